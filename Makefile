@@ -1,0 +1,44 @@
+# The two commands of the README: `make run` and `make test`. Both build .venv on first use
+# with only Python 3.11+, make and the package registries.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+export MEMORY_API_DATA_DIR ?= $(CURDIR)/.data
+
+PACKAGES := shared/pyproject.toml services/memory-api/pyproject.toml plugins/harness-memory/pyproject.toml
+
+.PHONY: install run test lint typecheck pytest bench clean
+
+install: $(STAMP)
+
+$(STAMP): $(PACKAGES) requirements-dev.txt
+	$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Python 3.11+ is required")'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e shared -e services/memory-api -e plugins/harness-memory -r requirements-dev.txt
+	touch $@
+
+## Start the service and its web page on 127.0.0.1 with the embedded data dir and a demo agent.
+run: $(STAMP)
+	$(BIN)/memory-api demo seed --corpus tests/data/corpus
+	$(BIN)/memory-api serve
+
+## Lint, type-check and run every test.
+test: lint typecheck pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+pytest: $(STAMP)
+	$(BIN)/pytest
+
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -1,0 +1,31 @@
+"""Domain errors of the core, free of HTTP.
+
+    MemoryCoreError          base of every error the core raises on purpose
+    └── InvalidId            an id or file name failing K-7 (checked before any I/O)
+
+Parsing user content never raises (T-2): problems are returned as data instead.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+IdKind = Literal["project", "agent", "scope", "file"]
+
+
+class MemoryCoreError(Exception):
+    """Base of the core's named exceptions."""
+
+
+class InvalidId(MemoryCoreError):
+    """An id or topic file name that fails its K-7 pattern.
+
+    ``kind`` is what was checked (``project``, ``agent``, ``scope``, ``file``), ``value`` the text
+    given and ``reason`` a short human explanation; ``str(error)`` joins them for a ``detail``.
+    """
+
+    def __init__(self, kind: IdKind, value: str, reason: str) -> None:
+        self.kind: IdKind = kind
+        self.value = value
+        self.reason = reason
+        super().__init__(f"invalid {kind} {value!r}: {reason}")

@@ -1,0 +1,328 @@
+"""The JSON DTOs that cross HTTP: one contract for the service, the plugin and the web page.
+
+Every Struct here derives from :class:`Wire`. Field names are snake_case in Python and camelCase on
+the wire (``workspace_path`` → ``workspacePath``). Timestamps are ISO 8601 strings in UTC
+(``2026-11-29T22:05:19Z``); sizes are bytes; ``mtime`` is the file's modification time.
+
+Request bodies forbid unknown fields so a typo in a client is a 422, not a silently ignored
+setting. PATCH bodies use ``msgspec.UNSET`` for "not sent" and ``None`` for "restore the default".
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+ScopeKind = Literal["user", "workspace"]
+WorkspaceKind = Literal["persistent", "temporary", "off"]
+CapFired = Literal["none", "lines", "chars"]
+
+
+class Wire(msgspec.Struct, frozen=True, kw_only=True, rename="camel", forbid_unknown_fields=True):
+    """Base of every DTO.
+
+    - ``frozen``: DTOs are values; handlers build new ones instead of mutating.
+    - ``kw_only``: construction by name only, so adding a field never reorders callers.
+    - ``rename="camel"``: Python stays snake_case, JSON is camelCase (spec: A, "JSON in camelCase").
+    - ``forbid_unknown_fields``: an unknown request field is a validation error (422).
+
+    Subclasses repeat ``frozen=True`` because mypy's dataclass_transform support does not
+    inherit it and would otherwise report a non-frozen subclass of a frozen base.
+    """
+
+
+# --- errors ---------------------------------------------------------------------------------
+
+
+class Problem(Wire, frozen=True, kw_only=True, omit_defaults=True):
+    """An RFC 9457 problem details body, sent as ``application/problem+json``.
+
+    ``type`` is a URI reference naming the kind of problem (``about:blank`` when only the
+    status says it); ``detail`` is the human-readable explanation of this occurrence.
+    """
+
+    type: str = "about:blank"
+    title: str
+    status: int
+    detail: str
+    instance: str | None = None
+
+
+# --- agents and config (A-1, A-2) -------------------------------------------------------------
+
+
+class AgentCreate(Wire, frozen=True):
+    """Body of ``POST /api/projects/{project}/agents`` (A-1). ``id`` must match K-7."""
+
+    id: str
+    name: str
+    template: str | None = None
+
+
+class AgentSummary(Wire, frozen=True):
+    """One agent card of the agents list (A-1, W-1). ``memory_count`` counts topic files."""
+
+    id: str
+    project: str
+    name: str
+    memory_enabled: bool
+    memory_count: int
+
+
+class ProjectList(Wire, frozen=True):
+    """Answer of ``GET /api/projects``: the project ids that hold agents and the caller may see."""
+
+    projects: list[str]
+
+
+class AgentList(Wire, frozen=True):
+    """Answer of ``GET /api/projects/{project}/agents``, agents sorted by id."""
+
+    agents: list[AgentSummary]
+
+
+class MemoryConfig(Wire, frozen=True):
+    """The effective memory settings of an agent, built-in defaults folded in (A-2)."""
+
+    enabled: bool
+    prompt: str
+    workspace_prompt: str
+    prompt_is_default: bool
+    workspace_prompt_is_default: bool
+
+
+class AgentConfig(Wire, frozen=True):
+    """Answer of ``GET …/config`` (A-2); its ETag travels in the ``ETag`` header."""
+
+    id: str
+    project: str
+    name: str
+    template: str
+    memory: MemoryConfig
+
+
+class MemoryPatch(Wire, frozen=True):
+    """The ``memory`` part of a config PATCH. ``None`` for a prompt restores the default."""
+
+    enabled: bool | msgspec.UnsetType = msgspec.UNSET
+    prompt: str | None | msgspec.UnsetType = msgspec.UNSET
+    workspace_prompt: str | None | msgspec.UnsetType = msgspec.UNSET
+
+
+class ConfigPatch(Wire, frozen=True):
+    """Body of ``PATCH …/config`` (A-2); send ``If-Match`` with the ETag last read."""
+
+    name: str | msgspec.UnsetType = msgspec.UNSET
+    template: str | msgspec.UnsetType = msgspec.UNSET
+    memory: MemoryPatch | msgspec.UnsetType = msgspec.UNSET
+
+
+# --- memory overview, files, index (A-3 … A-6) ------------------------------------------------
+
+
+class ScopeSummary(Wire, frozen=True):
+    """One scope of the overview (A-3).
+
+    ``title`` is the Workspace's basename (``"User memory"`` for the user scope);
+    ``workspace_path`` comes from ``.workspace`` (None for the user scope or a missing marker);
+    ``marker_problems`` names what is wrong with the marker (K-5); ``orphaned`` is true when the
+    marker's path no longer exists (K-6a); ``lint_counts`` maps a lint code (T-5) to a count.
+    """
+
+    key: str
+    kind: ScopeKind
+    title: str
+    workspace_path: str | None
+    file_count: int
+    last_activity: str | None
+    marker_problems: list[str]
+    orphaned: bool
+    lint_counts: dict[str, int]
+
+
+class MemoryOverview(Wire, frozen=True):
+    """Answer of ``GET …/memory`` (A-3): user scope first, then Workspaces, newest first."""
+
+    enabled: bool
+    template_has_memory: bool
+    scopes: list[ScopeSummary]
+
+
+class PlaceholderResult(Wire, frozen=True):
+    """Answer of ``POST …/memory/template-placeholder`` (A-4, I-7)."""
+
+    template: str
+    changed: bool
+
+
+class TopicSummary(Wire, frozen=True):
+    """One topic file of a scope listing (A-5).
+
+    ``file`` is the file name (the identity, e.g. ``Deploy notes.md``); ``name`` is the
+    frontmatter ``name`` when readable, else the stem; ``problems`` are T-2 findings such as
+    ``"frontmatter: …"``.
+    """
+
+    file: str
+    name: str
+    description: str | None
+    updated_at: str | None
+    size: int
+    mtime: str
+    problems: list[str]
+
+
+class TopicList(Wire, frozen=True):
+    """Answer of ``GET …/memory/scopes/{key}/files``: every topic file, sorted by file name."""
+
+    scope: str
+    files: list[TopicSummary]
+
+
+class TopicFile(Wire, frozen=True):
+    """Answer of ``GET …/memory/scopes/{key}/files/{file}``: fields, body and ``[[links]]`` (T-3)."""
+
+    file: str
+    name: str
+    description: str | None
+    updated_at: str | None
+    size: int
+    mtime: str
+    problems: list[str]
+    body: str
+    links: list[str]
+
+
+class Finding(Wire, frozen=True):
+    """One lint finding (T-5). ``line`` is 1-based where it applies. Secrets are never echoed."""
+
+    code: str
+    file: str
+    line: int | None
+    message: str
+
+
+class ScopeManifest(Wire, frozen=True):
+    """What the injection did with one scope's index (A-9, I-4).
+
+    ``lines_total`` counts the index's lines; ``lines_kept`` those injected; ``lines_dropped`` the
+    rest; ``cap_fired`` is ``"lines"`` (200-line cap), ``"chars"`` (25,000-character backstop) or
+    ``"none"``; ``headroom_lines`` / ``headroom_chars`` are what was left under each cap (0 once
+    it fired).
+    """
+
+    scope: str
+    lines_total: int
+    lines_kept: int
+    lines_dropped: int
+    cap_fired: CapFired
+    headroom_lines: int
+    headroom_chars: int
+
+
+class IndexLine(Wire, frozen=True):
+    """One line of an index as the injection sees it: 1-based number, text, kept or dropped."""
+
+    number: int
+    text: str
+    kept: bool
+
+
+class IndexView(Wire, frozen=True):
+    """Answer of ``GET …/memory/scopes/{key}/index`` (A-5): the raw index and what is injected."""
+
+    scope: str
+    exists: bool
+    raw: str
+    lines: list[IndexLine]
+    manifest: ScopeManifest
+    findings: list[Finding]
+
+
+class DeleteResult(Wire, frozen=True):
+    """Answer of ``DELETE …/memory/scopes/{key}/files/{file}`` (A-6)."""
+
+    file: str
+    removed_index_lines: list[str]
+
+
+# --- Session start (A-9) ----------------------------------------------------------------------
+
+
+class SessionStartRequest(Wire, frozen=True):
+    """Body of ``POST …/memory/session-start``: the Workspace path as the harness sees it."""
+
+    workspace: str
+    session_id: str | None = None
+
+
+class SessionDirectories(Wire, frozen=True):
+    """Where this Session's memory lives; ``workspace`` is None without a Workspace scope."""
+
+    app_data_dir: str
+    memory_root: str
+    user: str | None
+    workspace: str | None
+
+
+class SessionStartResponse(Wire, frozen=True):
+    """Answer of ``POST …/memory/session-start`` (A-9).
+
+    ``memory`` is the text that replaces ``{{MEMORY}}`` (empty when ``injected`` is false);
+    ``workspace_memory_key`` is the value for ``{{WORKSPACE_MEMORY_KEY}}`` (I-2): the key,
+    ``(none — temporary workspace)`` or ``(none — memory is off)``; ``key`` is the bare key or
+    None; ``manifests`` has one entry per injected scope, user first.
+    """
+
+    enabled: bool
+    injected: bool
+    memory: str
+    workspace_memory_key: str
+    key: str | None
+    workspace_kind: WorkspaceKind
+    directories: SessionDirectories
+    manifests: list[ScopeManifest]
+    template_has_memory: bool
+
+
+# --- drafts (A-12) and the caller -------------------------------------------------------------
+
+
+class DraftCreate(Wire, frozen=True):
+    """Body of ``POST …/drafts``: a chat prompt, optionally pinned to a Workspace path."""
+
+    prompt: str
+    workspace: str | None = None
+
+
+class Draft(Wire, frozen=True):
+    """A stored draft (A-12); it expires at ``expires_at``."""
+
+    id: str
+    project: str
+    agent: str
+    prompt: str
+    workspace: str | None
+    created_at: str
+    expires_at: str
+
+
+class Me(Wire, frozen=True):
+    """Answer of ``GET /api/me``: the caller's token name and reach, and page settings.
+
+    ``projects`` is None when the token reaches every project. ``chat_url_template`` is the
+    service's chat address with ``{draftId}``, ``{project}`` and ``{agent}`` placeholders, or None
+    when no chat is configured (the page then hides "Open a new chat").
+    """
+
+    name: str
+    projects: list[str] | None
+    chat_url_template: str | None
+
+
+class Health(Wire, frozen=True):
+    """Answer of ``/healthz`` and ``/readyz``: ``status`` is ``ok`` or ``fail`` with reasons."""
+
+    status: Literal["ok", "fail"]
+    checks: dict[str, str]

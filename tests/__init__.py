@@ -1,0 +1,1 @@
+"""The test suite, one package per layer: core, api, plugin, browser, security."""
