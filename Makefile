@@ -8,7 +8,7 @@ export MEMORY_API_DATA_DIR ?= $(CURDIR)/.data
 
 PACKAGES := shared/pyproject.toml services/memory-api/pyproject.toml plugins/harness-memory/pyproject.toml
 
-.PHONY: install run test lint typecheck pytest bench clean
+.PHONY: install run test lint typecheck pytest clean
 
 install: $(STAMP)
 
@@ -36,9 +36,6 @@ typecheck: $(STAMP)
 
 pytest: $(STAMP)
 	$(BIN)/pytest
-
-bench: $(STAMP)
-	$(BIN)/python bench/run.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

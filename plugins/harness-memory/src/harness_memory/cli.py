@@ -1,0 +1,176 @@
+"""``harness-memory``: Session start from a shell and coding-agent hook adapters (P-4).
+
+::
+
+    harness-memory session-start --url URL --project P --agent A --workspace DIR \\
+        [--token T] [--template-file FILE] [--session-id ID] [--timeout S] [--format json|text]
+    harness-memory hook claude-code session-start   < hook JSON   > hook answer JSON
+    harness-memory hook claude-code pre-tool-use    < hook JSON   > hook answer JSON (or nothing)
+
+Every flag falls back to its ``HARNESS_MEMORY_*`` variable (see :mod:`harness_memory.settings`).
+Exit status: 0 when the Session started (memory may have failed open: a warning goes to stderr),
+2 for a usage error. Hook adapters always exit 0 so a memory problem never blocks Claude Code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+import msgspec
+
+from harness_memory.hooks import claude_code
+from harness_memory.plugin import start_session
+from harness_memory.settings import HarnessSettings, SettingsError, load_settings
+
+__all__ = ["build_parser", "main"]
+
+logger = logging.getLogger("harness_memory")
+
+_SETTING_FLAGS = ("url", "token", "project", "agent", "timeout", "template", "state_dir", "root")
+
+
+def _add_setting_flags(parser: argparse.ArgumentParser, *, hook: bool) -> None:
+    """Flags that override the ``HARNESS_MEMORY_*`` variables of the same name."""
+    parser.add_argument("--url", help="memory service root URL [HARNESS_MEMORY_URL]")
+    parser.add_argument("--token", help="bearer token [HARNESS_MEMORY_TOKEN]")
+    parser.add_argument("--project", help="project id [HARNESS_MEMORY_PROJECT]")
+    parser.add_argument("--agent", help="agent id [HARNESS_MEMORY_AGENT]")
+    parser.add_argument(
+        "--timeout",
+        help="seconds for the Session-start request, default 2 [HARNESS_MEMORY_TIMEOUT]",
+    )
+    parser.add_argument(
+        "--template-file",
+        dest="template",
+        help="system prompt template; default: {{MEMORY}} plus an Environment section "
+        "[HARNESS_MEMORY_TEMPLATE]",
+    )
+    if hook:
+        parser.add_argument(
+            "--state-dir",
+            help="where Session records are kept, default ~/.claude/harness-memory "
+            "[HARNESS_MEMORY_STATE_DIR]",
+        )
+        parser.add_argument(
+            "--memory-root",
+            dest="root",
+            help="memory root for the write guard when no Session record exists "
+            "[HARNESS_MEMORY_ROOT]",
+        )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the ``harness-memory`` argument parser."""
+    parser = argparse.ArgumentParser(
+        prog="harness-memory", description="Agent Memory for a harness: Session start and hooks."
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    start = commands.add_parser(
+        "session-start", help="start a Session's memory and print the system prompt"
+    )
+    _add_setting_flags(start, hook=False)
+    start.add_argument("--workspace", default=None, help="the Workspace directory (default: cwd)")
+    start.add_argument("--session-id", default=None, help="the harness's Session id")
+    start.add_argument(
+        "--format",
+        choices=("json", "text"),
+        default="text",
+        help="text: the system prompt; json: prompt, key and the session_meta record",
+    )
+
+    hook = commands.add_parser("hook", help="hook adapters for coding agents")
+    agents = hook.add_subparsers(dest="agent_kind", required=True)
+    claude = agents.add_parser("claude-code", help="Claude Code hooks (JSON on stdin and stdout)")
+    claude.add_argument("event", choices=("session-start", "pre-tool-use"))
+    _add_setting_flags(claude, hook=True)
+    return parser
+
+
+def _settings(args: argparse.Namespace, environ: Mapping[str, str]) -> HarnessSettings:
+    flags = {name: getattr(args, name, None) for name in _SETTING_FLAGS}
+    return load_settings(flags, environ)
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    environ: Mapping[str, str] | None = None,
+    stdin: IO[bytes] | None = None,
+    stdout: IO[str] | None = None,
+) -> int:
+    """Run the command line; returns the exit status. Streams default to the process's own."""
+    logging.basicConfig(level=logging.WARNING, format="harness-memory: %(levelname)s: %(message)s")
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    env = os.environ if environ is None else environ
+    out = sys.stdout if stdout is None else stdout
+    try:
+        settings = _settings(args, env)
+    except SettingsError as error:
+        parser.error(str(error))
+    if args.command == "session-start":
+        return _session_start(parser, args, settings, out)
+    raw = (sys.stdin.buffer if stdin is None else stdin).read()
+    answer = _run_hook(args.event, raw, settings)
+    if answer is not None:
+        out.write(msgspec.json.encode(answer).decode() + "\n")
+    return 0
+
+
+def _session_start(
+    parser: argparse.ArgumentParser,
+    args: argparse.Namespace,
+    settings: HarnessSettings,
+    out: IO[str],
+) -> int:
+    url, project, agent = settings.url, settings.project, settings.agent
+    if not (url and project and agent):
+        missing = ", ".join(
+            f"--{name.removeprefix('HARNESS_MEMORY_').lower()}" for name in settings.missing()
+        )
+        parser.error(f"missing {missing} (or the HARNESS_MEMORY_* variables)")
+    template = claude_code.DEFAULT_TEMPLATE
+    if settings.template_file is not None:
+        try:
+            template = settings.template_file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            parser.error(f"cannot read the template file: {error}")
+    result = asyncio.run(
+        start_session(
+            service_url=url,
+            token=settings.token,
+            project=project,
+            agent=agent,
+            workspace=args.workspace or str(Path.cwd()),
+            template=template,
+            session_id=args.session_id,
+            timeout_s=settings.timeout,
+        )
+    )
+    if args.format == "json":
+        out.write(msgspec.json.format(msgspec.json.encode(result).decode(), indent=2) + "\n")
+    else:
+        out.write(result.system_prompt)
+        if not result.system_prompt.endswith("\n"):
+            out.write("\n")
+    return 0
+
+
+def _run_hook(event: str, raw: bytes, settings: HarnessSettings) -> dict[str, Any] | None:
+    """Run one Claude Code hook adapter; a malformed input is logged and answered with nothing."""
+    try:
+        hook = claude_code.decode_input(raw)
+    except msgspec.DecodeError as error:
+        logger.warning("hook input is not the JSON Claude Code sends: %s", error)
+        return None
+    if event == "session-start":
+        return asyncio.run(claude_code.session_start(hook, settings))
+    return claude_code.pre_tool_use(hook, settings)

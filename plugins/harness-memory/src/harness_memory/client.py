@@ -1,0 +1,158 @@
+"""A small async client for the memory service's Session-start route (A-9).
+
+Errors, all raised by :meth:`MemoryClient.session_start`::
+
+    MemoryClientError          base; ``reason`` is a short code, ``str(error)`` a sentence
+    ├── ServiceUnreachableError     connection refused, DNS failure, reset before an answer
+    ├── ServiceTimeoutError         no full answer within the timeout (P-2: "down or slow")
+    ├── ServiceRejectedError        the service answered 4xx/5xx; ``status`` and problem ``detail``
+    └── BadServiceAnswerError       2xx whose body is not a SessionStartResponse
+
+Ids are checked against K-7 before anything is sent (``memory_core.errors.InvalidId``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Self
+from urllib.parse import quote
+
+import aiohttp
+import msgspec
+from memory_core.keys import check_agent_id, check_project_id
+from memory_core.wire import SessionStartRequest, SessionStartResponse
+
+__all__ = [
+    "DEFAULT_TIMEOUT_S",
+    "BadServiceAnswerError",
+    "MemoryClient",
+    "MemoryClientError",
+    "ServiceRejectedError",
+    "ServiceTimeoutError",
+    "ServiceUnreachableError",
+]
+
+DEFAULT_TIMEOUT_S = 2.0
+"""Whole-request budget in seconds: a Session start must not wait long for memory (P-2)."""
+
+_RESPONSE_DECODER = msgspec.json.Decoder(SessionStartResponse)
+_ENCODER = msgspec.json.Encoder()
+_MAX_DETAIL = 300
+
+
+class MemoryClientError(Exception):
+    """Base of the client's errors; ``reason`` is a stable short code for records and logs."""
+
+    reason = "error"
+
+
+class ServiceUnreachableError(MemoryClientError):
+    """The service could not be reached at all (refused, unresolvable, connection dropped)."""
+
+    reason = "unreachable"
+
+
+class ServiceTimeoutError(MemoryClientError):
+    """The service did not answer within the timeout."""
+
+    reason = "timeout"
+
+
+class ServiceRejectedError(MemoryClientError):
+    """The service answered with an HTTP error; ``status`` and the problem ``detail`` are kept."""
+
+    reason = "rejected"
+
+    def __init__(self, status: int, detail: str) -> None:
+        self.status = status
+        self.detail = detail
+        super().__init__(f"memory service answered {status}: {detail}")
+
+
+class BadServiceAnswerError(MemoryClientError):
+    """The service answered 2xx with a body that is not the expected DTO."""
+
+    reason = "bad-answer"
+
+
+class MemoryClient:
+    """Talk to one memory service: ``async with MemoryClient(url, token=…) as client: …``.
+
+    ``base_url`` is the service root (``http://127.0.0.1:8080``); ``token`` a bearer token or
+    None (a service with no tokens configured accepts loopback callers without one, A-10);
+    ``timeout`` the total seconds one request may take, connect and read included.
+    """
+
+    def __init__(
+        self, base_url: str, *, token: str | None = None, timeout: float = DEFAULT_TIMEOUT_S
+    ) -> None:
+        self._base_url = base_url.rstrip("/")
+        self._token = token
+        self._timeout = aiohttp.ClientTimeout(total=timeout)
+        self._seconds = timeout
+        self._session: aiohttp.ClientSession | None = None
+
+    async def __aenter__(self) -> Self:
+        headers = {"Accept": "application/json"}
+        if self._token:
+            headers["Authorization"] = f"Bearer {self._token}"
+        self._session = aiohttp.ClientSession(timeout=self._timeout, headers=headers)
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+
+    async def session_start(
+        self, project: str, agent: str, workspace: str, *, session_id: str | None = None
+    ) -> SessionStartResponse:
+        """Call ``POST /api/projects/{project}/agents/{agent}/memory/session-start`` (A-9).
+
+        ``workspace`` is the Workspace path as the harness sees it; the service resolves it.
+        Raises ``InvalidId`` for a bad project or agent id, else one of this module's errors.
+        """
+        if self._session is None:
+            raise RuntimeError("use MemoryClient as an async context manager")
+        url = (
+            f"{self._base_url}/api/projects/{quote(check_project_id(project), safe='')}"
+            f"/agents/{quote(check_agent_id(agent), safe='')}/memory/session-start"
+        )
+        body = _ENCODER.encode(SessionStartRequest(workspace=workspace, session_id=session_id))
+        try:
+            async with self._session.post(
+                url, data=body, headers={"Content-Type": "application/json"}
+            ) as response:
+                raw = await response.read()
+                if response.status >= 400:
+                    raise ServiceRejectedError(
+                        response.status, _problem_detail(raw, response.reason)
+                    )
+        except TimeoutError as error:
+            raise ServiceTimeoutError(
+                f"memory service gave no answer within {self._seconds:g} s"
+            ) from error
+        except aiohttp.ClientResponseError as error:
+            raise ServiceRejectedError(error.status, error.message) from error
+        except (aiohttp.ClientError, OSError) as error:
+            raise ServiceUnreachableError(
+                f"memory service unreachable at {self._base_url}: {error}"
+            ) from error
+        try:
+            return _RESPONSE_DECODER.decode(raw)
+        except msgspec.DecodeError as error:
+            raise BadServiceAnswerError(
+                f"memory service answer is not a Session start: {error}"
+            ) from error
+
+
+def _problem_detail(raw: bytes, fallback: str | None) -> str:
+    """Pull ``detail`` out of a problem+json body; fall back to the status reason or the text."""
+    try:
+        parsed = json.loads(raw)
+    except ValueError:
+        parsed = None
+    if isinstance(parsed, dict) and isinstance(parsed.get("detail"), str):
+        return str(parsed["detail"])[:_MAX_DETAIL]
+    text = raw.decode("utf-8", "replace").strip()
+    return (text or fallback or "no detail")[:_MAX_DETAIL]

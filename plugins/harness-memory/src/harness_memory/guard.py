@@ -1,0 +1,144 @@
+"""The write guard for a harness's file tools (P-3).
+
+A write that lands in the memory root is allowed only into the user scope or the Session's own
+Workspace scope; never onto a ``.workspace`` marker, never through a symlink, never with ``..``
+climbing around inside it. Writes that land outside the memory root are not the guard's business
+and are allowed (the harness's own permission rules still apply to them).
+
+The guard reads no file and writes none: it only resolves symlinks (``os.path.realpath``) so
+that a link planted anywhere on the way cannot smuggle a write into another scope.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path, PurePath
+
+from memory_core.keys import USER_SCOPE
+from memory_core.layout import MARKER_FILE
+
+__all__ = ["GuardDecision", "check_write"]
+
+
+@dataclass(frozen=True, slots=True)
+class GuardDecision:
+    """The guard's answer for one write.
+
+    ``allowed`` says whether the write may go ahead; ``reason`` is one sentence a model or a
+    person can act on (it becomes the harness's deny message); ``scope`` names the scope the
+    write lands in (``user``, a Workspace key, another key) or is None outside the memory root.
+    """
+
+    allowed: bool
+    reason: str
+    scope: str | None = None
+
+
+def _inside(path: str, root: str) -> tuple[str, ...] | None:
+    """Return ``path``'s parts relative to ``root`` if it lies in or at ``root``, else None."""
+    try:
+        return PurePath(path).relative_to(root).parts
+    except ValueError:
+        return None
+
+
+def check_write(
+    target_path: str | os.PathLike[str],
+    *,
+    memory_root: str | os.PathLike[str],
+    workspace_key: str | None,
+    cwd: str | os.PathLike[str] | None = None,
+) -> GuardDecision:
+    """Decide whether a file tool may write ``target_path`` (P-3).
+
+    ``memory_root`` is ``<app_data_dir>/agents/<agent>/agent_state/memory`` as the harness's own
+    settings name it (P-2a); ``workspace_key`` is the Session's Workspace key, or None for a
+    temporary Workspace or with Memory off (then only the user scope is writable). A relative
+    ``target_path`` is taken relative to ``cwd`` (the process's working directory when None).
+
+    Denied: a path touching the memory root that holds a ``..`` component; a path whose real
+    location (symlinks resolved) differs from its spelled location inside the memory root; the
+    memory root itself or a file directly in it; any scope but ``user`` and ``workspace_key``;
+    any ``.workspace`` marker. Everything outside the memory root is allowed. Never raises for
+    odd input: an empty path is denied.
+    """
+    raw = os.fspath(target_path)
+    if not raw or "\x00" in raw:
+        return GuardDecision(False, "the target path is empty or holds a NUL character")
+    joined = os.fspath(Path(cwd if cwd is not None else Path.cwd()) / raw)
+    spelled = os.path.normpath(joined)  # lexical: the path as written, ".." folded
+    real = os.path.realpath(joined)  # where the write would really land
+    root_spelled = os.path.normpath(Path(memory_root).absolute())
+    root_real = os.path.realpath(root_spelled)
+
+    spelled_parts = _inside(spelled, root_spelled)
+    if spelled_parts is None:
+        spelled_parts = _inside(spelled, root_real)
+    real_parts = _inside(real, root_real)
+    climbs = ".." in PurePath(joined).parts
+    passes_root = _passes_through(joined, (root_spelled, root_real))
+
+    if spelled_parts is None and real_parts is None and not passes_root:
+        return GuardDecision(True, "outside the memory root: not the memory guard's business")
+    if climbs:
+        return GuardDecision(
+            False,
+            "paths into the memory root must not use '..'; name the file by its full path "
+            "inside the user scope or this Session's Workspace scope",
+        )
+    if real_parts is None:
+        return GuardDecision(
+            False, "the path leads out of the memory root through a symlink; write the real file"
+        )
+    if spelled_parts is not None and spelled_parts != real_parts:
+        return GuardDecision(
+            False,
+            "the path goes through a symlink inside the memory root; "
+            "memory files are written only at their real location",
+        )
+    return _decide_scope(real_parts, workspace_key)
+
+
+def _passes_through(joined: str, roots: tuple[str, ...]) -> bool:
+    """Tell whether the spelled path, read left to right, enters any of ``roots`` at some point."""
+    current = PurePath(PurePath(joined).anchor)
+    for part in PurePath(joined).parts[1:]:
+        current = current / part
+        if part != ".." and any(_inside(str(current), root) is not None for root in roots):
+            return True
+    return False
+
+
+def _decide_scope(parts: tuple[str, ...], workspace_key: str | None) -> GuardDecision:
+    """Judge a write by its location below the memory root (``parts`` is relative to it)."""
+    own = "the user scope" if workspace_key is None else f"the user scope or {workspace_key}"
+    if len(parts) < 2:
+        return GuardDecision(
+            False,
+            f"memory files live inside a scope directory, not in the memory root itself; use {own}",
+        )
+    scope = parts[0]
+    if parts[-1] == MARKER_FILE:
+        return GuardDecision(
+            False,
+            f"{MARKER_FILE} is the scope's marker, kept by the memory service; never write it",
+            scope,
+        )
+    if scope == USER_SCOPE:
+        return GuardDecision(True, "a write into the user scope", scope)
+    if workspace_key is not None and scope == workspace_key:
+        return GuardDecision(True, "a write into this Session's Workspace scope", scope)
+    if workspace_key is None:
+        return GuardDecision(
+            False,
+            f"this Session has no Workspace scope (temporary Workspace or Memory off); "
+            f"{scope} belongs to another Workspace: save to the user scope instead",
+            scope,
+        )
+    return GuardDecision(
+        False,
+        f"{scope} is another Workspace's memory scope; this Session may write only to the "
+        f"user scope or its own scope {workspace_key}",
+        scope,
+    )

@@ -1,0 +1,181 @@
+"""Claude Code hook adapters (P-4): SessionStart adds the injection, PreToolUse applies P-3.
+
+Claude Code runs a hook command with one JSON object on stdin and reads one JSON object from
+stdout (exit 0). The fields used here, as Claude Code's hooks reference gives them:
+
+- every event: ``session_id``, ``transcript_path``, ``cwd``, ``hook_event_name``;
+- ``SessionStart``: ``source`` (``startup``, ``resume``, ``clear``, ``compact``); answered with
+  ``{"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "…"}}``;
+- ``PreToolUse``: ``tool_name`` and ``tool_input`` (``file_path`` for Write, Edit and MultiEdit,
+  ``notebook_path`` for NotebookEdit); a refusal is ``{"hookSpecificOutput": {"hookEventName":
+  "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "…"}}`` and the reason
+  reaches the model. An allowed write gets no output at all, so Claude Code's own permission
+  rules still apply (an ``allow`` would skip them).
+
+Both adapters fail open: a missing setting, an unreachable service or malformed input never
+stops the Session; the SessionStart answer then carries a ``systemMessage`` for the user.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from memory_core.keys import is_temporary_workspace, workspace_memory_key
+
+from harness_memory.guard import check_write
+from harness_memory.plugin import SessionMeta, start_session
+from harness_memory.records import read_record, write_record
+from harness_memory.settings import HarnessSettings
+
+__all__ = [
+    "DEFAULT_TEMPLATE",
+    "WRITE_TOOLS",
+    "HookInput",
+    "pre_tool_use",
+    "session_start",
+]
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_TEMPLATE = """\
+{{MEMORY}}
+
+# Environment
+- App data dir: {{APP_DATA_DIR}}
+- Agent id: {{AGENT_ID}}
+- Workspace Memory Key: {{WORKSPACE_MEMORY_KEY}}
+"""
+"""The hook's template when none is configured: the injection, then the values that the
+prompts' ``<app_data_dir>/agents/<agent_id>/…`` Directory lines refer to (I-2, I-6)."""
+
+WRITE_TOOLS: dict[str, str] = {
+    "Write": "file_path",
+    "Edit": "file_path",
+    "MultiEdit": "file_path",
+    "NotebookEdit": "notebook_path",
+}
+"""Claude Code's file-writing tools and the ``tool_input`` field naming the target."""
+
+
+class HookInput(msgspec.Struct, frozen=True, kw_only=True):
+    """The part of a hook's stdin JSON the adapters read; other fields are ignored."""
+
+    hook_event_name: str | None = None
+    session_id: str | None = None
+    cwd: str | None = None
+    source: str | None = None
+    tool_name: str | None = None
+    tool_input: dict[str, Any] | None = None
+
+
+def decode_input(raw: bytes) -> HookInput:
+    """Decode a hook's stdin JSON; raises ``msgspec.DecodeError`` when it is malformed."""
+    return msgspec.json.decode(raw, type=HookInput)
+
+
+async def session_start(hook: HookInput, settings: HarnessSettings) -> dict[str, Any]:
+    """Answer a ``SessionStart`` hook: the injection as ``additionalContext`` (P-1, P-4).
+
+    The Workspace is the hook's ``cwd``. The Session's record (its ``SessionMeta``) is written to
+    the state dir under ``session_id`` for the PreToolUse adapter. Never raises.
+    """
+    workspace = hook.cwd or str(Path.cwd())
+    url, project, agent = settings.url, settings.project, settings.agent
+    if not (url and project and agent):
+        missing = ", ".join(settings.missing())
+        return _notice(f"memory is off for this Session: set {missing}")
+    try:
+        template = (
+            settings.template_file.read_text(encoding="utf-8")
+            if settings.template_file is not None
+            else DEFAULT_TEMPLATE
+        )
+    except (OSError, UnicodeDecodeError) as error:
+        logger.warning(
+            "template %s unreadable, using the default: %s", settings.template_file, error
+        )
+        template = DEFAULT_TEMPLATE
+    result = await start_session(
+        service_url=url,
+        token=settings.token,
+        project=project,
+        agent=agent,
+        workspace=workspace,
+        template=template,
+        session_id=hook.session_id,
+        timeout_s=settings.timeout,
+    )
+    meta = result.session_meta
+    if hook.session_id:
+        try:
+            write_record(settings.state_dir, hook.session_id, meta)
+        except OSError as error:
+            logger.warning("could not write the Session record: %s", error)
+    output: dict[str, Any] = {
+        "hookSpecificOutput": {
+            "hookEventName": "SessionStart",
+            "additionalContext": result.system_prompt.lstrip("\n"),
+        }
+    }
+    if meta.status == "failed-open":
+        output["systemMessage"] = f"Agent Memory unavailable for this Session: {meta.error}"
+    return output
+
+
+def pre_tool_use(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] | None:
+    """Answer a ``PreToolUse`` hook: deny a file write the guard refuses (P-3), else no answer.
+
+    The memory root and the Session's key come from the Session's record (written by the
+    SessionStart adapter); without a record, from ``HARNESS_MEMORY_ROOT`` with the key derived
+    from the hook's ``cwd`` (K-1; none for a temporary Workspace, K-4). With neither, the guard
+    has no memory root to protect and answers nothing.
+    """
+    field = WRITE_TOOLS.get(hook.tool_name or "")
+    if field is None or hook.tool_input is None:
+        return None
+    target = hook.tool_input.get(field)
+    if not isinstance(target, str):
+        return None
+    located = _locate(hook, settings)
+    if located is None:
+        return None
+    memory_root, key, cwd = located
+    decision = check_write(target, memory_root=memory_root, workspace_key=key, cwd=cwd)
+    if decision.allowed:
+        return None
+    return {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": f"Agent Memory write guard: {decision.reason}",
+        }
+    }
+
+
+def _locate(hook: HookInput, settings: HarnessSettings) -> tuple[Path, str | None, str] | None:
+    """Find (memory root, the Session's key, base for relative paths) from trusted settings.
+
+    A configured memory root (``--memory-root`` / ``HARNESS_MEMORY_ROOT``) always wins over the
+    one the service reported, so the guard protects the directory the operator named.
+    """
+    record: SessionMeta | None = None
+    if hook.session_id:
+        record = read_record(settings.state_dir, hook.session_id)
+    if record is not None and record.directories is not None:
+        root = settings.memory_root or Path(record.directories.memory_root)
+        return root, record.key, hook.cwd or record.workspace
+    if settings.memory_root is None:
+        return None
+    cwd = hook.cwd or str(Path.cwd())
+    # The memory root is <app_data_dir>/agents/<agent>/agent_state/memory (docs/architecture.md).
+    parents = settings.memory_root.absolute().parents
+    temporary = len(parents) > 3 and is_temporary_workspace(Path(cwd), parents[3])
+    return settings.memory_root, None if temporary else workspace_memory_key(cwd), cwd
+
+
+def _notice(message: str) -> dict[str, Any]:
+    """A SessionStart answer that adds no context, only a message for the user."""
+    return {"systemMessage": f"Agent Memory: {message}"}

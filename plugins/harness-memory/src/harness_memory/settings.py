@@ -1,0 +1,97 @@
+"""The harness's own memory settings (P-2a): flags first, then ``HARNESS_MEMORY_*`` variables.
+
+Where memory lives is decided here and only here, from what the harness's operator configured:
+the service URL and token, the project and agent, and where the plugin keeps its per-Session
+records. Nothing is ever read from the Workspace, so a cloned repository cannot redirect memory
+writes. Only the entry point (``cli.main``) hands ``os.environ`` in.
+
+==========================  =============================================================
+variable                    meaning
+==========================  =============================================================
+HARNESS_MEMORY_URL          the memory service root, e.g. ``http://127.0.0.1:8080``
+HARNESS_MEMORY_TOKEN        bearer token (optional against a loopback service without tokens)
+HARNESS_MEMORY_PROJECT      project id (K-7)
+HARNESS_MEMORY_AGENT        agent id (K-7)
+HARNESS_MEMORY_TIMEOUT      seconds for the whole Session-start request (default 2)
+HARNESS_MEMORY_TEMPLATE     path of a template file (default: the hook's built-in template)
+HARNESS_MEMORY_STATE_DIR    where Session records go (default ``~/.claude/harness-memory``,
+                            or ``$CLAUDE_CONFIG_DIR/harness-memory``)
+HARNESS_MEMORY_ROOT         memory root for the write guard when no Session record exists
+==========================  =============================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness_memory.client import DEFAULT_TIMEOUT_S
+
+__all__ = ["ENV_PREFIX", "HarnessSettings", "SettingsError", "default_state_dir", "load_settings"]
+
+ENV_PREFIX = "HARNESS_MEMORY_"
+
+
+class SettingsError(ValueError):
+    """A setting is present but unusable (a timeout that is not a positive number)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HarnessSettings:
+    """Resolved settings; ``None`` means "not configured" (the caller decides if that is fatal)."""
+
+    url: str | None
+    token: str | None
+    project: str | None
+    agent: str | None
+    timeout: float
+    template_file: Path | None
+    state_dir: Path
+    memory_root: Path | None
+
+    def missing(self) -> list[str]:
+        """Name the variables a Session start still needs (URL, project, agent)."""
+        needed = {"URL": self.url, "PROJECT": self.project, "AGENT": self.agent}
+        return [ENV_PREFIX + name for name, value in needed.items() if not value]
+
+
+def default_state_dir(environ: Mapping[str, str]) -> Path:
+    """Return the plugin's state dir inside Claude Code's own config dir (never the Workspace)."""
+    config = environ.get("CLAUDE_CONFIG_DIR")
+    base = Path(config) if config else Path(environ.get("HOME") or Path.home()) / ".claude"
+    return base / "harness-memory"
+
+
+def load_settings(flags: Mapping[str, str | None], environ: Mapping[str, str]) -> HarnessSettings:
+    """Merge command-line ``flags`` (``url``, ``token``, …; None = not given) over ``environ``.
+
+    Raises :class:`SettingsError` for a timeout that is not a positive number.
+    """
+
+    def pick(name: str) -> str | None:
+        value = flags.get(name)
+        if value is None:
+            value = environ.get(ENV_PREFIX + name.upper())
+        return value or None
+
+    raw_timeout = pick("timeout")
+    try:
+        timeout = float(raw_timeout) if raw_timeout is not None else DEFAULT_TIMEOUT_S
+    except ValueError as error:
+        raise SettingsError(f"timeout must be a number of seconds, got {raw_timeout!r}") from error
+    if not timeout > 0:
+        raise SettingsError(f"timeout must be positive, got {raw_timeout!r}")
+    template = pick("template")
+    state_dir = pick("state_dir")
+    root = pick("root")
+    return HarnessSettings(
+        url=pick("url"),
+        token=pick("token"),
+        project=pick("project"),
+        agent=pick("agent"),
+        timeout=timeout,
+        template_file=Path(template) if template else None,
+        state_dir=Path(state_dir) if state_dir else default_state_dir(environ),
+        memory_root=Path(root) if root else None,
+    )

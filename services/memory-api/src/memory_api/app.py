@@ -1,0 +1,119 @@
+"""``create_app(settings)``: the one place where the service is wired together.
+
+Fixed order: settings and stores under typed keys, resources through ``cleanup_ctx``, the routes
+of every module, the middlewares (outermost first: metrics, problem details, authentication),
+then the web page (``GET /`` and ``/static/``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from aiohttp import web
+
+from memory_api.appkeys import (
+    AGENT_STORE_KEY,
+    DRAFT_STORE_KEY,
+    LOCKS_KEY,
+    MEMORY_STORE_KEY,
+    METRICS_KEY,
+    SETTINGS_KEY,
+    TOKEN_STORE_KEY,
+    get_draft_store,
+    get_settings,
+)
+from memory_api.auth import auth_middleware
+from memory_api.metrics import Metrics, metrics_middleware
+from memory_api.problems import problem_middleware
+from memory_api.routes import agents, config, drafts, memory, ops, projects
+from memory_api.settings import Settings
+from memory_api.store.agents import AgentStore
+from memory_api.store.drafts import DRAFTS_DIR, DraftStore
+from memory_api.store.locks import Locks
+from memory_api.store.memory import MemoryStore
+from memory_api.store.tokens import TOKENS_DIR, TokenStore
+
+__all__ = ["DATA_FOLDERS", "STATIC_DIR", "create_app", "prepare_data_dir"]
+
+logger = logging.getLogger(__name__)
+
+STATIC_DIR = Path(__file__).parent / "static"
+LOCKS_DIR = "locks"
+SWEEP_INTERVAL_MAX = 300.0
+"""Seconds between two sweeps of expired drafts at most (less when drafts live shorter)."""
+
+
+DATA_FOLDERS = ("agents", DRAFTS_DIR, TOKENS_DIR, LOCKS_DIR)
+
+
+def prepare_data_dir(data_dir: Path) -> None:
+    """Create the data dir and its top folders if missing; raises ``OSError`` when it cannot."""
+    for name in DATA_FOLDERS:
+        (data_dir / name).mkdir(parents=True, exist_ok=True)
+
+
+async def _data_dirs(app: web.Application) -> AsyncIterator[None]:
+    """Create the data dir's folders at start; a failure is logged and shows in ``/readyz``."""
+    data_dir = get_settings(app).data_dir
+    try:
+        await asyncio.to_thread(prepare_data_dir, data_dir)
+    except OSError as error:
+        logger.error("cannot prepare the data dir %s: %s", data_dir, error)
+    yield
+
+
+async def _sweep_drafts(app: web.Application) -> AsyncIterator[None]:
+    """Remove expired drafts now and then while the app runs (A-12)."""
+    store = get_draft_store(app)
+    interval = min(store.ttl, SWEEP_INTERVAL_MAX)
+
+    async def sweep_forever() -> None:
+        while True:
+            try:
+                await store.sweep()
+            except OSError as error:
+                logger.warning("sweeping expired drafts failed: %s", error)
+            await asyncio.sleep(interval)
+
+    task = asyncio.create_task(sweep_forever())
+    yield
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+
+
+async def _index(request: web.Request) -> web.FileResponse:
+    """The web page (W-1 … W-5)."""
+    return web.FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+
+
+def create_app(settings: Settings) -> web.Application:
+    """Build the service for ``settings``; nothing touches the disk until the app starts."""
+    app = web.Application(client_max_size=settings.max_body)
+
+    app[SETTINGS_KEY] = settings
+    locks = Locks(settings.data_dir / LOCKS_DIR)
+    agent_store = AgentStore(settings.data_dir, locks)
+    app[LOCKS_KEY] = locks
+    app[AGENT_STORE_KEY] = agent_store
+    app[MEMORY_STORE_KEY] = MemoryStore(settings.data_dir, agent_store)
+    app[TOKEN_STORE_KEY] = TokenStore(settings.data_dir, settings.env_tokens)
+    app[DRAFT_STORE_KEY] = DraftStore(settings.data_dir, settings.draft_ttl)
+    metrics = Metrics()
+    app[METRICS_KEY] = metrics
+
+    app.cleanup_ctx.append(_data_dirs)
+    app.cleanup_ctx.append(_sweep_drafts)
+
+    for module in (ops, projects, agents, config, memory, drafts):
+        app.router.add_routes(module.routes)
+
+    app.middlewares.extend([metrics_middleware(metrics), problem_middleware, auth_middleware])
+
+    app.router.add_get("/", _index)
+    app.router.add_static("/static/", STATIC_DIR)
+    return app

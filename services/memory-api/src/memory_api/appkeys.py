@@ -1,0 +1,82 @@
+"""Every typed key of the application and the request, with accessors for handlers.
+
+Handlers call ``get_agent_store(request.app)`` rather than indexing with a key, so the key
+objects stay an implementation detail of :mod:`memory_api.app`.
+"""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from memory_api.metrics import Metrics
+from memory_api.principal import Principal
+from memory_api.settings import Settings
+from memory_api.store.agents import AgentStore
+from memory_api.store.drafts import DraftStore
+from memory_api.store.locks import Locks
+from memory_api.store.memory import MemoryStore
+from memory_api.store.tokens import TokenStore
+
+__all__ = [
+    "AGENT_STORE_KEY",
+    "DRAFT_STORE_KEY",
+    "LOCKS_KEY",
+    "MEMORY_STORE_KEY",
+    "METRICS_KEY",
+    "PRINCIPAL_KEY",
+    "SETTINGS_KEY",
+    "TOKEN_STORE_KEY",
+    "get_agent_store",
+    "get_draft_store",
+    "get_locks",
+    "get_memory_store",
+    "get_metrics",
+    "get_settings",
+    "get_token_store",
+]
+
+SETTINGS_KEY = web.AppKey("settings", Settings)
+LOCKS_KEY = web.AppKey("locks", Locks)
+AGENT_STORE_KEY = web.AppKey("agent_store", AgentStore)
+MEMORY_STORE_KEY = web.AppKey("memory_store", MemoryStore)
+TOKEN_STORE_KEY = web.AppKey("token_store", TokenStore)
+DRAFT_STORE_KEY = web.AppKey("draft_store", DraftStore)
+METRICS_KEY = web.AppKey("metrics", Metrics)
+
+PRINCIPAL_KEY = web.RequestKey("principal", Principal)
+"""The authenticated caller of an ``/api/`` request (set by the auth middleware)."""
+
+
+def get_settings(app: web.Application) -> Settings:
+    """Return the service's settings."""
+    return app[SETTINGS_KEY]
+
+
+def get_locks(app: web.Application) -> Locks:
+    """Return the cross-process locks of the data dir."""
+    return app[LOCKS_KEY]
+
+
+def get_agent_store(app: web.Application) -> AgentStore:
+    """Return the agents store (``agent.json`` files)."""
+    return app[AGENT_STORE_KEY]
+
+
+def get_memory_store(app: web.Application) -> MemoryStore:
+    """Return the memory store (scopes, topic files, indexes)."""
+    return app[MEMORY_STORE_KEY]
+
+
+def get_token_store(app: web.Application) -> TokenStore:
+    """Return the bearer-token store."""
+    return app[TOKEN_STORE_KEY]
+
+
+def get_draft_store(app: web.Application) -> DraftStore:
+    """Return the drafts store (A-12)."""
+    return app[DRAFT_STORE_KEY]
+
+
+def get_metrics(app: web.Application) -> Metrics:
+    """Return this application's Prometheus metrics."""
+    return app[METRICS_KEY]

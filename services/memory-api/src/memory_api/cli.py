@@ -1,0 +1,226 @@
+"""The ``memory-api`` command line: serve, agents, tokens and the demo (A-1, A-10, Q-1).
+
+::
+
+    memory-api serve [--host H] [--port P]
+    memory-api agent create --project P --id A --name N [--template-file F]
+    memory-api agent list [--project P]
+    memory-api token create --name N [--project P ...]     # prints the secret once
+    memory-api token list
+    memory-api token revoke --name N
+    memory-api demo seed --corpus DIR
+
+Configuration comes from the environment (see :mod:`memory_api.settings`); the data dir is
+``MEMORY_API_DATA_DIR``. Exit codes: 0 done, 1 refused (a conflict, an unknown agent, a bad
+id), 2 bad usage or configuration.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import logging
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from aiohttp import web
+from memory_core.errors import InvalidId
+from memory_core.wire import AgentCreate
+
+from memory_api.app import create_app, prepare_data_dir
+from memory_api.auth import BindRefused, bind_decision
+from memory_api.demo import seed_demo
+from memory_api.errors import ServiceError
+from memory_api.logs import ACCESS_LOGGER, AccessLogger, configure_logging
+from memory_api.settings import Settings, SettingsError
+from memory_api.store.agents import AgentStore
+from memory_api.store.counts import count_topics
+from memory_api.store.locks import Locks
+from memory_api.store.tokens import TokenStore
+
+__all__ = ["build_parser", "main"]
+
+logger = logging.getLogger("memory_api")
+
+SHUTDOWN_TIMEOUT = 8.0
+"""Seconds that in-flight requests get to finish on SIGTERM/SIGINT (under Docker's 10 s)."""
+
+Command = Callable[[Settings, argparse.Namespace], int]
+
+
+def _agent_store(settings: Settings) -> AgentStore:
+    prepare_data_dir(settings.data_dir)
+    return AgentStore(settings.data_dir, Locks(settings.data_dir / "locks"))
+
+
+def _serve(settings: Settings, args: argparse.Namespace) -> int:
+    settings = dataclasses.replace(
+        settings,
+        host=args.host if args.host is not None else settings.host,
+        port=args.port if args.port is not None else settings.port,
+    )
+    configure_logging(settings.log_format, settings.log_level)
+    tokens = TokenStore(settings.data_dir, settings.env_tokens)
+    try:
+        decision = bind_decision(settings.host, bool(tokens.entries()))
+    except BindRefused as error:
+        logger.error("%s", error)
+        return 2
+    logger.info("%s", decision)
+    logger.info("data dir: %s", settings.data_dir)
+    web.run_app(
+        create_app(settings),
+        host=settings.host,
+        port=settings.port,
+        access_log_class=AccessLogger,
+        access_log=logging.getLogger(ACCESS_LOGGER),
+        shutdown_timeout=SHUTDOWN_TIMEOUT,
+        print=lambda message: logger.info("%s", message.strip()),
+    )
+    return 0
+
+
+def _agent_create(settings: Settings, args: argparse.Namespace) -> int:
+    template = None
+    if args.template_file is not None:
+        template = Path(args.template_file).read_text(encoding="utf-8")
+    body = AgentCreate(id=args.id, name=args.name, template=template)
+    record = asyncio.run(_agent_store(settings).create(args.project, body))
+    print(f"created agent {record.id!r} ({record.name}) in project {record.project!r}")
+    return 0
+
+
+def _agent_list(settings: Settings, args: argparse.Namespace) -> int:
+    store = _agent_store(settings)
+
+    async def collect() -> list[tuple[str, str, str, str, int]]:
+        projects = [args.project] if args.project else await store.projects()
+        rows = []
+        for project in projects:
+            for record in await store.list(project):
+                state = "on" if record.memory.enabled else "off"
+                count = await asyncio.to_thread(count_topics, store.data_dir, record.id)
+                rows.append((record.project, record.id, record.name, state, count))
+        return rows
+
+    rows = asyncio.run(collect())
+    if not rows:
+        print("no agents" + (f" in project {args.project!r}" if args.project else ""))
+        return 0
+    print(f"{'PROJECT':<20} {'AGENT':<20} {'MEMORY':<6} {'MEMORIES':>8}  NAME")
+    for project, agent_id, name, state, count in rows:
+        print(f"{project:<20} {agent_id:<20} {state:<6} {count:>8}  {name}")
+    return 0
+
+
+def _token_create(settings: Settings, args: argparse.Namespace) -> int:
+    prepare_data_dir(settings.data_dir)
+    store = TokenStore(settings.data_dir, settings.env_tokens)
+    projects = tuple(args.project) if args.project else None
+    entry, secret = store.create(args.name, projects)
+    reach = "every project" if entry.projects is None else ", ".join(entry.projects)
+    print(
+        f"created token {entry.name!r} for {reach}; it is shown only now, keep it safe:",
+        file=sys.stderr,
+    )
+    print(secret)
+    return 0
+
+
+def _token_list(settings: Settings, args: argparse.Namespace) -> int:
+    entries = TokenStore(settings.data_dir, settings.env_tokens).entries()
+    if not entries:
+        print("no tokens: the service is open and binds to loopback only")
+        return 0
+    for entry in entries:
+        reach = "*" if entry.projects is None else ",".join(entry.projects)
+        print(f"{entry.name:<24} {reach:<30} {entry.created_at or 'env'}")
+    return 0
+
+
+def _token_revoke(settings: Settings, args: argparse.Namespace) -> int:
+    TokenStore(settings.data_dir, settings.env_tokens).revoke(args.name)
+    print(f"revoked token {args.name!r}")
+    return 0
+
+
+def _demo_seed(settings: Settings, args: argparse.Namespace) -> int:
+    report = asyncio.run(seed_demo(_agent_store(settings), Path(args.corpus)))
+    verb = "created" if report.agent_created else "kept"
+    print(
+        f"{verb} agent 'demo' in project 'demo' under {settings.data_dir}: "
+        f"{report.copied} files copied, {report.kept} already there"
+    )
+    for key, path in report.scopes.items():
+        print(f"  {key:<28} {path}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the argument parser; each leaf command sets ``func`` to its handler."""
+    parser = argparse.ArgumentParser(
+        prog="memory-api",
+        description="Agent Memory service. Data dir: $MEMORY_API_DATA_DIR.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    serve = commands.add_parser("serve", help="serve the API and the web page")
+    serve.add_argument("--host", help="address to bind (default $MEMORY_API_HOST or 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="port (default $MEMORY_API_PORT or 8765)")
+    serve.set_defaults(func=_serve)
+
+    agent = commands.add_parser("agent", help="create and list agents").add_subparsers(
+        dest="action", required=True, metavar="ACTION"
+    )
+    create = agent.add_parser("create", help="create an agent with its user scope")
+    create.add_argument("--project", required=True, help="project id")
+    create.add_argument("--id", required=True, help="agent id (a-z, 0-9, _ and -)")
+    create.add_argument("--name", required=True, help="display name")
+    create.add_argument("--template-file", help="UTF-8 file holding the system-prompt template")
+    create.set_defaults(func=_agent_create)
+    listing = agent.add_parser("list", help="list agents with their memory counts")
+    listing.add_argument("--project", help="only this project")
+    listing.set_defaults(func=_agent_list)
+
+    token = commands.add_parser("token", help="manage bearer tokens").add_subparsers(
+        dest="action", required=True, metavar="ACTION"
+    )
+    token_create = token.add_parser("create", help="create a token and print its secret once")
+    token_create.add_argument("--name", required=True, help="token name (who uses it)")
+    token_create.add_argument(
+        "--project", action="append", help="limit to this project (repeat); default: all"
+    )
+    token_create.set_defaults(func=_token_create)
+    token.add_parser("list", help="list token names and reach").set_defaults(func=_token_list)
+    revoke = token.add_parser("revoke", help="delete a token file")
+    revoke.add_argument("--name", required=True)
+    revoke.set_defaults(func=_token_revoke)
+
+    demo = commands.add_parser("demo", help="demo data").add_subparsers(
+        dest="action", required=True, metavar="ACTION"
+    )
+    seed = demo.add_parser("seed", help="create the demo agent and copy a corpus (idempotent)")
+    seed.add_argument("--corpus", required=True, help="folder with user-scope/ etc.")
+    seed.set_defaults(func=_demo_seed)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit code (see the module docstring)."""
+    args = build_parser().parse_args(argv)
+    command: Command = args.func
+    try:
+        settings = Settings.from_env()
+        return command(settings, args)
+    except SettingsError as error:
+        print(f"memory-api: configuration error: {error}", file=sys.stderr)
+        return 2
+    except (ServiceError, InvalidId) as error:
+        detail = error.detail if isinstance(error, ServiceError) else str(error)
+        print(f"memory-api: {detail}", file=sys.stderr)
+        return 1
+    except (OSError, ValueError) as error:
+        print(f"memory-api: {error}", file=sys.stderr)
+        return 1

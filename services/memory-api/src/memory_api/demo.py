@@ -1,0 +1,109 @@
+"""``memory-api demo seed``: a demo agent with real memories to look at (Q-1).
+
+Creates project ``demo`` with agent ``demo`` (the default template: ``{{MEMORY}}``, the
+``# Environment`` section with the Workspace Memory Key, app data dir, agent id and CWD lines),
+then fills its scopes from a corpus folder shaped like ``tests/data/corpus``:
+
+==============================  ==============================================================
+``<corpus>/user-scope``         the user scope
+``<corpus>/coding-agent-        the Workspace scope of ``<data_dir>/demo-workspaces/shop-api``
+workspace``
+``<corpus>/large-index``        the Workspace scope of ``<data_dir>/demo-workspaces/data-platform``
+==============================  ==============================================================
+
+The demo Workspaces are real directories, so their keys are derived exactly as a Session would
+(K-1) and their ``.workspace`` markers name them (K-5). Seeding is idempotent and never
+overwrites: an existing agent is kept, and each file is created only where none exists (an
+atomic create, so even a file written meanwhile by an agent survives).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memory_core.keys import USER_SCOPE, workspace_memory_key
+from memory_core.layout import MARKER_FILE, scope_dir
+from memory_core.wire import AgentCreate
+
+from memory_api.errors import Conflict
+from memory_api.store.agents import AgentStore
+from memory_api.store.exclusive import create_new_bytes
+
+__all__ = ["DEMO_AGENT", "DEMO_PROJECT", "DEMO_WORKSPACES", "SeedReport", "seed_demo"]
+
+DEMO_PROJECT = "demo"
+DEMO_AGENT = "demo"
+DEMO_NAME = "Demo agent"
+DEMO_WORKSPACES_DIR = "demo-workspaces"
+DEMO_WORKSPACES: tuple[tuple[str, str], ...] = (
+    ("coding-agent-workspace", "shop-api"),
+    ("large-index", "data-platform"),
+)
+"""(corpus folder, demo Workspace directory name) pairs seeded into Workspace scopes."""
+
+
+@dataclass(slots=True)
+class SeedReport:
+    """What a seed did: whether the agent was created, files copied / kept, scopes by key."""
+
+    agent_created: bool = False
+    copied: int = 0
+    kept: int = 0
+    scopes: dict[str, Path] = field(default_factory=dict)
+
+
+def _copy_folder(source: Path, target: Path, report: SeedReport) -> None:
+    """Copy the regular, non-hidden files directly in ``source`` into ``target``, never
+    overwriting."""
+    target.mkdir(parents=True, exist_ok=True)
+    for entry in sorted(os.scandir(source), key=lambda item: item.name):
+        if entry.name.startswith(".") or not entry.is_file(follow_symlinks=False):
+            continue
+        data = Path(entry.path).read_bytes()
+        if create_new_bytes(target / entry.name, data):
+            report.copied += 1
+        else:
+            report.kept += 1
+
+
+def _seed_files(data_dir: Path, corpus: Path, report: SeedReport) -> dict[str, Path]:
+    """Copy the corpus folders into the demo agent's scopes; blocking."""
+    scopes: dict[str, Path] = {}
+    user = scope_dir(data_dir, DEMO_AGENT, USER_SCOPE)
+    _copy_folder(corpus / "user-scope", user, report)
+    scopes[USER_SCOPE] = user
+    for folder, name in DEMO_WORKSPACES:
+        source = corpus / folder
+        if not source.is_dir():
+            continue
+        workspace = data_dir / DEMO_WORKSPACES_DIR / name
+        workspace.mkdir(parents=True, exist_ok=True)
+        real = os.path.realpath(workspace)
+        key = workspace_memory_key(real)
+        scope = scope_dir(data_dir, DEMO_AGENT, key)
+        scope.mkdir(parents=True, exist_ok=True)
+        create_new_bytes(scope / MARKER_FILE, (real + "\n").encode("utf-8"))  # K-5
+        _copy_folder(source, scope, report)
+        scopes[key] = scope
+    return scopes
+
+
+async def seed_demo(store: AgentStore, corpus: Path) -> SeedReport:
+    """Create (or keep) the demo agent and copy the corpus into its scopes; return a report.
+
+    Raises ``FileNotFoundError`` when ``corpus`` has no ``user-scope`` folder, and
+    :class:`~memory_api.errors.NotFound` when the id ``demo`` belongs to another project.
+    """
+    if not (corpus / "user-scope").is_dir():
+        raise FileNotFoundError(f"{corpus} has no user-scope folder; is it a corpus?")
+    report = SeedReport()
+    try:
+        await store.create(DEMO_PROJECT, AgentCreate(id=DEMO_AGENT, name=DEMO_NAME))
+        report.agent_created = True
+    except Conflict:
+        await store.get(DEMO_PROJECT, DEMO_AGENT)  # NotFound if it is another project's
+    report.scopes = await asyncio.to_thread(_seed_files, store.data_dir, corpus, report)
+    return report

@@ -1,0 +1,221 @@
+"""The OpenAPI 3.1 document of the service, generated from its router and the wire DTOs (A-11).
+
+Paths and methods come from the application's router, so a route can never be missing from the
+document; what each operation takes and returns comes from :data:`OPERATIONS`, and the JSON
+Schemas of those types from ``msgspec.json.schema_components`` (JSON Schema 2020-12, which is
+what OpenAPI 3.1 uses). Errors of every operation share the :class:`~memory_core.wire.Problem`
+schema as ``application/problem+json``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+import msgspec
+from aiohttp import web
+from memory_core import wire
+
+__all__ = ["OPERATIONS", "Operation", "build_openapi", "documented_routes"]
+
+_BASE = "/api/projects/{project}/agents/{agent}"
+_ID_PATTERN = "^[a-z0-9][a-z0-9_-]{0,63}$"
+_PARAMETERS: dict[str, tuple[str, dict[str, Any]]] = {
+    "project": ("Project id (K-7).", {"type": "string", "pattern": _ID_PATTERN}),
+    "agent": ("Agent id (K-7).", {"type": "string", "pattern": _ID_PATTERN}),
+    "key": (
+        "Scope key: `user` or a Workspace memory key (K-7).",
+        {"type": "string", "pattern": "^(user|[a-z0-9_][a-z0-9._-]{0,47}-[0-9a-f]{8})$"},
+    ),
+    "file": ("Topic file name, percent-encoded (K-7).", {"type": "string", "maxLength": 255}),
+    "draft": ("Draft id (A-12).", {"type": "string", "pattern": "^[0-9a-f]{32}$"}),
+}
+_PARAM_RE = re.compile(r"\{([^}:]+)(?::[^}]*)?\}")
+
+
+@dataclass(frozen=True, slots=True)
+class Operation:
+    """What one route takes and answers: a summary, the body DTO, the success status and DTO.
+
+    ``media`` is the success content type for routes that do not answer JSON.
+    """
+
+    summary: str
+    response: type[Any] | None = None
+    status: int = 200
+    body: type[Any] | None = None
+    media: str = "application/json"
+    if_match: bool = False
+
+
+OPERATIONS: dict[tuple[str, str], Operation] = {
+    ("GET", "/healthz"): Operation("Liveness", wire.Health),
+    ("GET", "/readyz"): Operation("Readiness: the data dir is readable and writable", wire.Health),
+    ("GET", "/metrics"): Operation("Prometheus metrics", media="text/plain"),
+    ("GET", "/openapi.json"): Operation("This document"),
+    ("GET", "/"): Operation("The web page", media="text/html"),
+    ("GET", "/api/me"): Operation("The caller's token name, reach and page settings", wire.Me),
+    ("GET", "/api/projects"): Operation("Projects visible to the caller", wire.ProjectList),
+    ("GET", "/api/projects/{project}/agents"): Operation(
+        "List agents with memory counts (A-1)", wire.AgentList
+    ),
+    ("POST", "/api/projects/{project}/agents"): Operation(
+        "Create an agent (A-1)", wire.AgentConfig, 201, wire.AgentCreate
+    ),
+    ("GET", f"{_BASE}/config"): Operation("Effective agent config (A-2)", wire.AgentConfig),
+    ("PATCH", f"{_BASE}/config"): Operation(
+        "Change the agent config; If-Match guards against lost updates (A-2)",
+        wire.AgentConfig,
+        body=wire.ConfigPatch,
+        if_match=True,
+    ),
+    ("POST", f"{_BASE}/drafts"): Operation(
+        "Store a chat draft (A-12)", wire.Draft, 201, wire.DraftCreate
+    ),
+    ("GET", f"{_BASE}/drafts/{{draft}}"): Operation("Fetch a live chat draft (A-12)", wire.Draft),
+    ("GET", f"{_BASE}/memory"): Operation("Memory overview (A-3)", wire.MemoryOverview),
+    ("POST", f"{_BASE}/memory/template-placeholder"): Operation(
+        "Insert {{MEMORY}} into the template, idempotently (A-4)", wire.PlaceholderResult
+    ),
+    ("GET", f"{_BASE}/memory/scopes/{{key}}/files"): Operation(
+        "Topic files of a scope (A-5)", wire.TopicList
+    ),
+    ("GET", f"{_BASE}/memory/scopes/{{key}}/index"): Operation(
+        "A scope's index and what the injection keeps (A-5)", wire.IndexView
+    ),
+    ("GET", f"{_BASE}/memory/scopes/{{key}}/files/{{file}}"): Operation(
+        "One topic file: fields, body, links (A-5)", wire.TopicFile
+    ),
+    ("DELETE", f"{_BASE}/memory/scopes/{{key}}/files/{{file}}"): Operation(
+        "Delete a topic file and its index lines (A-6)", wire.DeleteResult
+    ),
+    ("POST", f"{_BASE}/memory/session-start"): Operation(
+        "Prepare a Session's memory and build the injection (A-9)",
+        wire.SessionStartResponse,
+        body=wire.SessionStartRequest,
+    ),
+}
+
+
+def _schema_types() -> list[type[Any]]:
+    types: list[type[Any]] = [wire.Problem]
+    for operation in OPERATIONS.values():
+        types.extend(t for t in (operation.body, operation.response) if t is not None)
+    return list(dict.fromkeys(types))
+
+
+def _ref(tp: type[Any]) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{tp.__name__}"}
+
+
+def documented_routes(app: web.Application) -> list[tuple[str, str]]:
+    """Return ``(METHOD, path template)`` of every route in ``app``'s router, sorted.
+
+    Automatic ``HEAD`` twins and the static files folder are left out.
+    """
+    found: set[tuple[str, str]] = set()
+    for route in app.router.routes():
+        resource = route.resource
+        if resource is None or route.method in ("HEAD", "*"):
+            continue
+        if isinstance(resource, web.StaticResource):
+            continue
+        found.add((route.method, resource.canonical))
+    return sorted(found)
+
+
+def _operation(method: str, path: str, handler_doc: str | None) -> dict[str, Any]:
+    operation = OPERATIONS.get((method, path), Operation("(undocumented)"))
+    doc: dict[str, Any] = {
+        "summary": operation.summary,
+        "operationId": f"{method.lower()}{re.sub(r'[^A-Za-z0-9]+', '_', path).rstrip('_')}",
+    }
+    if handler_doc:
+        doc["description"] = handler_doc
+    parameters: list[dict[str, Any]] = []
+    for name in _PARAM_RE.findall(path):
+        description, schema = _PARAMETERS.get(name, (name, {"type": "string"}))
+        parameters.append(
+            {
+                "name": name,
+                "in": "path",
+                "required": True,
+                "description": description,
+                "schema": schema,
+            }
+        )
+    if operation.if_match:
+        parameters.append(
+            {
+                "name": "If-Match",
+                "in": "header",
+                "required": False,
+                "description": "The ETag last read; a stale one is refused with 412.",
+                "schema": {"type": "string"},
+            }
+        )
+    if parameters:
+        doc["parameters"] = parameters
+    if operation.body is not None:
+        doc["requestBody"] = {
+            "required": True,
+            "content": {"application/json": {"schema": _ref(operation.body)}},
+        }
+    success: dict[str, Any] = {"description": operation.summary}
+    if operation.response is not None:
+        success["content"] = {operation.media: {"schema": _ref(operation.response)}}
+    elif operation.media != "application/json" or path == "/openapi.json":
+        success["content"] = {operation.media: {"schema": {"type": "string"}}}
+    problem = {"application/problem+json": {"schema": _ref(wire.Problem)}}
+    doc["responses"] = {
+        str(operation.status): success,
+        "4XX": {"description": "Problem details (RFC 9457)", "content": problem},
+        "5XX": {"description": "Problem details (RFC 9457)", "content": problem},
+    }
+    if path.startswith("/api/"):
+        doc["security"] = [{"bearer": []}, {}]
+    return doc
+
+
+def _version() -> str:
+    try:
+        return version("memory-api")
+    except PackageNotFoundError:  # pragma: no cover - only when run from an unpacked tree
+        return "0.0.0"
+
+
+def build_openapi(app: web.Application) -> dict[str, Any]:
+    """Return the OpenAPI 3.1 document of ``app`` as a JSON-ready dict."""
+    handlers = {
+        (route.method, route.resource.canonical): route.handler
+        for route in app.router.routes()
+        if route.resource is not None
+    }
+    paths: dict[str, dict[str, Any]] = {}
+    for method, path in documented_routes(app):
+        doc = (handlers[(method, path)].__doc__ or "").strip() or None
+        paths.setdefault(path, {})[method.lower()] = _operation(method, path, doc)
+    _, components = msgspec.json.schema_components(
+        _schema_types(), ref_template="#/components/schemas/{name}"
+    )
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Agent Memory API",
+            "version": _version(),
+            "description": "Markdown notes an AI agent keeps between Sessions, served over HTTP.",
+        },
+        "paths": paths,
+        "components": {
+            "schemas": components,
+            "securitySchemes": {
+                "bearer": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "Needed under /api/ once any token is configured (A-10).",
+                }
+            },
+        },
+    }

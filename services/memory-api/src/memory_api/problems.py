@@ -1,0 +1,133 @@
+"""RFC 9457 problem details: the one place where exceptions become HTTP error responses.
+
+Every error the service answers has the same shape, sent as ``application/problem+json``::
+
+    {"type": "about:blank", "title": "Not Found", "status": 404,
+     "detail": "no agent 'coder' in project 'acme'", "instance": "/api/projects/acme/agents/coder"}
+
+The map, applied by :func:`problem_middleware`:
+
+=================================  ======  ===================================================
+``ServiceError`` subclasses        its own ``status`` (400, 401, 404, 409, 412, 413, 503 …)
+``memory_core.errors.InvalidId``   400     an id or file name failing K-7
+``msgspec.ValidationError``        422     a JSON body of the wrong shape (``… at $.name``)
+``msgspec.DecodeError``            400     a body that is not JSON at all
+``web.HTTPException`` ≥ 400        its status: router 404/405, body-size 413 and friends
+anything else                      500     logged with a traceback, answered without internals
+=================================  ======  ===================================================
+
+``ValidationError`` subclasses ``DecodeError``, so it is caught first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from collections.abc import Mapping
+from http import HTTPStatus
+
+import msgspec
+from aiohttp import web
+from aiohttp.typedefs import Handler
+from memory_core.errors import InvalidId
+from memory_core.wire import Problem
+
+from memory_api.errors import ServiceError, Unauthorized
+
+__all__ = ["PROBLEM_CONTENT_TYPE", "problem_middleware", "problem_response"]
+
+logger = logging.getLogger(__name__)
+
+PROBLEM_CONTENT_TYPE = "application/problem+json"
+_KEEP_HEADERS = ("Allow", "Retry-After", "WWW-Authenticate")
+_encoder = msgspec.json.Encoder()
+
+
+def problem_response(
+    status: int,
+    detail: str,
+    *,
+    title: str | None = None,
+    instance: str | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> web.Response:
+    """Build an ``application/problem+json`` response; ``title`` defaults to the status phrase."""
+    problem = Problem(
+        title=title or _phrase(status),
+        status=status,
+        detail=detail,
+        instance=instance,
+    )
+    return web.Response(
+        status=status,
+        body=_encoder.encode(problem),
+        content_type=PROBLEM_CONTENT_TYPE,
+        headers=dict(headers or {}),
+    )
+
+
+def _phrase(status: int) -> str:
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return "Error"
+
+
+def _http_detail(request: web.Request, error: web.HTTPException) -> str:
+    if error.status == 404:
+        return f"nothing is served at {request.path}"
+    if error.status == 405:
+        allowed = error.headers.get("Allow", "")
+        return f"{request.method} is not allowed on {request.path}; allowed: {allowed or 'none'}"
+    if error.status == 413:
+        limit = request.app._client_max_size
+        return f"the request body is larger than the limit of {limit} bytes"
+    text = (error.text or "").strip()
+    if text and not text.startswith(f"{error.status}:"):
+        return text
+    return error.reason
+
+
+@web.middleware
+async def problem_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Turn every error raised below into a problem+json response (see the module table)."""
+    instance = request.path
+    try:
+        return await handler(request)
+    except ServiceError as error:
+        headers = {"WWW-Authenticate": 'Bearer realm="memory-api"'}
+        # RFC 9457 4.2.1: with type "about:blank" the title is the status phrase.
+        return problem_response(
+            error.status,
+            error.detail,
+            instance=instance,
+            headers=headers if isinstance(error, Unauthorized) else None,
+        )
+    except InvalidId as error:
+        return problem_response(400, str(error), instance=instance)
+    except msgspec.ValidationError as error:
+        return problem_response(422, f"the request body is invalid: {error}", instance=instance)
+    except msgspec.DecodeError as error:
+        return problem_response(
+            400, f"the request body is not valid JSON: {error}", instance=instance
+        )
+    except web.HTTPException as error:
+        if error.status < 400:
+            raise
+        headers = {name: error.headers[name] for name in _KEEP_HEADERS if name in error.headers}
+        return problem_response(
+            error.status, _http_detail(request, error), instance=instance, headers=headers
+        )
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        incident = uuid.uuid4().hex[:12]
+        logger.exception(
+            "unhandled error in %s %s (incident %s)", request.method, instance, incident
+        )
+        return problem_response(
+            500,
+            f"the service failed to handle this request; the log names incident {incident}",
+            instance=instance,
+        )

@@ -1,0 +1,53 @@
+"""Agents of a project (A-1): ``GET|POST /api/projects/{project}/agents``."""
+
+from __future__ import annotations
+
+import asyncio
+
+import msgspec
+from aiohttp import web
+from memory_api.appkeys import get_agent_store
+from memory_api.jsonio import json_response, read_json
+from memory_api.routes.config import config_response
+from memory_api.store.counts import count_topics
+from memory_core.wire import AgentCreate, AgentList, AgentSummary
+
+__all__ = ["routes"]
+
+routes = web.RouteTableDef()
+_create_decoder = msgspec.json.Decoder(AgentCreate)
+
+
+@routes.get("/api/projects/{project}/agents")
+async def list_agents(request: web.Request) -> web.Response:
+    """List the project's agents, sorted by id, each with its memory count (topic files)."""
+    store = get_agent_store(request.app)
+    records = await store.list(request.match_info["project"])
+    counts = await asyncio.to_thread(
+        lambda: [count_topics(store.data_dir, record.id) for record in records]
+    )
+    agents = [
+        AgentSummary(
+            id=record.id,
+            project=record.project,
+            name=record.name,
+            memory_enabled=record.memory.enabled,
+            memory_count=count,
+        )
+        for record, count in zip(records, counts, strict=True)
+    ]
+    return json_response(AgentList(agents=agents))
+
+
+@routes.post("/api/projects/{project}/agents")
+async def create_agent(request: web.Request) -> web.Response:
+    """Create an agent (id, name, optional template) with its user scope; 201 + its config.
+
+    409 when the id is taken, 400 for a malformed id or empty name, 422 for a wrong body shape.
+    """
+    project = request.match_info["project"]
+    body = await read_json(request, _create_decoder)
+    record = await get_agent_store(request.app).create(project, body)
+    response = config_response(record, status=201)
+    response.headers["Location"] = f"/api/projects/{project}/agents/{record.id}/config"
+    return response

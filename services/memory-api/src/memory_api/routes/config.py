@@ -1,0 +1,78 @@
+"""An agent's config (A-2): ``GET|PATCH /api/projects/{project}/agents/{agent}/config``.
+
+The answer reports *effective* values: a prompt left at its default (stored as ``null``) is
+sent as the built-in text with ``promptIsDefault: true``. PATCH changes only the fields sent;
+``null`` for a prompt restores the default. Writes are atomic and happen under the agent's
+cross-process lock.
+
+Concurrency: every answer carries the config's ``ETag``. A PATCH with ``If-Match`` naming an
+older ETag is refused with 412 and changes nothing, so an editor never overwrites a change it
+has not seen. A PATCH *without* ``If-Match`` is accepted (a script or ``curl`` that means to
+overwrite); the web page always sends it.
+"""
+
+from __future__ import annotations
+
+import msgspec
+from aiohttp import web
+from memory_api.appkeys import get_agent_store
+from memory_api.jsonio import json_response, read_json
+from memory_api.store.agents import AgentRecord
+from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
+from memory_core.wire import AgentConfig, ConfigPatch, MemoryConfig
+
+__all__ = ["agent_config", "config_response", "routes"]
+
+routes = web.RouteTableDef()
+_patch_decoder = msgspec.json.Decoder(ConfigPatch)
+
+
+def agent_config(record: AgentRecord) -> AgentConfig:
+    """Return the effective config of ``record``, default prompts folded in (A-2, I-6)."""
+    memory = record.memory
+    return AgentConfig(
+        id=record.id,
+        project=record.project,
+        name=record.name,
+        template=record.template,
+        memory=MemoryConfig(
+            enabled=memory.enabled,
+            prompt=DEFAULT_MEMORY_PROMPT if memory.prompt is None else memory.prompt,
+            workspace_prompt=DEFAULT_WORKSPACE_PROMPT
+            if memory.workspace_prompt is None
+            else memory.workspace_prompt,
+            prompt_is_default=memory.prompt is None,
+            workspace_prompt_is_default=memory.workspace_prompt is None,
+        ),
+    )
+
+
+def config_response(record: AgentRecord, *, status: int = 200) -> web.Response:
+    """Answer with the effective config and its ``ETag`` header (never cached stale)."""
+    return json_response(
+        agent_config(record),
+        status=status,
+        headers={"ETag": record.etag, "Cache-Control": "no-cache"},
+    )
+
+
+@routes.get("/api/projects/{project}/agents/{agent}/config")
+async def get_config(request: web.Request) -> web.Response:
+    """Return the agent's effective config with its ETag."""
+    record = await get_agent_store(request.app).get(
+        request.match_info["project"], request.match_info["agent"]
+    )
+    return config_response(record)
+
+
+@routes.patch("/api/projects/{project}/agents/{agent}/config")
+async def patch_config(request: web.Request) -> web.Response:
+    """Change name, template or memory settings; 412 when ``If-Match`` is stale."""
+    patch = await read_json(request, _patch_decoder)
+    record = await get_agent_store(request.app).patch(
+        request.match_info["project"],
+        request.match_info["agent"],
+        patch,
+        request.headers.get("If-Match"),
+    )
+    return config_response(record)

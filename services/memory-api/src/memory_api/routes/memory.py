@@ -1,0 +1,101 @@
+"""The memory routes (A-3…A-9) under ``/api/projects/{project}/agents/{agent}/memory``.
+
+=======  ====================================  =============================================
+GET      ``…/memory``                          overview: switch, template hint, scopes (A-3)
+POST     ``…/memory/template-placeholder``     insert ``{{MEMORY}}`` + key line (A-4, I-7)
+GET      ``…/memory/scopes/{key}/files``       topic files of a scope (A-5)
+GET      ``…/memory/scopes/{key}/index``       raw index, kept/dropped lines, lint (A-5)
+GET      ``…/memory/scopes/{key}/files/{file}`` one topic file: fields, body, links (A-5)
+DELETE   ``…/memory/scopes/{key}/files/{file}`` delete it and prune its index lines (A-6)
+POST     ``…/memory/session-start``            prepare scopes, build the injection (A-9)
+=======  ====================================  =============================================
+
+No route accepts a path (A-7): ``{key}`` and ``{file}`` are ids checked against K-7 by the
+store before any I/O. ``{file}`` arrives percent-encoded and aiohttp hands it over decoded, so
+``Deploy%20notes.md`` is ``Deploy notes.md``; an encoded slash (``%2F``) decodes to ``/``, which
+K-7 refuses (400) — it can never address another folder. Errors are raised as domain
+exceptions and turned into problem+json by :mod:`memory_api.problems`; the auth middleware has
+already hidden projects outside the token's reach (A-10).
+"""
+
+from __future__ import annotations
+
+import msgspec
+from aiohttp import web
+from memory_api.appkeys import get_memory_store
+from memory_api.jsonio import json_response, read_json
+from memory_core.keys import check_agent_id, check_project_id
+from memory_core.wire import SessionStartRequest
+
+__all__ = ["BASE", "routes"]
+
+BASE = "/api/projects/{project}/agents/{agent}/memory"
+
+routes = web.RouteTableDef()
+_session_start_decoder = msgspec.json.Decoder(SessionStartRequest)
+
+
+def _ids(request: web.Request) -> tuple[str, str]:
+    """The route's project and agent ids, K-7-checked before anything else (even the body)."""
+    return (
+        check_project_id(request.match_info["project"]),
+        check_agent_id(request.match_info["agent"]),
+    )
+
+
+@routes.get(BASE)
+async def get_overview(request: web.Request) -> web.Response:
+    """A-3: ``MemoryOverview`` — user scope first, then Workspaces by newest activity."""
+    project, agent = _ids(request)
+    return json_response(await get_memory_store(request.app).overview(project, agent))
+
+
+@routes.post(BASE + "/template-placeholder")
+async def post_template_placeholder(request: web.Request) -> web.Response:
+    """A-4: ``PlaceholderResult`` — the template and whether this call changed it."""
+    project, agent = _ids(request)
+    result = await get_memory_store(request.app).insert_placeholder(project, agent)
+    return json_response(result)
+
+
+@routes.get(BASE + "/scopes/{key}/files")
+async def get_files(request: web.Request) -> web.Response:
+    """A-5: ``TopicList`` — every topic file of the scope, sorted by file name."""
+    project, agent = _ids(request)
+    key = request.match_info["key"]
+    return json_response(await get_memory_store(request.app).list_files(project, agent, key))
+
+
+@routes.get(BASE + "/scopes/{key}/index")
+async def get_index(request: web.Request) -> web.Response:
+    """A-5: ``IndexView`` — the raw index, which lines the injection keeps, and lint."""
+    project, agent = _ids(request)
+    key = request.match_info["key"]
+    return json_response(await get_memory_store(request.app).read_index(project, agent, key))
+
+
+@routes.get(BASE + "/scopes/{key}/files/{file}")
+async def get_file(request: web.Request) -> web.Response:
+    """A-5: ``TopicFile`` — fields, body without frontmatter, ``[[links]]``."""
+    project, agent = _ids(request)
+    key, file_name = request.match_info["key"], request.match_info["file"]
+    topic = await get_memory_store(request.app).read_file(project, agent, key, file_name)
+    return json_response(topic)
+
+
+@routes.delete(BASE + "/scopes/{key}/files/{file}")
+async def delete_file(request: web.Request) -> web.Response:
+    """A-6: ``DeleteResult`` — the file is gone, and so are the index lines linking to it."""
+    project, agent = _ids(request)
+    key, file_name = request.match_info["key"], request.match_info["file"]
+    result = await get_memory_store(request.app).delete_file(project, agent, key, file_name)
+    return json_response(result)
+
+
+@routes.post(BASE + "/session-start")
+async def post_session_start(request: web.Request) -> web.Response:
+    """A-9: ``SessionStartResponse`` for a ``SessionStartRequest`` body."""
+    project, agent = _ids(request)
+    body = await read_json(request, _session_start_decoder)
+    answer = await get_memory_store(request.app).session_start(project, agent, body)
+    return json_response(answer)

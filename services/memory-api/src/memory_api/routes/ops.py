@@ -1,0 +1,88 @@
+"""Operations endpoints (A-11): ``/healthz``, ``/readyz``, ``/metrics``, ``/openapi.json``.
+
+None of them needs a token. ``/healthz`` says the process answers; ``/readyz`` really probes
+the data dir (listable, and a file can be created, written, read back and removed in it) and
+answers 503 when it cannot, so a load balancer stops sending traffic to a process whose volume
+went away or turned read-only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+
+from aiohttp import web
+from memory_api.appkeys import get_metrics, get_settings
+from memory_api.jsonio import json_response
+from memory_api.metrics import CONTENT_TYPE_LATEST
+from memory_api.openapi import build_openapi
+from memory_core.wire import Health
+
+__all__ = ["probe_data_dir", "routes"]
+
+routes = web.RouteTableDef()
+_PROBE = b"memory-api readiness probe\n"
+
+
+def probe_data_dir(data_dir: Path) -> dict[str, str]:
+    """Check that ``data_dir`` is a readable, writable directory; return problems by check name.
+
+    An empty result means ready. Blocking: writes and removes one small dot-file.
+    """
+    problems: dict[str, str] = {}
+    try:
+        next(data_dir.iterdir(), None)
+    except OSError as error:
+        problems["dataDirReadable"] = f"cannot list the data dir: {error.strerror or error}"
+        return problems
+    try:
+        fd, name = tempfile.mkstemp(dir=data_dir, prefix=".readyz.", suffix=".tmp")
+    except OSError as error:
+        problems["dataDirWritable"] = f"cannot create a file in the data dir: {error.strerror}"
+        return problems
+    try:
+        with os.fdopen(fd, "r+b") as handle:
+            handle.write(_PROBE)
+            handle.flush()
+            handle.seek(0)
+            if handle.read() != _PROBE:
+                problems["dataDirWritable"] = "a file written to the data dir read back wrong"
+    except OSError as error:
+        problems["dataDirWritable"] = f"cannot write a file in the data dir: {error.strerror}"
+    finally:
+        with contextlib.suppress(OSError):
+            Path(name).unlink()
+    return problems
+
+
+@routes.get("/healthz")
+async def healthz(request: web.Request) -> web.Response:
+    """Liveness: 200 while the process serves requests."""
+    return json_response(Health(status="ok", checks={"process": "ok"}))
+
+
+@routes.get("/readyz")
+async def readyz(request: web.Request) -> web.Response:
+    """Readiness: 200 when the data dir is readable and writable, else 503 with the reasons."""
+    problems = await asyncio.to_thread(probe_data_dir, get_settings(request.app).data_dir)
+    if problems:
+        return json_response(Health(status="fail", checks=problems), status=503)
+    return json_response(
+        Health(status="ok", checks={"dataDirReadable": "ok", "dataDirWritable": "ok"})
+    )
+
+
+@routes.get("/metrics")
+async def metrics(request: web.Request) -> web.Response:
+    """Prometheus text exposition of this process's request metrics."""
+    body = get_metrics(request.app).render()
+    return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
+
+
+@routes.get("/openapi.json")
+async def openapi(request: web.Request) -> web.Response:
+    """The OpenAPI 3.1 description of every route, schemas generated from the wire DTOs."""
+    return json_response(build_openapi(request.app))

@@ -1,0 +1,146 @@
+"""The service's settings, read once from environment variables by the entry point (A-11).
+
+Only :meth:`Settings.from_env` looks at the environment; everything else receives a
+:class:`Settings`. Variables (all optional):
+
+=========================  ====================================================================
+``MEMORY_API_DATA_DIR``    the app data dir (default ``$XDG_DATA_HOME/agent-memory``, i.e.
+                           ``~/.local/share/agent-memory``; ``make run`` sets ``<repo>/.data``)
+``MEMORY_API_HOST``        address to bind (default ``127.0.0.1``)
+``MEMORY_API_PORT``        TCP port (default ``8765``)
+``MEMORY_API_TOKENS``      bearer tokens, comma-separated ``name=secret`` (every project) or
+                           ``name:proj-a|proj-b=secret`` (those projects); hashed at load (A-10)
+``MEMORY_API_LOG_FORMAT``  ``text`` (default) or ``json`` (one JSON object per line)
+``MEMORY_API_LOG_LEVEL``   ``DEBUG``, ``INFO`` (default), ``WARNING`` …
+``MEMORY_API_CHAT_URL``    chat address with ``{draftId}``, ``{project}``, ``{agent}`` (W-4)
+``MEMORY_API_DRAFT_TTL``   seconds a draft is kept (default 3600, A-12)
+``MEMORY_API_MAX_BODY``    largest request body in bytes (default 1 MiB)
+=========================  ====================================================================
+
+A malformed value raises :class:`SettingsError` naming the variable.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from memory_api.store.tokens import TokenEntry, hash_secret, parse_token_spec
+
+__all__ = ["LogFormat", "Settings", "SettingsError", "default_data_dir"]
+
+LogFormat = Literal["text", "json"]
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+DEFAULT_DRAFT_TTL = 3600.0
+DEFAULT_MAX_BODY = 1024 * 1024
+
+
+class SettingsError(ValueError):
+    """An environment variable holds a value the service cannot use; the message names it."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Settings:
+    """Everything the service is configured with; immutable once built.
+
+    ``env_tokens`` hold only hashes (A-10): the secrets from ``MEMORY_API_TOKENS`` are hashed at
+    load and dropped. ``draft_ttl`` is in seconds, ``max_body`` in bytes.
+    """
+
+    data_dir: Path
+    host: str = DEFAULT_HOST
+    port: int = DEFAULT_PORT
+    env_tokens: tuple[TokenEntry, ...] = field(default=())
+    log_format: LogFormat = "text"
+    log_level: str = "INFO"
+    chat_url: str | None = None
+    draft_ttl: float = DEFAULT_DRAFT_TTL
+    max_body: int = DEFAULT_MAX_BODY
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """Build settings from ``environ`` (default ``os.environ``); may raise SettingsError."""
+        env = os.environ if environ is None else environ
+        data_dir = env.get("MEMORY_API_DATA_DIR", "").strip()
+        return cls(
+            data_dir=Path(data_dir).expanduser().resolve() if data_dir else default_data_dir(env),
+            host=env.get("MEMORY_API_HOST", "").strip() or DEFAULT_HOST,
+            port=_int(env, "MEMORY_API_PORT", DEFAULT_PORT, low=0, high=65535),
+            env_tokens=_tokens(env.get("MEMORY_API_TOKENS", "")),
+            log_format=_log_format(env.get("MEMORY_API_LOG_FORMAT", "text")),
+            log_level=_log_level(env.get("MEMORY_API_LOG_LEVEL", "INFO")),
+            chat_url=_chat_url(env.get("MEMORY_API_CHAT_URL", "")),
+            draft_ttl=float(_int(env, "MEMORY_API_DRAFT_TTL", int(DEFAULT_DRAFT_TTL), low=1)),
+            max_body=_int(env, "MEMORY_API_MAX_BODY", DEFAULT_MAX_BODY, low=1024),
+        )
+
+
+def default_data_dir(env: Mapping[str, str]) -> Path:
+    """Return ``$XDG_DATA_HOME/agent-memory`` (``~/.local/share/agent-memory`` without it)."""
+    xdg = env.get("XDG_DATA_HOME", "").strip()
+    base = Path(xdg) if xdg else Path.home() / ".local" / "share"
+    return (base / "agent-memory").resolve()
+
+
+def _int(
+    env: Mapping[str, str], name: str, default: int, *, low: int, high: int | None = None
+) -> int:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise SettingsError(f"{name} must be an integer, got {raw!r}") from None
+    if value < low or (high is not None and value > high):
+        bounds = f">= {low}" if high is None else f"between {low} and {high}"
+        raise SettingsError(f"{name} must be {bounds}, got {value}")
+    return value
+
+
+def _tokens(raw: str) -> tuple[TokenEntry, ...]:
+    entries: list[TokenEntry] = []
+    for spec in (part.strip() for part in raw.split(",")):
+        if not spec:
+            continue
+        try:
+            name, projects, secret = parse_token_spec(spec)
+        except ValueError as error:
+            raise SettingsError(f"MEMORY_API_TOKENS: {error}") from None
+        entries.append(TokenEntry(name=name, sha256=hash_secret(secret), projects=projects))
+    names = [entry.name for entry in entries]
+    if len(set(names)) != len(names):
+        raise SettingsError("MEMORY_API_TOKENS: token names must be unique")
+    return tuple(entries)
+
+
+def _log_format(raw: str) -> LogFormat:
+    value = raw.strip().lower() or "text"
+    if value == "text":
+        return "text"
+    if value == "json":
+        return "json"
+    raise SettingsError(f"MEMORY_API_LOG_FORMAT must be 'text' or 'json', got {raw!r}")
+
+
+def _log_level(raw: str) -> str:
+    value = raw.strip().upper() or "INFO"
+    if value not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+        raise SettingsError(f"MEMORY_API_LOG_LEVEL must be a logging level name, got {raw!r}")
+    return value
+
+
+def _chat_url(raw: str) -> str | None:
+    value = raw.strip()
+    if not value:
+        return None
+    if not value.startswith(("http://", "https://", "/")):
+        raise SettingsError("MEMORY_API_CHAT_URL must be an http(s) URL or an absolute path")
+    if "{draftId}" not in value:
+        raise SettingsError("MEMORY_API_CHAT_URL must hold the {draftId} placeholder")
+    return value

@@ -1,0 +1,123 @@
+// The HTTP client of the page: JSON in camelCase (memory_core.wire), RFC 9457 problems as
+// ApiError(status, detail), bearer token from browser storage, one token prompt on 401 (A-10).
+
+const TOKEN_KEY = "agent-memory.token";
+
+/** A failed request: `status` (0 when the service was unreachable) and the problem `detail`. */
+export class ApiError extends Error {
+  constructor(status, detail, title = "") {
+    super(detail);
+    this.name = "ApiError";
+    this.status = status;
+    this.detail = detail;
+    this.title = title;
+  }
+}
+
+/** The stored bearer token (this tab's first, then the remembered one), or null. */
+export function getToken() {
+  return sessionStorage.getItem(TOKEN_KEY) ?? localStorage.getItem(TOKEN_KEY);
+}
+
+/** Store a token: `remember` keeps it in localStorage, otherwise only for this tab. */
+export function setToken(token, remember) {
+  clearToken();
+  (remember ? localStorage : sessionStorage).setItem(TOKEN_KEY, token);
+}
+
+/** Forget the token in both storages. */
+export function clearToken() {
+  sessionStorage.removeItem(TOKEN_KEY);
+  localStorage.removeItem(TOKEN_KEY);
+}
+
+let askForToken = null;
+let pendingAsk = null;
+
+/**
+ * Register the 401 handler: `ask(detail, hadToken)` resolves true when a new token was stored
+ * (the request is then retried) or false when the user gave up. Concurrent 401s share one ask.
+ */
+export function onUnauthorized(ask) {
+  askForToken = ask;
+}
+
+async function problemDetail(response) {
+  const type = response.headers.get("Content-Type") ?? "";
+  try {
+    if (type.includes("json")) {
+      const body = await response.json();
+      if (body && typeof body.detail === "string" && body.detail) return [body.detail, body.title];
+      if (body && typeof body.title === "string") return [body.title, body.title];
+    } else {
+      const text = (await response.text()).trim();
+      if (text && text.length < 300) return [text, ""];
+    }
+  } catch {
+    // An unreadable error body still yields the status line below.
+  }
+  return [`${response.status} ${response.statusText || "error"}`.trim(), ""];
+}
+
+/**
+ * Send one request to the API. `path` is relative to the page ("api/projects"). Options:
+ * `body` (JSON-encoded), `ifMatch` (an ETag). Resolves {data, etag}; rejects with ApiError.
+ */
+export async function request(method, path, { body, ifMatch } = {}) {
+  for (;;) {
+    const headers = { Accept: "application/json, application/problem+json" };
+    const token = getToken();
+    if (token) headers.Authorization = `Bearer ${token}`;
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    if (ifMatch) headers["If-Match"] = ifMatch;
+    let response;
+    try {
+      response = await fetch(new URL(path, document.baseURI), {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        cache: "no-store",
+      });
+    } catch {
+      throw new ApiError(0, "The service could not be reached. Check that it is running, then retry.");
+    }
+    if (response.status === 401 && askForToken) {
+      const [detail] = await problemDetail(response);
+      pendingAsk ??= askForToken(detail, Boolean(token)).finally(() => {
+        pendingAsk = null;
+      });
+      if (await pendingAsk) continue;
+      throw new ApiError(401, detail);
+    }
+    if (!response.ok) {
+      const [detail, title] = await problemDetail(response);
+      throw new ApiError(response.status, detail, title);
+    }
+    const data = response.status === 204 ? null : await response.json();
+    return { data, etag: response.headers.get("ETag") };
+  }
+}
+
+const enc = encodeURIComponent;
+
+/** Paths of the API, built from ids (each percent-encoded). */
+export const paths = {
+  me: () => "api/me",
+  projects: () => "api/projects",
+  agents: (project) => `api/projects/${enc(project)}/agents`,
+  agent: (project, agent) => `api/projects/${enc(project)}/agents/${enc(agent)}`,
+  config: (project, agent) => `${paths.agent(project, agent)}/config`,
+  memory: (project, agent) => `${paths.agent(project, agent)}/memory`,
+  placeholder: (project, agent) => `${paths.memory(project, agent)}/template-placeholder`,
+  files: (project, agent, key) => `${paths.memory(project, agent)}/scopes/${enc(key)}/files`,
+  file: (project, agent, key, file) => `${paths.files(project, agent, key)}/${enc(file)}`,
+  index: (project, agent, key) => `${paths.memory(project, agent)}/scopes/${enc(key)}/index`,
+  drafts: (project, agent) => `${paths.agent(project, agent)}/drafts`,
+};
+
+/** Shorthands returning the decoded body only. */
+export const api = {
+  get: async (path) => (await request("GET", path)).data,
+  post: async (path, body) => (await request("POST", path, { body })).data,
+  del: async (path) => (await request("DELETE", path)).data,
+};

@@ -1,0 +1,171 @@
+// Modal dialogs on the native <dialog> (the page behind becomes inert), with Tab kept inside,
+// Escape to cancel and focus returned to the control that opened them. Also: toasts.
+
+import { h } from "./dom.js";
+
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), textarea:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/** The visible, focusable elements inside `root`, in tab order. */
+export function focusables(root) {
+  return [...root.querySelectorAll(FOCUSABLE)].filter(
+    (el) => !el.closest("[hidden]") && el.getClientRects().length > 0,
+  );
+}
+
+/** Keep Tab and Shift+Tab cycling inside `dialog`. */
+function trapFocus(dialog) {
+  if (dialog.dataset.trapped) return;
+  dialog.dataset.trapped = "true";
+  dialog.addEventListener("keydown", (event) => {
+    if (event.key !== "Tab") return;
+    const items = focusables(dialog);
+    if (items.length === 0) {
+      event.preventDefault();
+      return;
+    }
+    const first = items[0];
+    const last = items[items.length - 1];
+    if (event.shiftKey && (document.activeElement === first || !dialog.contains(document.activeElement))) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first.focus();
+    }
+  });
+}
+
+/**
+ * Open `dialog` modally. `onClose` runs once when it closes (Escape, a close button, code).
+ * Focus goes to `[autofocus]` or the first control, and back to the opener afterwards.
+ * Returns a `close()` function; the dialog element is removed from the page on close.
+ */
+export function openModal(dialog, { onClose, keep = false } = {}) {
+  const opener = document.activeElement;
+  trapFocus(dialog);
+  dialog.addEventListener(
+    "close",
+    () => {
+      onClose?.();
+      if (!keep) dialog.remove();
+      if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
+    },
+    { once: true },
+  );
+  if (!dialog.isConnected) document.body.append(dialog);
+  dialog.showModal();
+  const target = dialog.querySelector("[autofocus]") ?? focusables(dialog)[0];
+  target?.focus();
+  return () => {
+    if (dialog.open) dialog.close();
+  };
+}
+
+/**
+ * Ask for confirmation. Resolves true on confirm, false on cancel or Escape.
+ * `danger` styles the confirm button red (deletes); the message is plain text.
+ */
+export function confirmDialog({ title, message, confirmLabel = "Confirm", danger = false }) {
+  return new Promise((resolve) => {
+    let confirmed = false;
+    const titleId = `dlg-${crypto.randomUUID()}`;
+    const dialog = h(
+      "dialog",
+      { class: "modal confirm-dialog", "aria-labelledby": titleId },
+      h(
+        "form",
+        {
+          method: "dialog",
+          onsubmit: () => {
+            confirmed = true;
+          },
+        },
+        h("h2", { id: titleId, text: title }),
+        message ? h("p", { class: "muted", text: message }) : null,
+        h(
+          "div",
+          { class: "actions end" },
+          h("button", { type: "button", class: "btn", onclick: () => dialog.close() }, "Cancel"),
+          h(
+            "button",
+            { type: "submit", class: danger ? "btn btn-danger" : "btn btn-primary", autofocus: true },
+            confirmLabel,
+          ),
+        ),
+      ),
+    );
+    openModal(dialog, { onClose: () => resolve(confirmed) });
+  });
+}
+
+/**
+ * Ask for a bearer token (A-10). Resolves {token, remember} or null when cancelled.
+ * `detail` is the service's 401 explanation; `hadToken` says the stored one was refused.
+ */
+export function tokenDialog(detail, hadToken) {
+  return new Promise((resolve) => {
+    let result = null;
+    const input = h("input", {
+      type: "password",
+      id: "token-input",
+      name: "token",
+      autocomplete: "off",
+      spellcheck: "false",
+      required: true,
+      autofocus: true,
+    });
+    const remember = h("input", { type: "checkbox", id: "token-remember", checked: true });
+    const dialog = h(
+      "dialog",
+      { class: "modal token-dialog", "aria-labelledby": "token-title" },
+      h(
+        "form",
+        {
+          method: "dialog",
+          onsubmit: (event) => {
+            const token = input.value.trim();
+            if (!token) {
+              event.preventDefault();
+              input.focus();
+              return;
+            }
+            result = { token, remember: remember.checked };
+          },
+        },
+        h("h2", { id: "token-title" }, "Sign in with a token"),
+        h(
+          "p",
+          { class: "muted" },
+          hadToken
+            ? "The service refused the stored token. Enter another bearer token."
+            : "This service needs a bearer token. Ask its operator for one.",
+        ),
+        detail ? h("p", { class: "alert alert-warn", text: detail }) : null,
+        h("div", { class: "field" }, h("label", { for: "token-input" }, "Bearer token"), input),
+        h(
+          "label",
+          { class: "actions", for: "token-remember", style: "font-weight: 400" },
+          remember,
+          "Remember on this device",
+        ),
+        h(
+          "div",
+          { class: "actions end" },
+          h("button", { type: "button", class: "btn", onclick: () => dialog.close() }, "Cancel"),
+          h("button", { type: "submit", class: "btn btn-primary" }, "Sign in"),
+        ),
+      ),
+    );
+    openModal(dialog, { onClose: () => resolve(result) });
+  });
+}
+
+/** Show a short message at the bottom of the page (announced politely). */
+export function toast(message, { error = false, timeout = 4000 } = {}) {
+  const region = document.getElementById("toasts");
+  if (!region) return;
+  const item = h("div", { class: error ? "toast error" : "toast", text: message });
+  region.append(item);
+  setTimeout(() => item.remove(), error ? timeout * 2 : timeout);
+}

@@ -1,0 +1,36 @@
+// What the page remembers in the browser: which scope groups are collapsed (W-2), per
+// user × project × agent, in localStorage. Nothing here is ever sent to the service.
+
+const PREFIX = "agent-memory.collapsed";
+
+/** The storage key of one user × project × agent. */
+export function collapseKey(user, project, agent) {
+  return `${PREFIX}:${JSON.stringify([user, project, agent])}`;
+}
+
+/** Read and write the collapsed scope keys of one user × project × agent. */
+export function collapseState(user, project, agent) {
+  const key = collapseKey(user, project, agent);
+  const load = () => {
+    try {
+      const value = JSON.parse(localStorage.getItem(key) ?? "[]");
+      return new Set(Array.isArray(value) ? value.filter((item) => typeof item === "string") : []);
+    } catch {
+      return new Set();
+    }
+  };
+  return {
+    isCollapsed: (scopeKey) => load().has(scopeKey),
+    set(scopeKey, collapsed) {
+      const keys = load();
+      if (collapsed) keys.add(scopeKey);
+      else keys.delete(scopeKey);
+      try {
+        if (keys.size) localStorage.setItem(key, JSON.stringify([...keys].sort()));
+        else localStorage.removeItem(key);
+      } catch {
+        // Storage full or disabled: the group still collapses for this visit.
+      }
+    },
+  };
+}

@@ -1,0 +1,176 @@
+// W-2: agent settings with the tabs Prompt (the template) and Memory. Holds the config and its
+// ETag: every PATCH sends If-Match, and a 412 tells the user it changed elsewhere (A-2).
+
+import { ApiError, paths, request } from "../api.js";
+import { toast } from "../dialogs.js";
+import { errorBox, h, replace } from "../dom.js";
+import { agentHref } from "./agents.js";
+import { MemoryTab } from "./memory-tab.js";
+import { PromptEditor } from "./prompt-editor.js";
+
+const STALE =
+  "This agent's settings were changed elsewhere since you loaded them, so nothing was saved. " +
+  "Reload to see the latest version (unsaved text is replaced), then make your change again.";
+
+export class AgentView {
+  constructor({ root, project, agent, tab, loadMe, setCrumbs }) {
+    Object.assign(this, { root, project, agent, tab, loadMe, setCrumbs });
+    this.config = null;
+    this.etag = null;
+    this.me = null;
+  }
+
+  matches(project, agent) {
+    return this.project === project && this.agent === agent && this.root.contains(this.element ?? null);
+  }
+
+  isDirty() {
+    return Boolean(this.templateEditor?.isDirty() || this.memoryTab?.isDirty());
+  }
+
+  async start() {
+    this.setCrumbs([
+      ["Agents", "#/"],
+      [this.project, `#/projects/${encodeURIComponent(this.project)}`],
+      [this.agent, null],
+    ]);
+    const loading = h("p", { class: "state state-loading", role: "status" }, "Loading agent…");
+    replace(this.root, loading);
+    try {
+      const [{ data, etag }, me] = await Promise.all([
+        request("GET", paths.config(this.project, this.agent)),
+        this.loadMe().catch((error) => {
+          if (error instanceof ApiError && error.status !== 401) return { name: "anonymous", chatUrlTemplate: null };
+          throw error;
+        }),
+      ]);
+      this.config = data;
+      this.etag = etag;
+      this.me = me;
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      replace(
+        this.root,
+        error.status === 404
+          ? h("p", { class: "state" }, `${error.detail} `, h("a", { href: "#/" }, "Back to the agents list."))
+          : errorBox(`Could not load the agent: ${error.detail}`, () => this.start()),
+      );
+      return;
+    }
+    this.render();
+  }
+
+  render() {
+    const { project, agent } = this;
+    this.setCrumbs([
+      ["Agents", "#/"],
+      [project, `#/projects/${encodeURIComponent(project)}`],
+      [this.config.name, null],
+    ]);
+    document.title = `${this.config.name} · Agent Memory`;
+    this.tabLinks = {
+      prompt: h("a", { href: agentHref(project, agent, "prompt"), id: "tab-prompt" }, "Prompt"),
+      memory: h("a", { href: agentHref(project, agent, "memory"), id: "tab-memory" }, "Memory"),
+    };
+    this.templateEditor = new PromptEditor({
+      id: "template-editor",
+      title: "Template",
+      description:
+        "The agent's system prompt. {{MEMORY}} is replaced by the memory prompts and indexes; " +
+        "{{WORKSPACE_MEMORY_KEY}} by the Session's Workspace memory key.",
+      read: (config) => ({ value: config.template }),
+      patch: (value) => ({ template: value }),
+      view: this,
+      confirmText: "The new template is used from the next Session of this agent.",
+    });
+    this.templateEditor.load(this.config.template);
+    this.memoryTab = new MemoryTab(this);
+    this.panels = {
+      prompt: h(
+        "div",
+        { class: "panel", id: "panel-prompt", "aria-labelledby": "tab-prompt", role: "region" },
+        this.templateEditor.element,
+      ),
+      memory: h(
+        "div",
+        { class: "panel", id: "panel-memory", "aria-labelledby": "tab-memory", role: "region" },
+        this.memoryTab.element,
+      ),
+    };
+    this.element = h(
+      "div",
+      { class: "agent-view" },
+      h(
+        "div",
+        { class: "page-head" },
+        h(
+          "div",
+          {},
+          h("h1", { text: this.config.name }),
+          h("p", { class: "sub" }, h("code", { text: agent }), ` · project ${project}`),
+        ),
+      ),
+      h("nav", { class: "tabs", "aria-label": "Agent settings" }, this.tabLinks.prompt, this.tabLinks.memory),
+      this.panels.prompt,
+      this.panels.memory,
+    );
+    replace(this.root, this.element);
+    this.showTab(this.tab);
+    this.memoryTab.load();
+  }
+
+  showTab(tab) {
+    this.tab = tab;
+    if (!this.panels) return;
+    for (const [name, panel] of Object.entries(this.panels)) {
+      panel.hidden = name !== tab;
+      if (name === tab) this.tabLinks[name].setAttribute("aria-current", "page");
+      else this.tabLinks[name].removeAttribute("aria-current");
+    }
+  }
+
+  /**
+   * PATCH the config with If-Match. `force` is the editor that saved: it takes the new value
+   * even though it was dirty. Rejects with ApiError (412 when the ETag is stale).
+   */
+  async patchConfig(body, { force = null } = {}) {
+    const { data, etag } = await request("PATCH", paths.config(this.project, this.agent), {
+      body,
+      ifMatch: this.etag,
+    });
+    this.setConfig(data, etag ?? this.etag, force);
+    return data;
+  }
+
+  /** Re-read the config. `discard` drops unsaved edits in every editor. */
+  async reloadConfig({ discard = false } = {}) {
+    const { data, etag } = await request("GET", paths.config(this.project, this.agent));
+    this.setConfig(data, etag, null, discard);
+    return data;
+  }
+
+  setConfig(config, etag, force = null, discard = false) {
+    this.config = config;
+    this.etag = etag;
+    const apply = (editor) => {
+      if (editor === force || discard) editor.load(editor.read(config).value, editor.read(config).isDefault);
+      else editor.update(config);
+    };
+    apply(this.templateEditor);
+    this.memoryTab.onConfig(config, apply);
+  }
+
+  /** The error box of a failed config write: a 412 offers Reload, others show the detail. */
+  problemBox(error) {
+    if (error.status !== 412) return errorBox(error.detail);
+    return errorBox(STALE, async () => {
+      try {
+        await this.reloadConfig({ discard: true });
+        toast("Reloaded the latest settings.");
+      } catch (reloadError) {
+        if (!(reloadError instanceof ApiError)) throw reloadError;
+        toast(`Could not reload: ${reloadError.detail}`, { error: true });
+      }
+    }, "Reload");
+  }
+}

@@ -1,0 +1,95 @@
+// W-1: the agents list — one card per agent with its memory count, deep-linking to its
+// Memory tab. Projects come from GET /api/projects (or the one in the address).
+
+import { api, paths } from "../api.js";
+import { errorBox, h, icon, plural, replace } from "../dom.js";
+
+const enc = encodeURIComponent;
+
+/** The hash route of an agent's tab. */
+export function agentHref(project, agent, tab = "memory") {
+  return `#/projects/${enc(project)}/agents/${enc(agent)}/${tab}`;
+}
+
+function agentCard(agent) {
+  return h(
+    "li",
+    { class: "card agent-card", dataset: { agent: agent.id, project: agent.project } },
+    h("h3", {}, h("a", { href: agentHref(agent.project, agent.id, "prompt"), text: agent.name })),
+    h("span", { class: "card-id", text: agent.id }),
+    h(
+      "div",
+      { class: "stats" },
+      h(
+        "a",
+        {
+          class: "stat-link memory-count",
+          href: agentHref(agent.project, agent.id, "memory"),
+          "aria-label": `${plural(agent.memoryCount, "memory", "memories")} of ${agent.name}: open the Memory tab`,
+        },
+        icon("memory"),
+        plural(agent.memoryCount, "memory", "memories"),
+      ),
+      agent.memoryEnabled
+        ? h("span", { class: "badge badge-ok" }, "Memory on")
+        : h("span", { class: "badge" }, "Memory off"),
+    ),
+  );
+}
+
+function projectSection(project, agents) {
+  return h(
+    "section",
+    { class: "project", "aria-labelledby": `project-${project}` },
+    h("h2", { id: `project-${project}` }, h("a", { href: `#/projects/${enc(project)}`, text: project, class: "project-link" })),
+    agents.length
+      ? h("ul", { class: "cards" }, agents.map(agentCard))
+      : h("p", { class: "state", text: "No agents in this project yet." }),
+  );
+}
+
+/** Render the agents list into `root`; `project` limits it to one project. */
+export async function renderAgents(root, { project, setCrumbs }) {
+  setCrumbs(project ? [["Agents", "#/"], [project, null]] : [["Agents", null]]);
+  document.title = "Agents · Agent Memory";
+  const body = h("div", { class: "agents-body" }, h("p", { class: "state state-loading", role: "status" }, "Loading agents…"));
+  replace(
+    root,
+    h(
+      "div",
+      { class: "page-head" },
+      h(
+        "div",
+        {},
+        h("h1", {}, project ? `Agents of ${project}` : "Agents"),
+        h("p", { class: "sub" }, "Each agent keeps its own memory: a user scope and one scope per Workspace."),
+      ),
+    ),
+    body,
+  );
+  const load = async () => {
+    replace(body, h("p", { class: "state state-loading", role: "status" }, "Loading agents…"));
+    try {
+      const projects = project ? [project] : (await api.get(paths.projects())).projects;
+      const lists = await Promise.all(projects.map((id) => api.get(paths.agents(id))));
+      if (!root.contains(body)) return;
+      if (projects.length === 0) {
+        replace(
+          body,
+          h(
+            "p",
+            { class: "state" },
+            "No agents yet. Create one with ",
+            h("code", {}, "POST /api/projects/{project}/agents"),
+            " or the memory-api command line.",
+          ),
+        );
+        return;
+      }
+      replace(body, projects.map((id, index) => projectSection(id, lists[index].agents)));
+    } catch (error) {
+      if (root.contains(body)) replace(body, errorBox(`Could not load the agents: ${error.message}`, load));
+    }
+  };
+  await load();
+}

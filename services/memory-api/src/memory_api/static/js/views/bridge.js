@@ -1,0 +1,199 @@
+// W-4: the bridging modal behind Edit and Add. Content changes go through a chat Session
+// (A-8), so this only writes a short prompt — the target and the ask; the save mechanics live
+// in the agent's memory prompt — and hands it over: Copy, or Open a new chat through a draft
+// (A-12) that pins the Workspace for a Workspace scope.
+
+import { ApiError, api, paths } from "../api.js";
+import { openModal, toast } from "../dialogs.js";
+import { errorBox, h, icon, replace, withBusy } from "../dom.js";
+
+const SOURCE = /^(https?:\/\/\S+|~?\/\S.*|[A-Za-z]:\\\S.*)$/;
+
+/** The scope as the prompt names it: "your user memory" / "your Workspace memory for <path>". */
+export function scopePhrase(scope) {
+  if (scope.kind === "user") return "your user memory";
+  return `your Workspace memory for ${scope.workspacePath ?? scope.title}`;
+}
+
+/** The file a memory lives in, relative to the agent's memory root: `…/memory/<key>/<file>`. */
+export function targetPath(scope, file) {
+  return `…/memory/${scope.key}/${file}`;
+}
+
+/** The Edit prompt: name the memory and its file, then the requirement (or leave it trailing). */
+export function editPrompt(scope, topic, requirement) {
+  const head = `Update the memory “${topic.name}” in ${scopePhrase(scope)} (${targetPath(scope, topic.file)}).`;
+  return `${head}\n\n${requirement.trim()}`;
+}
+
+/** The Add prompt: a single path or URL is a source to read; anything else is the content. */
+export function addPrompt(scope, content) {
+  const text = content.trim();
+  if (SOURCE.test(text) && !text.includes("\n")) {
+    return `Read ${text} and save what is worth keeping into ${scopePhrase(scope)}.`;
+  }
+  return `Save this into ${scopePhrase(scope)}:\n\n${text}`;
+}
+
+/** Fill `{draftId}`, `{project}` and `{agent}` of the chat URL template (each URL-encoded). */
+export function chatUrl(template, values) {
+  return template.replace(/\{(draftId|project|agent)\}/g, (_, name) => encodeURIComponent(values[name]));
+}
+
+async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    // Clipboard API refused (permissions, insecure context): fall back to a selection copy.
+    const area = h("textarea", { value: text, readonly: true, style: "position: fixed; opacity: 0" });
+    document.body.append(area);
+    area.select();
+    const ok = document.execCommand("copy");
+    area.remove();
+    return ok;
+  }
+}
+
+/**
+ * Open the modal. `mode` "edit" (topic given) or "add"; `me.chatUrlTemplate` null hides
+ * "Open a new chat". The field is required for Add: Copy and Open refuse an empty one.
+ */
+export function openBridge({ mode, project, agent, scope, topic, me }) {
+  const isEdit = mode === "edit";
+  const fieldId = "bridge-field";
+  const field = h("textarea", {
+    id: fieldId,
+    rows: isEdit ? 4 : 6,
+    required: !isEdit,
+    autofocus: true,
+    "aria-describedby": "bridge-field-help",
+    placeholder: isEdit
+      ? "e.g. “The staging deploys are now on Thursdays too.”"
+      : "Paste text, or give a file path or a URL for the agent to read",
+    oninput: () => update(),
+  });
+  const preview = h("pre", { class: "preview", id: "bridge-preview", tabindex: "0", "aria-labelledby": "bridge-preview-label" });
+  const error = h("div", { class: "bridge-error" });
+  const status = h("span", { class: "inline-status", role: "status" });
+  const copyButton = h(
+    "button",
+    { type: "button", class: "btn", id: "bridge-copy", onclick: () => copy() },
+    icon("copy"),
+    h("span", { class: "label-text" }, "Copy"),
+  );
+  const chatButton = me?.chatUrlTemplate
+    ? h(
+        "button",
+        { type: "button", class: "btn btn-primary", id: "bridge-chat", onclick: () => openChat() },
+        icon("external"),
+        h("span", { class: "label-text" }, "Open a new chat"),
+      )
+    : null;
+  const chatLink = h("p", { class: "muted", hidden: true });
+
+  const prompt = () => (isEdit ? editPrompt(scope, topic, field.value) : addPrompt(scope, field.value));
+  const update = () => {
+    preview.textContent = isEdit || field.value.trim() ? prompt() : "The prompt appears here as you type.";
+    field.setCustomValidity("");
+  };
+  const valid = () => {
+    if (isEdit || field.value.trim()) return true;
+    field.setCustomValidity("Enter the content to save, or a file path or URL.");
+    field.reportValidity();
+    field.focus();
+    return false;
+  };
+  const copy = async () => {
+    if (!valid()) return;
+    if (await copyText(prompt())) {
+      status.textContent = "Prompt copied.";
+      toast("Prompt copied to the clipboard.");
+    } else status.textContent = "Could not copy: select the preview and copy it by hand.";
+  };
+  const openChat = async () => {
+    if (!valid()) return;
+    replace(error);
+    // Open the tab now, inside the click, so no popup blocker stops it; navigate it later.
+    const tab = window.open("about:blank", "_blank");
+    try {
+      const body = { prompt: prompt() };
+      if (scope.kind === "workspace" && scope.workspacePath) body.workspace = scope.workspacePath;
+      const draft = await withBusy(chatButton, "Creating draft…", () => api.post(paths.drafts(project, agent), body));
+      const url = chatUrl(me.chatUrlTemplate, { draftId: draft.id, project, agent });
+      if (tab) {
+        tab.opener = null;
+        tab.location.href = url;
+      }
+      replace(chatLink, "Chat opened. ", h("a", { href: url, target: "_blank", rel: "noopener", id: "bridge-chat-link" }, "Open it again"));
+      chatLink.hidden = false;
+      status.textContent = "Draft created.";
+    } catch (failure) {
+      tab?.close();
+      if (!(failure instanceof ApiError)) throw failure;
+      replace(error, errorBox(`Could not create the chat draft: ${failure.detail}`));
+    }
+  };
+
+  const target = isEdit
+    ? h(
+        "div",
+        { class: "target" },
+        h("span", { class: "label" }, "Memory"),
+        h("span", {}, h("strong", { text: topic.name }), ` · ${scope.kind === "user" ? "user memory" : "Workspace memory"}`),
+        h("code", { id: "bridge-target", text: targetPath(scope, topic.file) }),
+      )
+    : h(
+        "div",
+        { class: "target" },
+        h("span", { class: "label" }, "Scope"),
+        h("strong", { id: "bridge-target", text: scope.kind === "user" ? "User memory" : "Workspace memory" }),
+        scope.kind === "workspace" ? h("code", { text: scope.workspacePath ?? scope.key }) : null,
+      );
+  const dialog = h(
+    "dialog",
+    { class: "modal modal-wide bridge", "aria-labelledby": "bridge-title", "aria-describedby": "bridge-intro" },
+    h(
+      "div",
+      { class: "modal-inner" },
+      h("h2", { id: "bridge-title" }, isEdit ? `Edit “${topic.name}”` : "Add a memory"),
+      h(
+        "p",
+        { class: "muted", id: "bridge-intro" },
+        "Memories change only in a chat with the agent, which keeps the file and its index in step. ",
+        "This makes the prompt for that chat.",
+      ),
+      target,
+      h(
+        "div",
+        { class: "field" },
+        h("label", { for: fieldId }, isEdit ? "What should change? (optional)" : "Content or source (required)"),
+        field,
+        h(
+          "span",
+          { class: "help", id: "bridge-field-help" },
+          isEdit
+            ? "Leave it empty to finish the request in the chat's composer."
+            : "Pasted text, a file path or a URL: the agent reads sources itself.",
+        ),
+      ),
+      h("div", { class: "field" }, h("span", { class: "label", id: "bridge-preview-label" }, "Prompt preview"), preview),
+      error,
+      chatLink,
+      h(
+        "div",
+        { class: "editor-foot" },
+        status,
+        h(
+          "div",
+          { class: "actions end" },
+          h("button", { type: "button", class: "btn btn-ghost", onclick: () => dialog.close() }, "Close"),
+          copyButton,
+          chatButton,
+        ),
+      ),
+    ),
+  );
+  update();
+  openModal(dialog);
+}

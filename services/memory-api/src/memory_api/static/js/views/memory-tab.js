@@ -1,0 +1,273 @@
+// W-2: the Memory tab, top to bottom — the on/off switch (saves on change, on its own), the
+// hint bar with the one-click placeholder insert, the memories grouped by scope, and the two
+// memory prompt editors. Deletes (W-3) and the bridge modal (W-4) start here.
+
+import { ApiError, api, paths } from "../api.js";
+import { confirmDialog, toast } from "../dialogs.js";
+import { errorBox, h, plural, replace, withBusy } from "../dom.js";
+import { collapseState } from "../store.js";
+import { openBridge } from "./bridge.js";
+import { PromptEditor } from "./prompt-editor.js";
+import { ScopeGroup } from "./scope-group.js";
+import { Viewer } from "./viewer.js";
+
+/** "your user memory" / "the Workspace memory of /path" — how the page names a scope. */
+export function scopeLabel(scope) {
+  if (scope.kind === "user") return "user memory";
+  return `Workspace memory of ${scope.workspacePath ?? scope.title}`;
+}
+
+export class MemoryTab {
+  constructor(view) {
+    this.view = view;
+    this.groups = new Map();
+    this.overview = null;
+    this.collapse = collapseState(view.me?.name ?? "anonymous", view.project, view.agent);
+    this.viewer = new Viewer(this);
+
+    this.switchInput = h("input", {
+      type: "checkbox",
+      role: "switch",
+      id: "memory-enabled",
+      "aria-describedby": "memory-enabled-help",
+      onchange: () => this.toggle(),
+    });
+    this.switchStatus = h("span", { class: "inline-status", role: "status", id: "memory-enabled-status" });
+    this.hint = h("div", { class: "hint", id: "memory-hint", hidden: true });
+    this.groupsBox = h("div", { class: "groups", id: "memory-groups" });
+    this.groupsState = h("div", { class: "groups-state" });
+    this.summary = h("span", { class: "sub" });
+    const memory = view.config.memory;
+    this.promptEditor = new PromptEditor({
+      id: "memory-prompt",
+      title: "Memory prompt",
+      description:
+        "Injected in every Session where {{MEMORY}} stands: what Memory is for, how to save, and the user index.",
+      read: (config) => ({ value: config.memory.prompt, isDefault: config.memory.promptIsDefault }),
+      patch: (value) => ({ memory: { prompt: value } }),
+      needs: "{{MEMORY_USER_INDEX}}",
+      restorable: true,
+      view,
+      confirmText: "The new memory prompt is injected from the next Session of this agent.",
+    });
+    this.workspaceEditor = new PromptEditor({
+      id: "workspace-prompt",
+      title: "Workspace memory prompt",
+      description: "Appended only in a persistent Workspace: its directory, the scope rule and its index.",
+      read: (config) => ({
+        value: config.memory.workspacePrompt,
+        isDefault: config.memory.workspacePromptIsDefault,
+      }),
+      patch: (value) => ({ memory: { workspacePrompt: value } }),
+      needs: "{{MEMORY_INDEX}}",
+      restorable: true,
+      view,
+      confirmText: "The new Workspace memory prompt is injected from the next Session in a Workspace.",
+    });
+    this.promptEditor.load(memory.prompt, memory.promptIsDefault);
+    this.workspaceEditor.load(memory.workspacePrompt, memory.workspacePromptIsDefault);
+    this.switchInput.checked = memory.enabled;
+
+    this.element = h(
+      "div",
+      { class: "memory-tab panel" },
+      h(
+        "section",
+        { class: "section switch-row", "aria-label": "Memory on or off" },
+        h(
+          "div",
+          { class: "switch-text" },
+          h("label", { for: "memory-enabled", class: "label" }, "Memory"),
+          h(
+            "p",
+            { id: "memory-enabled-help" },
+            "When on, the indexes enter the context and new Sessions get their directories. Off keeps every file.",
+          ),
+          this.switchStatus,
+        ),
+        h("span", { class: "switch" }, this.switchInput, h("span", { class: "track", "aria-hidden": "true" })),
+      ),
+      this.hint,
+      h(
+        "section",
+        { class: "memories", "aria-labelledby": "memories-title" },
+        h("div", { class: "bare-head" }, h("h2", { id: "memories-title" }, "Memories"), this.summary),
+        h("div", { style: "height: 16px" }),
+        this.groupsState,
+        this.groupsBox,
+      ),
+      this.promptEditor.element,
+      this.workspaceEditor.element,
+    );
+  }
+
+  isDirty() {
+    return this.promptEditor.isDirty() || this.workspaceEditor.isDirty();
+  }
+
+  /** Take a new config (after any PATCH or reload); `apply` updates one editor. */
+  onConfig(config, apply) {
+    apply(this.promptEditor);
+    apply(this.workspaceEditor);
+    this.switchInput.checked = config.memory.enabled;
+    if (this.overview) {
+      this.overview.templateHasMemory = config.template.includes("{{MEMORY}}");
+      this.renderHint();
+    }
+  }
+
+  /** Load the overview (A-3) and build the groups; shows loading and errors with Retry. */
+  async load() {
+    replace(this.groupsState, h("p", { class: "state state-loading", role: "status" }, "Loading memories…"));
+    try {
+      this.overview = await api.get(paths.memory(this.view.project, this.view.agent));
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      replace(this.groupsState, errorBox(`Could not load the memories: ${error.detail}`, () => this.load()));
+      return;
+    }
+    replace(this.groupsState);
+    this.switchInput.checked = this.overview.enabled;
+    this.renderHint();
+    this.renderGroups();
+  }
+
+  /** Re-read the overview after a change (counts, lint, new scopes); keeps loaded groups. */
+  async refreshOverview() {
+    try {
+      this.overview = await api.get(paths.memory(this.view.project, this.view.agent));
+      this.renderHint();
+      this.renderGroups();
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      toast(`Could not refresh the memory overview: ${error.detail}`, { error: true });
+    }
+  }
+
+  renderGroups() {
+    const seen = new Set();
+    for (const scope of this.overview.scopes) {
+      seen.add(scope.key);
+      let group = this.groups.get(scope.key);
+      if (group) group.update(scope);
+      else {
+        group = new ScopeGroup(this, scope);
+        this.groups.set(scope.key, group);
+      }
+      this.groupsBox.append(group.element);
+    }
+    for (const [key, group] of this.groups) {
+      if (!seen.has(key)) {
+        group.element.remove();
+        this.groups.delete(key);
+      }
+    }
+    const files = this.overview.scopes.reduce((sum, scope) => sum + scope.fileCount, 0);
+    const workspaces = this.overview.scopes.filter((scope) => scope.kind === "workspace").length;
+    this.summary.textContent = `${plural(files, "memory", "memories")} · ${plural(workspaces, "Workspace", "Workspaces")}`;
+  }
+
+  renderHint() {
+    const show = !this.overview.templateHasMemory;
+    this.hint.hidden = !show;
+    if (!show) return;
+    const button = h(
+      "button",
+      { type: "button", class: "btn btn-primary", id: "insert-placeholder", onclick: () => this.insertPlaceholder(button) },
+      h("span", { class: "label-text" }, "Insert placeholder"),
+    );
+    this.hintError = h("div", { class: "hint-error", style: "flex-basis: 100%" });
+    replace(
+      this.hint,
+      h(
+        "p",
+        {},
+        "The template has no ",
+        h("code", {}, "{{MEMORY}}"),
+        " placeholder, so no memory reaches the model. Insert it before the ",
+        h("code", {}, "# Environment"),
+        " heading, with the Workspace Memory Key line.",
+      ),
+      button,
+      this.hintError,
+    );
+  }
+
+  async insertPlaceholder(button) {
+    replace(this.hintError);
+    try {
+      await withBusy(button, "Inserting…", async () => {
+        const result = await api.post(paths.placeholder(this.view.project, this.view.agent), {});
+        await this.view.reloadConfig();
+        this.overview.templateHasMemory = true;
+        toast(result.changed ? "Inserted {{MEMORY}} into the template." : "The template already had {{MEMORY}}.");
+      });
+      this.renderHint();
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      replace(this.hintError, errorBox(`Could not insert the placeholder: ${error.detail}`));
+    }
+  }
+
+  /** The switch: PATCH memory.enabled on its own (W-2); reverts and explains on failure. */
+  async toggle() {
+    const enabled = this.switchInput.checked;
+    this.switchInput.disabled = true;
+    this.switchStatus.classList.remove("error");
+    this.switchStatus.classList.add("busy");
+    this.switchStatus.textContent = enabled ? "Turning Memory on…" : "Turning Memory off…";
+    try {
+      await this.view.patchConfig({ memory: { enabled } });
+      this.switchStatus.textContent = enabled ? "Memory is on." : "Memory is off. Every file is kept.";
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      this.switchInput.checked = !enabled;
+      this.switchStatus.classList.add("error");
+      this.switchStatus.textContent =
+        error.status === 412
+          ? "Not saved: the settings changed elsewhere. Reload the page and try again."
+          : `Not saved: ${error.detail}`;
+    } finally {
+      this.switchStatus.classList.remove("busy");
+      this.switchInput.disabled = false;
+    }
+  }
+
+  /** Open the bridge modal (W-4) for `topic` (Edit) or for the scope (Add, topic null). */
+  bridge(scope, topic) {
+    openBridge({
+      mode: topic ? "edit" : "add",
+      project: this.view.project,
+      agent: this.view.agent,
+      scope,
+      topic,
+      me: this.view.me,
+    });
+  }
+
+  /** Delete one topic file after a confirm (W-3); the service prunes its index lines (A-6). */
+  async deleteTopic(scope, topic, button) {
+    const ok = await confirmDialog({
+      title: `Delete “${topic.name}”?`,
+      message: `${topic.file} is removed from the ${scopeLabel(scope)}, and its lines in MEMORY.md go with it. This cannot be undone.`,
+      confirmLabel: "Delete",
+      danger: true,
+    });
+    if (!ok) return false;
+    try {
+      const result = await withBusy(button, null, () =>
+        api.del(paths.file(this.view.project, this.view.agent, scope.key, topic.file)),
+      );
+      const pruned = result?.removedIndexLines?.length ?? 0;
+      toast(`Deleted ${topic.file}${pruned ? ` and ${plural(pruned, "index line", "index lines")}` : ""}.`);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      toast(`Could not delete ${topic.file}: ${error.detail}`, { error: true });
+      if (error.status !== 404) return false;
+    }
+    const group = this.groups.get(scope.key);
+    await Promise.all([group?.reload(), this.refreshOverview()]);
+    group?.focusToggle();
+    return true;
+  }
+}

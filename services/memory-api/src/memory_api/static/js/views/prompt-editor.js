@@ -1,0 +1,177 @@
+// One prompt editor (the template, memory.prompt, memory.workspacePrompt): a textarea with its
+// own Save that asks to confirm (W-2), an optional "Restore default" (PATCH null, A-2), a
+// warning when a required placeholder is missing, and progress and errors on every action.
+
+import { ApiError } from "../api.js";
+import { confirmDialog, toast } from "../dialogs.js";
+import { errorBox, h, replace, withBusy } from "../dom.js";
+
+/**
+ * Build an editor. `read(config)` → {value, isDefault?}; `patch(value | null)` → the PATCH body;
+ * `needs` is a placeholder the text should hold; `restorable` adds "Restore default".
+ * The editor keeps the user's unsaved text when the config changes underneath it.
+ */
+export class PromptEditor {
+  constructor({ id, title, description, read, patch, needs, restorable, view, confirmText }) {
+    Object.assign(this, { id, read, patch, needs, restorable, view, confirmText, title });
+    this.saved = "";
+    this.textarea = h("textarea", {
+      id: `${id}-text`,
+      class: "code",
+      spellcheck: "false",
+      rows: 14,
+      "aria-describedby": `${id}-help`,
+      oninput: () => this.refreshState(),
+    });
+    this.badge = h("span", { class: "badge" });
+    this.warning = h("div", { class: "alert alert-warn", role: "note", hidden: true });
+    this.stale = h("div", { class: "alert alert-warn", hidden: true });
+    this.error = h("div", { class: "editor-error" });
+    this.status = h("span", { class: "inline-status", role: "status" });
+    this.saveButton = h(
+      "button",
+      { type: "button", class: "btn btn-primary save", onclick: () => this.save() },
+      h("span", { class: "label-text" }, "Save"),
+    );
+    this.revertButton = h(
+      "button",
+      { type: "button", class: "btn btn-ghost revert", onclick: () => this.revert() },
+      "Discard changes",
+    );
+    this.restoreButton = restorable
+      ? h(
+          "button",
+          { type: "button", class: "btn restore", onclick: () => this.restore() },
+          h("span", { class: "label-text" }, "Restore default"),
+        )
+      : null;
+    this.element = h(
+      "section",
+      { class: "section editor", id, "aria-labelledby": `${id}-title` },
+      h(
+        "div",
+        { class: "section-head" },
+        h(
+          "div",
+          {},
+          h("h2", { id: `${id}-title` }, h("label", { for: `${id}-text` }, title)),
+          h("p", { class: "sub", id: `${id}-help`, text: description }),
+        ),
+        this.badge,
+      ),
+      h(
+        "div",
+        { class: "section-body" },
+        this.stale,
+        this.textarea,
+        this.warning,
+        this.error,
+        h(
+          "div",
+          { class: "editor-foot" },
+          this.status,
+          h("div", { class: "actions" }, this.revertButton, this.restoreButton, this.saveButton),
+        ),
+      ),
+    );
+  }
+
+  /** True while the text differs from the last saved value. */
+  isDirty() {
+    return this.textarea.value !== this.saved;
+  }
+
+  /** Take a new config: replace the text unless the user has unsaved edits. */
+  update(config) {
+    const { value, isDefault } = this.read(config);
+    if (this.isDirty() && value !== this.saved) {
+      replace(
+        this.stale,
+        h("span", { class: "alert-text" }, "The saved version changed while you were editing."),
+        h(
+          "button",
+          { type: "button", class: "btn btn-sm", onclick: () => this.load(value, isDefault) },
+          "Discard my edits and load it",
+        ),
+      );
+      this.stale.hidden = false;
+      this.saved = value;
+      this.isDefault = isDefault;
+      this.refreshState();
+      return;
+    }
+    this.load(value, isDefault);
+  }
+
+  load(value, isDefault) {
+    this.saved = value;
+    this.isDefault = isDefault;
+    this.textarea.value = value;
+    this.stale.hidden = true;
+    replace(this.error);
+    this.refreshState();
+  }
+
+  refreshState() {
+    const dirty = this.isDirty();
+    this.saveButton.disabled = !dirty;
+    this.revertButton.hidden = !dirty;
+    if (this.restoreButton) this.restoreButton.disabled = Boolean(this.isDefault) && !dirty;
+    if (this.isDefault === undefined) this.badge.hidden = true;
+    else {
+      this.badge.hidden = false;
+      this.badge.textContent = this.isDefault ? "Default" : "Customized";
+      this.badge.className = this.isDefault ? "badge" : "badge badge-accent";
+    }
+    if (dirty) this.status.textContent = "Unsaved changes";
+    else if (!this.status.dataset.keep) this.status.textContent = "";
+    const missing = this.needs && !this.textarea.value.includes(this.needs);
+    this.warning.hidden = !missing;
+    if (missing) {
+      this.warning.textContent = `This text has no ${this.needs}, so that index will not reach the model.`;
+    }
+  }
+
+  revert() {
+    this.load(this.saved, this.isDefault);
+    this.textarea.focus();
+  }
+
+  async save() {
+    const ok = await confirmDialog({
+      title: `Save the ${this.title.toLowerCase()}?`,
+      message: this.confirmText,
+      confirmLabel: "Save",
+    });
+    if (!ok) return;
+    await this.send(this.saveButton, "Saving…", this.patch(this.textarea.value), "Saved");
+  }
+
+  async restore() {
+    const ok = await confirmDialog({
+      title: `Restore the default ${this.title.toLowerCase()}?`,
+      message: "Your customized text is replaced by the built-in default.",
+      confirmLabel: "Restore default",
+    });
+    if (!ok) return;
+    this.textarea.value = this.saved;
+    await this.send(this.restoreButton, "Restoring…", this.patch(null), "Default restored");
+  }
+
+  async send(button, busyLabel, body, doneMessage) {
+    replace(this.error);
+    this.status.classList.remove("error");
+    try {
+      await withBusy(button, busyLabel, () => this.view.patchConfig(body, { force: this }));
+      this.status.textContent = doneMessage;
+      this.status.dataset.keep = "1";
+      setTimeout(() => delete this.status.dataset.keep, 4000);
+      toast(`${this.title}: ${doneMessage.toLowerCase()}.`);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      replace(this.error, this.view.problemBox(error));
+    } finally {
+      this.refreshState();
+    }
+  }
+}

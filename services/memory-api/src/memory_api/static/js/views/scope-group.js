@@ -1,0 +1,253 @@
+// One scope group of the Memory tab (W-2, W-3): a header that collapses the group (a real
+// <button aria-expanded>, state remembered per user × project × agent), the scope's problems and
+// lint counts, Index and Add actions, and read-only rows with View, Edit and Delete.
+// Thousands of rows stay fast: rows are appended in chunks between frames, use
+// content-visibility, and every one of them is rendered (no silent first-N); a filter helps.
+
+import { ApiError, api, paths } from "../api.js";
+import { errorBox, formatDate, h, icon, plural, replace } from "../dom.js";
+
+const CHUNK = 250;
+const FILTER_FROM = 12;
+
+/** Newest first: `updatedAt` from the frontmatter, else the file's mtime; then by name. */
+export function sortTopics(files) {
+  const when = (topic) => {
+    const time = Date.parse(topic.updatedAt ?? "") || Date.parse(topic.mtime ?? "") || 0;
+    return time;
+  };
+  return [...files].sort((a, b) => when(b) - when(a) || a.file.localeCompare(b.file));
+}
+
+function actionButton(iconName, label, ariaLabel, onclick, extra = "") {
+  return h(
+    "button",
+    { type: "button", class: `btn btn-ghost btn-sm ${extra}`.trim(), "aria-label": ariaLabel, title: ariaLabel, onclick },
+    icon(iconName),
+    h("span", { class: "label-text" }, label),
+  );
+}
+
+function humanCode(code) {
+  return code.replace(/[-_]+/g, " ");
+}
+
+export class ScopeGroup {
+  constructor(tab, scope) {
+    this.tab = tab;
+    this.scope = scope;
+    this.files = null;
+    this.collapsed = false;
+    this.renderToken = 0;
+    const id = `group-${scope.key}`;
+    this.titleBox = h("span", { class: "group-title" });
+    this.toggleButton = h(
+      "button",
+      {
+        type: "button",
+        class: "group-toggle",
+        id: `${id}-toggle`,
+        "aria-controls": `${id}-body`,
+        "aria-expanded": "true",
+        onclick: () => this.setCollapsed(!this.collapsed),
+      },
+      icon("chevron", "chev"),
+      this.titleBox,
+    );
+    this.countBadge = h("span", { class: "badge count" });
+    this.meta = h("div", { class: "group-meta" });
+    this.filterInput = h("input", {
+      type: "search",
+      id: `${id}-filter`,
+      placeholder: "Filter by name, description or file",
+      oninput: () => this.renderRows(),
+    });
+    this.tools = h(
+      "div",
+      { class: "group-tools", hidden: true },
+      h("label", { class: "visually-hidden", for: `${id}-filter` }, "Filter memories"),
+      this.filterInput,
+    );
+    this.note = h("div", { class: "group-state" });
+    this.list = h("ul", { class: "rows" });
+    this.body = h(
+      "div",
+      { class: "group-body", id: `${id}-body`, role: "region", "aria-labelledby": `${id}-toggle` },
+      this.tools,
+      this.note,
+      this.list,
+    );
+    this.element = h(
+      "section",
+      { class: "group", dataset: { scope: scope.key, kind: scope.kind } },
+      h(
+        "div",
+        { class: "group-head" },
+        h("h3", {}, this.toggleButton),
+        this.countBadge,
+        h(
+          "div",
+          { class: "head-actions" },
+          actionButton("list", "Index", null, () => this.tab.viewer.openIndex(this.scope), "index-btn"),
+          actionButton("plus", "Add", null, () => this.tab.bridge(this.scope, null), "add-btn"),
+        ),
+      ),
+      this.meta,
+      this.body,
+    );
+    this.update(scope);
+    this.setCollapsed(tab.collapse.isCollapsed(scope.key), { persist: false });
+  }
+
+  /** Take the scope's new summary from the overview (A-3). */
+  update(scope) {
+    this.scope = scope;
+    const isUser = scope.kind === "user";
+    replace(
+      this.titleBox,
+      h("span", { class: "name", text: isUser ? scope.title || "User memory" : scope.title }),
+      !isUser ? h("span", { class: "path", text: scope.workspacePath ?? `(no marker) ${scope.key}` }) : null,
+    );
+    this.countBadge.textContent = plural(scope.fileCount, "memory", "memories");
+    const [indexButton, addButton] = this.element.querySelectorAll(".head-actions .btn");
+    const label = isUser ? "user memory" : `Workspace ${scope.title}`;
+    indexButton.setAttribute("aria-label", `Show the index of ${label}`);
+    indexButton.title = `Show MEMORY.md of ${label}`;
+    addButton.setAttribute("aria-label", `Add a memory to ${label}`);
+    addButton.title = `Add a memory to ${label}`;
+    this.list.setAttribute("aria-label", `Memories in ${label}`);
+
+    const badges = [];
+    if (scope.orphaned) {
+      badges.push(
+        h("span", { class: "badge badge-warn", title: "The Workspace folder no longer exists; its memory is kept." }, "Orphaned: folder is gone"),
+      );
+    }
+    for (const problem of scope.markerProblems ?? []) {
+      badges.push(h("span", { class: "badge badge-danger", title: problem }, `Marker: ${problem}`));
+    }
+    for (const [code, count] of Object.entries(scope.lintCounts ?? {})) {
+      if (count > 0) {
+        badges.push(h("span", { class: "badge lint", title: `Lint: ${code}`, dataset: { code } }, `${count} ${humanCode(code)}`));
+      }
+    }
+    if (scope.lastActivity) {
+      badges.push(
+        h("time", { class: "activity", datetime: scope.lastActivity, title: scope.lastActivity }, `Last activity ${formatDate(scope.lastActivity)}`),
+      );
+    }
+    replace(this.meta, badges);
+    this.meta.hidden = badges.length === 0;
+  }
+
+  /** Collapse or expand; expanding loads the rows the first time. */
+  setCollapsed(collapsed, { persist = true } = {}) {
+    this.collapsed = collapsed;
+    this.toggleButton.setAttribute("aria-expanded", String(!collapsed));
+    this.body.hidden = collapsed;
+    this.element.classList.toggle("collapsed", collapsed);
+    if (persist) this.tab.collapse.set(this.scope.key, collapsed);
+    if (!collapsed && this.files === null && !this.loading) this.reload();
+  }
+
+  focusToggle() {
+    this.toggleButton.focus();
+  }
+
+  /** Fetch the scope's files (A-5) and render them; loading and errors show in the group. */
+  async reload() {
+    const { project, agent } = this.tab.view;
+    this.loading = true;
+    if (this.files === null) {
+      replace(this.note, h("p", { class: "group-note state-loading", role: "status" }, "Loading memories…"));
+    }
+    try {
+      const listing = await api.get(paths.files(project, agent, this.scope.key));
+      this.files = sortTopics(listing.files);
+      replace(this.note);
+      this.renderRows();
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      replace(this.note, h("div", { class: "group-note" }, errorBox(`Could not load this scope: ${error.detail}`, () => this.reload())));
+    } finally {
+      this.loading = false;
+    }
+  }
+
+  /** Topics passing the filter box. */
+  visibleFiles() {
+    const needle = this.filterInput.value.trim().toLowerCase();
+    if (!needle) return this.files;
+    return this.files.filter((topic) =>
+      [topic.name, topic.description ?? "", topic.file].some((text) => text.toLowerCase().includes(needle)),
+    );
+  }
+
+  renderRows() {
+    if (this.files === null) return;
+    this.tools.hidden = this.files.length < FILTER_FROM;
+    const files = this.visibleFiles();
+    const token = ++this.renderToken;
+    this.list.replaceChildren();
+    this.list.dataset.total = String(files.length);
+    this.list.dataset.rendered = "0";
+    if (files.length === 0) {
+      const empty = this.files.length === 0
+        ? `No memories in this scope yet. Use Add, or let the agent save one in a chat.`
+        : `No memory matches “${this.filterInput.value.trim()}”.`;
+      replace(this.note, h("p", { class: "group-note", text: empty }));
+      return;
+    }
+    replace(this.note);
+    let next = 0;
+    const step = () => {
+      if (token !== this.renderToken) return;
+      const end = Math.min(next + CHUNK, files.length);
+      const fragment = document.createDocumentFragment();
+      for (; next < end; next += 1) fragment.append(this.row(files[next]));
+      this.list.append(fragment);
+      this.list.dataset.rendered = String(end);
+      if (end < files.length) setTimeout(step, 0);
+    };
+    step();
+  }
+
+  row(topic) {
+    const stem = topic.file.replace(/\.md$/i, "");
+    const date = topic.updatedAt ?? topic.mtime;
+    const problems = topic.problems ?? [];
+    const label = `${topic.name}`;
+    const deleteButton = actionButton("trash", "Delete", `Delete ${label}`, () =>
+      this.tab.deleteTopic(this.scope, topic, deleteButton),
+      "danger delete-btn",
+    );
+    return h(
+      "li",
+      { class: "row", dataset: { file: topic.file } },
+      h(
+        "div",
+        { class: "row-main" },
+        h(
+          "div",
+          { class: "row-title" },
+          h("span", { class: "row-name", text: topic.name }),
+          topic.name !== stem ? h("span", { class: "row-file", text: topic.file }) : null,
+          problems.length
+            ? h("span", { class: "badge badge-warn", title: problems.join("\n") }, plural(problems.length, "problem", "problems"))
+            : null,
+        ),
+        topic.description
+          ? h("p", { class: "row-desc", text: topic.description })
+          : h("p", { class: "row-desc none", text: "No description" }),
+        date ? h("time", { class: "row-date", datetime: date, title: date }, formatDate(date)) : null,
+      ),
+      h(
+        "div",
+        { class: "row-actions" },
+        actionButton("eye", "View", `View ${label}`, () => this.tab.viewer.open(this.scope, topic), "view-btn"),
+        actionButton("edit", "Edit", `Edit ${label}`, () => this.tab.bridge(this.scope, topic), "edit-btn"),
+        deleteButton,
+      ),
+    );
+  }
+}

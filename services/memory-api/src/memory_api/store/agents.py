@@ -1,0 +1,313 @@
+"""Agents on disk: ``<app_data_dir>/agents/<id>/agent.json`` (A-1, A-2).
+
+``agent.json`` holds the agent's project, id, name, template and memory settings, camelCase::
+
+    {"project": "acme", "id": "coder", "name": "Coder", "template": "…",
+     "memory": {"enabled": true, "prompt": null, "workspacePrompt": null}}
+
+A prompt of ``null`` means "the built-in default" (A-2). Every read goes to the file (several
+processes may share the data dir, Q-4); every change is a read-modify-write under the agent's
+cross-process lock, written atomically. The ETag of a record is derived from the file's bytes,
+so any change by any process changes it.
+
+Agent ids are global (one folder per id) while each agent belongs to one project: an agent of
+another project is reported exactly like a missing one (:class:`NotFound`, A-10).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import builtins
+import hashlib
+import logging
+import os
+import unicodedata
+from collections.abc import Callable
+from pathlib import Path
+
+import msgspec
+from memory_core.errors import InvalidId
+from memory_core.keys import check_agent_id, check_project_id
+from memory_core.layout import AGENTS_DIR, agent_dir, scope_dir, workspaces_dir
+from memory_core.wire import AgentCreate, ConfigPatch
+
+from memory_api.defaults import default_template
+from memory_api.errors import BadRequest, Conflict, NotFound, PreconditionFailed, ServiceError
+from memory_api.store.atomic import atomic_write_bytes
+from memory_api.store.locks import Locks, lock_name
+
+__all__ = [
+    "AGENT_FILE",
+    "AgentRecord",
+    "AgentStore",
+    "MemorySettings",
+    "UnreadableAgent",
+    "etag_matches",
+]
+
+logger = logging.getLogger(__name__)
+
+AGENT_FILE = "agent.json"
+NAME_MAX = 100
+
+
+class MemorySettings(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
+    """An agent's memory switch and prompt overrides; ``None`` prompts mean the default (I-6)."""
+
+    enabled: bool = True
+    prompt: str | None = None
+    workspace_prompt: str | None = None
+
+
+class _AgentFile(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
+    """The JSON layout of ``agent.json``; unknown fields (from a newer version) are tolerated."""
+
+    project: str
+    id: str
+    name: str
+    template: str
+    memory: MemorySettings = msgspec.field(default_factory=MemorySettings)
+
+
+class AgentRecord(msgspec.Struct, frozen=True, kw_only=True):
+    """One agent as stored, plus ``etag``: a quoted strong ETag of the file's bytes (A-2)."""
+
+    project: str
+    id: str
+    name: str
+    template: str
+    memory: MemorySettings
+    etag: str
+
+
+class UnreadableAgent(ServiceError):
+    """``agent.json`` exists but is not valid (hand-edited or from elsewhere): 500, named."""
+
+
+_decoder = msgspec.json.Decoder(_AgentFile)
+_encoder = msgspec.json.Encoder()
+
+
+def _etag(raw: bytes) -> str:
+    return '"' + hashlib.sha256(raw).hexdigest()[:32] + '"'
+
+
+def etag_matches(if_match: str, etag: str) -> bool:
+    """Tell whether an ``If-Match`` header value names ``etag`` (RFC 9110 strong comparison).
+
+    ``*`` matches any current record; a list of tags matches when one equals ``etag``; weak tags
+    (``W/"…"``) never match; an unquoted value is accepted as if quoted.
+    """
+    for candidate in (part.strip() for part in if_match.split(",")):
+        if candidate == "*":
+            return True
+        if candidate.startswith("W/"):
+            continue
+        if candidate == etag or f'"{candidate}"' == etag:
+            return True
+    return False
+
+
+def _check_name(name: str) -> str:
+    clean = name.strip()
+    if not clean:
+        raise BadRequest("name must not be empty")
+    if len(clean) > NAME_MAX:
+        raise BadRequest(f"name must be at most {NAME_MAX} characters")
+    if any(unicodedata.category(ch) == "Cc" for ch in clean):
+        raise BadRequest("name must not hold control characters")
+    return clean
+
+
+class AgentStore:
+    """The agents of one app data dir. Async methods do their file work in worker threads.
+
+    ``locks`` are the cross-process locks of the same data dir; an agent's lock is
+    ``agent.<agent_id>``.
+    """
+
+    def __init__(self, data_dir: Path, locks: Locks) -> None:
+        self.data_dir = data_dir
+        self.locks = locks
+
+    # --- reading ------------------------------------------------------------------------------
+
+    def _file(self, agent_id: str) -> Path:
+        return agent_dir(self.data_dir, agent_id) / AGENT_FILE
+
+    def _load(self, agent_id: str) -> AgentRecord | None:
+        """Read ``agent.json`` of a checked id; None when there is none. Blocking."""
+        try:
+            raw = self._file(agent_id).read_bytes()
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        try:
+            data = _decoder.decode(raw)
+        except msgspec.DecodeError as error:
+            raise UnreadableAgent(
+                f"the stored settings of agent {agent_id!r} are invalid: {error}"
+            ) from error
+        return AgentRecord(
+            project=data.project,
+            id=agent_id,
+            name=data.name,
+            template=data.template,
+            memory=data.memory,
+            etag=_etag(raw),
+        )
+
+    def _load_in(self, project: str, agent_id: str) -> AgentRecord:
+        record = self._load(agent_id)
+        if record is None or record.project != project:
+            raise NotFound(f"no agent {agent_id!r} in project {project!r}")
+        return record
+
+    async def get(self, project: str, agent_id: str) -> AgentRecord:
+        """Return the agent ``agent_id`` of ``project``.
+
+        Raises ``InvalidId`` (400) for a malformed id, :class:`NotFound` for an unknown agent or
+        one of another project (A-10), :class:`UnreadableAgent` for a corrupt ``agent.json``.
+        """
+        check_project_id(project)
+        check_agent_id(agent_id)
+        return await asyncio.to_thread(self._load_in, project, agent_id)
+
+    def _scan(self) -> list[AgentRecord]:
+        try:
+            entries = sorted(os.scandir(self.data_dir / AGENTS_DIR), key=lambda item: item.name)
+        except FileNotFoundError:
+            return []
+        records: list[AgentRecord] = []
+        for entry in entries:
+            try:
+                check_agent_id(entry.name)
+                record = self._load(entry.name)
+            except InvalidId:
+                continue
+            except UnreadableAgent as error:
+                logger.warning("skipping agent %s: %s", entry.name, error.detail)
+                continue
+            if record is not None:
+                records.append(record)
+        return records
+
+    async def list(self, project: str) -> list[AgentRecord]:
+        """Return the agents of ``project`` sorted by id (an unknown project has none)."""
+        check_project_id(project)
+        return [
+            record for record in await asyncio.to_thread(self._scan) if record.project == project
+        ]
+
+    async def projects(self) -> builtins.list[str]:
+        """Return the sorted ids of every project that holds at least one agent."""
+        return sorted({record.project for record in await asyncio.to_thread(self._scan)})
+
+    # --- writing ------------------------------------------------------------------------------
+
+    def _write(self, record: AgentRecord) -> AgentRecord:
+        data = _AgentFile(
+            project=record.project,
+            id=record.id,
+            name=record.name,
+            template=record.template,
+            memory=record.memory,
+        )
+        raw = _encoder.encode(data) + b"\n"
+        atomic_write_bytes(self._file(record.id), raw)
+        return msgspec.structs.replace(record, etag=_etag(raw))
+
+    def _create(self, record: AgentRecord) -> AgentRecord:
+        if self._load(record.id) is not None:
+            raise Conflict(f"the agent id {record.id!r} is taken; choose another")
+        # K-6: the user scope comes with the agent; workspaces/ holds temporary Workspaces (K-4).
+        scope_dir(self.data_dir, record.id, "user").mkdir(parents=True, exist_ok=True)
+        workspaces_dir(self.data_dir, record.id).mkdir(parents=True, exist_ok=True)
+        return self._write(record)
+
+    async def create(self, project: str, body: AgentCreate) -> AgentRecord:
+        """Create agent ``body.id`` in ``project`` with its user scope and ``workspaces/`` (K-6).
+
+        Without a template the agent gets :func:`memory_api.defaults.default_template`.
+        Raises ``InvalidId`` (400), :class:`BadRequest` for an empty or overlong name,
+        :class:`Conflict` (409) when the id is taken in any project.
+        """
+        check_project_id(project)
+        check_agent_id(body.id)
+        name = _check_name(body.name)
+        template = body.template
+        if template is None:
+            template = default_template(name=name, agent_id=body.id, data_dir=self.data_dir)
+        record = AgentRecord(
+            project=project,
+            id=body.id,
+            name=name,
+            template=template,
+            memory=MemorySettings(),
+            etag="",
+        )
+        async with self.locks.hold(lock_name("agent", body.id)):
+            return await asyncio.to_thread(self._create, record)
+
+    async def patch(
+        self, project: str, agent_id: str, patch: ConfigPatch, if_match: str | None
+    ) -> AgentRecord:
+        """Apply a config PATCH (A-2) atomically under the agent's lock and return the result.
+
+        Unset fields stay; a ``None`` prompt restores the built-in default. ``if_match`` is the
+        ``If-Match`` header: when given and not naming the current ETag, :class:`PreconditionFailed`
+        (412) is raised and nothing is written; when absent the PATCH applies unconditionally.
+        Raises ``InvalidId``, :class:`NotFound`, :class:`BadRequest` (empty name) as well.
+        """
+        check_project_id(project)
+        check_agent_id(agent_id)
+        name = patch.name if isinstance(patch.name, msgspec.UnsetType) else _check_name(patch.name)
+        async with self.locks.hold(lock_name("agent", agent_id)):
+            current = await asyncio.to_thread(self._load_in, project, agent_id)
+            if if_match is not None and not etag_matches(if_match, current.etag):
+                raise PreconditionFailed(
+                    "the agent's config changed since it was read (If-Match does not name the "
+                    "current ETag); reload it and apply the change again"
+                )
+            memory = current.memory
+            if not isinstance(patch.memory, msgspec.UnsetType):
+                changes = {
+                    field: value
+                    for field, value in (
+                        ("enabled", patch.memory.enabled),
+                        ("prompt", patch.memory.prompt),
+                        ("workspace_prompt", patch.memory.workspace_prompt),
+                    )
+                    if not isinstance(value, msgspec.UnsetType)
+                }
+                memory = msgspec.structs.replace(memory, **changes)
+            updated = msgspec.structs.replace(
+                current,
+                name=current.name if isinstance(name, msgspec.UnsetType) else name,
+                template=current.template
+                if isinstance(patch.template, msgspec.UnsetType)
+                else patch.template,
+                memory=memory,
+            )
+            if updated == current:
+                return current
+            return await asyncio.to_thread(self._write, updated)
+
+    async def update_template(
+        self, project: str, agent_id: str, fn: Callable[[str], tuple[str, bool]]
+    ) -> tuple[str, bool]:
+        """Rewrite the template with ``fn(template) -> (new, changed)`` under the agent's lock.
+
+        The read, ``fn`` and the atomic write happen while holding the cross-process lock, so ten
+        concurrent idempotent inserts (A-4, Q-2a) change the file once. Returns ``fn``'s result.
+        Raises ``InvalidId`` and :class:`NotFound` like :meth:`get`.
+        """
+        check_project_id(project)
+        check_agent_id(agent_id)
+        async with self.locks.hold(lock_name("agent", agent_id)):
+            current = await asyncio.to_thread(self._load_in, project, agent_id)
+            template, changed = fn(current.template)
+            if changed:
+                await asyncio.to_thread(
+                    self._write, msgspec.structs.replace(current, template=template)
+                )
+            return template, changed

@@ -1,0 +1,64 @@
+"""Atomic file replacement: a reader sees the old bytes or the new ones, never a torn file (Q-2).
+
+The new content goes to a unique temporary file in the target's own directory
+(``tempfile.mkstemp(dir=parent)``: two writers never share a temp name), is flushed to disk with
+``fsync``, renamed over the target with ``os.replace`` (atomic on POSIX within one filesystem),
+and the directory is fsynced so the rename itself survives a crash. The temp name starts with a
+dot, so a half-written file is never listed as a topic (A-5) even if a crash leaves it behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+
+__all__ = ["DEFAULT_MODE", "atomic_write_bytes", "fsync_directory"]
+
+DEFAULT_MODE = 0o644
+"""Permission bits of a file written without an explicit ``mode``: owner writes, all read."""
+
+
+def fsync_directory(directory: Path) -> None:
+    """Flush ``directory``'s entries (a rename or a new file in it) to disk.
+
+    Some filesystems refuse to open or fsync a directory; durability then rests on the
+    filesystem's own ordering, which is the best that can be done there.
+    """
+    try:
+        fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return
+    try:
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> None:
+    """Replace ``path`` with ``data`` atomically (temp file in the same folder, fsync, rename).
+
+    ``mode`` sets the permission bits of the new file (e.g. the old file's, so a rewrite keeps
+    them); by default :data:`DEFAULT_MODE` (``mkstemp`` alone would leave ``0o600``).
+    Raises ``OSError`` when the folder is missing or not writable; the target is then unchanged
+    and no temp file is left behind. Blocking: call it through ``asyncio.to_thread``.
+    """
+    parent = path.parent
+    # The temp name carries (a byte-safe head of) the target's name for whoever finds a leftover;
+    # cut so that the whole name stays under the usual 255-byte limit.
+    hint = path.name.encode("utf-8", "surrogateescape")[:80].decode("utf-8", "ignore")
+    fd, temp_name = tempfile.mkstemp(dir=parent, prefix=f".{hint}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fchmod(handle.fileno(), DEFAULT_MODE if mode is None else mode)
+            os.fsync(handle.fileno())
+        Path(temp_name).replace(path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            Path(temp_name).unlink()
+        raise
+    fsync_directory(parent)

@@ -1,0 +1,112 @@
+"""Containment: nothing is read, listed or deleted outside an agent's memory root (A-7, Q-2).
+
+Paths are only ever derived from K-7-checked ids (``memory_core.layout``). Because a scope or a
+topic file may still be a symlink (an agent's file tools can make one), every path is resolved
+with ``os.path.realpath`` and re-checked to lie inside the *real* memory root before it is
+touched:
+
+- the memory root itself must be a plain directory path: if ``agents/<id>``, ``agent_state`` or
+  ``memory`` is a symlink, the whole root is refused (:func:`checked_memory_root`);
+- a scope or file resolving outside the root is treated as absent (:class:`OutsideMemoryRoot`,
+  a 404 — its existence is not confirmed to the caller);
+- a file is opened by its resolved path with ``O_NOFOLLOW`` (a symlink swapped in after the check
+  is refused, not followed) and ``O_NONBLOCK`` (a FIFO named ``x.md`` cannot hang a request),
+  then must be a regular file by ``fstat``.
+
+Everything here blocks on the filesystem: call it from a worker thread.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from memory_core import layout
+
+from memory_api.errors import NotFound
+
+__all__ = [
+    "NotRegularFileError",
+    "OutsideMemoryRoot",
+    "checked_memory_root",
+    "is_within",
+    "read_regular",
+    "real_path",
+    "resolve_within",
+]
+
+_OPEN_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+
+
+class OutsideMemoryRoot(NotFound):
+    """A path resolves outside the memory root (a symlink out); answered as a plain 404."""
+
+
+class NotRegularFileError(OSError):
+    """The path names a directory, FIFO, device or socket rather than a regular file."""
+
+
+def real_path(path: Path) -> Path:
+    """Resolve every symlink and ``..`` in ``path`` (it need not exist; loops do not raise)."""
+    return Path(os.path.realpath(path))
+
+
+def is_within(root: Path, candidate: Path) -> bool:
+    """Tell whether the real ``candidate`` is ``root`` or lies below it; both already resolved."""
+    return candidate == root or candidate.is_relative_to(root)
+
+
+def resolve_within(root: Path, path: Path) -> Path:
+    """Return the real path of ``path``, checked to lie inside the real ``root`` (A-7).
+
+    Raises :class:`OutsideMemoryRoot` when a symlink (of the file or of any folder on the way)
+    leads outside.
+    """
+    resolved = real_path(path)
+    if not is_within(root, resolved):
+        raise OutsideMemoryRoot(f"{path.name!r} does not exist")
+    return resolved
+
+
+def checked_memory_root(app_data_dir: Path, agent_id: str) -> Path:
+    """Return the real memory root of ``agent_id`` under the (trusted) ``app_data_dir``.
+
+    The app data dir comes from the operator and may itself sit behind a symlink; below it the
+    path ``agents/<id>/agent_state/memory`` must contain no symlink, else the root could be
+    redirected anywhere and :class:`OutsideMemoryRoot` is raised. The root need not exist yet.
+    Raises ``InvalidId`` for a bad agent id (K-7).
+    """
+    base = real_path(app_data_dir)
+    lexical = layout.memory_root(base, agent_id)
+    if real_path(lexical) != lexical:
+        raise OutsideMemoryRoot(f"the memory root of agent {agent_id!r} is not a plain directory")
+    return lexical
+
+
+def read_regular(path: Path, limit: int) -> tuple[bytes, os.stat_result]:
+    """Read at most ``limit`` bytes of the regular file at ``path`` (already resolved and checked).
+
+    Returns ``(data, stat)``; ``stat`` is taken from the open descriptor, so it describes exactly
+    the file read (pass the read cap + 1 to tell a file at the cap from a longer one). Raises
+    ``FileNotFoundError`` when the file is missing, :class:`NotRegularFileError` for anything but a
+    regular file, and ``OSError`` (e.g. ``ELOOP`` when the last component became a symlink after
+    the check) otherwise.
+    """
+    fd = os.open(path, _OPEN_FLAGS)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotRegularFileError(f"{path.name!r} is not a regular file")
+        os.set_blocking(fd, True)
+        chunks: list[bytes] = []
+        remaining = limit
+        while remaining > 0:
+            chunk = os.read(fd, min(remaining, 1024 * 1024))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+    finally:
+        os.close(fd)
+    return b"".join(chunks), info

@@ -1,0 +1,24 @@
+"""How many memories an agent holds: its topic files over every scope (A-1, W-1)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memory_api.store.containment import OutsideMemoryRoot, checked_memory_root
+from memory_api.store.scopes import list_scopes, scan_topics
+
+__all__ = ["count_topics"]
+
+
+def count_topics(data_dir: Path, agent_id: str) -> int:
+    """Count the topic files (A-5 rules) in every scope of ``agent_id``; blocking.
+
+    Uses the same listing as the scope routes, so the count on an agent card always equals the
+    rows the Memory tab shows. A memory root that is missing counts 0; one redirected by a
+    symlink outside the data dir counts 0 as well (it is never read, A-7).
+    """
+    try:
+        root = checked_memory_root(data_dir, agent_id)
+    except OutsideMemoryRoot:
+        return 0
+    return sum(len(scan_topics(root, scope)) for _, scope in list_scopes(root))

@@ -1,0 +1,164 @@
+"""Drafts of the chat bridge (A-12): ``<app_data_dir>/drafts/<id>.json``, each expiring.
+
+A draft is the short prompt the Memory tab composes ("update memory X: …") for a new chat
+Session; the chat (or the plugin) fetches it by id. The id is 32 random hex digits, checked
+before it is joined into a path. An expired draft answers 404 and is deleted when next touched;
+:meth:`DraftStore.sweep` removes every expired one (run on each create and periodically by the
+app), and a file that is not a readable draft is swept too. Nothing is kept in memory, so any
+service process can serve a draft another created (Q-4).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import re
+import unicodedata
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import msgspec
+from memory_core.wire import Draft, DraftCreate
+
+from memory_api.errors import BadRequest, NotFound
+from memory_api.store.atomic import atomic_write_bytes
+
+__all__ = ["DRAFTS_DIR", "DraftStore", "check_draft_id"]
+
+logger = logging.getLogger(__name__)
+
+DRAFTS_DIR = "drafts"
+WORKSPACE_MAX = 4096
+_ID_RE = re.compile(r"[0-9a-f]{32}")
+_decoder = msgspec.json.Decoder(Draft)
+_encoder = msgspec.json.Encoder()
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _iso(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def check_draft_id(draft_id: str) -> str:
+    """Return ``draft_id`` if it is 32 lowercase hex digits, else raise :class:`BadRequest`."""
+    if _ID_RE.fullmatch(draft_id) is None:
+        raise BadRequest(f"invalid draft id {draft_id!r}: must be 32 lowercase hex digits")
+    return draft_id
+
+
+def _check_body(body: DraftCreate) -> None:
+    if not body.prompt.strip():
+        raise BadRequest("prompt must not be empty")
+    workspace = body.workspace
+    if workspace is not None:
+        if not Path(workspace).is_absolute():
+            raise BadRequest("workspace must be an absolute path")
+        if len(workspace) > WORKSPACE_MAX or any(
+            unicodedata.category(ch) == "Cc" for ch in workspace
+        ):
+            raise BadRequest("workspace must be a path without control characters")
+
+
+class DraftStore:
+    """The drafts of one app data dir; ``ttl`` is in seconds, ``clock`` returns aware UTC time."""
+
+    def __init__(
+        self, data_dir: Path, ttl: float, clock: Callable[[], datetime] = _utc_now
+    ) -> None:
+        self.directory = data_dir / DRAFTS_DIR
+        self.ttl = ttl
+        self.clock = clock
+
+    def _path(self, draft_id: str) -> Path:
+        return self.directory / f"{check_draft_id(draft_id)}.json"
+
+    def _expired(self, draft: Draft, now: datetime) -> bool:
+        try:
+            return datetime.fromisoformat(draft.expires_at) <= now
+        except ValueError:
+            return True
+
+    async def create(self, project: str, agent: str, body: DraftCreate) -> Draft:
+        """Store a new draft for ``agent`` of ``project`` and return it (ids already checked).
+
+        Raises :class:`BadRequest` for an empty prompt or a relative / control-character
+        workspace path. Expired drafts are swept on the way.
+        """
+        _check_body(body)
+        now = self.clock()
+        draft = Draft(
+            id=uuid.uuid4().hex,
+            project=project,
+            agent=agent,
+            prompt=body.prompt,
+            workspace=body.workspace,
+            created_at=_iso(now),
+            expires_at=_iso(now + timedelta(seconds=self.ttl)),
+        )
+        await asyncio.to_thread(self._write, draft)
+        await self.sweep()
+        return draft
+
+    def _write(self, draft: Draft) -> None:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(self._path(draft.id), _encoder.encode(draft), mode=0o600)
+
+    def _read(self, project: str, agent: str, draft_id: str) -> Draft:
+        path = self._path(draft_id)
+        missing = NotFound(f"no draft {draft_id!r} for agent {agent!r} (it may have expired)")
+        try:
+            draft = _decoder.decode(path.read_bytes())
+        except FileNotFoundError:
+            raise missing from None
+        except msgspec.DecodeError:
+            logger.warning("removing unreadable draft file %s", path.name)
+            draft = None
+        if draft is None or self._expired(draft, self.clock()):
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+            raise missing
+        if draft.project != project or draft.agent != agent:
+            raise missing
+        return draft
+
+    async def get(self, project: str, agent: str, draft_id: str) -> Draft:
+        """Return a live draft of ``agent`` in ``project``.
+
+        Raises :class:`BadRequest` for a malformed id and :class:`NotFound` for an unknown,
+        expired (then deleted) or other agent's draft.
+        """
+        return await asyncio.to_thread(self._read, project, agent, draft_id)
+
+    def _sweep(self) -> int:
+        now = self.clock()
+        removed = 0
+        try:
+            entries = list(os.scandir(self.directory))
+        except FileNotFoundError:
+            return 0
+        for entry in entries:
+            stem, dot, suffix = entry.name.partition(".")
+            if dot != "." or suffix != "json" or _ID_RE.fullmatch(stem) is None:
+                continue
+            try:
+                draft: Draft | None = _decoder.decode(Path(entry.path).read_bytes())
+            except FileNotFoundError:
+                continue
+            except (OSError, msgspec.DecodeError):
+                draft = None
+            if draft is None or self._expired(draft, now):
+                with contextlib.suppress(FileNotFoundError):
+                    Path(entry.path).unlink()
+                    removed += 1
+        return removed
+
+    async def sweep(self) -> int:
+        """Delete every expired or unreadable draft; return how many were removed."""
+        return await asyncio.to_thread(self._sweep)

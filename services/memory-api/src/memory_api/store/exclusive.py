@@ -1,0 +1,44 @@
+"""Create a file only if it does not exist yet, atomically: never a torn file, never an overwrite.
+
+Used where two writers must not clobber each other and the loser should simply learn that the
+name is taken (a token name, a demo file copied next to an agent's own notes). The bytes go to a
+unique temp file in the same folder, are fsynced, and are then *hard-linked* to the target name:
+``os.link`` fails with ``FileExistsError`` when the name exists, which is the atomic
+"create if absent" that ``os.replace`` (which always overwrites) cannot give.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+
+from memory_api.store.atomic import DEFAULT_MODE, fsync_directory
+
+__all__ = ["create_new_bytes"]
+
+
+def create_new_bytes(path: Path, data: bytes, *, mode: int = DEFAULT_MODE) -> bool:
+    """Write ``data`` to ``path`` unless ``path`` exists; return True when this call created it.
+
+    Readers see no file or the whole file. Raises ``OSError`` when the folder is missing or not
+    writable (no temp file is left behind). Blocking: call it through ``asyncio.to_thread``.
+    """
+    parent = path.parent
+    fd, temp_name = tempfile.mkstemp(dir=parent, prefix=".new.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fchmod(handle.fileno(), mode)
+            os.fsync(handle.fileno())
+        try:
+            os.link(temp_name, path)
+        except FileExistsError:
+            return False
+    finally:
+        with contextlib.suppress(OSError):
+            Path(temp_name).unlink()
+    fsync_directory(parent)
+    return True

@@ -1,0 +1,214 @@
+"""MemoryStore: the memory API's view of the disk (A-3…A-9), one method per route.
+
+Each method checks the ids it is given (K-7) before any I/O, confirms the agent exists in the
+project through the :class:`~memory_api.store.agents.AgentStore` (an agent of another project is
+a 404, A-10), then does its file work in a worker thread (``asyncio.to_thread``) so the event
+loop never blocks on the disk.
+
+Nothing is remembered between requests except the stat-keyed parse cache
+(:mod:`memory_api.store.topic_cache`), which can never disagree with the disk, so several
+service processes can share one data dir (Q-4). The API only reads and deletes (A-8): its one
+write into a scope is the index pruning of A-6, done under the scope's cross-process lock; it
+also creates the user scope on demand (K-6) and, at Session start, a Workspace scope and its
+marker (K-5).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from pathlib import Path
+
+from memory_core.keys import (
+    USER_SCOPE,
+    check_agent_id,
+    check_project_id,
+    check_scope_key,
+    check_topic_file_name,
+)
+from memory_core.template import has_memory_placeholder, insert_placeholder
+from memory_core.wire import (
+    DeleteResult,
+    IndexView,
+    MemoryOverview,
+    PlaceholderResult,
+    ScopeSummary,
+    SessionStartRequest,
+    SessionStartResponse,
+    TopicFile,
+    TopicList,
+)
+
+from memory_api.errors import NotFound
+from memory_api.store.agents import AgentStore
+from memory_api.store.containment import checked_memory_root, real_path
+from memory_api.store.locks import lock_name
+from memory_api.store.pruning import delete_topic
+from memory_api.store.scopes import scope_real_dir
+from memory_api.store.sessions import check_workspace_path, start_session
+from memory_api.store.topic_cache import TopicCache
+from memory_api.store.views import ScopeViews
+
+__all__ = ["MemoryStore"]
+
+logger = logging.getLogger(__name__)
+
+
+def _check(project: str, agent_id: str, key: str | None = None, file: str | None = None) -> None:
+    """Check every id of a request against K-7 before any I/O; raises ``InvalidId`` (400)."""
+    check_project_id(project)
+    check_agent_id(agent_id)
+    if key is not None:
+        check_scope_key(key)
+    if file is not None:
+        check_topic_file_name(file)
+
+
+def _ensure_user_scope(root: Path) -> None:
+    """Create the user scope if missing (K-6); blocking.
+
+    A ``user`` entry that exists but is no directory (a file, or a symlink — dangling or not) is
+    left alone: the containment check that follows decides whether it can be used, and nothing
+    is ever created through a symlink.
+    """
+    with contextlib.suppress(FileExistsError):
+        (root / USER_SCOPE).mkdir(parents=True, exist_ok=True)
+
+
+class MemoryStore:
+    """The memory files of every agent under one app data dir.
+
+    ``app_data_dir`` is the service's data dir; ``agents`` the agent store of the same dir (its
+    cross-process locks are shared); ``cache`` a parse cache (a fresh one by default).
+    """
+
+    def __init__(
+        self, app_data_dir: Path, agents: AgentStore, *, cache: TopicCache | None = None
+    ) -> None:
+        self.app_data_dir = real_path(app_data_dir)
+        self.agents = agents
+        self.locks = agents.locks
+        self.views = ScopeViews(cache if cache is not None else TopicCache())
+
+    # --- helpers (blocking ones run in worker threads) ---------------------------------------
+
+    def _root(self, agent_id: str) -> Path:
+        return checked_memory_root(self.app_data_dir, agent_id)
+
+    def _scope(self, agent_id: str, key: str) -> tuple[Path, Path]:
+        """Return (real root, real scope dir); the user scope is created on demand (K-6)."""
+        root = self._root(agent_id)
+        if key == USER_SCOPE:
+            _ensure_user_scope(root)
+        scope = scope_real_dir(root, key)
+        if scope is None:
+            raise NotFound(f"no scope {key!r} in the memory of agent {agent_id!r}")
+        return root, scope
+
+    def _overview(self, agent_id: str) -> list[ScopeSummary]:
+        root = self._root(agent_id)
+        _ensure_user_scope(root)
+        return self.views.overview(root)
+
+    def _list(self, agent_id: str, key: str) -> TopicList:
+        return self.views.topic_list(*self._scope(agent_id, key), key)
+
+    def _read(self, agent_id: str, key: str, file_name: str) -> TopicFile:
+        return self.views.topic_file(*self._scope(agent_id, key), key, file_name)
+
+    def _index(self, agent_id: str, key: str) -> IndexView:
+        return self.views.index_view(*self._scope(agent_id, key), key)
+
+    def _delete(self, agent_id: str, key: str, file_name: str) -> DeleteResult:
+        removed = delete_topic(*self._scope(agent_id, key), file_name)
+        return DeleteResult(file=file_name, removed_index_lines=removed)
+
+    # --- the routes' operations ---------------------------------------------------------------
+
+    async def overview(self, project: str, agent_id: str) -> MemoryOverview:
+        """A-3: the switch, whether the template holds ``{{MEMORY}}``, and every scope.
+
+        Scopes: the user scope first (created on demand, K-6), then the Workspace scopes by
+        newest activity (newest first, ties by key). Raises ``InvalidId`` and
+        :class:`~memory_api.errors.NotFound` (unknown agent, or one of another project).
+        """
+        _check(project, agent_id)
+        record = await self.agents.get(project, agent_id)
+        scopes = await asyncio.to_thread(self._overview, agent_id)
+        return MemoryOverview(
+            enabled=record.memory.enabled,
+            template_has_memory=has_memory_placeholder(record.template),
+            scopes=scopes,
+        )
+
+    async def list_files(self, project: str, agent_id: str, key: str) -> TopicList:
+        """A-5: every topic file of scope ``key``, sorted by file name, none left out.
+
+        Raises ``InvalidId`` (400) and :class:`NotFound` (404: agent, or a Workspace key with no
+        directory; the user scope is created on demand).
+        """
+        _check(project, agent_id, key)
+        await self.agents.get(project, agent_id)
+        return await asyncio.to_thread(self._list, agent_id, key)
+
+    async def read_index(self, project: str, agent_id: str, key: str) -> IndexView:
+        """A-5: the scope's raw index, each line kept or dropped by the injection, and lint."""
+        _check(project, agent_id, key)
+        await self.agents.get(project, agent_id)
+        return await asyncio.to_thread(self._index, agent_id, key)
+
+    async def read_file(self, project: str, agent_id: str, key: str, file_name: str) -> TopicFile:
+        """A-5: one topic file's fields, body (frontmatter stripped) and ``[[links]]``.
+
+        Raises ``InvalidId`` for a bad name (K-7) and :class:`NotFound` for a missing file or one
+        that leads outside the memory root (A-7).
+        """
+        _check(project, agent_id, key, file_name)
+        await self.agents.get(project, agent_id)
+        return await asyncio.to_thread(self._read, agent_id, key, file_name)
+
+    async def delete_file(
+        self, project: str, agent_id: str, key: str, file_name: str
+    ) -> DeleteResult:
+        """A-6: delete the topic file and every index line linking to it, under the scope lock.
+
+        Raises ``InvalidId``, :class:`NotFound`, and :class:`~memory_api.errors.Conflict` when
+        the index kept changing during every pruning attempt.
+        """
+        _check(project, agent_id, key, file_name)
+        await self.agents.get(project, agent_id)
+        async with self.locks.hold(lock_name("index", agent_id, key)):
+            return await asyncio.to_thread(self._delete, agent_id, key, file_name)
+
+    async def session_start(
+        self, project: str, agent_id: str, body: SessionStartRequest
+    ) -> SessionStartResponse:
+        """A-9: prepare the Session's scopes (K-4…K-6, I-5) and return the injection.
+
+        Raises ``InvalidId``, :class:`NotFound`, and :class:`~memory_api.errors.BadRequest` for
+        a Workspace path that is not absolute (see ``check_workspace_path``).
+        """
+        _check(project, agent_id)
+        workspace = check_workspace_path(body.workspace)
+        record = await self.agents.get(project, agent_id)
+        answer = await asyncio.to_thread(start_session, self.app_data_dir, record, workspace)
+        logger.info(
+            "session start: agent=%s session=%s kind=%s key=%s injected=%s",
+            agent_id,
+            body.session_id,
+            answer.workspace_kind,
+            answer.key,
+            answer.injected,
+        )
+        return answer
+
+    async def insert_placeholder(self, project: str, agent_id: str) -> PlaceholderResult:
+        """A-4: insert ``{{MEMORY}}`` and the key line into the template (I-7), idempotently.
+
+        Runs under the agent's cross-process lock (read, insert, atomic write), so concurrent
+        inserts change the template once (Q-2a).
+        """
+        _check(project, agent_id)
+        template, changed = await self.agents.update_template(project, agent_id, insert_placeholder)
+        return PlaceholderResult(template=template, changed=changed)

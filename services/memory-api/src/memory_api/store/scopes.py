@@ -1,0 +1,231 @@
+"""Reading one memory root from disk: its scopes, their topic files, index and marker (A-3, A-5).
+
+Blocking functions for worker threads. Every path is derived from checked ids and re-checked
+with :mod:`memory_api.store.containment`; what lies outside the memory root is skipped as if it
+did not exist. What lists (A-5): ``*.md`` files other than ``MEMORY.md`` whose names pass K-7 —
+so dotfiles (``.workspace``, temp files, locks) and folders never do; a symlinked topic file
+lists only when its target is a regular file inside the memory root (A-7).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import stat
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path, PurePath
+
+from memory_core import layout
+from memory_core.errors import InvalidId
+from memory_core.keys import check_scope_key, check_topic_file_name, key_for_real_path
+from memory_core.topics import READ_CAP_BYTES, decode_text
+
+from memory_api.store.containment import (
+    NotRegularFileError,
+    OutsideMemoryRoot,
+    is_within,
+    read_regular,
+    real_path,
+)
+
+__all__ = [
+    "IndexText",
+    "Marker",
+    "TopicEntry",
+    "iso_utc",
+    "list_scopes",
+    "read_index_text",
+    "read_marker",
+    "scan_topics",
+    "scope_real_dir",
+    "topic_entry",
+]
+
+logger = logging.getLogger(__name__)
+
+MARKER_READ_CAP = 64 * 1024
+"""A marker is one path; anything longer is not read further."""
+
+
+def iso_utc(ns: int) -> str:
+    """Format a ``st_mtime_ns`` as ISO 8601 UTC to the second: ``2026-11-29T22:05:19Z``."""
+    return datetime.fromtimestamp(ns / 1e9, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@dataclass(frozen=True, slots=True)
+class TopicEntry:
+    """A topic file found in a scope: its name (identity), real path and the real file's stat."""
+
+    file: str
+    real: Path
+    stat: os.stat_result
+
+
+@dataclass(frozen=True, slots=True)
+class IndexText:
+    """A scope's ``MEMORY.md`` as read (at most 1 MiB): LF text, decode problems, stat."""
+
+    text: str
+    problems: list[str]
+    stat: os.stat_result
+    truncated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Marker:
+    """What a Workspace scope's ``.workspace`` says (K-5, K-6a).
+
+    ``path`` is the Workspace path it names (None when missing or unreadable); ``problems`` name
+    what is wrong, including a marker naming another path than the key stands for; ``orphaned``
+    is true when the named path no longer exists.
+    """
+
+    path: str | None
+    problems: list[str] = field(default_factory=list)
+    orphaned: bool = False
+
+
+def scope_real_dir(root: Path, key: str) -> Path | None:
+    """Return the real directory of scope ``key`` under the real ``root``, or None if absent.
+
+    ``key`` is K-7-checked (``InvalidId``). A scope that is a symlink leading outside the root
+    raises :class:`OutsideMemoryRoot`; a non-directory is absent.
+    """
+    lexical = root / check_scope_key(key)
+    resolved = real_path(lexical)
+    if not is_within(root, resolved) or resolved == root:
+        raise OutsideMemoryRoot(f"no scope {key!r}")
+    return resolved if resolved.is_dir() else None
+
+
+def list_scopes(root: Path) -> list[tuple[str, Path]]:
+    """Return ``(key, real dir)`` of every scope directly under ``root``, sorted by key.
+
+    Entries whose names are no scope key (K-7), that are not directories, or that resolve
+    outside the root are skipped.
+    """
+    try:
+        entries = list(os.scandir(root))
+    except FileNotFoundError:
+        return []
+    scopes: list[tuple[str, Path]] = []
+    for entry in entries:
+        try:
+            check_scope_key(entry.name)
+            found = scope_real_dir(root, entry.name)
+        except (InvalidId, OutsideMemoryRoot):
+            if not entry.name.startswith("."):
+                logger.debug("skipping %s in %s: not a scope in the memory root", entry.name, root)
+            continue
+        if found is not None:
+            scopes.append((entry.name, found))
+    return sorted(scopes)
+
+
+def scan_topics(root: Path, scope: Path) -> list[TopicEntry]:
+    """Return the topic files of the real scope dir ``scope``, sorted by file name (A-5)."""
+    try:
+        entries = list(os.scandir(scope))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    topics: list[TopicEntry] = []
+    for entry in entries:
+        name = entry.name
+        if not name.endswith(".md"):
+            continue
+        try:
+            check_topic_file_name(name)
+        except InvalidId:
+            continue  # MEMORY.md, dotfiles and names no route could address
+        found = _topic_entry(root, scope, name)
+        if found is not None:
+            topics.append(found)
+    topics.sort(key=lambda topic: topic.file)
+    return topics
+
+
+def topic_entry(root: Path, scope: Path, name: str) -> TopicEntry | None:
+    """Find the checked topic file ``name`` in the real ``scope``; None if it does not list."""
+    return _topic_entry(root, scope, check_topic_file_name(name))
+
+
+def _topic_entry(root: Path, scope: Path, name: str) -> TopicEntry | None:
+    lexical = scope / name
+    try:
+        info = os.lstat(lexical)
+        if stat.S_ISLNK(info.st_mode):
+            target = real_path(lexical)
+            if not is_within(root, target):
+                logger.warning("topic file %s links outside the memory root; ignored", lexical)
+                return None
+            info = target.stat()
+        else:
+            target = lexical
+    except OSError:
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        return None
+    return TopicEntry(file=name, real=target, stat=info)
+
+
+def read_index_text(root: Path, scope: Path) -> IndexText | None:
+    """Read the scope's ``MEMORY.md`` (at most 1 MiB, T-2); None when it does not exist.
+
+    An index that is a symlink out of the root, a directory or unreadable counts as absent.
+    """
+    lexical = scope / layout.INDEX_FILE
+    target = real_path(lexical)
+    if not is_within(root, target):
+        logger.warning("index %s links outside the memory root; ignored", lexical)
+        return None
+    try:
+        raw, info = read_regular(target, READ_CAP_BYTES + 1)
+    except (FileNotFoundError, NotRegularFileError):
+        return None
+    except OSError as error:
+        logger.warning("index %s cannot be read: %s", lexical, error)
+        return None
+    truncated = len(raw) > READ_CAP_BYTES
+    text, problems = decode_text(raw[:READ_CAP_BYTES], partial=truncated)
+    if truncated:
+        problems.append("size: larger than 1 MiB; only the first 1 MiB was read")
+    return IndexText(text=text, problems=problems, stat=info, truncated=truncated)
+
+
+def read_marker(root: Path, scope: Path, key: str) -> Marker:
+    """Read and judge a Workspace scope's ``.workspace`` marker (K-5, K-6a).
+
+    Problems reported: missing, unreadable, not UTF-8, empty, more than one line, not an absolute
+    path, and a path whose key is not ``key`` (the marker names another Workspace; it is kept as
+    it is, never rewritten). ``orphaned`` is judged only for a usable path.
+    """
+    lexical = scope / layout.MARKER_FILE
+    target = real_path(lexical)
+    if not is_within(root, target):
+        return Marker(None, ["marker: links outside the memory root; not read"])
+    try:
+        raw, _ = read_regular(target, MARKER_READ_CAP + 1)
+    except FileNotFoundError:
+        return Marker(None, ["marker: missing (.workspace not found)"])
+    except OSError as error:
+        return Marker(None, [f"marker: cannot be read ({error.strerror or error})"])
+    try:
+        text = raw[:MARKER_READ_CAP].decode("utf-8")
+    except UnicodeDecodeError:
+        return Marker(None, ["marker: not valid UTF-8"])
+    lines = text.splitlines()
+    path = lines[0].strip() if lines else ""
+    problems: list[str] = []
+    if not path:
+        return Marker(None, ["marker: empty"])
+    if len([line for line in lines if line.strip()]) > 1:
+        problems.append("marker: holds more than one line; the first is used")
+    if not PurePath(path).is_absolute():
+        return Marker(None, [*problems, f"marker: {path!r} is not an absolute path"])
+    named_key = key_for_real_path(path)
+    if named_key != key:
+        problems.append(
+            f"marker: names {path!r}, whose key is {named_key!r}, not this scope's; kept as it is"
+        )
+    return Marker(path, problems, orphaned=not Path(path).exists())

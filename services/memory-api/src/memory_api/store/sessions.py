@@ -1,0 +1,186 @@
+"""Session start (A-9): prepare the scope directories, then assemble the ``{{MEMORY}}`` text.
+
+Blocking; run it in a worker thread. The rules, in order:
+
+- I-5: memory off → nothing is created or read; the key line renders ``(none — memory is off)``.
+- K-6: the user scope is (re)created on demand.
+- K-4: a Workspace whose real path lies under any agent's ``workspaces/`` is temporary → no
+  Workspace scope; the key line renders ``(none — temporary workspace)``.
+- K-1, K-3, K-5: otherwise the key comes from the real path (two symlinks, one key); the first
+  Session creates the scope directory and its ``.workspace`` marker (the real path, one line) and
+  nothing else. A marker naming another path is never overwritten: it is kept, a warning is
+  logged, and the overview reports it (A-3).
+- I-1…I-5: the indexes are capped and wrapped in the agent's prompts (defaults when unset);
+  a template without ``{{MEMORY}}`` gets no text (``injected`` false).
+
+The Workspace path is the one path the API accepts from a request: it is only resolved and
+hashed (and written into the marker), never read from or listed.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path, PurePath
+
+from memory_core import layout
+from memory_core.injection import build_memory_text, cap_indexes
+from memory_core.keys import USER_SCOPE, is_temporary_workspace, key_for_real_path
+from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
+from memory_core.template import has_memory_placeholder, key_line_value
+from memory_core.wire import SessionDirectories, SessionStartResponse, WorkspaceKind
+
+from memory_api.errors import BadRequest
+from memory_api.store.agents import AgentRecord
+from memory_api.store.containment import checked_memory_root, is_within, real_path
+from memory_api.store.exclusive import create_new_bytes
+from memory_api.store.scopes import read_index_text, read_marker
+
+__all__ = ["WORKSPACE_PATH_MAX_BYTES", "check_workspace_path", "start_session"]
+
+logger = logging.getLogger(__name__)
+
+WORKSPACE_PATH_MAX_BYTES = 4096
+"""The longest Workspace path accepted (PATH_MAX on Linux)."""
+
+
+def check_workspace_path(workspace: str) -> str:
+    """Return ``workspace`` if it can name a Workspace, else raise :class:`BadRequest` (400).
+
+    It must be an absolute path (a relative one would be resolved against the service's own
+    working directory, which means nothing to the harness), valid UTF-8 without NUL, and at
+    most :data:`WORKSPACE_PATH_MAX_BYTES` bytes.
+    """
+    if "\x00" in workspace:
+        raise BadRequest("workspace must not hold a NUL character")
+    try:
+        encoded = workspace.encode("utf-8")
+    except UnicodeEncodeError:
+        raise BadRequest("workspace must be valid Unicode text") from None
+    if len(encoded) > WORKSPACE_PATH_MAX_BYTES:
+        raise BadRequest(f"workspace must be at most {WORKSPACE_PATH_MAX_BYTES} bytes long")
+    if not PurePath(workspace).is_absolute():
+        raise BadRequest(f"workspace must be an absolute path, got {workspace!r}")
+    return workspace
+
+
+@dataclass(frozen=True, slots=True)
+class _Prepared:
+    kind: WorkspaceKind
+    key: str | None
+    user_dir: Path | None
+    workspace_dir: Path | None
+
+
+def _ensure_dir(root: Path, lexical: Path) -> Path | None:
+    """Create ``lexical`` (a scope under the real ``root``) if missing; its real path or None."""
+    try:
+        lexical.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        pass  # a dangling symlink or a file of that name: judged below
+    except OSError as error:
+        logger.warning("cannot create scope %s: %s", lexical, error)
+        return None
+    resolved = real_path(lexical)
+    if not is_within(root, resolved) or not resolved.is_dir():
+        logger.warning("scope %s is not a directory inside the memory root; not used", lexical)
+        return None
+    return resolved
+
+
+def _ensure_marker(root: Path, scope: Path, key: str, real_workspace: str) -> None:
+    """Create the ``.workspace`` marker if missing (K-5); never overwrite one (atomic create)."""
+    data = (real_workspace + "\n").encode("utf-8")
+    if create_new_bytes(scope / layout.MARKER_FILE, data):
+        return
+    marker = read_marker(root, scope, key)
+    if marker.path != real_workspace:
+        logger.warning(
+            "scope %s: .workspace names %r, not %r; kept as it is (%s)",
+            key,
+            marker.path,
+            real_workspace,
+            "; ".join(marker.problems) or "marker mismatch",
+        )
+
+
+def _prepare(app_data_dir: Path, agent_id: str, workspace: str, enabled: bool) -> _Prepared:
+    if not enabled:
+        return _Prepared("off", None, None, None)
+    root = checked_memory_root(app_data_dir, agent_id)
+    user_dir = _ensure_dir(root, root / USER_SCOPE)
+    real_workspace = os.path.realpath(workspace)
+    if is_temporary_workspace(Path(real_workspace), app_data_dir):
+        return _Prepared("temporary", None, user_dir, None)
+    key = key_for_real_path(real_workspace)
+    workspace_dir = _ensure_dir(root, root / key)
+    if workspace_dir is not None:
+        _ensure_marker(root, workspace_dir, key, real_workspace)
+    return _Prepared("persistent", key, user_dir, workspace_dir)
+
+
+def _index_of(root: Path, scope: Path | None) -> str | None:
+    if scope is None:
+        return None
+    found = read_index_text(root, scope)
+    return None if found is None else found.text
+
+
+def start_session(app_data_dir: Path, record: AgentRecord, workspace: str) -> SessionStartResponse:
+    """Prepare directories and build the A-9 answer for a Session of ``record`` in ``workspace``.
+
+    ``workspace`` must have passed :func:`check_workspace_path`. Raises
+    :class:`~memory_api.store.containment.OutsideMemoryRoot` (404) when the agent's memory root
+    is redirected by a symlink.
+    """
+    base = real_path(app_data_dir)
+    root = checked_memory_root(base, record.id)
+    enabled = record.memory.enabled
+    prepared = _prepare(base, record.id, workspace, enabled)
+    template_has_memory = has_memory_placeholder(record.template)
+    directories = SessionDirectories(
+        app_data_dir=str(base),
+        memory_root=str(root),
+        user=None if prepared.user_dir is None else str(root / USER_SCOPE),
+        workspace=None if prepared.key is None else str(root / prepared.key),
+    )
+    key_value = key_line_value(prepared.kind, prepared.key)
+    if not enabled or not template_has_memory:
+        return SessionStartResponse(
+            enabled=enabled,
+            injected=False,
+            memory="",
+            workspace_memory_key=key_value,
+            key=prepared.key,
+            workspace_kind=prepared.kind,
+            directories=directories,
+            manifests=[],
+            template_has_memory=template_has_memory,
+        )
+    capped = cap_indexes(
+        _index_of(root, prepared.user_dir),
+        _index_of(root, prepared.workspace_dir),
+        workspace_key=prepared.key,
+    )
+    user_capped = capped[0]
+    workspace_capped = capped[1] if prepared.key is not None and len(capped) > 1 else None
+    memory = build_memory_text(
+        record.memory.prompt if record.memory.prompt is not None else DEFAULT_MEMORY_PROMPT,
+        record.memory.workspace_prompt
+        if record.memory.workspace_prompt is not None
+        else DEFAULT_WORKSPACE_PROMPT,
+        user_capped,
+        workspace_capped,
+    )
+    return SessionStartResponse(
+        enabled=True,
+        injected=True,
+        memory=memory,
+        workspace_memory_key=key_value,
+        key=prepared.key,
+        workspace_kind=prepared.kind,
+        directories=directories,
+        manifests=[item.manifest for item in capped],
+        template_has_memory=True,
+    )

@@ -1,0 +1,208 @@
+"""The read answers of the memory API built from disk: overview, listing, file, index (A-3, A-5).
+
+Blocking; :class:`~memory_api.store.memory.MemoryStore` runs these in worker threads after it
+has checked the ids and resolved the real memory root and scope. Topic files are parsed through
+the stat-keyed :class:`~memory_api.store.topic_cache.TopicCache`; a file that vanishes between
+the directory scan and the read is simply left out. Lint (T-5) runs on every scope shown;
+for a Workspace scope the user index is passed along, because both share the injection's
+character budget (I-4).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path, PurePath
+
+from memory_core.index import index_lines
+from memory_core.injection import cap_indexes
+from memory_core.keys import USER_SCOPE
+from memory_core.lint import lint_scope
+from memory_core.topics import ParsedTopic
+from memory_core.wire import (
+    Finding,
+    IndexLine,
+    IndexView,
+    ScopeSummary,
+    TopicFile,
+    TopicList,
+    TopicSummary,
+)
+
+from memory_api.errors import NotFound
+from memory_api.store.containment import OutsideMemoryRoot
+from memory_api.store.scopes import (
+    TopicEntry,
+    iso_utc,
+    list_scopes,
+    read_index_text,
+    read_marker,
+    scan_topics,
+    scope_real_dir,
+    topic_entry,
+)
+from memory_api.store.topic_cache import TopicCache
+
+__all__ = ["USER_TITLE", "ScopeViews"]
+
+logger = logging.getLogger(__name__)
+
+USER_TITLE = "User memory"
+"""The overview title of the user scope (A-3)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Loaded:
+    entry: TopicEntry
+    topic: ParsedTopic
+    size: int
+    mtime_ns: int
+
+
+class ScopeViews:
+    """Builds the read answers of one app; ``cache`` is shared by every request."""
+
+    def __init__(self, cache: TopicCache) -> None:
+        self.cache = cache
+
+    def _load(self, entries: list[TopicEntry]) -> list[_Loaded]:
+        loaded: list[_Loaded] = []
+        for entry in entries:
+            try:
+                topic, info = self.cache.load(entry.real, entry.file, entry.stat)
+            except OSError as error:
+                logger.info("skipping %s: %s", entry.real, error)
+                continue
+            loaded.append(_Loaded(entry, topic, info.st_size, info.st_mtime_ns))
+        return loaded
+
+    @staticmethod
+    def _user_index(root: Path) -> str | None:
+        try:
+            scope = scope_real_dir(root, USER_SCOPE)
+        except OutsideMemoryRoot:
+            return None
+        found = read_index_text(root, scope) if scope is not None else None
+        return found.text if found is not None else None
+
+    @staticmethod
+    def _lint(
+        key: str, index_text: str | None, loaded: list[_Loaded], user_index: str | None
+    ) -> list[Finding]:
+        return lint_scope(
+            index_text,
+            [item.topic for item in loaded],
+            [item.entry.file for item in loaded],
+            companion_index=None if key == USER_SCOPE else user_index,
+        )
+
+    def _summary(
+        self, root: Path, key: str, scope: Path, user_index: str | None
+    ) -> tuple[int, ScopeSummary]:
+        """One overview entry (A-3) and its newest activity in ns (for sorting)."""
+        loaded = self._load(scan_topics(root, scope))
+        index = read_index_text(root, scope)
+        times = [item.mtime_ns for item in loaded]
+        if index is not None:
+            times.append(index.stat.st_mtime_ns)
+        with contextlib.suppress(OSError):
+            times.append(scope.stat().st_mtime_ns)  # a file created or deleted is activity too
+        newest = max(times, default=0)
+        index_text = index.text if index is not None else None
+        counts = Counter(f.code for f in self._lint(key, index_text, loaded, user_index))
+        if key == USER_SCOPE:
+            title, path, problems, orphaned = USER_TITLE, None, [], False
+        else:
+            marker = read_marker(root, scope, key)
+            path, problems, orphaned = marker.path, marker.problems, marker.orphaned
+            title = (PurePath(path).name or path) if path else key
+        return newest, ScopeSummary(
+            key=key,
+            kind="user" if key == USER_SCOPE else "workspace",
+            title=title,
+            workspace_path=path,
+            file_count=len(loaded),
+            last_activity=iso_utc(newest) if times else None,
+            marker_problems=problems,
+            orphaned=orphaned,
+            lint_counts=dict(sorted(counts.items())),
+        )
+
+    def overview(self, root: Path) -> list[ScopeSummary]:
+        """Every scope under the real ``root``: user first, then Workspaces newest first (A-3)."""
+        user_index = self._user_index(root)
+        user: list[ScopeSummary] = []
+        workspaces: list[tuple[int, ScopeSummary]] = []
+        for key, scope in list_scopes(root):
+            newest, summary = self._summary(root, key, scope, user_index)
+            if key == USER_SCOPE:
+                user.append(summary)
+            else:
+                workspaces.append((newest, summary))
+        workspaces.sort(key=lambda item: (-item[0], item[1].key))
+        return user + [summary for _, summary in workspaces]
+
+    def topic_list(self, root: Path, scope: Path, key: str) -> TopicList:
+        """Every topic file of the scope, sorted by file name (A-5)."""
+        files = [
+            TopicSummary(
+                file=item.entry.file,
+                name=item.topic.name,
+                description=item.topic.description,
+                updated_at=item.topic.updated_at,
+                size=item.size,
+                mtime=iso_utc(item.mtime_ns),
+                problems=item.topic.problems,
+            )
+            for item in self._load(scan_topics(root, scope))
+        ]
+        return TopicList(scope=key, files=files)
+
+    def topic_file(self, root: Path, scope: Path, key: str, file_name: str) -> TopicFile:
+        """One topic file (A-5); :class:`NotFound` when it does not list (missing, outside)."""
+        entry = topic_entry(root, scope, file_name)
+        loaded = self._load([entry]) if entry is not None else []
+        if not loaded:
+            raise NotFound(f"no topic file {file_name!r} in scope {key!r}")
+        item = loaded[0]
+        return TopicFile(
+            file=file_name,
+            name=item.topic.name,
+            description=item.topic.description,
+            updated_at=item.topic.updated_at,
+            size=item.size,
+            mtime=iso_utc(item.mtime_ns),
+            problems=item.topic.problems,
+            body=item.topic.body,
+            links=item.topic.links,
+        )
+
+    def index_view(self, root: Path, scope: Path, key: str) -> IndexView:
+        """The raw index, each line kept or dropped by the injection, and the scope's lint.
+
+        A Workspace index is capped as a Session in that Workspace would get it: beside the
+        user index, sharing the character budget (I-4); the user index as if injected alone.
+        """
+        index = read_index_text(root, scope)
+        text = index.text if index is not None else None
+        user_index = self._user_index(root)
+        if key == USER_SCOPE:
+            capped = cap_indexes(text, None, workspace_key=None)[0]
+        else:
+            capped = cap_indexes(user_index, text, workspace_key=key)[1]
+        kept = set(capped.kept)
+        lines = [
+            IndexLine(number=number, text=line, kept=number in kept)
+            for number, line in enumerate(index_lines(text or ""), start=1)
+        ]
+        loaded = self._load(scan_topics(root, scope))
+        return IndexView(
+            scope=key,
+            exists=index is not None,
+            raw=text or "",
+            lines=lines,
+            manifest=capped.manifest,
+            findings=self._lint(key, text, loaded, user_index),
+        )

@@ -1,0 +1,197 @@
+"""What reaches the model: capped indexes, truncation notes, manifests, the ``{{MEMORY}}`` text.
+
+The rules (I-1, I-3, I-4, I-8):
+
+1. Each scope's index is split into lines (``\\n``; a trailing line end opens no new line) and
+   every line has its likely credentials masked (I-8) — the caps measure what is injected.
+2. Line cap: at most :data:`LINE_CAP` lines per scope.
+3. Character backstop: at most :data:`CHAR_CAP` code points for the injected indexes together;
+   a kept line costs its code points plus one for its line end; truncation and "nothing saved
+   yet" notes are not counted. When both indexes fit, both are whole. Otherwise each scope may
+   use up to half; a scope that needs less than half hands the rest to the other, so one huge
+   index never starves the other.
+4. A scope is cut at a line boundary: its lines are kept in order up to the first line that does
+   not fit; that line and every later one are left out (a single line longer than the budget is
+   thus left out whole, and never split inside a character). Keeping a later, shorter line
+   instead would reorder what the model sees, so the cut is always a prefix.
+5. Every cut is followed by a note naming the scope and how many lines were left out, telling the
+   model to open the full ``MEMORY.md`` itself. A blank or missing index injects an explicit
+   "nothing saved yet" note (I-3). The file on disk is never touched.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from memory_core.credentials import mask_secret_lines
+from memory_core.index import index_lines
+from memory_core.keys import USER_SCOPE
+from memory_core.wire import CapFired, ScopeManifest
+
+__all__ = [
+    "CHAR_CAP",
+    "INDEX_PLACEHOLDER",
+    "LINE_CAP",
+    "USER_INDEX_PLACEHOLDER",
+    "CappedIndex",
+    "build_memory_text",
+    "cap_indexes",
+    "empty_note",
+    "truncation_note",
+]
+
+LINE_CAP = 200
+"""At most this many lines of one scope's index are injected (I-4)."""
+CHAR_CAP = 25_000
+"""At most this many code points of both indexes together are injected (I-4)."""
+USER_INDEX_PLACEHOLDER = "{{MEMORY_USER_INDEX}}"
+INDEX_PLACEHOLDER = "{{MEMORY_INDEX}}"
+
+
+class CappedIndex(msgspec.Struct, frozen=True):
+    """One scope's index as injected (I-3, I-4, I-8).
+
+    ``scope`` is ``user`` or the Workspace key; ``text`` replaces the scope's index placeholder
+    (the kept lines, masked, then any truncation note — or the "nothing saved yet" note);
+    ``kept`` / ``dropped`` are 1-based line numbers of the index file (what the index view
+    shows); ``manifest`` is the A-9 summary.
+    """
+
+    scope: str
+    text: str
+    kept: list[int]
+    dropped: list[int]
+    manifest: ScopeManifest
+
+
+def _label(scope: str) -> str:
+    return "user memory index" if scope == USER_SCOPE else f"Workspace memory index ({scope})"
+
+
+def empty_note(scope: str) -> str:
+    """The note injected for a blank or missing index (I-3)."""
+    return f"(Nothing saved yet: the {_label(scope)} is empty; MEMORY.md is blank or missing.)"
+
+
+def truncation_note(scope: str, left_out: int, total: int, cap: CapFired) -> str:
+    """The note that follows a cut index (I-4): scope, lines left out, what to do."""
+    reason = (
+        f"the {LINE_CAP}-line cap"
+        if cap == "lines"
+        else f"the {CHAR_CAP:,}-character limit for injected indexes"
+    )
+    plural = "line was" if left_out == 1 else "lines were"
+    return (
+        f"(Truncated: the {_label(scope)} shows {total - left_out} of {total} lines; "
+        f"{left_out} {plural} left out because of {reason}. Open the full MEMORY.md in this "
+        "scope's Directory yourself before relying on this list.)"
+    )
+
+
+class _Scope:
+    """Working state for one scope while the caps are applied."""
+
+    def __init__(self, scope: str, raw: str | None) -> None:
+        self.scope = scope
+        self.blank = raw is None or not raw.strip()
+        self.lines = [] if raw is None else mask_secret_lines(index_lines(raw))
+        self.candidates = self.lines[:LINE_CAP]
+        self.need = sum(len(line) + 1 for line in self.candidates)
+        self.kept_count = len(self.candidates)
+        self.used = self.need
+
+    def fill(self, budget: int) -> None:
+        """Keep the longest prefix of the candidate lines whose cost fits ``budget``."""
+        used = 0
+        for count, line in enumerate(self.candidates):
+            if used + len(line) + 1 > budget:
+                self.kept_count, self.used = count, used
+                return
+            used += len(line) + 1
+        self.kept_count, self.used = len(self.candidates), self.need
+
+
+def _apply_char_cap(scopes: list[_Scope]) -> None:
+    live = [scope for scope in scopes if not scope.blank]
+    if sum(scope.need for scope in live) <= CHAR_CAP:
+        return
+    if len(live) == 1:
+        live[0].fill(CHAR_CAP)
+        return
+    half = CHAR_CAP // 2
+    first, second = live
+    if first.need <= half:
+        second.fill(CHAR_CAP - first.need)
+    elif second.need <= half:
+        first.fill(CHAR_CAP - second.need)
+    else:
+        first.fill(half)
+        second.fill(CHAR_CAP - half)
+
+
+def _finish(state: _Scope, headroom_chars: int) -> CappedIndex:
+    total = len(state.lines)
+    kept = total if state.blank else state.kept_count
+    cap: CapFired = "none"
+    if kept < len(state.candidates):
+        cap = "chars"
+    elif kept < total:
+        cap = "lines"
+    if state.blank:
+        text = empty_note(state.scope)
+    else:
+        parts = ["\n".join(state.lines[:kept])] if kept else []
+        if cap != "none":
+            parts.append(truncation_note(state.scope, total - kept, total, cap))
+        text = "\n\n".join(parts)
+    manifest = ScopeManifest(
+        scope=state.scope,
+        lines_total=total,
+        lines_kept=kept,
+        lines_dropped=total - kept,
+        cap_fired=cap,
+        headroom_lines=0 if cap != "none" else LINE_CAP - total,
+        headroom_chars=0 if cap != "none" else headroom_chars,
+    )
+    return CappedIndex(
+        scope=state.scope,
+        text=text,
+        kept=list(range(1, kept + 1)),
+        dropped=list(range(kept + 1, total + 1)),
+        manifest=manifest,
+    )
+
+
+def cap_indexes(
+    user_index: str | None, workspace_index: str | None, *, workspace_key: str | None
+) -> list[CappedIndex]:
+    """Apply I-3, I-4 and I-8 to the user index and, with a key, the Workspace index.
+
+    ``None`` means the index file is missing. Returns the user scope first, then — only when
+    ``workspace_key`` is given (a persistent Workspace) — the Workspace scope. ``headroom_chars``
+    in a manifest is what is left of :data:`CHAR_CAP` after both injected indexes (0 for a scope
+    that was cut); ``headroom_lines`` what is left of :data:`LINE_CAP` for that scope.
+    """
+    scopes = [_Scope(USER_SCOPE, user_index)]
+    if workspace_key is not None:
+        scopes.append(_Scope(workspace_key, workspace_index))
+    _apply_char_cap(scopes)
+    headroom = CHAR_CAP - sum(scope.used for scope in scopes if not scope.blank)
+    return [_finish(scope, max(headroom, 0)) for scope in scopes]
+
+
+def build_memory_text(
+    prompt: str, workspace_prompt: str, user: CappedIndex, workspace: CappedIndex | None
+) -> str:
+    """Assemble what ``{{MEMORY}}`` expands to (I-1).
+
+    ``prompt`` with ``{{MEMORY_USER_INDEX}}`` replaced by the user index, then — only with a
+    Workspace scope — a blank line and ``workspace_prompt`` with ``{{MEMORY_INDEX}}`` replaced by
+    the Workspace index. No other substitution: placeholder text inside an index (or a prompt
+    holding the other scope's placeholder) is left as written, and each prompt is substituted in
+    a single pass so inserted text is never expanded again.
+    """
+    parts = [prompt.replace(USER_INDEX_PLACEHOLDER, user.text).strip("\n")]
+    if workspace is not None:
+        parts.append(workspace_prompt.replace(INDEX_PLACEHOLDER, workspace.text).strip("\n"))
+    return "\n\n".join(part for part in parts if part)

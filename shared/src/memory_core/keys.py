@@ -1,0 +1,213 @@
+"""Workspace memory keys, the temporary-Workspace test and the id checks (K-1…K-4, K-7).
+
+Everything here is pure except :func:`workspace_memory_key` and :func:`is_temporary_workspace`,
+which resolve symlinks (``os.path.realpath``) but never create, read or write a file.
+
+>>> safe_basename("Über Projekt")
+'uber-projekt'
+>>> key_for_real_path("/home/ada/src/my-app")
+'my-app-1c7ddc51'
+>>> check_scope_key("user")
+'user'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import unicodedata
+from pathlib import Path
+from typing import Literal
+
+from memory_core.errors import InvalidId
+
+__all__ = [
+    "USER_SCOPE",
+    "check_agent_id",
+    "check_project_id",
+    "check_scope_key",
+    "check_topic_file_name",
+    "is_temporary_workspace",
+    "key_for_real_path",
+    "safe_basename",
+    "workspace_memory_key",
+]
+
+USER_SCOPE = "user"
+"""The key of the user scope; a generated key always holds a hyphen, so it can never be ``user``."""
+
+INDEX_FILE_NAME = "MEMORY.md"  # duplicated from layout to keep keys free of imports beyond errors
+
+_ID_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
+_WORKSPACE_KEY_RE = re.compile(r"[a-z0-9_][a-z0-9._-]{0,47}-[0-9a-f]{8}")
+_UNSAFE_RUN_RE = re.compile(r"[^a-z0-9._]+")
+_BASENAME_MAX = 48
+_HASH_DIGITS = 8
+_FILE_NAME_MAX_BYTES = 255
+
+
+def _check_id(kind: Literal["project", "agent"], value: str) -> str:
+    if not isinstance(value, str) or _ID_RE.fullmatch(value) is None:
+        raise InvalidId(
+            kind,
+            str(value),
+            "must be 1-64 characters of a-z, 0-9, '_' or '-', starting with a letter or digit",
+        )
+    return value
+
+
+def check_project_id(value: str) -> str:
+    """Return ``value`` if it is a valid project id (K-7), else raise :class:`InvalidId`.
+
+    Pattern: ``^[a-z0-9][a-z0-9_-]{0,63}$``.
+
+    >>> check_project_id("acme")
+    'acme'
+    >>> check_project_id("Acme")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    memory_core.errors.InvalidId: invalid project 'Acme': must be 1-64 characters of a-z, ...
+    """
+    return _check_id("project", value)
+
+
+def check_agent_id(value: str) -> str:
+    """Return ``value`` if it is a valid agent id (K-7), else raise :class:`InvalidId`.
+
+    Same pattern as a project id: ``^[a-z0-9][a-z0-9_-]{0,63}$``.
+
+    >>> check_agent_id("coder-1")
+    'coder-1'
+    """
+    return _check_id("agent", value)
+
+
+def check_scope_key(value: str) -> str:
+    """Return ``value`` if it names a scope (K-7), else raise :class:`InvalidId`.
+
+    A scope key is ``user`` or a Workspace key matching
+    ``^[a-z0-9_][a-z0-9._-]{0,47}-[0-9a-f]{8}$``; ``..``, ``.workspace`` and any path are refused.
+
+    >>> check_scope_key("my-app-a81f32c4")
+    'my-app-a81f32c4'
+    >>> check_scope_key("..")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    memory_core.errors.InvalidId: invalid scope '..': must be 'user' or ...
+    """
+    if isinstance(value, str) and (value == USER_SCOPE or _WORKSPACE_KEY_RE.fullmatch(value)):
+        return value
+    raise InvalidId("scope", str(value), "must be 'user' or '<safe-basename>-<8 hex digits>'")
+
+
+def check_topic_file_name(value: str) -> str:
+    """Return ``value`` if it is an acceptable topic file name (K-7), else raise :class:`InvalidId`.
+
+    Names are what agents really write (``feedback_testing.md``, ``Deploy notes.md``,
+    ``数据库迁移.md``). Rules: ends in ``.md``; is not the index (``MEMORY.md``, compared
+    case-insensitively because some filesystems are); does not start with ``.``; holds no ``/``,
+    ``\\``, NUL or other control character; encodes to at most 255 bytes of UTF-8 (a lone
+    surrogate, which cannot be encoded, is refused too).
+
+    >>> check_topic_file_name("Deploy notes.md")
+    'Deploy notes.md'
+    >>> check_topic_file_name("../x.md")
+    Traceback (most recent call last):
+    ...
+    memory_core.errors.InvalidId: invalid file '../x.md': must not start with '.'
+    """
+    if not isinstance(value, str):
+        raise InvalidId("file", str(value), "must be a string")
+    reason = _topic_file_name_problem(value)
+    if reason is not None:
+        raise InvalidId("file", value, reason)
+    return value
+
+
+def _topic_file_name_problem(value: str) -> str | None:
+    if value.startswith("."):
+        return "must not start with '.'"
+    if not value.endswith(".md") or value == ".md":
+        return "must end in '.md'"
+    if value.casefold() == INDEX_FILE_NAME.casefold():
+        return "is the scope's index, not a topic file"
+    if "/" in value or "\\" in value:
+        return "must not hold '/' or '\\'"
+    if any(unicodedata.category(ch) == "Cc" for ch in value):
+        return "must not hold NUL or control characters"
+    try:
+        encoded = value.encode("utf-8")
+    except UnicodeEncodeError:
+        return "is not valid Unicode"
+    if len(encoded) > _FILE_NAME_MAX_BYTES:
+        return f"is longer than {_FILE_NAME_MAX_BYTES} bytes in UTF-8"
+    return None
+
+
+def safe_basename(name: str) -> str:
+    """Turn a directory name into the readable half of a Workspace key (K-2).
+
+    NFKD-normalise and drop combining marks, lower-case, replace every run of characters outside
+    ``[a-z0-9._]`` with one ``-``, strip leading/trailing ``-`` and ``.``, cut to 48 characters,
+    strip again; an empty result becomes ``workspace``. The result never starts with ``.`` or
+    ``-`` and is at most 48 characters long.
+
+    >>> safe_basename("Über")
+    'uber'
+    >>> safe_basename("My App (v2)")
+    'my-app-v2'
+    >>> safe_basename(".config")
+    'config'
+    >>> safe_basename("数据库")
+    'workspace'
+    """
+    decomposed = unicodedata.normalize("NFKD", name)
+    without_marks = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    lowered = without_marks.lower()
+    dashed = _UNSAFE_RUN_RE.sub("-", lowered).strip("-.")
+    cut = dashed[:_BASENAME_MAX].strip("-.")
+    return cut or "workspace"
+
+
+def key_for_real_path(real_path: str) -> str:
+    """Derive the Workspace memory key of an already resolved path (K-1), purely.
+
+    ``<safe_basename(last component)>-<first 8 hex digits of sha256(os.fsencode(real_path))>``.
+    The path is hashed exactly as given, so resolve symlinks first (see
+    :func:`workspace_memory_key`). The result always matches the K-7 scope pattern.
+
+    >>> key_for_real_path("/srv/Über")
+    'uber-3d6f3ec3'
+    >>> key_for_real_path("/")
+    'workspace-8a5edab2'
+    """
+    digest = hashlib.sha256(os.fsencode(real_path)).hexdigest()[:_HASH_DIGITS]
+    last = real_path.rstrip(os.sep).rsplit(os.sep, 1)[-1]
+    return f"{safe_basename(last)}-{digest}"
+
+
+def workspace_memory_key(workspace: str | os.PathLike[str]) -> str:
+    """Resolve ``workspace`` (symlinks, ``..``, relative to the cwd) and derive its key (K-1, K-3).
+
+    Two symlinks to one directory give one key; a renamed or moved directory gets a new one. The
+    path need not exist (``os.path.realpath`` resolves as far as it can); nothing is created.
+    """
+    return key_for_real_path(os.path.realpath(os.fspath(workspace)))
+
+
+def is_temporary_workspace(real_path: Path, app_data_dir: Path) -> bool:
+    """Tell whether a Workspace is temporary (K-4): it lies under ``agents/<id>/workspaces/``.
+
+    Both paths are resolved (symlinks included) before comparing, so a symlink into a temporary
+    Workspace is temporary and a symlinked data dir is still recognised. Any agent's
+    ``workspaces/`` counts (a subagent in its parent's temporary Workspace), and so does the
+    ``workspaces`` directory itself: no scope is ever keyed off it.
+    """
+    real = Path(os.path.realpath(real_path))
+    agents = Path(os.path.realpath(app_data_dir)) / "agents"
+    try:
+        parts = real.relative_to(agents).parts
+    except ValueError:
+        return False
+    return len(parts) >= 2 and parts[1] == "workspaces"

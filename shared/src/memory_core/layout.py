@@ -1,0 +1,53 @@
+"""Paths inside the app data dir, derived only from checked ids (see docs/architecture.md).
+
+Every function re-checks the ids it is given (K-7) before joining them into a path, so a path
+built here can never step outside the directory it names; nothing here touches the disk.
+
+>>> str(scope_dir(Path("/data"), "coder", "user"))
+'/data/agents/coder/agent_state/memory/user'
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memory_core.keys import check_agent_id, check_scope_key
+
+__all__ = [
+    "AGENTS_DIR",
+    "INDEX_FILE",
+    "MARKER_FILE",
+    "agent_dir",
+    "memory_root",
+    "scope_dir",
+    "workspaces_dir",
+]
+
+AGENTS_DIR = "agents"
+INDEX_FILE = "MEMORY.md"
+"""A scope's index (T-4); never a topic file."""
+MARKER_FILE = ".workspace"
+"""A Workspace scope's marker: the Workspace's real path, UTF-8, one line (K-5)."""
+
+
+def agent_dir(app_data_dir: Path, agent_id: str) -> Path:
+    """Return ``<app_data_dir>/agents/<agent_id>``; raises ``InvalidId`` for a bad agent id."""
+    return app_data_dir / AGENTS_DIR / check_agent_id(agent_id)
+
+
+def memory_root(app_data_dir: Path, agent_id: str) -> Path:
+    """Return the memory root ``<app_data_dir>/agents/<agent_id>/agent_state/memory``."""
+    return agent_dir(app_data_dir, agent_id) / "agent_state" / "memory"
+
+
+def scope_dir(app_data_dir: Path, agent_id: str, key: str) -> Path:
+    """Return a scope directory under the memory root; ``key`` is ``user`` or a Workspace key.
+
+    Raises ``InvalidId`` (kind ``agent`` or ``scope``) before building anything.
+    """
+    return memory_root(app_data_dir, agent_id) / check_scope_key(key)
+
+
+def workspaces_dir(app_data_dir: Path, agent_id: str) -> Path:
+    """Return ``<app_data_dir>/agents/<agent_id>/workspaces``: temporary Workspaces (K-4)."""
+    return agent_dir(app_data_dir, agent_id) / "workspaces"

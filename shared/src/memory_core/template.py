@@ -1,0 +1,157 @@
+"""Template placeholders: insert them (I-7), render the key line (I-2), substitute (P-1).
+
+A template is the agent's system prompt with ``{{…}}`` placeholders. Memory owns two of them:
+``{{MEMORY}}`` (the injected prompts and indexes, I-1) and ``{{WORKSPACE_MEMORY_KEY}}`` (the value
+on the Environment section's ``- Workspace Memory Key:`` line, I-2). Every other placeholder is
+left for the harness.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory_core.markdown import fenced_lines
+from memory_core.wire import WorkspaceKind
+
+__all__ = [
+    "ENVIRONMENT_HEADING",
+    "KEY_LINE",
+    "KEY_PLACEHOLDER",
+    "MEMORY_PLACEHOLDER",
+    "OFF_KEY_VALUE",
+    "TEMPORARY_KEY_VALUE",
+    "has_memory_placeholder",
+    "insert_placeholder",
+    "key_line_value",
+    "substitute",
+]
+
+MEMORY_PLACEHOLDER = "{{MEMORY}}"
+KEY_PLACEHOLDER = "{{WORKSPACE_MEMORY_KEY}}"
+KEY_LINE = f"- Workspace Memory Key: {KEY_PLACEHOLDER}"
+ENVIRONMENT_HEADING = "# Environment"
+TEMPORARY_KEY_VALUE = "(none — temporary workspace)"
+OFF_KEY_VALUE = "(none — memory is off)"
+
+# An ATX heading whose text is "Environment" (any level, optional closing #s), as CommonMark
+# reads it: up to three spaces of indent.
+_ENV_HEADING_RE = re.compile(r" {0,3}#{1,6}[ \t]+Environment[ \t]*(?:#+[ \t]*)?", re.IGNORECASE)
+_LIST_ITEM_RE = re.compile(r" {0,3}[-*+][ \t]")
+_SUBSTITUTE_RE = re.compile(re.escape(MEMORY_PLACEHOLDER) + "|" + re.escape(KEY_PLACEHOLDER))
+
+
+def has_memory_placeholder(template: str) -> bool:
+    """Tell whether ``template`` holds ``{{MEMORY}}``; without it nothing is injected (I-5)."""
+    return MEMORY_PLACEHOLDER in template
+
+
+def _find_environment_heading(lines: list[str]) -> int | None:
+    """Index of the first Environment heading outside fenced code blocks, or None."""
+    content = [line.rstrip("\r\n") for line in lines]
+    for number, (line, fenced) in enumerate(zip(content, fenced_lines(content), strict=True)):
+        if not fenced and _ENV_HEADING_RE.fullmatch(line):
+            return number
+    return None
+
+
+def insert_placeholder(template: str) -> tuple[str, bool]:
+    """Insert ``{{MEMORY}}`` and the Workspace Memory Key line into ``template`` (I-7, A-4).
+
+    Returns ``(new_template, changed)``. Idempotent: a placeholder already present anywhere is
+    never added again, and nothing already in the template is altered or removed — only lines
+    are added:
+
+    - ``{{MEMORY}}`` on its own line (then a blank line) just before the first ``# Environment``
+      heading outside code fences;
+    - ``- Workspace Memory Key: {{WORKSPACE_MEMORY_KEY}}`` right after that heading — as the first
+      item when the section starts with a list after blank lines, so the list stays one list;
+    - with no such heading: ``{{MEMORY}}`` and a new ``# Environment`` section holding the line,
+      appended at the end (only the parts still missing).
+
+    The template's line ending style (``\\r\\n`` or ``\\n``) is kept for the added lines.
+
+    >>> print(insert_placeholder("Be kind.\\n\\n# Environment\\n- CWD: {{CWD}}\\n")[0])
+    Be kind.
+    <BLANKLINE>
+    {{MEMORY}}
+    <BLANKLINE>
+    # Environment
+    - Workspace Memory Key: {{WORKSPACE_MEMORY_KEY}}
+    - CWD: {{CWD}}
+    <BLANKLINE>
+    >>> insert_placeholder("{{MEMORY}}\\n# Environment\\n" + KEY_LINE + "\\n")[1]
+    False
+    """
+    need_memory = MEMORY_PLACEHOLDER not in template
+    need_key = KEY_PLACEHOLDER not in template
+    if not need_memory and not need_key:
+        return template, False
+    newline = "\r\n" if "\r\n" in template else "\n"
+    lines = template.splitlines(keepends=True)
+    heading = _find_environment_heading(lines)
+    if heading is None:
+        return _append_section(template, newline, need_memory, need_key), True
+
+    if need_key:
+        at = heading + 1
+        after = at
+        while after < len(lines) and not lines[after].strip():
+            after += 1
+        if after > at and after < len(lines) and _LIST_ITEM_RE.match(lines[after]):
+            at = after
+        if at == len(lines) and not lines[heading].endswith(("\n", "\r")):
+            lines[heading] += newline  # the heading was the last line, without a line end
+        lines.insert(at, KEY_LINE + newline)
+    if need_memory:
+        block = [MEMORY_PLACEHOLDER + newline, newline]
+        if heading > 0 and lines[heading - 1].strip():
+            block.insert(0, newline)
+        lines[heading:heading] = block
+    return "".join(lines), True
+
+
+def _append_section(template: str, newline: str, need_memory: bool, need_key: bool) -> str:
+    parts: list[str] = []
+    if template and not template.endswith(("\n", "\r")):
+        parts.append(newline)
+    if template.strip():
+        parts.append(newline)  # a blank line between the old text and what is added
+    if need_memory:
+        parts.append(MEMORY_PLACEHOLDER + newline)
+        if need_key:
+            parts.append(newline)
+    if need_key:
+        parts.append(ENVIRONMENT_HEADING + newline + KEY_LINE + newline)
+    return template + "".join(parts)
+
+
+def key_line_value(kind: WorkspaceKind, key: str | None) -> str:
+    """Return what ``{{WORKSPACE_MEMORY_KEY}}`` renders as (I-2).
+
+    ``persistent`` → the key itself (``ValueError`` if it is None); ``temporary`` →
+    ``(none — temporary workspace)``; ``off`` → ``(none — memory is off)`` (em dashes, exact).
+
+    >>> key_line_value("temporary", None)
+    '(none — temporary workspace)'
+    """
+    if kind == "persistent":
+        if not key:
+            raise ValueError("a persistent Workspace needs its key")
+        return key
+    if kind == "temporary":
+        return TEMPORARY_KEY_VALUE
+    return OFF_KEY_VALUE
+
+
+def substitute(template: str, memory: str, key_value: str) -> str:
+    """Replace ``{{MEMORY}}`` and ``{{WORKSPACE_MEMORY_KEY}}`` by their values (P-1).
+
+    One pass over the template: placeholder text that arrives inside ``memory`` (an index that
+    mentions ``{{WORKSPACE_MEMORY_KEY}}``) is never expanded again. Other ``{{…}}`` placeholders
+    are left for the harness.
+
+    >>> substitute("{{MEMORY}}|{{WORKSPACE_MEMORY_KEY}}|{{CWD}}", "M {{MEMORY}}", "k-0000abcd")
+    'M {{MEMORY}}|k-0000abcd|{{CWD}}'
+    """
+    values = {MEMORY_PLACEHOLDER: memory, KEY_PLACEHOLDER: key_value}
+    return _SUBSTITUTE_RE.sub(lambda match: values[match.group(0)], template)

@@ -1,0 +1,334 @@
+"""Topic files: bytes → text → frontmatter fields, body and ``[[links]]`` (T-1…T-3).
+
+Parsing never raises on user content (T-2). Whatever is wrong with a file is returned as a
+``problems`` entry of the form ``"<area>: <what>"`` — areas are ``encoding``, ``line-endings``,
+``size``, ``empty`` and ``frontmatter`` — together with every field that could still be read.
+The file's identity is its name (``Deploy notes.md``), never the frontmatter ``name``.
+
+>>> topic = parse_topic(b"---\\nname: prefers-pnpm\\ndescription: use pnpm\\n---\\nSee [[ci]].\\n",
+...                     "prefers-pnpm.md")
+>>> (topic.name, topic.description, topic.links, topic.problems)
+('prefers-pnpm', 'use pnpm', ['ci'], [])
+"""
+
+from __future__ import annotations
+
+import codecs
+import datetime as dt
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import frontmatter
+import msgspec
+import yaml
+from frontmatter.default_handlers import YAMLHandler
+
+from memory_core.markdown import blank_code_spans, fenced_lines
+
+__all__ = [
+    "READ_CAP_BYTES",
+    "ParsedTopic",
+    "TopicFields",
+    "decode_text",
+    "extract_links",
+    "parse_topic",
+    "read_topic",
+]
+
+READ_CAP_BYTES = 1024 * 1024
+"""At most this many bytes of a topic file are ever read (T-2)."""
+
+_HANDLER = YAMLHandler()
+_FIELDS = ("name", "description", "updated_at")
+# [[name]], [[name|alias]], [[name#section]]; a padded "[[ -f x ]]" (shell test) is no link.
+_WIKI_LINK_RE = re.compile(r"\[\[([^\s\[\]|#](?:[^\[\]\n|#]*[^\s\[\]|#])?)(?:[|#][^\[\]\n]*)?\]\]")
+_ERROR_PATH_RE = re.compile(r"at `\$\.(\w+)`")
+_PLAIN_FIELD_RE = re.compile(r"([A-Za-z_][\w-]*):[ \t]+([^\s\"'\[{|>&*!#%@`-].*)")
+
+
+class TopicFields(msgspec.Struct, frozen=True):
+    """The frontmatter fields Memory reads (T-1); unknown fields are ignored, never an error.
+
+    ``updated_at`` arrives here already as an ISO 8601 string (YAML dates are converted first).
+    """
+
+    name: str | None = None
+    description: str | None = None
+    updated_at: str | None = None
+
+
+class ParsedTopic(msgspec.Struct, frozen=True):
+    """A parsed topic file (T-1…T-3).
+
+    ``file`` is the file name; ``name`` the frontmatter ``name`` when readable, else the stem;
+    ``description`` / ``updated_at`` are None when missing or unreadable; ``body`` is the text
+    after the frontmatter (LF line ends, outer whitespace stripped); ``links`` the ``[[name]]``
+    targets in order of first appearance; ``problems`` the T-2 findings (``"frontmatter: …"``);
+    ``truncated`` is true when only the first :data:`READ_CAP_BYTES` bytes were read;
+    ``body_line`` is the 1-based line of the file on which ``body`` starts (for lint findings).
+    """
+
+    file: str
+    name: str
+    description: str | None
+    updated_at: str | None
+    body: str
+    links: list[str]
+    problems: list[str]
+    truncated: bool
+    body_line: int = 1
+
+
+def decode_text(raw: bytes, *, partial: bool = False) -> tuple[str, list[str]]:
+    """Decode a topic file's bytes to text with LF line ends; never raises (T-2).
+
+    Returns ``(text, problems)``. A UTF-8 byte order mark is stripped (a UTF-16 one selects
+    UTF-16); bytes that are not UTF-8 are read as cp1252, or Latin-1 when cp1252 cannot map them,
+    and named as an ``encoding`` problem; CRLF (and lone CR) line ends become LF and are named as
+    a ``line-endings`` problem. ``partial`` says the bytes were cut at the read cap, so an
+    incomplete UTF-8 sequence at the very end is dropped rather than reported.
+
+    >>> decode_text(b"\\xef\\xbb\\xbfa\\r\\nb")
+    ('a\\nb', ['encoding: UTF-8 byte order mark removed', 'line-endings: CRLF read as LF'])
+    >>> decode_text("Café".encode("latin-1"))[1]
+    ['encoding: not valid UTF-8 (byte 0xe9 at offset 3); read as cp1252']
+    """
+    problems: list[str] = []
+    text: str
+    if raw.startswith(codecs.BOM_UTF8):
+        raw = raw[len(codecs.BOM_UTF8) :]
+        problems.append("encoding: UTF-8 byte order mark removed")
+    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        text = raw.decode("utf-16", errors="replace")
+        problems.append("encoding: UTF-16 text")
+    else:
+        try:
+            text = codecs.getincrementaldecoder("utf-8")().decode(raw, final=not partial)
+        except UnicodeDecodeError as error:
+            where = f"byte 0x{raw[error.start]:02x} at offset {error.start}"
+            try:
+                text, used = raw.decode("cp1252"), "cp1252"
+            except UnicodeDecodeError:
+                text, used = raw.decode("latin-1"), "Latin-1"
+            problems.append(f"encoding: not valid UTF-8 ({where}); read as {used}")
+    if "\r" in text:
+        kind = "CRLF" if "\r\n" in text else "CR"
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+        problems.append(f"line-endings: {kind} read as LF")
+    if text.startswith("\ufeff"):  # a BOM that survived (UTF-16 or doubled)
+        text = text[1:]
+    return text, problems
+
+
+def extract_links(body: str) -> list[str]:
+    """Return the ``[[name]]`` link targets of a body, in order, each once (T-3).
+
+    ``[[name|alias]]`` and ``[[name#section]]`` link to ``name``; links inside code fences or
+    code spans, and padded forms such as a shell test ``[[ -f x ]]``, are not links.
+
+    >>> extract_links("See [[a]], [[b|B]] and [[a#why]]; `[[not]]`.")
+    ['a', 'b']
+    """
+    seen: dict[str, None] = {}
+    for line in _prose_lines(body):
+        for match in _WIKI_LINK_RE.finditer(line):
+            seen.setdefault(match.group(1), None)
+    return list(seen)
+
+
+def _prose_lines(body: str) -> list[str]:
+    """The body's lines outside fenced code blocks, code spans blanked."""
+    lines = body.split("\n")
+    return [
+        blank_code_spans(line)
+        for line, fenced in zip(lines, fenced_lines(lines), strict=True)
+        if not fenced
+    ]
+
+
+def _one_line(text: str, limit: int = 160) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _yaml_problem(error: Exception, salvaged: dict[str, Any]) -> str:
+    kept = f"read {', '.join(salvaged)} line by line" if salvaged else "no fields read"
+    if isinstance(error, yaml.MarkedYAMLError):
+        # +1: marks count from 0 in the block, which starts on the opening line's line end.
+        parts = []
+        if error.context:
+            where = f", line {error.context_mark.line + 1}" if error.context_mark else ""
+            parts.append(f"{error.context}{where}")
+        if error.problem:
+            where = f", line {error.problem_mark.line + 1}" if error.problem_mark else ""
+            parts.append(f"{error.problem}{where}")
+        what = _one_line(": ".join(parts) or "invalid YAML")
+        return f"frontmatter: invalid YAML ({what}); {kept}"
+    return f"frontmatter: invalid YAML ({_one_line(str(error) or type(error).__name__)}); {kept}"
+
+
+def _repair_plain_values(block: str) -> str | None:
+    """Quote unquoted one-line values that hold ``": "`` (``description: a: b``), or None.
+
+    Agents often write such lines; strict YAML refuses them ("mapping values are not allowed").
+    Only top-level ``key: value`` lines whose value is plain text are touched, so a real error
+    (an unclosed quote, a broken list) still fails and is reported.
+    """
+    lines = block.split("\n")
+    changed = False
+    for number, line in enumerate(lines):
+        match = _PLAIN_FIELD_RE.fullmatch(line)
+        if match and ": " in match.group(2):
+            lines[number] = f"{match.group(1)}: {json.dumps(match.group(2).rstrip())}"
+            changed = True
+    return "\n".join(lines) if changed else None
+
+
+def _salvage(block: str) -> dict[str, Any]:
+    """Read the known fields line by line from a block whose YAML as a whole failed."""
+    found: dict[str, Any] = {}
+    for line in block.splitlines():
+        key, sep, _ = line.partition(":")
+        if sep and key in _FIELDS and key not in found:
+            try:
+                value = yaml.safe_load(line)
+            except Exception:  # noqa: S112 - user content: an unreadable line is skipped
+                continue
+            if isinstance(value, dict) and key in value:
+                found[key] = value[key]
+    return found
+
+
+def _normalise_date(value: Any, problems: list[str]) -> Any:
+    if isinstance(value, dt.datetime | dt.date):
+        return value.isoformat()
+    if isinstance(value, str):
+        candidate = value.strip()
+        try:
+            dt.datetime.fromisoformat(candidate.replace("Z", "+00:00"))
+        except ValueError:
+            problems.append(
+                f"frontmatter: updated_at {_one_line(candidate, 40)!r} is not an ISO 8601 date"
+            )
+            return None
+        return candidate
+    return value
+
+
+def _convert_fields(data: dict[str, Any], problems: list[str]) -> TopicFields:
+    """Validate the known fields with msgspec; a field of the wrong type is dropped and named."""
+    known = {key: data[key] for key in _FIELDS if data.get(key) is not None}
+    if "updated_at" in known:
+        known["updated_at"] = _normalise_date(known["updated_at"], problems)
+    for _ in _FIELDS:
+        try:
+            return msgspec.convert(known, TopicFields)
+        except msgspec.ValidationError as error:
+            match = _ERROR_PATH_RE.search(str(error))
+            field = match.group(1) if match else None
+            problems.append(f"frontmatter: {_one_line(str(error))}")
+            if field not in known:
+                break
+            del known[field]
+    return TopicFields()
+
+
+def _second_block(body: str) -> bool:
+    """Tell whether the body starts with another ``---`` block that reads as frontmatter."""
+    if not _HANDLER.detect(body):
+        return False
+    try:
+        block, _ = _HANDLER.split(body)
+        value = _HANDLER.load(block)
+    except Exception:
+        return False
+    return isinstance(value, dict) and bool(value)
+
+
+def _split_frontmatter(text: str, problems: list[str]) -> tuple[dict[str, Any], str]:
+    stripped = text.strip()
+    if not _HANDLER.detect(stripped):
+        problems.append("frontmatter: missing (no '---' block at the top)")
+        return {}, stripped
+    try:
+        block, body = _HANDLER.split(stripped)
+    except ValueError:
+        problems.append("frontmatter: no closing '---' line; the whole file is read as body")
+        return {}, stripped
+    try:
+        metadata, content = frontmatter.parse(stripped, handler=_HANDLER)
+    except Exception as error:  # user content: any YAML failure becomes a named problem
+        repaired = _repair_plain_values(block)
+        if repaired is not None:
+            try:
+                value = _HANDLER.load(repaired)
+            except Exception:  # noqa: S110 - the repair did not help: report the first error
+                pass
+            else:
+                if isinstance(value, dict):
+                    return value, body.strip()
+        salvaged = _salvage(block)
+        problems.append(_yaml_problem(error, salvaged))
+        return salvaged, body.strip()
+    if not metadata and block.strip():
+        problems.append("frontmatter: not a mapping of fields; ignored")
+    return dict(metadata), content
+
+
+def parse_topic(raw: bytes, file_name: str) -> ParsedTopic:
+    """Parse a topic file's bytes (T-1…T-3); never raises on content (T-2).
+
+    Only the first :data:`READ_CAP_BYTES` bytes are used (``truncated`` and a ``size`` problem
+    say so). ``file_name`` is the identity: without a readable ``name`` the stem stands in.
+    Fields of the wrong type or with unreadable values are dropped and named in ``problems``.
+    """
+    truncated = len(raw) > READ_CAP_BYTES
+    text, problems = decode_text(raw[:READ_CAP_BYTES], partial=truncated)
+    if truncated:
+        problems.append("size: larger than 1 MiB; only the first 1 MiB was read")
+    stem = file_name.removesuffix(".md")
+    if not text.strip():
+        problems.append("empty: the file holds no text")
+        return ParsedTopic(file_name, stem, None, None, "", [], problems, truncated)
+    metadata, body = _split_frontmatter(text, problems)
+    fields = _convert_fields(metadata, problems)
+    if _second_block(body):
+        problems.append(
+            "frontmatter: a second '---' block follows the first; only the first is read"
+        )
+    name = fields.name.strip() if fields.name and fields.name.strip() else stem
+    description = fields.description.strip() if fields.description else None
+    return ParsedTopic(
+        file=file_name,
+        name=name,
+        description=description or None,
+        updated_at=fields.updated_at,
+        body=body,
+        links=extract_links(body),
+        problems=problems,
+        truncated=truncated,
+        body_line=_line_of_body(text, body),
+    )
+
+
+def _line_of_body(text: str, body: str) -> int:
+    """1-based line of ``text`` where ``body`` (a stripped tail of it) begins."""
+    start = len(text.rstrip()) - len(body)
+    if start < 0 or not text.startswith(body, start):
+        return 1
+    return text.count("\n", 0, start) + 1
+
+
+def read_topic(path: Path) -> tuple[ParsedTopic, os.stat_result]:
+    """Read and parse one topic file, at most :data:`READ_CAP_BYTES` (+1 to detect more).
+
+    Returns the parsed topic and the ``os.stat_result`` of the opened file (size, mtime).
+    Raises ``OSError`` when the file cannot be opened; never rewrites anything.
+    """
+    with path.open("rb") as handle:
+        stat = os.fstat(handle.fileno())
+        raw = handle.read(READ_CAP_BYTES + 1)
+    return parse_topic(raw, path.name), stat

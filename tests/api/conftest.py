@@ -1,0 +1,173 @@
+"""Shared fixtures of the API tests: a real data dir under ``tmp_path``, the app, an agent.
+
+The sample memory folders of ``tests/data/corpus`` are copied (content only, so the copies are
+writable) into an agent's memory root: the user scope, and Workspace scopes whose ``.workspace``
+marker names a real directory under ``tmp_path``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass
+from http import HTTPStatus
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from aiohttp import ClientResponse, web
+from aiohttp.test_utils import TestClient
+from memory_api.app import create_app
+from memory_api.settings import Settings
+from memory_core import layout
+from memory_core.keys import key_for_real_path
+from pytest_aiohttp import AiohttpClient
+
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "corpus"
+PROJECT = "acme"
+AGENT = "coder"
+PLAIN_TEMPLATE = "You are Coder.\n\n# Environment\n- CWD: {{CWD}}\n"
+"""A template written before Memory existed: no ``{{MEMORY}}``, no key line."""
+
+Client = TestClient[web.Request, web.Application]
+
+
+def copy_corpus(name: str, scope: Path) -> list[str]:
+    """Copy the sample folder ``name`` into ``scope`` (created); return the copied file names."""
+    scope.mkdir(parents=True, exist_ok=True)
+    names = sorted(path.name for path in (CORPUS / name).iterdir() if path.is_file())
+    for file_name in names:
+        shutil.copyfile(CORPUS / name / file_name, scope / file_name)
+    return names
+
+
+def corpus_topics(name: str) -> list[str]:
+    """The topic file names of a sample folder (every ``*.md`` but the index), sorted."""
+    return sorted(
+        path.name
+        for path in (CORPUS / name).iterdir()
+        if path.suffix == ".md" and path.name != layout.INDEX_FILE
+    )
+
+
+def file_url(key: str, file_name: str, *, agent: str = AGENT, project: str = PROJECT) -> str:
+    """The URL of one topic file, its name percent-encoded as a client must send it."""
+    encoded = quote(file_name, safe="")
+    return f"{memory_url(agent=agent, project=project)}/scopes/{key}/files/{encoded}"
+
+
+def real(path: Path | str) -> str:
+    """The real path (symlinks resolved) as a string, as the service records it."""
+    return os.path.realpath(path)
+
+
+def names(directory: Path) -> list[str]:
+    """The sorted entry names of a directory."""
+    return sorted(entry.name for entry in directory.iterdir())
+
+
+def memory_url(*, agent: str = AGENT, project: str = PROJECT) -> str:
+    """The base URL of an agent's memory routes."""
+    return f"/api/projects/{project}/agents/{agent}/memory"
+
+
+async def expect_problem(response: ClientResponse, status: int, detail_part: str) -> dict[str, Any]:
+    """Assert an RFC 9457 answer: status, content type, title, and a ``detail`` holding a part."""
+    assert response.status == status, await response.text()
+    assert response.content_type == "application/problem+json"
+    body: dict[str, Any] = await response.json(content_type=None)
+    assert body["status"] == status
+    assert body["title"] == HTTPStatus(status).phrase
+    assert detail_part in body["detail"], body["detail"]
+    assert "Traceback" not in body["detail"]
+    return body
+
+
+async def ok_json(response: ClientResponse, status: int = 200) -> dict[str, Any]:
+    """Assert a JSON success answer and return the decoded body."""
+    assert response.status == status, await response.text()
+    assert response.content_type == "application/json"
+    body: dict[str, Any] = await response.json()
+    return body
+
+
+@dataclass(frozen=True)
+class AgentHome:
+    """An agent created through the API, and where its files live."""
+
+    data_dir: Path
+    project: str
+    id: str
+    tmp: Path
+
+    @property
+    def root(self) -> Path:
+        """The agent's memory root."""
+        return layout.memory_root(self.data_dir, self.id)
+
+    @property
+    def user(self) -> Path:
+        """The user scope directory."""
+        return self.root / "user"
+
+    def workspace(self, name: str, corpus: str | None = None) -> tuple[Path, str]:
+        """Make a persistent Workspace directory and its scope (with marker, optional corpus).
+
+        Returns ``(workspace path, key)``.
+        """
+        path = self.tmp / "src" / name
+        path.mkdir(parents=True, exist_ok=True)
+        real = os.path.realpath(path)
+        key = key_for_real_path(real)
+        scope = self.root / key
+        scope.mkdir(parents=True, exist_ok=True)
+        (scope / layout.MARKER_FILE).write_text(real + "\n", encoding="utf-8")
+        if corpus is not None:
+            copy_corpus(corpus, scope)
+        return path, key
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    """An empty app data dir."""
+    path = tmp_path / "data"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture
+def settings(data_dir: Path) -> Settings:
+    """Settings for an open (token-less) service on that data dir."""
+    return Settings(data_dir=data_dir)
+
+
+@pytest.fixture
+async def client(aiohttp_client: AiohttpClient, settings: Settings) -> Client:
+    """A test client of the real application."""
+    return await aiohttp_client(create_app(settings))
+
+
+async def create_agent(
+    client: Client, agent_id: str = AGENT, *, project: str = PROJECT, template: str | None = None
+) -> None:
+    """Create an agent through the API (A-1)."""
+    body: dict[str, Any] = {"id": agent_id, "name": agent_id.title()}
+    if template is not None:
+        body["template"] = template
+    response = await client.post(f"/api/projects/{project}/agents", json=body)
+    assert response.status == 201, await response.text()
+
+
+@pytest.fixture
+async def agent(client: Client, data_dir: Path, tmp_path: Path) -> AgentHome:
+    """The agent ``coder`` of project ``acme`` (default template, memory on)."""
+    await create_agent(client)
+    return AgentHome(data_dir=data_dir, project=PROJECT, id=AGENT, tmp=tmp_path)
+
+
+@pytest.fixture
+def corpus_user(agent: AgentHome) -> AgentHome:
+    """The agent with the sample user scope copied in."""
+    copy_corpus("user-scope", agent.user)
+    return agent

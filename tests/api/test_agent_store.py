@@ -1,0 +1,94 @@
+"""AgentStore under concurrency (Q-2a, Q-4) and its records."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from memory_api.errors import NotFound, PreconditionFailed
+from memory_api.store.agents import AgentStore, etag_matches
+from memory_api.store.locks import Locks
+from memory_core.template import insert_placeholder
+from memory_core.wire import AgentCreate, ConfigPatch, MemoryPatch
+
+from tests.api.conftest import PLAIN_TEMPLATE
+
+
+@pytest.fixture
+def store(data_dir: Path) -> AgentStore:
+    """An agent store on the test data dir."""
+    return AgentStore(data_dir, Locks(data_dir / "locks"))
+
+
+async def test_q2a_ten_concurrent_placeholder_inserts_change_once(store: AgentStore) -> None:
+    await store.create("acme", AgentCreate(id="coder", name="C", template=PLAIN_TEMPLATE))
+    results = await asyncio.gather(
+        *(store.update_template("acme", "coder", insert_placeholder) for _ in range(10))
+    )
+    assert sum(changed for _, changed in results) == 1
+    record = await store.get("acme", "coder")
+    assert record.template.count("{{MEMORY}}") == 1
+    assert all(template == record.template for template, _ in results)
+
+
+async def test_q4_two_stores_share_one_data_dir(store: AgentStore, data_dir: Path) -> None:
+    """A second store (as in a second process) sees and respects the first one's writes."""
+    other = AgentStore(data_dir, Locks(data_dir / "locks"))
+    created = await store.create("acme", AgentCreate(id="coder", name="C"))
+    seen = await other.get("acme", "coder")
+    assert seen.etag == created.etag
+    await other.patch("acme", "coder", ConfigPatch(name="Renamed"), created.etag)
+    with pytest.raises(PreconditionFailed):
+        await store.patch("acme", "coder", ConfigPatch(name="Lost"), created.etag)
+    assert (await store.get("acme", "coder")).name == "Renamed"
+
+
+async def test_q2a_concurrent_patches_lose_no_field(store: AgentStore) -> None:
+    await store.create("acme", AgentCreate(id="coder", name="C"))
+    await asyncio.gather(
+        store.patch("acme", "coder", ConfigPatch(name="N"), None),
+        store.patch("acme", "coder", ConfigPatch(template="T"), None),
+        store.patch("acme", "coder", ConfigPatch(memory=MemoryPatch(prompt="P")), None),
+        store.patch("acme", "coder", ConfigPatch(memory=MemoryPatch(enabled=False)), None),
+    )
+    record = await store.get("acme", "coder")
+    assert (record.name, record.template) == ("N", "T")
+    assert (record.memory.prompt, record.memory.enabled) == ("P", False)
+
+
+async def test_a10_agent_of_another_project_is_not_found(store: AgentStore) -> None:
+    await store.create("acme", AgentCreate(id="coder", name="C"))
+    with pytest.raises(NotFound, match="no agent 'coder' in project 'globex'"):
+        await store.get("globex", "coder")
+    with pytest.raises(NotFound):
+        await store.update_template("globex", "coder", insert_placeholder)
+    assert await store.list("globex") == []
+    assert await store.projects() == ["acme"]
+
+
+async def test_list_skips_stray_folders_and_corrupt_files(
+    store: AgentStore, data_dir: Path
+) -> None:
+    await store.create("acme", AgentCreate(id="coder", name="C"))
+    (data_dir / "agents" / "Not An Id").mkdir()
+    (data_dir / "agents" / "empty").mkdir()
+    (data_dir / "agents" / "broken").mkdir()
+    (data_dir / "agents" / "broken" / "agent.json").write_text("{", encoding="utf-8")
+    assert [r.id for r in await store.list("acme")] == ["coder"]
+
+
+@pytest.mark.parametrize(
+    ("header", "matches"),
+    [
+        ('"abc"', True),
+        ("abc", True),
+        ("*", True),
+        ('"x", "abc"', True),
+        ('W/"abc"', False),
+        ('"abd"', False),
+        ("", False),
+    ],
+)
+def test_a2_if_match_comparison(header: str, matches: bool) -> None:
+    assert etag_matches(header, '"abc"') is matches

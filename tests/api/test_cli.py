@@ -1,0 +1,199 @@
+"""The memory-api command line (A-1, A-10, Q-1): agents, tokens, the demo seed, serve."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from aiohttp.test_utils import unused_port
+from memory_api.cli import main
+from memory_core.keys import workspace_memory_key
+from memory_core.layout import MARKER_FILE, memory_root
+
+from tests.api.conftest import CORPUS, corpus_topics
+
+
+@pytest.fixture
+def env(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Point the CLI at the test data dir; no tokens from the environment."""
+    monkeypatch.setenv("MEMORY_API_DATA_DIR", str(data_dir))
+    monkeypatch.delenv("MEMORY_API_TOKENS", raising=False)
+    return data_dir
+
+
+@pytest.fixture
+def restore_logging() -> Iterator[None]:
+    """Put the root logger back after a command that configures logging (``serve``)."""
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)
+
+
+def test_a1_agent_create_and_list(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["agent", "create", "--project", "acme", "--id", "coder", "--name", "Coder"]) == 0
+    assert "created agent 'coder'" in capsys.readouterr().out
+    assert (memory_root(env, "coder") / "user").is_dir()
+    assert main(["agent", "list"]) == 0
+    out = capsys.readouterr().out
+    assert "acme" in out and "coder" in out and "Coder" in out
+    assert main(["agent", "list", "--project", "elsewhere"]) == 0
+    assert "no agents in project 'elsewhere'" in capsys.readouterr().out
+
+
+def test_a1_agent_create_with_template_file(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    template = tmp_path / "prompt.md"
+    template.write_text("You are a reviewer.\n", encoding="utf-8")
+    argv = ["agent", "create", "--project", "acme", "--id", "rev", "--name", "Rev"]
+    assert main([*argv, "--template-file", str(template)]) == 0
+    stored = json.loads((env / "agents" / "rev" / "agent.json").read_text(encoding="utf-8"))
+    assert stored["template"] == "You are a reviewer.\n"
+
+
+def test_a1_agent_create_refusals(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["agent", "create", "--project", "acme", "--id", "coder", "--name", "C"]
+    assert main(argv) == 0
+    assert main(argv) == 1
+    assert "taken" in capsys.readouterr().err
+    assert main(["agent", "create", "--project", "acme", "--id", "Bad Id", "--name", "C"]) == 1
+    assert "invalid agent" in capsys.readouterr().err
+
+
+def test_a10_token_create_prints_the_secret_once(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["token", "create", "--name", "ci", "--project", "acme", "--project", "x"]) == 0
+    captured = capsys.readouterr()
+    secret = captured.out.strip()
+    assert secret.startswith("mem_") and len(secret) > 40
+    assert "shown only now" in captured.err
+    stored = json.loads((env / "tokens" / "ci.json").read_text(encoding="utf-8"))
+    assert stored["projects"] == ["acme", "x"]
+    assert secret not in json.dumps(stored)
+    assert main(["token", "list"]) == 0
+    listing = capsys.readouterr().out
+    assert "ci" in listing and secret not in listing
+    assert main(["token", "create", "--name", "ci"]) == 1
+    assert "exists already" in capsys.readouterr().err
+    assert main(["token", "revoke", "--name", "ci"]) == 0
+    assert not (env / "tokens" / "ci.json").exists()
+    assert main(["token", "revoke", "--name", "ci"]) == 1
+
+
+def test_a10_token_name_is_checked(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["token", "create", "--name", "../x"]) == 1
+    assert "token name" in capsys.readouterr().err
+
+
+def test_q1_demo_seed_is_idempotent_and_never_overwrites(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["demo", "seed", "--corpus", str(CORPUS)]) == 0
+    first = capsys.readouterr().out
+    assert "created agent 'demo'" in first
+    root = memory_root(env, "demo")
+    shop = env / "demo-workspaces" / "shop-api"
+    key = workspace_memory_key(shop)
+    assert (root / key / MARKER_FILE).read_text(encoding="utf-8") == f"{os.path.realpath(shop)}\n"
+    user_topics = sorted(p.name for p in (root / "user").glob("*.md") if p.name != "MEMORY.md")
+    assert user_topics == corpus_topics("user-scope")
+    big = workspace_memory_key(env / "demo-workspaces" / "data-platform")
+    assert len(list((root / big).glob("*.md"))) == len(list((CORPUS / "large-index").glob("*.md")))
+    config = json.loads((env / "agents" / "demo" / "agent.json").read_text(encoding="utf-8"))
+    assert config["project"] == "demo"
+    for line in ("{{MEMORY}}", "# Environment", "- App data dir:", "- Agent id: demo", "- CWD:"):
+        assert line in config["template"]
+
+    edited = root / "user" / "prefers-pnpm.md"
+    edited.write_text("my own words\n", encoding="utf-8")
+    assert main(["demo", "seed", "--corpus", str(CORPUS)]) == 0
+    again = capsys.readouterr().out
+    assert "kept agent 'demo'" in again and " 0 files copied" in again
+    assert edited.read_text(encoding="utf-8") == "my own words\n"
+
+
+def test_q1_demo_seed_needs_a_corpus(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["demo", "seed", "--corpus", str(tmp_path / "nothing")]) == 1
+    assert "no user-scope folder" in capsys.readouterr().err
+
+
+def test_a11_bad_configuration_exits_2(
+    env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MEMORY_API_PORT", "nope")
+    assert main(["agent", "list"]) == 2
+    assert "MEMORY_API_PORT" in capsys.readouterr().err
+
+
+@pytest.mark.usefixtures("restore_logging")
+def test_a10_serve_refuses_a_public_address_without_tokens(
+    env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MEMORY_API_HOST", "0.0.0.0")  # noqa: S104 - must be refused
+    assert main(["serve"]) == 2
+    assert "refusing to bind 0.0.0.0" in capsys.readouterr().err
+
+
+def _get(url: str, token: str | None = None) -> tuple[int, bytes]:
+    request = urllib.request.Request(url)  # noqa: S310 - a loopback URL built by the test
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(request, timeout=5) as response:  # noqa: S310
+            return int(response.status), bytes(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+@pytest.mark.e2e
+def test_a11_serve_for_real_json_logs_and_graceful_stop(data_dir: Path) -> None:
+    port = unused_port()
+    secret = "e2e-secret-0123456789abcdef"
+    environ = {
+        **os.environ,
+        "MEMORY_API_DATA_DIR": str(data_dir),
+        "MEMORY_API_PORT": str(port),
+        "MEMORY_API_LOG_FORMAT": "json",
+        "MEMORY_API_TOKENS": f"e2e={secret}",
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "memory_api", "serve"],
+        env=environ,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(200):  # wait for the port to open (bounded; not a timing assertion)
+            try:
+                if _get(f"{base}/healthz")[0] == 200:
+                    break
+            except OSError:
+                time.sleep(0.05)
+        assert _get(f"{base}/api/me")[0] == 401
+        status, body = _get(f"{base}/api/me", secret)
+        assert status == 200 and json.loads(body)["name"] == "e2e"
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 0
+    lines = [json.loads(line) for line in stderr.decode().splitlines() if line.strip()]
+    assert any("needs a token" in line["message"] for line in lines)
+    access = [line for line in lines if line["logger"] == "memory_api.access"]
+    assert {line["path"] for line in access} >= {"/healthz", "/api/me"}
+    assert secret not in stderr.decode()

@@ -1,0 +1,139 @@
+"""A-2 agent config: effective values, defaults folded in, null restores, ETag / If-Match."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
+
+from tests.api.conftest import AGENT, PROJECT, AgentHome, Client, expect_problem, ok_json
+
+CONFIG = f"/api/projects/{PROJECT}/agents/{AGENT}/config"
+
+
+async def _get(client: Client) -> tuple[dict[str, Any], str]:
+    response = await client.get(CONFIG)
+    return await ok_json(response), response.headers["ETag"]
+
+
+async def test_a2_get_reports_effective_values_with_defaults(
+    client: Client, agent: AgentHome
+) -> None:
+    body, etag = await _get(client)
+    assert etag.startswith('"') and etag.endswith('"')
+    assert body["memory"] == {
+        "enabled": True,
+        "prompt": DEFAULT_MEMORY_PROMPT,
+        "workspacePrompt": DEFAULT_WORKSPACE_PROMPT,
+        "promptIsDefault": True,
+        "workspacePromptIsDefault": True,
+    }
+    assert set(body) == {"id", "project", "name", "template", "memory"}
+
+
+async def test_a2_patch_changes_only_fields_sent(client: Client, agent: AgentHome) -> None:
+    before, etag = await _get(client)
+    response = await client.patch(
+        CONFIG,
+        json={"memory": {"prompt": "Custom {{MEMORY_USER_INDEX}}"}},
+        headers={"If-Match": etag},
+    )
+    after = await ok_json(response)
+    assert response.headers["ETag"] != etag
+    assert after["memory"]["prompt"] == "Custom {{MEMORY_USER_INDEX}}"
+    assert after["memory"]["promptIsDefault"] is False
+    assert after["memory"]["workspacePromptIsDefault"] is True
+    assert after["template"] == before["template"]
+    assert after["name"] == before["name"]
+    assert after["memory"]["enabled"] is True
+
+
+async def test_a2_null_restores_the_default(client: Client, agent: AgentHome) -> None:
+    await client.patch(CONFIG, json={"memory": {"workspacePrompt": "Mine {{MEMORY_INDEX}}"}})
+    response = await client.patch(CONFIG, json={"memory": {"workspacePrompt": None}})
+    body = await ok_json(response)
+    assert body["memory"]["workspacePrompt"] == DEFAULT_WORKSPACE_PROMPT
+    assert body["memory"]["workspacePromptIsDefault"] is True
+    stored = json.loads((agent.data_dir / "agents" / AGENT / "agent.json").read_bytes())
+    assert stored["memory"]["workspacePrompt"] is None
+
+
+async def test_a2_patch_name_template_and_switch(client: Client, agent: AgentHome) -> None:
+    body = await ok_json(
+        await client.patch(
+            CONFIG, json={"name": "Coder Two", "template": "T", "memory": {"enabled": False}}
+        )
+    )
+    assert (body["name"], body["template"], body["memory"]["enabled"]) == ("Coder Two", "T", False)
+    again, _ = await _get(client)
+    assert again == body
+
+
+async def test_a2_stale_if_match_is_412_and_writes_nothing(
+    client: Client, agent: AgentHome
+) -> None:
+    _, first = await _get(client)
+    await ok_json(
+        await client.patch(CONFIG, json={"name": "Edited elsewhere"}, headers={"If-Match": first})
+    )
+    response = await client.patch(CONFIG, json={"name": "Mine"}, headers={"If-Match": first})
+    await expect_problem(response, 412, "changed since it was read")
+    body, _ = await _get(client)
+    assert body["name"] == "Edited elsewhere"
+
+
+async def test_a2_if_match_star_and_lists_and_missing_header(
+    client: Client, agent: AgentHome
+) -> None:
+    _, etag = await _get(client)
+    await ok_json(await client.patch(CONFIG, json={"name": "A"}, headers={"If-Match": "*"}))
+    _, etag = await _get(client)
+    listed = f'"0000", {etag}'
+    await ok_json(await client.patch(CONFIG, json={"name": "B"}, headers={"If-Match": listed}))
+    weak = f"W/{(await client.get(CONFIG)).headers['ETag']}"
+    await expect_problem(
+        await client.patch(CONFIG, json={"name": "C"}, headers={"If-Match": weak}), 412, "ETag"
+    )
+    # Without If-Match the PATCH is unconditional (documented choice).
+    await ok_json(await client.patch(CONFIG, json={"name": "D"}))
+
+
+async def test_a2_unchanged_patch_keeps_the_etag(client: Client, agent: AgentHome) -> None:
+    body, etag = await _get(client)
+    response = await client.patch(CONFIG, json={"name": body["name"]}, headers={"If-Match": etag})
+    await ok_json(response)
+    assert response.headers["ETag"] == etag
+
+
+async def test_a2_write_is_atomic_no_temp_files_left(client: Client, agent: AgentHome) -> None:
+    await ok_json(await client.patch(CONFIG, json={"template": "x" * 10_000}))
+    folder = agent.data_dir / "agents" / AGENT
+    assert sorted(p.name for p in folder.iterdir()) == ["agent.json", "agent_state", "workspaces"]
+
+
+async def test_a2_unknown_agent_is_404(client: Client, agent: AgentHome) -> None:
+    url = f"/api/projects/{PROJECT}/agents/nobody/config"
+    await expect_problem(await client.get(url), 404, "no agent 'nobody'")
+    await expect_problem(await client.patch(url, json={"name": "x"}), 404, "no agent 'nobody'")
+
+
+async def test_a2_agent_of_another_project_is_404(client: Client, agent: AgentHome) -> None:
+    url = f"/api/projects/other/agents/{AGENT}/config"
+    await expect_problem(await client.get(url), 404, f"no agent '{AGENT}' in project 'other'")
+
+
+async def test_a2_bad_bodies(client: Client, agent: AgentHome) -> None:
+    await expect_problem(
+        await client.patch(CONFIG, json={"memory": {"enabled": "yes"}}), 422, "$.memory.enabled"
+    )
+    await expect_problem(await client.patch(CONFIG, json={"nme": "typo"}), 422, "nme")
+    await expect_problem(await client.patch(CONFIG, json={"name": ""}), 400, "name")
+    await expect_problem(await client.patch(CONFIG, data=b'{"name": '), 400, "not valid JSON")
+
+
+async def test_a2_corrupt_agent_file_is_a_named_500(client: Client, agent: AgentHome) -> None:
+    (Path(agent.data_dir) / "agents" / AGENT / "agent.json").write_text("{", encoding="utf-8")
+    body = await expect_problem(await client.get(CONFIG), 500, "stored settings")
+    assert "Traceback" not in body["detail"]

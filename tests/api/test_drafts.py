@@ -1,0 +1,78 @@
+"""A-12 drafts: created for an agent, fetched by id, gone once expired."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from memory_api.appkeys import get_draft_store
+
+from tests.api.conftest import AGENT, PROJECT, AgentHome, Client, expect_problem, ok_json
+
+DRAFTS = f"/api/projects/{PROJECT}/agents/{AGENT}/drafts"
+
+
+async def test_a12_create_then_fetch(client: Client, agent: AgentHome) -> None:
+    response = await client.post(
+        DRAFTS, json={"prompt": "Update memory deploy-freeze.md: …", "workspace": "/src/shop"}
+    )
+    draft = await ok_json(response, 201)
+    assert response.headers["Location"] == f"{DRAFTS}/{draft['id']}"
+    assert len(draft["id"]) == 32
+    assert draft["project"] == PROJECT and draft["agent"] == AGENT
+    assert draft["workspace"] == "/src/shop"
+    created = datetime.fromisoformat(draft["createdAt"])
+    expires = datetime.fromisoformat(draft["expiresAt"])
+    assert expires - created == timedelta(hours=1)
+    assert await ok_json(await client.get(f"{DRAFTS}/{draft['id']}")) == draft
+
+
+async def test_a12_workspace_is_optional(client: Client, agent: AgentHome) -> None:
+    draft = await ok_json(await client.post(DRAFTS, json={"prompt": "Remember pnpm"}), 201)
+    assert draft["workspace"] is None
+
+
+async def test_a12_expired_draft_is_404_and_swept(client: Client, agent: AgentHome) -> None:
+    draft = await ok_json(await client.post(DRAFTS, json={"prompt": "p"}), 201)
+    store = get_draft_store(client.app)
+    store.clock = lambda: datetime.now(UTC) + timedelta(hours=2)
+    await expect_problem(await client.get(f"{DRAFTS}/{draft['id']}"), 404, "expired")
+    assert not any(store.directory.iterdir())
+
+
+async def test_a12_sweep_removes_only_expired(client: Client, agent: AgentHome) -> None:
+    old = await ok_json(await client.post(DRAFTS, json={"prompt": "old"}), 201)
+    store = get_draft_store(client.app)
+    store.clock = lambda: datetime.now(UTC) + timedelta(minutes=61)
+    new = await ok_json(await client.post(DRAFTS, json={"prompt": "new"}), 201)
+    assert sorted(p.stem for p in store.directory.iterdir()) == [new["id"]]
+    assert old["id"] != new["id"]
+
+
+async def test_a12_unknown_and_malformed_ids(client: Client, agent: AgentHome) -> None:
+    await expect_problem(await client.get(f"{DRAFTS}/{'0' * 32}"), 404, "no draft")
+    await expect_problem(await client.get(f"{DRAFTS}/..%2Fagent"), 400, "invalid draft id")
+
+
+async def test_a12_draft_of_another_agent_is_404(client: Client, agent: AgentHome) -> None:
+    draft = await ok_json(await client.post(DRAFTS, json={"prompt": "p"}), 201)
+    await client.post(f"/api/projects/{PROJECT}/agents", json={"id": "other", "name": "O"})
+    url = f"/api/projects/{PROJECT}/agents/other/drafts/{draft['id']}"
+    await expect_problem(await client.get(url), 404, "no draft")
+
+
+async def test_a12_unknown_agent_is_404(client: Client, agent: AgentHome) -> None:
+    url = f"/api/projects/{PROJECT}/agents/ghost/drafts"
+    await expect_problem(await client.post(url, json={"prompt": "p"}), 404, "no agent 'ghost'")
+
+
+async def test_a12_bad_bodies(client: Client, agent: AgentHome) -> None:
+    await expect_problem(await client.post(DRAFTS, json={"prompt": "  "}), 400, "prompt")
+    await expect_problem(
+        await client.post(DRAFTS, json={"prompt": "p", "workspace": "relative/dir"}),
+        400,
+        "absolute",
+    )
+    await expect_problem(
+        await client.post(DRAFTS, json={"prompt": "p", "workspace": "/a\nb"}), 400, "control"
+    )
+    await expect_problem(await client.post(DRAFTS, json={}), 422, "prompt")

@@ -1,0 +1,209 @@
+"""A-6 delete: the file and every index line linking to it go (T-4); prose stays; Q-2a races."""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import os
+from pathlib import Path
+
+import pytest
+from memory_api.store import pruning
+from memory_api.store.containment import read_regular
+from memory_core import layout
+
+from tests.api.conftest import (
+    CORPUS,
+    AgentHome,
+    Client,
+    corpus_topics,
+    expect_problem,
+    file_url,
+    memory_url,
+    names,
+    ok_json,
+)
+
+LINK_FORMS = [
+    "- [Plain](f.md) — plain",
+    "- [Dot](./f.md) — dot slash",
+    "- [Angle](<f.md>) — angle brackets",
+    "- [Anchor](f.md#why) — anchor",
+    '- [Title](f.md "Title") — title',
+    "- [All](<./f.md#how> 'T') — everything at once",
+    "* [Star](f.md)",
+]
+SPACED_FORMS = [
+    "- [Encoded](Deploy%20notes.md) — percent-encoded",
+    "- [Angle](<Deploy notes.md>) — angle brackets",
+    '- [Anchor](./Deploy%20notes.md#why "t") — all',
+]
+KEPT = [
+    "# Memory index",
+    "",
+    "f.md is mentioned here in prose, not linked.",
+    "- [Other](other-f.md) — another file",
+    "- [Nested](sub/f.md) — not this scope's file",
+    "- [Code](`f.md`) and `[x](f.md)` in code",
+    "Deploy notes.md is mentioned in prose too.",
+]
+
+
+def write_topic(scope: Path, name: str) -> None:
+    (scope / name).write_text(f"---\nname: x\ndescription: {name}\n---\nbody\n", encoding="utf-8")
+
+
+async def test_a6_delete_removes_the_file_and_every_link_form_keeps_prose(
+    client: Client, agent: AgentHome
+) -> None:
+    write_topic(agent.user, "f.md")
+    write_topic(agent.user, "other-f.md")
+    index = agent.user / layout.INDEX_FILE
+    index.write_text("\n".join([KEPT[0], *LINK_FORMS, *KEPT[1:]]) + "\n", encoding="utf-8")
+
+    result = await ok_json(await client.delete(file_url("user", "f.md")))
+
+    assert result == {"file": "f.md", "removedIndexLines": LINK_FORMS}
+    assert not (agent.user / "f.md").exists()
+    assert (agent.user / "other-f.md").exists()
+    assert index.read_text(encoding="utf-8") == "\n".join(KEPT) + "\n"
+
+
+async def test_t4_percent_encoded_and_spaced_targets_are_pruned(
+    client: Client, agent: AgentHome
+) -> None:
+    write_topic(agent.user, "Deploy notes.md")
+    index = agent.user / layout.INDEX_FILE
+    index.write_text("\n".join([*SPACED_FORMS, *KEPT]), encoding="utf-8")  # no final line end
+
+    result = await ok_json(await client.delete(file_url("user", "Deploy notes.md")))
+
+    assert result["removedIndexLines"] == SPACED_FORMS
+    assert index.read_text(encoding="utf-8") == "\n".join(KEPT)
+
+
+async def test_a6_rewrite_keeps_bom_crlf_and_permissions(client: Client, agent: AgentHome) -> None:
+    write_topic(agent.user, "f.md")
+    index = agent.user / layout.INDEX_FILE
+    index.write_bytes(codecs.BOM_UTF8 + b"# Index\r\n- [F](f.md)\r\nkeep me\r\n")
+    index.chmod(0o640)
+
+    await ok_json(await client.delete(file_url("user", "f.md")))
+
+    assert index.read_bytes() == codecs.BOM_UTF8 + b"# Index\r\nkeep me\r\n"
+    assert index.stat().st_mode & 0o777 == 0o640
+    assert [p.name for p in agent.user.iterdir() if p.name.startswith(".")] == []
+
+
+async def test_a6_sample_workspace_delete_prunes_link_and_keeps_prose_mention(
+    client: Client, agent: AgentHome
+) -> None:
+    _, key = agent.workspace("my-app", corpus="coding-agent-workspace")
+    index = agent.root / key / layout.INDEX_FILE
+    before = index.read_text(encoding="utf-8").split("\n")
+
+    result = await ok_json(await client.delete(file_url(key, "testing-conventions.md")))
+
+    after = index.read_text(encoding="utf-8").split("\n")
+    assert result["removedIndexLines"] == [before[2]]
+    assert after == before[:2] + before[3:]
+    assert any("testing-conventions.md file above is also mentioned" in line for line in after)
+    listing = await ok_json(await client.get(f"{memory_url()}/scopes/{key}/files"))
+    assert "testing-conventions.md" not in [item["file"] for item in listing["files"]]
+
+
+async def test_a6_unindexed_file_deletes_without_touching_the_index(
+    client: Client, agent: AgentHome
+) -> None:
+    _, key = agent.workspace("my-app", corpus="coding-agent-workspace")
+    index = agent.root / key / layout.INDEX_FILE
+    before = index.stat()
+
+    result = await ok_json(await client.delete(file_url(key, "orphan-topic.md")))
+
+    assert result == {"file": "orphan-topic.md", "removedIndexLines": []}
+    assert (index.stat().st_ino, index.stat().st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+
+
+async def test_t2_index_that_is_not_utf8_is_never_rewritten(
+    client: Client, agent: AgentHome
+) -> None:
+    write_topic(agent.user, "f.md")
+    index = agent.user / layout.INDEX_FILE
+    original = "- [Café](f.md)\n".encode("latin-1")
+    index.write_bytes(original)
+
+    result = await ok_json(await client.delete(file_url("user", "f.md")))
+
+    assert result["removedIndexLines"] == []
+    assert not (agent.user / "f.md").exists()
+    assert index.read_bytes() == original
+
+
+async def test_a6_missing_file_and_missing_scope_are_404(client: Client, agent: AgentHome) -> None:
+    await expect_problem(await client.delete(file_url("user", "nope.md")), 404, "'nope.md'")
+    await expect_problem(
+        await client.delete(file_url("gone-0123abcd", "x.md")), 404, "'gone-0123abcd'"
+    )
+    await expect_problem(
+        await client.delete(file_url("user", "x.md", agent="nobody")), 404, "'nobody'"
+    )
+
+
+async def test_q2a_concurrent_deletes_each_remove_exactly_their_own_lines(
+    client: Client, agent: AgentHome
+) -> None:
+    _, key = agent.workspace("big", corpus="large-index")
+    index = agent.root / key / layout.INDEX_FILE
+    lines = index.read_text(encoding="utf-8").split("\n")
+    victims = corpus_topics("large-index")[::7]
+
+    results = await asyncio.gather(*(client.delete(file_url(key, name)) for name in victims))
+
+    removed: dict[str, list[str]] = {}
+    for name, response in zip(victims, results, strict=True):
+        body = await ok_json(response)
+        removed[name] = body["removedIndexLines"]
+        assert all(f"]({name})" in line for line in body["removedIndexLines"])
+    expected = [line for line in lines if not any(f"]({name})" in line for name in victims)]
+    assert index.read_text(encoding="utf-8").split("\n") == expected
+    assert sum(len(value) for value in removed.values()) == len(lines) - len(expected)
+    assert names(agent.root / key) == sorted(
+        {".workspace", "MEMORY.md", *corpus_topics("large-index")} - set(victims)
+    )
+
+
+async def test_a6_a_line_written_by_someone_else_meanwhile_is_not_lost(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Re-read and retry (A-6): an agent appends a line between our read and our rewrite."""
+    write_topic(agent.user, "f.md")
+    index = agent.user / layout.INDEX_FILE
+    index.write_text("# Index\n- [F](f.md)\n", encoding="utf-8")
+    calls = 0
+
+    def racing_read(path: Path, limit: int) -> tuple[bytes, os.stat_result]:
+        nonlocal calls
+        calls += 1
+        result = read_regular(path, limit)
+        if calls == 1 and path.name == layout.INDEX_FILE:
+            with path.open("a", encoding="utf-8") as handle:  # the agent's write lands now
+                handle.write("- [New](new.md) — written meanwhile\n")
+        return result
+
+    monkeypatch.setattr(pruning, "read_regular", racing_read)
+
+    result = await ok_json(await client.delete(file_url("user", "f.md")))
+
+    assert result["removedIndexLines"] == ["- [F](f.md)"]
+    assert index.read_text(encoding="utf-8") == "# Index\n- [New](new.md) — written meanwhile\n"
+    assert calls >= 3
+
+
+def test_corpus_is_the_one_the_tests_expect() -> None:
+    assert (
+        (CORPUS / "coding-agent-workspace" / "MEMORY.md")
+        .read_text(encoding="utf-8")
+        .split("\n")[2]
+        .startswith("- [Testing conventions](testing-conventions.md)")
+    )

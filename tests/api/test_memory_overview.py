@@ -1,0 +1,168 @@
+"""A-3 the memory overview; K-6 the user scope on demand; K-5/K-6a marker problems, orphans."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from memory_core import layout
+
+from tests.api.conftest import (
+    PLAIN_TEMPLATE,
+    AgentHome,
+    Client,
+    copy_corpus,
+    corpus_topics,
+    create_agent,
+    expect_problem,
+    memory_url,
+    ok_json,
+    real,
+)
+
+
+def set_activity(scope: Path, when: float) -> None:
+    """Make every file of ``scope`` and the folder itself look last touched at ``when``."""
+    for path in scope.iterdir():
+        os.utime(path, (when, when), follow_symlinks=False)
+    os.utime(scope, (when, when))
+
+
+async def test_a3_user_scope_first_then_workspaces_by_newest_activity(
+    client: Client, corpus_user: AgentHome
+) -> None:
+    old_path, old_key = corpus_user.workspace("old-app", corpus="coding-agent-workspace")
+    new_path, new_key = corpus_user.workspace("new-app")
+    (corpus_user.root / new_key / "one.md").write_text("---\nname: one\n---\nbody\n")
+    _, mid_key = corpus_user.workspace("mid-app")
+    set_activity(corpus_user.root / old_key, 1_700_000_000)
+    set_activity(corpus_user.root / mid_key, 1_750_000_000)
+    set_activity(corpus_user.root / new_key, 1_780_000_000)
+    set_activity(corpus_user.user, 1_600_000_000)  # oldest of all, still first
+
+    overview = await ok_json(await client.get(memory_url()))
+
+    assert overview["enabled"] is True
+    assert overview["templateHasMemory"] is True
+    keys = [scope["key"] for scope in overview["scopes"]]
+    assert keys == ["user", new_key, mid_key, old_key]
+    user, newest, _, oldest = overview["scopes"]
+    assert user == {
+        "key": "user",
+        "kind": "user",
+        "title": "User memory",
+        "workspacePath": None,
+        "fileCount": len(corpus_topics("user-scope")),
+        "lastActivity": "2020-09-13T12:26:40Z",
+        "markerProblems": [],
+        "orphaned": False,
+        "lintCounts": user["lintCounts"],
+    }
+    assert newest["kind"] == "workspace"
+    assert newest["title"] == "new-app"
+    assert newest["workspacePath"] == real(new_path)
+    assert newest["fileCount"] == 1
+    assert newest["lastActivity"] == "2026-05-28T20:26:40Z"
+    assert newest["markerProblems"] == []
+    assert newest["orphaned"] is False
+    assert oldest["title"] == "old-app"
+    assert oldest["workspacePath"] == real(old_path)
+    assert oldest["fileCount"] == len(corpus_topics("coding-agent-workspace"))
+    # the messy sample folder has lint findings (a dangling link, an unindexed file, ...)
+    assert sum(oldest["lintCounts"].values()) > 0
+    assert all(isinstance(count, int) and count > 0 for count in oldest["lintCounts"].values())
+
+
+async def test_k6_user_scope_is_created_on_demand(client: Client, agent: AgentHome) -> None:
+    shutil.rmtree(agent.user)
+
+    overview = await ok_json(await client.get(memory_url()))
+
+    assert [scope["key"] for scope in overview["scopes"]] == ["user"]
+    assert overview["scopes"][0]["fileCount"] == 0
+    assert agent.user.is_dir()
+
+
+async def test_a3_switch_and_template_hint_are_reported(client: Client, agent: AgentHome) -> None:
+    await create_agent(client, "legacy", template=PLAIN_TEMPLATE)
+    legacy = await ok_json(await client.get(memory_url(agent="legacy")))
+    assert legacy["templateHasMemory"] is False
+
+    response = await client.patch(
+        f"/api/projects/{agent.project}/agents/{agent.id}/config",
+        json={"memory": {"enabled": False}},
+    )
+    assert response.status == 200, await response.text()
+    overview = await ok_json(await client.get(memory_url()))
+    assert overview["enabled"] is False
+    assert overview["templateHasMemory"] is True
+
+
+async def test_k5_marker_naming_another_path_is_reported_and_kept(
+    client: Client, agent: AgentHome
+) -> None:
+    _, key = agent.workspace("my-app")
+    marker = agent.root / key / layout.MARKER_FILE
+    marker.write_text("/somewhere/else\n", encoding="utf-8")
+
+    overview = await ok_json(await client.get(memory_url()))
+
+    scope = next(scope for scope in overview["scopes"] if scope["key"] == key)
+    assert scope["workspacePath"] == "/somewhere/else"
+    assert any("/somewhere/else" in problem for problem in scope["markerProblems"])
+    assert marker.read_text(encoding="utf-8") == "/somewhere/else\n"
+
+
+async def test_k6a_scope_of_a_vanished_workspace_is_orphaned_not_deleted(
+    client: Client, agent: AgentHome
+) -> None:
+    path, key = agent.workspace("gone-app", corpus="user-scope")
+    shutil.rmtree(path)
+
+    overview = await ok_json(await client.get(memory_url()))
+
+    scope = next(scope for scope in overview["scopes"] if scope["key"] == key)
+    assert scope["orphaned"] is True
+    assert scope["markerProblems"] == []
+    assert scope["fileCount"] == len(corpus_topics("user-scope"))
+    assert (agent.root / key).is_dir()
+
+
+async def test_a3_scope_without_marker_lists_under_its_key(
+    client: Client, agent: AgentHome
+) -> None:
+    copy_corpus("user-scope", agent.root / "bare-0123abcd")
+
+    overview = await ok_json(await client.get(memory_url()))
+
+    scope = next(scope for scope in overview["scopes"] if scope["key"] == "bare-0123abcd")
+    assert scope["title"] == "bare-0123abcd"
+    assert scope["workspacePath"] is None
+    assert scope["orphaned"] is False
+    assert any("missing" in problem for problem in scope["markerProblems"])
+
+
+async def test_a3_only_scope_directories_list(client: Client, agent: AgentHome) -> None:
+    (agent.root / "notes").mkdir()  # no K-7 key
+    (agent.root / ".trash-0123abcd").mkdir()  # hidden
+    (agent.root / "stray-0123abcd").write_text("a file, not a scope")
+
+    overview = await ok_json(await client.get(memory_url()))
+
+    assert [scope["key"] for scope in overview["scopes"]] == ["user"]
+
+
+async def test_a10_unknown_agent_and_agent_of_another_project_are_404(
+    client: Client, agent: AgentHome
+) -> None:
+    await expect_problem(await client.get(memory_url(agent="nobody")), 404, "'nobody'")
+    await expect_problem(
+        await client.get(memory_url(project="other")), 404, "no agent 'coder' in project 'other'"
+    )
+
+
+async def test_k7_invalid_ids_are_400_before_any_io(client: Client, agent: AgentHome) -> None:
+    await expect_problem(await client.get(memory_url(project="Acme")), 400, "invalid project")
+    await expect_problem(await client.get(memory_url(agent="-coder")), 400, "invalid agent")
+    assert not (agent.data_dir / "agents" / "-coder").exists()

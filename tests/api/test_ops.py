@@ -1,0 +1,198 @@
+"""A-11 operations: health, readiness that probes the data dir, metrics, OpenAPI, access log."""
+
+from __future__ import annotations
+
+import errno
+import json
+import logging
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp import web
+from aiohttp.test_utils import TestClient, TestServer
+from memory_api.app import create_app
+from memory_api.logs import ACCESS_LOGGER, AccessLogger, configure_logging
+from memory_api.openapi import OPERATIONS, documented_routes
+from memory_api.settings import Settings
+from openapi_spec_validator import validate
+from prometheus_client.parser import text_string_to_metric_families
+from pytest_aiohttp import AiohttpClient
+
+from tests.api.conftest import PROJECT, AgentHome, Client, ok_json
+
+
+def _names(folder: Path) -> list[str]:
+    return sorted(path.name for path in folder.iterdir())
+
+
+def _chmod(folder: Path, mode: int) -> None:
+    folder.chmod(mode)
+
+
+async def test_a11_healthz(client: Client) -> None:
+    assert await ok_json(await client.get("/healthz")) == {
+        "status": "ok",
+        "checks": {"process": "ok"},
+    }
+
+
+async def test_a11_readyz_ok_and_leaves_nothing_behind(client: Client, data_dir: Path) -> None:
+    before = _names(data_dir)
+    body = await ok_json(await client.get("/readyz"))
+    assert body["status"] == "ok"
+    assert _names(data_dir) == before
+
+
+async def test_a11_readyz_503_when_data_dir_is_not_a_directory(
+    aiohttp_client: AiohttpClient, tmp_path: Path
+) -> None:
+    not_a_dir = tmp_path / "file"
+    not_a_dir.write_text("x", encoding="utf-8")
+    client = await aiohttp_client(create_app(Settings(data_dir=not_a_dir)))
+    response = await client.get("/readyz")
+    assert response.status == 503
+    assert response.content_type == "application/json"
+    body = await response.json()
+    assert body["status"] == "fail"
+    assert "cannot list the data dir" in body["checks"]["dataDirReadable"]
+
+
+async def test_a11_readyz_503_when_data_dir_is_not_writable(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(**_: Any) -> tuple[int, str]:
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(tempfile, "mkstemp", refuse)
+    response = await client.get("/readyz")
+    assert response.status == 503
+    body = await response.json()
+    assert body == {
+        "status": "fail",
+        "checks": {"dataDirWritable": "cannot create a file in the data dir: Permission denied"},
+    }
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into a read-only directory")
+async def test_a11_readyz_503_on_a_read_only_data_dir(client: Client, data_dir: Path) -> None:
+    _chmod(data_dir, 0o500)
+    try:
+        assert (await client.get("/readyz")).status == 503
+    finally:
+        _chmod(data_dir, 0o700)
+
+
+async def test_a11_metrics_count_requests_by_route_template(
+    client: Client, agent: AgentHome
+) -> None:
+    await client.get(f"/api/projects/{PROJECT}/agents")
+    await client.get(f"/api/projects/{PROJECT}/agents/nobody/config")
+    response = await client.get("/metrics")
+    assert response.status == 200
+    assert response.content_type == "text/plain"
+    families = {f.name: f for f in text_string_to_metric_families(await response.text())}
+    counts = {
+        (s.labels["method"], s.labels["route"], s.labels["status"]): s.value
+        for s in families["memory_api_requests"].samples
+        if s.name == "memory_api_requests_total"
+    }
+    assert counts[("GET", "/api/projects/{project}/agents", "200")] == 1
+    assert counts[("GET", "/api/projects/{project}/agents/{agent}/config", "404")] == 1
+    assert counts[("POST", "/api/projects/{project}/agents", "201")] == 1
+    assert "memory_api_request_duration_seconds" in families
+
+
+async def test_a11_metrics_registry_is_per_app(
+    aiohttp_client: AiohttpClient, data_dir: Path
+) -> None:
+    first = await aiohttp_client(create_app(Settings(data_dir=data_dir)))
+    second = await aiohttp_client(create_app(Settings(data_dir=data_dir)))
+    await first.get("/healthz")
+    text = await (await second.get("/metrics")).text()
+    assert 'route="/healthz"' not in text
+
+
+async def test_a11_openapi_is_valid_31_and_names_every_route(client: Client) -> None:
+    spec = await ok_json(await client.get("/openapi.json"))
+    validate(spec)
+    assert spec["openapi"] == "3.1.0"
+    app = client.app
+    assert app is not None
+    routes = documented_routes(app)
+    assert len(routes) >= 20
+    for method, path in routes:
+        assert method.lower() in spec["paths"][path], (method, path)
+        assert (method, path) in OPERATIONS, f"{method} {path} has no OpenAPI operation"
+    schemas = spec["components"]["schemas"]
+    for name in ("AgentConfig", "ConfigPatch", "Problem", "MemoryOverview", "SessionStartResponse"):
+        assert name in schemas
+    patch = spec["paths"]["/api/projects/{project}/agents/{agent}/config"]["patch"]
+    assert patch["requestBody"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/ConfigPatch"
+    }
+    assert "412" not in patch["responses"] and "4XX" in patch["responses"]
+
+
+async def test_a11_index_and_static_are_served(client: Client) -> None:
+    page = await client.get("/")
+    assert page.status == 200
+    assert page.content_type == "text/html"
+    assert "static/" in await page.text()
+    assert (await client.get("/static/icon.svg")).status == 200
+    assert (await client.get("/static/../settings.py")).status == 404
+
+
+async def test_a11_access_log_has_no_authorization_value(
+    aiohttp_client: AiohttpClient, data_dir: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    secret = "very-secret-token-value-123456"
+    server = TestServer(create_app(Settings(data_dir=data_dir)))
+    await server.start_server(
+        access_log_class=AccessLogger, access_log=logging.getLogger(ACCESS_LOGGER)
+    )
+    client: TestClient[Any, None] = await aiohttp_client(server)
+    with caplog.at_level(logging.INFO, logger=ACCESS_LOGGER):
+        response = await client.get(
+            f"/api/projects/{PROJECT}/agents?token={secret}",
+            headers={"Authorization": f"Bearer {secret}"},
+        )
+        assert response.status == 200
+    records = [r for r in caplog.records if r.name == ACCESS_LOGGER]
+    assert records
+    record = records[-1]
+    assert record.getMessage().startswith(f"GET /api/projects/{PROJECT}/agents 200")
+    assert record.__dict__["route"] == "/api/projects/{project}/agents"
+    everything = json.dumps({k: str(v) for k, v in record.__dict__.items()})
+    assert secret not in everything
+    assert "Bearer" not in everything
+
+
+def test_a11_json_logs_are_one_object_per_line(capsys: pytest.CaptureFixture[str]) -> None:
+    root = logging.getLogger()
+    saved = (root.handlers[:], root.level)
+    try:
+        configure_logging("json", "INFO")
+        logging.getLogger(ACCESS_LOGGER).info(
+            "GET / 200", extra={"method": "GET", "path": "/", "status": 200}
+        )
+    finally:
+        root.handlers[:], level = saved
+        root.setLevel(level)
+    line = capsys.readouterr().err.strip().splitlines()[-1]
+    record = json.loads(line)
+    assert record["message"] == "GET / 200"
+    assert record["level"] == "INFO"
+    assert record["logger"] == ACCESS_LOGGER
+    assert record["status"] == 200
+
+
+async def test_a11_app_prepares_the_data_dir_folders(client: Client, data_dir: Path) -> None:
+    assert {"agents", "drafts", "tokens", "locks"} <= set(_names(data_dir))
+
+
+def test_openapi_routes_table_has_no_stale_entries(data_dir: Path) -> None:
+    app: web.Application = create_app(Settings(data_dir=data_dir))
+    assert set(OPERATIONS) == set(documented_routes(app))

@@ -1,0 +1,88 @@
+"""A-11 configuration from environment variables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import memory_api
+import pytest
+from memory_api.settings import Settings, SettingsError
+from memory_api.store.tokens import hash_secret
+
+
+def test_a11_defaults(tmp_path: Path) -> None:
+    settings = Settings.from_env({"MEMORY_API_DATA_DIR": str(tmp_path)})
+    assert settings.data_dir == tmp_path.resolve()
+    assert (settings.host, settings.port) == ("127.0.0.1", 8765)
+    assert settings.env_tokens == ()
+    assert settings.log_format == "text"
+    assert settings.chat_url is None
+    assert settings.draft_ttl == 3600
+    assert settings.max_body == 1024 * 1024
+
+
+def test_a11_default_data_dir_follows_xdg(tmp_path: Path) -> None:
+    settings = Settings.from_env({"XDG_DATA_HOME": str(tmp_path)})
+    assert settings.data_dir == tmp_path.resolve() / "agent-memory"
+
+
+def test_a11_every_variable(tmp_path: Path) -> None:
+    settings = Settings.from_env(
+        {
+            "MEMORY_API_DATA_DIR": str(tmp_path),
+            "MEMORY_API_HOST": "0.0.0.0",  # noqa: S104 - only parsed
+            "MEMORY_API_PORT": "9000",
+            "MEMORY_API_TOKENS": "admin=0123456789abcdef0123, bot:acme|globex=fedcba9876543210fedc",
+            "MEMORY_API_LOG_FORMAT": "JSON",
+            "MEMORY_API_LOG_LEVEL": "debug",
+            "MEMORY_API_CHAT_URL": "https://chat/{project}/{agent}?draft={draftId}",
+            "MEMORY_API_DRAFT_TTL": "60",
+            "MEMORY_API_MAX_BODY": "4096",
+        }
+    )
+    assert (settings.host, settings.port, settings.log_format) == ("0.0.0.0", 9000, "json")  # noqa: S104
+    assert settings.log_level == "DEBUG"
+    admin, bot = settings.env_tokens
+    assert (admin.name, admin.projects, admin.sha256) == (
+        "admin",
+        None,
+        hash_secret("0123456789abcdef0123"),
+    )
+    assert (bot.name, bot.projects) == ("bot", ("acme", "globex"))
+    assert "fedcba" not in repr(settings)
+    assert (settings.draft_ttl, settings.max_body) == (60, 4096)
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("MEMORY_API_PORT", "http", "MEMORY_API_PORT must be an integer"),
+        ("MEMORY_API_PORT", "70000", "between 0 and 65535"),
+        ("MEMORY_API_LOG_FORMAT", "xml", "'text' or 'json'"),
+        ("MEMORY_API_LOG_LEVEL", "LOUD", "logging level"),
+        ("MEMORY_API_TOKENS", "nosecret", "name=secret"),
+        ("MEMORY_API_TOKENS", "a=short", "at least 16"),
+        ("MEMORY_API_TOKENS", "a:Bad Project=0123456789abcdef", "invalid project"),
+        ("MEMORY_API_TOKENS", "a=0123456789abcdef,a=0123456789abcdeg", "unique"),
+        ("MEMORY_API_CHAT_URL", "https://chat/new", "{draftId}"),
+        ("MEMORY_API_CHAT_URL", "ftp://x/{draftId}", "http(s)"),
+        ("MEMORY_API_DRAFT_TTL", "0", ">= 1"),
+    ],
+)
+def test_a11_bad_values_name_the_variable(
+    tmp_path: Path, name: str, value: str, message: str
+) -> None:
+    with pytest.raises(SettingsError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        Settings.from_env({"MEMORY_API_DATA_DIR": str(tmp_path), name: value})
+
+
+def test_token_secret_never_in_settings_errors(tmp_path: Path) -> None:
+    with pytest.raises(SettingsError) as caught:
+        Settings.from_env({"MEMORY_API_TOKENS": "a:Bad=topsecretvalue0000000"})
+    assert "topsecretvalue" not in str(caught.value)
+
+
+def test_public_surface() -> None:
+    assert memory_api.__all__ == ["Settings", "create_app"]
+    for name in memory_api.__all__:
+        assert getattr(memory_api, name) is not None

@@ -1,0 +1,133 @@
+"""Fixtures for the web page tests (W-1 … W-5): headless Chromium driving the real service.
+
+The service runs as a subprocess (see :mod:`tests.browser.service`) and the tests use
+Playwright's sync API, so no event loop of pytest-asyncio is involved. Without
+``/usr/bin/chromium`` the tests skip loudly, except under ``CI=true`` where they fail.
+Screenshots of each state land in ``artifacts/screenshots/`` (git-ignored).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, sync_playwright
+
+from tests.browser.pages import PageFactory, ServiceFactory, Shot
+from tests.browser.service import REPO, Service, seed, start_service
+
+CHROMIUM = Path("/usr/bin/chromium")
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOTS = REPO / "artifacts" / "screenshots"
+DESKTOP: ViewportSize = {"width": 1280, "height": 860}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+CHAT_URL = "/chat/{draftId}?project={project}&agent={agent}"
+
+
+def _require_chromium() -> None:
+    if CHROMIUM.exists():
+        return
+    reason = (
+        f"!!! BROWSER TESTS NOT RUN: {CHROMIUM} is missing. Install Chromium "
+        "(e.g. `apt-get install chromium`) to test the web page (W-5). !!!"
+    )
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """One headless Chromium for the whole run."""
+    _require_chromium()
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS
+        )
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def make_service(tmp_path: Path) -> Iterator[ServiceFactory]:
+    """Start seeded services over fresh data dirs: ``make_service(token=…, env=…)``."""
+    started: list[Service] = []
+
+    def make(*, token: str | None = None, env: dict[str, str] | None = None) -> Service:
+        data_dir = tmp_path / f"data-{len(started)}"
+        extra = {"MEMORY_API_CHAT_URL": CHAT_URL, **(env or {})}
+        if token:
+            extra["MEMORY_API_TOKENS"] = f"tester={token}"
+        seed(data_dir, {**os.environ, **extra})
+        service = start_service(data_dir, extra)
+        service.token = token
+        started.append(service)
+        return service
+
+    yield make
+    for service in started:
+        service.stop()
+
+
+@pytest.fixture
+def service(make_service: ServiceFactory) -> Service:
+    """The demo service without tokens (the API is open on loopback)."""
+    return make_service()
+
+
+@pytest.fixture
+def open_page(browser: Browser) -> Iterator[PageFactory]:
+    """Open pages: ``open_page(service, viewport=DESKTOP)``. Each gets its own browser context
+    (fresh storage), clipboard access, and fails the test on any script error of the page."""
+    opened: list[tuple[BrowserContext, list[str]]] = []
+
+    def make(service: Service, viewport: ViewportSize = DESKTOP) -> Page:
+        context = browser.new_context(viewport=viewport, base_url=service.base_url)
+        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=service.base_url)
+        context.set_default_timeout(10_000)
+        errors: list[str] = []
+        opened.append((context, errors))
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        return page
+
+    yield make
+    for context, _ in opened:
+        context.close()
+    failures = [error for _, errors in opened for error in errors]
+    assert failures == [], f"the page raised script errors: {failures}"
+
+
+@pytest.fixture
+def page(open_page: PageFactory, service: Service) -> Page:
+    """A desktop-sized page (1280×860) against :func:`service`."""
+    return open_page(service)
+
+
+@pytest.fixture
+def phone(open_page: PageFactory, service: Service) -> Page:
+    """A phone-sized page (390×844) against :func:`service`."""
+    return open_page(service, PHONE)
+
+
+@pytest.fixture
+def shot() -> Shot:
+    """Save a full-page screenshot as ``artifacts/screenshots/<name>.png``; return its path."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def take(page: Page, name: str) -> Path:
+        path = SCREENSHOTS / f"{name}.png"
+        page.screenshot(path=str(path), animations="disabled")
+        return path
+
+    return take

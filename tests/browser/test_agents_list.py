@@ -1,0 +1,47 @@
+"""W-1: the agents list — one card per agent with its memory count, deep-linking to Memory."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.pages import user_group
+from tests.browser.service import Service
+
+pytestmark = pytest.mark.browser
+
+
+def test_w1_card_shows_the_memory_count_and_deep_links_to_the_memory_tab(
+    page: Page, service: Service, shot: Callable[[Page, str], Path]
+) -> None:
+    agents = service.get("/api/projects/demo/agents")["agents"]
+    count = next(agent["memoryCount"] for agent in agents if agent["id"] == "demo")
+    assert count > 300  # the user scope plus both seeded Workspaces
+
+    page.goto("/")
+    card = page.locator('.agent-card[data-agent="demo"]')
+    expect(card).to_have_count(1)
+    expect(card.locator("h3")).to_have_text("Demo agent")
+    link = card.locator("a.memory-count")
+    expect(link).to_have_text(f"{count:,} memories")
+    shot(page, "w1-agents-list")
+
+    link.click()
+    expect(page).to_have_url(service.url("/#/projects/demo/agents/demo/memory"))
+    expect(page.locator('.tabs a[aria-current="page"]')).to_have_text("Memory")
+    expect(user_group(page).locator(".row")).to_have_count(4)
+
+
+def test_w1_project_route_lists_that_projects_agents(page: Page, service: Service) -> None:
+    page.goto("/#/projects/demo")
+    expect(page.locator("h1")).to_have_text("Agents of demo")
+    expect(page.locator(".agent-card")).to_have_count(1)
+
+
+def test_w1_unknown_agent_says_so(page: Page, service: Service) -> None:
+    page.goto("/#/projects/demo/agents/nobody/memory")
+    expect(page.locator("main")).to_contain_text("nobody")
+    expect(page.get_by_role("link", name="Back to the agents list.")).to_be_visible()

@@ -1,0 +1,59 @@
+"""A-10 on the page: a 401 asks for a bearer token, stores it, and the page then works."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.pages import PageFactory, ServiceFactory, Shot
+
+pytestmark = pytest.mark.browser
+
+TOKEN = "browser-test-secret-7f3a"
+
+
+def test_a10_401_asks_for_a_token_then_the_page_works(
+    make_service: ServiceFactory, open_page: PageFactory, shot: Shot
+) -> None:
+    service = make_service(token=TOKEN)
+    page = open_page(service)
+    page.goto("/")
+    dialog = page.locator("dialog.token-dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text("bearer token")
+    field = dialog.get_by_label("Bearer token")
+    expect(field).to_be_focused()
+    shot(page, "a10-token-prompt")
+
+    # A wrong token is refused and asked for again.
+    field.fill("not-the-token")
+    dialog.get_by_role("button", name="Sign in").click()
+    expect(page.locator("dialog.token-dialog")).to_contain_text("refused the stored token")
+
+    page.locator("dialog.token-dialog").get_by_label("Bearer token").fill(TOKEN)
+    page.locator("dialog.token-dialog").get_by_role("button", name="Sign in").click()
+    expect(page.locator(".agent-card")).to_have_count(1)
+    expect(page.locator("#me")).to_contain_text("tester")
+    shot(page, "a10-signed-in")
+
+    # Remembered: a reload needs no prompt, and the Memory tab works with the token.
+    page.goto("/#/projects/demo/agents/demo/memory")
+    page.reload()
+    expect(page.locator('.group[data-kind="user"] .row').first).to_be_visible()
+    expect(page.locator("dialog.token-dialog")).to_have_count(0)
+    assert page.evaluate("() => localStorage.getItem('agent-memory.token')") == TOKEN
+
+    # Sign out forgets it and the prompt comes back.
+    page.get_by_role("button", name="Sign out").click()
+    expect(page.locator("dialog.token-dialog")).to_be_visible()
+
+
+def test_a10_cancelled_token_prompt_leaves_a_clear_error(
+    make_service: ServiceFactory, open_page: PageFactory
+) -> None:
+    service = make_service(token=TOKEN)
+    page = open_page(service)
+    page.goto("/")
+    page.locator("dialog.token-dialog").get_by_role("button", name="Cancel").click()
+    expect(page.locator(".alert-error")).to_contain_text("bearer token")
+    expect(page.locator(".alert-error").get_by_role("button", name="Retry")).to_be_visible()

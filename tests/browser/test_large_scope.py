@@ -1,0 +1,68 @@
+"""W-5: a scope with thousands of memories stays usable — every row is rendered (no silent
+first-N), the last one can be reached by scrolling, and the filter finds any of them."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from memory_core.keys import workspace_memory_key
+from memory_core.layout import MARKER_FILE, scope_dir
+from playwright.sync_api import Page, expect
+
+from tests.browser.pages import MEMORY_TAB, Shot, group_toggle, workspace_group
+from tests.browser.service import Service
+
+pytestmark = pytest.mark.browser
+
+FILES = 3000
+
+
+def _seed_huge_scope(service: Service) -> str:
+    workspace = service.data_dir / "demo-workspaces" / "monorepo"
+    workspace.mkdir(parents=True)
+    real = os.path.realpath(workspace)
+    scope = scope_dir(service.data_dir, "demo", workspace_memory_key(real))
+    scope.mkdir(parents=True)
+    (scope / MARKER_FILE).write_text(real + "\n", encoding="utf-8")
+    lines = ["# Memory index", ""]
+    for number in range(FILES):
+        name = f"fact-{number:04d}"
+        (scope / f"{name}.md").write_text(
+            f"---\nname: {name}\ndescription: fact number {number}\n"
+            f"updated_at: 2026-{1 + number % 12:02d}-{1 + number % 28:02d}\n---\nBody {number}.\n",
+            encoding="utf-8",
+        )
+        lines.append(f"- [{name}]({name}.md) — fact number {number}")
+    (scope / "MEMORY.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return scope.name
+
+
+def test_w5_thousands_of_rows_are_all_rendered_and_reachable(
+    page: Page, service: Service, shot: Shot
+) -> None:
+    _seed_huge_scope(service)
+    page.goto(MEMORY_TAB)
+    group = workspace_group(page, "monorepo")
+    expect(group.locator(".count")).to_have_text(f"{FILES:,} memories")
+    rows = group.locator(".row")
+    expect(rows).to_have_count(FILES, timeout=30_000)
+    expect(group.locator("ul.rows")).to_have_attribute("data-rendered", str(FILES))
+
+    # The oldest (last) row is in the DOM and scrolls into view.
+    last = rows.last
+    last.scroll_into_view_if_needed()
+    expect(last).to_be_in_viewport()
+    shot(page, "w5-large-scope-end")
+
+    # The filter finds any row, including one deep in the list.
+    group.get_by_label("Filter memories").fill("fact-2718")
+    expect(rows).to_have_count(1)
+    expect(rows.first).to_contain_text("fact number 2718")
+    group.get_by_label("Filter memories").fill("no such memory")
+    expect(rows).to_have_count(0)
+    expect(group).to_contain_text("No memory matches")
+
+    # Collapsing such a group is instant and remembered like any other.
+    group_toggle(group).click()
+    expect(group.locator(".group-body")).to_be_hidden()

@@ -1,0 +1,141 @@
+"""W-2: the Memory tab — the switch, the placeholder hint, the scope groups and their collapse."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.pages import (
+    MEMORY_TAB,
+    Shot,
+    group_toggle,
+    open_memory_tab,
+    user_group,
+    workspace_group,
+)
+from tests.browser.service import Service
+
+pytestmark = pytest.mark.browser
+
+
+def test_w2_switch_saves_on_change_and_survives_a_reload(
+    page: Page, service: Service, shot: Shot
+) -> None:
+    open_memory_tab(page)
+    switch = page.get_by_role("switch", name="Memory")
+    expect(switch).to_be_checked()
+
+    switch.click()
+    expect(page.locator("#memory-enabled-status")).to_have_text(
+        "Memory is off. Every file is kept."
+    )
+    assert service.get(service.agent_path() + "/config")["memory"]["enabled"] is False
+    shot(page, "w2-switch-off")
+
+    page.reload()
+    expect(user_group(page).locator(".row").first).to_be_visible()
+    expect(page.get_by_role("switch", name="Memory")).not_to_be_checked()
+    # Off keeps every file and the tab stays usable.
+    expect(user_group(page).locator(".row")).to_have_count(4)
+
+
+def test_w2_switch_failure_reverts_and_shows_the_problem(page: Page, service: Service) -> None:
+    open_memory_tab(page)
+    # Someone else changes the config: the page's ETag is now stale (A-2).
+    service.call("PATCH", service.agent_path() + "/config", {"name": "Renamed elsewhere"})
+    switch = page.get_by_role("switch", name="Memory")
+    switch.click()
+    expect(page.locator("#memory-enabled-status")).to_contain_text("changed elsewhere")
+    expect(switch).to_be_checked()
+    assert service.get(service.agent_path() + "/config")["memory"]["enabled"] is True
+
+
+def test_w2_hint_inserts_the_placeholder_in_one_click(
+    page: Page, service: Service, shot: Shot
+) -> None:
+    config = service.get(service.agent_path() + "/config")
+    template = config["template"].replace("{{MEMORY}}\n", "").replace("{{MEMORY}}", "")
+    service.call("PATCH", service.agent_path() + "/config", {"template": template})
+    assert service.get(service.agent_path() + "/memory")["templateHasMemory"] is False
+
+    open_memory_tab(page)
+    hint = page.locator("#memory-hint")
+    expect(hint).to_be_visible()
+    expect(hint).to_contain_text("{{MEMORY}}")
+    shot(page, "w2-hint-bar")
+
+    hint.get_by_role("button", name="Insert placeholder").click()
+    expect(hint).to_be_hidden()
+    saved = service.get(service.agent_path() + "/config")["template"]
+    assert saved.count("{{MEMORY}}") == 1
+    assert service.get(service.agent_path() + "/memory")["templateHasMemory"] is True
+    # The Prompt tab shows the new template without a reload.
+    page.get_by_role("link", name="Prompt").click()
+    expect(page.locator("#template-editor-text")).to_have_value(saved)
+
+
+def test_w2_groups_user_first_then_workspaces_with_their_paths(
+    page: Page, service: Service, shot: Shot
+) -> None:
+    overview = service.get(service.agent_path() + "/memory")
+    open_memory_tab(page)
+    groups = page.locator(".group")
+    expect(groups).to_have_count(len(overview["scopes"]))
+    expect(groups.first).to_have_attribute("data-kind", "user")
+    keys = [scope["key"] for scope in overview["scopes"]]
+    assert groups.evaluate_all("els => els.map(e => e.dataset.scope)") == keys
+    for scope in overview["scopes"][1:]:
+        group = workspace_group(page, scope["title"])
+        expect(group.locator(".group-title .path")).to_have_text(scope["workspacePath"])
+        expect(group.locator(".count")).to_contain_text(str(scope["fileCount"]))
+    # Lint counts of the messy Workspace are shown on its header.
+    shop = workspace_group(page, "shop-api")
+    expect(shop.locator('.lint[data-code="dangling-link"]')).to_have_text("1 dangling link")
+    shot(page, "w2-memory-tab")
+
+
+def test_w2_collapse_is_a_button_and_is_remembered_per_user_project_agent(
+    page: Page, service: Service, shot: Shot
+) -> None:
+    open_memory_tab(page)
+    shop = workspace_group(page, "shop-api")
+    toggle = group_toggle(shop)
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    expect(shop.locator(".row").first).to_be_visible()
+
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    expect(shop.locator(".group-body")).to_be_hidden()
+    shot(page, "w2-group-collapsed")
+
+    page.reload()
+    expect(user_group(page).locator(".row").first).to_be_visible()
+    shop = workspace_group(page, "shop-api")
+    expect(group_toggle(shop)).to_have_attribute("aria-expanded", "false")
+    expect(shop.locator(".group-body")).to_be_hidden()
+    expect(group_toggle(user_group(page))).to_have_attribute("aria-expanded", "true")
+
+    stored = page.evaluate(
+        "() => Object.keys(localStorage).filter(k => k.startsWith('agent-memory.collapsed'))"
+    )
+    assert stored == ['agent-memory.collapsed:["local","demo","demo"]']
+    key = service.scope_key("workspace", "shop-api")
+    assert json.loads(page.evaluate(f"() => localStorage.getItem('{stored[0]}')")) == [key]
+
+    # The keyboard works too: Enter on the focused header expands it again.
+    group_toggle(shop).focus()
+    page.keyboard.press("Enter")
+    expect(group_toggle(shop)).to_have_attribute("aria-expanded", "true")
+    expect(shop.locator(".row").first).to_be_visible()
+
+
+def test_w2_memory_tab_has_no_horizontal_scroll_on_a_phone(
+    phone: Page, service: Service, shot: Shot
+) -> None:
+    phone.goto(MEMORY_TAB)
+    expect(user_group(phone).locator(".row").first).to_be_visible()
+    width = phone.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 390
+    shot(phone, "w5-phone-memory-tab")

@@ -1,0 +1,92 @@
+"""W-2 and A-2: the prompt editors save only after a confirm, restore defaults, and a stale
+ETag (412) tells the user the settings changed elsewhere."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.pages import PROMPT_TAB, Shot, confirm_dialog, open_memory_tab
+from tests.browser.service import Service
+
+pytestmark = pytest.mark.browser
+
+
+def test_w2_memory_prompt_saves_after_the_confirm(page: Page, service: Service, shot: Shot) -> None:
+    open_memory_tab(page)
+    editor = page.locator("#memory-prompt")
+    text = editor.locator("textarea")
+    expect(editor.locator(".badge")).to_have_text("Default")
+    custom = "# Memory\n\nKeep notes short.\n\n## User memory\n\n{{MEMORY_USER_INDEX}}\n"
+    text.fill(custom)
+
+    # Cancel first: nothing is saved.
+    editor.get_by_role("button", name="Save").click()
+    expect(confirm_dialog(page)).to_be_visible()
+    shot(page, "w2-prompt-save-confirm")
+    confirm_dialog(page).get_by_role("button", name="Cancel").click()
+    expect(confirm_dialog(page)).to_have_count(0)
+    assert service.get(service.agent_path() + "/config")["memory"]["promptIsDefault"] is True
+
+    editor.get_by_role("button", name="Save").click()
+    confirm_dialog(page).get_by_role("button", name="Save").click()
+    expect(editor.locator(".inline-status")).to_have_text("Saved")
+    expect(editor.locator(".badge")).to_have_text("Customized")
+    memory = service.get(service.agent_path() + "/config")["memory"]
+    assert memory["prompt"] == custom
+    assert memory["promptIsDefault"] is False
+    shot(page, "w2-prompt-saved")
+
+    editor.get_by_role("button", name="Restore default").click()
+    confirm_dialog(page).get_by_role("button", name="Restore default").click()
+    expect(editor.locator(".badge")).to_have_text("Default")
+    memory = service.get(service.agent_path() + "/config")["memory"]
+    assert memory["promptIsDefault"] is True
+    expect(text).to_have_value(memory["prompt"])
+
+
+def test_w2_workspace_prompt_warns_without_its_placeholder(page: Page, service: Service) -> None:
+    open_memory_tab(page)
+    editor = page.locator("#workspace-prompt")
+    editor.locator("textarea").fill("## Workspace memory\n\nNo index here.")
+    expect(editor.locator(".alert-warn")).to_contain_text("{{MEMORY_INDEX}}")
+    editor.get_by_role("button", name="Save").click()
+    confirm_dialog(page).get_by_role("button", name="Save").click()
+    expect(editor.locator(".inline-status")).to_have_text("Saved")
+    memory = service.get(service.agent_path() + "/config")["memory"]
+    assert memory["workspacePrompt"] == "## Workspace memory\n\nNo index here."
+
+
+def test_w2_template_saves_with_if_match(page: Page, service: Service) -> None:
+    page.goto(PROMPT_TAB)
+    text = page.locator("#template-editor-text")
+    expect(text).not_to_have_value("")
+    text.fill("You are terse.\n\n{{MEMORY}}\n")
+    page.get_by_role("button", name="Save").click()
+    confirm_dialog(page).get_by_role("button", name="Save").click()
+    expect(page.locator("#template-editor .inline-status")).to_have_text("Saved")
+    assert (
+        service.get(service.agent_path() + "/config")["template"]
+        == "You are terse.\n\n{{MEMORY}}\n"
+    )
+
+
+def test_a2_stale_etag_shows_changed_elsewhere_and_reload(
+    page: Page, service: Service, shot: Shot
+) -> None:
+    page.goto(PROMPT_TAB)
+    text = page.locator("#template-editor-text")
+    expect(text).not_to_have_value("")
+    text.fill("My edit.\n")
+    service.call("PATCH", service.agent_path() + "/config", {"template": "Their edit.\n"})
+
+    page.get_by_role("button", name="Save").click()
+    confirm_dialog(page).get_by_role("button", name="Save").click()
+    problem = page.locator("#template-editor .alert-error")
+    expect(problem).to_contain_text("changed elsewhere")
+    shot(page, "a2-changed-elsewhere")
+    assert service.get(service.agent_path() + "/config")["template"] == "Their edit.\n"
+
+    problem.get_by_role("button", name="Reload").click()
+    expect(text).to_have_value("Their edit.\n")
+    expect(problem).to_have_count(0)

@@ -1,0 +1,152 @@
+"""W-3 View: the body in a right drawer on desktop and a bottom sheet with half and full snap
+points on a phone; rendered safely, frontmatter stripped; keyboard-operable."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.pages import (
+    MEMORY_TAB,
+    Shot,
+    open_memory_tab,
+    row,
+    user_group,
+    viewer,
+    workspace_group,
+)
+from tests.browser.service import Service
+
+pytestmark = pytest.mark.browser
+
+AT_HALF = (
+    "() => Math.abs(document.querySelector('dialog.viewer').getBoundingClientRect().height"
+    " - 844 / 2) < 3"
+)
+"""The sheet has settled at its half snap point (half of the 844px phone viewport)."""
+
+
+def test_w3_view_opens_a_right_drawer_on_desktop(page: Page, service: Service, shot: Shot) -> None:
+    open_memory_tab(page)
+    view_button = row(user_group(page), "prefers-pnpm.md").get_by_role("button", name="View")
+    view_button.click()
+    panel = viewer(page)
+    expect(panel).to_have_attribute("open", "")
+    expect(panel).to_have_attribute("data-mode", "drawer")
+    expect(panel.locator("h2")).to_have_text("prefers-pnpm")
+    body = panel.locator(".viewer-body")
+    expect(body).to_contain_text("pnpm install")
+    expect(body).not_to_contain_text("updated_at")  # frontmatter stripped
+    expect(body.locator("code").first).to_have_text("pnpm install")
+    # [[review-style]] becomes a link that opens that memory.
+    expect(body.get_by_role("button", name="review-style")).to_be_visible()
+
+    box = panel.bounding_box()
+    assert box is not None
+    assert box["x"] + box["width"] == pytest.approx(1280, abs=2)
+    assert box["height"] == pytest.approx(860, abs=2)
+    assert box["x"] > 500
+    shot(page, "w3-view-drawer")
+
+    body.get_by_role("button", name="review-style").click()
+    expect(panel.locator("h2")).to_have_text("review-style")
+
+    page.keyboard.press("Escape")
+    expect(panel).not_to_have_attribute("open", "")
+    expect(view_button).to_be_focused()
+
+
+def test_w3_view_renders_user_content_as_text_never_markup(page: Page, service: Service) -> None:
+    scope = service.data_dir / "agents" / "demo" / "agent_state" / "memory" / "user"
+    (scope / "tricky.md").write_text(
+        "---\nname: tricky\ndescription: <img src=x onerror=alert(1)>\n"
+        "updated_at: 2026-11-01\n---\n"
+        "# Heading <b>bold?</b>\n\n<script>window.pwned = 1</script>\n\n"
+        "[click](javascript:window.pwned=2) and **strong** text\n",
+        encoding="utf-8",
+    )
+    open_memory_tab(page)
+    group = user_group(page)
+    expect(row(group, "tricky.md").locator(".row-desc")).to_have_text(
+        "<img src=x onerror=alert(1)>"
+    )
+    row(group, "tricky.md").get_by_role("button", name="View").click()
+    body = viewer(page).locator(".viewer-body")
+    expect(body).to_contain_text("<script>window.pwned = 1</script>")
+    expect(body.locator("h3")).to_have_text("Heading <b>bold?</b>")
+    expect(body.locator("strong")).to_have_text("strong")
+    assert body.locator("script, img, b").count() == 0
+    assert body.locator('a[href^="javascript"]').count() == 0
+    assert page.evaluate("() => window.pwned") is None
+
+
+def test_w3_view_is_a_bottom_sheet_with_half_and_full_snap_points_on_a_phone(
+    phone: Page, service: Service, shot: Shot
+) -> None:
+    phone.goto(MEMORY_TAB)
+    group = workspace_group(phone, "shop-api")
+    target = row(group, "deploy-freeze.md")
+    expect(target).to_be_visible()
+    target.get_by_role("button", name="View").click()
+    sheet = viewer(phone)
+    expect(sheet).to_have_attribute("data-mode", "sheet")
+    expect(sheet).to_have_attribute("data-snap", "half")
+    expect(sheet.locator(".viewer-body")).to_contain_text("Friday")
+    phone.wait_for_function(AT_HALF)
+    box = sheet.bounding_box()
+    assert box is not None
+    assert box["y"] + box["height"] == pytest.approx(844, abs=2)
+    assert box["width"] == pytest.approx(390, abs=1)
+    shot(phone, "w3-view-sheet-half")
+
+    # Drag the handle up: full.
+    handle = sheet.locator(".viewer-handle")
+    grip = handle.bounding_box()
+    assert grip is not None
+    x, y = grip["x"] + grip["width"] / 2, grip["y"] + grip["height"] / 2
+    phone.mouse.move(x, y)
+    phone.mouse.down()
+    phone.mouse.move(x, y - 150, steps=8)
+    phone.mouse.move(x, 40, steps=8)
+    phone.mouse.up()
+    expect(sheet).to_have_attribute("data-snap", "full")
+    phone.wait_for_function(
+        "() => document.querySelector('dialog.viewer').getBoundingClientRect().top < 20"
+    )
+    shot(phone, "w3-view-sheet-full")
+
+    # The handle is a button: keyboard moves between the snap points.
+    handle.focus()
+    phone.keyboard.press("ArrowDown")
+    expect(sheet).to_have_attribute("data-snap", "half")
+    phone.keyboard.press("Enter")
+    expect(sheet).to_have_attribute("data-snap", "full")
+    phone.keyboard.press("Enter")
+    expect(sheet).to_have_attribute("data-snap", "half")
+
+    # Drag down from half: closed.
+    phone.wait_for_function(AT_HALF)
+    grip = handle.bounding_box()
+    assert grip is not None
+    x, y = grip["x"] + grip["width"] / 2, grip["y"] + grip["height"] / 2
+    phone.mouse.move(x, y)
+    phone.mouse.down()
+    phone.mouse.move(x, y + 200, steps=8)
+    phone.mouse.move(x, 830, steps=8)
+    phone.mouse.up()
+    expect(sheet).not_to_have_attribute("open", "")
+
+
+def test_w3_index_view_marks_the_lines_the_injection_drops(page: Page, service: Service) -> None:
+    open_memory_tab(page)
+    group = workspace_group(page, "data-platform")
+    group.get_by_role("button", name="Show the index").click()
+    panel = viewer(page)
+    index = service.get(
+        service.agent_path()
+        + f"/memory/scopes/{service.scope_key('workspace', 'data-platform')}/index"
+    )
+    dropped = [line for line in index["lines"] if not line["kept"]]
+    assert dropped
+    expect(panel.locator(".index-lines li")).to_have_count(len(index["lines"]))
+    expect(panel.locator(".index-lines li.dropped")).to_have_count(len(dropped))

@@ -1,0 +1,318 @@
+"""K-1…K-4, K-7: Workspace memory keys, the temporary-Workspace test and the id checks."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from memory_core.errors import InvalidId
+from memory_core.keys import (
+    USER_SCOPE,
+    check_agent_id,
+    check_project_id,
+    check_scope_key,
+    check_topic_file_name,
+    is_temporary_workspace,
+    key_for_real_path,
+    safe_basename,
+    workspace_memory_key,
+)
+
+SCOPE_KEY_RE = re.compile(r"^[a-z0-9_][a-z0-9._-]{0,47}-[0-9a-f]{8}$")
+
+
+def _h(path: str) -> str:
+    return hashlib.sha256(os.fsencode(path)).hexdigest()[:8]
+
+
+# --- K-1 -------------------------------------------------------------------------------------
+
+
+def test_k1_key_is_safe_basename_dash_first_8_hex_of_sha256_of_real_path() -> None:
+    path = "/home/ada/src/my-app"
+    assert key_for_real_path(path) == f"my-app-{_h(path)}"
+    assert key_for_real_path(path) == "my-app-1c7ddc51"
+
+
+def test_k1_hash_uses_fsencode_bytes_for_non_utf8_names() -> None:
+    path = os.fsdecode(b"/srv/caf\xe9")  # a surrogate-escaped Latin-1 name
+    assert key_for_real_path(path).endswith("-" + hashlib.sha256(b"/srv/caf\xe9").hexdigest()[:8])
+    assert SCOPE_KEY_RE.match(key_for_real_path(path))
+
+
+# --- K-2 -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("Über", "uber"),
+        ("my-app", "my-app"),
+        ("My App (v2)", "my-app-v2"),
+        ("Crème Brûlée", "creme-brulee"),
+        ("ｆｕｌｌｗｉｄｔｈ", "fullwidth"),  # NFKD folds compatibility characters
+        (".config", "config"),
+        ("--x--", "x"),
+        ("..hidden..", "hidden"),
+        ("a...b", "a...b"),
+        ("snake_case.v1", "snake_case.v1"),
+        ("数据库", "workspace"),
+        ("", "workspace"),
+        ("-", "workspace"),
+        ("a" * 60, "a" * 48),
+        ("a" * 47 + "-b", "a" * 47),  # cut to 48 leaves a trailing '-', stripped again
+        ("a" * 47 + ".b", "a" * 47),
+        ("user", "user"),
+    ],
+)
+def test_k2_safe_basename(name: str, expected: str) -> None:
+    assert safe_basename(name) == expected
+
+
+def test_k2_key_never_user_and_always_has_a_hyphen() -> None:
+    key = key_for_real_path("/home/ada/user")
+    assert key != USER_SCOPE
+    assert key.startswith("user-")
+    assert SCOPE_KEY_RE.match(key)
+
+
+def test_k2_root_path_gives_workspace_basename() -> None:
+    assert key_for_real_path("/") == f"workspace-{_h('/')}"
+
+
+path_parts = st.text(
+    alphabet=st.characters(codec="utf-8", exclude_characters="/\x00"),
+    min_size=0,
+    max_size=80,
+)
+
+
+@given(parts=st.lists(path_parts, min_size=1, max_size=4))
+def test_k1_k2_k7_generated_key_always_matches_scope_pattern_and_is_never_user(
+    parts: list[str],
+) -> None:
+    path = "/" + "/".join(parts)
+    key = key_for_real_path(path)
+    assert SCOPE_KEY_RE.match(key), key
+    assert key != USER_SCOPE
+    assert check_scope_key(key) == key
+    assert key_for_real_path(path) == key  # stable
+
+
+@given(name=st.text(max_size=200))
+def test_k2_safe_basename_shape(name: str) -> None:
+    safe = safe_basename(name)
+    assert re.fullmatch(r"[a-z0-9_][a-z0-9._-]{0,47}", safe) or safe == "workspace"
+    assert not safe.startswith((".", "-"))
+    assert not safe.endswith((".", "-"))
+    assert len(safe) <= 48
+
+
+# --- K-3 -------------------------------------------------------------------------------------
+
+
+def test_k3_two_symlinks_to_one_directory_give_one_key(tmp_path: Path) -> None:
+    real = tmp_path / "projects" / "my-app"
+    real.mkdir(parents=True)
+    first = tmp_path / "link-a"
+    second = tmp_path / "nested" / "link-b"
+    second.parent.mkdir()
+    first.symlink_to(real)
+    second.symlink_to(first)  # a chain of links
+    key = workspace_memory_key(real)
+    assert workspace_memory_key(first) == key
+    assert workspace_memory_key(second) == key
+    assert workspace_memory_key(str(real / ".." / "my-app")) == key
+    assert key == key_for_real_path(os.path.realpath(real))
+
+
+def test_k3_renaming_a_directory_gives_a_new_key_and_leaves_the_old_scope(tmp_path: Path) -> None:
+    before = tmp_path / "app"
+    before.mkdir()
+    old_key = workspace_memory_key(before)
+    after = tmp_path / "app-renamed"
+    before.rename(after)
+    assert workspace_memory_key(after) != old_key
+    moved = tmp_path / "elsewhere"
+    moved.mkdir()
+    (moved / "app").mkdir()
+    assert workspace_memory_key(moved / "app") != old_key  # same basename, other path
+
+
+@settings(max_examples=30, deadline=None)
+@given(name=path_parts.filter(lambda n: n not in ("", ".", "..")))
+def test_k3_key_is_symlink_invariant(name: str) -> None:
+    with tempfile.TemporaryDirectory() as temp:
+        root = Path(temp)
+        try:
+            real = root / "real" / name
+            real.mkdir(parents=True)
+            link = root / "link"
+            link.symlink_to(real, target_is_directory=True)
+        except (OSError, ValueError):
+            return  # a name the filesystem refuses is not a Workspace
+        assert workspace_memory_key(link) == workspace_memory_key(real)
+        assert SCOPE_KEY_RE.match(workspace_memory_key(link))
+
+
+# --- K-4 -------------------------------------------------------------------------------------
+
+
+def test_k4_under_an_agents_workspaces_dir_is_temporary(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    temp_ws = data / "agents" / "coder" / "workspaces" / "session-1"
+    temp_ws.mkdir(parents=True)
+    assert is_temporary_workspace(temp_ws, data)
+    assert is_temporary_workspace(temp_ws / "sub" / "dir", data)
+
+
+def test_k4_subagent_in_parents_temporary_workspace_is_temporary(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    parent_ws = data / "agents" / "parent" / "workspaces" / "s1"
+    parent_ws.mkdir(parents=True)
+    # the test is the location, not the agent running in it
+    assert is_temporary_workspace(parent_ws, data)
+
+
+@pytest.mark.parametrize(
+    "relative",
+    [
+        "projects/my-app",
+        "data/agents/coder/agent_state/memory",
+        "data/agents/coder",
+        "data/agents",
+        "data",
+        "data/agents-workspaces/x",
+        "data/agents/coder/workspacesX/y",
+    ],
+)
+def test_k4_elsewhere_is_persistent(tmp_path: Path, relative: str) -> None:
+    path = tmp_path / relative
+    path.mkdir(parents=True, exist_ok=True)
+    assert not is_temporary_workspace(path, tmp_path / "data")
+
+
+def test_k4_symlinks_are_resolved_on_both_sides(tmp_path: Path) -> None:
+    data = tmp_path / "real-data"
+    temp_ws = data / "agents" / "coder" / "workspaces" / "s1"
+    temp_ws.mkdir(parents=True)
+    data_link = tmp_path / "data-link"
+    data_link.symlink_to(data)
+    ws_link = tmp_path / "ws-link"
+    ws_link.symlink_to(temp_ws)
+    assert is_temporary_workspace(ws_link, data)
+    assert is_temporary_workspace(temp_ws, data_link)
+    assert is_temporary_workspace(ws_link, data_link)
+    # and a symlink out of the data dir into a normal project is not temporary
+    project = tmp_path / "project"
+    project.mkdir()
+    escape = data / "agents" / "coder" / "workspaces" / "escape"
+    escape.symlink_to(project)
+    assert not is_temporary_workspace(escape, data)
+
+
+# --- K-7 -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", ["a", "acme", "team-1", "a_b", "0", "a" * 64])
+def test_k7_valid_project_and_agent_ids(value: str) -> None:
+    assert check_project_id(value) == value
+    assert check_agent_id(value) == value
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["", "A", "-a", "_a", "a" * 65, "a/b", "a.b", "..", "a b", "ä", "a\n", "a\x00"],
+)
+def test_k7_invalid_project_and_agent_ids(value: str) -> None:
+    with pytest.raises(InvalidId) as error:
+        check_project_id(value)
+    assert error.value.kind == "project"
+    assert error.value.value == value
+    with pytest.raises(InvalidId) as agent_error:
+        check_agent_id(value)
+    assert agent_error.value.kind == "agent"
+
+
+@pytest.mark.parametrize(
+    "value", ["user", "my-app-a81f32c4", "_x-00000000", "a.b_c-d-0123abcd", "a" * 48 + "-00000000"]
+)
+def test_k7_valid_scope_keys(value: str) -> None:
+    assert check_scope_key(value) == value
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "",
+        "User",
+        "..",
+        ".workspace",
+        "my-app",
+        "my-app-A81F32C4",
+        "my-app-a81f32c",
+        ".x-00000000",
+        "-x-00000000",
+        "a" * 49 + "-00000000",
+        "a/b-00000000",
+        "my-app-a81f32c4\n",
+        "user\n",
+    ],
+)
+def test_k7_invalid_scope_keys(value: str) -> None:
+    with pytest.raises(InvalidId) as error:
+        check_scope_key(value)
+    assert error.value.kind == "scope"
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "feedback_testing.md",
+        "Deploy notes.md",
+        "数据库迁移.md",
+        "prefers-pnpm.md",
+        "a.b.md",
+        "x" * 252 + ".md",
+        "é" * 126 + ".md",  # 252 bytes + 3
+    ],
+)
+def test_k7_valid_topic_file_names(value: str) -> None:
+    assert check_topic_file_name(value) == value
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        ("MEMORY.md", "index"),
+        ("memory.md", "index"),
+        (".hidden.md", "'.'"),
+        (".md", "'.'"),
+        ("..md", "'.'"),
+        ("notes.txt", ".md"),
+        ("notes.md.bak", ".md"),
+        ("notes", ".md"),
+        ("a/b.md", "'/'"),
+        ("../b.md", "'.'"),
+        ("a\\b.md", "'/'"),
+        ("a\x00b.md", "control"),
+        ("a\nb.md", "control"),
+        ("a\x7fb.md", "control"),
+        ("x" * 253 + ".md", "255"),
+        ("é" * 127 + ".md", "255"),
+        ("\udcff.md", "Unicode"),
+        ("", ".md"),
+    ],
+)
+def test_k7_invalid_topic_file_names(value: str, reason: str) -> None:
+    with pytest.raises(InvalidId) as error:
+        check_topic_file_name(value)
+    assert error.value.kind == "file"
+    assert reason in error.value.reason
+    assert reason in str(error.value)

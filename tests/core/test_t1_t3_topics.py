@@ -1,0 +1,339 @@
+"""T-1…T-3: topic files parse into fields, body and [[links]], never raising (T-2)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from memory_core.topics import READ_CAP_BYTES, ParsedTopic, decode_text, parse_topic, read_topic
+
+WORKSPACE = "coding-agent-workspace"
+
+
+def _parse(text: str, file_name: str = "note.md") -> ParsedTopic:
+    return parse_topic(text.encode("utf-8"), file_name)
+
+
+# --- T-1 -------------------------------------------------------------------------------------
+
+
+def test_t1_fields_are_read() -> None:
+    topic = _parse(
+        "---\nname: prefers-pnpm\ndescription: Use pnpm\nupdated_at: 2026-10-02\n---\nBody\n",
+        "prefers-pnpm.md",
+    )
+    assert (topic.file, topic.name, topic.description, topic.updated_at) == (
+        "prefers-pnpm.md",
+        "prefers-pnpm",
+        "Use pnpm",
+        "2026-10-02",
+    )
+    assert topic.body == "Body"
+    assert topic.problems == []
+    assert not topic.truncated
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("2026-10-02", "2026-10-02"),
+        ('"2026-10-02"', "2026-10-02"),
+        ("2026-09-14T08:30:00Z", "2026-09-14T08:30:00+00:00"),
+        ('"2026-09-14T08:30:00Z"', "2026-09-14T08:30:00Z"),
+        ("2026-09-14 08:30:00", "2026-09-14T08:30:00"),
+    ],
+)
+def test_t1_updated_at_is_an_iso_8601_string(value: str, expected: str) -> None:
+    topic = _parse(f"---\nname: n\nupdated_at: {value}\n---\nx", "n.md")
+    assert topic.updated_at == expected
+    assert topic.problems == []
+
+
+def test_t1_updated_at_that_is_no_date_is_named_not_raised() -> None:
+    topic = _parse("---\nname: n\nupdated_at: last tuesday\n---\nx", "n.md")
+    assert topic.updated_at is None
+    assert topic.problems == ["frontmatter: updated_at 'last tuesday' is not an ISO 8601 date"]
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        "type: feedback",
+        "metadata:\n  type: feedback",
+        "originSessionId: 5b1f0a3e-0000-4000-8000-000000000000",
+        "related: [a.md, b.md]",
+        "tags:\n  - x\n  - y",
+    ],
+)
+def test_t1_unknown_fields_are_ignored(extra: str) -> None:
+    topic = _parse(f"---\nname: n\ndescription: d\n{extra}\n---\nx", "n.md")
+    assert (topic.name, topic.description, topic.problems) == ("n", "d", [])
+
+
+def test_t1_title_style_name_still_lists_and_file_name_is_identity() -> None:
+    topic = _parse("---\nname: Always run the linter\n---\nx", "always-run-the-linter.md")
+    assert topic.file == "always-run-the-linter.md"
+    assert topic.name == "Always run the linter"
+    assert topic.problems == []
+
+
+def test_t1_wrong_type_of_field_is_dropped_and_named_others_kept() -> None:
+    topic = _parse("---\nname: 42\ndescription: still here\n---\nx", "n.md")
+    assert topic.name == "n"  # the stem stands in
+    assert topic.description == "still here"
+    assert len(topic.problems) == 1
+    assert topic.problems[0].startswith("frontmatter: ")
+    assert "$.name" in topic.problems[0]
+
+
+def test_t1_missing_name_falls_back_to_the_stem() -> None:
+    assert _parse("---\ndescription: d\n---\nx", "Deploy notes.md").name == "Deploy notes"
+
+
+# --- T-2 -------------------------------------------------------------------------------------
+
+PROBLEM_CASES = [
+    pytest.param(b"", ["empty: the file holds no text"], id="empty"),
+    pytest.param(b"  \n\n", ["empty: the file holds no text"], id="whitespace-only"),
+    pytest.param(
+        b"just text\n", ["frontmatter: missing (no '---' block at the top)"], id="no-frontmatter"
+    ),
+    pytest.param(
+        b"---\nname: x\nbody without end\n",
+        ["frontmatter: no closing '---' line; the whole file is read as body"],
+        id="unclosed",
+    ),
+    pytest.param(
+        b"---\n- a\n- b\n---\nbody", ["frontmatter: not a mapping of fields; ignored"], id="list"
+    ),
+    pytest.param(
+        b"\xef\xbb\xbf---\nname: n\n---\nbody",
+        ["encoding: UTF-8 byte order mark removed"],
+        id="bom",
+    ),
+    pytest.param(
+        b"---\r\nname: n\r\n---\r\nbody\r\n", ["line-endings: CRLF read as LF"], id="crlf"
+    ),
+    pytest.param(b"---\rname: n\r---\rbody\r", ["line-endings: CR read as LF"], id="cr"),
+]
+
+
+@pytest.mark.parametrize(("raw", "problems"), PROBLEM_CASES)
+def test_t2_problems_are_named(raw: bytes, problems: list[str]) -> None:
+    assert parse_topic(raw, "n.md").problems == problems
+
+
+def test_t2_broken_yaml_becomes_no_metadata_plus_named_problem() -> None:
+    topic = _parse("---\nname: [unclosed\ndescription: d\n---\nthe body", "n.md")
+    assert topic.name == "n"
+    assert topic.body == "the body"
+    assert len(topic.problems) == 1
+    assert topic.problems[0].startswith("frontmatter: invalid YAML (")
+
+
+def test_t2_broken_yaml_keeps_the_fields_it_could_read() -> None:
+    topic = _parse('---\nname: flaky-ci\ndescription: "open\nupdated_at: 2026-11-02\n---\nb')
+    assert (topic.name, topic.description, topic.updated_at) == ("flaky-ci", None, "2026-11-02")
+    assert topic.problems[0].endswith("read name, updated_at line by line")
+
+
+def test_t2_second_frontmatter_block_is_reported() -> None:
+    topic = _parse("---\nname: a\n---\n---\nname: b\n---\nbody", "a.md")
+    assert topic.name == "a"
+    assert topic.problems == [
+        "frontmatter: a second '---' block follows the first; only the first is read"
+    ]
+
+
+def test_t2_a_horizontal_rule_in_the_body_is_not_a_second_block() -> None:
+    topic = _parse("---\nname: a\n---\nText\n\n---\n\nMore text", "a.md")
+    assert topic.problems == []
+    assert topic.body == "Text\n\n---\n\nMore text"
+
+
+def test_t2_non_utf8_falls_back_and_names_the_encoding() -> None:
+    raw = "---\nname: n\ndescription: Café\n---\nCrème".encode("latin-1")
+    topic = parse_topic(raw, "n.md")
+    assert topic.description == "Café"
+    assert topic.body == "Crème"
+    assert topic.problems == ["encoding: not valid UTF-8 (byte 0xe9 at offset 28); read as cp1252"]
+
+
+def test_t2_bytes_cp1252_cannot_map_fall_back_to_latin1() -> None:
+    text, problems = decode_text(b"a\x81b")
+    assert text == "a\x81b"
+    assert problems == ["encoding: not valid UTF-8 (byte 0x81 at offset 1); read as Latin-1"]
+
+
+def test_t2_utf16_with_bom_is_read() -> None:
+    raw = "\ufeff---\nname: n\n---\nbody".encode("utf-16")
+    topic = parse_topic(raw, "n.md")
+    assert topic.name == "n"
+    assert topic.body == "body"
+    assert "encoding: UTF-16 text" in topic.problems
+
+
+def test_t2_huge_file_is_capped_and_reported() -> None:
+    head = "---\nname: big\ndescription: a big one\n---\n"
+    raw = (head + "é" * READ_CAP_BYTES).encode("utf-8")  # 2 bytes each: far over the cap
+    topic = parse_topic(raw, "big.md")
+    assert topic.truncated
+    assert topic.description == "a big one"
+    assert "size: larger than 1 MiB; only the first 1 MiB was read" in topic.problems
+    # the cut fell inside a character: dropped, not reported as an encoding problem
+    assert not any(problem.startswith("encoding") for problem in topic.problems)
+    assert len(topic.body.encode("utf-8")) <= READ_CAP_BYTES
+
+
+def test_t2_read_topic_reads_at_most_the_cap(tmp_path: Path) -> None:
+    path = tmp_path / "big.md"
+    path.write_bytes(b"---\nname: big\n---\n" + b"x" * (3 * READ_CAP_BYTES))
+    topic, stat = read_topic(path)
+    assert topic.truncated
+    assert stat.st_size == path.stat().st_size
+    assert len(topic.body) < READ_CAP_BYTES
+
+
+def test_t2_read_topic_at_exactly_the_cap_is_not_truncated(tmp_path: Path) -> None:
+    head = b"---\nname: n\n---\n"
+    path = tmp_path / "n.md"
+    path.write_bytes(head + b"x" * (READ_CAP_BYTES - len(head)))
+    topic, _ = read_topic(path)
+    assert not topic.truncated
+    assert topic.problems == []
+
+
+@settings(max_examples=300)
+@given(raw=st.binary(max_size=2000))
+def test_t2_parsing_never_raises_on_arbitrary_bytes(raw: bytes) -> None:
+    topic = parse_topic(raw, "any.md")
+    assert isinstance(topic, ParsedTopic)
+    assert topic.file == "any.md"
+    assert all(isinstance(problem, str) and ": " in problem for problem in topic.problems)
+
+
+frontmatterish = st.lists(
+    st.sampled_from(
+        ["---", "name: a", "description: d", 'description: "', "updated_at: x", "- [", "{", "\t"]
+    )
+    | st.text(max_size=30),
+    max_size=12,
+).map("\n".join)
+
+
+@settings(max_examples=300)
+@given(text=frontmatterish)
+def test_t2_parsing_never_raises_on_frontmatter_like_text(text: str) -> None:
+    topic = parse_topic(text.encode("utf-8", "surrogatepass"), "any.md")
+    assert isinstance(topic, ParsedTopic)
+
+
+# --- T-3 -------------------------------------------------------------------------------------
+
+
+def test_t3_body_follows_frontmatter_and_links_are_extracted() -> None:
+    topic = _parse(
+        "---\nname: a\n---\nSee [[b]] and [[c|the C note]], [[b]] again, [[d#why]].\n", "a.md"
+    )
+    assert topic.body == "See [[b]] and [[c|the C note]], [[b]] again, [[d#why]]."
+    assert topic.links == ["b", "c", "d"]
+
+
+@pytest.mark.parametrize(
+    ("body", "links"),
+    [
+        ("`[[not-a-link]]` but [[yes]]", ["yes"]),
+        ("```\n[[in-fence]]\n```\n[[after]]", ["after"]),
+        ("if [[ -f x ]]; then", []),
+        ("[[]] [[ ]]", []),
+        ("[[数据库迁移]]", ["数据库迁移"]),
+        ("[[two words]]", ["two words"]),
+    ],
+)
+def test_t3_link_extraction(body: str, links: list[str]) -> None:
+    assert _parse(f"---\nname: a\n---\n{body}", "a.md").links == links
+
+
+def test_t3_body_line_points_into_the_file() -> None:
+    topic = _parse("---\nname: a\ndescription: d\n---\n\nfirst body line", "a.md")
+    assert topic.body_line == 6
+
+
+# --- the sample folders ------------------------------------------------------------------------
+
+EXPECTED_PROBLEMS: dict[str, list[str]] = {
+    "db-migrations.md": ["encoding: UTF-8 byte order mark removed"],
+    "service-map.md": ["line-endings: CRLF read as LF"],
+    "plain-notes.md": ["frontmatter: missing (no '---' block at the top)"],
+    "empty.md": ["empty: the file holds no text"],
+    "latin1-notes.md": ["encoding: not valid UTF-8 (byte 0xe9 at offset 39); read as cp1252"],
+}
+
+
+def _topic_files(folder: Path) -> list[Path]:
+    return sorted(path for path in folder.glob("*.md") if path.name != "MEMORY.md")
+
+
+@pytest.mark.parametrize("folder", ["user-scope", WORKSPACE, "large-index"])
+def test_t2_every_corpus_file_parses(corpus: Path, folder: str) -> None:
+    files = _topic_files(corpus / folder)
+    assert files
+    for path in files:
+        before = path.read_bytes()
+        topic, _ = read_topic(path)
+        assert topic.file == path.name
+        assert path.read_bytes() == before  # reading never rewrites (T-2)
+        if folder != WORKSPACE:
+            assert topic.problems == [], path.name
+            assert topic.name == path.stem
+            assert topic.description
+
+
+@pytest.mark.parametrize(("file_name", "problems"), sorted(EXPECTED_PROBLEMS.items()))
+def test_t2_messy_corpus_files_name_their_problems(
+    corpus: Path, file_name: str, problems: list[str]
+) -> None:
+    topic, _ = read_topic(corpus / WORKSPACE / file_name)
+    assert topic.problems == problems
+
+
+def test_t2_corpus_broken_yaml_is_named(corpus: Path) -> None:
+    topic, _ = read_topic(corpus / WORKSPACE / "flaky-ci.md")
+    assert len(topic.problems) == 1
+    assert topic.problems[0].startswith("frontmatter: invalid YAML (")
+    assert topic.name == "flaky-ci"
+    assert topic.updated_at == "2026-11-02"
+    assert topic.body.startswith("The e2e job fails")
+
+
+def test_t2_corpus_clean_workspace_files_have_no_problems(corpus: Path) -> None:
+    for path in _topic_files(corpus / WORKSPACE):
+        if path.name in EXPECTED_PROBLEMS or path.name == "flaky-ci.md":
+            continue
+        topic, _ = read_topic(path)
+        assert topic.problems == [], path.name
+
+
+def test_t1_corpus_title_style_and_non_ascii_names_list(corpus: Path) -> None:
+    linter, _ = read_topic(corpus / WORKSPACE / "always-run-the-linter.md")
+    assert linter.name == "Always run the linter"
+    migrations, _ = read_topic(corpus / WORKSPACE / "db-migrations.md")
+    assert migrations.name == "数据库迁移"
+    assert migrations.updated_at == "2026-09-09"
+
+
+def test_t1_corpus_bom_crlf_latin1_bodies(corpus: Path) -> None:
+    service_map, _ = read_topic(corpus / WORKSPACE / "service-map.md")
+    assert "\r" not in service_map.body
+    assert service_map.links == ["deploy-freeze", "testing-conventions"]
+    latin1, _ = read_topic(corpus / WORKSPACE / "latin1-notes.md")
+    assert "Crème brûlée" in latin1.body
+
+
+def test_t2_unquoted_colon_in_a_value_is_read_as_text() -> None:
+    # Strict YAML refuses "a: b: c"; agents write it all the time (see tests/data/corpus).
+    topic = _parse("---\nname: n\ndescription: flake and retry: rule 1\n---\nx", "n.md")
+    assert topic.description == "flake and retry: rule 1"
+    assert topic.problems == []

@@ -1,0 +1,165 @@
+"""T-4, A-6: index link detection and pruning (pure text in, text out)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+from memory_core.index import (
+    index_lines,
+    line_links_to,
+    link_targets,
+    linked_topic_files,
+    prune_index,
+    topic_link_targets,
+)
+
+LINKS = [
+    ("- [Deploy](deploy.md) — hook", "deploy.md"),
+    ("- [Deploy](./deploy.md) — hook", "deploy.md"),
+    ("- [Deploy](<deploy.md>) — hook", "deploy.md"),
+    ("- [Deploy](deploy.md#why) — hook", "deploy.md"),
+    ('- [Deploy](deploy.md "Deploy freeze") — hook', "deploy.md"),
+    ("- [Deploy](deploy.md 'Deploy freeze') — hook", "deploy.md"),
+    ("- [Deploy](deploy.md (Deploy freeze)) — hook", "deploy.md"),
+    ('- [Deploy](<./deploy.md#why> "title")', "deploy.md"),
+    ("- [Notes](Deploy%20notes.md) — hook", "Deploy notes.md"),
+    ("- [Notes](<Deploy notes.md>) — hook", "Deploy notes.md"),
+    ("- [迁移](%E6%95%B0%E6%8D%AE%E5%BA%93.md)", "数据库.md"),
+    ("- [迁移](数据库.md)", "数据库.md"),
+    ("[deploy]: deploy.md", "deploy.md"),
+    ("[deploy]: <Deploy notes.md> 'title'", "Deploy notes.md"),
+    ("see [a](a.md), [b](b.md) and [deploy]( deploy.md )", "deploy.md"),
+    ("- [x](file(1).md)", "file(1).md"),
+]
+
+NOT_LINKS = [
+    ("The deploy.md file is mentioned in prose.", "deploy.md"),
+    ("- deploy.md — plain mention", "deploy.md"),
+    ("- `[Deploy](deploy.md)` shown as code", "deploy.md"),
+    ("- [Deploy](deploy.md.bak)", "deploy.md"),
+    ("- [Deploy](other-deploy.md)", "deploy.md"),
+    ("- [Deploy](deploy.md", "deploy.md"),
+    ("- [Deploy] (deploy.md)", "deploy.md"),
+    ("- [Deploy](Deploy%20notes.md)", "Deploy%20notes.md.x"),
+]
+
+
+@pytest.mark.parametrize(("line", "file_name"), LINKS)
+def test_t4_link_forms(line: str, file_name: str) -> None:
+    assert line_links_to(line, file_name)
+    assert file_name in link_targets(line)
+
+
+@pytest.mark.parametrize(("line", "file_name"), NOT_LINKS)
+def test_t4_prose_and_lookalikes_are_not_links(line: str, file_name: str) -> None:
+    assert not line_links_to(line, file_name)
+
+
+def test_t4_nfd_file_names_match_nfc_links() -> None:
+    nfd = "Cafe\u0301.md"
+    assert line_links_to("- [Café](Café.md)", nfd)
+
+
+def test_t4_literal_percent_in_a_file_name() -> None:
+    assert line_links_to("- [x](100%25.md)", "100%.md")
+    assert line_links_to("- [x](a%20b.md)", "a%20b.md")  # a file really named that
+
+
+def test_t4_topic_link_targets_skip_urls_and_paths() -> None:
+    line = "[a](https://x.io/a.md) [b](../user/b.md) [c](c.md) [d](#section) [e](mailto:x@y)"
+    assert topic_link_targets(line) == ["c.md"]
+
+
+def test_t4_index_lines_split_on_lf_only() -> None:
+    assert index_lines("a\r\nb\u2028c\x0bd\n") == ["a", "b\u2028c\x0bd"]
+    assert index_lines("") == []
+    assert index_lines("\n") == [""]
+
+
+def test_t4_linked_topic_files_skips_fenced_code() -> None:
+    text = "- [a](a.md)\n```\n- [b](b.md)\n```\n- [c](c.md) [a](a.md)\n"
+    assert linked_topic_files(text) == {"a.md": [1, 5], "c.md": [5]}
+
+
+# --- pruning (A-6) ----------------------------------------------------------------------------
+
+
+def test_a6_prune_removes_every_linking_line_and_keeps_prose() -> None:
+    text = (
+        "# Index\n"
+        "- [A](a.md) — first\n"
+        "- [B](b.md) — second\n"
+        "- [A again](./a.md#why) — twice\n"
+        "a.md is mentioned here in prose.\n"
+    )
+    new, removed = prune_index(text, "a.md")
+    assert new == "# Index\n- [B](b.md) — second\na.md is mentioned here in prose.\n"
+    assert removed == ["- [A](a.md) — first", "- [A again](./a.md#why) — twice"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("x\r\n- [A](a.md)\r\ny\r\n", "x\r\ny\r\n"),
+        ("x\n- [A](a.md)\ny", "x\ny"),
+        ("x\n- [A](a.md)", "x"),
+        ("- [A](a.md)\n", ""),
+        ("- [A](a.md)", ""),
+        ("x\n\n- [A](a.md)\n\n\ny\n", "x\n\n\n\ny\n"),
+        ("mixed\r\n- [A](a.md)\nend\n", "mixed\r\nend\n"),
+    ],
+)
+def test_a6_prune_keeps_line_ends_and_final_newline_state(text: str, expected: str) -> None:
+    assert prune_index(text, "a.md")[0] == expected
+
+
+def test_a6_prune_without_a_link_returns_the_text_unchanged() -> None:
+    text = "# Index\r\nno link to a.md here\r\n"
+    assert prune_index(text, "a.md") == (text, [])
+
+
+def test_a6_prune_keeps_fenced_examples() -> None:
+    text = "```\n- [A](a.md)\n```\n- [A](a.md)\n"
+    assert prune_index(text, "a.md") == ("```\n- [A](a.md)\n```\n", ["- [A](a.md)"])
+
+
+line_text = st.text(
+    alphabet=st.characters(codec="utf-8", exclude_characters="\n\r"), max_size=40
+) | st.sampled_from(["- [A](a.md)", "- [B](b.md) — x", "a.md in prose", "", "[A]: a.md"])
+
+
+def _join(lines: list[str], end: str, final: bool) -> str:
+    return "".join(line + end for line in lines) if final else end.join(lines)
+
+
+@given(lines=st.lists(line_text, max_size=12), crlf=st.booleans(), final=st.booleans())
+def test_a6_prune_keeps_every_other_line_byte_for_byte(
+    lines: list[str], crlf: bool, final: bool
+) -> None:
+    assume(not any("```" in line or "~~~" in line for line in lines))
+    end = "\r\n" if crlf else "\n"
+    kept = [line for line in lines if not line_links_to(line, "a.md")]
+    new, removed = prune_index(_join(lines, end, final), "a.md")
+    assert new == _join(kept, end, final)
+    assert removed == [line for line in lines if line_links_to(line, "a.md")]
+    assert prune_index(new, "a.md") == (new, [])
+
+
+def test_a6_prune_on_the_corpus_index(corpus: Path) -> None:
+    text = (corpus / "coding-agent-workspace" / "MEMORY.md").read_text(encoding="utf-8")
+    for file_name in [
+        "testing-conventions.md",
+        "deploy-freeze.md",
+        "always-run-the-linter.md",
+        "api-pagination.md",
+        "db-migrations.md",
+        "staging-url.md",
+    ]:
+        new, removed = prune_index(text, file_name)
+        assert len(removed) == 1, file_name
+        assert len(index_lines(new)) == len(index_lines(text)) - 1
+    new, _ = prune_index(text, "testing-conventions.md")
+    assert "The testing-conventions.md file above is also mentioned here in prose" in new

@@ -1,0 +1,27 @@
+"""Fixtures for the plugin tests: a scripted service for failure cases, the real service for e2e."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.plugin.real_service import RealService, start_service
+from tests.plugin.scripted_service import ScriptedService, ServerFactory, serve_scripted
+
+
+@pytest.fixture
+async def service(aiohttp_server: ServerFactory, tmp_path: Path) -> ScriptedService:
+    """A running scripted memory service on loopback; set ``.behaviour`` before calling it."""
+    return await serve_scripted(aiohttp_server, tmp_path / "data")
+
+
+@pytest.fixture
+def real_service(tmp_path: Path) -> Iterator[RealService]:
+    """The real ``memory-api serve`` in a separate process, stopped after the test."""
+    running = start_service(tmp_path)
+    try:
+        yield running
+    finally:
+        running.stop()

@@ -1,0 +1,149 @@
+"""The real ``memory-api`` service as a separate process on loopback, for end-to-end tests.
+
+``start_service`` runs ``memory-api serve`` from the virtual environment with its data dir under
+the test's ``tmp_path`` and one bearer token, waits until ``/readyz`` answers, and creates agents
+with the service's own CLI. Scopes are seeded by copying corpus files the way an agent's file
+tools would write them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from aiohttp.test_utils import unused_port
+from memory_core.layout import memory_root
+
+from tests.plugin.helpers import BIN
+
+CORPUS = Path(__file__).parents[1] / "data" / "corpus"
+TOKEN = "plugin-e2e-token-0123456789"
+READY_POLLS = 400
+POLL_PAUSE_S = 0.05
+
+
+@dataclass
+class RealService:
+    """A running ``memory-api serve``; ``stop()`` ends it (idempotent)."""
+
+    data_dir: Path
+    url: str
+    token: str
+    env: dict[str, str]
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def cli(self, *args: str) -> subprocess.CompletedProcess[str]:
+        """Run ``memory-api`` with the service's environment; raises when it fails."""
+        done = subprocess.run(
+            [str(BIN / "memory-api"), *args],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        return done
+
+    def create_agent(self, agent: str, project: str = "acme") -> Path:
+        """Create an agent with the service's CLI; return its memory root."""
+        self.cli("agent", "create", "--project", project, "--id", agent, "--name", agent.title())
+        return memory_root(self.data_dir, agent)
+
+    def request(
+        self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, dict[str, str], Any]:
+        """Send one JSON request with the bearer token; return status, headers and decoded body."""
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(  # noqa: S310 - the URL is the loopback service's
+            self.url + path, data=data, method=method
+        )
+        request.add_header("Authorization", f"Bearer {self.token}")
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        for name, value in (headers or {}).items():
+            request.add_header(name, value)
+        try:
+            with urllib.request.urlopen(request) as response:  # noqa: S310 - loopback http only
+                return response.status, dict(response.headers), json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, dict(error.headers), json.loads(error.read())
+
+    def set_memory_enabled(self, agent: str, enabled: bool, project: str = "acme") -> None:
+        """PATCH the agent's config (A-2), with the ETag just read as ``If-Match``."""
+        path = f"/api/projects/{project}/agents/{agent}/config"
+        status, headers, _ = self.request("GET", path)
+        assert status == 200
+        status, _, body = self.request(
+            "PATCH", path, {"memory": {"enabled": enabled}}, {"If-Match": headers["ETag"]}
+        )
+        assert status == 200, body
+        assert body["memory"]["enabled"] is enabled
+
+    def list_files(self, agent: str, scope: str, project: str = "acme") -> list[str]:
+        """The topic file names of a scope as the API lists them (A-5)."""
+        status, _, body = self.request(
+            "GET", f"/api/projects/{project}/agents/{agent}/memory/scopes/{scope}/files"
+        )
+        assert status == 200, body
+        return [item["file"] for item in body["files"]]
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def start_service(tmp_path: Path) -> RealService:
+    """Start ``memory-api serve`` on a free loopback port with a data dir in ``tmp_path``."""
+    data_dir = tmp_path / "data"
+    port = unused_port()
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": str(tmp_path / "service-home"),
+        "MEMORY_API_DATA_DIR": str(data_dir),
+        "MEMORY_API_HOST": "127.0.0.1",
+        "MEMORY_API_PORT": str(port),
+        "MEMORY_API_TOKENS": f"plugin={TOKEN}",
+    }
+    log = tmp_path / "memory-api.log"
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            [str(BIN / "memory-api"), "serve"], env=env, stdout=sink, stderr=subprocess.STDOUT
+        )
+    service = RealService(data_dir, f"http://127.0.0.1:{port}", TOKEN, env, process, log)
+    for _ in range(READY_POLLS):
+        if process.poll() is not None:
+            raise AssertionError(f"memory-api exited early:\n{log.read_text()}")
+        try:
+            with urllib.request.urlopen(f"{service.url}/readyz") as response:  # noqa: S310
+                if response.status == 200:
+                    return service
+        except (urllib.error.URLError, ConnectionError):
+            pass
+        time.sleep(POLL_PAUSE_S)
+    service.stop()
+    raise AssertionError(f"memory-api never became ready:\n{log.read_text()}")
+
+
+def seed_scope(scope_dir: Path, corpus_folder: str) -> list[str]:
+    """Copy a corpus folder's files into a scope directory; return the copied file names."""
+    scope_dir.mkdir(parents=True, exist_ok=True)
+    names = []
+    for source in sorted((CORPUS / corpus_folder).iterdir()):
+        if source.is_file():
+            shutil.copyfile(source, scope_dir / source.name)
+            names.append(source.name)
+    return names

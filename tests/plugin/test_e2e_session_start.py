@@ -1,0 +1,249 @@
+"""End to end: the plugin's Session start against the real service process (P-1, P-2, K, I).
+
+Each test runs ``memory-api serve`` on a free loopback port with its data dir in ``tmp_path``,
+creates the agent with the service's CLI and seeds scopes from ``tests/data/corpus``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from harness_memory import SessionStart, start_session
+from memory_core.keys import workspace_memory_key
+from memory_core.layout import MARKER_FILE
+
+from tests.plugin.real_service import RealService, seed_scope
+
+pytestmark = pytest.mark.e2e
+
+TEMPLATE = """You are Coder.
+
+{{MEMORY}}
+
+# Environment
+- Workspace Memory Key: {{WORKSPACE_MEMORY_KEY}}
+- App data dir: {{APP_DATA_DIR}}
+- Agent id: {{AGENT_ID}}
+"""
+USER_LINE = "- [Prefers pnpm](prefers-pnpm.md) — use pnpm, never npm or yarn, in every JS repo"
+WORKSPACE_LINE = (
+    "- [Testing conventions](testing-conventions.md) — pytest -q from repo root; "
+    "fixtures live in tests/conftest.py"
+)
+
+
+async def begin(
+    service: RealService, workspace: Path, *, agent: str = "coder", template: str = TEMPLATE
+) -> SessionStart:
+    return await start_session(
+        service_url=service.url,
+        token=service.token,
+        project="acme",
+        agent=agent,
+        workspace=str(workspace),
+        template=template,
+        session_id="e2e-session",
+    )
+
+
+@pytest.fixture
+def memory_root(real_service: RealService) -> Path:
+    """The agent ``coder`` created with the CLI, its user scope seeded from the corpus."""
+    root = real_service.create_agent("coder")
+    seed_scope(root / "user", "user-scope")
+    return root
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    path = tmp_path / "src" / "shop-api"
+    path.mkdir(parents=True)
+    return path
+
+
+def scopes(root: Path) -> set[str]:
+    """The names directly in ``root`` (scope directories under a memory root)."""
+    return {entry.name for entry in root.iterdir()}
+
+
+def tree(root: Path) -> list[str]:
+    """Every path under ``root``, relative and sorted."""
+    return sorted(str(path.relative_to(root)) for path in root.rglob("*"))
+
+
+def text(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+def real(path: Path) -> str:
+    return str(path.resolve())
+
+
+async def test_k5_persistent_workspace_first_session_creates_scope_and_marker(
+    real_service: RealService, memory_root: Path, workspace: Path
+) -> None:
+    result = await begin(real_service, workspace)
+    key = workspace_memory_key(workspace)
+    assert result.key == key
+    assert scopes(memory_root / key) == {MARKER_FILE}
+    assert text(memory_root / key / MARKER_FILE) == real(workspace) + "\n"
+    prompt = result.system_prompt
+    assert "## User memory" in prompt and USER_LINE in prompt
+    assert "## Workspace memory" in prompt
+    assert f"(Nothing saved yet: the Workspace memory index ({key}) is empty" in prompt
+    assert f"- Workspace Memory Key: {key}\n" in prompt
+    assert f"- App data dir: {real_service.data_dir}\n" in prompt
+    assert "- Agent id: coder\n" in prompt
+    meta = result.session_meta
+    assert meta.status == "injected" and meta.workspace_kind == "persistent"
+    assert [m.scope for m in meta.manifests] == ["user", key]
+    assert meta.directories is not None
+    assert meta.directories.workspace == str(memory_root / key)
+
+
+async def test_i1_both_sections_carry_their_indexes(
+    real_service: RealService, memory_root: Path, workspace: Path
+) -> None:
+    key = (await begin(real_service, workspace)).key
+    assert key is not None
+    seed_scope(memory_root / key, "coding-agent-workspace")
+    prompt = (await begin(real_service, workspace)).system_prompt
+    user_at, workspace_at = prompt.index("## User memory"), prompt.index("## Workspace memory")
+    assert user_at < prompt.index(USER_LINE) < workspace_at < prompt.index(WORKSPACE_LINE)
+    assert text(memory_root / key / MARKER_FILE) == real(workspace) + "\n"
+
+
+async def test_k3_the_same_workspace_through_a_symlink_has_the_same_key(
+    real_service: RealService, memory_root: Path, workspace: Path, tmp_path: Path
+) -> None:
+    link = tmp_path / "link-to-shop"
+    link.symlink_to(workspace)
+    direct = await begin(real_service, workspace)
+    through_link = await begin(real_service, link)
+    assert through_link.key == direct.key == workspace_memory_key(workspace)
+    assert scopes(memory_root) == {"user", direct.key}
+    assert f"- Workspace Memory Key: {direct.key}\n" in through_link.system_prompt
+
+
+@pytest.mark.parametrize("owner", ["coder", "helper"])
+async def test_k4_temporary_workspace_gets_the_user_section_only(
+    real_service: RealService, memory_root: Path, owner: str
+) -> None:
+    if owner != "coder":
+        real_service.create_agent(owner)  # a subagent in another agent's temporary Workspace
+    temporary = real_service.data_dir / "agents" / owner / "workspaces" / "run-1"
+    temporary.mkdir(parents=True)
+    result = await begin(real_service, temporary)
+    prompt = result.system_prompt
+    assert "## User memory" in prompt and USER_LINE in prompt
+    assert "## Workspace memory" not in prompt
+    assert "- Workspace Memory Key: (none — temporary workspace)\n" in prompt
+    assert result.key is None
+    assert result.session_meta.workspace_kind == "temporary"
+    assert scopes(memory_root) == {"user"}
+
+
+async def test_i5_memory_off_injects_nothing_creates_nothing_keeps_files(
+    real_service: RealService, memory_root: Path, workspace: Path, tmp_path: Path
+) -> None:
+    key = (await begin(real_service, workspace)).key
+    assert key is not None
+    seed_scope(memory_root / key, "coding-agent-workspace")
+    before = tree(memory_root)
+    real_service.set_memory_enabled("coder", False)
+    fresh = tmp_path / "src" / "new-project"
+    fresh.mkdir()
+    for place in (workspace, fresh):
+        result = await begin(real_service, place)
+        assert "## User memory" not in result.system_prompt
+        assert USER_LINE not in result.system_prompt
+        assert "- Workspace Memory Key: (none — memory is off)\n" in result.system_prompt
+        assert result.key is None
+        assert result.session_meta.status == "off"
+        assert result.session_meta.error is None
+    after = tree(memory_root)
+    assert after == before  # nothing created (no scope for new-project), nothing removed
+
+
+async def test_i5_a_template_without_memory_placeholder_injects_nothing(
+    real_service: RealService, memory_root: Path, workspace: Path
+) -> None:
+    template = "You are Coder.\n\n# Environment\n- Workspace Memory Key: {{WORKSPACE_MEMORY_KEY}}\n"
+    result = await begin(real_service, workspace, template=template)
+    key = workspace_memory_key(workspace)
+    assert result.system_prompt == template.replace("{{WORKSPACE_MEMORY_KEY}}", key)
+    assert result.session_meta.status == "no-placeholder"
+    assert result.session_meta.injected is False
+
+
+async def test_i5_an_agent_template_without_memory_placeholder_injects_nothing(
+    real_service: RealService, memory_root: Path, workspace: Path
+) -> None:
+    path = "/api/projects/acme/agents/coder/config"
+    status, _, _ = real_service.request(
+        "PATCH", path, {"template": "You are Coder. No memory here."}
+    )
+    assert status == 200
+    result = await begin(real_service, workspace)
+    assert "## User memory" not in result.system_prompt
+    assert result.session_meta.status == "not-injected"
+    assert result.session_meta.injected is False
+
+
+async def test_i4_an_over_cap_index_is_truncated_with_a_note_and_a_manifest(
+    real_service: RealService, memory_root: Path, tmp_path: Path
+) -> None:
+    platform = tmp_path / "src" / "data-platform"
+    platform.mkdir(parents=True)
+    key = workspace_memory_key(platform)
+    seed_scope(memory_root / key, "large-index")
+    result = await begin(real_service, platform)
+    prompt = result.system_prompt
+    assert "(Truncated: the " in prompt
+    assert "Open the full MEMORY.md in this scope's Directory yourself" in prompt
+    meta = result.session_meta
+    [manifest] = [m for m in meta.manifests if m.scope == key]
+    assert manifest.lines_total == 260
+    assert manifest.cap_fired in {"lines", "chars"}
+    assert manifest.lines_dropped > 0
+    assert manifest.lines_kept + manifest.lines_dropped == manifest.lines_total
+    assert manifest.headroom_lines == 0 or manifest.headroom_chars == 0
+    assert key in meta.truncated
+    assert "- [review index 0](note-000-review-index.md)" in prompt
+    assert (
+        len(text(memory_root / key / "MEMORY.md").splitlines()) == 260
+    )  # the file on disk is never changed
+
+
+async def test_p2_service_stopped_the_session_still_starts_and_says_why(
+    real_service: RealService, memory_root: Path, workspace: Path
+) -> None:
+    real_service.stop()
+    result = await begin(real_service, workspace)
+    assert result.system_prompt.startswith("You are Coder.\n")
+    assert "## User memory" not in result.system_prompt
+    assert "- Workspace Memory Key: (none — memory is off)\n" in result.system_prompt
+    meta = result.session_meta
+    assert meta.status == "failed-open"
+    assert meta.error_kind == "unreachable"
+    assert meta.error is not None and real_service.url in meta.error
+    assert meta.system_prompt == result.system_prompt
+
+
+async def test_a10_a_wrong_token_fails_open_with_the_services_detail(
+    real_service: RealService, memory_root: Path, workspace: Path
+) -> None:
+    result = await start_session(
+        service_url=real_service.url,
+        token="not-the-token-at-all",
+        project="acme",
+        agent="coder",
+        workspace=str(workspace),
+        template=TEMPLATE,
+    )
+    meta = result.session_meta
+    assert meta.status == "failed-open"
+    assert meta.error_kind == "rejected"
+    assert meta.error is not None and "401" in meta.error
+    assert scopes(memory_root) == {"user"}

@@ -1,0 +1,267 @@
+"""P-1 and P-2: Session start substitutes the template and fails open, with a record of why."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgspec
+import pytest
+from aiohttp.test_utils import unused_port
+from harness_memory import (
+    BadServiceAnswerError,
+    MemoryClient,
+    ServiceRejectedError,
+    ServiceTimeoutError,
+    ServiceUnreachableError,
+    start_session,
+)
+from memory_core.errors import InvalidId
+
+from tests.plugin.scripted_service import USER_INDEX_LINE, WORKSPACE_INDEX_LINE, ScriptedService
+
+TEMPLATE = """You are a careful coding agent.
+
+{{MEMORY}}
+
+# Environment
+- App data dir: {{APP_DATA_DIR}}
+- Agent id: {{AGENT_ID}}
+- Workspace Memory Key: {{WORKSPACE_MEMORY_KEY}}
+- CWD: {{CWD}}
+"""
+
+
+async def start(service: ScriptedService, template: str = TEMPLATE, **overrides: object) -> object:
+    options: dict[str, object] = {
+        "service_url": service.url,
+        "token": "secret-token",
+        "project": "acme",
+        "agent": "coder",
+        "workspace": "/home/ada/src/my-app",
+        "template": template,
+        "session_id": "s-1",
+        "timeout_s": 2.0,
+    }
+    options.update(overrides)
+    return await start_session(**options)  # type: ignore[arg-type]
+
+
+async def test_p1_substitutes_memory_key_and_environment_values(service: ScriptedService) -> None:
+    result = await start_session(
+        service_url=service.url,
+        token="secret-token",
+        project="acme",
+        agent="coder",
+        workspace="/home/ada/src/my-app",
+        template=TEMPLATE,
+        session_id="s-1",
+    )
+    prompt = result.system_prompt
+    assert USER_INDEX_LINE in prompt and WORKSPACE_INDEX_LINE in prompt
+    assert "{{MEMORY}}" not in prompt and "{{WORKSPACE_MEMORY_KEY}}" not in prompt
+    assert "- Workspace Memory Key: my-app-1c7ddc51\n" in prompt
+    assert f"- App data dir: {service.data_dir}\n" in prompt
+    assert "- Agent id: coder\n" in prompt
+    assert "- CWD: {{CWD}}" in prompt  # other placeholders are left for the harness
+    assert result.key == "my-app-1c7ddc51"
+
+
+async def test_p1_sends_the_workspace_session_id_and_bearer_token(service: ScriptedService) -> None:
+    await start(service)
+    [(path, headers, body)] = service.calls
+    assert path == "acme/coder"
+    assert headers["Authorization"] == "Bearer secret-token"
+    assert body.workspace == "/home/ada/src/my-app"
+    assert body.session_id == "s-1"
+
+
+async def test_p1_session_meta_records_the_assembled_prompt_and_manifests(
+    service: ScriptedService,
+) -> None:
+    result = await start_session(
+        service_url=service.url,
+        token=None,
+        project="acme",
+        agent="coder",
+        workspace="/w",
+        template=TEMPLATE,
+    )
+    meta = result.session_meta
+    assert meta.system_prompt == result.system_prompt
+    assert meta.status == "injected"
+    assert meta.injected is True and meta.enabled is True
+    assert meta.error is None and meta.error_kind is None
+    assert meta.workspace_kind == "persistent"
+    assert meta.workspace_memory_key == "my-app-1c7ddc51"
+    assert meta.directories is not None and meta.directories.app_data_dir == str(service.data_dir)
+    assert [m.scope for m in meta.manifests] == ["user"]
+    assert meta.truncated == ["user"]
+    assert meta.duration_ms >= 0
+    assert meta.started_at.endswith("Z")
+    encoded = msgspec.json.decode(msgspec.json.encode(result))
+    assert encoded["sessionMeta"]["systemPrompt"] == result.system_prompt
+    assert encoded["sessionMeta"]["durationMs"] == meta.duration_ms
+
+
+async def test_p1_placeholder_text_inside_memory_is_never_expanded_again(
+    service: ScriptedService,
+) -> None:
+    service.memory = "- note about {{WORKSPACE_MEMORY_KEY}}, {{AGENT_ID}} and {{MEMORY}}\n"
+    result = await start_session(
+        service_url=service.url,
+        token=None,
+        project="acme",
+        agent="coder",
+        workspace="/w",
+        template=TEMPLATE,
+    )
+    assert (
+        "- note about {{WORKSPACE_MEMORY_KEY}}, {{AGENT_ID}} and {{MEMORY}}\n"
+        in result.system_prompt
+    )
+
+
+async def test_i5_a_template_without_memory_placeholder_injects_nothing(
+    service: ScriptedService,
+) -> None:
+    template = "Be brief.\n\n# Environment\n- Workspace Memory Key: {{WORKSPACE_MEMORY_KEY}}\n"
+    result = await start_session(
+        service_url=service.url,
+        token=None,
+        project="acme",
+        agent="coder",
+        workspace="/w",
+        template=template,
+    )
+    assert (
+        result.system_prompt
+        == "Be brief.\n\n# Environment\n- Workspace Memory Key: my-app-1c7ddc51\n"
+    )
+    assert result.session_meta.status == "no-placeholder"
+    assert result.session_meta.injected is False
+
+
+async def test_i5_memory_off_expands_to_nothing_and_says_so_on_the_key_line(
+    service: ScriptedService,
+) -> None:
+    service.behaviour = "off"
+    result = await start_session(
+        service_url=service.url,
+        token=None,
+        project="acme",
+        agent="coder",
+        workspace="/w",
+        template=TEMPLATE,
+    )
+    assert "## User memory" not in result.system_prompt
+    assert "- Workspace Memory Key: (none — memory is off)\n" in result.system_prompt
+    assert result.key is None
+    assert result.session_meta.status == "off"
+    assert result.session_meta.error is None
+
+
+async def test_k4_a_temporary_workspace_has_no_key(service: ScriptedService) -> None:
+    service.behaviour = "temporary"
+    result = await start_session(
+        service_url=service.url,
+        token=None,
+        project="acme",
+        agent="coder",
+        workspace="/w",
+        template=TEMPLATE,
+    )
+    assert "- Workspace Memory Key: (none — temporary workspace)\n" in result.system_prompt
+    assert result.key is None
+    assert result.session_meta.workspace_kind == "temporary"
+
+
+def assert_failed_open(result: object, kind: str, *words: str) -> None:
+    from harness_memory import SessionStart
+
+    assert isinstance(result, SessionStart)
+    meta = result.session_meta
+    assert meta.status == "failed-open"
+    assert meta.error_kind == kind
+    assert meta.error is not None
+    for word in words:
+        assert word in meta.error
+    assert "## User memory" not in result.system_prompt
+    assert "{{MEMORY}}" not in result.system_prompt
+    assert "- Workspace Memory Key: (none — memory is off)\n" in result.system_prompt
+    assert "- App data dir: (unknown — memory service unavailable)\n" in result.system_prompt
+    assert "You are a careful coding agent." in result.system_prompt
+    assert result.key is None and meta.directories is None and meta.manifests == []
+    assert meta.system_prompt == result.system_prompt
+
+
+async def test_p2_service_down_still_starts_the_session(tmp_path: Path) -> None:
+    url = f"http://127.0.0.1:{unused_port()}"
+    result = await start_session(
+        service_url=url,
+        token=None,
+        project="acme",
+        agent="coder",
+        workspace="/w",
+        template=TEMPLATE,
+    )
+    assert_failed_open(result, "unreachable", "unreachable", url)
+
+
+async def test_p2_service_too_slow_fails_open_after_the_timeout(service: ScriptedService) -> None:
+    service.behaviour = "slow"
+    result = await start(service, timeout_s=0.2)
+    assert_failed_open(result, "timeout", "0.2 s")
+
+
+async def test_p2_a_4xx_problem_fails_open_with_its_detail(service: ScriptedService) -> None:
+    service.behaviour = "not-found"
+    result = await start(service)
+    assert_failed_open(result, "rejected", "404", "no agent 'coder' in project 'acme'")
+
+
+async def test_p2_a_5xx_fails_open_with_the_status(service: ScriptedService) -> None:
+    service.behaviour = "boom"
+    result = await start(service)
+    assert_failed_open(result, "rejected", "503", "upstream gone")
+
+
+async def test_p2_a_malformed_answer_fails_open(service: ScriptedService) -> None:
+    service.behaviour = "garbage"
+    result = await start(service)
+    assert_failed_open(result, "bad-answer")
+
+
+async def test_p2_bad_ids_in_the_harness_settings_fail_open_without_a_request(
+    service: ScriptedService,
+) -> None:
+    result = await start(service, project="Not A Project")
+    assert_failed_open(result, "invalid-id", "project")
+    assert service.calls == []
+
+
+async def test_client_raises_named_errors(service: ScriptedService) -> None:
+    cases: list[tuple[str, type[Exception]]] = [
+        ("not-found", ServiceRejectedError),
+        ("boom", ServiceRejectedError),
+        ("garbage", BadServiceAnswerError),
+        ("slow", ServiceTimeoutError),
+    ]
+    for behaviour, error in cases:
+        service.behaviour = behaviour  # type: ignore[assignment]
+        async with MemoryClient(service.url, timeout=0.2) as client:
+            with pytest.raises(error):
+                await client.session_start("acme", "coder", "/w")
+    async with MemoryClient(f"http://127.0.0.1:{unused_port()}") as client:
+        with pytest.raises(ServiceUnreachableError):
+            await client.session_start("acme", "coder", "/w")
+        with pytest.raises(InvalidId):
+            await client.session_start("acme", "../etc", "/w")
+
+
+async def test_client_rejected_error_keeps_status_and_detail(service: ScriptedService) -> None:
+    service.behaviour = "not-found"
+    async with MemoryClient(service.url) as client:
+        with pytest.raises(ServiceRejectedError) as caught:
+            await client.session_start("acme", "coder", "/w")
+    assert caught.value.status == 404
+    assert caught.value.detail == "no agent 'coder' in project 'acme'"

@@ -1,0 +1,175 @@
+"""P-3: the write guard lets a Session write memory only into the user scope or its own scope."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from harness_memory.guard import GuardDecision, check_write
+from memory_core.keys import workspace_memory_key
+
+OWN = "my-app-1c7ddc51"
+OTHER = "other-app-0badc0de"
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    """A memory root with the user scope, the Session's own scope and another Workspace's."""
+    memory = tmp_path / "data" / "agents" / "coder" / "agent_state" / "memory"
+    for scope in ("user", OWN, OTHER):
+        (memory / scope).mkdir(parents=True)
+        (memory / scope / "MEMORY.md").write_text("# Index\n", encoding="utf-8")
+    (memory / OWN / ".workspace").write_text("/home/ada/src/my-app\n", encoding="utf-8")
+    return memory
+
+
+def decide(
+    target: str | Path, root: Path, key: str | None = OWN, cwd: Path | None = None
+) -> GuardDecision:
+    return check_write(target, memory_root=root, workspace_key=key, cwd=cwd)
+
+
+@pytest.mark.parametrize(
+    "relative",
+    ["user/prefers-pnpm.md", "user/MEMORY.md", f"{OWN}/testing-conventions.md", f"{OWN}/MEMORY.md"],
+)
+def test_p3_user_scope_and_own_scope_are_writable(root: Path, relative: str) -> None:
+    decision = decide(root / relative, root)
+    assert decision.allowed, decision.reason
+    assert decision.scope == relative.split("/")[0]
+
+
+def test_p3_a_new_file_in_a_new_subfolder_of_the_own_scope_is_writable(root: Path) -> None:
+    assert decide(root / OWN / "notes" / "new.md", root).allowed
+
+
+def test_p3_another_workspace_scope_is_denied_naming_both_scopes(root: Path) -> None:
+    decision = decide(root / OTHER / "stolen.md", root)
+    assert not decision.allowed
+    assert decision.scope == OTHER
+    assert OTHER in decision.reason and OWN in decision.reason
+
+
+def test_p3_a_scope_that_does_not_exist_yet_is_still_another_workspace(root: Path) -> None:
+    decision = decide(root / "fresh-0000abcd" / "x.md", root)
+    assert not decision.allowed
+
+
+def test_p3_without_a_workspace_scope_only_the_user_scope_is_writable(root: Path) -> None:
+    assert decide(root / "user" / "x.md", root, key=None).allowed
+    denied = decide(root / OWN / "x.md", root, key=None)
+    assert not denied.allowed
+    assert "user scope" in denied.reason
+
+
+@pytest.mark.parametrize("scope", ["user", OWN, OTHER])
+def test_p3_the_workspace_marker_is_never_writable(root: Path, scope: str) -> None:
+    decision = decide(root / scope / ".workspace", root)
+    assert not decision.allowed
+    assert ".workspace" in decision.reason
+
+
+@pytest.mark.parametrize("relative", ["", "MEMORY.md", "loose.md"])
+def test_p3_the_memory_root_itself_and_files_directly_in_it_are_denied(
+    root: Path, relative: str
+) -> None:
+    assert not decide(root / relative if relative else root, root).allowed
+
+
+@pytest.mark.parametrize(
+    "spelled",
+    [
+        "user/../{other}/x.md",  # lands in another scope
+        "user/../user/x.md",  # lands in the user scope, but climbs to get there
+        "{own}/../../memory/user/x.md",
+        "user/../../../../../../../../tmp/escape.md",  # enters the root, leaves it again
+    ],
+)
+def test_p3_dot_dot_inside_the_memory_root_is_denied(root: Path, spelled: str) -> None:
+    target = root / spelled.format(other=OTHER, own=OWN)  # Path keeps '..' as written
+    decision = decide(target, root)
+    assert not decision.allowed
+    assert "'..'" in decision.reason
+
+
+def test_p3_dot_dot_from_outside_into_the_memory_root_is_denied(root: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    relative_to_root = os.path.relpath(root / "user" / "x.md", outside)
+    decision = decide(relative_to_root, root, cwd=outside)
+    assert not decision.allowed
+
+
+def test_p3_relative_paths_are_taken_from_the_given_cwd(root: Path) -> None:
+    assert decide("x.md", root, cwd=root / "user").allowed
+    assert not decide("x.md", root, cwd=root / OTHER).allowed
+
+
+def test_p3_absolute_paths_outside_the_memory_root_are_not_the_guards_business(
+    root: Path, tmp_path: Path
+) -> None:
+    for target in (
+        tmp_path / "workspace" / "src" / "main.py",
+        Path("/etc/hosts"),
+        tmp_path / "data" / "x",
+    ):
+        decision = decide(target, root)
+        assert decision.allowed, target
+        assert decision.scope is None
+
+
+def test_p3_a_symlink_inside_a_scope_leading_out_of_the_root_is_denied(
+    root: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (root / "user" / "link").symlink_to(outside)
+    decision = decide(root / "user" / "link" / "x.md", root)
+    assert not decision.allowed
+    assert "symlink" in decision.reason
+
+
+def test_p3_a_symlinked_file_in_the_own_scope_pointing_at_another_scope_is_denied(
+    root: Path,
+) -> None:
+    (root / OWN / "alias.md").symlink_to(root / OTHER / "MEMORY.md")
+    decision = decide(root / OWN / "alias.md", root)
+    assert not decision.allowed
+    assert "symlink" in decision.reason
+
+
+def test_p3_a_symlink_in_the_workspace_into_another_scope_is_judged_by_where_it_lands(
+    root: Path, tmp_path: Path
+) -> None:
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    (workspace / "notes").symlink_to(root / OTHER)
+    decision = decide(workspace / "notes" / "x.md", root)
+    assert not decision.allowed
+    assert decision.scope == OTHER
+
+
+def test_p3_a_memory_root_reached_through_a_symlinked_data_dir_is_still_guarded(
+    root: Path, tmp_path: Path
+) -> None:
+    alias = tmp_path / "data-alias"
+    alias.symlink_to(tmp_path / "data")
+    aliased_root = alias / "agents" / "coder" / "agent_state" / "memory"
+    assert not decide(aliased_root / OTHER / "x.md", root).allowed
+    assert decide(aliased_root / "user" / "x.md", root).allowed
+    assert not decide(root / OTHER / "x.md", aliased_root).allowed
+    assert decide(root / OWN / "x.md", aliased_root).allowed
+
+
+def test_p3_the_own_key_is_the_workspace_key_of_the_session(root: Path, tmp_path: Path) -> None:
+    workspace = tmp_path / "my-app"
+    workspace.mkdir()
+    key = workspace_memory_key(workspace)
+    assert decide(root / key / "x.md", root, key=key).allowed
+    assert not decide(root / OWN / "x.md", root, key=key).allowed
+
+
+@pytest.mark.parametrize("target", ["", "bad\x00name.md"])
+def test_p3_an_empty_or_nul_path_is_denied(root: Path, target: str) -> None:
+    assert not decide(target, root).allowed

@@ -1,0 +1,228 @@
+"""A-7, Q-2: no request reads, lists or deletes anything outside the agent's memory root.
+
+An agent's file tools can leave symlinks in its memory; a symlinked topic file, index, marker or
+scope that leads outside the memory root must behave as if it were not there, and nothing
+outside may change. The fixtures come from the API tests' conftest (see ``conftest.py``).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from memory_core import layout
+from memory_core.keys import key_for_real_path
+
+from tests.api.conftest import (
+    AgentHome,
+    Client,
+    corpus_topics,
+    expect_problem,
+    file_url,
+    memory_url,
+    names,
+    ok_json,
+    real,
+)
+
+SECRET = "TOP-SECRET-LINE: never served"
+
+
+def outside_dir(agent: AgentHome) -> Path:
+    """A folder beside the data dir holding a topic file, an index and a marker of its own."""
+    path = agent.tmp / "outside"
+    path.mkdir(exist_ok=True)
+    (path / "secret.md").write_text(f"---\ndescription: {SECRET}\n---\n{SECRET}\n")
+    (path / "MEMORY.md").write_text(f"- [Secret](secret.md) {SECRET}\n")
+    return path
+
+
+def snapshot(path: Path) -> dict[str, bytes]:
+    return {entry.name: entry.read_bytes() for entry in sorted(path.iterdir()) if entry.is_file()}
+
+
+async def test_a7_symlinked_topic_file_outside_is_never_listed_read_or_deleted(
+    client: Client, corpus_user: AgentHome
+) -> None:
+    outside = outside_dir(corpus_user)
+    before = snapshot(outside)
+    link = corpus_user.user / "leak.md"
+    link.symlink_to(outside / "secret.md")
+    index = corpus_user.user / layout.INDEX_FILE
+    index.write_text(index.read_text(encoding="utf-8") + "- [Leak](leak.md)\n", encoding="utf-8")
+
+    listing = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
+    assert "leak.md" not in [item["file"] for item in listing["files"]]
+    assert SECRET not in str(listing)
+    await expect_problem(await client.get(file_url("user", "leak.md")), 404, "'leak.md'")
+    await expect_problem(await client.delete(file_url("user", "leak.md")), 404, "'leak.md'")
+
+    assert link.is_symlink()
+    assert "- [Leak](leak.md)" in index.read_text(encoding="utf-8")
+    assert snapshot(outside) == before
+    overview = await ok_json(await client.get(memory_url()))
+    assert overview["scopes"][0]["fileCount"] == len(corpus_topics("user-scope"))
+
+
+async def test_a7_symlinked_scope_outside_is_never_listed_read_or_deleted(
+    client: Client, agent: AgentHome
+) -> None:
+    outside = outside_dir(agent)
+    before = snapshot(outside)
+    (agent.root / "evil-0123abcd").symlink_to(outside, target_is_directory=True)
+
+    overview = await ok_json(await client.get(memory_url()))
+    assert [scope["key"] for scope in overview["scopes"]] == ["user"]
+    for route in ("files", "index", "files/secret.md"):
+        response = await client.get(f"{memory_url()}/scopes/evil-0123abcd/{route}")
+        body = await expect_problem(response, 404, "evil-0123abcd")
+        assert SECRET not in str(body)
+    await expect_problem(await client.delete(file_url("evil-0123abcd", "secret.md")), 404, "evil")
+
+    assert snapshot(outside) == before
+
+
+async def test_a7_session_start_never_reads_or_writes_through_a_scope_symlinked_outside(
+    client: Client, agent: AgentHome
+) -> None:
+    outside = outside_dir(agent)
+    before = snapshot(outside)
+    workspace = agent.tmp / "src" / "app"
+    workspace.mkdir(parents=True)
+    key = key_for_real_path(real(workspace))
+    (agent.root / key).symlink_to(outside, target_is_directory=True)
+
+    response = await client.post(
+        f"{memory_url()}/session-start", json={"workspace": str(workspace)}
+    )
+    answer = await ok_json(response)
+
+    assert answer["key"] == key
+    assert SECRET not in answer["memory"]
+    assert snapshot(outside) == before  # no .workspace marker written outside
+    assert not (outside / layout.MARKER_FILE).exists()
+
+
+async def test_a7_index_symlinked_outside_is_neither_read_nor_rewritten(
+    client: Client, agent: AgentHome
+) -> None:
+    outside = outside_dir(agent)
+    (outside / "MEMORY.md").write_text(f"- [F](f.md) {SECRET}\n")
+    before = snapshot(outside)
+    (agent.user / "f.md").write_text("---\ndescription: f\n---\nf\n")
+    (agent.user / layout.INDEX_FILE).symlink_to(outside / "MEMORY.md")
+
+    view = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
+    assert view["exists"] is False
+    assert SECRET not in str(view)
+    temporary = agent.data_dir / "agents" / agent.id / "workspaces" / "t"
+    temporary.mkdir(parents=True)
+    answer = await ok_json(
+        await client.post(f"{memory_url()}/session-start", json={"workspace": str(temporary)})
+    )
+    assert SECRET not in answer["memory"]
+    deleted = await ok_json(await client.delete(file_url("user", "f.md")))
+
+    assert deleted["removedIndexLines"] == []
+    assert snapshot(outside) == before
+
+
+async def test_a7_marker_symlinked_outside_is_not_read(client: Client, agent: AgentHome) -> None:
+    outside = outside_dir(agent)
+    (outside / "marker").write_text("/secret/path\n")
+    _, key = agent.workspace("app")
+    marker = agent.root / key / layout.MARKER_FILE
+    marker.unlink()
+    marker.symlink_to(outside / "marker")
+
+    overview = await ok_json(await client.get(memory_url()))
+
+    scope = next(scope for scope in overview["scopes"] if scope["key"] == key)
+    assert scope["workspacePath"] is None
+    assert "/secret/path" not in str(scope)
+    assert any("outside" in problem for problem in scope["markerProblems"])
+
+
+async def test_a7_memory_root_redirected_by_a_symlink_is_refused(
+    client: Client, agent: AgentHome
+) -> None:
+    outside = outside_dir(agent)
+    before = snapshot(outside)
+    agent.user.rmdir()
+    agent.root.rmdir()
+    agent.root.symlink_to(outside, target_is_directory=True)
+
+    await expect_problem(await client.get(memory_url()), 404, "memory root")
+    await expect_problem(await client.get(f"{memory_url()}/scopes/user/files"), 404, "memory root")
+    await expect_problem(
+        await client.post(f"{memory_url()}/session-start", json={"workspace": "/tmp/x"}),
+        404,
+        "memory root",
+    )
+    assert snapshot(outside) == before
+    assert names(outside) == ["MEMORY.md", "secret.md"]
+
+
+async def test_a7_user_scope_as_dangling_symlink_is_404_and_creates_nothing_outside(
+    client: Client, agent: AgentHome
+) -> None:
+    target = agent.tmp / "nowhere"
+    agent.user.rmdir()
+    agent.user.symlink_to(target, target_is_directory=True)
+
+    await expect_problem(await client.get(f"{memory_url()}/scopes/user/files"), 404, "'user'")
+    overview = await ok_json(await client.get(memory_url()))
+
+    assert overview["scopes"] == []
+    assert not target.exists()
+
+
+async def test_a7_symlink_inside_the_root_reads_and_deletes_only_the_link(
+    client: Client, agent: AgentHome
+) -> None:
+    _, key = agent.workspace("app", corpus="user-scope")
+    target = agent.root / key / "prefers-pnpm.md"
+    (agent.user / "alias.md").symlink_to(target)
+
+    topic = await ok_json(await client.get(file_url("user", "alias.md")))
+    assert topic["name"] == "prefers-pnpm"
+    result = await ok_json(await client.delete(file_url("user", "alias.md")))
+
+    assert result["file"] == "alias.md"
+    assert not (agent.user / "alias.md").is_symlink()
+    assert target.is_file()
+
+
+async def test_q2_symlink_loops_fifos_and_folders_named_md_never_fail(
+    client: Client, agent: AgentHome
+) -> None:
+    (agent.user / "loop.md").symlink_to(agent.user / "loop.md")
+    os.mkfifo(agent.user / "pipe.md")
+    (agent.user / "folder.md").mkdir()
+    (agent.user / "ok.md").write_text("---\ndescription: fine\n---\nfine\n")
+
+    listing = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
+
+    assert [item["file"] for item in listing["files"]] == ["ok.md"]
+    for name in ("loop.md", "pipe.md", "folder.md"):
+        await expect_problem(await client.get(file_url("user", name)), 404, name)
+    await ok_json(await client.get(memory_url()))
+    await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
+
+
+async def test_a7_data_dir_outside_files_stay_untouched_by_a_full_sweep(
+    client: Client, agent: AgentHome
+) -> None:
+    """Every route over a sample Workspace with a symlink out: outside stays byte-identical."""
+    outside = outside_dir(agent)
+    before = snapshot(outside)
+    _, key = agent.workspace("app", corpus="coding-agent-workspace")
+    (agent.root / key / "sneaky.md").symlink_to(outside / "secret.md")
+
+    listing = await ok_json(await client.get(f"{memory_url()}/scopes/{key}/files"))
+    for item in listing["files"]:
+        assert SECRET not in str(await ok_json(await client.get(file_url(key, item["file"]))))
+        await ok_json(await client.delete(file_url(key, item["file"])))
+
+    assert snapshot(outside) == before
+    assert names(agent.root / key) == [".workspace", "MEMORY.md", "sneaky.md"]
