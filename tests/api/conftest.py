@@ -77,6 +77,7 @@ async def expect_problem(response: ClientResponse, status: int, detail_part: str
     assert response.status == status, await response.text()
     assert response.content_type == "application/problem+json"
     body: dict[str, Any] = await response.json(content_type=None)
+    assert set(body) <= {"type", "title", "status", "detail", "instance"}, body
     assert body["status"] == status
     assert body["title"] == HTTPStatus(status).phrase
     assert detail_part in body["detail"], body["detail"]

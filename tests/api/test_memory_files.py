@@ -195,3 +195,18 @@ async def test_k7_encoded_slash_never_reaches_another_folder(
     await expect_problem(await client.get(url), 400, "invalid file")
     await expect_problem(await client.delete(url), 400, "invalid file")
     assert (agent.root / "other-0123abcd" / "prefers-pnpm.md").exists()
+
+
+async def test_t2_huge_file_is_read_up_to_the_cap_and_says_so(
+    client: Client, agent: AgentHome
+) -> None:
+    body = ("A line of a very long note that someone pasted whole.\n" * 40_000).encode()
+    (agent.user / "huge.md").write_bytes(b"---\ndescription: huge\n---\n" + body)
+
+    listing = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
+    topic = await ok_json(await client.get(file_url("user", "huge.md")))
+
+    assert listing["files"][0]["size"] == topic["size"] > 2 * 1024 * 1024
+    assert any(problem.startswith("size:") for problem in topic["problems"])
+    assert topic["description"] == "huge"
+    assert len(topic["body"].encode()) <= 1024 * 1024

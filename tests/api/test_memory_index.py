@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import msgspec
+from memory_core.lint import lint_scope
+from memory_core.topics import decode_text, parse_topic
+
 from tests.api.conftest import CORPUS, AgentHome, Client, memory_url, ok_json
 
 
@@ -72,3 +76,24 @@ async def test_i4_workspace_view_shares_the_budget_with_the_user_index(
     assert view["manifest"]["linesKept"] == 12  # half of 25,000 characters, 1,001 per line
     assert user_view["manifest"]["capFired"] == "chars"  # alone it would get the whole budget
     assert user_view["manifest"]["linesKept"] == 24
+
+
+async def test_t5_index_view_findings_are_the_scope_lint(client: Client, agent: AgentHome) -> None:
+    """The findings equal ``lint_scope`` over the files on disk, asked twice (memo, cache)."""
+    _, key = agent.workspace("messy", corpus="coding-agent-workspace")
+    scope = agent.root / key
+    topics = [
+        parse_topic(path.read_bytes(), path.name)
+        for path in sorted(scope.iterdir())
+        if path.suffix == ".md" and path.name != "MEMORY.md"
+    ]
+    index_text = decode_text((scope / "MEMORY.md").read_bytes())[0]
+    expected = msgspec.to_builtins(
+        lint_scope(index_text, topics, [topic.file for topic in topics], companion_index=None)
+    )
+
+    for _ in range(2):
+        view = await ok_json(await client.get(f"{memory_url()}/scopes/{key}/index"))
+        assert view["findings"] == expected
+    codes = {finding["code"] for finding in expected}
+    assert {"dangling-link", "unindexed", "name-mismatch"} <= codes

@@ -6,6 +6,7 @@ import os
 import shutil
 from pathlib import Path
 
+import pytest
 from memory_core import layout
 
 from tests.api.conftest import (
@@ -166,3 +167,27 @@ async def test_k7_invalid_ids_are_400_before_any_io(client: Client, agent: Agent
     await expect_problem(await client.get(memory_url(project="Acme")), 400, "invalid project")
     await expect_problem(await client.get(memory_url(agent="-coder")), 400, "invalid agent")
     assert not (agent.data_dir / "agents" / "-coder").exists()
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (b"", "marker: empty"),
+        (b"\n\n", "marker: empty"),
+        (b"relative/path\n", "not an absolute path"),
+        (b"/a\x00b\n", "NUL"),
+        (b"/caf\xe9\n", "not valid UTF-8"),
+        (b"/one\n/two\n", "more than one line"),
+    ],
+)
+async def test_k5_broken_markers_are_reported_never_fatal(
+    client: Client, agent: AgentHome, content: bytes, problem: str
+) -> None:
+    _, key = agent.workspace("odd")
+    (agent.root / key / layout.MARKER_FILE).write_bytes(content)
+
+    overview = await ok_json(await client.get(memory_url()))
+
+    scope = next(scope for scope in overview["scopes"] if scope["key"] == key)
+    assert any(problem in text for text in scope["markerProblems"]), scope["markerProblems"]
+    assert scope["fileCount"] == 0

@@ -22,7 +22,6 @@ from typing import Any
 import aiohttp
 import pytest
 from aiohttp.test_utils import unused_port
-
 from memory_core import layout
 from memory_core.template import MEMORY_PLACEHOLDER
 
@@ -77,7 +76,11 @@ async def _wait_ready(session: aiohttp.ClientSession, base: str, log: Path) -> N
         except aiohttp.ClientConnectionError:
             pass
         await asyncio.sleep(0.05)
-    pytest.fail(f"the service at {base} did not start:\n{log.read_text(errors='replace')}")
+    pytest.fail(f"the service at {base} did not start:\n{_tail(log)}")
+
+
+def _tail(log: Path) -> str:
+    return log.read_text(errors="replace")[-4000:]
 
 
 @asynccontextmanager

@@ -145,6 +145,14 @@ async def test_a11_index_and_static_are_served(client: Client) -> None:
     assert (await client.get("/static/../settings.py")).status == 404
 
 
+@pytest.mark.parametrize("path", ["/", "/static/icon.svg", "/api/me", "/nowhere"])
+async def test_security_headers_on_every_response(client: Client, path: str) -> None:
+    response = await client.get(path)
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["X-Frame-Options"] == "DENY"
+    assert response.headers["Referrer-Policy"] == "no-referrer"
+
+
 async def test_a11_access_log_has_no_authorization_value(
     aiohttp_client: AiohttpClient, data_dir: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

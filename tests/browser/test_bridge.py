@@ -116,3 +116,24 @@ def test_w4_open_a_new_chat_is_hidden_without_a_chat_url(
     modal = page.locator("dialog.bridge")
     expect(modal.get_by_role("button", name="Copy")).to_be_visible()
     expect(modal.get_by_role("button", name="Open a new chat")).to_have_count(0)
+
+
+def test_w5_bridge_modal_keeps_focus_inside_and_returns_it_on_escape(
+    page: Page, service: Service
+) -> None:
+    open_memory_tab(page)
+    edit = row(user_group(page), "prefers-pnpm.md").get_by_role("button", name="Edit")
+    edit.focus()
+    page.keyboard.press("Enter")
+    modal = page.locator("dialog.bridge")
+    expect(modal).to_be_visible()
+    inside = "() => document.querySelector('dialog.bridge').contains(document.activeElement)"
+    for _ in range(12):
+        page.keyboard.press("Tab")
+        assert page.evaluate(inside)
+    for _ in range(12):
+        page.keyboard.press("Shift+Tab")
+        assert page.evaluate(inside)
+    page.keyboard.press("Escape")
+    expect(modal).to_have_count(0)
+    expect(edit).to_be_focused()

@@ -49,7 +49,7 @@ def test_w2_workspace_prompt_warns_without_its_placeholder(page: Page, service: 
     open_memory_tab(page)
     editor = page.locator("#workspace-prompt")
     editor.locator("textarea").fill("## Workspace memory\n\nNo index here.")
-    expect(editor.locator(".alert-warn")).to_contain_text("{{MEMORY_INDEX}}")
+    expect(editor.locator(".placeholder-warning")).to_contain_text("{{MEMORY_INDEX}}")
     editor.get_by_role("button", name="Save").click()
     confirm_dialog(page).get_by_role("button", name="Save").click()
     expect(editor.locator(".inline-status")).to_have_text("Saved")

@@ -20,8 +20,9 @@ from tests.browser.service import Service
 pytestmark = pytest.mark.browser
 
 AT_HALF = (
-    "() => Math.abs(document.querySelector('dialog.viewer').getBoundingClientRect().height"
-    " - 844 / 2) < 3"
+    "() => { const sheet = document.querySelector('dialog.viewer');"
+    " return sheet.getAnimations().length === 0"
+    " && Math.abs(sheet.getBoundingClientRect().height - 844 / 2) < 3; }"
 )
 """The sheet has settled at its half snap point (half of the 844px phone viewport)."""
 
@@ -111,7 +112,8 @@ def test_w3_view_is_a_bottom_sheet_with_half_and_full_snap_points_on_a_phone(
     phone.mouse.up()
     expect(sheet).to_have_attribute("data-snap", "full")
     phone.wait_for_function(
-        "() => document.querySelector('dialog.viewer').getBoundingClientRect().top < 20"
+        "() => { const sheet = document.querySelector('dialog.viewer');"
+        " return sheet.getAnimations().length === 0 && sheet.getBoundingClientRect().top < 20; }"
     )
     shot(phone, "w3-view-sheet-full")
 

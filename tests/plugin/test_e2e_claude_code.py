@@ -17,10 +17,12 @@ from typing import Any
 
 import pytest
 from aiohttp import web
+from aiohttp.test_utils import unused_port
 from memory_core.keys import workspace_memory_key
 
 from tests.plugin.claude_code_cli import claude_code_binary
 from tests.plugin.fake_anthropic import Block, FakeAnthropic
+from tests.plugin.fake_anthropic import Script as ModelScript
 from tests.plugin.helpers import HARNESS_MEMORY
 from tests.plugin.real_service import RealService, seed_scope
 
@@ -99,17 +101,18 @@ class Script:
 
 @pytest.fixture
 def claude() -> Path:
+    """The pinned Claude Code CLI, installed into ``.cache/claude-code`` on first use."""
     return claude_code_binary()
 
 
-async def start_model(script: Script) -> tuple[FakeAnthropic, web.AppRunner, str]:
+async def start_model(script: ModelScript) -> tuple[FakeAnthropic, web.AppRunner, str]:
+    """Serve the Messages API stand-in on a free loopback port; clean up the runner after."""
     fake = FakeAnthropic(script=script)
     runner = web.AppRunner(fake.app())
     await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    [address] = [sock.getsockname() for sock in site._server.sockets]  # type: ignore[union-attr]
-    return fake, runner, f"http://127.0.0.1:{address[1]}"
+    port = unused_port()
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    return fake, runner, f"http://127.0.0.1:{port}"
 
 
 def write_settings(home: Path, service: RealService) -> None:
@@ -242,3 +245,38 @@ async def test_p4_claude_code_gets_the_injection_and_the_write_guard(
     # The SessionStart hook left the Session's record in Claude Code's own state dir.
     records = list((home / ".claude" / "harness-memory" / "sessions").glob("*.json"))
     assert [r.stem for r in records] == [result["session_id"]]
+
+
+async def test_p2_claude_code_session_starts_without_memory_when_the_service_is_down(
+    claude: Path, real_service: RealService, tmp_path: Path
+) -> None:
+    root = real_service.create_agent("coder")
+    seed_scope(root / "user", "user-scope")
+    workspace = tmp_path / "src" / "shop-api"
+    workspace.mkdir(parents=True)
+    home = tmp_path / "home"
+    write_settings(home, real_service)
+    real_service.stop()
+
+    fake, runner, model_url = await start_model(
+        Script(root / "x" / "unused.md", root / "unused.md")
+    )
+    fake.script = lambda body: ([{"type": "text", "text": "Working without memory."}], "end_turn")
+    try:
+        returncode, out, err = await run_claude(claude, workspace, home, model_url)
+    finally:
+        await runner.cleanup()
+    assert returncode == 0, f"claude failed:\n{out}\n{err}"
+    assert json.loads(out)["result"] == "Working without memory."
+    [first, *_] = [
+        body
+        for body in fake.message_requests()
+        if any(tool.get("name") == "Write" for tool in body.get("tools") or [])
+    ]
+    sent = json.dumps(first, ensure_ascii=False)
+    assert USER_LINE not in sent
+    assert "- Workspace Memory Key: (none — memory is off)" in sent
+    [record] = (home / ".claude" / "harness-memory" / "sessions").glob("*.json")
+    saved = json.loads(read(record))
+    assert saved["status"] == "failed-open"
+    assert saved["errorKind"] == "unreachable"

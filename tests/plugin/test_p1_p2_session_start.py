@@ -13,6 +13,7 @@ from harness_memory import (
     ServiceRejectedError,
     ServiceTimeoutError,
     ServiceUnreachableError,
+    SessionStart,
     start_session,
 )
 from memory_core.errors import InvalidId
@@ -31,7 +32,9 @@ TEMPLATE = """You are a careful coding agent.
 """
 
 
-async def start(service: ScriptedService, template: str = TEMPLATE, **overrides: object) -> object:
+async def start(
+    service: ScriptedService, template: str = TEMPLATE, **overrides: object
+) -> SessionStart:
     options: dict[str, object] = {
         "service_url": service.url,
         "token": "secret-token",
@@ -175,10 +178,7 @@ async def test_k4_a_temporary_workspace_has_no_key(service: ScriptedService) -> 
     assert result.session_meta.workspace_kind == "temporary"
 
 
-def assert_failed_open(result: object, kind: str, *words: str) -> None:
-    from harness_memory import SessionStart
-
-    assert isinstance(result, SessionStart)
+def assert_failed_open(result: SessionStart, kind: str, *words: str) -> None:
     meta = result.session_meta
     assert meta.status == "failed-open"
     assert meta.error_kind == kind

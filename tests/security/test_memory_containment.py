@@ -7,6 +7,7 @@ outside may change. The fixtures come from the API tests' conftest (see ``confte
 
 from __future__ import annotations
 
+import asyncio
 import os
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from memory_core.keys import key_for_real_path
 from tests.api.conftest import (
     AgentHome,
     Client,
+    copy_corpus,
     corpus_topics,
     expect_problem,
     file_url,
@@ -226,3 +228,42 @@ async def test_a7_data_dir_outside_files_stay_untouched_by_a_full_sweep(
 
     assert snapshot(outside) == before
     assert names(agent.root / key) == [".workspace", "MEMORY.md", "sneaky.md"]
+
+
+async def test_a7_scope_symlinked_into_a_folder_below_the_root_is_no_scope(
+    client: Client, agent: AgentHome
+) -> None:
+    (agent.user / "nested").mkdir()
+    (agent.user / "nested" / "x.md").write_text("---\ndescription: x\n---\nx\n")
+    (agent.root / "deep-0123abcd").symlink_to(agent.user / "nested", target_is_directory=True)
+
+    overview = await ok_json(await client.get(memory_url()))
+
+    assert [scope["key"] for scope in overview["scopes"]] == ["user"]
+    await expect_problem(await client.get(file_url("deep-0123abcd", "x.md")), 404, "deep")
+    await expect_problem(await client.delete(file_url("deep-0123abcd", "x.md")), 404, "deep")
+    assert (agent.user / "nested" / "x.md").exists()
+
+
+async def test_q2a_deletes_through_a_scope_alias_and_its_target_share_one_lock(
+    client: Client, agent: AgentHome
+) -> None:
+    """A scope symlinked to another scope is the same index: concurrent deletes lose nothing."""
+    scope = agent.root / "big-0123abcd"
+    copy_corpus("large-index", scope)
+    (agent.root / "alias-0123abcd").symlink_to(scope, target_is_directory=True)
+    index = scope / layout.INDEX_FILE
+    lines = index.read_text(encoding="utf-8").split("\n")
+    victims = corpus_topics("large-index")[1::5]
+
+    responses = await asyncio.gather(
+        *(
+            client.delete(file_url(("big-0123abcd", "alias-0123abcd")[n % 2], name))
+            for n, name in enumerate(victims)
+        )
+    )
+
+    for response in responses:
+        await ok_json(response)
+    expected = [line for line in lines if not any(f"]({name})" in line for name in victims)]
+    assert index.read_text(encoding="utf-8").split("\n") == expected

@@ -30,14 +30,14 @@ _TOKEN_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("gitlab-token", r"\bglpat-[A-Za-z0-9_-]{20,}"),
         ("slack-token", r"\bxox[abposr]-[A-Za-z0-9-]{10,}"),
         ("slack-webhook", r"https://hooks\.slack\.com/services/[A-Za-z0-9/_-]{20,}"),
-        ("openai-style-key", r"\bsk-(?:[a-z]+-)*[A-Za-z0-9_-]{20,}"),
+        ("openai-style-key", r"\bsk-[A-Za-z0-9_-]{20,}"),
         ("google-api-key", r"\bAIza[0-9A-Za-z_-]{35}\b"),
         ("stripe-key", r"\b(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{16,}\b"),
         ("npm-token", r"\bnpm_[A-Za-z0-9]{36}\b"),
         ("huggingface-token", r"\bhf_[A-Za-z0-9]{34,}\b"),
         ("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
         ("bearer-token", r"(?i)\bbearer\s+(?P<secret>[A-Za-z0-9._~+/-]{16,}=*)"),
-        ("url-password", r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s/:@]+:(?P<secret>[^\s/@]+)@"),
+        ("url-password", r"\b[a-zA-Z][a-zA-Z0-9+.-]{0,30}://[^\s/:@]+:(?P<secret>[^\s/@]+)@"),
     )
 )
 
@@ -45,8 +45,9 @@ _PRIVATE_KEY_BEGIN = re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK
 _PRIVATE_KEY_END = re.compile(r"-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")
 
 # KEY=value, key: value, "key": "value" where KEY names a credential (DB_PASSWORD, api_key …).
+# Repetitions are bounded so a long line never makes the search quadratic.
 _ASSIGNMENT = re.compile(
-    r"(?i)(?<![A-Za-z0-9])(?P<key>[A-Za-z0-9_.-]*"
+    r"(?i)(?<![A-Za-z0-9])(?P<key>[A-Za-z0-9_.-]{0,40}"
     r"(?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key"
     r"|credentials?))"
     r"[\"']?[ \t]*[:=][ \t]*(?P<quote>[\"']?)(?P<secret>[^\s\"'`,;)]+)(?P=quote)"

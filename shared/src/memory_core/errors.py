@@ -17,7 +17,7 @@ class MemoryCoreError(Exception):
     """Base of the core's named exceptions."""
 
 
-class InvalidId(MemoryCoreError):  # noqa: N818 - the contract names it (docs/architecture.md)
+class InvalidId(MemoryCoreError):
     """An id or topic file name that fails its K-7 pattern.
 
     ``kind`` is what was checked (``project``, ``agent``, ``scope``, ``file``), ``value`` the text

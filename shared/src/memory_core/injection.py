@@ -94,8 +94,10 @@ class _Scope:
     def __init__(self, scope: str, raw: str | None) -> None:
         self.scope = scope
         self.blank = raw is None or not raw.strip()
-        self.lines = [] if raw is None else mask_secret_lines(index_lines(raw))
-        self.candidates = self.lines[:LINE_CAP]
+        lines = [] if raw is None else index_lines(raw)
+        self.total = len(lines)
+        # Only what can be injected is masked: lines past the line cap never reach the model.
+        self.candidates = mask_secret_lines(lines[:LINE_CAP])
         self.need = sum(len(line) + 1 for line in self.candidates)
         self.kept_count = len(self.candidates)
         self.used = self.need
@@ -130,7 +132,7 @@ def _apply_char_cap(scopes: list[_Scope]) -> None:
 
 
 def _finish(state: _Scope, headroom_chars: int) -> CappedIndex:
-    total = len(state.lines)
+    total = state.total
     kept = total if state.blank else state.kept_count
     cap: CapFired = "none"
     if kept < len(state.candidates):
@@ -140,7 +142,7 @@ def _finish(state: _Scope, headroom_chars: int) -> CappedIndex:
     if state.blank:
         text = empty_note(state.scope)
     else:
-        parts = ["\n".join(state.lines[:kept])] if kept else []
+        parts = ["\n".join(state.candidates[:kept])] if kept else []
         if cap != "none":
             parts.append(truncation_note(state.scope, total - kept, total, cap))
         text = "\n\n".join(parts)

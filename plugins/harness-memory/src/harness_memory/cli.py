@@ -26,7 +26,7 @@ from typing import IO, Any
 import msgspec
 
 from harness_memory.hooks import claude_code
-from harness_memory.plugin import start_session
+from harness_memory.plugin import DEFAULT_TEMPLATE, start_session
 from harness_memory.settings import HarnessSettings, SettingsError, load_settings
 
 __all__ = ["build_parser", "main"]
@@ -137,7 +137,7 @@ def _session_start(
             f"--{name.removeprefix('HARNESS_MEMORY_').lower()}" for name in settings.missing()
         )
         parser.error(f"missing {missing} (or the HARNESS_MEMORY_* variables)")
-    template = claude_code.DEFAULT_TEMPLATE
+    template = DEFAULT_TEMPLATE
     if settings.template_file is not None:
         try:
             template = settings.template_file.read_text(encoding="utf-8")

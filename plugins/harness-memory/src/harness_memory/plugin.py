@@ -31,6 +31,7 @@ from harness_memory.client import DEFAULT_TIMEOUT_S, MemoryClient, MemoryClientE
 __all__ = [
     "AGENT_ID_PLACEHOLDER",
     "APP_DATA_DIR_PLACEHOLDER",
+    "DEFAULT_TEMPLATE",
     "MemoryStatus",
     "SessionMeta",
     "SessionStart",
@@ -44,6 +45,17 @@ APP_DATA_DIR_PLACEHOLDER = "{{APP_DATA_DIR}}"
 AGENT_ID_PLACEHOLDER = "{{AGENT_ID}}"
 """Harness placeholder: the agent id, the other value the Directory lines need."""
 UNKNOWN_DATA_DIR = "(unknown — memory service unavailable)"
+
+DEFAULT_TEMPLATE = """\
+{{MEMORY}}
+
+# Environment
+- App data dir: {{APP_DATA_DIR}}
+- Agent id: {{AGENT_ID}}
+- Workspace Memory Key: {{WORKSPACE_MEMORY_KEY}}
+"""
+"""The template when the harness configures none: the injection, then the values that the
+prompts' ``<app_data_dir>/agents/<agent_id>/…`` Directory lines refer to (I-2, I-6)."""
 
 _HARNESS_RE = re.compile(
     re.escape(APP_DATA_DIR_PLACEHOLDER) + "|" + re.escape(AGENT_ID_PLACEHOLDER)

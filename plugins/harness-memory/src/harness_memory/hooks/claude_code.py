@@ -26,12 +26,11 @@ import msgspec
 from memory_core.keys import is_temporary_workspace, workspace_memory_key
 
 from harness_memory.guard import check_write
-from harness_memory.plugin import SessionMeta, start_session
+from harness_memory.plugin import DEFAULT_TEMPLATE, SessionMeta, start_session
 from harness_memory.records import read_record, write_record
 from harness_memory.settings import HarnessSettings
 
 __all__ = [
-    "DEFAULT_TEMPLATE",
     "WRITE_TOOLS",
     "HookInput",
     "pre_tool_use",
@@ -39,17 +38,6 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
-
-DEFAULT_TEMPLATE = """\
-{{MEMORY}}
-
-# Environment
-- App data dir: {{APP_DATA_DIR}}
-- Agent id: {{AGENT_ID}}
-- Workspace Memory Key: {{WORKSPACE_MEMORY_KEY}}
-"""
-"""The hook's template when none is configured: the injection, then the values that the
-prompts' ``<app_data_dir>/agents/<agent_id>/…`` Directory lines refer to (I-2, I-6)."""
 
 WRITE_TOOLS: dict[str, str] = {
     "Write": "file_path",

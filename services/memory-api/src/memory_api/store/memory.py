@@ -120,9 +120,6 @@ class MemoryStore:
     def _index(self, agent_id: str, key: str) -> IndexView:
         return self.views.index_view(*self._scope(agent_id, key), key)
 
-    def _delete(self, agent_id: str, key: str, file_name: str) -> DeleteResult:
-        removed = delete_topic(*self._scope(agent_id, key), file_name)
-        return DeleteResult(file=file_name, removed_index_lines=removed)
 
     # --- the routes' operations ---------------------------------------------------------------
 
@@ -178,8 +175,11 @@ class MemoryStore:
         """
         _check(project, agent_id, key, file_name)
         await self.agents.get(project, agent_id)
-        async with self.locks.hold(lock_name("index", agent_id, key)):
-            return await asyncio.to_thread(self._delete, agent_id, key, file_name)
+        root, scope = await asyncio.to_thread(self._scope, agent_id, key)
+        # Locked by the scope's real name: a scope reached through a symlinked alias shares it.
+        async with self.locks.hold(lock_name("index", agent_id, scope.name)):
+            removed = await asyncio.to_thread(delete_topic, root, scope, file_name)
+        return DeleteResult(file=file_name, removed_index_lines=removed)
 
     async def session_start(
         self, project: str, agent_id: str, body: SessionStartRequest

@@ -89,14 +89,24 @@ class Marker:
 def scope_real_dir(root: Path, key: str) -> Path | None:
     """Return the real directory of scope ``key`` under the real ``root``, or None if absent.
 
-    ``key`` is K-7-checked (``InvalidId``). A scope that is a symlink leading outside the root
-    raises :class:`OutsideMemoryRoot`; a non-directory is absent.
+    ``key`` is K-7-checked (``InvalidId``). A scope that is a symlink must land on another
+    scope directly under the root (its real name a scope key too, so locks keyed by the real
+    name cover both spellings); one leading outside the root, to the root itself or into a
+    folder deeper down raises :class:`OutsideMemoryRoot`. A non-directory is absent.
     """
     lexical = root / check_scope_key(key)
     resolved = real_path(lexical)
-    if not is_within(root, resolved) or resolved == root:
+    if resolved.parent != root or not _is_scope_key(resolved.name):
         raise OutsideMemoryRoot(f"no scope {key!r}")
     return resolved if resolved.is_dir() else None
+
+
+def _is_scope_key(name: str) -> bool:
+    try:
+        check_scope_key(name)
+    except InvalidId:
+        return False
+    return True
 
 
 def list_scopes(root: Path) -> list[tuple[str, Path]]:
@@ -219,6 +229,8 @@ def read_marker(root: Path, scope: Path, key: str) -> Marker:
     problems: list[str] = []
     if not path:
         return Marker(None, ["marker: empty"])
+    if "\x00" in path:
+        return Marker(None, ["marker: holds a NUL character; not a path"])
     if len([line for line in lines if line.strip()]) > 1:
         problems.append("marker: holds more than one line; the first is used")
     if not PurePath(path).is_absolute():

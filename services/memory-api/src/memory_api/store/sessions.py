@@ -33,9 +33,9 @@ from memory_core.wire import SessionDirectories, SessionStartResponse, Workspace
 
 from memory_api.errors import BadRequest
 from memory_api.store.agents import AgentRecord
-from memory_api.store.containment import checked_memory_root, is_within, real_path
+from memory_api.store.containment import OutsideMemoryRoot, checked_memory_root, real_path
 from memory_api.store.exclusive import create_new_bytes
-from memory_api.store.scopes import read_index_text, read_marker
+from memory_api.store.scopes import read_index_text, read_marker, scope_real_dir
 
 __all__ = ["WORKSPACE_PATH_MAX_BYTES", "check_workspace_path", "start_session"]
 
@@ -82,17 +82,23 @@ def _ensure_dir(root: Path, lexical: Path) -> Path | None:
     except OSError as error:
         logger.warning("cannot create scope %s: %s", lexical, error)
         return None
-    resolved = real_path(lexical)
-    if not is_within(root, resolved) or not resolved.is_dir():
+    try:
+        resolved = scope_real_dir(root, lexical.name)
+    except OutsideMemoryRoot:
+        resolved = None
+    if resolved is None:
         logger.warning("scope %s is not a directory inside the memory root; not used", lexical)
-        return None
     return resolved
 
 
 def _ensure_marker(root: Path, scope: Path, key: str, real_workspace: str) -> None:
     """Create the ``.workspace`` marker if missing (K-5); never overwrite one (atomic create)."""
     data = (real_workspace + "\n").encode("utf-8")
-    if create_new_bytes(scope / layout.MARKER_FILE, data):
+    try:
+        if create_new_bytes(scope / layout.MARKER_FILE, data):
+            return
+    except OSError as error:  # a read-only scope: the Session still starts, the overview tells
+        logger.warning("scope %s: cannot write its .workspace marker: %s", key, error)
         return
     marker = read_marker(root, scope, key)
     if marker.path != real_workspace:

@@ -18,9 +18,12 @@ from __future__ import annotations
 import os
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from pathlib import Path
 
+from memory_core.lint import lint_topic
 from memory_core.topics import READ_CAP_BYTES, ParsedTopic, parse_topic
+from memory_core.wire import Finding
 
 from memory_api.store.containment import read_regular
 
@@ -34,17 +37,25 @@ def stat_key(info: os.stat_result) -> StatKey:
     return (info.st_ino, info.st_size, info.st_mtime_ns)
 
 
+@dataclass(slots=True)
+class _Entry:
+    key: StatKey
+    topic: ParsedTopic
+    findings: list[Finding] | None = None
+
+
 class TopicCache:
     """Parsed topic files by real path, valid only while the file's stat key is unchanged.
 
-    ``max_entries`` bounds the number of files, ``max_bytes`` the summed body sizes (characters,
-    an approximation of memory use).
+    Besides the parse, an entry memoises the file's own lint findings (T-5: name, description,
+    secrets), the costly part of linting a large scope. ``max_entries`` bounds the number of
+    files, ``max_bytes`` the summed body sizes (characters, an approximation of memory use).
     """
 
     def __init__(self, *, max_entries: int = 20_000, max_bytes: int = 64 * 1024 * 1024) -> None:
         self.max_entries = max_entries
         self.max_bytes = max_bytes
-        self._entries: OrderedDict[tuple[Path, str], tuple[StatKey, ParsedTopic]] = OrderedDict()
+        self._entries: OrderedDict[tuple[Path, str], _Entry] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
 
@@ -58,37 +69,56 @@ class TopicCache:
         read (at most the 1 MiB cap + 1 byte, T-2) and parsed. Raises ``OSError`` like
         :func:`~memory_api.store.containment.read_regular`.
         """
+        where = (real, file_name)
         if known is not None:
-            hit = self._get((real, file_name), stat_key(known))
+            hit = self._get(where, stat_key(known))
             if hit is not None:
                 return hit, known
         raw, info = read_regular(real, READ_CAP_BYTES + 1)
         key = stat_key(info)
-        hit = self._get((real, file_name), key)
+        hit = self._get(where, key)
         if hit is not None:
             return hit, info
         topic = parse_topic(raw, file_name)
-        self._put((real, file_name), key, topic)
+        self._put(where, _Entry(key, topic))
         return topic, info
+
+    def lint(self, real: Path, topic: ParsedTopic) -> list[Finding]:
+        """Return :func:`memory_core.lint.lint_topic` of ``topic``, memoised with its entry.
+
+        ``topic`` must come from :meth:`load` for ``real``; a topic no longer cached is linted
+        afresh.
+        """
+        where = (real, topic.file)
+        with self._lock:
+            entry = self._entries.get(where)
+            if entry is not None and entry.topic is topic and entry.findings is not None:
+                return entry.findings
+        findings = lint_topic(topic)
+        with self._lock:
+            entry = self._entries.get(where)
+            if entry is not None and entry.topic is topic:
+                entry.findings = findings
+        return findings
 
     def _get(self, where: tuple[Path, str], key: StatKey) -> ParsedTopic | None:
         with self._lock:
             entry = self._entries.get(where)
-            if entry is None or entry[0] != key:
+            if entry is None or entry.key != key:
                 return None
             self._entries.move_to_end(where)
-            return entry[1]
+            return entry.topic
 
-    def _put(self, where: tuple[Path, str], key: StatKey, topic: ParsedTopic) -> None:
-        size = len(topic.body)
+    def _put(self, where: tuple[Path, str], entry: _Entry) -> None:
+        size = len(entry.topic.body)
         with self._lock:
             old = self._entries.pop(where, None)
             if old is not None:
-                self._bytes -= len(old[1].body)
+                self._bytes -= len(old.topic.body)
             if size > self.max_bytes:
                 return
-            self._entries[where] = (key, topic)
+            self._entries[where] = entry
             self._bytes += size
             while len(self._entries) > self.max_entries or self._bytes > self.max_bytes:
-                _, (_, evicted) = self._entries.popitem(last=False)
-                self._bytes -= len(evicted.body)
+                _, evicted = self._entries.popitem(last=False)
+                self._bytes -= len(evicted.topic.body)

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
@@ -51,6 +52,10 @@ logger = logging.getLogger(__name__)
 
 USER_TITLE = "User memory"
 """The overview title of the user scope (A-3)."""
+INDEX_LINT_MEMO = 256
+"""How many scope-level lint answers are memoised (scanning an index for secrets is costly)."""
+
+_LintKey = tuple[str | None, tuple[str, ...], str | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +71,30 @@ class ScopeViews:
 
     def __init__(self, cache: TopicCache) -> None:
         self.cache = cache
+        self._index_lint: OrderedDict[_LintKey, tuple[Finding, ...]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def _scope_lint(
+        self, index_text: str | None, files: tuple[str, ...], companion: str | None
+    ) -> tuple[Finding, ...]:
+        """The scope-level findings (index, unindexed, missing index), memoised by their inputs.
+
+        The key is the inputs themselves (texts and names, compared in full), so a memoised
+        answer is always the one ``lint_scope`` would give now; only the newest
+        :data:`INDEX_LINT_MEMO` answers are kept.
+        """
+        key = (index_text, files, companion)
+        with self._lock:
+            found = self._index_lint.get(key)
+            if found is not None:
+                self._index_lint.move_to_end(key)
+                return found
+        fresh = tuple(lint_scope(index_text, [], files, companion_index=companion))
+        with self._lock:
+            self._index_lint[key] = fresh
+            while len(self._index_lint) > INDEX_LINT_MEMO:
+                self._index_lint.popitem(last=False)
+        return fresh
 
     def _load(self, entries: list[TopicEntry]) -> list[_Loaded]:
         loaded: list[_Loaded] = []
@@ -87,16 +116,21 @@ class ScopeViews:
         found = read_index_text(root, scope) if scope is not None else None
         return found.text if found is not None else None
 
-    @staticmethod
     def _lint(
-        key: str, index_text: str | None, loaded: list[_Loaded], user_index: str | None
+        self, key: str, index_text: str | None, loaded: list[_Loaded], user_index: str | None
     ) -> list[Finding]:
-        return lint_scope(
-            index_text,
-            [item.topic for item in loaded],
-            [item.entry.file for item in loaded],
-            companion_index=None if key == USER_SCOPE else user_index,
-        )
+        """``lint_scope`` of the scope, each topic's own findings taken from the cache.
+
+        ``lint_scope`` uses its ``topics`` only for the per-file findings, so the scope-level
+        ones come from it with none (memoised), and the per-file ones follow in its order (by
+        file name).
+        """
+        companion = None if key == USER_SCOPE else user_index
+        files = tuple(item.entry.file for item in loaded)
+        findings = list(self._scope_lint(index_text, files, companion))
+        for item in sorted(loaded, key=lambda item: item.topic.file):
+            findings.extend(self.cache.lint(item.entry.real, item.topic))
+        return findings
 
     def _summary(
         self, root: Path, key: str, scope: Path, user_index: str | None

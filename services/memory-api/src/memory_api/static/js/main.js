@@ -95,6 +95,8 @@ function parseRoute() {
 
 function route() {
   const target = parseRoute();
+  // A dialog left open (Back while viewing a memory) must not cover the next page.
+  for (const dialog of document.querySelectorAll("dialog[open]")) dialog.close();
   if (target.view === "agent") {
     if (agentView?.matches(target.project, target.agent)) {
       agentView.showTab(target.tab);

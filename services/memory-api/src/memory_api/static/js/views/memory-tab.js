@@ -91,7 +91,18 @@ export class MemoryTab {
       h(
         "section",
         { class: "memories", "aria-labelledby": "memories-title" },
-        h("div", { class: "bare-head" }, h("h2", { id: "memories-title" }, "Memories"), this.summary),
+        h(
+          "div",
+          { class: "bare-head" },
+          h("h2", { id: "memories-title" }, "Memories"),
+          h(
+            "div",
+            { class: "actions" },
+            this.summary,
+            h("button", { type: "button", class: "btn btn-ghost btn-sm", id: "expand-all", onclick: () => this.setAllCollapsed(false) }, "Expand all"),
+            h("button", { type: "button", class: "btn btn-ghost btn-sm", id: "collapse-all", onclick: () => this.setAllCollapsed(true) }, "Collapse all"),
+          ),
+        ),
         h("div", { style: "height: 16px" }),
         this.groupsState,
         this.groupsBox,
@@ -165,6 +176,11 @@ export class MemoryTab {
     const files = this.overview.scopes.reduce((sum, scope) => sum + scope.fileCount, 0);
     const workspaces = this.overview.scopes.filter((scope) => scope.kind === "workspace").length;
     this.summary.textContent = `${plural(files, "memory", "memories")} · ${plural(workspaces, "Workspace", "Workspaces")}`;
+  }
+
+  /** Collapse or expand every group (each remembered like a header click). */
+  setAllCollapsed(collapsed) {
+    for (const group of this.groups.values()) group.setCollapsed(collapsed);
   }
 
   renderHint() {

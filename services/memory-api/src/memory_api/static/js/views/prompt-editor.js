@@ -24,8 +24,8 @@ export class PromptEditor {
       oninput: () => this.refreshState(),
     });
     this.badge = h("span", { class: "badge" });
-    this.warning = h("div", { class: "alert alert-warn", role: "note", hidden: true });
-    this.stale = h("div", { class: "alert alert-warn", hidden: true });
+    this.warning = h("div", { class: "alert alert-warn placeholder-warning", role: "note", hidden: true });
+    this.stale = h("div", { class: "alert alert-warn stale-note", hidden: true });
     this.error = h("div", { class: "editor-error" });
     this.status = h("span", { class: "inline-status", role: "status" });
     this.saveButton = h(

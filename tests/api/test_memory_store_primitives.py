@@ -1,0 +1,171 @@
+"""Q-2 atomic writes, Q-4 cross-process locks and a cache that notices changes on disk."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from pathlib import Path
+
+import pytest
+from memory_api.store.atomic import atomic_write_bytes
+from memory_api.store.containment import read_regular
+from memory_api.store.locks import Locks, LockTimeoutError, lock_name
+from memory_api.store.topic_cache import TopicCache
+from memory_core.topics import parse_topic
+
+
+def test_q2_atomic_write_replaces_content_and_sets_mode(tmp_path: Path) -> None:
+    target = tmp_path / "MEMORY.md"
+    target.write_bytes(b"old\n")
+
+    atomic_write_bytes(target, b"new\n")
+    assert target.read_bytes() == b"new\n"
+    assert target.stat().st_mode & 0o777 == 0o644
+
+    atomic_write_bytes(target, b"newer\n", mode=0o600)
+    assert target.read_bytes() == b"newer\n"
+    assert target.stat().st_mode & 0o777 == 0o600
+    assert [path.name for path in tmp_path.iterdir()] == ["MEMORY.md"]
+
+
+def test_q2_failed_write_leaves_the_old_file_and_no_temp_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "MEMORY.md"
+    target.write_bytes(b"old\n")
+
+    def broken_fsync(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", broken_fsync)
+    with pytest.raises(OSError, match="No space"):
+        atomic_write_bytes(target, b"half")
+
+    assert target.read_bytes() == b"old\n"
+    assert [path.name for path in tmp_path.iterdir()] == ["MEMORY.md"]
+
+
+def test_q2_temp_names_are_unique_hidden_and_short_enough(tmp_path: Path) -> None:
+    long_name = "数" * 80 + ".md"  # 243 bytes of UTF-8
+    atomic_write_bytes(tmp_path / long_name, b"x")
+    assert (tmp_path / long_name).read_bytes() == b"x"
+
+
+@pytest.mark.parametrize("parts", [("..", "x"), ("a/b",), ("",), ("Index",), ()])
+def test_lock_names_are_never_paths(parts: tuple[str, ...]) -> None:
+    with pytest.raises(ValueError, match="not a lock name"):
+        lock_name(*parts)
+
+
+async def test_q4_lock_excludes_holders_of_another_locks_instance(tmp_path: Path) -> None:
+    """Two Locks objects stand for two processes: the file lock alone keeps them apart."""
+    first, second = Locks(tmp_path / "locks"), Locks(tmp_path / "locks")
+    inside: list[str] = []
+    overlaps = 0
+
+    async def critical(locks: Locks, who: str) -> None:
+        nonlocal overlaps
+        async with locks.hold(lock_name("index", "coder", "user")):
+            if inside:
+                overlaps += 1
+            inside.append(who)
+            for _ in range(5):
+                await asyncio.sleep(0)
+            inside.remove(who)
+
+    await asyncio.gather(*(critical((first, second)[n % 2], f"w{n}") for n in range(12)))
+
+    assert overlaps == 0
+    assert (tmp_path / "locks").is_dir()
+
+
+def test_q4_sync_holders_in_threads_exclude_each_other(tmp_path: Path) -> None:
+    locks = Locks(tmp_path / "locks")
+    counter = tmp_path / "counter"
+    counter.write_text("0")
+
+    def bump() -> None:
+        for _ in range(50):
+            with locks.hold_sync(lock_name("agent", "coder")):
+                value = int(counter.read_text())
+                counter.write_text(str(value + 1))
+
+    threads = [threading.Thread(target=bump) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert counter.read_text() == "200"
+
+
+async def test_q4_lock_held_too_long_is_a_503_error(tmp_path: Path) -> None:
+    holder, waiter = Locks(tmp_path / "locks"), Locks(tmp_path / "locks", timeout=0.05)
+    async with holder.hold("agent.coder"):
+        with pytest.raises(LockTimeoutError) as caught:
+            async with waiter.hold("agent.coder"):
+                pytest.fail("the lock was granted twice")
+    assert caught.value.status == 503
+    assert "busy" in caught.value.detail
+
+
+async def test_q4_cancelled_waiter_leaves_no_lock_behind(tmp_path: Path) -> None:
+    locks, other = Locks(tmp_path / "locks"), Locks(tmp_path / "locks", timeout=1)
+    release = asyncio.Event()
+
+    async def hold_until_released() -> None:
+        async with locks.hold("agent.coder"):
+            await release.wait()
+
+    holding = asyncio.create_task(hold_until_released())
+    await asyncio.sleep(0)
+    waiting = asyncio.create_task(_take(other))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    waiting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    release.set()
+    await holding
+
+    assert await _take(other) == "taken"
+
+
+async def _take(locks: Locks) -> str:
+    async with locks.hold("agent.coder"):
+        return "taken"
+
+
+def test_q4_cache_sees_a_file_changed_by_another_process(tmp_path: Path) -> None:
+    cache = TopicCache()
+    path = tmp_path / "a.md"
+    path.write_text("---\ndescription: first\n---\nbody\n")
+    first, _ = cache.load(path, "a.md")
+
+    path.write_text("---\ndescription: other\n---\nbody\n")  # same size, in place
+    os.utime(path, ns=(1, 1))  # and a different mtime
+    second, _ = cache.load(path, "a.md")
+    replacement = tmp_path / "b.tmp"
+    replacement.write_text("---\ndescription: third\n---\nbody\n")
+    replacement.replace(path)  # an atomic replace: new inode
+    third, _ = cache.load(path, "a.md", path.stat())
+
+    assert [first.description, second.description, third.description] == [
+        "first",
+        "other",
+        "third",
+    ]
+
+
+def test_q4_cache_hit_returns_what_a_fresh_parse_would(tmp_path: Path) -> None:
+    cache = TopicCache(max_entries=1)
+    one, two = tmp_path / "one.md", tmp_path / "two.md"
+    one.write_text("---\nname: one\n---\n1\n")
+    two.write_text("---\nname: two\n---\n2\n")
+
+    for path in (one, two, one, one):
+        topic, info = cache.load(path, path.name, path.stat())
+        raw, _ = read_regular(path, 10_000)
+        assert topic == parse_topic(raw, path.name)
+        assert info.st_size == len(raw)
