@@ -169,3 +169,12 @@ def test_a10_without_tokens_other_addresses_are_refused(host: str) -> None:
 
 def test_a10_with_tokens_any_address_binds() -> None:
     assert "needs a token" in bind_decision("0.0.0.0", tokens_configured=True)  # noqa: S104
+
+
+async def test_a10_public_bind_fails_closed_when_tokens_disappear(
+    aiohttp_client: AiohttpClient, data_dir: Path
+) -> None:
+    settings = Settings(data_dir=data_dir, host="0.0.0.0")  # noqa: S104 - only a setting here
+    client = await aiohttp_client(create_app(settings))
+    await expect_problem(await client.get("/api/me"), 401, "no bearer token is configured")
+    assert (await client.get("/healthz")).status == 200

@@ -14,6 +14,7 @@ from tests.api.conftest import (
     expect_problem,
     file_url,
     memory_url,
+    names,
     ok_json,
 )
 
@@ -148,13 +149,28 @@ async def test_a5_missing_topic_file_is_404(client: Client, corpus_user: AgentHo
     ["User", "..", ".workspace", "my-app", "my-app-0123ABCD", "-x-0123abcd", "a%2Fb-0123abcd"],
 )
 async def test_k7_invalid_scope_key_is_400(client: Client, agent: AgentHome, key: str) -> None:
-    url = URL(f"{memory_url()}/scopes/{key}/files", encoded=True)
-    response = await client.get(url)
-    if response.status == 404 and key == "..":
-        # the URL is normalised before routing: /scopes/../files is another (unknown) path
-        await expect_problem(response, 404, "nothing is served")
-        return
-    await expect_problem(response, 400, "invalid scope")
+    for method, route in [
+        ("GET", "files"),
+        ("GET", "index"),
+        ("GET", "files/x.md"),
+        ("DELETE", "files/x.md"),
+    ]:
+        url = URL(f"{memory_url()}/scopes/{key}/{route}", encoded=True)
+        response = await client.request(method, url)
+        if key == "..":
+            # the URL is normalised before routing: /scopes/../files is another (unknown) path
+            await expect_problem(response, 404, "nothing is served")
+            continue
+        await expect_problem(response, 400, "invalid scope")
+    assert names(agent.root) == ["user"]
+
+
+async def test_a5_other_methods_are_405_problems(client: Client, corpus_user: AgentHome) -> None:
+    response = await client.put(file_url("user", "prefers-pnpm.md"), data=b"x")
+    await expect_problem(response, 405, "PUT is not allowed")
+    assert "DELETE" in response.headers["Allow"]
+    response = await client.post(f"{memory_url()}/scopes/user/files")
+    await expect_problem(response, 405, "POST is not allowed")
 
 
 @pytest.mark.parametrize(

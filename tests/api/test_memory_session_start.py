@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import shutil
 from pathlib import Path
 from typing import Any
@@ -217,6 +218,11 @@ async def test_a9_bad_bodies_are_4xx_problems(client: Client, agent: AgentHome) 
     await expect_problem(await client.post(url, json={"workspace": "/x", "extra": 1}), 422, "extra")
     await expect_problem(await client.post(url, data=b"{not json"), 400, "not valid JSON")
     await expect_problem(await client.post(url, data=b""), 400, "empty")
+    too_big = b'{"workspace": "/' + b"x" * (2 * 1024 * 1024) + b'"}'
+    response = await client.post(url, data=io.BytesIO(too_big))
+    await expect_problem(response, 413, "larger than the limit")
+    long_path = {"workspace": "/" + "x" * 5000}
+    await expect_problem(await client.post(url, json=long_path), 400, "at most 4096 bytes")
     await expect_problem(
         await client.post(memory_url(agent="nobody") + "/session-start", json={"workspace": "/x"}),
         404,

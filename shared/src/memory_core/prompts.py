@@ -25,9 +25,8 @@ scratchpad for the task at hand.
 ## How to save a memory
 
 Write one topic file per memory with your ordinary file tools, in the Directory of the scope it \
-belongs to (see the scope sections below; fill in `<app_data_dir>`, `<agent_id>` and \
-`<workspace_memory_key>` from the Environment section). Name the file in kebab-case and start \
-it with this frontmatter:
+belongs to (see the scope sections below; take `<app_data_dir>` and `<agent_id>` from the \
+Environment section). Name the file in kebab-case and start it with this frontmatter:
 
 ```markdown
 ---

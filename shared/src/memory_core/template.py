@@ -36,6 +36,7 @@ OFF_KEY_VALUE = "(none — memory is off)"
 # An ATX heading whose text is "Environment" (any level, optional closing #s), as CommonMark
 # reads it: up to three spaces of indent.
 _ENV_HEADING_RE = re.compile(r" {0,3}#{1,6}[ \t]+Environment[ \t]*(?:#+[ \t]*)?", re.IGNORECASE)
+_LINE_RE = re.compile(r"[^\n]*\n|[^\n]+")
 _LIST_ITEM_RE = re.compile(r" {0,3}[-*+][ \t]")
 _SUBSTITUTE_RE = re.compile(re.escape(MEMORY_PLACEHOLDER) + "|" + re.escape(KEY_PLACEHOLDER))
 
@@ -47,7 +48,7 @@ def has_memory_placeholder(template: str) -> bool:
 
 def _find_environment_heading(lines: list[str]) -> int | None:
     """Index of the first Environment heading outside fenced code blocks, or None."""
-    content = [line.rstrip("\r\n") for line in lines]
+    content = [line.removesuffix("\n").removesuffix("\r") for line in lines]
     for number, (line, fenced) in enumerate(zip(content, fenced_lines(content), strict=True)):
         if not fenced and _ENV_HEADING_RE.fullmatch(line):
             return number
@@ -87,7 +88,7 @@ def insert_placeholder(template: str) -> tuple[str, bool]:
     if not need_memory and not need_key:
         return template, False
     newline = "\r\n" if "\r\n" in template else "\n"
-    lines = template.splitlines(keepends=True)
+    lines = _LINE_RE.findall(template)  # split on \n only, each line keeping its line end
     heading = _find_environment_heading(lines)
     if heading is None:
         return _append_section(template, newline, need_memory, need_key), True
@@ -99,7 +100,7 @@ def insert_placeholder(template: str) -> tuple[str, bool]:
             after += 1
         if after > at and after < len(lines) and _LIST_ITEM_RE.match(lines[after]):
             at = after
-        if at == len(lines) and not lines[heading].endswith(("\n", "\r")):
+        if at == len(lines) and not lines[heading].endswith("\n"):
             lines[heading] += newline  # the heading was the last line, without a line end
         lines.insert(at, KEY_LINE + newline)
     if need_memory:
@@ -112,7 +113,7 @@ def insert_placeholder(template: str) -> tuple[str, bool]:
 
 def _append_section(template: str, newline: str, need_memory: bool, need_key: bool) -> str:
     parts: list[str] = []
-    if template and not template.endswith(("\n", "\r")):
+    if template and not template.endswith("\n"):
         parts.append(newline)
     if template.strip():
         parts.append(newline)  # a blank line between the old text and what is added

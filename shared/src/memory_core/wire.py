@@ -106,8 +106,8 @@ class MemoryPatch(Wire, frozen=True):
     """The ``memory`` part of a config PATCH. ``None`` for a prompt restores the default."""
 
     enabled: bool | msgspec.UnsetType = msgspec.UNSET
-    prompt: str | None | msgspec.UnsetType = msgspec.UNSET
-    workspace_prompt: str | None | msgspec.UnsetType = msgspec.UNSET
+    prompt: str | msgspec.UnsetType | None = msgspec.UNSET
+    workspace_prompt: str | msgspec.UnsetType | None = msgspec.UNSET
 
 
 class ConfigPatch(Wire, frozen=True):
@@ -181,7 +181,7 @@ class TopicList(Wire, frozen=True):
 
 
 class TopicFile(Wire, frozen=True):
-    """Answer of ``GET …/memory/scopes/{key}/files/{file}``: fields, body and ``[[links]]`` (T-3)."""
+    """Answer of ``GET …/scopes/{key}/files/{file}``: fields, body and ``[[links]]`` (T-3)."""
 
     file: str
     name: str

@@ -8,7 +8,8 @@
 - A route naming a ``{project}`` outside the token's reach answers 404, worded exactly like a
   missing agent, never 403: a token cannot probe which projects or agents exist elsewhere.
 - With no token at all the service is open, and :func:`bind_decision` lets it bind only to a
-  loopback address.
+  loopback address. Should every token be revoked while it listens on another address, the API
+  fails closed (401) instead of opening up.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import ipaddress
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
-from memory_api.appkeys import PRINCIPAL_KEY, get_token_store
+from memory_api.appkeys import PRINCIPAL_KEY, get_settings, get_token_store
 from memory_api.errors import NotFound, Unauthorized
 from memory_api.principal import LOCAL, Principal
 from memory_api.store.tokens import find_token
@@ -75,7 +76,13 @@ def get_principal(request: web.Request) -> Principal:
 async def _authenticate(request: web.Request) -> Principal:
     entries = await asyncio.to_thread(get_token_store(request.app).entries)
     if not entries:
-        return LOCAL
+        if is_loopback(get_settings(request.app).host):
+            return LOCAL
+        # Every token was revoked while serving a public address: fail closed, never open up.
+        raise Unauthorized(
+            "no bearer token is configured and this service listens beyond loopback, so it "
+            "answers no API request until a token is created"
+        )
     scheme, _, secret = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not secret.strip():
         raise Unauthorized(

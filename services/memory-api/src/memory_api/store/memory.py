@@ -120,7 +120,6 @@ class MemoryStore:
     def _index(self, agent_id: str, key: str) -> IndexView:
         return self.views.index_view(*self._scope(agent_id, key), key)
 
-
     # --- the routes' operations ---------------------------------------------------------------
 
     async def overview(self, project: str, agent_id: str) -> MemoryOverview:

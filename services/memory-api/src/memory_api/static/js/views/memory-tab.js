@@ -36,7 +36,7 @@ export class MemoryTab {
     this.hint = h("div", { class: "hint", id: "memory-hint", hidden: true });
     this.groupsBox = h("div", { class: "groups", id: "memory-groups" });
     this.groupsState = h("div", { class: "groups-state" });
-    this.summary = h("span", { class: "sub" });
+    this.summary = h("p", { class: "sub", id: "memories-summary" });
     const memory = view.config.memory;
     this.promptEditor = new PromptEditor({
       id: "memory-prompt",
@@ -94,11 +94,10 @@ export class MemoryTab {
         h(
           "div",
           { class: "bare-head" },
-          h("h2", { id: "memories-title" }, "Memories"),
+          h("div", {}, h("h2", { id: "memories-title" }, "Memories"), this.summary),
           h(
             "div",
             { class: "actions" },
-            this.summary,
             h("button", { type: "button", class: "btn btn-ghost btn-sm", id: "expand-all", onclick: () => this.setAllCollapsed(false) }, "Expand all"),
             h("button", { type: "button", class: "btn btn-ghost btn-sm", id: "collapse-all", onclick: () => this.setAllCollapsed(true) }, "Collapse all"),
           ),
