@@ -53,6 +53,13 @@ def viewer(page: Page) -> Locator:
     return page.locator("dialog.viewer")
 
 
+def wait_viewer_settled(page: Page) -> None:
+    """Wait until the viewer's open animation (slide-in) has finished, so its box is final."""
+    page.wait_for_function(
+        "() => document.querySelector('dialog.viewer').getAnimations().length === 0"
+    )
+
+
 def confirm_dialog(page: Page) -> Locator:
     """The open confirm dialog."""
     return page.locator("dialog.confirm-dialog[open]")

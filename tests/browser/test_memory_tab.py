@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from memory_core.keys import workspace_memory_key
+from memory_core.layout import MARKER_FILE, scope_dir
 from playwright.sync_api import Page, expect
 
 from tests.browser.pages import (
@@ -139,3 +141,20 @@ def test_w2_memory_tab_has_no_horizontal_scroll_on_a_phone(
     width = phone.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 390
     shot(phone, "w5-phone-memory-tab")
+
+
+def test_w2_orphaned_workspace_is_reported_and_still_listed(page: Page, service: Service) -> None:
+    gone = "/nonexistent/agent-memory-test/old-app"
+    key = workspace_memory_key(gone)
+    scope = scope_dir(service.data_dir, "demo", key)
+    scope.mkdir(parents=True)
+    (scope / MARKER_FILE).write_text(gone + "\n", encoding="utf-8")
+    (scope / "kept-note.md").write_text(
+        "---\nname: kept-note\ndescription: still here\nupdated_at: 2026-10-10\n---\nBody.\n",
+        encoding="utf-8",
+    )
+    open_memory_tab(page)
+    group = workspace_group(page, "old-app")
+    expect(group.locator(".group-title .path")).to_have_text(gone)
+    expect(group.locator(".group-meta")).to_contain_text("Orphaned")
+    expect(group.locator(".row")).to_have_count(1)

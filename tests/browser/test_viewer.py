@@ -13,6 +13,7 @@ from tests.browser.pages import (
     row,
     user_group,
     viewer,
+    wait_viewer_settled,
     workspace_group,
 )
 from tests.browser.service import Service
@@ -42,6 +43,7 @@ def test_w3_view_opens_a_right_drawer_on_desktop(page: Page, service: Service, s
     # [[review-style]] becomes a link that opens that memory.
     expect(body.get_by_role("button", name="review-style")).to_be_visible()
 
+    wait_viewer_settled(page)
     box = panel.bounding_box()
     assert box is not None
     assert box["x"] + box["width"] == pytest.approx(1280, abs=2)

@@ -126,8 +126,8 @@ def test_i7_insert_is_idempotent_never_duplicates_and_only_adds_lines(template: 
     assert result.count(KEY_PLACEHOLDER) == max(1, template.count(KEY_PLACEHOLDER))
     assert insert_placeholder(result) == (result, False)
     # nothing is changed or removed: the old lines are a subsequence of the new ones
-    remaining = iter(result.split("\n"))
-    assert all(line in remaining for line in template.split("\n"))
+    remaining = iter(line.removesuffix("\r") for line in result.split("\n"))
+    assert all(line.removesuffix("\r") in remaining for line in template.split("\n"))
 
 
 def test_i5_has_memory_placeholder() -> None:

@@ -13,6 +13,10 @@ touched:
   is refused, not followed) and ``O_NONBLOCK`` (a FIFO named ``x.md`` cannot hang a request),
   then must be a regular file by ``fstat``.
 
+What remains is the race of a *folder* on the way being swapped for a symlink between the check
+and the open; only someone who can already write inside the memory root could try it, and the
+read stays capped and read-only.
+
 Everything here blocks on the filesystem: call it from a worker thread.
 """
 
@@ -33,7 +37,6 @@ __all__ = [
     "is_within",
     "read_regular",
     "real_path",
-    "resolve_within",
 ]
 
 _OPEN_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
@@ -55,18 +58,6 @@ def real_path(path: Path) -> Path:
 def is_within(root: Path, candidate: Path) -> bool:
     """Tell whether the real ``candidate`` is ``root`` or lies below it; both already resolved."""
     return candidate == root or candidate.is_relative_to(root)
-
-
-def resolve_within(root: Path, path: Path) -> Path:
-    """Return the real path of ``path``, checked to lie inside the real ``root`` (A-7).
-
-    Raises :class:`OutsideMemoryRoot` when a symlink (of the file or of any folder on the way)
-    leads outside.
-    """
-    resolved = real_path(path)
-    if not is_within(root, resolved):
-        raise OutsideMemoryRoot(f"{path.name!r} does not exist")
-    return resolved
 
 
 def checked_memory_root(app_data_dir: Path, agent_id: str) -> Path:

@@ -79,6 +79,9 @@ export class AgentView {
         "The agent's system prompt. {{MEMORY}} is replaced by the memory prompts and indexes; " +
         "{{WORKSPACE_MEMORY_KEY}} by the Session's Workspace memory key.",
       read: (config) => ({ value: config.template }),
+      needs: "{{MEMORY}}",
+      needsMessage:
+        "This template has no {{MEMORY}}, so no memory reaches the model. The Memory tab can insert it.",
       patch: (value) => ({ template: value }),
       view: this,
       confirmText: "The new template is used from the next Session of this agent.",

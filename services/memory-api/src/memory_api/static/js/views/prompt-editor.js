@@ -8,12 +8,13 @@ import { errorBox, h, replace, withBusy } from "../dom.js";
 
 /**
  * Build an editor. `read(config)` → {value, isDefault?}; `patch(value | null)` → the PATCH body;
- * `needs` is a placeholder the text should hold; `restorable` adds "Restore default".
+ * `needs` is a placeholder the text should hold (`needsMessage` explains its absence);
+ * `restorable` adds "Restore default".
  * The editor keeps the user's unsaved text when the config changes underneath it.
  */
 export class PromptEditor {
-  constructor({ id, title, description, read, patch, needs, restorable, view, confirmText }) {
-    Object.assign(this, { id, read, patch, needs, restorable, view, confirmText, title });
+  constructor({ id, title, description, read, patch, needs, needsMessage, restorable, view, confirmText }) {
+    Object.assign(this, { id, read, patch, needs, needsMessage, restorable, view, confirmText, title });
     this.saved = "";
     this.textarea = h("textarea", {
       id: `${id}-text`,
@@ -128,7 +129,8 @@ export class PromptEditor {
     const missing = this.needs && !this.textarea.value.includes(this.needs);
     this.warning.hidden = !missing;
     if (missing) {
-      this.warning.textContent = `This text has no ${this.needs}, so that index will not reach the model.`;
+      this.warning.textContent =
+        this.needsMessage ?? `This text has no ${this.needs}, so that index will not reach the model.`;
     }
   }
 
