@@ -13,7 +13,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    ViewportSize,
+    sync_playwright,
+)
 
 from tests.browser.pages import PageFactory, ServiceFactory, Shot
 from tests.browser.service import REPO, Service, seed, start_service
@@ -85,10 +92,17 @@ def service(make_service: ServiceFactory) -> Service:
     return make_service()
 
 
+def _console_error(message: ConsoleMessage, errors: list[str]) -> None:
+    """Keep console errors (a CSP violation, a failed module import); answers with a 4xx status
+    are expected (401, 404, 412) and shown by the page itself."""
+    if message.type == "error" and not message.text.startswith("Failed to load resource"):
+        errors.append(message.text)
+
+
 @pytest.fixture
 def open_page(browser: Browser) -> Iterator[PageFactory]:
     """Open pages: ``open_page(service, viewport=DESKTOP)``. Each gets its own browser context
-    (fresh storage), clipboard access, and fails the test on any script error of the page."""
+    (fresh storage), clipboard access, and fails the test on any script or console error."""
     opened: list[tuple[BrowserContext, list[str]]] = []
 
     def make(service: Service, viewport: ViewportSize = DESKTOP) -> Page:
@@ -99,6 +113,7 @@ def open_page(browser: Browser) -> Iterator[PageFactory]:
         opened.append((context, errors))
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("console", lambda message: _console_error(message, errors))
         return page
 
     yield make

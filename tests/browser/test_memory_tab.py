@@ -158,3 +158,18 @@ def test_w2_orphaned_workspace_is_reported_and_still_listed(page: Page, service:
     expect(group.locator(".group-title .path")).to_have_text(gone)
     expect(group.locator(".group-meta")).to_contain_text("Orphaned")
     expect(group.locator(".row")).to_have_count(1)
+
+
+def test_w2_refresh_shows_memories_an_agent_saved_meanwhile(page: Page, service: Service) -> None:
+    open_memory_tab(page)
+    group = user_group(page)
+    expect(group.locator(".row")).to_have_count(4)
+    scope = service.data_dir / "agents" / "demo" / "agent_state" / "memory" / "user"
+    (scope / "likes-tea.md").write_text(
+        "---\nname: likes-tea\ndescription: prefers tea\nupdated_at: 2026-11-28\n---\nTea.\n",
+        encoding="utf-8",
+    )
+    page.get_by_role("button", name="Refresh", exact=True).click()
+    expect(group.locator(".row")).to_have_count(5)
+    expect(group.locator(".count")).to_have_text("5 memories")
+    expect(group.locator(".row").first).to_have_attribute("data-file", "likes-tea.md")

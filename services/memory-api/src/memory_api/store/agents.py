@@ -34,6 +34,7 @@ from memory_core.wire import AgentCreate, ConfigPatch
 from memory_api.defaults import default_template
 from memory_api.errors import BadRequest, Conflict, NotFound, PreconditionFailed, ServiceError
 from memory_api.store.atomic import atomic_write_bytes
+from memory_api.store.containment import NotRegularFileError, read_regular
 from memory_api.store.locks import Locks, lock_name
 
 __all__ = [
@@ -49,6 +50,8 @@ logger = logging.getLogger(__name__)
 
 AGENT_FILE = "agent.json"
 NAME_MAX = 100
+AGENT_READ_CAP = 64 * 1024 * 1024
+"""Bytes of ``agent.json`` read at most: far above a config of three 1 MiB texts."""
 
 
 class MemorySettings(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
@@ -136,11 +139,29 @@ class AgentStore:
         return agent_dir(self.data_dir, agent_id) / AGENT_FILE
 
     def _load(self, agent_id: str) -> AgentRecord | None:
-        """Read ``agent.json`` of a checked id; None when there is none. Blocking."""
+        """Read ``agent.json`` of a checked id; None when there is none. Blocking.
+
+        Anything but a readable regular file (a folder, a FIFO that would block the read
+        forever, a file the service may not open, one over :data:`AGENT_READ_CAP`) raises
+        :class:`UnreadableAgent`, naming the reason but never the path.
+        """
         try:
-            raw = self._file(agent_id).read_bytes()
+            raw, _ = read_regular(self._file(agent_id), AGENT_READ_CAP + 1, follow_symlinks=True)
         except (FileNotFoundError, NotADirectoryError):
             return None
+        except NotRegularFileError:
+            raise UnreadableAgent(
+                f"the stored settings of agent {agent_id!r} are not a regular file"
+            ) from None
+        except OSError as error:
+            raise UnreadableAgent(
+                f"the stored settings of agent {agent_id!r} cannot be read "
+                f"({error.strerror or type(error).__name__})"
+            ) from None
+        if len(raw) > AGENT_READ_CAP:
+            raise UnreadableAgent(
+                f"the stored settings of agent {agent_id!r} are larger than {AGENT_READ_CAP} bytes"
+            )
         try:
             data = _decoder.decode(raw)
         except msgspec.DecodeError as error:

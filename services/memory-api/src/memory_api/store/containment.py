@@ -39,7 +39,7 @@ __all__ = [
     "real_path",
 ]
 
-_OPEN_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+_OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC
 
 
 class OutsideMemoryRoot(NotFound):
@@ -75,16 +75,20 @@ def checked_memory_root(app_data_dir: Path, agent_id: str) -> Path:
     return lexical
 
 
-def read_regular(path: Path, limit: int) -> tuple[bytes, os.stat_result]:
+def read_regular(
+    path: Path, limit: int, *, follow_symlinks: bool = False
+) -> tuple[bytes, os.stat_result]:
     """Read at most ``limit`` bytes of the regular file at ``path`` (already resolved and checked).
 
     Returns ``(data, stat)``; ``stat`` is taken from the open descriptor, so it describes exactly
     the file read (pass the read cap + 1 to tell a file at the cap from a longer one). Raises
     ``FileNotFoundError`` when the file is missing, :class:`NotRegularFileError` for anything but a
     regular file, and ``OSError`` (e.g. ``ELOOP`` when the last component became a symlink after
-    the check) otherwise.
+    the check) otherwise. ``follow_symlinks`` lifts ``O_NOFOLLOW`` for files outside any memory
+    root that an operator may link (a token mounted as a secret); a FIFO still never blocks.
     """
-    fd = os.open(path, _OPEN_FLAGS)
+    flags = _OPEN_FLAGS if follow_symlinks else _OPEN_FLAGS | os.O_NOFOLLOW
+    fd = os.open(path, flags)
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):

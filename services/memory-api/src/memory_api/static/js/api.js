@@ -79,7 +79,10 @@ export async function request(method, path, { body, ifMatch } = {}) {
         cache: "no-store",
       });
     } catch {
-      throw new ApiError(0, "The service could not be reached. Check that it is running, then retry.");
+      throw new ApiError(
+        0,
+        "The service could not be reached. Check that it is running, then retry.",
+      );
     }
     if (response.status === 401 && askForToken) {
       const [detail] = await problemDetail(response);

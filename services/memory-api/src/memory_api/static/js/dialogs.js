@@ -26,7 +26,10 @@ function trapFocus(dialog) {
     }
     const first = items[0];
     const last = items[items.length - 1];
-    if (event.shiftKey && (document.activeElement === first || !dialog.contains(document.activeElement))) {
+    if (
+      event.shiftKey &&
+      (document.activeElement === first || !dialog.contains(document.activeElement))
+    ) {
       event.preventDefault();
       last.focus();
     } else if (!event.shiftKey && document.activeElement === last) {
@@ -89,7 +92,11 @@ export function confirmDialog({ title, message, confirmLabel = "Confirm", danger
           h("button", { type: "button", class: "btn", onclick: () => dialog.close() }, "Cancel"),
           h(
             "button",
-            { type: "submit", class: danger ? "btn btn-danger" : "btn btn-primary", autofocus: true },
+            {
+              type: "submit",
+              class: danger ? "btn btn-danger" : "btn btn-primary",
+              autofocus: true,
+            },
             confirmLabel,
           ),
         ),
@@ -145,7 +152,7 @@ export function tokenDialog(detail, hadToken) {
         h("div", { class: "field" }, h("label", { for: "token-input" }, "Bearer token"), input),
         h(
           "label",
-          { class: "actions", for: "token-remember", style: "font-weight: 400" },
+          { class: "actions check-label", for: "token-remember" },
           remember,
           "Remember on this device",
         ),

@@ -120,6 +120,8 @@ export function errorBox(message, onRetry, retryLabel = "Retry") {
     "div",
     { class: "alert alert-error", role: "alert" },
     h("span", { class: "alert-text", text: message }),
-    onRetry ? h("button", { type: "button", class: "btn btn-sm", onclick: onRetry }, retryLabel) : null,
+    onRetry
+      ? h("button", { type: "button", class: "btn btn-sm", onclick: onRetry }, retryLabel)
+      : null,
   );
 }

@@ -118,7 +118,12 @@ function route() {
       setCrumbs([["Agents", "#/"]]);
       replace(
         main,
-        h("p", { class: "state" }, "There is no page at this address. ", h("a", { href: "#/" }, "Go to the agents list.")),
+        h(
+          "p",
+          { class: "state" },
+          "There is no page at this address. ",
+          h("a", { href: "#/" }, "Go to the agents list."),
+        ),
       );
     }
   }

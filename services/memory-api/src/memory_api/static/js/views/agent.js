@@ -21,7 +21,9 @@ export class AgentView {
   }
 
   matches(project, agent) {
-    return this.project === project && this.agent === agent && this.root.contains(this.element ?? null);
+    return (
+      this.project === project && this.agent === agent && this.root.contains(this.element ?? null)
+    );
   }
 
   isDirty() {
@@ -40,19 +42,27 @@ export class AgentView {
       const [{ data, etag }, me] = await Promise.all([
         request("GET", paths.config(this.project, this.agent)),
         this.loadMe().catch((error) => {
-          if (error instanceof ApiError && error.status !== 401) return { name: "anonymous", chatUrlTemplate: null };
+          if (error instanceof ApiError && error.status !== 401)
+            return { name: "anonymous", chatUrlTemplate: null };
           throw error;
         }),
       ]);
+      if (!this.root.contains(loading)) return; // the user went elsewhere meanwhile
       this.config = data;
       this.etag = etag;
       this.me = me;
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
+      if (!this.root.contains(loading)) return;
       replace(
         this.root,
         error.status === 404
-          ? h("p", { class: "state" }, `${error.detail} `, h("a", { href: "#/" }, "Back to the agents list."))
+          ? h(
+              "p",
+              { class: "state" },
+              `${error.detail} `,
+              h("a", { href: "#/" }, "Back to the agents list."),
+            )
           : errorBox(`Could not load the agent: ${error.detail}`, () => this.start()),
       );
       return;
@@ -113,7 +123,12 @@ export class AgentView {
           h("p", { class: "sub" }, h("code", { text: agent }), ` · project ${project}`),
         ),
       ),
-      h("nav", { class: "tabs", "aria-label": "Agent settings" }, this.tabLinks.prompt, this.tabLinks.memory),
+      h(
+        "nav",
+        { class: "tabs", "aria-label": "Agent settings" },
+        this.tabLinks.prompt,
+        this.tabLinks.memory,
+      ),
       this.panels.prompt,
       this.panels.memory,
     );
@@ -156,7 +171,8 @@ export class AgentView {
     this.config = config;
     this.etag = etag;
     const apply = (editor) => {
-      if (editor === force || discard) editor.load(editor.read(config).value, editor.read(config).isDefault);
+      if (editor === force || discard)
+        editor.load(editor.read(config).value, editor.read(config).isDefault);
       else editor.update(config);
     };
     apply(this.templateEditor);
@@ -166,14 +182,18 @@ export class AgentView {
   /** The error box of a failed config write: a 412 offers Reload, others show the detail. */
   problemBox(error) {
     if (error.status !== 412) return errorBox(error.detail);
-    return errorBox(STALE, async () => {
-      try {
-        await this.reloadConfig({ discard: true });
-        toast("Reloaded the latest settings.");
-      } catch (reloadError) {
-        if (!(reloadError instanceof ApiError)) throw reloadError;
-        toast(`Could not reload: ${reloadError.detail}`, { error: true });
-      }
-    }, "Reload");
+    return errorBox(
+      STALE,
+      async () => {
+        try {
+          await this.reloadConfig({ discard: true });
+          toast("Reloaded the latest settings.");
+        } catch (reloadError) {
+          if (!(reloadError instanceof ApiError)) throw reloadError;
+          toast(`Could not reload: ${reloadError.detail}`, { error: true });
+        }
+      },
+      "Reload",
+    );
   }
 }

@@ -41,7 +41,11 @@ function projectSection(project, agents) {
   return h(
     "section",
     { class: "project", "aria-labelledby": `project-${project}` },
-    h("h2", { id: `project-${project}` }, h("a", { href: `#/projects/${enc(project)}`, text: project, class: "project-link" })),
+    h(
+      "h2",
+      { id: `project-${project}` },
+      h("a", { href: `#/projects/${enc(project)}`, text: project, class: "project-link" }),
+    ),
     agents.length
       ? h("ul", { class: "cards" }, agents.map(agentCard))
       : h("p", { class: "state", text: "No agents in this project yet." }),
@@ -50,9 +54,20 @@ function projectSection(project, agents) {
 
 /** Render the agents list into `root`; `project` limits it to one project. */
 export async function renderAgents(root, { project, setCrumbs }) {
-  setCrumbs(project ? [["Agents", "#/"], [project, null]] : [["Agents", null]]);
+  setCrumbs(
+    project
+      ? [
+          ["Agents", "#/"],
+          [project, null],
+        ]
+      : [["Agents", null]],
+  );
   document.title = "Agents · Agent Memory";
-  const body = h("div", { class: "agents-body" }, h("p", { class: "state state-loading", role: "status" }, "Loading agents…"));
+  const body = h(
+    "div",
+    { class: "agents-body" },
+    h("p", { class: "state state-loading", role: "status" }, "Loading agents…"),
+  );
   replace(
     root,
     h(
@@ -62,7 +77,11 @@ export async function renderAgents(root, { project, setCrumbs }) {
         "div",
         {},
         h("h1", {}, project ? `Agents of ${project}` : "Agents"),
-        h("p", { class: "sub" }, "Each agent keeps its own memory: a user scope and one scope per Workspace."),
+        h(
+          "p",
+          { class: "sub" },
+          "Each agent keeps its own memory: a user scope and one scope per Workspace.",
+        ),
       ),
     ),
     body,
@@ -86,9 +105,13 @@ export async function renderAgents(root, { project, setCrumbs }) {
         );
         return;
       }
-      replace(body, projects.map((id, index) => projectSection(id, lists[index].agents)));
+      replace(
+        body,
+        projects.map((id, index) => projectSection(id, lists[index].agents)),
+      );
     } catch (error) {
-      if (root.contains(body)) replace(body, errorBox(`Could not load the agents: ${error.message}`, load));
+      if (root.contains(body))
+        replace(body, errorBox(`Could not load the agents: ${error.message}`, load));
     }
   };
   await load();

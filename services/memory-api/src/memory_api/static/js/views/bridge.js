@@ -37,7 +37,9 @@ export function addPrompt(scope, content) {
 
 /** Fill `{draftId}`, `{project}` and `{agent}` of the chat URL template (each URL-encoded). */
 export function chatUrl(template, values) {
-  return template.replace(/\{(draftId|project|agent)\}/g, (_, name) => encodeURIComponent(values[name]));
+  return template.replace(/\{(draftId|project|agent)\}/g, (_, name) =>
+    encodeURIComponent(values[name]),
+  );
 }
 
 async function copyText(text) {
@@ -46,7 +48,7 @@ async function copyText(text) {
     return true;
   } catch {
     // Clipboard API refused (permissions, insecure context): fall back to a selection copy.
-    const area = h("textarea", { value: text, readonly: true, style: "position: fixed; opacity: 0" });
+    const area = h("textarea", { value: text, readonly: true, class: "copy-buffer" });
     document.body.append(area);
     area.select();
     const ok = document.execCommand("copy");
@@ -73,7 +75,12 @@ export function openBridge({ mode, project, agent, scope, topic, me }) {
       : "Paste text, or give a file path or a URL for the agent to read",
     oninput: () => update(),
   });
-  const preview = h("pre", { class: "preview", id: "bridge-preview", tabindex: "0", "aria-labelledby": "bridge-preview-label" });
+  const preview = h("pre", {
+    class: "preview",
+    id: "bridge-preview",
+    tabindex: "0",
+    "aria-labelledby": "bridge-preview-label",
+  });
   const error = h("div", { class: "bridge-error" });
   const status = h("span", { class: "inline-status", role: "status" });
   const copyButton = h(
@@ -92,9 +99,11 @@ export function openBridge({ mode, project, agent, scope, topic, me }) {
     : null;
   const chatLink = h("p", { class: "muted", hidden: true });
 
-  const prompt = () => (isEdit ? editPrompt(scope, topic, field.value) : addPrompt(scope, field.value));
+  const prompt = () =>
+    isEdit ? editPrompt(scope, topic, field.value) : addPrompt(scope, field.value);
   const update = () => {
-    preview.textContent = isEdit || field.value.trim() ? prompt() : "The prompt appears here as you type.";
+    preview.textContent =
+      isEdit || field.value.trim() ? prompt() : "The prompt appears here as you type.";
     field.setCustomValidity("");
   };
   const valid = () => {
@@ -119,13 +128,23 @@ export function openBridge({ mode, project, agent, scope, topic, me }) {
     try {
       const body = { prompt: prompt() };
       if (scope.kind === "workspace" && scope.workspacePath) body.workspace = scope.workspacePath;
-      const draft = await withBusy(chatButton, "Creating draft…", () => api.post(paths.drafts(project, agent), body));
+      const draft = await withBusy(chatButton, "Creating draft…", () =>
+        api.post(paths.drafts(project, agent), body),
+      );
       const url = chatUrl(me.chatUrlTemplate, { draftId: draft.id, project, agent });
       if (tab) {
         tab.opener = null;
         tab.location.href = url;
       }
-      replace(chatLink, "Chat opened. ", h("a", { href: url, target: "_blank", rel: "noopener", id: "bridge-chat-link" }, "Open it again"));
+      replace(
+        chatLink,
+        "Chat opened. ",
+        h(
+          "a",
+          { href: url, target: "_blank", rel: "noopener", id: "bridge-chat-link" },
+          "Open it again",
+        ),
+      );
       chatLink.hidden = false;
       status.textContent = "Draft created.";
     } catch (failure) {
@@ -140,19 +159,31 @@ export function openBridge({ mode, project, agent, scope, topic, me }) {
         "div",
         { class: "target" },
         h("span", { class: "label" }, "Memory"),
-        h("span", {}, h("strong", { text: topic.name }), ` · ${scope.kind === "user" ? "user memory" : "Workspace memory"}`),
+        h(
+          "span",
+          {},
+          h("strong", { text: topic.name }),
+          ` · ${scope.kind === "user" ? "user memory" : "Workspace memory"}`,
+        ),
         h("code", { id: "bridge-target", text: targetPath(scope, topic.file) }),
       )
     : h(
         "div",
         { class: "target" },
         h("span", { class: "label" }, "Scope"),
-        h("strong", { id: "bridge-target", text: scope.kind === "user" ? "User memory" : "Workspace memory" }),
+        h("strong", {
+          id: "bridge-target",
+          text: scope.kind === "user" ? "User memory" : "Workspace memory",
+        }),
         scope.kind === "workspace" ? h("code", { text: scope.workspacePath ?? scope.key }) : null,
       );
   const dialog = h(
     "dialog",
-    { class: "modal modal-wide bridge", "aria-labelledby": "bridge-title", "aria-describedby": "bridge-intro" },
+    {
+      class: "modal modal-wide bridge",
+      "aria-labelledby": "bridge-title",
+      "aria-describedby": "bridge-intro",
+    },
     h(
       "div",
       { class: "modal-inner" },
@@ -167,7 +198,11 @@ export function openBridge({ mode, project, agent, scope, topic, me }) {
       h(
         "div",
         { class: "field" },
-        h("label", { for: fieldId }, isEdit ? "What should change? (optional)" : "Content or source (required)"),
+        h(
+          "label",
+          { for: fieldId },
+          isEdit ? "What should change? (optional)" : "Content or source (required)",
+        ),
         field,
         h(
           "span",
@@ -177,7 +212,12 @@ export function openBridge({ mode, project, agent, scope, topic, me }) {
             : "Pasted text, a file path or a URL: the agent reads sources itself.",
         ),
       ),
-      h("div", { class: "field" }, h("span", { class: "label", id: "bridge-preview-label" }, "Prompt preview"), preview),
+      h(
+        "div",
+        { class: "field" },
+        h("span", { class: "label", id: "bridge-preview-label" }, "Prompt preview"),
+        preview,
+      ),
       error,
       chatLink,
       h(
@@ -187,7 +227,11 @@ export function openBridge({ mode, project, agent, scope, topic, me }) {
         h(
           "div",
           { class: "actions end" },
-          h("button", { type: "button", class: "btn btn-ghost", onclick: () => dialog.close() }, "Close"),
+          h(
+            "button",
+            { type: "button", class: "btn btn-ghost", onclick: () => dialog.close() },
+            "Close",
+          ),
           copyButton,
           chatButton,
         ),

@@ -32,7 +32,11 @@ export class MemoryTab {
       "aria-describedby": "memory-enabled-help",
       onchange: () => this.toggle(),
     });
-    this.switchStatus = h("span", { class: "inline-status", role: "status", id: "memory-enabled-status" });
+    this.switchStatus = h("span", {
+      class: "inline-status",
+      role: "status",
+      id: "memory-enabled-status",
+    });
     this.hint = h("div", { class: "hint", id: "memory-hint", hidden: true });
     this.groupsBox = h("div", { class: "groups", id: "memory-groups" });
     this.groupsState = h("div", { class: "groups-state" });
@@ -53,7 +57,8 @@ export class MemoryTab {
     this.workspaceEditor = new PromptEditor({
       id: "workspace-prompt",
       title: "Workspace memory prompt",
-      description: "Appended only in a persistent Workspace: its directory, the scope rule and its index.",
+      description:
+        "Appended only in a persistent Workspace: its directory, the scope rule and its index.",
       read: (config) => ({
         value: config.memory.workspacePrompt,
         isDefault: config.memory.workspacePromptIsDefault,
@@ -62,7 +67,8 @@ export class MemoryTab {
       needs: "{{MEMORY_INDEX}}",
       restorable: true,
       view,
-      confirmText: "The new Workspace memory prompt is injected from the next Session in a Workspace.",
+      confirmText:
+        "The new Workspace memory prompt is injected from the next Session in a Workspace.",
     });
     this.promptEditor.load(memory.prompt, memory.promptIsDefault);
     this.workspaceEditor.load(memory.workspacePrompt, memory.workspacePromptIsDefault);
@@ -85,7 +91,12 @@ export class MemoryTab {
           ),
           this.switchStatus,
         ),
-        h("span", { class: "switch" }, this.switchInput, h("span", { class: "track", "aria-hidden": "true" })),
+        h(
+          "span",
+          { class: "switch" },
+          this.switchInput,
+          h("span", { class: "track", "aria-hidden": "true" }),
+        ),
       ),
       this.hint,
       h(
@@ -98,11 +109,39 @@ export class MemoryTab {
           h(
             "div",
             { class: "actions" },
-            h("button", { type: "button", class: "btn btn-ghost btn-sm", id: "expand-all", onclick: () => this.setAllCollapsed(false) }, "Expand all"),
-            h("button", { type: "button", class: "btn btn-ghost btn-sm", id: "collapse-all", onclick: () => this.setAllCollapsed(true) }, "Collapse all"),
+            h(
+              "button",
+              {
+                type: "button",
+                class: "btn btn-ghost btn-sm",
+                id: "refresh-memories",
+                title: "Re-read the scopes: agents may have saved memories meanwhile",
+                onclick: (event) => this.refreshAll(event.currentTarget),
+              },
+              h("span", { class: "label-text" }, "Refresh"),
+            ),
+            h(
+              "button",
+              {
+                type: "button",
+                class: "btn btn-ghost btn-sm",
+                id: "expand-all",
+                onclick: () => this.setAllCollapsed(false),
+              },
+              "Expand all",
+            ),
+            h(
+              "button",
+              {
+                type: "button",
+                class: "btn btn-ghost btn-sm",
+                id: "collapse-all",
+                onclick: () => this.setAllCollapsed(true),
+              },
+              "Collapse all",
+            ),
           ),
         ),
-        h("div", { style: "height: 16px" }),
         this.groupsState,
         this.groupsBox,
       ),
@@ -128,12 +167,18 @@ export class MemoryTab {
 
   /** Load the overview (A-3) and build the groups; shows loading and errors with Retry. */
   async load() {
-    replace(this.groupsState, h("p", { class: "state state-loading", role: "status" }, "Loading memories…"));
+    replace(
+      this.groupsState,
+      h("p", { class: "state state-loading", role: "status" }, "Loading memories…"),
+    );
     try {
       this.overview = await api.get(paths.memory(this.view.project, this.view.agent));
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      replace(this.groupsState, errorBox(`Could not load the memories: ${error.detail}`, () => this.load()));
+      replace(
+        this.groupsState,
+        errorBox(`Could not load the memories: ${error.detail}`, () => this.load()),
+      );
       return;
     }
     replace(this.groupsState);
@@ -177,6 +222,22 @@ export class MemoryTab {
     this.summary.textContent = `${plural(files, "memory", "memories")} · ${plural(workspaces, "Workspace", "Workspaces")}`;
   }
 
+  /** Re-read the overview and every expanded group; collapsed ones reload when expanded. */
+  async refreshAll(button) {
+    await withBusy(button, "Refreshing…", async () => {
+      await this.refreshOverview();
+      await Promise.all(
+        [...this.groups.values()].map((group) => {
+          if (group.collapsed) {
+            group.files = null;
+            return null;
+          }
+          return group.reload();
+        }),
+      );
+    });
+  }
+
   /** Collapse or expand every group (each remembered like a header click). */
   setAllCollapsed(collapsed) {
     for (const group of this.groups.values()) group.setCollapsed(collapsed);
@@ -188,10 +249,15 @@ export class MemoryTab {
     if (!show) return;
     const button = h(
       "button",
-      { type: "button", class: "btn btn-primary", id: "insert-placeholder", onclick: () => this.insertPlaceholder(button) },
+      {
+        type: "button",
+        class: "btn btn-primary",
+        id: "insert-placeholder",
+        onclick: () => this.insertPlaceholder(button),
+      },
       h("span", { class: "label-text" }, "Insert placeholder"),
     );
-    this.hintError = h("div", { class: "hint-error", style: "flex-basis: 100%" });
+    this.hintError = h("div", { class: "hint-error" });
     replace(
       this.hint,
       h(
@@ -215,7 +281,11 @@ export class MemoryTab {
         const result = await api.post(paths.placeholder(this.view.project, this.view.agent), {});
         await this.view.reloadConfig();
         this.overview.templateHasMemory = true;
-        toast(result.changed ? "Inserted {{MEMORY}} into the template." : "The template already had {{MEMORY}}.");
+        toast(
+          result.changed
+            ? "Inserted {{MEMORY}} into the template."
+            : "The template already had {{MEMORY}}.",
+        );
       });
       this.renderHint();
     } catch (error) {
@@ -233,7 +303,9 @@ export class MemoryTab {
     this.switchStatus.textContent = enabled ? "Turning Memory on…" : "Turning Memory off…";
     try {
       await this.view.patchConfig({ memory: { enabled } });
-      this.switchStatus.textContent = enabled ? "Memory is on." : "Memory is off. Every file is kept.";
+      this.switchStatus.textContent = enabled
+        ? "Memory is on."
+        : "Memory is off. Every file is kept.";
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       this.switchInput.checked = !enabled;
@@ -274,7 +346,9 @@ export class MemoryTab {
         api.del(paths.file(this.view.project, this.view.agent, scope.key, topic.file)),
       );
       const pruned = result?.removedIndexLines?.length ?? 0;
-      toast(`Deleted ${topic.file}${pruned ? ` and ${plural(pruned, "index line", "index lines")}` : ""}.`);
+      toast(
+        `Deleted ${topic.file}${pruned ? ` and ${plural(pruned, "index line", "index lines")}` : ""}.`,
+      );
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       toast(`Could not delete ${topic.file}: ${error.detail}`, { error: true });

@@ -13,8 +13,29 @@ import { errorBox, h, replace, withBusy } from "../dom.js";
  * The editor keeps the user's unsaved text when the config changes underneath it.
  */
 export class PromptEditor {
-  constructor({ id, title, description, read, patch, needs, needsMessage, restorable, view, confirmText }) {
-    Object.assign(this, { id, read, patch, needs, needsMessage, restorable, view, confirmText, title });
+  constructor({
+    id,
+    title,
+    description,
+    read,
+    patch,
+    needs,
+    needsMessage,
+    restorable,
+    view,
+    confirmText,
+  }) {
+    Object.assign(this, {
+      id,
+      read,
+      patch,
+      needs,
+      needsMessage,
+      restorable,
+      view,
+      confirmText,
+      title,
+    });
     this.saved = "";
     this.textarea = h("textarea", {
       id: `${id}-text`,
@@ -25,7 +46,11 @@ export class PromptEditor {
       oninput: () => this.refreshState(),
     });
     this.badge = h("span", { class: "badge" });
-    this.warning = h("div", { class: "alert alert-warn placeholder-warning", role: "note", hidden: true });
+    this.warning = h("div", {
+      class: "alert alert-warn placeholder-warning",
+      role: "note",
+      hidden: true,
+    });
     this.stale = h("div", { class: "alert alert-warn stale-note", hidden: true });
     this.error = h("div", { class: "editor-error" });
     this.status = h("span", { class: "inline-status", role: "status" });
@@ -130,7 +155,8 @@ export class PromptEditor {
     this.warning.hidden = !missing;
     if (missing) {
       this.warning.textContent =
-        this.needsMessage ?? `This text has no ${this.needs}, so that index will not reach the model.`;
+        this.needsMessage ??
+        `This text has no ${this.needs}, so that index will not reach the model.`;
     }
   }
 

@@ -22,7 +22,13 @@ export function sortTopics(files) {
 function actionButton(iconName, label, ariaLabel, onclick, extra = "") {
   return h(
     "button",
-    { type: "button", class: `btn btn-ghost btn-sm ${extra}`.trim(), "aria-label": ariaLabel, title: ariaLabel, onclick },
+    {
+      type: "button",
+      class: `btn btn-ghost btn-sm ${extra}`.trim(),
+      "aria-label": ariaLabel,
+      title: ariaLabel,
+      onclick,
+    },
     icon(iconName),
     h("span", { class: "label-text" }, label),
   );
@@ -88,7 +94,13 @@ export class ScopeGroup {
         h(
           "div",
           { class: "head-actions" },
-          actionButton("list", "Index", null, () => this.tab.viewer.openIndex(this.scope), "index-btn"),
+          actionButton(
+            "list",
+            "Index",
+            null,
+            () => this.tab.viewer.openIndex(this.scope),
+            "index-btn",
+          ),
           actionButton("plus", "Add", null, () => this.tab.bridge(this.scope, null), "add-btn"),
         ),
       ),
@@ -106,7 +118,9 @@ export class ScopeGroup {
     replace(
       this.titleBox,
       h("span", { class: "name", text: isUser ? scope.title || "User memory" : scope.title }),
-      !isUser ? h("span", { class: "path", text: scope.workspacePath ?? `(no marker) ${scope.key}` }) : null,
+      !isUser
+        ? h("span", { class: "path", text: scope.workspacePath ?? `(no marker) ${scope.key}` })
+        : null,
     );
     this.countBadge.textContent = plural(scope.fileCount, "memory", "memories");
     const [indexButton, addButton] = this.element.querySelectorAll(".head-actions .btn");
@@ -120,7 +134,14 @@ export class ScopeGroup {
     const badges = [];
     if (scope.orphaned) {
       badges.push(
-        h("span", { class: "badge badge-warn", title: "The Workspace folder no longer exists; its memory is kept." }, "Orphaned: folder is gone"),
+        h(
+          "span",
+          {
+            class: "badge badge-warn",
+            title: "The Workspace folder no longer exists; its memory is kept.",
+          },
+          "Orphaned: folder is gone",
+        ),
       );
     }
     for (const problem of scope.markerProblems ?? []) {
@@ -128,12 +149,22 @@ export class ScopeGroup {
     }
     for (const [code, count] of Object.entries(scope.lintCounts ?? {})) {
       if (count > 0) {
-        badges.push(h("span", { class: "badge lint", title: `Lint: ${code}`, dataset: { code } }, `${count} ${humanCode(code)}`));
+        badges.push(
+          h(
+            "span",
+            { class: "badge lint", title: `Lint: ${code}`, dataset: { code } },
+            `${count} ${humanCode(code)}`,
+          ),
+        );
       }
     }
     if (scope.lastActivity) {
       badges.push(
-        h("time", { class: "activity", datetime: scope.lastActivity, title: scope.lastActivity }, `Last activity ${formatDate(scope.lastActivity)}`),
+        h(
+          "time",
+          { class: "activity", datetime: scope.lastActivity, title: scope.lastActivity },
+          `Last activity ${formatDate(scope.lastActivity)}`,
+        ),
       );
     }
     replace(this.meta, badges);
@@ -159,7 +190,10 @@ export class ScopeGroup {
     const { project, agent } = this.tab.view;
     this.loading = true;
     if (this.files === null) {
-      replace(this.note, h("p", { class: "group-note state-loading", role: "status" }, "Loading memories…"));
+      replace(
+        this.note,
+        h("p", { class: "group-note state-loading", role: "status" }, "Loading memories…"),
+      );
     }
     try {
       const listing = await api.get(paths.files(project, agent, this.scope.key));
@@ -168,7 +202,14 @@ export class ScopeGroup {
       this.renderRows();
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      replace(this.note, h("div", { class: "group-note" }, errorBox(`Could not load this scope: ${error.detail}`, () => this.reload())));
+      replace(
+        this.note,
+        h(
+          "div",
+          { class: "group-note" },
+          errorBox(`Could not load this scope: ${error.detail}`, () => this.reload()),
+        ),
+      );
     } finally {
       this.loading = false;
     }
@@ -179,7 +220,9 @@ export class ScopeGroup {
     const needle = this.filterInput.value.trim().toLowerCase();
     if (!needle) return this.files;
     return this.files.filter((topic) =>
-      [topic.name, topic.description ?? "", topic.file].some((text) => text.toLowerCase().includes(needle)),
+      [topic.name, topic.description ?? "", topic.file].some((text) =>
+        text.toLowerCase().includes(needle),
+      ),
     );
   }
 
@@ -192,9 +235,10 @@ export class ScopeGroup {
     this.list.dataset.total = String(files.length);
     this.list.dataset.rendered = "0";
     if (files.length === 0) {
-      const empty = this.files.length === 0
-        ? `No memories in this scope yet. Use Add, or let the agent save one in a chat.`
-        : `No memory matches “${this.filterInput.value.trim()}”.`;
+      const empty =
+        this.files.length === 0
+          ? `No memories in this scope yet. Use Add, or let the agent save one in a chat.`
+          : `No memory matches “${this.filterInput.value.trim()}”.`;
       replace(this.note, h("p", { class: "group-note", text: empty }));
       return;
     }
@@ -217,8 +261,11 @@ export class ScopeGroup {
     const date = topic.updatedAt ?? topic.mtime;
     const problems = topic.problems ?? [];
     const label = `${topic.name}`;
-    const deleteButton = actionButton("trash", "Delete", `Delete ${label}`, () =>
-      this.tab.deleteTopic(this.scope, topic, deleteButton),
+    const deleteButton = actionButton(
+      "trash",
+      "Delete",
+      `Delete ${label}`,
+      () => this.tab.deleteTopic(this.scope, topic, deleteButton),
       "danger delete-btn",
     );
     return h(
@@ -233,19 +280,37 @@ export class ScopeGroup {
           h("span", { class: "row-name", text: topic.name }),
           topic.name !== stem ? h("span", { class: "row-file", text: topic.file }) : null,
           problems.length
-            ? h("span", { class: "badge badge-warn", title: problems.join("\n") }, plural(problems.length, "problem", "problems"))
+            ? h(
+                "span",
+                { class: "badge badge-warn", title: problems.join("\n") },
+                plural(problems.length, "problem", "problems"),
+              )
             : null,
         ),
         topic.description
           ? h("p", { class: "row-desc", text: topic.description })
           : h("p", { class: "row-desc none", text: "No description" }),
-        date ? h("time", { class: "row-date", datetime: date, title: date }, formatDate(date)) : null,
+        date
+          ? h("time", { class: "row-date", datetime: date, title: date }, formatDate(date))
+          : null,
       ),
       h(
         "div",
         { class: "row-actions" },
-        actionButton("eye", "View", `View ${label}`, () => this.tab.viewer.open(this.scope, topic), "view-btn"),
-        actionButton("edit", "Edit", `Edit ${label}`, () => this.tab.bridge(this.scope, topic), "edit-btn"),
+        actionButton(
+          "eye",
+          "View",
+          `View ${label}`,
+          () => this.tab.viewer.open(this.scope, topic),
+          "view-btn",
+        ),
+        actionButton(
+          "edit",
+          "Edit",
+          `Edit ${label}`,
+          () => this.tab.bridge(this.scope, topic),
+          "edit-btn",
+        ),
         deleteButton,
       ),
     );

@@ -49,7 +49,12 @@ export class Viewer {
         h("div", { class: "titles" }, this.title, this.sub, this.meta),
         h(
           "button",
-          { type: "button", class: "btn btn-ghost btn-icon viewer-close", "aria-label": "Close", onclick: () => this.close() },
+          {
+            type: "button",
+            class: "btn btn-ghost btn-icon viewer-close",
+            "aria-label": "Close",
+            onclick: () => this.close(),
+          },
           icon("close"),
         ),
       ),
@@ -165,7 +170,10 @@ export class Viewer {
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       if (ticket === this.request) {
-        replace(this.body, errorBox(`Could not open ${topic.file}: ${error.detail}`, () => this.open(scope, topic)));
+        replace(
+          this.body,
+          errorBox(`Could not open ${topic.file}: ${error.detail}`, () => this.open(scope, topic)),
+        );
       }
       return;
     }
@@ -181,7 +189,11 @@ export class Viewer {
       h("span", {}, `${Math.max(1, Math.round(data.size / 1024))} KB`),
     );
     const problems = data.problems?.length
-      ? h("ul", { class: "problems", "aria-label": "Problems" }, data.problems.map((p) => h("li", { text: p })))
+      ? h(
+          "ul",
+          { class: "problems", "aria-label": "Problems" },
+          data.problems.map((p) => h("li", { text: p })),
+        )
       : null;
     const open = (name) => this.open(scope, { file: `${name}.md` });
     const body = data.body.trim()
@@ -233,7 +245,10 @@ export class Viewer {
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       if (ticket === this.request) {
-        replace(this.body, errorBox(`Could not read the index: ${error.detail}`, () => this.openIndex(scope)));
+        replace(
+          this.body,
+          errorBox(`Could not read the index: ${error.detail}`, () => this.openIndex(scope)),
+        );
       }
       return;
     }
@@ -242,31 +257,42 @@ export class Viewer {
     replace(
       this.meta,
       h("span", {}, `${plural(m.linesKept, "line", "lines")} of ${m.linesTotal} injected`),
-      m.capFired !== "none" ? h("span", { class: "badge badge-warn" }, `${m.capFired} cap reached`) : null,
+      m.capFired !== "none"
+        ? h("span", { class: "badge badge-warn" }, `${m.capFired} cap reached`)
+        : null,
     );
     const findings = view.findings?.length
       ? h(
           "ul",
           { class: "problems", "aria-label": "Lint findings" },
           view.findings.map((f) =>
-            h("li", { text: `${f.code}${f.file ? ` · ${f.file}` : ""}${f.line ? ` · line ${f.line}` : ""}: ${f.message}` }),
+            h("li", {
+              text: `${f.code}${f.file ? ` · ${f.file}` : ""}${f.line ? ` · line ${f.line}` : ""}: ${f.message}`,
+            }),
           ),
         )
       : null;
-    const lines = view.exists && view.lines.length
-      ? h(
-          "ol",
-          { class: "index-lines", "aria-label": "Index lines" },
-          view.lines.map((line) =>
-            h(
-              "li",
-              { class: line.kept ? "kept" : "dropped", title: line.kept ? "" : "Not injected (past a cap)" },
-              h("span", { class: "num", text: String(line.number) }),
-              h("span", { class: "text", text: line.text || " " }),
+    const lines =
+      view.exists && view.lines.length
+        ? h(
+            "ol",
+            { class: "index-lines", "aria-label": "Index lines" },
+            view.lines.map((line) =>
+              h(
+                "li",
+                {
+                  class: line.kept ? "kept" : "dropped",
+                  title: line.kept ? "" : "Not injected (past a cap)",
+                },
+                h("span", { class: "num", text: String(line.number) }),
+                h("span", { class: "text", text: line.text || " " }),
+              ),
             ),
-          ),
-        )
-      : h("p", { class: "state", text: "This scope has no index yet: the model is told nothing is saved." });
+          )
+        : h("p", {
+            class: "state",
+            text: "This scope has no index yet: the model is told nothing is saved.",
+          });
     replace(this.body, findings, lines);
     this.body.scrollTop = 0;
   }
