@@ -53,9 +53,13 @@ def _require_chromium() -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
-    """One headless Chromium for the whole run."""
+    """One headless Chromium for the browser tests.
+
+    Package scope, not session: Playwright's sync API runs its own event loop on this thread,
+    and it must be stopped before pytest-asyncio runs the async tests of the other packages.
+    """
     _require_chromium()
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 import msgspec
 from aiohttp import web
+from aiohttp.web_protocol import RequestPayloadError
 
 from memory_api.errors import BadRequest
 
@@ -39,10 +40,21 @@ async def read_json(request: web.Request, decoder: msgspec.json.Decoder[T]) -> T
     """Read the whole body (bounded by ``client_max_size``) and decode it with ``decoder``.
 
     The ``Content-Type`` is not enforced (a ``fetch`` without headers sends ``text/plain``);
-    the bytes must be JSON. Raises :class:`BadRequest` for an empty body,
+    the bytes must be JSON. A ``Content-Length`` over the limit is refused before a byte is
+    read (413, ``web.HTTPRequestEntityTooLarge``), so a client cannot hold a request open by
+    announcing more than it sends. Raises :class:`BadRequest` for an empty body or one that
+    cannot be read (a ``Content-Encoding`` whose data does not decode),
     ``msgspec.ValidationError`` / ``DecodeError`` for a wrong shape or broken JSON.
     """
-    body = await request.read()
+    limit = request.client_max_size
+    length = request.content_length
+    if limit and length is not None and length > limit:
+        raise web.HTTPRequestEntityTooLarge(max_size=limit, actual_size=length)
+    try:
+        body = await request.read()
+    except RequestPayloadError as error:
+        reason = str(error).strip().splitlines()[-1].strip() or "it is malformed"
+        raise BadRequest(f"the request body cannot be read: {reason}") from None
     if not body.strip():
         raise BadRequest("the request body is empty; expected a JSON object")
     return decoder.decode(body)

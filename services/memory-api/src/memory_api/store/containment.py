@@ -65,12 +65,14 @@ def checked_memory_root(app_data_dir: Path, agent_id: str) -> Path:
 
     The app data dir comes from the operator and may itself sit behind a symlink; below it the
     path ``agents/<id>/agent_state/memory`` must contain no symlink, else the root could be
-    redirected anywhere and :class:`OutsideMemoryRoot` is raised. The root need not exist yet.
+    redirected anywhere and :class:`OutsideMemoryRoot` is raised; so it is when the root (or a
+    folder on the way) is a file, a FIFO or anything else but a directory. The root need not
+    exist yet.
     Raises ``InvalidId`` for a bad agent id (K-7).
     """
     base = real_path(app_data_dir)
     lexical = layout.memory_root(base, agent_id)
-    if real_path(lexical) != lexical:
+    if real_path(lexical) != lexical or (os.path.lexists(lexical) and not lexical.is_dir()):
         raise OutsideMemoryRoot(f"the memory root of agent {agent_id!r} is not a plain directory")
     return lexical
 

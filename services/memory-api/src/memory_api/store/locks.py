@@ -21,12 +21,16 @@ Blocking code already running in a worker thread uses :meth:`Locks.hold_sync` in
 only the file lock (threads of one process conflict on it like processes do, because each
 acquisition opens its own descriptor).
 
-A lock that cannot be had within ``timeout`` seconds raises :class:`LockTimeoutError` (503).
+A lock that cannot be had within ``timeout`` seconds raises :class:`LockTimeoutError` (503); a
+lock file the operating system refuses to open (a symlink or folder planted under that name, a
+read-only ``locks/``) raises it too, at once, with the reason — never a bare ``OSError`` (500),
+and the lock file is never followed out of ``locks/`` nor replaced.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import weakref
 from collections.abc import AsyncIterator, Iterator
@@ -39,6 +43,8 @@ from memory_api.errors import ServiceError
 
 __all__ = ["DEFAULT_TIMEOUT", "LockTimeoutError", "Locks", "lock_name"]
 
+logger = logging.getLogger(__name__)
+
 DEFAULT_TIMEOUT = 30.0
 """Seconds to wait for a lock before giving up with :class:`LockTimeoutError`."""
 
@@ -50,6 +56,16 @@ class LockTimeoutError(ServiceError):
 
     status = 503
     title = "Service Unavailable"
+
+
+def _unusable(name: str, error: OSError) -> LockTimeoutError:
+    """The 503 for a lock file that cannot be opened; logged with the path, answered without."""
+    logger.error("lock file of %s cannot be used: %s", name, error)
+    reason = error.strerror or type(error).__name__
+    return LockTimeoutError(
+        f"the data dir's lock for {name} cannot be taken ({reason}); an operator must fix "
+        "the locks folder"
+    )
 
 
 def lock_name(*parts: str) -> str:
@@ -108,6 +124,8 @@ class Locks:
                 raise LockTimeoutError(
                     f"the data dir is busy ({name}); try again in a moment"
                 ) from None
+            except OSError as error:
+                raise _unusable(name, error) from None
             try:
                 yield
             finally:
@@ -121,6 +139,8 @@ class Locks:
             file_lock.acquire()
         except filelock.Timeout:
             raise LockTimeoutError(f"the data dir is busy ({name}); try again shortly") from None
+        except OSError as error:
+            raise _unusable(name, error) from None
         try:
             yield
         finally:

@@ -16,7 +16,6 @@ marker (K-5).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from pathlib import Path
 
@@ -70,10 +69,15 @@ def _ensure_user_scope(root: Path) -> None:
 
     A ``user`` entry that exists but is no directory (a file, or a symlink — dangling or not) is
     left alone: the containment check that follows decides whether it can be used, and nothing
-    is ever created through a symlink.
+    is ever created through a symlink. A memory root that cannot be written (no permission, a
+    file in the way) is logged; the scope then counts as absent (404), never a 500.
     """
-    with contextlib.suppress(FileExistsError):
+    try:
         (root / USER_SCOPE).mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        pass
+    except OSError as error:
+        logger.warning("cannot create the user scope in %s: %s", root, error)
 
 
 class MemoryStore:

@@ -9,7 +9,10 @@ window left is the few microseconds between the second read and the rename.
 
 The index is rewritten only when its bytes are UTF-8 (a BOM is kept) and at most
 :data:`PRUNE_READ_CAP` long: a file the service could not parse is never rewritten (T-2); its
-dangling link is then reported by lint instead. Everything but the removed lines is kept byte for
+dangling link is then reported by lint instead. The same holds for an index the operating system
+will not let the service read or replace (a symlink loop, no permission, a read-only or full
+disk): the topic file is gone by then, so the delete still succeeds, its lines stay and are
+reported as dangling, and the reason is logged — a delete never answers 500 halfway. Everything but the removed lines is kept byte for
 byte (CRLF, the final line end, the file's permission bits).
 
 Blocking: run in a worker thread.
@@ -103,6 +106,9 @@ def prune_index_file(root: Path, scope: Path, file_name: str) -> list[str]:
             raw, info = read_regular(target, PRUNE_READ_CAP + 1)
         except (FileNotFoundError, NotRegularFileError):
             return []
+        except OSError as error:
+            logger.warning("index %s cannot be read (%s); not pruned", lexical, error)
+            return []
         if len(raw) > PRUNE_READ_CAP:
             logger.warning("index %s is larger than %d bytes; not pruned", lexical, PRUNE_READ_CAP)
             return []
@@ -116,11 +122,17 @@ def prune_index_file(root: Path, scope: Path, file_name: str) -> list[str]:
             return []
         try:
             again, _ = read_regular(target, PRUNE_READ_CAP + 1)
-        except (FileNotFoundError, NotRegularFileError):
+        except OSError:
             continue  # replaced or removed meanwhile: judge the new state
         if again != raw:
             continue
-        atomic_write_bytes(target, bom + new_text.encode("utf-8"), mode=stat.S_IMODE(info.st_mode))
+        try:
+            atomic_write_bytes(
+                target, bom + new_text.encode("utf-8"), mode=stat.S_IMODE(info.st_mode)
+            )
+        except OSError as error:
+            logger.warning("index %s cannot be rewritten (%s); not pruned", lexical, error)
+            return []
         return removed
     raise Conflict(
         f"{file_name!r} was deleted, but {layout.INDEX_FILE} kept changing while its lines were "

@@ -117,7 +117,7 @@ def list_scopes(root: Path) -> list[tuple[str, Path]]:
     """
     try:
         entries = list(os.scandir(root))
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         return []
     scopes: list[tuple[str, Path]] = []
     for entry in entries:
@@ -138,6 +138,9 @@ def scan_topics(root: Path, scope: Path) -> list[TopicEntry]:
     try:
         entries = list(os.scandir(scope))
     except (FileNotFoundError, NotADirectoryError):
+        return []
+    except OSError as error:  # no permission to list it: shown empty, the reason logged
+        logger.warning("scope %s cannot be listed: %s", scope, error)
         return []
     topics: list[TopicEntry] = []
     for entry in entries:
