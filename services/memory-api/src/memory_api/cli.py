@@ -88,7 +88,10 @@ def _agent_create(settings: Settings, args: argparse.Namespace) -> int:
         template = Path(args.template_file).read_text(encoding="utf-8")
     body = AgentCreate(id=args.id, name=args.name, template=template)
     record = asyncio.run(_agent_store(settings).create(args.project, body))
-    print(f"created agent {record.id!r} ({record.name}) in project {record.project!r}")
+    print(
+        f"created agent {record.id!r} ({record.name}) in project {record.project!r} "
+        f"under {settings.data_dir}"
+    )
     return 0
 
 
