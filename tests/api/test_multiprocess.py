@@ -10,18 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import os
-import shutil
-import signal
-import subprocess
-import sys
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
-from aiohttp.test_utils import unused_port
 from memory_core import layout
 from memory_core.template import MEMORY_PLACEHOLDER
 
@@ -32,68 +26,27 @@ from tests.api.conftest import (
     file_url,
     memory_url,
 )
+from tests.support.serve import ServedProcess, serve
 
 pytestmark = pytest.mark.e2e
 
-STARTUP_POLLS = 300  # x 0.05 s: generous, this is no speed assertion
 
-
-def _executable() -> str:
-    beside = Path(sys.executable).with_name("memory-api")
-    found = str(beside) if beside.exists() else shutil.which("memory-api")
-    assert found, "the memory-api command is not installed"
-    return found
-
-
-@contextmanager
-def _process(data_dir: Path, port: int, log: Path) -> Iterator[subprocess.Popen[bytes]]:
-    env = {
-        **os.environ,
-        "MEMORY_API_DATA_DIR": str(data_dir),
-        "MEMORY_API_HOST": "127.0.0.1",
-        "MEMORY_API_PORT": str(port),
-    }
-    env.pop("MEMORY_API_TOKENS", None)
-    with log.open("wb") as out:
-        process = subprocess.Popen([_executable(), "serve"], env=env, stdout=out, stderr=out)
+@pytest.fixture
+async def bases(data_dir: Path) -> AsyncIterator[list[str]]:
+    """Start two open (token-less) service processes on ``data_dir`` at once; their base URLs."""
+    env = {name: value for name, value in os.environ.items() if name != "MEMORY_API_TOKENS"}
+    started = await asyncio.gather(
+        *(asyncio.to_thread(serve, data_dir, env) for _ in range(2)), return_exceptions=True
+    )
+    running = [outcome for outcome in started if isinstance(outcome, ServedProcess)]
     try:
-        yield process
+        for outcome in started:
+            if isinstance(outcome, BaseException):
+                raise outcome
+        yield [served.base_url for served in running]
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
-async def _wait_ready(session: aiohttp.ClientSession, base: str, log: Path) -> None:
-    for _ in range(STARTUP_POLLS):
-        try:
-            async with session.get(f"{base}/healthz") as response:
-                if response.status == 200:
-                    return
-        except aiohttp.ClientConnectionError:
-            pass
-        await asyncio.sleep(0.05)
-    pytest.fail(f"the service at {base} did not start:\n{_tail(log)}")
-
-
-def _tail(log: Path) -> str:
-    return log.read_text(errors="replace")[-4000:]
-
-
-@asynccontextmanager
-async def two_services(data_dir: Path, tmp_path: Path) -> AsyncIterator[list[str]]:
-    """Run two service processes on ``data_dir``; yield their base URLs."""
-    ports = [unused_port(), unused_port()]
-    logs = [tmp_path / f"service-{n}.log" for n in range(2)]
-    with _process(data_dir, ports[0], logs[0]), _process(data_dir, ports[1], logs[1]):
-        bases = [f"http://127.0.0.1:{port}" for port in ports]
-        async with aiohttp.ClientSession() as session:
-            for base, log in zip(bases, logs, strict=True):
-                await _wait_ready(session, base, log)
-        yield bases
+        for served in running:
+            served.stop()
 
 
 async def _json(response: aiohttp.ClientResponse) -> dict[str, Any]:
@@ -103,9 +56,9 @@ async def _json(response: aiohttp.ClientResponse) -> dict[str, Any]:
 
 
 async def test_q4_concurrent_deletes_through_two_processes_keep_exactly_the_right_lines(
-    data_dir: Path, tmp_path: Path
+    data_dir: Path, bases: list[str]
 ) -> None:
-    async with two_services(data_dir, tmp_path) as bases, aiohttp.ClientSession() as session:
+    async with aiohttp.ClientSession() as session:
         created = await session.post(
             f"{bases[0]}/api/projects/acme/agents", json={"id": "coder", "name": "Coder"}
         )
@@ -136,9 +89,9 @@ async def test_q4_concurrent_deletes_through_two_processes_keep_exactly_the_righ
 
 
 async def test_q2a_placeholder_inserts_through_two_processes_insert_once(
-    data_dir: Path, tmp_path: Path
+    bases: list[str],
 ) -> None:
-    async with two_services(data_dir, tmp_path) as bases, aiohttp.ClientSession() as session:
+    async with aiohttp.ClientSession() as session:
         created = await session.post(
             f"{bases[1]}/api/projects/acme/agents",
             json={"id": "legacy", "name": "Legacy", "template": PLAIN_TEMPLATE},

@@ -80,8 +80,7 @@ def make_service(tmp_path: Path) -> Iterator[ServiceFactory]:
         if token:
             extra["MEMORY_API_TOKENS"] = f"tester={token}"
         seed(data_dir, {**os.environ, **extra})
-        service = start_service(data_dir, extra)
-        service.token = token
+        service = start_service(data_dir, extra, token)
         started.append(service)
         return service
 

@@ -1,39 +1,27 @@
-"""The real ``memory-api`` service for browser tests: a subprocess on a free loopback port.
+"""The real ``memory-api`` service for browser tests, with a JSON client for checking the page.
 
-:func:`start_service` seeds a fresh data dir with ``memory-api demo seed --corpus
-tests/data/corpus`` (project ``demo``, agent ``demo``: the user scope plus two Workspace scopes),
-starts ``memory-api serve`` on ``127.0.0.1`` and waits until ``/readyz`` answers. :class:`Service`
-also speaks the JSON API directly (urllib), so tests can check what the page did.
+:func:`seed` fills a fresh data dir with ``memory-api demo seed --corpus tests/data/corpus``
+(project ``demo``, agent ``demo``: the user scope plus two Workspace scopes); :func:`start_service`
+runs ``memory-api serve`` over it (see :mod:`tests.support.serve`). :class:`Service` also speaks
+the JSON API directly (urllib), so tests can check what the page did.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
-import sys
-import time
 import urllib.error
 import urllib.request
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from tests.support.serve import ServedProcess, serve, venv_bin
+
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO / "tests" / "data" / "corpus"
-BIN = Path(sys.executable).parent
-READY_WAIT_S = 30.0
-"""How long the service may take to come up before the fixture gives up (not an assertion)."""
-
-
-def free_port() -> int:
-    """Return a TCP port on 127.0.0.1 that was free a moment ago."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 class ApiFailure(Exception):
@@ -47,14 +35,20 @@ class ApiFailure(Exception):
 
 @dataclass
 class Service:
-    """A running service: its base URL, data dir, process, and the token tests may use."""
+    """A running service (``served``) and the bearer token tests may use (None: open API)."""
 
-    base_url: str
-    data_dir: Path
-    process: subprocess.Popen[bytes]
-    log_path: Path
+    served: ServedProcess
     token: str | None = None
-    env: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def base_url(self) -> str:
+        """``http://127.0.0.1:{port}``."""
+        return self.served.base_url
+
+    @property
+    def data_dir(self) -> Path:
+        """The service's data dir (``MEMORY_API_DATA_DIR``)."""
+        return self.served.data_dir
 
     def url(self, path: str) -> str:
         """Absolute URL of ``path`` (``/api/…`` or a hash route like ``/#/projects/demo``)."""
@@ -105,25 +99,14 @@ class Service:
         raise LookupError(f"no {kind} scope {title!r} in {overview['scopes']}")
 
     def stop(self) -> None:
-        """Stop the process (SIGTERM, then SIGKILL if it lingers)."""
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-
-
-def _cli(name: str) -> str:
-    path = BIN / name
-    return str(path) if path.exists() else name
+        """Stop the process (SIGTERM, then SIGKILL if it lingers); idempotent."""
+        self.served.stop()
 
 
 def seed(data_dir: Path, env: dict[str, str]) -> None:
     """Run ``memory-api demo seed --corpus tests/data/corpus`` into ``data_dir``."""
     subprocess.run(
-        [_cli("memory-api"), "demo", "seed", "--corpus", str(CORPUS)],
+        [venv_bin("memory-api"), "demo", "seed", "--corpus", str(CORPUS)],
         env={**env, "MEMORY_API_DATA_DIR": str(data_dir)},
         check=True,
         capture_output=True,
@@ -131,36 +114,13 @@ def seed(data_dir: Path, env: dict[str, str]) -> None:
     )
 
 
-def start_service(data_dir: Path, extra_env: dict[str, str] | None = None) -> Service:
-    """Start ``memory-api serve`` on a free loopback port over ``data_dir``; wait for /readyz.
+def start_service(
+    data_dir: Path, extra_env: dict[str, str] | None = None, token: str | None = None
+) -> Service:
+    """Start ``memory-api serve`` over ``data_dir`` with this process's environment plus
+    ``extra_env`` (log level WARNING unless given); wait for /readyz.
 
     Raises RuntimeError (with the service's log) when it exits or never becomes ready.
     """
-    port = free_port()
-    env = {
-        **os.environ,
-        "MEMORY_API_DATA_DIR": str(data_dir),
-        "MEMORY_API_HOST": "127.0.0.1",
-        "MEMORY_API_PORT": str(port),
-        "MEMORY_API_LOG_LEVEL": "WARNING",
-        **(extra_env or {}),
-    }
-    log_path = data_dir.parent / f"service-{port}.log"
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            [_cli("memory-api"), "serve"], env=env, stdout=log, stderr=subprocess.STDOUT
-        )
-    service = Service(f"http://127.0.0.1:{port}", data_dir, process, log_path, env=env)
-    deadline = time.monotonic() + READY_WAIT_S
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"memory-api serve exited:\n{log_path.read_text()}")
-        try:
-            with urllib.request.urlopen(service.url("/readyz"), timeout=2) as response:  # noqa: S310
-                if response.status == 200:
-                    return service
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            pass
-        time.sleep(0.1)
-    service.stop()
-    raise RuntimeError(f"memory-api serve never became ready:\n{log_path.read_text()}")
+    env = {**os.environ, "MEMORY_API_LOG_LEVEL": "WARNING", **(extra_env or {})}
+    return Service(serve(data_dir, env), token)

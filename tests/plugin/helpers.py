@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tests.support.serve import venv_bin
+
 FIXTURES = Path(__file__).parent / "fixtures"
-BIN = Path(sys.executable).parent
-HARNESS_MEMORY = str(BIN / "harness-memory")
+HARNESS_MEMORY = venv_bin("harness-memory")
 
 
 def hook_fixture(name: str, **values: str) -> bytes:

@@ -1,9 +1,9 @@
 """The real ``memory-api`` service as a separate process on loopback, for end-to-end tests.
 
-``start_service`` runs ``memory-api serve`` from the virtual environment with its data dir under
-the test's ``tmp_path`` and one bearer token, waits until ``/readyz`` answers, and creates agents
-with the service's own CLI. Scopes are seeded by copying corpus files the way an agent's file
-tools would write them.
+``start_service`` runs ``memory-api serve`` from the virtual environment (see
+:mod:`tests.support.serve`) with its data dir under the test's ``tmp_path``, a minimal
+environment and one bearer token, and creates agents with the service's own CLI. Scopes are
+seeded by copying corpus files the way an agent's file tools would write them.
 """
 
 from __future__ import annotations
@@ -12,40 +12,42 @@ import json
 import os
 import shutil
 import subprocess
-import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from aiohttp.test_utils import unused_port
 from memory_core.layout import memory_root
 
-from tests.plugin.helpers import BIN
+from tests.support.serve import ServedProcess, serve, venv_bin
 
 CORPUS = Path(__file__).parents[1] / "data" / "corpus"
 TOKEN = "plugin-e2e-token-0123456789"
-READY_POLLS = 400
-POLL_PAUSE_S = 0.05
 
 
 @dataclass
 class RealService:
-    """A running ``memory-api serve``; ``stop()`` ends it (idempotent)."""
+    """A running ``memory-api serve`` (``served``) and its bearer token; ``stop()`` ends it."""
 
-    data_dir: Path
-    url: str
+    served: ServedProcess
     token: str
-    env: dict[str, str]
-    process: subprocess.Popen[bytes]
-    log: Path
+
+    @property
+    def url(self) -> str:
+        """``http://127.0.0.1:{port}``."""
+        return self.served.base_url
+
+    @property
+    def data_dir(self) -> Path:
+        """The service's data dir (``MEMORY_API_DATA_DIR``)."""
+        return self.served.data_dir
 
     def cli(self, *args: str) -> subprocess.CompletedProcess[str]:
         """Run ``memory-api`` with the service's environment; raises when it fails."""
         done = subprocess.run(
-            [str(BIN / "memory-api"), *args],
-            env=self.env,
+            [venv_bin("memory-api"), *args],
+            env=self.served.env,
             capture_output=True,
             text=True,
             check=False,
@@ -97,45 +99,21 @@ class RealService:
         return [item["file"] for item in body["files"]]
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        """End the service (SIGTERM, then SIGKILL); idempotent."""
+        self.served.stop()
 
 
 def start_service(tmp_path: Path) -> RealService:
-    """Start ``memory-api serve`` on a free loopback port with a data dir in ``tmp_path``."""
-    data_dir = tmp_path / "data"
-    port = unused_port()
+    """Start ``memory-api serve`` over ``tmp_path/data`` with only PATH, HOME and the token set.
+
+    Raises RuntimeError (with the service's log) when it exits or never becomes ready.
+    """
     env = {
         "PATH": os.environ.get("PATH", ""),
         "HOME": str(tmp_path / "service-home"),
-        "MEMORY_API_DATA_DIR": str(data_dir),
-        "MEMORY_API_HOST": "127.0.0.1",
-        "MEMORY_API_PORT": str(port),
         "MEMORY_API_TOKENS": f"plugin={TOKEN}",
     }
-    log = tmp_path / "memory-api.log"
-    with log.open("wb") as sink:
-        process = subprocess.Popen(
-            [str(BIN / "memory-api"), "serve"], env=env, stdout=sink, stderr=subprocess.STDOUT
-        )
-    service = RealService(data_dir, f"http://127.0.0.1:{port}", TOKEN, env, process, log)
-    for _ in range(READY_POLLS):
-        if process.poll() is not None:
-            raise AssertionError(f"memory-api exited early:\n{log.read_text()}")
-        try:
-            with urllib.request.urlopen(f"{service.url}/readyz") as response:  # noqa: S310
-                if response.status == 200:
-                    return service
-        except (urllib.error.URLError, ConnectionError):
-            pass
-        time.sleep(POLL_PAUSE_S)
-    service.stop()
-    raise AssertionError(f"memory-api never became ready:\n{log.read_text()}")
+    return RealService(serve(tmp_path / "data", env, log_path=tmp_path / "memory-api.log"), TOKEN)
 
 
 def seed_scope(scope_dir: Path, corpus_folder: str) -> list[str]:

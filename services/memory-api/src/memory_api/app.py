@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from aiohttp import web
 
@@ -105,6 +105,23 @@ async def _index(request: web.Request) -> web.FileResponse:
     return web.FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
 
+async def _static(request: web.Request) -> web.FileResponse:
+    """A file of the web page under ``/static/``; anything else is a problem+json 404.
+
+    aiohttp's own static route answers a missing file with an empty ``application/octet-stream``
+    404 produced after every middleware has run; here the check comes first, so a missing file,
+    a folder, a dotfile or a path out of ``static/`` is an ordinary ``HTTPNotFound``.
+    """
+    name = request.match_info["name"]
+    if "\x00" in name or any(part.startswith(".") for part in PurePosixPath(name).parts):
+        raise web.HTTPNotFound()
+    root = STATIC_DIR.resolve()
+    path = (root / name).resolve()
+    if not path.is_relative_to(root) or not path.is_file():
+        raise web.HTTPNotFound()
+    return web.FileResponse(path)
+
+
 def create_app(settings: Settings) -> web.Application:
     """Build the service for ``settings``; nothing touches the disk until the app starts."""
     app = web.Application(client_max_size=settings.max_body)
@@ -130,5 +147,5 @@ def create_app(settings: Settings) -> web.Application:
 
     app.on_response_prepare.append(_security_headers)
     app.router.add_get("/", _index)
-    app.router.add_static("/static/", STATIC_DIR)
+    app.router.add_get("/static/{name:.+}", _static)
     return app

@@ -43,7 +43,8 @@ async def read_json(request: web.Request, decoder: msgspec.json.Decoder[T]) -> T
     the bytes must be JSON. A ``Content-Length`` over the limit is refused before a byte is
     read (413, ``web.HTTPRequestEntityTooLarge``), so a client cannot hold a request open by
     announcing more than it sends. Raises :class:`BadRequest` for an empty body or one that
-    cannot be read (a ``Content-Encoding`` whose data does not decode),
+    cannot be read (a ``Content-Encoding`` whose data does not decode, a connection lost
+    mid-body),
     ``msgspec.ValidationError`` / ``DecodeError`` for a wrong shape or broken JSON.
     """
     limit = request.client_max_size
@@ -55,6 +56,8 @@ async def read_json(request: web.Request, decoder: msgspec.json.Decoder[T]) -> T
     except RequestPayloadError as error:
         reason = str(error).strip().splitlines()[-1].strip() or "it is malformed"
         raise BadRequest(f"the request body cannot be read: {reason}") from None
+    except ConnectionError:  # the client went away mid-body: its fault, not the data dir's
+        raise BadRequest("the request body was cut off: the connection was lost") from None
     if not body.strip():
         raise BadRequest("the request body is empty; expected a JSON object")
     return decoder.decode(body)

@@ -2,8 +2,9 @@
 
 ``MEMORY_API_LOG_FORMAT=json`` writes one JSON object per line (``python-json-logger``), with the
 access log's fields as keys; ``text`` writes plain lines. Access lines name the method, the path
-*without its query*, the route template, status, size, duration and peer — never a header or a
-body, so a bearer token can never reach a log (A-10).
+as sent (still percent-encoded, so a decoded newline cannot forge a line) *without its query*,
+the route template, status, size, duration and peer — never a header or a body, so a bearer
+token can never reach a log (A-10).
 """
 
 from __future__ import annotations
@@ -40,17 +41,31 @@ def configure_logging(log_format: LogFormat, level: str = "INFO") -> None:
     root.setLevel(level)
 
 
+def _route(request: web.BaseRequest) -> str:
+    """The matched route's template, or ``unmatched``.
+
+    A request the HTTP parser refused (a bad header, a bad method) never reached the router: it
+    has no match info at all, and asking for it fails an assertion inside aiohttp, which must
+    not turn the access line into an "Unhandled exception" of the server.
+    """
+    try:
+        resource = request.match_info.route.resource  # type: ignore[attr-defined]
+    except (AttributeError, AssertionError):
+        return "unmatched"
+    return resource.canonical if resource is not None else "unmatched"
+
+
 class AccessLogger(AbstractAccessLogger):
     """One line per request: ``GET /api/me 200 57B 1.3ms``, with the same values as fields."""
 
     def log(self, request: web.BaseRequest, response: web.StreamResponse, time: float) -> None:
         """Write the access line of ``request`` (``time`` is the handling time in seconds)."""
-        match_info = getattr(request, "match_info", None)
-        resource = match_info.route.resource if match_info is not None else None
+        # The path as sent (still percent-encoded): a decoded %0A would forge a second log line.
+        path = request.rel_url.raw_path
         fields = {
             "method": request.method,
-            "path": request.path,
-            "route": resource.canonical if resource is not None else "unmatched",
+            "path": path,
+            "route": _route(request),
             "status": response.status,
             "bytes": response.body_length,
             "duration_ms": round(time * 1000, 3),
@@ -59,7 +74,7 @@ class AccessLogger(AbstractAccessLogger):
         self.logger.info(
             "%s %s %s %dB %.1fms",
             request.method,
-            request.path,
+            path,
             response.status,
             response.body_length,
             time * 1000,

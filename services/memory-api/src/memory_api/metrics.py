@@ -50,7 +50,7 @@ class Metrics:
 
 
 def route_template(request: web.Request) -> str:
-    """Return the matched route's template (``/static`` for files), or ``unmatched``."""
+    """Return the matched route's template (``/static/{name}`` for files), or ``unmatched``."""
     resource = request.match_info.route.resource
     return resource.canonical if resource is not None else UNMATCHED
 

@@ -120,7 +120,7 @@ def documented_routes(app: web.Application) -> list[tuple[str, str]]:
         resource = route.resource
         if resource is None or route.method in ("HEAD", "*"):
             continue
-        if isinstance(resource, web.StaticResource):
+        if isinstance(resource, web.StaticResource) or resource.canonical.startswith("/static/"):
             continue
         found.add((route.method, resource.canonical))
     return sorted(found)

@@ -13,6 +13,9 @@ The map, applied by :func:`problem_middleware`:
 ``msgspec.ValidationError``        422     a JSON body of the wrong shape (``… at $.name``)
 ``msgspec.DecodeError``            400     a body that is not JSON at all
 ``web.HTTPException`` ≥ 400        its status: router 404/405, body-size 413 and friends
+``OSError``                        503     the data dir refused a read or write (no permission,
+                                           read-only or full disk): logged with the path,
+                                           answered with the reason only, never the path
 anything else                      500     logged with a traceback, answered without internals
 =================================  ======  ===================================================
 
@@ -93,6 +96,7 @@ def _http_detail(request: web.Request, error: web.HTTPException) -> str:
 async def problem_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
     """Turn every error raised below into a problem+json response (see the module table)."""
     instance = request.path
+    logged_path = request.rel_url.raw_path  # as sent: no decoded newline forges a log line
     try:
         return await handler(request)
     except ServiceError as error:
@@ -121,10 +125,21 @@ async def problem_middleware(request: web.Request, handler: Handler) -> web.Stre
         )
     except asyncio.CancelledError:
         raise
+    except OSError as error:
+        incident = uuid.uuid4().hex[:12]
+        logger.exception(
+            "data dir error in %s %s (incident %s)", request.method, logged_path, incident
+        )
+        reason = error.strerror or type(error).__name__
+        return problem_response(
+            503,
+            f"the data dir could not be used ({reason}); the log names incident {incident}",
+            instance=instance,
+        )
     except Exception:
         incident = uuid.uuid4().hex[:12]
         logger.exception(
-            "unhandled error in %s %s (incident %s)", request.method, instance, incident
+            "unhandled error in %s %s (incident %s)", request.method, logged_path, incident
         )
         return problem_response(
             500,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from memory_api.store.containment import OutsideMemoryRoot, checked_memory_root
@@ -9,16 +10,22 @@ from memory_api.store.scopes import list_scopes, scan_topics
 
 __all__ = ["count_topics"]
 
+logger = logging.getLogger(__name__)
+
 
 def count_topics(data_dir: Path, agent_id: str) -> int:
     """Count the topic files (A-5 rules) in every scope of ``agent_id``; blocking.
 
     Uses the same listing as the scope routes, so the count on an agent card always equals the
     rows the Memory tab shows. A memory root that is missing counts 0; one redirected by a
-    symlink outside the data dir counts 0 as well (it is never read, A-7).
+    symlink outside the data dir counts 0 as well (it is never read, A-7), and so does one the
+    service may not list (logged).
     """
     try:
         root = checked_memory_root(data_dir, agent_id)
+        return sum(len(scan_topics(root, scope)) for _, scope in list_scopes(root))
     except OutsideMemoryRoot:
         return 0
-    return sum(len(scan_topics(root, scope)) for _, scope in list_scopes(root))
+    except OSError as error:  # one unreadable memory root must not break the agents list
+        logger.warning("cannot count the memories of agent %s: %s", agent_id, error)
+        return 0

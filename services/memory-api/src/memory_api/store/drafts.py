@@ -11,7 +11,6 @@ service process can serve a draft another created (Q-4).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import re
@@ -26,6 +25,7 @@ from memory_core.wire import Draft, DraftCreate
 
 from memory_api.errors import BadRequest, NotFound
 from memory_api.store.atomic import atomic_write_bytes
+from memory_api.store.containment import read_regular
 
 __all__ = ["DRAFTS_DIR", "DraftStore", "check_draft_id"]
 
@@ -33,6 +33,9 @@ logger = logging.getLogger(__name__)
 
 DRAFTS_DIR = "drafts"
 WORKSPACE_MAX = 4096
+DRAFT_READ_CAP = 256 * 1024 * 1024
+"""A draft holds one prompt of at most the request body limit (``MEMORY_API_MAX_BODY``); a file
+larger than this sanity bound is no draft and is swept unread."""
 _ID_RE = re.compile(r"[0-9a-f]{32}")
 _decoder = msgspec.json.Decoder(Draft)
 _encoder = msgspec.json.Encoder()
@@ -60,10 +63,39 @@ def _check_body(body: DraftCreate) -> None:
     if workspace is not None:
         if not Path(workspace).is_absolute():
             raise BadRequest("workspace must be an absolute path")
-        if len(workspace) > WORKSPACE_MAX or any(
-            unicodedata.category(ch) == "Cc" for ch in workspace
-        ):
+        if len(workspace) > WORKSPACE_MAX:
+            raise BadRequest(f"workspace must be at most {WORKSPACE_MAX} characters long")
+        if any(unicodedata.category(ch) == "Cc" for ch in workspace):
             raise BadRequest("workspace must be a path without control characters")
+
+
+def _load(path: Path) -> Draft | None:
+    """Read one draft file; None when it is no valid draft (it is then swept).
+
+    The file is opened without following a symlink and without blocking on a FIFO, and must be
+    a regular file of at most :data:`DRAFT_READ_CAP` bytes; raises ``OSError`` otherwise
+    (``FileNotFoundError`` when missing, :class:`NotRegularFileError` for a folder or FIFO).
+    """
+    raw, _ = read_regular(path, DRAFT_READ_CAP + 1)
+    if len(raw) > DRAFT_READ_CAP:
+        return None
+    try:
+        return _decoder.decode(raw)
+    except msgspec.DecodeError:
+        logger.warning("removing unreadable draft file %s", path.name)
+        return None
+
+
+def _remove(path: Path) -> bool:
+    """Remove a draft file; True when this call removed it (a vanished file is no error)."""
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        return False
+    except OSError as error:
+        logger.warning("cannot remove draft file %s: %s", path.name, error)
+        return False
+    return True
 
 
 class DraftStore:
@@ -114,15 +146,14 @@ class DraftStore:
         path = self._path(draft_id)
         missing = NotFound(f"no draft {draft_id!r} for agent {agent!r} (it may have expired)")
         try:
-            draft = _decoder.decode(path.read_bytes())
+            draft = _load(path)
         except FileNotFoundError:
             raise missing from None
-        except msgspec.DecodeError:
-            logger.warning("removing unreadable draft file %s", path.name)
-            draft = None
+        except OSError as error:  # a folder, FIFO or unreadable file under a draft's name
+            logger.warning("ignoring draft entry %s: %s", path.name, error)
+            raise missing from None
         if draft is None or self._expired(draft, self.clock()):
-            with contextlib.suppress(FileNotFoundError):
-                path.unlink()
+            _remove(path)
             raise missing
         if draft.project != project or draft.agent != agent:
             raise missing
@@ -148,15 +179,13 @@ class DraftStore:
             if dot != "." or suffix != "json" or _ID_RE.fullmatch(stem) is None:
                 continue
             try:
-                draft: Draft | None = _decoder.decode(Path(entry.path).read_bytes())
-            except FileNotFoundError:
+                draft = _load(Path(entry.path))
+            except OSError as error:  # gone meanwhile, or no regular file: never removed here
+                if not isinstance(error, FileNotFoundError):
+                    logger.warning("ignoring draft entry %s: %s", entry.name, error)
                 continue
-            except (OSError, msgspec.DecodeError):
-                draft = None
-            if draft is None or self._expired(draft, now):
-                with contextlib.suppress(FileNotFoundError):
-                    Path(entry.path).unlink()
-                    removed += 1
+            if (draft is None or self._expired(draft, now)) and _remove(Path(entry.path)):
+                removed += 1
         return removed
 
     async def sweep(self) -> int:

@@ -53,6 +53,9 @@ __all__ = ["MemoryStore"]
 
 logger = logging.getLogger(__name__)
 
+SESSION_ID_LOG_CHARS = 128
+"""How much of a client-chosen ``sessionId`` reaches the log."""
+
 
 def _check(project: str, agent_id: str, key: str | None = None, file: str | None = None) -> None:
     """Check every id of a request against K-7 before any I/O; raises ``InvalidId`` (400)."""
@@ -197,9 +200,10 @@ class MemoryStore:
         record = await self.agents.get(project, agent_id)
         answer = await asyncio.to_thread(start_session, self.app_data_dir, record, workspace)
         logger.info(
-            "session start: agent=%s session=%s kind=%s key=%s injected=%s",
+            "session start: agent=%s session=%r kind=%s key=%s injected=%s",
             agent_id,
-            body.session_id,
+            # the harness's own id, logged quoted and cut: a newline in it forges no log line
+            None if body.session_id is None else body.session_id[:SESSION_ID_LOG_CHARS],
             answer.workspace_kind,
             answer.key,
             answer.injected,

@@ -7,13 +7,15 @@ again, and only when nothing changed in between replace it atomically (temp file
 ``os.replace``, :mod:`memory_api.store.atomic`); otherwise start over with the new text. The
 window left is the few microseconds between the second read and the rename.
 
-The index is rewritten only when its bytes are UTF-8 (a BOM is kept) and at most
-:data:`PRUNE_READ_CAP` long: a file the service could not parse is never rewritten (T-2); its
-dangling link is then reported by lint instead. The same holds for an index the operating system
-will not let the service read or replace (a symlink loop, no permission, a read-only or full
-disk): the topic file is gone by then, so the delete still succeeds, its lines stay and are
-reported as dangling, and the reason is logged — a delete never answers 500 halfway. Everything but the removed lines is kept byte for
-byte (CRLF, the final line end, the file's permission bits).
+The index is rewritten only when its bytes are UTF-8 (a BOM is kept), its lines end in LF or
+CRLF (a lone CR, which readers take for a line end, would make the pruner see one line), and it
+is at most :data:`PRUNE_READ_CAP` long: a file the service could not parse is never rewritten
+(T-2); its dangling link is then reported by lint instead. The same holds for an index the
+operating system will not let the service read or replace (a symlink loop, no permission, a
+read-only or full disk): the topic file is gone by then, so the delete still succeeds, its lines
+stay and are reported as dangling, and the reason is logged — a delete never answers 500
+halfway. Everything but the removed lines is kept byte for byte (CRLF, the final line end, the
+file's permission bits).
 
 Blocking: run in a worker thread.
 """
@@ -23,6 +25,7 @@ from __future__ import annotations
 import codecs
 import logging
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -45,6 +48,7 @@ logger = logging.getLogger(__name__)
 
 PRUNE_READ_CAP = 16 * 1024 * 1024
 """An index longer than this (bytes) is left alone rather than rewritten from a partial read."""
+_LONE_CR = re.compile(r"\r(?!\n)")
 PRUNE_ATTEMPTS = 20
 """How often the read-prune-compare cycle is retried while someone keeps changing the index."""
 
@@ -117,6 +121,11 @@ def prune_index_file(root: Path, scope: Path, file_name: str) -> list[str]:
             logger.warning("index %s is not UTF-8; not rewritten (T-2)", lexical)
             return []
         bom, text = decoded
+        if _LONE_CR.search(text):
+            # Read as LF elsewhere (T-2), but prune_index splits on LF only: the whole file would
+            # be one line and every link in it would go with the deleted file's.
+            logger.warning("index %s ends lines with a lone CR; not rewritten (T-2)", lexical)
+            return []
         new_text, removed = prune_index(text, file_name)
         if not removed:
             return []

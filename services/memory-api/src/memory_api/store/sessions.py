@@ -13,14 +13,16 @@ Blocking; run it in a worker thread. The rules, in order:
 - I-1…I-5: the indexes are capped and wrapped in the agent's prompts (defaults when unset);
   a template without ``{{MEMORY}}`` gets no text (``injected`` false).
 
-The Workspace path is the one path the API accepts from a request: it is only resolved and
-hashed (and written into the marker), never read from or listed.
+The Workspace path is the one path the API accepts from a request: it is only resolved,
+checked to be a directory when it exists here, hashed and written into the marker; it is never
+read from or listed.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
@@ -37,7 +39,12 @@ from memory_api.store.containment import OutsideMemoryRoot, checked_memory_root,
 from memory_api.store.exclusive import create_new_bytes
 from memory_api.store.scopes import read_index_text, read_marker, scope_real_dir
 
-__all__ = ["WORKSPACE_PATH_MAX_BYTES", "check_workspace_path", "start_session"]
+__all__ = [
+    "WORKSPACE_PATH_MAX_BYTES",
+    "check_real_workspace",
+    "check_workspace_path",
+    "start_session",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -49,11 +56,15 @@ def check_workspace_path(workspace: str) -> str:
     """Return ``workspace`` if it can name a Workspace, else raise :class:`BadRequest` (400).
 
     It must be an absolute path (a relative one would be resolved against the service's own
-    working directory, which means nothing to the harness), valid UTF-8 without NUL, and at
-    most :data:`WORKSPACE_PATH_MAX_BYTES` bytes.
+    working directory, which means nothing to the harness), valid UTF-8 without NUL or any other
+    control character (the ``.workspace`` marker holds the path on one line, K-5: a newline
+    would split it into a marker that names another path), and at most
+    :data:`WORKSPACE_PATH_MAX_BYTES` bytes.
     """
     if "\x00" in workspace:
         raise BadRequest("workspace must not hold a NUL character")
+    if _has_control(workspace):
+        raise BadRequest("workspace must not hold a control character (newline, tab …)")
     try:
         encoded = workspace.encode("utf-8")
     except UnicodeEncodeError:
@@ -63,6 +74,26 @@ def check_workspace_path(workspace: str) -> str:
     if not PurePath(workspace).is_absolute():
         raise BadRequest(f"workspace must be an absolute path, got {workspace!r}")
     return workspace
+
+
+def _has_control(text: str) -> bool:
+    return any(unicodedata.category(ch) == "Cc" for ch in text)
+
+
+def check_real_workspace(workspace: str) -> str:
+    """Resolve the checked ``workspace`` and return its real path; blocking.
+
+    Raises :class:`BadRequest` when the path exists but is no directory (a file, a device: no
+    Session works in one) or when its real path holds a control character (reached through a
+    symlink; the marker could not hold it on one line, K-5). A path that does not exist here is
+    accepted: the harness may see a filesystem the service does not.
+    """
+    real = os.path.realpath(workspace)
+    if _has_control(real):
+        raise BadRequest("the workspace's real path holds a control character (newline, tab …)")
+    if os.path.lexists(real) and not Path(real).is_dir():
+        raise BadRequest("workspace must be a directory, not a file")
+    return real
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,12 +142,11 @@ def _ensure_marker(root: Path, scope: Path, key: str, real_workspace: str) -> No
         )
 
 
-def _prepare(app_data_dir: Path, agent_id: str, workspace: str, enabled: bool) -> _Prepared:
+def _prepare(app_data_dir: Path, agent_id: str, real_workspace: str, enabled: bool) -> _Prepared:
     if not enabled:
         return _Prepared("off", None, None, None)
     root = checked_memory_root(app_data_dir, agent_id)
     user_dir = _ensure_dir(root, root / USER_SCOPE)
-    real_workspace = os.path.realpath(workspace)
     if is_temporary_workspace(Path(real_workspace), app_data_dir):
         return _Prepared("temporary", None, user_dir, None)
     key = key_for_real_path(real_workspace)
@@ -136,14 +166,16 @@ def _index_of(root: Path, scope: Path | None) -> str | None:
 def start_session(app_data_dir: Path, record: AgentRecord, workspace: str) -> SessionStartResponse:
     """Prepare directories and build the A-9 answer for a Session of ``record`` in ``workspace``.
 
-    ``workspace`` must have passed :func:`check_workspace_path`. Raises
+    ``workspace`` must have passed :func:`check_workspace_path`. Raises :class:`BadRequest`
+    for a Workspace that is no directory (see :func:`check_real_workspace`) and
     :class:`~memory_api.store.containment.OutsideMemoryRoot` (404) when the agent's memory root
     is redirected by a symlink.
     """
+    real_workspace = check_real_workspace(workspace)
     base = real_path(app_data_dir)
     root = checked_memory_root(base, record.id)
     enabled = record.memory.enabled
-    prepared = _prepare(base, record.id, workspace, enabled)
+    prepared = _prepare(base, record.id, real_workspace, enabled)
     template_has_memory = has_memory_placeholder(record.template)
     directories = SessionDirectories(
         app_data_dir=str(base),

@@ -27,6 +27,7 @@ import msgspec
 from memory_core.keys import check_project_id
 
 from memory_api.errors import Conflict, NotFound
+from memory_api.store.containment import read_regular
 from memory_api.store.exclusive import create_new_bytes
 
 __all__ = [
@@ -45,6 +46,9 @@ logger = logging.getLogger(__name__)
 TOKENS_DIR = "tokens"
 SECRET_PREFIX = "mem_"  # noqa: S105 - a public marker in front of every secret, not one
 _NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+TOKEN_READ_CAP = 64 * 1024
+"""A token file is one small JSON object; a FIFO or a huge file under that name is never read
+whole (a FIFO would block every request's authentication forever)."""
 
 
 class TokenEntry(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
@@ -64,8 +68,13 @@ class TokenEntry(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
 
 
 def hash_secret(secret: str) -> str:
-    """Return the lowercase hex SHA-256 of ``secret`` (UTF-8)."""
-    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+    """Return the lowercase hex SHA-256 of ``secret`` (UTF-8); never raises.
+
+    Bytes that are not UTF-8 reach Python as lone surrogates (an ``Authorization`` header or an
+    environment variable holding raw bytes); ``surrogateescape`` hashes them as the very bytes
+    sent, so such a header is simply an unknown token (401), never an encoding error (500).
+    """
+    return hashlib.sha256(secret.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def new_secret() -> str:
@@ -171,7 +180,8 @@ class TokenStore:
             return cached.entry
         entry: TokenEntry | None
         try:
-            entry = _decoder.decode(Path(item.path).read_bytes())
+            raw, _ = read_regular(Path(item.path), TOKEN_READ_CAP, follow_symlinks=True)
+            entry = _decoder.decode(raw)
         except (OSError, msgspec.DecodeError) as error:
             logger.warning("ignoring unreadable token file %s: %s", item.name, error)
             entry = None

@@ -1,0 +1,282 @@
+"""A, Q-2: hostile bodies and headers get a 4xx problem with a clear detail, never a 500.
+
+Covered elsewhere and not repeated: broken JSON, empty body, unknown top-level fields and
+bodies over the limit on session start (``tests/api/test_memory_session_start.py``), bad agent
+bodies (``tests/api/test_agents.py``), stale ``If-Match`` (``tests/api/test_config.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import zlib
+from pathlib import Path
+from typing import cast
+
+import msgspec
+import pytest
+from aiohttp import web
+from memory_api.app import create_app
+from memory_api.errors import BadRequest
+from memory_api.jsonio import read_json
+from memory_api.settings import Settings
+from memory_api.store.tokens import TokenEntry, hash_secret
+from memory_core.wire import ConfigPatch
+from pytest_aiohttp import AiohttpClient
+
+from tests.api.conftest import AgentHome, Client, expect_problem, memory_url, names, ok_json
+
+CONFIG = "/api/projects/acme/agents/coder/config"
+DRAFTS = "/api/projects/acme/agents/coder/drafts"
+SECRET = "admin-secret-0123456789abcdef"
+
+
+async def raw_request(client: Client, head: bytes, body: bytes = b"") -> tuple[int, bytes, bytes]:
+    """Send bytes no well-behaved client would send; return (status, head, body) of the answer."""
+    reader, writer = await asyncio.open_connection(client.server.host, client.server.port)
+    writer.write(head + b"\r\n" + body)
+    await writer.drain()
+    answer = await reader.read()
+    writer.close()
+    await writer.wait_closed()
+    status_line, _, rest = answer.partition(b"\r\n")
+    headers, _, payload = rest.partition(b"\r\n\r\n")
+    return int(status_line.split()[1]), headers, payload
+
+
+@pytest.mark.parametrize(
+    ("body", "detail"),
+    [
+        (b"null", "Expected `object`, got `null`"),
+        (b"[]", "Expected `object`, got `array`"),
+        (b'"name"', "Expected `object`, got `str`"),
+        (b"1e999", "Number out of range"),
+        (b'{"name": null}', "at `$.name`"),
+        (b'{"template": null}', "at `$.template`"),
+        (b'{"memory": null}', "at `$.memory`"),
+        (b'{"memory": {"enabled": "yes"}}', "at `$.memory.enabled`"),
+        (b'{"memory": {"enabled": 1}}', "at `$.memory.enabled`"),
+        (b'{"memory": {"extra": 1}}', "unknown field `extra`"),
+        (b"[" * 100_000 + b"]" * 100_000, "Expected `object`"),
+        (b'{"a":' * 50_000 + b"1" + b"}" * 50_000, "unknown field `a`"),
+    ],
+)
+async def test_a2_wrong_shapes_are_422_and_change_nothing(
+    client: Client, agent: AgentHome, body: bytes, detail: str
+) -> None:
+    before = (await client.get(CONFIG)).headers["ETag"]
+    await expect_problem(await client.patch(CONFIG, data=body), 422, detail)
+    assert (await client.get(CONFIG)).headers["ETag"] == before
+
+
+@pytest.mark.parametrize(
+    ("body", "detail"),
+    [
+        (b"\xef\xbb\xbf{}", "not valid JSON"),
+        (b'{"template": "a"} trailing', "trailing characters"),
+        (b'{"name": "\\ud800"}', "not valid JSON"),  # a lone surrogate escape
+        (b'{"name": "x\\u0000"}', "control characters"),
+        (b'{"name": "   "}', "must not be empty"),
+    ],
+)
+async def test_a2_undecodable_or_bad_values_are_400(
+    client: Client, agent: AgentHome, body: bytes, detail: str
+) -> None:
+    await expect_problem(await client.patch(CONFIG, data=body), 400, detail)
+
+
+async def test_a2_content_type_is_not_enforced_but_json_is(
+    client: Client, agent: AgentHome
+) -> None:
+    sent = {"Content-Type": "text/plain"}
+    answer = await ok_json(await client.patch(CONFIG, data=b'{"name": "Plain"}', headers=sent))
+    assert answer["name"] == "Plain"
+    form = {"Content-Type": "application/x-www-form-urlencoded"}
+    await expect_problem(await client.patch(CONFIG, data=b"name=x", headers=form), 400, "JSON")
+
+
+async def test_a2_template_just_under_the_body_limit_round_trips(
+    client: Client, agent: AgentHome
+) -> None:
+    template = "x" * (1024 * 1024 - 64)
+    answer = await ok_json(await client.patch(CONFIG, json={"template": template}))
+    assert answer["template"] == template
+    assert [
+        name for name in names(agent.data_dir / "agents" / "coder") if name.startswith(".")
+    ] == []
+
+
+async def test_q2_body_that_does_not_decompress_is_400_not_500(
+    client: Client, agent: AgentHome
+) -> None:
+    sent = {"Content-Encoding": "deflate"}
+    response = await client.patch(CONFIG, data=b"not deflate data", headers=sent)
+    await expect_problem(response, 400, "cannot be read: Can not decode content-encoding")
+
+
+async def test_q2_compressed_body_bomb_stops_at_the_limit(client: Client, agent: AgentHome) -> None:
+    bomb = zlib.compress(b'{"template": "' + b"x" * 50_000_000 + b'"}', 9)
+    sent = {"Content-Encoding": "deflate"}
+    response = await client.patch(CONFIG, data=bomb, headers=sent)
+    await expect_problem(response, 413, "larger than the limit")
+    answer = await ok_json(await client.patch(CONFIG, data=zlib.compress(b"{}"), headers=sent))
+    assert answer["id"] == "coder"
+
+
+async def test_q2_announced_body_over_the_limit_is_413_before_it_is_sent(
+    client: Client, agent: AgentHome
+) -> None:
+    """A Content-Length over the limit is answered at once, without waiting for the bytes."""
+    head = (
+        f"PATCH {CONFIG} HTTP/1.1\r\nHost: x\r\nContent-Length: {2**31}\r\nConnection: close\r\n"
+    ).encode()
+    status, headers, payload = await raw_request(client, head)
+    assert status == 413
+    assert b"application/problem+json" in headers
+    assert b"larger than the limit" in payload
+
+
+@pytest.mark.parametrize(
+    ("workspace", "detail"),
+    [
+        ("/tmp/app\n/etc", "control character"),
+        ("/tmp/app\r", "control character"),
+        ("/tmp/a\tb", "control character"),
+        ("/tmp/a\x7fb", "control character"),
+        ("", "absolute path"),
+        (" /tmp/app", "absolute path"),
+        ("~/app", "absolute path"),
+        ("C:\\Users\\ada", "absolute path"),
+    ],
+)
+async def test_k5_session_start_refuses_paths_a_one_line_marker_cannot_hold(
+    client: Client, agent: AgentHome, workspace: str, detail: str
+) -> None:
+    url = f"{memory_url()}/session-start"
+    await expect_problem(await client.post(url, json={"workspace": workspace}), 400, detail)
+    assert names(agent.root) == ["user"]
+
+
+async def test_k5_workspace_whose_real_path_holds_a_newline_is_refused(
+    client: Client, agent: AgentHome
+) -> None:
+    real = agent.tmp / "odd\nname"
+    real.mkdir()
+    link = agent.tmp / "plain"
+    link.symlink_to(real, target_is_directory=True)
+
+    response = await client.post(f"{memory_url()}/session-start", json={"workspace": str(link)})
+
+    await expect_problem(response, 400, "real path holds a control character")
+    assert names(agent.root) == ["user"]
+
+
+@pytest.mark.parametrize("kind", ["file", "device"])
+async def test_a9_workspace_that_is_no_directory_is_400(
+    client: Client, agent: AgentHome, kind: str
+) -> None:
+    path = agent.tmp / "notes.txt"
+    path.write_text("x")
+    workspace = str(path) if kind == "file" else os.devnull
+    url = f"{memory_url()}/session-start"
+    await expect_problem(await client.post(url, json={"workspace": workspace}), 400, "directory")
+    assert names(agent.root) == ["user"]
+
+
+async def test_a9_workspace_spellings_of_one_directory_give_one_key(
+    client: Client, agent: AgentHome
+) -> None:
+    workspace = agent.tmp / "src" / "app"
+    workspace.mkdir(parents=True)
+    url = f"{memory_url()}/session-start"
+    spellings = [f"{workspace}/", f"{workspace}//", f"{workspace}/.", f"{workspace}/../app"]
+
+    keys = {
+        (await ok_json(await client.post(url, json={"workspace": w})))["key"] for w in spellings
+    }
+
+    assert len(keys) == 1
+    assert len(names(agent.root)) == 2
+
+
+async def test_a9_workspace_not_on_this_machine_is_still_a_workspace(
+    client: Client, agent: AgentHome
+) -> None:
+    """The harness may see another filesystem (a container): a missing path is not refused."""
+    missing = str(agent.tmp / "elsewhere" / "app")
+    answer = await ok_json(
+        await client.post(f"{memory_url()}/session-start", json={"workspace": missing})
+    )
+    assert answer["workspaceKind"] == "persistent"
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "detail"),
+    [
+        ({"prompt": "x", "workspace": "/" + "w" * 5000}, 400, "at most 4096 characters"),
+        ({"prompt": "x", "workspace": "/a\nb"}, 400, "control characters"),
+        ({"prompt": "x", "workspace": "relative"}, 400, "absolute"),
+        ({"prompt": None}, 422, "$.prompt"),
+        ({"prompt": " \n "}, 400, "must not be empty"),
+    ],
+)
+async def test_a12_bad_drafts_name_the_problem(
+    client: Client, agent: AgentHome, body: dict[str, object], status: int, detail: str
+) -> None:
+    await expect_problem(await client.post(DRAFTS, json=body), status, detail)
+
+
+async def test_a12_prompt_over_the_body_limit_is_413(client: Client, agent: AgentHome) -> None:
+    body = b'{"prompt": "' + b"p" * (2 * 1024 * 1024) + b'"}'
+    response = await client.post(DRAFTS, data=io.BytesIO(body))
+    await expect_problem(response, 413, "larger than the limit")
+
+
+@pytest.fixture
+async def secured(aiohttp_client: AiohttpClient, data_dir: Path) -> Client:
+    settings = Settings(
+        data_dir=data_dir, env_tokens=(TokenEntry(name="admin", sha256=hash_secret(SECRET)),)
+    )
+    return await aiohttp_client(create_app(settings))
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        b"Bearer \xff\xfe",
+        b"Bearer \xc3\x28",
+        "Bearer " + "A" * 8000,
+        "Basic YWRtaW46eA==",
+        "Bearer",
+    ],
+)
+async def test_a10_weird_authorization_values_are_401(secured: Client, value: str | bytes) -> None:
+    raw = value if isinstance(value, bytes) else value.encode()
+    head = (
+        b"GET /api/me HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: " + raw + b"\r\n"
+    )
+    status, headers, payload = await raw_request(secured, head)
+    assert status == 401, payload
+    assert b"application/problem+json" in headers
+    assert b"WWW-Authenticate: Bearer" in headers
+
+
+async def test_a10_scheme_is_case_insensitive_and_spaces_are_trimmed(secured: Client) -> None:
+    for value in (f"bearer {SECRET}", f"BEARER  {SECRET} "):
+        await ok_json(await secured.get("/api/me", headers={"Authorization": value}))
+
+
+class _CutOffRequest:
+    """Just enough of a request whose client vanished while sending its body."""
+
+    client_max_size = 1024 * 1024
+    content_length = 100
+
+    async def read(self) -> bytes:
+        raise ConnectionResetError("Connection lost")
+
+
+async def test_q2_body_cut_off_by_a_lost_connection_is_a_400_not_a_data_dir_error() -> None:
+    with pytest.raises(BadRequest, match="connection was lost"):
+        await read_json(cast(web.Request, _CutOffRequest()), msgspec.json.Decoder(ConfigPatch))

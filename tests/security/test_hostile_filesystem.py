@@ -1,0 +1,318 @@
+"""Q-2, A-6, A-7: what is planted in the data dir never hangs, leaks, tears a file or answers 500.
+
+An agent's file tools can leave anything in its memory (a symlink loop as index, a FIFO); an
+operator or a crash can leave odd entries beside it (a folder or FIFO where ``agent.json``, a
+token, a draft or a lock file belongs). Each case answers a clear problem or is skipped, and
+nothing outside the memory root is read or written. Symlinked topic files, scopes, indexes and
+markers leading outside are covered in ``test_memory_containment.py``.
+
+The service runs as root in CI, where permission bits do not stop it; refusals the operating
+system would give an unprivileged service (EACCES, EROFS) are injected at the one call that
+would meet them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from pathlib import Path
+
+import pytest
+from aiohttp.test_utils import TestServer
+from memory_api.app import create_app
+from memory_api.logs import ACCESS_LOGGER, AccessLogger
+from memory_api.settings import Settings
+from memory_api.store import pruning
+from memory_core import layout
+
+from tests.api.conftest import AgentHome, Client, expect_problem, file_url, memory_url, ok_json
+
+CONFIG = "/api/projects/acme/agents/coder/config"
+DRAFTS = "/api/projects/acme/agents/coder/drafts"
+VICTIM = "VICTIM CONTENT: must never change\n"
+
+
+def topic(agent: AgentHome, name: str) -> Path:
+    """Write a topic file in the user scope and an index line linking it; return its path."""
+    path = agent.user / name
+    path.write_text(f"---\ndescription: {name}\n---\nbody\n", encoding="utf-8")
+    return path
+
+
+def refuse(monkeypatch: pytest.MonkeyPatch, owner: object, name: str, match: str) -> None:
+    """Make ``owner.name(path, …)`` raise EACCES for paths whose text holds ``match``."""
+    original = getattr(owner, name)
+
+    def refusing(path: object, *args: object, **kwargs: object) -> object:
+        if match in str(path):
+            raise PermissionError(13, "Permission denied", str(path))
+        return original(path, *args, **kwargs)
+
+    monkeypatch.setattr(owner, name, refusing)
+
+
+# --- the memory root: what an agent's file tools can plant ---------------------------------
+
+
+async def test_a6_index_that_is_a_symlink_loop_deletes_the_file_and_keeps_the_index(
+    client: Client, agent: AgentHome
+) -> None:
+    path = topic(agent, "loop.md")
+    index = agent.user / layout.INDEX_FILE
+    index.symlink_to(layout.INDEX_FILE)  # MEMORY.md -> MEMORY.md
+
+    result = await ok_json(await client.delete(file_url("user", "loop.md")))
+
+    assert result == {"file": "loop.md", "removedIndexLines": []}
+    assert not path.exists()
+    assert index.is_symlink()
+    view = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
+    assert view["exists"] is False
+
+
+async def test_a6_index_that_is_a_fifo_never_blocks_a_delete(
+    client: Client, agent: AgentHome
+) -> None:
+    topic(agent, "gone.md")
+    os.mkfifo(agent.user / layout.INDEX_FILE)
+
+    result = await ok_json(await client.delete(file_url("user", "gone.md")))
+
+    assert result["removedIndexLines"] == []
+
+
+async def test_a6_index_that_cannot_be_rewritten_leaves_it_whole_and_says_nothing_was_pruned(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    topic(agent, "ro.md")
+    index = agent.user / layout.INDEX_FILE
+    index.write_text("- [RO](ro.md)\n- keep\n", encoding="utf-8")
+
+    def read_only(*args: object, **kwargs: object) -> None:
+        raise OSError(30, "Read-only file system")
+
+    monkeypatch.setattr(pruning, "atomic_write_bytes", read_only)
+    result = await ok_json(await client.delete(file_url("user", "ro.md")))
+
+    assert result == {"file": "ro.md", "removedIndexLines": []}
+    assert index.read_text(encoding="utf-8") == "- [RO](ro.md)\n- keep\n"
+    assert [p.name for p in agent.user.iterdir() if p.name.startswith(".")] == []
+    view = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
+    assert "dangling-link" in {finding["code"] for finding in view["findings"]}
+
+
+async def test_a6_index_that_cannot_be_read_is_left_alone(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    topic(agent, "locked.md")
+    index = agent.user / layout.INDEX_FILE
+    index.write_text("- [L](locked.md)\n", encoding="utf-8")
+    refuse(monkeypatch, pruning, "read_regular", layout.INDEX_FILE)
+
+    result = await ok_json(await client.delete(file_url("user", "locked.md")))
+
+    assert result["removedIndexLines"] == []
+    assert index.read_text(encoding="utf-8") == "- [L](locked.md)\n"
+
+
+async def test_q2_topic_file_that_cannot_be_removed_is_a_503_problem_and_stays(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = topic(agent, "stuck.md")
+    refuse(monkeypatch, Path, "unlink", "stuck.md")
+
+    body = await expect_problem(
+        await client.delete(file_url("user", "stuck.md")), 503, "Permission denied"
+    )
+
+    assert str(agent.data_dir) not in body["detail"]
+    assert path.exists()
+
+
+async def test_a5_scope_that_cannot_be_listed_shows_empty_not_500(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    topic(agent, "hidden.md")
+    _, key = agent.workspace("app", corpus="user-scope")
+    refuse(monkeypatch, os, "scandir", key)
+
+    listing = await ok_json(await client.get(f"{memory_url()}/scopes/{key}/files"))
+    overview = await ok_json(await client.get(memory_url()))
+
+    assert listing["files"] == []
+    assert [scope["fileCount"] for scope in overview["scopes"]] == [1, 0]
+
+
+@pytest.mark.parametrize("kind", ["file", "fifo"])
+async def test_a7_memory_root_that_is_no_directory_is_404_everywhere(
+    client: Client, agent: AgentHome, kind: str
+) -> None:
+    agent.user.rmdir()
+    agent.root.rmdir()
+    if kind == "file":
+        agent.root.write_text("not a folder")
+    else:
+        os.mkfifo(agent.root)
+
+    for url in (memory_url(), f"{memory_url()}/scopes/user/files", file_url("user", "x.md")):
+        await expect_problem(await client.get(url), 404, "memory root")
+    await expect_problem(await client.delete(file_url("user", "x.md")), 404, "memory root")
+    listing = await ok_json(await client.get("/api/projects/acme/agents"))
+    assert listing["agents"][0]["memoryCount"] == 0
+
+
+async def test_a7_folder_on_the_way_to_the_memory_root_being_a_file_is_404(
+    client: Client, agent: AgentHome
+) -> None:
+    state = agent.root.parent
+    agent.user.rmdir()
+    agent.root.rmdir()
+    state.rmdir()
+    state.write_text("in the way")
+
+    await expect_problem(await client.get(f"{memory_url()}/scopes/user/files"), 404, "'user'")
+    overview = await ok_json(await client.get(memory_url()))
+    assert overview["scopes"] == []
+    assert state.read_text() == "in the way"
+
+
+# --- beside the memory: agent.json, tokens, drafts, locks ------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo"])
+async def test_a2_agent_file_that_is_no_regular_file_is_named_and_never_blocks(
+    client: Client, agent: AgentHome, kind: str
+) -> None:
+    await client.post("/api/projects/acme/agents", json={"id": "other", "name": "Other"})
+    stored = agent.data_dir / "agents" / agent.id / "agent.json"
+    stored.unlink()
+    if kind == "folder":
+        stored.mkdir()
+    else:
+        os.mkfifo(stored)
+
+    await expect_problem(await client.get(CONFIG), 500, "not a regular file")
+    listing = await ok_json(await client.get("/api/projects/acme/agents"))
+    assert [item["id"] for item in listing["agents"]] == ["other"]
+
+
+async def test_a10_token_file_that_is_a_fifo_never_blocks_authentication(
+    client: Client, agent: AgentHome
+) -> None:
+    tokens = agent.data_dir / "tokens"
+    os.mkfifo(tokens / "evil.json")
+
+    # the FIFO names no usable token, so the service stays open on loopback and answers
+    answer = await ok_json(await client.get("/api/me"))
+    assert answer["name"] == "local"
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo", "symlink"])
+async def test_a12_draft_entry_that_is_no_regular_file_is_404_and_never_swept(
+    client: Client, agent: AgentHome, kind: str
+) -> None:
+    victim = agent.tmp / "victim.json"
+    victim.write_text(VICTIM)
+    draft_id = "a" * 32
+    entry = agent.data_dir / "drafts" / f"{draft_id}.json"
+    if kind == "folder":
+        entry.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(entry)
+    else:
+        entry.symlink_to(victim)
+
+    await expect_problem(await client.get(f"{DRAFTS}/{draft_id}"), 404, "no draft")
+    created = await ok_json(await client.post(DRAFTS, json={"prompt": "hi"}), 201)
+
+    assert created["prompt"] == "hi"
+    assert entry.is_symlink() or entry.exists()  # left for an operator, never removed blindly
+    assert victim.read_text() == VICTIM
+
+
+@pytest.mark.parametrize("kind", ["symlink", "folder"])
+async def test_q4_lock_file_that_cannot_be_used_is_503_and_touches_nothing(
+    client: Client, agent: AgentHome, kind: str
+) -> None:
+    victim = agent.tmp / "victim.txt"
+    victim.write_text(VICTIM)
+    locks = agent.data_dir / "locks"
+    for name in ("agent.coder.lock", "index.coder.user.lock"):
+        (locks / name).unlink(missing_ok=True)
+        if kind == "symlink":
+            (locks / name).symlink_to(victim)
+        else:
+            (locks / name).mkdir()
+    path = topic(agent, "kept.md")
+
+    for response in (
+        await client.patch(CONFIG, json={"name": "Locked"}),
+        await client.post(f"{memory_url()}/template-placeholder"),
+        await client.delete(file_url("user", "kept.md")),
+    ):
+        body = await expect_problem(response, 503, "cannot be taken")
+        assert str(agent.data_dir) not in body["detail"]
+
+    assert victim.read_text() == VICTIM
+    assert path.exists()
+    assert (await ok_json(await client.get(CONFIG)))["name"] == "Coder"
+
+
+async def test_a11_access_log_survives_a_request_the_parser_refused(
+    data_dir: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A request aiohttp's parser rejected has no match info; its access line is still written."""
+    server = TestServer(create_app(Settings(data_dir=data_dir)))
+    await server.start_server(
+        access_log_class=AccessLogger, access_log=logging.getLogger(ACCESS_LOGGER)
+    )
+    try:
+        with caplog.at_level(logging.INFO):
+            reader, writer = await asyncio.open_connection(server.host, server.port)
+            writer.write(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Bad: a\x00b\r\n\r\n")
+            await writer.drain()
+            answer = await reader.read()
+            writer.close()
+            await writer.wait_closed()
+    finally:
+        await server.close()
+
+    assert answer.startswith(b"HTTP/1.")
+    assert b" 400 " in answer.split(b"\r\n")[0]
+    assert not [r for r in caplog.records if r.getMessage() == "Unhandled exception"]
+    access = [r for r in caplog.records if r.name == ACCESS_LOGGER]
+    assert access[-1].__dict__["route"] == "unmatched"
+
+
+async def test_q2a_index_with_lone_cr_line_ends_never_loses_other_lines(
+    client: Client, agent: AgentHome
+) -> None:
+    """Readers take a lone CR for a line end (T-2); pruning it as one line would drop b's link."""
+    topic(agent, "a.md")
+    topic(agent, "b.md")
+    index = agent.user / layout.INDEX_FILE
+    index.write_bytes(b"- [A](a.md)\r- [B](b.md)\r")
+    view = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
+    assert [line["text"] for line in view["lines"]][:2] == ["- [A](a.md)", "- [B](b.md)"]
+
+    result = await ok_json(await client.delete(file_url("user", "a.md")))
+
+    assert result["removedIndexLines"] == []
+    assert index.read_bytes() == b"- [A](a.md)\r- [B](b.md)\r"
+    assert (agent.user / "b.md").exists()
+
+
+async def test_a1_one_memory_root_that_cannot_be_listed_never_breaks_the_agents_list(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await client.post("/api/projects/acme/agents", json={"id": "other", "name": "Other"})
+    topic(agent, "one.md")
+    refuse(monkeypatch, os, "scandir", f"{agent.root}")
+
+    listing = await ok_json(await client.get("/api/projects/acme/agents"))
+
+    assert {item["id"]: item["memoryCount"] for item in listing["agents"]} == {
+        "coder": 0,
+        "other": 0,
+    }

@@ -1,0 +1,61 @@
+"""A-11: text a client chooses never forges a log line or puts a query string into the log."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+from memory_api.app import create_app
+from memory_api.logs import ACCESS_LOGGER, AccessLogger
+from memory_api.settings import Settings
+from pytest_aiohttp import AiohttpClient
+from yarl import URL
+
+from tests.api.conftest import AgentHome, Client, memory_url, ok_json
+
+
+async def test_a11_access_line_keeps_an_encoded_newline_encoded(
+    aiohttp_client: AiohttpClient, data_dir: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    server = TestServer(create_app(Settings(data_dir=data_dir)))
+    await server.start_server(
+        access_log_class=AccessLogger, access_log=logging.getLogger(ACCESS_LOGGER)
+    )
+    client: TestClient[Any, None] = await aiohttp_client(server)
+    forged = "/api/projects/a%0A2026-01-01%20INFO%20forged/agents?secret=s3cr3t"
+
+    with caplog.at_level(logging.INFO, logger=ACCESS_LOGGER):
+        response = await client.get(URL(forged, encoded=True))
+        assert response.status == 400
+
+    record = [r for r in caplog.records if r.name == ACCESS_LOGGER][-1]
+    message = record.getMessage()
+    assert "\n" not in message
+    assert "%0A" in message
+    assert "s3cr3t" not in message
+    assert "\n" not in record.__dict__["path"]
+
+
+async def test_a11_session_id_with_a_newline_is_logged_quoted(
+    client: Client, agent: AgentHome, caplog: pytest.LogCaptureFixture
+) -> None:
+    workspace = agent.tmp / "src" / "app"
+    workspace.mkdir(parents=True)
+    session = "s-1\n2026-01-01 INFO forged line" + "x" * 10_000
+
+    with caplog.at_level(logging.INFO, logger="memory_api.store.memory"):
+        await ok_json(
+            await client.post(
+                f"{memory_url()}/session-start",
+                json={"workspace": str(workspace), "sessionId": session},
+            )
+        )
+
+    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("session start")]
+    assert len(lines) == 1
+    assert "\n" not in lines[0]
+    assert "'s-1\\n2026-01-01 INFO forged line" in lines[0]
+    assert len(lines[0]) < 400

@@ -1,0 +1,120 @@
+"""The real ``memory-api serve`` as a subprocess on a free loopback port, for end-to-end tests.
+
+:func:`serve` starts it over a data dir, with its output in a log file, and returns once
+``/readyz`` answers 200; :meth:`ServedProcess.stop` ends it (SIGTERM, then SIGKILL). The tests
+that use it speak HTTP to ``base_url`` and run the service's CLI with its ``env``.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+from aiohttp.test_utils import unused_port
+
+READY_WAIT_S = 30.0
+"""How long the service may take to come up before :func:`serve` gives up (not an assertion)."""
+READY_POLL_S = 0.05
+STOP_WAIT_S = 15.0
+"""How long a SIGTERM may take before the process is killed."""
+
+
+def venv_bin(name: str) -> str:
+    """Path of the console script ``name`` in this virtualenv (beside ``sys.executable``).
+
+    Falls back to the bare ``name``, which the subprocess then finds on ``PATH``.
+    """
+    beside = Path(sys.executable).with_name(name)
+    return str(beside) if beside.exists() else name
+
+
+@dataclass
+class ServedProcess:
+    """A running ``memory-api serve``.
+
+    ``base_url`` is ``http://127.0.0.1:{port}`` (no trailing slash); ``env`` is the whole
+    environment the process got, ``MEMORY_API_DATA_DIR``/``_HOST``/``_PORT`` included; its
+    stdout and stderr go to ``log_path``.
+    """
+
+    base_url: str
+    data_dir: Path
+    process: subprocess.Popen[bytes]
+    log_path: Path
+    env: dict[str, str]
+
+    def stop(self) -> None:
+        """End the process: SIGTERM, then SIGKILL if it lingers. Idempotent."""
+        if self.process.poll() is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=STOP_WAIT_S)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+    def log_text(self) -> str:
+        """What the process wrote so far (undecodable bytes replaced); "" before any output."""
+        if not self.log_path.exists():
+            return ""
+        return self.log_path.read_text(encoding="utf-8", errors="replace")
+
+    def ready(self) -> bool:
+        """Whether ``/readyz`` answers 200 right now (no answer at all counts as not ready)."""
+        try:
+            # Only http://127.0.0.1 URLs are built here (S310 guards against file: and the like).
+            with urllib.request.urlopen(self.base_url + "/readyz", timeout=2) as answer:  # noqa: S310
+                return bool(answer.status == 200)
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            return False
+
+
+def serve(
+    data_dir: Path,
+    env: dict[str, str],
+    *,
+    log_path: Path | None = None,
+    ready_wait_s: float = READY_WAIT_S,
+) -> ServedProcess:
+    """Start ``memory-api serve`` over ``data_dir`` on a free 127.0.0.1 port; wait until ready.
+
+    ``env`` is the process's base environment (pass ``os.environ`` entries in to inherit them);
+    the data dir, host and port are set on top. The log goes to ``log_path``, by default
+    ``memory-api-{port}.log`` beside ``data_dir``, so several processes may share one data dir.
+
+    Raises RuntimeError, with the log, when the process exits or ``/readyz`` has not answered
+    200 within ``ready_wait_s`` seconds (then the process is stopped first).
+    """
+    port = unused_port()
+    full_env = {
+        **env,
+        "MEMORY_API_DATA_DIR": str(data_dir),
+        "MEMORY_API_HOST": "127.0.0.1",
+        "MEMORY_API_PORT": str(port),
+    }
+    log_path = log_path or data_dir.parent / f"memory-api-{port}.log"
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with log_path.open("wb") as sink:
+        process = subprocess.Popen(
+            [venv_bin("memory-api"), "serve"], env=full_env, stdout=sink, stderr=subprocess.STDOUT
+        )
+    served = ServedProcess(f"http://127.0.0.1:{port}", data_dir, process, log_path, full_env)
+    deadline = time.monotonic() + ready_wait_s
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(
+                f"memory-api serve exited with {process.returncode}:\n{served.log_text()}"
+            )
+        if served.ready():
+            return served
+        time.sleep(READY_POLL_S)
+    served.stop()
+    raise RuntimeError(
+        f"memory-api serve was not ready within {ready_wait_s} s:\n{served.log_text()}"
+    )
