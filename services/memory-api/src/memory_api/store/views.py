@@ -11,6 +11,7 @@ character budget (I-4).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import threading
 from collections import Counter, OrderedDict
@@ -55,8 +56,6 @@ USER_TITLE = "User memory"
 INDEX_LINT_MEMO = 256
 """How many scope-level lint answers are memoised (scanning an index for secrets is costly)."""
 
-_LintKey = tuple[str | None, tuple[str, ...], str | None]
-
 
 @dataclass(frozen=True, slots=True)
 class _Loaded:
@@ -66,12 +65,24 @@ class _Loaded:
     mtime_ns: int
 
 
+def _digest(index_text: str | None, files: tuple[str, ...], companion: str | None) -> bytes:
+    """SHA-256 over the scope-lint inputs, each part length-prefixed so no two inputs collide."""
+    digest = hashlib.sha256()
+    for part in (index_text, *files, None, companion):
+        if part is None:
+            digest.update(b"\xff")
+            continue
+        data = part.encode("utf-8", "surrogatepass")
+        digest.update(len(data).to_bytes(8, "big") + data)
+    return digest.digest()
+
+
 class ScopeViews:
     """Builds the read answers of one app; ``cache`` is shared by every request."""
 
     def __init__(self, cache: TopicCache) -> None:
         self.cache = cache
-        self._index_lint: OrderedDict[_LintKey, tuple[Finding, ...]] = OrderedDict()
+        self._index_lint: OrderedDict[bytes, tuple[Finding, ...]] = OrderedDict()
         self._lock = threading.Lock()
 
     def _scope_lint(
@@ -79,11 +90,11 @@ class ScopeViews:
     ) -> tuple[Finding, ...]:
         """The scope-level findings (index, unindexed, missing index), memoised by their inputs.
 
-        The key is the inputs themselves (texts and names, compared in full), so a memoised
-        answer is always the one ``lint_scope`` would give now; only the newest
-        :data:`INDEX_LINT_MEMO` answers are kept.
+        The key is the SHA-256 of the inputs (texts and names in full), so a memoised answer is
+        the one ``lint_scope`` would give now while the memo holds digests, not megabytes of
+        index text; only the newest :data:`INDEX_LINT_MEMO` answers are kept.
         """
-        key = (index_text, files, companion)
+        key = _digest(index_text, files, companion)
         with self._lock:
             found = self._index_lint.get(key)
             if found is not None:
