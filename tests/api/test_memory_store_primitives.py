@@ -8,10 +8,10 @@ import threading
 from pathlib import Path
 
 import pytest
-from memory_api.store.atomic import atomic_write_bytes
 from memory_api.store.containment import read_regular
 from memory_api.store.locks import Locks, LockTimeoutError, lock_name
 from memory_api.store.topic_cache import TopicCache
+from memory_core.atomic import atomic_write_bytes
 from memory_core.topics import parse_topic
 
 

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import os
 import re
-import tempfile
 import time
 from pathlib import Path
 
 import msgspec
+from memory_core.atomic import atomic_write_bytes
 
 from harness_memory.plugin import SessionMeta
 
@@ -48,17 +47,7 @@ def write_record(state_dir: Path, session_id: str, meta: SessionMeta) -> Path:
     """
     path = record_path(state_dir, session_id)
     path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, temp_name = tempfile.mkstemp(dir=path.parent, prefix=".record-", suffix=".tmp")
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(_ENCODER.encode(meta))
-            handle.flush()
-            os.fsync(handle.fileno())
-        Path(temp_name).replace(path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            Path(temp_name).unlink()
-        raise
+    atomic_write_bytes(path, _ENCODER.encode(meta), mode=0o600)
     _prune(path.parent, keep=path)
     return path
 

@@ -3,7 +3,7 @@
 Memory (this package's memory half):
 
 - :mod:`~memory_api.store.containment` — resolve and re-check paths inside the memory root (A-7)
-- :mod:`~memory_api.store.atomic` — atomic file replacement: temp file, fsync, rename (Q-2)
+- atomic file replacement lives in :mod:`memory_core.atomic` (shared with the plugin, Q-2)
 - :mod:`~memory_api.store.locks` — cross-process locks on ``<app_data_dir>/locks`` (Q-4)
 - :mod:`~memory_api.store.scopes` — scopes, topic files, index and marker as found on disk
 - :mod:`~memory_api.store.topic_cache` — parse cache keyed by file identity (inode, size, mtime)

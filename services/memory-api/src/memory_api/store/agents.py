@@ -26,6 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
+from memory_core.atomic import atomic_write_bytes
 from memory_core.errors import InvalidId
 from memory_core.keys import check_agent_id, check_project_id
 from memory_core.layout import AGENTS_DIR, agent_dir, scope_dir, workspaces_dir
@@ -33,7 +34,6 @@ from memory_core.wire import AgentCreate, ConfigPatch
 
 from memory_api.defaults import default_template
 from memory_api.errors import BadRequest, Conflict, NotFound, PreconditionFailed, ServiceError
-from memory_api.store.atomic import atomic_write_bytes
 from memory_api.store.containment import NotRegularFileError, read_regular
 from memory_api.store.locks import Locks, lock_name
 

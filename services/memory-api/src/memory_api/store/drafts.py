@@ -21,10 +21,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import msgspec
+from memory_core.atomic import atomic_write_bytes
 from memory_core.wire import Draft, DraftCreate
 
 from memory_api.errors import BadRequest, NotFound
-from memory_api.store.atomic import atomic_write_bytes
 from memory_api.store.containment import read_regular
 
 __all__ = ["DRAFTS_DIR", "DraftStore", "check_draft_id"]

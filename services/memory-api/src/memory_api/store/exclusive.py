@@ -14,7 +14,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from memory_api.store.atomic import DEFAULT_MODE, fsync_directory
+from memory_core.atomic import DEFAULT_MODE, fsync_directory
 
 __all__ = ["create_new_bytes"]
 

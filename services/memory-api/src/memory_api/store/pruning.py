@@ -4,7 +4,7 @@ The caller holds the scope's cross-process lock (``index.<agent>.<key>``), so tw
 processes never prune one index at the same time. An agent writing ``MEMORY.md`` with its own
 file tools takes no lock, so the rewrite is also optimistic: read the index, prune it, read it
 again, and only when nothing changed in between replace it atomically (temp file, fsync,
-``os.replace``, :mod:`memory_api.store.atomic`); otherwise start over with the new text. The
+``os.replace``, :mod:`memory_core.atomic`); otherwise start over with the new text. The
 window left is the few microseconds between the second read and the rename.
 
 The index is rewritten only when its bytes are UTF-8 (a BOM is kept), its lines end in LF or
@@ -30,10 +30,10 @@ import stat
 from pathlib import Path
 
 from memory_core import layout
+from memory_core.atomic import atomic_write_bytes, fsync_directory
 from memory_core.index import prune_index
 
 from memory_api.errors import Conflict, NotFound
-from memory_api.store.atomic import atomic_write_bytes, fsync_directory
 from memory_api.store.containment import (
     NotRegularFileError,
     OutsideMemoryRoot,
