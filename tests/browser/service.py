@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from tests.support.serve import ServedProcess, serve, venv_bin
+from tests.support.serve import ServedProcess, ServedWrapper, serve, venv_bin
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO / "tests" / "data" / "corpus"
@@ -34,21 +34,11 @@ class ApiFailure(Exception):
 
 
 @dataclass
-class Service:
+class Service(ServedWrapper):
     """A running service (``served``) and the bearer token tests may use (None: open API)."""
 
     served: ServedProcess
     token: str | None = None
-
-    @property
-    def base_url(self) -> str:
-        """``http://127.0.0.1:{port}``."""
-        return self.served.base_url
-
-    @property
-    def data_dir(self) -> Path:
-        """The service's data dir (``MEMORY_API_DATA_DIR``)."""
-        return self.served.data_dir
 
     def url(self, path: str) -> str:
         """Absolute URL of ``path`` (``/api/…`` or a hash route like ``/#/projects/demo``)."""
@@ -97,10 +87,6 @@ class Service:
             if scope["kind"] == kind and (title is None or scope["title"] == title):
                 return str(scope["key"])
         raise LookupError(f"no {kind} scope {title!r} in {overview['scopes']}")
-
-    def stop(self) -> None:
-        """Stop the process (SIGTERM, then SIGKILL if it lingers); idempotent."""
-        self.served.stop()
 
 
 def seed(data_dir: Path, env: dict[str, str]) -> None:

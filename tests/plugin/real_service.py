@@ -20,14 +20,14 @@ from typing import Any
 
 from memory_core.layout import memory_root
 
-from tests.support.serve import ServedProcess, serve, venv_bin
+from tests.support.serve import ServedProcess, ServedWrapper, serve, venv_bin
 
 CORPUS = Path(__file__).parents[1] / "data" / "corpus"
 TOKEN = "plugin-e2e-token-0123456789"
 
 
 @dataclass
-class RealService:
+class RealService(ServedWrapper):
     """A running ``memory-api serve`` (``served``) and its bearer token; ``stop()`` ends it."""
 
     served: ServedProcess
@@ -35,13 +35,8 @@ class RealService:
 
     @property
     def url(self) -> str:
-        """``http://127.0.0.1:{port}``."""
-        return self.served.base_url
-
-    @property
-    def data_dir(self) -> Path:
-        """The service's data dir (``MEMORY_API_DATA_DIR``)."""
-        return self.served.data_dir
+        """The base URL, named like the scripted service's (``http://127.0.0.1:{port}``)."""
+        return self.base_url
 
     def cli(self, *args: str) -> subprocess.CompletedProcess[str]:
         """Run ``memory-api`` with the service's environment; raises when it fails."""
@@ -97,10 +92,6 @@ class RealService:
         )
         assert status == 200, body
         return [item["file"] for item in body["files"]]
-
-    def stop(self) -> None:
-        """End the service (SIGTERM, then SIGKILL); idempotent."""
-        self.served.stop()
 
 
 def start_service(tmp_path: Path) -> RealService:

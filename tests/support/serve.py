@@ -75,6 +75,27 @@ class ServedProcess:
             return False
 
 
+class ServedWrapper:
+    """Base of a layer's test-facing service class that holds a :class:`ServedProcess` as
+    ``served`` (a dataclass field of the subclass): its URL, data dir and ``stop()``."""
+
+    served: ServedProcess
+
+    @property
+    def base_url(self) -> str:
+        """``http://127.0.0.1:{port}``."""
+        return self.served.base_url
+
+    @property
+    def data_dir(self) -> Path:
+        """The service's data dir (``MEMORY_API_DATA_DIR``)."""
+        return self.served.data_dir
+
+    def stop(self) -> None:
+        """End the service (SIGTERM, then SIGKILL if it lingers); idempotent."""
+        self.served.stop()
+
+
 def serve(
     data_dir: Path,
     env: dict[str, str],
