@@ -1,14 +1,18 @@
 """A scripted memory service for the failure cases of P-2 (slow, 4xx/5xx, garbage).
 
-It answers A-9 with the same DTOs the real service uses (``memory_core.wire``) or fails on
-purpose. The end-to-end tests (``test_e2e_*``) use the real service instead.
+It answers A-9 and ``GET …/drafts/{id}`` (A-12) with the same DTOs the real service uses
+(``memory_core.wire``) or fails on purpose. Drafts are stored with
+:meth:`ScriptedService.add_draft`; like the real service it answers 404 for an unknown, expired
+or other agent's draft. The end-to-end tests (``test_e2e_*``) use the real service instead.
 """
 
 from __future__ import annotations
 
 import asyncio
+import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Literal
 
@@ -16,6 +20,7 @@ import msgspec
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 from memory_core.wire import (
+    Draft,
     ScopeManifest,
     SessionDirectories,
     SessionStartRequest,
@@ -40,7 +45,31 @@ class ScriptedService:
         f"## User memory\n{USER_INDEX_LINE}\n\n## Workspace memory\n{WORKSPACE_INDEX_LINE}\n"
     )
     calls: list[tuple[str, dict[str, str], SessionStartRequest]] = field(default_factory=list)
+    drafts: dict[str, Draft] = field(default_factory=dict)
+    draft_calls: list[str] = field(default_factory=list)
     url: str = ""
+
+    def add_draft(
+        self,
+        prompt: str,
+        workspace: str | None = None,
+        *,
+        agent: str = "coder",
+        expires_in: timedelta = timedelta(hours=1),
+    ) -> Draft:
+        """Store a draft of ``acme/<agent>``; a negative ``expires_in`` makes it expired."""
+        now = datetime.now(UTC)
+        draft = Draft(
+            id=uuid.uuid4().hex,
+            project="acme",
+            agent=agent,
+            prompt=prompt,
+            workspace=workspace,
+            created_at=_iso(now),
+            expires_at=_iso(now + expires_in),
+        )
+        self.drafts[draft.id] = draft
+        return draft
 
     def answer(self, request: SessionStartRequest) -> SessionStartResponse:
         memory_root = self.data_dir / "agents" / "coder" / "agent_state" / "memory"
@@ -101,6 +130,33 @@ class ScriptedService:
             body=msgspec.json.encode(self.answer(body)), content_type="application/json"
         )
 
+    async def handle_draft(self, request: web.Request) -> web.StreamResponse:
+        """``GET …/drafts/{draft}``: the stored draft, or a 404 problem like the real service's."""
+        project, agent = request.match_info["project"], request.match_info["agent"]
+        draft_id = request.match_info["draft"]
+        self.draft_calls.append(f"{project}/{agent}/{draft_id}")
+        if self.behaviour == "slow":
+            await asyncio.Event().wait()
+        draft = self.drafts.get(draft_id)
+        if draft is not None and datetime.fromisoformat(draft.expires_at) <= datetime.now(UTC):
+            del self.drafts[draft_id]
+            draft = None
+        if draft is None or (draft.project, draft.agent) != (project, agent):
+            return _problem(404, f"no draft {draft_id!r} for agent {agent!r} (it may have expired)")
+        return web.Response(body=msgspec.json.encode(draft), content_type="application/json")
+
+
+def _iso(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _problem(status: int, detail: str) -> web.Response:
+    return web.json_response(
+        {"type": "about:blank", "title": "Not Found", "status": status, "detail": detail},
+        status=status,
+        content_type="application/problem+json",
+    )
+
 
 async def serve_scripted(factory: ServerFactory, data_dir: Path) -> ScriptedService:
     """Start a scripted service with ``factory`` (pytest-aiohttp's ``aiohttp_server``)."""
@@ -108,6 +164,9 @@ async def serve_scripted(factory: ServerFactory, data_dir: Path) -> ScriptedServ
     app = web.Application()
     app.router.add_post(
         "/api/projects/{project}/agents/{agent}/memory/session-start", scripted.handle
+    )
+    app.router.add_get(
+        "/api/projects/{project}/agents/{agent}/drafts/{draft}", scripted.handle_draft
     )
     server = await factory(app)
     scripted.url = str(server.make_url("")).rstrip("/")

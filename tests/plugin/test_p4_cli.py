@@ -1,10 +1,12 @@
-"""P-4: the same Session start from a shell, JSON or plain text out."""
+"""P-4: the same Session start from a shell, JSON or plain text out; drafts of A-12 too."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 from aiohttp.test_utils import unused_port
+from harness_memory.cli import DRAFT_SEPARATOR
 
 from tests.plugin.helpers import run_cli
 from tests.plugin.scripted_service import USER_INDEX_LINE, ScriptedService
@@ -35,7 +37,8 @@ async def test_p4_session_start_json_holds_prompt_key_and_session_meta(
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     answer = done.json()
-    assert set(answer) == {"systemPrompt", "key", "sessionMeta"}
+    assert set(answer) == {"systemPrompt", "key", "sessionMeta", "initialPrompt"}
+    assert answer["initialPrompt"] is None
     assert answer["key"] == "my-app-1c7ddc51"
     assert USER_INDEX_LINE in answer["systemPrompt"]
     meta = answer["sessionMeta"]
@@ -93,3 +96,113 @@ async def test_p4_session_start_cli_usage_errors_exit_2(tmp_path: Path) -> None:
     )  # fmt: skip
     assert no_template.returncode == 2
     assert "template" in no_template.stderr
+
+
+DRAFT_PROMPT = "Update memory `Deploy notes.md`: {{MEMORY}} stays as typed — «über»\n"
+
+
+def service_flags(service: ScriptedService) -> list[str]:
+    return ["--url", service.url, "--project", "acme", "--agent", "coder"]
+
+
+async def test_a12_session_start_from_a_draft_json_gains_the_initial_prompt(
+    service: ScriptedService, tmp_path: Path
+) -> None:
+    draft = service.add_draft(DRAFT_PROMPT, "/home/ada/src/shop-api")
+    done = await run_cli(
+        "session-start", *service_flags(service), "--workspace", "/home/ada/src/my-app",
+        "--template-file", write_template(tmp_path), "--draft", draft.id, "--format", "json",
+        env={},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    answer = done.json()
+    assert answer["initialPrompt"] == DRAFT_PROMPT
+    meta = answer["sessionMeta"]
+    assert meta["draftId"] == draft.id and meta["draftError"] is None
+    assert meta["workspace"] == "/home/ada/src/shop-api" and meta["workspaceSource"] == "draft"
+    assert [body.workspace for _, _, body in service.calls] == ["/home/ada/src/shop-api"]
+
+
+async def test_a12_session_start_from_a_draft_text_prints_prompt_separator_and_draft(
+    service: ScriptedService, tmp_path: Path
+) -> None:
+    draft = service.add_draft("Add a memory: deploys go through `make ship`")
+    done = await run_cli(
+        "session-start", *service_flags(service), "--workspace", str(tmp_path),
+        "--template-file", write_template(tmp_path), "--draft", draft.id, env={},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    system_prompt, rest = done.stdout.split(DRAFT_SEPARATOR.format(draft_id=draft.id) + "\n")
+    assert system_prompt.startswith("Intro.\n\n## User memory\n")
+    assert system_prompt.endswith("- Workspace Memory Key: my-app-1c7ddc51\n")
+    assert rest == "Add a memory: deploys go through `make ship`\n"
+
+
+async def test_a12_p2_session_start_with_an_expired_draft_starts_without_it_and_warns(
+    service: ScriptedService, tmp_path: Path
+) -> None:
+    draft = service.add_draft(DRAFT_PROMPT, expires_in=timedelta(seconds=-1))
+    done = await run_cli(
+        "session-start", *service_flags(service), "--workspace", str(tmp_path),
+        "--template-file", write_template(tmp_path), "--draft", draft.id, env={},
+    )  # fmt: skip
+    assert done.returncode == 0
+    assert f"Session starts without draft {draft.id}" in done.stderr
+    assert "expired or unknown" in done.stderr
+    assert "initial prompt" not in done.stdout and DRAFT_PROMPT not in done.stdout
+    assert done.stdout.startswith("Intro.\n\n## User memory\n")
+
+
+async def test_a12_a_malformed_draft_id_is_a_usage_error(service: ScriptedService) -> None:
+    start = await run_cli("session-start", *service_flags(service), "--draft", "../x", env={})
+    assert start.returncode == 2
+    assert "32 lowercase hex digits" in start.stderr
+    show = await run_cli("draft", "show", *service_flags(service), "ABC", env={})
+    assert show.returncode == 2
+    assert "32 lowercase hex digits" in show.stderr
+    assert service.calls == [] and service.draft_calls == []
+
+
+async def test_a12_draft_show_prints_the_prompt_or_the_whole_draft(
+    service: ScriptedService,
+) -> None:
+    draft = service.add_draft(DRAFT_PROMPT, "/home/ada/src/shop-api")
+    text = await run_cli("draft", "show", *service_flags(service), draft.id, env={})
+    assert text.returncode == 0, text.stderr
+    assert text.stdout == DRAFT_PROMPT
+    env = {
+        "HARNESS_MEMORY_URL": service.url,
+        "HARNESS_MEMORY_PROJECT": "acme",
+        "HARNESS_MEMORY_AGENT": "coder",
+        "HARNESS_MEMORY_TOKEN": "t0k",
+    }
+    as_json = await run_cli("draft", "show", "--format", "json", draft.id, env=env)
+    assert as_json.returncode == 0, as_json.stderr
+    assert as_json.json() == {
+        "id": draft.id,
+        "project": "acme",
+        "agent": "coder",
+        "prompt": DRAFT_PROMPT,
+        "workspace": "/home/ada/src/shop-api",
+        "createdAt": draft.created_at,
+        "expiresAt": draft.expires_at,
+    }
+
+
+async def test_a12_draft_show_fails_with_exit_1_when_the_draft_is_gone(
+    service: ScriptedService,
+) -> None:
+    draft = service.add_draft(DRAFT_PROMPT, expires_in=timedelta(seconds=-1))
+    gone = await run_cli("draft", "show", *service_flags(service), draft.id, env={})
+    assert gone.returncode == 1
+    assert gone.stdout == ""
+    assert "404" in gone.stderr and "it may have expired" in gone.stderr
+    down = await run_cli(
+        "draft", "show", "--url", f"http://127.0.0.1:{unused_port()}", "--project", "acme",
+        "--agent", "coder", draft.id, env={},
+    )  # fmt: skip
+    assert down.returncode == 1
+    assert "unreachable" in down.stderr
+    missing = await run_cli("draft", "show", draft.id, env={})
+    assert missing.returncode == 2
+    assert "--url" in missing.stderr

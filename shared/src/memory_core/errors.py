@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-IdKind = Literal["project", "agent", "scope", "file"]
+IdKind = Literal["project", "agent", "scope", "file", "draft"]
 
 
 class MemoryCoreError(Exception):

@@ -4,12 +4,20 @@
 
     harness-memory session-start --url URL --project P --agent A --workspace DIR \\
         [--token T] [--template-file FILE] [--session-id ID] [--timeout S] [--format json|text]
+        [--draft ID]
+    harness-memory draft show --url URL --project P --agent A [--format text|json] ID
     harness-memory hook claude-code session-start   < hook JSON   > hook answer JSON
     harness-memory hook claude-code pre-tool-use    < hook JSON   > hook answer JSON (or nothing)
 
 Every flag falls back to its ``HARNESS_MEMORY_*`` variable (see :mod:`harness_memory.settings`).
-Exit status: 0 when the Session started (memory may have failed open: a warning goes to stderr),
-2 for a usage error. Hook adapters always exit 0 so a memory problem never blocks Claude Code.
+Exit status: 0 when the Session started (memory or the draft may have failed open: a warning
+goes to stderr), 2 for a usage error (a draft id that is not 32 lowercase hex digits included).
+``draft show`` exits 1 when the draft cannot be fetched (expired, unknown, service down). Hook
+adapters always exit 0 so a memory problem never blocks Claude Code.
+
+With ``--draft`` the text output is the system prompt, then the line :data:`DRAFT_SEPARATOR`,
+then the draft's prompt verbatim (the Session's first user message); JSON gains
+``initialPrompt``.
 """
 
 from __future__ import annotations
@@ -24,19 +32,33 @@ from pathlib import Path
 from typing import IO, Any
 
 import msgspec
+from memory_core.errors import InvalidId
+from memory_core.wire import Draft
 
+from harness_memory.client import MemoryClient, MemoryClientError, check_draft_id
 from harness_memory.hooks import claude_code
-from harness_memory.plugin import DEFAULT_TEMPLATE, start_session
+from harness_memory.plugin import DEFAULT_TEMPLATE, SessionStart, start_session
 from harness_memory.settings import HarnessSettings, SettingsError, load_settings
 
-__all__ = ["build_parser", "main"]
+__all__ = ["DRAFT_SEPARATOR", "build_parser", "main"]
+
+DRAFT_SEPARATOR = "----- initial prompt (draft {draft_id}) -----"
+"""The line between the system prompt and the draft's prompt in ``session-start`` text output."""
 
 logger = logging.getLogger("harness_memory")
 
 _SETTING_FLAGS = ("url", "token", "project", "agent", "timeout", "template", "state_dir", "root")
 
 
-def _add_setting_flags(parser: argparse.ArgumentParser, *, hook: bool) -> None:
+def _draft_id(value: str) -> str:
+    """argparse type of a draft id: checked before any request (A-12), a usage error if bad."""
+    try:
+        return check_draft_id(value)
+    except InvalidId as error:
+        raise argparse.ArgumentTypeError(str(error)) from error
+
+
+def _add_setting_flags(parser: argparse.ArgumentParser, *, hook: bool, draft: bool = False) -> None:
     """Flags that override the ``HARNESS_MEMORY_*`` variables of the same name."""
     parser.add_argument("--url", help="memory service root URL [HARNESS_MEMORY_URL]")
     parser.add_argument("--token", help="bearer token [HARNESS_MEMORY_TOKEN]")
@@ -44,8 +66,10 @@ def _add_setting_flags(parser: argparse.ArgumentParser, *, hook: bool) -> None:
     parser.add_argument("--agent", help="agent id [HARNESS_MEMORY_AGENT]")
     parser.add_argument(
         "--timeout",
-        help="seconds for the Session-start request, default 2 [HARNESS_MEMORY_TIMEOUT]",
+        help="seconds for each request to the service, default 2 [HARNESS_MEMORY_TIMEOUT]",
     )
+    if draft:
+        return
     parser.add_argument(
         "--template-file",
         dest="template",
@@ -80,10 +104,32 @@ def build_parser() -> argparse.ArgumentParser:
     start.add_argument("--workspace", default=None, help="the Workspace directory (default: cwd)")
     start.add_argument("--session-id", default=None, help="the harness's Session id")
     start.add_argument(
+        "--draft",
+        type=_draft_id,
+        default=None,
+        metavar="ID",
+        help="start from this draft (A-12): its pinned Workspace wins over --workspace and its "
+        "prompt is printed after the system prompt",
+    )
+    start.add_argument(
         "--format",
         choices=("json", "text"),
         default="text",
-        help="text: the system prompt; json: prompt, key and the session_meta record",
+        help="text: the system prompt (then the draft's prompt); json: prompt, key, "
+        "initialPrompt and the session_meta record",
+    )
+
+    drafts = commands.add_parser("draft", help="drafts of the chat bridge (A-12)")
+    draft_commands = drafts.add_subparsers(dest="draft_command", required=True)
+    show = draft_commands.add_parser("show", help="print a draft's prompt")
+    _add_setting_flags(show, hook=False, draft=True)
+    show.add_argument("draft_id", type=_draft_id, metavar="ID", help="the draft id")
+    show.add_argument(
+        "--format",
+        choices=("json", "text"),
+        default="text",
+        help="text: the prompt, verbatim (a final newline added if it lacks one); "
+        "json: the whole draft (workspace, expiry, …)",
     )
 
     hook = commands.add_parser("hook", help="hook adapters for coding agents")
@@ -118,6 +164,8 @@ def main(
         parser.error(str(error))
     if args.command == "session-start":
         return _session_start(parser, args, settings, out)
+    if args.command == "draft":
+        return _draft_show(parser, args, settings, out)
     raw = (sys.stdin.buffer if stdin is None else stdin).read()
     answer = _run_hook(args.event, raw, settings)
     if answer is not None:
@@ -131,12 +179,7 @@ def _session_start(
     settings: HarnessSettings,
     out: IO[str],
 ) -> int:
-    url, project, agent = settings.url, settings.project, settings.agent
-    if not (url and project and agent):
-        missing = ", ".join(
-            f"--{name.removeprefix('HARNESS_MEMORY_').lower()}" for name in settings.missing()
-        )
-        parser.error(f"missing {missing} (or the HARNESS_MEMORY_* variables)")
+    url, project, agent = _required(parser, settings)
     template = DEFAULT_TEMPLATE
     if settings.template_file is not None:
         try:
@@ -153,14 +196,62 @@ def _session_start(
             template=template,
             session_id=args.session_id,
             timeout_s=settings.timeout,
+            draft_id=args.draft,
         )
     )
     if args.format == "json":
         out.write(msgspec.json.format(msgspec.json.encode(result).decode(), indent=2) + "\n")
     else:
-        out.write(result.system_prompt)
-        if not result.system_prompt.endswith("\n"):
-            out.write("\n")
+        _write_text(result, out)
+    return 0
+
+
+def _required(parser: argparse.ArgumentParser, settings: HarnessSettings) -> tuple[str, str, str]:
+    """URL, project and agent, or a usage error naming the missing flags."""
+    url, project, agent = settings.url, settings.project, settings.agent
+    if not (url and project and agent):
+        missing = ", ".join(
+            f"--{name.removeprefix('HARNESS_MEMORY_').lower()}" for name in settings.missing()
+        )
+        parser.error(f"missing {missing} (or the HARNESS_MEMORY_* variables)")
+    return url, project, agent
+
+
+def _write_line(text: str, out: IO[str]) -> None:
+    out.write(text if text.endswith("\n") else text + "\n")
+
+
+def _write_text(result: SessionStart, out: IO[str]) -> None:
+    """The system prompt; with a fetched draft, the separator line and the draft's prompt."""
+    _write_line(result.system_prompt, out)
+    if result.initial_prompt is not None:
+        draft_id = result.session_meta.draft_id or ""
+        out.write(DRAFT_SEPARATOR.format(draft_id=draft_id) + "\n")
+        _write_line(result.initial_prompt, out)
+
+
+def _draft_show(
+    parser: argparse.ArgumentParser,
+    args: argparse.Namespace,
+    settings: HarnessSettings,
+    out: IO[str],
+) -> int:
+    """Print one draft (A-12); 1 with the reason on stderr when it cannot be fetched."""
+    url, project, agent = _required(parser, settings)
+
+    async def fetch() -> Draft:
+        async with MemoryClient(url, token=settings.token, timeout=settings.timeout) as client:
+            return await client.get_draft(project, agent, args.draft_id)
+
+    try:
+        draft = asyncio.run(fetch())
+    except (MemoryClientError, InvalidId) as error:
+        logger.error("cannot fetch draft %s: %s", args.draft_id, error)
+        return 1
+    if args.format == "json":
+        out.write(msgspec.json.format(msgspec.json.encode(draft).decode(), indent=2) + "\n")
+    else:
+        _write_line(draft.prompt, out)
     return 0
 
 

@@ -1,26 +1,30 @@
-"""A small async client for the memory service's Session-start route (A-9).
+"""A small async client for the memory service's Session-start (A-9) and draft (A-12) routes.
 
-Errors, all raised by :meth:`MemoryClient.session_start`::
+Errors, raised alike by :meth:`MemoryClient.session_start` and :meth:`MemoryClient.get_draft`::
 
     MemoryClientError          base; ``reason`` is a short code, ``str(error)`` a sentence
     ├── ServiceUnreachableError     connection refused, DNS failure, reset before an answer
     ├── ServiceTimeoutError         no full answer within the timeout (P-2: "down or slow")
     ├── ServiceRejectedError        the service answered 4xx/5xx; ``status`` and problem ``detail``
-    └── BadServiceAnswerError       2xx whose body is not a SessionStartResponse
+    └── BadServiceAnswerError       2xx whose body is not the expected DTO
 
-Ids are checked against K-7 before anything is sent (``memory_core.errors.InvalidId``).
+Ids are checked before anything is sent (``memory_core.errors.InvalidId``): project and agent
+against K-7, a draft id against the service's own pattern (32 lowercase hex digits, A-12). An
+expired or unknown draft is a :class:`ServiceRejectedError` with ``status == 404``.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Self
+import re
+from typing import Self, TypeVar
 from urllib.parse import quote
 
 import aiohttp
 import msgspec
+from memory_core.errors import InvalidId
 from memory_core.keys import check_agent_id, check_project_id
-from memory_core.wire import SessionStartRequest, SessionStartResponse
+from memory_core.wire import Draft, SessionStartRequest, SessionStartResponse
 
 __all__ = [
     "DEFAULT_TIMEOUT_S",
@@ -30,14 +34,27 @@ __all__ = [
     "ServiceRejectedError",
     "ServiceTimeoutError",
     "ServiceUnreachableError",
+    "check_draft_id",
 ]
 
 DEFAULT_TIMEOUT_S = 2.0
 """Whole-request budget in seconds: a Session start must not wait long for memory (P-2)."""
 
 _RESPONSE_DECODER = msgspec.json.Decoder(SessionStartResponse)
+_DRAFT_DECODER = msgspec.json.Decoder(Draft)
 _ENCODER = msgspec.json.Encoder()
 _MAX_DETAIL = 300
+_DRAFT_ID_RE = re.compile(r"[0-9a-f]{32}")
+"""The service's draft id: ``uuid4().hex`` (``memory_api.store.drafts.check_draft_id``)."""
+
+_T = TypeVar("_T")
+
+
+def check_draft_id(draft_id: str) -> str:
+    """Return ``draft_id`` if it is 32 lowercase hex digits (A-12), else raise ``InvalidId``."""
+    if _DRAFT_ID_RE.fullmatch(draft_id) is None:
+        raise InvalidId("draft", draft_id, "must be 32 lowercase hex digits")
+    return draft_id
 
 
 class MemoryClientError(Exception):
@@ -104,6 +121,13 @@ class MemoryClient:
             await self._session.close()
             self._session = None
 
+    def _agent_url(self, project: str, agent: str) -> str:
+        """The agent's API base; raises ``InvalidId`` for a bad project or agent id (K-7)."""
+        return (
+            f"{self._base_url}/api/projects/{quote(check_project_id(project), safe='')}"
+            f"/agents/{quote(check_agent_id(agent), safe='')}"
+        )
+
     async def session_start(
         self, project: str, agent: str, workspace: str, *, session_id: str | None = None
     ) -> SessionStartResponse:
@@ -112,17 +136,43 @@ class MemoryClient:
         ``workspace`` is the Workspace path as the harness sees it; the service resolves it.
         Raises ``InvalidId`` for a bad project or agent id, else one of this module's errors.
         """
+        url = self._agent_url(project, agent) + "/memory/session-start"
+        body = _ENCODER.encode(SessionStartRequest(workspace=workspace, session_id=session_id))
+        return await self._call("POST", url, body, _RESPONSE_DECODER, "a Session start")
+
+    async def get_draft(self, project: str, agent: str, draft_id: str) -> Draft:
+        """Call ``GET /api/projects/{project}/agents/{agent}/drafts/{draft_id}`` (A-12).
+
+        Returns the live draft: its ``prompt`` (user text, returned verbatim) and the
+        ``workspace`` path it is pinned to, or None. Raises ``InvalidId`` for a bad project,
+        agent or draft id (nothing is sent then); :class:`ServiceRejectedError` with
+        ``status == 404`` for an expired or unknown draft (or another agent's);
+        :class:`BadServiceAnswerError` when the answer is no draft, or another draft than asked
+        for; otherwise one of this module's errors, as for :meth:`session_start`.
+        """
+        url = f"{self._agent_url(project, agent)}/drafts/{check_draft_id(draft_id)}"
+        draft = await self._call("GET", url, None, _DRAFT_DECODER, "a draft")
+        if (draft.id, draft.project, draft.agent) != (draft_id, project, agent):
+            raise BadServiceAnswerError(
+                f"memory service answered with draft {draft.id!r} of {draft.project}/"
+                f"{draft.agent} when asked for {draft_id!r} of {project}/{agent}"
+            )
+        return draft
+
+    async def _call(
+        self,
+        method: str,
+        url: str,
+        body: bytes | None,
+        decoder: msgspec.json.Decoder[_T],
+        what: str,
+    ) -> _T:
+        """Send one request and decode its 2xx answer with ``decoder``; map every failure."""
         if self._session is None:
             raise RuntimeError("use MemoryClient as an async context manager")
-        url = (
-            f"{self._base_url}/api/projects/{quote(check_project_id(project), safe='')}"
-            f"/agents/{quote(check_agent_id(agent), safe='')}/memory/session-start"
-        )
-        body = _ENCODER.encode(SessionStartRequest(workspace=workspace, session_id=session_id))
+        headers = {"Content-Type": "application/json"} if body is not None else {}
         try:
-            async with self._session.post(
-                url, data=body, headers={"Content-Type": "application/json"}
-            ) as response:
+            async with self._session.request(method, url, data=body, headers=headers) as response:
                 raw = await response.read()
                 if response.status >= 400:
                     raise ServiceRejectedError(
@@ -139,11 +189,9 @@ class MemoryClient:
                 f"memory service unreachable at {self._base_url}: {error}"
             ) from error
         try:
-            return _RESPONSE_DECODER.decode(raw)
+            return decoder.decode(raw)
         except msgspec.DecodeError as error:
-            raise BadServiceAnswerError(
-                f"memory service answer is not a Session start: {error}"
-            ) from error
+            raise BadServiceAnswerError(f"memory service answer is not {what}: {error}") from error
 
 
 def _problem_detail(raw: bytes, fallback: str | None) -> str:

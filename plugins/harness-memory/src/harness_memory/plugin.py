@@ -6,6 +6,11 @@ record. When the service is down, slow, refuses or answers nonsense, the Session
 ``{{MEMORY}}`` becomes empty, the key line reads ``(none — memory is off)`` and the record says
 why. The memory location always comes from the service the harness is configured with (P-2a),
 never from anything inside the Workspace.
+
+With ``draft_id`` the Session starts from a draft of the chat bridge (A-12): the draft's prompt
+comes back verbatim as ``initial_prompt`` (the Session's first user message) and a Workspace the
+draft pins (W-4) replaces the harness's. A draft that cannot be fetched fails open like memory:
+the Session starts in the harness's Workspace without a first message and the record says why.
 """
 
 from __future__ import annotations
@@ -24,9 +29,22 @@ from memory_core.template import (
     has_memory_placeholder,
     substitute,
 )
-from memory_core.wire import ScopeManifest, SessionDirectories, SessionStartResponse, WorkspaceKind
+from memory_core.wire import (
+    Draft,
+    ScopeManifest,
+    SessionDirectories,
+    SessionStartResponse,
+    WorkspaceKind,
+)
 
-from harness_memory.client import DEFAULT_TIMEOUT_S, MemoryClient, MemoryClientError
+from harness_memory.client import (
+    DEFAULT_TIMEOUT_S,
+    MemoryClient,
+    MemoryClientError,
+    ServiceRejectedError,
+    ServiceTimeoutError,
+    ServiceUnreachableError,
+)
 
 __all__ = [
     "AGENT_ID_PLACEHOLDER",
@@ -35,6 +53,7 @@ __all__ = [
     "MemoryStatus",
     "SessionMeta",
     "SessionStart",
+    "WorkspaceSource",
     "start_session",
 ]
 
@@ -72,6 +91,9 @@ MemoryStatus = Literal["injected", "not-injected", "off", "no-placeholder", "fai
 - ``failed-open``: the service could not be used; ``error`` says why (P-2).
 """
 
+WorkspaceSource = Literal["harness", "draft"]
+"""Where the Session's Workspace came from: the harness's argument, or the draft's pin (W-4)."""
+
 
 class SessionMeta(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     """The record of one Session start (P-1), for the harness's session log.
@@ -81,6 +103,12 @@ class SessionMeta(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     (``unreachable``, ``timeout``, ``rejected``, ``bad-answer``, ``invalid-id``, ``internal``);
     ``manifests`` what each scope's injection kept and dropped (I-4) and ``truncated`` the scopes
     whose index was cut; ``workspace_memory_key`` is the value the key line rendered (I-2).
+
+    Draft fields (A-12), all at their defaults for a Session without a draft: ``draft_id`` the
+    draft asked for; ``initial_prompt`` its prompt, verbatim, when it was fetched;
+    ``draft_error``/``draft_error_kind`` why it was not (``not-found`` for an expired or unknown
+    draft, else the kinds above); ``workspace_source`` is ``draft`` when ``workspace`` is the
+    path the draft pinned, ``harness`` when it is the one the harness passed.
     """
 
     project: str
@@ -103,14 +131,24 @@ class SessionMeta(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     manifests: list[ScopeManifest]
     truncated: list[str]
     system_prompt: str
+    draft_id: str | None = None
+    draft_error: str | None = None
+    draft_error_kind: str | None = None
+    workspace_source: WorkspaceSource = "harness"
+    initial_prompt: str | None = None
 
 
 class SessionStart(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
-    """What :func:`start_session` returns: prompt, key (None without a scope), the record."""
+    """What :func:`start_session` returns: prompt, key (None without a scope), the record.
+
+    ``initial_prompt`` is the draft's prompt, verbatim, for the harness to send as the
+    Session's first user message; None without a draft or when it could not be fetched.
+    """
 
     system_prompt: str
     key: str | None
     session_meta: SessionMeta
+    initial_prompt: str | None = None
 
 
 async def start_session(
@@ -123,6 +161,7 @@ async def start_session(
     template: str,
     session_id: str | None = None,
     timeout_s: float = DEFAULT_TIMEOUT_S,
+    draft_id: str | None = None,
 ) -> SessionStart:
     """Start a Session's memory: call A-9, substitute the template, record what happened (P-1).
 
@@ -134,26 +173,46 @@ async def start_session(
     ``{{APP_DATA_DIR}}`` and ``{{AGENT_ID}}`` are filled, so an Environment section can give the
     model the values its Directory lines need. Never raises for a service problem (P-2): the
     result then carries no memory and ``session_meta.status == "failed-open"``.
+
+    ``draft_id`` (A-12) starts the Session from a draft: it is fetched first; its ``workspace``,
+    when pinned, is the Session's Workspace instead of ``workspace``; its prompt is returned
+    untouched (no placeholder is ever filled in it) as ``initial_prompt``. A draft that cannot
+    be fetched (expired, unknown, malformed id, service down) never raises either: the Session
+    starts in ``workspace`` without an initial prompt and ``session_meta.draft_error`` says why.
+    When the draft fetch finds the service down or slow, memory fails open at once rather than
+    waiting a second time.
     """
     workspace = _absolute(workspace)
     started_at = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
     clock = time.perf_counter()
     has_placeholder = has_memory_placeholder(template)
     answer: SessionStartResponse | None = None
+    draft: Draft | None = None
+    draft_failure: Exception | None = None
     error: str | None = None
     error_kind: str | None = None
     try:
         async with MemoryClient(service_url, token=token, timeout=timeout_s) as client:
+            if draft_id is not None:
+                try:
+                    draft = await client.get_draft(project, agent, draft_id)
+                except Exception as failure:  # A-12 fails open like memory (P-2)
+                    draft_failure = failure
+                    if isinstance(failure, ServiceUnreachableError | ServiceTimeoutError):
+                        raise  # down or slow: memory fails open too, without a second wait
+            if draft is not None and draft.workspace is not None:
+                workspace = draft.workspace
             answer = await client.session_start(project, agent, workspace, session_id=session_id)
-    except MemoryClientError as failure:
-        error, error_kind = str(failure), failure.reason
-    except InvalidId as failure:
-        error, error_kind = f"harness memory settings: {failure}", "invalid-id"
     except Exception as failure:  # P-2: no fault of the memory side may stop a Session
-        logger.exception("memory Session start failed unexpectedly")
-        error, error_kind = f"unexpected error: {failure!r}", "internal"
+        error, error_kind = _describe(failure)
     if error is not None:
         logger.warning("memory failed open for %s/%s: %s", project, agent, error)
+    draft_error, draft_error_kind = (
+        _describe_draft(draft_failure) if draft_failure is not None else (None, None)
+    )
+    if draft_error is not None:
+        logger.warning("Session starts without draft %s: %s", draft_id, draft_error)
+    initial_prompt = draft.prompt if draft is not None else None
 
     memory = answer.memory if answer is not None and answer.injected else ""
     key_value = answer.workspace_memory_key if answer is not None else OFF_KEY_VALUE
@@ -183,8 +242,37 @@ async def start_session(
         manifests=manifests,
         truncated=[m.scope for m in manifests if m.cap_fired != "none"],
         system_prompt=system_prompt,
+        draft_id=draft_id,
+        draft_error=draft_error,
+        draft_error_kind=draft_error_kind,
+        workspace_source="draft" if draft is not None and draft.workspace else "harness",
+        initial_prompt=initial_prompt,
     )
-    return SessionStart(system_prompt=system_prompt, key=meta.key, session_meta=meta)
+    return SessionStart(
+        system_prompt=system_prompt,
+        key=meta.key,
+        session_meta=meta,
+        initial_prompt=initial_prompt,
+    )
+
+
+def _describe(failure: Exception) -> tuple[str, str]:
+    """Say why a call to the service failed: ``(error sentence, error kind)`` for the record."""
+    if isinstance(failure, MemoryClientError):
+        return str(failure), failure.reason
+    if isinstance(failure, InvalidId):
+        return f"harness memory settings: {failure}", "invalid-id"
+    logger.error("memory Session start failed unexpectedly", exc_info=failure)
+    return f"unexpected error: {failure!r}", "internal"
+
+
+def _describe_draft(failure: Exception) -> tuple[str, str]:
+    """Like :func:`_describe`; an expired or unknown draft (404) is kind ``not-found``."""
+    if isinstance(failure, ServiceRejectedError) and failure.status == 404:
+        return f"draft not found (expired or unknown): {failure.detail}", "not-found"
+    if isinstance(failure, InvalidId):
+        return str(failure), "invalid-id"
+    return _describe(failure)
 
 
 def _absolute(workspace: str) -> str:

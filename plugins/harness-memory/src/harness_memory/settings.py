@@ -12,7 +12,7 @@ HARNESS_MEMORY_URL          the memory service root, e.g. ``http://127.0.0.1:808
 HARNESS_MEMORY_TOKEN        bearer token (optional against a loopback service without tokens)
 HARNESS_MEMORY_PROJECT      project id (K-7)
 HARNESS_MEMORY_AGENT        agent id (K-7)
-HARNESS_MEMORY_TIMEOUT      seconds for the whole Session-start request (default 2)
+HARNESS_MEMORY_TIMEOUT      seconds for each request to the service (default 2)
 HARNESS_MEMORY_TEMPLATE     path of a template file (default: the hook's built-in template)
 HARNESS_MEMORY_STATE_DIR    where Session records go (default ``~/.claude/harness-memory``,
                             or ``$CLAUDE_CONFIG_DIR/harness-memory``)
