@@ -1,4 +1,4 @@
-"""Shared helpers for the plugin tests: recorded hook fixtures and running the installed CLI."""
+"""Shared helpers for the plugin tests: hook fixtures, the installed CLI, starting a Session."""
 
 from __future__ import annotations
 
@@ -8,10 +8,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from harness_memory import SessionStart, start_session
+from harness_memory.client import DEFAULT_TIMEOUT_S
+
 from tests.support.serve import venv_bin
 
 FIXTURES = Path(__file__).parent / "fixtures"
 HARNESS_MEMORY = venv_bin("harness-memory")
+HARNESS_WORKSPACE = "/home/ada/src/my-app"
+TOKEN = "secret-token"
 
 
 def hook_fixture(name: str, **values: str) -> bytes:
@@ -50,3 +55,33 @@ async def run_cli(
     out, err = await process.communicate(stdin)
     assert process.returncode is not None
     return Completed(process.returncode, out.decode(), err.decode())
+
+
+async def start(
+    service_url: str,
+    template: str,
+    *,
+    token: str | None = TOKEN,
+    project: str = "acme",
+    agent: str = "coder",
+    workspace: str = HARNESS_WORKSPACE,
+    session_id: str | None = None,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+    draft_id: str | None = None,
+) -> SessionStart:
+    """Call ``harness_memory.start_session`` with the tests' usual harness settings.
+
+    The optional parameters default exactly as ``start_session``'s do; the ones it requires
+    default to the harness of the scripted service (project ``acme``, agent ``coder``).
+    """
+    return await start_session(
+        service_url=service_url,
+        token=token,
+        project=project,
+        agent=agent,
+        workspace=workspace,
+        template=template,
+        session_id=session_id,
+        timeout_s=timeout_s,
+        draft_id=draft_id,
+    )

@@ -15,41 +15,22 @@ from harness_memory import (
     MemoryClient,
     ServiceRejectedError,
     ServiceUnreachableError,
-    SessionStart,
-    start_session,
 )
 from memory_core.errors import InvalidId
 
+from tests.plugin.helpers import HARNESS_WORKSPACE, start
 from tests.plugin.scripted_service import USER_INDEX_LINE, ScriptedService
 
 TEMPLATE = (
     "You are Coder.\n\n{{MEMORY}}\n"
     "# Environment\n- Workspace Memory Key: {{WORKSPACE_MEMORY_KEY}}\n"
 )
-HARNESS_WORKSPACE = "/home/ada/src/my-app"
 PINNED_WORKSPACE = "/home/ada/src/shop-api"
 PROMPT = (
     "Update memory `Deploy notes.md` in Workspace {{WORKSPACE_MEMORY_KEY}}:\n"
     "  {{MEMORY}} stays literal — «über» 数据库 \\n {{AGENT_ID}}\r\ntrailing  "
 )
 UNKNOWN_ID = "0123456789abcdef0123456789abcdef"
-
-
-async def start(
-    service: ScriptedService, draft_id: str | None, **overrides: object
-) -> SessionStart:
-    options: dict[str, object] = {
-        "service_url": service.url,
-        "token": "secret-token",
-        "project": "acme",
-        "agent": "coder",
-        "workspace": HARNESS_WORKSPACE,
-        "template": TEMPLATE,
-        "session_id": "s-1",
-        "draft_id": draft_id,
-    }
-    options.update(overrides)
-    return await start_session(**options)  # type: ignore[arg-type]
 
 
 def session_start_workspaces(service: ScriptedService) -> list[str]:
@@ -60,7 +41,7 @@ async def test_a12_the_drafts_prompt_comes_back_verbatim_as_the_first_user_messa
     service: ScriptedService,
 ) -> None:
     draft = service.add_draft(PROMPT)
-    result = await start(service, draft.id)
+    result = await start(service.url, TEMPLATE, session_id="s-1", draft_id=draft.id)
     assert result.initial_prompt == PROMPT  # no placeholder inside it was filled
     assert PROMPT not in result.system_prompt and "Deploy notes" not in result.system_prompt
     assert USER_INDEX_LINE in result.system_prompt
@@ -79,7 +60,7 @@ async def test_a12_w4_the_workspace_the_draft_pins_wins_over_the_harnesss(
     service: ScriptedService,
 ) -> None:
     draft = service.add_draft("Add a memory about the release checklist", PINNED_WORKSPACE)
-    result = await start(service, draft.id)
+    result = await start(service.url, TEMPLATE, session_id="s-1", draft_id=draft.id)
     assert session_start_workspaces(service) == [PINNED_WORKSPACE]
     assert result.session_meta.workspace == PINNED_WORKSPACE
     assert result.session_meta.workspace_source == "draft"
@@ -96,7 +77,7 @@ async def test_a12_p2_a_draft_that_is_gone_fails_open_into_the_harnesss_workspac
         draft_id = UNKNOWN_ID
     else:
         draft_id = service.add_draft(PROMPT, PINNED_WORKSPACE, agent="helper").id
-    result = await start(service, draft_id)
+    result = await start(service.url, TEMPLATE, session_id="s-1", draft_id=draft_id)
     assert result.initial_prompt is None
     meta = result.session_meta
     assert meta.draft_id == draft_id
@@ -113,15 +94,7 @@ async def test_a12_p2_a_draft_that_is_gone_fails_open_into_the_harnesss_workspac
 
 async def test_a12_p2_service_down_the_session_starts_without_draft_and_memory() -> None:
     url = f"http://127.0.0.1:{unused_port()}"
-    result = await start_session(
-        service_url=url,
-        token=None,
-        project="acme",
-        agent="coder",
-        workspace=HARNESS_WORKSPACE,
-        template=TEMPLATE,
-        draft_id=UNKNOWN_ID,
-    )
+    result = await start(url, TEMPLATE, token=None, draft_id=UNKNOWN_ID)
     assert result.initial_prompt is None
     assert result.system_prompt.startswith("You are Coder.\n")
     assert "- Workspace Memory Key: (none — memory is off)\n" in result.system_prompt
@@ -137,7 +110,7 @@ async def test_a12_p2_a_slow_service_is_waited_for_once_not_twice(
 ) -> None:
     service.behaviour = "slow"
     draft = service.add_draft(PROMPT)
-    result = await start(service, draft.id, timeout_s=0.2)
+    result = await start(service.url, TEMPLATE, session_id="s-1", draft_id=draft.id, timeout_s=0.2)
     meta = result.session_meta
     assert meta.draft_error_kind == "timeout" and meta.error_kind == "timeout"
     assert meta.status == "failed-open"
@@ -149,7 +122,7 @@ async def test_a12_p2_a_slow_service_is_waited_for_once_not_twice(
 async def test_a12_a_malformed_draft_id_is_refused_before_any_request(
     service: ScriptedService, draft_id: str
 ) -> None:
-    result = await start(service, draft_id)
+    result = await start(service.url, TEMPLATE, session_id="s-1", draft_id=draft_id)
     meta = result.session_meta
     assert meta.draft_error_kind == "invalid-id"
     assert meta.draft_error is not None and "32 lowercase hex digits" in meta.draft_error
@@ -161,7 +134,7 @@ async def test_a12_a_malformed_draft_id_is_refused_before_any_request(
 async def test_a12_without_a_draft_the_record_says_none_was_asked_for(
     service: ScriptedService,
 ) -> None:
-    result = await start(service, None)
+    result = await start(service.url, TEMPLATE, session_id="s-1")
     assert result.initial_prompt is None
     meta = result.session_meta
     assert meta.draft_id is None and meta.draft_error is None and meta.initial_prompt is None

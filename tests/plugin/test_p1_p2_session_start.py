@@ -14,10 +14,10 @@ from harness_memory import (
     ServiceTimeoutError,
     ServiceUnreachableError,
     SessionStart,
-    start_session,
 )
 from memory_core.errors import InvalidId
 
+from tests.plugin.helpers import start
 from tests.plugin.scripted_service import USER_INDEX_LINE, WORKSPACE_INDEX_LINE, ScriptedService
 
 TEMPLATE = """You are a careful coding agent.
@@ -32,33 +32,8 @@ TEMPLATE = """You are a careful coding agent.
 """
 
 
-async def start(
-    service: ScriptedService, template: str = TEMPLATE, **overrides: object
-) -> SessionStart:
-    options: dict[str, object] = {
-        "service_url": service.url,
-        "token": "secret-token",
-        "project": "acme",
-        "agent": "coder",
-        "workspace": "/home/ada/src/my-app",
-        "template": template,
-        "session_id": "s-1",
-        "timeout_s": 2.0,
-    }
-    options.update(overrides)
-    return await start_session(**options)  # type: ignore[arg-type]
-
-
 async def test_p1_substitutes_memory_key_and_environment_values(service: ScriptedService) -> None:
-    result = await start_session(
-        service_url=service.url,
-        token="secret-token",
-        project="acme",
-        agent="coder",
-        workspace="/home/ada/src/my-app",
-        template=TEMPLATE,
-        session_id="s-1",
-    )
+    result = await start(service.url, TEMPLATE, session_id="s-1")
     prompt = result.system_prompt
     assert USER_INDEX_LINE in prompt and WORKSPACE_INDEX_LINE in prompt
     assert "{{MEMORY}}" not in prompt and "{{WORKSPACE_MEMORY_KEY}}" not in prompt
@@ -70,7 +45,7 @@ async def test_p1_substitutes_memory_key_and_environment_values(service: Scripte
 
 
 async def test_p1_sends_the_workspace_session_id_and_bearer_token(service: ScriptedService) -> None:
-    await start(service)
+    await start(service.url, TEMPLATE, session_id="s-1")
     [(path, headers, body)] = service.calls
     assert path == "acme/coder"
     assert headers["Authorization"] == "Bearer secret-token"
@@ -81,14 +56,7 @@ async def test_p1_sends_the_workspace_session_id_and_bearer_token(service: Scrip
 async def test_p1_session_meta_records_the_assembled_prompt_and_manifests(
     service: ScriptedService,
 ) -> None:
-    result = await start_session(
-        service_url=service.url,
-        token=None,
-        project="acme",
-        agent="coder",
-        workspace="/w",
-        template=TEMPLATE,
-    )
+    result = await start(service.url, TEMPLATE, token=None, workspace="/w")
     meta = result.session_meta
     assert meta.system_prompt == result.system_prompt
     assert meta.status == "injected"
@@ -110,14 +78,7 @@ async def test_p1_placeholder_text_inside_memory_is_never_expanded_again(
     service: ScriptedService,
 ) -> None:
     service.memory = "- note about {{WORKSPACE_MEMORY_KEY}}, {{AGENT_ID}} and {{MEMORY}}\n"
-    result = await start_session(
-        service_url=service.url,
-        token=None,
-        project="acme",
-        agent="coder",
-        workspace="/w",
-        template=TEMPLATE,
-    )
+    result = await start(service.url, TEMPLATE, token=None, workspace="/w")
     assert (
         "- note about {{WORKSPACE_MEMORY_KEY}}, {{AGENT_ID}} and {{MEMORY}}\n"
         in result.system_prompt
@@ -128,14 +89,7 @@ async def test_i5_a_template_without_memory_placeholder_injects_nothing(
     service: ScriptedService,
 ) -> None:
     template = "Be brief.\n\n# Environment\n- Workspace Memory Key: {{WORKSPACE_MEMORY_KEY}}\n"
-    result = await start_session(
-        service_url=service.url,
-        token=None,
-        project="acme",
-        agent="coder",
-        workspace="/w",
-        template=template,
-    )
+    result = await start(service.url, template, token=None, workspace="/w")
     assert (
         result.system_prompt
         == "Be brief.\n\n# Environment\n- Workspace Memory Key: my-app-1c7ddc51\n"
@@ -148,14 +102,7 @@ async def test_i5_memory_off_expands_to_nothing_and_says_so_on_the_key_line(
     service: ScriptedService,
 ) -> None:
     service.behaviour = "off"
-    result = await start_session(
-        service_url=service.url,
-        token=None,
-        project="acme",
-        agent="coder",
-        workspace="/w",
-        template=TEMPLATE,
-    )
+    result = await start(service.url, TEMPLATE, token=None, workspace="/w")
     assert "## User memory" not in result.system_prompt
     assert "- Workspace Memory Key: (none — memory is off)\n" in result.system_prompt
     assert result.key is None
@@ -165,14 +112,7 @@ async def test_i5_memory_off_expands_to_nothing_and_says_so_on_the_key_line(
 
 async def test_k4_a_temporary_workspace_has_no_key(service: ScriptedService) -> None:
     service.behaviour = "temporary"
-    result = await start_session(
-        service_url=service.url,
-        token=None,
-        project="acme",
-        agent="coder",
-        workspace="/w",
-        template=TEMPLATE,
-    )
+    result = await start(service.url, TEMPLATE, token=None, workspace="/w")
     assert "- Workspace Memory Key: (none — temporary workspace)\n" in result.system_prompt
     assert result.key is None
     assert result.session_meta.workspace_kind == "temporary"
@@ -196,45 +136,38 @@ def assert_failed_open(result: SessionStart, kind: str, *words: str) -> None:
 
 async def test_p2_service_down_still_starts_the_session(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{unused_port()}"
-    result = await start_session(
-        service_url=url,
-        token=None,
-        project="acme",
-        agent="coder",
-        workspace="/w",
-        template=TEMPLATE,
-    )
+    result = await start(url, TEMPLATE, token=None, workspace="/w")
     assert_failed_open(result, "unreachable", "unreachable", url)
 
 
 async def test_p2_service_too_slow_fails_open_after_the_timeout(service: ScriptedService) -> None:
     service.behaviour = "slow"
-    result = await start(service, timeout_s=0.2)
+    result = await start(service.url, TEMPLATE, session_id="s-1", timeout_s=0.2)
     assert_failed_open(result, "timeout", "0.2 s")
 
 
 async def test_p2_a_4xx_problem_fails_open_with_its_detail(service: ScriptedService) -> None:
     service.behaviour = "not-found"
-    result = await start(service)
+    result = await start(service.url, TEMPLATE, session_id="s-1")
     assert_failed_open(result, "rejected", "404", "no agent 'coder' in project 'acme'")
 
 
 async def test_p2_a_5xx_fails_open_with_the_status(service: ScriptedService) -> None:
     service.behaviour = "boom"
-    result = await start(service)
+    result = await start(service.url, TEMPLATE, session_id="s-1")
     assert_failed_open(result, "rejected", "503", "upstream gone")
 
 
 async def test_p2_a_malformed_answer_fails_open(service: ScriptedService) -> None:
     service.behaviour = "garbage"
-    result = await start(service)
+    result = await start(service.url, TEMPLATE, session_id="s-1")
     assert_failed_open(result, "bad-answer")
 
 
 async def test_p2_bad_ids_in_the_harness_settings_fail_open_without_a_request(
     service: ScriptedService,
 ) -> None:
-    result = await start(service, project="Not A Project")
+    result = await start(service.url, TEMPLATE, session_id="s-1", project="Not A Project")
     assert_failed_open(result, "invalid-id", "project")
     assert service.calls == []
 
