@@ -50,7 +50,7 @@ def _require_chromium() -> None:
     )
     if os.environ.get("CI", "").lower() == "true":
         pytest.fail(reason)
-    pytest.skip(reason)
+    pytest.skip(reason=reason)
 
 
 @pytest.fixture(scope="package")

@@ -63,7 +63,7 @@ SECRET_LINES = [
     ("github-token", "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuv", "github_pat_11"),
     ("gitlab-token", "glpat-abcdefghij0123456789", "glpat-abcdefghij"),
     ("slack-token", "xoxb-1234567890-abcdefghijkl", "xoxb-1234567890"),
-    ("slack-webhook", "https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXX", "T000/B000"),
+    ("slack-webhook", "https://hooks.slack.com/services/T000/B000/a1B2c3D4e5F6g7H8", "T000/B000"),
     ("openai-style-key", "OPENAI sk-proj-abcdefghijklmnopqrstuvwxyz0123", "abcdefghijklmnop"),
     ("google-api-key", "AIzaSyA0123456789abcdefghijklmnopqrstuv", "AIzaSyA0123456789"),
     ("stripe-key", "sk_live_0123456789abcdefghij", "0123456789abcdefghij"),

@@ -27,7 +27,7 @@ def _unavailable(reason: str) -> NoReturn:
     message = f"CLAUDE CODE E2E NOT RUN: {reason}"
     if os.environ.get("CI") == "true":
         pytest.fail(message + " (CI=true: this must run)")
-    pytest.skip(message)
+    pytest.skip(reason=message)
 
 
 def _version_of(binary: Path) -> str | None:
