@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.plugin.real_service import RealService, start_service
+from tests.plugin.real_service import RealService, seed_scope, start_service
 from tests.plugin.scripted_service import ScriptedService, ServerFactory, serve_scripted
 
 
@@ -25,3 +25,11 @@ def real_service(tmp_path: Path) -> Iterator[RealService]:
         yield running
     finally:
         running.stop()
+
+
+@pytest.fixture
+def memory_root(real_service: RealService) -> Path:
+    """Agent ``coder`` created with the service's CLI, its user scope seeded from the corpus."""
+    root = real_service.create_agent("coder")
+    seed_scope(root / "user", "user-scope")
+    return root

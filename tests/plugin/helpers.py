@@ -19,6 +19,21 @@ HARNESS_WORKSPACE = "/home/ada/src/my-app"
 TOKEN = "secret-token"
 
 
+def harness_env(service_url: str, **extra: str) -> dict[str, str]:
+    """``HARNESS_MEMORY_*`` variables naming ``service_url`` and ``acme/coder``, plus ``extra``."""
+    return {
+        "HARNESS_MEMORY_URL": service_url,
+        "HARNESS_MEMORY_PROJECT": "acme",
+        "HARNESS_MEMORY_AGENT": "coder",
+        **extra,
+    }
+
+
+def names(directory: Path) -> set[str]:
+    """The names directly in ``directory`` (the scopes of a memory root, a scope's files)."""
+    return {entry.name for entry in directory.iterdir()}
+
+
 def hook_fixture(name: str, **values: str) -> bytes:
     """Load a recorded hook input from ``fixtures/``, ``__NAME__`` tokens filled (JSON-escaped)."""
     text = (FIXTURES / name).read_text(encoding="utf-8")

@@ -19,6 +19,7 @@ from typing import Literal
 import msgspec
 from aiohttp import web
 from aiohttp.test_utils import TestServer
+from memory_core import layout
 from memory_core.wire import (
     Draft,
     ScopeManifest,
@@ -49,6 +50,16 @@ class ScriptedService:
     draft_calls: list[str] = field(default_factory=list)
     url: str = ""
 
+    @property
+    def memory_root(self) -> Path:
+        """The memory root of agent ``coder`` in ``data_dir``, as the answers report it."""
+        return layout.memory_root(self.data_dir, "coder")
+
+    @property
+    def workspaces(self) -> list[str]:
+        """The Workspace of each Session-start request so far, in order."""
+        return [body.workspace for _, _, body in self.calls]
+
     def add_draft(
         self,
         prompt: str,
@@ -72,7 +83,7 @@ class ScriptedService:
         return draft
 
     def answer(self, request: SessionStartRequest) -> SessionStartResponse:
-        memory_root = self.data_dir / "agents" / "coder" / "agent_state" / "memory"
+        root = self.memory_root
         kind = {"off": "off", "temporary": "temporary"}.get(self.behaviour, "persistent")
         enabled = kind != "off"
         key = self.key if kind == "persistent" else None
@@ -97,9 +108,9 @@ class ScriptedService:
             workspace_kind=kind,  # type: ignore[arg-type]
             directories=SessionDirectories(
                 app_data_dir=str(self.data_dir),
-                memory_root=str(memory_root),
-                user=str(memory_root / "user"),
-                workspace=str(memory_root / key) if key else None,
+                memory_root=str(root),
+                user=str(root / "user"),
+                workspace=str(root / key) if key else None,
             ),
             manifests=manifests if enabled else [],
             template_has_memory=True,
@@ -112,16 +123,7 @@ class ScriptedService:
         if self.behaviour == "slow":
             await asyncio.Event().wait()  # never answers; the client's timeout ends the wait
         if self.behaviour == "not-found":
-            return web.json_response(
-                {
-                    "type": "about:blank",
-                    "title": "Not Found",
-                    "status": 404,
-                    "detail": "no agent 'coder' in project 'acme'",
-                },
-                status=404,
-                content_type="application/problem+json",
-            )
+            return _not_found("no agent 'coder' in project 'acme'")
         if self.behaviour == "boom":
             return web.Response(status=503, text="upstream gone")
         if self.behaviour == "garbage":
@@ -142,7 +144,7 @@ class ScriptedService:
             del self.drafts[draft_id]
             draft = None
         if draft is None or (draft.project, draft.agent) != (project, agent):
-            return _problem(404, f"no draft {draft_id!r} for agent {agent!r} (it may have expired)")
+            return _not_found(f"no draft {draft_id!r} for agent {agent!r} (it may have expired)")
         return web.Response(body=msgspec.json.encode(draft), content_type="application/json")
 
 
@@ -150,10 +152,11 @@ def _iso(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _problem(status: int, detail: str) -> web.Response:
+def _not_found(detail: str) -> web.Response:
+    """A 404 problem+json answer, shaped like the real service's."""
     return web.json_response(
-        {"type": "about:blank", "title": "Not Found", "status": status, "detail": detail},
-        status=status,
+        {"type": "about:blank", "title": "Not Found", "status": 404, "detail": detail},
+        status=404,
         content_type="application/problem+json",
     )
 

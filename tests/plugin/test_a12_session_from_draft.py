@@ -33,10 +33,6 @@ PROMPT = (
 UNKNOWN_ID = "0123456789abcdef0123456789abcdef"
 
 
-def session_start_workspaces(service: ScriptedService) -> list[str]:
-    return [body.workspace for _, _, body in service.calls]
-
-
 async def test_a12_the_drafts_prompt_comes_back_verbatim_as_the_first_user_message(
     service: ScriptedService,
 ) -> None:
@@ -53,7 +49,7 @@ async def test_a12_the_drafts_prompt_comes_back_verbatim_as_the_first_user_messa
     assert meta.draft_error is None and meta.draft_error_kind is None
     assert meta.workspace == HARNESS_WORKSPACE and meta.workspace_source == "harness"
     assert service.draft_calls == [f"acme/coder/{draft.id}"]
-    assert session_start_workspaces(service) == [HARNESS_WORKSPACE]
+    assert service.workspaces == [HARNESS_WORKSPACE]
 
 
 async def test_a12_w4_the_workspace_the_draft_pins_wins_over_the_harnesss(
@@ -61,7 +57,7 @@ async def test_a12_w4_the_workspace_the_draft_pins_wins_over_the_harnesss(
 ) -> None:
     draft = service.add_draft("Add a memory about the release checklist", PINNED_WORKSPACE)
     result = await start(service.url, TEMPLATE, session_id="s-1", draft_id=draft.id)
-    assert session_start_workspaces(service) == [PINNED_WORKSPACE]
+    assert service.workspaces == [PINNED_WORKSPACE]
     assert result.session_meta.workspace == PINNED_WORKSPACE
     assert result.session_meta.workspace_source == "draft"
     assert result.initial_prompt == "Add a memory about the release checklist"
@@ -89,7 +85,7 @@ async def test_a12_p2_a_draft_that_is_gone_fails_open_into_the_harnesss_workspac
     assert meta.status == "injected" and meta.error is None
     assert USER_INDEX_LINE in result.system_prompt
     assert meta.workspace == HARNESS_WORKSPACE and meta.workspace_source == "harness"
-    assert session_start_workspaces(service) == [HARNESS_WORKSPACE]
+    assert service.workspaces == [HARNESS_WORKSPACE]
 
 
 async def test_a12_p2_service_down_the_session_starts_without_draft_and_memory() -> None:

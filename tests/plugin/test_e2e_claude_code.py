@@ -11,13 +11,16 @@ into the Session's own scope (it must land and list through the API).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from aiohttp import web
 from aiohttp.test_utils import unused_port
+from memory_core import layout
 from memory_core.keys import workspace_memory_key
 
 from tests.plugin.claude_code_cli import claude_code_binary
@@ -40,12 +43,18 @@ The SessionStart hook adds the indexes; the PreToolUse hook guards memory writes
 RUN_LIMIT_S = 300  # a hang guard for the CLI run, not an assertion about speed
 
 
-def exists(path: Path) -> bool:
-    return path.exists()
-
-
 def read(path: Path) -> str:
     return path.read_text(encoding="utf-8")
+
+
+def offers_write(body: dict[str, Any]) -> bool:
+    """Whether a Messages request offers the Write tool: the Session's own turns do."""
+    return any(tool.get("name") == "Write" for tool in body.get("tools") or [])
+
+
+def session_turns(fake: FakeAnthropic) -> list[dict[str, Any]]:
+    """The bodies of the Session's own Messages requests, in order."""
+    return [body for body in fake.message_requests() if offers_write(body)]
 
 
 def tool_results(body: dict[str, Any]) -> list[Block]:
@@ -90,8 +99,7 @@ class Script:
         ]
 
     def __call__(self, body: dict[str, Any]) -> tuple[list[Block], str]:
-        tools = [tool.get("name") for tool in body.get("tools") or []]
-        if "Write" not in tools:  # a side request (titles, summaries): answer briefly
+        if not offers_write(body):  # a side request (titles, summaries): answer briefly
             return [{"type": "text", "text": "ok"}], "end_turn"
         step = len(tool_results(body))
         if step < len(self.turns):
@@ -105,19 +113,23 @@ def claude() -> Path:
     return claude_code_binary()
 
 
-async def start_model(script: ModelScript) -> tuple[FakeAnthropic, web.AppRunner, str]:
-    """Serve the Messages API stand-in on a free loopback port; clean up the runner after."""
+@contextlib.asynccontextmanager
+async def serve_model(script: ModelScript) -> AsyncIterator[tuple[FakeAnthropic, str]]:
+    """Serve the Messages API stand-in on a free loopback port: ``(fake, base URL)``."""
     fake = FakeAnthropic(script=script)
     runner = web.AppRunner(fake.app())
     await runner.setup()
-    port = unused_port()
-    await web.TCPSite(runner, "127.0.0.1", port).start()
-    return fake, runner, f"http://127.0.0.1:{port}"
+    try:
+        port = unused_port()
+        await web.TCPSite(runner, "127.0.0.1", port).start()
+        yield fake, f"http://127.0.0.1:{port}"
+    finally:
+        await runner.cleanup()
 
 
 def write_settings(home: Path, service: RealService) -> None:
     """``~/.claude/settings.json`` exactly as the plugin's README gives it."""
-    memory_root = service.data_dir / "agents" / "coder" / "agent_state" / "memory"
+    memory_root = layout.memory_root(service.data_dir, "coder")
     flags = f"--url {service.url} --project acme --agent coder"
     settings = {
         "env": {"HARNESS_MEMORY_TOKEN": service.token},
@@ -190,10 +202,9 @@ async def run_claude(
 
 
 async def test_p4_claude_code_gets_the_injection_and_the_write_guard(
-    claude: Path, real_service: RealService, tmp_path: Path
+    claude: Path, real_service: RealService, memory_root: Path, tmp_path: Path
 ) -> None:
-    root = real_service.create_agent("coder")
-    seed_scope(root / "user", "user-scope")
+    root = memory_root
     workspace = tmp_path / "src" / "shop-api"
     workspace.mkdir(parents=True)
     key = workspace_memory_key(workspace)
@@ -204,20 +215,13 @@ async def test_p4_claude_code_gets_the_injection_and_the_write_guard(
     home = tmp_path / "home"
     write_settings(home, real_service)
 
-    fake, runner, model_url = await start_model(Script(denied_target, own_target))
-    try:
+    async with serve_model(Script(denied_target, own_target)) as (fake, model_url):
         returncode, out, err = await run_claude(claude, workspace, home, model_url)
-    finally:
-        await runner.cleanup()
     assert returncode == 0, f"claude failed:\n{out}\n{err}"
     result = json.loads(out)
     assert result["is_error"] is False, result
 
-    main_requests = [
-        body
-        for body in fake.message_requests()
-        if any(t.get("name") == "Write" for t in body.get("tools") or [])
-    ]
+    main_requests = session_turns(fake)
     assert len(main_requests) == 3, [json.dumps(b)[:300] for b in main_requests]
 
     # The injection reached the model: both indexes and the Environment values.
@@ -233,8 +237,8 @@ async def test_p4_claude_code_gets_the_injection_and_the_write_guard(
     ]
     assert denied.get("is_error") is True
     assert f"{other_key} is another Workspace's memory scope" in result_text(denied)
-    assert not exists(denied_target)
-    assert not exists(root / other_key)
+    assert not denied_target.exists()
+    assert not (root / other_key).exists()
 
     # The topic file in the Session's own scope was written and lists through the API.
     [written] = [b for b in tool_results(main_requests[2]) if b["tool_use_id"] == "toolu_own_scope"]
@@ -248,31 +252,22 @@ async def test_p4_claude_code_gets_the_injection_and_the_write_guard(
 
 
 async def test_p2_claude_code_session_starts_without_memory_when_the_service_is_down(
-    claude: Path, real_service: RealService, tmp_path: Path
+    claude: Path, real_service: RealService, memory_root: Path, tmp_path: Path
 ) -> None:
-    root = real_service.create_agent("coder")
-    seed_scope(root / "user", "user-scope")
     workspace = tmp_path / "src" / "shop-api"
     workspace.mkdir(parents=True)
     home = tmp_path / "home"
     write_settings(home, real_service)
     real_service.stop()
 
-    fake, runner, model_url = await start_model(
-        Script(root / "x" / "unused.md", root / "unused.md")
-    )
-    fake.script = lambda body: ([{"type": "text", "text": "Working without memory."}], "end_turn")
-    try:
+    def answer(body: dict[str, Any]) -> tuple[list[Block], str]:
+        return [{"type": "text", "text": "Working without memory."}], "end_turn"
+
+    async with serve_model(answer) as (fake, model_url):
         returncode, out, err = await run_claude(claude, workspace, home, model_url)
-    finally:
-        await runner.cleanup()
     assert returncode == 0, f"claude failed:\n{out}\n{err}"
     assert json.loads(out)["result"] == "Working without memory."
-    [first, *_] = [
-        body
-        for body in fake.message_requests()
-        if any(tool.get("name") == "Write" for tool in body.get("tools") or [])
-    ]
+    [first, *_] = session_turns(fake)
     sent = json.dumps(first, ensure_ascii=False)
     assert USER_LINE not in sent
     assert "- Workspace Memory Key: (none — memory is off)" in sent

@@ -9,12 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from harness_memory import SessionStart, start_session
+from harness_memory import SessionStart
 from memory_core.keys import workspace_memory_key
 from memory_core.layout import MARKER_FILE
 
-from tests.plugin.helpers import run_cli
-from tests.plugin.real_service import RealService, seed_scope
+from tests.plugin.helpers import names, run_cli, start
+from tests.plugin.real_service import RealService
 
 pytestmark = pytest.mark.e2e
 
@@ -27,18 +27,6 @@ PROMPT = (
     "  deploys now run `make ship` — «über» 数据库迁移; keep {{MEMORY}} and {{AGENT_ID}} literal.  "
 )
 DRAFTS = "/api/projects/acme/agents/coder/drafts"
-
-
-@pytest.fixture
-def memory_root(real_service: RealService) -> Path:
-    root = real_service.create_agent("coder")
-    seed_scope(root / "user", "user-scope")
-    return root
-
-
-def names(directory: Path) -> set[str]:
-    """The names directly in ``directory``."""
-    return {entry.name for entry in directory.iterdir()}
 
 
 def marker_of(scope: Path) -> str:
@@ -55,13 +43,12 @@ def create_draft(service: RealService, prompt: str, workspace: Path | None = Non
 
 
 async def begin(service: RealService, workspace: Path, draft_id: str) -> SessionStart:
-    return await start_session(
-        service_url=service.url,
+    """Start a Session of ``acme/coder`` from ``draft_id``, the harness being in ``workspace``."""
+    return await start(
+        service.url,
+        TEMPLATE,
         token=service.token,
-        project="acme",
-        agent="coder",
         workspace=str(workspace),
-        template=TEMPLATE,
         session_id="e2e-draft",
         draft_id=draft_id,
     )

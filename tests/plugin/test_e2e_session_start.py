@@ -9,10 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from harness_memory import SessionStart, start_session
+from harness_memory import SessionStart
 from memory_core.keys import workspace_memory_key
-from memory_core.layout import MARKER_FILE
+from memory_core.layout import MARKER_FILE, workspaces_dir
 
+from tests.plugin.helpers import names, start
 from tests.plugin.real_service import RealService, seed_scope
 
 pytestmark = pytest.mark.e2e
@@ -33,26 +34,15 @@ WORKSPACE_LINE = (
 )
 
 
-async def begin(
-    service: RealService, workspace: Path, *, agent: str = "coder", template: str = TEMPLATE
-) -> SessionStart:
-    return await start_session(
-        service_url=service.url,
+async def begin(service: RealService, workspace: Path, *, template: str = TEMPLATE) -> SessionStart:
+    """Start a Session of ``acme/coder`` in ``workspace`` with the service's token."""
+    return await start(
+        service.url,
+        template,
         token=service.token,
-        project="acme",
-        agent=agent,
         workspace=str(workspace),
-        template=template,
         session_id="e2e-session",
     )
-
-
-@pytest.fixture
-def memory_root(real_service: RealService) -> Path:
-    """The agent ``coder`` created with the CLI, its user scope seeded from the corpus."""
-    root = real_service.create_agent("coder")
-    seed_scope(root / "user", "user-scope")
-    return root
 
 
 @pytest.fixture
@@ -60,11 +50,6 @@ def workspace(tmp_path: Path) -> Path:
     path = tmp_path / "src" / "shop-api"
     path.mkdir(parents=True)
     return path
-
-
-def scopes(root: Path) -> set[str]:
-    """The names directly in ``root`` (scope directories under a memory root)."""
-    return {entry.name for entry in root.iterdir()}
 
 
 def tree(root: Path) -> list[str]:
@@ -86,7 +71,7 @@ async def test_k5_persistent_workspace_first_session_creates_scope_and_marker(
     result = await begin(real_service, workspace)
     key = workspace_memory_key(workspace)
     assert result.key == key
-    assert scopes(memory_root / key) == {MARKER_FILE}
+    assert names(memory_root / key) == {MARKER_FILE}
     assert text(memory_root / key / MARKER_FILE) == real(workspace) + "\n"
     prompt = result.system_prompt
     assert "## User memory" in prompt and USER_LINE in prompt
@@ -122,7 +107,7 @@ async def test_k3_the_same_workspace_through_a_symlink_has_the_same_key(
     direct = await begin(real_service, workspace)
     through_link = await begin(real_service, link)
     assert through_link.key == direct.key == workspace_memory_key(workspace)
-    assert scopes(memory_root) == {"user", direct.key}
+    assert names(memory_root) == {"user", direct.key}
     assert f"- Workspace Memory Key: {direct.key}\n" in through_link.system_prompt
 
 
@@ -132,7 +117,7 @@ async def test_k4_temporary_workspace_gets_the_user_section_only(
 ) -> None:
     if owner != "coder":
         real_service.create_agent(owner)  # a subagent in another agent's temporary Workspace
-    temporary = real_service.data_dir / "agents" / owner / "workspaces" / "run-1"
+    temporary = workspaces_dir(real_service.data_dir, owner) / "run-1"
     temporary.mkdir(parents=True)
     result = await begin(real_service, temporary)
     prompt = result.system_prompt
@@ -141,7 +126,7 @@ async def test_k4_temporary_workspace_gets_the_user_section_only(
     assert "- Workspace Memory Key: (none — temporary workspace)\n" in prompt
     assert result.key is None
     assert result.session_meta.workspace_kind == "temporary"
-    assert scopes(memory_root) == {"user"}
+    assert names(memory_root) == {"user"}
 
 
 async def test_i5_memory_off_injects_nothing_creates_nothing_keeps_files(
@@ -234,16 +219,11 @@ async def test_p2_service_stopped_the_session_still_starts_and_says_why(
 async def test_a10_a_wrong_token_fails_open_with_the_services_detail(
     real_service: RealService, memory_root: Path, workspace: Path
 ) -> None:
-    result = await start_session(
-        service_url=real_service.url,
-        token="not-the-token-at-all",
-        project="acme",
-        agent="coder",
-        workspace=str(workspace),
-        template=TEMPLATE,
+    result = await start(
+        real_service.url, TEMPLATE, token="not-the-token-at-all", workspace=str(workspace)
     )
     meta = result.session_meta
     assert meta.status == "failed-open"
     assert meta.error_kind == "rejected"
     assert meta.error is not None and "401" in meta.error
-    assert scopes(memory_root) == {"user"}
+    assert names(memory_root) == {"user"}

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from harness_memory.guard import GuardDecision, check_write
 from memory_core.keys import workspace_memory_key
+from memory_core.layout import memory_root
 
 OWN = "my-app-1c7ddc51"
 OTHER = "other-app-0badc0de"
@@ -16,7 +17,7 @@ OTHER = "other-app-0badc0de"
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
     """A memory root with the user scope, the Session's own scope and another Workspace's."""
-    memory = tmp_path / "data" / "agents" / "coder" / "agent_state" / "memory"
+    memory = memory_root(tmp_path / "data", "coder")
     for scope in ("user", OWN, OTHER):
         (memory / scope).mkdir(parents=True)
         (memory / scope / "MEMORY.md").write_text("# Index\n", encoding="utf-8")
@@ -155,7 +156,7 @@ def test_p3_a_memory_root_reached_through_a_symlinked_data_dir_is_still_guarded(
 ) -> None:
     alias = tmp_path / "data-alias"
     alias.symlink_to(tmp_path / "data")
-    aliased_root = alias / "agents" / "coder" / "agent_state" / "memory"
+    aliased_root = memory_root(alias, "coder")
     assert not decide(aliased_root / OTHER / "x.md", root).allowed
     assert decide(aliased_root / "user" / "x.md", root).allowed
     assert not decide(root / OTHER / "x.md", aliased_root).allowed

@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 from aiohttp.test_utils import unused_port
 from harness_memory.records import read_record, record_path
+from memory_core import layout
+from memory_core.keys import workspace_memory_key
 
-from tests.plugin.helpers import Completed, hook_fixture, run_cli
+from tests.plugin.helpers import Completed, harness_env, hook_fixture, run_cli
 from tests.plugin.scripted_service import USER_INDEX_LINE, WORKSPACE_INDEX_LINE, ScriptedService
 
 SESSION_ID = "6ae0bd3a-31ab-479d-8199-c610bd3ebf18"  # as recorded in fixtures/*.json
@@ -27,14 +29,19 @@ def is_empty(directory: Path) -> bool:
 
 
 def hook_env(service_url: str, state_dir: Path, **extra: str) -> dict[str, str]:
-    env = {
-        "HARNESS_MEMORY_URL": service_url,
-        "HARNESS_MEMORY_PROJECT": "acme",
-        "HARNESS_MEMORY_AGENT": "coder",
-        "HARNESS_MEMORY_STATE_DIR": str(state_dir),
-        "HOME": str(state_dir.parent / "home"),
-    }
-    env.update(extra)
+    return harness_env(
+        service_url,
+        HARNESS_MEMORY_STATE_DIR=str(state_dir),
+        HOME=str(state_dir.parent / "home"),
+        **extra,
+    )
+
+
+def guard_env(tmp_path: Path, root: Path | None) -> dict[str, str]:
+    """Settings for a PreToolUse hook with no Session record: a state dir and the memory root."""
+    env = {"HARNESS_MEMORY_STATE_DIR": str(tmp_path / "state"), "HOME": str(tmp_path)}
+    if root is not None:
+        env["HARNESS_MEMORY_ROOT"] = str(root)
     return env
 
 
@@ -157,14 +164,10 @@ async def started(service: ScriptedService, workspace: Path, tmp_path: Path) -> 
     return env
 
 
-def memory_root(service: ScriptedService) -> Path:
-    return service.data_dir / "agents" / "coder" / "agent_state" / "memory"
-
-
 async def test_p3_pre_tool_use_denies_a_write_into_another_workspace_scope(
     service: ScriptedService, started: dict[str, str], workspace: Path
 ) -> None:
-    target = memory_root(service) / "other-app-0badc0de" / "stolen.md"
+    target = service.memory_root / "other-app-0badc0de" / "stolen.md"
     done = await pre_tool_use(started, workspace, str(target))
     assert done.returncode == 0
     answer = done.json()
@@ -183,7 +186,7 @@ async def test_p3_pre_tool_use_denies_a_write_into_another_workspace_scope(
 async def test_p3_pre_tool_use_says_nothing_for_an_allowed_memory_write(
     service: ScriptedService, started: dict[str, str], workspace: Path, scope: str
 ) -> None:
-    done = await pre_tool_use(started, workspace, str(memory_root(service) / scope / "note.md"))
+    done = await pre_tool_use(started, workspace, str(service.memory_root / scope / "note.md"))
     assert done.returncode == 0
     assert done.stdout == ""  # no "allow": Claude Code's own permission rules still apply
 
@@ -208,7 +211,7 @@ async def test_p3_pre_tool_use_says_nothing_for_a_write_outside_the_memory_root(
 async def test_p3_pre_tool_use_guards_every_file_writing_tool_and_only_those(
     service: ScriptedService, started: dict[str, str], workspace: Path, fixture: str, denied: bool
 ) -> None:
-    target = memory_root(service) / "other-app-0badc0de" / ".workspace"
+    target = service.memory_root / "other-app-0badc0de" / ".workspace"
     done = await pre_tool_use(started, workspace, str(target), fixture=fixture)
     assert done.returncode == 0
     if denied:
@@ -221,7 +224,7 @@ async def test_p3_pre_tool_use_denies_the_workspace_marker_of_the_own_scope(
     service: ScriptedService, started: dict[str, str], workspace: Path
 ) -> None:
     done = await pre_tool_use(
-        started, workspace, str(memory_root(service) / "my-app-1c7ddc51" / ".workspace")
+        started, workspace, str(service.memory_root / "my-app-1c7ddc51" / ".workspace")
     )
     assert (
         ".workspace is the scope's marker"
@@ -232,14 +235,8 @@ async def test_p3_pre_tool_use_denies_the_workspace_marker_of_the_own_scope(
 async def test_p2a_pre_tool_use_without_a_record_uses_the_configured_memory_root(
     workspace: Path, tmp_path: Path
 ) -> None:
-    root = tmp_path / "data" / "agents" / "coder" / "agent_state" / "memory"
-    env = {
-        "HARNESS_MEMORY_STATE_DIR": str(tmp_path / "state"),
-        "HARNESS_MEMORY_ROOT": str(root),
-        "HOME": str(tmp_path),
-    }
-    from memory_core.keys import workspace_memory_key
-
+    root = layout.memory_root(tmp_path / "data", "coder")
+    env = guard_env(tmp_path, root)
     own = workspace_memory_key(workspace)
     assert (await pre_tool_use(env, workspace, str(root / own / "x.md"))).stdout == ""
     denied = await pre_tool_use(env, workspace, str(root / "other-app-0badc0de" / "x.md"))
@@ -249,17 +246,10 @@ async def test_p2a_pre_tool_use_without_a_record_uses_the_configured_memory_root
 async def test_p2a_pre_tool_use_in_a_temporary_workspace_allows_only_the_user_scope(
     tmp_path: Path,
 ) -> None:
-    data = tmp_path / "data"
-    root = data / "agents" / "coder" / "agent_state" / "memory"
-    temporary = data / "agents" / "coder" / "workspaces" / "run-1"
+    root = layout.memory_root(tmp_path / "data", "coder")
+    temporary = layout.workspaces_dir(tmp_path / "data", "coder") / "run-1"
     temporary.mkdir(parents=True)
-    env = {
-        "HARNESS_MEMORY_STATE_DIR": str(tmp_path / "state"),
-        "HARNESS_MEMORY_ROOT": str(root),
-        "HOME": str(tmp_path),
-    }
-    from memory_core.keys import workspace_memory_key
-
+    env = guard_env(tmp_path, root)
     assert (await pre_tool_use(env, temporary, str(root / "user" / "x.md"))).stdout == ""
     own_key = workspace_memory_key(temporary)
     denied = await pre_tool_use(env, temporary, str(root / own_key / "x.md"))
@@ -269,8 +259,7 @@ async def test_p2a_pre_tool_use_in_a_temporary_workspace_allows_only_the_user_sc
 async def test_p2a_pre_tool_use_with_no_memory_root_known_answers_nothing(
     workspace: Path, tmp_path: Path
 ) -> None:
-    env = {"HARNESS_MEMORY_STATE_DIR": str(tmp_path / "state"), "HOME": str(tmp_path)}
-    done = await pre_tool_use(env, workspace, "/anything/at/all.md")
+    done = await pre_tool_use(guard_env(tmp_path, None), workspace, "/anything/at/all.md")
     assert done.returncode == 0 and done.stdout == ""
 
 

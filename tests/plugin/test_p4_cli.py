@@ -8,7 +8,7 @@ from pathlib import Path
 from aiohttp.test_utils import unused_port
 from harness_memory.cli import DRAFT_SEPARATOR
 
-from tests.plugin.helpers import run_cli
+from tests.plugin.helpers import harness_env, run_cli
 from tests.plugin.scripted_service import USER_INDEX_LINE, ScriptedService
 
 TEMPLATE = "Intro.\n\n{{MEMORY}}\n# Environment\n- Workspace Memory Key: {{WORKSPACE_MEMORY_KEY}}\n"
@@ -56,12 +56,7 @@ async def test_p4_session_start_json_holds_prompt_key_and_session_meta(
 async def test_p4_session_start_text_prints_the_prompt_and_reads_the_environment(
     service: ScriptedService, tmp_path: Path
 ) -> None:
-    env = {
-        "HARNESS_MEMORY_URL": service.url,
-        "HARNESS_MEMORY_PROJECT": "acme",
-        "HARNESS_MEMORY_AGENT": "coder",
-        "HARNESS_MEMORY_TEMPLATE": write_template(tmp_path),
-    }
+    env = harness_env(service.url, HARNESS_MEMORY_TEMPLATE=write_template(tmp_path))
     done = await run_cli("session-start", "--workspace", str(tmp_path), env=env)
     assert done.returncode == 0
     assert done.stdout.startswith("Intro.\n\n## User memory\n")
@@ -120,7 +115,7 @@ async def test_a12_session_start_from_a_draft_json_gains_the_initial_prompt(
     meta = answer["sessionMeta"]
     assert meta["draftId"] == draft.id and meta["draftError"] is None
     assert meta["workspace"] == "/home/ada/src/shop-api" and meta["workspaceSource"] == "draft"
-    assert [body.workspace for _, _, body in service.calls] == ["/home/ada/src/shop-api"]
+    assert service.workspaces == ["/home/ada/src/shop-api"]
 
 
 async def test_a12_session_start_from_a_draft_text_prints_prompt_separator_and_draft(
@@ -170,12 +165,7 @@ async def test_a12_draft_show_prints_the_prompt_or_the_whole_draft(
     text = await run_cli("draft", "show", *service_flags(service), draft.id, env={})
     assert text.returncode == 0, text.stderr
     assert text.stdout == DRAFT_PROMPT
-    env = {
-        "HARNESS_MEMORY_URL": service.url,
-        "HARNESS_MEMORY_PROJECT": "acme",
-        "HARNESS_MEMORY_AGENT": "coder",
-        "HARNESS_MEMORY_TOKEN": "t0k",
-    }
+    env = harness_env(service.url, HARNESS_MEMORY_TOKEN="t0k")
     as_json = await run_cli("draft", "show", "--format", "json", draft.id, env=env)
     assert as_json.returncode == 0, as_json.stderr
     assert as_json.json() == {

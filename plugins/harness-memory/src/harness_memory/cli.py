@@ -37,8 +37,8 @@ from memory_core.wire import Draft
 
 from harness_memory.client import MemoryClient, MemoryClientError, check_draft_id
 from harness_memory.hooks import claude_code
-from harness_memory.plugin import DEFAULT_TEMPLATE, SessionStart, start_session
-from harness_memory.settings import HarnessSettings, SettingsError, load_settings
+from harness_memory.plugin import SessionStart, start_session
+from harness_memory.settings import ENV_PREFIX, HarnessSettings, SettingsError, load_settings
 
 __all__ = ["DRAFT_SEPARATOR", "build_parser", "main"]
 
@@ -180,12 +180,10 @@ def _session_start(
     out: IO[str],
 ) -> int:
     url, project, agent = _required(parser, settings)
-    template = DEFAULT_TEMPLATE
-    if settings.template_file is not None:
-        try:
-            template = settings.template_file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            parser.error(f"cannot read the template file: {error}")
+    try:
+        template = settings.read_template()
+    except (OSError, UnicodeDecodeError) as error:
+        parser.error(f"cannot read the template file: {error}")
     result = asyncio.run(
         start_session(
             service_url=url,
@@ -211,7 +209,7 @@ def _required(parser: argparse.ArgumentParser, settings: HarnessSettings) -> tup
     url, project, agent = settings.url, settings.project, settings.agent
     if not (url and project and agent):
         missing = ", ".join(
-            f"--{name.removeprefix('HARNESS_MEMORY_').lower()}" for name in settings.missing()
+            f"--{name.removeprefix(ENV_PREFIX).lower()}" for name in settings.missing()
         )
         parser.error(f"missing {missing} (or the HARNESS_MEMORY_* variables)")
     return url, project, agent

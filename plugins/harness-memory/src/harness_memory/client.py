@@ -106,7 +106,6 @@ class MemoryClient:
         self._base_url = base_url.rstrip("/")
         self._token = token
         self._timeout = aiohttp.ClientTimeout(total=timeout)
-        self._seconds = timeout
         self._session: aiohttp.ClientSession | None = None
 
     async def __aenter__(self) -> Self:
@@ -180,7 +179,7 @@ class MemoryClient:
                     )
         except TimeoutError as error:
             raise ServiceTimeoutError(
-                f"memory service gave no answer within {self._seconds:g} s"
+                f"memory service gave no answer within {self._timeout.total:g} s"
             ) from error
         except aiohttp.ClientResponseError as error:
             raise ServiceRejectedError(error.status, error.message) from error

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness_memory.client import DEFAULT_TIMEOUT_S
+from harness_memory.plugin import DEFAULT_TEMPLATE
 
 __all__ = ["ENV_PREFIX", "HarnessSettings", "SettingsError", "default_state_dir", "load_settings"]
 
@@ -54,6 +55,15 @@ class HarnessSettings:
         """Name the variables a Session start still needs (URL, project, agent)."""
         needed = {"URL": self.url, "PROJECT": self.project, "AGENT": self.agent}
         return [ENV_PREFIX + name for name, value in needed.items() if not value]
+
+    def read_template(self) -> str:
+        """Return the template file's text (UTF-8); without a file, the built-in template.
+
+        Raises ``OSError`` or ``UnicodeDecodeError`` when the configured file cannot be read.
+        """
+        if self.template_file is None:
+            return DEFAULT_TEMPLATE
+        return self.template_file.read_text(encoding="utf-8")
 
 
 def default_state_dir(environ: Mapping[str, str]) -> Path:

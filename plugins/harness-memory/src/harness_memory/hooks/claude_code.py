@@ -33,6 +33,7 @@ from harness_memory.settings import HarnessSettings
 __all__ = [
     "WRITE_TOOLS",
     "HookInput",
+    "decode_input",
     "pre_tool_use",
     "session_start",
 ]
@@ -76,11 +77,7 @@ async def session_start(hook: HookInput, settings: HarnessSettings) -> dict[str,
         missing = ", ".join(settings.missing())
         return _notice(f"memory is off for this Session: set {missing}")
     try:
-        template = (
-            settings.template_file.read_text(encoding="utf-8")
-            if settings.template_file is not None
-            else DEFAULT_TEMPLATE
-        )
+        template = settings.read_template()
     except (OSError, UnicodeDecodeError) as error:
         logger.warning(
             "template %s unreadable, using the default: %s", settings.template_file, error
