@@ -132,7 +132,7 @@ def test_i4_a_single_line_longer_than_the_budget_is_left_out_whole() -> None:
     assert user.manifest.cap_fired == "chars"
 
 
-def test_i4_file_on_disk_is_never_changed(tmp_path: Path, corpus: Path) -> None:
+def test_i4_file_on_disk_is_never_changed(corpus: Path) -> None:
     path = corpus / "large-index" / "MEMORY.md"
     before = path.read_bytes()
     cap_indexes(before.decode("utf-8"), before.decode("utf-8"), workspace_key=KEY)

@@ -7,7 +7,6 @@ import doctest
 import importlib
 import inspect
 import pkgutil
-from types import ModuleType
 
 import memory_core
 import pytest
@@ -43,9 +42,17 @@ CONTRACT = {
         "parse_topic",
         "read_topic",
         "decode_text",
+        "extract_links",
     ],
-    "memory_core.index": ["link_targets", "line_links_to", "prune_index"],
-    "memory_core.lint": ["find_secrets", "mask_secrets", "lint_scope"],
+    "memory_core.index": [
+        "link_targets",
+        "line_links_to",
+        "prune_index",
+        "index_lines",
+        "topic_link_targets",
+        "linked_topic_files",
+    ],
+    "memory_core.lint": ["find_secrets", "mask_secrets", "mask_secret_lines", "lint_scope"],
     "memory_core.prompts": ["DEFAULT_MEMORY_PROMPT", "DEFAULT_WORKSPACE_PROMPT"],
     "memory_core.injection": [
         "LINE_CAP",
@@ -53,6 +60,8 @@ CONTRACT = {
         "CappedIndex",
         "cap_indexes",
         "build_memory_text",
+        "USER_INDEX_PLACEHOLDER",
+        "INDEX_PLACEHOLDER",
     ],
     "memory_core.template": [
         "MEMORY_PLACEHOLDER",
@@ -96,11 +105,7 @@ def test_module_all_lists_only_existing_names() -> None:
             assert hasattr(module, name), f"{module_name}.{name}"
 
 
-def _module(name: str) -> ModuleType:
-    return importlib.import_module(name)
-
-
 @pytest.mark.parametrize("module_name", MODULES)
 def test_docstring_examples_hold(module_name: str) -> None:
-    result = doctest.testmod(_module(module_name), optionflags=doctest.ELLIPSIS)
+    result = doctest.testmod(importlib.import_module(module_name), optionflags=doctest.ELLIPSIS)
     assert result.failed == 0

@@ -17,7 +17,7 @@ A finding names the kind and the line, never the secret itself.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 __all__ = ["find_secrets", "mask_secret_lines", "mask_secrets"]
 
@@ -111,6 +111,22 @@ def _spans(line: str) -> list[tuple[str, int, int]]:
     return merged
 
 
+def _key_block_flags(lines: Iterable[str]) -> Iterator[tuple[str, bool]]:
+    """Pair each line with whether it lies inside a private-key block (after its BEGIN line).
+
+    The BEGIN line itself is not inside (it is found and masked as ``private-key`` like any
+    other finding); every line after it is, up to and including the END line.
+    """
+    in_key = False
+    for line in lines:
+        if in_key:
+            in_key = _PRIVATE_KEY_END.search(line) is None
+            yield line, True
+            continue
+        yield line, False
+        in_key = bool(_PRIVATE_KEY_BEGIN.search(line)) and _PRIVATE_KEY_END.search(line) is None
+
+
 def find_secrets(text: str) -> list[tuple[str, int]]:
     """Return ``(kind, line)`` for each line holding a likely credential (T-5); 1-based lines.
 
@@ -118,15 +134,10 @@ def find_secrets(text: str) -> list[tuple[str, int]]:
     The secret itself is never part of the result.
     """
     found: list[tuple[str, int]] = []
-    in_key = False
-    for number, line in enumerate(text.split("\n"), start=1):
-        if in_key:
-            in_key = _PRIVATE_KEY_END.search(line) is None
-            continue
-        kinds = dict.fromkeys(kind for kind, _, _ in _spans(line))
-        found.extend((kind, number) for kind in kinds)
-        if "private-key" in kinds and _PRIVATE_KEY_END.search(line) is None:
-            in_key = True
+    for number, (line, in_key_block) in enumerate(_key_block_flags(text.split("\n")), start=1):
+        if not in_key_block:
+            kinds = dict.fromkeys(kind for kind, _, _ in _spans(line))
+            found.extend((kind, number) for kind in kinds)
     return found
 
 
@@ -151,14 +162,7 @@ def mask_secrets(line: str) -> str:
 
 def mask_secret_lines(lines: Sequence[str]) -> list[str]:
     """Mask a sequence of lines (I-8), including every line of a private-key block."""
-    masked: list[str] = []
-    in_key = False
-    for line in lines:
-        if in_key:
-            in_key = _PRIVATE_KEY_END.search(line) is None
-            masked.append("[masked: private-key]")
-            continue
-        masked.append(mask_secrets(line))
-        if _PRIVATE_KEY_BEGIN.search(line) and _PRIVATE_KEY_END.search(line) is None:
-            in_key = True
-    return masked
+    return [
+        "[masked: private-key]" if in_key_block else mask_secrets(line)
+        for line, in_key_block in _key_block_flags(lines)
+    ]

@@ -16,8 +16,8 @@ applies:
 ``secret``                    a likely credential, named by kind and line, never echoed
 ============================  ==================================================================
 
-``find_secrets`` and ``mask_secrets`` (I-8) live in :mod:`memory_core.credentials` and are
-re-exported here.
+``find_secrets``, ``mask_secrets`` and ``mask_secret_lines`` (I-8) live in
+:mod:`memory_core.credentials` and are re-exported here (the contract in docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import re
 import unicodedata
 from collections.abc import Collection, Sequence
 
-from memory_core.credentials import find_secrets, mask_secrets
+from memory_core.credentials import find_secrets, mask_secret_lines, mask_secrets
 from memory_core.index import index_lines, linked_topic_files
 from memory_core.injection import CHAR_CAP, LINE_CAP, cap_indexes
 from memory_core.layout import INDEX_FILE
@@ -40,6 +40,7 @@ __all__ = [
     "lint_index",
     "lint_scope",
     "lint_topic",
+    "mask_secret_lines",
     "mask_secrets",
 ]
 
@@ -136,6 +137,16 @@ def lint_index(
     ``companion_index`` to account for the shared character budget, else the index is capped
     as if injected alone.
     """
+    return _index_findings(index_text, linked_topic_files(index_text), topic_files, companion_index)
+
+
+def _index_findings(
+    index_text: str,
+    linked: dict[str, list[int]],
+    topic_files: Collection[str],
+    companion_index: str | None,
+) -> list[Finding]:
+    """:func:`lint_index` with the index's links (``linked_topic_files``) already found."""
     findings: list[Finding] = []
     present = {_nfc(name) for name in topic_files}
     for number, line in enumerate(index_lines(index_text), start=1):
@@ -148,7 +159,7 @@ def lint_index(
                     message=f"{len(line)} characters; keep index lines under {INDEX_LINE_LIMIT}",
                 )
             )
-    for target, lines in sorted(linked_topic_files(index_text).items()):
+    for target, lines in sorted(linked.items()):
         if target.endswith(".md") and target not in present and target != INDEX_FILE:
             findings.extend(
                 Finding(
@@ -212,10 +223,10 @@ def lint_scope(
                     message="topic files exist but MEMORY.md is missing; none of them is injected",
                 )
             )
-        linked: set[str] = set()
+        linked: dict[str, list[int]] = {}
     else:
-        findings.extend(lint_index(index_text, topic_files, companion_index=companion_index))
-        linked = set(linked_topic_files(index_text))
+        linked = linked_topic_files(index_text)
+        findings.extend(_index_findings(index_text, linked, topic_files, companion_index))
     for name in sorted(topic_files):
         if index_text is not None and _nfc(name) not in linked:
             findings.append(

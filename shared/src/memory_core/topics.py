@@ -20,7 +20,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-import frontmatter
 import msgspec
 import yaml
 from frontmatter.default_handlers import YAMLHandler
@@ -31,7 +30,6 @@ from memory_core.markdown import blank_code_spans, fenced_lines
 __all__ = [
     "READ_CAP_BYTES",
     "ParsedTopic",
-    "TopicFields",
     "decode_text",
     "extract_links",
     "parse_topic",
@@ -217,8 +215,9 @@ def _split_frontmatter(text: str, problems: list[str]) -> tuple[dict[str, Any], 
     except ValueError:
         problems.append("frontmatter: no closing '---' line; the whole file is read as body")
         return {}, stripped
+    body = body.strip()
     try:
-        metadata, content = frontmatter.parse(stripped, handler=_HANDLER)
+        value = _HANDLER.load(block)
     except Exception as error:  # user content: any YAML failure becomes a named problem
         repaired = _repair_plain_values(block)
         if repaired is not None:
@@ -228,13 +227,14 @@ def _split_frontmatter(text: str, problems: list[str]) -> tuple[dict[str, Any], 
                 pass
             else:
                 if isinstance(value, dict):
-                    return value, body.strip()
+                    return value, body
         salvaged = _salvage(block)
         problems.append(_yaml_problem(error, salvaged))
-        return salvaged, body.strip()
+        return salvaged, body
+    metadata = value if isinstance(value, dict) else {}
     if not metadata and block.strip():
         problems.append("frontmatter: not a mapping of fields; ignored")
-    return dict(metadata), content
+    return metadata, body
 
 
 def parse_topic(raw: bytes, file_name: str) -> ParsedTopic:
