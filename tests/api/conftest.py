@@ -42,6 +42,13 @@ def copy_corpus(name: str, scope: Path) -> list[str]:
     return names
 
 
+def write_topic(scope: Path, name: str) -> Path:
+    """Write a small valid topic file ``name`` (a description, a body) into ``scope``."""
+    path = scope / name
+    path.write_text(f"---\ndescription: {name}\n---\nbody\n", encoding="utf-8")
+    return path
+
+
 def corpus_topics(name: str) -> list[str]:
     """The topic file names of a sample folder (every ``*.md`` but the index), sorted."""
     return sorted(

@@ -52,6 +52,22 @@ def test_a1_agent_create_and_list(env: Path, capsys: pytest.CaptureFixture[str])
     assert "no agents in project 'elsewhere'" in capsys.readouterr().out
 
 
+def test_a1_agent_list_covers_every_project_sorted(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for project, agent_id in (("zeta", "alpha"), ("acme", "coder"), ("acme", "bot")):
+        argv = ["agent", "create", "--project", project, "--id", agent_id, "--name", agent_id]
+        assert main(argv) == 0
+    capsys.readouterr()
+    assert main(["agent", "list"]) == 0
+    rows = [line.split()[:2] for line in capsys.readouterr().out.splitlines()[1:]]
+    assert rows == [["acme", "bot"], ["acme", "coder"], ["zeta", "alpha"]]
+    assert main(["agent", "list", "--project", "zeta"]) == 0
+    assert [line.split()[:2] for line in capsys.readouterr().out.splitlines()[1:]] == [
+        ["zeta", "alpha"]
+    ]
+
+
 def test_a1_agent_create_with_template_file(
     env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -22,6 +22,7 @@ from tests.api.conftest import (
     memory_url,
     names,
     ok_json,
+    write_topic,
 )
 
 LINK_FORMS = [
@@ -47,10 +48,6 @@ KEPT = [
     "- [Code](`f.md`) and `[x](f.md)` in code",
     "Deploy notes.md is mentioned in prose too.",
 ]
-
-
-def write_topic(scope: Path, name: str) -> None:
-    (scope / name).write_text(f"---\nname: x\ndescription: {name}\n---\nbody\n", encoding="utf-8")
 
 
 async def test_a6_delete_removes_the_file_and_every_link_form_keeps_prose(

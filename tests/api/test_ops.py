@@ -15,7 +15,7 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 from memory_api.app import create_app
 from memory_api.logs import ACCESS_LOGGER, AccessLogger, configure_logging
-from memory_api.openapi import OPERATIONS, documented_routes
+from memory_api.openapi import OPERATIONS, documented_routes, openapi_json
 from memory_api.settings import Settings
 from openapi_spec_validator import validate
 from prometheus_client.parser import text_string_to_metric_families
@@ -134,6 +134,15 @@ async def test_a11_openapi_is_valid_31_and_names_every_route(client: Client) -> 
         "$ref": "#/components/schemas/ConfigPatch"
     }
     assert "412" not in patch["responses"] and "4XX" in patch["responses"]
+
+
+async def test_a11_openapi_document_is_built_once_per_app(client: Client) -> None:
+    first = await client.get("/openapi.json")
+    second = await client.get("/openapi.json")
+    assert await first.read() == await second.read()
+    app = client.app
+    assert app is not None
+    assert openapi_json(app) is openapi_json(app)
 
 
 async def test_a11_index_and_static_are_served(client: Client) -> None:

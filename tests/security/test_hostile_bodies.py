@@ -214,7 +214,7 @@ async def test_a9_workspace_not_on_this_machine_is_still_a_workspace(
 @pytest.mark.parametrize(
     ("body", "status", "detail"),
     [
-        ({"prompt": "x", "workspace": "/" + "w" * 5000}, 400, "at most 4096 characters"),
+        ({"prompt": "x", "workspace": "/" + "w" * 5000}, 400, "at most 4096 bytes"),
         ({"prompt": "x", "workspace": "/a\nb"}, 400, "control characters"),
         ({"prompt": "x", "workspace": "relative"}, 400, "absolute"),
         ({"prompt": None}, 422, "$.prompt"),

@@ -10,7 +10,7 @@ import asyncio
 
 from memory_core import layout
 
-from tests.api.conftest import AgentHome, Client, file_url, ok_json
+from tests.api.conftest import AgentHome, Client, file_url, ok_json, write_topic
 
 CONFIG = "/api/projects/acme/agents/coder/config"
 
@@ -19,7 +19,7 @@ def notes(agent: AgentHome, count: int) -> list[str]:
     """Write ``count`` topic files into the user scope; return their names."""
     made = [f"n{number:03}.md" for number in range(count)]
     for name in made:
-        (agent.user / name).write_text(f"---\ndescription: {name}\n---\n", encoding="utf-8")
+        write_topic(agent.user, name)
     return made
 
 

@@ -26,18 +26,19 @@ from memory_api.settings import Settings
 from memory_api.store import pruning
 from memory_core import layout
 
-from tests.api.conftest import AgentHome, Client, expect_problem, file_url, memory_url, ok_json
+from tests.api.conftest import (
+    AgentHome,
+    Client,
+    expect_problem,
+    file_url,
+    memory_url,
+    ok_json,
+    write_topic,
+)
 
 CONFIG = "/api/projects/acme/agents/coder/config"
 DRAFTS = "/api/projects/acme/agents/coder/drafts"
 VICTIM = "VICTIM CONTENT: must never change\n"
-
-
-def topic(agent: AgentHome, name: str) -> Path:
-    """Write a topic file in the user scope and an index line linking it; return its path."""
-    path = agent.user / name
-    path.write_text(f"---\ndescription: {name}\n---\nbody\n", encoding="utf-8")
-    return path
 
 
 def refuse(monkeypatch: pytest.MonkeyPatch, owner: object, name: str, match: str) -> None:
@@ -58,7 +59,7 @@ def refuse(monkeypatch: pytest.MonkeyPatch, owner: object, name: str, match: str
 async def test_a6_index_that_is_a_symlink_loop_deletes_the_file_and_keeps_the_index(
     client: Client, agent: AgentHome
 ) -> None:
-    path = topic(agent, "loop.md")
+    path = write_topic(agent.user, "loop.md")
     index = agent.user / layout.INDEX_FILE
     index.symlink_to(layout.INDEX_FILE)  # MEMORY.md -> MEMORY.md
 
@@ -74,7 +75,7 @@ async def test_a6_index_that_is_a_symlink_loop_deletes_the_file_and_keeps_the_in
 async def test_a6_index_that_is_a_fifo_never_blocks_a_delete(
     client: Client, agent: AgentHome
 ) -> None:
-    topic(agent, "gone.md")
+    write_topic(agent.user, "gone.md")
     os.mkfifo(agent.user / layout.INDEX_FILE)
 
     result = await ok_json(await client.delete(file_url("user", "gone.md")))
@@ -85,7 +86,7 @@ async def test_a6_index_that_is_a_fifo_never_blocks_a_delete(
 async def test_a6_index_that_cannot_be_rewritten_leaves_it_whole_and_says_nothing_was_pruned(
     client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    topic(agent, "ro.md")
+    write_topic(agent.user, "ro.md")
     index = agent.user / layout.INDEX_FILE
     index.write_text("- [RO](ro.md)\n- keep\n", encoding="utf-8")
 
@@ -105,7 +106,7 @@ async def test_a6_index_that_cannot_be_rewritten_leaves_it_whole_and_says_nothin
 async def test_a6_index_that_cannot_be_read_is_left_alone(
     client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    topic(agent, "locked.md")
+    write_topic(agent.user, "locked.md")
     index = agent.user / layout.INDEX_FILE
     index.write_text("- [L](locked.md)\n", encoding="utf-8")
     refuse(monkeypatch, pruning, "read_regular", layout.INDEX_FILE)
@@ -119,7 +120,7 @@ async def test_a6_index_that_cannot_be_read_is_left_alone(
 async def test_q2_topic_file_that_cannot_be_removed_is_a_503_problem_and_stays(
     client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = topic(agent, "stuck.md")
+    path = write_topic(agent.user, "stuck.md")
     refuse(monkeypatch, Path, "unlink", "stuck.md")
 
     body = await expect_problem(
@@ -133,7 +134,7 @@ async def test_q2_topic_file_that_cannot_be_removed_is_a_503_problem_and_stays(
 async def test_a5_scope_that_cannot_be_listed_shows_empty_not_500(
     client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    topic(agent, "hidden.md")
+    write_topic(agent.user, "hidden.md")
     _, key = agent.workspace("app", corpus="user-scope")
     refuse(monkeypatch, os, "scandir", key)
 
@@ -244,7 +245,7 @@ async def test_q4_lock_file_that_cannot_be_used_is_503_and_touches_nothing(
             (locks / name).symlink_to(victim)
         else:
             (locks / name).mkdir()
-    path = topic(agent, "kept.md")
+    path = write_topic(agent.user, "kept.md")
 
     for response in (
         await client.patch(CONFIG, json={"name": "Locked"}),
@@ -289,8 +290,8 @@ async def test_q2a_index_with_lone_cr_line_ends_never_loses_other_lines(
     client: Client, agent: AgentHome
 ) -> None:
     """Readers take a lone CR for a line end (T-2); pruning it as one line would drop b's link."""
-    topic(agent, "a.md")
-    topic(agent, "b.md")
+    write_topic(agent.user, "a.md")
+    write_topic(agent.user, "b.md")
     index = agent.user / layout.INDEX_FILE
     index.write_bytes(b"- [A](a.md)\r- [B](b.md)\r")
     view = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
@@ -303,11 +304,23 @@ async def test_q2a_index_with_lone_cr_line_ends_never_loses_other_lines(
     assert (agent.user / "b.md").exists()
 
 
+async def test_a3_memory_root_that_cannot_be_listed_gives_an_empty_overview_not_an_error(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_topic(agent.user, "one.md")
+    refuse(monkeypatch, os, "scandir", f"{agent.root}")
+
+    overview = await ok_json(await client.get(memory_url()))
+
+    assert overview["scopes"] == []  # nothing can be listed; the reason is logged
+    assert (agent.user / "one.md").exists()
+
+
 async def test_a1_one_memory_root_that_cannot_be_listed_never_breaks_the_agents_list(
     client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await client.post("/api/projects/acme/agents", json={"id": "other", "name": "Other"})
-    topic(agent, "one.md")
+    write_topic(agent.user, "one.md")
     refuse(monkeypatch, os, "scandir", f"{agent.root}")
 
     listing = await ok_json(await client.get("/api/projects/acme/agents"))

@@ -18,7 +18,6 @@ from aiohttp import web
 from memory_api.appkeys import (
     AGENT_STORE_KEY,
     DRAFT_STORE_KEY,
-    LOCKS_KEY,
     MEMORY_STORE_KEY,
     METRICS_KEY,
     SETTINGS_KEY,
@@ -37,7 +36,7 @@ from memory_api.store.locks import Locks
 from memory_api.store.memory import MemoryStore
 from memory_api.store.tokens import TOKENS_DIR, TokenStore
 
-__all__ = ["DATA_FOLDERS", "STATIC_DIR", "create_app", "prepare_data_dir"]
+__all__ = ["DATA_FOLDERS", "LOCKS_DIR", "STATIC_DIR", "create_app", "prepare_data_dir"]
 
 logger = logging.getLogger(__name__)
 
@@ -127,9 +126,7 @@ def create_app(settings: Settings) -> web.Application:
     app = web.Application(client_max_size=settings.max_body)
 
     app[SETTINGS_KEY] = settings
-    locks = Locks(settings.data_dir / LOCKS_DIR)
-    agent_store = AgentStore(settings.data_dir, locks)
-    app[LOCKS_KEY] = locks
+    agent_store = AgentStore(settings.data_dir, Locks(settings.data_dir / LOCKS_DIR))
     app[AGENT_STORE_KEY] = agent_store
     app[MEMORY_STORE_KEY] = MemoryStore(settings.data_dir, agent_store)
     app[TOKEN_STORE_KEY] = TokenStore(settings.data_dir, settings.env_tokens)

@@ -13,14 +13,12 @@ from memory_api.principal import Principal
 from memory_api.settings import Settings
 from memory_api.store.agents import AgentStore
 from memory_api.store.drafts import DraftStore
-from memory_api.store.locks import Locks
 from memory_api.store.memory import MemoryStore
 from memory_api.store.tokens import TokenStore
 
 __all__ = [
     "AGENT_STORE_KEY",
     "DRAFT_STORE_KEY",
-    "LOCKS_KEY",
     "MEMORY_STORE_KEY",
     "METRICS_KEY",
     "PRINCIPAL_KEY",
@@ -28,7 +26,6 @@ __all__ = [
     "TOKEN_STORE_KEY",
     "get_agent_store",
     "get_draft_store",
-    "get_locks",
     "get_memory_store",
     "get_metrics",
     "get_settings",
@@ -36,7 +33,6 @@ __all__ = [
 ]
 
 SETTINGS_KEY = web.AppKey("settings", Settings)
-LOCKS_KEY = web.AppKey("locks", Locks)
 AGENT_STORE_KEY = web.AppKey("agent_store", AgentStore)
 MEMORY_STORE_KEY = web.AppKey("memory_store", MemoryStore)
 TOKEN_STORE_KEY = web.AppKey("token_store", TokenStore)
@@ -50,11 +46,6 @@ PRINCIPAL_KEY = web.RequestKey("principal", Principal)
 def get_settings(app: web.Application) -> Settings:
     """Return the service's settings."""
     return app[SETTINGS_KEY]
-
-
-def get_locks(app: web.Application) -> Locks:
-    """Return the cross-process locks of the data dir."""
-    return app[LOCKS_KEY]
 
 
 def get_agent_store(app: web.Application) -> AgentStore:

@@ -29,14 +29,14 @@ from aiohttp import web
 from memory_core.errors import InvalidId
 from memory_core.wire import AgentCreate
 
-from memory_api.app import create_app, prepare_data_dir
+from memory_api.app import LOCKS_DIR, create_app, prepare_data_dir
 from memory_api.auth import BindRefused, bind_decision
 from memory_api.demo import seed_demo
 from memory_api.errors import ServiceError
 from memory_api.logs import ACCESS_LOGGER, AccessLogger, configure_logging
+from memory_api.routes.agents import agent_summaries
 from memory_api.settings import Settings, SettingsError
 from memory_api.store.agents import AgentStore
-from memory_api.store.counts import count_topics
 from memory_api.store.locks import Locks
 from memory_api.store.tokens import TokenStore
 
@@ -52,7 +52,7 @@ Command = Callable[[Settings, argparse.Namespace], int]
 
 def _agent_store(settings: Settings) -> AgentStore:
     prepare_data_dir(settings.data_dir)
-    return AgentStore(settings.data_dir, Locks(settings.data_dir / "locks"))
+    return AgentStore(settings.data_dir, Locks(settings.data_dir / LOCKS_DIR))
 
 
 def _serve(settings: Settings, args: argparse.Namespace) -> int:
@@ -96,30 +96,20 @@ def _agent_create(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _agent_list(settings: Settings, args: argparse.Namespace) -> int:
-    store = _agent_store(settings)
-
-    async def collect() -> list[tuple[str, str, str, str, int]]:
-        projects = [args.project] if args.project else await store.projects()
-        rows = []
-        for project in projects:
-            for record in await store.list(project):
-                state = "on" if record.memory.enabled else "off"
-                count = await asyncio.to_thread(count_topics, store.data_dir, record.id)
-                rows.append((record.project, record.id, record.name, state, count))
-        return rows
-
-    rows = asyncio.run(collect())
-    if not rows:
+    agents = asyncio.run(agent_summaries(_agent_store(settings), args.project or None))
+    if not agents:
         print("no agents" + (f" in project {args.project!r}" if args.project else ""))
         return 0
     print(f"{'PROJECT':<20} {'AGENT':<20} {'MEMORY':<6} {'MEMORIES':>8}  NAME")
-    for project, agent_id, name, state, count in rows:
-        print(f"{project:<20} {agent_id:<20} {state:<6} {count:>8}  {name}")
+    for agent in agents:
+        state = "on" if agent.memory_enabled else "off"
+        print(
+            f"{agent.project:<20} {agent.id:<20} {state:<6} {agent.memory_count:>8}  {agent.name}"
+        )
     return 0
 
 
 def _token_create(settings: Settings, args: argparse.Namespace) -> int:
-    prepare_data_dir(settings.data_dir)
     store = TokenStore(settings.data_dir, settings.env_tokens)
     projects = tuple(args.project) if args.project else None
     entry, secret = store.create(args.name, projects)

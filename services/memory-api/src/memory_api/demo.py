@@ -24,7 +24,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memory_core.keys import USER_SCOPE, workspace_memory_key
+from memory_core.keys import USER_SCOPE, key_for_real_path
 from memory_core.layout import MARKER_FILE, scope_dir
 from memory_core.wire import AgentCreate
 
@@ -82,7 +82,7 @@ def _seed_files(data_dir: Path, corpus: Path, report: SeedReport) -> dict[str, P
         workspace = data_dir / DEMO_WORKSPACES_DIR / name
         workspace.mkdir(parents=True, exist_ok=True)
         real = os.path.realpath(workspace)
-        key = workspace_memory_key(real)
+        key = key_for_real_path(real)
         scope = scope_dir(data_dir, DEMO_AGENT, key)
         scope.mkdir(parents=True, exist_ok=True)
         create_new_bytes(scope / MARKER_FILE, (real + "\n").encode("utf-8"))  # K-5

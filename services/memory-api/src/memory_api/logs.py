@@ -16,6 +16,7 @@ from aiohttp import web
 from aiohttp.abc import AbstractAccessLogger
 from pythonjsonlogger.json import JsonFormatter
 
+from memory_api.metrics import route_template
 from memory_api.settings import LogFormat
 
 __all__ = ["ACCESS_LOGGER", "AccessLogger", "configure_logging"]
@@ -41,20 +42,6 @@ def configure_logging(log_format: LogFormat, level: str = "INFO") -> None:
     root.setLevel(level)
 
 
-def _route(request: web.BaseRequest) -> str:
-    """The matched route's template, or ``unmatched``.
-
-    A request the HTTP parser refused (a bad header, a bad method) never reached the router: it
-    has no match info at all, and asking for it fails an assertion inside aiohttp, which must
-    not turn the access line into an "Unhandled exception" of the server.
-    """
-    try:
-        resource = request.match_info.route.resource  # type: ignore[attr-defined]
-    except (AttributeError, AssertionError):
-        return "unmatched"
-    return resource.canonical if resource is not None else "unmatched"
-
-
 class AccessLogger(AbstractAccessLogger):
     """One line per request: ``GET /api/me 200 57B 1.3ms``, with the same values as fields."""
 
@@ -65,7 +52,7 @@ class AccessLogger(AbstractAccessLogger):
         fields = {
             "method": request.method,
             "path": path,
-            "route": _route(request),
+            "route": route_template(request),
             "status": response.status,
             "bytes": response.body_length,
             "duration_ms": round(time * 1000, 3),

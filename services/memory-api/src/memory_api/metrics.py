@@ -49,9 +49,17 @@ class Metrics:
         return generate_latest(self.registry)
 
 
-def route_template(request: web.Request) -> str:
-    """Return the matched route's template (``/static/{name}`` for files), or ``unmatched``."""
-    resource = request.match_info.route.resource
+def route_template(request: web.BaseRequest) -> str:
+    """Return the matched route's template (``/static/{name}`` for files), or ``unmatched``.
+
+    Used by the metrics and the access log alike. A request the HTTP parser refused (a bad
+    header, a bad method) never reached the router: it has no match info at all, and asking for
+    it fails an assertion inside aiohttp, which must not turn a log line into an error.
+    """
+    try:
+        resource = request.match_info.route.resource  # type: ignore[attr-defined]
+    except (AttributeError, AssertionError):
+        return UNMATCHED
     return resource.canonical if resource is not None else UNMATCHED
 
 

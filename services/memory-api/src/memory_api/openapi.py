@@ -10,6 +10,7 @@ schema as ``application/problem+json``.
 from __future__ import annotations
 
 import re
+import weakref
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
@@ -18,7 +19,9 @@ import msgspec
 from aiohttp import web
 from memory_core import wire
 
-__all__ = ["OPERATIONS", "Operation", "build_openapi", "documented_routes"]
+from memory_api.store.drafts import DRAFT_ID_PATTERN
+
+__all__ = ["OPERATIONS", "Operation", "build_openapi", "documented_routes", "openapi_json"]
 
 _BASE = "/api/projects/{project}/agents/{agent}"
 _ID_PATTERN = "^[a-z0-9][a-z0-9_-]{0,63}$"
@@ -30,7 +33,7 @@ _PARAMETERS: dict[str, tuple[str, dict[str, Any]]] = {
         {"type": "string", "pattern": "^(user|[a-z0-9_][a-z0-9._-]{0,47}-[0-9a-f]{8})$"},
     ),
     "file": ("Topic file name, percent-encoded (K-7).", {"type": "string", "maxLength": 255}),
-    "draft": ("Draft id (A-12).", {"type": "string", "pattern": "^[0-9a-f]{32}$"}),
+    "draft": ("Draft id (A-12).", {"type": "string", "pattern": DRAFT_ID_PATTERN}),
 }
 _PARAM_RE = re.compile(r"\{([^}:]+)(?::[^}]*)?\}")
 
@@ -219,3 +222,19 @@ def build_openapi(app: web.Application) -> dict[str, Any]:
             },
         },
     }
+
+
+_documents: weakref.WeakKeyDictionary[web.Application, bytes] = weakref.WeakKeyDictionary()
+
+
+def openapi_json(app: web.Application) -> bytes:
+    """Return :func:`build_openapi` of the serving ``app`` as JSON bytes, built once per app.
+
+    The document depends only on the code and the router, which aiohttp freezes before the
+    first request, so it never goes stale and every process builds the same one (Q-4); the
+    cache entry goes away with the application.
+    """
+    document = _documents.get(app)
+    if document is None:
+        document = _documents[app] = msgspec.json.encode(build_openapi(app))
+    return document

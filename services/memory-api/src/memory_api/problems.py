@@ -84,7 +84,7 @@ def _http_detail(request: web.Request, error: web.HTTPException) -> str:
         allowed = error.headers.get("Allow", "")
         return f"{request.method} is not allowed on {request.path}; allowed: {allowed or 'none'}"
     if error.status == 413:
-        limit = request.app._client_max_size
+        limit = request.client_max_size
         return f"the request body is larger than the limit of {limit} bytes"
     text = (error.text or "").strip()
     if text and not text.startswith(f"{error.status}:"):

@@ -18,7 +18,6 @@ from aiohttp import web
 from memory_api.appkeys import get_agent_store
 from memory_api.jsonio import json_response, read_json
 from memory_api.store.agents import AgentRecord
-from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
 from memory_core.wire import AgentConfig, ConfigPatch, MemoryConfig
 
 __all__ = ["agent_config", "config_response", "routes"]
@@ -37,10 +36,8 @@ def agent_config(record: AgentRecord) -> AgentConfig:
         template=record.template,
         memory=MemoryConfig(
             enabled=memory.enabled,
-            prompt=DEFAULT_MEMORY_PROMPT if memory.prompt is None else memory.prompt,
-            workspace_prompt=DEFAULT_WORKSPACE_PROMPT
-            if memory.workspace_prompt is None
-            else memory.workspace_prompt,
+            prompt=memory.effective_prompt,
+            workspace_prompt=memory.effective_workspace_prompt,
             prompt_is_default=memory.prompt is None,
             workspace_prompt_is_default=memory.workspace_prompt is None,
         ),

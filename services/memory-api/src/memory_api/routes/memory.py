@@ -10,12 +10,13 @@ DELETE   ``…/memory/scopes/{key}/files/{file}`` delete it and prune its index 
 POST     ``…/memory/session-start``            prepare scopes, build the injection (A-9)
 =======  ====================================  =============================================
 
-No route accepts a path (A-7): ``{key}`` and ``{file}`` are ids checked against K-7 by the
-store before any I/O. ``{file}`` arrives percent-encoded and aiohttp hands it over decoded, so
-``Deploy%20notes.md`` is ``Deploy notes.md``; an encoded slash (``%2F``) decodes to ``/``, which
-K-7 refuses (400) — it can never address another folder. Errors are raised as domain
-exceptions and turned into problem+json by :mod:`memory_api.problems`; the auth middleware has
-already hidden projects outside the token's reach (A-10).
+No route accepts a path (A-7): ``{project}``, ``{agent}``, ``{key}`` and ``{file}`` are ids
+that :class:`~memory_api.store.memory.MemoryStore` checks against K-7 before any I/O. ``{file}``
+arrives percent-encoded and aiohttp hands it over decoded, so ``Deploy%20notes.md`` is
+``Deploy notes.md``; an encoded slash (``%2F``) decodes to ``/``, which K-7 refuses (400) — it
+can never address another folder. Errors are raised as domain exceptions and turned into
+problem+json by :mod:`memory_api.problems`; the auth middleware has already hidden projects
+outside the token's reach (A-10).
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ import msgspec
 from aiohttp import web
 from memory_api.appkeys import get_memory_store
 from memory_api.jsonio import json_response, read_json
-from memory_core.keys import check_agent_id, check_project_id
 from memory_core.wire import SessionStartRequest
 
 __all__ = ["BASE", "routes"]
@@ -36,11 +36,8 @@ _session_start_decoder = msgspec.json.Decoder(SessionStartRequest)
 
 
 def _ids(request: web.Request) -> tuple[str, str]:
-    """The route's project and agent ids, K-7-checked before anything else (even the body)."""
-    return (
-        check_project_id(request.match_info["project"]),
-        check_agent_id(request.match_info["agent"]),
-    )
+    """The route's project and agent ids as sent; the store checks them (K-7)."""
+    return request.match_info["project"], request.match_info["agent"]
 
 
 @routes.get(BASE)

@@ -18,7 +18,7 @@ from aiohttp import web
 from memory_api.appkeys import get_metrics, get_settings
 from memory_api.jsonio import json_response
 from memory_api.metrics import CONTENT_TYPE_LATEST
-from memory_api.openapi import build_openapi
+from memory_api.openapi import openapi_json
 from memory_core.wire import Health
 
 __all__ = ["probe_data_dir", "routes"]
@@ -85,4 +85,4 @@ async def metrics(request: web.Request) -> web.Response:
 @routes.get("/openapi.json")
 async def openapi(request: web.Request) -> web.Response:
     """The OpenAPI 3.1 description of every route, schemas generated from the wire DTOs."""
-    return json_response(build_openapi(request.app))
+    return web.Response(body=openapi_json(request.app), content_type="application/json")

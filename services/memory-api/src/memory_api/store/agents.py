@@ -28,8 +28,9 @@ from pathlib import Path
 import msgspec
 from memory_core.atomic import atomic_write_bytes
 from memory_core.errors import InvalidId
-from memory_core.keys import check_agent_id, check_project_id
+from memory_core.keys import USER_SCOPE, check_agent_id, check_project_id
 from memory_core.layout import AGENTS_DIR, agent_dir, scope_dir, workspaces_dir
+from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
 from memory_core.wire import AgentCreate, ConfigPatch
 
 from memory_api.defaults import default_template
@@ -60,6 +61,16 @@ class MemorySettings(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     enabled: bool = True
     prompt: str | None = None
     workspace_prompt: str | None = None
+
+    @property
+    def effective_prompt(self) -> str:
+        """``memory.prompt`` as injected: the override, else the built-in default (A-2, I-6)."""
+        return DEFAULT_MEMORY_PROMPT if self.prompt is None else self.prompt
+
+    @property
+    def effective_workspace_prompt(self) -> str:
+        """``memory.workspace_prompt`` as injected: the override, else the built-in default."""
+        return DEFAULT_WORKSPACE_PROMPT if self.workspace_prompt is None else self.workspace_prompt
 
 
 class _AgentFile(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
@@ -212,8 +223,15 @@ class AgentStore:
                 records.append(record)
         return records
 
-    async def list(self, project: str) -> list[AgentRecord]:
-        """Return the agents of ``project`` sorted by id (an unknown project has none)."""
+    async def list(self, project: str | None = None) -> list[AgentRecord]:
+        """Return the agents of ``project`` sorted by id (an unknown project has none).
+
+        With ``project=None``: every agent of every project, sorted by project, then id.
+        Each call reads every ``agent.json`` once.
+        """
+        if project is None:
+            records = await asyncio.to_thread(self._scan)
+            return sorted(records, key=lambda record: (record.project, record.id))
         check_project_id(project)
         return [
             record for record in await asyncio.to_thread(self._scan) if record.project == project
@@ -241,7 +259,7 @@ class AgentStore:
         if self._load(record.id) is not None:
             raise Conflict(f"the agent id {record.id!r} is taken; choose another")
         # K-6: the user scope comes with the agent; workspaces/ holds temporary Workspaces (K-4).
-        scope_dir(self.data_dir, record.id, "user").mkdir(parents=True, exist_ok=True)
+        scope_dir(self.data_dir, record.id, USER_SCOPE).mkdir(parents=True, exist_ok=True)
         workspaces_dir(self.data_dir, record.id).mkdir(parents=True, exist_ok=True)
         return self._write(record)
 

@@ -57,7 +57,7 @@ def real_path(path: Path) -> Path:
 
 def is_within(root: Path, candidate: Path) -> bool:
     """Tell whether the real ``candidate`` is ``root`` or lies below it; both already resolved."""
-    return candidate == root or candidate.is_relative_to(root)
+    return candidate.is_relative_to(root)  # a path is relative to itself too
 
 
 def checked_memory_root(app_data_dir: Path, agent_id: str) -> Path:

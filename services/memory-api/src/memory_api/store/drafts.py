@@ -14,7 +14,6 @@ import asyncio
 import logging
 import os
 import re
-import unicodedata
 import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -26,17 +25,19 @@ from memory_core.wire import Draft, DraftCreate
 
 from memory_api.errors import BadRequest, NotFound
 from memory_api.store.containment import read_regular
+from memory_api.store.sessions import check_workspace_path
 
-__all__ = ["DRAFTS_DIR", "DraftStore", "check_draft_id"]
+__all__ = ["DRAFTS_DIR", "DRAFT_ID_PATTERN", "DraftStore", "check_draft_id"]
 
 logger = logging.getLogger(__name__)
 
 DRAFTS_DIR = "drafts"
-WORKSPACE_MAX = 4096
 DRAFT_READ_CAP = 256 * 1024 * 1024
 """A draft holds one prompt of at most the request body limit (``MEMORY_API_MAX_BODY``); a file
 larger than this sanity bound is no draft and is swept unread."""
-_ID_RE = re.compile(r"[0-9a-f]{32}")
+DRAFT_ID_PATTERN = "^[0-9a-f]{32}$"
+"""A draft id: ``uuid4().hex``, 32 lowercase hex digits (also the OpenAPI parameter pattern)."""
+_ID_RE = re.compile(DRAFT_ID_PATTERN)
 _decoder = msgspec.json.Decoder(Draft)
 _encoder = msgspec.json.Encoder()
 
@@ -57,16 +58,11 @@ def check_draft_id(draft_id: str) -> str:
 
 
 def _check_body(body: DraftCreate) -> None:
+    """Refuse an empty prompt, and a workspace that a Session start (A-9) would refuse."""
     if not body.prompt.strip():
         raise BadRequest("prompt must not be empty")
-    workspace = body.workspace
-    if workspace is not None:
-        if not Path(workspace).is_absolute():
-            raise BadRequest("workspace must be an absolute path")
-        if len(workspace) > WORKSPACE_MAX:
-            raise BadRequest(f"workspace must be at most {WORKSPACE_MAX} characters long")
-        if any(unicodedata.category(ch) == "Cc" for ch in workspace):
-            raise BadRequest("workspace must be a path without control characters")
+    if body.workspace is not None:
+        check_workspace_path(body.workspace)
 
 
 def _load(path: Path) -> Draft | None:
@@ -120,8 +116,9 @@ class DraftStore:
     async def create(self, project: str, agent: str, body: DraftCreate) -> Draft:
         """Store a new draft for ``agent`` of ``project`` and return it (ids already checked).
 
-        Raises :class:`BadRequest` for an empty prompt or a relative / control-character
-        workspace path. Expired drafts are swept on the way.
+        Raises :class:`BadRequest` for an empty prompt or a workspace path that Session start
+        would refuse (relative, control characters, too long; ``check_workspace_path``).
+        Expired drafts are swept on the way.
         """
         _check_body(body)
         now = self.clock()

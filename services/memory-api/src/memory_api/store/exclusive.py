@@ -25,7 +25,7 @@ def create_new_bytes(path: Path, data: bytes, *, mode: int = DEFAULT_MODE) -> bo
     Readers see no file or the whole file. Raises ``OSError`` when the folder is missing or not
     writable (no temp file is left behind). Blocking: call it through ``asyncio.to_thread``.
     """
-    if path.exists() or path.is_symlink():
+    if os.path.lexists(path):  # a symlink, dangling or not, takes the name too
         return False  # the common "already there" case, without writing a temp file
     parent = path.parent
     fd, temp_name = tempfile.mkstemp(dir=parent, prefix=".new.", suffix=".tmp")

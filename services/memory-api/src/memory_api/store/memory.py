@@ -44,7 +44,7 @@ from memory_api.store.agents import AgentStore
 from memory_api.store.containment import checked_memory_root, real_path
 from memory_api.store.locks import lock_name
 from memory_api.store.pruning import delete_topic
-from memory_api.store.scopes import scope_real_dir
+from memory_api.store.scopes import create_scope_dir, scope_real_dir
 from memory_api.store.sessions import check_workspace_path, start_session
 from memory_api.store.topic_cache import TopicCache
 from memory_api.store.views import ScopeViews
@@ -65,22 +65,6 @@ def _check(project: str, agent_id: str, key: str | None = None, file: str | None
         check_scope_key(key)
     if file is not None:
         check_topic_file_name(file)
-
-
-def _ensure_user_scope(root: Path) -> None:
-    """Create the user scope if missing (K-6); blocking.
-
-    A ``user`` entry that exists but is no directory (a file, or a symlink — dangling or not) is
-    left alone: the containment check that follows decides whether it can be used, and nothing
-    is ever created through a symlink. A memory root that cannot be written (no permission, a
-    file in the way) is logged; the scope then counts as absent (404), never a 500.
-    """
-    try:
-        (root / USER_SCOPE).mkdir(parents=True, exist_ok=True)
-    except FileExistsError:
-        pass
-    except OSError as error:
-        logger.warning("cannot create the user scope in %s: %s", root, error)
 
 
 class MemoryStore:
@@ -104,10 +88,14 @@ class MemoryStore:
         return checked_memory_root(self.app_data_dir, agent_id)
 
     def _scope(self, agent_id: str, key: str) -> tuple[Path, Path]:
-        """Return (real root, real scope dir); the user scope is created on demand (K-6)."""
+        """Return (real root, real scope dir); the user scope is created on demand (K-6).
+
+        A scope that is missing, or cannot be created, or is no directory inside the root, is
+        :class:`NotFound` (404), never a 500.
+        """
         root = self._root(agent_id)
         if key == USER_SCOPE:
-            _ensure_user_scope(root)
+            create_scope_dir(root, key)
         scope = scope_real_dir(root, key)
         if scope is None:
             raise NotFound(f"no scope {key!r} in the memory of agent {agent_id!r}")
@@ -115,7 +103,7 @@ class MemoryStore:
 
     def _overview(self, agent_id: str) -> list[ScopeSummary]:
         root = self._root(agent_id)
-        _ensure_user_scope(root)
+        create_scope_dir(root, USER_SCOPE)  # K-6; a failure leaves the scope out, never a 500
         return self.views.overview(root)
 
     def _list(self, agent_id: str, key: str) -> TopicList:
@@ -136,8 +124,7 @@ class MemoryStore:
         newest activity (newest first, ties by key). Raises ``InvalidId`` and
         :class:`~memory_api.errors.NotFound` (unknown agent, or one of another project).
         """
-        _check(project, agent_id)
-        record = await self.agents.get(project, agent_id)
+        record = await self.agents.get(project, agent_id)  # checks both ids first (K-7)
         scopes = await asyncio.to_thread(self._overview, agent_id)
         return MemoryOverview(
             enabled=record.memory.enabled,
@@ -216,6 +203,5 @@ class MemoryStore:
         Runs under the agent's cross-process lock (read, insert, atomic write), so concurrent
         inserts change the template once (Q-2a).
         """
-        _check(project, agent_id)
         template, changed = await self.agents.update_template(project, agent_id, insert_placeholder)
         return PlaceholderResult(template=template, changed=changed)

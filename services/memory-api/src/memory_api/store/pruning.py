@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import codecs
 import logging
-import os
 import re
 import stat
 from pathlib import Path
@@ -34,13 +33,8 @@ from memory_core.atomic import atomic_write_bytes, fsync_directory
 from memory_core.index import prune_index
 
 from memory_api.errors import Conflict, NotFound
-from memory_api.store.containment import (
-    NotRegularFileError,
-    OutsideMemoryRoot,
-    is_within,
-    read_regular,
-    real_path,
-)
+from memory_api.store.containment import NotRegularFileError, is_within, read_regular, real_path
+from memory_api.store.scopes import topic_entry
 
 __all__ = ["PRUNE_ATTEMPTS", "PRUNE_READ_CAP", "delete_topic", "prune_index_file"]
 
@@ -56,30 +50,21 @@ PRUNE_ATTEMPTS = 20
 def delete_topic(root: Path, scope: Path, file_name: str) -> list[str]:
     """Delete topic file ``file_name`` (K-7-checked) from the real ``scope``; prune its lines.
 
-    A symlinked topic file is removed as a link (its target stays) and only when the target lies
-    inside the memory ``root``; one leading outside is reported as absent (A-7). Returns the
-    removed index lines. Raises :class:`NotFound` when there is no such topic file and
-    :class:`Conflict` when the index kept changing through every attempt (the file is gone
+    Only a file that lists can be deleted (:func:`~memory_api.store.scopes.topic_entry`): a
+    symlinked topic file is removed as a link (its target stays) and only when the target is a
+    regular file inside the memory ``root``; one leading outside is reported as absent (A-7).
+    Returns the removed index lines. Raises :class:`NotFound` when there is no such topic file
+    and :class:`Conflict` when the index kept changing through every attempt (the file is gone
     then; its lines stay and lint reports them as dangling).
     """
-    lexical = scope / file_name
+    missing = NotFound(f"no topic file {file_name!r} in this scope")
+    # What deletes is exactly what lists (A-5): the same judgement, links out included (A-7).
+    if topic_entry(root, scope, file_name) is None:
+        raise missing
     try:
-        info = os.lstat(lexical)
-    except (FileNotFoundError, NotADirectoryError):
-        raise NotFound(f"no topic file {file_name!r} in this scope") from None
-    if stat.S_ISLNK(info.st_mode):
-        target = real_path(lexical)
-        if not is_within(root, target):
-            logger.warning("refusing to delete %s: it links outside the memory root", lexical)
-            raise OutsideMemoryRoot(f"no topic file {file_name!r} in this scope")
-        if not target.is_file():
-            raise NotFound(f"no topic file {file_name!r} in this scope")
-    elif not stat.S_ISREG(info.st_mode):
-        raise NotFound(f"no topic file {file_name!r} in this scope")
-    try:
-        lexical.unlink()
+        (scope / file_name).unlink()
     except FileNotFoundError:
-        raise NotFound(f"no topic file {file_name!r} in this scope") from None
+        raise missing from None
     fsync_directory(scope)
     return prune_index_file(root, scope, file_name)
 

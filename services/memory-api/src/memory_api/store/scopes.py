@@ -33,6 +33,7 @@ __all__ = [
     "IndexText",
     "Marker",
     "TopicEntry",
+    "create_scope_dir",
     "iso_utc",
     "list_scopes",
     "read_index_text",
@@ -64,12 +65,10 @@ class TopicEntry:
 
 @dataclass(frozen=True, slots=True)
 class IndexText:
-    """A scope's ``MEMORY.md`` as read (at most 1 MiB): LF text, decode problems, stat."""
+    """A scope's ``MEMORY.md`` as read (at most 1 MiB): its text with LF line ends, and stat."""
 
     text: str
-    problems: list[str]
     stat: os.stat_result
-    truncated: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +100,24 @@ def scope_real_dir(root: Path, key: str) -> Path | None:
     return resolved if resolved.is_dir() else None
 
 
+def create_scope_dir(root: Path, key: str) -> bool:
+    """Create scope ``key`` under the real ``root`` (and the root) if missing; blocking (K-5, K-6).
+
+    Returns False when the operating system refused (no permission, a file on the way; logged).
+    An entry of that name that is no directory (a file, a symlink, dangling or not) is left
+    alone and is no failure here: :func:`scope_real_dir` judges it next, and nothing is ever
+    created through a symlink. Raises ``InvalidId`` for a bad ``key``.
+    """
+    try:
+        (root / check_scope_key(key)).mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        pass
+    except OSError as error:
+        logger.warning("cannot create scope %s in %s: %s", key, root, error)
+        return False
+    return True
+
+
 def _is_scope_key(name: str) -> bool:
     try:
         check_scope_key(name)
@@ -119,10 +136,12 @@ def list_scopes(root: Path) -> list[tuple[str, Path]]:
         entries = list(os.scandir(root))
     except (FileNotFoundError, NotADirectoryError):
         return []
+    except OSError as error:  # no permission to list it: no scopes, the reason logged
+        logger.warning("memory root %s cannot be listed: %s", root, error)
+        return []
     scopes: list[tuple[str, Path]] = []
     for entry in entries:
         try:
-            check_scope_key(entry.name)
             found = scope_real_dir(root, entry.name)
         except (InvalidId, OutsideMemoryRoot):
             if not entry.name.startswith("."):
@@ -199,11 +218,8 @@ def read_index_text(root: Path, scope: Path) -> IndexText | None:
     except OSError as error:
         logger.warning("index %s cannot be read: %s", lexical, error)
         return None
-    truncated = len(raw) > READ_CAP_BYTES
-    text, problems = decode_text(raw[:READ_CAP_BYTES], partial=truncated)
-    if truncated:
-        problems.append("size: larger than 1 MiB; only the first 1 MiB was read")
-    return IndexText(text=text, problems=problems, stat=info, truncated=truncated)
+    text, _ = decode_text(raw[:READ_CAP_BYTES], partial=len(raw) > READ_CAP_BYTES)
+    return IndexText(text=text, stat=info)
 
 
 def read_marker(root: Path, scope: Path, key: str) -> Marker:

@@ -27,9 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 
 from memory_core import layout
-from memory_core.injection import build_memory_text, cap_indexes
+from memory_core.injection import CappedIndex, build_memory_text, cap_indexes
 from memory_core.keys import USER_SCOPE, is_temporary_workspace, key_for_real_path
-from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
 from memory_core.template import has_memory_placeholder, key_line_value
 from memory_core.wire import SessionDirectories, SessionStartResponse, WorkspaceKind
 
@@ -37,7 +36,7 @@ from memory_api.errors import BadRequest
 from memory_api.store.agents import AgentRecord
 from memory_api.store.containment import OutsideMemoryRoot, checked_memory_root, real_path
 from memory_api.store.exclusive import create_new_bytes
-from memory_api.store.scopes import read_index_text, read_marker, scope_real_dir
+from memory_api.store.scopes import create_scope_dir, read_index_text, read_marker, scope_real_dir
 
 __all__ = [
     "WORKSPACE_PATH_MAX_BYTES",
@@ -64,7 +63,7 @@ def check_workspace_path(workspace: str) -> str:
     if "\x00" in workspace:
         raise BadRequest("workspace must not hold a NUL character")
     if _has_control(workspace):
-        raise BadRequest("workspace must not hold a control character (newline, tab …)")
+        raise BadRequest("workspace must not hold control characters (newline, tab …)")
     try:
         encoded = workspace.encode("utf-8")
     except UnicodeEncodeError:
@@ -104,21 +103,16 @@ class _Prepared:
     workspace_dir: Path | None
 
 
-def _ensure_dir(root: Path, lexical: Path) -> Path | None:
-    """Create ``lexical`` (a scope under the real ``root``) if missing; its real path or None."""
-    try:
-        lexical.mkdir(parents=True, exist_ok=True)
-    except FileExistsError:
-        pass  # a dangling symlink or a file of that name: judged below
-    except OSError as error:
-        logger.warning("cannot create scope %s: %s", lexical, error)
+def _ensure_dir(root: Path, key: str) -> Path | None:
+    """Create scope ``key`` under the real ``root`` if missing; its real path or None."""
+    if not create_scope_dir(root, key):
         return None
     try:
-        resolved = scope_real_dir(root, lexical.name)
+        resolved = scope_real_dir(root, key)
     except OutsideMemoryRoot:
         resolved = None
     if resolved is None:
-        logger.warning("scope %s is not a directory inside the memory root; not used", lexical)
+        logger.warning("scope %s is not a directory inside the memory root; not used", key)
     return resolved
 
 
@@ -142,15 +136,14 @@ def _ensure_marker(root: Path, scope: Path, key: str, real_workspace: str) -> No
         )
 
 
-def _prepare(app_data_dir: Path, agent_id: str, real_workspace: str, enabled: bool) -> _Prepared:
+def _prepare(app_data_dir: Path, root: Path, real_workspace: str, enabled: bool) -> _Prepared:
     if not enabled:
         return _Prepared("off", None, None, None)
-    root = checked_memory_root(app_data_dir, agent_id)
-    user_dir = _ensure_dir(root, root / USER_SCOPE)
+    user_dir = _ensure_dir(root, USER_SCOPE)
     if is_temporary_workspace(Path(real_workspace), app_data_dir):
         return _Prepared("temporary", None, user_dir, None)
     key = key_for_real_path(real_workspace)
-    workspace_dir = _ensure_dir(root, root / key)
+    workspace_dir = _ensure_dir(root, key)
     if workspace_dir is not None:
         _ensure_marker(root, workspace_dir, key, real_workspace)
     return _Prepared("persistent", key, user_dir, workspace_dir)
@@ -175,7 +168,7 @@ def start_session(app_data_dir: Path, record: AgentRecord, workspace: str) -> Se
     base = real_path(app_data_dir)
     root = checked_memory_root(base, record.id)
     enabled = record.memory.enabled
-    prepared = _prepare(base, record.id, real_workspace, enabled)
+    prepared = _prepare(base, root, real_workspace, enabled)
     template_has_memory = has_memory_placeholder(record.template)
     directories = SessionDirectories(
         app_data_dir=str(base),
@@ -183,42 +176,29 @@ def start_session(app_data_dir: Path, record: AgentRecord, workspace: str) -> Se
         user=None if prepared.user_dir is None else str(root / USER_SCOPE),
         workspace=None if prepared.key is None else str(root / prepared.key),
     )
-    key_value = key_line_value(prepared.kind, prepared.key)
-    if not enabled or not template_has_memory:
-        return SessionStartResponse(
-            enabled=enabled,
-            injected=False,
-            memory="",
-            workspace_memory_key=key_value,
-            key=prepared.key,
-            workspace_kind=prepared.kind,
-            directories=directories,
-            manifests=[],
-            template_has_memory=template_has_memory,
+    injected = enabled and template_has_memory
+    capped: list[CappedIndex] = []
+    memory = ""
+    if injected:
+        capped = cap_indexes(
+            _index_of(root, prepared.user_dir),
+            _index_of(root, prepared.workspace_dir),
+            workspace_key=prepared.key,
         )
-    capped = cap_indexes(
-        _index_of(root, prepared.user_dir),
-        _index_of(root, prepared.workspace_dir),
-        workspace_key=prepared.key,
-    )
-    user_capped = capped[0]
-    workspace_capped = capped[1] if prepared.key is not None and len(capped) > 1 else None
-    memory = build_memory_text(
-        record.memory.prompt if record.memory.prompt is not None else DEFAULT_MEMORY_PROMPT,
-        record.memory.workspace_prompt
-        if record.memory.workspace_prompt is not None
-        else DEFAULT_WORKSPACE_PROMPT,
-        user_capped,
-        workspace_capped,
-    )
+        memory = build_memory_text(
+            record.memory.effective_prompt,
+            record.memory.effective_workspace_prompt,
+            capped[0],
+            capped[1] if len(capped) > 1 else None,  # a Workspace scope only with a key (I-1)
+        )
     return SessionStartResponse(
-        enabled=True,
-        injected=True,
+        enabled=enabled,
+        injected=injected,
         memory=memory,
-        workspace_memory_key=key_value,
+        workspace_memory_key=key_line_value(prepared.kind, prepared.key),
         key=prepared.key,
         workspace_kind=prepared.kind,
         directories=directories,
         manifests=[item.manifest for item in capped],
-        template_has_memory=True,
+        template_has_memory=template_has_memory,
     )

@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import msgspec
+from memory_core.errors import InvalidId
 from memory_core.keys import check_project_id
 
 from memory_api.errors import Conflict, NotFound
@@ -61,10 +62,6 @@ class TokenEntry(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     sha256: str
     projects: tuple[str, ...] | None = None
     created_at: str | None = None
-
-    def reaches(self, project: str) -> bool:
-        """Tell whether this token may see ``project`` (A-10)."""
-        return self.projects is None or project in self.projects
 
 
 def hash_secret(secret: str) -> str:
@@ -116,7 +113,7 @@ def parse_token_spec(spec: str) -> tuple[str, tuple[str, ...] | None, str]:
     if reach.strip():
         try:
             projects = tuple(check_project_id(p.strip()) for p in reach.split("|"))
-        except Exception as error:
+        except InvalidId as error:
             raise ValueError(f"token {name!r}: {error}") from None
     if len(secret.strip()) < 16:
         raise ValueError(f"token {name!r}: the secret must be at least 16 characters")
@@ -145,11 +142,6 @@ class TokenStore:
         self._env = env_tokens
         self._cache: dict[str, _Cached] = {}
 
-    @property
-    def directory(self) -> Path:
-        """The folder holding one JSON file per token."""
-        return self._dir
-
     def entries(self) -> tuple[TokenEntry, ...]:
         """Return every token: the environment's first, then the files', sorted by name."""
         found: list[TokenEntry] = []
@@ -166,7 +158,8 @@ class TokenStore:
             if entry is not None:
                 found.append(entry)
         for stale in set(self._cache) - seen:
-            del self._cache[stale]
+            # Requests run this in worker threads at once: another may have dropped it already.
+            self._cache.pop(stale, None)
         return (*self._env, *found)
 
     def _read(self, item: os.DirEntry[str]) -> TokenEntry | None:

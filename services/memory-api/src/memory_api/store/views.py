@@ -18,6 +18,7 @@ from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
+import msgspec
 from memory_core.index import index_lines
 from memory_core.injection import cap_indexes
 from memory_core.keys import USER_SCOPE
@@ -36,6 +37,7 @@ from memory_core.wire import (
 from memory_api.errors import NotFound
 from memory_api.store.containment import OutsideMemoryRoot
 from memory_api.store.scopes import (
+    IndexText,
     TopicEntry,
     iso_utc,
     list_scopes,
@@ -63,6 +65,19 @@ class _Loaded:
     topic: ParsedTopic
     size: int
     mtime_ns: int
+
+
+def _topic_summary(item: _Loaded) -> TopicSummary:
+    """The listing row of a loaded topic file; a file answer adds its body and links (A-5)."""
+    return TopicSummary(
+        file=item.entry.file,
+        name=item.topic.name,
+        description=item.topic.description,
+        updated_at=item.topic.updated_at,
+        size=item.size,
+        mtime=iso_utc(item.mtime_ns),
+        problems=item.topic.problems,
+    )
 
 
 def _digest(index_text: str | None, files: tuple[str, ...], companion: str | None) -> bytes:
@@ -144,11 +159,13 @@ class ScopeViews:
         return findings
 
     def _summary(
-        self, root: Path, key: str, scope: Path, user_index: str | None
+        self, root: Path, key: str, scope: Path, index: IndexText | None, user_index: str | None
     ) -> tuple[int, ScopeSummary]:
-        """One overview entry (A-3) and its newest activity in ns (for sorting)."""
+        """One overview entry (A-3) and its newest activity in ns (for sorting).
+
+        ``index`` is the scope's own index as read, ``user_index`` the user scope's text.
+        """
         loaded = self._load(scan_topics(root, scope))
-        index = read_index_text(root, scope)
         times = [item.mtime_ns for item in loaded]
         if index is not None:
             times.append(index.stat.st_mtime_ns)
@@ -176,12 +193,19 @@ class ScopeViews:
         )
 
     def overview(self, root: Path) -> list[ScopeSummary]:
-        """Every scope under the real ``root``: user first, then Workspaces newest first (A-3)."""
-        user_index = self._user_index(root)
+        """Every scope under the real ``root``: user first, then Workspaces newest first (A-3).
+
+        The user index is read once: it is the user scope's own and every Workspace's companion.
+        """
+        scopes = list_scopes(root)
+        user_dir = dict(scopes).get(USER_SCOPE)
+        user_index = read_index_text(root, user_dir) if user_dir is not None else None
+        user_text = user_index.text if user_index is not None else None
         user: list[ScopeSummary] = []
         workspaces: list[tuple[int, ScopeSummary]] = []
-        for key, scope in list_scopes(root):
-            newest, summary = self._summary(root, key, scope, user_index)
+        for key, scope in scopes:
+            index = user_index if key == USER_SCOPE else read_index_text(root, scope)
+            newest, summary = self._summary(root, key, scope, index, user_text)
             if key == USER_SCOPE:
                 user.append(summary)
             else:
@@ -191,18 +215,7 @@ class ScopeViews:
 
     def topic_list(self, root: Path, scope: Path, key: str) -> TopicList:
         """Every topic file of the scope, sorted by file name (A-5)."""
-        files = [
-            TopicSummary(
-                file=item.entry.file,
-                name=item.topic.name,
-                description=item.topic.description,
-                updated_at=item.topic.updated_at,
-                size=item.size,
-                mtime=iso_utc(item.mtime_ns),
-                problems=item.topic.problems,
-            )
-            for item in self._load(scan_topics(root, scope))
-        ]
+        files = [_topic_summary(item) for item in self._load(scan_topics(root, scope))]
         return TopicList(scope=key, files=files)
 
     def topic_file(self, root: Path, scope: Path, key: str, file_name: str) -> TopicFile:
@@ -213,13 +226,7 @@ class ScopeViews:
             raise NotFound(f"no topic file {file_name!r} in scope {key!r}")
         item = loaded[0]
         return TopicFile(
-            file=file_name,
-            name=item.topic.name,
-            description=item.topic.description,
-            updated_at=item.topic.updated_at,
-            size=item.size,
-            mtime=iso_utc(item.mtime_ns),
-            problems=item.topic.problems,
+            **msgspec.structs.asdict(_topic_summary(item)),
             body=item.topic.body,
             links=item.topic.links,
         )
@@ -232,10 +239,11 @@ class ScopeViews:
         """
         index = read_index_text(root, scope)
         text = index.text if index is not None else None
-        user_index = self._user_index(root)
+        user_index = None
         if key == USER_SCOPE:
             capped = cap_indexes(text, None, workspace_key=None)[0]
         else:
+            user_index = self._user_index(root)
             capped = cap_indexes(user_index, text, workspace_key=key)[1]
         kept = set(capped.kept)
         lines = [
