@@ -18,6 +18,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from memory_core import layout
+from memory_core.keys import workspace_memory_key
+
 from tests.support.serve import ServedProcess, ServedWrapper, serve, venv_bin
 
 REPO = Path(__file__).resolve().parents[2]
@@ -80,13 +83,52 @@ class Service(ServedWrapper):
         """``/api/projects/{project}/agents/{agent}``."""
         return f"/api/projects/{quote(project, safe='')}/agents/{quote(agent, safe='')}"
 
+    def config(self) -> Any:
+        """The demo agent's config (``GET …/config``)."""
+        return self.get(self.agent_path() + "/config")
+
+    def patch_config(self, body: Any) -> None:
+        """Change the demo agent's config as another client would (``PATCH …/config``)."""
+        self.call("PATCH", self.agent_path() + "/config", body)
+
+    def overview(self) -> Any:
+        """The demo agent's memory overview (``GET …/memory``)."""
+        return self.get(self.agent_path() + "/memory")
+
+    def scope(self, kind: str, title: str | None = None) -> Any:
+        """The overview entry of the demo agent's scope of ``kind`` (and ``title`` for a
+        Workspace). Raises LookupError when there is none."""
+        scopes = self.overview()["scopes"]
+        for scope in scopes:
+            if scope["kind"] == kind and (title is None or scope["title"] == title):
+                return scope
+        raise LookupError(f"no {kind} scope {title!r} in {scopes}")
+
     def scope_key(self, kind: str, title: str | None = None) -> str:
         """The key of the demo agent's scope of ``kind`` (and ``title`` for a Workspace)."""
-        overview = self.get(self.agent_path() + "/memory")
-        for scope in overview["scopes"]:
-            if scope["kind"] == kind and (title is None or scope["title"] == title):
-                return str(scope["key"])
-        raise LookupError(f"no {kind} scope {title!r} in {overview['scopes']}")
+        return str(self.scope(kind, title)["key"])
+
+    def scope_dir(self, key: str) -> Path:
+        """The directory of the demo agent's scope ``key`` in the service's data dir."""
+        return layout.scope_dir(self.data_dir, "demo", key)
+
+    def add_workspace_scope(self, workspace: str) -> Path:
+        """Create the demo agent's scope of the Workspace at the real path ``workspace``, with
+        its marker (K-5), as a Session would; return the scope directory."""
+        scope = self.scope_dir(workspace_memory_key(workspace))
+        scope.mkdir(parents=True)
+        (scope / layout.MARKER_FILE).write_text(workspace + "\n", encoding="utf-8")
+        return scope
+
+
+def write_topic(
+    scope: Path, file: str, *, name: str, description: str, updated_at: str, body: str
+) -> None:
+    """Write the topic file ``scope/file`` with frontmatter, as an agent saving a memory would."""
+    (scope / file).write_text(
+        f"---\nname: {name}\ndescription: {description}\nupdated_at: {updated_at}\n---\n{body}",
+        encoding="utf-8",
+    )
 
 
 def seed(data_dir: Path, env: dict[str, str]) -> None:

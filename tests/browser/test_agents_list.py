@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.pages import user_group
+from tests.browser.pages import Shot, user_group
 from tests.browser.service import Service
 
 pytestmark = pytest.mark.browser
 
 
 def test_w1_card_shows_the_memory_count_and_deep_links_to_the_memory_tab(
-    page: Page, service: Service, shot: Callable[[Page, str], Path]
+    page: Page, service: Service, shot: Shot
 ) -> None:
     agents = service.get("/api/projects/demo/agents")["agents"]
     count = next(agent["memoryCount"] for agent in agents if agent["id"] == "demo")

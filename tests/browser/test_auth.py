@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.pages import PageFactory, ServiceFactory, Shot
+from tests.browser.pages import MEMORY_TAB, PageFactory, ServiceFactory, Shot, user_group
 
 pytestmark = pytest.mark.browser
 
@@ -37,9 +37,9 @@ def test_a10_401_asks_for_a_token_then_the_page_works(
     shot(page, "a10-signed-in")
 
     # Remembered: a reload needs no prompt, and the Memory tab works with the token.
-    page.goto("/#/projects/demo/agents/demo/memory")
+    page.goto(MEMORY_TAB)
     page.reload()
-    expect(page.locator('.group[data-kind="user"] .row').first).to_be_visible()
+    expect(user_group(page).locator(".row").first).to_be_visible()
     expect(page.locator("dialog.token-dialog")).to_have_count(0)
     assert page.evaluate("() => localStorage.getItem('agent-memory.token')") == TOKEN
 

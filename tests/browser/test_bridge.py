@@ -9,7 +9,6 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.pages import (
-    MEMORY_TAB,
     PageFactory,
     ServiceFactory,
     Shot,
@@ -26,12 +25,8 @@ pytestmark = pytest.mark.browser
 def test_w4_edit_previews_a_short_prompt_naming_the_file_and_the_ask(
     page: Page, service: Service, shot: Shot
 ) -> None:
-    key = service.scope_key("workspace", "shop-api")
-    workspace = next(
-        scope["workspacePath"]
-        for scope in service.get(service.agent_path() + "/memory")["scopes"]
-        if scope["key"] == key
-    )
+    scope = service.scope("workspace", "shop-api")
+    key, workspace = scope["key"], scope["workspacePath"]
     open_memory_tab(page)
     row(workspace_group(page, "shop-api"), "deploy-freeze.md").get_by_role(
         "button", name="Edit"
@@ -110,8 +105,7 @@ def test_w4_open_a_new_chat_is_hidden_without_a_chat_url(
     service = make_service(env={"MEMORY_API_CHAT_URL": ""})
     assert service.get("/api/me")["chatUrlTemplate"] is None
     page = open_page(service)
-    page.goto(MEMORY_TAB)
-    expect(user_group(page).locator(".row").first).to_be_visible()
+    open_memory_tab(page)
     row(user_group(page), "prefers-pnpm.md").get_by_role("button", name="Edit").click()
     modal = page.locator("dialog.bridge")
     expect(modal.get_by_role("button", name="Copy")).to_be_visible()

@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.pages import Shot, confirm_dialog, open_memory_tab, row, user_group, viewer
-from tests.browser.service import ApiFailure, Service
+from tests.browser.service import ApiFailure, Service, write_topic
 
 pytestmark = pytest.mark.browser
 
@@ -49,11 +49,14 @@ def test_w3_delete_confirms_then_the_row_and_its_index_line_are_gone(
 def test_w3_delete_from_the_viewer_of_a_file_with_a_space_in_its_name(
     page: Page, service: Service
 ) -> None:
-    scope = service.data_dir / "agents" / "demo" / "agent_state" / "memory" / "user"
-    (scope / "Deploy notes.md").write_text(
-        "---\nname: deploy-notes\ndescription: how deploys go\n"
-        "updated_at: 2026-11-20\n---\nBody.\n",
-        encoding="utf-8",
+    scope = service.scope_dir("user")
+    write_topic(
+        scope,
+        "Deploy notes.md",
+        name="deploy-notes",
+        description="how deploys go",
+        updated_at="2026-11-20",
+        body="Body.\n",
     )
     index = scope / "MEMORY.md"
     index.write_text(

@@ -6,12 +6,10 @@ from __future__ import annotations
 import os
 
 import pytest
-from memory_core.keys import workspace_memory_key
-from memory_core.layout import MARKER_FILE, scope_dir
 from playwright.sync_api import Page, expect
 
 from tests.browser.pages import MEMORY_TAB, Shot, group_toggle, workspace_group
-from tests.browser.service import Service
+from tests.browser.service import Service, write_topic
 
 pytestmark = pytest.mark.browser
 
@@ -21,17 +19,17 @@ FILES = 3000
 def _seed_huge_scope(service: Service) -> str:
     workspace = service.data_dir / "demo-workspaces" / "monorepo"
     workspace.mkdir(parents=True)
-    real = os.path.realpath(workspace)
-    scope = scope_dir(service.data_dir, "demo", workspace_memory_key(real))
-    scope.mkdir(parents=True)
-    (scope / MARKER_FILE).write_text(real + "\n", encoding="utf-8")
+    scope = service.add_workspace_scope(os.path.realpath(workspace))
     lines = ["# Memory index", ""]
     for number in range(FILES):
         name = f"fact-{number:04d}"
-        (scope / f"{name}.md").write_text(
-            f"---\nname: {name}\ndescription: fact number {number}\n"
-            f"updated_at: 2026-{1 + number % 12:02d}-{1 + number % 28:02d}\n---\nBody {number}.\n",
-            encoding="utf-8",
+        write_topic(
+            scope,
+            f"{name}.md",
+            name=name,
+            description=f"fact number {number}",
+            updated_at=f"2026-{1 + number % 12:02d}-{1 + number % 28:02d}",
+            body=f"Body {number}.\n",
         )
         lines.append(f"- [{name}]({name}.md) — fact number {number}")
     (scope / "MEMORY.md").write_text("\n".join(lines) + "\n", encoding="utf-8")

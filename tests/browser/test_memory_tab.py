@@ -5,19 +5,16 @@ from __future__ import annotations
 import json
 
 import pytest
-from memory_core.keys import workspace_memory_key
-from memory_core.layout import MARKER_FILE, scope_dir
 from playwright.sync_api import Page, expect
 
 from tests.browser.pages import (
-    MEMORY_TAB,
     Shot,
     group_toggle,
     open_memory_tab,
     user_group,
     workspace_group,
 )
-from tests.browser.service import Service
+from tests.browser.service import Service, write_topic
 
 pytestmark = pytest.mark.browser
 
@@ -33,7 +30,7 @@ def test_w2_switch_saves_on_change_and_survives_a_reload(
     expect(page.locator("#memory-enabled-status")).to_have_text(
         "Memory is off. Every file is kept."
     )
-    assert service.get(service.agent_path() + "/config")["memory"]["enabled"] is False
+    assert service.config()["memory"]["enabled"] is False
     shot(page, "w2-switch-off")
 
     page.reload()
@@ -46,21 +43,20 @@ def test_w2_switch_saves_on_change_and_survives_a_reload(
 def test_w2_switch_failure_reverts_and_shows_the_problem(page: Page, service: Service) -> None:
     open_memory_tab(page)
     # Someone else changes the config: the page's ETag is now stale.
-    service.call("PATCH", service.agent_path() + "/config", {"name": "Renamed elsewhere"})
+    service.patch_config({"name": "Renamed elsewhere"})
     switch = page.get_by_role("switch", name="Memory")
     switch.click()
     expect(page.locator("#memory-enabled-status")).to_contain_text("changed elsewhere")
     expect(switch).to_be_checked()
-    assert service.get(service.agent_path() + "/config")["memory"]["enabled"] is True
+    assert service.config()["memory"]["enabled"] is True
 
 
 def test_w2_hint_inserts_the_placeholder_in_one_click(
     page: Page, service: Service, shot: Shot
 ) -> None:
-    config = service.get(service.agent_path() + "/config")
-    template = config["template"].replace("{{MEMORY}}\n", "").replace("{{MEMORY}}", "")
-    service.call("PATCH", service.agent_path() + "/config", {"template": template})
-    assert service.get(service.agent_path() + "/memory")["templateHasMemory"] is False
+    template = service.config()["template"].replace("{{MEMORY}}\n", "").replace("{{MEMORY}}", "")
+    service.patch_config({"template": template})
+    assert service.overview()["templateHasMemory"] is False
 
     open_memory_tab(page)
     hint = page.locator("#memory-hint")
@@ -70,9 +66,9 @@ def test_w2_hint_inserts_the_placeholder_in_one_click(
 
     hint.get_by_role("button", name="Insert placeholder").click()
     expect(hint).to_be_hidden()
-    saved = service.get(service.agent_path() + "/config")["template"]
+    saved = service.config()["template"]
     assert saved.count("{{MEMORY}}") == 1
-    assert service.get(service.agent_path() + "/memory")["templateHasMemory"] is True
+    assert service.overview()["templateHasMemory"] is True
     # The Prompt tab shows the new template without a reload.
     page.get_by_role("link", name="Prompt").click()
     expect(page.locator("#template-editor-text")).to_have_value(saved)
@@ -81,7 +77,7 @@ def test_w2_hint_inserts_the_placeholder_in_one_click(
 def test_w2_groups_user_first_then_workspaces_with_their_paths(
     page: Page, service: Service, shot: Shot
 ) -> None:
-    overview = service.get(service.agent_path() + "/memory")
+    overview = service.overview()
     open_memory_tab(page)
     groups = page.locator(".group")
     expect(groups).to_have_count(len(overview["scopes"]))
@@ -136,8 +132,7 @@ def test_w2_collapse_is_a_button_and_is_remembered_per_user_project_agent(
 def test_w2_memory_tab_has_no_horizontal_scroll_on_a_phone(
     phone: Page, service: Service, shot: Shot
 ) -> None:
-    phone.goto(MEMORY_TAB)
-    expect(user_group(phone).locator(".row").first).to_be_visible()
+    open_memory_tab(phone)
     width = phone.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 390
     shot(phone, "w5-phone-memory-tab")
@@ -145,13 +140,14 @@ def test_w2_memory_tab_has_no_horizontal_scroll_on_a_phone(
 
 def test_w2_orphaned_workspace_is_reported_and_still_listed(page: Page, service: Service) -> None:
     gone = "/nonexistent/agent-memory-test/old-app"
-    key = workspace_memory_key(gone)
-    scope = scope_dir(service.data_dir, "demo", key)
-    scope.mkdir(parents=True)
-    (scope / MARKER_FILE).write_text(gone + "\n", encoding="utf-8")
-    (scope / "kept-note.md").write_text(
-        "---\nname: kept-note\ndescription: still here\nupdated_at: 2026-10-10\n---\nBody.\n",
-        encoding="utf-8",
+    scope = service.add_workspace_scope(gone)
+    write_topic(
+        scope,
+        "kept-note.md",
+        name="kept-note",
+        description="still here",
+        updated_at="2026-10-10",
+        body="Body.\n",
     )
     open_memory_tab(page)
     group = workspace_group(page, "old-app")
@@ -164,10 +160,13 @@ def test_w2_refresh_shows_memories_an_agent_saved_meanwhile(page: Page, service:
     open_memory_tab(page)
     group = user_group(page)
     expect(group.locator(".row")).to_have_count(4)
-    scope = service.data_dir / "agents" / "demo" / "agent_state" / "memory" / "user"
-    (scope / "likes-tea.md").write_text(
-        "---\nname: likes-tea\ndescription: prefers tea\nupdated_at: 2026-11-28\n---\nTea.\n",
-        encoding="utf-8",
+    write_topic(
+        service.scope_dir("user"),
+        "likes-tea.md",
+        name="likes-tea",
+        description="prefers tea",
+        updated_at="2026-11-28",
+        body="Tea.\n",
     )
     page.get_by_role("button", name="Refresh", exact=True).click()
     expect(group.locator(".row")).to_have_count(5)

@@ -26,13 +26,13 @@ def test_w2_memory_prompt_saves_after_the_confirm(page: Page, service: Service, 
     shot(page, "w2-prompt-save-confirm")
     confirm_dialog(page).get_by_role("button", name="Cancel").click()
     expect(confirm_dialog(page)).to_have_count(0)
-    assert service.get(service.agent_path() + "/config")["memory"]["promptIsDefault"] is True
+    assert service.config()["memory"]["promptIsDefault"] is True
 
     editor.get_by_role("button", name="Save").click()
     confirm_dialog(page).get_by_role("button", name="Save").click()
     expect(editor.locator(".inline-status")).to_have_text("Saved")
     expect(editor.locator(".badge")).to_have_text("Customized")
-    memory = service.get(service.agent_path() + "/config")["memory"]
+    memory = service.config()["memory"]
     assert memory["prompt"] == custom
     assert memory["promptIsDefault"] is False
     shot(page, "w2-prompt-saved")
@@ -40,7 +40,7 @@ def test_w2_memory_prompt_saves_after_the_confirm(page: Page, service: Service, 
     editor.get_by_role("button", name="Restore default").click()
     confirm_dialog(page).get_by_role("button", name="Restore default").click()
     expect(editor.locator(".badge")).to_have_text("Default")
-    memory = service.get(service.agent_path() + "/config")["memory"]
+    memory = service.config()["memory"]
     assert memory["promptIsDefault"] is True
     expect(text).to_have_value(memory["prompt"])
 
@@ -53,7 +53,7 @@ def test_w2_workspace_prompt_warns_without_its_placeholder(page: Page, service: 
     editor.get_by_role("button", name="Save").click()
     confirm_dialog(page).get_by_role("button", name="Save").click()
     expect(editor.locator(".inline-status")).to_have_text("Saved")
-    memory = service.get(service.agent_path() + "/config")["memory"]
+    memory = service.config()["memory"]
     assert memory["workspacePrompt"] == "## Workspace memory\n\nNo index here."
 
 
@@ -65,10 +65,7 @@ def test_w2_template_saves_with_if_match(page: Page, service: Service) -> None:
     page.get_by_role("button", name="Save").click()
     confirm_dialog(page).get_by_role("button", name="Save").click()
     expect(page.locator("#template-editor .inline-status")).to_have_text("Saved")
-    assert (
-        service.get(service.agent_path() + "/config")["template"]
-        == "You are terse.\n\n{{MEMORY}}\n"
-    )
+    assert service.config()["template"] == "You are terse.\n\n{{MEMORY}}\n"
 
 
 def test_a2_stale_etag_shows_changed_elsewhere_and_reload(
@@ -78,14 +75,14 @@ def test_a2_stale_etag_shows_changed_elsewhere_and_reload(
     text = page.locator("#template-editor-text")
     expect(text).not_to_have_value("")
     text.fill("My edit.\n")
-    service.call("PATCH", service.agent_path() + "/config", {"template": "Their edit.\n"})
+    service.patch_config({"template": "Their edit.\n"})
 
     page.get_by_role("button", name="Save").click()
     confirm_dialog(page).get_by_role("button", name="Save").click()
     problem = page.locator("#template-editor .alert-error")
     expect(problem).to_contain_text("changed elsewhere")
     shot(page, "a2-changed-elsewhere")
-    assert service.get(service.agent_path() + "/config")["template"] == "Their edit.\n"
+    assert service.config()["template"] == "Their edit.\n"
 
     problem.get_by_role("button", name="Reload").click()
     expect(text).to_have_value("Their edit.\n")

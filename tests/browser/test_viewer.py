@@ -16,7 +16,7 @@ from tests.browser.pages import (
     wait_viewer_settled,
     workspace_group,
 )
-from tests.browser.service import Service
+from tests.browser.service import Service, write_topic
 
 pytestmark = pytest.mark.browser
 
@@ -60,13 +60,14 @@ def test_w3_view_opens_a_right_drawer_on_desktop(page: Page, service: Service, s
 
 
 def test_w3_view_renders_user_content_as_text_never_markup(page: Page, service: Service) -> None:
-    scope = service.data_dir / "agents" / "demo" / "agent_state" / "memory" / "user"
-    (scope / "tricky.md").write_text(
-        "---\nname: tricky\ndescription: <img src=x onerror=alert(1)>\n"
-        "updated_at: 2026-11-01\n---\n"
-        "# Heading <b>bold?</b>\n\n<script>window.pwned = 1</script>\n\n"
+    write_topic(
+        service.scope_dir("user"),
+        "tricky.md",
+        name="tricky",
+        description="<img src=x onerror=alert(1)>",
+        updated_at="2026-11-01",
+        body="# Heading <b>bold?</b>\n\n<script>window.pwned = 1</script>\n\n"
         "[click](javascript:window.pwned=2) and **strong** text\n",
-        encoding="utf-8",
     )
     open_memory_tab(page)
     group = user_group(page)

@@ -5,12 +5,11 @@ const TOKEN_KEY = "agent-memory.token";
 
 /** A failed request: `status` (0 when the service was unreachable) and the problem `detail`. */
 export class ApiError extends Error {
-  constructor(status, detail, title = "") {
+  constructor(status, detail) {
     super(detail);
     this.name = "ApiError";
     this.status = status;
     this.detail = detail;
-    this.title = title;
   }
 }
 
@@ -47,16 +46,16 @@ async function problemDetail(response) {
   try {
     if (type.includes("json")) {
       const body = await response.json();
-      if (body && typeof body.detail === "string" && body.detail) return [body.detail, body.title];
-      if (body && typeof body.title === "string") return [body.title, body.title];
+      if (body && typeof body.detail === "string" && body.detail) return body.detail;
+      if (body && typeof body.title === "string") return body.title;
     } else {
       const text = (await response.text()).trim();
-      if (text && text.length < 300) return [text, ""];
+      if (text && text.length < 300) return text;
     }
   } catch {
     // An unreadable error body still yields the status line below.
   }
-  return [`${response.status} ${response.statusText || "error"}`.trim(), ""];
+  return `${response.status} ${response.statusText || "error"}`.trim();
 }
 
 /**
@@ -85,17 +84,14 @@ export async function request(method, path, { body, ifMatch } = {}) {
       );
     }
     if (response.status === 401 && askForToken) {
-      const [detail] = await problemDetail(response);
+      const detail = await problemDetail(response);
       pendingAsk ??= askForToken(detail, Boolean(token)).finally(() => {
         pendingAsk = null;
       });
       if (await pendingAsk) continue;
       throw new ApiError(401, detail);
     }
-    if (!response.ok) {
-      const [detail, title] = await problemDetail(response);
-      throw new ApiError(response.status, detail, title);
-    }
+    if (!response.ok) throw new ApiError(response.status, await problemDetail(response));
     const data = response.status === 204 ? null : await response.json();
     return { data, etag: response.headers.get("ETag") };
   }

@@ -7,7 +7,7 @@ const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), textarea:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /** The visible, focusable elements inside `root`, in tab order. */
-export function focusables(root) {
+function focusables(root) {
   return [...root.querySelectorAll(FOCUSABLE)].filter(
     (el) => !el.closest("[hidden]") && el.getClientRects().length > 0,
   );
@@ -65,44 +65,58 @@ export function openModal(dialog, { onClose, keep = false } = {}) {
   };
 }
 
+let dialogCount = 0;
+
+/**
+ * A modal form: an h2 `title`, `content` nodes, then Cancel and the `submit` button.
+ * `accept(event)` runs on submit and returns the result (or calls `event.preventDefault()` to
+ * keep the dialog open). Resolves that result, or `cancelled` on Cancel or Escape.
+ */
+function formDialog({ className, title, content, submit, accept, cancelled }) {
+  return new Promise((resolve) => {
+    let result = cancelled;
+    // A counter, not crypto.randomUUID(): that exists only in secure contexts (not plain http).
+    const titleId = `dialog-title-${++dialogCount}`;
+    const onsubmit = (event) => {
+      const value = accept(event);
+      if (!event.defaultPrevented) result = value;
+    };
+    const dialog = h(
+      "dialog",
+      { class: `modal ${className}`, "aria-labelledby": titleId },
+      h(
+        "form",
+        { method: "dialog", onsubmit },
+        h("h2", { id: titleId, text: title }),
+        content,
+        h(
+          "div",
+          { class: "actions end" },
+          h("button", { type: "button", class: "btn", onclick: () => dialog.close() }, "Cancel"),
+          submit,
+        ),
+      ),
+    );
+    openModal(dialog, { onClose: () => resolve(result) });
+  });
+}
+
 /**
  * Ask for confirmation. Resolves true on confirm, false on cancel or Escape.
  * `danger` styles the confirm button red (deletes); the message is plain text.
  */
 export function confirmDialog({ title, message, confirmLabel = "Confirm", danger = false }) {
-  return new Promise((resolve) => {
-    let confirmed = false;
-    const titleId = `dlg-${crypto.randomUUID()}`;
-    const dialog = h(
-      "dialog",
-      { class: "modal confirm-dialog", "aria-labelledby": titleId },
-      h(
-        "form",
-        {
-          method: "dialog",
-          onsubmit: () => {
-            confirmed = true;
-          },
-        },
-        h("h2", { id: titleId, text: title }),
-        message ? h("p", { class: "muted", text: message }) : null,
-        h(
-          "div",
-          { class: "actions end" },
-          h("button", { type: "button", class: "btn", onclick: () => dialog.close() }, "Cancel"),
-          h(
-            "button",
-            {
-              type: "submit",
-              class: danger ? "btn btn-danger" : "btn btn-primary",
-              autofocus: true,
-            },
-            confirmLabel,
-          ),
-        ),
-      ),
-    );
-    openModal(dialog, { onClose: () => resolve(confirmed) });
+  return formDialog({
+    className: "confirm-dialog",
+    title,
+    content: message ? h("p", { class: "muted", text: message }) : null,
+    submit: h(
+      "button",
+      { type: "submit", class: danger ? "btn btn-danger" : "btn btn-primary", autofocus: true },
+      confirmLabel,
+    ),
+    accept: () => true,
+    cancelled: false,
   });
 }
 
@@ -111,60 +125,45 @@ export function confirmDialog({ title, message, confirmLabel = "Confirm", danger
  * `detail` is the service's 401 explanation; `hadToken` says the stored one was refused.
  */
 export function tokenDialog(detail, hadToken) {
-  return new Promise((resolve) => {
-    let result = null;
-    const input = h("input", {
-      type: "password",
-      id: "token-input",
-      name: "token",
-      autocomplete: "off",
-      spellcheck: "false",
-      required: true,
-      autofocus: true,
-    });
-    const remember = h("input", { type: "checkbox", id: "token-remember", checked: true });
-    const dialog = h(
-      "dialog",
-      { class: "modal token-dialog", "aria-labelledby": "token-title" },
+  const input = h("input", {
+    type: "password",
+    id: "token-input",
+    name: "token",
+    autocomplete: "off",
+    spellcheck: "false",
+    required: true,
+    autofocus: true,
+  });
+  const remember = h("input", { type: "checkbox", id: "token-remember", checked: true });
+  return formDialog({
+    className: "token-dialog",
+    title: "Sign in with a token",
+    content: [
       h(
-        "form",
-        {
-          method: "dialog",
-          onsubmit: (event) => {
-            const token = input.value.trim();
-            if (!token) {
-              event.preventDefault();
-              input.focus();
-              return;
-            }
-            result = { token, remember: remember.checked };
-          },
-        },
-        h("h2", { id: "token-title" }, "Sign in with a token"),
-        h(
-          "p",
-          { class: "muted" },
-          hadToken
-            ? "The service refused the stored token. Enter another bearer token."
-            : "This service needs a bearer token. Ask its operator for one.",
-        ),
-        detail ? h("p", { class: "alert alert-warn", text: detail }) : null,
-        h("div", { class: "field" }, h("label", { for: "token-input" }, "Bearer token"), input),
-        h(
-          "label",
-          { class: "actions check-label", for: "token-remember" },
-          remember,
-          "Remember on this device",
-        ),
-        h(
-          "div",
-          { class: "actions end" },
-          h("button", { type: "button", class: "btn", onclick: () => dialog.close() }, "Cancel"),
-          h("button", { type: "submit", class: "btn btn-primary" }, "Sign in"),
-        ),
+        "p",
+        { class: "muted" },
+        hadToken
+          ? "The service refused the stored token. Enter another bearer token."
+          : "This service needs a bearer token. Ask its operator for one.",
       ),
-    );
-    openModal(dialog, { onClose: () => resolve(result) });
+      detail ? h("p", { class: "alert alert-warn", text: detail }) : null,
+      h("div", { class: "field" }, h("label", { for: "token-input" }, "Bearer token"), input),
+      h(
+        "label",
+        { class: "actions check-label", for: "token-remember" },
+        remember,
+        "Remember on this device",
+      ),
+    ],
+    submit: h("button", { type: "submit", class: "btn btn-primary" }, "Sign in"),
+    accept: (event) => {
+      const token = input.value.trim();
+      if (token) return { token, remember: remember.checked };
+      event.preventDefault();
+      input.focus();
+      return null;
+    },
+    cancelled: null,
   });
 }
 

@@ -17,7 +17,7 @@ let mePromise = null;
 let agentView = null;
 
 /** The caller as /api/me reports it: {name, projects, chatUrlTemplate}; cached per token. */
-export function loadMe() {
+function loadMe() {
   mePromise ??= api.get(paths.me()).catch((error) => {
     mePromise = null;
     throw error;
@@ -58,7 +58,6 @@ async function showMe() {
               class: "btn btn-ghost btn-sm",
               onclick: () => {
                 clearToken();
-                mePromise = null;
                 location.reload();
               },
             },

@@ -145,7 +145,7 @@ function taskOrText(text, options) {
 }
 
 /** Inline Markdown → an array of nodes (text, code, strong, em, a, button). */
-export function inline(text, options = {}) {
+function inline(text, options = {}) {
   const out = [];
   let last = 0;
   INLINE.lastIndex = 0;

@@ -4,7 +4,7 @@
 const PREFIX = "agent-memory.collapsed";
 
 /** The storage key of one user × project × agent. */
-export function collapseKey(user, project, agent) {
+function collapseKey(user, project, agent) {
   return `${PREFIX}:${JSON.stringify([user, project, agent])}`;
 }
 

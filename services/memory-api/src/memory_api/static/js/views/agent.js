@@ -26,16 +26,25 @@ export class AgentView {
     );
   }
 
-  isDirty() {
-    return Boolean(this.templateEditor?.isDirty() || this.memoryTab?.isDirty());
+  /** The prompt editors of both tabs (empty until the config is loaded). */
+  editors() {
+    return this.memoryTab ? [this.templateEditor, ...this.memoryTab.editors] : [];
   }
 
-  async start() {
+  isDirty() {
+    return this.editors().some((editor) => editor.isDirty());
+  }
+
+  showCrumbs(label) {
     this.setCrumbs([
       ["Agents", "#/"],
       [this.project, `#/projects/${encodeURIComponent(this.project)}`],
-      [this.agent, null],
+      [label, null],
     ]);
+  }
+
+  async start() {
+    this.showCrumbs(this.agent);
     const loading = h("p", { class: "state state-loading", role: "status" }, "Loading agent…");
     replace(this.root, loading);
     try {
@@ -72,11 +81,7 @@ export class AgentView {
 
   render() {
     const { project, agent } = this;
-    this.setCrumbs([
-      ["Agents", "#/"],
-      [project, `#/projects/${encodeURIComponent(project)}`],
-      [this.config.name, null],
-    ]);
+    this.showCrumbs(this.config.name);
     document.title = `${this.config.name} · Agent Memory`;
     this.tabLinks = {
       prompt: h("a", { href: agentHref(project, agent, "prompt"), id: "tab-prompt" }, "Prompt"),
@@ -96,7 +101,7 @@ export class AgentView {
       view: this,
       confirmText: "The new template is used from the next Session of this agent.",
     });
-    this.templateEditor.load(this.config.template);
+    this.templateEditor.update(this.config);
     this.memoryTab = new MemoryTab(this);
     this.panels = {
       prompt: h(
@@ -156,27 +161,23 @@ export class AgentView {
       body,
       ifMatch: this.etag,
     });
-    this.setConfig(data, etag ?? this.etag, force);
+    this.setConfig(data, etag ?? this.etag, (editor) => editor === force);
     return data;
   }
 
   /** Re-read the config. `discard` drops unsaved edits in every editor. */
   async reloadConfig({ discard = false } = {}) {
     const { data, etag } = await request("GET", paths.config(this.project, this.agent));
-    this.setConfig(data, etag, null, discard);
+    this.setConfig(data, etag, () => discard);
     return data;
   }
 
-  setConfig(config, etag, force = null, discard = false) {
+  /** Take a new config and ETag; `overwrite(editor)` says which editors drop unsaved text. */
+  setConfig(config, etag, overwrite) {
     this.config = config;
     this.etag = etag;
-    const apply = (editor) => {
-      if (editor === force || discard)
-        editor.load(editor.read(config).value, editor.read(config).isDefault);
-      else editor.update(config);
-    };
-    apply(this.templateEditor);
-    this.memoryTab.onConfig(config, apply);
+    for (const editor of this.editors()) editor.update(config, { overwrite: overwrite(editor) });
+    this.memoryTab.onConfig(config);
   }
 
   /** The error box of a failed config write: a 412 offers Reload, others show the detail. */

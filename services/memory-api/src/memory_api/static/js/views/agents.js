@@ -63,11 +63,7 @@ export async function renderAgents(root, { project, setCrumbs }) {
       : [["Agents", null]],
   );
   document.title = "Agents · Agent Memory";
-  const body = h(
-    "div",
-    { class: "agents-body" },
-    h("p", { class: "state state-loading", role: "status" }, "Loading agents…"),
-  );
+  const body = h("div", { class: "agents-body" }); // load() shows the progress
   replace(
     root,
     h(

@@ -10,24 +10,24 @@ import { errorBox, h, icon, replace, withBusy } from "../dom.js";
 const SOURCE = /^(https?:\/\/\S+|~?\/\S.*|[A-Za-z]:\\\S.*)$/;
 
 /** The scope as the prompt names it: "your user memory" / "your Workspace memory for <path>". */
-export function scopePhrase(scope) {
+function scopePhrase(scope) {
   if (scope.kind === "user") return "your user memory";
   return `your Workspace memory for ${scope.workspacePath ?? scope.title}`;
 }
 
 /** The file a memory lives in, relative to the agent's memory root: `…/memory/<key>/<file>`. */
-export function targetPath(scope, file) {
+function targetPath(scope, file) {
   return `…/memory/${scope.key}/${file}`;
 }
 
 /** The Edit prompt: name the memory and its file, then the requirement (or leave it trailing). */
-export function editPrompt(scope, topic, requirement) {
+function editPrompt(scope, topic, requirement) {
   const head = `Update the memory “${topic.name}” in ${scopePhrase(scope)} (${targetPath(scope, topic.file)}).`;
   return `${head}\n\n${requirement.trim()}`;
 }
 
 /** The Add prompt: a single path or URL is a source to read; anything else is the content. */
-export function addPrompt(scope, content) {
+function addPrompt(scope, content) {
   const text = content.trim();
   if (SOURCE.test(text) && !text.includes("\n")) {
     return `Read ${text} and save what is worth keeping into ${scopePhrase(scope)}.`;
@@ -36,7 +36,7 @@ export function addPrompt(scope, content) {
 }
 
 /** Fill `{draftId}`, `{project}` and `{agent}` of the chat URL template (each URL-encoded). */
-export function chatUrl(template, values) {
+function chatUrl(template, values) {
   return template.replace(/\{(draftId|project|agent)\}/g, (_, name) =>
     encodeURIComponent(values[name]),
   );

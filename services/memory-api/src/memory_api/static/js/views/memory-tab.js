@@ -11,10 +11,27 @@ import { PromptEditor } from "./prompt-editor.js";
 import { ScopeGroup } from "./scope-group.js";
 import { Viewer } from "./viewer.js";
 
-/** "your user memory" / "the Workspace memory of /path" — how the page names a scope. */
-export function scopeLabel(scope) {
+/** "user memory" / "Workspace memory of /path" — how the page names a scope. */
+function scopeLabel(scope) {
   if (scope.kind === "user") return "user memory";
   return `Workspace memory of ${scope.workspacePath ?? scope.title}`;
+}
+
+/**
+ * The editor of `config.memory[field]` ("prompt" or "workspacePrompt"), which has a default;
+ * `texts` are its id, title, description, needs and confirmText (see PromptEditor).
+ */
+function memoryPromptEditor(view, field, texts) {
+  return new PromptEditor({
+    ...texts,
+    view,
+    restorable: true,
+    read: (config) => ({
+      value: config.memory[field],
+      isDefault: config.memory[`${field}IsDefault`],
+    }),
+    patch: (value) => ({ memory: { [field]: value } }),
+  });
 }
 
 export class MemoryTab {
@@ -41,38 +58,26 @@ export class MemoryTab {
     this.groupsBox = h("div", { class: "groups", id: "memory-groups" });
     this.groupsState = h("div", { class: "groups-state" });
     this.summary = h("p", { class: "sub", id: "memories-summary" });
-    const memory = view.config.memory;
-    this.promptEditor = new PromptEditor({
+    this.promptEditor = memoryPromptEditor(view, "prompt", {
       id: "memory-prompt",
       title: "Memory prompt",
       description:
         "Injected in every Session where {{MEMORY}} stands: what Memory is for, how to save, and the user index.",
-      read: (config) => ({ value: config.memory.prompt, isDefault: config.memory.promptIsDefault }),
-      patch: (value) => ({ memory: { prompt: value } }),
       needs: "{{MEMORY_USER_INDEX}}",
-      restorable: true,
-      view,
       confirmText: "The new memory prompt is injected from the next Session of this agent.",
     });
-    this.workspaceEditor = new PromptEditor({
+    this.workspaceEditor = memoryPromptEditor(view, "workspacePrompt", {
       id: "workspace-prompt",
       title: "Workspace memory prompt",
       description:
         "Appended only in a persistent Workspace: its directory, the scope rule and its index.",
-      read: (config) => ({
-        value: config.memory.workspacePrompt,
-        isDefault: config.memory.workspacePromptIsDefault,
-      }),
-      patch: (value) => ({ memory: { workspacePrompt: value } }),
       needs: "{{MEMORY_INDEX}}",
-      restorable: true,
-      view,
       confirmText:
         "The new Workspace memory prompt is injected from the next Session in a Workspace.",
     });
-    this.promptEditor.load(memory.prompt, memory.promptIsDefault);
-    this.workspaceEditor.load(memory.workspacePrompt, memory.workspacePromptIsDefault);
-    this.switchInput.checked = memory.enabled;
+    this.editors = [this.promptEditor, this.workspaceEditor];
+    for (const editor of this.editors) editor.update(view.config);
+    this.switchInput.checked = view.config.memory.enabled;
 
     this.element = h(
       "div",
@@ -147,17 +152,13 @@ export class MemoryTab {
       ),
       this.promptEditor.element,
       this.workspaceEditor.element,
+      // Here rather than in <body>: the viewer goes away with the page it belongs to.
+      this.viewer.dialog,
     );
   }
 
-  isDirty() {
-    return this.promptEditor.isDirty() || this.workspaceEditor.isDirty();
-  }
-
-  /** Take a new config (after any PATCH or reload); `apply` updates one editor. */
-  onConfig(config, apply) {
-    apply(this.promptEditor);
-    apply(this.workspaceEditor);
+  /** Take a new config (after any PATCH or reload); the view has updated the editors. */
+  onConfig(config) {
     this.switchInput.checked = config.memory.enabled;
     if (this.overview) {
       this.overview.templateHasMemory = config.template.includes("{{MEMORY}}");
@@ -209,7 +210,10 @@ export class MemoryTab {
         group = new ScopeGroup(this, scope);
         this.groups.set(scope.key, group);
       }
-      this.groupsBox.append(group.element);
+      // Move a group only when the order changed: re-inserting one with thousands of rows
+      // costs a full style pass and drops the focus inside it.
+      const here = this.groupsBox.children[seen.size - 1] ?? null;
+      if (here !== group.element) this.groupsBox.insertBefore(group.element, here);
     }
     for (const [key, group] of this.groups) {
       if (!seen.has(key)) {
@@ -279,15 +283,13 @@ export class MemoryTab {
     try {
       await withBusy(button, "Inserting…", async () => {
         const result = await api.post(paths.placeholder(this.view.project, this.view.agent), {});
-        await this.view.reloadConfig();
-        this.overview.templateHasMemory = true;
+        await this.view.reloadConfig(); // onConfig() hides the hint
         toast(
           result.changed
             ? "Inserted {{MEMORY}} into the template."
             : "The template already had {{MEMORY}}.",
         );
       });
-      this.renderHint();
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       replace(this.hintError, errorBox(`Could not insert the placeholder: ${error.detail}`));

@@ -9,33 +9,14 @@ import { errorBox, h, replace, withBusy } from "../dom.js";
 /**
  * Build an editor. `read(config)` → {value, isDefault?}; `patch(value | null)` → the PATCH body;
  * `needs` is a placeholder the text should hold (`needsMessage` explains its absence);
- * `restorable` adds "Restore default".
+ * `restorable` adds "Restore default"; `confirmText` is the Save confirm's message; `view` is
+ * the AgentView that sends the PATCH.
  * The editor keeps the user's unsaved text when the config changes underneath it.
  */
 export class PromptEditor {
-  constructor({
-    id,
-    title,
-    description,
-    read,
-    patch,
-    needs,
-    needsMessage,
-    restorable,
-    view,
-    confirmText,
-  }) {
-    Object.assign(this, {
-      id,
-      read,
-      patch,
-      needs,
-      needsMessage,
-      restorable,
-      view,
-      confirmText,
-      title,
-    });
+  constructor({ id, title, description, restorable, ...behaviour }) {
+    // behaviour: read, patch, needs, needsMessage, view, confirmText.
+    Object.assign(this, behaviour, { title });
     this.saved = "";
     this.textarea = h("textarea", {
       id: `${id}-text`,
@@ -107,10 +88,18 @@ export class PromptEditor {
     return this.textarea.value !== this.saved;
   }
 
-  /** Take a new config: replace the text unless the user has unsaved edits. */
-  update(config) {
+  /**
+   * Take a new config: replace the text unless the user has unsaved edits, which stay (a note
+   * offers to load the saved version when that changed). `overwrite` replaces the text even so
+   * (the editor that saved, a Reload).
+   */
+  update(config, { overwrite = false } = {}) {
     const { value, isDefault } = this.read(config);
-    if (this.isDirty() && value !== this.saved) {
+    if (overwrite || !this.isDirty()) {
+      this.load(value, isDefault);
+      return;
+    }
+    if (value !== this.saved) {
       replace(
         this.stale,
         h("span", { class: "alert-text" }, "The saved version changed while you were editing."),
@@ -121,12 +110,10 @@ export class PromptEditor {
         ),
       );
       this.stale.hidden = false;
-      this.saved = value;
-      this.isDefault = isDefault;
-      this.refreshState();
-      return;
     }
-    this.load(value, isDefault);
+    this.saved = value;
+    this.isDefault = isDefault;
+    this.refreshState();
   }
 
   load(value, isDefault) {

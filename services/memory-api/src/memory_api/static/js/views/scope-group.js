@@ -11,11 +11,9 @@ const CHUNK = 250;
 const FILTER_FROM = 12;
 
 /** Newest first: `updatedAt` from the frontmatter, else the file's mtime; then by name. */
-export function sortTopics(files) {
-  const when = (topic) => {
-    const time = Date.parse(topic.updatedAt ?? "") || Date.parse(topic.mtime ?? "") || 0;
-    return time;
-  };
+function sortTopics(files) {
+  const when = (topic) =>
+    Date.parse(topic.updatedAt ?? "") || Date.parse(topic.mtime ?? "") || 0;
   return [...files].sort((a, b) => when(b) - when(a) || a.file.localeCompare(b.file));
 }
 
@@ -61,6 +59,21 @@ export class ScopeGroup {
       this.titleBox,
     );
     this.countBadge = h("span", { class: "badge count" });
+    // Labelled in update(), which names the scope.
+    this.indexButton = actionButton(
+      "list",
+      "Index",
+      null,
+      () => this.tab.viewer.openIndex(this.scope),
+      "index-btn",
+    );
+    this.addButton = actionButton(
+      "plus",
+      "Add",
+      null,
+      () => this.tab.bridge(this.scope, null),
+      "add-btn",
+    );
     this.meta = h("div", { class: "group-meta" });
     this.filterInput = h("input", {
       type: "search",
@@ -91,18 +104,7 @@ export class ScopeGroup {
         { class: "group-head" },
         h("h3", {}, this.toggleButton),
         this.countBadge,
-        h(
-          "div",
-          { class: "head-actions" },
-          actionButton(
-            "list",
-            "Index",
-            null,
-            () => this.tab.viewer.openIndex(this.scope),
-            "index-btn",
-          ),
-          actionButton("plus", "Add", null, () => this.tab.bridge(this.scope, null), "add-btn"),
-        ),
+        h("div", { class: "head-actions" }, this.indexButton, this.addButton),
       ),
       this.meta,
       this.body,
@@ -123,12 +125,11 @@ export class ScopeGroup {
         : null,
     );
     this.countBadge.textContent = plural(scope.fileCount, "memory", "memories");
-    const [indexButton, addButton] = this.element.querySelectorAll(".head-actions .btn");
     const label = isUser ? "user memory" : `Workspace ${scope.title}`;
-    indexButton.setAttribute("aria-label", `Show the index of ${label}`);
-    indexButton.title = `Show MEMORY.md of ${label}`;
-    addButton.setAttribute("aria-label", `Add a memory to ${label}`);
-    addButton.title = `Add a memory to ${label}`;
+    this.indexButton.setAttribute("aria-label", `Show the index of ${label}`);
+    this.indexButton.title = `Show MEMORY.md of ${label}`;
+    this.addButton.setAttribute("aria-label", `Add a memory to ${label}`);
+    this.addButton.title = `Add a memory to ${label}`;
     this.list.setAttribute("aria-label", `Memories in ${label}`);
 
     const badges = [];
@@ -176,7 +177,6 @@ export class ScopeGroup {
     this.collapsed = collapsed;
     this.toggleButton.setAttribute("aria-expanded", String(!collapsed));
     this.body.hidden = collapsed;
-    this.element.classList.toggle("collapsed", collapsed);
     if (persist) this.tab.collapse.set(this.scope.key, collapsed);
     if (!collapsed && this.files === null && !this.loading) this.reload();
   }
@@ -260,7 +260,7 @@ export class ScopeGroup {
     const stem = topic.file.replace(/\.md$/i, "");
     const date = topic.updatedAt ?? topic.mtime;
     const problems = topic.problems ?? [];
-    const label = `${topic.name}`;
+    const label = topic.name;
     const deleteButton = actionButton(
       "trash",
       "Delete",

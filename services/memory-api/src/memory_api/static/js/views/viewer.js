@@ -61,7 +61,7 @@ export class Viewer {
       this.body,
       this.foot,
     );
-    NARROW.addEventListener("change", () => this.applyMode());
+    this.applyMode = this.applyMode.bind(this);
   }
 
   applyMode() {
@@ -76,7 +76,12 @@ export class Viewer {
     if (!this.dialog.open) {
       delete this.dialog.dataset.snap;
       this.applyMode();
-      openModal(this.dialog, { keep: true });
+      // Follow the width only while open, so a viewer left behind holds no listener.
+      NARROW.addEventListener("change", this.applyMode);
+      openModal(this.dialog, {
+        keep: true,
+        onClose: () => NARROW.removeEventListener("change", this.applyMode),
+      });
       this.dialog.querySelector(".viewer-close").focus();
     }
   }
@@ -150,34 +155,41 @@ export class Viewer {
     this.handle.addEventListener("pointercancel", up);
   }
 
-  loading(title, sub) {
+  /**
+   * Open the panel with `title` and `sub` while `path` loads; resolve its body, or null when it
+   * failed (the error and a Retry calling `retry` are shown) or another open() came since.
+   */
+  async fetch(title, sub, path, failure, retry) {
     this.title.textContent = title;
     this.sub.textContent = sub ?? "";
     replace(this.meta);
     replace(this.foot);
     replace(this.body, h("p", { class: "state state-loading", role: "status" }, "Loading…"));
     this.show();
-    return ++this.request;
+    const ticket = ++this.request;
+    try {
+      const data = await api.get(path);
+      return ticket === this.request ? data : null;
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      if (ticket === this.request) {
+        replace(this.body, errorBox(`${failure}: ${error.detail}`, retry));
+      }
+      return null;
+    }
   }
 
   /** Show one topic file (A-5 GET …/files/{file}); `topic` needs at least `file`. */
   async open(scope, topic) {
-    const ticket = this.loading(topic.name ?? topic.file, topic.description);
     const { project, agent } = this.tab.view;
-    let data;
-    try {
-      data = await api.get(paths.file(project, agent, scope.key, topic.file));
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      if (ticket === this.request) {
-        replace(
-          this.body,
-          errorBox(`Could not open ${topic.file}: ${error.detail}`, () => this.open(scope, topic)),
-        );
-      }
-      return;
-    }
-    if (ticket !== this.request) return;
+    const data = await this.fetch(
+      topic.name ?? topic.file,
+      topic.description,
+      paths.file(project, agent, scope.key, topic.file),
+      `Could not open ${topic.file}`,
+      () => this.open(scope, topic),
+    );
+    if (!data) return;
     this.dialog.dataset.file = data.file;
     this.title.textContent = data.name;
     this.sub.textContent = data.description ?? "No description";
@@ -236,23 +248,16 @@ export class Viewer {
   /** Show a scope's MEMORY.md with kept/dropped lines and findings (A-5 …/index). */
   async openIndex(scope) {
     const label = scope.kind === "user" ? "User memory" : scope.title;
-    const ticket = this.loading(`MEMORY.md · ${label}`, scope.workspacePath ?? "");
     delete this.dialog.dataset.file;
     const { project, agent } = this.tab.view;
-    let view;
-    try {
-      view = await api.get(paths.index(project, agent, scope.key));
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      if (ticket === this.request) {
-        replace(
-          this.body,
-          errorBox(`Could not read the index: ${error.detail}`, () => this.openIndex(scope)),
-        );
-      }
-      return;
-    }
-    if (ticket !== this.request) return;
+    const view = await this.fetch(
+      `MEMORY.md · ${label}`,
+      scope.workspacePath,
+      paths.index(project, agent, scope.key),
+      "Could not read the index",
+      () => this.openIndex(scope),
+    );
+    if (!view) return;
     const m = view.manifest;
     replace(
       this.meta,
