@@ -13,11 +13,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from memory_core.errors import InvalidId
 from memory_core.keys import (
+    DRAFT_ID_PATTERN,
+    ID_PATTERN,
     USER_SCOPE,
+    WORKSPACE_KEY_PATTERN,
     check_agent_id,
+    check_draft_id,
     check_project_id,
     check_scope_key,
     check_topic_file_name,
+    has_control_character,
     is_temporary_workspace,
     key_for_real_path,
     safe_basename,
@@ -316,3 +321,35 @@ def test_k7_invalid_topic_file_names(value: str, reason: str) -> None:
     assert error.value.kind == "file"
     assert reason in error.value.reason
     assert reason in str(error.value)
+
+
+# --- the published patterns, draft ids, control characters ----------------------------------
+
+
+def test_k7_published_patterns_are_the_specs() -> None:
+    assert ID_PATTERN == "^[a-z0-9][a-z0-9_-]{0,63}$"
+    assert SCOPE_KEY_RE.pattern == WORKSPACE_KEY_PATTERN
+
+
+def test_a12_draft_ids_are_32_lowercase_hex_digits() -> None:
+    valid = "0123456789abcdef" * 2
+    assert check_draft_id(valid) == valid
+    assert re.fullmatch(DRAFT_ID_PATTERN, valid)
+    for bad in ("", valid.upper(), valid[:-1], valid + "0", valid + "\n", "../" + valid[3:]):
+        with pytest.raises(InvalidId) as caught:
+            check_draft_id(bad)
+        assert caught.value.kind == "draft"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("plain", False),
+        ("Über 数据库", False),
+        ("nul\x00", True),
+        ("tab\t", True),
+        ("c1\x85", True),
+    ],
+)
+def test_k7_control_characters_are_category_cc(text: str, expected: bool) -> None:
+    assert has_control_character(text) is expected

@@ -23,11 +23,16 @@ from typing import Literal
 from memory_core.errors import InvalidId
 
 __all__ = [
+    "DRAFT_ID_PATTERN",
+    "ID_PATTERN",
     "USER_SCOPE",
+    "WORKSPACE_KEY_PATTERN",
     "check_agent_id",
+    "check_draft_id",
     "check_project_id",
     "check_scope_key",
     "check_topic_file_name",
+    "has_control_character",
     "is_temporary_workspace",
     "key_for_real_path",
     "safe_basename",
@@ -39,12 +44,38 @@ USER_SCOPE = "user"
 
 INDEX_FILE_NAME = "MEMORY.md"  # duplicated from layout to keep keys free of imports beyond errors
 
-_ID_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
-_WORKSPACE_KEY_RE = re.compile(r"[a-z0-9_][a-z0-9._-]{0,47}-[0-9a-f]{8}")
+ID_PATTERN = "^[a-z0-9][a-z0-9_-]{0,63}$"
+"""Project and agent ids (K-7), as a JSON Schema / OpenAPI ``pattern``."""
+WORKSPACE_KEY_PATTERN = "^[a-z0-9_][a-z0-9._-]{0,47}-[0-9a-f]{8}$"
+"""A Workspace scope key (K-7); the other scope key is :data:`USER_SCOPE`."""
+DRAFT_ID_PATTERN = "^[0-9a-f]{32}$"
+"""A draft id (A-12): ``uuid4().hex``, 32 lowercase hex digits."""
+
+# fullmatch over the patterns without their anchors (``$`` would also accept a final newline).
+_ID_RE = re.compile(ID_PATTERN[1:-1])
+_WORKSPACE_KEY_RE = re.compile(WORKSPACE_KEY_PATTERN[1:-1])
+_DRAFT_ID_RE = re.compile(DRAFT_ID_PATTERN[1:-1])
 _UNSAFE_RUN_RE = re.compile(r"[^a-z0-9._]+")
 _BASENAME_MAX = 48
 _HASH_DIGITS = 8
 _FILE_NAME_MAX_BYTES = 255
+
+
+def has_control_character(text: str) -> bool:
+    """Tell whether ``text`` holds a C0/C1 control character (Unicode category ``Cc``, NUL too).
+
+    >>> has_control_character("line" + chr(10)), has_control_character("Über notes")
+    (True, False)
+    """
+    return any(unicodedata.category(ch) == "Cc" for ch in text)
+
+
+def check_draft_id(value: str) -> str:
+    """Return ``value`` if it is a draft id (A-12, :data:`DRAFT_ID_PATTERN`); else raise
+    :class:`InvalidId` of kind ``draft``."""
+    if not isinstance(value, str) or _DRAFT_ID_RE.fullmatch(value) is None:
+        raise InvalidId("draft", str(value), "must be 32 lowercase hex digits")
+    return value
 
 
 def _check_id(kind: Literal["project", "agent"], value: str) -> str:
@@ -134,7 +165,7 @@ def _topic_file_name_problem(value: str) -> str | None:
         return "is the scope's index, not a topic file"
     if "/" in value or "\\" in value:
         return "must not hold '/' or '\\'"
-    if any(unicodedata.category(ch) == "Cc" for ch in value):
+    if has_control_character(value):
         return "must not hold NUL or control characters"
     try:
         encoded = value.encode("utf-8")

@@ -33,9 +33,10 @@ from typing import IO, Any
 
 import msgspec
 from memory_core.errors import InvalidId
+from memory_core.keys import check_draft_id
 from memory_core.wire import Draft
 
-from harness_memory.client import MemoryClient, MemoryClientError, check_draft_id
+from harness_memory.client import MemoryClient, MemoryClientError
 from harness_memory.hooks import claude_code
 from harness_memory.plugin import SessionStart, start_session
 from harness_memory.settings import ENV_PREFIX, HarnessSettings, SettingsError, load_settings

@@ -16,14 +16,12 @@ expired or unknown draft is a :class:`ServiceRejectedError` with ``status == 404
 from __future__ import annotations
 
 import json
-import re
 from typing import Self, TypeVar
 from urllib.parse import quote
 
 import aiohttp
 import msgspec
-from memory_core.errors import InvalidId
-from memory_core.keys import check_agent_id, check_project_id
+from memory_core.keys import check_agent_id, check_draft_id, check_project_id
 from memory_core.wire import Draft, SessionStartRequest, SessionStartResponse
 
 __all__ = [
@@ -34,7 +32,6 @@ __all__ = [
     "ServiceRejectedError",
     "ServiceTimeoutError",
     "ServiceUnreachableError",
-    "check_draft_id",
 ]
 
 DEFAULT_TIMEOUT_S = 2.0
@@ -44,17 +41,8 @@ _RESPONSE_DECODER = msgspec.json.Decoder(SessionStartResponse)
 _DRAFT_DECODER = msgspec.json.Decoder(Draft)
 _ENCODER = msgspec.json.Encoder()
 _MAX_DETAIL = 300
-_DRAFT_ID_RE = re.compile(r"[0-9a-f]{32}")
-"""The service's draft id: ``uuid4().hex`` (``memory_api.store.drafts.check_draft_id``)."""
 
 _T = TypeVar("_T")
-
-
-def check_draft_id(draft_id: str) -> str:
-    """Return ``draft_id`` if it is 32 lowercase hex digits (A-12), else raise ``InvalidId``."""
-    if _DRAFT_ID_RE.fullmatch(draft_id) is None:
-        raise InvalidId("draft", draft_id, "must be 32 lowercase hex digits")
-    return draft_id
 
 
 class MemoryClientError(Exception):

@@ -18,19 +18,17 @@ from typing import Any
 import msgspec
 from aiohttp import web
 from memory_core import wire
-
-from memory_api.store.drafts import DRAFT_ID_PATTERN
+from memory_core.keys import DRAFT_ID_PATTERN, ID_PATTERN, USER_SCOPE, WORKSPACE_KEY_PATTERN
 
 __all__ = ["OPERATIONS", "Operation", "build_openapi", "documented_routes", "openapi_json"]
 
 _BASE = "/api/projects/{project}/agents/{agent}"
-_ID_PATTERN = "^[a-z0-9][a-z0-9_-]{0,63}$"
 _PARAMETERS: dict[str, tuple[str, dict[str, Any]]] = {
-    "project": ("Project id (K-7).", {"type": "string", "pattern": _ID_PATTERN}),
-    "agent": ("Agent id (K-7).", {"type": "string", "pattern": _ID_PATTERN}),
+    "project": ("Project id (K-7).", {"type": "string", "pattern": ID_PATTERN}),
+    "agent": ("Agent id (K-7).", {"type": "string", "pattern": ID_PATTERN}),
     "key": (
         "Scope key: `user` or a Workspace memory key (K-7).",
-        {"type": "string", "pattern": "^(user|[a-z0-9_][a-z0-9._-]{0,47}-[0-9a-f]{8})$"},
+        {"type": "string", "pattern": f"^({USER_SCOPE}|{WORKSPACE_KEY_PATTERN[1:-1]})$"},
     ),
     "file": ("Topic file name, percent-encoded (K-7).", {"type": "string", "maxLength": 255}),
     "draft": ("Draft id (A-12).", {"type": "string", "pattern": DRAFT_ID_PATTERN}),

@@ -21,14 +21,13 @@ import builtins
 import hashlib
 import logging
 import os
-import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
 from memory_core.atomic import atomic_write_bytes
 from memory_core.errors import InvalidId
-from memory_core.keys import USER_SCOPE, check_agent_id, check_project_id
+from memory_core.keys import USER_SCOPE, check_agent_id, check_project_id, has_control_character
 from memory_core.layout import AGENTS_DIR, agent_dir, scope_dir, workspaces_dir
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
 from memory_core.wire import AgentCreate, ConfigPatch
@@ -128,7 +127,7 @@ def _check_name(name: str) -> str:
         raise BadRequest("name must not be empty")
     if len(clean) > NAME_MAX:
         raise BadRequest(f"name must be at most {NAME_MAX} characters")
-    if any(unicodedata.category(ch) == "Cc" for ch in clean):
+    if has_control_character(clean):
         raise BadRequest("name must not hold control characters")
     return clean
 

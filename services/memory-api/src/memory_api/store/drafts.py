@@ -13,21 +13,22 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import re
 import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import msgspec
+from memory_core import keys
 from memory_core.atomic import atomic_write_bytes
+from memory_core.errors import InvalidId
 from memory_core.wire import Draft, DraftCreate
 
 from memory_api.errors import BadRequest, NotFound
 from memory_api.store.containment import read_regular
 from memory_api.store.sessions import check_workspace_path
 
-__all__ = ["DRAFTS_DIR", "DRAFT_ID_PATTERN", "DraftStore", "check_draft_id"]
+__all__ = ["DRAFTS_DIR", "DraftStore", "check_draft_id"]
 
 logger = logging.getLogger(__name__)
 
@@ -35,9 +36,6 @@ DRAFTS_DIR = "drafts"
 DRAFT_READ_CAP = 256 * 1024 * 1024
 """A draft holds one prompt of at most the request body limit (``MEMORY_API_MAX_BODY``); a file
 larger than this sanity bound is no draft and is swept unread."""
-DRAFT_ID_PATTERN = "^[0-9a-f]{32}$"
-"""A draft id: ``uuid4().hex``, 32 lowercase hex digits (also the OpenAPI parameter pattern)."""
-_ID_RE = re.compile(DRAFT_ID_PATTERN)
 _decoder = msgspec.json.Decoder(Draft)
 _encoder = msgspec.json.Encoder()
 
@@ -50,11 +48,21 @@ def _iso(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def _is_draft_id(name: str) -> bool:
+    try:
+        keys.check_draft_id(name)
+    except InvalidId:
+        return False
+    return True
+
+
 def check_draft_id(draft_id: str) -> str:
-    """Return ``draft_id`` if it is 32 lowercase hex digits, else raise :class:`BadRequest`."""
-    if _ID_RE.fullmatch(draft_id) is None:
-        raise BadRequest(f"invalid draft id {draft_id!r}: must be 32 lowercase hex digits")
-    return draft_id
+    """Return ``draft_id`` if it passes :func:`memory_core.keys.check_draft_id`, else raise
+    :class:`BadRequest` naming it a draft id (the route's ``{draft}``)."""
+    try:
+        return keys.check_draft_id(draft_id)
+    except InvalidId as error:
+        raise BadRequest(f"invalid draft id {draft_id!r}: {error.reason}") from None
 
 
 def _check_body(body: DraftCreate) -> None:
@@ -173,7 +181,7 @@ class DraftStore:
             return 0
         for entry in entries:
             stem, dot, suffix = entry.name.partition(".")
-            if dot != "." or suffix != "json" or _ID_RE.fullmatch(stem) is None:
+            if dot != "." or suffix != "json" or not _is_draft_id(stem):
                 continue
             try:
                 draft = _load(Path(entry.path))

@@ -22,13 +22,17 @@ from __future__ import annotations
 
 import logging
 import os
-import unicodedata
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
 from memory_core import layout
 from memory_core.injection import CappedIndex, build_memory_text, cap_indexes
-from memory_core.keys import USER_SCOPE, is_temporary_workspace, key_for_real_path
+from memory_core.keys import (
+    USER_SCOPE,
+    has_control_character,
+    is_temporary_workspace,
+    key_for_real_path,
+)
 from memory_core.template import has_memory_placeholder, key_line_value
 from memory_core.wire import SessionDirectories, SessionStartResponse, WorkspaceKind
 
@@ -62,7 +66,7 @@ def check_workspace_path(workspace: str) -> str:
     """
     if "\x00" in workspace:
         raise BadRequest("workspace must not hold a NUL character")
-    if _has_control(workspace):
+    if has_control_character(workspace):
         raise BadRequest("workspace must not hold control characters (newline, tab …)")
     try:
         encoded = workspace.encode("utf-8")
@@ -75,10 +79,6 @@ def check_workspace_path(workspace: str) -> str:
     return workspace
 
 
-def _has_control(text: str) -> bool:
-    return any(unicodedata.category(ch) == "Cc" for ch in text)
-
-
 def check_real_workspace(workspace: str) -> str:
     """Resolve the checked ``workspace`` and return its real path; blocking.
 
@@ -88,7 +88,7 @@ def check_real_workspace(workspace: str) -> str:
     accepted: the harness may see a filesystem the service does not.
     """
     real = os.path.realpath(workspace)
-    if _has_control(real):
+    if has_control_character(real):
         raise BadRequest("the workspace's real path holds a control character (newline, tab …)")
     if os.path.lexists(real) and not Path(real).is_dir():
         raise BadRequest("workspace must be a directory, not a file")
