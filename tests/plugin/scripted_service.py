@@ -26,6 +26,7 @@ from memory_core.wire import (
     SessionDirectories,
     SessionStartRequest,
     SessionStartResponse,
+    utc_timestamp,
 )
 
 Behaviour = Literal["ok", "off", "temporary", "slow", "not-found", "boom", "garbage"]
@@ -76,8 +77,8 @@ class ScriptedService:
             agent=agent,
             prompt=prompt,
             workspace=workspace,
-            created_at=_iso(now),
-            expires_at=_iso(now + expires_in),
+            created_at=utc_timestamp(now),
+            expires_at=utc_timestamp(now + expires_in),
         )
         self.drafts[draft.id] = draft
         return draft
@@ -146,10 +147,6 @@ class ScriptedService:
         if draft is None or (draft.project, draft.agent) != (project, agent):
             return _not_found(f"no draft {draft_id!r} for agent {agent!r} (it may have expired)")
         return web.Response(body=msgspec.json.encode(draft), content_type="application/json")
-
-
-def _iso(moment: datetime) -> str:
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _not_found(detail: str) -> web.Response:

@@ -10,6 +10,7 @@ setting. PATCH bodies use ``msgspec.UNSET`` for "not sent" and ``None`` for "res
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Literal
 
 import msgspec
@@ -17,6 +18,19 @@ import msgspec
 ScopeKind = Literal["user", "workspace"]
 WorkspaceKind = Literal["persistent", "temporary", "off"]
 CapFired = Literal["none", "lines", "chars"]
+
+TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
+
+
+def utc_timestamp(moment: datetime | float) -> str:
+    """Render ``moment`` (an aware datetime, or seconds since the epoch) as a wire timestamp.
+
+    >>> utc_timestamp(0)
+    '1970-01-01T00:00:00Z'
+    """
+    if not isinstance(moment, datetime):
+        moment = datetime.fromtimestamp(moment, UTC)
+    return moment.astimezone(UTC).strftime(TIMESTAMP_FORMAT)
 
 
 class Wire(msgspec.Struct, frozen=True, kw_only=True, rename="camel", forbid_unknown_fields=True):

@@ -35,6 +35,7 @@ from memory_core.wire import (
     SessionDirectories,
     SessionStartResponse,
     WorkspaceKind,
+    utc_timestamp,
 )
 
 from harness_memory.client import (
@@ -183,7 +184,7 @@ async def start_session(
     waiting a second time.
     """
     workspace = _absolute(workspace)
-    started_at = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    started_at = utc_timestamp(datetime.now(UTC))
     clock = time.perf_counter()
     has_placeholder = has_memory_placeholder(template)
     answer: SessionStartResponse | None = None

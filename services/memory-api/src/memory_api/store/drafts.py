@@ -22,7 +22,7 @@ import msgspec
 from memory_core import keys
 from memory_core.atomic import atomic_write_bytes
 from memory_core.errors import InvalidId
-from memory_core.wire import Draft, DraftCreate
+from memory_core.wire import Draft, DraftCreate, utc_timestamp
 
 from memory_api.errors import BadRequest, NotFound
 from memory_api.store.containment import read_regular
@@ -42,10 +42,6 @@ _encoder = msgspec.json.Encoder()
 
 def _utc_now() -> datetime:
     return datetime.now(UTC)
-
-
-def _iso(moment: datetime) -> str:
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _is_draft_id(name: str) -> bool:
@@ -136,8 +132,8 @@ class DraftStore:
             agent=agent,
             prompt=body.prompt,
             workspace=body.workspace,
-            created_at=_iso(now),
-            expires_at=_iso(now + timedelta(seconds=self.ttl)),
+            created_at=utc_timestamp(now),
+            expires_at=utc_timestamp(now + timedelta(seconds=self.ttl)),
         )
         await asyncio.to_thread(self._write, draft)
         await self.sweep()

@@ -13,7 +13,6 @@ import logging
 import os
 import stat
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path, PurePath
 
 from memory_core import layout
@@ -34,7 +33,6 @@ __all__ = [
     "Marker",
     "TopicEntry",
     "create_scope_dir",
-    "iso_utc",
     "list_scopes",
     "read_index_text",
     "read_marker",
@@ -47,11 +45,6 @@ logger = logging.getLogger(__name__)
 
 MARKER_READ_CAP = 64 * 1024
 """A marker is one path; anything longer is not read further."""
-
-
-def iso_utc(ns: int) -> str:
-    """Format a ``st_mtime_ns`` as ISO 8601 UTC to the second: ``2026-11-29T22:05:19Z``."""
-    return datetime.fromtimestamp(ns / 1e9, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 @dataclass(frozen=True, slots=True)

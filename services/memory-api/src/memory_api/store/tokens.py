@@ -26,6 +26,7 @@ from pathlib import Path
 import msgspec
 from memory_core.errors import InvalidId
 from memory_core.keys import check_project_id
+from memory_core.wire import utc_timestamp
 
 from memory_api.errors import Conflict, NotFound
 from memory_api.store.containment import read_regular
@@ -197,7 +198,7 @@ class TokenStore:
             name=name,
             sha256=hash_secret(secret),
             projects=projects,
-            created_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            created_at=utc_timestamp(datetime.now(UTC)),
         )
         self._dir.mkdir(parents=True, exist_ok=True)
         if not create_new_bytes(self._dir / f"{name}.json", _encoder.encode(entry), mode=0o600):

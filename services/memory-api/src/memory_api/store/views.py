@@ -32,6 +32,7 @@ from memory_core.wire import (
     TopicFile,
     TopicList,
     TopicSummary,
+    utc_timestamp,
 )
 
 from memory_api.errors import NotFound
@@ -39,7 +40,6 @@ from memory_api.store.containment import OutsideMemoryRoot
 from memory_api.store.scopes import (
     IndexText,
     TopicEntry,
-    iso_utc,
     list_scopes,
     read_index_text,
     read_marker,
@@ -75,7 +75,7 @@ def _topic_summary(item: _Loaded) -> TopicSummary:
         description=item.topic.description,
         updated_at=item.topic.updated_at,
         size=item.size,
-        mtime=iso_utc(item.mtime_ns),
+        mtime=utc_timestamp(item.mtime_ns / 1e9),
         problems=item.topic.problems,
     )
 
@@ -186,7 +186,7 @@ class ScopeViews:
             title=title,
             workspace_path=path,
             file_count=len(loaded),
-            last_activity=iso_utc(newest) if times else None,
+            last_activity=utc_timestamp(newest / 1e9) if times else None,
             marker_problems=problems,
             orphaned=orphaned,
             lint_counts=dict(sorted(counts.items())),
