@@ -9,6 +9,7 @@ left for the harness.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from memory_core.markdown import fenced_lines
 from memory_core.wire import WorkspaceKind
@@ -144,15 +145,21 @@ def key_line_value(kind: WorkspaceKind, key: str | None) -> str:
     return OFF_KEY_VALUE
 
 
-def substitute(template: str, memory: str, key_value: str) -> str:
+def substitute(
+    template: str, memory: str, key_value: str, extra: Mapping[str, str] | None = None
+) -> str:
     """Replace ``{{MEMORY}}`` and ``{{WORKSPACE_MEMORY_KEY}}`` by their values (P-1).
 
-    One pass over the template: placeholder text that arrives inside ``memory`` (an index that
-    mentions ``{{WORKSPACE_MEMORY_KEY}}``) is never expanded again. Other ``{{…}}`` placeholders
-    are left for the harness.
+    ``extra`` maps further whole placeholders (``{"{{AGENT_ID}}": "coder"}``) to values, filled
+    in the same pass. One pass over the template: placeholder text that arrives inside a value
+    (an index that mentions ``{{WORKSPACE_MEMORY_KEY}}``) is never expanded again. Other ``{{…}}``
+    placeholders are left for the harness.
 
     >>> substitute("{{MEMORY}}|{{WORKSPACE_MEMORY_KEY}}|{{CWD}}", "M {{MEMORY}}", "k-0000abcd")
     'M {{MEMORY}}|k-0000abcd|{{CWD}}'
+    >>> substitute("{{AGENT_ID}}: {{MEMORY}}", "{{AGENT_ID}}", "k", {"{{AGENT_ID}}": "coder"})
+    'coder: {{AGENT_ID}}'
     """
-    values = {MEMORY_PLACEHOLDER: memory, KEY_PLACEHOLDER: key_value}
-    return _SUBSTITUTE_RE.sub(lambda match: values[match.group(0)], template)
+    values = {**(extra or {}), MEMORY_PLACEHOLDER: memory, KEY_PLACEHOLDER: key_value}
+    pattern = re.compile("|".join(re.escape(name) for name in values)) if extra else _SUBSTITUTE_RE
+    return pattern.sub(lambda match: values[match.group(0)], template)

@@ -16,7 +16,6 @@ the Session starts in the harness's Workspace without a first message and the re
 from __future__ import annotations
 
 import logging
-import re
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -76,10 +75,6 @@ DEFAULT_TEMPLATE = """\
 """
 """The template when the harness configures none: the injection, then the values that the
 prompts' ``<app_data_dir>/agents/<agent_id>/…`` Directory lines refer to (I-2, I-6)."""
-
-_HARNESS_RE = re.compile(
-    re.escape(APP_DATA_DIR_PLACEHOLDER) + "|" + re.escape(AGENT_ID_PLACEHOLDER)
-)
 
 MemoryStatus = Literal["injected", "not-injected", "off", "no-placeholder", "failed-open"]
 """How the Session's memory came out:
@@ -218,9 +213,12 @@ async def start_session(
     memory = answer.memory if answer is not None and answer.injected else ""
     key_value = answer.workspace_memory_key if answer is not None else OFF_KEY_VALUE
     data_dir = answer.directories.app_data_dir if answer is not None else UNKNOWN_DATA_DIR
-    harness_values = {APP_DATA_DIR_PLACEHOLDER: data_dir, AGENT_ID_PLACEHOLDER: agent}
-    prepared = _HARNESS_RE.sub(lambda match: harness_values[match.group(0)], template)
-    system_prompt = substitute(prepared, memory, key_value)
+    system_prompt = substitute(
+        template,
+        memory,
+        key_value,
+        {APP_DATA_DIR_PLACEHOLDER: data_dir, AGENT_ID_PLACEHOLDER: agent},
+    )
     manifests = list(answer.manifests) if answer is not None else []
     meta = SessionMeta(
         project=project,
