@@ -10,6 +10,7 @@ from memory_core.layout import (
     INDEX_FILE,
     MARKER_FILE,
     agent_dir,
+    app_data_dir_of,
     memory_root,
     scope_dir,
     workspaces_dir,
@@ -37,3 +38,22 @@ def test_k7_layout_refuses_bad_agent_ids(agent: str) -> None:
 def test_k7_layout_refuses_bad_scope_keys(key: str) -> None:
     with pytest.raises(InvalidId):
         scope_dir(DATA, "coder", key)
+
+
+@pytest.mark.parametrize("agent", ["coder", "a", "x_y-9"])
+def test_app_data_dir_of_inverts_memory_root(agent: str) -> None:
+    assert app_data_dir_of(memory_root(DATA, agent)) == DATA
+
+
+@pytest.mark.parametrize(
+    "root",
+    [
+        "/memory",
+        "/data/agents/coder/memory",
+        "/data/other/coder/agent_state/memory",
+        "/data/agents/Bad Id/agent_state/memory",
+        "/data/agents/coder/agent_state/memory/user",
+    ],
+)
+def test_app_data_dir_of_refuses_what_is_no_memory_root(root: str) -> None:
+    assert app_data_dir_of(Path(root)) is None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from memory_core.errors import InvalidId
 from memory_core.keys import check_agent_id, check_scope_key
 
 __all__ = [
@@ -18,6 +19,7 @@ __all__ = [
     "INDEX_FILE",
     "MARKER_FILE",
     "agent_dir",
+    "app_data_dir_of",
     "memory_root",
     "scope_dir",
     "workspaces_dir",
@@ -38,6 +40,27 @@ def agent_dir(app_data_dir: Path, agent_id: str) -> Path:
 def memory_root(app_data_dir: Path, agent_id: str) -> Path:
     """Return the memory root ``<app_data_dir>/agents/<agent_id>/agent_state/memory``."""
     return agent_dir(app_data_dir, agent_id) / "agent_state" / "memory"
+
+
+def app_data_dir_of(root: Path) -> Path | None:
+    """Return the app data dir of a memory root (the inverse of :func:`memory_root`), or None
+    when ``root`` is not shaped ``<app_data_dir>/agents/<agent_id>/agent_state/memory``.
+
+    >>> str(app_data_dir_of(Path("/data/agents/coder/agent_state/memory")))
+    '/data'
+    >>> app_data_dir_of(Path("/elsewhere/memory")) is None
+    True
+    >>> app_data_dir_of(Path("/data/agents/Not An Id/agent_state/memory")) is None
+    True
+    """
+    parents = root.parents
+    if len(parents) < 4:
+        return None
+    try:
+        shaped = memory_root(parents[3], parents[1].name) == root
+    except InvalidId:
+        return None
+    return parents[3] if shaped else None
 
 
 def scope_dir(app_data_dir: Path, agent_id: str, key: str) -> Path:

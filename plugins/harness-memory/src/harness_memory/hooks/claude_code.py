@@ -24,6 +24,7 @@ from typing import Any
 
 import msgspec
 from memory_core.keys import is_temporary_workspace, workspace_memory_key
+from memory_core.layout import app_data_dir_of
 
 from harness_memory.guard import check_write
 from harness_memory.plugin import DEFAULT_TEMPLATE, SessionMeta, start_session
@@ -155,9 +156,8 @@ def _locate(hook: HookInput, settings: HarnessSettings) -> tuple[Path, str | Non
     if settings.memory_root is None:
         return None
     cwd = hook.cwd or str(Path.cwd())
-    # The memory root is <app_data_dir>/agents/<agent>/agent_state/memory (docs/architecture.md).
-    parents = settings.memory_root.absolute().parents
-    temporary = len(parents) > 3 and is_temporary_workspace(Path(cwd), parents[3])
+    app_data_dir = app_data_dir_of(settings.memory_root.absolute())
+    temporary = app_data_dir is not None and is_temporary_workspace(Path(cwd), app_data_dir)
     return settings.memory_root, None if temporary else workspace_memory_key(cwd), cwd
 
 
