@@ -24,13 +24,15 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memory_core.keys import USER_SCOPE, key_for_real_path
-from memory_core.layout import MARKER_FILE, scope_dir
+from memory_core.keys import USER_SCOPE
+from memory_core.layout import scope_dir
 from memory_core.wire import AgentCreate
 
 from memory_api.errors import Conflict
 from memory_api.store.agents import AgentStore
+from memory_api.store.containment import checked_memory_root
 from memory_api.store.exclusive import create_new_bytes
+from memory_api.store.sessions import ensure_workspace_scope
 
 __all__ = ["DEMO_AGENT", "DEMO_PROJECT", "DEMO_WORKSPACES", "SeedReport", "seed_demo"]
 
@@ -74,6 +76,7 @@ def _seed_files(data_dir: Path, corpus: Path, report: SeedReport) -> dict[str, P
     scopes: dict[str, Path] = {}
     user = scope_dir(data_dir, DEMO_AGENT, USER_SCOPE)
     _copy_folder(corpus / "user-scope", user, report)
+    root = checked_memory_root(data_dir, DEMO_AGENT)
     scopes[USER_SCOPE] = user
     for folder, name in DEMO_WORKSPACES:
         source = corpus / folder
@@ -81,11 +84,10 @@ def _seed_files(data_dir: Path, corpus: Path, report: SeedReport) -> dict[str, P
             continue
         workspace = data_dir / DEMO_WORKSPACES_DIR / name
         workspace.mkdir(parents=True, exist_ok=True)
-        real = os.path.realpath(workspace)
-        key = key_for_real_path(real)
-        scope = scope_dir(data_dir, DEMO_AGENT, key)
-        scope.mkdir(parents=True, exist_ok=True)
-        create_new_bytes(scope / MARKER_FILE, (real + "\n").encode("utf-8"))  # K-5
+        # The scope and its marker as a first Session there would make them (K-1, K-5).
+        key, scope = ensure_workspace_scope(root, os.path.realpath(workspace))
+        if scope is None:
+            continue
         _copy_folder(source, scope, report)
         scopes[key] = scope
     return scopes

@@ -136,16 +136,27 @@ def _ensure_marker(root: Path, scope: Path, key: str, real_workspace: str) -> No
         )
 
 
+def ensure_workspace_scope(root: Path, real_workspace: str) -> tuple[str, Path | None]:
+    """Create the Workspace scope of ``real_workspace`` (symlinks resolved) and its marker if
+    missing, under the real memory ``root`` (K-1, K-5); a marker naming another path is kept.
+
+    Returns the key and the scope's real directory, or None for it when the scope cannot be
+    used (a file or a link out in its place). Blocking.
+    """
+    key = key_for_real_path(real_workspace)
+    scope = _ensure_dir(root, key)
+    if scope is not None:
+        _ensure_marker(root, scope, key, real_workspace)
+    return key, scope
+
+
 def _prepare(app_data_dir: Path, root: Path, real_workspace: str, enabled: bool) -> _Prepared:
     if not enabled:
         return _Prepared("off", None, None, None)
     user_dir = _ensure_dir(root, USER_SCOPE)
     if is_temporary_workspace(Path(real_workspace), app_data_dir):
         return _Prepared("temporary", None, user_dir, None)
-    key = key_for_real_path(real_workspace)
-    workspace_dir = _ensure_dir(root, key)
-    if workspace_dir is not None:
-        _ensure_marker(root, workspace_dir, key, real_workspace)
+    key, workspace_dir = ensure_workspace_scope(root, real_workspace)
     return _Prepared("persistent", key, user_dir, workspace_dir)
 
 
