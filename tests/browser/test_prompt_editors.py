@@ -87,3 +87,21 @@ def test_a2_stale_etag_shows_changed_elsewhere_and_reload(
     problem.get_by_role("button", name="Reload").click()
     expect(text).to_have_value("Their edit.\n")
     expect(problem).to_have_count(0)
+
+
+def test_w2_saving_one_setting_keeps_unsaved_text_in_the_other_editors(
+    page: Page, service: Service
+) -> None:
+    open_memory_tab(page)
+    draft = "# Memory\n\nHalf-written, not saved yet.\n\n{{MEMORY_USER_INDEX}}\n"
+    page.locator("#memory-prompt textarea").fill(draft)
+
+    switch = page.get_by_role("switch", name="Memory")
+    switch.click()
+    expect(page.locator("#memory-enabled-status")).to_have_text(
+        "Memory is off. Every file is kept."
+    )
+    assert service.config()["memory"]["enabled"] is False
+
+    expect(page.locator("#memory-prompt textarea")).to_have_value(draft)
+    assert service.config()["memory"]["promptIsDefault"] is True
