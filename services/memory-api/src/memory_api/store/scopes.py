@@ -119,19 +119,25 @@ def _is_scope_key(name: str) -> bool:
     return True
 
 
+def _entries(directory: Path) -> list[os.DirEntry[str]]:
+    """The entries of ``directory``; none when it is missing, no directory, or unlistable
+    (no permission: shown empty, the reason logged, never a 500)."""
+    try:
+        return list(os.scandir(directory))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    except OSError as error:
+        logger.warning("%s cannot be listed: %s", directory, error)
+        return []
+
+
 def list_scopes(root: Path) -> list[tuple[str, Path]]:
     """Return ``(key, real dir)`` of every scope directly under ``root``, sorted by key.
 
     Entries whose names are no scope key (K-7), that are not directories, or that resolve
     outside the root are skipped.
     """
-    try:
-        entries = list(os.scandir(root))
-    except (FileNotFoundError, NotADirectoryError):
-        return []
-    except OSError as error:  # no permission to list it: no scopes, the reason logged
-        logger.warning("memory root %s cannot be listed: %s", root, error)
-        return []
+    entries = _entries(root)
     scopes: list[tuple[str, Path]] = []
     for entry in entries:
         try:
@@ -147,13 +153,7 @@ def list_scopes(root: Path) -> list[tuple[str, Path]]:
 
 def scan_topics(root: Path, scope: Path) -> list[TopicEntry]:
     """Return the topic files of the real scope dir ``scope``, sorted by file name (A-5)."""
-    try:
-        entries = list(os.scandir(scope))
-    except (FileNotFoundError, NotADirectoryError):
-        return []
-    except OSError as error:  # no permission to list it: shown empty, the reason logged
-        logger.warning("scope %s cannot be listed: %s", scope, error)
-        return []
+    entries = _entries(scope)
     topics: list[TopicEntry] = []
     for entry in entries:
         name = entry.name
