@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from memory_api.app import create_app
-from memory_api.auth import BindRefused, bind_decision, is_loopback
+from memory_api.http.auth import BindRefused, bind_decision, is_loopback
 from memory_api.settings import Settings
 from memory_api.store.tokens import TokenEntry, TokenStore, hash_secret
 from pytest_aiohttp import AiohttpClient

@@ -14,8 +14,8 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 from memory_api.app import create_app
-from memory_api.logs import ACCESS_LOGGER, AccessLogger, configure_logging
-from memory_api.openapi import OPERATIONS, documented_routes, openapi_json
+from memory_api.http.logs import ACCESS_LOGGER, AccessLogger, configure_logging
+from memory_api.http.openapi import OPERATIONS, documented_routes, openapi_json
 from memory_api.settings import Settings
 from openapi_spec_validator import validate
 from prometheus_client.parser import text_string_to_metric_families

@@ -18,7 +18,7 @@ from memory_api.errors import (
     ServiceError,
     Unauthorized,
 )
-from memory_api.problems import problem_middleware
+from memory_api.http.problems import problem_middleware
 from memory_api.settings import Settings
 from memory_core.errors import InvalidId
 from pytest_aiohttp import AiohttpClient
@@ -90,12 +90,12 @@ async def test_unexpected_error_is_500_without_internals(
     aiohttp_client: AiohttpClient, caplog: pytest.LogCaptureFixture
 ) -> None:
     client = await aiohttp_client(_raiser(RuntimeError("database password is hunter2")))
-    with caplog.at_level(logging.ERROR, logger="memory_api.problems"):
+    with caplog.at_level(logging.ERROR, logger="memory_api.http.problems"):
         body = await expect_problem(await client.get("/boom"), 500, "incident")
     assert "hunter2" not in str(body)
     assert "RuntimeError" not in str(body)
     incident = body["detail"].rsplit(" ", 1)[-1]
-    [record] = [r for r in caplog.records if r.name == "memory_api.problems"]
+    [record] = [r for r in caplog.records if r.name == "memory_api.http.problems"]
     assert record.exc_info is not None and incident in record.getMessage()
 
 

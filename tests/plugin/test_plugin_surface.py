@@ -9,8 +9,8 @@ from pathlib import Path
 import harness_memory
 import msgspec
 import pytest
-from harness_memory.plugin import SessionMeta
 from harness_memory.records import RECORD_MAX_AGE_S, read_record, record_path, write_record
+from harness_memory.session import SessionMeta
 from harness_memory.settings import SettingsError, default_state_dir, load_settings
 
 

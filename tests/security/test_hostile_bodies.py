@@ -19,7 +19,7 @@ import pytest
 from aiohttp import web
 from memory_api.app import create_app
 from memory_api.errors import BadRequest
-from memory_api.jsonio import read_json
+from memory_api.http.jsonio import read_json
 from memory_api.settings import Settings
 from memory_api.store.tokens import TokenEntry, hash_secret
 from memory_core.wire import ConfigPatch

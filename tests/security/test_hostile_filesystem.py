@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from aiohttp.test_utils import TestServer
 from memory_api.app import create_app
-from memory_api.logs import ACCESS_LOGGER, AccessLogger
+from memory_api.http.logs import ACCESS_LOGGER, AccessLogger
 from memory_api.settings import Settings
 from memory_api.store import pruning
 from memory_core import layout

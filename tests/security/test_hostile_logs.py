@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from memory_api.app import create_app
-from memory_api.logs import ACCESS_LOGGER, AccessLogger
+from memory_api.http.logs import ACCESS_LOGGER, AccessLogger
 from memory_api.settings import Settings
 from pytest_aiohttp import AiohttpClient
 from yarl import URL

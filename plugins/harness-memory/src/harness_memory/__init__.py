@@ -12,7 +12,7 @@ from harness_memory.client import (
     ServiceUnreachableError,
 )
 from harness_memory.guard import GuardDecision, check_write
-from harness_memory.plugin import SessionMeta, SessionStart, start_session
+from harness_memory.session import SessionMeta, SessionStart, start_session
 
 __all__ = [
     "BadServiceAnswerError",

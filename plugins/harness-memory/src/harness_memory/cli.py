@@ -38,7 +38,7 @@ from memory_core.wire import Draft
 
 from harness_memory.client import MemoryClient, MemoryClientError
 from harness_memory.hooks import claude_code
-from harness_memory.plugin import SessionStart, start_session
+from harness_memory.session import SessionStart, start_session
 from harness_memory.settings import ENV_PREFIX, HarnessSettings, SettingsError, load_settings
 
 __all__ = ["DRAFT_SEPARATOR", "build_parser", "main"]

@@ -1,6 +1,6 @@
 """Per-Session records in the harness's state dir: ``<state_dir>/sessions/<session id>.json``.
 
-The Session-start hook writes the Session's :class:`~harness_memory.plugin.SessionMeta` there;
+The Session-start hook writes the Session's :class:`~harness_memory.session.SessionMeta` there;
 the pre-write hook reads it back to learn the memory root and the Session's key for the guard
 (P-3) without asking the service again. The state dir belongs to the harness (P-2a), never to the
 Workspace. Writes are atomic (unique temp file, fsync, ``os.replace``) so a reader sees the old
@@ -18,7 +18,7 @@ from pathlib import Path
 import msgspec
 from memory_core.atomic import atomic_write_bytes
 
-from harness_memory.plugin import SessionMeta
+from harness_memory.session import SessionMeta
 
 __all__ = ["RECORD_MAX_AGE_S", "read_record", "record_path", "write_record"]
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness_memory.client import DEFAULT_TIMEOUT_S
-from harness_memory.plugin import DEFAULT_TEMPLATE
+from harness_memory.session import DEFAULT_TEMPLATE
 
 __all__ = ["ENV_PREFIX", "HarnessSettings", "SettingsError", "default_state_dir", "load_settings"]
 

@@ -25,9 +25,9 @@ from memory_api.appkeys import (
     get_draft_store,
     get_settings,
 )
-from memory_api.auth import auth_middleware
-from memory_api.metrics import Metrics, metrics_middleware
-from memory_api.problems import problem_middleware
+from memory_api.http.auth import auth_middleware
+from memory_api.http.metrics import Metrics, metrics_middleware
+from memory_api.http.problems import problem_middleware
 from memory_api.routes import agents, config, drafts, memory, ops, projects
 from memory_api.settings import Settings
 from memory_api.store.agents import AgentStore

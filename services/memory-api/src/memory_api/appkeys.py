@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from memory_api.metrics import Metrics
+from memory_api.http.metrics import Metrics
 from memory_api.principal import Principal
 from memory_api.settings import Settings
 from memory_api.store.agents import AgentStore

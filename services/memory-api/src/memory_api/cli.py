@@ -30,10 +30,10 @@ from memory_core.errors import InvalidId
 from memory_core.wire import AgentCreate
 
 from memory_api.app import LOCKS_DIR, create_app, prepare_data_dir
-from memory_api.auth import BindRefused, bind_decision
 from memory_api.demo import seed_demo
 from memory_api.errors import ServiceError
-from memory_api.logs import ACCESS_LOGGER, AccessLogger, configure_logging
+from memory_api.http.auth import BindRefused, bind_decision
+from memory_api.http.logs import ACCESS_LOGGER, AccessLogger, configure_logging
 from memory_api.routes.agents import agent_summaries
 from memory_api.settings import Settings, SettingsError
 from memory_api.store.agents import AgentStore

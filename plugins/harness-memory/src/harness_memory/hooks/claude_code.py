@@ -27,8 +27,8 @@ from memory_core.keys import is_temporary_workspace, workspace_memory_key
 from memory_core.layout import app_data_dir_of
 
 from harness_memory.guard import check_write
-from harness_memory.plugin import DEFAULT_TEMPLATE, SessionMeta, start_session
 from harness_memory.records import read_record, write_record
+from harness_memory.session import DEFAULT_TEMPLATE, SessionMeta, start_session
 from harness_memory.settings import HarnessSettings
 
 __all__ = [

@@ -7,7 +7,7 @@ import asyncio
 import msgspec
 from aiohttp import web
 from memory_api.appkeys import get_agent_store
-from memory_api.jsonio import json_response, read_json
+from memory_api.http.jsonio import json_response, read_json
 from memory_api.routes.config import config_response
 from memory_api.store.agents import AgentStore
 from memory_api.store.counts import count_topics

@@ -15,7 +15,7 @@ that :class:`~memory_api.store.memory.MemoryStore` checks against K-7 before any
 arrives percent-encoded and aiohttp hands it over decoded, so ``Deploy%20notes.md`` is
 ``Deploy notes.md``; an encoded slash (``%2F``) decodes to ``/``, which K-7 refuses (400) — it
 can never address another folder. Errors are raised as domain exceptions and turned into
-problem+json by :mod:`memory_api.problems`; the auth middleware has already hidden projects
+problem+json by :mod:`memory_api.http.problems`; the auth middleware has already hidden projects
 outside the token's reach (A-10).
 """
 
@@ -24,7 +24,7 @@ from __future__ import annotations
 import msgspec
 from aiohttp import web
 from memory_api.appkeys import get_memory_store
-from memory_api.jsonio import json_response, read_json
+from memory_api.http.jsonio import json_response, read_json
 from memory_core.wire import SessionStartRequest
 
 __all__ = ["BASE", "routes"]

@@ -7,7 +7,7 @@ Memory (this package's memory half):
 - :mod:`~memory_api.store.locks` — cross-process locks on ``<app_data_dir>/locks`` (Q-4)
 - :mod:`~memory_api.store.scopes` — scopes, topic files, index and marker as found on disk
 - :mod:`~memory_api.store.topic_cache` — parse cache keyed by file identity (inode, size, mtime)
-- :mod:`~memory_api.store.views` — overview, listing, file and index answers (A-3, A-5)
+- :mod:`~memory_api.store.answers` — overview, listing, file and index answers (A-3, A-5)
 - :mod:`~memory_api.store.pruning` — delete a topic file and prune its index lines (A-6)
 - :mod:`~memory_api.store.sessions` — Session start: prepare scopes, build the injection (A-9)
 - :mod:`~memory_api.store.memory` — :class:`MemoryStore`, the async facade the routes call

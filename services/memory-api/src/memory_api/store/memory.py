@@ -41,13 +41,13 @@ from memory_core.wire import (
 
 from memory_api.errors import NotFound
 from memory_api.store.agents import AgentStore
+from memory_api.store.answers import ScopeAnswers
 from memory_api.store.containment import checked_memory_root, real_path
 from memory_api.store.locks import lock_name
 from memory_api.store.pruning import delete_topic
 from memory_api.store.scopes import create_scope_dir, scope_real_dir
 from memory_api.store.sessions import check_workspace_path, start_session
 from memory_api.store.topic_cache import TopicCache
-from memory_api.store.views import ScopeViews
 
 __all__ = ["MemoryStore"]
 
@@ -80,7 +80,7 @@ class MemoryStore:
         self.app_data_dir = real_path(app_data_dir)
         self.agents = agents
         self.locks = agents.locks
-        self.views = ScopeViews(cache if cache is not None else TopicCache())
+        self.answers = ScopeAnswers(cache if cache is not None else TopicCache())
 
     # --- helpers (blocking ones run in worker threads) ---------------------------------------
 
@@ -104,16 +104,16 @@ class MemoryStore:
     def _overview(self, agent_id: str) -> list[ScopeSummary]:
         root = self._root(agent_id)
         create_scope_dir(root, USER_SCOPE)  # K-6; a failure leaves the scope out, never a 500
-        return self.views.overview(root)
+        return self.answers.overview(root)
 
     def _list(self, agent_id: str, key: str) -> TopicList:
-        return self.views.topic_list(*self._scope(agent_id, key), key)
+        return self.answers.topic_list(*self._scope(agent_id, key), key)
 
     def _read(self, agent_id: str, key: str, file_name: str) -> TopicFile:
-        return self.views.topic_file(*self._scope(agent_id, key), key, file_name)
+        return self.answers.topic_file(*self._scope(agent_id, key), key, file_name)
 
     def _index(self, agent_id: str, key: str) -> IndexView:
-        return self.views.index_view(*self._scope(agent_id, key), key)
+        return self.answers.index_view(*self._scope(agent_id, key), key)
 
     # --- the routes' operations ---------------------------------------------------------------
 

@@ -16,7 +16,7 @@ from aiohttp import web
 from aiohttp.abc import AbstractAccessLogger
 from pythonjsonlogger.json import JsonFormatter
 
-from memory_api.metrics import route_template
+from memory_api.http.metrics import route_template
 from memory_api.settings import LogFormat
 
 __all__ = ["ACCESS_LOGGER", "AccessLogger", "configure_logging"]

@@ -49,7 +49,7 @@ from memory_api.store.scopes import (
 )
 from memory_api.store.topic_cache import TopicCache
 
-__all__ = ["USER_TITLE", "ScopeViews"]
+__all__ = ["USER_TITLE", "ScopeAnswers"]
 
 logger = logging.getLogger(__name__)
 
@@ -92,7 +92,7 @@ def _digest(index_text: str | None, files: tuple[str, ...], companion: str | Non
     return digest.digest()
 
 
-class ScopeViews:
+class ScopeAnswers:
     """Builds the read answers of one app; ``cache`` is shared by every request."""
 
     def __init__(self, cache: TopicCache) -> None:
