@@ -61,4 +61,3 @@ class PreconditionFailed(ServiceError):
     """``If-Match`` names an ETag that is no longer current (412, A-2)."""
 
     status = 412
-
