@@ -16,6 +16,7 @@ The figures are printed (``pytest -s``) and summarised in docs/deploy.md.
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import os
 import signal
 from collections.abc import AsyncIterator
@@ -36,6 +37,9 @@ pytestmark = pytest.mark.e2e
 REPLICAS = 3
 KILL_AFTER = 1 / 3
 """The share of answered requests after which one replica is killed."""
+SAFE_EDIT_LANDED = importlib.util.find_spec("memory_core.file_edit") is not None
+"""Issue 10's ``edit_file`` closes the window in which an index pruning could overwrite an
+agent's append (the fsync between the re-read and the rename); before it, lines can be lost."""
 
 
 @dataclass
@@ -107,6 +111,11 @@ def _index_lines(result: Result) -> list[str]:
     return result.files[user_index].decode("utf-8").splitlines()
 
 
+@pytest.mark.xfail(
+    not SAFE_EDIT_LANDED,
+    reason="an index pruning can overwrite an agent's append until issue 10's edit_file lands",
+    strict=False,
+)
 async def test_q4_three_replicas_one_killed_end_like_one_process(
     tmp_path: Path, replicas: list[ServedProcess], single: ServedProcess
 ) -> None:
