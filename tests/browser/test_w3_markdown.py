@@ -57,7 +57,8 @@ make deploy ENV=<prod>
 [top of page](#top)
 
 Related: [[review-style|the review note]], the [pnpm note](./prefers-pnpm.md#why), `[[not-a-link]]`.
-Docs at https://example.com/docs, mail <mailto:ops@example.com>; see notes.md.
+Docs at https://example.com/docs and www.commonmark.org/help, mail <mailto:ops@example.com>;
+see notes.md.
 ![diagram](https://example.com/tracker.png)
 ~~old rule~~ &copy; 2026 &amp; more.
 Read [the spec][spec].
@@ -141,8 +142,13 @@ def test_w3_view_links_leave_the_page_only_for_http_and_mailto(
     # Every link on the body is http(s) or mailto.
     hrefs = body.locator("a").evaluate_all("links => links.map(a => a.getAttribute('href'))")
     assert hrefs and all(re.match(r"^(https?:|mailto:)", href) for href in hrefs), hrefs
-    # A file name is not a domain, and an image is a link, never fetched.
+    # GFM autolinks: a scheme or "www."; a file name is not a domain.
+    expect(body.locator('a[href="http://www.commonmark.org/help"]')).to_have_text(
+        "www.commonmark.org/help"
+    )
     expect(body.locator("a", has_text="notes.md")).to_have_count(0)
+    expect(body).to_contain_text("see notes.md.")
+    # An image is a link, never fetched.
     expect(body.locator("img")).to_have_count(0)
     expect(body.locator("a.image-link")).to_have_text("diagram")
     # markdown-it refuses javascript: and data: targets: the link stays as written, as text.

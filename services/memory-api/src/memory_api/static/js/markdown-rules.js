@@ -1,9 +1,11 @@
-// The page's own additions to markdown-it (a plugin): [[name]] links, heading levels under the
-// viewer's title, table alignment as classes and images as links. Everything else is plain
-// CommonMark + GFM as markdown-it and its task-list plugin parse it.
+// The page's own additions to markdown-it (a plugin): [[name]] links, GFM "www." autolinks,
+// heading levels under the viewer's title, table alignment as classes and images as links.
+// Everything else is plain CommonMark + GFM as markdown-it and its task-list plugin parse it.
 
 const WIKI_LINK = /^\[\[([^[\]\n|]+)(?:\|([^[\]\n]+))?\]\]/;
 const OPEN_BRACKET = 0x5b;
+const WWW_TAIL = /^[\p{L}\p{N}_-]+(?:\.[\p{L}\p{N}_-]+)+(?:[/?#][^\s<>]*)?/u;
+const TRAILING_PUNCTUATION = /[?!.,:*_~'"]+$/;
 
 /** `[[name]]` / `[[name|label]]` → a `wikilink` token (meta.name, content = label). */
 function wikiLinkRule(state, silent) {
@@ -20,6 +22,21 @@ function wikiLinkRule(state, silent) {
   }
   state.pos += match[0].length;
   return true;
+}
+
+/**
+ * Length of the GFM "www." autolink after the prefix at `pos` (0: none): a domain with at least
+ * one more dot and an optional path, without trailing punctuation or an unbalanced ")".
+ */
+function wwwLinkLength(text, pos) {
+  let link = WWW_TAIL.exec(text.slice(pos))?.[0] ?? "";
+  for (let before = null; link !== before; ) {
+    before = link;
+    link = link.replace(TRAILING_PUNCTUATION, "");
+    const opened = link.split("(").length;
+    if (link.endsWith(")") && link.split(")").length > opened) link = link.slice(0, -1);
+  }
+  return link.length;
 }
 
 /**
@@ -47,6 +64,16 @@ function adjustRule(state) {
  */
 export function pageRules(md) {
   const escape = md.utils.escapeHtml;
+  // GFM autolinks: a scheme, an e-mail address or "www.". linkify-it's fuzzy links would also
+  // link file names (notes.md: .md is a country domain; memory.py), so they are off and "www."
+  // is a schema of its own.
+  md.linkify.set({ fuzzyLink: false });
+  md.linkify.add("www.", {
+    validate: (text, pos) => wwwLinkLength(text, pos),
+    normalize: (match) => {
+      match.url = `http://${match.url}`;
+    },
+  });
   md.inline.ruler.before("link", "wikilink", wikiLinkRule);
   md.renderer.rules.wikilink = (tokens, index) => {
     const token = tokens[index];

@@ -27,9 +27,6 @@ const md = markdownit({
 })
   .use(tasklist, { disabled: true, label: true })
   .use(pageRules);
-// GFM autolinks need a scheme or `www.`: without this, file names such as notes.md (.md is a
-// country domain) and memory.py would become links.
-md.linkify.set({ fuzzyLink: false });
 
 const PURIFY = {
   ALLOWED_TAGS: [
