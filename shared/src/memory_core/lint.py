@@ -113,8 +113,10 @@ _TOPIC_RULES = (
     _TopicRule(
         "name-mismatch",
         lambda topic: topic.name != _stem(topic),
-        lambda topic: f"name {topic.name!r} differs from the file name {_stem(topic)!r}; "
-        "the file name is the identity",
+        lambda topic: (
+            f"name {topic.name!r} differs from the file name {_stem(topic)!r}; "
+            "the file name is the identity"
+        ),
     ),
     _TopicRule(
         "name-not-kebab",
