@@ -52,7 +52,7 @@ MARKER_READ_CAP = 64 * 1024
 INDEX_COUNT_CAP = 16 * 1024 * 1024
 """How far past the read cap an over-large index is scanned for its line count and links."""
 LINK_LINE_CAP = 64 * 1024
-"""Lines past the read cap longer than this are counted, not searched for links."""
+"""Of a line past the read cap, only this many first bytes are searched for links."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,9 +319,9 @@ def _over_cap_index(raw: bytes, info: os.stat_result) -> IndexText:
     if rest_lines and rest_lines[-1] == b"":
         rest_lines.pop()
     for offset, line in enumerate(rest_lines, start=read_lines + 1):
-        if len(line) <= LINK_LINE_CAP:
-            for target in topic_link_targets(decode_text(line)[0]):
-                links.setdefault(unicodedata.normalize("NFC", target), []).append(offset)
+        head_text = decode_text(line[:LINK_LINE_CAP], partial=len(line) > LINK_LINE_CAP)[0]
+        for target in topic_link_targets(head_text):
+            links.setdefault(unicodedata.normalize("NFC", target), []).append(offset)
     partial = IndexRead(
         size=info.st_size,
         lines_total=read_lines + len(rest_lines) + (0 if exact else 1),
