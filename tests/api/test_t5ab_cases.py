@@ -22,7 +22,7 @@ OUTSIDE = "is a symlink to outside the memory root; not read"
 
 def _make_input(command: list[str]) -> None:
     """Run a case's own input builder (a setup step before the service reads anything)."""
-    subprocess.run(command, check=True)  # noqa: ASYNC221 - called before any request
+    subprocess.run(command, check=True)
 
 
 def _into_user_scope(agent: AgentHome, case: str) -> Path:
