@@ -196,16 +196,10 @@ class TopicList(Wire, frozen=True):
     files: list[TopicSummary]
 
 
-class TopicFile(Wire, frozen=True):
-    """Answer of ``GET …/scopes/{key}/files/{file}``: fields, body and ``[[links]]`` (T-3)."""
+class TopicFile(TopicSummary, frozen=True):
+    """Answer of ``GET …/scopes/{key}/files/{file}``: the listing row's fields (one home,
+    :class:`TopicSummary`), then the body and its ``[[links]]`` (T-3)."""
 
-    file: str
-    name: str
-    description: str | None
-    updated_at: str | None
-    size: int
-    mtime: str
-    problems: list[str]
     body: str
     links: list[str]
 
