@@ -6,6 +6,7 @@ overview, Session start) and checks the right value the case's README names.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -159,3 +160,37 @@ async def test_t5b_case_index_over_the_read_cap_has_true_counts(
     assert answer["manifests"][0]["linesDropped"] == 2
     assert "shows 3 of 5 lines; 2 lines were left out" in answer["memory"]
     assert "x" * 1000 not in answer["memory"]
+
+
+async def test_t5b_a_fifo_a_folder_and_a_dangling_symlink_are_refused_by_name(
+    client: Client, agent: AgentHome
+) -> None:
+    scope = _into_user_scope(agent, "index-in-other-case")
+    os.mkfifo(scope / "pipe.md")
+    (scope / "folder.md").mkdir()
+    (scope / "gone.md").symlink_to(scope / "never-there.md")
+    view = await _index_view(client)  # a FIFO never hangs the request (O_NONBLOCK)
+    refused = {f["file"]: f["message"] for f in _by_code(view, "refused-entry")}
+    assert refused == {
+        "folder.md": "folder.md is a folder, not a file; not read",
+        "gone.md": "gone.md is a symlink to nothing; not read",
+        "pipe.md": "pipe.md is a FIFO (named pipe), not a regular file; not read",
+    }
+    listing = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
+    assert [row["file"] for row in listing["files"]] == ["Memory.md", "build-cache.md"]
+
+
+async def test_t5b_memory_md_that_is_the_index_itself_is_no_topic(
+    client: Client, agent: AgentHome
+) -> None:
+    # On a case-insensitive disk "Memory.md" opens MEMORY.md; a hard link is the same situation.
+    scope = _into_user_scope(agent, "index-in-other-case")
+    (scope / "Memory.md").rename(scope / "MEMORY.md")
+    os.link(scope / "MEMORY.md", scope / "Memory.md")
+    listing = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
+    assert [row["file"] for row in listing["files"]] == ["build-cache.md"]
+    response = await client.get(file_url("user", "Memory.md"))
+    assert response.status == 404
+    response = await client.delete(file_url("user", "Memory.md"))
+    assert response.status == 404
+    assert (scope / "MEMORY.md").exists()
