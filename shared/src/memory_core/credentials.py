@@ -228,9 +228,9 @@ def _assignments(line: str, lowered: str) -> Iterator[tuple[str, re.Match[str]]]
             position = lowered.find(hint, end + 1)
 
 
-def _token_spans(line: str, lowered: str) -> Iterator[Span]:
-    for kind, hints, pattern in _TOKEN_DETECTORS:
-        if not any(hint in lowered for hint in hints):
+def _token_spans(line: str, hints: frozenset[str]) -> Iterator[Span]:
+    for kind, detector_hints, pattern in _TOKEN_DETECTORS:
+        if hints.isdisjoint(detector_hints):
             continue
         for match in pattern.finditer(line):
             body = match.group("body") or match.group(0)
@@ -242,20 +242,32 @@ def _token_spans(line: str, lowered: str) -> Iterator[Span]:
             yield kind, match.start(group), match.end(group)
 
 
-def _assignment_spans(line: str, lowered: str) -> Iterator[Span]:
-    for key, match in _assignments(line, lowered):
+def _assignment_spans(line: str, hints: frozenset[str]) -> Iterator[Span]:
+    if hints.isdisjoint(_ASSIGNMENT_HINTS):
+        return
+    for key, match in _assignments(line, line.lower()):
         found = _assignment_value(match)
         if found is not None:
             yield f"{_assignment_kind(key)}-assignment", *found
 
 
-def _spans(line: str) -> list[Span]:
-    """(kind, start, end) of each secret part in one line, earlier and longer first."""
+def _hints_in(line: str) -> frozenset[str]:
     lowered = line.lower()
-    if not any(hint in lowered for hint in _ALL_HINTS):
+    return frozenset(hint for hint in _ALL_HINTS if hint in lowered)
+
+
+def _spans(line: str, hints: frozenset[str] | None = None) -> list[Span]:
+    """(kind, start, end) of each secret part in one line, earlier and longer first.
+
+    ``hints`` are the detector hints the line holds (found here when not given); only the
+    detectors they name run.
+    """
+    if hints is None:
+        hints = _hints_in(line)
+    if not hints:
         return []  # the common case: no detector could match
-    spans = [*_token_spans(line, lowered), *_assignment_spans(line, lowered)]
-    if "private key" in lowered and _PRIVATE_KEY_BEGIN.search(line):
+    spans = [*_token_spans(line, hints), *_assignment_spans(line, hints)]
+    if "private key" in hints and _PRIVATE_KEY_BEGIN.search(line):
         spans.append(("private-key", 0, len(line)))
     if not spans:
         return spans
@@ -270,41 +282,36 @@ def _spans(line: str) -> list[Span]:
     return merged
 
 
-def _candidate_lines(lines: Sequence[str]) -> set[int]:
-    """0-based numbers of the lines holding any detector's hint, found on the whole text.
+def _hints_by_line(lines: Sequence[str]) -> dict[int, frozenset[str]]:
+    """The detector hints each line holds (0-based line → hints), found on the whole text.
 
     One lower-cased copy of the text and a C-speed substring search per hint: on an ordinary
-    index most lines hold no hint, and those are never looked at again.
+    index most lines hold no hint and are never looked at again, and a line that does runs
+    only the detectors its hints name.
     """
     text = "\n".join(lines).lower()
-    found: set[int] = set()
-    if not any(hint in text for hint in _ALL_HINTS):
-        return found
-    starts = [0]
-    for line in lines[:-1]:
-        starts.append(starts[-1] + len(line) + 1)
+    found: dict[int, set[str]] = {}
+    starts = list(itertools.accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
     for hint in _ALL_HINTS:
         position = text.find(hint)
         while position != -1:
             number = bisect_right(starts, position) - 1
-            found.add(number)
-            following = number + 1
-            if following >= len(starts):
-                break
-            position = text.find(hint, starts[following])
-    return found
+            found.setdefault(number, set()).add(hint)
+            position = text.find(hint, position + len(hint))
+    return {number: frozenset(hints) for number, hints in found.items()}
 
 
 def _scan(lines: Sequence[str], each: Callable[[int, str, bool, list[Span]], None]) -> None:
     """Call ``each(number, line, in_key_block, spans)`` for every line (0-based numbers)."""
-    candidates = _candidate_lines(lines)
+    candidates = _hints_by_line(lines)
     in_key = False
     for number, line in enumerate(lines):
         if in_key:
             in_key = _PRIVATE_KEY_END.search(line) is None
             each(number, line, True, [])
             continue
-        spans = _spans(line) if number in candidates else []
+        hints = candidates.get(number)
+        spans = _spans(line, hints) if hints else []
         each(number, line, False, spans)
         in_key = any(kind == "private-key" for kind, _, _ in spans) and (
             _PRIVATE_KEY_END.search(line) is None
