@@ -32,6 +32,13 @@ __all__ = ["TEXT_FIELDS", "AsWritten", "read_text_fields"]
 TEXT_FIELDS = ("name", "description")
 """The frontmatter fields read as one line of text (T-1a)."""
 
+_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when built with it
+# A plain value YAML reads as exactly its text: it starts with a letter and holds none of the
+# marks that make YAML cut, refuse or retype it (checked before paying for a YAML parse).
+_PLAIN_TEXT_RE = re.compile(r"[A-Za-z][^#:]*(?<![\s:])")
+_RETYPED_WORDS = frozenset(
+    ("y", "n", "yes", "no", "on", "off", "true", "false", "null", "nan", "inf")
+)
 # A top-level "name: value" line; indented lines belong to a mapping above and are not fields.
 _FIELD_LINE_RE = re.compile(r"(name|description)[ \t]*:(?:[ \t]+(.*?))?[ \t]*")
 
@@ -91,8 +98,10 @@ def _as_written(value: str) -> tuple[str, str | None] | None:
     """
     if value[0] in "|>":
         return None
+    if _PLAIN_TEXT_RE.fullmatch(value) and value.lower() not in _RETYPED_WORDS:
+        return value, None
     try:
-        loaded: Any = yaml.safe_load(f"v: {value}")["v"]
+        loaded: Any = _load(value)
         failed = False
     except Exception:  # user content: a value strict YAML refuses is still text
         loaded, failed = None, True
@@ -119,10 +128,15 @@ _YAML_STARTERS = tuple("`@%*!&")
 def _colon_is_the_only_trouble(value: str) -> bool:
     """Tell whether YAML refuses a plain value only for holding ``": "`` (``a: b``)."""
     try:
-        loaded = yaml.safe_load(f"v: {value.replace(': ', ' ')}")["v"]
+        loaded = _load(value.replace(": ", " "))
     except Exception:  # user content: refused for another reason
         return False
     return isinstance(loaded, str)
+
+
+def _load(value: str) -> Any:
+    """What strict YAML makes of ``value`` as a field's value; raises on what it refuses."""
+    return yaml.load(f"v: {value}", Loader=_LOADER)["v"]  # noqa: S506 - a safe loader
 
 
 def _closed_quote(value: str) -> bool:
