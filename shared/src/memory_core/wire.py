@@ -154,7 +154,7 @@ class ScopeSummary(Wire, frozen=True):
     marker_problems: list[str]
     orphaned: bool
     lint_counts: dict[str, int]
-    severity_counts: dict[str, int] = msgspec.field(default_factory=dict)
+    severity_counts: dict[str, int]
 
 
 class MemoryOverview(Wire, frozen=True):
