@@ -39,7 +39,8 @@ KILL_AFTER = 1 / 3
 """The share of answered requests after which one replica is killed."""
 SAFE_EDIT_LANDED = importlib.util.find_spec("memory_core.file_edit") is not None
 """Issue 10's ``edit_file`` closes the window in which an index pruning could overwrite an
-agent's append (the fsync between the re-read and the rename); before it, lines can be lost."""
+agent's append (the fsync between the re-read and the rename). Until it lands, a run that loses
+agent lines is an expected failure, and only for that reason: every other check still holds."""
 
 
 @dataclass
@@ -106,22 +107,24 @@ async def _run(
     return Result(files, temporary, view, agent.lines, outcome)
 
 
-def _index_lines(result: Result) -> list[str]:
-    user_index = f"{AGENT}/agent_state/memory/user/{layout.INDEX_FILE}"
-    return result.files[user_index].decode("utf-8").splitlines()
+USER_INDEX = f"{AGENT}/agent_state/memory/user/{layout.INDEX_FILE}"
 
 
-@pytest.mark.xfail(
-    not SAFE_EDIT_LANDED,
-    reason="an index pruning can overwrite an agent's append until issue 10's edit_file lands",
-    strict=False,
-)
+def _lost_agent_lines(result: Result) -> list[str]:
+    lines = set(result.files[USER_INDEX].decode("utf-8").splitlines())
+    return [line for line in result.agent_lines if line not in lines]
+
+
+def _port(served: ServedProcess) -> int:
+    return int(served.base_url.rsplit(":", 1)[1])
+
+
 async def test_q4_three_replicas_one_killed_end_like_one_process(
     tmp_path: Path, replicas: list[ServedProcess], single: ServedProcess
 ) -> None:
     workspaces = replicated.workspace_dirs(tmp_path / "src")
     victim = replicas[1]
-    async with RoundRobinProxy([int(s.base_url.rsplit(":", 1)[1]) for s in replicas]) as proxy:
+    async with RoundRobinProxy([_port(served) for served in replicas]) as proxy:
         spread = await _run(proxy.base_url, replicas[0].data_dir, workspaces, kill=victim)
     assert victim.process.wait(timeout=10) == -signal.SIGKILL
     alone = await _run(single.base_url, single.data_dir, workspaces, kill=None)
@@ -132,21 +135,26 @@ async def test_q4_three_replicas_one_killed_end_like_one_process(
         f"(one process: {alone.outcome.elapsed_s:.2f} s); connections per replica "
         f"{dict(proxy.connections)}, refused after the kill {sum(proxy.refused.values())}, "
         f"requests retried after a dropped connection {spread.outcome.retried}; "
-        f"agent lines {len(spread.agent_lines)}; service temp files left "
+        f"agent lines {len(spread.agent_lines)}, lost {len(_lost_agent_lines(spread))} "
+        f"(one process: {len(_lost_agent_lines(alone))}); service temp files left "
         f"{len(spread.temporary)}; answers {dict(spread.outcome.statuses)}"
     )
+    for result in (spread, alone):
+        assert not [kind for kind, status in result.outcome.statuses if status >= 500]
+        assert result.view["legacy template"].count("{{MEMORY}}") == 1
+        index = result.files[USER_INDEX].decode("utf-8")
+        assert not [name for name in replicated.victims() if f"]({name})" in index]
+    # Every replica took work; once killed, one took none and no connection was left unrouted.
+    assert all(proxy.connections[_port(served)] > 0 for served in replicas)
+    assert proxy.unrouted == 0
     assert spread.files.keys() == alone.files.keys()
     differing = [path for path in spread.files if spread.files[path] != alone.files[path]]
+    assert [path for path in differing if path != USER_INDEX] == []
+    assert spread.view["files"] == alone.view["files"]
+
+    lost = _lost_agent_lines(spread) + _lost_agent_lines(alone)
+    if lost and not SAFE_EDIT_LANDED:
+        pytest.xfail(f"{len(lost)} agent lines overwritten by a pruning; issue 10 fixes it")
+    assert lost == [], "a line the agent wrote is lost"
     assert differing == []
-    assert spread.view == alone.view
-    for result in (spread, alone):
-        lines = _index_lines(result)
-        kept = [line for line in lines if line in set(result.agent_lines)]
-        assert kept == result.agent_lines, "a line the agent wrote is lost"
-        dead = {f"]({name})" for name in replicated.victims()}
-        assert not [line for line in lines if any(link in line for link in dead)]
-        assert result.view["legacy template"].count("{{MEMORY}}") == 1
-        assert not [kind for kind, status in result.outcome.statuses if status >= 500]
-    # Every replica took work before the kill; the killed one none after it.
-    assert all(proxy.connections[int(s.base_url.rsplit(":", 1)[1])] > 0 for s in replicas)
-    assert proxy.unrouted == 0
+    assert spread.view == alone.view  # the index, and lint counts that follow from it
