@@ -204,34 +204,3 @@ def test_corpus_is_the_one_the_tests_expect() -> None:
         .split("\n")[2]
         .startswith("- [Testing conventions](testing-conventions.md)")
     )
-
-
-class _Killed(BaseException):
-    """Stands for SIGKILL: nothing after it runs (not an Exception, so nothing catches it)."""
-
-
-async def test_q4_a_delete_killed_halfway_is_finished_by_its_retry(
-    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A replica killed inside a delete (Q-4): the retry, on any replica, ends where one
-    uninterrupted delete would — no dangling line that a 404 would leave for good."""
-    write_topic(agent.user, "f.md")
-    index = agent.user / layout.INDEX_FILE
-    index.write_text("# Index\n- [F](f.md)\n- [G](g.md)\n", encoding="utf-8")
-    prune = pruning.prune_index_file
-
-    def prune_then_die(root: Path, scope: Path, file_name: str) -> list[str]:
-        prune(root, scope, file_name)
-        raise _Killed
-
-    monkeypatch.setattr(pruning, "prune_index_file", prune_then_die)
-    with pytest.raises(_Killed):
-        pruning.delete_topic(agent.root, agent.user, "f.md")
-    monkeypatch.setattr(pruning, "prune_index_file", prune)
-    assert (agent.user / "f.md").exists()  # still listed: the client's retry can finish it
-
-    result = await ok_json(await client.delete(file_url("user", "f.md")))
-
-    assert result["removedIndexLines"] == []
-    assert not (agent.user / "f.md").exists()
-    assert index.read_text(encoding="utf-8") == "# Index\n- [G](g.md)\n"
