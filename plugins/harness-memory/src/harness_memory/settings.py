@@ -26,8 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness_memory.client import DEFAULT_TIMEOUT_S
-from harness_memory.session import DEFAULT_TEMPLATE
+from harness_memory.defaults import DEFAULT_TEMPLATE, DEFAULT_TIMEOUT_S
 
 __all__ = ["ENV_PREFIX", "HarnessSettings", "SettingsError", "default_state_dir", "load_settings"]
 

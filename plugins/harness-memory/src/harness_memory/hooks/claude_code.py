@@ -12,6 +12,13 @@ stdout (exit 0). The fields used here, as Claude Code's hooks reference gives th
   reaches the model. An allowed write gets no output at all, so Claude Code's own permission
   rules still apply (an ``allow`` would skip them).
 
+Claude Code shows the model at most :data:`CONTEXT_LIMIT` UTF-16 code units of one hook's
+``additionalContext`` (a longer one becomes a file path and a 2 KB preview), but several hook
+entries each add their own (measured on 2.1.332; see the plugin README's harness table). The
+SessionStart adapter (:mod:`harness_memory.hooks.claude_code_start`) therefore runs in N hook
+entries and answers piece K in entry K. This module holds what both adapters share and the
+PreToolUse adapter, which runs before every file write and so imports only the guard (H-5).
+
 Both adapters fail open: a missing setting, an unreachable service or malformed input never
 stops the Session; the SessionStart answer then carries a ``systemMessage`` for the user.
 """
@@ -27,19 +34,26 @@ from memory_core.keys import is_temporary_workspace, workspace_memory_key
 from memory_core.layout import app_data_dir_of
 
 from harness_memory.guard import check_write
-from harness_memory.records import read_record, write_record
-from harness_memory.session import DEFAULT_TEMPLATE, SessionMeta, start_session
+from harness_memory.records import read_record
+from harness_memory.session import SessionMeta
 from harness_memory.settings import HarnessSettings
 
 __all__ = [
+    "CLAUDE_CODE_VERSION",
+    "CONTEXT_LIMIT",
     "WRITE_TOOLS",
     "HookInput",
     "decode_input",
     "pre_tool_use",
-    "session_start",
 ]
 
 logger = logging.getLogger(__name__)
+
+CLAUDE_CODE_VERSION = "2.1.332"
+"""The Claude Code version whose limits were measured (the e2e tests pin it)."""
+CONTEXT_LIMIT = 10_000
+"""UTF-16 code units of one hook entry's ``additionalContext`` (or plain stdout) that Claude
+Code shows the model inline; one unit more and it shows a file path and a 2 KB preview."""
 
 WRITE_TOOLS: dict[str, str] = {
     "Write": "file_path",
@@ -64,51 +78,6 @@ class HookInput(msgspec.Struct, frozen=True, kw_only=True):
 def decode_input(raw: bytes) -> HookInput:
     """Decode a hook's stdin JSON; raises ``msgspec.DecodeError`` when it is malformed."""
     return msgspec.json.decode(raw, type=HookInput)
-
-
-async def session_start(hook: HookInput, settings: HarnessSettings) -> dict[str, Any]:
-    """Answer a ``SessionStart`` hook: the injection as ``additionalContext`` (P-1, P-4).
-
-    The Workspace is the hook's ``cwd``. The Session's record (its ``SessionMeta``) is written to
-    the state dir under ``session_id`` for the PreToolUse adapter. Never raises.
-    """
-    workspace = hook.cwd or str(Path.cwd())
-    url, project, agent = settings.url, settings.project, settings.agent
-    if not (url and project and agent):
-        missing = ", ".join(settings.missing())
-        return _notice(f"memory is off for this Session: set {missing}")
-    try:
-        template = settings.read_template()
-    except (OSError, UnicodeDecodeError) as error:
-        logger.warning(
-            "template %s unreadable, using the default: %s", settings.template_file, error
-        )
-        template = DEFAULT_TEMPLATE
-    result = await start_session(
-        service_url=url,
-        token=settings.token,
-        project=project,
-        agent=agent,
-        workspace=workspace,
-        template=template,
-        session_id=hook.session_id,
-        timeout_s=settings.timeout,
-    )
-    meta = result.session_meta
-    if hook.session_id:
-        try:
-            write_record(settings.state_dir, hook.session_id, meta)
-        except OSError as error:
-            logger.warning("could not write the Session record: %s", error)
-    output: dict[str, Any] = {
-        "hookSpecificOutput": {
-            "hookEventName": "SessionStart",
-            "additionalContext": result.system_prompt.lstrip("\n"),
-        }
-    }
-    if meta.status == "failed-open":
-        output["systemMessage"] = f"Agent Memory unavailable for this Session: {meta.error}"
-    return output
 
 
 def pre_tool_use(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] | None:
@@ -159,8 +128,3 @@ def _locate(hook: HookInput, settings: HarnessSettings) -> tuple[Path, str | Non
     app_data_dir = app_data_dir_of(settings.memory_root.absolute())
     temporary = app_data_dir is not None and is_temporary_workspace(Path(cwd), app_data_dir)
     return settings.memory_root, None if temporary else workspace_memory_key(cwd), cwd
-
-
-def _notice(message: str) -> dict[str, Any]:
-    """A SessionStart answer that adds no context, only a message for the user."""
-    return {"systemMessage": f"Agent Memory: {message}"}
