@@ -41,6 +41,7 @@ from harness_memory.settings import HarnessSettings
 __all__ = [
     "CLAUDE_CODE_VERSION",
     "CONTEXT_LIMIT",
+    "RECOMMENDED_PARTS",
     "WRITE_TOOLS",
     "HookInput",
     "decode_input",
@@ -54,6 +55,11 @@ CLAUDE_CODE_VERSION = "2.1.332"
 CONTEXT_LIMIT = 10_000
 """UTF-16 code units of one hook entry's ``additionalContext`` (or plain stdout) that Claude
 Code shows the model inline; one unit more and it shows a file path and a 2 KB preview."""
+
+RECOMMENDED_PARTS = 6
+"""SessionStart entries the README configures. The default prompts with both indexes at the caps
+(I-4) need 4 pieces of ordinary text and 6 in the worst case, every index character outside the
+Basic Multilingual Plane (2 UTF-16 units each); tests/plugin/test_h1_fitting.py checks both."""
 
 WRITE_TOOLS: dict[str, str] = {
     "Write": "file_path",
