@@ -132,7 +132,7 @@ def _pack(text: str, capacity: int, measure: Callable[[str], int]) -> list[str] 
     """Split ``text`` at line ends into bodies of at most ``capacity``; None if a line is larger.
 
     A body's cost counts the line end that parts it from the next body (it is dropped from the
-    body itself), so the joined bodies plus one line end each give ``text`` back.
+    body itself; the last body keeps its own), so ``"\\n".join(bodies) == text``.
     """
     bodies: list[str] = []
     current: list[str] = []
@@ -147,7 +147,7 @@ def _pack(text: str, capacity: int, measure: Callable[[str], int]) -> list[str] 
         current.append(line)
         used += cost
     if current:
-        bodies.append(_body(current))
+        bodies.append("".join(current))
     return bodies
 
 
@@ -160,16 +160,19 @@ def _last_resort(text: str, state: _Cutter, limits: HarnessLimits) -> Delivery:
     """Deliver the first pieces that fit; lines larger than a piece are cut inside."""
     capacity = _capacity(limits) if limits.pieces > 1 else limits.piece_limit
     bodies: list[str] = []
-    current = ""
+    current: list[str] = []
+    used = 0
     for char in text:
-        if limits.measure(current + char) > capacity:
-            bodies.append(current)
-            current = ""
+        cost = limits.measure(char)
+        if used + cost > capacity:
+            bodies.append("".join(current))
+            current, used = [], 0
             if len(bodies) == limits.pieces:
                 break
-        current += char
+        current.append(char)
+        used += cost
     else:
-        bodies.append(current)
+        bodies.append("".join(current))
     bodies = bodies[: limits.pieces]
     pieces = (
         bodies
