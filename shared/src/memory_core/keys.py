@@ -13,7 +13,6 @@ which resolve symlinks (``os.path.realpath``) but never create, read or write a 
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import unicodedata
@@ -213,6 +212,8 @@ def key_for_real_path(real_path: str) -> str:
     >>> key_for_real_path("/")
     'workspace-8a5edab2'
     """
+    import hashlib  # loads OpenSSL; the write guard imports this module but rarely needs it (H-5)
+
     digest = hashlib.sha256(os.fsencode(real_path)).hexdigest()[:_HASH_DIGITS]
     last = real_path.rstrip(os.sep).rsplit(os.sep, 1)[-1]
     return f"{safe_basename(last)}-{digest}"

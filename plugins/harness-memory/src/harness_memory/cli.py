@@ -28,19 +28,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from memory_core.errors import InvalidId
-from memory_core.keys import check_draft_id
-
 from harness_memory.settings import ENV_PREFIX, HarnessSettings, SettingsError, load_settings
 
 if TYPE_CHECKING:
+    import logging
+
     from harness_memory.session import SessionStart
 
 __all__ = ["DRAFT_SEPARATOR", "build_parser", "main"]
@@ -48,17 +46,43 @@ __all__ = ["DRAFT_SEPARATOR", "build_parser", "main"]
 DRAFT_SEPARATOR = "----- initial prompt (draft {draft_id}) -----"
 """The line between the system prompt and the draft's prompt in ``session-start`` text output."""
 
-logger = logging.getLogger("harness_memory")
+_LOG_FORMAT = "harness-memory: %(levelname)s: %(message)s"
+
+
+def _logger() -> logging.Logger:
+    """The CLI's logger, set up on first use: a guard that logs nothing never imports logging."""
+    import logging
+
+    if not logging.getLogger().handlers:
+        logging.basicConfig(level=logging.WARNING, format=_LOG_FORMAT)
+    return logging.getLogger("harness_memory")
+
 
 _SETTING_FLAGS = ("url", "token", "project", "agent", "timeout", "template", "state_dir", "root")
 
 
 def _draft_id(value: str) -> str:
     """argparse type of a draft id: checked before any request (A-12), a usage error if bad."""
+    from memory_core.errors import InvalidId
+    from memory_core.keys import check_draft_id
+
     try:
         return check_draft_id(value)
     except InvalidId as error:
         raise argparse.ArgumentTypeError(str(error)) from error
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help formatter with the width from ``COLUMNS`` (default 100).
+
+    argparse builds a formatter for every ``add_argument`` and, given no width, asks
+    ``shutil.get_terminal_size()``; importing ``shutil`` loads ``bz2`` and ``lzma`` and costs a
+    hook process more than the rest of its imports together (H-5).
+    """
+
+    def __init__(self, prog: str) -> None:
+        columns = os.environ.get("COLUMNS", "")
+        super().__init__(prog, width=(int(columns) if columns.isdigit() else 100) - 2)
 
 
 def _positive(value: str) -> int:
@@ -104,65 +128,90 @@ def _add_setting_flags(parser: argparse.ArgumentParser, *, hook: bool, draft: bo
         )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Build the ``harness-memory`` argument parser."""
+_COMMANDS = ("session-start", "draft", "hook")
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """Build the ``harness-memory`` argument parser.
+
+    With ``command`` (the first argument) naming a known command, only that command's parser is
+    built: a hook process must not pay for the others (H-5); help for the program needs all.
+    """
     parser = argparse.ArgumentParser(
-        prog="harness-memory", description="Agent Memory for a harness: Session start and hooks."
+        formatter_class=_Formatter,
+        prog="harness-memory",
+        description="Agent Memory for a harness: Session start and hooks.",
     )
     commands = parser.add_subparsers(dest="command", required=True)
 
-    start = commands.add_parser(
-        "session-start", help="start a Session's memory and print the system prompt"
-    )
-    _add_setting_flags(start, hook=False)
-    start.add_argument("--workspace", default=None, help="the Workspace directory (default: cwd)")
-    start.add_argument("--session-id", default=None, help="the harness's Session id")
-    start.add_argument(
-        "--draft",
-        type=_draft_id,
-        default=None,
-        metavar="ID",
-        help="start from this draft (A-12): its pinned Workspace wins over --workspace and its "
-        "prompt is printed after the system prompt",
-    )
-    start.add_argument(
-        "--format",
-        choices=("json", "text"),
-        default="text",
-        help="text: the system prompt (then the draft's prompt); json: prompt, key, "
-        "initialPrompt and the session_meta record",
-    )
-
-    drafts = commands.add_parser("draft", help="drafts of the chat bridge (A-12)")
-    draft_commands = drafts.add_subparsers(dest="draft_command", required=True)
-    show = draft_commands.add_parser("show", help="print a draft's prompt")
-    _add_setting_flags(show, hook=False, draft=True)
-    show.add_argument("draft_id", type=_draft_id, metavar="ID", help="the draft id")
-    show.add_argument(
-        "--format",
-        choices=("json", "text"),
-        default="text",
-        help="text: the prompt, verbatim (a final newline added if it lacks one); "
-        "json: the whole draft (workspace, expiry, …)",
-    )
-
-    hook = commands.add_parser("hook", help="hook adapters for coding agents")
-    agents = hook.add_subparsers(dest="agent_kind", required=True)
-    claude = agents.add_parser("claude-code", help="Claude Code hooks (JSON on stdin and stdout)")
-    claude.add_argument("event", choices=("session-start", "pre-tool-use"))
-    claude.add_argument(
-        "--part",
-        type=_positive,
-        default=1,
-        help="session-start: which piece this hook entry answers (1…N), default 1",
-    )
-    claude.add_argument(
-        "--parts",
-        type=_positive,
-        default=1,
-        help="session-start: how many SessionStart hook entries carry the injection, default 1",
-    )
-    _add_setting_flags(claude, hook=True)
+    wanted = command if command in _COMMANDS else None
+    if wanted in (None, "session-start"):
+        start = commands.add_parser(
+            "session-start",
+            formatter_class=_Formatter,
+            help="start a Session's memory and print the system prompt",
+        )
+        _add_setting_flags(start, hook=False)
+        start.add_argument(
+            "--workspace", default=None, help="the Workspace directory (default: cwd)"
+        )
+        start.add_argument("--session-id", default=None, help="the harness's Session id")
+        start.add_argument(
+            "--draft",
+            type=_draft_id,
+            default=None,
+            metavar="ID",
+            help="start from this draft (A-12): its pinned Workspace wins over --workspace and its "
+            "prompt is printed after the system prompt",
+        )
+        start.add_argument(
+            "--format",
+            choices=("json", "text"),
+            default="text",
+            help="text: the system prompt (then the draft's prompt); json: prompt, key, "
+            "initialPrompt and the session_meta record",
+        )
+    if wanted in (None, "draft"):
+        drafts = commands.add_parser(
+            "draft", formatter_class=_Formatter, help="drafts of the chat bridge (A-12)"
+        )
+        draft_commands = drafts.add_subparsers(dest="draft_command", required=True)
+        show = draft_commands.add_parser(
+            "show", formatter_class=_Formatter, help="print a draft's prompt"
+        )
+        _add_setting_flags(show, hook=False, draft=True)
+        show.add_argument("draft_id", type=_draft_id, metavar="ID", help="the draft id")
+        show.add_argument(
+            "--format",
+            choices=("json", "text"),
+            default="text",
+            help="text: the prompt, verbatim (a final newline added if it lacks one); "
+            "json: the whole draft (workspace, expiry, …)",
+        )
+    if wanted in (None, "hook"):
+        hook = commands.add_parser(
+            "hook", formatter_class=_Formatter, help="hook adapters for coding agents"
+        )
+        agents = hook.add_subparsers(dest="agent_kind", required=True)
+        claude = agents.add_parser(
+            "claude-code",
+            formatter_class=_Formatter,
+            help="Claude Code hooks (JSON on stdin and stdout)",
+        )
+        claude.add_argument("event", choices=("session-start", "pre-tool-use"))
+        claude.add_argument(
+            "--part",
+            type=_positive,
+            default=1,
+            help="session-start: which piece this hook entry answers (1…N), default 1",
+        )
+        claude.add_argument(
+            "--parts",
+            type=_positive,
+            default=1,
+            help="session-start: how many SessionStart hook entries carry the injection, default 1",
+        )
+        _add_setting_flags(claude, hook=True)
     return parser
 
 
@@ -179,9 +228,9 @@ def main(
     stdout: IO[str] | None = None,
 ) -> int:
     """Run the command line; returns the exit status. Streams default to the process's own."""
-    logging.basicConfig(level=logging.WARNING, format="harness-memory: %(levelname)s: %(message)s")
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(arguments[0] if arguments else None)
+    args = parser.parse_args(arguments)
     env = os.environ if environ is None else environ
     out = sys.stdout if stdout is None else stdout
     try:
@@ -189,6 +238,7 @@ def main(
     except SettingsError as error:
         parser.error(str(error))
     if args.command == "session-start":
+        _logger()  # the Session start's modules log through the root logger
         return _session_start(parser, args, settings, out)
     if args.command == "draft":
         return _draft_show(parser, args, settings, out)
@@ -265,6 +315,8 @@ def _draft_show(
     out: IO[str],
 ) -> int:
     """Print one draft (A-12); 1 with the reason on stderr when it cannot be fetched."""
+    from memory_core.errors import InvalidId
+
     from harness_memory.errors import MemoryClientError
     from harness_memory.transport import ServiceClient
 
@@ -273,7 +325,7 @@ def _draft_show(
         client = ServiceClient(url, token=settings.token, timeout=settings.timeout)
         draft = client.get_draft(project, agent, args.draft_id)
     except (MemoryClientError, InvalidId) as error:
-        logger.error("cannot fetch draft %s: %s", args.draft_id, error)
+        _logger().error("cannot fetch draft %s: %s", args.draft_id, error)
         return 1
     if args.format == "json":
         import msgspec
@@ -288,17 +340,16 @@ def _run_hook(
     args: argparse.Namespace, raw: bytes, settings: HarnessSettings
 ) -> dict[str, Any] | None:
     """Run one Claude Code hook adapter; a malformed input is logged and answered with nothing."""
-    import msgspec
-
     from harness_memory.hooks import claude_code
 
     try:
         hook = claude_code.decode_input(raw)
-    except msgspec.DecodeError as error:
-        logger.warning("hook input is not the JSON Claude Code sends: %s", error)
+    except ValueError as error:
+        _logger().warning("hook input is not the JSON Claude Code sends: %s", error)
         return None
     if args.event == "pre-tool-use":
         return claude_code.pre_tool_use(hook, settings)
+    _logger()  # the Session start's modules log through the root logger
     from harness_memory.hooks.claude_code_start import session_start
 
     return session_start(hook, settings, part=args.part, parts=args.parts)

@@ -12,8 +12,8 @@ that a link planted anywhere on the way cannot smuggle a write into another scop
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path, PurePath
+from typing import NamedTuple
 
 from memory_core.keys import USER_SCOPE
 from memory_core.layout import MARKER_FILE
@@ -21,13 +21,14 @@ from memory_core.layout import MARKER_FILE
 __all__ = ["GuardDecision", "check_write"]
 
 
-@dataclass(frozen=True, slots=True)
-class GuardDecision:
+class GuardDecision(NamedTuple):
     """The guard's answer for one write.
 
     ``allowed`` says whether the write may go ahead; ``reason`` is one sentence a model or a
     person can act on (it becomes the harness's deny message); ``scope`` names the scope the
     write lands in (``user``, a Workspace key, another key) or is None outside the memory root.
+    A named tuple rather than a dataclass: the guard runs before every write and must not pay
+    for importing ``dataclasses`` (H-5).
     """
 
     allowed: bool

@@ -23,8 +23,8 @@ HARNESS_MEMORY_ROOT         memory root for the write guard when no Session reco
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from harness_memory.defaults import DEFAULT_TEMPLATE, DEFAULT_TIMEOUT_S
 
@@ -37,9 +37,11 @@ class SettingsError(ValueError):
     """A setting is present but unusable (a timeout that is not a positive number)."""
 
 
-@dataclass(frozen=True, slots=True)
-class HarnessSettings:
-    """Resolved settings; ``None`` means "not configured" (the caller decides if that is fatal)."""
+class HarnessSettings(NamedTuple):
+    """Resolved settings; ``None`` means "not configured" (the caller decides if that is fatal).
+
+    A named tuple: every hook process builds one, and ``dataclasses`` costs an import (H-5).
+    """
 
     url: str | None
     token: str | None

@@ -25,17 +25,15 @@ stops the Session; the SessionStart answer then carries a ``systemMessage`` for 
 
 from __future__ import annotations
 
-import logging
+import json
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-import msgspec
 from memory_core.keys import is_temporary_workspace, workspace_memory_key
 from memory_core.layout import app_data_dir_of
 
 from harness_memory.guard import check_write
-from harness_memory.records import read_record
-from harness_memory.session import SessionMeta
+from harness_memory.records import GuardView, read_guard_view
 from harness_memory.settings import HarnessSettings
 
 __all__ = [
@@ -47,8 +45,6 @@ __all__ = [
     "decode_input",
     "pre_tool_use",
 ]
-
-logger = logging.getLogger(__name__)
 
 CLAUDE_CODE_VERSION = "2.1.332"
 """The Claude Code version whose limits were measured (the e2e tests pin it)."""
@@ -70,7 +66,10 @@ WRITE_TOOLS: dict[str, str] = {
 """Claude Code's file-writing tools and the ``tool_input`` field naming the target."""
 
 
-class HookInput(msgspec.Struct, frozen=True, kw_only=True):
+_TEXT_FIELDS = ("hook_event_name", "session_id", "cwd", "source", "tool_name")
+
+
+class HookInput(NamedTuple):
     """The part of a hook's stdin JSON the adapters read; other fields are ignored."""
 
     hook_event_name: str | None = None
@@ -82,8 +81,28 @@ class HookInput(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def decode_input(raw: bytes) -> HookInput:
-    """Decode a hook's stdin JSON; raises ``msgspec.DecodeError`` when it is malformed."""
-    return msgspec.json.decode(raw, type=HookInput)
+    """Decode a hook's stdin JSON with the standard library (the guard's path stays cheap, H-5).
+
+    Raises ``ValueError`` when it is not JSON, not an object, or a field read here has the wrong
+    type (text fields must be strings or null, ``tool_input`` an object or null).
+    """
+    document = json.loads(raw)
+    if not isinstance(document, dict):
+        raise ValueError(f"expected a JSON object, got {type(document).__name__}")
+    for name in _TEXT_FIELDS:
+        if not isinstance(document.get(name), str | None):
+            raise ValueError(f"{name} must be a string or null")
+    tool_input = document.get("tool_input")
+    if not isinstance(tool_input, dict | None):
+        raise ValueError("tool_input must be an object or null")
+    return HookInput(
+        hook_event_name=document.get("hook_event_name"),
+        session_id=document.get("session_id"),
+        cwd=document.get("cwd"),
+        source=document.get("source"),
+        tool_name=document.get("tool_name"),
+        tool_input=tool_input,
+    )
 
 
 def pre_tool_use(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] | None:
@@ -122,11 +141,11 @@ def _locate(hook: HookInput, settings: HarnessSettings) -> tuple[Path, str | Non
     A configured memory root (``--memory-root`` / ``HARNESS_MEMORY_ROOT``) always wins over the
     one the service reported, so the guard protects the directory the operator named.
     """
-    record: SessionMeta | None = None
+    record: GuardView | None = None
     if hook.session_id:
-        record = read_record(settings.state_dir, hook.session_id)
-    if record is not None and record.directories is not None:
-        root = settings.memory_root or Path(record.directories.memory_root)
+        record = read_guard_view(settings.state_dir, hook.session_id)
+    if record is not None:
+        root = settings.memory_root or Path(record.memory_root)
         return root, record.key, hook.cwd or record.workspace
     if settings.memory_root is None:
         return None
