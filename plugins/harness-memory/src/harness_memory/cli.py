@@ -38,6 +38,9 @@ from harness_memory.settings import ENV_PREFIX, HarnessSettings, SettingsError, 
 
 if TYPE_CHECKING:
     import logging
+    from typing import TypeAlias
+
+    _Subparsers: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]
 
     from harness_memory.session import SessionStart
 
@@ -128,9 +131,6 @@ def _add_setting_flags(parser: argparse.ArgumentParser, *, hook: bool, draft: bo
         )
 
 
-_COMMANDS = ("session-start", "draft", "hook")
-
-
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """Build the ``harness-memory`` argument parser.
 
@@ -143,76 +143,82 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         description="Agent Memory for a harness: Session start and hooks.",
     )
     commands = parser.add_subparsers(dest="command", required=True)
-
-    wanted = command if command in _COMMANDS else None
-    if wanted in (None, "session-start"):
-        start = commands.add_parser(
-            "session-start",
-            formatter_class=_Formatter,
-            help="start a Session's memory and print the system prompt",
-        )
-        _add_setting_flags(start, hook=False)
-        start.add_argument(
-            "--workspace", default=None, help="the Workspace directory (default: cwd)"
-        )
-        start.add_argument("--session-id", default=None, help="the harness's Session id")
-        start.add_argument(
-            "--draft",
-            type=_draft_id,
-            default=None,
-            metavar="ID",
-            help="start from this draft (A-12): its pinned Workspace wins over --workspace and its "
-            "prompt is printed after the system prompt",
-        )
-        start.add_argument(
-            "--format",
-            choices=("json", "text"),
-            default="text",
-            help="text: the system prompt (then the draft's prompt); json: prompt, key, "
-            "initialPrompt and the session_meta record",
-        )
-    if wanted in (None, "draft"):
-        drafts = commands.add_parser(
-            "draft", formatter_class=_Formatter, help="drafts of the chat bridge (A-12)"
-        )
-        draft_commands = drafts.add_subparsers(dest="draft_command", required=True)
-        show = draft_commands.add_parser(
-            "show", formatter_class=_Formatter, help="print a draft's prompt"
-        )
-        _add_setting_flags(show, hook=False, draft=True)
-        show.add_argument("draft_id", type=_draft_id, metavar="ID", help="the draft id")
-        show.add_argument(
-            "--format",
-            choices=("json", "text"),
-            default="text",
-            help="text: the prompt, verbatim (a final newline added if it lacks one); "
-            "json: the whole draft (workspace, expiry, …)",
-        )
-    if wanted in (None, "hook"):
-        hook = commands.add_parser(
-            "hook", formatter_class=_Formatter, help="hook adapters for coding agents"
-        )
-        agents = hook.add_subparsers(dest="agent_kind", required=True)
-        claude = agents.add_parser(
-            "claude-code",
-            formatter_class=_Formatter,
-            help="Claude Code hooks (JSON on stdin and stdout)",
-        )
-        claude.add_argument("event", choices=("session-start", "pre-tool-use"))
-        claude.add_argument(
-            "--part",
-            type=_positive,
-            default=1,
-            help="session-start: which piece this hook entry answers (1…N), default 1",
-        )
-        claude.add_argument(
-            "--parts",
-            type=_positive,
-            default=1,
-            help="session-start: how many SessionStart hook entries carry the injection, default 1",
-        )
-        _add_setting_flags(claude, hook=True)
+    builders = {"session-start": _add_session_start, "draft": _add_draft, "hook": _add_hook}
+    for name, build in builders.items():
+        if command not in builders or command == name:
+            build(commands)
     return parser
+
+
+def _add_session_start(commands: _Subparsers) -> None:
+    start = commands.add_parser(
+        "session-start",
+        formatter_class=_Formatter,
+        help="start a Session's memory and print the system prompt",
+    )
+    _add_setting_flags(start, hook=False)
+    start.add_argument("--workspace", default=None, help="the Workspace directory (default: cwd)")
+    start.add_argument("--session-id", default=None, help="the harness's Session id")
+    start.add_argument(
+        "--draft",
+        type=_draft_id,
+        default=None,
+        metavar="ID",
+        help="start from this draft (A-12): its pinned Workspace wins over --workspace and its "
+        "prompt is printed after the system prompt",
+    )
+    start.add_argument(
+        "--format",
+        choices=("json", "text"),
+        default="text",
+        help="text: the system prompt (then the draft's prompt); json: prompt, key, "
+        "initialPrompt, sections and the session_meta record",
+    )
+
+
+def _add_draft(commands: _Subparsers) -> None:
+    drafts = commands.add_parser(
+        "draft", formatter_class=_Formatter, help="drafts of the chat bridge (A-12)"
+    )
+    draft_commands = drafts.add_subparsers(dest="draft_command", required=True)
+    show = draft_commands.add_parser(
+        "show", formatter_class=_Formatter, help="print a draft's prompt"
+    )
+    _add_setting_flags(show, hook=False, draft=True)
+    show.add_argument("draft_id", type=_draft_id, metavar="ID", help="the draft id")
+    show.add_argument(
+        "--format",
+        choices=("json", "text"),
+        default="text",
+        help="text: the prompt, verbatim (a final newline added if it lacks one); "
+        "json: the whole draft (workspace, expiry, …)",
+    )
+
+
+def _add_hook(commands: _Subparsers) -> None:
+    hook = commands.add_parser(
+        "hook", formatter_class=_Formatter, help="hook adapters for coding agents"
+    )
+    agents = hook.add_subparsers(dest="agent_kind", required=True)
+    claude = agents.add_parser(
+        "claude-code",
+        formatter_class=_Formatter,
+        help="Claude Code hooks (JSON on stdin and stdout)",
+    )
+    claude.add_argument("event", choices=("session-start", "pre-tool-use"))
+    claude.add_argument(
+        "--part",
+        type=_positive,
+        default=1,
+        help="session-start: which piece this hook entry answers (1…N), default 1",
+    )
+    claude.add_argument(
+        "--parts",
+        type=_positive,
+        default=1,
+        help="session-start: how many SessionStart hook entries carry the injection, default 1",
+    )
+    _add_setting_flags(claude, hook=True)
 
 
 def _settings(args: argparse.Namespace, environ: Mapping[str, str]) -> HarnessSettings:
