@@ -79,7 +79,10 @@ def write_settings(home: Path, service: RealService, *, parts: int = 1) -> None:
     split = [f" --part {part} --parts {parts}" if parts > 1 else "" for part in range(1, parts + 1)]
     settings = {
         "env": {"HARNESS_MEMORY_TOKEN": service.token},
-        "permissions": {"additionalDirectories": [str(memory_root)]},
+        "permissions": {
+            "additionalDirectories": [str(memory_root)],
+            "allow": [f"Edit(/{memory_root}/**)"],
+        },
         "hooks": {
             "SessionStart": [
                 {
@@ -144,8 +147,6 @@ async def run_claude(
         "--output-format",
         output_format,
         *(["--verbose"] if output_format == "stream-json" else []),
-        "--permission-mode",
-        "acceptEdits",
         cwd=workspace,
         env=env,
         stdin=asyncio.subprocess.DEVNULL,
