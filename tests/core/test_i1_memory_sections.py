@@ -44,7 +44,9 @@ def test_i1_sections_join_to_the_memory_text(
     sections = memory_sections(prompt, workspace_prompt, capped[0], ws)
     text = build_memory_text(prompt, workspace_prompt, capped[0], ws)
     assert "".join(section.text for section in sections) == text
-    assert text == old_memory_text(prompt, workspace_prompt, capped[0].text, ws and ws.text)
+    assert text == old_memory_text(
+        prompt, workspace_prompt, capped[0].text, None if ws is None else ws.text
+    )
     assert all(section.text for section in sections)
 
 
