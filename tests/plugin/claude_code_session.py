@@ -11,9 +11,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from aiohttp import web
 from aiohttp.test_utils import unused_port
@@ -22,6 +24,7 @@ from memory_core import layout
 from tests.plugin.fake_anthropic import Block, FakeAnthropic
 from tests.plugin.fake_anthropic import Script as ModelScript
 from tests.plugin.helpers import HARNESS_MEMORY
+from tests.plugin.loopback_only import unix_bridges, wrap
 from tests.plugin.real_service import RealService
 
 RUN_LIMIT_S = 300  # a hang guard for the CLI run, not an assertion about speed
@@ -122,14 +125,33 @@ async def run_claude(
     home: Path,
     model_url: str,
     *,
+    service_url: str | None = None,
     prompt: str = "Remember that memory reaches Claude Code through hooks.",
     output_format: str = "json",
 ) -> tuple[int, str, str]:
     """Run ``claude -p PROMPT`` in ``workspace``; ``(exit status, stdout, stderr)``.
 
-    ``stream-json`` output comes with ``--verbose`` (Claude Code requires it), which also
-    reports the hooks' ``systemMessage`` lines.
+    The CLI runs in a network namespace with only loopback (:mod:`tests.plugin.loopback_only`):
+    the model stand-in at ``model_url`` and the memory service at ``service_url`` are bridged
+    in on their own ports; nothing else is reachable. ``stream-json`` output comes with
+    ``--verbose`` (Claude Code requires it), which also reports the hooks' ``systemMessage``.
     """
+    urls = [model_url] + ([service_url] if service_url else [])
+    ports = [urlsplit(url).port or 80 for url in urls]
+    with tempfile.TemporaryDirectory(prefix="cc-net-") as sockets:
+        async with unix_bridges(ports, Path(sockets)) as bridges:
+            return await _run(claude, workspace, home, model_url, bridges, prompt, output_format)
+
+
+async def _run(
+    claude: Path,
+    workspace: Path,
+    home: Path,
+    model_url: str,
+    bridges: dict[int, Path],
+    prompt: str,
+    output_format: str,
+) -> tuple[int, str, str]:
     env = {
         "PATH": "/usr/local/bin:/usr/bin:/bin",
         "HOME": str(home),
@@ -140,13 +162,16 @@ async def run_claude(
         "DISABLE_AUTOUPDATER": "1",
         "DISABLE_ERROR_REPORTING": "1",
     }
-    process = await asyncio.create_subprocess_exec(
+    command = [
         str(claude),
         "-p",
         prompt,
         "--output-format",
         output_format,
         *(["--verbose"] if output_format == "stream-json" else []),
+    ]
+    process = await asyncio.create_subprocess_exec(
+        *wrap(command, bridges),
         cwd=workspace,
         env=env,
         stdin=asyncio.subprocess.DEVNULL,

@@ -92,7 +92,9 @@ async def test_p4_claude_code_gets_the_injection_and_the_write_guard(
     write_settings(home, real_service)
 
     async with serve_model(Script(denied_target, own_target)) as (fake, model_url):
-        returncode, out, err = await run_claude(claude, workspace, home, model_url)
+        returncode, out, err = await run_claude(
+            claude, workspace, home, model_url, service_url=real_service.url
+        )
     assert returncode == 0, f"claude failed:\n{out}\n{err}"
     result = json.loads(out)
     assert result["is_error"] is False, result
@@ -140,7 +142,9 @@ async def test_p2_claude_code_session_starts_without_memory_when_the_service_is_
         return [{"type": "text", "text": "Working without memory."}], "end_turn"
 
     async with serve_model(answer) as (fake, model_url):
-        returncode, out, err = await run_claude(claude, workspace, home, model_url)
+        returncode, out, err = await run_claude(
+            claude, workspace, home, model_url, service_url=real_service.url
+        )
     assert returncode == 0, f"claude failed:\n{out}\n{err}"
     assert json.loads(out)["result"] == "Working without memory."
     [first, *_] = session_turns(fake)

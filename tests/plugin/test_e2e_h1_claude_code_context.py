@@ -92,7 +92,13 @@ async def start(
     write_settings(home, service, parts=parts)
     async with serve_model(answer) as (fake, model_url):
         code, out, err = await run_claude(
-            claude, workspace, home, model_url, prompt="hi", output_format="stream-json"
+            claude,
+            workspace,
+            home,
+            model_url,
+            service_url=service.url,
+            prompt="hi",
+            output_format="stream-json",
         )
     assert code == 0, f"claude failed:\n{out[-3000:]}\n{err[-3000:]}"
     [first, *_] = [body for body in fake.message_requests() if body.get("tools")]
