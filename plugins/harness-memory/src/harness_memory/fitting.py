@@ -24,12 +24,14 @@ Harness-neutral: the harness supplies :class:`HarnessLimits`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from memory_core.injection import truncation_note
-from memory_core.wire import ScopeManifest
+import msgspec
 
 from harness_memory.sections import PromptSection, joined
+
+if TYPE_CHECKING:
+    from memory_core.wire import ScopeManifest
 
 __all__ = ["Delivery", "HarnessLimits", "ScopeCut", "fit", "utf16_units", "wrap"]
 
@@ -42,8 +44,7 @@ def utf16_units(text: str) -> int:
     return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
-@dataclass(frozen=True, slots=True)
-class HarnessLimits:
+class HarnessLimits(msgspec.Struct, frozen=True):
     """What one harness carries: ``pieces`` pieces of at most ``piece_limit`` units each.
 
     ``measure`` gives a text's size in the harness's units; ``limit_text`` names the limit in a
@@ -56,8 +57,7 @@ class HarnessLimits:
     measure: Callable[[str], int] = utf16_units
 
 
-@dataclass(frozen=True, slots=True)
-class ScopeCut:
+class ScopeCut(msgspec.Struct, frozen=True):
     """One scope the harness cut further: ``kept`` of the index's ``total`` lines arrive."""
 
     scope: str
@@ -65,8 +65,7 @@ class ScopeCut:
     total: int
 
 
-@dataclass(frozen=True, slots=True)
-class Delivery:
+class Delivery(msgspec.Struct, frozen=True):
     """What :func:`fit` delivers.
 
     ``pieces`` are ready to hand to the harness, in part order, each within the piece limit;
@@ -77,7 +76,7 @@ class Delivery:
 
     pieces: list[str]
     text: str
-    cuts: list[ScopeCut] = field(default_factory=list)
+    cuts: list[ScopeCut] = msgspec.field(default_factory=list)
     prompt_lines_cut: int = 0
     complete: bool = True
 
@@ -260,6 +259,9 @@ class _Cutter:
         return self._cut_prompt(out)
 
     def _cut_index(self, section: PromptSection, scope: str) -> list[PromptSection]:
+        # Only a cut needs the note's wording, and its module brings the credential detector.
+        from memory_core.injection import truncation_note
+
         lines = section.text.split("\n")
         keep = lines[: max(len(lines) - self.dropped[scope], 0)]
         manifest = self.manifests[scope]

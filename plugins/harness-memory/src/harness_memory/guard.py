@@ -13,27 +13,31 @@ from __future__ import annotations
 
 import os
 from pathlib import Path, PurePath
-from typing import NamedTuple
 
 from memory_core.keys import USER_SCOPE
 from memory_core.layout import MARKER_FILE
 
+from harness_memory.frozen import Frozen
+
 __all__ = ["GuardDecision", "check_write"]
 
 
-class GuardDecision(NamedTuple):
+class GuardDecision(Frozen):
     """The guard's answer for one write.
 
     ``allowed`` says whether the write may go ahead; ``reason`` is one sentence a model or a
     person can act on (it becomes the harness's deny message); ``scope`` names the scope the
     write lands in (``user``, a Workspace key, another key) or is None outside the memory root.
-    A named tuple rather than a dataclass: the guard runs before every write and must not pay
-    for importing ``dataclasses`` (H-5).
+    A :class:`~harness_memory.frozen.Frozen` record: the guard runs before every write (H-5).
     """
 
+    __slots__ = ("allowed", "reason", "scope")
     allowed: bool
     reason: str
-    scope: str | None = None
+    scope: str | None
+
+    def __init__(self, allowed: bool, reason: str, scope: str | None = None) -> None:
+        self._set(allowed=allowed, reason=reason, scope=scope)
 
 
 def _inside(path: str, root: str) -> tuple[str, ...] | None:

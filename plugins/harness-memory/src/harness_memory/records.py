@@ -18,7 +18,9 @@ import json
 import re
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
+
+from harness_memory.frozen import Frozen
 
 if TYPE_CHECKING:
     from harness_memory.session import SessionMeta
@@ -38,13 +40,17 @@ RECORD_MAX_AGE_S = 30 * 24 * 3600
 _SAFE_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 
 
-class GuardView(NamedTuple):
+class GuardView(Frozen):
     """What the write guard needs of a record (P-3): the memory root the service reported, the
     Session's Workspace key (None without a Workspace scope) and its Workspace path."""
 
+    __slots__ = ("key", "memory_root", "workspace")
     memory_root: str
     key: str | None
     workspace: str
+
+    def __init__(self, memory_root: str, key: str | None, workspace: str) -> None:
+        self._set(memory_root=memory_root, key=key, workspace=workspace)
 
 
 def record_path(state_dir: Path, session_id: str) -> Path:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
@@ -138,8 +137,7 @@ class SessionStart(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     sections: list[PromptSection] = msgspec.field(default_factory=list)
 
 
-@dataclass(slots=True)
-class _Fetched:
+class _Fetched(msgspec.Struct):
     """What the calls to the service brought back, and why not when they failed."""
 
     workspace: str

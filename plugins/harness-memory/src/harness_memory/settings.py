@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import NamedTuple
 
 from harness_memory.defaults import DEFAULT_TEMPLATE, DEFAULT_TIMEOUT_S
+from harness_memory.frozen import Frozen
 
 __all__ = ["ENV_PREFIX", "HarnessSettings", "SettingsError", "default_state_dir", "load_settings"]
 
@@ -37,12 +37,22 @@ class SettingsError(ValueError):
     """A setting is present but unusable (a timeout that is not a positive number)."""
 
 
-class HarnessSettings(NamedTuple):
+class HarnessSettings(Frozen):
     """Resolved settings; ``None`` means "not configured" (the caller decides if that is fatal).
 
-    A named tuple: every hook process builds one, and ``dataclasses`` costs an import (H-5).
+    A :class:`~harness_memory.frozen.Frozen` record: every hook process builds one (H-5).
     """
 
+    __slots__ = (
+        "agent",
+        "memory_root",
+        "project",
+        "state_dir",
+        "template_file",
+        "timeout",
+        "token",
+        "url",
+    )  # fmt: skip
     url: str | None
     token: str | None
     project: str | None
@@ -51,6 +61,29 @@ class HarnessSettings(NamedTuple):
     template_file: Path | None
     state_dir: Path
     memory_root: Path | None
+
+    def __init__(
+        self,
+        *,
+        url: str | None,
+        token: str | None,
+        project: str | None,
+        agent: str | None,
+        timeout: float,
+        template_file: Path | None,
+        state_dir: Path,
+        memory_root: Path | None,
+    ) -> None:
+        self._set(
+            url=url,
+            token=token,
+            project=project,
+            agent=agent,
+            timeout=timeout,
+            template_file=template_file,
+            state_dir=state_dir,
+            memory_root=memory_root,
+        )
 
     def missing(self) -> list[str]:
         """Name the variables a Session start still needs (URL, project, agent)."""

@@ -27,11 +27,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from memory_core.keys import is_temporary_workspace, workspace_memory_key
 from memory_core.layout import app_data_dir_of
 
+from harness_memory.frozen import Frozen
 from harness_memory.guard import check_write
 from harness_memory.records import GuardView, read_guard_view
 from harness_memory.settings import HarnessSettings
@@ -69,15 +70,35 @@ WRITE_TOOLS: dict[str, str] = {
 _TEXT_FIELDS = ("hook_event_name", "session_id", "cwd", "source", "tool_name")
 
 
-class HookInput(NamedTuple):
+class HookInput(Frozen):
     """The part of a hook's stdin JSON the adapters read; other fields are ignored."""
 
-    hook_event_name: str | None = None
-    session_id: str | None = None
-    cwd: str | None = None
-    source: str | None = None
-    tool_name: str | None = None
-    tool_input: dict[str, Any] | None = None
+    __slots__ = ("cwd", "hook_event_name", "session_id", "source", "tool_input", "tool_name")
+    hook_event_name: str | None
+    session_id: str | None
+    cwd: str | None
+    source: str | None
+    tool_name: str | None
+    tool_input: dict[str, Any] | None
+
+    def __init__(
+        self,
+        *,
+        hook_event_name: str | None = None,
+        session_id: str | None = None,
+        cwd: str | None = None,
+        source: str | None = None,
+        tool_name: str | None = None,
+        tool_input: dict[str, Any] | None = None,
+    ) -> None:
+        self._set(
+            hook_event_name=hook_event_name,
+            session_id=session_id,
+            cwd=cwd,
+            source=source,
+            tool_name=tool_name,
+            tool_input=tool_input,
+        )
 
 
 def decode_input(raw: bytes) -> HookInput:
