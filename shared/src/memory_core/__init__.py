@@ -12,9 +12,11 @@ for YAML, the credential detector and lint (H-5), and importing any submodule ru
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
 if TYPE_CHECKING:
+    from typing import Any
+
     from memory_core.credentials import find_secrets, mask_secret_lines, mask_secrets
     from memory_core.errors import InvalidId, MemoryCoreError
     from memory_core.index import (

@@ -17,9 +17,12 @@ import os
 import re
 import unicodedata
 from pathlib import Path
-from typing import Literal
 
 from memory_core.errors import InvalidId
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
+if TYPE_CHECKING:
+    from typing import Literal
 
 __all__ = [
     "DRAFT_ID_PATTERN",

@@ -9,9 +9,11 @@ aiohttp-based :class:`MemoryClient` loads only when an embedding harness asks fo
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
 if TYPE_CHECKING:
+    from typing import Any
+
     from harness_memory.client import MemoryClient
     from harness_memory.errors import (
         BadServiceAnswerError,

@@ -32,13 +32,13 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
 
 from harness_memory.settings import ENV_PREFIX, HarnessSettings, SettingsError, load_settings
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
 if TYPE_CHECKING:
     import logging
-    from typing import TypeAlias
+    from typing import IO, Any, TypeAlias
 
     _Subparsers: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]
 

@@ -18,10 +18,10 @@ import json
 import re
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from harness_memory.frozen import Frozen
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
 if TYPE_CHECKING:
     from harness_memory.session import SessionMeta
 

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from memory_core.keys import is_temporary_workspace, workspace_memory_key
 from memory_core.layout import app_data_dir_of
@@ -36,6 +35,10 @@ from harness_memory.frozen import Frozen
 from harness_memory.guard import check_write
 from harness_memory.records import GuardView, read_guard_view
 from harness_memory.settings import HarnessSettings
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "CLAUDE_CODE_VERSION",
