@@ -7,6 +7,9 @@ Claude Code's measured limits (10,000 UTF-16 code units per SessionStart hook en
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from harness_memory.defaults import DEFAULT_TEMPLATE
@@ -160,3 +163,18 @@ def test_h1_a_template_too_large_for_every_piece_is_cut_and_reported_incomplete(
     assert not delivery.complete
     assert len(delivery.pieces) == 2
     assert all(utf16_units(piece) <= CONTEXT_LIMIT for piece in delivery.pieces)
+
+
+def test_h1_the_reported_case_a_60_line_index_no_longer_vanishes(tmp_path: Path) -> None:
+    """tests/data/cases/claude-code-context-limit: ~6,000 characters of index plus the prompt."""
+    case = Path(__file__).parents[1] / "data" / "cases" / "claude-code-context-limit"
+    subprocess.run([sys.executable, str(case / "make_user_index.py"), str(tmp_path)], check=True)
+    sections, capped = rendered((tmp_path / "MEMORY.md").read_text(encoding="utf-8"), None)
+    assert utf16_units(joined(sections)) > CONTEXT_LIMIT  # one hook entry used to get a preview
+    whole = fit(sections, [c.manifest for c in capped], claude_code_limits(RECOMMENDED_PARTS))
+    assert whole.cuts == [] and "\n".join(bodies(whole.pieces)) == joined(sections)
+    cut = fit(sections, [c.manifest for c in capped], claude_code_limits(1))
+    [user] = cut.cuts
+    assert 0 < user.kept < user.total == 62
+    assert "(Truncated: the user memory index shows" in cut.pieces[0]
+    assert KEY_LINE.rstrip("\n") in cut.pieces[0]
