@@ -61,5 +61,11 @@ def test_i4_index_and_note_sections_name_their_scope() -> None:
 
 
 def test_h1_a_harness_limit_joins_the_note() -> None:
-    note = truncation_note("user", 40, 230, "lines", harness_limit="a harness limit")
+    note = truncation_note(
+        "user", 40, 230, "lines", harness_limit="a harness limit", harness_left_out=10
+    )
     assert "40 lines were left out because of the 200-line cap and a harness limit." in note
+    only = truncation_note(
+        "user", 10, 230, "none", harness_limit="a harness limit", harness_left_out=10
+    )
+    assert "10 lines were left out because of a harness limit." in only

@@ -272,6 +272,7 @@ class _Cutter:
             manifest.lines_total,
             manifest.cap_fired,
             harness_limit=self.limits.limit_text,
+            harness_left_out=manifest.lines_kept - kept,
         )
         if not keep:
             return [PromptSection(kind="note", text=note, scope=scope)]
