@@ -14,12 +14,14 @@ from pathlib import Path
 import pytest
 from harness_memory.defaults import DEFAULT_TEMPLATE
 from harness_memory.fitting import HarnessLimits, fit, utf16_units
-from harness_memory.hooks.claude_code import CONTEXT_LIMIT, RECOMMENDED_PARTS
+from harness_memory.hooks.claude_code import CLAUDE_CODE_VERSION, CONTEXT_LIMIT, RECOMMENDED_PARTS
 from harness_memory.hooks.claude_code_start import claude_code_limits
 from harness_memory.sections import PromptSection, joined, render_sections
 from memory_core.injection import CappedIndex, cap_indexes, memory_sections
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
 from memory_core.template import substitute
+
+from tests.plugin import claude_code_cli
 
 KEY = "billing-1234abcd"
 EXTRA = {"{{APP_DATA_DIR}}": "/srv/agent-memory", "{{AGENT_ID}}": "coder"}
@@ -178,3 +180,7 @@ def test_h1_the_reported_case_a_60_line_index_no_longer_vanishes(tmp_path: Path)
     assert 0 < user.kept < user.total == 62
     assert "(Truncated: the user memory index shows" in cut.pieces[0]
     assert KEY_LINE.rstrip("\n") in cut.pieces[0]
+
+
+def test_h1_the_limits_are_those_of_the_claude_code_the_e2e_tests_pin() -> None:
+    assert CLAUDE_CODE_VERSION == claude_code_cli.VERSION
