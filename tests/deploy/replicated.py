@@ -34,6 +34,9 @@ AGENT = "coder"
 LEGACY = "legacy"
 CORPUS = "large-index"
 WORKSPACES = 3
+TOKEN = "ops-0123456789abcdef0123456789"
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+"""Every request carries the token the processes read from ``MEMORY_API_TOKENS_FILE``."""
 ATTEMPTS = 6
 """How often one request is sent before the run fails: a dropped connection is retried."""
 RETRY_PAUSE_S = 0.05
@@ -58,6 +61,13 @@ class Outcome:
     retried: int = 0
     elapsed_s: float = 0.0
     requests: int = 0
+
+
+def tokens_file(directory: Path) -> Path:
+    """Write the token file every process reads (as the Kubernetes Secret is mounted)."""
+    path = directory / "tokens"
+    path.write_text(f"# the operators' token\nops={TOKEN}\n", encoding="utf-8")
+    return path
 
 
 def victims() -> list[str]:
@@ -102,7 +112,7 @@ def workload(workspaces: list[Path], seed: int = 16) -> list[Request]:
 
 async def prepare(base_url: str, data_dir: Path) -> None:
     """Create the agents and copy the sample index into the user scope (before any workload)."""
-    async with aiohttp.ClientSession() as session:
+    async with aiohttp.ClientSession(headers=AUTH) as session:
         for agent, template in ((AGENT, None), (LEGACY, PLAIN_TEMPLATE)):
             body: dict[str, Any] = {"id": agent, "name": agent.title()}
             if template is not None:
@@ -155,7 +165,7 @@ async def run(
             after[1]()
 
     started = time.monotonic()
-    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
+    async with aiohttp.ClientSession(connector=connector, timeout=timeout, headers=AUTH) as session:
         await asyncio.gather(*(one(session, request) for request in requests))
     outcome.elapsed_s = time.monotonic() - started
     return outcome
@@ -221,7 +231,7 @@ def memory_files(data_dir: Path) -> tuple[dict[str, bytes], list[str]]:
 
 async def api_view(base_url: str) -> dict[str, Any]:
     """What the API says about the agents, times and per-process caches left out."""
-    async with aiohttp.ClientSession() as session:
+    async with aiohttp.ClientSession(headers=AUTH) as session:
 
         async def get(path: str) -> Any:
             async with session.get(base_url + path) as response:

@@ -1,4 +1,4 @@
-"""Q-4, Q-2, Q-2a: three replicas on one data dir behind a balancer equal one process.
+"""Q-4, Q-2, Q-2a, A-10: three replicas on one data dir behind a balancer equal one process.
 
 The local stand-in of the Kubernetes deployment (docs/deploy.md): three ``memory-api serve``
 processes on one data dir, behind a round-robin TCP proxy on loopback. A seeded mixed workload
@@ -19,18 +19,20 @@ import asyncio
 import importlib.util
 import os
 import signal
+import subprocess
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 from memory_core import layout
 
 from tests.deploy import replicated
 from tests.deploy.replicated import AGENT, Agent, Outcome
 from tests.support.round_robin import RoundRobinProxy
-from tests.support.serve import ServedProcess, serve
+from tests.support.serve import ServedProcess, serve, venv_bin
 
 pytestmark = pytest.mark.e2e
 
@@ -54,8 +56,11 @@ class Result:
     outcome: Outcome
 
 
-def _env() -> dict[str, str]:
-    return {name: value for name, value in os.environ.items() if name != "MEMORY_API_TOKENS"}
+def _env(tmp_path: Path) -> dict[str, str]:
+    """The environment of every process: the token file from the "Secret" and nothing else."""
+    env = {name: value for name, value in os.environ.items() if name != "MEMORY_API_TOKENS"}
+    env["MEMORY_API_TOKENS_FILE"] = str(replicated.tokens_file(tmp_path))
+    return env
 
 
 @pytest.fixture
@@ -64,7 +69,7 @@ async def replicas(tmp_path: Path) -> AsyncIterator[list[ServedProcess]]:
     data_dir = tmp_path / "replicated" / "data"
     data_dir.mkdir(parents=True)
     started = await asyncio.gather(
-        *(asyncio.to_thread(serve, data_dir, _env()) for _ in range(REPLICAS)),
+        *(asyncio.to_thread(serve, data_dir, _env(tmp_path)) for _ in range(REPLICAS)),
         return_exceptions=True,
     )
     running = [outcome for outcome in started if isinstance(outcome, ServedProcess)]
@@ -83,7 +88,7 @@ async def single(tmp_path: Path) -> AsyncIterator[ServedProcess]:
     """One service process on its own data dir."""
     data_dir = tmp_path / "single" / "data"
     data_dir.mkdir(parents=True)
-    served = await asyncio.to_thread(serve, data_dir, _env())
+    served = await asyncio.to_thread(serve, data_dir, _env(tmp_path))
     try:
         yield served
     finally:
@@ -158,3 +163,40 @@ async def test_q4_three_replicas_one_killed_end_like_one_process(
     assert lost == [], "a line the agent wrote is lost"
     assert differing == []
     assert spread.view == alone.view  # the index, and lint counts that follow from it
+
+
+async def _statuses(replicas: list[ServedProcess], headers: dict[str, str]) -> list[int]:
+    async with aiohttp.ClientSession(headers=headers) as session:
+        statuses = []
+        for served in replicas:
+            async with session.get(f"{served.base_url}/api/projects") as response:
+                statuses.append(response.status)
+        return statuses
+
+
+def _token_cli(served: ServedProcess, *args: str) -> str:
+    done = subprocess.run(
+        [venv_bin("memory-api"), "token", *args],
+        env=served.env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    return done.stdout.strip()
+
+
+async def test_q4_a10_tokens_on_the_volume_count_at_once_on_every_replica(
+    replicas: list[ServedProcess],
+) -> None:
+    """The Secret's token file reaches every replica; a token made or revoked on the shared
+    data dir (by any pod) counts on every replica at the next request, with no restart."""
+    assert await _statuses(replicas, {}) == [401] * REPLICAS
+    assert await _statuses(replicas, replicated.AUTH) == [200] * REPLICAS
+    secret = await asyncio.to_thread(_token_cli, replicas[2], "create", "--name", "late")
+    late = {"Authorization": f"Bearer {secret}"}
+
+    assert await _statuses(replicas, late) == [200] * REPLICAS
+
+    await asyncio.to_thread(_token_cli, replicas[0], "revoke", "--name", "late")
+    assert await _statuses(replicas, late) == [401] * REPLICAS
