@@ -14,19 +14,20 @@ to be valid (negative cases are kept as generated: they are meant to be refused 
 
 from __future__ import annotations
 
-from typing import Any
-
 import urllib.error
 import urllib.request
+from typing import Any
 
 import jsonschema_rs
 import schemathesis
-from schemathesis import Case
+from schemathesis import Case as AnyCase
 from schemathesis.core import NotSet
 from schemathesis.hooks import HookContext
+from schemathesis.schemas import APIOperation
 
 from tests.support.contract import body_schema, document_validator, path_parameter_schemas
 
+Case = AnyCase[APIOperation[Any, Any, Any, Any]]
 _Validators = tuple[dict[str, jsonschema_rs.Draft202012Validator], jsonschema_rs.Validator | None]
 _validators: dict[str, _Validators] = {}
 

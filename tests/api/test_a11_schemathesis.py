@@ -19,20 +19,16 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
-from memory_core import layout
 
-from tests.support.serve import ServedProcess, serve, venv_bin
+from tests.support.contract import seed_examples
+from tests.support.serve import serve, venv_bin
 
 REPO = Path(__file__).resolve().parents[2]
-CORPUS = REPO / "tests" / "data" / "corpus"
-PROJECT, AGENT = "acme", "coder"
 MAX_EXAMPLES = 15
 """Cases per operation and phase at most (Schemathesis ``--max-examples``)."""
 MAX_SECONDS = 30
@@ -43,35 +39,6 @@ RUN_TIMEOUT_S = MAX_SECONDS * 6
 """A hung run is killed after this long (generous: the budget excludes start-up and shrinking)."""
 DICTIONARY_PROBABILITY = 0.5
 """Share of path parameters drawn from the seeded names instead of being generated."""
-
-
-def _post_json(url: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(  # noqa: S310 - only http://127.0.0.1 URLs are built here
-        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
-    )
-    with urllib.request.urlopen(request, timeout=10) as answer:  # noqa: S310
-        result: dict[str, Any] = json.loads(answer.read())
-        return result
-
-
-def _seed(service: ServedProcess, workspace: Path) -> dict[str, list[str]]:
-    """Create the example agent with a user scope and a Workspace scope of sample notes.
-
-    Returns the names a fuzz dictionary offers for each path parameter.
-    """
-    base = f"{service.base_url}/api/projects/{PROJECT}/agents"
-    _post_json(base, {"id": AGENT, "name": "Coding agent"})
-    workspace.mkdir()
-    started = _post_json(f"{base}/{AGENT}/memory/session-start", {"workspace": str(workspace)})
-    key = started["key"]
-    files: list[str] = []
-    for scope, sample in (("user", "user-scope"), (key, "coding-agent-workspace")):
-        target = layout.scope_dir(service.data_dir, AGENT, scope)
-        for path in sorted((CORPUS / sample).iterdir()):
-            shutil.copyfile(path, target / path.name)
-            if path.name != layout.INDEX_FILE:
-                files.append(path.name)
-    return {"project": [PROJECT], "agent": [AGENT], "key": ["user", key], "file": files}
 
 
 def _toml(value: object) -> str:
@@ -116,7 +83,7 @@ def _summary(report: dict[str, Any]) -> str:
 def test_a11_schemathesis_finds_no_failure_and_no_warning(tmp_path: Path) -> None:
     service = serve(tmp_path / "data", dict(os.environ))
     try:
-        names = _seed(service, tmp_path / "shop-api")
+        names = seed_examples(service, tmp_path / "shop-api")
         config = tmp_path / "schemathesis.toml"
         config.write_text(_config(names), encoding="utf-8")
         report_path = tmp_path / "schemathesis.json"

@@ -10,12 +10,29 @@ with any client that honours the extension.
 
 from __future__ import annotations
 
+import json
+import shutil
+import urllib.request
+from pathlib import Path
 from typing import Any
 
 import jsonschema_rs
+from memory_api.http.openapi_examples import PARAMETER_EXAMPLES
+from memory_core import layout
 from memory_core.rules import MAX_UTF8_BYTES_KEYWORD, utf8_length
 
-__all__ = ["MaxUtf8Bytes", "body_schema", "document_validator", "path_parameter_schemas"]
+from tests.support.serve import ServedProcess
+
+__all__ = [
+    "MaxUtf8Bytes",
+    "body_schema",
+    "document_validator",
+    "path_parameter_schemas",
+    "post_json",
+    "seed_examples",
+]
+
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "corpus"
 
 
 class MaxUtf8Bytes:
@@ -64,3 +81,36 @@ def body_schema(operation: dict[str, Any]) -> dict[str, Any] | None:
     content = operation.get("requestBody", {}).get("content", {})
     media = content.get("application/json")
     return None if media is None else dict(media.get("schema", {}))
+
+
+def post_json(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST ``body`` as JSON to ``url`` (a loopback service) and return the decoded answer."""
+    request = urllib.request.Request(  # noqa: S310 - only http://127.0.0.1 URLs are built here
+        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:  # noqa: S310
+        result: dict[str, Any] = json.loads(answer.read())
+        return result
+
+
+def seed_examples(service: ServedProcess, workspace: Path) -> dict[str, list[str]]:
+    """Create the agent the document's examples name, with two scopes of sample notes.
+
+    The user scope gets ``tests/data/corpus/user-scope``; ``workspace`` (created) becomes a
+    Workspace scope through a Session start and gets ``coding-agent-workspace``. Returns the
+    real names of each path parameter (``project``, ``agent``, ``key``, ``file``).
+    """
+    project, agent = PARAMETER_EXAMPLES["project"], PARAMETER_EXAMPLES["agent"]
+    base = f"{service.base_url}/api/projects/{project}/agents"
+    post_json(base, {"id": agent, "name": "Coding agent"})
+    workspace.mkdir()
+    started = post_json(f"{base}/{agent}/memory/session-start", {"workspace": str(workspace)})
+    key = started["key"]
+    files: list[str] = []
+    for scope, sample in (("user", "user-scope"), (key, "coding-agent-workspace")):
+        target = layout.scope_dir(service.data_dir, agent, scope)
+        for path in sorted((CORPUS / sample).iterdir()):
+            shutil.copyfile(path, target / path.name)
+            if path.name != layout.INDEX_FILE:
+                files.append(path.name)
+    return {"project": [project], "agent": [agent], "key": ["user", key], "file": files}

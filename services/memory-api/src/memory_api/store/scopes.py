@@ -254,4 +254,4 @@ def read_marker(root: Path, scope: Path, key: str) -> Marker:
         )
     # os.path.exists, not Path.exists: a path this machine cannot even look up (a component over
     # NAME_MAX, ENAMETOOLONG) is as absent as a deleted one, not a data dir error.
-    return Marker(path, problems, orphaned=not os.path.exists(path))
+    return Marker(path, problems, orphaned=not os.path.exists(path))  # noqa: PTH110
