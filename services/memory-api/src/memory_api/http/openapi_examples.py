@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from memory_core import wire
+from memory_core import layout, wire
+from memory_core.injection import build_memory_text, cap_indexes
 from memory_core.keys import key_for_real_path
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
 
@@ -78,15 +79,7 @@ _TOPIC_FIELDS: dict[str, Any] = {
     "mtime": _NOW,
     "problems": [],
 }
-_MANIFEST = wire.ScopeManifest(
-    scope="user",
-    lines_total=3,
-    lines_kept=3,
-    lines_dropped=0,
-    cap_fired="none",
-    headroom_lines=197,
-    headroom_chars=25000 - len(_INDEX),
-)
+_MANIFEST = cap_indexes(_INDEX, None, workspace_key=None)[0].manifest
 _DRAFT = wire.Draft(
     id=DRAFT_ID,
     project=PROJECT,
@@ -101,6 +94,35 @@ _METRICS = (
     "status code.\n# TYPE memory_api_requests_total counter\n"
     'memory_api_requests_total{method="GET",route="/healthz",status="200"} 3.0\n'
 )
+
+
+def _session_start_example() -> Example:
+    # The answer is built by the same core functions the Session start uses: a new Workspace
+    # scope (no index yet) beside the user index.
+    user, workspace = cap_indexes(_INDEX, None, workspace_key=WORKSPACE_KEY)
+    memory_root = layout.memory_root(DATA_DIR, AGENT)
+    return Example(
+        "A Session in a new persistent Workspace: the user index and an empty Workspace index",
+        wire.SessionStartResponse(
+            enabled=True,
+            injected=True,
+            memory=build_memory_text(
+                DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT, user, workspace
+            ),
+            workspace_memory_key=WORKSPACE_KEY,
+            key=WORKSPACE_KEY,
+            workspace_kind="persistent",
+            directories=wire.SessionDirectories(
+                app_data_dir=str(DATA_DIR),
+                memory_root=str(memory_root),
+                user=str(memory_root / "user"),
+                workspace=str(memory_root / WORKSPACE_KEY),
+            ),
+            manifests=[user.manifest, workspace.manifest],
+            template_has_memory=True,
+        ),
+        wire.SessionStartRequest(workspace=WORKSPACE, session_id="c0ffee42-session"),
+    )
 
 
 def _memory_examples() -> dict[tuple[str, str], Example]:
@@ -165,26 +187,7 @@ def _memory_examples() -> dict[tuple[str, str], Example]:
             "The file is gone, and so is the index line that linked to it",
             wire.DeleteResult(file=TOPIC, removed_index_lines=[_INDEX_LINE]),
         ),
-        ("POST", f"{memory}/session-start"): Example(
-            "A Session in a persistent Workspace: both indexes injected",
-            wire.SessionStartResponse(
-                enabled=True,
-                injected=True,
-                memory=f"# Memory\n\n{DEFAULT_MEMORY_PROMPT.splitlines()[0]} …\n\n{_INDEX}",
-                workspace_memory_key=WORKSPACE_KEY,
-                key=WORKSPACE_KEY,
-                workspace_kind="persistent",
-                directories=wire.SessionDirectories(
-                    app_data_dir=str(DATA_DIR),
-                    memory_root=str(DATA_DIR / f"agents/{AGENT}/agent_state/memory"),
-                    user=str(DATA_DIR / f"agents/{AGENT}/agent_state/memory/user"),
-                    workspace=str(DATA_DIR / f"agents/{AGENT}/agent_state/memory/{WORKSPACE_KEY}"),
-                ),
-                manifests=[_MANIFEST],
-                template_has_memory=True,
-            ),
-            wire.SessionStartRequest(workspace=WORKSPACE, session_id="c0ffee42-session"),
-        ),
+        ("POST", f"{memory}/session-start"): _session_start_example(),
     }
 
 
