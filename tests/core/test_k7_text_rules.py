@@ -68,11 +68,11 @@ def _is_control(text: str) -> bool:
 
 
 def _spec_file_name(value: str) -> bool:
-    """K-7 in words: ends in .md, not MEMORY.md in any case, no leading '.', no '/', '\\',
-    NUL or control character, at most 255 bytes of UTF-8."""
+    """K-7 in words: ends in .md, not MEMORY.md (T-5b: other cases are topic files), no leading
+    '.', no '/', '\\', NUL or control character, at most 255 bytes of UTF-8."""
     return (
         value.endswith(".md")
-        and value.casefold() != "memory.md"
+        and value != "MEMORY.md"
         and not value.startswith(".")
         and "/" not in value
         and "\\" not in value
@@ -126,11 +126,6 @@ def test_control_class_is_exactly_unicode_cc() -> None:
     )
 
 
-def test_no_character_outside_ascii_case_folds_into_the_index_name() -> None:
-    folded = {chr(c) for c in range(sys.maxunicode + 1) if chr(c).casefold() in "memory.md"}
-    assert all(ch.isascii() for ch in folded - {""})
-
-
 def test_python_regex_reads_dollar_as_the_end_of_the_value() -> None:
     assert python_regex("^a$").search("a\n") is None
     assert python_regex("^a$").search("a") is not None
@@ -170,7 +165,8 @@ def test_k7_each_rule_agrees_with_its_spec_on_random_values(
 
 def test_k7_refusals_name_the_first_broken_part() -> None:
     assert TOPIC_FILE_NAME_RULE.problem("x" * 300 + ".md") == "is longer than 255 bytes in UTF-8"
-    assert TOPIC_FILE_NAME_RULE.problem("Memory.md") == "is the scope's index, not a topic file"
+    assert TOPIC_FILE_NAME_RULE.problem("MEMORY.md") == "is the scope's index, not a topic file"
+    assert TOPIC_FILE_NAME_RULE.problem("Memory.md") is None
     assert AGENT_NAME_RULE.problem(" \t ") == "must not be empty"
     assert AGENT_NAME_RULE.problem("C" * 101) == "must be at most 100 characters"
     assert WORKSPACE_PATH_RULE.problem("src/app") == "must be an absolute path, got 'src/app'"

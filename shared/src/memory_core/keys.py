@@ -76,14 +76,10 @@ DRAFT_ID_RULE = TextRule(pattern=DRAFT_ID_PATTERN, summary="must be 32 lowercase
 """A draft id (A-12)."""
 
 _NOT_IN_NAME = f"/\\\\{CONTROL_CLASS}"
-_INDEX_NAME_ANY_CASE = "".join(
-    f"[{ch.upper()}{ch.lower()}]" if ch.isalpha() else re.escape(ch) for ch in INDEX_FILE_NAME
-)
 TOPIC_FILE_NAME_RULE = TextRule(
     # No '.' first (no dotfiles, no '..'), no separator or control character anywhere, '.md'
-    # last, and not the index in any letter case (some filesystems fold case; no character
-    # outside ASCII case-folds into 'memory.md').
-    pattern=f"^(?!{_INDEX_NAME_ANY_CASE}$)[^.{_NOT_IN_NAME}][^{_NOT_IN_NAME}]*\\.md$",
+    # last, and not the index itself (T-5b: 'Memory.md' is an ordinary topic file).
+    pattern=f"^(?!{re.escape(INDEX_FILE_NAME)}$)[^.{_NOT_IN_NAME}][^{_NOT_IN_NAME}]*\\.md$",
     summary=(
         "must end in '.md', not start with '.', hold no '/', '\\' or control character, "
         f"not be {INDEX_FILE_NAME} and take at most {FILE_NAME_MAX_BYTES} bytes of UTF-8"
@@ -94,9 +90,7 @@ TOPIC_FILE_NAME_RULE = TextRule(
         lambda value: "must not start with '.'" if value.startswith(".") else None,
         lambda value: None if value.endswith(".md") else "must end in '.md'",
         lambda value: (
-            "is the scope's index, not a topic file"
-            if value.casefold() == INDEX_FILE_NAME.casefold()
-            else None
+            "is the scope's index, not a topic file" if value == INDEX_FILE_NAME else None
         ),
         lambda value: "must not hold '/' or '\\'" if "/" in value or "\\" in value else None,
         lambda value: (
@@ -181,9 +175,10 @@ def check_topic_file_name(value: str) -> str:
 
     Names are what agents really write (``feedback_testing.md``, ``Deploy notes.md``,
     ``数据库迁移.md``). Rules (:data:`TOPIC_FILE_NAME_RULE`): ends in ``.md``; is not the index
-    (``MEMORY.md``, compared case-insensitively because some filesystems are); does not start
-    with ``.``; holds no ``/``, ``\\``, NUL or other control character; encodes to at most 255
-    bytes of UTF-8 (a lone surrogate, which cannot be encoded, is refused too).
+    ``MEMORY.md`` (``Memory.md`` is an ordinary topic file, T-5b; on a case-insensitive disk the
+    store tells it from the index by the file it opens); does not start with ``.``; holds no
+    ``/``, ``\\``, NUL or other control character; encodes to at most 255 bytes of UTF-8 (a lone
+    surrogate, which cannot be encoded, is refused too).
 
     >>> check_topic_file_name("Deploy notes.md")
     'Deploy notes.md'

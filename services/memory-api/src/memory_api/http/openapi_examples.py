@@ -137,6 +137,7 @@ def _memory_examples() -> dict[tuple[str, str], Example]:
         marker_problems=[],
         orphaned=False,
         lint_counts={"unindexed": 2},
+        severity_counts={"warning": 2},
     )
     user_scope = wire.ScopeSummary(
         key="user",
@@ -148,6 +149,7 @@ def _memory_examples() -> dict[tuple[str, str], Example]:
         marker_problems=[],
         orphaned=False,
         lint_counts={},
+        severity_counts={},
     )
     lines = [
         wire.IndexLine(number=number, text=text, kept=True)
