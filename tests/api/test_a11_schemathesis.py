@@ -35,6 +35,8 @@ MAX_SECONDS = 30
 """The whole run's budget in seconds (``--max-time``): fuzzing and stateful stop when spent."""
 SEED = int(os.environ.get("MEMORY_API_FUZZ_SEED", "20261130"))
 """Fixed so a failure reproduces; set ``MEMORY_API_FUZZ_SEED`` to explore other cases."""
+MIN_CASES = 100
+"""A run that generated fewer cases proved nothing (a healthy one makes 800-1,300 in 30 s)."""
 RUN_TIMEOUT_S = MAX_SECONDS * 6
 """A hung run is killed after this long (generous: the budget excludes start-up and shrinking)."""
 DICTIONARY_PROBABILITY = 0.5
@@ -104,7 +106,13 @@ def test_a11_schemathesis_finds_no_failure_and_no_warning(tmp_path: Path) -> Non
         ]
         env = {**os.environ, "PYTHONPATH": str(REPO), "SCHEMATHESIS_TELEMETRY": "false"}
         run = subprocess.run(
-            command, env=env, capture_output=True, text=True, timeout=RUN_TIMEOUT_S, check=False
+            command,
+            env=env,
+            cwd=tmp_path,  # its crash cache (.schemathesis/) starts empty: no replay of old runs
+            capture_output=True,
+            text=True,
+            timeout=RUN_TIMEOUT_S,
+            check=False,
         )
     finally:
         service.stop()
@@ -118,5 +126,6 @@ def test_a11_schemathesis_finds_no_failure_and_no_warning(tmp_path: Path) -> Non
     assert report["errors"] == [], output
     assert {name: found for name, found in report["warnings"].items() if found} == {}, output
     assert report["operations"]["tested"] == report["operations"]["total"], output
+    assert report["test_cases"]["generated"] >= MIN_CASES, output
     assert all(phase["status"] == "success" for phase in report["phases"].values()), output
     assert run.returncode == 0, output
