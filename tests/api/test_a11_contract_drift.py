@@ -5,6 +5,8 @@ path parameter and every string field of every JSON body of every operation is a
 each target, values are probed one at a time inside the operation's documented example request
 (whose other parts are valid), against the real service on a loopback port:
 
+(query parameters too, the day a route documents one)
+
 - the document's verdict: JSON Schema 2020-12 read as ECMA-262 reads patterns, plus the
   ``x-maxUtf8Bytes`` extension (:func:`tests.support.contract.document_validator`);
 - the service's verdict: refused when it answers 400 or 422, accepted otherwise (a 404, 409 or
@@ -27,7 +29,7 @@ import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 import jsonschema_rs
 import pytest
@@ -82,7 +84,7 @@ class Target:
 
     method: str
     path: str
-    location: str  # "path" or "body"
+    location: str  # "path", "query" or "body"
     name: str  # parameter name, or the dotted field path in the body
     field: tuple[str, ...]
     example: str
@@ -104,9 +106,10 @@ class Operation:
 
     method: str
     path: str
-    parameters: dict[str, str]
+    parameters: dict[str, str]  # path parameters by name
+    query: dict[str, str]  # query parameters with an example, by name
     body: Any
-    validators: dict[str, jsonschema_rs.Draft202012Validator]
+    validators: dict[str, jsonschema_rs.Draft202012Validator]  # by "location:name", or "body"
 
 
 def _example_of(media: dict[str, Any]) -> Any:
@@ -129,35 +132,48 @@ def _string_fields(
                 yield from _string_fields(document, branch, (*prefix, name))
 
 
+PARAMETER_LOCATIONS = ("path", "query")
+
+
 def _operations(document: dict[str, Any]) -> Iterator[tuple[Operation, list[Target]]]:
     for path, methods in document["paths"].items():
         for method, raw in methods.items():
-            parameters = {
-                parameter["name"]: parameter.get("example")
-                for parameter in raw.get("parameters", [])
-                if parameter["in"] == "path"
-            }
-            validators = {
-                name: document_validator(document, schema)
-                for name, schema in path_parameter_schemas(raw).items()
-            }
+            examples: dict[str, dict[str, str]] = {location: {} for location in PARAMETER_LOCATIONS}
+            validators, targets = {}, []
+            for location in PARAMETER_LOCATIONS:
+                schemas = path_parameter_schemas(raw, location)
+                for parameter in raw.get("parameters", []):
+                    name, example = parameter["name"], parameter.get("example")
+                    if parameter["in"] != location or example is None:
+                        continue
+                    examples[location][name] = example
+                    validators[f"{location}:{name}"] = document_validator(document, schemas[name])
+                    rule = _json(schemas[name])
+                    targets.append(
+                        Target(method.upper(), path, location, name, (name,), example, rule)
+                    )
             schema = body_schema(raw)
             body = None
-            schemas = path_parameter_schemas(raw)
-            targets = [
-                Target(method.upper(), path, "path", name, (name,), value, _json(schemas[name]))
-                for name, value in parameters.items()
-            ]
             if schema is not None:
                 validators["body"] = document_validator(document, schema)
                 body = _example_of(raw["requestBody"]["content"]["application/json"])
-                for field, rule in _string_fields(document, schema):
+                for field, rule_schema in _string_fields(document, schema):
                     example = _get(body, field) or "x"
-                    name = ".".join(field)
                     targets.append(
-                        Target(method.upper(), path, "body", name, field, example, _json(rule))
+                        Target(
+                            method.upper(),
+                            path,
+                            "body",
+                            ".".join(field),
+                            field,
+                            example,
+                            _json(rule_schema),
+                        )
                     )
-            yield Operation(method.upper(), path, parameters, body, validators), targets
+            operation = Operation(
+                method.upper(), path, examples["path"], examples["query"], body, validators
+            )
+            yield operation, targets
 
 
 def _json(schema: dict[str, Any]) -> str:
@@ -197,15 +213,19 @@ class Contract:
 
     def request(self, target: Target | None, operation: Operation, value: str = "") -> int:
         """Send the operation's example with ``value`` at ``target``; return the status."""
-        parameters = dict(operation.parameters)
+        parameters, query = dict(operation.parameters), dict(operation.query)
         body = operation.body
         if target is not None and target.location == "path":
             parameters[target.name] = value
+        elif target is not None and target.location == "query":
+            query[target.name] = value
         elif target is not None:
             body = _with(body, target.field, value)
         url = self.service.base_url + operation.path.format(
             **{name: _encode_segment(v) for name, v in parameters.items()}
         )
+        if query:
+            url += "?" + urlencode(query, quote_via=quote)
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(  # noqa: S310 - loopback only
             url, data=data, method=operation.method, headers={"Content-Type": "application/json"}
@@ -218,8 +238,8 @@ class Contract:
 
     def documented(self, target: Target, operation: Operation, value: str) -> bool:
         """The document's verdict on ``value`` at ``target``."""
-        if target.location == "path":
-            return bool(operation.validators[target.name].is_valid(value))
+        if target.location in PARAMETER_LOCATIONS:
+            return bool(operation.validators[f"{target.location}:{target.name}"].is_valid(value))
         return bool(
             operation.validators["body"].is_valid(_with(operation.body, target.field, value))
         )
@@ -358,12 +378,14 @@ def test_a11_drift_is_caught_when_the_code_checks_more_than_documented(
     """The test itself bites: a documented target judged by a looser document disagrees."""
     target = next(t for t in contract.targets if t.location == "path" and t.name == "file")
     operation = contract.operations[(target.method, target.path)]
+    anything = jsonschema_rs.Draft202012Validator({"type": "string"})
     loose = Operation(
         operation.method,
         operation.path,
         operation.parameters,
+        operation.query,
         operation.body,
-        {**operation.validators, "file": jsonschema_rs.Draft202012Validator({"type": "string"})},
+        {**operation.validators, "path:file": anything},
     )
     contract.operations[(target.method, target.path)] = loose
     try:

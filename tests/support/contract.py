@@ -67,12 +67,14 @@ def document_validator(
     )
 
 
-def path_parameter_schemas(operation: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """The schema of every path parameter of an OpenAPI operation object, by name."""
+def path_parameter_schemas(
+    operation: dict[str, Any], location: str = "path"
+) -> dict[str, dict[str, Any]]:
+    """The schema of every parameter ``in`` ``location`` of an OpenAPI operation, by name."""
     return {
         parameter["name"]: parameter.get("schema", {})
         for parameter in operation.get("parameters", [])
-        if parameter.get("in") == "path"
+        if parameter.get("in") == location
     }
 
 
