@@ -5,7 +5,11 @@ the wire (``workspace_path`` → ``workspacePath``). Timestamps are ISO 8601 str
 (``2026-11-29T22:05:19Z``); sizes are bytes; ``mtime`` is the file's modification time.
 
 Request bodies forbid unknown fields so a typo in a client is a 422, not a silently ignored
-setting. PATCH bodies use ``msgspec.UNSET`` for "not sent" and ``None`` for "restore the default".
+setting. A request field with a rule (``AgentId``, ``AgentName``, ``WorkspacePath``,
+``DraftPrompt``) carries its :class:`~memory_core.rules.TextRule` in its JSON Schema; the service
+checks the same rule and answers 400 with the reason (A-11).
+
+PATCH bodies use ``msgspec.UNSET`` for "not sent" and ``None`` for "restore the default".
 """
 
 from __future__ import annotations
