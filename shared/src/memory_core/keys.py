@@ -18,12 +18,12 @@ import re
 import unicodedata
 from pathlib import Path
 
-from memory_core.errors import IdKind, InvalidId
+from memory_core.errors import InvalidId
 from memory_core.rules import CONTROL_CLASS, TextRule, utf8_length
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
 if TYPE_CHECKING:
-    from typing import Literal
+    from memory_core.errors import IdKind
 
 __all__ = [
     "DRAFT_ID_PATTERN",

@@ -23,11 +23,16 @@ strictest ``maxLength`` that refuses nothing the service accepts (one byte per c
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from typing import Any
 
-import msgspec
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from typing import Any, TypeAlias
+
+    import msgspec
+
+    Explain: TypeAlias = Callable[[str], str | None]
+    """Names what is wrong with a refused value, or None when its part of the rule holds."""
 
 __all__ = [
     "AGENT_NAME_RULE",
@@ -47,9 +52,6 @@ __all__ = [
 
 MAX_UTF8_BYTES_KEYWORD = "x-maxUtf8Bytes"
 """OpenAPI extension keyword: the most bytes the string may take encoded as UTF-8 (K-7)."""
-
-Explain = Callable[[str], str | None]
-"""Names what is wrong with a refused value, or returns None when its part of the rule holds."""
 
 
 def char_class(ranges: Iterable[tuple[int, int]]) -> str:
@@ -106,7 +108,6 @@ def utf8_length(value: str) -> int | None:
         return None
 
 
-@dataclass(frozen=True, slots=True)
 class TextRule:
     """The complete rule on one kind of string: what the service checks and the document shows.
 
@@ -116,17 +117,34 @@ class TextRule:
     says the rule in words (the description and the fallback reason); ``explanations`` are
     tried in order on a refused value to name the first thing wrong with it. They only word
     the answer: whether a value passes is decided by :meth:`accepts` alone.
+
+    A plain slotted class, compiled on first use: a hook process that imports
+    :mod:`memory_core.keys` pays for neither ``dataclasses`` nor a dozen regexes (H-5).
+    Treat instances as values; nothing changes them after construction.
     """
 
-    pattern: str
-    summary: str
-    max_length: int | None = None
-    max_utf8_bytes: int | None = None
-    explanations: tuple[Explain, ...] = ()
-    _regex: re.Pattern[str] = field(init=False, repr=False, compare=False)
+    __slots__ = ("_regex", "explanations", "max_length", "max_utf8_bytes", "pattern", "summary")
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_regex", python_regex(self.pattern))
+    def __init__(
+        self,
+        *,
+        pattern: str,
+        summary: str,
+        max_length: int | None = None,
+        max_utf8_bytes: int | None = None,
+        explanations: tuple[Explain, ...] = (),
+    ) -> None:
+        if "\\$" in pattern:
+            raise ValueError(f"a rule pattern must not hold a literal '$': {pattern!r}")
+        self.pattern = pattern
+        self.summary = summary
+        self.max_length = max_length
+        self.max_utf8_bytes = max_utf8_bytes
+        self.explanations = explanations
+        self._regex: re.Pattern[str] | None = None
+
+    def __repr__(self) -> str:
+        return f"TextRule(pattern={self.pattern!r})"
 
     def accepts(self, value: str) -> bool:
         """Tell whether ``value`` satisfies the rule (pattern, code points and bytes)."""
@@ -136,6 +154,8 @@ class TextRule:
             size = utf8_length(value)
             if size is None or size > self.max_utf8_bytes:
                 return False
+        if self._regex is None:
+            self._regex = python_regex(self.pattern)
         return self._regex.search(value) is not None
 
     def problem(self, value: str) -> str | None:
@@ -163,6 +183,8 @@ class TextRule:
         The store enforces the rule with :meth:`problem`, answering 400 with the reason; the
         decoder only checks the JSON type (422), as for every other field.
         """
+        import msgspec  # only where DTOs are defined (memory_core.wire imports it anyway)
+
         extra = {key: value for key, value in self.json_schema().items() if key != "type"}
         return msgspec.Meta(description=f"{description} {self.summary}.", extra_json_schema=extra)
 
