@@ -27,6 +27,16 @@ CONTRACT = {
         "key_for_real_path",
         "workspace_memory_key",
         "is_temporary_workspace",
+        "ID_RULE",
+        "SCOPE_KEY_RULE",
+        "TOPIC_FILE_NAME_RULE",
+        "DRAFT_ID_RULE",
+    ],
+    "memory_core.rules": [
+        "TextRule",
+        "AGENT_NAME_RULE",
+        "WORKSPACE_PATH_RULE",
+        "DRAFT_PROMPT_RULE",
     ],
     "memory_core.layout": [
         "agent_dir",

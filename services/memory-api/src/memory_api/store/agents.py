@@ -27,9 +27,10 @@ from pathlib import Path
 import msgspec
 from memory_core.atomic import atomic_write_bytes
 from memory_core.errors import InvalidId
-from memory_core.keys import USER_SCOPE, check_agent_id, check_project_id, has_control_character
+from memory_core.keys import USER_SCOPE, check_agent_id, check_project_id
 from memory_core.layout import AGENTS_DIR, agent_dir, scope_dir, workspaces_dir
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
+from memory_core.rules import AGENT_NAME_RULE, WHITESPACE
 from memory_core.wire import AgentCreate, ConfigPatch
 
 from memory_api.defaults import default_template
@@ -49,7 +50,6 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 AGENT_FILE = "agent.json"
-NAME_MAX = 100
 AGENT_READ_CAP = 64 * 1024 * 1024
 """Bytes of ``agent.json`` read at most: far above a config of three 1 MiB texts."""
 
@@ -122,14 +122,11 @@ def etag_matches(if_match: str, etag: str) -> bool:
 
 
 def _check_name(name: str) -> str:
-    clean = name.strip()
-    if not clean:
-        raise BadRequest("name must not be empty")
-    if len(clean) > NAME_MAX:
-        raise BadRequest(f"name must be at most {NAME_MAX} characters")
-    if has_control_character(clean):
-        raise BadRequest("name must not hold control characters")
-    return clean
+    """Return the name to store, trimmed; raise :class:`BadRequest` unless it follows A-1's rule."""
+    reason = AGENT_NAME_RULE.problem(name)
+    if reason is not None:
+        raise BadRequest(f"name {reason}")
+    return name.strip(WHITESPACE)
 
 
 class AgentStore:
