@@ -27,6 +27,7 @@ import stat
 from pathlib import Path
 
 from memory_core import layout
+from memory_core.errors import NotRegularFileError
 
 from memory_api.errors import NotFound
 
@@ -44,10 +45,6 @@ _OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC
 
 class OutsideMemoryRoot(NotFound):
     """A path resolves outside the memory root (a symlink out); answered as a plain 404."""
-
-
-class NotRegularFileError(OSError):
-    """The path names a directory, FIFO, device or socket rather than a regular file."""
 
 
 def real_path(path: Path) -> Path:
