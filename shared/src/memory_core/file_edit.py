@@ -61,15 +61,22 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import stat
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from memory_core.atomic import fsync_directory, write_temp_beside
 from memory_core.errors import FileKeptChanging, NotRegularFileError
-from memory_core.swap import IdleRead, exchange, read_when_idle
+from memory_core.swap import (
+    IDLE_GRACE,
+    IdleRead,
+    exchange,
+    hold_exclusive_lease,
+    read_when_idle,
+    release_lease,
+)
 
 __all__ = [
     "EDIT_ATTEMPTS",
@@ -95,7 +102,6 @@ Edit = Callable[[bytes], bytes | None]
 Merge = Callable[[bytes, bytes, bytes], bytes]
 """``merge(base, a, b)``: two whole-file edits of ``base`` combined, ``b`` winning conflicts."""
 
-_READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 _warned: set[str] = set()
 
 
@@ -118,26 +124,23 @@ def _warn_once(key: str, message: str, *args: object) -> None:
 
 
 def _read(path: Path, cap: int) -> tuple[bytes, int] | None:
-    """Read the regular file ``path`` (no symlink followed): (bytes, permission bits) or None."""
+    """Read ``path`` once no one writes it: (bytes, permission bits), or None when it is missing.
+
+    Waiting for writers to close it means a half-done rewrite (truncated, not yet written) is
+    never taken for the file's content. Raises :class:`FileKeptChanging` when a writer keeps it
+    open for longer than :data:`IDLE_TIMEOUT`, :class:`FileTooLarge` over ``cap`` bytes.
+    """
     try:
-        fd = os.open(path, _READ_FLAGS)
+        found = read_when_idle(path, cap, IDLE_TIMEOUT)
     except FileNotFoundError:
         return None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise NotRegularFileError(f"{path.name!r} is not a regular file")
-        os.set_blocking(fd, True)
-        chunks: list[bytes] = []
-        size = 0
-        while chunk := os.read(fd, 1024 * 1024):
-            chunks.append(chunk)
-            size += len(chunk)
-            if size > cap:
-                raise FileTooLarge(f"{path.name!r} is larger than {cap} bytes")
-    finally:
-        os.close(fd)
-    return b"".join(chunks), stat.S_IMODE(info.st_mode)
+    if not found.idle:
+        raise FileKeptChanging(
+            f"{path.name} is held open for writing by another program; try again later"
+        )
+    if len(found.data) > cap:
+        raise FileTooLarge(f"{path.name!r} is larger than {cap} bytes")
+    return found.data, found.mode
 
 
 def _append(path: Path, tail: bytes) -> None:
@@ -181,18 +184,29 @@ def _carry_late_writes(
         _keep_aside(path, temp)
         return
     merged = merge(installed, late, current[0])
-    if not _replace_if_unchanged(path, current[0], merged, current[1], cap, merge, depth + 1):
+    if _replace_if_unchanged(path, current[0], merged, current[1], cap, merge, depth + 1) is None:
         _keep_aside(path, temp)
 
 
-def _replace_plainly(path: Path, temp: Path, expected: bytes, cap: int) -> bool:
+def _replace_plainly(path: Path, temp: Path, expected: bytes, cap: int) -> bytes | None:
     """No exchange here: re-read, and rename over only when nothing changed (a tiny window)."""
     _warn_once("exchange", "no atomic exchange on %s; concurrent writes have a small window", path)
     current = _read(path, cap)
     if current is None or current[0] != expected:
-        return False
+        return None
     temp.replace(path)
-    return True
+    return b""
+
+
+def _swapped_out(path: Path, temp: Path, cap: int) -> IdleRead | None:
+    """Read what the exchange took out of ``path`` (now at ``temp``); None: not a regular file."""
+    try:
+        found = read_when_idle(temp, cap, IDLE_TIMEOUT)
+    except (NotRegularFileError, FileNotFoundError):  # a folder or FIFO put there: theirs
+        return None
+    if not found.leased:
+        _warn_once("lease", "no file leases on %s; a late writer is waited for briefly", path)
+    return found
 
 
 def _replace_if_unchanged(
@@ -203,38 +217,51 @@ def _replace_if_unchanged(
     cap: int,
     merge: Merge | None,
     depth: int = 0,
-) -> bool:
-    """Put ``new`` at ``path`` if it still holds ``expected``; else leave theirs and say False.
+) -> bytes | None:
+    """Put ``new`` at ``path`` if it still holds ``expected``, or ``expected`` plus appends.
 
-    Raises :class:`FileKeptChanging` when a writer holds the replaced file open for longer than
-    :data:`IDLE_TIMEOUT` (their file is put back first).
+    Returns the bytes that were appended to ``expected`` meanwhile and have been appended after
+    ``new`` (``b""`` for none), or None when something else changed: then their file stands at
+    the path again, with every write. Raises :class:`FileKeptChanging` when a writer holds the
+    replaced file open for longer than :data:`IDLE_TIMEOUT` (their file is put back first).
     """
     temp = write_temp_beside(path, new, mode=mode)
+    fd = os.open(temp, os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC)
+    # Until the appends are carried over, nobody may read our copy (a rewriter would take it,
+    # without them, for the file) or write it: their open() waits for the lease to go.
+    leased = hold_exclusive_lease(fd)
+    waiting = False
     try:
         try:
             if not exchange(temp, path):
                 return _replace_plainly(path, temp, expected, cap)
         except FileNotFoundError:
-            return False  # the file was removed meanwhile: the caller reads again
-        try:
-            swapped_out: IdleRead | None = read_when_idle(temp, cap, IDLE_TIMEOUT)
-        except NotRegularFileError:  # a folder or FIFO was put in its place: theirs, put it back
-            swapped_out = None
-        if swapped_out is not None and not swapped_out.leased:
-            _warn_once("lease", "no file leases on %s; a late writer is waited for briefly", path)
-        if swapped_out is not None and swapped_out.idle and swapped_out.data == expected:
-            return True
+            return None  # the file was removed meanwhile: the caller reads again
+        found = _swapped_out(path, temp, cap)
+        if found is not None and found.idle and found.data.startswith(expected):
+            tail = found.data[len(expected) :]
+            if tail:  # only appended to, the agent's usual write: carry it over
+                os.pwrite(fd, tail, len(new))
+                os.fsync(fd)
+            return tail
         try:
             exchange(temp, path)  # theirs back at the path, exactly as they left it
         except FileNotFoundError:
-            return False  # our copy was removed after the swap: that removal is the latest word
+            return None  # our copy was removed after the swap: that removal is the latest word
+        waiting = leased and release_lease(fd)
+        leased = False
+        if waiting:  # someone opened our copy while it stood there: let them finish first
+            time.sleep(IDLE_GRACE)
         _carry_late_writes(path, temp, new, cap, merge, depth)
-        if swapped_out is not None and not swapped_out.idle:
+        if found is not None and not found.idle:
             raise FileKeptChanging(
                 f"{path.name} is held open for writing by another program; try again later"
             )
-        return False
+        return None
     finally:
+        if leased:
+            release_lease(fd)
+        os.close(fd)
         with contextlib.suppress(FileNotFoundError):
             temp.unlink()
         fsync_directory(path.parent)
@@ -270,8 +297,13 @@ def edit_file(
         after = edit(before)
         if after is None or after == before:
             return None
-        if _replace_if_unchanged(path, before, after, mode, read_cap, merge):
-            return Edited(before=before, after=after)
+        tail = _replace_if_unchanged(path, before, after, mode, read_cap, merge)
+        if tail is None:
+            continue
+        if not tail or edit(before + tail) in (None, after + tail):
+            # the appended lines needed no edit (the usual case): the file is as edited
+            return Edited(before=before + tail, after=after + tail)
+        # the appended lines need the edit too (e.g. a new link to the deleted file): again
     raise FileKeptChanging(
         f"{path.name} kept changing while it was being edited ({attempts} attempts); "
         "it holds every write, without this edit"

@@ -38,7 +38,14 @@ from typing import cast
 
 from memory_core.errors import NotRegularFileError
 
-__all__ = ["IDLE_GRACE", "IdleRead", "exchange", "read_when_idle"]
+__all__ = [
+    "IDLE_GRACE",
+    "IdleRead",
+    "exchange",
+    "hold_exclusive_lease",
+    "read_when_idle",
+    "release_lease",
+]
 
 IDLE_GRACE = 0.005
 """Seconds waited before reading a swapped-out file where the kernel will not grant a lease."""
@@ -93,12 +100,14 @@ class IdleRead:
     ``data`` is the file's bytes (at most the cap + 1); ``idle`` is True when the kernel
     confirmed that no one held the file open for writing while it was read, False when the
     timeout ran out first (``data`` is then what was there); ``leased`` tells whether leases were
-    available at all (False: a fixed :data:`IDLE_GRACE` wait was all that could be done).
+    available at all (False: a fixed :data:`IDLE_GRACE` wait was all that could be done);
+    ``mode`` holds the file's permission bits.
     """
 
     data: bytes
     idle: bool
     leased: bool
+    mode: int
 
 
 def _read_all(fd: int, limit: int) -> bytes:
@@ -137,8 +146,10 @@ def read_when_idle(path: Path, limit: int, timeout: float) -> IdleRead:
     """
     fd = os.open(path, _READ_FLAGS)
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
             raise NotRegularFileError(f"{path.name!r} is not a regular file")
+        mode = stat.S_IMODE(info.st_mode)
         os.set_blocking(fd, True)
         if sys.platform.startswith("linux"):
             fcntl.fcntl(fd, _F_SETSIG, signal.SIGURG)
@@ -148,17 +159,43 @@ def read_when_idle(path: Path, limit: int, timeout: float) -> IdleRead:
             granted = _try_lease(fd) if sys.platform.startswith("linux") else None
             if granted is None:
                 time.sleep(IDLE_GRACE)
-                return IdleRead(_read_all(fd, limit), idle=True, leased=False)
+                return IdleRead(_read_all(fd, limit), idle=True, leased=False, mode=mode)
             if granted:
                 data = _read_all(fd, limit)
                 # A pending break means someone is opening the file for writing right now.
                 pending = fcntl.fcntl(fd, fcntl.F_GETLEASE) != fcntl.F_RDLCK
                 fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_UNLCK)
                 if not pending:
-                    return IdleRead(data, idle=True, leased=True)
+                    return IdleRead(data, idle=True, leased=True, mode=mode)
             if time.monotonic() >= deadline:
-                return IdleRead(_read_all(fd, limit), idle=False, leased=True)
+                return IdleRead(_read_all(fd, limit), idle=False, leased=True, mode=mode)
             time.sleep(pause)
             pause = min(pause * 2, _POLL_MAX)
     finally:
         os.close(fd)
+
+
+def hold_exclusive_lease(fd: int) -> bool:
+    """Take a write lease on the open file ``fd``: until released, anyone else's ``open`` waits.
+
+    Used on a file just written and about to be swapped in, so nobody can read it or write it
+    before what must be added to it is there. Returns False (no lease) where leases are refused
+    or someone else already has the file open.
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    fcntl.fcntl(fd, _F_SETSIG, signal.SIGURG)
+    try:
+        fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_WRLCK)
+    except OSError as error:
+        if error.errno in _NO_LEASE or error.errno in (errno.EAGAIN, errno.EBUSY):
+            return False
+        raise
+    return True
+
+
+def release_lease(fd: int) -> bool:
+    """Release the lease held on ``fd``; return True when someone was waiting to open the file."""
+    pending = fcntl.fcntl(fd, fcntl.F_GETLEASE) != fcntl.F_WRLCK
+    fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_UNLCK)
+    return pending
