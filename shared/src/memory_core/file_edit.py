@@ -230,7 +230,6 @@ def _replace_if_unchanged(
     # Until the appends are carried over, nobody may read our copy (a rewriter would take it,
     # without them, for the file) or write it: their open() waits for the lease to go.
     leased = hold_exclusive_lease(fd)
-    waiting = False
     try:
         try:
             if not exchange(temp, path):
@@ -250,6 +249,8 @@ def _replace_if_unchanged(
             return None  # our copy was removed after the swap: that removal is the latest word
         waiting = leased and release_lease(fd)
         leased = False
+        os.close(fd)  # ours open for writing would look like a writer still at work
+        fd = -1
         if waiting:  # someone opened our copy while it stood there: let them finish first
             time.sleep(IDLE_GRACE)
         _carry_late_writes(path, temp, new, cap, merge, depth)
@@ -261,7 +262,8 @@ def _replace_if_unchanged(
     finally:
         if leased:
             release_lease(fd)
-        os.close(fd)
+        if fd >= 0:
+            os.close(fd)
         with contextlib.suppress(FileNotFoundError):
             temp.unlink()
         fsync_directory(path.parent)
