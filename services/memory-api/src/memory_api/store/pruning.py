@@ -2,10 +2,12 @@
 
 The caller holds the scope's cross-process lock (``index.<agent>.<key>``), so two service
 processes never prune one index at the same time. An agent writing ``MEMORY.md`` with its own
-file tools takes no lock, so the rewrite is also optimistic: read the index, prune it, read it
-again, and only when nothing changed in between replace it atomically (temp file, fsync,
-``os.replace``, :mod:`memory_core.atomic`); otherwise start over with the new text. The
-window left is the few microseconds between the second read and the rename.
+file tools takes no lock, so the rewrite goes through :func:`memory_core.file_edit.edit_file`:
+the pruning is a pure edit of the index's bytes, and a write that lands between our read and our
+replacement (an append, a rewrite in place or by rename, a late write through a descriptor
+opened before) is detected and the pruning re-applied to the new content; an index that will not
+settle is a :class:`Conflict` (409). What that does and does not cover is in
+``docs/architecture.md`` ("Editing files others write").
 
 The index is rewritten only when its bytes are UTF-8 (a BOM is kept), its lines end in LF or
 CRLF (a lone CR, which readers take for a line end, would make the pruner see one line), and it
