@@ -40,15 +40,19 @@ from memory_core.errors import NotRegularFileError
 
 __all__ = [
     "IDLE_GRACE",
+    "LEASE_WAIT",
     "IdleRead",
     "exchange",
     "hold_exclusive_lease",
+    "open_waiting_for_lease",
     "read_when_idle",
     "release_lease",
 ]
 
 IDLE_GRACE = 0.005
 """Seconds waited before reading a swapped-out file where the kernel will not grant a lease."""
+LEASE_WAIT = 2.0
+"""Seconds a non-blocking open waits for someone's lease on the file (a safe edit finishing)."""
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 _F_SETSIG = 10  # Linux's value; Python's fcntl module does not name it
@@ -110,6 +114,26 @@ class IdleRead:
     mode: int
 
 
+def open_waiting_for_lease(path: Path | str, flags: int, wait: float = LEASE_WAIT) -> int:
+    """``os.open(path, flags)``, retried while a lease holder makes a non-blocking open wait.
+
+    With ``O_NONBLOCK`` (used so that a FIFO never hangs a read) an ``open`` of a file someone
+    holds a lease on fails with ``EWOULDBLOCK`` instead of waiting; a safe edit
+    (:mod:`memory_core.file_edit`) holds one for milliseconds, so the open is retried with a
+    growing pause for up to ``wait`` seconds, then ``BlockingIOError`` is raised.
+    """
+    deadline = time.monotonic() + wait
+    pause = _POLL_FIRST
+    while True:
+        try:
+            return os.open(path, flags)
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                raise
+            time.sleep(pause)
+            pause = min(pause * 2, _POLL_MAX)
+
+
 def _read_all(fd: int, limit: int) -> bytes:
     chunks: list[bytes] = []
     offset = 0
@@ -144,7 +168,7 @@ def read_when_idle(path: Path, limit: int, timeout: float) -> IdleRead:
     folder, FIFO or the like (something swapped in for the file), ``OSError`` when it cannot be
     opened.
     """
-    fd = os.open(path, _READ_FLAGS)
+    fd = open_waiting_for_lease(path, _READ_FLAGS)
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):

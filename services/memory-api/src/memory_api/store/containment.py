@@ -28,6 +28,7 @@ from pathlib import Path
 
 from memory_core import layout
 from memory_core.errors import NotRegularFileError
+from memory_core.swap import open_waiting_for_lease
 
 from memory_api.errors import NotFound
 
@@ -87,7 +88,7 @@ def read_regular(
     root that an operator may link (a token mounted as a secret); a FIFO still never blocks.
     """
     flags = _OPEN_FLAGS if follow_symlinks else _OPEN_FLAGS | os.O_NOFOLLOW
-    fd = os.open(path, flags)
+    fd = open_waiting_for_lease(path, flags)  # a safe edit's lease lasts milliseconds
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
