@@ -138,4 +138,4 @@ async def test_q2a_deletes_pruning_the_index_lose_no_line_the_agent_writes_meanw
     stale = {name for record in written for name in record["stale_links"]}
     left = [name for name in victims if any(f"]({name})" in line for line in final)]
     assert set(left) <= stale, f"links of deleted files left behind: {sorted(set(left) - stale)}"
-    assert len(left) < VICTIMS // 4
+    assert len(left) <= VICTIMS // 12  # that straddle takes microseconds: seldom, never many

@@ -226,7 +226,7 @@ def _replace_if_unchanged(
     replaced file open for longer than :data:`IDLE_TIMEOUT` (their file is put back first).
     """
     temp = write_temp_beside(path, new, mode=mode)
-    fd = os.open(temp, os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC)
+    fd = os.open(temp, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC)
     # Until the appends are carried over, nobody may read our copy (a rewriter would take it,
     # without them, for the file) or write it: their open() waits for the lease to go.
     leased = hold_exclusive_lease(fd)
@@ -240,7 +240,7 @@ def _replace_if_unchanged(
         if found is not None and found.idle and found.data.startswith(expected):
             tail = found.data[len(expected) :]
             if tail:  # only appended to, the agent's usual write: carry it over
-                os.pwrite(fd, tail, len(new))
+                os.write(fd, tail)
                 os.fsync(fd)
             return tail
         try:
