@@ -39,7 +39,7 @@ from typing import Any
 import aiohttp
 
 PROJECT, AGENT = "soak", "soak-agent"
-MIX = {"session": 15, "overview": 15, "listing": 20, "index": 15, "read": 27, "delete": 8}
+MIX = {"session": 20, "overview": 15, "listing": 20, "read": 37, "delete": 8}
 """Relative weights of the request kinds."""
 WORKSPACES = 8
 
@@ -184,8 +184,6 @@ class Load:
             return "GET", self.memory, None, None
         if kind == "listing":
             return "GET", files, None, None
-        if kind == "index":
-            return "GET", f"{self.memory}/scopes/user/index", None, None
         if kind == "delete" and len(self.alive) > 50:
             name = self.alive.pop(self.rng.randrange(len(self.alive)))
             return "DELETE", f"{files}/{name}", None, name

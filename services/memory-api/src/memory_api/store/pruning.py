@@ -115,8 +115,11 @@ def prune_index_file(root: Path, scope: Path, file_name: str) -> list[str]:
         logger.warning("index %s links outside the memory root; not pruned", lexical)
         return []
 
+    last: list[tuple[bytes, list[str]]] = []  # the latest input and its removed lines
+
     def edit(raw: bytes) -> bytes | None:
         pruned = _pruned(raw, file_name, lexical)
+        last[:] = [(raw, [] if pruned is None else pruned[1])]
         return None if pruned is None else pruned[0]
 
     try:
@@ -135,5 +138,7 @@ def prune_index_file(root: Path, scope: Path, file_name: str) -> list[str]:
         return []
     if edited is None:
         return []
+    if last and last[0][0] == edited.before:
+        return last[0][1]
     pruned = _pruned(edited.before, file_name, lexical)
     return [] if pruned is None else pruned[1]
