@@ -3,7 +3,7 @@
 ``make soak`` (or ``python bench/soak.py``) starts ``memory-api serve`` on a fresh data dir and a
 free loopback port, seeds an agent whose user scope holds many topic files, each linked from
 ``MEMORY.md``, and then sends ``--requests`` mixed requests (Session starts, overviews, listings,
-index views, reads, deletes) at ``--concurrency`` while an "agent" thread appends a prose line to
+reads, deletes) at ``--concurrency`` while an "agent" thread appends a prose line to
 that ``MEMORY.md`` every ``--agent-interval`` seconds with ordinary file I/O (open, append, close),
 as an agent's file tools do. The service's resident memory is sampled all along.
 
