@@ -39,7 +39,7 @@ from typing import Any
 import aiohttp
 
 PROJECT, AGENT = "soak", "soak-agent"
-MIX = {"session": 20, "overview": 15, "listing": 20, "read": 37, "delete": 8}
+MIX = {"session": 20, "overview": 15, "listing": 20, "read": 43, "delete": 2}
 """Relative weights of the request kinds."""
 WORKSPACES = 8
 
