@@ -195,3 +195,27 @@ def test_q2a_line_merge_keeps_every_added_line_and_lets_the_current_file_win_con
     assert merged.count(b"- added by a late writer\n") == 1
     assert merged.count(b"- added by the agent\n") == 1
     assert b"- a edited\n" in merged
+
+
+def test_q2_a_symlink_swapped_in_for_the_file_meanwhile_is_put_back_untouched(
+    tmp_path: Path,
+) -> None:
+    index = tmp_path / "MEMORY.md"
+    index.write_bytes(b"- [A](a.md)\n")
+    elsewhere = tmp_path / "elsewhere.md"
+    elsewhere.write_bytes(b"not the index\n")
+    swapped = False
+
+    def plant_symlink() -> None:
+        nonlocal swapped
+        if not swapped:
+            swapped = True
+            index.unlink()
+            index.symlink_to(elsewhere)
+
+    with pytest.raises(OSError, match=r"Too many levels|symbolic link"):
+        edit_file(index, racing(drop(b"a.md"), plant_symlink))
+
+    assert index.is_symlink()
+    assert elsewhere.read_bytes() == b"not the index\n"
+    assert leftovers(tmp_path) == []

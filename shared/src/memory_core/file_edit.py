@@ -68,7 +68,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memory_core.atomic import fsync_directory, write_temp_beside
-from memory_core.errors import FileKeptChanging, NotRegularFileError
+from memory_core.errors import FileKeptChanging
 from memory_core.swap import (
     IDLE_GRACE,
     IdleRead,
@@ -202,7 +202,7 @@ def _swapped_out(path: Path, temp: Path, cap: int) -> IdleRead | None:
     """Read what the exchange took out of ``path`` (now at ``temp``); None: not a regular file."""
     try:
         found = read_when_idle(temp, cap, IDLE_TIMEOUT)
-    except (NotRegularFileError, FileNotFoundError):  # a folder or FIFO put there: theirs
+    except OSError:  # a folder, FIFO or symlink put there (or gone): theirs, not ours to judge
         return None
     if not found.leased:
         _warn_once("lease", "no file leases on %s; a late writer is waited for briefly", path)
