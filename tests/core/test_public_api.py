@@ -16,7 +16,21 @@ MODULES = sorted(
 )
 
 CONTRACT = {
-    "memory_core.errors": ["MemoryCoreError", "InvalidId"],
+    "memory_core.errors": [
+        "MemoryCoreError",
+        "InvalidId",
+        "FileKeptChanging",
+        "NotRegularFileError",
+    ],
+    "memory_core.file_edit": [
+        "edit_file",
+        "Edited",
+        "FileTooLarge",
+        "EDIT_ATTEMPTS",
+        "IDLE_TIMEOUT",
+    ],
+    "memory_core.line_merge": ["merge_lines"],
+    "memory_core.swap": ["exchange", "read_when_idle", "hold_exclusive_lease", "release_lease"],
     "memory_core.keys": [
         "USER_SCOPE",
         "check_project_id",
