@@ -16,7 +16,6 @@ The figures are printed (``pytest -s``) and summarised in docs/deploy.md.
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import os
 import signal
 import subprocess
@@ -39,10 +38,6 @@ pytestmark = pytest.mark.e2e
 REPLICAS = 3
 KILL_AFTER = 1 / 3
 """The share of answered requests after which one replica is killed."""
-SAFE_EDIT_LANDED = importlib.util.find_spec("memory_core.file_edit") is not None
-"""Issue 10's ``edit_file`` closes the window in which an index pruning could overwrite an
-agent's append (the fsync between the re-read and the rename). Until it lands, a run that loses
-agent lines is an expected failure, and only for that reason: every other check still holds."""
 
 
 @dataclass
@@ -158,8 +153,6 @@ async def test_q4_three_replicas_one_killed_end_like_one_process(
     assert spread.view["files"] == alone.view["files"]
 
     lost = _lost_agent_lines(spread) + _lost_agent_lines(alone)
-    if lost and not SAFE_EDIT_LANDED:
-        pytest.xfail(f"{len(lost)} agent lines overwritten by a pruning; issue 10 fixes it")
     assert lost == [], "a line the agent wrote is lost"
     assert differing == []
     assert spread.view == alone.view  # the index, and lint counts that follow from it

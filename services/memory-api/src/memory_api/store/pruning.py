@@ -133,7 +133,7 @@ def prune_index_file(root: Path, scope: Path, file_name: str) -> list[str]:
         edited = edit_file(target, edit, merge=merge_lines, read_cap=PRUNE_READ_CAP)
     except FileKeptChanging as error:
         raise Conflict(
-            f"{file_name!r} was deleted, but {error} (its lines are reported as dangling links)"
+            f"{file_name!r} was not deleted: {error}; nothing changed, try again"
         ) from None
     except NotRegularFileError:
         return []
