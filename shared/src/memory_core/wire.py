@@ -175,7 +175,8 @@ class TopicSummary(Wire, frozen=True):
 
     ``file`` is the file name (the identity, e.g. ``Deploy notes.md``); ``name`` is the
     frontmatter ``name`` when readable, else the stem; ``problems`` are T-2 findings such as
-    ``"frontmatter: …"``.
+    ``"frontmatter: …"``. A likely credential in ``name`` or ``description`` is masked
+    (``[masked: <kind>]``, I-8) unless a file answer was asked to reveal it.
     """
 
     file: str
@@ -188,14 +189,25 @@ class TopicSummary(Wire, frozen=True):
 
 
 class TopicList(Wire, frozen=True):
-    """Answer of ``GET …/memory/scopes/{key}/files``: every topic file, sorted by file name."""
+    """Answer of ``GET …/memory/scopes/{key}/files``: every topic file, sorted by file name.
+
+    ``findings`` is the scope's whole lint (T-5), as the index view reports it: the web page
+    opens a row's findings from its badge (W-6).
+    """
 
     scope: str
     files: list[TopicSummary]
+    findings: list[Finding]
 
 
 class TopicFile(Wire, frozen=True):
-    """Answer of ``GET …/scopes/{key}/files/{file}``: fields, body and ``[[links]]`` (T-3)."""
+    """Answer of ``GET …/scopes/{key}/files/{file}``: fields, body and ``[[links]]`` (T-3).
+
+    ``findings`` are the lint findings (T-5) that concern this file. Likely credentials in the
+    body, name and description are masked (``[masked: <kind>]``, I-8) and ``masked`` says so;
+    ``?reveal=true`` answers the text as written (``masked`` false), for an explicit reveal
+    (W-6).
+    """
 
     file: str
     name: str
@@ -206,6 +218,8 @@ class TopicFile(Wire, frozen=True):
     problems: list[str]
     body: str
     links: list[str]
+    findings: list[Finding]
+    masked: bool
 
 
 class Finding(Wire, frozen=True):
