@@ -420,11 +420,11 @@ export class MemoryTab {
    */
   go(kind, scope, file = null) {
     const href = overlayHref(this.view.project, this.view.agent, { kind, key: scope.key, file });
+    // The history entry remembers that the tab lies right behind it (it survives Forward).
+    const fromTab = !parseRoute(location.hash).overlay || Boolean(history.state?.fromTab);
     if (parseRoute(location.hash).overlay) location.replace(href);
-    else {
-      this.pushedOverlay = true;
-      location.hash = href;
-    }
+    else location.hash = href;
+    if (fromTab) history.replaceState({ fromTab: true }, "", href);
   }
 
   /** An overlay closed by the user (Escape, Close): leave its address too. */
@@ -433,9 +433,8 @@ export class MemoryTab {
     const now = parseRoute(location.hash).overlay;
     const current = now ? overlayHref(this.view.project, this.view.agent, now) : null;
     if (current !== href) return; // the address moved on already (Back, another overlay)
-    if (this.pushedOverlay) history.back();
+    if (history.state?.fromTab) history.back();
     else history.replaceState(null, "", agentHref(this.view.project, this.view.agent, "memory"));
-    this.pushedOverlay = false;
   }
 
   /** Show the overlay of the address (null: none), closing any other (W-6). */
@@ -450,10 +449,7 @@ export class MemoryTab {
         dialog.close();
       }
     }
-    if (!overlay) {
-      this.pushedOverlay = false;
-      return;
-    }
+    if (!overlay) return;
     await this.loaded;
     const scope = this.overview?.scopes.find((item) => item.key === overlay.key);
     if (this.overlayHref !== href) return; // another address came meanwhile
