@@ -251,12 +251,13 @@ def test_w6_credentials_are_masked_until_revealed_and_findings_open_from_the_bad
     shot(page, "w6-findings-panel")
     panel.get_by_role("button", name="Fix this memory").click()
     modal = page.locator("dialog.bridge")
-    expect(modal.locator("#bridge-field")).to_have_value(
-        "Fix what the memory lint reports for it:\n"
-        "- Line 8: likely credential (github-token) in the body; remove it and rotate it "
-        "[error, secret]\n"
-        "- no index line links to this file [warning, unindexed]"
-    )
+    requirement = modal.locator("#bridge-field").input_value().split("\n")
+    assert requirement[0] == "Fix what the memory lint reports for it:"
+    assert requirement[1].startswith("- Line 8: likely credential (github-token)")
+    assert requirement[1].endswith("[error, secret]")
+    assert requirement[2].endswith("[warning, unindexed]")
+    assert TOKEN not in modal.inner_text()
+    expect(modal.locator("#bridge-preview")).to_contain_text("Line 8: likely credential")
     assert page.url.endswith("/memory/fix/user/deploy-bot.md")
     page.keyboard.press("Escape")
     expect(modal).to_have_count(0)

@@ -66,10 +66,16 @@ export function byFile(findings) {
 /** What "Fix this memory" asks the agent: every finding and T-2 problem of one file. */
 export function fixRequirement(findings, problems = []) {
   const lines = [
-    ...findings.map((f) => `- ${findingText(f)} [${severityOf(f)}, ${f.code}]`),
+    ...worstFirst(findings).map((f) => `- ${findingText(f)} [${severityOf(f)}, ${f.code}]`),
     ...problems.map((p) => `- ${p}`),
   ];
   return `Fix what the memory lint reports for it:\n${lines.join("\n")}`;
+}
+
+/** `findings` sorted worst severity first (stable within a severity). */
+export function worstFirst(findings) {
+  const rank = (f) => SEVERITIES.indexOf(severityOf(f));
+  return [...findings].sort((a, b) => rank(a) - rank(b));
 }
 
 /** A severity badge: "error" / "warning" / "info" in its colour. */
@@ -82,9 +88,7 @@ export function severityBadge(severity) {
  * adds a "Fix this memory" button that receives nothing.
  */
 export function fileFindings(file, findings, problems, onFix) {
-  const sorted = [...findings].sort(
-    (a, b) => SEVERITIES.indexOf(severityOf(a)) - SEVERITIES.indexOf(severityOf(b)),
-  );
+  const sorted = worstFirst(findings);
   return h(
     "section",
     { class: "finding-file", dataset: { file } },
