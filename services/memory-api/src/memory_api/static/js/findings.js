@@ -42,6 +42,17 @@ export function worstSeverity(findings) {
   return SEVERITIES.find((severity) => found.has(severity)) ?? null;
 }
 
+/** Map(code → the worst severity among the `findings` of that code), in one pass. */
+export function severityByCode(findings) {
+  const worst = new Map();
+  for (const f of findings) {
+    const severity = severityOf(f);
+    const had = worst.get(f.code);
+    if (!had || SEVERITIES.indexOf(severity) < SEVERITIES.indexOf(had)) worst.set(f.code, severity);
+  }
+  return worst;
+}
+
 /** "1 likely credential", "3 dangling links" — a code and a count in words. */
 export function codeLabel(code, count) {
   const [one, many] = CODE_NAMES[code] ?? [code.replace(/[-_]+/g, " "), code.replace(/[-_]+/g, " ")];

@@ -171,36 +171,8 @@ function bridgeActions({ project, agent, scope, me, prompt, valid }) {
   return { error, status, chatLink, copyButton, chatButton };
 }
 
-/**
- * Open the modal. `mode` "edit" (topic given) or "add"; `me.chatUrlTemplate` null hides
- * "Open a new chat" and explains how to use Copy. `requirement` prefills the field ("Fix this
- * memory", W-6). The field is required for Add: Copy and Open refuse an empty one. `onClose`
- * runs when the modal closes. Returns the dialog.
- */
-export function openBridge({ mode, project, agent, scope, topic, me, requirement = "", onClose }) {
-  const isEdit = mode === "edit";
-  const field = requirementField(isEdit, requirement, () => update());
-  const preview = h("pre", {
-    class: "preview",
-    id: "bridge-preview",
-    tabindex: "0",
-    "aria-labelledby": "bridge-preview-label",
-  });
-  const prompt = () =>
-    isEdit ? editPrompt(scope, topic, field.value) : addPrompt(scope, field.value);
-  const update = () => {
-    preview.textContent =
-      isEdit || field.value.trim() ? prompt() : "The prompt appears here as you type.";
-    field.setCustomValidity("");
-  };
-  const valid = () => {
-    if (isEdit || field.value.trim()) return true;
-    field.setCustomValidity("Enter the content to save, or a file path or URL.");
-    field.reportValidity();
-    field.focus();
-    return false;
-  };
-  const actions = bridgeActions({ project, agent, scope, me, prompt, valid });
+/** The modal's dialog element around the field, the preview and the actions. */
+function bridgeDialog({ isEdit, scope, topic, field, preview, actions }) {
   const dialog = h(
     "dialog",
     {
@@ -263,6 +235,40 @@ export function openBridge({ mode, project, agent, scope, topic, me, requirement
       ),
     ),
   );
+  return dialog;
+}
+
+/**
+ * Open the modal. `mode` "edit" (topic given) or "add"; `me.chatUrlTemplate` null hides
+ * "Open a new chat" and explains how to use Copy. `requirement` prefills the field ("Fix this
+ * memory", W-6). The field is required for Add: Copy and Open refuse an empty one. `onClose`
+ * runs when the modal closes. Returns the dialog.
+ */
+export function openBridge({ mode, project, agent, scope, topic, me, requirement = "", onClose }) {
+  const isEdit = mode === "edit";
+  const field = requirementField(isEdit, requirement, () => update());
+  const preview = h("pre", {
+    class: "preview",
+    id: "bridge-preview",
+    tabindex: "0",
+    "aria-labelledby": "bridge-preview-label",
+  });
+  const prompt = () =>
+    isEdit ? editPrompt(scope, topic, field.value) : addPrompt(scope, field.value);
+  const update = () => {
+    preview.textContent =
+      isEdit || field.value.trim() ? prompt() : "The prompt appears here as you type.";
+    field.setCustomValidity("");
+  };
+  const valid = () => {
+    if (isEdit || field.value.trim()) return true;
+    field.setCustomValidity("Enter the content to save, or a file path or URL.");
+    field.reportValidity();
+    field.focus();
+    return false;
+  };
+  const actions = bridgeActions({ project, agent, scope, me, prompt, valid });
+  const dialog = bridgeDialog({ isEdit, scope, topic, field, preview, actions });
   update();
   openModal(dialog, { onClose });
   return dialog;

@@ -91,83 +91,74 @@ export class MemoryTab {
       "div",
       { class: "memory-tab panel" },
       this.jumpBar(),
-      h(
-        "section",
-        { class: "section switch-row", "aria-label": "Memory on or off" },
-        h(
-          "div",
-          { class: "switch-text" },
-          h("label", { for: "memory-enabled", class: "label" }, "Memory"),
-          h(
-            "p",
-            { id: "memory-enabled-help" },
-            "When on, the indexes enter the context and new Sessions get their directories. Off keeps every file.",
-          ),
-          this.switchStatus,
-        ),
-        h(
-          "span",
-          { class: "switch" },
-          this.switchInput,
-          h("span", { class: "track", "aria-hidden": "true" }),
-        ),
-      ),
+      this.switchSection(),
       this.hint,
-      h(
-        "section",
-        { class: "memories", "aria-labelledby": "memories-title" },
-        h(
-          "div",
-          { class: "bare-head" },
-          h("div", {}, h("h2", { id: "memories-title" }, "Memories"), this.summary),
-          h(
-            "div",
-            { class: "actions" },
-            h(
-              "button",
-              {
-                type: "button",
-                class: "btn btn-ghost btn-sm",
-                id: "refresh-memories",
-                title: "Re-read the scopes: agents may have saved memories meanwhile",
-                onclick: (event) => this.refreshAll(event.currentTarget),
-              },
-              h("span", { class: "label-text" }, "Refresh"),
-            ),
-            h(
-              "button",
-              {
-                type: "button",
-                class: "btn btn-ghost btn-sm",
-                id: "expand-all",
-                onclick: () => this.setAllCollapsed(false),
-              },
-              "Expand all",
-            ),
-            h(
-              "button",
-              {
-                type: "button",
-                class: "btn btn-ghost btn-sm",
-                id: "collapse-all",
-                onclick: () => this.setAllCollapsed(true),
-              },
-              "Collapse all",
-            ),
-          ),
-        ),
-        h(
-          "p",
-          { class: "visually-hidden", id: "rows-keys-help" },
-          "Arrow keys move between the memories of a group and their actions; Home and End go to the first and last; Tab moves on.",
-        ),
-        this.groupsState,
-        this.groupsBox,
-      ),
+      this.memoriesSection(),
       this.promptEditor.element,
       this.workspaceEditor.element,
       // Here rather than in <body>: the viewer goes away with the page it belongs to.
       this.viewer.dialog,
+    );
+  }
+
+  switchSection() {
+    return h(
+      "section",
+      { class: "section switch-row", "aria-label": "Memory on or off" },
+      h(
+        "div",
+        { class: "switch-text" },
+        h("label", { for: "memory-enabled", class: "label" }, "Memory"),
+        h(
+          "p",
+          { id: "memory-enabled-help" },
+          "When on, the indexes enter the context and new Sessions get their directories. Off keeps every file.",
+        ),
+        this.switchStatus,
+      ),
+      h(
+        "span",
+        { class: "switch" },
+        this.switchInput,
+        h("span", { class: "track", "aria-hidden": "true" }),
+      ),
+    );
+  }
+
+  memoriesSection() {
+    const tool = (id, label, onclick, title = null) =>
+      h(
+        "button",
+        { type: "button", class: "btn btn-ghost btn-sm", id, title, onclick },
+        h("span", { class: "label-text" }, label),
+      );
+    return h(
+      "section",
+      { class: "memories", "aria-labelledby": "memories-title" },
+      h(
+        "div",
+        { class: "bare-head" },
+        h("div", {}, h("h2", { id: "memories-title", tabindex: "-1" }, "Memories"), this.summary),
+        h(
+          "div",
+          { class: "actions" },
+          tool(
+            "refresh-memories",
+            "Refresh",
+            (event) => this.refreshAll(event.currentTarget),
+            "Re-read the scopes: agents may have saved memories meanwhile",
+          ),
+          tool("expand-all", "Expand all", () => this.setAllCollapsed(false)),
+          tool("collapse-all", "Collapse all", () => this.setAllCollapsed(true)),
+        ),
+      ),
+      h(
+        "p",
+        { class: "visually-hidden", id: "rows-keys-help" },
+        "Arrow keys move between the memories of a group and their actions; Home and End go to the first and last; Tab moves on.",
+      ),
+      this.groupsState,
+      this.groupsBox,
     );
   }
 

@@ -9,7 +9,7 @@
 
 import { ApiError, api, paths } from "../api.js";
 import { errorBox, formatDate, h, icon, plural, replace } from "../dom.js";
-import { byFile, codeLabel, severityOf, worstSeverity } from "../findings.js";
+import { byFile, codeLabel, severityByCode, severityOf, worstSeverity } from "../findings.js";
 import { RowKeys } from "./row-keys.js";
 
 const CHUNK = 250;
@@ -37,11 +37,14 @@ function actionButton(iconName, label, ariaLabel, onclick, extra = "") {
   );
 }
 
-/** The header badges of a scope's lint counts, worst severity first; each opens the findings. */
-function lintBadges(scope, onOpen) {
+/**
+ * The header badges of a scope's lint counts, worst severity first; each opens the findings.
+ * `severities` maps a code to the severity its findings carry (known once the rows loaded).
+ */
+function lintBadges(scope, severities, onOpen) {
   const entries = Object.entries(scope.lintCounts ?? {}).filter(([, count]) => count > 0);
   const rank = { error: 0, warning: 1, info: 2 };
-  const severity = (code) => severityOf({ code, severity: scope.lintSeverities?.[code] });
+  const severity = (code) => severityOf({ code, severity: severities.get(code) });
   entries.sort(([a], [b]) => rank[severity(a)] - rank[severity(b)] || a.localeCompare(b));
   return entries.map(([code, count]) =>
     h(
@@ -113,6 +116,7 @@ export class ScopeGroup {
     this.list = h("ul", { class: "rows", "aria-describedby": "rows-keys-help" });
     this.keys = new RowKeys(this.list);
     this.findings = new Map();
+    this.severities = new Map();
     this.body = h(
       "div",
       { class: "group-body", id: `${id}-body`, role: "region", "aria-labelledby": `${id}-toggle` },
@@ -172,7 +176,7 @@ export class ScopeGroup {
     for (const problem of scope.markerProblems ?? []) {
       badges.push(h("span", { class: "badge badge-danger", title: problem }, `Marker: ${problem}`));
     }
-    badges.push(...lintBadges(scope, () => this.tab.go("findings", this.scope)));
+    badges.push(...lintBadges(scope, this.severities, () => this.tab.go("findings", this.scope)));
     if (scope.lastActivity) {
       badges.push(
         h(
@@ -232,6 +236,8 @@ export class ScopeGroup {
       const listing = await api.get(paths.files(project, agent, this.scope.key));
       this.files = sortTopics(listing.files);
       this.findings = byFile(listing.findings);
+      this.severities = severityByCode(listing.findings);
+      this.update(this.scope);
       replace(this.note);
       this.renderRows();
     } catch (error) {
