@@ -70,17 +70,21 @@ def axe_source() -> str:
     return SCRIPT.read_text(encoding="utf-8")
 
 
-def axe_violations(page: Page, *, include: str | None = None) -> list[dict[str, Any]]:
+def axe_violations(
+    page: Page, *, include: str | None = None, exclude: str | None = None
+) -> list[dict[str, Any]]:
     """Run axe-core (WCAG 2.x A and AA rules plus best practices) on ``page`` as it is now.
 
-    ``include`` limits the check to a CSS selector (e.g. an open dialog). Returns the
-    violations whose impact is serious or critical, each as ``{id, impact, help, targets}``.
+    ``include`` limits the check to a CSS selector (e.g. an open dialog); ``exclude`` leaves
+    out what matches a selector. Returns the violations whose impact is serious or critical,
+    each as ``{id, impact, help, targets}``.
     """
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(axe_source())
     result = page.evaluate(
-        """async (include) => {
-            const context = include ? { include: [include] } : document;
+        """async ([include, exclude]) => {
+            const context = { include: [include ?? "html"] };
+            if (exclude) context.exclude = [exclude];
             const found = await window.axe.run(context, {
                 runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa",
                                                   "wcag22aa", "best-practice"] },
@@ -92,6 +96,6 @@ def axe_violations(page: Page, *, include: str | None = None) -> list[dict[str, 
                                                           n.failureSummary]),
             }));
         }""",
-        include,
+        [include, exclude],
     )
     return [violation for violation in result if violation["impact"] in BLOCKING]
