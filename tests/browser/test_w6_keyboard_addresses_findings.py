@@ -68,19 +68,26 @@ def test_w6_prompt_editors_and_every_group_stay_a_few_keystrokes_away(
     big = workspace_group(page, "monorepo")
     expect(big.locator("ul.rows")).to_have_attribute("data-rendered", str(MANY))
 
+    # The jump bar: two Tab presses and Enter from the tab link to the memory prompt.
+    page.locator("#tab-memory").focus()
+    jump = page.get_by_role("navigation", name="On this tab")
+    jump.get_by_role("button", name="Memory prompt", exact=True).evaluate(
+        "el => el.dataset.probe = 'jump'"
+    )
+    assert _tabs_until(page, "[data-probe=jump]", 5) == 2
+    page.keyboard.press("Enter")
+    expect(page.locator("#memory-prompt-text")).to_be_focused()
+
+    # Tab alone passes a group of 300 rows in one press: the editor and every group are near.
     page.locator("#tab-memory").focus()
     assert _tabs_until(page, "#memory-prompt-text", 40) <= 40
     top = page.evaluate(
         "() => document.querySelector('#memory-prompt').getBoundingClientRect().top + scrollY"
     )
-    assert top < 6000, f"the memory prompt starts {top}px down"
-
-    # Past the 300 rows of the big group in one Tab press: every later group is near.
+    assert top < 4000, f"the memory prompt starts {top}px down"
     page.locator("#tab-memory").focus()
-    last_group = page.locator(".group").last
-    last_toggle = last_group.locator("button.group-toggle")
-    last_id = last_toggle.get_attribute("id")
-    assert _tabs_until(page, f"#{last_id}", 60) <= 60
+    last_id = page.locator(".group").last.locator("button.group-toggle").get_attribute("id")
+    assert _tabs_until(page, f"#{last_id}", 40) <= 40
 
     # The jump bar reaches the Workspace prompt directly.
     page.get_by_role("navigation", name="On this tab").get_by_role(
