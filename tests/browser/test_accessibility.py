@@ -51,7 +51,9 @@ def _check_viewer_states(page: Page, size: str, shot: Shot) -> None:
     shot(page, f"w6-axe-viewer-{size}")
     _assert_clean(page, f"a memory in the viewer ({size})", "dialog.viewer")
 
-    page.goto(MEMORY_TAB + "/index/" + page.locator(".group").nth(2).get_attribute("data-scope"))
+    page.goto(
+        MEMORY_TAB + "/index/" + str(page.locator(".group").nth(2).get_attribute("data-scope"))
+    )
     expect(panel.locator(".index-lines li").first).to_be_visible()
     _assert_clean(page, f"an index in the viewer ({size})", "dialog.viewer")
 

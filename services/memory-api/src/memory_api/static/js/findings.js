@@ -6,18 +6,6 @@ import { h } from "./dom.js";
 /** Severities, worst first (T-5a). */
 export const SEVERITIES = ["error", "warning", "info"];
 
-// Only for a service that reports no `severity` yet: the T-5a classes of the codes it knows.
-const FALLBACK_SEVERITY = {
-  secret: "error",
-  "dangling-link": "error",
-  "not-injected": "error",
-  "missing-index": "warning",
-  unindexed: "warning",
-  "missing-description": "warning",
-  "name-mismatch": "warning",
-  "description-multiline": "warning",
-};
-
 const CODE_NAMES = {
   secret: ["likely credential", "likely credentials"],
   "dangling-link": ["dangling link", "dangling links"],
@@ -29,28 +17,22 @@ const CODE_NAMES = {
   "name-not-kebab": ["name not in kebab-case", "names not in kebab-case"],
   "index-line-too-long": ["index line too long", "index lines too long"],
   "description-multiline": ["multi-line description", "multi-line descriptions"],
+  "refused-entry": ["refused entry", "refused entries"],
+  "index-over-read-cap": ["index over the read cap", "indexes over the read cap"],
+  "index-wrong-case": ["index in the wrong case", "indexes in the wrong case"],
+  "dangling-wiki-link": ["dangling [[link]]", "dangling [[links]]"],
+  "naming-convention": ["other naming convention", "other naming conventions"],
 };
 
-/** The severity of finding `f`: the service's `severity`, else its code's T-5a class. */
+/** The severity of finding `f` (T-5a, `Finding.severity`); "info" if a finding lacks one. */
 export function severityOf(f) {
-  return f.severity ?? FALLBACK_SEVERITY[f.code] ?? "info";
+  return SEVERITIES.includes(f.severity) ? f.severity : "info";
 }
 
 /** The worst severity among `findings` ("error" > "warning" > "info"), or null for none. */
 export function worstSeverity(findings) {
   const found = new Set(findings.map(severityOf));
   return SEVERITIES.find((severity) => found.has(severity)) ?? null;
-}
-
-/** Map(code → the worst severity among the `findings` of that code), in one pass. */
-export function severityByCode(findings) {
-  const worst = new Map();
-  for (const f of findings) {
-    const severity = severityOf(f);
-    const had = worst.get(f.code);
-    if (!had || SEVERITIES.indexOf(severity) < SEVERITIES.indexOf(had)) worst.set(f.code, severity);
-  }
-  return worst;
 }
 
 /** "1 likely credential", "3 dangling links" — a code and a count in words. */
@@ -106,8 +88,8 @@ export function fileFindings(file, findings, problems, onFix) {
     h(
       "div",
       { class: "finding-file-head" },
-      h("h3", { text: file }),
-      onFix
+      h("h3", { text: file || "The scope as a whole" }),
+      onFix && file
         ? h(
             "button",
             { type: "button", class: "btn btn-sm btn-primary fix-btn", onclick: onFix },

@@ -9,7 +9,7 @@
 
 import { ApiError, api, paths } from "../api.js";
 import { errorBox, formatDate, h, icon, plural, replace } from "../dom.js";
-import { byFile, codeLabel, severityByCode, severityOf, worstSeverity } from "../findings.js";
+import { byFile, codeLabel, severityOf, worstSeverity } from "../findings.js";
 import { RowKeys } from "./row-keys.js";
 
 const CHUNK = 250;
@@ -38,13 +38,13 @@ function actionButton(iconName, label, ariaLabel, onclick, extra = "") {
 }
 
 /**
- * The header badges of a scope's lint counts, worst severity first; each opens the findings.
- * `severities` maps a code to the severity its findings carry (known once the rows loaded).
+ * The header badges of a scope's lint counts (A-3), worst severity first (the overview's
+ * `lintSeverities`, T-5a); each opens the scope's findings.
  */
-function lintBadges(scope, severities, onOpen) {
+function lintBadges(scope, onOpen) {
   const entries = Object.entries(scope.lintCounts ?? {}).filter(([, count]) => count > 0);
   const rank = { error: 0, warning: 1, info: 2 };
-  const severity = (code) => severityOf({ code, severity: severities.get(code) });
+  const severity = (code) => severityOf({ severity: scope.lintSeverities?.[code] });
   entries.sort(([a], [b]) => rank[severity(a)] - rank[severity(b)] || a.localeCompare(b));
   return entries.map(([code, count]) =>
     h(
@@ -116,7 +116,6 @@ export class ScopeGroup {
     this.list = h("ul", { class: "rows", "aria-describedby": "rows-keys-help" });
     this.keys = new RowKeys(this.list);
     this.findings = new Map();
-    this.severities = new Map();
     this.body = h(
       "div",
       { class: "group-body", id: `${id}-body`, role: "region", "aria-labelledby": `${id}-toggle` },
@@ -176,7 +175,7 @@ export class ScopeGroup {
     for (const problem of scope.markerProblems ?? []) {
       badges.push(h("span", { class: "badge badge-danger", title: problem }, `Marker: ${problem}`));
     }
-    badges.push(...lintBadges(scope, this.severities, () => this.tab.go("findings", this.scope)));
+    badges.push(...lintBadges(scope, () => this.tab.go("findings", this.scope)));
     if (scope.lastActivity) {
       badges.push(
         h(
@@ -236,8 +235,6 @@ export class ScopeGroup {
       const listing = await api.get(paths.files(project, agent, this.scope.key));
       this.files = sortTopics(listing.files);
       this.findings = byFile(listing.findings);
-      this.severities = severityByCode(listing.findings);
-      this.update(this.scope);
       replace(this.note);
       this.renderRows();
     } catch (error) {

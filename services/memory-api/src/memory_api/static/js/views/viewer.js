@@ -357,9 +357,21 @@ export class Viewer {
         ? h("span", { class: "badge badge-warn" }, `${m.capFired} cap reached`)
         : null,
     );
-    const own = view.findings.filter((f) => f.file === "MEMORY.md");
-    const findings = own.length
-      ? fileFindings("MEMORY.md", own, [], () => this.tab.go("fix", scope, "MEMORY.md"))
+    const findings = view.findings?.length
+      ? h(
+          "ul",
+          { class: "problems", "aria-label": "Lint findings" },
+          view.findings.map((f) =>
+            h(
+              "li",
+              { class: `finding sev-${f.severity}`, dataset: { severity: f.severity } },
+              h("span", { class: "sev", text: f.severity }),
+              h("span", {
+                text: ` ${f.code}${f.file ? ` · ${f.file}` : ""}${f.line ? ` · line ${f.line}` : ""}: ${f.message}`,
+              }),
+            ),
+          ),
+        )
       : null;
     const lines =
       view.exists && view.lines.length
