@@ -9,6 +9,7 @@ credentials are masked in the viewer until revealed.
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -153,17 +154,18 @@ def test_w6_a_viewed_memory_has_an_address_and_back_closes_it_first(
     row(user_group(page), "prefers-pnpm.md").get_by_role("button", name="View").click()
     panel = viewer(page)
     expect(panel.locator("h2")).to_have_text("prefers-pnpm")
+    expect(page).to_have_url(re.compile(re.escape("/memory/view/user/prefers-pnpm.md") + "$"))
     address = page.url
     assert address.endswith("/memory/view/user/prefers-pnpm.md")
 
     page.go_back()
     expect(panel).not_to_have_attribute("open", "")
-    assert page.url.endswith("/agents/demo/memory")
+    expect(page).to_have_url(re.compile(re.escape("/agents/demo/memory") + "$"))
     page.go_forward()
     expect(panel.locator("h2")).to_have_text("prefers-pnpm")
     page.keyboard.press("Escape")
     expect(panel).not_to_have_attribute("open", "")
-    assert page.url.endswith("/agents/demo/memory")
+    expect(page).to_have_url(re.compile(re.escape("/agents/demo/memory") + "$"))
     page.go_back()
     expect(page.locator(".agent-card").first).to_be_visible()
 
@@ -174,7 +176,7 @@ def test_w6_a_viewed_memory_has_an_address_and_back_closes_it_first(
     expect(viewer(other).locator(".viewer-body")).to_contain_text("pnpm install")
     viewer(other).get_by_role("button", name="Close").click()
     expect(viewer(other)).not_to_have_attribute("open", "")
-    assert other.url.endswith("/agents/demo/memory")
+    expect(other).to_have_url(re.compile(re.escape("/agents/demo/memory") + "$"))
 
     # The Edit modal and the index have addresses too.
     other.goto(MEMORY_TAB + "/edit/user/prefers-pnpm.md")
@@ -250,7 +252,7 @@ def test_w6_credentials_are_masked_until_revealed_and_findings_open_from_the_bad
     expect(secret_header).to_have_class("badge lint sev-error")
 
     badge.click()
-    assert page.url.endswith("/memory/findings/user/deploy-bot.md")
+    expect(page).to_have_url(re.compile(re.escape("/memory/findings/user/deploy-bot.md") + "$"))
     panel = viewer(page)
     finding = panel.locator('.finding[data-code="secret"]')
     expect(finding).to_contain_text("error")
@@ -265,7 +267,7 @@ def test_w6_credentials_are_masked_until_revealed_and_findings_open_from_the_bad
     assert requirement[2].endswith("[warning, unindexed]")
     assert TOKEN not in modal.inner_text()
     expect(modal.locator("#bridge-preview")).to_contain_text("Line 8: likely credential")
-    assert page.url.endswith("/memory/fix/user/deploy-bot.md")
+    expect(page).to_have_url(re.compile(re.escape("/memory/fix/user/deploy-bot.md") + "$"))
     page.keyboard.press("Escape")
     expect(modal).to_have_count(0)
 

@@ -88,7 +88,8 @@ export function fileFindings(file, findings, problems, onFix) {
     h(
       "div",
       { class: "finding-file-head" },
-      h("h3", { text: file || "The scope as a whole" }),
+      // Not a heading: the memory's own Markdown headings follow in the same panel.
+      h("strong", { class: "finding-file-name", text: file || "The scope as a whole" }),
       onFix && file
         ? h(
             "button",

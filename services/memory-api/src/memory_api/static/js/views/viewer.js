@@ -23,7 +23,16 @@ export class Viewer {
     this.title = h("h2", { id: "viewer-title" });
     this.sub = h("p", { class: "sub" });
     this.meta = h("div", { class: "viewer-meta" });
-    this.body = h("div", { class: "viewer-body", tabindex: "0", "aria-label": "Memory body" });
+    // The notes (a masked credential, the findings) scroll with the body but stay apart from
+    // it, so the memory's own Markdown is all that .viewer-body holds.
+    this.notes = h("div", { class: "viewer-notes" });
+    this.body = h("div", { class: "viewer-body" });
+    this.scroller = h(
+      "div",
+      { class: "viewer-scroll", tabindex: "0", "aria-label": "Memory body" },
+      this.notes,
+      this.body,
+    );
     this.foot = h("div", { class: "viewer-foot" });
     this.handle = h("button", {
       type: "button",
@@ -61,7 +70,7 @@ export class Viewer {
           icon("close"),
         ),
       ),
-      this.body,
+      this.scroller,
       this.foot,
     );
     this.applyMode = this.applyMode.bind(this);
@@ -176,6 +185,7 @@ export class Viewer {
     this.sub.textContent = sub ?? "";
     replace(this.meta);
     replace(this.foot);
+    replace(this.notes);
     replace(this.body, h("p", { class: "state state-loading", role: "status" }, "Loading…"));
     this.show(where);
     const ticket = ++this.request;
@@ -223,12 +233,12 @@ export class Viewer {
       ? renderMarkdown(data.body, { onWikiLink: open })
       : h("p", { class: "state", text: "This memory has no body." });
     replace(
-      this.body,
+      this.notes,
       this.secretNote(scope, topic, where, data, reveal),
       this.fileFindingsBlock(scope, data),
-      body,
     );
-    this.body.scrollTop = 0;
+    replace(this.body, body);
+    this.scroller.scrollTop = 0;
     this.renderFileFoot(scope, { ...topic, ...data });
   }
 
@@ -332,7 +342,7 @@ export class Viewer {
           )
         : h("p", { class: "state", text: "Nothing to report: lint found no problem here." }),
     );
-    this.body.scrollTop = 0;
+    this.scroller.scrollTop = 0;
   }
 
   /** Show a scope's MEMORY.md with kept/dropped lines and findings (A-5 …/index). */
@@ -395,6 +405,6 @@ export class Viewer {
             text: "This scope has no index yet: the model is told nothing is saved.",
           });
     replace(this.body, findings, lines);
-    this.body.scrollTop = 0;
+    this.scroller.scrollTop = 0;
   }
 }
