@@ -193,7 +193,8 @@ export class MemoryTab {
 
   /** Take a new config (after any PATCH or reload); the view has updated the editors. */
   onConfig(config) {
-    this.switchInput.checked = config.memory.enabled;
+    // While the switch saves, a flip made meanwhile stands; toggle() sends it afterwards.
+    if (!this.switchBusy) this.switchInput.checked = config.memory.enabled;
     if (this.overview) {
       this.overview.templateHasMemory = config.template.includes("{{MEMORY}}");
       this.renderHint();
@@ -392,8 +393,9 @@ export class MemoryTab {
       this.switchInput.removeAttribute("aria-busy");
       this.switchBusy = false;
     }
-    if (this.switchInput.checked !== this.view.config.memory.enabled && !this.switchStatus.classList.contains("error")) {
-      await this.toggle();
+    const failed = this.switchStatus.classList.contains("error");
+    if (!failed && this.switchInput.checked !== this.view.config.memory.enabled) {
+      await this.toggle(); // the user flipped it again while the first change was saving
     }
   }
 
