@@ -124,6 +124,14 @@ def test_w6_the_switch_keeps_the_focus_so_a_second_space_toggles_again(
     expect(switch).to_be_focused()
     assert service.config()["memory"]["enabled"] is True
 
+    # Two presses in a row, the second while the first is saving: the last one wins.
+    page.keyboard.press("Space")
+    page.keyboard.press("Space")
+    expect(page.locator("#memory-enabled-status")).to_have_text("Memory is on.")
+    expect(switch).to_be_checked()
+    expect(switch).to_be_focused()
+    assert service.config()["memory"]["enabled"] is True
+
 
 def test_w6_save_and_delete_keep_the_focus_on_the_page_controls(
     page: Page, service: Service
