@@ -23,18 +23,24 @@ from __future__ import annotations
 import logging
 import os
 from dataclasses import dataclass
-from pathlib import Path, PurePath
+from pathlib import Path
 
 from memory_core import layout
-from memory_core.injection import CappedIndex, build_memory_text, cap_indexes
+from memory_core.injection import CappedIndex, cap_indexes, memory_sections
 from memory_core.keys import (
     USER_SCOPE,
     has_control_character,
     is_temporary_workspace,
     key_for_real_path,
 )
+from memory_core.rules import WORKSPACE_PATH_MAX_BYTES, WORKSPACE_PATH_RULE
 from memory_core.template import has_memory_placeholder, key_line_value
-from memory_core.wire import SessionDirectories, SessionStartResponse, WorkspaceKind
+from memory_core.wire import (
+    MemorySection,
+    SessionDirectories,
+    SessionStartResponse,
+    WorkspaceKind,
+)
 
 from memory_api.errors import BadRequest
 from memory_api.store.agents import AgentRecord
@@ -57,31 +63,19 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-WORKSPACE_PATH_MAX_BYTES = 4096
-"""The longest Workspace path accepted (PATH_MAX on Linux)."""
-
 
 def check_workspace_path(workspace: str) -> str:
     """Return ``workspace`` if it can name a Workspace, else raise :class:`BadRequest` (400).
 
-    It must be an absolute path (a relative one would be resolved against the service's own
-    working directory, which means nothing to the harness), valid UTF-8 without NUL or any other
-    control character (the ``.workspace`` marker holds the path on one line, K-5: a newline
-    would split it into a marker that names another path), and at most
-    :data:`WORKSPACE_PATH_MAX_BYTES` bytes.
+    The rule is :data:`memory_core.rules.WORKSPACE_PATH_RULE`: an absolute path (a relative one
+    would be resolved against the service's own working directory, which means nothing to the
+    harness), valid UTF-8 without NUL or any other control character (the ``.workspace`` marker
+    holds the path on one line, K-5: a newline would split it into a marker that names another
+    path), and at most :data:`WORKSPACE_PATH_MAX_BYTES` bytes.
     """
-    if "\x00" in workspace:
-        raise BadRequest("workspace must not hold a NUL character")
-    if has_control_character(workspace):
-        raise BadRequest("workspace must not hold control characters (newline, tab …)")
-    try:
-        encoded = workspace.encode("utf-8")
-    except UnicodeEncodeError:
-        raise BadRequest("workspace must be valid Unicode text") from None
-    if len(encoded) > WORKSPACE_PATH_MAX_BYTES:
-        raise BadRequest(f"workspace must be at most {WORKSPACE_PATH_MAX_BYTES} bytes long")
-    if not PurePath(workspace).is_absolute():
-        raise BadRequest(f"workspace must be an absolute path, got {workspace!r}")
+    reason = WORKSPACE_PATH_RULE.problem(workspace)
+    if reason is not None:
+        raise BadRequest(f"workspace {reason}")
     return workspace
 
 
@@ -196,7 +190,7 @@ def start_session(app_data_dir: Path, record: AgentRecord, workspace: str) -> Se
     )
     injected = enabled and template_has_memory
     capped: list[CappedIndex] = []
-    memory = ""
+    sections: list[MemorySection] = []
     if injected:
         user_index = _index_of(root, prepared.user_dir)
         workspace_index = _index_of(root, prepared.workspace_dir)
@@ -206,7 +200,7 @@ def start_session(app_data_dir: Path, record: AgentRecord, workspace: str) -> Se
             workspace_key=prepared.key,
             unread=(_unread(user_index), _unread(workspace_index)),
         )
-        memory = build_memory_text(
+        sections = memory_sections(
             record.memory.effective_prompt,
             record.memory.effective_workspace_prompt,
             capped[0],
@@ -215,11 +209,12 @@ def start_session(app_data_dir: Path, record: AgentRecord, workspace: str) -> Se
     return SessionStartResponse(
         enabled=enabled,
         injected=injected,
-        memory=memory,
+        memory="".join(section.text for section in sections),
         workspace_memory_key=key_line_value(prepared.kind, prepared.key),
         key=prepared.key,
         workspace_kind=prepared.kind,
         directories=directories,
         manifests=[item.manifest for item in capped],
         template_has_memory=template_has_memory,
+        sections=sections,
     )
