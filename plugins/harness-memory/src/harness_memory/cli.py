@@ -36,8 +36,10 @@ from memory_core.errors import InvalidId
 from memory_core.keys import check_draft_id
 from memory_core.wire import Draft
 
+from harness_memory.cli_install import add_install_commands, run_install
 from harness_memory.client import MemoryClient, MemoryClientError
 from harness_memory.hooks import claude_code
+from harness_memory.hooks.dispatch import HOOK_EVENTS, run_hook
 from harness_memory.session import SessionStart, start_session
 from harness_memory.settings import ENV_PREFIX, HarnessSettings, SettingsError, load_settings
 
@@ -138,6 +140,13 @@ def build_parser() -> argparse.ArgumentParser:
     claude = agents.add_parser("claude-code", help="Claude Code hooks (JSON on stdin and stdout)")
     claude.add_argument("event", choices=("session-start", "pre-tool-use"))
     _add_setting_flags(claude, hook=True)
+    for name, events in HOOK_EVENTS.items():
+        if name == "claude-code":
+            continue
+        adapter = agents.add_parser(name, help=f"{name} hooks (JSON on stdin and stdout)")
+        adapter.add_argument("event", choices=tuple(events))
+        _add_setting_flags(adapter, hook=True)
+    add_install_commands(commands)
     return parser
 
 
@@ -167,8 +176,13 @@ def main(
         return _session_start(parser, args, settings, out)
     if args.command == "draft":
         return _draft_show(parser, args, settings, out)
+    if args.command in ("install", "uninstall"):
+        return run_install(parser, args, env, out)
     raw = (sys.stdin.buffer if stdin is None else stdin).read()
-    answer = _run_hook(args.event, raw, settings)
+    if args.agent_kind != "claude-code":
+        answer = run_hook(args.agent_kind, args.event, raw, settings)
+    else:
+        answer = _run_hook(args.event, raw, settings)
     if answer is not None:
         out.write(msgspec.json.encode(answer).decode() + "\n")
     return 0

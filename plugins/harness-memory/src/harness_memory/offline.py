@@ -72,7 +72,7 @@ def session_start_from_files(
     """
     check_agent_id(agent)
     root = Path(os.path.realpath(memory_root))
-    app_data_dir = layout.app_data_dir_of(Path(os.path.abspath(memory_root)))
+    app_data_dir = layout.app_data_dir_of(Path(memory_root).absolute())
     if app_data_dir is None or Path(memory_root).parent.parent.name != agent:
         raise OfflineUnavailableError(
             f"{memory_root} is not the memory root of agent {agent!r} "
@@ -160,7 +160,8 @@ def _agent_memory(app_data_dir: Path, project: str, agent: str) -> _AgentMemory:
         raise OfflineUnavailableError(f"{AGENT_FILE} is not valid JSON: {error}") from None
     if not isinstance(document, dict) or document.get("project") != project:
         raise OfflineUnavailableError(f"{AGENT_FILE} does not name agent {agent!r} of {project!r}")
-    memory = document.get("memory") if isinstance(document.get("memory"), dict) else {}
+    found = document.get("memory")
+    memory: dict[str, object] = found if isinstance(found, dict) else {}
     prompt, workspace_prompt = memory.get("prompt"), memory.get("workspacePrompt")
     return _AgentMemory(
         enabled=memory.get("enabled", True) is not False,

@@ -38,7 +38,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     path = settings_path(options.home, environ)
     old, document = read_json_object(path)
     wanted = _wanted(options) if install else {}
-    merged, _ = merge_hooks(document, HARNESS, wanted)
+    merged, _ = merge_hooks(document, HARNESS, wanted, source=path)
     _permissions(merged, options, install=install)
     if options.token is not None or not install:
         _token(merged, options.token if install else None)

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -88,24 +87,27 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     home = codex_home(options.home, environ)
     hooks_path, config_path = home / "hooks.json", home / "config.toml"
     old_hooks, document = read_json_object(hooks_path)
-    merged, removed = merge_hooks(document, HARNESS, _wanted(options, home) if install else {})
+    merged, removed = merge_hooks(
+        document, HARNESS, _wanted(options, home, source=hooks_path) if install else {}
+    )
     old_config = read_text(config_path)
     try:
         config = tomlkit.parse(old_config or "")
     except TOMLKitError as error:
         raise SettingsFileError(f"{config_path} is not valid TOML ({error})") from None
-    key_source = os.path.abspath(hooks_path)
-    _rekey_trust(config, key_source, removed)
-    if install:
-        _trust_ours(config, key_source, merged)
-    else:
+    key_source = str(hooks_path.absolute())
+    _update_trust(config, key_source, removed, merged, install=install)
+    if not install:
         _tidy(config)
     _writable_root(config, str(options.memory_root), install=install)
     changes = []
     if install or old_hooks is not None:
         changes.append(FileChange(hooks_path, old_hooks, dump_json(merged)))
+    new_config = tomlkit.dumps(config)
+    if not install:  # tables taken out leave their blank separator line behind
+        new_config = new_config.rstrip("\n") + "\n" if new_config.strip() else ""
     if install or old_config is not None:
-        changes.append(FileChange(config_path, old_config, tomlkit.dumps(config)))
+        changes.append(FileChange(config_path, old_config, new_config))
     return changes
 
 
@@ -136,42 +138,63 @@ def _state_table(config: Any) -> Any:
     return state if hasattr(state, "keys") else None
 
 
-def _rekey_trust(config: Any, key_source: str, removed: Removed) -> None:
-    """Drop the trust entries of removed groups and move later groups' entries up with them."""
+def _update_trust(
+    config: Any, key_source: str, removed: Removed, merged: dict[str, Any], *, install: bool
+) -> None:
+    """Bring ``[hooks.state]`` to what the merged ``hooks.json`` needs, touching only entries
+    that change: removed groups' entries go, later groups' entries move up, ours are trusted."""
     state = _state_table(config)
-    if state is None or not removed:
-        return
+    current = {str(key): state[key] for key in state.keys()} if state is not None else {}
+    wanted = dict(current)
     for event, gone in removed.items():
         label = _EVENT_LABELS.get(event)
         if label is None:
             continue
         prefix = f"{key_source}:{label}:"
-        entries = {k: state[k] for k in list(state.keys()) if str(k).startswith(prefix)}
-        for key in entries:
-            del state[key]
-        for key, value in entries.items():
-            group, _, handler = str(key)[len(prefix) :].partition(":")
-            if not group.isdigit() or int(group) in gone:
+        for key in [k for k in current if k.startswith(prefix)]:
+            group, _, handler = key[len(prefix) :].partition(":")
+            if not group.isdigit():
                 continue
             shift = sum(1 for index in gone if index < int(group))
-            state[f"{prefix}{int(group) - shift}:{handler}"] = value
+            if int(group) in gone or shift:
+                del wanted[key]
+        for key in [k for k in current if k.startswith(prefix)]:
+            group, _, handler = key[len(prefix) :].partition(":")
+            if group.isdigit() and int(group) not in gone:
+                shift = sum(1 for index in gone if index < int(group))
+                if shift:
+                    wanted[f"{prefix}{int(group) - shift}:{handler}"] = current[key]
+    if install:
+        wanted.update(_our_trust(key_source, merged))
+    _apply_state(config, current, wanted)
 
 
-def _trust_ours(config: Any, key_source: str, merged: dict[str, Any]) -> None:
-    """Record our hooks (the last group of each event we wrote) as trusted."""
-    if "hooks" not in config:
-        config["hooks"] = tomlkit.table()
-    hooks = config["hooks"]
-    if "state" not in hooks:
-        hooks["state"] = tomlkit.table()
-    state = hooks["state"]
-    for event in _EVENT_LABELS:
+def _our_trust(key_source: str, merged: dict[str, Any]) -> dict[str, Any]:
+    """The trust entries of our hooks: the last group of each event we wrote."""
+    entries: dict[str, Any] = {}
+    for event, label in _EVENT_LABELS.items():
         groups = merged["hooks"][event]
         group = groups[-1]
         for index, handler in enumerate(group["hooks"]):
             entry = tomlkit.table()
             entry["trusted_hash"] = trust_hash(event, group, handler)
-            state[f"{key_source}:{_EVENT_LABELS[event]}:{len(groups) - 1}:{index}"] = entry
+            entries[f"{key_source}:{label}:{len(groups) - 1}:{index}"] = entry
+    return entries
+
+
+def _apply_state(config: Any, current: dict[str, Any], wanted: dict[str, Any]) -> None:
+    if current == wanted:
+        return
+    if "hooks" not in config:
+        config["hooks"] = tomlkit.table()
+    if "state" not in config["hooks"]:
+        config["hooks"]["state"] = tomlkit.table()
+    state = config["hooks"]["state"]
+    for key in [k for k in current if k not in wanted]:
+        del state[key]
+    for key, value in wanted.items():
+        if key not in current or current[key] != value:
+            state[key] = value
 
 
 def _tidy(config: Any) -> None:

@@ -46,7 +46,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
                 {"matcher": GUARD_MATCHER, "hooks": [_handler(options, "before-tool", state)]}
             ],
         }
-    merged, _ = merge_hooks(document, HARNESS, wanted)
+    merged, _ = merge_hooks(document, HARNESS, wanted, source=path)
     _include_directory(merged, os.path.normpath(str(options.memory_root)), install=install)
     if not install and old is None:
         return []

@@ -23,24 +23,28 @@ Removed = dict[str, list[int]]
 
 
 def merge_hooks(
-    document: dict[str, Any], harness: str, wanted: dict[str, list[dict[str, Any]]]
+    document: dict[str, Any],
+    harness: str,
+    wanted: dict[str, list[dict[str, Any]]],
+    *,
+    source: object = "the settings",
 ) -> tuple[dict[str, Any], Removed]:
     """A copy of ``document`` with our ``harness`` hooks replaced by ``wanted`` (event → groups).
 
     ``wanted`` empty means uninstall. An event left with no group and a ``"hooks"`` object left
     empty are removed. Raises :class:`SettingsFileError` when ``"hooks"`` or an event's entry
-    has a shape no harness accepts (it is then not guessed at).
+    has a shape no harness accepts (it is then not guessed at); its message names ``source``.
     """
     result = copy.deepcopy(document)
     hooks = result.get("hooks", {})
     if not isinstance(hooks, dict):
-        raise SettingsFileError('"hooks" is not an object')
+        raise SettingsFileError(f'{source}: "hooks" is not an object')
     removed: Removed = {}
     for event in list(hooks):
         groups = hooks[event]
         if not isinstance(groups, list):
             continue  # a harness's own setting inside "hooks" (Gemini's "enabled", …): kept
-        kept, gone = _without_ours(groups, harness, event)
+        kept, gone = _without_ours(groups, harness, f"{source}: hooks.{event}")
         if gone:
             removed[event] = gone
         if kept or event in wanted:
@@ -56,14 +60,16 @@ def merge_hooks(
     return result, removed
 
 
-def _without_ours(groups: list[Any], harness: str, event: str) -> tuple[list[Any], list[int]]:
+def _without_ours(groups: list[Any], harness: str, where: str) -> tuple[list[Any], list[int]]:
     kept: list[Any] = []
     gone: list[int] = []
     for at, group in enumerate(groups):
         if not isinstance(group, dict) or not isinstance(group.get("hooks", []), list):
-            raise SettingsFileError(f'hooks.{event}[{at}] is not a hook group with a "hooks" list')
+            raise SettingsFileError(f'{where}[{at}] is not a hook group with a "hooks" list')
         handlers = group.get("hooks", [])
-        others = [h for h in handlers if not (isinstance(h, dict) and is_ours(h.get("command"), harness))]
+        others = [
+            h for h in handlers if not (isinstance(h, dict) and is_ours(h.get("command"), harness))
+        ]
         if len(others) == len(handlers):
             kept.append(group)
         elif others:
