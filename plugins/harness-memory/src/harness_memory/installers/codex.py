@@ -87,9 +87,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     home = codex_home(options.home, environ)
     hooks_path, config_path = home / "hooks.json", home / "config.toml"
     old_hooks, document = read_json_object(hooks_path)
-    merged, removed = merge_hooks(
-        document, HARNESS, _wanted(options, home, source=hooks_path) if install else {}
-    )
+    wanted = _wanted(options, home) if install else {}
+    merged, removed = merge_hooks(document, HARNESS, wanted, source=hooks_path)
     old_config = read_text(config_path)
     try:
         config = tomlkit.parse(old_config or "")
