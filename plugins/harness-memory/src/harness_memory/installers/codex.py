@@ -114,13 +114,13 @@ def _wanted(options: InstallOptions, home: Path) -> dict[str, list[dict[str, Any
     state = home / "harness-memory"
     start = {
         "type": "command",
-        "command": options.hook_command(HARNESS, "session-start", state_dir=state),
+        "command": options.hook_command(HARNESS, "session-start", state_dir=state, token=True),
         "timeout": HOOK_TIMEOUT_S,
         "additionalContextLimit": CONTEXT_LIMIT_TOKENS,
     }
     guard = {
         "type": "command",
-        "command": options.hook_command(HARNESS, "pre-tool-use", state_dir=state),
+        "command": options.hook_command(HARNESS, "pre-tool-use", state_dir=state, token=True),
         "timeout": HOOK_TIMEOUT_S,
     }
     return {

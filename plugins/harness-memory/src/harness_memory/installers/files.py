@@ -137,7 +137,7 @@ def apply_changes(changes: list[FileChange], *, now: datetime | None = None) -> 
             continue
         if read_text(change.path) != change.old:
             raise SettingsFileError(f"{change.path} changed while installing; run it again")
-        mode = 0o644
+        mode = 0o600  # a new settings file may hold a token: private until the user widens it
         if change.old is not None:
             mode = stat.S_IMODE(change.path.stat().st_mode)
             backup = change.path.with_name(change.path.name + BACKUP_SUFFIX + stamp)

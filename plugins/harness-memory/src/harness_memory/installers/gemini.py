@@ -57,7 +57,7 @@ def _handler(options: InstallOptions, event: str, state: Path) -> dict[str, Any]
     return {
         "name": f"agent-memory-{event}",
         "type": "command",
-        "command": options.hook_command(HARNESS, event, state_dir=state),
+        "command": options.hook_command(HARNESS, event, state_dir=state, token=True),
         "timeout": HOOK_TIMEOUT_MS,
     }
 

@@ -37,13 +37,20 @@ class InstallOptions:
     token: str | None = None
     timeout: float | None = None
 
-    def hook_command(self, harness: str, event: str, *, state_dir: Path | None = None) -> str:
-        """The shell command of one hook: ``harness-memory hook HARNESS EVENT --url … …``."""
+    def hook_command(
+        self, harness: str, event: str, *, state_dir: Path | None = None, token: bool = False
+    ) -> str:
+        """The shell command of one hook: ``harness-memory hook HARNESS EVENT --url … …``.
+
+        With ``token`` the bearer token (if any) is a flag too, for harnesses whose settings
+        have no place for hook environment variables."""
         words = [self.executable, "hook", harness, event]
         words += ["--url", self.url, "--project", self.project, "--agent", self.agent]
         words += ["--memory-root", str(self.memory_root)]
         if self.timeout is not None:
             words += ["--timeout", f"{self.timeout:g}"]
+        if token and self.token is not None:
+            words += ["--token", self.token]
         if state_dir is not None:
             words += ["--state-dir", str(state_dir)]
         return shlex.join(words)
