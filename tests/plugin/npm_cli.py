@@ -72,7 +72,16 @@ def npm_cli(cli: NpmCli) -> Path:
     package = f"{cli.package}@{cli.version}"
     try:
         done = subprocess.run(
-            [npm, "install", "--no-audit", "--no-fund", "--no-save", "--prefix", str(cli.prefix), package],
+            [
+                npm,
+                "install",
+                "--no-audit",
+                "--no-fund",
+                "--no-save",
+                "--prefix",
+                str(cli.prefix),
+                package,
+            ],
             capture_output=True,
             text=True,
             timeout=INSTALL_TIMEOUT_S,

@@ -90,8 +90,14 @@ async def test_h2_codex_injection_and_guard_end_to_end(
         turns=[[patch_call("call_other", denied, "stolen")], [patch_call("call_own", own, TOPIC)]]
     )
     status, out, err, _ = await run_in_loopback(
-        [str(codex), "exec", "--skip-git-repo-check", "--sandbox", "workspace-write",
-         "Remember that memory reaches Codex through hooks."],
+        [
+            str(codex),
+            "exec",
+            "--skip-git-repo-check",
+            "--sandbox",
+            "workspace-write",
+            "Remember that memory reaches Codex through hooks.",
+        ],
         app_factory=fake.app,
         service=real_service,
         cwd=workspace,

@@ -172,14 +172,14 @@ def test_h3_codex_trusts_its_hooks_and_opens_the_sandbox_to_memory(tmp_path: Pat
     run(tmp_path, "install", "codex")
     config = tomlkit.parse((codex / "config.toml").read_text(encoding="utf-8"))
     assert (codex / "config.toml").read_text(encoding="utf-8").startswith("# my settings\n")
-    assert config["sandbox_workspace_write"]["writable_roots"] == [ROOT]  # type: ignore[index]
+    assert config["sandbox_workspace_write"]["writable_roots"] == [ROOT]
     hooks = settings(tmp_path, "codex")["hooks"]
-    state = config["hooks"]["state"]  # type: ignore[index]
+    state = config["hooks"]["state"]
     source = str(codex / "hooks.json")
     for event, label in (("SessionStart", "session_start"), ("PreToolUse", "pre_tool_use")):
         group = hooks[event][0]
         expected = trust_hash(event, group, group["hooks"][0])
-        assert state[f"{source}:{label}:0:0"]["trusted_hash"] == expected  # type: ignore[index]
+        assert state[f"{source}:{label}:0:0"]["trusted_hash"] == expected
     run(tmp_path, "uninstall", "codex")
     assert (codex / "config.toml").read_text(encoding="utf-8") == '# my settings\nmodel = "o3"\n'
 
@@ -193,11 +193,10 @@ def test_h3_codex_uninstall_moves_later_trust_entries_up(tmp_path: Path) -> None
     (codex / "hooks.json").write_text(json.dumps(document), encoding="utf-8")
     source = str(codex / "hooks.json")
     config = tomlkit.parse((codex / "config.toml").read_text(encoding="utf-8"))
-    config["hooks"]["state"][f"{source}:pre_tool_use:1:0"] = {"trusted_hash": "sha256:x"}  # type: ignore[index]
+    config["hooks"]["state"][f"{source}:pre_tool_use:1:0"] = {"trusted_hash": "sha256:x"}
     (codex / "config.toml").write_text(tomlkit.dumps(config), encoding="utf-8")
     run(tmp_path, "uninstall", "codex")
     after = tomlkit.parse((codex / "config.toml").read_text(encoding="utf-8"))
-    assert dict(after["hooks"]["state"]) == {  # type: ignore[index]
+    assert dict(after["hooks"]["state"]) == {
         f"{source}:pre_tool_use:0:0": {"trusted_hash": "sha256:x"}
     }
-

@@ -28,7 +28,7 @@ from pathlib import Path
 from memory_core import layout
 from memory_core.decoding import decode_text
 from memory_core.errors import InvalidId
-from memory_core.injection import build_memory_text, cap_indexes
+from memory_core.injection import cap_indexes, memory_sections
 from memory_core.keys import USER_SCOPE, check_agent_id, is_temporary_workspace, key_for_real_path
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
 from memory_core.wire import SessionDirectories, SessionStartResponse, WorkspaceKind
@@ -104,7 +104,7 @@ def _answer(
         user=str(root / USER_SCOPE) if settings.enabled else None,
         workspace=str(root / key) if key is not None else None,
     )
-    memory = ""
+    sections = []
     manifests = []
     if settings.enabled:
         user = _read_index(root, USER_SCOPE)
@@ -115,7 +115,7 @@ def _answer(
             workspace_key=key,
             unread=(_unread(user), _unread(ours)),
         )
-        memory = build_memory_text(
+        sections = memory_sections(
             settings.prompt,
             settings.workspace_prompt,
             capped[0],
@@ -125,13 +125,14 @@ def _answer(
     return SessionStartResponse(
         enabled=settings.enabled,
         injected=settings.enabled,
-        memory=memory,
+        memory="".join(section.text for section in sections),
         workspace_memory_key=key_line_value(kind, key),
         key=key,
         workspace_kind=kind,
         directories=directories,
         manifests=manifests,
         template_has_memory=True,
+        sections=sections,
     )
 
 

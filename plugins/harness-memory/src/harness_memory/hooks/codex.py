@@ -26,9 +26,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness_memory.fitting import HarnessLimits
 from harness_memory.hooks.claude_code import HookInput
 from harness_memory.hooks.guarding import refusal, shell_refusal, string_leaves
-from harness_memory.hooks.one_piece import OnePieceLimit, session_start_answer
+from harness_memory.hooks.one_piece import session_start_answer
 from harness_memory.hooks.tool_targets import patch_targets
 from harness_memory.settings import HarnessSettings
 
@@ -53,17 +54,18 @@ def codex_tokens(text: str) -> int:
     return (len(text.encode("utf-8")) + 3) // 4
 
 
-LIMITS = OnePieceLimit(
-    harness="Codex CLI",
-    limit=CONTEXT_LIMIT_TOKENS,
-    limit_text=f"Codex's limit of {CONTEXT_LIMIT_TOKENS:,} tokens of hook context",
+LIMITS = HarnessLimits(
+    piece_limit=CONTEXT_LIMIT_TOKENS,
+    pieces=1,
+    limit_text=f"Codex CLI's limit of {CONTEXT_LIMIT_TOKENS:,} tokens for the SessionStart hook "
+    "(its additionalContextLimit)",
     measure=codex_tokens,
 )
 
 
 def session_start(hook: HookInput, settings: HarnessSettings) -> dict[str, Any]:
     """Answer Codex's ``SessionStart`` hook with the injection (P-1, H-1). Never raises."""
-    return session_start_answer(hook, settings, LIMITS)
+    return session_start_answer(hook, settings, "Codex CLI", LIMITS)
 
 
 def pre_tool_use(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] | None:

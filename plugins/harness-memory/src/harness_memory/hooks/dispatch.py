@@ -11,8 +11,6 @@ import importlib
 import logging
 from typing import Any
 
-import msgspec
-
 from harness_memory.hooks.claude_code import decode_input
 from harness_memory.settings import HarnessSettings
 
@@ -42,7 +40,7 @@ def run_hook(harness: str, event: str, raw: bytes, settings: HarnessSettings) ->
     module_name, function_name = HOOK_EVENTS[harness][event]
     try:
         hook = decode_input(raw)
-    except (msgspec.DecodeError, ValueError) as error:
+    except ValueError as error:
         logger.warning("hook input is not the JSON %s sends: %s", harness, error)
         return None
     module = importlib.import_module(f"harness_memory.hooks.{module_name}")

@@ -21,9 +21,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness_memory.fitting import HarnessLimits
 from harness_memory.hooks.claude_code import HookInput
 from harness_memory.hooks.guarding import refusal, shell_refusal
-from harness_memory.hooks.one_piece import OnePieceLimit, session_start_answer
+from harness_memory.hooks.one_piece import session_start_answer
 from harness_memory.settings import HarnessSettings
 
 __all__ = ["CONTEXT_LIMIT", "GEMINI_VERSION", "GUARDED_TOOLS", "before_tool", "session_start"]
@@ -34,17 +35,18 @@ CONTEXT_LIMIT = 500_000
 """Characters of hook context known to reach the model whole (the largest measured)."""
 GUARDED_TOOLS = ("write_file", "replace", "run_shell_command")
 
-LIMITS = OnePieceLimit(
-    harness="Gemini CLI",
-    limit=CONTEXT_LIMIT,
-    limit_text=f"{CONTEXT_LIMIT:,} characters, the most measured to reach Gemini CLI's model",
+LIMITS = HarnessLimits(
+    piece_limit=CONTEXT_LIMIT,
+    pieces=1,
+    limit_text=f"{CONTEXT_LIMIT:,} characters of SessionStart context (the most measured to "
+    "reach Gemini CLI's model whole)",
     measure=len,
 )
 
 
 def session_start(hook: HookInput, settings: HarnessSettings) -> dict[str, Any]:
     """Answer Gemini CLI's ``SessionStart`` hook with the injection (P-1, H-1). Never raises."""
-    return session_start_answer(hook, settings, LIMITS)
+    return session_start_answer(hook, settings, "Gemini CLI", LIMITS)
 
 
 def before_tool(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] | None:

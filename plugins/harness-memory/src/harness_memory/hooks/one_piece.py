@@ -1,109 +1,85 @@
 """Session-start context for a harness that takes it in one piece of a limited size (H-1, P-4).
 
-Codex CLI and Gemini CLI each add one hook's ``additionalContext`` to the model's input, the
-same JSON shape Claude Code reads (``{"hookSpecificOutput": {"hookEventName": "SessionStart",
+Codex CLI and Gemini CLI each add one hook's ``additionalContext`` to the model's input, in the
+JSON shape Claude Code reads (``{"hookSpecificOutput": {"hookEventName": "SessionStart",
 "additionalContext": …}, "systemMessage": …}``). :func:`session_start_answer` starts the
-Session's memory from the harness's own settings, writes the Session's record for the guard,
-and fits the system prompt into the harness's limit: whole when it fits; otherwise index lines
-are left out at a line boundary from the end with a note saying how many and why, and the user
-is told in ``systemMessage`` (never a silent preview).
+Session's memory from the harness's own settings (with the offline fallback of H-4 when a
+memory root is configured), writes the Session's record for the guard, and fits the prompt
+into the harness's one piece with :func:`harness_memory.fitting.fit`: whole when it fits;
+otherwise index lines are left out at a line boundary with the I-4 note, the key line and the
+rest of the template stay, and the user is told in ``systemMessage`` (never a silent preview).
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from harness_memory.fitting import Delivery, HarnessLimits, fit
 from harness_memory.hooks.claude_code import HookInput
 from harness_memory.records import write_record
-from harness_memory.session import DEFAULT_TEMPLATE, SessionStart, start_session
+from harness_memory.session import SessionStart
 from harness_memory.settings import HarnessSettings
+from harness_memory.startup import MissingSettingsError, start_from_settings
 
-__all__ = ["OnePieceLimit", "fit_one_piece", "session_start_answer"]
+__all__ = ["session_start_answer"]
 
 logger = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True, slots=True)
-class OnePieceLimit:
-    """A harness's limit on its one Session-start piece: ``limit`` units as ``measure`` counts
-    them; ``harness`` names it to the user ("Codex CLI"); ``limit_text`` names the limit in the
-    note that follows a cut."""
-
-    harness: str
-    limit: int
-    limit_text: str
-    measure: Callable[[str], int]
-
-
-def fit_one_piece(text: str, limit: OnePieceLimit) -> tuple[str, int]:
-    """``(text that fits, lines left out)``: whole, or cut at a line end with a note (H-1).
-
-    Lines are left out from the end until the rest and the note fit; the note names how many
-    lines were left out and the limit, and tells the model where the full indexes are.
-    """
-    if limit.measure(text) <= limit.limit:
-        return text, 0
-    lines = text.split("\n")
-    for keep in range(len(lines) - 1, -1, -1):
-        left_out = len(lines) - keep
-        note = (
-            f"(Truncated: the last {left_out} lines of the memory context were left out because "
-            f"of {limit.limit_text}. Open the full MEMORY.md files in the memory Directories "
-            "yourself before relying on this list.)"
-        )
-        candidate = "\n".join([*lines[:keep], note])
-        if limit.measure(candidate) <= limit.limit:
-            return candidate, left_out
-    return "", len(lines)
-
-
 def session_start_answer(
-    hook: HookInput, settings: HarnessSettings, limit: OnePieceLimit
+    hook: HookInput, settings: HarnessSettings, harness: str, limits: HarnessLimits
 ) -> dict[str, Any]:
-    """The SessionStart hook's answer (P-4): the injection, fitted to ``limit``. Never raises."""
-    url, project, agent = settings.url, settings.project, settings.agent
-    if not (url and project and agent):
-        return {"systemMessage": f"Agent Memory is off: set {', '.join(settings.missing())}"}
+    """The SessionStart hook's answer for ``harness`` (its name for the user). Never raises."""
     try:
-        template = settings.read_template()
-    except (OSError, UnicodeDecodeError) as error:
-        logger.warning("template unreadable, using the default: %s", error)
-        template = DEFAULT_TEMPLATE
-    result: SessionStart = asyncio.run(
-        start_session(
-            service_url=url,
-            token=settings.token,
-            project=project,
-            agent=agent,
+        result = start_from_settings(
+            settings,
             workspace=hook.cwd or str(Path.cwd()),
-            template=template,
             session_id=hook.session_id,
-            timeout_s=settings.timeout,
+            template_fallback=True,
         )
-    )
-    meta = result.session_meta
+    except MissingSettingsError as error:
+        return {"systemMessage": f"Agent Memory is off for this Session: {error}"}
     if hook.session_id:
         try:
-            write_record(settings.state_dir, hook.session_id, meta)
+            write_record(settings.state_dir, hook.session_id, result.session_meta)
         except OSError as error:
             logger.warning("could not write the Session record: %s", error)
-    context, left_out = fit_one_piece(result.system_prompt.lstrip("\n"), limit)
-    answer: dict[str, Any] = {
-        "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": context}
-    }
-    messages = []
-    if meta.status == "failed-open":
-        messages.append(f"Agent Memory unavailable for this Session: {meta.error}")
-    if left_out:
-        messages.append(
-            f"Agent Memory: {limit.harness} takes at most {limit.limit_text}, so the last "
-            f"{left_out} lines of memory were left out of this Session's context."
-        )
-    if messages:
-        answer["systemMessage"] = " ".join(messages)
+    delivery = fit(result.sections, result.session_meta.manifests, limits)
+    answer: dict[str, Any] = {}
+    if delivery.pieces:
+        answer["hookSpecificOutput"] = {
+            "hookEventName": "SessionStart",
+            "additionalContext": delivery.pieces[0].lstrip("\n"),
+        }
+    message = _user_message(result, delivery, harness, limits)
+    if message is not None:
+        answer["systemMessage"] = message
     return answer
+
+
+def _user_message(
+    result: SessionStart, delivery: Delivery, harness: str, limits: HarnessLimits
+) -> str | None:
+    """What the user must hear: memory failed open or came from the files, or was cut (H-1)."""
+    meta = result.session_meta
+    said: list[str] = []
+    if meta.status == "failed-open":
+        said.append(f"Agent Memory unavailable for this Session: {meta.error}")
+    elif meta.status == "offline":
+        said.append(
+            "Agent Memory: the memory service is unreachable "
+            f"({meta.error}); memory was read from the files on this machine (read-only)."
+        )
+    cut = [f"{c.scope} index: {c.kept} of {c.total} lines" for c in delivery.cuts]
+    if delivery.prompt_lines_cut:
+        cut.append(f"{delivery.prompt_lines_cut} lines of the memory instructions left out")
+    if not delivery.complete:
+        cut.append("the rest of the prompt did not fit")
+    if cut:
+        said.append(
+            f"Agent Memory: {harness} takes at most {limits.limit_text}, so memory was cut "
+            f"({'; '.join(cut)})."
+        )
+    return " ".join(said) or None

@@ -143,7 +143,7 @@ def _update_trust(
     """Bring ``[hooks.state]`` to what the merged ``hooks.json`` needs, touching only entries
     that change: removed groups' entries go, later groups' entries move up, ours are trusted."""
     state = _state_table(config)
-    current = {str(key): state[key] for key in state.keys()} if state is not None else {}
+    current = {str(key): state[key] for key in state} if state is not None else {}
     wanted = dict(current)
     for event, gone in removed.items():
         label = _EVENT_LABELS.get(event)
