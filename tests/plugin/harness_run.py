@@ -88,14 +88,19 @@ async def run_in_loopback(
     cwd: Path,
     env: Mapping[str, str],
     sockets: Path,
+    files: Sequence[Path] = (),
 ) -> tuple[int, str, str, int]:
-    """Run ``command`` (``{port}`` in its words and env replaced by the stand-in's port) in a
+    """Run ``command`` (``{port}`` in its words, env and ``files`` replaced by the stand-in's
+    port) in a
     loopback-only namespace with the stand-in and the service bridged in; returns
     ``(exit status, stdout, stderr, model port)``."""
     service_port = urlsplit(service.url).port
     assert service_port is not None
     async with serve_app(app_factory) as port:  # type: ignore[arg-type]
-        async with unix_bridges([port, service_port], sockets) as bridges:
+        async with unix_bridges([port, service_port], sockets) as bridges:  # noqa: SIM117
+            for path in files:
+                text = path.read_text(encoding="utf-8")
+                path.write_text(text.replace("{port}", str(port)), encoding="utf-8")
             words = [word.replace("{port}", str(port)) for word in command]
             environment = {k: v.replace("{port}", str(port)) for k, v in env.items()}
             process = await asyncio.create_subprocess_exec(

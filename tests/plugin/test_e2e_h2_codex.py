@@ -83,9 +83,9 @@ async def test_h2_codex_injection_and_guard_end_to_end(
     workspace, key = workspace_with_key(tmp_path)
     denied = other_scope(memory_root, tmp_path) / "stolen.md"
     own = memory_root / key / "harness-hooks.md"
-    install("codex", home, real_service, memory_root)
-    with (home / ".codex" / "config.toml").open("a", encoding="utf-8") as config:
-        config.write(PROVIDER)
+    (home / ".codex").mkdir(parents=True)
+    (home / ".codex" / "config.toml").write_text(PROVIDER, encoding="utf-8")
+    install("codex", home, real_service, memory_root)  # merges into the user's config.toml
     fake = FakeResponses(
         turns=[[patch_call("call_other", denied, "stolen")], [patch_call("call_own", own, TOPIC)]]
     )
@@ -109,6 +109,7 @@ async def test_h2_codex_injection_and_guard_end_to_end(
             "NO_COLOR": "1",
         },
         sockets=tmp_path,
+        files=[home / ".codex" / "config.toml"],
     )
     assert status == 0, err[-3000:]
     turns = fake.session_turns()
