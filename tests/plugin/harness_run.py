@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from aiohttp import web
 from memory_core.keys import workspace_memory_key
 
 from tests.plugin.fake_model_apis import serve_app
@@ -83,7 +84,7 @@ def install(harness: str, home: Path, service: RealService, memory_root: Path) -
 async def run_in_loopback(
     command: Sequence[str],
     *,
-    app_factory: object,
+    app_factory: Callable[[], web.Application],
     service: RealService,
     cwd: Path,
     env: Mapping[str, str],
@@ -96,25 +97,27 @@ async def run_in_loopback(
     ``(exit status, stdout, stderr, model port)``."""
     service_port = urlsplit(service.url).port
     assert service_port is not None
-    async with serve_app(app_factory) as port:  # type: ignore[arg-type]
-        async with unix_bridges([port, service_port], sockets) as bridges:  # noqa: SIM117
-            for path in files:
-                text = path.read_text(encoding="utf-8")
-                path.write_text(text.replace("{port}", str(port)), encoding="utf-8")
-            words = [word.replace("{port}", str(port)) for word in command]
-            environment = {k: v.replace("{port}", str(port)) for k, v in env.items()}
-            process = await asyncio.create_subprocess_exec(
-                *wrap(words, bridges),
-                cwd=cwd,
-                env=environment,
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
-            )
-            try:
-                out, err = await asyncio.wait_for(process.communicate(), RUN_LIMIT_S)
-            except TimeoutError:
-                process.kill()
-                out, err = await process.communicate()
+    async with (
+        serve_app(app_factory) as port,
+        unix_bridges([port, service_port], sockets) as bridges,
+    ):
+        for path in files:
+            text = path.read_text(encoding="utf-8")
+            path.write_text(text.replace("{port}", str(port)), encoding="utf-8")
+        words = [word.replace("{port}", str(port)) for word in command]
+        environment = {k: v.replace("{port}", str(port)) for k, v in env.items()}
+        process = await asyncio.create_subprocess_exec(
+            *wrap(words, bridges),
+            cwd=cwd,
+            env=environment,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        try:
+            out, err = await asyncio.wait_for(process.communicate(), RUN_LIMIT_S)
+        except TimeoutError:
+            process.kill()
+            out, err = await process.communicate()
     assert process.returncode is not None
     return process.returncode, out.decode(errors="replace"), err.decode(errors="replace"), port
