@@ -1,4 +1,4 @@
-"""H-2 end to end with the real Gemini CLI (npm ``@google/gemini-cli``, pinned): memory through hooks.
+"""H-2 end to end with the real Gemini CLI (npm ``@google/gemini-cli``, pinned) and its hooks.
 
 The hooks are installed with ``harness-memory install gemini`` into a temporary HOME's
 ``~/.gemini/settings.json`` (merged into settings that select API-key auth and turn telemetry

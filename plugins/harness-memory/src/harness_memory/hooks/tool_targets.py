@@ -26,8 +26,8 @@ _PATCH_TARGET_RE = re.compile(
     r"^\*\*\* (?:Add File|Update File|Delete File|Move to): (?P<path>.+?)\s*$", re.MULTILINE
 )
 # Characters that end a path inside one shell word: assignments (OUT=/x), redirections (>/x),
-# separators the lexer left attached, quotes.
-_WORD_SPLIT_RE = re.compile(r"[=<>;|&()`'\"\s,]+")
+# separators the lexer left attached, command substitution, quotes the fallback split kept.
+_WORD_SPLIT_RE = re.compile(r"[=<>;|&()`'\"]+")
 
 
 def patch_targets(patch: str) -> list[str]:
