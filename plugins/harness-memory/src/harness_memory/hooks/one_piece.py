@@ -19,11 +19,11 @@ from typing import Any
 from harness_memory.fitting import Delivery, HarnessLimits, fit
 from harness_memory.hooks.claude_code import HookInput
 from harness_memory.records import write_record
-from harness_memory.session import SessionStart
+from harness_memory.session import SessionMeta, SessionStart
 from harness_memory.settings import HarnessSettings
 from harness_memory.startup import MissingSettingsError, start_from_settings
 
-__all__ = ["session_start_answer"]
+__all__ = ["availability_message", "session_start_answer"]
 
 logger = logging.getLogger(__name__)
 
@@ -59,19 +59,24 @@ def session_start_answer(
     return answer
 
 
+def availability_message(meta: SessionMeta) -> str | None:
+    """Tell the user when memory failed open (P-2) or was read from the files (H-4)."""
+    if meta.status == "failed-open":
+        return f"Agent Memory unavailable for this Session: {meta.error}"
+    if meta.status == "offline":
+        return (
+            f"Agent Memory: the memory service is unreachable ({meta.error}); memory was read "
+            "from the files on this machine (read-only) and writes still go to them."
+        )
+    return None
+
+
 def _user_message(
     result: SessionStart, delivery: Delivery, harness: str, limits: HarnessLimits
 ) -> str | None:
     """What the user must hear: memory failed open or came from the files, or was cut (H-1)."""
-    meta = result.session_meta
-    said: list[str] = []
-    if meta.status == "failed-open":
-        said.append(f"Agent Memory unavailable for this Session: {meta.error}")
-    elif meta.status == "offline":
-        said.append(
-            "Agent Memory: the memory service is unreachable "
-            f"({meta.error}); memory was read from the files on this machine (read-only)."
-        )
+    notice = availability_message(result.session_meta)
+    said = [] if notice is None else [notice]
     cut = [f"{c.scope} index: {c.kept} of {c.total} lines" for c in delivery.cuts]
     if delivery.prompt_lines_cut:
         cut.append(f"{delivery.prompt_lines_cut} lines of the memory instructions left out")
