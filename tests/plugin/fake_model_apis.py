@@ -22,7 +22,7 @@ from typing import Any
 from aiohttp import web
 from aiohttp.test_utils import unused_port
 
-__all__ = ["FakeGemini", "FakeResponses", "serve_app"]
+__all__ = ["FakeGemini", "FakeResponses", "Json", "serve_app"]
 
 Json = dict[str, Any]
 

@@ -16,9 +16,10 @@ from urllib.parse import urlsplit
 from aiohttp import web
 from memory_core.keys import workspace_memory_key
 
-from tests.plugin.fake_model_apis import serve_app
+from tests.plugin.fake_model_apis import FakeGemini, FakeResponses, Json, serve_app
 from tests.plugin.helpers import HARNESS_MEMORY
 from tests.plugin.loopback_only import unix_bridges, wrap
+from tests.plugin.npm_cli import CODEX, GEMINI, npm_cli
 from tests.plugin.real_service import RealService
 
 RUN_LIMIT_S = 180  # a hang guard for the CLI run, not an assertion about speed
@@ -121,3 +122,90 @@ async def run_in_loopback(
             out, err = await process.communicate()
     assert process.returncode is not None
     return process.returncode, out.decode(errors="replace"), err.decode(errors="replace"), port
+
+
+CODEX_CONFIG = """
+model = "gpt-5.5"
+model_provider = "stand_in"
+check_for_update_on_startup = false
+
+[model_providers.stand_in]
+name = "loopback stand-in"
+base_url = "http://127.0.0.1:{port}/v1"
+wire_api = "responses"
+env_key = "STAND_IN_API_KEY"
+
+[analytics]
+enabled = false
+
+[feedback]
+enabled = false
+
+[otel]
+exporter = "none"
+"""
+GEMINI_SETTINGS = (
+    '{"security": {"auth": {"selectedType": "gemini-api-key"}},'
+    ' "privacy": {"usageStatisticsEnabled": false}, "telemetry": {"enabled": false},'
+    ' "general": {"disableAutoUpdate": true, "disableUpdateNag": true}}'
+)
+PROMPT = "Remember that memory reaches this agent through hooks."
+
+
+async def run_codex(
+    turns: list[list[Json]], service: RealService, memory_root: Path, workspace: Path, tmp: Path
+) -> tuple[FakeResponses, int, str, str]:
+    """Codex ``exec`` headless with the hooks installed into a fresh HOME under ``tmp``: the
+    stand-in's provider in the user's ``config.toml`` first, then ``harness-memory install``."""
+    codex = npm_cli(CODEX)
+    home = tmp / "home"
+    (home / ".codex").mkdir(parents=True)
+    (home / ".codex" / "config.toml").write_text(CODEX_CONFIG, encoding="utf-8")
+    install("codex", home, service, memory_root)  # merges into the user's config.toml
+    fake = FakeResponses(turns=turns)
+    command = [str(codex), "exec", "--skip-git-repo-check", "--sandbox", "workspace-write", PROMPT]
+    status, out, err, _ = await run_in_loopback(
+        command,
+        app_factory=fake.app,
+        service=service,
+        cwd=workspace,
+        env={
+            "HOME": str(home),
+            "CODEX_HOME": str(home / ".codex"),
+            "STAND_IN_API_KEY": "sk-test-dummy",
+            "PATH": "/usr/local/bin:/usr/bin:/bin",
+            "NO_COLOR": "1",
+        },
+        sockets=tmp,
+        files=[home / ".codex" / "config.toml"],
+    )
+    return fake, status, out, err
+
+
+async def run_gemini(
+    turns: list[list[Json]], service: RealService, memory_root: Path, workspace: Path, tmp: Path
+) -> tuple[FakeGemini, int, str, str]:
+    """Gemini CLI ``-p --yolo`` headless with the hooks installed into a fresh HOME under ``tmp``
+    (merged into settings that select API-key auth and turn telemetry and updates off)."""
+    gemini = npm_cli(GEMINI)
+    home = tmp / "home"
+    (home / ".gemini").mkdir(parents=True)
+    (home / ".gemini" / "settings.json").write_text(GEMINI_SETTINGS, encoding="utf-8")
+    install("gemini", home, service, memory_root)
+    fake = FakeGemini(turns=turns)
+    status, out, err, _ = await run_in_loopback(
+        [str(gemini), "--yolo", "-p", PROMPT],
+        app_factory=fake.app,
+        service=service,
+        cwd=workspace,
+        env={
+            "HOME": str(home),
+            "PATH": "/usr/local/bin:/usr/bin:/bin",
+            "GEMINI_API_KEY": "test-dummy-key",
+            "GOOGLE_GEMINI_BASE_URL": "http://127.0.0.1:{port}",
+            "GEMINI_CLI_TRUST_WORKSPACE": "true",
+            "NO_COLOR": "1",
+        },
+        sockets=tmp,
+    )
+    return fake, status, out, err

@@ -17,40 +17,10 @@ from typing import Any
 
 import pytest
 
-from tests.plugin.fake_model_apis import FakeResponses
-from tests.plugin.harness_run import (
-    TOPIC,
-    index_lines,
-    install,
-    other_scope,
-    run_in_loopback,
-    workspace_with_key,
-)
-from tests.plugin.npm_cli import CODEX, npm_cli
+from tests.plugin.harness_run import TOPIC, index_lines, other_scope, run_codex, workspace_with_key
 from tests.plugin.real_service import RealService
 
 pytestmark = pytest.mark.e2e
-
-PROVIDER = """
-model = "gpt-5.5"
-model_provider = "stand_in"
-check_for_update_on_startup = false
-
-[model_providers.stand_in]
-name = "loopback stand-in"
-base_url = "http://127.0.0.1:{port}/v1"
-wire_api = "responses"
-env_key = "STAND_IN_API_KEY"
-
-[analytics]
-enabled = false
-
-[feedback]
-enabled = false
-
-[otel]
-exporter = "none"
-"""
 
 
 def patch_call(call_id: str, path: Path, body: str) -> dict[str, Any]:
@@ -78,39 +48,11 @@ def call_output(body: dict[str, Any], call_id: str) -> str:
 async def test_h2_codex_injection_and_guard_end_to_end(
     real_service: RealService, memory_root: Path, tmp_path: Path
 ) -> None:
-    codex = npm_cli(CODEX)
-    home = tmp_path / "home"
     workspace, key = workspace_with_key(tmp_path)
     denied = other_scope(memory_root, tmp_path) / "stolen.md"
     own = memory_root / key / "harness-hooks.md"
-    (home / ".codex").mkdir(parents=True)
-    (home / ".codex" / "config.toml").write_text(PROVIDER, encoding="utf-8")
-    install("codex", home, real_service, memory_root)  # merges into the user's config.toml
-    fake = FakeResponses(
-        turns=[[patch_call("call_other", denied, "stolen")], [patch_call("call_own", own, TOPIC)]]
-    )
-    status, out, err, _ = await run_in_loopback(
-        [
-            str(codex),
-            "exec",
-            "--skip-git-repo-check",
-            "--sandbox",
-            "workspace-write",
-            "Remember that memory reaches Codex through hooks.",
-        ],
-        app_factory=fake.app,
-        service=real_service,
-        cwd=workspace,
-        env={
-            "HOME": str(home),
-            "CODEX_HOME": str(home / ".codex"),
-            "STAND_IN_API_KEY": "sk-test-dummy",
-            "PATH": "/usr/local/bin:/usr/bin:/bin",
-            "NO_COLOR": "1",
-        },
-        sockets=tmp_path,
-        files=[home / ".codex" / "config.toml"],
-    )
+    script = [[patch_call("call_other", denied, "stolen")], [patch_call("call_own", own, TOPIC)]]
+    fake, status, out, err = await run_codex(script, real_service, memory_root, workspace, tmp_path)
     assert status == 0, err[-3000:]
     turns = fake.session_turns()
     assert len(turns) >= 3, err[-3000:]

@@ -17,26 +17,10 @@ from typing import Any
 
 import pytest
 
-from tests.plugin.fake_model_apis import FakeGemini
-from tests.plugin.harness_run import (
-    TOPIC,
-    index_lines,
-    install,
-    other_scope,
-    run_in_loopback,
-    workspace_with_key,
-)
-from tests.plugin.npm_cli import GEMINI, npm_cli
+from tests.plugin.harness_run import TOPIC, index_lines, other_scope, run_gemini, workspace_with_key
 from tests.plugin.real_service import RealService
 
 pytestmark = pytest.mark.e2e
-
-SETTINGS = {
-    "security": {"auth": {"selectedType": "gemini-api-key"}},
-    "privacy": {"usageStatisticsEnabled": False},
-    "telemetry": {"enabled": False},
-    "general": {"disableAutoUpdate": True, "disableUpdateNag": True},
-}
 
 
 def write_call(path: Path, content: str) -> dict[str, Any]:
@@ -57,29 +41,12 @@ def first_user_text(body: dict[str, Any]) -> str:
 async def test_h2_gemini_injection_and_guard_end_to_end(
     real_service: RealService, memory_root: Path, tmp_path: Path
 ) -> None:
-    gemini = npm_cli(GEMINI)
-    home = tmp_path / "home"
     workspace, key = workspace_with_key(tmp_path)
     denied = other_scope(memory_root, tmp_path) / "stolen.md"
     own = memory_root / key / "harness-hooks.md"
-    (home / ".gemini").mkdir(parents=True)
-    (home / ".gemini" / "settings.json").write_text(json.dumps(SETTINGS), encoding="utf-8")
-    install("gemini", home, real_service, memory_root)
-    fake = FakeGemini(turns=[[write_call(denied, "stolen\n")], [write_call(own, TOPIC)]])
-    status, out, err, _ = await run_in_loopback(
-        [str(gemini), "--yolo", "-p", "Remember that memory reaches Gemini CLI through hooks."],
-        app_factory=fake.app,
-        service=real_service,
-        cwd=workspace,
-        env={
-            "HOME": str(home),
-            "PATH": "/usr/local/bin:/usr/bin:/bin",
-            "GEMINI_API_KEY": "test-dummy-key",
-            "GOOGLE_GEMINI_BASE_URL": "http://127.0.0.1:{port}",
-            "GEMINI_CLI_TRUST_WORKSPACE": "true",
-            "NO_COLOR": "1",
-        },
-        sockets=tmp_path,
+    script = [[write_call(denied, "stolen\n")], [write_call(own, TOPIC)]]
+    fake, status, out, err = await run_gemini(
+        script, real_service, memory_root, workspace, tmp_path
     )
     assert status == 0, err[-3000:]
     turns = fake.session_turns()

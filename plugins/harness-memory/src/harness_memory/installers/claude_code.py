@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from harness_memory.hooks.claude_code import RECOMMENDED_PARTS
 from harness_memory.installers.files import FileChange, dump_json, read_json_object
 from harness_memory.installers.hook_groups import merge_hooks
 from harness_memory.installers.spec import InstallOptions
@@ -22,8 +23,9 @@ from harness_memory.installers.spec import InstallOptions
 __all__ = ["SESSION_START_PARTS", "plan", "settings_path"]
 
 HARNESS = "claude-code"
-SESSION_START_PARTS = 1
-"""SessionStart entries written; each carries one piece of the injection."""
+SESSION_START_PARTS = RECOMMENDED_PARTS
+"""SessionStart entries written, each carrying one piece of the injection (H-1: Claude Code
+shows at most 10,000 characters of each; six carry both indexes at the caps)."""
 WRITE_MATCHER = "Write|Edit|MultiEdit|NotebookEdit"
 
 
