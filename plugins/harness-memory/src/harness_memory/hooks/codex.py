@@ -24,14 +24,16 @@ service or malformed input never stops the Session.
 
 from __future__ import annotations
 
-from typing import Any
-
-from harness_memory.fitting import HarnessLimits
-from harness_memory.hooks.claude_code import HookInput
 from harness_memory.hooks.guarding import refusal, shell_refusal, string_leaves
-from harness_memory.hooks.one_piece import session_start_answer
 from harness_memory.hooks.tool_targets import patch_targets
-from harness_memory.settings import HarnessSettings
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: the guard path)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from harness_memory.fitting import HarnessLimits
+    from harness_memory.hooks.claude_code import HookInput
+    from harness_memory.settings import HarnessSettings
 
 __all__ = [
     "CODEX_VERSION",
@@ -54,18 +56,24 @@ def codex_tokens(text: str) -> int:
     return (len(text.encode("utf-8")) + 3) // 4
 
 
-LIMITS = HarnessLimits(
-    piece_limit=CONTEXT_LIMIT_TOKENS,
-    pieces=1,
-    limit_text=f"Codex CLI's limit of {CONTEXT_LIMIT_TOKENS:,} tokens for the SessionStart hook "
-    "(its additionalContextLimit)",
-    measure=codex_tokens,
-)
+def limits() -> HarnessLimits:
+    """This harness's Session-start limit for :func:`harness_memory.fitting.fit` (H-1)."""
+    from harness_memory.fitting import HarnessLimits  # the guard path never needs it (H-5)
+
+    return HarnessLimits(
+        piece_limit=CONTEXT_LIMIT_TOKENS,
+        pieces=1,
+        limit_text=f"Codex CLI's limit of {CONTEXT_LIMIT_TOKENS:,} tokens for the SessionStart "
+        "hook (its additionalContextLimit)",
+        measure=codex_tokens,
+    )
 
 
 def session_start(hook: HookInput, settings: HarnessSettings) -> dict[str, Any]:
     """Answer Codex's ``SessionStart`` hook with the injection (P-1, H-1). Never raises."""
-    return session_start_answer(hook, settings, "Codex CLI", LIMITS)
+    from harness_memory.hooks.one_piece import session_start_answer  # not on the guard path
+
+    return session_start_answer(hook, settings, "Codex CLI", limits())
 
 
 def pre_tool_use(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] | None:

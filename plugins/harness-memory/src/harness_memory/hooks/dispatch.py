@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import importlib
 import logging
-from typing import Any
 
 from harness_memory.hooks.claude_code import decode_input
-from harness_memory.settings import HarnessSettings
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: the guard path)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from harness_memory.settings import HarnessSettings
 
 __all__ = ["HOOK_EVENTS", "run_hook"]
 

@@ -19,13 +19,15 @@ An allowed call gets no answer. Both adapters fail open.
 
 from __future__ import annotations
 
-from typing import Any
-
-from harness_memory.fitting import HarnessLimits
-from harness_memory.hooks.claude_code import HookInput
 from harness_memory.hooks.guarding import refusal, shell_refusal
-from harness_memory.hooks.one_piece import session_start_answer
-from harness_memory.settings import HarnessSettings
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: the guard path)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from harness_memory.fitting import HarnessLimits
+    from harness_memory.hooks.claude_code import HookInput
+    from harness_memory.settings import HarnessSettings
 
 __all__ = ["CONTEXT_LIMIT", "GEMINI_VERSION", "GUARDED_TOOLS", "before_tool", "session_start"]
 
@@ -35,18 +37,25 @@ CONTEXT_LIMIT = 500_000
 """Characters of hook context known to reach the model whole (the largest measured)."""
 GUARDED_TOOLS = ("write_file", "replace", "run_shell_command")
 
-LIMITS = HarnessLimits(
-    piece_limit=CONTEXT_LIMIT,
-    pieces=1,
-    limit_text=f"{CONTEXT_LIMIT:,} characters of SessionStart context (the most measured to "
-    "reach Gemini CLI's model whole)",
-    measure=len,
-)
+
+def limits() -> HarnessLimits:
+    """This harness's Session-start limit for :func:`harness_memory.fitting.fit` (H-1)."""
+    from harness_memory.fitting import HarnessLimits  # the guard path never needs it (H-5)
+
+    return HarnessLimits(
+        piece_limit=CONTEXT_LIMIT,
+        pieces=1,
+        limit_text=f"{CONTEXT_LIMIT:,} characters of SessionStart context (the most measured to "
+        "reach Gemini CLI's model whole)",
+        measure=len,
+    )
 
 
 def session_start(hook: HookInput, settings: HarnessSettings) -> dict[str, Any]:
     """Answer Gemini CLI's ``SessionStart`` hook with the injection (P-1, H-1). Never raises."""
-    return session_start_answer(hook, settings, "Gemini CLI", LIMITS)
+    from harness_memory.hooks.one_piece import session_start_answer  # not on the guard path
+
+    return session_start_answer(hook, settings, "Gemini CLI", limits())
 
 
 def before_tool(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] | None:

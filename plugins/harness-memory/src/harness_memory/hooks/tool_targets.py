@@ -18,7 +18,10 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Sequence
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: the guard path)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 __all__ = ["patch_targets", "shell_targets"]
 
