@@ -8,7 +8,7 @@ export MEMORY_API_DATA_DIR ?= $(CURDIR)/.data
 
 PACKAGES := shared/pyproject.toml services/memory-api/pyproject.toml plugins/harness-memory/pyproject.toml
 
-.PHONY: install run test lint typecheck pytest clean
+.PHONY: install run test lint typecheck pytest bench bench-quick clean
 
 install: $(STAMP)
 
@@ -36,6 +36,13 @@ typecheck: $(STAMP)
 
 pytest: $(STAMP)
 	$(BIN)/pytest
+
+## Speed and memory per case as ratios within one run (docs/performance.md); JSON in artifacts/.
+bench: $(STAMP)
+	$(BIN)/python -m bench.perf
+
+bench-quick: $(STAMP)
+	$(BIN)/python -m bench.perf --quick
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

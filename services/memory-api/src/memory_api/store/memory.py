@@ -40,7 +40,7 @@ from memory_core.wire import (
 )
 
 from memory_api.errors import NotFound
-from memory_api.store.agents import AgentStore
+from memory_api.store.agents import AgentRecord, AgentStore
 from memory_api.store.answers import ScopeAnswers
 from memory_api.store.containment import checked_memory_root, real_path
 from memory_api.store.locks import lock_name
@@ -185,7 +185,7 @@ class MemoryStore:
         _check(project, agent_id)
         workspace = check_workspace_path(body.workspace)
         record = await self.agents.get(project, agent_id)
-        answer = await asyncio.to_thread(start_session, self.app_data_dir, record, workspace)
+        answer = await asyncio.to_thread(self.assemble_session, record, workspace)
         logger.info(
             "session start: agent=%s session=%r kind=%s key=%s injected=%s",
             agent_id,
@@ -196,6 +196,11 @@ class MemoryStore:
             answer.injected,
         )
         return answer
+
+    def assemble_session(self, record: AgentRecord, workspace: str) -> SessionStartResponse:
+        """The blocking part of :meth:`session_start` (run in a worker thread): prepare the
+        scopes and build the answer for ``record`` in the checked ``workspace`` path."""
+        return start_session(self.app_data_dir, record, workspace)
 
     async def insert_placeholder(self, project: str, agent_id: str) -> PlaceholderResult:
         """A-4: insert ``{{MEMORY}}`` and the key line into the template (I-7), idempotently.
