@@ -34,9 +34,11 @@ __all__ = [
     "LINE_CAP",
     "USER_INDEX_PLACEHOLDER",
     "CappedIndex",
+    "PreparedIndex",
     "build_memory_text",
     "cap_indexes",
     "empty_note",
+    "prepare_index",
     "truncation_note",
 ]
 
@@ -88,16 +90,39 @@ def truncation_note(scope: str, left_out: int, total: int, cap: CapFired) -> str
     )
 
 
+class PreparedIndex(msgspec.Struct, frozen=True):
+    """One index file made ready for the caps (rule 1): what :func:`cap_indexes` works on.
+
+    ``blank`` is true for a missing or blank index, ``total`` counts its lines, ``candidates``
+    are its first :data:`LINE_CAP` lines with likely credentials masked (I-8). It depends on the
+    file's text alone, so a service may keep it per version of the file and skip the masking.
+    """
+
+    blank: bool
+    total: int
+    candidates: tuple[str, ...]
+
+
+def prepare_index(raw: str | None) -> PreparedIndex:
+    """Split ``raw`` (None: the file is missing) into lines and mask the injectable ones (I-8)."""
+    lines = [] if raw is None else index_lines(raw)
+    # Only what can be injected is masked: lines past the line cap never reach the model.
+    return PreparedIndex(
+        blank=raw is None or not raw.strip(),
+        total=len(lines),
+        candidates=tuple(mask_secret_lines(lines[:LINE_CAP])),
+    )
+
+
 class _Scope:
     """Working state for one scope while the caps are applied."""
 
-    def __init__(self, scope: str, raw: str | None) -> None:
+    def __init__(self, scope: str, raw: str | PreparedIndex | None) -> None:
+        prepared = raw if isinstance(raw, PreparedIndex) else prepare_index(raw)
         self.scope = scope
-        self.blank = raw is None or not raw.strip()
-        lines = [] if raw is None else index_lines(raw)
-        self.total = len(lines)
-        # Only what can be injected is masked: lines past the line cap never reach the model.
-        self.candidates = mask_secret_lines(lines[:LINE_CAP])
+        self.blank = prepared.blank
+        self.total = prepared.total
+        self.candidates = prepared.candidates
         self.need = sum(len(line) + 1 for line in self.candidates)
         self.kept_count = len(self.candidates)
         self.used = self.need
@@ -165,11 +190,15 @@ def _finish(state: _Scope, headroom_chars: int) -> CappedIndex:
 
 
 def cap_indexes(
-    user_index: str | None, workspace_index: str | None, *, workspace_key: str | None
+    user_index: str | PreparedIndex | None,
+    workspace_index: str | PreparedIndex | None,
+    *,
+    workspace_key: str | None,
 ) -> list[CappedIndex]:
     """Apply I-3, I-4 and I-8 to the user index and, with a key, the Workspace index.
 
-    ``None`` means the index file is missing. Returns the user scope first, then — only when
+    Each index is its text, or :func:`prepare_index` of it (the same answer, without masking
+    again); ``None`` means the index file is missing. Returns the user scope first, then — only when
     ``workspace_key`` is given (a persistent Workspace) — the Workspace scope. ``headroom_chars``
     in a manifest is what is left of :data:`CHAR_CAP` after both injected indexes (0 for a scope
     that was cut); ``headroom_lines`` what is left of :data:`LINE_CAP` for that scope.

@@ -37,11 +37,11 @@ from memory_core.wire import (
 
 from memory_api.errors import NotFound
 from memory_api.store.containment import OutsideMemoryRoot
+from memory_api.store.index_cache import IndexCache
 from memory_api.store.scopes import (
     IndexText,
     TopicEntry,
     list_scopes,
-    read_index_text,
     read_marker,
     scan_topics,
     scope_real_dir,
@@ -55,8 +55,9 @@ logger = logging.getLogger(__name__)
 
 USER_TITLE = "User memory"
 """The overview title of the user scope (A-3)."""
-INDEX_LINT_MEMO = 256
-"""How many scope-level lint answers are memoised (scanning an index for secrets is costly)."""
+SCOPE_LINT_MEMO = 20_000
+"""How many scopes' scope-level lint answers are memoised (one each, the newest inputs only):
+more than an agent has scopes, so an overview of every scope never evicts its own answers."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,31 +96,34 @@ def _digest(index_text: str | None, files: tuple[str, ...], companion: str | Non
 class ScopeAnswers:
     """Builds the read answers of one app; ``cache`` is shared by every request."""
 
-    def __init__(self, cache: TopicCache) -> None:
+    def __init__(self, cache: TopicCache, indexes: IndexCache) -> None:
         self.cache = cache
-        self._index_lint: OrderedDict[bytes, tuple[Finding, ...]] = OrderedDict()
+        self.indexes = indexes
+        self._scope_lints: OrderedDict[Path, tuple[bytes, tuple[Finding, ...]]] = OrderedDict()
         self._lock = threading.Lock()
 
     def _scope_lint(
-        self, index_text: str | None, files: tuple[str, ...], companion: str | None
+        self, scope: Path, index_text: str | None, files: tuple[str, ...], companion: str | None
     ) -> tuple[Finding, ...]:
-        """The scope-level findings (index, unindexed, missing index), memoised by their inputs.
+        """The scope-level findings (index, unindexed, missing index), memoised per scope.
 
-        The key is the SHA-256 of the inputs (texts and names in full), so a memoised answer is
-        the one ``lint_scope`` would give now while the memo holds digests, not megabytes of
-        index text; only the newest :data:`INDEX_LINT_MEMO` answers are kept.
+        The memo holds, for each real scope dir, the SHA-256 of the inputs it was computed from
+        (texts and names in full) and the answer: a memoised answer is served only for the same
+        inputs, so it is the one ``lint_scope`` would give now, while the memo holds digests,
+        not megabytes of index text. At most :data:`SCOPE_LINT_MEMO` scopes are kept.
         """
-        key = _digest(index_text, files, companion)
+        digest = _digest(index_text, files, companion)
         with self._lock:
-            found = self._index_lint.get(key)
-            if found is not None:
-                self._index_lint.move_to_end(key)
-                return found
+            found = self._scope_lints.get(scope)
+            if found is not None and found[0] == digest:
+                self._scope_lints.move_to_end(scope)
+                return found[1]
         fresh = tuple(lint_scope(index_text, [], files, companion_index=companion))
         with self._lock:
-            self._index_lint[key] = fresh
-            while len(self._index_lint) > INDEX_LINT_MEMO:
-                self._index_lint.popitem(last=False)
+            self._scope_lints[scope] = (digest, fresh)
+            self._scope_lints.move_to_end(scope)
+            while len(self._scope_lints) > SCOPE_LINT_MEMO:
+                self._scope_lints.popitem(last=False)
         return fresh
 
     def _load(self, entries: list[TopicEntry]) -> list[_Loaded]:
@@ -133,17 +137,19 @@ class ScopeAnswers:
             loaded.append(_Loaded(entry, topic, info.st_size, info.st_mtime_ns))
         return loaded
 
-    @staticmethod
-    def _user_index(root: Path) -> str | None:
+    def _user_scope(self, root: Path) -> Path | None:
         try:
-            scope = scope_real_dir(root, USER_SCOPE)
+            return scope_real_dir(root, USER_SCOPE)
         except OutsideMemoryRoot:
             return None
-        found = read_index_text(root, scope) if scope is not None else None
-        return found.text if found is not None else None
 
     def _lint(
-        self, key: str, index_text: str | None, loaded: list[_Loaded], user_index: str | None
+        self,
+        scope: Path,
+        key: str,
+        index_text: str | None,
+        loaded: list[_Loaded],
+        user_index: str | None,
     ) -> list[Finding]:
         """``lint_scope`` of the scope, each topic's own findings taken from the cache.
 
@@ -153,7 +159,7 @@ class ScopeAnswers:
         """
         companion = None if key == USER_SCOPE else user_index
         files = tuple(item.entry.file for item in loaded)
-        findings = list(self._scope_lint(index_text, files, companion))
+        findings = list(self._scope_lint(scope, index_text, files, companion))
         for item in sorted(loaded, key=lambda item: item.topic.file):
             findings.extend(self.cache.lint(item.entry.real, item.topic))
         return findings
@@ -173,7 +179,7 @@ class ScopeAnswers:
             times.append(scope.stat().st_mtime_ns)  # a file created or deleted is activity too
         newest = max(times, default=0)
         index_text = index.text if index is not None else None
-        counts = Counter(f.code for f in self._lint(key, index_text, loaded, user_index))
+        counts = Counter(f.code for f in self._lint(scope, key, index_text, loaded, user_index))
         if key == USER_SCOPE:
             title, path, problems, orphaned = USER_TITLE, None, [], False
         else:
@@ -199,12 +205,12 @@ class ScopeAnswers:
         """
         scopes = list_scopes(root)
         user_dir = dict(scopes).get(USER_SCOPE)
-        user_index = read_index_text(root, user_dir) if user_dir is not None else None
+        user_index = self.indexes.read(root, user_dir) if user_dir is not None else None
         user_text = user_index.text if user_index is not None else None
         user: list[ScopeSummary] = []
         workspaces: list[tuple[int, ScopeSummary]] = []
         for key, scope in scopes:
-            index = user_index if key == USER_SCOPE else read_index_text(root, scope)
+            index = user_index if key == USER_SCOPE else self.indexes.read(root, scope)
             newest, summary = self._summary(root, key, scope, index, user_text)
             if key == USER_SCOPE:
                 user.append(summary)
@@ -237,14 +243,18 @@ class ScopeAnswers:
         A Workspace index is capped as a Session in that Workspace would get it: beside the
         user index, sharing the character budget (I-4); the user index as if injected alone.
         """
-        index = read_index_text(root, scope)
+        index = self.indexes.read(root, scope)
         text = index.text if index is not None else None
+        prepared = self.indexes.prepared(root, scope)
         user_index = None
         if key == USER_SCOPE:
-            capped = cap_indexes(text, None, workspace_key=None)[0]
+            capped = cap_indexes(prepared, None, workspace_key=None)[0]
         else:
-            user_index = self._user_index(root)
-            capped = cap_indexes(user_index, text, workspace_key=key)[1]
+            user_scope = self._user_scope(root)
+            found = self.indexes.read(root, user_scope) if user_scope is not None else None
+            user_index = found.text if found is not None else None
+            user_prepared = self.indexes.prepared(root, user_scope)
+            capped = cap_indexes(user_prepared, prepared, workspace_key=key)[1]
         kept = set(capped.kept)
         lines = [
             IndexLine(number=number, text=line, kept=number in kept)
@@ -257,5 +267,5 @@ class ScopeAnswers:
             raw=text or "",
             lines=lines,
             manifest=capped.manifest,
-            findings=self._lint(key, text, loaded, user_index),
+            findings=self._lint(scope, key, text, loaded, user_index),
         )

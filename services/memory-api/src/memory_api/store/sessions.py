@@ -40,7 +40,8 @@ from memory_api.errors import BadRequest
 from memory_api.store.agents import AgentRecord
 from memory_api.store.containment import OutsideMemoryRoot, checked_memory_root, real_path
 from memory_api.store.exclusive import create_new_bytes
-from memory_api.store.scopes import create_scope_dir, read_index_text, read_marker, scope_real_dir
+from memory_api.store.index_cache import IndexCache
+from memory_api.store.scopes import create_scope_dir, read_marker, scope_real_dir
 
 __all__ = [
     "WORKSPACE_PATH_MAX_BYTES",
@@ -160,18 +161,14 @@ def _prepare(app_data_dir: Path, root: Path, real_workspace: str, enabled: bool)
     return _Prepared("persistent", key, user_dir, workspace_dir)
 
 
-def _index_of(root: Path, scope: Path | None) -> str | None:
-    if scope is None:
-        return None
-    found = read_index_text(root, scope)
-    return None if found is None else found.text
-
-
-def start_session(app_data_dir: Path, record: AgentRecord, workspace: str) -> SessionStartResponse:
+def start_session(
+    app_data_dir: Path, record: AgentRecord, workspace: str, indexes: IndexCache | None = None
+) -> SessionStartResponse:
     """Prepare directories and build the A-9 answer for a Session of ``record`` in ``workspace``.
 
-    ``workspace`` must have passed :func:`check_workspace_path`. Raises :class:`BadRequest`
-    for a Workspace that is no directory (see :func:`check_real_workspace`) and
+    ``workspace`` must have passed :func:`check_workspace_path`; ``indexes`` is the service's
+    index cache (a throw-away one when None: every index read and masked afresh). Raises
+    :class:`BadRequest` for a Workspace that is no directory (see :func:`check_real_workspace`) and
     :class:`~memory_api.store.containment.OutsideMemoryRoot` (404) when the agent's memory root
     is redirected by a symlink.
     """
@@ -188,12 +185,13 @@ def start_session(app_data_dir: Path, record: AgentRecord, workspace: str) -> Se
         workspace=None if prepared.key is None else str(root / prepared.key),
     )
     injected = enabled and template_has_memory
+    indexes = indexes if indexes is not None else IndexCache(max_entries=2)
     capped: list[CappedIndex] = []
     memory = ""
     if injected:
         capped = cap_indexes(
-            _index_of(root, prepared.user_dir),
-            _index_of(root, prepared.workspace_dir),
+            indexes.prepared(root, prepared.user_dir),
+            indexes.prepared(root, prepared.workspace_dir),
             workspace_key=prepared.key,
         )
         memory = build_memory_text(

@@ -6,9 +6,9 @@ A token file holds ``{"name", "sha256", "projects", "createdAt"}``; the secret i
 stored. Secrets are 256-bit random strings, so a plain SHA-256 (no salt, no stretching) is enough
 to make a leaked file useless, and lookups compare digests with :func:`hmac.compare_digest`.
 
-Every request reads the folder again (``os.scandir``); parsed files are cached by
-``(mtime_ns, size, inode)``, so a token created or revoked by another process is seen at once
-(Q-4) while an unchanged folder costs one directory scan.
+Every request reads the folder again (``os.scandir``); parsed files are cached by their file key
+(:mod:`~memory_api.store.stat_cache`), so a token created or revoked by another process is seen
+at once (Q-4) while an unchanged folder costs one directory scan.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from memory_core.wire import utc_timestamp
 from memory_api.errors import Conflict, NotFound
 from memory_api.store.containment import read_regular
 from memory_api.store.exclusive import create_new_bytes
+from memory_api.store.stat_cache import StatCache, file_key
 
 __all__ = [
     "TOKENS_DIR",
@@ -49,6 +50,8 @@ TOKENS_DIR = "tokens"
 SECRET_PREFIX = "mem_"  # noqa: S105 - a public marker in front of every secret, not one
 _NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 TOKEN_READ_CAP = 64 * 1024
+TOKEN_FILES_CACHED = 10_000
+"""Token files whose parse is kept (each a few hundred bytes)."""
 """A token file is one small JSON object; a FIFO or a huge file under that name is never read
 whole (a FIFO would block every request's authentication forever)."""
 
@@ -122,8 +125,9 @@ def parse_token_spec(spec: str) -> tuple[str, tuple[str, ...] | None, str]:
 
 
 @dataclass(frozen=True, slots=True)
-class _Cached:
-    stamp: tuple[int, int, int]
+class _Read:
+    """A token file as last read: its entry, or None when it was unreadable (warned once)."""
+
     entry: TokenEntry | None
 
 
@@ -141,7 +145,7 @@ class TokenStore:
     def __init__(self, data_dir: Path, env_tokens: tuple[TokenEntry, ...] = ()) -> None:
         self._dir = data_dir / TOKENS_DIR
         self._env = env_tokens
-        self._cache: dict[str, _Cached] = {}
+        self._cache: StatCache[str, _Read] = StatCache(max_entries=TOKEN_FILES_CACHED)
 
     def entries(self) -> tuple[TokenEntry, ...]:
         """Return every token: the environment's first, then the files', sorted by name."""
@@ -158,9 +162,7 @@ class TokenStore:
             entry = self._read(item)
             if entry is not None:
                 found.append(entry)
-        for stale in set(self._cache) - seen:
-            # Requests run this in worker threads at once: another may have dropped it already.
-            self._cache.pop(stale, None)
+        self._cache.keep_only(seen)
         return (*self._env, *found)
 
     def _read(self, item: os.DirEntry[str]) -> TokenEntry | None:
@@ -168,9 +170,9 @@ class TokenStore:
             stat = item.stat()
         except OSError:
             return None
-        stamp = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
-        cached = self._cache.get(item.path)
-        if cached is not None and cached.stamp == stamp:
+        key = file_key(stat)
+        cached = self._cache.get(item.path, key)
+        if cached is not None:
             return cached.entry
         entry: TokenEntry | None
         try:
@@ -179,7 +181,7 @@ class TokenStore:
         except (OSError, msgspec.DecodeError) as error:
             logger.warning("ignoring unreadable token file %s: %s", item.name, error)
             entry = None
-        self._cache[item.path] = _Cached(stamp, entry)
+        self._cache.put(item.path, key, _Read(entry))
         return entry
 
     def create(self, name: str, projects: tuple[str, ...] | None) -> tuple[TokenEntry, str]:
