@@ -21,6 +21,9 @@ The rules (I-1, I-3, I-4, I-8):
 
 from __future__ import annotations
 
+import bisect
+import itertools
+
 import msgspec
 
 from memory_core.credentials import mask_secret_lines
@@ -101,16 +104,20 @@ class PreparedIndex(msgspec.Struct, frozen=True):
     blank: bool
     total: int
     candidates: tuple[str, ...]
+    ends: tuple[int, ...]
+    """``ends[i]``: the character cost of keeping the first ``i + 1`` candidates (rule 3)."""
 
 
 def prepare_index(raw: str | None) -> PreparedIndex:
     """Split ``raw`` (None: the file is missing) into lines and mask the injectable ones (I-8)."""
     lines = [] if raw is None else index_lines(raw)
     # Only what can be injected is masked: lines past the line cap never reach the model.
+    candidates = tuple(mask_secret_lines(lines[:LINE_CAP]))
     return PreparedIndex(
         blank=raw is None or not raw.strip(),
         total=len(lines),
-        candidates=tuple(mask_secret_lines(lines[:LINE_CAP])),
+        candidates=candidates,
+        ends=tuple(itertools.accumulate(len(line) + 1 for line in candidates)),
     )
 
 
@@ -123,19 +130,15 @@ class _Scope:
         self.blank = prepared.blank
         self.total = prepared.total
         self.candidates = prepared.candidates
-        self.need = sum(len(line) + 1 for line in self.candidates)
+        self.ends = prepared.ends
+        self.need = self.ends[-1] if self.ends else 0
         self.kept_count = len(self.candidates)
         self.used = self.need
 
     def fill(self, budget: int) -> None:
         """Keep the longest prefix of the candidate lines whose cost fits ``budget``."""
-        used = 0
-        for count, line in enumerate(self.candidates):
-            if used + len(line) + 1 > budget:
-                self.kept_count, self.used = count, used
-                return
-            used += len(line) + 1
-        self.kept_count, self.used = len(self.candidates), self.need
+        count = bisect.bisect_right(self.ends, budget)
+        self.kept_count, self.used = count, self.ends[count - 1] if count else 0
 
 
 def _apply_char_cap(scopes: list[_Scope]) -> None:

@@ -37,12 +37,11 @@ from memory_core.wire import (
 
 from memory_api.errors import NotFound
 from memory_api.store.containment import OutsideMemoryRoot
-from memory_api.store.index_cache import IndexCache
+from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scopes import (
     IndexText,
     TopicEntry,
     list_scopes,
-    read_marker,
     scan_topics,
     scope_real_dir,
     topic_entry,
@@ -96,9 +95,9 @@ def _digest(index_text: str | None, files: tuple[str, ...], companion: str | Non
 class ScopeAnswers:
     """Builds the read answers of one app; ``cache`` is shared by every request."""
 
-    def __init__(self, cache: TopicCache, indexes: IndexCache) -> None:
+    def __init__(self, cache: TopicCache, files: ScopeFiles) -> None:
         self.cache = cache
-        self.indexes = indexes
+        self.files = files
         self._scope_lints: OrderedDict[Path, tuple[bytes, tuple[Finding, ...]]] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -183,7 +182,7 @@ class ScopeAnswers:
         if key == USER_SCOPE:
             title, path, problems, orphaned = USER_TITLE, None, [], False
         else:
-            marker = read_marker(root, scope, key)
+            marker = self.files.marker(root, scope, key)
             path, problems, orphaned = marker.path, marker.problems, marker.orphaned
             title = (PurePath(path).name or path) if path else key
         return newest, ScopeSummary(
@@ -205,12 +204,12 @@ class ScopeAnswers:
         """
         scopes = list_scopes(root)
         user_dir = dict(scopes).get(USER_SCOPE)
-        user_index = self.indexes.read(root, user_dir) if user_dir is not None else None
+        user_index = self.files.read(root, user_dir) if user_dir is not None else None
         user_text = user_index.text if user_index is not None else None
         user: list[ScopeSummary] = []
         workspaces: list[tuple[int, ScopeSummary]] = []
         for key, scope in scopes:
-            index = user_index if key == USER_SCOPE else self.indexes.read(root, scope)
+            index = user_index if key == USER_SCOPE else self.files.read(root, scope)
             newest, summary = self._summary(root, key, scope, index, user_text)
             if key == USER_SCOPE:
                 user.append(summary)
@@ -243,17 +242,17 @@ class ScopeAnswers:
         A Workspace index is capped as a Session in that Workspace would get it: beside the
         user index, sharing the character budget (I-4); the user index as if injected alone.
         """
-        index = self.indexes.read(root, scope)
+        index = self.files.read(root, scope)
         text = index.text if index is not None else None
-        prepared = self.indexes.prepared(root, scope)
+        prepared = self.files.prepared(root, scope)
         user_index = None
         if key == USER_SCOPE:
             capped = cap_indexes(prepared, None, workspace_key=None)[0]
         else:
             user_scope = self._user_scope(root)
-            found = self.indexes.read(root, user_scope) if user_scope is not None else None
+            found = self.files.read(root, user_scope) if user_scope is not None else None
             user_index = found.text if found is not None else None
-            user_prepared = self.indexes.prepared(root, user_scope)
+            user_prepared = self.files.prepared(root, user_scope)
             capped = cap_indexes(user_prepared, prepared, workspace_key=key)[1]
         kept = set(capped.kept)
         lines = [

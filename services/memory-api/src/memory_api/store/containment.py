@@ -36,6 +36,7 @@ __all__ = [
     "checked_memory_root",
     "is_within",
     "read_regular",
+    "real_child",
     "real_path",
 ]
 
@@ -55,9 +56,32 @@ def real_path(path: Path) -> Path:
     return Path(os.path.realpath(path))
 
 
+def real_child(parent: Path, name: str) -> Path:
+    """Return ``real_path(parent / name)`` for a real ``parent`` and one checked path component.
+
+    The same answer at the cost of one ``lstat`` instead of one per component of the whole path:
+    below a real parent, an entry that is no symlink (or does not exist) is its own real path.
+    A symlink is resolved in full. Raises ``ValueError`` for a ``name`` that is not a single
+    component (empty, ``.``, ``..``, or holding ``/``).
+    """
+    if not name or name in (".", "..") or "/" in name:
+        raise ValueError(f"{name!r} is not a single path component")
+    child = parent / name
+    try:
+        if not stat.S_ISLNK(os.lstat(child).st_mode):
+            return child
+    except FileNotFoundError:
+        return child
+    except OSError:
+        pass  # e.g. a file where the parent should be: let realpath say what it resolves to
+    return real_path(child)
+
+
 def is_within(root: Path, candidate: Path) -> bool:
     """Tell whether the real ``candidate`` is ``root`` or lies below it; both already resolved."""
-    return candidate.is_relative_to(root)  # a path is relative to itself too
+    # Compared as strings: both are normalised absolute paths, and this runs per file listed.
+    inner, outer = os.fspath(candidate), os.fspath(root)
+    return inner == outer or inner.startswith(outer.rstrip(os.sep) + os.sep)
 
 
 def checked_memory_root(app_data_dir: Path, agent_id: str) -> Path:
@@ -72,8 +96,17 @@ def checked_memory_root(app_data_dir: Path, agent_id: str) -> Path:
     """
     base = real_path(app_data_dir)
     lexical = layout.memory_root(base, agent_id)
-    if real_path(lexical) != lexical or (os.path.lexists(lexical) and not lexical.is_dir()):
-        raise OutsideMemoryRoot(f"the memory root of agent {agent_id!r} is not a plain directory")
+    current = os.fspath(base)
+    for part in layout.memory_root(Path(), agent_id).parts:  # one lstat per folder below base
+        current = current + os.sep + part
+        try:
+            mode = os.lstat(current).st_mode
+        except FileNotFoundError:
+            break  # the rest does not exist yet: nothing on the way can redirect it
+        if not stat.S_ISDIR(mode):  # a symlink, or a file or FIFO where a folder belongs
+            raise OutsideMemoryRoot(
+                f"the memory root of agent {agent_id!r} is not a plain directory"
+            )
     return lexical
 
 

@@ -43,9 +43,9 @@ from memory_api.errors import NotFound
 from memory_api.store.agents import AgentRecord, AgentStore
 from memory_api.store.answers import ScopeAnswers
 from memory_api.store.containment import checked_memory_root, real_path
-from memory_api.store.index_cache import IndexCache
 from memory_api.store.locks import lock_name
 from memory_api.store.pruning import delete_topic
+from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scopes import create_scope_dir, scope_real_dir
 from memory_api.store.sessions import check_workspace_path, start_session
 from memory_api.store.topic_cache import TopicCache
@@ -81,8 +81,8 @@ class MemoryStore:
         self.app_data_dir = real_path(app_data_dir)
         self.agents = agents
         self.locks = agents.locks
-        self.indexes = IndexCache()
-        self.answers = ScopeAnswers(cache if cache is not None else TopicCache(), self.indexes)
+        self.files = ScopeFiles()
+        self.answers = ScopeAnswers(cache if cache is not None else TopicCache(), self.files)
 
     # --- helpers (blocking ones run in worker threads) ---------------------------------------
 
@@ -202,7 +202,7 @@ class MemoryStore:
     def assemble_session(self, record: AgentRecord, workspace: str) -> SessionStartResponse:
         """The blocking part of :meth:`session_start` (run in a worker thread): prepare the
         scopes and build the answer for ``record`` in the checked ``workspace`` path."""
-        return start_session(self.app_data_dir, record, workspace, self.indexes)
+        return start_session(self.app_data_dir, record, workspace, self.files)
 
     async def insert_placeholder(self, project: str, agent_id: str) -> PlaceholderResult:
         """A-4: insert ``{{MEMORY}}`` and the key line into the template (I-7), idempotently.

@@ -25,6 +25,7 @@ from memory_api.store.containment import (
     OutsideMemoryRoot,
     is_within,
     read_regular,
+    real_child,
     real_path,
 )
 
@@ -86,8 +87,7 @@ def scope_real_dir(root: Path, key: str) -> Path | None:
     name cover both spellings); one leading outside the root, to the root itself or into a
     folder deeper down raises :class:`OutsideMemoryRoot`. A non-directory is absent.
     """
-    lexical = root / check_scope_key(key)
-    resolved = real_path(lexical)
+    resolved = real_child(root, check_scope_key(key))
     if resolved.parent != root or not _is_scope_key(resolved.name):
         raise OutsideMemoryRoot(f"no scope {key!r}")
     return resolved if resolved.is_dir() else None
@@ -200,7 +200,7 @@ def read_index_text(root: Path, scope: Path) -> IndexText | None:
     An index that is a symlink out of the root, a directory or unreadable counts as absent.
     """
     lexical = scope / layout.INDEX_FILE
-    target = real_path(lexical)
+    target = real_child(scope, layout.INDEX_FILE)
     if not is_within(root, target):
         logger.warning("index %s links outside the memory root; ignored", lexical)
         return None
@@ -222,8 +222,7 @@ def read_marker(root: Path, scope: Path, key: str) -> Marker:
     path, and a path whose key is not ``key`` (the marker names another Workspace; it is kept as
     it is, never rewritten). ``orphaned`` is judged only for a usable path.
     """
-    lexical = scope / layout.MARKER_FILE
-    target = real_path(lexical)
+    target = real_child(scope, layout.MARKER_FILE)
     if not is_within(root, target):
         return Marker(None, ["marker: links outside the memory root; not read"])
     try:

@@ -1,16 +1,19 @@
-"""Scope indexes (``MEMORY.md``) as read, and as made ready for injection, per file version.
+"""The two small files of a scope read on every request, ``MEMORY.md`` and ``.workspace``,
+per file version.
 
-Every Session start injects both indexes with likely credentials masked (I-8), and every view
-of a scope reads its index; scanning each line for credentials on each request was most of a
-Session start's cost. :class:`IndexCache` keeps the text of each index and, once asked for, its
-:class:`~memory_core.injection.PreparedIndex` (lines split and masked), both valid only for the
-:func:`~memory_api.store.stat_cache.file_key` the text was read at. A request costs one
-``realpath`` and one ``stat`` of the index; an index changed, replaced or removed by any
+Every Session start injects both indexes with likely credentials masked (I-8) and judges the
+Workspace's marker (K-5); every overview reads each scope's index and marker. Scanning each
+index line for credentials on each request was most of a Session start's cost.
+:class:`ScopeFiles` keeps the text of each index and, once asked for, its
+:class:`~memory_core.injection.PreparedIndex` (lines split and masked), and each marker's
+judgement, all valid only for the :func:`~memory_api.store.stat_cache.file_key` they were read
+at. A request costs an ``lstat`` or two per file; a file changed, replaced or removed by any
 process (the agent's own file tools included) is read again (Q-4).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,11 +21,11 @@ from pathlib import Path
 from memory_core import layout
 from memory_core.injection import PreparedIndex, prepare_index
 
-from memory_api.store.containment import is_within, real_path
-from memory_api.store.scopes import IndexText, read_index_text
+from memory_api.store.containment import is_within, real_child
+from memory_api.store.scopes import IndexText, Marker, read_index_text, read_marker
 from memory_api.store.stat_cache import StatCache, file_key
 
-__all__ = ["IndexCache"]
+__all__ = ["ScopeFiles"]
 
 _MISSING = prepare_index(None)
 
@@ -37,20 +40,41 @@ def _weight(entry: _Entry) -> int:
     return len(entry.index.text) * 2  # the text and, once prepared, its lines
 
 
-class IndexCache:
-    """Index texts by real path, valid while the file key is unchanged; thread-safe.
+class ScopeFiles:
+    """Index texts and marker judgements by real path, valid while the file key is unchanged;
+    thread-safe.
 
-    ``max_entries`` bounds the number of indexes, ``max_chars`` their summed size (characters,
-    counted twice: text and prepared lines).
+    ``max_entries`` bounds the number of indexes (and of markers), ``max_chars`` the summed size
+    of the indexes (characters, counted twice: text and prepared lines).
     """
 
     def __init__(self, *, max_entries: int = 20_000, max_chars: int = 64 * 1024 * 1024) -> None:
         self._cache: StatCache[Path, _Entry] = StatCache(
             max_entries=max_entries, max_weight=max_chars, weigh=_weight
         )
+        self._markers: StatCache[tuple[Path, str], Marker] = StatCache(max_entries=max_entries)
+
+    def marker(self, root: Path, scope: Path, key: str) -> Marker:
+        """:func:`~memory_api.store.scopes.read_marker` of the real ``scope``, the file judged
+        once per version; ``orphaned`` (does the named Workspace still exist?) is asked anew."""
+        target = real_child(scope, layout.MARKER_FILE)
+        try:
+            info = target.lstat() if is_within(root, target) else None
+        except OSError:
+            info = None
+        if info is None or not stat.S_ISREG(info.st_mode):
+            return read_marker(root, scope, key)  # missing, odd or outside: judged each time
+        hit = self._markers.get((target, key), file_key(info))
+        if hit is None:
+            # Stored under the key seen before the read: a change in between makes a miss next.
+            hit = read_marker(root, scope, key)
+            self._markers.put((target, key), file_key(info), hit)
+        if hit.path is None:
+            return hit
+        return dataclasses.replace(hit, orphaned=not Path(hit.path).exists())
 
     def _entry(self, root: Path, scope: Path) -> _Entry | None:
-        target = real_path(scope / layout.INDEX_FILE)
+        target = real_child(scope, layout.INDEX_FILE)
         if is_within(root, target):
             try:
                 info = target.lstat()
