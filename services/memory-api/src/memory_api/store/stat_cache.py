@@ -9,8 +9,14 @@ whichever process (service worker, plugin, editor) changed it.
 
 The key is ``(st_dev, st_ino, st_size, st_mtime_ns, st_ctime_ns)``: an atomic replace gives a
 new inode, an append a new size, any write a new mtime and ctime, and even a write that sets the
-mtime back (``touch -d``, ``cp -p``) moves the ctime, which no user process can set. Only a
-same-size rewrite in place within one timestamp tick of the filesystem could go unseen.
+mtime back (``touch -d``, ``cp -p``) moves the ctime, which no user process can set.
+
+What remains is a same-size rewrite in place within one tick of the filesystem's clock (Linux
+stamps files from a coarse clock, a few milliseconds per tick; since 6.13 ext4, xfs, btrfs and
+tmpfs switch to a fine-grained stamp once a file's stamp has been looked at). So, as git does
+with its "racily clean" entries, a value read from a file changed less than
+:data:`RACY_WINDOW_NS` ago is not stored at all: a file still being written is read again on
+every request until it has been quiet for that long.
 
 Entries are bounded by count and by an optional weight (e.g. characters held), evicting the
 least recently used; every method is thread-safe (requests run file work in worker threads).
@@ -20,14 +26,19 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 from typing import Generic, TypeVar
 
-__all__ = ["FileKey", "StatCache", "file_key"]
+__all__ = ["RACY_WINDOW_NS", "FileKey", "StatCache", "file_key"]
 
 FileKey = tuple[int, int, int, int, int]
 """``(st_dev, st_ino, st_size, st_mtime_ns, st_ctime_ns)`` of one version of a file."""
+
+RACY_WINDOW_NS = 2_000_000_000
+"""A file whose ctime is younger than this (2 s, above any timestamp granularity a local
+filesystem has) may still change within its current stamp: what is read from it is not kept."""
 
 N = TypeVar("N", bound=Hashable)
 V = TypeVar("V")
@@ -83,10 +94,17 @@ class StatCache(Generic[N, V]):
             return None if found is None else found[1]
 
     def put(self, name: N, key: FileKey, value: V) -> None:
-        """Store ``value`` for ``name`` at ``key``, replacing what was there; evict the oldest."""
+        """Store ``value`` for ``name`` at ``key``, replacing what was there; evict the oldest.
+
+        A racily fresh ``key`` (ctime within :data:`RACY_WINDOW_NS` of now) only drops the old
+        value: see the module doc.
+        """
         weight = self._weigh(value) if self._weigh is not None else 0
+        racy = time.time_ns() - key[4] < RACY_WINDOW_NS
         with self._lock:
             self._drop(name)
+            if racy:
+                return
             if self.max_weight is not None and weight > self.max_weight:
                 return
             self._entries[name] = (key, value, weight)
