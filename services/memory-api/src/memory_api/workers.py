@@ -27,7 +27,7 @@ __all__ = ["CRASH_WINDOW_S", "bind_listener", "supervise"]
 
 logger = logging.getLogger(__name__)
 
-CRASH_WINDOW_S = 5.0
+CRASH_WINDOW_S = 1.0
 """A worker that exits sooner than this after its start is a crash, not a one-off failure."""
 BACKLOG = 1024
 
