@@ -197,13 +197,6 @@ def _process_cases(report: Report, server: Server, data: BenchData, base: Path, 
         report.ratio(f"{name} / python -c pass", median / floor, floor, "≤ 3")
 
 
-def _supports_workers() -> bool:
-    done = subprocess.run(
-        [venv_bin("memory-api"), "serve", "--help"], capture_output=True, text=True, check=False
-    )
-    return "--workers" in done.stdout
-
-
 def _scaling(report: Report, data: BenchData, logs: Path, plan: Plan) -> None:
     """Session start and /healthz at concurrency 64 with 1 … CPU-count worker processes."""
     session = Request("POST", MEMORY + "/session-start", {"workspace": str(data.big_workspace)})
@@ -294,7 +287,7 @@ def run(base: Path, size: Size, plan: Plan) -> Report:
     _create_agent(data)
     logs = base / "logs"
     logs.mkdir()
-    workers = 1 if _supports_workers() else None
+    workers = 1  # the single-process cases; :func:`_scaling` then adds workers
     report = Report(machine=_machine(), size=asdict(size))
     server = start(data.data_dir, logs, workers)
     try:
@@ -303,8 +296,7 @@ def run(base: Path, size: Size, plan: Plan) -> Report:
     finally:
         server.stop()
     _cold_cases(report, data, logs, workers, plan)
-    if workers is not None:
-        _scaling(report, data, logs, plan)
+    _scaling(report, data, logs, plan)
     return report
 
 

@@ -89,24 +89,27 @@ def checked_memory_root(app_data_dir: Path, agent_id: str) -> Path:
 
     The app data dir comes from the operator and may itself sit behind a symlink; below it the
     path ``agents/<id>/agent_state/memory`` must contain no symlink, else the root could be
-    redirected anywhere and :class:`OutsideMemoryRoot` is raised; so it is when the root (or a
-    folder on the way) is a file, a FIFO or anything else but a directory. The root need not
-    exist yet.
+    redirected anywhere and :class:`OutsideMemoryRoot` is raised; so it is when the root itself
+    is a file, a FIFO or anything else but a directory. The root need not exist yet (nor can it,
+    behind a file on the way: every scope is then simply absent).
     Raises ``InvalidId`` for a bad agent id (K-7).
     """
     base = real_path(app_data_dir)
     lexical = layout.memory_root(base, agent_id)
     current = os.fspath(base)
-    for part in layout.memory_root(Path(), agent_id).parts:  # one lstat per folder below base
+    parts = layout.memory_root(Path(), agent_id).parts
+    for depth, part in enumerate(parts, start=1):  # one lstat per folder below the base
         current = current + os.sep + part
         try:
             mode = os.lstat(current).st_mode
         except FileNotFoundError:
             break  # the rest does not exist yet: nothing on the way can redirect it
-        if not stat.S_ISDIR(mode):  # a symlink, or a file or FIFO where a folder belongs
+        if stat.S_ISLNK(mode) or (depth == len(parts) and not stat.S_ISDIR(mode)):
             raise OutsideMemoryRoot(
                 f"the memory root of agent {agent_id!r} is not a plain directory"
             )
+        if not stat.S_ISDIR(mode):
+            break  # a file on the way: the root cannot exist, and nothing lies below it
     return lexical
 
 
