@@ -9,6 +9,7 @@ lists only when its target is a regular file inside the memory root (A-7).
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import stat
@@ -46,6 +47,8 @@ logger = logging.getLogger(__name__)
 
 MARKER_READ_CAP = 64 * 1024
 """A marker is one path; anything longer is not read further."""
+NAME_CHECKS_CACHED = 65_536
+"""Topic file names whose K-7 verdict is memoised (a pure function of the name)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,18 +154,25 @@ def list_scopes(root: Path) -> list[tuple[str, Path]]:
     return sorted(scopes)
 
 
+@functools.lru_cache(maxsize=NAME_CHECKS_CACHED)
+def _is_topic_name(name: str) -> bool:
+    """K-7 for a listed name, memoised: a large scope is listed again on every request."""
+    try:
+        check_topic_file_name(name)
+    except InvalidId:
+        return False
+    return True
+
+
 def scan_topics(root: Path, scope: Path) -> list[TopicEntry]:
     """Return the topic files of the real scope dir ``scope``, sorted by file name (A-5)."""
     entries = _entries(scope)
     topics: list[TopicEntry] = []
     for entry in entries:
         name = entry.name
-        if not name.endswith(".md"):
+        # MEMORY.md, dotfiles and names no route could address never list
+        if not name.endswith(".md") or not _is_topic_name(name):
             continue
-        try:
-            check_topic_file_name(name)
-        except InvalidId:
-            continue  # MEMORY.md, dotfiles and names no route could address
         found = _topic_entry(root, scope, name)
         if found is not None:
             topics.append(found)

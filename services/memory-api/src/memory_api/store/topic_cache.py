@@ -43,7 +43,8 @@ class TopicCache:
     """
 
     def __init__(self, *, max_entries: int = 20_000, max_bytes: int = 64 * 1024 * 1024) -> None:
-        self._cache: StatCache[tuple[Path, str], _Entry] = StatCache(
+        # Keyed by strings: a Path hashes far slower, and a scope lists thousands per request.
+        self._cache: StatCache[tuple[str, str], _Entry] = StatCache(
             max_entries=max_entries, max_weight=max_bytes, weigh=_weight
         )
 
@@ -57,7 +58,7 @@ class TopicCache:
         read (at most the 1 MiB cap + 1 byte, T-2) and parsed. Raises ``OSError`` like
         :func:`~memory_api.store.containment.read_regular`.
         """
-        where = (real, file_name)
+        where = (os.fspath(real), file_name)
         if known is not None:
             hit = self._cache.get(where, file_key(known))
             if hit is not None:
@@ -77,7 +78,7 @@ class TopicCache:
         ``topic`` must come from :meth:`load` for ``real``; a topic no longer cached is linted
         afresh.
         """
-        entry = self._cache.peek((real, topic.file))
+        entry = self._cache.peek((os.fspath(real), topic.file))
         if entry is not None and entry.topic is topic and entry.findings is not None:
             return entry.findings
         findings = lint_topic(topic)
