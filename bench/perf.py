@@ -24,6 +24,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from memory_api.settings import default_workers
+
 from bench.perf_cases import hook_medians, in_process_assembly, scandir_stat_ms
 from bench.perf_data import AGENT, PROJECT, QUICK, BenchData, Size, build_data
 from bench.perf_load import Figures, Request, drive
@@ -81,6 +83,7 @@ def _machine() -> dict[str, Any]:
                 break
     return {
         "cpus": os.cpu_count(),
+        "usable_cpus": default_workers(),
         "cpu_model": model,
         "platform": platform.platform(),
         "python": platform.python_version(),
@@ -198,9 +201,11 @@ def _process_cases(report: Report, server: Server, data: BenchData, base: Path, 
 
 
 def _scaling(report: Report, data: BenchData, logs: Path, plan: Plan) -> None:
-    """Session start and /healthz at concurrency 64 with 1 … CPU-count worker processes."""
+    """Session start and /healthz at concurrency 64 with 1, 2, … up to one worker per usable
+    CPU (the default of ``serve``); on a large machine only 1, 2, half and all of them."""
     session = Request("POST", MEMORY + "/session-start", {"workspace": str(data.big_workspace)})
-    for workers in range(1, (os.cpu_count() or 1) + 1):
+    usable = default_workers()
+    for workers in sorted({1, 2, usable // 2, usable} & set(range(1, usable + 1))):
         server = start(data.data_dir, logs, workers)
         try:
             row: dict[str, Any] = {"workers": workers}
