@@ -30,7 +30,7 @@ from aiohttp import web
 from memory_core.errors import InvalidId
 from memory_core.wire import AgentCreate
 
-from memory_api.app import LOCKS_DIR, create_app, prepare_data_dir
+from memory_api.app import create_app
 from memory_api.demo import seed_demo
 from memory_api.errors import ServiceError
 from memory_api.http.auth import BindRefused, bind_decision
@@ -38,8 +38,7 @@ from memory_api.http.logs import ACCESS_LOGGER, AccessLogger, configure_logging
 from memory_api.routes.agents import agent_summaries
 from memory_api.settings import MAX_WORKERS, Settings, SettingsError
 from memory_api.store.agents import AgentStore
-from memory_api.store.locks import Locks
-from memory_api.store.tokens import TokenStore
+from memory_api.stores import build_stores, prepare_data_dir
 from memory_api.workers import bind_listener, supervise
 
 __all__ = ["build_parser", "main"]
@@ -54,7 +53,7 @@ Command = Callable[[Settings, argparse.Namespace], int]
 
 def _agent_store(settings: Settings) -> AgentStore:
     prepare_data_dir(settings.data_dir)
-    return AgentStore(settings.data_dir, Locks(settings.data_dir / LOCKS_DIR))
+    return build_stores(settings).agents
 
 
 def _serve(settings: Settings, args: argparse.Namespace) -> int:
@@ -65,7 +64,7 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
         workers=args.workers if args.workers is not None else settings.workers,
     )
     configure_logging(settings.log_format, settings.log_level)
-    tokens = TokenStore(settings.data_dir, settings.env_tokens)
+    tokens = build_stores(settings).tokens
     try:
         decision = bind_decision(settings.host, bool(tokens.entries()))
     except BindRefused as error:
@@ -131,7 +130,7 @@ def _agent_list(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _token_create(settings: Settings, args: argparse.Namespace) -> int:
-    store = TokenStore(settings.data_dir, settings.env_tokens)
+    store = build_stores(settings).tokens
     projects = tuple(args.project) if args.project else None
     entry, secret = store.create(args.name, projects)
     reach = "every project" if entry.projects is None else ", ".join(entry.projects)
@@ -144,7 +143,7 @@ def _token_create(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _token_list(settings: Settings, args: argparse.Namespace) -> int:
-    entries = TokenStore(settings.data_dir, settings.env_tokens).entries()
+    entries = build_stores(settings).tokens.entries()
     if not entries:
         print("no tokens: the service is open and binds to loopback only")
         return 0
@@ -155,7 +154,7 @@ def _token_list(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _token_revoke(settings: Settings, args: argparse.Namespace) -> int:
-    TokenStore(settings.data_dir, settings.env_tokens).revoke(args.name)
+    build_stores(settings).tokens.revoke(args.name)
     print(f"revoked token {args.name!r}")
     return 0
 
