@@ -178,3 +178,35 @@ def test_q3_the_cache_is_bounded_by_entries_and_by_weight() -> None:
     assert cache.get("e", old_key) is None
     cache.keep_only(["d"])
     assert len(cache) == 1
+
+
+async def test_q4_overview_sees_topic_files_edited_added_and_the_workspace_removed(
+    client: Client, agent: AgentHome
+) -> None:
+    workspace, key = agent.workspace("app")
+    scope = agent.root / key
+    write_topic(scope, "note.md")
+    (scope / layout.INDEX_FILE).write_text("- [Note](note.md) — a note\n", encoding="utf-8")
+
+    async def summary() -> dict[str, Any]:
+        overview = await ok_json(await client.get(memory_url()))
+        (found,) = [s for s in overview["scopes"] if s["key"] == key]
+        assert isinstance(found, dict)
+        return found
+
+    first = await summary()
+    assert (first["fileCount"], first["orphaned"]) == (1, False)
+    assert "unindexed" not in first["lintCounts"]
+
+    write_topic(scope, "extra.md")  # added: unindexed now
+    second = await summary()
+    assert second["fileCount"] == 2
+    assert second["lintCounts"]["unindexed"] == 1
+
+    (scope / layout.INDEX_FILE).write_text(
+        "- [Note](note.md) — a note\n- [Extra](extra.md) — the other\n", encoding="utf-8"
+    )
+    assert "unindexed" not in (await summary())["lintCounts"]
+
+    workspace.rmdir()  # the Workspace itself goes away: nothing in the scope changed
+    assert (await summary())["orphaned"] is True

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import logging
+import os
 import threading
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
@@ -39,13 +40,16 @@ from memory_api.errors import NotFound
 from memory_api.store.containment import OutsideMemoryRoot
 from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scopes import (
+    Fingerprint,
     IndexText,
     TopicEntry,
     list_scopes,
     scan_topics,
+    scope_fingerprint,
     scope_real_dir,
     topic_entry,
 )
+from memory_api.store.stat_cache import FileKey, file_key, is_racy
 from memory_api.store.topic_cache import TopicCache
 
 __all__ = ["USER_TITLE", "ScopeAnswers"]
@@ -92,13 +96,33 @@ def _digest(index_text: str | None, files: tuple[str, ...], companion: str | Non
     return digest.digest()
 
 
+@dataclass(frozen=True, slots=True)
+class _Summarised:
+    """A memoised overview entry and what it was built from (see ``_memoised_summary``)."""
+
+    inputs: tuple[str, FileKey | None, Fingerprint]
+    newest: int
+    summary: ScopeSummary
+
+
+def _with_orphaned(summary: ScopeSummary) -> ScopeSummary:
+    """``summary`` with ``orphaned`` judged now: the Workspace lies outside the memory root."""
+    if summary.workspace_path is None:
+        return summary
+    orphaned = not Path(summary.workspace_path).exists()
+    if orphaned == summary.orphaned:
+        return summary
+    return msgspec.structs.replace(summary, orphaned=orphaned)
+
+
 class ScopeAnswers:
     """Builds the read answers of one app; ``cache`` is shared by every request."""
 
     def __init__(self, cache: TopicCache, files: ScopeFiles) -> None:
         self.cache = cache
         self.files = files
-        self._scope_lints: OrderedDict[Path, tuple[bytes, tuple[Finding, ...]]] = OrderedDict()
+        self._scope_lints: OrderedDict[str, tuple[bytes, tuple[Finding, ...]]] = OrderedDict()
+        self._summaries: OrderedDict[str, _Summarised] = OrderedDict()  # by real scope dir
         self._lock = threading.Lock()
 
     def _scope_lint(
@@ -112,15 +136,16 @@ class ScopeAnswers:
         not megabytes of index text. At most :data:`SCOPE_LINT_MEMO` scopes are kept.
         """
         digest = _digest(index_text, files, companion)
+        where = os.fspath(scope)
         with self._lock:
-            found = self._scope_lints.get(scope)
+            found = self._scope_lints.get(where)
             if found is not None and found[0] == digest:
-                self._scope_lints.move_to_end(scope)
+                self._scope_lints.move_to_end(where)
                 return found[1]
         fresh = tuple(lint_scope(index_text, [], files, companion_index=companion))
         with self._lock:
-            self._scope_lints[scope] = (digest, fresh)
-            self._scope_lints.move_to_end(scope)
+            self._scope_lints[where] = (digest, fresh)
+            self._scope_lints.move_to_end(where)
             while len(self._scope_lints) > SCOPE_LINT_MEMO:
                 self._scope_lints.popitem(last=False)
         return fresh
@@ -197,6 +222,37 @@ class ScopeAnswers:
             lint_counts=dict(sorted(counts.items())),
         )
 
+    def _memoised_summary(
+        self, root: Path, key: str, scope: Path, user_index: IndexText | None
+    ) -> tuple[int, ScopeSummary]:
+        """:meth:`_summary`, answered from a memo while nothing in the scope changed.
+
+        The memo of a scope holds its :func:`~memory_api.store.scopes.scope_fingerprint`, the
+        user index's file key (the companion of its lint) and the key; only ``orphaned`` — does
+        the named Workspace still exist, outside the memory root — is asked anew each time.
+        A scope changed in the last moments (racily fresh, see ``stat_cache``) is not memoised.
+        """
+        fingerprint = scope_fingerprint(scope)
+        user_key = file_key(user_index.stat) if user_index is not None else None
+        where = os.fspath(scope)
+        if fingerprint is not None:
+            with self._lock:
+                found = self._summaries.get(where)
+                if found is not None and found.inputs == (key, user_key, fingerprint):
+                    self._summaries.move_to_end(where)
+                    return found.newest, _with_orphaned(found.summary)
+        index = user_index if key == USER_SCOPE else self.files.read(root, scope)
+        user_text = user_index.text if user_index is not None else None
+        newest, summary = self._summary(root, key, scope, index, user_text)
+        keys = [fingerprint[0], *(item[1] for item in fingerprint[1])] if fingerprint else []
+        if fingerprint is not None and not any(is_racy(item) for item in keys):
+            with self._lock:
+                self._summaries[where] = _Summarised((key, user_key, fingerprint), newest, summary)
+                self._summaries.move_to_end(where)
+                while len(self._summaries) > SCOPE_LINT_MEMO:
+                    self._summaries.popitem(last=False)
+        return newest, summary
+
     def overview(self, root: Path) -> list[ScopeSummary]:
         """Every scope under the real ``root``: user first, then Workspaces newest first (A-3).
 
@@ -205,12 +261,10 @@ class ScopeAnswers:
         scopes = list_scopes(root)
         user_dir = dict(scopes).get(USER_SCOPE)
         user_index = self.files.read(root, user_dir) if user_dir is not None else None
-        user_text = user_index.text if user_index is not None else None
         user: list[ScopeSummary] = []
         workspaces: list[tuple[int, ScopeSummary]] = []
         for key, scope in scopes:
-            index = user_index if key == USER_SCOPE else self.files.read(root, scope)
-            newest, summary = self._summary(root, key, scope, index, user_text)
+            newest, summary = self._memoised_summary(root, key, scope, user_index)
             if key == USER_SCOPE:
                 user.append(summary)
             else:

@@ -31,7 +31,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 from typing import Generic, TypeVar
 
-__all__ = ["RACY_WINDOW_NS", "FileKey", "StatCache", "file_key"]
+__all__ = ["RACY_WINDOW_NS", "FileKey", "StatCache", "file_key", "is_racy"]
 
 FileKey = tuple[int, int, int, int, int]
 """``(st_dev, st_ino, st_size, st_mtime_ns, st_ctime_ns)`` of one version of a file."""
@@ -47,6 +47,12 @@ V = TypeVar("V")
 def file_key(info: os.stat_result) -> FileKey:
     """The identity of a file's content as the filesystem reports it (see the module doc)."""
     return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
+def is_racy(key: FileKey) -> bool:
+    """Whether the file version ``key`` changed less than :data:`RACY_WINDOW_NS` ago (so it may
+    still change within its current timestamp): nothing read from it may be kept."""
+    return time.time_ns() - key[4] < RACY_WINDOW_NS
 
 
 class StatCache(Generic[N, V]):
@@ -100,7 +106,7 @@ class StatCache(Generic[N, V]):
         value: see the module doc.
         """
         weight = self._weigh(value) if self._weigh is not None else 0
-        racy = time.time_ns() - key[4] < RACY_WINDOW_NS
+        racy = is_racy(key)
         with self._lock:
             self._drop(name)
             if racy:
