@@ -124,3 +124,17 @@ async def test_q4_a_worker_that_dies_is_replaced_and_sigterm_stops_every_worker(
 
     assert served.process.returncode == 0
     assert not any(worker.is_running() for worker in replaced)
+
+
+async def test_q4_workers_stop_by_themselves_when_the_supervisor_is_killed(
+    served: ServedProcess,
+) -> None:
+    workers = _workers(served)
+    assert len(workers) == 2
+
+    served.process.kill()  # SIGKILL: no chance to pass anything on
+    served.process.wait()
+    gone, alive = await asyncio.to_thread(psutil.wait_procs, workers, 30)
+
+    assert alive == []
+    assert len(gone) == 2

@@ -10,7 +10,7 @@ The parent only supervises: SIGTERM or SIGINT is passed on to every worker, each
 in-flight requests (the application's graceful shutdown) and the parent exits once all have.
 A worker that dies unexpectedly is replaced; one that dies within :data:`CRASH_WINDOW_S` of
 its start is not (a broken configuration would only crash again) and the whole service stops
-with exit status 1.
+with exit status 1. A worker whose supervisor was killed outright stops by itself.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import logging
 import os
 import signal
 import socket
+import threading
 import time
 from collections.abc import Callable
 from types import FrameType
@@ -30,6 +31,8 @@ logger = logging.getLogger(__name__)
 CRASH_WINDOW_S = 1.0
 """A worker that exits sooner than this after its start is a crash, not a one-off failure."""
 BACKLOG = 1024
+PARENT_POLL_S = 1.0
+"""How often a worker checks that its supervisor still runs."""
 
 
 def bind_listener(host: str, port: int) -> socket.socket:
@@ -50,11 +53,32 @@ def bind_listener(host: str, port: int) -> socket.socket:
     return listener
 
 
+def _watch_parent(parent: int) -> None:
+    """In a worker: stop gracefully (SIGTERM to itself) once the supervisor is gone, so no
+    worker outlives a supervisor that was killed outright."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_S)
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
 def _spawn(run_worker: Callable[[], int]) -> int:
-    pid = os.fork()
-    if pid == 0:  # the worker: default signal handling, its own loop, never returns
+    # Signals stay blocked across the fork: a SIGTERM arriving before the worker has dropped
+    # the supervisor's handlers waits, and then ends the fresh worker like any other.
+    stop_signals = {signal.SIGTERM, signal.SIGINT}
+    signal.pthread_sigmask(signal.SIG_BLOCK, stop_signals)
+    try:
+        pid = os.fork()
+    except OSError:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
+        raise
+    if pid != 0:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
+    else:  # the worker: default signal handling, its own loop, never returns
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
+        parent = os.getppid()
+        threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
         status = 1
         try:
             status = run_worker()
@@ -75,6 +99,12 @@ def _stop_all(workers: dict[int, float], signum: int) -> None:
             continue
 
 
+def _add(workers: dict[int, float], pid: int, stopping: list[int]) -> None:
+    workers[pid] = time.monotonic()
+    if stopping:  # a stop came in while it was forked, after the others were told
+        os.kill(pid, signal.SIGTERM)
+
+
 def supervise(count: int, run_worker: Callable[[], int]) -> int:
     """Fork ``count`` workers running ``run_worker`` (which serves and returns an exit status)
     and wait for them; returns 0 after a requested stop, 1 when a worker crashed at once."""
@@ -88,7 +118,7 @@ def supervise(count: int, run_worker: Callable[[], int]) -> int:
     previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
     try:
         for _ in range(count):
-            workers[_spawn(run_worker)] = time.monotonic()
+            _add(workers, _spawn(run_worker), stopping)
         status = 0
         while workers:
             try:
@@ -106,7 +136,7 @@ def supervise(count: int, run_worker: Callable[[], int]) -> int:
                 _stop_all(workers, signal.SIGTERM)
                 status = 1
                 continue
-            workers[_spawn(run_worker)] = time.monotonic()
+            _add(workers, _spawn(run_worker), stopping)
         return status
     finally:
         for sig, handler in previous.items():
