@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
@@ -91,7 +92,11 @@ def check_real_workspace(workspace: str) -> str:
     real = os.path.realpath(workspace)
     if has_control_character(real):
         raise BadRequest("the workspace's real path holds a control character (newline, tab …)")
-    if os.path.lexists(real) and not Path(real).is_dir():
+    try:
+        is_dir = stat.S_ISDIR(Path(real).stat().st_mode)  # one stat in the common case
+    except OSError:  # missing here (the harness may see another filesystem), a loop, …
+        is_dir = not os.path.lexists(real)
+    if not is_dir:
         raise BadRequest("workspace must be a directory, not a file")
     return real
 
@@ -164,7 +169,12 @@ def _prepare(
     if not enabled:
         return _Prepared("off", None, None, None)
     user_dir = _ensure_dir(root, USER_SCOPE)
-    if is_temporary_workspace(Path(real_workspace), app_data_dir):
+    # Both paths are real already, so only a Workspace below <app_data_dir>/agents/ can be
+    # temporary (K-4): the full rule, which resolves both again, runs just for those.
+    agents = f"{app_data_dir}{os.sep}{layout.AGENTS_DIR}{os.sep}"
+    if real_workspace.startswith(agents) and is_temporary_workspace(
+        Path(real_workspace), app_data_dir
+    ):
         return _Prepared("temporary", None, user_dir, None)
     key, workspace_dir = ensure_workspace_scope(root, real_workspace, files)
     return _Prepared("persistent", key, user_dir, workspace_dir)
