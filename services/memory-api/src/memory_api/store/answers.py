@@ -154,9 +154,9 @@ class ScopeAnswers:
         loaded: list[_Loaded] = []
         for entry in entries:
             try:
-                topic, info = self.cache.load(entry.real, entry.file, entry.stat)
+                topic, info = self.cache.load(entry.path, entry.file, entry.stat)
             except OSError as error:
-                logger.info("skipping %s: %s", entry.real, error)
+                logger.info("skipping %s: %s", entry.path, error)
                 continue
             loaded.append(_Loaded(entry, topic, info.st_size, info.st_mtime_ns))
         return loaded
@@ -185,7 +185,7 @@ class ScopeAnswers:
         files = tuple(item.entry.file for item in loaded)
         findings = list(self._scope_lint(scope, index_text, files, companion))
         for item in sorted(loaded, key=lambda item: item.topic.file):
-            findings.extend(self.cache.lint(item.entry.real, item.topic))
+            findings.extend(self.cache.lint(item.entry.path, item.topic))
         return findings
 
     def _summary(

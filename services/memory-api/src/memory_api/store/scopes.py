@@ -56,11 +56,17 @@ NAME_CHECKS_CACHED = 65_536
 
 @dataclass(frozen=True, slots=True)
 class TopicEntry:
-    """A topic file found in a scope: its name (identity), real path and the real file's stat."""
+    """A topic file found in a scope: its name (identity), real path (``path`` as a string,
+    ``real`` as a Path) and the real file's stat."""
 
     file: str
-    real: Path
+    path: str
     stat: os.stat_result
+
+    @property
+    def real(self) -> Path:
+        """The real path as a :class:`~pathlib.Path`."""
+        return Path(self.path)
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,22 +222,24 @@ def topic_entry(root: Path, scope: Path, name: str) -> TopicEntry | None:
 
 
 def _topic_entry(root: Path, scope: Path, name: str) -> TopicEntry | None:
-    lexical = scope / name
+    # Strings, not Paths: a large scope lists thousands of these on every request.
+    lexical = f"{os.fspath(scope)}{os.sep}{name}"
     try:
         info = os.lstat(lexical)
         if stat.S_ISLNK(info.st_mode):
-            target = real_path(lexical)
-            if not is_within(root, target):
+            resolved = real_path(Path(lexical))
+            if not is_within(root, resolved):
                 logger.warning("topic file %s links outside the memory root; ignored", lexical)
                 return None
-            info = target.stat()
+            info = resolved.stat()
+            target = os.fspath(resolved)
         else:
             target = lexical
     except OSError:
         return None
     if not stat.S_ISREG(info.st_mode):
         return None
-    return TopicEntry(file=name, real=target, stat=info)
+    return TopicEntry(file=name, path=target, stat=info)
 
 
 def read_index_text(root: Path, scope: Path) -> IndexText | None:

@@ -49,7 +49,7 @@ class TopicCache:
         )
 
     def load(
-        self, real: Path, file_name: str, known: os.stat_result | None = None
+        self, real: Path | str, file_name: str, known: os.stat_result | None = None
     ) -> tuple[ParsedTopic, os.stat_result]:
         """Return the parsed topic at ``real`` (resolved, contained) and the stat it was read at.
 
@@ -63,7 +63,7 @@ class TopicCache:
             hit = self._cache.get(where, file_key(known))
             if hit is not None:
                 return hit.topic, known
-        raw, info = read_regular(real, READ_CAP_BYTES + 1)
+        raw, info = read_regular(Path(real), READ_CAP_BYTES + 1)
         key = file_key(info)
         hit = self._cache.get(where, key)
         if hit is not None:
@@ -72,7 +72,7 @@ class TopicCache:
         self._cache.put(where, key, _Entry(topic))
         return topic, info
 
-    def lint(self, real: Path, topic: ParsedTopic) -> list[Finding]:
+    def lint(self, real: Path | str, topic: ParsedTopic) -> list[Finding]:
         """Return :func:`memory_core.lint.lint_topic` of ``topic``, memoised with its entry.
 
         ``topic`` must come from :meth:`load` for ``real``; a topic no longer cached is linted
