@@ -23,7 +23,7 @@ import msgspec
 from memory_core.index import index_lines
 from memory_core.injection import cap_indexes
 from memory_core.keys import USER_SCOPE
-from memory_core.lint import lint_scope
+from memory_core.lint import IndexRead, lint_links, lint_scope, naming_convention
 from memory_core.topics import ParsedTopic
 from memory_core.wire import (
     Finding,
@@ -44,6 +44,7 @@ from memory_api.store.scopes import (
     IndexText,
     TopicEntry,
     list_scopes,
+    refused_entries,
     scan_topics,
     scope_fingerprint,
     scope_real_dir,
@@ -61,6 +62,7 @@ USER_TITLE = "User memory"
 SCOPE_LINT_MEMO = 20_000
 """How many scopes' scope-level lint answers are memoised (one each, the newest inputs only):
 more than an agent has scopes, so an overview of every scope never evicts its own answers."""
+_FOLDED_INTO_CONVENTION = frozenset({"name-mismatch", "name-not-kebab"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,10 +86,12 @@ def _topic_summary(item: _Loaded) -> TopicSummary:
     )
 
 
-def _digest(index_text: str | None, files: tuple[str, ...], companion: str | None) -> bytes:
+def _digest(
+    index_text: str | None, files: tuple[str, ...], companion: str | None, extra: str
+) -> bytes:
     """SHA-256 over the scope-lint inputs, each part length-prefixed so no two inputs collide."""
     digest = hashlib.sha256()
-    for part in (index_text, *files, None, companion):
+    for part in (index_text, *files, None, companion, extra):
         if part is None:
             digest.update(b"\xff")
             continue
@@ -126,7 +130,12 @@ class ScopeAnswers:
         self._lock = threading.Lock()
 
     def _scope_lint(
-        self, scope: Path, index_text: str | None, files: tuple[str, ...], companion: str | None
+        self,
+        scope: Path,
+        index: IndexText | None,
+        files: tuple[str, ...],
+        companion: str | None,
+        refused: list[tuple[str, str]],
     ) -> tuple[Finding, ...]:
         """The scope-level findings (index, unindexed, missing index), memoised per scope.
 
@@ -135,14 +144,25 @@ class ScopeAnswers:
         inputs, so it is the one ``lint_scope`` would give now, while the memo holds digests,
         not megabytes of index text. At most :data:`SCOPE_LINT_MEMO` scopes are kept.
         """
-        digest = _digest(index_text, files, companion)
+        index_text = index.text if index is not None else None
+        partial: IndexRead | None = index.partial if index is not None else None
+        digest = _digest(index_text, files, companion, repr((refused, partial)))
         where = os.fspath(scope)
         with self._lock:
             found = self._scope_lints.get(where)
             if found is not None and found[0] == digest:
                 self._scope_lints.move_to_end(where)
                 return found[1]
-        fresh = tuple(lint_scope(index_text, [], files, companion_index=companion))
+        fresh = tuple(
+            lint_scope(
+                index_text,
+                [],
+                files,
+                companion_index=companion,
+                refused=refused,
+                partial=partial,
+            )
+        )
         with self._lock:
             self._scope_lints[where] = (digest, fresh)
             self._scope_lints.move_to_end(where)
@@ -169,23 +189,32 @@ class ScopeAnswers:
 
     def _lint(
         self,
-        scope: Path,
         key: str,
-        index_text: str | None,
+        paths: tuple[Path, Path],
+        index: IndexText | None,
         loaded: list[_Loaded],
         user_index: str | None,
     ) -> list[Finding]:
-        """``lint_scope`` of the scope, each topic's own findings taken from the cache.
+        """``lint_scope`` of the scope (``paths`` = real root and scope), topics from the cache.
 
-        ``lint_scope`` uses its ``topics`` only for the per-file findings, so the scope-level
-        ones come from it with none (memoised), and the per-file ones follow in its order (by
-        file name).
+        The scope-level findings come from ``lint_scope`` with no topics (memoised); then, in
+        its order, the naming convention, dangling ``[[links]]`` and each file's own findings
+        (memoised per file), naming findings folded into the convention when there is one.
         """
         companion = None if key == USER_SCOPE else user_index
         files = tuple(item.entry.file for item in loaded)
-        findings = list(self._scope_lint(scope, index_text, files, companion))
+        scope = paths[1]
+        findings = list(self._scope_lint(scope, index, files, companion, refused_entries(*paths)))
+        topics = [item.topic for item in loaded]
+        convention = naming_convention(topics)
+        if convention is not None:
+            findings.append(convention)
+        findings.extend(lint_links(topics, files))
         for item in sorted(loaded, key=lambda item: item.topic.file):
-            findings.extend(self.cache.lint(item.entry.path, item.topic))
+            own = self.cache.lint(item.entry.path, item.topic)
+            findings.extend(
+                f for f in own if convention is None or f.code not in _FOLDED_INTO_CONVENTION
+            )
         return findings
 
     def _summary(
@@ -202,8 +231,9 @@ class ScopeAnswers:
         with contextlib.suppress(OSError):
             times.append(scope.stat().st_mtime_ns)  # a file created or deleted is activity too
         newest = max(times, default=0)
-        index_text = index.text if index is not None else None
-        counts = Counter(f.code for f in self._lint(scope, key, index_text, loaded, user_index))
+        findings = self._lint(key, (root, scope), index, loaded, user_index)
+        counts = Counter(f.code for f in findings)
+        severities = Counter(f.severity for f in findings)
         if key == USER_SCOPE:
             title, path, problems, orphaned = USER_TITLE, None, [], False
         else:
@@ -220,6 +250,7 @@ class ScopeAnswers:
             marker_problems=problems,
             orphaned=orphaned,
             lint_counts=dict(sorted(counts.items())),
+            severity_counts=dict(sorted(severities.items())),
         )
 
     def _memoised_summary(
@@ -298,7 +329,7 @@ class ScopeAnswers:
         """
         index = self.files.read(root, scope)
         text = index.text if index is not None else None
-        prepared = self.files.prepared(root, scope)
+        prepared = self.files.prepared(root, scope)  # carries any lines past the read cap
         user_index = None
         if key == USER_SCOPE:
             capped = cap_indexes(prepared, None, workspace_key=None)[0]
@@ -320,5 +351,5 @@ class ScopeAnswers:
             raw=text or "",
             lines=lines,
             manifest=capped.manifest,
-            findings=self._lint(scope, key, text, loaded, user_index),
+            findings=self._lint(key, (root, scope), index, loaded, user_index),
         )

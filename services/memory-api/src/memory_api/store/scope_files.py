@@ -106,5 +106,5 @@ class ScopeFiles:
         if entry is None:
             return _MISSING
         if entry.prepared is None:
-            entry.prepared = prepare_index(entry.index.text)  # one reference assignment
+            entry.prepared = prepare_index(entry.index.text, entry.index.unread)
         return entry.prepared

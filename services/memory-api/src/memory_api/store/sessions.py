@@ -208,6 +208,7 @@ def start_session(
     capped: list[CappedIndex] = []
     memory = ""
     if injected:
+        # Prepared per index version: split, masked (I-8), lines past the read cap counted.
         capped = cap_indexes(
             files.prepared(root, prepared.user_dir),
             files.prepared(root, prepared.workspace_dir),
