@@ -65,6 +65,7 @@ def _spawn(run_worker: Callable[[], int]) -> int:
     # Signals stay blocked across the fork: a SIGTERM arriving before the worker has dropped
     # the supervisor's handlers waits, and then ends the fresh worker like any other.
     stop_signals = {signal.SIGTERM, signal.SIGINT}
+    supervisor = os.getpid()  # taken before the fork: it may be gone before the worker runs
     signal.pthread_sigmask(signal.SIG_BLOCK, stop_signals)
     try:
         pid = os.fork()
@@ -77,8 +78,7 @@ def _spawn(run_worker: Callable[[], int]) -> int:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
-        parent = os.getppid()
-        threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+        threading.Thread(target=_watch_parent, args=(supervisor,), daemon=True).start()
         status = 1
         try:
             status = run_worker()
