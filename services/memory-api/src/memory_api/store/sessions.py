@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 
 from memory_core import layout
-from memory_core.injection import CappedIndex, build_memory_text, cap_indexes
+from memory_core.injection import CappedIndex, cap_indexes, memory_sections
 from memory_core.keys import (
     USER_SCOPE,
     has_control_character,
@@ -35,7 +35,12 @@ from memory_core.keys import (
     key_for_real_path,
 )
 from memory_core.template import has_memory_placeholder, key_line_value
-from memory_core.wire import SessionDirectories, SessionStartResponse, WorkspaceKind
+from memory_core.wire import (
+    MemorySection,
+    SessionDirectories,
+    SessionStartResponse,
+    WorkspaceKind,
+)
 
 from memory_api.errors import BadRequest
 from memory_api.store.agents import AgentRecord
@@ -206,7 +211,7 @@ def start_session(
     )
     injected = enabled and template_has_memory
     capped: list[CappedIndex] = []
-    memory = ""
+    sections: list[MemorySection] = []
     if injected:
         # Prepared per index version: split, masked (I-8), lines past the read cap counted.
         capped = cap_indexes(
@@ -214,7 +219,7 @@ def start_session(
             files.prepared(root, prepared.workspace_dir),
             workspace_key=prepared.key,
         )
-        memory = build_memory_text(
+        sections = memory_sections(
             record.memory.effective_prompt,
             record.memory.effective_workspace_prompt,
             capped[0],
@@ -223,11 +228,12 @@ def start_session(
     return SessionStartResponse(
         enabled=enabled,
         injected=injected,
-        memory=memory,
+        memory="".join(section.text for section in sections),
         workspace_memory_key=key_line_value(prepared.kind, prepared.key),
         key=prepared.key,
         workspace_kind=prepared.kind,
         directories=directories,
         manifests=[item.manifest for item in capped],
         template_has_memory=template_has_memory,
+        sections=sections,
     )
