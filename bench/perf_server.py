@@ -124,7 +124,9 @@ def start(data_dir: Path, log_dir: Path, workers: int | None = None) -> Server:
         command += ["--workers", str(workers)]
     log_path = log_dir / f"serve-{port}.log"
     with log_path.open("wb") as sink:
-        process = subprocess.Popen(command, env=env, stdout=sink, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(  # noqa: S603 - our own console script
+            command, env=env, stdout=sink, stderr=subprocess.STDOUT
+        )
     server = Server(f"http://127.0.0.1:{port}", process, log_path)
     deadline = time.monotonic() + READY_WAIT_S
     while time.monotonic() < deadline:

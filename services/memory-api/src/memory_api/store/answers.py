@@ -113,7 +113,8 @@ def _with_orphaned(summary: ScopeSummary) -> ScopeSummary:
     """``summary`` with ``orphaned`` judged now: the Workspace lies outside the memory root."""
     if summary.workspace_path is None:
         return summary
-    orphaned = not Path(summary.workspace_path).exists()
+    # os.path.exists: a path the OS cannot even look up (too long) is gone, not an error (K-6a)
+    orphaned = not os.path.exists(summary.workspace_path)  # noqa: PTH110
     if orphaned == summary.orphaned:
         return summary
     return msgspec.structs.replace(summary, orphaned=orphaned)

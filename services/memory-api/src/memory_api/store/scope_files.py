@@ -14,6 +14,7 @@ process (the agent's own file tools included) is read again (Q-4).
 from __future__ import annotations
 
 import dataclasses
+import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,7 +72,8 @@ class ScopeFiles:
             self._markers.put((target, key), file_key(info), hit)
         if hit.path is None:
             return hit
-        return dataclasses.replace(hit, orphaned=not Path(hit.path).exists())
+        # os.path.exists: a path the OS cannot even look up (too long) is gone, not an error
+        return dataclasses.replace(hit, orphaned=not os.path.exists(hit.path))  # noqa: PTH110
 
     def _entry(self, root: Path, scope: Path) -> _Entry | None:
         target = real_child(scope, layout.INDEX_FILE)
