@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -74,6 +75,13 @@ def _description(value: str) -> tuple[str | None, list[str]]:
         ("[draft] notes", "[draft] notes", "YAML cannot read it"),
         ("[a, b]", "[a, b]", "a list"),
         ("a #hash and more", "a #hash and more", "(the rest as a comment)"),
+        ("12:30", "12:30", "the number 750"),
+        ("0755", "0755", "the number 493"),
+        ("> 5 retries get the client banned", "> 5 retries get the client banned", "'>'"),
+        (">= 3 reviewers on main", ">= 3 reviewers on main", "starting with '>'"),
+        ("|x| is the absolute value", "|x| is the absolute value", "starting with '|'"),
+        ('"v2" is the only API left', '"v2" is the only API left', "quoted part followed by"),
+        ("'main' is protected", "'main' is protected", "quoted part followed by more text"),
     ],
 )
 def test_t1a_any_scalar_yaml_would_reinterpret_keeps_its_text(
@@ -106,6 +114,21 @@ def test_t1a_block_scalars_and_continued_values_stay_with_yaml() -> None:
     assert (folded.description, folded.problems) == ("one two", [])
     continued = parse_topic(b"---\nname: n\ndescription: one\n  two\n---\nb", "n.md")
     assert (continued.description, continued.problems) == ("one two", [])
+
+
+def test_t1a_a_quoted_key_is_the_same_field() -> None:
+    topic = parse_topic(b'---\nname: n\n"description": 8080\n---\nb', "n.md")
+    assert topic.description == "8080"
+
+
+def test_t1a_a_quote_left_open_is_still_the_fields_text() -> None:
+    block = b'---\nname: n\ndescription: "unclosed quote\nupdated_at: 2026-11-03\n---\nb'
+    topic = parse_topic(block, "n.md")
+    assert (topic.description, topic.updated_at) == ('"unclosed quote', "2026-11-03")
+    assert topic.problems[0].endswith("read name, description, updated_at line by line")
+    assert "missing-description" not in [finding.code for finding in lint_topic(topic)]
+    spanning = parse_topic(b'---\nname: n\ndescription: "two\n  lines"\n---\nb', "n.md")
+    assert (spanning.description, spanning.problems) == ("two lines", [])
 
 
 def test_t1a_name_is_read_as_written_too() -> None:
@@ -142,8 +165,12 @@ _ONE_LINE = (
         max_size=60,
     )
     .map(str.strip)
-    .filter(lambda value: bool(value) and value[0] not in "\"'|>")
+    .filter(
+        lambda value: bool(value) and value[0] not in "\"'" and not _BLOCK_HEADER.fullmatch(value)
+    )
 )
+# A YAML block scalar header (``|``, ``>-``, ``|2``, then only a comment): not a one-line value.
+_BLOCK_HEADER = re.compile(r"[|>](?:[1-9][+-]?|[+-][1-9]?)?(?:[ \t]+#.*)?")
 
 
 @given(_ONE_LINE)

@@ -27,7 +27,7 @@ from typing import Any
 
 import yaml
 
-__all__ = ["TEXT_FIELDS", "AsWritten", "read_text_fields"]
+__all__ = ["TEXT_FIELDS", "AsWritten", "read_text_fields", "text_field_lines"]
 
 TEXT_FIELDS = ("name", "description")
 """The frontmatter fields read as one line of text (T-1a)."""
@@ -40,7 +40,13 @@ _RETYPED_WORDS = frozenset(
     ("y", "n", "yes", "no", "on", "off", "true", "false", "null", "nan", "inf")
 )
 # A top-level "name: value" line; indented lines belong to a mapping above and are not fields.
-_FIELD_LINE_RE = re.compile(r"(name|description)[ \t]*:(?:[ \t]+(.*?))?[ \t]*")
+# The key may be quoted ("description": …), which YAML reads as the same key.
+_FIELD_LINE_RE = re.compile(
+    r"(?P<quote>[\"']?)(name|description)(?P=quote)[ \t]*:(?:[ \t]+(.*?))?[ \t]*"
+)
+# What YAML takes as a block scalar header (``|``, ``>-``, ``|2+`` …, then only a comment); any
+# other value starting with ``|`` or ``>`` (``>= 3 reviewers``, ``|x| is abs``) is text.
+_BLOCK_HEADER_RE = re.compile(r"[|>](?:[1-9][+-]?|[+-][1-9]?)?(?:[ \t]+#.*)?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,12 +75,12 @@ def read_text_fields(block: str) -> AsWritten:
     reasons: dict[str, str | None] = {}
     for number, line in enumerate(lines):
         match = _FIELD_LINE_RE.fullmatch(line)
-        if match is None or not match.group(2) or _continues(lines, number):
+        if match is None or not match.group(3) or _continues(lines, number):
             continue
-        found = _as_written(match.group(2))
+        found = _as_written(match.group(3))
         if found is None:
             continue
-        key = match.group(1)
+        key = match.group(2)
         values[key], reasons[key] = found
         lines[number] = ""
     problems = [
@@ -83,6 +89,20 @@ def read_text_fields(block: str) -> AsWritten:
         if reason is not None
     ]
     return AsWritten(values, problems, "\n".join(lines))
+
+
+def text_field_lines(block: str) -> dict[str, str]:
+    """The raw text on each top-level ``name`` / ``description`` line of ``block`` (T-1a).
+
+    The fallback when YAML cannot read a block at all: a field whose line is there (a quote
+    left open, say) is still its text, never "missing". The last line of a field wins.
+    """
+    found: dict[str, str] = {}
+    for line in block.split("\n"):
+        match = _FIELD_LINE_RE.fullmatch(line)
+        if match is not None and match.group(3):
+            found[match.group(2)] = match.group(3)
+    return found
 
 
 def _continues(lines: list[str], number: int) -> bool:
@@ -96,7 +116,7 @@ def _as_written(value: str) -> tuple[str, str | None] | None:
 
     None when the value is not a one-line text (a block scalar, or a quote left open).
     """
-    if value[0] in "|>":
+    if _BLOCK_HEADER_RE.fullmatch(value):
         return None
     if _PLAIN_TEXT_RE.fullmatch(value) and value.lower() not in _RETYPED_WORDS:
         return value, None
@@ -108,9 +128,13 @@ def _as_written(value: str) -> tuple[str, str | None] | None:
     if value[0] in "\"'":
         if not failed and isinstance(loaded, str):
             return loaded, None  # quoted, escapes and all, as YAML reads it
-        if not _closed_quote(value):
-            return None
-        return value[1:-1], "YAML cannot read the quoted value"
+        end = _quote_end(value)
+        if end == -1:
+            return None  # a quote left open on this line may close on a later one
+        if end == len(value) - 1:
+            return value[1:-1], "YAML cannot read the quoted value"
+        # a quoted part with more text after it ("v2" is out): the line is the text
+        return value, "YAML cannot read a quoted part followed by more text"
     if not failed and isinstance(loaded, str) and loaded == value:
         return value, None
     if not failed:
@@ -122,7 +146,7 @@ def _as_written(value: str) -> tuple[str, str | None] | None:
     return value, "YAML cannot read it"
 
 
-_YAML_STARTERS = tuple("`@%*!&")
+_YAML_STARTERS = tuple("`@%*!&|>")
 
 
 def _colon_is_the_only_trouble(value: str) -> bool:
@@ -139,8 +163,24 @@ def _load(value: str) -> Any:
     return yaml.load(f"v: {value}", Loader=_LOADER)["v"]  # noqa: S506 - a safe loader
 
 
-def _closed_quote(value: str) -> bool:
-    return len(value) >= 2 and value[-1] == value[0]
+def _quote_end(value: str) -> int:
+    """Index of the quote closing the one ``value`` opens with, or -1 when it stays open.
+
+    In double quotes a backslash escapes the next character; in single quotes ``''`` is a quote.
+    """
+    quote, position = value[0], 1
+    while position < len(value):
+        char = value[position]
+        if quote == '"' and char == "\\":
+            position += 2
+            continue
+        if char == quote:
+            if quote == "'" and value[position + 1 : position + 2] == "'":
+                position += 2
+                continue
+            return position
+        position += 1
+    return -1
 
 
 def _describe(loaded: Any, value: str) -> str:
