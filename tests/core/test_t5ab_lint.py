@@ -210,6 +210,13 @@ def test_t5b_an_unknown_rest_says_at_least() -> None:
     assert "at least 8 left out" in finding.message
 
 
+def test_t5b_an_unknown_rest_calls_no_file_unindexed() -> None:
+    # Past the scanned part of an over-large index any file may be linked: no claim either way.
+    partial = IndexRead(size=40_000_000, lines_total=9, exact=False, links={})
+    findings = lint_scope("- [A](a.md)\n", [], ["a.md", "delta.md"], partial=partial)
+    assert [f.code for f in findings] == ["index-over-read-cap"]
+
+
 def test_t5b_injection_counts_unread_lines_as_left_out() -> None:
     capped = cap_indexes("- a\n- b\n- c\n", None, workspace_key=None, unread=((2, True), (0, True)))
     manifest = capped[0].manifest
