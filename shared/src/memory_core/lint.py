@@ -84,7 +84,6 @@ SEVERITIES: dict[str, Severity] = {
 LINT_CODES = tuple(SEVERITIES)
 
 _KEBAB_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
-_SNAKE_RE = re.compile(r"[a-z0-9]+(?:_[a-z0-9]+)*")
 _NAMING_CODES = frozenset({"name-mismatch", "name-not-kebab"})
 _PLACEHOLDER_KEY = "lint-placeholder-00000000"  # any valid key: only the budget split matters
 
@@ -162,27 +161,49 @@ def _secret(file: str, line: int | None, kind: str, where: str) -> Finding:
     return _finding("secret", file, line, message)
 
 
+# Other agents' file-name conventions, in the order a name fitting several is called by. A
+# one-word lower-case stem fits kebab-case too, and so counts as Memory's own.
+_FILE_CONVENTIONS = (
+    ("snake_case", re.compile(r"[a-z0-9]+(?:_[a-z0-9]+)*")),
+    ("camelCase", re.compile(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*")),
+    ("PascalCase", re.compile(r"(?:[A-Z][a-z0-9]*)+")),
+    ("SCREAMING_SNAKE_CASE", re.compile(r"[A-Z0-9]+(?:_[A-Z0-9]+)*")),
+    ("words-with-spaces", re.compile(r"[^\s_-]+(?: [^\s_-]+)*")),
+)
+
+
+def _file_convention(stems: Sequence[str]) -> str | None:
+    """The one convention every stem follows: ``"kebab-case"`` (Memory's own), another, or None."""
+    if all(_KEBAB_RE.fullmatch(stem) for stem in stems):
+        return "kebab-case"
+    for label, pattern in _FILE_CONVENTIONS:
+        if all(pattern.fullmatch(stem) for stem in stems):
+            return label
+    return None
+
+
 def naming_convention(topics: Sequence[ParsedTopic]) -> Finding | None:
     """One ``info`` finding when every topic follows one other naming convention (T-5a).
 
-    Consistent means: every file name is snake_case or every one is kebab-case (one-word names
-    fit both), and either every ``name`` is the file's stem or none is (title-style names). A
-    scope in Memory's own convention (kebab-case, ``name`` = stem) gets None, and so does a
-    mixed scope, whose files keep their own naming findings.
+    Consistent means: every file name follows one convention (kebab-case, snake_case,
+    camelCase, PascalCase, SCREAMING_SNAKE_CASE or words with spaces; a one-word name fits
+    several), and the ``name`` fields agree with it: in a kebab-case scope either every
+    ``name`` is the file's stem or none is (title-style names); another agent's convention
+    may mix the two (``name: feedback_prefers_uv`` beside ``name: Deploy notes``). A scope in
+    Memory's own convention (kebab-case, ``name`` = stem) gets None, and so does a mixed scope,
+    whose files keep their own naming findings.
     """
     if len(topics) < 2:
         return None
-    stems = [_stem(topic) for topic in topics]
-    snake = all(_SNAKE_RE.fullmatch(stem) for stem in stems)
-    kebab = all(_KEBAB_RE.fullmatch(stem) for stem in stems)
-    titled = [topic.name != _stem(topic) for topic in topics]
-    if not (snake or kebab) or (any(titled) and not all(titled)):
+    convention = _file_convention([_stem(topic) for topic in topics])
+    titled = sum(topic.name != _stem(topic) for topic in topics)
+    if convention is None or (convention == "kebab-case" and 0 < titled < len(topics)):
         return None
-    traits = []
-    if snake and not kebab:
-        traits.append("snake_case file names")
-    if all(titled):
+    traits = [] if convention == "kebab-case" else [f"{convention} file names"]
+    if titled == len(topics):
         traits.append("title-style names")
+    elif titled:
+        traits.append(f"title-style names in {titled} of them")
     if not traits:
         return None  # Memory's own convention
     return _finding(
