@@ -116,6 +116,33 @@ def test_t1a_block_scalars_and_continued_values_stay_with_yaml() -> None:
     assert (continued.description, continued.problems) == ("one two", [])
 
 
+@pytest.mark.parametrize(
+    ("block", "text", "named"),
+    [
+        (
+            "description:\n  Issue #42 on the next line",
+            "Issue #42 on the next line",
+            "only 'Issue'",
+        ),
+        ("description: Issue #42\n  goes on here", "Issue #42 goes on here", "cannot read it"),
+        ("description:\n  8080", "8080", "the number 8080"),
+    ],
+)
+def test_t1a_a_plain_value_continued_on_indented_lines_keeps_its_words(
+    block: str, text: str, named: str
+) -> None:
+    topic = parse_topic(f"---\nname: n\n{block}\nupdated_at: 2026-11-03\n---\nb".encode(), "n.md")
+    assert (topic.description, topic.updated_at) == (text, "2026-11-03")
+    assert len(topic.problems) == 1
+    assert named in topic.problems[0]
+
+
+def test_t1a_a_nested_list_or_mapping_under_a_text_field_stays_with_yaml() -> None:
+    listed = parse_topic(b"---\nname: n\ndescription:\n  - a\n  - b\n---\nb", "n.md")
+    assert listed.description is None
+    assert "got `array`" in listed.problems[0]
+
+
 def test_t1a_a_quoted_key_is_the_same_field() -> None:
     topic = parse_topic(b'---\nname: n\n"description": 8080\n---\nb', "n.md")
     assert topic.description == "8080"

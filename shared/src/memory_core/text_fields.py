@@ -4,10 +4,11 @@ YAML reinterprets plain values: ``Issue #42 fixed`` loses its tail to a comment,
 number, ``yes`` a boolean, ``2026-01-05`` a date, and a value starting with a backtick, ``@``,
 ``%``, ``*`` or ``!`` is refused or taken as an alias or tag. For the text fields Memory reads
 (``name`` and ``description``) the rule is therefore: a value written on the field's own line
-(no block scalar ``|`` / ``>``, no indented continuation line) is the text of that line, with
-its quotes removed when it is quoted. Where strict YAML would have read something else, the
-file's problems say so in one short line; a plain value holding ``": "`` is read as written
-without a problem (agents write it all the time and every reader takes it as text).
+(no block scalar ``|`` / ``>``) is the text of that line, with its quotes removed when it is
+quoted; a plain value continued over indented lines is those lines' words joined by spaces.
+Where strict YAML would have read something else, the file's problems say so in one short line;
+a plain value holding ``": "`` is read as written without a problem (agents write it all the
+time and every reader takes it as text).
 
 >>> fields = read_text_fields("name: port\\ndescription: 8080\\nupdated_at: 2026-11-03")
 >>> fields.values
@@ -75,14 +76,21 @@ def read_text_fields(block: str) -> AsWritten:
     reasons: dict[str, str | None] = {}
     for number, line in enumerate(lines):
         match = _FIELD_LINE_RE.fullmatch(line)
-        if match is None or not match.group(3) or _continues(lines, number):
+        if match is None:
             continue
-        found = _as_written(match.group(3))
+        value = match.group(3) or ""
+        more = _continuation(lines, number)
+        if more:
+            found = _as_written_folded(value, more)
+        elif value:
+            found = _as_written(value)
+        else:
+            continue
         if found is None:
             continue
         key = match.group(2)
         values[key], reasons[key] = found
-        lines[number] = ""
+        lines[number : number + 1 + len(more)] = [""] * (1 + len(more))
     problems = [
         f"frontmatter: {key} read as written; {reason}"
         for key, reason in reasons.items()
@@ -105,10 +113,42 @@ def text_field_lines(block: str) -> dict[str, str]:
     return found
 
 
-def _continues(lines: list[str], number: int) -> bool:
-    """Tell whether the value on line ``number`` goes on over the next, indented line."""
-    following = lines[number + 1] if number + 1 < len(lines) else ""
-    return bool(following.strip()) and following[:1] in (" ", "\t")
+def _continuation(lines: list[str], number: int) -> list[str]:
+    """The indented lines right after line ``number`` that its value goes on over."""
+    more: list[str] = []
+    for following in lines[number + 1 :]:
+        if not following.strip() or following[:1] not in (" ", "\t"):
+            break
+        more.append(following)
+    return more
+
+
+# A first continuation line that starts a nested list or mapping: structure, YAML's to read.
+_STRUCTURE_RE = re.compile(r"-(?:[ \t]|$)|[^\s#][^:]*:(?:[ \t]|$)")
+
+
+def _as_written_folded(value: str, more: list[str]) -> tuple[str, str | None] | None:
+    """``(text, reason)`` of a plain value continued over the indented lines ``more``.
+
+    The text is the lines' words joined by single spaces, as YAML folds a plain value; a
+    ``#`` inside stays text (YAML would cut the value there). None for what is no plain text:
+    a quoted value or block scalar (YAML reads those), a nested list or mapping, comment lines.
+    """
+    if value and (value[0] in "\"'[{" or _BLOCK_HEADER_RE.fullmatch(value)):
+        return None
+    parts = [line.strip() for line in more]
+    if any(part.startswith("#") for part in parts):
+        return None
+    if not value and _STRUCTURE_RE.match(parts[0]):
+        return None
+    text = " ".join([value, *parts] if value else parts)
+    try:
+        loaded: Any = _load("\n".join([value, *more]))
+    except Exception:  # user content: a value strict YAML refuses is still text
+        return text, "YAML cannot read it"
+    if isinstance(loaded, str) and loaded == text:
+        return text, None
+    return text, f"YAML would read {_describe(loaded, text)}"
 
 
 def _as_written(value: str) -> tuple[str, str | None] | None:
