@@ -14,8 +14,10 @@ install: $(STAMP)
 
 $(STAMP): $(PACKAGES) requirements-dev.txt
 	$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Python 3.11+ is required")'
+	@echo "Installing the packages into $(VENV) (first run only; about a minute)..."
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	@echo "Installing shared, memory-api, harness-memory and the test tools..."
 	$(BIN)/python -m pip install --quiet -e shared -e services/memory-api -e plugins/harness-memory -r requirements-dev.txt
 	touch $@
 

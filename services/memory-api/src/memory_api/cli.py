@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import errno
 import logging
 import sys
 from collections.abc import Callable, Sequence
@@ -69,16 +70,42 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
         return 2
     logger.info("%s", decision)
     logger.info("data dir: %s", settings.data_dir)
-    web.run_app(
-        create_app(settings),
-        host=settings.host,
-        port=settings.port,
-        access_log_class=AccessLogger,
-        access_log=logging.getLogger(ACCESS_LOGGER),
-        shutdown_timeout=SHUTDOWN_TIMEOUT,
-        print=lambda message: logger.info("%s", message.strip()),
-    )
+    logger.info("web page: %s", page_url(settings.host, settings.port))
+    try:
+        web.run_app(
+            create_app(settings),
+            host=settings.host,
+            port=settings.port,
+            access_log_class=AccessLogger,
+            access_log=logging.getLogger(ACCESS_LOGGER),
+            shutdown_timeout=SHUTDOWN_TIMEOUT,
+            print=lambda message: logger.info("%s", message.strip()),
+        )
+    except OSError as error:
+        if error.errno != errno.EADDRINUSE:
+            raise
+        logger.error(
+            "port %s on %s is already in use (another memory-api?). Stop that process or pick "
+            "another port: MEMORY_API_PORT=%s make run (or memory-api serve --port %s)",
+            settings.port,
+            settings.host,
+            settings.port + 1,
+            settings.port + 1,
+        )
+        return 1
     return 0
+
+
+def page_url(host: str, port: int, fragment: str = "") -> str:
+    """The address of the web page served on ``host``:``port`` (a wildcard host → loopback).
+
+    >>> page_url("127.0.0.1", 8765, "/projects/demo/agents/demo/memory")
+    'http://127.0.0.1:8765/#/projects/demo/agents/demo/memory'
+    """
+    shown = "127.0.0.1" if host in ("0.0.0.0", "", "::") else host  # noqa: S104 - shown, not bound
+    if ":" in shown:
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}/" + (f"#{fragment}" if fragment else "")
 
 
 def _agent_create(settings: Settings, args: argparse.Namespace) -> int:
@@ -147,6 +174,8 @@ def _demo_seed(settings: Settings, args: argparse.Namespace) -> int:
     )
     for key, path in report.scopes.items():
         print(f"  {key:<28} {path}")
+    memory_tab = page_url(settings.host, settings.port, "/projects/demo/agents/demo/memory")
+    print(f"once `memory-api serve` runs, its Memory tab is at {memory_tab}")
     return 0
 
 

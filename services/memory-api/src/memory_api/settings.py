@@ -10,6 +10,8 @@ Only :meth:`Settings.from_env` looks at the environment; everything else receive
 ``MEMORY_API_PORT``        TCP port (default ``8765``)
 ``MEMORY_API_TOKENS``      bearer tokens, comma-separated ``name=secret`` (every project) or
                            ``name:proj-a|proj-b=secret`` (those projects); hashed at load (A-10)
+``MEMORY_API_TOKENS_FILE`` a file of more such entries, one per line or comma-separated, ``#``
+                           comment lines (a mounted Kubernetes or Compose secret, deploy.md)
 ``MEMORY_API_LOG_FORMAT``  ``text`` (default) or ``json`` (one JSON object per line)
 ``MEMORY_API_LOG_LEVEL``   ``DEBUG``, ``INFO`` (default), ``WARNING`` …
 ``MEMORY_API_CHAT_URL``    chat address with ``{draftId}``, ``{project}``, ``{agent}`` (W-4)
@@ -71,7 +73,7 @@ class Settings:
             data_dir=Path(data_dir).expanduser().resolve() if data_dir else default_data_dir(env),
             host=env.get("MEMORY_API_HOST", "").strip() or DEFAULT_HOST,
             port=_int(env, "MEMORY_API_PORT", DEFAULT_PORT, low=0, high=65535),
-            env_tokens=_tokens(env.get("MEMORY_API_TOKENS", "")),
+            env_tokens=_env_tokens(env),
             log_format=_log_format(env.get("MEMORY_API_LOG_FORMAT", "text")),
             log_level=_log_level(env.get("MEMORY_API_LOG_LEVEL", "INFO")),
             chat_url=_chat_url(env.get("MEMORY_API_CHAT_URL", "")),
@@ -103,7 +105,42 @@ def _int(
     return value
 
 
-def _tokens(raw: str) -> tuple[TokenEntry, ...]:
+TOKENS_FILE_CAP = 1024 * 1024
+"""A tokens file longer than this (bytes) is refused rather than read: it is a few lines."""
+
+
+def _env_tokens(env: Mapping[str, str]) -> tuple[TokenEntry, ...]:
+    """The tokens of ``MEMORY_API_TOKENS`` and of the file ``MEMORY_API_TOKENS_FILE`` names."""
+    entries = _tokens(env.get("MEMORY_API_TOKENS", ""), "MEMORY_API_TOKENS")
+    path = env.get("MEMORY_API_TOKENS_FILE", "").strip()
+    if path:
+        entries += _tokens(_tokens_file_text(Path(path)), "MEMORY_API_TOKENS_FILE")
+    names = [entry.name for entry in entries]
+    if len(set(names)) != len(names):
+        raise SettingsError("MEMORY_API_TOKENS, MEMORY_API_TOKENS_FILE: token names must be unique")
+    return entries
+
+
+def _tokens_file_text(path: Path) -> str:
+    """The entries of a tokens file: ``#`` comment lines dropped, lines joined with commas."""
+    try:
+        with path.open("rb") as handle:
+            raw = handle.read(TOKENS_FILE_CAP + 1)
+    except OSError as error:
+        raise SettingsError(
+            f"MEMORY_API_TOKENS_FILE: cannot read {path}: {error.strerror or error}"
+        ) from None
+    if len(raw) > TOKENS_FILE_CAP:
+        raise SettingsError(f"MEMORY_API_TOKENS_FILE: {path} is over {TOKENS_FILE_CAP} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SettingsError(f"MEMORY_API_TOKENS_FILE: {path} is not UTF-8") from None
+    # Whole-line comments only: a secret may hold a "#".
+    return ",".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
+
+
+def _tokens(raw: str, source: str) -> tuple[TokenEntry, ...]:
     entries: list[TokenEntry] = []
     for spec in (part.strip() for part in raw.split(",")):
         if not spec:
@@ -111,11 +148,8 @@ def _tokens(raw: str) -> tuple[TokenEntry, ...]:
         try:
             name, projects, secret = parse_token_spec(spec)
         except ValueError as error:
-            raise SettingsError(f"MEMORY_API_TOKENS: {error}") from None
+            raise SettingsError(f"{source}: {error}") from None
         entries.append(TokenEntry(name=name, sha256=hash_secret(secret), projects=projects))
-    names = [entry.name for entry in entries]
-    if len(set(names)) != len(names):
-        raise SettingsError("MEMORY_API_TOKENS: token names must be unique")
     return tuple(entries)
 
 

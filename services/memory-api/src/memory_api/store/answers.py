@@ -22,7 +22,13 @@ import msgspec
 from memory_core.index import index_lines
 from memory_core.injection import cap_indexes
 from memory_core.keys import USER_SCOPE
-from memory_core.lint import IndexRead, lint_links, lint_scope, naming_convention
+from memory_core.lint import (
+    IndexRead,
+    lint_links,
+    lint_scope,
+    mask_secret_lines,
+    naming_convention,
+)
 from memory_core.topics import ParsedTopic
 from memory_core.wire import (
     Finding,
@@ -69,12 +75,22 @@ class _Loaded:
     mtime_ns: int
 
 
-def _topic_summary(item: _Loaded) -> TopicSummary:
-    """The listing row of a loaded topic file; a file answer adds its body and links (A-5)."""
+def _masked(text: str | None, reveal: bool) -> str | None:
+    """``text`` with likely credentials masked (I-8), or as written when ``reveal``."""
+    if text is None or reveal:
+        return text
+    return "\n".join(mask_secret_lines(text.split("\n")))
+
+
+def _topic_summary(item: _Loaded, *, reveal: bool = False) -> TopicSummary:
+    """The listing row of a loaded topic file; a file answer adds its body and links (A-5).
+
+    A credential in the name or description is masked unless ``reveal`` (W-6).
+    """
     return TopicSummary(
         file=item.entry.file,
-        name=item.topic.name,
-        description=item.topic.description,
+        name=_masked(item.topic.name, reveal) or item.topic.name,
+        description=_masked(item.topic.description, reveal),
         updated_at=item.topic.updated_at,
         size=item.size,
         mtime=utc_timestamp(item.mtime_ns / 1e9),
@@ -223,6 +239,7 @@ class ScopeAnswers:
             orphaned=orphaned,
             lint_counts=dict(sorted(counts.items())),
             severity_counts=dict(sorted(severities.items())),
+            lint_severities={f.code: f.severity for f in sorted(findings, key=lambda f: f.code)},
         )
 
     def overview(self, root: Path) -> list[ScopeSummary]:
@@ -246,22 +263,46 @@ class ScopeAnswers:
         workspaces.sort(key=lambda item: (-item[0], item[1].key))
         return user + [summary for _, summary in workspaces]
 
-    def topic_list(self, root: Path, scope: Path, key: str) -> TopicList:
-        """Every topic file of the scope, sorted by file name (A-5)."""
-        files = [_topic_summary(item) for item in self._load(scan_topics(root, scope))]
-        return TopicList(scope=key, files=files)
+    def _scope_findings(
+        self, root: Path, scope: Path, key: str, loaded: list[_Loaded]
+    ) -> list[Finding]:
+        """The scope's whole lint (T-5), as the index view reports it."""
+        index = read_index_text(root, scope)
+        user = None if key == USER_SCOPE else self._user_index(root)
+        user_index = user.text if user is not None else None
+        return self._lint(key, (root, scope), index, loaded, user_index)
 
-    def topic_file(self, root: Path, scope: Path, key: str, file_name: str) -> TopicFile:
-        """One topic file (A-5); :class:`NotFound` when it does not list (missing, outside)."""
+    def topic_list(self, root: Path, scope: Path, key: str) -> TopicList:
+        """Every topic file of the scope, sorted by file name, and the scope's lint (A-5)."""
+        loaded = self._load(scan_topics(root, scope))
+        files = [_topic_summary(item) for item in loaded]
+        findings = self._scope_findings(root, scope, key, loaded)
+        return TopicList(scope=key, files=files, findings=findings)
+
+    def topic_file(
+        self, root: Path, scope: Path, key: str, file_name: str, *, reveal: bool = False
+    ) -> TopicFile:
+        """One topic file (A-5); :class:`NotFound` when it does not list (missing, outside).
+
+        Its findings are the scope lint's findings about this file; likely credentials are
+        masked (I-8) unless ``reveal`` (W-6).
+        """
         entry = topic_entry(root, scope, file_name)
         loaded = self._load([entry]) if entry is not None else []
         if not loaded:
             raise NotFound(f"no topic file {file_name!r} in scope {key!r}")
         item = loaded[0]
+        body = _masked(item.topic.body, reveal) or ""
+        summary = _topic_summary(item, reveal=reveal)
+        findings = self._scope_findings(root, scope, key, self._load(scan_topics(root, scope)))
         return TopicFile(
-            **msgspec.structs.asdict(_topic_summary(item)),
-            body=item.topic.body,
+            **msgspec.structs.asdict(summary),
+            body=body,
             links=item.topic.links,
+            findings=[finding for finding in findings if finding.file == item.entry.file],
+            masked=body != item.topic.body
+            or summary.description != item.topic.description
+            or summary.name != item.topic.name,
         )
 
     def index_view(self, root: Path, scope: Path, key: str) -> IndexView:

@@ -109,8 +109,8 @@ class MemoryStore:
     def _list(self, agent_id: str, key: str) -> TopicList:
         return self.answers.topic_list(*self._scope(agent_id, key), key)
 
-    def _read(self, agent_id: str, key: str, file_name: str) -> TopicFile:
-        return self.answers.topic_file(*self._scope(agent_id, key), key, file_name)
+    def _read(self, agent_id: str, key: str, file_name: str, reveal: bool) -> TopicFile:
+        return self.answers.topic_file(*self._scope(agent_id, key), key, file_name, reveal=reveal)
 
     def _index(self, agent_id: str, key: str) -> IndexView:
         return self.answers.index_view(*self._scope(agent_id, key), key)
@@ -148,15 +148,18 @@ class MemoryStore:
         await self.agents.get(project, agent_id)
         return await asyncio.to_thread(self._index, agent_id, key)
 
-    async def read_file(self, project: str, agent_id: str, key: str, file_name: str) -> TopicFile:
-        """A-5: one topic file's fields, body (frontmatter stripped) and ``[[links]]``.
+    async def read_file(
+        self, project: str, agent_id: str, key: str, file_name: str, *, reveal: bool = False
+    ) -> TopicFile:
+        """A-5: one topic file's fields, body (frontmatter stripped), ``[[links]]``, findings.
 
-        Raises ``InvalidId`` for a bad name (K-7) and :class:`NotFound` for a missing file or one
-        that leads outside the memory root (A-7).
+        Likely credentials are masked (I-8) unless ``reveal`` (W-6). Raises ``InvalidId`` for a
+        bad name (K-7) and :class:`NotFound` for a missing file or one that leads outside the
+        memory root (A-7).
         """
         _check(project, agent_id, key, file_name)
         await self.agents.get(project, agent_id)
-        return await asyncio.to_thread(self._read, agent_id, key, file_name)
+        return await asyncio.to_thread(self._read, agent_id, key, file_name, reveal)
 
     async def delete_file(
         self, project: str, agent_id: str, key: str, file_name: str
