@@ -185,19 +185,23 @@ def test_t1a_no_missing_description_when_its_line_is_there() -> None:
         assert "missing-description" not in [finding.code for finding in lint_topic(topic)], value
 
 
-_ONE_LINE = (
+# A YAML block scalar header (``|``, ``>-``, ``|2``, then only a comment): not a one-line value.
+_BLOCK_HEADER = re.compile(r"[|>](?:[1-9][+-]?|[+-][1-9]?)?(?:[ \t]+#.*)?")
+
+
+def _one_line_plain(value: str) -> bool:
+    return bool(value) and value[0] not in "\"'" and not _BLOCK_HEADER.fullmatch(value)
+
+
+_ONE_LINE: st.SearchStrategy[str] = (
     st.text(
         alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp")),
         min_size=1,
         max_size=60,
     )
     .map(str.strip)
-    .filter(
-        lambda value: bool(value) and value[0] not in "\"'" and not _BLOCK_HEADER.fullmatch(value)
-    )
+    .filter(_one_line_plain)
 )
-# A YAML block scalar header (``|``, ``>-``, ``|2``, then only a comment): not a one-line value.
-_BLOCK_HEADER = re.compile(r"[|>](?:[1-9][+-]?|[+-][1-9]?)?(?:[ \t]+#.*)?")
 
 
 @given(_ONE_LINE)
