@@ -8,7 +8,7 @@ export MEMORY_API_DATA_DIR ?= $(CURDIR)/.data
 
 PACKAGES := shared/pyproject.toml services/memory-api/pyproject.toml plugins/harness-memory/pyproject.toml
 
-.PHONY: install run test lint typecheck pytest soak clean vendor-web measure-markdown
+.PHONY: install run test lint typecheck pytest bench bench-quick soak clean vendor-web measure-markdown
 
 install: $(STAMP)
 
@@ -39,6 +39,13 @@ typecheck: $(STAMP)
 
 pytest: $(STAMP)
 	$(BIN)/pytest
+
+## Speed and memory per case as ratios within one run (docs/performance.md); JSON in artifacts/.
+bench: $(STAMP)
+	$(BIN)/python -m bench.perf
+
+bench-quick: $(STAMP)
+	$(BIN)/python -m bench.perf --quick
 
 ## Soak: 20,000 mixed requests at concurrency 100 while an agent appends to its index every
 ## 50 ms; fails on any 5xx, transport error, lost line or RSS growing 50 % (bench/soak.py).
