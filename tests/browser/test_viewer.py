@@ -27,6 +27,12 @@ AT_HALF = (
 )
 """The sheet has settled at its half snap point (half of the 844px phone viewport)."""
 
+LINES_OF_TEXT = (
+    "els => els.map(el => { const range = document.createRange(); range.selectNodeContents(el);"
+    " return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size; })"
+)
+"""How many lines each element's text occupies (distinct tops of its line boxes)."""
+
 
 def test_w3_view_opens_a_right_drawer_on_desktop(page: Page, service: Service, shot: Shot) -> None:
     open_memory_tab(page)
@@ -161,3 +167,6 @@ def test_w3_index_view_marks_the_lines_the_injection_drops(page: Page, service: 
         expect(panel.locator(f".problems li.sev-{severity}")).to_have_count(count)
     first = index["findings"][0]
     expect(panel.locator(".problems li").first.locator(".sev")).to_have_text(first["severity"])
+    # Each label is one line: a squeezed flex item once broke "WARNING" into "WARNI" / "NG".
+    lines_per_label = panel.locator(".problems li .sev").evaluate_all(LINES_OF_TEXT)
+    assert lines_per_label and set(lines_per_label) == {1}, lines_per_label
