@@ -46,6 +46,11 @@ def test_w3_view_opens_a_right_drawer_on_desktop(page: Page, service: Service, s
     expect(body).to_contain_text("pnpm install")
     expect(body).not_to_contain_text("updated_at")  # frontmatter stripped
     expect(body.locator("code").first).to_have_text("pnpm install")
+    # A memory of a few hundred bytes reads as such, not as "1 KB".
+    listing = service.get(service.agent_path() + "/memory/scopes/user/files")
+    size = next(f["size"] for f in listing["files"] if f["file"] == "prefers-pnpm.md")
+    assert size < 1024
+    expect(panel.locator(".viewer-meta")).to_contain_text(f"{size} B")
     # [[review-style]] becomes a link that opens that memory.
     expect(body.get_by_role("button", name="review-style")).to_be_visible()
 

@@ -87,6 +87,13 @@ export function formatDate(value) {
   });
 }
 
+/** A file size in bytes for display: "427 B", "2.5 KB", "40 KB" (1 KB = 1,024 bytes). */
+export function formatSize(bytes) {
+  if (bytes < 1024) return `${bytes.toLocaleString()} B`;
+  const kb = bytes / 1024;
+  return `${kb < 10 ? kb.toFixed(1) : Math.round(kb).toLocaleString()} KB`;
+}
+
 /** Plural helper: plural(3, "memory", "memories") → "3 memories". */
 export function plural(count, one, many) {
   return `${count.toLocaleString()} ${count === 1 ? one : many}`;

@@ -8,7 +8,7 @@
 
 import { ApiError, api, paths } from "../api.js";
 import { openModal } from "../dialogs.js";
-import { errorBox, formatDate, h, icon, plural, replace, withBusy } from "../dom.js";
+import { errorBox, formatDate, formatSize, h, icon, plural, replace, withBusy } from "../dom.js";
 import { byFile, codeLabel, fileFindings } from "../findings.js";
 import { renderMarkdown } from "../markdown.js";
 
@@ -226,7 +226,7 @@ export class Viewer {
       this.meta,
       h("code", { text: `${scope.key}/${data.file}` }),
       date ? h("time", { datetime: date, title: date }, `Updated ${formatDate(date)}`) : null,
-      h("span", {}, `${Math.max(1, Math.round(data.size / 1024))} KB`),
+      h("span", { title: `${data.size.toLocaleString()} bytes` }, formatSize(data.size)),
     );
     const open = (name) => this.tab.go("view", scope, `${name}.md`);
     const body = data.body.trim()
