@@ -99,6 +99,12 @@ async def test_a1_id_taken_is_409_even_in_another_project(client: Client) -> Non
     assert "acme" not in body["detail"]
 
 
+async def test_a1_creating_an_agent_again_in_its_project_says_it_exists(client: Client) -> None:
+    await create_agent(client, "coder")
+    response = await client.post(AGENTS, json={"id": "coder", "name": "Again"})
+    await expect_problem(response, 409, "agent 'coder' exists already in project 'acme'")
+
+
 async def test_a1_bad_agent_id_is_400_before_any_write(client: Client, data_dir: Path) -> None:
     response = await client.post(AGENTS, json={"id": "../evil", "name": "X"})
     await expect_problem(response, 400, "invalid agent")

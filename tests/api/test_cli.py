@@ -84,7 +84,7 @@ def test_a1_agent_create_refusals(env: Path, capsys: pytest.CaptureFixture[str])
     argv = ["agent", "create", "--project", "acme", "--id", "coder", "--name", "C"]
     assert main(argv) == 0
     assert main(argv) == 1
-    assert "taken" in capsys.readouterr().err
+    assert "agent 'coder' exists already in project 'acme'" in capsys.readouterr().err
     assert main(["agent", "create", "--project", "acme", "--id", "Bad Id", "--name", "C"]) == 1
     assert "invalid agent" in capsys.readouterr().err
 

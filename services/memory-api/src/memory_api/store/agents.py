@@ -268,8 +268,15 @@ class AgentStore:
         return msgspec.structs.replace(record, etag=_etag(raw))
 
     def _create(self, record: AgentRecord) -> AgentRecord:
-        if self._load(record.id) is not None:
-            raise Conflict(f"the agent id {record.id!r} is taken; choose another")
+        existing = self._load(record.id)
+        if existing is not None and existing.project == record.project:
+            raise Conflict(f"agent {record.id!r} exists already in project {record.project!r}")
+        if existing is not None:
+            # Which project holds it stays unsaid: a token limited to this project may not see it.
+            raise Conflict(
+                f"the agent id {record.id!r} is taken; agent ids are unique across projects,"
+                " so choose another"
+            )
         # K-6: the user scope comes with the agent; workspaces/ holds temporary Workspaces (K-4).
         scope_dir(self.data_dir, record.id, USER_SCOPE).mkdir(parents=True, exist_ok=True)
         workspaces_dir(self.data_dir, record.id).mkdir(parents=True, exist_ok=True)
