@@ -126,6 +126,18 @@ def test_h3_bad_settings_are_refused_and_left_untouched(
     assert sorted(p.name for p in path.parent.iterdir()) == [path.name]
 
 
+def test_h3_missing_settings_name_the_flags_and_their_variables(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["install", "claude-code", "--home", str(tmp_path)], environ={"HOME": str(tmp_path)})
+    assert exited.value.code == 2
+    said = capsys.readouterr().err
+    assert "missing --memory-root, --url, --project, --agent" in said
+    assert "HARNESS_MEMORY_* variables" in said
+    assert not (tmp_path / ".claude").exists()
+
+
 def test_h3_unreadable_settings_are_refused(tmp_path: Path) -> None:
     path = tmp_path / FILES["gemini"]
     path.mkdir(parents=True)  # a directory where the file should be

@@ -68,7 +68,10 @@ def run_install(
     if not root:
         missing.insert(0, "--memory-root")
     if missing:
-        parser.error(f"{args.command} {args.harness}: missing {', '.join(missing)}")
+        parser.error(
+            f"{args.command} {args.harness}: missing {', '.join(missing)}"
+            " (or the HARNESS_MEMORY_* variables)"
+        )
     home = Path(args.home or environ.get("HOME") or Path.home())
     options = InstallOptions(
         executable=getattr(args, "executable", None) or default_executable(),
