@@ -15,8 +15,8 @@ the target index without duplicates (:func:`merge_index`):
 Merging the same source twice therefore adds nothing the second time (P-5, "a second run
 changes nothing").
 
->>> rewrite_links("- [Uv](feedback_uv.md#why) — use uv", {"feedback_uv.md": "feedback_uv-imported.md"})
-'- [Uv](feedback_uv-imported.md#why) — use uv'
+>>> rewrite_links("- [Uv](uv.md#why) — use uv", {"uv.md": "uv-imported.md"})
+'- [Uv](uv-imported.md#why) — use uv'
 >>> rewrite_links("- [D](<Deploy notes.md>)", {"Deploy notes.md": "Deploy notes-imported.md"})
 '- [D](<Deploy notes-imported.md>)'
 """

@@ -231,7 +231,9 @@ def _add_memory_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
         help="import a memory folder or an export archive into a scope (P-5)",
         description="Never overwrites: a taken name keeps the newcomer as NAME-imported.md.",
     )
-    imp.add_argument("source", nargs="?", help="a memory folder (MEMORY.md + topic files) or .tar.gz")
+    imp.add_argument(
+        "source", nargs="?", help="a memory folder (MEMORY.md + topic files) or .tar.gz"
+    )
     imp.add_argument("--project", required=True, help="project id")
     imp.add_argument("--agent", required=True, help="agent id")
     target = imp.add_mutually_exclusive_group()
@@ -244,7 +246,9 @@ def _add_memory_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
         help="find the coding agent's own memory folder of --workspace",
     )
     imp.add_argument("--archive-scope", help="import only this scope of an export archive")
-    imp.add_argument("--dry-run", action="store_true", help="report what would change; write nothing")
+    imp.add_argument(
+        "--dry-run", action="store_true", help="report what would change; write nothing"
+    )
     imp.set_defaults(func=_memory_import)
     exp = memory.add_parser("export", help="write the agent's scopes to a .tar.gz archive")
     exp.add_argument("--project", required=True, help="project id")

@@ -49,6 +49,8 @@ class Operation:
     body: type[Any] | None = None
     media: str = "application/json"
     if_match: bool = False
+    query: tuple[tuple[str, bool, str, dict[str, Any]], ...] = ()
+    """Query parameters: ``(name, required, description, JSON Schema)``."""
 
 
 OPERATIONS: dict[tuple[str, str], Operation] = {
@@ -91,6 +93,25 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ),
     ("DELETE", f"{_BASE}/memory/scopes/{{key}}/files/{{file}}"): Operation(
         "Delete a topic file and its index lines (A-6)", wire.DeleteResult
+    ),
+    ("GET", f"{_BASE}/memory/search"): Operation(
+        "Search the topic files of every scope, ranked (S-1)",
+        wire.SearchResults,
+        query=(
+            (
+                "q",
+                True,
+                "The words to find; all must match, the last as a prefix.",
+                {"type": "string", "minLength": 1, "maxLength": 500},
+            ),
+            ("scope", False, "Only this scope key (K-7).", {"type": "string"}),
+            (
+                "limit",
+                False,
+                "How many hits at most (default 20).",
+                {"type": "integer", "minimum": 1, "maximum": 100},
+            ),
+        ),
     ),
     ("POST", f"{_BASE}/memory/session-start"): Operation(
         "Prepare a Session's memory and build the injection (A-9)",
@@ -143,6 +164,16 @@ def _operation(method: str, path: str, handler_doc: str | None) -> dict[str, Any
                 "name": name,
                 "in": "path",
                 "required": True,
+                "description": description,
+                "schema": schema,
+            }
+        )
+    for name, required, description, schema in operation.query:
+        parameters.append(
+            {
+                "name": name,
+                "in": "query",
+                "required": required,
                 "description": description,
                 "schema": schema,
             }

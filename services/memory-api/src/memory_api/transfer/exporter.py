@@ -131,7 +131,7 @@ def export_scopes(
                     _export_scope(archive, key, scope, report)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(temp, output)
+        Path(temp).replace(output)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise

@@ -104,7 +104,7 @@ class ImportReport:
 
     def counts(self) -> Counter[str]:
         """Files per action, plus ``skipped`` and ``index lines added``."""
-        counts = Counter(outcome.action for outcome in self.files)
+        counts: Counter[str] = Counter(outcome.action for outcome in self.files)
         counts["skipped"] = len(self.skipped)
         counts["index lines added"] = len(self.index_added)
         return counts

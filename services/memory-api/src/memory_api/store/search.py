@@ -1,0 +1,277 @@
+"""Full-text search over every scope of an agent (S-1): SQLite FTS5 from the standard library.
+
+Each process keeps, per agent, an in-memory FTS5 table of the topic files (name — with the file
+stem, so ``feedback_prefers_uv`` is found by ``prefers`` — description and body) and the stat
+key ``(inode, size, mtime_ns)`` each row was built from. **Every search first re-scans the
+agent's scopes** (one directory listing per scope and one ``lstat`` per file) and re-indexes
+exactly the files whose stat key changed, drops the ones gone and adds the new ones, so a change
+on disk — by an agent's file tools, another service process or an import — is seen by the next
+search (S-1, Q-4) without any state another process would need. Parsing goes through the
+stat-keyed :class:`~memory_api.store.topic_cache.TopicCache` the listing uses.
+
+Ranking is FTS5's BM25 with the name weighted over the description over the body
+(:data:`COLUMN_WEIGHTS`). Each hit carries a snippet of the best matching column as parts with
+a ``hit`` flag, so a client highlights without ever parsing markup. Likely credentials are
+masked before indexing (I-8): a secret can neither be found by search nor shown in a snippet.
+
+The query is the user's words, never FTS5 syntax: each word is quoted and they must all match,
+the last one as a prefix (search as you type). Tokenizer ``unicode61`` with diacritics removed,
+so ``uber`` finds ``Über``; a CJK run is one token, found by a prefix of it.
+
+Blocking and thread-safe (one lock per agent index): run searches in worker threads.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+import stat
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memory_core.credentials import mask_secret_lines
+from memory_core.errors import InvalidId
+from memory_core.topics import ParsedTopic
+from memory_core.wire import SearchHit, SearchResults, SnippetPart
+
+from memory_api.errors import BadRequest
+from memory_api.store.scopes import TopicEntry, list_scopes, topic_entry
+from memory_api.store.topic_cache import StatKey, TopicCache, stat_key
+
+__all__ = [
+    "COLUMN_WEIGHTS",
+    "MAX_LIMIT",
+    "MAX_QUERY_CHARS",
+    "MemorySearch",
+    "fts_query",
+]
+
+COLUMN_WEIGHTS = (10.0, 4.0, 1.0)
+"""BM25 weights of the name, description and body columns."""
+MAX_QUERY_CHARS = 500
+MAX_LIMIT = 100
+SNIPPET_TOKENS = 16
+"""Roughly how many words a snippet shows around the matches."""
+MAX_AGENTS = 16
+"""How many agents' indexes one process keeps (least recently searched dropped first)."""
+_OPEN, _CLOSE, _ELLIPSIS = "\ue000", "\ue001", "…"
+_WORD = re.compile(r"\w+")
+_MARKS = re.compile(f"{_OPEN}(.*?){_CLOSE}", re.DOTALL)
+_COUNT_SQL = "SELECT count(*) FROM docs WHERE docs MATCH ? AND (? IS NULL OR scope = ?)"
+_SEARCH_SQL = """
+SELECT scope, file, name, description, bm25(docs, 0, 0, ?, ?, ?) AS rank,
+       snippet(docs, -1, ?, ?, ?, ?)
+FROM docs WHERE docs MATCH ? AND (? IS NULL OR scope = ?)
+ORDER BY rank LIMIT ?
+"""
+
+
+def fts_query(text: str) -> str:
+    """Turn the user's words into an FTS5 query: every word quoted, all required, last a prefix.
+
+    Raises :class:`BadRequest` when there is no word or the text is too long.
+
+    >>> fts_query('deploy "notes')
+    '"deploy" "notes"*'
+    """
+    if len(text) > MAX_QUERY_CHARS:
+        raise BadRequest(f"q must be at most {MAX_QUERY_CHARS} characters")
+    words = _WORD.findall(text)
+    if not words:
+        raise BadRequest("q must hold at least one word")
+    quoted = [f'"{word}"' for word in words]
+    quoted[-1] += "*"
+    return " ".join(quoted)
+
+
+def topic_entry_or_none(root: Path, scope: Path, name: str) -> TopicEntry | None:
+    """:func:`~memory_api.store.scopes.topic_entry`, None for a name that fails K-7 too."""
+    try:
+        return topic_entry(root, scope, name)
+    except InvalidId:
+        return None
+
+
+def _masked(text: str) -> str:
+    return "\n".join(mask_secret_lines(text.split("\n")))
+
+
+def _name_column(topic: ParsedTopic) -> str:
+    stem = topic.file.removesuffix(".md")
+    return topic.name if topic.name == stem else f"{topic.name} {stem}"
+
+
+def _parts(snippet: str) -> list[SnippetPart]:
+    """Split an FTS5 snippet with private-use marks into plain and highlighted parts."""
+    parts: list[SnippetPart] = []
+    position = 0
+    for match in _MARKS.finditer(snippet):
+        if match.start() > position:
+            parts.append(SnippetPart(text=snippet[position : match.start()], hit=False))
+        parts.append(SnippetPart(text=match.group(1), hit=True))
+        position = match.end()
+    if position < len(snippet):
+        parts.append(SnippetPart(text=snippet[position:], hit=False))
+    return parts
+
+
+@dataclass(slots=True)
+class _AgentIndex:
+    """One agent's FTS5 table and, per ``(scope, file)``, its row id and stat key.
+
+    ``valid_names`` remembers the file names that passed K-7, so a search over thousands of
+    unchanged files does not check every name again.
+    """
+
+    db: sqlite3.Connection
+    rows: dict[tuple[str, str], tuple[int, StatKey]] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    valid_names: set[str] = field(default_factory=set)
+
+
+def _scan(
+    root: Path, scope: Path, valid_names: set[str]
+) -> Iterator[tuple[str, os.stat_result, TopicEntry | None]]:
+    """The topic files of ``scope`` as :func:`~memory_api.store.scopes.scan_topics` lists them:
+    ``(name, stat, entry)``, where ``entry`` is None for a plain regular file ``scope / name``.
+
+    The common case — a regular file whose name is known to pass K-7 — costs one ``lstat``
+    through the directory entry and no path object; symlinks and new names get the listing's
+    full judgement.
+    """
+    try:
+        entries = list(os.scandir(scope))
+    except OSError:
+        return
+    for entry in entries:
+        name = entry.name
+        if not name.endswith(".md"):
+            continue
+        if name not in valid_names:
+            found = topic_entry_or_none(root, scope, name)
+            if found is not None:
+                valid_names.add(name)
+                yield name, found.stat, found
+            continue
+        try:
+            info = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if stat.S_ISREG(info.st_mode):
+            yield name, info, None
+            continue
+        found = topic_entry_or_none(root, scope, name)
+        if found is not None:
+            yield name, found.stat, found
+
+
+def _new_index() -> _AgentIndex:
+    db = sqlite3.connect(":memory:", check_same_thread=False)
+    db.execute(
+        "CREATE VIRTUAL TABLE docs USING fts5(scope UNINDEXED, file UNINDEXED, name, "
+        "description, body, tokenize = 'unicode61 remove_diacritics 2')"
+    )
+    return _AgentIndex(db)
+
+
+class MemorySearch:
+    """The search indexes of this process, one per agent, validated by stat on every search.
+
+    ``cache`` is the parse cache shared with the listings.
+    """
+
+    def __init__(self, cache: TopicCache, *, max_agents: int = MAX_AGENTS) -> None:
+        self.cache = cache
+        self.max_agents = max_agents
+        self._indexes: OrderedDict[Path, _AgentIndex] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def _index_for(self, root: Path) -> _AgentIndex:
+        with self._lock:
+            index = self._indexes.get(root)
+            if index is None:
+                index = self._indexes[root] = _new_index()
+            self._indexes.move_to_end(root)
+            while len(self._indexes) > self.max_agents:
+                _, dropped = self._indexes.popitem(last=False)
+                dropped.db.close()
+            return index
+
+    def _store(self, index: _AgentIndex, key: str, entry: TopicEntry) -> None:
+        where = (key, entry.file)
+        old = index.rows.pop(where, None)
+        if old is not None:
+            index.db.execute("DELETE FROM docs WHERE rowid = ?", (old[0],))
+        try:
+            topic, info = self.cache.load(entry.real, entry.file, entry.stat)
+        except OSError:
+            return  # gone or unreadable since the scan: not found, like the listing
+        fields: tuple[str, ...] = (_name_column(topic), topic.description or "", topic.body)
+        # The file's lint (memoised with its parse, shared with the overview) says whether it
+        # holds a likely credential; only then is the costlier masking run (I-8).
+        if any(finding.code == "secret" for finding in self.cache.lint(entry.real, topic)):
+            fields = tuple(_masked(text) for text in fields)
+        cursor = index.db.execute(
+            "INSERT INTO docs (scope, file, name, description, body) VALUES (?, ?, ?, ?, ?)",
+            (key, entry.file, *fields),
+        )
+        index.rows[where] = (cursor.lastrowid or 0, stat_key(info))
+
+    def _refresh(self, root: Path, index: _AgentIndex) -> None:
+        """Bring the table in line with the disk: changed, new and removed files (S-1)."""
+        seen: set[tuple[str, str]] = set()
+        for key, scope in list_scopes(root):
+            for name, info, entry in _scan(root, scope, index.valid_names):
+                where = (key, name)
+                seen.add(where)
+                known = index.rows.get(where)
+                if known is None or known[1] != (info.st_ino, info.st_size, info.st_mtime_ns):
+                    self._store(index, key, entry or TopicEntry(name, scope / name, info))
+        if len(seen) == len(index.rows):
+            return  # every row was seen: nothing was removed
+        for where in [where for where in index.rows if where not in seen]:
+            rowid, _ = index.rows.pop(where)
+            index.db.execute("DELETE FROM docs WHERE rowid = ?", (rowid,))
+
+    def search(self, root: Path, query: str, *, scope: str | None, limit: int) -> SearchResults:
+        """Search the agent whose real memory root is ``root``; best hits first, at most
+        ``limit`` of them, only in scope ``scope`` when given. ``total`` counts every match.
+
+        Raises :class:`BadRequest` for a query with no word or a bad ``limit``.
+        """
+        match = fts_query(query)
+        if not 1 <= limit <= MAX_LIMIT:
+            raise BadRequest(f"limit must be between 1 and {MAX_LIMIT}")
+        index = self._index_for(root)
+        with index.lock:
+            self._refresh(root, index)
+            filters = (match, scope, scope)
+            count = int(index.db.execute(_COUNT_SQL, filters).fetchone()[0])
+            rows = index.db.execute(
+                _SEARCH_SQL,
+                (*COLUMN_WEIGHTS, _OPEN, _CLOSE, _ELLIPSIS, SNIPPET_TOKENS, *filters, limit),
+            ).fetchall()
+        hits = [
+            SearchHit(
+                scope=row[0],
+                file=row[1],
+                name=self._display_name(row[1], row[2]),
+                description=row[3] or None,
+                score=-float(row[4]),
+                snippet=_parts(row[5]),
+            )
+            for row in rows
+        ]
+        return SearchResults(query=query, scope=scope, total=count, hits=hits)
+
+    @staticmethod
+    def _display_name(file: str, name_column: str) -> str:
+        stem = file.removesuffix(".md")
+        suffix = f" {stem}"
+        if name_column.endswith(suffix) and name_column != stem:
+            return name_column.removesuffix(suffix)
+        return name_column
