@@ -27,18 +27,20 @@ Blocking: run from the command line or a worker thread.
 from __future__ import annotations
 
 import codecs
+import itertools
 import os
 import re
 import stat
 from collections import Counter
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 from typing import Literal
 
 from memory_core import layout
-from memory_core.atomic import atomic_write_bytes
+from memory_core.atomic import atomic_write_bytes, fsync_directory
 from memory_core.errors import InvalidId
 from memory_core.index_merge import IndexMerge, merge_index
 from memory_core.keys import check_topic_file_name
@@ -60,6 +62,8 @@ __all__ = [
 
 RENAME_SUFFIX = "-imported"
 """Appended to the stem of a newcomer whose name is taken: ``notes.md`` → ``notes-imported.md``."""
+WRITE_THREADS = 8
+"""Files created at once: each is fsynced, and the waits for the disk overlap."""
 MAX_RENAMES = 1000
 """How many ``-imported-N`` names are tried before the file is reported as not imported."""
 _LONE_CR = re.compile(r"\r(?!\n)")
@@ -154,13 +158,19 @@ def _occupant(path: Path) -> bytes | _Occupant:
     return raw
 
 
-def _place(scope: Path, item: SourceFile, dry_run: bool) -> FileOutcome | None:
-    """Store one topic file under its name or the first free ``-imported`` name (see module)."""
-    for number, candidate in enumerate([item.name, *renamed_candidates(item.name)]):
+def _place(
+    scope: Path, item: SourceFile, *, write: bool, reserved: set[str] | None = None
+) -> FileOutcome | None:
+    """Choose (and with ``write``, create) the name of one topic file (see the module).
+
+    ``reserved`` holds names planned for other files of this import: they count as taken.
+    """
+    names = itertools.chain([item.name], renamed_candidates(item.name))
+    for number, candidate in enumerate(names):
         path = scope / candidate
         occupant = _occupant(path)
-        if occupant is _Occupant.FREE:
-            if dry_run or create_new_bytes(path, item.data):
+        if occupant is _Occupant.FREE and (reserved is None or candidate not in reserved):
+            if not write or create_new_bytes(path, item.data, sync_parent=False):
                 action: Action = "added" if number == 0 else "renamed"
                 return FileOutcome(item.origin, item.name, action, candidate, item.note)
             occupant = _occupant(path)  # someone created it meanwhile: judge what is there now
@@ -168,6 +178,33 @@ def _place(scope: Path, item: SourceFile, dry_run: bool) -> FileOutcome | None:
             same: Action = "unchanged" if number == 0 else "already imported"
             return FileOutcome(item.origin, item.name, same, candidate, item.note)
     return None
+
+
+def _create(scope: Path, item: SourceFile, planned: FileOutcome) -> FileOutcome | None:
+    """Create a planned new file; if its name was taken meanwhile, place it again."""
+    if create_new_bytes(scope / planned.stored_as, item.data, sync_parent=False):
+        return planned
+    return _place(scope, item, write=True)
+
+
+def _write_all(
+    scope: Path,
+    plans: list[tuple[SourceFile, FileOutcome | None]],
+    advance: Callable[[], None] | None,
+) -> list[tuple[SourceFile, FileOutcome | None]]:
+    """Create the planned new files in parallel (each one fsynced: the disk waits overlap)."""
+    results: list[tuple[SourceFile, FileOutcome | None]] = []
+    with ThreadPoolExecutor(max_workers=WRITE_THREADS) as pool:
+        pending = {
+            number: pool.submit(_create, scope, item, plan)
+            for number, (item, plan) in enumerate(plans)
+            if plan is not None and plan.action in ("added", "renamed")
+        }
+        for number, (item, plan) in enumerate(plans):
+            results.append((item, pending[number].result() if number in pending else plan))
+            if advance is not None:
+                advance()
+    return results
 
 
 def _utf8_index(raw: bytes) -> tuple[bytes, str] | None:
@@ -268,14 +305,25 @@ def _import_files(
     dry_run: bool,
     advance: Callable[[], None] | None,
 ) -> None:
+    reserved: set[str] = set()
+    plans: list[tuple[SourceFile, FileOutcome | None]] = []
     for item in source.files:
-        outcome = _place(scope, item, dry_run)
+        plan = _place(scope, item, write=False, reserved=reserved)
+        if plan is not None:
+            reserved.add(plan.stored_as)
+        plans.append((item, plan))
+    if dry_run:
+        if advance is not None:
+            for _ in plans:
+                advance()
+    else:
+        plans = _write_all(scope, plans, advance)
+        fsync_directory(scope)  # one flush of the new names instead of one per file
+    for item, outcome in plans:
         if outcome is None:
             report.skipped.append(Skipped(item.origin, "every -imported name is taken"))
         else:
             report.files.append(outcome)
-        if advance is not None:
-            advance()
     if source.index is None:
         return
     renames = {o.name: o.stored_as for o in report.files if o.stored_as != o.name}
