@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 from memory_api.app import create_app
+from memory_api.bearer import TokenEntry, hash_secret
 from memory_api.http.auth import BindRefused, bind_decision, is_loopback
 from memory_api.settings import Settings
-from memory_api.store.tokens import TokenEntry, TokenStore, hash_secret
+from memory_api.store.tokens import TokenStore
 from pytest_aiohttp import AiohttpClient
 
 from tests.api.conftest import Client, create_agent, expect_problem, ok_json

@@ -1,10 +1,9 @@
-"""P-5: ``memory-api memory export`` writes the scopes as they are; import takes the archive back."""
+"""P-5: ``memory-api memory export`` writes the scopes as they are; import takes them back."""
 
 from __future__ import annotations
 
 import io
 import json
-import os
 import tarfile
 from pathlib import Path
 
@@ -178,4 +177,4 @@ def test_p5_not_an_export_archive(
         == 1
     )
     assert "not an Agent Memory export" in capsys.readouterr().err
-    assert not os.listdir(layout.memory_root(env, "copy") / "user")
+    assert not list((layout.memory_root(env, "copy") / "user").iterdir())

@@ -169,16 +169,16 @@ def _generated_folder(folder: Path, count: int) -> dict[str, bytes]:
     folder.mkdir()
     files: dict[str, bytes] = {}
     styles = [
-        lambda i: (f"note_{i}.md", f"---\nname: note_{i}\ndescription: d {i}\n---\nBody {i}\n"),
-        lambda i: (f"Topic {i}.md", f"---\nname: Topic {i}\nmetadata:\n  type: user\n---\nT {i}"),
-        lambda i: (f"crlf-{i}.md", f"---\r\nname: crlf-{i}\r\n---\r\nline\r\n{i}\r\n"),
-        lambda i: (f"bom-{i}.md", f"\ufeff---\nname: bom-{i}\n---\nbom {i}\n"),
-        lambda i: (f"数据-{i}.md", f"no frontmatter at all {i}\n\n```\n[x](y.md)\n```\n"),
-        lambda i: (f"empty-{i}.md", ""),
+        ("note_{i}.md", "---\nname: note_{i}\ndescription: d {i}\n---\nBody {i}\n"),
+        ("Topic {i}.md", "---\nname: Topic {i}\nmetadata:\n  type: user\n---\nT {i}"),
+        ("crlf-{i}.md", "---\r\nname: crlf-{i}\r\n---\r\nline\r\n{i}\r\n"),
+        ("bom-{i}.md", "\ufeff---\nname: bom-{i}\n---\nbom {i}\n"),
+        ("数据-{i}.md", "no frontmatter at all {i}\n\n```\n[x](y.md)\n```\n"),
+        ("empty-{i}.md", ""),
     ]
     for i in range(count):
-        name, text = styles[i % len(styles)](i)
-        data = text.encode("utf-8")
+        name_pattern, text_pattern = styles[i % len(styles)]
+        name, data = name_pattern.format(i=i), text_pattern.format(i=i).encode("utf-8")
         (folder / name).write_bytes(data)
         files[name] = data
     index = "".join(f"- [{name}](<{name}>) — memory {n}\n" for n, name in enumerate(files))
@@ -260,9 +260,8 @@ def test_p5_bad_usage_is_a_clear_error(
 def test_p5_import_waits_for_the_scope_lock_of_delete(env: Path) -> None:
     locks = Locks(env / "locks", timeout=0.2)
     scope = user_scope(env)
-    with locks.hold_sync(lock_name("index", AGENT, scope.name)):
-        with pytest.raises(LockTimeoutError):
-            run_import(env, AGENT, Target("user"), [read_folder(CASE / "memory")], locks=locks)
+    with locks.hold_sync(lock_name("index", AGENT, scope.name)), pytest.raises(LockTimeoutError):
+        run_import(env, AGENT, Target("user"), [read_folder(CASE / "memory")], locks=locks)
     assert not (scope / "Deploy notes.md").exists()
 
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import memory_api
 import pytest
+from memory_api.bearer import hash_secret
 from memory_api.settings import Settings, SettingsError
-from memory_api.store.tokens import hash_secret
 
 
 def test_a11_defaults(tmp_path: Path) -> None:

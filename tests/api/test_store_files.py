@@ -6,9 +6,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from memory_api.bearer import TokenEntry, find_token, hash_secret
 from memory_api.errors import Conflict, NotFound
 from memory_api.store.exclusive import create_new_bytes
-from memory_api.store.tokens import TokenEntry, TokenStore, find_token, hash_secret
+from memory_api.store.tokens import TokenStore
 
 
 def test_q2_create_new_bytes_never_overwrites(tmp_path: Path) -> None:

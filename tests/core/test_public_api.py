@@ -73,6 +73,7 @@ CONTRACT = {
         "insert_placeholder",
         "key_line_value",
         "substitute",
+        "default_template",
     ],
 }
 

@@ -18,10 +18,10 @@ import msgspec
 import pytest
 from aiohttp import web
 from memory_api.app import create_app
+from memory_api.bearer import TokenEntry, hash_secret
 from memory_api.errors import BadRequest
 from memory_api.http.jsonio import read_json
 from memory_api.settings import Settings
-from memory_api.store.tokens import TokenEntry, hash_secret
 from memory_core.wire import ConfigPatch
 from pytest_aiohttp import AiohttpClient
 

@@ -15,12 +15,16 @@ from memory_core.markdown import fenced_lines
 from memory_core.wire import WorkspaceKind
 
 __all__ = [
+    "AGENT_ID_PLACEHOLDER",
+    "APP_DATA_DIR_PLACEHOLDER",
+    "CWD_PLACEHOLDER",
     "ENVIRONMENT_HEADING",
     "KEY_LINE",
     "KEY_PLACEHOLDER",
     "MEMORY_PLACEHOLDER",
     "OFF_KEY_VALUE",
     "TEMPORARY_KEY_VALUE",
+    "default_template",
     "has_memory_placeholder",
     "insert_placeholder",
     "key_line_value",
@@ -33,6 +37,12 @@ KEY_LINE = f"- Workspace Memory Key: {KEY_PLACEHOLDER}"
 ENVIRONMENT_HEADING = "# Environment"
 TEMPORARY_KEY_VALUE = "(none — temporary workspace)"
 OFF_KEY_VALUE = "(none — memory is off)"
+APP_DATA_DIR_PLACEHOLDER = "{{APP_DATA_DIR}}"
+"""A harness placeholder for the app data dir, which the prompts' ``Directory:`` lines name."""
+AGENT_ID_PLACEHOLDER = "{{AGENT_ID}}"
+"""A harness placeholder for the agent id, the other value the ``Directory:`` lines need."""
+CWD_PLACEHOLDER = "{{CWD}}"
+"""A harness placeholder for the Session's working directory."""
 
 # An ATX heading whose text is "Environment" (any level, optional closing #s), as CommonMark
 # reads it: up to three spaces of indent.
@@ -45,6 +55,44 @@ _SUBSTITUTE_RE = re.compile(re.escape(MEMORY_PLACEHOLDER) + "|" + re.escape(KEY_
 def has_memory_placeholder(template: str) -> bool:
     """Tell whether ``template`` holds ``{{MEMORY}}``; without it nothing is injected (I-5)."""
     return MEMORY_PLACEHOLDER in template
+
+
+def default_template(
+    *,
+    intro: str = "",
+    app_data_dir: str = APP_DATA_DIR_PLACEHOLDER,
+    agent_id: str = AGENT_ID_PLACEHOLDER,
+    cwd: str | None = None,
+) -> str:
+    """Return the starting template: ``intro``, ``{{MEMORY}}``, then the Environment section.
+
+    The one home of the default template's shape, used by the service for a new agent (A-1) and
+    by the plugin when the harness configures none (P-1). ``{{MEMORY}}`` and the key line stand
+    where the placeholder insert puts them (I-7: the key line right after the heading), so
+    :func:`insert_placeholder` leaves the result unchanged. ``app_data_dir`` and ``agent_id`` are
+    the values the prompts' ``Directory:`` lines refer to (I-6), placeholders by default; a
+    ``- CWD:`` line follows when ``cwd`` is given. Ends with a newline.
+
+    >>> print(default_template(), end="")
+    {{MEMORY}}
+    <BLANKLINE>
+    # Environment
+    - Workspace Memory Key: {{WORKSPACE_MEMORY_KEY}}
+    - App data dir: {{APP_DATA_DIR}}
+    - Agent id: {{AGENT_ID}}
+    >>> insert_placeholder(default_template(intro="Be kind.", cwd=CWD_PLACEHOLDER))[1]
+    False
+    """
+    head = [intro.rstrip("\n"), ""] if intro.strip() else []
+    environment = [
+        ENVIRONMENT_HEADING,
+        KEY_LINE,
+        f"- App data dir: {app_data_dir}",
+        f"- Agent id: {agent_id}",
+    ]
+    if cwd is not None:
+        environment.append(f"- CWD: {cwd}")
+    return "\n".join([*head, MEMORY_PLACEHOLDER, "", *environment, ""])
 
 
 def _find_environment_heading(lines: list[str]) -> int | None:

@@ -30,29 +30,15 @@ from memory_api.http.metrics import Metrics, metrics_middleware
 from memory_api.http.problems import problem_middleware
 from memory_api.routes import agents, config, drafts, memory, ops, projects
 from memory_api.settings import Settings
-from memory_api.store.agents import AgentStore
-from memory_api.store.drafts import DRAFTS_DIR, DraftStore
-from memory_api.store.locks import Locks
-from memory_api.store.memory import MemoryStore
-from memory_api.store.tokens import TOKENS_DIR, TokenStore
+from memory_api.stores import build_stores, prepare_data_dir
 
-__all__ = ["DATA_FOLDERS", "LOCKS_DIR", "STATIC_DIR", "create_app", "prepare_data_dir"]
+__all__ = ["STATIC_DIR", "create_app"]
 
 logger = logging.getLogger(__name__)
 
 STATIC_DIR = Path(__file__).parent / "static"
-LOCKS_DIR = "locks"
 SWEEP_INTERVAL_MAX = 300.0
 """Seconds between two sweeps of expired drafts at most (less when drafts live shorter)."""
-
-
-DATA_FOLDERS = ("agents", DRAFTS_DIR, TOKENS_DIR, LOCKS_DIR)
-
-
-def prepare_data_dir(data_dir: Path) -> None:
-    """Create the data dir and its top folders if missing; raises ``OSError`` when it cannot."""
-    for name in DATA_FOLDERS:
-        (data_dir / name).mkdir(parents=True, exist_ok=True)
 
 
 async def _data_dirs(app: web.Application) -> AsyncIterator[None]:
@@ -126,11 +112,11 @@ def create_app(settings: Settings) -> web.Application:
     app = web.Application(client_max_size=settings.max_body)
 
     app[SETTINGS_KEY] = settings
-    agent_store = AgentStore(settings.data_dir, Locks(settings.data_dir / LOCKS_DIR))
-    app[AGENT_STORE_KEY] = agent_store
-    app[MEMORY_STORE_KEY] = MemoryStore(settings.data_dir, agent_store)
-    app[TOKEN_STORE_KEY] = TokenStore(settings.data_dir, settings.env_tokens)
-    app[DRAFT_STORE_KEY] = DraftStore(settings.data_dir, settings.draft_ttl)
+    stores = build_stores(settings)
+    app[AGENT_STORE_KEY] = stores.agents
+    app[MEMORY_STORE_KEY] = stores.memory
+    app[TOKEN_STORE_KEY] = stores.tokens
+    app[DRAFT_STORE_KEY] = stores.drafts
     metrics = Metrics()
     app[METRICS_KEY] = metrics
 

@@ -33,7 +33,7 @@ from aiohttp import web
 from memory_core.errors import InvalidId
 from memory_core.wire import AgentCreate
 
-from memory_api.app import LOCKS_DIR, create_app, prepare_data_dir
+from memory_api.app import create_app
 from memory_api.demo import seed_demo
 from memory_api.errors import ServiceError
 from memory_api.http.auth import BindRefused, bind_decision
@@ -41,8 +41,7 @@ from memory_api.http.logs import ACCESS_LOGGER, AccessLogger, configure_logging
 from memory_api.routes.agents import agent_summaries
 from memory_api.settings import Settings, SettingsError
 from memory_api.store.agents import AgentStore
-from memory_api.store.locks import Locks
-from memory_api.store.tokens import TokenStore
+from memory_api.stores import build_stores, prepare_data_dir
 from memory_api.transfer.claude_code import claude_code_memory_dir
 from memory_api.transfer.console import import_progress, print_export, print_import
 from memory_api.transfer.exporter import export_scopes
@@ -61,7 +60,7 @@ Command = Callable[[Settings, argparse.Namespace], int]
 
 def _agent_store(settings: Settings) -> AgentStore:
     prepare_data_dir(settings.data_dir)
-    return AgentStore(settings.data_dir, Locks(settings.data_dir / LOCKS_DIR))
+    return build_stores(settings).agents
 
 
 def _serve(settings: Settings, args: argparse.Namespace) -> int:
@@ -71,7 +70,7 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
         port=args.port if args.port is not None else settings.port,
     )
     configure_logging(settings.log_format, settings.log_level)
-    tokens = TokenStore(settings.data_dir, settings.env_tokens)
+    tokens = build_stores(settings).tokens
     try:
         decision = bind_decision(settings.host, bool(tokens.entries()))
     except BindRefused as error:
@@ -119,7 +118,7 @@ def _agent_list(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _token_create(settings: Settings, args: argparse.Namespace) -> int:
-    store = TokenStore(settings.data_dir, settings.env_tokens)
+    store = build_stores(settings).tokens
     projects = tuple(args.project) if args.project else None
     entry, secret = store.create(args.name, projects)
     reach = "every project" if entry.projects is None else ", ".join(entry.projects)
@@ -132,7 +131,7 @@ def _token_create(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _token_list(settings: Settings, args: argparse.Namespace) -> int:
-    entries = TokenStore(settings.data_dir, settings.env_tokens).entries()
+    entries = build_stores(settings).tokens.entries()
     if not entries:
         print("no tokens: the service is open and binds to loopback only")
         return 0
@@ -143,7 +142,7 @@ def _token_list(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _token_revoke(settings: Settings, args: argparse.Namespace) -> int:
-    TokenStore(settings.data_dir, settings.env_tokens).revoke(args.name)
+    build_stores(settings).tokens.revoke(args.name)
     print(f"revoked token {args.name!r}")
     return 0
 

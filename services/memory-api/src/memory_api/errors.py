@@ -1,15 +1,23 @@
 """Service errors, free of HTTP; the problem middleware maps each to a status once.
 
-    ServiceError                 base; never raised itself
+Every exception class of the service, where it lives, and what it answers::
+
+    ServiceError                 base; never raised itself                       errors.py
     ├── BadRequest          400  a request that cannot be understood (bad JSON, bad header)
     ├── Unauthorized        401  no or unknown bearer token (A-10)
     ├── NotFound            404  unknown project/agent/scope/file/draft, or out of the token's reach
+    │   └── OutsideMemoryRoot    a path resolving out of the memory root (A-7)  store/containment.py
     ├── Conflict            409  the resource exists already (agent id taken)
     ├── PreconditionFailed  412  a stale ``If-Match`` (A-2)
-    └── PayloadTooLarge     413  a body over the limit
+    ├── UnreadableAgent     500  ``agent.json`` exists but is not valid, named   store/agents.py
+    └── LockTimeoutError    503  a lock held by another too long; retry later   store/locks.py
 
 ``memory_core.errors.InvalidId`` (an id failing K-7) maps to 400 and ``msgspec.ValidationError``
-(a body of the wrong shape) to 422, both in the same middleware.
+(a body of the wrong shape) to 422, both in the same middleware; aiohttp's own 404, 405 and 413
+(``client_max_size``) become the same problem shape there. Outside the HTTP path:
+``store.containment.NotRegularFileError`` (an ``OSError``: a FIFO, folder or device where a file
+should be), ``settings.SettingsError`` (a malformed environment variable, named) and
+``http.auth.BindRefused`` (a non-loopback bind without tokens) stop the CLI with a message.
 """
 
 from __future__ import annotations
@@ -19,7 +27,6 @@ class ServiceError(Exception):
     """Base of the service's errors; ``detail`` becomes the problem+json ``detail``."""
 
     status: int = 500
-    title: str = "Internal Server Error"
 
     def __init__(self, detail: str) -> None:
         super().__init__(detail)
@@ -30,39 +37,27 @@ class BadRequest(ServiceError):
     """The request cannot be understood (400)."""
 
     status = 400
-    title = "Bad Request"
 
 
 class Unauthorized(ServiceError):
     """No bearer token, or one the service does not know (401)."""
 
     status = 401
-    title = "Unauthorized"
 
 
 class NotFound(ServiceError):
     """The addressed thing does not exist or lies outside the token's projects (404, A-10)."""
 
     status = 404
-    title = "Not Found"
 
 
 class Conflict(ServiceError):
     """The thing to create exists already (409)."""
 
     status = 409
-    title = "Conflict"
 
 
 class PreconditionFailed(ServiceError):
     """``If-Match`` names an ETag that is no longer current (412, A-2)."""
 
     status = 412
-    title = "Precondition Failed"
-
-
-class PayloadTooLarge(ServiceError):
-    """The request body is larger than the service accepts (413)."""
-
-    status = 413
-    title = "Payload Too Large"

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from memory_api.store.tokens import TokenEntry, hash_secret, parse_token_spec
+from memory_api.bearer import TokenEntry, hash_secret, parse_token_spec
 
 __all__ = ["LogFormat", "Settings", "SettingsError", "default_data_dir"]
 

@@ -21,9 +21,9 @@ from aiohttp import web
 from aiohttp.typedefs import Handler
 
 from memory_api.appkeys import PRINCIPAL_KEY, get_settings, get_token_store
+from memory_api.bearer import find_token
 from memory_api.errors import NotFound, Unauthorized
 from memory_api.principal import LOCAL, Principal
-from memory_api.store.tokens import find_token
 
 __all__ = ["BindRefused", "auth_middleware", "bind_decision", "get_principal", "is_loopback"]
 

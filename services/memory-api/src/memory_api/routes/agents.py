@@ -6,12 +6,13 @@ import asyncio
 
 import msgspec
 from aiohttp import web
+from memory_core.wire import AgentCreate, AgentList, AgentSummary
+
 from memory_api.appkeys import get_agent_store
 from memory_api.http.jsonio import json_response, read_json
 from memory_api.routes.config import config_response
 from memory_api.store.agents import AgentStore
 from memory_api.store.counts import count_topics
-from memory_core.wire import AgentCreate, AgentList, AgentSummary
 
 __all__ = ["agent_summaries", "routes"]
 

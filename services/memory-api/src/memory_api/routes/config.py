@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import msgspec
 from aiohttp import web
+from memory_core.wire import AgentConfig, ConfigPatch, MemoryConfig
+
 from memory_api.appkeys import get_agent_store
 from memory_api.http.jsonio import json_response, read_json
 from memory_api.store.agents import AgentRecord
-from memory_core.wire import AgentConfig, ConfigPatch, MemoryConfig
 
 __all__ = ["agent_config", "config_response", "routes"]
 

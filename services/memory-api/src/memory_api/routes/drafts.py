@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import msgspec
 from aiohttp import web
+from memory_core.wire import DraftCreate
+
 from memory_api.appkeys import get_agent_store, get_draft_store
 from memory_api.http.jsonio import json_response, read_json
-from memory_core.wire import DraftCreate
 
 __all__ = ["routes"]
 

@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import msgspec
 from aiohttp import web
+from memory_core.wire import SessionStartRequest
+
 from memory_api.appkeys import get_memory_store
 from memory_api.errors import BadRequest
 from memory_api.http.jsonio import json_response, read_json
-from memory_core.wire import SessionStartRequest
 
 __all__ = ["BASE", "SEARCH_DEFAULT_LIMIT", "routes"]
 

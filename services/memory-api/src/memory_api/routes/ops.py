@@ -15,11 +15,12 @@ import tempfile
 from pathlib import Path
 
 from aiohttp import web
+from memory_core.wire import Health
+
 from memory_api.appkeys import get_metrics, get_settings
 from memory_api.http.jsonio import json_response
 from memory_api.http.metrics import CONTENT_TYPE_LATEST
 from memory_api.http.openapi import openapi_json
-from memory_core.wire import Health
 
 __all__ = ["probe_data_dir", "routes"]
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from aiohttp import web
+from memory_core.wire import Me, ProjectList
+
 from memory_api.appkeys import get_agent_store, get_settings
 from memory_api.http.auth import get_principal
 from memory_api.http.jsonio import json_response
-from memory_core.wire import Me, ProjectList
 
 __all__ = ["routes"]
 

@@ -55,7 +55,6 @@ class LockTimeoutError(ServiceError):
     """A lock stayed held by someone else for longer than the timeout (503, retry later)."""
 
     status = 503
-    title = "Service Unavailable"
 
 
 def _unusable(name: str, error: OSError) -> LockTimeoutError:

@@ -1,10 +1,9 @@
-"""Bearer tokens (A-10): stored hashed, each limited to some projects or reaching all of them.
+"""Bearer tokens on disk (A-10): one JSON file per token under ``<app_data_dir>/tokens/``.
 
 Tokens come from two places: ``MEMORY_API_TOKENS`` (hashed when the settings are read) and one
-JSON file per token under ``<app_data_dir>/tokens/`` written by ``memory-api token create``.
-A token file holds ``{"name", "sha256", "projects", "createdAt"}``; the secret itself is never
-stored. Secrets are 256-bit random strings, so a plain SHA-256 (no salt, no stretching) is enough
-to make a leaked file useless, and lookups compare digests with :func:`hmac.compare_digest`.
+JSON file per token written by ``memory-api token create``. A token file holds
+``{"name", "sha256", "projects", "createdAt"}``; the secret itself is never stored (the rules
+live in :mod:`memory_api.bearer`).
 
 Every request reads the folder again (``os.scandir``); parsed files are cached by
 ``(mtime_ns, size, inode)``, so a token created or revoked by another process is seen at once
@@ -13,112 +12,29 @@ Every request reads the folder again (``os.scandir``); parsed files are cached b
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import logging
 import os
-import re
-import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 import msgspec
-from memory_core.errors import InvalidId
 from memory_core.keys import check_project_id
 from memory_core.wire import utc_timestamp
 
+from memory_api.bearer import TokenEntry, check_token_name, hash_secret, new_secret
 from memory_api.errors import Conflict, NotFound
 from memory_api.store.containment import read_regular
 from memory_api.store.exclusive import create_new_bytes
 
-__all__ = [
-    "TOKENS_DIR",
-    "TokenEntry",
-    "TokenStore",
-    "check_token_name",
-    "find_token",
-    "hash_secret",
-    "new_secret",
-    "parse_token_spec",
-]
+__all__ = ["TOKENS_DIR", "TokenStore"]
 
 logger = logging.getLogger(__name__)
 
 TOKENS_DIR = "tokens"
-SECRET_PREFIX = "mem_"  # noqa: S105 - a public marker in front of every secret, not one
-_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 TOKEN_READ_CAP = 64 * 1024
 """A token file is one small JSON object; a FIFO or a huge file under that name is never read
 whole (a FIFO would block every request's authentication forever)."""
-
-
-class TokenEntry(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
-    """One known token: its name, the hex SHA-256 of its secret, and its reach.
-
-    ``projects`` is None for a token that reaches every project, else the project ids it may see.
-    """
-
-    name: str
-    sha256: str
-    projects: tuple[str, ...] | None = None
-    created_at: str | None = None
-
-
-def hash_secret(secret: str) -> str:
-    """Return the lowercase hex SHA-256 of ``secret`` (UTF-8); never raises.
-
-    Bytes that are not UTF-8 reach Python as lone surrogates (an ``Authorization`` header or an
-    environment variable holding raw bytes); ``surrogateescape`` hashes them as the very bytes
-    sent, so such a header is simply an unknown token (401), never an encoding error (500).
-    """
-    return hashlib.sha256(secret.encode("utf-8", "surrogateescape")).hexdigest()
-
-
-def new_secret() -> str:
-    """Return a fresh secret: ``mem_`` and 43 URL-safe characters (256 random bits)."""
-    return SECRET_PREFIX + secrets.token_urlsafe(32)
-
-
-def check_token_name(name: str) -> str:
-    """Return ``name`` if it is a token name (1-64 of ``A-Za-z0-9_.-``), else raise ValueError."""
-    if _NAME_RE.fullmatch(name) is None:
-        raise ValueError(f"token name {name!r} must be 1-64 characters of A-Z, a-z, 0-9, _ . -")
-    return name
-
-
-def find_token(entries: tuple[TokenEntry, ...], secret: str) -> TokenEntry | None:
-    """Return the entry whose hash is ``secret``'s, or None; every digest is compared in constant
-    time (:func:`hmac.compare_digest`) and the loop never stops early.
-    """
-    digest = hash_secret(secret)
-    match: TokenEntry | None = None
-    for entry in entries:
-        if hmac.compare_digest(entry.sha256, digest):
-            match = entry
-    return match
-
-
-def parse_token_spec(spec: str) -> tuple[str, tuple[str, ...] | None, str]:
-    """Split ``name=secret`` or ``name:proj-a|proj-b=secret`` into (name, projects, secret).
-
-    Raises ValueError (never echoing the secret) for a missing ``=``, a bad name or project id,
-    or a secret shorter than 16 characters.
-    """
-    head, sep, secret = spec.partition("=")
-    if not sep:
-        raise ValueError("each entry must look like name=secret or name:project|project=secret")
-    name, _, reach = head.strip().partition(":")
-    check_token_name(name)
-    projects: tuple[str, ...] | None = None
-    if reach.strip():
-        try:
-            projects = tuple(check_project_id(p.strip()) for p in reach.split("|"))
-        except InvalidId as error:
-            raise ValueError(f"token {name!r}: {error}") from None
-    if len(secret.strip()) < 16:
-        raise ValueError(f"token {name!r}: the secret must be at least 16 characters")
-    return name, projects, secret.strip()
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,99 @@
+"""Bearer tokens (A-10), the pure rules: their shape, their hash, parsing a token spec.
+
+A token is ``mem_`` and 43 URL-safe characters (256 random bits). Only its SHA-256 is ever kept:
+with secrets this random a plain hash (no salt, no stretching) makes a leaked record useless, and
+lookups compare digests in constant time. :mod:`memory_api.store.tokens` keeps the records on
+disk; :mod:`memory_api.settings` parses ``MEMORY_API_TOKENS`` with :func:`parse_token_spec`.
+Nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+
+import msgspec
+from memory_core.errors import InvalidId
+from memory_core.keys import check_project_id
+
+__all__ = [
+    "TokenEntry",
+    "check_token_name",
+    "find_token",
+    "hash_secret",
+    "new_secret",
+    "parse_token_spec",
+]
+
+SECRET_PREFIX = "mem_"  # noqa: S105 - a public marker in front of every secret, not one
+_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+
+
+class TokenEntry(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
+    """One known token: its name, the hex SHA-256 of its secret, and its reach.
+
+    ``projects`` is None for a token that reaches every project, else the project ids it may see.
+    """
+
+    name: str
+    sha256: str
+    projects: tuple[str, ...] | None = None
+    created_at: str | None = None
+
+
+def hash_secret(secret: str) -> str:
+    """Return the lowercase hex SHA-256 of ``secret`` (UTF-8); never raises.
+
+    Bytes that are not UTF-8 reach Python as lone surrogates (an ``Authorization`` header or an
+    environment variable holding raw bytes); ``surrogateescape`` hashes them as the very bytes
+    sent, so such a header is simply an unknown token (401), never an encoding error (500).
+    """
+    return hashlib.sha256(secret.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def new_secret() -> str:
+    """Return a fresh secret: ``mem_`` and 43 URL-safe characters (256 random bits)."""
+    return SECRET_PREFIX + secrets.token_urlsafe(32)
+
+
+def check_token_name(name: str) -> str:
+    """Return ``name`` if it is a token name (1-64 of ``A-Za-z0-9_.-``), else raise ValueError."""
+    if _NAME_RE.fullmatch(name) is None:
+        raise ValueError(f"token name {name!r} must be 1-64 characters of A-Z, a-z, 0-9, _ . -")
+    return name
+
+
+def find_token(entries: tuple[TokenEntry, ...], secret: str) -> TokenEntry | None:
+    """Return the entry whose hash is ``secret``'s, or None; every digest is compared in constant
+    time (:func:`hmac.compare_digest`) and the loop never stops early.
+    """
+    digest = hash_secret(secret)
+    match: TokenEntry | None = None
+    for entry in entries:
+        if hmac.compare_digest(entry.sha256, digest):
+            match = entry
+    return match
+
+
+def parse_token_spec(spec: str) -> tuple[str, tuple[str, ...] | None, str]:
+    """Split ``name=secret`` or ``name:proj-a|proj-b=secret`` into (name, projects, secret).
+
+    Raises ValueError (never echoing the secret) for a missing ``=``, a bad name or project id,
+    or a secret shorter than 16 characters.
+    """
+    head, sep, secret = spec.partition("=")
+    if not sep:
+        raise ValueError("each entry must look like name=secret or name:project|project=secret")
+    name, _, reach = head.strip().partition(":")
+    check_token_name(name)
+    projects: tuple[str, ...] | None = None
+    if reach.strip():
+        try:
+            projects = tuple(check_project_id(p.strip()) for p in reach.split("|"))
+        except InvalidId as error:
+            raise ValueError(f"token {name!r}: {error}") from None
+    if len(secret.strip()) < 16:
+        raise ValueError(f"token {name!r}: the secret must be at least 16 characters")
+    return name, projects, secret.strip()

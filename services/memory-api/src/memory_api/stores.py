@@ -1,0 +1,53 @@
+"""The one place the stores of an app data dir are built, for the service and its CLI alike.
+
+:func:`build_stores` gives every store of one data dir, sharing one :class:`Locks`;
+:func:`prepare_data_dir` creates the data dir's top folders. :func:`memory_api.app.create_app`
+puts the stores under their app keys; the CLI commands (``agent``, ``token``, ``demo seed``) use
+them directly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from memory_api.settings import Settings
+from memory_api.store.agents import AgentStore
+from memory_api.store.drafts import DRAFTS_DIR, DraftStore
+from memory_api.store.locks import Locks
+from memory_api.store.memory import MemoryStore
+from memory_api.store.tokens import TOKENS_DIR, TokenStore
+
+__all__ = ["DATA_FOLDERS", "LOCKS_DIR", "Stores", "build_stores", "prepare_data_dir"]
+
+LOCKS_DIR = "locks"
+DATA_FOLDERS = ("agents", DRAFTS_DIR, TOKENS_DIR, LOCKS_DIR)
+"""The top folders of an app data dir (see docs/architecture.md, "On disk")."""
+
+
+@dataclass(frozen=True, slots=True)
+class Stores:
+    """Every store of one app data dir; ``agents`` and ``memory`` share one set of locks."""
+
+    agents: AgentStore
+    memory: MemoryStore
+    tokens: TokenStore
+    drafts: DraftStore
+
+
+def build_stores(settings: Settings) -> Stores:
+    """Build the stores of ``settings.data_dir``; touches no file until a store is used."""
+    data_dir = settings.data_dir
+    agents = AgentStore(data_dir, Locks(data_dir / LOCKS_DIR))
+    return Stores(
+        agents=agents,
+        memory=MemoryStore(data_dir, agents),
+        tokens=TokenStore(data_dir, settings.env_tokens),
+        drafts=DraftStore(data_dir, settings.draft_ttl),
+    )
+
+
+def prepare_data_dir(data_dir: Path) -> None:
+    """Create the data dir and its top folders if missing; raises ``OSError`` when it cannot."""
+    for name in DATA_FOLDERS:
+        (data_dir / name).mkdir(parents=True, exist_ok=True)
