@@ -9,6 +9,7 @@ import { collapseState } from "../store.js";
 import { openBridge } from "./bridge.js";
 import { PromptEditor } from "./prompt-editor.js";
 import { ScopeGroup } from "./scope-group.js";
+import { MemorySearch } from "./search.js";
 import { Viewer } from "./viewer.js";
 
 /** "user memory" / "Workspace memory of /path" — how the page names a scope. */
@@ -41,6 +42,7 @@ export class MemoryTab {
     this.overview = null;
     this.collapse = collapseState(view.me?.name ?? "anonymous", view.project, view.agent);
     this.viewer = new Viewer(this);
+    this.search = new MemorySearch(this);
 
     this.switchInput = h("input", {
       type: "checkbox",
@@ -147,6 +149,7 @@ export class MemoryTab {
             ),
           ),
         ),
+        this.search.element,
         this.groupsState,
         this.groupsBox,
       ),
