@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -112,7 +111,7 @@ async def test_s1_another_process_sees_the_same(
     path = topic(agent.user, "a.md", "a", "alpha", "kafka topics")
     for client in (first, second):
         assert files_of(await search(client, "kafka")) == [("user", "a.md")]
-    os.replace(topic(agent.user, ".tmp.md", "a", "alpha", "rabbitmq now"), path)
+    topic(agent.user, ".tmp.md", "a", "alpha", "rabbitmq now").replace(path)
     for client in (second, first):
         assert files_of(await search(client, "kafka")) == []
         assert files_of(await search(client, "rabbitmq")) == [("user", "a.md")]

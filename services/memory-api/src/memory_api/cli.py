@@ -42,11 +42,10 @@ from memory_api.routes.agents import agent_summaries
 from memory_api.settings import Settings, SettingsError
 from memory_api.store.agents import AgentStore
 from memory_api.stores import build_stores, prepare_data_dir
-from memory_api.transfer.claude_code import claude_code_memory_dir
 from memory_api.transfer.console import import_progress, print_export, print_import
 from memory_api.transfer.exporter import export_scopes
-from memory_api.transfer.runner import Target, run_import
-from memory_api.transfer.sources import SourceError, SourceScope, read_source
+from memory_api.transfer.runner import Target, offered_scopes, run_import
+from memory_api.transfer.sources import SourceError
 
 __all__ = ["build_parser", "main"]
 
@@ -159,31 +158,13 @@ def _demo_seed(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
-def _import_source(args: argparse.Namespace) -> list[SourceScope]:
-    """The scopes offered by ``SOURCE`` or found by ``--from``; raises ``SourceError``."""
-    if args.source_kind == "claude-code":
-        if args.source is not None or args.workspace is None:
-            raise SourceError("--from claude-code takes --workspace PATH and no SOURCE")
-        folder = claude_code_memory_dir(args.workspace)
-        if not folder.is_dir():
-            raise SourceError(f"Claude Code keeps no memory for that Workspace here: {folder}")
-        print(f"Claude Code memory of {args.workspace}: {folder}", file=sys.stderr)
-        return read_source(folder)
-    if args.source is None:
-        raise SourceError("name the SOURCE folder or archive, or use --from claude-code")
-    scopes = read_source(Path(args.source))
-    if args.archive_scope is not None:
-        scopes = [scope for scope in scopes if scope.key == args.archive_scope]
-        if not scopes:
-            raise SourceError(f"the archive holds no scope {args.archive_scope!r}")
-    return scopes
-
-
 def _memory_import(settings: Settings, args: argparse.Namespace) -> int:
     store = _agent_store(settings)
     asyncio.run(store.get(args.project, args.agent))  # the agent exists in that project
     try:
-        sources = _import_source(args)
+        sources = offered_scopes(args.source, args.source_kind, args.workspace, args.archive_scope)
+        for source in sources if args.source_kind else []:
+            print(f"Claude Code's memory of {args.workspace}: {source.label}", file=sys.stderr)
     except SourceError as error:
         print(f"memory-api: {error}", file=sys.stderr)
         return 1

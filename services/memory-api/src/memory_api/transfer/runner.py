@@ -30,10 +30,11 @@ from memory_api.store.sessions import (
     check_workspace_path,
     ensure_workspace_scope,
 )
+from memory_api.transfer.claude_code import claude_code_memory_dir
 from memory_api.transfer.importer import ImportReport, import_scope
-from memory_api.transfer.sources import SourceScope
+from memory_api.transfer.sources import SourceError, SourceScope, read_source
 
-__all__ = ["Target", "run_import"]
+__all__ = ["Target", "offered_scopes", "run_import"]
 
 TargetKind = Literal["user", "workspace", "archived"]
 
@@ -44,6 +45,37 @@ class Target:
 
     kind: TargetKind
     workspace: str | None = None
+
+
+def offered_scopes(
+    source: str | None,
+    source_kind: str | None,
+    workspace: str | None,
+    archive_scope: str | None,
+) -> list[SourceScope]:
+    """Read what an import is offered: the ``source`` folder or archive, or — with
+    ``source_kind="claude-code"`` — Claude Code's own memory folder of ``workspace``.
+
+    ``archive_scope`` keeps only that scope of an archive. Raises
+    :class:`~memory_api.transfer.sources.SourceError` for a missing or unusable source and a
+    wrong combination of arguments.
+    """
+    if source_kind == "claude-code":
+        if source is not None or workspace is None:
+            raise SourceError("--from claude-code takes --workspace PATH and no SOURCE")
+        folder = claude_code_memory_dir(workspace)
+        if not folder.is_dir():
+            raise SourceError(f"Claude Code keeps no memory for that Workspace here: {folder}")
+        scopes = read_source(folder)
+    elif source is None:
+        raise SourceError("name the SOURCE folder or archive, or use --from claude-code")
+    else:
+        scopes = read_source(Path(source))
+    if archive_scope is not None:
+        scopes = [scope for scope in scopes if scope.key == archive_scope]
+        if not scopes:
+            raise SourceError(f"the archive holds no scope {archive_scope!r}")
+    return scopes
 
 
 @dataclass(frozen=True, slots=True)
