@@ -8,6 +8,7 @@ name with a space, snake_case names, ``metadata.type``, extra fields).
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 from pathlib import Path
@@ -16,6 +17,7 @@ import pytest
 from memory_api.cli import main
 from memory_api.store.locks import Locks, LockTimeoutError, lock_name
 from memory_api.transfer import importer
+from memory_api.transfer.console import PROGRESS_MIN_FILES, import_progress
 from memory_api.transfer.runner import Target, run_import
 from memory_api.transfer.sources import read_folder
 from memory_core import layout
@@ -24,6 +26,7 @@ from memory_core.index import index_lines, linked_topic_files
 from memory_core.index_merge import IndexMerge, merge_index
 from memory_core.keys import key_for_real_path
 from memory_core.topics import parse_topic
+from rich.console import Console
 
 CASE = Path(__file__).resolve().parents[1] / "data" / "cases" / "import-claude-code-folder"
 PROJECT, AGENT = "acme", "coder"
@@ -295,3 +298,17 @@ def test_p5_index_changed_during_the_merge_is_merged_again(
         "feedback_prefers_uv.md",
         "Deploy notes.md",
     }
+
+
+def test_p5_large_folders_get_a_progress_bar() -> None:
+    stream = io.StringIO()
+    terminal = Console(file=stream, force_terminal=True, width=100)
+    with import_progress(PROGRESS_MIN_FILES + 50, "importing", terminal) as advance:
+        for _ in range(PROGRESS_MIN_FILES + 50):
+            advance()
+    drawn = stream.getvalue()
+    assert "importing" in drawn and f"{PROGRESS_MIN_FILES + 50}/{PROGRESS_MIN_FILES + 50}" in drawn
+    small = io.StringIO()
+    with import_progress(3, "importing", Console(file=small, force_terminal=True)) as advance:
+        advance()
+    assert small.getvalue() == ""  # a small folder gets no bar

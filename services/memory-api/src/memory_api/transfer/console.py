@@ -27,8 +27,14 @@ _HEADERS = ("added", "renamed", "same", "earlier", "skipped", "index+")
 
 
 @contextmanager
-def import_progress(total: int, label: str) -> Iterator[Callable[[], None]]:
-    """Yield an ``advance()`` callback that moves a progress bar of ``total`` steps on stderr."""
+def import_progress(
+    total: int, label: str, console: Console | None = None
+) -> Iterator[Callable[[], None]]:
+    """Yield an ``advance()`` callback that moves a progress bar of ``total`` steps.
+
+    The bar goes to ``console`` (default: stderr) and only when ``total`` is above
+    :data:`PROGRESS_MIN_FILES`; otherwise ``advance`` does nothing.
+    """
     if total <= PROGRESS_MIN_FILES:
         yield lambda: None
         return
@@ -38,7 +44,8 @@ def import_progress(total: int, label: str) -> Iterator[Callable[[], None]]:
         MofNCompleteColumn(),
         TimeElapsedColumn(),
     )
-    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+    out = console or Console(stderr=True)
+    with Progress(*columns, console=out, transient=True, refresh_per_second=20) as progress:
         task = progress.add_task(label, total=total)
         yield lambda: progress.advance(task)
 
