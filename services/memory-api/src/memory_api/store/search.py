@@ -29,7 +29,6 @@ import sqlite3
 import stat
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -121,52 +120,20 @@ def _parts(snippet: str) -> list[SnippetPart]:
 
 @dataclass(slots=True)
 class _AgentIndex:
-    """One agent's FTS5 table and, per ``(scope, file)``, its row id and stat key.
+    """One agent's FTS5 table and, per scope and file name, its row id and stat key.
 
     ``valid_names`` remembers the file names that passed K-7, so a search over thousands of
     unchanged files does not check every name again.
     """
 
     db: sqlite3.Connection
-    rows: dict[tuple[str, str], tuple[int, StatKey]] = field(default_factory=dict)
+    rows: dict[str, dict[str, tuple[int, StatKey]]] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
     valid_names: set[str] = field(default_factory=set)
 
 
-def _scan(
-    root: Path, scope: Path, valid_names: set[str]
-) -> Iterator[tuple[str, os.stat_result, TopicEntry | None]]:
-    """The topic files of ``scope`` as :func:`~memory_api.store.scopes.scan_topics` lists them:
-    ``(name, stat, entry)``, where ``entry`` is None for a plain regular file ``scope / name``.
-
-    The common case — a regular file whose name is known to pass K-7 — costs one ``lstat``
-    through the directory entry and no path object; symlinks and new names get the listing's
-    full judgement.
-    """
-    try:
-        entries = list(os.scandir(scope))
-    except OSError:
-        return
-    for entry in entries:
-        name = entry.name
-        if not name.endswith(".md"):
-            continue
-        if name not in valid_names:
-            found = topic_entry_or_none(root, scope, name)
-            if found is not None:
-                valid_names.add(name)
-                yield name, found.stat, found
-            continue
-        try:
-            info = entry.stat(follow_symlinks=False)
-        except OSError:
-            continue
-        if stat.S_ISREG(info.st_mode):
-            yield name, info, None
-            continue
-        found = topic_entry_or_none(root, scope, name)
-        if found is not None:
-            yield name, found.stat, found
+def _delete(index: _AgentIndex, rowid: int) -> None:
+    index.db.execute("DELETE FROM docs WHERE rowid = ?", (rowid,))
 
 
 def _new_index() -> _AgentIndex:
@@ -202,10 +169,11 @@ class MemorySearch:
             return index
 
     def _store(self, index: _AgentIndex, key: str, entry: TopicEntry) -> None:
-        where = (key, entry.file)
-        old = index.rows.pop(where, None)
+        """(Re-)index one topic file of scope ``key``; a file gone meanwhile is dropped."""
+        known = index.rows.setdefault(key, {})
+        old = known.pop(entry.file, None)
         if old is not None:
-            index.db.execute("DELETE FROM docs WHERE rowid = ?", (old[0],))
+            _delete(index, old[0])
         try:
             topic, info = self.cache.load(entry.real, entry.file, entry.stat)
         except OSError:
@@ -219,23 +187,58 @@ class MemorySearch:
             "INSERT INTO docs (scope, file, name, description, body) VALUES (?, ?, ?, ?, ?)",
             (key, entry.file, *fields),
         )
-        index.rows[where] = (cursor.lastrowid or 0, stat_key(info))
+        known[entry.file] = (cursor.lastrowid or 0, stat_key(info))
+
+    def _refresh_scope(self, root: Path, index: _AgentIndex, key: str, scope: Path) -> None:
+        """Re-index the changed and new files of one scope, drop the ones gone (S-1).
+
+        The common case — a regular file whose name is known to pass K-7 and whose stat key is
+        unchanged — costs one ``lstat`` through the directory entry and two dict lookups; new
+        names and symlinks get the listing's full judgement (K-7, A-7).
+        """
+        known = index.rows.setdefault(key, {})
+        valid = index.valid_names
+        seen: list[str] = []
+        try:
+            entries = list(os.scandir(scope))
+        except OSError:
+            entries = []
+        for entry in entries:
+            name = entry.name
+            if not name.endswith(".md"):
+                continue
+            info = None
+            if name in valid:
+                try:
+                    info = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue  # gone since the listing
+            if info is not None and stat.S_ISREG(info.st_mode):
+                old = known.get(name)
+                if old is None or old[1] != (info.st_ino, info.st_size, info.st_mtime_ns):
+                    self._store(index, key, TopicEntry(name, scope / name, info))
+                seen.append(name)
+                continue
+            found = topic_entry_or_none(root, scope, name)
+            if found is not None:
+                valid.add(name)
+                old = known.get(name)
+                if old is None or old[1] != stat_key(found.stat):
+                    self._store(index, key, found)
+                seen.append(name)
+        if len(seen) != len(known):  # new files were stored, so equal sizes mean none is gone
+            for name in known.keys() - set(seen):
+                _delete(index, known.pop(name)[0])
 
     def _refresh(self, root: Path, index: _AgentIndex) -> None:
-        """Bring the table in line with the disk: changed, new and removed files (S-1)."""
-        seen: set[tuple[str, str]] = set()
+        """Bring the table in line with the disk: every scope, and scopes that are gone."""
+        keys: set[str] = set()
         for key, scope in list_scopes(root):
-            for name, info, entry in _scan(root, scope, index.valid_names):
-                where = (key, name)
-                seen.add(where)
-                known = index.rows.get(where)
-                if known is None or known[1] != (info.st_ino, info.st_size, info.st_mtime_ns):
-                    self._store(index, key, entry or TopicEntry(name, scope / name, info))
-        if len(seen) == len(index.rows):
-            return  # every row was seen: nothing was removed
-        for where in [where for where in index.rows if where not in seen]:
-            rowid, _ = index.rows.pop(where)
-            index.db.execute("DELETE FROM docs WHERE rowid = ?", (rowid,))
+            keys.add(key)
+            self._refresh_scope(root, index, key, scope)
+        for key in index.rows.keys() - keys:
+            for rowid, _ in index.rows.pop(key).values():
+                _delete(index, rowid)
 
     def search(self, root: Path, query: str, *, scope: str | None, limit: int) -> SearchResults:
         """Search the agent whose real memory root is ``root``; best hits first, at most
