@@ -8,7 +8,7 @@ export MEMORY_API_DATA_DIR ?= $(CURDIR)/.data
 
 PACKAGES := shared/pyproject.toml services/memory-api/pyproject.toml plugins/harness-memory/pyproject.toml
 
-.PHONY: install run test lint typecheck pytest clean
+.PHONY: install run test lint typecheck pytest clean vendor-web measure-markdown
 
 install: $(STAMP)
 
@@ -37,6 +37,15 @@ typecheck: $(STAMP)
 
 pytest: $(STAMP)
 	$(BIN)/pytest
+
+## Re-vendor the web page's ES modules (markdown-it, DOMPurify) from npm; needs npm. Commit the result.
+vendor-web: $(STAMP)
+	$(BIN)/python tools/vendor_web.py
+
+## Size and speed of the page's Markdown renderer against a server-side one (docs/web.md).
+measure-markdown: $(STAMP)
+	$(BIN)/python -m pip install --quiet "markdown-it-py[linkify]" mdit-py-plugins nh3
+	$(BIN)/python tools/measure_markdown.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

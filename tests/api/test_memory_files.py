@@ -177,7 +177,6 @@ async def test_a5_other_methods_are_405_problems(client: Client, corpus_user: Ag
     ("raw", "reason"),
     [
         ("MEMORY.md", "index"),
-        ("memory.md", "index"),
         (".hidden.md", "must not start with '.'"),
         ("notes.txt", "must end in '.md'"),
         ("a%2Fb.md", "'/'"),

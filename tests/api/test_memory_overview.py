@@ -59,6 +59,7 @@ async def test_a3_user_scope_first_then_workspaces_by_newest_activity(
         "markerProblems": [],
         "orphaned": False,
         "lintCounts": user["lintCounts"],
+        "severityCounts": user["severityCounts"],
     }
     assert newest["kind"] == "workspace"
     assert newest["title"] == "new-app"
@@ -73,6 +74,9 @@ async def test_a3_user_scope_first_then_workspaces_by_newest_activity(
     # the messy sample folder has lint findings (a dangling link, an unindexed file, ...)
     assert sum(oldest["lintCounts"].values()) > 0
     assert all(isinstance(count, int) and count > 0 for count in oldest["lintCounts"].values())
+    # T-5a: the same findings counted by severity
+    assert sum(oldest["severityCounts"].values()) == sum(oldest["lintCounts"].values())
+    assert set(oldest["severityCounts"]) <= {"error", "warning", "info"}
 
 
 async def test_k6_user_scope_is_created_on_demand(client: Client, agent: AgentHome) -> None:

@@ -155,3 +155,9 @@ def test_w3_index_view_marks_the_lines_the_injection_drops(page: Page, service: 
     assert dropped
     expect(panel.locator(".index-lines li")).to_have_count(len(index["lines"]))
     expect(panel.locator(".index-lines li.dropped")).to_have_count(len(dropped))
+    # T-5a: every finding shows its severity (label and colour class)
+    for severity in ("error", "warning", "info"):
+        count = sum(finding["severity"] == severity for finding in index["findings"])
+        expect(panel.locator(f".problems li.sev-{severity}")).to_have_count(count)
+    first = index["findings"][0]
+    expect(panel.locator(".problems li").first.locator(".sev")).to_have_text(first["severity"])

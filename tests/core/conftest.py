@@ -13,3 +13,12 @@ CORPUS = Path(__file__).resolve().parent.parent / "data" / "corpus"
 def corpus() -> Path:
     """The root of the sample memory folders (read-only: tests copy before changing)."""
     return CORPUS
+
+
+CASES = Path(__file__).resolve().parent.parent / "data" / "cases"
+
+
+@pytest.fixture
+def cases() -> Path:
+    """The failing-case folders under tests/data/cases (each with a README of its right value)."""
+    return CASES

@@ -296,7 +296,6 @@ def test_k7_valid_topic_file_names(value: str) -> None:
     ("value", "reason"),
     [
         ("MEMORY.md", "index"),
-        ("memory.md", "index"),
         (".hidden.md", "'.'"),
         (".md", "'.'"),
         ("..md", "'.'"),

@@ -80,7 +80,7 @@ def test_t1_title_style_name_still_lists_and_file_name_is_identity() -> None:
 
 
 def test_t1_wrong_type_of_field_is_dropped_and_named_others_kept() -> None:
-    topic = _parse("---\nname: 42\ndescription: still here\n---\nx", "n.md")
+    topic = _parse("---\nname:\n  - a\n  - b\ndescription: still here\n---\nx", "n.md")
     assert topic.name == "n"  # the stem stands in
     assert topic.description == "still here"
     assert len(topic.problems) == 1
@@ -126,7 +126,7 @@ def test_t2_problems_are_named(raw: bytes, problems: list[str]) -> None:
 
 
 def test_t2_broken_yaml_becomes_no_metadata_plus_named_problem() -> None:
-    topic = _parse("---\nname: [unclosed\ndescription: d\n---\nthe body", "n.md")
+    topic = _parse("---\ntags: [unclosed\nupdated_at: 2026-11-02\n---\nthe body", "n.md")
     assert topic.name == "n"
     assert topic.body == "the body"
     assert len(topic.problems) == 1

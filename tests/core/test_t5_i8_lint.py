@@ -58,7 +58,7 @@ def test_t5_topic_findings(text: str, file_name: str, codes: list[str]) -> None:
 # --- secrets (T-5, I-8) -----------------------------------------------------------------------
 
 SECRET_LINES = [
-    ("aws-access-key", "key AKIAIOSFODNN7EXAMPLE", "AKIAIOSFODNN7EXAMPLE"),
+    ("aws-access-key", "key AKIAQWERTYUIOPASDFGH", "AKIAQWERTYUIOPASDFGH"),
     ("github-token", "ghp_0123456789abcdefghijABCDEFGHIJ012345", "ghp_0123456789abcdefghij"),
     ("github-token", "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuv", "github_pat_11"),
     ("gitlab-token", "glpat-abcdefghij0123456789", "glpat-abcdefghij"),

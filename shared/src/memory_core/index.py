@@ -24,9 +24,7 @@ import re
 import unicodedata
 from urllib.parse import unquote
 
-from memory_core.markdown import blank_code_spans, fenced_lines
-
-_LINE_TOKEN_RE = re.compile(r"[^\n]*\n|[^\n]+")
+from memory_core.markdown import blank_code_spans, fenced_lines, lines_with_ends
 
 __all__ = [
     "index_lines",
@@ -184,7 +182,7 @@ def prune_index(text: str, file_name: str) -> tuple[str, list[str]]:
     >>> prune_index("# Index\\r\\n- [A](a.md)\\r\\nsee a.md\\r\\n", "a.md")
     ('# Index\\r\\nsee a.md\\r\\n', ['- [A](a.md)'])
     """
-    tokens = _LINE_TOKEN_RE.findall(text)  # each line with its own line end
+    tokens = lines_with_ends(text)
     content = [token.removesuffix("\n").removesuffix("\r") for token in tokens]
     kept: list[str] = []
     removed: list[str] = []

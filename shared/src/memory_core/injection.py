@@ -45,6 +45,8 @@ LINE_CAP = 200
 CHAR_CAP = 25_000
 """At most this many code points of both indexes together are injected (I-4)."""
 USER_INDEX_PLACEHOLDER = "{{MEMORY_USER_INDEX}}"
+Unread = tuple[int, bool]
+"""Lines of an index past the read cap, and whether that count is exact (T-5b)."""
 INDEX_PLACEHOLDER = "{{MEMORY_INDEX}}"
 
 
@@ -73,29 +75,41 @@ def empty_note(scope: str) -> str:
     return f"(Nothing saved yet: the {_label(scope)} is empty; MEMORY.md is blank or missing.)"
 
 
-def truncation_note(scope: str, left_out: int, total: int, cap: CapFired) -> str:
-    """The note that follows a cut index (I-4): scope, lines left out, what to do."""
-    reason = (
-        f"the {LINE_CAP}-line cap"
-        if cap == "lines"
-        else f"the {CHAR_CAP:,}-character limit for injected indexes"
-    )
-    plural = "line was" if left_out == 1 else "lines were"
+def truncation_note(
+    scope: str, left_out: int, total: int, cap: CapFired, *, unread: Unread = (0, True)
+) -> str:
+    """The note that follows a cut index (I-4): scope, lines left out, what to do.
+
+    ``unread`` is ``(lines, exact)`` past the 1 MiB read cap of an over-large index (T-5b):
+    they count as left out, and "at least" is said when their number is a lower bound.
+    """
+    reasons = []
+    if left_out > unread[0]:
+        reasons.append(
+            f"the {LINE_CAP}-line cap"
+            if cap == "lines"
+            else f"the {CHAR_CAP:,}-character limit for injected indexes"
+        )
+    if unread[0]:
+        reasons.append("the 1 MiB read limit for MEMORY.md")
+    at_least = "" if unread[1] else "at least "
+    plural = "line was" if left_out == 1 and unread[1] else "lines were"
     return (
-        f"(Truncated: the {_label(scope)} shows {total - left_out} of {total} lines; "
-        f"{left_out} {plural} left out because of {reason}. Open the full MEMORY.md in this "
-        "scope's Directory yourself before relying on this list.)"
+        f"(Truncated: the {_label(scope)} shows {total - left_out} of {at_least}{total} lines; "
+        f"{at_least}{left_out} {plural} left out because of {' and '.join(reasons)}. Open the "
+        "full MEMORY.md in this scope's Directory yourself before relying on this list.)"
     )
 
 
 class _Scope:
     """Working state for one scope while the caps are applied."""
 
-    def __init__(self, scope: str, raw: str | None) -> None:
+    def __init__(self, scope: str, raw: str | None, unread: Unread = (0, True)) -> None:
         self.scope = scope
-        self.blank = raw is None or not raw.strip()
+        self.blank = (raw is None or not raw.strip()) and not unread[0]
         lines = [] if raw is None else index_lines(raw)
-        self.total = len(lines)
+        self.unread = unread
+        self.total = len(lines) + unread[0]
         # Only what can be injected is masked: lines past the line cap never reach the model.
         self.candidates = mask_secret_lines(lines[:LINE_CAP])
         self.need = sum(len(line) + 1 for line in self.candidates)
@@ -135,8 +149,8 @@ def _finish(state: _Scope, headroom_chars: int) -> CappedIndex:
     total = state.total
     kept = total if state.blank else state.kept_count
     cap: CapFired = "none"
-    if kept < len(state.candidates):
-        cap = "chars"
+    if kept < len(state.candidates) or (state.unread[0] and len(state.candidates) < LINE_CAP):
+        cap = "chars"  # the character backstop, or the read cap: both limits of size
     elif kept < total:
         cap = "lines"
     if state.blank:
@@ -144,7 +158,8 @@ def _finish(state: _Scope, headroom_chars: int) -> CappedIndex:
     else:
         parts = ["\n".join(state.candidates[:kept])] if kept else []
         if cap != "none":
-            parts.append(truncation_note(state.scope, total - kept, total, cap))
+            note = truncation_note(state.scope, total - kept, total, cap, unread=state.unread)
+            parts.append(note)
         text = "\n\n".join(parts)
     manifest = ScopeManifest(
         scope=state.scope,
@@ -165,18 +180,24 @@ def _finish(state: _Scope, headroom_chars: int) -> CappedIndex:
 
 
 def cap_indexes(
-    user_index: str | None, workspace_index: str | None, *, workspace_key: str | None
+    user_index: str | None,
+    workspace_index: str | None,
+    *,
+    workspace_key: str | None,
+    unread: tuple[Unread, Unread] = ((0, True), (0, True)),
 ) -> list[CappedIndex]:
     """Apply I-3, I-4 and I-8 to the user index and, with a key, the Workspace index.
 
-    ``None`` means the index file is missing. Returns the user scope first, then — only when
-    ``workspace_key`` is given (a persistent Workspace) — the Workspace scope. ``headroom_chars``
-    in a manifest is what is left of :data:`CHAR_CAP` after both injected indexes (0 for a scope
-    that was cut); ``headroom_lines`` what is left of :data:`LINE_CAP` for that scope.
+    ``None`` means the index file is missing. ``unread`` gives, per scope, the lines past the
+    1 MiB read cap of an over-large index (T-5b): they count in the totals as left out.
+    Returns the user scope first, then — only when ``workspace_key`` is given (a persistent
+    Workspace) — the Workspace scope. ``headroom_chars`` in a manifest is what is left of
+    :data:`CHAR_CAP` after both injected indexes (0 for a scope that was cut);
+    ``headroom_lines`` what is left of :data:`LINE_CAP` for that scope.
     """
-    scopes = [_Scope(USER_SCOPE, user_index)]
+    scopes = [_Scope(USER_SCOPE, user_index, unread[0])]
     if workspace_key is not None:
-        scopes.append(_Scope(workspace_key, workspace_index))
+        scopes.append(_Scope(workspace_key, workspace_index, unread[1]))
     _apply_char_cap(scopes)
     headroom = CHAR_CAP - sum(scope.used for scope in scopes if not scope.blank)
     return [_finish(scope, max(headroom, 0)) for scope in scopes]

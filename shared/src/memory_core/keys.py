@@ -136,8 +136,9 @@ def check_topic_file_name(value: str) -> str:
     """Return ``value`` if it is an acceptable topic file name (K-7), else raise :class:`InvalidId`.
 
     Names are what agents really write (``feedback_testing.md``, ``Deploy notes.md``,
-    ``数据库迁移.md``). Rules: ends in ``.md``; is not the index (``MEMORY.md``, compared
-    case-insensitively because some filesystems are); does not start with ``.``; holds no ``/``,
+    ``数据库迁移.md``). Rules: ends in ``.md``; is not the index ``MEMORY.md`` (``Memory.md`` is an
+    ordinary topic file, T-5b; on a case-insensitive disk the store tells it from the index by
+    the file it opens); does not start with ``.``; holds no ``/``,
     ``\\``, NUL or other control character; encodes to at most 255 bytes of UTF-8 (a lone
     surrogate, which cannot be encoded, is refused too).
 
@@ -161,7 +162,7 @@ def _topic_file_name_problem(value: str) -> str | None:
         return "must not start with '.'"
     if not value.endswith(".md") or value == ".md":
         return "must end in '.md'"
-    if value.casefold() == INDEX_FILE_NAME.casefold():
+    if value == INDEX_FILE_NAME:
         return "is the scope's index, not a topic file"
     if "/" in value or "\\" in value:
         return "must not hold '/' or '\\'"

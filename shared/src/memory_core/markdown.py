@@ -15,7 +15,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-__all__ = ["blank_code_spans", "fenced_lines"]
+__all__ = ["blank_code_spans", "fenced_lines", "lines_with_ends"]
+
+_LINE_WITH_END_RE = re.compile(r"[^\n]*\n|[^\n]+")
 
 _FENCE_RE = re.compile(r" {0,3}(```+|~~~+)")
 # Spans within one line, without inner backticks: linear time on any input.
@@ -50,3 +52,16 @@ def fenced_lines(lines: Sequence[str]) -> list[bool]:
 def blank_code_spans(line: str) -> str:
     """Replace each code span of a line by spaces of the same length (offsets stay valid)."""
     return _CODE_SPAN_RE.sub(lambda match: " " * len(match.group(0)), line)
+
+
+def lines_with_ends(text: str) -> list[str]:
+    """Split ``text`` on ``\\n`` only, each line keeping its own line end (``\\r\\n`` too).
+
+    Joining the result gives ``text`` back byte for byte; a final line without a line end is
+    kept as it is, and ``""`` has no lines. Index pruning and the template insert rewrite text
+    line by line with this, so every other line stays exactly as written.
+
+    >>> lines_with_ends("a\\r\\nb\\nc")
+    ['a\\r\\n', 'b\\n', 'c']
+    """
+    return _LINE_WITH_END_RE.findall(text)

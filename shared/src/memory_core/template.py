@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from memory_core.markdown import fenced_lines
+from memory_core.markdown import fenced_lines, lines_with_ends
 from memory_core.wire import WorkspaceKind
 
 __all__ = [
@@ -47,7 +47,6 @@ CWD_PLACEHOLDER = "{{CWD}}"
 # An ATX heading whose text is "Environment" (any level, optional closing #s), as CommonMark
 # reads it: up to three spaces of indent.
 _ENV_HEADING_RE = re.compile(r" {0,3}#{1,6}[ \t]+Environment[ \t]*(?:#+[ \t]*)?", re.IGNORECASE)
-_LINE_RE = re.compile(r"[^\n]*\n|[^\n]+")
 _LIST_ITEM_RE = re.compile(r" {0,3}[-*+][ \t]")
 _SUBSTITUTE_RE = re.compile(re.escape(MEMORY_PLACEHOLDER) + "|" + re.escape(KEY_PLACEHOLDER))
 
@@ -137,7 +136,7 @@ def insert_placeholder(template: str) -> tuple[str, bool]:
     if not need_memory and not need_key:
         return template, False
     newline = "\r\n" if "\r\n" in template else "\n"
-    lines = _LINE_RE.findall(template)  # split on \n only, each line keeping its line end
+    lines = lines_with_ends(template)
     heading = _find_environment_heading(lines)
     if heading is None:
         return _append_section(template, newline, need_memory, need_key), True

@@ -26,6 +26,7 @@ from frontmatter.default_handlers import YAMLHandler
 
 from memory_core.decoding import decode_text
 from memory_core.markdown import blank_code_spans, fenced_lines
+from memory_core.text_fields import read_text_fields
 
 __all__ = [
     "READ_CAP_BYTES",
@@ -111,8 +112,8 @@ def _one_line(text: str, limit: int = 160) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-def _yaml_problem(error: Exception, salvaged: dict[str, Any]) -> str:
-    kept = f"read {', '.join(salvaged)} line by line" if salvaged else "no fields read"
+def _yaml_problem(error: Exception, read: list[str]) -> str:
+    kept = f"read {', '.join(read)} line by line" if read else "no fields read"
     if isinstance(error, yaml.MarkedYAMLError):
         # +1: marks count from 0 in the block, which starts on the opening line's line end.
         parts = []
@@ -215,7 +216,15 @@ def _split_frontmatter(text: str, problems: list[str]) -> tuple[dict[str, Any], 
     except ValueError:
         problems.append("frontmatter: no closing '---' line; the whole file is read as body")
         return {}, stripped
-    body = body.strip()
+    as_written = read_text_fields(block)
+    problems.extend(as_written.problems)
+    metadata = _load_block(as_written.rest, problems, as_written.values)
+    metadata.update(as_written.values)
+    return metadata, body.strip()
+
+
+def _load_block(block: str, problems: list[str], as_written: dict[str, str]) -> dict[str, Any]:
+    """The block's fields by YAML (T-1), the one-line text fields already taken out of it."""
     try:
         value = _HANDLER.load(block)
     except Exception as error:  # user content: any YAML failure becomes a named problem
@@ -227,14 +236,15 @@ def _split_frontmatter(text: str, problems: list[str]) -> tuple[dict[str, Any], 
                 pass
             else:
                 if isinstance(value, dict):
-                    return value, body
+                    return value
         salvaged = _salvage(block)
-        problems.append(_yaml_problem(error, salvaged))
-        return salvaged, body
+        read = [field for field in _FIELDS if field in salvaged or field in as_written]
+        problems.append(_yaml_problem(error, read))
+        return salvaged
     metadata = value if isinstance(value, dict) else {}
-    if not metadata and block.strip():
+    if not metadata and block.strip() and not as_written:
         problems.append("frontmatter: not a mapping of fields; ignored")
-    return metadata, body
+    return metadata
 
 
 def parse_topic(raw: bytes, file_name: str) -> ParsedTopic:

@@ -141,7 +141,8 @@ class ScopeSummary(Wire, frozen=True):
     ``title`` is the Workspace's basename (``"User memory"`` for the user scope);
     ``workspace_path`` comes from ``.workspace`` (None for the user scope or a missing marker);
     ``marker_problems`` names what is wrong with the marker (K-5); ``orphaned`` is true when the
-    marker's path no longer exists (K-6a); ``lint_counts`` maps a lint code (T-5) to a count.
+    marker's path no longer exists (K-6a); ``lint_counts`` maps a lint code (T-5) to a count and
+    ``severity_counts`` a severity (T-5a) to a count (only severities that occur).
     """
 
     key: str
@@ -153,6 +154,7 @@ class ScopeSummary(Wire, frozen=True):
     marker_problems: list[str]
     orphaned: bool
     lint_counts: dict[str, int]
+    severity_counts: dict[str, int]
 
 
 class MemoryOverview(Wire, frozen=True):
@@ -194,24 +196,30 @@ class TopicList(Wire, frozen=True):
     files: list[TopicSummary]
 
 
-class TopicFile(Wire, frozen=True):
-    """Answer of ``GET …/scopes/{key}/files/{file}``: fields, body and ``[[links]]`` (T-3)."""
+class TopicFile(TopicSummary, frozen=True):
+    """Answer of ``GET …/scopes/{key}/files/{file}``: the listing row's fields (one home,
+    :class:`TopicSummary`), then the body and its ``[[links]]`` (T-3)."""
 
-    file: str
-    name: str
-    description: str | None
-    updated_at: str | None
-    size: int
-    mtime: str
-    problems: list[str]
     body: str
     links: list[str]
 
 
+Severity = Literal["error", "warning", "info"]
+"""How much a lint finding matters (T-5a): ``error`` memory is lost or leaks (a dangling link, a
+credential, lines never injected, an entry refused); ``warning`` the agent's contract is broken
+(no description, an unindexed file); ``info`` style (a name that is not kebab-case)."""
+
+
 class Finding(Wire, frozen=True):
-    """One lint finding (T-5). ``line`` is 1-based where it applies. Secrets are never echoed."""
+    """One lint finding (T-5, T-5a, T-5b).
+
+    ``code`` names the rule (docs/note-format.md lists them); ``severity`` is ``error``,
+    ``warning`` or ``info``; ``file`` the file it concerns (``""`` for the scope as a whole);
+    ``line`` is 1-based where it applies. Secrets are never echoed.
+    """
 
     code: str
+    severity: Severity
     file: str
     line: int | None
     message: str

@@ -22,7 +22,7 @@ import msgspec
 from memory_core.index import index_lines
 from memory_core.injection import cap_indexes
 from memory_core.keys import USER_SCOPE
-from memory_core.lint import lint_scope
+from memory_core.lint import IndexRead, lint_links, lint_scope, naming_convention
 from memory_core.topics import ParsedTopic
 from memory_core.wire import (
     Finding,
@@ -43,6 +43,7 @@ from memory_api.store.scopes import (
     list_scopes,
     read_index_text,
     read_marker,
+    refused_entries,
     scan_topics,
     scope_real_dir,
     topic_entry,
@@ -55,6 +56,7 @@ logger = logging.getLogger(__name__)
 
 USER_TITLE = "User memory"
 """The overview title of the user scope (A-3)."""
+_FOLDED_INTO_CONVENTION = frozenset({"name-mismatch", "name-not-kebab"})
 INDEX_LINT_MEMO = 256
 """How many scope-level lint answers are memoised (scanning an index for secrets is costly)."""
 
@@ -80,10 +82,12 @@ def _topic_summary(item: _Loaded) -> TopicSummary:
     )
 
 
-def _digest(index_text: str | None, files: tuple[str, ...], companion: str | None) -> bytes:
+def _digest(
+    index_text: str | None, files: tuple[str, ...], companion: str | None, extra: str
+) -> bytes:
     """SHA-256 over the scope-lint inputs, each part length-prefixed so no two inputs collide."""
     digest = hashlib.sha256()
-    for part in (index_text, *files, None, companion):
+    for part in (index_text, *files, None, companion, extra):
         if part is None:
             digest.update(b"\xff")
             continue
@@ -101,7 +105,11 @@ class ScopeAnswers:
         self._lock = threading.Lock()
 
     def _scope_lint(
-        self, index_text: str | None, files: tuple[str, ...], companion: str | None
+        self,
+        index: IndexText | None,
+        files: tuple[str, ...],
+        companion: str | None,
+        refused: list[tuple[str, str]],
     ) -> tuple[Finding, ...]:
         """The scope-level findings (index, unindexed, missing index), memoised by their inputs.
 
@@ -109,13 +117,24 @@ class ScopeAnswers:
         the one ``lint_scope`` would give now while the memo holds digests, not megabytes of
         index text; only the newest :data:`INDEX_LINT_MEMO` answers are kept.
         """
-        key = _digest(index_text, files, companion)
+        index_text = index.text if index is not None else None
+        partial: IndexRead | None = index.partial if index is not None else None
+        key = _digest(index_text, files, companion, repr((refused, partial)))
         with self._lock:
             found = self._index_lint.get(key)
             if found is not None:
                 self._index_lint.move_to_end(key)
                 return found
-        fresh = tuple(lint_scope(index_text, [], files, companion_index=companion))
+        fresh = tuple(
+            lint_scope(
+                index_text,
+                [],
+                files,
+                companion_index=companion,
+                refused=refused,
+                partial=partial,
+            )
+        )
         with self._lock:
             self._index_lint[key] = fresh
             while len(self._index_lint) > INDEX_LINT_MEMO:
@@ -134,28 +153,40 @@ class ScopeAnswers:
         return loaded
 
     @staticmethod
-    def _user_index(root: Path) -> str | None:
+    def _user_index(root: Path) -> IndexText | None:
         try:
             scope = scope_real_dir(root, USER_SCOPE)
         except OutsideMemoryRoot:
             return None
-        found = read_index_text(root, scope) if scope is not None else None
-        return found.text if found is not None else None
+        return read_index_text(root, scope) if scope is not None else None
 
     def _lint(
-        self, key: str, index_text: str | None, loaded: list[_Loaded], user_index: str | None
+        self,
+        key: str,
+        paths: tuple[Path, Path],
+        index: IndexText | None,
+        loaded: list[_Loaded],
+        user_index: str | None,
     ) -> list[Finding]:
-        """``lint_scope`` of the scope, each topic's own findings taken from the cache.
+        """``lint_scope`` of the scope (``paths`` = real root and scope), topics from the cache.
 
-        ``lint_scope`` uses its ``topics`` only for the per-file findings, so the scope-level
-        ones come from it with none (memoised), and the per-file ones follow in its order (by
-        file name).
+        The scope-level findings come from ``lint_scope`` with no topics (memoised); then, in
+        its order, the naming convention, dangling ``[[links]]`` and each file's own findings
+        (memoised per file), naming findings folded into the convention when there is one.
         """
         companion = None if key == USER_SCOPE else user_index
         files = tuple(item.entry.file for item in loaded)
-        findings = list(self._scope_lint(index_text, files, companion))
+        findings = list(self._scope_lint(index, files, companion, refused_entries(*paths)))
+        topics = [item.topic for item in loaded]
+        convention = naming_convention(topics)
+        if convention is not None:
+            findings.append(convention)
+        findings.extend(lint_links(topics, files))
         for item in sorted(loaded, key=lambda item: item.topic.file):
-            findings.extend(self.cache.lint(item.entry.real, item.topic))
+            own = self.cache.lint(item.entry.real, item.topic)
+            findings.extend(
+                f for f in own if convention is None or f.code not in _FOLDED_INTO_CONVENTION
+            )
         return findings
 
     def _summary(
@@ -172,8 +203,9 @@ class ScopeAnswers:
         with contextlib.suppress(OSError):
             times.append(scope.stat().st_mtime_ns)  # a file created or deleted is activity too
         newest = max(times, default=0)
-        index_text = index.text if index is not None else None
-        counts = Counter(f.code for f in self._lint(key, index_text, loaded, user_index))
+        findings = self._lint(key, (root, scope), index, loaded, user_index)
+        counts = Counter(f.code for f in findings)
+        severities = Counter(f.severity for f in findings)
         if key == USER_SCOPE:
             title, path, problems, orphaned = USER_TITLE, None, [], False
         else:
@@ -190,6 +222,7 @@ class ScopeAnswers:
             marker_problems=problems,
             orphaned=orphaned,
             lint_counts=dict(sorted(counts.items())),
+            severity_counts=dict(sorted(severities.items())),
         )
 
     def overview(self, root: Path) -> list[ScopeSummary]:
@@ -239,12 +272,19 @@ class ScopeAnswers:
         """
         index = read_index_text(root, scope)
         text = index.text if index is not None else None
+        unread = index.unread if index is not None else (0, True)
         user_index = None
         if key == USER_SCOPE:
-            capped = cap_indexes(text, None, workspace_key=None)[0]
+            capped = cap_indexes(text, None, workspace_key=None, unread=(unread, (0, True)))[0]
         else:
-            user_index = self._user_index(root)
-            capped = cap_indexes(user_index, text, workspace_key=key)[1]
+            user = self._user_index(root)
+            user_index = user.text if user is not None else None
+            capped = cap_indexes(
+                user_index,
+                text,
+                workspace_key=key,
+                unread=(user.unread if user is not None else (0, True), unread),
+            )[1]
         kept = set(capped.kept)
         lines = [
             IndexLine(number=number, text=line, kept=number in kept)
@@ -257,5 +297,5 @@ class ScopeAnswers:
             raw=text or "",
             lines=lines,
             manifest=capped.manifest,
-            findings=self._lint(key, text, loaded, user_index),
+            findings=self._lint(key, (root, scope), index, loaded, user_index),
         )

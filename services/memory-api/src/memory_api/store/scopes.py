@@ -12,12 +12,15 @@ from __future__ import annotations
 import logging
 import os
 import stat
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
 from memory_core import layout
 from memory_core.errors import InvalidId
+from memory_core.index import index_lines, topic_link_targets
 from memory_core.keys import check_scope_key, check_topic_file_name, key_for_real_path
+from memory_core.lint import IndexRead
 from memory_core.topics import READ_CAP_BYTES, decode_text
 
 from memory_api.store.containment import (
@@ -36,6 +39,7 @@ __all__ = [
     "list_scopes",
     "read_index_text",
     "read_marker",
+    "refused_entries",
     "scan_topics",
     "scope_real_dir",
     "topic_entry",
@@ -45,6 +49,10 @@ logger = logging.getLogger(__name__)
 
 MARKER_READ_CAP = 64 * 1024
 """A marker is one path; anything longer is not read further."""
+INDEX_COUNT_CAP = 16 * 1024 * 1024
+"""How far past the read cap an over-large index is scanned for its line count and links."""
+LINK_LINE_CAP = 64 * 1024
+"""Of a line past the read cap, only this many first bytes are searched for links."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,10 +66,22 @@ class TopicEntry:
 
 @dataclass(frozen=True, slots=True)
 class IndexText:
-    """A scope's ``MEMORY.md`` as read (at most 1 MiB): its text with LF line ends, and stat."""
+    """A scope's ``MEMORY.md`` as read (at most 1 MiB): its text with LF line ends, and stat.
+
+    For an index over the read cap (T-5b) ``text`` holds only its complete lines within the
+    first 1 MiB and ``partial`` says how many lines there are in all and where the rest links.
+    """
 
     text: str
     stat: os.stat_result
+    partial: IndexRead | None = None
+
+    @property
+    def unread(self) -> tuple[int, bool]:
+        """``(lines past the read cap, whether that count is exact)`` for the injection."""
+        if self.partial is None:
+            return (0, True)
+        return (self.partial.lines_total - len(index_lines(self.text)), self.partial.exact)
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +197,8 @@ def topic_entry(root: Path, scope: Path, name: str) -> TopicEntry | None:
 
 def _topic_entry(root: Path, scope: Path, name: str) -> TopicEntry | None:
     lexical = scope / name
+    if name.casefold() == layout.INDEX_FILE.casefold() and _is_the_index(scope, lexical):
+        return None  # "Memory.md" on a case-insensitive disk: the index itself, not a topic
     try:
         info = os.lstat(lexical)
         if stat.S_ISLNK(info.st_mode):
@@ -194,6 +216,67 @@ def _topic_entry(root: Path, scope: Path, name: str) -> TopicEntry | None:
     return TopicEntry(file=name, real=target, stat=info)
 
 
+def _is_the_index(scope: Path, lexical: Path) -> bool:
+    try:
+        return lexical.samefile(scope / layout.INDEX_FILE)
+    except OSError:
+        return False
+
+
+def _refusal(root: Path, lexical: Path) -> str | None:
+    """Why the entry at ``lexical`` is never read, or None when it is readable (T-5b)."""
+    try:
+        info = os.lstat(lexical)
+    except OSError:
+        return None  # vanished meanwhile
+    if stat.S_ISLNK(info.st_mode):
+        target = real_path(lexical)
+        if not is_within(root, target):
+            return "a symlink to outside the memory root"
+        try:
+            info = target.stat()
+        except OSError:
+            return "a symlink to nothing"
+        what = _kind_of(info.st_mode)
+        return None if what is None else f"a symlink to {what}"
+    what = _kind_of(info.st_mode)
+    return None if what is None else what
+
+
+def _kind_of(mode: int) -> str | None:
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder, not a file"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe), not a regular file"
+    if stat.S_ISSOCK(mode):
+        return "a socket, not a regular file"
+    return "a device, not a regular file"
+
+
+def refused_entries(root: Path, scope: Path) -> list[tuple[str, str]]:
+    """``(name, why)`` of each ``*.md`` entry of the real ``scope`` that is never read (T-5b).
+
+    ``MEMORY.md`` and names that pass K-7 are judged; a symlink leading outside the memory
+    root, a dangling symlink, a folder, a FIFO, a socket or a device is refused. Sorted.
+    """
+    refused: list[tuple[str, str]] = []
+    for entry in _entries(scope):
+        name = entry.name
+        if not name.endswith(".md") or name.startswith("."):
+            continue
+        if name != layout.INDEX_FILE:
+            try:
+                check_topic_file_name(name)
+            except InvalidId:
+                continue
+        why = _refusal(root, scope / name)
+        if why is not None:
+            refused.append((name, why))
+    return sorted(refused)
+
+
 def read_index_text(root: Path, scope: Path) -> IndexText | None:
     """Read the scope's ``MEMORY.md`` (at most 1 MiB, T-2); None when it does not exist.
 
@@ -206,13 +289,46 @@ def read_index_text(root: Path, scope: Path) -> IndexText | None:
         return None
     try:
         raw, info = read_regular(target, READ_CAP_BYTES + 1)
+        if len(raw) > READ_CAP_BYTES:
+            raw, info = read_regular(target, READ_CAP_BYTES + INDEX_COUNT_CAP + 1)
     except (FileNotFoundError, NotRegularFileError):
         return None
     except OSError as error:
         logger.warning("index %s cannot be read: %s", lexical, error)
         return None
-    text, _ = decode_text(raw[:READ_CAP_BYTES], partial=len(raw) > READ_CAP_BYTES)
-    return IndexText(text=text, stat=info)
+    if len(raw) <= READ_CAP_BYTES:
+        return IndexText(text=decode_text(raw)[0], stat=info)
+    return _over_cap_index(raw, info)
+
+
+def _over_cap_index(raw: bytes, info: os.stat_result) -> IndexText:
+    """An index over the read cap (T-5b): the complete lines of its first 1 MiB, true counts.
+
+    The rest is scanned (up to :data:`INDEX_COUNT_CAP` more bytes) to count its lines and find
+    the topic files its lines link to, so no file is called unindexed falsely; past that bound
+    the count is a lower bound ("at least").
+    """
+    head = raw[:READ_CAP_BYTES]
+    cut = head.rfind(b"\n") + 1  # the line the cap cuts through is not read at all
+    text = decode_text(head[:cut])[0]
+    read_lines = len(index_lines(text))
+    exact = len(raw) <= READ_CAP_BYTES + INDEX_COUNT_CAP
+    rest = raw[cut:] if exact else raw[cut : raw.rfind(b"\n") + 1]
+    links: dict[str, list[int]] = {}
+    rest_lines = rest.split(b"\n")
+    if rest_lines and rest_lines[-1] == b"":
+        rest_lines.pop()
+    for offset, line in enumerate(rest_lines, start=read_lines + 1):
+        head_text = decode_text(line[:LINK_LINE_CAP], partial=len(line) > LINK_LINE_CAP)[0]
+        for target in topic_link_targets(head_text):
+            links.setdefault(unicodedata.normalize("NFC", target), []).append(offset)
+    partial = IndexRead(
+        size=info.st_size,
+        lines_total=read_lines + len(rest_lines) + (0 if exact else 1),
+        exact=exact,
+        links=links,
+    )
+    return IndexText(text=text, stat=info, partial=partial)
 
 
 def read_marker(root: Path, scope: Path, key: str) -> Marker:

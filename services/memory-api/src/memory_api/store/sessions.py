@@ -40,7 +40,13 @@ from memory_api.errors import BadRequest
 from memory_api.store.agents import AgentRecord
 from memory_api.store.containment import OutsideMemoryRoot, checked_memory_root, real_path
 from memory_api.store.exclusive import create_new_bytes
-from memory_api.store.scopes import create_scope_dir, read_index_text, read_marker, scope_real_dir
+from memory_api.store.scopes import (
+    IndexText,
+    create_scope_dir,
+    read_index_text,
+    read_marker,
+    scope_real_dir,
+)
 
 __all__ = [
     "WORKSPACE_PATH_MAX_BYTES",
@@ -160,11 +166,12 @@ def _prepare(app_data_dir: Path, root: Path, real_workspace: str, enabled: bool)
     return _Prepared("persistent", key, user_dir, workspace_dir)
 
 
-def _index_of(root: Path, scope: Path | None) -> str | None:
-    if scope is None:
-        return None
-    found = read_index_text(root, scope)
-    return None if found is None else found.text
+def _index_of(root: Path, scope: Path | None) -> IndexText | None:
+    return None if scope is None else read_index_text(root, scope)
+
+
+def _unread(index: IndexText | None) -> tuple[int, bool]:
+    return (0, True) if index is None else index.unread
 
 
 def start_session(app_data_dir: Path, record: AgentRecord, workspace: str) -> SessionStartResponse:
@@ -191,10 +198,13 @@ def start_session(app_data_dir: Path, record: AgentRecord, workspace: str) -> Se
     capped: list[CappedIndex] = []
     memory = ""
     if injected:
+        user_index = _index_of(root, prepared.user_dir)
+        workspace_index = _index_of(root, prepared.workspace_dir)
         capped = cap_indexes(
-            _index_of(root, prepared.user_dir),
-            _index_of(root, prepared.workspace_dir),
+            None if user_index is None else user_index.text,
+            None if workspace_index is None else workspace_index.text,
             workspace_key=prepared.key,
+            unread=(_unread(user_index), _unread(workspace_index)),
         )
         memory = build_memory_text(
             record.memory.effective_prompt,

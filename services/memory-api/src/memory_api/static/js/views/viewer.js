@@ -271,9 +271,14 @@ export class Viewer {
           "ul",
           { class: "problems", "aria-label": "Lint findings" },
           view.findings.map((f) =>
-            h("li", {
-              text: `${f.code}${f.file ? ` · ${f.file}` : ""}${f.line ? ` · line ${f.line}` : ""}: ${f.message}`,
-            }),
+            h(
+              "li",
+              { class: `finding sev-${f.severity}`, dataset: { severity: f.severity } },
+              h("span", { class: "sev", text: f.severity }),
+              h("span", {
+                text: ` ${f.code}${f.file ? ` · ${f.file}` : ""}${f.line ? ` · line ${f.line}` : ""}: ${f.message}`,
+              }),
+            ),
           ),
         )
       : null;

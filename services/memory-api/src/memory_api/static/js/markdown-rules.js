@@ -1,0 +1,89 @@
+// The page's own additions to markdown-it (a plugin): [[name]] links, GFM "www." autolinks,
+// heading levels under the viewer's title, table alignment as classes and images as links.
+// Everything else is plain CommonMark + GFM as markdown-it and its task-list plugin parse it.
+
+const WIKI_LINK = /^\[\[([^[\]\n|]+)(?:\|([^[\]\n]+))?\]\]/;
+const OPEN_BRACKET = 0x5b;
+const WWW_TAIL = /^[\p{L}\p{N}_-]+(?:\.[\p{L}\p{N}_-]+)+(?:[/?#][^\s<>]*)?/u;
+const TRAILING_PUNCTUATION = /[?!.,:*_~'"]+$/;
+
+/** `[[name]]` / `[[name|label]]` → a `wikilink` token (meta.name, content = label). */
+function wikiLinkRule(state, silent) {
+  if (state.src.charCodeAt(state.pos) !== OPEN_BRACKET) return false;
+  if (state.src.charCodeAt(state.pos + 1) !== OPEN_BRACKET) return false;
+  // Inside a link's label a button could not live in an <a>: leave the brackets as text.
+  if (state.linkLevel > 0) return false;
+  const match = WIKI_LINK.exec(state.src.slice(state.pos));
+  if (!match || !match[1].trim()) return false;
+  if (!silent) {
+    const token = state.push("wikilink", "", 0);
+    token.meta = { name: match[1].trim() };
+    token.content = (match[2] ?? match[1]).trim();
+  }
+  state.pos += match[0].length;
+  return true;
+}
+
+/**
+ * Length of the GFM "www." autolink after the prefix at `pos` (0: none): a domain with at least
+ * one more dot and an optional path, without trailing punctuation or an unbalanced ")".
+ */
+function wwwLinkLength(text, pos) {
+  let link = WWW_TAIL.exec(text.slice(pos))?.[0] ?? "";
+  for (let before = null; link !== before; ) {
+    before = link;
+    link = link.replace(TRAILING_PUNCTUATION, "");
+    const opened = link.split("(").length;
+    if (link.endsWith(")") && link.split(")").length > opened) link = link.slice(0, -1);
+  }
+  return link.length;
+}
+
+/**
+ * Bodies sit under the viewer's own h2, so `#` becomes h3 (and so on, h6 at most); table cells'
+ * `style="text-align:…"` becomes a class, because the page's CSP allows no inline styles.
+ */
+function adjustRule(state) {
+  for (const token of state.tokens) {
+    if (token.type === "heading_open" || token.type === "heading_close") {
+      token.tag = `h${Math.min(6, Number(token.tag.slice(1)) + 2)}`;
+    } else if (token.type === "th_open" || token.type === "td_open") {
+      const style = token.attrGet("style");
+      const align = style && /text-align:\s*(left|center|right)/.exec(style);
+      token.attrs = align ? [["class", `align-${align[1]}`]] : null;
+    }
+  }
+}
+
+/**
+ * Register the page's rules on `md` (use as `md.use(pageRules)`). Wiki links render as
+ * `<span class="wikilink" data-wikilink="name">label</span>`, images as
+ * `<a class="image-link" href="src">alt</a>` — never fetched: a remote image in a note would tell
+ * its server who reads the note, and the CSP blocks it anyway. `markdown.js` turns both into
+ * buttons or links after sanitizing.
+ */
+export function pageRules(md) {
+  const escape = md.utils.escapeHtml;
+  // GFM autolinks: a scheme, an e-mail address or "www.". linkify-it's fuzzy links would also
+  // link file names (notes.md: .md is a country domain; memory.py), so they are off and "www."
+  // is a schema of its own.
+  md.linkify.set({ fuzzyLink: false });
+  md.linkify.add("www.", {
+    validate: (text, pos) => wwwLinkLength(text, pos),
+    normalize: (match) => {
+      match.url = `http://${match.url}`;
+    },
+  });
+  md.inline.ruler.before("link", "wikilink", wikiLinkRule);
+  md.renderer.rules.wikilink = (tokens, index) => {
+    const token = tokens[index];
+    const name = escape(token.meta.name);
+    return `<span class="wikilink" data-wikilink="${name}">${escape(token.content)}</span>`;
+  };
+  md.renderer.rules.image = (tokens, index, options, env, self) => {
+    const token = tokens[index];
+    const alt = self.renderInlineAsText(token.children, options, env) || token.attrGet("src");
+    return `<a class="image-link" href="${escape(token.attrGet("src"))}">${escape(alt)}</a>`;
+  };
+  md.core.ruler.push("page_adjust", adjustRule);
+}

@@ -1,0 +1,196 @@
+"""T-1a, T-5a, T-5b, T-6 through the API, on the case folders of tests/data/cases.
+
+Each test puts a case folder into a scope, reads it as a user would (listing, file, index view,
+overview, Session start) and checks the right value the case's README names.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from tests.api.conftest import AgentHome, Client, file_url, memory_url, ok_json
+
+CASES = Path(__file__).resolve().parents[1] / "data" / "cases"
+
+
+OUTSIDE = "is a symlink to outside the memory root; not read"
+
+
+def _make_input(command: list[str]) -> None:
+    """Run a case's own input builder (a setup step before the service reads anything)."""
+    subprocess.run(command, check=True)
+
+
+def _into_user_scope(agent: AgentHome, case: str) -> Path:
+    scope = agent.user
+    scope.mkdir(parents=True, exist_ok=True)
+    for path in (CASES / case / "scope").iterdir():
+        shutil.copy2(path, scope / path.name)
+    return scope
+
+
+async def _index_view(client: Client) -> dict[str, Any]:
+    return await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
+
+
+def _by_code(view: dict[str, Any], code: str) -> list[dict[str, Any]]:
+    return [finding for finding in view["findings"] if finding["code"] == code]
+
+
+async def _session(client: Client, agent: AgentHome) -> dict[str, Any]:
+    workspace = agent.tmp / "elsewhere"
+    workspace.mkdir(exist_ok=True)
+    url = f"{memory_url()}/session-start"
+    return await ok_json(await client.post(url, json={"workspace": str(workspace)}))
+
+
+async def test_t1a_case_descriptions_list_as_written(client: Client, agent: AgentHome) -> None:
+    _into_user_scope(agent, "description-as-written")
+    listing = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
+    descriptions = {row["file"]: row["description"] for row in listing["files"]}
+    assert descriptions == {
+        "at-sign.md": "@team owns deploys on Fridays",
+        "issue-notes.md": "Issue #42 fixed in the parser",
+        "port-number.md": "8080",
+        "release-notes.md": "2026-01-05 release notes moved to docs/releases",
+        "search-cmd.md": "`tool search` shipped in v9 with --source a|b",
+    }
+    problems = {row["file"]: row["problems"] for row in listing["files"]}
+    assert problems["release-notes.md"] == []
+    assert all(len(problems[name]) == 1 for name in problems if name != "release-notes.md")
+    assert not _by_code(await _index_view(client), "missing-description")
+
+
+async def test_t6_case_lookalikes_reach_the_model_byte_for_byte(
+    client: Client, agent: AgentHome
+) -> None:
+    scope = _into_user_scope(agent, "secret-lookalikes")
+    index_lines = (scope / "MEMORY.md").read_text(encoding="utf-8").splitlines()
+    answer = await _session(client, agent)
+    for line in index_lines[:3]:
+        assert line in answer["memory"]
+    assert "AKIAQWERTYUIOPASDFGH" not in answer["memory"]
+    assert "old CI key was [masked: aws-access-key], rotated" in answer["memory"]
+    secrets = _by_code(await _index_view(client), "secret")
+    assert [(f["file"], f["line"], f["severity"]) for f in secrets] == [
+        ("MEMORY.md", 4, "error"),
+        ("leaked.md", 6, "error"),
+    ]
+    assert "ghp_" not in repr(secrets)
+
+
+async def test_t5a_case_other_naming_convention_is_one_info_finding(
+    client: Client, agent: AgentHome
+) -> None:
+    _into_user_scope(agent, "other-naming-convention")
+    view = await _index_view(client)
+    assert [(f["code"], f["severity"], f["file"]) for f in view["findings"]] == [
+        ("naming-convention", "info", "")
+    ]
+    assert "snake_case file names, title-style names" in view["findings"][0]["message"]
+    assert "3 files" in view["findings"][0]["message"]
+
+
+async def test_t5a_every_finding_has_a_severity(client: Client, agent: AgentHome) -> None:
+    _, key = agent.workspace("messy", corpus="coding-agent-workspace")
+    view = await ok_json(await client.get(f"{memory_url()}/scopes/{key}/index"))
+    assert view["findings"]
+    assert {f["severity"] for f in view["findings"]} <= {"error", "warning", "info"}
+    assert {f["code"]: f["severity"] for f in view["findings"]}["dangling-link"] == "error"
+
+
+async def test_t5b_case_index_in_other_case_is_an_ordinary_topic_file(
+    client: Client, agent: AgentHome
+) -> None:
+    scope = _into_user_scope(agent, "index-in-other-case")
+    listing = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
+    assert [row["file"] for row in listing["files"]] == ["Memory.md", "build-cache.md"]
+    read = await ok_json(await client.get(file_url("user", "Memory.md")))
+    assert "build-cache.md" in read["body"]
+    view = await _index_view(client)
+    wrong_case = _by_code(view, "index-wrong-case")
+    assert [(f["file"], f["severity"]) for f in wrong_case] == [("Memory.md", "warning")]
+    assert "looks like the index in another case" in wrong_case[0]["message"]
+    assert "must be named MEMORY.md" in wrong_case[0]["message"]
+    deleted = await ok_json(await client.delete(file_url("user", "Memory.md")))
+    assert deleted["file"] == "Memory.md"
+    assert not (scope / "Memory.md").exists()
+
+
+async def test_t5b_case_symlinks_out_of_the_root_are_named(
+    client: Client, agent: AgentHome
+) -> None:
+    scope = agent.user
+    scope.mkdir(parents=True, exist_ok=True)
+    vault = agent.tmp / "vault"
+    script = CASES / "symlink-out-of-root" / "make_input.sh"
+    _make_input(["sh", str(script), str(scope), str(vault)])
+    view = await _index_view(client)
+    refused = _by_code(view, "refused-entry")
+    assert [(f["file"], f["severity"], f["message"]) for f in refused] == [
+        ("MEMORY.md", "error", f"MEMORY.md {OUTSIDE}"),
+        ("vault-note.md", "error", f"vault-note.md {OUTSIDE}"),
+    ]
+    assert not _by_code(view, "missing-index")
+    listing = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
+    assert [row["file"] for row in listing["files"]] == ["real-note.md"]  # refusing is right
+
+
+async def test_t5b_case_index_over_the_read_cap_has_true_counts(
+    client: Client, agent: AgentHome
+) -> None:
+    scope = agent.user
+    scope.mkdir(parents=True, exist_ok=True)
+    script = CASES / "index-over-read-cap" / "make_input.py"
+    _make_input([sys.executable, str(script), str(scope)])
+    view = await _index_view(client)
+    manifest = view["manifest"]
+    assert (manifest["linesTotal"], manifest["linesKept"], manifest["linesDropped"]) == (5, 3, 2)
+    assert not _by_code(view, "unindexed")  # delta.md is linked on line 5
+    over = _by_code(view, "index-over-read-cap")
+    assert [(f["file"], f["severity"], f["line"]) for f in over] == [("MEMORY.md", "error", 4)]
+    assert "only the first 3 of 5 lines" in over[0]["message"]
+    answer = await _session(client, agent)
+    assert answer["manifests"][0]["linesTotal"] == 5
+    assert answer["manifests"][0]["linesDropped"] == 2
+    assert "shows 3 of 5 lines; 2 lines were left out" in answer["memory"]
+    assert "x" * 1000 not in answer["memory"]
+
+
+async def test_t5b_a_fifo_a_folder_and_a_dangling_symlink_are_refused_by_name(
+    client: Client, agent: AgentHome
+) -> None:
+    scope = _into_user_scope(agent, "index-in-other-case")
+    os.mkfifo(scope / "pipe.md")
+    (scope / "folder.md").mkdir()
+    (scope / "gone.md").symlink_to(scope / "never-there.md")
+    view = await _index_view(client)  # a FIFO never hangs the request (O_NONBLOCK)
+    refused = {f["file"]: f["message"] for f in _by_code(view, "refused-entry")}
+    assert refused == {
+        "folder.md": "folder.md is a folder, not a file; not read",
+        "gone.md": "gone.md is a symlink to nothing; not read",
+        "pipe.md": "pipe.md is a FIFO (named pipe), not a regular file; not read",
+    }
+    listing = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
+    assert [row["file"] for row in listing["files"]] == ["Memory.md", "build-cache.md"]
+
+
+async def test_t5b_memory_md_that_is_the_index_itself_is_no_topic(
+    client: Client, agent: AgentHome
+) -> None:
+    # On a case-insensitive disk "Memory.md" opens MEMORY.md; a hard link is the same situation.
+    scope = _into_user_scope(agent, "index-in-other-case")
+    (scope / "Memory.md").rename(scope / "MEMORY.md")
+    os.link(scope / "MEMORY.md", scope / "Memory.md")
+    listing = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
+    assert [row["file"] for row in listing["files"]] == ["build-cache.md"]
+    response = await client.get(file_url("user", "Memory.md"))
+    assert response.status == 404
+    response = await client.delete(file_url("user", "Memory.md"))
+    assert response.status == 404
+    assert (scope / "MEMORY.md").exists()

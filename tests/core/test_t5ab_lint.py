@@ -1,0 +1,222 @@
+"""T-5a and T-5b: every finding has a severity; a consistent foreign naming convention is one
+``info`` finding; refused entries, a wrong-case index, an over-cap index and dangling ``[[links]]``
+are named."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from memory_core.injection import cap_indexes
+from memory_core.lint import (
+    LINT_CODES,
+    SEVERITIES,
+    IndexRead,
+    lint_index,
+    lint_links,
+    lint_scope,
+    naming_convention,
+)
+from memory_core.topics import ParsedTopic, parse_topic, read_topic
+from memory_core.wire import Finding
+
+
+def _topic(file: str, name: str | None = None, extra: str = "", body: str = "x") -> ParsedTopic:
+    name_line = f"name: {name}\n" if name is not None else ""
+    text = f"---\n{name_line}description: d\n{extra}---\n{body}\n"
+    return parse_topic(text.encode("utf-8"), file)
+
+
+def _codes(findings: list[Finding]) -> list[tuple[str, str]]:
+    return [(finding.code, finding.file) for finding in findings]
+
+
+def _index_for(topics: list[ParsedTopic]) -> str:
+    return "".join(f"- [{topic.name}]({topic.file}) — d\n" for topic in topics)
+
+
+# --- severities (T-5a) -----------------------------------------------------------------------
+
+
+def test_t5a_every_code_has_a_severity() -> None:
+    assert set(SEVERITIES) == set(LINT_CODES)
+    assert set(SEVERITIES.values()) == {"error", "warning", "info"}
+
+
+@pytest.mark.parametrize(
+    ("code", "severity"),
+    [
+        ("secret", "error"),
+        ("dangling-link", "error"),
+        ("not-injected", "error"),
+        ("missing-description", "warning"),
+        ("unindexed", "warning"),
+        ("name-not-kebab", "info"),
+        ("naming-convention", "info"),
+    ],
+)
+def test_t5a_severity_follows_the_spec(code: str, severity: str) -> None:
+    assert SEVERITIES[code] == severity
+
+
+def test_t5a_findings_carry_their_severity() -> None:
+    topic = _topic("a.md", "A title")
+    findings = lint_scope("- [b](b.md)\n", [topic], ["a.md"])
+    assert {(f.code, f.severity) for f in findings} == {
+        ("dangling-link", "error"),
+        ("unindexed", "warning"),
+        ("name-mismatch", "warning"),
+        ("name-not-kebab", "info"),
+    }
+
+
+# --- naming conventions (T-5a) ---------------------------------------------------------------
+
+CLAUDE_CODE_STYLE = [
+    _topic("feedback_testing.md", "Testing feedback", "metadata:\n  type: feedback\n"),
+    _topic("feedback_review.md", "Review feedback", "metadata:\n  type: feedback\n"),
+    _topic("deploy_steps.md", "Deploy steps", "metadata:\n  type: project\n"),
+]
+
+
+def test_t5a_snake_case_files_with_title_names_are_one_info_finding() -> None:
+    topics = CLAUDE_CODE_STYLE
+    findings = lint_scope(_index_for(topics), topics, [t.file for t in topics])
+    assert _codes(findings) == [("naming-convention", "")]
+    assert findings[0].severity == "info"
+    assert "snake_case file names, title-style names" in findings[0].message
+
+
+def test_t5a_kebab_files_with_title_names_are_one_info_finding() -> None:
+    topics = [_topic("deploy-steps.md", "Deploy steps"), _topic("review.md", "Review rules")]
+    findings = lint_scope(_index_for(topics), topics, [t.file for t in topics])
+    assert _codes(findings) == [("naming-convention", "")]
+    assert "title-style names" in findings[0].message
+    assert "snake_case" not in findings[0].message
+
+
+def test_t5a_snake_case_files_named_by_their_stem_are_one_info_finding() -> None:
+    topics = [_topic("deploy_steps.md", "deploy_steps"), _topic("ci_cache.md", "ci_cache")]
+    findings = lint_scope(_index_for(topics), topics, [t.file for t in topics])
+    assert _codes(findings) == [("naming-convention", "")]
+
+
+def test_t5a_memorys_own_convention_has_no_finding() -> None:
+    topics = [_topic("deploy-steps.md", "deploy-steps"), _topic("ci.md", "ci")]
+    assert naming_convention(topics) is None
+    assert lint_scope(_index_for(topics), topics, [t.file for t in topics]) == []
+
+
+def test_t5a_a_mixed_scope_keeps_per_file_findings_on_the_odd_ones() -> None:
+    topics = [
+        _topic("deploy-steps.md", "deploy-steps"),
+        _topic("ci-cache.md", "ci-cache"),
+        _topic("feedback_testing.md", "Testing feedback"),
+    ]
+    findings = lint_scope(_index_for(topics), topics, [t.file for t in topics])
+    assert naming_convention(topics) is None
+    assert _codes(findings) == [
+        ("name-mismatch", "feedback_testing.md"),
+        ("name-not-kebab", "feedback_testing.md"),
+    ]
+
+
+def test_t5a_file_names_with_spaces_are_no_convention() -> None:
+    topics = [_topic("Deploy notes.md", "Deploy notes"), _topic("CI cache.md", "CI cache")]
+    assert naming_convention(topics) is None
+
+
+def test_t5a_case_folder_other_naming_convention(cases: Path) -> None:
+    scope = cases / "other-naming-convention" / "scope"
+    files = sorted(p.name for p in scope.glob("*.md") if p.name != "MEMORY.md")
+    topics = [read_topic(scope / name)[0] for name in files]
+    index = (scope / "MEMORY.md").read_text(encoding="utf-8")
+    findings = lint_scope(index, topics, files)
+    assert [(f.code, f.severity) for f in findings] == [("naming-convention", "info")]
+    assert "3 files" in findings[0].message
+
+
+# --- T-5b ------------------------------------------------------------------------------------
+
+
+def test_t5b_dangling_wiki_links_are_named_with_their_line() -> None:
+    topic = _topic("a.md", "a", body="See [[b]] and [[gone]].\n\nAlso [[Title of c]].")
+    other = _topic("c.md", "Title of c")
+    findings = lint_links([topic, other], ["a.md", "b.md", "c.md"])
+    assert [(f.code, f.file, f.line, f.severity) for f in findings] == [
+        ("dangling-wiki-link", "a.md", 5, "warning")
+    ]
+    assert "[[gone]]" in findings[0].message
+
+
+def test_t5b_wiki_links_in_code_are_not_links() -> None:
+    topic = _topic("a.md", "a", body="`[[gone]]`\n\n```\n[[gone]]\n```")
+    assert lint_links([topic], ["a.md"]) == []
+
+
+def test_t5b_refused_entries_are_named_and_no_missing_index_is_claimed() -> None:
+    refused = [
+        ("MEMORY.md", "a symlink to outside the memory root"),
+        ("x.md", "a FIFO (named pipe), not a regular file"),
+    ]
+    findings = lint_scope(None, [], ["real.md"], refused=refused)
+    assert [(f.code, f.file, f.severity, f.message) for f in findings] == [
+        (
+            "refused-entry",
+            "MEMORY.md",
+            "error",
+            "MEMORY.md is a symlink to outside the memory root; not read",
+        ),
+        (
+            "refused-entry",
+            "x.md",
+            "error",
+            "x.md is a FIFO (named pipe), not a regular file; not read",
+        ),
+    ]
+
+
+@pytest.mark.parametrize("name", ["Memory.md", "memory.md", "mEMORY.md"])
+def test_t5b_an_index_in_the_wrong_case_is_named(name: str) -> None:
+    findings = lint_scope(None, [], [name, "a.md"])
+    assert ("index-wrong-case", name) in _codes(findings)
+    assert ("missing-index", "MEMORY.md") in _codes(findings)
+    message = next(f.message for f in findings if f.code == "index-wrong-case")
+    assert "looks like the index in another case; the index must be named MEMORY.md" in message
+
+
+def test_t5b_case_folder_index_in_other_case(cases: Path) -> None:
+    scope = cases / "index-in-other-case" / "scope"
+    topics = [read_topic(scope / name)[0] for name in ("Memory.md", "build-cache.md")]
+    findings = lint_scope(None, topics, ["Memory.md", "build-cache.md"])
+    assert ("index-wrong-case", "Memory.md") in _codes(findings)
+
+
+def test_t5b_an_index_over_the_read_cap_has_true_counts_and_no_false_unindexed() -> None:
+    read = "- [A](alpha.md)\n- [B](beta.md)\n- [G](gamma.md)\n"
+    partial = IndexRead(
+        size=1_300_000, lines_total=5, exact=True, links={"log.md": [4], "delta.md": [5]}
+    )
+    files = ["alpha.md", "beta.md", "gamma.md", "delta.md", "log.md"]
+    findings = lint_scope(read, [], files, partial=partial)
+    assert [(f.code, f.line, f.severity) for f in findings] == [("index-over-read-cap", 4, "error")]
+    assert "only the first 3 of 5 lines are read and injected; 2 left out" in findings[0].message
+
+
+def test_t5b_an_unknown_rest_says_at_least() -> None:
+    partial = IndexRead(size=40_000_000, lines_total=9, exact=False, links={})
+    finding = lint_index("- [A](a.md)\n", ["a.md"], partial=partial)[0]
+    assert "of at least 9 lines" in finding.message
+    assert "at least 8 left out" in finding.message
+
+
+def test_t5b_injection_counts_unread_lines_as_left_out() -> None:
+    capped = cap_indexes("- a\n- b\n- c\n", None, workspace_key=None, unread=((2, True), (0, True)))
+    manifest = capped[0].manifest
+    assert (manifest.lines_total, manifest.lines_kept, manifest.lines_dropped) == (5, 3, 2)
+    assert manifest.cap_fired == "chars"
+    assert "shows 3 of 5 lines; 2 lines were left out because of the 1 MiB read limit" in (
+        capped[0].text
+    )
+    unknown = cap_indexes("- a\n", None, workspace_key=None, unread=((4, False), (0, True)))[0]
+    assert "shows 1 of at least 5 lines; at least 4 lines were left out" in unknown.text

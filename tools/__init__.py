@@ -1,0 +1,1 @@
+"""Maintenance scripts of the repository (run through the Makefile), not shipped."""
