@@ -49,7 +49,7 @@ from memory_api.errors import Conflict
 from memory_api.store.containment import NotRegularFileError, is_within, read_regular, real_path
 from memory_api.store.exclusive import create_new_bytes
 from memory_api.store.locks import Locks, lock_name
-from memory_api.store.pruning import PRUNE_ATTEMPTS, PRUNE_READ_CAP
+from memory_api.store.pruning import PRUNE_READ_CAP
 from memory_api.transfer.sources import IMPORT_FILE_CAP, Skipped, SourceFile, SourceScope
 
 __all__ = [
@@ -64,6 +64,8 @@ RENAME_SUFFIX = "-imported"
 """Appended to the stem of a newcomer whose name is taken: ``notes.md`` → ``notes-imported.md``."""
 WRITE_THREADS = 8
 """Files created at once: each is fsynced, and the waits for the disk overlap."""
+MERGE_ATTEMPTS = 20
+"""How often the read-merge-compare cycle of the index is retried while others change it."""
 MAX_RENAMES = 1000
 """How many ``-imported-N`` names are tried before the file is reported as not imported."""
 _LONE_CR = re.compile(r"\r(?!\n)")
@@ -249,7 +251,7 @@ def _merge_index_file(
     path = real_path(scope / layout.INDEX_FILE)
     if not is_within(root, path):
         return None, f"{layout.INDEX_FILE} links outside the memory root; not changed"
-    for _ in range(PRUNE_ATTEMPTS):
+    for _ in range(MERGE_ATTEMPTS):
         raw, problem, mode = _read_index(path)
         if problem is not None:
             return merge_index(None, source, renames), f"{layout.INDEX_FILE} {problem}"
