@@ -178,3 +178,23 @@ def test_p5_not_an_export_archive(
     )
     assert "not an Agent Memory export" in capsys.readouterr().err
     assert not list((layout.memory_root(env, "copy") / "user").iterdir())
+
+
+def test_p5_restoring_keeps_a_marker_that_names_another_path(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output = tmp_path / "coder.tar.gz"
+    assert (
+        main(["memory", "export", "--project", PROJECT, "--agent", "coder", "-o", str(output)]) == 0
+    )
+    root = layout.memory_root(env, "coder")
+    key = next(p.name for p in root.iterdir() if p.name != "user")
+    taken = layout.memory_root(env, "copy") / key
+    taken.mkdir(parents=True)
+    (taken / layout.MARKER_FILE).write_text("/somewhere/else\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["memory", "import", str(output), "--project", PROJECT, "--agent", "copy"]) == 0
+    assert (taken / layout.MARKER_FILE).read_text(encoding="utf-8") == "/somewhere/else\n"
+    out = capsys.readouterr().out
+    assert "kept its .workspace" in out and "/somewhere/else" in out
+    assert (taken / "Deploy notes.md").exists()

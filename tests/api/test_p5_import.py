@@ -312,3 +312,27 @@ def test_p5_large_folders_get_a_progress_bar() -> None:
     with import_progress(3, "importing", Console(file=small, force_terminal=True)) as advance:
         advance()
     assert small.getvalue() == ""  # a small folder gets no bar
+
+
+def test_p5_workspace_must_be_a_directory_here(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(str(CASE / "memory"), "--workspace", str(tmp_path / "typo")) == 1
+    assert "no directory on this machine" in capsys.readouterr().err
+    assert run(str(CASE / "memory"), "--workspace", "relative/path") == 1
+    assert "absolute path" in capsys.readouterr().err
+    assert [p.name for p in layout.memory_root(env, AGENT).iterdir()] == ["user"]
+
+
+def test_p5_an_index_that_cannot_be_rewritten_is_left_alone_and_reported(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scope = user_scope(env)
+    legacy = "# Notizen für später\n- [Alt](alt.md)\n".encode("cp1252")
+    (scope / layout.INDEX_FILE).write_bytes(legacy)
+    assert run(str(CASE / "memory"), "--user") == 0
+    out = capsys.readouterr().out
+    assert (scope / layout.INDEX_FILE).read_bytes() == legacy  # never rewritten (T-2)
+    assert (scope / "Deploy notes.md").exists()
+    assert "is not UTF-8" in out and "add these lines by hand" in out
+    assert "[Deploy notes](<Deploy notes.md>)" in out

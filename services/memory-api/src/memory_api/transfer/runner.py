@@ -86,8 +86,13 @@ class _Place:
 
 
 def _workspace_key(app_data_dir: Path, workspace: str) -> tuple[str, str]:
-    """The real path and key of ``workspace``; :class:`BadRequest` for a temporary one (K-4)."""
+    """The real path and key of ``workspace``; :class:`BadRequest` for a path that is not a
+    directory here, a relative one, or a temporary Workspace (K-4)."""
     real = check_real_workspace(check_workspace_path(workspace))
+    if not Path(real).is_dir():
+        # unlike a harness's Session start, the import runs here: a typo would only make an
+        # orphaned scope (K-6a)
+        raise BadRequest(f"the Workspace {workspace} is no directory on this machine")
     if is_temporary_workspace(Path(real), app_data_dir):
         raise BadRequest(f"{workspace} is a temporary Workspace: it has no Workspace scope (K-4)")
     return real, key_for_real_path(real)
