@@ -62,13 +62,19 @@ async def test_s1_hits_carry_scope_file_and_a_highlighted_snippet(
 ) -> None:
     _, key = agent.workspace("shop", corpus="coding-agent-workspace")
     copy_corpus("user-scope", agent.user)
-    results = await search(client, "freeze")
+    results = await search(client, "weekend")
     [hit] = [h for h in results["hits"] if h["file"] == "deploy-freeze.md"]
     assert hit["scope"] == key
-    assert hit["name"] and "description" in hit
+    assert hit["name"] == "deploy-freeze" and hit["description"].startswith("No production")
     highlighted = [part["text"] for part in hit["snippet"] if part["hit"]]
-    assert highlighted and all(text.lower().startswith("freeze") for text in highlighted)
+    assert highlighted == ["weekend"]
     snippet = "".join(part["text"] for part in hit["snippet"])
+    assert "frozen over the weekend" in snippet
+    # found by its name alone: the snippet shows the start of the body, nothing marked
+    by_name = (await search(client, "freeze", scope=key))["hits"][0]
+    assert by_name["file"] == "deploy-freeze.md"  # the name outranks a mention in a body
+    assert not any(part["hit"] for part in by_name["snippet"])
+    assert "".join(part["text"] for part in by_name["snippet"]).startswith("Production deploys")
     assert "\ue000" not in snippet and "\ue001" not in snippet
 
 

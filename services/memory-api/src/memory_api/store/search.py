@@ -60,12 +60,19 @@ MAX_AGENTS = 16
 _OPEN, _CLOSE, _ELLIPSIS = "\ue000", "\ue001", "…"
 _WORD = re.compile(r"\w+")
 _MARKS = re.compile(f"{_OPEN}(.*?){_CLOSE}", re.DOTALL)
-_COUNT_SQL = "SELECT count(*) FROM docs WHERE docs MATCH ? AND (? IS NULL OR scope = ?)"
+_WEIGHT_NAMES = ("name_weight", "description_weight", "body_weight")
+_COUNT_SQL = """
+SELECT count(*) FROM docs WHERE docs MATCH :match AND (:scope IS NULL OR scope = :scope)
+"""
+# The snippet comes from the body, else the description (whichever holds a match); a hit by its
+# name alone shows the start of its body.
 _SEARCH_SQL = """
-SELECT scope, file, name, description, bm25(docs, 0, 0, ?, ?, ?) AS rank,
-       snippet(docs, -1, ?, ?, ?, ?)
-FROM docs WHERE docs MATCH ? AND (? IS NULL OR scope = ?)
-ORDER BY rank LIMIT ?
+SELECT scope, file, name, description,
+       bm25(docs, 0, 0, :name_weight, :description_weight, :body_weight) AS rank,
+       snippet(docs, 4, :open, :close, :ellipsis, :tokens),
+       snippet(docs, 3, :open, :close, :ellipsis, :tokens)
+FROM docs WHERE docs MATCH :match AND (:scope IS NULL OR scope = :scope)
+ORDER BY rank LIMIT :limit
 """
 
 
@@ -252,11 +259,19 @@ class MemorySearch:
         index = self._index_for(root)
         with index.lock:
             self._refresh(root, index)
-            filters = (match, scope, scope)
+            filters = {"match": match, "scope": scope}
             count = int(index.db.execute(_COUNT_SQL, filters).fetchone()[0])
             rows = index.db.execute(
                 _SEARCH_SQL,
-                (*COLUMN_WEIGHTS, _OPEN, _CLOSE, _ELLIPSIS, SNIPPET_TOKENS, *filters, limit),
+                {
+                    **filters,
+                    **dict(zip(_WEIGHT_NAMES, COLUMN_WEIGHTS, strict=True)),
+                    "open": _OPEN,
+                    "close": _CLOSE,
+                    "ellipsis": _ELLIPSIS,
+                    "tokens": SNIPPET_TOKENS,
+                    "limit": limit,
+                },
             ).fetchall()
         hits = [
             SearchHit(
@@ -265,7 +280,7 @@ class MemorySearch:
                 name=self._display_name(row[1], row[2]),
                 description=row[3] or None,
                 score=-float(row[4]),
-                snippet=_parts(row[5]),
+                snippet=_parts(row[5] if _OPEN in row[5] or _OPEN not in row[6] else row[6]),
             )
             for row in rows
         ]
