@@ -73,3 +73,13 @@ def test_s1_search_error_is_shown_with_retry(page: Page, service: Service) -> No
     alert = page.locator("#memory-search-results [role=alert]")
     expect(alert).to_contain_text("at least one word")
     expect(alert.get_by_role("button", name="Retry")).to_be_visible()
+
+
+def test_s1_more_hits_on_request(page: Page, service: Service) -> None:
+    open_memory_tab(page)
+    search_box(page).fill("the")  # in most of the demo's 300-odd memories
+    expect(hits(page)).to_have_count(20)
+    expect(page.locator("#memory-search-status")).to_contain_text("the best 20 shown")
+    page.get_by_role("button", name="Show up to 100").click()
+    expect(hits(page)).to_have_count(100)
+    expect(page.get_by_role("button", name="Show up to 100")).to_have_count(0)

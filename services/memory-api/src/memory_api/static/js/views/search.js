@@ -8,6 +8,7 @@ import { errorBox, h, plural, replace } from "../dom.js";
 
 const DEBOUNCE_MS = 250;
 const LIMIT = 20;
+const MORE_LIMIT = 100; // the service's most hits per answer
 
 /** A snippet's parts as text, the matched ones in <mark> (never HTML from the service). */
 function snippetNode(parts) {
@@ -24,6 +25,7 @@ export class MemorySearch {
     this.tab = tab;
     this.ticket = 0;
     this.timer = null;
+    this.limit = LIMIT;
     this.input = h("input", {
       type: "search",
       id: "memory-search",
@@ -31,7 +33,10 @@ export class MemorySearch {
       autocomplete: "off",
       spellcheck: "false",
       "aria-controls": "memory-search-results",
-      oninput: () => this.schedule(),
+      oninput: () => {
+        this.limit = LIMIT;
+        this.schedule();
+      },
       onkeydown: (event) => this.onKey(event),
     });
     this.status = h("p", {
@@ -90,7 +95,7 @@ export class MemorySearch {
     const { project, agent } = this.tab.view;
     this.status.textContent = "Searching…";
     this.results.setAttribute("aria-busy", "true");
-    const search = new URLSearchParams({ q: query, limit: String(LIMIT) });
+    const search = new URLSearchParams({ q: query, limit: String(this.limit) });
     const path = `${paths.memory(project, agent)}/search?${search}`;
     try {
       const data = await api.get(path);
@@ -120,7 +125,26 @@ export class MemorySearch {
       ? `${plural(data.total, "memory matches", "memories match")}${more}.`
       : `No memory matches “${data.query}”.`;
     this.results.hidden = shown === 0;
-    replace(this.results, data.hits.map((hit) => this.hitRow(hit)));
+    const moreButton =
+      data.total > shown && this.limit < MORE_LIMIT
+        ? h(
+            "li",
+            { class: "search-more" },
+            h(
+              "button",
+              {
+                type: "button",
+                class: "btn btn-ghost btn-sm",
+                onclick: () => {
+                  this.limit = MORE_LIMIT;
+                  this.run();
+                },
+              },
+              `Show up to ${MORE_LIMIT}`,
+            ),
+          )
+        : null;
+    replace(this.results, data.hits.map((hit) => this.hitRow(hit)), moreButton);
   }
 
   hitRow(hit) {
