@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.plugin.claude_code_cli import claude_code_binary
 from tests.plugin.real_service import RealService, seed_scope, start_service
 from tests.plugin.scripted_service import ScriptedService, ServerFactory, serve_scripted
 
@@ -33,3 +34,9 @@ def memory_root(real_service: RealService) -> Path:
     root = real_service.create_agent("coder")
     seed_scope(root / "user", "user-scope")
     return root
+
+
+@pytest.fixture
+def claude() -> Path:
+    """The pinned Claude Code CLI, installed into ``.cache/claude-code`` on first use."""
+    return claude_code_binary()

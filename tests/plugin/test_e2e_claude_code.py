@@ -10,23 +10,24 @@ into the Session's own scope (it must land and list through the API).
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from aiohttp import web
-from aiohttp.test_utils import unused_port
-from memory_core import layout
 from memory_core.keys import workspace_memory_key
 
-from tests.plugin.claude_code_cli import claude_code_binary
-from tests.plugin.fake_anthropic import Block, FakeAnthropic
-from tests.plugin.fake_anthropic import Script as ModelScript
-from tests.plugin.helpers import HARNESS_MEMORY
+from tests.plugin.claude_code_session import (
+    offers_write,
+    read,
+    result_text,
+    run_claude,
+    serve_model,
+    session_turns,
+    tool_results,
+    write_settings,
+)
+from tests.plugin.fake_anthropic import Block
 from tests.plugin.real_service import RealService, seed_scope
 
 pytestmark = pytest.mark.e2e
@@ -41,37 +42,6 @@ updated_at: 2026-11-29
 The SessionStart hook adds the indexes; the PreToolUse hook guards memory writes.
 """
 RUN_LIMIT_S = 300  # a hang guard for the CLI run, not an assertion about speed
-
-
-def read(path: Path) -> str:
-    return path.read_text(encoding="utf-8")
-
-
-def offers_write(body: dict[str, Any]) -> bool:
-    """Whether a Messages request offers the Write tool: the Session's own turns do."""
-    return any(tool.get("name") == "Write" for tool in body.get("tools") or [])
-
-
-def session_turns(fake: FakeAnthropic) -> list[dict[str, Any]]:
-    """The bodies of the Session's own Messages requests, in order."""
-    return [body for body in fake.message_requests() if offers_write(body)]
-
-
-def tool_results(body: dict[str, Any]) -> list[Block]:
-    """Every ``tool_result`` block the request carries, in order."""
-    found: list[Block] = []
-    for message in body.get("messages", []):
-        content = message.get("content")
-        if message.get("role") == "user" and isinstance(content, list):
-            found += [block for block in content if block.get("type") == "tool_result"]
-    return found
-
-
-def result_text(block: Block) -> str:
-    content = block.get("content")
-    if isinstance(content, list):
-        return "".join(part.get("text", "") for part in content if isinstance(part, dict))
-    return str(content)
 
 
 class Script:
@@ -107,100 +77,6 @@ class Script:
         return [{"type": "text", "text": "Saved the memory."}], "end_turn"
 
 
-@pytest.fixture
-def claude() -> Path:
-    """The pinned Claude Code CLI, installed into ``.cache/claude-code`` on first use."""
-    return claude_code_binary()
-
-
-@contextlib.asynccontextmanager
-async def serve_model(script: ModelScript) -> AsyncIterator[tuple[FakeAnthropic, str]]:
-    """Serve the Messages API stand-in on a free loopback port: ``(fake, base URL)``."""
-    fake = FakeAnthropic(script=script)
-    runner = web.AppRunner(fake.app())
-    await runner.setup()
-    try:
-        port = unused_port()
-        await web.TCPSite(runner, "127.0.0.1", port).start()
-        yield fake, f"http://127.0.0.1:{port}"
-    finally:
-        await runner.cleanup()
-
-
-def write_settings(home: Path, service: RealService) -> None:
-    """``~/.claude/settings.json`` exactly as the plugin's README gives it."""
-    memory_root = layout.memory_root(service.data_dir, "coder")
-    flags = f"--url {service.url} --project acme --agent coder"
-    settings = {
-        "env": {"HARNESS_MEMORY_TOKEN": service.token},
-        "permissions": {"additionalDirectories": [str(memory_root)]},
-        "hooks": {
-            "SessionStart": [
-                {
-                    "hooks": [
-                        {
-                            "type": "command",
-                            "command": f"{HARNESS_MEMORY} hook claude-code session-start {flags}",
-                        }
-                    ]
-                }
-            ],
-            "PreToolUse": [
-                {
-                    "matcher": "Write|Edit|MultiEdit|NotebookEdit",
-                    "hooks": [
-                        {
-                            "type": "command",
-                            "command": f"{HARNESS_MEMORY} hook claude-code pre-tool-use "
-                            f"--memory-root {memory_root}",
-                        }
-                    ],
-                }
-            ],
-        },
-    }
-    (home / ".claude").mkdir(parents=True)
-    (home / ".claude" / "settings.json").write_text(
-        json.dumps(settings, indent=2), encoding="utf-8"
-    )
-
-
-async def run_claude(
-    claude: Path, workspace: Path, home: Path, model_url: str
-) -> tuple[int, str, str]:
-    env = {
-        "PATH": "/usr/local/bin:/usr/bin:/bin",
-        "HOME": str(home),
-        "ANTHROPIC_BASE_URL": model_url,
-        "ANTHROPIC_API_KEY": "sk-ant-test-dummy",
-        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-        "DISABLE_TELEMETRY": "1",
-        "DISABLE_AUTOUPDATER": "1",
-        "DISABLE_ERROR_REPORTING": "1",
-    }
-    process = await asyncio.create_subprocess_exec(
-        str(claude),
-        "-p",
-        "Remember that memory reaches Claude Code through hooks.",
-        "--output-format",
-        "json",
-        "--permission-mode",
-        "acceptEdits",
-        cwd=workspace,
-        env=env,
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    try:
-        out, err = await asyncio.wait_for(process.communicate(), RUN_LIMIT_S)
-    except TimeoutError:
-        process.kill()
-        out, err = await process.communicate()
-    assert process.returncode is not None
-    return process.returncode, out.decode(), err.decode()
-
-
 async def test_p4_claude_code_gets_the_injection_and_the_write_guard(
     claude: Path, real_service: RealService, memory_root: Path, tmp_path: Path
 ) -> None:
@@ -216,7 +92,9 @@ async def test_p4_claude_code_gets_the_injection_and_the_write_guard(
     write_settings(home, real_service)
 
     async with serve_model(Script(denied_target, own_target)) as (fake, model_url):
-        returncode, out, err = await run_claude(claude, workspace, home, model_url)
+        returncode, out, err = await run_claude(
+            claude, workspace, home, model_url, service_url=real_service.url
+        )
     assert returncode == 0, f"claude failed:\n{out}\n{err}"
     result = json.loads(out)
     assert result["is_error"] is False, result
@@ -264,7 +142,9 @@ async def test_p2_claude_code_session_starts_without_memory_when_the_service_is_
         return [{"type": "text", "text": "Working without memory."}], "end_turn"
 
     async with serve_model(answer) as (fake, model_url):
-        returncode, out, err = await run_claude(claude, workspace, home, model_url)
+        returncode, out, err = await run_claude(
+            claude, workspace, home, model_url, service_url=real_service.url
+        )
     assert returncode == 0, f"claude failed:\n{out}\n{err}"
     assert json.loads(out)["result"] == "Working without memory."
     [first, *_] = session_turns(fake)

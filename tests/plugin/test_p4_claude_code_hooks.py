@@ -275,3 +275,33 @@ def test_fixtures_are_the_recorded_claude_code_shapes() -> None:
     ):
         assert name in recorded
     assert recorded["tool_input"]["file_path"] == "/w/x.md"
+
+
+async def test_h1_entries_past_the_pieces_needed_answer_nothing(
+    service: ScriptedService, workspace: Path, tmp_path: Path
+) -> None:
+    env = hook_env(service.url, tmp_path / "state")
+    stdin = hook_fixture("session_start.json", workspace=str(workspace))
+    first = await run_cli(
+        "hook", "claude-code", "session-start", "--part", "1", "--parts", "3", stdin=stdin, env=env
+    )
+    assert first.returncode == 0, first.stderr
+    context = first.json()["hookSpecificOutput"]["additionalContext"]
+    assert USER_INDEX_LINE in context and "<memory-context" not in context  # one piece suffices
+    second = await run_cli(
+        "hook", "claude-code", "session-start", "--part", "2", "--parts", "3", stdin=stdin, env=env
+    )
+    assert second.returncode == 0, second.stderr
+    assert second.stdout == ""
+
+
+async def test_h1_a_part_past_the_parts_is_a_usage_error(
+    service: ScriptedService, workspace: Path, tmp_path: Path
+) -> None:
+    done = await run_cli(
+        "hook", "claude-code", "session-start", "--part", "4", "--parts", "3",
+        stdin=hook_fixture("session_start.json", workspace=str(workspace)),
+        env=hook_env(service.url, tmp_path / "state"),
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "--part 4 is past --parts 3" in done.stderr

@@ -37,7 +37,8 @@ async def test_p4_session_start_json_holds_prompt_key_and_session_meta(
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     answer = done.json()
-    assert set(answer) == {"systemPrompt", "key", "sessionMeta", "initialPrompt"}
+    assert set(answer) == {"systemPrompt", "key", "sessionMeta", "initialPrompt", "sections"}
+    assert "".join(section["text"] for section in answer["sections"]) == answer["systemPrompt"]
     assert answer["initialPrompt"] is None
     assert answer["key"] == "my-app-1c7ddc51"
     assert USER_INDEX_LINE in answer["systemPrompt"]

@@ -8,9 +8,11 @@ Parsing user content never raises (T-2): problems are returned as data instead.
 
 from __future__ import annotations
 
-from typing import Literal
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
+if TYPE_CHECKING:
+    from typing import Literal, TypeAlias
 
-IdKind = Literal["project", "agent", "scope", "file", "draft"]
+    IdKind: TypeAlias = Literal["project", "agent", "scope", "file", "draft"]
 
 
 class MemoryCoreError(Exception):

@@ -26,7 +26,7 @@ import msgspec
 from memory_core.credentials import mask_secret_lines
 from memory_core.index import index_lines
 from memory_core.keys import USER_SCOPE
-from memory_core.wire import CapFired, ScopeManifest
+from memory_core.wire import CapFired, MemorySection, ScopeManifest
 
 __all__ = [
     "CHAR_CAP",
@@ -37,6 +37,7 @@ __all__ = [
     "build_memory_text",
     "cap_indexes",
     "empty_note",
+    "memory_sections",
     "truncation_note",
 ]
 
@@ -56,7 +57,8 @@ class CappedIndex(msgspec.Struct, frozen=True):
     ``scope`` is ``user`` or the Workspace key; ``text`` replaces the scope's index placeholder
     (the kept lines, masked, then any truncation note — or the "nothing saved yet" note);
     ``kept`` / ``dropped`` are 1-based line numbers of the index file (what the index view
-    shows); ``manifest`` is the A-9 summary.
+    shows); ``manifest`` is the A-9 summary. ``text`` is ``lines_text + note_text``: the kept
+    lines joined by ``\\n``, then the note (led by a blank line when lines were kept), or "".
     """
 
     scope: str
@@ -64,6 +66,8 @@ class CappedIndex(msgspec.Struct, frozen=True):
     kept: list[int]
     dropped: list[int]
     manifest: ScopeManifest
+    lines_text: str = ""
+    note_text: str = ""
 
 
 def _label(scope: str) -> str:
@@ -76,15 +80,26 @@ def empty_note(scope: str) -> str:
 
 
 def truncation_note(
-    scope: str, left_out: int, total: int, cap: CapFired, *, unread: Unread = (0, True)
+    scope: str,
+    left_out: int,
+    total: int,
+    cap: CapFired,
+    *,
+    unread: Unread = (0, True),
+    harness_limit: str | None = None,
+    harness_left_out: int = 0,
 ) -> str:
     """The note that follows a cut index (I-4): scope, lines left out, what to do.
 
     ``unread`` is ``(lines, exact)`` past the 1 MiB read cap of an over-large index (T-5b):
     they count as left out, and "at least" is said when their number is a lower bound.
+    ``harness_limit`` names a harness's own limit (H-1, "Claude Code's limit of 10,000
+    characters per SessionStart hook") when the harness left out ``harness_left_out`` lines
+    beyond the service's cut; ``left_out`` counts them too and ``cap`` stays the cap that fired
+    on the service (``none`` when only the harness cut).
     """
     reasons = []
-    if left_out > unread[0]:
+    if cap != "none" and left_out - harness_left_out > unread[0]:
         reasons.append(
             f"the {LINE_CAP}-line cap"
             if cap == "lines"
@@ -92,6 +107,8 @@ def truncation_note(
         )
     if unread[0]:
         reasons.append("the 1 MiB read limit for MEMORY.md")
+    if harness_limit is not None and harness_left_out:
+        reasons.append(harness_limit)
     at_least = "" if unread[1] else "at least "
     plural = "line was" if left_out == 1 and unread[1] else "lines were"
     return (
@@ -153,14 +170,14 @@ def _finish(state: _Scope, headroom_chars: int) -> CappedIndex:
         cap = "chars"  # the character backstop, or the read cap: both limits of size
     elif kept < total:
         cap = "lines"
+    lines_text, note_text = "", ""
     if state.blank:
-        text = empty_note(state.scope)
+        note_text = empty_note(state.scope)
     else:
-        parts = ["\n".join(state.candidates[:kept])] if kept else []
+        lines_text = "\n".join(state.candidates[:kept])
         if cap != "none":
             note = truncation_note(state.scope, total - kept, total, cap, unread=state.unread)
-            parts.append(note)
-        text = "\n\n".join(parts)
+            note_text = f"\n\n{note}" if kept else note
     manifest = ScopeManifest(
         scope=state.scope,
         lines_total=total,
@@ -172,10 +189,12 @@ def _finish(state: _Scope, headroom_chars: int) -> CappedIndex:
     )
     return CappedIndex(
         scope=state.scope,
-        text=text,
+        text=lines_text + note_text,
         kept=list(range(1, kept + 1)),
         dropped=list(range(kept + 1, total + 1)),
         manifest=manifest,
+        lines_text=lines_text,
+        note_text=note_text,
     )
 
 
@@ -206,7 +225,7 @@ def cap_indexes(
 def build_memory_text(
     prompt: str, workspace_prompt: str, user: CappedIndex, workspace: CappedIndex | None
 ) -> str:
-    """Assemble what ``{{MEMORY}}`` expands to (I-1).
+    """Assemble what ``{{MEMORY}}`` expands to (I-1): :func:`memory_sections`, concatenated.
 
     ``prompt`` with ``{{MEMORY_USER_INDEX}}`` replaced by the user index, then — only with a
     Workspace scope — a blank line and ``workspace_prompt`` with ``{{MEMORY_INDEX}}`` replaced by
@@ -214,7 +233,51 @@ def build_memory_text(
     holding the other scope's placeholder) is left as written, and each prompt is substituted in
     a single pass so inserted text is never expanded again.
     """
-    parts = [prompt.replace(USER_INDEX_PLACEHOLDER, user.text).strip("\n")]
+    return "".join(
+        section.text for section in memory_sections(prompt, workspace_prompt, user, workspace)
+    )
+
+
+def memory_sections(
+    prompt: str, workspace_prompt: str, user: CappedIndex, workspace: CappedIndex | None
+) -> list[MemorySection]:
+    """Split what ``{{MEMORY}}`` expands to into prompt text, index lines and notes (A-9, H-1).
+
+    Concatenated in order, the sections are the text :func:`build_memory_text` returns: each
+    prompt is cut at its placeholder (every occurrence), the scope's kept lines and its note go
+    between, each prompt's text is stripped of leading and trailing line ends, and a blank line
+    (a ``prompt`` section) parts the two prompts. Sections with no text are left out.
+    """
+    parts = [_prompt_sections(prompt, USER_INDEX_PLACEHOLDER, user)]
     if workspace is not None:
-        parts.append(workspace_prompt.replace(INDEX_PLACEHOLDER, workspace.text).strip("\n"))
-    return "\n\n".join(part for part in parts if part)
+        parts.append(_prompt_sections(workspace_prompt, INDEX_PLACEHOLDER, workspace))
+    sections: list[MemorySection] = []
+    for part in (part for part in parts if part):
+        if sections:
+            sections.append(MemorySection(kind="prompt", scope=None, text="\n\n"))
+        sections += part
+    return sections
+
+
+def _prompt_sections(prompt: str, placeholder: str, index: CappedIndex) -> list[MemorySection]:
+    """One prompt with its placeholder replaced, as sections, stripped of outer line ends."""
+    sections: list[MemorySection] = []
+    for number, piece in enumerate(prompt.split(placeholder)):
+        if number:
+            sections.append(MemorySection(kind="index", scope=index.scope, text=index.lines_text))
+            sections.append(MemorySection(kind="note", scope=index.scope, text=index.note_text))
+        sections.append(MemorySection(kind="prompt", scope=None, text=piece))
+    _strip_line_ends(sections, leading=True)
+    _strip_line_ends(sections, leading=False)
+    return [section for section in sections if section.text]
+
+
+def _strip_line_ends(sections: list[MemorySection], *, leading: bool) -> None:
+    """Strip ``\\n`` from the start (or end) of the joined text, section by section, in place."""
+    order = range(len(sections)) if leading else range(len(sections) - 1, -1, -1)
+    for at in order:
+        section = sections[at]
+        text = section.text.lstrip("\n") if leading else section.text.rstrip("\n")
+        sections[at] = MemorySection(kind=section.kind, scope=section.scope, text=text)
+        if text:
+            return

@@ -13,14 +13,16 @@ which resolve symlinks (``os.path.realpath``) but never create, read or write a 
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import unicodedata
 from pathlib import Path
-from typing import Literal
 
 from memory_core.errors import InvalidId
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
+if TYPE_CHECKING:
+    from typing import Literal
 
 __all__ = [
     "DRAFT_ID_PATTERN",
@@ -214,6 +216,8 @@ def key_for_real_path(real_path: str) -> str:
     >>> key_for_real_path("/")
     'workspace-8a5edab2'
     """
+    import hashlib  # loads OpenSSL; the write guard imports this module but rarely needs it (H-5)
+
     digest = hashlib.sha256(os.fsencode(real_path)).hexdigest()[:_HASH_DIGITS]
     last = real_path.rstrip(os.sep).rsplit(os.sep, 1)[-1]
     return f"{safe_basename(last)}-{digest}"

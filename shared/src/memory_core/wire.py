@@ -18,6 +18,7 @@ import msgspec
 ScopeKind = Literal["user", "workspace"]
 WorkspaceKind = Literal["persistent", "temporary", "off"]
 CapFired = Literal["none", "lines", "chars"]
+SectionKind = Literal["prompt", "index", "note"]
 
 TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 
@@ -325,6 +326,21 @@ class SessionDirectories(Wire, frozen=True):
     workspace: str | None
 
 
+class MemorySection(Wire, frozen=True):
+    """One run of the ``memory`` text (A-9, I-1); the sections, concatenated in order, are it.
+
+    ``kind`` is ``prompt`` (instruction text of a memory prompt; ``scope`` None), ``index`` (the
+    kept lines of ``scope``'s index joined by ``\\n``, masked per I-8) or ``note`` (``scope``'s
+    truncation or "nothing saved yet" note, I-3/I-4, with the blank line that parts it from kept
+    lines). A harness whose own context limit is below the caps uses them to leave out further
+    index lines at a line boundary and restate the note (H-1) without parsing the prompt.
+    """
+
+    kind: SectionKind
+    scope: str | None
+    text: str
+
+
 class SessionStartResponse(Wire, frozen=True):
     """Answer of ``POST …/memory/session-start`` (A-9).
 
@@ -343,6 +359,7 @@ class SessionStartResponse(Wire, frozen=True):
     directories: SessionDirectories
     manifests: list[ScopeManifest]
     template_has_memory: bool
+    sections: list[MemorySection] = msgspec.field(default_factory=list)
 
 
 # --- drafts (A-12) and the caller -------------------------------------------------------------

@@ -6,7 +6,8 @@
         [--token T] [--template-file FILE] [--session-id ID] [--timeout S] [--format json|text]
         [--draft ID]
     harness-memory draft show --url URL --project P --agent A [--format text|json] ID
-    harness-memory hook claude-code session-start   < hook JSON   > hook answer JSON
+    harness-memory hook claude-code session-start [--part K --parts N]
+                                                    < hook JSON   > hook answer JSON (or nothing)
     harness-memory hook claude-code pre-tool-use    < hook JSON   > hook answer JSON (or nothing)
 
 Every flag falls back to its ``HARNESS_MEMORY_*`` variable (see :mod:`harness_memory.settings`).
@@ -18,45 +19,84 @@ adapters always exit 0 so a memory problem never blocks Claude Code.
 With ``--draft`` the text output is the system prompt, then the line :data:`DRAFT_SEPARATOR`,
 then the draft's prompt verbatim (the Session's first user message); JSON gains
 ``initialPrompt``.
+
+Each command imports only what it needs (H-5): the PreToolUse guard runs before every file
+write, so it must cost little more than starting Python; no path loads aiohttp or asyncio.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
-import logging
+import json
 import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import IO, Any
 
-import msgspec
-from memory_core.errors import InvalidId
-from memory_core.keys import check_draft_id
-from memory_core.wire import Draft
-
-from harness_memory.client import MemoryClient, MemoryClientError
-from harness_memory.hooks import claude_code
-from harness_memory.session import SessionStart, start_session
 from harness_memory.settings import ENV_PREFIX, HarnessSettings, SettingsError, load_settings
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
+if TYPE_CHECKING:
+    import logging
+    from typing import IO, Any, TypeAlias
+
+    _Subparsers: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]
+
+    from harness_memory.session import SessionStart
 
 __all__ = ["DRAFT_SEPARATOR", "build_parser", "main"]
 
 DRAFT_SEPARATOR = "----- initial prompt (draft {draft_id}) -----"
 """The line between the system prompt and the draft's prompt in ``session-start`` text output."""
 
-logger = logging.getLogger("harness_memory")
+_LOG_FORMAT = "harness-memory: %(levelname)s: %(message)s"
+
+
+def _logger() -> logging.Logger:
+    """The CLI's logger, set up on first use: a guard that logs nothing never imports logging."""
+    import logging
+
+    if not logging.getLogger().handlers:
+        logging.basicConfig(level=logging.WARNING, format=_LOG_FORMAT)
+    return logging.getLogger("harness_memory")
+
 
 _SETTING_FLAGS = ("url", "token", "project", "agent", "timeout", "template", "state_dir", "root")
 
 
 def _draft_id(value: str) -> str:
     """argparse type of a draft id: checked before any request (A-12), a usage error if bad."""
+    from memory_core.errors import InvalidId
+    from memory_core.keys import check_draft_id
+
     try:
         return check_draft_id(value)
     except InvalidId as error:
         raise argparse.ArgumentTypeError(str(error)) from error
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help formatter with the width from ``COLUMNS`` (default 100).
+
+    argparse builds a formatter for every ``add_argument`` and, given no width, asks
+    ``shutil.get_terminal_size()``; importing ``shutil`` loads ``bz2`` and ``lzma`` and costs a
+    hook process more than the rest of its imports together (H-5).
+    """
+
+    def __init__(self, prog: str) -> None:
+        columns = os.environ.get("COLUMNS", "")
+        super().__init__(prog, width=(int(columns) if columns.isdigit() else 100) - 2)
+
+
+def _positive(value: str) -> int:
+    """argparse type of a part number or count: a whole number from 1."""
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1, got {value!r}")
+    return number
 
 
 def _add_setting_flags(parser: argparse.ArgumentParser, *, hook: bool, draft: bool = False) -> None:
@@ -91,15 +131,30 @@ def _add_setting_flags(parser: argparse.ArgumentParser, *, hook: bool, draft: bo
         )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Build the ``harness-memory`` argument parser."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """Build the ``harness-memory`` argument parser.
+
+    With ``command`` (the first argument) naming a known command, only that command's parser is
+    built: a hook process must not pay for the others (H-5); help for the program needs all.
+    """
     parser = argparse.ArgumentParser(
-        prog="harness-memory", description="Agent Memory for a harness: Session start and hooks."
+        formatter_class=_Formatter,
+        prog="harness-memory",
+        description="Agent Memory for a harness: Session start and hooks.",
     )
     commands = parser.add_subparsers(dest="command", required=True)
+    builders = {"session-start": _add_session_start, "draft": _add_draft, "hook": _add_hook}
+    for name, build in builders.items():
+        if command not in builders or command == name:
+            build(commands)
+    return parser
 
+
+def _add_session_start(commands: _Subparsers) -> None:
     start = commands.add_parser(
-        "session-start", help="start a Session's memory and print the system prompt"
+        "session-start",
+        formatter_class=_Formatter,
+        help="start a Session's memory and print the system prompt",
     )
     _add_setting_flags(start, hook=False)
     start.add_argument("--workspace", default=None, help="the Workspace directory (default: cwd)")
@@ -117,12 +172,18 @@ def build_parser() -> argparse.ArgumentParser:
         choices=("json", "text"),
         default="text",
         help="text: the system prompt (then the draft's prompt); json: prompt, key, "
-        "initialPrompt and the session_meta record",
+        "initialPrompt, sections and the session_meta record",
     )
 
-    drafts = commands.add_parser("draft", help="drafts of the chat bridge (A-12)")
+
+def _add_draft(commands: _Subparsers) -> None:
+    drafts = commands.add_parser(
+        "draft", formatter_class=_Formatter, help="drafts of the chat bridge (A-12)"
+    )
     draft_commands = drafts.add_subparsers(dest="draft_command", required=True)
-    show = draft_commands.add_parser("show", help="print a draft's prompt")
+    show = draft_commands.add_parser(
+        "show", formatter_class=_Formatter, help="print a draft's prompt"
+    )
     _add_setting_flags(show, hook=False, draft=True)
     show.add_argument("draft_id", type=_draft_id, metavar="ID", help="the draft id")
     show.add_argument(
@@ -133,12 +194,31 @@ def build_parser() -> argparse.ArgumentParser:
         "json: the whole draft (workspace, expiry, …)",
     )
 
-    hook = commands.add_parser("hook", help="hook adapters for coding agents")
+
+def _add_hook(commands: _Subparsers) -> None:
+    hook = commands.add_parser(
+        "hook", formatter_class=_Formatter, help="hook adapters for coding agents"
+    )
     agents = hook.add_subparsers(dest="agent_kind", required=True)
-    claude = agents.add_parser("claude-code", help="Claude Code hooks (JSON on stdin and stdout)")
+    claude = agents.add_parser(
+        "claude-code",
+        formatter_class=_Formatter,
+        help="Claude Code hooks (JSON on stdin and stdout)",
+    )
     claude.add_argument("event", choices=("session-start", "pre-tool-use"))
+    claude.add_argument(
+        "--part",
+        type=_positive,
+        default=1,
+        help="session-start: which piece this hook entry answers (1…N), default 1",
+    )
+    claude.add_argument(
+        "--parts",
+        type=_positive,
+        default=1,
+        help="session-start: how many SessionStart hook entries carry the injection, default 1",
+    )
     _add_setting_flags(claude, hook=True)
-    return parser
 
 
 def _settings(args: argparse.Namespace, environ: Mapping[str, str]) -> HarnessSettings:
@@ -154,9 +234,9 @@ def main(
     stdout: IO[str] | None = None,
 ) -> int:
     """Run the command line; returns the exit status. Streams default to the process's own."""
-    logging.basicConfig(level=logging.WARNING, format="harness-memory: %(levelname)s: %(message)s")
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(arguments[0] if arguments else None)
+    args = parser.parse_args(arguments)
     env = os.environ if environ is None else environ
     out = sys.stdout if stdout is None else stdout
     try:
@@ -164,13 +244,16 @@ def main(
     except SettingsError as error:
         parser.error(str(error))
     if args.command == "session-start":
+        _logger()  # the Session start's modules log through the root logger
         return _session_start(parser, args, settings, out)
     if args.command == "draft":
         return _draft_show(parser, args, settings, out)
+    if args.part > args.parts:
+        parser.error(f"--part {args.part} is past --parts {args.parts}")
     raw = (sys.stdin.buffer if stdin is None else stdin).read()
-    answer = _run_hook(args.event, raw, settings)
+    answer = _run_hook(args, raw, settings)
     if answer is not None:
-        out.write(msgspec.json.encode(answer).decode() + "\n")
+        out.write(json.dumps(answer, ensure_ascii=False) + "\n")
     return 0
 
 
@@ -180,39 +263,41 @@ def _session_start(
     settings: HarnessSettings,
     out: IO[str],
 ) -> int:
-    url, project, agent = _required(parser, settings)
+    from harness_memory.startup import (
+        MissingSettingsError,
+        TemplateUnreadableError,
+        start_from_settings,
+    )
+
     try:
-        template = settings.read_template()
-    except (OSError, UnicodeDecodeError) as error:
-        parser.error(f"cannot read the template file: {error}")
-    result = asyncio.run(
-        start_session(
-            service_url=url,
-            token=settings.token,
-            project=project,
-            agent=agent,
+        result = start_from_settings(
+            settings,
             workspace=args.workspace or str(Path.cwd()),
-            template=template,
             session_id=args.session_id,
-            timeout_s=settings.timeout,
             draft_id=args.draft,
         )
-    )
+    except MissingSettingsError as error:
+        parser.error(f"missing {_flags(error.names)} (or the HARNESS_MEMORY_* variables)")
+    except TemplateUnreadableError as error:
+        parser.error(str(error))
     if args.format == "json":
+        import msgspec
+
         out.write(msgspec.json.format(msgspec.json.encode(result).decode(), indent=2) + "\n")
     else:
         _write_text(result, out)
     return 0
 
 
+def _flags(names: list[str]) -> str:
+    return ", ".join(f"--{name.removeprefix(ENV_PREFIX).lower()}" for name in names)
+
+
 def _required(parser: argparse.ArgumentParser, settings: HarnessSettings) -> tuple[str, str, str]:
     """URL, project and agent, or a usage error naming the missing flags."""
     url, project, agent = settings.url, settings.project, settings.agent
     if not (url and project and agent):
-        missing = ", ".join(
-            f"--{name.removeprefix(ENV_PREFIX).lower()}" for name in settings.missing()
-        )
-        parser.error(f"missing {missing} (or the HARNESS_MEMORY_* variables)")
+        parser.error(f"missing {_flags(settings.missing())} (or the HARNESS_MEMORY_* variables)")
     return url, project, agent
 
 
@@ -236,31 +321,41 @@ def _draft_show(
     out: IO[str],
 ) -> int:
     """Print one draft (A-12); 1 with the reason on stderr when it cannot be fetched."""
+    from memory_core.errors import InvalidId
+
+    from harness_memory.errors import MemoryClientError
+    from harness_memory.transport import ServiceClient
+
     url, project, agent = _required(parser, settings)
-
-    async def fetch() -> Draft:
-        async with MemoryClient(url, token=settings.token, timeout=settings.timeout) as client:
-            return await client.get_draft(project, agent, args.draft_id)
-
     try:
-        draft = asyncio.run(fetch())
+        client = ServiceClient(url, token=settings.token, timeout=settings.timeout)
+        draft = client.get_draft(project, agent, args.draft_id)
     except (MemoryClientError, InvalidId) as error:
-        logger.error("cannot fetch draft %s: %s", args.draft_id, error)
+        _logger().error("cannot fetch draft %s: %s", args.draft_id, error)
         return 1
     if args.format == "json":
+        import msgspec
+
         out.write(msgspec.json.format(msgspec.json.encode(draft).decode(), indent=2) + "\n")
     else:
         _write_line(draft.prompt, out)
     return 0
 
 
-def _run_hook(event: str, raw: bytes, settings: HarnessSettings) -> dict[str, Any] | None:
+def _run_hook(
+    args: argparse.Namespace, raw: bytes, settings: HarnessSettings
+) -> dict[str, Any] | None:
     """Run one Claude Code hook adapter; a malformed input is logged and answered with nothing."""
+    from harness_memory.hooks import claude_code
+
     try:
         hook = claude_code.decode_input(raw)
-    except msgspec.DecodeError as error:
-        logger.warning("hook input is not the JSON Claude Code sends: %s", error)
+    except ValueError as error:
+        _logger().warning("hook input is not the JSON Claude Code sends: %s", error)
         return None
-    if event == "session-start":
-        return asyncio.run(claude_code.session_start(hook, settings))
-    return claude_code.pre_tool_use(hook, settings)
+    if args.event == "pre-tool-use":
+        return claude_code.pre_tool_use(hook, settings)
+    _logger()  # the Session start's modules log through the root logger
+    from harness_memory.hooks.claude_code_start import session_start
+
+    return session_start(hook, settings, part=args.part, parts=args.parts)

@@ -15,14 +15,29 @@ expired or unknown draft is a :class:`ServiceRejectedError` with ``status == 404
 
 from __future__ import annotations
 
-import json
 from typing import Self, TypeVar
-from urllib.parse import quote
 
 import aiohttp
 import msgspec
-from memory_core.keys import check_agent_id, check_draft_id, check_project_id
-from memory_core.wire import Draft, SessionStartRequest, SessionStartResponse
+from memory_core.keys import check_draft_id
+from memory_core.wire import Draft, SessionStartResponse
+
+from harness_memory.errors import (
+    BadServiceAnswerError,
+    MemoryClientError,
+    ServiceRejectedError,
+    ServiceTimeoutError,
+    ServiceUnreachableError,
+    problem_detail,
+)
+from harness_memory.transport import (
+    DEFAULT_TIMEOUT_S,
+    DRAFT_DECODER,
+    SESSION_START_DECODER,
+    agent_path,
+    check_draft_answer,
+    session_start_body,
+)
 
 __all__ = [
     "DEFAULT_TIMEOUT_S",
@@ -34,50 +49,7 @@ __all__ = [
     "ServiceUnreachableError",
 ]
 
-DEFAULT_TIMEOUT_S = 2.0
-"""Whole-request budget in seconds: a Session start must not wait long for memory (P-2)."""
-
-_RESPONSE_DECODER = msgspec.json.Decoder(SessionStartResponse)
-_DRAFT_DECODER = msgspec.json.Decoder(Draft)
-_ENCODER = msgspec.json.Encoder()
-_MAX_DETAIL = 300
-
 _T = TypeVar("_T")
-
-
-class MemoryClientError(Exception):
-    """Base of the client's errors; ``reason`` is a stable short code for records and logs."""
-
-    reason = "error"
-
-
-class ServiceUnreachableError(MemoryClientError):
-    """The service could not be reached at all (refused, unresolvable, connection dropped)."""
-
-    reason = "unreachable"
-
-
-class ServiceTimeoutError(MemoryClientError):
-    """The service did not answer within the timeout."""
-
-    reason = "timeout"
-
-
-class ServiceRejectedError(MemoryClientError):
-    """The service answered with an HTTP error; ``status`` and the problem ``detail`` are kept."""
-
-    reason = "rejected"
-
-    def __init__(self, status: int, detail: str) -> None:
-        self.status = status
-        self.detail = detail
-        super().__init__(f"memory service answered {status}: {detail}")
-
-
-class BadServiceAnswerError(MemoryClientError):
-    """The service answered 2xx with a body that is not the expected DTO."""
-
-    reason = "bad-answer"
 
 
 class MemoryClient:
@@ -110,10 +82,7 @@ class MemoryClient:
 
     def _agent_url(self, project: str, agent: str) -> str:
         """The agent's API base; raises ``InvalidId`` for a bad project or agent id (K-7)."""
-        return (
-            f"{self._base_url}/api/projects/{quote(check_project_id(project), safe='')}"
-            f"/agents/{quote(check_agent_id(agent), safe='')}"
-        )
+        return self._base_url + agent_path(project, agent)
 
     async def session_start(
         self, project: str, agent: str, workspace: str, *, session_id: str | None = None
@@ -124,8 +93,8 @@ class MemoryClient:
         Raises ``InvalidId`` for a bad project or agent id, else one of this module's errors.
         """
         url = self._agent_url(project, agent) + "/memory/session-start"
-        body = _ENCODER.encode(SessionStartRequest(workspace=workspace, session_id=session_id))
-        return await self._call("POST", url, body, _RESPONSE_DECODER, "a Session start")
+        body = session_start_body(workspace, session_id)
+        return await self._call("POST", url, body, SESSION_START_DECODER, "a Session start")
 
     async def get_draft(self, project: str, agent: str, draft_id: str) -> Draft:
         """Call ``GET /api/projects/{project}/agents/{agent}/drafts/{draft_id}`` (A-12).
@@ -138,13 +107,8 @@ class MemoryClient:
         for; otherwise one of this module's errors, as for :meth:`session_start`.
         """
         url = f"{self._agent_url(project, agent)}/drafts/{check_draft_id(draft_id)}"
-        draft = await self._call("GET", url, None, _DRAFT_DECODER, "a draft")
-        if (draft.id, draft.project, draft.agent) != (draft_id, project, agent):
-            raise BadServiceAnswerError(
-                f"memory service answered with draft {draft.id!r} of {draft.project}/"
-                f"{draft.agent} when asked for {draft_id!r} of {project}/{agent}"
-            )
-        return draft
+        draft = await self._call("GET", url, None, DRAFT_DECODER, "a draft")
+        return check_draft_answer(draft, project, agent, draft_id)
 
     async def _call(
         self,
@@ -163,7 +127,7 @@ class MemoryClient:
                 raw = await response.read()
                 if response.status >= 400:
                     raise ServiceRejectedError(
-                        response.status, _problem_detail(raw, response.reason)
+                        response.status, problem_detail(raw, response.reason)
                     )
         except TimeoutError as error:
             raise ServiceTimeoutError(
@@ -179,15 +143,3 @@ class MemoryClient:
             return decoder.decode(raw)
         except msgspec.DecodeError as error:
             raise BadServiceAnswerError(f"memory service answer is not {what}: {error}") from error
-
-
-def _problem_detail(raw: bytes, fallback: str | None) -> str:
-    """Pull ``detail`` out of a problem+json body; fall back to the status reason or the text."""
-    try:
-        parsed = json.loads(raw)
-    except ValueError:
-        parsed = None
-    if isinstance(parsed, dict) and isinstance(parsed.get("detail"), str):
-        return str(parsed["detail"])[:_MAX_DETAIL]
-    text = raw.decode("utf-8", "replace").strip()
-    return (text or fallback or "no detail")[:_MAX_DETAIL]

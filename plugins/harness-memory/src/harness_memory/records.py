@@ -5,29 +5,52 @@ the pre-write hook reads it back to learn the memory root and the Session's key 
 (P-3) without asking the service again. The state dir belongs to the harness (P-2a), never to the
 Workspace. Writes are atomic (unique temp file, fsync, ``os.replace``) so a reader sees the old
 record or the new one, never half of one.
+
+The pre-write hook runs before every file write, so what it reads (:func:`read_guard_view`)
+needs only the standard library's ``json`` (H-5); the full record type loads only to write one
+or to read it whole.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
+import json
 import re
 import time
 from pathlib import Path
 
-import msgspec
-from memory_core.atomic import atomic_write_bytes
+from harness_memory.frozen import Frozen
 
-from harness_memory.session import SessionMeta
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
+if TYPE_CHECKING:
+    from harness_memory.session import SessionMeta
 
-__all__ = ["RECORD_MAX_AGE_S", "read_record", "record_path", "write_record"]
+__all__ = [
+    "RECORD_MAX_AGE_S",
+    "GuardView",
+    "read_guard_view",
+    "read_record",
+    "record_path",
+    "write_record",
+]
 
 RECORD_MAX_AGE_S = 30 * 24 * 3600
 """Records older than this (seconds since last write) are removed when a new one is written."""
 
 _SAFE_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
-_ENCODER = msgspec.json.Encoder()
-_DECODER = msgspec.json.Decoder(SessionMeta)
+
+
+class GuardView(Frozen):
+    """What the write guard needs of a record (P-3): the memory root the service reported, the
+    Session's Workspace key (None without a Workspace scope) and its Workspace path."""
+
+    __slots__ = ("key", "memory_root", "workspace")
+    memory_root: str
+    key: str | None
+    workspace: str
+
+    def __init__(self, memory_root: str, key: str | None, workspace: str) -> None:
+        self._set(memory_root=memory_root, key=key, workspace=workspace)
 
 
 def record_path(state_dir: Path, session_id: str) -> Path:
@@ -37,6 +60,8 @@ def record_path(state_dir: Path, session_id: str) -> Path:
 
 
 def _digest(text: str) -> str:
+    import hashlib  # loads OpenSSL: only for the rare id unfit for a file name (H-5)
+
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -45,23 +70,48 @@ def write_record(state_dir: Path, session_id: str, meta: SessionMeta) -> Path:
 
     Raises ``OSError`` when the state dir cannot be written.
     """
+    import msgspec
+    from memory_core.atomic import atomic_write_bytes
+
     path = record_path(state_dir, session_id)
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_bytes(path, _ENCODER.encode(meta), mode=0o600)
+    atomic_write_bytes(path, msgspec.json.encode(meta), mode=0o600)
     _prune(path.parent, keep=path)
     return path
 
 
 def read_record(state_dir: Path, session_id: str) -> SessionMeta | None:
     """Return the record of ``session_id``, or None when there is none or it is unreadable."""
+    import msgspec
+
+    from harness_memory.session import SessionMeta
+
     try:
         raw = record_path(state_dir, session_id).read_bytes()
     except OSError:
         return None
     try:
-        return _DECODER.decode(raw)
+        return msgspec.json.decode(raw, type=SessionMeta)
     except msgspec.DecodeError:
         return None
+
+
+def read_guard_view(state_dir: Path, session_id: str) -> GuardView | None:
+    """The guard's view of the record of ``session_id``; None when there is none, when it is
+    unreadable, or when it names no memory root (memory failed open)."""
+    try:
+        record = json.loads(record_path(state_dir, session_id).read_bytes())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(record, dict):
+        return None
+    directories, key, workspace = (
+        record.get("directories"), record.get("key"), record.get("workspace"),
+    )  # fmt: skip
+    root = directories.get("memoryRoot") if isinstance(directories, dict) else None
+    if not isinstance(root, str) or not isinstance(workspace, str):
+        return None
+    return GuardView(root, key if isinstance(key, str) else None, workspace)
 
 
 def _prune(directory: Path, *, keep: Path) -> None:

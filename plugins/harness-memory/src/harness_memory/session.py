@@ -23,11 +23,7 @@ from typing import Literal
 
 import msgspec
 from memory_core.errors import InvalidId
-from memory_core.template import (
-    OFF_KEY_VALUE,
-    has_memory_placeholder,
-    substitute,
-)
+from memory_core.template import OFF_KEY_VALUE, has_memory_placeholder
 from memory_core.wire import (
     Draft,
     ScopeManifest,
@@ -37,14 +33,14 @@ from memory_core.wire import (
     utc_timestamp,
 )
 
-from harness_memory.client import (
-    DEFAULT_TIMEOUT_S,
-    MemoryClient,
+from harness_memory.defaults import DEFAULT_TEMPLATE, DEFAULT_TIMEOUT_S
+from harness_memory.errors import (
     MemoryClientError,
     ServiceRejectedError,
     ServiceTimeoutError,
     ServiceUnreachableError,
 )
+from harness_memory.sections import PromptSection, joined, render_sections
 
 __all__ = [
     "AGENT_ID_PLACEHOLDER",
@@ -55,6 +51,7 @@ __all__ = [
     "SessionStart",
     "WorkspaceSource",
     "start_session",
+    "start_session_sync",
 ]
 
 logger = logging.getLogger(__name__)
@@ -64,17 +61,6 @@ APP_DATA_DIR_PLACEHOLDER = "{{APP_DATA_DIR}}"
 AGENT_ID_PLACEHOLDER = "{{AGENT_ID}}"
 """Harness placeholder: the agent id, the other value the Directory lines need."""
 UNKNOWN_DATA_DIR = "(unknown — memory service unavailable)"
-
-DEFAULT_TEMPLATE = """\
-{{MEMORY}}
-
-# Environment
-- App data dir: {{APP_DATA_DIR}}
-- Agent id: {{AGENT_ID}}
-- Workspace Memory Key: {{WORKSPACE_MEMORY_KEY}}
-"""
-"""The template when the harness configures none: the injection, then the values that the
-prompts' ``<app_data_dir>/agents/<agent_id>/…`` Directory lines refer to (I-2, I-6)."""
 
 MemoryStatus = Literal["injected", "not-injected", "off", "no-placeholder", "failed-open"]
 """How the Session's memory came out:
@@ -139,12 +125,28 @@ class SessionStart(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
 
     ``initial_prompt`` is the draft's prompt, verbatim, for the harness to send as the
     Session's first user message; None without a draft or when it could not be fetched.
+    ``sections`` is ``system_prompt`` split into template text, memory prompt text, index lines
+    and notes (concatenated, they are it exactly), for a harness that must fit the prompt into
+    limits of its own (H-1, :mod:`harness_memory.fitting`).
     """
 
     system_prompt: str
     key: str | None
     session_meta: SessionMeta
     initial_prompt: str | None = None
+    sections: list[PromptSection] = msgspec.field(default_factory=list)
+
+
+class _Fetched(msgspec.Struct):
+    """What the calls to the service brought back, and why not when they failed."""
+
+    workspace: str
+    answer: SessionStartResponse | None = None
+    draft: Draft | None = None
+    error: str | None = None
+    error_kind: str | None = None
+    draft_error: str | None = None
+    draft_error_kind: str | None = None
 
 
 async def start_session(
@@ -177,81 +179,152 @@ async def start_session(
     starts in ``workspace`` without an initial prompt and ``session_meta.draft_error`` says why.
     When the draft fetch finds the service down or slow, memory fails open at once rather than
     waiting a second time.
-    """
-    workspace = _absolute(workspace)
-    started_at = utc_timestamp(datetime.now(UTC))
-    clock = time.perf_counter()
-    has_placeholder = has_memory_placeholder(template)
-    answer: SessionStartResponse | None = None
-    draft: Draft | None = None
-    draft_failure: Exception | None = None
-    error: str | None = None
-    error_kind: str | None = None
-    try:
-        async with MemoryClient(service_url, token=token, timeout=timeout_s) as client:
-            if draft_id is not None:
-                try:
-                    draft = await client.get_draft(project, agent, draft_id)
-                except Exception as failure:  # A-12 fails open like memory (P-2)
-                    draft_failure = failure
-                    if isinstance(failure, ServiceUnreachableError | ServiceTimeoutError):
-                        raise  # down or slow: memory fails open too, without a second wait
-            if draft is not None and draft.workspace is not None:
-                workspace = draft.workspace
-            answer = await client.session_start(project, agent, workspace, session_id=session_id)
-    except Exception as failure:  # P-2: no fault of the memory side may stop a Session
-        error, error_kind = _describe(failure)
-    if error is not None:
-        logger.warning("memory failed open for %s/%s: %s", project, agent, error)
-    draft_error, draft_error_kind = (
-        _describe_draft(draft_failure) if draft_failure is not None else (None, None)
-    )
-    if draft_error is not None:
-        logger.warning("Session starts without draft %s: %s", draft_id, draft_error)
-    initial_prompt = draft.prompt if draft is not None else None
 
-    memory = answer.memory if answer is not None and answer.injected else ""
-    key_value = answer.workspace_memory_key if answer is not None else OFF_KEY_VALUE
-    data_dir = answer.directories.app_data_dir if answer is not None else UNKNOWN_DATA_DIR
-    system_prompt = substitute(
-        template,
-        memory,
-        key_value,
-        {APP_DATA_DIR_PLACEHOLDER: data_dir, AGENT_ID_PLACEHOLDER: agent},
-    )
-    manifests = list(answer.manifests) if answer is not None else []
-    meta = SessionMeta(
+    The calls run in a worker thread (:func:`start_session_sync`), so the event loop is never
+    blocked and no HTTP library is loaded.
+    """
+    import asyncio  # only embedders pay for the event loop machinery (H-5)
+
+    return await asyncio.to_thread(
+        start_session_sync,
+        service_url=service_url,
+        token=token,
         project=project,
         agent=agent,
         workspace=workspace,
+        template=template,
+        session_id=session_id,
+        timeout_s=timeout_s,
+        draft_id=draft_id,
+    )
+
+
+def start_session_sync(
+    *,
+    service_url: str,
+    token: str | None,
+    project: str,
+    agent: str,
+    workspace: str,
+    template: str,
+    session_id: str | None = None,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+    draft_id: str | None = None,
+) -> SessionStart:
+    """:func:`start_session` without an event loop, for a hook process or a shell (P-4, H-5).
+
+    Same arguments, result and fail-open rules; blocks for at most about ``timeout_s`` per
+    request to the service.
+    """
+    started_at = utc_timestamp(datetime.now(UTC))
+    clock = time.perf_counter()
+    fetched = _fetch(
+        service_url,
+        token,
+        timeout_s,
+        (project, agent, _absolute(workspace), session_id, draft_id),
+    )
+    answer = fetched.answer
+    memory_sections = answer.sections if answer is not None and answer.sections else None
+    memory = answer.memory if answer is not None and answer.injected else ""
+    key_value = answer.workspace_memory_key if answer is not None else OFF_KEY_VALUE
+    data_dir = answer.directories.app_data_dir if answer is not None else UNKNOWN_DATA_DIR
+    sections = render_sections(
+        template,
+        memory_sections if memory and memory_sections else memory,
+        key_value,
+        {APP_DATA_DIR_PLACEHOLDER: data_dir, AGENT_ID_PLACEHOLDER: agent},
+    )
+    meta = _record(
+        fetched,
+        (project, agent, session_id, service_url, draft_id),
+        started_at=started_at,
+        duration_ms=round((time.perf_counter() - clock) * 1000, 1),
+        has_placeholder=has_memory_placeholder(template),
+        memory=memory,
+        system_prompt=joined(sections),
+    )
+    return SessionStart(
+        system_prompt=meta.system_prompt,
+        key=meta.key,
+        session_meta=meta,
+        initial_prompt=meta.initial_prompt,
+        sections=sections,
+    )
+
+
+def _fetch(
+    service_url: str,
+    token: str | None,
+    timeout_s: float,
+    ids: tuple[str, str, str, str | None, str | None],
+) -> _Fetched:
+    """Fetch the draft (if any) and the Session start; every failure is recorded, none raised."""
+    from harness_memory.transport import ServiceClient  # a record reader never needs it (H-5)
+
+    project, agent, workspace, session_id, draft_id = ids
+    fetched = _Fetched(workspace=workspace)
+    try:
+        client = ServiceClient(service_url, token=token, timeout=timeout_s)
+        if draft_id is not None:
+            try:
+                fetched.draft = client.get_draft(project, agent, draft_id)
+            except Exception as failure:  # A-12 fails open like memory (P-2)
+                fetched.draft_error, fetched.draft_error_kind = _describe_draft(failure)
+                logger.warning("Session starts without draft %s: %s", draft_id, fetched.draft_error)
+                if isinstance(failure, ServiceUnreachableError | ServiceTimeoutError):
+                    raise  # down or slow: memory fails open too, without a second wait
+        if fetched.draft is not None and fetched.draft.workspace is not None:
+            fetched.workspace = fetched.draft.workspace
+        fetched.answer = client.session_start(
+            project, agent, fetched.workspace, session_id=session_id
+        )
+    except Exception as failure:  # P-2: no fault of the memory side may stop a Session
+        fetched.error, fetched.error_kind = _describe(failure)
+        logger.warning("memory failed open for %s/%s: %s", project, agent, fetched.error)
+    return fetched
+
+
+def _record(
+    fetched: _Fetched,
+    ids: tuple[str, str, str | None, str, str | None],
+    *,
+    started_at: str,
+    duration_ms: float,
+    has_placeholder: bool,
+    memory: str,
+    system_prompt: str,
+) -> SessionMeta:
+    """The Session's ``session_meta`` record from what the service answered (P-1)."""
+    project, agent, session_id, service_url, draft_id = ids
+    answer, draft = fetched.answer, fetched.draft
+    manifests = list(answer.manifests) if answer is not None else []
+    return SessionMeta(
+        project=project,
+        agent=agent,
+        workspace=fetched.workspace,
         session_id=session_id,
         service_url=service_url,
         started_at=started_at,
-        duration_ms=round((time.perf_counter() - clock) * 1000, 1),
+        duration_ms=duration_ms,
         status=_status(answer, has_placeholder),
-        error=error,
-        error_kind=error_kind,
+        error=fetched.error,
+        error_kind=fetched.error_kind,
         enabled=answer.enabled if answer is not None else None,
         injected=bool(memory) and has_placeholder,
         template_has_memory=has_placeholder,
         workspace_kind=answer.workspace_kind if answer is not None else None,
         key=answer.key if answer is not None else None,
-        workspace_memory_key=key_value,
+        workspace_memory_key=answer.workspace_memory_key if answer is not None else OFF_KEY_VALUE,
         directories=answer.directories if answer is not None else None,
         manifests=manifests,
         truncated=[m.scope for m in manifests if m.cap_fired != "none"],
         system_prompt=system_prompt,
         draft_id=draft_id,
-        draft_error=draft_error,
-        draft_error_kind=draft_error_kind,
+        draft_error=fetched.draft_error,
+        draft_error_kind=fetched.draft_error_kind,
         workspace_source="draft" if draft is not None and draft.workspace else "harness",
-        initial_prompt=initial_prompt,
-    )
-    return SessionStart(
-        system_prompt=system_prompt,
-        key=meta.key,
-        session_meta=meta,
-        initial_prompt=initial_prompt,
+        initial_prompt=draft.prompt if draft is not None else None,
     )
 
 

@@ -23,11 +23,10 @@ HARNESS_MEMORY_ROOT         memory root for the write guard when no Session reco
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
-from harness_memory.client import DEFAULT_TIMEOUT_S
-from harness_memory.session import DEFAULT_TEMPLATE
+from harness_memory.defaults import DEFAULT_TEMPLATE, DEFAULT_TIMEOUT_S
+from harness_memory.frozen import Frozen
 
 __all__ = ["ENV_PREFIX", "HarnessSettings", "SettingsError", "default_state_dir", "load_settings"]
 
@@ -38,10 +37,22 @@ class SettingsError(ValueError):
     """A setting is present but unusable (a timeout that is not a positive number)."""
 
 
-@dataclass(frozen=True, slots=True)
-class HarnessSettings:
-    """Resolved settings; ``None`` means "not configured" (the caller decides if that is fatal)."""
+class HarnessSettings(Frozen):
+    """Resolved settings; ``None`` means "not configured" (the caller decides if that is fatal).
 
+    A :class:`~harness_memory.frozen.Frozen` record: every hook process builds one (H-5).
+    """
+
+    __slots__ = (
+        "agent",
+        "memory_root",
+        "project",
+        "state_dir",
+        "template_file",
+        "timeout",
+        "token",
+        "url",
+    )  # fmt: skip
     url: str | None
     token: str | None
     project: str | None
@@ -50,6 +61,29 @@ class HarnessSettings:
     template_file: Path | None
     state_dir: Path
     memory_root: Path | None
+
+    def __init__(
+        self,
+        *,
+        url: str | None,
+        token: str | None,
+        project: str | None,
+        agent: str | None,
+        timeout: float,
+        template_file: Path | None,
+        state_dir: Path,
+        memory_root: Path | None,
+    ) -> None:
+        self._set(
+            url=url,
+            token=token,
+            project=project,
+            agent=agent,
+            timeout=timeout,
+            template_file=template_file,
+            state_dir=state_dir,
+            memory_root=memory_root,
+        )
 
     def missing(self) -> list[str]:
         """Name the variables a Session start still needs (URL, project, agent)."""

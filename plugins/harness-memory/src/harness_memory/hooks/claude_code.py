@@ -12,34 +12,54 @@ stdout (exit 0). The fields used here, as Claude Code's hooks reference gives th
   reaches the model. An allowed write gets no output at all, so Claude Code's own permission
   rules still apply (an ``allow`` would skip them).
 
+Claude Code shows the model at most :data:`CONTEXT_LIMIT` UTF-16 code units of one hook's
+``additionalContext`` (a longer one becomes a file path and a 2 KB preview), but several hook
+entries each add their own (measured on 2.1.332; see the plugin README's harness table). The
+SessionStart adapter (:mod:`harness_memory.hooks.claude_code_start`) therefore runs in N hook
+entries and answers piece K in entry K. This module holds what both adapters share and the
+PreToolUse adapter, which runs before every file write and so imports only the guard (H-5).
+
 Both adapters fail open: a missing setting, an unreachable service or malformed input never
 stops the Session; the SessionStart answer then carries a ``systemMessage`` for the user.
 """
 
 from __future__ import annotations
 
-import logging
+import json
 from pathlib import Path
-from typing import Any
 
-import msgspec
 from memory_core.keys import is_temporary_workspace, workspace_memory_key
 from memory_core.layout import app_data_dir_of
 
+from harness_memory.frozen import Frozen
 from harness_memory.guard import check_write
-from harness_memory.records import read_record, write_record
-from harness_memory.session import DEFAULT_TEMPLATE, SessionMeta, start_session
+from harness_memory.records import GuardView, read_guard_view
 from harness_memory.settings import HarnessSettings
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
+if TYPE_CHECKING:
+    from typing import Any
+
 __all__ = [
+    "CLAUDE_CODE_VERSION",
+    "CONTEXT_LIMIT",
+    "RECOMMENDED_PARTS",
     "WRITE_TOOLS",
     "HookInput",
     "decode_input",
     "pre_tool_use",
-    "session_start",
 ]
 
-logger = logging.getLogger(__name__)
+CLAUDE_CODE_VERSION = "2.1.332"
+"""The Claude Code version whose limits were measured (the e2e tests pin it)."""
+CONTEXT_LIMIT = 10_000
+"""UTF-16 code units of one hook entry's ``additionalContext`` (or plain stdout) that Claude
+Code shows the model inline; one unit more and it shows a file path and a 2 KB preview."""
+
+RECOMMENDED_PARTS = 6
+"""SessionStart entries the README configures. The default prompts with both indexes at the caps
+(I-4) need 4 pieces of ordinary text and 6 in the worst case, every index character outside the
+Basic Multilingual Plane (2 UTF-16 units each); tests/plugin/test_h1_fitting.py checks both."""
 
 WRITE_TOOLS: dict[str, str] = {
     "Write": "file_path",
@@ -50,65 +70,63 @@ WRITE_TOOLS: dict[str, str] = {
 """Claude Code's file-writing tools and the ``tool_input`` field naming the target."""
 
 
-class HookInput(msgspec.Struct, frozen=True, kw_only=True):
+_TEXT_FIELDS = ("hook_event_name", "session_id", "cwd", "source", "tool_name")
+
+
+class HookInput(Frozen):
     """The part of a hook's stdin JSON the adapters read; other fields are ignored."""
 
-    hook_event_name: str | None = None
-    session_id: str | None = None
-    cwd: str | None = None
-    source: str | None = None
-    tool_name: str | None = None
-    tool_input: dict[str, Any] | None = None
+    __slots__ = ("cwd", "hook_event_name", "session_id", "source", "tool_input", "tool_name")
+    hook_event_name: str | None
+    session_id: str | None
+    cwd: str | None
+    source: str | None
+    tool_name: str | None
+    tool_input: dict[str, Any] | None
+
+    def __init__(
+        self,
+        *,
+        hook_event_name: str | None = None,
+        session_id: str | None = None,
+        cwd: str | None = None,
+        source: str | None = None,
+        tool_name: str | None = None,
+        tool_input: dict[str, Any] | None = None,
+    ) -> None:
+        self._set(
+            hook_event_name=hook_event_name,
+            session_id=session_id,
+            cwd=cwd,
+            source=source,
+            tool_name=tool_name,
+            tool_input=tool_input,
+        )
 
 
 def decode_input(raw: bytes) -> HookInput:
-    """Decode a hook's stdin JSON; raises ``msgspec.DecodeError`` when it is malformed."""
-    return msgspec.json.decode(raw, type=HookInput)
+    """Decode a hook's stdin JSON with the standard library (the guard's path stays cheap, H-5).
 
-
-async def session_start(hook: HookInput, settings: HarnessSettings) -> dict[str, Any]:
-    """Answer a ``SessionStart`` hook: the injection as ``additionalContext`` (P-1, P-4).
-
-    The Workspace is the hook's ``cwd``. The Session's record (its ``SessionMeta``) is written to
-    the state dir under ``session_id`` for the PreToolUse adapter. Never raises.
+    Raises ``ValueError`` when it is not JSON, not an object, or a field read here has the wrong
+    type (text fields must be strings or null, ``tool_input`` an object or null).
     """
-    workspace = hook.cwd or str(Path.cwd())
-    url, project, agent = settings.url, settings.project, settings.agent
-    if not (url and project and agent):
-        missing = ", ".join(settings.missing())
-        return _notice(f"memory is off for this Session: set {missing}")
-    try:
-        template = settings.read_template()
-    except (OSError, UnicodeDecodeError) as error:
-        logger.warning(
-            "template %s unreadable, using the default: %s", settings.template_file, error
-        )
-        template = DEFAULT_TEMPLATE
-    result = await start_session(
-        service_url=url,
-        token=settings.token,
-        project=project,
-        agent=agent,
-        workspace=workspace,
-        template=template,
-        session_id=hook.session_id,
-        timeout_s=settings.timeout,
+    document = json.loads(raw)
+    if not isinstance(document, dict):
+        raise ValueError(f"expected a JSON object, got {type(document).__name__}")
+    for name in _TEXT_FIELDS:
+        if not isinstance(document.get(name), str | None):
+            raise ValueError(f"{name} must be a string or null")
+    tool_input = document.get("tool_input")
+    if not isinstance(tool_input, dict | None):
+        raise ValueError("tool_input must be an object or null")
+    return HookInput(
+        hook_event_name=document.get("hook_event_name"),
+        session_id=document.get("session_id"),
+        cwd=document.get("cwd"),
+        source=document.get("source"),
+        tool_name=document.get("tool_name"),
+        tool_input=tool_input,
     )
-    meta = result.session_meta
-    if hook.session_id:
-        try:
-            write_record(settings.state_dir, hook.session_id, meta)
-        except OSError as error:
-            logger.warning("could not write the Session record: %s", error)
-    output: dict[str, Any] = {
-        "hookSpecificOutput": {
-            "hookEventName": "SessionStart",
-            "additionalContext": result.system_prompt.lstrip("\n"),
-        }
-    }
-    if meta.status == "failed-open":
-        output["systemMessage"] = f"Agent Memory unavailable for this Session: {meta.error}"
-    return output
 
 
 def pre_tool_use(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] | None:
@@ -147,11 +165,11 @@ def _locate(hook: HookInput, settings: HarnessSettings) -> tuple[Path, str | Non
     A configured memory root (``--memory-root`` / ``HARNESS_MEMORY_ROOT``) always wins over the
     one the service reported, so the guard protects the directory the operator named.
     """
-    record: SessionMeta | None = None
+    record: GuardView | None = None
     if hook.session_id:
-        record = read_record(settings.state_dir, hook.session_id)
-    if record is not None and record.directories is not None:
-        root = settings.memory_root or Path(record.directories.memory_root)
+        record = read_guard_view(settings.state_dir, hook.session_id)
+    if record is not None:
+        root = settings.memory_root or Path(record.memory_root)
         return root, record.key, hook.cwd or record.workspace
     if settings.memory_root is None:
         return None
@@ -159,8 +177,3 @@ def _locate(hook: HookInput, settings: HarnessSettings) -> tuple[Path, str | Non
     app_data_dir = app_data_dir_of(settings.memory_root.absolute())
     temporary = app_data_dir is not None and is_temporary_workspace(Path(cwd), app_data_dir)
     return settings.memory_root, None if temporary else workspace_memory_key(cwd), cwd
-
-
-def _notice(message: str) -> dict[str, Any]:
-    """A SessionStart answer that adds no context, only a message for the user."""
-    return {"systemMessage": f"Agent Memory: {message}"}

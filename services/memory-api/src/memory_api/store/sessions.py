@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 
 from memory_core import layout
-from memory_core.injection import CappedIndex, build_memory_text, cap_indexes
+from memory_core.injection import CappedIndex, cap_indexes, memory_sections
 from memory_core.keys import (
     USER_SCOPE,
     has_control_character,
@@ -34,7 +34,12 @@ from memory_core.keys import (
     key_for_real_path,
 )
 from memory_core.template import has_memory_placeholder, key_line_value
-from memory_core.wire import SessionDirectories, SessionStartResponse, WorkspaceKind
+from memory_core.wire import (
+    MemorySection,
+    SessionDirectories,
+    SessionStartResponse,
+    WorkspaceKind,
+)
 
 from memory_api.errors import BadRequest
 from memory_api.store.agents import AgentRecord
@@ -196,7 +201,7 @@ def start_session(app_data_dir: Path, record: AgentRecord, workspace: str) -> Se
     )
     injected = enabled and template_has_memory
     capped: list[CappedIndex] = []
-    memory = ""
+    sections: list[MemorySection] = []
     if injected:
         user_index = _index_of(root, prepared.user_dir)
         workspace_index = _index_of(root, prepared.workspace_dir)
@@ -206,7 +211,7 @@ def start_session(app_data_dir: Path, record: AgentRecord, workspace: str) -> Se
             workspace_key=prepared.key,
             unread=(_unread(user_index), _unread(workspace_index)),
         )
-        memory = build_memory_text(
+        sections = memory_sections(
             record.memory.effective_prompt,
             record.memory.effective_workspace_prompt,
             capped[0],
@@ -215,11 +220,12 @@ def start_session(app_data_dir: Path, record: AgentRecord, workspace: str) -> Se
     return SessionStartResponse(
         enabled=enabled,
         injected=injected,
-        memory=memory,
+        memory="".join(section.text for section in sections),
         workspace_memory_key=key_line_value(prepared.kind, prepared.key),
         key=prepared.key,
         workspace_kind=prepared.kind,
         directories=directories,
         manifests=[item.manifest for item in capped],
         template_has_memory=template_has_memory,
+        sections=sections,
     )

@@ -1,0 +1,178 @@
+"""H-5: what a hook process costs, against starting Python itself (``python -c pass``).
+
+Runs each hook command ``--runs`` times (default 20), interleaved with the baseline so load on the
+machine hits all alike, and prints the median wall time of each and its ratio to the baseline,
+then the same for CPU time (user + system of the child process), which a busy machine distorts
+less than wall time.
+The SessionStart hook talks to a canned stand-in of the service on loopback (one A-9 answer with
+both indexes), so the figure is the hook process's own cost, not the service's.
+
+    .venv/bin/python plugins/harness-memory/bench/hook_cost.py [--runs 20] [--json]
+
+Exits 1 when a hook's median exceeds ``--max-ratio`` (default 3) times the baseline. The plugin
+and core packages are byte-compiled first, as an installed package is: with
+``PYTHONDONTWRITEBYTECODE`` set, an editable install would otherwise compile them on every run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import json
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import msgspec
+from memory_core.injection import cap_indexes, memory_sections
+from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
+from memory_core.wire import SessionDirectories, SessionStartResponse
+
+KEY = "shop-api-a81f32c4"
+
+
+def canned_answer(root: Path) -> bytes:
+    """One A-9 answer: default prompts, a 60-line user index and a 40-line Workspace index."""
+    user = "".join(f"- [Pref {n}](pref-{n}.md) — a standing preference {n}\n" for n in range(60))
+    work = "".join(
+        f"- [Decision {n}](dec-{n}.md) — a decision of this repo {n}\n" for n in range(40)
+    )
+    capped = cap_indexes(user, work, workspace_key=KEY)
+    sections = memory_sections(DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT, *capped)
+    answer = SessionStartResponse(
+        enabled=True,
+        injected=True,
+        memory="".join(section.text for section in sections),
+        workspace_memory_key=KEY,
+        key=KEY,
+        workspace_kind="persistent",
+        directories=SessionDirectories(
+            app_data_dir=str(root),
+            memory_root=str(root),
+            user=str(root / "user"),
+            workspace=str(root / KEY),
+        ),
+        manifests=[c.manifest for c in capped],
+        template_has_memory=True,
+        sections=sections,
+    )
+    return msgspec.json.encode(answer)
+
+
+def serve(body: bytes) -> ThreadingHTTPServer:
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            return
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def timed(command: list[str], stdin: bytes) -> tuple[float, float]:
+    """Run ``command`` once: (wall seconds, CPU seconds of the child)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(command, input=stdin, capture_output=True, check=False)  # noqa: S603
+    elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise SystemExit(f"{command} failed: {done.stderr.decode()}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return elapsed, cpu
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--max-ratio", type=float, default=3.0)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args()
+    script = str(Path(sys.executable).parent / "harness-memory")
+    import harness_memory
+    import memory_core
+
+    for package in (harness_memory, memory_core):
+        compileall.compile_dir(str(Path(package.__file__ or "").parent), quiet=1)
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "agents" / "coder" / "agent_state" / "memory"
+        server = serve(canned_answer(Path(tmp)))
+        url = f"http://127.0.0.1:{server.server_address[1]}"
+        state = ["--state-dir", str(Path(tmp) / "state")]
+        target = str(root / "other-1" / "x.md")
+        write = {
+            "session_id": "s1",
+            "cwd": tmp,
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Write",
+            "tool_input": {"file_path": target},
+        }
+        start = {"session_id": "s1", "cwd": tmp, "hook_event_name": "SessionStart"}
+        cases = {
+            "python -c pass": ([sys.executable, "-c", "pass"], b""),
+            "pre-tool-use (guard, deny)": (
+                [script, "hook", "claude-code", "pre-tool-use", "--memory-root", str(root), *state],
+                json.dumps(write).encode(),
+            ),
+            "session-start (part 1 of 6)": (
+                [
+                    script,
+                    "hook",
+                    "claude-code",
+                    "session-start",
+                    "--part",
+                    "1",
+                    "--parts",
+                    "6",
+                    "--url",
+                    url,
+                    "--project",
+                    "acme",
+                    "--agent",
+                    "coder",
+                    *state,
+                ],
+                json.dumps(start).encode(),
+            ),
+        }
+        wall: dict[str, list[float]] = {name: [] for name in cases}
+        cpu: dict[str, list[float]] = {name: [] for name in cases}
+        for _ in range(args.runs):
+            for name, (command, stdin) in cases.items():
+                spent = timed(command, stdin)
+                wall[name].append(spent[0])
+                cpu[name].append(spent[1])
+        server.shutdown()
+    figures = {"wall": _medians(wall), "cpu": _medians(cpu)}
+    if args.json:
+        print(json.dumps({"runs": args.runs, **figures}, indent=2))
+    else:
+        for kind, rows in figures.items():
+            for name, (median_ms, ratio) in rows.items():
+                print(f"{kind:4} {name:30} median {median_ms:7.1f} ms   {ratio:4.2f}x")
+    return 0 if max(ratio for _, ratio in figures["wall"].values()) <= args.max_ratio else 1
+
+
+def _medians(times: dict[str, list[float]]) -> dict[str, tuple[float, float]]:
+    """Each case's median in ms and its ratio to the first case's (the baseline's) median."""
+    medians = {name: statistics.median(values) * 1000 for name, values in times.items()}
+    base = next(iter(medians.values())) or 1e-9
+    return {name: (value, value / base) for name, value in medians.items()}
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

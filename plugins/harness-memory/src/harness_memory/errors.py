@@ -1,0 +1,78 @@
+"""The named errors of a call to the memory service, shared by the sync and async clients.
+
+::
+
+    MemoryClientError          base; ``reason`` is a short code, ``str(error)`` a sentence
+    ├── ServiceUnreachableError     connection refused, DNS failure, reset before an answer
+    ├── ServiceTimeoutError         no full answer within the timeout (P-2: "down or slow")
+    ├── ServiceRejectedError        the service answered 4xx/5xx; ``status`` and problem ``detail``
+    └── BadServiceAnswerError       2xx whose body is not the expected DTO
+
+This module imports nothing beyond the standard library, so a hook process can name the errors
+without loading an HTTP stack (H-5).
+"""
+
+from __future__ import annotations
+
+import json
+
+__all__ = [
+    "BadServiceAnswerError",
+    "MemoryClientError",
+    "ServiceRejectedError",
+    "ServiceTimeoutError",
+    "ServiceUnreachableError",
+    "problem_detail",
+]
+
+_MAX_DETAIL = 300
+
+
+class MemoryClientError(Exception):
+    """Base of the client's errors; ``reason`` is a stable short code for records and logs."""
+
+    reason = "error"
+
+
+class ServiceUnreachableError(MemoryClientError):
+    """The service could not be reached at all (refused, unresolvable, connection dropped)."""
+
+    reason = "unreachable"
+
+
+class ServiceTimeoutError(MemoryClientError):
+    """The service did not answer within the timeout."""
+
+    reason = "timeout"
+
+
+class ServiceRejectedError(MemoryClientError):
+    """The service answered with an HTTP error; ``status`` and the problem ``detail`` are kept."""
+
+    reason = "rejected"
+
+    def __init__(self, status: int, detail: str) -> None:
+        self.status = status
+        self.detail = detail
+        super().__init__(f"memory service answered {status}: {detail}")
+
+
+class BadServiceAnswerError(MemoryClientError):
+    """The service answered 2xx with a body that is not the expected DTO."""
+
+    reason = "bad-answer"
+
+
+def problem_detail(raw: bytes, fallback: str | None) -> str:
+    """Pull ``detail`` out of a problem+json body; fall back to the status reason or the text.
+
+    The result is at most 300 characters, so a huge error page never floods a record or a log.
+    """
+    try:
+        parsed = json.loads(raw)
+    except ValueError:
+        parsed = None
+    if isinstance(parsed, dict) and isinstance(parsed.get("detail"), str):
+        return str(parsed["detail"])[:_MAX_DETAIL]
+    text = raw.decode("utf-8", "replace").strip()
+    return (text or fallback or "no detail")[:_MAX_DETAIL]

@@ -1,0 +1,305 @@
+"""Deliver the system prompt through a harness's Session-start channels, whole where it fits (H-1).
+
+A harness shows the model at most ``piece_limit`` units of each piece of Session-start context
+and takes up to ``pieces`` pieces (Claude Code: 10,000 UTF-16 code units per hook entry, one
+piece per configured entry). :func:`fit` packs the prompt's lines into pieces in order, never
+splitting a line. When the pieces cannot carry everything:
+
+1. index lines are left out from the end of the larger remaining index first (so one huge index
+   never starves the other, as in I-4), and the scope's note is restated with the total left out,
+   naming the caps that fired on the service and the harness's own limit
+   (``memory_core.injection.truncation_note``); the key line and the rest of the template always
+   stay;
+2. only when no index line is left does the memory's instruction text lose lines from its end,
+   with a note saying so;
+3. as a last resort the pieces that fit are delivered and ``complete`` is False.
+
+The caller tells the user whenever :attr:`Delivery.cuts` is non-empty or ``complete`` is False.
+With more than one piece, each is wrapped in a ``<memory-context part="k" of="n">`` element,
+because a harness may deliver the pieces in any order (Claude Code runs hooks in parallel).
+
+Harness-neutral: the harness supplies :class:`HarnessLimits`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from harness_memory.sections import PromptSection, joined
+
+if TYPE_CHECKING:
+    from memory_core.wire import ScopeManifest
+
+__all__ = ["Delivery", "HarnessLimits", "ScopeCut", "fit", "utf16_units", "wrap"]
+
+PIECE_OPEN = '<memory-context part="{part}" of="{parts}" order="read the parts by number">\n'
+PIECE_CLOSE = "\n</memory-context>"
+
+
+def utf16_units(text: str) -> int:
+    """Length of ``text`` in UTF-16 code units: how JavaScript harnesses measure strings."""
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+class HarnessLimits(msgspec.Struct, frozen=True):
+    """What one harness carries: ``pieces`` pieces of at most ``piece_limit`` units each.
+
+    ``measure`` gives a text's size in the harness's units; ``limit_text`` names the limit in a
+    truncation note ("Claude Code's limit of 10,000 characters per hook").
+    """
+
+    piece_limit: int
+    pieces: int
+    limit_text: str
+    measure: Callable[[str], int] = utf16_units
+
+
+class ScopeCut(msgspec.Struct, frozen=True):
+    """One scope the harness cut further: ``kept`` of the index's ``total`` lines arrive."""
+
+    scope: str
+    kept: int
+    total: int
+
+
+class Delivery(msgspec.Struct, frozen=True):
+    """What :func:`fit` delivers.
+
+    ``pieces`` are ready to hand to the harness, in part order, each within the piece limit;
+    ``text`` is the prompt they carry (after any cut, without the part wrappers); ``cuts`` the
+    scopes whose index lost lines here; ``prompt_lines_cut`` how many lines of instruction text
+    were left out; ``complete`` is False when even that was not enough and pieces are missing.
+    """
+
+    pieces: list[str]
+    text: str
+    cuts: list[ScopeCut] = msgspec.field(default_factory=list)
+    prompt_lines_cut: int = 0
+    complete: bool = True
+
+
+def wrap(body: str, part: int, parts: int) -> str:
+    """One piece of a multi-piece delivery: the body inside its part element."""
+    return PIECE_OPEN.format(part=part, parts=parts) + body + PIECE_CLOSE
+
+
+def fit(
+    sections: Sequence[PromptSection], manifests: Sequence[ScopeManifest], limits: HarnessLimits
+) -> Delivery:
+    """Pack ``sections`` into at most ``limits.pieces`` pieces, cutting as the module says.
+
+    ``manifests`` are the service's per-scope manifests (A-9): their totals and caps go into a
+    restated note. Raises ``ValueError`` when ``limits`` allows no room for text.
+    """
+    state = _Cutter(list(sections), manifests, limits)
+    while True:
+        text = state.render()
+        pieces = _pieces(text, limits)
+        if pieces is not None:
+            return Delivery(pieces, text, state.cuts(), state.prompt_cut)
+        if not state.drop_index_line() and not state.drop_prompt_line():
+            return _last_resort(text, state, limits)
+
+
+def _pieces(text: str, limits: HarnessLimits) -> list[str] | None:
+    """The pieces for ``text`` if they fit the limits, else None."""
+    if not text:
+        return []
+    if limits.measure(text) <= limits.piece_limit:
+        return [text]
+    if limits.pieces < 2:
+        return None
+    bodies = _pack(text, _capacity(limits), limits.measure)
+    if bodies is None or len(bodies) > limits.pieces:
+        return None
+    return [wrap(body, number, len(bodies)) for number, body in enumerate(bodies, 1)]
+
+
+def _capacity(limits: HarnessLimits) -> int:
+    """Units left for a piece's body once its part element (largest numbers) is paid for."""
+    wrapper = limits.measure(wrap("", limits.pieces, limits.pieces))
+    capacity = limits.piece_limit - wrapper
+    if capacity <= 0:
+        raise ValueError(f"a piece limit of {limits.piece_limit} leaves no room for text")
+    return capacity
+
+
+def _pack(text: str, capacity: int, measure: Callable[[str], int]) -> list[str] | None:
+    """Split ``text`` at line ends into bodies of at most ``capacity``; None if a line is larger.
+
+    A body's cost counts the line end that parts it from the next body (it is dropped from the
+    body itself; the last body keeps its own), so ``"\\n".join(bodies) == text``.
+    """
+    bodies: list[str] = []
+    current: list[str] = []
+    used = 0
+    for line in text.splitlines(keepends=True):
+        cost = measure(line)
+        if cost > capacity:
+            return None
+        if used + cost > capacity:
+            bodies.append(_body(current))
+            current, used = [], 0
+        current.append(line)
+        used += cost
+    if current:
+        bodies.append("".join(current))
+    return bodies
+
+
+def _body(lines: list[str]) -> str:
+    body = "".join(lines)
+    return body[:-1] if body.endswith("\n") else body
+
+
+def _last_resort(text: str, state: _Cutter, limits: HarnessLimits) -> Delivery:
+    """Deliver the first pieces that fit; lines larger than a piece are cut inside."""
+    capacity = _capacity(limits) if limits.pieces > 1 else limits.piece_limit
+    bodies: list[str] = []
+    current: list[str] = []
+    used = 0
+    for char in text:
+        cost = limits.measure(char)
+        if used + cost > capacity:
+            bodies.append("".join(current))
+            current, used = [], 0
+            if len(bodies) == limits.pieces:
+                break
+        current.append(char)
+        used += cost
+    else:
+        bodies.append("".join(current))
+    bodies = bodies[: limits.pieces]
+    pieces = (
+        bodies
+        if limits.pieces == 1
+        else [wrap(body, number, len(bodies)) for number, body in enumerate(bodies, 1)]
+    )
+    return Delivery(pieces, "".join(bodies), state.cuts(), state.prompt_cut, complete=False)
+
+
+class _Cutter:
+    """The sections with how many index lines of each scope (and prompt lines) still go in."""
+
+    def __init__(
+        self,
+        sections: list[PromptSection],
+        manifests: Sequence[ScopeManifest],
+        limits: HarnessLimits,
+    ) -> None:
+        self.sections = sections
+        self.limits = limits
+        self.manifests = {manifest.scope: manifest for manifest in manifests}
+        self.lines = {
+            scope: max(
+                (
+                    s.text.count("\n") + 1
+                    for s in sections
+                    if s.kind == "index" and s.scope == scope
+                ),
+                default=0,
+            )
+            for scope in self.manifests
+        }
+        self.dropped = dict.fromkeys(self.manifests, 0)
+        self.prompt_cut = 0
+        self.prompt_lines = sum(len(s.text.splitlines()) for s in sections if s.kind == "prompt")
+
+    def cuts(self) -> list[ScopeCut]:
+        """The scopes cut here, with the lines that still arrive out of the index's total."""
+        return [
+            ScopeCut(
+                scope, self.manifests[scope].lines_kept - dropped, self.manifests[scope].lines_total
+            )
+            for scope, dropped in self.dropped.items()
+            if dropped
+        ]
+
+    def drop_index_line(self) -> bool:
+        """Leave out the last line of the largest index still carrying lines; False if none."""
+        candidates = [
+            scope for scope in self.manifests if self.lines[scope] - self.dropped[scope] > 0
+        ]
+        if not candidates:
+            return False
+        rendered = self.render_sections()
+        size = {
+            scope: sum(
+                self.limits.measure(s.text)
+                for s in rendered
+                if s.kind == "index" and s.scope == scope
+            )
+            for scope in candidates
+        }
+        self.dropped[max(candidates, key=lambda scope: size[scope])] += 1
+        return True
+
+    def drop_prompt_line(self) -> bool:
+        """Leave out one more line of instruction text from the end; False if none is left."""
+        if self.prompt_cut >= self.prompt_lines:
+            return False
+        self.prompt_cut += 1
+        return True
+
+    def render(self) -> str:
+        return joined(self.render_sections())
+
+    def render_sections(self) -> list[PromptSection]:
+        """The sections with the current cuts applied and the cut scopes' notes restated."""
+        out: list[PromptSection] = []
+        for section in self.sections:
+            scope = section.scope
+            if scope is None or scope not in self.dropped or not self.dropped[scope]:
+                out.append(section)
+            elif section.kind == "index":
+                out += self._cut_index(section, scope)
+        return self._cut_prompt(out)
+
+    def _cut_index(self, section: PromptSection, scope: str) -> list[PromptSection]:
+        # Only a cut needs the note's wording, and its module brings the credential detector.
+        from memory_core.injection import truncation_note
+
+        lines = section.text.split("\n")
+        keep = lines[: max(len(lines) - self.dropped[scope], 0)]
+        manifest = self.manifests[scope]
+        kept = max(manifest.lines_kept - self.dropped[scope], 0)
+        note = truncation_note(
+            scope,
+            manifest.lines_total - kept,
+            manifest.lines_total,
+            manifest.cap_fired,
+            harness_limit=self.limits.limit_text,
+            harness_left_out=manifest.lines_kept - kept,
+        )
+        if not keep:
+            return [PromptSection(kind="note", text=note, scope=scope)]
+        return [
+            PromptSection(kind="index", text="\n".join(keep), scope=scope),
+            PromptSection(kind="note", text="\n\n" + note, scope=scope),
+        ]
+
+    def _cut_prompt(self, sections: list[PromptSection]) -> list[PromptSection]:
+        """Leave out the last :attr:`prompt_cut` lines of instruction text, with a note."""
+        left = self.prompt_cut
+        if not left:
+            return sections
+        out = list(sections)
+        for at in range(len(out) - 1, -1, -1):
+            if left == 0:
+                break
+            if out[at].kind != "prompt":
+                continue
+            lines = out[at].text.splitlines(keepends=True)
+            take = min(left, len(lines))
+            left -= take
+            out[at] = PromptSection(kind="prompt", text="".join(lines[: len(lines) - take]))
+        note = (
+            f"(Truncated: {self.prompt_cut} lines of the memory instructions were left out "
+            f"because of {self.limits.limit_text}.)\n"
+        )
+        last = max(at for at, s in enumerate(out) if s.kind in {"prompt", "index", "note"})
+        out.insert(last + 1, PromptSection(kind="note", text="\n" + note))
+        return out

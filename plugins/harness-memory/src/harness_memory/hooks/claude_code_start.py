@@ -1,0 +1,109 @@
+"""Claude Code's SessionStart adapter: the injection, whole, across N hook entries (P-4, H-1).
+
+Every entry runs ``harness-memory hook claude-code session-start --part K --parts N``; all of
+them render the same prompt, :func:`harness_memory.fitting.fit` splits it at line ends into at
+most N pieces of at most :data:`~harness_memory.hooks.claude_code.CONTEXT_LIMIT` UTF-16 code
+units, and entry K answers ``{"hookSpecificOutput": {"hookEventName": "SessionStart",
+"additionalContext": piece K}}``. Claude Code runs the entries in parallel and adds the pieces in
+the order they finish, so each piece carries its part number. Where N pieces cannot carry the
+prompt, index lines are left out at a line boundary with the I-4 note (the key line and the
+rest of the template stay) and entry 1 adds a ``systemMessage`` for the user (H-1).
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from harness_memory.fitting import Delivery, HarnessLimits, fit
+from harness_memory.hooks.claude_code import CONTEXT_LIMIT, HookInput
+from harness_memory.records import write_record
+from harness_memory.session import SessionMeta, SessionStart
+from harness_memory.settings import HarnessSettings
+from harness_memory.startup import MissingSettingsError, start_from_settings
+
+__all__ = ["claude_code_limits", "session_start"]
+
+logger = logging.getLogger(__name__)
+
+
+def claude_code_limits(parts: int) -> HarnessLimits:
+    """Claude Code's Session-start limits with ``parts`` SessionStart hook entries (H-1)."""
+    return HarnessLimits(
+        piece_limit=CONTEXT_LIMIT,
+        pieces=parts,
+        limit_text=(
+            f"Claude Code's limit of {CONTEXT_LIMIT:,} characters per SessionStart hook "
+            f"({parts} hook {'entry' if parts == 1 else 'entries'} configured)"
+        ),
+    )
+
+
+def session_start(
+    hook: HookInput, settings: HarnessSettings, *, part: int = 1, parts: int = 1
+) -> dict[str, Any] | None:
+    """Answer a ``SessionStart`` hook entry: piece ``part`` of ``parts`` of the injection (P-4).
+
+    The Workspace is the hook's ``cwd``. Entry 1 writes the Session's record (its
+    ``SessionMeta``) to the state dir under ``session_id`` for the PreToolUse adapter, and
+    carries the ``systemMessage`` for the user when memory failed open or had to be cut (H-1);
+    the other entries answer only their piece, or nothing when the prompt needs fewer pieces.
+    Raises ``ValueError`` unless ``1 <= part <= parts``; never raises for anything else.
+    """
+    if not 1 <= part <= parts:
+        raise ValueError(f"part must be 1…{parts}, got {part}")
+    try:
+        result = start_from_settings(
+            settings,
+            workspace=hook.cwd or str(Path.cwd()),
+            session_id=hook.session_id,
+            template_fallback=True,
+        )
+    except MissingSettingsError as error:
+        return _notice(f"memory is off for this Session: {error}") if part == 1 else None
+    delivery = fit(result.sections, result.session_meta.manifests, claude_code_limits(parts))
+    if part == 1 and hook.session_id:
+        _save_record(settings, hook.session_id, result.session_meta)
+    output: dict[str, Any] = {}
+    if part <= len(delivery.pieces):
+        output["hookSpecificOutput"] = {
+            "hookEventName": "SessionStart",
+            "additionalContext": delivery.pieces[part - 1].lstrip("\n"),
+        }
+    message = _user_message(result, delivery, parts) if part == 1 else None
+    if message is not None:
+        output["systemMessage"] = message
+    return output or None
+
+
+def _save_record(settings: HarnessSettings, session_id: str, meta: SessionMeta) -> None:
+    try:
+        write_record(settings.state_dir, session_id, meta)
+    except OSError as error:
+        logger.warning("could not write the Session record: %s", error)
+
+
+def _user_message(result: SessionStart, delivery: Delivery, parts: int) -> str | None:
+    """What the user must hear: memory failed open, or the prompt did not fit (H-1)."""
+    meta = result.session_meta
+    if meta.status == "failed-open":
+        return f"Agent Memory unavailable for this Session: {meta.error}"
+    if not delivery.cuts and delivery.complete and not delivery.prompt_lines_cut:
+        return None
+    cut = [f"{c.scope} index: {c.kept} of {c.total} lines" for c in delivery.cuts]
+    if delivery.prompt_lines_cut:
+        cut.append(f"{delivery.prompt_lines_cut} lines of the memory instructions left out")
+    if not delivery.complete:
+        cut.append("the rest of the prompt did not fit")
+    return (
+        f"Agent Memory: Claude Code shows at most {CONTEXT_LIMIT:,} characters per "
+        f"SessionStart hook and {parts} hook {'entry is' if parts == 1 else 'entries are'} "
+        f"configured, so memory was cut ({'; '.join(cut)}). Add SessionStart entries "
+        "`… session-start --part K --parts N` (see the harness-memory README) to carry it all."
+    )
+
+
+def _notice(message: str) -> dict[str, Any]:
+    """A SessionStart answer that adds no context, only a message for the user."""
+    return {"systemMessage": f"Agent Memory: {message}"}

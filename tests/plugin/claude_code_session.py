@@ -1,0 +1,187 @@
+"""Run the real Claude Code CLI headless against a loopback model stand-in (P-4, H-1, H-2).
+
+``write_settings`` writes ``~/.claude/settings.json`` exactly as the plugin's README gives it
+(with ``parts`` SessionStart entries); ``run_claude`` runs ``claude -p`` in a temporary HOME with
+telemetry, updates and non-essential traffic off; ``serve_model`` serves the Messages API
+stand-in (:mod:`tests.plugin.fake_anthropic`) on a free loopback port.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import tempfile
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from aiohttp import web
+from aiohttp.test_utils import unused_port
+from memory_core import layout
+
+from tests.plugin.fake_anthropic import Block, FakeAnthropic
+from tests.plugin.fake_anthropic import Script as ModelScript
+from tests.plugin.helpers import HARNESS_MEMORY
+from tests.plugin.loopback_only import unix_bridges, wrap
+from tests.plugin.real_service import RealService
+
+RUN_LIMIT_S = 300  # a hang guard for the CLI run, not an assertion about speed
+
+
+def read(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+def offers_write(body: dict[str, Any]) -> bool:
+    """Whether a Messages request offers the Write tool: the Session's own turns do."""
+    return any(tool.get("name") == "Write" for tool in body.get("tools") or [])
+
+
+def session_turns(fake: FakeAnthropic) -> list[dict[str, Any]]:
+    """The bodies of the Session's own Messages requests, in order."""
+    return [body for body in fake.message_requests() if offers_write(body)]
+
+
+def tool_results(body: dict[str, Any]) -> list[Block]:
+    """Every ``tool_result`` block the request carries, in order."""
+    found: list[Block] = []
+    for message in body.get("messages", []):
+        content = message.get("content")
+        if message.get("role") == "user" and isinstance(content, list):
+            found += [block for block in content if block.get("type") == "tool_result"]
+    return found
+
+
+def result_text(block: Block) -> str:
+    content = block.get("content")
+    if isinstance(content, list):
+        return "".join(part.get("text", "") for part in content if isinstance(part, dict))
+    return str(content)
+
+
+@contextlib.asynccontextmanager
+async def serve_model(script: ModelScript) -> AsyncIterator[tuple[FakeAnthropic, str]]:
+    """Serve the Messages API stand-in on a free loopback port: ``(fake, base URL)``."""
+    fake = FakeAnthropic(script=script)
+    runner = web.AppRunner(fake.app())
+    await runner.setup()
+    try:
+        port = unused_port()
+        await web.TCPSite(runner, "127.0.0.1", port).start()
+        yield fake, f"http://127.0.0.1:{port}"
+    finally:
+        await runner.cleanup()
+
+
+def write_settings(home: Path, service: RealService, *, parts: int = 1) -> None:
+    """``~/.claude/settings.json`` exactly as the plugin's README gives it, ``parts`` entries."""
+    memory_root = layout.memory_root(service.data_dir, "coder")
+    flags = f"--url {service.url} --project acme --agent coder"
+    split = [f" --part {part} --parts {parts}" if parts > 1 else "" for part in range(1, parts + 1)]
+    settings = {
+        "env": {"HARNESS_MEMORY_TOKEN": service.token},
+        "permissions": {
+            "additionalDirectories": [str(memory_root)],
+            "allow": [f"Edit(/{memory_root}/**)"],
+        },
+        "hooks": {
+            "SessionStart": [
+                {
+                    "hooks": [
+                        {
+                            "type": "command",
+                            "command": f"{HARNESS_MEMORY} hook claude-code session-start"
+                            f"{part} {flags}",
+                        }
+                    ]
+                }
+                for part in split
+            ],
+            "PreToolUse": [
+                {
+                    "matcher": "Write|Edit|MultiEdit|NotebookEdit",
+                    "hooks": [
+                        {
+                            "type": "command",
+                            "command": f"{HARNESS_MEMORY} hook claude-code pre-tool-use "
+                            f"--memory-root {memory_root}",
+                        }
+                    ],
+                }
+            ],
+        },
+    }
+    (home / ".claude").mkdir(parents=True)
+    (home / ".claude" / "settings.json").write_text(
+        json.dumps(settings, indent=2), encoding="utf-8"
+    )
+
+
+async def run_claude(
+    claude: Path,
+    workspace: Path,
+    home: Path,
+    model_url: str,
+    *,
+    service_url: str | None = None,
+    prompt: str = "Remember that memory reaches Claude Code through hooks.",
+    output_format: str = "json",
+) -> tuple[int, str, str]:
+    """Run ``claude -p PROMPT`` in ``workspace``; ``(exit status, stdout, stderr)``.
+
+    The CLI runs in a network namespace with only loopback (:mod:`tests.plugin.loopback_only`):
+    the model stand-in at ``model_url`` and the memory service at ``service_url`` are bridged
+    in on their own ports; nothing else is reachable. ``stream-json`` output comes with
+    ``--verbose`` (Claude Code requires it), which also reports the hooks' ``systemMessage``.
+    """
+    urls = [model_url] + ([service_url] if service_url else [])
+    ports = [urlsplit(url).port or 80 for url in urls]
+    with tempfile.TemporaryDirectory(prefix="cc-net-") as sockets:
+        async with unix_bridges(ports, Path(sockets)) as bridges:
+            return await _run(claude, workspace, home, model_url, bridges, prompt, output_format)
+
+
+async def _run(
+    claude: Path,
+    workspace: Path,
+    home: Path,
+    model_url: str,
+    bridges: dict[int, Path],
+    prompt: str,
+    output_format: str,
+) -> tuple[int, str, str]:
+    env = {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "HOME": str(home),
+        "ANTHROPIC_BASE_URL": model_url,
+        "ANTHROPIC_API_KEY": "sk-ant-test-dummy",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_TELEMETRY": "1",
+        "DISABLE_AUTOUPDATER": "1",
+        "DISABLE_ERROR_REPORTING": "1",
+    }
+    command = [
+        str(claude),
+        "-p",
+        prompt,
+        "--output-format",
+        output_format,
+        *(["--verbose"] if output_format == "stream-json" else []),
+    ]
+    process = await asyncio.create_subprocess_exec(
+        *wrap(command, bridges),
+        cwd=workspace,
+        env=env,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        out, err = await asyncio.wait_for(process.communicate(), RUN_LIMIT_S)
+    except TimeoutError:
+        process.kill()
+        out, err = await process.communicate()
+    assert process.returncode is not None
+    return process.returncode, out.decode(), err.decode()

@@ -1,0 +1,143 @@
+"""Run a coding-agent CLI inside a network namespace that has only loopback (no internet).
+
+``unshare --net --map-root-user`` gives the CLI a namespace of its own whose only interface is
+``lo``; nothing it does can reach another host. Its model stand-in and the memory service keep
+listening on the test's own loopback, outside: Unix sockets (files, which cross network
+namespaces) bridge them in. Outside, :func:`unix_bridges` forwards each socket to a loopback
+port; inside, this module run as a script (``python loopback_only.py PORT=SOCKET … -- CLI …``)
+brings ``lo`` up, listens on ``127.0.0.1:PORT`` for each bridge, forwards every connection to
+its socket, and runs the CLI with the same stdio, exiting with its status.
+
+Without ``unshare`` (or user namespaces) the tests skip loudly, except under ``CI=true``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+from typing import NoReturn
+
+_CHUNK = 65536
+
+
+def _unavailable(reason: str) -> NoReturn:
+    import pytest
+
+    message = f"LOOPBACK-ONLY NAMESPACE NOT AVAILABLE: {reason}"
+    if os.environ.get("CI") == "true":
+        pytest.fail(message + " (CI=true: this must run)")
+    pytest.skip(reason=message)
+
+
+def wrap(command: Sequence[str], bridges: dict[int, Path]) -> list[str]:
+    """``command`` run in a loopback-only namespace with ``bridges`` (port → socket) inside."""
+    unshare = shutil.which("unshare")
+    if unshare is None:
+        _unavailable("unshare (util-linux) is not installed")
+    probe = subprocess.run(
+        [unshare, "--net", "--map-root-user", "true"], capture_output=True, check=False
+    )
+    if probe.returncode != 0:
+        _unavailable(f"unshare --net --map-root-user fails: {probe.stderr.decode().strip()}")
+    pairs = [f"{port}={path}" for port, path in bridges.items()]
+    return [
+        unshare,
+        "--net",
+        "--map-root-user",
+        "--",
+        sys.executable,
+        __file__,
+        *pairs,
+        "--",
+        *command,
+    ]
+
+
+@contextlib.asynccontextmanager
+async def unix_bridges(ports: Sequence[int], directory: Path) -> AsyncIterator[dict[int, Path]]:
+    """Serve one Unix socket per loopback port in ``directory``, each forwarding to its port."""
+    servers: list[asyncio.AbstractServer] = []
+    bridges: dict[int, Path] = {}
+    for port in ports:
+        path = directory / f"bridge-{port}.sock"
+
+        async def forward(
+            reader: asyncio.StreamReader, writer: asyncio.StreamWriter, port: int = port
+        ) -> None:
+            try:
+                upstream_reader, upstream_writer = await asyncio.open_connection("127.0.0.1", port)
+            except OSError:
+                writer.close()
+                return
+            await asyncio.gather(_pipe(reader, upstream_writer), _pipe(upstream_reader, writer))
+
+        servers.append(await asyncio.start_unix_server(forward, path=str(path)))
+        bridges[port] = path
+    try:
+        yield bridges
+    finally:
+        for server in servers:
+            server.close()
+            await server.wait_closed()
+
+
+async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    try:
+        while chunk := await reader.read(_CHUNK):
+            writer.write(chunk)
+            await writer.drain()
+    except OSError:
+        pass
+    finally:
+        with contextlib.suppress(OSError):
+            writer.close()
+
+
+# --- inside the namespace ----------------------------------------------------------------------
+
+
+def _relay(source: socket.socket, target: socket.socket) -> None:
+    try:
+        while chunk := source.recv(_CHUNK):
+            target.sendall(chunk)
+    except OSError:
+        pass
+    finally:
+        with contextlib.suppress(OSError):
+            target.shutdown(socket.SHUT_WR)
+
+
+def _serve(port: int, path: str) -> None:
+    listener = socket.create_server(("127.0.0.1", port))
+    while True:
+        client, _ = listener.accept()
+        upstream = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            upstream.connect(path)
+        except OSError:
+            client.close()
+            continue
+        for source, target in ((client, upstream), (upstream, client)):
+            threading.Thread(target=_relay, args=(source, target), daemon=True).start()
+
+
+def _inside(arguments: list[str]) -> int:
+    split = arguments.index("--")
+    ip = shutil.which("ip") or shutil.which("ip", path="/usr/sbin:/sbin") or "ip"
+    subprocess.run([ip, "link", "set", "lo", "up"], check=True)
+    for pair in arguments[:split]:
+        port, path = pair.split("=", 1)
+        threading.Thread(target=_serve, args=(int(port), path), daemon=True).start()
+    return subprocess.run(arguments[split + 1 :], check=False).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(_inside(sys.argv[1:]))
