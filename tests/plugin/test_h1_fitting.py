@@ -12,11 +12,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from harness_memory.defaults import DEFAULT_TEMPLATE
 from harness_memory.fitting import HarnessLimits, fit, utf16_units
 from harness_memory.hooks.claude_code import CLAUDE_CODE_VERSION, CONTEXT_LIMIT, RECOMMENDED_PARTS
 from harness_memory.hooks.claude_code_start import claude_code_limits
 from harness_memory.sections import PromptSection, joined, render_sections
+from harness_memory.session import DEFAULT_TEMPLATE
 from memory_core.injection import CappedIndex, cap_indexes, memory_sections
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
 from memory_core.template import substitute

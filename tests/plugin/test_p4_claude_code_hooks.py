@@ -77,9 +77,9 @@ async def test_p4_session_start_adds_the_injection_as_additional_context(
     environment = context[context.index("# Environment") :]
     assert environment.splitlines() == [
         "# Environment",
+        "- Workspace Memory Key: my-app-1c7ddc51",
         f"- App data dir: {service.data_dir}",
         "- Agent id: coder",
-        "- Workspace Memory Key: my-app-1c7ddc51",
     ]
     [(path, _, body)] = service.calls
     assert path == "acme/coder"

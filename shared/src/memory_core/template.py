@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from memory_core.markdown import fenced_lines, lines_with_ends
-from memory_core.wire import WorkspaceKind
+
+if TYPE_CHECKING:  # an annotation only: a hook importing the template needs no msgspec (H-5)
+    from memory_core.wire import WorkspaceKind
 
 __all__ = [
     "AGENT_ID_PLACEHOLDER",

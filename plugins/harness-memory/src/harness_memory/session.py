@@ -23,7 +23,7 @@ from typing import Literal
 
 import msgspec
 from memory_core.errors import InvalidId
-from memory_core.template import OFF_KEY_VALUE, has_memory_placeholder
+from memory_core.template import OFF_KEY_VALUE, default_template, has_memory_placeholder
 from memory_core.wire import (
     Draft,
     ScopeManifest,
@@ -33,7 +33,7 @@ from memory_core.wire import (
     utc_timestamp,
 )
 
-from harness_memory.defaults import DEFAULT_TEMPLATE, DEFAULT_TIMEOUT_S
+from harness_memory.defaults import DEFAULT_TIMEOUT_S
 from harness_memory.errors import (
     MemoryClientError,
     ServiceRejectedError,
@@ -55,6 +55,11 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
+
+DEFAULT_TEMPLATE = default_template()
+"""The template when the harness configures none (:func:`memory_core.template.default_template`):
+``{{MEMORY}}``, then the Environment section whose ``{{APP_DATA_DIR}}`` and ``{{AGENT_ID}}`` are the
+values the prompts' ``<app_data_dir>/agents/<agent_id>/…`` Directory lines refer to (I-2, I-6)."""
 
 APP_DATA_DIR_PLACEHOLDER = "{{APP_DATA_DIR}}"
 """Harness placeholder: the service's app data dir, which the prompts' Directory lines name."""

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from harness_memory.defaults import DEFAULT_TEMPLATE, DEFAULT_TIMEOUT_S
+from harness_memory.defaults import DEFAULT_TIMEOUT_S
 from harness_memory.frozen import Frozen
 
 __all__ = ["ENV_PREFIX", "HarnessSettings", "SettingsError", "default_state_dir", "load_settings"]
@@ -93,10 +93,15 @@ class HarnessSettings(Frozen):
     def read_template(self) -> str:
         """Return the template file's text (UTF-8); without a file, the built-in template.
 
-        Raises ``OSError`` or ``UnicodeDecodeError`` when the configured file cannot be read.
+        The built-in one is :func:`memory_core.template.default_template` with the app data dir
+        and agent id left as ``{{APP_DATA_DIR}}`` and ``{{AGENT_ID}}`` for :mod:`session` to fill
+        (imported here, not at the top: the write guard never needs it, H-5). Raises ``OSError``
+        or ``UnicodeDecodeError`` when the configured file cannot be read.
         """
         if self.template_file is None:
-            return DEFAULT_TEMPLATE
+            from memory_core.template import default_template
+
+            return default_template()
         return self.template_file.read_text(encoding="utf-8")
 
 
