@@ -8,7 +8,7 @@ export MEMORY_API_DATA_DIR ?= $(CURDIR)/.data
 
 PACKAGES := shared/pyproject.toml services/memory-api/pyproject.toml plugins/harness-memory/pyproject.toml
 
-.PHONY: install run test lint typecheck pytest clean vendor-web measure-markdown
+.PHONY: install run test lint typecheck pytest soak clean vendor-web measure-markdown
 
 install: $(STAMP)
 
@@ -37,6 +37,11 @@ typecheck: $(STAMP)
 
 pytest: $(STAMP)
 	$(BIN)/pytest
+
+## Soak: 20,000 mixed requests at concurrency 100 while an agent appends to its index every
+## 50 ms; fails on any 5xx, transport error, lost line or RSS growing 50 % (bench/soak.py).
+soak: $(STAMP)
+	$(BIN)/python bench/soak.py --json soak-figures.json
 
 ## Re-vendor the web page's ES modules (markdown-it, DOMPurify) from npm; needs npm. Commit the result.
 vendor-web: $(STAMP)

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 import pytest
 from memory_api.errors import NotFound, PreconditionFailed
 from memory_api.store.agents import AgentStore, etag_matches
 from memory_api.store.locks import Locks
+from memory_core import file_edit
+from memory_core.swap import IdleRead, read_when_idle
 from memory_core.template import insert_placeholder
 from memory_core.wire import AgentCreate, ConfigPatch, MemoryPatch
 
@@ -92,3 +95,37 @@ async def test_list_skips_stray_folders_and_corrupt_files(
 )
 def test_a2_if_match_comparison(header: str, matches: bool) -> None:
     assert etag_matches(header, '"abc"') is matches
+
+
+@pytest.mark.parametrize("style", ["in place", "rename over"])
+async def test_q2a_a_hand_edit_of_agent_json_during_the_insert_is_kept(
+    store: AgentStore, data_dir: Path, monkeypatch: pytest.MonkeyPatch, style: str
+) -> None:
+    """A-4, Q-2a: an operator's edit lands between the insert's read and its replacement."""
+    await store.create("acme", AgentCreate(id="coder", name="C", template=PLAIN_TEMPLATE))
+    config = data_dir / "agents" / "coder" / "agent.json"
+    calls = 0
+
+    def edit_by_hand(path: Path, limit: int, timeout: float) -> IdleRead:
+        nonlocal calls
+        found = read_when_idle(path, limit, timeout)
+        calls += 1
+        if calls == 1:  # the operator renames the agent right after the insert read the file
+            edited = json.loads(found.data)
+            edited["name"] = "Renamed by hand"
+            if style == "in place":
+                path.write_text(json.dumps(edited) + "\n")
+            else:
+                (path.parent / "agent.json.new").write_text(json.dumps(edited) + "\n")
+                (path.parent / "agent.json.new").replace(path)
+        return found
+
+    monkeypatch.setattr(file_edit, "read_when_idle", edit_by_hand)
+    template, changed = await store.update_template("acme", "coder", insert_placeholder)
+
+    record = await store.get("acme", "coder")
+    assert changed
+    assert record.name == "Renamed by hand"
+    assert record.template == template
+    assert template.count("{{MEMORY}}") == 1
+    assert sorted(path.name for path in config.parent.iterdir() if path.is_file()) == ["agent.json"]

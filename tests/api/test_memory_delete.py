@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import codecs
-import os
 from pathlib import Path
 
 import pytest
-from memory_api.store import pruning
-from memory_api.store.containment import read_regular
-from memory_core import layout
+from memory_core import file_edit, layout
+from memory_core.swap import IdleRead, read_when_idle
 
 from tests.api.conftest import (
     CORPUS,
@@ -173,28 +171,29 @@ async def test_q2a_concurrent_deletes_each_remove_exactly_their_own_lines(
 async def test_a6_a_line_written_by_someone_else_meanwhile_is_not_lost(
     client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Re-read and retry (A-6): an agent appends a line between our read and our rewrite."""
+    """A-6: an agent appends a line between the prune's read and its replacement of the index."""
     write_topic(agent.user, "f.md")
     index = agent.user / layout.INDEX_FILE
     index.write_text("# Index\n- [F](f.md)\n", encoding="utf-8")
     calls = 0
 
-    def racing_read(path: Path, limit: int) -> tuple[bytes, os.stat_result]:
+    def racing_read(path: Path, limit: int, timeout: float) -> IdleRead:
         nonlocal calls
         calls += 1
-        result = read_regular(path, limit)
+        result = read_when_idle(path, limit, timeout)
         if calls == 1 and path.name == layout.INDEX_FILE:
             with path.open("a", encoding="utf-8") as handle:  # the agent's write lands now
                 handle.write("- [New](new.md) — written meanwhile\n")
         return result
 
-    monkeypatch.setattr(pruning, "read_regular", racing_read)
+    monkeypatch.setattr(file_edit, "read_when_idle", racing_read)
 
     result = await ok_json(await client.delete(file_url("user", "f.md")))
 
     assert result["removedIndexLines"] == ["- [F](f.md)"]
     assert index.read_text(encoding="utf-8") == "# Index\n- [New](new.md) — written meanwhile\n"
-    assert calls >= 3
+    assert calls >= 2
+    assert [p.name for p in agent.user.iterdir() if p.name.startswith(".")] == []
 
 
 def test_corpus_is_the_one_the_tests_expect() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from memory_api.store.containment import read_regular
 from memory_api.store.locks import Locks, LockTimeoutError, lock_name
 from memory_api.store.topic_cache import TopicCache
 from memory_core.atomic import atomic_write_bytes
+from memory_core.swap import hold_exclusive_lease, release_lease
 from memory_core.topics import parse_topic
 
 
@@ -169,3 +171,23 @@ def test_q4_cache_hit_returns_what_a_fresh_parse_would(tmp_path: Path) -> None:
         raw, _ = read_regular(path, 10_000)
         assert topic == parse_topic(raw, path.name)
         assert info.st_size == len(raw)
+
+
+def test_q2a_a_read_during_a_safe_edits_lease_waits_instead_of_failing(tmp_path: Path) -> None:
+    """A reader (non-blocking open, so a FIFO never hangs it) meets the edit's brief lease."""
+    target = tmp_path / "MEMORY.md"
+    target.write_bytes(b"- line\n")
+    fd = os.open(target, os.O_RDWR)
+    assert hold_exclusive_lease(fd)
+
+    def finish_edit() -> None:
+        time.sleep(0.05)
+        release_lease(fd)
+        os.close(fd)
+
+    editing = threading.Thread(target=finish_edit)
+    editing.start()
+    raw, _ = read_regular(target, 100)
+    editing.join()
+
+    assert raw == b"- line\n"

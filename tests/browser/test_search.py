@@ -69,9 +69,9 @@ def test_s1_search_sees_a_change_on_disk_and_clears_with_escape(
 
 def test_s1_search_error_is_shown_with_retry(page: Page, service: Service) -> None:
     open_memory_tab(page)
-    search_box(page).fill("?!")  # no word: the service answers 400 with a detail
+    search_box(page).fill("x" * 501)  # too long: the service answers 400 with a detail
     alert = page.locator("#memory-search-results [role=alert]")
-    expect(alert).to_contain_text("at least one word")
+    expect(alert).to_contain_text("at most 500 characters")
     expect(alert.get_by_role("button", name="Retry")).to_be_visible()
 
 

@@ -16,7 +16,21 @@ MODULES = sorted(
 )
 
 CONTRACT = {
-    "memory_core.errors": ["MemoryCoreError", "InvalidId"],
+    "memory_core.errors": [
+        "MemoryCoreError",
+        "InvalidId",
+        "FileKeptChanging",
+        "NotRegularFileError",
+    ],
+    "memory_core.file_edit": [
+        "edit_file",
+        "Edited",
+        "FileTooLarge",
+        "EDIT_ATTEMPTS",
+        "IDLE_TIMEOUT",
+    ],
+    "memory_core.line_merge": ["merge_lines"],
+    "memory_core.swap": ["exchange", "read_when_idle", "hold_exclusive_lease", "release_lease"],
     "memory_core.keys": [
         "USER_SCOPE",
         "check_project_id",
@@ -27,6 +41,16 @@ CONTRACT = {
         "key_for_real_path",
         "workspace_memory_key",
         "is_temporary_workspace",
+        "ID_RULE",
+        "SCOPE_KEY_RULE",
+        "TOPIC_FILE_NAME_RULE",
+        "DRAFT_ID_RULE",
+    ],
+    "memory_core.rules": [
+        "TextRule",
+        "AGENT_NAME_RULE",
+        "WORKSPACE_PATH_RULE",
+        "DRAFT_PROMPT_RULE",
     ],
     "memory_core.layout": [
         "agent_dir",

@@ -23,8 +23,7 @@ from aiohttp.test_utils import TestServer
 from memory_api.app import create_app
 from memory_api.http.logs import ACCESS_LOGGER, AccessLogger
 from memory_api.settings import Settings
-from memory_api.store import pruning
-from memory_core import layout
+from memory_core import file_edit, layout
 
 from tests.api.conftest import (
     AgentHome,
@@ -93,7 +92,7 @@ async def test_a6_index_that_cannot_be_rewritten_leaves_it_whole_and_says_nothin
     def read_only(*args: object, **kwargs: object) -> None:
         raise OSError(30, "Read-only file system")
 
-    monkeypatch.setattr(pruning, "atomic_write_bytes", read_only)
+    monkeypatch.setattr(file_edit, "write_temp_beside", read_only)
     result = await ok_json(await client.delete(file_url("user", "ro.md")))
 
     assert result == {"file": "ro.md", "removedIndexLines": []}
@@ -109,7 +108,7 @@ async def test_a6_index_that_cannot_be_read_is_left_alone(
     write_topic(agent.user, "locked.md")
     index = agent.user / layout.INDEX_FILE
     index.write_text("- [L](locked.md)\n", encoding="utf-8")
-    refuse(monkeypatch, pruning, "read_regular", layout.INDEX_FILE)
+    refuse(monkeypatch, file_edit, "read_when_idle", layout.INDEX_FILE)
 
     result = await ok_json(await client.delete(file_url("user", "locked.md")))
 

@@ -14,7 +14,7 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["DEFAULT_MODE", "atomic_write_bytes", "fsync_directory"]
+__all__ = ["DEFAULT_MODE", "atomic_write_bytes", "fsync_directory", "write_temp_beside"]
 
 DEFAULT_MODE = 0o644
 """Permission bits of a file written without an explicit ``mode``: owner writes, all read."""
@@ -37,13 +37,12 @@ def fsync_directory(directory: Path) -> None:
         os.close(fd)
 
 
-def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> None:
-    """Replace ``path`` with ``data`` atomically (temp file in the same folder, fsync, rename).
+def write_temp_beside(path: Path, data: bytes, *, mode: int | None = None) -> Path:
+    """Write ``data`` to a new hidden temp file in ``path``'s folder, fsynced; return its path.
 
-    ``mode`` sets the permission bits of the new file (e.g. the old file's, so a rewrite keeps
-    them); by default :data:`DEFAULT_MODE` (``mkstemp`` alone would leave ``0o600``).
-    Raises ``OSError`` when the folder is missing or not writable; the target is then unchanged
-    and no temp file is left behind. Blocking: call it through ``asyncio.to_thread``.
+    The name is unique (``mkstemp``), starts with a dot (never listed as a topic, A-5) and carries
+    a byte-safe head of ``path``'s name. ``mode`` as in :func:`atomic_write_bytes`. Raises
+    ``OSError`` (nothing is left behind then). The caller renames the file into place or unlinks it.
     """
     parent = path.parent
     # The temp name carries (a byte-safe head of) the target's name for whoever finds a leftover;
@@ -56,9 +55,29 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> N
             handle.flush()
             os.fchmod(handle.fileno(), DEFAULT_MODE if mode is None else mode)
             os.fsync(handle.fileno())
-        Path(temp_name).replace(path)
     except BaseException:
         with contextlib.suppress(OSError):
             Path(temp_name).unlink()
         raise
-    fsync_directory(parent)
+    return Path(temp_name)
+
+
+def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> None:
+    """Replace ``path`` with ``data`` atomically (temp file in the same folder, fsync, rename).
+
+    ``mode`` sets the permission bits of the new file (e.g. the old file's, so a rewrite keeps
+    them); by default :data:`DEFAULT_MODE` (``mkstemp`` alone would leave ``0o600``).
+    Raises ``OSError`` when the folder is missing or not writable; the target is then unchanged
+    and no temp file is left behind. Blocking: call it through ``asyncio.to_thread``.
+
+    This replaces whatever is there: a file that someone else may write at the same time (an
+    index, an agent's config) is changed with :func:`memory_core.file_edit.edit_file` instead.
+    """
+    temp = write_temp_beside(path, data, mode=mode)
+    try:
+        temp.replace(path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            temp.unlink()
+        raise
+    fsync_directory(path.parent)

@@ -1,7 +1,11 @@
 """Domain errors of the core, free of HTTP.
 
     MemoryCoreError          base of every error the core raises on purpose
-    └── InvalidId            an id or file name failing K-7 (checked before any I/O)
+    ├── InvalidId            an id or file name failing K-7 (checked before any I/O)
+    └── FileKeptChanging     a concurrent-safe edit found no quiet moment (memory_core.file_edit)
+
+    OSError
+    └── NotRegularFileError  a path names a folder, FIFO, device or socket, not a regular file
 
 Parsing user content never raises (T-2): problems are returned as data instead.
 """
@@ -32,3 +36,17 @@ class InvalidId(MemoryCoreError):
         self.value = value
         self.reason = reason
         super().__init__(f"invalid {kind} {value!r}: {reason}")
+
+
+class FileKeptChanging(MemoryCoreError):
+    """:func:`memory_core.file_edit.edit_file` could not apply its edit without losing a write.
+
+    Someone kept changing the file through every attempt, or held it open for writing longer
+    than the edit may wait. Nothing was lost: the file holds everyone's writes, without the edit.
+    ``str(error)`` names the file by its base name only (never a path) and is fit for a
+    ``detail``; the service answers it with 409.
+    """
+
+
+class NotRegularFileError(OSError):
+    """The path names a directory, FIFO, device or socket rather than a regular file."""

@@ -172,6 +172,17 @@ def linked_topic_files(text: str) -> dict[str, list[int]]:
     return found
 
 
+def _may_name(line: str, file_name: str) -> bool:
+    """A cheap test before parsing: False only when ``line`` cannot link to ``file_name``.
+
+    An ASCII line without ``%`` holds each link target verbatim, so it can link the file only
+    if the name is in it; any other line is left to the full parse (escapes, NFC/NFD).
+    """
+    if "%" in line or not line.isascii():
+        return True
+    return file_name in line
+
+
 def prune_index(text: str, file_name: str) -> tuple[str, list[str]]:
     """Remove every line holding a link to ``file_name`` (T-4, A-6); keep the rest byte-for-byte.
 
@@ -187,7 +198,7 @@ def prune_index(text: str, file_name: str) -> tuple[str, list[str]]:
     kept: list[str] = []
     removed: list[str] = []
     for token, line, in_fence in zip(tokens, content, fenced_lines(content), strict=True):
-        if not in_fence and line_links_to(line, file_name):
+        if not in_fence and _may_name(line, file_name) and line_links_to(line, file_name):
             removed.append(line)
         else:
             kept.append(token)

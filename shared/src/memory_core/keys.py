@@ -19,14 +19,20 @@ import unicodedata
 from pathlib import Path
 
 from memory_core.errors import InvalidId
+from memory_core.rules import CONTROL_CLASS, TextRule, utf8_length
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
 if TYPE_CHECKING:
-    from typing import Literal
+    from memory_core.errors import IdKind
 
 __all__ = [
     "DRAFT_ID_PATTERN",
+    "DRAFT_ID_RULE",
+    "FILE_NAME_MAX_BYTES",
     "ID_PATTERN",
+    "ID_RULE",
+    "SCOPE_KEY_RULE",
+    "TOPIC_FILE_NAME_RULE",
     "USER_SCOPE",
     "WORKSPACE_KEY_PATTERN",
     "check_agent_id",
@@ -44,7 +50,7 @@ __all__ = [
 USER_SCOPE = "user"
 """The key of the user scope; a generated key always holds a hyphen, so it can never be ``user``."""
 
-INDEX_FILE_NAME = "MEMORY.md"  # duplicated from layout to keep keys free of imports beyond errors
+INDEX_FILE_NAME = "MEMORY.md"  # duplicated from layout: keys imports only errors and rules
 
 ID_PATTERN = "^[a-z0-9][a-z0-9_-]{0,63}$"
 """Project and agent ids (K-7), as a JSON Schema / OpenAPI ``pattern``."""
@@ -53,14 +59,51 @@ WORKSPACE_KEY_PATTERN = "^[a-z0-9_][a-z0-9._-]{0,47}-[0-9a-f]{8}$"
 DRAFT_ID_PATTERN = "^[0-9a-f]{32}$"
 """A draft id (A-12): ``uuid4().hex``, 32 lowercase hex digits."""
 
-# fullmatch over the patterns without their anchors (``$`` would also accept a final newline).
-_ID_RE = re.compile(ID_PATTERN[1:-1])
-_WORKSPACE_KEY_RE = re.compile(WORKSPACE_KEY_PATTERN[1:-1])
-_DRAFT_ID_RE = re.compile(DRAFT_ID_PATTERN[1:-1])
 _UNSAFE_RUN_RE = re.compile(r"[^a-z0-9._]+")
 _BASENAME_MAX = 48
 _HASH_DIGITS = 8
-_FILE_NAME_MAX_BYTES = 255
+FILE_NAME_MAX_BYTES = 255
+"""The longest topic file name, in bytes of UTF-8 (K-7; the filesystem's NAME_MAX)."""
+
+ID_RULE = TextRule(
+    pattern=ID_PATTERN,
+    summary="must be 1-64 characters of a-z, 0-9, '_' or '-', starting with a letter or digit",
+)
+"""Project and agent ids (K-7)."""
+SCOPE_KEY_RULE = TextRule(
+    pattern=f"^(?:{USER_SCOPE}|{WORKSPACE_KEY_PATTERN[1:-1]})$",
+    summary="must be 'user' or '<safe-basename>-<8 hex digits>'",
+)
+"""A scope key (K-7): ``user`` or a Workspace key; ``..``, ``.workspace`` or a path never match."""
+DRAFT_ID_RULE = TextRule(pattern=DRAFT_ID_PATTERN, summary="must be 32 lowercase hex digits")
+"""A draft id (A-12)."""
+
+_NOT_IN_NAME = f"/\\\\{CONTROL_CLASS}"
+TOPIC_FILE_NAME_RULE = TextRule(
+    # No '.' first (no dotfiles, no '..'), no separator or control character anywhere, '.md'
+    # last, and not the index itself (T-5b: 'Memory.md' is an ordinary topic file).
+    pattern=f"^(?!{re.escape(INDEX_FILE_NAME)}$)[^.{_NOT_IN_NAME}][^{_NOT_IN_NAME}]*\\.md$",
+    summary=(
+        "must end in '.md', not start with '.', hold no '/', '\\' or control character, "
+        f"not be {INDEX_FILE_NAME} and take at most {FILE_NAME_MAX_BYTES} bytes of UTF-8"
+    ),
+    max_length=FILE_NAME_MAX_BYTES,
+    max_utf8_bytes=FILE_NAME_MAX_BYTES,
+    explanations=(
+        lambda value: "must not start with '.'" if value.startswith(".") else None,
+        lambda value: None if value.endswith(".md") else "must end in '.md'",
+        lambda value: (
+            "is the scope's index, not a topic file" if value == INDEX_FILE_NAME else None
+        ),
+        lambda value: "must not hold '/' or '\\'" if "/" in value or "\\" in value else None,
+        lambda value: (
+            "must not hold NUL or control characters" if has_control_character(value) else None
+        ),
+        lambda value: "is not valid Unicode" if utf8_length(value) is None else None,
+        lambda value: f"is longer than {FILE_NAME_MAX_BYTES} bytes in UTF-8",
+    ),
+)
+"""A topic file name (K-7), as agents really write them (``Deploy notes.md``, ``数据库迁移.md``)."""
 
 
 def has_control_character(text: str) -> bool:
@@ -72,28 +115,25 @@ def has_control_character(text: str) -> bool:
     return any(unicodedata.category(ch) == "Cc" for ch in text)
 
 
+def _check(rule: TextRule, kind: IdKind, value: str) -> str:
+    if not isinstance(value, str):
+        raise InvalidId(kind, str(value), "must be a string")
+    reason = rule.problem(value)
+    if reason is not None:
+        raise InvalidId(kind, value, reason)
+    return value
+
+
 def check_draft_id(value: str) -> str:
-    """Return ``value`` if it is a draft id (A-12, :data:`DRAFT_ID_PATTERN`); else raise
+    """Return ``value`` if it is a draft id (A-12, :data:`DRAFT_ID_RULE`); else raise
     :class:`InvalidId` of kind ``draft``."""
-    if not isinstance(value, str) or _DRAFT_ID_RE.fullmatch(value) is None:
-        raise InvalidId("draft", str(value), "must be 32 lowercase hex digits")
-    return value
-
-
-def _check_id(kind: Literal["project", "agent"], value: str) -> str:
-    if not isinstance(value, str) or _ID_RE.fullmatch(value) is None:
-        raise InvalidId(
-            kind,
-            str(value),
-            "must be 1-64 characters of a-z, 0-9, '_' or '-', starting with a letter or digit",
-        )
-    return value
+    return _check(DRAFT_ID_RULE, "draft", value)
 
 
 def check_project_id(value: str) -> str:
     """Return ``value`` if it is a valid project id (K-7), else raise :class:`InvalidId`.
 
-    Pattern: ``^[a-z0-9][a-z0-9_-]{0,63}$``.
+    Pattern: ``^[a-z0-9][a-z0-9_-]{0,63}$`` (:data:`ID_RULE`).
 
     >>> check_project_id("acme")
     'acme'
@@ -102,22 +142,23 @@ def check_project_id(value: str) -> str:
     ...
     memory_core.errors.InvalidId: invalid project 'Acme': must be 1-64 characters of a-z, ...
     """
-    return _check_id("project", value)
+    return _check(ID_RULE, "project", value)
 
 
 def check_agent_id(value: str) -> str:
     """Return ``value`` if it is a valid agent id (K-7), else raise :class:`InvalidId`.
 
-    Same pattern as a project id: ``^[a-z0-9][a-z0-9_-]{0,63}$``.
+    Same rule as a project id: ``^[a-z0-9][a-z0-9_-]{0,63}$``.
 
     >>> check_agent_id("coder-1")
     'coder-1'
     """
-    return _check_id("agent", value)
+    return _check(ID_RULE, "agent", value)
 
 
 def check_scope_key(value: str) -> str:
-    """Return ``value`` if it names a scope (K-7), else raise :class:`InvalidId`.
+    """Return ``value`` if it names a scope (K-7, :data:`SCOPE_KEY_RULE`), else raise
+    :class:`InvalidId`.
 
     A scope key is ``user`` or a Workspace key matching
     ``^[a-z0-9_][a-z0-9._-]{0,47}-[0-9a-f]{8}$``; ``..``, ``.workspace`` and any path are refused.
@@ -129,19 +170,17 @@ def check_scope_key(value: str) -> str:
     ...
     memory_core.errors.InvalidId: invalid scope '..': must be 'user' or ...
     """
-    if isinstance(value, str) and (value == USER_SCOPE or _WORKSPACE_KEY_RE.fullmatch(value)):
-        return value
-    raise InvalidId("scope", str(value), "must be 'user' or '<safe-basename>-<8 hex digits>'")
+    return _check(SCOPE_KEY_RULE, "scope", value)
 
 
 def check_topic_file_name(value: str) -> str:
     """Return ``value`` if it is an acceptable topic file name (K-7), else raise :class:`InvalidId`.
 
     Names are what agents really write (``feedback_testing.md``, ``Deploy notes.md``,
-    ``数据库迁移.md``). Rules: ends in ``.md``; is not the index ``MEMORY.md`` (``Memory.md`` is an
-    ordinary topic file, T-5b; on a case-insensitive disk the store tells it from the index by
-    the file it opens); does not start with ``.``; holds no ``/``,
-    ``\\``, NUL or other control character; encodes to at most 255 bytes of UTF-8 (a lone
+    ``数据库迁移.md``). Rules (:data:`TOPIC_FILE_NAME_RULE`): ends in ``.md``; is not the index
+    ``MEMORY.md`` (``Memory.md`` is an ordinary topic file, T-5b; on a case-insensitive disk the
+    store tells it from the index by the file it opens); does not start with ``.``; holds no
+    ``/``, ``\\``, NUL or other control character; encodes to at most 255 bytes of UTF-8 (a lone
     surrogate, which cannot be encoded, is refused too).
 
     >>> check_topic_file_name("Deploy notes.md")
@@ -151,32 +190,7 @@ def check_topic_file_name(value: str) -> str:
     ...
     memory_core.errors.InvalidId: invalid file '../x.md': must not start with '.'
     """
-    if not isinstance(value, str):
-        raise InvalidId("file", str(value), "must be a string")
-    reason = _topic_file_name_problem(value)
-    if reason is not None:
-        raise InvalidId("file", value, reason)
-    return value
-
-
-def _topic_file_name_problem(value: str) -> str | None:
-    if value.startswith("."):
-        return "must not start with '.'"
-    if not value.endswith(".md") or value == ".md":
-        return "must end in '.md'"
-    if value == INDEX_FILE_NAME:
-        return "is the scope's index, not a topic file"
-    if "/" in value or "\\" in value:
-        return "must not hold '/' or '\\'"
-    if has_control_character(value):
-        return "must not hold NUL or control characters"
-    try:
-        encoded = value.encode("utf-8")
-    except UnicodeEncodeError:
-        return "is not valid Unicode"
-    if len(encoded) > _FILE_NAME_MAX_BYTES:
-        return f"is longer than {_FILE_NAME_MAX_BYTES} bytes in UTF-8"
-    return None
+    return _check(TOPIC_FILE_NAME_RULE, "file", value)
 
 
 def safe_basename(name: str) -> str:

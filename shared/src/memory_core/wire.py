@@ -5,15 +5,22 @@ the wire (``workspace_path`` → ``workspacePath``). Timestamps are ISO 8601 str
 (``2026-11-29T22:05:19Z``); sizes are bytes; ``mtime`` is the file's modification time.
 
 Request bodies forbid unknown fields so a typo in a client is a 422, not a silently ignored
-setting. PATCH bodies use ``msgspec.UNSET`` for "not sent" and ``None`` for "restore the default".
+setting. A request field with a rule (``AgentId``, ``AgentName``, ``WorkspacePath``,
+``DraftPrompt``) carries its :class:`~memory_core.rules.TextRule` in its JSON Schema; the service
+checks the same rule and answers 400 with the reason (A-11).
+
+PATCH bodies use ``msgspec.UNSET`` for "not sent" and ``None`` for "restore the default".
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
+
+from memory_core.keys import ID_RULE
+from memory_core.rules import AGENT_NAME_RULE, DRAFT_PROMPT_RULE, WORKSPACE_PATH_RULE
 
 ScopeKind = Literal["user", "workspace"]
 WorkspaceKind = Literal["persistent", "temporary", "off"]
@@ -21,6 +28,12 @@ CapFired = Literal["none", "lines", "chars"]
 SectionKind = Literal["prompt", "index", "note"]
 
 TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
+
+# Request fields carry their rule in the JSON Schema; the service checks the same rule (400).
+AgentId = Annotated[str, ID_RULE.meta("The agent's id (K-7):")]
+AgentName = Annotated[str, AGENT_NAME_RULE.meta("The display name:")]
+WorkspacePath = Annotated[str, WORKSPACE_PATH_RULE.meta("The Workspace path the harness sees:")]
+DraftPrompt = Annotated[str, DRAFT_PROMPT_RULE.meta("The chat prompt:")]
 
 
 def utc_timestamp(moment: datetime | float) -> str:
@@ -68,10 +81,13 @@ class Problem(Wire, frozen=True, kw_only=True, omit_defaults=True):
 
 
 class AgentCreate(Wire, frozen=True):
-    """Body of ``POST /api/projects/{project}/agents`` (A-1). ``id`` must match K-7."""
+    """Body of ``POST /api/projects/{project}/agents`` (A-1). ``id`` must match K-7.
 
-    id: str
-    name: str
+    Without ``template`` the agent gets the built-in default template.
+    """
+
+    id: AgentId
+    name: AgentName
     template: str | None = None
 
 
@@ -128,7 +144,7 @@ class MemoryPatch(Wire, frozen=True):
 class ConfigPatch(Wire, frozen=True):
     """Body of ``PATCH …/config`` (A-2); send ``If-Match`` with the ETag last read."""
 
-    name: str | msgspec.UnsetType = msgspec.UNSET
+    name: AgentName | msgspec.UnsetType = msgspec.UNSET
     template: str | msgspec.UnsetType = msgspec.UNSET
     memory: MemoryPatch | msgspec.UnsetType = msgspec.UNSET
 
@@ -313,7 +329,7 @@ class SearchResults(Wire, frozen=True):
 class SessionStartRequest(Wire, frozen=True):
     """Body of ``POST …/memory/session-start``: the Workspace path as the harness sees it."""
 
-    workspace: str
+    workspace: WorkspacePath
     session_id: str | None = None
 
 
@@ -368,8 +384,8 @@ class SessionStartResponse(Wire, frozen=True):
 class DraftCreate(Wire, frozen=True):
     """Body of ``POST …/drafts``: a chat prompt, optionally pinned to a Workspace path."""
 
-    prompt: str
-    workspace: str | None = None
+    prompt: DraftPrompt
+    workspace: WorkspacePath | None = None
 
 
 class Draft(Wire, frozen=True):

@@ -226,6 +226,18 @@ def _settings(args: argparse.Namespace, environ: Mapping[str, str]) -> HarnessSe
     return load_settings(flags, environ)
 
 
+def _without_typing_extensions() -> None:
+    """Let a hook process's msgspec use the standard ``typing`` module (H-5).
+
+    msgspec imports ``typing_extensions`` when it is installed, and that imports ``inspect`` and
+    ``ast``: about 50 ms, most of what a SessionStart hook process costs beyond Python itself.
+    On Python 3.11+ msgspec's fallback (``typing.get_type_hints``, ``typing.Required``) reads our
+    types identically, so a hook process marks the module missing before msgspec loads. A process
+    that already imported it (tests calling :func:`main` in-process) keeps it.
+    """
+    sys.modules.setdefault("typing_extensions", None)  # type: ignore[arg-type]
+
+
 def main(
     argv: Sequence[str] | None = None,
     *,
@@ -250,6 +262,7 @@ def main(
         return _draft_show(parser, args, settings, out)
     if args.part > args.parts:
         parser.error(f"--part {args.part} is past --parts {args.parts}")
+    _without_typing_extensions()
     raw = (sys.stdin.buffer if stdin is None else stdin).read()
     answer = _run_hook(args, raw, settings)
     if answer is not None:

@@ -5,6 +5,13 @@ document; what each operation takes and returns comes from :data:`OPERATIONS`, a
 Schemas of those types from ``msgspec.json.schema_components`` (JSON Schema 2020-12, which is
 what OpenAPI 3.1 uses). Errors of every operation share the :class:`~memory_core.wire.Problem`
 schema as ``application/problem+json``.
+
+The document is the exact contract: every rule the service enforces on a path parameter or a
+body field is printed from the same :class:`~memory_core.rules.TextRule` the service checks with
+(path parameters from :data:`PATH_PARAMETERS`, body fields from their ``Annotated`` DTO
+fields). A limit in bytes of UTF-8 appears as ``x-maxUtf8Bytes`` beside the strictest honest
+``maxLength``. Each operation carries the example of
+:data:`memory_api.http.openapi_examples.EXAMPLES`.
 """
 
 from __future__ import annotations
@@ -18,21 +25,31 @@ from typing import Any
 import msgspec
 from aiohttp import web
 from memory_core import wire
-from memory_core.keys import DRAFT_ID_PATTERN, ID_PATTERN, USER_SCOPE, WORKSPACE_KEY_PATTERN
+from memory_core.keys import DRAFT_ID_RULE, ID_RULE, SCOPE_KEY_RULE, TOPIC_FILE_NAME_RULE
+from memory_core.rules import TextRule
 
-__all__ = ["OPERATIONS", "Operation", "build_openapi", "documented_routes", "openapi_json"]
+from memory_api.http.openapi_examples import EXAMPLES, PARAMETER_EXAMPLES, Example
+
+__all__ = [
+    "OPERATIONS",
+    "PATH_PARAMETERS",
+    "Operation",
+    "build_openapi",
+    "documented_routes",
+    "openapi_json",
+]
 
 _BASE = "/api/projects/{project}/agents/{agent}"
-_PARAMETERS: dict[str, tuple[str, dict[str, Any]]] = {
-    "project": ("Project id (K-7).", {"type": "string", "pattern": ID_PATTERN}),
-    "agent": ("Agent id (K-7).", {"type": "string", "pattern": ID_PATTERN}),
-    "key": (
-        "Scope key: `user` or a Workspace memory key (K-7).",
-        {"type": "string", "pattern": f"^({USER_SCOPE}|{WORKSPACE_KEY_PATTERN[1:-1]})$"},
-    ),
-    "file": ("Topic file name, percent-encoded (K-7).", {"type": "string", "maxLength": 255}),
-    "draft": ("Draft id (A-12).", {"type": "string", "pattern": DRAFT_ID_PATTERN}),
+PATH_PARAMETERS: dict[str, tuple[str, TextRule]] = {
+    "project": ("Project id (K-7):", ID_RULE),
+    "agent": ("Agent id (K-7):", ID_RULE),
+    "key": ("Scope key (K-7), `user` or a Workspace memory key:", SCOPE_KEY_RULE),
+    "file": ("Topic file name (K-7), percent-encoded in the path:", TOPIC_FILE_NAME_RULE),
+    "draft": ("Draft id (A-12):", DRAFT_ID_RULE),
 }
+"""Every path parameter of every route: its description and the rule the service checks it
+with. A route with a parameter missing here is documented as a bare string, which the drift
+test refuses as soon as the service rejects any value of it."""
 _PARAM_RE = re.compile(r"\{([^}:]+)(?::[^}]*)?\}")
 
 
@@ -104,7 +121,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
                 "The words to find; all must match, the last as a prefix.",
                 {"type": "string", "minLength": 1, "maxLength": 500},
             ),
-            ("scope", False, "Only this scope key (K-7).", {"type": "string"}),
+            ("scope", False, "Only this scope key (K-7).", SCOPE_KEY_RULE.json_schema()),
             (
                 "limit",
                 False,
@@ -148,6 +165,24 @@ def documented_routes(app: web.Application) -> list[tuple[str, str]]:
     return sorted(found)
 
 
+def _path_parameter(name: str) -> dict[str, Any]:
+    description, rule = PATH_PARAMETERS.get(name, (name, None))
+    parameter: dict[str, Any] = {
+        "name": name,
+        "in": "path",
+        "required": True,
+        "description": description if rule is None else f"{description} {rule.summary}.",
+        "schema": {"type": "string"} if rule is None else rule.json_schema(),
+    }
+    if name in PARAMETER_EXAMPLES:
+        parameter["example"] = PARAMETER_EXAMPLES[name]
+    return parameter
+
+
+def _examples(example: Example, value: Any) -> dict[str, Any]:
+    return {"example": {"summary": example.summary, "value": value}}
+
+
 def _operation(method: str, path: str, handler_doc: str | None) -> dict[str, Any]:
     operation = OPERATIONS.get((method, path), Operation("(undocumented)"))
     doc: dict[str, Any] = {
@@ -158,16 +193,7 @@ def _operation(method: str, path: str, handler_doc: str | None) -> dict[str, Any
         doc["description"] = handler_doc
     parameters: list[dict[str, Any]] = []
     for name in _PARAM_RE.findall(path):
-        description, schema = _PARAMETERS.get(name, (name, {"type": "string"}))
-        parameters.append(
-            {
-                "name": name,
-                "in": "path",
-                "required": True,
-                "description": description,
-                "schema": schema,
-            }
-        )
+        parameters.append(_path_parameter(name))
     for name, required, description, schema in operation.query:
         parameters.append(
             {
@@ -190,16 +216,24 @@ def _operation(method: str, path: str, handler_doc: str | None) -> dict[str, Any
         )
     if parameters:
         doc["parameters"] = parameters
+    example = EXAMPLES.get((method, path))
     if operation.body is not None:
-        doc["requestBody"] = {
-            "required": True,
-            "content": {"application/json": {"schema": _ref(operation.body)}},
-        }
+        body: dict[str, Any] = {"schema": _ref(operation.body)}
+        if example is not None and example.request is not None:
+            body["examples"] = _examples(example, example.request_json())
+        doc["requestBody"] = {"required": True, "content": {"application/json": body}}
     success: dict[str, Any] = {"description": operation.summary}
+    content: dict[str, Any] | None = None
     if operation.response is not None:
-        success["content"] = {operation.media: {"schema": _ref(operation.response)}}
-    elif operation.media != "application/json" or path == "/openapi.json":
-        success["content"] = {operation.media: {"schema": {"type": "string"}}}
+        content = {"schema": _ref(operation.response)}
+    elif path == "/openapi.json":
+        content = {"schema": {"type": "object"}}
+    elif operation.media != "application/json":
+        content = {"schema": {"type": "string"}}
+    if content is not None:
+        if example is not None:
+            content["examples"] = _examples(example, example.response_json())
+        success["content"] = {operation.media: content}
     problem = {"application/problem+json": {"schema": _ref(wire.Problem)}}
     doc["responses"] = {
         str(operation.status): success,

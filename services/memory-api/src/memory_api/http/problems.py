@@ -10,6 +10,8 @@ The map, applied by :func:`problem_middleware`:
 =================================  ======  ===================================================
 ``ServiceError`` subclasses        its own ``status`` (400, 401, 404, 409, 412, 413, 503 …)
 ``memory_core.errors.InvalidId``   400     an id or file name failing K-7
+``…errors.FileKeptChanging``       409     a file others write kept changing through every
+                                           attempt of an edit (``memory_core.file_edit``)
 ``msgspec.ValidationError``        422     a JSON body of the wrong shape (``… at $.name``)
 ``msgspec.DecodeError``            400     a body that is not JSON at all
 ``web.HTTPException`` ≥ 400        its status: router 404/405, body-size 413 and friends
@@ -33,7 +35,7 @@ from http import HTTPStatus
 import msgspec
 from aiohttp import web
 from aiohttp.typedefs import Handler
-from memory_core.errors import InvalidId
+from memory_core.errors import FileKeptChanging, InvalidId
 from memory_core.wire import Problem
 
 from memory_api.errors import ServiceError, Unauthorized
@@ -110,6 +112,8 @@ async def problem_middleware(request: web.Request, handler: Handler) -> web.Stre
         )
     except InvalidId as error:
         return problem_response(400, str(error), instance=instance)
+    except FileKeptChanging as error:
+        return problem_response(409, str(error), instance=instance)
     except msgspec.ValidationError as error:
         return problem_response(422, f"the request body is invalid: {error}", instance=instance)
     except msgspec.DecodeError as error:

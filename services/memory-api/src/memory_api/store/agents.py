@@ -27,9 +27,11 @@ from pathlib import Path
 import msgspec
 from memory_core.atomic import atomic_write_bytes
 from memory_core.errors import InvalidId
-from memory_core.keys import USER_SCOPE, check_agent_id, check_project_id, has_control_character
+from memory_core.file_edit import edit_file
+from memory_core.keys import USER_SCOPE, check_agent_id, check_project_id
 from memory_core.layout import AGENTS_DIR, agent_dir, scope_dir, workspaces_dir
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
+from memory_core.rules import AGENT_NAME_RULE, WHITESPACE
 from memory_core.wire import AgentCreate, ConfigPatch
 
 from memory_api.defaults import default_template
@@ -49,7 +51,6 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 AGENT_FILE = "agent.json"
-NAME_MAX = 100
 AGENT_READ_CAP = 64 * 1024 * 1024
 """Bytes of ``agent.json`` read at most: far above a config of three 1 MiB texts."""
 
@@ -121,15 +122,42 @@ def etag_matches(if_match: str, etag: str) -> bool:
     return False
 
 
+def _parse(raw: bytes, agent_id: str) -> AgentRecord:
+    """The record held by the bytes of ``agent.json``; :class:`UnreadableAgent` when invalid."""
+    try:
+        data = _decoder.decode(raw)
+    except msgspec.DecodeError as error:
+        raise UnreadableAgent(
+            f"the stored settings of agent {agent_id!r} are invalid: {error}"
+        ) from error
+    return AgentRecord(
+        project=data.project,
+        id=agent_id,
+        name=data.name,
+        template=data.template,
+        memory=data.memory,
+        etag=_etag(raw),
+    )
+
+
+def _encode(record: AgentRecord) -> bytes:
+    """The bytes of ``agent.json`` for ``record`` (its ETag is not stored)."""
+    data = _AgentFile(
+        project=record.project,
+        id=record.id,
+        name=record.name,
+        template=record.template,
+        memory=record.memory,
+    )
+    return _encoder.encode(data) + b"\n"
+
+
 def _check_name(name: str) -> str:
-    clean = name.strip()
-    if not clean:
-        raise BadRequest("name must not be empty")
-    if len(clean) > NAME_MAX:
-        raise BadRequest(f"name must be at most {NAME_MAX} characters")
-    if has_control_character(clean):
-        raise BadRequest("name must not hold control characters")
-    return clean
+    """Return the name to store, trimmed; raise :class:`BadRequest` unless it follows A-1's rule."""
+    reason = AGENT_NAME_RULE.problem(name)
+    if reason is not None:
+        raise BadRequest(f"name {reason}")
+    return name.strip(WHITESPACE)
 
 
 class AgentStore:
@@ -172,20 +200,7 @@ class AgentStore:
             raise UnreadableAgent(
                 f"the stored settings of agent {agent_id!r} are larger than {AGENT_READ_CAP} bytes"
             )
-        try:
-            data = _decoder.decode(raw)
-        except msgspec.DecodeError as error:
-            raise UnreadableAgent(
-                f"the stored settings of agent {agent_id!r} are invalid: {error}"
-            ) from error
-        return AgentRecord(
-            project=data.project,
-            id=agent_id,
-            name=data.name,
-            template=data.template,
-            memory=data.memory,
-            etag=_etag(raw),
-        )
+        return _parse(raw, agent_id)
 
     def _load_in(self, project: str, agent_id: str) -> AgentRecord:
         record = self._load(agent_id)
@@ -243,14 +258,7 @@ class AgentStore:
     # --- writing ------------------------------------------------------------------------------
 
     def _write(self, record: AgentRecord) -> AgentRecord:
-        data = _AgentFile(
-            project=record.project,
-            id=record.id,
-            name=record.name,
-            template=record.template,
-            memory=record.memory,
-        )
-        raw = _encoder.encode(data) + b"\n"
+        raw = _encode(record)
         atomic_write_bytes(self._file(record.id), raw)
         return msgspec.structs.replace(record, etag=_etag(raw))
 
@@ -330,22 +338,45 @@ class AgentStore:
                 return current
             return await asyncio.to_thread(self._write, updated)
 
+    def _edit_template(
+        self, project: str, agent_id: str, fn: Callable[[str], tuple[str, bool]]
+    ) -> tuple[str, bool]:
+        """Apply ``fn`` to the template in ``agent.json`` so that no concurrent edit is lost.
+
+        The file is edited with :func:`memory_core.file_edit.edit_file`: an operator or a tool
+        changing ``agent.json`` at the same moment (no lock of ours) gets ``fn`` re-applied to
+        their version rather than overwritten. Blocking.
+        """
+        outcome: list[tuple[str, bool]] = []
+
+        def edit(raw: bytes) -> bytes | None:
+            record = _parse(raw, agent_id)
+            if record.project != project:
+                raise NotFound(f"no agent {agent_id!r} in project {project!r}")
+            template, changed = fn(record.template)
+            outcome.append((template, changed))
+            return _encode(msgspec.structs.replace(record, template=template)) if changed else None
+
+        self._load_in(project, agent_id)  # the same errors as a read for a missing agent
+        # agent.json may be an operator's symlink (a mounted config): edit the file it names.
+        edit_file(Path(os.path.realpath(self._file(agent_id))), edit, read_cap=AGENT_READ_CAP)
+        if not outcome:
+            raise NotFound(f"no agent {agent_id!r} in project {project!r}")
+        return outcome[-1]
+
     async def update_template(
         self, project: str, agent_id: str, fn: Callable[[str], tuple[str, bool]]
     ) -> tuple[str, bool]:
         """Rewrite the template with ``fn(template) -> (new, changed)`` under the agent's lock.
 
-        The read, ``fn`` and the atomic write happen while holding the cross-process lock, so ten
-        concurrent idempotent inserts (A-4, Q-2a) change the file once. Returns ``fn``'s result.
-        Raises ``InvalidId`` and :class:`NotFound` like :meth:`get`.
+        The read, ``fn`` and the replacement happen while holding the cross-process lock, so ten
+        concurrent idempotent inserts (A-4, Q-2a) change the file once; someone editing
+        ``agent.json`` by hand meanwhile loses nothing (:meth:`_edit_template`). Returns ``fn``'s
+        result. Raises ``InvalidId`` and :class:`NotFound` like :meth:`get`,
+        :class:`UnreadableAgent` for a corrupt file and ``FileKeptChanging`` (409) when the file
+        would not settle.
         """
         check_project_id(project)
         check_agent_id(agent_id)
         async with self.locks.hold(lock_name("agent", agent_id)):
-            current = await asyncio.to_thread(self._load_in, project, agent_id)
-            template, changed = fn(current.template)
-            if changed:
-                await asyncio.to_thread(
-                    self._write, msgspec.structs.replace(current, template=template)
-                )
-            return template, changed
+            return await asyncio.to_thread(self._edit_template, project, agent_id, fn)

@@ -27,6 +27,8 @@ import stat
 from pathlib import Path
 
 from memory_core import layout
+from memory_core.errors import NotRegularFileError
+from memory_core.swap import open_waiting_for_lease
 
 from memory_api.errors import NotFound
 
@@ -44,10 +46,6 @@ _OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC
 
 class OutsideMemoryRoot(NotFound):
     """A path resolves outside the memory root (a symlink out); answered as a plain 404."""
-
-
-class NotRegularFileError(OSError):
-    """The path names a directory, FIFO, device or socket rather than a regular file."""
 
 
 def real_path(path: Path) -> Path:
@@ -90,7 +88,7 @@ def read_regular(
     root that an operator may link (a token mounted as a secret); a FIFO still never blocks.
     """
     flags = _OPEN_FLAGS if follow_symlinks else _OPEN_FLAGS | os.O_NOFOLLOW
-    fd = os.open(path, flags)
+    fd = open_waiting_for_lease(path, flags)  # a safe edit's lease lasts milliseconds
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):

@@ -22,6 +22,7 @@ import msgspec
 from memory_core import keys
 from memory_core.atomic import atomic_write_bytes
 from memory_core.errors import InvalidId
+from memory_core.rules import DRAFT_PROMPT_RULE
 from memory_core.wire import Draft, DraftCreate, utc_timestamp
 
 from memory_api.errors import BadRequest, NotFound
@@ -63,8 +64,9 @@ def check_draft_id(draft_id: str) -> str:
 
 def _check_body(body: DraftCreate) -> None:
     """Refuse an empty prompt, and a workspace that a Session start (A-9) would refuse."""
-    if not body.prompt.strip():
-        raise BadRequest("prompt must not be empty")
+    reason = DRAFT_PROMPT_RULE.problem(body.prompt)
+    if reason is not None:
+        raise BadRequest(f"prompt {reason}")
     if body.workspace is not None:
         check_workspace_path(body.workspace)
 

@@ -190,8 +190,9 @@ class MemoryStore:
         """S-1: rank the topic files of every scope (or of scope ``key``) against ``query``.
 
         A change on disk is seen by this very search (the index is re-validated by stat).
-        Raises ``InvalidId`` (400), :class:`~memory_api.errors.BadRequest` for a query with no
-        word or a bad ``limit``, and :class:`NotFound` (agent, or a missing Workspace scope).
+        Raises ``InvalidId`` (400), :class:`~memory_api.errors.BadRequest` for an empty or too
+        long query or a bad ``limit``, and :class:`NotFound` (agent, or a missing Workspace
+        scope). A query without a word (only punctuation) finds nothing.
         """
         _check(project, agent_id, key)
         await self.agents.get(project, agent_id)

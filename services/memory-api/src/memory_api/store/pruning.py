@@ -2,10 +2,12 @@
 
 The caller holds the scope's cross-process lock (``index.<agent>.<key>``), so two service
 processes never prune one index at the same time. An agent writing ``MEMORY.md`` with its own
-file tools takes no lock, so the rewrite is also optimistic: read the index, prune it, read it
-again, and only when nothing changed in between replace it atomically (temp file, fsync,
-``os.replace``, :mod:`memory_core.atomic`); otherwise start over with the new text. The
-window left is the few microseconds between the second read and the rename.
+file tools takes no lock, so the rewrite goes through :func:`memory_core.file_edit.edit_file`:
+the pruning is a pure edit of the index's bytes, and a write that lands between our read and our
+replacement (an append, a rewrite in place or by rename, a late write through a descriptor
+opened before) is detected and the pruning re-applied to the new content; an index that will not
+settle is a :class:`Conflict` (409). What that does and does not cover is in
+``docs/architecture.md`` ("Editing files others write").
 
 The index is rewritten only when its bytes are UTF-8 (a BOM is kept), its lines end in LF or
 CRLF (a lone CR, which readers take for a line end, would make the pruner see one line), and it
@@ -25,26 +27,26 @@ from __future__ import annotations
 import codecs
 import logging
 import re
-import stat
 from pathlib import Path
 
 from memory_core import layout
-from memory_core.atomic import atomic_write_bytes, fsync_directory
+from memory_core.atomic import fsync_directory
+from memory_core.errors import FileKeptChanging, NotRegularFileError
+from memory_core.file_edit import FileTooLarge, edit_file
 from memory_core.index import prune_index
+from memory_core.line_merge import merge_lines
 
 from memory_api.errors import Conflict, NotFound
-from memory_api.store.containment import NotRegularFileError, is_within, read_regular, real_path
+from memory_api.store.containment import is_within, real_path
 from memory_api.store.scopes import topic_entry
 
-__all__ = ["PRUNE_ATTEMPTS", "PRUNE_READ_CAP", "delete_topic", "prune_index_file"]
+__all__ = ["PRUNE_READ_CAP", "delete_topic", "prune_index_file"]
 
 logger = logging.getLogger(__name__)
 
 PRUNE_READ_CAP = 16 * 1024 * 1024
 """An index longer than this (bytes) is left alone rather than rewritten from a partial read."""
 _LONE_CR = re.compile(r"\r(?!\n)")
-PRUNE_ATTEMPTS = 20
-"""How often the read-prune-compare cycle is retried while someone keeps changing the index."""
 
 
 def delete_topic(root: Path, scope: Path, file_name: str) -> list[str]:
@@ -78,57 +80,65 @@ def _utf8_text(raw: bytes) -> tuple[bytes, str] | None:
         return None
 
 
+def _pruned(raw: bytes, file_name: str, where: Path) -> tuple[bytes, list[str]] | None:
+    """The index ``raw`` without its lines linking ``file_name``, and those lines; None: leave it.
+
+    A pure function of the bytes (it may be applied several times, to newer contents): nothing
+    to remove, or an index the service could not parse (T-2), gives None.
+    """
+    decoded = _utf8_text(raw)
+    if decoded is None:
+        logger.warning("index %s is not UTF-8; not rewritten (T-2)", where)
+        return None
+    bom, text = decoded
+    if _LONE_CR.search(text):
+        # Read as LF elsewhere (T-2), but prune_index splits on LF only: the whole file would
+        # be one line and every link in it would go with the deleted file's.
+        logger.warning("index %s ends lines with a lone CR; not rewritten (T-2)", where)
+        return None
+    new_text, removed = prune_index(text, file_name)
+    if not removed:
+        return None
+    return bom + new_text.encode("utf-8"), removed
+
+
 def prune_index_file(root: Path, scope: Path, file_name: str) -> list[str]:
     """Remove the lines of the scope's ``MEMORY.md`` that link to ``file_name`` (T-4).
 
     Returns the removed lines (without line ends); an empty list when there is no index, no
     such line, or the index cannot be rewritten safely (see the module docstring). Raises
-    :class:`Conflict` after :data:`PRUNE_ATTEMPTS` rounds of concurrent change.
+    :class:`Conflict` when the index would not settle (:class:`FileKeptChanging`).
     """
     lexical = scope / layout.INDEX_FILE
     target = real_path(lexical)
     if not is_within(root, target):
         logger.warning("index %s links outside the memory root; not pruned", lexical)
         return []
-    for _ in range(PRUNE_ATTEMPTS):
-        try:
-            raw, info = read_regular(target, PRUNE_READ_CAP + 1)
-        except (FileNotFoundError, NotRegularFileError):
-            return []
-        except OSError as error:
-            logger.warning("index %s cannot be read (%s); not pruned", lexical, error)
-            return []
-        if len(raw) > PRUNE_READ_CAP:
-            logger.warning("index %s is larger than %d bytes; not pruned", lexical, PRUNE_READ_CAP)
-            return []
-        decoded = _utf8_text(raw)
-        if decoded is None:
-            logger.warning("index %s is not UTF-8; not rewritten (T-2)", lexical)
-            return []
-        bom, text = decoded
-        if _LONE_CR.search(text):
-            # Read as LF elsewhere (T-2), but prune_index splits on LF only: the whole file would
-            # be one line and every link in it would go with the deleted file's.
-            logger.warning("index %s ends lines with a lone CR; not rewritten (T-2)", lexical)
-            return []
-        new_text, removed = prune_index(text, file_name)
-        if not removed:
-            return []
-        try:
-            again, _ = read_regular(target, PRUNE_READ_CAP + 1)
-        except OSError:
-            continue  # replaced or removed meanwhile: judge the new state
-        if again != raw:
-            continue
-        try:
-            atomic_write_bytes(
-                target, bom + new_text.encode("utf-8"), mode=stat.S_IMODE(info.st_mode)
-            )
-        except OSError as error:
-            logger.warning("index %s cannot be rewritten (%s); not pruned", lexical, error)
-            return []
-        return removed
-    raise Conflict(
-        f"{file_name!r} was deleted, but {layout.INDEX_FILE} kept changing while its lines were "
-        "being removed; they are still there (reported as dangling links)"
-    )
+
+    last: list[tuple[bytes, list[str]]] = []  # the latest input and its removed lines
+
+    def edit(raw: bytes) -> bytes | None:
+        pruned = _pruned(raw, file_name, lexical)
+        last[:] = [(raw, [] if pruned is None else pruned[1])]
+        return None if pruned is None else pruned[0]
+
+    try:
+        edited = edit_file(target, edit, merge=merge_lines, read_cap=PRUNE_READ_CAP)
+    except FileKeptChanging as error:
+        raise Conflict(
+            f"{file_name!r} was deleted, but {error} (its lines are reported as dangling links)"
+        ) from None
+    except NotRegularFileError:
+        return []
+    except FileTooLarge:
+        logger.warning("index %s is larger than %d bytes; not pruned", lexical, PRUNE_READ_CAP)
+        return []
+    except OSError as error:
+        logger.warning("index %s cannot be pruned (%s); left as it is", lexical, error)
+        return []
+    if edited is None:
+        return []
+    if last and last[0][0] == edited.before:
+        return last[0][1]
+    pruned = _pruned(edited.before, file_name, lexical)
+    return [] if pruned is None else pruned[1]

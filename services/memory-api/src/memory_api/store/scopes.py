@@ -368,4 +368,6 @@ def read_marker(root: Path, scope: Path, key: str) -> Marker:
         problems.append(
             f"marker: names {path!r}, whose key is {named_key!r}, not this scope's; kept as it is"
         )
-    return Marker(path, problems, orphaned=not Path(path).exists())
+    # os.path.exists, not Path.exists: a path this machine cannot even look up (a component over
+    # NAME_MAX, ENAMETOOLONG) is as absent as a deleted one, not a data dir error.
+    return Marker(path, problems, orphaned=not os.path.exists(path))  # noqa: PTH110

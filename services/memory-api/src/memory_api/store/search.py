@@ -76,19 +76,24 @@ ORDER BY rank LIMIT :limit
 """
 
 
-def fts_query(text: str) -> str:
+def fts_query(text: str) -> str | None:
     """Turn the user's words into an FTS5 query: every word quoted, all required, last a prefix.
 
-    Raises :class:`BadRequest` when there is no word or the text is too long.
+    Returns None when the text holds no word (only spaces or punctuation: nothing can match).
+    Raises :class:`BadRequest` when the text is empty or too long.
 
     >>> fts_query('deploy "notes')
     '"deploy" "notes"*'
+    >>> fts_query("?!") is None
+    True
     """
+    if not text:
+        raise BadRequest("q is required: the words to find")
     if len(text) > MAX_QUERY_CHARS:
         raise BadRequest(f"q must be at most {MAX_QUERY_CHARS} characters")
     words = _WORD.findall(text)
     if not words:
-        raise BadRequest("q must hold at least one word")
+        return None
     quoted = [f'"{word}"' for word in words]
     quoted[-1] += "*"
     return " ".join(quoted)
@@ -251,11 +256,14 @@ class MemorySearch:
         """Search the agent whose real memory root is ``root``; best hits first, at most
         ``limit`` of them, only in scope ``scope`` when given. ``total`` counts every match.
 
-        Raises :class:`BadRequest` for a query with no word or a bad ``limit``.
+        A query without a word finds nothing. Raises :class:`BadRequest` for an empty or too
+        long query or a bad ``limit``.
         """
         match = fts_query(query)
         if not 1 <= limit <= MAX_LIMIT:
             raise BadRequest(f"limit must be between 1 and {MAX_LIMIT}")
+        if match is None:
+            return SearchResults(query=query, scope=scope, total=0, hits=[])
         index = self._index_for(root)
         with index.lock:
             self._refresh(root, index)

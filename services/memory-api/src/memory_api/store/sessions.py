@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 import os
 from dataclasses import dataclass
-from pathlib import Path, PurePath
+from pathlib import Path
 
 from memory_core import layout
 from memory_core.injection import CappedIndex, cap_indexes, memory_sections
@@ -33,6 +33,7 @@ from memory_core.keys import (
     is_temporary_workspace,
     key_for_real_path,
 )
+from memory_core.rules import WORKSPACE_PATH_MAX_BYTES, WORKSPACE_PATH_RULE
 from memory_core.template import has_memory_placeholder, key_line_value
 from memory_core.wire import (
     MemorySection,
@@ -62,31 +63,19 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-WORKSPACE_PATH_MAX_BYTES = 4096
-"""The longest Workspace path accepted (PATH_MAX on Linux)."""
-
 
 def check_workspace_path(workspace: str) -> str:
     """Return ``workspace`` if it can name a Workspace, else raise :class:`BadRequest` (400).
 
-    It must be an absolute path (a relative one would be resolved against the service's own
-    working directory, which means nothing to the harness), valid UTF-8 without NUL or any other
-    control character (the ``.workspace`` marker holds the path on one line, K-5: a newline
-    would split it into a marker that names another path), and at most
-    :data:`WORKSPACE_PATH_MAX_BYTES` bytes.
+    The rule is :data:`memory_core.rules.WORKSPACE_PATH_RULE`: an absolute path (a relative one
+    would be resolved against the service's own working directory, which means nothing to the
+    harness), valid UTF-8 without NUL or any other control character (the ``.workspace`` marker
+    holds the path on one line, K-5: a newline would split it into a marker that names another
+    path), and at most :data:`WORKSPACE_PATH_MAX_BYTES` bytes.
     """
-    if "\x00" in workspace:
-        raise BadRequest("workspace must not hold a NUL character")
-    if has_control_character(workspace):
-        raise BadRequest("workspace must not hold control characters (newline, tab …)")
-    try:
-        encoded = workspace.encode("utf-8")
-    except UnicodeEncodeError:
-        raise BadRequest("workspace must be valid Unicode text") from None
-    if len(encoded) > WORKSPACE_PATH_MAX_BYTES:
-        raise BadRequest(f"workspace must be at most {WORKSPACE_PATH_MAX_BYTES} bytes long")
-    if not PurePath(workspace).is_absolute():
-        raise BadRequest(f"workspace must be an absolute path, got {workspace!r}")
+    reason = WORKSPACE_PATH_RULE.problem(workspace)
+    if reason is not None:
+        raise BadRequest(f"workspace {reason}")
     return workspace
 
 

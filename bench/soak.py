@@ -1,0 +1,306 @@
+"""Soak: mixed requests against one service process while the agent writes its index (Q-2a, A-6).
+
+``make soak`` (or ``python bench/soak.py``) starts ``memory-api serve`` on a fresh data dir and a
+free loopback port, seeds an agent whose user scope holds many topic files, each linked from
+``MEMORY.md``, and then sends ``--requests`` mixed requests (Session starts, overviews, listings,
+reads, deletes) at ``--concurrency`` while an "agent" thread appends a prose line to
+that ``MEMORY.md`` every ``--agent-interval`` seconds with ordinary file I/O (open, append, close),
+as an agent's file tools do. The service's resident memory is sampled all along.
+
+It prints, and with ``--json PATH`` stores: requests sent, answers by status, 5xx, transport
+errors, agent lines written and lost, links of deleted files left in the index, and the RSS of
+the first and second half of the run (median of the samples) with their ratio. It exits 1 when
+any 5xx, transport error or lost line is seen, or when the second half's RSS exceeds the first's
+by more than ``--rss-ratio-max`` (1.5). Figures are ratios within one run, never a time limit (Q-3).
+
+The agent's appends make the index grow for as long as the run lasts (every Session start,
+overview and listing reads and lints all of it), so the service's working set grows with it:
+on a loaded 2-core machine 20,000 requests took 486 s, the index grew from 600 to 8,800 lines
+and RSS by 1.35x; with the index held nearly constant (``--agent-interval 2``) RSS stayed flat
+(1.03x over 10,000 requests). A leak grows with the number of requests; this grows with data.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+PROJECT, AGENT = "soak", "soak-agent"
+MIX = {"session": 20, "overview": 15, "listing": 20, "read": 43, "delete": 2}
+"""Relative weights of the request kinds."""
+WORKSPACES = 8
+
+
+@dataclass
+class Figures:
+    """What one soak run measured."""
+
+    requests: int = 0
+    statuses: dict[str, int] = field(default_factory=dict)
+    server_errors: int = 0
+    transport_errors: int = 0
+    deletes_ok: int = 0
+    agent_lines_written: int = 0
+    agent_lines_lost: int = 0
+    deleted_links_left: int = 0
+    index_lines_start: int = 0
+    index_lines_end: int = 0
+    rss_first_half_kib: int = 0
+    rss_second_half_kib: int = 0
+    rss_ratio: float = 0.0
+    seconds: float = 0.0
+    requests_per_second: float = 0.0
+
+
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1 (the kernel's choice)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def start_service(data_dir: Path, log: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """Start ``memory-api serve`` over ``data_dir``; return the process and its base URL."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_API_")}
+    env |= {
+        "MEMORY_API_DATA_DIR": str(data_dir),
+        "MEMORY_API_HOST": "127.0.0.1",
+        "MEMORY_API_PORT": str(port),
+    }
+    executable = Path(sys.executable).with_name("memory-api")
+    with log.open("wb") as sink:
+        process = subprocess.Popen(  # noqa: S603 - our own console script
+            [str(executable), "serve"], env=env, stdout=sink, stderr=subprocess.STDOUT
+        )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"memory-api serve exited:\n{log.read_text(errors='replace')}")
+        try:
+            with urllib.request.urlopen(base + "/readyz", timeout=2) as answer:  # noqa: S310
+                if answer.status == 200:
+                    return process, base
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            time.sleep(0.05)
+    process.kill()
+    raise RuntimeError("memory-api serve did not become ready within 30 s")
+
+
+def seeded_line(name: str) -> str:
+    """The index line :func:`seed` writes for the topic file ``name``."""
+    return f"- [{name}]({name}) — soak note"
+
+
+def seed(data_dir: Path, topics: int) -> tuple[Path, list[str]]:
+    """Write ``topics`` topic files into the agent's user scope, each linked from the index."""
+    user = data_dir / "agents" / AGENT / "agent_state" / "memory" / "user"
+    user.mkdir(parents=True, exist_ok=True)
+    names = [f"note-{number:05}.md" for number in range(topics)]
+    for name in names:
+        (user / name).write_text(f"---\ndescription: soak note {name}\n---\nA body.\n")
+    index = user / "MEMORY.md"
+    index.write_text("".join(seeded_line(name) + "\n" for name in names))
+    return index, names
+
+
+class Agent(threading.Thread):
+    """Appends a prose line to the index every ``interval`` seconds (open, append, close)."""
+
+    def __init__(self, index: Path, interval: float) -> None:
+        super().__init__(daemon=True)
+        self.index, self.interval = index, interval
+        self.lines: list[str] = []
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        """Write until stopped."""
+        number = 0
+        while not self.stop.wait(self.interval):
+            line = f"- agent remark {number}: the soak keeps running, nothing linked"
+            with self.index.open("a", encoding="utf-8") as handle:
+                handle.write(line + "\n")
+            self.lines.append(line)
+            number += 1
+
+
+class RssSampler(threading.Thread):
+    """Samples the process's resident memory (KiB) with the count of answered requests."""
+
+    def __init__(self, pid: int, progress: list[int]) -> None:
+        super().__init__(daemon=True)
+        self.pid, self.progress = pid, progress
+        self.samples: list[tuple[int, int]] = []
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        """Sample every 0.25 s until stopped."""
+        status = Path(f"/proc/{self.pid}/status")
+        while not self.stop.wait(0.25):
+            for line in status.read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    self.samples.append((self.progress[0], int(line.split()[1])))
+
+
+def rss_halves(samples: list[tuple[int, int]], total: int) -> tuple[int, int]:
+    """Median RSS of the samples taken in the first and in the second half of the requests."""
+    first = [rss for done, rss in samples if done < total // 2] or [0]
+    second = [rss for done, rss in samples if done >= total // 2] or [0]
+    return int(statistics.median(first)), int(statistics.median(second))
+
+
+class Load:
+    """The request generator: picks a kind by :data:`MIX` and tracks the outcomes."""
+
+    def __init__(self, base: str, names: list[str], workspaces: list[Path], seed: int) -> None:
+        self.memory = f"{base}/api/projects/{PROJECT}/agents/{AGENT}/memory"
+        self.rng = random.Random(seed)  # noqa: S311 - a reproducible mix, not a secret
+        self.alive = list(names)
+        self.workspaces = workspaces
+        self.statuses: Counter[str] = Counter()
+        self.transport_errors = 0
+        self.deleted: list[str] = []
+
+    def pick(self) -> tuple[str, str, dict[str, Any] | None, str | None]:
+        """(method, url, json body, file deleted) of one request."""
+        kind = self.rng.choices(list(MIX), weights=list(MIX.values()))[0]
+        files = f"{self.memory}/scopes/user/files"
+        if kind == "session":
+            workspace = str(self.rng.choice(self.workspaces))
+            return "POST", f"{self.memory}/session-start", {"workspace": workspace}, None
+        if kind == "overview":
+            return "GET", self.memory, None, None
+        if kind == "listing":
+            return "GET", files, None, None
+        if kind == "delete" and len(self.alive) > 50:
+            name = self.alive.pop(self.rng.randrange(len(self.alive)))
+            return "DELETE", f"{files}/{name}", None, name
+        return "GET", f"{files}/{self.rng.choice(self.alive)}", None, None
+
+    async def worker(self, session: aiohttp.ClientSession, total: int, done: list[int]) -> None:
+        """Send requests until ``total`` have been sent by all workers together."""
+        while done[0] + 1 <= total:
+            done[0] += 1
+            method, url, body, victim = self.pick()
+            try:
+                async with session.request(method, url, json=body) as answer:
+                    await answer.read()
+                    self.statuses[str(answer.status)] += 1
+                    if victim is not None and answer.status == 200:
+                        self.deleted.append(victim)
+            except (TimeoutError, aiohttp.ClientError):
+                self.transport_errors += 1
+
+
+async def drive(load: Load, total: int, concurrency: int, progress: list[int]) -> None:
+    """Run ``concurrency`` workers over one connection pool."""
+    connector = aiohttp.TCPConnector(limit=concurrency)
+    timeout = aiohttp.ClientTimeout(total=120)
+    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
+        created = await session.post(
+            load.memory.rsplit("/agents/", 1)[0] + "/agents", json={"id": AGENT, "name": "Soak"}
+        )
+        if created.status not in (201, 409):
+            raise RuntimeError(f"agent not created: {created.status} {await created.text()}")
+        await asyncio.gather(*(load.worker(session, total, progress) for _ in range(concurrency)))
+
+
+def run(args: argparse.Namespace) -> Figures:
+    """One soak run in a temporary data dir; the service is stopped at the end."""
+    work = Path(tempfile.mkdtemp(prefix="memory-soak-"))
+    data_dir = work / "data"
+    workspaces = [work / "workspaces" / f"project-{n}" for n in range(WORKSPACES)]
+    for workspace in workspaces:
+        workspace.mkdir(parents=True)
+    deletes = args.requests * MIX["delete"] // sum(MIX.values())
+    index, names = seed(data_dir, deletes + 200)
+    lines_at_start = len(names)
+    process, base = start_service(data_dir, work / "service.log")
+    progress = [0]
+    agent, sampler = Agent(index, args.agent_interval), RssSampler(process.pid, progress)
+    load = Load(base, names, workspaces, seed=10)
+    started = time.monotonic()
+    try:
+        agent.start()
+        sampler.start()
+        asyncio.run(drive(load, args.requests, args.concurrency, progress))
+    finally:
+        agent.stop.set()
+        sampler.stop.set()
+        agent.join()
+        sampler.join()
+        process.terminate()
+        process.wait(timeout=15)
+    elapsed = time.monotonic() - started
+    final = Counter(index.read_text(encoding="utf-8").splitlines())
+    first, second = rss_halves(sampler.samples, args.requests)
+    figures = Figures(
+        requests=sum(load.statuses.values()) + load.transport_errors,
+        statuses=dict(sorted(load.statuses.items())),
+        server_errors=sum(n for status, n in load.statuses.items() if status.startswith("5")),
+        transport_errors=load.transport_errors,
+        deletes_ok=len(load.deleted),
+        agent_lines_written=len(agent.lines),
+        agent_lines_lost=sum(1 for line in agent.lines if final[line] != 1),
+        deleted_links_left=sum(1 for name in load.deleted if final[seeded_line(name)]),
+        index_lines_start=lines_at_start,
+        index_lines_end=sum(final.values()),
+        rss_first_half_kib=first,
+        rss_second_half_kib=second,
+        rss_ratio=round(second / first, 3) if first else 0.0,
+        seconds=round(elapsed, 1),
+        requests_per_second=round(args.requests / elapsed, 1),
+    )
+    if not args.keep:
+        shutil.rmtree(work, ignore_errors=True)
+    return figures
+
+
+def main() -> None:
+    """Parse the options, run the soak, print the figures, exit 1 on a failure."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--requests", type=int, default=20_000)
+    parser.add_argument("--concurrency", type=int, default=100)
+    parser.add_argument("--agent-interval", type=float, default=0.05)
+    parser.add_argument("--rss-ratio-max", type=float, default=1.5)
+    parser.add_argument("--json", type=Path, help="also store the figures here")
+    parser.add_argument("--keep", action="store_true", help="keep the data dir and the log")
+    args = parser.parse_args()
+    figures = run(args)
+    report = asdict(figures)
+    for name, value in report.items():
+        print(f"{name:>22}: {value}")
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2) + "\n")
+    failed = (
+        figures.server_errors
+        or figures.transport_errors
+        or figures.agent_lines_lost
+        or figures.deleted_links_left
+        or figures.rss_ratio > args.rss_ratio_max
+    )
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

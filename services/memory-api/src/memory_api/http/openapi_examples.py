@@ -1,0 +1,282 @@
+"""Example requests and answers of every operation, printed in the OpenAPI document (A-11).
+
+One story runs through them, the one the README tells: project ``acme``, agent ``coder`` (name
+"Coding agent") whose user memory holds ``prefers-pnpm.md``, working in the Workspace
+``/home/ada/src/shop-api``. The values are wire DTOs, so mypy checks every field name and type,
+and the test suite validates each example against the schema it illustrates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from memory_core import layout, wire
+from memory_core.injection import build_memory_text, cap_indexes
+from memory_core.keys import key_for_real_path
+from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
+
+from memory_api.defaults import default_template
+
+__all__ = ["EXAMPLES", "PARAMETER_EXAMPLES", "Example"]
+
+_BASE = "/api/projects/{project}/agents/{agent}"
+PROJECT, AGENT, NAME = "acme", "coder", "Coding agent"
+WORKSPACE = "/home/ada/src/shop-api"
+WORKSPACE_KEY = key_for_real_path(WORKSPACE)
+TOPIC = "prefers-pnpm.md"
+DRAFT_ID = "7c1f9e0a4b2d4e6f8a9b0c1d2e3f4a5b"
+DATA_DIR = Path("/var/lib/memory-api")
+_INDEX_LINE = f"- [Prefers pnpm]({TOPIC}) — use pnpm, never npm or yarn, in every JS repo"
+_INDEX = f"# User memory\n\n{_INDEX_LINE}\n"
+_NOW, _LATER = "2026-11-29T22:05:19Z", "2026-11-29T22:35:19Z"
+
+PARAMETER_EXAMPLES: dict[str, str] = {
+    "project": PROJECT,
+    "agent": AGENT,
+    "key": "user",
+    "file": TOPIC,
+    "draft": DRAFT_ID,
+}
+"""One valid value of each path parameter, the same story as the bodies."""
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """One operation's example: ``request`` (a body DTO or None) and ``response`` (the
+    success answer: a DTO, or text for ``text/*`` media), each with a one-line summary."""
+
+    summary: str
+    response: Any
+    request: Any = None
+
+    def request_json(self) -> Any:
+        """The request body as JSON-ready builtins (camelCase keys), or None."""
+        return None if self.request is None else msgspec.to_builtins(self.request)
+
+    def response_json(self) -> Any:
+        """The answer as JSON-ready builtins (camelCase keys), or the text itself."""
+        return msgspec.to_builtins(self.response)
+
+
+_TEMPLATE = default_template(name=NAME, agent_id=AGENT, data_dir=DATA_DIR)
+_MEMORY = wire.MemoryConfig(
+    enabled=True,
+    prompt=DEFAULT_MEMORY_PROMPT,
+    workspace_prompt=DEFAULT_WORKSPACE_PROMPT,
+    prompt_is_default=True,
+    workspace_prompt_is_default=True,
+)
+_CONFIG = wire.AgentConfig(id=AGENT, project=PROJECT, name=NAME, template=_TEMPLATE, memory=_MEMORY)
+_TOPIC_FIELDS: dict[str, Any] = {
+    "file": TOPIC,
+    "name": "prefers-pnpm",
+    "description": "Use pnpm for every JavaScript package operation, never npm or yarn",
+    "updated_at": "2026-10-02",
+    "size": 427,
+    "mtime": _NOW,
+    "problems": [],
+}
+_MANIFEST = cap_indexes(_INDEX, None, workspace_key=None)[0].manifest
+_DRAFT = wire.Draft(
+    id=DRAFT_ID,
+    project=PROJECT,
+    agent=AGENT,
+    prompt=f"Update memory {TOPIC}: the team moved to pnpm 10; drop the npm fallback.",
+    workspace=WORKSPACE,
+    created_at=_NOW,
+    expires_at=_LATER,
+)
+_METRICS = (
+    "# HELP memory_api_requests_total HTTP requests answered, by method, route template and "
+    "status code.\n# TYPE memory_api_requests_total counter\n"
+    'memory_api_requests_total{method="GET",route="/healthz",status="200"} 3.0\n'
+)
+
+
+def _session_start_example() -> Example:
+    # The answer is built by the same core functions the Session start uses: a new Workspace
+    # scope (no index yet) beside the user index.
+    user, workspace = cap_indexes(_INDEX, None, workspace_key=WORKSPACE_KEY)
+    memory_root = layout.memory_root(DATA_DIR, AGENT)
+    return Example(
+        "A Session in a new persistent Workspace: the user index and an empty Workspace index",
+        wire.SessionStartResponse(
+            enabled=True,
+            injected=True,
+            memory=build_memory_text(
+                DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT, user, workspace
+            ),
+            workspace_memory_key=WORKSPACE_KEY,
+            key=WORKSPACE_KEY,
+            workspace_kind="persistent",
+            directories=wire.SessionDirectories(
+                app_data_dir=str(DATA_DIR),
+                memory_root=str(memory_root),
+                user=str(memory_root / "user"),
+                workspace=str(memory_root / WORKSPACE_KEY),
+            ),
+            manifests=[user.manifest, workspace.manifest],
+            template_has_memory=True,
+        ),
+        wire.SessionStartRequest(workspace=WORKSPACE, session_id="c0ffee42-session"),
+    )
+
+
+def _memory_examples() -> dict[tuple[str, str], Example]:
+    memory = f"{_BASE}/memory"
+    workspace_scope = wire.ScopeSummary(
+        key=WORKSPACE_KEY,
+        kind="workspace",
+        title="shop-api",
+        workspace_path=WORKSPACE,
+        file_count=12,
+        last_activity=_NOW,
+        marker_problems=[],
+        orphaned=False,
+        lint_counts={"unindexed": 2},
+        severity_counts={"warning": 2},
+    )
+    user_scope = wire.ScopeSummary(
+        key="user",
+        kind="user",
+        title="User memory",
+        workspace_path=None,
+        file_count=1,
+        last_activity=_NOW,
+        marker_problems=[],
+        orphaned=False,
+        lint_counts={},
+        severity_counts={},
+    )
+    lines = [
+        wire.IndexLine(number=number, text=text, kept=True)
+        for number, text in enumerate(_INDEX.splitlines(), start=1)
+    ]
+    return {
+        ("GET", memory): Example(
+            "The switch, the template hint and every scope, user first",
+            wire.MemoryOverview(
+                enabled=True, template_has_memory=True, scopes=[user_scope, workspace_scope]
+            ),
+        ),
+        ("POST", f"{memory}/template-placeholder"): Example(
+            "The template already held {{MEMORY}}: nothing changed",
+            wire.PlaceholderResult(template=_TEMPLATE, changed=False),
+        ),
+        ("GET", f"{memory}/scopes/{{key}}/files"): Example(
+            "The user scope's topic files",
+            wire.TopicList(scope="user", files=[wire.TopicSummary(**_TOPIC_FIELDS)]),
+        ),
+        ("GET", f"{memory}/scopes/{{key}}/index"): Example(
+            "The user index: every line is injected",
+            wire.IndexView(
+                scope="user", exists=True, raw=_INDEX, lines=lines, manifest=_MANIFEST, findings=[]
+            ),
+        ),
+        ("GET", f"{memory}/scopes/{{key}}/files/{{file}}"): Example(
+            "One topic file without its frontmatter, and the topics it links to",
+            wire.TopicFile(
+                **_TOPIC_FIELDS,
+                body="Use `pnpm install`, `pnpm add`, `pnpm run` in every repository.\n\n"
+                "Related: [[review-style]]",
+                links=["review-style"],
+            ),
+        ),
+        ("DELETE", f"{memory}/scopes/{{key}}/files/{{file}}"): Example(
+            "The file is gone, and so is the index line that linked to it",
+            wire.DeleteResult(file=TOPIC, removed_index_lines=[_INDEX_LINE]),
+        ),
+        ("POST", f"{memory}/session-start"): _session_start_example(),
+        ("GET", f"{memory}/search"): Example(
+            "?q=pnpm: the best hit first, the matched words marked in its snippet",
+            wire.SearchResults(
+                query="pnpm",
+                scope=None,
+                total=1,
+                hits=[
+                    wire.SearchHit(
+                        scope="user",
+                        file=TOPIC,
+                        name="prefers-pnpm",
+                        description="Use pnpm for every JavaScript package operation",
+                        score=7.25,
+                        snippet=[
+                            wire.SnippetPart(text="Use `", hit=False),
+                            wire.SnippetPart(text="pnpm", hit=True),
+                            wire.SnippetPart(text=" install` in every repository.", hit=False),
+                        ],
+                    )
+                ],
+            ),
+        ),
+    }
+
+
+def _examples() -> dict[tuple[str, str], Example]:
+    health = wire.Health(status="ok", checks={"process": "ok"})
+    ready = wire.Health(status="ok", checks={"dataDirReadable": "ok", "dataDirWritable": "ok"})
+    summary = wire.AgentSummary(
+        id=AGENT, project=PROJECT, name=NAME, memory_enabled=True, memory_count=13
+    )
+    switched_off = wire.AgentConfig(
+        id=AGENT,
+        project=PROJECT,
+        name=NAME,
+        template=_TEMPLATE,
+        memory=wire.MemoryConfig(
+            enabled=False,
+            prompt=DEFAULT_MEMORY_PROMPT,
+            workspace_prompt=DEFAULT_WORKSPACE_PROMPT,
+            prompt_is_default=True,
+            workspace_prompt_is_default=True,
+        ),
+    )
+    return {
+        ("GET", "/healthz"): Example("The process answers", health),
+        ("GET", "/readyz"): Example("The data dir is readable and writable", ready),
+        ("GET", "/metrics"): Example("Prometheus text exposition (cut short)", _METRICS),
+        ("GET", "/openapi.json"): Example(
+            "This document (cut short)",
+            {"openapi": "3.1.0", "info": {"title": "Agent Memory API", "version": "0.1.0"}},
+        ),
+        ("GET", "/"): Example("The web page (cut short)", "<!doctype html>\n<html lang=en>…"),
+        ("GET", "/api/me"): Example(
+            "A token that reaches one project, with a chat configured",
+            wire.Me(
+                name="ci-bot",
+                projects=[PROJECT],
+                chat_url_template="https://chat.example/new?draft={draftId}&agent={agent}",
+            ),
+        ),
+        ("GET", "/api/projects"): Example(
+            "The caller's projects", wire.ProjectList(projects=[PROJECT])
+        ),
+        ("GET", "/api/projects/{project}/agents"): Example(
+            "One agent with 13 topic files", wire.AgentList(agents=[summary])
+        ),
+        ("POST", "/api/projects/{project}/agents"): Example(
+            "Create an agent with the default template",
+            _CONFIG,
+            wire.AgentCreate(id=AGENT, name=NAME),
+        ),
+        ("GET", f"{_BASE}/config"): Example("Default prompts, memory on", _CONFIG),
+        ("PATCH", f"{_BASE}/config"): Example(
+            "Switch memory off, nothing else",
+            switched_off,
+            wire.ConfigPatch(memory=wire.MemoryPatch(enabled=False)),
+        ),
+        ("POST", f"{_BASE}/drafts"): Example(
+            "A prompt pinned to a Workspace",
+            _DRAFT,
+            wire.DraftCreate(prompt=_DRAFT.prompt, workspace=WORKSPACE),
+        ),
+        ("GET", f"{_BASE}/drafts/{{draft}}"): Example("A live draft", _DRAFT),
+        **_memory_examples(),
+    }
+
+
+EXAMPLES: dict[tuple[str, str], Example] = _examples()
+"""The example of each ``(METHOD, path template)`` of :data:`memory_api.http.openapi.OPERATIONS`."""

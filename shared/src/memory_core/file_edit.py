@@ -1,0 +1,312 @@
+"""Apply a pure edit to a file that others write at the same time, losing none of their writes.
+
+The one rule for every file the service rewrites while someone else may write it (Q-2, Q-2a,
+A-6): the index pruning of a delete, the template placeholder insert in ``agent.json``, the
+import. An agent edits ``MEMORY.md`` with its own file tools and takes no lock, so a lock alone
+cannot protect it; :func:`edit_file` instead *detects* a write that slipped in and re-applies
+the edit to the new content::
+
+    edited = edit_file(index_path, lambda raw: prune(raw), merge=merge_lines)
+
+One attempt (blocking, on the local filesystem):
+
+1. read the file (``before``), compute ``after = edit(before)``; ``None`` or no change: done;
+2. write ``after`` to a hidden temp file beside it (fsync), then **swap** the two names in one
+   step (:func:`memory_core.swap.exchange`, Linux ``renameat2(RENAME_EXCHANGE)``): ``after``
+   now stands at the path and the file that stood there is in our hands under the temp name;
+3. wait until no one holds that swapped-out file open for writing (a kernel lease tells,
+   :func:`memory_core.swap.read_when_idle`) and read it. Equal to ``before``: nobody wrote
+   between our read and the swap, nor through a descriptor opened before it: done, the
+   swapped-out file is unlinked;
+4. otherwise somebody's write is in it: **swap back** (their file stands at the path again,
+   exactly as they left it), then look at our copy, which stood at the path for those
+   microseconds: whatever was appended to it is appended to the path (``O_APPEND``, as an agent
+   would), a whole rewrite of it is merged in with ``merge`` (or kept aside, see below); then
+   start over from a fresh read, so the edit is re-applied to the new content.
+
+After :data:`EDIT_ATTEMPTS` attempts that each met a concurrent write, or when a writer keeps
+the file open longer than :data:`IDLE_TIMEOUT`, :class:`~memory_core.errors.FileKeptChanging`
+is raised (the service answers 409); the file then holds everyone's writes, without the edit.
+
+What is covered, on a local Linux filesystem with ``renameat2`` exchange and leases (ext4, xfs,
+btrfs, tmpfs):
+
+- an append (open, append, close) or a whole-file rewrite (write to the path, or write a temp
+  file and rename it over, as editors and agent file tools do) that takes effect *before* the
+  edit's replacement: re-applied to, never overwritten;
+- a write through a descriptor opened before the replacement that lands after it (waited for);
+- an append to the edited copy while it stands in place during a swap back (carried over).
+
+What is not covered, by any file-based protocol:
+
+- a writer that read the file *before* the edit and writes its whole stale copy back *after*
+  the edit took effect: that is its own lost update (Claude Code's Write refuses a file changed
+  since it was read; editors warn). For the index it can only bring back the deleted file's
+  links, which lint then reports as dangling (T-5);
+- an ``open()`` that looked the path up before the swap but is held up for longer than the
+  idle check before it completes, or a descriptor kept open for writing for longer than
+  :data:`IDLE_TIMEOUT` (the edit gives up with :class:`FileKeptChanging` then, losing nothing);
+- a *whole* rewrite of the edited copy in the microseconds it stands in place during a swap
+  back when no ``merge`` is given: the copy is kept beside the file as a hidden
+  ``.<name>.kept-<random>`` and an error is logged.
+
+Where there is no exchange (another OS, NFS, some FUSE filesystems) the file is re-read and
+compared just before a plain ``rename`` (the window shrinks to microseconds but is not closed);
+where leases are refused (another user's file without ``CAP_LEASE``) a short fixed wait stands
+in for the idle check. Both are logged once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from memory_core.atomic import fsync_directory, write_temp_beside
+from memory_core.errors import FileKeptChanging
+from memory_core.swap import (
+    IDLE_GRACE,
+    IdleRead,
+    exchange,
+    hold_exclusive_lease,
+    read_when_idle,
+    release_lease,
+)
+
+__all__ = [
+    "EDIT_ATTEMPTS",
+    "IDLE_TIMEOUT",
+    "Edit",
+    "Edited",
+    "FileTooLarge",
+    "Merge",
+    "edit_file",
+]
+
+logger = logging.getLogger(__name__)
+
+EDIT_ATTEMPTS = 20
+"""Attempts of read-edit-swap before :class:`FileKeptChanging` while writes keep slipping in."""
+IDLE_TIMEOUT = 2.0
+"""Seconds to wait for writers to close a swapped-out file before giving up on the edit."""
+DEFAULT_READ_CAP = 16 * 1024 * 1024
+"""Bytes of a file :func:`edit_file` reads at most by default."""
+
+Edit = Callable[[bytes], bytes | None]
+"""A pure edit: the file's bytes in, the new bytes out, or ``None`` to leave the file alone."""
+Merge = Callable[[bytes, bytes, bytes], bytes]
+"""``merge(base, a, b)``: two whole-file edits of ``base`` combined, ``b`` winning conflicts."""
+
+_warned: set[str] = set()
+
+
+class FileTooLarge(OSError):
+    """The file is longer than the read cap; it is left alone rather than edited from a part."""
+
+
+@dataclass(frozen=True)
+class Edited:
+    """A successful edit: ``before``, the bytes it was applied to, and ``after``, its result."""
+
+    before: bytes
+    after: bytes
+
+
+def _warn_once(key: str, message: str, *args: object) -> None:
+    if key not in _warned:
+        _warned.add(key)
+        logger.warning(message, *args)
+
+
+def _read(path: Path, cap: int) -> tuple[bytes, int] | None:
+    """Read ``path`` once no one writes it: (bytes, permission bits), or None when it is missing.
+
+    Waiting for writers to close it means a half-done rewrite (truncated, not yet written) is
+    never taken for the file's content. Raises :class:`FileKeptChanging` when a writer keeps it
+    open for longer than :data:`IDLE_TIMEOUT`, :class:`FileTooLarge` over ``cap`` bytes.
+    """
+    try:
+        found = read_when_idle(path, cap, IDLE_TIMEOUT)
+    except FileNotFoundError:
+        return None
+    if not found.idle:
+        raise FileKeptChanging(
+            f"{path.name} is held open for writing by another program; try again later"
+        )
+    if len(found.data) > cap:
+        raise FileTooLarge(f"{path.name!r} is larger than {cap} bytes")
+    return found.data, found.mode
+
+
+def _append(path: Path, tail: bytes) -> None:
+    """Append ``tail`` to ``path`` the way an agent does (one ``O_APPEND`` write), fsynced."""
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:
+        os.write(fd, tail)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _keep_aside(path: Path, temp: Path) -> None:
+    """Keep a copy that could not be merged beside the file (hidden) and say where it is."""
+    fd, kept = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.kept-")
+    os.close(fd)
+    temp.replace(kept)
+    logger.error(
+        "%s was rewritten by two writers at once while an edit was undone; one version stays "
+        "at the path, the other is kept as %s",
+        path,
+        kept,
+    )
+
+
+def _carry_late_writes(
+    path: Path, temp: Path, installed: bytes, cap: int, merge: Merge | None, depth: int
+) -> None:
+    """Bring writes that landed on our copy (now at ``temp``) over to the file at ``path``."""
+    late = read_when_idle(temp, cap, IDLE_TIMEOUT).data
+    if late == installed:
+        return
+    if late.startswith(installed):
+        with contextlib.suppress(FileNotFoundError):  # removed since: the removal is the latest
+            _append(path, late[len(installed) :])
+        return
+    current = _read(path, cap)
+    if current is None:
+        return
+    if merge is None or depth > 0:
+        _keep_aside(path, temp)
+        return
+    merged = merge(installed, late, current[0])
+    if _replace_if_unchanged(path, current[0], merged, current[1], cap, merge, depth + 1) is None:
+        _keep_aside(path, temp)
+
+
+def _replace_plainly(path: Path, temp: Path, expected: bytes, cap: int) -> bytes | None:
+    """No exchange here: re-read, and rename over only when nothing changed (a tiny window)."""
+    _warn_once("exchange", "no atomic exchange on %s; concurrent writes have a small window", path)
+    current = _read(path, cap)
+    if current is None or current[0] != expected:
+        return None
+    temp.replace(path)
+    return b""
+
+
+def _swapped_out(path: Path, temp: Path, cap: int) -> IdleRead | None:
+    """Read what the exchange took out of ``path`` (now at ``temp``); None: not a regular file."""
+    try:
+        found = read_when_idle(temp, cap, IDLE_TIMEOUT)
+    except OSError:  # a folder, FIFO or symlink put there (or gone): theirs, not ours to judge
+        return None
+    if not found.leased:
+        _warn_once("lease", "no file leases on %s; a late writer is waited for briefly", path)
+    return found
+
+
+def _replace_if_unchanged(
+    path: Path,
+    expected: bytes,
+    new: bytes,
+    mode: int,
+    cap: int,
+    merge: Merge | None,
+    depth: int = 0,
+) -> bytes | None:
+    """Put ``new`` at ``path`` if it still holds ``expected``, or ``expected`` plus appends.
+
+    Returns the bytes that were appended to ``expected`` meanwhile and have been appended after
+    ``new`` (``b""`` for none), or None when something else changed: then their file stands at
+    the path again, with every write. Raises :class:`FileKeptChanging` when a writer holds the
+    replaced file open for longer than :data:`IDLE_TIMEOUT` (their file is put back first).
+    """
+    temp = write_temp_beside(path, new, mode=mode)
+    fd = os.open(temp, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC)
+    # Until the appends are carried over, nobody may read our copy (a rewriter would take it,
+    # without them, for the file) or write it: their open() waits for the lease to go.
+    leased = hold_exclusive_lease(fd)
+    try:
+        try:
+            if not exchange(temp, path):
+                return _replace_plainly(path, temp, expected, cap)
+        except FileNotFoundError:
+            return None  # the file was removed meanwhile: the caller reads again
+        found = _swapped_out(path, temp, cap)
+        if found is not None and found.idle and found.data.startswith(expected):
+            tail = found.data[len(expected) :]
+            if tail:  # only appended to, the agent's usual write: carry it over
+                os.write(fd, tail)
+                os.fsync(fd)
+            return tail
+        try:
+            exchange(temp, path)  # theirs back at the path, exactly as they left it
+        except FileNotFoundError:
+            return None  # our copy was removed after the swap: that removal is the latest word
+        waiting = leased and release_lease(fd)
+        leased = False
+        os.close(fd)  # ours open for writing would look like a writer still at work
+        fd = -1
+        if waiting:  # someone opened our copy while it stood there: let them finish first
+            time.sleep(IDLE_GRACE)
+        _carry_late_writes(path, temp, new, cap, merge, depth)
+        if found is not None and not found.idle:
+            raise FileKeptChanging(
+                f"{path.name} is held open for writing by another program; try again later"
+            )
+        return None
+    finally:
+        if leased:
+            release_lease(fd)
+        if fd >= 0:
+            os.close(fd)
+        with contextlib.suppress(FileNotFoundError):
+            temp.unlink()
+        fsync_directory(path.parent)
+
+
+def edit_file(
+    path: Path,
+    edit: Edit,
+    *,
+    merge: Merge | None = None,
+    read_cap: int = DEFAULT_READ_CAP,
+    attempts: int = EDIT_ATTEMPTS,
+) -> Edited | None:
+    """Apply the pure ``edit`` to the file at ``path`` without losing a concurrent write.
+
+    ``path`` must already be resolved and checked by the caller (no symlink is followed). Returns
+    :class:`Edited` with the content the edit was applied to and its result, or ``None`` when the
+    file is missing or ``edit`` leaves it alone. ``merge`` combines two whole-file writes in the
+    rare case described in the module docstring (e.g. :func:`memory_core.line_merge.merge_lines`
+    for line files; ``None`` for formats that cannot be merged by lines). The permission bits
+    of the file are kept.
+
+    Raises :class:`~memory_core.errors.FileKeptChanging` (nothing lost, edit not applied),
+    :class:`FileTooLarge` over ``read_cap`` bytes,
+    :class:`~memory_core.errors.NotRegularFileError` and ``OSError`` (unreadable, read-only
+    folder, full disk: the file is unchanged). Blocking: call it from a worker thread.
+    """
+    for _ in range(attempts):
+        current = _read(path, read_cap)
+        if current is None:
+            return None
+        before, mode = current
+        after = edit(before)
+        if after is None or after == before:
+            return None
+        tail = _replace_if_unchanged(path, before, after, mode, read_cap, merge)
+        if tail is None:
+            continue
+        if not tail or edit(before + tail) in (None, after + tail):
+            # the appended lines needed no edit (the usual case): the file is as edited
+            return Edited(before=before + tail, after=after + tail)
+        # the appended lines need the edit too (e.g. a new link to the deleted file): again
+    raise FileKeptChanging(
+        f"{path.name} kept changing while it was being edited ({attempts} attempts); "
+        "it holds every write, without this edit"
+    )

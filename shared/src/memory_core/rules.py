@@ -1,0 +1,261 @@
+"""Rules on the strings the API accepts, each stated once for its check and its OpenAPI schema.
+
+A :class:`TextRule` is the whole verdict on one kind of string (an id, a file name, a Workspace
+path, an agent name): a JSON Schema ``pattern``, an optional ``maxLength`` in code points and an
+optional limit in UTF-8 bytes. The service checks a value with :meth:`TextRule.accepts` and the
+OpenAPI document prints :meth:`TextRule.json_schema`, so the two cannot disagree (A-11).
+
+Three dialects read a pattern: Python ``re`` (the check), ECMA-262 (what JSON Schema names) and
+Rust ``regex`` (validators such as jsonschema-rs). Patterns here keep to what all three read the
+same way: anchors ``^``/``$``, classes spelled with ``\\uXXXX`` escapes, groups, bounded
+repetition and lookaheads. The one difference that matters, Python's ``$`` also matching before
+a final newline, is removed by compiling ``$`` as ``\\Z`` (:func:`python_regex`).
+
+JSON Schema counts ``maxLength`` in code points; K-7 limits file names in bytes of UTF-8. The
+byte limit is published as the extension keyword :data:`MAX_UTF8_BYTES_KEYWORD`, beside the
+strictest ``maxLength`` that refuses nothing the service accepts (one byte per code point).
+
+>>> ID_RULE = TextRule(pattern="^[a-z]{1,3}$", summary="must be 1-3 letters a-z")
+>>> ID_RULE.accepts("abc"), ID_RULE.accepts("abc" + chr(10)), ID_RULE.problem("ABC")
+(True, False, 'must be 1-3 letters a-z')
+"""
+
+from __future__ import annotations
+
+import re
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from typing import Any, TypeAlias
+
+    import msgspec
+
+    Explain: TypeAlias = Callable[[str], str | None]
+    """Names what is wrong with a refused value, or None when its part of the rule holds."""
+
+__all__ = [
+    "AGENT_NAME_RULE",
+    "CONTROL_CLASS",
+    "DRAFT_PROMPT_RULE",
+    "MAX_UTF8_BYTES_KEYWORD",
+    "NAME_MAX",
+    "WHITESPACE",
+    "WHITESPACE_CLASS",
+    "WORKSPACE_PATH_MAX_BYTES",
+    "WORKSPACE_PATH_RULE",
+    "TextRule",
+    "char_class",
+    "python_regex",
+    "utf8_length",
+]
+
+MAX_UTF8_BYTES_KEYWORD = "x-maxUtf8Bytes"
+"""OpenAPI extension keyword: the most bytes the string may take encoded as UTF-8 (K-7)."""
+
+
+def char_class(ranges: Iterable[tuple[int, int]]) -> str:
+    """Render code point ranges (inclusive) as the inside of a regex class in ``\\uXXXX`` escapes.
+
+    >>> char_class([(0, 31), (0x7F, 0x9F)])
+    '\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f'
+    """
+    parts = []
+    for first, last in ranges:
+        parts.append(f"\\u{first:04x}" if first == last else f"\\u{first:04x}-\\u{last:04x}")
+    return "".join(parts)
+
+
+_CONTROL_RANGES = ((0x00, 0x1F), (0x7F, 0x9F))
+CONTROL_CLASS = char_class(_CONTROL_RANGES)
+"""The C0 and C1 control characters (Unicode category ``Cc``, NUL included) as a class body."""
+
+_WHITESPACE_RANGES = (
+    (0x09, 0x0D),
+    (0x1C, 0x20),
+    (0x85, 0x85),
+    (0xA0, 0xA0),
+    (0x1680, 0x1680),
+    (0x2000, 0x200A),
+    (0x2028, 0x2029),
+    (0x202F, 0x202F),
+    (0x205F, 0x205F),
+    (0x3000, 0x3000),
+)
+WHITESPACE = "".join(chr(c) for first, last in _WHITESPACE_RANGES for c in range(first, last + 1))
+"""Every character Python's ``str.strip()`` removes (``str.isspace``), spelled out so a pattern
+can name them: ECMA-262's and Rust's ``\\s`` each differ from Python's."""
+WHITESPACE_CLASS = char_class(_WHITESPACE_RANGES)
+""":data:`WHITESPACE` as a class body."""
+
+
+def python_regex(pattern: str) -> re.Pattern[str]:
+    """Compile a JSON Schema ``pattern`` so that Python's ``search`` reads it as ECMA-262 does.
+
+    ``$`` becomes ``\\Z`` (end of input only). Patterns holding a literal ``\\$`` are refused
+    (``ValueError``): none is needed, and keeping them out keeps this translation exact.
+    """
+    if "\\$" in pattern:
+        raise ValueError(f"a rule pattern must not hold a literal '$': {pattern!r}")
+    return re.compile(pattern.replace("$", r"\Z"))
+
+
+def utf8_length(value: str) -> int | None:
+    """Bytes of ``value`` in UTF-8, or None when it cannot be encoded (a lone surrogate)."""
+    try:
+        return len(value.encode("utf-8"))
+    except UnicodeEncodeError:
+        return None
+
+
+class TextRule:
+    """The complete rule on one kind of string: what the service checks and the document shows.
+
+    ``pattern`` is a JSON Schema pattern (searched, as JSON Schema does; anchor it to match the
+    whole value); ``max_length`` is JSON Schema ``maxLength`` in code points; ``max_utf8_bytes``
+    the limit in bytes of UTF-8 (a value that cannot be encoded is refused with it). ``summary``
+    says the rule in words (the description and the fallback reason); ``explanations`` are
+    tried in order on a refused value to name the first thing wrong with it. They only word
+    the answer: whether a value passes is decided by :meth:`accepts` alone.
+
+    A plain slotted class, compiled on first use: a hook process that imports
+    :mod:`memory_core.keys` pays for neither ``dataclasses`` nor a dozen regexes (H-5).
+    Treat instances as values; nothing changes them after construction.
+    """
+
+    __slots__ = ("_regex", "explanations", "max_length", "max_utf8_bytes", "pattern", "summary")
+
+    def __init__(
+        self,
+        *,
+        pattern: str,
+        summary: str,
+        max_length: int | None = None,
+        max_utf8_bytes: int | None = None,
+        explanations: tuple[Explain, ...] = (),
+    ) -> None:
+        if "\\$" in pattern:
+            raise ValueError(f"a rule pattern must not hold a literal '$': {pattern!r}")
+        self.pattern = pattern
+        self.summary = summary
+        self.max_length = max_length
+        self.max_utf8_bytes = max_utf8_bytes
+        self.explanations = explanations
+        self._regex: re.Pattern[str] | None = None
+
+    def __repr__(self) -> str:
+        return f"TextRule(pattern={self.pattern!r})"
+
+    def accepts(self, value: str) -> bool:
+        """Tell whether ``value`` satisfies the rule (pattern, code points and bytes)."""
+        if self.max_length is not None and len(value) > self.max_length:
+            return False
+        if self.max_utf8_bytes is not None:
+            size = utf8_length(value)
+            if size is None or size > self.max_utf8_bytes:
+                return False
+        if self._regex is None:
+            self._regex = python_regex(self.pattern)
+        return self._regex.search(value) is not None
+
+    def problem(self, value: str) -> str | None:
+        """Return None when ``value`` is accepted, else the reason it is refused."""
+        if self.accepts(value):
+            return None
+        for explain in self.explanations:
+            reason = explain(value)
+            if reason is not None:
+                return reason
+        return self.summary
+
+    def json_schema(self) -> dict[str, Any]:
+        """The JSON Schema of a string following this rule (with the byte-limit extension)."""
+        schema: dict[str, Any] = {"type": "string", "pattern": self.pattern}
+        if self.max_length is not None:
+            schema["maxLength"] = self.max_length
+        if self.max_utf8_bytes is not None:
+            schema[MAX_UTF8_BYTES_KEYWORD] = self.max_utf8_bytes
+        return schema
+
+    def meta(self, description: str) -> msgspec.Meta:
+        """A ``msgspec.Meta`` that documents the rule on a DTO field (it does not enforce it).
+
+        The store enforces the rule with :meth:`problem`, answering 400 with the reason; the
+        decoder only checks the JSON type (422), as for every other field.
+        """
+        import msgspec  # only where DTOs are defined (memory_core.wire imports it anyway)
+
+        extra = {key: value for key, value in self.json_schema().items() if key != "type"}
+        return msgspec.Meta(description=f"{description} {self.summary}.", extra_json_schema=extra)
+
+
+def _too_many_bytes(limit: int) -> Explain:
+    def explain(value: str) -> str | None:
+        size = utf8_length(value)
+        if size is None:
+            return "must be valid Unicode text"
+        return f"must be at most {limit} bytes long" if size > limit else None
+
+    return explain
+
+
+def _holds_control(value: str) -> str | None:
+    if re.search(f"[{CONTROL_CLASS}]", value):
+        return "must not hold control characters (newline, tab …)"
+    return None
+
+
+NAME_MAX = 100
+"""Characters of an agent name at most, surrounding whitespace not counted (A-1)."""
+_NOT_BLANK = f"[^{WHITESPACE_CLASS}{CONTROL_CLASS}]"
+AGENT_NAME_RULE = TextRule(
+    # Surrounding whitespace is trimmed before storing; what remains is 1-100 characters
+    # without control characters, starting and ending with a visible one.
+    pattern=(
+        f"^[{WHITESPACE_CLASS}]*{_NOT_BLANK}"
+        f"(?:[^{CONTROL_CLASS}]{{0,{NAME_MAX - 2}}}{_NOT_BLANK})?[{WHITESPACE_CLASS}]*$"
+    ),
+    summary=(
+        f"1-{NAME_MAX} characters without control characters once surrounding whitespace is trimmed"
+    ),
+    explanations=(
+        lambda value: "must not be empty" if not value.strip(WHITESPACE) else None,
+        lambda value: _holds_control(value.strip(WHITESPACE)),
+        lambda value: (
+            f"must be at most {NAME_MAX} characters"
+            if len(value.strip(WHITESPACE)) > NAME_MAX
+            else None
+        ),
+    ),
+)
+"""An agent's display name (A-1, A-2); the stored name is ``value.strip(WHITESPACE)``."""
+
+WORKSPACE_PATH_MAX_BYTES = 4096
+"""The longest Workspace path accepted, in bytes of UTF-8 (PATH_MAX on Linux)."""
+WORKSPACE_PATH_RULE = TextRule(
+    pattern=f"^/[^{CONTROL_CLASS}]*$",
+    summary=(
+        "an absolute path (starting with '/') without control characters, at most "
+        f"{WORKSPACE_PATH_MAX_BYTES} bytes of UTF-8"
+    ),
+    max_length=WORKSPACE_PATH_MAX_BYTES,
+    max_utf8_bytes=WORKSPACE_PATH_MAX_BYTES,
+    explanations=(
+        lambda value: "must not hold a NUL character" if "\x00" in value else None,
+        _holds_control,
+        _too_many_bytes(WORKSPACE_PATH_MAX_BYTES),
+        lambda value: None if value.startswith("/") else f"must be an absolute path, got {value!r}",
+    ),
+)
+"""The Workspace path of a Session start or a draft (A-9, A-12): the one path the API takes.
+
+A relative path would be resolved against the service's own working directory, which means
+nothing to the harness; a control character would split the one-line ``.workspace`` marker (K-5).
+"""
+
+DRAFT_PROMPT_RULE = TextRule(
+    pattern=f"[^{WHITESPACE_CLASS}]",
+    summary="any text that is not only whitespace",
+    explanations=(lambda value: "must not be empty",),
+)
+"""A draft's prompt (A-12): anything but an empty or all-whitespace text."""

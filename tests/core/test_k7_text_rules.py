@@ -1,0 +1,187 @@
+"""K-7, A-1, A-9, A-12: each string rule, stated once as a pattern, says what the spec says.
+
+The service checks with :class:`memory_core.rules.TextRule` and the OpenAPI document prints the
+same rule, so these tests hold the patterns to the spec's words: each rule is compared, on
+random and tricky values, with a plain reading of its requirement written out step by step.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import unicodedata
+from collections.abc import Callable
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from memory_core.keys import DRAFT_ID_RULE, ID_RULE, SCOPE_KEY_RULE, TOPIC_FILE_NAME_RULE
+from memory_core.rules import (
+    AGENT_NAME_RULE,
+    CONTROL_CLASS,
+    DRAFT_PROMPT_RULE,
+    MAX_UTF8_BYTES_KEYWORD,
+    NAME_MAX,
+    WHITESPACE,
+    WORKSPACE_PATH_RULE,
+    TextRule,
+    python_regex,
+)
+
+TRICKY = [
+    "",
+    " ",
+    "a",
+    "a\n",
+    "\na",
+    "MEMORY.md",
+    "memory.MD",
+    ".md",
+    "x.md",
+    "x.md\n",
+    ".x.md",
+    "a/b.md",
+    "a\\b.md",
+    "数据库迁移.md",
+    "é" * 127 + ".md",
+    "é" * 126 + "a.md",
+    "/",
+    "/a\tb",
+    "/a\x85b",
+    "relative",
+    " Coder ",
+    "\x1cCoder\u3000",
+    "C" * NAME_MAX,
+    " " + "C" * NAME_MAX + "\n",
+    "C" * (NAME_MAX + 1),
+    "Co\x00der",
+    "user",
+    "my-app-a81f32c4",
+    "0" * 32,
+    "\u2028",
+]
+UNICODE = st.text(st.characters(codec="utf-8"), max_size=300)
+
+
+def _is_control(text: str) -> bool:
+    return any(unicodedata.category(ch) == "Cc" for ch in text)
+
+
+def _spec_file_name(value: str) -> bool:
+    """K-7 in words: ends in .md, not MEMORY.md (T-5b: other cases are topic files), no leading
+    '.', no '/', '\\', NUL or control character, at most 255 bytes of UTF-8."""
+    return (
+        value.endswith(".md")
+        and value != "MEMORY.md"
+        and not value.startswith(".")
+        and "/" not in value
+        and "\\" not in value
+        and not _is_control(value)
+        and len(value.encode("utf-8")) <= 255
+    )
+
+
+def _spec_agent_name(value: str) -> bool:
+    """A-1: trimmed of surrounding whitespace, 1-100 characters, no control character."""
+    clean = value.strip()
+    return 0 < len(clean) <= NAME_MAX and not _is_control(clean)
+
+
+def _spec_workspace(value: str) -> bool:
+    """A-9: an absolute path, no control character, at most 4096 bytes of UTF-8."""
+    return value.startswith("/") and not _is_control(value) and len(value.encode()) <= 4096
+
+
+def _spec_prompt(value: str) -> bool:
+    """A-12: not empty once surrounding whitespace is trimmed."""
+    return bool(value.strip())
+
+
+SPECS: list[tuple[TextRule, Callable[[str], bool]]] = [
+    (TOPIC_FILE_NAME_RULE, _spec_file_name),
+    (AGENT_NAME_RULE, _spec_agent_name),
+    (WORKSPACE_PATH_RULE, _spec_workspace),
+    (DRAFT_PROMPT_RULE, _spec_prompt),
+    (ID_RULE, lambda value: re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,63}", value) is not None),
+    (
+        SCOPE_KEY_RULE,
+        lambda value: (
+            value == "user"
+            or re.fullmatch(r"[a-z0-9_][a-z0-9._-]{0,47}-[0-9a-f]{8}", value) is not None
+        ),
+    ),
+    (DRAFT_ID_RULE, lambda value: re.fullmatch(r"[0-9a-f]{32}", value) is not None),
+]
+
+
+def test_whitespace_is_exactly_what_python_strips() -> None:
+    spaces = {chr(code) for code in range(sys.maxunicode + 1) if chr(code).isspace()}
+    assert set(WHITESPACE) == spaces
+
+
+def test_control_class_is_exactly_unicode_cc() -> None:
+    controls = {chr(code) for code in range(0x3000) if unicodedata.category(chr(code)) == "Cc"}
+    assert {ch for ch in map(chr, range(0x3000)) if re.fullmatch(f"[{CONTROL_CLASS}]", ch)} == (
+        controls
+    )
+
+
+def test_python_regex_reads_dollar_as_the_end_of_the_value() -> None:
+    assert python_regex("^a$").search("a\n") is None
+    assert python_regex("^a$").search("a") is not None
+    with pytest.raises(ValueError, match="literal"):
+        python_regex("^a\\$$")
+
+
+def test_a11_a_rule_prints_as_json_schema_with_its_byte_limit() -> None:
+    rule = TextRule(pattern="^x+$", summary="x", max_length=4, max_utf8_bytes=4)
+    assert rule.json_schema() == {
+        "type": "string",
+        "pattern": "^x+$",
+        "maxLength": 4,
+        MAX_UTF8_BYTES_KEYWORD: 4,
+    }
+
+
+@pytest.mark.parametrize(("rule", "spec"), SPECS)
+@pytest.mark.parametrize("value", TRICKY)
+def test_k7_each_rule_agrees_with_its_spec_on_tricky_values(
+    rule: TextRule, spec: Callable[[str], bool], value: str
+) -> None:
+    assert rule.accepts(value) == spec(value), (rule.summary, value)
+    assert (rule.problem(value) is None) == rule.accepts(value)
+
+
+@pytest.mark.parametrize(("rule", "spec"), SPECS)
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_k7_each_rule_agrees_with_its_spec_on_random_values(
+    rule: TextRule, spec: Callable[[str], bool], data: st.DataObject
+) -> None:
+    from_pattern = st.from_regex(python_regex(rule.pattern), alphabet=st.characters(codec="utf-8"))
+    value = data.draw(st.one_of(UNICODE, from_pattern))
+    assert rule.accepts(value) == spec(value), (rule.summary, value)
+
+
+def test_k7_refusals_name_the_first_broken_part() -> None:
+    assert TOPIC_FILE_NAME_RULE.problem("x" * 300 + ".md") == "is longer than 255 bytes in UTF-8"
+    assert TOPIC_FILE_NAME_RULE.problem("MEMORY.md") == "is the scope's index, not a topic file"
+    assert TOPIC_FILE_NAME_RULE.problem("Memory.md") is None
+    assert AGENT_NAME_RULE.problem(" \t ") == "must not be empty"
+    assert AGENT_NAME_RULE.problem("C" * 101) == "must be at most 100 characters"
+    assert WORKSPACE_PATH_RULE.problem("src/app") == "must be an absolute path, got 'src/app'"
+    assert DRAFT_PROMPT_RULE.problem("\u3000") == "must not be empty"
+
+
+def test_h5_the_rules_cost_a_hook_process_no_extra_imports() -> None:
+    """memory_core.keys (on the write guard's path) imports rules.py; that must stay cheap."""
+    probe = "import sys, memory_core.keys; print(sorted(set(sys.modules) & {NAMES!r}))"
+    names = {"typing", "dataclasses", "msgspec"}
+    found = subprocess.run(
+        [sys.executable, "-c", probe.replace("{NAMES!r}", repr(names))],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert found == "[]"

@@ -1,0 +1,221 @@
+"""Q-2, Q-2a, A-6: ``edit_file`` applies an edit without losing a write that races it.
+
+The edit function runs between the read and the replacement, so a test's edit can play the
+agent whose write lands in exactly that window; a thread plays a writer that opened the file
+before the replacement and writes after it.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from memory_core import file_edit, swap
+from memory_core.errors import FileKeptChanging
+from memory_core.file_edit import Edited, edit_file
+from memory_core.line_merge import merge_lines
+
+
+def drop(word: bytes) -> Callable[[bytes], bytes | None]:
+    """A pure edit removing the lines holding ``word`` (None when there is none)."""
+
+    def edit(raw: bytes) -> bytes | None:
+        lines = raw.splitlines(keepends=True)
+        kept = [line for line in lines if word not in line]
+        return None if kept == lines else b"".join(kept)
+
+    return edit
+
+
+def racing(
+    edit: Callable[[bytes], bytes | None], write: Callable[[], None], times: int = 1
+) -> Callable[[bytes], bytes | None]:
+    """``edit``, with ``write`` done during its first ``times`` calls (after the read)."""
+    calls = 0
+
+    def raced(raw: bytes) -> bytes | None:
+        nonlocal calls
+        calls += 1
+        if calls <= times:
+            write()
+        return edit(raw)
+
+    return raced
+
+
+def leftovers(folder: Path) -> list[str]:
+    return sorted(path.name for path in folder.iterdir() if path.name.startswith("."))
+
+
+def test_q2a_an_append_between_read_and_replace_is_kept(tmp_path: Path) -> None:
+    index = tmp_path / "MEMORY.md"
+    index.write_bytes(b"- [A](a.md)\n- [B](b.md)\n")
+
+    def append() -> None:
+        with index.open("ab") as handle:
+            handle.write(b"- agent line\n")
+
+    edited = edit_file(index, racing(drop(b"a.md"), append), merge=merge_lines)
+
+    assert index.read_bytes() == b"- [B](b.md)\n- agent line\n"
+    assert edited == Edited(
+        before=b"- [A](a.md)\n- [B](b.md)\n- agent line\n", after=index.read_bytes()
+    )
+    assert leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("style", ["in place", "rename over"])
+def test_q2a_a_whole_rewrite_between_read_and_replace_gets_the_edit_reapplied(
+    tmp_path: Path, style: str
+) -> None:
+    index = tmp_path / "MEMORY.md"
+    index.write_bytes(b"- [A](a.md)\n- [B](b.md)\n")
+    rewritten = b"# Mine now\n- [B](b.md) edited\n- [A](a.md)\n"
+
+    def rewrite() -> None:
+        if style == "in place":
+            index.write_bytes(rewritten)
+        else:
+            (tmp_path / ".tool.tmp").write_bytes(rewritten)
+            (tmp_path / ".tool.tmp").replace(index)
+
+    edit_file(index, racing(drop(b"a.md"), rewrite), merge=merge_lines)
+
+    assert index.read_bytes() == b"# Mine now\n- [B](b.md) edited\n"
+    assert leftovers(tmp_path) == []
+
+
+def test_q2a_a_writer_that_opened_before_the_replace_and_writes_after_is_waited_for(
+    tmp_path: Path,
+) -> None:
+    index = tmp_path / "MEMORY.md"
+    index.write_bytes(b"- [A](a.md)\n- keep\n")
+    handles: list[int] = []
+
+    def open_for_later() -> None:
+        fd = os.open(index, os.O_WRONLY | os.O_APPEND)
+        handles.append(fd)
+
+        def write_late() -> None:
+            time.sleep(0.2)  # well after the replacement
+            os.write(fd, b"- late line\n")
+            os.close(fd)
+
+        threading.Thread(target=write_late).start()
+
+    edit_file(index, racing(drop(b"a.md"), open_for_later), merge=merge_lines)
+
+    assert index.read_bytes() == b"- keep\n- late line\n"
+    assert handles
+
+
+def test_q2a_an_index_that_never_settles_is_a_named_error_and_keeps_every_write(
+    tmp_path: Path,
+) -> None:
+    index = tmp_path / "MEMORY.md"
+    index.write_bytes(b"- [A](a.md)\n")
+    written: list[bytes] = []
+
+    def rewrite() -> None:
+        content = b"- [A](a.md)\n" + b"".join(written) + f"- rewrite {len(written)}\n".encode()
+        written.append(f"- rewrite {len(written)}\n".encode())
+        index.write_bytes(f"# version {len(written)}\n".encode() + content)  # never an append
+
+    with pytest.raises(FileKeptChanging, match=r"MEMORY\.md kept changing"):
+        edit_file(index, racing(drop(b"a.md"), rewrite, times=100), attempts=5)
+
+    assert index.read_bytes() == b"# version 5\n- [A](a.md)\n" + b"".join(written)
+    assert leftovers(tmp_path) == []
+
+
+def test_q2a_a_file_held_open_for_writing_is_left_alone_with_a_named_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(file_edit, "IDLE_TIMEOUT", 0.05)
+    index = tmp_path / "MEMORY.md"
+    index.write_bytes(b"- [A](a.md)\n")
+    with index.open("ab"), pytest.raises(FileKeptChanging, match="held open for writing"):
+        edit_file(index, drop(b"a.md"))
+    assert index.read_bytes() == b"- [A](a.md)\n"
+
+
+def test_q2_without_an_atomic_exchange_the_edit_still_applies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(file_edit, "exchange", lambda first, second: False)
+    index = tmp_path / "MEMORY.md"
+    index.write_bytes(b"- [A](a.md)\n- b\n")
+    index.chmod(0o640)
+
+    edit_file(index, drop(b"a.md"))
+
+    assert index.read_bytes() == b"- b\n"
+    assert index.stat().st_mode & 0o777 == 0o640
+    assert leftovers(tmp_path) == []
+
+
+def test_q2a_without_leases_an_append_in_the_window_is_still_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(swap, "_try_lease", lambda fd: None)
+    monkeypatch.setattr(file_edit, "hold_exclusive_lease", lambda fd: False)
+    index = tmp_path / "MEMORY.md"
+    index.write_bytes(b"- [A](a.md)\n")
+
+    def append() -> None:
+        with index.open("ab") as handle:
+            handle.write(b"- agent\n")
+
+    edit_file(index, racing(drop(b"a.md"), append))
+
+    assert index.read_bytes() == b"- agent\n"
+
+
+def test_q2_an_edit_that_changes_nothing_writes_nothing(tmp_path: Path) -> None:
+    index = tmp_path / "MEMORY.md"
+    index.write_bytes(b"- b\n")
+    before = index.stat()
+
+    assert edit_file(index, drop(b"a.md")) is None
+    assert edit_file(tmp_path / "missing.md", drop(b"a.md")) is None
+    assert index.stat().st_ino == before.st_ino
+
+
+def test_q2a_line_merge_keeps_every_added_line_and_lets_the_current_file_win_conflicts() -> None:
+    base = b"- a\n- b\n"
+    ours = b"- b\n- added by a late writer\n"
+    theirs = b"- a edited\n- b\n- added by the agent\n"
+
+    merged = merge_lines(base, ours, theirs)
+
+    assert merged.count(b"- added by a late writer\n") == 1
+    assert merged.count(b"- added by the agent\n") == 1
+    assert b"- a edited\n" in merged
+
+
+def test_q2_a_symlink_swapped_in_for_the_file_meanwhile_is_put_back_untouched(
+    tmp_path: Path,
+) -> None:
+    index = tmp_path / "MEMORY.md"
+    index.write_bytes(b"- [A](a.md)\n")
+    elsewhere = tmp_path / "elsewhere.md"
+    elsewhere.write_bytes(b"not the index\n")
+    swapped = False
+
+    def plant_symlink() -> None:
+        nonlocal swapped
+        if not swapped:
+            swapped = True
+            index.unlink()
+            index.symlink_to(elsewhere)
+
+    with pytest.raises(OSError, match=r"Too many levels|symbolic link"):
+        edit_file(index, racing(drop(b"a.md"), plant_symlink))
+
+    assert index.is_symlink()
+    assert elsewhere.read_bytes() == b"not the index\n"
+    assert leftovers(tmp_path) == []
