@@ -12,10 +12,12 @@ Files are created with :func:`~memory_api.store.exclusive.create_new_bytes` (tem
 hard link), which never replaces an existing name: an agent that writes the same name at the
 same moment keeps its file, and the newcomer goes to the next free name. Then the source index
 is merged into the scope's ``MEMORY.md`` (:func:`memory_core.index_merge.merge_index`: links
-rewritten to the names used, no line twice) with the optimistic re-read of the delete's index
-pruning (A-6): read, merge, read again, replace atomically only if nothing changed meanwhile.
-All of it runs under the scope's cross-process lock (``index.<agent>.<scope>``, the lock of
-delete), so a running service's delete and an import never interleave (Q-4).
+rewritten to the names used, no line twice) through :func:`memory_core.file_edit.edit_file`,
+the primitive of the delete's index pruning (A-6): an agent's write that slips in between the
+read and the replacement is detected and the merge re-applied, never overwritten (Q-2a); a
+missing index is created only where none appeared meanwhile. All of it runs under the scope's
+cross-process lock (``index.<agent>.<scope>``, the lock of delete), so a running service's
+delete and an import never interleave (Q-4).
 
 An index that the service could not rewrite safely (not UTF-8, lone CR line ends, larger than
 the pruning cap, unreadable) is left alone; the lines that would have been added are reported
@@ -40,13 +42,15 @@ from pathlib import Path
 from typing import Literal
 
 from memory_core import layout
-from memory_core.atomic import atomic_write_bytes, fsync_directory
-from memory_core.errors import InvalidId
+from memory_core.atomic import fsync_directory
+from memory_core.errors import FileKeptChanging, InvalidId, NotRegularFileError
+from memory_core.file_edit import FileTooLarge, edit_file
 from memory_core.index_merge import IndexMerge, merge_index
 from memory_core.keys import check_topic_file_name
+from memory_core.line_merge import merge_lines
 
 from memory_api.errors import Conflict
-from memory_api.store.containment import NotRegularFileError, is_within, read_regular, real_path
+from memory_api.store.containment import is_within, read_regular, real_path
 from memory_api.store.exclusive import create_new_bytes
 from memory_api.store.locks import Locks, lock_name
 from memory_api.store.pruning import PRUNE_READ_CAP
@@ -210,6 +214,7 @@ def _write_all(
 
 
 def _utf8_index(raw: bytes) -> tuple[bytes, str] | None:
+    """(BOM, text) of an index the service may rewrite: UTF-8, LF or CRLF line ends (T-2)."""
     bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
     try:
         text = raw[len(bom) :].decode("utf-8")
@@ -218,30 +223,51 @@ def _utf8_index(raw: bytes) -> tuple[bytes, str] | None:
     return (bom, text) if not _LONE_CR.search(text) else None
 
 
-def _read_index(path: Path) -> tuple[bytes | None, str | None, int | None]:
-    """``(raw, why not rewritable, mode)`` of the scope's index; raw None when it is absent."""
-    try:
-        raw, info = read_regular(path, PRUNE_READ_CAP + 1)
-    except FileNotFoundError:
-        return None, None, None
-    except (OSError, NotRegularFileError) as error:
-        return b"", f"cannot be read ({error.strerror or error})", None
-    if len(raw) > PRUNE_READ_CAP:
-        return raw, f"is larger than {PRUNE_READ_CAP} bytes", None
-    if _utf8_index(raw) is None:
-        return raw, "is not UTF-8 text with LF or CRLF line ends", None
-    return raw, None, stat.S_IMODE(info.st_mode)
+class _NotRewritable(Exception):
+    """The index is not text the service may rewrite (T-2); raised out of the edit."""
 
 
-def _write_index(path: Path, raw: bytes | None, data: bytes, mode: int | None) -> bool:
-    """Write the merged index if the file still holds ``raw``; False when it changed meanwhile."""
+def _merged_bytes(raw: bytes | None, source: str, renames: dict[str, str]) -> IndexMerge:
+    """The merge of ``source`` into the index bytes ``raw`` (None: no index yet)."""
     if raw is None:
-        return create_new_bytes(path, data)
-    again, _, _ = _read_index(path)
-    if again != raw:
-        return False
-    atomic_write_bytes(path, data, mode=mode)
-    return True
+        return merge_index(None, source, renames)
+    decoded = _utf8_index(raw)
+    if decoded is None:
+        raise _NotRewritable("is not UTF-8 text with LF or CRLF line ends")
+    return merge_index(decoded[1], source, renames)
+
+
+def _bom(raw: bytes) -> bytes:
+    return codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
+
+
+def _merge_existing(
+    path: Path, source: str, renames: dict[str, str], dry_run: bool
+) -> IndexMerge | None:
+    """Merge into the index at ``path`` through :func:`memory_core.file_edit.edit_file`, which
+    re-applies the merge to a write that slips in (Q-2a); None when there is no index."""
+    merges: list[tuple[bytes, IndexMerge]] = []
+
+    def edit(raw: bytes) -> bytes | None:
+        merge = _merged_bytes(raw, source, renames)
+        merges[:] = [(raw, merge)]
+        if dry_run or not merge.changed:
+            return None
+        return _bom(raw) + merge.text.encode("utf-8")
+
+    try:
+        edited = edit_file(path, edit, merge=merge_lines, read_cap=PRUNE_READ_CAP)
+    except FileKeptChanging as error:
+        raise Conflict(
+            f"{error}: the topic files are in place; run the import again to merge the index"
+        ) from None
+    except FileTooLarge:
+        raise _NotRewritable(f"is larger than {PRUNE_READ_CAP} bytes") from None
+    except (OSError, NotRegularFileError) as error:
+        raise _NotRewritable(f"cannot be rewritten ({error.strerror or error})") from None
+    if edited is not None and (not merges or merges[0][0] != edited.before):
+        return _merged_bytes(edited.before, source, renames)
+    return merges[0][1] if merges else None
 
 
 def _merge_index_file(
@@ -252,19 +278,19 @@ def _merge_index_file(
     if not is_within(root, path):
         return None, f"{layout.INDEX_FILE} links outside the memory root; not changed"
     for _ in range(MERGE_ATTEMPTS):
-        raw, problem, mode = _read_index(path)
-        if problem is not None:
+        try:
+            merge = _merge_existing(path, source, renames, dry_run)
+        except _NotRewritable as problem:
             return merge_index(None, source, renames), f"{layout.INDEX_FILE} {problem}"
-        decoded = _utf8_index(raw) if raw is not None else None
-        bom, target = decoded if decoded is not None else (b"", None)
-        merge = merge_index(target, source, renames)
-        if not merge.changed or dry_run:
+        if merge is not None:
             return merge, None
-        if _write_index(path, raw, bom + merge.text.encode("utf-8"), mode):
+        # No index yet: create it, unless an agent creates one first (then merge into that).
+        merge = merge_index(None, source, renames)
+        if dry_run or not merge.changed or create_new_bytes(path, merge.text.encode("utf-8")):
             return merge, None
     raise Conflict(
-        f"{layout.INDEX_FILE} kept changing while the import merged its lines; the topic "
-        "files are in place: run the import again to merge the index"
+        f"{layout.INDEX_FILE} kept appearing and disappearing while the import merged its lines; "
+        "the topic files are in place: run the import again to merge the index"
     )
 
 
