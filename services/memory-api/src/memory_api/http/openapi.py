@@ -66,8 +66,8 @@ class Operation:
     body: type[Any] | None = None
     media: str = "application/json"
     if_match: bool = False
-    query: tuple[tuple[str, bool, str, dict[str, Any]], ...] = ()
-    """Query parameters: ``(name, required, description, JSON Schema)``."""
+    query: tuple[tuple[str, bool, str, dict[str, Any], Any], ...] = ()
+    """Query parameters: ``(name, required, description, JSON Schema, example or None)``."""
 
 
 OPERATIONS: dict[tuple[str, str], Operation] = {
@@ -118,15 +118,24 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
             (
                 "q",
                 True,
-                "The words to find; all must match, the last as a prefix.",
+                "The words to find; all must match, the last as a prefix. Text without a word "
+                "(only spaces or punctuation) finds nothing.",
                 {"type": "string", "minLength": 1, "maxLength": 500},
+                "pnpm",
             ),
-            ("scope", False, "Only this scope key (K-7).", SCOPE_KEY_RULE.json_schema()),
+            (
+                "scope",
+                False,
+                f"Only this scope (K-7): {SCOPE_KEY_RULE.summary}.",
+                SCOPE_KEY_RULE.json_schema(),
+                "user",
+            ),
             (
                 "limit",
                 False,
                 "How many hits at most (default 20).",
                 {"type": "integer", "minimum": 1, "maximum": 100},
+                None,
             ),
         ),
     ),
@@ -194,16 +203,17 @@ def _operation(method: str, path: str, handler_doc: str | None) -> dict[str, Any
     parameters: list[dict[str, Any]] = []
     for name in _PARAM_RE.findall(path):
         parameters.append(_path_parameter(name))
-    for name, required, description, schema in operation.query:
-        parameters.append(
-            {
-                "name": name,
-                "in": "query",
-                "required": required,
-                "description": description,
-                "schema": schema,
-            }
-        )
+    for name, required, description, schema, example in operation.query:
+        parameter = {
+            "name": name,
+            "in": "query",
+            "required": required,
+            "description": description,
+            "schema": schema,
+        }
+        if example is not None:  # the text parameters' examples seed the drift probes
+            parameter["example"] = example
+        parameters.append(parameter)
     if operation.if_match:
         parameters.append(
             {

@@ -112,7 +112,7 @@ async def get_search(request: web.Request) -> web.Response:
     """
     project, agent = _ids(request)
     query = request.query.get("q", "")
-    scope = request.query.get("scope") or None
+    scope = request.query.get("scope")  # given empty: checked, and refused (K-7)
     raw_limit = request.query.get("limit", str(SEARCH_DEFAULT_LIMIT))
     if not raw_limit.isascii() or not raw_limit.isdigit():
         raise BadRequest("limit must be a whole number")
