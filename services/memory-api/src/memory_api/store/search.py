@@ -2,7 +2,8 @@
 
 Each process keeps, per agent, an in-memory FTS5 table of the topic files (name — with the file
 stem, so ``feedback_prefers_uv`` is found by ``prefers`` — description and body) and the stat
-key ``(inode, size, mtime_ns)`` each row was built from. **Every search first re-scans the
+key each row was built from (:func:`~memory_api.store.stat_cache.file_key`; a file changed in
+the last moments is judged afresh every time). **Every search first re-scans the
 agent's scopes** (one directory listing per scope and one ``lstat`` per file) and re-indexes
 exactly the files whose stat key changed, drops the ones gone and adds the new ones, so a change
 on disk — by an agent's file tools, another service process or an import — is seen by the next
@@ -39,7 +40,8 @@ from memory_core.wire import SearchHit, SearchResults, SnippetPart
 
 from memory_api.errors import BadRequest
 from memory_api.store.scopes import TopicEntry, list_scopes, topic_entry
-from memory_api.store.topic_cache import StatKey, TopicCache, stat_key
+from memory_api.store.stat_cache import FileKey, file_key, is_racy
+from memory_api.store.topic_cache import TopicCache
 
 __all__ = [
     "COLUMN_WEIGHTS",
@@ -139,7 +141,7 @@ class _AgentIndex:
     """
 
     db: sqlite3.Connection
-    rows: dict[str, dict[str, tuple[int, StatKey]]] = field(default_factory=dict)
+    rows: dict[str, dict[str, tuple[int, FileKey | None]]] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
     valid_names: set[str] = field(default_factory=set)
 
@@ -199,7 +201,10 @@ class MemorySearch:
             "INSERT INTO docs (scope, file, name, description, body) VALUES (?, ?, ?, ?, ?)",
             (key, entry.file, *fields),
         )
-        known[entry.file] = (cursor.lastrowid or 0, stat_key(info))
+        version = file_key(info)
+        # A file changed in the last moments may change again within its timestamp: its row is
+        # kept but judged afresh by the next search (the parse cache's rule, stat_cache).
+        known[entry.file] = (cursor.lastrowid or 0, None if is_racy(version) else version)
 
     def _refresh_scope(self, root: Path, index: _AgentIndex, key: str, scope: Path) -> None:
         """Re-index the changed and new files of one scope, drop the ones gone (S-1).
@@ -227,15 +232,15 @@ class MemorySearch:
                     continue  # gone since the listing
             if info is not None and stat.S_ISREG(info.st_mode):
                 old = known.get(name)
-                if old is None or old[1] != (info.st_ino, info.st_size, info.st_mtime_ns):
-                    self._store(index, key, TopicEntry(name, scope / name, info))
+                if old is None or old[1] != file_key(info):
+                    self._store(index, key, TopicEntry(name, str(scope / name), info))
                 seen.append(name)
                 continue
             found = topic_entry_or_none(root, scope, name)
             if found is not None:
                 valid.add(name)
                 old = known.get(name)
-                if old is None or old[1] != stat_key(found.stat):
+                if old is None or old[1] != file_key(found.stat):
                     self._store(index, key, found)
                 seen.append(name)
         if len(seen) != len(known):  # new files were stored, so equal sizes mean none is gone
