@@ -107,10 +107,14 @@ class HookInput(Frozen):
 def decode_input(raw: bytes) -> HookInput:
     """Decode a hook's stdin JSON with the standard library (the guard's path stays cheap, H-5).
 
-    Raises ``ValueError`` when it is not JSON, not an object, or a field read here has the wrong
-    type (text fields must be strings or null, ``tool_input`` an object or null).
+    Raises ``ValueError`` when it is not JSON (nested past the parser's depth included), not an
+    object, or a field read here has the wrong type (text fields must be strings or null,
+    ``tool_input`` an object or null).
     """
-    document = json.loads(raw)
+    try:
+        document = json.loads(raw)
+    except RecursionError:  # hostile nesting: the same "not JSON" answer, never a traceback
+        raise ValueError("nested too deeply to be a hook's input") from None
     if not isinstance(document, dict):
         raise ValueError(f"expected a JSON object, got {type(document).__name__}")
     for name in _TEXT_FIELDS:
