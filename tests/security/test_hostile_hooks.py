@@ -54,7 +54,7 @@ async def test_p4_hook_input_nested_past_the_parser_depth_is_answered_with_nothi
 
 @pytest.mark.parametrize(
     "name",
-    [f"x\ud800.md", "x\udcff.md"],
+    ["x\ud800.md", "x\udcff.md"],
     ids=["lone-high-surrogate", "lone-low-surrogate"],
 )
 async def test_p3_target_that_cannot_be_a_file_name_is_denied_not_a_crash(
