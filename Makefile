@@ -8,14 +8,16 @@ export MEMORY_API_DATA_DIR ?= $(CURDIR)/.data
 
 PACKAGES := shared/pyproject.toml services/memory-api/pyproject.toml plugins/harness-memory/pyproject.toml
 
-.PHONY: install run test lint typecheck pytest soak clean vendor-web measure-markdown
+.PHONY: install run test lint typecheck pytest bench bench-quick soak clean vendor-web measure-markdown
 
 install: $(STAMP)
 
 $(STAMP): $(PACKAGES) requirements-dev.txt
 	$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Python 3.11+ is required")'
+	@echo "Installing the packages into $(VENV) (first run only; about a minute)..."
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	@echo "Installing shared, memory-api, harness-memory and the test tools..."
 	$(BIN)/python -m pip install --quiet -e shared -e services/memory-api -e plugins/harness-memory -r requirements-dev.txt
 	touch $@
 
@@ -37,6 +39,13 @@ typecheck: $(STAMP)
 
 pytest: $(STAMP)
 	$(BIN)/pytest
+
+## Speed and memory per case as ratios within one run (docs/performance.md); JSON in artifacts/.
+bench: $(STAMP)
+	$(BIN)/python -m bench.perf
+
+bench-quick: $(STAMP)
+	$(BIN)/python -m bench.perf --quick
 
 ## Soak: 20,000 mixed requests at concurrency 100 while an agent appends to its index every
 ## 50 ms; fails on any 5xx, transport error, lost line or RSS growing 50 % (bench/soak.py).

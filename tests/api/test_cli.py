@@ -6,6 +6,7 @@ import json
 import logging
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -213,3 +214,35 @@ def test_a11_serve_for_real_json_logs_and_graceful_stop(data_dir: Path) -> None:
     access = [line for line in lines if line["logger"] == "memory_api.access"]
     assert {line["path"] for line in access} >= {"/healthz", "/api/me"}
     assert secret not in stderr.decode()
+
+
+def test_q1_demo_seed_prints_the_memory_tab_and_no_date_in_the_future(
+    env: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMORY_API_PORT", "8799")
+    assert main(["demo", "seed", "--corpus", str(CORPUS)]) == 0
+    out = capsys.readouterr().out
+    assert "http://127.0.0.1:8799/#/projects/demo/agents/demo/memory" in out
+    today = time.strftime("%Y-%m-%d", time.gmtime())
+    dates = []
+    for path in memory_root(env, "demo").rglob("*.md"):
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            if line.startswith("updated_at:"):
+                dates.append(line.split(":", 1)[1].strip().strip("\"'")[:10])
+    assert dates
+    assert max(dates) <= today
+
+
+def test_q1_serve_on_a_busy_port_names_memory_api_port(
+    env: Path, capfd: pytest.CaptureFixture[str], restore_logging: None
+) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        code = main(["serve", "--host", "127.0.0.1", "--port", str(port)])
+    logged = capfd.readouterr().err
+    assert code == 1
+    assert f"web page: http://127.0.0.1:{port}/" in logged
+    assert "already in use" in logged
+    assert f"MEMORY_API_PORT={port + 1}" in logged

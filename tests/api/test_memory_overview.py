@@ -60,6 +60,7 @@ async def test_a3_user_scope_first_then_workspaces_by_newest_activity(
         "orphaned": False,
         "lintCounts": user["lintCounts"],
         "severityCounts": user["severityCounts"],
+        "lintSeverities": user["lintSeverities"],
     }
     assert newest["kind"] == "workspace"
     assert newest["title"] == "new-app"
@@ -77,6 +78,9 @@ async def test_a3_user_scope_first_then_workspaces_by_newest_activity(
     # T-5a: the same findings counted by severity
     assert sum(oldest["severityCounts"].values()) == sum(oldest["lintCounts"].values())
     assert set(oldest["severityCounts"]) <= {"error", "warning", "info"}
+    # W-6: each counted code with its severity, so the page colours a count without findings
+    assert set(oldest["lintSeverities"]) == set(oldest["lintCounts"])
+    assert oldest["lintSeverities"]["dangling-link"] == "error"
 
 
 async def test_k6_user_scope_is_created_on_demand(client: Client, agent: AgentHome) -> None:

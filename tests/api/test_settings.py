@@ -82,6 +82,54 @@ def test_token_secret_never_in_settings_errors(tmp_path: Path) -> None:
     assert "topsecretvalue" not in str(caught.value)
 
 
+def test_a10_tokens_file_is_read_like_the_variable(tmp_path: Path) -> None:
+    """A mounted secret (docs/deploy.md): one entry a line, comment lines, hashed at load."""
+    tokens = tmp_path / "tokens"
+    tokens.write_text(
+        "# issued 2026-11\nadmin=0123456789abcdef0123\n\n  bot:acme=fedcba9876543210#fedc\n",
+        encoding="utf-8",
+    )
+    settings = Settings.from_env(
+        {
+            "MEMORY_API_DATA_DIR": str(tmp_path),
+            "MEMORY_API_TOKENS": "ci=aaaaaaaaaaaaaaaaaaaa",
+            "MEMORY_API_TOKENS_FILE": str(tokens),
+        }
+    )
+    assert [(entry.name, entry.projects) for entry in settings.env_tokens] == [
+        ("ci", None),
+        ("admin", None),
+        ("bot", ("acme",)),
+    ]
+    assert settings.env_tokens[2].sha256 == hash_secret("fedcba9876543210#fedc")
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "cannot read"),
+        (b"\xff\xfe", "not UTF-8"),
+        (b"admin=short", "at least 16"),
+        (b"ci=0123456789abcdef0123", "unique"),
+        (b"x" * (1024 * 1024 + 1), "is over"),
+    ],
+)
+def test_a10_bad_tokens_file_names_the_variable(
+    tmp_path: Path, content: bytes | None, message: str
+) -> None:
+    tokens = tmp_path / "tokens"
+    if content is not None:
+        tokens.write_bytes(content)
+    env = {
+        "MEMORY_API_DATA_DIR": str(tmp_path),
+        "MEMORY_API_TOKENS": "ci=aaaaaaaaaaaaaaaaaaaa",
+        "MEMORY_API_TOKENS_FILE": str(tokens),
+    }
+    with pytest.raises(SettingsError, match="MEMORY_API_TOKENS_FILE") as caught:
+        Settings.from_env(env)
+    assert message in str(caught.value)
+
+
 def test_public_surface() -> None:
     assert memory_api.__all__ == ["Settings", "create_app"]
     for name in memory_api.__all__:

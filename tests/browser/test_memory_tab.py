@@ -65,7 +65,10 @@ def test_w2_hint_inserts_the_placeholder_in_one_click(
     shot(page, "w2-hint-bar")
 
     hint.get_by_role("button", name="Insert placeholder").click()
-    expect(hint).to_be_hidden()
+    # The button gives way to a note that takes the focus (W-6), never the page.
+    expect(hint.get_by_role("button", name="Insert placeholder")).to_have_count(0)
+    expect(hint.locator("#hint-done")).to_be_focused()
+    expect(hint).to_contain_text("Inserted")
     saved = service.config()["template"]
     assert saved.count("{{MEMORY}}") == 1
     assert service.overview()["templateHasMemory"] is True

@@ -77,7 +77,7 @@ def test_w3_view_renders_user_content_as_text_never_markup(page: Page, service: 
     row(group, "tricky.md").get_by_role("button", name="View").click()
     body = viewer(page).locator(".viewer-body")
     expect(body).to_contain_text("<script>window.pwned = 1</script>")
-    expect(body.locator("h3")).to_have_text("Heading <b>bold?</b>")
+    expect(body.locator(".md h3")).to_have_text("Heading <b>bold?</b>")
     expect(body.locator("strong")).to_have_text("strong")
     assert body.locator("script, img, b").count() == 0
     assert body.locator('a[href^="javascript"]').count() == 0

@@ -122,11 +122,22 @@ def main() -> int:
             "tool_input": {"file_path": target},
         }
         start = {"session_id": "s1", "cwd": tmp, "hook_event_name": "SessionStart"}
+        patch = f"*** Begin Patch\n*** Add File: {target}\n+x\n*** End Patch\n"
+        codex_patch = {**write, "tool_name": "apply_patch", "tool_input": {"command": patch}}
+        gemini_write = {**write, "hook_event_name": "BeforeTool", "tool_name": "write_file"}
         cases = {
             "python -c pass": ([sys.executable, "-c", "pass"], b""),
             "pre-tool-use (guard, deny)": (
                 [script, "hook", "claude-code", "pre-tool-use", "--memory-root", str(root), *state],
                 json.dumps(write).encode(),
+            ),
+            "codex pre-tool-use (deny)": (
+                [script, "hook", "codex", "pre-tool-use", "--memory-root", str(root), *state],
+                json.dumps(codex_patch).encode(),
+            ),
+            "gemini before-tool (deny)": (
+                [script, "hook", "gemini", "before-tool", "--memory-root", str(root), *state],
+                json.dumps(gemini_write).encode(),
             ),
             "session-start (part 1 of 6)": (
                 [

@@ -21,6 +21,9 @@ The rules (I-1, I-3, I-4, I-8):
 
 from __future__ import annotations
 
+import bisect
+import itertools
+
 import msgspec
 
 from memory_core.credentials import mask_secret_lines
@@ -34,10 +37,12 @@ __all__ = [
     "LINE_CAP",
     "USER_INDEX_PLACEHOLDER",
     "CappedIndex",
+    "PreparedIndex",
     "build_memory_text",
     "cap_indexes",
     "empty_note",
     "memory_sections",
+    "prepare_index",
     "truncation_note",
 ]
 
@@ -118,30 +123,59 @@ def truncation_note(
     )
 
 
+class PreparedIndex(msgspec.Struct, frozen=True):
+    """One index file made ready for the caps (rule 1): what :func:`cap_indexes` works on.
+
+    ``blank`` is true for a missing or blank index, ``total`` counts its lines, ``candidates``
+    are its first :data:`LINE_CAP` lines with likely credentials masked (I-8). It depends on the
+    file's text alone, so a service may keep it per version of the file and skip the masking.
+    """
+
+    blank: bool
+    total: int
+    candidates: tuple[str, ...]
+    ends: tuple[int, ...]
+    """``ends[i]``: the character cost of keeping the first ``i + 1`` candidates (rule 3)."""
+    unread: Unread = (0, True)
+    """Lines past the read cap of an over-large index, and whether that count is exact."""
+
+
+def prepare_index(raw: str | None, unread: Unread = (0, True)) -> PreparedIndex:
+    """Split ``raw`` (None: the file is missing) into lines and mask the injectable ones (I-8);
+    ``unread`` counts the lines past the read cap of an over-large index (T-5b)."""
+    lines = [] if raw is None else index_lines(raw)
+    # Only what can be injected is masked: lines past the line cap never reach the model.
+    candidates = tuple(mask_secret_lines(lines[:LINE_CAP]))
+    return PreparedIndex(
+        blank=(raw is None or not raw.strip()) and not unread[0],
+        total=len(lines) + unread[0],
+        candidates=candidates,
+        ends=tuple(itertools.accumulate(len(line) + 1 for line in candidates)),
+        unread=unread,
+    )
+
+
 class _Scope:
     """Working state for one scope while the caps are applied."""
 
-    def __init__(self, scope: str, raw: str | None, unread: Unread = (0, True)) -> None:
+    def __init__(
+        self, scope: str, raw: str | PreparedIndex | None, unread: Unread = (0, True)
+    ) -> None:
+        prepared = raw if isinstance(raw, PreparedIndex) else prepare_index(raw, unread)
         self.scope = scope
-        self.blank = (raw is None or not raw.strip()) and not unread[0]
-        lines = [] if raw is None else index_lines(raw)
-        self.unread = unread
-        self.total = len(lines) + unread[0]
-        # Only what can be injected is masked: lines past the line cap never reach the model.
-        self.candidates = mask_secret_lines(lines[:LINE_CAP])
-        self.need = sum(len(line) + 1 for line in self.candidates)
+        self.blank = prepared.blank
+        self.unread = prepared.unread
+        self.total = prepared.total
+        self.candidates = prepared.candidates
+        self.ends = prepared.ends
+        self.need = self.ends[-1] if self.ends else 0
         self.kept_count = len(self.candidates)
         self.used = self.need
 
     def fill(self, budget: int) -> None:
         """Keep the longest prefix of the candidate lines whose cost fits ``budget``."""
-        used = 0
-        for count, line in enumerate(self.candidates):
-            if used + len(line) + 1 > budget:
-                self.kept_count, self.used = count, used
-                return
-            used += len(line) + 1
-        self.kept_count, self.used = len(self.candidates), self.need
+        count = bisect.bisect_right(self.ends, budget)
+        self.kept_count, self.used = count, self.ends[count - 1] if count else 0
 
 
 def _apply_char_cap(scopes: list[_Scope]) -> None:
@@ -199,20 +233,22 @@ def _finish(state: _Scope, headroom_chars: int) -> CappedIndex:
 
 
 def cap_indexes(
-    user_index: str | None,
-    workspace_index: str | None,
+    user_index: str | PreparedIndex | None,
+    workspace_index: str | PreparedIndex | None,
     *,
     workspace_key: str | None,
     unread: tuple[Unread, Unread] = ((0, True), (0, True)),
 ) -> list[CappedIndex]:
     """Apply I-3, I-4 and I-8 to the user index and, with a key, the Workspace index.
 
-    ``None`` means the index file is missing. ``unread`` gives, per scope, the lines past the
-    1 MiB read cap of an over-large index (T-5b): they count in the totals as left out.
-    Returns the user scope first, then — only when ``workspace_key`` is given (a persistent
-    Workspace) — the Workspace scope. ``headroom_chars`` in a manifest is what is left of
-    :data:`CHAR_CAP` after both injected indexes (0 for a scope that was cut);
-    ``headroom_lines`` what is left of :data:`LINE_CAP` for that scope.
+    Each index is its text, or :func:`prepare_index` of it (the same answer, without masking
+    again); ``None`` means the index file is missing. ``unread`` gives, per scope given as text,
+    the lines past the 1 MiB read cap of an over-large index (T-5b): they count in the totals as
+    left out (a prepared index carries its own). Returns the user scope first, then — only when
+    ``workspace_key`` is given (a persistent Workspace) — the Workspace scope.
+    ``headroom_chars`` in a manifest is what is left of :data:`CHAR_CAP` after both injected
+    indexes (0 for a scope that was cut); ``headroom_lines`` what is left of :data:`LINE_CAP`
+    for that scope.
     """
     scopes = [_Scope(USER_SCOPE, user_index, unread[0])]
     if workspace_key is not None:

@@ -159,7 +159,9 @@ class ScopeSummary(Wire, frozen=True):
     ``workspace_path`` comes from ``.workspace`` (None for the user scope or a missing marker);
     ``marker_problems`` names what is wrong with the marker (K-5); ``orphaned`` is true when the
     marker's path no longer exists (K-6a); ``lint_counts`` maps a lint code (T-5) to a count and
-    ``severity_counts`` a severity (T-5a) to a count (only severities that occur).
+    ``severity_counts`` a severity (T-5a) to a count (only severities that occur);
+    ``lint_severities`` maps each code of ``lint_counts`` to its severity, so a page can colour
+    a count without the findings (W-6).
     """
 
     key: str
@@ -172,6 +174,7 @@ class ScopeSummary(Wire, frozen=True):
     orphaned: bool
     lint_counts: dict[str, int]
     severity_counts: dict[str, int]
+    lint_severities: dict[str, Severity]
 
 
 class MemoryOverview(Wire, frozen=True):
@@ -194,7 +197,8 @@ class TopicSummary(Wire, frozen=True):
 
     ``file`` is the file name (the identity, e.g. ``Deploy notes.md``); ``name`` is the
     frontmatter ``name`` when readable, else the stem; ``problems`` are T-2 findings such as
-    ``"frontmatter: …"``.
+    ``"frontmatter: …"``. A likely credential in ``name`` or ``description`` is masked
+    (``[masked: <kind>]``, I-8) unless a file answer was asked to reveal it.
     """
 
     file: str
@@ -207,18 +211,31 @@ class TopicSummary(Wire, frozen=True):
 
 
 class TopicList(Wire, frozen=True):
-    """Answer of ``GET …/memory/scopes/{key}/files``: every topic file, sorted by file name."""
+    """Answer of ``GET …/memory/scopes/{key}/files``: every topic file, sorted by file name.
+
+    ``findings`` is the scope's whole lint (T-5), as the index view reports it: the web page
+    opens a row's findings from its badge (W-6).
+    """
 
     scope: str
     files: list[TopicSummary]
+    findings: list[Finding]
 
 
 class TopicFile(TopicSummary, frozen=True):
     """Answer of ``GET …/scopes/{key}/files/{file}``: the listing row's fields (one home,
-    :class:`TopicSummary`), then the body and its ``[[links]]`` (T-3)."""
+    :class:`TopicSummary`), then the body and its ``[[links]]`` (T-3).
+
+    ``findings`` are the lint findings (T-5) that concern this file. Likely credentials in the
+    body, name and description are masked (``[masked: <kind>]``, I-8) and ``masked`` says so;
+    ``?reveal=true`` answers the text as written (``masked`` false), for an explicit reveal
+    (W-6).
+    """
 
     body: str
     links: list[str]
+    findings: list[Finding]
+    masked: bool
 
 
 Severity = Literal["error", "warning", "info"]

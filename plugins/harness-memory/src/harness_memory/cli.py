@@ -143,11 +143,25 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         description="Agent Memory for a harness: Session start and hooks.",
     )
     commands = parser.add_subparsers(dest="command", required=True)
-    builders = {"session-start": _add_session_start, "draft": _add_draft, "hook": _add_hook}
+    builders = {
+        "session-start": _add_session_start,
+        "draft": _add_draft,
+        "hook": _add_hook,
+        "install": _add_install,
+        "uninstall": _add_install,
+    }
+    built = set()
     for name, build in builders.items():
-        if command not in builders or command == name:
+        if (command not in builders or command == name) and build not in built:
             build(commands)
+            built.add(build)
     return parser
+
+
+def _add_install(commands: _Subparsers) -> None:
+    from harness_memory.cli_install import add_install_commands
+
+    add_install_commands(commands)
 
 
 def _add_session_start(commands: _Subparsers) -> None:
@@ -219,6 +233,15 @@ def _add_hook(commands: _Subparsers) -> None:
         help="session-start: how many SessionStart hook entries carry the injection, default 1",
     )
     _add_setting_flags(claude, hook=True)
+    for name, events in (
+        ("codex", ("session-start", "pre-tool-use")),
+        ("gemini", ("session-start", "before-tool")),
+    ):
+        adapter = agents.add_parser(
+            name, formatter_class=_Formatter, help=f"{name} hooks (JSON on stdin and stdout)"
+        )
+        adapter.add_argument("event", choices=events)
+        _add_setting_flags(adapter, hook=True)
 
 
 def _settings(args: argparse.Namespace, environ: Mapping[str, str]) -> HarnessSettings:
@@ -260,11 +283,21 @@ def main(
         return _session_start(parser, args, settings, out)
     if args.command == "draft":
         return _draft_show(parser, args, settings, out)
-    if args.part > args.parts:
+    if args.command in ("install", "uninstall"):
+        from harness_memory.cli_install import run_install
+
+        return run_install(parser, args, env, out)
+    if args.agent_kind == "claude-code" and args.part > args.parts:
         parser.error(f"--part {args.part} is past --parts {args.parts}")
     _without_typing_extensions()
     raw = (sys.stdin.buffer if stdin is None else stdin).read()
-    answer = _run_hook(args, raw, settings)
+    if args.agent_kind == "claude-code":
+        answer = _run_hook(args, raw, settings)
+    else:
+        from harness_memory.hooks.dispatch import run_hook
+
+        _logger()
+        answer = run_hook(args.agent_kind, args.event, raw, settings)
     if answer is not None:
         out.write(json.dumps(answer, ensure_ascii=False) + "\n")
     return 0

@@ -67,7 +67,9 @@ AGENT_ID_PLACEHOLDER = "{{AGENT_ID}}"
 """Harness placeholder: the agent id, the other value the Directory lines need."""
 UNKNOWN_DATA_DIR = "(unknown — memory service unavailable)"
 
-MemoryStatus = Literal["injected", "not-injected", "off", "no-placeholder", "failed-open"]
+MemoryStatus = Literal[
+    "injected", "not-injected", "off", "no-placeholder", "failed-open", "offline"
+]
 """How the Session's memory came out:
 
 - ``injected``: the indexes are in the system prompt;
@@ -75,7 +77,9 @@ MemoryStatus = Literal["injected", "not-injected", "off", "no-placeholder", "fai
   ``{{MEMORY}}``);
 - ``off``: Memory is switched off for the agent (I-5);
 - ``no-placeholder``: the harness's template has no ``{{MEMORY}}`` (I-5);
-- ``failed-open``: the service could not be used; ``error`` says why (P-2).
+- ``failed-open``: the service could not be used; ``error`` says why (P-2);
+- ``offline``: the service was unreachable (``error`` says why) but the memory root is readable
+  here, so the injection was assembled from the files, read-only (H-4).
 """
 
 WorkspaceSource = Literal["harness", "draft"]
@@ -152,6 +156,7 @@ class _Fetched(msgspec.Struct):
     error_kind: str | None = None
     draft_error: str | None = None
     draft_error_kind: str | None = None
+    offline: bool = False
 
 
 async def start_session(
@@ -165,6 +170,7 @@ async def start_session(
     session_id: str | None = None,
     timeout_s: float = DEFAULT_TIMEOUT_S,
     draft_id: str | None = None,
+    memory_root: Path | None = None,
 ) -> SessionStart:
     """Start a Session's memory: call A-9, substitute the template, record what happened (P-1).
 
@@ -185,6 +191,11 @@ async def start_session(
     When the draft fetch finds the service down or slow, memory fails open at once rather than
     waiting a second time.
 
+    ``memory_root`` (from the harness's own settings) enables the offline fallback (H-4): when
+    the service is unreachable or slow and that directory is readable here, the injection is
+    assembled from its files (:mod:`harness_memory.offline`, read-only) and
+    ``session_meta.status == "offline"``.
+
     The calls run in a worker thread (:func:`start_session_sync`), so the event loop is never
     blocked and no HTTP library is loaded.
     """
@@ -201,6 +212,7 @@ async def start_session(
         session_id=session_id,
         timeout_s=timeout_s,
         draft_id=draft_id,
+        memory_root=memory_root,
     )
 
 
@@ -215,6 +227,7 @@ def start_session_sync(
     session_id: str | None = None,
     timeout_s: float = DEFAULT_TIMEOUT_S,
     draft_id: str | None = None,
+    memory_root: Path | None = None,
 ) -> SessionStart:
     """:func:`start_session` without an event loop, for a hook process or a shell (P-4, H-5).
 
@@ -229,6 +242,8 @@ def start_session_sync(
         timeout_s,
         (project, agent, _absolute(workspace), session_id, draft_id),
     )
+    if memory_root is not None and fetched.error_kind in _OFFLINE_KINDS:
+        _read_files(fetched, memory_root, project, agent)
     answer = fetched.answer
     memory_sections = answer.sections if answer is not None and answer.sections else None
     memory = answer.memory if answer is not None and answer.injected else ""
@@ -290,6 +305,23 @@ def _fetch(
     return fetched
 
 
+_OFFLINE_KINDS = ("unreachable", "timeout")
+
+
+def _read_files(fetched: _Fetched, memory_root: Path, project: str, agent: str) -> None:
+    """H-4: the service is unreachable; stand in with the files under ``memory_root``."""
+    from harness_memory.offline import OfflineUnavailableError, session_start_from_files
+
+    try:
+        fetched.answer = session_start_from_files(
+            memory_root, project=project, agent=agent, workspace=fetched.workspace
+        )
+    except (OfflineUnavailableError, InvalidId, OSError) as error:
+        logger.warning("memory files cannot stand in for the service: %s", error)
+        return
+    fetched.offline = True
+
+
 def _record(
     fetched: _Fetched,
     ids: tuple[str, str, str | None, str, str | None],
@@ -312,7 +344,7 @@ def _record(
         service_url=service_url,
         started_at=started_at,
         duration_ms=duration_ms,
-        status=_status(answer, has_placeholder),
+        status=_offline(_status(answer, has_placeholder), fetched.offline),
         error=fetched.error,
         error_kind=fetched.error_kind,
         enabled=answer.enabled if answer is not None else None,
@@ -355,6 +387,10 @@ def _describe_draft(failure: Exception) -> tuple[str, str]:
 def _absolute(workspace: str) -> str:
     """Make ``workspace`` absolute against the working directory: the service takes no other."""
     return str(Path(workspace).absolute())
+
+
+def _offline(status: MemoryStatus, offline: bool) -> MemoryStatus:
+    return "offline" if offline and status in ("injected", "not-injected") else status
 
 
 def _status(answer: SessionStartResponse | None, has_placeholder: bool) -> MemoryStatus:

@@ -68,4 +68,5 @@ def start_from_settings(
         session_id=session_id,
         timeout_s=settings.timeout,
         draft_id=draft_id,
+        memory_root=settings.memory_root,
     )

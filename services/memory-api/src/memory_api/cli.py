@@ -2,7 +2,7 @@
 
 ::
 
-    memory-api serve [--host H] [--port P]
+    memory-api serve [--host H] [--port P] [--workers N]
     memory-api agent create --project P --id A --name N [--template-file F]
     memory-api agent list [--project P]
     memory-api token create --name N [--project P ...]     # prints the secret once
@@ -20,10 +20,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import errno
 import logging
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from aiohttp import web
 from memory_core.errors import InvalidId
@@ -35,9 +37,10 @@ from memory_api.errors import ServiceError
 from memory_api.http.auth import BindRefused, bind_decision
 from memory_api.http.logs import ACCESS_LOGGER, AccessLogger, configure_logging
 from memory_api.routes.agents import agent_summaries
-from memory_api.settings import Settings, SettingsError
+from memory_api.settings import MAX_WORKERS, Settings, SettingsError
 from memory_api.store.agents import AgentStore
 from memory_api.stores import build_stores, prepare_data_dir
+from memory_api.workers import bind_listener, supervise
 
 __all__ = ["build_parser", "main"]
 
@@ -59,6 +62,7 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
         settings,
         host=args.host if args.host is not None else settings.host,
         port=args.port if args.port is not None else settings.port,
+        workers=args.workers if args.workers is not None else settings.workers,
     )
     configure_logging(settings.log_format, settings.log_level)
     tokens = build_stores(settings).tokens
@@ -69,16 +73,56 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
         return 2
     logger.info("%s", decision)
     logger.info("data dir: %s", settings.data_dir)
+    logger.info("web page: %s", page_url(settings.host, settings.port))
+    count = settings.worker_count
+    try:
+        if count == 1:
+            _run_app(settings, host=settings.host, port=settings.port)
+            return 0
+        listener = bind_listener(settings.host, settings.port)
+    except OSError as error:
+        if error.errno != errno.EADDRINUSE:
+            raise
+        logger.error(
+            "port %s on %s is already in use (another memory-api?). Stop that process or pick "
+            "another port: MEMORY_API_PORT=%s make run (or memory-api serve --port %s)",
+            settings.port,
+            settings.host,
+            settings.port + 1,
+            settings.port + 1,
+        )
+        return 1
+    logger.info("serving on %s:%s with %d worker processes", settings.host, settings.port, count)
+
+    def worker() -> int:
+        _run_app(settings, sock=listener)
+        return 0
+
+    return supervise(count, worker)
+
+
+def _run_app(settings: Settings, **where: Any) -> None:
+    """Run one application until SIGTERM/SIGINT (graceful: in-flight requests finish)."""
     web.run_app(
         create_app(settings),
-        host=settings.host,
-        port=settings.port,
+        **where,
         access_log_class=AccessLogger,
         access_log=logging.getLogger(ACCESS_LOGGER),
         shutdown_timeout=SHUTDOWN_TIMEOUT,
         print=lambda message: logger.info("%s", message.strip()),
     )
-    return 0
+
+
+def page_url(host: str, port: int, fragment: str = "") -> str:
+    """The address of the web page served on ``host``:``port`` (a wildcard host → loopback).
+
+    >>> page_url("127.0.0.1", 8765, "/projects/demo/agents/demo/memory")
+    'http://127.0.0.1:8765/#/projects/demo/agents/demo/memory'
+    """
+    shown = "127.0.0.1" if host in ("0.0.0.0", "", "::") else host  # noqa: S104 - shown, not bound
+    if ":" in shown:
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}/" + (f"#{fragment}" if fragment else "")
 
 
 def _agent_create(settings: Settings, args: argparse.Namespace) -> int:
@@ -147,7 +191,19 @@ def _demo_seed(settings: Settings, args: argparse.Namespace) -> int:
     )
     for key, path in report.scopes.items():
         print(f"  {key:<28} {path}")
+    memory_tab = page_url(settings.host, settings.port, "/projects/demo/agents/demo/memory")
+    print(f"once `memory-api serve` runs, its Memory tab is at {memory_tab}")
     return 0
+
+
+def _worker_count(raw: str) -> int:
+    try:
+        value = int(raw)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer, got {raw!r}") from None
+    if not 1 <= value <= MAX_WORKERS:
+        raise argparse.ArgumentTypeError(f"must be between 1 and {MAX_WORKERS}, got {value}")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -161,6 +217,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="serve the API and the web page")
     serve.add_argument("--host", help="address to bind (default $MEMORY_API_HOST or 127.0.0.1)")
     serve.add_argument("--port", type=int, help="port (default $MEMORY_API_PORT or 8765)")
+    serve.add_argument(
+        "--workers",
+        type=_worker_count,
+        help="processes sharing the port (default $MEMORY_API_WORKERS or one per CPU)",
+    )
     serve.set_defaults(func=_serve)
 
     agent = commands.add_parser("agent", help="create and list agents").add_subparsers(

@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 from memory_core.keys import USER_SCOPE
@@ -57,14 +59,34 @@ class SeedReport:
     scopes: dict[str, Path] = field(default_factory=dict)
 
 
+_UPDATED_AT = re.compile(rb"(?m)^(updated_at:[ \t]*[\"']?)(\d{4}-\d{2}-\d{2})")
+
+
+def _not_in_future(data: bytes, today: date) -> bytes:
+    """``data`` with an ``updated_at`` date later than ``today`` set to ``today``.
+
+    The corpus was written ahead of time; a demo that shows memories updated next month looks
+    broken. Only the date is touched; the rest of the file stays byte for byte.
+    """
+
+    def clamp(match: re.Match[bytes]) -> bytes:
+        when = match.group(2).decode()
+        if when <= today.isoformat():
+            return match.group(0)
+        return match.group(1) + today.isoformat().encode()
+
+    return _UPDATED_AT.sub(clamp, data, count=1)
+
+
 def _copy_folder(source: Path, target: Path, report: SeedReport) -> None:
     """Copy the regular, non-hidden files directly in ``source`` into ``target``, never
-    overwriting."""
+    overwriting; no ``updated_at`` is left in the future."""
     target.mkdir(parents=True, exist_ok=True)
+    today = datetime.now(UTC).date()
     for entry in sorted(os.scandir(source), key=lambda item: item.name):
         if entry.name.startswith(".") or not entry.is_file(follow_symlinks=False):
             continue
-        data = Path(entry.path).read_bytes()
+        data = _not_in_future(Path(entry.path).read_bytes(), today)
         if create_new_bytes(target / entry.name, data):
             report.copied += 1
         else:

@@ -10,11 +10,14 @@ Only :meth:`Settings.from_env` looks at the environment; everything else receive
 ``MEMORY_API_PORT``        TCP port (default ``8765``)
 ``MEMORY_API_TOKENS``      bearer tokens, comma-separated ``name=secret`` (every project) or
                            ``name:proj-a|proj-b=secret`` (those projects); hashed at load (A-10)
+``MEMORY_API_TOKENS_FILE`` a file of more such entries, one per line or comma-separated, ``#``
+                           comment lines (a mounted Kubernetes or Compose secret, deploy.md)
 ``MEMORY_API_LOG_FORMAT``  ``text`` (default) or ``json`` (one JSON object per line)
 ``MEMORY_API_LOG_LEVEL``   ``DEBUG``, ``INFO`` (default), ``WARNING`` …
 ``MEMORY_API_CHAT_URL``    chat address with ``{draftId}``, ``{project}``, ``{agent}`` (W-4)
 ``MEMORY_API_DRAFT_TTL``   seconds a draft is kept (default 3600, A-12)
 ``MEMORY_API_MAX_BODY``    largest request body in bytes (default 1 MiB)
+``MEMORY_API_WORKERS``     service processes sharing the port (default: the CPUs usable, Q-4)
 =========================  ====================================================================
 
 A malformed value raises :class:`SettingsError` naming the variable.
@@ -30,7 +33,7 @@ from typing import Literal
 
 from memory_api.bearer import TokenEntry, hash_secret, parse_token_spec
 
-__all__ = ["LogFormat", "Settings", "SettingsError", "default_data_dir"]
+__all__ = ["LogFormat", "Settings", "SettingsError", "default_data_dir", "default_workers"]
 
 LogFormat = Literal["text", "json"]
 
@@ -38,6 +41,7 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 DEFAULT_DRAFT_TTL = 3600.0
 DEFAULT_MAX_BODY = 1024 * 1024
+MAX_WORKERS = 256
 
 
 class SettingsError(ValueError):
@@ -61,6 +65,8 @@ class Settings:
     chat_url: str | None = None
     draft_ttl: float = DEFAULT_DRAFT_TTL
     max_body: int = DEFAULT_MAX_BODY
+    workers: int | None = None
+    """Processes serving the port; None means one per usable CPU (:func:`default_workers`)."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -71,13 +77,27 @@ class Settings:
             data_dir=Path(data_dir).expanduser().resolve() if data_dir else default_data_dir(env),
             host=env.get("MEMORY_API_HOST", "").strip() or DEFAULT_HOST,
             port=_int(env, "MEMORY_API_PORT", DEFAULT_PORT, low=0, high=65535),
-            env_tokens=_tokens(env.get("MEMORY_API_TOKENS", "")),
+            env_tokens=_env_tokens(env),
             log_format=_log_format(env.get("MEMORY_API_LOG_FORMAT", "text")),
             log_level=_log_level(env.get("MEMORY_API_LOG_LEVEL", "INFO")),
             chat_url=_chat_url(env.get("MEMORY_API_CHAT_URL", "")),
             draft_ttl=float(_int(env, "MEMORY_API_DRAFT_TTL", int(DEFAULT_DRAFT_TTL), low=1)),
             max_body=_int(env, "MEMORY_API_MAX_BODY", DEFAULT_MAX_BODY, low=1024),
+            workers=_int(env, "MEMORY_API_WORKERS", 0, low=1, high=MAX_WORKERS) or None,
         )
+
+    @property
+    def worker_count(self) -> int:
+        """``workers``, or one per usable CPU when unset."""
+        return self.workers if self.workers is not None else default_workers()
+
+
+def default_workers() -> int:
+    """The CPUs this process may run on (its affinity, e.g. a container's share), at least 1."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
 
 
 def default_data_dir(env: Mapping[str, str]) -> Path:
@@ -103,7 +123,42 @@ def _int(
     return value
 
 
-def _tokens(raw: str) -> tuple[TokenEntry, ...]:
+TOKENS_FILE_CAP = 1024 * 1024
+"""A tokens file longer than this (bytes) is refused rather than read: it is a few lines."""
+
+
+def _env_tokens(env: Mapping[str, str]) -> tuple[TokenEntry, ...]:
+    """The tokens of ``MEMORY_API_TOKENS`` and of the file ``MEMORY_API_TOKENS_FILE`` names."""
+    entries = _tokens(env.get("MEMORY_API_TOKENS", ""), "MEMORY_API_TOKENS")
+    path = env.get("MEMORY_API_TOKENS_FILE", "").strip()
+    if path:
+        entries += _tokens(_tokens_file_text(Path(path)), "MEMORY_API_TOKENS_FILE")
+    names = [entry.name for entry in entries]
+    if len(set(names)) != len(names):
+        raise SettingsError("MEMORY_API_TOKENS, MEMORY_API_TOKENS_FILE: token names must be unique")
+    return entries
+
+
+def _tokens_file_text(path: Path) -> str:
+    """The entries of a tokens file: ``#`` comment lines dropped, lines joined with commas."""
+    try:
+        with path.open("rb") as handle:
+            raw = handle.read(TOKENS_FILE_CAP + 1)
+    except OSError as error:
+        raise SettingsError(
+            f"MEMORY_API_TOKENS_FILE: cannot read {path}: {error.strerror or error}"
+        ) from None
+    if len(raw) > TOKENS_FILE_CAP:
+        raise SettingsError(f"MEMORY_API_TOKENS_FILE: {path} is over {TOKENS_FILE_CAP} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SettingsError(f"MEMORY_API_TOKENS_FILE: {path} is not UTF-8") from None
+    # Whole-line comments only: a secret may hold a "#".
+    return ",".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
+
+
+def _tokens(raw: str, source: str) -> tuple[TokenEntry, ...]:
     entries: list[TokenEntry] = []
     for spec in (part.strip() for part in raw.split(",")):
         if not spec:
@@ -111,11 +166,8 @@ def _tokens(raw: str) -> tuple[TokenEntry, ...]:
         try:
             name, projects, secret = parse_token_spec(spec)
         except ValueError as error:
-            raise SettingsError(f"MEMORY_API_TOKENS: {error}") from None
+            raise SettingsError(f"{source}: {error}") from None
         entries.append(TokenEntry(name=name, sha256=hash_secret(secret), projects=projects))
-    names = [entry.name for entry in entries]
-    if len(set(names)) != len(names):
-        raise SettingsError("MEMORY_API_TOKENS: token names must be unique")
     return tuple(entries)
 
 

@@ -86,17 +86,19 @@ def _save_record(settings: HarnessSettings, session_id: str, meta: SessionMeta) 
 
 def _user_message(result: SessionStart, delivery: Delivery, parts: int) -> str | None:
     """What the user must hear: memory failed open, or the prompt did not fit (H-1)."""
-    meta = result.session_meta
-    if meta.status == "failed-open":
-        return f"Agent Memory unavailable for this Session: {meta.error}"
+    from harness_memory.hooks.one_piece import availability_message
+
+    notice = availability_message(result.session_meta)
+    if notice is not None and result.session_meta.status == "failed-open":
+        return notice
     if not delivery.cuts and delivery.complete and not delivery.prompt_lines_cut:
-        return None
+        return notice
     cut = [f"{c.scope} index: {c.kept} of {c.total} lines" for c in delivery.cuts]
     if delivery.prompt_lines_cut:
         cut.append(f"{delivery.prompt_lines_cut} lines of the memory instructions left out")
     if not delivery.complete:
         cut.append("the rest of the prompt did not fit")
-    return (
+    return (notice + " " if notice else "") + (
         f"Agent Memory: Claude Code shows at most {CONTEXT_LIMIT:,} characters per "
         f"SessionStart hook and {parts} hook {'entry is' if parts == 1 else 'entries are'} "
         f"configured, so memory was cut ({'; '.join(cut)}). Add SessionStart entries "

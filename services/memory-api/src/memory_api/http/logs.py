@@ -31,7 +31,8 @@ __all__ = [
 
 ACCESS_LOGGER = "memory_api.access"
 _SERVER_LOGGER = "aiohttp.server"
-_TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+_TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s[%(process)d]: %(message)s"
+"""Each line names its process: with ``serve --workers N`` several write to one stream."""
 
 
 def configure_logging(log_format: LogFormat, level: str = "INFO") -> None:
@@ -40,8 +41,13 @@ def configure_logging(log_format: LogFormat, level: str = "INFO") -> None:
     if log_format == "json":
         handler.setFormatter(
             JsonFormatter(
-                "%(asctime)s %(levelname)s %(name)s %(message)s",
-                rename_fields={"asctime": "time", "levelname": "level", "name": "logger"},
+                "%(asctime)s %(levelname)s %(name)s %(process)d %(message)s",
+                rename_fields={
+                    "asctime": "time",
+                    "levelname": "level",
+                    "name": "logger",
+                    "process": "pid",
+                },
             )
         )
     else:

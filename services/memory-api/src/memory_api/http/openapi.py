@@ -57,7 +57,8 @@ _PARAM_RE = re.compile(r"\{([^}:]+)(?::[^}]*)?\}")
 class Operation:
     """What one route takes and answers: a summary, the body DTO, the success status and DTO.
 
-    ``media`` is the success content type for routes that do not answer JSON.
+    ``media`` is the success content type for routes that do not answer JSON; ``query`` lists
+    the optional query parameters as ``(name, description, JSON Schema)``.
     """
 
     summary: str
@@ -66,6 +67,7 @@ class Operation:
     body: type[Any] | None = None
     media: str = "application/json"
     if_match: bool = False
+    query: tuple[tuple[str, str, dict[str, Any]], ...] = ()
 
 
 OPERATIONS: dict[tuple[str, str], Operation] = {
@@ -104,7 +106,15 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         "A scope's index and what the injection keeps (A-5)", wire.IndexView
     ),
     ("GET", f"{_BASE}/memory/scopes/{{key}}/files/{{file}}"): Operation(
-        "One topic file: fields, body, links (A-5)", wire.TopicFile
+        "One topic file: fields, body, links, findings; credentials masked (A-5, I-8)",
+        wire.TopicFile,
+        query=(
+            (
+                "reveal",
+                "`true` answers likely credentials as written instead of masked (W-6).",
+                {"type": "string", "enum": ["true", "false"], "default": "false"},
+            ),
+        ),
     ),
     ("DELETE", f"{_BASE}/memory/scopes/{{key}}/files/{{file}}"): Operation(
         "Delete a topic file and its index lines (A-6)", wire.DeleteResult
@@ -173,6 +183,16 @@ def _operation(method: str, path: str, handler_doc: str | None) -> dict[str, Any
     parameters: list[dict[str, Any]] = []
     for name in _PARAM_RE.findall(path):
         parameters.append(_path_parameter(name))
+    for name, description, schema in operation.query:
+        parameters.append(
+            {
+                "name": name,
+                "in": "query",
+                "required": False,
+                "description": description,
+                "schema": schema,
+            }
+        )
     if operation.if_match:
         parameters.append(
             {

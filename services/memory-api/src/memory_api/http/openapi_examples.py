@@ -138,6 +138,7 @@ def _memory_examples() -> dict[tuple[str, str], Example]:
         orphaned=False,
         lint_counts={"unindexed": 2},
         severity_counts={"warning": 2},
+        lint_severities={"unindexed": "warning"},
     )
     user_scope = wire.ScopeSummary(
         key="user",
@@ -150,6 +151,7 @@ def _memory_examples() -> dict[tuple[str, str], Example]:
         orphaned=False,
         lint_counts={},
         severity_counts={},
+        lint_severities={},
     )
     lines = [
         wire.IndexLine(number=number, text=text, kept=True)
@@ -168,7 +170,7 @@ def _memory_examples() -> dict[tuple[str, str], Example]:
         ),
         ("GET", f"{memory}/scopes/{{key}}/files"): Example(
             "The user scope's topic files",
-            wire.TopicList(scope="user", files=[wire.TopicSummary(**_TOPIC_FIELDS)]),
+            wire.TopicList(scope="user", files=[wire.TopicSummary(**_TOPIC_FIELDS)], findings=[]),
         ),
         ("GET", f"{memory}/scopes/{{key}}/index"): Example(
             "The user index: every line is injected",
@@ -183,6 +185,8 @@ def _memory_examples() -> dict[tuple[str, str], Example]:
                 body="Use `pnpm install`, `pnpm add`, `pnpm run` in every repository.\n\n"
                 "Related: [[review-style]]",
                 links=["review-style"],
+                findings=[],
+                masked=False,
             ),
         ),
         ("DELETE", f"{memory}/scopes/{{key}}/files/{{file}}"): Example(

@@ -26,6 +26,7 @@ from aiohttp import web
 from memory_core.wire import SessionStartRequest
 
 from memory_api.appkeys import get_memory_store
+from memory_api.errors import BadRequest
 from memory_api.http.jsonio import json_response, read_json
 
 __all__ = ["BASE", "routes"]
@@ -39,6 +40,17 @@ _session_start_decoder = msgspec.json.Decoder(SessionStartRequest)
 def _ids(request: web.Request) -> tuple[str, str]:
     """The route's project and agent ids as sent; the store checks them (K-7)."""
     return request.match_info["project"], request.match_info["agent"]
+
+
+def _flag(request: web.Request, name: str) -> bool:
+    """A boolean query parameter: absent or ``false`` is False, ``true`` is True.
+
+    Raises :class:`~memory_api.errors.BadRequest` (400) for any other value.
+    """
+    value = request.query.get(name, "false")
+    if value not in ("true", "false"):
+        raise BadRequest(f"query parameter {name!r} must be true or false, not {value[:40]!r}")
+    return value == "true"
 
 
 @routes.get(BASE)
@@ -74,10 +86,15 @@ async def get_index(request: web.Request) -> web.Response:
 
 @routes.get(BASE + "/scopes/{key}/files/{file}")
 async def get_file(request: web.Request) -> web.Response:
-    """A-5: ``TopicFile`` — fields, body without frontmatter, ``[[links]]``."""
+    """A-5: ``TopicFile`` — fields, body without frontmatter, ``[[links]]``, findings.
+
+    Likely credentials are masked (I-8); ``?reveal=true`` answers them as written (W-6).
+    """
     project, agent = _ids(request)
     key, file_name = request.match_info["key"], request.match_info["file"]
-    topic = await get_memory_store(request.app).read_file(project, agent, key, file_name)
+    reveal = _flag(request, "reveal")
+    store = get_memory_store(request.app)
+    topic = await store.read_file(project, agent, key, file_name, reveal=reveal)
     return json_response(topic)
 
 

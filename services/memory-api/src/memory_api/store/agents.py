@@ -202,6 +202,11 @@ class AgentStore:
             )
         return _parse(raw, agent_id)
 
+    def load(self, project: str, agent_id: str) -> AgentRecord:
+        """The blocking :meth:`get` of checked ids, for callers already in a worker thread (one
+        thread hop per request instead of two). Raises like :meth:`get`."""
+        return self._load_in(project, agent_id)
+
     def _load_in(self, project: str, agent_id: str) -> AgentRecord:
         record = self._load(agent_id)
         if record is None or record.project != project:

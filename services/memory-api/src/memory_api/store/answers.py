@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import logging
+import os
 import threading
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
@@ -22,7 +23,13 @@ import msgspec
 from memory_core.index import index_lines
 from memory_core.injection import cap_indexes
 from memory_core.keys import USER_SCOPE
-from memory_core.lint import IndexRead, lint_links, lint_scope, naming_convention
+from memory_core.lint import (
+    IndexRead,
+    lint_links,
+    lint_scope,
+    mask_secret_lines,
+    naming_convention,
+)
 from memory_core.topics import ParsedTopic
 from memory_core.wire import (
     Finding,
@@ -37,17 +44,19 @@ from memory_core.wire import (
 
 from memory_api.errors import NotFound
 from memory_api.store.containment import OutsideMemoryRoot
+from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scopes import (
+    Fingerprint,
     IndexText,
     TopicEntry,
     list_scopes,
-    read_index_text,
-    read_marker,
     refused_entries,
     scan_topics,
+    scope_fingerprint,
     scope_real_dir,
     topic_entry,
 )
+from memory_api.store.stat_cache import FileKey, file_key, is_racy
 from memory_api.store.topic_cache import TopicCache
 
 __all__ = ["USER_TITLE", "ScopeAnswers"]
@@ -56,9 +65,10 @@ logger = logging.getLogger(__name__)
 
 USER_TITLE = "User memory"
 """The overview title of the user scope (A-3)."""
+SCOPE_LINT_MEMO = 20_000
+"""How many scopes' scope-level lint answers are memoised (one each, the newest inputs only):
+more than an agent has scopes, so an overview of every scope never evicts its own answers."""
 _FOLDED_INTO_CONVENTION = frozenset({"name-mismatch", "name-not-kebab"})
-INDEX_LINT_MEMO = 256
-"""How many scope-level lint answers are memoised (scanning an index for secrets is costly)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,12 +79,22 @@ class _Loaded:
     mtime_ns: int
 
 
-def _topic_summary(item: _Loaded) -> TopicSummary:
-    """The listing row of a loaded topic file; a file answer adds its body and links (A-5)."""
+def _masked(text: str | None, reveal: bool) -> str | None:
+    """``text`` with likely credentials masked (I-8), or as written when ``reveal``."""
+    if text is None or reveal:
+        return text
+    return "\n".join(mask_secret_lines(text.split("\n")))
+
+
+def _topic_summary(item: _Loaded, *, reveal: bool = False) -> TopicSummary:
+    """The listing row of a loaded topic file; a file answer adds its body and links (A-5).
+
+    A credential in the name or description is masked unless ``reveal`` (W-6).
+    """
     return TopicSummary(
         file=item.entry.file,
-        name=item.topic.name,
-        description=item.topic.description,
+        name=_masked(item.topic.name, reveal) or item.topic.name,
+        description=_masked(item.topic.description, reveal),
         updated_at=item.topic.updated_at,
         size=item.size,
         mtime=utc_timestamp(item.mtime_ns / 1e9),
@@ -96,35 +116,60 @@ def _digest(
     return digest.digest()
 
 
+@dataclass(frozen=True, slots=True)
+class _Summarised:
+    """A memoised overview entry and what it was built from (see ``_memoised_summary``)."""
+
+    inputs: tuple[str, FileKey | None, Fingerprint]
+    newest: int
+    summary: ScopeSummary
+
+
+def _with_orphaned(summary: ScopeSummary) -> ScopeSummary:
+    """``summary`` with ``orphaned`` judged now: the Workspace lies outside the memory root."""
+    if summary.workspace_path is None:
+        return summary
+    # os.path.exists: a path the OS cannot even look up (too long) is gone, not an error (K-6a)
+    orphaned = not os.path.exists(summary.workspace_path)  # noqa: PTH110
+    if orphaned == summary.orphaned:
+        return summary
+    return msgspec.structs.replace(summary, orphaned=orphaned)
+
+
 class ScopeAnswers:
     """Builds the read answers of one app; ``cache`` is shared by every request."""
 
-    def __init__(self, cache: TopicCache) -> None:
+    def __init__(self, cache: TopicCache, files: ScopeFiles) -> None:
         self.cache = cache
-        self._index_lint: OrderedDict[bytes, tuple[Finding, ...]] = OrderedDict()
+        self.files = files
+        self._scope_lints: OrderedDict[str, tuple[bytes, tuple[Finding, ...]]] = OrderedDict()
+        self._summaries: OrderedDict[str, _Summarised] = OrderedDict()  # by real scope dir
         self._lock = threading.Lock()
 
     def _scope_lint(
         self,
+        scope: Path,
         index: IndexText | None,
         files: tuple[str, ...],
         companion: str | None,
         refused: list[tuple[str, str]],
     ) -> tuple[Finding, ...]:
-        """The scope-level findings (index, unindexed, missing index), memoised by their inputs.
+        """The scope-level findings (index, unindexed, missing index), memoised per scope.
 
-        The key is the SHA-256 of the inputs (texts and names in full), so a memoised answer is
-        the one ``lint_scope`` would give now while the memo holds digests, not megabytes of
-        index text; only the newest :data:`INDEX_LINT_MEMO` answers are kept.
+        The memo holds, for each real scope dir, the SHA-256 of the inputs it was computed from
+        (texts and names in full) and the answer: a memoised answer is served only for the same
+        inputs, so it is the one ``lint_scope`` would give now, while the memo holds digests,
+        not megabytes of index text. At most :data:`SCOPE_LINT_MEMO` scopes are kept.
         """
         index_text = index.text if index is not None else None
         partial: IndexRead | None = index.partial if index is not None else None
-        key = _digest(index_text, files, companion, repr((refused, partial)))
+        digest = _digest(index_text, files, companion, repr((refused, partial)))
+        where = os.fspath(scope)
         with self._lock:
-            found = self._index_lint.get(key)
-            if found is not None:
-                self._index_lint.move_to_end(key)
-                return found
+            found = self._scope_lints.get(where)
+            if found is not None and found[0] == digest:
+                self._scope_lints.move_to_end(where)
+                return found[1]
         fresh = tuple(
             lint_scope(
                 index_text,
@@ -136,29 +181,28 @@ class ScopeAnswers:
             )
         )
         with self._lock:
-            self._index_lint[key] = fresh
-            while len(self._index_lint) > INDEX_LINT_MEMO:
-                self._index_lint.popitem(last=False)
+            self._scope_lints[where] = (digest, fresh)
+            self._scope_lints.move_to_end(where)
+            while len(self._scope_lints) > SCOPE_LINT_MEMO:
+                self._scope_lints.popitem(last=False)
         return fresh
 
     def _load(self, entries: list[TopicEntry]) -> list[_Loaded]:
         loaded: list[_Loaded] = []
         for entry in entries:
             try:
-                topic, info = self.cache.load(entry.real, entry.file, entry.stat)
+                topic, info = self.cache.load(entry.path, entry.file, entry.stat)
             except OSError as error:
-                logger.info("skipping %s: %s", entry.real, error)
+                logger.info("skipping %s: %s", entry.path, error)
                 continue
             loaded.append(_Loaded(entry, topic, info.st_size, info.st_mtime_ns))
         return loaded
 
-    @staticmethod
-    def _user_index(root: Path) -> IndexText | None:
+    def _user_scope(self, root: Path) -> Path | None:
         try:
-            scope = scope_real_dir(root, USER_SCOPE)
+            return scope_real_dir(root, USER_SCOPE)
         except OutsideMemoryRoot:
             return None
-        return read_index_text(root, scope) if scope is not None else None
 
     def _lint(
         self,
@@ -176,14 +220,15 @@ class ScopeAnswers:
         """
         companion = None if key == USER_SCOPE else user_index
         files = tuple(item.entry.file for item in loaded)
-        findings = list(self._scope_lint(index, files, companion, refused_entries(*paths)))
+        scope = paths[1]
+        findings = list(self._scope_lint(scope, index, files, companion, refused_entries(*paths)))
         topics = [item.topic for item in loaded]
         convention = naming_convention(topics)
         if convention is not None:
             findings.append(convention)
         findings.extend(lint_links(topics, files))
         for item in sorted(loaded, key=lambda item: item.topic.file):
-            own = self.cache.lint(item.entry.real, item.topic)
+            own = self.cache.lint(item.entry.path, item.topic)
             findings.extend(
                 f for f in own if convention is None or f.code not in _FOLDED_INTO_CONVENTION
             )
@@ -209,7 +254,7 @@ class ScopeAnswers:
         if key == USER_SCOPE:
             title, path, problems, orphaned = USER_TITLE, None, [], False
         else:
-            marker = read_marker(root, scope, key)
+            marker = self.files.marker(root, scope, key)
             path, problems, orphaned = marker.path, marker.problems, marker.orphaned
             title = (PurePath(path).name or path) if path else key
         return newest, ScopeSummary(
@@ -223,7 +268,39 @@ class ScopeAnswers:
             orphaned=orphaned,
             lint_counts=dict(sorted(counts.items())),
             severity_counts=dict(sorted(severities.items())),
+            lint_severities={f.code: f.severity for f in sorted(findings, key=lambda f: f.code)},
         )
+
+    def _memoised_summary(
+        self, root: Path, key: str, scope: Path, user_index: IndexText | None
+    ) -> tuple[int, ScopeSummary]:
+        """:meth:`_summary`, answered from a memo while nothing in the scope changed.
+
+        The memo of a scope holds its :func:`~memory_api.store.scopes.scope_fingerprint`, the
+        user index's file key (the companion of its lint) and the key; only ``orphaned`` — does
+        the named Workspace still exist, outside the memory root — is asked anew each time.
+        A scope changed in the last moments (racily fresh, see ``stat_cache``) is not memoised.
+        """
+        fingerprint = scope_fingerprint(scope)
+        user_key = file_key(user_index.stat) if user_index is not None else None
+        where = os.fspath(scope)
+        if fingerprint is not None:
+            with self._lock:
+                found = self._summaries.get(where)
+                if found is not None and found.inputs == (key, user_key, fingerprint):
+                    self._summaries.move_to_end(where)
+                    return found.newest, _with_orphaned(found.summary)
+        index = user_index if key == USER_SCOPE else self.files.read(root, scope)
+        user_text = user_index.text if user_index is not None else None
+        newest, summary = self._summary(root, key, scope, index, user_text)
+        keys = [fingerprint[0], *(item[1] for item in fingerprint[1])] if fingerprint else []
+        if fingerprint is not None and not any(is_racy(item) for item in keys):
+            with self._lock:
+                self._summaries[where] = _Summarised((key, user_key, fingerprint), newest, summary)
+                self._summaries.move_to_end(where)
+                while len(self._summaries) > SCOPE_LINT_MEMO:
+                    self._summaries.popitem(last=False)
+        return newest, summary
 
     def overview(self, root: Path) -> list[ScopeSummary]:
         """Every scope under the real ``root``: user first, then Workspaces newest first (A-3).
@@ -232,13 +309,11 @@ class ScopeAnswers:
         """
         scopes = list_scopes(root)
         user_dir = dict(scopes).get(USER_SCOPE)
-        user_index = read_index_text(root, user_dir) if user_dir is not None else None
-        user_text = user_index.text if user_index is not None else None
+        user_index = self.files.read(root, user_dir) if user_dir is not None else None
         user: list[ScopeSummary] = []
         workspaces: list[tuple[int, ScopeSummary]] = []
         for key, scope in scopes:
-            index = user_index if key == USER_SCOPE else read_index_text(root, scope)
-            newest, summary = self._summary(root, key, scope, index, user_text)
+            newest, summary = self._memoised_summary(root, key, scope, user_index)
             if key == USER_SCOPE:
                 user.append(summary)
             else:
@@ -246,22 +321,51 @@ class ScopeAnswers:
         workspaces.sort(key=lambda item: (-item[0], item[1].key))
         return user + [summary for _, summary in workspaces]
 
-    def topic_list(self, root: Path, scope: Path, key: str) -> TopicList:
-        """Every topic file of the scope, sorted by file name (A-5)."""
-        files = [_topic_summary(item) for item in self._load(scan_topics(root, scope))]
-        return TopicList(scope=key, files=files)
+    def _scope_findings(
+        self, root: Path, scope: Path, key: str, loaded: list[_Loaded]
+    ) -> list[Finding]:
+        """The scope's whole lint (T-5), as the index view reports it."""
+        index = self.files.read(root, scope)
+        user_index = None if key == USER_SCOPE else self._user_index_text(root)
+        return self._lint(key, (root, scope), index, loaded, user_index)
 
-    def topic_file(self, root: Path, scope: Path, key: str, file_name: str) -> TopicFile:
-        """One topic file (A-5); :class:`NotFound` when it does not list (missing, outside)."""
+    def _user_index_text(self, root: Path) -> str | None:
+        """The user index's text, the companion of every Workspace index (I-4), or None."""
+        user_scope = self._user_scope(root)
+        found = self.files.read(root, user_scope) if user_scope is not None else None
+        return found.text if found is not None else None
+
+    def topic_list(self, root: Path, scope: Path, key: str) -> TopicList:
+        """Every topic file of the scope, sorted by file name, and the scope's lint (A-5)."""
+        loaded = self._load(scan_topics(root, scope))
+        files = [_topic_summary(item) for item in loaded]
+        findings = self._scope_findings(root, scope, key, loaded)
+        return TopicList(scope=key, files=files, findings=findings)
+
+    def topic_file(
+        self, root: Path, scope: Path, key: str, file_name: str, *, reveal: bool = False
+    ) -> TopicFile:
+        """One topic file (A-5); :class:`NotFound` when it does not list (missing, outside).
+
+        Its findings are the scope lint's findings about this file; likely credentials are
+        masked (I-8) unless ``reveal`` (W-6).
+        """
         entry = topic_entry(root, scope, file_name)
         loaded = self._load([entry]) if entry is not None else []
         if not loaded:
             raise NotFound(f"no topic file {file_name!r} in scope {key!r}")
         item = loaded[0]
+        body = _masked(item.topic.body, reveal) or ""
+        summary = _topic_summary(item, reveal=reveal)
+        findings = self._scope_findings(root, scope, key, self._load(scan_topics(root, scope)))
         return TopicFile(
-            **msgspec.structs.asdict(_topic_summary(item)),
-            body=item.topic.body,
+            **msgspec.structs.asdict(summary),
+            body=body,
             links=item.topic.links,
+            findings=[finding for finding in findings if finding.file == item.entry.file],
+            masked=body != item.topic.body
+            or summary.description != item.topic.description
+            or summary.name != item.topic.name,
         )
 
     def index_view(self, root: Path, scope: Path, key: str) -> IndexView:
@@ -270,21 +374,17 @@ class ScopeAnswers:
         A Workspace index is capped as a Session in that Workspace would get it: beside the
         user index, sharing the character budget (I-4); the user index as if injected alone.
         """
-        index = read_index_text(root, scope)
+        index = self.files.read(root, scope)
         text = index.text if index is not None else None
-        unread = index.unread if index is not None else (0, True)
+        prepared = self.files.prepared(root, scope)  # carries any lines past the read cap
         user_index = None
         if key == USER_SCOPE:
-            capped = cap_indexes(text, None, workspace_key=None, unread=(unread, (0, True)))[0]
+            capped = cap_indexes(prepared, None, workspace_key=None)[0]
         else:
-            user = self._user_index(root)
-            user_index = user.text if user is not None else None
-            capped = cap_indexes(
-                user_index,
-                text,
-                workspace_key=key,
-                unread=(user.unread if user is not None else (0, True), unread),
-            )[1]
+            user_scope = self._user_scope(root)
+            user_index = self._user_index_text(root)
+            user_prepared = self.files.prepared(root, user_scope)
+            capped = cap_indexes(user_prepared, prepared, workspace_key=key)[1]
         kept = set(capped.kept)
         lines = [
             IndexLine(number=number, text=line, kept=number in kept)

@@ -38,6 +38,7 @@ __all__ = [
     "checked_memory_root",
     "is_within",
     "read_regular",
+    "real_child",
     "real_path",
 ]
 
@@ -53,9 +54,32 @@ def real_path(path: Path) -> Path:
     return Path(os.path.realpath(path))
 
 
+def real_child(parent: Path, name: str) -> Path:
+    """Return ``real_path(parent / name)`` for a real ``parent`` and one checked path component.
+
+    The same answer at the cost of one ``lstat`` instead of one per component of the whole path:
+    below a real parent, an entry that is no symlink (or does not exist) is its own real path.
+    A symlink is resolved in full. Raises ``ValueError`` for a ``name`` that is not a single
+    component (empty, ``.``, ``..``, or holding ``/``).
+    """
+    if not name or name in (".", "..") or "/" in name:
+        raise ValueError(f"{name!r} is not a single path component")
+    child = parent / name
+    try:
+        if not stat.S_ISLNK(os.lstat(child).st_mode):
+            return child
+    except FileNotFoundError:
+        return child
+    except OSError:
+        pass  # e.g. a file where the parent should be: let realpath say what it resolves to
+    return real_path(child)
+
+
 def is_within(root: Path, candidate: Path) -> bool:
     """Tell whether the real ``candidate`` is ``root`` or lies below it; both already resolved."""
-    return candidate.is_relative_to(root)  # a path is relative to itself too
+    # Compared as strings: both are normalised absolute paths, and this runs per file listed.
+    inner, outer = os.fspath(candidate), os.fspath(root)
+    return inner == outer or inner.startswith(outer.rstrip(os.sep) + os.sep)
 
 
 def checked_memory_root(app_data_dir: Path, agent_id: str) -> Path:
@@ -63,15 +87,27 @@ def checked_memory_root(app_data_dir: Path, agent_id: str) -> Path:
 
     The app data dir comes from the operator and may itself sit behind a symlink; below it the
     path ``agents/<id>/agent_state/memory`` must contain no symlink, else the root could be
-    redirected anywhere and :class:`OutsideMemoryRoot` is raised; so it is when the root (or a
-    folder on the way) is a file, a FIFO or anything else but a directory. The root need not
-    exist yet.
+    redirected anywhere and :class:`OutsideMemoryRoot` is raised; so it is when the root itself
+    is a file, a FIFO or anything else but a directory. The root need not exist yet (nor can it,
+    behind a file on the way: every scope is then simply absent).
     Raises ``InvalidId`` for a bad agent id (K-7).
     """
     base = real_path(app_data_dir)
     lexical = layout.memory_root(base, agent_id)
-    if real_path(lexical) != lexical or (os.path.lexists(lexical) and not lexical.is_dir()):
-        raise OutsideMemoryRoot(f"the memory root of agent {agent_id!r} is not a plain directory")
+    current = os.fspath(base)
+    parts = layout.memory_root(Path(), agent_id).parts
+    for depth, part in enumerate(parts, start=1):  # one lstat per folder below the base
+        current = current + os.sep + part
+        try:
+            mode = os.lstat(current).st_mode
+        except FileNotFoundError:
+            break  # the rest does not exist yet: nothing on the way can redirect it
+        if stat.S_ISLNK(mode) or (depth == len(parts) and not stat.S_ISDIR(mode)):
+            raise OutsideMemoryRoot(
+                f"the memory root of agent {agent_id!r} is not a plain directory"
+            )
+        if not stat.S_ISDIR(mode):
+            break  # a file on the way: the root cannot exist, and nothing lies below it
     return lexical
 
 

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 from memory_core.keys import (
     USER_SCOPE,
@@ -40,16 +42,19 @@ from memory_core.wire import (
 )
 
 from memory_api.errors import NotFound
-from memory_api.store.agents import AgentStore
+from memory_api.store.agents import AgentRecord, AgentStore
 from memory_api.store.answers import ScopeAnswers
 from memory_api.store.containment import checked_memory_root, real_path
 from memory_api.store.locks import lock_name
 from memory_api.store.pruning import delete_topic
+from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scopes import create_scope_dir, scope_real_dir
 from memory_api.store.sessions import check_workspace_path, start_session
 from memory_api.store.topic_cache import TopicCache
 
 __all__ = ["MemoryStore"]
+
+T = TypeVar("T")
 
 logger = logging.getLogger(__name__)
 
@@ -80,7 +85,8 @@ class MemoryStore:
         self.app_data_dir = real_path(app_data_dir)
         self.agents = agents
         self.locks = agents.locks
-        self.answers = ScopeAnswers(cache if cache is not None else TopicCache())
+        self.files = ScopeFiles()
+        self.answers = ScopeAnswers(cache if cache is not None else TopicCache(), self.files)
 
     # --- helpers (blocking ones run in worker threads) ---------------------------------------
 
@@ -101,6 +107,16 @@ class MemoryStore:
             raise NotFound(f"no scope {key!r} in the memory of agent {agent_id!r}")
         return root, scope
 
+    def _with_agent(
+        self, project: str, agent_id: str, work: Callable[..., T], *args: Any
+    ) -> tuple[AgentRecord, T]:
+        """Load the agent (``NotFound`` unless it is one of ``project``), then run ``work``:
+        both in the one worker thread a request uses (each thread hop costs a wake-up)."""
+        return self.agents.load(project, agent_id), work(*args)
+
+    def _start_blocking(self, project: str, agent_id: str, workspace: str) -> SessionStartResponse:
+        return self.assemble_session(self.agents.load(project, agent_id), workspace)
+
     def _overview(self, agent_id: str) -> list[ScopeSummary]:
         root = self._root(agent_id)
         create_scope_dir(root, USER_SCOPE)  # K-6; a failure leaves the scope out, never a 500
@@ -109,8 +125,8 @@ class MemoryStore:
     def _list(self, agent_id: str, key: str) -> TopicList:
         return self.answers.topic_list(*self._scope(agent_id, key), key)
 
-    def _read(self, agent_id: str, key: str, file_name: str) -> TopicFile:
-        return self.answers.topic_file(*self._scope(agent_id, key), key, file_name)
+    def _read(self, agent_id: str, key: str, file_name: str, reveal: bool) -> TopicFile:
+        return self.answers.topic_file(*self._scope(agent_id, key), key, file_name, reveal=reveal)
 
     def _index(self, agent_id: str, key: str) -> IndexView:
         return self.answers.index_view(*self._scope(agent_id, key), key)
@@ -124,8 +140,10 @@ class MemoryStore:
         newest activity (newest first, ties by key). Raises ``InvalidId`` and
         :class:`~memory_api.errors.NotFound` (unknown agent, or one of another project).
         """
-        record = await self.agents.get(project, agent_id)  # checks both ids first (K-7)
-        scopes = await asyncio.to_thread(self._overview, agent_id)
+        _check(project, agent_id)
+        record, scopes = await asyncio.to_thread(
+            self._with_agent, project, agent_id, self._overview, agent_id
+        )
         return MemoryOverview(
             enabled=record.memory.enabled,
             template_has_memory=has_memory_placeholder(record.template),
@@ -139,24 +157,33 @@ class MemoryStore:
         directory; the user scope is created on demand).
         """
         _check(project, agent_id, key)
-        await self.agents.get(project, agent_id)
-        return await asyncio.to_thread(self._list, agent_id, key)
+        _, answer = await asyncio.to_thread(
+            self._with_agent, project, agent_id, self._list, agent_id, key
+        )
+        return answer
 
     async def read_index(self, project: str, agent_id: str, key: str) -> IndexView:
         """A-5: the scope's raw index, each line kept or dropped by the injection, and lint."""
         _check(project, agent_id, key)
-        await self.agents.get(project, agent_id)
-        return await asyncio.to_thread(self._index, agent_id, key)
+        _, answer = await asyncio.to_thread(
+            self._with_agent, project, agent_id, self._index, agent_id, key
+        )
+        return answer
 
-    async def read_file(self, project: str, agent_id: str, key: str, file_name: str) -> TopicFile:
-        """A-5: one topic file's fields, body (frontmatter stripped) and ``[[links]]``.
+    async def read_file(
+        self, project: str, agent_id: str, key: str, file_name: str, *, reveal: bool = False
+    ) -> TopicFile:
+        """A-5: one topic file's fields, body (frontmatter stripped), ``[[links]]``, findings.
 
-        Raises ``InvalidId`` for a bad name (K-7) and :class:`NotFound` for a missing file or one
-        that leads outside the memory root (A-7).
+        Likely credentials are masked (I-8) unless ``reveal`` (W-6). Raises ``InvalidId`` for a
+        bad name (K-7) and :class:`NotFound` for a missing file or one that leads outside the
+        memory root (A-7).
         """
         _check(project, agent_id, key, file_name)
-        await self.agents.get(project, agent_id)
-        return await asyncio.to_thread(self._read, agent_id, key, file_name)
+        _, answer = await asyncio.to_thread(
+            self._with_agent, project, agent_id, self._read, agent_id, key, file_name, reveal
+        )
+        return answer
 
     async def delete_file(
         self, project: str, agent_id: str, key: str, file_name: str
@@ -184,8 +211,7 @@ class MemoryStore:
         """
         _check(project, agent_id)
         workspace = check_workspace_path(body.workspace)
-        record = await self.agents.get(project, agent_id)
-        answer = await asyncio.to_thread(start_session, self.app_data_dir, record, workspace)
+        answer = await asyncio.to_thread(self._start_blocking, project, agent_id, workspace)
         logger.info(
             "session start: agent=%s session=%r kind=%s key=%s injected=%s",
             agent_id,
@@ -196,6 +222,11 @@ class MemoryStore:
             answer.injected,
         )
         return answer
+
+    def assemble_session(self, record: AgentRecord, workspace: str) -> SessionStartResponse:
+        """The blocking part of :meth:`session_start` (run in a worker thread): prepare the
+        scopes and build the answer for ``record`` in the checked ``workspace`` path."""
+        return start_session(self.app_data_dir, record, workspace, self.files)
 
     async def insert_placeholder(self, project: str, agent_id: str) -> PlaceholderResult:
         """A-4: insert ``{{MEMORY}}`` and the key line into the template (I-7), idempotently.

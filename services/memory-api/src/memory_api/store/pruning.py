@@ -14,10 +14,9 @@ CRLF (a lone CR, which readers take for a line end, would make the pruner see on
 is at most :data:`PRUNE_READ_CAP` long: a file the service could not parse is never rewritten
 (T-2); its dangling link is then reported by lint instead. The same holds for an index the
 operating system will not let the service read or replace (a symlink loop, no permission, a
-read-only or full disk): the topic file is gone by then, so the delete still succeeds, its lines
-stay and are reported as dangling, and the reason is logged — a delete never answers 500
-halfway. Everything but the removed lines is kept byte for byte (CRLF, the final line end, the
-file's permission bits).
+read-only or full disk): the delete still succeeds, its lines stay and are reported as dangling,
+and the reason is logged — a delete never answers 500 halfway. Everything but the removed lines
+is kept byte for byte (CRLF, the final line end, the file's permission bits).
 
 Blocking: run in a worker thread.
 """
@@ -56,19 +55,27 @@ def delete_topic(root: Path, scope: Path, file_name: str) -> list[str]:
     symlinked topic file is removed as a link (its target stays) and only when the target is a
     regular file inside the memory ``root``; one leading outside is reported as absent (A-7).
     Returns the removed index lines. Raises :class:`NotFound` when there is no such topic file
-    and :class:`Conflict` when the index kept changing through every attempt (the file is gone
-    then; its lines stay and lint reports them as dangling).
+    and :class:`Conflict` when the index kept changing through every attempt (nothing is
+    deleted then).
+
+    The index lines go first, the file second: a process killed between the two (a replica
+    of a shared data dir, Q-4) leaves the file listed without its lines, and the client's retry
+    finishes the delete. The other order would leave a dangling line that no retry removes,
+    since the retry finds no file and answers 404.
     """
     missing = NotFound(f"no topic file {file_name!r} in this scope")
     # What deletes is exactly what lists (A-5): the same judgement, links out included (A-7).
     if topic_entry(root, scope, file_name) is None:
         raise missing
+    removed = prune_index_file(root, scope, file_name)
     try:
         (scope / file_name).unlink()
     except FileNotFoundError:
-        raise missing from None
+        # Removed by the agent meanwhile: its lines were still rightly pruned.
+        if not removed:
+            raise missing from None
     fsync_directory(scope)
-    return prune_index_file(root, scope, file_name)
+    return removed
 
 
 def _utf8_text(raw: bytes) -> tuple[bytes, str] | None:
@@ -126,7 +133,7 @@ def prune_index_file(root: Path, scope: Path, file_name: str) -> list[str]:
         edited = edit_file(target, edit, merge=merge_lines, read_cap=PRUNE_READ_CAP)
     except FileKeptChanging as error:
         raise Conflict(
-            f"{file_name!r} was deleted, but {error} (its lines are reported as dangling links)"
+            f"{file_name!r} was not deleted: {error}; nothing changed, try again"
         ) from None
     except NotRegularFileError:
         return []

@@ -9,6 +9,7 @@ lists only when its target is a regular file inside the memory root (A-7).
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import stat
@@ -28,10 +29,13 @@ from memory_api.store.containment import (
     OutsideMemoryRoot,
     is_within,
     read_regular,
+    real_child,
     real_path,
 )
+from memory_api.store.stat_cache import FileKey, file_key
 
 __all__ = [
+    "Fingerprint",
     "IndexText",
     "Marker",
     "TopicEntry",
@@ -41,6 +45,7 @@ __all__ = [
     "read_marker",
     "refused_entries",
     "scan_topics",
+    "scope_fingerprint",
     "scope_real_dir",
     "topic_entry",
 ]
@@ -49,6 +54,8 @@ logger = logging.getLogger(__name__)
 
 MARKER_READ_CAP = 64 * 1024
 """A marker is one path; anything longer is not read further."""
+NAME_CHECKS_CACHED = 65_536
+"""Topic file names whose K-7 verdict is memoised (a pure function of the name)."""
 INDEX_COUNT_CAP = 16 * 1024 * 1024
 """How far past the read cap an over-large index is scanned for its line count and links."""
 LINK_LINE_CAP = 64 * 1024
@@ -57,11 +64,17 @@ LINK_LINE_CAP = 64 * 1024
 
 @dataclass(frozen=True, slots=True)
 class TopicEntry:
-    """A topic file found in a scope: its name (identity), real path and the real file's stat."""
+    """A topic file found in a scope: its name (identity), real path (``path`` as a string,
+    ``real`` as a Path) and the real file's stat."""
 
     file: str
-    real: Path
+    path: str
     stat: os.stat_result
+
+    @property
+    def real(self) -> Path:
+        """The real path as a :class:`~pathlib.Path`."""
+        return Path(self.path)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,8 +119,7 @@ def scope_real_dir(root: Path, key: str) -> Path | None:
     name cover both spellings); one leading outside the root, to the root itself or into a
     folder deeper down raises :class:`OutsideMemoryRoot`. A non-directory is absent.
     """
-    lexical = root / check_scope_key(key)
-    resolved = real_path(lexical)
+    resolved = real_child(root, check_scope_key(key))
     if resolved.parent != root or not _is_scope_key(resolved.name):
         raise OutsideMemoryRoot(f"no scope {key!r}")
     return resolved if resolved.is_dir() else None
@@ -171,23 +183,57 @@ def list_scopes(root: Path) -> list[tuple[str, Path]]:
     return sorted(scopes)
 
 
+@functools.lru_cache(maxsize=NAME_CHECKS_CACHED)
+def _is_topic_name(name: str) -> bool:
+    """K-7 for a listed name, memoised: a large scope is listed again on every request."""
+    try:
+        check_topic_file_name(name)
+    except InvalidId:
+        return False
+    return True
+
+
 def scan_topics(root: Path, scope: Path) -> list[TopicEntry]:
     """Return the topic files of the real scope dir ``scope``, sorted by file name (A-5)."""
     entries = _entries(scope)
     topics: list[TopicEntry] = []
     for entry in entries:
         name = entry.name
-        if not name.endswith(".md"):
+        # MEMORY.md, dotfiles and names no route could address never list
+        if not name.endswith(".md") or not _is_topic_name(name):
             continue
-        try:
-            check_topic_file_name(name)
-        except InvalidId:
-            continue  # MEMORY.md, dotfiles and names no route could address
         found = _topic_entry(root, scope, name)
         if found is not None:
             topics.append(found)
     topics.sort(key=lambda topic: topic.file)
     return topics
+
+
+Fingerprint = tuple[FileKey, tuple[tuple[str, FileKey], ...]]
+"""A scope dir's own file key and ``(name, file key)`` of every entry in it, sorted by name."""
+
+
+def scope_fingerprint(scope: Path) -> Fingerprint | None:
+    """The version of everything in the real ``scope`` dir: one ``scandir`` and an ``lstat``
+    per entry (topic files, ``MEMORY.md``, ``.workspace`` and any other).
+
+    Equal fingerprints mean no file in it was added, removed, replaced or written (Q-4). None
+    when an entry is a symlink (its target's version is elsewhere) or something cannot be
+    listed or stat'ed: such a scope is simply judged afresh each time. Blocking.
+    """
+    try:
+        own = file_key(scope.stat())
+        items: list[tuple[str, FileKey]] = []
+        with os.scandir(scope) as listing:
+            for entry in listing:
+                info = entry.stat(follow_symlinks=False)
+                if stat.S_ISLNK(info.st_mode):
+                    return None
+                items.append((entry.name, file_key(info)))
+    except OSError:
+        return None
+    items.sort()
+    return own, tuple(items)
 
 
 def topic_entry(root: Path, scope: Path, name: str) -> TopicEntry | None:
@@ -196,24 +242,26 @@ def topic_entry(root: Path, scope: Path, name: str) -> TopicEntry | None:
 
 
 def _topic_entry(root: Path, scope: Path, name: str) -> TopicEntry | None:
-    lexical = scope / name
-    if name.casefold() == layout.INDEX_FILE.casefold() and _is_the_index(scope, lexical):
+    # Strings, not Paths: a large scope lists thousands of these on every request.
+    lexical = f"{os.fspath(scope)}{os.sep}{name}"
+    if name.casefold() == layout.INDEX_FILE.casefold() and _is_the_index(scope, Path(lexical)):
         return None  # "Memory.md" on a case-insensitive disk: the index itself, not a topic
     try:
         info = os.lstat(lexical)
         if stat.S_ISLNK(info.st_mode):
-            target = real_path(lexical)
-            if not is_within(root, target):
+            resolved = real_path(Path(lexical))
+            if not is_within(root, resolved):
                 logger.warning("topic file %s links outside the memory root; ignored", lexical)
                 return None
-            info = target.stat()
+            info = resolved.stat()
+            target = os.fspath(resolved)
         else:
             target = lexical
     except OSError:
         return None
     if not stat.S_ISREG(info.st_mode):
         return None
-    return TopicEntry(file=name, real=target, stat=info)
+    return TopicEntry(file=name, path=target, stat=info)
 
 
 def _is_the_index(scope: Path, lexical: Path) -> bool:
@@ -283,7 +331,7 @@ def read_index_text(root: Path, scope: Path) -> IndexText | None:
     An index that is a symlink out of the root, a directory or unreadable counts as absent.
     """
     lexical = scope / layout.INDEX_FILE
-    target = real_path(lexical)
+    target = real_child(scope, layout.INDEX_FILE)
     if not is_within(root, target):
         logger.warning("index %s links outside the memory root; ignored", lexical)
         return None
@@ -338,8 +386,7 @@ def read_marker(root: Path, scope: Path, key: str) -> Marker:
     path, and a path whose key is not ``key`` (the marker names another Workspace; it is kept as
     it is, never rewritten). ``orphaned`` is judged only for a usable path.
     """
-    lexical = scope / layout.MARKER_FILE
-    target = real_path(lexical)
+    target = real_child(scope, layout.MARKER_FILE)
     if not is_within(root, target):
         return Marker(None, ["marker: links outside the memory root; not read"])
     try:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,13 +47,8 @@ from memory_api.errors import BadRequest
 from memory_api.store.agents import AgentRecord
 from memory_api.store.containment import OutsideMemoryRoot, checked_memory_root, real_path
 from memory_api.store.exclusive import create_new_bytes
-from memory_api.store.scopes import (
-    IndexText,
-    create_scope_dir,
-    read_index_text,
-    read_marker,
-    scope_real_dir,
-)
+from memory_api.store.scope_files import ScopeFiles
+from memory_api.store.scopes import create_scope_dir, scope_real_dir
 
 __all__ = [
     "WORKSPACE_PATH_MAX_BYTES",
@@ -90,7 +86,11 @@ def check_real_workspace(workspace: str) -> str:
     real = os.path.realpath(workspace)
     if has_control_character(real):
         raise BadRequest("the workspace's real path holds a control character (newline, tab …)")
-    if os.path.lexists(real) and not Path(real).is_dir():
+    try:
+        is_dir = stat.S_ISDIR(Path(real).stat().st_mode)  # one stat in the common case
+    except OSError:  # missing here (the harness may see another filesystem), a loop, …
+        is_dir = not os.path.lexists(real)
+    if not is_dir:
         raise BadRequest("workspace must be a directory, not a file")
     return real
 
@@ -105,10 +105,12 @@ class _Prepared:
 
 def _ensure_dir(root: Path, key: str) -> Path | None:
     """Create scope ``key`` under the real ``root`` if missing; its real path or None."""
-    if not create_scope_dir(root, key):
-        return None
     try:
-        resolved = scope_real_dir(root, key)
+        resolved = scope_real_dir(root, key)  # the common case: it exists, nothing to create
+        if resolved is None:
+            if not create_scope_dir(root, key):
+                return None
+            resolved = scope_real_dir(root, key)
     except OutsideMemoryRoot:
         resolved = None
     if resolved is None:
@@ -116,7 +118,9 @@ def _ensure_dir(root: Path, key: str) -> Path | None:
     return resolved
 
 
-def _ensure_marker(root: Path, scope: Path, key: str, real_workspace: str) -> None:
+def _ensure_marker(
+    root: Path, scope: Path, key: str, real_workspace: str, files: ScopeFiles
+) -> None:
     """Create the ``.workspace`` marker if missing (K-5); never overwrite one (atomic create)."""
     data = (real_workspace + "\n").encode("utf-8")
     try:
@@ -125,7 +129,7 @@ def _ensure_marker(root: Path, scope: Path, key: str, real_workspace: str) -> No
     except OSError as error:  # a read-only scope: the Session still starts, the overview tells
         logger.warning("scope %s: cannot write its .workspace marker: %s", key, error)
         return
-    marker = read_marker(root, scope, key)
+    marker = files.marker(root, scope, key)
     if marker.path != real_workspace:
         logger.warning(
             "scope %s: .workspace names %r, not %r; kept as it is (%s)",
@@ -136,43 +140,48 @@ def _ensure_marker(root: Path, scope: Path, key: str, real_workspace: str) -> No
         )
 
 
-def ensure_workspace_scope(root: Path, real_workspace: str) -> tuple[str, Path | None]:
+def ensure_workspace_scope(
+    root: Path, real_workspace: str, files: ScopeFiles | None = None
+) -> tuple[str, Path | None]:
     """Create the Workspace scope of ``real_workspace`` (symlinks resolved) and its marker if
     missing, under the real memory ``root`` (K-1, K-5); a marker naming another path is kept.
 
-    Returns the key and the scope's real directory, or None for it when the scope cannot be
-    used (a file or a link out in its place). Blocking.
+    ``files`` is the service's scope-file cache (None: the marker is read afresh). Returns the
+    key and the scope's real directory, or None for it when the scope cannot be used (a file or
+    a link out in its place). Blocking.
     """
     key = key_for_real_path(real_workspace)
     scope = _ensure_dir(root, key)
     if scope is not None:
-        _ensure_marker(root, scope, key, real_workspace)
+        _ensure_marker(root, scope, key, real_workspace, files or ScopeFiles(max_entries=1))
     return key, scope
 
 
-def _prepare(app_data_dir: Path, root: Path, real_workspace: str, enabled: bool) -> _Prepared:
+def _prepare(
+    app_data_dir: Path, root: Path, real_workspace: str, enabled: bool, files: ScopeFiles
+) -> _Prepared:
     if not enabled:
         return _Prepared("off", None, None, None)
     user_dir = _ensure_dir(root, USER_SCOPE)
-    if is_temporary_workspace(Path(real_workspace), app_data_dir):
+    # Both paths are real already, so only a Workspace below <app_data_dir>/agents/ can be
+    # temporary (K-4): the full rule, which resolves both again, runs just for those.
+    agents = f"{app_data_dir}{os.sep}{layout.AGENTS_DIR}{os.sep}"
+    if real_workspace.startswith(agents) and is_temporary_workspace(
+        Path(real_workspace), app_data_dir
+    ):
         return _Prepared("temporary", None, user_dir, None)
-    key, workspace_dir = ensure_workspace_scope(root, real_workspace)
+    key, workspace_dir = ensure_workspace_scope(root, real_workspace, files)
     return _Prepared("persistent", key, user_dir, workspace_dir)
 
 
-def _index_of(root: Path, scope: Path | None) -> IndexText | None:
-    return None if scope is None else read_index_text(root, scope)
-
-
-def _unread(index: IndexText | None) -> tuple[int, bool]:
-    return (0, True) if index is None else index.unread
-
-
-def start_session(app_data_dir: Path, record: AgentRecord, workspace: str) -> SessionStartResponse:
+def start_session(
+    app_data_dir: Path, record: AgentRecord, workspace: str, files: ScopeFiles | None = None
+) -> SessionStartResponse:
     """Prepare directories and build the A-9 answer for a Session of ``record`` in ``workspace``.
 
-    ``workspace`` must have passed :func:`check_workspace_path`. Raises :class:`BadRequest`
-    for a Workspace that is no directory (see :func:`check_real_workspace`) and
+    ``workspace`` must have passed :func:`check_workspace_path`; ``files`` is the service's
+    scope-file cache (None: a throw-away one, every index read and masked afresh). Raises
+    :class:`BadRequest` for a Workspace that is no directory (see :func:`check_real_workspace`) and
     :class:`~memory_api.store.containment.OutsideMemoryRoot` (404) when the agent's memory root
     is redirected by a symlink.
     """
@@ -180,7 +189,8 @@ def start_session(app_data_dir: Path, record: AgentRecord, workspace: str) -> Se
     base = real_path(app_data_dir)
     root = checked_memory_root(base, record.id)
     enabled = record.memory.enabled
-    prepared = _prepare(base, root, real_workspace, enabled)
+    files = files if files is not None else ScopeFiles(max_entries=2)
+    prepared = _prepare(base, root, real_workspace, enabled, files)
     template_has_memory = has_memory_placeholder(record.template)
     directories = SessionDirectories(
         app_data_dir=str(base),
@@ -192,13 +202,11 @@ def start_session(app_data_dir: Path, record: AgentRecord, workspace: str) -> Se
     capped: list[CappedIndex] = []
     sections: list[MemorySection] = []
     if injected:
-        user_index = _index_of(root, prepared.user_dir)
-        workspace_index = _index_of(root, prepared.workspace_dir)
+        # Prepared per index version: split, masked (I-8), lines past the read cap counted.
         capped = cap_indexes(
-            None if user_index is None else user_index.text,
-            None if workspace_index is None else workspace_index.text,
+            files.prepared(root, prepared.user_dir),
+            files.prepared(root, prepared.workspace_dir),
             workspace_key=prepared.key,
-            unread=(_unread(user_index), _unread(workspace_index)),
         )
         sections = memory_sections(
             record.memory.effective_prompt,

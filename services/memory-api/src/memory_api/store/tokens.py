@@ -5,9 +5,9 @@ JSON file per token written by ``memory-api token create``. A token file holds
 ``{"name", "sha256", "projects", "createdAt"}``; the secret itself is never stored (the rules
 live in :mod:`memory_api.bearer`).
 
-Every request reads the folder again (``os.scandir``); parsed files are cached by
-``(mtime_ns, size, inode)``, so a token created or revoked by another process is seen at once
-(Q-4) while an unchanged folder costs one directory scan.
+Every request reads the folder again (``os.scandir``); parsed files are cached by their file key
+(:mod:`~memory_api.store.stat_cache`), so a token created or revoked by another process is seen
+at once (Q-4) while an unchanged folder costs one directory scan.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from memory_api.bearer import TokenEntry, check_token_name, hash_secret, new_sec
 from memory_api.errors import Conflict, NotFound
 from memory_api.store.containment import read_regular
 from memory_api.store.exclusive import create_new_bytes
+from memory_api.store.stat_cache import StatCache, file_key
 
 __all__ = ["TOKENS_DIR", "TokenStore"]
 
@@ -33,13 +34,16 @@ logger = logging.getLogger(__name__)
 
 TOKENS_DIR = "tokens"
 TOKEN_READ_CAP = 64 * 1024
+TOKEN_FILES_CACHED = 10_000
+"""Token files whose parse is kept (each a few hundred bytes)."""
 """A token file is one small JSON object; a FIFO or a huge file under that name is never read
 whole (a FIFO would block every request's authentication forever)."""
 
 
 @dataclass(frozen=True, slots=True)
-class _Cached:
-    stamp: tuple[int, int, int]
+class _Read:
+    """A token file as last read: its entry, or None when it was unreadable (warned once)."""
+
     entry: TokenEntry | None
 
 
@@ -57,7 +61,7 @@ class TokenStore:
     def __init__(self, data_dir: Path, env_tokens: tuple[TokenEntry, ...] = ()) -> None:
         self._dir = data_dir / TOKENS_DIR
         self._env = env_tokens
-        self._cache: dict[str, _Cached] = {}
+        self._cache: StatCache[str, _Read] = StatCache(max_entries=TOKEN_FILES_CACHED)
 
     def entries(self) -> tuple[TokenEntry, ...]:
         """Return every token: the environment's first, then the files', sorted by name."""
@@ -74,9 +78,7 @@ class TokenStore:
             entry = self._read(item)
             if entry is not None:
                 found.append(entry)
-        for stale in set(self._cache) - seen:
-            # Requests run this in worker threads at once: another may have dropped it already.
-            self._cache.pop(stale, None)
+        self._cache.keep_only(seen)
         return (*self._env, *found)
 
     def _read(self, item: os.DirEntry[str]) -> TokenEntry | None:
@@ -84,9 +86,9 @@ class TokenStore:
             stat = item.stat()
         except OSError:
             return None
-        stamp = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
-        cached = self._cache.get(item.path)
-        if cached is not None and cached.stamp == stamp:
+        key = file_key(stat)
+        cached = self._cache.get(item.path, key)
+        if cached is not None:
             return cached.entry
         entry: TokenEntry | None
         try:
@@ -95,7 +97,7 @@ class TokenStore:
         except (OSError, msgspec.DecodeError) as error:
             logger.warning("ignoring unreadable token file %s: %s", item.name, error)
             entry = None
-        self._cache[item.path] = _Cached(stamp, entry)
+        self._cache.put(item.path, key, _Read(entry))
         return entry
 
     def create(self, name: str, projects: tuple[str, ...] | None) -> tuple[TokenEntry, str]:

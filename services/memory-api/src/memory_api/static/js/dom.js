@@ -125,3 +125,19 @@ export function errorBox(message, onRetry, retryLabel = "Retry") {
       : null,
   );
 }
+
+/**
+ * After an action, put the focus on `fallback` unless it is still on a live, enabled control:
+ * a button that went away or was disabled must not leave the keyboard user on the page (W-6).
+ */
+export function keepFocus(fallback) {
+  const active = document.activeElement;
+  const lost =
+    !active ||
+    active === document.body ||
+    active === document.documentElement ||
+    !active.isConnected ||
+    active.disabled ||
+    active.closest("[hidden]");
+  if (lost && fallback?.isConnected) fallback.focus();
+}

@@ -1,8 +1,7 @@
-// Entry point: hash routes, the caller (/api/me), breadcrumbs and the 401 → token prompt.
-//   #/                                       agents of every project (W-1)
-//   #/projects/{project}                     agents of one project
-//   #/projects/{project}/agents/{agent}/prompt|memory   agent settings (W-2)
+// Entry point: hash routes (see address.js), the caller (/api/me), breadcrumbs and the
+// 401 → token prompt.
 
+import { parseRoute } from "./address.js";
 import { ApiError, api, clearToken, getToken, onUnauthorized, paths, setToken } from "./api.js";
 import { tokenDialog } from "./dialogs.js";
 import { h, replace } from "./dom.js";
@@ -33,12 +32,24 @@ onUnauthorized(async (detail, hadToken) => {
   return true;
 });
 
+/** Close every open dialog: one left open must not cover the next page. */
+function closeDialogs() {
+  for (const dialog of document.querySelectorAll("dialog[open]")) dialog.close();
+}
+
+/**
+ * Show the breadcrumbs `items` ([label, href | null] pairs). The nearest link is marked
+ * `crumb-up`: on a phone only it is shown, whole, as a way up (W-5).
+ */
 function setCrumbs(items) {
   const parts = [];
+  const up = items.findLastIndex(([, href]) => href);
   items.forEach(([label, href], index) => {
     if (index > 0) parts.push(h("span", { class: "sep", "aria-hidden": "true" }, "/"));
     parts.push(
-      href ? h("a", { href, text: label }) : h("span", { "aria-current": "page", text: label }),
+      href
+        ? h("a", { href, text: label, class: index === up ? "crumb-up" : null })
+        : h("span", { "aria-current": "page", text: label, class: up < 0 ? "crumb-up" : null }),
     );
   });
   replace(crumbs, parts);
@@ -71,46 +82,27 @@ async function showMe() {
   }
 }
 
-function parseRoute() {
-  const parts = location.hash
-    .replace(/^#\/?/, "")
-    .split("/")
-    .filter(Boolean)
-    .map((part) => {
-      try {
-        return decodeURIComponent(part);
-      } catch {
-        return part;
-      }
-    });
-  if (parts.length === 0) return { view: "agents", project: null };
-  if (parts[0] === "projects" && parts.length === 2) return { view: "agents", project: parts[1] };
-  if (parts[0] === "projects" && parts[2] === "agents" && parts.length >= 4) {
-    const tab = parts[4] === "prompt" ? "prompt" : "memory";
-    return { view: "agent", project: parts[1], agent: parts[3], tab };
-  }
-  return { view: "missing" };
-}
-
 function route() {
-  const target = parseRoute();
-  // A dialog left open (Back while viewing a memory) must not cover the next page.
-  for (const dialog of document.querySelectorAll("dialog[open]")) dialog.close();
+  const target = parseRoute(location.hash);
   if (target.view === "agent") {
     if (agentView?.matches(target.project, target.agent)) {
-      agentView.showTab(target.tab);
+      // Back from an overlay closes it; another overlay's address opens that one (W-6).
+      agentView.showTab(target.tab, target.overlay);
       return;
     }
+    closeDialogs();
     agentView = new AgentView({
       root: main,
       project: target.project,
       agent: target.agent,
       tab: target.tab,
+      overlay: target.overlay,
       loadMe,
       setCrumbs,
     });
     agentView.start();
   } else {
+    closeDialogs();
     agentView = null;
     if (target.view === "agents") renderAgents(main, { project: target.project, setCrumbs });
     else {

@@ -1,10 +1,10 @@
 // W-2: agent settings with the tabs Prompt (the template) and Memory. Holds the config and its
 // ETag: every PATCH sends If-Match, and a 412 tells the user it changed elsewhere (A-2).
 
+import { agentHref } from "../address.js";
 import { ApiError, paths, request } from "../api.js";
 import { toast } from "../dialogs.js";
 import { errorBox, h, replace } from "../dom.js";
-import { agentHref } from "./agents.js";
 import { MemoryTab } from "./memory-tab.js";
 import { PromptEditor } from "./prompt-editor.js";
 
@@ -13,8 +13,8 @@ const STALE =
   "Reload to see the latest version (unsaved text is replaced), then make your change again.";
 
 export class AgentView {
-  constructor({ root, project, agent, tab, loadMe, setCrumbs }) {
-    Object.assign(this, { root, project, agent, tab, loadMe, setCrumbs });
+  constructor({ root, project, agent, tab, overlay = null, loadMe, setCrumbs }) {
+    Object.assign(this, { root, project, agent, tab, overlay, loadMe, setCrumbs });
     this.config = null;
     this.etag = null;
     this.me = null;
@@ -138,13 +138,16 @@ export class AgentView {
       this.panels.memory,
     );
     replace(this.root, this.element);
-    this.showTab(this.tab);
+    this.showTab(this.tab, this.overlay);
     this.memoryTab.load();
   }
 
-  showTab(tab) {
+  /** Show `tab` ("prompt" or "memory") and the Memory tab's `overlay` (null: none, W-6). */
+  showTab(tab, overlay = null) {
     this.tab = tab;
+    this.overlay = overlay;
     if (!this.panels) return;
+    this.memoryTab.showOverlay(tab === "memory" ? overlay : null);
     for (const [name, panel] of Object.entries(this.panels)) {
       panel.hidden = name !== tab;
       if (name === tab) this.tabLinks[name].setAttribute("aria-current", "page");

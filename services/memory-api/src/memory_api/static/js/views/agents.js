@@ -1,15 +1,11 @@
 // W-1: the agents list — one card per agent with its memory count, deep-linking to its
 // Memory tab. Projects come from GET /api/projects (or the one in the address).
 
+import { agentHref } from "../address.js";
 import { api, paths } from "../api.js";
 import { errorBox, h, icon, plural, replace } from "../dom.js";
 
 const enc = encodeURIComponent;
-
-/** The hash route of an agent's tab. */
-export function agentHref(project, agent, tab = "memory") {
-  return `#/projects/${enc(project)}/agents/${enc(agent)}/${tab}`;
-}
 
 function agentCard(agent) {
   return h(

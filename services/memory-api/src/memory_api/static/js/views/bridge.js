@@ -57,62 +57,70 @@ async function copyText(text) {
   }
 }
 
-/**
- * Open the modal. `mode` "edit" (topic given) or "add"; `me.chatUrlTemplate` null hides
- * "Open a new chat". The field is required for Add: Copy and Open refuse an empty one.
- */
-export function openBridge({ mode, project, agent, scope, topic, me }) {
-  const isEdit = mode === "edit";
-  const fieldId = "bridge-field";
-  const field = h("textarea", {
-    id: fieldId,
+/** The textarea of the requirement (Edit) or the content or source (Add, required). */
+function requirementField(isEdit, initial, onInput) {
+  return h("textarea", {
+    id: "bridge-field",
     rows: isEdit ? 4 : 6,
     required: !isEdit,
     autofocus: true,
+    value: initial,
     "aria-describedby": "bridge-field-help",
     placeholder: isEdit
       ? "e.g. “The staging deploys are now on Thursdays too.”"
       : "Paste text, or give a file path or a URL for the agent to read",
-    oninput: () => update(),
+    oninput: onInput,
   });
-  const preview = h("pre", {
-    class: "preview",
-    id: "bridge-preview",
-    tabindex: "0",
-    "aria-labelledby": "bridge-preview-label",
-  });
+}
+
+/** The target block: the memory and its file (Edit) or the scope (Add). */
+function targetBlock(isEdit, scope, topic) {
+  const kind = scope.kind === "user" ? "user memory" : "Workspace memory";
+  if (isEdit) {
+    return h(
+      "div",
+      { class: "target" },
+      h("span", { class: "label" }, "Memory"),
+      h("span", {}, h("strong", { text: topic.name }), ` · ${kind}`),
+      h("code", { id: "bridge-target", text: targetPath(scope, topic.file) }),
+    );
+  }
+  return h(
+    "div",
+    { class: "target" },
+    h("span", { class: "label" }, "Scope"),
+    h("strong", { id: "bridge-target", text: kind[0].toUpperCase() + kind.slice(1) }),
+    scope.kind === "workspace" ? h("code", { text: scope.workspacePath ?? scope.key }) : null,
+  );
+}
+
+/**
+ * How to use the prompt when the service has no chat configured (no MEMORY_API_CHAT_URL):
+ * Copy is the only way over, so say where to paste it (W-4).
+ */
+function noChatNote(scope) {
+  const where =
+    scope.kind === "workspace"
+      ? `in the Workspace ${scope.workspacePath ?? scope.title}`
+      : "in any Workspace";
+  return h(
+    "p",
+    { class: "alert alert-info", id: "bridge-no-chat" },
+    h(
+      "span",
+      { class: "alert-text" },
+      "No chat is linked to this service, so the prompt cannot be sent from here. " +
+        `Copy it, start a new Session of this agent ${where}, and paste it as your first message. ` +
+        "(An operator links a chat with MEMORY_API_CHAT_URL.)",
+    ),
+  );
+}
+
+/** Copy and Open a new chat, with their status and error outputs, for the prompt `prompt()`. */
+function bridgeActions({ project, agent, scope, me, prompt, valid }) {
   const error = h("div", { class: "bridge-error" });
   const status = h("span", { class: "inline-status", role: "status" });
-  const copyButton = h(
-    "button",
-    { type: "button", class: "btn", id: "bridge-copy", onclick: () => copy() },
-    icon("copy"),
-    h("span", { class: "label-text" }, "Copy"),
-  );
-  const chatButton = me?.chatUrlTemplate
-    ? h(
-        "button",
-        { type: "button", class: "btn btn-primary", id: "bridge-chat", onclick: () => openChat() },
-        icon("external"),
-        h("span", { class: "label-text" }, "Open a new chat"),
-      )
-    : null;
   const chatLink = h("p", { class: "muted", hidden: true });
-
-  const prompt = () =>
-    isEdit ? editPrompt(scope, topic, field.value) : addPrompt(scope, field.value);
-  const update = () => {
-    preview.textContent =
-      isEdit || field.value.trim() ? prompt() : "The prompt appears here as you type.";
-    field.setCustomValidity("");
-  };
-  const valid = () => {
-    if (isEdit || field.value.trim()) return true;
-    field.setCustomValidity("Enter the content to save, or a file path or URL.");
-    field.reportValidity();
-    field.focus();
-    return false;
-  };
   const copy = async () => {
     if (!valid()) return;
     if (await copyText(prompt())) {
@@ -120,6 +128,12 @@ export function openBridge({ mode, project, agent, scope, topic, me }) {
       toast("Prompt copied to the clipboard.");
     } else status.textContent = "Could not copy: select the preview and copy it by hand.";
   };
+  const copyButton = h(
+    "button",
+    { type: "button", class: "btn", id: "bridge-copy", onclick: copy },
+    icon("copy"),
+    h("span", { class: "label-text" }, "Copy"),
+  );
   const openChat = async () => {
     if (!valid()) return;
     replace(error);
@@ -136,15 +150,8 @@ export function openBridge({ mode, project, agent, scope, topic, me }) {
         tab.opener = null;
         tab.location.href = url;
       }
-      replace(
-        chatLink,
-        "Chat opened. ",
-        h(
-          "a",
-          { href: url, target: "_blank", rel: "noopener", id: "bridge-chat-link" },
-          "Open it again",
-        ),
-      );
+      const again = { href: url, target: "_blank", rel: "noopener", id: "bridge-chat-link" };
+      replace(chatLink, "Chat opened. ", h("a", again, "Open it again"));
       chatLink.hidden = false;
       status.textContent = "Draft created.";
     } catch (failure) {
@@ -153,30 +160,19 @@ export function openBridge({ mode, project, agent, scope, topic, me }) {
       replace(error, errorBox(`Could not create the chat draft: ${failure.detail}`));
     }
   };
-
-  const target = isEdit
+  const chatButton = me?.chatUrlTemplate
     ? h(
-        "div",
-        { class: "target" },
-        h("span", { class: "label" }, "Memory"),
-        h(
-          "span",
-          {},
-          h("strong", { text: topic.name }),
-          ` · ${scope.kind === "user" ? "user memory" : "Workspace memory"}`,
-        ),
-        h("code", { id: "bridge-target", text: targetPath(scope, topic.file) }),
+        "button",
+        { type: "button", class: "btn btn-primary", id: "bridge-chat", onclick: openChat },
+        icon("external"),
+        h("span", { class: "label-text" }, "Open a new chat"),
       )
-    : h(
-        "div",
-        { class: "target" },
-        h("span", { class: "label" }, "Scope"),
-        h("strong", {
-          id: "bridge-target",
-          text: scope.kind === "user" ? "User memory" : "Workspace memory",
-        }),
-        scope.kind === "workspace" ? h("code", { text: scope.workspacePath ?? scope.key }) : null,
-      );
+    : null;
+  return { error, status, chatLink, copyButton, chatButton };
+}
+
+/** The modal's dialog element around the field, the preview and the actions. */
+function bridgeDialog({ isEdit, scope, topic, field, preview, actions }) {
   const dialog = h(
     "dialog",
     {
@@ -194,13 +190,13 @@ export function openBridge({ mode, project, agent, scope, topic, me }) {
         "Memories change only in a chat with the agent, which keeps the file and its index in step. ",
         "This makes the prompt for that chat.",
       ),
-      target,
+      targetBlock(isEdit, scope, topic),
       h(
         "div",
         { class: "field" },
         h(
           "label",
-          { for: fieldId },
+          { for: "bridge-field" },
           isEdit ? "What should change? (optional)" : "Content or source (required)",
         ),
         field,
@@ -218,12 +214,13 @@ export function openBridge({ mode, project, agent, scope, topic, me }) {
         h("span", { class: "label", id: "bridge-preview-label" }, "Prompt preview"),
         preview,
       ),
-      error,
-      chatLink,
+      actions.chatButton ? null : noChatNote(scope),
+      actions.error,
+      actions.chatLink,
       h(
         "div",
         { class: "editor-foot" },
-        status,
+        actions.status,
         h(
           "div",
           { class: "actions end" },
@@ -232,12 +229,47 @@ export function openBridge({ mode, project, agent, scope, topic, me }) {
             { type: "button", class: "btn btn-ghost", onclick: () => dialog.close() },
             "Close",
           ),
-          copyButton,
-          chatButton,
+          actions.copyButton,
+          actions.chatButton,
         ),
       ),
     ),
   );
+  return dialog;
+}
+
+/**
+ * Open the modal. `mode` "edit" (topic given) or "add"; `me.chatUrlTemplate` null hides
+ * "Open a new chat" and explains how to use Copy. `requirement` prefills the field ("Fix this
+ * memory", W-6). The field is required for Add: Copy and Open refuse an empty one. `onClose`
+ * runs when the modal closes. Returns the dialog.
+ */
+export function openBridge({ mode, project, agent, scope, topic, me, requirement = "", onClose }) {
+  const isEdit = mode === "edit";
+  const field = requirementField(isEdit, requirement, () => update());
+  const preview = h("pre", {
+    class: "preview",
+    id: "bridge-preview",
+    tabindex: "0",
+    "aria-labelledby": "bridge-preview-label",
+  });
+  const prompt = () =>
+    isEdit ? editPrompt(scope, topic, field.value) : addPrompt(scope, field.value);
+  const update = () => {
+    preview.textContent =
+      isEdit || field.value.trim() ? prompt() : "The prompt appears here as you type.";
+    field.setCustomValidity("");
+  };
+  const valid = () => {
+    if (isEdit || field.value.trim()) return true;
+    field.setCustomValidity("Enter the content to save, or a file path or URL.");
+    field.reportValidity();
+    field.focus();
+    return false;
+  };
+  const actions = bridgeActions({ project, agent, scope, me, prompt, valid });
+  const dialog = bridgeDialog({ isEdit, scope, topic, field, preview, actions });
   update();
-  openModal(dialog);
+  openModal(dialog, { onClose });
+  return dialog;
 }

@@ -1,10 +1,15 @@
 // W-2: the Memory tab, top to bottom — the on/off switch (saves on change, on its own), the
 // hint bar with the one-click placeholder insert, the memories grouped by scope, and the two
-// memory prompt editors. Deletes (W-3) and the bridge modal (W-4) start here.
+// memory prompt editors. Deletes (W-3) and the bridge modal (W-4) start here. Every overlay
+// (a memory, findings, an index, Edit/Add) has its own address and Back closes it; focus never
+// drops to the page after an action; a jump bar keeps the prompt editors a few keystrokes away
+// however large the scopes (W-6).
 
+import { agentHref, overlayHref, parseRoute } from "../address.js";
 import { ApiError, api, paths } from "../api.js";
 import { confirmDialog, toast } from "../dialogs.js";
-import { errorBox, h, plural, replace, withBusy } from "../dom.js";
+import { errorBox, h, keepFocus, plural, replace, withBusy } from "../dom.js";
+import { fixRequirement } from "../findings.js";
 import { collapseState } from "../store.js";
 import { openBridge } from "./bridge.js";
 import { PromptEditor } from "./prompt-editor.js";
@@ -76,80 +81,19 @@ export class MemoryTab {
         "The new Workspace memory prompt is injected from the next Session in a Workspace.",
     });
     this.editors = [this.promptEditor, this.workspaceEditor];
+    this.loaded = new Promise((resolve) => {
+      this.markLoaded = resolve;
+    });
     for (const editor of this.editors) editor.update(view.config);
     this.switchInput.checked = view.config.memory.enabled;
 
     this.element = h(
       "div",
       { class: "memory-tab panel" },
-      h(
-        "section",
-        { class: "section switch-row", "aria-label": "Memory on or off" },
-        h(
-          "div",
-          { class: "switch-text" },
-          h("label", { for: "memory-enabled", class: "label" }, "Memory"),
-          h(
-            "p",
-            { id: "memory-enabled-help" },
-            "When on, the indexes enter the context and new Sessions get their directories. Off keeps every file.",
-          ),
-          this.switchStatus,
-        ),
-        h(
-          "span",
-          { class: "switch" },
-          this.switchInput,
-          h("span", { class: "track", "aria-hidden": "true" }),
-        ),
-      ),
+      this.jumpBar(),
+      this.switchSection(),
       this.hint,
-      h(
-        "section",
-        { class: "memories", "aria-labelledby": "memories-title" },
-        h(
-          "div",
-          { class: "bare-head" },
-          h("div", {}, h("h2", { id: "memories-title" }, "Memories"), this.summary),
-          h(
-            "div",
-            { class: "actions" },
-            h(
-              "button",
-              {
-                type: "button",
-                class: "btn btn-ghost btn-sm",
-                id: "refresh-memories",
-                title: "Re-read the scopes: agents may have saved memories meanwhile",
-                onclick: (event) => this.refreshAll(event.currentTarget),
-              },
-              h("span", { class: "label-text" }, "Refresh"),
-            ),
-            h(
-              "button",
-              {
-                type: "button",
-                class: "btn btn-ghost btn-sm",
-                id: "expand-all",
-                onclick: () => this.setAllCollapsed(false),
-              },
-              "Expand all",
-            ),
-            h(
-              "button",
-              {
-                type: "button",
-                class: "btn btn-ghost btn-sm",
-                id: "collapse-all",
-                onclick: () => this.setAllCollapsed(true),
-              },
-              "Collapse all",
-            ),
-          ),
-        ),
-        this.groupsState,
-        this.groupsBox,
-      ),
+      this.memoriesSection(),
       this.promptEditor.element,
       this.workspaceEditor.element,
       // Here rather than in <body>: the viewer goes away with the page it belongs to.
@@ -157,9 +101,100 @@ export class MemoryTab {
     );
   }
 
+  switchSection() {
+    return h(
+      "section",
+      { class: "section switch-row", "aria-label": "Memory on or off" },
+      h(
+        "div",
+        { class: "switch-text" },
+        h("label", { for: "memory-enabled", class: "label" }, "Memory"),
+        h(
+          "p",
+          { id: "memory-enabled-help" },
+          "When on, the indexes enter the context and new Sessions get their directories. Off keeps every file.",
+        ),
+        this.switchStatus,
+      ),
+      h(
+        "span",
+        { class: "switch" },
+        this.switchInput,
+        h("span", { class: "track", "aria-hidden": "true" }),
+      ),
+    );
+  }
+
+  memoriesSection() {
+    const tool = (id, label, onclick, title = null) =>
+      h(
+        "button",
+        { type: "button", class: "btn btn-ghost btn-sm", id, title, onclick },
+        h("span", { class: "label-text" }, label),
+      );
+    return h(
+      "section",
+      { class: "memories", "aria-labelledby": "memories-title" },
+      h(
+        "div",
+        { class: "bare-head" },
+        h("div", {}, h("h2", { id: "memories-title", tabindex: "-1" }, "Memories"), this.summary),
+        h(
+          "div",
+          { class: "actions" },
+          tool(
+            "refresh-memories",
+            "Refresh",
+            (event) => this.refreshAll(event.currentTarget),
+            "Re-read the scopes: agents may have saved memories meanwhile",
+          ),
+          tool("expand-all", "Expand all", () => this.setAllCollapsed(false)),
+          tool("collapse-all", "Collapse all", () => this.setAllCollapsed(true)),
+        ),
+      ),
+      h(
+        "p",
+        { class: "visually-hidden", id: "rows-keys-help" },
+        "Arrow keys move between the memories of a group and their actions; Home and End go to the first and last; Tab moves on.",
+      ),
+      this.groupsState,
+      this.groupsBox,
+    );
+  }
+
+  /**
+   * The "On this tab" bar: buttons that move focus to the memories or to either prompt editor,
+   * so neither is more than a few Tab presses away however many rows lie between (W-6).
+   */
+  jumpBar() {
+    const jump = (label, target) =>
+      h(
+        "button",
+        {
+          type: "button",
+          class: "btn btn-ghost btn-sm",
+          onclick: () => {
+            const element = target();
+            element.scrollIntoView({ block: "start" });
+            element.focus({ preventScroll: true });
+          },
+        },
+        label,
+      );
+    return h(
+      "nav",
+      { class: "jump-bar", "aria-label": "On this tab" },
+      h("span", { class: "jump-label", "aria-hidden": "true" }, "Jump to"),
+      jump("Memories", () => this.element.querySelector("#memories-title")),
+      jump("Memory prompt", () => this.promptEditor.textarea),
+      jump("Workspace memory prompt", () => this.workspaceEditor.textarea),
+    );
+  }
+
   /** Take a new config (after any PATCH or reload); the view has updated the editors. */
   onConfig(config) {
-    this.switchInput.checked = config.memory.enabled;
+    // While the switch saves, a flip made meanwhile stands; toggle() sends it afterwards.
+    if (!this.switchBusy) this.switchInput.checked = config.memory.enabled;
     if (this.overview) {
       this.overview.templateHasMemory = config.template.includes("{{MEMORY}}");
       this.renderHint();
@@ -185,24 +220,37 @@ export class MemoryTab {
     replace(this.groupsState);
     this.switchInput.checked = this.overview.enabled;
     this.renderHint();
-    this.renderGroups();
+    this.renderGroups({ reorder: true });
+    this.markLoaded();
   }
 
-  /** Re-read the overview after a change (counts, lint, new scopes); keeps loaded groups. */
-  async refreshOverview() {
+  /**
+   * Re-read the overview after a change (counts, lint, new scopes); keeps loaded groups.
+   * `reorder` sorts the groups as the overview does; otherwise they keep their places, so a
+   * delete never moves a group under the pointer (new scopes go last).
+   */
+  async refreshOverview({ reorder = false } = {}) {
     try {
       this.overview = await api.get(paths.memory(this.view.project, this.view.agent));
       this.renderHint();
-      this.renderGroups();
+      this.renderGroups({ reorder });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       toast(`Could not refresh the memory overview: ${error.detail}`, { error: true });
     }
   }
 
-  renderGroups() {
+  /** The overview's scopes, in the order shown: the overview's, or the groups' current one. */
+  orderedScopes(reorder) {
+    if (reorder || this.groups.size === 0) return this.overview.scopes;
+    const place = new Map([...this.groupsBox.children].map((el, i) => [el.dataset.scope, i]));
+    const at = (scope) => place.get(scope.key) ?? Number.MAX_SAFE_INTEGER;
+    return [...this.overview.scopes].sort((a, b) => at(a) - at(b));
+  }
+
+  renderGroups({ reorder = false } = {}) {
     const seen = new Set();
-    for (const scope of this.overview.scopes) {
+    for (const scope of this.orderedScopes(reorder)) {
       seen.add(scope.key);
       let group = this.groups.get(scope.key);
       if (group) group.update(scope);
@@ -229,7 +277,7 @@ export class MemoryTab {
   /** Re-read the overview and every expanded group; collapsed ones reload when expanded. */
   async refreshAll(button) {
     await withBusy(button, "Refreshing…", async () => {
-      await this.refreshOverview();
+      await this.refreshOverview({ reorder: true });
       await Promise.all(
         [...this.groups.values()].map((group) => {
           if (group.collapsed) {
@@ -248,8 +296,26 @@ export class MemoryTab {
   }
 
   renderHint() {
+    if (this.overview.templateHasMemory && this.inserted) {
+      // Keep a note where the button was and move focus to it, never to the page (W-6).
+      replace(
+        this.hint,
+        h(
+          "p",
+          { id: "hint-done", tabindex: "-1" },
+          "Inserted ",
+          h("code", {}, "{{MEMORY}}"),
+          " and the Workspace Memory Key line into the template: memory reaches the model from the next Session. ",
+          h("a", { href: agentHref(this.view.project, this.view.agent, "prompt") }, "See the template"),
+        ),
+      );
+      this.hint.classList.add("hint-done");
+      this.hint.hidden = false;
+      return;
+    }
     const show = !this.overview.templateHasMemory;
     this.hint.hidden = !show;
+    this.hint.classList.remove("hint-done");
     if (!show) return;
     const button = h(
       "button",
@@ -283,7 +349,8 @@ export class MemoryTab {
     try {
       await withBusy(button, "Inserting…", async () => {
         const result = await api.post(paths.placeholder(this.view.project, this.view.agent), {});
-        await this.view.reloadConfig(); // onConfig() hides the hint
+        this.inserted = true;
+        await this.view.reloadConfig(); // onConfig() turns the hint into a done note
         toast(
           result.changed
             ? "Inserted {{MEMORY}} into the template."
@@ -294,12 +361,17 @@ export class MemoryTab {
       if (!(error instanceof ApiError)) throw error;
       replace(this.hintError, errorBox(`Could not insert the placeholder: ${error.detail}`));
     }
+    keepFocus(this.hint.querySelector("#hint-done") ?? button);
   }
 
   /** The switch: PATCH memory.enabled on its own (W-2); reverts and explains on failure. */
   async toggle() {
+    // Never disabled while saving: a disabled switch drops the keyboard focus to the page
+    // (W-6). A change made meanwhile is sent once this one is answered.
+    if (this.switchBusy) return;
+    this.switchBusy = true;
+    this.switchInput.setAttribute("aria-busy", "true");
     const enabled = this.switchInput.checked;
-    this.switchInput.disabled = true;
     this.switchStatus.classList.remove("error");
     this.switchStatus.classList.add("busy");
     this.switchStatus.textContent = enabled ? "Turning Memory on…" : "Turning Memory off…";
@@ -318,20 +390,113 @@ export class MemoryTab {
           : `Not saved: ${error.detail}`;
     } finally {
       this.switchStatus.classList.remove("busy");
-      this.switchInput.disabled = false;
+      this.switchInput.removeAttribute("aria-busy");
+      this.switchBusy = false;
+    }
+    const failed = this.switchStatus.classList.contains("error");
+    if (!failed && this.switchInput.checked !== this.view.config.memory.enabled) {
+      await this.toggle(); // the user flipped it again while the first change was saving
     }
   }
 
   /** Open the bridge modal (W-4) for `topic` (Edit) or for the scope (Add, topic null). */
   bridge(scope, topic) {
-    openBridge({
+    this.go(topic ? "edit" : "add", scope, topic?.file);
+  }
+
+  // --- overlays with an address (W-6) --------------------------------------------------------
+
+  /**
+   * Go to an overlay's address; the route then opens it. The first overlay pushes a history
+   * entry (Back closes it); moving from one overlay to another replaces it, so one Back always
+   * returns to the tab.
+   */
+  go(kind, scope, file = null) {
+    const href = overlayHref(this.view.project, this.view.agent, { kind, key: scope.key, file });
+    // The history entry remembers that the tab lies right behind it (it survives Forward).
+    const fromTab = !parseRoute(location.hash).overlay || Boolean(history.state?.fromTab);
+    if (parseRoute(location.hash).overlay) location.replace(href);
+    else location.hash = href;
+    if (fromTab) history.replaceState({ fromTab: true }, "", href);
+  }
+
+  /** An overlay closed by the user (Escape, Close): leave its address too. */
+  overlayClosed(href) {
+    if (this.overlayHref === href) this.overlayHref = null;
+    const now = parseRoute(location.hash).overlay;
+    const current = now ? overlayHref(this.view.project, this.view.agent, now) : null;
+    if (current !== href) return; // the address moved on already (Back, another overlay)
+    if (history.state?.fromTab) history.back();
+    else history.replaceState(null, "", agentHref(this.view.project, this.view.agent, "memory"));
+  }
+
+  /** Show the overlay of the address (null: none), closing any other (W-6). */
+  async showOverlay(overlay) {
+    const href = overlay ? overlayHref(this.view.project, this.view.agent, overlay) : null;
+    if (href && href === this.overlayHref) return;
+    this.overlayHref = href;
+    // The viewer stays open from one of its addresses to the next (a [[link]], its findings).
+    const inViewer = ["view", "index", "findings"].includes(overlay?.kind);
+    for (const dialog of document.querySelectorAll("dialog[open]")) {
+      if (dialog.dataset.href !== href && !(inViewer && dialog === this.viewer.dialog)) {
+        dialog.close();
+      }
+    }
+    if (!overlay) return;
+    await this.loaded;
+    const scope = this.overview?.scopes.find((item) => item.key === overlay.key);
+    if (this.overlayHref !== href) return; // another address came meanwhile
+    if (!scope) {
+      toast(`There is no scope “${overlay.key}” in this agent's memory.`, { error: true });
+      this.overlayClosed(href);
+      return;
+    }
+    const onClose = () => this.overlayClosed(href);
+    await this.openOverlay(overlay, scope, { href, onClose });
+  }
+
+  async openOverlay({ kind, file }, scope, { href, onClose }) {
+    if (kind === "view" && file) this.viewer.open(scope, { file }, { href, onClose });
+    else if (kind === "index") this.viewer.openIndex(scope, { href, onClose });
+    else if (kind === "findings") this.viewer.openFindings(scope, file, { href, onClose });
+    else if (kind === "add") this.openBridge(scope, null, "", href, onClose);
+    else if ((kind === "edit" || kind === "fix") && file) {
+      const topic = await this.topicFor(scope, file);
+      if (!topic || this.overlayHref !== href) return;
+      const requirement = kind === "fix" ? fixRequirement(topic.findings, topic.problems) : "";
+      this.openBridge(scope, topic, requirement, href, onClose);
+    } else onClose();
+  }
+
+  /** The topic `file` with its findings (GET …/files/{file}), or null after a toast. */
+  async topicFor(scope, file) {
+    if (file === "MEMORY.md") {
+      const index = await api.get(paths.index(this.view.project, this.view.agent, scope.key));
+      const findings = index.findings.filter((f) => f.file === file);
+      return { file, name: "MEMORY.md", findings, problems: [] };
+    }
+    try {
+      return await api.get(paths.file(this.view.project, this.view.agent, scope.key, file));
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      toast(`Could not open ${file}: ${error.detail}`, { error: true });
+      this.overlayClosed(this.overlayHref);
+      return null;
+    }
+  }
+
+  openBridge(scope, topic, requirement, href, onClose) {
+    const dialog = openBridge({
       mode: topic ? "edit" : "add",
       project: this.view.project,
       agent: this.view.agent,
       scope,
       topic,
       me: this.view.me,
+      requirement,
+      onClose,
     });
+    dialog.dataset.href = href;
   }
 
   /** Delete one topic file after a confirm (W-3); the service prunes its index lines (A-6). */
@@ -357,8 +522,10 @@ export class MemoryTab {
       if (error.status !== 404) return false;
     }
     const group = this.groups.get(scope.key);
+    const place = group?.rowPlace(topic.file, button);
     await Promise.all([group?.reload(), this.refreshOverview()]);
-    group?.focusToggle();
+    // Focus the row that took the deleted one's place (same action), never the page (W-6).
+    if (group) keepFocus(group.focusTarget(place));
     return true;
   }
 }

@@ -4,7 +4,7 @@
 
 import { ApiError } from "../api.js";
 import { confirmDialog, toast } from "../dialogs.js";
-import { errorBox, h, replace, withBusy } from "../dom.js";
+import { errorBox, h, keepFocus, replace, withBusy } from "../dom.js";
 
 /**
  * Build an editor. `read(config)` → {value, isDefault?}; `patch(value | null)` → the PATCH body;
@@ -187,6 +187,8 @@ export class PromptEditor {
       replace(this.error, this.view.problemBox(error));
     } finally {
       this.refreshState();
+      // Save is disabled once saved: keep the keyboard in the editor, not on the page (W-6).
+      keepFocus(this.textarea);
     }
   }
 }

@@ -3,9 +3,14 @@
 // lint counts, Index and Add actions, and read-only rows with View, Edit and Delete.
 // Thousands of rows stay fast: rows are appended in chunks between frames, use
 // content-visibility, and every one of them is rendered (no silent first-N); a filter helps.
+// The rows are one Tab stop (arrow keys move between rows and their actions), so the groups
+// after a large one and the prompt editors stay a few Tab presses away (W-6). Lint findings
+// open from the badge beside each row and from the header's counts (W-6).
 
 import { ApiError, api, paths } from "../api.js";
 import { errorBox, formatDate, h, icon, plural, replace } from "../dom.js";
+import { byFile, codeLabel, severityOf, worstSeverity } from "../findings.js";
+import { RowKeys } from "./row-keys.js";
 
 const CHUNK = 250;
 const FILTER_FROM = 12;
@@ -32,8 +37,28 @@ function actionButton(iconName, label, ariaLabel, onclick, extra = "") {
   );
 }
 
-function humanCode(code) {
-  return code.replace(/[-_]+/g, " ");
+/**
+ * The header badges of a scope's lint counts (A-3), worst severity first (the overview's
+ * `lintSeverities`, T-5a); each opens the scope's findings.
+ */
+function lintBadges(scope, onOpen) {
+  const entries = Object.entries(scope.lintCounts ?? {}).filter(([, count]) => count > 0);
+  const rank = { error: 0, warning: 1, info: 2 };
+  const severity = (code) => severityOf({ severity: scope.lintSeverities?.[code] });
+  entries.sort(([a], [b]) => rank[severity(a)] - rank[severity(b)] || a.localeCompare(b));
+  return entries.map(([code, count]) =>
+    h(
+      "button",
+      {
+        type: "button",
+        class: `badge lint sev-${severity(code)}`,
+        dataset: { code },
+        "aria-label": `${codeLabel(code, count)} (${severity(code)}): show the findings`,
+        onclick: onOpen,
+      },
+      codeLabel(code, count),
+    ),
+  );
 }
 
 export class ScopeGroup {
@@ -64,7 +89,7 @@ export class ScopeGroup {
       "list",
       "Index",
       null,
-      () => this.tab.viewer.openIndex(this.scope),
+      () => this.tab.go("index", this.scope),
       "index-btn",
     );
     this.addButton = actionButton(
@@ -88,7 +113,9 @@ export class ScopeGroup {
       this.filterInput,
     );
     this.note = h("div", { class: "group-state" });
-    this.list = h("ul", { class: "rows" });
+    this.list = h("ul", { class: "rows", "aria-describedby": "rows-keys-help" });
+    this.keys = new RowKeys(this.list);
+    this.findings = new Map();
     this.body = h(
       "div",
       { class: "group-body", id: `${id}-body`, role: "region", "aria-labelledby": `${id}-toggle` },
@@ -148,17 +175,7 @@ export class ScopeGroup {
     for (const problem of scope.markerProblems ?? []) {
       badges.push(h("span", { class: "badge badge-danger", title: problem }, `Marker: ${problem}`));
     }
-    for (const [code, count] of Object.entries(scope.lintCounts ?? {})) {
-      if (count > 0) {
-        badges.push(
-          h(
-            "span",
-            { class: "badge lint", title: `Lint: ${code}`, dataset: { code } },
-            `${count} ${humanCode(code)}`,
-          ),
-        );
-      }
-    }
+    badges.push(...lintBadges(scope, () => this.tab.go("findings", this.scope)));
     if (scope.lastActivity) {
       badges.push(
         h(
@@ -185,6 +202,25 @@ export class ScopeGroup {
     this.toggleButton.focus();
   }
 
+  /** Where a row's action is: {index, action} for `file` and its `button` (or null). */
+  rowPlace(file, button) {
+    const rows = [...this.list.children];
+    const index = rows.findIndex((row) => row.dataset.file === file);
+    const action = [...(button?.classList ?? [])].find((name) => name.endsWith("-btn"));
+    return index < 0 ? null : { index, action: action ?? "view-btn" };
+  }
+
+  /** The control to focus after the row at `place` went away: the same action of the row now
+   * there (or the last row), else the group's header. */
+  focusTarget(place) {
+    const rows = [...this.list.children];
+    if (!place || rows.length === 0) return this.toggleButton;
+    const row = rows[Math.min(place.index, rows.length - 1)];
+    const target = row.querySelector(`.${place.action}`) ?? row.querySelector("button");
+    this.keys.activate(target);
+    return target;
+  }
+
   /** Fetch the scope's files (A-5) and render them; loading and errors show in the group. */
   async reload() {
     const { project, agent } = this.tab.view;
@@ -198,6 +234,7 @@ export class ScopeGroup {
     try {
       const listing = await api.get(paths.files(project, agent, this.scope.key));
       this.files = sortTopics(listing.files);
+      this.findings = byFile(listing.findings);
       replace(this.note);
       this.renderRows();
     } catch (error) {
@@ -249,11 +286,35 @@ export class ScopeGroup {
       const end = Math.min(next + CHUNK, files.length);
       const fragment = document.createDocumentFragment();
       for (; next < end; next += 1) fragment.append(this.row(files[next]));
+      this.keys.adopt(fragment);
+      const first = this.list.children.length === 0;
       this.list.append(fragment);
       this.list.dataset.rendered = String(end);
+      if (first) this.keys.reset();
       if (end < files.length) setTimeout(step, 0);
     };
     step();
+  }
+
+  /** The badge beside a row with findings or problems: a button that opens them (W-6). */
+  findingsBadge(topic, findings, problems) {
+    const count = findings.length + problems.length;
+    if (!count) return null;
+    const severity = worstSeverity(findings) ?? "warning";
+    const secrets = findings.filter((f) => f.code === "secret").length;
+    const text = secrets
+      ? codeLabel("secret", secrets) + (count > secrets ? ` +${count - secrets}` : "")
+      : plural(count, "finding", "findings");
+    return h(
+      "button",
+      {
+        type: "button",
+        class: `badge findings-btn sev-${severity}`,
+        "aria-label": `${plural(count, "finding", "findings")} (worst: ${severity}) in ${topic.name}: show them`,
+        onclick: () => this.tab.go("findings", this.scope, topic.file),
+      },
+      text,
+    );
   }
 
   row(topic) {
@@ -261,6 +322,7 @@ export class ScopeGroup {
     const date = topic.updatedAt ?? topic.mtime;
     const problems = topic.problems ?? [];
     const label = topic.name;
+    const findings = this.findings.get(topic.file) ?? [];
     const deleteButton = actionButton(
       "trash",
       "Delete",
@@ -279,13 +341,7 @@ export class ScopeGroup {
           { class: "row-title" },
           h("span", { class: "row-name", text: topic.name }),
           topic.name !== stem ? h("span", { class: "row-file", text: topic.file }) : null,
-          problems.length
-            ? h(
-                "span",
-                { class: "badge badge-warn", title: problems.join("\n") },
-                plural(problems.length, "problem", "problems"),
-              )
-            : null,
+          this.findingsBadge(topic, findings, problems),
         ),
         topic.description
           ? h("p", { class: "row-desc", text: topic.description })
@@ -301,7 +357,7 @@ export class ScopeGroup {
           "eye",
           "View",
           `View ${label}`,
-          () => this.tab.viewer.open(this.scope, topic),
+          () => this.tab.go("view", this.scope, topic.file),
           "view-btn",
         ),
         actionButton(

@@ -2,11 +2,14 @@
 // drawer on desktop and a bottom sheet on narrow screens (≤ 640px) with half and full snap
 // points: drag the handle up to full, down to half or closed; the handle is also a button
 // (Enter toggles half/full, ArrowUp/ArrowDown move between snap points, Escape closes).
-// The same panel shows a scope's MEMORY.md with the lines the injection keeps and drops.
+// The same panel shows a scope's MEMORY.md with the lines the injection keeps and drops, and a
+// scope's or a file's lint findings with "Fix this memory" (W-6). Likely credentials arrive
+// masked from the service; "Reveal" asks for the text as written, explicitly (I-8, W-6).
 
 import { ApiError, api, paths } from "../api.js";
 import { openModal } from "../dialogs.js";
-import { errorBox, formatDate, h, icon, plural, replace } from "../dom.js";
+import { errorBox, formatDate, h, icon, plural, replace, withBusy } from "../dom.js";
+import { byFile, codeLabel, fileFindings } from "../findings.js";
 import { renderMarkdown } from "../markdown.js";
 
 const NARROW = window.matchMedia("(max-width: 640px)");
@@ -20,7 +23,16 @@ export class Viewer {
     this.title = h("h2", { id: "viewer-title" });
     this.sub = h("p", { class: "sub" });
     this.meta = h("div", { class: "viewer-meta" });
-    this.body = h("div", { class: "viewer-body", tabindex: "0", "aria-label": "Memory body" });
+    // The notes (a masked credential, the findings) scroll with the body but stay apart from
+    // it, so the memory's own Markdown is all that .viewer-body holds.
+    this.notes = h("div", { class: "viewer-notes" });
+    this.body = h("div", { class: "viewer-body" });
+    this.scroller = h(
+      "div",
+      { class: "viewer-scroll", tabindex: "0", "aria-label": "Memory body" },
+      this.notes,
+      this.body,
+    );
     this.foot = h("div", { class: "viewer-foot" });
     this.handle = h("button", {
       type: "button",
@@ -58,7 +70,7 @@ export class Viewer {
           icon("close"),
         ),
       ),
-      this.body,
+      this.scroller,
       this.foot,
     );
     this.applyMode = this.applyMode.bind(this);
@@ -72,7 +84,10 @@ export class Viewer {
     this.updateHandleLabel();
   }
 
-  show() {
+  /** Open the panel (if closed) for the address `href`; `onClose` runs when it closes. */
+  show({ href, onClose } = {}) {
+    this.dialog.dataset.href = href ?? "";
+    this.onClose = onClose;
     if (!this.dialog.open) {
       delete this.dialog.dataset.snap;
       this.applyMode();
@@ -80,7 +95,12 @@ export class Viewer {
       NARROW.addEventListener("change", this.applyMode);
       openModal(this.dialog, {
         keep: true,
-        onClose: () => NARROW.removeEventListener("change", this.applyMode),
+        onClose: () => {
+          NARROW.removeEventListener("change", this.applyMode);
+          const done = this.onClose;
+          this.onClose = null;
+          done?.();
+        },
       });
       this.dialog.querySelector(".viewer-close").focus();
     }
@@ -159,13 +179,15 @@ export class Viewer {
    * Open the panel with `title` and `sub` while `path` loads; resolve its body, or null when it
    * failed (the error and a Retry calling `retry` are shown) or another open() came since.
    */
-  async fetch(title, sub, path, failure, retry) {
+  async fetch(title, sub, path, failure, retry, where) {
     this.title.textContent = title;
+    this.title.title = title;
     this.sub.textContent = sub ?? "";
     replace(this.meta);
     replace(this.foot);
+    replace(this.notes);
     replace(this.body, h("p", { class: "state state-loading", role: "status" }, "Loading…"));
-    this.show();
+    this.show(where);
     const ticket = ++this.request;
     try {
       const data = await api.get(path);
@@ -179,19 +201,25 @@ export class Viewer {
     }
   }
 
-  /** Show one topic file (A-5 GET …/files/{file}); `topic` needs at least `file`. */
-  async open(scope, topic) {
+  /**
+   * Show one topic file (A-5 GET …/files/{file}); `topic` needs at least `file`. `where` is
+   * {href, onClose} (see show); `reveal` asks for likely credentials unmasked (W-6).
+   */
+  async open(scope, topic, where, { reveal = false } = {}) {
     const { project, agent } = this.tab.view;
+    const path = paths.file(project, agent, scope.key, topic.file) + (reveal ? "?reveal=true" : "");
     const data = await this.fetch(
       topic.name ?? topic.file,
       topic.description,
-      paths.file(project, agent, scope.key, topic.file),
+      path,
       `Could not open ${topic.file}`,
-      () => this.open(scope, topic),
+      () => this.open(scope, topic, where, { reveal }),
+      where,
     );
     if (!data) return;
     this.dialog.dataset.file = data.file;
     this.title.textContent = data.name;
+    this.title.title = data.name;
     this.sub.textContent = data.description ?? "No description";
     const date = data.updatedAt ?? data.mtime;
     replace(
@@ -200,20 +228,61 @@ export class Viewer {
       date ? h("time", { datetime: date, title: date }, `Updated ${formatDate(date)}`) : null,
       h("span", {}, `${Math.max(1, Math.round(data.size / 1024))} KB`),
     );
-    const problems = data.problems?.length
-      ? h(
-          "ul",
-          { class: "problems", "aria-label": "Problems" },
-          data.problems.map((p) => h("li", { text: p })),
-        )
-      : null;
-    const open = (name) => this.open(scope, { file: `${name}.md` });
+    const open = (name) => this.tab.go("view", scope, `${name}.md`);
     const body = data.body.trim()
       ? renderMarkdown(data.body, { onWikiLink: open })
       : h("p", { class: "state", text: "This memory has no body." });
-    replace(this.body, problems, body);
-    this.body.scrollTop = 0;
-    const summary = { ...topic, ...data };
+    replace(
+      this.notes,
+      this.secretNote(scope, topic, where, data, reveal),
+      this.fileFindingsBlock(scope, data),
+    );
+    replace(this.body, body);
+    this.scroller.scrollTop = 0;
+    this.renderFileFoot(scope, { ...topic, ...data });
+  }
+
+  /** The warning over a memory holding likely credentials, with Reveal / Mask again (W-6). */
+  secretNote(scope, topic, where, data, revealed) {
+    const secrets = data.findings.filter((f) => f.code === "secret");
+    if (!secrets.length) return null;
+    const lines = secrets.map((f) => (f.line ? `line ${f.line}` : "the frontmatter")).join(", ");
+    const toggle = h(
+      "button",
+      {
+        type: "button",
+        class: "btn btn-sm",
+        id: "reveal-secrets",
+        onclick: async () => {
+          await withBusy(toggle, revealed ? "Masking…" : "Revealing…", () =>
+            this.open(scope, topic, where, { reveal: !revealed }),
+          );
+          this.dialog.querySelector("#reveal-secrets")?.focus();
+        },
+      },
+      h("span", { class: "label-text" }, revealed ? "Mask again" : "Reveal"),
+    );
+    const text = revealed
+      ? `Shown as written: ${codeLabel("secret", secrets.length)} (${lines}). Anyone who sees this screen sees it. Remove it from the memory and rotate it.`
+      : `${codeLabel("secret", secrets.length)[0].toUpperCase()}${codeLabel("secret", secrets.length).slice(1)} (${lines}) masked below. Remove it from the memory and rotate it.`;
+    return h(
+      "div",
+      { class: "alert alert-error secret-note", role: "note" },
+      icon("lock"),
+      h("span", { class: "alert-text", text }),
+      toggle,
+    );
+  }
+
+  /** The file's findings and problems with "Fix this memory", or null when it has none. */
+  fileFindingsBlock(scope, data) {
+    if (!data.findings.length && !data.problems?.length) return null;
+    return fileFindings(data.file, data.findings, data.problems ?? [], () =>
+      this.tab.go("fix", scope, data.file),
+    );
+  }
+
+  renderFileFoot(scope, summary) {
     const deleteButton = h(
       "button",
       {
@@ -233,20 +302,51 @@ export class Viewer {
         {
           type: "button",
           class: "btn",
-          onclick: () => {
-            this.close();
-            this.tab.bridge(scope, summary);
-          },
+          onclick: () => this.tab.go("edit", scope, summary.file),
         },
         icon("edit"),
-        "Edit in a chat",
+        h("span", { class: "label-text" }, "Edit in a chat"),
       ),
       deleteButton,
     );
   }
 
+  /** Show the lint findings of a scope, or of its `file` (null: all), each file with a fix. */
+  async openFindings(scope, file, where) {
+    const { project, agent } = this.tab.view;
+    delete this.dialog.dataset.file;
+    const label = scope.kind === "user" ? "user memory" : `Workspace ${scope.title}`;
+    const listing = await this.fetch(
+      file ? `Findings · ${file}` : `Findings · ${label}`,
+      scope.workspacePath,
+      paths.files(project, agent, scope.key),
+      "Could not read the findings",
+      () => this.openFindings(scope, file, where),
+      where,
+    );
+    if (!listing) return;
+    const problems = new Map(listing.files.map((topic) => [topic.file, topic.problems ?? []]));
+    const groups = byFile(listing.findings.filter((f) => !file || f.file === file));
+    for (const [name, list] of problems) {
+      if (list.length && (!file || name === file) && !groups.has(name)) groups.set(name, []);
+    }
+    const total = [...groups.values()].reduce((sum, list) => sum + list.length, 0);
+    replace(this.meta, h("span", {}, plural(total, "finding", "findings")));
+    replace(
+      this.body,
+      groups.size
+        ? [...groups].map(([name, list]) =>
+            fileFindings(name, list, problems.get(name) ?? [], () =>
+              this.tab.go("fix", scope, name),
+            ),
+          )
+        : h("p", { class: "state", text: "Nothing to report: lint found no problem here." }),
+    );
+    this.scroller.scrollTop = 0;
+  }
+
   /** Show a scope's MEMORY.md with kept/dropped lines and findings (A-5 …/index). */
-  async openIndex(scope) {
+  async openIndex(scope, where) {
     const label = scope.kind === "user" ? "User memory" : scope.title;
     delete this.dialog.dataset.file;
     const { project, agent } = this.tab.view;
@@ -255,7 +355,8 @@ export class Viewer {
       scope.workspacePath,
       paths.index(project, agent, scope.key),
       "Could not read the index",
-      () => this.openIndex(scope),
+      () => this.openIndex(scope, where),
+      where,
     );
     if (!view) return;
     const m = view.manifest;
@@ -304,6 +405,6 @@ export class Viewer {
             text: "This scope has no index yet: the model is told nothing is saved.",
           });
     replace(this.body, findings, lines);
-    this.body.scrollTop = 0;
+    this.scroller.scrollTop = 0;
   }
 }

@@ -1,0 +1,118 @@
+"""The measurements that need no running service, and the HTTP cases' request shapes.
+
+In-process: Session-start assembly (the blocking work a request runs in its worker thread)
+against a raw read-and-join of the same two index files; a bare ``os.scandir`` + ``stat`` of the
+big scope (the floor of a listing). Processes: each hook against ``python3 -c pass``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from memory_api.store.agents import AgentStore
+from memory_api.store.locks import Locks
+from memory_api.store.memory import MemoryStore
+
+from bench.perf_data import AGENT, PROJECT, BenchData
+from bench.perf_server import venv_bin
+
+__all__ = [
+    "hook_medians",
+    "in_process_assembly",
+    "median_ms",
+    "scandir_stat_ms",
+]
+
+FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "plugin" / "fixtures"
+
+
+def median_ms(action: Callable[[], object], runs: int) -> float:
+    """The median wall time of ``runs`` calls of ``action``, in milliseconds."""
+    times = []
+    for _ in range(runs):
+        began = time.perf_counter()
+        action()
+        times.append(time.perf_counter() - began)
+    return statistics.median(times) * 1000
+
+
+def in_process_assembly(data: BenchData, runs: int) -> tuple[float, float]:
+    """(Session-start assembly ms, raw read-and-join ms), medians of ``runs`` after a warm-up.
+
+    The assembly is what :class:`MemoryStore` runs in a worker thread for one Session start of
+    the big Workspace: directories, marker, both indexes capped and masked, the memory text.
+    """
+    store = MemoryStore(data.data_dir, AgentStore(data.data_dir, Locks(data.data_dir / "locks")))
+    record = asyncio.run(store.agents.get(PROJECT, AGENT))
+    workspace = str(data.big_workspace)
+    assemble = store.assemble_session
+    assemble(record, workspace)
+
+    def raw() -> str:
+        with data.user_index.open("rb") as user, data.big_index.open("rb") as big:
+            return (user.read() + b"\n" + big.read()).decode("utf-8")
+
+    raw()
+    return median_ms(lambda: assemble(record, workspace), runs), median_ms(raw, runs)
+
+
+def scandir_stat_ms(scope: Path, runs: int) -> float:
+    """Median ms of a bare ``os.scandir`` + ``stat`` of every entry of ``scope``."""
+
+    def scan() -> int:
+        return sum(entry.stat().st_size for entry in os.scandir(scope))
+
+    scan()
+    return median_ms(scan, runs)
+
+
+def _hook_payload(name: str, data: BenchData, memory_dir: Path) -> bytes:
+    text = (FIXTURES / name).read_text(encoding="utf-8")
+    text = text.replace("__WORKSPACE__", str(data.big_workspace))
+    text = text.replace("__TARGET__", str(memory_dir / "topic-0001.md"))
+    json.loads(text)  # the fixture must stay valid JSON after the substitution
+    return text.encode("utf-8")
+
+
+def _run(command: list[str], stdin: bytes, env: dict[str, str]) -> float:
+    began = time.perf_counter()
+    # Our own console scripts and this interpreter, with fixed arguments.
+    done = subprocess.run(command, input=stdin, env=env, capture_output=True, check=False)  # noqa: S603
+    elapsed = time.perf_counter() - began
+    if done.returncode != 0:
+        raise RuntimeError(f"{command}: exit {done.returncode}: {done.stderr.decode()[-2000:]}")
+    return elapsed * 1000
+
+
+def hook_medians(base_url: str, data: BenchData, state: Path, runs: int) -> dict[str, float]:
+    """Median ms of ``runs`` runs: ``python3 -c pass``, the SessionStart hook, the PreToolUse
+    hook (a Write into the Workspace scope, so the guard resolves the Session record)."""
+    env = dict(os.environ) | {
+        "HOME": str(state),
+        "HARNESS_MEMORY_URL": base_url,
+        "HARNESS_MEMORY_PROJECT": PROJECT,
+        "HARNESS_MEMORY_AGENT": AGENT,
+        "HARNESS_MEMORY_STATE_DIR": str(state / "records"),
+    }
+    memory_dir = data.big_index.parent
+    hook = [venv_bin("harness-memory"), "hook", "claude-code"]
+    start_payload = _hook_payload("session_start.json", data, memory_dir)
+    tool_payload = _hook_payload("pre_tool_use_write.json", data, memory_dir)
+    commands = {
+        "python -c pass": ([sys.executable, "-c", "pass"], b""),
+        "hook session-start": ([*hook, "session-start"], start_payload),
+        "hook pre-tool-use": ([*hook, "pre-tool-use"], tool_payload),
+    }
+    medians: dict[str, float] = {}
+    for name, (command, stdin) in commands.items():
+        _run(command, stdin, env)  # warm the OS caches; the Session record now exists
+        medians[name] = statistics.median(_run(command, stdin, env) for _ in range(runs))
+    return medians

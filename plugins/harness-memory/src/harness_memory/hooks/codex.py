@@ -1,0 +1,98 @@
+"""Codex CLI hook adapters (P-4, H-1, H-2): SessionStart adds the injection, PreToolUse guards.
+
+Codex CLI (measured on :data:`CODEX_VERSION`) runs a hook command with one JSON object on
+stdin — ``session_id``, ``cwd``, ``hook_event_name``, ``model``, ``permission_mode``, and for
+``PreToolUse`` also ``turn_id``, ``tool_name``, ``tool_input``, ``tool_use_id`` — and reads the
+same answers Claude Code does:
+
+- ``SessionStart``: ``{"hookSpecificOutput": {"hookEventName": "SessionStart",
+  "additionalContext": …}, "systemMessage": …}``; the context reaches the model as a developer
+  message. Codex keeps at most the hook's ``additionalContextLimit`` of it (default 2,500 of its
+  tokens, a token being 4 UTF-8 bytes, rounded up) and replaces a longer text by a head-and-tail
+  preview with a file path. The installer sets :data:`CONTEXT_LIMIT_TOKENS`; this adapter fits
+  the prompt under it (:mod:`harness_memory.hooks.one_piece`).
+- ``PreToolUse``: ``{"hookSpecificOutput": {"hookEventName": "PreToolUse",
+  "permissionDecision": "deny", "permissionDecisionReason": …}}`` blocks the call and the reason
+  reaches the model. Tools guarded (:data:`GUARDED_TOOLS`): ``apply_patch`` (``tool_input.command``
+  holds the patch; every file it adds, updates, deletes or moves to is checked), ``Bash``
+  (``tool_input.command``: every memory-root path the command names is checked),
+  ``write_stdin`` (its ``chars``, likewise) and MCP tools (``mcp__…``: every string argument).
+
+An allowed call gets no answer. Both adapters fail open: a missing setting, an unreachable
+service or malformed input never stops the Session.
+"""
+
+from __future__ import annotations
+
+from harness_memory.hooks.guarding import refusal, shell_refusal, string_leaves
+from harness_memory.hooks.tool_targets import patch_targets
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: the guard path)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from harness_memory.fitting import HarnessLimits
+    from harness_memory.hooks.claude_code import HookInput
+    from harness_memory.settings import HarnessSettings
+
+__all__ = [
+    "CODEX_VERSION",
+    "CONTEXT_LIMIT_TOKENS",
+    "GUARDED_TOOLS",
+    "codex_tokens",
+    "pre_tool_use",
+    "session_start",
+]
+
+CODEX_VERSION = "0.171.0"
+"""The Codex CLI version whose hooks and limits were measured (the e2e test pins it)."""
+CONTEXT_LIMIT_TOKENS = 100_000
+"""``additionalContextLimit`` the installer gives the SessionStart hook (Codex tokens)."""
+GUARDED_TOOLS = ("apply_patch", "Bash", "write_stdin", "mcp__*")
+
+
+def codex_tokens(text: str) -> int:
+    """Codex's token estimate of ``text``: its UTF-8 bytes divided by 4, rounded up."""
+    return (len(text.encode("utf-8")) + 3) // 4
+
+
+def limits() -> HarnessLimits:
+    """This harness's Session-start limit for :func:`harness_memory.fitting.fit` (H-1)."""
+    from harness_memory.fitting import HarnessLimits  # the guard path never needs it (H-5)
+
+    return HarnessLimits(
+        piece_limit=CONTEXT_LIMIT_TOKENS,
+        pieces=1,
+        limit_text=f"Codex CLI's limit of {CONTEXT_LIMIT_TOKENS:,} tokens for the SessionStart "
+        "hook (its additionalContextLimit)",
+        measure=codex_tokens,
+    )
+
+
+def session_start(hook: HookInput, settings: HarnessSettings) -> dict[str, Any]:
+    """Answer Codex's ``SessionStart`` hook with the injection (P-1, H-1). Never raises."""
+    from harness_memory.hooks.one_piece import session_start_answer  # not on the guard path
+
+    return session_start_answer(hook, settings, "Codex CLI", limits())
+
+
+def pre_tool_use(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] | None:
+    """Answer Codex's ``PreToolUse`` hook: deny a call that writes where P-3 forbids."""
+    tool, arguments = hook.tool_name or "", hook.tool_input or {}
+    reason: str | None = None
+    command = arguments.get("command")
+    if tool == "apply_patch" and isinstance(command, str):
+        reason = refusal(patch_targets(command), hook, settings)
+    elif tool == "Bash" and isinstance(command, str):
+        reason = shell_refusal([command], hook, settings)
+    elif tool == "write_stdin" or tool.startswith("mcp__"):
+        reason = shell_refusal(string_leaves(arguments), hook, settings)
+    if reason is None:
+        return None
+    return {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": reason,
+        }
+    }

@@ -1,0 +1,71 @@
+"""Gemini CLI hook adapters (P-4, H-1, H-2): SessionStart adds the injection, BeforeTool guards.
+
+Gemini CLI (measured on :data:`GEMINI_VERSION`) runs a hook command with one JSON object on
+stdin — ``session_id``, ``transcript_path``, ``cwd``, ``hook_event_name``, ``timestamp``, and
+``source`` (SessionStart) or ``tool_name`` and ``tool_input`` (BeforeTool):
+
+- ``SessionStart``: ``{"hookSpecificOutput": {"hookEventName": "SessionStart",
+  "additionalContext": …}, "systemMessage": …}``; Gemini CLI puts the context before the first
+  user message inside ``<hook_context>…</hook_context>``, with every ``<`` and ``>`` of it
+  written as ``&lt;`` and ``&gt;``; ``systemMessage`` goes to the user (stderr in headless
+  runs). No size limit was found: 500,000 characters arrived whole.
+- ``BeforeTool``: ``{"decision": "deny", "reason": …}`` blocks the call and the reason reaches
+  the model as the tool's error. Tools guarded (:data:`GUARDED_TOOLS`): ``write_file`` and
+  ``replace`` (``tool_input.file_path``) and ``run_shell_command`` (every memory-root path its
+  ``command`` names).
+
+An allowed call gets no answer. Both adapters fail open.
+"""
+
+from __future__ import annotations
+
+from harness_memory.hooks.guarding import refusal, shell_refusal
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: the guard path)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from harness_memory.fitting import HarnessLimits
+    from harness_memory.hooks.claude_code import HookInput
+    from harness_memory.settings import HarnessSettings
+
+__all__ = ["CONTEXT_LIMIT", "GEMINI_VERSION", "GUARDED_TOOLS", "before_tool", "session_start"]
+
+GEMINI_VERSION = "0.61.0"
+"""The Gemini CLI version whose hooks and limits were measured (the e2e test pins it)."""
+CONTEXT_LIMIT = 500_000
+"""Characters of hook context known to reach the model whole (the largest measured)."""
+GUARDED_TOOLS = ("write_file", "replace", "run_shell_command")
+
+
+def limits() -> HarnessLimits:
+    """This harness's Session-start limit for :func:`harness_memory.fitting.fit` (H-1)."""
+    from harness_memory.fitting import HarnessLimits  # the guard path never needs it (H-5)
+
+    return HarnessLimits(
+        piece_limit=CONTEXT_LIMIT,
+        pieces=1,
+        limit_text=f"{CONTEXT_LIMIT:,} characters of SessionStart context (the most measured to "
+        "reach Gemini CLI's model whole)",
+        measure=len,
+    )
+
+
+def session_start(hook: HookInput, settings: HarnessSettings) -> dict[str, Any]:
+    """Answer Gemini CLI's ``SessionStart`` hook with the injection (P-1, H-1). Never raises."""
+    from harness_memory.hooks.one_piece import session_start_answer  # not on the guard path
+
+    return session_start_answer(hook, settings, "Gemini CLI", limits())
+
+
+def before_tool(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] | None:
+    """Answer Gemini CLI's ``BeforeTool`` hook: deny a call that writes where P-3 forbids."""
+    tool, arguments = hook.tool_name or "", hook.tool_input or {}
+    reason: str | None = None
+    if tool in ("write_file", "replace") and isinstance(arguments.get("file_path"), str):
+        reason = refusal([arguments["file_path"]], hook, settings)
+    elif tool == "run_shell_command" and isinstance(arguments.get("command"), str):
+        reason = shell_refusal([arguments["command"]], hook, settings)
+    if reason is None:
+        return None
+    return {"decision": "deny", "reason": reason}

@@ -1,0 +1,90 @@
+"""Session-start context for a harness that takes it in one piece of a limited size (H-1, P-4).
+
+Codex CLI and Gemini CLI each add one hook's ``additionalContext`` to the model's input, in the
+JSON shape Claude Code reads (``{"hookSpecificOutput": {"hookEventName": "SessionStart",
+"additionalContext": …}, "systemMessage": …}``). :func:`session_start_answer` starts the
+Session's memory from the harness's own settings (with the offline fallback of H-4 when a
+memory root is configured), writes the Session's record for the guard, and fits the prompt
+into the harness's one piece with :func:`harness_memory.fitting.fit`: whole when it fits;
+otherwise index lines are left out at a line boundary with the I-4 note, the key line and the
+rest of the template stay, and the user is told in ``systemMessage`` (never a silent preview).
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from harness_memory.fitting import Delivery, HarnessLimits, fit
+from harness_memory.hooks.claude_code import HookInput
+from harness_memory.records import write_record
+from harness_memory.session import SessionMeta, SessionStart
+from harness_memory.settings import HarnessSettings
+from harness_memory.startup import MissingSettingsError, start_from_settings
+
+__all__ = ["availability_message", "session_start_answer"]
+
+logger = logging.getLogger(__name__)
+
+
+def session_start_answer(
+    hook: HookInput, settings: HarnessSettings, harness: str, limits: HarnessLimits
+) -> dict[str, Any]:
+    """The SessionStart hook's answer for ``harness`` (its name for the user). Never raises."""
+    try:
+        result = start_from_settings(
+            settings,
+            workspace=hook.cwd or str(Path.cwd()),
+            session_id=hook.session_id,
+            template_fallback=True,
+        )
+    except MissingSettingsError as error:
+        return {"systemMessage": f"Agent Memory is off for this Session: {error}"}
+    if hook.session_id:
+        try:
+            write_record(settings.state_dir, hook.session_id, result.session_meta)
+        except OSError as error:
+            logger.warning("could not write the Session record: %s", error)
+    delivery = fit(result.sections, result.session_meta.manifests, limits)
+    answer: dict[str, Any] = {}
+    if delivery.pieces:
+        answer["hookSpecificOutput"] = {
+            "hookEventName": "SessionStart",
+            "additionalContext": delivery.pieces[0].lstrip("\n"),
+        }
+    message = _user_message(result, delivery, harness, limits)
+    if message is not None:
+        answer["systemMessage"] = message
+    return answer
+
+
+def availability_message(meta: SessionMeta) -> str | None:
+    """Tell the user when memory failed open (P-2) or was read from the files (H-4)."""
+    if meta.status == "failed-open":
+        return f"Agent Memory unavailable for this Session: {meta.error}"
+    if meta.status == "offline":
+        return (
+            f"Agent Memory: the memory service is unreachable ({meta.error}); memory was read "
+            "from the files on this machine (read-only) and writes still go to them."
+        )
+    return None
+
+
+def _user_message(
+    result: SessionStart, delivery: Delivery, harness: str, limits: HarnessLimits
+) -> str | None:
+    """What the user must hear: memory failed open or came from the files, or was cut (H-1)."""
+    notice = availability_message(result.session_meta)
+    said = [] if notice is None else [notice]
+    cut = [f"{c.scope} index: {c.kept} of {c.total} lines" for c in delivery.cuts]
+    if delivery.prompt_lines_cut:
+        cut.append(f"{delivery.prompt_lines_cut} lines of the memory instructions left out")
+    if not delivery.complete:
+        cut.append("the rest of the prompt did not fit")
+    if cut:
+        said.append(
+            f"Agent Memory: {harness} takes at most {limits.limit_text}, so memory was cut "
+            f"({'; '.join(cut)})."
+        )
+    return " ".join(said) or None

@@ -1,0 +1,227 @@
+"""``harness-memory install codex``: hooks in ``$CODEX_HOME/hooks.json``, trust in ``config.toml``.
+
+Codex CLI (measured on 0.171.0) runs a user hook only when ``config.toml`` records it as
+trusted: ``[hooks.state."<hooks.json path>:<event>:<group>:<handler>"] trusted_hash =
+"sha256:…"``, the hash of the hook's normalised definition (:func:`trust_hash`). Without it the
+hook is skipped silently. So the install writes three things:
+
+- ``hooks.json``: a ``SessionStart`` hook whose ``additionalContextLimit`` lets the whole
+  injection through (:data:`CONTEXT_LIMIT_TOKENS`; Codex's default of 2,500 tokens would cut it
+  to a head-and-tail preview) and a ``PreToolUse`` guard on the tools that write files;
+- ``config.toml``: the trust entries of those two hooks, and the memory root added to
+  ``sandbox_workspace_write.writable_roots`` so the patch tool may write memory at all;
+- nothing else: other hooks, their trust entries and the rest of ``config.toml`` (comments
+  included, through ``tomlkit``) stay. Trust keys are positional, so when an uninstall takes
+  our group out of an event's list, the entries of the groups after it move up with them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import tomlkit
+from tomlkit.exceptions import TOMLKitError
+
+from harness_memory.installers.files import (
+    FileChange,
+    SettingsFileError,
+    dump_json,
+    read_json_object,
+    read_text,
+)
+from harness_memory.installers.hook_groups import Removed, merge_hooks
+from harness_memory.installers.spec import InstallOptions
+
+__all__ = ["CONTEXT_LIMIT_TOKENS", "GUARD_MATCHER", "codex_home", "plan", "trust_hash"]
+
+HARNESS = "codex"
+CONTEXT_LIMIT_TOKENS = 100_000
+"""``additionalContextLimit`` of the SessionStart hook, in Codex's tokens (UTF-8 bytes / 4,
+rounded up): 400 kB, far above the injection at the caps (I-4) with the default prompts."""
+GUARD_MATCHER = "apply_patch|Bash|write_stdin|mcp__.*"
+"""The tools the PreToolUse guard sees: the patch tool (also matched as ``Edit``/``Write``),
+the shell, input to a running shell, and MCP tools (their path arguments)."""
+HOOK_TIMEOUT_S = 30
+_DEFAULT_TIMEOUT_S = 600
+_DEFAULT_CONTEXT_LIMIT = 2_500
+_EVENT_LABELS = {"SessionStart": "session_start", "PreToolUse": "pre_tool_use"}
+
+
+def codex_home(home: Path, environ: Mapping[str, str]) -> Path:
+    """``$CODEX_HOME``, else ``~/.codex``."""
+    configured = environ.get("CODEX_HOME")
+    return Path(configured) if configured else home / ".codex"
+
+
+def trust_hash(event: str, group: Mapping[str, Any], handler: Mapping[str, Any]) -> str:
+    """The ``trusted_hash`` Codex computes for one command hook of ``group`` (an event's entry).
+
+    The hook's normalised identity — the event's snake-case label, the group's matcher, the one
+    handler with its timeout filled in (600 s by default), ``async`` (false) and only the
+    optional fields that are set — as JSON with sorted keys and no spaces, SHA-256, hex.
+    """
+    normalised: dict[str, Any] = {
+        "type": "command",
+        "command": handler["command"],
+        "timeout": max(int(handler.get("timeout") or _DEFAULT_TIMEOUT_S), 1),
+        "async": bool(handler.get("async", False)),
+    }
+    if handler.get("statusMessage") is not None:
+        normalised["statusMessage"] = handler["statusMessage"]
+    limit = handler.get("additionalContextLimit")
+    if limit is not None and limit != _DEFAULT_CONTEXT_LIMIT:
+        normalised["additionalContextLimit"] = limit
+    identity: dict[str, Any] = {"event_name": _EVENT_LABELS[event], "hooks": [normalised]}
+    if group.get("matcher") is not None:
+        identity["matcher"] = group["matcher"]
+    text = json.dumps(identity, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) -> list[FileChange]:
+    """The changes to ``hooks.json`` and ``config.toml``; ``SettingsFileError`` for a bad file."""
+    home = codex_home(options.home, environ)
+    hooks_path, config_path = home / "hooks.json", home / "config.toml"
+    old_hooks, document = read_json_object(hooks_path)
+    wanted = _wanted(options, home) if install else {}
+    merged, removed = merge_hooks(document, HARNESS, wanted, source=hooks_path)
+    old_config = read_text(config_path)
+    try:
+        config = tomlkit.parse(old_config or "")
+    except TOMLKitError as error:
+        raise SettingsFileError(f"{config_path} is not valid TOML ({error})") from None
+    key_source = str(hooks_path.absolute())
+    _update_trust(config, key_source, removed, merged, install=install)
+    if not install:
+        _tidy(config)
+    _writable_root(config, str(options.memory_root), install=install)
+    changes = []
+    if install or old_hooks is not None:
+        changes.append(FileChange(hooks_path, old_hooks, dump_json(merged)))
+    new_config = tomlkit.dumps(config)
+    if not install:  # tables taken out leave their blank separator line behind
+        new_config = new_config.rstrip("\n") + "\n" if new_config.strip() else ""
+    if install or old_config is not None:
+        changes.append(FileChange(config_path, old_config, new_config))
+    return changes
+
+
+def _wanted(options: InstallOptions, home: Path) -> dict[str, list[dict[str, Any]]]:
+    state = home / "harness-memory"
+    start = {
+        "type": "command",
+        "command": options.hook_command(HARNESS, "session-start", state_dir=state, token=True),
+        "timeout": HOOK_TIMEOUT_S,
+        "additionalContextLimit": CONTEXT_LIMIT_TOKENS,
+    }
+    guard = {
+        "type": "command",
+        "command": options.hook_command(HARNESS, "pre-tool-use", state_dir=state, token=True),
+        "timeout": HOOK_TIMEOUT_S,
+    }
+    return {
+        "SessionStart": [{"hooks": [start]}],
+        "PreToolUse": [{"matcher": GUARD_MATCHER, "hooks": [guard]}],
+    }
+
+
+def _state_table(config: Any) -> Any:
+    hooks = config.get("hooks")
+    if hooks is None:
+        return None
+    state = hooks.get("state") if hasattr(hooks, "get") else None
+    return state if hasattr(state, "keys") else None
+
+
+def _update_trust(
+    config: Any, key_source: str, removed: Removed, merged: dict[str, Any], *, install: bool
+) -> None:
+    """Bring ``[hooks.state]`` to what the merged ``hooks.json`` needs, touching only entries
+    that change: removed groups' entries go, later groups' entries move up, ours are trusted."""
+    state = _state_table(config)
+    current = {str(key): state[key] for key in state} if state is not None else {}
+    wanted = dict(current)
+    for event, gone in removed.items():
+        label = _EVENT_LABELS.get(event)
+        if label is None:
+            continue
+        prefix = f"{key_source}:{label}:"
+        for key in [k for k in current if k.startswith(prefix)]:
+            group, _, handler = key[len(prefix) :].partition(":")
+            if not group.isdigit():
+                continue
+            shift = sum(1 for index in gone if index < int(group))
+            if int(group) in gone or shift:
+                del wanted[key]
+        for key in [k for k in current if k.startswith(prefix)]:
+            group, _, handler = key[len(prefix) :].partition(":")
+            if group.isdigit() and int(group) not in gone:
+                shift = sum(1 for index in gone if index < int(group))
+                if shift:
+                    wanted[f"{prefix}{int(group) - shift}:{handler}"] = current[key]
+    if install:
+        wanted.update(_our_trust(key_source, merged))
+    _apply_state(config, current, wanted)
+
+
+def _our_trust(key_source: str, merged: dict[str, Any]) -> dict[str, Any]:
+    """The trust entries of our hooks: the last group of each event we wrote."""
+    entries: dict[str, Any] = {}
+    for event, label in _EVENT_LABELS.items():
+        groups = merged["hooks"][event]
+        group = groups[-1]
+        for index, handler in enumerate(group["hooks"]):
+            entry = tomlkit.table()
+            entry["trusted_hash"] = trust_hash(event, group, handler)
+            entries[f"{key_source}:{label}:{len(groups) - 1}:{index}"] = entry
+    return entries
+
+
+def _apply_state(config: Any, current: dict[str, Any], wanted: dict[str, Any]) -> None:
+    if current == wanted:
+        return
+    if "hooks" not in config:
+        config["hooks"] = tomlkit.table()
+    if "state" not in config["hooks"]:
+        config["hooks"]["state"] = tomlkit.table()
+    state = config["hooks"]["state"]
+    for key in [k for k in current if k not in wanted]:
+        del state[key]
+    for key, value in wanted.items():
+        if key not in current or current[key] != value:
+            state[key] = value
+
+
+def _tidy(config: Any) -> None:
+    """Take out the ``[hooks.state]`` and ``[hooks]`` tables an uninstall left empty."""
+    hooks = config.get("hooks")
+    if hooks is None or not hasattr(hooks, "keys"):
+        return
+    state = _state_table(config)
+    if state is not None and not state:
+        del hooks["state"]
+    if not hooks:
+        del config["hooks"]
+
+
+def _writable_root(config: Any, root: str, *, install: bool) -> None:
+    section = config.get("sandbox_workspace_write")
+    if section is None:
+        if not install:
+            return
+        section = config["sandbox_workspace_write"] = tomlkit.table()
+    roots = [str(item) for item in section.get("writable_roots", [])]
+    if install and root not in roots:
+        roots.append(root)
+    if not install and root in roots:
+        roots.remove(root)
+    if roots:
+        section["writable_roots"] = roots
+    elif "writable_roots" in section:
+        del section["writable_roots"]
+    if not install and not section:
+        del config["sandbox_workspace_write"]

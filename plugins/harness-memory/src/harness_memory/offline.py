@@ -1,0 +1,201 @@
+"""Session start from the memory files when the service is unreachable (H-4).
+
+When the memory service cannot be reached but the memory root is readable on this machine, a
+harness still gets the injection the service would have built: the agent's switch and prompts
+are read from ``<app data dir>/agents/<agent>/agent.json``, each scope's ``MEMORY.md`` is read
+(1 MiB at most, as the service reads it, T-5b) and ``memory_core`` caps and wraps the indexes
+exactly as the service does (I-1 … I-5, I-8). The answer has the shape of the service's A-9
+answer (:class:`~memory_core.wire.SessionStartResponse`), so the harness renders it the same way.
+
+**Read-only.** Nothing is created or written: no scope directory, no ``.workspace`` marker. A
+Workspace scope that does not exist yet gets the "nothing saved yet" note; its key is still the
+key the service would give (K-1), so the key line never claims memory is off when it is not
+(I-2). Only an ``agent.json`` that says ``"enabled": false`` makes the key line say so.
+
+Raises :class:`OfflineUnavailableError` when the files cannot stand in for the service (the memory
+root is missing or unreadable, or not shaped ``<app data dir>/agents/<agent>/agent_state/memory``,
+or ``agent.json`` names another project).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from memory_core import layout
+from memory_core.decoding import decode_text
+from memory_core.errors import InvalidId
+from memory_core.injection import cap_indexes, memory_sections
+from memory_core.keys import USER_SCOPE, check_agent_id, is_temporary_workspace, key_for_real_path
+from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
+from memory_core.wire import SessionDirectories, SessionStartResponse, WorkspaceKind
+
+__all__ = [
+    "AGENT_FILE",
+    "INDEX_READ_CAP",
+    "OfflineUnavailableError",
+    "session_start_from_files",
+]
+
+logger = logging.getLogger(__name__)
+
+AGENT_FILE = "agent.json"
+INDEX_READ_CAP = 1024 * 1024
+"""Bytes of one ``MEMORY.md`` read at most, the service's read cap (T-5b)."""
+_COUNT_CAP = 16 * 1024 * 1024
+"""Bytes past the read cap scanned to count the unread lines; beyond it the count is a floor."""
+_AGENT_FILE_CAP = 64 * 1024 * 1024
+
+
+class OfflineUnavailableError(Exception):
+    """The memory files cannot stand in for the service here; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class _AgentMemory:
+    enabled: bool
+    prompt: str
+    workspace_prompt: str
+
+
+def session_start_from_files(
+    memory_root: Path, *, project: str, agent: str, workspace: str
+) -> SessionStartResponse:
+    """Build the A-9 answer for ``agent`` of ``project`` in ``workspace`` from the files (H-4).
+
+    ``memory_root`` is the configured memory root (from the harness's own settings, P-2a);
+    ``workspace`` an absolute path. Blocking; reads only. Raises
+    :class:`OfflineUnavailableError` as the module says and ``InvalidId`` for a bad agent id.
+    """
+    check_agent_id(agent)
+    root = Path(os.path.realpath(memory_root))
+    app_data_dir = layout.app_data_dir_of(Path(memory_root).absolute())
+    if app_data_dir is None or Path(memory_root).parent.parent.name != agent:
+        raise OfflineUnavailableError(
+            f"{memory_root} is not the memory root of agent {agent!r} "
+            "(<app data dir>/agents/<agent>/agent_state/memory)"
+        )
+    if not root.is_dir() or not os.access(root, os.R_OK | os.X_OK):
+        raise OfflineUnavailableError(f"the memory root {memory_root} is not readable here")
+    settings = _agent_memory(app_data_dir, project, agent)
+    real_workspace = os.path.realpath(workspace)
+    kind: WorkspaceKind = "persistent"
+    key: str | None = None
+    if not settings.enabled:
+        kind = "off"
+    elif is_temporary_workspace(Path(real_workspace), Path(os.path.realpath(app_data_dir))):
+        kind = "temporary"
+    else:
+        key = key_for_real_path(real_workspace)
+    return _answer(root, Path(app_data_dir), settings, kind, key)
+
+
+def _answer(
+    root: Path, app_data_dir: Path, settings: _AgentMemory, kind: WorkspaceKind, key: str | None
+) -> SessionStartResponse:
+    from memory_core.template import key_line_value
+
+    directories = SessionDirectories(
+        app_data_dir=str(app_data_dir),
+        memory_root=str(root),
+        user=str(root / USER_SCOPE) if settings.enabled else None,
+        workspace=str(root / key) if key is not None else None,
+    )
+    sections = []
+    manifests = []
+    if settings.enabled:
+        user = _read_index(root, USER_SCOPE)
+        ours = _read_index(root, key) if key is not None else None
+        capped = cap_indexes(
+            None if user is None else user[0],
+            None if ours is None else ours[0],
+            workspace_key=key,
+            unread=(_unread(user), _unread(ours)),
+        )
+        sections = memory_sections(
+            settings.prompt,
+            settings.workspace_prompt,
+            capped[0],
+            capped[1] if len(capped) > 1 else None,
+        )
+        manifests = [item.manifest for item in capped]
+    return SessionStartResponse(
+        enabled=settings.enabled,
+        injected=settings.enabled,
+        memory="".join(section.text for section in sections),
+        workspace_memory_key=key_line_value(kind, key),
+        key=key,
+        workspace_kind=kind,
+        directories=directories,
+        manifests=manifests,
+        template_has_memory=True,
+        sections=sections,
+    )
+
+
+def _unread(index: tuple[str, tuple[int, bool]] | None) -> tuple[int, bool]:
+    return (0, True) if index is None else index[1]
+
+
+def _agent_memory(app_data_dir: Path, project: str, agent: str) -> _AgentMemory:
+    """The agent's memory switch and prompts from ``agent.json``; defaults when it has none.
+
+    A missing ``agent.json`` means defaults (memory on, built-in prompts): the files are
+    readable, so memory is not off. One that names another project raises
+    :class:`OfflineUnavailableError` (the settings point at another agent).
+    """
+    path = layout.agent_dir(app_data_dir, agent) / AGENT_FILE
+    try:
+        with path.open("rb") as handle:
+            raw = handle.read(_AGENT_FILE_CAP + 1)
+    except FileNotFoundError:
+        return _AgentMemory(True, DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT)
+    except OSError as error:
+        raise OfflineUnavailableError(f"cannot read {AGENT_FILE}: {error.strerror}") from None
+    try:
+        document = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as error:
+        raise OfflineUnavailableError(f"{AGENT_FILE} is not valid JSON: {error}") from None
+    if not isinstance(document, dict) or document.get("project") != project:
+        raise OfflineUnavailableError(f"{AGENT_FILE} does not name agent {agent!r} of {project!r}")
+    found = document.get("memory")
+    memory: dict[str, object] = found if isinstance(found, dict) else {}
+    prompt, workspace_prompt = memory.get("prompt"), memory.get("workspacePrompt")
+    return _AgentMemory(
+        enabled=memory.get("enabled", True) is not False,
+        prompt=prompt if isinstance(prompt, str) else DEFAULT_MEMORY_PROMPT,
+        workspace_prompt=(
+            workspace_prompt if isinstance(workspace_prompt, str) else DEFAULT_WORKSPACE_PROMPT
+        ),
+    )
+
+
+def _read_index(root: Path, key: str) -> tuple[str, tuple[int, bool]] | None:
+    """A scope's ``MEMORY.md``: its text (first 1 MiB, whole lines) and the unread lines.
+
+    None when the scope or its index does not exist, is not a regular file, resolves outside the
+    memory root (a symlink out) or cannot be read: the injection then says nothing is saved.
+    """
+    try:
+        scope = root / key
+        target = Path(os.path.realpath(scope / layout.INDEX_FILE))
+        if root not in target.parents or not target.is_file():
+            return None
+        with target.open("rb") as handle:
+            raw = handle.read(INDEX_READ_CAP + 1)
+            if len(raw) <= INDEX_READ_CAP:
+                return decode_text(raw)[0], (0, True)
+            rest = raw[INDEX_READ_CAP:] + handle.read(_COUNT_CAP)
+            exact = not handle.read(1)
+    except (OSError, InvalidId) as error:
+        logger.warning("index of scope %s cannot be read: %s", key, error)
+        return None
+    head = raw[:INDEX_READ_CAP]
+    cut = head.rfind(b"\n") + 1  # the line the cap cuts through is not read at all
+    text = decode_text(head[:cut])[0]
+    tail = head[cut:] + rest
+    unread = tail.count(b"\n") + (0 if not tail or tail.endswith(b"\n") else 1)
+    return text, (unread, exact)

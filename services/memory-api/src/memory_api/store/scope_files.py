@@ -1,0 +1,112 @@
+"""The two small files of a scope read on every request, ``MEMORY.md`` and ``.workspace``,
+per file version.
+
+Every Session start injects both indexes with likely credentials masked (I-8) and judges the
+Workspace's marker (K-5); every overview reads each scope's index and marker. Scanning each
+index line for credentials on each request was most of a Session start's cost.
+:class:`ScopeFiles` keeps the text of each index and, once asked for, its
+:class:`~memory_core.injection.PreparedIndex` (lines split and masked), and each marker's
+judgement, all valid only for the :func:`~memory_api.store.stat_cache.file_key` they were read
+at. A request costs an ``lstat`` or two per file; a file changed, replaced or removed by any
+process (the agent's own file tools included) is read again (Q-4).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+from memory_core import layout
+from memory_core.injection import PreparedIndex, prepare_index
+
+from memory_api.store.containment import is_within, real_child
+from memory_api.store.scopes import IndexText, Marker, read_index_text, read_marker
+from memory_api.store.stat_cache import StatCache, file_key
+
+__all__ = ["ScopeFiles"]
+
+_MISSING = prepare_index(None)
+
+
+@dataclass(slots=True)
+class _Entry:
+    index: IndexText
+    prepared: PreparedIndex | None = None
+
+
+def _weight(entry: _Entry) -> int:
+    return len(entry.index.text) * 2  # the text and, once prepared, its lines
+
+
+class ScopeFiles:
+    """Index texts and marker judgements by real path, valid while the file key is unchanged;
+    thread-safe.
+
+    ``max_entries`` bounds the number of indexes (and of markers), ``max_chars`` the summed size
+    of the indexes (characters, counted twice: text and prepared lines).
+    """
+
+    def __init__(self, *, max_entries: int = 20_000, max_chars: int = 64 * 1024 * 1024) -> None:
+        self._cache: StatCache[Path, _Entry] = StatCache(
+            max_entries=max_entries, max_weight=max_chars, weigh=_weight
+        )
+        self._markers: StatCache[tuple[Path, str], Marker] = StatCache(max_entries=max_entries)
+
+    def marker(self, root: Path, scope: Path, key: str) -> Marker:
+        """:func:`~memory_api.store.scopes.read_marker` of the real ``scope``, the file judged
+        once per version; ``orphaned`` (does the named Workspace still exist?) is asked anew."""
+        target = real_child(scope, layout.MARKER_FILE)
+        try:
+            info = target.lstat() if is_within(root, target) else None
+        except OSError:
+            info = None
+        if info is None or not stat.S_ISREG(info.st_mode):
+            return read_marker(root, scope, key)  # missing, odd or outside: judged each time
+        hit = self._markers.get((target, key), file_key(info))
+        if hit is None:
+            # Stored under the key seen before the read: a change in between makes a miss next.
+            hit = read_marker(root, scope, key)
+            self._markers.put((target, key), file_key(info), hit)
+        if hit.path is None:
+            return hit
+        # os.path.exists: a path the OS cannot even look up (too long) is gone, not an error
+        return dataclasses.replace(hit, orphaned=not os.path.exists(hit.path))  # noqa: PTH110
+
+    def _entry(self, root: Path, scope: Path) -> _Entry | None:
+        target = real_child(scope, layout.INDEX_FILE)
+        if is_within(root, target):
+            try:
+                info = target.lstat()
+            except FileNotFoundError:
+                return None
+            except OSError:
+                info = None  # read_index_text below judges and logs it
+            if info is not None and stat.S_ISREG(info.st_mode):
+                hit = self._cache.get(target, file_key(info))
+                if hit is not None:
+                    return hit
+        found = read_index_text(root, scope)  # re-resolves and re-checks the path itself
+        if found is None:
+            return None
+        entry = _Entry(found)
+        self._cache.put(target, file_key(found.stat), entry)
+        return entry
+
+    def read(self, root: Path, scope: Path) -> IndexText | None:
+        """:func:`~memory_api.store.scopes.read_index_text` of the real ``scope`` under the real
+        ``root``, from the cache while the file is unchanged; None when there is no index."""
+        entry = self._entry(root, scope)
+        return None if entry is None else entry.index
+
+    def prepared(self, root: Path, scope: Path | None) -> PreparedIndex:
+        """The scope's index split and masked for the caps (I-8); a missing index (or no scope,
+        None) gives the blank one. Masked once per version of the file."""
+        entry = self._entry(root, scope) if scope is not None else None
+        if entry is None:
+            return _MISSING
+        if entry.prepared is None:
+            entry.prepared = prepare_index(entry.index.text, entry.index.unread)
+        return entry.prepared

@@ -1,0 +1,139 @@
+"""One small cache for everything derived from a file: valid only while the file is unchanged.
+
+The service keeps nothing between requests that could disagree with the disk (Q-4): each value
+here (a parsed topic file, an index with its masked lines, a token file) is stored with the
+identity of the content it came from, :func:`file_key` of the ``stat`` taken when the bytes were
+read, and is served again only when a fresh ``stat`` of the file gives the same key. So a file
+the agent's own tools changed, replaced, touched or removed is read again on the next request,
+whichever process (service worker, plugin, editor) changed it.
+
+The key is ``(st_dev, st_ino, st_size, st_mtime_ns, st_ctime_ns)``: an atomic replace gives a
+new inode, an append a new size, any write a new mtime and ctime, and even a write that sets the
+mtime back (``touch -d``, ``cp -p``) moves the ctime, which no user process can set.
+
+What remains is a same-size rewrite in place within one tick of the filesystem's clock (Linux
+stamps files from a coarse clock, a few milliseconds per tick; since 6.13 ext4, xfs, btrfs and
+tmpfs switch to a fine-grained stamp once a file's stamp has been looked at). So, as git does
+with its "racily clean" entries, a value read from a file changed less than
+:data:`RACY_WINDOW_NS` ago is not stored at all: a file still being written is read again on
+every request until it has been quiet for that long.
+
+Entries are bounded by count and by an optional weight (e.g. characters held), evicting the
+least recently used; every method is thread-safe (requests run file work in worker threads).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable
+from typing import Generic, TypeVar
+
+__all__ = ["RACY_WINDOW_NS", "FileKey", "StatCache", "file_key", "is_racy"]
+
+FileKey = tuple[int, int, int, int, int]
+"""``(st_dev, st_ino, st_size, st_mtime_ns, st_ctime_ns)`` of one version of a file."""
+
+RACY_WINDOW_NS = 2_000_000_000
+"""A file whose ctime is younger than this (2 s, above any timestamp granularity a local
+filesystem has) may still change within its current stamp: what is read from it is not kept."""
+
+N = TypeVar("N", bound=Hashable)
+V = TypeVar("V")
+
+
+def file_key(info: os.stat_result) -> FileKey:
+    """The identity of a file's content as the filesystem reports it (see the module doc)."""
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
+def is_racy(key: FileKey) -> bool:
+    """Whether the file version ``key`` changed less than :data:`RACY_WINDOW_NS` ago (so it may
+    still change within its current timestamp): nothing read from it may be kept."""
+    return time.time_ns() - key[4] < RACY_WINDOW_NS
+
+
+class StatCache(Generic[N, V]):
+    """Values by name (a path, or a path and a label), each valid for one :data:`FileKey`.
+
+    ``max_entries`` bounds the number of names; ``weigh`` (optional) gives each value a weight
+    and ``max_weight`` bounds their sum. A value heavier than ``max_weight`` is not kept.
+    """
+
+    def __init__(
+        self,
+        *,
+        max_entries: int,
+        max_weight: int | None = None,
+        weigh: Callable[[V], int] | None = None,
+    ) -> None:
+        self.max_entries = max_entries
+        self.max_weight = max_weight
+        self._weigh = weigh
+        self._entries: OrderedDict[N, tuple[FileKey, V, int]] = OrderedDict()
+        self._weight = 0
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    @property
+    def weight(self) -> int:
+        """The summed weight of the values held (0 without ``weigh``)."""
+        return self._weight
+
+    def get(self, name: N, key: FileKey) -> V | None:
+        """The value stored for ``name`` if it was stored for ``key``, else None (a miss)."""
+        with self._lock:
+            found = self._entries.get(name)
+            if found is None or found[0] != key:
+                return None
+            self._entries.move_to_end(name)
+            return found[1]
+
+    def peek(self, name: N) -> V | None:
+        """The value stored for ``name`` whatever its key (to amend a value just read), or None."""
+        with self._lock:
+            found = self._entries.get(name)
+            return None if found is None else found[1]
+
+    def put(self, name: N, key: FileKey, value: V) -> None:
+        """Store ``value`` for ``name`` at ``key``, replacing what was there; evict the oldest.
+
+        A racily fresh ``key`` (ctime within :data:`RACY_WINDOW_NS` of now) only drops the old
+        value: see the module doc.
+        """
+        weight = self._weigh(value) if self._weigh is not None else 0
+        racy = is_racy(key)
+        with self._lock:
+            self._drop(name)
+            if racy:
+                return
+            if self.max_weight is not None and weight > self.max_weight:
+                return
+            self._entries[name] = (key, value, weight)
+            self._weight += weight
+            while len(self._entries) > self.max_entries or (
+                self.max_weight is not None and self._weight > self.max_weight
+            ):
+                _, (_, _, evicted) = self._entries.popitem(last=False)
+                self._weight -= evicted
+
+    def discard(self, name: N) -> None:
+        """Forget ``name`` (a file known to be gone)."""
+        with self._lock:
+            self._drop(name)
+
+    def keep_only(self, names: Iterable[N]) -> None:
+        """Forget every name not in ``names`` (e.g. the files a directory listing still holds)."""
+        keep = set(names)
+        with self._lock:
+            for name in [name for name in self._entries if name not in keep]:
+                self._drop(name)
+
+    def _drop(self, name: N) -> None:
+        old = self._entries.pop(name, None)
+        if old is not None:
+            self._weight -= old[2]

@@ -1,0 +1,143 @@
+"""``memory-api serve --workers N``: N service processes answering on one port (Q-3, Q-4).
+
+The parent binds the listening socket once, then forks N workers that each run their own event
+loop and application on it; the kernel hands each new connection to one of them. They share no
+memory after the fork — every answer comes from the files on disk, the caches are keyed by file
+versions (:mod:`memory_api.store.stat_cache`) and writes take cross-process locks — so any
+worker answers any request the same way (Q-4).
+
+The parent only supervises: SIGTERM or SIGINT is passed on to every worker, each finishes its
+in-flight requests (the application's graceful shutdown) and the parent exits once all have.
+A worker that dies unexpectedly is replaced; one that dies within :data:`CRASH_WINDOW_S` of
+its start is not (a broken configuration would only crash again) and the whole service stops
+with exit status 1. A worker whose supervisor was killed outright stops by itself.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import socket
+import threading
+import time
+from collections.abc import Callable
+from types import FrameType
+
+__all__ = ["CRASH_WINDOW_S", "bind_listener", "supervise"]
+
+logger = logging.getLogger(__name__)
+
+CRASH_WINDOW_S = 1.0
+"""A worker that exits sooner than this after its start is a crash, not a one-off failure."""
+BACKLOG = 1024
+PARENT_POLL_S = 1.0
+"""How often a worker checks that its supervisor still runs."""
+
+
+def bind_listener(host: str, port: int) -> socket.socket:
+    """Bind and listen on ``host``:``port`` (a name, an IPv4 or IPv6 address); the workers
+    inherit it. Raises ``OSError`` when the address cannot be bound (in use, no permission)."""
+    family, kind, proto, _, address = socket.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+    )[0]
+    listener = socket.socket(family, kind, proto)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(address)
+        listener.listen(BACKLOG)
+        listener.setblocking(False)
+    except OSError:
+        listener.close()
+        raise
+    return listener
+
+
+def _watch_parent(parent: int) -> None:
+    """In a worker: stop gracefully (SIGTERM to itself) once the supervisor is gone, so no
+    worker outlives a supervisor that was killed outright."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_S)
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _spawn(run_worker: Callable[[], int]) -> int:
+    # Signals stay blocked across the fork: a SIGTERM arriving before the worker has dropped
+    # the supervisor's handlers waits, and then ends the fresh worker like any other.
+    stop_signals = {signal.SIGTERM, signal.SIGINT}
+    supervisor = os.getpid()  # taken before the fork: it may be gone before the worker runs
+    signal.pthread_sigmask(signal.SIG_BLOCK, stop_signals)
+    try:
+        pid = os.fork()
+    except OSError:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
+        raise
+    if pid != 0:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
+    else:  # the worker: default signal handling, its own loop, never returns
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
+        threading.Thread(target=_watch_parent, args=(supervisor,), daemon=True).start()
+        status = 1
+        try:
+            status = run_worker()
+        except BaseException:
+            logger.exception("worker %d failed", os.getpid())
+        finally:
+            logging.shutdown()
+            os._exit(status)
+    logger.info("worker %d started", pid)
+    return pid
+
+
+def _stop_all(workers: dict[int, float], signum: int) -> None:
+    for pid in workers:
+        try:
+            os.kill(pid, signum)
+        except ProcessLookupError:
+            continue
+
+
+def _add(workers: dict[int, float], pid: int, stopping: list[int]) -> None:
+    workers[pid] = time.monotonic()
+    if stopping:  # a stop came in while it was forked, after the others were told
+        os.kill(pid, signal.SIGTERM)
+
+
+def supervise(count: int, run_worker: Callable[[], int]) -> int:
+    """Fork ``count`` workers running ``run_worker`` (which serves and returns an exit status)
+    and wait for them; returns 0 after a requested stop, 1 when a worker crashed at once."""
+    stopping: list[int] = []
+
+    def on_signal(signum: int, _frame: FrameType | None) -> None:
+        stopping.append(signum)
+        _stop_all(workers, signal.SIGTERM)
+
+    workers: dict[int, float] = {}
+    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        for _ in range(count):
+            _add(workers, _spawn(run_worker), stopping)
+        status = 0
+        while workers:
+            try:
+                pid, wait_status = os.wait()
+            except ChildProcessError:
+                break
+            started = workers.pop(pid, None)
+            if started is None or stopping:
+                continue
+            code = os.waitstatus_to_exitcode(wait_status)
+            logger.error("worker %d exited unexpectedly (status %d)", pid, code)
+            if time.monotonic() - started < CRASH_WINDOW_S:
+                logger.error("worker %d crashed right after its start; stopping the service", pid)
+                stopping.append(signal.SIGTERM)
+                _stop_all(workers, signal.SIGTERM)
+                status = 1
+                continue
+            _add(workers, _spawn(run_worker), stopping)
+        return status
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)

@@ -1,0 +1,61 @@
+"""Q-3: ``make bench`` — the benchmark script runs end to end (at a tiny size) and reports every
+case and ratio the performance issue asks for. Correctness of the script only: no figure is
+asserted on, since speed is judged by ratios within one benchmark run, never in tests."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_q3_bench_quick_run_reports_every_case_ratio_and_worker_count(tmp_path: Path) -> None:
+    out = tmp_path / "bench.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.perf", "--quick", "--out", str(out)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
+    report = json.loads(out.read_text(encoding="utf-8"))
+
+    cases = {row["case"] for row in report["cases"]}
+    assert {
+        "/healthz c=1",
+        "/healthz c=64",
+        "session start c=1",
+        "session start c=64",
+        "overview warm",
+        "big scope files warm",
+        "big scope index warm",
+        "big scope files cold (fresh process)",
+        "big scope index cold (fresh process)",
+        "in-process session assembly",
+        "in-process raw read+join of both indexes",
+        "python -c pass (median)",
+        "hook session-start (median)",
+        "hook pre-tool-use (median)",
+    } <= cases
+    for row in report["cases"]:
+        assert row["p50_ms"] > 0, row
+    ratios = {row["ratio"]: row for row in report["ratios"]}
+    assert "in-process assembly / raw read+join" in ratios
+    assert "session start c=64 req/s / healthz req/s" in ratios
+    assert "RSS growth over a second identical run (MiB)" in ratios
+    assert all(row["reach"] for row in ratios.values())
+    usable = report["machine"]["usable_cpus"]
+    workers = [row["workers"] for row in report["scaling"]]
+    assert workers[0] == 1
+    assert workers[-1] == usable
+    assert "| case |" in done.stdout
+    assert "| ratio |" in done.stdout

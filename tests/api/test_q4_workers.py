@@ -1,0 +1,140 @@
+"""Q-4, Q-3: ``memory-api serve --workers 2`` — two processes on one port that always agree.
+
+The real service is started with two workers (subprocess, free loopback port, JSON logs, whose
+access lines carry the answering process's ``pid``). Requests go over fresh connections, so the
+kernel hands them to either worker; a change made through one is seen through the other, a
+worker that dies is replaced, and SIGTERM stops them all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import psutil
+import pytest
+from memory_api.workers import CRASH_WINDOW_S
+
+from tests.api.conftest import AGENT, PROJECT, AgentHome, file_url, memory_url, write_topic
+from tests.support.serve import ServedProcess, serve
+
+pytestmark = pytest.mark.e2e
+
+ROUNDS = 50
+"""Rounds of concurrent reads at most until both workers have answered one (not a timing)."""
+
+
+@pytest.fixture
+async def served(data_dir: Path) -> AsyncIterator[ServedProcess]:
+    """An open (token-less) service with two workers over ``data_dir``."""
+    env = {name: value for name, value in os.environ.items() if name != "MEMORY_API_TOKENS"}
+    env |= {"MEMORY_API_WORKERS": "2", "MEMORY_API_LOG_FORMAT": "json"}
+    process = await asyncio.to_thread(serve, data_dir, env)
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+def _workers(served: ServedProcess) -> list[psutil.Process]:
+    """The live worker processes (a dead one not yet reaped by the parent is left out)."""
+    alive = []
+    for child in psutil.Process(served.process.pid).children():
+        try:
+            if child.status() != psutil.STATUS_ZOMBIE:
+                alive.append(child)
+        except psutil.NoSuchProcess:
+            continue
+    return alive
+
+
+def _answering_pids(served: ServedProcess, method: str, path: str) -> set[int]:
+    pids: set[int] = set()
+    for line in served.log_text().splitlines():
+        try:
+            record: dict[str, Any] = json.loads(line)
+        except ValueError:
+            continue
+        if record.get("method") == method and record.get("path") == path:
+            pids.add(int(record["pid"]))
+    return pids
+
+
+async def _get_json(http: aiohttp.ClientSession, url: str) -> dict[str, Any]:
+    async with http.get(url) as response:
+        assert response.status == 200, await response.text()
+        body: dict[str, Any] = await response.json()
+        return body
+
+
+async def test_q4_two_workers_answer_and_a_delete_through_one_is_seen_through_the_other(
+    served: ServedProcess, data_dir: Path, tmp_path: Path
+) -> None:
+    workers = _workers(served)
+    assert len(workers) == 2
+    home = AgentHome(data_dir=data_dir, project=PROJECT, id=AGENT, tmp=tmp_path)
+    connector = aiohttp.TCPConnector(force_close=True)  # a fresh connection per request
+    async with aiohttp.ClientSession(served.base_url, connector=connector) as http:
+        agents = f"/api/projects/{PROJECT}/agents"
+        async with http.post(agents, json={"id": AGENT, "name": "Coder"}) as response:
+            assert response.status == 201, await response.text()
+        _, key = home.workspace("app")
+        for name in ("one.md", "two.md"):
+            write_topic(home.root / key, name)
+        listing = f"{memory_url()}/scopes/{key}/files"
+        assert len((await _get_json(http, listing))["files"]) == 2  # fills one worker's cache
+
+        async with http.delete(file_url(key, "one.md")) as response:
+            assert response.status == 200, await response.text()
+        for _ in range(ROUNDS):
+            answers = await asyncio.gather(*(_get_json(http, listing) for _ in range(16)))
+            assert all([row["file"] for row in a["files"]] == ["two.md"] for a in answers)
+            if len(_answering_pids(served, "GET", listing)) == 2:
+                break
+
+    assert _answering_pids(served, "GET", listing) == {worker.pid for worker in workers}
+
+
+async def test_q4_a_worker_that_dies_is_replaced_and_sigterm_stops_every_worker(
+    served: ServedProcess,
+) -> None:
+    first, second = _workers(served)
+    await asyncio.sleep(CRASH_WINDOW_S + 0.2)  # past the window in which a death is a crash
+
+    os.kill(first.pid, signal.SIGKILL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        alive = _workers(served)
+        if len(alive) == 2 and first.pid not in {worker.pid for worker in alive}:
+            break
+        await asyncio.sleep(0.05)
+    replaced = _workers(served)
+    assert second.pid in {worker.pid for worker in replaced}
+    assert len(replaced) == 2
+    assert await asyncio.to_thread(served.ready)
+
+    served.stop()
+
+    assert served.process.returncode == 0
+    assert not any(worker.is_running() for worker in replaced)
+
+
+async def test_q4_workers_stop_by_themselves_when_the_supervisor_is_killed(
+    served: ServedProcess,
+) -> None:
+    workers = _workers(served)
+    assert len(workers) == 2
+
+    served.process.kill()  # SIGKILL: no chance to pass anything on
+    served.process.wait()
+    gone, alive = await asyncio.to_thread(psutil.wait_procs, workers, 30)
+
+    assert alive == []
+    assert len(gone) == 2

@@ -1,0 +1,211 @@
+"""Shared steps of the Codex CLI and Gemini CLI end-to-end tests (H-2).
+
+A test plants memory (the corpus's user index, another Workspace's scope), installs the hooks
+with the real ``harness-memory install``, serves a model stand-in, and runs the real CLI inside a
+loopback-only network namespace with the model and the memory service bridged in.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from aiohttp import web
+from memory_core.keys import workspace_memory_key
+
+from tests.plugin.fake_model_apis import FakeGemini, FakeResponses, Json, serve_app
+from tests.plugin.helpers import HARNESS_MEMORY
+from tests.plugin.loopback_only import unix_bridges, wrap
+from tests.plugin.npm_cli import CODEX, GEMINI, npm_cli
+from tests.plugin.real_service import RealService
+
+RUN_LIMIT_S = 180  # a hang guard for the CLI run, not an assertion about speed
+TOPIC = """---
+name: harness-hooks
+description: Memory reaches this coding agent through its Session-start and pre-tool hooks
+updated_at: 2026-11-30
+---
+The Session-start hook adds the indexes; the pre-tool hook guards memory writes.
+"""
+
+
+def index_lines(memory_root: Path) -> list[str]:
+    """The planted user index's lines (the corpus's ``user-scope``), blank ones left out."""
+    text = (memory_root / "user" / "MEMORY.md").read_text(encoding="utf-8")
+    return [line for line in text.splitlines() if line.startswith("- ")]
+
+
+def workspace_with_key(tmp_path: Path) -> tuple[Path, str]:
+    workspace = tmp_path / "shop-api"
+    workspace.mkdir()
+    return workspace, workspace_memory_key(workspace)
+
+
+def other_scope(memory_root: Path, tmp_path: Path) -> Path:
+    """Another Workspace's scope, as a Session there would have left it."""
+    scope = memory_root / workspace_memory_key(tmp_path / "another-app")
+    scope.mkdir(parents=True)
+    (scope / "MEMORY.md").write_text("- [Theirs](theirs.md) — not yours\n", encoding="utf-8")
+    return scope
+
+
+def install(harness: str, home: Path, service: RealService, memory_root: Path) -> None:
+    """``harness-memory install HARNESS`` into ``home``, as a user would run it."""
+    done = subprocess.run(
+        [
+            str(HARNESS_MEMORY),
+            "install",
+            harness,
+            "--home",
+            str(home),
+            "--url",
+            service.url,
+            "--project",
+            "acme",
+            "--agent",
+            "coder",
+            "--memory-root",
+            str(memory_root),
+            "--token",
+            service.token,
+            "--executable",
+            str(HARNESS_MEMORY),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={"HOME": str(home), "PATH": "/usr/bin:/bin"},
+    )
+    assert done.returncode == 0, done.stderr
+
+
+async def run_in_loopback(
+    command: Sequence[str],
+    *,
+    app_factory: Callable[[], web.Application],
+    service: RealService,
+    cwd: Path,
+    env: Mapping[str, str],
+    sockets: Path,
+    files: Sequence[Path] = (),
+) -> tuple[int, str, str, int]:
+    """Run ``command`` (``{port}`` in its words, env and ``files`` replaced by the stand-in's
+    port) in a
+    loopback-only namespace with the stand-in and the service bridged in; returns
+    ``(exit status, stdout, stderr, model port)``."""
+    service_port = urlsplit(service.url).port
+    assert service_port is not None
+    async with (
+        serve_app(app_factory) as port,
+        unix_bridges([port, service_port], sockets) as bridges,
+    ):
+        for path in files:
+            text = path.read_text(encoding="utf-8")
+            path.write_text(text.replace("{port}", str(port)), encoding="utf-8")
+        words = [word.replace("{port}", str(port)) for word in command]
+        environment = {k: v.replace("{port}", str(port)) for k, v in env.items()}
+        process = await asyncio.create_subprocess_exec(
+            *wrap(words, bridges),
+            cwd=cwd,
+            env=environment,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        try:
+            out, err = await asyncio.wait_for(process.communicate(), RUN_LIMIT_S)
+        except TimeoutError:
+            process.kill()
+            out, err = await process.communicate()
+    assert process.returncode is not None
+    return process.returncode, out.decode(errors="replace"), err.decode(errors="replace"), port
+
+
+CODEX_CONFIG = """
+model = "gpt-5.5"
+model_provider = "stand_in"
+check_for_update_on_startup = false
+
+[model_providers.stand_in]
+name = "loopback stand-in"
+base_url = "http://127.0.0.1:{port}/v1"
+wire_api = "responses"
+env_key = "STAND_IN_API_KEY"
+
+[analytics]
+enabled = false
+
+[feedback]
+enabled = false
+
+[otel]
+exporter = "none"
+"""
+GEMINI_SETTINGS = (
+    '{"security": {"auth": {"selectedType": "gemini-api-key"}},'
+    ' "privacy": {"usageStatisticsEnabled": false}, "telemetry": {"enabled": false},'
+    ' "general": {"disableAutoUpdate": true, "disableUpdateNag": true}}'
+)
+PROMPT = "Remember that memory reaches this agent through hooks."
+
+
+async def run_codex(
+    turns: list[list[Json]], service: RealService, memory_root: Path, workspace: Path, tmp: Path
+) -> tuple[FakeResponses, int, str, str]:
+    """Codex ``exec`` headless with the hooks installed into a fresh HOME under ``tmp``: the
+    stand-in's provider in the user's ``config.toml`` first, then ``harness-memory install``."""
+    codex = npm_cli(CODEX)
+    home = tmp / "home"
+    (home / ".codex").mkdir(parents=True)
+    (home / ".codex" / "config.toml").write_text(CODEX_CONFIG, encoding="utf-8")
+    install("codex", home, service, memory_root)  # merges into the user's config.toml
+    fake = FakeResponses(turns=turns)
+    command = [str(codex), "exec", "--skip-git-repo-check", "--sandbox", "workspace-write", PROMPT]
+    status, out, err, _ = await run_in_loopback(
+        command,
+        app_factory=fake.app,
+        service=service,
+        cwd=workspace,
+        env={
+            "HOME": str(home),
+            "CODEX_HOME": str(home / ".codex"),
+            "STAND_IN_API_KEY": "sk-test-dummy",
+            "PATH": "/usr/local/bin:/usr/bin:/bin",
+            "NO_COLOR": "1",
+        },
+        sockets=tmp,
+        files=[home / ".codex" / "config.toml"],
+    )
+    return fake, status, out, err
+
+
+async def run_gemini(
+    turns: list[list[Json]], service: RealService, memory_root: Path, workspace: Path, tmp: Path
+) -> tuple[FakeGemini, int, str, str]:
+    """Gemini CLI ``-p --yolo`` headless with the hooks installed into a fresh HOME under ``tmp``
+    (merged into settings that select API-key auth and turn telemetry and updates off)."""
+    gemini = npm_cli(GEMINI)
+    home = tmp / "home"
+    (home / ".gemini").mkdir(parents=True)
+    (home / ".gemini" / "settings.json").write_text(GEMINI_SETTINGS, encoding="utf-8")
+    install("gemini", home, service, memory_root)
+    fake = FakeGemini(turns=turns)
+    status, out, err, _ = await run_in_loopback(
+        [str(gemini), "--yolo", "-p", PROMPT],
+        app_factory=fake.app,
+        service=service,
+        cwd=workspace,
+        env={
+            "HOME": str(home),
+            "PATH": "/usr/local/bin:/usr/bin:/bin",
+            "GEMINI_API_KEY": "test-dummy-key",
+            "GOOGLE_GEMINI_BASE_URL": "http://127.0.0.1:{port}",
+            "GEMINI_CLI_TRUST_WORKSPACE": "true",
+            "NO_COLOR": "1",
+        },
+        sockets=tmp,
+    )
+    return fake, status, out, err

@@ -1,0 +1,163 @@
+"""P-3, P-4: the Codex CLI and Gemini CLI hook adapters, driven with hook JSON recorded from the
+real CLIs (``fixtures/codex_*.json``, ``fixtures/gemini_*.json``) on stdin."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from harness_memory.hooks.tool_targets import patch_targets, shell_targets
+from memory_core import layout
+from memory_core.keys import workspace_memory_key
+
+from tests.plugin.helpers import Completed, hook_fixture, run_cli
+from tests.plugin.scripted_service import USER_INDEX_LINE, ScriptedService
+
+GUARD = {
+    "codex": (
+        "pre-tool-use",
+        "codex_pre_tool_use_apply_patch.json",
+        "codex_pre_tool_use_bash.json",
+    ),
+    "gemini": (
+        "before-tool",
+        "gemini_before_tool_write_file.json",
+        "gemini_before_tool_shell.json",
+    ),
+}
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    path = tmp_path / "src" / "my-app"
+    path.mkdir(parents=True)
+    return path
+
+
+def env_for(tmp_path: Path, root: Path, url: str = "http://127.0.0.1:9") -> dict[str, str]:
+    return {
+        "HARNESS_MEMORY_URL": url,
+        "HARNESS_MEMORY_PROJECT": "acme",
+        "HARNESS_MEMORY_AGENT": "coder",
+        "HARNESS_MEMORY_STATE_DIR": str(tmp_path / "state"),
+        "HARNESS_MEMORY_ROOT": str(root),
+        "HARNESS_MEMORY_TIMEOUT": "1",
+        "HOME": str(tmp_path / "home"),
+    }
+
+
+async def guard(
+    harness: str, fixture: str, env: dict[str, str], cwd: Path, target: str
+) -> Completed:
+    event = GUARD[harness][0]
+    stdin = hook_fixture(fixture, workspace=str(cwd), target=target)
+    return await run_cli("hook", harness, event, stdin=stdin, env=env)
+
+
+def refused(harness: str, done: Completed) -> str:
+    assert done.returncode == 0, done.stderr
+    answer = done.json()
+    if harness == "codex":
+        specific = answer["hookSpecificOutput"]
+        assert specific["permissionDecision"] == "deny"
+        return str(specific["permissionDecisionReason"])
+    assert answer["decision"] == "deny"
+    return str(answer["reason"])
+
+
+@pytest.mark.parametrize("harness", ["codex", "gemini"])
+@pytest.mark.parametrize("tool", [1, 2])
+async def test_p3_a_write_into_another_workspace_scope_is_refused(
+    tmp_path: Path, workspace: Path, harness: str, tool: int
+) -> None:
+    root = layout.memory_root(tmp_path / "data", "coder")
+    target = root / "other-app-0badc0de" / "stolen.md"
+    done = await guard(
+        harness, GUARD[harness][tool], env_for(tmp_path, root), workspace, str(target)
+    )
+    assert "Agent Memory write guard" in refused(harness, done)
+    assert "other-app-0badc0de" in refused(harness, done)
+
+
+@pytest.mark.parametrize("harness", ["codex", "gemini"])
+@pytest.mark.parametrize("tool", [1, 2])
+@pytest.mark.parametrize("where", ["own", "user", "outside"])
+async def test_p3_allowed_writes_get_no_answer(
+    tmp_path: Path, workspace: Path, harness: str, tool: int, where: str
+) -> None:
+    root = layout.memory_root(tmp_path / "data", "coder")
+    targets = {
+        "own": root / workspace_memory_key(workspace) / "note.md",
+        "user": root / "user" / "MEMORY.md",
+        "outside": workspace / "src" / "main.py",
+    }
+    done = await guard(
+        harness, GUARD[harness][tool], env_for(tmp_path, root), workspace, str(targets[where])
+    )
+    assert (done.returncode, done.stdout) == (0, "")
+
+
+@pytest.mark.parametrize("harness", ["codex", "gemini"])
+@pytest.mark.parametrize("name", [".workspace", "../../agents/x", ""])
+async def test_p3_markers_dot_dot_and_the_root_itself_are_refused(
+    tmp_path: Path, workspace: Path, harness: str, name: str
+) -> None:
+    root = layout.memory_root(tmp_path / "data", "coder")
+    own = root / workspace_memory_key(workspace)
+    target = f"{own}/{name}" if name else str(root)
+    done = await guard(harness, GUARD[harness][1], env_for(tmp_path, root), workspace, target)
+    assert "Agent Memory write guard" in refused(harness, done)
+
+
+def test_p3_patch_targets_name_every_file_a_patch_writes() -> None:
+    patch = (
+        "*** Begin Patch\n*** Add File: a.md\n+x\n*** Update File: /m/b.md\n"
+        "*** Move to: /m/c.md\n@@\n-y\n+z\n*** Delete File: d.md\n*** End Patch\n"
+    )
+    assert patch_targets(patch) == ["a.md", "/m/b.md", "/m/c.md", "d.md"]
+
+
+@pytest.mark.parametrize(
+    ("command", "found"),
+    [
+        ("echo hi > /m/root/x/a.md", ["/m/root/x/a.md"]),
+        ("cp a '/m/root/user/b c.md'", ["/m/root/user/b c.md"]),
+        ("tee --output=/m/root/k/f.md </dev/null", ["/m/root/k/f.md"]),
+        ("cat /m/rootless/x; ls /m/root", ["/m/root"]),
+        ("echo 'unclosed > /m/root/x", ["/m/root/x"]),
+        ("echo hi > /elsewhere/x", []),
+    ],
+)
+def test_p3_shell_targets_find_memory_paths_in_a_command(command: str, found: list[str]) -> None:
+    assert shell_targets(command, ["/m/root"]) == found
+
+
+@pytest.mark.parametrize("harness", ["codex", "gemini"])
+async def test_p4_session_start_adds_the_injection_and_writes_the_record(
+    service: ScriptedService, tmp_path: Path, workspace: Path, harness: str
+) -> None:
+    env = env_for(tmp_path, service.memory_root, service.url)
+    stdin = hook_fixture(f"{harness}_session_start.json", workspace=str(workspace))
+    done = await run_cli("hook", harness, "session-start", stdin=stdin, env=env)
+    assert done.returncode == 0, done.stderr
+    answer = done.json()
+    context = answer["hookSpecificOutput"]["additionalContext"]
+    assert answer["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+    assert USER_INDEX_LINE in context
+    assert "systemMessage" not in answer
+    records = list((tmp_path / "state" / "sessions").glob("*.json"))
+    assert len(records) == 1
+
+
+@pytest.mark.parametrize("harness", ["codex", "gemini"])
+async def test_p4_malformed_input_and_missing_settings_never_block(
+    tmp_path: Path, harness: str
+) -> None:
+    done = await run_cli(
+        "hook", harness, GUARD[harness][0], stdin=b"not json", env={"HOME": str(tmp_path)}
+    )
+    assert (done.returncode, done.stdout) == (0, "")
+    done = await run_cli("hook", harness, "session-start", stdin=b"{}", env={"HOME": str(tmp_path)})
+    assert done.returncode == 0
+    assert "HARNESS_MEMORY_URL" in json.loads(done.stdout)["systemMessage"]
