@@ -31,17 +31,13 @@ from harness_memory.frozen import Frozen
 __all__ = [
     "ENV_PREFIX",
     "MAX_TIMEOUT_S",
-    "TEMPLATE_MAX_BYTES",
     "HarnessSettings",
     "SettingsError",
     "default_state_dir",
     "load_settings",
-    "read_template_file",
 ]
 
 ENV_PREFIX = "HARNESS_MEMORY_"
-TEMPLATE_MAX_BYTES = 1024 * 1024
-"""The longest template file read (bytes); a system prompt template is far smaller."""
 MAX_TIMEOUT_S = 3600.0
 """The longest timeout accepted (seconds): longer than any harness waits for a hook, and far
 below what a socket can take (``inf`` or ``1e308`` would overflow it mid-request)."""
@@ -112,37 +108,15 @@ class HarnessSettings(Frozen):
         (imported here, not at the top: the write guard never needs it, H-5). Raises ``OSError``
         or ``UnicodeDecodeError`` when the configured file cannot be read: also when it is no
         regular file (a FIFO nobody writes would block, ``/dev/zero`` never ends) or is longer
-        than :data:`TEMPLATE_MAX_BYTES`.
+        than :data:`memory_core.template.TEMPLATE_FILE_MAX_BYTES`.
         """
         if self.template_file is None:
             from memory_core.template import default_template
 
             return default_template()
+        from memory_core.template import read_template_file
+
         return read_template_file(self.template_file)
-
-
-def read_template_file(path: Path) -> str:
-    """Read a template file of at most :data:`TEMPLATE_MAX_BYTES` as UTF-8, never blocking.
-
-    Raises ``OSError`` (missing, unreadable, no regular file, too long) or
-    ``UnicodeDecodeError``.
-    """
-    import errno
-    import os
-    import stat
-
-    # O_NONBLOCK: opening a FIFO waits for a writer otherwise; the type is checked before reading.
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    with os.fdopen(fd, "rb") as handle:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
-            raise IsADirectoryError(errno.EISDIR, "is a directory", str(path))
-        if not stat.S_ISREG(mode):
-            raise OSError(errno.EINVAL, "not a regular file", str(path))
-        raw = handle.read(TEMPLATE_MAX_BYTES + 1)
-    if len(raw) > TEMPLATE_MAX_BYTES:
-        raise OSError(errno.EFBIG, f"larger than {TEMPLATE_MAX_BYTES} bytes", str(path))
-    return raw.decode("utf-8")
 
 
 def default_state_dir(environ: Mapping[str, str]) -> Path:
