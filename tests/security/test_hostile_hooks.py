@@ -101,3 +101,26 @@ async def test_p3_unusable_cwd_still_guards_an_absolute_target(
     )
     assert relative.returncode == 0, relative.stderr
     assert "Traceback" not in relative.stderr
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [{"session_id": "\ud800"}, {"session_id": "s-1", "cwd": "/tmp/\ud800"}],
+    ids=["session-id", "cwd"],
+)
+async def test_p4_session_start_with_a_lone_surrogate_fails_open_with_an_answer(
+    tmp_path: Path, fields: dict[str, str]
+) -> None:
+    document = {"hook_event_name": "SessionStart", "source": "startup", "cwd": str(tmp_path)}
+    env = {
+        "HOME": str(tmp_path),
+        "HARNESS_MEMORY_STATE_DIR": str(tmp_path / "state"),
+        "HARNESS_MEMORY_URL": "http://127.0.0.1:9",  # nothing listens: memory fails open
+        "HARNESS_MEMORY_PROJECT": "acme",
+        "HARNESS_MEMORY_AGENT": "coder",
+    }
+    stdin = json.dumps({**document, **fields}).encode()
+    done = await run_cli("hook", "claude-code", "session-start", stdin=stdin, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "systemMessage" in done.json()
+    assert "could not write the Session record" in done.stderr
