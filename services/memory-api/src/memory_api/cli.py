@@ -33,6 +33,7 @@ from typing import Any
 
 from aiohttp import web
 from memory_core.errors import InvalidId
+from memory_core.template import read_template_file
 from memory_core.wire import AgentCreate
 
 from memory_api.app import create_app
@@ -136,7 +137,7 @@ def page_url(host: str, port: int, fragment: str = "") -> str:
 def _agent_create(settings: Settings, args: argparse.Namespace) -> int:
     template = None
     if args.template_file is not None:
-        template = Path(args.template_file).read_text(encoding="utf-8")
+        template = read_template_file(Path(args.template_file))  # bounded, never blocks
     body = AgentCreate(id=args.id, name=args.name, template=template)
     record = asyncio.run(_agent_store(settings).create(args.project, body))
     print(
