@@ -8,11 +8,13 @@ placeholders, elided examples, lists of variable names, hashes, UUIDs, URLs with
 
 from __future__ import annotations
 
+import re
 import time
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from memory_core import credentials
 from memory_core.credentials import find_secrets, mask_secret_lines, mask_secrets
 from memory_core.index import index_lines
 
@@ -125,3 +127,30 @@ def test_t6_case_code_notes_have_no_finding_and_the_leak_is_found(cases: Path) -
     assert find_secrets((scope / "code-notes.md").read_text(encoding="utf-8")) == []
     leaked = (scope / "leaked.md").read_text(encoding="utf-8")
     assert find_secrets(leaked) == [("github-token", 6)]
+
+
+class _CountingPattern:
+    """Stands in for a compiled pattern and counts its ``match`` calls."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern = pattern
+        self.calls = 0
+
+    def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        self.calls += 1
+        return self.pattern.match(text, pos)
+
+
+@pytest.mark.parametrize("line", ["pwd=x" * 2000, "password=" * 1200, "a pwd=1 " * 1200])
+def test_t6_a_line_repeating_a_hint_is_scanned_in_linear_work(
+    line: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hostile line of thousands of ``pwd=`` hints must not cost a value match per hint
+    inside a value already found (that cost 15 s on a 1 MB line); counted, never timed."""
+    counting = _CountingPattern(credentials._VALUE)
+    monkeypatch.setattr(credentials, "_VALUE", counting)
+    find_secrets(line)
+    hints = line.count("pwd") + line.count("password")
+    assert counting.calls <= max(10, len(line) // 5 + 1)
+    if line.startswith(("pwd=x", "password=")):
+        assert counting.calls < hints / 10

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 from typing import Any
@@ -59,3 +60,40 @@ async def test_a11_session_id_with_a_newline_is_logged_quoted(
     assert "\n" not in lines[0]
     assert "'s-1\\n2026-01-01 INFO forged line" in lines[0]
     assert len(lines[0]) < 400
+
+
+@pytest.mark.parametrize(
+    "request_bytes",
+    [
+        b"GET /api/me HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer TOPSECRET-01234\x01\r\n\r\n",
+        b"GET /api/me HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer TOPSECRET-" + b"a" * 9000
+        + b"\r\n\r\n",
+        b"GET /api/me?token=TOPSECRET-query\x01 HTTP/1.1\r\nHost: x\r\n\r\n",
+        b"GET /api/me?token=TOPSECRET-" + b"q" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n",
+    ],
+    ids=["bad-char-in-token", "token-past-the-line-limit", "bad-char-in-query", "long-query"],
+)  # fmt: skip
+async def test_a10_a11_request_the_parser_refuses_never_logs_its_token_or_query(
+    data_dir: Path, caplog: pytest.LogCaptureFixture, request_bytes: bytes
+) -> None:
+    """aiohttp's parser quotes the offending line in its error; that line must not be logged."""
+    server = TestServer(create_app(Settings(data_dir=data_dir)))
+    await server.start_server(
+        access_log_class=AccessLogger, access_log=logging.getLogger(ACCESS_LOGGER)
+    )
+    try:
+        with caplog.at_level(logging.DEBUG):
+            reader, writer = await asyncio.open_connection(server.host, server.port)
+            writer.write(request_bytes)
+            await writer.drain()
+            answer = await reader.read()
+            writer.close()
+            await writer.wait_closed()
+    finally:
+        await server.close()
+
+    assert b" 400 " in answer.split(b"\r\n")[0]
+    assert "TOPSECRET" not in caplog.text
+    refused = [r for r in caplog.records if r.name == "aiohttp.server"]
+    assert refused, "the refusal is still logged"
+    assert all(r.exc_info is None and "\n" not in r.getMessage() for r in refused)

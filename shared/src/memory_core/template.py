@@ -8,8 +8,12 @@ left for the harness.
 
 from __future__ import annotations
 
+import errno
+import os
 import re
+import stat
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memory_core.markdown import fenced_lines, lines_with_ends
@@ -26,13 +30,18 @@ __all__ = [
     "KEY_PLACEHOLDER",
     "MEMORY_PLACEHOLDER",
     "OFF_KEY_VALUE",
+    "TEMPLATE_FILE_MAX_BYTES",
     "TEMPORARY_KEY_VALUE",
     "default_template",
     "has_memory_placeholder",
     "insert_placeholder",
     "key_line_value",
+    "read_template_file",
     "substitute",
 ]
+
+TEMPLATE_FILE_MAX_BYTES = 1024 * 1024
+"""The longest template file read (bytes), as long as the service's default request body."""
 
 MEMORY_PLACEHOLDER = "{{MEMORY}}"
 KEY_PLACEHOLDER = "{{WORKSPACE_MEMORY_KEY}}"
@@ -213,3 +222,24 @@ def substitute(
     values = {**(extra or {}), MEMORY_PLACEHOLDER: memory, KEY_PLACEHOLDER: key_value}
     pattern = re.compile("|".join(re.escape(name) for name in values)) if extra else _SUBSTITUTE_RE
     return pattern.sub(lambda match: values[match.group(0)], template)
+
+
+def read_template_file(path: Path, max_bytes: int = TEMPLATE_FILE_MAX_BYTES) -> str:
+    """Read an operator's template file (UTF-8) of at most ``max_bytes``, never blocking.
+
+    For ``--template-file`` options and ``HARNESS_MEMORY_TEMPLATE``. A FIFO nobody writes would
+    block a plain ``open`` and ``/dev/zero`` never ends, so the file is opened non-blocking and
+    must be a regular file. Raises :class:`~memory_core.errors.NotRegularFileError` (a folder,
+    FIFO, device or socket), ``OSError`` with ``EFBIG`` when it is longer than ``max_bytes``,
+    other ``OSError`` (missing, unreadable) and ``UnicodeDecodeError``.
+    """
+    from memory_core.errors import NotRegularFileError
+
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotRegularFileError(errno.EINVAL, "not a regular file", str(path))
+        raw = handle.read(max_bytes + 1)
+    if len(raw) > max_bytes:
+        raise OSError(errno.EFBIG, f"larger than {max_bytes} bytes", str(path))
+    return raw.decode("utf-8")

@@ -19,7 +19,7 @@ from memory_core.layout import MARKER_FILE
 
 from harness_memory.frozen import Frozen
 
-__all__ = ["GuardDecision", "check_write"]
+__all__ = ["GuardDecision", "check_write", "is_usable_path"]
 
 
 class GuardDecision(Frozen):
@@ -38,6 +38,21 @@ class GuardDecision(Frozen):
 
     def __init__(self, allowed: bool, reason: str, scope: str | None = None) -> None:
         self._set(allowed=allowed, reason=reason, scope=scope)
+
+
+def is_usable_path(path: str) -> bool:
+    """Tell whether ``path`` can name a file here: no NUL and encodable by ``os.fsencode``.
+
+    JSON may carry a lone surrogate (``"\\ud800"``) that no file name holds; ``os.path.realpath``
+    and friends raise on it (``UnicodeEncodeError``) and on NUL (``ValueError``).
+    """
+    if "\x00" in path:
+        return False
+    try:
+        os.fsencode(path)
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _inside(path: str, root: str) -> tuple[str, ...] | None:
@@ -66,12 +81,19 @@ def check_write(
     location (symlinks resolved) differs from its spelled location inside the memory root; the
     memory root itself or a file directly in it; any scope but ``user`` and ``workspace_key``;
     any ``.workspace`` marker. Everything outside the memory root is allowed. Never raises for
-    odd input: an empty path is denied.
+    odd input: an empty path, or one (joined with ``cwd``) holding NUL or a lone surrogate, is
+    denied.
     """
     raw = os.fspath(target_path)
     if not raw or "\x00" in raw:
         return GuardDecision(False, "the target path is empty or holds a NUL character")
     joined = os.fspath(Path(cwd if cwd is not None else Path.cwd()) / raw)
+    if not is_usable_path(joined):  # resolving it would raise: a crashed guard lets writes by
+        return GuardDecision(
+            False,
+            "the target path (with the working directory) holds a NUL character or a lone "
+            "surrogate, which no file name can hold; name the file by its real path",
+        )
     spelled = os.path.normpath(joined)  # lexical: the path as written, ".." folded
     real = os.path.realpath(joined)  # where the write would really land
     root_spelled = os.path.normpath(Path(memory_root).absolute())

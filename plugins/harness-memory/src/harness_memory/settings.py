@@ -12,7 +12,7 @@ HARNESS_MEMORY_URL          the memory service root, e.g. ``http://127.0.0.1:808
 HARNESS_MEMORY_TOKEN        bearer token (optional against a loopback service without tokens)
 HARNESS_MEMORY_PROJECT      project id (K-7)
 HARNESS_MEMORY_AGENT        agent id (K-7)
-HARNESS_MEMORY_TIMEOUT      seconds for each request to the service (default 2)
+HARNESS_MEMORY_TIMEOUT      seconds for each request to the service (default 2, at most 3600)
 HARNESS_MEMORY_TEMPLATE     path of a template file (default: the hook's built-in template)
 HARNESS_MEMORY_STATE_DIR    where Session records go (default ``~/.claude/harness-memory``,
                             or ``$CLAUDE_CONFIG_DIR/harness-memory``)
@@ -28,9 +28,19 @@ from pathlib import Path
 from harness_memory.defaults import DEFAULT_TIMEOUT_S
 from harness_memory.frozen import Frozen
 
-__all__ = ["ENV_PREFIX", "HarnessSettings", "SettingsError", "default_state_dir", "load_settings"]
+__all__ = [
+    "ENV_PREFIX",
+    "MAX_TIMEOUT_S",
+    "HarnessSettings",
+    "SettingsError",
+    "default_state_dir",
+    "load_settings",
+]
 
 ENV_PREFIX = "HARNESS_MEMORY_"
+MAX_TIMEOUT_S = 3600.0
+"""The longest timeout accepted (seconds): longer than any harness waits for a hook, and far
+below what a socket can take (``inf`` or ``1e308`` would overflow it mid-request)."""
 
 
 class SettingsError(ValueError):
@@ -96,13 +106,17 @@ class HarnessSettings(Frozen):
         The built-in one is :func:`memory_core.template.default_template` with the app data dir
         and agent id left as ``{{APP_DATA_DIR}}`` and ``{{AGENT_ID}}`` for :mod:`session` to fill
         (imported here, not at the top: the write guard never needs it, H-5). Raises ``OSError``
-        or ``UnicodeDecodeError`` when the configured file cannot be read.
+        or ``UnicodeDecodeError`` when the configured file cannot be read: also when it is no
+        regular file (a FIFO nobody writes would block, ``/dev/zero`` never ends) or is longer
+        than :data:`memory_core.template.TEMPLATE_FILE_MAX_BYTES`.
         """
         if self.template_file is None:
             from memory_core.template import default_template
 
             return default_template()
-        return self.template_file.read_text(encoding="utf-8")
+        from memory_core.template import read_template_file
+
+        return read_template_file(self.template_file)
 
 
 def default_state_dir(environ: Mapping[str, str]) -> Path:
@@ -115,7 +129,8 @@ def default_state_dir(environ: Mapping[str, str]) -> Path:
 def load_settings(flags: Mapping[str, str | None], environ: Mapping[str, str]) -> HarnessSettings:
     """Merge command-line ``flags`` (``url``, ``token``, …; None = not given) over ``environ``.
 
-    Raises :class:`SettingsError` for a timeout that is not a positive number.
+    Raises :class:`SettingsError` for a timeout that is not a number of seconds in
+    (0, :data:`MAX_TIMEOUT_S`].
     """
 
     def pick(name: str) -> str | None:
@@ -131,6 +146,10 @@ def load_settings(flags: Mapping[str, str | None], environ: Mapping[str, str]) -
         raise SettingsError(f"timeout must be a number of seconds, got {raw_timeout!r}") from error
     if not timeout > 0:
         raise SettingsError(f"timeout must be positive, got {raw_timeout!r}")
+    if not timeout <= MAX_TIMEOUT_S:
+        raise SettingsError(
+            f"timeout must be at most {MAX_TIMEOUT_S:g} seconds, got {raw_timeout!r}"
+        )
     template = pick("template")
     state_dir = pick("state_dir")
     root = pick("root")

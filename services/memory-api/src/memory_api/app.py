@@ -26,6 +26,7 @@ from memory_api.appkeys import (
     get_settings,
 )
 from memory_api.http.auth import auth_middleware
+from memory_api.http.logs import install_parser_refusal_filter
 from memory_api.http.metrics import Metrics, metrics_middleware
 from memory_api.http.problems import problem_middleware
 from memory_api.routes import agents, config, drafts, memory, ops, projects
@@ -110,6 +111,7 @@ async def _static(request: web.Request) -> web.FileResponse:
 def create_app(settings: Settings) -> web.Application:
     """Build the service for ``settings``; nothing touches the disk until the app starts."""
     app = web.Application(client_max_size=settings.max_body)
+    install_parser_refusal_filter()  # A-10, A-11: a refused request's bytes never reach a log
 
     app[SETTINGS_KEY] = settings
     stores = build_stores(settings)

@@ -32,7 +32,7 @@ from memory_core.keys import is_temporary_workspace, workspace_memory_key
 from memory_core.layout import app_data_dir_of
 
 from harness_memory.frozen import Frozen
-from harness_memory.guard import check_write
+from harness_memory.guard import check_write, is_usable_path
 from harness_memory.records import GuardView, read_guard_view
 from harness_memory.settings import HarnessSettings
 
@@ -107,10 +107,14 @@ class HookInput(Frozen):
 def decode_input(raw: bytes) -> HookInput:
     """Decode a hook's stdin JSON with the standard library (the guard's path stays cheap, H-5).
 
-    Raises ``ValueError`` when it is not JSON, not an object, or a field read here has the wrong
-    type (text fields must be strings or null, ``tool_input`` an object or null).
+    Raises ``ValueError`` when it is not JSON (nested past the parser's depth included), not an
+    object, or a field read here has the wrong type (text fields must be strings or null,
+    ``tool_input`` an object or null).
     """
-    document = json.loads(raw)
+    try:
+        document = json.loads(raw)
+    except RecursionError:  # hostile nesting: the same "not JSON" answer, never a traceback
+        raise ValueError("nested too deeply to be a hook's input") from None
     if not isinstance(document, dict):
         raise ValueError(f"expected a JSON object, got {type(document).__name__}")
     for name in _TEXT_FIELDS:
@@ -174,6 +178,8 @@ def _locate(hook: HookInput, settings: HarnessSettings) -> tuple[Path, str | Non
     if settings.memory_root is None:
         return None
     cwd = hook.cwd or str(Path.cwd())
+    if not is_usable_path(cwd):  # no Workspace can be named by it: only the user scope is open
+        return settings.memory_root, None, cwd
     app_data_dir = app_data_dir_of(settings.memory_root.absolute())
     temporary = app_data_dir is not None and is_temporary_workspace(Path(cwd), app_data_dir)
     return settings.memory_root, None if temporary else workspace_memory_key(cwd), cwd

@@ -80,7 +80,7 @@ def session_start(
 def _save_record(settings: HarnessSettings, session_id: str, meta: SessionMeta) -> None:
     try:
         write_record(settings.state_dir, session_id, meta)
-    except OSError as error:
+    except (OSError, UnicodeEncodeError) as error:  # a lone surrogate in the cwd or the id
         logger.warning("could not write the Session record: %s", error)
 
 

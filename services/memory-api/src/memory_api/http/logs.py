@@ -4,7 +4,8 @@
 access log's fields as keys; ``text`` writes plain lines. Access lines name the method, the path
 as sent (still percent-encoded, so a decoded newline cannot forge a line) *without its query*,
 the route template, status, size, duration and peer — never a header or a body, so a bearer
-token can never reach a log (A-10).
+token can never reach a log (A-10). A request aiohttp's parser refuses is logged as one line
+naming the refusal, without the offending bytes the parser quotes (:class:`ParserRefusalFilter`).
 """
 
 from __future__ import annotations
@@ -14,14 +15,22 @@ import sys
 
 from aiohttp import web
 from aiohttp.abc import AbstractAccessLogger
+from aiohttp.http_exceptions import HttpProcessingError
 from pythonjsonlogger.json import JsonFormatter
 
 from memory_api.http.metrics import route_template
 from memory_api.settings import LogFormat
 
-__all__ = ["ACCESS_LOGGER", "AccessLogger", "configure_logging"]
+__all__ = [
+    "ACCESS_LOGGER",
+    "AccessLogger",
+    "ParserRefusalFilter",
+    "configure_logging",
+    "install_parser_refusal_filter",
+]
 
 ACCESS_LOGGER = "memory_api.access"
+_SERVER_LOGGER = "aiohttp.server"
 _TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s[%(process)d]: %(message)s"
 """Each line names its process: with ``serve --workers N`` several write to one stream."""
 
@@ -73,3 +82,31 @@ class AccessLogger(AbstractAccessLogger):
             time * 1000,
             extra=fields,
         )
+
+
+class ParserRefusalFilter(logging.Filter):
+    """Log a request aiohttp's HTTP parser refused as one line, without what the client sent.
+
+    aiohttp logs such a refusal with a traceback whose message quotes the offending line: a
+    header with a stray control character (``Authorization: Bearer <token>\\x01``) or a request
+    line past 8190 bytes (its query string). That would put a bearer token or a query string in
+    the log (A-10, A-11), so the record keeps only the peer, the kind of refusal and the status.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Rewrite a parser refusal in place; every other record passes unchanged."""
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, HttpProcessingError):
+            peer = record.args[0] if isinstance(record.args, tuple) and record.args else None
+            record.msg = "refused a malformed request from %s: %s (%d)"
+            record.args = (peer, type(error).__name__, error.code)
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
+def install_parser_refusal_filter() -> None:
+    """Add :class:`ParserRefusalFilter` to aiohttp's server logger once (idempotent)."""
+    server_logger = logging.getLogger(_SERVER_LOGGER)
+    if not any(isinstance(known, ParserRefusalFilter) for known in server_logger.filters):
+        server_logger.addFilter(ParserRefusalFilter())
