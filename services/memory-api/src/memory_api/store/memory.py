@@ -49,6 +49,7 @@ from memory_api.store.locks import lock_name
 from memory_api.store.pruning import delete_topic
 from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scopes import create_scope_dir, scope_real_dir
+from memory_api.store.session_memo import SessionMemo
 from memory_api.store.sessions import check_workspace_path, start_session
 from memory_api.store.topic_cache import TopicCache
 
@@ -86,6 +87,7 @@ class MemoryStore:
         self.agents = agents
         self.locks = agents.locks
         self.files = ScopeFiles()
+        self.sessions = SessionMemo(self.app_data_dir)
         self.answers = ScopeAnswers(cache if cache is not None else TopicCache(), self.files)
 
     # --- helpers (blocking ones run in worker threads) ---------------------------------------
@@ -211,7 +213,12 @@ class MemoryStore:
         """
         _check(project, agent_id)
         workspace = check_workspace_path(body.workspace)
-        answer = await asyncio.to_thread(self._start_blocking, project, agent_id, workspace)
+        # Warm (agent and every file unchanged): a realpath and a few lstats, no read, answered
+        # on the event loop; anything else is built in a worker thread.
+        record = self.agents.cached(project, agent_id)
+        answer = None if record is None else self.sessions.answer(record, workspace)
+        if answer is None:
+            answer = await asyncio.to_thread(self._start_blocking, project, agent_id, workspace)
         logger.info(
             "session start: agent=%s session=%r kind=%s key=%s injected=%s",
             agent_id,
@@ -225,8 +232,18 @@ class MemoryStore:
 
     def assemble_session(self, record: AgentRecord, workspace: str) -> SessionStartResponse:
         """The blocking part of :meth:`session_start` (run in a worker thread): prepare the
-        scopes and build the answer for ``record`` in the checked ``workspace`` path."""
-        return start_session(self.app_data_dir, record, workspace, self.files)
+        scopes and build the answer for ``record`` in the checked ``workspace`` path.
+
+        An answer kept by :class:`~memory_api.store.session_memo.SessionMemo` is given again
+        while nothing it was built from changed on disk."""
+        kept = self.sessions.answer(record, workspace)
+        if kept is not None:
+            return kept
+        return self.sessions.build(
+            record,
+            workspace,
+            lambda: start_session(self.app_data_dir, record, workspace, self.files),
+        )
 
     async def insert_placeholder(self, project: str, agent_id: str) -> PlaceholderResult:
         """A-4: insert ``{{MEMORY}}`` and the key line into the template (I-7), idempotently.
