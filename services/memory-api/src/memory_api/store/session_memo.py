@@ -100,6 +100,9 @@ class SessionMemo:
         self._kept: OrderedDict[tuple[str, str], _Kept] = OrderedDict()
         self._lock = threading.Lock()
 
+    def __len__(self) -> int:
+        return len(self._kept)
+
     def _paths(self, agent_id: str, real_workspace: str) -> tuple[tuple[str, bool], ...]:
         """Every folder (False) and file (True) a Session start of this agent depends on."""
         root = os.fspath(layout.memory_root(Path(self._base), agent_id))
