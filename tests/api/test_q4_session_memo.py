@@ -11,6 +11,7 @@ files these tests write a moment earlier are kept at all.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -137,3 +138,28 @@ async def test_q4_a_token_file_edited_in_place_is_seen_by_the_next_request(
     stored["projects"] = ["globex"]
     token_file.write_text(json.dumps(stored), encoding="utf-8")
     assert (await ok_json(await client.get("/api/me", headers=headers)))["projects"] == ["globex"]
+
+
+async def test_q4_a_kept_listing_row_follows_a_touch_and_a_credential_edit(
+    client: Client, agent: AgentHome
+) -> None:
+    """Listing rows are kept with their parse (``TopicCache.summary``): a file touched or edited
+    gets a new row, its new description masked (I-8)."""
+    _, key = agent.workspace("app")
+    topic = agent.root / key / "deploy.md"
+    topic.write_text("---\nname: deploy\ndescription: how we ship\n---\nbody\n", encoding="utf-8")
+    url = f"{memory_url()}/scopes/{key}/files"
+    first = (await ok_json(await client.get(url)))["files"][0]
+
+    later = topic.stat().st_mtime_ns + 60 * 10**9
+    os.utime(topic, ns=(later, later))  # `touch -d`: only the times move
+    touched = (await ok_json(await client.get(url)))["files"][0]
+    assert touched["mtime"] != first["mtime"] and touched["description"] == "how we ship"
+
+    topic.write_text(
+        "---\nname: deploy\ndescription: token ghp_0123456789abcdefghijABCDEFGHIJ012345\n---\n",
+        encoding="utf-8",
+    )
+    edited = (await ok_json(await client.get(url)))["files"][0]
+    assert "ghp_0123456789abcdefghijABCDEFGHIJ012345" not in edited["description"]
+    assert edited["size"] != first["size"]
