@@ -21,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+import msgspec
 from memory_core.keys import (
     USER_SCOPE,
     check_agent_id,
@@ -211,14 +212,30 @@ class MemoryStore:
         Raises ``InvalidId``, :class:`NotFound`, and :class:`~memory_api.errors.BadRequest` for
         a Workspace path that is not absolute (see ``check_workspace_path``).
         """
+        return (await self._session_start(project, agent_id, body))[0]
+
+    async def session_start_json(
+        self, project: str, agent_id: str, body: SessionStartRequest
+    ) -> bytes:
+        """:meth:`session_start` as the JSON body of the answer; raises like it. A kept answer
+        (see :class:`~memory_api.store.session_memo.SessionMemo`) comes encoded already."""
+        answer, encoded = await self._session_start(project, agent_id, body)
+        return encoded if encoded is not None else msgspec.json.encode(answer)
+
+    async def _session_start(
+        self, project: str, agent_id: str, body: SessionStartRequest
+    ) -> tuple[SessionStartResponse, bytes | None]:
         _check(project, agent_id)
         workspace = check_workspace_path(body.workspace)
         # Warm (agent and every file unchanged): a realpath and a few lstats, no read, answered
         # on the event loop; anything else is built in a worker thread.
         record = self.agents.cached(project, agent_id)
-        answer = None if record is None else self.sessions.answer(record, workspace)
-        if answer is None:
+        kept = None if record is None else self.sessions.answer(record, workspace)
+        if kept is not None:
+            answer, encoded = kept
+        else:
             answer = await asyncio.to_thread(self._start_blocking, project, agent_id, workspace)
+            encoded = None
         logger.info(
             "session start: agent=%s session=%r kind=%s key=%s injected=%s",
             agent_id,
@@ -228,7 +245,7 @@ class MemoryStore:
             answer.key,
             answer.injected,
         )
-        return answer
+        return answer, encoded
 
     def assemble_session(self, record: AgentRecord, workspace: str) -> SessionStartResponse:
         """The blocking part of :meth:`session_start` (run in a worker thread): prepare the
@@ -238,7 +255,7 @@ class MemoryStore:
         while nothing it was built from changed on disk."""
         kept = self.sessions.answer(record, workspace)
         if kept is not None:
-            return kept
+            return kept[0]
         return self.sessions.build(
             record,
             workspace,

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
+import msgspec
 from memory_core import layout
 from memory_core.keys import USER_SCOPE, key_for_real_path
 from memory_core.wire import SessionStartResponse
@@ -66,6 +67,7 @@ class _Kept:
     paths: tuple[tuple[str, bool], ...]
     probes: tuple[Probe, ...]
     answer: SessionStartResponse
+    body: bytes
 
 
 def _probe(path: str, is_file: bool) -> Probe:
@@ -121,8 +123,12 @@ class SessionMemo:
             (f"{scope}{sep}{layout.INDEX_FILE}", True),
         )
 
-    def answer(self, record: AgentRecord, workspace: str) -> SessionStartResponse | None:
-        """The kept answer for ``record`` in the checked ``workspace`` if still valid, else None.
+    def answer(
+        self, record: AgentRecord, workspace: str
+    ) -> tuple[SessionStartResponse, bytes] | None:
+        """The kept answer for ``record`` in the checked ``workspace`` and its JSON encoding
+        (made once, when it was kept: encoding 25,000 characters is a Session start's largest
+        single cost) if still valid, else None.
 
         Raises :class:`~memory_api.errors.BadRequest` like
         :func:`~memory_api.store.sessions.check_real_workspace` (a file, not a folder).
@@ -138,7 +144,7 @@ class SessionMemo:
         with self._lock:
             if (record.id, workspace) in self._kept:
                 self._kept.move_to_end((record.id, workspace))
-        return kept.answer
+        return kept.answer, kept.body
 
     def build(
         self,
@@ -162,8 +168,9 @@ class SessionMemo:
             or check_real_workspace(workspace) != real
         ):
             return answer
+        kept = _Kept(record, real, paths, after, answer, msgspec.json.encode(answer))
         with self._lock:
-            self._kept[(record.id, workspace)] = _Kept(record, real, paths, after, answer)
+            self._kept[(record.id, workspace)] = kept
             self._kept.move_to_end((record.id, workspace))
             while len(self._kept) > self._max:
                 self._kept.popitem(last=False)
