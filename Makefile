@@ -37,8 +37,9 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+## Every test, spread over the machine's cores (pytest-xdist); a test file stays on one worker.
 pytest: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto --dist loadfile
 
 ## Speed and memory per case as ratios within one run (docs/performance.md); JSON in artifacts/.
 bench: $(STAMP)

@@ -10,63 +10,33 @@ loudly, except under ``CI=true``, where they fail.
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
 from functools import cache
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
-import pytest
 from playwright.sync_api import Page
 
+from tests.support.npm_cache import CACHE as NPM_CACHE
+from tests.support.npm_cache import ensure_npm_package
+
 VERSION = "4.11.0"
-PACKAGE = f"axe-core@{VERSION}"
-CACHE = Path(__file__).parents[2] / ".cache" / "axe-core"
-SCRIPT = CACHE / "node_modules" / "axe-core" / "axe.min.js"
-INSTALL_TIMEOUT_S = 300
+SCRIPT = NPM_CACHE / "axe-core" / "node_modules" / "axe-core" / "axe.min.js"
 BLOCKING = ("serious", "critical")
 """The impacts W-6 forbids; ``minor`` and ``moderate`` are reported but do not fail a test."""
 
 
-def _unavailable(reason: str) -> NoReturn:
-    message = f"AXE-CORE CHECK NOT RUN: {reason}"
-    if os.environ.get("CI") == "true":
-        pytest.fail(message + " (CI=true: this must run)")
-    pytest.skip(reason=message)
-
-
-def _installed_version() -> str | None:
-    manifest = SCRIPT.parent / "package.json"
-    if not SCRIPT.exists() or not manifest.exists():
-        return None
-    return str(json.loads(manifest.read_text(encoding="utf-8")).get("version"))
+def _ready(prefix: Path) -> bool:
+    script = prefix / "node_modules" / "axe-core" / "axe.min.js"
+    manifest = script.parent / "package.json"
+    if not script.exists() or not manifest.exists():
+        return False
+    return bool(json.loads(manifest.read_text(encoding="utf-8")).get("version") == VERSION)
 
 
 @cache
 def axe_source() -> str:
     """The text of ``axe.min.js`` at :data:`VERSION`, installing it with npm first if needed."""
-    if _installed_version() != VERSION:
-        npm = shutil.which("npm")
-        if npm is None:
-            _unavailable("npm is not installed, so axe-core cannot be installed")
-        CACHE.mkdir(parents=True, exist_ok=True)
-        command = [npm, "install", "--no-audit", "--no-fund", "--no-save", "--prefix", str(CACHE)]
-        try:
-            done = subprocess.run(
-                [*command, PACKAGE],
-                capture_output=True,
-                text=True,
-                timeout=INSTALL_TIMEOUT_S,
-                check=False,
-            )
-        except subprocess.TimeoutExpired:
-            _unavailable(f"npm install {PACKAGE} did not finish in {INSTALL_TIMEOUT_S} s")
-        if _installed_version() != VERSION:
-            _unavailable(
-                f"npm install {PACKAGE} gave no axe.min.js (exit {done.returncode}):\n"
-                f"{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
-            )
+    ensure_npm_package("axe-core", VERSION, "axe-core", _ready, label="AXE-CORE CHECK")
     return SCRIPT.read_text(encoding="utf-8")
 
 

@@ -1,0 +1,89 @@
+"""Install a pinned npm package into the git-ignored ``<repo>/.cache/<folder>/``, once.
+
+The tests that drive real tools from npm (the coding agents' CLIs, axe-core) share this: check
+whether the pinned version is there, else ``npm install`` it, all under an exclusive file lock
+(``.cache/<folder>.lock``) so that parallel test workers install a package once and never see a
+half-written tree. Without npm, or when the install fails, the test skips loudly, except under
+``CI=true``, where it fails: there the tool must run.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import NoReturn
+
+import pytest
+from filelock import FileLock
+
+CACHE = Path(__file__).parents[2] / ".cache"
+INSTALL_TIMEOUT_S = 900
+
+
+def unavailable(label: str, reason: str) -> NoReturn:
+    """Skip with ``label NOT RUN: reason``, or fail under ``CI=true``."""
+    message = f"{label} NOT RUN: {reason}"
+    if os.environ.get("CI") == "true":
+        pytest.fail(message + " (CI=true: this must run)")
+    pytest.skip(reason=message)
+
+
+def ensure_npm_package(
+    package: str, version: str, folder: str, ready: Callable[[Path], bool], *, label: str
+) -> Path:
+    """Return ``.cache/<folder>`` holding ``package@version``, installing it if ``ready`` says no.
+
+    ``ready(prefix)`` tells whether the pinned version is usable there (a binary answering
+    ``--version``, a file of the right version). Holds the folder's lock while checking and
+    installing. Skips or fails through :func:`unavailable` (with ``label``) when npm is missing,
+    times out after :data:`INSTALL_TIMEOUT_S` seconds, or leaves nothing ready.
+    """
+    prefix = CACHE / folder
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(CACHE / f"{folder}.lock")):
+        if ready(prefix):
+            return prefix
+        npm = shutil.which("npm")
+        if npm is None:
+            unavailable(label, f"npm is not installed, so {package} cannot be installed")
+        prefix.mkdir(parents=True, exist_ok=True)
+        pinned = f"{package}@{version}"
+        command = [npm, "install", "--no-audit", "--no-fund", "--no-save", "--prefix", str(prefix)]
+        try:
+            done = subprocess.run(
+                [*command, pinned],
+                capture_output=True,
+                text=True,
+                timeout=INSTALL_TIMEOUT_S,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            unavailable(label, f"npm install {pinned} did not finish in {INSTALL_TIMEOUT_S} s")
+        if not ready(prefix):
+            unavailable(
+                label,
+                f"npm install {pinned} left nothing usable (exit {done.returncode}):\n"
+                f"{done.stdout[-2000:]}\n{done.stderr[-2000:]}",
+            )
+    return prefix
+
+
+def version_of(binary: Path, *, last_word: bool = False) -> str | None:
+    """The version ``binary --version`` prints (its first word, or the first line's last word).
+
+    None when the binary is missing, fails or prints nothing.
+    """
+    try:
+        done = subprocess.run(
+            [str(binary), "--version"], capture_output=True, text=True, timeout=120, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    lines = done.stdout.strip().splitlines()
+    words = lines[0].split() if lines else []
+    if done.returncode != 0 or not words:
+        return None
+    return words[-1] if last_word else words[0]
