@@ -163,3 +163,19 @@ async def test_q4_a_kept_listing_row_follows_a_touch_and_a_credential_edit(
     edited = (await ok_json(await client.get(url)))["files"][0]
     assert "ghp_0123456789abcdefghijABCDEFGHIJ012345" not in edited["description"]
     assert edited["size"] != first["size"]
+
+
+async def test_q3_the_session_memo_is_bounded_by_answers_and_by_bytes(
+    client: Client, agent: AgentHome
+) -> None:
+    """Q-3: no growth without bound — the least recently given answers go first."""
+    memo = _memo(client)
+    workspaces = [agent.workspace(f"w{number}")[0] for number in range(3)]
+    memo._max = 2
+    for workspace in workspaces:
+        await _start(client, workspace)
+    assert len(memo) == 2
+
+    memo._max, memo._max_bytes = 100, memo._bytes * 3 // 4  # room for one and a half answers
+    await _start(client, agent.workspace("w3")[0])
+    assert len(memo) == 1

@@ -50,7 +50,10 @@ from memory_api.store.stat_cache import FileKey, file_key, is_racy
 __all__ = ["SESSIONS_KEPT", "SessionMemo"]
 
 SESSIONS_KEPT = 1024
-"""How many ``(agent, Workspace path)`` answers are kept (each ~50 KB at the injection caps)."""
+"""How many ``(agent, Workspace path)`` answers are kept at most."""
+SESSION_BYTES_KEPT = 16 * 1024 * 1024
+"""And how many bytes of JSON they may hold together (an answer at the injection caps is about
+50 KB of JSON, and its struct about as much again): the memo stays within ~32 MB."""
 
 Probe = tuple[int, ...] | None
 """What one probed path looked like: None (missing), a folder's ``(dev, ino, mode)``, or a
@@ -93,12 +96,20 @@ def _keepable(probes: tuple[Probe, ...], paths: tuple[tuple[str, bool], ...]) ->
 
 
 class SessionMemo:
-    """Session-start answers of one app data dir (``base``, a real path), thread-safe."""
+    """Session-start answers of one app data dir (``base``, a real path), thread-safe.
 
-    def __init__(self, base: Path, *, max_entries: int = SESSIONS_KEPT) -> None:
+    At most ``max_entries`` answers and ``max_bytes`` bytes of their JSON are kept; the least
+    recently given answer goes first.
+    """
+
+    def __init__(
+        self, base: Path, *, max_entries: int = SESSIONS_KEPT, max_bytes: int = SESSION_BYTES_KEPT
+    ) -> None:
         self._base = os.fspath(base)
         self._agents_prefix = f"{self._base}{os.sep}{layout.AGENTS_DIR}{os.sep}"
         self._max = max_entries
+        self._max_bytes = max_bytes
+        self._bytes = 0
         self._kept: OrderedDict[tuple[str, str], _Kept] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -169,9 +180,14 @@ class SessionMemo:
         ):
             return answer
         kept = _Kept(record, real, paths, after, answer, msgspec.json.encode(answer))
+        if len(kept.body) > self._max_bytes:
+            return answer
         with self._lock:
+            old = self._kept.pop((record.id, workspace), None)
+            self._bytes -= 0 if old is None else len(old.body)
             self._kept[(record.id, workspace)] = kept
-            self._kept.move_to_end((record.id, workspace))
-            while len(self._kept) > self._max:
-                self._kept.popitem(last=False)
+            self._bytes += len(kept.body)
+            while len(self._kept) > self._max or self._bytes > self._max_bytes:
+                _, evicted = self._kept.popitem(last=False)
+                self._bytes -= len(evicted.body)
         return answer
