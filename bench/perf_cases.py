@@ -50,8 +50,9 @@ def median_ms(action: Callable[[], object], runs: int) -> float:
 def in_process_assembly(data: BenchData, runs: int) -> tuple[float, float]:
     """(Session-start assembly ms, raw read-and-join ms), medians of ``runs`` after a warm-up.
 
-    The assembly is what :class:`MemoryStore` runs in a worker thread for one Session start of
-    the big Workspace: directories, marker, both indexes capped and masked, the memory text.
+    The assembly is :meth:`MemoryStore.assemble_session` for one Session start of the big
+    Workspace after a first one: with nothing changed on disk, the check that the kept answer
+    is current (``SessionMemo``: a ``realpath`` and ten ``lstat`` calls), as a warm request does.
     """
     store = MemoryStore(data.data_dir, AgentStore(data.data_dir, Locks(data.data_dir / "locks")))
     record = asyncio.run(store.agents.get(PROJECT, AGENT))
