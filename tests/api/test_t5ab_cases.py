@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -194,3 +195,47 @@ async def test_t5b_memory_md_that_is_the_index_itself_is_no_topic(
     response = await client.delete(file_url("user", "Memory.md"))
     assert response.status == 404
     assert (scope / "MEMORY.md").exists()
+
+
+async def test_t5b_a_symlink_loop_a_socket_and_a_symlinked_folder_are_refused_by_name(
+    client: Client, agent: AgentHome
+) -> None:
+    scope = _into_user_scope(agent, "index-in-other-case")
+    (scope / "loop.md").symlink_to("loop.md")
+    (scope / "sub").mkdir()
+    (scope / "linked-folder.md").symlink_to("sub")
+    os.mknod(scope / "sock.md", stat.S_IFSOCK | 0o600)  # a socket's entry; no one listens
+    view = await _index_view(client)
+    refused = {f["file"]: f["message"] for f in _by_code(view, "refused-entry")}
+    assert refused == {
+        "linked-folder.md": "linked-folder.md is a symlink to a folder, not a file; not read",
+        "loop.md": "loop.md is a symlink loop; not read",
+        "sock.md": "sock.md is a socket, not a regular file; not read",
+    }
+
+
+async def test_t5b_an_index_named_in_upper_case_md_is_named_not_silently_skipped(
+    client: Client, agent: AgentHome
+) -> None:
+    # MEMORY.MD / Memory.MD end in no ".md": neither the index nor a topic file, never read.
+    scope = agent.user
+    scope.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(CASES / "index-in-other-case" / "scope" / "build-cache.md", scope)
+    (scope / "MEMORY.MD").write_text("- [Build cache](build-cache.md) — x\n", encoding="utf-8")
+    (scope / "Notes.Md").write_text("---\nname: notes\n---\nb\n", encoding="utf-8")
+    view = await _index_view(client)
+    refused = {f["file"]: (f["severity"], f["message"]) for f in _by_code(view, "refused-entry")}
+    assert refused == {
+        "MEMORY.MD": (
+            "error",
+            "MEMORY.MD is named like the index in another case (the index must be named "
+            "MEMORY.md); not read",
+        ),
+        "Notes.Md": (
+            "error",
+            "Notes.Md is not a topic file (a topic file's name ends in lower-case .md); not read",
+        ),
+    }
+    assert _by_code(view, "missing-index")  # still true: there is no MEMORY.md
+    listing = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
+    assert [row["file"] for row in listing["files"]] == ["build-cache.md"]

@@ -135,8 +135,14 @@ def test_t2_broken_yaml_becomes_no_metadata_plus_named_problem() -> None:
 
 def test_t2_broken_yaml_keeps_the_fields_it_could_read() -> None:
     topic = _parse('---\nname: flaky-ci\ndescription: "open\nupdated_at: 2026-11-02\n---\nb')
-    assert (topic.name, topic.description, topic.updated_at) == ("flaky-ci", None, "2026-11-02")
-    assert topic.problems[0].endswith("read name, updated_at line by line")
+    # T-1a: the description's line is there, so its text is kept as written, never "missing".
+    assert (topic.name, topic.description, topic.updated_at) == (
+        "flaky-ci",
+        '"open',
+        "2026-11-02",
+    )
+    assert topic.problems[0].endswith("read name, description, updated_at line by line")
+    assert len(topic.problems) == 1
 
 
 def test_t2_second_frontmatter_block_is_reported() -> None:

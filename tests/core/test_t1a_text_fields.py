@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -74,6 +75,13 @@ def _description(value: str) -> tuple[str | None, list[str]]:
         ("[draft] notes", "[draft] notes", "YAML cannot read it"),
         ("[a, b]", "[a, b]", "a list"),
         ("a #hash and more", "a #hash and more", "(the rest as a comment)"),
+        ("12:30", "12:30", "the number 750"),
+        ("0755", "0755", "the number 493"),
+        ("> 5 retries get the client banned", "> 5 retries get the client banned", "'>'"),
+        (">= 3 reviewers on main", ">= 3 reviewers on main", "starting with '>'"),
+        ("|x| is the absolute value", "|x| is the absolute value", "starting with '|'"),
+        ('"v2" is the only API left', '"v2" is the only API left', "quoted part followed by"),
+        ("'main' is protected", "'main' is protected", "quoted part followed by more text"),
     ],
 )
 def test_t1a_any_scalar_yaml_would_reinterpret_keeps_its_text(
@@ -108,6 +116,48 @@ def test_t1a_block_scalars_and_continued_values_stay_with_yaml() -> None:
     assert (continued.description, continued.problems) == ("one two", [])
 
 
+@pytest.mark.parametrize(
+    ("block", "text", "named"),
+    [
+        (
+            "description:\n  Issue #42 on the next line",
+            "Issue #42 on the next line",
+            "only 'Issue'",
+        ),
+        ("description: Issue #42\n  goes on here", "Issue #42 goes on here", "cannot read it"),
+        ("description:\n  8080", "8080", "the number 8080"),
+    ],
+)
+def test_t1a_a_plain_value_continued_on_indented_lines_keeps_its_words(
+    block: str, text: str, named: str
+) -> None:
+    topic = parse_topic(f"---\nname: n\n{block}\nupdated_at: 2026-11-03\n---\nb".encode(), "n.md")
+    assert (topic.description, topic.updated_at) == (text, "2026-11-03")
+    assert len(topic.problems) == 1
+    assert named in topic.problems[0]
+
+
+def test_t1a_a_nested_list_or_mapping_under_a_text_field_stays_with_yaml() -> None:
+    listed = parse_topic(b"---\nname: n\ndescription:\n  - a\n  - b\n---\nb", "n.md")
+    assert listed.description is None
+    assert "got `array`" in listed.problems[0]
+
+
+def test_t1a_a_quoted_key_is_the_same_field() -> None:
+    topic = parse_topic(b'---\nname: n\n"description": 8080\n---\nb', "n.md")
+    assert topic.description == "8080"
+
+
+def test_t1a_a_quote_left_open_is_still_the_fields_text() -> None:
+    block = b'---\nname: n\ndescription: "unclosed quote\nupdated_at: 2026-11-03\n---\nb'
+    topic = parse_topic(block, "n.md")
+    assert (topic.description, topic.updated_at) == ('"unclosed quote', "2026-11-03")
+    assert topic.problems[0].endswith("read name, description, updated_at line by line")
+    assert "missing-description" not in [finding.code for finding in lint_topic(topic)]
+    spanning = parse_topic(b'---\nname: n\ndescription: "two\n  lines"\n---\nb', "n.md")
+    assert (spanning.description, spanning.problems) == ("two lines", [])
+
+
 def test_t1a_name_is_read_as_written_too() -> None:
     topic = parse_topic(b"---\nname: 2026-q4-plan\ndescription: d\n---\nb", "2026-q4-plan.md")
     assert (topic.name, topic.problems) == ("2026-q4-plan", [])
@@ -135,14 +185,22 @@ def test_t1a_no_missing_description_when_its_line_is_there() -> None:
         assert "missing-description" not in [finding.code for finding in lint_topic(topic)], value
 
 
-_ONE_LINE = (
+# A YAML block scalar header (``|``, ``>-``, ``|2``, then only a comment): not a one-line value.
+_BLOCK_HEADER = re.compile(r"[|>](?:[1-9][+-]?|[+-][1-9]?)?(?:[ \t]+#.*)?")
+
+
+def _one_line_plain(value: str) -> bool:
+    return bool(value) and value[0] not in "\"'" and not _BLOCK_HEADER.fullmatch(value)
+
+
+_ONE_LINE: st.SearchStrategy[str] = (
     st.text(
         alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp")),
         min_size=1,
         max_size=60,
     )
     .map(str.strip)
-    .filter(lambda value: bool(value) and value[0] not in "\"'|>")
+    .filter(_one_line_plain)
 )
 
 

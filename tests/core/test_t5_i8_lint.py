@@ -207,7 +207,6 @@ def test_t5_corpus_workspace_findings(corpus: Path) -> None:
         ("name-mismatch", "db-migrations.md", None),
         ("name-not-kebab", "db-migrations.md", None),
         ("missing-description", "empty.md", None),
-        ("missing-description", "flaky-ci.md", None),
         ("missing-description", "plain-notes.md", None),
     }
     assert "testing-conventions.md" not in {f.file for f in findings}  # prose mention is fine

@@ -32,7 +32,10 @@ def _codes(findings: list[Finding]) -> list[tuple[str, str]]:
 
 
 def _index_for(topics: list[ParsedTopic]) -> str:
-    return "".join(f"- [{topic.name}]({topic.file}) — d\n" for topic in topics)
+    def target(file: str) -> str:
+        return f"<{file}>" if " " in file else file
+
+    return "".join(f"- [{topic.name}]({target(topic.file)}) — d\n" for topic in topics)
 
 
 # --- severities (T-5a) -----------------------------------------------------------------------
@@ -121,8 +124,34 @@ def test_t5a_a_mixed_scope_keeps_per_file_findings_on_the_odd_ones() -> None:
     ]
 
 
-def test_t5a_file_names_with_spaces_are_no_convention() -> None:
-    topics = [_topic("Deploy notes.md", "Deploy notes"), _topic("CI cache.md", "CI cache")]
+@pytest.mark.parametrize(
+    ("files", "trait"),
+    [
+        (["Deploy notes.md", "CI cache.md"], "words-with-spaces file names"),
+        (["deploySteps.md", "ciCache.md"], "camelCase file names"),
+        (["DeploySteps.md", "CiCache.md"], "PascalCase file names"),
+        (["DEPLOY_STEPS.md", "CI_CACHE.md"], "SCREAMING_SNAKE_CASE file names"),
+    ],
+)
+def test_t5a_other_file_name_conventions_are_one_info_finding(files: list[str], trait: str) -> None:
+    topics = [_topic(name, name.removesuffix(".md")) for name in files]
+    findings = lint_scope(_index_for(topics), topics, files)
+    assert [(f.code, f.severity) for f in findings] == [("naming-convention", "info")]
+    assert f"({trait}) in all 2 files" in findings[0].message
+
+
+def test_t5a_another_agents_convention_may_mix_file_style_and_title_style_names() -> None:
+    topics = [
+        _topic("feedback_prefers_uv.md", "feedback_prefers_uv"),
+        _topic("project_deploy.md", "Deploy notes"),
+    ]
+    findings = lint_scope(_index_for(topics), topics, [t.file for t in topics])
+    assert _codes(findings) == [("naming-convention", "")]
+    assert "snake_case file names, title-style names in 1 of them" in findings[0].message
+
+
+def test_t5a_in_memorys_own_file_names_one_title_style_name_is_still_named() -> None:
+    topics = [_topic("deploy-steps.md", "deploy-steps"), _topic("ci-cache.md", "CI cache")]
     assert naming_convention(topics) is None
 
 
@@ -208,6 +237,13 @@ def test_t5b_an_unknown_rest_says_at_least() -> None:
     finding = lint_index("- [A](a.md)\n", ["a.md"], partial=partial)[0]
     assert "of at least 9 lines" in finding.message
     assert "at least 8 left out" in finding.message
+
+
+def test_t5b_an_unknown_rest_calls_no_file_unindexed() -> None:
+    # Past the scanned part of an over-large index any file may be linked: no claim either way.
+    partial = IndexRead(size=40_000_000, lines_total=9, exact=False, links={})
+    findings = lint_scope("- [A](a.md)\n", [], ["a.md", "delta.md"], partial=partial)
+    assert [f.code for f in findings] == ["index-over-read-cap"]
 
 
 def test_t5b_injection_counts_unread_lines_as_left_out() -> None:

@@ -41,7 +41,9 @@ def test_t6_the_labelled_set_is_large_and_covers_every_kind() -> None:
         "aws-access-key", "github-token", "gitlab-token", "slack-token", "slack-webhook",
         "openai-style-key", "google-api-key", "stripe-key", "npm-token", "huggingface-token",
         "jwt", "bearer-token", "url-password", "private-key", "password-assignment",
-        "secret-assignment", "token-assignment", "api-key-assignment",
+        "secret-assignment", "token-assignment", "api-key-assignment", "sendgrid-key",
+        "pypi-token", "digitalocean-token", "shopify-token", "postman-key", "linear-key",
+        "google-oauth-token", "telegram-bot-token",
     }  # fmt: skip
     assert claimed <= kinds
     whys = {label.split(":")[1] for label, _ in ROWS if label.startswith("none:")}

@@ -4,8 +4,9 @@ Memory is readable by every project member who can reach the agent, so a credent
 be in it. A finding needs a *value* that looks like a credential, not a word, an expression, a
 type, a placeholder or an elided example:
 
-- well-known token shapes (AWS, GitHub, GitLab, Slack, OpenAI-style ``sk-…``, Google, Stripe,
-  npm, Hugging Face, JWTs) whose random part really is random (``AKIAXXXXXXXXXXXXXXXX`` and the
+- well-known token shapes (AWS, GitHub, GitLab, Slack, OpenAI-style ``sk-…``, Google API keys
+  and OAuth tokens, Stripe, npm, PyPI, Hugging Face, SendGrid, DigitalOcean, Shopify, Postman,
+  Linear, Telegram bots, JWTs) whose random part really is random (``AKIAXXXXXXXXXXXXXXXX`` and the
   documented ``…EXAMPLE`` keys are placeholders);
 - private-key blocks, bearer tokens and passwords inside URLs;
 - ``password=`` / ``token:`` / ``api_key``-style assignments whose value is neither code
@@ -55,8 +56,16 @@ _TOKEN_DETECTORS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = tup
             ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
             r"\b(?:gh[pousr]_(?P<body>[A-Za-z0-9]{36,255})|github_pat_[A-Za-z0-9_]{22,255})\b",
         ),
-        ("gitlab-token", ("glpat-",), r"\bglpat-(?P<body>[A-Za-z0-9_-]{20,})"),
-        ("slack-token", ("xox",), r"\bxox[abposr]-(?P<body>[A-Za-z0-9-]{10,})"),
+        (
+            "gitlab-token",
+            ("glpat-", "glptt-", "gldt-", "glrt-", "glsoat-"),
+            r"\bgl(?:pat|ptt|dt|rt|soat)-(?P<body>[A-Za-z0-9_-]{20,})",
+        ),
+        (
+            "slack-token",
+            ("xox", "xapp-"),
+            r"\b(?:xox[abposr]|xapp)-(?P<body>[A-Za-z0-9-]{10,})",
+        ),
         (
             "slack-webhook",
             ("hooks.slack.com",),
@@ -74,6 +83,26 @@ _TOKEN_DETECTORS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = tup
             r"\b(?:sk|rk|pk)_(?:live|test)_(?P<body>[0-9A-Za-z]{16,})\b",
         ),
         ("npm-token", ("npm_",), r"\bnpm_(?P<body>[A-Za-z0-9]{36})\b"),
+        ("pypi-token", ("pypi-ag",), r"\bpypi-AgEIcHlwaS5vcmc(?P<body>[A-Za-z0-9_-]{50,})"),
+        (
+            "sendgrid-key",
+            ("sg.",),
+            r"\bSG\.(?P<body>[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})(?![A-Za-z0-9_-])",
+        ),
+        (
+            "digitalocean-token",
+            ("dop_v1_", "doo_v1_", "dor_v1_"),
+            r"\bdo[por]_v1_(?P<body>[a-f0-9]{64})\b",
+        ),
+        (
+            "shopify-token",
+            ("shpat_", "shpss_", "shpca_", "shppa_"),
+            r"\bshp(?:at|ss|ca|pa)_(?P<body>[a-fA-F0-9]{32})\b",
+        ),
+        ("postman-key", ("pmak-",), r"\bPMAK-(?P<body>[a-f0-9]{24}-[a-f0-9]{34})\b"),
+        ("linear-key", ("lin_api_",), r"\blin_api_(?P<body>[A-Za-z0-9]{40})\b"),
+        ("google-oauth-token", ("ya29.",), r"\bya29\.(?P<body>[0-9A-Za-z_-]{30,})"),
+        ("telegram-bot-token", (":aa",), r"\b\d{8,10}:(?P<body>AA[0-9A-Za-z_-]{32,33})(?![\w-])"),
         ("huggingface-token", ("hf_",), r"\bhf_(?P<body>[A-Za-z0-9]{34,})\b"),
         (
             "jwt",
@@ -101,7 +130,7 @@ _PRIVATE_KEY_END = re.compile(r"-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?--
 # at every position of the line, which keeps long lines cheap.
 _KEY_END = re.compile(
     r"(?i)(?:pass(?:word|wd|phrase)?|pwd|secret|token|credentials?"
-    r"|(?:api|access|auth|secret|signing|encryption|master|private|client)[_-]?key)\Z"
+    r"|(?:api|access|account|auth|secret|signing|encryption|master|private|client)[_-]?key)\Z"
 )
 _IDENTIFIER_REST = re.compile(r"[A-Za-z0-9_.-]{0,60}")
 _IDENTIFIER_START = re.compile(r"[A-Za-z0-9_.-]{0,60}\Z")
@@ -123,6 +152,8 @@ _ALL_HINTS = (
 # What a credential value is not. References and templates: $VAR, ${VAR}, $(cmd), %(x)s,
 # %VAR%, {{ x }}, {x}, <x>; masks: ****, xxxx, ..., …
 _REFERENCE = re.compile(r"(?:\$[({A-Za-z_]|%[({A-Za-z_]|[{<[(#?}])")
+# A YAML tag standing for a value kept elsewhere: ``!vault |``, ``!Ref DbPassword``, ``!!binary``.
+_YAML_TAG = re.compile(r"!!?[A-Za-z][a-z]*(?:[A-Z][a-z]+)*")
 _MASK = re.compile(r"(?i)[*x.•…_-]+")
 _CODE = re.compile(
     r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+.*"  # a dotted path: os.environ[...], a.b.c
@@ -157,7 +188,7 @@ def _words(value: str) -> list[str]:
 
 def _is_placeholder(value: str) -> bool:
     """A template, a reference, a mask or a value made of placeholder words (``YOUR_KEY``)."""
-    if _REFERENCE.match(value) or _MASK.fullmatch(value):
+    if _REFERENCE.match(value) or _MASK.fullmatch(value) or _YAML_TAG.fullmatch(value):
         return True
     words = _words(value)
     if any(word in _PLACEHOLDER_MARKERS for word in words):

@@ -15,6 +15,7 @@ line where one applies:
 ``description-multiline``     warning  ``description`` spans several lines; it should be one
 ``index-line-too-long``       warning  an index line over 150 characters (code points)
 ``unindexed``                 warning  a topic file no index line links to
+                                       (no claim past the scanned part of an over-large index)
 ``index-wrong-case``          warning  ``Memory.md`` / ``memory.md``: an index in the wrong case
                                        (an ordinary topic file, never injected) (T-5b)
 ``dangling-wiki-link``        warning  a ``[[name]]`` link in a body to no topic file (T-5b)
@@ -83,7 +84,6 @@ SEVERITIES: dict[str, Severity] = {
 LINT_CODES = tuple(SEVERITIES)
 
 _KEBAB_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
-_SNAKE_RE = re.compile(r"[a-z0-9]+(?:_[a-z0-9]+)*")
 _NAMING_CODES = frozenset({"name-mismatch", "name-not-kebab"})
 _PLACEHOLDER_KEY = "lint-placeholder-00000000"  # any valid key: only the budget split matters
 
@@ -161,27 +161,49 @@ def _secret(file: str, line: int | None, kind: str, where: str) -> Finding:
     return _finding("secret", file, line, message)
 
 
+# Other agents' file-name conventions, in the order a name fitting several is called by. A
+# one-word lower-case stem fits kebab-case too, and so counts as Memory's own.
+_FILE_CONVENTIONS = (
+    ("snake_case", re.compile(r"[a-z0-9]+(?:_[a-z0-9]+)*")),
+    ("camelCase", re.compile(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*")),
+    ("PascalCase", re.compile(r"(?:[A-Z][a-z0-9]*)+")),
+    ("SCREAMING_SNAKE_CASE", re.compile(r"[A-Z0-9]+(?:_[A-Z0-9]+)*")),
+    ("words-with-spaces", re.compile(r"[^\s_-]+(?: [^\s_-]+)*")),
+)
+
+
+def _file_convention(stems: Sequence[str]) -> str | None:
+    """The one convention every stem follows: ``"kebab-case"`` (Memory's own), another, or None."""
+    if all(_KEBAB_RE.fullmatch(stem) for stem in stems):
+        return "kebab-case"
+    for label, pattern in _FILE_CONVENTIONS:
+        if all(pattern.fullmatch(stem) for stem in stems):
+            return label
+    return None
+
+
 def naming_convention(topics: Sequence[ParsedTopic]) -> Finding | None:
     """One ``info`` finding when every topic follows one other naming convention (T-5a).
 
-    Consistent means: every file name is snake_case or every one is kebab-case (one-word names
-    fit both), and either every ``name`` is the file's stem or none is (title-style names). A
-    scope in Memory's own convention (kebab-case, ``name`` = stem) gets None, and so does a
-    mixed scope, whose files keep their own naming findings.
+    Consistent means: every file name follows one convention (kebab-case, snake_case,
+    camelCase, PascalCase, SCREAMING_SNAKE_CASE or words with spaces; a one-word name fits
+    several), and the ``name`` fields agree with it: in a kebab-case scope either every
+    ``name`` is the file's stem or none is (title-style names); another agent's convention
+    may mix the two (``name: feedback_prefers_uv`` beside ``name: Deploy notes``). A scope in
+    Memory's own convention (kebab-case, ``name`` = stem) gets None, and so does a mixed scope,
+    whose files keep their own naming findings.
     """
     if len(topics) < 2:
         return None
-    stems = [_stem(topic) for topic in topics]
-    snake = all(_SNAKE_RE.fullmatch(stem) for stem in stems)
-    kebab = all(_KEBAB_RE.fullmatch(stem) for stem in stems)
-    titled = [topic.name != _stem(topic) for topic in topics]
-    if not (snake or kebab) or (any(titled) and not all(titled)):
+    convention = _file_convention([_stem(topic) for topic in topics])
+    titled = sum(topic.name != _stem(topic) for topic in topics)
+    if convention is None or (convention == "kebab-case" and 0 < titled < len(topics)):
         return None
-    traits = []
-    if snake and not kebab:
-        traits.append("snake_case file names")
-    if all(titled):
+    traits = [] if convention == "kebab-case" else [f"{convention} file names"]
+    if titled == len(topics):
         traits.append("title-style names")
+    elif titled:
+        traits.append(f"title-style names in {titled} of them")
     if not traits:
         return None  # Memory's own convention
     return _finding(
@@ -368,8 +390,9 @@ def lint_scope(
                 index_text, _links(index_text, partial), topic_files, companion_index, partial
             )
         )
-        linked = _links(index_text, partial)
-        findings.extend(_unindexed(topic_files, linked))
+        if partial is None or partial.exact:
+            # past the scanned part of an over-large index any file may be linked: no claim
+            findings.extend(_unindexed(topic_files, _links(index_text, partial)))
     convention = naming_convention(topics)
     if convention is not None:
         findings.append(convention)

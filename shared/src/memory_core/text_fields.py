@@ -4,10 +4,11 @@ YAML reinterprets plain values: ``Issue #42 fixed`` loses its tail to a comment,
 number, ``yes`` a boolean, ``2026-01-05`` a date, and a value starting with a backtick, ``@``,
 ``%``, ``*`` or ``!`` is refused or taken as an alias or tag. For the text fields Memory reads
 (``name`` and ``description``) the rule is therefore: a value written on the field's own line
-(no block scalar ``|`` / ``>``, no indented continuation line) is the text of that line, with
-its quotes removed when it is quoted. Where strict YAML would have read something else, the
-file's problems say so in one short line; a plain value holding ``": "`` is read as written
-without a problem (agents write it all the time and every reader takes it as text).
+(no block scalar ``|`` / ``>``) is the text of that line, with its quotes removed when it is
+quoted; a plain value continued over indented lines is those lines' words joined by spaces.
+Where strict YAML would have read something else, the file's problems say so in one short line;
+a plain value holding ``": "`` is read as written without a problem (agents write it all the
+time and every reader takes it as text).
 
 >>> fields = read_text_fields("name: port\\ndescription: 8080\\nupdated_at: 2026-11-03")
 >>> fields.values
@@ -27,7 +28,7 @@ from typing import Any
 
 import yaml
 
-__all__ = ["TEXT_FIELDS", "AsWritten", "read_text_fields"]
+__all__ = ["TEXT_FIELDS", "AsWritten", "read_text_fields", "text_field_lines"]
 
 TEXT_FIELDS = ("name", "description")
 """The frontmatter fields read as one line of text (T-1a)."""
@@ -40,7 +41,13 @@ _RETYPED_WORDS = frozenset(
     ("y", "n", "yes", "no", "on", "off", "true", "false", "null", "nan", "inf")
 )
 # A top-level "name: value" line; indented lines belong to a mapping above and are not fields.
-_FIELD_LINE_RE = re.compile(r"(name|description)[ \t]*:(?:[ \t]+(.*?))?[ \t]*")
+# The key may be quoted ("description": …), which YAML reads as the same key.
+_FIELD_LINE_RE = re.compile(
+    r"(?P<quote>[\"']?)(name|description)(?P=quote)[ \t]*:(?:[ \t]+(.*?))?[ \t]*"
+)
+# What YAML takes as a block scalar header (``|``, ``>-``, ``|2+`` …, then only a comment); any
+# other value starting with ``|`` or ``>`` (``>= 3 reviewers``, ``|x| is abs``) is text.
+_BLOCK_HEADER_RE = re.compile(r"[|>](?:[1-9][+-]?|[+-][1-9]?)?(?:[ \t]+#.*)?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,14 +76,21 @@ def read_text_fields(block: str) -> AsWritten:
     reasons: dict[str, str | None] = {}
     for number, line in enumerate(lines):
         match = _FIELD_LINE_RE.fullmatch(line)
-        if match is None or not match.group(2) or _continues(lines, number):
+        if match is None:
             continue
-        found = _as_written(match.group(2))
+        value = match.group(3) or ""
+        more = _continuation(lines, number)
+        if more:
+            found = _as_written_folded(value, more)
+        elif value:
+            found = _as_written(value)
+        else:
+            continue
         if found is None:
             continue
-        key = match.group(1)
+        key = match.group(2)
         values[key], reasons[key] = found
-        lines[number] = ""
+        lines[number : number + 1 + len(more)] = [""] * (1 + len(more))
     problems = [
         f"frontmatter: {key} read as written; {reason}"
         for key, reason in reasons.items()
@@ -85,10 +99,56 @@ def read_text_fields(block: str) -> AsWritten:
     return AsWritten(values, problems, "\n".join(lines))
 
 
-def _continues(lines: list[str], number: int) -> bool:
-    """Tell whether the value on line ``number`` goes on over the next, indented line."""
-    following = lines[number + 1] if number + 1 < len(lines) else ""
-    return bool(following.strip()) and following[:1] in (" ", "\t")
+def text_field_lines(block: str) -> dict[str, str]:
+    """The raw text on each top-level ``name`` / ``description`` line of ``block`` (T-1a).
+
+    The fallback when YAML cannot read a block at all: a field whose line is there (a quote
+    left open, say) is still its text, never "missing". The last line of a field wins.
+    """
+    found: dict[str, str] = {}
+    for line in block.split("\n"):
+        match = _FIELD_LINE_RE.fullmatch(line)
+        if match is not None and match.group(3):
+            found[match.group(2)] = match.group(3)
+    return found
+
+
+def _continuation(lines: list[str], number: int) -> list[str]:
+    """The indented lines right after line ``number`` that its value goes on over."""
+    more: list[str] = []
+    for following in lines[number + 1 :]:
+        if not following.strip() or following[:1] not in (" ", "\t"):
+            break
+        more.append(following)
+    return more
+
+
+# A first continuation line that starts a nested list or mapping: structure, YAML's to read.
+_STRUCTURE_RE = re.compile(r"-(?:[ \t]|$)|[^\s#][^:]*:(?:[ \t]|$)")
+
+
+def _as_written_folded(value: str, more: list[str]) -> tuple[str, str | None] | None:
+    """``(text, reason)`` of a plain value continued over the indented lines ``more``.
+
+    The text is the lines' words joined by single spaces, as YAML folds a plain value; a
+    ``#`` inside stays text (YAML would cut the value there). None for what is no plain text:
+    a quoted value or block scalar (YAML reads those), a nested list or mapping, comment lines.
+    """
+    if value and (value[0] in "\"'[{" or _BLOCK_HEADER_RE.fullmatch(value)):
+        return None
+    parts = [line.strip() for line in more]
+    if any(part.startswith("#") for part in parts):
+        return None
+    if not value and _STRUCTURE_RE.match(parts[0]):
+        return None
+    text = " ".join([value, *parts] if value else parts)
+    try:
+        loaded: Any = _load("\n".join([value, *more]))
+    except Exception:  # user content: a value strict YAML refuses is still text
+        return text, "YAML cannot read it"
+    if isinstance(loaded, str) and loaded == text:
+        return text, None
+    return text, f"YAML would read {_describe(loaded, text)}"
 
 
 def _as_written(value: str) -> tuple[str, str | None] | None:
@@ -96,7 +156,7 @@ def _as_written(value: str) -> tuple[str, str | None] | None:
 
     None when the value is not a one-line text (a block scalar, or a quote left open).
     """
-    if value[0] in "|>":
+    if _BLOCK_HEADER_RE.fullmatch(value):
         return None
     if _PLAIN_TEXT_RE.fullmatch(value) and value.lower() not in _RETYPED_WORDS:
         return value, None
@@ -108,9 +168,13 @@ def _as_written(value: str) -> tuple[str, str | None] | None:
     if value[0] in "\"'":
         if not failed and isinstance(loaded, str):
             return loaded, None  # quoted, escapes and all, as YAML reads it
-        if not _closed_quote(value):
-            return None
-        return value[1:-1], "YAML cannot read the quoted value"
+        end = _quote_end(value)
+        if end == -1:
+            return None  # a quote left open on this line may close on a later one
+        if end == len(value) - 1:
+            return value[1:-1], "YAML cannot read the quoted value"
+        # a quoted part with more text after it ("v2" is out): the line is the text
+        return value, "YAML cannot read a quoted part followed by more text"
     if not failed and isinstance(loaded, str) and loaded == value:
         return value, None
     if not failed:
@@ -122,7 +186,7 @@ def _as_written(value: str) -> tuple[str, str | None] | None:
     return value, "YAML cannot read it"
 
 
-_YAML_STARTERS = tuple("`@%*!&")
+_YAML_STARTERS = tuple("`@%*!&|>")
 
 
 def _colon_is_the_only_trouble(value: str) -> bool:
@@ -139,8 +203,24 @@ def _load(value: str) -> Any:
     return yaml.load(f"v: {value}", Loader=_LOADER)["v"]  # noqa: S506 - a safe loader
 
 
-def _closed_quote(value: str) -> bool:
-    return len(value) >= 2 and value[-1] == value[0]
+def _quote_end(value: str) -> int:
+    """Index of the quote closing the one ``value`` opens with, or -1 when it stays open.
+
+    In double quotes a backslash escapes the next character; in single quotes ``''`` is a quote.
+    """
+    quote, position = value[0], 1
+    while position < len(value):
+        char = value[position]
+        if quote == '"' and char == "\\":
+            position += 2
+            continue
+        if char == quote:
+            if quote == "'" and value[position + 1 : position + 2] == "'":
+                position += 2
+                continue
+            return position
+        position += 1
+    return -1
 
 
 def _describe(loaded: Any, value: str) -> str:

@@ -26,7 +26,7 @@ from frontmatter.default_handlers import YAMLHandler
 
 from memory_core.decoding import decode_text
 from memory_core.markdown import blank_code_spans, fenced_lines
-from memory_core.text_fields import read_text_fields
+from memory_core.text_fields import read_text_fields, text_field_lines
 
 __all__ = [
     "READ_CAP_BYTES",
@@ -237,7 +237,8 @@ def _load_block(block: str, problems: list[str], as_written: dict[str, str]) -> 
             else:
                 if isinstance(value, dict):
                     return value
-        salvaged = _salvage(block)
+        # A text field whose line is there is its text, never "missing" (T-1a).
+        salvaged = {**text_field_lines(block), **_salvage(block)}
         read = [field for field in _FIELDS if field in salvaged or field in as_written]
         problems.append(_yaml_problem(error, read))
         return salvaged

@@ -9,6 +9,7 @@ lists only when its target is a regular file inside the memory root (A-7).
 
 from __future__ import annotations
 
+import errno
 import functools
 import logging
 import os
@@ -283,8 +284,8 @@ def _refusal(root: Path, lexical: Path) -> str | None:
             return "a symlink to outside the memory root"
         try:
             info = target.stat()
-        except OSError:
-            return "a symlink to nothing"
+        except OSError as error:
+            return "a symlink loop" if error.errno == errno.ELOOP else "a symlink to nothing"
         what = _kind_of(info.st_mode)
         return None if what is None else f"a symlink to {what}"
     what = _kind_of(info.st_mode)
@@ -316,12 +317,20 @@ def refused_entries(root: Path, scope: Path) -> list[tuple[str, str]]:
     """``(name, why)`` of each ``*.md`` entry of the real ``scope`` that is never read (T-5b).
 
     ``MEMORY.md`` and names that pass K-7 are judged; a symlink leading outside the memory
-    root, a dangling symlink, a folder, a FIFO, a socket or a device is refused. Sorted.
+    root, a dangling symlink or a loop, a folder, a FIFO, a socket or a device is refused. So
+    is a name ending in ``.MD`` / ``.Md``, which no route reads (``MEMORY.MD`` above all, an
+    index in another case). Sorted.
     """
     refused: list[tuple[str, str]] = []
     for entry in _entries(scope):
         name = entry.name
-        if not name.endswith(".md") or name.startswith("."):
+        if name.startswith("."):
+            continue
+        if not name.endswith(".md"):
+            why = _other_case_extension(name)
+            # on a case-insensitive disk "MEMORY.MD" opens MEMORY.md: it is read as the index
+            if why is not None and not _is_the_index(scope, scope / name):
+                refused.append((name, why))
             continue
         if name != layout.INDEX_FILE and not _is_topic_name(name):
             continue
@@ -331,6 +340,15 @@ def refused_entries(root: Path, scope: Path) -> list[tuple[str, str]]:
         if why is not None:
             refused.append((name, why))
     return sorted(refused)
+
+
+def _other_case_extension(name: str) -> str | None:
+    """Why ``name`` (not ending in ``.md``) is never read when it ends in ``.MD`` / ``.mD``…"""
+    if not name.casefold().endswith(".md"):
+        return None
+    if name.casefold() == layout.INDEX_FILE.casefold():
+        return f"named like the index in another case (the index must be named {layout.INDEX_FILE})"
+    return "not a topic file (a topic file's name ends in lower-case .md)"
 
 
 def read_index_text(root: Path, scope: Path) -> IndexText | None:
