@@ -13,6 +13,7 @@ No test asserts on any of this (the suite's smoke test only checks that the scri
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import platform
@@ -30,6 +31,7 @@ from bench.perf_cases import hook_medians, in_process_assembly, scandir_stat_ms
 from bench.perf_data import AGENT, PROJECT, QUICK, BenchData, Size, build_data
 from bench.perf_load import Figures, Request, drive
 from bench.perf_server import Server, start, venv_bin
+from bench.search import search_bench
 
 __all__ = ["main"]
 
@@ -305,7 +307,27 @@ def run(base: Path, size: Size, plan: Plan) -> Report:
         server.stop()
     _cold_cases(report, data, logs, workers, plan)
     _scaling(report, data, logs, plan)
+    _search_case(report, plan)
     return report
+
+
+def _search_case(report: Report, plan: Plan) -> None:
+    """S-1: search over 3,000 topic files (a tenth in ``--quick``), see :mod:`bench.search`."""
+    files = SEARCH_FILES if plan.light >= Plan().light else SEARCH_FILES // 10
+    figures = asyncio.run(search_bench(files, rounds=max(2, plan.hook_runs // 2)))
+    report.ratio(
+        f"search over {files:,} files warm p50 (ms)", figures["warm_p50_ms"], 0, "≤ 20", "ms"
+    )
+    report.ratio(
+        "search warm p50 / bare scandir+lstat of the same files",
+        figures["p50_over_floor"],
+        figures["stat_floor_ms"],
+        "freshness costs one lstat per file",
+    )
+
+
+SEARCH_FILES = 3000
+"""Topic files of the search case (S-1: p50 ≤ 20 ms warm at 3,000)."""
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -52,6 +52,7 @@ def test_q3_bench_quick_run_reports_every_case_ratio_and_worker_count(tmp_path: 
     assert "in-process assembly / raw read+join" in ratios
     assert "session start c=64 req/s / healthz req/s" in ratios
     assert "RSS growth over a second identical run (MiB)" in ratios
+    assert "search over 300 files warm p50 (ms)" in ratios  # S-1 (3,000 files without --quick)
     assert all(row["reach"] for row in ratios.values())
     usable = report["machine"]["usable_cpus"]
     workers = [row["workers"] for row in report["scaling"]]

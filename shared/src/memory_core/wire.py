@@ -303,6 +303,43 @@ class DeleteResult(Wire, frozen=True):
     removed_index_lines: list[str]
 
 
+# --- search (S-1) ----------------------------------------------------------------------------
+
+
+class SnippetPart(Wire, frozen=True):
+    """A piece of a search snippet; ``hit`` marks the words that matched (to highlight)."""
+
+    text: str
+    hit: bool
+
+
+class SearchHit(Wire, frozen=True):
+    """One topic file found by ``GET …/memory/search`` (S-1).
+
+    ``scope`` and ``file`` address it (A-5); ``name`` and ``description`` as listed; ``score``
+    is its relevance (higher is better, comparable within one answer); ``snippet`` the best
+    matching passage of its name, description or body, likely credentials masked (I-8).
+    """
+
+    scope: str
+    file: str
+    name: str
+    description: str | None
+    score: float
+    snippet: list[SnippetPart]
+
+
+class SearchResults(Wire, frozen=True):
+    """Answer of ``GET …/memory/search?q=…`` (S-1): the best ``hits`` first; ``total`` counts
+    every matching file (there may be more than the hits returned); ``scope`` echoes the filter.
+    """
+
+    query: str
+    scope: str | None
+    total: int
+    hits: list[SearchHit]
+
+
 # --- Session start (A-9) ----------------------------------------------------------------------
 
 

@@ -9,6 +9,10 @@
     memory-api token list
     memory-api token revoke --name N
     memory-api demo seed --corpus DIR
+    memory-api memory import SOURCE --project P --agent A (--workspace PATH | --user) [--dry-run]
+    memory-api memory import --from claude-code --workspace PATH --project P --agent A
+    memory-api memory import ARCHIVE.tar.gz --project P --agent A     # each scope to its key
+    memory-api memory export --project P --agent A [--scope KEY ...] -o FILE.tar.gz
 
 Configuration comes from the environment (see :mod:`memory_api.settings`); the data dir is
 ``MEMORY_API_DATA_DIR``. Exit codes: 0 done, 1 refused (a conflict, an unknown agent, a bad
@@ -40,6 +44,10 @@ from memory_api.routes.agents import agent_summaries
 from memory_api.settings import MAX_WORKERS, Settings, SettingsError
 from memory_api.store.agents import AgentStore
 from memory_api.stores import build_stores, prepare_data_dir
+from memory_api.transfer.console import import_progress, print_export, print_import
+from memory_api.transfer.exporter import export_scopes
+from memory_api.transfer.runner import Target, offered_scopes, run_import
+from memory_api.transfer.sources import SourceError
 from memory_api.workers import bind_listener, supervise
 
 __all__ = ["build_parser", "main"]
@@ -196,6 +204,86 @@ def _demo_seed(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def _memory_import(settings: Settings, args: argparse.Namespace) -> int:
+    store = _agent_store(settings)
+    asyncio.run(store.get(args.project, args.agent))  # the agent exists in that project
+    try:
+        sources = offered_scopes(args.source, args.source_kind, args.workspace, args.archive_scope)
+        for source in sources if args.source_kind else []:
+            print(f"Claude Code's memory of {args.workspace}: {source.label}", file=sys.stderr)
+    except SourceError as error:
+        print(f"memory-api: {error}", file=sys.stderr)
+        return 1
+    if args.user:
+        target = Target("user")
+    elif args.workspace is not None:
+        target = Target("workspace", args.workspace)
+    elif any(source.key is not None for source in sources):
+        target = Target("archived")
+    else:
+        print("memory-api: name the target scope: --user or --workspace PATH", file=sys.stderr)
+        return 2
+    total = sum(len(source.files) for source in sources)
+    with import_progress(total, "importing") as advance:
+        reports = run_import(
+            settings.data_dir,
+            args.agent,
+            target,
+            sources,
+            locks=store.locks,
+            dry_run=args.dry_run,
+            advance=advance,
+        )
+    print_import(reports)
+    return 0
+
+
+def _memory_export(settings: Settings, args: argparse.Namespace) -> int:
+    store = _agent_store(settings)
+    asyncio.run(store.get(args.project, args.agent))
+    report = export_scopes(
+        settings.data_dir, args.project, args.agent, Path(args.output), args.scope or None
+    )
+    print_export(report)
+    return 0
+
+
+def _add_memory_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    memory = commands.add_parser("memory", help="import and export memory").add_subparsers(
+        dest="action", required=True, metavar="ACTION"
+    )
+    imp = memory.add_parser(
+        "import",
+        help="import a memory folder or an export archive into a scope (P-5)",
+        description="Never overwrites: a taken name keeps the newcomer as NAME-imported.md.",
+    )
+    imp.add_argument(
+        "source", nargs="?", help="a memory folder (MEMORY.md + topic files) or .tar.gz"
+    )
+    imp.add_argument("--project", required=True, help="project id")
+    imp.add_argument("--agent", required=True, help="agent id")
+    target = imp.add_mutually_exclusive_group()
+    target.add_argument("--workspace", help="into the Workspace scope of this path")
+    target.add_argument("--user", action="store_true", help="into the user scope")
+    imp.add_argument(
+        "--from",
+        dest="source_kind",
+        choices=["claude-code"],
+        help="find the coding agent's own memory folder of --workspace",
+    )
+    imp.add_argument("--archive-scope", help="import only this scope of an export archive")
+    imp.add_argument(
+        "--dry-run", action="store_true", help="report what would change; write nothing"
+    )
+    imp.set_defaults(func=_memory_import)
+    exp = memory.add_parser("export", help="write the agent's scopes to a .tar.gz archive")
+    exp.add_argument("--project", required=True, help="project id")
+    exp.add_argument("--agent", required=True, help="agent id")
+    exp.add_argument("--scope", action="append", help="only this scope key (repeat); default: all")
+    exp.add_argument("-o", "--output", required=True, help="the archive to write (FILE.tar.gz)")
+    exp.set_defaults(func=_memory_export)
+
+
 def _worker_count(raw: str) -> int:
     try:
         value = int(raw)
@@ -257,6 +345,7 @@ def build_parser() -> argparse.ArgumentParser:
     seed = demo.add_parser("seed", help="create the demo agent and copy a corpus (idempotent)")
     seed.add_argument("--corpus", required=True, help="folder with user-scope/ etc.")
     seed.set_defaults(func=_demo_seed)
+    _add_memory_commands(commands)
     return parser
 
 

@@ -67,7 +67,8 @@ class Operation:
     body: type[Any] | None = None
     media: str = "application/json"
     if_match: bool = False
-    query: tuple[tuple[str, str, dict[str, Any]], ...] = ()
+    query: tuple[tuple[str, bool, str, dict[str, Any], Any], ...] = ()
+    """Query parameters: ``(name, required, description, JSON Schema, example or None)``."""
 
 
 OPERATIONS: dict[tuple[str, str], Operation] = {
@@ -111,13 +112,43 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         query=(
             (
                 "reveal",
+                False,
                 "`true` answers likely credentials as written instead of masked (W-6).",
                 {"type": "string", "enum": ["true", "false"], "default": "false"},
+                None,
             ),
         ),
     ),
     ("DELETE", f"{_BASE}/memory/scopes/{{key}}/files/{{file}}"): Operation(
         "Delete a topic file and its index lines (A-6)", wire.DeleteResult
+    ),
+    ("GET", f"{_BASE}/memory/search"): Operation(
+        "Search the topic files of every scope, ranked (S-1)",
+        wire.SearchResults,
+        query=(
+            (
+                "q",
+                True,
+                "The words to find; all must match, the last as a prefix. Text without a word "
+                "(only spaces or punctuation) finds nothing.",
+                {"type": "string", "minLength": 1, "maxLength": 500},
+                "pnpm",
+            ),
+            (
+                "scope",
+                False,
+                f"Only this scope (K-7): {SCOPE_KEY_RULE.summary}.",
+                SCOPE_KEY_RULE.json_schema(),
+                "user",
+            ),
+            (
+                "limit",
+                False,
+                "How many hits at most (default 20).",
+                {"type": "integer", "minimum": 1, "maximum": 100},
+                None,
+            ),
+        ),
     ),
     ("POST", f"{_BASE}/memory/session-start"): Operation(
         "Prepare a Session's memory and build the injection (A-9)",
@@ -183,16 +214,17 @@ def _operation(method: str, path: str, handler_doc: str | None) -> dict[str, Any
     parameters: list[dict[str, Any]] = []
     for name in _PARAM_RE.findall(path):
         parameters.append(_path_parameter(name))
-    for name, description, schema in operation.query:
-        parameters.append(
-            {
-                "name": name,
-                "in": "query",
-                "required": False,
-                "description": description,
-                "schema": schema,
-            }
-        )
+    for name, required, description, schema, example in operation.query:
+        parameter = {
+            "name": name,
+            "in": "query",
+            "required": required,
+            "description": description,
+            "schema": schema,
+        }
+        if example is not None:  # the text parameters' examples seed the drift probes
+            parameter["example"] = example
+        parameters.append(parameter)
     if operation.if_match:
         parameters.append(
             {

@@ -194,7 +194,34 @@ def _memory_examples() -> dict[tuple[str, str], Example]:
             wire.DeleteResult(file=TOPIC, removed_index_lines=[_INDEX_LINE]),
         ),
         ("POST", f"{memory}/session-start"): _session_start_example(),
+        ("GET", f"{memory}/search"): _search_example(),
     }
+
+
+def _search_example() -> Example:
+    """S-1: a search for ``pnpm`` and its best hit."""
+    return Example(
+        "?q=pnpm: the best hit first, the matched words marked in its snippet",
+        wire.SearchResults(
+            query="pnpm",
+            scope=None,
+            total=1,
+            hits=[
+                wire.SearchHit(
+                    scope="user",
+                    file=TOPIC,
+                    name="prefers-pnpm",
+                    description="Use pnpm for every JavaScript package operation",
+                    score=7.25,
+                    snippet=[
+                        wire.SnippetPart(text="Use `", hit=False),
+                        wire.SnippetPart(text="pnpm", hit=True),
+                        wire.SnippetPart(text=" install` in every repository.", hit=False),
+                    ],
+                )
+            ],
+        ),
+    )
 
 
 def _examples() -> dict[tuple[str, str], Example]:

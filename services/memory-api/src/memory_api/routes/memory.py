@@ -8,6 +8,7 @@ GET      ``…/memory/scopes/{key}/index``       raw index, kept/dropped lines, 
 GET      ``…/memory/scopes/{key}/files/{file}`` one topic file: fields, body, links (A-5)
 DELETE   ``…/memory/scopes/{key}/files/{file}`` delete it and prune its index lines (A-6)
 POST     ``…/memory/session-start``            prepare scopes, build the injection (A-9)
+GET      ``…/memory/search?q=…&scope=…``       ranked full-text search of the scopes (S-1)
 =======  ====================================  =============================================
 
 No route accepts a path (A-7): ``{project}``, ``{agent}``, ``{key}`` and ``{file}`` are ids
@@ -29,12 +30,14 @@ from memory_api.appkeys import get_memory_store
 from memory_api.errors import BadRequest
 from memory_api.http.jsonio import json_response, read_json
 
-__all__ = ["BASE", "routes"]
+__all__ = ["BASE", "SEARCH_DEFAULT_LIMIT", "routes"]
 
 BASE = "/api/projects/{project}/agents/{agent}/memory"
 
 routes = web.RouteTableDef()
 _session_start_decoder = msgspec.json.Decoder(SessionStartRequest)
+SEARCH_DEFAULT_LIMIT = 20
+"""Hits returned by a search without ``limit``."""
 
 
 def _ids(request: web.Request) -> tuple[str, str]:
@@ -114,3 +117,21 @@ async def post_session_start(request: web.Request) -> web.Response:
     body = await read_json(request, _session_start_decoder)
     encoded = await get_memory_store(request.app).session_start_json(project, agent, body)
     return web.Response(body=encoded, content_type="application/json")
+
+
+@routes.get(BASE + "/search")
+async def get_search(request: web.Request) -> web.Response:
+    """S-1: ``SearchResults`` — topic files of every scope ranked against ``q``.
+
+    Query parameters: ``q`` (required, the words to find), ``scope`` (only this scope key),
+    ``limit`` (1-100 hits, default 20).
+    """
+    project, agent = _ids(request)
+    query = request.query.get("q", "")
+    scope = request.query.get("scope")  # given empty: checked, and refused (K-7)
+    raw_limit = request.query.get("limit", str(SEARCH_DEFAULT_LIMIT))
+    if not raw_limit.isascii() or not raw_limit.isdigit():
+        raise BadRequest("limit must be a whole number")
+    store = get_memory_store(request.app)
+    results = await store.search(project, agent, query, scope, int(raw_limit))
+    return json_response(results)

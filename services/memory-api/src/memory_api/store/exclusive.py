@@ -19,11 +19,15 @@ from memory_core.atomic import DEFAULT_MODE, fsync_directory
 __all__ = ["create_new_bytes"]
 
 
-def create_new_bytes(path: Path, data: bytes, *, mode: int = DEFAULT_MODE) -> bool:
+def create_new_bytes(
+    path: Path, data: bytes, *, mode: int = DEFAULT_MODE, sync_parent: bool = True
+) -> bool:
     """Write ``data`` to ``path`` unless ``path`` exists; return True when this call created it.
 
-    Readers see no file or the whole file. Raises ``OSError`` when the folder is missing or not
-    writable (no temp file is left behind). Blocking: call it through ``asyncio.to_thread``.
+    Readers see no file or the whole file. ``sync_parent=False`` leaves the folder's fsync to
+    the caller (one :func:`~memory_core.atomic.fsync_directory` after creating many files).
+    Raises ``OSError`` when the folder is missing or not writable (no temp file is left
+    behind). Blocking: call it through ``asyncio.to_thread``.
     """
     if os.path.lexists(path):  # a symlink, dangling or not, takes the name too
         return False  # the common "already there" case, without writing a temp file
@@ -42,5 +46,6 @@ def create_new_bytes(path: Path, data: bytes, *, mode: int = DEFAULT_MODE) -> bo
     finally:
         with contextlib.suppress(OSError):
             Path(temp_name).unlink()
-    fsync_directory(parent)
+    if sync_parent:
+        fsync_directory(parent)
     return True

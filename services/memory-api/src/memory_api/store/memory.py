@@ -36,6 +36,7 @@ from memory_core.wire import (
     MemoryOverview,
     PlaceholderResult,
     ScopeSummary,
+    SearchResults,
     SessionStartRequest,
     SessionStartResponse,
     TopicFile,
@@ -50,6 +51,7 @@ from memory_api.store.locks import lock_name
 from memory_api.store.pruning import delete_topic
 from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scopes import create_scope_dir, scope_real_dir
+from memory_api.store.search import MemorySearch
 from memory_api.store.session_memo import SessionMemo
 from memory_api.store.sessions import check_workspace_path, start_session
 from memory_api.store.topic_cache import TopicCache
@@ -89,7 +91,9 @@ class MemoryStore:
         self.locks = agents.locks
         self.files = ScopeFiles()
         self.sessions = SessionMemo(self.app_data_dir)
-        self.answers = ScopeAnswers(cache if cache is not None else TopicCache(), self.files)
+        parse_cache = cache if cache is not None else TopicCache()
+        self.answers = ScopeAnswers(parse_cache, self.files)
+        self.searcher = MemorySearch(parse_cache)
 
     # --- helpers (blocking ones run in worker threads) ---------------------------------------
 
@@ -203,6 +207,26 @@ class MemoryStore:
         async with self.locks.hold(lock_name("index", agent_id, scope.name)):
             removed = await asyncio.to_thread(delete_topic, root, scope, file_name)
         return DeleteResult(file=file_name, removed_index_lines=removed)
+
+    def _search(self, agent_id: str, query: str, key: str | None, limit: int) -> SearchResults:
+        root = self._root(agent_id)
+        if key is not None:
+            self._scope(agent_id, key)  # 404 for a Workspace key with no directory
+        return self.searcher.search(root, query, scope=key, limit=limit)
+
+    async def search(
+        self, project: str, agent_id: str, query: str, key: str | None, limit: int
+    ) -> SearchResults:
+        """S-1: rank the topic files of every scope (or of scope ``key``) against ``query``.
+
+        A change on disk is seen by this very search (the index is re-validated by stat).
+        Raises ``InvalidId`` (400), :class:`~memory_api.errors.BadRequest` for an empty or too
+        long query or a bad ``limit``, and :class:`NotFound` (agent, or a missing Workspace
+        scope). A query without a word (only punctuation) finds nothing.
+        """
+        _check(project, agent_id, key)
+        await self.agents.get(project, agent_id)
+        return await asyncio.to_thread(self._search, agent_id, query, key, limit)
 
     async def session_start(
         self, project: str, agent_id: str, body: SessionStartRequest

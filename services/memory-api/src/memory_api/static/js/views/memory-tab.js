@@ -14,6 +14,7 @@ import { collapseState } from "../store.js";
 import { openBridge } from "./bridge.js";
 import { PromptEditor } from "./prompt-editor.js";
 import { ScopeGroup } from "./scope-group.js";
+import { MemorySearch } from "./search.js";
 import { Viewer } from "./viewer.js";
 
 /** "user memory" / "Workspace memory of /path" — how the page names a scope. */
@@ -46,6 +47,7 @@ export class MemoryTab {
     this.overview = null;
     this.collapse = collapseState(view.me?.name ?? "anonymous", view.project, view.agent);
     this.viewer = new Viewer(this);
+    this.search = new MemorySearch(this);
 
     this.switchInput = h("input", {
       type: "checkbox",
@@ -157,6 +159,7 @@ export class MemoryTab {
         { class: "visually-hidden", id: "rows-keys-help" },
         "Arrow keys move between the memories of a group and their actions; Home and End go to the first and last; Tab moves on.",
       ),
+      this.search.element,
       this.groupsState,
       this.groupsBox,
     );

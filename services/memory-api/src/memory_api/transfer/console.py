@@ -1,0 +1,113 @@
+"""The terminal side of import and export: a progress bar on large folders, summary tables.
+
+Rendered with ``rich``. The progress bar goes to stderr and only for more than
+:data:`PROGRESS_MIN_FILES` files (rich draws it only on a terminal); the summary goes to stdout
+so it can be piped: one table of counts per scope, then every file that was renamed or
+transcoded, every skipped entry with its reason, and the index lines merged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from memory_api.transfer.exporter import ExportReport
+from memory_api.transfer.importer import ImportReport
+
+__all__ = ["PROGRESS_MIN_FILES", "import_progress", "print_export", "print_import"]
+
+PROGRESS_MIN_FILES = 100
+"""Folders with more topic files than this get a progress bar (P-5, "on large folders")."""
+_ACTIONS = ("added", "renamed", "unchanged", "already imported", "skipped", "index lines added")
+_HEADERS = ("added", "renamed", "same", "earlier", "skipped", "index+")
+
+
+@contextmanager
+def import_progress(
+    total: int, label: str, console: Console | None = None
+) -> Iterator[Callable[[], None]]:
+    """Yield an ``advance()`` callback that moves a progress bar of ``total`` steps.
+
+    The bar goes to ``console`` (default: stderr) and only when ``total`` is above
+    :data:`PROGRESS_MIN_FILES`; otherwise ``advance`` does nothing.
+    """
+    if total <= PROGRESS_MIN_FILES:
+        yield lambda: None
+        return
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
+    out = console or Console(stderr=True)
+    with Progress(*columns, console=out, transient=True, refresh_per_second=20) as progress:
+        task = progress.add_task(label, total=total)
+        yield lambda: progress.advance(task)
+
+
+def _summary(reports: list[ImportReport]) -> Table:
+    dry = any(report.dry_run for report in reports)
+    table = Table(
+        title="Import (dry run: nothing written)" if dry else "Import",
+        caption="same: already there; earlier: kept under a new name by an earlier import; "
+        "index+: index lines added. From: " + ", ".join(r.label for r in reports),
+    )
+    table.add_column("scope", overflow="fold")
+    for header in _HEADERS:
+        table.add_column(header, justify="right")
+    for report in reports:
+        counts = report.counts()
+        table.add_row(report.key, *(str(counts[action]) for action in _ACTIONS))
+    return table
+
+
+def _details(report: ImportReport) -> Table | None:
+    table = Table(title=f"{report.key}: details", show_lines=False)
+    table.add_column("what")
+    table.add_column("entry", overflow="fold")
+    table.add_column("detail", overflow="fold")
+    for outcome in report.files:
+        if outcome.action in ("renamed", "already imported"):
+            table.add_row(outcome.action, outcome.name, f"kept as {outcome.stored_as}")
+        if outcome.note:
+            table.add_row("transcoded", outcome.name, outcome.note)
+    for skipped in report.skipped:
+        table.add_row("not imported", skipped.origin, skipped.reason)
+    for line, reason in report.index_skipped:
+        if reason not in ("already there", "already indexed", "title"):
+            table.add_row("index line not added", line, reason)
+    for note in report.notes:
+        table.add_row("note", note, "")
+    return table if table.row_count else None
+
+
+def print_import(reports: list[ImportReport], console: Console | None = None) -> None:
+    """Print the summary table, then the details of each scope that has any."""
+    out = console or Console(highlight=False)
+    for report in reports:
+        details = _details(report)
+        if details is not None:
+            out.print(details)
+    out.print(_summary(reports))
+    if all(not report.changed for report in reports):
+        out.print("Nothing to change: everything offered is already there.")
+
+
+def print_export(report: ExportReport, console: Console | None = None) -> None:
+    """Print the scopes and file counts written to the archive, and what was left out."""
+    out = console or Console(highlight=False)
+    table = Table(title=f"Export → {report.output}")
+    table.add_column("scope")
+    table.add_column("files", justify="right")
+    for key, count in report.files.items():
+        table.add_row(key, str(count))
+    out.print(table)
+    for skipped in report.skipped:
+        out.print(f"not archived: {skipped.origin}: {skipped.reason}")
+    total = sum(report.files.values())
+    out.print(f"{total} files, {report.bytes} bytes in {len(report.files)} scopes")

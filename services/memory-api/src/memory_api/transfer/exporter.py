@@ -1,0 +1,138 @@
+"""Exporting an agent's scopes to a ``.tar.gz`` archive, as they are on disk (P-5).
+
+Layout (the one :func:`memory_api.transfer.sources.read_archive` reads back)::
+
+    agent-memory/export.json                 format, version, project, agent, time, scopes
+    agent-memory/scopes/<key>/MEMORY.md      every regular file of the scope, byte for byte:
+    agent-memory/scopes/<key>/.workspace     the index, topic files and the Workspace marker
+    agent-memory/scopes/<key>/<topic>.md
+
+Only regular files directly in a scope are archived; a symlink, a folder or a FIFO in a scope,
+and the dot-named temp files of atomic writes (``.*.tmp``), are left out and listed. Each file
+is read once through the containment checks (A-7: nothing outside the memory root). The archive
+is written to a temp file beside the output and renamed into place, so an interrupted export
+leaves no half archive under the output's name.
+
+Blocking: run it from the command line or a worker thread.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import stat
+import tarfile
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memory_core.wire import utc_timestamp
+
+from memory_api.errors import NotFound
+from memory_api.store.containment import NotRegularFileError, checked_memory_root, read_regular
+from memory_api.store.scopes import list_scopes
+from memory_api.transfer.sources import (
+    ARCHIVE_FORMAT,
+    ARCHIVE_MANIFEST,
+    ARCHIVE_ROOT,
+    IMPORT_FILE_CAP,
+    Skipped,
+)
+
+__all__ = ["ARCHIVE_VERSION", "ExportReport", "export_scopes"]
+
+ARCHIVE_VERSION = 1
+
+
+@dataclass(slots=True)
+class ExportReport:
+    """What was archived: files per scope key, bytes, and what was left out with the reason."""
+
+    output: Path
+    files: dict[str, int] = field(default_factory=dict)
+    bytes: int = 0
+    skipped: list[Skipped] = field(default_factory=list)
+
+
+def _add(archive: tarfile.TarFile, name: str, data: bytes, mtime: float) -> None:
+    info = tarfile.TarInfo(name)
+    info.size = len(data)
+    info.mtime = int(mtime)
+    info.mode = 0o644
+    archive.addfile(info, io.BytesIO(data))
+
+
+def _is_temp(name: str) -> bool:
+    return name.startswith(".") and name.endswith(".tmp")
+
+
+def _export_scope(archive: tarfile.TarFile, key: str, scope: Path, report: ExportReport) -> None:
+    report.files[key] = 0
+    for entry in sorted(os.scandir(scope), key=lambda item: item.name):
+        origin = f"{key}/{entry.name}"
+        info = entry.stat(follow_symlinks=False)
+        if not stat.S_ISREG(info.st_mode) or _is_temp(entry.name):
+            kind = "a temp file" if _is_temp(entry.name) else "not a regular file"
+            report.skipped.append(Skipped(origin, f"{kind} (not archived)"))
+            continue
+        try:
+            data, opened = read_regular(Path(entry.path), IMPORT_FILE_CAP + 1)
+        except (OSError, NotRegularFileError) as error:
+            report.skipped.append(Skipped(origin, f"cannot be read ({error})"))
+            continue
+        if len(data) > IMPORT_FILE_CAP:
+            report.skipped.append(Skipped(origin, "larger than the import cap (not archived)"))
+            continue
+        _add(archive, f"{ARCHIVE_ROOT}/scopes/{key}/{entry.name}", data, opened.st_mtime)
+        report.files[key] += 1
+        report.bytes += len(data)
+
+
+def export_scopes(
+    app_data_dir: Path,
+    project: str,
+    agent_id: str,
+    output: Path,
+    keys: list[str] | None = None,
+) -> ExportReport:
+    """Write the agent's scopes (all, or those in ``keys``) to the gzip'ed tar ``output``.
+
+    Raises :class:`~memory_api.errors.NotFound` for a requested key that has no scope, and
+    ``OSError`` when the output cannot be written (nothing is left under its name then).
+    """
+    root = checked_memory_root(Path(os.path.realpath(app_data_dir)), agent_id)
+    scopes = list_scopes(root)
+    if keys is not None:
+        found = dict(scopes)
+        missing = [key for key in keys if key not in found]
+        if missing:
+            raise NotFound(f"no scope {', '.join(map(repr, missing))} in agent {agent_id!r}")
+        scopes = [(key, found[key]) for key in dict.fromkeys(keys)]
+    report = ExportReport(output=output)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(dir=output.parent, prefix=f".{output.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            with tarfile.open(fileobj=handle, mode="w:gz") as archive:
+                now = time.time()
+                manifest = {
+                    "format": ARCHIVE_FORMAT,
+                    "version": ARCHIVE_VERSION,
+                    "project": project,
+                    "agent": agent_id,
+                    "exportedAt": utc_timestamp(now),
+                    "scopes": [key for key, _ in scopes],
+                }
+                data = json.dumps(manifest, indent=2).encode("utf-8") + b"\n"
+                _add(archive, f"{ARCHIVE_ROOT}/{ARCHIVE_MANIFEST}", data, now)
+                for key, scope in scopes:
+                    _export_scope(archive, key, scope, report)
+            handle.flush()
+            os.fsync(handle.fileno())
+        Path(temp).replace(output)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    return report

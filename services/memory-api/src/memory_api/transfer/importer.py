@@ -1,0 +1,367 @@
+"""Importing a memory folder into one scope without losing or overwriting anything (P-5).
+
+For each offered topic file, in name order:
+
+- its name is free → the file is created with exactly its bytes (``added``);
+- the name holds the very same bytes → nothing to do (``unchanged``);
+- the name is taken by something else → the newcomer is kept beside it under
+  ``<stem>-imported.md`` (then ``-imported-2`` …); if that name already holds the same bytes
+  it was imported before (``already imported``), else it is created (``renamed``).
+
+Files are created with :func:`~memory_api.store.exclusive.create_new_bytes` (temp file, fsync,
+hard link), which never replaces an existing name: an agent that writes the same name at the
+same moment keeps its file, and the newcomer goes to the next free name. Then the source index
+is merged into the scope's ``MEMORY.md`` (:func:`memory_core.index_merge.merge_index`: links
+rewritten to the names used, no line twice) through :func:`memory_core.file_edit.edit_file`,
+the primitive of the delete's index pruning (A-6): an agent's write that slips in between the
+read and the replacement is detected and the merge re-applied, never overwritten (Q-2a); a
+missing index is created only where none appeared meanwhile. All of it runs under the scope's
+cross-process lock (``index.<agent>.<scope>``, the lock of delete), so a running service's
+delete and an import never interleave (Q-4).
+
+An index that the service could not rewrite safely (not UTF-8, lone CR line ends, larger than
+the pruning cap, unreadable) is left alone; the lines that would have been added are reported
+so that nothing is lost silently. A dry run plans the same without writing anything.
+
+Blocking: run from the command line or a worker thread.
+"""
+
+from __future__ import annotations
+
+import codecs
+import itertools
+import os
+import re
+import stat
+from collections import Counter
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import Literal
+
+from memory_core import layout
+from memory_core.atomic import fsync_directory
+from memory_core.errors import FileKeptChanging, InvalidId, NotRegularFileError
+from memory_core.file_edit import FileTooLarge, edit_file
+from memory_core.index_merge import IndexMerge, merge_index
+from memory_core.keys import check_topic_file_name
+from memory_core.line_merge import merge_lines
+
+from memory_api.errors import Conflict
+from memory_api.store.containment import is_within, read_regular, real_path
+from memory_api.store.exclusive import create_new_bytes
+from memory_api.store.locks import Locks, lock_name
+from memory_api.store.pruning import PRUNE_READ_CAP
+from memory_api.transfer.sources import IMPORT_FILE_CAP, Skipped, SourceFile, SourceScope
+
+__all__ = [
+    "RENAME_SUFFIX",
+    "FileOutcome",
+    "ImportReport",
+    "import_scope",
+    "renamed_candidates",
+]
+
+RENAME_SUFFIX = "-imported"
+"""Appended to the stem of a newcomer whose name is taken: ``notes.md`` → ``notes-imported.md``."""
+WRITE_THREADS = 8
+"""Files created at once: each is fsynced, and the waits for the disk overlap."""
+MERGE_ATTEMPTS = 20
+"""How often the read-merge-compare cycle of the index is retried while others change it."""
+MAX_RENAMES = 1000
+"""How many ``-imported-N`` names are tried before the file is reported as not imported."""
+_LONE_CR = re.compile(r"\r(?!\n)")
+
+Action = Literal["added", "unchanged", "renamed", "already imported"]
+
+
+class _Occupant(Enum):
+    FREE = "free"
+    TAKEN = "taken"  # a symlink, folder, FIFO or unreadable file holds the name
+
+
+@dataclass(frozen=True, slots=True)
+class FileOutcome:
+    """What happened to one offered topic file: ``stored_as`` is its name in the scope."""
+
+    origin: str
+    name: str
+    action: Action
+    stored_as: str
+    note: str | None = None
+
+
+@dataclass(slots=True)
+class ImportReport:
+    """The outcome of importing one :class:`~memory_api.transfer.sources.SourceScope`.
+
+    ``key`` is the target scope; ``files`` one outcome per imported topic file; ``skipped``
+    what was not imported and why; ``index_added`` / ``index_skipped`` the source index lines
+    merged or left out (with the reason); ``notes`` anything else worth telling (an index that
+    could not be rewritten, a marker kept). ``dry_run`` reports what would happen.
+    """
+
+    key: str
+    label: str
+    dry_run: bool
+    files: list[FileOutcome] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    index_added: list[str] = field(default_factory=list)
+    index_skipped: list[tuple[str, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def counts(self) -> Counter[str]:
+        """Files per action, plus ``skipped`` and ``index lines added``."""
+        counts: Counter[str] = Counter(outcome.action for outcome in self.files)
+        counts["skipped"] = len(self.skipped)
+        counts["index lines added"] = len(self.index_added)
+        return counts
+
+    @property
+    def changed(self) -> bool:
+        """Whether the import wrote (or, in a dry run, would write) anything."""
+        return bool(self.index_added) or any(
+            outcome.action in ("added", "renamed") for outcome in self.files
+        )
+
+
+def renamed_candidates(name: str) -> Iterator[str]:
+    """Yield the names tried for a newcomer whose ``name`` is taken, each a K-7 topic file name.
+
+    The stem is shortened (by characters) when the new name would exceed 255 bytes.
+
+    >>> list(renamed_candidates("Deploy notes.md"))[:2]
+    ['Deploy notes-imported.md', 'Deploy notes-imported-2.md']
+    """
+    stem = name.removesuffix(".md")
+    for number in range(1, MAX_RENAMES + 1):
+        tail = RENAME_SUFFIX + ("" if number == 1 else f"-{number}") + ".md"
+        head = stem
+        while head and len((head + tail).encode("utf-8", "surrogatepass")) > 255:
+            head = head[:-1]
+        try:
+            yield check_topic_file_name(head + tail)
+        except InvalidId:
+            continue
+
+
+def _occupant(path: Path) -> bytes | _Occupant:
+    """What holds the name ``path`` in the scope: nothing, a regular file's bytes, or else."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return _Occupant.FREE
+    except OSError:
+        return _Occupant.TAKEN
+    if not stat.S_ISREG(info.st_mode):
+        return _Occupant.TAKEN
+    try:
+        raw, _ = read_regular(path, IMPORT_FILE_CAP + 1)
+    except (OSError, NotRegularFileError):
+        return _Occupant.TAKEN
+    return raw
+
+
+def _place(
+    scope: Path, item: SourceFile, *, write: bool, reserved: set[str] | None = None
+) -> FileOutcome | None:
+    """Choose (and with ``write``, create) the name of one topic file (see the module).
+
+    ``reserved`` holds names planned for other files of this import: they count as taken.
+    """
+    names = itertools.chain([item.name], renamed_candidates(item.name))
+    for number, candidate in enumerate(names):
+        path = scope / candidate
+        occupant = _occupant(path)
+        if occupant is _Occupant.FREE and (reserved is None or candidate not in reserved):
+            if not write or create_new_bytes(path, item.data, sync_parent=False):
+                action: Action = "added" if number == 0 else "renamed"
+                return FileOutcome(item.origin, item.name, action, candidate, item.note)
+            occupant = _occupant(path)  # someone created it meanwhile: judge what is there now
+        if occupant == item.data:
+            same: Action = "unchanged" if number == 0 else "already imported"
+            return FileOutcome(item.origin, item.name, same, candidate, item.note)
+    return None
+
+
+def _create(scope: Path, item: SourceFile, planned: FileOutcome) -> FileOutcome | None:
+    """Create a planned new file; if its name was taken meanwhile, place it again."""
+    if create_new_bytes(scope / planned.stored_as, item.data, sync_parent=False):
+        return planned
+    return _place(scope, item, write=True)
+
+
+def _write_all(
+    scope: Path,
+    plans: list[tuple[SourceFile, FileOutcome | None]],
+    advance: Callable[[], None] | None,
+) -> list[tuple[SourceFile, FileOutcome | None]]:
+    """Create the planned new files in parallel (each one fsynced: the disk waits overlap)."""
+    results: list[tuple[SourceFile, FileOutcome | None]] = []
+    with ThreadPoolExecutor(max_workers=WRITE_THREADS) as pool:
+        pending = {
+            number: pool.submit(_create, scope, item, plan)
+            for number, (item, plan) in enumerate(plans)
+            if plan is not None and plan.action in ("added", "renamed")
+        }
+        for number, (item, plan) in enumerate(plans):
+            results.append((item, pending[number].result() if number in pending else plan))
+            if advance is not None:
+                advance()
+    return results
+
+
+def _utf8_index(raw: bytes) -> tuple[bytes, str] | None:
+    """(BOM, text) of an index the service may rewrite: UTF-8, LF or CRLF line ends (T-2)."""
+    bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
+    try:
+        text = raw[len(bom) :].decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return (bom, text) if not _LONE_CR.search(text) else None
+
+
+class _NotRewritable(Exception):
+    """The index is not text the service may rewrite (T-2); raised out of the edit."""
+
+
+def _merged_bytes(raw: bytes | None, source: str, renames: dict[str, str]) -> IndexMerge:
+    """The merge of ``source`` into the index bytes ``raw`` (None: no index yet)."""
+    if raw is None:
+        return merge_index(None, source, renames)
+    decoded = _utf8_index(raw)
+    if decoded is None:
+        raise _NotRewritable("is not UTF-8 text with LF or CRLF line ends")
+    return merge_index(decoded[1], source, renames)
+
+
+def _bom(raw: bytes) -> bytes:
+    return codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
+
+
+def _merge_existing(
+    path: Path, source: str, renames: dict[str, str], dry_run: bool
+) -> IndexMerge | None:
+    """Merge into the index at ``path`` through :func:`memory_core.file_edit.edit_file`, which
+    re-applies the merge to a write that slips in (Q-2a); None when there is no index."""
+    merges: list[tuple[bytes, IndexMerge]] = []
+
+    def edit(raw: bytes) -> bytes | None:
+        merge = _merged_bytes(raw, source, renames)
+        merges[:] = [(raw, merge)]
+        if dry_run or not merge.changed:
+            return None
+        return _bom(raw) + merge.text.encode("utf-8")
+
+    try:
+        edited = edit_file(path, edit, merge=merge_lines, read_cap=PRUNE_READ_CAP)
+    except FileKeptChanging as error:
+        raise Conflict(
+            f"{error}: the topic files are in place; run the import again to merge the index"
+        ) from None
+    except FileTooLarge:
+        raise _NotRewritable(f"is larger than {PRUNE_READ_CAP} bytes") from None
+    except (OSError, NotRegularFileError) as error:
+        raise _NotRewritable(f"cannot be rewritten ({error.strerror or error})") from None
+    if edited is not None and (not merges or merges[0][0] != edited.before):
+        return _merged_bytes(edited.before, source, renames)
+    return merges[0][1] if merges else None
+
+
+def _merge_index_file(
+    root: Path, scope: Path, source: str, renames: dict[str, str], dry_run: bool
+) -> tuple[IndexMerge | None, str | None]:
+    """Merge ``source`` into the scope's index; returns the merge and a note if not written."""
+    path = real_path(scope / layout.INDEX_FILE)
+    if not is_within(root, path):
+        return None, f"{layout.INDEX_FILE} links outside the memory root; not changed"
+    for _ in range(MERGE_ATTEMPTS):
+        try:
+            merge = _merge_existing(path, source, renames, dry_run)
+        except _NotRewritable as problem:
+            return merge_index(None, source, renames), f"{layout.INDEX_FILE} {problem}"
+        if merge is not None:
+            return merge, None
+        # No index yet: create it, unless an agent creates one first (then merge into that).
+        merge = merge_index(None, source, renames)
+        if dry_run or not merge.changed or create_new_bytes(path, merge.text.encode("utf-8")):
+            return merge, None
+    raise Conflict(
+        f"{layout.INDEX_FILE} kept appearing and disappearing while the import merged its lines; "
+        "the topic files are in place: run the import again to merge the index"
+    )
+
+
+def import_scope(
+    root: Path,
+    scope: Path,
+    key: str,
+    source: SourceScope,
+    *,
+    locks: Locks,
+    agent_id: str,
+    dry_run: bool = False,
+    advance: Callable[[], None] | None = None,
+) -> ImportReport:
+    """Import ``source`` into the real ``scope`` directory (``key``) of the real memory ``root``.
+
+    ``advance`` is called once per offered topic file (a progress bar). Holds the scope's lock
+    (the lock of delete) unless ``dry_run``, which writes nothing and tells what would happen;
+    ``scope`` need not exist in a dry run. Raises
+    :class:`~memory_api.store.locks.LockTimeoutError` when the lock cannot be had,
+    :class:`~memory_api.errors.Conflict` when the index kept changing, and ``OSError`` when the
+    scope cannot be written.
+    """
+    report = ImportReport(key=key, label=source.label, dry_run=dry_run)
+    report.skipped.extend(source.skipped)
+    if dry_run:
+        _import_files(root, scope, source, report, dry_run=True, advance=advance)
+        return report
+    with locks.hold_sync(lock_name("index", agent_id, scope.name)):
+        _import_files(root, scope, source, report, dry_run=False, advance=advance)
+    return report
+
+
+def _import_files(
+    root: Path,
+    scope: Path,
+    source: SourceScope,
+    report: ImportReport,
+    *,
+    dry_run: bool,
+    advance: Callable[[], None] | None,
+) -> None:
+    reserved: set[str] = set()
+    plans: list[tuple[SourceFile, FileOutcome | None]] = []
+    for item in source.files:
+        plan = _place(scope, item, write=False, reserved=reserved)
+        if plan is not None:
+            reserved.add(plan.stored_as)
+        plans.append((item, plan))
+    if dry_run:
+        if advance is not None:
+            for _ in plans:
+                advance()
+    else:
+        plans = _write_all(scope, plans, advance)
+        fsync_directory(scope)  # one flush of the new names instead of one per file
+    for item, outcome in plans:
+        if outcome is None:
+            report.skipped.append(Skipped(item.origin, "every -imported name is taken"))
+        else:
+            report.files.append(outcome)
+    if source.index is None:
+        return
+    renames = {o.name: o.stored_as for o in report.files if o.stored_as != o.name}
+    merge, note = _merge_index_file(root, scope, source.index, renames, dry_run)
+    if merge is None:
+        report.notes.append(note or "index not merged")
+        return
+    if note is not None:
+        report.notes.append(f"{note}: not rewritten; add these lines by hand")
+        report.index_skipped.extend((line, "index not rewritable") for line in merge.added)
+        return
+    report.index_added.extend(merge.added)
+    report.index_skipped.extend(merge.skipped)

@@ -1,0 +1,191 @@
+"""Where an import goes, and running it over every offered scope (P-5).
+
+The target is the user scope (``--user``), the Workspace scope of a path (``--workspace``,
+K-1: the key of its real path; created with its ``.workspace`` marker like a first Session,
+K-5), or — for an export archive only — each archived scope under its own key, its marker
+restored when the scope has none (a marker naming another path is kept, K-5, and reported).
+A temporary Workspace has no Workspace scope (K-4) and is refused.
+
+Blocking: run it from the command line or a worker thread. The caller has checked that the
+agent exists in the project.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from memory_core import layout
+from memory_core.keys import USER_SCOPE, is_temporary_workspace, key_for_real_path
+
+from memory_api.errors import BadRequest, NotFound
+from memory_api.store.containment import checked_memory_root, real_path
+from memory_api.store.exclusive import create_new_bytes
+from memory_api.store.locks import Locks
+from memory_api.store.scopes import create_scope_dir, read_marker, scope_real_dir
+from memory_api.store.sessions import (
+    check_real_workspace,
+    check_workspace_path,
+    ensure_workspace_scope,
+)
+from memory_api.transfer.claude_code import claude_code_memory_dir
+from memory_api.transfer.importer import ImportReport, import_scope
+from memory_api.transfer.sources import SourceError, SourceScope, read_source
+
+__all__ = ["Target", "offered_scopes", "run_import"]
+
+TargetKind = Literal["user", "workspace", "archived"]
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """Where to import: ``user``, ``workspace`` (with its ``path``), or ``archived`` keys."""
+
+    kind: TargetKind
+    workspace: str | None = None
+
+
+def offered_scopes(
+    source: str | None,
+    source_kind: str | None,
+    workspace: str | None,
+    archive_scope: str | None,
+) -> list[SourceScope]:
+    """Read what an import is offered: the ``source`` folder or archive, or — with
+    ``source_kind="claude-code"`` — Claude Code's own memory folder of ``workspace``.
+
+    ``archive_scope`` keeps only that scope of an archive. Raises
+    :class:`~memory_api.transfer.sources.SourceError` for a missing or unusable source and a
+    wrong combination of arguments.
+    """
+    if source_kind == "claude-code":
+        if source is not None or workspace is None:
+            raise SourceError("--from claude-code takes --workspace PATH and no SOURCE")
+        folder = claude_code_memory_dir(workspace)
+        if not folder.is_dir():
+            raise SourceError(f"Claude Code keeps no memory for that Workspace here: {folder}")
+        scopes = read_source(folder)
+    elif source is None:
+        raise SourceError("name the SOURCE folder or archive, or use --from claude-code")
+    else:
+        scopes = read_source(Path(source))
+    if archive_scope is not None:
+        scopes = [scope for scope in scopes if scope.key == archive_scope]
+        if not scopes:
+            raise SourceError(f"the archive holds no scope {archive_scope!r}")
+    return scopes
+
+
+@dataclass(frozen=True, slots=True)
+class _Place:
+    key: str
+    scope: Path
+    notes: tuple[str, ...] = ()
+
+
+def _workspace_key(app_data_dir: Path, workspace: str) -> tuple[str, str]:
+    """The real path and key of ``workspace``; :class:`BadRequest` for a path that is not a
+    directory here, a relative one, or a temporary Workspace (K-4)."""
+    real = check_real_workspace(check_workspace_path(workspace))
+    if not Path(real).is_dir():
+        # unlike a harness's Session start, the import runs here: a typo would only make an
+        # orphaned scope (K-6a)
+        raise BadRequest(f"the Workspace {workspace} is no directory on this machine")
+    if is_temporary_workspace(Path(real), app_data_dir):
+        raise BadRequest(f"{workspace} is a temporary Workspace: it has no Workspace scope (K-4)")
+    return real, key_for_real_path(real)
+
+
+def _existing_or_planned(root: Path, key: str) -> Path:
+    """The scope's real directory, or where it would be created (a dry run creates nothing)."""
+    found = scope_real_dir(root, key)
+    return found if found is not None else root / key
+
+
+def _created(root: Path, key: str) -> Path:
+    create_scope_dir(root, key)
+    found = scope_real_dir(root, key)
+    if found is None:
+        raise NotFound(f"scope {key!r} cannot be created in the memory root")
+    return found
+
+
+def _archived_place(root: Path, source: SourceScope, dry_run: bool) -> _Place:
+    """The archived scope's own key; its marker restored when missing (never overwritten)."""
+    key = source.key or USER_SCOPE
+    if dry_run:
+        return _Place(key, _existing_or_planned(root, key))
+    scope = _created(root, key)
+    if key == USER_SCOPE or not source.marker:
+        return _Place(key, scope)
+    if create_new_bytes(scope / layout.MARKER_FILE, (source.marker + "\n").encode("utf-8")):
+        return _Place(key, scope, (f"restored its {layout.MARKER_FILE} marker",))
+    marker = read_marker(root, scope, key)
+    if marker.path != source.marker:
+        note = f"kept its {layout.MARKER_FILE} ({marker.path!r}); the archive's names "
+        return _Place(key, scope, (note + repr(source.marker),))
+    return _Place(key, scope)
+
+
+def _place(
+    app_data_dir: Path, root: Path, target: Target, source: SourceScope, dry_run: bool
+) -> _Place:
+    if target.kind == "archived":
+        return _archived_place(root, source, dry_run)
+    if target.kind == "user":
+        if dry_run:
+            return _Place(USER_SCOPE, _existing_or_planned(root, USER_SCOPE))
+        return _Place(USER_SCOPE, _created(root, USER_SCOPE))
+    real, key = _workspace_key(app_data_dir, target.workspace or "")
+    if dry_run:
+        return _Place(key, _existing_or_planned(root, key))
+    made_key, scope = ensure_workspace_scope(root, real)
+    if scope is None:
+        raise NotFound(f"the Workspace scope {made_key!r} cannot be used (not a directory)")
+    return _Place(made_key, scope)
+
+
+def run_import(
+    app_data_dir: Path,
+    agent_id: str,
+    target: Target,
+    sources: list[SourceScope],
+    *,
+    locks: Locks,
+    dry_run: bool = False,
+    advance: Callable[[], None] | None = None,
+) -> list[ImportReport]:
+    """Import every source scope into its target scope; one report per source scope.
+
+    A non-archive target takes exactly one source scope (:class:`BadRequest` otherwise).
+    Raises what :func:`~memory_api.transfer.importer.import_scope` raises, ``InvalidId`` for a
+    bad agent id and :class:`BadRequest` for a bad or temporary Workspace path.
+    """
+    if target.kind != "archived" and len(sources) != 1:
+        keys = ", ".join(source.key or source.label for source in sources) or "none"
+        raise BadRequest(
+            f"the archive holds {len(sources)} scopes ({keys}); import it without --user and "
+            "--workspace to restore each under its own key, or pick one with --archive-scope"
+        )
+    app_data_dir = real_path(app_data_dir)
+    root = checked_memory_root(app_data_dir, agent_id)
+    if not dry_run:
+        root.mkdir(parents=True, exist_ok=True)
+    reports: list[ImportReport] = []
+    for source in sources:
+        place = _place(app_data_dir, root, target, source, dry_run)
+        report = import_scope(
+            root,
+            place.scope,
+            place.key,
+            source,
+            locks=locks,
+            agent_id=agent_id,
+            dry_run=dry_run,
+            advance=advance,
+        )
+        report.notes[:0] = place.notes
+        reports.append(report)
+    return reports

@@ -1,0 +1,297 @@
+"""What an import is offered (P-5): a memory folder, or an archive written by the export.
+
+A **folder** is read one level deep, the way coding agents keep their memory: ``MEMORY.md`` is
+its index, every other ``*.md`` file whose name passes K-7 a topic file. Everything else is
+listed with the reason it is not imported: a file that is not Markdown, a folder, a symlink
+(never followed: it could lead anywhere), a FIFO or device, a name no route could address, a
+file larger than :data:`IMPORT_FILE_CAP`.
+
+An **archive** is a ``.tar.gz`` written by :mod:`memory_api.transfer.exporter`: its members are
+read into memory and judged by name and type; nothing is ever extracted to disk, so a member
+named ``../x`` or a link member can do no harm (it is listed as skipped).
+
+Topic bytes are kept as they are when they are UTF-8 (a BOM included). Text in another
+encoding is decoded as reading does (:func:`memory_core.decoding.decode_text`: UTF-16 by its
+BOM, else cp1252 or Latin-1) and stored as UTF-8, so the scope reads the same text and every
+tool can open it; the report names the file and the encoding.
+
+Blocking: run in a worker thread or from the command line.
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+import json
+import os
+import stat
+import tarfile
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from memory_core import layout
+from memory_core.decoding import decode_text
+from memory_core.errors import InvalidId
+from memory_core.keys import check_scope_key, check_topic_file_name
+
+from memory_api.store.containment import NotRegularFileError, read_regular
+
+__all__ = [
+    "ARCHIVE_FORMAT",
+    "ARCHIVE_MANIFEST",
+    "ARCHIVE_ROOT",
+    "IMPORT_FILE_CAP",
+    "Skipped",
+    "SourceError",
+    "SourceFile",
+    "SourceScope",
+    "is_archive",
+    "read_archive",
+    "read_folder",
+    "read_source",
+    "stored_bytes",
+]
+
+IMPORT_FILE_CAP = 16 * 1024 * 1024
+"""A file larger than this (bytes) is not imported (listed with the reason); reading caps at
+1 MiB anyway (T-2), so such a file would not be readable as a memory."""
+ARCHIVE_ROOT = "agent-memory"
+"""The one top folder of an export archive: ``agent-memory/scopes/<key>/<file>``."""
+ARCHIVE_MANIFEST = "export.json"
+"""``agent-memory/export.json``: format, version, project, agent, time and scopes."""
+ARCHIVE_FORMAT = "agent-memory-export"
+ARCHIVE_MAX_MEMBERS = 200_000
+"""An archive with more members than this is refused (a guard against a tar bomb)."""
+
+
+class SourceError(ValueError):
+    """The source cannot be imported at all (missing, not a folder or archive, corrupt)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    """A topic file offered for import: its K-7 name, the bytes to store, where it came from,
+    and a note when the bytes were transcoded (``None`` when they are stored as they are)."""
+
+    name: str
+    data: bytes
+    origin: str
+    note: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """Something offered that is not imported, with the reason."""
+
+    origin: str
+    reason: str
+
+
+@dataclass(slots=True)
+class SourceScope:
+    """One memory folder's content: topic files, index text, and what is skipped.
+
+    ``label`` names it for the report (a folder path or ``archive:<key>``); ``key`` is the
+    archived scope key (None for a folder); ``index`` is the decoded ``MEMORY.md`` (None when
+    there is none); ``marker`` the archived ``.workspace`` text (archives only).
+    """
+
+    label: str
+    key: str | None = None
+    files: list[SourceFile] = field(default_factory=list)
+    index: str | None = None
+    marker: str | None = None
+    skipped: list[Skipped] = field(default_factory=list)
+
+
+def stored_bytes(raw: bytes) -> tuple[bytes, str | None]:
+    """Return the bytes to store for a topic file's ``raw`` bytes, and a note if transcoded.
+
+    UTF-8 (with or without a BOM) is kept byte for byte; anything else is decoded as reading
+    does and stored as UTF-8 (the note names the encoding read).
+
+    >>> stored_bytes("Café".encode("cp1252"))
+    (b'Caf\\xc3\\xa9', 'not valid UTF-8 (byte 0xe9 at offset 3); read as cp1252; stored as UTF-8')
+    """
+    body = raw[len(codecs.BOM_UTF8) :] if raw.startswith(codecs.BOM_UTF8) else raw
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    else:
+        return raw, None
+    text, problems = decode_text(raw)
+    encoding = [p.removeprefix("encoding: ") for p in problems if p.startswith("encoding: ")]
+    return text.encode("utf-8"), "; ".join([*encoding, "stored as UTF-8"])
+
+
+def _index_text(raw: bytes) -> str:
+    text, _ = decode_text(raw)
+    return text
+
+
+def _file_reason(name: str) -> str | None:
+    """Why a regular file named ``name`` is not a topic file, or None when it is one."""
+    if not name.endswith(".md"):
+        return "not a Markdown file (.md)"
+    try:
+        check_topic_file_name(name)
+    except InvalidId as error:
+        return f"file name {error.reason}"
+    return None
+
+
+def _read_entry(scope: SourceScope, entry: os.DirEntry[str]) -> None:
+    """Judge one folder entry and add it to ``scope`` as a file, the index, or skipped."""
+    path = Path(entry.path)
+    try:
+        info = entry.stat(follow_symlinks=False)
+    except OSError as error:
+        scope.skipped.append(Skipped(entry.path, f"cannot be read ({error.strerror or error})"))
+        return
+    if stat.S_ISLNK(info.st_mode):
+        scope.skipped.append(Skipped(entry.path, "a symlink (not followed)"))
+        return
+    if stat.S_ISDIR(info.st_mode):
+        scope.skipped.append(Skipped(entry.path, "a folder (only the top level is imported)"))
+        return
+    if not stat.S_ISREG(info.st_mode):
+        scope.skipped.append(Skipped(entry.path, "not a regular file (FIFO, socket or device)"))
+        return
+    reason = None if entry.name == layout.INDEX_FILE else _file_reason(entry.name)
+    if reason is None and info.st_size > IMPORT_FILE_CAP:
+        reason = f"larger than {IMPORT_FILE_CAP // (1024 * 1024)} MiB"
+    if reason is not None:
+        scope.skipped.append(Skipped(entry.path, reason))
+        return
+    try:
+        raw, _ = read_regular(path, IMPORT_FILE_CAP + 1)
+    except (OSError, NotRegularFileError) as error:
+        scope.skipped.append(Skipped(entry.path, f"cannot be read ({error.strerror or error})"))
+        return
+    if entry.name == layout.INDEX_FILE:
+        scope.index = _index_text(raw)
+        return
+    data, note = stored_bytes(raw)
+    scope.files.append(SourceFile(entry.name, data, entry.path, note))
+
+
+def read_folder(folder: Path) -> SourceScope:
+    """Read a memory folder one level deep (see the module docstring).
+
+    Raises :class:`SourceError` when ``folder`` is missing, not a folder, or cannot be listed.
+    """
+    if not folder.is_dir():
+        raise SourceError(f"{folder} is not a folder")
+    try:
+        entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+    except OSError as error:
+        raise SourceError(f"{folder} cannot be listed: {error.strerror or error}") from None
+    scope = SourceScope(label=str(folder))
+    for entry in entries:
+        _read_entry(scope, entry)
+    scope.files.sort(key=lambda item: item.name)
+    return scope
+
+
+def is_archive(path: Path) -> bool:
+    """Tell whether ``path`` is a regular file holding a tar archive (gzip'ed or not)."""
+    return path.is_file() and tarfile.is_tarfile(path)
+
+
+def _member_scope(
+    scopes: dict[str, SourceScope], member: tarfile.TarInfo, archive: str
+) -> tuple[SourceScope, str] | Skipped:
+    """The archived scope and file name of ``member``, or why it is skipped."""
+    parts = PurePosixPath(member.name).parts
+    origin = f"{archive}:{member.name}"
+    if len(parts) != 4 or parts[0] != ARCHIVE_ROOT or parts[1] != "scopes":
+        return Skipped(origin, "not a file of an archived scope (agent-memory/scopes/KEY/FILE)")
+    key, name = parts[2], parts[3]
+    try:
+        check_scope_key(key)
+    except InvalidId as error:
+        return Skipped(origin, f"scope key {error.reason}")
+    scope = scopes.setdefault(key, SourceScope(label=f"archive:{key}", key=key))
+    if not member.isreg():
+        return Skipped(origin, "a link or special member (not imported)")
+    return scope, name
+
+
+def _add_member(scope: SourceScope, name: str, raw: bytes, origin: str) -> None:
+    if name == layout.INDEX_FILE:
+        scope.index = _index_text(raw)
+    elif name == layout.MARKER_FILE:
+        scope.marker = raw.decode("utf-8", "replace").strip()
+    else:
+        reason = _file_reason(name)
+        if reason is not None:
+            scope.skipped.append(Skipped(origin, reason))
+            return
+        data, note = stored_bytes(raw)
+        scope.files.append(SourceFile(name, data, origin, note))
+
+
+def read_archive(path: Path) -> list[SourceScope]:
+    """Read an export archive into one :class:`SourceScope` per archived scope, sorted by key.
+
+    Raises :class:`SourceError` when it is not a readable tar archive of the export's format.
+    """
+    scopes: dict[str, SourceScope] = {}
+    loose: list[Skipped] = []
+    manifest_seen = False
+    try:
+        with tarfile.open(path, "r:*") as archive:
+            for count, member in enumerate(archive):
+                if count >= ARCHIVE_MAX_MEMBERS:
+                    raise SourceError(f"{path} holds more than {ARCHIVE_MAX_MEMBERS} members")
+                if member.isdir():
+                    continue
+                if member.name == f"{ARCHIVE_ROOT}/{ARCHIVE_MANIFEST}" and member.isreg():
+                    manifest_seen = _check_manifest(archive, member, path)
+                    continue
+                found = _member_scope(scopes, member, path.name)
+                if isinstance(found, Skipped):
+                    loose.append(found)
+                    continue
+                scope, name = found
+                origin = f"{path.name}:{member.name}"
+                if member.size > IMPORT_FILE_CAP:
+                    scope.skipped.append(Skipped(origin, "larger than the import cap"))
+                    continue
+                handle = archive.extractfile(member)
+                raw = handle.read(IMPORT_FILE_CAP + 1) if handle is not None else b""
+                _add_member(scope, name, raw, origin)
+    except (tarfile.TarError, EOFError, OSError) as error:
+        raise SourceError(f"{path} is not a readable archive: {error}") from None
+    if not manifest_seen:
+        raise SourceError(f"{path} is not an Agent Memory export (no {ARCHIVE_MANIFEST})")
+    ordered = [scopes[key] for key in sorted(scopes)]
+    if ordered:
+        ordered[0].skipped[:0] = loose
+    for scope in ordered:
+        scope.files.sort(key=lambda item: item.name)
+    return ordered
+
+
+def _check_manifest(archive: tarfile.TarFile, member: tarfile.TarInfo, path: Path) -> bool:
+    handle = archive.extractfile(member)
+    try:
+        manifest = json.load(io.BytesIO(handle.read(1024 * 1024) if handle else b""))
+    except ValueError:
+        raise SourceError(f"{path}: {ARCHIVE_MANIFEST} is not JSON") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != ARCHIVE_FORMAT:
+        raise SourceError(f"{path} is not an Agent Memory export ({ARCHIVE_MANIFEST} format)")
+    return True
+
+
+def read_source(path: Path) -> list[SourceScope]:
+    """Read ``path`` as an export archive when it is one, else as a memory folder.
+
+    Raises :class:`SourceError` when it is neither (missing, a plain file, unreadable).
+    """
+    if is_archive(path):
+        return read_archive(path)
+    if path.is_file():
+        raise SourceError(f"{path} is a file, not a memory folder or an export archive")
+    return [read_folder(path)]

@@ -1,0 +1,174 @@
+"""Merging one index into another (P-5): links renamed, lines added once; pure text in, text out.
+
+An import brings a foreign ``MEMORY.md`` along with its topic files. Files whose names were
+already taken in the target scope are kept under new names, so the lines linking to them must
+link to the names actually used (:func:`rewrite_links`); then the source lines are merged into
+the target index without duplicates (:func:`merge_index`):
+
+- a target that has no index (or a blank one) receives the source index whole, links rewritten;
+- otherwise a source line is appended unless it is blank, already present (compared without
+  outer whitespace), the source's top-level ``# `` title, or a link line whose every topic link
+  already has a line in the target (the memory is indexed there already);
+- the target's own lines are never changed, reordered or removed, and its line ends (LF or
+  CRLF) are used for the appended lines.
+
+Merging the same source twice therefore adds nothing the second time (P-5, "a second run
+changes nothing").
+
+>>> rewrite_links("- [Uv](uv.md#why) — use uv", {"uv.md": "uv-imported.md"})
+'- [Uv](uv-imported.md#why) — use uv'
+>>> rewrite_links("- [D](<Deploy notes.md>)", {"Deploy notes.md": "Deploy notes-imported.md"})
+'- [D](<Deploy notes-imported.md>)'
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from urllib.parse import quote, unquote
+
+from memory_core.index import index_lines, linked_topic_files, topic_link_targets
+from memory_core.markdown import blank_code_spans, fenced_lines
+
+__all__ = ["IndexMerge", "merge_index", "rewrite_links"]
+
+_REFERENCE_RE = re.compile(r"( {0,3}\[[^\]\n]+\]:[ \t]*)(<[^<>\n]*>|\S+)")
+# Characters a bare link destination cannot hold as they are; anything else stays readable.
+_BARE_SAFE = "!$&'*+,;=:@~-._"
+
+
+def _nfc(text: str) -> str:
+    return unicodedata.normalize("NFC", text)
+
+
+def _new_destination(raw: str, angled: bool, renames: Mapping[str, str]) -> str | None:
+    """The rewritten destination for ``raw`` (without angle brackets), or None if unchanged."""
+    cut = min((i for i in (raw.find("#"), raw.find("?")) if i != -1), default=len(raw))
+    path, suffix = raw[:cut], raw[cut:]
+    prefix = ""
+    while path.startswith("./"):
+        prefix, path = prefix + "./", path[2:]
+    new = renames.get(_nfc(unquote(path)))
+    if new is None:
+        return None
+    if angled:
+        return prefix + new + suffix
+    if "%" in path or any(char in new for char in " ()<>%"):
+        return prefix + quote(new, safe=_BARE_SAFE) + suffix
+    return prefix + new + suffix
+
+
+def _inline_spans(prose: str) -> list[tuple[int, int, bool]]:
+    """``(start, end, angled)`` of every inline link destination in a code-span-blanked line."""
+    spans: list[tuple[int, int, bool]] = []
+    position = prose.find("](")
+    while position != -1:
+        i = position + 2
+        while i < len(prose) and prose[i] in " \t":
+            i += 1
+        if i < len(prose) and prose[i] == "<":
+            close = prose.find(">", i + 1)
+            if close != -1:
+                spans.append((i + 1, close, True))
+        else:
+            start, depth = i, 0
+            while i < len(prose) and prose[i] not in " \t":
+                if prose[i] == "(":
+                    depth += 1
+                elif prose[i] == ")":
+                    if depth == 0:
+                        break
+                    depth -= 1
+                i += 1
+            if i > start:
+                spans.append((start, i, False))
+        position = prose.find("](", position + 2)
+    return spans
+
+
+def rewrite_links(line: str, renames: Mapping[str, str]) -> str:
+    """Point the links of ``line`` that name a renamed topic file at its new name (T-4 forms).
+
+    ``renames`` maps an old file name (NFC) to the new one. The link's form is kept: ``./``,
+    ``<…>``, a ``#anchor`` or ``?query``, percent-encoding (a bare target that needs it is
+    encoded). Prose mentions and links in code spans are left alone.
+    """
+    if not renames:
+        return line
+    prose = blank_code_spans(line)
+    spans = _inline_spans(prose)
+    reference = _REFERENCE_RE.match(prose)
+    if reference:
+        start, end = reference.span(2)
+        angled = prose[start] == "<"
+        spans.append((start + 1, end - 1, True) if angled else (start, end, False))
+    result = line
+    for start, end, angled in sorted(spans, reverse=True):  # right to left: offsets stay valid
+        new = _new_destination(line[start:end], angled, renames)
+        if new is not None:
+            result = result[:start] + new + result[end:]
+    return result
+
+
+@dataclass(slots=True)
+class IndexMerge:
+    """What :func:`merge_index` did: the new ``text`` and the source lines ``added``
+    (links rewritten) and ``skipped`` (each with the reason: ``"already there"``,
+    ``"already indexed"``, ``"title"``). ``changed`` tells whether ``text`` differs."""
+
+    text: str
+    changed: bool
+    added: list[str] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _line_end(text: str) -> str:
+    return "\r\n" if "\r\n" in text else "\n"
+
+
+def merge_index(target: str | None, source: str, renames: Mapping[str, str]) -> IndexMerge:
+    """Merge the ``source`` index into the ``target`` index (None: there is none yet).
+
+    ``renames`` maps source file names to the names used in the target scope (see
+    :func:`rewrite_links`). Returns an :class:`IndexMerge`; see the module docstring for which
+    lines are added. Never raises on content.
+    """
+    lines = index_lines(source)
+    fenced = fenced_lines(lines)
+    rewritten = [
+        line if in_fence else rewrite_links(line, renames)
+        for line, in_fence in zip(lines, fenced, strict=True)
+    ]
+    if target is None or not target.strip():
+        end = _line_end(source)
+        text = end.join(rewritten) + (end if rewritten else "")
+        added = [line for line in rewritten if line.strip()]
+        return IndexMerge(text=text, changed=bool(added), added=added)
+    present = {line.strip() for line in index_lines(target)}
+    indexed = set(linked_topic_files(target))
+    merge = IndexMerge(text=target, changed=False)
+    appended: list[str] = []
+    for line, in_fence in zip(rewritten, fenced, strict=True):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        links = [] if in_fence else [_nfc(t) for t in topic_link_targets(line)]
+        if stripped in present:
+            merge.skipped.append((line, "already there"))
+        elif stripped.startswith("# ") and not links:
+            merge.skipped.append((line, "title"))
+        elif links and all(link in indexed for link in links):
+            merge.skipped.append((line, "already indexed"))
+        else:
+            appended.append(line)
+            present.add(stripped)
+            indexed.update(links)
+    if appended:
+        end = _line_end(target)
+        head = target if target.endswith("\n") else target + end
+        merge.text = head + end.join(appended) + end
+        merge.changed = True
+        merge.added = appended
+    return merge

@@ -1,0 +1,157 @@
+"""P-5: ``--from claude-code`` finds Claude Code's own auto-memory folder of a Workspace.
+
+The folder naming is ported from Claude Code 2.1.332's shipped CLI; the port is checked against
+the CLI's own two functions (copied below, as minified in the CLI) run by Node.js.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from memory_api.cli import main
+from memory_api.transfer.claude_code import (
+    claude_code_memory_dir,
+    git_project_root,
+    java_string_hash,
+    sanitize_path,
+)
+from memory_core import layout
+
+from tests.api.test_p5_import import CASE
+
+# From @anthropic-ai/claude-code 2.1.332 (bin/claude.exe): the hash and the folder name.
+CLAUDE_CODE_JS = """
+function Nle(n){let t=0;for(let r=0;r<n.length;r++)t=(t<<5)-t+n.charCodeAt(r)|0;return t}
+function me(e){return Math.abs(Nle(e)).toString(36)}
+function w(e){return e.replace(/[^a-zA-Z0-9]/g,"-")}
+function J$(e){let n=w(e);if(n.length<=200)return n;return`${n.slice(0,200)}-${me(e)}`}
+const paths = JSON.parse(require("fs").readFileSync(0, "utf8"));
+console.log(JSON.stringify(paths.map((p) => [Nle(p), J$(p)])));
+"""
+PATHS = [
+    "/home/ada/src/shop-api",
+    "/home/ada/My Repo (2)/über-app",
+    "/srv/" + "deep/" * 60 + "project",
+    "/srv/" + "データ/" * 80 + "x",
+    "/tmp/emoji-😀-" + "a" * 210,
+]
+
+
+def node() -> str:
+    """The Node.js binary; the port check cannot run without it."""
+    found = shutil.which("node")
+    if found is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("node is required for the Claude Code naming check (CI=true)")
+        pytest.skip("NODE NOT INSTALLED: the Claude Code naming check needs node")
+    return found
+
+
+def test_p5_folder_name_matches_claude_codes_own_functions() -> None:
+    done = subprocess.run(
+        [node(), "-e", CLAUDE_CODE_JS],
+        input=json.dumps(PATHS),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    expected = json.loads(done.stdout)
+    assert [[java_string_hash(p), sanitize_path(p)] for p in PATHS] == expected
+    assert len(sanitize_path(PATHS[2])) > 200  # the long form, with its hash, was exercised
+
+
+def git(*argv: str) -> None:
+    """Run git quietly with a fixed identity."""
+    subprocess.run(
+        ["git", "-c", "user.email=t@example.com", "-c", "user.name=T", *argv],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+
+
+def test_p5_a_worktree_shares_the_main_working_trees_memory(tmp_path: Path) -> None:
+    repo = tmp_path / "src" / "shop api"
+    repo.mkdir(parents=True)
+    git("init", "-q", str(repo))
+    git("-C", str(repo), "commit", "-q", "--allow-empty", "-m", "start")
+    worktree = tmp_path / "src" / "shop-feature"
+    git("-C", str(repo), "worktree", "add", "-q", str(worktree))
+    (repo / "pkg").mkdir()
+    real_repo = Path(os.path.realpath(repo))
+    assert git_project_root(Path(os.path.realpath(worktree))) == real_repo
+    assert git_project_root(real_repo / "pkg") == real_repo
+    env = {"CLAUDE_CONFIG_DIR": str(tmp_path / "cfg")}
+    expected = tmp_path / "cfg" / "projects" / sanitize_path(str(real_repo)) / "memory"
+    assert claude_code_memory_dir(str(worktree), env) == expected
+    assert claude_code_memory_dir(str(repo / "pkg"), env) == expected
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    home_default = Path("/home/ada/.claude/projects")
+    assert claude_code_memory_dir(str(plain), {"HOME": "/home/ada"}) == (
+        home_default / sanitize_path(os.path.realpath(plain)) / "memory"
+    )
+
+
+def test_p5_user_setting_auto_memory_directory_wins(tmp_path: Path) -> None:
+    config = tmp_path / "cfg"
+    config.mkdir()
+    (config / "settings.json").write_text(
+        json.dumps({"autoMemoryDirectory": "~/notes/memory"}), encoding="utf-8"
+    )
+    env = {"CLAUDE_CONFIG_DIR": str(config), "HOME": str(tmp_path)}
+    found = claude_code_memory_dir(str(tmp_path), env)
+    assert found == Path("~/notes/memory").expanduser()
+
+
+def test_p5_import_from_claude_code(
+    data_dir: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("MEMORY_API_DATA_DIR", str(data_dir))
+    monkeypatch.setenv("COLUMNS", "200")
+    config = tmp_path / "claude-config"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    workspace = tmp_path / "src" / "shop"
+    workspace.mkdir(parents=True)
+    argv = ["memory", "import", "--from", "claude-code", "--workspace", str(workspace)]
+    argv += ["--project", "acme", "--agent", "coder"]
+    assert main(["agent", "create", "--project", "acme", "--id", "coder", "--name", "C"]) == 0
+    assert main(argv) == 1
+    assert "Claude Code keeps no memory for that Workspace" in capsys.readouterr().err
+    folder = config / "projects" / sanitize_path(os.path.realpath(workspace)) / "memory"
+    shutil.copytree(CASE / "memory", folder)
+    assert main(argv) == 0
+    assert str(folder) in capsys.readouterr().err
+    scopes = [p for p in layout.memory_root(data_dir, "coder").iterdir() if p.name != "user"]
+    [scope] = scopes
+    assert (scope / "feedback_prefers_uv.md").read_bytes() == (
+        CASE / "memory" / "feedback_prefers_uv.md"
+    ).read_bytes()
+    assert (
+        main(
+            [
+                "memory",
+                "import",
+                str(folder),
+                "--from",
+                "claude-code",
+                "--workspace",
+                str(workspace),
+                "--project",
+                "acme",
+                "--agent",
+                "coder",
+            ]
+        )
+        == 1
+    )
+    assert "no SOURCE" in capsys.readouterr().err

@@ -1,0 +1,200 @@
+"""P-5: ``memory-api memory export`` writes the scopes as they are; import takes them back."""
+
+from __future__ import annotations
+
+import io
+import json
+import tarfile
+from pathlib import Path
+
+import pytest
+from memory_api.cli import main
+from memory_core import layout
+
+from tests.api.conftest import copy_corpus
+from tests.api.test_p5_import import CASE, snapshot
+
+PROJECT = "acme"
+
+
+@pytest.fixture
+def env(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The CLI on the test data dir; agents ``coder`` (with memory) and ``copy`` (empty)."""
+    monkeypatch.setenv("MEMORY_API_DATA_DIR", str(data_dir))
+    monkeypatch.setenv("COLUMNS", "200")
+    for agent in ("coder", "copy"):
+        argv = ["agent", "create", "--project", PROJECT, "--id", agent, "--name", agent]
+        assert main(argv) == 0
+    root = layout.memory_root(data_dir, "coder")
+    copy_corpus("user-scope", root / "user")
+    workspace = data_dir.parent / "src" / "shop"
+    workspace.mkdir(parents=True)
+    assert (
+        main(
+            [
+                "memory",
+                "import",
+                str(CASE / "memory"),
+                "--workspace",
+                str(workspace),
+                "--project",
+                PROJECT,
+                "--agent",
+                "coder",
+            ]
+        )
+        == 0
+    )
+    return data_dir
+
+
+def test_p5_export_holds_every_scope_with_markers(env: Path, tmp_path: Path) -> None:
+    output = tmp_path / "out" / "coder.tar.gz"
+    assert (
+        main(["memory", "export", "--project", PROJECT, "--agent", "coder", "-o", str(output)]) == 0
+    )
+    root = layout.memory_root(env, "coder")
+    with tarfile.open(output) as archive:
+        names = set(archive.getnames())
+        manifest = json.load(archive.extractfile("agent-memory/export.json") or io.BytesIO())
+        for scope in root.iterdir():
+            for path in scope.iterdir():
+                member = f"agent-memory/scopes/{scope.name}/{path.name}"
+                assert member in names
+                assert (archive.extractfile(member) or io.BytesIO()).read() == path.read_bytes()
+    assert manifest["format"] == "agent-memory-export" and manifest["agent"] == "coder"
+    assert any(name.endswith("/" + layout.MARKER_FILE) for name in names)
+    assert not list(output.parent.glob(".*.tmp"))  # written through a temp file, renamed
+
+
+def test_p5_export_then_import_round_trip(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output = tmp_path / "coder.tar.gz"
+    assert (
+        main(["memory", "export", "--project", PROJECT, "--agent", "coder", "-o", str(output)]) == 0
+    )
+    argv = ["memory", "import", str(output), "--project", PROJECT, "--agent", "copy"]
+    assert main(argv) == 0
+    original = snapshot(layout.memory_root(env, "coder"))
+    restored = snapshot(layout.memory_root(env, "copy"))
+    assert {name: data for name, (data, _, _) in restored.items()} == {
+        name: data for name, (data, _, _) in original.items()
+    }
+    before = snapshot(env)
+    capsys.readouterr()
+    assert main(argv) == 0  # a second run changes nothing
+    assert "Nothing to change" in capsys.readouterr().out
+    assert snapshot(env) == before
+
+
+def test_p5_one_archived_scope_into_the_user_scope(env: Path, tmp_path: Path) -> None:
+    output = tmp_path / "coder.tar.gz"
+    root = layout.memory_root(env, "coder")
+    key = next(p.name for p in root.iterdir() if p.name != "user")
+    assert (
+        main(
+            [
+                "memory",
+                "export",
+                "--project",
+                PROJECT,
+                "--agent",
+                "coder",
+                "--scope",
+                key,
+                "-o",
+                str(output),
+            ]
+        )
+        == 0
+    )
+    assert (
+        main(["memory", "import", str(output), "--user", "--project", PROJECT, "--agent", "copy"])
+        == 0
+    )
+    user = layout.memory_root(env, "copy") / "user"
+    assert (user / "Deploy notes.md").read_bytes() == (root / key / "Deploy notes.md").read_bytes()
+    assert not (user / layout.MARKER_FILE).exists()  # a marker belongs to its own scope
+
+
+def test_p5_archive_with_several_scopes_needs_a_choice(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output = tmp_path / "coder.tar.gz"
+    assert (
+        main(["memory", "export", "--project", PROJECT, "--agent", "coder", "-o", str(output)]) == 0
+    )
+    argv = ["memory", "import", str(output), "--user", "--project", PROJECT, "--agent", "copy"]
+    assert main(argv) == 1
+    assert "--archive-scope" in capsys.readouterr().err
+    assert main([*argv, "--archive-scope", "user"]) == 0
+    user = layout.memory_root(env, "copy") / "user"
+    assert sorted(p.name for p in user.iterdir()) == sorted(
+        p.name for p in (layout.memory_root(env, "coder") / "user").iterdir()
+    )
+
+
+def test_p5_hostile_archive_members_are_skipped_never_extracted(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output = tmp_path / "evil.tar.gz"
+    with tarfile.open(output, "w:gz") as archive:
+
+        def add(name: str, data: bytes) -> None:
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+
+        add("agent-memory/export.json", json.dumps({"format": "agent-memory-export"}).encode())
+        add("agent-memory/scopes/user/ok.md", b"fine\n")
+        add("agent-memory/scopes/user/../../../escape.md", b"no\n")
+        add("agent-memory/scopes/../x.md", b"no\n")
+        link = tarfile.TarInfo("agent-memory/scopes/user/link.md")
+        link.type = tarfile.SYMTYPE
+        link.linkname = "/etc/passwd"
+        archive.addfile(link)
+    assert (
+        main(["memory", "import", str(output), "--user", "--project", PROJECT, "--agent", "copy"])
+        == 0
+    )
+    out = capsys.readouterr().out
+    user = layout.memory_root(env, "copy") / "user"
+    assert (user / "ok.md").read_bytes() == b"fine\n"
+    assert not (user / "link.md").exists()
+    assert not any(p.name == "escape.md" for p in tmp_path.rglob("escape.md"))
+    assert "link.md" in out and "escape.md" in out
+
+
+def test_p5_not_an_export_archive(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output = tmp_path / "other.tar.gz"
+    with tarfile.open(output, "w:gz") as archive:
+        archive.add(CASE / "memory", arcname="memory")
+    assert (
+        main(["memory", "import", str(output), "--user", "--project", PROJECT, "--agent", "copy"])
+        == 1
+    )
+    assert "not an Agent Memory export" in capsys.readouterr().err
+    assert not list((layout.memory_root(env, "copy") / "user").iterdir())
+
+
+def test_p5_restoring_keeps_a_marker_that_names_another_path(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output = tmp_path / "coder.tar.gz"
+    assert (
+        main(["memory", "export", "--project", PROJECT, "--agent", "coder", "-o", str(output)]) == 0
+    )
+    root = layout.memory_root(env, "coder")
+    key = next(p.name for p in root.iterdir() if p.name != "user")
+    taken = layout.memory_root(env, "copy") / key
+    taken.mkdir(parents=True)
+    (taken / layout.MARKER_FILE).write_text("/somewhere/else\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["memory", "import", str(output), "--project", PROJECT, "--agent", "copy"]) == 0
+    assert (taken / layout.MARKER_FILE).read_text(encoding="utf-8") == "/somewhere/else\n"
+    out = capsys.readouterr().out
+    assert "kept its .workspace" in out and "/somewhere/else" in out
+    assert (taken / "Deploy notes.md").exists()

@@ -1,0 +1,340 @@
+"""P-5: ``memory-api memory import`` — nothing lost, nothing overwritten, reported, idempotent.
+
+Run through the real command line (:func:`memory_api.cli.main`) against a data dir under
+``tmp_path``; the case folder is ``tests/data/cases/import-claude-code-folder`` (a memory
+folder as Claude Code keeps it: an index with a heading and an angle-bracket link to a file
+name with a space, snake_case names, ``metadata.type``, extra fields).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from memory_api.cli import main
+from memory_api.store.locks import Locks, LockTimeoutError, lock_name
+from memory_api.transfer import importer
+from memory_api.transfer.console import PROGRESS_MIN_FILES, import_progress
+from memory_api.transfer.runner import Target, run_import
+from memory_api.transfer.sources import read_folder
+from memory_core import layout
+from memory_core.atomic import atomic_write_bytes
+from memory_core.index import index_lines, linked_topic_files
+from memory_core.index_merge import IndexMerge, merge_index
+from memory_core.keys import key_for_real_path
+from memory_core.topics import parse_topic
+from rich.console import Console
+
+CASE = Path(__file__).resolve().parents[1] / "data" / "cases" / "import-claude-code-folder"
+PROJECT, AGENT = "acme", "coder"
+ARGS = ["--project", PROJECT, "--agent", AGENT]
+
+
+@pytest.fixture
+def env(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The CLI on the test data dir, with the agent ``coder`` created; a wide terminal."""
+    monkeypatch.setenv("MEMORY_API_DATA_DIR", str(data_dir))
+    monkeypatch.setenv("COLUMNS", "200")
+    assert main(["agent", "create", "--project", PROJECT, "--id", AGENT, "--name", "C"]) == 0
+    return data_dir
+
+
+def user_scope(data_dir: Path) -> Path:
+    """The agent's user scope directory."""
+    return layout.memory_root(data_dir, AGENT) / "user"
+
+
+def snapshot(directory: Path) -> dict[str, tuple[bytes, int, int]]:
+    """Every file under ``directory``: bytes, inode and mtime (a rewrite changes one of them)."""
+    found: dict[str, tuple[bytes, int, int]] = {}
+    for path in sorted(directory.rglob("*")):
+        if path.is_file() and "locks" not in path.relative_to(directory).parts:
+            info = path.stat()
+            found[str(path.relative_to(directory))] = (
+                path.read_bytes(),
+                info.st_ino,
+                info.st_mtime_ns,
+            )
+    return found
+
+
+def run(*argv: str) -> int:
+    """Run the CLI."""
+    return main(["memory", "import", *argv, *ARGS])
+
+
+def test_p5_case_folder_imported_whole(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(str(CASE / "memory"), "--user") == 0
+    out = capsys.readouterr().out
+    scope = user_scope(env)
+    for name in ("feedback_prefers_uv.md", "Deploy notes.md"):
+        assert (scope / name).read_bytes() == (CASE / "memory" / name).read_bytes()
+    # extra fields stay: the file is the source byte for byte
+    assert b"originSessionId: 00000000" in (scope / "feedback_prefers_uv.md").read_bytes()
+    index = (scope / layout.INDEX_FILE).read_text(encoding="utf-8")
+    assert index == (CASE / "memory" / layout.INDEX_FILE).read_text(encoding="utf-8")
+    assert set(linked_topic_files(index)) == {"feedback_prefers_uv.md", "Deploy notes.md"}
+    assert "Import" in out and "added" in out
+
+
+def test_p5_conflict_keeps_both_and_rewrites_the_index_link(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scope = user_scope(env)
+    mine = b"---\nname: feedback_prefers_uv\ndescription: mine\n---\nMy own note.\n"
+    (scope / "feedback_prefers_uv.md").write_bytes(mine)
+    (scope / layout.INDEX_FILE).write_text(
+        "- [Mine](feedback_prefers_uv.md) — my own\n", encoding="utf-8"
+    )
+    assert run(str(CASE / "memory"), "--user") == 0
+    out = capsys.readouterr().out
+    assert (scope / "feedback_prefers_uv.md").read_bytes() == mine  # never overwritten
+    newcomer = scope / "feedback_prefers_uv-imported.md"
+    assert newcomer.read_bytes() == (CASE / "memory" / "feedback_prefers_uv.md").read_bytes()
+    assert "kept as feedback_prefers_uv-imported.md" in out
+    lines = index_lines((scope / layout.INDEX_FILE).read_text(encoding="utf-8"))
+    assert lines[0] == "- [Mine](feedback_prefers_uv.md) — my own"  # the target's lines first
+    assert (
+        "- [Prefers uv](feedback_prefers_uv-imported.md) — use uv, not pip, for Python envs"
+        in lines
+    )
+    assert "- [Deploy notes](<Deploy notes.md>) — release checklist" in lines
+    assert "# Memory index" not in lines  # the source's title is not appended to an index
+    assert len(lines) == len(set(lines)) == 3
+
+
+def test_p5_second_run_and_dry_run_change_nothing(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scope = user_scope(env)
+    (scope / "feedback_prefers_uv.md").write_text("taken\n", encoding="utf-8")
+    before = snapshot(env)
+    assert run(str(CASE / "memory"), "--user", "--dry-run") == 0
+    assert "dry run" in capsys.readouterr().out
+    assert snapshot(env) == before
+    assert run(str(CASE / "memory"), "--user") == 0
+    after_first = snapshot(env)
+    assert after_first != before
+    capsys.readouterr()
+    assert run(str(CASE / "memory"), "--user") == 0
+    assert "Nothing to change" in capsys.readouterr().out
+    assert snapshot(env) == after_first
+    assert run(str(CASE / "memory"), "--user", "--dry-run") == 0
+    assert snapshot(env) == after_first
+
+
+def test_p5_what_is_not_imported_is_listed_with_the_reason(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "src"
+    shutil.copytree(CASE / "memory", source)
+    (source / "notes.txt").write_text("not markdown\n", encoding="utf-8")
+    (source / "archive").mkdir()
+    (source / "archive" / "old.md").write_text("old\n", encoding="utf-8")
+    (tmp_path / "elsewhere.md").write_text("outside\n", encoding="utf-8")
+    (source / "linked.md").symlink_to(tmp_path / "elsewhere.md")
+    (source / ".hidden.md").write_text("dot\n", encoding="utf-8")
+    os.mkfifo(source / "pipe.md")
+    assert run(str(source), "--user") == 0
+    out = capsys.readouterr().out
+    for entry, reason in (
+        ("notes.txt", "not a Markdown file"),
+        ("archive", "a folder"),
+        ("linked.md", "a symlink"),
+        (".hidden.md", "must not start with '.'"),
+        ("pipe.md", "not a regular file"),
+    ):
+        line = next((line for line in out.splitlines() if entry in line), "")
+        assert reason in line, (entry, out)
+    scope = user_scope(env)
+    assert not (scope / "linked.md").exists() and not (scope / "notes.txt").exists()
+
+
+def test_p5_non_utf8_text_is_decoded_as_reading_does(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "src"
+    source.mkdir()
+    raw = "---\nname: cafe\ndescription: Café crème\n---\nDéjà vu — naïve.\n".encode("cp1252")
+    (source / "cafe.md").write_bytes(raw)
+    assert run(str(source), "--user") == 0
+    assert "read as cp1252; stored as UTF-8" in capsys.readouterr().out
+    stored = (user_scope(env) / "cafe.md").read_bytes()
+    assert stored.decode("utf-8") == raw.decode("cp1252")
+    assert parse_topic(stored, "cafe.md").body == parse_topic(raw, "cafe.md").body
+
+
+def _generated_folder(folder: Path, count: int) -> dict[str, bytes]:
+    """A memory folder of ``count`` varied topic files and an index linking each."""
+    folder.mkdir()
+    files: dict[str, bytes] = {}
+    styles = [
+        ("note_{i}.md", "---\nname: note_{i}\ndescription: d {i}\n---\nBody {i}\n"),
+        ("Topic {i}.md", "---\nname: Topic {i}\nmetadata:\n  type: user\n---\nT {i}"),
+        ("crlf-{i}.md", "---\r\nname: crlf-{i}\r\n---\r\nline\r\n{i}\r\n"),
+        ("bom-{i}.md", "\ufeff---\nname: bom-{i}\n---\nbom {i}\n"),
+        ("数据-{i}.md", "no frontmatter at all {i}\n\n```\n[x](y.md)\n```\n"),
+        ("empty-{i}.md", ""),
+    ]
+    for i in range(count):
+        name_pattern, text_pattern = styles[i % len(styles)]
+        name, data = name_pattern.format(i=i), text_pattern.format(i=i).encode("utf-8")
+        (folder / name).write_bytes(data)
+        files[name] = data
+    index = "".join(f"- [{name}](<{name}>) — memory {n}\n" for n, name in enumerate(files))
+    (folder / layout.INDEX_FILE).write_text("# Index\n" + index, encoding="utf-8")
+    return files
+
+
+def test_p5_two_thousand_files_imported_with_nothing_lost(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = _generated_folder(tmp_path / "big", 2000)
+    scope = user_scope(env)
+    taken = "note_0.md"
+    (scope / taken).write_bytes(b"already here\n")
+    assert run(str(tmp_path / "big"), "--user") == 0
+    for name, data in files.items():
+        stored = scope / ("note_0-imported.md" if name == taken else name)
+        assert stored.read_bytes() == data, name  # byte-compare every file
+    assert (scope / taken).read_bytes() == b"already here\n"
+    index = (scope / layout.INDEX_FILE).read_text(encoding="utf-8")
+    linked = set(linked_topic_files(index))
+    assert linked == {*files, "note_0-imported.md"} - {taken}
+    assert len(index_lines(index)) == len(set(index_lines(index))) == 2001
+    capsys.readouterr()
+    before = snapshot(env)
+    assert run(str(tmp_path / "big"), "--user") == 0
+    assert snapshot(env) == before
+
+
+def test_p5_workspace_target_creates_the_scope_and_marker(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    workspace = tmp_path / "work" / "shop"
+    workspace.mkdir(parents=True)
+    assert run(str(CASE / "memory"), "--workspace", str(workspace), "--dry-run") == 0
+    key = key_for_real_path(os.path.realpath(workspace))
+    scope = layout.memory_root(env, AGENT) / key
+    assert not scope.exists()  # a dry run creates nothing
+    assert run(str(CASE / "memory"), "--workspace", str(workspace)) == 0
+    marker = (scope / layout.MARKER_FILE).read_text(encoding="utf-8")
+    assert marker == os.path.realpath(workspace) + "\n"
+    assert (scope / "Deploy notes.md").read_bytes() == (
+        CASE / "memory" / "Deploy notes.md"
+    ).read_bytes()
+
+
+def test_p5_temporary_workspace_refused(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    temporary = layout.workspaces_dir(env, AGENT) / "session-1"
+    temporary.mkdir(parents=True)
+    assert run(str(CASE / "memory"), "--workspace", str(temporary)) == 1
+    assert "temporary Workspace" in capsys.readouterr().err
+
+
+def test_p5_bad_usage_is_a_clear_error(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(str(tmp_path / "missing"), "--user") == 1
+    assert "is not a folder" in capsys.readouterr().err
+    assert run(str(CASE / "memory")) == 2
+    assert "--user or --workspace" in capsys.readouterr().err
+    assert (
+        main(
+            [
+                "memory",
+                "import",
+                str(CASE / "memory"),
+                "--user",
+                "--project",
+                PROJECT,
+                "--agent",
+                "nobody",
+            ]
+        )
+        == 1
+    )
+    assert "nobody" in capsys.readouterr().err
+
+
+def test_p5_import_waits_for_the_scope_lock_of_delete(env: Path) -> None:
+    locks = Locks(env / "locks", timeout=0.2)
+    scope = user_scope(env)
+    with locks.hold_sync(lock_name("index", AGENT, scope.name)), pytest.raises(LockTimeoutError):
+        run_import(env, AGENT, Target("user"), [read_folder(CASE / "memory")], locks=locks)
+    assert not (scope / "Deploy notes.md").exists()
+
+
+def test_p5_index_changed_during_the_merge_is_merged_again(
+    env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An agent writes MEMORY.md (no lock) between the merge's read and its write: the import
+    notices (``memory_core.file_edit.edit_file``, the rule of A-6's pruning), merges again, and
+    the agent's line stays."""
+    scope = user_scope(env)
+    index = scope / layout.INDEX_FILE
+    index.write_text("# Mine\n", encoding="utf-8")
+    calls: list[str | None] = []
+
+    def merge_while_the_agent_writes(
+        target: str | None, source: str, renames: dict[str, str]
+    ) -> IndexMerge:
+        calls.append(target)
+        if len(calls) == 1:  # the agent saves a memory right after the import read the index
+            atomic_write_bytes(index, "# Mine\n- [Agent](agent.md) — just now\n".encode())
+        return merge_index(target, source, renames)
+
+    monkeypatch.setattr(importer, "merge_index", merge_while_the_agent_writes)
+    run_import(
+        env, AGENT, Target("user"), [read_folder(CASE / "memory")], locks=Locks(env / "locks")
+    )
+    lines = index_lines(index.read_text(encoding="utf-8"))
+    assert len(calls) >= 2  # the merge ran again on the index holding the agent's line
+    assert "- [Agent](agent.md) — just now" in lines and lines[0] == "# Mine"
+    assert len(lines) == len(set(lines)) == 4
+    assert set(linked_topic_files("\n".join(lines))) == {
+        "agent.md",
+        "feedback_prefers_uv.md",
+        "Deploy notes.md",
+    }
+
+
+def test_p5_large_folders_get_a_progress_bar() -> None:
+    stream = io.StringIO()
+    terminal = Console(file=stream, force_terminal=True, width=100)
+    with import_progress(PROGRESS_MIN_FILES + 50, "importing", terminal) as advance:
+        for _ in range(PROGRESS_MIN_FILES + 50):
+            advance()
+    drawn = stream.getvalue()
+    assert "importing" in drawn and f"{PROGRESS_MIN_FILES + 50}/{PROGRESS_MIN_FILES + 50}" in drawn
+    small = io.StringIO()
+    with import_progress(3, "importing", Console(file=small, force_terminal=True)) as advance:
+        advance()
+    assert small.getvalue() == ""  # a small folder gets no bar
+
+
+def test_p5_workspace_must_be_a_directory_here(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(str(CASE / "memory"), "--workspace", str(tmp_path / "typo")) == 1
+    assert "no directory on this machine" in capsys.readouterr().err
+    assert run(str(CASE / "memory"), "--workspace", "relative/path") == 1
+    assert "absolute path" in capsys.readouterr().err
+    assert [p.name for p in layout.memory_root(env, AGENT).iterdir()] == ["user"]
+
+
+def test_p5_an_index_that_cannot_be_rewritten_is_left_alone_and_reported(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scope = user_scope(env)
+    legacy = "# Notizen für später\n- [Alt](alt.md)\n".encode("cp1252")
+    (scope / layout.INDEX_FILE).write_bytes(legacy)
+    assert run(str(CASE / "memory"), "--user") == 0
+    out = capsys.readouterr().out
+    assert (scope / layout.INDEX_FILE).read_bytes() == legacy  # never rewritten (T-2)
+    assert (scope / "Deploy notes.md").exists()
+    assert "is not UTF-8" in out and "add these lines by hand" in out
+    assert "[Deploy notes](<Deploy notes.md>)" in out
