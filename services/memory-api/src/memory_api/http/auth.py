@@ -74,7 +74,10 @@ def get_principal(request: web.Request) -> Principal:
 
 
 async def _authenticate(request: web.Request) -> Principal:
-    entries = await asyncio.to_thread(get_token_store(request.app).entries)
+    tokens = get_token_store(request.app)
+    # A handful of unchanged token files: a scandir and a stat each, answered on the event loop
+    # (a thread hop per request cost more than the scan); otherwise in a worker thread.
+    entries = tokens.entries() if tokens.cheap else await asyncio.to_thread(tokens.entries)
     if not entries:
         if is_loopback(get_settings(request.app).host):
             return LOCAL

@@ -115,8 +115,8 @@ async def post_session_start(request: web.Request) -> web.Response:
     """A-9: ``SessionStartResponse`` for a ``SessionStartRequest`` body."""
     project, agent = _ids(request)
     body = await read_json(request, _session_start_decoder)
-    answer = await get_memory_store(request.app).session_start(project, agent, body)
-    return json_response(answer)
+    encoded = await get_memory_store(request.app).session_start_json(project, agent, body)
+    return web.Response(body=encoded, content_type="application/json")
 
 
 @routes.get(BASE + "/search")

@@ -38,6 +38,7 @@ from memory_api.defaults import default_template
 from memory_api.errors import BadRequest, Conflict, NotFound, PreconditionFailed, ServiceError
 from memory_api.store.containment import NotRegularFileError, read_regular
 from memory_api.store.locks import Locks, lock_name
+from memory_api.store.stat_cache import StatCache, file_key
 
 __all__ = [
     "AGENT_FILE",
@@ -52,6 +53,8 @@ logger = logging.getLogger(__name__)
 
 AGENT_FILE = "agent.json"
 AGENT_READ_CAP = 64 * 1024 * 1024
+AGENTS_CACHED = 4096
+"""Parsed ``agent.json`` files kept by file key (each a few KiB), for :meth:`AgentStore.cached`."""
 """Bytes of ``agent.json`` read at most: far above a config of three 1 MiB texts."""
 
 
@@ -170,6 +173,7 @@ class AgentStore:
     def __init__(self, data_dir: Path, locks: Locks) -> None:
         self.data_dir = data_dir
         self.locks = locks
+        self._records: StatCache[str, AgentRecord] = StatCache(max_entries=AGENTS_CACHED)
 
     # --- reading ------------------------------------------------------------------------------
 
@@ -183,8 +187,9 @@ class AgentStore:
         forever, a file the service may not open, one over :data:`AGENT_READ_CAP`) raises
         :class:`UnreadableAgent`, naming the reason but never the path.
         """
+        path = self._file(agent_id)
         try:
-            raw, _ = read_regular(self._file(agent_id), AGENT_READ_CAP + 1, follow_symlinks=True)
+            raw, info = read_regular(path, AGENT_READ_CAP + 1, follow_symlinks=True)
         except (FileNotFoundError, NotADirectoryError):
             return None
         except NotRegularFileError:
@@ -200,7 +205,26 @@ class AgentStore:
             raise UnreadableAgent(
                 f"the stored settings of agent {agent_id!r} are larger than {AGENT_READ_CAP} bytes"
             )
-        return _parse(raw, agent_id)
+        record = _parse(raw, agent_id)
+        self._records.put(os.fspath(path), file_key(info), record)
+        return record
+
+    def cached(self, project: str, agent_id: str) -> AgentRecord | None:
+        """The agent of checked ids as last read, if ``agent.json`` is unchanged since; else None.
+
+        One ``stat`` (following a symlink, as the read does) and no read, so the event loop
+        may call it: a warm Session start needs no worker thread for its agent. None means
+        "ask :meth:`load`" (never read, changed, gone, or of another project), not "no agent".
+        """
+        path = self._file(agent_id)
+        try:
+            info = path.stat()
+        except OSError:
+            return None
+        record = self._records.get(os.fspath(path), file_key(info))
+        if record is None or record.project != project:
+            return None
+        return record
 
     def load(self, project: str, agent_id: str) -> AgentRecord:
         """The blocking :meth:`get` of checked ids, for callers already in a worker thread (one

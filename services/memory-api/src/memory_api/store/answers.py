@@ -198,6 +198,11 @@ class ScopeAnswers:
             loaded.append(_Loaded(entry, topic, info.st_size, info.st_mtime_ns))
         return loaded
 
+    def _listed(self, item: _Loaded) -> TopicSummary:
+        """The masked listing row of ``item``, memoised with its parse (the credential scan of
+        its name and description is the costly part of a warm listing)."""
+        return self.cache.summary(item.entry.path, item.topic, lambda: _topic_summary(item))
+
     def _user_scope(self, root: Path) -> Path | None:
         try:
             return scope_real_dir(root, USER_SCOPE)
@@ -338,7 +343,7 @@ class ScopeAnswers:
     def topic_list(self, root: Path, scope: Path, key: str) -> TopicList:
         """Every topic file of the scope, sorted by file name, and the scope's lint (A-5)."""
         loaded = self._load(scan_topics(root, scope))
-        files = [_topic_summary(item) for item in loaded]
+        files = [self._listed(item) for item in loaded]
         findings = self._scope_findings(root, scope, key, loaded)
         return TopicList(scope=key, files=files, findings=findings)
 

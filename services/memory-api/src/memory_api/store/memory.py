@@ -21,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+import msgspec
 from memory_core.keys import (
     USER_SCOPE,
     check_agent_id,
@@ -51,6 +52,7 @@ from memory_api.store.pruning import delete_topic
 from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scopes import create_scope_dir, scope_real_dir
 from memory_api.store.search import MemorySearch
+from memory_api.store.session_memo import SessionMemo
 from memory_api.store.sessions import check_workspace_path, start_session
 from memory_api.store.topic_cache import TopicCache
 
@@ -88,6 +90,7 @@ class MemoryStore:
         self.agents = agents
         self.locks = agents.locks
         self.files = ScopeFiles()
+        self.sessions = SessionMemo(self.app_data_dir)
         parse_cache = cache if cache is not None else TopicCache()
         self.answers = ScopeAnswers(parse_cache, self.files)
         self.searcher = MemorySearch(parse_cache)
@@ -233,9 +236,30 @@ class MemoryStore:
         Raises ``InvalidId``, :class:`NotFound`, and :class:`~memory_api.errors.BadRequest` for
         a Workspace path that is not absolute (see ``check_workspace_path``).
         """
+        return (await self._session_start(project, agent_id, body))[0]
+
+    async def session_start_json(
+        self, project: str, agent_id: str, body: SessionStartRequest
+    ) -> bytes:
+        """:meth:`session_start` as the JSON body of the answer; raises like it. A kept answer
+        (see :class:`~memory_api.store.session_memo.SessionMemo`) comes encoded already."""
+        answer, encoded = await self._session_start(project, agent_id, body)
+        return encoded if encoded is not None else msgspec.json.encode(answer)
+
+    async def _session_start(
+        self, project: str, agent_id: str, body: SessionStartRequest
+    ) -> tuple[SessionStartResponse, bytes | None]:
         _check(project, agent_id)
         workspace = check_workspace_path(body.workspace)
-        answer = await asyncio.to_thread(self._start_blocking, project, agent_id, workspace)
+        # Warm (agent and every file unchanged): a realpath and a few lstats, no read, answered
+        # on the event loop; anything else is built in a worker thread.
+        record = self.agents.cached(project, agent_id)
+        kept = None if record is None else self.sessions.answer(record, workspace)
+        if kept is not None:
+            answer, encoded = kept
+        else:
+            answer = await asyncio.to_thread(self._start_blocking, project, agent_id, workspace)
+            encoded = None
         logger.info(
             "session start: agent=%s session=%r kind=%s key=%s injected=%s",
             agent_id,
@@ -245,12 +269,22 @@ class MemoryStore:
             answer.key,
             answer.injected,
         )
-        return answer
+        return answer, encoded
 
     def assemble_session(self, record: AgentRecord, workspace: str) -> SessionStartResponse:
         """The blocking part of :meth:`session_start` (run in a worker thread): prepare the
-        scopes and build the answer for ``record`` in the checked ``workspace`` path."""
-        return start_session(self.app_data_dir, record, workspace, self.files)
+        scopes and build the answer for ``record`` in the checked ``workspace`` path.
+
+        An answer kept by :class:`~memory_api.store.session_memo.SessionMemo` is given again
+        while nothing it was built from changed on disk."""
+        kept = self.sessions.answer(record, workspace)
+        if kept is not None:
+            return kept[0]
+        return self.sessions.build(
+            record,
+            workspace,
+            lambda: start_session(self.app_data_dir, record, workspace, self.files),
+        )
 
     async def insert_placeholder(self, project: str, agent_id: str) -> PlaceholderResult:
         """A-4: insert ``{{MEMORY}}`` and the key line into the template (I-7), idempotently.

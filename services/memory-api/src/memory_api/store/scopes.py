@@ -304,6 +304,15 @@ def _kind_of(mode: int) -> str | None:
     return "a device, not a regular file"
 
 
+def _regular_by_type(entry: os.DirEntry[str]) -> bool:
+    """Whether the directory listing itself says ``entry`` is a regular file (``d_type``, no
+    system call on the filesystems that report it; others fall back to one ``lstat``)."""
+    try:
+        return entry.is_file(follow_symlinks=False)
+    except OSError:
+        return False
+
+
 def refused_entries(root: Path, scope: Path) -> list[tuple[str, str]]:
     """``(name, why)`` of each ``*.md`` entry of the real ``scope`` that is never read (T-5b).
 
@@ -323,11 +332,10 @@ def refused_entries(root: Path, scope: Path) -> list[tuple[str, str]]:
             if why is not None and not _is_the_index(scope, scope / name):
                 refused.append((name, why))
             continue
-        if name != layout.INDEX_FILE:
-            try:
-                check_topic_file_name(name)
-            except InvalidId:
-                continue
+        if name != layout.INDEX_FILE and not _is_topic_name(name):
+            continue
+        if _regular_by_type(entry):
+            continue  # the listing's file type says a regular file: readable, no lstat needed
         why = _refusal(root, scope / name)
         if why is not None:
             refused.append((name, why))

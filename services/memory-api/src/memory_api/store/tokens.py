@@ -36,6 +36,9 @@ TOKENS_DIR = "tokens"
 TOKEN_READ_CAP = 64 * 1024
 TOKEN_FILES_CACHED = 10_000
 """Token files whose parse is kept (each a few hundred bytes)."""
+INLINE_TOKEN_FILES = 32
+"""Up to this many token files, a scan that read none of them is cheap enough (a ``scandir``
+and one ``stat`` each) for the event loop: see :attr:`TokenStore.cheap`."""
 """A token file is one small JSON object; a FIFO or a huge file under that name is never read
 whole (a FIFO would block every request's authentication forever)."""
 
@@ -62,11 +65,20 @@ class TokenStore:
         self._dir = data_dir / TOKENS_DIR
         self._env = env_tokens
         self._cache: StatCache[str, _Read] = StatCache(max_entries=TOKEN_FILES_CACHED)
+        self._cheap = False
+
+    @property
+    def cheap(self) -> bool:
+        """Whether the last :meth:`entries` scanned at most :data:`INLINE_TOKEN_FILES` files and
+        parsed none (all were cached): the next one is likely as cheap, so the service may call
+        it on the event loop instead of in a worker thread. False before the first scan."""
+        return self._cheap
 
     def entries(self) -> tuple[TokenEntry, ...]:
         """Return every token: the environment's first, then the files', sorted by name."""
         found: list[TokenEntry] = []
         seen: set[str] = set()
+        misses = 0
         try:
             listing = sorted(os.scandir(self._dir), key=lambda item: item.name)
         except FileNotFoundError:
@@ -75,21 +87,24 @@ class TokenStore:
             if item.name.startswith(".") or not item.name.endswith(".json"):
                 continue
             seen.add(item.path)
-            entry = self._read(item)
+            entry, missed = self._read(item)
+            misses += missed
             if entry is not None:
                 found.append(entry)
         self._cache.keep_only(seen)
+        self._cheap = len(seen) <= INLINE_TOKEN_FILES and misses == 0
         return (*self._env, *found)
 
-    def _read(self, item: os.DirEntry[str]) -> TokenEntry | None:
+    def _read(self, item: os.DirEntry[str]) -> tuple[TokenEntry | None, bool]:
+        """The token of one file and whether it had to be read (not cached)."""
         try:
             stat = item.stat()
         except OSError:
-            return None
+            return None, True
         key = file_key(stat)
         cached = self._cache.get(item.path, key)
         if cached is not None:
-            return cached.entry
+            return cached.entry, False
         entry: TokenEntry | None
         try:
             raw, _ = read_regular(Path(item.path), TOKEN_READ_CAP, follow_symlinks=True)
@@ -98,7 +113,7 @@ class TokenStore:
             logger.warning("ignoring unreadable token file %s: %s", item.name, error)
             entry = None
         self._cache.put(item.path, key, _Read(entry))
-        return entry
+        return entry, True
 
     def create(self, name: str, projects: tuple[str, ...] | None) -> tuple[TokenEntry, str]:
         """Create a token file and return (entry, secret); the secret is shown only this once.

@@ -11,12 +11,13 @@ next request (Q-4).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from memory_core.lint import lint_topic
 from memory_core.topics import READ_CAP_BYTES, ParsedTopic, parse_topic
-from memory_core.wire import Finding
+from memory_core.wire import Finding, TopicSummary
 
 from memory_api.store.containment import read_regular
 from memory_api.store.stat_cache import StatCache, file_key
@@ -28,6 +29,7 @@ __all__ = ["TopicCache"]
 class _Entry:
     topic: ParsedTopic
     findings: list[Finding] | None = None
+    summary: TopicSummary | None = None
 
 
 def _weight(entry: _Entry) -> int:
@@ -85,3 +87,20 @@ class TopicCache:
         if entry is not None and entry.topic is topic:
             entry.findings = findings  # one reference assignment: safe across worker threads
         return findings
+
+    def summary(
+        self, real: Path | str, topic: ParsedTopic, make: Callable[[], TopicSummary]
+    ) -> TopicSummary:
+        """Return ``make()`` — the listing row of ``topic``, masked (I-8) — memoised with its entry.
+
+        ``topic`` must come from :meth:`load` for ``real``, and the row must be built from that
+        version only (its parse, size and mtime): the entry is replaced when the file changes,
+        so the row goes with it. A topic no longer cached gets a fresh row.
+        """
+        entry = self._cache.peek((os.fspath(real), topic.file))
+        if entry is not None and entry.topic is topic and entry.summary is not None:
+            return entry.summary
+        row = make()
+        if entry is not None and entry.topic is topic:
+            entry.summary = row  # one reference assignment: safe across worker threads
+        return row

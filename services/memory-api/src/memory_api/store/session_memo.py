@@ -1,0 +1,193 @@
+"""Session-start answers kept while nothing they were built from changed on disk (A-9, Q-4).
+
+A Session start reads one agent's settings, resolves the Workspace path, walks the memory
+root, makes sure both scope folders and the marker exist, and joins the two capped indexes:
+about thirty system calls and the assembly of a 25,000-character answer. When a harness starts
+Session after Session in the same Workspace nothing of that changes, so the answer is kept for
+``(agent, Workspace path as sent)`` together with **probes**: the ``lstat`` of every folder
+and file it was built from — the app data dir, each folder down to the memory root, the user
+and Workspace scope folders (device, inode and type: a folder swapped for a symlink or another
+folder is a new answer), and the marker and both indexes (their full
+:data:`~memory_api.store.stat_cache.FileKey`). A kept answer is given again only when
+
+- the agent's record is equal to the one it was built for (``agent.json`` is stat-validated by
+  :meth:`~memory_api.store.agents.AgentStore.cached`),
+- the Workspace path resolves to the same real path (``realpath``: a symlink along it that now
+  points elsewhere is seen) and is still a directory or absent,
+- every probe gives the same answer now.
+
+An answer is kept only when the probes taken before building it equal those taken after (so
+the files read in between were those versions), none of them is a symlink (whose target could
+change unseen), no file among them changed within the racy window of
+:mod:`~memory_api.store.stat_cache`, and the Workspace is not below ``agents/`` (K-4's
+temporary rule resolves other agents' folders, which are not probed).
+
+A warm check is one ``realpath`` and about ten ``lstat`` calls, with no read: cheap enough for
+the event loop (:meth:`~memory_api.store.memory.MemoryStore.session_start` answers a warm
+Session start without a worker thread).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import cast
+
+import msgspec
+from memory_core import layout
+from memory_core.keys import USER_SCOPE, key_for_real_path
+from memory_core.wire import SessionStartResponse
+
+from memory_api.store.agents import AgentRecord
+from memory_api.store.sessions import check_real_workspace
+from memory_api.store.stat_cache import FileKey, file_key, is_racy
+
+__all__ = ["SESSIONS_KEPT", "SessionMemo"]
+
+SESSIONS_KEPT = 1024
+"""How many ``(agent, Workspace path)`` answers are kept at most."""
+SESSION_BYTES_KEPT = 16 * 1024 * 1024
+"""And how many bytes of JSON they may hold together (an answer at the injection caps is about
+50 KB of JSON, and its struct about as much again): the memo stays within ~32 MB."""
+
+Probe = tuple[int, ...] | None
+"""What one probed path looked like: None (missing), a folder's ``(dev, ino, mode)``, or a
+file's :data:`~memory_api.store.stat_cache.FileKey`."""
+
+_SYMLINK: Probe = (-1,)
+"""The probe of a symlink: never kept (its target could change without the link changing)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Kept:
+    record: AgentRecord
+    real_workspace: str
+    paths: tuple[tuple[str, bool], ...]
+    probes: tuple[Probe, ...]
+    answer: SessionStartResponse
+    body: bytes
+
+
+def _probe(path: str, is_file: bool) -> Probe:
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    if stat.S_ISLNK(info.st_mode):
+        return _SYMLINK
+    if is_file:
+        return file_key(info)
+    return (info.st_dev, info.st_ino, info.st_mode)
+
+
+def _keepable(probes: tuple[Probe, ...], paths: tuple[tuple[str, bool], ...]) -> bool:
+    """No symlink among the probes, and no file among them changed within the racy window."""
+    for probe, (_, is_file) in zip(probes, paths, strict=True):
+        if probe == _SYMLINK:
+            return False
+        if is_file and probe is not None and is_racy(cast(FileKey, probe)):
+            return False
+    return True
+
+
+class SessionMemo:
+    """Session-start answers of one app data dir (``base``, a real path), thread-safe.
+
+    At most ``max_entries`` answers and ``max_bytes`` bytes of their JSON are kept; the least
+    recently given answer goes first.
+    """
+
+    def __init__(
+        self, base: Path, *, max_entries: int = SESSIONS_KEPT, max_bytes: int = SESSION_BYTES_KEPT
+    ) -> None:
+        self._base = os.fspath(base)
+        self._agents_prefix = f"{self._base}{os.sep}{layout.AGENTS_DIR}{os.sep}"
+        self._max = max_entries
+        self._max_bytes = max_bytes
+        self._bytes = 0
+        self._kept: OrderedDict[tuple[str, str], _Kept] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def _paths(self, agent_id: str, real_workspace: str) -> tuple[tuple[str, bool], ...]:
+        """Every folder (False) and file (True) a Session start of this agent depends on."""
+        root = os.fspath(layout.memory_root(Path(self._base), agent_id))
+        folders = [root]
+        while folders[-1] != self._base:  # each folder from the memory root up to the base
+            folders.append(folders[-1].rpartition(os.sep)[0])
+        sep = os.sep
+        user = f"{root}{sep}{USER_SCOPE}"
+        scope = f"{root}{sep}{key_for_real_path(real_workspace)}"
+        return (
+            *((folder, False) for folder in reversed(folders)),
+            (user, False),
+            (f"{user}{sep}{layout.INDEX_FILE}", True),
+            (scope, False),
+            (f"{scope}{sep}{layout.MARKER_FILE}", True),
+            (f"{scope}{sep}{layout.INDEX_FILE}", True),
+        )
+
+    def answer(
+        self, record: AgentRecord, workspace: str
+    ) -> tuple[SessionStartResponse, bytes] | None:
+        """The kept answer for ``record`` in the checked ``workspace`` and its JSON encoding
+        (made once, when it was kept: encoding 25,000 characters is a Session start's largest
+        single cost) if still valid, else None.
+
+        Raises :class:`~memory_api.errors.BadRequest` like
+        :func:`~memory_api.store.sessions.check_real_workspace` (a file, not a folder).
+        """
+        with self._lock:
+            kept = self._kept.get((record.id, workspace))
+        if kept is None or kept.record != record:
+            return None
+        if check_real_workspace(workspace) != kept.real_workspace:
+            return None
+        if tuple(_probe(path, is_file) for path, is_file in kept.paths) != kept.probes:
+            return None
+        with self._lock:
+            if (record.id, workspace) in self._kept:
+                self._kept.move_to_end((record.id, workspace))
+        return kept.answer, kept.body
+
+    def build(
+        self,
+        record: AgentRecord,
+        workspace: str,
+        make: Callable[[], SessionStartResponse],
+    ) -> SessionStartResponse:
+        """Run ``make`` (the full Session start) and keep its answer when it may be (module doc).
+
+        Raises what ``make`` and :func:`~memory_api.store.sessions.check_real_workspace` raise.
+        """
+        real = check_real_workspace(workspace)
+        paths = self._paths(record.id, real)
+        before = tuple(_probe(path, is_file) for path, is_file in paths)
+        answer = make()
+        after = tuple(_probe(path, is_file) for path, is_file in paths)
+        if (
+            before != after
+            or real.startswith(self._agents_prefix)
+            or not _keepable(after, paths)
+            or check_real_workspace(workspace) != real
+        ):
+            return answer
+        kept = _Kept(record, real, paths, after, answer, msgspec.json.encode(answer))
+        if len(kept.body) > self._max_bytes:
+            return answer
+        with self._lock:
+            old = self._kept.pop((record.id, workspace), None)
+            self._bytes -= 0 if old is None else len(old.body)
+            self._kept[(record.id, workspace)] = kept
+            self._bytes += len(kept.body)
+            while len(self._kept) > self._max or self._bytes > self._max_bytes:
+                _, evicted = self._kept.popitem(last=False)
+                self._bytes -= len(evicted.body)
+        return answer
