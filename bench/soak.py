@@ -86,6 +86,7 @@ def start_service(data_dir: Path, log: Path) -> tuple[subprocess.Popen[bytes], s
         "MEMORY_API_DATA_DIR": str(data_dir),
         "MEMORY_API_HOST": "127.0.0.1",
         "MEMORY_API_PORT": str(port),
+        "MEMORY_API_WORKERS": "1",  # the soak measures one service process (its RSS, its errors)
     }
     executable = Path(sys.executable).with_name("memory-api")
     with log.open("wb") as sink:
