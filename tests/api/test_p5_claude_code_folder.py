@@ -23,6 +23,7 @@ from memory_api.transfer.claude_code import (
 from memory_core import layout
 
 from tests.api.test_p5_import import CASE
+from tests.support.npm_cache import unavailable
 
 # From @anthropic-ai/claude-code 2.1.332 (bin/claude.exe): the hash and the folder name.
 CLAUDE_CODE_JS = """
@@ -46,9 +47,7 @@ def node() -> str:
     """The Node.js binary; the port check cannot run without it."""
     found = shutil.which("node")
     if found is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("node is required for the Claude Code naming check (CI=true)")
-        pytest.skip("NODE NOT INSTALLED: the Claude Code naming check needs node")
+        unavailable("CLAUDE CODE NAMING CHECK", "node is not installed")
     return found
 
 
