@@ -7,8 +7,10 @@ marker names a real directory under ``tmp_path``.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from http import HTTPStatus
 from pathlib import Path
@@ -23,6 +25,8 @@ from memory_api.settings import Settings
 from memory_core import layout
 from memory_core.keys import key_for_real_path
 from pytest_aiohttp import AiohttpClient
+
+from tests.support.serve import ServedProcess, serve
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "corpus"
 PROJECT = "acme"
@@ -179,3 +183,21 @@ def corpus_user(agent: AgentHome) -> AgentHome:
     """The agent with the sample user scope copied in."""
     copy_corpus("user-scope", agent.user)
     return agent
+
+
+@pytest.fixture
+async def bases(data_dir: Path) -> AsyncIterator[list[str]]:
+    """Start two open (token-less) service processes on ``data_dir`` at once; their base URLs."""
+    env = {name: value for name, value in os.environ.items() if name != "MEMORY_API_TOKENS"}
+    started = await asyncio.gather(
+        *(asyncio.to_thread(serve, data_dir, env) for _ in range(2)), return_exceptions=True
+    )
+    running = [outcome for outcome in started if isinstance(outcome, ServedProcess)]
+    try:
+        for outcome in started:
+            if isinstance(outcome, BaseException):
+                raise outcome
+        yield [served.base_url for served in running]
+    finally:
+        for served in running:
+            served.stop()

@@ -9,8 +9,6 @@ can keep every line right here: the two processes share no memory.
 from __future__ import annotations
 
 import asyncio
-import os
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -26,27 +24,8 @@ from tests.api.conftest import (
     file_url,
     memory_url,
 )
-from tests.support.serve import ServedProcess, serve
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture
-async def bases(data_dir: Path) -> AsyncIterator[list[str]]:
-    """Start two open (token-less) service processes on ``data_dir`` at once; their base URLs."""
-    env = {name: value for name, value in os.environ.items() if name != "MEMORY_API_TOKENS"}
-    started = await asyncio.gather(
-        *(asyncio.to_thread(serve, data_dir, env) for _ in range(2)), return_exceptions=True
-    )
-    running = [outcome for outcome in started if isinstance(outcome, ServedProcess)]
-    try:
-        for outcome in started:
-            if isinstance(outcome, BaseException):
-                raise outcome
-        yield [served.base_url for served in running]
-    finally:
-        for served in running:
-            served.stop()
 
 
 async def _json(response: aiohttp.ClientResponse) -> dict[str, Any]:

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +23,6 @@ import pytest
 from memory_core import layout
 
 from tests.api.conftest import file_url, write_topic
-from tests.support.serve import ServedProcess, serve
 
 pytestmark = pytest.mark.e2e
 
@@ -34,24 +32,6 @@ STYLES = ("append", "append", "inplace", "rename")
 VICTIMS = 36
 KEEPERS = 12
 WRITER_PAUSE_S = 0.002
-
-
-@pytest.fixture
-async def bases(data_dir: Path) -> AsyncIterator[list[str]]:
-    """Two open service processes on ``data_dir``; their base URLs."""
-    env = {name: value for name, value in os.environ.items() if name != "MEMORY_API_TOKENS"}
-    started = await asyncio.gather(
-        *(asyncio.to_thread(serve, data_dir, env) for _ in range(2)), return_exceptions=True
-    )
-    running = [outcome for outcome in started if isinstance(outcome, ServedProcess)]
-    try:
-        for outcome in started:
-            if isinstance(outcome, BaseException):
-                raise outcome
-        yield [served.base_url for served in running]
-    finally:
-        for served in running:
-            served.stop()
 
 
 @pytest.fixture
