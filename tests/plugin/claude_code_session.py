@@ -8,7 +8,6 @@ stand-in (:mod:`tests.plugin.fake_anthropic`) on a free loopback port.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import tempfile
@@ -24,7 +23,7 @@ from memory_core import layout
 from tests.plugin.fake_anthropic import Block, FakeAnthropic
 from tests.plugin.fake_anthropic import Script as ModelScript
 from tests.plugin.helpers import HARNESS_MEMORY
-from tests.plugin.loopback_only import unix_bridges, wrap
+from tests.plugin.loopback_only import run_isolated, unix_bridges
 from tests.plugin.real_service import RealService
 
 RUN_LIMIT_S = 300  # a hang guard for the CLI run, not an assertion about speed
@@ -170,18 +169,7 @@ async def _run(
         output_format,
         *(["--verbose"] if output_format == "stream-json" else []),
     ]
-    process = await asyncio.create_subprocess_exec(
-        *wrap(command, bridges),
-        cwd=workspace,
-        env=env,
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
+    code, out, err = await run_isolated(
+        command, bridges, cwd=workspace, env=env, limit_s=RUN_LIMIT_S
     )
-    try:
-        out, err = await asyncio.wait_for(process.communicate(), RUN_LIMIT_S)
-    except TimeoutError:
-        process.kill()
-        out, err = await process.communicate()
-    assert process.returncode is not None
-    return process.returncode, out.decode(), err.decode()
+    return code, out.decode(), err.decode()

@@ -7,7 +7,6 @@ loopback-only network namespace with the model and the memory service bridged in
 
 from __future__ import annotations
 
-import asyncio
 import subprocess
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -18,7 +17,7 @@ from memory_core.keys import workspace_memory_key
 
 from tests.plugin.fake_model_apis import FakeGemini, FakeResponses, Json, serve_app
 from tests.plugin.helpers import HARNESS_MEMORY
-from tests.plugin.loopback_only import unix_bridges, wrap
+from tests.plugin.loopback_only import run_isolated, unix_bridges
 from tests.plugin.npm_cli import CODEX, GEMINI, npm_cli
 from tests.plugin.real_service import RealService
 
@@ -107,21 +106,10 @@ async def run_in_loopback(
             path.write_text(text.replace("{port}", str(port)), encoding="utf-8")
         words = [word.replace("{port}", str(port)) for word in command]
         environment = {k: v.replace("{port}", str(port)) for k, v in env.items()}
-        process = await asyncio.create_subprocess_exec(
-            *wrap(words, bridges),
-            cwd=cwd,
-            env=environment,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
+        code, out, err = await run_isolated(
+            words, bridges, cwd=cwd, env=environment, limit_s=RUN_LIMIT_S
         )
-        try:
-            out, err = await asyncio.wait_for(process.communicate(), RUN_LIMIT_S)
-        except TimeoutError:
-            process.kill()
-            out, err = await process.communicate()
-    assert process.returncode is not None
-    return process.returncode, out.decode(errors="replace"), err.decode(errors="replace"), port
+    return code, out.decode(errors="replace"), err.decode(errors="replace"), port
 
 
 CODEX_CONFIG = """

@@ -37,6 +37,36 @@ def _unavailable(reason: str) -> NoReturn:
     pytest.skip(reason=message)
 
 
+async def run_isolated(
+    command: Sequence[str],
+    bridges: dict[int, Path],
+    *,
+    cwd: Path | str,
+    env: dict[str, str],
+    limit_s: float,
+) -> tuple[int, bytes, bytes]:
+    """Run ``command`` through :func:`wrap` with no stdin; (exit code, stdout, stderr).
+
+    ``limit_s`` is a hang guard, not an assertion about speed: past it the process is killed
+    and whatever it printed is returned with its (non-zero) exit code.
+    """
+    process = await asyncio.create_subprocess_exec(
+        *wrap(command, bridges),
+        cwd=cwd,
+        env=env,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        out, err = await asyncio.wait_for(process.communicate(), limit_s)
+    except TimeoutError:
+        process.kill()
+        out, err = await process.communicate()
+    assert process.returncode is not None
+    return process.returncode, out, err
+
+
 def wrap(command: Sequence[str], bridges: dict[int, Path]) -> list[str]:
     """``command`` run in a loopback-only namespace with ``bridges`` (port → socket) inside."""
     unshare = shutil.which("unshare")
