@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,21 +29,34 @@ Json = dict[str, Any]
 
 
 @dataclass
-class FakeResponses:
-    """The Responses API stand-in; ``turns[n]`` are the output items of the n-th Session turn."""
+class _RecordingApi(ABC):
+    """A model API stand-in that records every request body; ``turns[n]`` script the n-th turn
+    of the Session (its requests that offer tools)."""
 
     turns: list[list[Json]]
     requests: list[Json] = field(default_factory=list)
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=64 * 1024 * 1024)
-        app.router.add_post("/v1/responses", self._responses)
+        self.add_routes(app)
         app.router.add_route("*", "/{tail:.*}", _not_found)
         return app
+
+    @abstractmethod
+    def add_routes(self, app: web.Application) -> None:
+        """Add this API's own routes to ``app``."""
 
     def session_turns(self) -> list[Json]:
         """The bodies of the Session's own requests (those offering tools), in order."""
         return [body for body in self.requests if body.get("tools")]
+
+
+@dataclass
+class FakeResponses(_RecordingApi):
+    """The Responses API stand-in; ``turns[n]`` are the output items of the n-th Session turn."""
+
+    def add_routes(self, app: web.Application) -> None:
+        app.router.add_post("/v1/responses", self._responses)
 
     async def _responses(self, request: web.Request) -> web.StreamResponse:
         body = await request.json()
@@ -70,21 +84,11 @@ def _message(item_id: str, text: str) -> Json:
 
 
 @dataclass
-class FakeGemini:
+class FakeGemini(_RecordingApi):
     """The Gemini API stand-in; ``turns[n]`` are the ``parts`` of the n-th Session turn."""
 
-    turns: list[list[Json]]
-    requests: list[Json] = field(default_factory=list)
-
-    def app(self) -> web.Application:
-        app = web.Application(client_max_size=64 * 1024 * 1024)
+    def add_routes(self, app: web.Application) -> None:
         app.router.add_post("/v1beta/models/{call}", self._models)
-        app.router.add_route("*", "/{tail:.*}", _not_found)
-        return app
-
-    def session_turns(self) -> list[Json]:
-        """The bodies of the Session's own requests (those offering tools), in order."""
-        return [body for body in self.requests if body.get("tools")]
 
     async def _models(self, request: web.Request) -> web.StreamResponse:
         call = request.match_info["call"]
