@@ -39,7 +39,7 @@ async def served(data_dir: Path) -> AsyncIterator[ServedProcess]:
 
 
 def _create_agent(base_url: str) -> None:
-    request = urllib.request.Request(
+    request = urllib.request.Request(  # noqa: S310 - the loopback service
         f"{base_url}/api/projects/{PROJECT}/agents",
         data=b'{"id": "%s", "name": "Coder"}' % AGENT.encode(),
         headers={"Content-Type": "application/json"},
