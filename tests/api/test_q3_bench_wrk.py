@@ -52,7 +52,7 @@ def _create_agent(base_url: str) -> None:
 def test_q3_the_script_carries_method_and_body_whatever_the_body_holds() -> None:
     script = lua_script(Request("POST", "/x", {"workspace": "/a]]b]=]c"}))
 
-    assert 'wrk.method = [[POST]]' in script
+    assert "wrk.method = [[POST]]" in script
     assert 'wrk.body = [==[{"workspace": "/a]]b]=]c"}]==]' in script
     assert 'wrk.headers["Content-Type"] = "application/json"' in script
     assert "done = function(summary, latency, requests)" in script
