@@ -8,6 +8,8 @@ connection, and the first awake accepts all that are queued — 64 connections o
 would mostly land on one worker. The parent's own socket claims the port without
 ``SO_REUSEPORT`` first, so a port held by any other process is still refused at start
 (``EADDRINUSE``) rather than silently shared. Elsewhere the workers share the parent's socket.
+(The price of one socket per worker: connections still queued, not yet accepted, in a worker
+that is killed are reset; the kernel sends new ones to the others at once.)
 They share no memory after the fork — every answer comes from the files on disk, the caches
 are keyed by file versions (:mod:`memory_api.store.stat_cache`) and writes take cross-process
 locks — so any worker answers any request the same way (Q-4).
