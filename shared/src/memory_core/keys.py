@@ -23,6 +23,8 @@ from memory_core.rules import CONTROL_CLASS, TextRule, utf8_length
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
 if TYPE_CHECKING:
+    from typing import Any
+
     from memory_core.errors import IdKind
 
 __all__ = [
@@ -234,11 +236,26 @@ def key_for_real_path(real_path: str) -> str:
     >>> key_for_real_path("/")
     'workspace-8a5edab2'
     """
-    import hashlib  # loads OpenSSL; the write guard imports this module but rarely needs it (H-5)
-
-    digest = hashlib.sha256(os.fsencode(real_path)).hexdigest()[:_HASH_DIGITS]
+    digest = _sha256(os.fsencode(real_path)).hexdigest()[:_HASH_DIGITS]
     last = real_path.rstrip(os.sep).rsplit(os.sep, 1)[-1]
     return f"{safe_basename(last)}-{digest}"
+
+
+def _sha256(data: bytes) -> Any:
+    """SHA-256 of ``data`` from CPython's built-in module, without loading OpenSSL (H-5).
+
+    ``hashlib`` loads OpenSSL's libcrypto first (about 3 ms of a hook process's CPU); the
+    built-in ``_sha256`` (``_sha2`` from Python 3.12) computes the same digest. Another Python
+    falls back to ``hashlib``.
+    """
+    try:
+        from _sha256 import sha256  # type: ignore[import-not-found, unused-ignore]
+    except ImportError:
+        try:
+            from _sha2 import sha256  # type: ignore[import-not-found, no-redef, unused-ignore]
+        except ImportError:
+            from hashlib import sha256  # type: ignore[assignment, unused-ignore]
+    return sha256(data)
 
 
 def workspace_memory_key(workspace: str | os.PathLike[str]) -> str:

@@ -14,10 +14,10 @@ import re
 import stat
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from memory_core.markdown import fenced_lines, lines_with_ends
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
 if TYPE_CHECKING:  # an annotation only: a hook importing the template needs no msgspec (H-5)
     from memory_core.wire import WorkspaceKind
 

@@ -33,6 +33,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from harness_memory import logs
 from harness_memory.settings import ENV_PREFIX, HarnessSettings, SettingsError, load_settings
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
@@ -54,11 +55,7 @@ _LOG_FORMAT = "harness-memory: %(levelname)s: %(message)s"
 
 def _logger() -> logging.Logger:
     """The CLI's logger, set up on first use: a guard that logs nothing never imports logging."""
-    import logging
-
-    if not logging.getLogger().handlers:
-        logging.basicConfig(level=logging.WARNING, format=_LOG_FORMAT)
-    return logging.getLogger("harness_memory")
+    return logs.logger("harness_memory")
 
 
 _SETTING_FLAGS = ("url", "token", "project", "agent", "timeout", "template", "state_dir", "root")
@@ -270,6 +267,7 @@ def main(
 ) -> int:
     """Run the command line; returns the exit status. Streams default to the process's own."""
     arguments = sys.argv[1:] if argv is None else list(argv)
+    logs.log_to_stderr(_LOG_FORMAT)  # set up when the first message is logged (H-5)
     parser = build_parser(arguments[0] if arguments else None)
     args = parser.parse_args(arguments)
     env = os.environ if environ is None else environ
@@ -279,7 +277,6 @@ def main(
     except SettingsError as error:
         parser.error(str(error))
     if args.command == "session-start":
-        _logger()  # the Session start's modules log through the root logger
         return _session_start(parser, args, settings, out)
     if args.command == "draft":
         return _draft_show(parser, args, settings, out)
@@ -296,7 +293,6 @@ def main(
     else:
         from harness_memory.hooks.dispatch import run_hook
 
-        _logger()
         answer = run_hook(args.agent_kind, args.event, raw, settings)
     if answer is not None:
         out.write(json.dumps(answer, ensure_ascii=False) + "\n")
@@ -401,7 +397,6 @@ def _run_hook(
         return None
     if args.event == "pre-tool-use":
         return claude_code.pre_tool_use(hook, settings)
-    _logger()  # the Session start's modules log through the root logger
     from harness_memory.hooks.claude_code_start import session_start
 
     return session_start(hook, settings, part=args.part, parts=args.parts)

@@ -18,20 +18,37 @@ The caller tells the user whenever :attr:`Delivery.cuts` is non-empty or ``compl
 With more than one piece, each is wrapped in a ``<memory-context part="k" of="n">`` element,
 because a harness may deliver the pieces in any order (Claude Code runs hooks in parallel).
 
-Harness-neutral: the harness supplies :class:`HarnessLimits`.
+Harness-neutral: the harness supplies :class:`HarnessLimits`. A Session-start hook process
+fits its prompt with this module, so it loads neither msgspec nor ``typing`` (H-5); the common
+case, a prompt that fits, is one render and one pass over its lines.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
-
-import msgspec
-
+from harness_memory.frozen import Frozen
 from harness_memory.sections import PromptSection, joined
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
 if TYPE_CHECKING:
-    from memory_core.wire import ScopeManifest
+    from collections.abc import Callable, Sequence
+    from typing import Protocol
+
+    from memory_core.wire import CapFired
+
+    from harness_memory.sections import SectionLike
+
+    class ManifestLike(Protocol):
+        """What fitting reads of a scope's manifest (``memory_core.wire.ScopeManifest``, A-9)."""
+
+        @property
+        def scope(self) -> str: ...
+        @property
+        def lines_total(self) -> int: ...
+        @property
+        def lines_kept(self) -> int: ...
+        @property
+        def cap_fired(self) -> CapFired: ...
+
 
 __all__ = ["Delivery", "HarnessLimits", "ScopeCut", "fit", "utf16_units", "wrap"]
 
@@ -44,28 +61,42 @@ def utf16_units(text: str) -> int:
     return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
-class HarnessLimits(msgspec.Struct, frozen=True):
+class HarnessLimits(Frozen):
     """What one harness carries: ``pieces`` pieces of at most ``piece_limit`` units each.
 
     ``measure`` gives a text's size in the harness's units; ``limit_text`` names the limit in a
     truncation note ("Claude Code's limit of 10,000 characters per hook").
     """
 
+    __slots__ = ("limit_text", "measure", "piece_limit", "pieces")
     piece_limit: int
     pieces: int
     limit_text: str
-    measure: Callable[[str], int] = utf16_units
+    measure: Callable[[str], int]
+
+    def __init__(
+        self,
+        piece_limit: int,
+        pieces: int,
+        limit_text: str,
+        measure: Callable[[str], int] = utf16_units,
+    ) -> None:
+        self._set(piece_limit=piece_limit, pieces=pieces, limit_text=limit_text, measure=measure)
 
 
-class ScopeCut(msgspec.Struct, frozen=True):
+class ScopeCut(Frozen):
     """One scope the harness cut further: ``kept`` of the index's ``total`` lines arrive."""
 
+    __slots__ = ("kept", "scope", "total")
     scope: str
     kept: int
     total: int
 
+    def __init__(self, scope: str, kept: int, total: int) -> None:
+        self._set(scope=scope, kept=kept, total=total)
 
-class Delivery(msgspec.Struct, frozen=True):
+
+class Delivery(Frozen):
     """What :func:`fit` delivers.
 
     ``pieces`` are ready to hand to the harness, in part order, each within the piece limit;
@@ -74,11 +105,28 @@ class Delivery(msgspec.Struct, frozen=True):
     were left out; ``complete`` is False when even that was not enough and pieces are missing.
     """
 
+    __slots__ = ("complete", "cuts", "pieces", "prompt_lines_cut", "text")
     pieces: list[str]
     text: str
-    cuts: list[ScopeCut] = msgspec.field(default_factory=list)
-    prompt_lines_cut: int = 0
-    complete: bool = True
+    cuts: list[ScopeCut]
+    prompt_lines_cut: int
+    complete: bool
+
+    def __init__(
+        self,
+        pieces: list[str],
+        text: str,
+        cuts: list[ScopeCut] | None = None,
+        prompt_lines_cut: int = 0,
+        complete: bool = True,
+    ) -> None:
+        self._set(
+            pieces=pieces,
+            text=text,
+            cuts=[] if cuts is None else cuts,
+            prompt_lines_cut=prompt_lines_cut,
+            complete=complete,
+        )
 
 
 def wrap(body: str, part: int, parts: int) -> str:
@@ -87,7 +135,7 @@ def wrap(body: str, part: int, parts: int) -> str:
 
 
 def fit(
-    sections: Sequence[PromptSection], manifests: Sequence[ScopeManifest], limits: HarnessLimits
+    sections: Sequence[SectionLike], manifests: Sequence[ManifestLike], limits: HarnessLimits
 ) -> Delivery:
     """Pack ``sections`` into at most ``limits.pieces`` pieces, cutting as the module says.
 
@@ -186,8 +234,8 @@ class _Cutter:
 
     def __init__(
         self,
-        sections: list[PromptSection],
-        manifests: Sequence[ScopeManifest],
+        sections: list[SectionLike],
+        manifests: Sequence[ManifestLike],
         limits: HarnessLimits,
     ) -> None:
         self.sections = sections
@@ -247,9 +295,9 @@ class _Cutter:
     def render(self) -> str:
         return joined(self.render_sections())
 
-    def render_sections(self) -> list[PromptSection]:
+    def render_sections(self) -> list[SectionLike]:
         """The sections with the current cuts applied and the cut scopes' notes restated."""
-        out: list[PromptSection] = []
+        out: list[SectionLike] = []
         for section in self.sections:
             scope = section.scope
             if scope is None or scope not in self.dropped or not self.dropped[scope]:
@@ -258,7 +306,7 @@ class _Cutter:
                 out += self._cut_index(section, scope)
         return self._cut_prompt(out)
 
-    def _cut_index(self, section: PromptSection, scope: str) -> list[PromptSection]:
+    def _cut_index(self, section: SectionLike, scope: str) -> list[SectionLike]:
         # Only a cut needs the note's wording, and its module brings the credential detector.
         from memory_core.injection import truncation_note
 
@@ -281,7 +329,7 @@ class _Cutter:
             PromptSection(kind="note", text="\n\n" + note, scope=scope),
         ]
 
-    def _cut_prompt(self, sections: list[PromptSection]) -> list[PromptSection]:
+    def _cut_prompt(self, sections: list[SectionLike]) -> list[SectionLike]:
         """Leave out the last :attr:`prompt_cut` lines of instruction text, with a note."""
         left = self.prompt_cut
         if not left:

@@ -3,8 +3,14 @@
 The Session-start hook writes the Session's :class:`~harness_memory.session.SessionMeta` there;
 the pre-write hook reads it back to learn the memory root and the Session's key for the guard
 (P-3) without asking the service again. The state dir belongs to the harness (P-2a), never to the
-Workspace. Writes are atomic (unique temp file, fsync, ``os.replace``) so a reader sees the old
-record or the new one, never half of one.
+Workspace. Writes are atomic (a unique temp file beside the record, then ``os.replace``) so a
+reader sees the old record or the new one, never half of one.
+
+They are not fsynced: a record is a cache of one Session's start that the guard can do without
+(it then falls back to ``HARNESS_MEMORY_ROOT``, or the next Session start writes a new one), so
+a crash that loses it loses nothing that matters, while ``tempfile`` and two fsyncs cost a hook
+process about as much as starting Python (H-5). A record the crash left empty or half-written
+reads as no record.
 
 The pre-write hook runs before every file write, so what it reads (:func:`read_guard_view`)
 needs only the standard library's ``json`` (H-5); the full record type loads only to write one
@@ -15,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import time
 from pathlib import Path
@@ -23,6 +30,8 @@ from harness_memory.frozen import Frozen
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
 if TYPE_CHECKING:
+    from typing import Any
+
     from harness_memory.session import SessionMeta
 
 __all__ = [
@@ -65,19 +74,39 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def write_record(state_dir: Path, session_id: str, meta: SessionMeta) -> Path:
-    """Write ``meta`` atomically as the record of ``session_id``; prune stale records.
+def write_record(state_dir: Path, session_id: str, meta: SessionMeta | dict[str, Any]) -> Path:
+    """Write ``meta`` atomically as the record of ``session_id`` (mode 0600); prune stale records.
 
-    Raises ``OSError`` when the state dir cannot be written.
+    ``meta`` is a :class:`~harness_memory.session.SessionMeta` or its JSON values (camelCase, as
+    :func:`harness_memory.session_core.start_session_record` builds them). Raises ``OSError``
+    when the state dir cannot be written (nothing is left behind then), ``UnicodeEncodeError``
+    for a text that is no valid Unicode (a lone surrogate).
     """
-    import msgspec
-    from memory_core.atomic import atomic_write_bytes
+    if isinstance(meta, dict):
+        data = json.dumps(meta, ensure_ascii=False).encode()
+    else:
+        import msgspec
 
+        data = msgspec.json.encode(meta)
     path = record_path(state_dir, session_id)
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_bytes(path, msgspec.json.encode(meta), mode=0o600)
+    _replace(path, data)
     _prune(path.parent, keep=path)
     return path
+
+
+def _replace(path: Path, data: bytes) -> None:
+    """Put ``data`` at ``path`` atomically: a new temp file beside it, renamed over it."""
+    temp = path.with_name(f".{path.stem}.{os.getpid()}.{os.urandom(6).hex()}.tmp")
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        temp.replace(path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            temp.unlink()
+        raise
 
 
 def read_record(state_dir: Path, session_id: str) -> SessionMeta | None:
