@@ -40,8 +40,9 @@ __all__ = ["PromptSection", "joined", "render_sections"]
 
 SECTION_KINDS = ("template", "prompt", "index", "note")
 """The kinds of :class:`PromptSection` (``SectionKind``). ``template``: the harness template's
-own text and the values filled into it (the key line among them); ``prompt``: the memory prompts' instruction text (I-6); ``index``: kept index lines
-of ``scope`` (I-4); ``note``: ``scope``'s truncation or "nothing saved yet" note (I-3, I-4)."""
+own text and the values filled into it (the key line among them); ``prompt``: the memory
+prompts' instruction text (I-6); ``index``: kept index lines of ``scope`` (I-4); ``note``:
+``scope``'s truncation or "nothing saved yet" note (I-3, I-4)."""
 
 
 class PromptSection(Frozen):
