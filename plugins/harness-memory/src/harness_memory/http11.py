@@ -77,7 +77,10 @@ def _left(deadline: float) -> float:
 def _connect(host: str, port: int, deadline: float) -> _socket.socket:
     """A connected TCP socket to the first address of ``host`` that answers."""
     failure: OSError | None = None
-    for family, kind, proto, _, address in _socket.getaddrinfo(host, port, 0, _socket.SOCK_STREAM):
+    # A str host is IDNA-encoded first, which imports the idna codec and stringprep; an ASCII
+    # name (every IP address, "localhost") needs no encoding.
+    name: str | bytes = host.encode("ascii") if host.isascii() else host
+    for family, kind, proto, _, address in _socket.getaddrinfo(name, port, 0, _socket.SOCK_STREAM):
         sock = _socket.socket(family, kind, proto)
         try:
             sock.settimeout(_left(deadline))

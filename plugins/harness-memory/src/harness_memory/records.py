@@ -19,7 +19,6 @@ or to read it whole.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
@@ -104,8 +103,7 @@ def _replace(path: Path, data: bytes) -> None:
             handle.write(data)
         temp.replace(path)
     except BaseException:
-        with contextlib.suppress(OSError):
-            temp.unlink()
+        temp.unlink(missing_ok=True)
         raise
 
 
@@ -146,10 +144,15 @@ def read_guard_view(state_dir: Path, session_id: str) -> GuardView | None:
 def _prune(directory: Path, *, keep: Path) -> None:
     """Remove records not written for :data:`RECORD_MAX_AGE_S`; best effort, never raises."""
     cutoff = time.time() - RECORD_MAX_AGE_S
-    with contextlib.suppress(OSError):
-        for entry in directory.iterdir():
-            if entry == keep or entry.suffix not in {".json", ".tmp"}:
-                continue
-            with contextlib.suppress(OSError):
-                if entry.stat().st_mtime < cutoff:
-                    entry.unlink()
+    try:
+        entries = list(directory.iterdir())
+    except OSError:
+        return
+    for entry in entries:
+        if entry == keep or entry.suffix not in {".json", ".tmp"}:
+            continue
+        try:
+            if entry.stat().st_mtime < cutoff:
+                entry.unlink()
+        except OSError:
+            continue

@@ -7,7 +7,7 @@ harness over a memory problem.
 
 from __future__ import annotations
 
-import importlib
+import sys
 
 from harness_memory import logs
 from harness_memory.hooks.claude_code import decode_input
@@ -45,5 +45,7 @@ def run_hook(harness: str, event: str, raw: bytes, settings: HarnessSettings) ->
     except ValueError as error:
         logs.logger(__name__).warning("hook input is not the JSON %s sends: %s", harness, error)
         return None
-    module = importlib.import_module(f"harness_memory.hooks.{module_name}")
+    name = f"harness_memory.hooks.{module_name}"
+    __import__(name)  # importlib.import_module without importing importlib (H-5)
+    module = sys.modules[name]
     return getattr(module, function_name)(hook, settings)
