@@ -1,15 +1,18 @@
 """H-5: what a hook process costs, against starting Python itself (``python -c pass``).
 
-Runs each hook command ``--runs`` times (default 20), interleaved with the baseline so load on the
-machine hits all alike, and prints the median wall time of each and its ratio to the baseline,
-then the same for CPU time (user + system of the child process), which a busy machine distorts
-less than wall time.
-The SessionStart hook talks to a canned stand-in of the service on loopback (one A-9 answer with
-both indexes), so the figure is the hook process's own cost, not the service's.
+Runs each hook command as the installers write it (H-3) ``--runs`` times (default 20),
+interleaved with the baseline so load on the machine hits all alike, and prints the median wall
+time of each and its ratio to the baseline, then the same for CPU time (user + system of the
+child process), which a busy machine distorts less than wall time. The hooks: Claude Code's
+SessionStart entries 1 and 6 of 6 (entry 1 also writes the Session record) and its PreToolUse
+guard, Codex CLI's SessionStart and PreToolUse hooks, Gemini CLI's SessionStart and BeforeTool
+hooks. The SessionStart hooks talk to a canned stand-in of the service on loopback (one A-9
+answer with both indexes), so the figure is the hook process's own cost, not the service's.
 
     .venv/bin/python plugins/harness-memory/bench/hook_cost.py [--runs 20] [--json]
 
-Exits 1 when a hook's median exceeds ``--max-ratio`` (default 3) times the baseline. The plugin
+Exits 1 when a hook's median wall or CPU time exceeds ``--max-ratio`` (default 3) times the
+baseline's. The plugin
 and core packages are byte-compiled first, as an installed package is: with
 ``PYTHONDONTWRITEBYTECODE`` set, an editable install would otherwise compile them on every run.
 """
@@ -121,44 +124,39 @@ def main() -> int:
             "tool_name": "Write",
             "tool_input": {"file_path": target},
         }
-        start = {"session_id": "s1", "cwd": tmp, "hook_event_name": "SessionStart"}
+        start = json.dumps(
+            {"session_id": "s1", "cwd": tmp, "hook_event_name": "SessionStart"}
+        ).encode()
         patch = f"*** Begin Patch\n*** Add File: {target}\n+x\n*** End Patch\n"
         codex_patch = {**write, "tool_name": "apply_patch", "tool_input": {"command": patch}}
         gemini_write = {**write, "hook_event_name": "BeforeTool", "tool_name": "write_file"}
+        hook = [script, "hook"]
+        guard = ["--memory-root", str(root), *state]
+        service = ["--url", url, "--project", "acme", "--agent", "coder", *guard]
         cases = {
             "python -c pass": ([sys.executable, "-c", "pass"], b""),
-            "pre-tool-use (guard, deny)": (
-                [script, "hook", "claude-code", "pre-tool-use", "--memory-root", str(root), *state],
+            "claude-code pre-tool-use (deny)": (
+                [*hook, "claude-code", "pre-tool-use", *guard],
                 json.dumps(write).encode(),
             ),
             "codex pre-tool-use (deny)": (
-                [script, "hook", "codex", "pre-tool-use", "--memory-root", str(root), *state],
+                [*hook, "codex", "pre-tool-use", *guard],
                 json.dumps(codex_patch).encode(),
             ),
             "gemini before-tool (deny)": (
-                [script, "hook", "gemini", "before-tool", "--memory-root", str(root), *state],
+                [*hook, "gemini", "before-tool", *guard],
                 json.dumps(gemini_write).encode(),
             ),
-            "session-start (part 1 of 6)": (
-                [
-                    script,
-                    "hook",
-                    "claude-code",
-                    "session-start",
-                    "--part",
-                    "1",
-                    "--parts",
-                    "6",
-                    "--url",
-                    url,
-                    "--project",
-                    "acme",
-                    "--agent",
-                    "coder",
-                    *state,
-                ],
-                json.dumps(start).encode(),
+            "claude-code session-start 1/6": (
+                [*hook, "claude-code", "session-start", *service, "--part", "1", "--parts", "6"],
+                start,
             ),
+            "claude-code session-start 6/6": (
+                [*hook, "claude-code", "session-start", *service, "--part", "6", "--parts", "6"],
+                start,
+            ),
+            "codex session-start": ([*hook, "codex", "session-start", *service], start),
+            "gemini session-start": ([*hook, "gemini", "session-start", *service], start),
         }
         wall: dict[str, list[float]] = {name: [] for name in cases}
         cpu: dict[str, list[float]] = {name: [] for name in cases}
@@ -174,8 +172,9 @@ def main() -> int:
     else:
         for kind, rows in figures.items():
             for name, (median_ms, ratio) in rows.items():
-                print(f"{kind:4} {name:30} median {median_ms:7.1f} ms   {ratio:4.2f}x")
-    return 0 if max(ratio for _, ratio in figures["wall"].values()) <= args.max_ratio else 1
+                print(f"{kind:4} {name:32} median {median_ms:7.1f} ms   {ratio:4.2f}x")
+    worst = max(ratio for rows in figures.values() for _, ratio in rows.values())
+    return 0 if worst <= args.max_ratio else 1
 
 
 def _medians(times: dict[str, list[float]]) -> dict[str, tuple[float, float]]:
