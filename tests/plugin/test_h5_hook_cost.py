@@ -26,9 +26,12 @@ import pytest
 from harness_memory.answers import decode_session_start
 from harness_memory.cli_parser import build_parser
 from harness_memory.errors import BadServiceAnswerError
+from harness_memory.fitting import utf16_units
 from harness_memory.hook_argv import plain_hook_args
 from harness_memory.http11 import HttpProtocolError, exchange
 from harness_memory.records import read_record
+from harness_memory.sections import joined, render_sections
+from memory_core.template import substitute
 from memory_core.wire import SessionStartResponse
 
 from tests.plugin.helpers import HARNESS_MEMORY, hook_fixture
@@ -398,3 +401,21 @@ def test_p2_a_silent_server_runs_out_the_deadline() -> None:
         with pytest.raises(TimeoutError):
             exchange("127.0.0.1", port, "GET", "/", {}, None, time.monotonic() + 0.3)
         assert time.monotonic() - began < 3
+
+
+# --- the prompt's measure and placeholders without a codec module or a regex -------------------
+
+
+@pytest.mark.parametrize(
+    "text", ["", "plain ASCII", "Über — ß", "emoji 😀 and 𝄞", "\U0010ffff", "lone \ud800 half"]
+)
+def test_h1_utf16_units_count_as_the_utf16_codec_does(text: str) -> None:
+    assert utf16_units(text) == len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def test_p1_placeholders_are_found_as_a_regex_alternation_finds_them() -> None:
+    template = "{{A}}{{AB}} {{MEMORY}}{{{AGENT_ID}}} {{WORKSPACE_MEMORY_KEY}}{{A}}x{{AB"
+    extra = {"{{AB}}": "ab", "{{A}}": "a", "{{AGENT_ID}}": "coder"}
+    sections = render_sections(template, "M", "K", extra)
+    assert joined(sections) == substitute(template, "M", "K", extra)
+    assert joined(sections) == "aab M{coder} Kax{{AB"

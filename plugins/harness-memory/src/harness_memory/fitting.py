@@ -56,9 +56,19 @@ PIECE_OPEN = '<memory-context part="{part}" of="{parts}" order="read the parts b
 PIECE_CLOSE = "\n</memory-context>"
 
 
+_BELOW_F0 = bytes(range(0xF0))
+
+
 def utf16_units(text: str) -> int:
-    """Length of ``text`` in UTF-16 code units: how JavaScript harnesses measure strings."""
-    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+    """Length of ``text`` in UTF-16 code units: how JavaScript harnesses measure strings.
+
+    Every code point is one unit but those past U+FFFF, which take two (a surrogate pair): in
+    UTF-8 exactly those start with a byte from 0xF0, so they are counted there. (UTF-8, unlike
+    the ``utf-16-le`` codec, needs no codec module loaded: H-5.) A lone surrogate counts one.
+    """
+    if text.isascii():
+        return len(text)
+    return len(text) + len(text.encode("utf-8", "surrogatepass").translate(None, _BELOW_F0))
 
 
 class HarnessLimits(Frozen):

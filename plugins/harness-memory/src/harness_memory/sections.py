@@ -12,8 +12,6 @@ Harness-neutral: nothing here knows a particular coding agent. Nothing here load
 
 from __future__ import annotations
 
-import re
-
 from memory_core.template import KEY_PLACEHOLDER, MEMORY_PLACEHOLDER
 
 from harness_memory.frozen import Frozen
@@ -71,20 +69,32 @@ def render_sections(
     ``{{…}}`` placeholders are left as written. Sections with no text are left out.
     """
     values = {**(extra or {}), KEY_PLACEHOLDER: key_value}
-    names = [MEMORY_PLACEHOLDER, *values]
-    pattern = re.compile("|".join(re.escape(name) for name in names))
+    names = [name for name in (MEMORY_PLACEHOLDER, *values) if name]
     memory_part = _memory_sections(memory)
     sections: list[PromptSection] = []
     at = 0
-    for match in pattern.finditer(template):
-        sections.append(PromptSection(kind="template", text=template[at : match.start()]))
-        if match.group(0) == MEMORY_PLACEHOLDER:
+    while (found := _next_placeholder(template, names, at)) is not None:
+        start, name = found
+        sections.append(PromptSection(kind="template", text=template[at:start]))
+        if name == MEMORY_PLACEHOLDER:
             sections += memory_part
         else:
-            sections.append(PromptSection(kind="template", text=values[match.group(0)]))
-        at = match.end()
+            sections.append(PromptSection(kind="template", text=values[name]))
+        at = start + len(name)
     sections.append(PromptSection(kind="template", text=template[at:]))
     return [section for section in sections if section.text]
+
+
+def _next_placeholder(template: str, names: list[str], at: int) -> tuple[int, str] | None:
+    """The first placeholder at or after ``at``: ``(index, name)``; at one index the first name
+    listed wins (as a regex alternation of the names would). ``str.find`` rather than a regex:
+    compiling one costs a hook process more than the whole substitution (H-5)."""
+    best: tuple[int, str] | None = None
+    for name in names:
+        start = template.find(name, at)
+        if start >= 0 and (best is None or start < best[0]):
+            best = (start, name)
+    return best
 
 
 def joined(sections: Sequence[SectionLike]) -> str:
