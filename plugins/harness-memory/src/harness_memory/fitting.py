@@ -20,7 +20,9 @@ because a harness may deliver the pieces in any order (Claude Code runs hooks in
 
 Harness-neutral: the harness supplies :class:`HarnessLimits`. A Session-start hook process
 fits its prompt with this module, so it loads neither msgspec nor ``typing`` (H-5); the common
-case, a prompt that fits, is one render and one pass over its lines.
+case, a prompt that fits, is one render and one pass over its lines. A cut leaves out, before
+rendering again, as many lines as the text must lose at the least, so it renders a few times
+rather than once per line left out (the lines left out are the same).
 """
 
 from __future__ import annotations
@@ -153,13 +155,30 @@ def fit(
     restated note. Raises ``ValueError`` when ``limits`` allows no room for text.
     """
     state = _Cutter(list(sections), manifests, limits)
+    room = _room(limits)
     while True:
         text = state.render()
         pieces = _pieces(text, limits)
         if pieces is not None:
             return Delivery(pieces, text, state.cuts(), state.prompt_cut)
-        if not state.drop_index_line() and not state.drop_prompt_line():
+        excess = limits.measure(text) - room - _NOTE_SLACK * len(state.manifests)
+        if not state.drop_index_lines(excess) and not state.drop_prompt_line():
             return _last_resort(text, state, limits)
+
+
+_NOTE_SLACK = 32
+"""Units a scope's restated note may shrink by as lines drop (its counts lose digits)."""
+
+
+def _room(limits: HarnessLimits) -> int:
+    """The most units a text that fits can measure: what it must shrink to, at the least.
+
+    Multi-piece bodies are joined by line ends, so ``pieces`` bodies of at most the capacity
+    make a text of at most ``pieces * (capacity + 1)``.
+    """
+    if limits.pieces < 2:
+        return limits.piece_limit
+    return max(limits.piece_limit, limits.pieces * (_capacity(limits) + 1))
 
 
 def _pieces(text: str, limits: HarnessLimits) -> list[str] | None:
@@ -262,6 +281,7 @@ class _Cutter:
             )
             for scope in self.manifests
         }
+        self.index_lines = [(s.scope, s.text.split("\n")) for s in sections if s.kind == "index"]
         self.dropped = dict.fromkeys(self.manifests, 0)
         self.prompt_cut = 0
         self.prompt_lines = sum(len(s.text.splitlines()) for s in sections if s.kind == "prompt")
@@ -276,24 +296,38 @@ class _Cutter:
             if dropped
         ]
 
-    def drop_index_line(self) -> bool:
-        """Leave out the last line of the largest index still carrying lines; False if none."""
-        candidates = [
-            scope for scope in self.manifests if self.lines[scope] - self.dropped[scope] > 0
-        ]
-        if not candidates:
-            return False
-        rendered = self.render_sections()
-        size = {
-            scope: sum(
-                self.limits.measure(s.text)
-                for s in rendered
-                if s.kind == "index" and s.scope == scope
-            )
-            for scope in candidates
-        }
-        self.dropped[max(candidates, key=lambda scope: size[scope])] += 1
-        return True
+    def drop_index_lines(self, excess: int) -> bool:
+        """Leave out index lines one by one, each the last line of the largest index still
+        carrying lines, until the indexes have shrunk by ``excess`` units (at least one line).
+
+        The caller's ``excess`` is a lower bound of what the text must lose to fit, so no line
+        is left out that a check after each single line would have kept; the text is rendered
+        once for all of them instead of once per line. False if no index line is left.
+        """
+        size = {scope: self._index_size(scope) for scope in self.manifests}
+        removed = 0
+        while True:
+            candidates = [
+                scope for scope in self.manifests if self.lines[scope] - self.dropped[scope] > 0
+            ]
+            if not candidates:
+                return removed > 0
+            scope = max(candidates, key=lambda name: size[name])
+            self.dropped[scope] += 1
+            smaller = self._index_size(scope)
+            removed += max(size[scope] - smaller, 1)
+            size[scope] = smaller
+            if removed >= excess:
+                return True
+
+    def _index_size(self, scope: str) -> int:
+        """Units of ``scope``'s index lines as :meth:`render_sections` gives them now."""
+        dropped = self.dropped[scope]
+        return sum(
+            self.limits.measure("\n".join(lines[: max(len(lines) - dropped, 0)]))
+            for owner, lines in self.index_lines
+            if owner == scope
+        )
 
     def drop_prompt_line(self) -> bool:
         """Leave out one more line of instruction text from the end; False if none is left."""
