@@ -82,7 +82,7 @@ def write_record(state_dir: Path, session_id: str, meta: SessionMeta | dict[str,
     for a text that is no valid Unicode (a lone surrogate).
     """
     if isinstance(meta, dict):
-        data = json.dumps(meta, ensure_ascii=False).encode()
+        data = json.dumps(meta, ensure_ascii=False, separators=(",", ":")).encode()
     else:
         import msgspec
 
