@@ -207,10 +207,11 @@ def start_session_sync(
     draft_id: str | None = None,
     memory_root: Path | None = None,
 ) -> SessionStart:
-    """:func:`start_session` without an event loop, for a hook process or a shell (P-4, H-5).
+    """:func:`start_session` without an event loop, for a shell or a blocking embedder (P-4).
 
     Same arguments, result and fail-open rules; blocks for at most about ``timeout_s`` per
-    request to the service.
+    request to the service. (A hook process runs
+    :func:`~harness_memory.session_core.start_session_record` itself, without msgspec: H-5.)
     """
     return session_start_of(
         start_session_record(
