@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+import subprocess
 import sys
 import threading
 import time
@@ -88,8 +89,27 @@ GUARD_ONLY = {
 SESSION_ID = "6ae0bd3a-31ab-479d-8199-c610bd3ebf18"  # as recorded in fixtures/session_start.json
 
 
-async def imports_of(args: list[str], stdin: bytes) -> tuple[set[str], Any]:
-    """Run ``harness-memory ARGS`` under ``-X importtime``: the modules it imported, its answer."""
+def imported(report: str) -> set[str]:
+    """The modules named in a ``-X importtime`` report (stderr)."""
+    return {
+        line.rsplit("|", 1)[1].strip()
+        for line in report.splitlines()
+        if line.startswith("import time:") and "|" in line
+    }
+
+
+@pytest.fixture(scope="module")
+def at_start() -> set[str]:
+    """What starting this Python imports by itself (site hooks of the environment included)."""
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", "pass"], capture_output=True, check=True
+    )
+    return imported(done.stderr.decode())
+
+
+async def imports_of(args: list[str], stdin: bytes, at_start: set[str]) -> tuple[set[str], Any]:
+    """Run ``harness-memory ARGS`` under ``-X importtime``: the modules it imported beyond what
+    starting Python imports (``at_start``), and its answer."""
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-X",
@@ -102,13 +122,9 @@ async def imports_of(args: list[str], stdin: bytes) -> tuple[set[str], Any]:
     )
     out, err = await process.communicate(stdin)
     assert process.returncode == 0, err.decode()
-    modules = {
-        line.rsplit("|", 1)[1].strip()
-        for line in err.decode().splitlines()
-        if line.startswith("import time:") and "|" in line
-    }
+    modules = imported(err.decode())
     assert "harness_memory.cli" in modules  # the report is there and complete
-    return modules, (json.loads(out) if out.strip() else None)
+    return modules - at_start, (json.loads(out) if out.strip() else None)
 
 
 @pytest.fixture
@@ -141,11 +157,17 @@ def settings_flags(service: ScriptedService, tmp_path: Path) -> list[str]:
     [("claude-code", ["--part", "1", "--parts", "6"]), ("codex", []), ("gemini", [])],
 )
 async def test_h5_a_session_start_hook_loads_no_heavy_module(
-    service: ScriptedService, workspace: Path, tmp_path: Path, harness: str, parts: list[str]
+    service: ScriptedService,
+    workspace: Path,
+    tmp_path: Path,
+    at_start: set[str],
+    harness: str,
+    parts: list[str],
 ) -> None:
     flags = settings_flags(service, tmp_path)
     stdin = hook_fixture("session_start.json", workspace=str(workspace))
-    modules, answer = await imports_of(["hook", harness, "session-start", *flags, *parts], stdin)
+    args = ["hook", harness, "session-start", *flags, *parts]
+    modules, answer = await imports_of(args, stdin, at_start)
     assert answer is not None
     assert "additionalContext" in answer["hookSpecificOutput"]
     assert "systemMessage" not in answer  # the service answered: the ordinary path
@@ -156,12 +178,12 @@ async def test_h5_a_session_start_hook_loads_no_heavy_module(
 
 
 async def test_h5_a_later_session_start_entry_loads_no_heavy_module(
-    service: ScriptedService, workspace: Path, tmp_path: Path
+    service: ScriptedService, workspace: Path, tmp_path: Path, at_start: set[str]
 ) -> None:
     flags = settings_flags(service, tmp_path)
     stdin = hook_fixture("session_start.json", workspace=str(workspace))
     args = ["hook", "claude-code", "session-start", *flags, "--part", "6", "--parts", "6"]
-    modules, answer = await imports_of(args, stdin)
+    modules, answer = await imports_of(args, stdin, at_start)
     assert answer is None  # the prompt needs fewer pieces: entry 6 has nothing to add
     assert modules & (HEAVY | GUARD_ONLY) == set()
     assert read_record(tmp_path / "state", SESSION_ID) is None  # entry 1 writes the record
@@ -180,6 +202,7 @@ async def test_h5_a_write_guard_loads_no_heavy_module_and_no_session_start_code(
     service: ScriptedService,
     workspace: Path,
     tmp_path: Path,
+    at_start: set[str],
     harness: str,
     event: str,
     fixture: str,
@@ -188,12 +211,12 @@ async def test_h5_a_write_guard_loads_no_heavy_module_and_no_session_start_code(
     flags = settings_flags(service, tmp_path)
     if with_record:
         start = hook_fixture("session_start.json", workspace=str(workspace))
-        await imports_of(["hook", "claude-code", "session-start", *flags], start)
+        await imports_of(["hook", "claude-code", "session-start", *flags], start, at_start)
     target = service.memory_root / "other-1a2b3c4d" / "note.md"
     stdin = hook_fixture(fixture, workspace=str(workspace), target=str(target))
     if with_record:  # the recorded inputs carry their own harness's Session id
         stdin = stdin.replace(json.loads(stdin)["session_id"].encode(), SESSION_ID.encode())
-    modules, answer = await imports_of(["hook", harness, event, *flags], stdin)
+    modules, answer = await imports_of(["hook", harness, event, *flags], stdin, at_start)
     assert answer is not None and "deny" in json.dumps(answer)  # the guard ran and refused
     assert modules & (HEAVY | SESSION_START_ONLY) == set()
 
