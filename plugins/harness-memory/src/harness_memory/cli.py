@@ -9,6 +9,8 @@
     harness-memory hook claude-code session-start [--part K --parts N]
                                                     < hook JSON   > hook answer JSON (or nothing)
     harness-memory hook claude-code pre-tool-use    < hook JSON   > hook answer JSON (or nothing)
+    harness-memory hook codex session-start|pre-tool-use      (the same, for Codex CLI)
+    harness-memory hook gemini session-start|before-tool      (the same, for Gemini CLI)
 
 Every flag falls back to its ``HARNESS_MEMORY_*`` variable (see :mod:`harness_memory.settings`).
 Exit status: 0 when the Session started (memory or the draft may have failed open: a warning
@@ -21,7 +23,9 @@ then the draft's prompt verbatim (the Session's first user message); JSON gains
 ``initialPrompt``.
 
 Each command imports only what it needs (H-5): the PreToolUse guard runs before every file
-write, so it must cost little more than starting Python; no path loads aiohttp or asyncio.
+write, so it must cost little more than starting Python; no path loads aiohttp or asyncio, and
+a hook command line as the installers write it is read without ``argparse``
+(:mod:`harness_memory.hook_argv`; :mod:`harness_memory.cli_parser` reads every other).
 """
 
 from __future__ import annotations
