@@ -8,7 +8,7 @@ export MEMORY_API_DATA_DIR ?= $(CURDIR)/.data
 
 PACKAGES := shared/pyproject.toml services/memory-api/pyproject.toml plugins/harness-memory/pyproject.toml
 
-.PHONY: install run test lint typecheck pytest bench bench-wrk bench-quick soak clean vendor-web measure-markdown
+.PHONY: install run test lint typecheck pytest bench bench-hooks bench-wrk bench-quick soak clean vendor-web measure-markdown
 
 install: $(STAMP)
 
@@ -45,6 +45,12 @@ pytest: $(STAMP)
 ## The throughput cases are driven by wrk (installed here with apt-get when run as root).
 bench: $(STAMP) bench-wrk
 	$(BIN)/python -m bench.perf
+	-$(BIN)/python plugins/harness-memory/bench/hook_cost.py --runs 20
+
+## H-5: every hook process (Claude Code, Codex, Gemini) against `python -c pass`, median of 20
+## runs, wall and CPU; exits 1 when one is over 3x (plugins/harness-memory/bench/hook_cost.py).
+bench-hooks: $(STAMP)
+	$(BIN)/python plugins/harness-memory/bench/hook_cost.py --runs 20
 
 ## wrk, the C load generator of `make bench`: apt-get as root, else how to install it.
 bench-wrk:
