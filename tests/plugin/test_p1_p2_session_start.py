@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import msgspec
@@ -15,6 +16,7 @@ from harness_memory import (
     ServiceUnreachableError,
     SessionStart,
 )
+from harness_memory.transport import ServiceClient
 from memory_core.errors import InvalidId
 
 from tests.plugin.helpers import start
@@ -198,3 +200,22 @@ async def test_client_rejected_error_keeps_status_and_detail(service: ScriptedSe
             await client.session_start("acme", "coder", "/w")
     assert caught.value.status == 404
     assert caught.value.detail == "no agent 'coder' in project 'acme'"
+
+
+async def test_a9_the_plugin_asks_for_the_sections_it_cuts_the_text_by(
+    service: ScriptedService,
+) -> None:
+    await start(service.url, TEMPLATE, session_id="s-1")
+    [(_, _, body)] = service.calls
+    assert body.sections is True  # the harness fits the prompt by them (H-1)
+
+
+async def test_a9_the_clients_ask_for_sections_unless_told_not_to(
+    service: ScriptedService,
+) -> None:
+    async with MemoryClient(service.url) as client:
+        await client.session_start("acme", "coder", "/w")
+        await client.session_start("acme", "coder", "/w", sections=False)
+    blocking = ServiceClient(service.url)
+    await asyncio.to_thread(blocking.session_start, "acme", "coder", "/w", sections=False)
+    assert [body.sections for _, _, body in service.calls] == [True, False, False]

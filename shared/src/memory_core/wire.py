@@ -344,10 +344,16 @@ class SearchResults(Wire, frozen=True):
 
 
 class SessionStartRequest(Wire, frozen=True):
-    """Body of ``POST …/memory/session-start``: the Workspace path as the harness sees it."""
+    """Body of ``POST …/memory/session-start``: the Workspace path as the harness sees it.
+
+    ``sections`` asks for the answer's ``sections`` as well (A-9): a harness that must split
+    the ``memory`` text at line boundaries (its own context limit is below the caps, H-1) sets
+    it; without it ``sections`` is answered empty, so the text is not sent twice.
+    """
 
     workspace: WorkspacePath
     session_id: str | None = None
+    sections: bool = False
 
 
 class SessionDirectories(Wire, frozen=True):
@@ -380,7 +386,8 @@ class SessionStartResponse(Wire, frozen=True):
     ``memory`` is the text that replaces ``{{MEMORY}}`` (empty when ``injected`` is false);
     ``workspace_memory_key`` is the value for ``{{WORKSPACE_MEMORY_KEY}}`` (I-2): the key,
     ``(none — temporary workspace)`` or ``(none — memory is off)``; ``key`` is the bare key or
-    None; ``manifests`` has one entry per injected scope, user first.
+    None; ``manifests`` has one entry per injected scope, user first. ``sections`` is the
+    ``memory`` text as runs (:class:`MemorySection`) when the request asked for them, else empty.
     """
 
     enabled: bool

@@ -41,8 +41,12 @@ _TOP = {
 
 
 def session_start_request(workspace: str, session_id: str | None) -> bytes:
-    """The JSON body of ``POST …/memory/session-start`` (A-9), as ``SessionStartRequest``."""
-    return json.dumps({"workspace": workspace, "sessionId": session_id}).encode()
+    """The JSON body of ``POST …/memory/session-start`` (A-9), as ``SessionStartRequest``.
+
+    It asks for the answer's ``sections``: a hook cuts the text at line boundaries (H-1).
+    """
+    body = {"workspace": workspace, "sessionId": session_id, "sections": True}
+    return json.dumps(body).encode()
 
 
 def decode_session_start(raw: bytes) -> dict[str, Any]:

@@ -85,15 +85,23 @@ class MemoryClient:
         return self._base_url + agent_path(project, agent)
 
     async def session_start(
-        self, project: str, agent: str, workspace: str, *, session_id: str | None = None
+        self,
+        project: str,
+        agent: str,
+        workspace: str,
+        *,
+        session_id: str | None = None,
+        sections: bool = True,
     ) -> SessionStartResponse:
         """Call ``POST /api/projects/{project}/agents/{agent}/memory/session-start`` (A-9).
 
         ``workspace`` is the Workspace path as the harness sees it; the service resolves it.
-        Raises ``InvalidId`` for a bad project or agent id, else one of this module's errors.
+        ``sections=False`` leaves the answer's ``sections`` empty (half the bytes; ``memory``
+        holds the same text). Raises ``InvalidId`` for a bad project or agent id, else one of
+        this module's errors.
         """
         url = self._agent_url(project, agent) + "/memory/session-start"
-        body = session_start_body(workspace, session_id)
+        body = session_start_body(workspace, session_id, sections=sections)
         return await self._call("POST", url, body, SESSION_START_DECODER, "a Session start")
 
     async def get_draft(self, project: str, agent: str, draft_id: str) -> Draft:

@@ -40,9 +40,11 @@ _ENCODER = msgspec.json.Encoder()
 _T = TypeVar("_T")
 
 
-def session_start_body(workspace: str, session_id: str | None) -> bytes:
-    """The JSON body of ``POST …/memory/session-start`` (A-9)."""
-    return _ENCODER.encode(SessionStartRequest(workspace=workspace, session_id=session_id))
+def session_start_body(workspace: str, session_id: str | None, *, sections: bool = True) -> bytes:
+    """The JSON body of ``POST …/memory/session-start`` (A-9); ``sections`` asks for the
+    answer's ``sections`` (the ``memory`` text as runs, for cutting it at a line boundary)."""
+    request = SessionStartRequest(workspace=workspace, session_id=session_id, sections=sections)
+    return _ENCODER.encode(request)
 
 
 def check_draft_answer(draft: Draft, project: str, agent: str, draft_id: str) -> Draft:
@@ -70,15 +72,23 @@ class ServiceClient:
         self._endpoint = ServiceEndpoint(base_url, token=token, timeout=timeout)
 
     def session_start(
-        self, project: str, agent: str, workspace: str, *, session_id: str | None = None
+        self,
+        project: str,
+        agent: str,
+        workspace: str,
+        *,
+        session_id: str | None = None,
+        sections: bool = True,
     ) -> SessionStartResponse:
         """Call ``POST /api/projects/{project}/agents/{agent}/memory/session-start`` (A-9).
 
         ``workspace`` is the Workspace path as the harness sees it; the service resolves it.
-        Raises ``InvalidId`` for a bad project or agent id, else one of the named errors.
+        ``sections=False`` leaves the answer's ``sections`` empty (half the bytes; ``memory``
+        holds the same text). Raises ``InvalidId`` for a bad project or agent id, else one of
+        the named errors.
         """
         path = agent_path(project, agent) + "/memory/session-start"
-        body = session_start_body(workspace, session_id)
+        body = session_start_body(workspace, session_id, sections=sections)
         return self._call("POST", path, body, SESSION_START_DECODER, "a Session start")
 
     def get_draft(self, project: str, agent: str, draft_id: str) -> Draft:

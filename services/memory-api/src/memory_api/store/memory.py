@@ -236,7 +236,8 @@ class MemoryStore:
         Raises ``InvalidId``, :class:`NotFound`, and :class:`~memory_api.errors.BadRequest` for
         a Workspace path that is not absolute (see ``check_workspace_path``).
         """
-        return (await self._session_start(project, agent_id, body))[0]
+        answer = (await self._session_start(project, agent_id, body))[0]
+        return answer if body.sections else msgspec.structs.replace(answer, sections=[])
 
     async def session_start_json(
         self, project: str, agent_id: str, body: SessionStartRequest
@@ -244,7 +245,11 @@ class MemoryStore:
         """:meth:`session_start` as the JSON body of the answer; raises like it. A kept answer
         (see :class:`~memory_api.store.session_memo.SessionMemo`) comes encoded already."""
         answer, encoded = await self._session_start(project, agent_id, body)
-        return encoded if encoded is not None else msgspec.json.encode(answer)
+        if encoded is not None:
+            return encoded
+        if not body.sections:
+            answer = msgspec.structs.replace(answer, sections=[])
+        return msgspec.json.encode(answer)
 
     async def _session_start(
         self, project: str, agent_id: str, body: SessionStartRequest
@@ -254,7 +259,11 @@ class MemoryStore:
         # Warm (agent and every file unchanged): a realpath and a few lstats, no read, answered
         # on the event loop; anything else is built in a worker thread.
         record = self.agents.cached(project, agent_id)
-        kept = None if record is None else self.sessions.answer(record, workspace)
+        kept = (
+            None
+            if record is None
+            else self.sessions.answer(record, workspace, sections=body.sections)
+        )
         if kept is not None:
             answer, encoded = kept
         else:

@@ -53,7 +53,8 @@ SESSIONS_KEPT = 1024
 """How many ``(agent, Workspace path)`` answers are kept at most."""
 SESSION_BYTES_KEPT = 16 * 1024 * 1024
 """And how many bytes of JSON they may hold together (an answer at the injection caps is about
-50 KB of JSON, and its struct about as much again): the memo stays within ~32 MB."""
+64 KB of JSON with its sections and half that without, both kept, and its struct about as much
+again): the memo stays within ~32 MB."""
 
 Probe = tuple[int, ...] | None
 """What one probed path looked like: None (missing), a folder's ``(dev, ino, mode)``, or a
@@ -71,6 +72,13 @@ class _Kept:
     probes: tuple[Probe, ...]
     answer: SessionStartResponse
     body: bytes
+    plain: bytes
+    """``body`` without the sections: what a request that did not ask for them is sent."""
+
+
+def _size(kept: _Kept) -> int:
+    """Bytes of JSON ``kept`` holds: both encodings."""
+    return len(kept.body) + len(kept.plain)
 
 
 def _probe(path: str, is_file: bool) -> Probe:
@@ -135,11 +143,12 @@ class SessionMemo:
         )
 
     def answer(
-        self, record: AgentRecord, workspace: str
+        self, record: AgentRecord, workspace: str, *, sections: bool = True
     ) -> tuple[SessionStartResponse, bytes] | None:
         """The kept answer for ``record`` in the checked ``workspace`` and its JSON encoding
         (made once, when it was kept: encoding 25,000 characters is a Session start's largest
-        single cost) if still valid, else None.
+        single cost) if still valid, else None. The answer always has its sections; the JSON
+        has them only when ``sections`` is true (A-9: they repeat the ``memory`` text).
 
         Raises :class:`~memory_api.errors.BadRequest` like
         :func:`~memory_api.store.sessions.check_real_workspace` (a file, not a folder).
@@ -155,7 +164,7 @@ class SessionMemo:
         with self._lock:
             if (record.id, workspace) in self._kept:
                 self._kept.move_to_end((record.id, workspace))
-        return kept.answer, kept.body
+        return kept.answer, kept.body if sections else kept.plain
 
     def build(
         self,
@@ -179,15 +188,16 @@ class SessionMemo:
             or check_real_workspace(workspace) != real
         ):
             return answer
-        kept = _Kept(record, real, paths, after, answer, msgspec.json.encode(answer))
-        if len(kept.body) > self._max_bytes:
+        plain = msgspec.json.encode(msgspec.structs.replace(answer, sections=[]))
+        kept = _Kept(record, real, paths, after, answer, msgspec.json.encode(answer), plain)
+        if _size(kept) > self._max_bytes:
             return answer
         with self._lock:
             old = self._kept.pop((record.id, workspace), None)
-            self._bytes -= 0 if old is None else len(old.body)
+            self._bytes -= 0 if old is None else _size(old)
             self._kept[(record.id, workspace)] = kept
-            self._bytes += len(kept.body)
+            self._bytes += _size(kept)
             while len(self._kept) > self._max or self._bytes > self._max_bytes:
                 _, evicted = self._kept.popitem(last=False)
-                self._bytes -= len(evicted.body)
+                self._bytes -= _size(evicted)
         return answer
