@@ -15,7 +15,7 @@ from memory_api.settings import Settings
 from pytest_aiohttp import AiohttpClient
 from yarl import URL
 
-from tests.api.conftest import AgentHome, Client, memory_url, ok_json
+from tests.api.conftest import create_agent, memory_url, ok_json
 
 
 async def test_a11_access_line_keeps_an_encoded_newline_encoded(
@@ -41,25 +41,42 @@ async def test_a11_access_line_keeps_an_encoded_newline_encoded(
 
 
 async def test_a11_session_id_with_a_newline_is_logged_quoted(
-    client: Client, agent: AgentHome, caplog: pytest.LogCaptureFixture
+    aiohttp_client: AiohttpClient,
+    data_dir: Path,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
-    workspace = agent.tmp / "src" / "app"
+    server = TestServer(create_app(Settings(data_dir=data_dir)))
+    await server.start_server(
+        access_log_class=AccessLogger, access_log=logging.getLogger(ACCESS_LOGGER)
+    )
+    client: TestClient[Any, None] = await aiohttp_client(server)
+    await create_agent(client)
+    workspace = tmp_path / "src" / "app"
     workspace.mkdir(parents=True)
     session = "s-1\n2026-01-01 INFO forged line" + "x" * 10_000
 
-    with caplog.at_level(logging.INFO, logger="memory_api.store.memory"):
+    with caplog.at_level(logging.INFO, logger=ACCESS_LOGGER):
         await ok_json(
             await client.post(
                 f"{memory_url()}/session-start",
                 json={"workspace": str(workspace), "sessionId": session},
             )
         )
+        for _ in range(100):  # the access line is written once the answer is sent
+            if any(r.getMessage().startswith("POST") for r in caplog.records):
+                break
+            await asyncio.sleep(0.01)
 
-    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("session start")]
-    assert len(lines) == 1
-    assert "\n" not in lines[0]
-    assert "'s-1\\n2026-01-01 INFO forged line" in lines[0]
-    assert len(lines[0]) < 400
+    records = [r for r in caplog.records if r.getMessage().startswith("POST")]
+    assert len(records) == 1  # the Session start's facts ride on its one access line
+    assert not any(r.getMessage().startswith("session start") for r in caplog.records)
+    line = records[0].getMessage()
+    assert "\n" not in line
+    assert "session start: session='s-1\\n2026-01-01 INFO forged line" in line
+    assert records[0].__dict__["note"].startswith("session start: session='s-1\\n")
+    assert "kind=persistent" in line and "injected=True" in line
+    assert len(line) < 500
 
 
 @pytest.mark.parametrize(

@@ -3,9 +3,11 @@
 ``MEMORY_API_LOG_FORMAT=json`` writes one JSON object per line (``python-json-logger``), with the
 access log's fields as keys; ``text`` writes plain lines. Access lines name the method, the path
 as sent (still percent-encoded, so a decoded newline cannot forge a line) *without its query*,
-the route template, status, size, duration and peer — never a header or a body, so a bearer
-token can never reach a log (A-10). A request aiohttp's parser refuses is logged as one line
-naming the refusal, without the offending bytes the parser quotes (:class:`ParserRefusalFilter`).
+the route template, status, size, duration and peer, and what the handler noted (a Session
+start: the harness's session id quoted, the Workspace kind, key, whether it injected) — never a
+header or a body, so a bearer token can never reach a log (A-10). A request aiohttp's parser
+refuses is logged as one line naming the refusal, without the offending bytes the parser quotes
+(:class:`ParserRefusalFilter`).
 """
 
 from __future__ import annotations
@@ -24,15 +26,19 @@ from memory_api.settings import LogFormat
 
 __all__ = [
     "ACCESS_LOGGER",
+    "ACCESS_NOTE_KEY",
     "AccessLogger",
     "JsonLineFormatter",
     "ParserRefusalFilter",
     "TextFormatter",
     "configure_logging",
     "install_parser_refusal_filter",
+    "note_access",
 ]
 
 ACCESS_LOGGER = "memory_api.access"
+ACCESS_NOTE_KEY = web.RequestKey("access_note", str)
+"""What a handler adds to its request's access line (:func:`note_access`)."""
 _SERVER_LOGGER = "aiohttp.server"
 _TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s[%(process)d]: %(message)s"
 """Each line names its process: with ``serve --workers N`` several write to one stream."""
@@ -121,15 +127,36 @@ class AccessLogger(AbstractAccessLogger):
             "duration_ms": round(time * 1000, 3),
             "remote": request.remote,
         }
+        note = request.get(ACCESS_NOTE_KEY)
+        if note is None:
+            self.logger.info(
+                "%s %s %s %dB %.1fms",
+                request.method,
+                path,
+                response.status,
+                response.body_length,
+                time * 1000,
+                extra=fields,
+            )
+            return
+        fields["note"] = note
         self.logger.info(
-            "%s %s %s %dB %.1fms",
+            "%s %s %s %dB %.1fms %s",
             request.method,
             path,
             response.status,
             response.body_length,
             time * 1000,
+            note,
             extra=fields,
         )
+
+
+def note_access(request: web.Request, note: str) -> None:
+    """Add ``note`` (one line, no newline: quote anything a client chose) to the access line
+    of ``request``, at its end and as its ``note`` field: what a handler did, in the request's
+    one log record instead of a second record of its own."""
+    request[ACCESS_NOTE_KEY] = note
 
 
 class ParserRefusalFilter(logging.Filter):

@@ -29,8 +29,9 @@ from memory_core.wire import SessionStartRequest
 from memory_api.appkeys import get_memory_store
 from memory_api.errors import BadRequest
 from memory_api.http.jsonio import json_response, read_json
+from memory_api.http.logs import note_access
 
-__all__ = ["BASE", "SEARCH_DEFAULT_LIMIT", "routes"]
+__all__ = ["BASE", "SEARCH_DEFAULT_LIMIT", "SESSION_ID_LOG_CHARS", "routes"]
 
 BASE = "/api/projects/{project}/agents/{agent}/memory"
 
@@ -38,6 +39,8 @@ routes = web.RouteTableDef()
 _session_start_decoder = msgspec.json.Decoder(SessionStartRequest)
 SEARCH_DEFAULT_LIMIT = 20
 """Hits returned by a search without ``limit``."""
+SESSION_ID_LOG_CHARS = 128
+"""How much of a client-chosen ``sessionId`` reaches the access line."""
 
 
 def _ids(request: web.Request) -> tuple[str, str]:
@@ -112,10 +115,22 @@ async def delete_file(request: web.Request) -> web.Response:
 
 @routes.post(BASE + "/session-start")
 async def post_session_start(request: web.Request) -> web.Response:
-    """A-9: ``SessionStartResponse`` for a ``SessionStartRequest`` body."""
+    """A-9: ``SessionStartResponse`` for a ``SessionStartRequest`` body.
+
+    What the Session start did goes on the request's access line (:func:`note_access`), not
+    on a log record of its own: one record per request is a good part of a warm start's cost.
+    """
     project, agent = _ids(request)
     body = await read_json(request, _session_start_decoder)
-    encoded = await get_memory_store(request.app).session_start_json(project, agent, body)
+    store = get_memory_store(request.app)
+    encoded, answer = await store.session_start_json(project, agent, body)
+    # the harness's own id, quoted (repr) and cut: a newline in it forges no log line
+    session = None if body.session_id is None else body.session_id[:SESSION_ID_LOG_CHARS]
+    note_access(
+        request,
+        f"session start: session={session!r} kind={answer.workspace_kind} key={answer.key} "
+        f"injected={answer.injected}",
+    )
     return web.Response(body=encoded, content_type="application/json")
 
 

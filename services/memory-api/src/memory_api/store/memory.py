@@ -62,9 +62,6 @@ T = TypeVar("T")
 
 logger = logging.getLogger(__name__)
 
-SESSION_ID_LOG_CHARS = 128
-"""How much of a client-chosen ``sessionId`` reaches the log."""
-
 
 def _check(project: str, agent_id: str, key: str | None = None, file: str | None = None) -> None:
     """Check every id of a request against K-7 before any I/O; raises ``InvalidId`` (400)."""
@@ -241,15 +238,15 @@ class MemoryStore:
 
     async def session_start_json(
         self, project: str, agent_id: str, body: SessionStartRequest
-    ) -> bytes:
-        """:meth:`session_start` as the JSON body of the answer; raises like it. A kept answer
-        (see :class:`~memory_api.store.session_memo.SessionMemo`) comes encoded already."""
+    ) -> tuple[bytes, SessionStartResponse]:
+        """:meth:`session_start` as the JSON body of the answer, and the answer (with its
+        sections, whatever the body holds); raises like it. A kept answer (see
+        :class:`~memory_api.store.session_memo.SessionMemo`) comes encoded already."""
         answer, encoded = await self._session_start(project, agent_id, body)
-        if encoded is not None:
-            return encoded
-        if not body.sections:
-            answer = msgspec.structs.replace(answer, sections=[])
-        return msgspec.json.encode(answer)
+        if encoded is None:
+            plain = answer if body.sections else msgspec.structs.replace(answer, sections=[])
+            encoded = msgspec.json.encode(plain)
+        return encoded, answer
 
     async def _session_start(
         self, project: str, agent_id: str, body: SessionStartRequest
@@ -269,15 +266,6 @@ class MemoryStore:
         else:
             answer = await asyncio.to_thread(self._start_blocking, project, agent_id, workspace)
             encoded = None
-        logger.info(
-            "session start: agent=%s session=%r kind=%s key=%s injected=%s",
-            agent_id,
-            # the harness's own id, logged quoted and cut: a newline in it forges no log line
-            None if body.session_id is None else body.session_id[:SESSION_ID_LOG_CHARS],
-            answer.workspace_kind,
-            answer.key,
-            answer.injected,
-        )
         return answer, encoded
 
     def assemble_session(self, record: AgentRecord, workspace: str) -> SessionStartResponse:
