@@ -5,9 +5,10 @@ JSON file per token written by ``memory-api token create``. A token file holds
 ``{"name", "sha256", "projects", "createdAt"}``; the secret itself is never stored (the rules
 live in :mod:`memory_api.bearer`).
 
-Every request reads the folder again (``os.scandir``); parsed files are cached by their file key
-(:mod:`~memory_api.store.stat_cache`), so a token created or revoked by another process is seen
-at once (Q-4) while an unchanged folder costs one directory scan.
+Every request checks the folder again: its ``stat`` (a changed folder is listed anew with
+``os.scandir``) and each token file's; parsed files are cached by their file key
+(:mod:`~memory_api.store.stat_cache`), so a token created, edited or revoked by another process
+is seen at once (Q-4) while an unchanged folder costs a ``stat`` per file and one for itself.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from memory_api.bearer import TokenEntry, check_token_name, hash_secret, new_sec
 from memory_api.errors import Conflict, NotFound
 from memory_api.store.containment import read_regular
 from memory_api.store.exclusive import create_new_bytes
-from memory_api.store.stat_cache import StatCache, file_key
+from memory_api.store.stat_cache import FileKey, StatCache, file_key, is_racy
 
 __all__ = ["TOKENS_DIR", "TokenStore"]
 
@@ -63,9 +64,12 @@ class TokenStore:
 
     def __init__(self, data_dir: Path, env_tokens: tuple[TokenEntry, ...] = ()) -> None:
         self._dir = data_dir / TOKENS_DIR
+        self._dir_name = os.fspath(self._dir)
         self._env = env_tokens
         self._cache: StatCache[str, _Read] = StatCache(max_entries=TOKEN_FILES_CACHED)
         self._cheap = False
+        self._listed: tuple[FileKey, tuple[str, ...]] | None = None
+        """The folder's ``stat`` and the token files' paths of the last listing worth keeping."""
 
     @property
     def cheap(self) -> bool:
@@ -77,42 +81,67 @@ class TokenStore:
     def entries(self) -> tuple[TokenEntry, ...]:
         """Return every token: the environment's first, then the files', sorted by name."""
         found: list[TokenEntry] = []
-        seen: set[str] = set()
         misses = 0
-        try:
-            listing = sorted(os.scandir(self._dir), key=lambda item: item.name)
-        except FileNotFoundError:
-            listing = []
-        for item in listing:
-            if item.name.startswith(".") or not item.name.endswith(".json"):
-                continue
-            seen.add(item.path)
-            entry, missed = self._read(item)
+        paths, listed = self._token_paths()
+        for path in paths:
+            entry, missed = self._read(path)
             misses += missed
             if entry is not None:
                 found.append(entry)
-        self._cache.keep_only(seen)
-        self._cheap = len(seen) <= INLINE_TOKEN_FILES and misses == 0
+        if listed:  # the folder was listed anew: forget the files it no longer holds
+            self._cache.keep_only(paths)
+        self._cheap = len(paths) <= INLINE_TOKEN_FILES and misses == 0
         return (*self._env, *found)
 
-    def _read(self, item: os.DirEntry[str]) -> tuple[TokenEntry | None, bool]:
+    def _token_paths(self) -> tuple[tuple[str, ...], bool]:
+        """The token files' paths, sorted by name, and whether the folder was listed for them
+        (else they are the last listing's, the folder being unchanged since).
+
+        Creating, removing or renaming a file in a folder sets its mtime and ctime, so while
+        the folder's ``stat`` is the one of the last listing (and that listing was not taken
+        within the racy window of :mod:`~memory_api.store.stat_cache`, in which a change could
+        keep the folder's timestamp) the names are the same: one ``stat`` instead of a
+        ``scandir`` per request. A file changed in place is seen by its own ``stat`` (`_read`).
+        """
+        try:
+            info = os.stat(self._dir_name)  # noqa: PTH116 - no Path per request
+        except OSError:
+            self._listed = None
+            return (), True
+        key = file_key(info)
+        if self._listed is not None and self._listed[0] == key:
+            return self._listed[1], False
+        try:
+            listing = sorted(os.scandir(self._dir_name), key=lambda item: item.name)
+        except OSError:
+            self._listed = None
+            return (), True
+        paths = tuple(
+            item.path
+            for item in listing
+            if not item.name.startswith(".") and item.name.endswith(".json")
+        )
+        self._listed = None if is_racy(key) else (key, paths)
+        return paths, True
+
+    def _read(self, path: str) -> tuple[TokenEntry | None, bool]:
         """The token of one file and whether it had to be read (not cached)."""
         try:
-            stat = item.stat()
+            stat = os.stat(path)  # noqa: PTH116 - no Path per request
         except OSError:
             return None, True
         key = file_key(stat)
-        cached = self._cache.get(item.path, key)
+        cached = self._cache.get(path, key)
         if cached is not None:
             return cached.entry, False
         entry: TokenEntry | None
         try:
-            raw, _ = read_regular(Path(item.path), TOKEN_READ_CAP, follow_symlinks=True)
+            raw, _ = read_regular(Path(path), TOKEN_READ_CAP, follow_symlinks=True)
             entry = _decoder.decode(raw)
         except (OSError, msgspec.DecodeError) as error:
-            logger.warning("ignoring unreadable token file %s: %s", item.name, error)
+            logger.warning("ignoring unreadable token file %s: %s", Path(path).name, error)
             entry = None
-        self._cache.put(item.path, key, _Read(entry))
+        self._cache.put(path, key, _Read(entry))
         return entry, True
 
     def create(self, name: str, projects: tuple[str, ...] | None) -> tuple[TokenEntry, str]:
