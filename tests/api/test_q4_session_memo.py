@@ -179,3 +179,28 @@ async def test_q3_the_session_memo_is_bounded_by_answers_and_by_bytes(
     memo._max, memo._max_bytes = 100, memo._bytes * 3 // 4  # room for one and a half answers
     await _start(client, agent.workspace("w3")[0])
     assert len(memo) == 1
+
+
+def test_q4_the_warm_check_agrees_with_the_probes(tmp_path: Path) -> None:
+    """``_unchanged`` (the inlined warm check) says "unchanged" exactly when every probe does."""
+    from memory_api.store.session_memo import _probe, _unchanged
+
+    folder, index, gone = tmp_path / "scope", tmp_path / "scope" / "MEMORY.md", tmp_path / "x"
+    folder.mkdir()
+    index.write_text("- [A](a.md) — a\n", encoding="utf-8")
+    paths = ((str(folder), False), (str(index), True), (str(gone), True))
+
+    def probes() -> tuple[Any, ...]:
+        return tuple(_probe(path, is_file) for path, is_file in paths)
+
+    kept = probes()
+    assert _unchanged(paths, kept)
+    index.write_text("- [A](a.md) — a longer line\n", encoding="utf-8")  # in place
+    assert not _unchanged(paths, kept) and probes() != kept
+    kept = probes()
+    gone.write_text("now here", encoding="utf-8")  # a missing file appears
+    assert not _unchanged(paths, kept)
+    gone.unlink()
+    folder.rename(tmp_path / "old")
+    (tmp_path / "scope").symlink_to(tmp_path / "old")  # the folder swapped for a symlink to it
+    assert not _unchanged(paths, kept)
