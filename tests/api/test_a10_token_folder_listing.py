@@ -20,7 +20,7 @@ from memory_api.store.tokens import TokenStore
 
 
 class _Scans:
-    """Counts ``os.scandir`` calls of the tokens module."""
+    """Counts ``os.scandir`` calls (the test makes none but through the token store)."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.count = 0
@@ -30,7 +30,7 @@ class _Scans:
             self.count += 1
             return real(path)
 
-        monkeypatch.setattr(tokens.os, "scandir", counting)
+        monkeypatch.setattr(os, "scandir", counting)
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from memory_api.settings import Settings
 from pytest_aiohttp import AiohttpClient
 from yarl import URL
 
-from tests.api.conftest import create_agent, memory_url, ok_json
+from tests.api.conftest import AGENT, PROJECT, memory_url, ok_json
 
 
 async def test_a11_access_line_keeps_an_encoded_newline_encoded(
@@ -51,7 +51,8 @@ async def test_a11_session_id_with_a_newline_is_logged_quoted(
         access_log_class=AccessLogger, access_log=logging.getLogger(ACCESS_LOGGER)
     )
     client: TestClient[Any, None] = await aiohttp_client(server)
-    await create_agent(client)
+    created = await client.post(f"/api/projects/{PROJECT}/agents", json={"id": AGENT, "name": "A"})
+    assert created.status == 201
     workspace = tmp_path / "src" / "app"
     workspace.mkdir(parents=True)
     session = "s-1\n2026-01-01 INFO forged line" + "x" * 10_000
