@@ -44,6 +44,7 @@ from memory_core.wire import (
 
 from memory_api.errors import NotFound
 from memory_api.store.containment import OutsideMemoryRoot
+from memory_api.store.facts_memo import IndexFactsMemo
 from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scopes import (
     Fingerprint,
@@ -144,6 +145,7 @@ class ScopeAnswers:
         self.files = files
         self._scope_lints: OrderedDict[str, tuple[bytes, tuple[Finding, ...]]] = OrderedDict()
         self._summaries: OrderedDict[str, _Summarised] = OrderedDict()  # by real scope dir
+        self.index_facts = IndexFactsMemo()
         self._lock = threading.Lock()
 
     def _scope_lint(
@@ -170,6 +172,9 @@ class ScopeAnswers:
             if found is not None and found[0] == digest:
                 self._scope_lints.move_to_end(where)
                 return found[1]
+        # An index the agent keeps appending to changes on nearly every request: its per-line
+        # facts are extended by the appended lines, not found again for all of them.
+        facts = None if index_text is None else self.index_facts.facts(where, index_text)
         fresh = tuple(
             lint_scope(
                 index_text,
@@ -178,6 +183,7 @@ class ScopeAnswers:
                 companion_index=companion,
                 refused=refused,
                 partial=partial,
+                facts=facts,
             )
         )
         with self._lock:
