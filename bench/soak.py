@@ -58,6 +58,7 @@ class Figures:
     statuses: dict[str, int] = field(default_factory=dict)
     server_errors: int = 0
     transport_errors: int = 0
+    transport_error_kinds: dict[str, int] = field(default_factory=dict)
     deletes_ok: int = 0
     agent_lines_written: int = 0
     agent_lines_lost: int = 0
@@ -78,7 +79,9 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start_service(data_dir: Path, log: Path) -> tuple[subprocess.Popen[bytes], str]:
+def start_service(
+    data_dir: Path, log: Path, workers: int = 1
+) -> tuple[subprocess.Popen[bytes], str]:
     """Start ``memory-api serve`` over ``data_dir``; return the process and its base URL."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_API_")}
@@ -86,7 +89,8 @@ def start_service(data_dir: Path, log: Path) -> tuple[subprocess.Popen[bytes], s
         "MEMORY_API_DATA_DIR": str(data_dir),
         "MEMORY_API_HOST": "127.0.0.1",
         "MEMORY_API_PORT": str(port),
-        "MEMORY_API_WORKERS": "1",  # the soak measures one service process (its RSS, its errors)
+        # the soak measures one service process (its RSS, its errors); more only to compare
+        "MEMORY_API_WORKERS": str(workers),
     }
     executable = Path(sys.executable).with_name("memory-api")
     with log.open("wb") as sink:
@@ -180,6 +184,7 @@ class Load:
         self.workspaces = workspaces
         self.statuses: Counter[str] = Counter()
         self.transport_errors = 0
+        self.transport_error_kinds: Counter[str] = Counter()
         self.deleted: list[str] = []
 
     def pick(self) -> tuple[str, str, dict[str, Any] | None, str | None]:
@@ -209,8 +214,9 @@ class Load:
                     self.statuses[str(answer.status)] += 1
                     if victim is not None and answer.status == 200:
                         self.deleted.append(victim)
-            except (TimeoutError, aiohttp.ClientError):
+            except (TimeoutError, aiohttp.ClientError) as error:
                 self.transport_errors += 1
+                self.transport_error_kinds[f"{type(error).__name__}: {error}"[:120]] += 1
 
 
 async def drive(load: Load, total: int, concurrency: int, progress: list[int]) -> None:
@@ -236,7 +242,7 @@ def run(args: argparse.Namespace) -> Figures:
     deletes = args.requests * MIX["delete"] // sum(MIX.values())
     index, names = seed(data_dir, deletes + 200)
     lines_at_start = len(names)
-    process, base = start_service(data_dir, work / "service.log")
+    process, base = start_service(data_dir, work / "service.log", args.workers)
     progress = [0]
     agent, sampler = Agent(index, args.agent_interval), RssSampler(process.pid, progress)
     load = Load(base, names, workspaces, seed=10)
@@ -260,6 +266,7 @@ def run(args: argparse.Namespace) -> Figures:
         statuses=dict(sorted(load.statuses.items())),
         server_errors=sum(n for status, n in load.statuses.items() if status.startswith("5")),
         transport_errors=load.transport_errors,
+        transport_error_kinds=dict(load.transport_error_kinds.most_common()),
         deletes_ok=len(load.deleted),
         agent_lines_written=len(agent.lines),
         agent_lines_lost=sum(1 for line in agent.lines if final[line] != 1),
@@ -284,6 +291,9 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=100)
     parser.add_argument("--agent-interval", type=float, default=0.05)
     parser.add_argument("--rss-ratio-max", type=float, default=1.5)
+    parser.add_argument(
+        "--workers", type=int, default=1, help="service processes (RSS is the supervisor's)"
+    )
     parser.add_argument("--json", type=Path, help="also store the figures here")
     parser.add_argument("--keep", action="store_true", help="keep the data dir and the log")
     args = parser.parse_args()
