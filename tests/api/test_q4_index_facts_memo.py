@@ -21,7 +21,7 @@ from memory_api import allocator
 from memory_api.store import facts_memo
 from memory_api.store.facts_memo import VERSIONS_KEPT, IndexFactsMemo
 from memory_core import layout
-from memory_core.index_facts import index_facts
+from memory_core.index_facts import extend_facts, index_facts
 
 from tests.api.conftest import AgentHome, Client, memory_url, ok_json, write_topic
 
@@ -29,7 +29,7 @@ from tests.api.conftest import AgentHome, Client, memory_url, ok_json, write_top
 def _counting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Count the characters the memo analyses whole (``index_facts``) and by extension."""
     seen = [0, 0]
-    whole, extend = facts_memo.index_facts, facts_memo.extend_facts
+    whole, extend = index_facts, extend_facts
 
     def counted_whole(text: str) -> Any:
         seen[0] += len(text)
@@ -39,8 +39,8 @@ def _counting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         seen[1] += len(appended)
         return extend(facts, appended)
 
-    monkeypatch.setattr(facts_memo, "index_facts", counted_whole)
-    monkeypatch.setattr(facts_memo, "extend_facts", counted_extend)
+    monkeypatch.setattr(f"{facts_memo.__name__}.index_facts", counted_whole)
+    monkeypatch.setattr(f"{facts_memo.__name__}.extend_facts", counted_extend)
     return seen
 
 
