@@ -146,3 +146,25 @@ def test_q3_service_processes_return_large_blocks_to_the_os(
 
     monkeypatch.setenv("MALLOC_MMAP_THRESHOLD_", "65536")  # the operator's own setting stands
     assert allocator.return_large_blocks_to_os() is False
+
+
+async def test_i4_a_workspace_lint_follows_the_user_index_beside_it(
+    client: Client, agent: AgentHome
+) -> None:
+    _, key = agent.workspace("app")
+    line = "- [Note](note.md) " + "w" * 80 + "\n"
+    (agent.root / key / layout.INDEX_FILE).write_text(line * 150, encoding="utf-8")
+    user_index = agent.user / layout.INDEX_FILE
+    agent.user.mkdir(parents=True, exist_ok=True)
+    user_index.write_text("- a short user index\n", encoding="utf-8")
+
+    async def not_injected() -> list[int]:
+        listing = await ok_json(await client.get(f"{memory_url()}/scopes/{key}/files"))
+        return [f["line"] for f in listing["findings"] if f["code"] == "not-injected"]
+
+    assert await not_injected() == []
+    with user_index.open("a", encoding="utf-8") as handle:  # the two now share the budget
+        handle.write(line * 150)
+    assert await not_injected() != []
+    user_index.write_text("- a short user index again\n", encoding="utf-8")
+    assert await not_injected() == []
