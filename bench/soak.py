@@ -70,6 +70,7 @@ class Figures:
     rss_first_half_kib: int = 0
     rss_second_half_kib: int = 0
     rss_ratio: float = 0.0
+    rss_by_tenth_kib: list[int] = field(default_factory=list)
     seconds: float = 0.0
     requests_per_second: float = 0.0
 
@@ -167,6 +168,14 @@ class RssSampler(threading.Thread):
             for line in status.read_text().splitlines():
                 if line.startswith("VmRSS:"):
                     self.samples.append((self.progress[0], int(line.split()[1])))
+
+
+def rss_tenths(samples: list[tuple[int, int]], total: int) -> list[int]:
+    """Median RSS of the samples taken in each tenth of the requests (a trace of the run)."""
+    tenths: list[list[int]] = [[] for _ in range(10)]
+    for done, rss in samples:
+        tenths[min(9, done * 10 // max(total, 1))].append(rss)
+    return [int(statistics.median(tenth)) if tenth else 0 for tenth in tenths]
 
 
 def rss_halves(samples: list[tuple[int, int]], total: int) -> tuple[int, int]:
@@ -296,6 +305,7 @@ def run(args: argparse.Namespace) -> Figures:
         rss_first_half_kib=first,
         rss_second_half_kib=second,
         rss_ratio=round(second / first, 3) if first else 0.0,
+        rss_by_tenth_kib=rss_tenths(sampler.samples, args.requests),
         seconds=round(elapsed, 1),
         requests_per_second=round(args.requests / elapsed, 1),
     )
