@@ -71,6 +71,7 @@ class Figures:
     rss_second_half_kib: int = 0
     rss_ratio: float = 0.0
     rss_by_tenth_kib: list[int] = field(default_factory=list)
+    service_died: str = ""
     seconds: float = 0.0
     requests_per_second: float = 0.0
 
@@ -284,6 +285,7 @@ def run(args: argparse.Namespace) -> Figures:
         sampler.stop.set()
         agent.join()
         sampler.join()
+        died = process.poll()  # before our SIGTERM: it ended by itself (or was killed)
         process.terminate()
         process.wait(timeout=15)
     elapsed = time.monotonic() - started
@@ -306,6 +308,7 @@ def run(args: argparse.Namespace) -> Figures:
         rss_second_half_kib=second,
         rss_ratio=round(second / first, 3) if first else 0.0,
         rss_by_tenth_kib=rss_tenths(sampler.samples, args.requests),
+        service_died="" if died is None else f"exit status {died} during the run (see its log)",
         seconds=round(elapsed, 1),
         requests_per_second=round(args.requests / elapsed, 1),
     )
@@ -339,6 +342,7 @@ def main() -> None:
         or figures.agent_lines_lost
         or figures.deleted_links_left
         or figures.rss_ratio > args.rss_ratio_max
+        or figures.service_died
     )
     sys.exit(1 if failed else 0)
 

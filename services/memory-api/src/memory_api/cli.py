@@ -33,6 +33,7 @@ from typing import Any
 
 from aiohttp import web
 from memory_core.errors import InvalidId
+from memory_core.swap import shield_from_sigio
 from memory_core.template import read_template_file
 from memory_core.wire import AgentCreate
 
@@ -354,6 +355,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code (see the module docstring)."""
+    shield_from_sigio()  # index edits take file leases (memory_core.swap)
     args = build_parser().parse_args(argv)
     command: Command = args.func
     try:
