@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
+from collections.abc import Sequence
 
 import msgspec
 
@@ -60,15 +61,17 @@ class CappedIndex(msgspec.Struct, frozen=True):
 
     ``scope`` is ``user`` or the Workspace key; ``text`` replaces the scope's index placeholder
     (the kept lines, masked, then any truncation note — or the "nothing saved yet" note);
-    ``kept`` / ``dropped`` are 1-based line numbers of the index file (what the index view
-    shows); ``manifest`` is the A-9 summary. ``text`` is ``lines_text + note_text``: the kept
-    lines joined by ``\\n``, then the note (led by a blank line when lines were kept), or "".
+    ``kept`` / ``dropped`` are the 1-based line numbers of the index file (what the index view
+    shows) as ranges — a cut is always a prefix, and an index of thousands of lines costs no
+    list of thousands of numbers per Session start; ``manifest`` is the A-9 summary. ``text``
+    is ``lines_text + note_text``: the kept lines joined by ``\\n``, then the note (led by a
+    blank line when lines were kept), or "".
     """
 
     scope: str
     text: str
-    kept: list[int]
-    dropped: list[int]
+    kept: Sequence[int]
+    dropped: Sequence[int]
     manifest: ScopeManifest
     lines_text: str = ""
     note_text: str = ""
@@ -238,8 +241,8 @@ def _finish(state: _Scope, headroom_chars: int) -> CappedIndex:
     return CappedIndex(
         scope=state.scope,
         text=lines_text + note_text,
-        kept=list(range(1, kept + 1)),
-        dropped=list(range(kept + 1, total + 1)),
+        kept=range(1, kept + 1),
+        dropped=range(kept + 1, total + 1),
         manifest=manifest,
         lines_text=lines_text,
         note_text=note_text,
