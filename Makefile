@@ -8,7 +8,7 @@ export MEMORY_API_DATA_DIR ?= $(CURDIR)/.data
 
 PACKAGES := shared/pyproject.toml services/memory-api/pyproject.toml plugins/harness-memory/pyproject.toml
 
-.PHONY: install run test lint typecheck pytest bench bench-quick soak clean vendor-web measure-markdown
+.PHONY: install run test lint typecheck pytest bench bench-hooks bench-wrk bench-quick soak clean vendor-web measure-markdown
 
 install: $(STAMP)
 
@@ -42,8 +42,28 @@ pytest: $(STAMP)
 	$(BIN)/pytest -n auto --dist loadfile
 
 ## Speed and memory per case as ratios within one run (docs/performance.md); JSON in artifacts/.
-bench: $(STAMP)
+## The throughput cases are driven by wrk (installed here with apt-get when run as root).
+bench: $(STAMP) bench-wrk
 	$(BIN)/python -m bench.perf
+	-$(BIN)/python plugins/harness-memory/bench/hook_cost.py --runs 20
+
+## H-5: every hook process (Claude Code, Codex, Gemini) against `python -c pass`, median of 20
+## runs, wall and CPU; exits 1 when one is over 3x (plugins/harness-memory/bench/hook_cost.py).
+bench-hooks: $(STAMP)
+	$(BIN)/python plugins/harness-memory/bench/hook_cost.py --runs 20
+
+## wrk, the C load generator of `make bench`: apt-get as root, else how to install it.
+bench-wrk:
+	@command -v wrk >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "Installing wrk (apt-get install wrk) for make bench..."; \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null 2>&1 || \
+	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; } || \
+	    echo "could not install wrk: make bench measures with the Python driver"; \
+	  else \
+	    echo "wrk is not installed: run 'sudo apt-get install wrk' (Debian/Ubuntu; 'brew install wrk'"; \
+	    echo "on macOS) for the C load generator; make bench measures with the Python driver."; \
+	  fi; }
 
 bench-quick: $(STAMP)
 	$(BIN)/python -m bench.perf --quick

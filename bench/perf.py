@@ -1,10 +1,11 @@
 """``make bench``: the service's speed and memory per case, as ratios within one run (Q-3, Q-4).
 
 Builds a data dir (:mod:`bench.perf_data`), starts ``memory-api serve`` as its own process on
-loopback, drives it from this process (:mod:`bench.perf_load`), and prints one table plus the
-machine it ran on; the same figures go to ``artifacts/bench-<size>.json``. Usage::
+loopback, drives it with ``wrk`` when installed, else from this process (:mod:`bench.perf_driver`),
+and prints one table plus the machine it ran on; the same figures go to
+``artifacts/bench-<size>.json``. Usage::
 
-    python -m bench.perf [--quick] [--out FILE] [--keep DIR]
+    python -m bench.perf [--quick] [--driver auto|wrk|python] [--out FILE] [--keep DIR]
 
 The machine may be shared: absolute times are noisy, the ratios of one run are what to compare.
 No test asserts on any of this (the suite's smoke test only checks that the script runs).
@@ -29,6 +30,7 @@ from memory_api.settings import default_workers
 
 from bench.perf_cases import hook_medians, in_process_assembly, scandir_stat_ms
 from bench.perf_data import AGENT, PROJECT, QUICK, BenchData, Size, build_data
+from bench.perf_driver import DRIVERS, Driver, Measured, choose
 from bench.perf_load import Figures, Request, drive
 from bench.perf_server import Server, start, venv_bin
 from bench.search import search_bench
@@ -40,7 +42,8 @@ MEMORY = f"/api/projects/{PROJECT}/agents/{AGENT}/memory"
 
 @dataclass(frozen=True, slots=True)
 class Plan:
-    """Request counts per case (each case also stops after ``max_s`` seconds)."""
+    """Request counts per case (each case also stops after ``max_s`` seconds); with ``wrk``
+    the throughput cases run ``wrk_s`` seconds each instead."""
 
     light: int = 2000
     heavy: int = 400
@@ -49,9 +52,12 @@ class Plan:
     inproc_runs: int = 200
     hook_runs: int = 20
     max_s: float = 20.0
+    wrk_s: float = 5.0
 
 
-QUICK_PLAN = Plan(light=60, heavy=30, slow=3, cold_runs=1, inproc_runs=10, hook_runs=2, max_s=5)
+QUICK_PLAN = Plan(
+    light=60, heavy=30, slow=3, cold_runs=1, inproc_runs=10, hook_runs=2, max_s=5, wrk_s=1
+)
 
 
 @dataclass
@@ -64,8 +70,16 @@ class Report:
     ratios: list[dict[str, Any]] = field(default_factory=list)
     scaling: list[dict[str, Any]] = field(default_factory=list)
 
-    def add(self, name: str, figures: Figures, rss_mb: float | None) -> Figures:
-        row = {"case": name, **asdict(figures), "peak_rss_mb": rss_mb}
+    def add(
+        self, name: str, figures: Figures, rss_mb: float | None, measured: Measured | None = None
+    ) -> Figures:
+        row = {"case": name, **asdict(figures), "peak_rss_mb": rss_mb, "driver": "python"}
+        if measured is not None:
+            row |= {
+                "driver": measured.driver,
+                "service_cpu_us": measured.service_cpu_us,
+                "driver_cpu_us": measured.driver_cpu_us,
+            }
         self.cases.append(row)
         return figures
 
@@ -113,22 +127,34 @@ def _case(
     count: int,
     concurrency: int,
     plan: Plan,
+    driver: Driver | None = None,
 ) -> Figures:
-    drive(server.base_url, request, max(1, count // 20), concurrency, plan.max_s)  # warm up
+    """One case: a warm-up, then the measured run: ``driver``'s, with the CPU per request, or
+    (the slow cases, a few requests each: too few for a CPU figure) the Python driver's."""
+    runner = driver or Driver("python", plan.wrk_s, plan.max_s)
+    runner.warm_up(server, request, count, concurrency)
     server.reset_peak()
-    figures = drive(server.base_url, request, count, concurrency, plan.max_s)
-    return report.add(name, figures, server.peak_rss_mb())
+    measured = runner.run(server, request, count, concurrency)
+    keep_cpu = measured if driver is not None else None
+    return report.add(name, measured.figures, server.peak_rss_mb(), keep_cpu)
 
 
-def _serving_cases(report: Report, server: Server, data: BenchData, plan: Plan) -> None:
+def _service_cpu_us(report: Report, name: str) -> float:
+    row = next(row for row in report.cases if row["case"] == name)
+    value: float = row["service_cpu_us"]
+    return value
+
+
+def _throughput_cases(
+    report: Report, server: Server, data: BenchData, plan: Plan, driver: Driver
+) -> None:
+    """``/healthz`` and Session start at concurrency 1 and 64, and their ratios."""
     session = Request("POST", MEMORY + "/session-start", {"workspace": str(data.big_workspace)})
-    big = f"{MEMORY}/scopes/{data.big_key}"
-    health1 = _case(report, server, "/healthz c=1", Request("GET", "/healthz"), plan.light, 1, plan)
-    health64 = _case(
-        report, server, "/healthz c=64", Request("GET", "/healthz"), plan.light, 64, plan
-    )
-    start1 = _case(report, server, "session start c=1", session, plan.heavy, 1, plan)
-    start64 = _case(report, server, "session start c=64", session, plan.light, 64, plan)
+    health = Request("GET", "/healthz")
+    health1 = _case(report, server, "/healthz c=1", health, plan.light, 1, plan, driver)
+    health64 = _case(report, server, "/healthz c=64", health, plan.light, 64, plan, driver)
+    start1 = _case(report, server, "session start c=1", session, plan.heavy, 1, plan, driver)
+    start64 = _case(report, server, "session start c=64", session, plan.light, 64, plan, driver)
     report.ratio(
         "session start c=1 p50 / healthz p50", start1.p50_ms / health1.p50_ms, health1.p50_ms, "≤ 2"
     )
@@ -138,7 +164,27 @@ def _serving_cases(report: Report, server: Server, data: BenchData, plan: Plan) 
         health64.throughput,
         "≥ 0.5",
     )
-    report.ratio("session start c=64 p99 (ms)", start64.p99_ms, 0, "≤ 20", "ms")
+    report.ratio("session start c=64 p99 (ms)", start64.p99_ms, health64.p99_ms, "≤ 20", "ms")
+    # Little's law: with 64 requests always in flight the mean latency is 64 / throughput.
+    report.ratio(
+        "Little's law: 64 / session start c=64 req/s (ms)",
+        64_000 / start64.throughput if start64.throughput else 0.0,
+        64_000 / health64.throughput if health64.throughput else 0.0,
+        "mean latency at c=64; p99 ≥ it",
+        "ms",
+    )
+    health_cpu = _service_cpu_us(report, "/healthz c=64")
+    report.ratio(
+        "session start c=64 service CPU µs/req / healthz's",
+        _service_cpu_us(report, "session start c=64") / health_cpu if health_cpu else 0.0,
+        health_cpu,
+        "≤ 2 (what ≥ 0.5× the req/s needs on CPU-bound cores)",
+    )
+
+
+def _serving_cases(report: Report, server: Server, data: BenchData, plan: Plan) -> None:
+    session = Request("POST", MEMORY + "/session-start", {"workspace": str(data.big_workspace)})
+    big = f"{MEMORY}/scopes/{data.big_key}"
     overview = _case(report, server, "overview warm", Request("GET", MEMORY), plan.slow, 1, plan)
     report.ratio("overview of all scopes warm p50 (ms)", overview.p50_ms, 0, "≤ 100", "ms")
     floor = scandir_stat_ms(data.big_index.parent, plan.slow)
@@ -205,7 +251,7 @@ def _process_cases(report: Report, server: Server, data: BenchData, base: Path, 
         report.ratio(f"{name} / python -c pass", median / floor, floor, "≤ 3")
 
 
-def _scaling(report: Report, data: BenchData, logs: Path, plan: Plan) -> None:
+def _scaling(report: Report, data: BenchData, logs: Path, plan: Plan, driver: Driver) -> None:
     """Session start and /healthz at concurrency 64 with 1, 2, … up to one worker per usable
     CPU (the default of ``serve``); on a large machine only 1, 2, half and all of them."""
     session = Request("POST", MEMORY + "/session-start", {"workspace": str(data.big_workspace)})
@@ -213,12 +259,13 @@ def _scaling(report: Report, data: BenchData, logs: Path, plan: Plan) -> None:
     for workers in sorted({1, 2, usable // 2, usable} & set(range(1, usable + 1))):
         server = start(data.data_dir, logs, workers)
         try:
-            row: dict[str, Any] = {"workers": workers}
+            row: dict[str, Any] = {"workers": workers, "driver": driver.name}
             for name, request in (("healthz", Request("GET", "/healthz")), ("session", session)):
-                drive(server.base_url, request, plan.light // 20, 64, plan.max_s)
-                figures = drive(server.base_url, request, plan.light, 64, plan.max_s)
-                row[f"{name}_req_s"] = figures.throughput
-                row[f"{name}_p99_ms"] = figures.p99_ms
+                driver.warm_up(server, request, plan.light, 64)
+                measured = driver.run(server, request, plan.light, 64)
+                row[f"{name}_req_s"] = measured.figures.throughput
+                row[f"{name}_p99_ms"] = measured.figures.p99_ms
+                row[f"{name}_cpu_us"] = measured.service_cpu_us
             row["rss_mb"] = server.rss_mb()
             report.scaling.append(row)
         finally:
@@ -259,16 +306,19 @@ def render(report: Report) -> str:
     out = [
         f"Machine: {m['cpus']} CPUs ({m['cpu_model']}), {m['platform']}, Python {m['python']},"
         f" load {', '.join(f'{x:.2f}' for x in m['load_avg_at_start'])} at start;"
-        f" {m['git']} at {m['when']}",
+        f" {m['git']} at {m['when']}; throughput cases driven by {m.get('driver', 'python')}",
         "",
-        "| case | requests | req/s | p50 ms | p99 ms | peak RSS MiB |",
-        "|---|---:|---:|---:|---:|---:|",
+        "| case | driver | requests | req/s | p50 ms | p99 ms | service CPU µs/req |"
+        " driver CPU µs/req | peak RSS MiB |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in report.cases:
+        driver = row.get("driver", "—") if "requests" in row else "—"
         out.append(
-            f"| {row['case']} | {_cell(row.get('requests'))} | "
+            f"| {row['case']} | {driver} | {_cell(row.get('requests'))} | "
             f"{_cell(row.get('throughput'), 0)} | {_cell(row.get('p50_ms'))} | "
-            f"{_cell(row.get('p99_ms'))} | {_cell(row.get('peak_rss_mb'), 1)} |"
+            f"{_cell(row.get('p99_ms'))} | {_cell(row.get('service_cpu_us'), 0)} | "
+            f"{_cell(row.get('driver_cpu_us'), 0)} | {_cell(row.get('peak_rss_mb'), 1)} |"
         )
     out += ["", "| ratio | value | floor | reach |", "|---|---:|---:|---|"]
     for row in report.ratios:
@@ -279,34 +329,38 @@ def render(report: Report) -> str:
     if report.scaling:
         out += [
             "",
-            "| workers | healthz req/s | session start req/s | session p99 ms | RSS MiB |",
-            "|---:|---:|---:|---:|---:|",
+            "| workers | driver | healthz req/s | healthz p99 ms | session start req/s |"
+            " session p99 ms | ratio | session CPU µs/req | RSS MiB |",
+            "|---:|---|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for row in report.scaling:
+            ratio = row["session_req_s"] / row["healthz_req_s"] if row["healthz_req_s"] else 0
             out.append(
-                f"| {row['workers']} | {_cell(row['healthz_req_s'], 0)} | "
-                f"{_cell(row['session_req_s'], 0)} | {_cell(row['session_p99_ms'])} | "
-                f"{_cell(row['rss_mb'], 1)} |"
+                f"| {row['workers']} | {row['driver']} | {_cell(row['healthz_req_s'], 0)} | "
+                f"{_cell(row['healthz_p99_ms'])} | {_cell(row['session_req_s'], 0)} | "
+                f"{_cell(row['session_p99_ms'])} | {ratio:.2f}× | "
+                f"{_cell(row['session_cpu_us'], 0)} | {_cell(row['rss_mb'], 1)} |"
             )
     return "\n".join(out)
 
 
-def run(base: Path, size: Size, plan: Plan) -> Report:
+def run(base: Path, size: Size, plan: Plan, driver: Driver) -> Report:
     """Build the data under ``base`` and measure every case; returns the report."""
     data = build_data(base, size)
     _create_agent(data)
     logs = base / "logs"
     logs.mkdir()
     workers = 1  # the single-process cases; :func:`_scaling` then adds workers
-    report = Report(machine=_machine(), size=asdict(size))
+    report = Report(machine=_machine() | {"driver": driver.name}, size=asdict(size))
     server = start(data.data_dir, logs, workers)
     try:
+        _throughput_cases(report, server, data, plan, driver)
         _serving_cases(report, server, data, plan)
         _process_cases(report, server, data, base, plan)
     finally:
         server.stop()
     _cold_cases(report, data, logs, workers, plan)
-    _scaling(report, data, logs, plan)
+    _scaling(report, data, logs, plan, driver)
     _search_case(report, plan)
     return report
 
@@ -338,13 +392,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="a tiny data dir and few requests")
     parser.add_argument("--out", type=Path, help="JSON file (default artifacts/bench-<size>.json)")
     parser.add_argument("--keep", type=Path, help="build the data dir here and keep it")
+    parser.add_argument(
+        "--driver",
+        choices=DRIVERS,
+        default="auto",
+        help="load generator of the throughput cases: wrk when installed (auto), or python",
+    )
     args = parser.parse_args(argv)
     size, plan = (QUICK, QUICK_PLAN) if args.quick else (Size(), Plan())
+    driver = choose(args.driver, plan.wrk_s, plan.max_s)
     out = args.out or Path("artifacts") / f"bench-{'quick' if args.quick else 'default'}.json"
     base = args.keep or Path(tempfile.mkdtemp(prefix="memory-bench-"))
     base.mkdir(parents=True, exist_ok=True)
     try:
-        report = run(base, size, plan)
+        report = run(base, size, plan, driver)
     finally:
         if args.keep is None:
             shutil.rmtree(base, ignore_errors=True)

@@ -77,6 +77,17 @@ class Server:
                     peaks.append(int(line.split()[1]) / 1024)
         return max(peaks)
 
+    def cpu_s(self) -> float:
+        """The summed user + system CPU time of the server's process tree so far, seconds."""
+        total = 0.0
+        for process in self._tree():
+            try:
+                times = process.cpu_times()
+            except psutil.NoSuchProcess:
+                continue
+            total += times.user + times.system
+        return total
+
     def rss_mb(self) -> float:
         """The summed current RSS of the server's process tree, MiB."""
         total = 0

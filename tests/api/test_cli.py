@@ -37,9 +37,11 @@ def restore_logging() -> Iterator[None]:
     """Put the root logger back after a command that configures logging (``serve``)."""
     root = logging.getLogger()
     handlers, level = root.handlers[:], root.level
+    switches = logging._srcfile, logging.logThreads, logging.logMultiprocessing
     yield
     root.handlers[:] = handlers
     root.setLevel(level)
+    logging._srcfile, logging.logThreads, logging.logMultiprocessing = switches
 
 
 def test_a1_agent_create_and_list(env: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -190,6 +190,7 @@ async def test_a11_access_log_has_no_authorization_value(
 def test_a11_json_logs_are_one_object_per_line(capsys: pytest.CaptureFixture[str]) -> None:
     root = logging.getLogger()
     saved = (root.handlers[:], root.level)
+    switches = logging._srcfile, logging.logThreads, logging.logMultiprocessing
     try:
         configure_logging("json", "INFO")
         logging.getLogger(ACCESS_LOGGER).info(
@@ -198,6 +199,7 @@ def test_a11_json_logs_are_one_object_per_line(capsys: pytest.CaptureFixture[str
     finally:
         root.handlers[:], level = saved
         root.setLevel(level)
+        logging._srcfile, logging.logThreads, logging.logMultiprocessing = switches
     line = capsys.readouterr().err.strip().splitlines()[-1]
     record = json.loads(line)
     assert record["message"] == "GET / 200"

@@ -1,6 +1,8 @@
 """Q-3: ``make bench`` — the benchmark script runs end to end (at a tiny size) and reports every
 case and ratio the performance issue asks for. Correctness of the script only: no figure is
-asserted on, since speed is judged by ratios within one benchmark run, never in tests."""
+asserted on, since speed is judged by ratios within one benchmark run, never in tests. It runs
+the Python driver, which ``make bench`` falls back to without ``wrk``; the wrk driver has its
+own test (``test_q3_bench_wrk.py``)."""
 
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ REPO = Path(__file__).resolve().parents[2]
 def test_q3_bench_quick_run_reports_every_case_ratio_and_worker_count(tmp_path: Path) -> None:
     out = tmp_path / "bench.json"
     done = subprocess.run(
-        [sys.executable, "-m", "bench.perf", "--quick", "--out", str(out)],
+        [sys.executable, "-m", "bench.perf", "--quick", "--driver", "python", "--out", str(out)],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -48,15 +50,24 @@ def test_q3_bench_quick_run_reports_every_case_ratio_and_worker_count(tmp_path: 
     } <= cases
     for row in report["cases"]:
         assert row["p50_ms"] > 0, row
+    throughput = [row for row in report["cases"] if "c=" in row["case"]]
+    assert len(throughput) == 4
+    for row in throughput:
+        assert row["driver"] == "python"
+        assert row["service_cpu_us"] >= 0 and row["driver_cpu_us"] > 0, row
+    assert report["machine"]["driver"] == "python"
     ratios = {row["ratio"]: row for row in report["ratios"]}
     assert "in-process assembly / raw read+join" in ratios
     assert "session start c=64 req/s / healthz req/s" in ratios
     assert "RSS growth over a second identical run (MiB)" in ratios
+    assert "Little's law: 64 / session start c=64 req/s (ms)" in ratios
+    assert "session start c=64 service CPU µs/req / healthz's" in ratios
     assert "search over 300 files warm p50 (ms)" in ratios  # S-1 (3,000 files without --quick)
     assert all(row["reach"] for row in ratios.values())
     usable = report["machine"]["usable_cpus"]
     workers = [row["workers"] for row in report["scaling"]]
     assert workers[0] == 1
     assert workers[-1] == usable
+    assert all(row["driver"] == "python" for row in report["scaling"])
     assert "| case |" in done.stdout
     assert "| ratio |" in done.stdout

@@ -12,6 +12,8 @@ import asyncio
 import json
 import os
 import signal
+import socket
+import subprocess
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -20,10 +22,10 @@ from typing import Any
 import aiohttp
 import psutil
 import pytest
-from memory_api.workers import CRASH_WINDOW_S
+from memory_api.workers import CRASH_WINDOW_S, REUSE_PORT
 
 from tests.api.conftest import AGENT, PROJECT, AgentHome, file_url, memory_url, write_topic
-from tests.support.serve import ServedProcess, serve
+from tests.support.serve import ServedProcess, serve, venv_bin
 
 pytestmark = pytest.mark.e2e
 
@@ -138,3 +140,65 @@ async def test_q4_workers_stop_by_themselves_when_the_supervisor_is_killed(
 
     assert alive == []
     assert len(gone) == 2
+
+
+def _open_at_once_and_ask(base_url: str, count: int) -> None:
+    """Connect ``count`` sockets in a burst (the kernel completes each handshake before any
+    worker accepts), then send one ``GET /healthz`` on each and read its answer."""
+    host, port = base_url.removeprefix("http://").split(":")
+    sockets = [socket.create_connection((host, int(port)), timeout=30) for _ in range(count)]
+    try:
+        for sock in sockets:
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        for sock in sockets:
+            answer = b""
+            while chunk := sock.recv(4096):
+                answer += chunk
+            assert answer.startswith(b"HTTP/1.1 200"), answer[:80]
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
+async def test_q3_connections_opened_at_once_are_spread_over_both_workers(
+    served: ServedProcess,
+) -> None:
+    """Each worker listens on its own ``SO_REUSEPORT`` socket, so 64 connections opened in a
+    burst are split by the kernel's hash. On one shared listening socket the first worker awake
+    accepts every connection queued (it took all 64 in most runs of ``make bench``). Each worker
+    gets at least 8 of 64 here: fewer has odds under 1e-9 for a fair split."""
+    if not REUSE_PORT:
+        pytest.skip("the kernel balances SO_REUSEPORT listeners on Linux only")
+    workers = {worker.pid for worker in _workers(served)}
+    await asyncio.to_thread(_open_at_once_and_ask, served.base_url, 64)
+
+    counts = dict.fromkeys(workers, 0)
+    for line in served.log_text().splitlines():
+        try:
+            record: dict[str, Any] = json.loads(line)
+        except ValueError:
+            continue
+        if record.get("path") == "/healthz" and record.get("method") == "GET":
+            counts[int(record["pid"])] += 1
+    assert sum(counts.values()) >= 64
+    assert min(counts.values()) >= 8, counts
+
+
+async def test_q4_workers_refuse_a_port_another_process_holds(
+    served: ServedProcess, data_dir: Path
+) -> None:
+    """Workers join each other's port, never another process's: a second ``serve`` on the
+    same port (``SO_REUSEPORT`` or not) stops at once with the port-in-use message."""
+    env = served.env | {"MEMORY_API_WORKERS": "2"}
+    second = await asyncio.to_thread(
+        subprocess.run,
+        [venv_bin("memory-api"), "serve"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert second.returncode == 1
+    assert "already in use" in second.stderr
+    assert await asyncio.to_thread(served.ready)

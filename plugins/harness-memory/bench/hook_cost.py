@@ -1,15 +1,18 @@
 """H-5: what a hook process costs, against starting Python itself (``python -c pass``).
 
-Runs each hook command ``--runs`` times (default 20), interleaved with the baseline so load on the
-machine hits all alike, and prints the median wall time of each and its ratio to the baseline,
-then the same for CPU time (user + system of the child process), which a busy machine distorts
-less than wall time.
-The SessionStart hook talks to a canned stand-in of the service on loopback (one A-9 answer with
-both indexes), so the figure is the hook process's own cost, not the service's.
+Runs each hook command as the installers write it (H-3) ``--runs`` times (default 20),
+interleaved with the baseline so load on the machine hits all alike, and prints the median wall
+time of each and its ratio to the baseline, then the same for CPU time (user + system of the
+child process), which a busy machine distorts less than wall time. The hooks: Claude Code's
+SessionStart entries 1 and 6 of 6 (entry 1 also writes the Session record) and its PreToolUse
+guard, Codex CLI's SessionStart and PreToolUse hooks, Gemini CLI's SessionStart and BeforeTool
+hooks. The SessionStart hooks talk to a canned stand-in of the service on loopback (one A-9
+answer with both indexes), so the figure is the hook process's own cost, not the service's.
 
     .venv/bin/python plugins/harness-memory/bench/hook_cost.py [--runs 20] [--json]
 
-Exits 1 when a hook's median exceeds ``--max-ratio`` (default 3) times the baseline. The plugin
+Exits 1 when a hook's median wall or CPU time exceeds ``--max-ratio`` (default 3) times the
+baseline's. The plugin
 and core packages are byte-compiled first, as an installed package is: with
 ``PYTHONDONTWRITEBYTECODE`` set, an editable install would otherwise compile them on every run.
 """
@@ -18,15 +21,16 @@ from __future__ import annotations
 
 import argparse
 import compileall
+import contextlib
 import json
 import resource
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import msgspec
@@ -65,22 +69,51 @@ def canned_answer(root: Path) -> bytes:
     return msgspec.json.encode(answer)
 
 
-def serve(body: bytes) -> ThreadingHTTPServer:
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+class CannedService:
+    """A stand-in of the service on loopback that answers every request with one canned A-9
+    answer, at as little cost as a server can: one thread, the request read up to its body, the
+    prepared bytes sent, the connection closed. (``http.server`` parses headers with the
+    ``email`` package and starts a thread per request; under load that wait would count in a
+    Session-start hook's wall time though it is no part of the hook.)"""
 
-        def log_message(self, *args: object) -> None:
-            return
+    def __init__(self, body: bytes) -> None:
+        head = f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(body)}"
+        self._answer = (head + "\r\nConnection: close\r\n\r\n").encode() + body
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self._listener.getsockname()[1]}"
+        threading.Thread(target=self._serve, daemon=True).start()
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
+    def _serve(self) -> None:
+        while True:
+            try:
+                connection, _ = self._listener.accept()
+            except OSError:  # closed
+                return
+            with connection:
+                request = b""
+                while b"\r\n\r\n" not in request:
+                    chunk = connection.recv(65536)
+                    if not chunk:
+                        break
+                    request += chunk
+                head, _, body = request.partition(b"\r\n\r\n")
+                length = next(
+                    (int(line.split(b":", 1)[1]) for line in head.split(b"\r\n")
+                     if line.lower().startswith(b"content-length:")),
+                    0,
+                )  # fmt: skip
+                while len(body) < length:
+                    chunk = connection.recv(65536)
+                    if not chunk:
+                        break
+                    body += chunk
+                connection.sendall(self._answer)
+
+    def close(self) -> None:
+        # shutdown() wakes the accept() blocked in the serving thread; close() alone would not.
+        with contextlib.suppress(OSError):
+            self._listener.shutdown(socket.SHUT_RDWR)
+        self._listener.close()
 
 
 def timed(command: list[str], stdin: bytes) -> tuple[float, float]:
@@ -110,8 +143,8 @@ def main() -> int:
         compileall.compile_dir(str(Path(package.__file__ or "").parent), quiet=1)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "agents" / "coder" / "agent_state" / "memory"
-        server = serve(canned_answer(Path(tmp)))
-        url = f"http://127.0.0.1:{server.server_address[1]}"
+        server = CannedService(canned_answer(Path(tmp)))
+        url = server.url
         state = ["--state-dir", str(Path(tmp) / "state")]
         target = str(root / "other-1" / "x.md")
         write = {
@@ -121,44 +154,39 @@ def main() -> int:
             "tool_name": "Write",
             "tool_input": {"file_path": target},
         }
-        start = {"session_id": "s1", "cwd": tmp, "hook_event_name": "SessionStart"}
+        start = json.dumps(
+            {"session_id": "s1", "cwd": tmp, "hook_event_name": "SessionStart"}
+        ).encode()
         patch = f"*** Begin Patch\n*** Add File: {target}\n+x\n*** End Patch\n"
         codex_patch = {**write, "tool_name": "apply_patch", "tool_input": {"command": patch}}
         gemini_write = {**write, "hook_event_name": "BeforeTool", "tool_name": "write_file"}
+        hook = [script, "hook"]
+        guard = ["--memory-root", str(root), *state]
+        service = ["--url", url, "--project", "acme", "--agent", "coder", *guard]
         cases = {
             "python -c pass": ([sys.executable, "-c", "pass"], b""),
-            "pre-tool-use (guard, deny)": (
-                [script, "hook", "claude-code", "pre-tool-use", "--memory-root", str(root), *state],
+            "claude-code pre-tool-use (deny)": (
+                [*hook, "claude-code", "pre-tool-use", *guard],
                 json.dumps(write).encode(),
             ),
             "codex pre-tool-use (deny)": (
-                [script, "hook", "codex", "pre-tool-use", "--memory-root", str(root), *state],
+                [*hook, "codex", "pre-tool-use", *guard],
                 json.dumps(codex_patch).encode(),
             ),
             "gemini before-tool (deny)": (
-                [script, "hook", "gemini", "before-tool", "--memory-root", str(root), *state],
+                [*hook, "gemini", "before-tool", *guard],
                 json.dumps(gemini_write).encode(),
             ),
-            "session-start (part 1 of 6)": (
-                [
-                    script,
-                    "hook",
-                    "claude-code",
-                    "session-start",
-                    "--part",
-                    "1",
-                    "--parts",
-                    "6",
-                    "--url",
-                    url,
-                    "--project",
-                    "acme",
-                    "--agent",
-                    "coder",
-                    *state,
-                ],
-                json.dumps(start).encode(),
+            "claude-code session-start 1/6": (
+                [*hook, "claude-code", "session-start", *service, "--part", "1", "--parts", "6"],
+                start,
             ),
+            "claude-code session-start 6/6": (
+                [*hook, "claude-code", "session-start", *service, "--part", "6", "--parts", "6"],
+                start,
+            ),
+            "codex session-start": ([*hook, "codex", "session-start", *service], start),
+            "gemini session-start": ([*hook, "gemini", "session-start", *service], start),
         }
         wall: dict[str, list[float]] = {name: [] for name in cases}
         cpu: dict[str, list[float]] = {name: [] for name in cases}
@@ -167,15 +195,16 @@ def main() -> int:
                 spent = timed(command, stdin)
                 wall[name].append(spent[0])
                 cpu[name].append(spent[1])
-        server.shutdown()
+        server.close()
     figures = {"wall": _medians(wall), "cpu": _medians(cpu)}
     if args.json:
         print(json.dumps({"runs": args.runs, **figures}, indent=2))
     else:
         for kind, rows in figures.items():
             for name, (median_ms, ratio) in rows.items():
-                print(f"{kind:4} {name:30} median {median_ms:7.1f} ms   {ratio:4.2f}x")
-    return 0 if max(ratio for _, ratio in figures["wall"].values()) <= args.max_ratio else 1
+                print(f"{kind:4} {name:32} median {median_ms:7.1f} ms   {ratio:4.2f}x")
+    worst = max(ratio for rows in figures.values() for _, ratio in rows.values())
+    return 0 if worst <= args.max_ratio else 1
 
 
 def _medians(times: dict[str, list[float]]) -> dict[str, tuple[float, float]]:

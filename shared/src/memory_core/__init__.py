@@ -11,7 +11,7 @@ for YAML, the credential detector and lint (H-5), and importing any submodule ru
 
 from __future__ import annotations
 
-import importlib
+import sys
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
 if TYPE_CHECKING:
@@ -191,7 +191,8 @@ def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'memory_core' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    __import__(module)  # importlib.import_module without importing importlib (H-5)
+    value = getattr(sys.modules[module], name)
     globals()[name] = value
     return value
 

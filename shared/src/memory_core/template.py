@@ -14,10 +14,8 @@ import re
 import stat
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from memory_core.markdown import fenced_lines, lines_with_ends
-
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
 if TYPE_CHECKING:  # an annotation only: a hook importing the template needs no msgspec (H-5)
     from memory_core.wire import WorkspaceKind
 
@@ -58,9 +56,11 @@ CWD_PLACEHOLDER = "{{CWD}}"
 
 # An ATX heading whose text is "Environment" (any level, optional closing #s), as CommonMark
 # reads it: up to three spaces of indent.
-_ENV_HEADING_RE = re.compile(r" {0,3}#{1,6}[ \t]+Environment[ \t]*(?:#+[ \t]*)?", re.IGNORECASE)
-_LIST_ITEM_RE = re.compile(r" {0,3}[-*+][ \t]")
-_SUBSTITUTE_RE = re.compile(re.escape(MEMORY_PLACEHOLDER) + "|" + re.escape(KEY_PLACEHOLDER))
+# Patterns, not compiled ones: ``re`` compiles each on first use and caches it, so a hook process
+# that only reads the constants here compiles none of them (H-5).
+_ENV_HEADING = r"(?i) {0,3}#{1,6}[ \t]+Environment[ \t]*(?:#+[ \t]*)?"
+_LIST_ITEM = r" {0,3}[-*+][ \t]"
+_SUBSTITUTE = re.escape(MEMORY_PLACEHOLDER) + "|" + re.escape(KEY_PLACEHOLDER)
 
 
 def has_memory_placeholder(template: str) -> bool:
@@ -109,8 +109,10 @@ def default_template(
 def _find_environment_heading(lines: list[str]) -> int | None:
     """Index of the first Environment heading outside fenced code blocks, or None."""
     content = [line.removesuffix("\n").removesuffix("\r") for line in lines]
+    from memory_core.markdown import fenced_lines
+
     for number, (line, fenced) in enumerate(zip(content, fenced_lines(content), strict=True)):
-        if not fenced and _ENV_HEADING_RE.fullmatch(line):
+        if not fenced and re.fullmatch(_ENV_HEADING, line):
             return number
     return None
 
@@ -148,6 +150,8 @@ def insert_placeholder(template: str) -> tuple[str, bool]:
     if not need_memory and not need_key:
         return template, False
     newline = "\r\n" if "\r\n" in template else "\n"
+    from memory_core.markdown import lines_with_ends
+
     lines = lines_with_ends(template)
     heading = _find_environment_heading(lines)
     if heading is None:
@@ -158,7 +162,7 @@ def insert_placeholder(template: str) -> tuple[str, bool]:
         after = at
         while after < len(lines) and not lines[after].strip():
             after += 1
-        if after > at and after < len(lines) and _LIST_ITEM_RE.match(lines[after]):
+        if after > at and after < len(lines) and re.match(_LIST_ITEM, lines[after]):
             at = after
         if at == len(lines) and not lines[heading].endswith("\n"):
             lines[heading] += newline  # the heading was the last line, without a line end
@@ -220,7 +224,7 @@ def substitute(
     'coder: {{AGENT_ID}}'
     """
     values = {**(extra or {}), MEMORY_PLACEHOLDER: memory, KEY_PLACEHOLDER: key_value}
-    pattern = re.compile("|".join(re.escape(name) for name in values)) if extra else _SUBSTITUTE_RE
+    pattern = re.compile("|".join(re.escape(name) for name in values) if extra else _SUBSTITUTE)
     return pattern.sub(lambda match: values[match.group(0)], template)
 
 

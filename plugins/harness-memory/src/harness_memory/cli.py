@@ -9,6 +9,8 @@
     harness-memory hook claude-code session-start [--part K --parts N]
                                                     < hook JSON   > hook answer JSON (or nothing)
     harness-memory hook claude-code pre-tool-use    < hook JSON   > hook answer JSON (or nothing)
+    harness-memory hook codex session-start|pre-tool-use      (the same, for Codex CLI)
+    harness-memory hook gemini session-start|before-tool      (the same, for Gemini CLI)
 
 Every flag falls back to its ``HARNESS_MEMORY_*`` variable (see :mod:`harness_memory.settings`).
 Exit status: 0 when the Session started (memory or the draft may have failed open: a warning
@@ -21,26 +23,29 @@ then the draft's prompt verbatim (the Session's first user message); JSON gains
 ``initialPrompt``.
 
 Each command imports only what it needs (H-5): the PreToolUse guard runs before every file
-write, so it must cost little more than starting Python; no path loads aiohttp or asyncio.
+write, so it must cost little more than starting Python; no path loads aiohttp or asyncio, and
+a hook command line as the installers write it is read without ``argparse``
+(:mod:`harness_memory.hook_argv`; :mod:`harness_memory.cli_parser` reads every other).
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from harness_memory import logs
+from harness_memory.hook_argv import HOOK_SETTING_FLAGS, plain_hook_args
 from harness_memory.settings import ENV_PREFIX, HarnessSettings, SettingsError, load_settings
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
 if TYPE_CHECKING:
+    import argparse
     import logging
-    from typing import IO, Any, TypeAlias
-
-    _Subparsers: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]
+    from types import SimpleNamespace
+    from typing import IO, Any
 
     from harness_memory.session import SessionStart
 
@@ -54,198 +59,20 @@ _LOG_FORMAT = "harness-memory: %(levelname)s: %(message)s"
 
 def _logger() -> logging.Logger:
     """The CLI's logger, set up on first use: a guard that logs nothing never imports logging."""
-    import logging
-
-    if not logging.getLogger().handlers:
-        logging.basicConfig(level=logging.WARNING, format=_LOG_FORMAT)
-    return logging.getLogger("harness_memory")
+    return logs.logger("harness_memory")
 
 
-_SETTING_FLAGS = ("url", "token", "project", "agent", "timeout", "template", "state_dir", "root")
+def build_parser(command: str | None = None, harness: str | None = None) -> argparse.ArgumentParser:
+    """The command line's ``argparse`` parser (:func:`harness_memory.cli_parser.build_parser`)."""
+    from harness_memory.cli_parser import build_parser as build
+
+    return build(command, harness)
 
 
-def _draft_id(value: str) -> str:
-    """argparse type of a draft id: checked before any request (A-12), a usage error if bad."""
-    from memory_core.errors import InvalidId
-    from memory_core.keys import check_draft_id
-
-    try:
-        return check_draft_id(value)
-    except InvalidId as error:
-        raise argparse.ArgumentTypeError(str(error)) from error
-
-
-class _Formatter(argparse.HelpFormatter):
-    """argparse's help formatter with the width from ``COLUMNS`` (default 100).
-
-    argparse builds a formatter for every ``add_argument`` and, given no width, asks
-    ``shutil.get_terminal_size()``; importing ``shutil`` loads ``bz2`` and ``lzma`` and costs a
-    hook process more than the rest of its imports together (H-5).
-    """
-
-    def __init__(self, prog: str) -> None:
-        columns = os.environ.get("COLUMNS", "")
-        super().__init__(prog, width=(int(columns) if columns.isdigit() else 100) - 2)
-
-
-def _positive(value: str) -> int:
-    """argparse type of a part number or count: a whole number from 1."""
-    try:
-        number = int(value)
-    except ValueError:
-        number = 0
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number from 1, got {value!r}")
-    return number
-
-
-def _add_setting_flags(parser: argparse.ArgumentParser, *, hook: bool, draft: bool = False) -> None:
-    """Flags that override the ``HARNESS_MEMORY_*`` variables of the same name."""
-    parser.add_argument("--url", help="memory service root URL [HARNESS_MEMORY_URL]")
-    parser.add_argument("--token", help="bearer token [HARNESS_MEMORY_TOKEN]")
-    parser.add_argument("--project", help="project id [HARNESS_MEMORY_PROJECT]")
-    parser.add_argument("--agent", help="agent id [HARNESS_MEMORY_AGENT]")
-    parser.add_argument(
-        "--timeout",
-        help="seconds for each request to the service, default 2 [HARNESS_MEMORY_TIMEOUT]",
-    )
-    if draft:
-        return
-    parser.add_argument(
-        "--template-file",
-        dest="template",
-        help="system prompt template; default: {{MEMORY}} plus an Environment section "
-        "[HARNESS_MEMORY_TEMPLATE]",
-    )
-    if hook:
-        parser.add_argument(
-            "--state-dir",
-            help="where Session records are kept, default ~/.claude/harness-memory "
-            "[HARNESS_MEMORY_STATE_DIR]",
-        )
-        parser.add_argument(
-            "--memory-root",
-            dest="root",
-            help="memory root for the write guard when no Session record exists "
-            "[HARNESS_MEMORY_ROOT]",
-        )
-
-
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """Build the ``harness-memory`` argument parser.
-
-    With ``command`` (the first argument) naming a known command, only that command's parser is
-    built: a hook process must not pay for the others (H-5); help for the program needs all.
-    """
-    parser = argparse.ArgumentParser(
-        formatter_class=_Formatter,
-        prog="harness-memory",
-        description="Agent Memory for a harness: Session start and hooks.",
-    )
-    commands = parser.add_subparsers(dest="command", required=True)
-    builders = {
-        "session-start": _add_session_start,
-        "draft": _add_draft,
-        "hook": _add_hook,
-        "install": _add_install,
-        "uninstall": _add_install,
-    }
-    built = set()
-    for name, build in builders.items():
-        if (command not in builders or command == name) and build not in built:
-            build(commands)
-            built.add(build)
-    return parser
-
-
-def _add_install(commands: _Subparsers) -> None:
-    from harness_memory.cli_install import add_install_commands
-
-    add_install_commands(commands)
-
-
-def _add_session_start(commands: _Subparsers) -> None:
-    start = commands.add_parser(
-        "session-start",
-        formatter_class=_Formatter,
-        help="start a Session's memory and print the system prompt",
-    )
-    _add_setting_flags(start, hook=False)
-    start.add_argument("--workspace", default=None, help="the Workspace directory (default: cwd)")
-    start.add_argument("--session-id", default=None, help="the harness's Session id")
-    start.add_argument(
-        "--draft",
-        type=_draft_id,
-        default=None,
-        metavar="ID",
-        help="start from this draft (A-12): its pinned Workspace wins over --workspace and its "
-        "prompt is printed after the system prompt",
-    )
-    start.add_argument(
-        "--format",
-        choices=("json", "text"),
-        default="text",
-        help="text: the system prompt (then the draft's prompt); json: prompt, key, "
-        "initialPrompt, sections and the session_meta record",
-    )
-
-
-def _add_draft(commands: _Subparsers) -> None:
-    drafts = commands.add_parser(
-        "draft", formatter_class=_Formatter, help="drafts of the chat bridge (A-12)"
-    )
-    draft_commands = drafts.add_subparsers(dest="draft_command", required=True)
-    show = draft_commands.add_parser(
-        "show", formatter_class=_Formatter, help="print a draft's prompt"
-    )
-    _add_setting_flags(show, hook=False, draft=True)
-    show.add_argument("draft_id", type=_draft_id, metavar="ID", help="the draft id")
-    show.add_argument(
-        "--format",
-        choices=("json", "text"),
-        default="text",
-        help="text: the prompt, verbatim (a final newline added if it lacks one); "
-        "json: the whole draft (workspace, expiry, …)",
-    )
-
-
-def _add_hook(commands: _Subparsers) -> None:
-    hook = commands.add_parser(
-        "hook", formatter_class=_Formatter, help="hook adapters for coding agents"
-    )
-    agents = hook.add_subparsers(dest="agent_kind", required=True)
-    claude = agents.add_parser(
-        "claude-code",
-        formatter_class=_Formatter,
-        help="Claude Code hooks (JSON on stdin and stdout)",
-    )
-    claude.add_argument("event", choices=("session-start", "pre-tool-use"))
-    claude.add_argument(
-        "--part",
-        type=_positive,
-        default=1,
-        help="session-start: which piece this hook entry answers (1…N), default 1",
-    )
-    claude.add_argument(
-        "--parts",
-        type=_positive,
-        default=1,
-        help="session-start: how many SessionStart hook entries carry the injection, default 1",
-    )
-    _add_setting_flags(claude, hook=True)
-    for name, events in (
-        ("codex", ("session-start", "pre-tool-use")),
-        ("gemini", ("session-start", "before-tool")),
-    ):
-        adapter = agents.add_parser(
-            name, formatter_class=_Formatter, help=f"{name} hooks (JSON on stdin and stdout)"
-        )
-        adapter.add_argument("event", choices=events)
-        _add_setting_flags(adapter, hook=True)
-
-
-def _settings(args: argparse.Namespace, environ: Mapping[str, str]) -> HarnessSettings:
-    flags = {name: getattr(args, name, None) for name in _SETTING_FLAGS}
+def _settings(
+    args: argparse.Namespace | SimpleNamespace, environ: Mapping[str, str]
+) -> HarnessSettings:
+    flags = {name: getattr(args, name, None) for name in HOOK_SETTING_FLAGS.values()}
     return load_settings(flags, environ)
 
 
@@ -270,16 +97,22 @@ def main(
 ) -> int:
     """Run the command line; returns the exit status. Streams default to the process's own."""
     arguments = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(arguments[0] if arguments else None)
-    args = parser.parse_args(arguments)
+    logs.log_to_stderr(_LOG_FORMAT)  # set up when the first message is logged (H-5)
     env = os.environ if environ is None else environ
     out = sys.stdout if stdout is None else stdout
+    plain = plain_hook_args(arguments)  # a hook process skips argparse (H-5)
+    if plain is not None:
+        try:
+            return _hook(plain, _settings(plain, env), stdin, out)
+        except SettingsError:
+            pass  # argparse reports it as a usage error
+    parser = build_parser(*arguments[:2])
+    args = parser.parse_args(arguments)
     try:
         settings = _settings(args, env)
     except SettingsError as error:
         parser.error(str(error))
     if args.command == "session-start":
-        _logger()  # the Session start's modules log through the root logger
         return _session_start(parser, args, settings, out)
     if args.command == "draft":
         return _draft_show(parser, args, settings, out)
@@ -289,6 +122,16 @@ def main(
         return run_install(parser, args, env, out)
     if args.agent_kind == "claude-code" and args.part > args.parts:
         parser.error(f"--part {args.part} is past --parts {args.parts}")
+    return _hook(args, settings, stdin, out)
+
+
+def _hook(
+    args: argparse.Namespace | SimpleNamespace,
+    settings: HarnessSettings,
+    stdin: IO[bytes] | None,
+    out: IO[str],
+) -> int:
+    """Answer one hook: its JSON from ``stdin``, its answer's JSON (or nothing) to ``out``; 0."""
     _without_typing_extensions()
     raw = (sys.stdin.buffer if stdin is None else stdin).read()
     if args.agent_kind == "claude-code":
@@ -296,7 +139,6 @@ def main(
     else:
         from harness_memory.hooks.dispatch import run_hook
 
-        _logger()
         answer = run_hook(args.agent_kind, args.event, raw, settings)
     if answer is not None:
         out.write(json.dumps(answer, ensure_ascii=False) + "\n")
@@ -389,7 +231,7 @@ def _draft_show(
 
 
 def _run_hook(
-    args: argparse.Namespace, raw: bytes, settings: HarnessSettings
+    args: argparse.Namespace | SimpleNamespace, raw: bytes, settings: HarnessSettings
 ) -> dict[str, Any] | None:
     """Run one Claude Code hook adapter; a malformed input is logged and answered with nothing."""
     from harness_memory.hooks import claude_code
@@ -401,7 +243,6 @@ def _run_hook(
         return None
     if args.event == "pre-tool-use":
         return claude_code.pre_tool_use(hook, settings)
-    _logger()  # the Session start's modules log through the root logger
     from harness_memory.hooks.claude_code_start import session_start
 
     return session_start(hook, settings, part=args.part, parts=args.parts)

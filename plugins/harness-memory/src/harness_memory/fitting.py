@@ -18,20 +18,39 @@ The caller tells the user whenever :attr:`Delivery.cuts` is non-empty or ``compl
 With more than one piece, each is wrapped in a ``<memory-context part="k" of="n">`` element,
 because a harness may deliver the pieces in any order (Claude Code runs hooks in parallel).
 
-Harness-neutral: the harness supplies :class:`HarnessLimits`.
+Harness-neutral: the harness supplies :class:`HarnessLimits`. A Session-start hook process
+fits its prompt with this module, so it loads neither msgspec nor ``typing`` (H-5); the common
+case, a prompt that fits, is one render and one pass over its lines. A cut leaves out, before
+rendering again, as many lines as the text must lose at the least, so it renders a few times
+rather than once per line left out (the lines left out are the same).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
-
-import msgspec
-
+from harness_memory.frozen import Frozen
 from harness_memory.sections import PromptSection, joined
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
 if TYPE_CHECKING:
-    from memory_core.wire import ScopeManifest
+    from collections.abc import Callable, Sequence
+    from typing import Protocol
+
+    from memory_core.wire import CapFired
+
+    from harness_memory.sections import SectionLike
+
+    class ManifestLike(Protocol):
+        """What fitting reads of a scope's manifest (``memory_core.wire.ScopeManifest``, A-9)."""
+
+        @property
+        def scope(self) -> str: ...
+        @property
+        def lines_total(self) -> int: ...
+        @property
+        def lines_kept(self) -> int: ...
+        @property
+        def cap_fired(self) -> CapFired: ...
+
 
 __all__ = ["Delivery", "HarnessLimits", "ScopeCut", "fit", "utf16_units", "wrap"]
 
@@ -39,33 +58,57 @@ PIECE_OPEN = '<memory-context part="{part}" of="{parts}" order="read the parts b
 PIECE_CLOSE = "\n</memory-context>"
 
 
+_BELOW_F0 = bytes(range(0xF0))
+
+
 def utf16_units(text: str) -> int:
-    """Length of ``text`` in UTF-16 code units: how JavaScript harnesses measure strings."""
-    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+    """Length of ``text`` in UTF-16 code units: how JavaScript harnesses measure strings.
+
+    Every code point is one unit but those past U+FFFF, which take two (a surrogate pair): in
+    UTF-8 exactly those start with a byte from 0xF0, so they are counted there. (UTF-8, unlike
+    the ``utf-16-le`` codec, needs no codec module loaded: H-5.) A lone surrogate counts one.
+    """
+    if text.isascii():
+        return len(text)
+    return len(text) + len(text.encode("utf-8", "surrogatepass").translate(None, _BELOW_F0))
 
 
-class HarnessLimits(msgspec.Struct, frozen=True):
+class HarnessLimits(Frozen):
     """What one harness carries: ``pieces`` pieces of at most ``piece_limit`` units each.
 
     ``measure`` gives a text's size in the harness's units; ``limit_text`` names the limit in a
     truncation note ("Claude Code's limit of 10,000 characters per hook").
     """
 
+    __slots__ = ("limit_text", "measure", "piece_limit", "pieces")
     piece_limit: int
     pieces: int
     limit_text: str
-    measure: Callable[[str], int] = utf16_units
+    measure: Callable[[str], int]
+
+    def __init__(
+        self,
+        piece_limit: int,
+        pieces: int,
+        limit_text: str,
+        measure: Callable[[str], int] = utf16_units,
+    ) -> None:
+        self._set(piece_limit=piece_limit, pieces=pieces, limit_text=limit_text, measure=measure)
 
 
-class ScopeCut(msgspec.Struct, frozen=True):
+class ScopeCut(Frozen):
     """One scope the harness cut further: ``kept`` of the index's ``total`` lines arrive."""
 
+    __slots__ = ("kept", "scope", "total")
     scope: str
     kept: int
     total: int
 
+    def __init__(self, scope: str, kept: int, total: int) -> None:
+        self._set(scope=scope, kept=kept, total=total)
 
-class Delivery(msgspec.Struct, frozen=True):
+
+class Delivery(Frozen):
     """What :func:`fit` delivers.
 
     ``pieces`` are ready to hand to the harness, in part order, each within the piece limit;
@@ -74,11 +117,28 @@ class Delivery(msgspec.Struct, frozen=True):
     were left out; ``complete`` is False when even that was not enough and pieces are missing.
     """
 
+    __slots__ = ("complete", "cuts", "pieces", "prompt_lines_cut", "text")
     pieces: list[str]
     text: str
-    cuts: list[ScopeCut] = msgspec.field(default_factory=list)
-    prompt_lines_cut: int = 0
-    complete: bool = True
+    cuts: list[ScopeCut]
+    prompt_lines_cut: int
+    complete: bool
+
+    def __init__(
+        self,
+        pieces: list[str],
+        text: str,
+        cuts: list[ScopeCut] | None = None,
+        prompt_lines_cut: int = 0,
+        complete: bool = True,
+    ) -> None:
+        self._set(
+            pieces=pieces,
+            text=text,
+            cuts=[] if cuts is None else cuts,
+            prompt_lines_cut=prompt_lines_cut,
+            complete=complete,
+        )
 
 
 def wrap(body: str, part: int, parts: int) -> str:
@@ -87,7 +147,7 @@ def wrap(body: str, part: int, parts: int) -> str:
 
 
 def fit(
-    sections: Sequence[PromptSection], manifests: Sequence[ScopeManifest], limits: HarnessLimits
+    sections: Sequence[SectionLike], manifests: Sequence[ManifestLike], limits: HarnessLimits
 ) -> Delivery:
     """Pack ``sections`` into at most ``limits.pieces`` pieces, cutting as the module says.
 
@@ -95,13 +155,30 @@ def fit(
     restated note. Raises ``ValueError`` when ``limits`` allows no room for text.
     """
     state = _Cutter(list(sections), manifests, limits)
+    room = _room(limits)
     while True:
         text = state.render()
         pieces = _pieces(text, limits)
         if pieces is not None:
             return Delivery(pieces, text, state.cuts(), state.prompt_cut)
-        if not state.drop_index_line() and not state.drop_prompt_line():
+        excess = limits.measure(text) - room - _NOTE_SLACK * len(state.manifests)
+        if not state.drop_index_lines(excess) and not state.drop_prompt_line():
             return _last_resort(text, state, limits)
+
+
+_NOTE_SLACK = 32
+"""Units a scope's restated note may shrink by as lines drop (its counts lose digits)."""
+
+
+def _room(limits: HarnessLimits) -> int:
+    """The most units a text that fits can measure: what it must shrink to, at the least.
+
+    Multi-piece bodies are joined by line ends, so ``pieces`` bodies of at most the capacity
+    make a text of at most ``pieces * (capacity + 1)``.
+    """
+    if limits.pieces < 2:
+        return limits.piece_limit
+    return max(limits.piece_limit, limits.pieces * (_capacity(limits) + 1))
 
 
 def _pieces(text: str, limits: HarnessLimits) -> list[str] | None:
@@ -186,8 +263,8 @@ class _Cutter:
 
     def __init__(
         self,
-        sections: list[PromptSection],
-        manifests: Sequence[ScopeManifest],
+        sections: list[SectionLike],
+        manifests: Sequence[ManifestLike],
         limits: HarnessLimits,
     ) -> None:
         self.sections = sections
@@ -204,6 +281,7 @@ class _Cutter:
             )
             for scope in self.manifests
         }
+        self.index_lines = [(s.scope, s.text.split("\n")) for s in sections if s.kind == "index"]
         self.dropped = dict.fromkeys(self.manifests, 0)
         self.prompt_cut = 0
         self.prompt_lines = sum(len(s.text.splitlines()) for s in sections if s.kind == "prompt")
@@ -218,24 +296,38 @@ class _Cutter:
             if dropped
         ]
 
-    def drop_index_line(self) -> bool:
-        """Leave out the last line of the largest index still carrying lines; False if none."""
-        candidates = [
-            scope for scope in self.manifests if self.lines[scope] - self.dropped[scope] > 0
-        ]
-        if not candidates:
-            return False
-        rendered = self.render_sections()
-        size = {
-            scope: sum(
-                self.limits.measure(s.text)
-                for s in rendered
-                if s.kind == "index" and s.scope == scope
-            )
-            for scope in candidates
-        }
-        self.dropped[max(candidates, key=lambda scope: size[scope])] += 1
-        return True
+    def drop_index_lines(self, excess: int) -> bool:
+        """Leave out index lines one by one, each the last line of the largest index still
+        carrying lines, until the indexes have shrunk by ``excess`` units (at least one line).
+
+        The caller's ``excess`` is a lower bound of what the text must lose to fit, so no line
+        is left out that a check after each single line would have kept; the text is rendered
+        once for all of them instead of once per line. False if no index line is left.
+        """
+        size = {scope: self._index_size(scope) for scope in self.manifests}
+        removed = 0
+        while True:
+            candidates = [
+                scope for scope in self.manifests if self.lines[scope] - self.dropped[scope] > 0
+            ]
+            if not candidates:
+                return removed > 0
+            scope = max(candidates, key=lambda name: size[name])
+            self.dropped[scope] += 1
+            smaller = self._index_size(scope)
+            removed += max(size[scope] - smaller, 1)
+            size[scope] = smaller
+            if removed >= excess:
+                return True
+
+    def _index_size(self, scope: str) -> int:
+        """Units of ``scope``'s index lines as :meth:`render_sections` gives them now."""
+        dropped = self.dropped[scope]
+        return sum(
+            self.limits.measure("\n".join(lines[: max(len(lines) - dropped, 0)]))
+            for owner, lines in self.index_lines
+            if owner == scope
+        )
 
     def drop_prompt_line(self) -> bool:
         """Leave out one more line of instruction text from the end; False if none is left."""
@@ -247,9 +339,9 @@ class _Cutter:
     def render(self) -> str:
         return joined(self.render_sections())
 
-    def render_sections(self) -> list[PromptSection]:
+    def render_sections(self) -> list[SectionLike]:
         """The sections with the current cuts applied and the cut scopes' notes restated."""
-        out: list[PromptSection] = []
+        out: list[SectionLike] = []
         for section in self.sections:
             scope = section.scope
             if scope is None or scope not in self.dropped or not self.dropped[scope]:
@@ -258,7 +350,7 @@ class _Cutter:
                 out += self._cut_index(section, scope)
         return self._cut_prompt(out)
 
-    def _cut_index(self, section: PromptSection, scope: str) -> list[PromptSection]:
+    def _cut_index(self, section: SectionLike, scope: str) -> list[SectionLike]:
         # Only a cut needs the note's wording, and its module brings the credential detector.
         from memory_core.injection import truncation_note
 
@@ -281,7 +373,7 @@ class _Cutter:
             PromptSection(kind="note", text="\n\n" + note, scope=scope),
         ]
 
-    def _cut_prompt(self, sections: list[PromptSection]) -> list[PromptSection]:
+    def _cut_prompt(self, sections: list[SectionLike]) -> list[SectionLike]:
         """Leave out the last :attr:`prompt_cut` lines of instruction text, with a note."""
         left = self.prompt_cut
         if not left:

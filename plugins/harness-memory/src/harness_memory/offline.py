@@ -20,7 +20,6 @@ or ``agent.json`` names another project).
 from __future__ import annotations
 
 import json
-import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +32,8 @@ from memory_core.keys import USER_SCOPE, check_agent_id, is_temporary_workspace,
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
 from memory_core.wire import SessionDirectories, SessionStartResponse, WorkspaceKind
 
+from harness_memory import logs
+
 __all__ = [
     "AGENT_FILE",
     "INDEX_READ_CAP",
@@ -40,7 +41,6 @@ __all__ = [
     "session_start_from_files",
 ]
 
-logger = logging.getLogger(__name__)
 
 AGENT_FILE = "agent.json"
 INDEX_READ_CAP = 1024 * 1024
@@ -191,7 +191,7 @@ def _read_index(root: Path, key: str) -> tuple[str, tuple[int, bool]] | None:
             rest = raw[INDEX_READ_CAP:] + handle.read(_COUNT_CAP)
             exact = not handle.read(1)
     except (OSError, InvalidId) as error:
-        logger.warning("index of scope %s cannot be read: %s", key, error)
+        logs.logger(__name__).warning("index of scope %s cannot be read: %s", key, error)
         return None
     head = raw[:INDEX_READ_CAP]
     cut = head.rfind(b"\n") + 1  # the line the cap cuts through is not read at all

@@ -3,8 +3,14 @@
 The Session-start hook writes the Session's :class:`~harness_memory.session.SessionMeta` there;
 the pre-write hook reads it back to learn the memory root and the Session's key for the guard
 (P-3) without asking the service again. The state dir belongs to the harness (P-2a), never to the
-Workspace. Writes are atomic (unique temp file, fsync, ``os.replace``) so a reader sees the old
-record or the new one, never half of one.
+Workspace. Writes are atomic (a unique temp file beside the record, then ``os.replace``) so a
+reader sees the old record or the new one, never half of one.
+
+They are not fsynced: a record is a cache of one Session's start that the guard can do without
+(it then falls back to ``HARNESS_MEMORY_ROOT``, or the next Session start writes a new one), so
+a crash that loses it loses nothing that matters, while ``tempfile`` and two fsyncs cost a hook
+process about as much as starting Python (H-5). A record the crash left empty or half-written
+reads as no record.
 
 The pre-write hook runs before every file write, so what it reads (:func:`read_guard_view`)
 needs only the standard library's ``json`` (H-5); the full record type loads only to write one
@@ -13,8 +19,8 @@ or to read it whole.
 
 from __future__ import annotations
 
-import contextlib
 import json
+import os
 import re
 import time
 from pathlib import Path
@@ -23,6 +29,8 @@ from harness_memory.frozen import Frozen
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
 if TYPE_CHECKING:
+    from typing import Any
+
     from harness_memory.session import SessionMeta
 
 __all__ = [
@@ -65,19 +73,38 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def write_record(state_dir: Path, session_id: str, meta: SessionMeta) -> Path:
-    """Write ``meta`` atomically as the record of ``session_id``; prune stale records.
+def write_record(state_dir: Path, session_id: str, meta: SessionMeta | dict[str, Any]) -> Path:
+    """Write ``meta`` atomically as the record of ``session_id`` (mode 0600); prune stale records.
 
-    Raises ``OSError`` when the state dir cannot be written.
+    ``meta`` is a :class:`~harness_memory.session.SessionMeta` or its JSON values (camelCase, as
+    :func:`harness_memory.session_core.start_session_record` builds them). Raises ``OSError``
+    when the state dir cannot be written (nothing is left behind then), ``UnicodeEncodeError``
+    for a text that is no valid Unicode (a lone surrogate).
     """
-    import msgspec
-    from memory_core.atomic import atomic_write_bytes
+    if isinstance(meta, dict):
+        data = json.dumps(meta, ensure_ascii=False, separators=(",", ":")).encode()
+    else:
+        import msgspec
 
+        data = msgspec.json.encode(meta)
     path = record_path(state_dir, session_id)
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_bytes(path, msgspec.json.encode(meta), mode=0o600)
+    _replace(path, data)
     _prune(path.parent, keep=path)
     return path
+
+
+def _replace(path: Path, data: bytes) -> None:
+    """Put ``data`` at ``path`` atomically: a new temp file beside it, renamed over it."""
+    temp = path.with_name(f".{path.stem}.{os.getpid()}.{os.urandom(6).hex()}.tmp")
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        temp.replace(path)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
 
 
 def read_record(state_dir: Path, session_id: str) -> SessionMeta | None:
@@ -117,10 +144,15 @@ def read_guard_view(state_dir: Path, session_id: str) -> GuardView | None:
 def _prune(directory: Path, *, keep: Path) -> None:
     """Remove records not written for :data:`RECORD_MAX_AGE_S`; best effort, never raises."""
     cutoff = time.time() - RECORD_MAX_AGE_S
-    with contextlib.suppress(OSError):
-        for entry in directory.iterdir():
-            if entry == keep or entry.suffix not in {".json", ".tmp"}:
-                continue
-            with contextlib.suppress(OSError):
-                if entry.stat().st_mtime < cutoff:
-                    entry.unlink()
+    try:
+        entries = list(directory.iterdir())
+    except OSError:
+        return
+    for entry in entries:
+        if entry == keep or entry.suffix not in {".json", ".tmp"}:
+            continue
+        try:
+            if entry.stat().st_mtime < cutoff:
+                entry.unlink()
+        except OSError:
+            continue

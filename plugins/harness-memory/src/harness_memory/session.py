@@ -11,36 +11,28 @@ With ``draft_id`` the Session starts from a draft of the chat bridge (A-12): the
 comes back verbatim as ``initial_prompt`` (the Session's first user message) and a Workspace the
 draft pins (W-4) replaces the harness's. A draft that cannot be fetched fails open like memory:
 the Session starts in the harness's Workspace without a first message and the record says why.
+
+The work itself is :func:`harness_memory.session_core.start_session_record`, in plain JSON
+values so that a hook process need not load msgspec (H-5); this module gives it its types.
 """
 
 from __future__ import annotations
 
-import logging
-import time
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
 import msgspec
-from memory_core.errors import InvalidId
-from memory_core.template import OFF_KEY_VALUE, default_template, has_memory_placeholder
-from memory_core.wire import (
-    Draft,
-    ScopeManifest,
-    SessionDirectories,
-    SessionStartResponse,
-    WorkspaceKind,
-    utc_timestamp,
-)
+from memory_core.wire import ScopeManifest, SessionDirectories, WorkspaceKind
 
 from harness_memory.defaults import DEFAULT_TIMEOUT_S
-from harness_memory.errors import (
-    MemoryClientError,
-    ServiceRejectedError,
-    ServiceTimeoutError,
-    ServiceUnreachableError,
+from harness_memory.sections import PromptSection
+from harness_memory.session_core import (
+    AGENT_ID_PLACEHOLDER,
+    APP_DATA_DIR_PLACEHOLDER,
+    DEFAULT_TEMPLATE,
+    Started,
+    start_session_record,
 )
-from harness_memory.sections import PromptSection, joined, render_sections
 
 __all__ = [
     "AGENT_ID_PLACEHOLDER",
@@ -48,24 +40,13 @@ __all__ = [
     "DEFAULT_TEMPLATE",
     "MemoryStatus",
     "SessionMeta",
+    "SessionSection",
     "SessionStart",
     "WorkspaceSource",
+    "session_start_of",
     "start_session",
     "start_session_sync",
 ]
-
-logger = logging.getLogger(__name__)
-
-DEFAULT_TEMPLATE = default_template()
-"""The template when the harness configures none (:func:`memory_core.template.default_template`):
-``{{MEMORY}}``, then the Environment section whose ``{{APP_DATA_DIR}}`` and ``{{AGENT_ID}}`` are the
-values the prompts' ``<app_data_dir>/agents/<agent_id>/…`` Directory lines refer to (I-2, I-6)."""
-
-APP_DATA_DIR_PLACEHOLDER = "{{APP_DATA_DIR}}"
-"""Harness placeholder: the service's app data dir, which the prompts' Directory lines name."""
-AGENT_ID_PLACEHOLDER = "{{AGENT_ID}}"
-"""Harness placeholder: the agent id, the other value the Directory lines need."""
-UNKNOWN_DATA_DIR = "(unknown — memory service unavailable)"
 
 MemoryStatus = Literal[
     "injected", "not-injected", "off", "no-placeholder", "failed-open", "offline"
@@ -129,6 +110,16 @@ class SessionMeta(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     initial_prompt: str | None = None
 
 
+class SessionSection(msgspec.Struct, frozen=True, kw_only=True):
+    """One run of :attr:`SessionStart.sections`: a :class:`~harness_memory.sections.PromptSection`
+    as JSON (``kind`` is ``template``, ``prompt``, ``index`` or ``note``; ``scope`` names the
+    index scope of ``index``/``note``)."""
+
+    kind: Literal["template", "prompt", "index", "note"]
+    text: str
+    scope: str | None = None
+
+
 class SessionStart(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     """What :func:`start_session` returns: prompt, key (None without a scope), the record.
 
@@ -143,20 +134,7 @@ class SessionStart(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     key: str | None
     session_meta: SessionMeta
     initial_prompt: str | None = None
-    sections: list[PromptSection] = msgspec.field(default_factory=list)
-
-
-class _Fetched(msgspec.Struct):
-    """What the calls to the service brought back, and why not when they failed."""
-
-    workspace: str
-    answer: SessionStartResponse | None = None
-    draft: Draft | None = None
-    error: str | None = None
-    error_kind: str | None = None
-    draft_error: str | None = None
-    draft_error_kind: str | None = None
-    offline: bool = False
+    sections: list[SessionSection] = msgspec.field(default_factory=list)
 
 
 async def start_session(
@@ -229,175 +207,40 @@ def start_session_sync(
     draft_id: str | None = None,
     memory_root: Path | None = None,
 ) -> SessionStart:
-    """:func:`start_session` without an event loop, for a hook process or a shell (P-4, H-5).
+    """:func:`start_session` without an event loop, for a shell or a blocking embedder (P-4).
 
     Same arguments, result and fail-open rules; blocks for at most about ``timeout_s`` per
-    request to the service.
+    request to the service. (A hook process runs
+    :func:`~harness_memory.session_core.start_session_record` itself, without msgspec: H-5.)
     """
-    started_at = utc_timestamp(datetime.now(UTC))
-    clock = time.perf_counter()
-    fetched = _fetch(
-        service_url,
-        token,
-        timeout_s,
-        (project, agent, _absolute(workspace), session_id, draft_id),
+    return session_start_of(
+        start_session_record(
+            service_url=service_url,
+            token=token,
+            project=project,
+            agent=agent,
+            workspace=workspace,
+            template=template,
+            session_id=session_id,
+            timeout_s=timeout_s,
+            draft_id=draft_id,
+            memory_root=memory_root,
+        )
     )
-    if memory_root is not None and fetched.error_kind in _OFFLINE_KINDS:
-        _read_files(fetched, memory_root, project, agent)
-    answer = fetched.answer
-    memory_sections = answer.sections if answer is not None and answer.sections else None
-    memory = answer.memory if answer is not None and answer.injected else ""
-    key_value = answer.workspace_memory_key if answer is not None else OFF_KEY_VALUE
-    data_dir = answer.directories.app_data_dir if answer is not None else UNKNOWN_DATA_DIR
-    sections = render_sections(
-        template,
-        memory_sections if memory and memory_sections else memory,
-        key_value,
-        {APP_DATA_DIR_PLACEHOLDER: data_dir, AGENT_ID_PLACEHOLDER: agent},
-    )
-    meta = _record(
-        fetched,
-        (project, agent, session_id, service_url, draft_id),
-        started_at=started_at,
-        duration_ms=round((time.perf_counter() - clock) * 1000, 1),
-        has_placeholder=has_memory_placeholder(template),
-        memory=memory,
-        system_prompt=joined(sections),
-    )
+
+
+def session_start_of(started: Started) -> SessionStart:
+    """The typed :class:`SessionStart` of a Session started as JSON values
+    (:func:`harness_memory.session_core.start_session_record`)."""
+    meta = msgspec.convert(started.record, SessionMeta)
     return SessionStart(
         system_prompt=meta.system_prompt,
         key=meta.key,
         session_meta=meta,
         initial_prompt=meta.initial_prompt,
-        sections=sections,
+        sections=[_section(section) for section in started.sections],
     )
 
 
-def _fetch(
-    service_url: str,
-    token: str | None,
-    timeout_s: float,
-    ids: tuple[str, str, str, str | None, str | None],
-) -> _Fetched:
-    """Fetch the draft (if any) and the Session start; every failure is recorded, none raised."""
-    from harness_memory.transport import ServiceClient  # a record reader never needs it (H-5)
-
-    project, agent, workspace, session_id, draft_id = ids
-    fetched = _Fetched(workspace=workspace)
-    try:
-        client = ServiceClient(service_url, token=token, timeout=timeout_s)
-        if draft_id is not None:
-            try:
-                fetched.draft = client.get_draft(project, agent, draft_id)
-            except Exception as failure:  # A-12 fails open like memory (P-2)
-                fetched.draft_error, fetched.draft_error_kind = _describe_draft(failure)
-                logger.warning("Session starts without draft %s: %s", draft_id, fetched.draft_error)
-                if isinstance(failure, ServiceUnreachableError | ServiceTimeoutError):
-                    raise  # down or slow: memory fails open too, without a second wait
-        if fetched.draft is not None and fetched.draft.workspace is not None:
-            fetched.workspace = fetched.draft.workspace
-        fetched.answer = client.session_start(
-            project, agent, fetched.workspace, session_id=session_id
-        )
-    except Exception as failure:  # P-2: no fault of the memory side may stop a Session
-        fetched.error, fetched.error_kind = _describe(failure)
-        logger.warning("memory failed open for %s/%s: %s", project, agent, fetched.error)
-    return fetched
-
-
-_OFFLINE_KINDS = ("unreachable", "timeout")
-
-
-def _read_files(fetched: _Fetched, memory_root: Path, project: str, agent: str) -> None:
-    """H-4: the service is unreachable; stand in with the files under ``memory_root``."""
-    from harness_memory.offline import OfflineUnavailableError, session_start_from_files
-
-    try:
-        fetched.answer = session_start_from_files(
-            memory_root, project=project, agent=agent, workspace=fetched.workspace
-        )
-    except (OfflineUnavailableError, InvalidId, OSError) as error:
-        logger.warning("memory files cannot stand in for the service: %s", error)
-        return
-    fetched.offline = True
-
-
-def _record(
-    fetched: _Fetched,
-    ids: tuple[str, str, str | None, str, str | None],
-    *,
-    started_at: str,
-    duration_ms: float,
-    has_placeholder: bool,
-    memory: str,
-    system_prompt: str,
-) -> SessionMeta:
-    """The Session's ``session_meta`` record from what the service answered (P-1)."""
-    project, agent, session_id, service_url, draft_id = ids
-    answer, draft = fetched.answer, fetched.draft
-    manifests = list(answer.manifests) if answer is not None else []
-    return SessionMeta(
-        project=project,
-        agent=agent,
-        workspace=fetched.workspace,
-        session_id=session_id,
-        service_url=service_url,
-        started_at=started_at,
-        duration_ms=duration_ms,
-        status=_offline(_status(answer, has_placeholder), fetched.offline),
-        error=fetched.error,
-        error_kind=fetched.error_kind,
-        enabled=answer.enabled if answer is not None else None,
-        injected=bool(memory) and has_placeholder,
-        template_has_memory=has_placeholder,
-        workspace_kind=answer.workspace_kind if answer is not None else None,
-        key=answer.key if answer is not None else None,
-        workspace_memory_key=answer.workspace_memory_key if answer is not None else OFF_KEY_VALUE,
-        directories=answer.directories if answer is not None else None,
-        manifests=manifests,
-        truncated=[m.scope for m in manifests if m.cap_fired != "none"],
-        system_prompt=system_prompt,
-        draft_id=draft_id,
-        draft_error=fetched.draft_error,
-        draft_error_kind=fetched.draft_error_kind,
-        workspace_source="draft" if draft is not None and draft.workspace else "harness",
-        initial_prompt=draft.prompt if draft is not None else None,
-    )
-
-
-def _describe(failure: Exception) -> tuple[str, str]:
-    """Say why a call to the service failed: ``(error sentence, error kind)`` for the record."""
-    if isinstance(failure, MemoryClientError):
-        return str(failure), failure.reason
-    if isinstance(failure, InvalidId):
-        return f"harness memory settings: {failure}", "invalid-id"
-    logger.error("memory Session start failed unexpectedly", exc_info=failure)
-    return f"unexpected error: {failure!r}", "internal"
-
-
-def _describe_draft(failure: Exception) -> tuple[str, str]:
-    """Like :func:`_describe`; an expired or unknown draft (404) is kind ``not-found``."""
-    if isinstance(failure, ServiceRejectedError) and failure.status == 404:
-        return f"draft not found (expired or unknown): {failure.detail}", "not-found"
-    if isinstance(failure, InvalidId):
-        return str(failure), "invalid-id"
-    return _describe(failure)
-
-
-def _absolute(workspace: str) -> str:
-    """Make ``workspace`` absolute against the working directory: the service takes no other."""
-    return str(Path(workspace).absolute())
-
-
-def _offline(status: MemoryStatus, offline: bool) -> MemoryStatus:
-    return "offline" if offline and status in ("injected", "not-injected") else status
-
-
-def _status(answer: SessionStartResponse | None, has_placeholder: bool) -> MemoryStatus:
-    if answer is None:
-        return "failed-open"
-    if not answer.enabled:
-        return "off"
-    if not has_placeholder:
-        return "no-placeholder"
-    return "injected" if answer.injected and answer.memory else "not-injected"
+def _section(section: PromptSection) -> SessionSection:
+    return SessionSection(kind=section.kind, text=section.text, scope=section.scope)

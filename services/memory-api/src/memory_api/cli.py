@@ -51,7 +51,7 @@ from memory_api.transfer.console import import_progress, print_export, print_imp
 from memory_api.transfer.exporter import export_scopes
 from memory_api.transfer.runner import Target, offered_scopes, run_import
 from memory_api.transfer.sources import SourceError
-from memory_api.workers import bind_listener, supervise
+from memory_api.workers import WorkerPort, supervise
 
 __all__ = ["build_parser", "main"]
 
@@ -90,7 +90,7 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
         if count == 1:
             _run_app(settings, host=settings.host, port=settings.port)
             return 0
-        listener = bind_listener(settings.host, settings.port)
+        port = WorkerPort(settings.host, settings.port)
     except OSError as error:
         if error.errno != errno.EADDRINUSE:
             raise
@@ -106,10 +106,13 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
     logger.info("serving on %s:%s with %d worker processes", settings.host, settings.port, count)
 
     def worker() -> int:
-        _run_app(settings, sock=listener)
+        _run_app(settings, sock=port.listener())
         return 0
 
-    return supervise(count, worker)
+    try:
+        return supervise(count, worker)
+    finally:
+        port.close()
 
 
 def _run_app(settings: Settings, **where: Any) -> None:

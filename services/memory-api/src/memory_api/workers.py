@@ -1,10 +1,18 @@
 """``memory-api serve --workers N``: N service processes answering on one port (Q-3, Q-4).
 
-The parent binds the listening socket once, then forks N workers that each run their own event
-loop and application on it; the kernel hands each new connection to one of them. They share no
-memory after the fork — every answer comes from the files on disk, the caches are keyed by file
-versions (:mod:`memory_api.store.stat_cache`) and writes take cross-process locks — so any
-worker answers any request the same way (Q-4).
+The parent binds the port once, then forks N workers that each run their own event loop and
+application. On Linux each worker listens on its own socket bound to that port with
+``SO_REUSEPORT``, so the kernel spreads new connections evenly over the workers (by a hash of
+the peer's address and port); one shared listening socket would wake every worker for each
+connection, and the first awake accepts all that are queued — 64 connections opened at once
+would mostly land on one worker. The parent's own socket claims the port without
+``SO_REUSEPORT`` first, so a port held by any other process is still refused at start
+(``EADDRINUSE``) rather than silently shared. Elsewhere the workers share the parent's socket.
+(The price of one socket per worker: connections still queued, not yet accepted, in a worker
+that is killed are reset; the kernel sends new ones to the others at once.)
+They share no memory after the fork — every answer comes from the files on disk, the caches
+are keyed by file versions (:mod:`memory_api.store.stat_cache`) and writes take cross-process
+locks — so any worker answers any request the same way (Q-4).
 
 The parent only supervises: SIGTERM or SIGINT is passed on to every worker, each finishes its
 in-flight requests (the application's graceful shutdown) and the parent exits once all have.
@@ -19,12 +27,13 @@ import logging
 import os
 import signal
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable
 from types import FrameType
 
-__all__ = ["CRASH_WINDOW_S", "bind_listener", "supervise"]
+__all__ = ["CRASH_WINDOW_S", "REUSE_PORT", "WorkerPort", "bind_listener", "supervise"]
 
 logger = logging.getLogger(__name__)
 
@@ -38,19 +47,63 @@ PARENT_POLL_S = 1.0
 def bind_listener(host: str, port: int) -> socket.socket:
     """Bind and listen on ``host``:``port`` (a name, an IPv4 or IPv6 address); the workers
     inherit it. Raises ``OSError`` when the address cannot be bound (in use, no permission)."""
+    return _bind(host, port, reuse_port=False, listen=True)
+
+
+def _bind(host: str, port: int, *, reuse_port: bool, listen: bool) -> socket.socket:
     family, kind, proto, _, address = socket.getaddrinfo(
         host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
     )[0]
     listener = socket.socket(family, kind, proto)
     try:
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if reuse_port:
+            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         listener.bind(address)
-        listener.listen(BACKLOG)
+        if listen:
+            listener.listen(BACKLOG)
         listener.setblocking(False)
     except OSError:
         listener.close()
         raise
     return listener
+
+
+REUSE_PORT = sys.platform.startswith("linux") and hasattr(socket, "SO_REUSEPORT")
+"""Whether each worker gets its own listening socket: Linux balances ``SO_REUSEPORT``
+listeners; the BSDs and macOS accept the option but do not spread connections over them."""
+
+
+class WorkerPort:
+    """The port the workers serve: claimed by the parent, one listener per worker (module doc).
+
+    ``WorkerPort(host, port)`` raises ``OSError`` when the address cannot be bound (in use by
+    any other process, no permission). :meth:`listener` is called in each worker.
+    """
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host = host
+        # Claimed without SO_REUSEPORT, so that a port held by anyone else is refused here;
+        # the option is set only afterwards, letting our workers' listeners join (Linux checks
+        # the flag of each socket already bound when another binds).
+        self._claim = _bind(host, port, reuse_port=False, listen=not REUSE_PORT)
+        self.port: int = self._claim.getsockname()[1]
+        if REUSE_PORT:
+            self._claim.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+
+    def listener(self) -> socket.socket:
+        """In a worker: its own listening socket on the claimed port (``SO_REUSEPORT``), or
+        the parent's shared one where the kernel would not balance them."""
+        if not REUSE_PORT:
+            return self._claim
+        own = _bind(self.host, self.port, reuse_port=True, listen=True)
+        # The claim never listens, so no connection waits on it; the worker needs only its own.
+        self._claim.close()
+        return own
+
+    def close(self) -> None:
+        """Release the claim (the parent, once every worker has stopped)."""
+        self._claim.close()
 
 
 def _watch_parent(parent: int) -> None:

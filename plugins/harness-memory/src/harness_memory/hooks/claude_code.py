@@ -28,17 +28,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from memory_core.keys import is_temporary_workspace, workspace_memory_key
-from memory_core.layout import app_data_dir_of
-
 from harness_memory.frozen import Frozen
-from harness_memory.guard import check_write, is_usable_path
 from harness_memory.records import GuardView, read_guard_view
-from harness_memory.settings import HarnessSettings
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
 if TYPE_CHECKING:
     from typing import Any
+
+    from harness_memory.settings import HarnessSettings
 
 __all__ = [
     "CLAUDE_CODE_VERSION",
@@ -150,6 +147,8 @@ def pre_tool_use(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] |
     located = _locate(hook, settings)
     if located is None:
         return None
+    from harness_memory.guard import check_write  # the SessionStart adapters never need it
+
     memory_root, key, cwd = located
     decision = check_write(target, memory_root=memory_root, workspace_key=key, cwd=cwd)
     if decision.allowed:
@@ -177,6 +176,11 @@ def _locate(hook: HookInput, settings: HarnessSettings) -> tuple[Path, str | Non
         return root, record.key, hook.cwd or record.workspace
     if settings.memory_root is None:
         return None
+    from memory_core.keys import is_temporary_workspace, workspace_memory_key
+    from memory_core.layout import app_data_dir_of
+
+    from harness_memory.guard import is_usable_path
+
     cwd = hook.cwd or str(Path.cwd())
     if not is_usable_path(cwd):  # no Workspace can be named by it: only the user scope is open
         return settings.memory_root, None, cwd

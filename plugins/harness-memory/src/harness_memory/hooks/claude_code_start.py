@@ -12,20 +12,19 @@ rest of the template stay) and entry 1 adds a ``systemMessage`` for the user (H-
 
 from __future__ import annotations
 
-import logging
-from pathlib import Path
-from typing import Any
-
 from harness_memory.fitting import Delivery, HarnessLimits, fit
 from harness_memory.hooks.claude_code import CONTEXT_LIMIT, HookInput
-from harness_memory.records import write_record
-from harness_memory.session import SessionMeta, SessionStart
-from harness_memory.settings import HarnessSettings
-from harness_memory.startup import MissingSettingsError, start_from_settings
+from harness_memory.hooks.one_piece import availability_message
+from harness_memory.startup import MissingSettingsError, start_for_hook
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from harness_memory.session_core import Started
+    from harness_memory.settings import HarnessSettings
 
 __all__ = ["claude_code_limits", "session_start"]
-
-logger = logging.getLogger(__name__)
 
 
 def claude_code_limits(parts: int) -> HarnessLimits:
@@ -54,17 +53,12 @@ def session_start(
     if not 1 <= part <= parts:
         raise ValueError(f"part must be 1…{parts}, got {part}")
     try:
-        result = start_from_settings(
-            settings,
-            workspace=hook.cwd or str(Path.cwd()),
-            session_id=hook.session_id,
-            template_fallback=True,
+        result = start_for_hook(
+            settings, cwd=hook.cwd, session_id=hook.session_id, save_record=part == 1
         )
     except MissingSettingsError as error:
-        return _notice(f"memory is off for this Session: {error}") if part == 1 else None
-    delivery = fit(result.sections, result.session_meta.manifests, claude_code_limits(parts))
-    if part == 1 and hook.session_id:
-        _save_record(settings, hook.session_id, result.session_meta)
+        return {"systemMessage": error.notice()} if part == 1 else None
+    delivery = fit(result.sections, result.manifests, claude_code_limits(parts))
     output: dict[str, Any] = {}
     if part <= len(delivery.pieces):
         output["hookSpecificOutput"] = {
@@ -77,19 +71,10 @@ def session_start(
     return output or None
 
 
-def _save_record(settings: HarnessSettings, session_id: str, meta: SessionMeta) -> None:
-    try:
-        write_record(settings.state_dir, session_id, meta)
-    except (OSError, UnicodeEncodeError) as error:  # a lone surrogate in the cwd or the id
-        logger.warning("could not write the Session record: %s", error)
-
-
-def _user_message(result: SessionStart, delivery: Delivery, parts: int) -> str | None:
+def _user_message(result: Started, delivery: Delivery, parts: int) -> str | None:
     """What the user must hear: memory failed open, or the prompt did not fit (H-1)."""
-    from harness_memory.hooks.one_piece import availability_message
-
-    notice = availability_message(result.session_meta)
-    if notice is not None and result.session_meta.status == "failed-open":
+    notice = availability_message(result.status, result.error)
+    if notice is not None and result.status == "failed-open":
         return notice
     if not delivery.cuts and delivery.complete and not delivery.prompt_lines_cut:
         return notice
@@ -104,8 +89,3 @@ def _user_message(result: SessionStart, delivery: Delivery, parts: int) -> str |
         f"configured, so memory was cut ({'; '.join(cut)}). Add SessionStart entries "
         "`… session-start --part K --parts N` (see the harness-memory README) to carry it all."
     )
-
-
-def _notice(message: str) -> dict[str, Any]:
-    """A SessionStart answer that adds no context, only a message for the user."""
-    return {"systemMessage": f"Agent Memory: {message}"}

@@ -24,9 +24,6 @@ service or malformed input never stops the Session.
 
 from __future__ import annotations
 
-from harness_memory.hooks.guarding import refusal, shell_refusal, string_leaves
-from harness_memory.hooks.tool_targets import patch_targets
-
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: the guard path)
 if TYPE_CHECKING:
     from typing import Any
@@ -78,6 +75,9 @@ def session_start(hook: HookInput, settings: HarnessSettings) -> dict[str, Any]:
 
 def pre_tool_use(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] | None:
     """Answer Codex's ``PreToolUse`` hook: deny a call that writes where P-3 forbids."""
+    from harness_memory.hooks.guarding import refusal, shell_refusal, string_leaves
+    from harness_memory.hooks.tool_targets import patch_targets  # the guard's alone (H-5)
+
     tool, arguments = hook.tool_name or "", hook.tool_input or {}
     reason: str | None = None
     command = arguments.get("command")

@@ -7,9 +7,9 @@ harness over a memory problem.
 
 from __future__ import annotations
 
-import importlib
-import logging
+import sys
 
+from harness_memory import logs
 from harness_memory.hooks.claude_code import decode_input
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: the guard path)
@@ -19,8 +19,6 @@ if TYPE_CHECKING:
     from harness_memory.settings import HarnessSettings
 
 __all__ = ["HOOK_EVENTS", "run_hook"]
-
-logger = logging.getLogger(__name__)
 
 HOOK_EVENTS: dict[str, dict[str, tuple[str, str]]] = {
     "claude-code": {
@@ -45,7 +43,9 @@ def run_hook(harness: str, event: str, raw: bytes, settings: HarnessSettings) ->
     try:
         hook = decode_input(raw)
     except ValueError as error:
-        logger.warning("hook input is not the JSON %s sends: %s", harness, error)
+        logs.logger(__name__).warning("hook input is not the JSON %s sends: %s", harness, error)
         return None
-    module = importlib.import_module(f"harness_memory.hooks.{module_name}")
+    name = f"harness_memory.hooks.{module_name}"
+    __import__(name)  # importlib.import_module without importing importlib (H-5)
+    module = sys.modules[name]
     return getattr(module, function_name)(hook, settings)

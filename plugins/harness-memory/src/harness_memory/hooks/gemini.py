@@ -19,8 +19,6 @@ An allowed call gets no answer. Both adapters fail open.
 
 from __future__ import annotations
 
-from harness_memory.hooks.guarding import refusal, shell_refusal
-
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: the guard path)
 if TYPE_CHECKING:
     from typing import Any
@@ -60,6 +58,8 @@ def session_start(hook: HookInput, settings: HarnessSettings) -> dict[str, Any]:
 
 def before_tool(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] | None:
     """Answer Gemini CLI's ``BeforeTool`` hook: deny a call that writes where P-3 forbids."""
+    from harness_memory.hooks.guarding import refusal, shell_refusal  # the guard's alone (H-5)
+
     tool, arguments = hook.tool_name or "", hook.tool_input or {}
     reason: str | None = None
     if tool in ("write_file", "replace") and isinstance(arguments.get("file_path"), str):

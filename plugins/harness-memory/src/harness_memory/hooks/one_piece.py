@@ -12,20 +12,18 @@ rest of the template stay, and the user is told in ``systemMessage`` (never a si
 
 from __future__ import annotations
 
-import logging
-from pathlib import Path
-from typing import Any
-
 from harness_memory.fitting import Delivery, HarnessLimits, fit
-from harness_memory.hooks.claude_code import HookInput
-from harness_memory.records import write_record
-from harness_memory.session import SessionMeta, SessionStart
-from harness_memory.settings import HarnessSettings
-from harness_memory.startup import MissingSettingsError, start_from_settings
+from harness_memory.startup import MissingSettingsError, start_for_hook
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from harness_memory.hooks.claude_code import HookInput
+    from harness_memory.session_core import Started
+    from harness_memory.settings import HarnessSettings
 
 __all__ = ["availability_message", "session_start_answer"]
-
-logger = logging.getLogger(__name__)
 
 
 def session_start_answer(
@@ -33,20 +31,10 @@ def session_start_answer(
 ) -> dict[str, Any]:
     """The SessionStart hook's answer for ``harness`` (its name for the user). Never raises."""
     try:
-        result = start_from_settings(
-            settings,
-            workspace=hook.cwd or str(Path.cwd()),
-            session_id=hook.session_id,
-            template_fallback=True,
-        )
+        result = start_for_hook(settings, cwd=hook.cwd, session_id=hook.session_id)
     except MissingSettingsError as error:
-        return {"systemMessage": f"Agent Memory is off for this Session: {error}"}
-    if hook.session_id:
-        try:
-            write_record(settings.state_dir, hook.session_id, result.session_meta)
-        except OSError as error:
-            logger.warning("could not write the Session record: %s", error)
-    delivery = fit(result.sections, result.session_meta.manifests, limits)
+        return {"systemMessage": error.notice()}
+    delivery = fit(result.sections, result.manifests, limits)
     answer: dict[str, Any] = {}
     if delivery.pieces:
         answer["hookSpecificOutput"] = {
@@ -59,23 +47,26 @@ def session_start_answer(
     return answer
 
 
-def availability_message(meta: SessionMeta) -> str | None:
-    """Tell the user when memory failed open (P-2) or was read from the files (H-4)."""
-    if meta.status == "failed-open":
-        return f"Agent Memory unavailable for this Session: {meta.error}"
-    if meta.status == "offline":
+def availability_message(status: str, error: str | None) -> str | None:
+    """Tell the user when memory failed open (P-2) or was read from the files (H-4).
+
+    ``status`` and ``error`` are the Session record's (``MemoryStatus`` and why).
+    """
+    if status == "failed-open":
+        return f"Agent Memory unavailable for this Session: {error}"
+    if status == "offline":
         return (
-            f"Agent Memory: the memory service is unreachable ({meta.error}); memory was read "
+            f"Agent Memory: the memory service is unreachable ({error}); memory was read "
             "from the files on this machine (read-only) and writes still go to them."
         )
     return None
 
 
 def _user_message(
-    result: SessionStart, delivery: Delivery, harness: str, limits: HarnessLimits
+    result: Started, delivery: Delivery, harness: str, limits: HarnessLimits
 ) -> str | None:
     """What the user must hear: memory failed open or came from the files, or was cut (H-1)."""
-    notice = availability_message(result.session_meta)
+    notice = availability_message(result.status, result.error)
     said = [] if notice is None else [notice]
     cut = [f"{c.scope} index: {c.kept} of {c.total} lines" for c in delivery.cuts]
     if delivery.prompt_lines_cut:

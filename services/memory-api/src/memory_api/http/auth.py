@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import ipaddress
 
 from aiohttp import web
@@ -34,6 +35,7 @@ class BindRefused(RuntimeError):
     """Binding a non-loopback address was refused because no token is configured (A-10)."""
 
 
+@functools.lru_cache(maxsize=64)
 def is_loopback(host: str) -> bool:
     """Tell whether ``host`` is ``localhost`` or a loopback IP (``127.0.0.0/8``, ``::1``).
 

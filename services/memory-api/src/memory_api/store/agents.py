@@ -174,6 +174,9 @@ class AgentStore:
         self.data_dir = data_dir
         self.locks = locks
         self._records: StatCache[str, AgentRecord] = StatCache(max_entries=AGENTS_CACHED)
+        # agent id -> its agent.json path as a string: building the Path (and checking the id)
+        # cost more than the stat that :meth:`cached` makes of it on every Session start.
+        self._paths: dict[str, str] = {}
 
     # --- reading ------------------------------------------------------------------------------
 
@@ -216,12 +219,17 @@ class AgentStore:
         may call it: a warm Session start needs no worker thread for its agent. None means
         "ask :meth:`load`" (never read, changed, gone, or of another project), not "no agent".
         """
-        path = self._file(agent_id)
+        path = self._paths.get(agent_id)
+        if path is None:
+            path = os.fspath(self._file(agent_id))
+            if len(self._paths) >= AGENTS_CACHED:
+                self._paths.clear()
+            self._paths[agent_id] = path
         try:
-            info = path.stat()
+            info = os.stat(path)  # noqa: PTH116 - no Path per request
         except OSError:
             return None
-        record = self._records.get(os.fspath(path), file_key(info))
+        record = self._records.get(path, file_key(info))
         if record is None or record.project != project:
             return None
         return record

@@ -83,16 +83,50 @@ def check_real_workspace(workspace: str) -> str:
     symlink; the marker could not hold it on one line, K-5). A path that does not exist here is
     accepted: the harness may see a filesystem the service does not.
     """
-    real = os.path.realpath(workspace)
+    real, is_dir = _resolve(workspace)
     if has_control_character(real):
         raise BadRequest("the workspace's real path holds a control character (newline, tab …)")
-    try:
-        is_dir = stat.S_ISDIR(Path(real).stat().st_mode)  # one stat in the common case
-    except OSError:  # missing here (the harness may see another filesystem), a loop, …
-        is_dir = not os.path.lexists(real)
+    if is_dir is None:
+        try:
+            is_dir = stat.S_ISDIR(os.stat(real).st_mode)  # noqa: PTH116 - one stat, no Path
+        except OSError:  # missing here (the harness may see another filesystem), a loop, …
+            is_dir = not os.path.lexists(real)
     if not is_dir:
         raise BadRequest("workspace must be a directory, not a file")
     return real
+
+
+_O_PATH: int | None = getattr(os, "O_PATH", None)
+_DELETED = " (deleted)"
+"""What Linux appends to a ``/proc/self/fd`` link whose file was removed since it was opened."""
+
+
+def _resolve(workspace: str) -> tuple[str, bool | None]:
+    """``os.path.realpath(workspace)`` and, when known, whether it is a directory.
+
+    On Linux an existing path is opened with ``O_PATH`` (nothing is read, a FIFO does not
+    block, no permission on the target is needed) and its real path read back from
+    ``/proc/self/fd``: the kernel resolves every symlink and ``..`` as ``realpath`` does, in
+    three system calls instead of an ``lstat`` per component and a Python loop — a tenth of a
+    warm Session start. A path that cannot be opened (missing here, a loop, no search
+    permission), no ``/proc``, or one removed in between takes ``realpath`` as before.
+    """
+    if _O_PATH is not None:
+        try:
+            fd = os.open(workspace, _O_PATH | os.O_CLOEXEC)
+        except (OSError, ValueError):
+            fd = -1
+        if fd >= 0:
+            try:
+                real = os.readlink(f"/proc/self/fd/{fd}")  # noqa: PTH115 - no Path per request
+                is_dir = stat.S_ISDIR(os.fstat(fd).st_mode)
+            except OSError:
+                real, is_dir = "", False
+            finally:
+                os.close(fd)
+            if real.startswith("/") and not real.endswith(_DELETED):
+                return real, is_dir
+    return os.path.realpath(workspace), None
 
 
 @dataclass(frozen=True, slots=True)
