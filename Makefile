@@ -69,7 +69,7 @@ bench-quick: $(STAMP)
 	$(BIN)/python -m bench.perf --quick
 
 ## Soak: 20,000 mixed requests at concurrency 100 while an agent appends to its index every
-## 50 ms; fails on any 5xx, transport error, lost line or RSS growing 50 % (bench/soak.py).
+## 50 ms; fails on any 5xx, transport error, lost line or RSS growing 20 % (bench/soak.py).
 soak: $(STAMP)
 	$(BIN)/python bench/soak.py --json soak-figures.json
 

@@ -139,6 +139,48 @@ async def _take(locks: Locks) -> str:
         return "taken"
 
 
+async def test_q4_locked_work_in_one_thread_excludes_other_processes_and_in_process_waiters(
+    tmp_path: Path,
+) -> None:
+    """run_held: the file lock, the work and the release in one thread of the locks' pool."""
+    first, second = Locks(tmp_path / "locks"), Locks(tmp_path / "locks")
+    counter = tmp_path / "counter"
+    counter.write_text("0")
+    threads: set[str] = set()
+
+    def bump() -> int:
+        threads.add(threading.current_thread().name)
+        value = int(counter.read_text()) + 1
+        time.sleep(0.001)  # a lost update would show if two ran at once
+        counter.write_text(str(value))
+        return value
+
+    name = lock_name("index", "coder", "user")
+    results = await asyncio.gather(
+        *(((first, second)[n % 2]).run_held(name, bump) for n in range(40))
+    )
+
+    assert counter.read_text() == "40"
+    assert sorted(results) == list(range(1, 41))
+    assert all(thread.startswith("memory-held") for thread in threads)
+    first.close()
+    second.close()
+
+
+async def test_q4_locked_work_waits_for_the_lock_and_times_out_as_a_503(tmp_path: Path) -> None:
+    holder, waiter = Locks(tmp_path / "locks"), Locks(tmp_path / "locks", timeout=0.05)
+    async with holder.hold("agent.coder"):
+        with pytest.raises(LockTimeoutError) as caught:
+            await waiter.run_held("agent.coder", lambda: pytest.fail("granted twice"))
+    assert caught.value.status == 503
+
+    with pytest.raises(ZeroDivisionError):  # what the work raises, and the lock is let go
+        await waiter.run_held("agent.coder", lambda: 1 // 0)
+    assert await holder.run_held("agent.coder", lambda: "taken") == "taken"
+    waiter.close()
+    holder.close()
+
+
 def test_q4_cache_sees_a_file_changed_by_another_process(tmp_path: Path) -> None:
     cache = TopicCache()
     path = tmp_path / "a.md"

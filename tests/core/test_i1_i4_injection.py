@@ -48,7 +48,7 @@ def test_i3_blank_or_missing_index_injects_nothing_saved_yet(index: str | None) 
     assert workspace.text == empty_note(KEY)
     assert KEY in workspace.text
     assert user.manifest.cap_fired == "none"
-    assert user.dropped == []
+    assert list(user.dropped) == []
 
 
 def test_i1_no_workspace_key_means_only_the_user_scope() -> None:
@@ -63,8 +63,8 @@ def test_i4_small_indexes_pass_whole() -> None:
     user, workspace = cap_indexes("# U\n- [a](a.md)\n", "# W\n- [b](b.md)", workspace_key=KEY)
     assert user.text == "# U\n- [a](a.md)"
     assert workspace.text == "# W\n- [b](b.md)"
-    assert user.kept == [1, 2]
-    assert user.dropped == []
+    assert list(user.kept) == [1, 2]
+    assert list(user.dropped) == []
     assert user.manifest.cap_fired == "none"
     assert user.manifest.headroom_lines == LINE_CAP - 2
     assert user.manifest.headroom_chars == CHAR_CAP - len("# U\n- [a](a.md)\n# W\n- [b](b.md)\n")
@@ -72,8 +72,8 @@ def test_i4_small_indexes_pass_whole() -> None:
 
 def test_i4_line_cap_200_per_scope() -> None:
     (user,) = cap_indexes(_lines(260, 20), None, workspace_key=None)
-    assert user.kept == list(range(1, 201))
-    assert user.dropped == list(range(201, 261))
+    assert list(user.kept) == list(range(1, 201))
+    assert list(user.dropped) == list(range(201, 261))
     assert user.manifest.cap_fired == "lines"
     assert (user.manifest.lines_total, user.manifest.lines_kept) == (260, 200)
     assert user.manifest.lines_dropped == 60
@@ -125,8 +125,8 @@ def test_i4_counts_code_points_not_bytes() -> None:
 
 def test_i4_a_single_line_longer_than_the_budget_is_left_out_whole() -> None:
     (user,) = cap_indexes("y" * 30_000 + "\nshort\n", None, workspace_key=None)
-    assert user.kept == []
-    assert user.dropped == [1, 2]
+    assert list(user.kept) == []
+    assert list(user.dropped) == [1, 2]
     assert "y" * 100 not in user.text
     assert "2 lines were left out" in user.text
     assert user.manifest.cap_fired == "chars"
@@ -159,7 +159,7 @@ def test_i8_secrets_in_an_injected_index_are_masked() -> None:
     (user,) = cap_indexes(index, None, workspace_key=None)
     assert "ghp_0123" not in user.text
     assert "[masked: github-token]" in user.text
-    assert user.kept == [1]
+    assert list(user.kept) == [1]
 
 
 # --- properties ------------------------------------------------------------------------------
@@ -181,8 +181,9 @@ def test_i4_caps_hold_for_any_indexes(user_index: str, workspace_index: str | No
         manifest = capped.manifest
         assert manifest.lines_kept <= LINE_CAP
         assert manifest.lines_kept + manifest.lines_dropped == manifest.lines_total == len(lines)
-        assert capped.kept == list(range(1, manifest.lines_kept + 1))  # a prefix: line boundary
-        assert capped.dropped == list(range(manifest.lines_kept + 1, len(lines) + 1))
+        # a prefix: cut at a line boundary
+        assert list(capped.kept) == list(range(1, manifest.lines_kept + 1))
+        assert list(capped.dropped) == list(range(manifest.lines_kept + 1, len(lines) + 1))
         if raw and raw.strip():
             assert _injected_lines(capped) == lines[: manifest.lines_kept]  # whole lines only
             total += _cost(capped)
@@ -215,7 +216,7 @@ def test_i4_a_small_index_is_never_starved_by_a_huge_one(
     small_capped = result[0] if small_first else result[1]
     need = sum(width + 1 for width in small)
     if need <= CHAR_CAP // 2:
-        assert small_capped.dropped == []  # a scope within its half is always whole
+        assert not small_capped.dropped  # a scope within its half is always whole
     else:
         assert _cost(small_capped) > CHAR_CAP // 2 - max(small) - 1
 

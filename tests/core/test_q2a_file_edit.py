@@ -8,6 +8,8 @@ before the replacement and writes after it.
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -219,3 +221,21 @@ def test_q2_a_symlink_swapped_in_for_the_file_meanwhile_is_put_back_untouched(
     assert index.is_symlink()
     assert elsewhere.read_bytes() == b"not the index\n"
     assert leftovers(tmp_path) == []
+
+
+def test_q2a_a_lease_break_reported_with_sigio_ends_no_process() -> None:
+    """The kernel may report a lease break with SIGIO, whose default action ends a process."""
+    script = (
+        "import os, signal\n"
+        "from memory_core.swap import shield_from_sigio\n"
+        "signal.signal(signal.SIGIO, signal.SIG_DFL)  # as a fresh process has it\n"
+        "assert shield_from_sigio()\n"
+        "assert not shield_from_sigio()  # done once; an installed handling is kept\n"
+        "os.kill(os.getpid(), signal.SIGIO)\n"
+        "print('alive')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "alive"

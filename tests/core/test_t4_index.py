@@ -163,3 +163,52 @@ def test_a6_prune_on_the_corpus_index(corpus: Path) -> None:
         assert len(index_lines(new)) == len(index_lines(text)) - 1
     new, _ = prune_index(text, "testing-conventions.md")
     assert "The testing-conventions.md file above is also mentioned here in prose" in new
+
+
+def _prune_every_line(text: str, file_name: str) -> tuple[str, list[str]]:
+    """The rule of A-6 applied line by line with no shortcut: the reference for prune_index."""
+    from memory_core.markdown import fenced_lines, lines_with_ends
+
+    tokens = lines_with_ends(text)
+    content = [token.removesuffix("\n").removesuffix("\r") for token in tokens]
+    kept, removed = [], []
+    for token, line, in_fence in zip(tokens, content, fenced_lines(content), strict=True):
+        if not in_fence and line_links_to(line, file_name):
+            removed.append(line)
+        else:
+            kept.append(token)
+    if not removed:
+        return text, []
+    result = "".join(kept)
+    if not text.endswith("\n"):
+        result = result.removesuffix("\n").removesuffix("\r")
+    return result, removed
+
+
+PRUNE_PIECES = [
+    "- [Deploy](deploy.md) — hook",
+    "- [Deploy](./deploy.md#why)\r",
+    "see deploy.md in prose",
+    "- [K](\u212aelvin.md) — a Kelvin sign, NFC makes it K",
+    "- [Notes](Deploy%20notes.md)",
+    "- [Café](cafe\u0301.md) — NFD",
+    "- [Café](café.md) — NFC",
+    "```",
+    "- [Deploy](deploy.md) in a fence",
+    "~~~",
+    "- [Other](other.md) — unrelated",
+    "",
+]
+
+
+@given(
+    st.lists(st.sampled_from(PRUNE_PIECES), max_size=12),
+    st.sampled_from(["", "\n", "\r\n"]),
+    st.sampled_from(["deploy.md", "Kelvin.md", "Deploy notes.md", "café.md", "other.md"]),
+)
+def test_a6_pruning_finds_every_linking_line_the_line_by_line_rule_finds(
+    lines: list[str], end: str, file_name: str
+) -> None:
+    text = "\n".join(lines) + end
+
+    assert prune_index(text, file_name) == _prune_every_line(text, file_name)

@@ -37,7 +37,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 
-__all__ = ["find_secrets", "mask_secret_lines", "mask_secrets"]
+__all__ = ["find_secrets", "find_secrets_in_lines", "mask_secret_lines", "mask_secrets"]
 
 Span = tuple[str, int, int]
 
@@ -349,10 +349,15 @@ def _hints_by_line(lines: Sequence[str]) -> dict[int, frozenset[str]]:
     return {number: frozenset(hints) for number, hints in found.items()}
 
 
-def _scan(lines: Sequence[str], each: Callable[[int, str, bool, list[Span]], None]) -> None:
-    """Call ``each(number, line, in_key_block, spans)`` for every line (0-based numbers)."""
+def _scan(
+    lines: Sequence[str],
+    each: Callable[[int, str, bool, list[Span]], None],
+    in_key: bool = False,
+) -> bool:
+    """Call ``each(number, line, in_key_block, spans)`` for every line (0-based numbers);
+    ``in_key``: a private-key block is open before the first line. Returns whether one is
+    still open after the last."""
     candidates = _hints_by_line(lines)
-    in_key = False
     for number, line in enumerate(lines):
         if in_key:
             in_key = _PRIVATE_KEY_END.search(line) is None
@@ -364,6 +369,7 @@ def _scan(lines: Sequence[str], each: Callable[[int, str, bool, list[Span]], Non
         in_key = any(kind == "private-key" for kind, _, _ in spans) and (
             _PRIVATE_KEY_END.search(line) is None
         )
+    return in_key
 
 
 def find_secrets(text: str) -> list[tuple[str, int]]:
@@ -372,13 +378,21 @@ def find_secrets(text: str) -> list[tuple[str, int]]:
     One entry per kind and line; a private-key block is reported once, at its ``BEGIN`` line.
     The secret itself is never part of the result.
     """
+    return find_secrets_in_lines(text.split("\n"))[0]
+
+
+def find_secrets_in_lines(
+    lines: Sequence[str], *, first: int = 1, in_key: bool = False
+) -> tuple[list[tuple[str, int]], bool]:
+    """:func:`find_secrets` of ``lines`` (a text split on ``\\n``) numbered from ``first``, with
+    ``in_key`` true when a private-key block is open before them; returns the findings and
+    whether a block is still open after them (so appended lines are judged as in the whole)."""
     found: list[tuple[str, int]] = []
 
     def collect(number: int, _line: str, _in_key: bool, spans: list[Span]) -> None:
-        found.extend((kind, number + 1) for kind in dict.fromkeys(kind for kind, _, _ in spans))
+        found.extend((kind, number + first) for kind in dict.fromkeys(kind for kind, _, _ in spans))
 
-    _scan(text.split("\n"), collect)
-    return found
+    return found, _scan(lines, collect, in_key)
 
 
 def _masked(line: str, spans: list[Span]) -> str:

@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import bisect
 import itertools
+from collections.abc import Sequence
 
 import msgspec
 
 from memory_core.credentials import mask_secret_lines
-from memory_core.index import index_lines
 from memory_core.keys import USER_SCOPE
 from memory_core.wire import CapFired, MemorySection, ScopeManifest
 
@@ -61,15 +61,17 @@ class CappedIndex(msgspec.Struct, frozen=True):
 
     ``scope`` is ``user`` or the Workspace key; ``text`` replaces the scope's index placeholder
     (the kept lines, masked, then any truncation note — or the "nothing saved yet" note);
-    ``kept`` / ``dropped`` are 1-based line numbers of the index file (what the index view
-    shows); ``manifest`` is the A-9 summary. ``text`` is ``lines_text + note_text``: the kept
-    lines joined by ``\\n``, then the note (led by a blank line when lines were kept), or "".
+    ``kept`` / ``dropped`` are the 1-based line numbers of the index file (what the index view
+    shows) as ranges — a cut is always a prefix, and an index of thousands of lines costs no
+    list of thousands of numbers per Session start; ``manifest`` is the A-9 summary. ``text``
+    is ``lines_text + note_text``: the kept lines joined by ``\\n``, then the note (led by a
+    blank line when lines were kept), or "".
     """
 
     scope: str
     text: str
-    kept: list[int]
-    dropped: list[int]
+    kept: Sequence[int]
+    dropped: Sequence[int]
     manifest: ScopeManifest
     lines_text: str = ""
     note_text: str = ""
@@ -143,16 +145,31 @@ class PreparedIndex(msgspec.Struct, frozen=True):
 def prepare_index(raw: str | None, unread: Unread = (0, True)) -> PreparedIndex:
     """Split ``raw`` (None: the file is missing) into lines and mask the injectable ones (I-8);
     ``unread`` counts the lines past the read cap of an over-large index (T-5b)."""
-    lines = [] if raw is None else index_lines(raw)
+    head, total = _head_lines(raw or "", LINE_CAP)
     # Only what can be injected is masked: lines past the line cap never reach the model.
-    candidates = tuple(mask_secret_lines(lines[:LINE_CAP]))
+    candidates = tuple(mask_secret_lines(head))
     return PreparedIndex(
-        blank=(raw is None or not raw.strip()) and not unread[0],
-        total=len(lines) + unread[0],
+        blank=(raw is None or not raw or raw.isspace()) and not unread[0],
+        total=total + unread[0],
         candidates=candidates,
         ends=tuple(itertools.accumulate(len(line) + 1 for line in candidates)),
         unread=unread,
     )
+
+
+def _head_lines(text: str, count: int) -> tuple[list[str], int]:
+    """The first ``count`` of :func:`~memory_core.index.index_lines` of ``text``, and how many
+    lines it has in all: only the head is split, the rest is counted at C speed, so an index
+    of thousands of lines costs what its injected part costs."""
+    parts = text.split("\n", count)
+    if len(parts) > count:  # the last part is the unsplit rest
+        rest = parts.pop()
+        total = count + rest.count("\n") + (0 if rest.endswith("\n") or not rest else 1)
+    else:
+        if parts[-1] == "":
+            parts.pop()
+        total = len(parts)
+    return [part.removesuffix("\r") for part in parts], total
 
 
 class _Scope:
@@ -224,8 +241,8 @@ def _finish(state: _Scope, headroom_chars: int) -> CappedIndex:
     return CappedIndex(
         scope=state.scope,
         text=lines_text + note_text,
-        kept=list(range(1, kept + 1)),
-        dropped=list(range(kept + 1, total + 1)),
+        kept=range(1, kept + 1),
+        dropped=range(kept + 1, total + 1),
         manifest=manifest,
         lines_text=lines_text,
         note_text=note_text,

@@ -38,7 +38,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from memory_core.credentials import find_secrets, mask_secret_lines, mask_secrets
-from memory_core.index import index_lines, linked_topic_files
+from memory_core.index_facts import INDEX_LINE_LIMIT, IndexFacts, index_facts
 from memory_core.injection import CHAR_CAP, LINE_CAP, cap_indexes
 from memory_core.layout import INDEX_FILE
 from memory_core.topics import ParsedTopic
@@ -58,9 +58,6 @@ __all__ = [
     "mask_secrets",
     "naming_convention",
 ]
-
-INDEX_LINE_LIMIT = 150
-"""Index lines longer than this many code points are reported (T-5); the prompt asks for ~150."""
 
 SEVERITIES: dict[str, Severity] = {
     "secret": "error",
@@ -268,6 +265,7 @@ def lint_index(
     *,
     companion_index: str | None = None,
     partial: IndexRead | None = None,
+    facts: IndexFacts | None = None,
 ) -> list[Finding]:
     """Findings about a scope's ``MEMORY.md`` (T-4, T-5, I-4, I-8).
 
@@ -275,44 +273,48 @@ def lint_index(
     injection caps as they would run for this index; pass the other scope's index as
     ``companion_index`` to account for the shared character budget, else the index is capped
     as if injected alone. ``partial`` says the text is only the first part of a larger file.
+    ``facts`` is :func:`~memory_core.index_facts.index_facts` of ``index_text`` when the caller
+    keeps it (found here otherwise).
     """
-    linked = _links(index_text, partial)
-    return _index_findings(index_text, linked, topic_files, companion_index, partial)
+    facts = facts if facts is not None else index_facts(index_text)
+    linked = _links(facts, partial)
+    return _index_findings(index_text, facts, linked, topic_files, companion_index, partial)
 
 
-def _links(index_text: str, partial: IndexRead | None) -> dict[str, list[int]]:
-    linked = linked_topic_files(index_text)
-    if partial is not None:
-        for target, lines in partial.links.items():
-            linked.setdefault(target, []).extend(lines)
+def _links(facts: IndexFacts, partial: IndexRead | None) -> dict[str, list[int]]:
+    if partial is None:
+        return facts.links
+    linked = {target: list(lines) for target, lines in facts.links.items()}
+    for target, lines in partial.links.items():
+        linked.setdefault(target, []).extend(lines)
     return linked
 
 
 def _index_findings(
     index_text: str,
+    facts: IndexFacts,
     linked: dict[str, list[int]],
     topic_files: Collection[str],
     companion_index: str | None,
     partial: IndexRead | None = None,
 ) -> list[Finding]:
-    """:func:`lint_index` with the index's links (``linked_topic_files``) already found."""
+    """:func:`lint_index` with the index's facts and links (those past a read cap too) found."""
     findings: list[Finding] = []
     present = {_nfc(name) for name in topic_files}
-    for number, line in enumerate(index_lines(index_text), start=1):
-        if len(line) > INDEX_LINE_LIMIT:
-            message = f"{len(line)} characters; keep index lines under {INDEX_LINE_LIMIT}"
-            findings.append(_finding("index-line-too-long", INDEX_FILE, number, message))
+    for number, length in facts.long_lines:
+        message = f"{length} characters; keep index lines under {INDEX_LINE_LIMIT}"
+        findings.append(_finding("index-line-too-long", INDEX_FILE, number, message))
     for target, lines in sorted(linked.items()):
         if target.endswith(".md") and target not in present and target != INDEX_FILE:
             message = f"links to {target!r}, which is not in this scope"
             findings.extend(_finding("dangling-link", INDEX_FILE, n, message) for n in lines)
     if partial is not None:
-        findings.append(_over_cap(partial, len(index_lines(index_text))))
+        findings.append(_over_cap(partial, facts.lines))
     else:
         findings.extend(_not_injected(index_text, companion_index))
     findings.extend(
         _secret(INDEX_FILE, line, kind, "the index (masked when injected)")
-        for kind, line in find_secrets(index_text)
+        for kind, line in facts.secrets
     )
     return sorted(findings, key=lambda finding: finding.line or 0)
 
@@ -375,24 +377,27 @@ def lint_scope(
     companion_index: str | None = None,
     refused: Sequence[tuple[str, str]] = (),
     partial: IndexRead | None = None,
+    facts: IndexFacts | None = None,
 ) -> list[Finding]:
     """Lint one scope (T-5, T-5a, T-5b): its index (None when missing), topics and file names.
 
     ``topic_files`` lists every topic file in the scope (also those not parsed); ``refused``
     the ``(entry name, why)`` of entries that are never read (a symlink out of the memory root
-    …); ``partial`` describes an index larger than the read cap. Returns the scope-level
+    …); ``partial`` describes an index larger than the read cap; ``facts`` is
+    :func:`~memory_core.index_facts.index_facts` of ``index_text`` when the caller keeps it
+    (a service extends it as the index grows). Returns the scope-level
     findings first (index by line), then topic findings by file name. Nothing is changed.
     """
     findings = [*_refused(refused), *_scope_findings(index_text, topic_files, refused, partial)]
     if index_text is not None:
+        facts = facts if facts is not None else index_facts(index_text)
+        linked = _links(facts, partial)
         findings.extend(
-            _index_findings(
-                index_text, _links(index_text, partial), topic_files, companion_index, partial
-            )
+            _index_findings(index_text, facts, linked, topic_files, companion_index, partial)
         )
         if partial is None or partial.exact:
             # past the scanned part of an over-large index any file may be linked: no claim
-            findings.extend(_unindexed(topic_files, _links(index_text, partial)))
+            findings.extend(_unindexed(topic_files, linked))
     convention = naming_convention(topics)
     if convention is not None:
         findings.append(convention)

@@ -11,7 +11,10 @@
   ``F_RDLCK``), which is granted only when no descriptor of the file is open for writing; while
   the lease is held, anyone opening the file for writing is made to wait, and the pending opener
   is seen with ``F_GETLEASE``. The lease-break signal goes to ``SIGURG`` (ignored by default)
-  instead of ``SIGIO``, whose default action would end the process.
+  instead of ``SIGIO``, whose default action would end the process — and since the kernel
+  still sent ``SIGIO`` now and then (Linux 6.18: a service process pruning an index its agent
+  appended to every 10 ms died of it after some hundred deletes), a process that takes leases
+  calls :func:`shield_from_sigio` once at its start.
 
 Both degrade rather than fail: :func:`exchange` answers ``False`` where the system or the
 filesystem has no exchange (not Linux, NFS, some FUSE filesystems), and :func:`read_when_idle`
@@ -30,6 +33,7 @@ import os
 import signal
 import stat
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -47,6 +51,7 @@ __all__ = [
     "open_waiting_for_lease",
     "read_when_idle",
     "release_lease",
+    "shield_from_sigio",
 ]
 
 IDLE_GRACE = 0.005
@@ -112,6 +117,23 @@ class IdleRead:
     idle: bool
     leased: bool
     mode: int
+
+
+def shield_from_sigio() -> bool:
+    """Ignore ``SIGIO`` in this process (its default action ends the process); True if done.
+
+    Nothing here relies on the signal (a lease's state is asked with ``F_GETLEASE``), so a
+    lease break that the kernel reports with ``SIGIO`` instead of the ``SIGURG`` asked for must
+    not end a service or a CLI run. Only the main thread may change a signal's handling, and a
+    handler someone installed is kept: False then, and where there is no ``SIGIO``.
+    """
+    sigio = getattr(signal, "SIGIO", None)
+    if sigio is None or threading.current_thread() is not threading.main_thread():
+        return False
+    if signal.getsignal(sigio) != signal.SIG_DFL:
+        return False
+    signal.signal(sigio, signal.SIG_IGN)
+    return True
 
 
 def open_waiting_for_lease(path: Path | str, flags: int, wait: float = LEASE_WAIT) -> int:

@@ -50,6 +50,7 @@ async def _data_dirs(app: web.Application) -> AsyncIterator[None]:
     except OSError as error:
         logger.error("cannot prepare the data dir %s: %s", data_dir, error)
     yield
+    await asyncio.to_thread(app[AGENT_STORE_KEY].locks.close)  # a delete under way finishes
     logger.info("stopped serving the data dir %s", data_dir)
 
 

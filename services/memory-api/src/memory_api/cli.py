@@ -33,9 +33,11 @@ from typing import Any
 
 from aiohttp import web
 from memory_core.errors import InvalidId
+from memory_core.swap import shield_from_sigio
 from memory_core.template import read_template_file
 from memory_core.wire import AgentCreate
 
+from memory_api.allocator import return_large_blocks_to_os
 from memory_api.app import create_app
 from memory_api.demo import seed_demo
 from memory_api.errors import ServiceError
@@ -115,6 +117,7 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
 
 def _run_app(settings: Settings, **where: Any) -> None:
     """Run one application until SIGTERM/SIGINT (graceful: in-flight requests finish)."""
+    return_large_blocks_to_os()  # RSS stays flat as the indexes read grow (see the module)
     web.run_app(
         create_app(settings),
         **where,
@@ -355,6 +358,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code (see the module docstring)."""
+    shield_from_sigio()  # index edits take file leases (memory_core.swap)
     args = build_parser().parse_args(argv)
     command: Command = args.func
     try:

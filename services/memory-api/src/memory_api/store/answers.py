@@ -21,6 +21,7 @@ from pathlib import Path, PurePath
 
 import msgspec
 from memory_core.index import index_lines
+from memory_core.index_facts import IndexFacts
 from memory_core.injection import cap_indexes
 from memory_core.keys import USER_SCOPE
 from memory_core.lint import (
@@ -44,6 +45,7 @@ from memory_core.wire import (
 
 from memory_api.errors import NotFound
 from memory_api.store.containment import OutsideMemoryRoot
+from memory_api.store.facts_memo import IndexFactsMemo
 from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scopes import (
     Fingerprint,
@@ -102,18 +104,24 @@ def _topic_summary(item: _Loaded, *, reveal: bool = False) -> TopicSummary:
     )
 
 
-def _digest(
-    index_text: str | None, files: tuple[str, ...], companion: str | None, extra: str
-) -> bytes:
-    """SHA-256 over the scope-lint inputs, each part length-prefixed so no two inputs collide."""
+def _digest(files: tuple[str, ...], extra: str) -> bytes:
+    """SHA-256 over the topic file names and ``extra``, each part length-prefixed so no two
+    inputs collide."""
     digest = hashlib.sha256()
-    for part in (index_text, *files, None, companion, extra):
-        if part is None:
-            digest.update(b"\xff")
-            continue
+    for part in (*files, extra):
         data = part.encode("utf-8", "surrogatepass")
         digest.update(len(data).to_bytes(8, "big") + data)
     return digest.digest()
+
+
+@dataclass(frozen=True, slots=True)
+class _ScopeLint:
+    """A memoised scope-level lint answer and what it was built from (see ``_scope_lint``)."""
+
+    digest: bytes
+    facts: IndexFacts | None
+    beside: IndexFacts | None
+    findings: tuple[Finding, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,13 +150,14 @@ class ScopeAnswers:
     def __init__(self, cache: TopicCache, files: ScopeFiles) -> None:
         self.cache = cache
         self.files = files
-        self._scope_lints: OrderedDict[str, tuple[bytes, tuple[Finding, ...]]] = OrderedDict()
+        self._scope_lints: OrderedDict[str, _ScopeLint] = OrderedDict()
         self._summaries: OrderedDict[str, _Summarised] = OrderedDict()  # by real scope dir
+        self.index_facts = IndexFactsMemo()
         self._lock = threading.Lock()
 
     def _scope_lint(
         self,
-        scope: Path,
+        paths: tuple[Path, Path],
         index: IndexText | None,
         files: tuple[str, ...],
         companion: str | None,
@@ -156,20 +165,36 @@ class ScopeAnswers:
     ) -> tuple[Finding, ...]:
         """The scope-level findings (index, unindexed, missing index), memoised per scope.
 
-        The memo holds, for each real scope dir, the SHA-256 of the inputs it was computed from
-        (texts and names in full) and the answer: a memoised answer is served only for the same
-        inputs, so it is the one ``lint_scope`` would give now, while the memo holds digests,
-        not megabytes of index text. At most :data:`SCOPE_LINT_MEMO` scopes are kept.
+        ``paths`` are the real root and scope dir. The two index texts (the scope's and, for a
+        Workspace, the user index beside it) enter as their
+        :class:`~memory_api.store.facts_memo.IndexFactsMemo` facts: the memo hands out the
+        same facts object exactly while the text is equal, so an identical object means an
+        identical text (the memo entry holds it, so it is not reused). The other inputs (names,
+        refused entries, the over-cap part) enter as a SHA-256. A memoised answer is thus served
+        only for the same inputs, the one ``lint_scope`` would give now, and no request hashes
+        a whole index. At most :data:`SCOPE_LINT_MEMO` scopes are kept.
         """
+        root, scope = paths
         index_text = index.text if index is not None else None
         partial: IndexRead | None = index.partial if index is not None else None
-        digest = _digest(index_text, files, companion, repr((refused, partial)))
         where = os.fspath(scope)
+        # An index the agent keeps appending to changes on nearly every request: its per-line
+        # facts are extended by the appended lines, not found again for all of them.
+        facts = None if index_text is None else self.index_facts.facts(where, index_text)
+        beside = None
+        if companion is not None:
+            beside = self.index_facts.facts(f"{root}{os.sep}{USER_SCOPE}", companion)
+        digest = _digest(files, repr((refused, partial)))
         with self._lock:
             found = self._scope_lints.get(where)
-            if found is not None and found[0] == digest:
+            if (
+                found is not None
+                and found.digest == digest
+                and found.facts is facts
+                and found.beside is beside
+            ):
                 self._scope_lints.move_to_end(where)
-                return found[1]
+                return found.findings
         fresh = tuple(
             lint_scope(
                 index_text,
@@ -178,10 +203,11 @@ class ScopeAnswers:
                 companion_index=companion,
                 refused=refused,
                 partial=partial,
+                facts=facts,
             )
         )
         with self._lock:
-            self._scope_lints[where] = (digest, fresh)
+            self._scope_lints[where] = _ScopeLint(digest, facts, beside, fresh)
             self._scope_lints.move_to_end(where)
             while len(self._scope_lints) > SCOPE_LINT_MEMO:
                 self._scope_lints.popitem(last=False)
@@ -225,8 +251,7 @@ class ScopeAnswers:
         """
         companion = None if key == USER_SCOPE else user_index
         files = tuple(item.entry.file for item in loaded)
-        scope = paths[1]
-        findings = list(self._scope_lint(scope, index, files, companion, refused_entries(*paths)))
+        findings = list(self._scope_lint(paths, index, files, companion, refused_entries(*paths)))
         topics = [item.topic for item in loaded]
         convention = naming_convention(topics)
         if convention is not None:

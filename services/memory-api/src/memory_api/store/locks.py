@@ -21,6 +21,14 @@ Blocking code already running in a worker thread uses :meth:`Locks.hold_sync` in
 only the file lock (threads of one process conflict on it like processes do, because each
 acquisition opens its own descriptor).
 
+A blocking read-modify-write (the index pruning of a delete) goes through :meth:`Locks.run_held`:
+queued on the in-process lock in the event loop, then the file lock, the work and the release
+in **one** thread of the locks' own small pool. With :meth:`hold` around ``to_thread`` the lock
+was held across three trips through the shared default executor (take the file lock, do the
+work, release it), each waiting behind every request queued there: at concurrency 100 a delete
+held the scope's lock for about a second, deletes queued behind each other faster than they
+were served, and their answer time grew through the soak to past the client's 120 s timeout.
+
 A lock that cannot be had within ``timeout`` seconds raises :class:`LockTimeoutError` (503); a
 lock file the operating system refuses to open (a symlink or folder planted under that name, a
 read-only ``locks/``) raises it too, at once, with the reason — never a bare ``OSError`` (500),
@@ -30,12 +38,15 @@ and the lock file is never followed out of ``locks/`` nor replaced.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import re
 import weakref
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
+from typing import TypeVar
 
 import filelock
 
@@ -48,7 +59,12 @@ logger = logging.getLogger(__name__)
 DEFAULT_TIMEOUT = 30.0
 """Seconds to wait for a lock before giving up with :class:`LockTimeoutError`."""
 
+HELD_WORKERS = 4
+"""Threads of the pool :meth:`Locks.run_held` runs locked work in (one per lock at a time)."""
+
 _NAME_RE = re.compile(r"[a-z0-9_][a-z0-9._-]{0,199}")
+
+T = TypeVar("T")
 
 
 class LockTimeoutError(ServiceError):
@@ -93,6 +109,7 @@ class Locks:
         self.directory = directory
         self.timeout = timeout
         self._local: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._held_pool: ThreadPoolExecutor | None = None
 
     def path_for(self, name: str) -> Path:
         """Return the lock file of ``name`` (validated as by :func:`lock_name`)."""
@@ -129,6 +146,36 @@ class Locks:
                 yield
             finally:
                 await file_lock.release()
+
+    async def run_held(self, name: str, work: Callable[..., T], *args: object) -> T:
+        """Run the blocking ``work(*args)`` holding the lock ``name``; return its result.
+
+        Waiters of this process queue on the in-process lock in the event loop (no thread
+        waits); then one thread of the locks' own pool (:data:`HELD_WORKERS` threads, never
+        behind the requests queued in the default executor) takes the file lock, runs ``work``
+        and releases it. A cancelled caller leaves the lock to that thread, which releases it
+        when ``work`` ends. Raises :class:`LockTimeoutError` like :meth:`hold_sync` and
+        whatever ``work`` raises.
+        """
+        held = functools.partial(self._run_held_sync, name, work, *args)
+        async with self._local_lock(name):
+            return await asyncio.get_running_loop().run_in_executor(self._pool(), held)
+
+    def _run_held_sync(self, name: str, work: Callable[..., T], *args: object) -> T:
+        with self.hold_sync(name):
+            return work(*args)
+
+    def close(self) -> None:
+        """Stop the pool of :meth:`run_held` once the work in it is done; blocking. A later
+        :meth:`run_held` starts a new pool."""
+        pool, self._held_pool = self._held_pool, None
+        if pool is not None:
+            pool.shutdown(wait=True)
+
+    def _pool(self) -> ThreadPoolExecutor:
+        if self._held_pool is None:
+            self._held_pool = ThreadPoolExecutor(HELD_WORKERS, thread_name_prefix="memory-held")
+        return self._held_pool
 
     @contextmanager
     def hold_sync(self, name: str) -> Iterator[None]:

@@ -201,8 +201,9 @@ class MemoryStore:
         await self.agents.get(project, agent_id)
         root, scope = await asyncio.to_thread(self._scope, agent_id, key)
         # Locked by the scope's real name: a scope reached through a symlinked alias shares it.
-        async with self.locks.hold(lock_name("index", agent_id, scope.name)):
-            removed = await asyncio.to_thread(delete_topic, root, scope, file_name)
+        # Lock, pruning and unlock in one thread hop (see Locks.run_held).
+        name = lock_name("index", agent_id, scope.name)
+        removed = await self.locks.run_held(name, delete_topic, root, scope, file_name)
         return DeleteResult(file=file_name, removed_index_lines=removed)
 
     def _search(self, agent_id: str, query: str, key: str | None, limit: int) -> SearchResults:
