@@ -24,6 +24,7 @@ from typing import Any
 
 import msgspec
 import pytest
+from aiohttp import web
 from harness_memory.answers import decode_session_start
 from harness_memory.cli_parser import build_parser
 from harness_memory.errors import BadServiceAnswerError
@@ -32,8 +33,10 @@ from harness_memory.hook_argv import plain_hook_args
 from harness_memory.http11 import HttpProtocolError, exchange
 from harness_memory.records import read_record
 from harness_memory.sections import joined, render_sections
+from memory_core.injection import cap_indexes, memory_sections
+from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
 from memory_core.template import substitute
-from memory_core.wire import SessionStartResponse
+from memory_core.wire import SessionDirectories, SessionStartResponse
 
 from tests.plugin.helpers import HARNESS_MEMORY, hook_fixture
 from tests.plugin.scripted_service import ScriptedService
@@ -187,6 +190,62 @@ async def test_h5_a_later_session_start_entry_loads_no_heavy_module(
     assert answer is None  # the prompt needs fewer pieces: entry 6 has nothing to add
     assert modules & (HEAVY | GUARD_ONLY) == set()
     assert read_record(tmp_path / "state", SESSION_ID) is None  # entry 1 writes the record
+
+
+def capped_answer(root: Path, key: str) -> bytes:
+    """An A-9 answer with sections whose indexes are at the caps (I-4): over one hook entry."""
+    user = "".join(
+        f"- [Pref {n}](pref-{n}.md) — a standing preference of the user {n}\n" for n in range(260)
+    )
+    work = "".join(
+        f"- [Decision {n}](dec-{n}.md) — a decision kept for this repo {n}\n" for n in range(240)
+    )
+    capped = cap_indexes(user, work, workspace_key=key)
+    sections = memory_sections(DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT, *capped)
+    answer = SessionStartResponse(
+        enabled=True,
+        injected=True,
+        memory="".join(section.text for section in sections),
+        workspace_memory_key=key,
+        key=key,
+        workspace_kind="persistent",
+        directories=SessionDirectories(
+            app_data_dir=str(root),
+            memory_root=str(root),
+            user=str(root / "user"),
+            workspace=str(root / key),
+        ),
+        manifests=[c.manifest for c in capped],
+        template_has_memory=True,
+        sections=sections,
+    )
+    return msgspec.json.encode(answer)
+
+
+async def test_h5_a_session_start_entry_that_must_cut_loads_no_heavy_module(
+    aiohttp_server: Any, workspace: Path, tmp_path: Path, at_start: set[str]
+) -> None:
+    """One SessionStart entry cannot carry both indexes at the caps: the hook leaves lines out
+    and restates the I-4 note (H-1), still without msgspec or the wire types."""
+    body = capped_answer(tmp_path / "memory", "my-app-1c7ddc51")
+
+    async def handle(request: web.Request) -> web.Response:
+        await request.read()
+        return web.Response(body=body, content_type="application/json")
+
+    app = web.Application()
+    app.router.add_post("/{tail:.*}", handle)
+    server = await aiohttp_server(app)
+    flags = ["--url", str(server.make_url("")).rstrip("/"), "--project", "acme", "--agent"]
+    flags += ["coder", "--timeout", "5", "--state-dir", str(tmp_path / "state")]
+    stdin = hook_fixture("session_start.json", workspace=str(workspace))
+    args = ["hook", "claude-code", "session-start", *flags, "--part", "1", "--parts", "1"]
+    modules, answer = await imports_of(args, stdin, at_start)
+    context = answer["hookSpecificOutput"]["additionalContext"]
+    assert utf16_units(context) <= 10_000
+    assert "(Truncated: the " in context and "Claude Code's limit of 10,000" in context
+    assert "memory was cut" in answer["systemMessage"]
+    assert modules & (HEAVY | GUARD_ONLY) == set()
 
 
 @pytest.mark.parametrize(

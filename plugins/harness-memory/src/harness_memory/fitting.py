@@ -8,7 +8,7 @@ splitting a line. When the pieces cannot carry everything:
 1. index lines are left out from the end of the larger remaining index first (so one huge index
    never starves the other, as in I-4), and the scope's note is restated with the total left out,
    naming the caps that fired on the service and the harness's own limit
-   (``memory_core.injection.truncation_note``); the key line and the rest of the template always
+   (``memory_core.cap_notes.truncation_note``); the key line and the rest of the template always
    stay;
 2. only when no index line is left does the memory's instruction text lose lines from its end,
    with a note saying so;
@@ -351,8 +351,8 @@ class _Cutter:
         return self._cut_prompt(out)
 
     def _cut_index(self, section: SectionLike, scope: str) -> list[SectionLike]:
-        # Only a cut needs the note's wording, and its module brings the credential detector.
-        from memory_core.injection import truncation_note
+        # Only a cut needs the note's wording (a module without msgspec, H-5).
+        from memory_core.cap_notes import truncation_note
 
         lines = section.text.split("\n")
         keep = lines[: max(len(lines) - self.dropped[scope], 0)]
