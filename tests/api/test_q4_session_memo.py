@@ -204,3 +204,42 @@ def test_q4_the_warm_check_agrees_with_the_probes(tmp_path: Path) -> None:
     folder.rename(tmp_path / "old")
     (tmp_path / "scope").symlink_to(tmp_path / "old")  # the folder swapped for a symlink to it
     assert not _unchanged(paths, kept)
+
+
+def test_q4_one_anchored_check_stands_for_the_folders_down_to_the_scope(tmp_path: Path) -> None:
+    """``_anchored`` (one ``O_PATH`` open for the folders from the base to the scope folder)
+    says "unchanged" only while no folder along the path became a symlink or another folder."""
+    from memory_api.store.session_memo import _anchor, _anchored, _probe
+
+    base = Path(os.path.realpath(tmp_path))
+    memo = SessionMemo(base)
+    workspace = base / "work"
+    workspace.mkdir()
+    paths = memo._paths("agent-1", str(workspace))
+    for path, is_file in paths:
+        if is_file:
+            Path(path).write_text("- [A](a.md) — a\n", encoding="utf-8")
+        else:
+            Path(path).mkdir(parents=True, exist_ok=True)
+    probes = tuple(_probe(path, is_file) for path, is_file in paths)
+    anchor = _anchor(paths, probes)
+    assert anchor == len(paths) - 4 and paths[anchor - 1] == (
+        paths[anchor][0].rpartition("/")[0],
+        False,
+    )
+    scope, probe = paths[anchor - 1][0], probes[anchor - 1]
+    assert _anchored(scope, probe)
+
+    agents = base / layout.AGENTS_DIR
+    agents.rename(base / "old")
+    agents.symlink_to(base / "old")  # an ancestor swapped for a symlink to it
+    assert not _anchored(scope, probe)
+    agents.unlink()
+    agents.mkdir()
+    (base / "old" / "agent-1").rename(agents / "agent-1")  # the same folders below a new one
+    assert _anchored(scope, probe)
+    Path(scope).rename(f"{scope}.old")
+    Path(scope).mkdir()  # the scope folder swapped for another folder
+    assert not _anchored(scope, probe)
+    Path(scope).rmdir()
+    assert not _anchored(scope, probe)  # and removed

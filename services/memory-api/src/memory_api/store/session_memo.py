@@ -22,7 +22,9 @@ change unseen), no file among them changed within the racy window of
 :mod:`~memory_api.store.stat_cache`, and the Workspace is not below ``agents/`` (K-4's
 temporary rule resolves other agents' folders, which are not probed).
 
-A warm check is one ``realpath`` and about ten ``lstat`` calls, with no read: cheap enough for
+A warm check is one ``realpath``, one ``O_PATH`` open, ``readlink`` and ``fstat`` of the
+Workspace scope folder (standing for the ``lstat`` of every folder from the app data dir down to
+it: :func:`_anchored`) and four ``lstat`` calls, with no read: cheap enough for
 the event loop (:meth:`~memory_api.store.memory.MemoryStore.session_start` answers a warm
 Session start without a worker thread).
 """
@@ -74,6 +76,9 @@ class _Kept:
     body: bytes
     plain: bytes
     """``body`` without the sections: what a request that did not ask for them is sent."""
+    anchor: int
+    """How many leading ``paths`` one :func:`_anchored` check of the last of them stands for
+    (every folder from the base down to the Workspace scope folder), or 0: all probed."""
 
 
 def _size(kept: _Kept) -> int:
@@ -122,6 +127,46 @@ def _unchanged(paths: tuple[tuple[str, bool], ...], probes: tuple[Probe, ...]) -
     return True
 
 
+_O_PATH: int | None = getattr(os, "O_PATH", None)
+
+
+def _anchored(folder: str, probe: Probe) -> bool:
+    """Whether ``folder`` (a real path) still names the folder ``probe`` was taken of, with no
+    symlink anywhere along its path: one ``O_PATH`` open, whose ``/proc/self/fd`` link the kernel
+    resolves like ``realpath`` (so equal to ``folder`` only when no ancestor and not the folder
+    is a symlink, and the folder was not removed), and one ``fstat`` of it.
+
+    It stands for the ``lstat`` of each folder from the base down: an ancestor swapped for a
+    symlink changes the link, one swapped for another folder changes the folder's inode (its
+    subfolders cannot be hard-linked into the new one), and the files below are probed apart.
+    """
+    try:
+        fd = os.open(folder, cast(int, _O_PATH) | os.O_CLOEXEC | os.O_DIRECTORY)
+    except OSError:
+        return False
+    try:
+        if os.readlink(f"/proc/self/fd/{fd}") != folder:  # noqa: PTH115 - no Path per request
+            return False
+        info = os.fstat(fd)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    return (info.st_dev, info.st_ino, info.st_mode) == probe
+
+
+def _anchor(paths: tuple[tuple[str, bool], ...], probes: tuple[Probe, ...]) -> int:
+    """How many leading ``paths`` :func:`_anchored` may check at once (``_Kept.anchor``): the
+    folders down to the Workspace scope folder when it exists, is a real folder and
+    ``/proc/self/fd`` names what is opened with ``O_PATH``; else 0."""
+    scope = len(paths) - 5  # the order of SessionMemo._paths
+    folder, is_file = paths[scope]
+    probe = probes[scope]
+    if _O_PATH is None or is_file or probe is None or probe == _SYMLINK:
+        return 0
+    return scope + 1 if _anchored(folder, probe) else 0
+
+
 def _keepable(probes: tuple[Probe, ...], paths: tuple[tuple[str, bool], ...]) -> bool:
     """No symlink among the probes, and no file among them changed within the racy window."""
     for probe, (_, is_file) in zip(probes, paths, strict=True):
@@ -164,11 +209,11 @@ class SessionMemo:
         scope = f"{root}{sep}{key_for_real_path(real_workspace)}"
         return (
             *((folder, False) for folder in reversed(folders)),
-            (user, False),
-            (f"{user}{sep}{layout.INDEX_FILE}", True),
-            (scope, False),
+            (scope, False),  # last of the folders one _anchored check stands for
             (f"{scope}{sep}{layout.MARKER_FILE}", True),
             (f"{scope}{sep}{layout.INDEX_FILE}", True),
+            (user, False),
+            (f"{user}{sep}{layout.INDEX_FILE}", True),
         )
 
     def answer(
@@ -188,7 +233,13 @@ class SessionMemo:
             return None
         if check_real_workspace(workspace) != kept.real_workspace:
             return None
-        if not _unchanged(kept.paths, kept.probes):
+        anchor = kept.anchor
+        if anchor:
+            if not _anchored(kept.paths[anchor - 1][0], kept.probes[anchor - 1]):
+                return None
+            if not _unchanged(kept.paths[anchor:], kept.probes[anchor:]):
+                return None
+        elif not _unchanged(kept.paths, kept.probes):
             return None
         with self._lock:
             if (record.id, workspace) in self._kept:
@@ -218,7 +269,8 @@ class SessionMemo:
         ):
             return answer
         plain = msgspec.json.encode(msgspec.structs.replace(answer, sections=[]))
-        kept = _Kept(record, real, paths, after, answer, msgspec.json.encode(answer), plain)
+        body = msgspec.json.encode(answer)
+        kept = _Kept(record, real, paths, after, answer, body, plain, _anchor(paths, after))
         if _size(kept) > self._max_bytes:
             return answer
         with self._lock:
