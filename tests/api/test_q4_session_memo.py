@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from memory_api.appkeys import get_memory_store
-from memory_api.store import stat_cache
+from memory_api.store import no_symlinks, stat_cache
 from memory_api.store.session_memo import SessionMemo
 from memory_api.store.tokens import TokenStore
 from memory_core import layout
@@ -206,11 +207,16 @@ def test_q4_the_warm_check_agrees_with_the_probes(tmp_path: Path) -> None:
     assert not _unchanged(paths, kept)
 
 
-def test_q4_one_anchored_check_stands_for_the_folders_down_to_the_scope(tmp_path: Path) -> None:
+@pytest.mark.parametrize("openat2", [True, False], ids=["openat2", "proc-readlink"])
+def test_q4_one_anchored_check_stands_for_the_folders_down_to_the_scope(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, openat2: bool
+) -> None:
     """``_anchored`` (one ``O_PATH`` open for the folders from the base to the scope folder)
     says "unchanged" only while no folder along the path became a symlink or another folder."""
     from memory_api.store.session_memo import _anchor, _anchored, _probe
 
+    if not openat2:  # the way taken where the kernel has no openat2
+        monkeypatch.setattr(no_symlinks, "AVAILABLE", False)
     base = Path(os.path.realpath(tmp_path))
     memo = SessionMemo(base)
     workspace = base / "work"
@@ -243,3 +249,41 @@ def test_q4_one_anchored_check_stands_for_the_folders_down_to_the_scope(tmp_path
     assert not _anchored(scope, probe)
     Path(scope).rmdir()
     assert not _anchored(scope, probe)  # and removed
+
+
+def test_q4_openat2_opens_a_folder_only_when_no_symlink_leads_to_it(tmp_path: Path) -> None:
+    """``no_symlinks.open_folder``: a real folder opens; a symlink anywhere along the path, a
+    file or a missing path gives -1 (the warm check then takes the slow way or rebuilds)."""
+    real = Path(os.path.realpath(tmp_path))
+    (real / "a" / "b").mkdir(parents=True)
+    (real / "file").write_text("x", encoding="utf-8")
+    (real / "link").symlink_to(real / "a")
+    release = tuple(int(part) for part in os.uname().release.split(".")[:2] if part.isdigit())
+    if sys.platform == "linux" and release >= (5, 6):
+        assert no_symlinks.AVAILABLE
+    fd = no_symlinks.open_folder(os.fsencode(real / "a" / "b"))
+    assert (fd >= 0) == no_symlinks.AVAILABLE  # where missing, nothing opens (callers know)
+    if fd >= 0:
+        os.close(fd)
+    for path in (real / "link" / "b", real / "link", real / "file", real / "gone"):
+        assert no_symlinks.open_folder(os.fsencode(path)) == -1
+
+
+def test_q4_a_workspace_sent_as_its_real_path_is_trusted_only_without_symlinks(
+    tmp_path: Path,
+) -> None:
+    """``_still_real``: "still its own real path" only when sent as the real path and reached
+    through no symlink; any other case is left to ``check_real_workspace`` (False)."""
+    from memory_api.store.session_memo import _still_real
+
+    real = Path(os.path.realpath(tmp_path))
+    workspace = real / "project"
+    workspace.mkdir()
+    assert _still_real(str(workspace), str(workspace))
+    assert not _still_real(f"{workspace}/", str(workspace))  # not sent as the real path
+    workspace.rename(real / "moved")
+    workspace.symlink_to(real / "moved")  # now a symlink to the same folder
+    assert not _still_real(str(workspace), str(workspace))
+    workspace.unlink()
+    workspace.write_text("a file now", encoding="utf-8")
+    assert not _still_real(str(workspace), str(workspace))

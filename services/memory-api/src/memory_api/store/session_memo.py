@@ -22,9 +22,11 @@ change unseen), no file among them changed within the racy window of
 :mod:`~memory_api.store.stat_cache`, and the Workspace is not below ``agents/`` (K-4's
 temporary rule resolves other agents' folders, which are not probed).
 
-A warm check is one ``realpath``, one ``O_PATH`` open, ``readlink`` and ``fstat`` of the
-Workspace scope folder (standing for the ``lstat`` of every folder from the app data dir down to
-it: :func:`_anchored`) and four ``lstat`` calls, with no read: cheap enough for
+A warm check is one ``openat2`` refusing symlinks of the Workspace when it was sent as its
+own real path (:func:`_still_real`; else its ``realpath``), one of the Workspace scope folder
+and its ``fstat`` (standing for the ``lstat`` of every folder from the app data dir down to
+it: :func:`_anchored`; where ``openat2`` is missing an ``O_PATH`` open and ``/proc/self/fd``
+``readlink`` do both) and four ``lstat`` calls, with no read: cheap enough for
 the event loop (:meth:`~memory_api.store.memory.MemoryStore.session_start` answers a warm
 Session start without a worker thread).
 """
@@ -45,6 +47,7 @@ from memory_core import layout
 from memory_core.keys import USER_SCOPE, key_for_real_path
 from memory_core.wire import SessionStartResponse
 
+from memory_api.store import no_symlinks
 from memory_api.store.agents import AgentRecord
 from memory_api.store.sessions import check_real_workspace
 from memory_api.store.stat_cache import FileKey, file_key, is_racy
@@ -140,6 +143,15 @@ def _anchored(folder: str, probe: Probe) -> bool:
     symlink changes the link, one swapped for another folder changes the folder's inode (its
     subfolders cannot be hard-linked into the new one), and the files below are probed apart.
     """
+    if no_symlinks.AVAILABLE:  # one openat2 that refuses any symlink: no /proc lookup
+        fd = no_symlinks.open_folder(os.fsencode(folder))
+        if fd < 0:
+            return False
+        try:
+            info = os.fstat(fd)
+        finally:
+            os.close(fd)
+        return (info.st_dev, info.st_ino, info.st_mode) == probe
     try:
         fd = os.open(folder, cast(int, _O_PATH) | os.O_CLOEXEC | os.O_DIRECTORY)
     except OSError:
@@ -153,6 +165,20 @@ def _anchored(folder: str, probe: Probe) -> bool:
     finally:
         os.close(fd)
     return (info.st_dev, info.st_ino, info.st_mode) == probe
+
+
+def _still_real(workspace: str, real: str) -> bool:
+    """Whether the Workspace path as sent is, with certainty and cheaply, still the folder
+    ``real`` it resolved to: when it was its own real path and is reached through no symlink
+    now (one ``openat2``), it still is. False means "ask
+    :func:`~memory_api.store.sessions.check_real_workspace`", not "changed"."""
+    if workspace != real or not no_symlinks.AVAILABLE:
+        return False
+    fd = no_symlinks.open_folder(os.fsencode(workspace))
+    if fd < 0:
+        return False
+    os.close(fd)
+    return True
 
 
 def _anchor(paths: tuple[tuple[str, bool], ...], probes: tuple[Probe, ...]) -> int:
@@ -231,7 +257,8 @@ class SessionMemo:
             kept = self._kept.get((record.id, workspace))
         if kept is None or kept.record != record:
             return None
-        if check_real_workspace(workspace) != kept.real_workspace:
+        real = kept.real_workspace
+        if not _still_real(workspace, real) and check_real_workspace(workspace) != real:
             return None
         anchor = kept.anchor
         if anchor:
