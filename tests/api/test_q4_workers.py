@@ -142,6 +142,25 @@ async def test_q4_workers_stop_by_themselves_when_the_supervisor_is_killed(
     assert len(gone) == 2
 
 
+def _until_each_worker_listens(served: ServedProcess, count: int, wait: float = 60) -> set[int]:
+    """The pids of ``count`` live workers once each has its own listening socket on the port."""
+    port = int(served.base_url.rsplit(":", 1)[1])
+    deadline = time.monotonic() + wait
+    while True:
+        listening = set()
+        for worker in _workers(served):
+            try:
+                sockets = worker.net_connections(kind="tcp")
+            except psutil.NoSuchProcess:
+                continue
+            if any(c.status == psutil.CONN_LISTEN and c.laddr.port == port for c in sockets):
+                listening.add(worker.pid)
+        if len(listening) >= count:
+            return listening
+        assert time.monotonic() < deadline, f"only {len(listening)} of {count} workers listen"
+        time.sleep(0.05)
+
+
 def _open_at_once_and_ask(base_url: str, count: int) -> None:
     """Connect ``count`` sockets in a burst (the kernel completes each handshake before any
     worker accepts), then send one ``GET /healthz`` on each and read its answer."""
@@ -169,7 +188,9 @@ async def test_q3_connections_opened_at_once_are_spread_over_both_workers(
     gets at least 8 of 64 here: fewer has odds under 1e-9 for a fair split."""
     if not REUSE_PORT:
         pytest.skip("the kernel balances SO_REUSEPORT listeners on Linux only")
-    workers = {worker.pid for worker in _workers(served)}
+    # The service is ready once one worker answers; the other may still be starting, and the
+    # kernel can only spread connections over the listeners that exist.
+    workers = await asyncio.to_thread(_until_each_worker_listens, served, 2)
     await asyncio.to_thread(_open_at_once_and_ask, served.base_url, 64)
 
     counts = dict.fromkeys(workers, 0)
