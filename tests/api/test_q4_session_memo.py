@@ -287,3 +287,17 @@ def test_q4_a_workspace_sent_as_its_real_path_is_trusted_only_without_symlinks(
     workspace.unlink()
     workspace.write_text("a file now", encoding="utf-8")
     assert not _still_real(str(workspace), str(workspace))
+
+
+async def test_q4_session_start_is_the_first_route_tried_under_api_projects(
+    client: Client,
+) -> None:
+    """aiohttp tries the routes under one prefix in registration order, a regex match each: the
+    hot Session start is registered first, so a warm one pays one match, not eight."""
+    under = [
+        resource.canonical
+        for resource in client.app.router.resources()
+        if resource.canonical.startswith("/api/projects")
+    ]
+    assert under[0] == "/api/projects/{project}/agents/{agent}/memory/session-start"
+    assert len(under) == len(set(under)) > 8

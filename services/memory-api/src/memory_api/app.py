@@ -126,7 +126,8 @@ def create_app(settings: Settings) -> web.Application:
     app.cleanup_ctx.append(_data_dirs)
     app.cleanup_ctx.append(_sweep_drafts)
 
-    for module in (ops, projects, agents, config, memory, drafts):
+    # memory first: its Session start is the first route aiohttp tries under /api/projects
+    for module in (ops, memory, projects, agents, config, drafts):
         app.router.add_routes(module.routes)
 
     app.middlewares.extend([metrics_middleware(metrics), problem_middleware, auth_middleware])

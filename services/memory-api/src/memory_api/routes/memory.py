@@ -59,6 +59,30 @@ def _flag(request: web.Request, name: str) -> bool:
     return value == "true"
 
 
+# Registered first (and this module before the others of /api/projects, see app.py): aiohttp
+# tries the routes under one prefix in registration order, a regex match each, and a Session
+# start is the hot call of a running harness.
+@routes.post(BASE + "/session-start")
+async def post_session_start(request: web.Request) -> web.Response:
+    """A-9: ``SessionStartResponse`` for a ``SessionStartRequest`` body.
+
+    What the Session start did goes on the request's access line (:func:`note_access`), not
+    on a log record of its own: one record per request is a good part of a warm start's cost.
+    """
+    project, agent = _ids(request)
+    body = await read_json(request, _session_start_decoder)
+    store = get_memory_store(request.app)
+    encoded, answer = await store.session_start_json(project, agent, body)
+    # the harness's own id, quoted (repr) and cut: a newline in it forges no log line
+    session = None if body.session_id is None else body.session_id[:SESSION_ID_LOG_CHARS]
+    note_access(
+        request,
+        f"session start: session={session!r} kind={answer.workspace_kind} key={answer.key} "
+        f"injected={answer.injected}",
+    )
+    return web.Response(body=encoded, content_type="application/json")
+
+
 @routes.get(BASE)
 async def get_overview(request: web.Request) -> web.Response:
     """A-3: ``MemoryOverview`` — user scope first, then Workspaces by newest activity."""
@@ -111,27 +135,6 @@ async def delete_file(request: web.Request) -> web.Response:
     key, file_name = request.match_info["key"], request.match_info["file"]
     result = await get_memory_store(request.app).delete_file(project, agent, key, file_name)
     return json_response(result)
-
-
-@routes.post(BASE + "/session-start")
-async def post_session_start(request: web.Request) -> web.Response:
-    """A-9: ``SessionStartResponse`` for a ``SessionStartRequest`` body.
-
-    What the Session start did goes on the request's access line (:func:`note_access`), not
-    on a log record of its own: one record per request is a good part of a warm start's cost.
-    """
-    project, agent = _ids(request)
-    body = await read_json(request, _session_start_decoder)
-    store = get_memory_store(request.app)
-    encoded, answer = await store.session_start_json(project, agent, body)
-    # the harness's own id, quoted (repr) and cut: a newline in it forges no log line
-    session = None if body.session_id is None else body.session_id[:SESSION_ID_LOG_CHARS]
-    note_access(
-        request,
-        f"session start: session={session!r} kind={answer.workspace_kind} key={answer.key} "
-        f"injected={answer.injected}",
-    )
-    return web.Response(body=encoded, content_type="application/json")
 
 
 @routes.get(BASE + "/search")
