@@ -4,10 +4,11 @@ Runs each hook command as the installers write it (H-3) ``--runs`` times (defaul
 interleaved with the baseline so load on the machine hits all alike, and prints the median wall
 time of each and its ratio to the baseline, then the same for CPU time (user + system of the
 child process), which a busy machine distorts less than wall time. The hooks: Claude Code's
-SessionStart entries 1 and 6 of 6 (entry 1 also writes the Session record) and its PreToolUse
-guard, Codex CLI's SessionStart and PreToolUse hooks, Gemini CLI's SessionStart and BeforeTool
-hooks. The SessionStart hooks talk to a canned stand-in of the service on loopback (one A-9
-answer with both indexes), so the figure is the hook process's own cost, not the service's.
+SessionStart entries 1 and 6 of 6 (entry 1 also writes the Session record), a single entry that
+must cut both indexes at the caps (H-1), its PreToolUse guard, Codex CLI's SessionStart and
+PreToolUse hooks, Gemini CLI's SessionStart and BeforeTool hooks. The SessionStart hooks talk to
+canned stand-ins of the service on loopback (one A-9 answer each), so the figure is the hook
+process's own cost, not the service's.
 
     .venv/bin/python plugins/harness-memory/bench/hook_cost.py [--runs 20] [--json]
 
@@ -41,11 +42,16 @@ from memory_core.wire import SessionDirectories, SessionStartResponse
 KEY = "shop-api-a81f32c4"
 
 
-def canned_answer(root: Path) -> bytes:
-    """One A-9 answer: default prompts, a 60-line user index and a 40-line Workspace index."""
-    user = "".join(f"- [Pref {n}](pref-{n}.md) — a standing preference {n}\n" for n in range(60))
+def canned_answer(root: Path, user_lines: int = 60, workspace_lines: int = 40) -> bytes:
+    """One A-9 answer: default prompts, a user index of ``user_lines`` lines and a Workspace
+    index of ``workspace_lines`` (the defaults fit one Claude Code hook entry; 260 and 240 go
+    over both injection caps, I-4, and then over one entry's 10,000 characters: a cut, H-1)."""
+    user = "".join(
+        f"- [Pref {n}](pref-{n}.md) — a standing preference {n}\n" for n in range(user_lines)
+    )
     work = "".join(
-        f"- [Decision {n}](dec-{n}.md) — a decision of this repo {n}\n" for n in range(40)
+        f"- [Decision {n}](dec-{n}.md) — a decision of this repo {n}\n"
+        for n in range(workspace_lines)
     )
     capped = cap_indexes(user, work, workspace_key=KEY)
     sections = memory_sections(DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT, *capped)
@@ -145,6 +151,7 @@ def main() -> int:
         root = Path(tmp) / "agents" / "coder" / "agent_state" / "memory"
         server = CannedService(canned_answer(Path(tmp)))
         url = server.url
+        at_caps = CannedService(canned_answer(Path(tmp), 260, 240))
         state = ["--state-dir", str(Path(tmp) / "state")]
         target = str(root / "other-1" / "x.md")
         write = {
@@ -163,6 +170,7 @@ def main() -> int:
         hook = [script, "hook"]
         guard = ["--memory-root", str(root), *state]
         service = ["--url", url, "--project", "acme", "--agent", "coder", *guard]
+        cut = ["--url", at_caps.url, *service[2:], "--part", "1", "--parts", "1"]
         cases = {
             "python -c pass": ([sys.executable, "-c", "pass"], b""),
             "claude-code pre-tool-use (deny)": (
@@ -185,6 +193,10 @@ def main() -> int:
                 [*hook, "claude-code", "session-start", *service, "--part", "6", "--parts", "6"],
                 start,
             ),
+            "claude-code session-start 1/1 (cut)": (
+                [*hook, "claude-code", "session-start", *cut],
+                start,
+            ),
             "codex session-start": ([*hook, "codex", "session-start", *service], start),
             "gemini session-start": ([*hook, "gemini", "session-start", *service], start),
         }
@@ -196,13 +208,14 @@ def main() -> int:
                 wall[name].append(spent[0])
                 cpu[name].append(spent[1])
         server.close()
+        at_caps.close()
     figures = {"wall": _medians(wall), "cpu": _medians(cpu)}
     if args.json:
         print(json.dumps({"runs": args.runs, **figures}, indent=2))
     else:
         for kind, rows in figures.items():
             for name, (median_ms, ratio) in rows.items():
-                print(f"{kind:4} {name:32} median {median_ms:7.1f} ms   {ratio:4.2f}x")
+                print(f"{kind:4} {name:38} median {median_ms:7.1f} ms   {ratio:4.2f}x")
     worst = max(ratio for rows in figures.values() for _, ratio in rows.values())
     return 0 if worst <= args.max_ratio else 1
 

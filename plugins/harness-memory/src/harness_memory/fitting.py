@@ -76,8 +76,9 @@ def utf16_units(text: str) -> int:
 class HarnessLimits(Frozen):
     """What one harness carries: ``pieces`` pieces of at most ``piece_limit`` units each.
 
-    ``measure`` gives a text's size in the harness's units; ``limit_text`` names the limit in a
-    truncation note ("Claude Code's limit of 10,000 characters per hook").
+    ``measure`` gives a text's size in the harness's units (code points or UTF-16 code units:
+    additive, the size of a joined text is the sum of its parts'); ``limit_text`` names the
+    limit in a truncation note ("Claude Code's limit of 10,000 characters per hook").
     """
 
     __slots__ = ("limit_text", "measure", "piece_limit", "pieces")
@@ -282,6 +283,7 @@ class _Cutter:
             for scope in self.manifests
         }
         self.index_lines = [(s.scope, s.text.split("\n")) for s in sections if s.kind == "index"]
+        self._sizes = [(owner, self._prefix_sizes(lines)) for owner, lines in self.index_lines]
         self.dropped = dict.fromkeys(self.manifests, 0)
         self.prompt_cut = 0
         self.prompt_lines = sum(len(s.text.splitlines()) for s in sections if s.kind == "prompt")
@@ -320,12 +322,24 @@ class _Cutter:
             if removed >= excess:
                 return True
 
+    def _prefix_sizes(self, lines: list[str]) -> list[int]:
+        """``sizes[k]``: the units of the first ``k`` lines joined by ``\n``, for every ``k``.
+
+        A measure counts code units, so the size of a joined text is the sum of its parts': each
+        line is measured once, and leaving out lines costs a look-up, not a re-measure.
+        """
+        newline = self.limits.measure("\n")
+        sizes = [0]
+        for line in lines:
+            sizes.append(sizes[-1] + self.limits.measure(line) + (newline if len(sizes) > 1 else 0))
+        return sizes
+
     def _index_size(self, scope: str) -> int:
         """Units of ``scope``'s index lines as :meth:`render_sections` gives them now."""
         dropped = self.dropped[scope]
         return sum(
-            self.limits.measure("\n".join(lines[: max(len(lines) - dropped, 0)]))
-            for owner, lines in self.index_lines
+            sizes[max(len(sizes) - 1 - dropped, 0)]
+            for owner, sizes in self._sizes
             if owner == scope
         )
 
