@@ -129,8 +129,12 @@ def hook_medians(base_url: str, data: BenchData, state: Path, runs: int) -> dict
         "hook pre-tool-use": ([*hook, "pre-tool-use"], tool_payload),
     }
     _byte_compile()
-    medians: dict[str, float] = {}
-    for name, (command, stdin) in commands.items():
+    for command, stdin in commands.values():
         _run(command, stdin, env)  # warm the OS caches; the Session record now exists
-        medians[name] = statistics.median(_run(command, stdin, env) for _ in range(runs))
-    return medians
+    # Interleaved, as plugins/harness-memory/bench/hook_cost.py does: a burst of load on the
+    # machine then slows the baseline and the hooks alike instead of one of them.
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(runs):
+        for name, (command, stdin) in commands.items():
+            times[name].append(_run(command, stdin, env))
+    return {name: statistics.median(values) for name, values in times.items()}
