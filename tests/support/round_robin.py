@@ -69,9 +69,14 @@ class RoundRobinProxy:
         await self.close()
 
     async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter] | None:
-        for _ in range(len(self.backend_ports)):
-            port = self.backend_ports[self._turn % len(self.backend_ports)]
-            self._turn += 1
+        # This connection's turn is taken once, and from it every backend is tried once: the
+        # turns other connections take while this one awaits a connect must not make it try the
+        # same refusing backend again and never reach a live one.
+        start = self._turn
+        self._turn += 1
+        count = len(self.backend_ports)
+        for offset in range(count):
+            port = self.backend_ports[(start + offset) % count]
             try:
                 upstream = await asyncio.open_connection(LOOPBACK, port)
             except OSError:

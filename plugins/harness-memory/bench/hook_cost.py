@@ -141,65 +141,17 @@ def main() -> int:
     parser.add_argument("--max-ratio", type=float, default=3.0)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
-    script = str(Path(sys.executable).parent / "harness-memory")
     import harness_memory
     import memory_core
 
     for package in (harness_memory, memory_core):
         compileall.compile_dir(str(Path(package.__file__ or "").parent), quiet=1)
     with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp) / "agents" / "coder" / "agent_state" / "memory"
         server = CannedService(canned_answer(Path(tmp)))
-        url = server.url
         at_caps = CannedService(canned_answer(Path(tmp), 260, 240))
-        state = ["--state-dir", str(Path(tmp) / "state")]
-        target = str(root / "other-1" / "x.md")
-        write = {
-            "session_id": "s1",
-            "cwd": tmp,
-            "hook_event_name": "PreToolUse",
-            "tool_name": "Write",
-            "tool_input": {"file_path": target},
-        }
-        start = json.dumps(
-            {"session_id": "s1", "cwd": tmp, "hook_event_name": "SessionStart"}
-        ).encode()
-        patch = f"*** Begin Patch\n*** Add File: {target}\n+x\n*** End Patch\n"
-        codex_patch = {**write, "tool_name": "apply_patch", "tool_input": {"command": patch}}
-        gemini_write = {**write, "hook_event_name": "BeforeTool", "tool_name": "write_file"}
-        hook = [script, "hook"]
-        guard = ["--memory-root", str(root), *state]
-        service = ["--url", url, "--project", "acme", "--agent", "coder", *guard]
-        cut = ["--url", at_caps.url, *service[2:], "--part", "1", "--parts", "1"]
-        cases = {
-            "python -c pass": ([sys.executable, "-c", "pass"], b""),
-            "claude-code pre-tool-use (deny)": (
-                [*hook, "claude-code", "pre-tool-use", *guard],
-                json.dumps(write).encode(),
-            ),
-            "codex pre-tool-use (deny)": (
-                [*hook, "codex", "pre-tool-use", *guard],
-                json.dumps(codex_patch).encode(),
-            ),
-            "gemini before-tool (deny)": (
-                [*hook, "gemini", "before-tool", *guard],
-                json.dumps(gemini_write).encode(),
-            ),
-            "claude-code session-start 1/6": (
-                [*hook, "claude-code", "session-start", *service, "--part", "1", "--parts", "6"],
-                start,
-            ),
-            "claude-code session-start 6/6": (
-                [*hook, "claude-code", "session-start", *service, "--part", "6", "--parts", "6"],
-                start,
-            ),
-            "claude-code session-start 1/1 (cut)": (
-                [*hook, "claude-code", "session-start", *cut],
-                start,
-            ),
-            "codex session-start": ([*hook, "codex", "session-start", *service], start),
-            "gemini session-start": ([*hook, "gemini", "session-start", *service], start),
-        }
+        cases = _cases(
+            Path(tmp), str(Path(sys.executable).parent / "harness-memory"), server.url, at_caps.url
+        )
         wall: dict[str, list[float]] = {name: [] for name in cases}
         cpu: dict[str, list[float]] = {name: [] for name in cases}
         for _ in range(args.runs):
@@ -218,6 +170,60 @@ def main() -> int:
                 print(f"{kind:4} {name:38} median {median_ms:7.1f} ms   {ratio:4.2f}x")
     worst = max(ratio for rows in figures.values() for _, ratio in rows.values())
     return 0 if worst <= args.max_ratio else 1
+
+
+def _cases(tmp: Path, script: str, url: str, cut_url: str) -> dict[str, tuple[list[str], bytes]]:
+    """Each measured command with its stdin: the baseline first, then every hook as the
+    installers write it; ``url`` answers the ordinary A-9 answer, ``cut_url`` one at the caps."""
+    root = tmp / "agents" / "coder" / "agent_state" / "memory"
+    state = ["--state-dir", str(tmp / "state")]
+    target = str(root / "other-1" / "x.md")
+    write = {
+        "session_id": "s1",
+        "cwd": str(tmp),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Write",
+        "tool_input": {"file_path": target},
+    }
+    start = json.dumps(
+        {"session_id": "s1", "cwd": str(tmp), "hook_event_name": "SessionStart"}
+    ).encode()
+    patch = f"*** Begin Patch\n*** Add File: {target}\n+x\n*** End Patch\n"
+    codex_patch = {**write, "tool_name": "apply_patch", "tool_input": {"command": patch}}
+    gemini_write = {**write, "hook_event_name": "BeforeTool", "tool_name": "write_file"}
+    hook = [script, "hook"]
+    guard = ["--memory-root", str(root), *state]
+    service = ["--url", url, "--project", "acme", "--agent", "coder", *guard]
+    cut = ["--url", cut_url, *service[2:], "--part", "1", "--parts", "1"]
+    return {
+        "python -c pass": ([sys.executable, "-c", "pass"], b""),
+        "claude-code pre-tool-use (deny)": (
+            [*hook, "claude-code", "pre-tool-use", *guard],
+            json.dumps(write).encode(),
+        ),
+        "codex pre-tool-use (deny)": (
+            [*hook, "codex", "pre-tool-use", *guard],
+            json.dumps(codex_patch).encode(),
+        ),
+        "gemini before-tool (deny)": (
+            [*hook, "gemini", "before-tool", *guard],
+            json.dumps(gemini_write).encode(),
+        ),
+        "claude-code session-start 1/6": (
+            [*hook, "claude-code", "session-start", *service, "--part", "1", "--parts", "6"],
+            start,
+        ),
+        "claude-code session-start 6/6": (
+            [*hook, "claude-code", "session-start", *service, "--part", "6", "--parts", "6"],
+            start,
+        ),
+        "claude-code session-start 1/1 (cut)": (
+            [*hook, "claude-code", "session-start", *cut],
+            start,
+        ),
+        "codex session-start": ([*hook, "codex", "session-start", *service], start),
+        "gemini session-start": ([*hook, "gemini", "session-start", *service], start),
+    }
 
 
 def _medians(times: dict[str, list[float]]) -> dict[str, tuple[float, float]]:
