@@ -13,6 +13,7 @@ against msgspec's DTO, the one HTTP/1.1 exchange against the answer shapes a ser
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import json
 import socket
 import subprocess
@@ -33,10 +34,8 @@ from harness_memory.hook_argv import plain_hook_args
 from harness_memory.http11 import HttpProtocolError, exchange
 from harness_memory.records import read_record
 from harness_memory.sections import joined, render_sections
-from memory_core.injection import cap_indexes, memory_sections
-from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
 from memory_core.template import substitute
-from memory_core.wire import SessionDirectories, SessionStartResponse
+from memory_core.wire import SessionStartResponse
 
 from tests.plugin.helpers import HARNESS_MEMORY, hook_fixture
 from tests.plugin.scripted_service import ScriptedService
@@ -192,34 +191,16 @@ async def test_h5_a_later_session_start_entry_loads_no_heavy_module(
     assert read_record(tmp_path / "state", SESSION_ID) is None  # entry 1 writes the record
 
 
-def capped_answer(root: Path, key: str) -> bytes:
-    """An A-9 answer with sections whose indexes are at the caps (I-4): over one hook entry."""
-    user = "".join(
-        f"- [Pref {n}](pref-{n}.md) — a standing preference of the user {n}\n" for n in range(260)
-    )
-    work = "".join(
-        f"- [Decision {n}](dec-{n}.md) — a decision kept for this repo {n}\n" for n in range(240)
-    )
-    capped = cap_indexes(user, work, workspace_key=key)
-    sections = memory_sections(DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT, *capped)
-    answer = SessionStartResponse(
-        enabled=True,
-        injected=True,
-        memory="".join(section.text for section in sections),
-        workspace_memory_key=key,
-        key=key,
-        workspace_kind="persistent",
-        directories=SessionDirectories(
-            app_data_dir=str(root),
-            memory_root=str(root),
-            user=str(root / "user"),
-            workspace=str(root / key),
-        ),
-        manifests=[c.manifest for c in capped],
-        template_has_memory=True,
-        sections=sections,
-    )
-    return msgspec.json.encode(answer)
+def capped_answer(root: Path) -> bytes:
+    """An A-9 answer with sections whose indexes are over the caps (I-4), so over one hook
+    entry: the one ``plugins/harness-memory/bench/hook_cost.py`` measures the cut with."""
+    path = Path(__file__).resolve().parents[2] / "plugins/harness-memory/bench/hook_cost.py"
+    spec = importlib.util.spec_from_file_location("hook_cost", path)
+    assert spec is not None and spec.loader is not None
+    hook_cost = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook_cost)
+    answer: bytes = hook_cost.canned_answer(root, 260, 240)
+    return answer
 
 
 async def test_h5_a_session_start_entry_that_must_cut_loads_no_heavy_module(
@@ -227,7 +208,7 @@ async def test_h5_a_session_start_entry_that_must_cut_loads_no_heavy_module(
 ) -> None:
     """One SessionStart entry cannot carry both indexes at the caps: the hook leaves lines out
     and restates the I-4 note (H-1), still without msgspec or the wire types."""
-    body = capped_answer(tmp_path / "memory", "my-app-1c7ddc51")
+    body = capped_answer(tmp_path / "memory")
 
     async def handle(request: web.Request) -> web.Response:
         await request.read()
