@@ -71,7 +71,7 @@ bench-quick: $(STAMP)
 ## Soak: 20,000 mixed requests at concurrency 100 while an agent appends to its index every
 ## 50 ms; fails on any 5xx, transport error, lost line or RSS growing 20 % (bench/soak.py).
 soak: $(STAMP)
-	$(BIN)/python bench/soak.py --json soak-figures.json
+	$(BIN)/python -m bench.soak --json soak-figures.json
 
 ## Re-vendor the web page's ES modules (markdown-it, DOMPurify) from npm; needs npm. Commit the result.
 vendor-web: $(STAMP)

@@ -1,6 +1,6 @@
 """Soak: mixed requests against one service process while the agent writes its index (Q-2a, A-6).
 
-``make soak`` (or ``python bench/soak.py``) starts ``memory-api serve`` on a fresh data dir and a
+``make soak`` (or ``python -m bench.soak``) starts ``memory-api serve`` on a fresh data dir and a
 free loopback port, seeds an agent whose user scope holds many topic files, each linked from
 ``MEMORY.md``, and then sends ``--requests`` mixed requests (Session starts, overviews, listings,
 reads, deletes) at ``--concurrency`` while an "agent" thread appends a prose line to
@@ -26,24 +26,21 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
 import shutil
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import aiohttp
+
+from bench.perf_server import start
 
 PROJECT, AGENT = "soak", "soak-agent"
 MIX = {"session": 20, "overview": 15, "listing": 20, "read": 43, "delete": 2}
@@ -74,46 +71,6 @@ class Figures:
     service_died: str = ""
     seconds: float = 0.0
     requests_per_second: float = 0.0
-
-
-def free_port() -> int:
-    """A free TCP port on 127.0.0.1 (the kernel's choice)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def start_service(
-    data_dir: Path, log: Path, workers: int = 1
-) -> tuple[subprocess.Popen[bytes], str]:
-    """Start ``memory-api serve`` over ``data_dir``; return the process and its base URL."""
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_API_")}
-    env |= {
-        "MEMORY_API_DATA_DIR": str(data_dir),
-        "MEMORY_API_HOST": "127.0.0.1",
-        "MEMORY_API_PORT": str(port),
-        # the soak measures one service process (its RSS, its errors); more only to compare
-        "MEMORY_API_WORKERS": str(workers),
-    }
-    executable = Path(sys.executable).with_name("memory-api")
-    with log.open("wb") as sink:
-        process = subprocess.Popen(  # noqa: S603 - our own console script
-            [str(executable), "serve"], env=env, stdout=sink, stderr=subprocess.STDOUT
-        )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"memory-api serve exited:\n{log.read_text(errors='replace')}")
-        try:
-            with urllib.request.urlopen(base + "/readyz", timeout=2) as answer:  # noqa: S310
-                if answer.status == 200:
-                    return process, base
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            time.sleep(0.05)
-    process.kill()
-    raise RuntimeError("memory-api serve did not become ready within 30 s")
 
 
 def seeded_line(name: str) -> str:
@@ -271,10 +228,13 @@ def run(args: argparse.Namespace) -> Figures:
     deletes = args.requests * MIX["delete"] // sum(MIX.values())
     index, names = seed(data_dir, deletes + 200)
     lines_at_start = len(names)
-    process, base = start_service(data_dir, work / "service.log", args.workers)
+    (work / "logs").mkdir()
+    # the soak measures one service process (its RSS, its errors); more only to compare
+    server = start(data_dir, work / "logs", args.workers)
+    process = server.process
     progress = [0]
     agent, sampler = Agent(index, args.agent_interval), RssSampler(process.pid, progress)
-    load = Load(base, names, workspaces, seed=10)
+    load = Load(server.base_url, names, workspaces, seed=10)
     started = time.monotonic()
     try:
         agent.start()
@@ -286,8 +246,7 @@ def run(args: argparse.Namespace) -> Figures:
         agent.join()
         sampler.join()
         died = process.poll()  # before our SIGTERM: it ended by itself (or was killed)
-        process.terminate()
-        process.wait(timeout=15)
+        server.stop()
     elapsed = time.monotonic() - started
     final = Counter(index.read_text(encoding="utf-8").splitlines())
     first, second = rss_halves(sampler.samples, args.requests)

@@ -22,7 +22,8 @@ def test_q2a_a_small_soak_loses_no_line_and_reports_every_figure(tmp_path: Path)
     done = subprocess.run(
         [
             sys.executable,
-            "bench/soak.py",
+            "-m",
+            "bench.soak",
             "--requests",
             "300",
             "--concurrency",
