@@ -49,7 +49,7 @@ from memory_core.wire import SessionStartResponse
 
 from memory_api.store import no_symlinks
 from memory_api.store.agents import AgentRecord
-from memory_api.store.sessions import check_real_workspace
+from memory_api.store.sessions import check_real_workspace, opened_real_path
 from memory_api.store.stat_cache import FileKey, file_key, is_racy
 
 __all__ = ["SESSIONS_KEPT", "SessionMemo"]
@@ -130,7 +130,7 @@ def _unchanged(paths: tuple[tuple[str, bool], ...], probes: tuple[Probe, ...]) -
     return True
 
 
-_O_PATH: int | None = getattr(os, "O_PATH", None)
+_HAS_O_PATH = hasattr(os, "O_PATH")
 
 
 def _anchored(folder: str, probe: Probe) -> bool:
@@ -152,18 +152,10 @@ def _anchored(folder: str, probe: Probe) -> bool:
         finally:
             os.close(fd)
         return (info.st_dev, info.st_ino, info.st_mode) == probe
-    try:
-        fd = os.open(folder, cast(int, _O_PATH) | os.O_CLOEXEC | os.O_DIRECTORY)
-    except OSError:
+    opened = opened_real_path(folder, folder=True)
+    if opened is None or opened[0] != folder:
         return False
-    try:
-        if os.readlink(f"/proc/self/fd/{fd}") != folder:  # noqa: PTH115 - no Path per request
-            return False
-        info = os.fstat(fd)
-    except OSError:
-        return False
-    finally:
-        os.close(fd)
+    info = opened[1]
     return (info.st_dev, info.st_ino, info.st_mode) == probe
 
 
@@ -188,7 +180,7 @@ def _anchor(paths: tuple[tuple[str, bool], ...], probes: tuple[Probe, ...]) -> i
     scope = len(paths) - 5  # the order of SessionMemo._paths
     folder, is_file = paths[scope]
     probe = probes[scope]
-    if _O_PATH is None or is_file or probe is None or probe == _SYMLINK:
+    if not _HAS_O_PATH or is_file or probe is None or probe == _SYMLINK:
         return 0
     return scope + 1 if _anchored(folder, probe) else 0
 
