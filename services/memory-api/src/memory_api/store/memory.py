@@ -234,40 +234,30 @@ class MemoryStore:
         Raises ``InvalidId``, :class:`NotFound`, and :class:`~memory_api.errors.BadRequest` for
         a Workspace path that is not absolute (see ``check_workspace_path``).
         """
-        answer = (await self._session_start(project, agent_id, body))[0]
+        answer = (await self.session_start_json(project, agent_id, body))[1]
         return answer if body.sections else msgspec.structs.replace(answer, sections=[])
 
     async def session_start_json(
         self, project: str, agent_id: str, body: SessionStartRequest
     ) -> tuple[bytes, SessionStartResponse]:
         """:meth:`session_start` as the JSON body of the answer, and the answer (with its
-        sections, whatever the body holds); raises like it. A kept answer (see
-        :class:`~memory_api.store.session_memo.SessionMemo`) comes encoded already."""
-        answer, encoded = await self._session_start(project, agent_id, body)
-        if encoded is None:
-            plain = answer if body.sections else msgspec.structs.replace(answer, sections=[])
-            encoded = msgspec.json.encode(plain)
-        return encoded, answer
+        sections, whatever the body holds); raises like it.
 
-    async def _session_start(
-        self, project: str, agent_id: str, body: SessionStartRequest
-    ) -> tuple[SessionStartResponse, bytes | None]:
+        Warm (agent and every file unchanged) it is answered on the event loop, with no thread
+        hop and no await: a ``realpath`` and a few ``lstat`` calls, no read, and the JSON of the
+        answer kept by :class:`~memory_api.store.session_memo.SessionMemo` (encoding it is a
+        Session start's largest single cost). Anything else is built in a worker thread.
+        """
         _check(project, agent_id)
         workspace = check_workspace_path(body.workspace)
-        # Warm (agent and every file unchanged): a realpath and a few lstats, no read, answered
-        # on the event loop; anything else is built in a worker thread.
         record = self.agents.cached(project, agent_id)
-        kept = (
-            None
-            if record is None
-            else self.sessions.answer(record, workspace, sections=body.sections)
-        )
-        if kept is not None:
-            answer, encoded = kept
-        else:
-            answer = await asyncio.to_thread(self._start_blocking, project, agent_id, workspace)
-            encoded = None
-        return answer, encoded
+        if record is not None:
+            kept = self.sessions.answer(record, workspace, sections=body.sections)
+            if kept is not None:
+                return kept[1], kept[0]
+        answer = await asyncio.to_thread(self._start_blocking, project, agent_id, workspace)
+        plain = answer if body.sections else msgspec.structs.replace(answer, sections=[])
+        return msgspec.json.encode(plain), answer
 
     def assemble_session(self, record: AgentRecord, workspace: str) -> SessionStartResponse:
         """The blocking part of :meth:`session_start` (run in a worker thread): prepare the
