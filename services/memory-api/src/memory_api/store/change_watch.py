@@ -174,7 +174,9 @@ class ChangeWatch:
     _shared: ClassVar[ChangeWatch | None] = None
     _shared_lock: ClassVar[threading.Lock] = threading.Lock()
 
-    def __init__(self) -> None:
+    def __init__(self, mountinfo: str = "/proc/self/mountinfo") -> None:
+        self._mountinfo = mountinfo
+        """Where the filesystem of each path is read (a test gives its own)."""
         self._lock = threading.Lock()
         self._inotify: INotify | None = None
         self._fd = -1
@@ -195,6 +197,12 @@ class ChangeWatch:
                 watch = cls._shared = ChangeWatch()
             return watch
 
+    @property
+    def watch_count(self) -> int:
+        """How many inotify watches the tickets armed now hold (one per inode)."""
+        with self._lock:
+            return len(self._users)
+
     # --- arming and releasing ------------------------------------------------------------------
 
     def arm(self, folders: Iterable[str], files: Iterable[str]) -> Ticket | None:
@@ -206,7 +214,7 @@ class ChangeWatch:
         system calls instead. Blocking: a few ``inotify_add_watch`` calls per path.
         """
         try:
-            mountinfo = _read_text("/proc/self/mountinfo")
+            mountinfo = _read_text(self._mountinfo)
         except OSError:
             return None
         mounts = filesystem_types(mountinfo)
@@ -253,6 +261,21 @@ class ChangeWatch:
                 if self._users[wd] <= 0:
                     emptied.append(wd)
             self._drop_unused(emptied)
+
+    def close(self) -> None:
+        """Close the inotify instance; every ticket goes invalid and none is armed again."""
+        with self._lock:
+            for holders in self._by_wd.values():
+                for ticket in holders:
+                    ticket.valid = False
+            self._users.clear()
+            self._tickets.clear()
+            self._by_wd.clear()
+            self._broken = True
+            self._fd = -1
+            if self._inotify is not None:
+                self._inotify.close()
+                self._inotify = None
 
     def unchanged(self, ticket: Ticket) -> bool:
         """Whether no event touched ``ticket`` since it was armed: reads the queue first, so a
