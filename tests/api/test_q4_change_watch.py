@@ -75,22 +75,38 @@ def _swap_for_symlink(folder: Path) -> None:
     folder.symlink_to(folder.with_name(folder.name + ".moved"))
 
 
-CHANGES: dict[str, Callable[[Tree], None]] = {
+def _replace_by_rename(t: Tree) -> None:
+    swap = t.scope / "new.tmp"
+    swap.write_text("- [C](c.md) — c\n", encoding="utf-8")
+    swap.replace(t.index)  # as editors save
+
+
+def _write_through_hard_link(t: Tree) -> None:
+    elsewhere = t.base / "elsewhere.md"
+    os.link(t.index, elsewhere)
+    _append(elsewhere)
+
+
+def _remove_scope(t: Tree) -> None:
+    t.marker.unlink()
+    t.index.unlink()
+    t.scope.rmdir()
+
+
+def _write(path: Path) -> None:
+    path.write_text("x\n", encoding="utf-8")
+
+
+CHANGES: dict[str, Callable[[Tree], object]] = {
     "the index appended to": lambda t: _append(t.index),
     "the index truncated": lambda t: os.truncate(t.index, 0),
-    "the index replaced by rename": lambda t: (
-        (t.scope / "new.tmp").write_text("- [C](c.md) — c\n", encoding="utf-8"),
-        (t.scope / "new.tmp").replace(t.index),
-    ),
-    "the index written through a hard link elsewhere": lambda t: (
-        os.link(t.index, t.base / "elsewhere.md"),
-        _append(t.base / "elsewhere.md"),
-    ),
+    "the index replaced by rename": _replace_by_rename,
+    "the index written through a hard link elsewhere": _write_through_hard_link,
     "the index touched": lambda t: os.utime(t.index, ns=(1, 1)),
     "the index re-moded": lambda t: t.index.chmod(0o600),
     "the marker removed": lambda t: t.marker.unlink(),
-    "the missing user index created": lambda t: t.user_index.write_text("x\n", encoding="utf-8"),
-    "the scope folder removed": lambda t: (t.marker.unlink(), t.index.unlink(), t.scope.rmdir()),
+    "the missing user index created": lambda t: _write(t.user_index),
+    "the scope folder removed": _remove_scope,
     "the scope folder renamed": lambda t: t.scope.rename(t.root / "other"),
     "a folder above re-moded": lambda t: (t.base / "data" / "agents").chmod(0o700),
     "a folder above swapped for a symlink to it": lambda t: _swap_for_symlink(
@@ -100,17 +116,11 @@ CHANGES: dict[str, Callable[[Tree], None]] = {
     "a folder above the Workspace renamed": lambda t: (t.base / "work").rename(t.base / "w2"),
 }
 
-UNRELATED: dict[str, Callable[[Tree], None]] = {
-    "a topic file written in the scope": lambda t: (t.scope / "deploy.md").write_text(
-        "x", encoding="utf-8"
-    ),
+UNRELATED: dict[str, Callable[[Tree], object]] = {
+    "a topic file written in the scope": lambda t: _write(t.scope / "deploy.md"),
     "another scope created": lambda t: (t.root / "ws-other").mkdir(),
-    "a file created beside the data dir": lambda t: (t.base / "notes.txt").write_text(
-        "x", encoding="utf-8"
-    ),
-    "a file created in the Workspace": lambda t: (t.workspace / "main.py").write_text(
-        "x", encoding="utf-8"
-    ),
+    "a file created beside the data dir": lambda t: _write(t.base / "notes.txt"),
+    "a file created in the Workspace": lambda t: _write(t.workspace / "main.py"),
     "the index read": lambda t: t.index.read_bytes(),
 }
 
