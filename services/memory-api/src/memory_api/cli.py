@@ -25,6 +25,7 @@ import argparse
 import asyncio
 import dataclasses
 import errno
+import gc
 import logging
 import sys
 from collections.abc import Callable, Sequence
@@ -116,10 +117,19 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _run_app(settings: Settings, **where: Any) -> None:
-    """Run one application until SIGTERM/SIGINT (graceful: in-flight requests finish)."""
+    """Run one application until SIGTERM/SIGINT (graceful: in-flight requests finish).
+
+    What exists once the app is built (every module, class and function: most of the objects
+    the collector tracks) is moved out of the collector's reach with ``gc.freeze()``: a full
+    collection then walks only what requests made since, not the whole heap. Without it one
+    took 12–32 ms under load (timed with ``gc.callbacks``), stalling every request in flight.
+    """
     return_large_blocks_to_os()  # RSS stays flat as the indexes read grow (see the module)
+    app = create_app(settings)
+    gc.collect()  # nothing that is already garbage gets frozen
+    gc.freeze()
     web.run_app(
-        create_app(settings),
+        app,
         **where,
         access_log_class=AccessLogger,
         access_log=logging.getLogger(ACCESS_LOGGER),

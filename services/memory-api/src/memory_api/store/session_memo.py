@@ -19,16 +19,24 @@ folder is a new answer), and the marker and both indexes (their full
 An answer is kept only when the probes taken before building it equal those taken after (so
 the files read in between were those versions), none of them is a symlink (whose target could
 change unseen), no file among them changed within the racy window of
-:mod:`~memory_api.store.stat_cache`, and the Workspace is not below ``agents/`` (K-4's
-temporary rule resolves other agents' folders, which are not probed).
+:mod:`~memory_api.store.stat_cache` — unless its ticket (below) saw no event from before the
+first probe to after the last: then every file was read as it is, however recent its change —
+and the Workspace is not below ``agents/`` (K-4's temporary rule resolves other agents'
+folders, which are not probed).
 
-A warm check is one ``openat2`` refusing symlinks of the Workspace when it was sent as its
+A warm check is, first, one look at an inotify queue: an answer kept with a
+:class:`~memory_api.store.change_watch.Ticket` (every folder and file above watched, on a local
+filesystem, the Workspace sent as its own real path) is fresh while no event touched the ticket
+(:mod:`~memory_api.store.change_watch`). Without a ticket, or once an event touched it, the
+probes decide: one ``openat2`` refusing symlinks of the Workspace when it was sent as its
 own real path (:func:`_still_real`; else its ``realpath``), one of the Workspace scope folder
 and its ``fstat`` (standing for the ``lstat`` of every folder from the app data dir down to
 it: :func:`_anchored`; where ``openat2`` is missing an ``O_PATH`` open and ``/proc/self/fd``
-``readlink`` do both) and four ``lstat`` calls, with no read: cheap enough for
-the event loop (:meth:`~memory_api.store.memory.MemoryStore.session_start` answers a warm
-Session start without a worker thread).
+``readlink`` do both) and four ``lstat`` calls, with no read. When they still agree after an
+event (a file closed unchanged, say), a new ticket is armed *before* they are taken, so no change
+falls between the two. Either way it is cheap enough for the event loop
+(:meth:`~memory_api.store.memory.MemoryStore.session_start` answers a warm Session start without
+a worker thread).
 """
 
 from __future__ import annotations
@@ -38,7 +46,7 @@ import stat
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import cast
 
@@ -49,6 +57,7 @@ from memory_core.wire import SessionStartResponse
 
 from memory_api.store import no_symlinks
 from memory_api.store.agents import AgentRecord
+from memory_api.store.change_watch import ChangeWatch, Ticket
 from memory_api.store.sessions import check_real_workspace, opened_real_path
 from memory_api.store.stat_cache import FileKey, file_key, is_racy
 
@@ -82,6 +91,11 @@ class _Kept:
     anchor: int
     """How many leading ``paths`` one :func:`_anchored` check of the last of them stands for
     (every folder from the base down to the Workspace scope folder), or 0: all probed."""
+    ticket: Ticket | None
+    """The inotify watches of everything the answer was built from, or None: probes only."""
+    racy: bool
+    """A file changed within the racy window when it was built: kept only under a ticket that
+    no event touched, and never re-armed (its probes could not tell a rewrite)."""
 
 
 def _size(kept: _Kept) -> int:
@@ -185,30 +199,39 @@ def _anchor(paths: tuple[tuple[str, bool], ...], probes: tuple[Probe, ...]) -> i
     return scope + 1 if _anchored(folder, probe) else 0
 
 
-def _keepable(probes: tuple[Probe, ...], paths: tuple[tuple[str, bool], ...]) -> bool:
-    """No symlink among the probes, and no file among them changed within the racy window."""
-    for probe, (_, is_file) in zip(probes, paths, strict=True):
-        if probe == _SYMLINK:
-            return False
-        if is_file and probe is not None and is_racy(cast(FileKey, probe)):
-            return False
-    return True
+def _racy(probes: tuple[Probe, ...], paths: tuple[tuple[str, bool], ...]) -> bool:
+    """Whether a file among the probes changed within the racy window of
+    :mod:`~memory_api.store.stat_cache` (its probe could miss a rewrite in the same tick)."""
+    return any(
+        is_file and probe is not None and probe != _SYMLINK and is_racy(cast(FileKey, probe))
+        for probe, (_, is_file) in zip(probes, paths, strict=True)
+    )
 
 
 class SessionMemo:
     """Session-start answers of one app data dir (``base``, a real path), thread-safe.
 
     At most ``max_entries`` answers and ``max_bytes`` bytes of their JSON are kept; the least
-    recently given answer goes first.
+    recently given answer goes first. ``watch`` (True: the process's
+    :class:`~memory_api.store.change_watch.ChangeWatch`; False: probes only) tells a kept answer
+    fresh without system calls where it can. :meth:`close` releases its watches.
     """
 
     def __init__(
-        self, base: Path, *, max_entries: int = SESSIONS_KEPT, max_bytes: int = SESSION_BYTES_KEPT
+        self,
+        base: Path,
+        *,
+        max_entries: int = SESSIONS_KEPT,
+        max_bytes: int = SESSION_BYTES_KEPT,
+        watch: ChangeWatch | bool = True,
     ) -> None:
         self._base = os.fspath(base)
         self._agents_prefix = f"{self._base}{os.sep}{layout.AGENTS_DIR}{os.sep}"
         self._max = max_entries
         self._max_bytes = max_bytes
+        self._watch = (
+            (ChangeWatch.shared() if watch else None) if isinstance(watch, bool) else watch
+        )
         self._bytes = 0
         self._kept: OrderedDict[tuple[str, str], _Kept] = OrderedDict()
         self._lock = threading.Lock()
@@ -234,6 +257,68 @@ class SessionMemo:
             (f"{user}{sep}{layout.INDEX_FILE}", True),
         )
 
+    def _arm(self, workspace: str, real: str, paths: tuple[tuple[str, bool], ...]) -> Ticket | None:
+        """Watch ``paths`` and the Workspace, when the Workspace was sent as its real path (a
+        symlink in the path as sent would go unwatched); None: the probes decide."""
+        if self._watch is None or workspace != real:
+            return None
+        folders = [path for path, is_file in paths if not is_file]
+        folders.append(real)
+        return self._watch.arm(folders, [path for path, is_file in paths if is_file])
+
+    def _probes_hold(self, kept: _Kept, workspace: str) -> bool:
+        """Whether the Workspace and every probe of ``kept`` are as they were (module doc)."""
+        real = kept.real_workspace
+        if not _still_real(workspace, real) and check_real_workspace(workspace) != real:
+            return False
+        anchor = kept.anchor
+        if anchor:
+            if not _anchored(kept.paths[anchor - 1][0], kept.probes[anchor - 1]):
+                return False
+            return _unchanged(kept.paths[anchor:], kept.probes[anchor:])
+        return _unchanged(kept.paths, kept.probes)
+
+    def _fresh(self, kept: _Kept, workspace: str) -> bool:
+        """Whether ``kept`` may be given for ``workspace`` now; re-arms a ticket an event touched
+        when the probes show nothing it depends on changed."""
+        ticket = kept.ticket
+        if ticket is None:
+            return self._probes_hold(kept, workspace)
+        assert self._watch is not None
+        if self._watch.unchanged(ticket):
+            return True
+        if kept.racy:
+            return False
+        renewed = self._arm(workspace, kept.real_workspace, kept.paths)  # before the probes
+        if not self._probes_hold(kept, workspace):
+            if renewed is not None:
+                self._watch.release(renewed)
+            return False
+        self._swap_ticket(kept, workspace, renewed)
+        return True
+
+    def _swap_ticket(self, kept: _Kept, workspace: str, ticket: Ticket | None) -> None:
+        """Keep ``kept`` again with ``ticket`` (unless it was replaced meanwhile)."""
+        key = (kept.record.id, workspace)
+        with self._lock:
+            current = self._kept.get(key) is kept
+            if current:
+                self._kept[key] = replace(kept, ticket=ticket)
+        if self._watch is None:
+            return
+        self._release(kept.ticket)
+        if not current:
+            self._release(ticket)
+
+    def _watched(self, ticket: Ticket) -> bool:
+        """Whether no event touched ``ticket`` (armed before the build's first probe): then
+        every file was read as it is now, however recently it changed."""
+        return self._watch is not None and self._watch.unchanged(ticket)
+
+    def _release(self, ticket: Ticket | None) -> None:
+        if ticket is not None and self._watch is not None:
+            self._watch.release(ticket)
+
     def answer(
         self, record: AgentRecord, workspace: str, *, sections: bool = True
     ) -> tuple[SessionStartResponse, bytes] | None:
@@ -247,18 +332,7 @@ class SessionMemo:
         """
         with self._lock:
             kept = self._kept.get((record.id, workspace))
-        if kept is None or kept.record != record:
-            return None
-        real = kept.real_workspace
-        if not _still_real(workspace, real) and check_real_workspace(workspace) != real:
-            return None
-        anchor = kept.anchor
-        if anchor:
-            if not _anchored(kept.paths[anchor - 1][0], kept.probes[anchor - 1]):
-                return None
-            if not _unchanged(kept.paths[anchor:], kept.probes[anchor:]):
-                return None
-        elif not _unchanged(kept.paths, kept.probes):
+        if kept is None or kept.record != record or not self._fresh(kept, workspace):
             return None
         with self._lock:
             if (record.id, workspace) in self._kept:
@@ -277,27 +351,57 @@ class SessionMemo:
         """
         real = check_real_workspace(workspace)
         paths = self._paths(record.id, real)
-        before = tuple(_probe(path, is_file) for path, is_file in paths)
-        answer = make()
-        after = tuple(_probe(path, is_file) for path, is_file in paths)
+        keepable = not real.startswith(self._agents_prefix)
+        ticket = self._arm(workspace, real, paths) if keepable else None  # before any probe
+        try:
+            before = tuple(_probe(path, is_file) for path, is_file in paths)
+            answer = make()
+            after = tuple(_probe(path, is_file) for path, is_file in paths)
+        except BaseException:
+            self._release(ticket)
+            raise
+        racy = _racy(after, paths)
         if (
             before != after
-            or real.startswith(self._agents_prefix)
-            or not _keepable(after, paths)
+            or not keepable
+            or _SYMLINK in after  # a link's target could change unseen
             or check_real_workspace(workspace) != real
+            or (racy and not (ticket is not None and self._watched(ticket)))
         ):
+            self._release(ticket)
             return answer
         plain = msgspec.json.encode(msgspec.structs.replace(answer, sections=[]))
         body = msgspec.json.encode(answer)
-        kept = _Kept(record, real, paths, after, answer, body, plain, _anchor(paths, after))
+        anchor = _anchor(paths, after)
+        kept = _Kept(record, real, paths, after, answer, body, plain, anchor, ticket, racy)
         if _size(kept) > self._max_bytes:
+            self._release(ticket)
             return answer
+        self._keep((record.id, workspace), kept)
+        return answer
+
+    def _keep(self, key: tuple[str, str], kept: _Kept) -> None:
+        """Keep ``kept`` under ``key``, evicting the least recently given answers over the caps."""
+        dropped: list[_Kept] = []
         with self._lock:
-            old = self._kept.pop((record.id, workspace), None)
-            self._bytes -= 0 if old is None else _size(old)
-            self._kept[(record.id, workspace)] = kept
+            old = self._kept.pop(key, None)
+            if old is not None:
+                self._bytes -= _size(old)
+                dropped.append(old)
+            self._kept[key] = kept
             self._bytes += _size(kept)
             while len(self._kept) > self._max or self._bytes > self._max_bytes:
                 _, evicted = self._kept.popitem(last=False)
                 self._bytes -= _size(evicted)
-        return answer
+                dropped.append(evicted)
+        for gone in dropped:
+            self._release(gone.ticket)
+
+    def close(self) -> None:
+        """Forget every kept answer and release its watches (the app is stopping)."""
+        with self._lock:
+            kept = list(self._kept.values())
+            self._kept.clear()
+            self._bytes = 0
+        for gone in kept:
+            self._release(gone.ticket)
