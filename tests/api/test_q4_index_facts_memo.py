@@ -175,6 +175,6 @@ def test_q3_a_socket_read_buffer_stays_below_the_mmap_threshold() -> None:
     comes from the heap instead of an ``mmap`` + ``mremap`` + ``munmap`` per request."""
     import asyncio.selector_events
 
-    read_size = asyncio.selector_events._SelectorTransport.max_size
+    read_size = asyncio.selector_events._SelectorTransport.max_size  # type: ignore[attr-defined]
     assert read_size == allocator.SOCKET_READ
     assert read_size + 64 < allocator.MMAP_THRESHOLD <= allocator.TRIM_THRESHOLD
