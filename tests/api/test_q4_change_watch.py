@@ -340,3 +340,18 @@ async def test_q4_the_memo_releases_its_watches_when_the_app_stops(
     await _start(client, workspace)
     await client.close()
     assert watch.watch_count == before
+
+
+def test_q4_a_missing_workspace_is_watched_from_its_deepest_folder_that_exists(
+    tmp_path: Path, watch: ChangeWatch
+) -> None:
+    """A harness may send a Workspace this machine does not have: its creation, at any depth,
+    must still be a change."""
+    base = Path(os.path.realpath(tmp_path))
+    missing = base / "not" / "yet" / "here"
+    ticket = watch.arm([str(missing)], [])
+    assert ticket is not None and watch.unchanged(ticket)
+    (base / "unrelated").mkdir()
+    assert watch.unchanged(ticket)
+    (base / "not").mkdir()
+    assert not watch.unchanged(ticket)

@@ -168,3 +168,13 @@ async def test_i4_a_workspace_lint_follows_the_user_index_beside_it(
     assert await not_injected() != []
     user_index.write_text("- a short user index again\n", encoding="utf-8")
     assert await not_injected() == []
+
+
+def test_q3_a_socket_read_buffer_stays_below_the_mmap_threshold() -> None:
+    """asyncio allocates ``max_size`` bytes for every ``recv``; below the threshold that block
+    comes from the heap instead of an ``mmap`` + ``mremap`` + ``munmap`` per request."""
+    import asyncio.selector_events
+
+    read_size = asyncio.selector_events._SelectorTransport.max_size  # type: ignore[attr-defined]
+    assert read_size == allocator.SOCKET_READ
+    assert read_size + 64 < allocator.MMAP_THRESHOLD <= allocator.TRIM_THRESHOLD

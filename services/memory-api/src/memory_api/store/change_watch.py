@@ -208,7 +208,8 @@ class ChangeWatch:
     def arm(self, folders: Iterable[str], files: Iterable[str]) -> Ticket | None:
         """Watch ``folders`` and ``files`` (absolute real paths, checked by the caller to hold no
         symlink) and every folder above them; the ticket goes invalid at the first change to
-        any. A missing path is watched by its parent's entry name only (its creation is a change).
+        any. A missing path is watched from its deepest folder that exists, on the name of the
+        next (its creation is a change).
 
         None when they cannot all be watched (see the module doc): the caller checks with
         system calls instead. Blocking: a few ``inotify_add_watch`` calls per path.
@@ -323,13 +324,20 @@ class ChangeWatch:
         wds: set[int],
     ) -> None:
         """Watch every folder above ``path`` for the next name, and ``path`` itself when it is
-        a file (``file_mask``); stops at the first missing component."""
+        a file (``file_mask``). Where a folder is missing the watch of its parent, on its name,
+        already stands for everything below it (it must be created first).
+
+        Raises :class:`_Unwatchable` for a folder or the file on a filesystem not in
+        :data:`LOCAL_FILESYSTEMS`, and as :meth:`_add` does.
+        """
         if _mount_of(path, mounts) not in LOCAL_FILESYSTEMS:
             raise _Unwatchable(f"{path}: not on a local filesystem")
         for folder, name in _chain(path):
+            if _mount_of(folder, mounts) not in LOCAL_FILESYSTEMS:
+                raise _Unwatchable(f"{folder}: not on a local filesystem")
             wd = self._add(folder, FOLDER_EVENTS | IN_ONLYDIR)
-            if wd is None:  # the folder itself went away: nothing below it can be kept
-                raise _Unwatchable(f"{folder}: missing")
+            if wd is None:  # missing: the key of the step before watches for its creation
+                return
             keys.add((wd, name))
             wds.add(wd)
         if file_mask is not None:
