@@ -229,3 +229,18 @@ async def test_a9_bad_bodies_are_4xx_problems(client: Client, agent: AgentHome) 
         "'nobody'",
     )
     assert scopes(agent) == ["user"]
+
+
+async def test_k7_a_refused_id_or_workspace_is_refused_every_time(
+    client: Client, agent: AgentHome
+) -> None:
+    """Accepted ids and paths are remembered (``_checked_session_start``), refusals never: the
+    same bad request is answered 400 again, after good ones with the same parts."""
+    workspace, _key = agent.workspace("app")
+    good = {"workspace": str(workspace)}
+    bad_agent = memory_url(agent="Coder") + "/session-start"
+    for _ in range(2):
+        await ok_json(await client.post(f"{memory_url()}/session-start", json=good))
+        await expect_problem(await client.post(bad_agent, json=good), 400, "invalid agent")
+        response = await client.post(f"{memory_url()}/session-start", json={"workspace": "app"})
+        await expect_problem(response, 400, "absolute")

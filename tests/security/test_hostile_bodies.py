@@ -1,8 +1,10 @@
 """A, Q-2: hostile bodies and headers get a 4xx problem with a clear detail, never a 500.
 
 Covered elsewhere and not repeated: broken JSON, empty body, unknown top-level fields and
-bodies over the limit on session start (``tests/api/test_memory_session_start.py``), bad agent
-bodies (``tests/api/test_agents.py``), stale ``If-Match`` (``tests/api/test_config.py``).
+bodies over the limit on session start (``tests/api/test_memory_session_start.py``), a body
+cut off by a lost connection or sent in parts (``tests/api/test_q2_request_body_arrival.py``),
+bad agent bodies (``tests/api/test_agents.py``), stale ``If-Match``
+(``tests/api/test_config.py``).
 """
 
 from __future__ import annotations
@@ -12,17 +14,11 @@ import io
 import os
 import zlib
 from pathlib import Path
-from typing import cast
 
-import msgspec
 import pytest
-from aiohttp import web
 from memory_api.app import create_app
 from memory_api.bearer import TokenEntry, hash_secret
-from memory_api.errors import BadRequest
-from memory_api.http.jsonio import read_json
 from memory_api.settings import Settings
-from memory_core.wire import ConfigPatch
 from pytest_aiohttp import AiohttpClient
 
 from tests.api.conftest import AgentHome, Client, expect_problem, memory_url, names, ok_json
@@ -265,18 +261,3 @@ async def test_a10_weird_authorization_values_are_401(secured: Client, value: st
 async def test_a10_scheme_is_case_insensitive_and_spaces_are_trimmed(secured: Client) -> None:
     for value in (f"bearer {SECRET}", f"BEARER  {SECRET} "):
         await ok_json(await secured.get("/api/me", headers={"Authorization": value}))
-
-
-class _CutOffRequest:
-    """Just enough of a request whose client vanished while sending its body."""
-
-    client_max_size = 1024 * 1024
-    content_length = 100
-
-    async def read(self) -> bytes:
-        raise ConnectionResetError("Connection lost")
-
-
-async def test_q2_body_cut_off_by_a_lost_connection_is_a_400_not_a_data_dir_error() -> None:
-    with pytest.raises(BadRequest, match="connection was lost"):
-        await read_json(cast(web.Request, _CutOffRequest()), msgspec.json.Decoder(ConfigPatch))

@@ -131,7 +131,13 @@ def create_app(settings: Settings) -> web.Application:
     for module in (ops, memory, projects, agents, config, drafts):
         app.router.add_routes(module.routes)
 
-    app.middlewares.extend([metrics_middleware(metrics), problem_middleware, auth_middleware])
+    app.middlewares.extend(
+        [
+            metrics_middleware(metrics),
+            problem_middleware,
+            auth_middleware(stores.tokens, settings.host),
+        ]
+    )
 
     app.on_response_prepare.append(_security_headers)
     app.router.add_get("/", _index)

@@ -19,12 +19,13 @@ import functools
 import ipaddress
 
 from aiohttp import web
-from aiohttp.typedefs import Handler
+from aiohttp.typedefs import Handler, Middleware
 
-from memory_api.appkeys import PRINCIPAL_KEY, get_settings, get_token_store
-from memory_api.bearer import find_token
+from memory_api.appkeys import PRINCIPAL_KEY
+from memory_api.bearer import TokenEntry, find_token
 from memory_api.errors import NotFound, Unauthorized
 from memory_api.principal import LOCAL, Principal
+from memory_api.store.tokens import TokenStore
 
 __all__ = ["BindRefused", "auth_middleware", "bind_decision", "get_principal", "is_loopback"]
 
@@ -75,15 +76,18 @@ def get_principal(request: web.Request) -> Principal:
     return request[PRINCIPAL_KEY]
 
 
-async def _authenticate(request: web.Request) -> Principal:
-    tokens = get_token_store(request.app)
-    # A handful of unchanged token files: a scandir and a stat each, answered on the event loop
-    # (a thread hop per request cost more than the scan); otherwise in a worker thread.
-    entries = tokens.entries() if tokens.cheap else await asyncio.to_thread(tokens.entries)
+def _principal(
+    entries: tuple[TokenEntry, ...], request: web.Request, open_without_tokens: bool
+) -> Principal:
+    """The caller of ``request`` given every token now known; raises :class:`Unauthorized`.
+
+    No token at all: :data:`LOCAL` when the service listens on loopback (``open_without_tokens``),
+    else 401 — should every token be revoked while it listens on a public address, it fails
+    closed instead of opening up. Otherwise the ``Authorization: Bearer`` secret must match one.
+    """
     if not entries:
-        if is_loopback(get_settings(request.app).host):
+        if open_without_tokens:
             return LOCAL
-        # Every token was revoked while serving a public address: fail closed, never open up.
         raise Unauthorized(
             "no bearer token is configured and this service listens beyond loopback, so it "
             "answers no API request until a token is created"
@@ -99,17 +103,31 @@ async def _authenticate(request: web.Request) -> Principal:
     return Principal(name=entry.name, projects=entry.projects)
 
 
-@web.middleware
-async def auth_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Authenticate ``/api/`` requests and hide projects outside the token's reach (404)."""
-    if not request.path.startswith(API_PREFIX):
+def auth_middleware(tokens: TokenStore, host: str) -> Middleware:
+    """Return the middleware that authenticates ``/api/`` requests against ``tokens`` and hides
+    projects outside the caller's reach (404, worded like a missing agent or project).
+
+    ``host`` is the address the service listens on (decided once: without any token the API is
+    open only on loopback). The tokens are looked at on every request (one ``stat`` of their
+    folder, and one per token file), so a token created by another process works at once.
+    """
+    open_without_tokens = is_loopback(host)
+
+    @web.middleware
+    async def authenticate(request: web.Request, handler: Handler) -> web.StreamResponse:
+        if not request.path.startswith(API_PREFIX):
+            return await handler(request)
+        # A handful of unchanged token files: a stat each, answered on the event loop (a thread
+        # hop per request cost more than the scan); otherwise in a worker thread.
+        entries = tokens.entries() if tokens.cheap else await asyncio.to_thread(tokens.entries)
+        principal = _principal(entries, request, open_without_tokens)
+        request[PRINCIPAL_KEY] = principal
+        project = request.match_info.get("project")
+        if project is not None and not principal.reaches(project):
+            agent = request.match_info.get("agent")
+            if agent is not None:
+                raise NotFound(f"no agent {agent!r} in project {project!r}")
+            raise NotFound(f"no project {project!r}")
         return await handler(request)
-    principal = await _authenticate(request)
-    request[PRINCIPAL_KEY] = principal
-    project = request.match_info.get("project")
-    if project is not None and not principal.reaches(project):
-        agent = request.match_info.get("agent")
-        if agent is not None:
-            raise NotFound(f"no agent {agent!r} in project {project!r}")
-        raise NotFound(f"no project {project!r}")
-    return await handler(request)
+
+    return authenticate

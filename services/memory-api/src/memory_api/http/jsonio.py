@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any, TypeVar
 
 import msgspec
-from aiohttp import web
+from aiohttp import StreamReader, web
 from aiohttp.web_protocol import RequestPayloadError
 
 from memory_api.errors import BadRequest
@@ -52,12 +52,34 @@ async def read_json(request: web.Request, decoder: msgspec.json.Decoder[T]) -> T
     if limit and length is not None and length > limit:
         raise web.HTTPRequestEntityTooLarge(max_size=limit, actual_size=length)
     try:
-        body = await request.read()
+        body = _buffered_body(request.content, limit)
+        if body is None:
+            body = await request.read()
     except RequestPayloadError as error:
         reason = str(error).strip().splitlines()[-1].strip() or "it is malformed"
         raise BadRequest(f"the request body cannot be read: {reason}") from None
     except ConnectionError:  # the client went away mid-body: its fault, not the data dir's
         raise BadRequest("the request body was cut off: the connection was lost") from None
-    if not body.strip():
+    if not body or body.isspace():
         raise BadRequest("the request body is empty; expected a JSON object")
     return decoder.decode(body)
+
+
+def _buffered_body(content: StreamReader, limit: int) -> bytes | None:
+    """The whole body when every byte of it has arrived already, else None ("await it").
+
+    A small JSON body usually comes in the packet of its headers, so the parser has seen its
+    end (``is_eof``) before the handler runs: taking it with ``read_nowait`` skips the loop of
+    awaited ``readany`` calls and the copies of :meth:`aiohttp.web.BaseRequest.read` (both
+    are documented ``StreamReader`` methods). The ``client_max_size`` rule stays: a buffered
+    body over ``limit`` bytes (one that grew when decompressed) raises
+    ``web.HTTPRequestEntityTooLarge`` as ``read`` would; an error the parser met (a
+    ``Content-Encoding`` that does not decode, a lost connection) is raised as ``read`` raises
+    it. The body is consumed: ``request.read()`` afterwards would give ``b""``.
+    """
+    if not content.is_eof():
+        return None
+    body = content.read_nowait()
+    if limit and len(body) > limit:
+        raise web.HTTPRequestEntityTooLarge(max_size=limit, actual_size=len(body))
+    return body

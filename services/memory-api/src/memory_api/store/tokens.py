@@ -79,17 +79,23 @@ class TokenStore:
         return self._cheap
 
     def entries(self) -> tuple[TokenEntry, ...]:
-        """Return every token: the environment's first, then the files', sorted by name."""
+        """Return every token: the environment's first, then the files', sorted by name.
+
+        A folder without token files (the usual open service on loopback) costs one ``stat``
+        of the folder and answers the environment's tuple as it is."""
+        paths, listed = self._token_paths()
+        if listed:  # the folder was listed anew: forget the files it no longer holds
+            self._cache.keep_only(paths)
+        if not paths:
+            self._cheap = True
+            return self._env
         found: list[TokenEntry] = []
         misses = 0
-        paths, listed = self._token_paths()
         for path in paths:
             entry, missed = self._read(path)
             misses += missed
             if entry is not None:
                 found.append(entry)
-        if listed:  # the folder was listed anew: forget the files it no longer holds
-            self._cache.keep_only(paths)
         self._cheap = len(paths) <= INLINE_TOKEN_FILES and misses == 0
         return (*self._env, *found)
 

@@ -1,0 +1,145 @@
+"""A-9, Q-2: a JSON body is read the same however its bytes arrive.
+
+``read_json`` takes a body whose every byte arrived with its headers straight from aiohttp's
+buffer, and awaits the rest otherwise. Either way the answer is the same: a body sent after its
+headers, or in chunks, decodes; a body that grew past the limit when decompressed is a 413; an
+empty or blank one is a 400; a body the client never finished is a 400, never a 5xx.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import zlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from aiohttp import ClientSession, web
+from memory_api.app import create_app
+from memory_api.settings import Settings
+from pytest_aiohttp import AiohttpClient
+from yarl import URL
+
+from tests.api.conftest import AgentHome, Client, expect_problem, memory_url
+
+PAUSE_S = 0.05
+"""Between two parts of a request: long enough for the server to handle the first alone."""
+
+
+async def send_in_parts(client: Client, *parts: bytes) -> tuple[int, dict[str, object]]:
+    """Send ``parts`` on one connection, pausing after each; return the status and JSON body."""
+    reader, writer = await asyncio.open_connection(client.server.host, client.server.port)
+    try:
+        for part in parts:
+            writer.write(part)
+            await writer.drain()
+            await asyncio.sleep(PAUSE_S)
+        answer = await reader.read()
+    finally:
+        writer.close()
+        await writer.wait_closed()
+    head, _, payload = answer.partition(b"\r\n\r\n")
+    return int(head.split()[1]), json.loads(payload)
+
+
+def head(path: str, *fields: str) -> bytes:
+    """A POST request's head (``Connection: close``: the answer ends with the connection)."""
+    lines = [f"POST {path} HTTP/1.1", "Host: x", "Connection: close", *fields]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode()
+
+
+def chunked(body: bytes, size: int) -> list[bytes]:
+    """``body`` as HTTP/1.1 chunks of ``size`` bytes, the last chunk (zero) apart."""
+    chunks = [body[at : at + size] for at in range(0, len(body), size)]
+    return [f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n" for chunk in chunks] + [b"0\r\n\r\n"]
+
+
+@pytest.fixture
+def start_body(agent: AgentHome) -> bytes:
+    """A Session start body naming a real Workspace of the agent."""
+    workspace, _key = agent.workspace("app")
+    return json.dumps({"workspace": str(workspace)}).encode()
+
+
+SESSION_START = memory_url() + "/session-start"
+COUNTED = re.compile(
+    r'memory_api_requests_total\{method="POST",route="[^"]*/session-start",status="(\d+)"\}'
+)
+"""The request counter's lines of Session starts, by status."""
+
+
+async def test_a9_a_body_sent_after_its_headers_decodes(client: Client, start_body: bytes) -> None:
+    request = head(SESSION_START, f"Content-Length: {len(start_body)}")
+    status, answer = await send_in_parts(client, request, start_body[:10], start_body[10:])
+    assert status == 200, answer
+    assert answer["workspaceKind"] == "persistent"
+
+
+@pytest.mark.parametrize("together", [True, False], ids=["one-write", "chunk-by-chunk"])
+async def test_a9_a_chunked_body_decodes(client: Client, start_body: bytes, together: bool) -> None:
+    request = head(SESSION_START, "Transfer-Encoding: chunked")
+    chunks = chunked(start_body, 16)
+    parts = [request + b"".join(chunks)] if together else [request, *chunks]
+    status, answer = await send_in_parts(client, *parts)
+    assert status == 200, answer
+    assert answer["workspaceKind"] == "persistent"
+
+
+@pytest.mark.parametrize("later", [False, True], ids=["with-headers", "after-headers"])
+async def test_q2_a_body_grown_past_the_limit_when_decompressed_is_413(
+    aiohttp_client: AiohttpClient, data_dir: Path, later: bool
+) -> None:
+    client = await aiohttp_client(create_app(Settings(data_dir=data_dir, max_body=2048)))
+    body = zlib.compress(b'{"workspace": "/' + b"w" * 4096 + b'"}')
+    assert len(body) < 100
+    request = head(SESSION_START, f"Content-Length: {len(body)}", "Content-Encoding: deflate")
+    parts = [request, body] if later else [request + body]
+    status, problem = await send_in_parts(client, *parts)
+    assert status == 413
+    assert "larger than the limit of 2048 bytes" in str(problem["detail"])
+
+
+@pytest.mark.parametrize("body", [b"", b" \r\n\t "], ids=["empty", "blank"])
+async def test_q2_an_empty_or_blank_body_is_400(
+    client: Client, agent: AgentHome, body: bytes
+) -> None:
+    response = await client.post(SESSION_START, data=body)
+    await expect_problem(response, 400, "the request body is empty; expected a JSON object")
+
+
+@pytest.fixture
+async def served(settings: Settings) -> AsyncIterator[str]:
+    """The app served as ``memory-api serve`` serves it (aiohttp's own test server cancels a
+    handler whose client went away, which ``web.run_app`` does not); its base URL."""
+    runner = web.AppRunner(create_app(settings))
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    host, port = runner.addresses[0][:2]
+    yield f"http://{host}:{port}"
+    await runner.cleanup()
+
+
+async def test_q2_a_body_cut_off_by_a_lost_connection_is_a_400_not_a_data_dir_error(
+    served: str, start_body: bytes
+) -> None:
+    """The client announces more than it sends and goes away: the handler's answer (nobody is
+    left to read it) is the 400 of a cut-off body, as the request counter shows."""
+    url = URL(served)
+    _reader, writer = await asyncio.open_connection(url.host, url.port)
+    writer.write(head(SESSION_START, f"Content-Length: {len(start_body) + 50}") + start_body)
+    await writer.drain()
+    await asyncio.sleep(PAUSE_S)
+    writer.close()
+    await writer.wait_closed()
+    statuses: list[str] = []
+    async with ClientSession() as session:
+        for _ in range(100):
+            async with session.get(f"{served}/metrics") as response:
+                statuses = COUNTED.findall(await response.text())
+            if statuses:
+                break
+            await asyncio.sleep(PAUSE_S)
+    assert statuses == ["400"]
