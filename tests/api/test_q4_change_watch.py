@@ -21,7 +21,7 @@ from memory_api.app import create_app
 from memory_api.appkeys import get_memory_store
 from memory_api.settings import Settings
 from memory_api.store import session_memo, stat_cache
-from memory_api.store.change_watch import ChangeWatch, Ticket, filesystem_types
+from memory_api.store.change_watch import ChangeWatch, Ticket, filesystem_types, watch_budget
 from memory_api.store.session_memo import SessionMemo
 from memory_core import layout
 from pytest_aiohttp import AiohttpClient
@@ -216,6 +216,48 @@ def test_q4_releasing_tickets_removes_the_watches_no_other_ticket_uses(
     watch.release(first)
     watch.release(first)  # idempotent
     assert watch.watch_count == 0
+
+
+def test_q4_past_its_budget_no_ticket_is_armed_and_no_watch_is_left_behind(
+    tmp_path: Path,
+) -> None:
+    """The user's editors share ``max_user_watches`` with us: past the budget the memo probes."""
+    one, two = Tree(tmp_path / "one"), Tree(tmp_path / "two")
+    sizing = ChangeWatch()
+    try:
+        one.arm(sizing)
+        needed = sizing.watch_count
+    finally:
+        sizing.close()
+    watch = ChangeWatch(budget=needed)
+    try:
+        first = one.arm(watch)
+        paths = ([str(two.scope), str(two.user), str(two.workspace)], [str(two.index)])
+        assert watch.arm(*paths) is None  # its own folders would pass the budget
+        assert watch.watch_count == needed and watch.unchanged(first)
+        watch.release(first)
+        assert watch.arm(*paths) is not None  # room again
+    finally:
+        watch.close()
+
+
+@pytest.mark.parametrize(
+    ("limit", "budget"),
+    [
+        ("8192\n", 1_024),  # older kernels' default: an eighth
+        ("192536\n", 16_384),  # scaled to memory: capped
+        ("0\n", 0),
+        ("many\n", 1_024),  # unreadable: a modest default
+        (None, 1_024),  # no such file
+    ],
+)
+def test_q4_the_watch_budget_is_a_share_of_the_users_limit(
+    tmp_path: Path, limit: str | None, budget: int
+) -> None:
+    limit_file = tmp_path / "max_user_watches"
+    if limit is not None:
+        limit_file.write_text(limit, encoding="ascii")
+    assert watch_budget(str(limit_file)) == budget
 
 
 def test_q4_a_forked_worker_gets_a_watch_of_its_own() -> None:

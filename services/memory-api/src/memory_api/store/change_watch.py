@@ -20,7 +20,9 @@ It is used only where inotify sees every change: Linux, and paths on a local fil
 (:data:`LOCAL_FILESYSTEMS`, read from ``/proc/self/mountinfo``). On NFS, SMB, FUSE or a
 virtual-machine share another machine's writes raise no local event, so :meth:`ChangeWatch.arm`
 returns None and the memo keeps checking with system calls, as it always did. So it does
-when a watch cannot be added (``max_user_watches`` reached, no permission).
+when a watch cannot be added (``max_user_watches`` reached, no permission), and when the
+watches would pass this process's share of the user's limit (:func:`watch_budget`): the same
+limit serves the user's editors and build tools, which must not run out because of us.
 
 Two limits inotify shares with every watcher: a file written through a shared writable
 ``mmap`` raises no event until it is closed, and a filesystem mounted over a watched folder
@@ -44,7 +46,7 @@ from typing import ClassVar
 
 from inotify_simple import INotify, parse_events
 
-__all__ = ["LOCAL_FILESYSTEMS", "ChangeWatch", "Ticket", "filesystem_types"]
+__all__ = ["LOCAL_FILESYSTEMS", "ChangeWatch", "Ticket", "filesystem_types", "watch_budget"]
 
 LOCAL_FILESYSTEMS = frozenset(
     {
@@ -84,6 +86,13 @@ FOLDER_EVENTS = IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB 
 """What a folder's watch reports: an entry created, removed, renamed in or out, or re-moded."""
 FILE_EVENTS = IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_DELETE_SELF | IN_MOVE_SELF
 """What a file's watch reports: a write or truncation, metadata, a close after writing, its end."""
+
+BUDGET_SHARE = 8
+"""One process holds at most 1/8 of the user's inotify watches (``max_user_watches``)."""
+BUDGET_CEILING = 16_384
+"""… and never more than this many (the memo's 1,024 answers need about 5 each at most)."""
+BUDGET_UNKNOWN = 1_024
+"""The budget when the limit cannot be read."""
 
 _NOTHING = b"\0\0\0\0"
 
@@ -163,6 +172,17 @@ def _chain(path: str) -> list[tuple[str, str]]:
     return links
 
 
+def watch_budget(limit_file: str = "/proc/sys/fs/inotify/max_user_watches") -> int:
+    """How many inotify watches one process may hold: :data:`BUDGET_SHARE` of the user's limit
+    read from ``limit_file`` (8,192 on older kernels, up to 1,048,576 scaled to memory on newer
+    ones), at most :data:`BUDGET_CEILING`; :data:`BUDGET_UNKNOWN` when it cannot be read."""
+    try:
+        limit = int(_read_text(limit_file).strip())
+    except (OSError, ValueError):
+        return BUDGET_UNKNOWN
+    return max(0, min(limit // BUDGET_SHARE, BUDGET_CEILING))
+
+
 class _Unwatchable(Exception):
     """A path that cannot be watched reliably (not local, a symlink, a watch refused)."""
 
@@ -174,9 +194,11 @@ class ChangeWatch:
     _shared: ClassVar[ChangeWatch | None] = None
     _shared_lock: ClassVar[threading.Lock] = threading.Lock()
 
-    def __init__(self, mountinfo: str = "/proc/self/mountinfo") -> None:
+    def __init__(self, mountinfo: str = "/proc/self/mountinfo", budget: int | None = None) -> None:
         self._mountinfo = mountinfo
         """Where the filesystem of each path is read (a test gives its own)."""
+        self._budget = watch_budget() if budget is None else budget
+        """The most watches held at once (:func:`watch_budget`); past it :meth:`arm` says None."""
         self._lock = threading.Lock()
         self._inotify: INotify | None = None
         self._fd = -1
@@ -211,8 +233,9 @@ class ChangeWatch:
         any. A missing path is watched from its deepest folder that exists, on the name of the
         next (its creation is a change).
 
-        None when they cannot all be watched (see the module doc): the caller checks with
-        system calls instead. Blocking: a few ``inotify_add_watch`` calls per path.
+        None when they cannot all be watched (see the module doc), or when holding their
+        watches would pass the budget (:func:`watch_budget`): the caller checks with system
+        calls instead. Blocking: a few ``inotify_add_watch`` calls per path.
         """
         try:
             mountinfo = _read_text(self._mountinfo)
@@ -230,6 +253,9 @@ class ChangeWatch:
                 for path in files:
                     self._watch_chain(path, FILE_EVENTS, mounts, keys, wds)
             except _Unwatchable:
+                self._drop_unused(wds)
+                return None
+            if len(self._users.keys() | wds) > self._budget:
                 self._drop_unused(wds)
                 return None
             ticket = Ticket(frozenset(keys), frozenset(wds))
