@@ -245,6 +245,9 @@ class ChangeWatch:
         with self._lock:
             if not self._open():
                 return None
+            # Events queued before now are older than the ticket: they go to the tickets that
+            # were armed then, never to this one (whose caller probes after this call).
+            self._drain()
             keys: set[Key] = set()
             wds: set[int] = set()
             try:

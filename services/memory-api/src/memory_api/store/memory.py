@@ -54,7 +54,7 @@ from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scopes import create_scope_dir, scope_real_dir
 from memory_api.store.search import MemorySearch
 from memory_api.store.session_memo import SessionMemo
-from memory_api.store.sessions import check_workspace_path, start_session
+from memory_api.store.sessions import check_workspace_path, session_at_real_path
 from memory_api.store.topic_cache import TopicCache
 
 __all__ = ["MemoryStore"]
@@ -289,7 +289,7 @@ class MemoryStore:
         return self.sessions.build(
             record,
             workspace,
-            lambda: start_session(self.app_data_dir, record, workspace, self.files),
+            lambda real: session_at_real_path(self.app_data_dir, record, real, self.files),
         )
 
     async def insert_placeholder(self, project: str, agent_id: str) -> PlaceholderResult:

@@ -16,13 +16,17 @@ folder is a new answer), and the marker and both indexes (their full
   points elsewhere is seen) and is still a directory or absent,
 - every probe gives the same answer now.
 
-An answer is kept only when the probes taken before building it equal those taken after (so
-the files read in between were those versions), none of them is a symlink (whose target could
-change unseen), no file among them changed within the racy window of
-:mod:`~memory_api.store.stat_cache` — unless its ticket (below) saw no event from before the
-first probe to after the last: then every file was read as it is, however recent its change —
-and the Workspace is not below ``agents/`` (K-4's temporary rule resolves other agents'
-folders, which are not probed).
+An answer is kept only when it was built for the real path probed (the Workspace is resolved
+once per build: a symlink flipped to another folder and back while it runs cannot lend it
+another Workspace's answer), the probes taken before building it equal those taken after —
+the folders' modification and change times included there, so an entry created and removed, or
+a folder moved away and back, while the files were read is seen — none of them is a symlink
+(whose target could change unseen), and the Workspace is not below ``agents/`` (K-4's temporary
+rule resolves other agents' folders, which are not probed). Under a ticket (below), armed
+before the first probe, no event may have touched it by the last: then every file was read as
+it is, however recent its change. Without one, no file or folder among the probes may have
+changed within the racy window of :mod:`~memory_api.store.stat_cache` (a change within the
+same tick of the filesystem's clock would leave the times as they were).
 
 A warm check is, first, one look at an inotify queue: an answer kept with a
 :class:`~memory_api.store.change_watch.Ticket` (every folder and file above watched, on a local
@@ -103,22 +107,10 @@ def _size(kept: _Kept) -> int:
     return len(kept.body) + len(kept.plain)
 
 
-def _probe(path: str, is_file: bool) -> Probe:
-    try:
-        info = os.lstat(path)
-    except OSError:
-        return None
-    if stat.S_ISLNK(info.st_mode):
-        return _SYMLINK
-    if is_file:
-        return file_key(info)
-    return (info.st_dev, info.st_ino, info.st_mode)
-
-
 def _unchanged(paths: tuple[tuple[str, bool], ...], probes: tuple[Probe, ...]) -> bool:
     """Whether every path gives its kept probe now; stops at the first that does not.
 
-    :func:`_probe` inlined, as a warm Session start's largest cost after sending the answer: a
+    :func:`_probes` inlined, as a warm Session start's largest cost after sending the answer: a
     kept probe is never a symlink's, so a path that is one now differs in its mode or inode.
     """
     lstat = os.lstat
@@ -199,13 +191,54 @@ def _anchor(paths: tuple[tuple[str, bool], ...], probes: tuple[Probe, ...]) -> i
     return scope + 1 if _anchored(folder, probe) else 0
 
 
-def _racy(probes: tuple[Probe, ...], paths: tuple[tuple[str, bool], ...]) -> bool:
-    """Whether a file among the probes changed within the racy window of
-    :mod:`~memory_api.store.stat_cache` (its probe could miss a rewrite in the same tick)."""
-    return any(
-        is_file and probe is not None and probe != _SYMLINK and is_racy(cast(FileKey, probe))
-        for probe, (_, is_file) in zip(probes, paths, strict=True)
+def _snapshot(paths: tuple[tuple[str, bool], ...]) -> tuple[Probe, ...]:
+    """What a build compares before and after reading, from one ``lstat`` per path: None
+    (missing), :data:`_SYMLINK`, a file's :data:`~memory_api.store.stat_cache.FileKey`, or a
+    folder's ``(dev, ino, mode, mtime_ns, ctime_ns)`` (an entry created, removed or renamed in
+    it moves the times; :func:`_kept_probes` leaves them out of what is kept)."""
+    shot: list[Probe] = []
+    for path, is_file in paths:
+        try:
+            info = os.lstat(path)
+        except OSError:
+            shot.append(None)
+            continue
+        if stat.S_ISLNK(info.st_mode):
+            shot.append(_SYMLINK)
+        elif is_file:
+            shot.append(file_key(info))
+        else:
+            shot.append(
+                (info.st_dev, info.st_ino, info.st_mode, info.st_mtime_ns, info.st_ctime_ns)
+            )
+    return tuple(shot)
+
+
+def _kept_probes(shot: tuple[Probe, ...], paths: tuple[tuple[str, bool], ...]) -> tuple[Probe, ...]:
+    """The probes kept with an answer: ``shot`` with the folders' times left out (a topic file
+    written in a scope moves them, and changes no answer)."""
+    return tuple(
+        probe if is_file or probe is None or probe == _SYMLINK else probe[:3]
+        for probe, (_, is_file) in zip(shot, paths, strict=True)
     )
+
+
+def _probes(paths: tuple[tuple[str, bool], ...]) -> tuple[Probe, ...]:
+    """The probes of ``paths`` now, as an answer keeps them (:func:`_snapshot`, folders'
+    times left out)."""
+    return _kept_probes(_snapshot(paths), paths)
+
+
+def _racy(shot: tuple[Probe, ...], paths: tuple[tuple[str, bool], ...], *, folders: bool) -> bool:
+    """Whether a file (and with ``folders``, a folder) of :func:`_snapshot` ``shot`` changed
+    within the racy window of :mod:`~memory_api.store.stat_cache` (its times could miss a change
+    in the same tick of the filesystem's clock)."""
+    for probe, (_, is_file) in zip(shot, paths, strict=True):
+        if probe is None or probe == _SYMLINK or not (is_file or folders):
+            continue
+        if is_racy(cast(FileKey, probe)):  # the ctime is last in both shapes
+            return True
+    return False
 
 
 class SessionMemo:
@@ -343,9 +376,10 @@ class SessionMemo:
         self,
         record: AgentRecord,
         workspace: str,
-        make: Callable[[], SessionStartResponse],
+        make: Callable[[str], SessionStartResponse],
     ) -> SessionStartResponse:
-        """Run ``make`` (the full Session start) and keep its answer when it may be (module doc).
+        """Run ``make`` (the full Session start, given the Workspace's real path) and keep its
+        answer when it may be (module doc).
 
         Raises what ``make`` and :func:`~memory_api.store.sessions.check_real_workspace` raise.
         """
@@ -354,26 +388,31 @@ class SessionMemo:
         keepable = not real.startswith(self._agents_prefix)
         ticket = self._arm(workspace, real, paths) if keepable else None  # before any probe
         try:
-            before = tuple(_probe(path, is_file) for path, is_file in paths)
-            answer = make()
-            after = tuple(_probe(path, is_file) for path, is_file in paths)
+            before = _snapshot(paths)
+            answer = make(real)
+            after = _snapshot(paths)
         except BaseException:
             self._release(ticket)
             raise
-        racy = _racy(after, paths)
         if (
             before != after
             or not keepable
             or _SYMLINK in after  # a link's target could change unseen
             or check_real_workspace(workspace) != real
-            or (racy and not (ticket is not None and self._watched(ticket)))
+            or not (
+                self._watched(ticket)  # nothing changed from before the first probe on
+                if ticket is not None
+                else not _racy(after, paths, folders=True)
+            )
         ):
             self._release(ticket)
             return answer
         plain = msgspec.json.encode(msgspec.structs.replace(answer, sections=[]))
         body = msgspec.json.encode(answer)
-        anchor = _anchor(paths, after)
-        kept = _Kept(record, real, paths, after, answer, body, plain, anchor, ticket, racy)
+        probes = _kept_probes(after, paths)
+        anchor = _anchor(paths, probes)
+        racy = _racy(after, paths, folders=False)
+        kept = _Kept(record, real, paths, probes, answer, body, plain, anchor, ticket, racy)
         if _size(kept) > self._max_bytes:
             self._release(ticket)
             return answer

@@ -54,6 +54,7 @@ __all__ = [
     "WORKSPACE_PATH_MAX_BYTES",
     "check_real_workspace",
     "check_workspace_path",
+    "session_at_real_path",
     "start_session",
 ]
 
@@ -232,7 +233,15 @@ def start_session(
     :class:`~memory_api.store.containment.OutsideMemoryRoot` (404) when the agent's memory root
     is redirected by a symlink.
     """
-    real_workspace = check_real_workspace(workspace)
+    return session_at_real_path(app_data_dir, record, check_real_workspace(workspace), files)
+
+
+def session_at_real_path(
+    app_data_dir: Path, record: AgentRecord, real_workspace: str, files: ScopeFiles | None = None
+) -> SessionStartResponse:
+    """:func:`start_session` for a Workspace resolved already (:func:`check_real_workspace`):
+    the answer is built for ``real_workspace`` as given, however its path as sent resolves now
+    (the Session-start memo keeps an answer under the real path it probed). Raises like it."""
     base = real_path(app_data_dir)
     root = checked_memory_root(base, record.id)
     enabled = record.memory.enabled
