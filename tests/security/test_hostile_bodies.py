@@ -10,12 +10,15 @@ bad agent bodies (``tests/api/test_agents.py``), stale ``If-Match``
 from __future__ import annotations
 
 import asyncio
+import gzip
 import io
 import os
 import zlib
 from pathlib import Path
 
+import brotli
 import pytest
+from backports import zstd
 from memory_api.app import create_app
 from memory_api.bearer import TokenEntry, hash_secret
 from memory_api.settings import Settings
@@ -109,6 +112,45 @@ async def test_q2_body_that_does_not_decompress_is_400_not_500(
     sent = {"Content-Encoding": "deflate"}
     response = await client.patch(CONFIG, data=b"not deflate data", headers=sent)
     await expect_problem(response, 400, "cannot be read: Can not decode content-encoding")
+
+
+def _encoded(coding: str, data: bytes) -> bytes:
+    if coding == "br":
+        return bytes(brotli.compress(data))
+    if coding == "zstd":
+        return bytes(zstd.compress(data))
+    return gzip.compress(data) if coding == "gzip" else data
+
+
+@pytest.mark.parametrize("coding", ["gzip", "br", "zstd", "identity", "GZIP"])
+async def test_q2_a_body_in_each_content_coding_aiohttp_decodes_is_read(
+    client: Client, agent: AgentHome, coding: str
+) -> None:
+    body = _encoded(coding.lower(), b'{"template": "# Coder {{MEMORY}}"}')
+    response = await client.patch(CONFIG, data=body, headers={"Content-Encoding": coding})
+    assert (await ok_json(response))["template"] == "# Coder {{MEMORY}}"
+
+
+@pytest.mark.parametrize("coding", ["br", "zstd"])
+async def test_q2_a_br_or_zstd_body_that_does_not_decode_is_400(
+    client: Client, agent: AgentHome, coding: str
+) -> None:
+    response = await client.patch(
+        CONFIG, data=b"not compressed", headers={"Content-Encoding": coding}
+    )
+    await expect_problem(response, 400, "cannot be read")
+
+
+@pytest.mark.parametrize("coding", ["foo", "gzip, br", "compress", "gzíp"])
+async def test_q2_a_content_coding_the_service_cannot_decode_is_415_naming_those_it_can(
+    client: Client, agent: AgentHome, coding: str
+) -> None:
+    """RFC 9110 15.5.16: 415 with ``Accept-Encoding``; never the bytes read as if plain."""
+    headers = {"Content-Encoding": coding.encode().decode("latin-1")}
+    response = await client.patch(CONFIG, data=b'{"template": "x"}', headers=headers)
+    await expect_problem(response, 415, "is not one the service decodes")
+    assert response.headers["Accept-Encoding"] == "gzip, deflate, br, zstd"
+    assert "{{MEMORY}}" in (await ok_json(await client.get(CONFIG)))["template"]
 
 
 async def test_q2_compressed_body_bomb_stops_at_the_limit(client: Client, agent: AgentHome) -> None:

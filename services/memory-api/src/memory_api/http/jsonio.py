@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any, TypeVar
 
 import msgspec
-from aiohttp import StreamReader, web
+from aiohttp import StreamReader, hdrs, web
 from aiohttp.web_protocol import RequestPayloadError
 
 from memory_api.errors import BadRequest
@@ -36,17 +36,43 @@ def json_response(
     )
 
 
+BODY_ENCODINGS = ("gzip", "deflate", "br", "zstd")
+"""The ``Content-Encoding`` values a request body may carry: aiohttp decodes each (``br`` and
+``zstd`` with the ``Brotli`` and ``backports.zstd`` packages); ``identity`` or none means plain."""
+
+
+def _check_encoding(request: web.Request) -> None:
+    """Raise 415 (``web.HTTPUnsupportedMediaType``, with ``Accept-Encoding`` naming
+    :data:`BODY_ENCODINGS`, RFC 9110 15.5.16) for a ``Content-Encoding`` aiohttp would pass
+    through undecoded: an unknown coding, or several stacked (``gzip, br``)."""
+    sent = request.headers.get(hdrs.CONTENT_ENCODING)
+    if sent is None:
+        return
+    coding = sent.strip()
+    if coding.isascii() and coding.lower() in (*BODY_ENCODINGS, "identity", ""):
+        return
+    raise web.HTTPUnsupportedMediaType(
+        text=(
+            f"the request body's Content-Encoding {sent!r} is not one the service decodes: "
+            f"send the body plain or as one of {', '.join(BODY_ENCODINGS)}"
+        ),
+        headers={"Accept-Encoding": ", ".join(BODY_ENCODINGS)},
+    )
+
+
 async def read_json(request: web.Request, decoder: msgspec.json.Decoder[T]) -> T:
     """Read the whole body (bounded by ``client_max_size``) and decode it with ``decoder``.
 
     The ``Content-Type`` is not enforced (a ``fetch`` without headers sends ``text/plain``);
     the bytes must be JSON. A ``Content-Length`` over the limit is refused before a byte is
     read (413, ``web.HTTPRequestEntityTooLarge``), so a client cannot hold a request open by
-    announcing more than it sends. Raises :class:`BadRequest` for an empty body or one that
-    cannot be read (a ``Content-Encoding`` whose data does not decode, a connection lost
-    mid-body),
-    ``msgspec.ValidationError`` / ``DecodeError`` for a wrong shape or broken JSON.
+    announcing more than it sends; a ``Content-Encoding`` it cannot decode is refused with 415
+    (``web.HTTPUnsupportedMediaType``, see :func:`_check_encoding`). Raises :class:`BadRequest`
+    for an empty body or one that cannot be read (data that does not decode in its
+    ``Content-Encoding``, a connection lost mid-body), ``msgspec.ValidationError`` /
+    ``DecodeError`` for a wrong shape or broken JSON.
     """
+    _check_encoding(request)
     limit = request.client_max_size
     length = request.content_length
     if limit and length is not None and length > limit:
