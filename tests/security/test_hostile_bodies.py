@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import io
+import logging
 import os
 import zlib
 from pathlib import Path
@@ -22,6 +23,7 @@ from backports import zstd
 from memory_api.app import create_app
 from memory_api.bearer import TokenEntry, hash_secret
 from memory_api.settings import Settings
+from multidict import CIMultiDict
 from pytest_aiohttp import AiohttpClient
 
 from tests.api.conftest import AgentHome, Client, expect_problem, memory_url, names, ok_json
@@ -139,6 +141,32 @@ async def test_q2_a_br_or_zstd_body_that_does_not_decode_is_400(
         CONFIG, data=b"not compressed", headers={"Content-Encoding": coding}
     )
     await expect_problem(response, 400, "cannot be read")
+
+
+@pytest.mark.parametrize("coding", ["gzip", "deflate", "br", "zstd"])
+async def test_q2_an_undecodable_body_closes_the_connection_and_logs_no_traceback(
+    client: Client, agent: AgentHome, coding: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """After the 400 nothing more of that connection can be parsed: it is closed, and aiohttp
+    does not drain the broken body (which raised again and logged "Unhandled exception")."""
+    body = b"not compressed at all" * 100
+    response = await client.patch(CONFIG, data=body, headers={"Content-Encoding": coding})
+    await expect_problem(response, 400, "cannot be read")
+    assert response.headers["Connection"] == "close"
+    assert (await ok_json(await client.get(CONFIG)))["id"] == "coder"  # a new connection works
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert errors == []
+
+
+async def test_q2_content_encoding_on_two_lines_is_one_list_and_415(
+    client: Client, agent: AgentHome
+) -> None:
+    """RFC 9110 5.3: ``gzip`` and ``foo`` on two lines are the list ``gzip, foo``, which nothing
+    decodes; aiohttp alone would decode by one line and read the body by the other."""
+    for lines in (("gzip", "foo"), ("br", "x-custom"), ("gzip", "gzip")):
+        headers = CIMultiDict(("Content-Encoding", line) for line in lines)
+        response = await client.patch(CONFIG, data=gzip.compress(b"{}"), headers=headers)
+        await expect_problem(response, 415, "is not one the service decodes")
 
 
 @pytest.mark.parametrize("coding", ["foo", "gzip, br", "compress", "gzíp"])

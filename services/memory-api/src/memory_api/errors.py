@@ -4,6 +4,7 @@ Every exception class of the service, where it lives, and what it answers::
 
     ServiceError                 base; never raised itself                       errors.py
     ├── BadRequest          400  a request that cannot be understood (bad JSON, bad header)
+    │   └── UnreadableBody       a body that does not decode; closes the connection  errors.py
     ├── Unauthorized        401  no or unknown bearer token (A-10)
     ├── NotFound            404  unknown project/agent/scope/file/draft, or out of the token's reach
     │   └── OutsideMemoryRoot    a path resolving out of the memory root (A-7)  store/containment.py
@@ -37,6 +38,12 @@ class BadRequest(ServiceError):
     """The request cannot be understood (400)."""
 
     status = 400
+
+
+class UnreadableBody(BadRequest):
+    """The request body cannot be read: it does not decode in its ``Content-Encoding``, or its
+    chunks are malformed (400). The connection is closed after the answer, since the rest of
+    what the client sent on it cannot be parsed."""
 
 
 class Unauthorized(ServiceError):

@@ -15,7 +15,7 @@ import msgspec
 from aiohttp import StreamReader, hdrs, web
 from aiohttp.web_protocol import RequestPayloadError
 
-from memory_api.errors import BadRequest
+from memory_api.errors import BadRequest, UnreadableBody
 
 __all__ = ["json_response", "read_json"]
 
@@ -44,12 +44,14 @@ BODY_ENCODINGS = ("gzip", "deflate", "br", "zstd")
 def _check_encoding(request: web.Request) -> None:
     """Raise 415 (``web.HTTPUnsupportedMediaType``, with ``Accept-Encoding`` naming
     :data:`BODY_ENCODINGS`, RFC 9110 15.5.16) for a ``Content-Encoding`` aiohttp would pass
-    through undecoded: an unknown coding, or several stacked (``gzip, br``)."""
-    sent = request.headers.get(hdrs.CONTENT_ENCODING)
-    if sent is None:
+    through undecoded: an unknown coding, or several stacked, on one line (``gzip, br``) or on
+    several (RFC 9110 5.3 makes them one list; aiohttp would decode by one of them only)."""
+    lines = request.headers.getall(hdrs.CONTENT_ENCODING, ())
+    if not lines:
         return
+    sent = ", ".join(lines)
     coding = sent.strip()
-    if coding.isascii() and coding.lower() in (*BODY_ENCODINGS, "identity", ""):
+    if len(lines) == 1 and coding.isascii() and coding.lower() in (*BODY_ENCODINGS, "identity", ""):
         return
     raise web.HTTPUnsupportedMediaType(
         text=(
@@ -82,8 +84,11 @@ async def read_json(request: web.Request, decoder: msgspec.json.Decoder[T]) -> T
         if body is None:
             body = await request.read()
     except RequestPayloadError as error:
+        # Nothing more of this body can be read: marked at its end, aiohttp does not try to
+        # drain it after the answer (which raised the same error again, logged as unhandled).
+        request.content.feed_eof()
         reason = str(error).strip().splitlines()[-1].strip() or "it is malformed"
-        raise BadRequest(f"the request body cannot be read: {reason}") from None
+        raise UnreadableBody(f"the request body cannot be read: {reason}") from None
     except ConnectionError:  # the client went away mid-body: its fault, not the data dir's
         raise BadRequest("the request body was cut off: the connection was lost") from None
     if not body or body.isspace():

@@ -38,7 +38,7 @@ from aiohttp.typedefs import Handler
 from memory_core.errors import FileKeptChanging, InvalidId
 from memory_core.wire import Problem
 
-from memory_api.errors import ServiceError, Unauthorized
+from memory_api.errors import ServiceError, Unauthorized, UnreadableBody
 
 __all__ = ["PROBLEM_CONTENT_TYPE", "problem_middleware", "problem_response"]
 
@@ -104,12 +104,15 @@ async def problem_middleware(request: web.Request, handler: Handler) -> web.Stre
     except ServiceError as error:
         headers = {"WWW-Authenticate": 'Bearer realm="memory-api"'}
         # RFC 9457 4.2.1: with type "about:blank" the title is the status phrase.
-        return problem_response(
+        response = problem_response(
             error.status,
             error.detail,
             instance=instance,
             headers=headers if isinstance(error, Unauthorized) else None,
         )
+        if isinstance(error, UnreadableBody):
+            response.force_close()
+        return response
     except InvalidId as error:
         return problem_response(400, str(error), instance=instance)
     except FileKeptChanging as error:
