@@ -3,7 +3,8 @@
 ``read_json`` takes a body whose every byte arrived with its headers straight from aiohttp's
 buffer, and awaits the rest otherwise. Either way the answer is the same: a body sent after its
 headers, or in chunks, decodes; a body that grew past the limit when decompressed is a 413; an
-empty or blank one is a 400; a body the client never finished is a 400, never a 5xx.
+empty or blank one is a 400; a body the client never finished is a 400, never a 5xx, and one
+it never finishes while it stays is a 408 after ``BODY_ARRIVAL_S``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 import pytest
 from aiohttp import ClientSession, web
 from memory_api.app import create_app
+from memory_api.http import jsonio
 from memory_api.settings import Settings
 from pytest_aiohttp import AiohttpClient
 from yarl import URL
@@ -143,3 +145,31 @@ async def test_q2_a_body_cut_off_by_a_lost_connection_is_a_400_not_a_data_dir_er
                 break
             await asyncio.sleep(PAUSE_S)
     assert statuses == ["400"]
+
+
+async def test_q2_a_body_that_never_all_arrives_is_408_and_the_connection_closed(
+    client: Client, start_body: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A client that announces more than it sends, and stays, cannot hold its request open
+    beyond ``BODY_ARRIVAL_S`` (RFC 9110 15.5.9: 408, and ``close``)."""
+    monkeypatch.setattr(jsonio, "BODY_ARRIVAL_S", 0.2)
+    reader, writer = await asyncio.open_connection(client.server.host, client.server.port)
+    try:
+        request = head(SESSION_START, f"Content-Length: {len(start_body) + 50}")
+        writer.write(request.replace(b"Connection: close\r\n", b"") + start_body)  # keep-alive
+        await writer.drain()
+        answer_head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout=5)
+        length = int(re.findall(rb"Content-Length: (\d+)", answer_head)[0])
+        problem = json.loads(await reader.readexactly(length))
+    finally:
+        writer.close()
+        await writer.wait_closed()
+    assert answer_head.startswith(b"HTTP/1.1 408 ") and b"Connection: close" in answer_head
+    assert problem["detail"] == (
+        f"the request body did not arrive within 0.2 s ({len(start_body) + 50} bytes were "
+        "announced)"
+    )
+    status, answer = await send_in_parts(
+        client, head(SESSION_START, f"Content-Length: {len(start_body)}") + start_body
+    )
+    assert status == 200, answer

@@ -5,6 +5,7 @@ Every exception class of the service, where it lives, and what it answers::
     ServiceError                 base; never raised itself                       errors.py
     ├── BadRequest          400  a request that cannot be understood (bad JSON, bad header)
     │   └── UnreadableBody       a body that does not decode; closes the connection  errors.py
+    ├── BodyTimedOut        408  a body that did not all arrive in time; closes it   errors.py
     ├── Unauthorized        401  no or unknown bearer token (A-10)
     ├── NotFound            404  unknown project/agent/scope/file/draft, or out of the token's reach
     │   └── OutsideMemoryRoot    a path resolving out of the memory root (A-7)  store/containment.py
@@ -28,6 +29,8 @@ class ServiceError(Exception):
     """Base of the service's errors; ``detail`` becomes the problem+json ``detail``."""
 
     status: int = 500
+    closes_connection: bool = False
+    """Whether the connection is closed after the answer (what else came on it is unusable)."""
 
     def __init__(self, detail: str) -> None:
         super().__init__(detail)
@@ -44,6 +47,17 @@ class UnreadableBody(BadRequest):
     """The request body cannot be read: it does not decode in its ``Content-Encoding``, or its
     chunks are malformed (400). The connection is closed after the answer, since the rest of
     what the client sent on it cannot be parsed."""
+
+    closes_connection = True
+
+
+class BodyTimedOut(ServiceError):
+    """The request body did not all arrive within the time the service waits for it (408, RFC
+    9110 15.5.9): a client that announced more than it sends cannot hold a request open. The
+    connection is closed after the answer."""
+
+    status = 408
+    closes_connection = True
 
 
 class Unauthorized(ServiceError):

@@ -8,6 +8,7 @@ Errors are left to the problem middleware: ``msgspec.ValidationError`` → 422,
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
@@ -15,7 +16,7 @@ import msgspec
 from aiohttp import StreamReader, hdrs, web
 from aiohttp.web_protocol import RequestPayloadError
 
-from memory_api.errors import BadRequest, UnreadableBody
+from memory_api.errors import BadRequest, BodyTimedOut, UnreadableBody
 
 __all__ = ["json_response", "read_json"]
 
@@ -35,6 +36,9 @@ def json_response(
         headers=dict(headers or {}),
     )
 
+
+BODY_ARRIVAL_S = 30.0
+"""Seconds a request body still on its way after its handler started may take to arrive."""
 
 BODY_ENCODINGS = ("gzip", "deflate", "br", "zstd")
 """The ``Content-Encoding`` values a request body may carry: aiohttp decodes each (``br`` and
@@ -71,7 +75,8 @@ async def read_json(request: web.Request, decoder: msgspec.json.Decoder[T]) -> T
     announcing more than it sends; a ``Content-Encoding`` it cannot decode is refused with 415
     (``web.HTTPUnsupportedMediaType``, see :func:`_check_encoding`). Raises :class:`BadRequest`
     for an empty body or one that cannot be read (data that does not decode in its
-    ``Content-Encoding``, a connection lost mid-body), ``msgspec.ValidationError`` /
+    ``Content-Encoding``, a connection lost mid-body), :class:`BodyTimedOut` (408) for one
+    still incomplete after :data:`BODY_ARRIVAL_S`, ``msgspec.ValidationError`` /
     ``DecodeError`` for a wrong shape or broken JSON.
     """
     _check_encoding(request)
@@ -82,7 +87,13 @@ async def read_json(request: web.Request, decoder: msgspec.json.Decoder[T]) -> T
     try:
         body = _buffered_body(request.content, limit)
         if body is None:
-            body = await request.read()
+            async with asyncio.timeout(BODY_ARRIVAL_S):
+                body = await request.read()
+    except TimeoutError:
+        raise BodyTimedOut(
+            f"the request body did not arrive within {BODY_ARRIVAL_S:g} s "
+            f"({request.content_length} bytes were announced)"
+        ) from None
     except RequestPayloadError as error:
         # Nothing more of this body can be read: marked at its end, aiohttp does not try to
         # drain it after the answer (which raised the same error again, logged as unhandled).

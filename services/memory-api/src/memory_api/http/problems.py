@@ -38,7 +38,7 @@ from aiohttp.typedefs import Handler
 from memory_core.errors import FileKeptChanging, InvalidId
 from memory_core.wire import Problem
 
-from memory_api.errors import ServiceError, Unauthorized, UnreadableBody
+from memory_api.errors import ServiceError, Unauthorized
 
 __all__ = ["PROBLEM_CONTENT_TYPE", "problem_middleware", "problem_response"]
 
@@ -110,7 +110,7 @@ async def problem_middleware(request: web.Request, handler: Handler) -> web.Stre
             instance=instance,
             headers=headers if isinstance(error, Unauthorized) else None,
         )
-        if isinstance(error, UnreadableBody):
+        if error.closes_connection:
             response.force_close()
         return response
     except InvalidId as error:
