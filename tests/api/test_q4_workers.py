@@ -128,6 +128,22 @@ async def test_q4_a_worker_that_dies_is_replaced_and_sigterm_stops_every_worker(
     assert not any(worker.is_running() for worker in replaced)
 
 
+async def test_q4_ctrl_c_stops_every_worker_gracefully_and_logs_no_error(
+    served: ServedProcess,
+) -> None:
+    """A terminal's Ctrl+C sends SIGINT to the supervisor and every worker at once; the
+    supervisor then passes SIGTERM on. That second signal must not break off the graceful
+    shutdown the first one started (it did, with a "worker failed" traceback)."""
+    workers = _workers(served)
+    assert len(workers) == 2
+    for pid in (served.process.pid, *(worker.pid for worker in workers)):
+        os.kill(pid, signal.SIGINT)
+    assert await asyncio.to_thread(served.process.wait, 30) == 0
+    assert not any(worker.is_running() for worker in workers)
+    log = served.log_text()
+    assert "Traceback" not in log and "ERROR" not in log, log
+
+
 async def test_q4_workers_stop_by_themselves_when_the_supervisor_is_killed(
     served: ServedProcess,
 ) -> None:

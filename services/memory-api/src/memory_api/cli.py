@@ -27,6 +27,7 @@ import dataclasses
 import errno
 import gc
 import logging
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -128,14 +129,44 @@ def _run_app(settings: Settings, **where: Any) -> None:
     app = create_app(settings)
     gc.collect()  # nothing that is already garbage gets frozen
     gc.freeze()
+    loop = asyncio.new_event_loop()
+    _stop_once_on_signal(loop)
     web.run_app(
         app,
         **where,
+        loop=loop,
+        handle_signals=False,  # _stop_once_on_signal's handlers instead of aiohttp's
         access_log_class=AccessLogger,
         access_log=logging.getLogger(ACCESS_LOGGER),
         shutdown_timeout=SHUTDOWN_TIMEOUT,
         print=lambda message: logger.info("%s", message.strip()),
     )
+
+
+def _stop_once_on_signal(loop: asyncio.AbstractEventLoop) -> None:
+    """Make SIGTERM and SIGINT end ``web.run_app`` on ``loop`` gracefully, once.
+
+    aiohttp's own handlers raise ``web.GracefulExit`` at every signal, also during the graceful
+    shutdown the first one started, which then breaks off with a traceback. With workers that
+    happens at every Ctrl+C: the terminal sends SIGINT to the supervisor and every worker alike,
+    and the supervisor passes SIGTERM on. A later signal is ignored here: in-flight requests
+    still finish, within ``SHUTDOWN_TIMEOUT``. (Where the loop has no signal handlers, Windows,
+    Python's own SIGINT handling stays.)
+    """
+    stopping = False
+
+    def stop() -> None:
+        nonlocal stopping
+        if stopping:
+            return
+        stopping = True
+        raise web.GracefulExit
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(signum, stop)
+        except NotImplementedError:  # pragma: no cover - Windows
+            return
 
 
 def page_url(host: str, port: int, fragment: str = "") -> str:
