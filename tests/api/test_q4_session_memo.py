@@ -184,7 +184,7 @@ async def test_q3_the_session_memo_is_bounded_by_answers_and_by_bytes(
 
 def test_q4_the_warm_check_agrees_with_the_probes(tmp_path: Path) -> None:
     """``_unchanged`` (the inlined warm check) says "unchanged" exactly when every probe does."""
-    from memory_api.store.session_memo import _probes, _unchanged
+    from memory_api.store.session_memo import _kept_probes, _snapshot, _unchanged
 
     folder, index, gone = tmp_path / "scope", tmp_path / "scope" / "MEMORY.md", tmp_path / "x"
     folder.mkdir()
@@ -192,7 +192,7 @@ def test_q4_the_warm_check_agrees_with_the_probes(tmp_path: Path) -> None:
     paths = ((str(folder), False), (str(index), True), (str(gone), True))
 
     def probes() -> tuple[Any, ...]:
-        return _probes(paths)
+        return _kept_probes(_snapshot(paths), paths)
 
     kept = probes()
     assert _unchanged(paths, kept)
@@ -213,7 +213,7 @@ def test_q4_one_anchored_check_stands_for_the_folders_down_to_the_scope(
 ) -> None:
     """``_anchored`` (one ``O_PATH`` open for the folders from the base to the scope folder)
     says "unchanged" only while no folder along the path became a symlink or another folder."""
-    from memory_api.store.session_memo import _anchor, _anchored, _probes
+    from memory_api.store.session_memo import _anchor, _anchored, _kept_probes, _snapshot
 
     if not openat2:  # the way taken where the kernel has no openat2
         monkeypatch.setattr(no_symlinks, "AVAILABLE", False)
@@ -227,7 +227,7 @@ def test_q4_one_anchored_check_stands_for_the_folders_down_to_the_scope(
             Path(path).write_text("- [A](a.md) — a\n", encoding="utf-8")
         else:
             Path(path).mkdir(parents=True, exist_ok=True)
-    probes = _probes(paths)
+    probes = _kept_probes(_snapshot(paths), paths)
     anchor = _anchor(paths, probes)
     assert anchor == len(paths) - 4 and paths[anchor - 1] == (
         paths[anchor][0].rpartition("/")[0],

@@ -127,29 +127,20 @@ class AccessLogger(AbstractAccessLogger):
             "duration_ms": round(time * 1000, 3),
             "remote": request.remote,
         }
-        note = request.get(ACCESS_NOTE_KEY)
-        if note is None:
-            self.logger.info(
-                "%s %s %s %dB %.1fms",
-                request.method,
-                path,
-                response.status,
-                response.body_length,
-                time * 1000,
-                extra=fields,
-            )
-            return
-        fields["note"] = note
-        self.logger.info(
-            "%s %s %s %dB %.1fms %s",
+        message = "%s %s %s %dB %.1fms"
+        values: list[object] = [
             request.method,
             path,
             response.status,
             response.body_length,
             time * 1000,
-            note,
-            extra=fields,
-        )
+        ]
+        note = request.get(ACCESS_NOTE_KEY)
+        if note is not None:
+            fields["note"] = note
+            message += " %s"
+            values.append(note)
+        self.logger.info(message, *values, extra=fields)
 
 
 def note_access(request: web.Request, note: str) -> None:

@@ -263,9 +263,10 @@ class MemoryStore:
         sections, whatever the body holds); raises like it.
 
         Warm (agent and every file unchanged) it is answered on the event loop, with no thread
-        hop and no await: a ``realpath`` and a few ``lstat`` calls, no read, and the JSON of the
-        answer kept by :class:`~memory_api.store.session_memo.SessionMemo` (encoding it is a
-        Session start's largest single cost). Anything else is built in a worker thread.
+        hop and no await: one look at an inotify queue, or where no ticket could be armed a few
+        ``lstat`` calls, no read, and the JSON of the answer kept by
+        :class:`~memory_api.store.session_memo.SessionMemo` (encoding it is a Session start's
+        largest single cost). Anything else is built in a worker thread.
         """
         workspace = _checked_session_start(project, agent_id, body.workspace)
         record = self.agents.cached(project, agent_id)

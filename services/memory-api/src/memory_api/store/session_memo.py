@@ -75,8 +75,9 @@ SESSION_BYTES_KEPT = 16 * 1024 * 1024
 again): the memo stays within ~32 MB."""
 
 Probe = tuple[int, ...] | None
-"""What one probed path looked like: None (missing), a folder's ``(dev, ino, mode)``, or a
-file's :data:`~memory_api.store.stat_cache.FileKey`."""
+"""What one probed path looked like: None (missing), a folder's ``(dev, ino, mode)`` (with its
+``mtime_ns`` and ``ctime_ns`` in a build's :func:`_snapshot`), or a file's
+:data:`~memory_api.store.stat_cache.FileKey`."""
 
 _SYMLINK: Probe = (-1,)
 """The probe of a symlink: never kept (its target could change without the link changing)."""
@@ -110,8 +111,9 @@ def _size(kept: _Kept) -> int:
 def _unchanged(paths: tuple[tuple[str, bool], ...], probes: tuple[Probe, ...]) -> bool:
     """Whether every path gives its kept probe now; stops at the first that does not.
 
-    :func:`_probes` inlined, as a warm Session start's largest cost after sending the answer: a
-    kept probe is never a symlink's, so a path that is one now differs in its mode or inode.
+    :func:`_snapshot` and :func:`_kept_probes` inlined: where no ticket is armed this is a warm
+    Session start's largest cost after sending the answer. A kept probe is never a symlink's,
+    so a path that is one now differs in its mode or inode.
     """
     lstat = os.lstat
     for (path, is_file), probe in zip(paths, probes, strict=True):
@@ -157,11 +159,11 @@ def _anchored(folder: str, probe: Probe) -> bool:
             info = os.fstat(fd)
         finally:
             os.close(fd)
-        return (info.st_dev, info.st_ino, info.st_mode) == probe
-    opened = opened_real_path(folder, folder=True)
-    if opened is None or opened[0] != folder:
-        return False
-    info = opened[1]
+    else:
+        opened = opened_real_path(folder, folder=True)
+        if opened is None or opened[0] != folder:
+            return False
+        info = opened[1]
     return (info.st_dev, info.st_ino, info.st_mode) == probe
 
 
@@ -221,12 +223,6 @@ def _kept_probes(shot: tuple[Probe, ...], paths: tuple[tuple[str, bool], ...]) -
         probe if is_file or probe is None or probe == _SYMLINK else probe[:3]
         for probe, (_, is_file) in zip(shot, paths, strict=True)
     )
-
-
-def _probes(paths: tuple[tuple[str, bool], ...]) -> tuple[Probe, ...]:
-    """The probes of ``paths`` now, as an answer keeps them (:func:`_snapshot`, folders'
-    times left out)."""
-    return _kept_probes(_snapshot(paths), paths)
 
 
 def _racy(shot: tuple[Probe, ...], paths: tuple[tuple[str, bool], ...], *, folders: bool) -> bool:
