@@ -21,9 +21,18 @@ PROMPT_TAB = "/#/projects/demo/agents/demo/prompt"
 
 
 def open_memory_tab(page: Page) -> None:
-    """Go to the demo agent's Memory tab and wait until the user scope's rows are shown."""
+    """Go to the demo agent's Memory tab and wait until the user scope's rows are shown and
+    every expanded group has stopped loading (see :func:`wait_groups_settled`)."""
     page.goto(MEMORY_TAB)
     expect(user_group(page).locator(".row").first).to_be_visible()
+    wait_groups_settled(page)
+
+
+def wait_groups_settled(page: Page) -> None:
+    """Wait until no group body is ``aria-busy``: every expanded group has its listing and has
+    rendered all its rows. Until then a group above can still grow and move the rows below it
+    from under a click."""
+    expect(page.locator(".group-body[aria-busy]")).to_have_count(0)
 
 
 def user_group(page: Page) -> Locator:

@@ -64,3 +64,36 @@ def test_w5_thousands_of_rows_are_all_rendered_and_reachable(
     # Collapsing such a group is instant and remembered like any other.
     group_toggle(group).click()
     expect(group.locator(".group-body")).to_be_hidden()
+
+
+BUSY_LOG = """
+window.busyLog = [];
+new MutationObserver((records) => {
+  for (const record of records) {
+    const body = record.target;
+    const list = body.querySelector("ul.rows");
+    window.busyLog.push({
+      scope: body.closest(".group").dataset.scope,
+      busy: body.getAttribute("aria-busy"),
+      rows: list.children.length,
+      total: list.dataset.total ?? null,
+    });
+  }
+}).observe(document, { subtree: true, attributes: true, attributeFilter: ["aria-busy"] });
+"""
+"""Logs every change of a group body's ``aria-busy``, with its rows at that moment."""
+
+
+def test_w5_a_group_is_busy_until_its_last_row_is_rendered(page: Page, service: Service) -> None:
+    key = _seed_huge_scope(service)
+    page.add_init_script(BUSY_LOG)
+    page.goto(MEMORY_TAB)
+    group = workspace_group(page, "monorepo")
+    expect(group.locator("ul.rows")).to_have_attribute("data-rendered", str(FILES), timeout=30_000)
+    expect(group.locator(".group-body")).not_to_have_attribute("aria-busy", "true")
+
+    log = [entry for entry in page.evaluate("window.busyLog") if entry["scope"] == key]
+    assert log[0]["busy"] == "true" and log[0]["rows"] < FILES
+    assert log[-1] == {"scope": key, "busy": None, "rows": FILES, "total": str(FILES)}
+    early = [entry for entry in log if entry["busy"] is None and entry["rows"] < FILES]
+    assert early == [], "the group stopped being busy before its last row was rendered"

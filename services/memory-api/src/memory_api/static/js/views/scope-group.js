@@ -225,6 +225,7 @@ export class ScopeGroup {
   async reload() {
     const { project, agent } = this.tab.view;
     this.loading = true;
+    this.setBusy(true);
     if (this.files === null) {
       replace(
         this.note,
@@ -247,9 +248,19 @@ export class ScopeGroup {
           errorBox(`Could not load this scope: ${error.detail}`, () => this.reload()),
         ),
       );
+      this.setBusy(false);
     } finally {
       this.loading = false;
     }
+  }
+
+  /**
+   * Mark the group's body busy (`aria-busy`) while its rows load and render in chunks, so
+   * assistive technology (and the browser tests) wait for a list that has stopped moving.
+   */
+  setBusy(busy) {
+    if (busy) this.body.setAttribute("aria-busy", "true");
+    else this.body.removeAttribute("aria-busy");
   }
 
   /** Topics passing the filter box. */
@@ -265,6 +276,7 @@ export class ScopeGroup {
 
   renderRows() {
     if (this.files === null) return;
+    this.setBusy(true);
     this.tools.hidden = this.files.length < FILTER_FROM;
     const files = this.visibleFiles();
     const token = ++this.renderToken;
@@ -277,6 +289,7 @@ export class ScopeGroup {
           ? `No memories in this scope yet. Use Add, or let the agent save one in a chat.`
           : `No memory matches “${this.filterInput.value.trim()}”.`;
       replace(this.note, h("p", { class: "group-note", text: empty }));
+      this.setBusy(false);
       return;
     }
     replace(this.note);
@@ -292,6 +305,7 @@ export class ScopeGroup {
       this.list.dataset.rendered = String(end);
       if (first) this.keys.reset();
       if (end < files.length) setTimeout(step, 0);
+      else this.setBusy(false);
     };
     step();
   }
