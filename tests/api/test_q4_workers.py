@@ -20,8 +20,10 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import filelock
 import psutil
 import pytest
+from memory_api.store.locks import lock_name
 from memory_api.workers import CRASH_WINDOW_S, REUSE_PORT
 
 from tests.api.conftest import AGENT, PROJECT, AgentHome, file_url, memory_url, write_topic
@@ -131,17 +133,80 @@ async def test_q4_a_worker_that_dies_is_replaced_and_sigterm_stops_every_worker(
 async def test_q4_ctrl_c_stops_every_worker_gracefully_and_logs_no_error(
     served: ServedProcess,
 ) -> None:
-    """A terminal's Ctrl+C sends SIGINT to the supervisor and every worker at once; the
-    supervisor then passes SIGTERM on. That second signal must not break off the graceful
-    shutdown the first one started (it did, with a "worker failed" traceback)."""
+    """A terminal's Ctrl+C sends SIGINT to the supervisor and every worker at once (its process
+    group); the supervisor then passes SIGTERM on. That second signal must not break off the
+    graceful shutdown the first one started (it did, with a "worker failed" traceback)."""
     workers = _workers(served)
     assert len(workers) == 2
-    for pid in (served.process.pid, *(worker.pid for worker in workers)):
-        os.kill(pid, signal.SIGINT)
+    os.killpg(served.process.pid, signal.SIGINT)  # the service leads its own process group
     assert await asyncio.to_thread(served.process.wait, 30) == 0
     assert not any(worker.is_running() for worker in workers)
     log = served.log_text()
     assert "Traceback" not in log and "ERROR" not in log, log
+
+
+async def test_q4_a_request_in_flight_at_ctrl_c_still_gets_its_answer(
+    served: ServedProcess, data_dir: Path
+) -> None:
+    """Graceful means the request a worker is serving when the stop comes is finished, then the
+    worker exits; the listening sockets close at once, so a new connection is refused. Here the
+    request is an agent PATCH waiting for the agent's lock, which the test holds meanwhile."""
+    config = f"/api/projects/{PROJECT}/agents/{AGENT}/config"
+    async with aiohttp.ClientSession(served.base_url) as http:
+        async with http.post(
+            f"/api/projects/{PROJECT}/agents", json={"id": AGENT, "name": "Coder"}
+        ) as response:
+            assert response.status == 201, await response.text()
+        lock = filelock.FileLock(data_dir / "locks" / f"{lock_name('agent', AGENT)}.lock")
+        with lock:
+            patch = asyncio.ensure_future(http.patch(config, json={"name": "Renamed"}))
+            await asyncio.sleep(0.3)  # a worker has the PATCH, waiting for the lock
+            assert not patch.done()
+            os.killpg(served.process.pid, signal.SIGINT)
+            await asyncio.sleep(0.3)  # the stop has begun: the listening sockets are closed
+            host, port = served.base_url.removeprefix("http://").split(":")
+            with pytest.raises(ConnectionRefusedError):
+                await asyncio.open_connection(host, int(port))
+        async with await patch as response:
+            assert response.status == 200, await response.text()
+            assert (await response.json())["name"] == "Renamed"
+
+    assert await asyncio.to_thread(served.process.wait, 30) == 0
+    assert "Traceback" not in served.log_text()
+
+
+async def test_q4_signals_repeated_all_through_the_shutdown_leave_no_traceback(
+    served: ServedProcess,
+) -> None:
+    """Ctrl+C held down, or pressed again while the service stops: SIGINT and SIGTERM keep
+    coming to every process until it is gone, also while a worker closes its event loop (a
+    signal then printed an ``EBADF`` "signal wakeup fd" traceback) and after it did (Python's
+    own SIGINT handler is back then: a ``KeyboardInterrupt`` "worker failed")."""
+    processes = [psutil.Process(served.process.pid), *_workers(served)]
+    assert len(processes) == 3
+    await asyncio.to_thread(_signal_until_gone, processes)
+    assert served.process.wait(30) == 0
+    log = served.log_text()
+    assert "Traceback" not in log and "ERROR" not in log, log
+
+
+def _signal_until_gone(processes: list[psutil.Process]) -> None:
+    """Send SIGINT and SIGTERM in turn to each of ``processes`` (psutil checks that the pid is
+    still the same process) every 0.2 ms until none is left."""
+    signals = [signal.SIGINT, signal.SIGTERM]
+    deadline = time.monotonic() + 30
+    sent = 0
+    while processes and time.monotonic() < deadline:
+        for process in list(processes):
+            try:
+                if process.status() == psutil.STATUS_ZOMBIE:
+                    raise psutil.NoSuchProcess(process.pid)
+                process.send_signal(signals[sent % 2])
+            except psutil.NoSuchProcess:
+                processes.remove(process)
+        sent += 1
+        time.sleep(0.0002)
+    assert processes == [], "still running after 30 s of signals"
 
 
 async def test_q4_workers_stop_by_themselves_when_the_supervisor_is_killed(

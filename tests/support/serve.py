@@ -124,7 +124,11 @@ def serve(
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with log_path.open("wb") as sink:
         process = subprocess.Popen(
-            [venv_bin("memory-api"), "serve"], env=full_env, stdout=sink, stderr=subprocess.STDOUT
+            [venv_bin("memory-api"), "serve"],
+            env=full_env,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group, as in a terminal (os.killpg)
         )
     served = ServedProcess(f"http://127.0.0.1:{port}", data_dir, process, log_path, full_env)
     deadline = time.monotonic() + ready_wait_s

@@ -27,7 +27,6 @@ import dataclasses
 import errno
 import gc
 import logging
-import signal
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -47,6 +46,7 @@ from memory_api.http.auth import BindRefused, bind_decision
 from memory_api.http.logs import ACCESS_LOGGER, AccessLogger, configure_logging
 from memory_api.routes.agents import agent_summaries
 from memory_api.settings import MAX_WORKERS, Settings, SettingsError
+from memory_api.stop_signals import GracefulStop, block_stop_signals
 from memory_api.store.agents import AgentStore
 from memory_api.stores import build_stores, prepare_data_dir
 from memory_api.transfer.console import import_progress, print_export, print_import
@@ -118,55 +118,32 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _run_app(settings: Settings, **where: Any) -> None:
-    """Run one application until SIGTERM/SIGINT (graceful: in-flight requests finish).
+    """Run one application until SIGTERM/SIGINT (graceful: in-flight requests finish; the
+    signals are taken as :mod:`memory_api.stop_signals` says). Call it before this process
+    starts any thread, or with SIGTERM and SIGINT already blocked in those it started (a worker).
 
     What exists once the app is built (every module, class and function: most of the objects
     the collector tracks) is moved out of the collector's reach with ``gc.freeze()``: a full
     collection then walks only what requests made since, not the whole heap. Without it one
     took 12–32 ms under load (timed with ``gc.callbacks``), stalling every request in flight.
     """
+    block_stop_signals()  # before any thread starts; GracefulStop takes them
     return_large_blocks_to_os()  # RSS stays flat as the indexes read grow (see the module)
     app = create_app(settings)
     gc.collect()  # nothing that is already garbage gets frozen
     gc.freeze()
     loop = asyncio.new_event_loop()
-    _stop_once_on_signal(loop)
+    GracefulStop(loop)
     web.run_app(
         app,
         **where,
         loop=loop,
-        handle_signals=False,  # _stop_once_on_signal's handlers instead of aiohttp's
+        handle_signals=False,  # GracefulStop takes the signals (see memory_api.stop_signals)
         access_log_class=AccessLogger,
         access_log=logging.getLogger(ACCESS_LOGGER),
         shutdown_timeout=SHUTDOWN_TIMEOUT,
         print=lambda message: logger.info("%s", message.strip()),
     )
-
-
-def _stop_once_on_signal(loop: asyncio.AbstractEventLoop) -> None:
-    """Make SIGTERM and SIGINT end ``web.run_app`` on ``loop`` gracefully, once.
-
-    aiohttp's own handlers raise ``web.GracefulExit`` at every signal, also during the graceful
-    shutdown the first one started, which then breaks off with a traceback. With workers that
-    happens at every Ctrl+C: the terminal sends SIGINT to the supervisor and every worker alike,
-    and the supervisor passes SIGTERM on. A later signal is ignored here: in-flight requests
-    still finish, within ``SHUTDOWN_TIMEOUT``. (Where the loop has no signal handlers, Windows,
-    Python's own SIGINT handling stays.)
-    """
-    stopping = False
-
-    def stop() -> None:
-        nonlocal stopping
-        if stopping:
-            return
-        stopping = True
-        raise web.GracefulExit
-
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        try:
-            loop.add_signal_handler(signum, stop)
-        except NotImplementedError:  # pragma: no cover - Windows
-            return
 
 
 def page_url(host: str, port: int, fragment: str = "") -> str:

@@ -33,6 +33,8 @@ import time
 from collections.abc import Callable
 from types import FrameType
 
+from memory_api.stop_signals import STOP_SIGNALS
+
 __all__ = ["CRASH_WINDOW_S", "REUSE_PORT", "WorkerPort", "bind_listener", "supervise"]
 
 logger = logging.getLogger(__name__)
@@ -115,22 +117,21 @@ def _watch_parent(parent: int) -> None:
 
 
 def _spawn(run_worker: Callable[[], int]) -> int:
-    # Signals stay blocked across the fork: a SIGTERM arriving before the worker has dropped
-    # the supervisor's handlers waits, and then ends the fresh worker like any other.
-    stop_signals = {signal.SIGTERM, signal.SIGINT}
+    # The stop signals are blocked across the fork and stay blocked in the worker, in all its
+    # threads: it takes them with sigwait (memory_api.stop_signals), so one arriving before the
+    # worker runs its app waits, and then ends the fresh worker like any other.
     supervisor = os.getpid()  # taken before the fork: it may be gone before the worker runs
-    signal.pthread_sigmask(signal.SIG_BLOCK, stop_signals)
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
     try:
         pid = os.fork()
     except OSError:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
         raise
     if pid != 0:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
-    else:  # the worker: default signal handling, its own loop, never returns
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+    else:  # the worker: none of the supervisor's handlers, its own loop, never returns
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.SIG_DFL)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
         threading.Thread(target=_watch_parent, args=(supervisor,), daemon=True).start()
         status = 1
         try:
@@ -160,7 +161,13 @@ def _add(workers: dict[int, float], pid: int, stopping: list[int]) -> None:
 
 def supervise(count: int, run_worker: Callable[[], int]) -> int:
     """Fork ``count`` workers running ``run_worker`` (which serves and returns an exit status)
-    and wait for them; returns 0 after a requested stop, 1 when a worker crashed at once."""
+    and wait for them; returns 0 after a requested stop, 1 when a worker crashed at once.
+
+    ``run_worker`` starts with SIGTERM and SIGINT blocked (see
+    :func:`memory_api.stop_signals.block_stop_signals`). This process, which must have no other
+    thread, takes them with a handler while it supervises and returns with them blocked: it is
+    ending, and a late Ctrl+C must not raise ``KeyboardInterrupt`` on the way out.
+    """
     stopping: list[int] = []
 
     def on_signal(signum: int, _frame: FrameType | None) -> None:
@@ -168,7 +175,7 @@ def supervise(count: int, run_worker: Callable[[], int]) -> int:
         _stop_all(workers, signal.SIGTERM)
 
     workers: dict[int, float] = {}
-    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
+    previous = {sig: signal.signal(sig, on_signal) for sig in STOP_SIGNALS}
     try:
         for _ in range(count):
             _add(workers, _spawn(run_worker), stopping)
@@ -192,5 +199,8 @@ def supervise(count: int, run_worker: Callable[[], int]) -> int:
             _add(workers, _spawn(run_worker), stopping)
         return status
     finally:
+        # Blocked first: a signal caught but not yet handled is handled (by on_signal) when the
+        # mask call returns, and none can be caught while the handlers are swapped back.
+        signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
         for sig, handler in previous.items():
             signal.signal(sig, handler)
