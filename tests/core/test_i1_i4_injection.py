@@ -171,7 +171,7 @@ index_text = st.lists(
 ).map(lambda lines: "\n".join(lines))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(user_index=index_text, workspace_index=index_text | st.none())
 def test_i4_caps_hold_for_any_indexes(user_index: str, workspace_index: str | None) -> None:
     result = cap_indexes(user_index, workspace_index, workspace_key=KEY)
@@ -199,7 +199,7 @@ def test_i4_caps_hold_for_any_indexes(user_index: str, workspace_index: str | No
     assert total <= CHAR_CAP
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(
     small=st.lists(st.integers(min_value=0, max_value=200), min_size=1, max_size=40),
     huge_lines=st.integers(min_value=0, max_value=400),

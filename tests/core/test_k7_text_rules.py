@@ -154,7 +154,7 @@ def test_k7_each_rule_agrees_with_its_spec_on_tricky_values(
 
 
 @pytest.mark.parametrize(("rule", "spec"), SPECS)
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(data=st.data())
 def test_k7_each_rule_agrees_with_its_spec_on_random_values(
     rule: TextRule, spec: Callable[[str], bool], data: st.DataObject

@@ -150,7 +150,7 @@ def test_k3_renaming_a_directory_gives_a_new_key_and_leaves_the_old_scope(tmp_pa
     assert workspace_memory_key(moved / "app") != old_key  # same basename, other path
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30)
 @given(name=path_parts.filter(lambda n: n not in ("", ".", "..")))
 def test_k3_key_is_symlink_invariant(name: str) -> None:
     with tempfile.TemporaryDirectory() as temp:
