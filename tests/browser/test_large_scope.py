@@ -8,7 +8,16 @@ import os
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.pages import MEMORY_TAB, Shot, group_toggle, workspace_group
+from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.pages import (
+    MEMORY_TAB,
+    PageFactory,
+    Shot,
+    group_toggle,
+    open_memory_tab,
+    row,
+    workspace_group,
+)
 from tests.browser.service import Service, write_topic
 
 pytestmark = pytest.mark.browser
@@ -97,3 +106,37 @@ def test_w5_a_group_is_busy_until_its_last_row_is_rendered(page: Page, service: 
     assert log[-1] == {"scope": key, "busy": None, "rows": FILES, "total": str(FILES)}
     early = [entry for entry in log if entry["busy"] is None and entry["rows"] < FILES]
     assert early == [], "the group stopped being busy before its last row was rendered"
+
+
+SETTLE = """async (button) => {
+  const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+  button.scrollIntoView({ block: "end" });
+  const ys = [button.getBoundingClientRect().y];
+  for (let i = 0; i < 4; i++) {
+    await frame();
+    ys.push(button.getBoundingClientRect().y);
+  }
+  return ys;
+}"""
+"""Scroll a button into view and return its top over the next four frames, in which rows that
+came near the view are laid out."""
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_w5_a_row_scrolled_into_view_stays_under_the_pointer(
+    open_page: PageFactory, service: Service, size: str
+) -> None:
+    """Rows far from view are laid out only when they come near (so thousands stay quick); a
+    row scrolled into view must not then move from under the pointer about to click it."""
+    _seed_huge_scope(service)
+    page = open_page(service, DESKTOP if size == "desktop" else PHONE)
+    open_memory_tab(page)
+    huge = workspace_group(page, "monorepo")
+    expect(huge.locator("ul.rows")).to_have_attribute("data-rendered", str(FILES), timeout=30_000)
+    targets = {
+        "a row of a small group": row(workspace_group(page, "shop-api"), "deploy-freeze.md"),
+        "a row deep in a scope of 3,000": row(huge, "fact-1000.md"),
+    }
+    for where, target in targets.items():
+        tops = target.get_by_role("button", name="View").evaluate(SETTLE)
+        assert max(tops) - min(tops) <= 2, f"{where} moved after it was scrolled into view: {tops}"
