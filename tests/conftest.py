@@ -9,7 +9,7 @@ from memory_core.swap import shield_from_sigio
 settings.register_profile("suite", deadline=None)
 settings.load_profile("suite")
 """Hypothesis checks properties, never time: its default 200 ms deadline per example is a
-timed assertion, and it failed a property test on a busy CI machine (the suite runs its
+timed assertion, and it failed a property test on a busy machine (the suite runs its
 files in parallel beside Chromium). Speed is measured by ``make bench``."""
 
 
