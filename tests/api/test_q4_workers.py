@@ -71,6 +71,14 @@ def _answering_pids(served: ServedProcess, method: str, path: str) -> set[int]:
     return pids
 
 
+async def _create_agent(http: aiohttp.ClientSession) -> None:
+    """Create the agent ``coder`` of project ``acme`` through the API (A-1)."""
+    async with http.post(
+        f"/api/projects/{PROJECT}/agents", json={"id": AGENT, "name": "Coder"}
+    ) as response:
+        assert response.status == 201, await response.text()
+
+
 async def _get_json(http: aiohttp.ClientSession, url: str) -> dict[str, Any]:
     async with http.get(url) as response:
         assert response.status == 200, await response.text()
@@ -86,9 +94,7 @@ async def test_q4_two_workers_answer_and_a_delete_through_one_is_seen_through_th
     home = AgentHome(data_dir=data_dir, project=PROJECT, id=AGENT, tmp=tmp_path)
     connector = aiohttp.TCPConnector(force_close=True)  # a fresh connection per request
     async with aiohttp.ClientSession(served.base_url, connector=connector) as http:
-        agents = f"/api/projects/{PROJECT}/agents"
-        async with http.post(agents, json={"id": AGENT, "name": "Coder"}) as response:
-            assert response.status == 201, await response.text()
+        await _create_agent(http)
         _, key = home.workspace("app")
         for name in ("one.md", "two.md"):
             write_topic(home.root / key, name)
@@ -153,10 +159,7 @@ async def test_q4_a_request_in_flight_at_ctrl_c_still_gets_its_answer(
     request is an agent PATCH waiting for the agent's lock, which the test holds meanwhile."""
     config = f"/api/projects/{PROJECT}/agents/{AGENT}/config"
     async with aiohttp.ClientSession(served.base_url) as http:
-        async with http.post(
-            f"/api/projects/{PROJECT}/agents", json={"id": AGENT, "name": "Coder"}
-        ) as response:
-            assert response.status == 201, await response.text()
+        await _create_agent(http)
         lock = filelock.FileLock(data_dir / "locks" / f"{lock_name('agent', AGENT)}.lock")
         with lock:
             patch = asyncio.ensure_future(http.patch(config, json={"name": "Renamed"}))

@@ -21,7 +21,6 @@ from tests.browser.pages import (
     row,
     user_group,
     viewer,
-    wait_groups_settled,
     wait_viewer_settled,
     workspace_group,
 )
@@ -96,7 +95,6 @@ def test_w6_axe_finds_nothing_serious_on_any_page_panel_or_modal(
 
     open_memory_tab(page)
     expect(workspace_group(page, "shop-api").locator(".row").first).to_be_visible()
-    wait_groups_settled(page)
     shot(page, f"w6-axe-memory-tab-{size}")
     _assert_clean(page, f"the Memory tab ({size})", exclude=SAMPLE_ROWS)
 

@@ -56,8 +56,7 @@ class GracefulStop:
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
-        self.requested = False
-        """True once a stop signal has reached the loop."""
+        self._requested = False
         threading.Thread(target=self._wait, name="stop-signals", daemon=True).start()
 
     def _wait(self) -> None:
@@ -69,8 +68,8 @@ class GracefulStop:
                 return
 
     def _stop(self, signum: int) -> None:
-        if self.requested:
+        if self._requested:
             return
-        self.requested = True
+        self._requested = True
         logger.info("%s: stopping once in-flight requests finish", signal.Signals(signum).name)
         raise web.GracefulExit
