@@ -20,9 +20,10 @@ from pathlib import Path
 
 import harness_memory
 import memory_core
-from memory_api.store.agents import AgentStore
+from memory_api.store.agents import AgentRecord, AgentStore
 from memory_api.store.locks import Locks
 from memory_api.store.memory import MemoryStore
+from memory_api.store.sessions import start_session
 
 from bench.perf_data import AGENT, PROJECT, BenchData
 from bench.perf_server import venv_bin
@@ -50,14 +51,17 @@ def median_ms(action: Callable[[], object], runs: int) -> float:
 def in_process_assembly(data: BenchData, runs: int) -> tuple[float, float]:
     """(Session-start assembly ms, raw read-and-join ms), medians of ``runs`` after a warm-up.
 
-    The assembly is :meth:`MemoryStore.assemble_session` for one Session start of the big
-    Workspace after a first one: with nothing changed on disk, the check that the kept answer
-    is current (``SessionMemo``: a ``realpath`` and ten ``lstat`` calls), as a warm request does.
+    The assembly is :func:`~memory_api.store.sessions.start_session` for one Session start of
+    the big Workspace after a first one, through the store's stat-keyed file cache, as the
+    worker thread of a warm request runs it.
     """
     store = MemoryStore(data.data_dir, AgentStore(data.data_dir, Locks(data.data_dir / "locks")))
     record = asyncio.run(store.agents.get(PROJECT, AGENT))
     workspace = str(data.big_workspace)
-    assemble = store.assemble_session
+
+    def assemble(record: AgentRecord, workspace: str) -> object:
+        return start_session(store.app_data_dir, record, workspace, store.files)
+
     assemble(record, workspace)
 
     def raw() -> str:

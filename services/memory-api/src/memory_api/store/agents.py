@@ -38,7 +38,6 @@ from memory_api.defaults import default_template
 from memory_api.errors import BadRequest, Conflict, NotFound, PreconditionFailed, ServiceError
 from memory_api.store.containment import NotRegularFileError, read_regular
 from memory_api.store.locks import Locks, lock_name
-from memory_api.store.stat_cache import StatCache, file_key
 
 __all__ = [
     "AGENT_FILE",
@@ -53,8 +52,6 @@ logger = logging.getLogger(__name__)
 
 AGENT_FILE = "agent.json"
 AGENT_READ_CAP = 64 * 1024 * 1024
-AGENTS_CACHED = 4096
-"""Parsed ``agent.json`` files kept by file key (each a few KiB), for :meth:`AgentStore.cached`."""
 """Bytes of ``agent.json`` read at most: far above a config of three 1 MiB texts."""
 
 
@@ -173,10 +170,6 @@ class AgentStore:
     def __init__(self, data_dir: Path, locks: Locks) -> None:
         self.data_dir = data_dir
         self.locks = locks
-        self._records: StatCache[str, AgentRecord] = StatCache(max_entries=AGENTS_CACHED)
-        # agent id -> its agent.json path as a string: building the Path (and checking the id)
-        # cost more than the stat that :meth:`cached` makes of it on every Session start.
-        self._paths: dict[str, str] = {}
 
     # --- reading ------------------------------------------------------------------------------
 
@@ -192,7 +185,7 @@ class AgentStore:
         """
         path = self._file(agent_id)
         try:
-            raw, info = read_regular(path, AGENT_READ_CAP + 1, follow_symlinks=True)
+            raw, _ = read_regular(path, AGENT_READ_CAP + 1, follow_symlinks=True)
         except (FileNotFoundError, NotADirectoryError):
             return None
         except NotRegularFileError:
@@ -208,31 +201,7 @@ class AgentStore:
             raise UnreadableAgent(
                 f"the stored settings of agent {agent_id!r} are larger than {AGENT_READ_CAP} bytes"
             )
-        record = _parse(raw, agent_id)
-        self._records.put(os.fspath(path), file_key(info), record)
-        return record
-
-    def cached(self, project: str, agent_id: str) -> AgentRecord | None:
-        """The agent of checked ids as last read, if ``agent.json`` is unchanged since; else None.
-
-        One ``stat`` (following a symlink, as the read does) and no read, so the event loop
-        may call it: a warm Session start needs no worker thread for its agent. None means
-        "ask :meth:`load`" (never read, changed, gone, or of another project), not "no agent".
-        """
-        path = self._paths.get(agent_id)
-        if path is None:
-            path = os.fspath(self._file(agent_id))
-            if len(self._paths) >= AGENTS_CACHED:
-                self._paths.clear()
-            self._paths[agent_id] = path
-        try:
-            info = os.stat(path)  # noqa: PTH116 - no Path per request
-        except OSError:
-            return None
-        record = self._records.get(path, file_key(info))
-        if record is None or record.project != project:
-            return None
-        return record
+        return _parse(raw, agent_id)
 
     def load(self, project: str, agent_id: str) -> AgentRecord:
         """The blocking :meth:`get` of checked ids, for callers already in a worker thread (one
