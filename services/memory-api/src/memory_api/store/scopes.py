@@ -33,10 +33,8 @@ from memory_api.store.containment import (
     real_child,
     real_path,
 )
-from memory_api.store.stat_cache import FileKey, file_key
 
 __all__ = [
-    "Fingerprint",
     "IndexText",
     "Marker",
     "TopicEntry",
@@ -46,7 +44,6 @@ __all__ = [
     "read_marker",
     "refused_entries",
     "scan_topics",
-    "scope_fingerprint",
     "scope_real_dir",
     "topic_entry",
 ]
@@ -208,33 +205,6 @@ def scan_topics(root: Path, scope: Path) -> list[TopicEntry]:
             topics.append(found)
     topics.sort(key=lambda topic: topic.file)
     return topics
-
-
-Fingerprint = tuple[FileKey, tuple[tuple[str, FileKey], ...]]
-"""A scope dir's own file key and ``(name, file key)`` of every entry in it, sorted by name."""
-
-
-def scope_fingerprint(scope: Path) -> Fingerprint | None:
-    """The version of everything in the real ``scope`` dir: one ``scandir`` and an ``lstat``
-    per entry (topic files, ``MEMORY.md``, ``.workspace`` and any other).
-
-    Equal fingerprints mean no file in it was added, removed, replaced or written (Q-4). None
-    when an entry is a symlink (its target's version is elsewhere) or something cannot be
-    listed or stat'ed: such a scope is simply judged afresh each time. Blocking.
-    """
-    try:
-        own = file_key(scope.stat())
-        items: list[tuple[str, FileKey]] = []
-        with os.scandir(scope) as listing:
-            for entry in listing:
-                info = entry.stat(follow_symlinks=False)
-                if stat.S_ISLNK(info.st_mode):
-                    return None
-                items.append((entry.name, file_key(info)))
-    except OSError:
-        return None
-    items.sort()
-    return own, tuple(items)
 
 
 def topic_entry(root: Path, scope: Path, name: str) -> TopicEntry | None:
