@@ -42,10 +42,10 @@ from memory_api.errors import NotFound
 from memory_api.store.containment import OutsideMemoryRoot
 from memory_api.store.scope_files import ScopeFiles, ScopeIndex
 from memory_api.store.scopes import (
+    ScopeListing,
     TopicEntry,
     list_scopes,
-    refused_entries,
-    scan_topics,
+    scan_scope,
     scope_real_dir,
     topic_entry,
 )
@@ -123,12 +123,13 @@ class ScopeAnswers:
     def _lint(
         self,
         key: str,
-        paths: tuple[Path, Path],
+        refused: list[tuple[str, str]],
         index: ScopeIndex | None,
         loaded: list[_Loaded],
         user_index: str | None,
     ) -> list[Finding]:
-        """``lint_scope`` of the scope (``paths`` = real root and scope), topics from the cache.
+        """``lint_scope`` of the scope (``refused``: its entries never read), topics from the
+        cache.
 
         The scope-level findings come from ``lint_scope`` with no topics (the index's facts kept
         with its version); then, in its order, the naming convention, dangling ``[[links]]``
@@ -141,7 +142,7 @@ class ScopeAnswers:
             [],
             files,
             companion_index=None if key == USER_SCOPE else user_index,
-            refused=refused_entries(*paths),
+            refused=refused,
             partial=index.read.partial if index is not None else None,
             facts=index.facts() if index is not None else None,
         )
@@ -164,14 +165,15 @@ class ScopeAnswers:
 
         ``index`` is the scope's own index as read, ``user_index`` the user scope's text.
         """
-        loaded = self._load(scan_topics(root, scope))
+        listing = scan_scope(root, scope)
+        loaded = self._load(listing.topics)
         times = [item.mtime_ns for item in loaded]
         if index is not None:
             times.append(index.read.stat.st_mtime_ns)
         with contextlib.suppress(OSError):
             times.append(scope.stat().st_mtime_ns)  # a file created or deleted is activity too
         newest = max(times, default=0)
-        findings = self._lint(key, (root, scope), index, loaded, user_index)
+        findings = self._lint(key, listing.refused, index, loaded, user_index)
         counts = Counter(f.code for f in findings)
         severities = Counter(f.severity for f in findings)
         if key == USER_SCOPE:
@@ -216,12 +218,12 @@ class ScopeAnswers:
         return user + [summary for _, summary in workspaces]
 
     def _scope_findings(
-        self, root: Path, scope: Path, key: str, loaded: list[_Loaded]
+        self, root: Path, scope: Path, key: str, listing: ScopeListing, loaded: list[_Loaded]
     ) -> list[Finding]:
-        """The scope's whole lint (T-5), as the index view reports it."""
+        """The scope's whole lint (T-5), as the listing and a file's answer report it."""
         index = self.files.read(root, scope)
         user_index = None if key == USER_SCOPE else self._user_index_text(root)
-        return self._lint(key, (root, scope), index, loaded, user_index)
+        return self._lint(key, listing.refused, index, loaded, user_index)
 
     def _user_index_text(self, root: Path) -> str | None:
         """The user index's text, the companion of every Workspace index (I-4), or None."""
@@ -231,9 +233,10 @@ class ScopeAnswers:
 
     def topic_list(self, root: Path, scope: Path, key: str) -> TopicList:
         """Every topic file of the scope, sorted by file name, and the scope's lint (A-5)."""
-        loaded = self._load(scan_topics(root, scope))
+        listing = scan_scope(root, scope)
+        loaded = self._load(listing.topics)
         files = [self._listed(item) for item in loaded]
-        findings = self._scope_findings(root, scope, key, loaded)
+        findings = self._scope_findings(root, scope, key, listing, loaded)
         return TopicList(scope=key, files=files, findings=findings)
 
     def topic_file(
@@ -251,7 +254,8 @@ class ScopeAnswers:
         item = loaded[0]
         body = _masked(item.topic.body, reveal) or ""
         summary = _topic_summary(item, reveal=reveal)
-        findings = self._scope_findings(root, scope, key, self._load(scan_topics(root, scope)))
+        listing = scan_scope(root, scope)
+        findings = self._scope_findings(root, scope, key, listing, self._load(listing.topics))
         return TopicFile(
             **msgspec.structs.asdict(summary),
             body=body,
@@ -284,12 +288,13 @@ class ScopeAnswers:
             IndexLine(number=number, text=line, kept=number in kept)
             for number, line in enumerate(index_lines(text or ""), start=1)
         ]
-        loaded = self._load(scan_topics(root, scope))
+        listing = scan_scope(root, scope)
+        loaded = self._load(listing.topics)
         return IndexView(
             scope=key,
             exists=index is not None,
             raw=text or "",
             lines=lines,
             manifest=capped.manifest,
-            findings=self._lint(key, (root, scope), index, loaded, user_index),
+            findings=self._lint(key, listing.refused, index, loaded, user_index),
         )

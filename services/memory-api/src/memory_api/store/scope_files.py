@@ -24,7 +24,6 @@ from memory_core import layout
 from memory_core.index_facts import IndexFacts, index_facts
 from memory_core.injection import PreparedIndex, prepare_index
 
-from memory_api.store.containment import is_within, real_child
 from memory_api.store.scopes import IndexText, Marker, read_index_text, read_marker
 from memory_api.store.stat_cache import StatCache, file_key
 
@@ -61,6 +60,15 @@ class ScopeIndex:
         return self._facts
 
 
+def _regular(path: Path) -> os.stat_result | None:
+    """The ``lstat`` of ``path`` when it is a regular file (no symlink), else None."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    return info if stat.S_ISREG(info.st_mode) else None
+
+
 def _weight(entry: ScopeIndex) -> int:
     return len(entry.text) * 2  # the text and, once prepared, its lines
 
@@ -82,18 +90,15 @@ class ScopeFiles:
     def marker(self, root: Path, scope: Path, key: str) -> Marker:
         """:func:`~memory_api.store.scopes.read_marker` of the real ``scope``, the file judged
         once per version; ``orphaned`` (does the named Workspace still exist?) is asked anew."""
-        target = real_child(scope, layout.MARKER_FILE)
-        try:
-            info = target.lstat() if is_within(root, target) else None
-        except OSError:
-            info = None
-        if info is None or not stat.S_ISREG(info.st_mode):
-            return read_marker(root, scope, key)  # missing, odd or outside: judged each time
-        hit = self._markers.get((target, key), file_key(info))
+        path = scope / layout.MARKER_FILE
+        info = _regular(path)
+        if info is None:
+            return read_marker(root, scope, key)  # missing, a symlink or odd: judged each time
+        hit = self._markers.get((path, key), file_key(info))
         if hit is None:
             # Stored under the key seen before the read: a change in between makes a miss next.
             hit = read_marker(root, scope, key)
-            self._markers.put((target, key), file_key(info), hit)
+            self._markers.put((path, key), file_key(info), hit)
         if hit.path is None:
             return hit
         # os.path.exists: a path the OS cannot even look up (too long) is gone, not an error
@@ -101,24 +106,22 @@ class ScopeFiles:
 
     def read(self, root: Path, scope: Path) -> ScopeIndex | None:
         """:func:`~memory_api.store.scopes.read_index_text` of the real ``scope`` under the real
-        ``root``, from the cache while the file is unchanged; None when there is no index."""
-        target = real_child(scope, layout.INDEX_FILE)
-        if is_within(root, target):
-            try:
-                info = target.lstat()
-            except FileNotFoundError:
-                return None
-            except OSError:
-                info = None  # read_index_text below judges and logs it
-            if info is not None and stat.S_ISREG(info.st_mode):
-                hit = self._cache.get(target, file_key(info))
-                if hit is not None:
-                    return hit
-        found = read_index_text(root, scope)  # re-resolves and re-checks the path itself
+        ``root``, from the cache while the file is unchanged; None when there is no index.
+
+        Only an index that is a plain file (its own real path, as ``scope`` is real) is kept; a
+        symlinked one is resolved, checked and read on every request."""
+        path = scope / layout.INDEX_FILE
+        info = _regular(path)
+        if info is not None:
+            hit = self._cache.get(path, file_key(info))
+            if hit is not None:
+                return hit
+        found = read_index_text(root, scope)  # resolves and checks the path itself
         if found is None:
             return None
         entry = ScopeIndex(found)
-        self._cache.put(target, file_key(found.stat), entry)
+        if info is not None:
+            self._cache.put(path, file_key(found.stat), entry)
         return entry
 
     def prepared(self, root: Path, scope: Path | None) -> PreparedIndex:
