@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -24,6 +25,13 @@ __all__ = ["Server", "start", "venv_bin"]
 
 READY_WAIT_S = 60.0
 MIB = 1024 * 1024
+DOCKERFILE = Path(__file__).resolve().parents[1] / "deploy" / "Dockerfile"
+
+
+def deployed_malloc_env() -> dict[str, str]:
+    """glibc's malloc settings the service image sets (``MALLOC_*_`` in deploy/Dockerfile), so
+    the service is measured as it is deployed."""
+    return dict(re.findall(r"\b(MALLOC_\w+_)=(\d+)", DOCKERFILE.read_text(encoding="utf-8")))
 
 
 def venv_bin(name: str) -> str:
@@ -125,7 +133,7 @@ def start(data_dir: Path, log_dir: Path, workers: int | None = None) -> Server:
     """
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_API_")}
-    env |= {
+    env |= deployed_malloc_env() | {
         "MEMORY_API_DATA_DIR": str(data_dir),
         "MEMORY_API_HOST": "127.0.0.1",
         "MEMORY_API_PORT": str(port),

@@ -3,18 +3,13 @@
 The service keeps each index's lint facts with the version of the file they were found in
 (``memory_api.store.scope_files``). These tests change the index between requests the way an
 agent's tools do (append, edit a line in the middle) and check each answer; a Workspace's lint
-follows the user index beside it (I-4). ``return_large_blocks_to_os`` (Q-3: RSS flat as indexes
-grow) is checked here too.
+follows the user index beside it (I-4).
 """
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any
 
-import pytest
-from memory_api import allocator
 from memory_core import layout
 
 from tests.api.conftest import AgentHome, Client, memory_url, ok_json, write_topic
@@ -51,17 +46,6 @@ async def test_q4_listing_lint_follows_an_index_appended_to_and_edited(
     assert [(f["code"], f["line"]) for f in findings if f["code"] == "secret"] == [("secret", 3)]
 
 
-def test_q3_service_processes_return_large_blocks_to_the_os(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    monkeypatch.delenv("MALLOC_MMAP_THRESHOLD_", raising=False)
-    is_glibc = os.confstr("CS_GNU_LIBC_VERSION") is not None if hasattr(os, "confstr") else False
-    assert allocator.return_large_blocks_to_os() is is_glibc
-
-    monkeypatch.setenv("MALLOC_MMAP_THRESHOLD_", "65536")  # the operator's own setting stands
-    assert allocator.return_large_blocks_to_os() is False
-
-
 async def test_i4_a_workspace_lint_follows_the_user_index_beside_it(
     client: Client, agent: AgentHome
 ) -> None:
@@ -82,13 +66,3 @@ async def test_i4_a_workspace_lint_follows_the_user_index_beside_it(
     assert await not_injected() != []
     user_index.write_text("- a short user index again\n", encoding="utf-8")
     assert await not_injected() == []
-
-
-def test_q3_a_socket_read_buffer_stays_below_the_mmap_threshold() -> None:
-    """asyncio allocates ``max_size`` bytes for every ``recv``; below the threshold that block
-    comes from the heap instead of an ``mmap`` + ``mremap`` + ``munmap`` per request."""
-    import asyncio.selector_events
-
-    read_size = asyncio.selector_events._SelectorTransport.max_size  # type: ignore[attr-defined]
-    assert read_size == allocator.SOCKET_READ
-    assert read_size + 64 < allocator.MMAP_THRESHOLD <= allocator.TRIM_THRESHOLD

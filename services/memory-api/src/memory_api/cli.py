@@ -38,7 +38,6 @@ from memory_core.swap import shield_from_sigio
 from memory_core.template import read_template_file
 from memory_core.wire import AgentCreate
 
-from memory_api.allocator import return_large_blocks_to_os
 from memory_api.app import create_app
 from memory_api.demo import seed_demo
 from memory_api.errors import ServiceError
@@ -128,7 +127,6 @@ def _run_app(settings: Settings, **where: Any) -> None:
     took 12–32 ms under load (timed with ``gc.callbacks``), stalling every request in flight.
     """
     block_stop_signals()  # before any thread starts; GracefulStop takes them
-    return_large_blocks_to_os()  # RSS stays flat as the indexes read grow (see the module)
     app = create_app(settings)
     gc.collect()  # nothing that is already garbage gets frozen
     gc.freeze()
