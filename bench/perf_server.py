@@ -1,8 +1,8 @@
 """The service under test: ``memory-api serve`` as its own process on a free loopback port.
 
 :func:`start` returns once ``/readyz`` answers; :class:`Server` reports the peak and current
-resident memory of the whole process tree (the server and its worker processes) and stops it
-with SIGTERM like an operator would.
+resident memory and CPU time of the service process and stops it with SIGTERM like an operator
+would.
 """
 
 from __future__ import annotations
@@ -126,8 +126,8 @@ class Server:
             self.process.wait()
 
 
-def start(data_dir: Path, log_dir: Path, workers: int | None = None) -> Server:
-    """Start ``memory-api serve`` (``--workers`` when given) over ``data_dir``; wait for ready.
+def start(data_dir: Path, log_dir: Path) -> Server:
+    """Start ``memory-api serve`` over ``data_dir``; wait for ready.
 
     Raises RuntimeError with the log when the process dies or is not ready within 60 s.
     """
@@ -139,8 +139,6 @@ def start(data_dir: Path, log_dir: Path, workers: int | None = None) -> Server:
         "MEMORY_API_PORT": str(port),
     }
     command = [venv_bin("memory-api"), "serve"]
-    if workers is not None:
-        command += ["--workers", str(workers)]
     log_path = log_dir / f"serve-{port}.log"
     with log_path.open("wb") as sink:
         process = subprocess.Popen(  # noqa: S603 - our own console script

@@ -38,7 +38,7 @@ ACCESS_NOTE_KEY = web.RequestKey("access_note", str)
 """What a handler adds to its request's access line (:func:`note_access`)."""
 _SERVER_LOGGER = "aiohttp.server"
 _TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s[%(process)d]: %(message)s"
-"""Each line names its process: with ``serve --workers N`` several write to one stream."""
+"""Each line names its process: several service processes may write to one stream."""
 
 
 def configure_logging(log_format: LogFormat, level: str = "INFO") -> None:
