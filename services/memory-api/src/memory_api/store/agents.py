@@ -38,6 +38,7 @@ from memory_api.defaults import default_template
 from memory_api.errors import BadRequest, Conflict, NotFound, PreconditionFailed, ServiceError
 from memory_api.store.containment import NotRegularFileError, read_regular
 from memory_api.store.locks import Locks, lock_name
+from memory_api.store.stat_cache import StatCache, file_key
 
 __all__ = [
     "AGENT_FILE",
@@ -51,6 +52,8 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 AGENT_FILE = "agent.json"
+AGENTS_CACHED = 4096
+"""Parsed ``agent.json`` files kept by file version (each a few KiB)."""
 AGENT_READ_CAP = 64 * 1024 * 1024
 """Bytes of ``agent.json`` read at most: far above a config of three 1 MiB texts."""
 
@@ -170,6 +173,8 @@ class AgentStore:
     def __init__(self, data_dir: Path, locks: Locks) -> None:
         self.data_dir = data_dir
         self.locks = locks
+        # agent.json parsed, per file version (stat_cache): a Session start reads it each time
+        self._records: StatCache[str, AgentRecord] = StatCache(max_entries=AGENTS_CACHED)
 
     # --- reading ------------------------------------------------------------------------------
 
@@ -184,8 +189,17 @@ class AgentStore:
         :class:`UnreadableAgent`, naming the reason but never the path.
         """
         path = self._file(agent_id)
+        where = os.fspath(path)
         try:
-            raw, _ = read_regular(path, AGENT_READ_CAP + 1, follow_symlinks=True)
+            known = os.stat(where)  # noqa: PTH116 - follows a symlink, as the read does
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        except OSError:
+            known = None  # the read below names the reason
+        if known is not None and (hit := self._records.get(where, file_key(known))) is not None:
+            return hit
+        try:
+            raw, info = read_regular(path, AGENT_READ_CAP + 1, follow_symlinks=True)
         except (FileNotFoundError, NotADirectoryError):
             return None
         except NotRegularFileError:
@@ -201,7 +215,9 @@ class AgentStore:
             raise UnreadableAgent(
                 f"the stored settings of agent {agent_id!r} are larger than {AGENT_READ_CAP} bytes"
             )
-        return _parse(raw, agent_id)
+        record = _parse(raw, agent_id)
+        self._records.put(where, file_key(info), record)
+        return record
 
     def load(self, project: str, agent_id: str) -> AgentRecord:
         """The blocking :meth:`get` of checked ids, for callers already in a worker thread (one

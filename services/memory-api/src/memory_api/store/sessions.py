@@ -45,7 +45,7 @@ from memory_core.wire import (
 
 from memory_api.errors import BadRequest
 from memory_api.store.agents import AgentRecord
-from memory_api.store.containment import OutsideMemoryRoot, checked_memory_root, real_path
+from memory_api.store.containment import OutsideMemoryRoot, checked_memory_root
 from memory_api.store.exclusive import create_new_bytes
 from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scopes import create_scope_dir, scope_real_dir
@@ -180,14 +180,16 @@ def start_session(
 ) -> SessionStartResponse:
     """Prepare directories and build the A-9 answer for a Session of ``record`` in ``workspace``.
 
-    ``workspace`` must have passed :func:`check_workspace_path`; ``files`` is the service's
-    scope-file cache (None: a throw-away one, every index read and masked afresh). Raises
-    :class:`BadRequest` for a Workspace that is no directory (see :func:`check_real_workspace`) and
+    ``app_data_dir`` is the service's data dir as a real path (no symlink in it, as
+    :class:`~memory_api.store.memory.MemoryStore` keeps it); ``workspace`` must have passed
+    :func:`check_workspace_path`; ``files`` is the service's scope-file cache (None: a throw-away
+    one, every index read and masked afresh). Raises :class:`BadRequest` for a Workspace that is
+    no directory (see :func:`check_real_workspace`) and
     :class:`~memory_api.store.containment.OutsideMemoryRoot` (404) when the agent's memory root
     is redirected by a symlink.
     """
     real_workspace = check_real_workspace(workspace)
-    base = real_path(app_data_dir)
+    base = app_data_dir
     root = checked_memory_root(base, record.id)
     enabled = record.memory.enabled
     files = files if files is not None else ScopeFiles(max_entries=2)
