@@ -1,0 +1,286 @@
+"""The text side of search (S-1): what is indexed, what a query asks for, where it matched.
+
+Pure functions, no I/O. Words are what SQLite's ``unicode61`` tokenizer makes them (runs of
+letters, digits, marks and private-use characters; case and Latin diacritics folded), with one
+addition for the scripts written without spaces between words — Chinese, Japanese, Korean,
+Thai, Lao, Khmer, Myanmar (:data:`UNSPACED_SCRIPTS`): a run of those characters is indexed as its
+overlapping two-character pieces plus its last character, so ``用户周末喜欢`` is stored as
+``用户 户周 周末 末喜 喜欢 欢``. A query run of two or more characters becomes the phrase of its
+pieces (``成语接龙`` → ``"成语 语接 接龙"``), which FTS5 finds exactly where the run holds those
+characters in a row; one character becomes a prefix (``龙`` → ``"龙"*``), which finds it at any
+place. A run of such characters glued to Latin letters (``用Python写``) is split at the script
+change, so ``python`` finds it too.
+
+The highlighting is done here, on the stored text as written, by the same rules: a query word
+marks the words it equals (the last one of the query: those it starts), a run marks where it
+occurs in a run. Term frequencies and field lengths for the ranking (:mod:`.search_rank`) come
+from the same matches, so what is counted is what is shown.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+import regex
+from memory_core.wire import SnippetPart
+
+__all__ = [
+    "UNSPACED_SCRIPTS",
+    "Match",
+    "Query",
+    "Term",
+    "field_length",
+    "index_text",
+    "marked_parts",
+    "matches",
+    "parse_query",
+    "snippet",
+]
+
+UNSPACED_SCRIPTS = (
+    "Han",
+    "Hiragana",
+    "Katakana",
+    "Hangul",
+    "Bopomofo",
+    "Thai",
+    "Lao",
+    "Khmer",
+    "Myanmar",
+)
+"""Scripts whose words are not separated by spaces (Korean is, but its particles glue to the
+noun: ``서울에서`` holds ``서울``). By Unicode script extensions, so ``ー`` and ``々`` belong."""
+
+SNIPPET_CHARS = 140
+"""About how many characters a body snippet shows around the matches."""
+_LEAD_CHARS = 40
+"""How much text a snippet keeps before its first match."""
+
+_LETTER = r"\p{L}\p{N}\p{M}\p{Co}"
+_SCRIPTS = "".join(rf"\p{{scx={name}}}" for name in UNSPACED_SCRIPTS)
+_RUN = regex.compile(rf"[[{_LETTER}]&&[{_SCRIPTS}]]+", regex.V1)
+_WORD = regex.compile(rf"[[{_LETTER}]--[{_SCRIPTS}]]+", regex.V1)
+_PIECE = regex.compile(rf"(?P<run>{_RUN.pattern})|(?P<word>{_WORD.pattern})", regex.V1)
+_QUERY_WORD = regex.compile(rf"[{_LETTER}_]+", regex.V1)
+_SPACE = regex.compile(r"\s+")
+_FOLDED = regex.compile(r"[\u0300-\u036f]")  # what unicode61's remove_diacritics drops
+
+
+def _fold(word: str) -> str:
+    """A word as the tokenizer stores it: Latin diacritics removed, case folded."""
+    return unicodedata.normalize(
+        "NFC", _FOLDED.sub("", unicodedata.normalize("NFD", word))
+    ).casefold()
+
+
+def _pieces(run: str) -> str:
+    if len(run) == 1:
+        return f" {run} "
+    pairs = " ".join(run[i : i + 2] for i in range(len(run) - 1))
+    return f" {pairs} {run[-1]} "
+
+
+def index_text(text: str) -> str:
+    """The text FTS5 indexes for ``text``: every unspaced run as its pieces (see the module doc).
+
+    >>> index_text("用户周末 deploy")
+    ' 用户 户周 周末 末  deploy'
+    """
+    return _RUN.sub(lambda found: _pieces(found.group()), text)
+
+
+def field_length(text: str) -> int:
+    """The length of a field for BM25: its words plus the characters of its unspaced runs."""
+    return sum(len(found.group()) if found.group("run") else 1 for found in _PIECE.finditer(text))
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One thing every hit must hold: ``words`` in a row (folded), or ``run`` as a substring.
+
+    ``prefix``: the last word may be the start of a longer word (search as you type).
+    """
+
+    words: tuple[str, ...] = ()
+    run: str = ""
+    prefix: bool = False
+
+    @property
+    def fts(self) -> str:
+        """This term in FTS5 query syntax (a quoted phrase; ``*`` for a prefix)."""
+        if self.run:
+            if len(self.run) == 1:
+                return f'"{self.run}"*'
+            return '"' + " ".join(self.run[i : i + 2] for i in range(len(self.run) - 1)) + '"'
+        return '"' + " ".join(self.words) + '"' + ("*" if self.prefix else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """A parsed query: its terms, all required; ``fts`` the FTS5 MATCH expression."""
+
+    terms: tuple[Term, ...]
+
+    @property
+    def fts(self) -> str:
+        """Every term, all required (FTS5's implicit AND)."""
+        return " ".join(term.fts for term in self.terms)
+
+    def in_column(self, index: int, column: str) -> str:
+        """FTS5 syntax for term ``index`` found in ``column`` (for its document frequency)."""
+        return f"{{{column}}} : {self.terms[index].fts}"
+
+
+def parse_query(text: str) -> Query | None:
+    """The user's words as a :class:`Query`; None when ``text`` holds no word.
+
+    Never FTS5 syntax from the user: quotes, operators, column names and stars are just text.
+
+    >>> parse_query('deploy "notes').fts
+    '"deploy" "notes"*'
+    >>> parse_query("用Python写代码").fts
+    '"用"* "python" "写代 代码"'
+    >>> parse_query("?!") is None
+    True
+    """
+    terms: list[Term] = []
+    for word in _QUERY_WORD.findall(text):
+        for piece in _PIECE.finditer(word.replace("_", " ")):
+            if piece.group("run"):
+                terms.append(Term(run=piece.group()))
+            elif terms and terms[-1].words and word_continues(word, piece.start()):
+                previous = terms.pop()
+                terms.append(Term(words=(*previous.words, _fold(piece.group()))))
+            else:
+                terms.append(Term(words=(_fold(piece.group()),)))
+    if not terms:
+        return None
+    last = terms[-1]
+    if last.words:
+        terms[-1] = Term(words=last.words, prefix=True)
+    return Query(tuple(terms))
+
+
+def word_continues(word: str, start: int) -> bool:
+    """Whether the Latin piece at ``start`` of a query word follows another Latin piece across
+    an underscore (``feedback_prefers_uv`` is one phrase of three words, as the tokenizer sees
+    the name), not across a run of unspaced characters."""
+    return start > 0 and word[start - 1] == "_"
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """Where a term matched in a text: characters ``start`` to ``end``; ``term`` its index."""
+
+    start: int
+    end: int
+    term: int
+
+
+def matches(text: str, query: Query) -> list[Match]:
+    """Every place in ``text`` (as written) that one of the query's terms matches, in order."""
+    words: list[tuple[int, int, str]] = []
+    runs: list[tuple[int, str]] = []
+    for piece in _PIECE.finditer(text):
+        if piece.group("run"):
+            runs.append((piece.start(), piece.group()))
+        else:
+            words.append((piece.start(), piece.end(), _fold(piece.group())))
+    found: list[Match] = []
+    for number, term in enumerate(query.terms):
+        if term.run:
+            for offset, run in runs:
+                at = run.find(term.run)
+                while at >= 0:
+                    found.append(Match(offset + at, offset + at + len(term.run), number))
+                    at = run.find(term.run, at + 1)
+            continue
+        size = len(term.words)
+        for index in range(len(words) - size + 1):
+            if _words_match(words, index, term):
+                found.append(Match(words[index][0], words[index + size - 1][1], number))
+    found.sort(key=lambda match: (match.start, match.end))
+    return found
+
+
+def _words_match(words: list[tuple[int, int, str]], index: int, term: Term) -> bool:
+    last = len(term.words) - 1
+    for position, wanted in enumerate(term.words):
+        have = words[index + position][2]
+        if have != wanted and not (term.prefix and position == last and have.startswith(wanted)):
+            return False
+    return True
+
+
+def marked_parts(
+    text: str, found: list[Match], start: int = 0, end: int | None = None
+) -> list[SnippetPart]:
+    """``text[start:end]`` as parts, the matched stretches ``hit``; whitespace runs as one space."""
+    stop = len(text) if end is None else end
+    parts: list[SnippetPart] = []
+    position = start
+
+    def add(piece: str, hit: bool) -> None:
+        piece = _SPACE.sub(" ", piece)
+        if not piece:
+            return
+        if parts and parts[-1].hit == hit:
+            parts[-1] = SnippetPart(text=parts[-1].text + piece, hit=hit)
+        else:
+            parts.append(SnippetPart(text=piece, hit=hit))
+
+    for match in found:
+        if match.end <= position or match.start >= stop:
+            continue
+        begin = max(match.start, position)
+        add(text[position:begin], hit=False)
+        add(text[begin : min(match.end, stop)], hit=True)
+        position = min(match.end, stop)
+    add(text[position:stop], hit=False)
+    return parts
+
+
+def snippet(text: str, found: list[Match]) -> list[SnippetPart]:
+    """A passage of about :data:`SNIPPET_CHARS` of ``text`` around its best matches, marked.
+
+    The best passage holds the most distinct terms (then the most matches, then the earliest);
+    without a match it is the start of the text. An ellipsis stands for what is cut.
+    """
+    if not text.strip():
+        return []
+    lead = len(text) - len(text.lstrip())
+    best_start, best = 0, (-1, -1)
+    for anchor in found or [Match(lead, lead, -1)]:
+        start = max(lead, anchor.start - _LEAD_CHARS)
+        inside = [
+            match for match in found if start <= match.start and match.end <= start + SNIPPET_CHARS
+        ]
+        score = (len({match.term for match in inside}), len(inside))
+        if score > best:
+            best_start, best = start, score
+    start = _word_start(text, best_start, found, lead)
+    end = _word_end(text, start + SNIPPET_CHARS)
+    parts = marked_parts(text, found, start, end)
+    if parts and start > lead:
+        parts.insert(0, SnippetPart(text="…", hit=False))
+    if parts and text[end:].strip():
+        parts.append(SnippetPart(text="…", hit=False))
+    return parts
+
+
+def _word_start(text: str, start: int, found: list[Match], lead: int) -> int:
+    """Move a cut forward past the word it splits (not past the first match it shows)."""
+    if start <= lead:
+        return lead
+    first = min((match.start for match in found if match.start >= start), default=len(text))
+    space = _SPACE.search(text, start, first)
+    return space.end() if space else start
+
+
+def _word_end(text: str, end: int) -> int:
+    """Move a cut back to the end of the last whole word before it."""
+    if end >= len(text):
+        return len(text)
+    space = max(text.rfind(" ", max(0, end - 20), end), text.rfind("\n", max(0, end - 20), end))
+    return space if space > 0 else end
