@@ -64,11 +64,12 @@ _WORD = regex.compile(rf"[[{_LETTER}]--[{_SCRIPTS}]]+", regex.V1)
 _PIECE = regex.compile(rf"(?P<run>{_RUN.pattern})|(?P<word>{_WORD.pattern})", regex.V1)
 _QUERY_WORD = regex.compile(rf"[{_LETTER}_]+", regex.V1)
 _SPACE = regex.compile(r"\s+")
-_FOLDED = regex.compile(r"[\u0300-\u036f]")  # what unicode61's remove_diacritics drops
+# What unicode61's remove_diacritics takes off: the combining accents of Latin letters.
+_FOLDED = regex.compile(r"(?<=\p{Script=Latin})[\u0300-\u036f]+")
 
 
 def _fold(word: str) -> str:
-    """A word as the tokenizer stores it: Latin diacritics removed, case folded."""
+    """A word as the tokenizer compares it: Latin accents removed, case folded."""
     return unicodedata.normalize(
         "NFC", _FOLDED.sub("", unicodedata.normalize("NFD", word))
     ).casefold()
@@ -97,7 +98,7 @@ def field_length(text: str) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Term:
-    """One thing every hit must hold: ``words`` in a row (folded), or ``run`` as a substring.
+    """One thing every hit must hold: ``words`` in a row (as typed), or ``run`` as a substring.
 
     ``prefix``: the last word may be the start of a longer word (search as you type).
     """
@@ -140,7 +141,7 @@ def parse_query(text: str) -> Query | None:
     >>> parse_query('deploy "notes').fts
     '"deploy" "notes"*'
     >>> parse_query("用Python写代码").fts
-    '"用"* "python" "写代 代码"'
+    '"用"* "Python" "写代 代码"'
     >>> parse_query("?!") is None
     True
     """
@@ -151,9 +152,9 @@ def parse_query(text: str) -> Query | None:
                 terms.append(Term(run=piece.group()))
             elif terms and terms[-1].words and word_continues(word, piece.start()):
                 previous = terms.pop()
-                terms.append(Term(words=(*previous.words, _fold(piece.group()))))
+                terms.append(Term(words=(*previous.words, piece.group())))
             else:
-                terms.append(Term(words=(_fold(piece.group()),)))
+                terms.append(Term(words=(piece.group(),)))
     if not terms:
         return None
     last = terms[-1]
@@ -196,19 +197,21 @@ def matches(text: str, query: Query) -> list[Match]:
                     found.append(Match(offset + at, offset + at + len(term.run), number))
                     at = run.find(term.run, at + 1)
             continue
-        size = len(term.words)
+        size, wanted = len(term.words), [_fold(word) for word in term.words]
         for index in range(len(words) - size + 1):
-            if _words_match(words, index, term):
+            if _words_match(words, index, wanted, term.prefix):
                 found.append(Match(words[index][0], words[index + size - 1][1], number))
     found.sort(key=lambda match: (match.start, match.end))
     return found
 
 
-def _words_match(words: list[tuple[int, int, str]], index: int, term: Term) -> bool:
-    last = len(term.words) - 1
-    for position, wanted in enumerate(term.words):
+def _words_match(
+    words: list[tuple[int, int, str]], index: int, wanted: list[str], prefix: bool
+) -> bool:
+    last = len(wanted) - 1
+    for position, word in enumerate(wanted):
         have = words[index + position][2]
-        if have != wanted and not (term.prefix and position == last and have.startswith(wanted)):
+        if have != word and not (prefix and position == last and have.startswith(word)):
             return False
     return True
 
