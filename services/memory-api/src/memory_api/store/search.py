@@ -78,8 +78,6 @@ CANDIDATES = MAX_LIMIT
 larger ``limit`` only shows more of the same order)."""
 MAX_AGENTS = 16
 """How many agents' indexes one process keeps open (least recently searched closed first)."""
-BATCH = 256
-"""Files indexed per write transaction (another process's search waits at most one batch)."""
 
 
 def _stat_key(info: os.stat_result) -> int | None:
@@ -172,14 +170,13 @@ class MemorySearch:
         return Topic(entry.file, _stat_key(info), *texts)
 
     def _index(self, index: SearchIndex, key: str, entries: list[TopicEntry]) -> None:
-        """(Re-)index ``entries`` of scope ``key``, in batches; the ones gone meanwhile dropped."""
-        for start in range(0, len(entries), BATCH):
-            batch = entries[start : start + BATCH]
-            topics = [self._topic(entry) for entry in batch]
-            index.put(key, [topic for topic in topics if topic is not None])
-            gone = [entry.file for entry, topic in zip(batch, topics, strict=True) if not topic]
-            if gone:
-                index.drop(key, gone)
+        """(Re-)index ``entries`` of scope ``key``; the ones gone meanwhile dropped."""
+        for entry in entries:
+            topic = self._topic(entry)
+            if topic is None:
+                index.drop(key, entry.file)
+            else:
+                index.put(key, topic)
 
     def _refresh_scope(self, root: Path, index: SearchIndex, key: str) -> None:
         """Bring scope ``key`` up to date: list its folder only when that changed, else one
@@ -196,15 +193,15 @@ class MemorySearch:
                 return
             # New stat, a symlink, or gone: the listing's full judgement (K-7, A-7) for these.
             found = {name: _entry(root, Path(state.real), name) for name in suspects}
-            index.drop(key, [name for name, entry in found.items() if entry is None])
+            for name in [name for name, entry in found.items() if entry is None]:
+                index.drop(key, name)
             changed = [entry for entry in found.values() if entry and _stale(state, entry)]
             self._index(index, key, changed)
             return
         entries = scan_topics(root, Path(state.real)) if folder is not None else []
         listed = {entry.file for entry in entries}
-        gone = [name for name in state.files if name not in listed]
-        if gone:
-            index.drop(key, gone)
+        for name in [name for name in state.files if name not in listed]:
+            index.drop(key, name)
         changed = [entry for entry in entries if _stale(state, entry)]
         self._index(index, key, changed)
         index.set_scope(key, state.real, folder_key)
@@ -279,7 +276,12 @@ class MemorySearch:
     def _run(
         self, root: Path, index: SearchIndex, query: Query, scope: str | None
     ) -> tuple[int, list[Row], FieldStats | None]:
-        self._refresh(root, index, scope)
+        try:
+            self._refresh(root, index, scope)
+            index.commit()
+        except BaseException:
+            index.abandon()
+            raise
         total = index.count(query, scope)
         if not total:
             return 0, [], None

@@ -1,18 +1,20 @@
 """One agent's search index on disk (S-1): an SQLite file with an FTS5 table, under the app
 data dir's own ``search/`` folder, never inside the memory root.
 
-Tables: ``files`` (one row per indexed topic file: scope, file, the stat key it was read at,
-its name, description and body as written — credentials masked, I-8 — and their lengths),
-``docs`` (a contentless FTS5 table over the same three fields as
-:func:`~memory_api.store.search_text.index_text` gives them, ``rowid`` = ``files.id``),
+Tables: ``files`` (one small row per indexed topic file: scope, file, the stat key it was read
+at, the lengths of its fields), ``texts`` (beside it, by ``id``: its name, description and body
+as written — credentials masked, I-8), ``docs`` (a contentless FTS5 table over the same three
+fields as :func:`~memory_api.store.search_text.index_text` gives them, ``rowid`` = ``files.id``),
 ``scopes`` (each scope's real folder and the stat key of that folder when it was listed) and
 ``meta`` (what wrote the file, and the memory root's stat key).
 
 Several service processes may share the file, on one host or on a shared volume (Q-4): it
 uses SQLite's rollback journal, whose locks are POSIX byte-range locks — what the volume must
 already provide for the service's own ``flock`` (docs/deploy.md) — and not WAL, whose shared
-memory works only among processes of one host. Every write is a short ``BEGIN IMMEDIATE``
-transaction; a reader waits for a writer's commit at most :data:`BUSY_TIMEOUT_S`. The index is
+memory works only among processes of one host. The writes of one search go in one
+``BEGIN IMMEDIATE`` transaction, committed every :data:`BATCH` rows (a first build of 100,000
+files commits 100 times, not once per file or scope); a reader waits for a writer's commit at
+most :data:`BUSY_TIMEOUT_S`. The index is
 a cache of the files: one written by another version of the code (:data:`FINGERPRINT`), or
 found damaged, is deleted and built again from the files.
 
@@ -31,7 +33,7 @@ import os
 import sqlite3
 import sys
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -61,6 +63,8 @@ identically, to delete the row from the contentless FTS5 table (and the stat key
 hashes); any change means a rebuild."""
 BUSY_TIMEOUT_S = 30.0
 """How long a connection waits for another process's write transaction."""
+BATCH = 1000
+"""Rows written per transaction (another process's search waits at most for one)."""
 
 _TOKENIZER = "unicode61 remove_diacritics 2 categories 'L* N* Co M*'"
 _SCHEMA = f"""
@@ -71,28 +75,37 @@ CREATE TABLE files (
     scope TEXT NOT NULL,
     file TEXT NOT NULL,
     stat_key INTEGER,
-    name TEXT NOT NULL,
-    name_field TEXT NOT NULL,
-    description TEXT NOT NULL,
-    body TEXT NOT NULL,
     name_len INTEGER NOT NULL,
     description_len INTEGER NOT NULL,
     body_len INTEGER NOT NULL,
     UNIQUE (scope, file)
 );
+CREATE TABLE texts (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    name_field TEXT NOT NULL,
+    description TEXT NOT NULL,
+    body TEXT NOT NULL
+);
 CREATE VIRTUAL TABLE docs USING fts5(
     name, description, body, content = '', tokenize = "{_TOKENIZER}"
 );
 """
-_RANK = " + ".join(
-    f"{weight} * bm25(docs, {', '.join('1' if i == n else '0' for i in range(len(FIELDS)))})"
-    for n, weight in enumerate(FIELD_WEIGHTS)
-)
-# FTS5's own bm25() per field, weighted: C-speed over every match, it picks the candidates that
+_RANK = f"bm25(docs, {', '.join(str(weight) for weight in FIELD_WEIGHTS)})"
+# FTS5's own bm25(), weighted: C-speed over every match, it picks the candidates that
 # search_rank then scores exactly (its idf and length norm are the row's, not the field's).
-_MATCH = "FROM docs {join} WHERE docs MATCH :match {scope}"
-_JOIN = "JOIN files ON files.id = docs.rowid"
-_IN_SCOPE = "AND files.scope = :scope"
+_IN_SCOPE = "AND rowid IN (SELECT id FROM files WHERE scope = :scope)"
+# Only constants are put together here (no value ever enters the SQL text).
+_COUNT = "SELECT count(*) FROM docs WHERE docs MATCH :match "
+_CANDIDATES = (
+    "SELECT files.id, scope, file, name, name_field, description, body, name_len, "  # noqa: S608
+    "description_len, body_len FROM ("
+    f"SELECT rowid AS id, {_RANK} AS rank FROM docs WHERE docs MATCH :match {{scope}} "
+    "ORDER BY rank LIMIT :limit) AS best JOIN files USING (id) JOIN texts USING (id) "
+    "ORDER BY best.rank"
+)
+_ROWS_OF_FILE = "scope = :scope AND file = :file"
+_ROWS_OF_SCOPE = "scope = :scope"
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +198,7 @@ class SearchIndex:
         self.root_key: int | None = None
         self.scopes: dict[str, ScopeState] = {}
         self._version = -1
+        self._pending = 0
         self._stats: dict[str, FieldStats] = {}
         self.load()
 
@@ -242,80 +256,94 @@ class SearchIndex:
         if self.db.execute("PRAGMA data_version").fetchone()[0] != self._version:
             self.load()
 
-    def _wrote(self) -> None:
-        # Our own commits do not move data_version for this connection.
-        self._stats.clear()
-
     # --- writes -------------------------------------------------------------------------------
+
+    def _write(self, rows: int = 1) -> None:
+        """Count ``rows`` written (opening the transaction first); commit every :data:`BATCH`."""
+        self._stats.clear()
+        self._pending += rows
+        if self._pending >= BATCH:
+            self.commit()
+
+    def _begin(self) -> None:
+        if not self.db.in_transaction:
+            self.db.execute("BEGIN IMMEDIATE")
+            self._pending = 0
+
+    def commit(self) -> None:
+        """Commit what was written (our own commits do not move ``data_version`` for us)."""
+        if self.db.in_transaction:
+            self.db.execute("COMMIT")
+        self._pending = 0
+
+    def abandon(self) -> None:
+        """Roll back what was not committed and read the mirror again (after an error)."""
+        if self.db.in_transaction:
+            self.db.execute("ROLLBACK")
+        self._pending = 0
+        self.load()
 
     def set_root_key(self, key: int | None) -> None:
         """Remember the memory root's stat key (None: list the root again next time)."""
-        with _transaction(self.db):
-            if key is None:
-                self.db.execute("DELETE FROM meta WHERE key = 'root_key'")
-            else:
-                self.db.execute("INSERT OR REPLACE INTO meta VALUES ('root_key', ?)", (str(key),))
+        self._begin()
+        if key is None:
+            self.db.execute("DELETE FROM meta WHERE key = 'root_key'")
+        else:
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('root_key', ?)", (str(key),))
+        self._write()
         self.root_key = key
 
     def set_scope(self, key: str, real: str, dir_key: int | None) -> ScopeState:
         """Record scope ``key`` (its real folder and the folder's stat key after a listing)."""
-        with _transaction(self.db):
-            self.db.execute(
-                "INSERT INTO scopes VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE "
-                "SET real = excluded.real, dir_key = excluded.dir_key",
-                (key, real, dir_key),
-            )
+        self._begin()
+        self.db.execute(
+            "INSERT INTO scopes VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE "
+            "SET real = excluded.real, dir_key = excluded.dir_key",
+            (key, real, dir_key),
+        )
+        self._write()
         state = self.scopes.setdefault(key, ScopeState(real, dir_key))
         state.real, state.dir_key = real, dir_key
         return state
 
     def drop_scope(self, key: str) -> None:
         """Forget scope ``key`` and its files (the folder is gone)."""
-        with _transaction(self.db):
-            self._delete_rows("scope = ?", (key,))
-            self.db.execute("DELETE FROM scopes WHERE key = ?", (key,))
+        self._begin()
+        self._write(self._delete_rows(_ROWS_OF_SCOPE, {"scope": key}))
+        self.db.execute("DELETE FROM scopes WHERE key = ?", (key,))
         self.scopes.pop(key, None)
-        self._wrote()
 
-    def put(self, scope: str, topics: Iterable[Topic]) -> None:
-        """Index (or index again) ``topics`` of ``scope``, in one transaction."""
-        state = self.scopes[scope]
-        with _transaction(self.db):
-            for topic in topics:
-                self._delete_rows("scope = ? AND file = ?", (scope, topic.file))
-                fields = (topic.name_field, topic.description, topic.body)
-                cursor = self.db.execute(
-                    "INSERT INTO files (scope, file, stat_key, name, name_field, description, "
-                    "body, name_len, description_len, body_len) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        scope,
-                        topic.file,
-                        topic.stat_key,
-                        topic.name,
-                        *fields,
-                        *(field_length(text) for text in fields),
-                    ),
-                )
-                self.db.execute(
-                    "INSERT INTO docs (rowid, name, description, body) VALUES (?, ?, ?, ?)",
-                    (cursor.lastrowid, *(index_text(text) for text in fields)),
-                )
-                state.files[topic.file] = topic.stat_key
-        self._wrote()
+    def put(self, scope: str, topic: Topic) -> None:
+        """Index (or index again) ``topic`` of ``scope``."""
+        self._begin()
+        self._delete_rows(_ROWS_OF_FILE, {"scope": scope, "file": topic.file})
+        fields = (topic.name_field, topic.description, topic.body)
+        cursor = self.db.execute(
+            "INSERT INTO files (scope, file, stat_key, name_len, description_len, body_len) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (scope, topic.file, topic.stat_key, *(field_length(text) for text in fields)),
+        )
+        self.db.execute(
+            "INSERT INTO texts VALUES (?, ?, ?, ?, ?)", (cursor.lastrowid, topic.name, *fields)
+        )
+        self.db.execute(
+            "INSERT INTO docs (rowid, name, description, body) VALUES (?, ?, ?, ?)",
+            (cursor.lastrowid, *(index_text(text) for text in fields)),
+        )
+        self.scopes[scope].files[topic.file] = topic.stat_key
+        self._write()
 
-    def drop(self, scope: str, files: Sequence[str]) -> None:
-        """Forget ``files`` of ``scope`` (gone from the folder, or no topic file any more)."""
-        state = self.scopes[scope]
-        with _transaction(self.db):
-            for file in files:
-                self._delete_rows("scope = ? AND file = ?", (scope, file))
-                state.files.pop(file, None)
-        self._wrote()
+    def drop(self, scope: str, file: str) -> None:
+        """Forget ``file`` of ``scope`` (gone from the folder, or no topic file any more)."""
+        self._begin()
+        self._write(self._delete_rows(_ROWS_OF_FILE, {"scope": scope, "file": file}))
+        self.scopes[scope].files.pop(file, None)
 
-    def _delete_rows(self, where: str, values: tuple[str, ...]) -> None:
+    def _delete_rows(self, where: str, values: dict[str, str]) -> int:
+        """Delete the rows ``where`` (:data:`_ROWS_OF_FILE` or :data:`_ROWS_OF_SCOPE`)."""
         rows = self.db.execute(
-            f"SELECT id, name_field, description, body FROM files WHERE {where}",  # noqa: S608
+            "SELECT id, name_field, description, body FROM texts "  # noqa: S608 - constants
+            f"WHERE id IN (SELECT id FROM files WHERE {where})",
             values,
         ).fetchall()
         for rowid, *fields in rows:
@@ -324,25 +352,20 @@ class SearchIndex:
                 "VALUES ('delete', ?, ?, ?, ?)",
                 (rowid, *(index_text(text) for text in fields)),
             )
-        self.db.execute(f"DELETE FROM files WHERE {where}", values)  # noqa: S608
+            self.db.execute("DELETE FROM texts WHERE id = ?", (rowid,))
+        self.db.execute(f"DELETE FROM files WHERE {where}", values)  # noqa: S608 - constants
+        return len(rows)
 
     # --- reads --------------------------------------------------------------------------------
 
     def count(self, query: Query, scope: str | None) -> int:
         """How many files match ``query`` (in ``scope`` when given)."""
-        sql = "SELECT count(*) " + _MATCH.format(
-            join=_JOIN if scope else "", scope=_IN_SCOPE if scope else ""
-        )
+        sql = _COUNT + (_IN_SCOPE if scope else "")
         return int(self.db.execute(sql, {"match": query.fts, "scope": scope}).fetchone()[0])
 
     def candidates(self, query: Query, scope: str | None, limit: int) -> list[Row]:
         """The ``limit`` files FTS5's weighted ``bm25()`` ranks best, to be scored exactly."""
-        sql = (
-            "SELECT files.id, files.scope, files.file, files.name, files.name_field, "
-            "files.description, files.body, files.name_len, files.description_len, "
-            f"files.body_len {_MATCH.format(join=_JOIN, scope=_IN_SCOPE if scope else '')} "
-            f"ORDER BY {_RANK} LIMIT :limit"
-        )
+        sql = _CANDIDATES.format(scope=_IN_SCOPE if scope else "")
         found = self.db.execute(sql, {"match": query.fts, "scope": scope, "limit": limit})
         return [
             Row(row[0], row[1], row[2], row[3], (row[4], row[5], row[6]), (row[7], row[8], row[9]))

@@ -19,6 +19,7 @@ from the same matches, so what is counted is what is shown.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from dataclasses import dataclass
 
@@ -60,12 +61,15 @@ _LEAD_CHARS = 40
 _LETTER = r"\p{L}\p{N}\p{M}\p{Co}"
 _SCRIPTS = "".join(rf"\p{{scx={name}}}" for name in UNSPACED_SCRIPTS)
 _RUN = regex.compile(rf"[[{_LETTER}]&&[{_SCRIPTS}]]+", regex.V1)
-_WORD = regex.compile(rf"[[{_LETTER}]--[{_SCRIPTS}]]+", regex.V1)
+_WORD_CHAR = f"[[{_LETTER}]--[{_SCRIPTS}]]"
+_WORD = regex.compile(f"{_WORD_CHAR}+", regex.V1)
+_BETWEEN_WORDS = f"[^{_LETTER}]+"
 _PIECE = regex.compile(rf"(?P<run>{_RUN.pattern})|(?P<word>{_WORD.pattern})", regex.V1)
 _QUERY_WORD = regex.compile(rf"[{_LETTER}_]+", regex.V1)
 _SPACE = regex.compile(r"\s+")
 # What unicode61's remove_diacritics takes off: the combining accents of Latin letters.
-_FOLDED = regex.compile(r"(?<=\p{Script=Latin})[\u0300-\u036f]+")
+_ACCENTS = r"[\u0300-\u036f]"
+_FOLDED = regex.compile(rf"(?<=\p{{Script=Latin}}){_ACCENTS}+")
 
 
 def _fold(word: str) -> str:
@@ -73,6 +77,19 @@ def _fold(word: str) -> str:
     return unicodedata.normalize(
         "NFC", _FOLDED.sub("", unicodedata.normalize("NFD", word))
     ).casefold()
+
+
+def _accented() -> dict[str, str]:
+    """Each ASCII letter and the precomposed Latin letters that fold to it (``u``: ``ùúûü…``)."""
+    found: dict[str, str] = {}
+    for code in [*range(0xC0, 0x250), *range(0x1E00, 0x1F00)]:
+        folded = _fold(chr(code))
+        if len(folded) == 1 and folded.isascii() and folded.isalpha():
+            found[folded] = found.get(folded, "") + chr(code)
+    return found
+
+
+_ACCENTED = _accented()
 
 
 def _pieces(run: str) -> str:
@@ -93,7 +110,7 @@ def index_text(text: str) -> str:
 
 def field_length(text: str) -> int:
     """The length of a field for BM25: its words plus the characters of its unspaced runs."""
-    return sum(len(found.group()) if found.group("run") else 1 for found in _PIECE.finditer(text))
+    return len(_WORD.findall(text)) + sum(map(len, _RUN.findall(text)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,39 +198,42 @@ class Match:
 
 def matches(text: str, query: Query) -> list[Match]:
     """Every place in ``text`` (as written) that one of the query's terms matches, in order."""
-    words: list[tuple[int, int, str]] = []
-    runs: list[tuple[int, str]] = []
-    for piece in _PIECE.finditer(text):
-        if piece.group("run"):
-            runs.append((piece.start(), piece.group()))
-        else:
-            words.append((piece.start(), piece.end(), _fold(piece.group())))
     found: list[Match] = []
-    for number, term in enumerate(query.terms):
-        if term.run:
-            for offset, run in runs:
-                at = run.find(term.run)
-                while at >= 0:
-                    found.append(Match(offset + at, offset + at + len(term.run), number))
-                    at = run.find(term.run, at + 1)
-            continue
-        size, wanted = len(term.words), [_fold(word) for word in term.words]
-        for index in range(len(words) - size + 1):
-            if _words_match(words, index, wanted, term.prefix):
-                found.append(Match(words[index][0], words[index + size - 1][1], number))
+    for number, (pattern, run) in enumerate(_finders(query)):
+        if pattern is None:
+            at = text.find(run)
+            while at >= 0:
+                found.append(Match(at, at + len(run), number))
+                at = text.find(run, at + 1)
+        else:
+            found += [Match(*hit.span(), number) for hit in pattern.finditer(text)]
     found.sort(key=lambda match: (match.start, match.end))
     return found
 
 
-def _words_match(
-    words: list[tuple[int, int, str]], index: int, wanted: list[str], prefix: bool
-) -> bool:
-    last = len(wanted) - 1
-    for position, word in enumerate(wanted):
-        have = words[index + position][2]
-        if have != word and not (prefix and position == last and have.startswith(word)):
-            return False
-    return True
+@functools.lru_cache(maxsize=64)
+def _finders(query: Query) -> list[tuple[regex.Pattern[str] | None, str]]:
+    """Per term: a pattern finding its words (case and Latin accents aside), or its run."""
+    finders: list[tuple[regex.Pattern[str] | None, str]] = []
+    for term in query.terms:
+        if term.run:
+            finders.append((None, term.run))
+            continue
+        words = _BETWEEN_WORDS.join(_letters(_fold(word)) for word in term.words)
+        end = f"{_WORD_CHAR}*" if term.prefix else f"(?!{_WORD_CHAR})"
+        pattern = regex.compile(f"(?<!{_WORD_CHAR}){words}{end}", regex.V1 | regex.IGNORECASE)
+        finders.append((pattern, ""))
+    return finders
+
+
+def _letters(word: str) -> str:
+    """A folded word as a pattern: each letter, or any accented form of it, then any accents."""
+    return "".join(
+        f"[{letter}{_ACCENTED.get(letter, '')}]{_ACCENTS}*"
+        if letter.isalpha()
+        else regex.escape(letter)
+        for letter in word
+    )
 
 
 def marked_parts(
