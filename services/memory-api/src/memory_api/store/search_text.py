@@ -63,7 +63,6 @@ _LETTER = r"\p{L}\p{N}\p{M}\p{Co}"
 _SCRIPTS = "".join(rf"\p{{scx={name}}}" for name in UNSPACED_SCRIPTS)
 _RUN = regex.compile(rf"[[{_LETTER}]&&[{_SCRIPTS}]]+", regex.V1)
 _WORD_CHAR = f"[[{_LETTER}]--[{_SCRIPTS}]]"
-_BETWEEN_WORDS = f"[^{_LETTER}]+"
 _PIECE = regex.compile(rf"(?P<run>{_RUN.pattern})|(?P<word>{_WORD_CHAR}+)", regex.V1)
 _QUERY_WORD = regex.compile(rf"[{_LETTER}_]+", regex.V1)
 _ROUGH_WORD = re.compile(r"[^\W_]+")
@@ -216,30 +215,43 @@ class Match:
 def matches(text: str, query: Query) -> list[Match]:
     """Every place in ``text`` (as written) that one of the query's terms matches, in order."""
     found: list[Match] = []
-    for number, (pattern, run) in enumerate(_finders(query)):
+    for number, (pattern, run, prefix) in enumerate(_finders(query)):
         if pattern is None:
             at = text.find(run)
             while at >= 0:
                 found.append(Match(at, at + len(run), number))
                 at = text.find(run, at + 1)
-        else:
-            found += [Match(*hit.span(), number) for hit in pattern.finditer(text)]
+            continue
+        for hit in pattern.finditer(text):
+            start, end = hit.span()
+            if start and _in_word(text[start - 1]):
+                continue  # inside a longer word
+            if prefix:
+                while end < len(text) and _in_word(text[end]):
+                    end += 1
+            elif end < len(text) and _in_word(text[end]):
+                continue
+            found.append(Match(start, end, number))
     found.sort(key=lambda match: (match.start, match.end))
     return found
 
 
+def _in_word(character: str) -> bool:
+    """Whether ``character`` belongs to a word (a letter, digit or mark of a spaced script)."""
+    return unicodedata.category(character)[0] in "LNM" and not _fast_run().match(character)
+
+
 @functools.lru_cache(maxsize=64)
-def _finders(query: Query) -> list[tuple[regex.Pattern[str] | None, str]]:
-    """Per term: a pattern finding its words (case and Latin accents aside), or its run."""
-    finders: list[tuple[regex.Pattern[str] | None, str]] = []
+def _finders(query: Query) -> list[tuple[re.Pattern[str] | None, str, bool]]:
+    """Per term: a pattern finding its words (case and Latin accents aside; the word
+    boundaries checked by :func:`matches`), or its run; and whether it is a prefix."""
+    finders: list[tuple[re.Pattern[str] | None, str, bool]] = []
     for term in query.terms:
         if term.run:
-            finders.append((None, term.run))
+            finders.append((None, term.run, False))
             continue
-        words = _BETWEEN_WORDS.join(_letters(_fold(word)) for word in term.words)
-        end = f"{_WORD_CHAR}*" if term.prefix else f"(?!{_WORD_CHAR})"
-        pattern = regex.compile(f"(?<!{_WORD_CHAR}){words}{end}", regex.V1 | regex.IGNORECASE)
-        finders.append((pattern, ""))
+        words = r"[\W_]+".join(_letters(_fold(word)) for word in term.words)
+        finders.append((re.compile(words, re.IGNORECASE), "", term.prefix))
     return finders
 
 
@@ -248,7 +260,7 @@ def _letters(word: str) -> str:
     return "".join(
         f"[{letter}{_ACCENTED.get(letter, '')}]{_ACCENTS}*"
         if letter.isalpha()
-        else regex.escape(letter)
+        else re.escape(letter)
         for letter in word
     )
 
