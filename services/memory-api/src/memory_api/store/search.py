@@ -86,17 +86,22 @@ def _stat_key(info: os.stat_result) -> int | None:
     return None if is_racy(key) else hash(key)
 
 
-def _same(path: str, known: int | None) -> bool:
-    """Whether the regular file at ``path`` is still the version ``known`` (one ``lstat``)."""
-    if known is None:
-        return False
-    try:
-        info = os.lstat(path)
-    except OSError:
-        return False
-    return stat.S_ISREG(info.st_mode) and known == hash(
-        (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
-    )
+def _changed(folder: str, files: dict[str, int | None]) -> list[str]:
+    """The names among ``files`` (name → stat key) of ``folder`` whose ``lstat`` no longer
+    gives that key: changed, replaced, gone, racy (None) or no regular file any more (a
+    symlink's own key is never its target's). The hot loop of a search: one ``lstat`` each."""
+    prefix, lstat, changed = folder + os.sep, os.lstat, []
+    for name, known in files.items():
+        try:
+            info = lstat(prefix + name)
+        except OSError:
+            changed.append(name)
+            continue
+        if known != hash(
+            (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+        ):
+            changed.append(name)
+    return changed
 
 
 def _folder(path: str | Path) -> os.stat_result | None:
@@ -185,10 +190,7 @@ class MemorySearch:
         folder = _folder(state.real)
         folder_key = None if folder is None else _stat_key(folder)
         if folder_key is not None and folder_key == state.dir_key:
-            prefix = state.real + os.sep
-            suspects = [
-                name for name, known in state.files.items() if not _same(prefix + name, known)
-            ]
+            suspects = _changed(state.real, state.files)
             if not suspects:
                 return
             # New stat, a symlink, or gone: the listing's full judgement (K-7, A-7) for these.
