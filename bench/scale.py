@@ -13,7 +13,8 @@ search after a restart (three restarts, a different query each), a search again 
 a query mix: a word in a third of the files, one in a single file, two words, a prefix, Chinese),
 the first search after one file is edited in place, the index's size on disk, and the service's
 peak RSS. Wall times on a shared machine move with its load; the service's CPU time per search
-(user + system, from ``/proc``) moves least. Other rows of the table (overview, read, list) belong here too, on the same data.
+(user + system, from ``/proc``) moves least. Other rows of the table (overview, read, list)
+belong here too, on the same data.
 """
 
 from __future__ import annotations
