@@ -157,3 +157,14 @@ def agent_files(agent: AgentHome) -> AgentHome:
     for number in range(2):
         topic(agent.user, f"k{number}.md", f"k{number}", "queues", f"kafka topic {number}")
     return agent
+
+
+async def test_s1_an_index_missing_a_table_is_built_again_never_a_500(
+    client: Client, agent: AgentHome
+) -> None:
+    topic(agent.user, "a.md", "a", "alpha", "kafka")
+    assert files_of(await search(client, "kafka")) == [("user", "a.md")]
+    index = agent.data_dir / INDEX_FOLDER / f"{agent.id}.sqlite3"
+    with sqlite3.connect(index) as db:
+        db.execute("DROP TABLE texts")
+    assert files_of(await search(client, "kafka")) == [("user", "a.md")]

@@ -262,14 +262,10 @@ class MemorySearch:
         with agent.lock:
             try:
                 total, rows, stats = self._run(root, agent.index, parsed, scope)
-            except sqlite3.OperationalError as error:
-                if "locked" not in str(error):
-                    raise
-                raise LockTimeoutError("the search index is busy; retry later") from error
             except sqlite3.DatabaseError as error:
-                logger.warning(
-                    "search index of %s damaged (%s): building it again", agent_id, error
-                )
+                if "locked" in str(error) or "busy" in str(error):
+                    raise LockTimeoutError("the search index is busy; retry later") from error
+                logger.warning("search index of %s unusable (%s): built again", agent_id, error)
                 agent.index.reset()
                 total, rows, stats = self._run(root, agent.index, parsed, scope)
         hits = _ranked(parsed, rows, stats, limit)

@@ -28,6 +28,7 @@ Not thread-safe: the caller holds one lock per index.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import os
 import sqlite3
@@ -54,13 +55,7 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
-FINGERPRINT = (
-    f"schema {SCHEMA_VERSION}; sqlite {sqlite3.sqlite_version}; regex {regex.__version__}; "
-    f"unicode {unicodedata.unidata_version}; python {sys.version_info[0]}.{sys.version_info[1]}"
-)
-"""What the index file was written by: the indexed text of a row must be derived again,
-identically, to delete the row from the contentless FTS5 table (and the stat keys are Python
-hashes); any change means a rebuild."""
+"""Raise when what is indexed changes without the schema text changing."""
 BUSY_TIMEOUT_S = 30.0
 """How long a connection waits for another process's write transaction."""
 BATCH = 1000
@@ -91,6 +86,14 @@ CREATE VIRTUAL TABLE docs USING fts5(
     name, description, body, content = '', tokenize = "{_TOKENIZER}"
 );
 """
+FINGERPRINT = (
+    f"schema {SCHEMA_VERSION} {hashlib.sha256(_SCHEMA.encode()).hexdigest()[:16]}; "
+    f"sqlite {sqlite3.sqlite_version}; regex {regex.__version__}; "
+    f"unicode {unicodedata.unidata_version}; python {sys.version_info[0]}.{sys.version_info[1]}"
+)
+"""What the index file was written by: the indexed text of a row must be derived again,
+identically, to delete the row from the contentless FTS5 table (and the stat keys are Python
+hashes); any change means a rebuild."""
 _RANK = f"bm25(docs, {', '.join(str(weight) for weight in FIELD_WEIGHTS)})"
 # FTS5's own bm25(), weighted: C-speed over every match, it picks the candidates that
 # search_rank then scores exactly (its idf and length norm are the row's, not the field's).
