@@ -10,9 +10,10 @@ import stat
 from pathlib import Path
 
 import pytest
+from memory_api.store import search as search_module
 from memory_api.store import stat_cache
+from memory_api.store.containment import read_regular
 from memory_api.store.search import INDEX_FOLDER, MemorySearch
-from memory_api.store.topic_cache import TopicCache
 from memory_core.wire import SearchResults
 
 from tests.api.conftest import AgentHome, Client, ok_json
@@ -26,16 +27,17 @@ def settled(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stat_cache, "RACY_WINDOW_NS", 0)
 
 
-class CountingCache(TopicCache):
-    """A parse cache that counts the files it was asked to load."""
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the topic files search reads, in order."""
+    read: list[str] = []
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.loaded: list[str] = []
+    def counting(path: Path, limit: int) -> tuple[bytes, os.stat_result]:
+        read.append(path.name)
+        return read_regular(path, limit)
 
-    def load(self, real: Path | str, file_name: str, known: os.stat_result | None = None):  # type: ignore[no-untyped-def]
-        self.loaded.append(file_name)
-        return super().load(real, file_name, known)
+    monkeypatch.setattr(search_module, "read_regular", counting)
+    return read
 
 
 def run(searcher: MemorySearch, agent: AgentHome, query: str) -> SearchResults:
@@ -58,19 +60,20 @@ async def test_s1_the_index_is_a_file_of_the_data_dir_outside_the_memory_root(
     assert sorted(path.name for path in agent.root.rglob("*")) == before
 
 
-def test_s1_a_restart_reads_no_unchanged_file(agent_files: AgentHome, settled: None) -> None:
+def test_s1_a_restart_reads_no_unchanged_file(
+    agent_files: AgentHome, settled: None, reads: list[str]
+) -> None:
     agent = agent_files
     data_dir = agent.data_dir
-    first = CountingCache()
-    assert found(run(MemorySearch(first, data_dir), agent, "kafka")) == ["k0.md", "k1.md"]
-    assert sorted(first.loaded) == [f"k{n}.md" for n in range(2)] + [f"n{n}.md" for n in range(8)]
-    again = CountingCache()  # a new process: its own caches, the same index file
-    restarted = MemorySearch(again, data_dir)
+    assert found(run(MemorySearch(data_dir), agent, "kafka")) == ["k0.md", "k1.md"]
+    assert sorted(reads) == [f"k{n}.md" for n in range(2)] + [f"n{n}.md" for n in range(8)]
+    reads.clear()
+    restarted = MemorySearch(data_dir)  # a new process: the same index file
     assert found(run(restarted, agent, "kafka")) == ["k0.md", "k1.md"]
-    assert again.loaded == []
+    assert reads == []
     (agent.user / "n3.md").write_text("---\nname: n3\n---\nkafka now\n", encoding="utf-8")
     assert found(run(restarted, agent, "kafka")) == ["k0.md", "k1.md", "n3.md"]
-    assert again.loaded == ["n3.md"]
+    assert reads == ["n3.md"]
 
 
 def test_s1_an_edit_in_place_in_an_unchanged_folder_is_seen(
@@ -78,7 +81,7 @@ def test_s1_an_edit_in_place_in_an_unchanged_folder_is_seen(
 ) -> None:
     """The folder's stat does not move for an edit in place: each file's own stat is checked."""
     agent = agent_files
-    searcher = MemorySearch(TopicCache(), agent.data_dir)
+    searcher = MemorySearch(agent.data_dir)
     assert found(run(searcher, agent, "kafka")) == ["k0.md", "k1.md"]
     folder = agent.user.stat()
     path = agent.user / "k0.md"
@@ -95,7 +98,7 @@ def test_s1_an_edit_in_place_in_an_unchanged_folder_is_seen(
 
 def test_s1_scopes_come_and_go(agent_files: AgentHome, settled: None) -> None:
     agent = agent_files
-    searcher = MemorySearch(TopicCache(), agent.data_dir)
+    searcher = MemorySearch(agent.data_dir)
     assert found(run(searcher, agent, "kafka")) == ["k0.md", "k1.md"]
     _, key = agent.workspace("shop")
     topic(agent.root / key, "w.md", "w", "kafka in a Workspace", "x")
@@ -104,7 +107,7 @@ def test_s1_scopes_come_and_go(agent_files: AgentHome, settled: None) -> None:
         path.unlink()
     (agent.root / key).rmdir()
     assert found(run(searcher, agent, "kafka")) == ["k0.md", "k1.md"]
-    restarted = MemorySearch(TopicCache(), agent.data_dir)
+    restarted = MemorySearch(agent.data_dir)
     assert found(run(restarted, agent, "kafka")) == ["k0.md", "k1.md"]
 
 
@@ -112,13 +115,13 @@ def test_s1_a_damaged_index_is_built_again(
     agent_files: AgentHome, caplog: pytest.LogCaptureFixture
 ) -> None:
     agent = agent_files
-    assert found(run(MemorySearch(TopicCache(), agent.data_dir), agent, "kafka")) == [
+    assert found(run(MemorySearch(agent.data_dir), agent, "kafka")) == [
         "k0.md",
         "k1.md",
     ]
     index = agent.data_dir / INDEX_FOLDER / f"{agent.id}.sqlite3"
     index.write_bytes(b"this is not an SQLite file" * 100)
-    assert found(run(MemorySearch(TopicCache(), agent.data_dir), agent, "kafka")) == [
+    assert found(run(MemorySearch(agent.data_dir), agent, "kafka")) == [
         "k0.md",
         "k1.md",
     ]
@@ -127,12 +130,12 @@ def test_s1_a_damaged_index_is_built_again(
 
 def test_s1_an_index_of_another_version_is_built_again(agent_files: AgentHome) -> None:
     agent = agent_files
-    run(MemorySearch(TopicCache(), agent.data_dir), agent, "kafka")
+    run(MemorySearch(agent.data_dir), agent, "kafka")
     index = agent.data_dir / INDEX_FOLDER / f"{agent.id}.sqlite3"
     with sqlite3.connect(index) as db:
         db.execute("UPDATE meta SET value = 'schema 0' WHERE key = 'fingerprint'")
         db.execute("INSERT INTO docs (docs) VALUES ('delete-all')")  # old rows: not trusted
-    assert found(run(MemorySearch(TopicCache(), agent.data_dir), agent, "kafka")) == [
+    assert found(run(MemorySearch(agent.data_dir), agent, "kafka")) == [
         "k0.md",
         "k1.md",
     ]

@@ -109,7 +109,7 @@ class MemoryStore:
         self.sessions = SessionMemo(self.app_data_dir)
         parse_cache = cache if cache is not None else TopicCache()
         self.answers = ScopeAnswers(parse_cache, self.files)
-        self.searcher = MemorySearch(parse_cache, self.app_data_dir)
+        self.searcher = MemorySearch(self.app_data_dir)
 
     # --- helpers (blocking ones run in worker threads) ---------------------------------------
 

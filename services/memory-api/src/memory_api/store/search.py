@@ -8,9 +8,8 @@ renamed changes it; an unchanged one is not listed again) and each indexed file 
 edit in place changes only the file). Exactly the files whose stat key moved are read and indexed
 again, the ones gone dropped, the new ones added — so a change on disk, by an agent's file tools,
 another service process or an import, is seen by the next search (S-1, Q-4), and the first search
-after a restart costs those ``stat`` calls, not a reading of every file. Parsing goes through the
-stat-keyed :class:`~memory_api.store.topic_cache.TopicCache` the listings use. Likely credentials
-are masked before indexing (I-8): a secret can neither be found by search nor shown in a snippet.
+after a restart costs those ``stat`` calls, not a reading of every file. Likely credentials are
+masked before indexing (I-8): a secret can neither be found by search nor shown in a snippet.
 
 Matching, ranking and highlighting: :mod:`.search_text` (words in any script, a run of Chinese,
 Japanese, Korean or Thai found anywhere inside), :mod:`.search_rank` (BM25 per field, name and
@@ -34,10 +33,11 @@ from pathlib import Path
 
 from memory_core.credentials import mask_secret_lines
 from memory_core.errors import InvalidId
-from memory_core.topics import ParsedTopic
+from memory_core.topics import READ_CAP_BYTES, ParsedTopic, parse_topic
 from memory_core.wire import SearchHit, SearchResults
 
 from memory_api.errors import BadRequest
+from memory_api.store.containment import read_regular
 from memory_api.store.locks import LockTimeoutError
 from memory_api.store.scopes import (
     TopicEntry,
@@ -57,7 +57,6 @@ from memory_api.store.search_text import (
     snippet,
 )
 from memory_api.store.stat_cache import file_key, is_racy
-from memory_api.store.topic_cache import TopicCache
 
 __all__ = [
     "CANDIDATES",
@@ -133,14 +132,11 @@ class _Agent:
 class MemorySearch:
     """The search of this process: one :class:`SearchIndex` per agent, up to date by stat.
 
-    ``cache`` is the parse cache shared with the listings; ``app_data_dir`` the data dir whose
-    :data:`INDEX_FOLDER` holds the index files (None: indexes in memory, for tests and tools).
+    ``app_data_dir`` is the data dir whose :data:`INDEX_FOLDER` holds the index files (None:
+    indexes in memory, for tools).
     """
 
-    def __init__(
-        self, cache: TopicCache, app_data_dir: Path | None, *, max_agents: int = MAX_AGENTS
-    ) -> None:
-        self.cache = cache
+    def __init__(self, app_data_dir: Path | None, *, max_agents: int = MAX_AGENTS) -> None:
         self.folder = None if app_data_dir is None else app_data_dir / INDEX_FOLDER
         self.max_agents = max_agents
         self._agents: OrderedDict[str, _Agent] = OrderedDict()
@@ -161,18 +157,18 @@ class MemorySearch:
 
     # --- bringing the index up to date --------------------------------------------------------
 
-    def _topic(self, entry: TopicEntry) -> Topic | None:
-        """Read and mask one topic file for the index; None if it is gone or unreadable."""
+    @staticmethod
+    def _topic(entry: TopicEntry) -> Topic | None:
+        """Read one topic file for the index, likely credentials masked (I-8); None if it is
+        gone or unreadable. Read past the listings' parse cache: a first build reads every file
+        once, and must not fill that cache with them (memory stays bounded)."""
         try:
-            topic, info = self.cache.load(entry.real, entry.file, entry.stat)
+            raw, info = read_regular(entry.real, READ_CAP_BYTES + 1)
         except OSError:
             return None  # gone or unreadable since the scan: not found, like the listing
+        topic = parse_topic(raw, entry.file)
         texts = [topic.name, _name_field(topic), topic.description or "", topic.body]
-        # The file's lint (memoised with its parse, shared with the overview) says whether it
-        # holds a likely credential; only then is the costlier masking run (I-8).
-        if any(finding.code == "secret" for finding in self.cache.lint(entry.real, topic)):
-            texts = [_masked(text) for text in texts]
-        return Topic(entry.file, _stat_key(info), *texts)
+        return Topic(entry.file, _stat_key(info), *(_masked(text) for text in texts))
 
     def _index(self, index: SearchIndex, key: str, entries: list[TopicEntry]) -> None:
         """(Re-)index ``entries`` of scope ``key``; the ones gone meanwhile dropped."""
