@@ -36,7 +36,16 @@ from memory_core import layout
 from memory_core.keys import key_for_real_path
 
 from bench.perf_server import Server, start, venv_bin
-from bench.scale_data import AGENT, FULL, PROJECT, SMALL, ScaleData, ScaleSize, build_scale_data
+from bench.scale_data import (
+    AGENT,
+    FULL,
+    PROJECT,
+    SMALL,
+    TINY,
+    ScaleData,
+    ScaleSize,
+    build_scale_data,
+)
 
 __all__ = ["QUERIES", "main", "search_rows"]
 
@@ -135,7 +144,7 @@ def search_rows(data: ScaleData, logs: Path, rounds: int) -> list[Row]:
 
 def _edited_search(data: ScaleData, logs: Path) -> float:
     big = data.memory_root / data.big_key
-    path = next(path for path in sorted(big.iterdir()) if path.name.endswith("-000100.md"))
+    path = next(path for path in sorted(big.glob("*-*.md")))
     times: list[float] = []
 
     def edit_then_search(server: Server) -> None:
@@ -159,12 +168,15 @@ def _print(rows: list[Row], size: ScaleSize, built_s: float | None) -> None:
 def main() -> None:
     """Build or reuse the data set, measure, print the table and write the JSON."""
     parser = argparse.ArgumentParser(prog="python -m bench.scale")
-    parser.add_argument("--full", action="store_true", help="20,000 scopes / 100,000 files")
+    sizes = parser.add_mutually_exclusive_group()
+    sizes.add_argument("--full", action="store_true", help="20,000 scopes / 100,000 files")
+    sizes.add_argument("--tiny", action="store_true", help="20 scopes (a smoke test)")
     parser.add_argument("--data", type=Path, help="a folder built by python -m bench.scale_data")
     parser.add_argument("--rounds", type=int, default=5, help="rounds of the warm query mix")
     parser.add_argument("--out", type=Path, help="JSON file (default artifacts/bench-scale-*.json)")
     args = parser.parse_args()
-    size = FULL if args.full else SMALL
+    size = FULL if args.full else TINY if args.tiny else SMALL
+    name = "full" if args.full else "tiny" if args.tiny else "small"
     with tempfile.TemporaryDirectory(prefix="bench-scale-") as temp:
         built_s = None
         if args.data is None:
@@ -176,7 +188,7 @@ def main() -> None:
         _create_agent(data.data_dir)
         rows = search_rows(data, Path(temp), args.rounds)
     _print(rows, size, built_s)
-    out = args.out or Path("artifacts") / f"bench-scale-{'full' if args.full else 'small'}.json"
+    out = args.out or Path("artifacts") / f"bench-scale-{name}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     report = {"size": asdict(size), "data_built_s": built_s, "rows": rows}
     out.write_text(json.dumps(report, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")

@@ -27,7 +27,16 @@ from pathlib import Path
 from memory_core import layout
 from memory_core.keys import USER_SCOPE, key_for_real_path
 
-__all__ = ["AGENT", "FULL", "PROJECT", "SMALL", "ScaleData", "ScaleSize", "build_scale_data"]
+__all__ = [
+    "AGENT",
+    "FULL",
+    "PROJECT",
+    "SMALL",
+    "TINY",
+    "ScaleData",
+    "ScaleSize",
+    "build_scale_data",
+]
 
 PROJECT = "scale"
 AGENT = "scale"
@@ -98,6 +107,8 @@ FULL = ScaleSize(scopes=20_000, files=100_000, big_files=5_000)
 """The issue's size."""
 SMALL = ScaleSize(scopes=2_000, files=10_000, big_files=500)
 """A tenth of it: builds and runs in a few minutes."""
+TINY = ScaleSize(scopes=20, files=100, big_files=20, index_lines=(5, 20))
+"""For the smoke test of the bench itself."""
 
 
 @dataclass(frozen=True, slots=True)
