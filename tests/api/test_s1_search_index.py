@@ -171,3 +171,30 @@ async def test_s1_an_index_missing_a_table_is_built_again_never_a_500(
     with sqlite3.connect(index) as db:
         db.execute("DROP TABLE texts")
     assert files_of(await search(client, "kafka")) == [("user", "a.md")]
+
+
+def test_s1_q4_two_processes_share_the_index_and_each_stays_right(
+    agent_files: AgentHome, settled: None, reads: list[str]
+) -> None:
+    """Q-4: what one process indexed, another uses (its mirror read again), never re-reading it."""
+    agent = agent_files
+    first, second = MemorySearch(agent.data_dir), MemorySearch(agent.data_dir)
+    assert found(run(first, agent, "kafka")) == ["k0.md", "k1.md"]
+    assert found(run(second, agent, "kafka")) == ["k0.md", "k1.md"]
+    path = agent.user / "k0.md"
+    path.write_text(path.read_text(encoding="utf-8").replace("kafka", "pulsa"), encoding="utf-8")
+    reads.clear()
+    assert found(run(second, agent, "pulsa")) == ["k0.md"]
+    assert found(run(first, agent, "pulsa")) == ["k0.md"]
+    assert found(run(first, agent, "kafka")) == ["k1.md"]
+    assert reads == ["k0.md"]  # read once, by the process that saw the change first
+
+
+def test_s1_a_search_in_one_scope_then_in_all(agent_files: AgentHome, settled: None) -> None:
+    agent = agent_files
+    _, key = agent.workspace("shop")
+    topic(agent.root / key, "w.md", "w", "kafka here too", "x")
+    searcher = MemorySearch(agent.data_dir)
+    only = searcher.search(agent.id, agent.root, "kafka", scope=key, limit=20)
+    assert [(hit.scope, hit.file) for hit in only.hits] == [(key, "w.md")] and only.total == 1
+    assert found(run(searcher, agent, "kafka")) == ["k0.md", "k1.md", "w.md"]
