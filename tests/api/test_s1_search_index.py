@@ -198,3 +198,18 @@ def test_s1_a_search_in_one_scope_then_in_all(agent_files: AgentHome, settled: N
     only = searcher.search(agent.id, agent.root, "kafka", scope=key, limit=20)
     assert [(hit.scope, hit.file) for hit in only.hits] == [(key, "w.md")] and only.total == 1
     assert found(run(searcher, agent, "kafka")) == ["k0.md", "k1.md", "w.md"]
+
+
+def test_s1_q4_an_index_file_replaced_by_another_process_is_opened_again(
+    agent_files: AgentHome,
+) -> None:
+    """One process rebuilding a damaged index replaces the file: the others follow it."""
+    agent = agent_files
+    first = MemorySearch(agent.data_dir)
+    assert found(run(first, agent, "kafka")) == ["k0.md", "k1.md"]
+    index = agent.data_dir / INDEX_FOLDER / f"{agent.id}.sqlite3"
+    index.unlink()  # as a rebuild by another process does, before it makes a new file
+    second = MemorySearch(agent.data_dir)
+    assert found(run(second, agent, "kafka")) == ["k0.md", "k1.md"]
+    assert found(run(first, agent, "kafka")) == ["k0.md", "k1.md"]
+    assert first._agent(agent.id).index._inode == index.stat().st_ino  # the same file again

@@ -178,6 +178,13 @@ def _connect(path: Path | None) -> sqlite3.Connection:
     return db
 
 
+def _inode(path: Path) -> int:
+    try:
+        return path.stat().st_ino
+    except OSError:
+        return -1
+
+
 @contextlib.contextmanager
 def _transaction(db: sqlite3.Connection) -> Iterator[None]:
     db.execute("BEGIN IMMEDIATE")
@@ -197,6 +204,7 @@ class SearchIndex:
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
+        self._inode = -1
         self.db = self._open()
         self.root_key: int | None = None
         self.scopes: dict[str, ScopeState] = {}
@@ -210,7 +218,9 @@ class SearchIndex:
             return _connect(None)
         for attempt in range(2):
             try:
-                return _connect(self.path)
+                db = _connect(self.path)
+                self._inode = self.path.stat().st_ino
+                return db
             except (sqlite3.DatabaseError, OSError) as error:
                 if attempt == 0 and isinstance(error, sqlite3.DatabaseError):
                     logger.warning("search index %s: %s; building it again", self.path, error)
@@ -255,8 +265,13 @@ class SearchIndex:
         self._stats.clear()
 
     def refresh_mirror(self) -> None:
-        """Read the mirror again if another connection committed since it was read."""
-        if self.db.execute("PRAGMA data_version").fetchone()[0] != self._version:
+        """Read the mirror again if another connection committed since it was read; open the
+        file again if another process replaced it (it found this one damaged or old)."""
+        if self.path is not None and _inode(self.path) != self._inode:
+            self.db.close()
+            self.db = self._open()
+            self.load()
+        elif self.db.execute("PRAGMA data_version").fetchone()[0] != self._version:
             self.load()
 
     # --- writes -------------------------------------------------------------------------------
