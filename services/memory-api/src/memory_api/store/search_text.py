@@ -28,6 +28,7 @@ import regex
 from memory_core.wire import SnippetPart
 
 __all__ = [
+    "MAX_MATCHES",
     "UNSPACED_SCRIPTS",
     "Match",
     "Query",
@@ -58,6 +59,10 @@ SNIPPET_CHARS = 140
 """About how many characters a body snippet shows around the matches."""
 _LEAD_CHARS = 40
 """How much text a snippet keeps before its first match."""
+MAX_MATCHES = 1000
+"""Matches of one term counted and marked in one text."""
+_ANCHORS = 50
+"""How many matches a snippet is tried around (a long body may hold thousands)."""
 
 _LETTER = r"\p{L}\p{N}\p{M}\p{Co}"
 _SCRIPTS = "".join(rf"\p{{scx={name}}}" for name in UNSPACED_SCRIPTS)
@@ -213,14 +218,16 @@ class Match:
 
 
 def matches(text: str, query: Query) -> list[Match]:
-    """Every place in ``text`` (as written) that one of the query's terms matches, in order."""
+    """Every place in ``text`` (as written) that one of the query's terms matches, in order;
+    at most :data:`MAX_MATCHES` per term (a score saturates long before, a snippet shows few)."""
     found: list[Match] = []
     for number, (pattern, run, prefix) in enumerate(_finders(query)):
+        count = 0
         if pattern is None:
             at = text.find(run)
-            while at >= 0:
+            while at >= 0 and count < MAX_MATCHES:
                 found.append(Match(at, at + len(run), number))
-                at = text.find(run, at + 1)
+                at, count = text.find(run, at + 1), count + 1
             continue
         for hit in pattern.finditer(text):
             start, end = hit.span()
@@ -232,12 +239,17 @@ def matches(text: str, query: Query) -> list[Match]:
             elif end < len(text) and _in_word(text[end]):
                 continue
             found.append(Match(start, end, number))
+            count += 1
+            if count == MAX_MATCHES:
+                break
     found.sort(key=lambda match: (match.start, match.end))
     return found
 
 
 def _in_word(character: str) -> bool:
     """Whether ``character`` belongs to a word (a letter, digit or mark of a spaced script)."""
+    if character < "\x80":
+        return character.isalnum()
     return unicodedata.category(character)[0] in "LNM" and not _fast_run().match(character)
 
 
@@ -303,10 +315,11 @@ def snippet(text: str, found: list[Match]) -> list[SnippetPart]:
         return []
     lead = len(text) - len(text.lstrip())
     best_start, best = 0, (-1, -1)
-    for anchor in found or [Match(lead, lead, -1)]:
+    for index, anchor in enumerate(found[:_ANCHORS] or [Match(lead, lead, -1)]):
         start = max(lead, anchor.start - _LEAD_CHARS)
+        near = found[max(0, index - _LEAD_CHARS) : index + SNIPPET_CHARS]  # sorted by start
         inside = [
-            match for match in found if start <= match.start and match.end <= start + SNIPPET_CHARS
+            match for match in near if start <= match.start <= match.end <= start + SNIPPET_CHARS
         ]
         score = (len({match.term for match in inside}), len(inside))
         if score > best:
