@@ -54,6 +54,7 @@ __all__ = [
     "lint_links",
     "lint_scope",
     "lint_topic",
+    "lint_topic_in_scope",
     "mask_secret_lines",
     "mask_secrets",
     "naming_convention",
@@ -408,6 +409,46 @@ def lint_scope(
             for finding in lint_topic(topic)
             if convention is None or finding.code not in _NAMING_CODES
         )
+    return findings
+
+
+def lint_topic_in_scope(
+    topic: ParsedTopic,
+    topic_files: Collection[str],
+    index_text: str | None,
+    *,
+    scope_topics: Callable[[], Sequence[ParsedTopic]],
+    own: Sequence[Finding] | None = None,
+    partial: IndexRead | None = None,
+    facts: IndexFacts | None = None,
+) -> list[Finding]:
+    """The findings :func:`lint_scope` gives about ``topic.file``, in its order, at the cost of
+    this one file (T-5, T-5a, T-5b).
+
+    ``topic_files`` lists every topic file of the scope (this one included), ``index_text``,
+    ``partial`` and ``facts`` are the scope's index as :func:`lint_scope` takes them; ``own`` is
+    :func:`lint_topic` of ``topic`` when the caller keeps it. ``scope_topics`` gives every
+    parsed topic of the scope; it is called only when the others decide a finding about this
+    file: a naming finding in a scope whose file names all follow one convention (it may fold
+    into ``naming-convention``), or a ``[[link]]`` that names no file's stem (it may name a
+    topic's frontmatter ``name``).
+    """
+    file = topic.file
+    findings = _wrong_case_indexes([file])
+    if index_text is not None and (partial is None or partial.exact):
+        facts = facts if facts is not None else index_facts(index_text)
+        findings.extend(_unindexed([file], _links(facts, partial)))
+    own = list(own) if own is not None else lint_topic(topic)
+    folded = False
+    if any(finding.code in _NAMING_CODES for finding in own):
+        stems = [name.removesuffix(".md") for name in topic_files]
+        if _file_convention(stems) is not None:
+            folded = naming_convention(scope_topics()) is not None
+    if topic.links and lint_links([topic], topic_files):
+        # named by no stem: a topic's frontmatter name may still be it
+        links = lint_links(scope_topics(), topic_files)
+        findings.extend(finding for finding in links if finding.file == file)
+    findings.extend(f for f in own if not folded or f.code not in _NAMING_CODES)
     return findings
 
 

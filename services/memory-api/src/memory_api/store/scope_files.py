@@ -87,9 +87,10 @@ class ScopeFiles:
         )
         self._markers: StatCache[tuple[Path, str], Marker] = StatCache(max_entries=max_entries)
 
-    def marker(self, root: Path, scope: Path, key: str) -> Marker:
+    def marker(self, root: Path, scope: Path, key: str, *, orphan_check: bool = True) -> Marker:
         """:func:`~memory_api.store.scopes.read_marker` of the real ``scope``, the file judged
-        once per version; ``orphaned`` (does the named Workspace still exist?) is asked anew."""
+        once per version; ``orphaned`` (does the named Workspace still exist?) is asked anew,
+        unless ``orphan_check`` is false (the answer then holds the judgement as kept)."""
         path = scope / layout.MARKER_FILE
         info = _regular(path)
         if info is None:
@@ -99,7 +100,7 @@ class ScopeFiles:
             # Stored under the key seen before the read: a change in between makes a miss next.
             hit = read_marker(root, scope, key)
             self._markers.put((path, key), file_key(info), hit)
-        if hit.path is None:
+        if hit.path is None or not orphan_check:
             return hit
         # os.path.exists: a path the OS cannot even look up (too long) is gone, not an error
         return dataclasses.replace(hit, orphaned=not os.path.exists(hit.path))  # noqa: PTH110
