@@ -268,7 +268,7 @@ class ScopeAnswers:
             raise NotFound(f"no scope {key!r}") from None
         listing = self.folders.listing(scope, info)
         files = count_listed(root, scope, listing) if listing is not None else 0
-        row = ScopeRow(key, folder, scope_activity(folder, info.st_mtime_ns), files)
+        row = ScopeRow.of(key, folder, scope_activity(folder, info.st_mtime_ns), files)
         return self._summary(root, row, self._user_index_text(root))
 
     def _scope_findings(

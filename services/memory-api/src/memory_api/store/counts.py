@@ -7,7 +7,7 @@ from pathlib import Path
 
 from memory_api.store.containment import OutsideMemoryRoot, checked_memory_root
 from memory_api.store.listings import FolderListings
-from memory_api.store.scopes import count_listed, list_folder, list_scopes
+from memory_api.store.scopes import count_listed, list_folder, scope_folders
 
 __all__ = ["count_topics"]
 
@@ -27,7 +27,7 @@ def count_topics(data_dir: Path, agent_id: str, folders: FolderListings | None =
     try:
         root = checked_memory_root(data_dir, agent_id)
         total = 0
-        for _, scope in list_scopes(root):
+        for _, scope in scope_folders(root):
             listing = folders.listing(scope) if folders is not None else list_folder(scope)
             total += count_listed(root, scope, listing) if listing is not None else 0
     except OutsideMemoryRoot:

@@ -40,7 +40,9 @@ class FolderListings:
             max_entries=max_entries, max_weight=max_bytes, weigh=_weight
         )
 
-    def listing(self, scope: Path, info: os.stat_result | None = None) -> FolderListing | None:
+    def listing(
+        self, scope: Path | str, info: os.stat_result | None = None
+    ) -> FolderListing | None:
         """The listing of the real scope folder ``scope``; None when it cannot be listed.
 
         ``info`` is the folder's ``stat`` when the caller has just taken it (the overview does,
@@ -50,7 +52,7 @@ class FolderListings:
         path = os.fspath(scope)
         if info is None:
             try:
-                info = scope.stat()
+                info = os.stat(path)  # noqa: PTH116 - a string: the overview passes thousands
             except OSError:
                 return None
         key = file_key(info)

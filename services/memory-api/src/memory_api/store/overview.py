@@ -20,7 +20,6 @@ active meanwhile moves to the top instead of appearing twice or shifting the pag
 
 from __future__ import annotations
 
-import contextlib
 import heapq
 import os
 from dataclasses import dataclass
@@ -32,7 +31,7 @@ from memory_core.rules import TextRule
 
 from memory_api.errors import BadRequest
 from memory_api.store.listings import FolderListings
-from memory_api.store.scopes import count_listed, list_scopes
+from memory_api.store.scopes import count_listed, scope_folders
 
 __all__ = [
     "CURSOR_RULE",
@@ -69,28 +68,33 @@ Place = tuple[int, int, str]
 
 @dataclass(frozen=True, slots=True)
 class ScopeRow:
-    """One scope as the whole overview needs it: key, real folder, activity (ns), topic files."""
+    """One scope as the whole overview needs it: key, real folder, activity (ns), topic files,
+    and its place in the order (:data:`Place`)."""
 
     key: str
     folder: str
     activity: int
     files: int
+    place: Place
 
-    @property
-    def place(self) -> Place:
-        """Where the scope stands in the overview's order."""
-        if self.key == USER_SCOPE:
-            return (0, 0, USER_SCOPE)
-        return (1, -self.activity, self.key)
+    @classmethod
+    def of(cls, key: str, folder: str, activity: int, files: int) -> ScopeRow:
+        """The row of scope ``key``, placed by its activity."""
+        place = (0, 0, USER_SCOPE) if key == USER_SCOPE else (1, -activity, key)
+        return cls(key, folder, activity, files, place)
+
+
+_INDEX_BESIDE = os.sep + layout.INDEX_FILE
 
 
 def scope_activity(folder: str, folder_mtime_ns: int) -> int:
     """The scope's activity in ns: the newest of its folder's mtime and its index's (one
     ``lstat``; a missing or unreadable index counts nothing)."""
-    newest = folder_mtime_ns
-    with contextlib.suppress(OSError):
-        newest = max(newest, os.lstat(f"{folder}{os.sep}{layout.INDEX_FILE}").st_mtime_ns)
-    return newest
+    try:
+        index_mtime_ns = os.lstat(folder + _INDEX_BESIDE).st_mtime_ns
+    except OSError:
+        return folder_mtime_ns
+    return max(folder_mtime_ns, index_mtime_ns)
 
 
 def scope_rows(root: Path, folders: FolderListings) -> list[ScopeRow]:
@@ -101,17 +105,16 @@ def scope_rows(root: Path, folders: FolderListings) -> list[ScopeRow]:
     or unlistable meanwhile is left out.
     """
     rows: list[ScopeRow] = []
-    for key, scope in list_scopes(root):
-        folder = os.fspath(scope)
+    for key, folder in scope_folders(root):
         try:
             info = os.stat(folder)  # noqa: PTH116 - a string: thousands of scopes per request
         except OSError:
             continue
-        listing = folders.listing(scope, info)
+        listing = folders.listing(folder, info)
         if listing is None:
             continue
-        files = count_listed(root, scope, listing)
-        rows.append(ScopeRow(key, folder, scope_activity(folder, info.st_mtime_ns), files))
+        files = count_listed(root, folder, listing)
+        rows.append(ScopeRow.of(key, folder, scope_activity(folder, info.st_mtime_ns), files))
     return rows
 
 
@@ -139,8 +142,12 @@ def after_cursor(rows: list[ScopeRow], after: Place | None) -> list[ScopeRow]:
     return [row for row in rows if row.place > after]
 
 
+def _place(row: ScopeRow) -> Place:
+    return row.place
+
+
 def page_of(rows: list[ScopeRow], limit: int) -> tuple[list[ScopeRow], bool]:
     """The first ``limit`` rows in the overview's order, and whether more follow; the order of
     the others is never computed (``heapq``: n log ``limit``)."""
-    first = heapq.nsmallest(limit + 1, rows, key=lambda row: row.place)
+    first = heapq.nsmallest(limit + 1, rows, key=_place)
     return first[:limit], len(first) > limit

@@ -50,6 +50,7 @@ __all__ = [
     "read_marker",
     "scan_scope",
     "scan_topics",
+    "scope_folders",
     "scope_real_dir",
     "topic_entry",
 ]
@@ -147,7 +148,9 @@ def create_scope_dir(root: Path, key: str) -> bool:
     return True
 
 
+@functools.lru_cache(maxsize=NAME_CHECKS_CACHED)
 def _is_scope_key(name: str) -> bool:
+    """K-7 for a listed scope name, memoised: the overview lists every scope on each request."""
     try:
         check_scope_key(name)
     except InvalidId:
@@ -174,12 +177,18 @@ def list_scopes(root: Path) -> list[tuple[str, Path]]:
     outside the root are skipped. A plain folder (the listing's own file type says so) is its
     own real path; a symlink is resolved and judged by :func:`scope_real_dir`.
     """
-    scopes: list[tuple[str, Path]] = []
+    return sorted((key, Path(folder)) for key, folder in scope_folders(root))
+
+
+def scope_folders(root: Path) -> list[tuple[str, str]]:
+    """:func:`list_scopes` unsorted, each real dir a string (thousands of scopes are cheaper
+    so: no ``Path`` made per scope)."""
+    scopes: list[tuple[str, str]] = []
     for entry in _entries(root):
         name = entry.name
         try:
             if _is_plain_folder(entry) and _is_scope_key(name):
-                scopes.append((name, root / name))
+                scopes.append((name, entry.path))
                 continue
             found = scope_real_dir(root, name)
         except (InvalidId, OutsideMemoryRoot):
@@ -187,8 +196,8 @@ def list_scopes(root: Path) -> list[tuple[str, Path]]:
                 logger.debug("skipping %s in %s: not a scope in the memory root", name, root)
             continue
         if found is not None:
-            scopes.append((name, found))
-    return sorted(scopes)
+            scopes.append((name, os.fspath(found)))
+    return scopes
 
 
 def _is_plain_folder(entry: os.DirEntry[str]) -> bool:
@@ -246,12 +255,12 @@ _NAME_OVERHEAD = 64
 """Bytes of a short ``str`` object and its slot in a tuple, beyond its characters."""
 
 
-def list_folder(scope: Path) -> FolderListing | None:
+def list_folder(scope: Path | str) -> FolderListing | None:
     """List the real scope dir ``scope`` once and sort its entries into a :class:`FolderListing`;
     None when it cannot be listed (missing, no directory, no permission: logged)."""
     try:
         with os.scandir(scope) as entries:
-            return _classify(scope, entries)
+            return _classify(Path(scope), entries)
     except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as error:
@@ -341,10 +350,12 @@ def scan_scope(root: Path, scope: Path, listing: FolderListing | None = None) ->
     return ScopeListing(topics, sorted(refused))
 
 
-def count_listed(root: Path, scope: Path, listing: FolderListing) -> int:
+def count_listed(root: Path, scope: Path | str, listing: FolderListing) -> int:
     """How many topic files the scope lists (A-5), from its ``listing``: the regular ones as
     the listing says, the judged ones judged now (no other file is looked at)."""
-    return len(listing.regular) + len(judged_topics(root, scope, listing))
+    if not listing.judged:
+        return len(listing.regular)
+    return len(listing.regular) + len(judged_topics(root, Path(scope), listing))
 
 
 def judged_topics(root: Path, scope: Path, listing: FolderListing) -> list[TopicEntry]:
