@@ -256,7 +256,7 @@ class ScopeAnswers:
             return any(wanted in text.casefold() for text in (USER_SCOPE, USER_TITLE))
         if wanted in row.key:
             return True
-        path = self.files.marker(root, Path(row.folder), row.key, orphan_check=False).path
+        path = self.files.marker(root, row.folder, row.key, orphan_check=False).path
         return path is not None and wanted in path.casefold()
 
     def scope_summary(self, root: Path, key: str, scope: Path) -> ScopeSummary:
