@@ -18,6 +18,7 @@ from harness_memory.installers import claude_code, codex, gemini
 from harness_memory.installers.files import (
     FileChange,
     SettingsFileError,
+    Written,
     apply_changes,
     describe,
 )
@@ -45,16 +46,21 @@ HARNESSES: dict[str, Callable[..., list[FileChange]]] = {
 
 @dataclass(frozen=True, slots=True)
 class InstallResult:
-    """What :func:`run` did: the planned ``changes``, the ``backups`` written, ``dry_run``."""
+    """What :func:`run` did: the planned ``changes``, the files ``written``, ``dry_run``."""
 
     changes: list[FileChange]
-    backups: list[Path] = field(default_factory=list)
+    written: list[Written] = field(default_factory=list)
     dry_run: bool = False
 
     @property
     def changed(self) -> list[Path]:
         """The files that were (or, in a dry run, would be) changed."""
         return [change.path for change in self.changes if change.changed]
+
+    @property
+    def backups(self) -> list[Path]:
+        """The backups written, one per file that existed before."""
+        return [done.backup for done in self.written if done.backup is not None]
 
 
 def plan(
@@ -82,13 +88,21 @@ def run(
     if dry_run:
         out.write(describe(changes) or "nothing to change\n")
         return InstallResult(changes, dry_run=True)
-    backups = apply_changes(changes)
+    written = apply_changes(changes)
     verb = "installed" if install else "uninstalled"
-    written = [change.path for change in changes if change.changed]
     if not written:
         out.write(f"{harness}: nothing to change (already {verb})\n")
-    for path in written:
-        out.write(f"{harness}: {verb} — wrote {path}\n")
-    for backup in backups:
-        out.write(f"{harness}: backup of the previous file: {backup}\n")
-    return InstallResult(changes, backups)
+    for done in written:
+        out.write(f"{harness}: {verb} — wrote {done.path}\n")
+        if done.target != done.path.absolute():
+            out.write(f"{harness}: {done.path} is a symlink: wrote its target {done.target}\n")
+        if done.old_mode is not None and done.mode != done.old_mode:
+            out.write(
+                f"{harness}: {done.target} holds the bearer token: made it readable by its "
+                f"owner only (mode {done.old_mode:04o} -> {done.mode:04o})\n"
+            )
+        if done.backup is not None:
+            out.write(f"{harness}: backup of the previous file: {done.backup}\n")
+        for backup in done.tightened:
+            out.write(f"{harness}: {backup} holds the bearer token: made it owner-only\n")
+    return InstallResult(changes, written)

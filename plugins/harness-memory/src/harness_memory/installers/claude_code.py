@@ -18,6 +18,7 @@ from typing import Any
 from harness_memory.hooks.claude_code import RECOMMENDED_PARTS
 from harness_memory.installers.files import FileChange, dump_json, read_json_object
 from harness_memory.installers.hook_groups import merge_hooks
+from harness_memory.installers.secrets import tokens_in
 from harness_memory.installers.spec import InstallOptions
 
 __all__ = ["SESSION_START_PARTS", "plan", "settings_path"]
@@ -46,7 +47,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         _token(merged, options.token if install else None)
     if not install and old is None:
         return []
-    return [FileChange(path, old, dump_json(merged))]
+    secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
+    return [FileChange(path, old, dump_json(merged), secrets)]
 
 
 def _wanted(options: InstallOptions) -> dict[str, list[dict[str, Any]]]:

@@ -34,6 +34,7 @@ from harness_memory.installers.files import (
     read_text,
 )
 from harness_memory.installers.hook_groups import Removed, merge_hooks
+from harness_memory.installers.secrets import tokens_in
 from harness_memory.installers.spec import InstallOptions
 
 __all__ = ["CONTEXT_LIMIT_TOKENS", "GUARD_MATCHER", "codex_home", "plan", "trust_hash"]
@@ -101,7 +102,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     _writable_root(config, str(options.memory_root), install=install)
     changes = []
     if install or old_hooks is not None:
-        changes.append(FileChange(hooks_path, old_hooks, dump_json(merged)))
+        secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
+        changes.append(FileChange(hooks_path, old_hooks, dump_json(merged), secrets))
     new_config = tomlkit.dumps(config)
     if not install:  # tables taken out leave their blank separator line behind
         new_config = new_config.rstrip("\n") + "\n" if new_config.strip() else ""

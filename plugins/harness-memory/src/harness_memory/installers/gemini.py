@@ -16,6 +16,7 @@ from typing import Any
 
 from harness_memory.installers.files import FileChange, dump_json, read_json_object
 from harness_memory.installers.hook_groups import merge_hooks
+from harness_memory.installers.secrets import tokens_in
 from harness_memory.installers.spec import InstallOptions
 
 __all__ = ["GUARD_MATCHER", "plan", "settings_path"]
@@ -50,7 +51,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     _include_directory(merged, os.path.normpath(str(options.memory_root)), install=install)
     if not install and old is None:
         return []
-    return [FileChange(path, old, dump_json(merged))]
+    secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
+    return [FileChange(path, old, dump_json(merged), secrets)]
 
 
 def _handler(options: InstallOptions, event: str, state: Path) -> dict[str, Any]:
