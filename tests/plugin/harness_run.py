@@ -141,15 +141,24 @@ PROMPT = "Remember that memory reaches this agent through hooks."
 
 
 async def run_codex(
-    turns: list[list[Json]], service: RealService, memory_root: Path, workspace: Path, tmp: Path
+    turns: list[list[Json]],
+    service: RealService,
+    memory_root: Path,
+    workspace: Path,
+    tmp: Path,
+    *,
+    config_extra: str = "",
+    hooks: bool = True,
 ) -> tuple[FakeResponses, int, str, str]:
     """Codex ``exec`` headless with the hooks installed into a fresh HOME under ``tmp``: the
-    stand-in's provider in the user's ``config.toml`` first, then ``harness-memory install``."""
+    stand-in's provider (and ``config_extra``) in the user's ``config.toml`` first, then
+    ``harness-memory install`` (unless not ``hooks``)."""
     codex = npm_cli(CODEX)
     home = tmp / "home"
-    (home / ".codex").mkdir(parents=True)
-    (home / ".codex" / "config.toml").write_text(CODEX_CONFIG, encoding="utf-8")
-    install("codex", home, service, memory_root)  # merges into the user's config.toml
+    (home / ".codex").mkdir(parents=True, exist_ok=True)
+    (home / ".codex" / "config.toml").write_text(CODEX_CONFIG + config_extra, encoding="utf-8")
+    if hooks:
+        install("codex", home, service, memory_root)  # merges into the user's config.toml
     fake = FakeResponses(turns=turns)
     command = [str(codex), "exec", "--skip-git-repo-check", "--sandbox", "workspace-write", PROMPT]
     status, out, err, _ = await run_in_loopback(

@@ -74,12 +74,12 @@ def test_install_through_symlinked_settings(tmp_path: Path, harness: str) -> Non
     home = make_home("install-through-symlinked-settings", tmp_path)
     root = memory_root(tmp_path)
     link, target = (home / LINKED[harness][0], home / LINKED[harness][1])
-    link_text = os.readlink(link)
+    link_text = link.readlink()
     before = target.read_text(encoding="utf-8")
 
     status, said = run(home, root, "install", harness)
     assert status == 0, said
-    assert link.is_symlink() and os.readlink(link) == link_text  # the same link
+    assert link.is_symlink() and link.readlink() == link_text  # the same link
     after = target.read_text(encoding="utf-8")
     assert str(root) in after  # the dotfiles copy got the change
     assert ("harness-memory hook" in after) == (harness != "codex")  # codex: hooks.json apart
@@ -90,7 +90,7 @@ def test_install_through_symlinked_settings(tmp_path: Path, harness: str) -> Non
 
     status, said = run(home, root, "uninstall", harness)
     assert status == 0, said
-    assert link.is_symlink() and os.readlink(link) == link_text
+    assert link.is_symlink() and link.readlink() == link_text
     assert str(root) not in target.read_text(encoding="utf-8")
 
 
@@ -155,7 +155,7 @@ def test_token_in_readable_settings(
 
 
 @pytest.mark.parametrize("harness", ["codex", "gemini"])
-@pytest.mark.parametrize("token", ["it's a \"token\"", "tab\tback\\slash", "ünï-cödé-tökén"])
+@pytest.mark.parametrize("token", ['it\'s a "token"', "tab\tback\\slash", "ünï-cödé-tökén"])
 def test_token_in_readable_settings_masked_however_it_is_quoted(
     tmp_path: Path, harness: str, token: str
 ) -> None:
@@ -166,9 +166,10 @@ def test_token_in_readable_settings_masked_however_it_is_quoted(
     assert status == 0
     status, shown = run(home, root, "install", harness, "--token", token + "-2", "--dry-run")
     assert status == 0
-    rendered = {token, json.dumps(token)[1:-1], json.dumps(token, ensure_ascii=False)[1:-1]}
-    assert not any(form in shown for form in rendered), shown
-    assert "-2" not in shown.replace(MASK, "")
+    for secret in (token, token + "-2"):
+        rendered = {secret, json.dumps(secret)[1:-1], json.dumps(secret, ensure_ascii=False)[1:-1]}
+        assert not any(form in shown for form in rendered), shown
+    assert MASK in shown
 
 
 def test_token_in_readable_settings_old_backups_made_private(tmp_path: Path) -> None:

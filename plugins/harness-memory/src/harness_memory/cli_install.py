@@ -4,7 +4,7 @@
 
     harness-memory install codex --url URL --project P --agent A --memory-root DIR \\
         [--token T] [--timeout S] [--executable PATH] [--dry-run]
-    harness-memory uninstall codex --memory-root DIR [--dry-run]
+    harness-memory uninstall codex [--memory-root DIR] [--dry-run]
 
 Exit status 0 on success (also when nothing had to change), 1 when a settings file cannot be
 read or understood (named on stderr; nothing is written), 2 for a usage error.
@@ -65,7 +65,7 @@ def run_install(
         for name in ("url", "project", "agent")
     }
     missing = [f"--{name}" for name, value in values.items() if install and not value]
-    if not root:
+    if install and not root:
         missing.insert(0, "--memory-root")
     if missing:
         parser.error(
@@ -78,7 +78,7 @@ def run_install(
         url=values["url"] or "",
         project=values["project"] or "",
         agent=values["agent"] or "",
-        memory_root=Path(str(root)).absolute(),
+        memory_root=Path(str(root)).absolute() if root else None,
         home=home,
         token=getattr(args, "token", None),
         timeout=getattr(args, "timeout", None),

@@ -10,7 +10,6 @@ Uninstall removes our hook entries and our two permission entries, nothing else.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -18,10 +17,13 @@ from typing import Any
 from harness_memory.hooks.claude_code import RECOMMENDED_PARTS
 from harness_memory.installers.files import FileChange, dump_json, read_json_object
 from harness_memory.installers.hook_groups import merge_hooks
+from harness_memory.installers.own_memory import Switch, switch_back, switch_off
+from harness_memory.installers.plan import Plan, with_state
+from harness_memory.installers.record import read_record
 from harness_memory.installers.secrets import tokens_in
-from harness_memory.installers.spec import InstallOptions
+from harness_memory.installers.spec import InstallOptions, root_changes
 
-__all__ = ["SESSION_START_PARTS", "plan", "settings_path"]
+__all__ = ["AUTO_MEMORY", "SESSION_START_PARTS", "plan", "settings_path"]
 
 HARNESS = "claude-code"
 SESSION_START_PARTS = RECOMMENDED_PARTS
@@ -36,19 +38,62 @@ def settings_path(home: Path, environ: Mapping[str, str]) -> Path:
     return (Path(config) if config else home / ".claude") / "settings.json"
 
 
-def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) -> list[FileChange]:
+AUTO_MEMORY = Switch(
+    keys=("autoMemoryEnabled",),
+    off=False,
+    what="Claude Code's own auto memory",
+    default_on=True,
+)
+"""Claude Code's auto memory (``~/.claude/projects/<project>/memory/``): on unless
+``autoMemoryEnabled`` is false; with it on the model gets a second memory section (H-6)."""
+
+
+def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) -> Plan:
     """The change to Claude Code's user settings; raises ``SettingsFileError`` for a bad file."""
     path = settings_path(options.home, environ)
     old, document = read_json_object(path)
+    record = read_record(path.parent)
     wanted = _wanted(options) if install else {}
     merged, _ = merge_hooks(document, HARNESS, wanted, source=path)
-    _permissions(merged, options, install=install)
+    gone, added = root_changes(document, HARNESS, options, install=install)
+    for root in gone:
+        _permissions(merged, root, install=False)
+    if added is not None:
+        _permissions(merged, added, install=True)
     if options.token is not None or not install:
         _token(merged, options.token if install else None)
-    if not install and old is None:
+    notes: list[str] = []
+    if install:
+        notes.append(switch_off(merged, AUTO_MEMORY, record.previous))
+        notes += _own_memory_folders(path.parent, document)
+        notes.append(
+            "Claude Code's CLAUDE.md files stay loaded: they hold your instructions, not memory."
+        )
+    elif (said := switch_back(merged, AUTO_MEMORY, record.previous)) is not None:
+        notes.append(said)
+    changes = []
+    if install or old is not None:
+        secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
+        changes.append(FileChange(path, old, dump_json(merged), secrets))
+    return with_state(changes, notes, record, install=install)
+
+
+def _own_memory_folders(config_dir: Path, document: dict[str, Any]) -> list[str]:
+    """Name the auto-memory folders that hold notes, and how to bring them over (P-5)."""
+    folders = sorted((config_dir / "projects").glob("*/memory"))
+    custom = document.get("autoMemoryDirectory")
+    if isinstance(custom, str) and custom:
+        folders.append(Path(custom).expanduser())
+    held = [(f, n) for f in folders if (n := len(list(f.glob("*.md")))) if f.is_dir()]
+    if not held:
         return []
-    secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
-    return [FileChange(path, old, dump_json(merged), secrets)]
+    listed = "; ".join(f"{folder} ({count} files)" for folder, count in held[:5])
+    more = f"; and {len(held) - 5} more" if len(held) > 5 else ""
+    return [
+        f"Claude Code's auto memory holds notes in {listed}{more}. They stay on disk; bring a "
+        "Workspace's into Agent Memory with `memory-api memory import --from claude-code "
+        "--workspace PATH --project P --agent A`."
+    ]
 
 
 def _wanted(options: InstallOptions) -> dict[str, list[dict[str, Any]]]:
@@ -67,14 +112,9 @@ def _wanted(options: InstallOptions) -> dict[str, list[dict[str, Any]]]:
     }
 
 
-def _rules(options: InstallOptions) -> tuple[str, str]:
-    root = os.path.normpath(str(options.memory_root))
-    return root, f"Edit(/{root}/**)"
-
-
-def _permissions(document: dict[str, Any], options: InstallOptions, *, install: bool) -> None:
-    """Add (or take out) the memory root directory and the allow rule; other entries stay."""
-    root, rule = _rules(options)
+def _permissions(document: dict[str, Any], root: str, *, install: bool) -> None:
+    """Add (or take out) the memory root directory and its allow rule; other entries stay."""
+    rule = f"Edit(/{root}/**)"
     permissions = document.get("permissions")
     if not isinstance(permissions, dict):
         if not install:

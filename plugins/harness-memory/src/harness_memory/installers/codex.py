@@ -34,10 +34,13 @@ from harness_memory.installers.files import (
     read_text,
 )
 from harness_memory.installers.hook_groups import Removed, merge_hooks
+from harness_memory.installers.own_memory import Switch, switch_back, switch_off
+from harness_memory.installers.plan import Plan, with_state
+from harness_memory.installers.record import read_record
 from harness_memory.installers.secrets import tokens_in
-from harness_memory.installers.spec import InstallOptions
+from harness_memory.installers.spec import InstallOptions, root_changes
 
-__all__ = ["CONTEXT_LIMIT_TOKENS", "GUARD_MATCHER", "codex_home", "plan", "trust_hash"]
+__all__ = ["CONTEXT_LIMIT_TOKENS", "GUARD_MATCHER", "MEMORIES", "codex_home", "plan", "trust_hash"]
 
 HARNESS = "codex"
 CONTEXT_LIMIT_TOKENS = 100_000
@@ -83,11 +86,23 @@ def trust_hash(event: str, group: Mapping[str, Any], handler: Mapping[str, Any])
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) -> list[FileChange]:
+MEMORIES = Switch(
+    keys=("features", "memories"),
+    off=False,
+    what="Codex CLI's own memories",
+    default_on=False,
+)
+"""Codex's memories feature (``~/.codex/memories``: ``memory_summary.md`` and its notes, read
+into a developer message when on). Off by default in 0.171; set off explicitly so neither a
+default that changes nor an earlier ``memories = true`` brings a second memory (H-6)."""
+
+
+def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) -> Plan:
     """The changes to ``hooks.json`` and ``config.toml``; ``SettingsFileError`` for a bad file."""
     home = codex_home(options.home, environ)
     hooks_path, config_path = home / "hooks.json", home / "config.toml"
     old_hooks, document = read_json_object(hooks_path)
+    record = read_record(home)
     wanted = _wanted(options, home) if install else {}
     merged, removed = merge_hooks(document, HARNESS, wanted, source=hooks_path)
     old_config = read_text(config_path)
@@ -97,9 +112,23 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         raise SettingsFileError(f"{config_path} is not valid TOML ({error})") from None
     key_source = str(hooks_path.absolute())
     _update_trust(config, key_source, removed, merged, install=install)
-    if not install:
+    gone, added = root_changes(document, HARNESS, options, install=install)
+    for root in gone:
+        _writable_root(config, root, install=False)
+    if added is not None:
+        _writable_root(config, added, install=True)
+    notes: list[str] = []
+    if install:
+        notes.append(switch_off(config, MEMORIES, record.previous, tomlkit.table))
+        kept = home / "memories"
+        if kept.is_dir() and any(kept.iterdir()):
+            notes.append(
+                f"Codex CLI's memories folder {kept} stays on disk; Codex no longer reads it."
+            )
+    else:
+        if (said := switch_back(config, MEMORIES, record.previous)) is not None:
+            notes.append(said)
         _tidy(config)
-    _writable_root(config, str(options.memory_root), install=install)
     changes = []
     if install or old_hooks is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
@@ -109,7 +138,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         new_config = new_config.rstrip("\n") + "\n" if new_config.strip() else ""
     if install or old_config is not None:
         changes.append(FileChange(config_path, old_config, new_config))
-    return changes
+    return with_state(changes, notes, record, install=install)
 
 
 def _wanted(options: InstallOptions, home: Path) -> dict[str, list[dict[str, Any]]]:

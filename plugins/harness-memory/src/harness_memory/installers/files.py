@@ -25,7 +25,7 @@ from typing import Any
 
 from memory_core.atomic import atomic_write_bytes
 
-from harness_memory.installers.secrets import holds, mask, private_mode
+from harness_memory.installers.secrets import MASK, holds, mask, private_mode
 
 __all__ = [
     "BACKUP_SUFFIX",
@@ -57,6 +57,8 @@ class FileChange:
     new: str
     secrets: frozenset[str] = frozenset()
     """Tokens either text holds: masked in every output, and a file holding one is private."""
+    backup: bool = True
+    """Whether the old text is kept in a backup (not for this plugin's own state files)."""
 
     @property
     def changed(self) -> bool:
@@ -132,16 +134,16 @@ def describe(changes: list[FileChange]) -> str:
         if not change.changed:
             parts.append(f"unchanged: {change.path}\n")
             continue
-        old = [] if change.old is None else mask(change.old, change.secrets)
+        old = "" if change.old is None else mask(change.old, change.secrets)
         new = mask(change.new, change.secrets)
         label = "/dev/null" if change.old is None else str(change.path)
         diff = difflib.unified_diff(
-            old.splitlines(keepends=True) if old else [],
+            old.splitlines(keepends=True),
             new.splitlines(keepends=True),
             fromfile=label,
             tofile=str(change.path),
         )
-        parts.append("".join(diff))
+        parts.append("".join(diff) or f"{change.path}: only the bearer token changes ({MASK})\n")
         target = write_target(change.path)
         if target != change.path.absolute() and change.path.is_symlink():
             parts.append(f"(written through the symlink {change.path} -> {target})\n")
@@ -234,7 +236,7 @@ def _write(change: FileChange, target: Path, stamp: str) -> Written:
     old_mode = _mode_of(target) if change.old is not None else None
     mode = change.mode_after(old_mode)
     backup = None
-    if change.old is not None and old_mode is not None:
+    if change.backup and change.old is not None and old_mode is not None:
         backup_mode = private_mode(old_mode) if holds(change.old, change.secrets) else old_mode
         backup = _write_backup(target, stamp, target.read_bytes(), backup_mode)
     target.parent.mkdir(parents=True, exist_ok=True)

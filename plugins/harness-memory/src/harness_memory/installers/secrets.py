@@ -11,14 +11,13 @@ either JSON-escaped.
 
 from __future__ import annotations
 
-import itertools
 import json
 import re
 import shlex
 from collections.abc import Iterable
 from typing import Any
 
-from harness_memory.installers.spec import is_ours
+from harness_memory.installers.spec import flag_values, our_commands
 
 __all__ = ["MASK", "TOKEN_ENV", "holds", "mask", "private_mode", "tokens_in"]
 
@@ -35,25 +34,9 @@ def tokens_in(document: Any, harness: str) -> set[str]:
     env = document.get("env")
     if isinstance(env, dict) and isinstance(env.get(TOKEN_ENV), str) and env[TOKEN_ENV]:
         found.add(env[TOKEN_ENV])
-    hooks = document.get("hooks")
-    events = hooks.values() if isinstance(hooks, dict) else []
-    for group in [g for groups in events if isinstance(groups, list) for g in groups]:
-        handlers = group.get("hooks") if isinstance(group, dict) else None
-        for handler in handlers if isinstance(handlers, list) else []:
-            command = handler.get("command") if isinstance(handler, dict) else None
-            if is_ours(command, harness):
-                found |= _flag_values(str(command), "--token")
+    for command in our_commands(document, harness):
+        found.update(flag_values(command, "--token"))
     return found
-
-
-def _flag_values(command: str, flag: str) -> set[str]:
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        return set()
-    values = {w[len(flag) + 1 :] for w in words if w.startswith(flag + "=")}
-    values |= {after for before, after in itertools.pairwise(words) if before == flag}
-    return {value for value in values if value}
 
 
 def _renderings(secret: str) -> set[str]:
