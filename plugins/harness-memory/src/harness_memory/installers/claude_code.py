@@ -29,7 +29,8 @@ HARNESS = "claude-code"
 SESSION_START_PARTS = RECOMMENDED_PARTS
 """SessionStart entries written, each carrying one piece of the injection (H-1: Claude Code
 shows at most 10,000 characters of each; six carry both indexes at the caps)."""
-WRITE_MATCHER = "Write|Edit|MultiEdit|NotebookEdit"
+WRITE_MATCHER = "Write|Edit|MultiEdit|NotebookEdit|Bash|mcp__.*"
+"""The tools the PreToolUse guard sees: the file tools, the shell and MCP tools (P-3)."""
 
 
 def settings_path(home: Path, environ: Mapping[str, str]) -> Path:

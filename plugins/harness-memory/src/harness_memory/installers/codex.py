@@ -40,7 +40,15 @@ from harness_memory.installers.record import read_record
 from harness_memory.installers.secrets import tokens_in
 from harness_memory.installers.spec import InstallOptions, root_changes
 
-__all__ = ["CONTEXT_LIMIT_TOKENS", "GUARD_MATCHER", "MEMORIES", "codex_home", "plan", "trust_hash"]
+__all__ = [
+    "CONTEXT_LIMIT_TOKENS",
+    "GUARD_MATCHER",
+    "MEMORIES",
+    "TERMINALS",
+    "codex_home",
+    "plan",
+    "trust_hash",
+]
 
 HARNESS = "codex"
 CONTEXT_LIMIT_TOKENS = 100_000
@@ -97,6 +105,24 @@ into a developer message when on). Off by default in 0.171; set off explicitly s
 default that changes nor an earlier ``memories = true`` brings a second memory (H-6)."""
 
 
+TERMINALS = Switch(
+    keys=("features", "unified_exec_tty"),
+    off=False,
+    what="Codex CLI's interactive terminals (exec_command with tty)",
+    default_on=True,
+)
+"""What the model types into a running terminal (``write_stdin``) never reaches Codex's
+PreToolUse hook (measured on 0.171: a file typed into ``bash`` landed in another Workspace's
+scope). Without a terminal, ``write_stdin`` cannot feed a running command ("stdin is closed"),
+so every command goes through ``exec_command``, which the guard sees (P-3). Codex 0.171 ignores
+``features.unified_exec = false``, so this is the fence that holds."""
+TERMINALS_WHY = (
+    "Input the model types into a running terminal (write_stdin) is never shown to Codex's "
+    "hooks, so the guard could not see it; without terminals every command goes through "
+    "exec_command, which it checks. Uninstall turns them back on."
+)
+
+
 def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) -> Plan:
     """The changes to ``hooks.json`` and ``config.toml``; ``SettingsFileError`` for a bad file."""
     home = codex_home(options.home, environ)
@@ -120,14 +146,17 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     notes: list[str] = []
     if install:
         notes.append(switch_off(config, MEMORIES, record.previous, tomlkit.table))
+        notes.append(switch_off(config, TERMINALS, record.previous, tomlkit.table))
+        notes.append(TERMINALS_WHY)
         kept = home / "memories"
         if kept.is_dir() and any(kept.iterdir()):
             notes.append(
                 f"Codex CLI's memories folder {kept} stays on disk; Codex no longer reads it."
             )
     else:
-        if (said := switch_back(config, MEMORIES, record.previous)) is not None:
-            notes.append(said)
+        for switch in (MEMORIES, TERMINALS):
+            if (said := switch_back(config, switch, record.previous)) is not None:
+                notes.append(said)
         _tidy(config)
     changes = []
     if install or old_hooks is not None:

@@ -28,9 +28,9 @@ from harness_memory.installers.spec import InstallOptions, root_changes
 __all__ = ["AUTO_MEMORY", "DIRECTORY_TREE", "GUARD_MATCHER", "plan", "settings_path"]
 
 HARNESS = "gemini"
-GUARD_MATCHER = "write_file|replace|run_shell_command"
-"""Gemini CLI's tools that write files: ``write_file`` and ``replace`` (``file_path``) and the
-shell (``command``)."""
+GUARD_MATCHER = "write_file|replace|run_shell_command|mcp_.*"
+"""Gemini CLI's tools that write files: ``write_file`` and ``replace`` (``file_path``), the
+shell (``command``) and MCP tools (``mcp_<server>_<tool>``, any argument)."""
 HOOK_TIMEOUT_MS = 30_000
 
 
