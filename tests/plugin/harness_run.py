@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 from aiohttp import web
 from memory_core.keys import workspace_memory_key
 
-from tests.plugin.fake_model_apis import FakeGemini, FakeResponses, Json, serve_app
+from tests.plugin.fake_model_apis import FakeGemini, FakeResponses, Turn, serve_app
 from tests.plugin.helpers import HARNESS_MEMORY
 from tests.plugin.loopback_only import run_isolated, unix_bridges
 from tests.plugin.npm_cli import CODEX, GEMINI, npm_cli
@@ -141,7 +141,7 @@ PROMPT = "Remember that memory reaches this agent through hooks."
 
 
 async def run_codex(
-    turns: list[list[Json]],
+    turns: Sequence[Turn],
     service: RealService,
     memory_root: Path,
     workspace: Path,
@@ -180,7 +180,7 @@ async def run_codex(
 
 
 async def run_gemini(
-    turns: list[list[Json]], service: RealService, memory_root: Path, workspace: Path, tmp: Path
+    turns: Sequence[Turn], service: RealService, memory_root: Path, workspace: Path, tmp: Path
 ) -> tuple[FakeGemini, int, str, str]:
     """Gemini CLI ``-p --yolo`` headless with the hooks installed into a fresh HOME under ``tmp``
     (merged into settings that select API-key auth and turn telemetry and updates off)."""

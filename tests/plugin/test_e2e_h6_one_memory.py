@@ -21,6 +21,7 @@ from memory_core.keys import workspace_memory_key
 
 from tests.plugin.claude_code_session import run_claude, serve_model, session_turns
 from tests.plugin.fake_anthropic import Block
+from tests.plugin.fake_model_apis import Turn
 from tests.plugin.harness_run import (
     TOPIC,
     install,
@@ -99,7 +100,7 @@ async def test_gemini_other_workspaces_stay_private(
     if temporary:  # a temporary Workspace (K-4): no Workspace scope at all
         workspace = real_service.data_dir / "agents" / "coder" / "workspaces" / "run-1"
         workspace.mkdir(parents=True)
-        script: list[list[dict[str, object]]] = []
+        script: list[Turn] = []
     else:
         workspace, key = workspace_with_key(tmp_path)
         own = memory_root / key / "harness-hooks.md"

@@ -175,9 +175,7 @@ def test_p3_mcp_tools_are_guarded_in_every_harness(
 
 
 @pytest.mark.parametrize("harness", ["claude-code"])
-def test_p3_claude_code_file_tools_through_a_workspace_symlink(
-    where: Layout, harness: str
-) -> None:
+def test_p3_claude_code_file_tools_through_a_workspace_symlink(where: Layout, harness: str) -> None:
     for target in (where.workspace / "notes" / "a.md", where.root / "." / where.other / "b.md"):
         result = answer(where, harness, "Write", {"file_path": str(target), "content": "x"})
         assert refusal(result) is not None

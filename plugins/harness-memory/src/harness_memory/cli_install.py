@@ -4,6 +4,7 @@
 
     harness-memory install codex --url URL --project P --agent A --memory-root DIR \\
         [--token T] [--timeout S] [--executable PATH] [--dry-run]
+    harness-memory install claude-code --managed [DIR] …   # Claude Code's managed settings
     harness-memory uninstall codex [--memory-root DIR] [--dry-run]
 
 Exit status 0 on success (also when nothing had to change), 1 when a settings file cannot be
@@ -39,6 +40,14 @@ def add_install_commands(commands: Any) -> None:
             "--dry-run", action="store_true", help="print the change, write nothing"
         )
         parser.add_argument("--home", default=None, help="the home directory (default: $HOME)")
+        parser.add_argument(
+            "--managed",
+            nargs="?",
+            const="",
+            metavar="DIR",
+            help="claude-code only: Claude Code's managed settings (in DIR, default "
+            "/etc/claude-code on Linux), which no repository can switch off; needs root",
+        )
         if verb == "uninstall":
             continue
         parser.add_argument("--url", help="memory service root URL [HARNESS_MEMORY_URL]")
@@ -72,6 +81,7 @@ def run_install(
             f"{args.command} {args.harness}: missing {', '.join(missing)}"
             " (or the HARNESS_MEMORY_* variables)"
         )
+    managed = _managed_dir(parser, args)
     home = Path(args.home or environ.get("HOME") or Path.home())
     options = InstallOptions(
         executable=getattr(args, "executable", None) or default_executable(),
@@ -82,6 +92,7 @@ def run_install(
         home=home,
         token=getattr(args, "token", None),
         timeout=getattr(args, "timeout", None),
+        managed_dir=managed,
     )
     try:
         run(args.harness, options, environ, install=install, dry_run=args.dry_run, out=out)
@@ -96,3 +107,20 @@ def run_install(
         )
         return 1
     return 0
+
+
+def _managed_dir(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Path | None:
+    """The folder of Claude Code's managed settings for ``--managed [DIR]``, or None."""
+    if args.managed is None:
+        return None
+    if args.harness != "claude-code":
+        parser.error(f"--managed is for claude-code only ({args.harness} has no managed hooks)")
+    if getattr(args, "token", None):
+        parser.error(
+            "--managed with --token: managed settings are read by every user of the machine, "
+            "so a token there is anyone's; give each user theirs in their own "
+            "~/.claude/settings.json (env.HARNESS_MEMORY_TOKEN, mode 0600)"
+        )
+    from harness_memory.installers.claude_code import managed_dir
+
+    return Path(args.managed).absolute() if args.managed else managed_dir()

@@ -10,6 +10,7 @@ Uninstall removes our hook entries and our two permission entries, nothing else.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from harness_memory.installers.record import read_record
 from harness_memory.installers.secrets import tokens_in
 from harness_memory.installers.spec import InstallOptions, root_changes
 
-__all__ = ["AUTO_MEMORY", "SESSION_START_PARTS", "plan", "settings_path"]
+__all__ = ["AUTO_MEMORY", "SESSION_START_PARTS", "managed_dir", "plan", "settings_path"]
 
 HARNESS = "claude-code"
 SESSION_START_PARTS = RECOMMENDED_PARTS
@@ -49,9 +50,40 @@ AUTO_MEMORY = Switch(
 ``autoMemoryEnabled`` is false; with it on the model gets a second memory section (H-6)."""
 
 
+REPOSITORY_CAN_SWITCH_OFF = (
+    "Hooks in your user settings run only while no repository switches them off: a "
+    'Workspace\'s .claude/settings.json or settings.local.json with "disableAllHooks": true '
+    "leaves its Sessions without memory and without the write guard. Claude Code's managed "
+    "settings cannot be overridden that way: `harness-memory install claude-code --managed` "
+    "(as root) writes the hooks there, for every user of this machine."
+)
+MANAGED = (
+    "Installed into Claude Code's managed settings ({path}): every user's Claude Code on this "
+    "machine runs these hooks, and no repository's or user's settings can switch them off "
+    "(disableAllHooks outside managed settings leaves managed hooks running)."
+)
+
+
+def managed_dir(platform: str = sys.platform) -> Path:
+    """Where Claude Code reads its managed settings (``managed-settings.json``) on ``platform``:
+    ``/etc/claude-code`` on Linux and WSL, ``/Library/Application Support/ClaudeCode`` on
+    macOS, ``C:\\ProgramData\\ClaudeCode`` on Windows (Claude Code's settings docs)."""
+    if platform == "darwin":
+        return Path("/Library/Application Support/ClaudeCode")
+    if platform == "win32":
+        return Path("C:/ProgramData/ClaudeCode")
+    return Path("/etc/claude-code")
+
+
 def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) -> Plan:
-    """The change to Claude Code's user settings; raises ``SettingsFileError`` for a bad file."""
-    path = settings_path(options.home, environ)
+    """The change to Claude Code's user settings (or, with ``options.managed_dir``, its managed
+    settings); raises ``SettingsFileError`` for a bad file."""
+    managed = options.managed_dir
+    path = (
+        managed / "managed-settings.json"
+        if managed is not None
+        else settings_path(options.home, environ)
+    )
     old, document = read_json_object(path)
     record = read_record(path.parent)
     wanted = _wanted(options) if install else {}
@@ -70,12 +102,14 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         notes.append(
             "Claude Code's CLAUDE.md files stay loaded: they hold your instructions, not memory."
         )
+        notes.append(MANAGED.format(path=path) if managed else REPOSITORY_CAN_SWITCH_OFF)
     elif (said := switch_back(merged, AUTO_MEMORY, record.previous)) is not None:
         notes.append(said)
     changes = []
     if install or old is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
-        changes.append(FileChange(path, old, dump_json(merged), secrets))
+        mode = 0o644 if managed else 0o600  # every user's Claude Code reads managed settings
+        changes.append(FileChange(path, old, dump_json(merged), secrets, create_mode=mode))
     return with_state(changes, notes, record, install=install)
 
 

@@ -59,6 +59,9 @@ class FileChange:
     """Tokens either text holds: masked in every output, and a file holding one is private."""
     backup: bool = True
     """Whether the old text is kept in a backup (not for this plugin's own state files)."""
+    create_mode: int = 0o600
+    """The mode of the file when the change creates it: private, since it may hold a token;
+    ``0o644`` for a file every user's harness must read (Claude Code's managed settings)."""
 
     @property
     def changed(self) -> bool:
@@ -66,10 +69,14 @@ class FileChange:
         return self.old != self.new
 
     def mode_after(self, old_mode: int | None) -> int:
-        """The permission bits the file gets: ``0600`` for a new file, else the old ones, with
-        group and other bits cleared when the new text holds a token (H-7)."""
+        """The permission bits the file gets: :attr:`create_mode` for a new file, else the old
+        ones; group and other bits cleared when the new text holds a token (H-7)."""
         if old_mode is None:
-            return 0o600
+            return (
+                private_mode(self.create_mode)
+                if holds(self.new, self.secrets)
+                else (self.create_mode)
+            )
         return private_mode(old_mode) if holds(self.new, self.secrets) else old_mode
 
 

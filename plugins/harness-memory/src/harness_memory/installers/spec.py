@@ -48,6 +48,8 @@ class InstallOptions:
     home: Path
     token: str | None = None
     timeout: float | None = None
+    managed_dir: Path | None = None
+    """Claude Code only: install into its managed settings in this folder (not the user's)."""
 
     def hook_command(
         self, harness: str, event: str, *, state_dir: Path | None = None, token: bool = False
