@@ -14,6 +14,7 @@ read or understood (named on stderr; nothing is written), 2 for a usage error.
 from __future__ import annotations
 
 import argparse
+import shlex
 from collections.abc import Mapping
 from pathlib import Path
 from typing import IO, Any
@@ -56,6 +57,12 @@ def add_install_commands(commands: Any) -> None:
         parser.add_argument("--token", help="bearer token written for the hooks")
         parser.add_argument("--timeout", type=float, help="seconds for each request to the service")
         parser.add_argument("--executable", help="the harness-memory command the hooks run")
+        parser.add_argument(
+            "--no-check",
+            action="store_true",
+            help="write without checking the memory root, the URL and the ids "
+            "(settings prepared for another machine)",
+        )
 
 
 def run_install(
@@ -94,6 +101,8 @@ def run_install(
         timeout=getattr(args, "timeout", None),
         managed_dir=managed,
     )
+    if install and not args.no_check and not _checked(args, str(root), options):
+        return 1
     try:
         run(args.harness, options, environ, install=install, dry_run=args.dry_run, out=out)
     except SettingsFileError as error:
@@ -106,7 +115,44 @@ def run_install(
             "%s %s: cannot write: %s", args.command, args.harness, error
         )
         return 1
+    if args.dry_run:
+        out.write(f"next: {_next_command(args, str(root) if root else None, values)}\n")
     return 0
+
+
+def _checked(args: argparse.Namespace, root: str, options: Any) -> bool:
+    """Run the install checks (H-7), reporting each finding; False when one is an error."""
+    from harness_memory.installers.checks import check_root, check_service
+
+    findings = check_root(root, options.agent)
+    findings += check_service(options.url, options.project, options.agent, options.token)
+    log = logs.logger("harness_memory")
+    for finding in findings:
+        (log.error if finding.error else log.warning)(
+            "%s %s: %s", args.command, args.harness, finding.text
+        )
+    if any(finding.error for finding in findings):
+        log.error("%s %s: nothing was changed", args.command, args.harness)
+        return False
+    return True
+
+
+def _next_command(args: argparse.Namespace, root: str | None, values: dict[str, Any]) -> str:
+    """The command that does what this dry run showed (the token left for the user to fill)."""
+    words = ["harness-memory", args.command, args.harness]
+    given = {"--memory-root": root, **{f"--{k}": v for k, v in values.items()}}
+    for flag in ("home", "timeout", "executable"):
+        given[f"--{flag}"] = getattr(args, flag, None)
+    for flag, value in given.items():
+        if value is not None and value != "":
+            words += [flag, str(value)]
+    if getattr(args, "token", None):
+        words += ["--token", "YOUR_TOKEN"]
+    if args.managed is not None:
+        words += ["--managed", *([args.managed] if args.managed else [])]
+    if getattr(args, "no_check", False):
+        words.append("--no-check")
+    return shlex.join(words)
 
 
 def _managed_dir(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Path | None:
