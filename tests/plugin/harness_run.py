@@ -51,8 +51,9 @@ def other_scope(memory_root: Path, tmp_path: Path) -> Path:
     return scope
 
 
-def install(harness: str, home: Path, service: RealService, memory_root: Path) -> None:
-    """``harness-memory install HARNESS`` into ``home``, as a user would run it."""
+def install(harness: str, home: Path, service: RealService, memory_root: Path, *extra: str) -> str:
+    """``harness-memory install HARNESS`` into ``home``, as a user would run it (``extra``
+    flags last, so they win); returns what it printed."""
     done = subprocess.run(
         [
             str(HARNESS_MEMORY),
@@ -72,6 +73,7 @@ def install(harness: str, home: Path, service: RealService, memory_root: Path) -
             service.token,
             "--executable",
             str(HARNESS_MEMORY),
+            *extra,
         ],
         capture_output=True,
         text=True,
@@ -79,6 +81,7 @@ def install(harness: str, home: Path, service: RealService, memory_root: Path) -
         env={"HOME": str(home), "PATH": "/usr/bin:/bin"},
     )
     assert done.returncode == 0, done.stderr
+    return done.stdout
 
 
 async def run_in_loopback(
@@ -149,6 +152,7 @@ async def run_codex(
     *,
     config_extra: str = "",
     hooks: bool = True,
+    install_flags: Sequence[str] = (),
 ) -> tuple[FakeResponses, int, str, str]:
     """Codex ``exec`` headless with the hooks installed into a fresh HOME under ``tmp``: the
     stand-in's provider (and ``config_extra``) in the user's ``config.toml`` first, then
@@ -158,7 +162,7 @@ async def run_codex(
     (home / ".codex").mkdir(parents=True, exist_ok=True)
     (home / ".codex" / "config.toml").write_text(CODEX_CONFIG + config_extra, encoding="utf-8")
     if hooks:
-        install("codex", home, service, memory_root)  # merges into the user's config.toml
+        install("codex", home, service, memory_root, *install_flags)  # into its config.toml
     fake = FakeResponses(turns=turns)
     command = [str(codex), "exec", "--skip-git-repo-check", "--sandbox", "workspace-write", PROMPT]
     status, out, err, _ = await run_in_loopback(
@@ -180,7 +184,13 @@ async def run_codex(
 
 
 async def run_gemini(
-    turns: Sequence[Turn], service: RealService, memory_root: Path, workspace: Path, tmp: Path
+    turns: Sequence[Turn],
+    service: RealService,
+    memory_root: Path,
+    workspace: Path,
+    tmp: Path,
+    *,
+    install_flags: Sequence[str] = (),
 ) -> tuple[FakeGemini, int, str, str]:
     """Gemini CLI ``-p --yolo`` headless with the hooks installed into a fresh HOME under ``tmp``
     (merged into settings that select API-key auth and turn telemetry and updates off)."""
@@ -188,7 +198,7 @@ async def run_gemini(
     home = tmp / "home"
     (home / ".gemini").mkdir(parents=True)
     (home / ".gemini" / "settings.json").write_text(GEMINI_SETTINGS, encoding="utf-8")
-    install("gemini", home, service, memory_root)
+    install("gemini", home, service, memory_root, *install_flags)
     fake = FakeGemini(turns=turns)
     status, out, err, _ = await run_in_loopback(
         [str(gemini), "--yolo", "-p", PROMPT],

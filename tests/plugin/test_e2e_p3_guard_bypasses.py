@@ -183,3 +183,52 @@ async def test_p3_claude_code_bash_and_mcp_bypasses_are_refused(
     for call in calls:
         assert "Agent Memory write guard" in results[call["id"]], (call, results[call["id"]])
     assert landed(other) == []
+
+
+MISSING = ("--executable", "/nonexistent/bin/harness-memory", "--no-check")
+GUARD_GONE = "the write guard did not run"
+
+
+@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
+async def test_p3_a_missing_hook_command_refuses_writes_instead_of_losing_the_guard(
+    claude: Path, real_service: RealService, memory_root: Path, tmp_path: Path, harness: str
+) -> None:
+    """The checkout the hooks ran from is gone: the guard fails closed, in every harness."""
+    workspace, own = workspace_with_key(tmp_path)
+    target = memory_root / own / "would-be-allowed.md"
+    if harness == "codex":
+        call = codex_call("c0", "exec_command", {"cmd": f"echo x > {target}"})
+        fake, status, _, err = await run_codex(
+            [[call]], real_service, memory_root, workspace, tmp_path, install_flags=MISSING
+        )
+        said = outputs(fake.requests[-1])["c0"]
+    elif harness == "gemini":
+        gemini, status, _, err = await run_gemini(
+            [[gemini_call(f"echo x > {target}")]],
+            real_service,
+            memory_root,
+            workspace,
+            tmp_path,
+            install_flags=MISSING,
+        )
+        said = json.dumps(gemini.requests[-1]["contents"][-1])
+    else:
+        home = tmp_path / "home"
+        home.mkdir()
+        install("claude-code", home, real_service, memory_root, *MISSING)
+        write = {"file_path": str(target), "content": "x\n"}
+        call_block: Block = {"type": "tool_use", "id": "toolu_w", "name": "Write", "input": write}
+
+        def script(body: dict[str, Any]) -> tuple[list[Block], str]:
+            if offers_write(body) and not tool_results(body):
+                return [call_block], "tool_use"
+            return [{"type": "text", "text": "Done."}], "end_turn"
+
+        async with serve_model(script) as (claude_fake, model_url):
+            status, _, err = await run_claude(
+                claude, workspace, home, model_url, service_url=real_service.url
+            )
+        said = result_text(tool_results(session_turns(claude_fake)[-1])[0])
+    assert status == 0, err[-3000:]
+    assert GUARD_GONE in said, said
+    assert not target.exists()

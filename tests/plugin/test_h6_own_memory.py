@@ -14,6 +14,8 @@ import pytest
 import tomlkit
 from harness_memory.cli import main
 
+from tests.plugin.helpers import HARNESS_MEMORY
+
 FILES = {
     "claude-code": ".claude/settings.json",
     "codex": ".codex/config.toml",
@@ -38,7 +40,7 @@ def run(home: Path, verb: str, harness: str, *extra: str) -> tuple[int, str]:
     if verb == "install":
         flags += ["--memory-root", str(memory_root(home.parent))]
         flags += ["--url", "http://127.0.0.1:9", "--project", "acme", "--agent", "coder"]
-        flags += ["--executable", "/opt/am/bin/harness-memory"]
+        flags += ["--executable", str(HARNESS_MEMORY)]
     status = main([verb, harness, *flags, *extra], environ={"HOME": str(home)}, stdout=out)
     return status, out.getvalue()
 

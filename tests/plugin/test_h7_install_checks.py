@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from harness_memory.cli import main
 
+from tests.plugin.helpers import HARNESS_MEMORY
 from tests.plugin.real_service import RealService
 
 UNREACHABLE = "http://127.0.0.1:9"
@@ -25,7 +26,7 @@ def install(
 ) -> tuple[int, str]:
     out = io.StringIO()
     flags = ["--home", str(home), "--memory-root", root, "--url", url]
-    flags += ["--project", "acme", "--agent", agent, "--executable", "/opt/am/harness-memory"]
+    flags += ["--project", "acme", "--agent", agent, "--executable", str(HARNESS_MEMORY)]
     status = main(
         ["install", "claude-code", *flags, *extra], environ={"HOME": str(home)}, stdout=out
     )

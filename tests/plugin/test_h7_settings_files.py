@@ -20,6 +20,8 @@ from harness_memory.cli import main
 from harness_memory.installers.files import BACKUP_SUFFIX
 from harness_memory.installers.secrets import MASK
 
+from tests.plugin.helpers import HARNESS_MEMORY
+
 CASES = Path(__file__).resolve().parents[1] / "data" / "cases"
 HARNESSES = ("claude-code", "codex", "gemini")
 LINKED = {
@@ -46,7 +48,7 @@ def run(home: Path, root: Path, verb: str, harness: str, *extra: str) -> tuple[i
     flags = ["--home", str(home), "--memory-root", str(root)]
     if verb == "install":
         flags += ["--url", "http://127.0.0.1:9", "--project", "acme", "--agent", "coder"]
-        flags += ["--executable", "/opt/am/bin/harness-memory"]
+        flags += ["--executable", str(HARNESS_MEMORY)]
     status = main([verb, harness, *flags, *extra], environ={"HOME": str(home)}, stdout=out)
     return status, out.getvalue()
 

@@ -72,7 +72,7 @@ def run_install(
     out: IO[str],
 ) -> int:
     """Carry out ``install``/``uninstall`` as the module says; returns the exit status."""
-    from harness_memory.installers import InstallOptions, SettingsFileError, default_executable, run
+    from harness_memory.installers import InstallOptions, SettingsFileError, choose_executable, run
 
     install = args.command == "install"
     root = args.root or environ.get("HARNESS_MEMORY_ROOT")
@@ -90,8 +90,9 @@ def run_install(
         )
     managed = _managed_dir(parser, args)
     home = Path(args.home or environ.get("HOME") or Path.home())
+    chosen = choose_executable(getattr(args, "executable", None), dict(environ))
     options = InstallOptions(
-        executable=getattr(args, "executable", None) or default_executable(),
+        executable=chosen.command,
         url=values["url"] or "",
         project=values["project"] or "",
         agent=values["agent"] or "",
@@ -103,6 +104,8 @@ def run_install(
     )
     if install and not args.no_check and not _checked(args, str(root), options):
         return 1
+    if install:
+        out.write(f"{args.harness}: {chosen.note}\n")
     try:
         run(args.harness, options, environ, install=install, dry_run=args.dry_run, out=out)
     except SettingsFileError as error:
@@ -122,9 +125,19 @@ def run_install(
 
 def _checked(args: argparse.Namespace, root: str, options: Any) -> bool:
     """Run the install checks (H-7), reporting each finding; False when one is an error."""
-    from harness_memory.installers.checks import check_root, check_service
+    from harness_memory.installers.checks import Finding, check_root, check_service
+    from harness_memory.installers.executable import describe_executable
 
     findings = check_root(root, options.agent)
+    problem = describe_executable(options.executable)
+    if problem is not None:
+        findings.append(
+            Finding(
+                True,
+                f"the hook command {problem}: the hooks, the write guard too, would "
+                "not run; give --executable the path of an installed harness-memory",
+            )
+        )
     findings += check_service(options.url, options.project, options.agent, options.token)
     log = logs.logger("harness_memory")
     for finding in findings:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import IO
 
 from harness_memory.installers import claude_code, codex, gemini
+from harness_memory.installers.executable import Executable, choose_executable
 from harness_memory.installers.files import (
     FileChange,
     SettingsFileError,
@@ -25,15 +26,16 @@ from harness_memory.installers.files import (
 )
 from harness_memory.installers.plan import Plan
 from harness_memory.installers.record import others_in
-from harness_memory.installers.spec import InstallOptions, default_executable
+from harness_memory.installers.spec import InstallOptions
 
 __all__ = [
     "HARNESSES",
+    "Executable",
     "InstallOptions",
     "InstallResult",
     "Plan",
     "SettingsFileError",
-    "default_executable",
+    "choose_executable",
     "plan",
     "run",
 ]

@@ -13,15 +13,13 @@ import itertools
 import os
 import re
 import shlex
-import shutil
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 __all__ = [
+    "GUARD_FAILS_CLOSED",
     "InstallOptions",
-    "default_executable",
     "flag_values",
     "installed_roots",
     "is_ours",
@@ -67,15 +65,20 @@ class InstallOptions:
             words += ["--token", self.token]
         if state_dir is not None:
             words += ["--state-dir", str(state_dir)]
-        return shlex.join(words)
+        command = shlex.join(words)
+        return command + GUARD_FAILS_CLOSED if event in GUARD_EVENTS else command
 
 
-def default_executable() -> str:
-    """The ``harness-memory`` beside the running Python (a venv's ``bin``), else on ``PATH``."""
-    beside = Path(sys.executable).parent / "harness-memory"
-    if beside.exists():
-        return str(beside)
-    return shutil.which("harness-memory") or "harness-memory"
+GUARD_EVENTS = ("pre-tool-use", "before-tool")
+GUARD_FAILS_CLOSED = (
+    " || { echo 'Agent Memory: the write guard did not run (its command failed or is "
+    "missing), so this call is refused; see harness-memory status' >&2; exit 2; }"
+)
+"""Appended to every guard hook command: the hook itself always exits 0 (P-2), so a failure
+means the command is gone (a removed checkout, a moved environment) or cannot read its own
+command line. Exit status 2 makes Claude Code, Codex CLI and Gemini CLI refuse the tool call
+and show the reason, so the guard is never lost silently (the harnesses run hook commands
+through a shell)."""
 
 
 def is_ours(command: object, harness: str) -> bool:
