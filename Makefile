@@ -8,7 +8,7 @@ export MEMORY_API_DATA_DIR ?= $(CURDIR)/.data
 
 PACKAGES := shared/pyproject.toml services/memory-api/pyproject.toml plugins/harness-memory/pyproject.toml
 
-.PHONY: install run test lint typecheck pytest bench bench-hooks bench-wrk bench-quick soak clean vendor-web measure-markdown
+.PHONY: install run test lint typecheck pytest bench bench-hooks bench-wrk bench-quick soak clean vendor-web measure-markdown wheels
 
 install: $(STAMP)
 
@@ -20,6 +20,14 @@ $(STAMP): $(PACKAGES) requirements-dev.txt
 	@echo "Installing shared, memory-api, harness-memory and the test tools..."
 	$(BIN)/python -m pip install --quiet -e shared -e services/memory-api -e plugins/harness-memory -r requirements-dev.txt
 	touch $@
+
+## The three packages as wheels in dist/ (agent-memory-core, memory-api, harness-memory): install
+## harness-memory and the service from them outside the checkout (README: "Install without the
+## checkout"), so `make clean` or moving the checkout leaves every harness's hooks working.
+DIST ?= dist
+wheels: $(STAMP)
+	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir $(DIST) ./shared ./services/memory-api ./plugins/harness-memory
+	@ls $(DIST)/*.whl
 
 ## Start the service and its web page on 127.0.0.1 with the embedded data dir and a demo agent.
 run: $(STAMP)

@@ -28,7 +28,14 @@ _HARNESSES = ("claude-code", "codex", "gemini")
 
 
 def add_install_commands(commands: Any) -> None:
-    """Add ``install`` and ``uninstall`` to the command line's subcommands."""
+    """Add ``install``, ``uninstall`` and ``status`` to the command line's subcommands."""
+    shown = commands.add_parser(
+        "status", help="what each harness's hooks run, and whether they still can (exit 1: not)"
+    )
+    shown.add_argument("--home", default=None, help="the home directory (default: $HOME)")
+    shown.add_argument(
+        "--managed", default=None, metavar="DIR", help="Claude Code's managed settings folder"
+    )
     for verb in ("install", "uninstall"):
         parser = commands.add_parser(
             verb, help=f"{verb} the hooks in a harness's own user settings (H-3)"
@@ -71,9 +78,11 @@ def run_install(
     environ: Mapping[str, str],
     out: IO[str],
 ) -> int:
-    """Carry out ``install``/``uninstall`` as the module says; returns the exit status."""
+    """Carry out ``install``/``uninstall``/``status`` as the module says; the exit status."""
     from harness_memory.installers import InstallOptions, SettingsFileError, choose_executable, run
 
+    if args.command == "status":
+        return _status(args, environ, out)
     install = args.command == "install"
     root = args.root or environ.get("HARNESS_MEMORY_ROOT")
     values = {
@@ -183,3 +192,14 @@ def _managed_dir(parser: argparse.ArgumentParser, args: argparse.Namespace) -> P
     from harness_memory.installers.claude_code import managed_dir
 
     return Path(args.managed).absolute() if args.managed else managed_dir()
+
+
+def _status(args: argparse.Namespace, environ: Mapping[str, str], out: IO[str]) -> int:
+    from harness_memory.installers.claude_code import managed_dir
+    from harness_memory.installers.status import status
+
+    home = Path(args.home or environ.get("HOME") or Path.home())
+    managed = Path(args.managed) if args.managed else managed_dir()
+    lines, healthy = status(home, environ, managed)
+    out.write("".join(f"{line}\n" for line in lines))
+    return 0 if healthy else 1

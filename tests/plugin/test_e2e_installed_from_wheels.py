@@ -1,0 +1,168 @@
+"""Issue 26: ``harness-memory`` installed from its wheels outlives the checkout it was built from.
+
+A copy of the three packages stands in for a clone: ``make wheels`` builds them from it (the
+same ``pip wheel`` command), their dependencies are gathered into a wheelhouse, and a fresh
+virtual environment outside the copy installs them with ``--no-index``. Then the copy is
+deleted, as ``make clean`` or a moved clone would. ``install claude-code`` from that environment
+picks its own console script (it says the script outlives any checkout), and the hook commands
+it wrote still deliver memory (read from the files: the service is down) and still refuse a
+write into another Workspace's scope; ``status`` reports them healthy.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+from memory_core.keys import workspace_memory_key
+
+from tests.plugin.real_service import seed_scope
+
+pytestmark = pytest.mark.e2e
+
+REPO = Path(__file__).resolve().parents[2]
+PACKAGES = ("shared", "services/memory-api", "plugins/harness-memory")
+LIMIT_S = 600  # a hang guard for pip, not an assertion about speed
+
+
+def run(
+    *words: str | Path, cwd: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(
+        [str(w) for w in words],
+        capture_output=True,
+        text=True,
+        timeout=LIMIT_S,
+        check=False,
+        cwd=cwd,
+        env=env,
+    )
+    assert done.returncode == 0, f"{words}\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
+    return done
+
+
+def make_wheels_command() -> list[str]:
+    """The ``pip wheel`` line of ``make wheels`` (the test runs what the Makefile runs)."""
+    recipe = (REPO / "Makefile").read_text(encoding="utf-8").split("\nwheels:", 1)[1]
+    line = next(x for x in recipe.splitlines() if "pip wheel" in x).strip()
+    return line.replace("$(BIN)/python", sys.executable).replace("$(DIST)", "dist").split()
+
+
+def hook(command: str, stdin: Mapping[str, object], home: Path) -> Any:
+    done = subprocess.run(
+        ["sh", "-c", command],
+        input=json.dumps(stdin),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={"HOME": str(home), "PATH": "/usr/bin:/bin"},
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout) if done.stdout.strip() else None
+
+
+def test_installed_wheels_keep_memory_and_the_guard_after_the_checkout_is_gone(
+    tmp_path: Path,
+) -> None:
+    checkout = tmp_path / "clone"
+    for package in PACKAGES:
+        shutil.copytree(
+            REPO / package,
+            checkout / package,
+            ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "build", "dist"),
+        )
+    (checkout / "Makefile").write_text("", encoding="utf-8")
+    run(*make_wheels_command(), cwd=checkout)
+    wheels = sorted((checkout / "dist").glob("*.whl"))
+    assert [w.name.split("-")[0] for w in wheels] == [
+        "agent_memory_core",
+        "harness_memory",
+        "memory_api",
+    ]
+    house = tmp_path / "wheelhouse"
+    run(sys.executable, "-m", "pip", "wheel", "--quiet", "--wheel-dir", house, *wheels)
+    environment = tmp_path / "tools" / "harness-memory"
+    run(sys.executable, "-m", "venv", environment)
+    run(
+        environment / "bin" / "python",
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--no-index",
+        "--find-links",
+        house,
+        "harness-memory",
+    )
+    shutil.rmtree(checkout)  # the clone is gone: make clean, or moved elsewhere
+
+    data = tmp_path / "data"
+    root = data / "agents" / "coder" / "agent_state" / "memory"
+    seed_scope(root / "user", "user-scope")
+    other = workspace_memory_key(tmp_path / "src" / "billing")
+    (root / other).mkdir()
+    workspace = tmp_path / "src" / "shop-api"
+    workspace.mkdir(parents=True)
+    home = tmp_path / "home"
+    home.mkdir()
+    script = environment / "bin" / "harness-memory"
+    env = {"HOME": str(home), "PATH": f"{environment / 'bin'}:/usr/bin:/bin"}
+    installed = run(
+        script,
+        "install",
+        "claude-code",
+        "--home",
+        home,
+        "--url",
+        "http://127.0.0.1:9",
+        "--project",
+        "acme",
+        "--agent",
+        "coder",
+        "--memory-root",
+        root,
+        env=env,
+    )
+    assert f"hooks run {script}" in installed.stdout
+    assert "outlives any checkout" in installed.stdout
+
+    settings = json.loads((home / ".claude" / "settings.json").read_text(encoding="utf-8"))
+    [start, *_] = [h["command"] for g in settings["hooks"]["SessionStart"] for h in g["hooks"]]
+    [guard] = [h["command"] for g in settings["hooks"]["PreToolUse"] for h in g["hooks"]]
+    assert start.startswith(f"{script} hook claude-code session-start")
+    session = {
+        "session_id": "s-1",
+        "cwd": str(workspace),
+        "hook_event_name": "SessionStart",
+        "source": "startup",
+    }
+    answer = hook(start, session, home)
+    assert answer is not None
+    context = answer["hookSpecificOutput"]["additionalContext"]
+    index = (root / "user" / "MEMORY.md").read_text(encoding="utf-8")
+    first_line = next(line for line in index.splitlines() if line.startswith("- "))
+    assert first_line in context  # read from the files: the service at :9 is down (H-4)
+
+    write = {
+        "session_id": "s-1",
+        "cwd": str(workspace),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Write",
+        "tool_input": {"file_path": str(root / other / "x.md"), "content": "x"},
+    }
+    refused = hook(guard, write, home)
+    assert refused is not None
+    assert refused["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+    healthy = run(script, "status", "--home", home, env=env)
+    assert re.search(r"claude-code: hooks run .* \(outlives any checkout\)", healthy.stdout)
+    assert "PROBLEM" not in healthy.stdout
+    assert str(REPO) not in json.dumps(settings) + healthy.stdout  # nothing runs from a checkout
