@@ -179,3 +179,21 @@ def test_p3_claude_code_file_tools_through_a_workspace_symlink(where: Layout, ha
     for target in (where.workspace / "notes" / "a.md", where.root / "." / where.other / "b.md"):
         result = answer(where, harness, "Write", {"file_path": str(target), "content": "x"})
         assert refusal(result) is not None
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("Write", {"path": "{root}/{other}/a.md", "file_text": "x"}),
+        ("Edit", {"path": "{root}/{other}/MEMORY.md", "old_str": "", "new_str": "x"}),
+    ],
+)
+def test_p3_copilot_cli_shaped_file_tools_are_guarded(
+    where: Layout, tool: str, arguments: dict[str, str]
+) -> None:
+    """GitHub Copilot CLI runs Claude Code's hooks under Claude Code's tool names with its own
+    arguments (``path``, not ``file_path``): the guard reads those too."""
+    filled = {name: fill(value, where) for name, value in arguments.items()}
+    assert refusal(answer(where, "claude-code", tool, filled)) is not None
+    own = {**filled, "path": str(where.root / where.own / "a.md")}
+    assert answer(where, "claude-code", tool, own) is None

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CLAUDE_CODE_VERSION",
     "CONTEXT_LIMIT",
+    "PATH_FIELDS",
     "RECOMMENDED_PARTS",
     "WRITE_TOOLS",
     "HookInput",
@@ -59,13 +60,13 @@ RECOMMENDED_PARTS = 6
 (I-4) need 4 pieces of ordinary text and 6 in the worst case, every index character outside the
 Basic Multilingual Plane (2 UTF-16 units each); tests/plugin/test_h1_fitting.py checks both."""
 
-WRITE_TOOLS: dict[str, str] = {
-    "Write": "file_path",
-    "Edit": "file_path",
-    "MultiEdit": "file_path",
-    "NotebookEdit": "notebook_path",
-}
-"""Claude Code's file-writing tools and the ``tool_input`` field naming the target."""
+WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
+"""Claude Code's file-writing tools (the names GitHub Copilot CLI gives its own ``create`` and
+``edit`` when it runs these hooks too)."""
+PATH_FIELDS = ("file_path", "notebook_path", "path")
+"""The ``tool_input`` fields that name a file tool's target: Claude Code's ``file_path`` and
+``notebook_path``; Copilot CLI 1.0.102 passes its own ``path`` under Claude Code's tool names
+(measured: a ``Write`` with ``path`` landed in another Workspace's scope unchecked)."""
 
 
 _TEXT_FIELDS = ("hook_event_name", "session_id", "cwd", "source", "tool_name")
@@ -149,9 +150,9 @@ def pre_tool_use(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] |
     from harness_memory.hooks.guarding import refusal, shell_refusal, string_leaves  # guard only
 
     reason = None
-    field = WRITE_TOOLS.get(tool)
-    if field is not None and isinstance(arguments.get(field), str):
-        reason = refusal([arguments[field]], hook, settings)
+    if tool in WRITE_TOOLS:
+        targets = [arguments[name] for name in PATH_FIELDS if isinstance(arguments.get(name), str)]
+        reason = refusal(targets, hook, settings)
     elif tool == "Bash" and isinstance(arguments.get("command"), str):
         reason = shell_refusal([arguments["command"]], hook, settings)
     elif tool.startswith("mcp__"):
