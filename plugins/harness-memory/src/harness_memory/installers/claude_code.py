@@ -98,7 +98,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     notes: list[str] = []
     if install:
         notes.append(switch_off(merged, AUTO_MEMORY, record.previous))
-        notes += _own_memory_folders(path.parent, document)
+        notes += _own_memory_folders(settings_path(options.home, environ).parent, document)
         notes.append(
             "Claude Code's CLAUDE.md files stay loaded: they hold your instructions, not memory."
         )
@@ -119,7 +119,7 @@ def _own_memory_folders(config_dir: Path, document: dict[str, Any]) -> list[str]
     custom = document.get("autoMemoryDirectory")
     if isinstance(custom, str) and custom:
         folders.append(Path(custom).expanduser())
-    held = [(f, n) for f in folders if (n := len(list(f.glob("*.md")))) if f.is_dir()]
+    held = [(f, n) for f in folders if f.is_dir() and (n := len(list(f.glob("*.md"))))]
     if not held:
         return []
     listed = "; ".join(f"{folder} ({count} files)" for folder, count in held[:5])

@@ -71,13 +71,8 @@ class FileChange:
     def mode_after(self, old_mode: int | None) -> int:
         """The permission bits the file gets: :attr:`create_mode` for a new file, else the old
         ones; group and other bits cleared when the new text holds a token (H-7)."""
-        if old_mode is None:
-            return (
-                private_mode(self.create_mode)
-                if holds(self.new, self.secrets)
-                else (self.create_mode)
-            )
-        return private_mode(old_mode) if holds(self.new, self.secrets) else old_mode
+        base = self.create_mode if old_mode is None else old_mode
+        return private_mode(base) if holds(self.new, self.secrets) else base
 
 
 def read_text(path: Path) -> str | None:
