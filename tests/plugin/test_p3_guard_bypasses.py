@@ -197,3 +197,16 @@ def test_p3_copilot_cli_shaped_file_tools_are_guarded(
     assert refusal(answer(where, "claude-code", tool, filled)) is not None
     own = {**filled, "path": str(where.root / where.own / "a.md")}
     assert answer(where, "claude-code", tool, own) is None
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize(
+    "command",
+    ["echo x > {root}/{other}/\ud800.md", "ls {root}/*\udcff*", "echo x > {root}/$(\ud800)/a"],
+)
+def test_p3_shell_words_no_file_name_can_hold_are_refused_not_a_crash(
+    where: Layout, harness: str, command: str
+) -> None:
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": fill(command, where)}))
+    assert reason is not None
+    reason.encode("utf-8")  # the answer stays valid UTF-8 JSON

@@ -13,7 +13,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path, PurePath
 
-from harness_memory.guard import check_write
+from harness_memory.guard import check_write, is_usable_path
 from harness_memory.hooks import claude_code
 from harness_memory.hooks.tool_targets import shell_paths
 
@@ -45,7 +45,7 @@ def refusal(
     for target in wanted:
         decision = check_write(target, memory_root=memory_root, workspace_key=key, cwd=cwd)
         if not decision.allowed:
-            return f"{REFUSAL_PREFIX}{decision.reason} ({target})"
+            return f"{REFUSAL_PREFIX}{decision.reason} ({_shown(target)})"
     return None
 
 
@@ -70,22 +70,31 @@ def shell_refusal(
             if _could_reach(prefix, roots):
                 return (
                     f"{REFUSAL_PREFIX}a path built at run time ($VAR, $(…), `…`) that could "
-                    f"reach the memory root ({prefix}…); name memory files by their literal "
-                    "path inside the user scope or this Session's Workspace scope"
+                    f"reach the memory root ({_shown(prefix)}…); name memory files by their "
+                    "literal path inside the user scope or this Session's Workspace scope"
                 )
     own = {f"{real}/{scope}" for real in roots for scope in ("user", key) if scope}
     for path in paths:
-        if os.path.realpath(path) in own and ".." not in PurePath(path).parts:
+        usable = is_usable_path(path)  # else check_write refuses it, never a crash
+        if usable and os.path.realpath(path) in own and ".." not in PurePath(path).parts:
             continue  # the Session's own scope folder itself (``cd``, ``ls``, a copy into it)
         decision = check_write(path, memory_root=memory_root, workspace_key=key, cwd=cwd)
         if not decision.allowed:
-            return f"{REFUSAL_PREFIX}{decision.reason} ({path})"
+            return f"{REFUSAL_PREFIX}{decision.reason} ({_shown(path)})"
     return None
+
+
+def _shown(path: str) -> str:
+    """``path`` for a message: a lone surrogate (no file name holds one) written as ``\\udXXX``,
+    so the answer stays valid UTF-8 JSON."""
+    return path.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _could_reach(prefix: str, roots: set[str]) -> bool:
     """Whether a path whose literal start is ``prefix`` may land in the memory root: the prefix
     lies in it (spelled or resolved), or the rest of the word could complete it into the root."""
+    if not is_usable_path(prefix):
+        return True  # no file name holds it: refused like any unusable path
     folded = os.path.normpath(prefix) + ("/" if prefix.endswith("/") else "")
     resolved = os.path.realpath(PurePath(folded).parent)
     for root in roots:

@@ -134,10 +134,13 @@ def _glob(pattern: str) -> list[str]:
     ``echo > /m/mem?ry/x/new.md`` alike reach the folders the pattern names)."""
     import glob  # only for a word with a pattern (H-5)
 
-    matches = glob.glob(pattern)  # noqa: PTH207 (a str pattern, as the shell reads it)
     head, _, tail = pattern.rpartition("/")
-    if _GLOB_CHARS.search(head):
-        matches += [f"{folder}/{tail}" for folder in glob.glob(head)]  # noqa: PTH207
+    try:
+        matches = glob.glob(pattern)  # noqa: PTH207 (a str pattern, as the shell reads it)
+        if _GLOB_CHARS.search(head):
+            matches += [f"{folder}/{tail}" for folder in glob.glob(head)]  # noqa: PTH207
+    except (UnicodeEncodeError, ValueError):  # NUL or a lone surrogate: judged as written
+        matches = []
     return matches or [pattern]
 
 
