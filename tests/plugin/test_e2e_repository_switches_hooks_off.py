@@ -69,6 +69,7 @@ async def test_repository_switches_hooks_off_not_the_managed_install(
     managed = str(overlay / "upper" / "claude-code")
     installed = await run_cli("install", "claude-code", "--managed", managed, *flags)
     assert installed.returncode == 0, installed.stderr
+    assert "needs a bearer token: each user gives theirs" in installed.stderr
     assert "no repository's or user's settings can switch them off" in installed.stdout
     home = tmp_path / "home"
     (home / ".claude").mkdir(parents=True)

@@ -147,7 +147,10 @@ def _checked(args: argparse.Namespace, root: str, options: Any) -> bool:
                 "not run; give --executable the path of an installed harness-memory",
             )
         )
-    findings += check_service(options.url, options.project, options.agent, options.token)
+    managed = options.managed_dir is not None
+    findings += check_service(
+        options.url, options.project, options.agent, options.token, managed=managed
+    )
     log = logs.logger("harness_memory")
     for finding in findings:
         (log.error if finding.error else log.warning)(

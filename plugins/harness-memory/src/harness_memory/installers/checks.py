@@ -79,10 +79,17 @@ def check_root(raw: str, agent: str) -> list[Finding]:
 
 
 def check_service(
-    url: str, project: str, agent: str, token: str | None, *, timeout: float = CHECK_TIMEOUT_S
+    url: str,
+    project: str,
+    agent: str,
+    token: str | None,
+    *,
+    managed: bool = False,
+    timeout: float = CHECK_TIMEOUT_S,
 ) -> list[Finding]:
     """Findings for the service at ``url``: is it a URL, does it answer, does it know the
-    agent, does it take the token. Never raises."""
+    agent, does it take the token. A ``managed`` install carries no token (each user gives
+    theirs), so a service asking for one is a warning there. Never raises."""
     parts = urllib.parse.urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         return [Finding(True, f"the service URL {url!r} is not http(s)://host[:port]")]
@@ -97,6 +104,15 @@ def check_service(
         with urllib.request.urlopen(request, timeout=timeout):  # noqa: S310 (http(s) only)
             return []
     except urllib.error.HTTPError as error:
+        if managed and token is None and error.code == 401:
+            return [
+                Finding(
+                    False,
+                    f"the service at {url} needs a bearer token: each user gives theirs in "
+                    "env.HARNESS_MEMORY_TOKEN of their own ~/.claude/settings.json (mode 0600); "
+                    "the project and agent could not be checked without one",
+                )
+            ]
         return [_rejected(error.code, _detail(error), url, project, agent)]
     except (urllib.error.URLError, OSError, ValueError) as error:
         reason = getattr(error, "reason", error)
