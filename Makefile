@@ -21,13 +21,14 @@ $(STAMP): $(PACKAGES) requirements-dev.txt
 	$(BIN)/python -m pip install --quiet -e shared -e services/memory-api -e plugins/harness-memory -r requirements-dev.txt
 	touch $@
 
-## The three packages as wheels in dist/ (agent-memory-core, memory-api, harness-memory): install
-## harness-memory and the service from them outside the checkout (README: "Install without the
-## checkout"), so `make clean` or moving the checkout leaves every harness's hooks working.
+## The three packages as wheels in dist/, with every dependency's wheel beside them: install
+## harness-memory and the service from there with --no-index, outside the checkout (plugin README:
+## "Install without the checkout"), so `make clean` or moving the checkout leaves the hooks working.
+## --no-index matters: other projects on PyPI are named agent-memory-core and harness-memory.
 DIST ?= dist
 wheels: $(STAMP)
-	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir $(DIST) ./shared ./services/memory-api ./plugins/harness-memory
-	@ls $(DIST)/*.whl
+	$(BIN)/python -m pip wheel --quiet --wheel-dir $(DIST) ./shared ./services/memory-api ./plugins/harness-memory
+	@ls $(DIST)/agent_memory_core-*.whl $(DIST)/memory_api-*.whl $(DIST)/harness_memory-*.whl
 
 ## Start the service and its web page on 127.0.0.1 with the embedded data dir and a demo agent.
 run: $(STAMP)

@@ -1,8 +1,9 @@
 """Issue 26: ``harness-memory`` installed from its wheels outlives the checkout it was built from.
 
 A copy of the three packages stands in for a clone: ``make wheels`` builds them from it (the
-same ``pip wheel`` command), their dependencies are gathered into a wheelhouse, and a fresh
-virtual environment outside the copy installs them with ``--no-index``. Then the copy is
+same ``pip wheel`` command, which puts every dependency's wheel into ``dist/`` too), and a fresh
+virtual environment outside the copy installs from there with ``--no-index`` (other projects
+on PyPI share the names ``agent-memory-core`` and ``harness-memory``). Then the copy is
 deleted, as ``make clean`` or a moved clone would. ``install claude-code`` from that environment
 picks its own console script (it says the script outlives any checkout), and the hook commands
 it wrote still deliver memory (read from the files: the service is down) and still refuse a
@@ -69,9 +70,9 @@ def hook(command: str, stdin: Mapping[str, object], home: Path) -> Any:
     return json.loads(done.stdout) if done.stdout.strip() else None
 
 
-def test_installed_wheels_keep_memory_and_the_guard_after_the_checkout_is_gone(
-    tmp_path: Path,
-) -> None:
+def install_from_a_clone_then_delete_it(tmp_path: Path) -> Path:
+    """``make wheels`` on a copy of the packages, a fresh environment installed from its
+    ``dist/`` with ``--no-index``, the copy deleted; the environment's ``harness-memory``."""
     checkout = tmp_path / "clone"
     for package in PACKAGES:
         shutil.copytree(
@@ -79,33 +80,25 @@ def test_installed_wheels_keep_memory_and_the_guard_after_the_checkout_is_gone(
             checkout / package,
             ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "build", "dist"),
         )
-    (checkout / "Makefile").write_text("", encoding="utf-8")
     run(*make_wheels_command(), cwd=checkout)
-    wheels = sorted((checkout / "dist").glob("*.whl"))
-    assert [w.name.split("-")[0] for w in wheels] == [
-        "agent_memory_core",
-        "harness_memory",
-        "memory_api",
-    ]
-    house = tmp_path / "wheelhouse"
-    run(sys.executable, "-m", "pip", "wheel", "--quiet", "--wheel-dir", house, *wheels)
+    dist = checkout / "dist"
+    ours = {w.name.split("-")[0] for w in dist.glob("*.whl")}
+    assert {"agent_memory_core", "harness_memory", "memory_api", "aiohttp", "tomlkit"} <= ours
+    house = tmp_path / "wheelhouse"  # dist/ outlives the clone: the user keeps it, or not
+    shutil.copytree(dist, house)
     environment = tmp_path / "tools" / "harness-memory"
     run(sys.executable, "-m", "venv", environment)
-    run(
-        environment / "bin" / "python",
-        "-m",
-        "pip",
-        "install",
-        "--quiet",
-        "--no-index",
-        "--find-links",
-        house,
-        "harness-memory",
-    )
+    pip: list[str | Path] = [environment / "bin" / "python", "-m", "pip", "install", "--no-index"]
+    run(*pip, "--find-links", house, "harness-memory")
     shutil.rmtree(checkout)  # the clone is gone: make clean, or moved elsewhere
+    return environment / "bin" / "harness-memory"
 
-    data = tmp_path / "data"
-    root = data / "agents" / "coder" / "agent_state" / "memory"
+
+def test_installed_wheels_keep_memory_and_the_guard_after_the_checkout_is_gone(
+    tmp_path: Path,
+) -> None:
+    script = install_from_a_clone_then_delete_it(tmp_path)
+    root = tmp_path / "data" / "agents" / "coder" / "agent_state" / "memory"
     seed_scope(root / "user", "user-scope")
     other = workspace_memory_key(tmp_path / "src" / "billing")
     (root / other).mkdir()
@@ -113,24 +106,12 @@ def test_installed_wheels_keep_memory_and_the_guard_after_the_checkout_is_gone(
     workspace.mkdir(parents=True)
     home = tmp_path / "home"
     home.mkdir()
-    script = environment / "bin" / "harness-memory"
-    env = {"HOME": str(home), "PATH": f"{environment / 'bin'}:/usr/bin:/bin"}
+    env = {"HOME": str(home), "PATH": f"{script.parent}:/usr/bin:/bin"}
+    ids = ["--project", "acme", "--agent", "coder", "--memory-root", str(root)]
     installed = run(
-        script,
-        "install",
-        "claude-code",
-        "--home",
-        home,
-        "--url",
-        "http://127.0.0.1:9",
-        "--project",
-        "acme",
-        "--agent",
-        "coder",
-        "--memory-root",
-        root,
+        script, "install", "claude-code", "--home", home, "--url", "http://127.0.0.1:9", *ids,
         env=env,
-    )
+    )  # fmt: skip
     assert f"hooks run {script}" in installed.stdout
     assert "outlives any checkout" in installed.stdout
 
@@ -138,28 +119,16 @@ def test_installed_wheels_keep_memory_and_the_guard_after_the_checkout_is_gone(
     [start, *_] = [h["command"] for g in settings["hooks"]["SessionStart"] for h in g["hooks"]]
     [guard] = [h["command"] for g in settings["hooks"]["PreToolUse"] for h in g["hooks"]]
     assert start.startswith(f"{script} hook claude-code session-start")
-    session = {
-        "session_id": "s-1",
-        "cwd": str(workspace),
-        "hook_event_name": "SessionStart",
-        "source": "startup",
-    }
-    answer = hook(start, session, home)
-    assert answer is not None
-    context = answer["hookSpecificOutput"]["additionalContext"]
+    base = {"session_id": "s-1", "cwd": str(workspace)}
+    answer = hook(start, {**base, "hook_event_name": "SessionStart", "source": "startup"}, home)
     index = (root / "user" / "MEMORY.md").read_text(encoding="utf-8")
     first_line = next(line for line in index.splitlines() if line.startswith("- "))
-    assert first_line in context  # read from the files: the service at :9 is down (H-4)
+    # read from the files: the service at :9 is down (H-4)
+    assert first_line in answer["hookSpecificOutput"]["additionalContext"]
 
-    write = {
-        "session_id": "s-1",
-        "cwd": str(workspace),
-        "hook_event_name": "PreToolUse",
-        "tool_name": "Write",
-        "tool_input": {"file_path": str(root / other / "x.md"), "content": "x"},
-    }
+    target = {"file_path": str(root / other / "x.md"), "content": "x"}
+    write = {**base, "hook_event_name": "PreToolUse", "tool_name": "Write", "tool_input": target}
     refused = hook(guard, write, home)
-    assert refused is not None
     assert refused["hookSpecificOutput"]["permissionDecision"] == "deny"
 
     healthy = run(script, "status", "--home", home, env=env)

@@ -104,7 +104,7 @@ def choose_executable(explicit: str | None, environ: dict[str, str] | None = Non
         f"hooks run {script} ({where}), an editable install of the checkout {checkout}: "
         "`make clean` or moving the checkout stops memory and the write guard (the guard then "
         "refuses every write it would check). To outlive the checkout: `make wheels`, then "
-        "`pipx install dist/harness_memory-*.whl --pip-args='--find-links dist'` (or `uv tool "
-        "install --find-links dist harness-memory`), and run this install again",
+        "`pipx install dist/harness_memory-*.whl --pip-args='--no-index --find-links dist'` "
+        "(the plugin README: Install without the checkout), and run this install again",
         checkout,
     )
