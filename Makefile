@@ -25,9 +25,10 @@ $(STAMP): $(PACKAGES) requirements-dev.txt
 ## harness-memory and the service from there with --no-index, outside the checkout (plugin README:
 ## "Install without the checkout"), so `make clean` or moving the checkout leaves the hooks working.
 ## --no-index matters: other projects on PyPI are named agent-memory-core and harness-memory.
+## pip's own wheel is there too: pipx sets up its shared environment from the same folder.
 DIST ?= dist
 wheels: $(STAMP)
-	$(BIN)/python -m pip wheel --quiet --wheel-dir $(DIST) ./shared ./services/memory-api ./plugins/harness-memory
+	$(BIN)/python -m pip wheel --quiet --wheel-dir $(DIST) ./shared ./services/memory-api ./plugins/harness-memory pip
 	@ls $(DIST)/agent_memory_core-*.whl $(DIST)/memory_api-*.whl $(DIST)/harness_memory-*.whl
 
 ## Start the service and its web page on 127.0.0.1 with the embedded data dir and a demo agent.
