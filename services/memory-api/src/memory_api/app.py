@@ -18,6 +18,7 @@ from aiohttp import web
 from memory_api.appkeys import (
     AGENT_STORE_KEY,
     DRAFT_STORE_KEY,
+    HISTORY_STORE_KEY,
     MEMORY_STORE_KEY,
     METRICS_KEY,
     SETTINGS_KEY,
@@ -29,7 +30,7 @@ from memory_api.http.auth import auth_middleware
 from memory_api.http.logs import install_parser_refusal_filter
 from memory_api.http.metrics import Metrics, metrics_middleware
 from memory_api.http.problems import problem_middleware
-from memory_api.routes import agents, config, drafts, memory, ops, projects
+from memory_api.routes import agents, config, drafts, history, memory, ops, projects
 from memory_api.settings import Settings
 from memory_api.stores import build_stores, prepare_data_dir
 
@@ -50,6 +51,7 @@ async def _data_dirs(app: web.Application) -> AsyncIterator[None]:
     except OSError as error:
         logger.error("cannot prepare the data dir %s: %s", data_dir, error)
     yield
+    await app[HISTORY_STORE_KEY].close()  # records of Session starts still pending finish
     await asyncio.to_thread(app[AGENT_STORE_KEY].locks.close)  # a delete under way finishes
     app[MEMORY_STORE_KEY].sessions.close()  # its inotify watches go with it
     logger.info("stopped serving the data dir %s", data_dir)
@@ -121,6 +123,7 @@ def create_app(settings: Settings) -> web.Application:
     app[MEMORY_STORE_KEY] = stores.memory
     app[TOKEN_STORE_KEY] = stores.tokens
     app[DRAFT_STORE_KEY] = stores.drafts
+    app[HISTORY_STORE_KEY] = stores.history
     metrics = Metrics()
     app[METRICS_KEY] = metrics
 
@@ -128,7 +131,7 @@ def create_app(settings: Settings) -> web.Application:
     app.cleanup_ctx.append(_sweep_drafts)
 
     # memory first: its Session start is the first route aiohttp tries under /api/projects
-    for module in (ops, memory, projects, agents, config, drafts):
+    for module in (ops, memory, history, projects, agents, config, drafts):
         app.router.add_routes(module.routes)
 
     app.middlewares.extend(

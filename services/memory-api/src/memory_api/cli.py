@@ -230,7 +230,9 @@ def _demo_seed(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _memory_import(settings: Settings, args: argparse.Namespace) -> int:
-    store = _agent_store(settings)
+    prepare_data_dir(settings.data_dir)
+    stores = build_stores(settings)
+    store = stores.agents
     asyncio.run(store.get(args.project, args.agent))  # the agent exists in that project
     try:
         sources = offered_scopes(args.source, args.source_kind, args.workspace, args.archive_scope)
@@ -258,6 +260,7 @@ def _memory_import(settings: Settings, args: argparse.Namespace) -> int:
             locks=store.locks,
             dry_run=args.dry_run,
             advance=advance,
+            histories=stores.history.histories,
         )
     print_import(reports)
     return 0

@@ -18,6 +18,11 @@ Only :meth:`Settings.from_env` looks at the environment; everything else receive
 ``MEMORY_API_DRAFT_TTL``   seconds a draft is kept (default 3600, A-12)
 ``MEMORY_API_MAX_BODY``    largest request body in bytes (default 1 MiB)
 ``MEMORY_API_WORKERS``     service processes sharing the port (default: the CPUs usable, Q-4)
+``MEMORY_API_HISTORY``     ``on`` (default) keeps every change as a version (V-1), ``off`` none
+``MEMORY_API_HISTORY_MAX_AGE_DAYS``  retention: versions older than this are squashed by
+                           ``memory-api history prune`` (default 365; 0: no age limit, V-3)
+``MEMORY_API_HISTORY_MAX_VERSIONS``  retention: versions kept per scope (default 10000; 0: no
+                           limit)
 =========================  ====================================================================
 
 A malformed value raises :class:`SettingsError` naming the variable.
@@ -42,6 +47,8 @@ DEFAULT_PORT = 8765
 DEFAULT_DRAFT_TTL = 3600.0
 DEFAULT_MAX_BODY = 1024 * 1024
 MAX_WORKERS = 256
+DEFAULT_HISTORY_MAX_AGE_DAYS = 365
+DEFAULT_HISTORY_MAX_VERSIONS = 10_000
 
 
 class SettingsError(ValueError):
@@ -67,6 +74,12 @@ class Settings:
     max_body: int = DEFAULT_MAX_BODY
     workers: int | None = None
     """Processes serving the port; None means one per usable CPU (:func:`default_workers`)."""
+    history: bool = True
+    """Whether every change to memory is kept as a version (V-1)."""
+    history_max_age_days: int = DEFAULT_HISTORY_MAX_AGE_DAYS
+    """Retention (V-3): versions older than this many days are squashed; 0: no age limit."""
+    history_max_versions: int = DEFAULT_HISTORY_MAX_VERSIONS
+    """Retention (V-3): versions kept per scope; 0: no limit."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -84,6 +97,13 @@ class Settings:
             draft_ttl=float(_int(env, "MEMORY_API_DRAFT_TTL", int(DEFAULT_DRAFT_TTL), low=1)),
             max_body=_int(env, "MEMORY_API_MAX_BODY", DEFAULT_MAX_BODY, low=1024),
             workers=_int(env, "MEMORY_API_WORKERS", 0, low=1, high=MAX_WORKERS) or None,
+            history=_switch(env, "MEMORY_API_HISTORY"),
+            history_max_age_days=_int(
+                env, "MEMORY_API_HISTORY_MAX_AGE_DAYS", DEFAULT_HISTORY_MAX_AGE_DAYS, low=0
+            ),
+            history_max_versions=_int(
+                env, "MEMORY_API_HISTORY_MAX_VERSIONS", DEFAULT_HISTORY_MAX_VERSIONS, low=0
+            ),
         )
 
     @property
@@ -169,6 +189,16 @@ def _tokens(raw: str, source: str) -> tuple[TokenEntry, ...]:
             raise SettingsError(f"{source}: {error}") from None
         entries.append(TokenEntry(name=name, sha256=hash_secret(secret), projects=projects))
     return tuple(entries)
+
+
+def _switch(env: Mapping[str, str], name: str) -> bool:
+    """``on`` (the default, also ``true``, ``1``, ``yes``) or ``off`` (``false``, ``0``, ``no``)."""
+    raw = env.get(name, "").strip().lower()
+    if raw in ("", "on", "true", "1", "yes"):
+        return True
+    if raw in ("off", "false", "0", "no"):
+        return False
+    raise SettingsError(f"{name} must be 'on' or 'off', got {raw!r}")
 
 
 def _log_format(raw: str) -> LogFormat:
