@@ -8,7 +8,6 @@ says who, when and which files.
 
 from __future__ import annotations
 
-import os
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -29,6 +28,12 @@ from tests.api.conftest import (
 
 TOPIC = "prefers-pnpm.md"
 LINE = f"- [Prefers pnpm]({TOPIC}) — use pnpm"
+
+
+def git(repository: Path, *args: str) -> str:
+    """What the plain ``git`` command prints about a history repository."""
+    command = ["git", f"--git-dir={repository}", *args]
+    return subprocess.run(command, capture_output=True, text=True, check=True).stdout
 
 
 def history_dir(agent: AgentHome) -> Path:
@@ -70,20 +75,8 @@ async def test_v1_history_is_a_bare_git_repository_beside_the_memory_tree(
     assert history_dir(agent).parent == agent.root.parent  # agent_state/history beside memory
     assert names(agent.user) == before  # nothing new in the scope folder
     assert names(agent.root) == ["user"]
-    log = subprocess.run(
-        ["git", f"--git-dir={repository}", "log", "--format=%H %s", "main"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split()
-    assert log[0] == recorded["version"]
-    tree = subprocess.run(
-        ["git", f"--git-dir={repository}", "ls-tree", "--name-only", "main"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split()
-    assert tree == [layout.INDEX_FILE, TOPIC]
+    assert git(repository, "log", "--format=%H", "main").split() == [recorded["version"]]
+    assert git(repository, "ls-tree", "--name-only", "main").split() == [layout.INDEX_FILE, TOPIC]
 
 
 async def test_v1_only_memory_is_recorded_never_temp_files_locks_or_symlinks(
@@ -113,7 +106,7 @@ async def test_v1_checkpoint_records_shell_writes_once_and_says_who(
     assert (await checkpoint(client))["version"] is None  # nothing changed: no version
 
     (agent.user / TOPIC).write_text("---\ndescription: changed in a shell\n---\nnew\n")
-    os.remove(agent.user / layout.INDEX_FILE)
+    (agent.user / layout.INDEX_FILE).unlink()
     second = await checkpoint(client)
 
     assert sorted((item["file"], item["change"]) for item in second["files"]) == [
