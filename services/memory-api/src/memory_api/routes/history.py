@@ -20,11 +20,12 @@ name (A-10); a post-write hook names its Session, harness and tool.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import msgspec
 from aiohttp import web
-from memory_core.wire import TIMESTAMP_FORMAT, RecordRequest, RestoreRequest
+from memory_core.rules import TIMESTAMP_RULE
+from memory_core.wire import RecordRequest, RestoreRequest
 
 from memory_api.appkeys import PRINCIPAL_KEY, get_history_store
 from memory_api.errors import BadRequest
@@ -66,15 +67,16 @@ def _flag(request: web.Request, name: str) -> bool:
 
 
 def _since(request: web.Request) -> int | None:
+    """``since`` in seconds since the epoch (:data:`~memory_core.rules.TIMESTAMP_RULE`)."""
     raw = request.query.get("since")
     if raw is None:
         return None
-    try:
-        moment = datetime.strptime(raw, TIMESTAMP_FORMAT).replace(tzinfo=UTC)
-    except ValueError:
-        raise BadRequest(
-            f"since must be a UTC time like 2026-11-29T22:05:19Z, not {raw[:40]!r}"
-        ) from None
+    reason = TIMESTAMP_RULE.problem(raw)
+    if reason is not None:
+        raise BadRequest(f"since must be {reason}, not {raw[:40]!r}")
+    year, month, day = int(raw[0:4]), int(raw[5:7]), int(raw[8:10])
+    elapsed = timedelta(days=day - 1, hours=int(raw[11:13]), minutes=int(raw[14:16]))
+    moment = datetime(year, month, 1, tzinfo=UTC) + elapsed + timedelta(seconds=int(raw[17:19]))
     return int(moment.timestamp())
 
 
@@ -174,8 +176,8 @@ async def get_deleted(request: web.Request) -> web.Response:
     return json_response(deleted)
 
 
-def _principal(request: web.Request, source: str) -> Attribution:
-    return Attribution("checkpoint", principal=request[PRINCIPAL_KEY].name, subject=source)
+def _checkpoint(request: web.Request) -> Attribution:
+    return Attribution("checkpoint", principal=request[PRINCIPAL_KEY].name)
 
 
 @routes.post(BASE + "/scopes/{key}/checkpoint")
@@ -184,7 +186,7 @@ async def post_scope_checkpoint(request: web.Request) -> web.Response:
     by the caller (none when nothing changed)."""
     project, agent, key = _ids(request)
     store = get_history_store(request.app)
-    result = await store.record(project, agent, key, _principal(request, "checkpoint"))
+    result = await store.record(project, agent, key, _checkpoint(request))
     return json_response(result)
 
 
@@ -193,7 +195,7 @@ async def post_checkpoint(request: web.Request) -> web.Response:
     """V-1: ``RecordResult`` — the same for every scope of the agent."""
     project, agent = request.match_info["project"], request.match_info["agent"]
     store = get_history_store(request.app)
-    result = await store.record(project, agent, None, _principal(request, "checkpoint"))
+    result = await store.record(project, agent, None, _checkpoint(request))
     return json_response(result)
 
 
