@@ -53,8 +53,10 @@ from memory_core.line_merge import merge_lines
 from memory_api.errors import Conflict
 from memory_api.store.containment import is_within, read_regular, real_path
 from memory_api.store.exclusive import create_new_bytes
+from memory_api.store.history.bundles import take_bundle
 from memory_api.store.history.maintenance import maintain
 from memory_api.store.history.recorder import Attribution, ScopeHistories
+from memory_api.store.history.repo import read_head
 from memory_api.store.locks import Locks, lock_name
 from memory_api.store.pruning import PRUNE_READ_CAP
 from memory_api.transfer.sources import IMPORT_FILE_CAP, Skipped, SourceFile, SourceScope
@@ -326,20 +328,44 @@ def import_scope(
     report = ImportReport(key=key, label=source.label, dry_run=dry_run)
     report.skipped.extend(source.skipped)
     if dry_run:
+        if source.history is not None:
+            report.notes.append("history: the archive holds this scope's history")
         _import_files(root, scope, source, report, dry_run=True, advance=advance)
         return report
     work = functools.partial(_import_files, dry_run=False, advance=advance)
     with locks.hold_sync(lock_name("index", agent_id, scope.name)):
-        if histories is None:
+        if histories is None or not histories.enabled:
             work(root, scope, source, report)
             return report
-        who = Attribution("import", principal=COMMAND_LINE, subject=source.label)
-        _, recorded = histories.around(agent_id, scope, who, work, root, scope, source, report)
-        if recorded is not None:
-            report.version = recorded.version
-            if recorded.maintenance_due:
-                maintain(histories.repository(agent_id, scope))
+        _import_recorded(histories, agent_id, root, scope, source, report, work)
     return report
+
+
+def _import_recorded(
+    histories: ScopeHistories,
+    agent_id: str,
+    root: Path,
+    scope: Path,
+    source: SourceScope,
+    report: ImportReport,
+    work: Callable[..., None],
+) -> None:
+    """The import between records (V-1); an archived history taken by a scope without one."""
+    who = Attribution("import", principal=COMMAND_LINE, subject=source.label)
+    repository = histories.repository(agent_id, scope)
+    if source.history is not None and read_head(repository) is None:
+        work(root, scope, source, report)
+        taken = take_bundle(repository, source.history)
+        report.notes.append(f"history: {taken} versions taken from the archive")
+        recorded = histories.record(agent_id, scope, who)
+    else:
+        if source.history is not None:
+            report.notes.append("history: the scope has its own; the archive's was not taken")
+        _, recorded = histories.around(agent_id, scope, who, work, root, scope, source, report)
+    if recorded is not None:
+        report.version = recorded.version
+        if recorded.maintenance_due:
+            maintain(repository)
 
 
 def _import_files(

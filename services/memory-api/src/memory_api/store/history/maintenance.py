@@ -31,8 +31,9 @@ from pathlib import Path
 
 from memory_api.store.history.git import BRANCH, git, remove_stale_locks
 from memory_api.store.history.repo import COMMITTER, read_head
+from memory_api.store.locks import Locks, lock_name
 
-__all__ = ["Pruned", "Retention", "apply_retention", "maintain"]
+__all__ = ["Pruned", "Retention", "apply_retention", "maintain", "prune_agent"]
 
 logger = logging.getLogger(__name__)
 
@@ -185,6 +186,29 @@ def apply_retention(repository: Path, retention: Retention, now: float | None = 
     git(repository, "update-ref", "-d", _RETENTION_REF)
     git(repository, "repack", "-a", "-d", "-q")
     git(repository, "prune", "--expire=now")
-    git(repository, "commit-graph", "write", "--reachable", "--changed-paths")
+    git(repository, "commit-graph", "write", "--reachable", "--changed-paths", "--split=replace")
     logger.info("history %s: %d versions squashed, %d kept", repository.name, squashed, count)
     return Pruned(count, squashed)
+
+
+def prune_agent(
+    history_root: Path, agent_id: str, retention: Retention, locks: Locks
+) -> list[tuple[str, Pruned]]:
+    """Apply ``retention`` to every scope history of ``agent_id`` under its ``history_root``
+    (``<key>.git`` folders), each under its scope's lock; ``(key, what was done)`` per scope,
+    sorted. A history that git refuses raises :class:`~.git.HistoryUnavailable`."""
+    try:
+        found = sorted(
+            entry.name for entry in os.scandir(history_root) if entry.name.endswith(".git")
+        )
+    except FileNotFoundError:
+        return []
+    done: list[tuple[str, Pruned]] = []
+    for name in found:
+        key = name.removesuffix(".git")
+        repository = history_root / name
+        if repository.is_symlink() or not (repository / "HEAD").is_file():
+            continue
+        with locks.hold_sync(lock_name("index", agent_id, key)):
+            done.append((key, apply_retention(repository, retention)))
+    return done
