@@ -200,7 +200,8 @@ def _memory_examples() -> dict[tuple[str, str], Example]:
         ),
         ("POST", f"{memory}/session-start"): _session_start_example(),
         ("GET", f"{memory}/search"): _search_example(),
-        **_history_examples(),
+        **_file_history_examples(),
+        **_scope_history_examples(),
     }
 
 
@@ -216,27 +217,31 @@ def _author(source: wire.VersionSource, **who: str) -> wire.Author:
     )
 
 
-def _history_examples() -> dict[tuple[str, str], Example]:
-    """V-1, V-2: the agent rewrote ``prefers-pnpm.md`` in a Claude Code Session; the user
-    reads its history, the diff, the old text, and restores it."""
+_WRITTEN = _author("write", session_id="c0ffee42-session", harness="claude-code", tool="Edit")
+_PNPM = wire.FileChange(file=TOPIC, change="modified")
+_RECORDED = wire.RecordResult(
+    scopes=[wire.RecordedScope(scope="user", version=VERSION, files=[_PNPM])]
+)
+
+
+_HUNK = wire.DiffHunk(
+    old_start=5,
+    old_lines=1,
+    new_start=5,
+    new_lines=2,
+    lines=[
+        wire.DiffLine(kind="context", text="Use `pnpm install`.", old_number=5, new_number=5),
+        wire.DiffLine(kind="added", text="Never npm or yarn.", old_number=None, new_number=6),
+    ],
+)
+
+
+def _file_history_examples() -> dict[tuple[str, str], Example]:
+    """V-2: the agent rewrote ``prefers-pnpm.md`` in a Claude Code Session; the user reads its
+    history, the diff, the old text, and restores it."""
     file = f"{_BASE}/memory/scopes/{{key}}/files/{{name}}"
-    scope = f"{_BASE}/memory/scopes/{{key}}"
-    written = _author("write", session_id="c0ffee42-session", harness="claude-code", tool="Edit")
-    pnpm = wire.FileChange(file=TOPIC, change="modified")
+    written = _WRITTEN
     old_text = "---\nname: prefers-pnpm\ndescription: Use pnpm\n---\nUse `pnpm install`.\n"
-    hunk = wire.DiffHunk(
-        old_start=5,
-        old_lines=1,
-        new_start=5,
-        new_lines=2,
-        lines=[
-            wire.DiffLine(kind="context", text="Use `pnpm install`.", old_number=5, new_number=5),
-            wire.DiffLine(kind="added", text="Never npm or yarn.", old_number=None, new_number=6),
-        ],
-    )
-    recorded = wire.RecordResult(
-        scopes=[wire.RecordedScope(scope="user", version=VERSION, files=[pnpm])]
-    )
     return {
         ("GET", f"{file}/history"): Example(
             "Two versions: written in a Claude Code Session, and the one before",
@@ -288,7 +293,7 @@ def _history_examples() -> dict[tuple[str, str], Example]:
                 to_version=VERSION,
                 unified=f"--- a/{TOPIC}\n+++ b/{TOPIC}\n@@ -5 +5,2 @@\n Use `pnpm install`.\n"
                 "+Never npm or yarn.\n",
-                hunks=[hunk],
+                hunks=[_HUNK],
                 masked=False,
             ),
         ),
@@ -302,6 +307,14 @@ def _history_examples() -> dict[tuple[str, str], Example]:
             ),
             wire.RestoreRequest(version=PREVIOUS),
         ),
+    }
+
+
+def _scope_history_examples() -> dict[tuple[str, str], Example]:
+    """V-1, V-2: what changed in a scope, what was deleted, and recording versions."""
+    scope = f"{_BASE}/memory/scopes/{{key}}"
+    written, pnpm, recorded = _WRITTEN, _PNPM, _RECORDED
+    return {
         ("GET", f"{scope}/changes"): Example(
             "?since=2026-11-23T00:00:00Z: what the agent wrote this week",
             wire.ScopeChanges(
