@@ -30,9 +30,10 @@ from typing import Any
 
 from aiohttp.test_utils import TestClient, TestServer
 from memory_api.app import create_app
+from memory_api.appkeys import HISTORY_STORE_KEY
 from memory_api.settings import Settings
 from memory_api.store.history import reading
-from memory_api.store.history.git import init_repository
+from memory_api.store.history.git import git
 from memory_api.store.history.maintenance import maintain
 from memory_api.store.history.recorder import Attribution, ScopeHistories
 from memory_api.store.history.repo import COMMITTER, read_head
@@ -73,7 +74,7 @@ async def _session_starts(base: Path, files: int, starts: int, history: bool) ->
         url = f"/api/projects/{PROJECT}/agents/{AGENT}/memory/session-start"
         body = {"workspace": str(workspace)}
         await client.post(url, json=body)  # the first record of 3,000 files: not measured
-        await app[_history_key()].idle()
+        await app[HISTORY_STORE_KEY].idle()
         times = []
         for number in range(starts):
             (user / f"note-{number % files:05d}.md").write_text(f"rewritten {number}\n")
@@ -86,7 +87,7 @@ async def _session_starts(base: Path, files: int, starts: int, history: bool) ->
 
 
 def _history_key() -> Any:
-    from memory_api.appkeys import HISTORY_STORE_KEY  # noqa: PLC0415 - the bench's one use
+    from memory_api.appkeys import HISTORY_STORE_KEY
 
     return HISTORY_STORE_KEY
 
@@ -137,7 +138,9 @@ def _long_history(base: Path, files: int, versions: int) -> tuple[Path, int, int
     stream = []
     for number in range(versions - 2):
         text = f"{BODY}version {number}\n".encode()
-        message = f"Written in a claude-code Session (Edit)\n\nSource: write\nSession-Id: s{number}\n"
+        message = (
+            f"Written in a claude-code Session (Edit)\n\nSource: write\nSession-Id: s{number}\n"
+        )
         stream.append(
             b"commit refs/heads/main\n"
             + f"author claude-code <h@x> {1_700_000_000 + number} +0000\n".encode()
@@ -147,12 +150,10 @@ def _long_history(base: Path, files: int, versions: int) -> tuple[Path, int, int
             + b"M 100644 inline note-00001.md\n"
             + b"data %d\n%s\n" % (len(text), text)
         )
-    from memory_api.store.history.git import git  # noqa: PLC0415
 
     git(repository, "fast-import", "--quiet", "--done", stdin=b"".join(stream) + b"done\n")
     maintain(repository)
     assert read_head(repository) is not None
-    init_repository(repository)
     return repository, first_bytes, one_version
 
 

@@ -28,6 +28,7 @@ from typing import Any
 
 from memory_api.settings import default_workers
 
+from bench.history import history_bench
 from bench.perf_cases import hook_medians, in_process_assembly, scandir_stat_ms
 from bench.perf_data import AGENT, PROJECT, QUICK, BenchData, Size, build_data
 from bench.perf_driver import DRIVERS, Driver, Measured, choose
@@ -362,6 +363,7 @@ def run(base: Path, size: Size, plan: Plan, driver: Driver) -> Report:
     _cold_cases(report, data, logs, workers, plan)
     _scaling(report, data, logs, plan, driver)
     _search_case(report, plan)
+    _history_case(report, plan)
     return report
 
 
@@ -382,6 +384,55 @@ def _search_case(report: Report, plan: Plan) -> None:
 
 SEARCH_FILES = 3000
 """Topic files of the search case (S-1: p50 ≤ 20 ms warm at 3,000)."""
+HISTORY_FILES, HISTORY_VERSIONS = 3000, 1000
+"""The history case (V-1, V-3): a scope of 3,000 files, one of them with 1,000 versions."""
+
+
+def _history_case(report: Report, plan: Plan) -> None:
+    """V-1, V-3: see :mod:`bench.history` (a tenth of the files and versions in ``--quick``)."""
+    full = plan.light >= Plan().light
+    files = HISTORY_FILES if full else HISTORY_FILES // 10
+    versions = HISTORY_VERSIONS if full else HISTORY_VERSIONS // 10
+    figures = history_bench(files, versions, starts=60 if full else 10, runs=max(3, plan.hook_runs))
+    report.cases.append({"case": f"history at {files:,} files"} | figures)
+    report.ratio(
+        f"session start delay from recording at {files:,} files p50 (ms)",
+        figures["session_start_delay_p50_ms"],
+        figures["session_start_off_p50_ms"],
+        "≤ 10",
+        "ms",
+    )
+    report.ratio(
+        "session start delay from recording p90 (ms)",
+        figures["session_start_delay_p90_ms"],
+        figures["session_start_off_p50_ms"],
+        "≤ 10",
+        "ms",
+    )
+    report.ratio(
+        f"history of a file with {versions:,} versions, newest 100, p50 (ms)",
+        figures["history_page_p50_ms"],
+        0,
+        "≤ 100",
+        "ms",
+    )
+    report.ratio(
+        f"history of a file with {versions:,} versions, all of them, p50 (ms)",
+        figures["history_all_p50_ms"],
+        0,
+        "≤ 100",
+        "ms",
+    )
+    report.ratio(
+        "record, nothing changed, p50 (ms)", figures["record_unchanged_p50_ms"], 0, "—", "ms"
+    )
+    report.ratio(
+        "disk per version, repacked (bytes)",
+        figures["disk_per_version_bytes"],
+        figures["disk_one_version_before_repack_bytes"],
+        "—",
+        "B",
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

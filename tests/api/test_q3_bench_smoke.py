@@ -63,6 +63,8 @@ def test_q3_bench_quick_run_reports_every_case_ratio_and_worker_count(tmp_path: 
     assert "Little's law: 64 / session start c=64 req/s (ms)" in ratios
     assert "session start c=64 service CPU µs/req / healthz's" in ratios
     assert "search over 300 files warm p50 (ms)" in ratios  # S-1 (3,000 files without --quick)
+    assert "session start delay from recording at 300 files p50 (ms)" in ratios  # V-1
+    assert "history of a file with 100 versions, newest 100, p50 (ms)" in ratios  # V-2
     assert all(row["reach"] for row in ratios.values())
     usable = report["machine"]["usable_cpus"]
     workers = [row["workers"] for row in report["scaling"]]
