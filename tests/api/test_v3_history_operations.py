@@ -8,7 +8,9 @@ import tarfile
 from pathlib import Path
 
 import pytest
+from memory_api.appkeys import get_history_store
 from memory_api.cli import main
+from memory_api.store.history.recorder import MAINTENANCE_PACKS
 from memory_core import layout
 
 from tests.api.conftest import AgentHome, Client, memory_url, ok_json, write_topic
@@ -150,3 +152,21 @@ async def test_v3_the_overview_shows_each_scopes_history_size(
     )
     assert overview["scopes"][0]["historyBytes"] == size > 0
     assert len(await changes(client)) == 1
+
+
+async def test_v3_versions_are_repacked_in_the_background_and_read_the_same(
+    client: Client, agent: AgentHome
+) -> None:
+    seed(agent)
+    for number in range(MAINTENANCE_PACKS + 2):
+        (agent.user / TOPIC).write_text(f"version {number}\n", encoding="utf-8")
+        await checkpoint(client)
+    before = await changes(client, limit="100")
+    await get_history_store(client.app).idle()
+
+    repository = layout.history_root(agent.data_dir, agent.id) / "user.git"
+    packs = list((repository / "objects" / "pack").glob("*.pack"))
+    assert len(packs) < MAINTENANCE_PACKS
+    assert (repository / "objects" / "info" / "commit-graphs").is_dir()
+    assert await changes(client, limit="100") == before
+    assert len(before) == MAINTENANCE_PACKS + 2

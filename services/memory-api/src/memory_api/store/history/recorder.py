@@ -38,7 +38,6 @@ from memory_core import layout
 from memory_core.keys import has_control_character
 from memory_core.wire import FileChangeKind, VersionSource
 
-from memory_api.errors import NotFound
 from memory_api.store.containment import real_path
 from memory_api.store.history.git import (
     HistoryUnavailable,
@@ -61,6 +60,7 @@ __all__ = [
     "Recorded",
     "ScopeHistories",
     "checked_history_root",
+    "maintenance_due",
 ]
 
 logger = logging.getLogger(__name__)
@@ -162,8 +162,9 @@ def _author(who: Attribution) -> str:
 
 def checked_history_root(app_data_dir: Path, agent_id: str) -> Path:
     """The agent's history folder (``agent_state/history``, :func:`memory_core.layout.
-    history_root`) under the real ``app_data_dir``; raises :class:`NotFound` when a symlink or
-    a non-folder stands anywhere on its way below the data dir (it could lead anywhere)."""
+    history_root`) under the real ``app_data_dir``; raises :class:`HistoryUnavailable` when a
+    symlink or a non-folder stands anywhere on its way below the data dir (it could lead
+    anywhere)."""
     path = layout.history_root(app_data_dir, agent_id)
     current = app_data_dir
     for part in path.relative_to(app_data_dir).parts:
@@ -173,7 +174,7 @@ def checked_history_root(app_data_dir: Path, agent_id: str) -> Path:
         except FileNotFoundError:
             break
         if stat.S_ISLNK(mode) or not stat.S_ISDIR(mode):
-            raise NotFound(f"the history of agent {agent_id!r} is not a plain directory")
+            raise HistoryUnavailable(f"the history of agent {agent_id!r} is not a plain folder")
     return path
 
 

@@ -122,7 +122,7 @@ def _apply(
     if plan.name == layout.INDEX_FILE:
         return _merge_into_index(root, scope, plan.index_lines or "")
     path = scope / plan.name
-    recorded = _recorded_blob(histories, repository, plan.name) if histories.enabled else None
+    recorded = _recorded_blob(histories, repository, plan.name)
     if recorded is None:
         if not create_new_bytes(path, plan.data):
             raise Conflict(f"{plan.name!r} appeared while it was restored; nothing was replaced")

@@ -50,7 +50,12 @@ from memory_api.store.agents import AgentStore
 from memory_api.store.containment import checked_memory_root
 from memory_api.store.history import reading
 from memory_api.store.history.maintenance import maintain
-from memory_api.store.history.recorder import Attribution, Recorded, ScopeHistories
+from memory_api.store.history.recorder import (
+    Attribution,
+    Recorded,
+    ScopeHistories,
+    maintenance_due,
+)
 from memory_api.store.history.repo import read_head
 from memory_api.store.history.restore import restore_file
 from memory_api.store.history.snapshot import disk_blob, is_memory_file
@@ -98,7 +103,7 @@ class HistoryStore:
         self.histories = histories
         self._later: dict[tuple[str, str], _Later] = {}
         self._tasks: set[asyncio.Task[None]] = set()
-        self._maintaining: set[Path] = set()
+        self._maintaining: set[tuple[str, str]] = set()
 
     # --- helpers (blocking ones run in worker threads) ---------------------------------------
 
@@ -261,31 +266,31 @@ class HistoryStore:
         await self._checked(project, agent_id, key, name)
         check_version_id(version)
         root, scope = await asyncio.to_thread(self._scope, agent_id, key)
-        result = await self.locks.run_held(
-            lock_name("index", agent_id, scope.name),
-            restore_file,
-            self.histories,
-            agent_id,
-            root,
-            scope,
-            name,
-            version,
-            principal,
-        )
-        if result.version is not None:
+
+        def work() -> tuple[RestoreResult, bool]:
+            result = restore_file(self.histories, agent_id, root, scope, name, version, principal)
+            return result, self._due(agent_id, scope)
+
+        result, due = await self.locks.run_held(lock_name("index", agent_id, scope.name), work)
+        if due:
             self._maintain_later(agent_id, scope)
         return result
+
+    def _due(self, agent_id: str, scope: Path) -> bool:
+        return maintenance_due(self.histories.repository(agent_id, scope))
 
     async def _record_scope(
         self, agent_id: str, key: str, scope: Path, who: Attribution
     ) -> RecordedScope:
-        recorded: Recorded | None = await self.locks.run_held(
-            lock_name("index", agent_id, scope.name), self.histories.record, agent_id, scope, who
-        )
+        def work() -> tuple[Recorded | None, bool]:
+            # the packs of deletes and imports count too, so due is asked after every record
+            return self.histories.record(agent_id, scope, who), self._due(agent_id, scope)
+
+        recorded, due = await self.locks.run_held(lock_name("index", agent_id, scope.name), work)
+        if due:
+            self._maintain_later(agent_id, scope)
         if recorded is None:
             return RecordedScope(scope=key, version=None, files=[])
-        if recorded.maintenance_due:
-            self._maintain_later(agent_id, scope)
         return RecordedScope(
             scope=key,
             version=recorded.version,
@@ -349,20 +354,22 @@ class HistoryStore:
             self._later.pop(slot, None)
 
     def _maintain_later(self, agent_id: str, scope: Path) -> None:
-        repository = self.histories.repository(agent_id, scope)
-        if repository in self._maintaining:
+        """Repack the scope's history in a task of its own (one at a time per scope)."""
+        slot = (agent_id, scope.name)
+        if slot in self._maintaining:
             return
-        self._maintaining.add(repository)
+        self._maintaining.add(slot)
+
+        def work() -> None:
+            maintain(self.histories.repository(agent_id, scope))
 
         async def run() -> None:
             try:
-                await self.locks.run_held(
-                    lock_name("index", agent_id, scope.name), maintain, repository
-                )
+                await self.locks.run_held(lock_name("index", agent_id, scope.name), work)
             except ServiceError as error:
                 logger.warning("history of %s not repacked: %s", scope.name, error.detail)
             finally:
-                self._maintaining.discard(repository)
+                self._maintaining.discard(slot)
 
         self._spawn(run())
 
