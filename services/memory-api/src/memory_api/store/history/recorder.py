@@ -30,7 +30,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
@@ -291,7 +291,8 @@ class ScopeHistories:
         """
         if not self.enabled:
             return work(*args), None
-        found = replace(who, source="found", subject=_before(who))
+        # what was found was made by someone unknown, not by the change's caller
+        found = Attribution("found", subject=_before(who))
         self.record(agent_id, scope, found)
         result = work(*args)
         try:
