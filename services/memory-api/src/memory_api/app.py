@@ -32,6 +32,7 @@ from memory_api.http.metrics import Metrics, metrics_middleware
 from memory_api.http.problems import problem_middleware
 from memory_api.routes import agents, config, drafts, history, memory, ops, projects
 from memory_api.settings import Settings
+from memory_api.store.history.git import git_available
 from memory_api.stores import build_stores, prepare_data_dir
 
 __all__ = ["STATIC_DIR", "create_app"]
@@ -50,6 +51,11 @@ async def _data_dirs(app: web.Application) -> AsyncIterator[None]:
         await asyncio.to_thread(prepare_data_dir, data_dir)
     except OSError as error:
         logger.error("cannot prepare the data dir %s: %s", data_dir, error)
+    if get_settings(app).history and not git_available():
+        logger.error(
+            "git is not installed: no history can be kept, and deletes are refused (503) "
+            "rather than made final; install git, or set MEMORY_API_HISTORY=off"
+        )
     yield
     await app[HISTORY_STORE_KEY].close()  # records of Session starts still pending finish
     await asyncio.to_thread(app[AGENT_STORE_KEY].locks.close)  # a delete under way finishes

@@ -49,6 +49,7 @@ from memory_api.errors import NotFound, ServiceError
 from memory_api.store.agents import AgentStore
 from memory_api.store.containment import checked_memory_root
 from memory_api.store.history import reading
+from memory_api.store.history.git import HistoryUnavailable, git_available
 from memory_api.store.history.maintenance import maintain
 from memory_api.store.history.recorder import (
     Attribution,
@@ -110,6 +111,8 @@ class HistoryStore:
     def _enabled(self) -> None:
         if not self.histories.enabled:
             raise NotFound("this service keeps no history (MEMORY_API_HISTORY=off)")
+        if not git_available():
+            raise HistoryUnavailable("history is not available: the git program is not installed")
 
     def _scope(self, agent_id: str, key: str) -> tuple[Path, Path]:
         """(real memory root, real scope folder); the user scope is created on demand (K-6)."""
