@@ -300,3 +300,16 @@ async def test_v2_versions_are_checked_and_belong_to_their_scope(
         400,
         "limit",
     )
+
+
+async def test_v2_a_deletes_answer_names_the_version_to_undo_it_from(
+    client: Client, agent: AgentHome
+) -> None:
+    seed(agent)
+    original = (agent.user / TOPIC).read_bytes()
+
+    deleted = await ok_json(await client.delete(file_url("user", TOPIC)))
+    await restore(client, TOPIC, deleted["restoreVersion"])
+
+    assert (agent.user / TOPIC).read_bytes() == original
+    assert deleted["version"] == (await changes(client))[1]["version"]

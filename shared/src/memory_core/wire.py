@@ -299,10 +299,14 @@ class IndexView(Wire, frozen=True):
 
 
 class DeleteResult(Wire, frozen=True):
-    """Answer of ``DELETE …/memory/scopes/{key}/files/{file}`` (A-6)."""
+    """Answer of ``DELETE …/memory/scopes/{key}/files/{file}`` (A-6). ``version`` is the
+    version that records the delete and ``restore_version`` the one before it, which a restore
+    takes the file back from (the Undo, V-2); both None when no history is kept."""
 
     file: str
     removed_index_lines: list[str]
+    version: str | None = None
+    restore_version: str | None = None
 
 
 # --- search (S-1) ----------------------------------------------------------------------------

@@ -196,7 +196,12 @@ def _memory_examples() -> dict[tuple[str, str], Example]:
         ),
         ("DELETE", f"{memory}/scopes/{{key}}/files/{{file}}"): Example(
             "The file is gone, and so is the index line that linked to it",
-            wire.DeleteResult(file=TOPIC, removed_index_lines=[_INDEX_LINE]),
+            wire.DeleteResult(
+                file=TOPIC,
+                removed_index_lines=[_INDEX_LINE],
+                version=DELETING,
+                restore_version=PREVIOUS,
+            ),
         ),
         ("POST", f"{memory}/session-start"): _session_start_example(),
         ("GET", f"{memory}/search"): _search_example(),

@@ -249,10 +249,17 @@ class MemoryStore:
         # Lock, pruning and unlock in one thread hop (see Locks.run_held).
         name = lock_name("index", agent_id, scope.name)
         who = Attribution("delete", principal=principal, subject=file_name)
-        removed, _ = await self.locks.run_held(
+        removed, recorded = await self.locks.run_held(
             name, self.histories.around, agent_id, scope, who, delete_topic, root, scope, file_name
         )
-        return DeleteResult(file=file_name, removed_index_lines=removed)
+        if recorded is None:
+            return DeleteResult(file=file_name, removed_index_lines=removed)
+        return DeleteResult(
+            file=file_name,
+            removed_index_lines=removed,
+            version=recorded.version,
+            restore_version=recorded.parent,
+        )
 
     def _search(self, agent_id: str, query: str, key: str | None, limit: int) -> SearchResults:
         root = self._root(agent_id)

@@ -94,10 +94,12 @@ class Attribution:
 
 @dataclass(frozen=True, slots=True)
 class Recorded:
-    """A version just recorded: its id, its files and how each changed, and whether the
-    history has gathered enough packs for a maintenance run (:mod:`.maintenance`)."""
+    """A version just recorded: its id, the version it follows (None for the first), its files
+    and how each changed, and whether the history has gathered enough packs for a maintenance
+    run (:mod:`.maintenance`)."""
 
     version: str
+    parent: str | None
     files: list[tuple[str, FileChangeKind]]
     maintenance_due: bool
 
@@ -271,7 +273,7 @@ class ScopeHistories:
                 files[change.name] = TreeEntry("100644", blob_id(change.data))
                 changed.append((change.name, kind))
         self._keep_tree(repository, version, files)
-        return Recorded(version, changed, maintenance_due(repository))
+        return Recorded(version, head, changed, maintenance_due(repository))
 
     def around(
         self,
