@@ -3,6 +3,7 @@ takes it back; the operator's retention squashes the old end; the overview shows
 
 from __future__ import annotations
 
+import io
 import subprocess
 import tarfile
 from pathlib import Path
@@ -170,3 +171,27 @@ async def test_v3_versions_are_repacked_in_the_background_and_read_the_same(
     assert (repository / "objects" / "info" / "commit-graphs").is_dir()
     assert await changes(client, limit="100") == before
     assert len(before) == MAINTENANCE_PACKS + 2
+
+
+def test_v3_a_damaged_history_bundle_is_reported_and_the_files_still_come_in(
+    cli: Path, tmp_path: Path
+) -> None:
+    write_topic(layout.scope_dir(cli, "coder", "user"), "first.md")
+    archive = tmp_path / "coder.tar.gz"
+    argv = ["memory", "export", "--project", PROJECT, "--agent", "coder", "--with-history"]
+    assert main([*argv, "-o", str(archive)]) == 0
+    damaged = tmp_path / "damaged.tar.gz"
+    with tarfile.open(archive) as source, tarfile.open(damaged, "w:gz") as target:
+        for member in source.getmembers():
+            data = source.extractfile(member)
+            if member.name.endswith(".bundle"):
+                payload = b"# v2 git bundle\nnot really\n"
+                member.size = len(payload)
+                target.addfile(member, io.BytesIO(payload))
+            else:
+                target.addfile(member, data)
+
+    assert main(["memory", "import", str(damaged), "--project", PROJECT, "--agent", "copy"]) == 0
+
+    assert (layout.scope_dir(cli, "copy", "user") / "first.md").exists()
+    assert git_log(repository(cli, "copy")) == ["Import archive:user"]

@@ -54,6 +54,7 @@ from memory_api.errors import Conflict
 from memory_api.store.containment import is_within, read_regular, real_path
 from memory_api.store.exclusive import create_new_bytes
 from memory_api.store.history.bundles import take_bundle
+from memory_api.store.history.git import HistoryUnavailable
 from memory_api.store.history.maintenance import maintain
 from memory_api.store.history.recorder import Attribution, ScopeHistories
 from memory_api.store.history.repo import read_head
@@ -355,8 +356,12 @@ def _import_recorded(
     repository = histories.repository(agent_id, scope)
     if source.history is not None and read_head(repository) is None:
         work(root, scope, source, report)
-        taken = take_bundle(repository, source.history)
-        report.notes.append(f"history: {taken} versions taken from the archive")
+        try:
+            taken = take_bundle(repository, source.history)
+        except HistoryUnavailable as error:
+            report.notes.append(f"history: the archive's was not taken ({error.detail})")
+        else:
+            report.notes.append(f"history: {taken} versions taken from the archive")
         recorded = histories.record(agent_id, scope, who)
     else:
         if source.history is not None:
