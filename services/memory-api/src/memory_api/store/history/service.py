@@ -8,15 +8,17 @@ delete and import (``index.<agent>.<scope>``), in one thread of the locks' pool
 (:meth:`~memory_api.store.locks.Locks.run_held`).
 
 A Session start is answered first and recorded after (:meth:`HistoryStore.record_later`): the
-record is a task of its own, at most one per scope at a time (a Session start that arrives
-while one runs asks for one more run after it, not one each), so a burst of Session starts
-costs a record or two per scope, and none of them waits for one. A process that dies before
+record is a task of its own, at most one per scope at a time and at most one per
+:data:`RECORD_INTERVAL` (Session starts that arrive meanwhile ask for one more run after it,
+not one each), so a burst of Session starts costs a record a second per scope, and none of them
+waits for one. A process that dies before
 the task runs loses nothing: the next record of the scope finds the change on disk.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 from collections.abc import Coroutine
@@ -69,6 +71,10 @@ logger = logging.getLogger(__name__)
 
 CLOSE_TIMEOUT = 10.0
 """Seconds the records still pending at shutdown get to finish."""
+RECORD_INTERVAL = 1.0
+"""Seconds between two records of one scope asked for by Session starts: a burst of Session
+starts in one Workspace costs a record a second, not one each (what changed meanwhile is in the
+next one)."""
 
 
 @dataclass(slots=True)
@@ -105,6 +111,7 @@ class HistoryStore:
         self._later: dict[tuple[str, str], _Later] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._maintaining: set[tuple[str, str]] = set()
+        self._hurry = asyncio.Event()
 
     # --- helpers (blocking ones run in worker threads) ---------------------------------------
 
@@ -351,6 +358,9 @@ class HistoryStore:
                 except (ServiceError, InvalidId, OSError) as error:
                     detail = error.detail if isinstance(error, ServiceError) else str(error)
                     logger.warning("scope %s of agent %s not recorded: %s", key, agent_id, detail)
+                # Session starts arriving now ask for one more record, after the interval
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._hurry.wait(), RECORD_INTERVAL)
                 if not pending.again:
                     break
         finally:
@@ -377,9 +387,14 @@ class HistoryStore:
         self._spawn(run())
 
     async def idle(self) -> None:
-        """Wait until every record and maintenance this process started has finished."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        """Wait until every record and maintenance this process started has finished (the
+        interval between two Session-start records of a scope is cut short)."""
+        self._hurry.set()
+        try:
+            while self._tasks:
+                await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        finally:
+            self._hurry.clear()
 
     async def close(self) -> None:
         """At shutdown: let pending records finish (at most :data:`CLOSE_TIMEOUT` seconds)."""
