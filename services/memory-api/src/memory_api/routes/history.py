@@ -29,7 +29,7 @@ from memory_core.wire import RecordRequest, RestoreRequest
 
 from memory_api.appkeys import PRINCIPAL_KEY, get_history_store
 from memory_api.errors import BadRequest
-from memory_api.http.jsonio import json_response, read_json
+from memory_api.http.jsonio import json_response, query_flag, read_json
 from memory_api.store.history.recorder import Attribution
 
 __all__ = ["CHANGES_LIMIT", "HISTORY_LIMIT", "routes"]
@@ -57,13 +57,6 @@ def _limit(request: web.Request, bounds: tuple[int, int]) -> int:
     if not raw.isascii() or not raw.isdigit() or not 1 <= int(raw) <= bounds[1]:
         raise BadRequest(f"limit must be a whole number from 1 to {bounds[1]}")
     return int(raw)
-
-
-def _flag(request: web.Request, name: str) -> bool:
-    value = request.query.get(name, "false")
-    if value not in ("true", "false"):
-        raise BadRequest(f"query parameter {name!r} must be true or false, not {value[:40]!r}")
-    return value == "true"
 
 
 def _since(request: web.Request) -> int | None:
@@ -112,7 +105,7 @@ async def get_file_at_version(request: web.Request) -> web.Response:
         key,
         request.match_info["name"],
         request.match_info["version"],
-        _flag(request, "reveal"),
+        query_flag(request, "reveal"),
     )
     return json_response(found)
 
@@ -126,7 +119,7 @@ async def get_file_diff(request: web.Request) -> web.Response:
     store = get_history_store(request.app)
     versions = (request.query.get("from"), request.query.get("to"))
     diff = await store.file_diff(
-        project, agent, key, request.match_info["name"], versions, _flag(request, "reveal")
+        project, agent, key, request.match_info["name"], versions, query_flag(request, "reveal")
     )
     return json_response(diff)
 

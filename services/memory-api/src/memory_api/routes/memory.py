@@ -30,7 +30,7 @@ from memory_core.wire import SessionStartRequest
 
 from memory_api.appkeys import PRINCIPAL_KEY, get_history_store, get_memory_store
 from memory_api.errors import BadRequest
-from memory_api.http.jsonio import json_response, read_json
+from memory_api.http.jsonio import json_response, query_flag, read_json
 from memory_api.http.logs import note_access
 from memory_api.store.history.recorder import Attribution
 
@@ -49,17 +49,6 @@ SESSION_ID_LOG_CHARS = 128
 def _ids(request: web.Request) -> tuple[str, str]:
     """The route's project and agent ids as sent; the store checks them (K-7)."""
     return request.match_info["project"], request.match_info["agent"]
-
-
-def _flag(request: web.Request, name: str) -> bool:
-    """A boolean query parameter: absent or ``false`` is False, ``true`` is True.
-
-    Raises :class:`~memory_api.errors.BadRequest` (400) for any other value.
-    """
-    value = request.query.get(name, "false")
-    if value not in ("true", "false"):
-        raise BadRequest(f"query parameter {name!r} must be true or false, not {value[:40]!r}")
-    return value == "true"
 
 
 # Registered first (and this module before the others of /api/projects, see app.py): aiohttp
@@ -130,7 +119,7 @@ async def get_file(request: web.Request) -> web.Response:
     """
     project, agent = _ids(request)
     key, file_name = request.match_info["key"], request.match_info["file"]
-    reveal = _flag(request, "reveal")
+    reveal = query_flag(request, "reveal")
     store = get_memory_store(request.app)
     topic = await store.read_file(project, agent, key, file_name, reveal=reveal)
     return json_response(topic)
