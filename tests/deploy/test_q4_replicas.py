@@ -9,8 +9,9 @@ same workload and the same agent run against one process on a fresh data dir.
 
 Both runs must end in the same state: the same files with the same bytes in every memory root,
 and the same API answers about them; and in both, after a checkpoint, every scope's history is
-whole, records no version twice and its newest version is the scope on disk (V-3). No line the agent wrote is lost, no request fails (a
-request whose connection died with the replica is retried on a live one), no 5xx is answered.
+whole, records no version twice and its newest version is the scope on disk (V-3). No line the
+agent wrote is lost, no request fails (a request whose connection died with the replica is
+retried on a live one), no 5xx is answered.
 The figures are printed (``pytest -s``) and summarised in docs/deploy.md.
 """
 
