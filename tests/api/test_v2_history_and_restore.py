@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+import pytest
+from memory_api.store.history.recorder import Attribution, Recorded, ScopeHistories
 from memory_core import layout
 
 from tests.api.conftest import (
@@ -313,3 +315,28 @@ async def test_v2_a_deletes_answer_names_the_version_to_undo_it_from(
 
     assert (agent.user / TOPIC).read_bytes() == original
     assert deleted["version"] == (await changes(client))[1]["version"]
+
+
+async def test_v2_a_write_between_the_record_and_the_restore_is_kept_and_answered_409(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seed(agent)
+    good = (await checkpoint(client))["version"]
+    write(agent.user, TOPIC, "overwritten\n")
+    record = ScopeHistories.record
+
+    def record_then_the_agent_writes(
+        self: ScopeHistories, agent_id: str, scope: Path, who: Attribution
+    ) -> Recorded | None:
+        recorded = record(self, agent_id, scope, who)
+        if who.source == "found":  # the agent writes right after what was there is recorded
+            write(scope, TOPIC, "the agent's newest text\n")
+        return recorded
+
+    monkeypatch.setattr(ScopeHistories, "record", record_then_the_agent_writes)
+    response = await client.post(history_url("user", TOPIC, "restore"), json={"version": good})
+    await expect_problem(response, 409, "changed while it was restored")
+    monkeypatch.setattr(ScopeHistories, "record", record)
+
+    assert (agent.user / TOPIC).read_text(encoding="utf-8") == "the agent's newest text\n"
+    assert (await checkpoint(client))["version"] is not None  # and it is kept as a version
