@@ -17,7 +17,6 @@ Only :meth:`Settings.from_env` looks at the environment; everything else receive
 ``MEMORY_API_CHAT_URL``    chat address with ``{draftId}``, ``{project}``, ``{agent}`` (W-4)
 ``MEMORY_API_DRAFT_TTL``   seconds a draft is kept (default 3600, A-12)
 ``MEMORY_API_MAX_BODY``    largest request body in bytes (default 1 MiB)
-``MEMORY_API_WORKERS``     service processes sharing the port (default: the CPUs usable, Q-4)
 ``MEMORY_API_HISTORY``     ``on`` (default) keeps every change as a version (V-1), ``off`` none
 ``MEMORY_API_HISTORY_MAX_AGE_DAYS``  retention: versions older than this are squashed by
                            ``memory-api history prune`` (default 365; 0: no age limit, V-3)
@@ -38,7 +37,7 @@ from typing import Literal
 
 from memory_api.bearer import TokenEntry, hash_secret, parse_token_spec
 
-__all__ = ["LogFormat", "Settings", "SettingsError", "default_data_dir", "default_workers"]
+__all__ = ["LogFormat", "Settings", "SettingsError", "default_data_dir"]
 
 LogFormat = Literal["text", "json"]
 
@@ -46,7 +45,6 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 DEFAULT_DRAFT_TTL = 3600.0
 DEFAULT_MAX_BODY = 1024 * 1024
-MAX_WORKERS = 256
 DEFAULT_HISTORY_MAX_AGE_DAYS = 365
 DEFAULT_HISTORY_MAX_VERSIONS = 10_000
 
@@ -72,8 +70,6 @@ class Settings:
     chat_url: str | None = None
     draft_ttl: float = DEFAULT_DRAFT_TTL
     max_body: int = DEFAULT_MAX_BODY
-    workers: int | None = None
-    """Processes serving the port; None means one per usable CPU (:func:`default_workers`)."""
     history: bool = True
     """Whether every change to memory is kept as a version (V-1)."""
     history_max_age_days: int = DEFAULT_HISTORY_MAX_AGE_DAYS
@@ -96,7 +92,6 @@ class Settings:
             chat_url=_chat_url(env.get("MEMORY_API_CHAT_URL", "")),
             draft_ttl=float(_int(env, "MEMORY_API_DRAFT_TTL", int(DEFAULT_DRAFT_TTL), low=1)),
             max_body=_int(env, "MEMORY_API_MAX_BODY", DEFAULT_MAX_BODY, low=1024),
-            workers=_int(env, "MEMORY_API_WORKERS", 0, low=1, high=MAX_WORKERS) or None,
             history=_switch(env, "MEMORY_API_HISTORY"),
             history_max_age_days=_int(
                 env, "MEMORY_API_HISTORY_MAX_AGE_DAYS", DEFAULT_HISTORY_MAX_AGE_DAYS, low=0
@@ -105,19 +100,6 @@ class Settings:
                 env, "MEMORY_API_HISTORY_MAX_VERSIONS", DEFAULT_HISTORY_MAX_VERSIONS, low=0
             ),
         )
-
-    @property
-    def worker_count(self) -> int:
-        """``workers``, or one per usable CPU when unset."""
-        return self.workers if self.workers is not None else default_workers()
-
-
-def default_workers() -> int:
-    """The CPUs this process may run on (its affinity, e.g. a container's share), at least 1."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
 
 
 def default_data_dir(env: Mapping[str, str]) -> Path:

@@ -64,7 +64,7 @@ async def post_session_start(request: web.Request) -> web.Response:
     project, agent = _ids(request)
     body = await read_json(request, _session_start_decoder)
     store = get_memory_store(request.app)
-    encoded, answer = await store.session_start_json(project, agent, body)
+    answer = await store.session_start(project, agent, body)
     # V-1: whatever changed on disk since is recorded after the answer, in a task of its own
     scopes = [key for key in (USER_SCOPE, answer.key) if key is not None and answer.enabled]
     get_history_store(request.app).record_later(
@@ -77,7 +77,7 @@ async def post_session_start(request: web.Request) -> web.Response:
         f"session start: session={session!r} kind={answer.workspace_kind} key={answer.key} "
         f"injected={answer.injected}",
     )
-    return web.Response(body=encoded, content_type="application/json")
+    return json_response(answer)
 
 
 @routes.get(BASE)
