@@ -18,6 +18,9 @@ Only :meth:`Settings.from_env` looks at the environment; everything else receive
 ``MEMORY_API_DRAFT_TTL``   seconds a draft is kept (default 3600, A-12)
 ``MEMORY_API_MAX_BODY``    largest request body in bytes (default 1 MiB)
 ``MEMORY_API_WORKERS``     service processes sharing the port (default: the CPUs usable, Q-4)
+``MEMORY_API_URL``         for the CLI: the running service its ``agent`` commands go through
+                           (default ``http://MEMORY_API_HOST:MEMORY_API_PORT`` when one answers)
+``MEMORY_API_TOKEN``       for the CLI: the bearer token it sends to that service (A-10)
 =========================  ====================================================================
 
 A malformed value raises :class:`SettingsError` naming the variable.
@@ -67,6 +70,13 @@ class Settings:
     max_body: int = DEFAULT_MAX_BODY
     workers: int | None = None
     """Processes serving the port; None means one per usable CPU (:func:`default_workers`)."""
+    data_dir_named: bool = True
+    """Whether ``data_dir`` was named (``MEMORY_API_DATA_DIR``) rather than the default; the
+    CLI writes into a default data dir only when told to (:mod:`memory_api.command_place`)."""
+    service_url: str | None = None
+    """``MEMORY_API_URL``: the running service the CLI's ``agent`` commands go through."""
+    service_token: str | None = None
+    """``MEMORY_API_TOKEN``: the bearer token the CLI sends to that service."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -84,6 +94,9 @@ class Settings:
             draft_ttl=float(_int(env, "MEMORY_API_DRAFT_TTL", int(DEFAULT_DRAFT_TTL), low=1)),
             max_body=_int(env, "MEMORY_API_MAX_BODY", DEFAULT_MAX_BODY, low=1024),
             workers=_int(env, "MEMORY_API_WORKERS", 0, low=1, high=MAX_WORKERS) or None,
+            data_dir_named=bool(data_dir),
+            service_url=_service_url(env.get("MEMORY_API_URL", "")),
+            service_token=env.get("MEMORY_API_TOKEN", "").strip() or None,
         )
 
     @property
@@ -184,6 +197,15 @@ def _log_level(raw: str) -> str:
     value = raw.strip().upper() or "INFO"
     if value not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
         raise SettingsError(f"MEMORY_API_LOG_LEVEL must be a logging level name, got {raw!r}")
+    return value
+
+
+def _service_url(raw: str) -> str | None:
+    value = raw.strip().rstrip("/")
+    if not value:
+        return None
+    if not value.startswith(("http://", "https://")):
+        raise SettingsError(f"MEMORY_API_URL must be an http(s) URL, got {raw!r}")
     return value
 
 
