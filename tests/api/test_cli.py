@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -142,6 +143,36 @@ def test_q1_demo_seed_is_idempotent_and_never_overwrites(
     again = capsys.readouterr().out
     assert "kept agent 'demo'" in again and " 0 files copied" in again
     assert edited.read_text(encoding="utf-8") == "my own words\n"
+
+
+def test_q1_demo_seed_does_not_bring_back_a_memory_the_user_deleted(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``make run`` seeds on every start: a memory deleted on the page (its index line pruned
+    with it) must stay deleted, while a memory new in the corpus still arrives."""
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    assert main(["demo", "seed", "--corpus", str(corpus)]) == 0
+    capsys.readouterr()
+    user = memory_root(env, "demo") / "user"
+    (user / "prefers-pnpm.md").unlink()  # as the page's delete does, with the index line
+    index = user / "MEMORY.md"
+    kept = [line for line in index.read_text().splitlines() if "prefers-pnpm.md" not in line]
+    index.write_text("\n".join(kept) + "\n")
+    (corpus / "user-scope" / "new-fact.md").write_text("---\nname: new-fact\n---\nNew.\n")
+
+    assert main(["demo", "seed", "--corpus", str(corpus)]) == 0
+    out = capsys.readouterr().out
+    assert not (user / "prefers-pnpm.md").exists()
+    assert (user / "new-fact.md").read_text() == "---\nname: new-fact\n---\nNew.\n"
+    assert "1 files copied" in out and "1 deleted since an earlier seed left out" in out
+    marker = json.loads((env / "agents" / "demo" / "demo-seed.json").read_text())
+    assert {"prefers-pnpm.md", "new-fact.md", "MEMORY.md"} <= set(marker["seeded"]["user"])
+
+    # Deleting the demo agent's folder starts over.
+    shutil.rmtree(env / "agents" / "demo")
+    assert main(["demo", "seed", "--corpus", str(corpus)]) == 0
+    assert (user / "prefers-pnpm.md").exists()
 
 
 def test_q1_demo_seed_needs_a_corpus(
