@@ -135,9 +135,7 @@ def test_q1_commands_without_an_api_need_the_data_dir_named(
     assert not (running.data_dir / "tokens").exists() or not any(
         (running.data_dir / "tokens").iterdir()
     )
-    named = shell.run(
-        "token", "create", "--name", "ci", MEMORY_API_DATA_DIR=str(running.data_dir)
-    )
+    named = shell.run("token", "create", "--name", "ci", MEMORY_API_DATA_DIR=str(running.data_dir))
     assert named.returncode == 0, named.stderr
     assert f"in the data dir {running.data_dir}" in named.stderr
 

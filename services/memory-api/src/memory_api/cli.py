@@ -254,7 +254,8 @@ def _demo_seed(settings: Settings, args: argparse.Namespace) -> int:
     for key, path in report.scopes.items():
         print(f"  {key:<28} {path}")
     memory_tab = page_url(settings.host, settings.port, "/projects/demo/agents/demo/memory")
-    print(f"once `memory-api serve` runs, its Memory tab is at {memory_tab}")
+    print(f"\n  The demo agent's Memory tab: {memory_tab}")
+    print("  (served once `memory-api serve` runs)\n")
     return 0
 
 
