@@ -112,9 +112,20 @@ def test_w5_a_scope_of_thousands_builds_only_the_rows_in_view(
     expect(rows).to_have_count(0)
     expect(group).to_contain_text("No memory matches")
 
-    # Collapsing such a group is instant and remembered like any other.
+    # Collapsing such a group is instant and remembered like any other; expanded again, it
+    # shows the rows in view of its scroll area (a hidden one loses its position).
+    group.get_by_label("Filter memories").fill("")
+    _scroll_rows(group, str(1500 * _row_height(group)))
+    expect(_at(group, 1501)).to_be_visible()
     group_toggle(group).click()
     expect(group.locator(".group-body")).to_be_hidden()
+    group_toggle(group).click()
+    top = group.locator(".rows-viewport").evaluate(
+        "el => Math.floor(el.scrollTop / parseFloat("
+        "getComputedStyle(el.querySelector('.rows')).getPropertyValue('--row-h')))"
+    )
+    expect(_at(group, top + 1)).to_be_in_viewport()
+    expect(_at(group, top + 5)).to_be_in_viewport()
 
 
 def test_w5_the_keyboard_reaches_every_row_and_keeps_its_place_while_scrolled_away(

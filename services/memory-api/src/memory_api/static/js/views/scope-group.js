@@ -208,6 +208,8 @@ export class ScopeGroup {
     this.toggleButton.setAttribute("aria-expanded", String(!collapsed));
     this.body.hidden = collapsed;
     if (persist) this.tab.collapse.set(this.scope.key, collapsed);
+    // A hidden scroll area loses its position and was measured at no height: fit it again.
+    if (!collapsed) this.rows.refit();
     this.loadWhenWanted();
   }
 

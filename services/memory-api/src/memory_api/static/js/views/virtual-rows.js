@@ -33,10 +33,14 @@ export class VirtualRows {
     this.viewport = h("div", { class: "rows-viewport" }, this.state, this.list);
     this.viewport.addEventListener("scroll", () => this.render(), { passive: true });
     this.shown = "";
-    this.resized = () => {
-      this.fitHeight();
-      this.render();
-    };
+    this.onResize = () => this.refit();
+  }
+
+  /** Size the scroll area again and build the rows now in view (after a resize, or when the
+   * group is shown again: a hidden scroll area loses its position). */
+  refit() {
+    this.fitHeight();
+    this.render();
   }
 
   get count() {
@@ -92,18 +96,18 @@ export class VirtualRows {
     this.viewport.style.height = count ? `${rows * height}px` : "";
     this.scrolls = count > fit;
     if (count > 0) {
-      window.addEventListener("resize", this.resized);
-      PHONE.addEventListener("change", this.resized);
+      window.addEventListener("resize", this.onResize);
+      PHONE.addEventListener("change", this.onResize);
     } else {
-      window.removeEventListener("resize", this.resized);
-      PHONE.removeEventListener("change", this.resized);
+      window.removeEventListener("resize", this.onResize);
+      PHONE.removeEventListener("change", this.onResize);
     }
   }
 
   /** Stop following the window's size (the group went away). */
   dispose() {
-    window.removeEventListener("resize", this.resized);
-    PHONE.removeEventListener("change", this.resized);
+    window.removeEventListener("resize", this.onResize);
+    PHONE.removeEventListener("change", this.onResize);
   }
 
   /** The first and last index (exclusive) of the rows in view. */
