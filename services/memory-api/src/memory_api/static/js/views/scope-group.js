@@ -172,7 +172,9 @@ export class ScopeGroup {
     this.list.setAttribute("aria-label", `Memories in ${label}`);
 
     // The count again, for a phone, where the header row has no room for it (app.css).
-    const badges = [h("span", { class: "badge count-inline", "aria-hidden": "true" }, this.countBadge.textContent)];
+    const badges = [
+      h("span", { class: "badge count-inline", "aria-hidden": "true" }, this.countBadge.textContent),
+    ];
     if (scope.orphaned) {
       badges.push(
         h(

@@ -15,10 +15,12 @@ const PHONE = window.matchMedia("(max-width: 640px)");
 
 export class VirtualRows {
   /**
-   * `makeRow(item)` builds the `li` of an item; `onWindow({first, last, count})` hears which
-   * rows are in view (1-based, inclusive) whenever that changes.
+   * `makeRow(item)` builds the `li` of an item; `onWindow({first, last, count, scrolls,
+   * loaded})` hears which rows are in view (1-based, inclusive), whether the area scrolls and
+   * whether the items are known yet, whenever that changes; `describedBy` is the id of the
+   * list's keyboard help.
    */
-  constructor({ makeRow, onWindow, label, describedBy }) {
+  constructor({ makeRow, onWindow, describedBy }) {
     this.makeRow = makeRow;
     this.onWindow = onWindow;
     this.items = [];
@@ -26,7 +28,7 @@ export class VirtualRows {
     this.scrolls = false; // more rows than the scroll area shows at once
     this.built = new Map(); // index → li
     this.pinned = null; // index kept built (the keyboard's place)
-    this.list = h("ul", { class: "rows", "aria-label": label, "aria-describedby": describedBy });
+    this.list = h("ul", { class: "rows", "aria-describedby": describedBy });
     // Loading, empty and error notes: in the scroll area, above the (then empty) list, so a
     // group keeps the height it reserved while its rows load.
     this.state = h("div", { class: "rows-state" });
