@@ -33,11 +33,10 @@ class PlaceRefused(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Place:
-    """Through ``remote`` (a service that answered), or in ``data_dir``; ``said`` tells the
-    user which ("through the service at …", "in the data dir …")."""
+    """Through ``remote`` (a service that answered), or (None) in the settings' data dir;
+    ``said`` tells the user which ("through the service at …", "in the data dir …")."""
 
     remote: Remote | None
-    data_dir: Path | None
     said: str
 
 
@@ -56,17 +55,17 @@ def place_for(
         remote = Remote(named_url.rstrip("/"), token)
         if not remote.answers():
             raise PlaceRefused(f"nothing done: no memory-api service answers at {remote.url}")
-        return Place(remote, None, f"through the service at {remote.url}")
+        return Place(remote, f"through the service at {remote.url}")
     data_dir = settings.data_dir
     if settings.data_dir_named:
         how = " (written directly; a service over this data dir sees it at once)" if writes else ""
-        return Place(None, data_dir, f"in the data dir {data_dir}{how}")
+        return Place(None, f"in the data dir {data_dir}{how}")
     local = Remote(default_url(settings.host, settings.port), token)
     answering = local.answers()
     if api and answering:
-        return Place(local, None, f"through the service at {local.url}")
+        return Place(local, f"through the service at {local.url}")
     if not writes:
-        return Place(None, data_dir, f"in the data dir {data_dir} (the default, named by nobody)")
+        return Place(None, f"in the data dir {data_dir} (the default: none is named)")
     raise PlaceRefused(_refusal(args, local.url, answering, data_dir))
 
 
