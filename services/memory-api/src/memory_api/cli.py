@@ -28,15 +28,14 @@ or configuration (no data dir named, no service answering).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import dataclasses
 import errno
 import gc
 import logging
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from memory_api.command_place import PlaceRefused, place_for
 from memory_api.errors import ServiceError
@@ -54,6 +53,15 @@ SHUTDOWN_TIMEOUT = 8.0
 """Seconds that in-flight requests get to finish on SIGTERM/SIGINT (under Docker's 10 s)."""
 
 Command = Callable[[Settings, argparse.Namespace], int]
+_T = TypeVar("_T")
+
+
+def _run(work: Coroutine[Any, Any, _T]) -> _T:
+    """Run a store's coroutine to its end (asyncio is imported only by the commands that work
+    in a data dir: one going through the service never needs it)."""
+    import asyncio
+
+    return asyncio.run(work)
 
 
 def _agent_store(settings: Settings) -> AgentStore:
@@ -151,7 +159,7 @@ def _agent_create(settings: Settings, args: argparse.Namespace) -> int:
         config = place.remote.create_agent(args.project, body)
         name, project = config.name, config.project
     else:
-        record = asyncio.run(_agent_store(settings).create(args.project, body))
+        record = _run(_agent_store(settings).create(args.project, body))
         name, project = record.name, record.project
     print(f"created agent {args.id!r} ({name}) in project {project!r} {place.said}")
     return 0
@@ -164,7 +172,7 @@ def _agent_list(settings: Settings, args: argparse.Namespace) -> int:
     else:
         from memory_api.store.counts import agent_summaries
 
-        agents = asyncio.run(agent_summaries(_agent_store(settings), args.project or None))
+        agents = _run(agent_summaries(_agent_store(settings), args.project or None))
     print(f"agents {place.said}", file=sys.stderr)
     if not agents:
         print("no agents" + (f" in project {args.project!r}" if args.project else ""))
@@ -222,7 +230,7 @@ def _demo_seed(settings: Settings, args: argparse.Namespace) -> int:
     from memory_api.demo import seed_demo
 
     place_for(settings, args, writes=True, api=False)
-    report = asyncio.run(seed_demo(_agent_store(settings), Path(args.corpus)))
+    report = _run(seed_demo(_agent_store(settings), Path(args.corpus)))
     verb = "created" if report.agent_created else "kept"
     print(
         f"{verb} agent 'demo' in project 'demo' under {settings.data_dir}: "
@@ -244,7 +252,7 @@ def _memory_import(settings: Settings, args: argparse.Namespace) -> int:
 
     place_for(settings, args, writes=not args.dry_run, api=False)
     store = _agent_store(settings)
-    asyncio.run(store.get(args.project, args.agent))  # the agent exists in that project
+    _run(store.get(args.project, args.agent))  # the agent exists in that project
     try:
         sources = offered_scopes(args.source, args.source_kind, args.workspace, args.archive_scope)
         for source in sources if args.source_kind else []:
@@ -283,7 +291,7 @@ def _memory_export(settings: Settings, args: argparse.Namespace) -> int:
 
     place_for(settings, args, writes=False, api=False)
     store = _agent_store(settings)
-    asyncio.run(store.get(args.project, args.agent))
+    _run(store.get(args.project, args.agent))
     report = export_scopes(
         settings.data_dir, args.project, args.agent, Path(args.output), args.scope or None
     )
