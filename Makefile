@@ -13,7 +13,7 @@ export MEMORY_API_DATA_DIR ?= $(CURDIR)/.data
 
 PACKAGES := shared/pyproject.toml services/memory-api/pyproject.toml plugins/harness-memory/pyproject.toml
 
-.PHONY: install run test lint typecheck pytest bench bench-hooks bench-wrk bench-quick soak clean vendor-web measure-markdown
+.PHONY: install run test lint typecheck pytest bench bench-hooks bench-wrk bench-quick soak clean vendor-web measure-markdown wheels
 
 ## Everything: the packages and the test tools.
 install: $(TEST_STAMP)
@@ -32,6 +32,16 @@ $(RUN_STAMP): $(PACKAGES) | $(BIN)/python
 $(TEST_STAMP): $(RUN_STAMP) requirements-dev.txt
 	@$(PIP) "installing the test tools (requirements-dev.txt)" -- -r requirements-dev.txt
 	@touch $@
+
+## The three packages as wheels in dist/, with every dependency's wheel beside them: install
+## harness-memory and the service from there with --no-index, outside the checkout (plugin README:
+## "Install without the checkout"), so `make clean` or moving the checkout leaves the hooks working.
+## --no-index matters: other projects on PyPI are named agent-memory-core and harness-memory.
+## pip's own wheel is there too: pipx sets up its shared environment from the same folder.
+DIST ?= dist
+wheels: $(STAMP)
+	$(BIN)/python -m pip wheel --quiet --wheel-dir $(DIST) ./shared ./services/memory-api ./plugins/harness-memory pip
+	@ls $(DIST)/agent_memory_core-*.whl $(DIST)/memory_api-*.whl $(DIST)/harness_memory-*.whl
 
 ## Start the service and its web page on 127.0.0.1 with the embedded data dir and a demo agent.
 ## The seed prints the demo agent's Memory tab address last, before the service's log starts.
