@@ -39,7 +39,7 @@ $(TEST_STAMP): $(RUN_STAMP) requirements-dev.txt
 ## --no-index matters: other projects on PyPI are named agent-memory-core and harness-memory.
 ## pip's own wheel is there too: pipx sets up its shared environment from the same folder.
 DIST ?= dist
-wheels: $(STAMP)
+wheels: | $(BIN)/python
 	$(BIN)/python -m pip wheel --quiet --wheel-dir $(DIST) ./shared ./services/memory-api ./plugins/harness-memory pip
 	@ls $(DIST)/agent_memory_core-*.whl $(DIST)/memory_api-*.whl $(DIST)/harness_memory-*.whl
 

@@ -91,6 +91,12 @@ def test_q1_make_test_from_scratch_installs_both_halves(tmp_path: Path) -> None:
     assert plan.index(PACKAGES) < plan.index(DEV)
 
 
+def test_q1_make_wheels_from_scratch_makes_its_python_first(tmp_path: Path) -> None:
+    plan = _plan(_checkout(tmp_path), "wheels")
+    assert plan.index("-m venv .venv") < plan.index("pip wheel")
+    assert "requirements-dev" not in plan
+
+
 def _progress(*pip_args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, str(REPO / "tools" / "pip_progress.py"), "checking", "--", *pip_args],
