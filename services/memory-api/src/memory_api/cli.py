@@ -12,7 +12,8 @@
     memory-api memory import SOURCE --project P --agent A (--workspace PATH | --user) [--dry-run]
     memory-api memory import --from claude-code --workspace PATH --project P --agent A
     memory-api memory import ARCHIVE.tar.gz --project P --agent A     # each scope to its key
-    memory-api memory export --project P --agent A [--scope KEY ...] -o FILE.tar.gz
+    memory-api memory export --project P --agent A [--scope KEY ...] [--with-history] -o FILE
+    memory-api history prune [--project P] [--agent A]   # the operator's retention (V-3)
 
 Where a command works (:mod:`memory_api.command_place`): ``agent`` goes through the running
 service when one answers (``--url`` / ``MEMORY_API_URL``, else ``MEMORY_API_HOST`` and
@@ -246,12 +247,15 @@ def _demo_seed(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _memory_import(settings: Settings, args: argparse.Namespace) -> int:
+    from memory_api.stores import build_stores, prepare_data_dir
     from memory_api.transfer.console import import_progress, print_import
     from memory_api.transfer.runner import Target, offered_scopes, run_import
     from memory_api.transfer.sources import SourceError
 
     place_for(settings, args, writes=not args.dry_run, api=False)
-    store = _agent_store(settings)
+    prepare_data_dir(settings.data_dir)
+    stores = build_stores(settings)
+    store = stores.agents
     _run(store.get(args.project, args.agent))  # the agent exists in that project
     try:
         sources = offered_scopes(args.source, args.source_kind, args.workspace, args.archive_scope)
@@ -280,24 +284,89 @@ def _memory_import(settings: Settings, args: argparse.Namespace) -> int:
             locks=store.locks,
             dry_run=args.dry_run,
             advance=advance,
+            histories=stores.history.histories,
         )
     print_import(reports)
     return 0
 
 
 def _memory_export(settings: Settings, args: argparse.Namespace) -> int:
+    from memory_api.stores import build_stores, prepare_data_dir
     from memory_api.transfer.console import print_export
     from memory_api.transfer.exporter import export_scopes
 
     place_for(settings, args, writes=False, api=False)
-    store = _agent_store(settings)
-    _run(store.get(args.project, args.agent))
+    prepare_data_dir(settings.data_dir)
+    stores = build_stores(settings)
+    _run(stores.agents.get(args.project, args.agent))
+    histories = stores.history.histories if args.with_history else None
+    if histories is not None and not histories.enabled:
+        print("memory-api: no history is kept here (MEMORY_API_HISTORY=off)", file=sys.stderr)
+        return 1
     report = export_scopes(
-        settings.data_dir, args.project, args.agent, Path(args.output), args.scope or None
+        settings.data_dir,
+        args.project,
+        args.agent,
+        Path(args.output),
+        args.scope or None,
+        histories=histories,
     )
     print(f"exported from the data dir {settings.data_dir}", file=sys.stderr)
     print_export(report)
     return 0
+
+
+def _history_prune(settings: Settings, args: argparse.Namespace) -> int:
+    from memory_api.store.history.maintenance import Retention, prune_agent
+    from memory_api.store.history.recorder import checked_history_root
+    from memory_api.stores import build_stores, prepare_data_dir
+
+    place_for(settings, args, writes=True, api=False)
+    prepare_data_dir(settings.data_dir)
+    stores = build_stores(settings)
+    retention = Retention(settings.history_max_age_days, settings.history_max_versions)
+    if retention.unlimited:
+        print("no retention set (MEMORY_API_HISTORY_MAX_AGE_DAYS, …_MAX_VERSIONS): nothing to do")
+        return 0
+    records = _run(stores.agents.list(args.project))
+    if args.agent is not None:
+        records = [record for record in records if record.id == args.agent]
+        if not records:
+            print(f"memory-api: no agent {args.agent!r}", file=sys.stderr)
+            return 1
+    data_dir = stores.history.histories.app_data_dir
+    squashed = 0
+    for record in records:
+        root = checked_history_root(data_dir, record.id)
+        for key, pruned in prune_agent(root, record.id, retention, stores.agents.locks):
+            squashed += pruned.squashed
+            if pruned.squashed:
+                print(
+                    f"{record.project}/{record.id} {key}: {pruned.squashed} versions squashed "
+                    f"into one, {pruned.kept} kept"
+                )
+    most = retention.max_versions or "any number of"
+    print(
+        f"{squashed} versions squashed in all (kept per scope: {most} versions, "
+        f"{retention.max_age_days or 'any number of'} days)"
+    )
+    return 0
+
+
+def _add_history_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    history = commands.add_parser("history", help="the scopes' histories").add_subparsers(
+        dest="action", required=True, metavar="ACTION"
+    )
+    prune = history.add_parser(
+        "prune",
+        parents=[_data_dir_option()],
+        help="apply the retention: squash versions older or more than the limits",
+        description="Limits: MEMORY_API_HISTORY_MAX_AGE_DAYS and MEMORY_API_HISTORY_MAX_VERSIONS "
+        "(docs/operations.md). Kept versions get new ids.",
+    )
+    prune.add_argument("--project", help="only this project's agents")
+    prune.add_argument("--agent", help="only this agent")
+    prune.set_defaults(func=_history_prune)
 
 
 def _add_memory_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -338,6 +407,11 @@ def _add_memory_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
     exp.add_argument("--agent", required=True, help="agent id")
     exp.add_argument("--scope", action="append", help="only this scope key (repeat); default: all")
     exp.add_argument("-o", "--output", required=True, help="the archive to write (FILE.tar.gz)")
+    exp.add_argument(
+        "--with-history",
+        action="store_true",
+        help="also each scope's history (a git bundle); the import takes it back",
+    )
     exp.set_defaults(func=_memory_export)
 
 
@@ -428,6 +502,7 @@ def build_parser() -> argparse.ArgumentParser:
     seed.add_argument("--corpus", required=True, help="folder with user-scope/ etc.")
     seed.set_defaults(func=_demo_seed)
     _add_memory_commands(commands)
+    _add_history_commands(commands)
     return parser
 
 

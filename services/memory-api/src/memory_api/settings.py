@@ -20,6 +20,11 @@ Only :meth:`Settings.from_env` looks at the environment; everything else receive
 ``MEMORY_API_URL``         for the CLI: the running service its ``agent`` commands go through
                            (default ``http://MEMORY_API_HOST:MEMORY_API_PORT`` when one answers)
 ``MEMORY_API_TOKEN``       for the CLI: the bearer token it sends to that service (A-10)
+``MEMORY_API_HISTORY``     ``on`` (default) keeps every change as a version (V-1), ``off`` none
+``MEMORY_API_HISTORY_MAX_AGE_DAYS``  retention: versions older than this are squashed by
+                           ``memory-api history prune`` (default 365; 0: no age limit, V-3)
+``MEMORY_API_HISTORY_MAX_VERSIONS``  retention: versions kept per scope (default 10000; 0: no
+                           limit)
 =========================  ====================================================================
 
 A malformed value raises :class:`SettingsError` naming the variable.
@@ -43,6 +48,8 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 DEFAULT_DRAFT_TTL = 3600.0
 DEFAULT_MAX_BODY = 1024 * 1024
+DEFAULT_HISTORY_MAX_AGE_DAYS = 365
+DEFAULT_HISTORY_MAX_VERSIONS = 10_000
 
 
 class SettingsError(ValueError):
@@ -73,6 +80,12 @@ class Settings:
     """``MEMORY_API_URL``: the running service the CLI's ``agent`` commands go through."""
     service_token: str | None = None
     """``MEMORY_API_TOKEN``: the bearer token the CLI sends to that service."""
+    history: bool = True
+    """Whether every change to memory is kept as a version (V-1)."""
+    history_max_age_days: int = DEFAULT_HISTORY_MAX_AGE_DAYS
+    """Retention (V-3): versions older than this many days are squashed; 0: no age limit."""
+    history_max_versions: int = DEFAULT_HISTORY_MAX_VERSIONS
+    """Retention (V-3): versions kept per scope; 0: no limit."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -92,6 +105,13 @@ class Settings:
             data_dir_named=bool(data_dir),
             service_url=_service_url(env.get("MEMORY_API_URL", "")),
             service_token=env.get("MEMORY_API_TOKEN", "").strip() or None,
+            history=_switch(env, "MEMORY_API_HISTORY"),
+            history_max_age_days=_int(
+                env, "MEMORY_API_HISTORY_MAX_AGE_DAYS", DEFAULT_HISTORY_MAX_AGE_DAYS, low=0
+            ),
+            history_max_versions=_int(
+                env, "MEMORY_API_HISTORY_MAX_VERSIONS", DEFAULT_HISTORY_MAX_VERSIONS, low=0
+            ),
         )
 
 
@@ -164,6 +184,16 @@ def _tokens(raw: str, source: str) -> tuple[TokenEntry, ...]:
             raise SettingsError(f"{source}: {error}") from None
         entries.append(TokenEntry(name=name, sha256=hash_secret(secret), projects=projects))
     return tuple(entries)
+
+
+def _switch(env: Mapping[str, str], name: str) -> bool:
+    """``on`` (the default, also ``true``, ``1``, ``yes``) or ``off`` (``false``, ``0``, ``no``)."""
+    raw = env.get(name, "").strip().lower()
+    if raw in ("", "on", "true", "1", "yes"):
+        return True
+    if raw in ("off", "false", "0", "no"):
+        return False
+    raise SettingsError(f"{name} must be 'on' or 'off', got {raw!r}")
 
 
 def _log_format(raw: str) -> LogFormat:
