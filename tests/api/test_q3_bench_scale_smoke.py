@@ -1,6 +1,6 @@
 """Issue 30: ``python -m bench.scale`` — the scale case runs end to end (at a tiny size) and
-reports every search row and every page row (bench/scale_pages.py). Correctness of the script only: no figure is asserted on (speed is
-measured by ``make bench``, never in tests)."""
+reports every search row and every page row (bench/scale_pages.py). Correctness of the script
+only: no figure is asserted on (speed is measured by ``make bench``, never in tests)."""
 
 from __future__ import annotations
 

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 
+from memory_core.wire import AgentSummary
+
+from memory_api.store.agents import AgentStore
 from memory_api.store.containment import OutsideMemoryRoot, checked_memory_root
 from memory_api.store.listings import FolderListings
 from memory_api.store.scopes import count_listed, list_folder, scope_folders
 
-__all__ = ["count_topics"]
+__all__ = ["agent_summaries", "count_topics"]
 
 logger = logging.getLogger(__name__)
 
@@ -36,3 +40,28 @@ def count_topics(data_dir: Path, agent_id: str, folders: FolderListings | None =
         logger.warning("cannot count the memories of agent %s: %s", agent_id, error)
         return 0
     return total
+
+
+async def agent_summaries(
+    store: AgentStore, project: str | None, folders: FolderListings | None = None
+) -> list[AgentSummary]:
+    """Return the agents of ``project`` (``None``: of every project) with their memory counts.
+
+    Sorted like :meth:`AgentStore.list`; a count is the agent's topic files over every scope
+    (A-1, W-1), counted from the scope folders' listings (``folders`` keeps them by each
+    folder's stat). Raises ``InvalidId`` for a malformed project id.
+    """
+    records = await store.list(project)
+    counts = await asyncio.to_thread(
+        lambda: [count_topics(store.data_dir, record.id, folders) for record in records]
+    )
+    return [
+        AgentSummary(
+            id=record.id,
+            project=record.project,
+            name=record.name,
+            memory_enabled=record.memory.enabled,
+            memory_count=count,
+        )
+        for record, count in zip(records, counts, strict=True)
+    ]
