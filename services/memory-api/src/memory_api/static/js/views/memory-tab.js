@@ -3,7 +3,8 @@
 // memory prompt editors. Deletes (W-3) and the bridge modal (W-4) start here. Every overlay
 // (a memory, findings, an index, Edit/Add) has its own address and Back closes it; focus never
 // drops to the page after an action; a jump bar keeps the prompt editors a few keystrokes away
-// however large the scopes (W-6).
+// however large the scopes (W-6). The groups come a page at a time, newest activity first,
+// with a finder that asks the service for groups by name or path (group-pages.js, A-3).
 
 import { agentHref, overlayHref, parseRoute } from "../address.js";
 import { ApiError, api, paths } from "../api.js";
@@ -12,6 +13,7 @@ import { errorBox, h, keepFocus, plural, replace, withBusy } from "../dom.js";
 import { fixRequirement } from "../findings.js";
 import { collapseState } from "../store.js";
 import { openBridge } from "./bridge.js";
+import { GroupPages } from "./group-pages.js";
 import { PromptEditor } from "./prompt-editor.js";
 import { ScopeGroup } from "./scope-group.js";
 import { MemorySearch } from "./search.js";
@@ -44,7 +46,8 @@ export class MemoryTab {
   constructor(view) {
     this.view = view;
     this.groups = new Map();
-    this.overview = null;
+    this.overview = null; // the last overview page's switch, template hint and totals (A-3)
+    this.scopes = []; // the scopes shown, in their order: the pages loaded so far
     this.collapse = collapseState(view.me?.name ?? "anonymous", view.project, view.agent);
     this.viewer = new Viewer(this);
     this.search = new MemorySearch(this);
@@ -73,6 +76,7 @@ export class MemoryTab {
     });
     this.hint = h("div", { class: "hint", id: "memory-hint", hidden: true });
     this.groupsBox = h("div", { class: "groups", id: "memory-groups" });
+    this.pages = new GroupPages(this);
     this.groupsState = h("div", { class: "groups-state" });
     this.summary = h("p", { class: "sub", id: "memories-summary" });
     this.promptEditor = memoryPromptEditor(view, "prompt", {
@@ -170,8 +174,10 @@ export class MemoryTab {
         "Arrow keys move between the memories of a group and their actions; Home and End go to the first and last; Tab moves on.",
       ),
       this.search.element,
+      this.pages.element,
       this.groupsState,
       this.groupsBox,
+      this.pages.moreBox,
     );
   }
 
@@ -214,14 +220,15 @@ export class MemoryTab {
     }
   }
 
-  /** Load the overview (A-3) and build the groups; shows loading and errors with Retry. */
+  /** Load the overview's first page (A-3) and build its groups; shows loading and errors with
+   * Retry. */
   async load() {
     replace(
       this.groupsState,
       h("p", { class: "state state-loading", role: "status" }, "Loading memories…"),
     );
     try {
-      this.overview = await api.get(paths.memory(this.view.project, this.view.agent));
+      await this.pages.first();
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       replace(
@@ -232,33 +239,68 @@ export class MemoryTab {
     }
     replace(this.groupsState);
     this.switchInput.checked = this.overview.enabled;
-    this.renderHint();
-    this.renderGroups({ reorder: true });
     this.markLoaded();
   }
 
   /**
-   * Re-read the overview after a change (counts, lint, new scopes); keeps loaded groups.
-   * `reorder` sorts the groups as the overview does; otherwise they keep their places, so a
-   * delete never moves a group under the pointer (new scopes go last).
+   * Take an overview page: in place of the groups shown (`replace`, in the overview's order)
+   * or after them (a page further down; a scope already shown keeps its place).
    */
-  async refreshOverview({ reorder = false } = {}) {
+  showScopes(page, { replace: whole }) {
+    const { enabled, templateHasMemory, totals } = page;
+    this.overview = { enabled, templateHasMemory, totals };
+    if (whole) this.scopes = page.scopes;
+    else {
+      const shown = new Set(this.scopes.map((scope) => scope.key));
+      this.scopes = [...this.scopes, ...page.scopes.filter((scope) => !shown.has(scope.key))];
+    }
+    this.renderHint();
+    this.renderGroups({ reorder: whole });
+  }
+
+  /** Re-read one scope's summary (its counts and lint after a delete) and the totals; the
+   * groups keep their places, so nothing moves under the pointer. */
+  async refreshScope(key) {
     try {
-      this.overview = await api.get(paths.memory(this.view.project, this.view.agent));
-      this.renderHint();
-      this.renderGroups({ reorder });
+      const scope = await api.get(this.scopePath(key));
+      this.scopes = this.scopes.map((item) => (item.key === key ? scope : item));
+      this.groups.get(key)?.update(scope);
+      await this.pages.refreshTotals();
+      this.renderSummary();
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       toast(`Could not refresh the memory overview: ${error.detail}`, { error: true });
     }
   }
 
-  /** The overview's scopes, in the order shown: the overview's, or the groups' current one. */
+  scopePath(key) {
+    return `${paths.memory(this.view.project, this.view.agent)}/scopes/${encodeURIComponent(key)}`;
+  }
+
+  /** The summary of scope `key` if it is shown, else null. */
+  knownScope(key) {
+    return this.scopes.find((scope) => scope.key === key) ?? null;
+  }
+
+  /** The summary of scope `key`: shown, or asked of the service (an address naming a scope
+   * further down than the pages loaded); null when there is no such scope. */
+  async scopeFor(key) {
+    const known = this.knownScope(key);
+    if (known) return known;
+    try {
+      return await api.get(this.scopePath(key));
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      return null;
+    }
+  }
+
+  /** The scopes shown, in order: the overview's, or the groups' current one. */
   orderedScopes(reorder) {
-    if (reorder || this.groups.size === 0) return this.overview.scopes;
+    if (reorder || this.groups.size === 0) return this.scopes;
     const place = new Map([...this.groupsBox.children].map((el, i) => [el.dataset.scope, i]));
     const at = (scope) => place.get(scope.key) ?? Number.MAX_SAFE_INTEGER;
-    return [...this.overview.scopes].sort((a, b) => at(a) - at(b));
+    return [...this.scopes].sort((a, b) => at(a) - at(b));
   }
 
   renderGroups({ reorder = false } = {}) {
@@ -285,8 +327,13 @@ export class MemoryTab {
         this.groups.delete(key);
       }
     }
-    const files = this.overview.scopes.reduce((sum, scope) => sum + scope.fileCount, 0);
-    const workspaces = this.overview.scopes.filter((scope) => scope.kind === "workspace").length;
+    this.renderSummary();
+  }
+
+  /** "1,234 memories · 5,000 Workspaces": the totals of every scope, not only those shown. */
+  renderSummary() {
+    const { files, scopes } = this.overview.totals;
+    const workspaces = Math.max(0, scopes - 1); // the user scope is always there (K-6)
     this.summary.textContent = `${plural(files, "memory", "memories")} · ${plural(workspaces, "Workspace", "Workspaces")}`;
   }
 
@@ -295,11 +342,16 @@ export class MemoryTab {
     this.nearness.observe(group.element);
   }
 
-  /** Re-read the overview and every expanded group near the screen; the others reload when
-   * they are expanded or come near. */
+  /** Re-read the overview (as many scopes as are shown) and every expanded group near the
+   * screen; the others reload when they are expanded or come near. */
   async refreshAll(button) {
     await withBusy(button, "Refreshing…", async () => {
-      await this.refreshOverview({ reorder: true });
+      try {
+        await this.pages.first({ keep: true });
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        toast(`Could not refresh the memory overview: ${error.detail}`, { error: true });
+      }
       await Promise.all(
         [...this.groups.values()].map((group) => {
           if (group.collapsed || !group.near) return group.markStale();
@@ -463,7 +515,7 @@ export class MemoryTab {
     }
     if (!overlay) return;
     await this.loaded;
-    const scope = this.overview?.scopes.find((item) => item.key === overlay.key);
+    const scope = await this.scopeFor(overlay.key);
     if (this.overlayHref !== href) return; // another address came meanwhile
     if (!scope) {
       toast(`There is no scope “${overlay.key}” in this agent's memory.`, { error: true });
@@ -542,7 +594,7 @@ export class MemoryTab {
     }
     const group = this.groups.get(scope.key);
     const place = group?.rowPlace(topic.file, button);
-    await Promise.all([group?.reload(), this.refreshOverview()]);
+    await Promise.all([group?.reload(), this.refreshScope(scope.key)]);
     // Focus the row that took the deleted one's place (same action), never the page (W-6).
     if (group) keepFocus(group.focusTarget(place));
     return true;

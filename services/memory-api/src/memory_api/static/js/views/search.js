@@ -17,7 +17,7 @@ function marked(parts) {
 }
 
 export class MemorySearch {
-  /** `tab` is the MemoryTab: its view (project, agent), overview (scopes) and viewer. */
+  /** `tab` is the MemoryTab: its view (project, agent), the scopes it shows and its viewer. */
   constructor(tab) {
     this.tab = tab;
     this.ticket = 0;
@@ -109,10 +109,9 @@ export class MemorySearch {
     }
   }
 
-  /** The scope object of `key` from the overview (for the viewer and its label). */
+  /** The scope object of `key` from the groups shown (for the viewer and its label). */
   scopeOf(key) {
-    const found = this.tab.overview?.scopes.find((scope) => scope.key === key);
-    return found ?? { key, kind: "workspace", title: key };
+    return this.tab.knownScope(key) ?? { key, kind: "workspace", title: key };
   }
 
   render(data) {
