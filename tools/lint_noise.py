@@ -170,8 +170,8 @@ def report(name: str, folder: Path) -> float:
 
 def main(argv: list[str]) -> None:
     if argv:
-        for folder in argv:
-            report(folder, Path(folder))
+        for given in argv:
+            report(given, Path(given))
         return
     for folder in sorted(p for p in CORPUS.iterdir() if p.is_dir()):
         report(f"corpus/{folder.name}", folder)
