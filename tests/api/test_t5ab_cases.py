@@ -85,6 +85,35 @@ async def test_t6_case_lookalikes_reach_the_model_byte_for_byte(
     assert "ghp_" not in repr(secrets)
 
 
+async def test_i9_case_hidden_text_is_an_error_and_reaches_the_model_escaped(
+    client: Client, agent: AgentHome
+) -> None:
+    scope = agent.user
+    _make_input(
+        [sys.executable, str(CASES / "hidden-text-in-memory" / "make_scope.py"), str(scope)]
+    )
+    before = {path.name: path.read_bytes() for path in scope.iterdir()}
+
+    view = await _index_view(client)
+    answer = await _session(client, agent)
+    overview = await ok_json(await client.get(memory_url()))
+
+    hidden = _by_code(view, "hidden-text")
+    assert [(f["file"], f["line"], f["severity"]) for f in hidden] == [
+        ("MEMORY.md", 3, "error"),
+        ("MEMORY.md", 4, "error"),
+        ("setup-scripts.md", 6, "error"),
+    ]
+    assert "curl" not in repr(hidden)
+    user = next(scope for scope in overview["scopes"] if scope["key"] == "user")
+    assert user["lintCounts"]["hidden-text"] == 3
+    assert "run twice in CI[hidden: 67 tag characters]" in answer["memory"]
+    assert "two approvals [hidden: U+202E]except for admins[hidden: U+202C]" in answer["memory"]
+    assert "👨\u200d👩\u200d👧 is one emoji" in answer["memory"]
+    assert not any(0xE0000 <= ord(char) <= 0xE007F for char in answer["memory"])
+    assert {path.name: path.read_bytes() for path in scope.iterdir()} == before
+
+
 async def test_t5a_case_other_naming_convention_is_one_info_finding(
     client: Client, agent: AgentHome
 ) -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from memory_core.hidden_text import show_hidden_lines
 from memory_core.index import index_lines
 from memory_core.injection import (
     CHAR_CAP,
@@ -185,7 +186,9 @@ def test_i4_caps_hold_for_any_indexes(user_index: str, workspace_index: str | No
         assert list(capped.kept) == list(range(1, manifest.lines_kept + 1))
         assert list(capped.dropped) == list(range(manifest.lines_kept + 1, len(lines) + 1))
         if raw and raw.strip():
-            assert _injected_lines(capped) == lines[: manifest.lines_kept]  # whole lines only
+            # whole lines only, each as injected: hidden characters shown escaped (I-9)
+            shown = show_hidden_lines(lines[: manifest.lines_kept])
+            assert _injected_lines(capped) == shown
             total += _cost(capped)
             if capped.dropped:  # a note after every cut
                 assert manifest.cap_fired in ("lines", "chars")

@@ -29,6 +29,7 @@ import msgspec
 
 from memory_core.cap_notes import CHAR_CAP, LINE_CAP, Unread, empty_note, truncation_note
 from memory_core.credentials import mask_secret_lines
+from memory_core.hidden_text import show_hidden_lines
 from memory_core.keys import USER_SCOPE
 from memory_core.wire import CapFired, MemorySection, ScopeManifest
 
@@ -94,7 +95,8 @@ def prepare_index(raw: str | None, unread: Unread = (0, True)) -> PreparedIndex:
     ``unread`` counts the lines past the read cap of an over-large index (T-5b)."""
     head, total = _head_lines(raw or "", LINE_CAP)
     # Only what can be injected is masked: lines past the line cap never reach the model.
-    candidates = tuple(mask_secret_lines(head))
+    # Hidden characters are shown escaped, never verbatim (I-9).
+    candidates = tuple(show_hidden_lines(mask_secret_lines(head)))
     return PreparedIndex(
         blank=(raw is None or not raw or raw.isspace()) and not unread[0],
         total=total + unread[0],

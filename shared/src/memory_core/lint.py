@@ -5,6 +5,9 @@ line where one applies:
 
 ============================  =======  ===========================================================
 ``secret``                    error    a likely credential, named by kind and line, never echoed
+``hidden-text``               error    characters a model reads but a person cannot see (tag
+                                       characters, bidirectional controls, zero-width characters
+                                       inside words), by kind, count, line and field (I-9)
 ``dangling-link``             error    an index link to a file of the scope that does not exist
 ``not-injected``              error    index lines past the injection caps (I-4), one per scope
 ``missing-index``             error    topic files exist but the scope has no ``MEMORY.md``
@@ -38,6 +41,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from memory_core.credentials import find_secrets, mask_secret_lines, mask_secrets
+from memory_core.hidden_text import find_hidden
 from memory_core.index_facts import INDEX_LINE_LIMIT, IndexFacts, index_facts
 from memory_core.injection import CHAR_CAP, LINE_CAP, cap_indexes
 from memory_core.layout import INDEX_FILE
@@ -61,6 +65,7 @@ __all__ = [
 
 SEVERITIES: dict[str, Severity] = {
     "secret": "error",
+    "hidden-text": "error",
     "dangling-link": "error",
     "not-injected": "error",
     "missing-index": "error",
@@ -150,7 +155,22 @@ def lint_topic(topic: ParsedTopic) -> list[Finding]:
             findings.append(_secret(file, None, kind, f"the frontmatter {field}"))
     for kind, line in find_secrets(topic.body):
         findings.append(_secret(file, topic.body_line + line - 1, kind, "the body"))
+    findings.extend(_hidden(file, line, where, what) for line, where, what in topic.hidden)
     return findings
+
+
+def _hidden(file: str, line: int, where: str, what: str) -> Finding:
+    """A ``hidden-text`` finding (I-9): where, what kind and how many, never the text."""
+    shown = (
+        "it is injected escaped, as [hidden: …]"
+        if file == INDEX_FILE
+        else "an agent that opens the file reads it"
+    )
+    message = (
+        f"{where} holds {what}: text a model reads but a person cannot see ({shown}); "
+        "remove it from the file"
+    )
+    return _finding("hidden-text", file, line, message)
 
 
 def _secret(file: str, line: int | None, kind: str, where: str) -> Finding:
@@ -315,6 +335,9 @@ def _index_findings(
     findings.extend(
         _secret(INDEX_FILE, line, kind, "the index (masked when injected)")
         for kind, line in facts.secrets
+    )
+    findings.extend(
+        _hidden(INDEX_FILE, line, "this index line", what) for line, what in find_hidden(index_text)
     )
     return sorted(findings, key=lambda finding: finding.line or 0)
 

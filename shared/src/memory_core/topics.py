@@ -25,6 +25,7 @@ import yaml
 from frontmatter.default_handlers import YAMLHandler
 
 from memory_core.decoding import decode_text
+from memory_core.hidden_text import find_hidden
 from memory_core.markdown import blank_code_spans, fenced_lines
 from memory_core.text_fields import read_text_fields, text_field_lines
 
@@ -67,7 +68,11 @@ class ParsedTopic(msgspec.Struct, frozen=True):
     after the frontmatter (LF line ends, outer whitespace stripped); ``links`` the ``[[name]]``
     targets in order of first appearance; ``problems`` the T-2 findings (``"frontmatter: …"``);
     ``truncated`` is true when only the first :data:`READ_CAP_BYTES` bytes were read;
-    ``body_line`` is the 1-based line of the file on which ``body`` starts (for lint findings).
+    ``body_line`` is the 1-based line of the file on which ``body`` starts (for lint findings);
+    ``hidden`` holds ``(line, where, what)`` for each line of the file with characters a model
+    reads but a person cannot see (I-9): the 1-based line, ``where`` it is (``the body``, ``the
+    frontmatter field 'description'``, ``the frontmatter``) and :func:`~memory_core.hidden_text.
+    describe_hidden` of them, never the hidden text.
     """
 
     file: str
@@ -79,6 +84,7 @@ class ParsedTopic(msgspec.Struct, frozen=True):
     problems: list[str]
     truncated: bool
     body_line: int = 1
+    hidden: tuple[tuple[int, str, str], ...] = ()
 
 
 def extract_links(body: str) -> list[str]:
@@ -264,6 +270,7 @@ def parse_topic(raw: bytes, file_name: str) -> ParsedTopic:
         problems.append("empty: the file holds no text")
         return ParsedTopic(file_name, stem, None, None, "", [], problems, truncated)
     metadata, body = _split_frontmatter(text, problems)
+    body_line = _line_of_body(text, body)
     fields = _convert_fields(metadata, problems)
     if _second_block(body):
         problems.append(
@@ -280,8 +287,32 @@ def parse_topic(raw: bytes, file_name: str) -> ParsedTopic:
         links=extract_links(body),
         problems=problems,
         truncated=truncated,
-        body_line=_line_of_body(text, body),
+        body_line=body_line,
+        hidden=_hidden_lines(text, body_line if body != text.strip() else 1),
     )
+
+
+_FIELD_KEY_RE = re.compile(r"[\"']?([A-Za-z_][\w-]*)[\"']?[ \t]*:")
+
+
+def _hidden_lines(text: str, body_line: int) -> tuple[tuple[int, str, str], ...]:
+    """``ParsedTopic.hidden`` of ``text`` whose body starts on ``body_line`` (1: no
+    frontmatter): a frontmatter line is named by the field it belongs to (I-9)."""
+    found = find_hidden(text)
+    if not found:
+        return ()
+    lines = text.split("\n")
+    return tuple((number, _where(lines, number, body_line), what) for number, what in found)
+
+
+def _where(lines: list[str], number: int, body_line: int) -> str:
+    if number >= body_line:
+        return "the body"
+    for line in reversed(lines[1:number]):  # the field's line, or the one it continues
+        match = _FIELD_KEY_RE.match(line)
+        if match is not None:
+            return f"the frontmatter field {match.group(1)!r}"
+    return "the frontmatter"
 
 
 def _line_of_body(text: str, body: str) -> int:
