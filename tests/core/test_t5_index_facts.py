@@ -82,7 +82,7 @@ def test_i8_a_private_key_block_opened_earlier_hides_its_appended_lines() -> Non
     facts = extend_facts(index_facts(head), "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8\n")
 
     assert list(facts.secrets) == find_secrets(head + "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8\n")
-    assert facts.in_key
+    assert facts.scan.in_key
 
 
 def test_t5_a_text_ending_inside_a_line_cannot_be_extended() -> None:

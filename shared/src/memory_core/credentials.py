@@ -2,21 +2,24 @@
 
 Memory is readable by every project member who can reach the agent, so a credential must never
 be in it. A finding needs a *value* that looks like a credential, not a word, an expression, a
-type, a placeholder or an elided example:
+type, a placeholder or an elided example (:mod:`memory_core.credential_values`):
 
 - well-known token shapes (AWS, GitHub, GitLab, Slack, OpenAI-style ``sk-…``, Google API keys
   and OAuth tokens, Stripe, npm, PyPI, Hugging Face, SendGrid, DigitalOcean, Shopify, Postman,
   Linear, Telegram bots, JWTs) whose random part really is random (``AKIAXXXXXXXXXXXXXXXX`` and the
   documented ``…EXAMPLE`` keys are placeholders);
 - private-key blocks, bearer tokens and passwords inside URLs;
-- ``password=`` / ``token:`` / ``api_key``-style assignments whose value is neither code
-  (``torch.autograd.grad(loss``, ``os.environ[…]``), a type (``varchar(500)``, ``String?``), a
-  reference (``$TOKEN``, ``${{ secrets.X }}``, ``DB_PASSWORD``), a placeholder
-  (``your-api-key-here``, ``<token>``, ``****``) nor a plain word or quantity (``4096``).
+- values given to a key that names a credential (:mod:`memory_core.credential_keys`), in the
+  forms people write them: assignments in YAML, JSON, shell and ``.env`` (``DB_PASS=…``,
+  ``pw: …``, ``password: `…` ``, ``"apiKey": "…"``, ``SSHPASS='200152'``), XML elements
+  (``<password>…</password>``), prose in the note's language (``root pw `…` ``, ``the NAS
+  password is …``, ``Passwort: …``, ``пароль от роутера: …``, ``密码：…``), Markdown tables (a
+  ``| password | … |`` row, or a column headed ``Password``) and command lines (``mysql -p…``,
+  ``sshpass -p …``, ``docker login -p …``, ``redis-cli -a …``, ``curl -u user:…``).
 
-Precision and recall are measured on the labelled set ``tests/data/credentials/labelled.tsv``
-(T-6, both at least 95%). A finding names the kind and the line, never the secret itself; a line
-without one is returned unchanged, byte for byte (I-8).
+Precision and recall are measured on the labelled set in ``tests/data/credentials/`` (T-6, both
+at least 95%). A finding names the kind and the line, never the secret itself; a line without
+one is returned unchanged, byte for byte (I-8).
 
 Speed: Session start masks every injected index line, so lines are first screened with plain
 substring tests on the lower-cased text (C-speed ``in``), and only the detectors whose literal
@@ -36,8 +39,19 @@ import itertools
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 
-__all__ = ["find_secrets", "find_secrets_in_lines", "mask_secret_lines", "mask_secrets"]
+from memory_core.credential_keys import PHRASE_HINTS, credential_key_kind, phrases
+from memory_core.credential_values import is_placeholder, looks_random, looks_secret
+from memory_core.markdown import blank_code_spans
+
+__all__ = [
+    "ScanState",
+    "find_secrets",
+    "find_secrets_in_lines",
+    "mask_secret_lines",
+    "mask_secrets",
+]
 
 Span = tuple[str, int, int]
 
@@ -117,7 +131,7 @@ _TOKEN_DETECTORS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = tup
         (
             "url-password",
             ("://",),
-            r"\b[a-zA-Z][a-zA-Z0-9+.-]{0,30}://[^\s/:@]+:(?P<secret>(?P<body>[^\s/@]+))@",
+            r"\b[a-zA-Z][a-zA-Z0-9+.-]{0,30}://[^\s/:@]*:(?P<secret>(?P<body>[^\s/@]+))@",
         ),
     )
 )
@@ -125,120 +139,126 @@ _TOKEN_DETECTORS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = tup
 _PRIVATE_KEY_BEGIN = re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")
 _PRIVATE_KEY_END = re.compile(r"-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")
 
-# KEY=value, key: value, "key": "value" where KEY ends in a credential word (DB_PASSWORD,
-# api_key, refreshToken, APP_SECRET_KEY). Found from each hint's occurrence rather than tried
-# at every position of the line, which keeps long lines cheap.
-_KEY_END = re.compile(
-    r"(?i)(?:pass(?:word|wd|phrase)?|pwd|secret|token|credentials?"
-    r"|(?:api|access|account|auth|secret|signing|encryption|master|private|client)[_-]?key)\Z"
-)
+# KEY=value, key: value, "key": "value", key => value where KEY names a credential
+# (credential_key_kind). Found from each hint's occurrence rather than tried at every position
+# of the line, which keeps long lines cheap.
 _IDENTIFIER_REST = re.compile(r"[A-Za-z0-9_.-]{0,60}")
 _IDENTIFIER_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
-_VALUE = re.compile(r"[\"']?[ \t]*[:=][ \t]*(?P<quote>[\"']?)(?P<secret>[^\s\"'`,;]{1,300})")
-_ASSIGNMENT_HINTS = ("pass", "pwd", "secret", "token", "credential", "key")
-_ASSIGNMENT_KINDS = (
-    ("pass", "password"),
-    ("pwd", "password"),
-    ("token", "token"),
-    ("secret", "secret"),
-    ("key", "api-key"),
-    ("credential", "credential"),
+_VALUE = re.compile(
+    r"[\"']?[ \t]*(?:=>|->|[:=：])[ \t]*(?P<quote>[\"'`]?)(?P<secret>[^\s\"'`,;]{1,300})"
 )
+_ASSIGNMENT_HINTS = ("pass", "pw", "secret", "token", "credential", "key")
+
+# What follows a prose name of a credential before its value (``password: x``, ``pw is x``,
+# ``Passwort lautet x``, ``密码是 x``, ``パスワードは x``, ``비밀번호는 x``).
+_SEPARATOR = re.compile(
+    r"[*_]{0,2}(?:[ \t]*(?:=>|->|→|[:=：]|[—–](?=[ \t])"
+    r"|(?<=[ \t])(?:is|was|ist|lautet|est|es|é|è|это)(?=[ \t]))"
+    r"|(?:是|为|為|は|는|은|이))[*_]{0,2}[ \t]*",
+    re.IGNORECASE,
+)
+# A word between the name and a separator (``password for the staging admin: x``).
+_FILLER_WORD = re.compile(r"[ \t]+\(?[^\W\d_][\w'’-]*\)?")
+_FILLER_WORDS = 4
+_QUOTED = re.compile(
+    r"(?P<ticks>`{1,2})(?P<code>[^`\n]+)(?P=ticks)(?!`)"
+    r"|\"(?P<double>[^\"\n]+)\"|'(?P<single>[^'\n]+)'|«(?P<angle>[^»\n]+)»|„(?P<low>[^“”\n]+)[“”]"
+)
+_QUOTED_GROUPS = ("code", "double", "single", "angle", "low")
+_BARE = re.compile(r"[^\s,;|<>()\[\]{}`]+")
+
+# Command lines that take a password: (literal hints, pattern with a group "arg").
+_ARG = r"""(?P<arg>'[^'\n]*'|"[^"\n]*"|[^\s'"]+)"""
+_ON = r"\b[^|;&\n]{0,200}?"  # the rest of the same command, a bounded look
+_COMMANDS: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = tuple(
+    (hints, re.compile(pattern))
+    for hints, pattern in (
+        (
+            ("mysql", "mariadb"),
+            rf"\b(?:mysql|mysqldump|mysqladmin|mysqlsh|mariadb(?:-dump|-admin)?){_ON}[ \t]-p{_ARG}",
+        ),
+        (("sshpass",), rf"\bsshpass{_ON}[ \t]-p[ \t]*{_ARG}"),
+        (
+            ("docker",),
+            rf"\bdocker[ \t]+login{_ON}[ \t](?:-p|--password)(?:[ \t]+|=){_ARG}",
+        ),
+        (("redis-cli",), rf"\bredis-cli{_ON}[ \t](?:-a|--pass)[ \t]+{_ARG}"),
+        (
+            ("curl", "wget", "http"),
+            rf"\b(?:curl|wget|https?(?=[ \t])){_ON}[ \t](?:-u|--user|-a|--auth)"
+            rf"(?:[ \t]+|=){_ARG}",
+        ),
+    )
+)
+_USER_PASSWORD_COMMANDS = ("curl", "wget", "http")
+_XML_ELEMENT = re.compile(r"<(?P<tag>[A-Za-z_][\w.:-]{0,60})>(?P<value>[^<\n]{1,300})</(?P=tag)>")
+# <add key="Password" value="…"/> (.NET configuration), name="…" value="…" likewise.
+_XML_KEY_VALUE = re.compile(
+    r"\b(?:key|name)=\"(?P<tag>[A-Za-z_][\w.:-]{0,60})\"[ \t]+value=\"(?P<value>[^\"\n]{1,300})\""
+)
+# A login written as a pair: ``login: admin / s3cret``, ``creds: deploy:s3cret``.
+_LOGIN_PAIR = re.compile(
+    r"(?i)(?<![\w-])(?:login|logins|creds|credentials?|zugang(?:sdaten)?|логин|учётка|учетка"
+    r"|账号|帐号)(?:[ \t]+\(?[^\W\d_][\w'-]*\)?){0,3}[*_]{0,2}[ \t]*(?:[:=：—–→]|->)[ \t]*"
+    r"`?[^\s/:`|]{1,60}`?[ \t]*(?:/|:)[ \t]*(?P<arg>`[^`\n]+`|[^\s`|]+)"
+)
+_LOGIN_HINTS = ("login", "cred", "zugang", "логин", "учётка", "учетка", "账号", "帐号")
+
 _ALL_HINTS = (
-    *sorted({hint for _, hints, _ in _TOKEN_DETECTORS for hint in hints} | {*_ASSIGNMENT_HINTS}),
+    *sorted(
+        {hint for _, hints, _ in _TOKEN_DETECTORS for hint in hints}
+        | {*_ASSIGNMENT_HINTS, *PHRASE_HINTS, *_LOGIN_HINTS, "</", "value="}
+        | {hint for hints, _ in _COMMANDS for hint in hints}
+    ),
     "private key",
+    "|",
 )
-
-# What a credential value is not. References and templates: $VAR, ${VAR}, $(cmd), %(x)s,
-# %VAR%, {{ x }}, {x}, <x>; masks: ****, xxxx, ..., …
-_REFERENCE = re.compile(r"(?:\$[({A-Za-z_]|%[({A-Za-z_]|[{<[(#?}])")
-# A YAML tag standing for a value kept elsewhere: ``!vault |``, ``!Ref DbPassword``, ``!!binary``.
-_YAML_TAG = re.compile(r"!!?[A-Za-z][a-z]*(?:[A-Z][a-z]+)*")
-_MASK = re.compile(r"(?i)[*x.•…_-]+")
-_CODE = re.compile(
-    r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+.*"  # a dotted path: os.environ[...], a.b.c
-    r"|[A-Za-z_$][\w$]*[(\[<].*"  # a call, an index or a generic: varchar(500), Optional[str]
-    r"|[A-Za-z]+(?:[-_][A-Za-z]+)*[?!]?(?:\[\])?"  # words or a type: see-the-docs, String?
-    r"|\d+(?:[.,]\d+)*\s*[A-Za-z%]{0,3}"  # a number or quantity: 4096, 200k, 30s, 1.5GB
-)
-_ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
-# A value holding one of these words is a placeholder (``your-api-key-here``, ``REPLACE_ME``);
-# so is a value made only of the words of the second set (``password``, ``sk-test-key``).
-_PLACEHOLDER_MARKERS = frozenset(
-    (
-        *("your", "here", "example", "examples", "sample", "dummy", "fake", "placeholder"),
-        *("changeme", "change", "replace", "redacted", "removed", "hidden", "todo", "fixme"),
-        "xxxx",
-    )
-)
-_PLACEHOLDER_WORDS = _PLACEHOLDER_MARKERS | frozenset(
-    (
-        *("my", "test", "xxx", "none", "null", "nil", "undefined", "empty", "tbd", "value"),
-        *("password", "passwd", "pass", "pwd", "secret", "token", "key", "api", "apikey"),
-        *("user", "username", "host", "db", "string", "sk", "pk"),
-    )
-)
-_WORD_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+_ASCII_HINTS = tuple(hint for hint in _ALL_HINTS if hint.isascii())
+# A character of another script than Latin (dashes, quotes and arrows aside): only then can a
+# hint in another script occur.
+_OTHER_SCRIPT = re.compile(r"[^\x00-\x7f\u2000-\u206f\u2190-\u21ff]")
 
 
-def _words(value: str) -> list[str]:
-    """The words of a value, split at symbols, digits and camelCase humps, lower-cased."""
-    return [word.lower() for word in _WORD_RE.findall(value)]
+def _token_spans(line: str, hints: frozenset[str]) -> Iterator[Span]:
+    for kind, detector_hints, pattern in _TOKEN_DETECTORS:
+        if hints.isdisjoint(detector_hints):
+            continue
+        for match in pattern.finditer(line):
+            body = match.group("body") or match.group(0)
+            if is_placeholder(body) or not (
+                len(body) >= 3 if kind == "url-password" else looks_random(body)
+            ):
+                continue
+            group = "secret" if "secret" in pattern.groupindex else 0
+            yield kind, match.start(group), match.end(group)
 
 
-def _is_placeholder(value: str) -> bool:
-    """A template, a reference, a mask or a value made of placeholder words (``YOUR_KEY``)."""
-    if _REFERENCE.match(value) or _MASK.fullmatch(value) or _YAML_TAG.fullmatch(value):
-        return True
-    words = _words(value)
-    if any(word in _PLACEHOLDER_MARKERS for word in words):
-        return True
-    return bool(words) and all(word in _PLACEHOLDER_WORDS for word in words)
+def _value_span(start: int, value: str, kind: str, *, strong: bool = False) -> Span | None:
+    """The span of ``value`` (found at ``start``) when it is a ``kind`` credential, else None."""
+    if not looks_secret(value, password=kind == "password", strong=strong):
+        return None
+    return f"{kind}-assignment", start, start + len(value)
 
 
-def _looks_random(body: str) -> bool:
-    """A token's random part: varied characters, no run of one character, no example word."""
-    if len(set(body.lower())) < min(8, len(body) // 2):
-        return False
-    lowered = body.lower()
-    return "example" not in lowered and "xxxx" not in lowered
-
-
-def _looks_secret(value: str) -> bool:
-    """An assignment value worth flagging: not code, a type, a reference or a placeholder."""
-    if len(value) < 6 or _is_placeholder(value) or _ENV_NAME.fullmatch(value):
-        return False
-    if _CODE.fullmatch(value):
-        return value.isalpha() and _random_letters(value)  # mixed-case noise, not a word
-    return True
-
-
-def _random_letters(value: str) -> bool:
-    """Mixed-case letters with no word shape (``uKdMNKHWnfVaEpVwKZgT``, not ``SecretKeyRef``)."""
-    if len(value) < 12:
-        return False
-    upper = sum(char.isupper() for char in value) / len(value)
-    changes = sum(a.isupper() != b.isupper() for a, b in itertools.pairwise(value))
-    return 0.2 <= upper <= 0.8 and changes >= len(value) / 4
-
-
-def _assignment_kind(key: str) -> str:
-    lowered = key.lower()
-    return next((kind for part, kind in _ASSIGNMENT_KINDS if part in lowered), "credential")
-
-
-def _assignment_value(match: re.Match[str]) -> tuple[int, int] | None:
-    """The value's span without a closing quote or brackets, or None when it is no secret."""
-    start, end = match.span("secret")
+def _assignment_value(match: re.Match[str], kind: str) -> Span | None:
+    """The value of an assignment without a closing quote or brackets, when it is a secret."""
+    start = match.start("secret")
     value = match.group("secret")
     quote = match.group("quote")
     if quote and value.endswith(quote):
-        value, end = value[:-1], end - 1
+        value = value[:-1]
     if not quote:
-        stripped = value.rstrip(")]}>.!?:")
+        stripped = _without_trailing_marks(value, ")]}>.:|")
         if stripped.count("(") >= value.count(")") - (len(value) - len(stripped)):
-            value, end = stripped, start + len(stripped)
-    return (start, end) if _looks_secret(value) else None
+            value = stripped
+    return _value_span(start, value, kind)
+
+
+def _without_trailing_marks(value: str, marks: str = ".,:'\"") -> str:
+    """``value`` without the punctuation that ends the sentence around it; an elided value
+    (``abc...``, ``abc…``) keeps its dots, which say it is an example. ``!`` and ``?`` stay:
+    they end passwords more often than sentences (``Winter2025!``)."""
+    return value if value.endswith(("...", "…")) else value.rstrip(marks)
 
 
 def _key_start(line: str, position: int) -> int:
@@ -255,7 +275,7 @@ def _key_start(line: str, position: int) -> int:
 
 
 def _assignments(line: str, lowered: str) -> Iterator[tuple[str, re.Match[str]]]:
-    """``(key, value match)`` of each ``key = value`` whose key ends in a credential word.
+    """``(kind, value match)`` of each ``key = value`` whose key names a credential.
 
     A hint inside a value already found is not looked at again, so the work stays linear in the
     line's length however many hints it repeats.
@@ -269,34 +289,216 @@ def _assignments(line: str, lowered: str) -> Iterator[tuple[str, re.Match[str]]]
             value = _VALUE.match(line, end) if end not in seen else None
             seen.add(end)
             if value is not None:
-                key = line[_key_start(line, position) : end]
-                if _KEY_END.search(key):
-                    yield key, value
+                kind = credential_key_kind(line[_key_start(line, position) : end])
+                if kind is not None:
+                    yield kind, value
                     end = max(end, value.end() - 1)
             position = lowered.find(hint, end + 1)
-
-
-def _token_spans(line: str, hints: frozenset[str]) -> Iterator[Span]:
-    for kind, detector_hints, pattern in _TOKEN_DETECTORS:
-        if hints.isdisjoint(detector_hints):
-            continue
-        for match in pattern.finditer(line):
-            body = match.group("body") or match.group(0)
-            if _is_placeholder(body) or not (
-                len(body) >= 3 if kind == "url-password" else _looks_random(body)
-            ):
-                continue
-            group = "secret" if "secret" in pattern.groupindex else 0
-            yield kind, match.start(group), match.end(group)
 
 
 def _assignment_spans(line: str, hints: frozenset[str]) -> Iterator[Span]:
     if hints.isdisjoint(_ASSIGNMENT_HINTS):
         return
-    for key, match in _assignments(line, line.lower()):
-        found = _assignment_value(match)
+    for kind, match in _assignments(line, line.lower()):
+        found = _assignment_value(match, kind)
         if found is not None:
-            yield f"{_assignment_kind(key)}-assignment", *found
+            yield found
+
+
+def _phrase_value(line: str, at: int, kind: str) -> Span | None:
+    """The value a prose name of a credential ending at ``at`` is given, when it is a secret.
+
+    Right after the name (``pw: x``, ``pw is x``, ``pw `x` ``) any credential counts; past a
+    few words (``password for the staging admin: x``) or a bare space (``vnc password 8301``)
+    only a strong one (:func:`~memory_core.credential_values.looks_secret`).
+    """
+    strong = False
+    separator = _SEPARATOR.match(line, at)
+    if separator is not None and separator.end() > at:
+        at = separator.end()
+    elif line.startswith(("`", " `"), at):
+        at = line.index("`", at)
+    else:
+        after_filler = _past_filler(line, at)
+        if after_filler is not None:
+            at = after_filler
+        elif line.startswith((" ", "\t"), at):
+            at = len(line) - len(line[at:].lstrip(" \t"))
+        else:
+            return None
+        strong = True
+    quoted = _QUOTED.match(line, at)
+    if quoted is not None:
+        group = next(name for name in _QUOTED_GROUPS if quoted.group(name) is not None)
+        return _value_span(quoted.start(group), quoted.group(group), kind, strong=strong)
+    bare = _BARE.match(line, at)
+    if bare is None:
+        return None
+    return _value_span(at, _without_trailing_marks(bare.group()), kind, strong=strong)
+
+
+def _past_filler(line: str, at: int) -> int | None:
+    """Where the value starts after up to four words and a separator from ``at``, or None."""
+    for _ in range(_FILLER_WORDS):
+        word = _FILLER_WORD.match(line, at)
+        if word is None:
+            return None
+        at = word.end()
+        separator = _SEPARATOR.match(line, at)
+        if separator is not None:
+            return separator.end()
+    return None
+
+
+def _phrase_spans(line: str, hints: frozenset[str]) -> Iterator[Span]:
+    if hints.isdisjoint(PHRASE_HINTS):
+        return
+    prose = blank_code_spans(line) if "`" in line else line
+    for kind, start, end in phrases(line):
+        if prose[start] != line[start]:
+            continue  # a word inside code (``python -c pass``) names nothing
+        found = _phrase_value(line, end, kind)
+        if found is not None:
+            yield found
+
+
+def _command_spans(line: str, hints: frozenset[str]) -> Iterator[Span]:
+    for command_hints, pattern in _COMMANDS:
+        if hints.isdisjoint(command_hints):
+            continue
+        for match in pattern.finditer(line):
+            start, end = match.span("arg")
+            value = match.group("arg")
+            if value[:1] in "'\"":
+                start, end, value = start + 1, end - 1, value[1:-1]
+            if command_hints[0] in _USER_PASSWORD_COMMANDS:
+                user, colon, value = value.partition(":")
+                if not colon:
+                    continue
+                start += len(user) + 1
+            found = _value_span(start, value, "password")
+            if found is not None:
+                yield found
+
+
+def _login_spans(line: str, hints: frozenset[str]) -> Iterator[Span]:
+    """``login: admin / s3cret``: the second half of a login pair, when it is a credential."""
+    if hints.isdisjoint(_LOGIN_HINTS):
+        return
+    for match in _LOGIN_PAIR.finditer(line):
+        start, value = match.start("arg"), match.group("arg")
+        if value.startswith("`"):
+            start, value = start + 1, value[1:-1]
+        found = _value_span(start, _without_trailing_marks(value), "password")
+        if found is not None:
+            yield found
+
+
+def _xml_spans(line: str) -> Iterator[Span]:
+    for match in itertools.chain(_XML_ELEMENT.finditer(line), _XML_KEY_VALUE.finditer(line)):
+        kind = credential_key_kind(match.group("tag"))
+        value = match.group("value").strip()
+        if kind is not None and value:
+            start = match.start("value") + match.group("value").index(value)
+            found = _value_span(start, value, kind)
+            if found is not None:
+                yield found
+
+
+@dataclass(frozen=True, slots=True)
+class _Cell:
+    text: str
+    start: int
+    end: int
+
+
+def _table_cells(line: str) -> list[_Cell] | None:
+    """The cells of a Markdown table row (``| a | b |``), stripped; None for another line."""
+    stripped = line.lstrip(" ")
+    if not stripped.startswith("|") or len(line) - len(stripped) > 3:
+        return None
+    cells: list[_Cell] = []
+    position = line.index("|") + 1
+    while position < len(line):
+        end = line.find("|", position)
+        if end == -1:
+            end = len(line)
+            if not line[position:].strip():
+                break
+        raw = line[position:end]
+        text = raw.strip()
+        start = position + (raw.index(text) if text else 0)
+        cells.append(_Cell(text, start, start + len(text)))
+        position = end + 1
+    return cells
+
+
+_DELIMITER_CELL = re.compile(r":?-+:?")
+_MARKUP = "*_` "
+
+
+def _names_credential(cell: str) -> str | None:
+    """The kind of credential a table cell names (``Password``, ``**pw**``, ``DB_PASSWORD``)."""
+    text = cell.strip(_MARKUP)
+    if not text:
+        return None
+    for kind, start, end in phrases(text):
+        if (start, end) == (0, len(text)):
+            return kind
+    return credential_key_kind(text) if " " not in text else None
+
+
+def _cell_value(cell: _Cell, kind: str) -> Span | None:
+    value = cell.text
+    quoted = _QUOTED.fullmatch(value)
+    if quoted is not None:
+        group = next(name for name in _QUOTED_GROUPS if quoted.group(name) is not None)
+        return _value_span(cell.start + quoted.start(group), quoted.group(group), kind)
+    return _value_span(cell.start, value, kind) if " " not in value else None
+
+
+def _row_spans(cells: list[_Cell]) -> Iterator[Span]:
+    """A key-value row: ``| password | x |``."""
+    for cell, following in itertools.pairwise(cells):
+        kind = _names_credential(cell.text)
+        if kind is not None:
+            found = _cell_value(following, kind)
+            if found is not None:
+                yield found
+
+
+@dataclass(frozen=True, slots=True)
+class ScanState:
+    """What a line carries into the next while credentials are scanned (T-6).
+
+    ``in_key``: a private-key block is open; ``column``: a Markdown table whose header names a
+    credential is open, as ``(cell index, kind, delimiter row seen)``.
+    """
+
+    in_key: bool = False
+    column: tuple[int, str, bool] | None = None
+
+
+def _column(cells: list[_Cell] | None, state: ScanState) -> tuple[ScanState, Span | None]:
+    """The table state after a line of ``cells`` (None: no table row) and the credential in the
+    open credential column, if any."""
+    column = state.column
+    if cells is None:
+        return ScanState(state.in_key, None), None
+    if column is not None:
+        index, kind, seen = column
+        if not seen:
+            if all(_DELIMITER_CELL.fullmatch(cell.text) for cell in cells):
+                return ScanState(state.in_key, (index, kind, True)), None
+        elif index < len(cells):
+            return state, _cell_value(cells[index], kind)
+        else:
+            return state, None
+    for index, cell in enumerate(cells):
+        named = _names_credential(cell.text)
+        if named is not None:
+            return ScanState(state.in_key, (index, named, False)), None
+    return ScanState(state.in_key, None), None
 
 
 def _hints_in(line: str) -> frozenset[str]:
@@ -308,22 +510,42 @@ def _spans(line: str, hints: frozenset[str] | None = None) -> list[Span]:
     """(kind, start, end) of each secret part in one line, earlier and longer first.
 
     ``hints`` are the detector hints the line holds (found here when not given); only the
-    detectors they name run.
+    detectors they name run. Table columns, which need the lines before, are not looked at.
     """
     if hints is None:
         hints = _hints_in(line)
     if not hints:
         return []  # the common case: no detector could match
-    spans = [*_token_spans(line, hints), *_assignment_spans(line, hints)]
+    spans = [
+        *_token_spans(line, hints),
+        *_assignment_spans(line, hints),
+        *_phrase_spans(line, hints),
+        *_command_spans(line, hints),
+        *_login_spans(line, hints),
+    ]
+    if "</" in hints or "value=" in hints:
+        spans.extend(_xml_spans(line))
+    if "|" in hints:
+        cells = _table_cells(line)
+        if cells is not None:
+            spans.extend(_row_spans(cells))
     if "private key" in hints and _PRIVATE_KEY_BEGIN.search(line):
         spans.append(("private-key", 0, len(line)))
-    if not spans:
+    return _merged(spans)
+
+
+def _merged(spans: list[Span]) -> list[Span]:
+    """Overlapping spans as one, in order, named by the most specific kind: a token shape
+    (``github-token``) over the assignment that holds it (``token-assignment``)."""
+    if len(spans) < 2:
         return spans
     spans.sort(key=lambda span: (span[1], -span[2]))
     merged: list[Span] = []
     for kind, start, end in spans:
         if merged and start < merged[-1][2]:
             last_kind, last_start, last_end = merged[-1]
+            if last_kind.endswith("-assignment") and not kind.endswith("-assignment"):
+                last_kind = kind
             merged[-1] = (last_kind, last_start, max(last_end, end))
         else:
             merged.append((kind, start, end))
@@ -340,36 +562,39 @@ def _hints_by_line(lines: Sequence[str]) -> dict[int, frozenset[str]]:
     text = "\n".join(lines).lower()
     found: dict[int, set[str]] = {}
     starts = list(itertools.accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
-    for hint in _ALL_HINTS:
+    for hint in _ALL_HINTS if _OTHER_SCRIPT.search(text) else _ASCII_HINTS:
         position = text.find(hint)
         while position != -1:
             number = bisect_right(starts, position) - 1
             found.setdefault(number, set()).add(hint)
-            position = text.find(hint, position + len(hint))
+            next_line = starts[number + 1] if number + 1 < len(starts) else len(text)
+            position = text.find(hint, next_line)  # one finding per line is enough
     return {number: frozenset(hints) for number, hints in found.items()}
 
 
 def _scan(
     lines: Sequence[str],
     each: Callable[[int, str, bool, list[Span]], None],
-    in_key: bool = False,
-) -> bool:
-    """Call ``each(number, line, in_key_block, spans)`` for every line (0-based numbers);
-    ``in_key``: a private-key block is open before the first line. Returns whether one is
-    still open after the last."""
+    state: ScanState = ScanState(),
+) -> ScanState:
+    """Call ``each(number, line, in_key_block, spans)`` for every line (0-based numbers),
+    starting in ``state``; returns the state after the last line."""
     candidates = _hints_by_line(lines)
     for number, line in enumerate(lines):
-        if in_key:
-            in_key = _PRIVATE_KEY_END.search(line) is None
+        if state.in_key:
+            state = ScanState(_PRIVATE_KEY_END.search(line) is None, state.column)
             each(number, line, True, [])
             continue
         hints = candidates.get(number)
         spans = _spans(line, hints) if hints else []
+        if state.column is not None or (hints and "|" in hints):
+            state, in_column = _column(_table_cells(line), state)
+            if in_column is not None:
+                spans = _merged([*spans, in_column])
         each(number, line, False, spans)
-        in_key = any(kind == "private-key" for kind, _, _ in spans) and (
-            _PRIVATE_KEY_END.search(line) is None
-        )
-    return in_key
+        if any(kind == "private-key" for kind, _, _ in spans):
+            state = ScanState(_PRIVATE_KEY_END.search(line) is None, state.column)
+    return state
 
 
 def find_secrets(text: str) -> list[tuple[str, int]]:
@@ -382,17 +607,21 @@ def find_secrets(text: str) -> list[tuple[str, int]]:
 
 
 def find_secrets_in_lines(
-    lines: Sequence[str], *, first: int = 1, in_key: bool = False
-) -> tuple[list[tuple[str, int]], bool]:
-    """:func:`find_secrets` of ``lines`` (a text split on ``\\n``) numbered from ``first``, with
-    ``in_key`` true when a private-key block is open before them; returns the findings and
-    whether a block is still open after them (so appended lines are judged as in the whole)."""
+    lines: Sequence[str],
+    *,
+    first: int = 1,
+    state: ScanState = ScanState(),
+) -> tuple[list[tuple[str, int]], ScanState]:
+    """:func:`find_secrets` of ``lines`` (a text split on ``\\n``) numbered from ``first``,
+    starting in ``state`` (a private-key block or a credential table column open before them);
+    returns the findings and the state after them (so appended lines are judged as in the
+    whole)."""
     found: list[tuple[str, int]] = []
 
     def collect(number: int, _line: str, _in_key: bool, spans: list[Span]) -> None:
         found.extend((kind, number + first) for kind in dict.fromkeys(kind for kind, _, _ in spans))
 
-    return found, _scan(lines, collect, in_key)
+    return found, _scan(lines, collect, state)
 
 
 def _masked(line: str, spans: list[Span]) -> str:
@@ -413,13 +642,15 @@ def mask_secrets(line: str) -> str:
 
     An assignment keeps its key (``DB_PASSWORD=[masked: password-assignment]``) so the line
     still says what it is about. A line that starts a private-key block is masked whole; a line
-    without a credential is returned as it is.
+    without a credential is returned as it is. A line on its own has no table header above it:
+    use :func:`mask_secret_lines` for a text.
     """
     return _masked(line, _spans(line))
 
 
 def mask_secret_lines(lines: Sequence[str]) -> list[str]:
-    """Mask a sequence of lines (I-8), including every line of a private-key block."""
+    """Mask a sequence of lines (I-8), including every line of a private-key block and the
+    cells of a table column headed by a credential name."""
     masked: list[str] = []
 
     def collect(_number: int, line: str, in_key: bool, spans: list[Span]) -> None:

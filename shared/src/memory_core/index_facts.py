@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from memory_core.credentials import find_secrets_in_lines
+from memory_core.credentials import ScanState, find_secrets_in_lines
 from memory_core.index import index_lines, links_of_lines
 
 __all__ = ["INDEX_LINE_LIMIT", "IndexFacts", "extend_facts", "index_facts"]
@@ -36,8 +36,9 @@ class IndexFacts:
     scope-local link target (NFC) to the 1-based lines linking it (as
     :func:`~memory_core.index.linked_topic_files`; treat it as read-only); ``long_lines`` holds
     ``(line, code points)`` of each line over :data:`INDEX_LINE_LIMIT`; ``secrets`` the
-    ``(kind, line)`` of :func:`~memory_core.credentials.find_secrets`. ``fence`` and ``in_key``
-    are the code fence and private-key block still open after the last line; ``complete`` says
+    ``(kind, line)`` of :func:`~memory_core.credentials.find_secrets`. ``fence`` and ``scan``
+    are the code fence and the credential scan's state (a private-key block or a credential
+    table column) still open after the last line; ``complete`` says
     the text ends with a line end (or is empty), so appended text starts a new line.
     """
 
@@ -47,11 +48,11 @@ class IndexFacts:
     long_lines: tuple[tuple[int, int], ...]
     secrets: tuple[tuple[str, int], ...]
     fence: str | None
-    in_key: bool
+    scan: ScanState
     complete: bool
 
 
-_EMPTY = IndexFacts(0, 0, {}, (), (), None, False, True)
+_EMPTY = IndexFacts(0, 0, {}, (), (), None, ScanState(), True)
 
 
 def _facts_of(text: str, start: IndexFacts) -> IndexFacts:
@@ -59,7 +60,7 @@ def _facts_of(text: str, start: IndexFacts) -> IndexFacts:
     lines = index_lines(text)
     first = start.lines + 1
     links, fence = links_of_lines(lines, first=first, fence=start.fence)
-    secrets, in_key = find_secrets_in_lines(text.split("\n"), first=first, in_key=start.in_key)
+    secrets, scan = find_secrets_in_lines(text.split("\n"), first=first, state=start.scan)
     long_lines = tuple(
         (number, len(line))
         for number, line in enumerate(lines, start=first)
@@ -72,7 +73,7 @@ def _facts_of(text: str, start: IndexFacts) -> IndexFacts:
         long_lines=long_lines,
         secrets=tuple(secrets),
         fence=fence,
-        in_key=in_key,
+        scan=scan,
         complete=not text or text.endswith("\n"),
     )
 
@@ -103,6 +104,6 @@ def extend_facts(facts: IndexFacts, appended: str) -> IndexFacts:
         long_lines=facts.long_lines + tail.long_lines,
         secrets=facts.secrets + tail.secrets,
         fence=tail.fence,
-        in_key=tail.in_key,
+        scan=tail.scan,
         complete=tail.complete,
     )
