@@ -22,6 +22,7 @@ line where one applies:
 ``index-wrong-case``          warning  ``Memory.md`` / ``memory.md``: an index in the wrong case
                                        (an ordinary topic file, never injected) (T-5b)
 ``dangling-wiki-link``        warning  a ``[[name]]`` link in a body to no topic file (T-5b)
+``empty-name``                warning  ``name:`` with no text; the file name stands in (T-1a)
 ``name-mismatch``             warning  frontmatter ``name`` differs from the file name
 ``name-not-kebab``            info     the name (frontmatter, else the stem) is not kebab-case
 ``naming-convention``         info     the scope consistently follows another naming convention
@@ -45,7 +46,7 @@ from memory_core.hidden_text import find_hidden
 from memory_core.index_facts import INDEX_LINE_LIMIT, IndexFacts, index_facts
 from memory_core.injection import CHAR_CAP, LINE_CAP, cap_indexes
 from memory_core.layout import INDEX_FILE
-from memory_core.topics import ParsedTopic
+from memory_core.topics import EMPTY_NAME, ParsedTopic
 from memory_core.wire import Finding, Severity
 
 __all__ = [
@@ -77,6 +78,7 @@ SEVERITIES: dict[str, Severity] = {
     "unindexed": "warning",
     "index-wrong-case": "warning",
     "dangling-wiki-link": "warning",
+    "empty-name": "warning",
     "name-mismatch": "warning",
     "name-not-kebab": "info",
     "naming-convention": "info",
@@ -112,6 +114,11 @@ def _stem(topic: ParsedTopic) -> str:
 
 
 _TOPIC_RULES = (
+    _TopicRule(
+        "empty-name",
+        lambda topic: EMPTY_NAME in topic.problems,
+        lambda topic: f"the name is empty; the file name {_stem(topic)!r} stands in",
+    ),
     _TopicRule(
         "name-mismatch",
         lambda topic: topic.name != _stem(topic),

@@ -30,6 +30,7 @@ from memory_core.markdown import blank_code_spans, fenced_lines
 from memory_core.text_fields import read_text_fields, text_field_lines
 
 __all__ = [
+    "EMPTY_NAME",
     "READ_CAP_BYTES",
     "ParsedTopic",
     "decode_text",
@@ -40,6 +41,9 @@ __all__ = [
 
 READ_CAP_BYTES = 1024 * 1024
 """At most this many bytes of a topic file are ever read (T-2)."""
+
+EMPTY_NAME = "frontmatter: name is empty; the file name stands in"
+"""The problem of a ``name:`` line with no text (``name: ""``): the stem is the name (T-1a)."""
 
 _HANDLER = YAMLHandler()
 _FIELDS = ("name", "description", "updated_at")
@@ -277,6 +281,8 @@ def parse_topic(raw: bytes, file_name: str) -> ParsedTopic:
             "frontmatter: a second '---' block follows the first; only the first is read"
         )
     name = fields.name.strip() if fields.name and fields.name.strip() else stem
+    if "name" in metadata and _is_blank(metadata["name"]):
+        problems.append(EMPTY_NAME)  # the line is there, with no text
     description = fields.description.strip() if fields.description else None
     return ParsedTopic(
         file=file_name,
@@ -313,6 +319,10 @@ def _where(lines: list[str], number: int, body_line: int) -> str:
         if match is not None:
             return f"the frontmatter field {match.group(1)!r}"
     return "the frontmatter"
+
+
+def _is_blank(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
 
 
 def _line_of_body(text: str, body: str) -> int:
