@@ -30,7 +30,9 @@ from memory_core.markdown import blank_code_spans, fenced_lines
 from memory_core.text_fields import read_text_fields, text_field_lines
 
 __all__ = [
+    "EMPTY_FILE",
     "EMPTY_NAME",
+    "NO_FRONTMATTER",
     "READ_CAP_BYTES",
     "ParsedTopic",
     "decode_text",
@@ -42,6 +44,10 @@ __all__ = [
 READ_CAP_BYTES = 1024 * 1024
 """At most this many bytes of a topic file are ever read (T-2)."""
 
+NO_FRONTMATTER = "frontmatter: missing (no '---' block at the top)"
+"""The problem of a file with no frontmatter at all (T-2)."""
+EMPTY_FILE = "empty: the file holds no text"
+"""The problem of a file with no text (T-2)."""
 EMPTY_NAME = "frontmatter: name is empty; the file name stands in"
 """The problem of a ``name:`` line with no text (``name: ""``): the stem is the name (T-1a)."""
 
@@ -219,7 +225,7 @@ def _second_block(body: str) -> bool:
 def _split_frontmatter(text: str, problems: list[str]) -> tuple[dict[str, Any], str]:
     stripped = text.strip()
     if not _HANDLER.detect(stripped):
-        problems.append("frontmatter: missing (no '---' block at the top)")
+        problems.append(NO_FRONTMATTER)
         return {}, stripped
     try:
         block, body = _HANDLER.split(stripped)
@@ -271,7 +277,7 @@ def parse_topic(raw: bytes, file_name: str) -> ParsedTopic:
         problems.append("size: larger than 1 MiB; only the first 1 MiB was read")
     stem = file_name.removesuffix(".md")
     if not text.strip():
-        problems.append("empty: the file holds no text")
+        problems.append(EMPTY_FILE)
         return ParsedTopic(file_name, stem, None, None, "", [], problems, truncated)
     metadata, body = _split_frontmatter(text, problems)
     body_line = _line_of_body(text, body)
