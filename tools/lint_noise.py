@@ -24,6 +24,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from memory_core.index import linked_topic_files
 from memory_core.lint import lint_scope
 from memory_core.topics import read_topic
 from memory_core.wire import Finding
@@ -142,12 +143,15 @@ def write_folder(files: dict[str, str], folder: Path) -> Path:
 
 
 def lint_folder(folder: Path) -> tuple[list[str], list[Finding]]:
-    """The topic file names of ``folder`` and lint's findings on it, as the service lints it."""
+    """The topic file names of ``folder`` and lint's findings on it, as the service lints it
+    (the index's links into sub-folders looked up too)."""
     files = sorted(p.name for p in folder.glob("*.md") if p.name != INDEX and p.is_file())
     path = folder / INDEX
     index = path.read_text(encoding="utf-8", errors="replace") if path.exists() else None
     topics = [read_topic(folder / name)[0] for name in files]
-    return files, lint_scope(index, topics, files)
+    deeper = [target for target in linked_topic_files(index or "") if "/" in target]
+    present = {target for target in deeper if (folder / target).is_file()}
+    return files, lint_scope(index, topics, files, in_sub_folders=present)
 
 
 def needs_attention(files: list[str], findings: list[Finding]) -> set[str]:
@@ -155,8 +159,9 @@ def needs_attention(files: list[str], findings: list[Finding]) -> set[str]:
     return {f.file for f in findings if f.severity != "info" and f.file in files}
 
 
-def report(name: str, folder: Path) -> float:
-    """Print one folder's share of files with a warning or error, and its findings by code."""
+def report(name: str, folder: Path) -> tuple[int, int]:
+    """Print one folder's share of files with a warning or error and its findings by code;
+    return ``(files flagged, files)``."""
     files, findings = lint_folder(folder)
     flagged = needs_attention(files, findings)
     share = len(flagged) / len(files) if files else 0.0
@@ -165,19 +170,26 @@ def report(name: str, folder: Path) -> float:
         codes[finding.code] = codes.get(finding.code, 0) + 1
     summary = ", ".join(f"{code} {count}" for code, count in sorted(codes.items()))
     print(f"{name:24s} {len(flagged):3d} of {len(files):3d} files  {share:6.1%}  [{summary}]")
-    return share
+    return len(flagged), len(files)
+
+
+def _total(name: str, counts: list[tuple[int, int]]) -> None:
+    flagged, files = (sum(column) for column in zip(*counts, strict=True))
+    print(f"{name:24s} {flagged:3d} of {files:3d} files  {flagged / files:6.1%}")
 
 
 def main(argv: list[str]) -> None:
     if argv:
-        for given in argv:
-            report(given, Path(given))
+        _total("all", [report(given, Path(given)) for given in argv])
         return
-    for folder in sorted(p for p in CORPUS.iterdir() if p.is_dir()):
-        report(f"corpus/{folder.name}", folder)
+    corpus = [report(f"corpus/{p.name}", p) for p in sorted(CORPUS.iterdir()) if p.is_dir()]
     with tempfile.TemporaryDirectory() as temporary:
-        for name, build in SYNTHETIC.items():
+        synthetic = [
             report(f"synthetic/{name}", write_folder(build(), Path(temporary) / name))
+            for name, build in SYNTHETIC.items()
+        ]
+    _total("corpus", corpus)
+    _total("synthetic", synthetic)
 
 
 if __name__ == "__main__":

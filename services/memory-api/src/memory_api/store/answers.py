@@ -24,13 +24,7 @@ from memory_core.index import index_lines
 from memory_core.index_facts import IndexFacts
 from memory_core.injection import cap_indexes
 from memory_core.keys import USER_SCOPE
-from memory_core.lint import (
-    IndexRead,
-    lint_links,
-    lint_scope,
-    mask_secret_lines,
-    naming_convention,
-)
+from memory_core.lint import IndexRead, lint_scope, lint_topics, mask_secret_lines
 from memory_core.topics import ParsedTopic
 from memory_core.wire import (
     Finding,
@@ -56,6 +50,7 @@ from memory_api.store.scopes import (
     scan_topics,
     scope_fingerprint,
     scope_real_dir,
+    sub_folder_files,
     topic_entry,
 )
 from memory_api.store.stat_cache import FileKey, file_key, is_racy
@@ -70,7 +65,6 @@ USER_TITLE = "User memory"
 SCOPE_LINT_MEMO = 20_000
 """How many scopes' scope-level lint answers are memoised (one each, the newest inputs only):
 more than an agent has scopes, so an overview of every scope never evicts its own answers."""
-_FOLDED_INTO_CONVENTION = frozenset({"name-mismatch", "name-not-kebab"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +178,9 @@ class ScopeAnswers:
         beside = None
         if companion is not None:
             beside = self.index_facts.facts(f"{root}{os.sep}{USER_SCOPE}", companion)
-        digest = _digest(files, repr((refused, partial)))
+        deeper = [target for target in facts.links if "/" in target] if facts else []
+        in_sub_folders = sub_folder_files(scope, deeper)  # T-5b: checked like any other link
+        digest = _digest(files, repr((refused, partial, sorted(in_sub_folders))))
         with self._lock:
             found = self._scope_lints.get(where)
             if (
@@ -204,6 +200,7 @@ class ScopeAnswers:
                 refused=refused,
                 partial=partial,
                 facts=facts,
+                in_sub_folders=in_sub_folders,
             )
         )
         with self._lock:
@@ -245,23 +242,20 @@ class ScopeAnswers:
     ) -> list[Finding]:
         """``lint_scope`` of the scope (``paths`` = real root and scope), topics from the cache.
 
-        The scope-level findings come from ``lint_scope`` with no topics (memoised); then, in
-        its order, the naming convention, dangling ``[[links]]`` and each file's own findings
-        (memoised per file), naming findings folded into the convention when there is one.
+        The scope-level findings come from ``lint_scope`` with no topics (memoised); then
+        ``lint_topics`` with each file's own findings memoised per file.
         """
         companion = None if key == USER_SCOPE else user_index
         files = tuple(item.entry.file for item in loaded)
         findings = list(self._scope_lint(paths, index, files, companion, refused_entries(*paths)))
-        topics = [item.topic for item in loaded]
-        convention = naming_convention(topics)
-        if convention is not None:
-            findings.append(convention)
-        findings.extend(lint_links(topics, files))
-        for item in sorted(loaded, key=lambda item: item.topic.file):
-            own = self.cache.lint(item.entry.path, item.topic)
-            findings.extend(
-                f for f in own if convention is None or f.code not in _FOLDED_INTO_CONVENTION
+        paths_of = {item.topic.file: item.entry.path for item in loaded}
+        findings.extend(
+            lint_topics(
+                [item.topic for item in loaded],
+                files,
+                own=lambda topic: self.cache.lint(paths_of[topic.file], topic),
             )
+        )
         return findings
 
     def _summary(

@@ -48,6 +48,7 @@ __all__ = [
     "scan_topics",
     "scope_fingerprint",
     "scope_real_dir",
+    "sub_folder_files",
     "topic_entry",
 ]
 
@@ -263,6 +264,18 @@ def _topic_entry(root: Path, scope: Path, name: str) -> TopicEntry | None:
     if not stat.S_ISREG(info.st_mode):
         return None
     return TopicEntry(file=name, path=target, stat=info)
+
+
+def sub_folder_files(scope: Path, targets: list[str]) -> frozenset[str]:
+    """The index link targets into sub-folders of the real ``scope`` that are regular files
+    there, symlinks resolved and kept inside the scope (T-5b). ``targets`` are relative POSIX
+    paths without ``..`` (:func:`memory_core.index.scope_link_targets`); only ``stat`` is done."""
+    present = set()
+    for target in targets:
+        resolved = real_path(scope / target)
+        if is_within(scope, resolved) and resolved.is_file():
+            present.add(target)
+    return frozenset(present)
 
 
 def _is_the_index(scope: Path, lexical: Path) -> bool:
