@@ -140,15 +140,16 @@ def _lower_in_place(line: str) -> str:
     return "".join(char.lower() if len(char.lower()) == 1 else char for char in line)
 
 
-def _is_boundary(text: str, at: int) -> bool:
-    return at < 0 or at >= len(text) or not (text[at].isalnum() or text[at] in "_-")
+def _is_boundary(text: str, at: int, joiners: str = "_-") -> bool:
+    return at < 0 or at >= len(text) or not (text[at].isalnum() or text[at] in joiners)
 
 
 def phrases(line: str) -> list[tuple[str, int, int]]:
     """``(kind, start, end)`` of each prose name of a credential in ``line``, left to right.
 
-    A name in a script written with spaces is a word of its own (not inside ``bypass`` or
-    ``DB_PASSWORD``); one in Chinese, Japanese, Korean or Thai may sit inside a run of letters.
+    A name in a script written with spaces is a word of its own or a compound's last part
+    (``WLAN-Passwort``; not inside ``bypass``, ``DB_PASSWORD`` or ``pass-through``); one in
+    Chinese, Japanese, Korean or Thai may sit inside a run of letters.
     Where names overlap (``api 密钥``, ``密钥``) the longest is kept.
     """
     lowered = _lower_in_place(line)
@@ -160,7 +161,8 @@ def phrases(line: str) -> list[tuple[str, int, int]]:
             position = lowered.find(word)
             while position != -1:
                 end = position + len(word)
-                alone = _is_boundary(lowered, position - 1) and _is_boundary(lowered, end)
+                # a compound's last part names it too (``WLAN-Passwort``), its first does not
+                alone = _is_boundary(lowered, position - 1, "_") and _is_boundary(lowered, end)
                 if alone or not spaced:
                     found.append((position, -end, kind))
                 position = lowered.find(word, position + 1)
