@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from memory_core.hidden_text import find_hidden, hidden_positions, show_hidden
+from memory_core.hidden_text import find_hidden, hidden_runs, show_hidden
 from memory_core.index import index_lines
 from memory_core.injection import cap_indexes, memory_sections
 from memory_core.lint import lint_scope, lint_topic
@@ -189,7 +189,7 @@ def test_i9_emoji_sequences_and_script_joiners_stay_byte_for_byte(line: str) -> 
 
 
 def test_i9_a_byte_order_mark_starting_a_text_is_no_content() -> None:
-    assert hidden_positions("\ufeff# Index") == []
+    assert hidden_runs("\ufeff# Index") == []
     assert find_hidden("\ufeff# Index\n\ufeffsecond") == [(2, "1 invisible character (U+FEFF)")]
 
 

@@ -19,7 +19,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from memory_core import credentials
+from memory_core import credential_forms
 from memory_core.credentials import find_secrets, mask_secret_lines, mask_secrets
 from memory_core.index import index_lines
 
@@ -195,10 +195,22 @@ def test_t6_a_line_repeating_a_hint_is_scanned_in_linear_work(
 ) -> None:
     """A hostile line of thousands of ``pwd=`` hints must not cost a value match per hint
     inside a value already found (that cost 15 s on a 1 MB line); counted, never timed."""
-    counting = _CountingPattern(credentials._VALUE)
-    monkeypatch.setattr(credentials, "_VALUE", counting)
+    counting = _CountingPattern(credential_forms._VALUE)
+    monkeypatch.setattr(credential_forms, "_VALUE", counting)
     find_secrets(line)
     hints = line.count("pwd") + line.count("password")
     assert counting.calls <= max(10, len(line) // 5 + 1)
     if line.startswith(("pwd=x", "password=")):
         assert counting.calls < hints / 10
+
+
+@pytest.mark.parametrize("line", ["password " * 3000, "pw `" * 3000, "пароль: " * 3000])
+def test_t6_a_line_repeating_a_prose_name_is_scanned_in_linear_work(
+    line: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each prose name costs a bounded number of matches after it (a separator, up to four
+    words, a value), never a walk over the rest of the line per name; counted, never timed."""
+    counting = _CountingPattern(credential_forms._SEPARATOR)
+    monkeypatch.setattr(credential_forms, "_SEPARATOR", counting)
+    find_secrets(line)
+    assert counting.calls <= 6 * 3000

@@ -41,12 +41,13 @@ True
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 
-__all__ = ["describe_hidden", "find_hidden", "hidden_positions", "show_hidden", "show_hidden_lines"]
+__all__ = ["describe_hidden", "find_hidden", "hidden_runs", "show_hidden", "show_hidden_lines"]
 
 # Every character that may be hidden; whether it is depends on its neighbours (_is_hidden).
 _CANDIDATE = re.compile(
@@ -54,6 +55,15 @@ _CANDIDATE = re.compile(
     "\u2066-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb"
     "\U0001d173-\U0001d17a\U000e0000-\U000e007f\U000e0100-\U000e01ef]"
 )
+_CANDIDATES = re.compile(_CANDIDATE.pattern + "+")
+# Hidden wherever they stand: no neighbour makes them part of a word or an emoji.
+_ALWAYS = re.compile(
+    "[\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064"
+    "\u2066-\u206f\u3164\uffa0\ufff9-\ufffb\U0001d173-\U0001d17a]"
+)
+# The longest run of candidates that can be legitimate: a subdivision flag's tags and cancel
+# tag (8); anything longer is hidden whole.
+_LONGEST_LEGITIMATE_RUN = 8
 _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _ZWNJ, _ZWJ = "\u200c", "\u200d"
 _BLACK_FLAG, _CANCEL_TAG = "\U0001f3f4", "\U000e007f"
@@ -93,8 +103,10 @@ _EMOJI = (
 
 
 def _within(char: str, ranges: tuple[tuple[int, int], ...]) -> bool:
+    """Whether ``char`` lies in one of ``ranges`` (sorted, disjoint, inclusive)."""
     point = ord(char)
-    return any(low <= point <= high for low, high in ranges)
+    at = bisect.bisect_right(ranges, (point, 0x10FFFF)) - 1
+    return at >= 0 and ranges[at][0] <= point <= ranges[at][1]
 
 
 def _is_emoji(char: str) -> bool:
@@ -127,6 +139,8 @@ def _is_hidden(text: str, at: int, flags: set[int], text_start: bool) -> bool:
     char = text[at]
     if at in flags:
         return False
+    if _ALWAYS.match(char):
+        return True
     point = ord(char)
     if 0xE0000 <= point <= 0xE007F:
         if at > 0 and text[at - 1] == _BLACK_FLAG:
@@ -148,21 +162,27 @@ def _is_hidden(text: str, at: int, flags: set[int], text_start: bool) -> bool:
     return not (char == "\ufeff" and at == 0 and text_start)
 
 
-def hidden_positions(text: str, *, text_start: bool = True) -> list[int]:
-    """The indexes into ``text`` of its hidden characters, in order (I-9).
+def hidden_runs(text: str, *, text_start: bool = True) -> list[tuple[int, int]]:
+    """``(start, end)`` of each run of hidden characters in ``text``, in order (I-9).
 
     ``text_start``: ``text`` begins a text, so a U+FEFF at its start is a byte order mark
-    (false for a line from the middle of one).
+    (false for a line from the middle of one). A run never spans a line end.
     """
-    found: list[int] = []
+    runs: list[tuple[int, int]] = []
     flags: set[int] = set()
-    match = _CANDIDATE.search(text)
-    while match is not None:
-        at = match.start()
-        if _is_hidden(text, at, flags, text_start):
-            found.append(at)
-        match = _CANDIDATE.search(text, at + 1)
-    return found
+    for candidates in _CANDIDATES.finditer(text):
+        start, end = candidates.span()
+        if end - start > _LONGEST_LEGITIMATE_RUN:
+            runs.append((start, end))  # no emoji or word needs so many in a row
+            continue
+        for at in range(start, end):
+            if not _is_hidden(text, at, flags, text_start):
+                continue
+            if runs and runs[-1][1] == at:
+                runs[-1] = (runs[-1][0], at + 1)
+            else:
+                runs.append((at, at + 1))
+    return runs
 
 
 def _kind(char: str) -> str:
@@ -184,14 +204,14 @@ _KIND_NAMES = {
 _UNNAMED = frozenset(("tag", "variation"))
 
 
-def describe_hidden(chars: Sequence[str]) -> str:
-    """Say what hidden characters are, by kind and count (``67 tag characters and 1
-    bidirectional control (U+202E)``); code points are named for kinds with at most three
+def describe_hidden(chars: str) -> str:
+    """Say what the hidden characters ``chars`` are, by kind and count (``67 tag characters and
+    1 bidirectional control (U+202E)``); code points are named for kinds with at most three
     distinct ones, tag characters and variation selectors never (their code points spell the
     hidden text)."""
     by_kind: dict[str, Counter[str]] = {}
-    for char in chars:
-        by_kind.setdefault(_kind(char), Counter())[char] += 1
+    for char, count in Counter(chars).items():
+        by_kind.setdefault(_kind(char), Counter())[char] += count
     parts = []
     for kind in _KIND_NAMES:
         counts = by_kind.get(kind)
@@ -212,16 +232,13 @@ def find_hidden(text: str) -> list[tuple[int, str]]:
     Lines are 1-based, split on ``\\n``; ``what`` is :func:`describe_hidden` of that line's
     hidden characters. The hidden text itself is never part of the result.
     """
-    positions = hidden_positions(text)
-    if not positions:
-        return []
     by_line: dict[int, list[str]] = {}
     line, line_end = 1, text.find("\n")
-    for at in positions:
-        while line_end != -1 and at > line_end:
+    for start, end in hidden_runs(text):
+        while line_end != -1 and start > line_end:
             line, line_end = line + 1, text.find("\n", line_end + 1)
-        by_line.setdefault(line, []).append(text[at])
-    return [(number, describe_hidden(chars)) for number, chars in by_line.items()]
+        by_line.setdefault(line, []).append(text[start:end])
+    return [(number, describe_hidden("".join(runs))) for number, runs in by_line.items()]
 
 
 def _mark(run: str) -> str:
@@ -244,22 +261,15 @@ def show_hidden(line: str, *, text_start: bool = False) -> str:
     """
     if _CANDIDATE.search(line) is None:
         return line
-    positions = hidden_positions(line, text_start=text_start)
-    if not positions:
-        return line
     parts: list[str] = []
-    start = 0
-    run_start = positions[0]
-    for index, at in enumerate(positions):
-        following = positions[index + 1] if index + 1 < len(positions) else None
-        if following == at + 1:
-            continue
-        parts.append(line[start:run_start])
-        parts.append(_mark(line[run_start : at + 1]))
-        start = at + 1
-        if following is not None:
-            run_start = following
-    parts.append(line[start:])
+    shown = 0
+    for start, end in hidden_runs(line, text_start=text_start):
+        parts.append(line[shown:start])
+        parts.append(_mark(line[start:end]))
+        shown = end
+    if not parts:
+        return line
+    parts.append(line[shown:])
     return "".join(parts)
 
 
