@@ -38,7 +38,7 @@ from __future__ import annotations
 import itertools
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from memory_core.credential_forms import (
@@ -262,18 +262,33 @@ def _hints_by_line(lines: Sequence[str]) -> dict[int, frozenset[str]]:
     return {number: frozenset(hints) for number, hints in found.items()}
 
 
+_CLEAN = ScanState()
+
+
 def _scan(
-    lines: Sequence[str],
-    each: Callable[[int, str, bool, list[Span]], None],
-    state: ScanState = ScanState(),
-) -> ScanState:
-    """Call ``each(number, line, in_key_block, spans)`` for every line (0-based numbers),
-    starting in ``state``; returns the state after the last line."""
+    lines: Sequence[str], state: ScanState = _CLEAN
+) -> tuple[list[tuple[int, bool, list[Span]]], ScanState]:
+    """``(number, in_key_block, spans)`` of each line (0-based) that holds a credential or lies
+    in a private-key block, starting in ``state``; and the state after the last line.
+
+    Only the lines that hold a hint, or follow an open block or credential table column, are
+    looked at: in an ordinary text that is none of them.
+    """
     candidates = _hints_by_line(lines)
-    for number, line in enumerate(lines):
+    found: list[tuple[int, bool, list[Span]]] = []
+    with_hints = sorted(candidates)
+    number = 0
+    while number < len(lines):
+        if state == _CLEAN:  # nothing carries over: go to the next line with a hint
+            at = bisect_right(with_hints, number - 1)
+            if at == len(with_hints):
+                break
+            number = with_hints[at]
+        line = lines[number]
         if state.in_key:
             state = ScanState(_PRIVATE_KEY_END.search(line) is None, state.column)
-            each(number, line, True, [])
+            found.append((number, True, []))
+            number += 1
             continue
         hints = candidates.get(number)
         spans = _spans(line, hints) if hints else []
@@ -281,10 +296,12 @@ def _scan(
             state, in_column = _column(table_cells(line), state)
             if in_column is not None:
                 spans = _merged([*spans, in_column])
-        each(number, line, False, spans)
+        if spans:
+            found.append((number, False, spans))
         if any(kind == "private-key" for kind, _, _ in spans):
             state = ScanState(_PRIVATE_KEY_END.search(line) is None, state.column)
-    return state
+        number += 1
+    return found, state
 
 
 def find_secrets(text: str) -> list[tuple[str, int]]:
@@ -300,18 +317,19 @@ def find_secrets_in_lines(
     lines: Sequence[str],
     *,
     first: int = 1,
-    state: ScanState = ScanState(),
+    state: ScanState = _CLEAN,
 ) -> tuple[list[tuple[str, int]], ScanState]:
     """:func:`find_secrets` of ``lines`` (a text split on ``\\n``) numbered from ``first``,
     starting in ``state`` (a private-key block or a credential table column open before them);
     returns the findings and the state after them (so appended lines are judged as in the
     whole)."""
-    found: list[tuple[str, int]] = []
-
-    def collect(number: int, _line: str, _in_key: bool, spans: list[Span]) -> None:
-        found.extend((kind, number + first) for kind in dict.fromkeys(kind for kind, _, _ in spans))
-
-    return found, _scan(lines, collect, state)
+    scanned, state = _scan(lines, state)
+    found = [
+        (kind, number + first)
+        for number, _, spans in scanned
+        for kind in dict.fromkeys(kind for kind, _, _ in spans)
+    ]
+    return found, state
 
 
 def _masked(line: str, spans: list[Span]) -> str:
@@ -341,10 +359,7 @@ def mask_secrets(line: str) -> str:
 def mask_secret_lines(lines: Sequence[str]) -> list[str]:
     """Mask a sequence of lines (I-8), including every line of a private-key block and the
     cells of a table column headed by a credential name."""
-    masked: list[str] = []
-
-    def collect(_number: int, line: str, in_key: bool, spans: list[Span]) -> None:
-        masked.append("[masked: private-key]" if in_key else _masked(line, spans))
-
-    _scan(lines, collect)
+    masked = list(lines)
+    for number, in_key, spans in _scan(lines)[0]:
+        masked[number] = "[masked: private-key]" if in_key else _masked(lines[number], spans)
     return masked
