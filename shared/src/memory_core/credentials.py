@@ -53,13 +53,7 @@ from memory_core.credential_forms import (
 )
 from memory_core.credential_values import is_placeholder, looks_random
 
-__all__ = [
-    "ScanState",
-    "find_secrets",
-    "find_secrets_in_lines",
-    "mask_secret_lines",
-    "mask_secrets",
-]
+__all__ = ["find_secrets", "mask_secret_lines", "mask_secrets"]
 
 # (kind, lower-case literals one of which the line must hold, pattern). A named group "secret"
 # marks the part to mask, else the whole match; a group "body" is the part that must be random.
@@ -170,7 +164,7 @@ def _token_spans(line: str, hints: frozenset[str]) -> Iterator[Span]:
 
 
 @dataclass(frozen=True, slots=True)
-class ScanState:
+class _ScanState:
     """What a line carries into the next while credentials are scanned (T-6).
 
     ``in_key``: a private-key block is open; ``column``: a Markdown table whose header names a
@@ -181,17 +175,17 @@ class ScanState:
     column: tuple[int, str, bool] | None = None
 
 
-def _column(cells: list[Cell] | None, state: ScanState) -> tuple[ScanState, Span | None]:
+def _column(cells: list[Cell] | None, state: _ScanState) -> tuple[_ScanState, Span | None]:
     """The table state after a line of ``cells`` (None: no table row) and the credential in the
     open credential column, if any."""
     column = state.column
     if cells is None:
-        return ScanState(state.in_key, None), None
+        return _ScanState(state.in_key, None), None
     if column is not None:
         index, kind, seen = column
         if not seen:
             if is_delimiter_row(cells):
-                return ScanState(state.in_key, (index, kind, True)), None
+                return _ScanState(state.in_key, (index, kind, True)), None
         elif index < len(cells):
             return state, cell_value(cells[index], kind)
         else:
@@ -199,8 +193,8 @@ def _column(cells: list[Cell] | None, state: ScanState) -> tuple[ScanState, Span
     for index, cell in enumerate(cells):
         named = names_credential(cell.text)
         if named is not None:
-            return ScanState(state.in_key, (index, named, False)), None
-    return ScanState(state.in_key, None), None
+            return _ScanState(state.in_key, (index, named, False)), None
+    return _ScanState(state.in_key, None), None
 
 
 def _hints_in(line: str) -> frozenset[str]:
@@ -262,31 +256,27 @@ def _hints_by_line(lines: Sequence[str]) -> dict[int, frozenset[str]]:
     return {number: frozenset(hints) for number, hints in found.items()}
 
 
-_CLEAN = ScanState()
-
-
-def _scan(
-    lines: Sequence[str], state: ScanState = _CLEAN
-) -> tuple[list[tuple[int, bool, list[Span]]], ScanState]:
+def _scan(lines: Sequence[str]) -> list[tuple[int, bool, list[Span]]]:
     """``(number, in_key_block, spans)`` of each line (0-based) that holds a credential or lies
-    in a private-key block, starting in ``state``; and the state after the last line.
+    in a private-key block.
 
-    Only the lines that hold a hint, or follow an open block or credential table column, are
-    looked at: in an ordinary text that is none of them.
+    Only the lines that hold a hint, or follow an open private-key block or credential table
+    column, are looked at: in an ordinary text that is none of them.
     """
     candidates = _hints_by_line(lines)
-    found: list[tuple[int, bool, list[Span]]] = []
     with_hints = sorted(candidates)
+    found: list[tuple[int, bool, list[Span]]] = []
+    state = clean = _ScanState()
     number = 0
     while number < len(lines):
-        if state == _CLEAN:  # nothing carries over: go to the next line with a hint
+        if state == clean:  # nothing carries over: go to the next line with a hint
             at = bisect_right(with_hints, number - 1)
             if at == len(with_hints):
                 break
             number = with_hints[at]
         line = lines[number]
         if state.in_key:
-            state = ScanState(_PRIVATE_KEY_END.search(line) is None, state.column)
+            state = _ScanState(_PRIVATE_KEY_END.search(line) is None, state.column)
             found.append((number, True, []))
             number += 1
             continue
@@ -299,9 +289,9 @@ def _scan(
         if spans:
             found.append((number, False, spans))
         if any(kind == "private-key" for kind, _, _ in spans):
-            state = ScanState(_PRIVATE_KEY_END.search(line) is None, state.column)
+            state = _ScanState(_PRIVATE_KEY_END.search(line) is None, state.column)
         number += 1
-    return found, state
+    return found
 
 
 def find_secrets(text: str) -> list[tuple[str, int]]:
@@ -310,26 +300,11 @@ def find_secrets(text: str) -> list[tuple[str, int]]:
     One entry per kind and line; a private-key block is reported once, at its ``BEGIN`` line.
     The secret itself is never part of the result.
     """
-    return find_secrets_in_lines(text.split("\n"))[0]
-
-
-def find_secrets_in_lines(
-    lines: Sequence[str],
-    *,
-    first: int = 1,
-    state: ScanState = _CLEAN,
-) -> tuple[list[tuple[str, int]], ScanState]:
-    """:func:`find_secrets` of ``lines`` (a text split on ``\\n``) numbered from ``first``,
-    starting in ``state`` (a private-key block or a credential table column open before them);
-    returns the findings and the state after them (so appended lines are judged as in the
-    whole)."""
-    scanned, state = _scan(lines, state)
-    found = [
-        (kind, number + first)
-        for number, _, spans in scanned
+    return [
+        (kind, number + 1)
+        for number, _, spans in _scan(text.split("\n"))
         for kind in dict.fromkeys(kind for kind, _, _ in spans)
     ]
-    return found, state
 
 
 def _masked(line: str, spans: list[Span]) -> str:
@@ -360,6 +335,6 @@ def mask_secret_lines(lines: Sequence[str]) -> list[str]:
     """Mask a sequence of lines (I-8), including every line of a private-key block and the
     cells of a table column headed by a credential name."""
     masked = list(lines)
-    for number, in_key, spans in _scan(lines)[0]:
+    for number, in_key, spans in _scan(lines):
         masked[number] = "[masked: private-key]" if in_key else _masked(lines[number], spans)
     return masked
