@@ -80,9 +80,9 @@ class ParsedTopic(msgspec.Struct, frozen=True):
     ``truncated`` is true when only the first :data:`READ_CAP_BYTES` bytes were read;
     ``body_line`` is the 1-based line of the file on which ``body`` starts (for lint findings);
     ``hidden`` holds ``(line, where, what)`` for each line of the file with characters a model
-    reads but a person cannot see (I-9): the 1-based line, ``where`` it is (``the body``, ``the
-    frontmatter field 'description'``, ``the frontmatter``) and :func:`~memory_core.hidden_text.
-    describe_hidden` of them, never the hidden text.
+    reads but a person cannot see (I-9): the 1-based line, ``where`` it is (``the body``,
+    ``the frontmatter field 'description'``, ``the frontmatter``) and what they are
+    (:func:`~memory_core.hidden_text.describe_hidden`), never the hidden text.
     """
 
     file: str
