@@ -96,6 +96,12 @@ async def expect_problem(response: ClientResponse, status: int, detail_part: str
     return body
 
 
+def versions_of(deleted: dict[str, Any]) -> dict[str, Any]:
+    """The version fields of a delete's answer (V-2), as the answer gives them: for comparing
+    the rest of it whole."""
+    return {"version": deleted["version"], "restoreVersion": deleted["restoreVersion"]}
+
+
 async def ok_json(response: ClientResponse, status: int = 200) -> dict[str, Any]:
     """Assert a JSON success answer and return the decoded body."""
     assert response.status == status, await response.text()

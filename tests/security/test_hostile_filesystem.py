@@ -32,6 +32,7 @@ from tests.api.conftest import (
     file_url,
     memory_url,
     ok_json,
+    versions_of,
     write_topic,
 )
 
@@ -64,7 +65,7 @@ async def test_a6_index_that_is_a_symlink_loop_deletes_the_file_and_keeps_the_in
 
     result = await ok_json(await client.delete(file_url("user", "loop.md")))
 
-    assert result == {"file": "loop.md", "removedIndexLines": []}
+    assert result == {"file": "loop.md", "removedIndexLines": [], **versions_of(result)}
     assert not path.exists()
     assert index.is_symlink()
     view = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
@@ -95,7 +96,7 @@ async def test_a6_index_that_cannot_be_rewritten_leaves_it_whole_and_says_nothin
     monkeypatch.setattr(file_edit, "write_temp_beside", read_only)
     result = await ok_json(await client.delete(file_url("user", "ro.md")))
 
-    assert result == {"file": "ro.md", "removedIndexLines": []}
+    assert result == {"file": "ro.md", "removedIndexLines": [], **versions_of(result)}
     assert index.read_text(encoding="utf-8") == "- [RO](ro.md)\n- keep\n"
     assert [p.name for p in agent.user.iterdir() if p.name.startswith(".")] == []
     view = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))

@@ -16,7 +16,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hoo
 if TYPE_CHECKING:
     from typing import Literal, TypeAlias
 
-    IdKind: TypeAlias = Literal["project", "agent", "scope", "file", "draft"]
+    IdKind: TypeAlias = Literal["project", "agent", "scope", "file", "draft", "version"]
 
 
 class MemoryCoreError(Exception):
@@ -26,9 +26,9 @@ class MemoryCoreError(Exception):
 class InvalidId(MemoryCoreError):
     """An id or topic file name that fails its K-7 pattern.
 
-    ``kind`` is what was checked (``project``, ``agent``, ``scope``, ``file``, or a ``draft`` id,
-    A-12), ``value`` the text given and ``reason`` a short human explanation; ``str(error)`` joins
-    them for a ``detail``.
+    ``kind`` is what was checked (``project``, ``agent``, ``scope``, ``file``, a ``draft`` id,
+    A-12, or a ``version`` id, V-2), ``value`` the text given and ``reason`` a short human
+    explanation; ``str(error)`` joins them for a ``detail``.
     """
 
     def __init__(self, kind: IdKind, value: str, reason: str) -> None:

@@ -40,6 +40,7 @@ __all__ = [
     "DRAFT_PROMPT_RULE",
     "MAX_UTF8_BYTES_KEYWORD",
     "NAME_MAX",
+    "TIMESTAMP_RULE",
     "WHITESPACE",
     "WHITESPACE_CLASS",
     "WORKSPACE_PATH_MAX_BYTES",
@@ -259,3 +260,13 @@ DRAFT_PROMPT_RULE = TextRule(
     explanations=(lambda value: "must not be empty",),
 )
 """A draft's prompt (A-12): anything but an empty or all-whitespace text."""
+
+TIMESTAMP_RULE = TextRule(
+    pattern=(
+        "^[1-9][0-9]{3}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])"
+        "T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]Z$"
+    ),
+    summary="a UTC time as the API writes them, e.g. 2026-11-29T22:05:19Z",
+)
+"""A point in time a client sends (V-2: changes ``since``): the wire's timestamp format. A day
+past the month's end counts on into the next month (``02-30`` is March 2nd or 1st)."""

@@ -12,7 +12,8 @@
     memory-api memory import SOURCE --project P --agent A (--workspace PATH | --user) [--dry-run]
     memory-api memory import --from claude-code --workspace PATH --project P --agent A
     memory-api memory import ARCHIVE.tar.gz --project P --agent A     # each scope to its key
-    memory-api memory export --project P --agent A [--scope KEY ...] -o FILE.tar.gz
+    memory-api memory export --project P --agent A [--scope KEY ...] [--with-history] -o FILE
+    memory-api history prune [--project P] [--agent A]   # the operator's retention (V-3)
 
 Configuration comes from the environment (see :mod:`memory_api.settings`); the data dir is
 ``MEMORY_API_DATA_DIR``. Exit codes: 0 done, 1 refused (a conflict, an unknown agent, a bad
@@ -45,6 +46,8 @@ from memory_api.http.logs import ACCESS_LOGGER, AccessLogger, configure_logging
 from memory_api.routes.agents import agent_summaries
 from memory_api.settings import Settings, SettingsError
 from memory_api.store.agents import AgentStore
+from memory_api.store.history.maintenance import Retention, prune_agent
+from memory_api.store.history.recorder import checked_history_root
 from memory_api.stores import build_stores, prepare_data_dir
 from memory_api.transfer.console import import_progress, print_export, print_import
 from memory_api.transfer.exporter import export_scopes
@@ -207,7 +210,9 @@ def _demo_seed(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _memory_import(settings: Settings, args: argparse.Namespace) -> int:
-    store = _agent_store(settings)
+    prepare_data_dir(settings.data_dir)
+    stores = build_stores(settings)
+    store = stores.agents
     asyncio.run(store.get(args.project, args.agent))  # the agent exists in that project
     try:
         sources = offered_scopes(args.source, args.source_kind, args.workspace, args.archive_scope)
@@ -235,19 +240,77 @@ def _memory_import(settings: Settings, args: argparse.Namespace) -> int:
             locks=store.locks,
             dry_run=args.dry_run,
             advance=advance,
+            histories=stores.history.histories,
         )
     print_import(reports)
     return 0
 
 
 def _memory_export(settings: Settings, args: argparse.Namespace) -> int:
-    store = _agent_store(settings)
-    asyncio.run(store.get(args.project, args.agent))
+    prepare_data_dir(settings.data_dir)
+    stores = build_stores(settings)
+    asyncio.run(stores.agents.get(args.project, args.agent))
+    histories = stores.history.histories if args.with_history else None
+    if histories is not None and not histories.enabled:
+        print("memory-api: no history is kept here (MEMORY_API_HISTORY=off)", file=sys.stderr)
+        return 1
     report = export_scopes(
-        settings.data_dir, args.project, args.agent, Path(args.output), args.scope or None
+        settings.data_dir,
+        args.project,
+        args.agent,
+        Path(args.output),
+        args.scope or None,
+        histories=histories,
     )
     print_export(report)
     return 0
+
+
+def _history_prune(settings: Settings, args: argparse.Namespace) -> int:
+    prepare_data_dir(settings.data_dir)
+    stores = build_stores(settings)
+    retention = Retention(settings.history_max_age_days, settings.history_max_versions)
+    if retention.unlimited:
+        print("no retention set (MEMORY_API_HISTORY_MAX_AGE_DAYS, …_MAX_VERSIONS): nothing to do")
+        return 0
+    records = asyncio.run(stores.agents.list(args.project))
+    if args.agent is not None:
+        records = [record for record in records if record.id == args.agent]
+        if not records:
+            print(f"memory-api: no agent {args.agent!r}", file=sys.stderr)
+            return 1
+    data_dir = stores.history.histories.app_data_dir
+    squashed = 0
+    for record in records:
+        root = checked_history_root(data_dir, record.id)
+        for key, pruned in prune_agent(root, record.id, retention, stores.agents.locks):
+            squashed += pruned.squashed
+            if pruned.squashed:
+                print(
+                    f"{record.project}/{record.id} {key}: {pruned.squashed} versions squashed "
+                    f"into one, {pruned.kept} kept"
+                )
+    most = retention.max_versions or "any number of"
+    print(
+        f"{squashed} versions squashed in all (kept per scope: {most} versions, "
+        f"{retention.max_age_days or 'any number of'} days)"
+    )
+    return 0
+
+
+def _add_history_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    history = commands.add_parser("history", help="the scopes' histories (V-3)").add_subparsers(
+        dest="action", required=True, metavar="ACTION"
+    )
+    prune = history.add_parser(
+        "prune",
+        help="apply the retention: squash versions older or more than the limits",
+        description="Limits: MEMORY_API_HISTORY_MAX_AGE_DAYS and MEMORY_API_HISTORY_MAX_VERSIONS "
+        "(docs/operations.md). Kept versions get new ids.",
+    )
+    prune.add_argument("--project", help="only this project's agents")
+    prune.add_argument("--agent", help="only this agent")
+    prune.set_defaults(func=_history_prune)
 
 
 def _add_memory_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -283,6 +346,11 @@ def _add_memory_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
     exp.add_argument("--agent", required=True, help="agent id")
     exp.add_argument("--scope", action="append", help="only this scope key (repeat); default: all")
     exp.add_argument("-o", "--output", required=True, help="the archive to write (FILE.tar.gz)")
+    exp.add_argument(
+        "--with-history",
+        action="store_true",
+        help="also each scope's history (a git bundle); the import takes it back",
+    )
     exp.set_defaults(func=_memory_export)
 
 
@@ -333,6 +401,7 @@ def build_parser() -> argparse.ArgumentParser:
     seed.add_argument("--corpus", required=True, help="folder with user-scope/ etc.")
     seed.set_defaults(func=_demo_seed)
     _add_memory_commands(commands)
+    _add_history_commands(commands)
     return parser
 
 

@@ -17,6 +17,11 @@ Only :meth:`Settings.from_env` looks at the environment; everything else receive
 ``MEMORY_API_CHAT_URL``    chat address with ``{draftId}``, ``{project}``, ``{agent}`` (W-4)
 ``MEMORY_API_DRAFT_TTL``   seconds a draft is kept (default 3600, A-12)
 ``MEMORY_API_MAX_BODY``    largest request body in bytes (default 1 MiB)
+``MEMORY_API_HISTORY``     ``on`` (default) keeps every change as a version (V-1), ``off`` none
+``MEMORY_API_HISTORY_MAX_AGE_DAYS``  retention: versions older than this are squashed by
+                           ``memory-api history prune`` (default 365; 0: no age limit, V-3)
+``MEMORY_API_HISTORY_MAX_VERSIONS``  retention: versions kept per scope (default 10000; 0: no
+                           limit)
 =========================  ====================================================================
 
 A malformed value raises :class:`SettingsError` naming the variable.
@@ -40,6 +45,8 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 DEFAULT_DRAFT_TTL = 3600.0
 DEFAULT_MAX_BODY = 1024 * 1024
+DEFAULT_HISTORY_MAX_AGE_DAYS = 365
+DEFAULT_HISTORY_MAX_VERSIONS = 10_000
 
 
 class SettingsError(ValueError):
@@ -63,6 +70,12 @@ class Settings:
     chat_url: str | None = None
     draft_ttl: float = DEFAULT_DRAFT_TTL
     max_body: int = DEFAULT_MAX_BODY
+    history: bool = True
+    """Whether every change to memory is kept as a version (V-1)."""
+    history_max_age_days: int = DEFAULT_HISTORY_MAX_AGE_DAYS
+    """Retention (V-3): versions older than this many days are squashed; 0: no age limit."""
+    history_max_versions: int = DEFAULT_HISTORY_MAX_VERSIONS
+    """Retention (V-3): versions kept per scope; 0: no limit."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -79,6 +92,13 @@ class Settings:
             chat_url=_chat_url(env.get("MEMORY_API_CHAT_URL", "")),
             draft_ttl=float(_int(env, "MEMORY_API_DRAFT_TTL", int(DEFAULT_DRAFT_TTL), low=1)),
             max_body=_int(env, "MEMORY_API_MAX_BODY", DEFAULT_MAX_BODY, low=1024),
+            history=_switch(env, "MEMORY_API_HISTORY"),
+            history_max_age_days=_int(
+                env, "MEMORY_API_HISTORY_MAX_AGE_DAYS", DEFAULT_HISTORY_MAX_AGE_DAYS, low=0
+            ),
+            history_max_versions=_int(
+                env, "MEMORY_API_HISTORY_MAX_VERSIONS", DEFAULT_HISTORY_MAX_VERSIONS, low=0
+            ),
         )
 
 
@@ -151,6 +171,16 @@ def _tokens(raw: str, source: str) -> tuple[TokenEntry, ...]:
             raise SettingsError(f"{source}: {error}") from None
         entries.append(TokenEntry(name=name, sha256=hash_secret(secret), projects=projects))
     return tuple(entries)
+
+
+def _switch(env: Mapping[str, str], name: str) -> bool:
+    """``on`` (the default, also ``true``, ``1``, ``yes``) or ``off`` (``false``, ``0``, ``no``)."""
+    raw = env.get(name, "").strip().lower()
+    if raw in ("", "on", "true", "1", "yes"):
+        return True
+    if raw in ("off", "false", "0", "no"):
+        return False
+    raise SettingsError(f"{name} must be 'on' or 'off', got {raw!r}")
 
 
 def _log_format(raw: str) -> LogFormat:

@@ -18,7 +18,7 @@ from aiohttp.web_protocol import RequestPayloadError
 
 from memory_api.errors import BadRequest, BodyTimedOut, UnreadableBody
 
-__all__ = ["json_response", "read_json"]
+__all__ = ["json_response", "query_flag", "read_json"]
 
 T = TypeVar("T")
 
@@ -125,3 +125,14 @@ def _buffered_body(content: StreamReader, limit: int) -> bytes | None:
     if limit and len(body) > limit:
         raise web.HTTPRequestEntityTooLarge(max_size=limit, actual_size=len(body))
     return body
+
+
+def query_flag(request: web.Request, name: str) -> bool:
+    """A boolean query parameter: absent or ``false`` is False, ``true`` is True.
+
+    Raises :class:`~memory_api.errors.BadRequest` (400) for any other value.
+    """
+    value = request.query.get(name, "false")
+    if value not in ("true", "false"):
+        raise BadRequest(f"query parameter {name!r} must be true or false, not {value[:40]!r}")
+    return value == "true"

@@ -6,8 +6,9 @@ POST     ``…/memory/template-placeholder``     insert ``{{MEMORY}}`` + key lin
 GET      ``…/memory/scopes/{key}/files``       topic files of a scope (A-5)
 GET      ``…/memory/scopes/{key}/index``       raw index, kept/dropped lines, lint (A-5)
 GET      ``…/memory/scopes/{key}/files/{file}`` one topic file: fields, body, links (A-5)
-DELETE   ``…/memory/scopes/{key}/files/{file}`` delete it and prune its index lines (A-6)
-POST     ``…/memory/session-start``            prepare scopes, build the injection (A-9)
+DELETE   ``…/memory/scopes/{key}/files/{file}`` delete it and prune its index lines (A-6, V-1)
+POST     ``…/memory/session-start``            prepare scopes, build the injection (A-9); what
+                                               changed on disk is recorded after (V-1)
 GET      ``…/memory/search?q=…&scope=…``       ranked full-text search of the scopes (S-1)
 =======  ====================================  =============================================
 
@@ -24,12 +25,14 @@ from __future__ import annotations
 
 import msgspec
 from aiohttp import web
+from memory_core.keys import USER_SCOPE
 from memory_core.wire import SessionStartRequest
 
-from memory_api.appkeys import get_memory_store
+from memory_api.appkeys import PRINCIPAL_KEY, get_history_store, get_memory_store
 from memory_api.errors import BadRequest
-from memory_api.http.jsonio import json_response, read_json
+from memory_api.http.jsonio import json_response, query_flag, read_json
 from memory_api.http.logs import note_access
+from memory_api.store.history.recorder import Attribution
 
 __all__ = ["BASE", "SEARCH_DEFAULT_LIMIT", "SESSION_ID_LOG_CHARS", "routes"]
 
@@ -48,17 +51,6 @@ def _ids(request: web.Request) -> tuple[str, str]:
     return request.match_info["project"], request.match_info["agent"]
 
 
-def _flag(request: web.Request, name: str) -> bool:
-    """A boolean query parameter: absent or ``false`` is False, ``true`` is True.
-
-    Raises :class:`~memory_api.errors.BadRequest` (400) for any other value.
-    """
-    value = request.query.get(name, "false")
-    if value not in ("true", "false"):
-        raise BadRequest(f"query parameter {name!r} must be true or false, not {value[:40]!r}")
-    return value == "true"
-
-
 # Registered first (and this module before the others of /api/projects, see app.py): aiohttp
 # tries the routes under one prefix in registration order, a regex match each, and a Session
 # start is the hot call of a running harness.
@@ -73,6 +65,11 @@ async def post_session_start(request: web.Request) -> web.Response:
     body = await read_json(request, _session_start_decoder)
     store = get_memory_store(request.app)
     answer = await store.session_start(project, agent, body)
+    # V-1: whatever changed on disk since is recorded after the answer, in a task of its own
+    scopes = [key for key in (USER_SCOPE, answer.key) if key is not None and answer.enabled]
+    get_history_store(request.app).record_later(
+        agent, scopes, Attribution("session-start", session_id=body.session_id)
+    )
     # the harness's own id, quoted (repr) and cut: a newline in it forges no log line
     session = None if body.session_id is None else body.session_id[:SESSION_ID_LOG_CHARS]
     note_access(
@@ -122,7 +119,7 @@ async def get_file(request: web.Request) -> web.Response:
     """
     project, agent = _ids(request)
     key, file_name = request.match_info["key"], request.match_info["file"]
-    reveal = _flag(request, "reveal")
+    reveal = query_flag(request, "reveal")
     store = get_memory_store(request.app)
     topic = await store.read_file(project, agent, key, file_name, reveal=reveal)
     return json_response(topic)
@@ -133,7 +130,9 @@ async def delete_file(request: web.Request) -> web.Response:
     """A-6: ``DeleteResult`` — the file is gone, and so are the index lines linking to it."""
     project, agent = _ids(request)
     key, file_name = request.match_info["key"], request.match_info["file"]
-    result = await get_memory_store(request.app).delete_file(project, agent, key, file_name)
+    principal = request[PRINCIPAL_KEY].name
+    store = get_memory_store(request.app)
+    result = await store.delete_file(project, agent, key, file_name, principal)
     return json_response(result)
 
 

@@ -43,10 +43,12 @@ from memory_core.wire import (
     TopicList,
 )
 
-from memory_api.errors import NotFound
+from memory_api.errors import NotFound, ServiceError
 from memory_api.store.agents import AgentRecord, AgentStore
 from memory_api.store.answers import ScopeAnswers
 from memory_api.store.containment import checked_memory_root, real_path
+from memory_api.store.history.recorder import Attribution, ScopeHistories
+from memory_api.store.history.service import scope_history_bytes
 from memory_api.store.locks import lock_name
 from memory_api.store.pruning import delete_topic
 from memory_api.store.scope_files import ScopeFiles
@@ -76,19 +78,26 @@ class MemoryStore:
     """The memory files of every agent under one app data dir.
 
     ``app_data_dir`` is the service's data dir; ``agents`` the agent store of the same dir (its
-    cross-process locks are shared); ``cache`` a parse cache (a fresh one by default).
+    cross-process locks are shared); ``cache`` a parse cache (a fresh one by default);
+    ``histories`` the scopes' histories a delete is recorded in (V-1; none kept without it).
     """
 
     def __init__(
-        self, app_data_dir: Path, agents: AgentStore, *, cache: TopicCache | None = None
+        self,
+        app_data_dir: Path,
+        agents: AgentStore,
+        *,
+        cache: TopicCache | None = None,
+        histories: ScopeHistories | None = None,
     ) -> None:
         self.app_data_dir = real_path(app_data_dir)
         self.agents = agents
         self.locks = agents.locks
+        self.histories = histories or ScopeHistories(self.app_data_dir, enabled=False)
         self.files = ScopeFiles()
         parse_cache = cache if cache is not None else TopicCache()
         self.answers = ScopeAnswers(parse_cache, self.files)
-        self.searcher = MemorySearch(parse_cache)
+        self.searcher = MemorySearch(self.app_data_dir)
 
     # --- helpers (blocking ones run in worker threads) ---------------------------------------
 
@@ -123,7 +132,21 @@ class MemoryStore:
     def _overview(self, agent_id: str) -> list[ScopeSummary]:
         root = self._root(agent_id)
         create_scope_dir(root, USER_SCOPE)  # K-6; a failure leaves the scope out, never a 500
-        return self.answers.overview(root)
+        scopes = self.answers.overview(root)
+        if not self.histories.enabled:
+            return scopes
+        return [  # V-3: what each scope's history takes on disk
+            msgspec.structs.replace(
+                scope, history_bytes=self._history_bytes(agent_id, root / scope.key)
+            )
+            for scope in scopes
+        ]
+
+    def _history_bytes(self, agent_id: str, scope: Path) -> int:
+        try:
+            return scope_history_bytes(self.histories.repository(agent_id, scope))
+        except ServiceError:  # a history folder that is no plain folder: reported as none
+            return 0
 
     def _list(self, agent_id: str, key: str) -> TopicList:
         return self.answers.topic_list(*self._scope(agent_id, key), key)
@@ -189,12 +212,15 @@ class MemoryStore:
         return answer
 
     async def delete_file(
-        self, project: str, agent_id: str, key: str, file_name: str
+        self, project: str, agent_id: str, key: str, file_name: str, principal: str = "local"
     ) -> DeleteResult:
-        """A-6: delete the topic file and every index line linking to it, under the scope lock.
+        """A-6: delete the topic file and every index line linking to it, under the scope lock,
+        recorded as a version by ``principal`` (V-1; what was on disk is recorded first).
 
-        Raises ``InvalidId``, :class:`NotFound`, and :class:`~memory_api.errors.Conflict` when
-        the index kept changing during every pruning attempt.
+        Raises ``InvalidId``, :class:`NotFound`, :class:`~memory_api.errors.Conflict` when
+        the index kept changing during every pruning attempt, and
+        :class:`~memory_api.store.history.git.HistoryUnavailable` (503, nothing deleted) when
+        the history cannot record what the delete would remove.
         """
         _check(project, agent_id, key, file_name)
         await self.agents.get(project, agent_id)
@@ -202,14 +228,24 @@ class MemoryStore:
         # Locked by the scope's real name: a scope reached through a symlinked alias shares it.
         # Lock, pruning and unlock in one thread hop (see Locks.run_held).
         name = lock_name("index", agent_id, scope.name)
-        removed = await self.locks.run_held(name, delete_topic, root, scope, file_name)
-        return DeleteResult(file=file_name, removed_index_lines=removed)
+        who = Attribution("delete", principal=principal, subject=file_name)
+        removed, recorded = await self.locks.run_held(
+            name, self.histories.around, agent_id, scope, who, delete_topic, root, scope, file_name
+        )
+        if recorded is None:
+            return DeleteResult(file=file_name, removed_index_lines=removed)
+        return DeleteResult(
+            file=file_name,
+            removed_index_lines=removed,
+            version=recorded.version,
+            restore_version=recorded.parent,
+        )
 
     def _search(self, agent_id: str, query: str, key: str | None, limit: int) -> SearchResults:
         root = self._root(agent_id)
         if key is not None:
             self._scope(agent_id, key)  # 404 for a Workspace key with no directory
-        return self.searcher.search(root, query, scope=key, limit=limit)
+        return self.searcher.search(agent_id, root, query, scope=key, limit=limit)
 
     async def search(
         self, project: str, agent_id: str, query: str, key: str | None, limit: int

@@ -104,8 +104,14 @@ def print_export(report: ExportReport, console: Console | None = None) -> None:
     table = Table(title=f"Export → {report.output}")
     table.add_column("scope")
     table.add_column("files", justify="right")
+    if report.history:
+        table.add_column("history", justify="right")
     for key, count in report.files.items():
-        table.add_row(key, str(count))
+        cells = [key, str(count)]
+        if report.history:
+            size = report.history.get(key)
+            cells.append("none" if size is None else f"{size} bytes")
+        table.add_row(*cells)
     out.print(table)
     for skipped in report.skipped:
         out.print(f"not archived: {skipped.origin}: {skipped.reason}")

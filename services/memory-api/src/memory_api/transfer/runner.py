@@ -23,6 +23,7 @@ from memory_core.keys import USER_SCOPE, is_temporary_workspace, key_for_real_pa
 from memory_api.errors import BadRequest, NotFound
 from memory_api.store.containment import checked_memory_root, real_path
 from memory_api.store.exclusive import create_new_bytes
+from memory_api.store.history.recorder import ScopeHistories
 from memory_api.store.locks import Locks
 from memory_api.store.scopes import create_scope_dir, read_marker, scope_real_dir
 from memory_api.store.sessions import (
@@ -156,8 +157,10 @@ def run_import(
     locks: Locks,
     dry_run: bool = False,
     advance: Callable[[], None] | None = None,
+    histories: ScopeHistories | None = None,
 ) -> list[ImportReport]:
-    """Import every source scope into its target scope; one report per source scope.
+    """Import every source scope into its target scope; one report per source scope, each
+    import recorded in the scope's history when ``histories`` is given (V-1).
 
     A non-archive target takes exactly one source scope (:class:`BadRequest` otherwise).
     Raises what :func:`~memory_api.transfer.importer.import_scope` raises, ``InvalidId`` for a
@@ -185,6 +188,7 @@ def run_import(
             agent_id=agent_id,
             dry_run=dry_run,
             advance=advance,
+            histories=histories,
         )
         report.notes[:0] = place.notes
         reports.append(report)

@@ -35,11 +35,13 @@ from memory_core.errors import InvalidId
 from memory_core.keys import check_scope_key, check_topic_file_name
 
 from memory_api.store.containment import NotRegularFileError, read_regular
+from memory_api.store.history.bundles import BUNDLE_CAP
 
 __all__ = [
     "ARCHIVE_FORMAT",
     "ARCHIVE_MANIFEST",
     "ARCHIVE_ROOT",
+    "HISTORY_FOLDER",
     "IMPORT_FILE_CAP",
     "Skipped",
     "SourceError",
@@ -60,6 +62,8 @@ ARCHIVE_ROOT = "agent-memory"
 ARCHIVE_MANIFEST = "export.json"
 """``agent-memory/export.json``: format, version, project, agent, time and scopes."""
 ARCHIVE_FORMAT = "agent-memory-export"
+HISTORY_FOLDER = "history"
+"""``agent-memory/history/<key>.bundle``: a scope's history, exported ``--with-history`` (V-3)."""
 ARCHIVE_MAX_MEMBERS = 200_000
 """An archive with more members than this is refused (a guard against a tar bomb)."""
 
@@ -93,7 +97,8 @@ class SourceScope:
 
     ``label`` names it for the report (a folder path or ``archive:<key>``); ``key`` is the
     archived scope key (None for a folder); ``index`` is the decoded ``MEMORY.md`` (None when
-    there is none); ``marker`` the archived ``.workspace`` text (archives only).
+    there is none); ``marker`` the archived ``.workspace`` text and ``history`` the scope's
+    history bundle (archives only).
     """
 
     label: str
@@ -102,6 +107,7 @@ class SourceScope:
     index: str | None = None
     marker: str | None = None
     skipped: list[Skipped] = field(default_factory=list)
+    history: bytes | None = None
 
 
 def stored_bytes(raw: bytes) -> tuple[bytes, str | None]:
@@ -218,6 +224,33 @@ def _member_scope(
     return scope, name
 
 
+def _history_member(
+    archive: tarfile.TarFile,
+    member: tarfile.TarInfo,
+    scopes: dict[str, SourceScope],
+    label: str,
+    loose: list[Skipped],
+) -> bool:
+    """Take ``agent-memory/history/<key>.bundle`` into its scope; False for other members."""
+    parts = PurePosixPath(member.name).parts
+    if len(parts) != 3 or parts[:2] != (ARCHIVE_ROOT, HISTORY_FOLDER):
+        return False
+    origin = f"{label}:{member.name}"
+    key = parts[2].removesuffix(".bundle")
+    try:
+        check_scope_key(key)
+    except InvalidId as error:
+        loose.append(Skipped(origin, f"history of no scope: key {error.reason}"))
+        return True
+    if not member.isreg() or member.size > BUNDLE_CAP:
+        loose.append(Skipped(origin, "not a history bundle the import reads (link, or too big)"))
+        return True
+    handle = archive.extractfile(member)
+    scope = scopes.setdefault(key, SourceScope(label=f"archive:{key}", key=key))
+    scope.history = handle.read(BUNDLE_CAP + 1) if handle is not None else None
+    return True
+
+
 def _add_member(scope: SourceScope, name: str, raw: bytes, origin: str) -> None:
     if name == layout.INDEX_FILE:
         scope.index = _index_text(raw)
@@ -249,6 +282,8 @@ def read_archive(path: Path) -> list[SourceScope]:
                     continue
                 if member.name == f"{ARCHIVE_ROOT}/{ARCHIVE_MANIFEST}" and member.isreg():
                     manifest_seen = _check_manifest(archive, member, path)
+                    continue
+                if _history_member(archive, member, scopes, path.name, loose):
                     continue
                 found = _member_scope(scopes, member, path.name)
                 if isinstance(found, Skipped):
