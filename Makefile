@@ -13,7 +13,7 @@ export MEMORY_API_DATA_DIR ?= $(CURDIR)/.data
 
 PACKAGES := shared/pyproject.toml services/memory-api/pyproject.toml plugins/harness-memory/pyproject.toml
 
-.PHONY: install run test lint typecheck pytest bench bench-hooks bench-wrk bench-quick soak clean vendor-web measure-markdown wheels
+.PHONY: install run test lint typecheck pytest bench bench-hooks bench-wrk bench-quick bench-scale soak clean vendor-web measure-markdown wheels
 
 ## Everything: the packages and the test tools.
 install: $(TEST_STAMP)
@@ -70,6 +70,12 @@ pytest: $(TEST_STAMP)
 bench: $(TEST_STAMP) bench-wrk
 	$(BIN)/python -m bench.perf
 	-$(BIN)/python plugins/harness-memory/bench/hook_cost.py --runs 20
+	$(BIN)/python -m bench.scale
+
+## Issue 30's scale case: one agent with 2,000 Workspaces / 10,000 topic files (a few minutes);
+## `make bench-scale FULL=1` for 20,000 / 100,000 (about an hour on 2 cores; bench/scale.py).
+bench-scale: $(STAMP)
+	$(BIN)/python -m bench.scale $(if $(FULL),--full)
 
 ## H-5: every hook process (Claude Code, Codex, Gemini) against `python -c pass`, median of 20
 ## runs, wall and CPU; exits 1 when one is over 3x (plugins/harness-memory/bench/hook_cost.py).

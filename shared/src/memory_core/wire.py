@@ -319,19 +319,43 @@ class SnippetPart(Wire, frozen=True):
     hit: bool
 
 
+SearchScore = Annotated[
+    float,
+    msgspec.Meta(
+        ge=0,
+        description=(
+            "Relevance, higher is better: BM25 per field (k1 1.2, b 0.75, idf ln(1 + (N - n + "
+            "0.5) / (n + 0.5)) over the agent's N topic files, n holding the term in that field), "
+            "summed with the weights name 10, description 4, body 1, so a match in the name or "
+            "description outranks matches in the body alone. Compares hits of one query over one "
+            "agent's memory; not a probability."
+        ),
+    ),
+]
+MarkedText = Annotated[
+    list[SnippetPart],
+    msgspec.Meta(description="The whole text as parts, the matched words marked `hit`."),
+]
+
+
 class SearchHit(Wire, frozen=True):
     """One topic file found by ``GET …/memory/search`` (S-1).
 
-    ``scope`` and ``file`` address it (A-5); ``name`` and ``description`` as listed; ``score``
-    is its relevance (higher is better, comparable within one answer); ``snippet`` the best
-    matching passage of its name, description or body, likely credentials masked (I-8).
+    ``scope`` and ``file`` address it (A-5); ``name`` and ``description`` as listed, and again
+    as ``name_parts`` / ``description_parts`` with the matched words marked; ``score`` its
+    relevance (:data:`SearchScore`); ``snippet`` a passage of the body around its best matches
+    (the start of the body when only the name or description matched; empty for an empty body).
+    Nothing is repeated: the snippet never shows the description. Likely credentials masked
+    (I-8).
     """
 
     scope: str
     file: str
     name: str
     description: str | None
-    score: float
+    score: SearchScore
+    name_parts: MarkedText
+    description_parts: MarkedText
     snippet: list[SnippetPart]
 
 

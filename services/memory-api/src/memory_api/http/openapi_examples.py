@@ -372,7 +372,8 @@ def _scope_history_examples() -> dict[tuple[str, str], Example]:
 def _search_example() -> Example:
     """S-1: a search for ``pnpm`` and its best hit."""
     return Example(
-        "?q=pnpm: the best hit first, the matched words marked in its snippet",
+        "?q=pnpm: the best hit first, the matched words marked in its name, description and"
+        " body passage",
         wire.SearchResults(
             query="pnpm",
             scope=None,
@@ -383,7 +384,16 @@ def _search_example() -> Example:
                     file=TOPIC,
                     name="prefers-pnpm",
                     description="Use pnpm for every JavaScript package operation",
-                    score=7.25,
+                    score=31.4723,
+                    name_parts=[
+                        wire.SnippetPart(text="prefers-", hit=False),
+                        wire.SnippetPart(text="pnpm", hit=True),
+                    ],
+                    description_parts=[
+                        wire.SnippetPart(text="Use ", hit=False),
+                        wire.SnippetPart(text="pnpm", hit=True),
+                        wire.SnippetPart(text=" for every JavaScript package operation", hit=False),
+                    ],
                     snippet=[
                         wire.SnippetPart(text="Use `", hit=False),
                         wire.SnippetPart(text="pnpm", hit=True),

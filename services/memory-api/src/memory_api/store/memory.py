@@ -97,7 +97,7 @@ class MemoryStore:
         self.files = ScopeFiles()
         parse_cache = cache if cache is not None else TopicCache()
         self.answers = ScopeAnswers(parse_cache, self.files)
-        self.searcher = MemorySearch(parse_cache)
+        self.searcher = MemorySearch(self.app_data_dir)
 
     # --- helpers (blocking ones run in worker threads) ---------------------------------------
 
@@ -245,7 +245,7 @@ class MemoryStore:
         root = self._root(agent_id)
         if key is not None:
             self._scope(agent_id, key)  # 404 for a Workspace key with no directory
-        return self.searcher.search(root, query, scope=key, limit=limit)
+        return self.searcher.search(agent_id, root, query, scope=key, limit=limit)
 
     async def search(
         self, project: str, agent_id: str, query: str, key: str | None, limit: int
