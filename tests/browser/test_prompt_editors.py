@@ -105,3 +105,24 @@ def test_w2_saving_one_setting_keeps_unsaved_text_in_the_other_editors(
 
     expect(page.locator("#memory-prompt textarea")).to_have_value(draft)
     assert service.config()["memory"]["promptIsDefault"] is True
+
+
+def test_w2_the_prompt_tab_says_which_harnesses_use_the_template(
+    page: Page, service: Service, shot: Shot
+) -> None:
+    """The template never reaches Claude Code, Codex CLI or Gemini CLI (their hooks add only
+    the memory: tests/plugin/test_w2_template_reach.py); the tab says so, and no longer calls
+    it "the agent's system prompt" as if every harness used it."""
+    page.goto(PROMPT_TAB)
+    editor = page.locator("#template-editor")
+    note = editor.locator("#template-reach")
+    expect(note).to_be_visible()
+    expect(note).to_contain_text("Used as the system prompt by harnesses that take it from")
+    expect(note).to_contain_text("Not by Claude Code, Codex CLI or Gemini CLI.")
+    expect(note).to_contain_text("without {{MEMORY}} they get no memory either")
+    expect(editor).not_to_contain_text("The agent's system prompt.")
+    editor.locator("textarea").fill("You are terse.\n\n{{MEMORY}}\n")
+    editor.get_by_role("button", name="Save").click()
+    expect(confirm_dialog(page)).to_contain_text("Claude Code, Codex CLI and Gemini CLI keep")
+    shot(page, "w2-prompt-tab-template-reach")
+    confirm_dialog(page).get_by_role("button", name="Cancel").click()

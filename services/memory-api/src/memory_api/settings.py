@@ -17,6 +17,9 @@ Only :meth:`Settings.from_env` looks at the environment; everything else receive
 ``MEMORY_API_CHAT_URL``    chat address with ``{draftId}``, ``{project}``, ``{agent}`` (W-4)
 ``MEMORY_API_DRAFT_TTL``   seconds a draft is kept (default 3600, A-12)
 ``MEMORY_API_MAX_BODY``    largest request body in bytes (default 1 MiB)
+``MEMORY_API_URL``         for the CLI: the running service its ``agent`` commands go through
+                           (default ``http://MEMORY_API_HOST:MEMORY_API_PORT`` when one answers)
+``MEMORY_API_TOKEN``       for the CLI: the bearer token it sends to that service (A-10)
 ``MEMORY_API_HISTORY``     ``on`` (default) keeps every change as a version (V-1), ``off`` none
 ``MEMORY_API_HISTORY_MAX_AGE_DAYS``  retention: versions older than this are squashed by
                            ``memory-api history prune`` (default 365; 0: no age limit, V-3)
@@ -70,6 +73,13 @@ class Settings:
     chat_url: str | None = None
     draft_ttl: float = DEFAULT_DRAFT_TTL
     max_body: int = DEFAULT_MAX_BODY
+    data_dir_named: bool = True
+    """Whether ``data_dir`` was named (``MEMORY_API_DATA_DIR``) rather than the default; the
+    CLI writes into a default data dir only when told to (:mod:`memory_api.command_place`)."""
+    service_url: str | None = None
+    """``MEMORY_API_URL``: the running service the CLI's ``agent`` commands go through."""
+    service_token: str | None = None
+    """``MEMORY_API_TOKEN``: the bearer token the CLI sends to that service."""
     history: bool = True
     """Whether every change to memory is kept as a version (V-1)."""
     history_max_age_days: int = DEFAULT_HISTORY_MAX_AGE_DAYS
@@ -92,6 +102,9 @@ class Settings:
             chat_url=_chat_url(env.get("MEMORY_API_CHAT_URL", "")),
             draft_ttl=float(_int(env, "MEMORY_API_DRAFT_TTL", int(DEFAULT_DRAFT_TTL), low=1)),
             max_body=_int(env, "MEMORY_API_MAX_BODY", DEFAULT_MAX_BODY, low=1024),
+            data_dir_named=bool(data_dir),
+            service_url=_service_url(env.get("MEMORY_API_URL", "")),
+            service_token=env.get("MEMORY_API_TOKEN", "").strip() or None,
             history=_switch(env, "MEMORY_API_HISTORY"),
             history_max_age_days=_int(
                 env, "MEMORY_API_HISTORY_MAX_AGE_DAYS", DEFAULT_HISTORY_MAX_AGE_DAYS, low=0
@@ -196,6 +209,15 @@ def _log_level(raw: str) -> str:
     value = raw.strip().upper() or "INFO"
     if value not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
         raise SettingsError(f"MEMORY_API_LOG_LEVEL must be a logging level name, got {raw!r}")
+    return value
+
+
+def _service_url(raw: str) -> str | None:
+    value = raw.strip().rstrip("/")
+    if not value:
+        return None
+    if not value.startswith(("http://", "https://")):
+        raise SettingsError(f"MEMORY_API_URL must be an http(s) URL, got {raw!r}")
     return value
 
 

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 
+from memory_core.wire import AgentSummary
+
+from memory_api.store.agents import AgentStore
 from memory_api.store.containment import OutsideMemoryRoot, checked_memory_root
 from memory_api.store.scopes import list_scopes, scan_topics
 
-__all__ = ["count_topics"]
+__all__ = ["agent_summaries", "count_topics"]
 
 logger = logging.getLogger(__name__)
 
@@ -29,3 +33,25 @@ def count_topics(data_dir: Path, agent_id: str) -> int:
     except OSError as error:  # one unreadable memory root must not break the agents list
         logger.warning("cannot count the memories of agent %s: %s", agent_id, error)
         return 0
+
+
+async def agent_summaries(store: AgentStore, project: str | None) -> list[AgentSummary]:
+    """Return the agents of ``project`` (``None``: of every project) with their memory counts.
+
+    Sorted like :meth:`AgentStore.list`; a count is the agent's topic files over every scope
+    (A-1, W-1). Raises ``InvalidId`` for a malformed project id.
+    """
+    records = await store.list(project)
+    counts = await asyncio.to_thread(
+        lambda: [count_topics(store.data_dir, record.id) for record in records]
+    )
+    return [
+        AgentSummary(
+            id=record.id,
+            project=record.project,
+            name=record.name,
+            memory_enabled=record.memory.enabled,
+            memory_count=count,
+        )
+        for record, count in zip(records, counts, strict=True)
+    ]

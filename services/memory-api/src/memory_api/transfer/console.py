@@ -4,6 +4,10 @@ Rendered with ``rich``. The progress bar goes to stderr and only for more than
 :data:`PROGRESS_MIN_FILES` files (rich draws it only on a terminal); the summary goes to stdout
 so it can be piped: one table of counts per scope, then every file that was renamed or
 transcoded, every skipped entry with its reason, and the index lines merged.
+
+Paths (the archive written, the folders imported from) are printed on lines of their own that
+rich never wraps, not as a table's title or caption: those are wrapped to the table's width, and
+a long path came out broken over several lines even on a 200-column terminal.
 """
 
 from __future__ import annotations
@@ -55,7 +59,7 @@ def _summary(reports: list[ImportReport]) -> Table:
     table = Table(
         title="Import (dry run: nothing written)" if dry else "Import",
         caption="same: already there; earlier: kept under a new name by an earlier import; "
-        "index+: index lines added. From: " + ", ".join(r.label for r in reports),
+        "index+: index lines added",
     )
     table.add_column("scope", overflow="fold")
     for header in _HEADERS:
@@ -93,6 +97,8 @@ def print_import(reports: list[ImportReport], console: Console | None = None) ->
         details = _details(report)
         if details is not None:
             out.print(details)
+    for report in reports:
+        out.print(f"From: {report.label}", soft_wrap=True)
     out.print(_summary(reports))
     if all(not report.changed for report in reports):
         out.print("Nothing to change: everything offered is already there.")
@@ -101,7 +107,8 @@ def print_import(reports: list[ImportReport], console: Console | None = None) ->
 def print_export(report: ExportReport, console: Console | None = None) -> None:
     """Print the scopes and file counts written to the archive, and what was left out."""
     out = console or Console(highlight=False)
-    table = Table(title=f"Export → {report.output}")
+    out.print(f"Export → {report.output}", soft_wrap=True)
+    table = Table()
     table.add_column("scope")
     table.add_column("files", justify="right")
     if report.history:
