@@ -66,6 +66,7 @@ __all__ = [
     "lint_links",
     "lint_scope",
     "lint_topic",
+    "lint_topic_in_scope",
     "lint_topics",
     "mask_secret_lines",
     "mask_secrets",
@@ -573,6 +574,50 @@ def lint_scope(
             # past the scanned part of an over-large index any file may be linked: no claim
             findings.extend(_unindexed(topic_files, linked))
     findings.extend(lint_topics(topics, topic_files))
+    return findings
+
+
+def lint_topic_in_scope(
+    topic: ParsedTopic,
+    topic_files: Collection[str],
+    index_text: str | None,
+    *,
+    scope_topics: Callable[[], Sequence[ParsedTopic]],
+    own: Sequence[Finding] | None = None,
+    partial: IndexRead | None = None,
+    facts: IndexFacts | None = None,
+) -> list[Finding]:
+    """The findings :func:`lint_scope` gives about ``topic.file``, in its order, at the cost of
+    this one file (T-5, T-5a, T-5b).
+
+    ``topic_files`` lists every topic file of the scope (this one included), ``index_text``,
+    ``partial`` and ``facts`` are the scope's index as :func:`lint_scope` takes them; ``own`` is
+    :func:`lint_topic` of ``topic`` when the caller keeps it. ``scope_topics`` gives every
+    parsed topic of the scope; it is called only when the others decide a finding about this
+    file: a naming finding in a scope whose file names all follow one convention (it may fold
+    into ``naming-convention``), a ``missing-description`` of a file without frontmatter (it
+    may fold into ``no-frontmatter``), or a ``[[link]]`` that names no file's stem (it may name
+    a topic's frontmatter ``name``).
+    """
+    file = topic.file
+    findings = _wrong_case_indexes([file])
+    if index_text is not None and (partial is None or partial.exact):
+        facts = facts if facts is not None else index_facts(index_text)
+        findings.extend(_unindexed([file], _links(facts, partial)))
+    own = list(own) if own is not None else lint_topic(topic)
+    folded: frozenset[str] = frozenset()
+    codes = {finding.code for finding in own}
+    may_fold = (
+        codes & _NAMING_CODES
+        and _file_convention([name.removesuffix(".md") for name in topic_files]) is not None
+    ) or (codes & _DESCRIPTION_CODES and _without_frontmatter(topic))
+    if may_fold:
+        folded = _conventions(scope_topics())[1]
+    if topic.links and lint_links([topic], topic_files):
+        # named by no stem: a topic's frontmatter name may still be it
+        links = lint_links(scope_topics(), topic_files)
+        findings.extend(finding for finding in links if finding.file == file)
+    findings.extend(f for f in own if f.code not in folded)
     return findings
 
 

@@ -106,6 +106,8 @@ def extract_links(body: str) -> list[str]:
     >>> extract_links("See [[a]], [[b|B]] and [[a#why]]; `[[not]]`.")
     ['a', 'b']
     """
+    if "[[" not in body:
+        return []  # most bodies: no line need be split, fenced or blanked
     seen: dict[str, None] = {}
     for line in _prose_lines(body):
         for match in _WIKI_LINK_RE.finditer(line):

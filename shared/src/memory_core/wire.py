@@ -179,12 +179,32 @@ class ScopeSummary(Wire, frozen=True):
     history_bytes: int = 0
 
 
+class OverviewTotals(Wire, frozen=True):
+    """What the whole memory holds, counted from folder listings alone, no index read (A-3).
+
+    ``scopes``: every scope (the user scope and each Workspace's); ``files``: their topic files
+    (A-5, as each listing counts them); ``matching``: the scopes a group search (``q``) matches,
+    or every scope without one. Lint is counted per scope shown, not in these totals.
+    """
+
+    scopes: int
+    files: int
+    matching: int
+
+
 class MemoryOverview(Wire, frozen=True):
-    """Answer of ``GET …/memory`` (A-3): user scope first, then Workspaces, newest first."""
+    """Answer of ``GET …/memory`` (A-3): one page of scopes, the user scope first, then the
+    Workspaces by newest activity.
+
+    ``totals`` counts every scope; ``next_cursor`` asks for the page after this one (the
+    ``cursor`` query parameter), None when this page is the last.
+    """
 
     enabled: bool
     template_has_memory: bool
     scopes: list[ScopeSummary]
+    totals: OverviewTotals
+    next_cursor: str | None = None
 
 
 class PlaceholderResult(Wire, frozen=True):

@@ -164,10 +164,18 @@ def _memory_examples() -> dict[tuple[str, str], Example]:
     ]
     return {
         ("GET", memory): Example(
-            "The switch, the template hint and every scope, user first",
+            "The first page of two (?limit=2): the user scope, then the newest Workspace; "
+            "nextCursor asks for the next page",
             wire.MemoryOverview(
-                enabled=True, template_has_memory=True, scopes=[user_scope, workspace_scope]
+                enabled=True,
+                template_has_memory=True,
+                scopes=[user_scope, workspace_scope],
+                totals=wire.OverviewTotals(scopes=214, files=1380, matching=214),
+                next_cursor=f"1764626719000000000.{WORKSPACE_KEY}",
             ),
+        ),
+        ("GET", f"{memory}/scopes/{{key}}"): Example(
+            "A Workspace scope's overview entry", workspace_scope
         ),
         ("POST", f"{memory}/template-placeholder"): Example(
             "The template already held {{MEMORY}}: nothing changed",

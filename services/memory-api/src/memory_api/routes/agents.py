@@ -6,7 +6,7 @@ import msgspec
 from aiohttp import web
 from memory_core.wire import AgentCreate, AgentList
 
-from memory_api.appkeys import get_agent_store
+from memory_api.appkeys import get_agent_store, get_memory_store
 from memory_api.http.jsonio import json_response, read_json
 from memory_api.routes.config import config_response
 from memory_api.store.counts import agent_summaries
@@ -21,7 +21,8 @@ _create_decoder = msgspec.json.Decoder(AgentCreate)
 async def list_agents(request: web.Request) -> web.Response:
     """List the project's agents, sorted by id, each with its memory count (topic files)."""
     store = get_agent_store(request.app)
-    agents = await agent_summaries(store, request.match_info["project"])
+    folders = get_memory_store(request.app).folders
+    agents = await agent_summaries(store, request.match_info["project"], folders)
     return json_response(AgentList(agents=agents))
 
 
