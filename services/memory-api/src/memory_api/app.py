@@ -135,7 +135,7 @@ def create_app(settings: Settings) -> web.Application:
         [
             metrics_middleware(metrics),
             problem_middleware,
-            auth_middleware(stores.tokens, settings.host),
+            auth_middleware(stores.tokens, settings.host, settings.allowed_hosts),
         ]
     )
 

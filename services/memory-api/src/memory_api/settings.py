@@ -18,6 +18,9 @@ Only :meth:`Settings.from_env` looks at the environment; everything else receive
 ``MEMORY_API_DRAFT_TTL``   seconds a draft is kept (default 3600, A-12)
 ``MEMORY_API_MAX_BODY``    largest request body in bytes (default 1 MiB)
 ``MEMORY_API_WORKERS``     service processes sharing the port (default: the CPUs usable, Q-4)
+``MEMORY_API_ALLOWED_HOSTS`` host names, comma-separated, that a service *without tokens*
+                           answers besides loopback names (``localhost``, ``127.0.0.1``,
+                           ``[::1]``): e.g. a name in ``/etc/hosts`` for this machine (A-10a)
 =========================  ====================================================================
 
 A malformed value raises :class:`SettingsError` naming the variable.
@@ -26,6 +29,7 @@ A malformed value raises :class:`SettingsError` naming the variable.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -67,6 +71,8 @@ class Settings:
     max_body: int = DEFAULT_MAX_BODY
     workers: int | None = None
     """Processes serving the port; None means one per usable CPU (:func:`default_workers`)."""
+    allowed_hosts: tuple[str, ...] = ()
+    """Host names (lower-case, no port) a token-less service answers besides loopback ones."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -84,6 +90,7 @@ class Settings:
             draft_ttl=float(_int(env, "MEMORY_API_DRAFT_TTL", int(DEFAULT_DRAFT_TTL), low=1)),
             max_body=_int(env, "MEMORY_API_MAX_BODY", DEFAULT_MAX_BODY, low=1024),
             workers=_int(env, "MEMORY_API_WORKERS", 0, low=1, high=MAX_WORKERS) or None,
+            allowed_hosts=_allowed_hosts(env.get("MEMORY_API_ALLOWED_HOSTS", "")),
         )
 
     @property
@@ -169,6 +176,24 @@ def _tokens(raw: str, source: str) -> tuple[TokenEntry, ...]:
             raise SettingsError(f"{source}: {error}") from None
         entries.append(TokenEntry(name=name, sha256=hash_secret(secret), projects=projects))
     return tuple(entries)
+
+
+_HOST_NAME_RE = re.compile(r"[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*")
+
+
+def _allowed_hosts(raw: str) -> tuple[str, ...]:
+    """The names of ``MEMORY_API_ALLOWED_HOSTS``: lower-cased, final dot dropped, no port."""
+    names: list[str] = []
+    for part in (part.strip().lower().rstrip(".") for part in raw.split(",")):
+        if not part:
+            continue
+        if len(part) > 253 or _HOST_NAME_RE.fullmatch(part) is None:
+            raise SettingsError(
+                f"MEMORY_API_ALLOWED_HOSTS: {part!r} is not a host name (letters, digits, "
+                "hyphens and dots; no port, no scheme)"
+            )
+        names.append(part)
+    return tuple(dict.fromkeys(names))
 
 
 def _log_format(raw: str) -> LogFormat:
