@@ -25,6 +25,7 @@ from memory_api.app import create_app
 from memory_api.settings import Settings
 from memory_api.store import pruning
 from memory_core import file_edit, layout
+from memory_core.swap import read_when_idle
 from pytest_aiohttp import AiohttpClient
 
 from tests.api.conftest import AgentHome, Client, expect_problem, file_url, memory_url, ok_json
@@ -180,7 +181,7 @@ async def test_delete_keeps_index_line_an_index_that_cannot_be_read_is_503(
 ) -> None:
     """EACCES at the read (root reads past permission bits, so it is injected where it would
     be met); a symlink loop below is the kernel's own refusal."""
-    original = file_edit.read_when_idle
+    original = read_when_idle
 
     def refusing(path: Path, *args: Any, **kwargs: Any) -> Any:
         if path.name == layout.INDEX_FILE:
