@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from memory_core.injection import INDEX_PLACEHOLDER, USER_INDEX_PLACEHOLDER
+from memory_core.injection import INDEX_PLACEHOLDER, USER_INDEX_PLACEHOLDER, placeholder_problem
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
 from memory_core.template import KEY_PLACEHOLDER, MEMORY_PLACEHOLDER
 
@@ -24,6 +24,7 @@ def test_i6_exactly_one_placeholder_each_and_it_comes_last(prompt: str, placehol
     assert prompt.rstrip().endswith(placeholder)
     assert MEMORY_PLACEHOLDER not in prompt
     assert KEY_PLACEHOLDER not in prompt
+    assert placeholder_problem(prompt, placeholder) is None  # I-1: a default is always savable
 
 
 @pytest.mark.parametrize("prompt", [DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT])

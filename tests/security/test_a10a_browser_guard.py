@@ -100,7 +100,7 @@ async def test_a10a_a_token_less_api_refuses_changes_from_another_origin(
     response = await client.post(AGENTS, json=hostile, headers=headers)
     await expect_problem(response, 403, "(Origin rule)")
     assert not (agent.data_dir / "agents" / "mole").exists()
-    placeholder = f"/api/projects/acme/agents/{agent.id}/memory/placeholder"
+    placeholder = f"/api/projects/acme/agents/{agent.id}/memory/template-placeholder"
     await expect_problem(await client.post(placeholder, headers=headers), 403, "(Origin rule)")
     # A page of another origin may load what it cannot read (no CORS): GETs pass the rule.
     await ok_json(await client.get(AGENTS, headers=headers))

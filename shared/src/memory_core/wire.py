@@ -25,6 +25,7 @@ from memory_core.rules import AGENT_NAME_RULE, DRAFT_PROMPT_RULE, WORKSPACE_PATH
 ScopeKind = Literal["user", "workspace"]
 WorkspaceKind = Literal["persistent", "temporary", "off"]
 CapFired = Literal["none", "lines", "chars"]
+IndexPlacement = Literal["placeholder", "after-prompt"]
 SectionKind = Literal["prompt", "index", "note"]
 
 TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
@@ -275,6 +276,10 @@ class ScopeManifest(Wire, frozen=True):
     cap_fired: CapFired
     headroom_lines: int
     headroom_chars: int
+    placement: IndexPlacement = "placeholder"
+    """Where the kept lines stand in the text (I-1): ``"placeholder"``, where the prompt's index
+    placeholder stood (its first one); ``"after-prompt"``, after a prompt that holds none (one
+    stored before the placeholder rule, or edited by hand)."""
 
 
 class IndexLine(Wire, frozen=True):
