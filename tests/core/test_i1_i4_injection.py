@@ -18,9 +18,9 @@ from memory_core.injection import (
     cap_indexes,
     empty_note,
     placed_manifests,
-    placeholder_problem,
 )
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
+from memory_core.rules import MEMORY_PROMPT_RULE, WORKSPACE_PROMPT_RULE, placeholder_problem
 
 KEY = "my-app-a81f32c4"
 
@@ -277,6 +277,9 @@ def test_i1_a_prompt_holds_its_placeholder_exactly_once_as_written(
     prompt: str, placeholder: str, reason: str | None
 ) -> None:
     assert placeholder_problem(prompt, placeholder) == reason
+    rule = MEMORY_PROMPT_RULE if placeholder == USER_INDEX_PLACEHOLDER else WORKSPACE_PROMPT_RULE
+    assert rule.accepts(prompt) is (reason is None)  # the pattern decides; the reason words it
+    assert rule.problem(prompt) == reason
 
 
 def test_i1_manifests_say_where_each_index_went() -> None:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from memory_core.injection import INDEX_PLACEHOLDER, USER_INDEX_PLACEHOLDER, placeholder_problem
+from memory_core.injection import INDEX_PLACEHOLDER, USER_INDEX_PLACEHOLDER
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
+from memory_core.rules import placeholder_problem
 from memory_core.template import KEY_PLACEHOLDER, MEMORY_PLACEHOLDER
 
 PLACEHOLDER_RE = re.compile(r"\{\{[A-Z_]+\}\}")

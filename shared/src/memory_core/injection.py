@@ -20,18 +20,17 @@ The rules (I-1, I-3, I-4, I-8):
 
 Where an index goes (I-1): at its prompt's placeholder (``{{MEMORY_USER_INDEX}}`` in the memory
 prompt, ``{{MEMORY_INDEX}}`` in the Workspace prompt). A prompt is saved only when it holds its
-placeholder exactly once, as written, and no other spelling of either
-(:func:`placeholder_problem`). One stored before that rule or edited by hand still gets its index
-exactly once: at the first placeholder (further ones are dropped), or, with none, after the
-prompt; the manifest's ``placement`` says which (:func:`placed_manifests`), so it never counts
-lines as kept that are not in the text.
+placeholder exactly once, as written, and no other spelling of either (``MEMORY_PROMPT_RULE``
+and ``WORKSPACE_PROMPT_RULE`` of :mod:`memory_core.rules`). One stored before that rule or edited
+by hand still gets its index exactly once: at the first placeholder (further ones are dropped),
+or, with none, after the prompt; the manifest's ``placement`` says which
+(:func:`placed_manifests`), so it never counts lines as kept that are not in the text.
 """
 
 from __future__ import annotations
 
 import bisect
 import itertools
-import re
 from collections.abc import Sequence
 
 import msgspec
@@ -39,6 +38,7 @@ import msgspec
 from memory_core.cap_notes import CHAR_CAP, LINE_CAP, Unread, empty_note, truncation_note
 from memory_core.credentials import mask_secret_lines
 from memory_core.keys import USER_SCOPE
+from memory_core.rules import INDEX_PLACEHOLDER, USER_INDEX_PLACEHOLDER
 from memory_core.wire import CapFired, IndexPlacement, MemorySection, ScopeManifest
 
 __all__ = [
@@ -53,55 +53,9 @@ __all__ = [
     "empty_note",
     "memory_sections",
     "placed_manifests",
-    "placeholder_problem",
     "prepare_index",
     "truncation_note",
 ]
-
-USER_INDEX_PLACEHOLDER = "{{MEMORY_USER_INDEX}}"
-INDEX_PLACEHOLDER = "{{MEMORY_INDEX}}"
-_PLACEHOLDER_OWNERS = {
-    USER_INDEX_PLACEHOLDER: "the memory prompt's",
-    INDEX_PLACEHOLDER: "the Workspace prompt's",
-}
-_PLACEHOLDER_LOOKALIKE_RE = re.compile(
-    r"\{{1,3}\s*memory[\s_-]*(?:user[\s_-]*)?index\s*\}{1,3}", re.IGNORECASE
-)
-"""Anything written to be an index placeholder: any case, spaces, one to three braces."""
-
-
-def placeholder_problem(prompt: str, placeholder: str) -> str | None:
-    """Why ``prompt`` may not be saved as the prompt of ``placeholder``'s index; None: it may (I-1).
-
-    A memory prompt must hold its placeholder exactly once, as written, and nothing else that was
-    meant as an index placeholder (another case, spaces, the other prompt's): the index replaces
-    only the exact text, so any other spelling would reach the model as written, and a second
-    copy would inject the index twice. The reason names what was found, e.g. ``it holds
-    '{{ MEMORY_USER_INDEX }}' instead``.
-
-    >>> placeholder_problem("# Memory\\n{{MEMORY_USER_INDEX}}\\n", USER_INDEX_PLACEHOLDER) is None
-    True
-    >>> placeholder_problem("# Memory\\n{{MEMORY_INDEX}}\\n", USER_INDEX_PLACEHOLDER)
-    "it holds '{{MEMORY_INDEX}}' (the Workspace prompt's) instead"
-    """
-    count = prompt.count(placeholder)
-    others = [
-        found
-        for found in dict.fromkeys(m.group(0) for m in _PLACEHOLDER_LOOKALIKE_RE.finditer(prompt))
-        if found != placeholder
-    ]
-    if count == 1 and not others:
-        return None
-    named = ", ".join(
-        repr(found) + (f" ({_PLACEHOLDER_OWNERS[found]})" if found in _PLACEHOLDER_OWNERS else "")
-        for found in others
-    )
-    if count == 0:
-        return f"it holds {named} instead" if others else "it holds none"
-    if count > 1:
-        twice = f"it holds it {count} times (the index would be injected {count} times)"
-        return f"{twice}, and {named} besides" if others else twice
-    return f"it also holds {named}, which would reach the model as written"
 
 
 class CappedIndex(msgspec.Struct, frozen=True):
@@ -337,7 +291,7 @@ def _prompt_sections(prompt: str, placeholder: str, index: CappedIndex) -> list[
     """One prompt with its index in place, as sections, stripped of outer line ends.
 
     The index goes exactly once: at the first placeholder (further ones are dropped), or, when
-    the prompt holds none (stored before the rule of :func:`placeholder_problem`, or edited by
+    the prompt holds none (stored before the rule of ``MEMORY_PROMPT_RULE``, or edited by
     hand), after the prompt and a blank line.
     """
     pieces = prompt.split(placeholder)

@@ -20,7 +20,13 @@ from typing import Annotated, Literal
 import msgspec
 
 from memory_core.keys import ID_RULE
-from memory_core.rules import AGENT_NAME_RULE, DRAFT_PROMPT_RULE, WORKSPACE_PATH_RULE
+from memory_core.rules import (
+    AGENT_NAME_RULE,
+    DRAFT_PROMPT_RULE,
+    MEMORY_PROMPT_RULE,
+    WORKSPACE_PATH_RULE,
+    WORKSPACE_PROMPT_RULE,
+)
 
 ScopeKind = Literal["user", "workspace"]
 WorkspaceKind = Literal["persistent", "temporary", "off"]
@@ -35,6 +41,8 @@ AgentId = Annotated[str, ID_RULE.meta("The agent's id (K-7):")]
 AgentName = Annotated[str, AGENT_NAME_RULE.meta("The display name:")]
 WorkspacePath = Annotated[str, WORKSPACE_PATH_RULE.meta("The Workspace path the harness sees:")]
 DraftPrompt = Annotated[str, DRAFT_PROMPT_RULE.meta("The chat prompt:")]
+MemoryPrompt = Annotated[str, MEMORY_PROMPT_RULE.meta("The memory prompt (I-1):")]
+WorkspacePrompt = Annotated[str, WORKSPACE_PROMPT_RULE.meta("The Workspace memory prompt (I-1):")]
 
 
 def utc_timestamp(moment: datetime | float) -> str:
@@ -135,11 +143,12 @@ class AgentConfig(Wire, frozen=True):
 
 
 class MemoryPatch(Wire, frozen=True):
-    """The ``memory`` part of a config PATCH. ``None`` for a prompt restores the default."""
+    """The ``memory`` part of a config PATCH. ``None`` for a prompt restores the default; a
+    prompt must hold its index placeholder exactly once (I-1, 422 otherwise)."""
 
     enabled: bool | msgspec.UnsetType = msgspec.UNSET
-    prompt: str | msgspec.UnsetType | None = msgspec.UNSET
-    workspace_prompt: str | msgspec.UnsetType | None = msgspec.UNSET
+    prompt: MemoryPrompt | msgspec.UnsetType | None = msgspec.UNSET
+    workspace_prompt: WorkspacePrompt | msgspec.UnsetType | None = msgspec.UNSET
 
 
 class ConfigPatch(Wire, frozen=True):

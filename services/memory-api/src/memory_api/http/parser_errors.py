@@ -45,8 +45,7 @@ _DETAILS: tuple[tuple[type[BaseException], str], ...] = (
     (http_exceptions.InvalidURLError, "the request target is not a valid URL path"),
     (
         http_exceptions.PayloadEncodingError,
-        "the request body's framing (Content-Length, Transfer-Encoding or its coding) is "
-        "not valid",
+        "the request body's framing (Content-Length, Transfer-Encoding or its coding) is not valid",
     ),
     (http_exceptions.BadHttpMessage, "the request is not valid HTTP/1.1: it could not be parsed"),
 )

@@ -30,11 +30,10 @@ import msgspec
 from memory_core.atomic import atomic_write_bytes
 from memory_core.errors import InvalidId
 from memory_core.file_edit import edit_file
-from memory_core.injection import INDEX_PLACEHOLDER, USER_INDEX_PLACEHOLDER, placeholder_problem
 from memory_core.keys import USER_SCOPE, check_agent_id, check_project_id
 from memory_core.layout import AGENTS_DIR, agent_dir, scope_dir, workspaces_dir
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
-from memory_core.rules import AGENT_NAME_RULE, WHITESPACE
+from memory_core.rules import AGENT_NAME_RULE, MEMORY_PROMPT_RULE, WHITESPACE, WORKSPACE_PROMPT_RULE
 from memory_core.wire import AgentCreate, ConfigPatch
 
 from memory_api.defaults import default_template
@@ -175,25 +174,20 @@ def _encode(record: AgentRecord) -> bytes:
     return _encoder.encode(data) + b"\n"
 
 
-_PROMPT_FIELDS = (
-    ("prompt", "memory.prompt", USER_INDEX_PLACEHOLDER, "user"),
-    ("workspace_prompt", "memory.workspacePrompt", INDEX_PLACEHOLDER, "Workspace"),
+_PROMPT_RULES = (
+    ("prompt", "memory.prompt", MEMORY_PROMPT_RULE),
+    ("workspace_prompt", "memory.workspacePrompt", WORKSPACE_PROMPT_RULE),
 )
 
 
 def _check_prompts(changes: dict[str, Any]) -> None:
     """Refuse a memory prompt that would not carry its index exactly once (I-1): 422 naming the
-    placeholder it needs and what it holds instead. ``None`` (the default) always passes."""
-    for field, name, placeholder, scope in _PROMPT_FIELDS:
+    placeholder it needs and what it holds instead. ``None`` (the default) always passes.
+    Blocking for a long prompt (a linear scan, about a second for 1 MiB): run in a thread."""
+    for field, name, rule in _PROMPT_RULES:
         value = changes.get(field)
-        if not isinstance(value, str):
-            continue
-        reason = placeholder_problem(value, placeholder)
-        if reason is not None:
-            raise Unprocessable(
-                f"{name} must hold {placeholder} exactly once, as written, where the {scope} "
-                f"index goes; {reason}. Nothing was saved"
-            )
+        if isinstance(value, str) and not rule.accepts(value):
+            raise Unprocessable(f"{name} {rule.summary}; {rule.problem(value)}. Nothing was saved")
 
 
 def _check_name(name: str) -> str:
@@ -408,7 +402,8 @@ class AgentStore:
                 )
                 if not isinstance(value, msgspec.UnsetType)
             }
-            _check_prompts(changes)
+            if any(isinstance(changes.get(field), str) for field, _, _ in _PROMPT_RULES):
+                await asyncio.to_thread(_check_prompts, changes)
         template = None if isinstance(patch.template, msgspec.UnsetType) else patch.template
         return await self.locks.run_held(
             lock_name("agent", agent_id),
