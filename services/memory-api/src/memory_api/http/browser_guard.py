@@ -50,6 +50,7 @@ def _shown(value: str) -> str:
     return repr(value if len(value) <= _SHOWN else value[:_SHOWN] + "…")
 
 
+@functools.lru_cache(maxsize=256)
 def host_name(host: str) -> str | None:
     """The name in a ``Host`` header value, lower-cased, without port, brackets or final dot;
     None when it is not ``name``, ``name:port``, ``[v6]`` or ``[v6]:port``.

@@ -183,7 +183,7 @@ _PROMPT_RULES = (
 def _check_prompts(changes: dict[str, Any]) -> None:
     """Refuse a memory prompt that would not carry its index exactly once (I-1): 422 naming the
     placeholder it needs and what it holds instead. ``None`` (the default) always passes.
-    Blocking for a long prompt (a linear scan, about a second for 1 MiB): run in a thread."""
+    Blocking for a long prompt (a linear scan, under a second for 1 MiB): run in a thread."""
     for field, name, rule in _PROMPT_RULES:
         value = changes.get(field)
         if isinstance(value, str) and not rule.accepts(value):
@@ -471,11 +471,10 @@ class AgentStore:
 
         The read, ``fn`` and the replacement happen in one thread while holding the cross-process
         lock (``Locks.run_held``), so ten concurrent idempotent inserts (A-4, Q-2a) change the
-        file once; someone editing
-        ``agent.json`` by hand meanwhile loses nothing (:meth:`_edit_template`). Returns ``fn``'s
-        result. Raises ``InvalidId`` and :class:`NotFound` like :meth:`get`,
-        :class:`UnreadableAgent` for a corrupt file and ``FileKeptChanging`` (409) when the file
-        would not settle.
+        file once; someone editing ``agent.json`` by hand meanwhile loses nothing
+        (:meth:`_edit_template`). Returns ``fn``'s result. Raises ``InvalidId`` and
+        :class:`NotFound` like :meth:`get`, :class:`UnreadableAgent` for a corrupt file and
+        ``FileKeptChanging`` (409) when the file would not settle.
         """
         check_project_id(project)
         check_agent_id(agent_id)

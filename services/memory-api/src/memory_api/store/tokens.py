@@ -103,6 +103,7 @@ class TokenStore:
         self._dir = data_dir / TOKENS_DIR
         self._dir_name = os.fspath(self._dir)
         self._env = env_tokens
+        self._env_only = KnownTokens(env_tokens)
         self._cache: StatCache[str, _Read] = StatCache(max_entries=TOKEN_FILES_CACHED)
         self._cheap = False
         self._listed: tuple[FileKey, tuple[str, ...]] | None = None
@@ -132,6 +133,10 @@ class TokenStore:
         paths, listed, folder_problem = self._token_paths()
         if listed:  # the folder was listed anew: forget the files it no longer holds
             self._cache.keep_only(paths)
+        if not paths and folder_problem is None:  # the usual open service: nothing to build
+            self._cheap = True
+            self._report(self._env_only)
+            return self._env_only
         found: list[TokenEntry] = []
         problems: dict[str, str] = {}  # file name -> why it cannot be read
         misses = 0
