@@ -269,7 +269,7 @@ class Finding(Wire, frozen=True):
     message: str
 
 
-class ScopeManifest(Wire, frozen=True):
+class ScopeManifest(Wire, frozen=True, omit_defaults=True):
     """What the injection did with one scope's index (A-9, I-4).
 
     ``lines_total`` counts the index's lines; ``lines_kept`` those injected; ``lines_dropped`` the
@@ -288,7 +288,9 @@ class ScopeManifest(Wire, frozen=True):
     placement: IndexPlacement = "placeholder"
     """Where the kept lines stand in the text (I-1): ``"placeholder"``, where the prompt's index
     placeholder stood (its first one); ``"after-prompt"``, after a prompt that holds none (one
-    stored before the placeholder rule, or edited by hand)."""
+    stored before the placeholder rule, or edited by hand). Sent only when not
+    ``"placeholder"`` (``omit_defaults``): a client built before the field (whose decoder
+    refuses unknown fields) still reads every usual answer."""
 
 
 class IndexLine(Wire, frozen=True):
