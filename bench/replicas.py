@@ -1,7 +1,7 @@
 """Config writes under load on replicas: how long each kind of request takes (Q-3, Q-4).
 
 ``make bench-replicas`` (or ``python -m bench.replicas``) starts ``--replicas`` service processes
-(one worker each) over one fresh data dir, as replicas on a shared volume are, and drives them
+over one fresh data dir, as replicas on a shared volume are, and drives them
 with ``--clients`` concurrent clients, each sending ``--requests`` requests round-robin over the
 replicas, one agent for all: config PATCHes (a new name and a template without ``{{MEMORY}}``),
 placeholder inserts (which put it back), deletes of distinct topic files (each pruning the
@@ -169,11 +169,11 @@ def run(replicas: int, clients: int, requests: int, only: str | None = None) -> 
         work.mkdir()
         servers: list[Server] = []
         try:
-            servers.append(start(data_dir, base_dir, workers=1))
+            servers.append(start(data_dir, base_dir))
             _create_agent(servers[0].base_url)
             deletes = _seed(data_dir, clients * requests)
             random.Random(7).shuffle(deletes)  # noqa: S311 - reproducible, not a secret
-            servers += [start(data_dir, base_dir, workers=1) for _ in range(replicas - 1)]
+            servers += [start(data_dir, base_dir) for _ in range(replicas - 1)]
             bases = [server.base_url for server in servers]
             figures = asyncio.run(drive(bases, clients, requests, work, deletes, only))
         finally:
