@@ -8,7 +8,7 @@ export MEMORY_API_DATA_DIR ?= $(CURDIR)/.data
 
 PACKAGES := shared/pyproject.toml services/memory-api/pyproject.toml plugins/harness-memory/pyproject.toml
 
-.PHONY: install run test lint typecheck pytest bench bench-hooks bench-wrk bench-quick bench-replicas soak clean vendor-web measure-markdown
+.PHONY: install run test lint typecheck pytest bench bench-hooks bench-wrk bench-quick bench-replicas soak clean vendor-web measure-markdown wheels
 
 install: $(STAMP)
 
@@ -20,6 +20,16 @@ $(STAMP): $(PACKAGES) requirements-dev.txt
 	@echo "Installing shared, memory-api, harness-memory and the test tools..."
 	$(BIN)/python -m pip install --quiet -e shared -e services/memory-api -e plugins/harness-memory -r requirements-dev.txt
 	touch $@
+
+## The three packages as wheels in dist/, with every dependency's wheel beside them: install
+## harness-memory and the service from there with --no-index, outside the checkout (plugin README:
+## "Install without the checkout"), so `make clean` or moving the checkout leaves the hooks working.
+## --no-index matters: other projects on PyPI are named agent-memory-core and harness-memory.
+## pip's own wheel is there too: pipx sets up its shared environment from the same folder.
+DIST ?= dist
+wheels: $(STAMP)
+	$(BIN)/python -m pip wheel --quiet --wheel-dir $(DIST) ./shared ./services/memory-api ./plugins/harness-memory pip
+	@ls $(DIST)/agent_memory_core-*.whl $(DIST)/memory_api-*.whl $(DIST)/harness_memory-*.whl
 
 ## Start the service and its web page on 127.0.0.1 with the embedded data dir and a demo agent.
 run: $(STAMP)

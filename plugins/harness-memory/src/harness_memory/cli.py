@@ -116,7 +116,7 @@ def main(
         return _session_start(parser, args, settings, out)
     if args.command == "draft":
         return _draft_show(parser, args, settings, out)
-    if args.command in ("install", "uninstall"):
+    if args.command in ("install", "uninstall", "status"):
         from harness_memory.cli_install import run_install
 
         return run_install(parser, args, env, out)

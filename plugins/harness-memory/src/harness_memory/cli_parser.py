@@ -108,6 +108,7 @@ def build_parser(command: str | None = None, harness: str | None = None) -> argp
         "hook": lambda commands: _add_hook(commands, harness),
         "install": _add_install,
         "uninstall": _add_install,
+        "status": _add_install,
     }
     built = set()
     for name, build in builders.items():

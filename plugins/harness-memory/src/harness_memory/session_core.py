@@ -156,6 +156,11 @@ def start_session_record(
     )
     if memory_root is not None and fetched.error_kind in _OFFLINE_KINDS:
         _read_files(fetched, memory_root, project, agent)
+    if fetched.error is not None:  # said once, after the files had their chance (H-4)
+        outcome = "read from the files on this machine" if fetched.offline else "failed open"
+        logs.logger(__name__).warning(
+            "memory %s for %s/%s: %s", outcome, project, agent, fetched.error
+        )
     answer = fetched.answer
     memory = answer["memory"] if answer is not None and answer["injected"] else ""
     memory_sections = answer["sections"] if answer is not None else []
@@ -244,9 +249,6 @@ def _fetch(
         fetched.answer = decode_session_start(endpoint.request("POST", path, body))
     except Exception as failure:  # P-2: no fault of the memory side may stop a Session
         fetched.error, fetched.error_kind = _describe(failure)
-        logs.logger(__name__).warning(
-            "memory failed open for %s/%s: %s", project, agent, fetched.error
-        )
     return fetched
 
 

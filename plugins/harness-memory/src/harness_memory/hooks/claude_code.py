@@ -7,7 +7,8 @@ stdout (exit 0). The fields used here, as Claude Code's hooks reference gives th
 - ``SessionStart``: ``source`` (``startup``, ``resume``, ``clear``, ``compact``); answered with
   ``{"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "…"}}``;
 - ``PreToolUse``: ``tool_name`` and ``tool_input`` (``file_path`` for Write, Edit and MultiEdit,
-  ``notebook_path`` for NotebookEdit); a refusal is ``{"hookSpecificOutput": {"hookEventName":
+  ``notebook_path`` for NotebookEdit, ``command`` for Bash, any arguments for an MCP tool
+  ``mcp__<server>__<tool>``); a refusal is ``{"hookSpecificOutput": {"hookEventName":
   "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "…"}}`` and the reason
   reaches the model. An allowed write gets no output at all, so Claude Code's own permission
   rules still apply (an ``allow`` would skip them).
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CLAUDE_CODE_VERSION",
     "CONTEXT_LIMIT",
+    "PATH_FIELDS",
     "RECOMMENDED_PARTS",
     "WRITE_TOOLS",
     "HookInput",
@@ -58,13 +60,13 @@ RECOMMENDED_PARTS = 6
 (I-4) need 4 pieces of ordinary text and 6 in the worst case, every index character outside the
 Basic Multilingual Plane (2 UTF-16 units each); tests/plugin/test_h1_fitting.py checks both."""
 
-WRITE_TOOLS: dict[str, str] = {
-    "Write": "file_path",
-    "Edit": "file_path",
-    "MultiEdit": "file_path",
-    "NotebookEdit": "notebook_path",
-}
-"""Claude Code's file-writing tools and the ``tool_input`` field naming the target."""
+WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
+"""Claude Code's file-writing tools (the names GitHub Copilot CLI gives its own ``create`` and
+``edit`` when it runs these hooks too)."""
+PATH_FIELDS = ("file_path", "notebook_path", "path")
+"""The ``tool_input`` fields that name a file tool's target: Claude Code's ``file_path`` and
+``notebook_path``; Copilot CLI 1.0.102 passes its own ``path`` under Claude Code's tool names
+(measured: a ``Write`` with ``path`` landed in another Workspace's scope unchecked)."""
 
 
 _TEXT_FIELDS = ("hook_event_name", "session_id", "cwd", "source", "tool_name")
@@ -131,33 +133,37 @@ def decode_input(raw: bytes) -> HookInput:
 
 
 def pre_tool_use(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] | None:
-    """Answer a ``PreToolUse`` hook: deny a file write the guard refuses (P-3), else no answer.
+    """Answer a ``PreToolUse`` hook: deny a write the guard refuses (P-3), else no answer.
+
+    Judged: the file tools' target (:data:`WRITE_TOOLS`), every path a ``Bash`` command names
+    and every path in an MCP tool's (``mcp__…``) string arguments, each read the way the shell
+    and the kernel will (:mod:`harness_memory.hooks.tool_targets`).
 
     The memory root and the Session's key come from the Session's record (written by the
     SessionStart adapter); without a record, from ``HARNESS_MEMORY_ROOT`` with the key derived
     from the hook's ``cwd`` (K-1; none for a temporary Workspace, K-4). With neither, the guard
     has no memory root to protect and answers nothing.
     """
-    field = WRITE_TOOLS.get(hook.tool_name or "")
-    if field is None or hook.tool_input is None:
+    tool, arguments = hook.tool_name or "", hook.tool_input
+    if arguments is None:
         return None
-    target = hook.tool_input.get(field)
-    if not isinstance(target, str):
-        return None
-    located = _locate(hook, settings)
-    if located is None:
-        return None
-    from harness_memory.guard import check_write  # the SessionStart adapters never need it
+    from harness_memory.hooks.guarding import refusal, shell_refusal, string_leaves  # guard only
 
-    memory_root, key, cwd = located
-    decision = check_write(target, memory_root=memory_root, workspace_key=key, cwd=cwd)
-    if decision.allowed:
+    reason = None
+    if tool in WRITE_TOOLS:
+        targets = [arguments[name] for name in PATH_FIELDS if isinstance(arguments.get(name), str)]
+        reason = refusal(targets, hook, settings)
+    elif tool == "Bash" and isinstance(arguments.get("command"), str):
+        reason = shell_refusal([arguments["command"]], hook, settings)
+    elif tool.startswith("mcp__"):
+        reason = shell_refusal(string_leaves(arguments), hook, settings)
+    if reason is None:
         return None
     return {
         "hookSpecificOutput": {
             "hookEventName": "PreToolUse",
             "permissionDecision": "deny",
-            "permissionDecisionReason": f"Agent Memory write guard: {decision.reason}",
+            "permissionDecisionReason": reason,
         }
     }
 
