@@ -32,7 +32,7 @@ import unicodedata
 from collections.abc import Sequence
 from urllib.parse import unquote
 
-from memory_core.markdown import blank_code_spans, fenced_lines, lines_with_ends
+from memory_core.markdown import blank_code_spans, fenced_lines
 
 __all__ = [
     "entry_span",
@@ -55,6 +55,7 @@ _ENTRY_RE = re.compile(
     r"(?P<name>[^`\n]*?[^`\s]\.md)[ \t]*\1"
 )
 _TITLE_CLOSERS = {'"': '"', "'": "'", "(": ")"}
+_ANY_LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
 
 
 def index_lines(text: str) -> list[str]:
@@ -255,19 +256,29 @@ def _may_name(line: str, file_name: str) -> bool:
     return not (file_name.isascii() and unicodedata.is_normalized("NFC", line))
 
 
+def _lines_with_any_ends(text: str) -> list[str]:
+    """Split ``text`` into lines each keeping its own line end: ``\\r\\n``, a lone ``\\r`` or
+    ``\\n``, every one a line end as every reader takes it (T-2, ``decode_text``). Joining the
+    result gives ``text`` back."""
+    return _ANY_LINE_RE.findall(text)
+
+
 def prune_index(text: str, file_name: str) -> tuple[str, list[str]]:
     """Remove every line holding a link to ``file_name`` (T-4, A-6); keep the rest byte-for-byte.
 
     Returns ``(new_text, removed_lines)`` (removed lines without their line ends). Prose
-    mentions and lines in fenced code stay; CRLF line ends and the presence or absence of a
-    final line end are preserved. When nothing links to the file the text comes back unchanged.
-    Only the lines that can name the file are parsed (see :func:`_may_name`), so pruning an
-    index of thousands of lines costs a few C-speed scans of its text.
+    mentions and lines in fenced code stay. A line ends at LF, CRLF or a lone CR (classic Mac
+    line ends), as every reader takes them (T-2); each kept line keeps its own line end, and the
+    presence or absence of a final line end is preserved. When nothing links to the file the
+    text comes back unchanged. Only the lines that can name the file are parsed (see
+    :func:`_may_name`), so pruning an index of thousands of lines costs a few C-speed scans.
 
     >>> prune_index("# Index\\r\\n- [A](a.md)\\r\\nsee a.md\\r\\n", "a.md")
     ('# Index\\r\\nsee a.md\\r\\n', ['- [A](a.md)'])
+    >>> prune_index("- [A](a.md)\\r- [B](b.md)\\r", "a.md")
+    ('- [B](b.md)\\r', ['- [A](a.md)'])
     """
-    tokens = lines_with_ends(text)
+    tokens = _lines_with_any_ends(text)
     starts = list(itertools.accumulate(map(len, tokens), initial=0))
     fenced = fenced_lines([_content(token) for token in tokens]) if _may_fence(text) else None
     removed_at = [
@@ -282,14 +293,14 @@ def prune_index(text: str, file_name: str) -> tuple[str, list[str]]:
     ends = [starts[number] for number in removed_at] + [len(text)]
     begins = [0] + [starts[number + 1] for number in removed_at]
     result = "".join(text[begin:end] for begin, end in zip(begins, ends, strict=True))
-    if not text.endswith("\n"):
+    if not text.endswith(("\n", "\r")):
         # the file had no final line end: the new last line must not gain one
         result = result.removesuffix("\n").removesuffix("\r")
     return result, [_content(tokens[number]) for number in removed_at]
 
 
 def _content(token: str) -> str:
-    """A line of :func:`~memory_core.markdown.lines_with_ends` without its line end."""
+    """A line of :func:`_lines_with_any_ends` without its line end."""
     return token.removesuffix("\n").removesuffix("\r")
 
 

@@ -85,7 +85,9 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
     configure_logging(settings.log_format, settings.log_level)
     tokens = build_stores(settings).tokens
     try:
-        decision = bind_decision(settings.host, bool(tokens.entries()))
+        # A token folder that cannot be read counts as tokens: the API then fails closed (503)
+        # instead of the service opening up, or refusing to start where it had tokens (A-10a).
+        decision = bind_decision(settings.host, tokens.known().configured)
     except BindRefused as error:
         logger.error("%s", error)
         return 2
@@ -210,20 +212,30 @@ def _token_create(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _token_list(settings: Settings, args: argparse.Namespace) -> int:
-    entries = _token_store(settings, args, writes=False).entries()
+    known = _token_store(settings, args, writes=False).known()
     print(f"tokens of the data dir {settings.data_dir}", file=sys.stderr)
-    if not entries:
+    if not known.configured:
         print("no tokens: the service is open and binds to loopback only")
         return 0
-    for entry in entries:
+    for entry in known.entries:
         reach = "*" if entry.projects is None else ",".join(entry.projects)
         print(f"{entry.name:<24} {reach:<30} {entry.created_at or 'env'}")
+    if known.unreadable is not None:
+        print(f"cannot be read: {known.unreadable}", file=sys.stderr)
+        return 1
     return 0
 
 
 def _token_revoke(settings: Settings, args: argparse.Namespace) -> int:
-    _token_store(settings, args, writes=True).revoke(args.name)
+    tokens = _token_store(settings, args, writes=True)
+    tokens.revoke(args.name)
     print(f"revoked token {args.name!r} in the data dir {settings.data_dir}")
+    if not tokens.known().configured:
+        print(
+            "that was the last token: the service is open again to local callers (on loopback; "
+            "a service bound beyond loopback refuses every API request until a token exists)",
+            file=sys.stderr,
+        )
     return 0
 
 
