@@ -10,7 +10,8 @@
     memory-api token revoke --name N
     memory-api demo seed --corpus DIR
     memory-api memory import SOURCE --project P --agent A (--workspace PATH | --user) [--dry-run]
-    memory-api memory import --from claude-code --workspace PATH --project P --agent A
+    memory-api memory import --from HARNESS (--workspace PATH | --user) --project P --agent A
+    memory-api memory import FOLDER --from memory-tool (--workspace PATH | --user) ...
     memory-api memory import ARCHIVE.tar.gz --project P --agent A     # each scope to its key
     memory-api memory export --project P --agent A [--scope KEY ...] -o FILE.tar.gz
 
@@ -48,6 +49,7 @@ from memory_api.store.agents import AgentStore
 from memory_api.stores import build_stores, prepare_data_dir
 from memory_api.transfer.console import import_progress, print_export, print_import
 from memory_api.transfer.exporter import export_scopes
+from memory_api.transfer.harnesses import HARNESSES, HarnessRequest
 from memory_api.transfer.runner import Target, offered_scopes, run_import
 from memory_api.transfer.sources import SourceError
 
@@ -206,17 +208,34 @@ def _demo_seed(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def _harness_request(args: argparse.Namespace) -> HarnessRequest | None:
+    if args.source_kind is None:
+        return None
+    return HarnessRequest(
+        harness=args.source_kind,
+        workspace=args.workspace,
+        user=args.user,
+        source=args.source,
+        project=args.project,
+        agent=args.agent,
+    )
+
+
 def _memory_import(settings: Settings, args: argparse.Namespace) -> int:
     store = _agent_store(settings)
     asyncio.run(store.get(args.project, args.agent))  # the agent exists in that project
+    harness = _harness_request(args)
     try:
-        sources = offered_scopes(args.source, args.source_kind, args.workspace, args.archive_scope)
-        for source in sources if args.source_kind else []:
-            print(f"Claude Code's memory of {args.workspace}: {source.label}", file=sys.stderr)
+        sources = offered_scopes(args.source, args.archive_scope, harness)
     except SourceError as error:
         print(f"memory-api: {error}", file=sys.stderr)
         return 1
-    if args.user:
+    if harness is not None:
+        for source in sources:
+            print(f"{HARNESSES[harness.harness]}: {source.label}", file=sys.stderr)
+    if harness is not None and harness.harness != "memory-tool":
+        target = Target("harness", args.workspace)
+    elif args.user:
         target = Target("user")
     elif args.workspace is not None:
         target = Target("workspace", args.workspace)
@@ -270,8 +289,10 @@ def _add_memory_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
     imp.add_argument(
         "--from",
         dest="source_kind",
-        choices=["claude-code"],
-        help="find the coding agent's own memory folder of --workspace",
+        choices=list(HARNESSES),
+        help="a coding agent's own memory, found by itself: its part for --workspace into that "
+        "Workspace scope, its user part into the user scope (--user: only that); "
+        "memory-tool: SOURCE is a /memories folder",
     )
     imp.add_argument("--archive-scope", help="import only this scope of an export archive")
     imp.add_argument(

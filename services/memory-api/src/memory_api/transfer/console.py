@@ -2,8 +2,10 @@
 
 Rendered with ``rich``. The progress bar goes to stderr and only for more than
 :data:`PROGRESS_MIN_FILES` files (rich draws it only on a terminal); the summary goes to stdout
-so it can be piped: one table of counts per scope, then every file that was renamed or
-transcoded, every skipped entry with its reason, and the index lines merged.
+so it can be piped: one table of counts per scope, then every source file that is not simply
+added under its own name: renamed or transcoded, merged (an index merged, a file split into
+topic files), skipped (with the reason), and each index line made for a topic the source index
+never linked.
 """
 
 from __future__ import annotations
@@ -76,6 +78,10 @@ def _details(report: ImportReport) -> Table | None:
             table.add_row(outcome.action, outcome.name, f"kept as {outcome.stored_as}")
         if outcome.note:
             table.add_row("transcoded", outcome.name, outcome.note)
+    for merged in report.merged:
+        table.add_row("merged", merged.origin, merged.detail)
+    for name, line in report.indexed:
+        table.add_row("index line made", name, f"the source index never linked it: {line}")
     for skipped in report.skipped:
         table.add_row("not imported", skipped.origin, skipped.reason)
     for line, reason in report.index_skipped:
