@@ -59,7 +59,7 @@ from memory_api.transfer.sources import (
     read_bytes,
     stored_bytes,
 )
-from memory_api.transfer.topic_making import add_made, list_items, one_line, sections, slug
+from memory_api.transfer.topic_making import add_made, list_items, sections, slug
 
 __all__ = ["codex_memories_dir", "codex_scopes"]
 
@@ -149,7 +149,7 @@ def _summary(split: _Split, path: Path) -> None:
                 add_made(
                     split.user,
                     stem=slug(item, "codex-note"),
-                    title=one_line(item, 60),
+                    title=item,
                     description=item,
                     body=item,
                     updated_at=date,

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -57,38 +58,42 @@ def _summary(reports: list[ImportReport]) -> Table:
     table = Table(
         title="Import (dry run: nothing written)" if dry else "Import",
         caption="same: already there; earlier: kept under a new name by an earlier import; "
-        "index+: index lines added. From: " + ", ".join(r.label for r in reports),
+        "index+: index lines added. From: " + escape(", ".join(r.label for r in reports)),
     )
     table.add_column("scope", overflow="fold")
     for header in _HEADERS:
         table.add_column(header, justify="right")
     for report in reports:
         counts = report.counts()
-        table.add_row(report.key, *(str(counts[action]) for action in _ACTIONS))
+        table.add_row(escape(report.key), *(str(counts[action]) for action in _ACTIONS))
     return table
 
 
 def _details(report: ImportReport) -> Table | None:
-    table = Table(title=f"{report.key}: details", show_lines=False)
+    table = Table(title=escape(f"{report.key}: details"), show_lines=False)
     table.add_column("what")
     table.add_column("entry", overflow="fold")
     table.add_column("detail", overflow="fold")
+
+    def row(*cells: str) -> None:  # file names and index lines hold [brackets]: no markup
+        table.add_row(*(escape(cell) for cell in cells))
+
     for outcome in report.files:
         if outcome.action in ("renamed", "already imported"):
-            table.add_row(outcome.action, outcome.name, f"kept as {outcome.stored_as}")
+            row(outcome.action, outcome.name, f"kept as {outcome.stored_as}")
         if outcome.note:
-            table.add_row("transcoded", outcome.name, outcome.note)
+            row("stored", outcome.name, outcome.note)
     for merged in report.merged:
-        table.add_row("merged", merged.origin, merged.detail)
+        row("merged", merged.origin, merged.detail)
     for name, line in report.indexed:
-        table.add_row("index line made", name, f"the source index never linked it: {line}")
+        row("index line made", name, f"the source index never linked it: {line}")
     for skipped in report.skipped:
-        table.add_row("not imported", skipped.origin, skipped.reason)
+        row("not imported", skipped.origin, skipped.reason)
     for line, reason in report.index_skipped:
         if reason not in ("already there", "already indexed", "title"):
-            table.add_row("index line not added", line, reason)
+            row("index line not added", line, reason)
     for note in report.notes:
-        table.add_row("note", note, "")
+        row("note", note, "")
     return table if table.row_count else None
 
 

@@ -42,7 +42,7 @@ from memory_core.index import topic_link_targets
 from memory_api.transfer.harness_files import file_date, read_text
 from memory_api.transfer.ownership import WrongProject, project_base
 from memory_api.transfer.sources import Merged, Skipped, SourceError, SourceScope, read_folder
-from memory_api.transfer.topic_making import add_made, list_items, one_line, sections, slug
+from memory_api.transfer.topic_making import add_made, list_items, sections, slug
 
 __all__ = ["ADDED_MEMORIES", "gemini_dir", "gemini_scopes", "project_memory_dir"]
 
@@ -137,7 +137,7 @@ def _added_memories(text: str, scope: SourceScope, path: Path) -> tuple[int, str
                 add_made(
                     scope,
                     stem=slug(item, "gemini-memory"),
-                    title=one_line(item, 60),
+                    title=item,
                     description=item,
                     body=item,
                     updated_at=file_date(path),
@@ -216,7 +216,7 @@ def _private_folder(scope: SourceScope, folder: Path) -> None:
             add_made(
                 scope,
                 stem=slug(item, "gemini-memory"),
-                title=one_line(item, 60),
+                title=item,
                 description=item,
                 body=item,
                 updated_at=file_date(Path(origin)),

@@ -95,24 +95,27 @@ def unique_name(stem: str, taken: set[str]) -> str:
     return name
 
 
+def _scalar(value: str) -> str:
+    """``value`` as a YAML scalar on one line (quoted only when YAML needs it)."""
+    dumped = yaml.safe_dump({"v": value}, allow_unicode=True, width=1_000_000)
+    return dumped.removeprefix("v: ").rstrip("\n")
+
+
 def made_topic(
     name: str, description: str, body: str, updated_at: str | None, origin: str
 ) -> bytes:
     """The bytes of a topic file made from part of a source file (UTF-8, LF line ends).
 
-    ``name`` is the file name without ``.md``; ``description`` is put on one line;
-    ``updated_at`` an ISO 8601 date (omitted when None); ``origin`` is kept as
-    ``imported_from``; ``body`` follows the frontmatter as written (one line end added).
+    ``name`` is the file name without ``.md`` (kebab-case, no quoting needed);
+    ``description`` is put on one line; ``updated_at`` an ISO 8601 date (omitted when None);
+    ``origin`` is kept as ``imported_from``; ``body`` follows the frontmatter as written.
     """
-    fields: dict[str, str] = {"name": name, "description": one_line(description, 300)}
+    head = [f"name: {_scalar(name)}", f"description: {_scalar(one_line(description, 300))}"]
     if updated_at:
-        fields["updated_at"] = updated_at
-    fields["imported_from"] = origin
-    head = yaml.safe_dump(
-        fields, sort_keys=False, allow_unicode=True, width=1_000_000, default_flow_style=False
-    )
+        head.append(f"updated_at: {updated_at}")
+    head.append(f"imported_from: {_scalar(origin)}")
     text = body.strip("\n").replace("\r\n", "\n")
-    return f"---\n{head}---\n{text}\n".encode()
+    return ("---\n" + "\n".join(head) + f"\n---\n{text}\n").encode()
 
 
 def _link(file_name: str) -> str:
@@ -124,14 +127,20 @@ def _link(file_name: str) -> str:
 def index_line(file_name: str, title: str, hook: str) -> str:
     """``- [title](file_name) — hook``, the seed's index line, at most
     :data:`INDEX_LINE_LIMIT` characters (the hook is cut; brackets in the title become
-    parentheses so the link holds).
+    parentheses so the link holds). A memory short enough to be its own title (``hook`` the
+    same text, or empty) gets ``- [text](file_name)``, the text cut to fit.
 
     >>> index_line("Deploy notes.md", "Deploy [prod]", "release checklist")
     '- [Deploy (prod)](<Deploy notes.md>) — release checklist'
+    >>> index_line("uv.md", "Use uv, never pip", "Use uv, never pip")
+    '- [Use uv, never pip](uv.md)'
     """
-    clean = one_line(title, 80).replace("[", "(").replace("]", ")") or file_name
-    head = f"- [{clean}]({_link(file_name)})"
-    if not hook.strip():
+    link = _link(file_name)
+    alone = not hook.strip() or one_line(hook, 10_000) == one_line(title, 10_000)
+    room = INDEX_LINE_LIMIT - len(link) - 6 if alone else 80
+    clean = one_line(title, max(room, 40)).replace("[", "(").replace("]", ")") or file_name
+    head = f"- [{clean}]({link})"
+    if alone:
         return head
     room = max(INDEX_LINE_LIMIT - len(head) - 3, 20)
     return f"{head} — {one_line(hook, room)}"
