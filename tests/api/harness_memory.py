@@ -8,7 +8,7 @@ Workspace, another project's directory and the HOME they are placed under.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from memory_api.store.locks import Locks
@@ -23,7 +23,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "data" / "harness-memory"
 AGENT = "coder"
 
 
-def place(fixture: str, target: Path, words: dict[str, Path]) -> Path:
+def place(fixture: str, target: Path, words: Mapping[str, object]) -> Path:
     """Copy ``tests/data/harness-memory/<fixture>`` to ``target``, each ``{KEY}`` of ``words``
     replaced by its path; returns ``target``."""
     source = FIXTURES / fixture

@@ -146,18 +146,31 @@ def index_line(file_name: str, title: str, hook: str) -> str:
     return f"{head} — {one_line(hook, room)}"
 
 
-def _first_words(text: str) -> str:
-    for line in text.splitlines():
-        stripped = line.strip().lstrip("#").strip()
-        if stripped and stripped != "---":
-            return stripped
-    return ""
+def _title_and_hook(body: str) -> tuple[str | None, str]:
+    """A body's first heading (None when it has none before its first text) and its first
+    line of text (list marker dropped)."""
+    heading = None
+    for line in body.splitlines():
+        stripped = line.strip()
+        if not stripped or stripped == "---":
+            continue
+        match = _HEADING.fullmatch(stripped)
+        if match:
+            heading = heading or match.group(2)
+            continue
+        item = _ITEM.match(stripped)
+        return heading, stripped[item.end() :] if item else stripped
+    return heading, ""
 
 
 def _line_for(item: SourceFile) -> str:
+    """The index line of a topic file: its ``name`` and ``description``; without a
+    description, its first heading (else its name) and its first line of text."""
     topic = parse_topic(item.data, item.name)
-    hook = topic.description or _first_words(topic.body)
-    return index_line(item.name, topic.name, hook)
+    if topic.description:
+        return index_line(item.name, topic.name, topic.description)
+    heading, text = _title_and_hook(topic.body)
+    return index_line(item.name, heading or topic.name, text)
 
 
 def index_unlinked(scope: SourceScope) -> None:
