@@ -198,3 +198,19 @@ def test_p5_restoring_keeps_a_marker_that_names_another_path(
     out = capsys.readouterr().out
     assert "kept its .workspace" in out and "/somewhere/else" in out
     assert (taken / "Deploy notes.md").exists()
+
+
+def test_p5_restored_scope_names_topics_its_index_does_not_link(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    user = layout.memory_root(env, "coder") / "user"
+    (user / "loose.md").write_text("---\ndescription: not in the index\n---\nx\n", "utf-8")
+    archive = tmp_path / "a.tar.gz"
+    assert (
+        main(["memory", "export", "--project", "acme", "--agent", "coder", "-o", str(archive)]) == 0
+    )
+    (user / "loose.md").unlink()
+    capsys.readouterr()
+    assert main(["memory", "import", str(archive), "--project", "acme", "--agent", "coder"]) == 0
+    assert "loose.md: no line of the archived index links it" in capsys.readouterr().out
+    assert (user / "loose.md").exists()

@@ -8,8 +8,9 @@ under its own key, its marker restored when the scope has none (a marker naming 
 is kept, K-5, and reported). A temporary Workspace has no Workspace scope (K-4) and is refused.
 A source with nothing to write creates no scope.
 
-A folder (not an archive, which is restored as it was) gets an index line for each topic file
-its index never linked (:func:`~memory_api.transfer.topic_making.index_unlinked`).
+A folder gets an index line for each topic file its index never linked
+(:func:`~memory_api.transfer.topic_making.index_unlinked`); an archive is restored as it was,
+and the report names each topic file its index does not link.
 
 Blocking: run it from the command line or a worker thread. The caller has checked that the
 agent exists in the project.
@@ -38,7 +39,7 @@ from memory_api.store.sessions import (
 from memory_api.transfer.harnesses import HarnessRequest, harness_scopes
 from memory_api.transfer.importer import ImportReport, import_scope
 from memory_api.transfer.sources import SourceError, SourceScope, read_source
-from memory_api.transfer.topic_making import index_unlinked
+from memory_api.transfer.topic_making import index_unlinked, name_unlinked
 
 __all__ = ["Target", "offered_scopes", "run_import"]
 
@@ -74,6 +75,8 @@ def offered_scopes(
     for scope in scopes:
         if scope.key is None:
             index_unlinked(scope)
+        else:
+            name_unlinked(scope)
     if archive_scope is not None:
         scopes = [scope for scope in scopes if scope.key == archive_scope]
         if not scopes:

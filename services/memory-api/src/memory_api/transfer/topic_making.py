@@ -35,6 +35,7 @@ __all__ = [
     "index_unlinked",
     "list_items",
     "made_topic",
+    "name_unlinked",
     "one_line",
     "sections",
     "slug",
@@ -173,16 +174,23 @@ def _line_for(item: SourceFile) -> str:
     return index_line(item.name, heading or topic.name, text)
 
 
+def _unlinked(scope: SourceScope) -> list[SourceFile]:
+    linked = set(linked_topic_files(scope.index or ""))
+    return [i for i in scope.files if unicodedata.normalize("NFC", i.name) not in linked]
+
+
+def name_unlinked(scope: SourceScope) -> None:
+    """Note in ``scope.notes`` each topic file its index does not link (an archive: restored
+    as it was, so the report says which memories no index line reaches)."""
+    for item in _unlinked(scope):
+        scope.notes.append(f"{item.name}: no line of the archived index links it (restored so)")
+
+
 def index_unlinked(scope: SourceScope) -> None:
     """Give every topic file of ``scope`` that its index never links an index line of its own
     (appended to ``scope.index``, which is made when there is none); each line made is
     recorded in ``scope.indexed`` for the report."""
-    linked = set(linked_topic_files(scope.index or ""))
-    made = [
-        (item.name, _line_for(item))
-        for item in scope.files
-        if unicodedata.normalize("NFC", item.name) not in linked
-    ]
+    made = [(item.name, _line_for(item)) for item in _unlinked(scope)]
     if not made:
         return
     text = scope.index or ""
