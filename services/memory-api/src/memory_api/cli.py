@@ -10,7 +10,8 @@
     memory-api token revoke --name N
     memory-api demo seed --corpus DIR
     memory-api memory import SOURCE --project P --agent A (--workspace PATH | --user) [--dry-run]
-    memory-api memory import --from claude-code --workspace PATH --project P --agent A
+    memory-api memory import --from HARNESS (--workspace PATH | --user) --project P --agent A
+    memory-api memory import FOLDER --from memory-tool (--workspace PATH | --user) ...
     memory-api memory import ARCHIVE.tar.gz --project P --agent A     # each scope to its key
     memory-api memory export --project P --agent A [--scope KEY ...] [--with-history] -o FILE
     memory-api history prune [--project P] [--agent A]   # the operator's retention (V-3)
@@ -45,6 +46,7 @@ from memory_api.settings import Settings, SettingsError
 
 if TYPE_CHECKING:
     from memory_api.store.agents import AgentStore
+    from memory_api.transfer.harnesses import HarnessRequest
 
 __all__ = ["build_parser", "main"]
 
@@ -258,9 +260,25 @@ def _demo_seed(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def _harness_request(args: argparse.Namespace) -> HarnessRequest | None:
+    from memory_api.transfer.harnesses import HarnessRequest
+
+    if args.source_kind is None:
+        return None
+    return HarnessRequest(
+        harness=args.source_kind,
+        workspace=args.workspace,
+        user=args.user,
+        source=args.source,
+        project=args.project,
+        agent=args.agent,
+    )
+
+
 def _memory_import(settings: Settings, args: argparse.Namespace) -> int:
     from memory_api.stores import build_stores, prepare_data_dir
     from memory_api.transfer.console import import_progress, print_import
+    from memory_api.transfer.harness_names import HARNESSES
     from memory_api.transfer.runner import Target, offered_scopes, run_import
     from memory_api.transfer.sources import SourceError
 
@@ -269,14 +287,18 @@ def _memory_import(settings: Settings, args: argparse.Namespace) -> int:
     stores = build_stores(settings)
     store = stores.agents
     _run(store.get(args.project, args.agent))  # the agent exists in that project
+    harness = _harness_request(args)
     try:
-        sources = offered_scopes(args.source, args.source_kind, args.workspace, args.archive_scope)
-        for source in sources if args.source_kind else []:
-            print(f"Claude Code's memory of {args.workspace}: {source.label}", file=sys.stderr)
+        sources = offered_scopes(args.source, args.archive_scope, harness)
     except SourceError as error:
         print(f"memory-api: {error}", file=sys.stderr)
         return 1
-    if args.user:
+    if harness is not None:
+        for source in sources:
+            print(f"{HARNESSES[harness.harness]}: {source.label}", file=sys.stderr)
+    if harness is not None and harness.harness != "memory-tool":
+        target = Target("harness", args.workspace)
+    elif args.user:
         target = Target("user")
     elif args.workspace is not None:
         target = Target("workspace", args.workspace)
@@ -382,6 +404,8 @@ def _add_history_commands(commands: argparse._SubParsersAction[argparse.Argument
 
 
 def _add_memory_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from memory_api.transfer.harness_names import HARNESSES
+
     memory = commands.add_parser("memory", help="import and export memory").add_subparsers(
         dest="action", required=True, metavar="ACTION"
     )
@@ -402,8 +426,10 @@ def _add_memory_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
     imp.add_argument(
         "--from",
         dest="source_kind",
-        choices=["claude-code"],
-        help="find the coding agent's own memory folder of --workspace",
+        choices=list(HARNESSES),
+        help="a coding agent's own memory, found by itself: its part for --workspace into that "
+        "Workspace scope, its user part into the user scope (--user: only that); "
+        "memory-tool: SOURCE is a /memories folder",
     )
     imp.add_argument("--archive-scope", help="import only this scope of an export archive")
     imp.add_argument(
