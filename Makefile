@@ -13,7 +13,7 @@ export MEMORY_API_DATA_DIR ?= $(CURDIR)/.data
 
 PACKAGES := shared/pyproject.toml services/memory-api/pyproject.toml plugins/harness-memory/pyproject.toml
 
-.PHONY: install run test lint typecheck pytest bench bench-hooks bench-wrk bench-quick bench-scale soak clean vendor-web measure-markdown wheels
+.PHONY: install run test lint typecheck pytest bench bench-hooks bench-wrk bench-quick bench-scale bench-replicas soak clean vendor-web measure-markdown wheels
 
 ## Everything: the packages and the test tools.
 install: $(TEST_STAMP)
@@ -97,6 +97,10 @@ bench-wrk:
 
 bench-quick: $(TEST_STAMP)
 	$(BIN)/python -m bench.perf --quick
+
+## Config writes against deletes on 3 replicas of one data dir, 24 clients (bench/replicas.py).
+bench-replicas: $(TEST_STAMP)
+	$(BIN)/python -m bench.replicas
 
 ## Soak: 20,000 mixed requests at concurrency 100 while an agent appends to its index every
 ## 50 ms; fails on any 5xx, transport error, lost line or RSS growing 20 % (bench/soak.py).

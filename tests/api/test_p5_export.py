@@ -220,3 +220,19 @@ def test_p5_a_long_path_prints_whole_on_a_wide_terminal(tmp_path: Path) -> None:
         Console(file=imported, width=200, highlight=False),
     )
     assert f"From: {source}\n" in imported.getvalue()
+
+
+def test_p5_restored_scope_names_topics_its_index_does_not_link(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    user = layout.memory_root(env, "coder") / "user"
+    (user / "loose.md").write_text("---\ndescription: not in the index\n---\nx\n", "utf-8")
+    archive = tmp_path / "a.tar.gz"
+    assert (
+        main(["memory", "export", "--project", "acme", "--agent", "coder", "-o", str(archive)]) == 0
+    )
+    (user / "loose.md").unlink()
+    capsys.readouterr()
+    assert main(["memory", "import", str(archive), "--project", "acme", "--agent", "coder"]) == 0
+    assert "loose.md: no line of the archived index links it" in capsys.readouterr().out
+    assert (user / "loose.md").exists()

@@ -45,16 +45,31 @@ def test_w2_memory_prompt_saves_after_the_confirm(page: Page, service: Service, 
     expect(text).to_have_value(memory["prompt"])
 
 
-def test_w2_workspace_prompt_warns_without_its_placeholder(page: Page, service: Service) -> None:
+def test_i1_a_prompt_without_its_placeholder_warns_and_its_save_shows_the_422_detail(
+    page: Page, service: Service, shot: Shot
+) -> None:
+    """Case prompt-without-index-placeholder: the service refuses the save (422) and the editor
+    shows why, keeping the unsaved text; nothing is saved."""
     open_memory_tab(page)
-    editor = page.locator("#workspace-prompt")
-    editor.locator("textarea").fill("## Workspace memory\n\nNo index here.")
-    expect(editor.locator(".placeholder-warning")).to_contain_text("{{MEMORY_INDEX}}")
-    editor.get_by_role("button", name="Save").click()
-    confirm_dialog(page).get_by_role("button", name="Save").click()
-    expect(editor.locator(".inline-status")).to_have_text("Saved")
+    for editor_id, text, needs in (
+        ("#workspace-prompt", "## Workspace memory\n\nNo index here.", "{{MEMORY_INDEX}}"),
+        ("#memory-prompt", "# Memory\n{{ MEMORY_USER_INDEX }}\n", "{{MEMORY_USER_INDEX}}"),
+    ):
+        editor = page.locator(editor_id)
+        editor.locator("textarea").fill(text)
+        expect(editor.locator(".placeholder-warning")).to_contain_text(needs)
+        editor.get_by_role("button", name="Save").click()
+        confirm_dialog(page).get_by_role("button", name="Save").click()
+        problem = editor.locator(".alert-error")
+        expect(problem).to_contain_text(f"must hold {needs} exactly once")
+        expect(editor.locator("textarea")).to_have_value(text)
+    expect(page.locator("#memory-prompt .alert-error")).to_contain_text(
+        "'{{ MEMORY_USER_INDEX }}' instead"
+    )
+    shot(page, "i1-prompt-without-placeholder-refused")
     memory = service.config()["memory"]
-    assert memory["workspacePrompt"] == "## Workspace memory\n\nNo index here."
+    assert memory["promptIsDefault"] is True
+    assert memory["workspacePromptIsDefault"] is True
 
 
 def test_w2_template_saves_with_if_match(page: Page, service: Service) -> None:

@@ -20,11 +20,18 @@ from typing import Annotated, Literal
 import msgspec
 
 from memory_core.keys import ID_RULE, SCOPE_KEY_RULE, VERSION_RULE
-from memory_core.rules import AGENT_NAME_RULE, DRAFT_PROMPT_RULE, WORKSPACE_PATH_RULE
+from memory_core.rules import (
+    AGENT_NAME_RULE,
+    DRAFT_PROMPT_RULE,
+    MEMORY_PROMPT_RULE,
+    WORKSPACE_PATH_RULE,
+    WORKSPACE_PROMPT_RULE,
+)
 
 ScopeKind = Literal["user", "workspace"]
 WorkspaceKind = Literal["persistent", "temporary", "off"]
 CapFired = Literal["none", "lines", "chars"]
+IndexPlacement = Literal["placeholder", "after-prompt"]
 SectionKind = Literal["prompt", "index", "note"]
 
 TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
@@ -34,6 +41,8 @@ AgentId = Annotated[str, ID_RULE.meta("The agent's id (K-7):")]
 AgentName = Annotated[str, AGENT_NAME_RULE.meta("The display name:")]
 WorkspacePath = Annotated[str, WORKSPACE_PATH_RULE.meta("The Workspace path the harness sees:")]
 DraftPrompt = Annotated[str, DRAFT_PROMPT_RULE.meta("The chat prompt:")]
+MemoryPrompt = Annotated[str, MEMORY_PROMPT_RULE.meta("The memory prompt (I-1):")]
+WorkspacePrompt = Annotated[str, WORKSPACE_PROMPT_RULE.meta("The Workspace memory prompt (I-1):")]
 
 
 def utc_timestamp(moment: datetime | float) -> str:
@@ -134,11 +143,12 @@ class AgentConfig(Wire, frozen=True):
 
 
 class MemoryPatch(Wire, frozen=True):
-    """The ``memory`` part of a config PATCH. ``None`` for a prompt restores the default."""
+    """The ``memory`` part of a config PATCH. ``None`` for a prompt restores the default; a
+    prompt must hold its index placeholder exactly once (I-1, 422 otherwise)."""
 
     enabled: bool | msgspec.UnsetType = msgspec.UNSET
-    prompt: str | msgspec.UnsetType | None = msgspec.UNSET
-    workspace_prompt: str | msgspec.UnsetType | None = msgspec.UNSET
+    prompt: MemoryPrompt | msgspec.UnsetType | None = msgspec.UNSET
+    workspace_prompt: WorkspacePrompt | msgspec.UnsetType | None = msgspec.UNSET
 
 
 class ConfigPatch(Wire, frozen=True):
@@ -281,7 +291,7 @@ class Finding(Wire, frozen=True):
     message: str
 
 
-class ScopeManifest(Wire, frozen=True):
+class ScopeManifest(Wire, frozen=True, omit_defaults=True):
     """What the injection did with one scope's index (A-9, I-4).
 
     ``lines_total`` counts the index's lines; ``lines_kept`` those injected; ``lines_dropped`` the
@@ -297,6 +307,12 @@ class ScopeManifest(Wire, frozen=True):
     cap_fired: CapFired
     headroom_lines: int
     headroom_chars: int
+    placement: IndexPlacement = "placeholder"
+    """Where the kept lines stand in the text (I-1): ``"placeholder"``, where the prompt's index
+    placeholder stood (its first one); ``"after-prompt"``, after a prompt that holds none (one
+    stored before the placeholder rule, or edited by hand). Sent only when not
+    ``"placeholder"`` (``omit_defaults``): a client built before the field (whose decoder
+    refuses unknown fields) still reads every usual answer."""
 
 
 class IndexLine(Wire, frozen=True):

@@ -29,6 +29,7 @@ from memory_api.appkeys import (
 from memory_api.http.auth import auth_middleware
 from memory_api.http.logs import install_parser_refusal_filter
 from memory_api.http.metrics import Metrics, metrics_middleware
+from memory_api.http.parser_errors import install_parser_problems
 from memory_api.http.problems import problem_middleware
 from memory_api.routes import agents, config, drafts, history, memory, ops, projects
 from memory_api.settings import Settings
@@ -121,6 +122,7 @@ def create_app(settings: Settings) -> web.Application:
     """Build the service for ``settings``; nothing touches the disk until the app starts."""
     app = web.Application(client_max_size=settings.max_body)
     install_parser_refusal_filter()  # A-10, A-11: a refused request's bytes never reach a log
+    install_parser_problems(SECURITY_HEADERS)  # and its answer is problem+json, never them
 
     app[SETTINGS_KEY] = settings
     stores = build_stores(settings)
@@ -143,7 +145,7 @@ def create_app(settings: Settings) -> web.Application:
         [
             metrics_middleware(metrics),
             problem_middleware,
-            auth_middleware(stores.tokens, settings.host),
+            auth_middleware(stores.tokens, settings.host, settings.allowed_hosts),
         ]
     )
 

@@ -10,7 +10,8 @@
     memory-api token revoke --name N
     memory-api demo seed --corpus DIR
     memory-api memory import SOURCE --project P --agent A (--workspace PATH | --user) [--dry-run]
-    memory-api memory import --from claude-code --workspace PATH --project P --agent A
+    memory-api memory import --from HARNESS (--workspace PATH | --user) --project P --agent A
+    memory-api memory import FOLDER --from memory-tool (--workspace PATH | --user) ...
     memory-api memory import ARCHIVE.tar.gz --project P --agent A     # each scope to its key
     memory-api memory export --project P --agent A [--scope KEY ...] [--with-history] -o FILE
     memory-api history prune [--project P] [--agent A]   # the operator's retention (V-3)
@@ -45,6 +46,7 @@ from memory_api.settings import Settings, SettingsError
 
 if TYPE_CHECKING:
     from memory_api.store.agents import AgentStore
+    from memory_api.transfer.harnesses import HarnessRequest
 
 __all__ = ["build_parser", "main"]
 
@@ -85,7 +87,9 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
     configure_logging(settings.log_format, settings.log_level)
     tokens = build_stores(settings).tokens
     try:
-        decision = bind_decision(settings.host, bool(tokens.entries()))
+        # A token folder that cannot be read counts as tokens: the API then fails closed (503)
+        # instead of the service opening up, or refusing to start where it had tokens (A-10a).
+        decision = bind_decision(settings.host, tokens.known().configured)
     except BindRefused as error:
         logger.error("%s", error)
         return 2
@@ -210,20 +214,30 @@ def _token_create(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _token_list(settings: Settings, args: argparse.Namespace) -> int:
-    entries = _token_store(settings, args, writes=False).entries()
+    known = _token_store(settings, args, writes=False).known()
     print(f"tokens of the data dir {settings.data_dir}", file=sys.stderr)
-    if not entries:
+    if not known.configured:
         print("no tokens: the service is open and binds to loopback only")
         return 0
-    for entry in entries:
+    for entry in known.entries:
         reach = "*" if entry.projects is None else ",".join(entry.projects)
         print(f"{entry.name:<24} {reach:<30} {entry.created_at or 'env'}")
+    if known.unreadable is not None:
+        print(f"cannot be read: {known.unreadable}", file=sys.stderr)
+        return 1
     return 0
 
 
 def _token_revoke(settings: Settings, args: argparse.Namespace) -> int:
-    _token_store(settings, args, writes=True).revoke(args.name)
+    tokens = _token_store(settings, args, writes=True)
+    tokens.revoke(args.name)
     print(f"revoked token {args.name!r} in the data dir {settings.data_dir}")
+    if not tokens.known().configured:
+        print(
+            "that was the last token: the service is open again to local callers (on loopback; "
+            "a service bound beyond loopback refuses every API request until a token exists)",
+            file=sys.stderr,
+        )
     return 0
 
 
@@ -246,9 +260,25 @@ def _demo_seed(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def _harness_request(args: argparse.Namespace) -> HarnessRequest | None:
+    from memory_api.transfer.harnesses import HarnessRequest
+
+    if args.source_kind is None:
+        return None
+    return HarnessRequest(
+        harness=args.source_kind,
+        workspace=args.workspace,
+        user=args.user,
+        source=args.source,
+        project=args.project,
+        agent=args.agent,
+    )
+
+
 def _memory_import(settings: Settings, args: argparse.Namespace) -> int:
     from memory_api.stores import build_stores, prepare_data_dir
     from memory_api.transfer.console import import_progress, print_import
+    from memory_api.transfer.harness_names import HARNESSES
     from memory_api.transfer.runner import Target, offered_scopes, run_import
     from memory_api.transfer.sources import SourceError
 
@@ -257,14 +287,18 @@ def _memory_import(settings: Settings, args: argparse.Namespace) -> int:
     stores = build_stores(settings)
     store = stores.agents
     _run(store.get(args.project, args.agent))  # the agent exists in that project
+    harness = _harness_request(args)
     try:
-        sources = offered_scopes(args.source, args.source_kind, args.workspace, args.archive_scope)
-        for source in sources if args.source_kind else []:
-            print(f"Claude Code's memory of {args.workspace}: {source.label}", file=sys.stderr)
+        sources = offered_scopes(args.source, args.archive_scope, harness)
     except SourceError as error:
         print(f"memory-api: {error}", file=sys.stderr)
         return 1
-    if args.user:
+    if harness is not None:
+        for source in sources:
+            print(f"{HARNESSES[harness.harness]}: {source.label}", file=sys.stderr)
+    if harness is not None and harness.harness != "memory-tool":
+        target = Target("harness", args.workspace)
+    elif args.user:
         target = Target("user")
     elif args.workspace is not None:
         target = Target("workspace", args.workspace)
@@ -370,6 +404,8 @@ def _add_history_commands(commands: argparse._SubParsersAction[argparse.Argument
 
 
 def _add_memory_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from memory_api.transfer.harness_names import HARNESSES
+
     memory = commands.add_parser("memory", help="import and export memory").add_subparsers(
         dest="action", required=True, metavar="ACTION"
     )
@@ -390,8 +426,10 @@ def _add_memory_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
     imp.add_argument(
         "--from",
         dest="source_kind",
-        choices=["claude-code"],
-        help="find the coding agent's own memory folder of --workspace",
+        choices=list(HARNESSES),
+        help="a coding agent's own memory, found by itself: its part for --workspace into that "
+        "Workspace scope, its user part into the user scope (--user: only that); "
+        "memory-tool: SOURCE is a /memories folder",
     )
     imp.add_argument("--archive-scope", help="import only this scope of an export archive")
     imp.add_argument(

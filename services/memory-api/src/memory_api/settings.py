@@ -25,6 +25,9 @@ Only :meth:`Settings.from_env` looks at the environment; everything else receive
                            ``memory-api history prune`` (default 365; 0: no age limit, V-3)
 ``MEMORY_API_HISTORY_MAX_VERSIONS``  retention: versions kept per scope (default 10000; 0: no
                            limit)
+``MEMORY_API_ALLOWED_HOSTS`` host names, comma-separated, that a service *without tokens*
+                           answers besides loopback names (``localhost``, ``127.0.0.1``,
+                           ``[::1]``): e.g. a name in ``/etc/hosts`` for this machine (A-10a)
 =========================  ====================================================================
 
 A malformed value raises :class:`SettingsError` naming the variable.
@@ -33,6 +36,7 @@ A malformed value raises :class:`SettingsError` naming the variable.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -86,6 +90,8 @@ class Settings:
     """Retention (V-3): versions older than this many days are squashed; 0: no age limit."""
     history_max_versions: int = DEFAULT_HISTORY_MAX_VERSIONS
     """Retention (V-3): versions kept per scope; 0: no limit."""
+    allowed_hosts: tuple[str, ...] = ()
+    """Host names (lower-case, no port) a token-less service answers besides loopback ones."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -112,6 +118,7 @@ class Settings:
             history_max_versions=_int(
                 env, "MEMORY_API_HISTORY_MAX_VERSIONS", DEFAULT_HISTORY_MAX_VERSIONS, low=0
             ),
+            allowed_hosts=_allowed_hosts(env.get("MEMORY_API_ALLOWED_HOSTS", "")),
         )
 
 
@@ -194,6 +201,24 @@ def _switch(env: Mapping[str, str], name: str) -> bool:
     if raw in ("off", "false", "0", "no"):
         return False
     raise SettingsError(f"{name} must be 'on' or 'off', got {raw!r}")
+
+
+_HOST_NAME_RE = re.compile(r"[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*")
+
+
+def _allowed_hosts(raw: str) -> tuple[str, ...]:
+    """The names of ``MEMORY_API_ALLOWED_HOSTS``: lower-cased, final dot dropped, no port."""
+    names: list[str] = []
+    for part in (part.strip().lower().rstrip(".") for part in raw.split(",")):
+        if not part:
+            continue
+        if len(part) > 253 or _HOST_NAME_RE.fullmatch(part) is None:
+            raise SettingsError(
+                f"MEMORY_API_ALLOWED_HOSTS: {part!r} is not a host name (letters, digits, "
+                "hyphens and dots; no port, no scheme)"
+            )
+        names.append(part)
+    return tuple(dict.fromkeys(names))
 
 
 def _log_format(raw: str) -> LogFormat:

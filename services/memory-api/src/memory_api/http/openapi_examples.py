@@ -130,8 +130,8 @@ def _session_start_example() -> Example:
     )
 
 
-def _memory_examples() -> dict[tuple[str, str], Example]:
-    memory = f"{_BASE}/memory"
+def _scope_summaries() -> tuple[wire.ScopeSummary, wire.ScopeSummary]:
+    """The overview entries of the examples: the Workspace scope's, then the user scope's."""
     workspace_scope = wire.ScopeSummary(
         key=WORKSPACE_KEY,
         kind="workspace",
@@ -158,6 +158,12 @@ def _memory_examples() -> dict[tuple[str, str], Example]:
         severity_counts={},
         lint_severities={},
     )
+    return workspace_scope, user_scope
+
+
+def _memory_examples() -> dict[tuple[str, str], Example]:
+    memory = f"{_BASE}/memory"
+    workspace_scope, user_scope = _scope_summaries()
     lines = [
         wire.IndexLine(number=number, text=text, kept=True)
         for number, text in enumerate(_INDEX.splitlines(), start=1)

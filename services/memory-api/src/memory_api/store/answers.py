@@ -23,13 +23,7 @@ import msgspec
 from memory_core.index import index_lines
 from memory_core.injection import cap_indexes
 from memory_core.keys import USER_SCOPE
-from memory_core.lint import (
-    lint_links,
-    lint_scope,
-    lint_topic_in_scope,
-    mask_secret_lines,
-    naming_convention,
-)
+from memory_core.lint import lint_scope, lint_topic_in_scope, lint_topics, mask_secret_lines
 from memory_core.topics import ParsedTopic
 from memory_core.wire import (
     Finding,
@@ -64,6 +58,7 @@ from memory_api.store.scopes import (
     judged_topics,
     scan_scope,
     scope_real_dir,
+    sub_folder_files,
     topic_entry,
 )
 from memory_api.store.topic_cache import TopicCache
@@ -74,7 +69,6 @@ logger = logging.getLogger(__name__)
 
 USER_TITLE = "User memory"
 """The overview title of the user scope (A-3)."""
-_FOLDED_INTO_CONVENTION = frozenset({"name-mismatch", "name-not-kebab"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,20 +154,22 @@ class ScopeAnswers:
     def _lint(
         self,
         key: str,
+        scope: Path,
         refused: list[tuple[str, str]],
         index: ScopeIndex | None,
         loaded: list[_Loaded],
         user_index: str | None,
     ) -> list[Finding]:
-        """``lint_scope`` of the scope (``refused``: its entries never read), topics from the
-        cache.
+        """``lint_scope`` of the real ``scope`` (``refused``: its entries never read), topics
+        from the cache.
 
         The scope-level findings come from ``lint_scope`` with no topics (the index's facts kept
-        with its version); then, in its order, the naming convention, dangling ``[[links]]``
-        and each file's own findings (kept with the file's parse), naming findings folded into
-        the convention when there is one.
+        with its version; its links into sub-folders looked up, T-5b); then ``lint_topics``,
+        each file's own findings kept with the file's parse.
         """
         files = [item.entry.file for item in loaded]
+        facts = index.facts() if index is not None else None
+        deeper = [target for target in facts.links if "/" in target] if facts else []
         findings = lint_scope(
             index.text if index is not None else None,
             [],
@@ -181,18 +177,17 @@ class ScopeAnswers:
             companion_index=None if key == USER_SCOPE else user_index,
             refused=refused,
             partial=index.read.partial if index is not None else None,
-            facts=index.facts() if index is not None else None,
+            facts=facts,
+            in_sub_folders=sub_folder_files(scope, deeper),
         )
-        topics = [item.topic for item in loaded]
-        convention = naming_convention(topics)
-        if convention is not None:
-            findings.append(convention)
-        findings.extend(lint_links(topics, files))
-        for item in sorted(loaded, key=lambda item: item.topic.file):
-            own = self.cache.lint(item.entry.path, item.topic)
-            findings.extend(
-                f for f in own if convention is None or f.code not in _FOLDED_INTO_CONVENTION
+        paths_of = {item.topic.file: item.entry.path for item in loaded}
+        findings.extend(
+            lint_topics(
+                [item.topic for item in loaded],
+                files,
+                own=lambda topic: self.cache.lint(paths_of[topic.file], topic),
             )
+        )
         return findings
 
     def _summary(self, root: Path, row: ScopeRow, user_index: str | None) -> ScopeSummary:
@@ -202,7 +197,7 @@ class ScopeAnswers:
         listing = self._scan(root, scope)
         loaded = self._load(listing.topics)
         index = self.files.read(root, scope)
-        findings = self._lint(key, listing.refused, index, loaded, user_index)
+        findings = self._lint(key, scope, listing.refused, index, loaded, user_index)
         counts = Counter(f.code for f in findings)
         severities = Counter(f.severity for f in findings)
         if key == USER_SCOPE:
@@ -277,7 +272,7 @@ class ScopeAnswers:
         """The scope's whole lint (T-5), as the listing reports it."""
         index = self.files.read(root, scope)
         user_index = None if key == USER_SCOPE else self._user_index_text(root)
-        return self._lint(key, listing.refused, index, loaded, user_index)
+        return self._lint(key, scope, listing.refused, index, loaded, user_index)
 
     def _user_index_text(self, root: Path) -> str | None:
         """The user index's text, the companion of every Workspace index (I-4), or None."""
@@ -371,7 +366,7 @@ class ScopeAnswers:
             raw=text or "",
             lines=lines,
             manifest=capped.manifest,
-            findings=self._lint(key, listing.refused, index, loaded, user_index),
+            findings=self._lint(key, scope, listing.refused, index, loaded, user_index),
         )
 
 

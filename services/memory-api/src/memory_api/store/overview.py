@@ -102,7 +102,7 @@ def scope_rows(root: Path, folders: FolderListings) -> list[ScopeRow]:
 
     Costs a ``scandir`` of the root, then per scope a ``stat`` of its folder (its listing comes
     from ``folders`` while the folder is unchanged) and an ``lstat`` of its index. A scope gone
-    or unlistable meanwhile is left out.
+    meanwhile is left out; one that cannot be listed stays, with no files counted (A-5).
     """
     rows: list[ScopeRow] = []
     for key, folder in scope_folders(root):
@@ -111,9 +111,7 @@ def scope_rows(root: Path, folders: FolderListings) -> list[ScopeRow]:
         except OSError:
             continue
         listing = folders.listing(folder, info)
-        if listing is None:
-            continue
-        files = count_listed(root, folder, listing)
+        files = 0 if listing is None else count_listed(root, folder, listing)
         rows.append(ScopeRow.of(key, folder, scope_activity(folder, info.st_mtime_ns), files))
     return rows
 

@@ -52,6 +52,7 @@ __all__ = [
     "scan_topics",
     "scope_folders",
     "scope_real_dir",
+    "sub_folder_files",
     "topic_entry",
 ]
 
@@ -409,6 +410,19 @@ def _topic_entry(root: Path, scope: Path, name: str) -> TopicEntry | None:
     if not stat.S_ISREG(info.st_mode):
         return None
     return TopicEntry(file=name, path=target, stat=info)
+
+
+def sub_folder_files(scope: Path, targets: list[str]) -> frozenset[str]:
+    """The index link targets into sub-folders of the real ``scope`` that are regular files
+    there, symlinks resolved and kept inside the scope (T-5b). ``targets`` are relative POSIX
+    paths without ``..`` (:func:`memory_core.index.scope_link_targets`); only ``stat`` is done,
+    and one that fails (no permission, a name too long) means the file is not there."""
+    present = set()
+    for target in targets:
+        resolved = real_path(scope / target)
+        if is_within(scope, resolved) and os.path.isfile(resolved):  # noqa: PTH113 - no raise
+            present.add(target)
+    return frozenset(present)
 
 
 def _is_the_index(scope: Path, lexical: Path) -> bool:

@@ -144,7 +144,7 @@ export class PromptEditor {
     if (missing) {
       this.warning.textContent =
         this.needsMessage ??
-        `This text has no ${this.needs}, so that index will not reach the model.`;
+        `This text has no ${this.needs}: it marks where that index goes, and a prompt without it is not saved.`;
     }
   }
 
