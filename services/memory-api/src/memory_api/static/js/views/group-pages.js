@@ -49,7 +49,7 @@ export class GroupPages {
         class: "btn btn-sm",
         id: "more-groups",
         "aria-describedby": "more-groups-text",
-        onclick: () => this.more(),
+        onclick: () => this.more({ asked: true }),
       },
       h("span", { class: "label-text" }, "Show more groups"),
     );
@@ -61,12 +61,14 @@ export class GroupPages {
       this.moreButton,
       this.moreError,
     );
-    // The next page loads once the end of the groups is within two screens of view.
+    // The next page loads once the end of the groups is in view or within two screens below
+    // it: never while the view is below it (the prompt editors, under the groups, keep their
+    // place as groups are added above them, so the end would stay near, page after page).
     this.nearEnd = new IntersectionObserver(
       (entries) => {
         if (entries.some((entry) => entry.isIntersecting)) this.more();
       },
-      { rootMargin: "200% 0px" },
+      { rootMargin: "0px 0px 200% 0px" },
     );
     this.nearEnd.observe(this.moreBox);
   }
@@ -96,8 +98,9 @@ export class GroupPages {
     }
   }
 
-  /** Load the page after the groups shown, if there is one and none is on its way. */
-  async more() {
+  /** Load the page after the groups shown, if there is one and none is on its way; `asked`:
+   * from the button, whose focus then goes on to the first group the page brought. */
+  async more({ asked = false } = {}) {
     if (!this.cursor || this.loadingMore || this.tab.groupsBox.getAttribute("aria-busy")) return;
     const ticket = this.ticket;
     this.loadingMore = true;
@@ -111,16 +114,17 @@ export class GroupPages {
         const shown = this.tab.scopes.length;
         this.take(page, { replace: false });
         // The button was disabled while loading (and is gone after the last page): the
-        // keyboard goes on at the first group it brought, never to the page (W-6).
+        // keyboard goes on at the first group it brought, never to the page (W-6). A page
+        // loaded by scrolling moves no focus.
         const first = this.tab.scopes[shown];
-        if (first) keepFocus(this.tab.groups.get(first.key)?.toggleButton);
+        if (asked && first) keepFocus(this.tab.groups.get(first.key)?.toggleButton);
       }
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       replace(this.moreError, errorBox(`Could not load more groups: ${error.detail}`));
     } finally {
       this.loadingMore = false;
-      this.setBusy(false);
+      if (ticket === this.ticket) this.setBusy(false); // else a search's page is on its way
     }
     // Still near the end (a tall screen, a short page): the observer saw no change; go on.
     if (ticket === this.ticket && this.cursor && this.nearScreen()) this.more();
@@ -155,7 +159,7 @@ export class GroupPages {
 
   nearScreen() {
     const box = this.moreBox.getBoundingClientRect();
-    return !this.moreBox.hidden && box.top < window.innerHeight * 3;
+    return !this.moreBox.hidden && box.bottom > 0 && box.top < window.innerHeight * 3;
   }
 
   setBusy(busy) {

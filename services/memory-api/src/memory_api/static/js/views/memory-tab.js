@@ -249,13 +249,23 @@ export class MemoryTab {
   showScopes(page, { replace: whole }) {
     const { enabled, templateHasMemory, totals } = page;
     this.overview = { enabled, templateHasMemory, totals };
-    if (whole) this.scopes = page.scopes;
-    else {
-      const shown = new Set(this.scopes.map((scope) => scope.key));
-      this.scopes = [...this.scopes, ...page.scopes.filter((scope) => !shown.has(scope.key))];
+    if (whole) {
+      this.scopes = page.scopes;
+      this.renderHint();
+      this.renderGroups({ reorder: true });
+      return;
     }
-    this.renderHint();
-    this.renderGroups({ reorder: whole });
+    // Only the new groups are built: a page further down costs the same after 50 groups as
+    // after 5,000.
+    const added = page.scopes.filter((scope) => !this.groups.has(scope.key));
+    this.scopes = [...this.scopes, ...added];
+    for (const scope of added) {
+      const group = new ScopeGroup(this, scope);
+      this.groups.set(scope.key, group);
+      this.groupsBox.append(group.element);
+      group.attached();
+    }
+    this.renderSummary();
   }
 
   /** Re-read one scope's summary (its counts and lint after a delete) and the totals; the
