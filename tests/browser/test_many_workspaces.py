@@ -2,36 +2,41 @@
 
 The Memory tab shows the overview's first page of groups (the user scope, then the Workspaces by
 newest activity) with the totals of all of them, and is usable as soon as that page is shown;
-the next pages load as the end of the groups comes near the screen or from "Show more groups"
+the next pages load as the user scrolls to the end of the groups, or from "Show more groups"
 (the keyboard's way); the group finder asks the service for the groups whose name or path holds
-the text. Every group is reachable each of these ways, and from its address.
+the text, down to the last of them. Any group is reached through the finder and from its
+address. The data (about 20,000 small files) is written once for the module.
 """
 
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.axe import axe_violations
+from tests.browser.conftest import CHAT_URL
 from tests.browser.pages import (
     MEMORY_TAB,
+    PageFactory,
     open_memory_tab,
     user_group,
     viewer,
     wait_groups_settled,
     workspace_group,
 )
-from tests.browser.service import Service
+from tests.browser.service import Service, seed, start_service
 
 pytestmark = pytest.mark.browser
 
 WORKSPACES = 5000
 TEAMS = 80
 """The Workspaces sit in ``team-NN/`` folders: searching ``team-07/`` finds 63 of them."""
-FIRST_PAGE = 50
+FIRST_PAGE = 50  # groups on the overview's first page, and on each one after
+MORE_PAGE = 100  # (static/js/views/group-pages.js)
 OLDEST = 1_767_225_600  # 2026-01-01T00:00:00Z: older than the demo's scopes, which come first
 
 
@@ -56,12 +61,33 @@ def _seed_workspaces(service: Service) -> None:
         os.utime(scope, (when, when))
 
 
+@pytest.fixture(scope="module")
+def crowded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
+    """The demo service with 5,000 Workspaces more, shared by this module's tests (none of
+    them changes a memory): the data is written once."""
+    data_dir = tmp_path_factory.mktemp("crowded") / "data"
+    env = {"MEMORY_API_CHAT_URL": CHAT_URL}
+    seed(data_dir, {**os.environ, **env})
+    service = start_service(data_dir, env)
+    try:
+        _seed_workspaces(service)
+        yield service
+    finally:
+        service.stop()
+
+
 def _repo(number: int) -> str:
     return f"repo-{number:04d}"
 
 
 def _groups(page: Page) -> Locator:
     return page.locator(".group")
+
+
+def _titles(page: Page) -> list[str]:
+    """The names of the ``repo-NNNN`` groups shown, top to bottom."""
+    names = _groups(page).locator(".group-title .name").all_text_contents()
+    return [name for name in names if name.startswith("repo-")]
 
 
 def _finder(page: Page) -> Locator:
@@ -73,10 +99,16 @@ def _wait_page_shown(page: Page) -> None:
     expect(page.locator("#memory-groups[aria-busy]")).to_have_count(0)
 
 
-def test_a3_five_thousand_workspaces_show_a_first_page_then_every_group_by_scrolling(
-    page: Page, service: Service
+def _scroll_to_end(page: Page) -> None:
+    """Scroll the line under the groups ("Showing … of … groups") into view, as a user
+    scrolling down to the end of the groups does."""
+    page.locator(".groups-more").evaluate("el => el.scrollIntoView({ block: 'end' })")
+
+
+def test_a3_five_thousand_workspaces_show_a_first_page_then_more_as_the_user_scrolls(
+    open_page: PageFactory, crowded: Service
 ) -> None:
-    _seed_workspaces(service)
+    page = open_page(crowded)
     total = WORKSPACES + 3  # the demo's user scope and two Workspaces
     open_memory_tab(page)
     _wait_page_shown(page)
@@ -92,86 +124,93 @@ def test_a3_five_thousand_workspaces_show_a_first_page_then_every_group_by_scrol
     expect(workspace_group(page, _repo(WORKSPACES - 1)).locator(".row")).to_have_count(1)
     expect(_finder(page)).to_be_visible()
 
-    # Scrolling down loads the next pages, newest activity first, until the oldest Workspace.
-    shown = groups.count()
-    while page.locator(".groups-more").is_visible():
-        page.keyboard.press("End")
-        page.wait_for_function(
-            "n => document.querySelectorAll('.group').length > n "
-            "|| document.querySelector('.groups-more').hidden",
-            arg=shown,
-        )
+    # Scrolling to the end of the groups loads the next page, newest activity first, and no
+    # more than the user scrolls to; it moves no focus.
+    for pages in range(1, 4):
+        _scroll_to_end(page)
+        expect(groups).to_have_count(FIRST_PAGE + pages * MORE_PAGE)
         _wait_page_shown(page)
-        grown = groups.count()
-        assert grown > shown or page.locator(".groups-more").is_hidden()
-        shown = grown
-    expect(groups).to_have_count(total)
-    oldest = workspace_group(page, _repo(0))
-    expect(groups.last).to_have_attribute("data-scope", oldest.get_attribute("data-scope") or "")
-    titles = groups.locator(".group-title .name").all_text_contents()
-    repos = [title for title in titles if title.startswith("repo-")]
-    assert repos == [_repo(number) for number in reversed(range(WORKSPACES))]
-    assert len(set(groups.evaluate_all("els => els.map(el => el.dataset.scope)"))) == total
+        expect(page.locator("#more-groups-text")).to_have_text(
+            f"Showing {FIRST_PAGE + pages * MORE_PAGE} of {total:,} groups"
+        )
+    shown = FIRST_PAGE + 3 * MORE_PAGE
+    newest = [_repo(number) for number in reversed(range(WORKSPACES))]
+    assert _titles(page) == newest[: shown - 3]
+    assert len(set(groups.evaluate_all("els => els.map(el => el.dataset.scope)"))) == shown
+    assert page.evaluate("document.activeElement === document.body")
 
-    # The last group loads its memories once scrolled to, like any other.
-    page.keyboard.press("End")
-    expect(oldest.locator(".row")).to_have_count(1)
-    expect(oldest).to_be_in_viewport()
+    # A group of the last page loads its memories once scrolled to, like any other.
+    last = groups.last
+    last.scroll_into_view_if_needed()
+    expect(last.locator(".row")).to_have_count(1)
     wait_groups_settled(page)
 
 
-def test_a3_any_of_five_thousand_groups_is_found_by_name_or_path_and_reached_by_keyboard(
-    page: Page, service: Service
+def test_a3_any_of_five_thousand_groups_is_found_by_name_or_path_and_reached_to_the_last(
+    open_page: PageFactory, crowded: Service
 ) -> None:
-    _seed_workspaces(service)
+    page = open_page(crowded)
     open_memory_tab(page)
     _wait_page_shown(page)
     finder = _finder(page)
     groups = _groups(page)
+    status = page.locator("#group-search-status")
+    end = page.locator(".groups-more")
 
-    # By name: one of the oldest, far beyond the first page.
+    # By name: one far beyond the first page.
     finder.fill(_repo(123))
+    expect(status).to_have_text(f"1 group matches “{_repo(123)}”.")
     expect(groups).to_have_count(1)
-    found = workspace_group(page, _repo(123))
-    expect(found.locator(".row")).to_have_count(1)
-    expect(page.locator("#group-search-status")).to_have_text(f"1 group matches “{_repo(123)}”.")
-    expect(page.locator(".groups-more")).to_be_hidden()
+    expect(workspace_group(page, _repo(123)).locator(".row")).to_have_count(1)
+    expect(end).to_be_hidden()
 
-    # By path: 63 Workspaces sit in team-07/; the first page shows 50, the keyboard the rest,
-    # and the focus goes on to the first group it brought.
+    # The oldest hundred: the first page, then the rest by scrolling, down to the oldest of all
+    # 5,000, whose memories load like any other group's.
+    finder.fill("repo-00")
+    expect(status).to_have_text("100 groups match “repo-00”.")
+    expect(groups).to_have_count(FIRST_PAGE)
+    _wait_page_shown(page)
+    _scroll_to_end(page)
+    expect(groups).to_have_count(100)
+    expect(end).to_be_hidden()
+    assert _titles(page) == [_repo(number) for number in reversed(range(100))]
+    oldest = groups.last
+    oldest.scroll_into_view_if_needed()
+    expect(oldest.locator(".row")).to_have_count(1)
+
+    # By path: 63 Workspaces sit in team-07/; the first page shows 50, the keyboard the rest
+    # ("Show more groups"), and the focus goes on to the first group that page brought.
     finder.fill("team-07/")
-    expect(page.locator("#group-search-status")).to_have_text("63 groups match “team-07/”.")
+    expect(status).to_have_text("63 groups match “team-07/”.")
     expect(groups).to_have_count(FIRST_PAGE)
     _wait_page_shown(page)
     page.locator("#more-groups").focus()
     page.keyboard.press("Enter")
     expect(groups).to_have_count(63)
-    expect(page.locator(".groups-more")).to_be_hidden()
+    expect(end).to_be_hidden()
     next_one = 4967 - FIRST_PAGE * TEAMS  # the 51st newest of team-07: 4967, 4887, …
-    expect(workspace_group(page, _repo(next_one)).locator("button.group-toggle")).to_be_focused()
-    titles = groups.locator(".group-title .name").all_text_contents()
-    assert titles == [_repo(number) for number in range(4967, 0, -TEAMS)]
-    violations = axe_violations(page, include="#memories")
+    focused = workspace_group(page, _repo(next_one)).locator("button.group-toggle")
+    expect(focused).to_be_focused()
+    assert _titles(page) == [_repo(number) for number in range(4967, 0, -TEAMS)]
+    violations = axe_violations(page, include=".memories")
     assert violations == [], f"axe-core on a group search: {violations}"
 
-    # Nothing matches: said so; Escape clears the finder and every group is back, page by page.
+    # Nothing matches: said so; Escape clears the finder and the first page is back.
     finder.fill("no such workspace")
-    expect(page.locator("#group-search-status")).to_have_text(
-        "No group matches “no such workspace”."
-    )
+    expect(status).to_have_text("No group matches “no such workspace”.")
     expect(groups).to_have_count(0)
     finder.press("Escape")
     expect(finder).to_have_value("")
     expect(groups).to_have_count(FIRST_PAGE)
     expect(user_group(page)).to_be_visible()
-    expect(page.locator("#group-search-status")).to_have_text("")
+    expect(status).to_have_text("")
 
 
 def test_a3_a_memory_of_a_group_not_yet_loaded_opens_from_its_address(
-    page: Page, service: Service
+    open_page: PageFactory, crowded: Service
 ) -> None:
-    _seed_workspaces(service)
-    found = service.get(service.agent_path() + f"/memory?limit=1&q={_repo(0)}")
+    page = open_page(crowded)
+    found = crowded.get(crowded.agent_path() + f"/memory?limit=1&q={_repo(0)}")
     key = found["scopes"][0]["key"]
     page.goto(f"{MEMORY_TAB}/view/{key}/build.md")
     panel = viewer(page)
