@@ -36,7 +36,8 @@ from bench.scale_data import AGENT, PROJECT, ScaleData
 __all__ = ["PAGE", "page_budgets", "page_rows"]
 
 PAGE = 50
-"""Scopes per overview page, as the Memory tab asks for them (``static/js/views/memory-tab.js``)."""
+"""Scopes per overview page the bench asks for: the Memory tab's first page (its later pages
+hold 100, ``static/js/views/group-pages.js``)."""
 MEMORY = f"/api/projects/{PROJECT}/agents/{AGENT}/memory"
 AGENTS = f"/api/projects/{PROJECT}/agents"
 DELETES = 5
