@@ -1,7 +1,8 @@
 """Codex CLI's memories (``--from codex``, P-5): one folder for every project, split by ``cwd``.
 
-Codex CLI (read from its source and its shipped 0.171 binary) keeps its memories in
-``$CODEX_HOME/memories/`` (``~/.codex/memories/``), one folder for all projects; its own
+Codex CLI (read from its source and its shipped 0.171 binary, and run) keeps its memories in
+one folder for all projects: ``$CODEX_HOME/memories_v2/`` (``~/.codex/memories_v2/``, what
+0.171 writes), ``$CODEX_HOME/memories/`` before it; both are read when both exist. Its own
 consolidation agent writes:
 
 - ``memory_summary.md`` — first line ``v1``, then ``## User Profile``, ``## User preferences``,
@@ -12,10 +13,12 @@ consolidation agent writes:
 - ``rollout_summaries/<time>-<hash>[-<slug>].md`` — one recap per Session: ``thread_id:``,
   ``updated_at:``, ``rollout_path:``, ``cwd:`` (``git_branch:``) lines, a blank line, the recap;
 - ``extensions/ad_hoc/notes/<time>-<slug>.md`` — what the user explicitly asked to remember,
-  forget or correct, waiting for the next consolidation;
+  forget or correct (its ``add_ad_hoc_note`` tool writes the note verbatim), waiting for the
+  next consolidation; ``extensions/ad_hoc/instructions.md`` is Codex's own instructions;
 - ``skills/<name>/SKILL.md`` (+ scripts, templates) — procedures it distilled;
 - its own bookkeeping: ``raw_memories.md`` (the consolidation's input, rebuilt from its
-  database), ``phase2_workspace_diff.md``, ``.git/`` (the consolidation's baseline).
+  database), ``phase2_workspace_diff.md``, ``.git/`` and ``.codex-baseline/`` (the
+  consolidation's baseline).
 
 Where each goes (one memory per topic file, one index line per memory):
 
@@ -61,7 +64,7 @@ from memory_api.transfer.sources import (
 )
 from memory_api.transfer.topic_making import add_made, list_items, sections, slug
 
-__all__ = ["codex_memories_dir", "codex_scopes"]
+__all__ = ["codex_memories_dirs", "codex_scopes"]
 
 SUMMARY = "memory_summary.md"
 HANDBOOK = "MEMORY.md"
@@ -72,7 +75,10 @@ BOOKKEEPING = {
     "raw_memories": "Codex's consolidation input (see raw_memories.md)",
     "phase2_workspace_diff.md": "made by Codex for one consolidation run; not a memory",
     ".git": "Codex's baseline of this folder for its consolidation (git); not a memory",
+    ".codex-baseline": "Codex's baseline of this folder for its consolidation; not a memory",
 }
+FOLDERS = ("memories_v2", "memories")
+"""Codex 0.171's folder, then the one before it."""
 _PATH = re.compile(r"(?:(?<=[\s=,(\[])|^)(~?/[^\s,;)\]]+)")
 _APPLIES = re.compile(r"^applies_to:(.*)$", re.MULTILINE)
 _SCOPE = re.compile(r"^scope:[ \t]*(.+)$", re.MULTILINE)
@@ -80,14 +86,18 @@ _UPDATED = re.compile(r"updated_at=(\d{4}-\d{2}-\d{2})")
 _STAMP = re.compile(r"^(\d{4}-\d{2}-\d{2})T")
 
 
-def codex_memories_dir(env: Mapping[str, str] | None = None) -> Path:
-    """``$CODEX_HOME/memories``, else ``~/.codex/memories`` (``$HOME`` first)."""
+def codex_memories_dirs(env: Mapping[str, str] | None = None) -> list[Path]:
+    """``memories_v2`` and ``memories`` in ``$CODEX_HOME``, else in ``~/.codex`` (``$HOME``
+    first), whether they exist or not."""
     environment = os.environ if env is None else env
     configured = environment.get("CODEX_HOME")
-    if configured:
-        return Path(configured).expanduser() / "memories"
     home = environment.get("HOME")
-    return (Path(home) if home else Path.home()) / ".codex" / "memories"
+    codex_home = (
+        Path(configured).expanduser()
+        if configured
+        else (Path(home) if home else Path.home()) / ".codex"
+    )
+    return [codex_home / name for name in FOLDERS]
 
 
 @dataclass(slots=True)
@@ -287,7 +297,10 @@ def _extensions(split: _Split, folder: Path) -> None:
             for inner in walk_files(path, split.user.skipped):
                 if path / "notes" in inner.parents:
                     continue
-                split.user.skipped.append(Skipped(str(inner), "not an ad-hoc note"))
+                reason = "not an ad-hoc note"
+                if inner == path / "instructions.md":
+                    reason = "Codex's instructions to its consolidation; not a memory"
+                split.user.skipped.append(Skipped(str(inner), reason))
             if entry_kind(path / "notes") == "folder":
                 _notes(split, path / "notes")
         else:
@@ -353,17 +366,23 @@ def codex_scopes(workspace: Path | None, env: Mapping[str, str] | None = None) -
     Raises :class:`SourceError` when Codex keeps no memories folder.
     """
     environment = os.environ if env is None else env
-    folder = codex_memories_dir(environment)
-    entries = listing(folder) if folder.is_dir() else None
-    if entries is None or isinstance(entries, Skipped):
-        raise SourceError(f"Codex CLI keeps no memories here: {folder}")
+    folders = [f for f in codex_memories_dirs(environment) if entry_kind(f) == "folder"]
+    if not folders:
+        looked = " or ".join(map(str, codex_memories_dirs(environment)))
+        raise SourceError(f"Codex CLI keeps no memories here: {looked}")
     home = Path(environment.get("HOME") or Path.home())
-    user = SourceScope(label=f"{folder} (user)", role="user")
+    label = " and ".join(map(str, folders))
+    user = SourceScope(label=f"{label} (user)", role="user")
     split = _Split(user, None, workspace, home)
     if workspace is not None:
-        split.workspace_scope = SourceScope(label=f"{folder} (cwd {workspace})", role="workspace")
-    for path in entries:
-        _root_entry(split, path)
+        split.workspace_scope = SourceScope(label=f"{label} (cwd {workspace})", role="workspace")
+    for folder in folders:
+        entries = listing(folder)
+        if isinstance(entries, Skipped):
+            user.skipped.append(entries)
+            continue
+        for path in entries:
+            _root_entry(split, path)
     scopes = [user] if split.workspace_scope is None else [user, split.workspace_scope]
     for scope in scopes:
         scope.files.sort(key=lambda item: item.name)
