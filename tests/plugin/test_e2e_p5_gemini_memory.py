@@ -58,9 +58,8 @@ async def gemini_session(
     """One headless Gemini CLI Session in ``workspace`` whose model plays ``turns``."""
     gemini = npm_cli(GEMINI)
     fake = FakeGemini(turns=turns)
-    # A Unix socket's path holds at most 107 bytes: under pytest-xdist's longer temporary paths
-    # a folder beside the Workspace went past it (AF_UNIX path too long), so a short one.
-    with tempfile.TemporaryDirectory(prefix="gm-sock-") as sockets:
+    # A socket path holds at most 107 bytes: pytest's tmp_path can be longer.
+    with tempfile.TemporaryDirectory(prefix="gemini-") as sockets:
         async with serve_app(fake.app) as port, unix_bridges([port], Path(sockets)) as bridges:
             status, out, err = await run_isolated(
                 [str(gemini), "--yolo", "-p", "Remember this for later."],
@@ -76,8 +75,8 @@ async def gemini_session(
                 },
                 limit_s=RUN_LIMIT_S,
             )
-    assert status == 0, f"gemini failed:\n{out.decode()}\n{err.decode()}"
-    assert len(fake.session_turns()) > len(turns), "the scripted writes did not all run"
+        assert status == 0, f"gemini failed:\n{out.decode()}\n{err.decode()}"
+        assert len(fake.session_turns()) > len(turns), "the scripted writes did not all run"
 
 
 async def test_p5_gemini_memory_written_by_the_cli_imported_for_its_own_project(
