@@ -116,10 +116,21 @@ class ProjectList(Wire, frozen=True):
     projects: list[str]
 
 
+class UnreadableAgentEntry(Wire, frozen=True):
+    """An agent whose ``agent.json`` is there but cannot be read or is invalid (Q-2b): its id
+    and why. Its project is unknown, so it is shown only to a caller reaching every project."""
+
+    id: str
+    problem: str
+
+
 class AgentList(Wire, frozen=True):
-    """Answer of ``GET /api/projects/{project}/agents``, agents sorted by id."""
+    """Answer of ``GET /api/projects/{project}/agents``, agents sorted by id; ``unreadable``
+    names the agents of unknown project whose settings cannot be read (Q-2b), for a caller
+    that reaches every project (empty for any other)."""
 
     agents: list[AgentSummary]
+    unreadable: list[UnreadableAgentEntry] = msgspec.field(default_factory=list)
 
 
 class MemoryConfig(Wire, frozen=True):
@@ -187,6 +198,10 @@ class ScopeSummary(Wire, frozen=True):
     severity_counts: dict[str, int]
     lint_severities: dict[str, Severity]
     history_bytes: int = 0
+    unreadable: str | None = None
+    """Why the scope folder, which is there, cannot be listed (``"cannot read it (Permission
+    denied)"``, Q-2b); ``file_count`` then counts nothing and the scope's files are unknown, not
+    absent. None when it was listed."""
 
 
 class OverviewTotals(Wire, frozen=True):
@@ -313,6 +328,10 @@ class ScopeManifest(Wire, frozen=True, omit_defaults=True):
     stored before the placeholder rule, or edited by hand). Sent only when not
     ``"placeholder"`` (``omit_defaults``): a client built before the field (whose decoder
     refuses unknown fields) still reads every usual answer."""
+    unreadable: str | None = None
+    """Why the scope's ``MEMORY.md``, which is there, could not be read (``"cannot read it
+    (Permission denied)"``, Q-2b); then nothing of it is injected and a note says so instead of
+    "nothing saved yet". Sent only when set."""
 
 
 class IndexLine(Wire, frozen=True):
