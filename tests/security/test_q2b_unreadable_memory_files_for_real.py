@@ -8,6 +8,7 @@ other user. Every answer must name the files it cannot read, never call them abs
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Any
 import pytest
 from memory_core import layout
 
+from tests.plugin.helpers import hook_fixture, run_cli
 from tests.security.test_a10a_unreadable_tokens_for_real import _call, _prefix
 from tests.security.test_q2b_unreadable_memory_files import DENIED, codes, make_case
 from tests.support.serve import ServedProcess, serve
@@ -85,3 +87,20 @@ def test_unreadable_memory_files_for_real_are_listed_named_and_never_nothing_sav
     assert "Nothing saved yet: the user memory index" not in started["memory"]
     assert "the user memory index could not be read" in started["memory"]
     assert started["manifests"][0]["unreadable"] == DENIED
+
+    # the harness tells the user too, not only the model (Codex's hook: its systemMessage)
+    env = {
+        "HARNESS_MEMORY_URL": base,
+        "HARNESS_MEMORY_PROJECT": "acme",
+        "HARNESS_MEMORY_AGENT": "coder",
+        "HARNESS_MEMORY_STATE_DIR": str(tmp_path / "state"),
+        "HARNESS_MEMORY_ROOT": str(layout.memory_root(served.data_dir, "coder")),
+        "HOME": str(tmp_path / "home"),
+    }
+    stdin = hook_fixture("codex_session_start.json", workspace=str(workspace))
+    done = asyncio.run(run_cli("hook", "codex", "session-start", stdin=stdin, env=env))
+    assert done.returncode == 0, done.stderr
+    answer = done.json()
+    assert "the user memory index could not be read" in answer["systemMessage"]
+    assert DENIED in answer["systemMessage"]
+    assert "could not be read" in answer["hookSpecificOutput"]["additionalContext"]
