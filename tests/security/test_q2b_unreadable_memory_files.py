@@ -18,7 +18,7 @@ import pytest
 from memory_api.app import create_app
 from memory_api.bearer import TokenEntry, hash_secret
 from memory_api.settings import Settings
-from memory_api.store import agents, scopes, topic_cache
+from memory_api.store import agents, scopes, search, topic_cache
 from memory_core import layout
 from pytest_aiohttp import AiohttpClient
 
@@ -197,3 +197,20 @@ async def test_unreadable_memory_files_an_agent_json_is_not_shown_to_a_project_l
 
     assert seen == {"agents": seen["agents"], "unreadable": []}
     assert [item["id"] for item in by_admin["unreadable"]] == ["spy"]
+
+
+async def test_unreadable_memory_files_a_topic_never_vanishes_from_search(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its words cannot be searched, but its name is, and every search says it was not read."""
+    make_case(agent.user)
+    refuse(monkeypatch, search, "read_regular", "private-topic.md")
+
+    body = await ok_json(await client.get(f"{memory_url()}/search", params={"q": "case"}))
+    by_name = await ok_json(await client.get(f"{memory_url()}/search", params={"q": "private"}))
+
+    assert [hit["file"] for hit in body["hits"]] == ["ok-topic.md"]
+    assert [f["file"] for f in body["unreadable"]] == ["user/private-topic.md"]
+    assert body["unreadable"][0]["code"] == "unreadable"
+    assert DENIED in body["unreadable"][0]["message"]
+    assert [hit["file"] for hit in by_name["hits"]] == ["private-topic.md"]

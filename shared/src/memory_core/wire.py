@@ -423,6 +423,9 @@ class SearchResults(Wire, frozen=True):
     scope: str | None
     total: int
     hits: list[SearchHit]
+    unreadable: list[Finding] = msgspec.field(default_factory=list)
+    """The topic files (``<scope>/<file>``) that are there but could not be read (Q-2b): only
+    their names were searched. Empty when every file was read."""
 
 
 # --- Session start (A-9) ----------------------------------------------------------------------
