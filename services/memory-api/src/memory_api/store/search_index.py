@@ -2,8 +2,9 @@
 data dir's own ``search/`` folder, never inside the memory root.
 
 Tables: ``files`` (one small row per indexed topic file: scope, file, the stat key it was read
-at, the lengths of its fields, why it could not be read when it could not, Q-2b), ``texts`` (beside it, by ``id``: its name, description and body
-as written — credentials masked, I-8), ``docs`` (a contentless FTS5 table over the same three
+at, the lengths of its fields, why it could not be read when it could not, Q-2b), ``texts``
+(beside it, by ``id``: its name, description and body as written — credentials masked, I-8),
+``docs`` (a contentless FTS5 table over the same three
 fields as :func:`~memory_api.store.search_text.index_text` gives them, ``rowid`` = ``files.id``),
 ``scopes`` (each scope's real folder and the stat key of that folder when it was listed) and
 ``meta`` (what wrote the file, and the memory root's stat key).
