@@ -179,8 +179,8 @@ class ScopeSummary(Wire, frozen=True):
     ``title`` is the Workspace's basename (``"User memory"`` for the user scope);
     ``workspace_path`` comes from ``.workspace`` (None for the user scope or a missing marker);
     ``marker_problems`` names what is wrong with the marker (K-5); ``orphaned`` is true when the
-    marker's path no longer exists (K-6a); ``lint_counts`` maps a lint code (T-5) to a count and
-    ``severity_counts`` a severity (T-5a) to a count (only severities that occur);
+    marker's path, once seen by the service, no longer exists (K-6a; see ``not_visible``);
+    ``lint_counts`` maps a lint code (T-5) to a count and ``severity_counts`` a severity (T-5a) to a count (only severities that occur);
     ``lint_severities`` maps each code of ``lint_counts`` to its severity, so a page can colour
     a count without the findings (W-6). ``history_bytes`` is what the scope's history takes on
     disk (V-3; 0 while it has none).
@@ -198,6 +198,10 @@ class ScopeSummary(Wire, frozen=True):
     severity_counts: dict[str, int]
     lint_severities: dict[str, Severity]
     history_bytes: int = 0
+    not_visible: bool = False
+    """The Workspace path does not exist for the service and did not at its latest Session start
+    either (the harness runs in another mount namespace, a container): in use as far as the
+    service can tell, so never ``orphaned`` (K-6a)."""
     unreadable: str | None = None
     """Why the scope folder, which is there, cannot be listed (``"cannot read it (Permission
     denied)"``, Q-2b); ``file_count`` then counts nothing and the scope's files are unknown, not

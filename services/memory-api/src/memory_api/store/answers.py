@@ -256,10 +256,11 @@ class ScopeAnswers:
         counts = Counter(f.code for f in findings)
         severities = Counter(f.severity for f in findings)
         if key == USER_SCOPE:
-            title, path, problems, orphaned = USER_TITLE, None, [], False
+            title, path, problems, orphaned, not_visible = USER_TITLE, None, [], False, False
         else:
             marker = self.files.marker(root, scope, key)
-            path, problems, orphaned = marker.path, marker.problems, marker.orphaned
+            path, problems = marker.path, marker.problems
+            orphaned, not_visible = marker.orphaned, marker.not_visible
             title = _title(path, key)
         return ScopeSummary(
             key=key,
@@ -270,6 +271,7 @@ class ScopeAnswers:
             last_activity=utc_timestamp(row.activity / 1e9),
             marker_problems=problems,
             orphaned=orphaned,
+            not_visible=not_visible,
             lint_counts=dict(sorted(counts.items())),
             severity_counts=dict(sorted(severities.items())),
             lint_severities={f.code: f.severity for f in sorted(findings, key=lambda f: f.code)},

@@ -25,7 +25,13 @@ from memory_core import layout
 from memory_core.index_facts import IndexFacts, index_facts
 from memory_core.injection import PreparedIndex, prepare_index, unreadable_index
 
-from memory_api.store.scopes import IndexText, Marker, read_index_text, read_marker
+from memory_api.store.scopes import (
+    IndexText,
+    Marker,
+    read_index_text,
+    read_marker,
+    workspace_presence,
+)
 from memory_api.store.stat_cache import StatCache, file_key
 
 __all__ = ["ScopeFiles", "ScopeIndex"]
@@ -132,8 +138,10 @@ class ScopeFiles:
         self, root: Path, scope: Path | str, key: str, *, orphan_check: bool = True
     ) -> Marker:
         """:func:`~memory_api.store.scopes.read_marker` of the real ``scope``, the file judged
-        once per version; ``orphaned`` (does the named Workspace still exist?) is asked anew,
-        unless ``orphan_check`` is false (the answer then holds the judgement as kept)."""
+        once per version; ``orphaned`` and ``not_visible`` (does the named Workspace still
+        exist, and had the service seen it? :func:`~memory_api.store.scopes.workspace_presence`)
+        are asked anew, unless ``orphan_check`` is false (the answer then holds the judgement as
+        kept)."""
         path = f"{os.fspath(scope)}{os.sep}{layout.MARKER_FILE}"  # a group search asks each
         info = _regular(path)
         if info is None:
@@ -146,8 +154,8 @@ class ScopeFiles:
             self._markers.put((path, key), file_key(info), hit)
         if hit.path is None or not orphan_check:
             return hit
-        # os.path.exists: a path the OS cannot even look up (too long) is gone, not an error
-        return dataclasses.replace(hit, orphaned=not os.path.exists(hit.path))  # noqa: PTH110
+        orphaned, not_visible = workspace_presence(scope, hit.path)
+        return dataclasses.replace(hit, orphaned=orphaned, not_visible=not_visible)
 
     def read(self, root: Path, scope: Path) -> ScopeIndex | None:
         """:func:`~memory_api.store.scopes.read_index_text` of the real ``scope`` under the real

@@ -55,6 +55,7 @@ __all__ = [
     "scope_real_dir",
     "sub_folder_files",
     "topic_entry",
+    "workspace_presence",
 ]
 
 logger = logging.getLogger(__name__)
@@ -113,12 +114,30 @@ class Marker:
 
     ``path`` is the Workspace path it names (None when missing or unreadable); ``problems`` name
     what is wrong, including a marker naming another path than the key stands for; ``orphaned``
-    is true when the named path no longer exists.
+    is true when the named path no longer exists and the service had seen it; ``not_visible``
+    when it does not exist here and was not there for the service at the latest Session start
+    either (another mount namespace: in use, for all the service can tell), K-6a.
     """
 
     path: str | None
     problems: list[str] = field(default_factory=list)
     orphaned: bool = False
+    not_visible: bool = False
+
+
+def workspace_presence(scope: Path | str, path: str) -> tuple[bool, bool]:
+    """``(orphaned, not_visible)`` of the Workspace ``path`` a scope's marker names (K-6a).
+
+    A path that exists here is neither. One that does not is *not visible* while the scope
+    holds :data:`~memory_core.layout.NOT_VISIBLE_FILE` (the service could not see it at the
+    latest Session start either), else *orphaned* (it was seen, or the scope predates the
+    flag, and is gone). ``os.path.exists``: a path the OS cannot even look up (too long) is
+    as absent as a deleted one, not a data dir error.
+    """
+    if os.path.exists(path):  # noqa: PTH110
+        return False, False
+    unseen = os.path.lexists(f"{os.fspath(scope)}{os.sep}{layout.NOT_VISIBLE_FILE}")
+    return not unseen, unseen
 
 
 def scope_real_dir(root: Path, key: str) -> Path | None:
@@ -637,6 +656,5 @@ def read_marker(root: Path, scope: Path, key: str) -> Marker:
         problems.append(
             f"marker: names {path!r}, whose key is {named_key!r}, not this scope's; kept as it is"
         )
-    # os.path.exists, not Path.exists: a path this machine cannot even look up (a component over
-    # NAME_MAX, ENAMETOOLONG) is as absent as a deleted one, not a data dir error.
-    return Marker(path, problems, orphaned=not os.path.exists(path))  # noqa: PTH110
+    orphaned, not_visible = workspace_presence(scope, path)
+    return Marker(path, problems, orphaned=orphaned, not_visible=not_visible)

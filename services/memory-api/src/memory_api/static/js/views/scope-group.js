@@ -190,6 +190,20 @@ export class ScopeGroup {
         ),
       );
     }
+    if (scope.notVisible) {
+      badges.push(
+        h(
+          "span",
+          {
+            class: "badge",
+            title:
+              "The memory service cannot see this Workspace's folder (the agent runs where the " +
+              "service does not, e.g. another container); it is not known to be gone.",
+          },
+          "Not visible from the service",
+        ),
+      );
+    }
     if (scope.unreadable) {
       badges.push(
         h(
