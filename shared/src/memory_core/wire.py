@@ -180,7 +180,8 @@ class ScopeSummary(Wire, frozen=True):
     ``workspace_path`` comes from ``.workspace`` (None for the user scope or a missing marker);
     ``marker_problems`` names what is wrong with the marker (K-5); ``orphaned`` is true when the
     marker's path, once seen by the service, no longer exists (K-6a; see ``not_visible``);
-    ``lint_counts`` maps a lint code (T-5) to a count and ``severity_counts`` a severity (T-5a) to a count (only severities that occur);
+    ``lint_counts`` maps a lint code (T-5) to a count and ``severity_counts`` a severity
+    (T-5a) to a count (only severities that occur);
     ``lint_severities`` maps each code of ``lint_counts`` to its severity, so a page can colour
     a count without the findings (W-6). ``history_bytes`` is what the scope's history takes on
     disk (V-3; 0 while it has none).
