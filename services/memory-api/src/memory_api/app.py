@@ -121,7 +121,7 @@ async def _static(request: web.Request) -> web.FileResponse:
 
 async def _cap_connections(app: web.Application) -> None:
     """Admit at most :func:`~memory_api.http.connections.cap_for` of the open-file limit as
-    connections, and log a failing ``accept()`` once per episode (Q-2)."""
+    connections, and log a failing ``accept()`` once per episode (Q-2c)."""
     cap = ConnectionCap()
     ProblemRequestHandler.cap = cap
     quiet_accept_errors(asyncio.get_running_loop(), cap)

@@ -1,4 +1,4 @@
-"""The open-connection cap: past the open-file limit the service refuses, once, in one line (Q-2).
+"""The open-connection cap: past the open-file limit the service refuses, once, in one line (Q-2c).
 
 Every connection takes a file descriptor, and so does every file a request opens. Without a
 cap, clients holding connections open take the last descriptors: ``accept()`` then fails with

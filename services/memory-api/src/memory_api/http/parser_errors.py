@@ -73,7 +73,7 @@ def refusal_detail(status: int, error: BaseException | None) -> str:
 
 class ProblemRequestHandler(web_protocol.RequestHandler):
     """aiohttp's connection handler, its own error answers made problem+json (see module), and
-    every connection counted against the process's :class:`ConnectionCap` (Q-2)."""
+    every connection counted against the process's :class:`ConnectionCap` (Q-2c)."""
 
     headers: Mapping[str, str] = {}
     """Sent with each such answer: the service's security headers."""

@@ -1,4 +1,4 @@
-"""Q-2: past the open-file limit the service refuses connections with a 503, in one log line.
+"""Q-2c: past the open-file limit the service refuses connections with a 503, in one log line.
 
 A process has a limit of open files (``RLIMIT_NOFILE``), and every connection takes one. Held
 open by enough clients, the last descriptors went to connections: ``accept()`` failed with
@@ -59,7 +59,7 @@ def _healthy(base: str) -> bool:
         return bool(answer.status == 200)
 
 
-def test_q2_past_the_file_limit_connections_get_503_and_one_log_line_not_a_flood(
+def test_q2c_past_the_file_limit_connections_get_503_and_one_log_line_not_a_flood(
     served: ServedProcess,
 ) -> None:
     port = int(served.base_url.rsplit(":", 1)[1])
@@ -83,7 +83,7 @@ def test_q2_past_the_file_limit_connections_get_503_and_one_log_line_not_a_flood
     assert "Too many open files" not in log  # the cap keeps accept() below the limit
 
 
-def test_q2_the_cap_leaves_room_for_files_and_an_accept_burst() -> None:
+def test_q2c_the_cap_leaves_room_for_files_and_an_accept_burst() -> None:
     assert cap_for(1024) == 768
     assert cap_for(FILE_LIMIT) == 192
     cap = ConnectionCap(limit=2)
