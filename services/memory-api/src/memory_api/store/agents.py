@@ -301,6 +301,11 @@ class AgentStore:
                 records.append(record)
         return records, unreadable
 
+    async def unreadable(self) -> builtins.list[tuple[str, str]]:
+        """``(id, why)`` of every agent whose ``agent.json`` is there but cannot be read or is
+        invalid (Q-2b), by id."""
+        return (await asyncio.to_thread(self._scan_all))[1]
+
     async def list_with_unreadable(
         self, project: str
     ) -> tuple[builtins.list[AgentRecord], builtins.list[tuple[str, str]]]:
