@@ -37,8 +37,8 @@ def unreadable_note(scope: str, why: str) -> str:
     saved yet", since memories may well be saved. ``why`` is the reason, e.g. "cannot read
     it (Permission denied)"."""
     return (
-        f"(Not loaded: the {_label(scope)} could not be read: MEMORY.md is there but the memory "
-        f"service {why}. Memories may be saved that are not shown here; tell the user, and do "
+        f"(Not loaded: the {_label(scope)} could not be read: MEMORY.md is there, but Agent "
+        f"Memory {why}. Memories may be saved that are not shown here; tell the user, and do "
         "not take this as an empty memory.)"
     )
 

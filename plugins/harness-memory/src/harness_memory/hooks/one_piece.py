@@ -67,7 +67,7 @@ def unreadable_message(result: Started) -> str | None:
     told so too, and memories saved there are not in this Session until it is fixed."""
     said = [
         f"the {'user' if m.scope == 'user' else 'Workspace'} memory index could not be read "
-        f"(the memory service {m.unreadable})"
+        f"(MEMORY.md is there, but Agent Memory {m.unreadable})"
         for m in result.manifests
         if m.unreadable is not None
     ]
