@@ -177,7 +177,8 @@ def _prepare(
         return _Prepared("temporary", None, user_dir, None)
     key, workspace_dir = ensure_workspace_scope(root, real_workspace, files)
     if workspace_dir is not None:
-        _flag_visibility(workspace_dir, key, visible=os.path.isdir(real_workspace))  # noqa: PTH112 - never raises
+        visible = os.path.isdir(real_workspace)  # noqa: PTH112 - never raises (ENAMETOOLONG)
+        _flag_visibility(workspace_dir, key, visible=visible)
     return _Prepared("persistent", key, user_dir, workspace_dir)
 
 
