@@ -192,23 +192,28 @@ def _agent_create(settings: Settings, args: argparse.Namespace) -> int:
 
 def _agent_list(settings: Settings, args: argparse.Namespace) -> int:
     place = place_for(settings, args, writes=False)
+    unreadable: list[tuple[str, str]] = []
     if place.remote is not None:
         agents = place.remote.agents(args.project or None)
     else:
         from memory_api.store.counts import agent_summaries
 
-        agents = _run(agent_summaries(_agent_store(settings), args.project or None))
+        store = _agent_store(settings)
+        agents = _run(agent_summaries(store, args.project or None))
+        unreadable = _run(store.unreadable())
     print(f"agents {place.said}", file=sys.stderr)
+    for agent_id, why in unreadable:  # named, never left out unsaid (Q-2b)
+        print(f"agent {agent_id} (project unknown): {why}", file=sys.stderr)
     if not agents:
         print("no agents" + (f" in project {args.project!r}" if args.project else ""))
-        return 0
+        return 1 if unreadable else 0
     print(f"{'PROJECT':<20} {'AGENT':<20} {'MEMORY':<6} {'MEMORIES':>8}  NAME")
     for agent in agents:
         state = "on" if agent.memory_enabled else "off"
         print(
             f"{agent.project:<20} {agent.id:<20} {state:<6} {agent.memory_count:>8}  {agent.name}"
         )
-    return 0
+    return 1 if unreadable else 0
 
 
 def _token_store(settings: Settings, args: argparse.Namespace, *, writes: bool) -> Any:
