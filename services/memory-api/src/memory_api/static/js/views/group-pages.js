@@ -7,7 +7,7 @@
 // groups have stopped changing.
 
 import { ApiError, api, paths } from "../api.js";
-import { errorBox, h, keepFocus, plural, replace, withBusy } from "../dom.js";
+import { errorBox, h, plural, replace, withBusy } from "../dom.js";
 
 export const FIRST_PAGE = 50;
 export const MORE_PAGE = 100;
@@ -99,10 +99,13 @@ export class GroupPages {
   }
 
   /** Load the page after the groups shown, if there is one and none is on its way; `asked`:
-   * from the button, whose focus then goes on to the first group the page brought. */
+   * from the button. A button that had the focus keeps it while there are more pages; after
+   * the last one the focus goes on to the first group that page brought (W-6). */
   async more({ asked = false } = {}) {
     if (!this.cursor || this.loadingMore || this.tab.groupsBox.getAttribute("aria-busy")) return;
     const ticket = this.ticket;
+    // Focusing the button scrolls it into view, which may start the load before Enter does.
+    const focused = asked || document.activeElement === this.moreButton;
     this.loadingMore = true;
     this.setBusy(true);
     replace(this.moreError);
@@ -113,11 +116,12 @@ export class GroupPages {
       if (ticket === this.ticket) {
         const shown = this.tab.scopes.length;
         this.take(page, { replace: false });
-        // The button was disabled while loading (and is gone after the last page): the
-        // keyboard goes on at the first group it brought, never to the page (W-6). A page
-        // loaded by scrolling moves no focus.
+        // Disabled while loading, gone after the last page: the keyboard is never left on the
+        // page. A page loaded by scrolling moves no focus.
         const first = this.tab.scopes[shown];
-        if (asked && first) keepFocus(this.tab.groups.get(first.key)?.toggleButton);
+        if (focused && this.moreBox.hidden && first) {
+          this.tab.groups.get(first.key)?.toggleButton.focus();
+        } else if (focused) this.moreButton.focus({ preventScroll: true });
       }
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
