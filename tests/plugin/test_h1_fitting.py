@@ -64,6 +64,14 @@ def test_h1_sections_join_to_the_prompt_substitute_gives() -> None:
     assert joined(sections) == substitute(template, memory_text, KEY, EXTRA)
 
 
+def test_p1_placeholders_are_found_as_substitute_finds_them() -> None:
+    template = "{{A}}{{AB}} {{MEMORY}}{{{AGENT_ID}}} {{WORKSPACE_MEMORY_KEY}}{{A}}x{{AB"
+    extra = {"{{AB}}": "ab", "{{A}}": "a", "{{AGENT_ID}}": "coder"}
+    sections = render_sections(template, "M", "K", extra)
+    assert joined(sections) == substitute(template, "M", "K", extra)
+    assert joined(sections) == "aab M{coder} Kax{{AB"
+
+
 def test_i1_memory_sections_join_to_the_memory_text_and_mark_index_lines() -> None:
     sections, capped = rendered(index(3), None)
     text = joined(sections)

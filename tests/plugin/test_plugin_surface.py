@@ -9,8 +9,13 @@ from pathlib import Path
 import harness_memory
 import msgspec
 import pytest
-from harness_memory.records import RECORD_MAX_AGE_S, read_record, record_path, write_record
-from harness_memory.session import SessionMeta
+from harness_memory.records import (
+    RECORD_MAX_AGE_S,
+    SessionMeta,
+    read_record,
+    record_path,
+    write_record,
+)
 from harness_memory.settings import SettingsError, default_state_dir, load_settings
 
 
@@ -27,6 +32,7 @@ def test_public_names_are_exported_and_documented() -> None:
         "SessionStart",
         "check_write",
         "start_session",
+        "start_session_sync",
     ]
     for name in harness_memory.__all__:
         assert getattr(harness_memory, name).__doc__, name

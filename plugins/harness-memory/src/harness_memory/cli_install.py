@@ -13,13 +13,14 @@ read or understood (named on stderr; nothing is written), 2 for a usage error.
 from __future__ import annotations
 
 import argparse
+import logging
 from collections.abc import Mapping
 from pathlib import Path
 from typing import IO, Any
 
-from harness_memory import logs
-
 __all__ = ["add_install_commands", "run_install"]
+
+logger = logging.getLogger("harness_memory")
 
 
 _HARNESSES = ("claude-code", "codex", "gemini")
@@ -86,13 +87,9 @@ def run_install(
     try:
         run(args.harness, options, environ, install=install, dry_run=args.dry_run, out=out)
     except SettingsFileError as error:
-        logs.logger("harness_memory").error(
-            "%s %s: %s (nothing was changed)", args.command, args.harness, error
-        )
+        logger.error("%s %s: %s (nothing was changed)", args.command, args.harness, error)
         return 1
     except OSError as error:
-        logs.logger("harness_memory").error(
-            "%s %s: cannot write: %s", args.command, args.harness, error
-        )
+        logger.error("%s %s: cannot write: %s", args.command, args.harness, error)
         return 1
     return 0

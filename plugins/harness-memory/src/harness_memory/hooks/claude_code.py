@@ -17,7 +17,7 @@ Claude Code shows the model at most :data:`CONTEXT_LIMIT` UTF-16 code units of o
 entries each add their own (measured on 2.1.332; see the plugin README's harness table). The
 SessionStart adapter (:mod:`harness_memory.hooks.claude_code_start`) therefore runs in N hook
 entries and answers piece K in entry K. This module holds what both adapters share and the
-PreToolUse adapter, which runs before every file write and so imports only the guard (H-5).
+PreToolUse adapter, which runs before every file write.
 
 Both adapters fail open: a missing setting, an unreachable service or malformed input never
 stops the Session; the SessionStart answer then carries a ``systemMessage`` for the user.
@@ -26,16 +26,16 @@ stops the Session; the SessionStart answer then carries a ``systemMessage`` for 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from harness_memory.frozen import Frozen
+from memory_core.keys import is_temporary_workspace, workspace_memory_key
+from memory_core.layout import app_data_dir_of
+
+from harness_memory.guard import check_write, is_usable_path
 from harness_memory.records import GuardView, read_guard_view
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
-if TYPE_CHECKING:
-    from typing import Any
-
-    from harness_memory.settings import HarnessSettings
+from harness_memory.settings import HarnessSettings
 
 __all__ = [
     "CLAUDE_CODE_VERSION",
@@ -70,39 +70,20 @@ WRITE_TOOLS: dict[str, str] = {
 _TEXT_FIELDS = ("hook_event_name", "session_id", "cwd", "source", "tool_name")
 
 
-class HookInput(Frozen):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HookInput:
     """The part of a hook's stdin JSON the adapters read; other fields are ignored."""
 
-    __slots__ = ("cwd", "hook_event_name", "session_id", "source", "tool_input", "tool_name")
-    hook_event_name: str | None
-    session_id: str | None
-    cwd: str | None
-    source: str | None
-    tool_name: str | None
-    tool_input: dict[str, Any] | None
-
-    def __init__(
-        self,
-        *,
-        hook_event_name: str | None = None,
-        session_id: str | None = None,
-        cwd: str | None = None,
-        source: str | None = None,
-        tool_name: str | None = None,
-        tool_input: dict[str, Any] | None = None,
-    ) -> None:
-        self._set(
-            hook_event_name=hook_event_name,
-            session_id=session_id,
-            cwd=cwd,
-            source=source,
-            tool_name=tool_name,
-            tool_input=tool_input,
-        )
+    hook_event_name: str | None = None
+    session_id: str | None = None
+    cwd: str | None = None
+    source: str | None = None
+    tool_name: str | None = None
+    tool_input: dict[str, Any] | None = None
 
 
 def decode_input(raw: bytes) -> HookInput:
-    """Decode a hook's stdin JSON with the standard library (the guard's path stays cheap, H-5).
+    """Decode a hook's stdin JSON (the fields read here).
 
     Raises ``ValueError`` when it is not JSON (nested past the parser's depth included), not an
     object, or a field read here has the wrong type (text fields must be strings or null,
@@ -147,8 +128,6 @@ def pre_tool_use(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] |
     located = _locate(hook, settings)
     if located is None:
         return None
-    from harness_memory.guard import check_write  # the SessionStart adapters never need it
-
     memory_root, key, cwd = located
     decision = check_write(target, memory_root=memory_root, workspace_key=key, cwd=cwd)
     if decision.allowed:
@@ -176,11 +155,6 @@ def _locate(hook: HookInput, settings: HarnessSettings) -> tuple[Path, str | Non
         return root, record.key, hook.cwd or record.workspace
     if settings.memory_root is None:
         return None
-    from memory_core.keys import is_temporary_workspace, workspace_memory_key
-    from memory_core.layout import app_data_dir_of
-
-    from harness_memory.guard import is_usable_path
-
     cwd = hook.cwd or str(Path.cwd())
     if not is_usable_path(cwd):  # no Workspace can be named by it: only the user scope is open
         return settings.memory_root, None, cwd

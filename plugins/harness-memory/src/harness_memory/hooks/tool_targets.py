@@ -11,17 +11,14 @@ Codex CLI and Gemini CLI write files through tools that take no single ``file_pa
   built at run time (``$VAR``, ``$(…)``, ``cd`` then a relative name, a script that writes) —
   the harness README says what guards those (Codex's sandbox writable roots).
 
-Nothing here reads the disk or imports more than ``re`` and ``shlex`` (H-5).
+Nothing here reads the disk.
 """
 
 from __future__ import annotations
 
 import re
 import shlex
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: the guard path)
-if TYPE_CHECKING:
-    from collections.abc import Sequence
+from collections.abc import Sequence
 
 __all__ = ["patch_targets", "shell_targets"]
 
