@@ -53,10 +53,13 @@ CONTEXT_LIMIT = 10_000
 """UTF-16 code units of one hook entry's ``additionalContext`` (or plain stdout) that Claude
 Code shows the model inline; one unit more and it shows a file path and a 2 KB preview."""
 
-RECOMMENDED_PARTS = 6
-"""SessionStart entries the README configures. The default prompts with both indexes at the caps
-(I-4) need 4 pieces of ordinary text and 6 in the worst case, every index character outside the
-Basic Multilingual Plane (2 UTF-16 units each); tests/plugin/test_h1_fitting.py checks both."""
+RECOMMENDED_PARTS = 4
+"""SessionStart entries the installer writes: the fewest that carry the default prompts with both
+indexes at the caps (I-4) in ordinary text, every entry being a process and a call to the
+service. An index whose characters lie largely outside the Basic Multilingual Plane (2 UTF-16
+units each: emoji) can need more, up to 6 when every character does; with 4 such an index is
+cut at a line with the I-4 note and the user is told (H-1). tests/plugin/test_h1_fitting.py
+checks both."""
 
 WRITE_TOOLS: dict[str, str] = {
     "Write": "file_path",

@@ -25,7 +25,7 @@ __all__ = ["SESSION_START_PARTS", "plan", "settings_path"]
 HARNESS = "claude-code"
 SESSION_START_PARTS = RECOMMENDED_PARTS
 """SessionStart entries written, each carrying one piece of the injection (H-1: Claude Code
-shows at most 10,000 characters of each; six carry both indexes at the caps)."""
+shows at most 10,000 characters of each; four carry both indexes at the caps)."""
 WRITE_MATCHER = "Write|Edit|MultiEdit|NotebookEdit"
 
 
