@@ -29,7 +29,6 @@ from typing import Any
 from harness_memory.fitting import HarnessLimits
 from harness_memory.hooks.claude_code import HookInput
 from harness_memory.hooks.guarding import refusal, shell_refusal, string_leaves
-from harness_memory.hooks.session_start import session_start_answer
 from harness_memory.hooks.tool_targets import patch_targets
 from harness_memory.settings import HarnessSettings
 
@@ -67,6 +66,10 @@ def limits() -> HarnessLimits:
 
 def session_start(hook: HookInput, settings: HarnessSettings) -> dict[str, Any]:
     """Answer Codex's ``SessionStart`` hook with the injection (P-1, H-1). Never raises."""
+    # Imported here: the write guard, which runs before every file write, never needs the
+    # Session start and its HTTP client (H-5).
+    from harness_memory.hooks.session_start import session_start_answer
+
     return session_start_answer(hook, settings, "Codex CLI", limits())
 
 

@@ -24,7 +24,6 @@ from typing import Any
 from harness_memory.fitting import HarnessLimits
 from harness_memory.hooks.claude_code import HookInput
 from harness_memory.hooks.guarding import refusal, shell_refusal
-from harness_memory.hooks.session_start import session_start_answer
 from harness_memory.settings import HarnessSettings
 
 __all__ = ["CONTEXT_LIMIT", "GEMINI_VERSION", "GUARDED_TOOLS", "before_tool", "session_start"]
@@ -49,6 +48,10 @@ def limits() -> HarnessLimits:
 
 def session_start(hook: HookInput, settings: HarnessSettings) -> dict[str, Any]:
     """Answer Gemini CLI's ``SessionStart`` hook with the injection (P-1, H-1). Never raises."""
+    # Imported here: the write guard, which runs before every file write, never needs the
+    # Session start and its HTTP client (H-5).
+    from harness_memory.hooks.session_start import session_start_answer
+
     return session_start_answer(hook, settings, "Gemini CLI", limits())
 
 
