@@ -55,31 +55,31 @@ from harness_memory.settings import (
 if TYPE_CHECKING:
     from harness_memory.session import SessionStart
 
-__all__ = ["DRAFT_SEPARATOR", "HOOK_EVENTS", "build_parser", "main"]
+__all__ = ["DRAFT_SEPARATOR", "HOOKS", "build_parser", "main"]
 
 logger = logging.getLogger("harness_memory")
 
 DRAFT_SEPARATOR = "----- initial prompt (draft {draft_id}) -----"
 """The line between the system prompt and the draft's prompt in ``session-start`` text output."""
 
-HOOK_EVENTS: dict[str, tuple[str, ...]] = {
-    "claude-code": ("session-start", "pre-tool-use"),
-    "codex": ("session-start", "pre-tool-use"),
-    "gemini": ("session-start", "before-tool"),
+HOOKS: dict[str, dict[str, str]] = {
+    "claude-code": {
+        "session-start": "harness_memory.hooks.claude_code_start:session_start",
+        "pre-tool-use": "harness_memory.hooks.claude_code:pre_tool_use",
+    },
+    "codex": {
+        "session-start": "harness_memory.hooks.codex:session_start",
+        "pre-tool-use": "harness_memory.hooks.codex:pre_tool_use",
+    },
+    "gemini": {
+        "session-start": "harness_memory.hooks.gemini:session_start",
+        "before-tool": "harness_memory.hooks.gemini:before_tool",
+    },
 }
-"""The harnesses ``hook`` adapts and the events (as the command line names them) of each."""
+"""Harness → hook event (as the command line names it) → the adapter answering it, imported when
+its hook runs: every hook is a process of its own, and a write guard has no use for the Session
+start's HTTP client (H-5)."""
 _HARNESS_NAMES = {"claude-code": "Claude Code", "codex": "Codex CLI", "gemini": "Gemini CLI"}
-
-_ADAPTERS = {
-    ("claude-code", "session-start"): "harness_memory.hooks.claude_code_start:session_start",
-    ("claude-code", "pre-tool-use"): "harness_memory.hooks.claude_code:pre_tool_use",
-    ("codex", "session-start"): "harness_memory.hooks.codex:session_start",
-    ("codex", "pre-tool-use"): "harness_memory.hooks.codex:pre_tool_use",
-    ("gemini", "session-start"): "harness_memory.hooks.gemini:session_start",
-    ("gemini", "before-tool"): "harness_memory.hooks.gemini:before_tool",
-}
-"""(harness, event) → the adapter answering it, imported when its hook runs: every hook is a
-process of its own, and a write guard has no use for the Session start's HTTP client (H-5)."""
 
 _SETTING_FLAGS = ("url", "token", "project", "agent", "timeout", "template", "state_dir", "root")
 """The setting flags' names (``argparse`` dests), as :func:`load_settings` takes them."""
@@ -128,7 +128,7 @@ def _hook(args: argparse.Namespace, raw: bytes, settings: HarnessSettings) -> An
         name = _HARNESS_NAMES[args.agent_kind]
         logger.warning("hook input is not the JSON %s sends: %s", name, error)
         return None
-    module, _, function = _ADAPTERS[args.agent_kind, args.event].partition(":")
+    module, _, function = HOOKS[args.agent_kind][args.event].partition(":")
     adapter = getattr(importlib.import_module(module), function)
     if (args.agent_kind, args.event) == ("claude-code", "session-start"):
         return adapter(hook, settings, part=args.part, parts=args.parts)
@@ -313,9 +313,9 @@ def _add_draft(commands: Any) -> None:
 def _add_hook(commands: Any) -> None:
     hook = commands.add_parser("hook", help="hook adapters for coding agents")
     agents = hook.add_subparsers(dest="agent_kind", required=True)
-    for harness, events in HOOK_EVENTS.items():
+    for harness, events in HOOKS.items():
         adapter = agents.add_parser(harness, help=f"{harness} hooks (JSON on stdin and stdout)")
-        adapter.add_argument("event", choices=events)
+        adapter.add_argument("event", choices=list(events))
         if harness == "claude-code":
             adapter.add_argument(
                 "--part",
