@@ -81,6 +81,7 @@ def settings_flags(service: ScriptedService, tmp_path: Path) -> list[str]:
 
 @pytest.mark.parametrize(
     ("harness", "parts"),
+    # --parts 6 as installs before the four entries wrote it: such command lines keep working
     [("claude-code", ["--part", "1", "--parts", "6"]), ("codex", []), ("gemini", [])],
 )
 async def test_h5_a_session_start_hook_needs_only_the_plugins_packages(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import time
 from pathlib import Path
 
@@ -106,6 +107,7 @@ def test_records_round_trip_and_leave_no_temp_files(tmp_path: Path) -> None:
     assert path == tmp_path / "sessions" / "abc-123.json"
     assert read_record(tmp_path, "abc-123") == meta("abc-123")
     assert [p.name for p in path.parent.iterdir()] == ["abc-123.json"]
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert msgspec.json.decode(path.read_bytes())["errorKind"] == "unreachable"
 
 
