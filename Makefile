@@ -41,8 +41,9 @@ typecheck: $(STAMP)
 pytest: $(STAMP)
 	$(BIN)/pytest -n auto --dist loadfile
 
-## Speed and memory per case as ratios within one run (docs/performance.md); JSON in artifacts/.
-## The throughput cases are driven by wrk (installed here with apt-get when run as root).
+## Speed and memory against the budgets a user feels, with ratios within one run as information
+## (docs/performance.md); JSON in artifacts/. The throughput cases are driven by wrk (installed
+## here with apt-get when run as root). Then the hook processes' own bench (the plugin's).
 bench: $(STAMP) bench-wrk
 	$(BIN)/python -m bench.perf
 	-$(BIN)/python plugins/harness-memory/bench/hook_cost.py --runs 20

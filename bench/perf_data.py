@@ -1,14 +1,21 @@
-"""The data dir the benchmark measures: one agent with a user scope and many Workspace scopes.
+"""The data dir the benchmark measures: agents with a user scope and many Workspace scopes.
 
-Default size (the issue's): a user index of 150 lines, 500 Workspace scopes of a few topic files
+Default size (the budgets'): a user index of 150 lines, 500 Workspace scopes of a few topic files
 each, and one "big" Workspace scope with 3,000 topic files and a 260-line index (over both
 injection caps, I-4). Every Workspace scope has its ``.workspace`` marker naming a real
-directory under ``<base>/workspaces``, so Session starts and the overview see what a real agent
-leaves behind. Index lines carry a few credential-like strings, as real notes do (I-8).
+directory under ``<base>/workspaces/<agent>``, so Session starts and the overview see what a
+real agent leaves behind. Index lines carry a few credential-like strings, as real notes do
+(I-8). A second agent holds the same shape at half the size (:meth:`Size.half`): the growth
+budget compares the two.
+
+The sizes are :data:`SIZES`. The scale case (20,000 scopes / 100,000 files, where the overview
+pages through scopes) is one more entry there, with the linear-growth budget of
+:mod:`bench.perf` comparing it with the default size; it is not built yet.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,10 +23,12 @@ from pathlib import Path
 from memory_core import layout
 from memory_core.keys import USER_SCOPE, key_for_real_path
 
-__all__ = ["AGENT", "PROJECT", "BenchData", "Size", "build_data"]
+__all__ = ["AGENT", "HALF_AGENT", "PROJECT", "SIZES", "BenchData", "Size", "build_data"]
 
 PROJECT = "bench"
 AGENT = "bench"
+HALF_AGENT = "bench-half"
+"""The agent holding the same shape at half the size (the linear-growth budget)."""
 
 _WORDS = [
     "deploy",
@@ -61,16 +70,24 @@ class Size:
     big_files: int = 3000
     big_lines: int = 260
 
+    def half(self) -> Size:
+        """Half the scopes and half the big scope's files; the indexes as they are."""
+        return dataclasses.replace(self, scopes=self.scopes // 2, big_files=self.big_files // 2)
 
-QUICK = Size(user_lines=20, scopes=5, files_per_scope=2, big_files=40, big_lines=30)
+
+QUICK = Size(user_lines=20, scopes=6, files_per_scope=2, big_files=40, big_lines=30)
 """A tiny size for smoke runs (``--quick``): the same shape, seconds to build."""
+SIZES = {"default": Size(), "quick": QUICK}
+"""The sizes ``python -m bench.perf`` builds (``--quick`` picks ``quick``)."""
 
 
 @dataclass(frozen=True, slots=True)
 class BenchData:
-    """Where things are: the data dir, the big Workspace, its scope and the index files."""
+    """Where things are: the data dir, the agent, the big Workspace, its scope and the index
+    files."""
 
     data_dir: Path
+    agent: str
     big_workspace: Path
     big_key: str
     user_index: Path
@@ -119,25 +136,27 @@ def _workspace_scope(
     return key
 
 
-def build_data(base: Path, size: Size, *, seed: int = 11) -> BenchData:
-    """Write the agent's memory files under ``base/data`` (the agent itself is created by the
-    service's CLI, see :mod:`bench.perf`); returns where the measured files are."""
+def build_data(base: Path, size: Size, *, agent: str = AGENT, seed: int = 11) -> BenchData:
+    """Write the memory files of ``agent`` under ``base/data`` (the agent itself is created by
+    the service's CLI, see :mod:`bench.perf`); returns where the measured files are."""
     rng = random.Random(seed)  # noqa: S311 (reproducible sample text, no secrets)
     data_dir = base / "data"
-    root = layout.memory_root(data_dir, AGENT)
+    workspaces = base / "workspaces" / agent
+    root = layout.memory_root(data_dir, agent)
     _fill_scope(rng, root / USER_SCOPE, max(size.user_lines // 3, 1), size.user_lines)
     for number in range(size.scopes):
         _workspace_scope(
             rng,
             root,
-            base / "workspaces" / f"repo-{number:04d}",
+            workspaces / f"repo-{number:04d}",
             size.files_per_scope,
             size.files_per_scope * 2,
         )
-    big_workspace = base / "workspaces" / "big-repo"
+    big_workspace = workspaces / "big-repo"
     big_key = _workspace_scope(rng, root, big_workspace, size.big_files, size.big_lines)
     return BenchData(
         data_dir=data_dir,
+        agent=agent,
         big_workspace=big_workspace.resolve(),
         big_key=big_key,
         user_index=root / USER_SCOPE / layout.INDEX_FILE,

@@ -1,14 +1,15 @@
 """The service under test: ``memory-api serve`` as its own process on a free loopback port.
 
 :func:`start` returns once ``/readyz`` answers; :class:`Server` reports the peak and current
-resident memory of the whole process tree (the server and its worker processes) and stops it
-with SIGTERM like an operator would.
+resident memory and CPU time of the service process and stops it with SIGTERM like an operator
+would.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -24,6 +25,13 @@ __all__ = ["Server", "start", "venv_bin"]
 
 READY_WAIT_S = 60.0
 MIB = 1024 * 1024
+DOCKERFILE = Path(__file__).resolve().parents[1] / "deploy" / "Dockerfile"
+
+
+def deployed_malloc_env() -> dict[str, str]:
+    """glibc's malloc settings the service image sets (``MALLOC_*_`` in deploy/Dockerfile), so
+    the service is measured as it is deployed."""
+    return dict(re.findall(r"\b(MALLOC_\w+_)=(\d+)", DOCKERFILE.read_text(encoding="utf-8")))
 
 
 def venv_bin(name: str) -> str:
@@ -118,21 +126,19 @@ class Server:
             self.process.wait()
 
 
-def start(data_dir: Path, log_dir: Path, workers: int | None = None) -> Server:
-    """Start ``memory-api serve`` (``--workers`` when given) over ``data_dir``; wait for ready.
+def start(data_dir: Path, log_dir: Path) -> Server:
+    """Start ``memory-api serve`` over ``data_dir``; wait for ready.
 
     Raises RuntimeError with the log when the process dies or is not ready within 60 s.
     """
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_API_")}
-    env |= {
+    env |= deployed_malloc_env() | {
         "MEMORY_API_DATA_DIR": str(data_dir),
         "MEMORY_API_HOST": "127.0.0.1",
         "MEMORY_API_PORT": str(port),
     }
     command = [venv_bin("memory-api"), "serve"]
-    if workers is not None:
-        command += ["--workers", str(workers)]
     log_path = log_dir / f"serve-{port}.log"
     with log_path.open("wb") as sink:
         process = subprocess.Popen(  # noqa: S603 - our own console script

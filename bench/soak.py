@@ -16,9 +16,8 @@ by more than ``--rss-ratio-max`` (1.2). Figures are ratios within one run, never
 The agent's appends make the index grow for as long as the run lasts (to about 5,000 lines in
 20,000 requests): every overview, listing and read lints it and every Session start injects
 its head, so a service whose work grew with the index would slow down and grow. What keeps it
-flat, and the figures, are in ``docs/performance.md`` ("The soak"). ``--workers N`` runs N
-service processes instead, only to compare (the RSS is then the supervisor's); transport errors
-are counted by kind (``transport_error_kinds``).
+flat, and the figures, are in ``docs/performance.md`` ("The soak"). Transport errors are counted
+by kind (``transport_error_kinds``).
 """
 
 from __future__ import annotations
@@ -229,8 +228,7 @@ def run(args: argparse.Namespace) -> Figures:
     index, names = seed(data_dir, deletes + 200)
     lines_at_start = len(names)
     (work / "logs").mkdir()
-    # the soak measures one service process (its RSS, its errors); more only to compare
-    server = start(data_dir, work / "logs", args.workers)
+    server = start(data_dir, work / "logs")
     process = server.process
     progress = [0]
     agent, sampler = Agent(index, args.agent_interval), RssSampler(process.pid, progress)
@@ -283,9 +281,6 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=100)
     parser.add_argument("--agent-interval", type=float, default=0.05)
     parser.add_argument("--rss-ratio-max", type=float, default=1.2)
-    parser.add_argument(
-        "--workers", type=int, default=1, help="service processes (RSS is the supervisor's)"
-    )
     parser.add_argument("--json", type=Path, help="also store the figures here")
     parser.add_argument("--keep", action="store_true", help="keep the data dir and the log")
     args = parser.parse_args()

@@ -3,7 +3,7 @@
 ``sections`` repeats the ``memory`` text as runs (prompt text, a scope's index lines, its
 note) for a harness that must cut it at a line boundary (H-1). Sent on every answer it doubled
 a Session start's bytes, so a request gets them with ``"sections": true`` and an empty list
-otherwise, from a freshly built answer and from a kept one (``store/session_memo.py``) alike.
+otherwise, on a first Session start and on a warm one alike.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ INDEX = "- [A](a.md) — a note\n- [B](b.md) — another note\n"
 
 @pytest.fixture(autouse=True)
 def keep_fresh_files(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Let the memo keep the index files these tests write a moment earlier."""
+    """Let the file caches keep the index files these tests write a moment earlier."""
     monkeypatch.setattr(stat_cache, "RACY_WINDOW_NS", -(10**18))
 
 
@@ -45,11 +45,10 @@ async def test_a9_without_the_flag_sections_are_empty_and_memory_is_whole(
     client: Client, agent: AgentHome
 ) -> None:
     workspace = _workspace(agent)
-    for _ in range(2):  # built, then given again from the memo
+    for _ in range(2):  # a first Session start, then a warm one
         answer, _size = await _start(client, workspace)
         assert answer["sections"] == []
         assert "- [A](a.md) — a note" in answer["memory"]
-    assert len(get_memory_store(client.app).sessions) == 1
 
 
 async def test_a9_asked_for_sections_join_to_the_memory_text(
@@ -65,7 +64,7 @@ async def test_a9_asked_for_sections_join_to_the_memory_text(
 
 async def test_a9_the_flag_changes_only_the_sections(client: Client, agent: AgentHome) -> None:
     workspace = _workspace(agent)
-    # asked first, then not, then asked again: one kept answer serves both forms
+    # asked first, then not, then asked again
     asked, asked_size = await _start(client, workspace, sections=True)
     plain, plain_size = await _start(client, workspace, sections=False)
     again, _size = await _start(client, workspace, sections=True)

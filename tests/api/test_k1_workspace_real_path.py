@@ -1,9 +1,8 @@
 """K-1, K-3, K-5: the Workspace's real path is ``realpath``'s, however it is found.
 
-``check_real_workspace`` resolves an existing path with one ``O_PATH`` open and
-``/proc/self/fd`` on Linux (three system calls instead of an ``lstat`` per component); the key
-is a hash of that real path, so it must equal ``os.path.realpath`` to the byte for every kind
-of path, and a path that is not a folder is refused as before.
+The key is a hash of the real path ``check_real_workspace`` gives, so it must equal
+``os.path.realpath`` to the byte for every kind of path, and a path that is not a folder is
+refused.
 """
 
 from __future__ import annotations
@@ -14,7 +13,6 @@ from pathlib import Path
 
 import pytest
 from memory_api.errors import BadRequest
-from memory_api.store import sessions
 from memory_api.store.sessions import check_real_workspace
 
 Layout = Callable[[Path], str]
@@ -72,15 +70,6 @@ def test_k1_the_real_path_is_realpaths_to_the_byte(tmp_path: Path, layout: Layou
     assert check_real_workspace(workspace) == os.path.realpath(workspace)
 
 
-def test_k1_without_o_path_realpath_gives_the_same(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    workspace = _chain_and_dotdot(tmp_path)
-    fast = check_real_workspace(workspace)
-    monkeypatch.setattr(sessions, "_O_PATH", None)
-    assert check_real_workspace(workspace) == fast == os.path.realpath(workspace)
-
-
 @pytest.mark.parametrize("kind", ["file", "link to a file", "fifo", "symlink loop"])
 def test_k1_a_workspace_that_is_no_folder_is_refused(tmp_path: Path, kind: str) -> None:
     target = tmp_path / "thing"
@@ -88,7 +77,7 @@ def test_k1_a_workspace_that_is_no_folder_is_refused(tmp_path: Path, kind: str) 
         (tmp_path / "other").symlink_to(target)
         target.symlink_to(tmp_path / "other")
     elif kind == "fifo":
-        os.mkfifo(target)  # opened with O_PATH: never blocks
+        os.mkfifo(target)  # stat only: never opened, never blocks
     else:
         target.write_text("x", encoding="utf-8")
     workspace = target

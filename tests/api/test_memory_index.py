@@ -79,7 +79,8 @@ async def test_i4_workspace_view_shares_the_budget_with_the_user_index(
 
 
 async def test_t5_index_view_findings_are_the_scope_lint(client: Client, agent: AgentHome) -> None:
-    """The findings equal ``lint_scope`` over the files on disk, asked twice (memo, cache)."""
+    """The findings equal ``lint_scope`` over the files on disk, asked twice (read, then from
+    the file cache)."""
     _, key = agent.workspace("messy", corpus="coding-agent-workspace")
     scope = agent.root / key
     topics = [

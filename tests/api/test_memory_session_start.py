@@ -234,8 +234,7 @@ async def test_a9_bad_bodies_are_4xx_problems(client: Client, agent: AgentHome) 
 async def test_k7_a_refused_id_or_workspace_is_refused_every_time(
     client: Client, agent: AgentHome
 ) -> None:
-    """Accepted ids and paths are remembered (``_checked_session_start``), refusals never: the
-    same bad request is answered 400 again, after good ones with the same parts."""
+    """The same bad request is answered 400 again, after good ones with the same parts."""
     workspace, _key = agent.workspace("app")
     good = {"workspace": str(workspace)}
     bad_agent = memory_url(agent="Coder") + "/session-start"

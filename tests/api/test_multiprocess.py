@@ -18,11 +18,15 @@ from memory_core import layout
 from memory_core.template import MEMORY_PLACEHOLDER
 
 from tests.api.conftest import (
+    AGENT,
     PLAIN_TEMPLATE,
+    PROJECT,
+    AgentHome,
     copy_corpus,
     corpus_topics,
     file_url,
     memory_url,
+    write_topic,
 )
 
 pytestmark = pytest.mark.e2e
@@ -65,6 +69,29 @@ async def test_q4_concurrent_deletes_through_two_processes_keep_exactly_the_righ
         for base in bases:  # both processes see the same files: no stale state anywhere
             listing = await _json(await session.get(f"{base}{memory_url()}/scopes/user/files"))
             assert [item["file"] for item in listing["files"]] == survivors
+
+
+async def test_q4_a_delete_through_one_process_is_seen_through_the_other(
+    data_dir: Path, bases: list[str], tmp_path: Path
+) -> None:
+    home = AgentHome(data_dir=data_dir, project=PROJECT, id=AGENT, tmp=tmp_path)
+    async with aiohttp.ClientSession() as session:
+        created = await session.post(
+            f"{bases[0]}/api/projects/{PROJECT}/agents", json={"id": AGENT, "name": "Coder"}
+        )
+        assert created.status == 201, await created.text()
+        _, key = home.workspace("app")
+        for name in ("one.md", "two.md"):
+            write_topic(home.root / key, name)
+        listing = f"{memory_url()}/scopes/{key}/files"
+        for base in bases:  # each process has read the scope
+            assert len((await _json(await session.get(base + listing)))["files"]) == 2
+
+        await _json(await session.delete(bases[1] + file_url(key, "one.md")))
+
+        for base in bases:
+            files = (await _json(await session.get(base + listing)))["files"]
+            assert [row["file"] for row in files] == ["two.md"]
 
 
 async def test_q2a_placeholder_inserts_through_two_processes_insert_once(

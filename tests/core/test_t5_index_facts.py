@@ -1,19 +1,17 @@
-"""T-5, I-4, I-8: an index's lint facts extended by appended lines equal those of the whole text.
+"""T-5, I-4, I-8: an index's lint facts, and its split head, equal a fresh look at the whole.
 
-A service lints an index the agent keeps appending to by extending the facts of the text it
-linted before (``memory_core.index_facts``); the injection splits only an index's head. Both
-must give exactly what a fresh look at the whole text gives, whatever the text holds: links,
-links inside a code fence opened earlier, private-key blocks opened earlier, long lines, CRLF.
+Lint finds an index's per-line facts in one pass (``memory_core.index_facts``); the injection
+splits only an index's head. Both must give exactly what a look at the whole text gives,
+whatever the text holds: links, links inside a code fence, private-key blocks, long lines, CRLF.
 """
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from memory_core.credentials import find_secrets
 from memory_core.index import index_lines, linked_topic_files
-from memory_core.index_facts import INDEX_LINE_LIMIT, extend_facts, index_facts
+from memory_core.index_facts import INDEX_LINE_LIMIT, index_facts
 from memory_core.injection import LINE_CAP, prepare_index
 from memory_core.lint import lint_index, lint_scope
 
@@ -40,10 +38,6 @@ texts = st.builds(
 )
 
 
-def _line_starts(text: str) -> list[int]:
-    return [at + 1 for at, char in enumerate(text) if char == "\n"]
-
-
 @given(texts)
 def test_t5_the_facts_of_an_index_are_its_links_secrets_long_lines_and_line_count(
     text: str,
@@ -59,35 +53,6 @@ def test_t5_the_facts_of_an_index_are_its_links_secrets_long_lines_and_line_coun
         for number, line in enumerate(lines, start=1)
         if len(line) > INDEX_LINE_LIMIT
     ]
-
-
-@given(texts, texts)
-def test_t5_facts_extended_by_appended_lines_equal_the_facts_of_the_whole(
-    head: str, tail: str
-) -> None:
-    for cut in _line_starts(head + tail):
-        whole = head + tail
-        assert extend_facts(index_facts(whole[:cut]), whole[cut:]) == index_facts(whole)
-
-
-def test_t5_a_link_appended_inside_a_fence_opened_earlier_is_no_link() -> None:
-    facts = extend_facts(index_facts("- [A](a.md)\n```\n"), "- [B](b.md)\n```\n- [C](c.md)\n")
-
-    assert sorted(facts.links) == ["a.md", "c.md"]
-    assert facts.links["c.md"] == [5]
-
-
-def test_i8_a_private_key_block_opened_earlier_hides_its_appended_lines() -> None:
-    head = "-----BEGIN RSA PRIVATE KEY-----\n"
-    facts = extend_facts(index_facts(head), "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8\n")
-
-    assert list(facts.secrets) == find_secrets(head + "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8\n")
-    assert facts.in_key
-
-
-def test_t5_a_text_ending_inside_a_line_cannot_be_extended() -> None:
-    with pytest.raises(ValueError, match="line end"):
-        extend_facts(index_facts("- [A](a.md) no line end"), " more\n")
 
 
 @given(texts, st.lists(st.sampled_from(["a.md", "alpha.md", "beta.md", "zeta.md"]), unique=True))

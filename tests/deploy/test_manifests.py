@@ -233,6 +233,18 @@ def test_q4_dockerfile_passes_hadolint_and_runs_as_the_pods_user() -> None:
     assert users == [f"{context['runAsUser']}:{context['runAsGroup']}"] * 2
 
 
+def test_q3_the_pods_set_glibcs_malloc_thresholds_as_the_image_does() -> None:
+    """The service's RSS stays flat as the indexes it reads grow: glibc's mmap threshold is
+    fixed above asyncio's 256 KiB socket-read buffer, so each larger block is unmapped when
+    freed (docs/performance.md); the image and the Deployment set the same values."""
+    image = dict(re.findall(r"\b(MALLOC_\w+_)=(\d+)", DOCKERFILE.read_text(encoding="utf-8")))
+    assert set(image) == {"MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_"}
+    assert int(image["MALLOC_MMAP_THRESHOLD_"]) > 256 * 1024
+    assert int(image["MALLOC_TRIM_THRESHOLD_"]) >= int(image["MALLOC_MMAP_THRESHOLD_"])
+    env = _env(_container(_one("Deployment")["spec"]["template"]["spec"]))
+    assert {name: env[name] for name in image} == image
+
+
 def _dockerfile_targets() -> set[str]:
     text = DOCKERFILE.read_text(encoding="utf-8")
     return set(re.findall(r"^FROM \S+ AS (\S+)$", text, flags=re.MULTILINE))

@@ -114,7 +114,6 @@ def serve(
     """
     port = unused_port()
     full_env = {
-        "MEMORY_API_WORKERS": "1",  # one process unless a test asks for more (fewer CPUs used)
         **env,
         "MEMORY_API_DATA_DIR": str(data_dir),
         "MEMORY_API_HOST": "127.0.0.1",

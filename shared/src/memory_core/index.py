@@ -27,7 +27,7 @@ import unicodedata
 from collections.abc import Sequence
 from urllib.parse import unquote
 
-from memory_core.markdown import blank_code_spans, fence_flags, fenced_lines, lines_with_ends
+from memory_core.markdown import blank_code_spans, fenced_lines, lines_with_ends
 
 __all__ = [
     "index_lines",
@@ -166,24 +166,19 @@ def _targets_with_raw(line: str) -> list[tuple[str, ...]]:
 
 def linked_topic_files(text: str) -> dict[str, list[int]]:
     """Map each scope-local link target of an index to the 1-based lines that link to it."""
-    return links_of_lines(index_lines(text))[0]
+    return links_of_lines(index_lines(text))
 
 
-def links_of_lines(
-    lines: Sequence[str], *, first: int = 1, fence: str | None = None
-) -> tuple[dict[str, list[int]], str | None]:
-    """:func:`linked_topic_files` of ``lines`` (from :func:`index_lines`) numbered from
-    ``first``, with ``fence`` the code fence open before them; returns the links (NFC target →
-    line numbers) and the fence still open after them (see
-    :func:`~memory_core.markdown.fence_flags`)."""
-    flags, fence = fence_flags(lines, fence)
+def links_of_lines(lines: Sequence[str]) -> dict[str, list[int]]:
+    """:func:`linked_topic_files` of ``lines`` already split by :func:`index_lines`: each
+    scope-local link target (NFC) and the 1-based lines linking it, code fences skipped."""
     found: dict[str, list[int]] = {}
-    for number, (line, fenced) in enumerate(zip(lines, flags, strict=True), start=first):
+    for number, (line, fenced) in enumerate(zip(lines, fenced_lines(lines), strict=True), start=1):
         if fenced:
             continue
         for target in dict.fromkeys(topic_link_targets(line)):
             found.setdefault(unicodedata.normalize("NFC", target), []).append(number)
-    return found, fence
+    return found
 
 
 def _may_name(line: str, file_name: str) -> bool:

@@ -22,6 +22,7 @@ The rules (I-1, I-3, I-4, I-8):
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Sequence
 
@@ -96,9 +97,13 @@ class PreparedIndex(msgspec.Struct, frozen=True):
     """Lines past the read cap of an over-large index, and whether that count is exact."""
 
 
+@functools.lru_cache(maxsize=4)
 def prepare_index(raw: str | None, unread: Unread = (0, True)) -> PreparedIndex:
     """Split ``raw`` (None: the file is missing) into lines and mask the injectable ones (I-8);
-    ``unread`` counts the lines past the read cap of an over-large index (T-5b)."""
+    ``unread`` counts the lines past the read cap of an over-large index (T-5b).
+
+    Memoised by content, the last few texts only: lint caps every Workspace index beside the
+    same user index, which is thus masked once per overview, not once per scope."""
     head, total = _head_lines(raw or "", LINE_CAP)
     # Only what can be injected is masked: lines past the line cap never reach the model.
     candidates = tuple(mask_secret_lines(head))

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 from memory_core.credentials import find_secrets, mask_secret_lines, mask_secrets
 from memory_core.index_facts import INDEX_LINE_LIMIT, IndexFacts, index_facts
-from memory_core.injection import CHAR_CAP, LINE_CAP, cap_indexes
+from memory_core.injection import CHAR_CAP, LINE_CAP, PreparedIndex, cap_indexes
 from memory_core.layout import INDEX_FILE
 from memory_core.topics import ParsedTopic
 from memory_core.wire import Finding, Severity
@@ -311,7 +311,7 @@ def _index_findings(
     if partial is not None:
         findings.append(_over_cap(partial, facts.lines))
     else:
-        findings.extend(_not_injected(index_text, companion_index))
+        findings.extend(_not_injected(facts.prepared, companion_index))
     findings.extend(
         _secret(INDEX_FILE, line, kind, "the index (masked when injected)")
         for kind, line in facts.secrets
@@ -332,9 +332,9 @@ def _over_cap(partial: IndexRead, lines_read: int) -> Finding:
     )
 
 
-def _not_injected(index_text: str, companion_index: str | None) -> list[Finding]:
+def _not_injected(index: PreparedIndex, companion_index: str | None) -> list[Finding]:
     key = _PLACEHOLDER_KEY if companion_index is not None else None
-    capped = cap_indexes(index_text, companion_index, workspace_key=key)[0]
+    capped = cap_indexes(index, companion_index, workspace_key=key)[0]
     if not capped.dropped:
         return []
     first, last = capped.dropped[0], capped.dropped[-1]

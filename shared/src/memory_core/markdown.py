@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-__all__ = ["blank_code_spans", "fence_flags", "fenced_lines", "lines_with_ends"]
+__all__ = ["blank_code_spans", "fenced_lines", "lines_with_ends"]
 
 _LINE_WITH_END_RE = re.compile(r"[^\n]*\n|[^\n]+")
 
@@ -35,14 +35,8 @@ def _closes(line: str, fence: str) -> bool:
 
 def fenced_lines(lines: Sequence[str]) -> list[bool]:
     """For each line (without its line end), whether it is inside or delimits a code fence."""
-    return fence_flags(lines)[0]
-
-
-def fence_flags(lines: Sequence[str], fence: str | None = None) -> tuple[list[bool], str | None]:
-    """:func:`fenced_lines` carrying the state across texts: ``fence`` is the fence marker open
-    before the first line (None: none); returns the flags and the marker still open after the
-    last line. So the lines appended to a text are judged as the whole text would judge them."""
     flags: list[bool] = []
+    fence: str | None = None
     for line in lines:
         if fence is None:
             match = _FENCE_RE.match(line)
@@ -52,7 +46,7 @@ def fence_flags(lines: Sequence[str], fence: str | None = None) -> tuple[list[bo
             flags.append(True)
             if _closes(line, fence):
                 fence = None
-    return flags, fence
+    return flags
 
 
 def blank_code_spans(line: str) -> str:

@@ -51,7 +51,6 @@ async def _data_dirs(app: web.Application) -> AsyncIterator[None]:
         logger.error("cannot prepare the data dir %s: %s", data_dir, error)
     yield
     await asyncio.to_thread(app[AGENT_STORE_KEY].locks.close)  # a delete under way finishes
-    app[MEMORY_STORE_KEY].sessions.close()  # its inotify watches go with it
     logger.info("stopped serving the data dir %s", data_dir)
 
 

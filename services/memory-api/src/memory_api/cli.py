@@ -2,7 +2,7 @@
 
 ::
 
-    memory-api serve [--host H] [--port P] [--workers N]
+    memory-api serve [--host H] [--port P]
     memory-api agent create --project P --id A --name N [--template-file F]
     memory-api agent list [--project P]
     memory-api token create --name N [--project P ...]     # prints the secret once
@@ -30,7 +30,6 @@ import logging
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 from aiohttp import web
 from memory_core.errors import InvalidId
@@ -38,22 +37,19 @@ from memory_core.swap import shield_from_sigio
 from memory_core.template import read_template_file
 from memory_core.wire import AgentCreate
 
-from memory_api.allocator import return_large_blocks_to_os
 from memory_api.app import create_app
 from memory_api.demo import seed_demo
 from memory_api.errors import ServiceError
 from memory_api.http.auth import BindRefused, bind_decision
 from memory_api.http.logs import ACCESS_LOGGER, AccessLogger, configure_logging
 from memory_api.routes.agents import agent_summaries
-from memory_api.settings import MAX_WORKERS, Settings, SettingsError
-from memory_api.stop_signals import GracefulStop, block_stop_signals
+from memory_api.settings import Settings, SettingsError
 from memory_api.store.agents import AgentStore
 from memory_api.stores import build_stores, prepare_data_dir
 from memory_api.transfer.console import import_progress, print_export, print_import
 from memory_api.transfer.exporter import export_scopes
 from memory_api.transfer.runner import Target, offered_scopes, run_import
 from memory_api.transfer.sources import SourceError
-from memory_api.workers import WorkerPort, supervise
 
 __all__ = ["build_parser", "main"]
 
@@ -75,7 +71,6 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
         settings,
         host=args.host if args.host is not None else settings.host,
         port=args.port if args.port is not None else settings.port,
-        workers=args.workers if args.workers is not None else settings.workers,
     )
     configure_logging(settings.log_format, settings.log_level)
     tokens = build_stores(settings).tokens
@@ -87,12 +82,8 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
     logger.info("%s", decision)
     logger.info("data dir: %s", settings.data_dir)
     logger.info("web page: %s", page_url(settings.host, settings.port))
-    count = settings.worker_count
     try:
-        if count == 1:
-            _run_app(settings, host=settings.host, port=settings.port)
-            return 0
-        port = WorkerPort(settings.host, settings.port)
+        _run_app(settings)
     except OSError as error:
         if error.errno != errno.EADDRINUSE:
             raise
@@ -105,40 +96,26 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
             settings.port + 1,
         )
         return 1
-    logger.info("serving on %s:%s with %d worker processes", settings.host, settings.port, count)
-
-    def worker() -> int:
-        _run_app(settings, sock=port.listener())
-        return 0
-
-    try:
-        return supervise(count, worker)
-    finally:
-        port.close()
+    return 0
 
 
-def _run_app(settings: Settings, **where: Any) -> None:
-    """Run one application until SIGTERM/SIGINT (graceful: in-flight requests finish; the
-    signals are taken as :mod:`memory_api.stop_signals` says). Call it before this process
-    starts any thread, or with SIGTERM and SIGINT already blocked in those it started (a worker).
+def _run_app(settings: Settings) -> None:
+    """Serve one application on ``settings.host``:``settings.port`` until SIGTERM or SIGINT
+    (A-11): aiohttp's ``run_app`` then closes the listener at once and gives the requests in
+    flight :data:`SHUTDOWN_TIMEOUT` seconds to finish.
 
     What exists once the app is built (every module, class and function: most of the objects
     the collector tracks) is moved out of the collector's reach with ``gc.freeze()``: a full
     collection then walks only what requests made since, not the whole heap. Without it one
     took 12–32 ms under load (timed with ``gc.callbacks``), stalling every request in flight.
     """
-    block_stop_signals()  # before any thread starts; GracefulStop takes them
-    return_large_blocks_to_os()  # RSS stays flat as the indexes read grow (see the module)
     app = create_app(settings)
     gc.collect()  # nothing that is already garbage gets frozen
     gc.freeze()
-    loop = asyncio.new_event_loop()
-    GracefulStop(loop)
     web.run_app(
         app,
-        **where,
-        loop=loop,
-        handle_signals=False,  # GracefulStop takes the signals (see memory_api.stop_signals)
+        host=settings.host,
+        port=settings.port,
         access_log_class=AccessLogger,
         access_log=logging.getLogger(ACCESS_LOGGER),
         shutdown_timeout=SHUTDOWN_TIMEOUT,
@@ -309,16 +286,6 @@ def _add_memory_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
     exp.set_defaults(func=_memory_export)
 
 
-def _worker_count(raw: str) -> int:
-    try:
-        value = int(raw)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer, got {raw!r}") from None
-    if not 1 <= value <= MAX_WORKERS:
-        raise argparse.ArgumentTypeError(f"must be between 1 and {MAX_WORKERS}, got {value}")
-    return value
-
-
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser; each leaf command sets ``func`` to its handler."""
     parser = argparse.ArgumentParser(
@@ -330,11 +297,6 @@ def build_parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="serve the API and the web page")
     serve.add_argument("--host", help="address to bind (default $MEMORY_API_HOST or 127.0.0.1)")
     serve.add_argument("--port", type=int, help="port (default $MEMORY_API_PORT or 8765)")
-    serve.add_argument(
-        "--workers",
-        type=_worker_count,
-        help="processes sharing the port (default $MEMORY_API_WORKERS or one per CPU)",
-    )
     serve.set_defaults(func=_serve)
 
     agent = commands.add_parser("agent", help="create and list agents").add_subparsers(

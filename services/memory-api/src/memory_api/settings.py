@@ -17,7 +17,6 @@ Only :meth:`Settings.from_env` looks at the environment; everything else receive
 ``MEMORY_API_CHAT_URL``    chat address with ``{draftId}``, ``{project}``, ``{agent}`` (W-4)
 ``MEMORY_API_DRAFT_TTL``   seconds a draft is kept (default 3600, A-12)
 ``MEMORY_API_MAX_BODY``    largest request body in bytes (default 1 MiB)
-``MEMORY_API_WORKERS``     service processes sharing the port (default: the CPUs usable, Q-4)
 =========================  ====================================================================
 
 A malformed value raises :class:`SettingsError` naming the variable.
@@ -33,7 +32,7 @@ from typing import Literal
 
 from memory_api.bearer import TokenEntry, hash_secret, parse_token_spec
 
-__all__ = ["LogFormat", "Settings", "SettingsError", "default_data_dir", "default_workers"]
+__all__ = ["LogFormat", "Settings", "SettingsError", "default_data_dir"]
 
 LogFormat = Literal["text", "json"]
 
@@ -41,7 +40,6 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 DEFAULT_DRAFT_TTL = 3600.0
 DEFAULT_MAX_BODY = 1024 * 1024
-MAX_WORKERS = 256
 
 
 class SettingsError(ValueError):
@@ -65,8 +63,6 @@ class Settings:
     chat_url: str | None = None
     draft_ttl: float = DEFAULT_DRAFT_TTL
     max_body: int = DEFAULT_MAX_BODY
-    workers: int | None = None
-    """Processes serving the port; None means one per usable CPU (:func:`default_workers`)."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -83,21 +79,7 @@ class Settings:
             chat_url=_chat_url(env.get("MEMORY_API_CHAT_URL", "")),
             draft_ttl=float(_int(env, "MEMORY_API_DRAFT_TTL", int(DEFAULT_DRAFT_TTL), low=1)),
             max_body=_int(env, "MEMORY_API_MAX_BODY", DEFAULT_MAX_BODY, low=1024),
-            workers=_int(env, "MEMORY_API_WORKERS", 0, low=1, high=MAX_WORKERS) or None,
         )
-
-    @property
-    def worker_count(self) -> int:
-        """``workers``, or one per usable CPU when unset."""
-        return self.workers if self.workers is not None else default_workers()
-
-
-def default_workers() -> int:
-    """The CPUs this process may run on (its affinity, e.g. a container's share), at least 1."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
 
 
 def default_data_dir(env: Mapping[str, str]) -> Path:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import logging
 import sys
-import time
 
 from aiohttp import web
 from aiohttp.abc import AbstractAccessLogger
@@ -28,9 +27,7 @@ __all__ = [
     "ACCESS_LOGGER",
     "ACCESS_NOTE_KEY",
     "AccessLogger",
-    "JsonLineFormatter",
     "ParserRefusalFilter",
-    "TextFormatter",
     "configure_logging",
     "install_parser_refusal_filter",
     "note_access",
@@ -41,44 +38,7 @@ ACCESS_NOTE_KEY = web.RequestKey("access_note", str)
 """What a handler adds to its request's access line (:func:`note_access`)."""
 _SERVER_LOGGER = "aiohttp.server"
 _TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s[%(process)d]: %(message)s"
-"""Each line names its process: with ``serve --workers N`` several write to one stream."""
-
-
-_TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
-_MSEC_FORMAT = "%s,%03d"
-"""``logging.Formatter``'s ``default_time_format`` and ``default_msec_format``."""
-
-
-class _SecondCache:
-    """``formatTime`` with the date and time of day made once per second, not per record.
-
-    ``time.strftime`` was a good part of a log line's cost, and the service writes one per
-    request. The text is exactly :meth:`logging.Formatter.formatTime`'s for ``datefmt=None``:
-    ``2026-11-30 21:44:25,620`` in local time. An explicit ``datefmt`` takes the usual path.
-    """
-
-    _second: int = -1
-    _text: str = ""
-
-    def formatTime(  # noqa: N802 - the name logging calls
-        self, record: logging.LogRecord, datefmt: str | None = None
-    ) -> str:
-        """The record's creation time as the standard formatter writes it (see the class)."""
-        if datefmt is not None:
-            return logging.Formatter.formatTime(self, record, datefmt)  # type: ignore[arg-type]
-        second = int(record.created)
-        if second != self._second:
-            self._text = time.strftime(_TIME_FORMAT, time.localtime(second))
-            self._second = second
-        return _MSEC_FORMAT % (self._text, record.msecs)
-
-
-class TextFormatter(_SecondCache, logging.Formatter):
-    """The text lines' formatter (:data:`_TEXT_FORMAT`), its time made once per second."""
-
-
-class JsonLineFormatter(_SecondCache, JsonFormatter):
-    """The JSON lines' formatter (``python-json-logger``), its time made once per second."""
+"""Each line names its process: several service processes may write to one stream."""
 
 
 def configure_logging(log_format: LogFormat, level: str = "INFO") -> None:
@@ -94,7 +54,7 @@ def configure_logging(log_format: LogFormat, level: str = "INFO") -> None:
     handler = logging.StreamHandler(sys.stderr)
     if log_format == "json":
         handler.setFormatter(
-            JsonLineFormatter(
+            JsonFormatter(
                 "%(asctime)s %(levelname)s %(name)s %(process)d %(message)s",
                 rename_fields={
                     "asctime": "time",
@@ -105,7 +65,7 @@ def configure_logging(log_format: LogFormat, level: str = "INFO") -> None:
             )
         )
     else:
-        handler.setFormatter(TextFormatter(_TEXT_FORMAT))
+        handler.setFormatter(logging.Formatter(_TEXT_FORMAT))
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)

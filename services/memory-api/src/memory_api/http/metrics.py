@@ -19,9 +19,6 @@ from prometheus_client.exposition import generate_latest
 __all__ = ["CONTENT_TYPE_LATEST", "Metrics", "metrics_middleware", "route_template"]
 
 UNMATCHED = "unmatched"
-SERIES_KEPT = 1024
-"""Labelled series whose counter and histogram the middleware keeps at hand (the registry
-itself keeps every series, as Prometheus expects)."""
 
 
 class Metrics:
@@ -69,22 +66,6 @@ def route_template(request: web.BaseRequest) -> str:
 def metrics_middleware(metrics: Metrics) -> Middleware:
     """Return a middleware that counts and times every request into ``metrics``."""
 
-    # (method, route, status) -> its counter and histogram: ``labels()`` checks and joins the
-    # label values under a lock on every call, a few µs of each request otherwise.
-    children: dict[tuple[str, str, int], tuple[Counter, Histogram]] = {}
-
-    def series(method: str, route: str, status: int) -> tuple[Counter, Histogram]:
-        found = children.get((method, route, status))
-        if found is None:
-            if len(children) >= SERIES_KEPT:  # methods are whatever clients send: stay bounded
-                children.clear()
-            found = (
-                metrics.requests.labels(method, route, str(status)),
-                metrics.latency.labels(method, route),
-            )
-            children[(method, route, status)] = found
-        return found
-
     @web.middleware
     async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
         started = time.perf_counter()
@@ -99,8 +80,8 @@ def metrics_middleware(metrics: Metrics) -> Middleware:
             raise
         finally:
             metrics.in_flight.dec()
-            requests, latency = series(request.method, route_template(request), status)
-            requests.inc()
-            latency.observe(time.perf_counter() - started)
+            route = route_template(request)
+            metrics.requests.labels(request.method, route, str(status)).inc()
+            metrics.latency.labels(request.method, route).observe(time.perf_counter() - started)
 
     return middleware

@@ -72,7 +72,7 @@ async def post_session_start(request: web.Request) -> web.Response:
     project, agent = _ids(request)
     body = await read_json(request, _session_start_decoder)
     store = get_memory_store(request.app)
-    encoded, answer = await store.session_start_json(project, agent, body)
+    answer = await store.session_start(project, agent, body)
     # the harness's own id, quoted (repr) and cut: a newline in it forges no log line
     session = None if body.session_id is None else body.session_id[:SESSION_ID_LOG_CHARS]
     note_access(
@@ -80,7 +80,7 @@ async def post_session_start(request: web.Request) -> web.Response:
         f"session start: session={session!r} kind={answer.workspace_kind} key={answer.key} "
         f"injected={answer.injected}",
     )
-    return web.Response(body=encoded, content_type="application/json")
+    return json_response(answer)
 
 
 @routes.get(BASE)

@@ -8,7 +8,7 @@ Memory (this package's memory half):
 - :mod:`~memory_api.store.scopes` — scopes, topic files, index and marker as found on disk
 - :mod:`~memory_api.store.stat_cache` — the one cache helper: values valid for one file version
 - :mod:`~memory_api.store.topic_cache` — topic parses and their lint, per file version
-- :mod:`~memory_api.store.scope_files` — indexes (masked once per version, I-8) and markers
+- :mod:`~memory_api.store.scope_files` — indexes (masked and linted once per version) and markers
 - :mod:`~memory_api.store.answers` — overview, listing, file and index answers (A-3, A-5)
 - :mod:`~memory_api.store.pruning` — delete a topic file and prune its index lines (A-6)
 - :mod:`~memory_api.store.sessions` — Session start: prepare scopes, build the injection (A-9)

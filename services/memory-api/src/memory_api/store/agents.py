@@ -52,9 +52,9 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 AGENT_FILE = "agent.json"
-AGENT_READ_CAP = 64 * 1024 * 1024
 AGENTS_CACHED = 4096
-"""Parsed ``agent.json`` files kept by file key (each a few KiB), for :meth:`AgentStore.cached`."""
+"""Parsed ``agent.json`` files kept by file version (each a few KiB)."""
+AGENT_READ_CAP = 64 * 1024 * 1024
 """Bytes of ``agent.json`` read at most: far above a config of three 1 MiB texts."""
 
 
@@ -173,10 +173,8 @@ class AgentStore:
     def __init__(self, data_dir: Path, locks: Locks) -> None:
         self.data_dir = data_dir
         self.locks = locks
+        # agent.json parsed, per file version (stat_cache): a Session start reads it each time
         self._records: StatCache[str, AgentRecord] = StatCache(max_entries=AGENTS_CACHED)
-        # agent id -> its agent.json path as a string: building the Path (and checking the id)
-        # cost more than the stat that :meth:`cached` makes of it on every Session start.
-        self._paths: dict[str, str] = {}
 
     # --- reading ------------------------------------------------------------------------------
 
@@ -191,6 +189,15 @@ class AgentStore:
         :class:`UnreadableAgent`, naming the reason but never the path.
         """
         path = self._file(agent_id)
+        where = os.fspath(path)
+        try:
+            known = os.stat(where)  # noqa: PTH116 - follows a symlink, as the read does
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        except OSError:
+            known = None  # the read below names the reason
+        if known is not None and (hit := self._records.get(where, file_key(known))) is not None:
+            return hit
         try:
             raw, info = read_regular(path, AGENT_READ_CAP + 1, follow_symlinks=True)
         except (FileNotFoundError, NotADirectoryError):
@@ -209,29 +216,7 @@ class AgentStore:
                 f"the stored settings of agent {agent_id!r} are larger than {AGENT_READ_CAP} bytes"
             )
         record = _parse(raw, agent_id)
-        self._records.put(os.fspath(path), file_key(info), record)
-        return record
-
-    def cached(self, project: str, agent_id: str) -> AgentRecord | None:
-        """The agent of checked ids as last read, if ``agent.json`` is unchanged since; else None.
-
-        One ``stat`` (following a symlink, as the read does) and no read, so the event loop
-        may call it: a warm Session start needs no worker thread for its agent. None means
-        "ask :meth:`load`" (never read, changed, gone, or of another project), not "no agent".
-        """
-        path = self._paths.get(agent_id)
-        if path is None:
-            path = os.fspath(self._file(agent_id))
-            if len(self._paths) >= AGENTS_CACHED:
-                self._paths.clear()
-            self._paths[agent_id] = path
-        try:
-            info = os.stat(path)  # noqa: PTH116 - no Path per request
-        except OSError:
-            return None
-        record = self._records.get(path, file_key(info))
-        if record is None or record.project != project:
-            return None
+        self._records.put(where, file_key(info), record)
         return record
 
     def load(self, project: str, agent_id: str) -> AgentRecord:

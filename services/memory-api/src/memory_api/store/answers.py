@@ -11,21 +11,16 @@ character budget (I-4).
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import logging
-import os
-import threading
-from collections import Counter, OrderedDict
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
 import msgspec
 from memory_core.index import index_lines
-from memory_core.index_facts import IndexFacts
 from memory_core.injection import cap_indexes
 from memory_core.keys import USER_SCOPE
 from memory_core.lint import (
-    IndexRead,
     lint_links,
     lint_scope,
     mask_secret_lines,
@@ -45,20 +40,15 @@ from memory_core.wire import (
 
 from memory_api.errors import NotFound
 from memory_api.store.containment import OutsideMemoryRoot
-from memory_api.store.facts_memo import IndexFactsMemo
-from memory_api.store.scope_files import ScopeFiles
+from memory_api.store.scope_files import ScopeFiles, ScopeIndex
 from memory_api.store.scopes import (
-    Fingerprint,
-    IndexText,
+    ScopeListing,
     TopicEntry,
     list_scopes,
-    refused_entries,
-    scan_topics,
-    scope_fingerprint,
+    scan_scope,
     scope_real_dir,
     topic_entry,
 )
-from memory_api.store.stat_cache import FileKey, file_key, is_racy
 from memory_api.store.topic_cache import TopicCache
 
 __all__ = ["USER_TITLE", "ScopeAnswers"]
@@ -67,9 +57,6 @@ logger = logging.getLogger(__name__)
 
 USER_TITLE = "User memory"
 """The overview title of the user scope (A-3)."""
-SCOPE_LINT_MEMO = 20_000
-"""How many scopes' scope-level lint answers are memoised (one each, the newest inputs only):
-more than an agent has scopes, so an overview of every scope never evicts its own answers."""
 _FOLDED_INTO_CONVENTION = frozenset({"name-mismatch", "name-not-kebab"})
 
 
@@ -104,114 +91,12 @@ def _topic_summary(item: _Loaded, *, reveal: bool = False) -> TopicSummary:
     )
 
 
-def _digest(files: tuple[str, ...], extra: str) -> bytes:
-    """SHA-256 over the topic file names and ``extra``, each part length-prefixed so no two
-    inputs collide."""
-    digest = hashlib.sha256()
-    for part in (*files, extra):
-        data = part.encode("utf-8", "surrogatepass")
-        digest.update(len(data).to_bytes(8, "big") + data)
-    return digest.digest()
-
-
-@dataclass(frozen=True, slots=True)
-class _ScopeLint:
-    """A memoised scope-level lint answer and what it was built from (see ``_scope_lint``)."""
-
-    digest: bytes
-    facts: IndexFacts | None
-    beside: IndexFacts | None
-    findings: tuple[Finding, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class _Summarised:
-    """A memoised overview entry and what it was built from (see ``_memoised_summary``)."""
-
-    inputs: tuple[str, FileKey | None, Fingerprint]
-    newest: int
-    summary: ScopeSummary
-
-
-def _with_orphaned(summary: ScopeSummary) -> ScopeSummary:
-    """``summary`` with ``orphaned`` judged now: the Workspace lies outside the memory root."""
-    if summary.workspace_path is None:
-        return summary
-    # os.path.exists: a path the OS cannot even look up (too long) is gone, not an error (K-6a)
-    orphaned = not os.path.exists(summary.workspace_path)  # noqa: PTH110
-    if orphaned == summary.orphaned:
-        return summary
-    return msgspec.structs.replace(summary, orphaned=orphaned)
-
-
 class ScopeAnswers:
     """Builds the read answers of one app; ``cache`` is shared by every request."""
 
     def __init__(self, cache: TopicCache, files: ScopeFiles) -> None:
         self.cache = cache
         self.files = files
-        self._scope_lints: OrderedDict[str, _ScopeLint] = OrderedDict()
-        self._summaries: OrderedDict[str, _Summarised] = OrderedDict()  # by real scope dir
-        self.index_facts = IndexFactsMemo()
-        self._lock = threading.Lock()
-
-    def _scope_lint(
-        self,
-        paths: tuple[Path, Path],
-        index: IndexText | None,
-        files: tuple[str, ...],
-        companion: str | None,
-        refused: list[tuple[str, str]],
-    ) -> tuple[Finding, ...]:
-        """The scope-level findings (index, unindexed, missing index), memoised per scope.
-
-        ``paths`` are the real root and scope dir. The two index texts (the scope's and, for a
-        Workspace, the user index beside it) enter as their
-        :class:`~memory_api.store.facts_memo.IndexFactsMemo` facts: the memo hands out the
-        same facts object exactly while the text is equal, so an identical object means an
-        identical text (the memo entry holds it, so it is not reused). The other inputs (names,
-        refused entries, the over-cap part) enter as a SHA-256. A memoised answer is thus served
-        only for the same inputs, the one ``lint_scope`` would give now, and no request hashes
-        a whole index. At most :data:`SCOPE_LINT_MEMO` scopes are kept.
-        """
-        root, scope = paths
-        index_text = index.text if index is not None else None
-        partial: IndexRead | None = index.partial if index is not None else None
-        where = os.fspath(scope)
-        # An index the agent keeps appending to changes on nearly every request: its per-line
-        # facts are extended by the appended lines, not found again for all of them.
-        facts = None if index_text is None else self.index_facts.facts(where, index_text)
-        beside = None
-        if companion is not None:
-            beside = self.index_facts.facts(f"{root}{os.sep}{USER_SCOPE}", companion)
-        digest = _digest(files, repr((refused, partial)))
-        with self._lock:
-            found = self._scope_lints.get(where)
-            if (
-                found is not None
-                and found.digest == digest
-                and found.facts is facts
-                and found.beside is beside
-            ):
-                self._scope_lints.move_to_end(where)
-                return found.findings
-        fresh = tuple(
-            lint_scope(
-                index_text,
-                [],
-                files,
-                companion_index=companion,
-                refused=refused,
-                partial=partial,
-                facts=facts,
-            )
-        )
-        with self._lock:
-            self._scope_lints[where] = _ScopeLint(digest, facts, beside, fresh)
-            self._scope_lints.move_to_end(where)
-            while len(self._scope_lints) > SCOPE_LINT_MEMO:
-                self._scope_lints.popitem(last=False)
-        return fresh
 
     def _load(self, entries: list[TopicEntry]) -> list[_Loaded]:
         loaded: list[_Loaded] = []
@@ -238,20 +123,29 @@ class ScopeAnswers:
     def _lint(
         self,
         key: str,
-        paths: tuple[Path, Path],
-        index: IndexText | None,
+        refused: list[tuple[str, str]],
+        index: ScopeIndex | None,
         loaded: list[_Loaded],
         user_index: str | None,
     ) -> list[Finding]:
-        """``lint_scope`` of the scope (``paths`` = real root and scope), topics from the cache.
+        """``lint_scope`` of the scope (``refused``: its entries never read), topics from the
+        cache.
 
-        The scope-level findings come from ``lint_scope`` with no topics (memoised); then, in
-        its order, the naming convention, dangling ``[[links]]`` and each file's own findings
-        (memoised per file), naming findings folded into the convention when there is one.
+        The scope-level findings come from ``lint_scope`` with no topics (the index's facts kept
+        with its version); then, in its order, the naming convention, dangling ``[[links]]``
+        and each file's own findings (kept with the file's parse), naming findings folded into
+        the convention when there is one.
         """
-        companion = None if key == USER_SCOPE else user_index
-        files = tuple(item.entry.file for item in loaded)
-        findings = list(self._scope_lint(paths, index, files, companion, refused_entries(*paths)))
+        files = [item.entry.file for item in loaded]
+        findings = lint_scope(
+            index.text if index is not None else None,
+            [],
+            files,
+            companion_index=None if key == USER_SCOPE else user_index,
+            refused=refused,
+            partial=index.read.partial if index is not None else None,
+            facts=index.facts() if index is not None else None,
+        )
         topics = [item.topic for item in loaded]
         convention = naming_convention(topics)
         if convention is not None:
@@ -265,20 +159,21 @@ class ScopeAnswers:
         return findings
 
     def _summary(
-        self, root: Path, key: str, scope: Path, index: IndexText | None, user_index: str | None
+        self, root: Path, key: str, scope: Path, index: ScopeIndex | None, user_index: str | None
     ) -> tuple[int, ScopeSummary]:
         """One overview entry (A-3) and its newest activity in ns (for sorting).
 
         ``index`` is the scope's own index as read, ``user_index`` the user scope's text.
         """
-        loaded = self._load(scan_topics(root, scope))
+        listing = scan_scope(root, scope)
+        loaded = self._load(listing.topics)
         times = [item.mtime_ns for item in loaded]
         if index is not None:
-            times.append(index.stat.st_mtime_ns)
+            times.append(index.read.stat.st_mtime_ns)
         with contextlib.suppress(OSError):
             times.append(scope.stat().st_mtime_ns)  # a file created or deleted is activity too
         newest = max(times, default=0)
-        findings = self._lint(key, (root, scope), index, loaded, user_index)
+        findings = self._lint(key, listing.refused, index, loaded, user_index)
         counts = Counter(f.code for f in findings)
         severities = Counter(f.severity for f in findings)
         if key == USER_SCOPE:
@@ -301,37 +196,6 @@ class ScopeAnswers:
             lint_severities={f.code: f.severity for f in sorted(findings, key=lambda f: f.code)},
         )
 
-    def _memoised_summary(
-        self, root: Path, key: str, scope: Path, user_index: IndexText | None
-    ) -> tuple[int, ScopeSummary]:
-        """:meth:`_summary`, answered from a memo while nothing in the scope changed.
-
-        The memo of a scope holds its :func:`~memory_api.store.scopes.scope_fingerprint`, the
-        user index's file key (the companion of its lint) and the key; only ``orphaned`` — does
-        the named Workspace still exist, outside the memory root — is asked anew each time.
-        A scope changed in the last moments (racily fresh, see ``stat_cache``) is not memoised.
-        """
-        fingerprint = scope_fingerprint(scope)
-        user_key = file_key(user_index.stat) if user_index is not None else None
-        where = os.fspath(scope)
-        if fingerprint is not None:
-            with self._lock:
-                found = self._summaries.get(where)
-                if found is not None and found.inputs == (key, user_key, fingerprint):
-                    self._summaries.move_to_end(where)
-                    return found.newest, _with_orphaned(found.summary)
-        index = user_index if key == USER_SCOPE else self.files.read(root, scope)
-        user_text = user_index.text if user_index is not None else None
-        newest, summary = self._summary(root, key, scope, index, user_text)
-        keys = [fingerprint[0], *(item[1] for item in fingerprint[1])] if fingerprint else []
-        if fingerprint is not None and not any(is_racy(item) for item in keys):
-            with self._lock:
-                self._summaries[where] = _Summarised((key, user_key, fingerprint), newest, summary)
-                self._summaries.move_to_end(where)
-                while len(self._summaries) > SCOPE_LINT_MEMO:
-                    self._summaries.popitem(last=False)
-        return newest, summary
-
     def overview(self, root: Path) -> list[ScopeSummary]:
         """Every scope under the real ``root``: user first, then Workspaces newest first (A-3).
 
@@ -340,10 +204,12 @@ class ScopeAnswers:
         scopes = list_scopes(root)
         user_dir = dict(scopes).get(USER_SCOPE)
         user_index = self.files.read(root, user_dir) if user_dir is not None else None
+        user_text = user_index.text if user_index is not None else None
         user: list[ScopeSummary] = []
         workspaces: list[tuple[int, ScopeSummary]] = []
         for key, scope in scopes:
-            newest, summary = self._memoised_summary(root, key, scope, user_index)
+            index = user_index if key == USER_SCOPE else self.files.read(root, scope)
+            newest, summary = self._summary(root, key, scope, index, user_text)
             if key == USER_SCOPE:
                 user.append(summary)
             else:
@@ -352,12 +218,12 @@ class ScopeAnswers:
         return user + [summary for _, summary in workspaces]
 
     def _scope_findings(
-        self, root: Path, scope: Path, key: str, loaded: list[_Loaded]
+        self, root: Path, scope: Path, key: str, listing: ScopeListing, loaded: list[_Loaded]
     ) -> list[Finding]:
-        """The scope's whole lint (T-5), as the index view reports it."""
+        """The scope's whole lint (T-5), as the listing and a file's answer report it."""
         index = self.files.read(root, scope)
         user_index = None if key == USER_SCOPE else self._user_index_text(root)
-        return self._lint(key, (root, scope), index, loaded, user_index)
+        return self._lint(key, listing.refused, index, loaded, user_index)
 
     def _user_index_text(self, root: Path) -> str | None:
         """The user index's text, the companion of every Workspace index (I-4), or None."""
@@ -367,9 +233,10 @@ class ScopeAnswers:
 
     def topic_list(self, root: Path, scope: Path, key: str) -> TopicList:
         """Every topic file of the scope, sorted by file name, and the scope's lint (A-5)."""
-        loaded = self._load(scan_topics(root, scope))
+        listing = scan_scope(root, scope)
+        loaded = self._load(listing.topics)
         files = [self._listed(item) for item in loaded]
-        findings = self._scope_findings(root, scope, key, loaded)
+        findings = self._scope_findings(root, scope, key, listing, loaded)
         return TopicList(scope=key, files=files, findings=findings)
 
     def topic_file(
@@ -387,7 +254,8 @@ class ScopeAnswers:
         item = loaded[0]
         body = _masked(item.topic.body, reveal) or ""
         summary = _topic_summary(item, reveal=reveal)
-        findings = self._scope_findings(root, scope, key, self._load(scan_topics(root, scope)))
+        listing = scan_scope(root, scope)
+        findings = self._scope_findings(root, scope, key, listing, self._load(listing.topics))
         return TopicFile(
             **msgspec.structs.asdict(summary),
             body=body,
@@ -420,12 +288,13 @@ class ScopeAnswers:
             IndexLine(number=number, text=line, kept=number in kept)
             for number, line in enumerate(index_lines(text or ""), start=1)
         ]
-        loaded = self._load(scan_topics(root, scope))
+        listing = scan_scope(root, scope)
+        loaded = self._load(listing.topics)
         return IndexView(
             scope=key,
             exists=index is not None,
             raw=text or "",
             lines=lines,
             manifest=capped.manifest,
-            findings=self._lint(key, (root, scope), index, loaded, user_index),
+            findings=self._lint(key, listing.refused, index, loaded, user_index),
         )

@@ -1,20 +1,20 @@
 """Create a file only if it does not exist yet, atomically: never a torn file, never an overwrite.
 
 Used where two writers must not clobber each other and the loser should simply learn that the
-name is taken (a token name, a demo file copied next to an agent's own notes). The bytes go to a
-unique temp file in the same folder, are fsynced, and are then *hard-linked* to the target name:
-``os.link`` fails with ``FileExistsError`` when the name exists, which is the atomic
-"create if absent" that ``os.replace`` (which always overwrites) cannot give.
+name is taken (a token name, a demo file copied next to an agent's own notes). The bytes go to
+a hidden temp file beside the target, fsynced (:func:`memory_core.atomic.write_temp_beside`, the
+one crash-safe write), which is then *hard-linked* to the target name: ``os.link`` fails with
+``FileExistsError`` when the name exists, which is the atomic "create if absent" that
+``os.replace`` (which always overwrites) cannot give.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 from pathlib import Path
 
-from memory_core.atomic import DEFAULT_MODE, fsync_directory
+from memory_core.atomic import DEFAULT_MODE, fsync_directory, write_temp_beside
 
 __all__ = ["create_new_bytes"]
 
@@ -31,21 +31,14 @@ def create_new_bytes(
     """
     if os.path.lexists(path):  # a symlink, dangling or not, takes the name too
         return False  # the common "already there" case, without writing a temp file
-    parent = path.parent
-    fd, temp_name = tempfile.mkstemp(dir=parent, prefix=".new.", suffix=".tmp")
+    temp = write_temp_beside(path, data, mode=mode)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fchmod(handle.fileno(), mode)
-            os.fsync(handle.fileno())
-        try:
-            os.link(temp_name, path)
-        except FileExistsError:
-            return False
+        os.link(temp, path)
+    except FileExistsError:
+        return False
     finally:
         with contextlib.suppress(OSError):
-            Path(temp_name).unlink()
+            temp.unlink()
     if sync_parent:
-        fsync_directory(parent)
+        fsync_directory(path.parent)
     return True

@@ -16,7 +16,6 @@ marker (K-5).
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -53,17 +52,12 @@ from memory_api.store.pruning import delete_topic
 from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scopes import create_scope_dir, scope_real_dir
 from memory_api.store.search import MemorySearch
-from memory_api.store.session_memo import SessionMemo
-from memory_api.store.sessions import check_workspace_path, session_at_real_path
+from memory_api.store.sessions import check_workspace_path, start_session
 from memory_api.store.topic_cache import TopicCache
 
 __all__ = ["MemoryStore"]
 
 T = TypeVar("T")
-
-CHECKED_STARTS_KEPT = 256
-"""Checked ``(project, agent, Workspace path)`` triples kept: at most ~1 MB of paths (each
-at most 4,096 bytes)."""
 
 logger = logging.getLogger(__name__)
 
@@ -76,20 +70,6 @@ def _check(project: str, agent_id: str, key: str | None = None, file: str | None
         check_scope_key(key)
     if file is not None:
         check_topic_file_name(file)
-
-
-@functools.lru_cache(maxsize=CHECKED_STARTS_KEPT)
-def _checked_session_start(project: str, agent_id: str, workspace: str) -> str:
-    """Check a Session start's ids (K-7) and Workspace path (:func:`check_workspace_path`) and
-    return the path; raises ``InvalidId`` or :class:`~memory_api.errors.BadRequest` (400).
-
-    The verdict on three strings never changes, and a running harness sends the same three on
-    every Session start: kept, they cost a lookup instead of three rule checks (regexes, a UTF-8
-    encode), about a tenth of a warm Session start's work beyond ``/healthz``. A refusal is an
-    exception, which is never kept.
-    """
-    _check(project, agent_id)
-    return check_workspace_path(workspace)
 
 
 class MemoryStore:
@@ -106,7 +86,6 @@ class MemoryStore:
         self.agents = agents
         self.locks = agents.locks
         self.files = ScopeFiles()
-        self.sessions = SessionMemo(self.app_data_dir)
         parse_cache = cache if cache is not None else TopicCache()
         self.answers = ScopeAnswers(parse_cache, self.files)
         self.searcher = MemorySearch(parse_cache)
@@ -138,7 +117,8 @@ class MemoryStore:
         return self.agents.load(project, agent_id), work(*args)
 
     def _start_blocking(self, project: str, agent_id: str, workspace: str) -> SessionStartResponse:
-        return self.assemble_session(self.agents.load(project, agent_id), workspace)
+        record = self.agents.load(project, agent_id)
+        return start_session(self.app_data_dir, record, workspace, self.files)
 
     def _overview(self, agent_id: str) -> list[ScopeSummary]:
         root = self._root(agent_id)
@@ -248,50 +228,20 @@ class MemoryStore:
     async def session_start(
         self, project: str, agent_id: str, body: SessionStartRequest
     ) -> SessionStartResponse:
-        """A-9: prepare the Session's scopes (K-4…K-6, I-5) and return the injection.
+        """A-9: prepare the Session's scopes (K-4…K-6, I-5) and return the injection; its
+        ``sections`` only when ``body`` asks for them.
 
-        Raises ``InvalidId``, :class:`NotFound`, and :class:`~memory_api.errors.BadRequest` for
-        a Workspace path that is not absolute (see ``check_workspace_path``).
+        The ids and the Workspace path are checked first; then, in one worker thread, the agent
+        is read, the scopes are prepared and both indexes are read through the stat-keyed
+        :class:`~memory_api.store.scope_files.ScopeFiles`, capped and wrapped (nothing else is
+        kept between requests, so a change on disk is seen by the next one, Q-4). Raises
+        ``InvalidId``, :class:`NotFound`, and :class:`~memory_api.errors.BadRequest` for a
+        Workspace path that is not absolute or names no folder (see ``check_workspace_path``).
         """
-        answer = (await self.session_start_json(project, agent_id, body))[1]
-        return answer if body.sections else msgspec.structs.replace(answer, sections=[])
-
-    async def session_start_json(
-        self, project: str, agent_id: str, body: SessionStartRequest
-    ) -> tuple[bytes, SessionStartResponse]:
-        """:meth:`session_start` as the JSON body of the answer, and the answer (with its
-        sections, whatever the body holds); raises like it.
-
-        Warm (agent and every file unchanged) it is answered on the event loop, with no thread
-        hop and no await: one look at an inotify queue, or where no ticket could be armed a few
-        ``lstat`` calls, no read, and the JSON of the answer kept by
-        :class:`~memory_api.store.session_memo.SessionMemo` (encoding it is a Session start's
-        largest single cost). Anything else is built in a worker thread.
-        """
-        workspace = _checked_session_start(project, agent_id, body.workspace)
-        record = self.agents.cached(project, agent_id)
-        if record is not None:
-            kept = self.sessions.answer(record, workspace, sections=body.sections)
-            if kept is not None:
-                return kept[1], kept[0]
+        _check(project, agent_id)
+        workspace = check_workspace_path(body.workspace)
         answer = await asyncio.to_thread(self._start_blocking, project, agent_id, workspace)
-        plain = answer if body.sections else msgspec.structs.replace(answer, sections=[])
-        return msgspec.json.encode(plain), answer
-
-    def assemble_session(self, record: AgentRecord, workspace: str) -> SessionStartResponse:
-        """The blocking part of :meth:`session_start` (run in a worker thread): prepare the
-        scopes and build the answer for ``record`` in the checked ``workspace`` path.
-
-        An answer kept by :class:`~memory_api.store.session_memo.SessionMemo` is given again
-        while nothing it was built from changed on disk."""
-        kept = self.sessions.answer(record, workspace)
-        if kept is not None:
-            return kept[0]
-        return self.sessions.build(
-            record,
-            workspace,
-            lambda real: session_at_real_path(self.app_data_dir, record, real, self.files),
-        )
+        return answer if body.sections else msgspec.structs.replace(answer, sections=[])
 
     async def insert_placeholder(self, project: str, agent_id: str) -> PlaceholderResult:
         """A-4: insert ``{{MEMORY}}`` and the key line into the template (I-7), idempotently.

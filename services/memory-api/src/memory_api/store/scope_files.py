@@ -2,13 +2,14 @@
 per file version.
 
 Every Session start injects both indexes with likely credentials masked (I-8) and judges the
-Workspace's marker (K-5); every overview reads each scope's index and marker. Scanning each
-index line for credentials on each request was most of a Session start's cost.
-:class:`ScopeFiles` keeps the text of each index and, once asked for, its
-:class:`~memory_core.injection.PreparedIndex` (lines split and masked), and each marker's
-judgement, all valid only for the :func:`~memory_api.store.stat_cache.file_key` they were read
-at. A request costs an ``lstat`` or two per file; a file changed, replaced or removed by any
-process (the agent's own file tools included) is read again (Q-4).
+Workspace's marker (K-5); every overview reads and lints each scope's index and judges its
+marker. Scanning each index line for credentials on each request was most of their cost.
+:class:`ScopeFiles` keeps the text of each index and, once asked for, what is derived from that
+text alone: its :class:`~memory_core.injection.PreparedIndex` (lines split and masked) and its
+:class:`~memory_core.index_facts.IndexFacts` (links, long lines, credentials, for lint); and
+each marker's judgement, all valid only for the :func:`~memory_api.store.stat_cache.file_key`
+they were read at. A request costs an ``lstat`` or two per file; a file changed, replaced or
+removed by any process (the agent's own file tools included) is read again (Q-4).
 """
 
 from __future__ import annotations
@@ -20,25 +21,56 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memory_core import layout
+from memory_core.index_facts import IndexFacts, index_facts
 from memory_core.injection import PreparedIndex, prepare_index
 
-from memory_api.store.containment import is_within, real_child
 from memory_api.store.scopes import IndexText, Marker, read_index_text, read_marker
 from memory_api.store.stat_cache import StatCache, file_key
 
-__all__ = ["ScopeFiles"]
+__all__ = ["ScopeFiles", "ScopeIndex"]
 
 _MISSING = prepare_index(None)
 
 
 @dataclass(slots=True)
-class _Entry:
-    index: IndexText
-    prepared: PreparedIndex | None = None
+class ScopeIndex:
+    """One version of a scope's ``MEMORY.md``: ``read`` as read, and what depends on its text
+    alone, each made on first use and kept with it while the file is unchanged."""
+
+    read: IndexText
+    _prepared: PreparedIndex | None = None
+    _facts: IndexFacts | None = None
+
+    @property
+    def text(self) -> str:
+        """The index text (LF line ends; only the first 1 MiB of an over-large index)."""
+        return self.read.text
+
+    def prepared(self) -> PreparedIndex:
+        """The index split and masked for the caps (I-8), lines past the read cap counted."""
+        if self._prepared is None:
+            # one reference assignment: two threads may both make it, either result is right
+            self._prepared = prepare_index(self.read.text, self.read.unread)
+        return self._prepared
+
+    def facts(self) -> IndexFacts:
+        """:func:`~memory_core.index_facts.index_facts` of the text, for lint (T-5)."""
+        if self._facts is None:
+            self._facts = index_facts(self.read.text)
+        return self._facts
 
 
-def _weight(entry: _Entry) -> int:
-    return len(entry.index.text) * 2  # the text and, once prepared, its lines
+def _regular(path: Path) -> os.stat_result | None:
+    """The ``lstat`` of ``path`` when it is a regular file (no symlink), else None."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    return info if stat.S_ISREG(info.st_mode) else None
+
+
+def _weight(entry: ScopeIndex) -> int:
+    return len(entry.text) * 2  # the text and, once prepared, its lines
 
 
 class ScopeFiles:
@@ -50,7 +82,7 @@ class ScopeFiles:
     """
 
     def __init__(self, *, max_entries: int = 20_000, max_chars: int = 64 * 1024 * 1024) -> None:
-        self._cache: StatCache[Path, _Entry] = StatCache(
+        self._cache: StatCache[Path, ScopeIndex] = StatCache(
             max_entries=max_entries, max_weight=max_chars, weigh=_weight
         )
         self._markers: StatCache[tuple[Path, str], Marker] = StatCache(max_entries=max_entries)
@@ -58,55 +90,42 @@ class ScopeFiles:
     def marker(self, root: Path, scope: Path, key: str) -> Marker:
         """:func:`~memory_api.store.scopes.read_marker` of the real ``scope``, the file judged
         once per version; ``orphaned`` (does the named Workspace still exist?) is asked anew."""
-        target = real_child(scope, layout.MARKER_FILE)
-        try:
-            info = target.lstat() if is_within(root, target) else None
-        except OSError:
-            info = None
-        if info is None or not stat.S_ISREG(info.st_mode):
-            return read_marker(root, scope, key)  # missing, odd or outside: judged each time
-        hit = self._markers.get((target, key), file_key(info))
+        path = scope / layout.MARKER_FILE
+        info = _regular(path)
+        if info is None:
+            return read_marker(root, scope, key)  # missing, a symlink or odd: judged each time
+        hit = self._markers.get((path, key), file_key(info))
         if hit is None:
             # Stored under the key seen before the read: a change in between makes a miss next.
             hit = read_marker(root, scope, key)
-            self._markers.put((target, key), file_key(info), hit)
+            self._markers.put((path, key), file_key(info), hit)
         if hit.path is None:
             return hit
         # os.path.exists: a path the OS cannot even look up (too long) is gone, not an error
         return dataclasses.replace(hit, orphaned=not os.path.exists(hit.path))  # noqa: PTH110
 
-    def _entry(self, root: Path, scope: Path) -> _Entry | None:
-        target = real_child(scope, layout.INDEX_FILE)
-        if is_within(root, target):
-            try:
-                info = target.lstat()
-            except FileNotFoundError:
-                return None
-            except OSError:
-                info = None  # read_index_text below judges and logs it
-            if info is not None and stat.S_ISREG(info.st_mode):
-                hit = self._cache.get(target, file_key(info))
-                if hit is not None:
-                    return hit
-        found = read_index_text(root, scope)  # re-resolves and re-checks the path itself
+    def read(self, root: Path, scope: Path) -> ScopeIndex | None:
+        """:func:`~memory_api.store.scopes.read_index_text` of the real ``scope`` under the real
+        ``root``, from the cache while the file is unchanged; None when there is no index.
+
+        Only an index that is a plain file (its own real path, as ``scope`` is real) is kept; a
+        symlinked one is resolved, checked and read on every request."""
+        path = scope / layout.INDEX_FILE
+        info = _regular(path)
+        if info is not None:
+            hit = self._cache.get(path, file_key(info))
+            if hit is not None:
+                return hit
+        found = read_index_text(root, scope)  # resolves and checks the path itself
         if found is None:
             return None
-        entry = _Entry(found)
-        self._cache.put(target, file_key(found.stat), entry)
+        entry = ScopeIndex(found)
+        if info is not None:
+            self._cache.put(path, file_key(found.stat), entry)
         return entry
-
-    def read(self, root: Path, scope: Path) -> IndexText | None:
-        """:func:`~memory_api.store.scopes.read_index_text` of the real ``scope`` under the real
-        ``root``, from the cache while the file is unchanged; None when there is no index."""
-        entry = self._entry(root, scope)
-        return None if entry is None else entry.index
 
     def prepared(self, root: Path, scope: Path | None) -> PreparedIndex:
         """The scope's index split and masked for the caps (I-8); a missing index (or no scope,
         None) gives the blank one. Masked once per version of the file."""
-        entry = self._entry(root, scope) if scope is not None else None
-        if entry is None:
-            return _MISSING
-        if entry.prepared is None:
-            entry.prepared = prepare_index(entry.index.text, entry.index.unread)
-        return entry.prepared
+        entry = self.read(root, scope) if scope is not None else None
+        return _MISSING if entry is None else entry.prepared()

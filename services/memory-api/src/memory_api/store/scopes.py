@@ -33,20 +33,18 @@ from memory_api.store.containment import (
     real_child,
     real_path,
 )
-from memory_api.store.stat_cache import FileKey, file_key
 
 __all__ = [
-    "Fingerprint",
     "IndexText",
     "Marker",
+    "ScopeListing",
     "TopicEntry",
     "create_scope_dir",
     "list_scopes",
     "read_index_text",
     "read_marker",
-    "refused_entries",
+    "scan_scope",
     "scan_topics",
-    "scope_fingerprint",
     "scope_real_dir",
     "topic_entry",
 ]
@@ -168,20 +166,33 @@ def list_scopes(root: Path) -> list[tuple[str, Path]]:
     """Return ``(key, real dir)`` of every scope directly under ``root``, sorted by key.
 
     Entries whose names are no scope key (K-7), that are not directories, or that resolve
-    outside the root are skipped.
+    outside the root are skipped. A plain folder (the listing's own file type says so) is its
+    own real path; a symlink is resolved and judged by :func:`scope_real_dir`.
     """
-    entries = _entries(root)
     scopes: list[tuple[str, Path]] = []
-    for entry in entries:
+    for entry in _entries(root):
+        name = entry.name
         try:
-            found = scope_real_dir(root, entry.name)
+            if _is_plain_folder(entry) and _is_scope_key(name):
+                scopes.append((name, root / name))
+                continue
+            found = scope_real_dir(root, name)
         except (InvalidId, OutsideMemoryRoot):
-            if not entry.name.startswith("."):
-                logger.debug("skipping %s in %s: not a scope in the memory root", entry.name, root)
+            if not name.startswith("."):
+                logger.debug("skipping %s in %s: not a scope in the memory root", name, root)
             continue
         if found is not None:
-            scopes.append((entry.name, found))
+            scopes.append((name, found))
     return sorted(scopes)
+
+
+def _is_plain_folder(entry: os.DirEntry[str]) -> bool:
+    """Whether the listing's file type says ``entry`` is a folder, not a symlink (``d_type``:
+    no system call on the filesystems that report it; others fall back to one ``lstat``)."""
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
 
 
 @functools.lru_cache(maxsize=NAME_CHECKS_CACHED)
@@ -194,47 +205,58 @@ def _is_topic_name(name: str) -> bool:
     return True
 
 
+@dataclass(frozen=True, slots=True)
+class ScopeListing:
+    """What one listing of a scope folder holds: its topic files (A-5) sorted by file name, and
+    ``(name, why)`` of each ``*.md`` entry that is never read (T-5b), sorted."""
+
+    topics: list[TopicEntry]
+    refused: list[tuple[str, str]]
+
+
 def scan_topics(root: Path, scope: Path) -> list[TopicEntry]:
     """Return the topic files of the real scope dir ``scope``, sorted by file name (A-5)."""
-    entries = _entries(scope)
+    return scan_scope(root, scope).topics
+
+
+def scan_scope(root: Path, scope: Path) -> ScopeListing:
+    """List the real scope dir ``scope`` once: its topic files and the entries never read.
+
+    Refused (T-5b): ``MEMORY.md`` or a name that passes K-7 when it is a symlink leading outside
+    the memory root, a dangling symlink or a loop, a folder, a FIFO, a socket or a device; and a
+    name ending in ``.MD`` / ``.Md``, which no route reads (``MEMORY.MD`` above all, an index in
+    another case). Dotfiles and other names are neither.
+    """
     topics: list[TopicEntry] = []
-    for entry in entries:
+    refused: list[tuple[str, str]] = []
+    for entry in _entries(scope):
         name = entry.name
-        # MEMORY.md, dotfiles and names no route could address never list
-        if not name.endswith(".md") or not _is_topic_name(name):
+        if name.startswith("."):
+            continue
+        if not name.endswith(".md"):
+            why = _other_case_extension(name)
+            # on a case-insensitive disk "MEMORY.MD" opens MEMORY.md: it is read as the index
+            if why is not None and not _is_the_index(scope, scope / name):
+                refused.append((name, why))
+            continue
+        if name == layout.INDEX_FILE:
+            if not _regular_by_type(entry):
+                why = _refusal(root, scope / name)
+                if why is not None:
+                    refused.append((name, why))
+            continue
+        # names no route could address never list
+        if not _is_topic_name(name):
             continue
         found = _topic_entry(root, scope, name)
         if found is not None:
             topics.append(found)
+            continue
+        why = _refusal(root, scope / name)
+        if why is not None:
+            refused.append((name, why))
     topics.sort(key=lambda topic: topic.file)
-    return topics
-
-
-Fingerprint = tuple[FileKey, tuple[tuple[str, FileKey], ...]]
-"""A scope dir's own file key and ``(name, file key)`` of every entry in it, sorted by name."""
-
-
-def scope_fingerprint(scope: Path) -> Fingerprint | None:
-    """The version of everything in the real ``scope`` dir: one ``scandir`` and an ``lstat``
-    per entry (topic files, ``MEMORY.md``, ``.workspace`` and any other).
-
-    Equal fingerprints mean no file in it was added, removed, replaced or written (Q-4). None
-    when an entry is a symlink (its target's version is elsewhere) or something cannot be
-    listed or stat'ed: such a scope is simply judged afresh each time. Blocking.
-    """
-    try:
-        own = file_key(scope.stat())
-        items: list[tuple[str, FileKey]] = []
-        with os.scandir(scope) as listing:
-            for entry in listing:
-                info = entry.stat(follow_symlinks=False)
-                if stat.S_ISLNK(info.st_mode):
-                    return None
-                items.append((entry.name, file_key(info)))
-    except OSError:
-        return None
-    items.sort()
-    return own, tuple(items)
+    return ScopeListing(topics, sorted(refused))
 
 
 def topic_entry(root: Path, scope: Path, name: str) -> TopicEntry | None:
@@ -311,35 +333,6 @@ def _regular_by_type(entry: os.DirEntry[str]) -> bool:
         return entry.is_file(follow_symlinks=False)
     except OSError:
         return False
-
-
-def refused_entries(root: Path, scope: Path) -> list[tuple[str, str]]:
-    """``(name, why)`` of each ``*.md`` entry of the real ``scope`` that is never read (T-5b).
-
-    ``MEMORY.md`` and names that pass K-7 are judged; a symlink leading outside the memory
-    root, a dangling symlink or a loop, a folder, a FIFO, a socket or a device is refused. So
-    is a name ending in ``.MD`` / ``.Md``, which no route reads (``MEMORY.MD`` above all, an
-    index in another case). Sorted.
-    """
-    refused: list[tuple[str, str]] = []
-    for entry in _entries(scope):
-        name = entry.name
-        if name.startswith("."):
-            continue
-        if not name.endswith(".md"):
-            why = _other_case_extension(name)
-            # on a case-insensitive disk "MEMORY.MD" opens MEMORY.md: it is read as the index
-            if why is not None and not _is_the_index(scope, scope / name):
-                refused.append((name, why))
-            continue
-        if name != layout.INDEX_FILE and not _is_topic_name(name):
-            continue
-        if _regular_by_type(entry):
-            continue  # the listing's file type says a regular file: readable, no lstat needed
-        why = _refusal(root, scope / name)
-        if why is not None:
-            refused.append((name, why))
-    return sorted(refused)
 
 
 def _other_case_extension(name: str) -> str | None:

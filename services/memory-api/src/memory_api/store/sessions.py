@@ -45,7 +45,7 @@ from memory_core.wire import (
 
 from memory_api.errors import BadRequest
 from memory_api.store.agents import AgentRecord
-from memory_api.store.containment import OutsideMemoryRoot, checked_memory_root, real_path
+from memory_api.store.containment import OutsideMemoryRoot, checked_memory_root
 from memory_api.store.exclusive import create_new_bytes
 from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scopes import create_scope_dir, scope_real_dir
@@ -54,7 +54,6 @@ __all__ = [
     "WORKSPACE_PATH_MAX_BYTES",
     "check_real_workspace",
     "check_workspace_path",
-    "session_at_real_path",
     "start_session",
 ]
 
@@ -77,70 +76,24 @@ def check_workspace_path(workspace: str) -> str:
 
 
 def check_real_workspace(workspace: str) -> str:
-    """Resolve the checked ``workspace`` and return its real path; blocking.
+    """Resolve the checked ``workspace`` (``os.path.realpath``) and return its real path;
+    blocking.
 
-    Raises :class:`BadRequest` when the path exists but is no directory (a file, a device: no
-    Session works in one) or when its real path holds a control character (reached through a
-    symlink; the marker could not hold it on one line, K-5). A path that does not exist here is
-    accepted: the harness may see a filesystem the service does not.
+    Raises :class:`BadRequest` when the path exists but is no directory (a file, a device, a
+    symlink loop: no Session works in one) or when its real path holds a control character
+    (reached through a symlink; the marker could not hold it on one line, K-5). A path that
+    does not exist here is accepted: the harness may see a filesystem the service does not.
     """
-    real, is_dir = _resolve(workspace)
+    real = os.path.realpath(workspace)
     if has_control_character(real):
         raise BadRequest("the workspace's real path holds a control character (newline, tab …)")
-    if is_dir is None:
-        try:
-            is_dir = stat.S_ISDIR(os.stat(real).st_mode)  # noqa: PTH116 - one stat, no Path
-        except OSError:  # missing here (the harness may see another filesystem), a loop, …
-            is_dir = not os.path.lexists(real)
+    try:
+        is_dir = stat.S_ISDIR(os.stat(real).st_mode)  # noqa: PTH116 - one stat, no Path
+    except OSError:  # missing here (the harness may see another filesystem), a loop, …
+        is_dir = not os.path.lexists(real)
     if not is_dir:
         raise BadRequest("workspace must be a directory, not a file")
     return real
-
-
-_O_PATH: int | None = getattr(os, "O_PATH", None)
-_DELETED = " (deleted)"
-"""What Linux appends to a ``/proc/self/fd`` link whose file was removed since it was opened."""
-
-
-def opened_real_path(path: str, *, folder: bool = False) -> tuple[str, os.stat_result] | None:
-    """Open ``path`` with ``O_PATH`` (nothing is read, a FIFO does not block, no permission on
-    the target is needed; ``folder``: only a folder opens) and read its real path back from
-    ``/proc/self/fd``, with the ``fstat`` of what was opened: the kernel resolves every symlink
-    and ``..`` as ``realpath`` does, in four system calls instead of an ``lstat`` per component.
-
-    None when that cannot say (not Linux, no ``/proc``, a path that cannot be opened: missing, a
-    loop, no search permission, a NUL; or one removed in between). Never raises.
-    """
-    if _O_PATH is None:
-        return None
-    flags = _O_PATH | os.O_CLOEXEC | (os.O_DIRECTORY if folder else 0)
-    try:
-        fd = os.open(path, flags)
-    except (OSError, ValueError):
-        return None
-    try:
-        real = os.readlink(f"/proc/self/fd/{fd}")  # noqa: PTH115 - no Path per request
-        info = os.fstat(fd)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    if not real.startswith("/") or real.endswith(_DELETED):
-        return None
-    return real, info
-
-
-def _resolve(workspace: str) -> tuple[str, bool | None]:
-    """``os.path.realpath(workspace)`` and, when known, whether it is a directory.
-
-    An existing path is resolved by :func:`opened_real_path` on Linux — a tenth of a warm
-    Session start less than ``realpath``'s Python loop; anything it cannot say takes
-    ``realpath`` as before.
-    """
-    opened = opened_real_path(workspace)
-    if opened is not None:
-        return opened[0], stat.S_ISDIR(opened[1].st_mode)
-    return os.path.realpath(workspace), None
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,22 +180,16 @@ def start_session(
 ) -> SessionStartResponse:
     """Prepare directories and build the A-9 answer for a Session of ``record`` in ``workspace``.
 
-    ``workspace`` must have passed :func:`check_workspace_path`; ``files`` is the service's
-    scope-file cache (None: a throw-away one, every index read and masked afresh). Raises
-    :class:`BadRequest` for a Workspace that is no directory (see :func:`check_real_workspace`) and
+    ``app_data_dir`` is the service's data dir as a real path (no symlink in it, as
+    :class:`~memory_api.store.memory.MemoryStore` keeps it); ``workspace`` must have passed
+    :func:`check_workspace_path`; ``files`` is the service's scope-file cache (None: a throw-away
+    one, every index read and masked afresh). Raises :class:`BadRequest` for a Workspace that is
+    no directory (see :func:`check_real_workspace`) and
     :class:`~memory_api.store.containment.OutsideMemoryRoot` (404) when the agent's memory root
     is redirected by a symlink.
     """
-    return session_at_real_path(app_data_dir, record, check_real_workspace(workspace), files)
-
-
-def session_at_real_path(
-    app_data_dir: Path, record: AgentRecord, real_workspace: str, files: ScopeFiles | None = None
-) -> SessionStartResponse:
-    """:func:`start_session` for a Workspace resolved already (:func:`check_real_workspace`):
-    the answer is built for ``real_workspace`` as given, however its path as sent resolves now
-    (the Session-start memo keeps an answer under the real path it probed). Raises like it."""
-    base = real_path(app_data_dir)
+    real_workspace = check_real_workspace(workspace)
+    base = app_data_dir
     root = checked_memory_root(base, record.id)
     enabled = record.memory.enabled
     files = files if files is not None else ScopeFiles(max_entries=2)
