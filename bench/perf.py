@@ -33,6 +33,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench.history import history_bench
 from bench.perf_cases import in_process_assembly, scandir_stat_ms
 from bench.perf_data import AGENT, HALF_AGENT, PROJECT, SIZES, BenchData, Size, build_data
 from bench.perf_driver import DRIVERS, Driver, choose
@@ -314,6 +315,46 @@ def _search_case(report: Report, plan: Plan) -> None:
 
 SEARCH_FILES = 3000
 """Topic files of the search case (S-1: p50 ≤ 20 ms warm at 3,000)."""
+HISTORY_FILES, HISTORY_VERSIONS = 3000, 1000
+"""The history case (V-1, V-3): a scope of 3,000 files, one of them with 1,000 versions."""
+
+
+def _history_case(report: Report, plan: Plan) -> None:
+    """V-1, V-3: see :mod:`bench.history` (a tenth of the files and versions in ``--quick``)."""
+    full = plan.light >= Plan().light
+    files = HISTORY_FILES if full else HISTORY_FILES // 10
+    versions = HISTORY_VERSIONS if full else HISTORY_VERSIONS // 10
+    figures = history_bench(files, versions, starts=60 if full else 10, runs=max(3, plan.slow))
+    for case, key in (
+        (f"session start at {files:,} files, history off", "session_start_off_p50_ms"),
+        (f"session start at {files:,} files, recording after", "session_start_on_p50_ms"),
+        (f"record at {files:,} files, nothing changed", "record_unchanged_p50_ms"),
+        (f"record at {files:,} files, one file changed", "record_one_change_p50_ms"),
+        (f"history of a file with {versions:,} versions, newest 100", "history_page_p50_ms"),
+        (f"history of a file with {versions:,} versions, all", "history_all_p50_ms"),
+    ):
+        report.cases.append({"case": case, "p50_ms": figures[key]})
+    for name, key, limit in (
+        (
+            f"session start delay from recording at {files:,} files p50",
+            "session_start_delay_p50_ms",
+            10.0,
+        ),
+        ("session start delay from recording p90", "session_start_delay_p90_ms", 10.0),
+        (
+            f"history of a file with {versions:,} versions, newest 100, p50",
+            "history_page_p50_ms",
+            100.0,
+        ),
+    ):
+        report.budget(name, figures[key], limit, "ms")
+    report.ratio(
+        "disk per version, repacked (bytes)",
+        figures["disk_per_version_bytes"],
+        figures["disk_one_version_before_repack_bytes"],
+        "—",
+        "B",
+    )
 
 
 def _create_agent(data: BenchData) -> None:
@@ -400,6 +441,7 @@ def run(base: Path, size: Size, plan: Plan, driver: Driver) -> Report:
     _cold_cases(report, full, logs, plan)
     _assembly_case(report, full, plan)
     _search_case(report, plan)
+    _history_case(report, plan)
     return report
 
 

@@ -36,6 +36,9 @@ PLAIN_TEMPLATE = "You are Coder.\n\n# Environment\n- CWD: {{CWD}}\n"
 
 Client = TestClient[web.Request, web.Application]
 
+JSON_TYPE = {"Content-Type": "application/json"}
+"""The header a raw JSON body needs (A-10a: any other media type is 415)."""
+
 
 def copy_corpus(name: str, scope: Path) -> list[str]:
     """Copy the sample folder ``name`` into ``scope`` (created); return the copied file names."""
@@ -94,6 +97,12 @@ async def expect_problem(response: ClientResponse, status: int, detail_part: str
     assert detail_part in body["detail"], body["detail"]
     assert "Traceback" not in body["detail"]
     return body
+
+
+def versions_of(deleted: dict[str, Any]) -> dict[str, Any]:
+    """The version fields of a delete's answer (V-2), as the answer gives them: for comparing
+    the rest of it whole."""
+    return {"version": deleted["version"], "restoreVersion": deleted["restoreVersion"]}
 
 
 async def ok_json(response: ClientResponse, status: int = 200) -> dict[str, Any]:

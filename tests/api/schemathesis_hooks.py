@@ -9,11 +9,13 @@ to be valid (negative cases are kept as generated: they are meant to be refused 
   drift test uses (:func:`tests.support.contract.document_validator`).
 - ``before_call``: an ``If-Match`` is the ETag the client last read (A-2); a generated string
   names no ETag the service ever sent and can only get 412. The hook reads the resource's
-  current ETag, as a client would, and sends that instead (``*`` is kept).
+  current ETag, as a client would, and sends that instead (``*`` is kept). Likewise a restore
+  names a version the client read from the file's history (V-2): a generated id names none.
 """
 
 from __future__ import annotations
 
+import json
 import urllib.error
 import urllib.request
 from typing import Any
@@ -78,11 +80,34 @@ def _current_etag(case: Case) -> str | None:
     return etag if isinstance(etag, str) else None
 
 
+def _held_version(case: Case) -> str | None:
+    """A version that holds the case's file, as a client reads it from the file's history
+    before a restore (V-2), or None (no such file, no history)."""
+    url = case.operation.schema.get_base_url().rstrip("/")
+    url += case.formatted_path.removesuffix("/restore") + "/history"
+    try:
+        # Only the loopback service under test is ever addressed (S310 guards file: URLs).
+        with urllib.request.urlopen(url, timeout=10) as answer:  # noqa: S310
+            history = json.loads(answer.read())
+    except (urllib.error.URLError, ValueError):
+        return None
+    held = [v["version"] for v in history.get("versions", []) if v.get("change") != "deleted"]
+    return held[0] if held else None
+
+
 @schemathesis.hook
 def before_call(context: HookContext, case: Case, kwargs: dict[str, Any]) -> None:
-    """Send the resource's current ETag as the ``If-Match`` of a case meant to be valid."""
+    """Send the resource's current ETag as the ``If-Match`` of a case meant to be valid, and
+    a version that holds the file as the ``version`` of a restore meant to be valid."""
     meta, headers = case.meta, case.headers
-    if meta is None or not meta.generation.mode.is_positive or not headers:
+    if meta is None or not meta.generation.mode.is_positive:
+        return
+    body = case.body
+    if case.operation.path.endswith("/restore") and isinstance(body, dict) and "version" in body:
+        version = _held_version(case)
+        if version is not None:
+            body["version"] = version
+    if not headers:
         return
     if "If-Match" in headers and headers["If-Match"] != "*":
         etag = _current_etag(case)

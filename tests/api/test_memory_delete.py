@@ -20,6 +20,7 @@ from tests.api.conftest import (
     memory_url,
     names,
     ok_json,
+    versions_of,
     write_topic,
 )
 
@@ -58,7 +59,7 @@ async def test_a6_delete_removes_the_file_and_every_link_form_keeps_prose(
 
     result = await ok_json(await client.delete(file_url("user", "f.md")))
 
-    assert result == {"file": "f.md", "removedIndexLines": LINK_FORMS}
+    assert result == {"file": "f.md", "removedIndexLines": LINK_FORMS, **versions_of(result)}
     assert not (agent.user / "f.md").exists()
     assert (agent.user / "other-f.md").exists()
     assert index.read_text(encoding="utf-8") == "\n".join(KEPT) + "\n"
@@ -116,23 +117,8 @@ async def test_a6_unindexed_file_deletes_without_touching_the_index(
 
     result = await ok_json(await client.delete(file_url(key, "orphan-topic.md")))
 
-    assert result == {"file": "orphan-topic.md", "removedIndexLines": []}
+    assert result == {"file": "orphan-topic.md", "removedIndexLines": [], **versions_of(result)}
     assert (index.stat().st_ino, index.stat().st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
-
-
-async def test_t2_index_that_is_not_utf8_is_never_rewritten(
-    client: Client, agent: AgentHome
-) -> None:
-    write_topic(agent.user, "f.md")
-    index = agent.user / layout.INDEX_FILE
-    original = "- [Café](f.md)\n".encode("latin-1")
-    index.write_bytes(original)
-
-    result = await ok_json(await client.delete(file_url("user", "f.md")))
-
-    assert result["removedIndexLines"] == []
-    assert not (agent.user / "f.md").exists()
-    assert index.read_bytes() == original
 
 
 async def test_a6_missing_file_and_missing_scope_are_404(client: Client, agent: AgentHome) -> None:

@@ -61,6 +61,7 @@ async def test_a3_user_scope_first_then_workspaces_by_newest_activity(
         "lintCounts": user["lintCounts"],
         "severityCounts": user["severityCounts"],
         "lintSeverities": user["lintSeverities"],
+        "historyBytes": 0,  # nothing recorded yet (V-3)
     }
     assert newest["kind"] == "workspace"
     assert newest["title"] == "new-app"

@@ -75,6 +75,9 @@ def test_q3_bench_quick_run_reports_every_case_budget_and_ratio(tmp_path: Path) 
     assert "Little's law: 64 / session start c=64 req/s (ms)" in ratios
     assert "session start c=64 service CPU µs/req / healthz's" in ratios
     assert "search over 300 files warm p50 (ms)" in ratios  # S-1 (3,000 files without --quick)
+    assert "session start delay from recording at 300 files p50" in budgets  # V-1
+    assert "history of a file with 100 versions, newest 100, p50" in budgets  # V-2
+    assert "disk per version, repacked (bytes)" in ratios  # V-3
     assert all(row["reach"] for row in ratios.values())
     assert "| case |" in done.stdout
     assert "| budget |" in done.stdout

@@ -184,3 +184,30 @@ async def test_s1_route_is_in_the_openapi_document(client: Client) -> None:
     schema = operation["responses"]["200"]["content"]["application/json"]["schema"]
     assert schema == {"$ref": "#/components/schemas/SearchResults"}
     assert "SearchHit" in document["components"]["schemas"]
+
+
+async def test_s1_ranks_the_demo_and_shows_nothing_twice(client: Client, agent: AgentHome) -> None:
+    """Issue 26: ``deploy`` on the demo data gave 220 hits all scored 0.0, the hand-written
+    ``deploy-freeze`` fifth, and each hit's description again as its snippet."""
+    agent.workspace("shop-api", corpus="coding-agent-workspace")
+    agent.workspace("data-platform", corpus="large-index")
+    copy_corpus("user-scope", agent.user)
+    results = await search(client, "deploy", limit="100")
+    hits = results["hits"]
+    assert results["total"] == 220 and len(hits) == 100
+    assert hits[0]["file"] == "deploy-freeze.md"
+    scores = [hit["score"] for hit in hits]
+    assert scores == sorted(scores, reverse=True) and scores[-1] > 0
+    assert len({(hit["scope"], hit["file"]) for hit in hits}) == len(hits)
+
+    def in_name_or_description(hit: dict[str, Any]) -> bool:
+        return any(part["hit"] for part in hit["nameParts"] + hit["descriptionParts"])
+
+    ranks = [in_name_or_description(hit) for hit in hits]
+    assert True in ranks and False in ranks
+    assert ranks == sorted(ranks, reverse=True), "a body-only hit outranks a name/description one"
+    for hit in hits:
+        snippet = "".join(part["text"] for part in hit["snippet"])
+        assert "".join(part["text"] for part in hit["nameParts"]) == hit["name"]
+        assert "".join(part["text"] for part in hit["descriptionParts"]) == hit["description"]
+        assert hit["description"] not in snippet, hit

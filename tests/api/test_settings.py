@@ -19,6 +19,11 @@ def test_a11_defaults(tmp_path: Path) -> None:
     assert settings.chat_url is None
     assert settings.draft_ttl == 3600
     assert settings.max_body == 1024 * 1024
+    assert (settings.history, settings.history_max_age_days, settings.history_max_versions) == (
+        True,
+        365,
+        10_000,
+    )
 
 
 def test_a11_default_data_dir_follows_xdg(tmp_path: Path) -> None:
@@ -38,6 +43,9 @@ def test_a11_every_variable(tmp_path: Path) -> None:
             "MEMORY_API_CHAT_URL": "https://chat/{project}/{agent}?draft={draftId}",
             "MEMORY_API_DRAFT_TTL": "60",
             "MEMORY_API_MAX_BODY": "4096",
+            "MEMORY_API_HISTORY": "off",
+            "MEMORY_API_HISTORY_MAX_AGE_DAYS": "30",
+            "MEMORY_API_HISTORY_MAX_VERSIONS": "0",
         }
     )
     assert (settings.host, settings.port, settings.log_format) == ("0.0.0.0", 9000, "json")  # noqa: S104
@@ -51,6 +59,11 @@ def test_a11_every_variable(tmp_path: Path) -> None:
     assert (bot.name, bot.projects) == ("bot", ("acme", "globex"))
     assert "fedcba" not in repr(settings)
     assert (settings.draft_ttl, settings.max_body) == (60, 4096)
+    assert (settings.history, settings.history_max_age_days, settings.history_max_versions) == (
+        False,
+        30,
+        0,
+    )
 
 
 @pytest.mark.parametrize(
@@ -67,6 +80,8 @@ def test_a11_every_variable(tmp_path: Path) -> None:
         ("MEMORY_API_CHAT_URL", "https://chat/new", "{draftId}"),
         ("MEMORY_API_CHAT_URL", "ftp://x/{draftId}", "http(s)"),
         ("MEMORY_API_DRAFT_TTL", "0", ">= 1"),
+        ("MEMORY_API_HISTORY", "maybe", "'on' or 'off'"),
+        ("MEMORY_API_HISTORY_MAX_VERSIONS", "-1", ">= 0"),
     ],
 )
 def test_a11_bad_values_name_the_variable(

@@ -83,3 +83,33 @@ def test_s1_more_hits_on_request(page: Page, service: Service) -> None:
     page.get_by_role("button", name="Show up to 100").click()
     expect(hits(page)).to_have_count(100)
     expect(page.get_by_role("button", name="Show up to 100")).to_have_count(0)
+
+
+def test_s1_search_ranks_the_demo_and_shows_each_text_once(page: Page, service: Service) -> None:
+    """Issue 26: ``deploy`` on the demo gave 220 hits scored 0.0, the hand-written
+    ``deploy-freeze`` fifth, and each hit showed its description twice."""
+    open_memory_tab(page)
+    search_box(page).fill("deploy")
+    first = hits(page).first
+    expect(first).to_have_attribute("data-file", "deploy-freeze.md")
+    expect(first.locator(".row-name mark")).to_have_text("deploy")
+    expect(first.locator(".row-desc mark")).to_have_text("deploys")
+    expect(first.locator(".search-snippet mark").first).to_have_text("deploys")
+    expect(hits(page)).to_have_count(20)
+    for index in range(20):
+        hit = hits(page).nth(index)
+        description = hit.locator(".row-desc").inner_text()
+        snippet = hit.locator(".search-snippet")
+        if snippet.count():
+            assert description not in snippet.inner_text(), f"hit {index} shows it twice"
+
+
+def test_s2_search_finds_a_word_inside_chinese_text(page: Page, service: Service) -> None:
+    """cjk-substring-search: ``回滚`` sits inside ``所有迁移脚本必须提供回滚步骤``."""
+    open_memory_tab(page)
+    search_box(page).fill("回滚")
+    expect(hits(page)).to_have_count(1)
+    hit = hits(page).first
+    expect(hit).to_have_attribute("data-file", "db-migrations.md")
+    expect(hit.locator(".row-desc mark")).to_have_text("回滚")
+    expect(hit.locator(".search-snippet mark")).to_have_text("回滚")

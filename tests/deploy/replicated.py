@@ -14,8 +14,10 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 import random
+import subprocess
 import threading
 import time
 from collections import Counter
@@ -241,9 +243,11 @@ async def api_view(base_url: str) -> dict[str, Any]:
         base = memory_url(agent=AGENT, project=PROJECT)
         overview = await get(base)
         # Workspaces are ordered by newest activity, which timing decides: compared by key.
+        # How many versions a history holds depends on timing too (Session-start records of
+        # one scope are gathered), so its size is left out; history_problems checks histories.
         scopes = sorted(
             (
-                {k: v for k, v in scope.items() if k != "lastActivity"}
+                {k: v for k, v in scope.items() if k not in ("lastActivity", "historyBytes")}
                 for scope in overview["scopes"]
             ),
             key=lambda scope: str(scope["key"]),
@@ -262,3 +266,41 @@ async def api_view(base_url: str) -> dict[str, Any]:
             "index": index,
             "legacy template": config["template"],
         }
+
+
+def _git(repository: Path, *args: str) -> bytes:
+    command = ["git", f"--git-dir={repository}", *args]
+    return subprocess.run(command, capture_output=True, check=True).stdout
+
+
+async def history_problems(base_url: str, data_dir: Path) -> list[str]:
+    """What is wrong with the agent's histories (V-3), after a checkpoint of every scope: a
+    repository git finds damaged, two consecutive versions holding the same files (a version
+    recorded twice), a newest version that is not the scope on disk (a change lost)."""
+    async with aiohttp.ClientSession(headers=AUTH) as session:
+        url = base_url + memory_url(agent=AGENT, project=PROJECT) + "/checkpoint"
+        async with session.post(url) as response:
+            assert response.status == 200, await response.text()
+    problems = []
+    memory = layout.memory_root(data_dir, AGENT)
+    for repository in sorted(layout.history_root(data_dir, AGENT).glob("*.git")):
+        try:
+            _git(repository, "fsck", "--no-dangling")
+        except subprocess.CalledProcessError as error:
+            problems.append(f"{repository.name}: fsck: {error.stderr!r}")
+        trees = _git(repository, "log", "--format=%T", "main").split()
+        if any(newer == older for newer, older in itertools.pairwise(trees)):
+            problems.append(f"{repository.name}: a version recorded twice")
+        scope = memory / repository.name.removesuffix(".git")
+        names = _git(repository, "ls-tree", "-z", "--name-only", "main").split(b"\0")
+        recorded = sorted(name.decode() for name in names if name)
+        on_disk = sorted(
+            path.name for path in scope.iterdir() if path.is_file() and not _is_temporary(path.name)
+        )
+        if recorded != on_disk:
+            problems.append(f"{repository.name}: newest version {recorded} != disk {on_disk}")
+            continue
+        for name in on_disk:
+            if _git(repository, "show", f"main:{name}") != (scope / name).read_bytes():
+                problems.append(f"{repository.name}: {name} differs from its newest version")
+    return problems

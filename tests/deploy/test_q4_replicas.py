@@ -8,8 +8,10 @@ answers one replica is killed with SIGKILL (no graceful stop: its locks die with
 same workload and the same agent run against one process on a fresh data dir.
 
 Both runs must end in the same state: the same files with the same bytes in every memory root,
-and the same API answers about them. No line the agent wrote is lost, no request fails (a
-request whose connection died with the replica is retried on a live one), no 5xx is answered.
+and the same API answers about them; and in both, after a checkpoint, every scope's history is
+whole, records no version twice and its newest version is the scope on disk (V-3). No line the
+agent wrote is lost, no request fails (a request whose connection died with the replica is
+retried on a live one), no 5xx is answered.
 The figures are printed (``pytest -s``) and summarised in docs/deploy.md.
 """
 
@@ -49,6 +51,7 @@ class Result:
     view: dict[str, Any]
     agent_lines: list[str]
     outcome: Outcome
+    history_problems: list[str]
 
 
 def _env(tmp_path: Path) -> dict[str, str]:
@@ -104,7 +107,8 @@ async def _run(
     await asyncio.to_thread(agent.join)
     files, temporary = replicated.memory_files(data_dir)
     view = await replicated.api_view(base_url)
-    return Result(files, temporary, view, agent.lines, outcome)
+    history = await replicated.history_problems(base_url, data_dir)
+    return Result(files, temporary, view, agent.lines, outcome, history)
 
 
 USER_INDEX = f"{AGENT}/agent_state/memory/user/{layout.INDEX_FILE}"
@@ -140,6 +144,7 @@ async def test_q4_three_replicas_one_killed_end_like_one_process(
         f"{len(spread.temporary)}; answers {dict(spread.outcome.statuses)}"
     )
     for result in (spread, alone):
+        assert result.history_problems == []  # V-3: no version lost or recorded twice
         assert not [kind for kind, status in result.outcome.statuses if status >= 500]
         assert result.view["legacy template"].count("{{MEMORY}}") == 1
         index = result.files[USER_INDEX].decode("utf-8")

@@ -127,6 +127,8 @@ async def run_claude(
     service_url: str | None = None,
     prompt: str = "Remember that memory reaches Claude Code through hooks.",
     output_format: str = "json",
+    etc_overlay: Path | None = None,
+    extra: tuple[str, ...] = (),
 ) -> tuple[int, str, str]:
     """Run ``claude -p PROMPT`` in ``workspace``; ``(exit status, stdout, stderr)``.
 
@@ -134,22 +136,27 @@ async def run_claude(
     the model stand-in at ``model_url`` and the memory service at ``service_url`` are bridged
     in on their own ports; nothing else is reachable. ``stream-json`` output comes with
     ``--verbose`` (Claude Code requires it), which also reports the hooks' ``systemMessage``.
+    ``etc_overlay``: files laid over ``/etc`` for this run (:func:`~tests.plugin.loopback_only.
+    wrap`), e.g. Claude Code's managed settings; ``extra``: more ``claude`` flags.
     """
     urls = [model_url] + ([service_url] if service_url else [])
     ports = [urlsplit(url).port or 80 for url in urls]
     with tempfile.TemporaryDirectory(prefix="cc-net-") as sockets:
         async with unix_bridges(ports, Path(sockets)) as bridges:
-            return await _run(claude, workspace, home, model_url, bridges, prompt, output_format)
+            command = [str(claude), "-p", prompt, "--output-format", output_format]
+            command += ["--verbose"] if output_format == "stream-json" else []
+            return await _run(
+                command + list(extra), workspace, home, model_url, bridges, etc_overlay
+            )
 
 
 async def _run(
-    claude: Path,
+    command: list[str],
     workspace: Path,
     home: Path,
     model_url: str,
     bridges: dict[int, Path],
-    prompt: str,
-    output_format: str,
+    etc_overlay: Path | None,
 ) -> tuple[int, str, str]:
     env = {
         "PATH": "/usr/local/bin:/usr/bin:/bin",
@@ -161,15 +168,7 @@ async def _run(
         "DISABLE_AUTOUPDATER": "1",
         "DISABLE_ERROR_REPORTING": "1",
     }
-    command = [
-        str(claude),
-        "-p",
-        prompt,
-        "--output-format",
-        output_format,
-        *(["--verbose"] if output_format == "stream-json" else []),
-    ]
     code, out, err = await run_isolated(
-        command, bridges, cwd=workspace, env=env, limit_s=RUN_LIMIT_S
+        command, bridges, cwd=workspace, env=env, limit_s=RUN_LIMIT_S, etc_overlay=etc_overlay
     )
     return code, out.decode(), err.decode()

@@ -16,16 +16,18 @@ from __future__ import annotations
 import contextlib
 import json
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
 from aiohttp.test_utils import unused_port
 
-__all__ = ["FakeGemini", "FakeResponses", "Json", "serve_app"]
+__all__ = ["FakeGemini", "FakeResponses", "Json", "Turn", "serve_app"]
 
 Json = dict[str, Any]
+Turn = list[Json] | Callable[[Json], list[Json]]
+"""One scripted turn: its output items (or parts), or a function of the request giving them."""
 
 
 @dataclass
@@ -33,8 +35,16 @@ class _RecordingApi(ABC):
     """A model API stand-in that records every request body; ``turns[n]`` script the n-th turn
     of the Session (its requests that offer tools)."""
 
-    turns: list[list[Json]]
+    turns: Sequence[Turn]
     requests: list[Json] = field(default_factory=list)
+
+    def turn(self, number: int, body: Json) -> list[Json] | None:
+        """The scripted answer of the Session's ``number``-th turn (None past the script); a
+        callable turn is given the request, to answer what the CLI just said."""
+        if not 0 <= number < len(self.turns):
+            return None
+        scripted = self.turns[number]
+        return scripted(body) if callable(scripted) else scripted
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=64 * 1024 * 1024)
@@ -62,7 +72,7 @@ class FakeResponses(_RecordingApi):
         body = await request.json()
         self.requests.append(body)
         number = len(self.session_turns()) - 1
-        items = self.turns[number] if body.get("tools") and 0 <= number < len(self.turns) else []
+        items = (self.turn(number, body) if body.get("tools") else None) or []
         if not items:
             items = [_message(f"m{len(self.requests)}", "Done.")]
         rid = f"resp_{len(self.requests)}"
@@ -99,10 +109,8 @@ class FakeGemini(_RecordingApi):
         number = len(self.session_turns()) - 1
         if not body.get("tools"):  # routing and other side requests
             parts: list[Json] = [{"text": '{"reasoning": "simple", "model_choice": "flash"}'}]
-        elif 0 <= number < len(self.turns):
-            parts = self.turns[number]
         else:
-            parts = [{"text": "Done."}]
+            parts = self.turn(number, body) or [{"text": "Done."}]
         answer = {
             "candidates": [
                 {"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}

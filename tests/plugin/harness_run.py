@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 from aiohttp import web
 from memory_core.keys import workspace_memory_key
 
-from tests.plugin.fake_model_apis import FakeGemini, FakeResponses, Json, serve_app
+from tests.plugin.fake_model_apis import FakeGemini, FakeResponses, Turn, serve_app
 from tests.plugin.helpers import HARNESS_MEMORY
 from tests.plugin.loopback_only import run_isolated, unix_bridges
 from tests.plugin.npm_cli import CODEX, GEMINI, npm_cli
@@ -51,8 +51,9 @@ def other_scope(memory_root: Path, tmp_path: Path) -> Path:
     return scope
 
 
-def install(harness: str, home: Path, service: RealService, memory_root: Path) -> None:
-    """``harness-memory install HARNESS`` into ``home``, as a user would run it."""
+def install(harness: str, home: Path, service: RealService, memory_root: Path, *extra: str) -> str:
+    """``harness-memory install HARNESS`` into ``home``, as a user would run it (``extra``
+    flags last, so they win); returns what it printed."""
     done = subprocess.run(
         [
             str(HARNESS_MEMORY),
@@ -72,6 +73,7 @@ def install(harness: str, home: Path, service: RealService, memory_root: Path) -
             service.token,
             "--executable",
             str(HARNESS_MEMORY),
+            *extra,
         ],
         capture_output=True,
         text=True,
@@ -79,6 +81,7 @@ def install(harness: str, home: Path, service: RealService, memory_root: Path) -
         env={"HOME": str(home), "PATH": "/usr/bin:/bin"},
     )
     assert done.returncode == 0, done.stderr
+    return done.stdout
 
 
 async def run_in_loopback(
@@ -141,15 +144,25 @@ PROMPT = "Remember that memory reaches this agent through hooks."
 
 
 async def run_codex(
-    turns: list[list[Json]], service: RealService, memory_root: Path, workspace: Path, tmp: Path
+    turns: Sequence[Turn],
+    service: RealService,
+    memory_root: Path,
+    workspace: Path,
+    tmp: Path,
+    *,
+    config_extra: str = "",
+    hooks: bool = True,
+    install_flags: Sequence[str] = (),
 ) -> tuple[FakeResponses, int, str, str]:
     """Codex ``exec`` headless with the hooks installed into a fresh HOME under ``tmp``: the
-    stand-in's provider in the user's ``config.toml`` first, then ``harness-memory install``."""
+    stand-in's provider (and ``config_extra``) in the user's ``config.toml`` first, then
+    ``harness-memory install`` (unless not ``hooks``)."""
     codex = npm_cli(CODEX)
     home = tmp / "home"
-    (home / ".codex").mkdir(parents=True)
-    (home / ".codex" / "config.toml").write_text(CODEX_CONFIG, encoding="utf-8")
-    install("codex", home, service, memory_root)  # merges into the user's config.toml
+    (home / ".codex").mkdir(parents=True, exist_ok=True)
+    (home / ".codex" / "config.toml").write_text(CODEX_CONFIG + config_extra, encoding="utf-8")
+    if hooks:
+        install("codex", home, service, memory_root, *install_flags)  # into its config.toml
     fake = FakeResponses(turns=turns)
     command = [str(codex), "exec", "--skip-git-repo-check", "--sandbox", "workspace-write", PROMPT]
     status, out, err, _ = await run_in_loopback(
@@ -171,7 +184,13 @@ async def run_codex(
 
 
 async def run_gemini(
-    turns: list[list[Json]], service: RealService, memory_root: Path, workspace: Path, tmp: Path
+    turns: Sequence[Turn],
+    service: RealService,
+    memory_root: Path,
+    workspace: Path,
+    tmp: Path,
+    *,
+    install_flags: Sequence[str] = (),
 ) -> tuple[FakeGemini, int, str, str]:
     """Gemini CLI ``-p --yolo`` headless with the hooks installed into a fresh HOME under ``tmp``
     (merged into settings that select API-key auth and turn telemetry and updates off)."""
@@ -179,7 +198,7 @@ async def run_gemini(
     home = tmp / "home"
     (home / ".gemini").mkdir(parents=True)
     (home / ".gemini" / "settings.json").write_text(GEMINI_SETTINGS, encoding="utf-8")
-    install("gemini", home, service, memory_root)
+    install("gemini", home, service, memory_root, *install_flags)
     fake = FakeGemini(turns=turns)
     status, out, err, _ = await run_in_loopback(
         [str(gemini), "--yolo", "-p", PROMPT],

@@ -44,14 +44,16 @@ async def run_isolated(
     cwd: Path | str,
     env: dict[str, str],
     limit_s: float,
+    etc_overlay: Path | None = None,
 ) -> tuple[int, bytes, bytes]:
     """Run ``command`` through :func:`wrap` with no stdin; (exit code, stdout, stderr).
 
     ``limit_s`` is a hang guard, not an assertion about speed: past it the process is killed
-    and whatever it printed is returned with its (non-zero) exit code.
+    and whatever it printed is returned with its (non-zero) exit code. ``etc_overlay`` as in
+    :func:`wrap`.
     """
     process = await asyncio.create_subprocess_exec(
-        *wrap(command, bridges),
+        *wrap(command, bridges, etc_overlay=etc_overlay),
         cwd=cwd,
         env=env,
         stdin=asyncio.subprocess.DEVNULL,
@@ -67,8 +69,16 @@ async def run_isolated(
     return process.returncode, out, err
 
 
-def wrap(command: Sequence[str], bridges: dict[int, Path]) -> list[str]:
-    """``command`` run in a loopback-only namespace with ``bridges`` (port → socket) inside."""
+def wrap(
+    command: Sequence[str], bridges: dict[int, Path], *, etc_overlay: Path | None = None
+) -> list[str]:
+    """``command`` run in a loopback-only namespace with ``bridges`` (port → socket) inside.
+
+    With ``etc_overlay`` (a folder), the namespace gets a mount namespace of its own too, and
+    ``/etc`` inside it is an overlay of the real ``/etc`` with that folder's ``upper/`` on top
+    (``work/`` beside it): files a machine's administrator would put into ``/etc`` — Claude
+    Code's managed settings — exist for that run only, never on the machine.
+    """
     unshare = shutil.which("unshare")
     if unshare is None:
         _unavailable("unshare (util-linux) is not installed")
@@ -78,13 +88,17 @@ def wrap(command: Sequence[str], bridges: dict[int, Path]) -> list[str]:
     if probe.returncode != 0:
         _unavailable(f"unshare --net --map-root-user fails: {probe.stderr.decode().strip()}")
     pairs = [f"{port}={path}" for port, path in bridges.items()]
+    mount = ["--mount"] if etc_overlay is not None else []
+    overlay = [f"--etc-overlay={etc_overlay}"] if etc_overlay is not None else []
     return [
         unshare,
         "--net",
+        *mount,
         "--map-root-user",
         "--",
         sys.executable,
         __file__,
+        *overlay,
         *pairs,
         "--",
         *command,
@@ -160,6 +174,10 @@ def _serve(port: int, path: str) -> None:
 
 
 def _inside(arguments: list[str]) -> int:
+    if arguments[0].startswith("--etc-overlay="):
+        folder = Path(arguments.pop(0).split("=", 1)[1])
+        options = f"lowerdir=/etc,upperdir={folder / 'upper'},workdir={folder / 'work'}"
+        subprocess.run(["mount", "-t", "overlay", "overlay", "-o", options, "/etc"], check=True)
     split = arguments.index("--")
     ip = shutil.which("ip") or shutil.which("ip", path="/usr/sbin:/sbin") or "ip"
     subprocess.run([ip, "link", "set", "lo", "up"], check=True)

@@ -34,6 +34,7 @@ class NpmCli:
 
 CODEX = NpmCli("@openai/codex", "0.171.0", "codex", "codex")
 GEMINI = NpmCli("@google/gemini-cli", "0.61.0", "gemini-cli", "gemini")
+COPILOT = NpmCli("@github/copilot", "1.0.102", "copilot", "copilot")
 
 
 def npm_cli(cli: NpmCli) -> Path:
@@ -41,7 +42,8 @@ def npm_cli(cli: NpmCli) -> Path:
 
     def ready(prefix: Path) -> bool:
         binary = prefix / "node_modules" / ".bin" / cli.binary
-        return binary.exists() and version_of(binary, last_word=True) == cli.version
+        shown = version_of(binary, last_word=True) or ""  # "GitHub Copilot CLI 1.0.102."
+        return binary.exists() and shown.rstrip(".") == cli.version
 
     ensure_npm_package(cli.package, cli.version, cli.folder, ready, label=f"{cli.package} E2E")
     return cli.path

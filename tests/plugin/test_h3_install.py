@@ -30,7 +30,7 @@ def run(home: Path, *words: str) -> tuple[int, str]:
     flags = ["--home", str(home), "--memory-root", ROOT]
     if words[0] == "install":
         flags += ["--url", "http://127.0.0.1:8765", "--project", "acme", "--agent", "coder"]
-        flags += ["--executable", "/opt/am/bin/harness-memory"]
+        flags += ["--executable", "/opt/am/bin/harness-memory", "--no-check"]
     status = main([*words, *flags], environ={"HOME": str(home)}, stdout=out)
     return status, out.getvalue()
 
@@ -162,6 +162,7 @@ def test_h3_claude_code_permissions_and_token(tmp_path: Path) -> None:
             "coder",
             "--token",
             "t0k",
+            "--no-check",
         ],
         environ={"HOME": str(tmp_path)},
         stdout=io.StringIO(),

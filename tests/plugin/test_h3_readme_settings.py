@@ -26,7 +26,7 @@ def readme_settings() -> dict[str, Any]:
 def test_h3_readme_claude_code_settings_are_what_install_writes(tmp_path: Path) -> None:
     flags = ["--home", str(tmp_path), "--memory-root", ROOT, "--url", "http://127.0.0.1:8765"]
     flags += ["--project", "acme", "--agent", "coder", "--token", "your-bearer-token"]
-    flags += ["--executable", "/opt/agent-memory/.venv/bin/harness-memory"]
+    flags += ["--executable", "/opt/agent-memory/.venv/bin/harness-memory", "--no-check"]
     status = main(
         ["install", "claude-code", *flags], environ={"HOME": str(tmp_path)}, stdout=io.StringIO()
     )

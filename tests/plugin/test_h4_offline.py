@@ -121,6 +121,9 @@ async def test_h4_hooks_tell_the_user_memory_came_from_the_files(
     done = await run_cli("hook", harness, "session-start", stdin=stdin, env=env)
     answer = json.loads(done.stdout)
     assert "read from the files" in answer["systemMessage"]
+    # stderr agrees with it (issue 26): no "failed open" beside memory that was served
+    assert "failed open" not in done.stderr
+    assert "memory read from the files on this machine for acme/coder" in done.stderr
     context = answer["hookSpecificOutput"]["additionalContext"]
     assert "- [Prefers pnpm](prefers-pnpm.md)" in context
     assert f"- Workspace Memory Key: {workspace_memory_key(workspace)}" in context

@@ -204,11 +204,11 @@ async def test_p3_pre_tool_use_says_nothing_for_a_write_outside_the_memory_root(
         ("pre_tool_use_edit.json", True),
         ("pre_tool_use_multiedit.json", True),
         ("pre_tool_use_notebookedit.json", True),
-        ("pre_tool_use_bash.json", False),
+        ("pre_tool_use_bash.json", True),
         ("pre_tool_use_read.json", False),
     ],
 )
-async def test_p3_pre_tool_use_guards_every_file_writing_tool_and_only_those(
+async def test_p3_pre_tool_use_guards_every_writing_tool_and_only_those(
     service: ScriptedService, started: dict[str, str], workspace: Path, fixture: str, denied: bool
 ) -> None:
     target = service.memory_root / "other-app-0badc0de" / ".workspace"

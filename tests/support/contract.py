@@ -95,12 +95,20 @@ def post_json(url: str, body: dict[str, Any]) -> dict[str, Any]:
         return result
 
 
+def get_json(url: str) -> dict[str, Any]:
+    """GET ``url`` and decode the JSON answer (loopback only)."""
+    with urllib.request.urlopen(url, timeout=10) as answer:  # noqa: S310
+        result: dict[str, Any] = json.loads(answer.read())
+        return result
+
+
 def seed_examples(service: ServedProcess, workspace: Path) -> dict[str, list[str]]:
     """Create the agent the document's examples name, with two scopes of sample notes.
 
     The user scope gets ``tests/data/corpus/user-scope``; ``workspace`` (created) becomes a
     Workspace scope through a Session start and gets ``coding-agent-workspace``. Returns the
-    real names of each path parameter (``project``, ``agent``, ``key``, ``file``).
+    real names of each path parameter (``project``, ``agent``, ``key``, ``file``, ``name``)
+    and the version of each scope a checkpoint recorded (``version``, V-1).
     """
     project, agent = PARAMETER_EXAMPLES["project"], PARAMETER_EXAMPLES["agent"]
     base = f"{service.base_url}/api/projects/{project}/agents"
@@ -115,4 +123,18 @@ def seed_examples(service: ServedProcess, workspace: Path) -> dict[str, list[str
             shutil.copyfile(path, target / path.name)
             if path.name != layout.INDEX_FILE:
                 files.append(path.name)
-    return {"project": [project], "agent": [agent], "key": ["user", key], "file": files}
+    # V-1: a version of each scope, so the versions routes meet real ones (and real names)
+    post_json(f"{base}/{agent}/memory/checkpoint", {})
+    versions = [
+        version["version"]
+        for scope in ("user", key)
+        for version in get_json(f"{base}/{agent}/memory/scopes/{scope}/changes")["versions"]
+    ]
+    return {
+        "project": [project],
+        "agent": [agent],
+        "key": ["user", key],
+        "file": files,
+        "name": [*files, layout.INDEX_FILE],
+        "version": versions,
+    }

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Literal, TypeAlias
 
-IdKind: TypeAlias = Literal["project", "agent", "scope", "file", "draft"]
+IdKind: TypeAlias = Literal["project", "agent", "scope", "file", "draft", "version"]
 
 
 class MemoryCoreError(Exception):
@@ -24,9 +24,9 @@ class MemoryCoreError(Exception):
 class InvalidId(MemoryCoreError):
     """An id or topic file name that fails its K-7 pattern.
 
-    ``kind`` is what was checked (``project``, ``agent``, ``scope``, ``file``, or a ``draft`` id,
-    A-12), ``value`` the text given and ``reason`` a short human explanation; ``str(error)`` joins
-    them for a ``detail``.
+    ``kind`` is what was checked (``project``, ``agent``, ``scope``, ``file``, a ``draft`` id,
+    A-12, or a ``version`` id, V-2), ``value`` the text given and ``reason`` a short human
+    explanation; ``str(error)`` joins them for a ``detail``.
     """
 
     def __init__(self, kind: IdKind, value: str, reason: str) -> None:

@@ -28,15 +28,20 @@ __all__ = [
     "FILE_NAME_MAX_BYTES",
     "ID_PATTERN",
     "ID_RULE",
+    "SCOPE_FILE_NAME_RULE",
     "SCOPE_KEY_RULE",
     "TOPIC_FILE_NAME_RULE",
     "USER_SCOPE",
+    "VERSION_ID_PATTERN",
+    "VERSION_RULE",
     "WORKSPACE_KEY_PATTERN",
     "check_agent_id",
     "check_draft_id",
     "check_project_id",
+    "check_scope_file_name",
     "check_scope_key",
     "check_topic_file_name",
+    "check_version_id",
     "has_control_character",
     "is_temporary_workspace",
     "key_for_real_path",
@@ -55,6 +60,8 @@ WORKSPACE_KEY_PATTERN = "^[a-z0-9_][a-z0-9._-]{0,47}-[0-9a-f]{8}$"
 """A Workspace scope key (K-7); the other scope key is :data:`USER_SCOPE`."""
 DRAFT_ID_PATTERN = "^[0-9a-f]{32}$"
 """A draft id (A-12): ``uuid4().hex``, 32 lowercase hex digits."""
+VERSION_ID_PATTERN = "^[0-9a-f]{40}$"
+"""A version id (V-2): the full id of a commit of a scope's history, 40 lowercase hex digits."""
 
 _UNSAFE_RUN = re.compile(r"[^a-z0-9._]+")
 _BASENAME_MAX = 48
@@ -74,6 +81,8 @@ SCOPE_KEY_RULE = TextRule(
 """A scope key (K-7): ``user`` or a Workspace key; ``..``, ``.workspace`` or a path never match."""
 DRAFT_ID_RULE = TextRule(pattern=DRAFT_ID_PATTERN, summary="must be 32 lowercase hex digits")
 """A draft id (A-12)."""
+VERSION_RULE = TextRule(pattern=VERSION_ID_PATTERN, summary="must be 40 lowercase hex digits")
+"""A version id (V-2)."""
 
 _NOT_IN_NAME = f"/\\\\{CONTROL_CLASS}"
 TOPIC_FILE_NAME_RULE = TextRule(
@@ -101,6 +110,18 @@ TOPIC_FILE_NAME_RULE = TextRule(
     ),
 )
 """A topic file name (K-7), as agents really write them (``Deploy notes.md``, ``数据库迁移.md``)."""
+SCOPE_FILE_NAME_RULE = TextRule(
+    pattern=f"^(?:{re.escape(INDEX_FILE_NAME)}|[^.{_NOT_IN_NAME}][^{_NOT_IN_NAME}]*\\.md)$",
+    summary=(
+        f"must be {INDEX_FILE_NAME} or a topic file name: end in '.md', not start with '.', "
+        "hold no '/', '\\' or control character and take at most "
+        f"{FILE_NAME_MAX_BYTES} bytes of UTF-8"
+    ),
+    max_length=FILE_NAME_MAX_BYTES,
+    max_utf8_bytes=FILE_NAME_MAX_BYTES,
+    explanations=TOPIC_FILE_NAME_RULE.explanations[:2] + TOPIC_FILE_NAME_RULE.explanations[3:],
+)
+"""A file whose versions are kept (V-2): the index ``MEMORY.md`` or a topic file (K-7)."""
 
 
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
@@ -192,6 +213,18 @@ def check_topic_file_name(value: str) -> str:
     memory_core.errors.InvalidId: invalid file '../x.md': must not start with '.'
     """
     return _check(TOPIC_FILE_NAME_RULE, "file", value)
+
+
+def check_scope_file_name(value: str) -> str:
+    """Return ``value`` if it names a file whose versions are kept: ``MEMORY.md`` or a topic
+    file (V-2, :data:`SCOPE_FILE_NAME_RULE`); else raise :class:`InvalidId` (kind ``file``)."""
+    return _check(SCOPE_FILE_NAME_RULE, "file", value)
+
+
+def check_version_id(value: str) -> str:
+    """Return ``value`` if it is a version id (V-2, :data:`VERSION_RULE`); else raise
+    :class:`InvalidId` (kind ``version``)."""
+    return _check(VERSION_RULE, "version", value)
 
 
 def safe_basename(name: str) -> str:

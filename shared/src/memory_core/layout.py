@@ -20,6 +20,7 @@ __all__ = [
     "MARKER_FILE",
     "agent_dir",
     "app_data_dir_of",
+    "history_root",
     "memory_root",
     "scope_dir",
     "workspaces_dir",
@@ -40,6 +41,12 @@ def agent_dir(app_data_dir: Path, agent_id: str) -> Path:
 def memory_root(app_data_dir: Path, agent_id: str) -> Path:
     """Return the memory root ``<app_data_dir>/agents/<agent_id>/agent_state/memory``."""
     return agent_dir(app_data_dir, agent_id) / "agent_state" / "memory"
+
+
+def history_root(app_data_dir: Path, agent_id: str) -> Path:
+    """Return ``<app_data_dir>/agents/<agent_id>/agent_state/history``: the scopes' histories
+    (V-1), one git repository ``<key>.git`` per scope, beside the memory root, never in it."""
+    return agent_dir(app_data_dir, agent_id) / "agent_state" / "history"
 
 
 def app_data_dir_of(root: Path) -> Path | None:

@@ -19,12 +19,19 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from memory_core.keys import ID_RULE
-from memory_core.rules import AGENT_NAME_RULE, DRAFT_PROMPT_RULE, WORKSPACE_PATH_RULE
+from memory_core.keys import ID_RULE, SCOPE_KEY_RULE, VERSION_RULE
+from memory_core.rules import (
+    AGENT_NAME_RULE,
+    DRAFT_PROMPT_RULE,
+    MEMORY_PROMPT_RULE,
+    WORKSPACE_PATH_RULE,
+    WORKSPACE_PROMPT_RULE,
+)
 
 ScopeKind = Literal["user", "workspace"]
 WorkspaceKind = Literal["persistent", "temporary", "off"]
 CapFired = Literal["none", "lines", "chars"]
+IndexPlacement = Literal["placeholder", "after-prompt"]
 SectionKind = Literal["prompt", "index", "note"]
 
 TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
@@ -34,6 +41,8 @@ AgentId = Annotated[str, ID_RULE.meta("The agent's id (K-7):")]
 AgentName = Annotated[str, AGENT_NAME_RULE.meta("The display name:")]
 WorkspacePath = Annotated[str, WORKSPACE_PATH_RULE.meta("The Workspace path the harness sees:")]
 DraftPrompt = Annotated[str, DRAFT_PROMPT_RULE.meta("The chat prompt:")]
+MemoryPrompt = Annotated[str, MEMORY_PROMPT_RULE.meta("The memory prompt (I-1):")]
+WorkspacePrompt = Annotated[str, WORKSPACE_PROMPT_RULE.meta("The Workspace memory prompt (I-1):")]
 
 
 def utc_timestamp(moment: datetime | float) -> str:
@@ -134,11 +143,12 @@ class AgentConfig(Wire, frozen=True):
 
 
 class MemoryPatch(Wire, frozen=True):
-    """The ``memory`` part of a config PATCH. ``None`` for a prompt restores the default."""
+    """The ``memory`` part of a config PATCH. ``None`` for a prompt restores the default; a
+    prompt must hold its index placeholder exactly once (I-1, 422 otherwise)."""
 
     enabled: bool | msgspec.UnsetType = msgspec.UNSET
-    prompt: str | msgspec.UnsetType | None = msgspec.UNSET
-    workspace_prompt: str | msgspec.UnsetType | None = msgspec.UNSET
+    prompt: MemoryPrompt | msgspec.UnsetType | None = msgspec.UNSET
+    workspace_prompt: WorkspacePrompt | msgspec.UnsetType | None = msgspec.UNSET
 
 
 class ConfigPatch(Wire, frozen=True):
@@ -161,7 +171,8 @@ class ScopeSummary(Wire, frozen=True):
     marker's path no longer exists (K-6a); ``lint_counts`` maps a lint code (T-5) to a count and
     ``severity_counts`` a severity (T-5a) to a count (only severities that occur);
     ``lint_severities`` maps each code of ``lint_counts`` to its severity, so a page can colour
-    a count without the findings (W-6).
+    a count without the findings (W-6). ``history_bytes`` is what the scope's history takes on
+    disk (V-3; 0 while it has none).
     """
 
     key: str
@@ -175,14 +186,35 @@ class ScopeSummary(Wire, frozen=True):
     lint_counts: dict[str, int]
     severity_counts: dict[str, int]
     lint_severities: dict[str, Severity]
+    history_bytes: int = 0
+
+
+class OverviewTotals(Wire, frozen=True):
+    """What the whole memory holds, counted from folder listings alone, no index read (A-3).
+
+    ``scopes``: every scope (the user scope and each Workspace's); ``files``: their topic files
+    (A-5, as each listing counts them); ``matching``: the scopes a group search (``q``) matches,
+    or every scope without one. Lint is counted per scope shown, not in these totals.
+    """
+
+    scopes: int
+    files: int
+    matching: int
 
 
 class MemoryOverview(Wire, frozen=True):
-    """Answer of ``GET …/memory`` (A-3): user scope first, then Workspaces, newest first."""
+    """Answer of ``GET …/memory`` (A-3): one page of scopes, the user scope first, then the
+    Workspaces by newest activity.
+
+    ``totals`` counts every scope; ``next_cursor`` asks for the page after this one (the
+    ``cursor`` query parameter), None when this page is the last.
+    """
 
     enabled: bool
     template_has_memory: bool
     scopes: list[ScopeSummary]
+    totals: OverviewTotals
+    next_cursor: str | None = None
 
 
 class PlaceholderResult(Wire, frozen=True):
@@ -259,7 +291,7 @@ class Finding(Wire, frozen=True):
     message: str
 
 
-class ScopeManifest(Wire, frozen=True):
+class ScopeManifest(Wire, frozen=True, omit_defaults=True):
     """What the injection did with one scope's index (A-9, I-4).
 
     ``lines_total`` counts the index's lines; ``lines_kept`` those injected; ``lines_dropped`` the
@@ -275,6 +307,12 @@ class ScopeManifest(Wire, frozen=True):
     cap_fired: CapFired
     headroom_lines: int
     headroom_chars: int
+    placement: IndexPlacement = "placeholder"
+    """Where the kept lines stand in the text (I-1): ``"placeholder"``, where the prompt's index
+    placeholder stood (its first one); ``"after-prompt"``, after a prompt that holds none (one
+    stored before the placeholder rule, or edited by hand). Sent only when not
+    ``"placeholder"`` (``omit_defaults``): a client built before the field (whose decoder
+    refuses unknown fields) still reads every usual answer."""
 
 
 class IndexLine(Wire, frozen=True):
@@ -297,10 +335,14 @@ class IndexView(Wire, frozen=True):
 
 
 class DeleteResult(Wire, frozen=True):
-    """Answer of ``DELETE …/memory/scopes/{key}/files/{file}`` (A-6)."""
+    """Answer of ``DELETE …/memory/scopes/{key}/files/{file}`` (A-6). ``version`` is the
+    version that records the delete and ``restore_version`` the one before it, which a restore
+    takes the file back from (the Undo, V-2); both None when no history is kept."""
 
     file: str
     removed_index_lines: list[str]
+    version: str | None = None
+    restore_version: str | None = None
 
 
 # --- search (S-1) ----------------------------------------------------------------------------
@@ -313,19 +355,43 @@ class SnippetPart(Wire, frozen=True):
     hit: bool
 
 
+SearchScore = Annotated[
+    float,
+    msgspec.Meta(
+        ge=0,
+        description=(
+            "Relevance, higher is better: BM25 per field (k1 1.2, b 0.75, idf ln(1 + (N - n + "
+            "0.5) / (n + 0.5)) over the agent's N topic files, n holding the term in that field), "
+            "summed with the weights name 10, description 4, body 1, so a match in the name or "
+            "description outranks matches in the body alone. Compares hits of one query over one "
+            "agent's memory; not a probability."
+        ),
+    ),
+]
+MarkedText = Annotated[
+    list[SnippetPart],
+    msgspec.Meta(description="The whole text as parts, the matched words marked `hit`."),
+]
+
+
 class SearchHit(Wire, frozen=True):
     """One topic file found by ``GET …/memory/search`` (S-1).
 
-    ``scope`` and ``file`` address it (A-5); ``name`` and ``description`` as listed; ``score``
-    is its relevance (higher is better, comparable within one answer); ``snippet`` the best
-    matching passage of its name, description or body, likely credentials masked (I-8).
+    ``scope`` and ``file`` address it (A-5); ``name`` and ``description`` as listed, and again
+    as ``name_parts`` / ``description_parts`` with the matched words marked; ``score`` its
+    relevance (:data:`SearchScore`); ``snippet`` a passage of the body around its best matches
+    (the start of the body when only the name or description matched; empty for an empty body).
+    Nothing is repeated: the snippet never shows the description. Likely credentials masked
+    (I-8).
     """
 
     scope: str
     file: str
     name: str
     description: str | None
-    score: float
+    score: SearchScore
+    name_parts: MarkedText
+    description_parts: MarkedText
     snippet: list[SnippetPart]
 
 
@@ -442,3 +508,205 @@ class Health(Wire, frozen=True):
 
     status: Literal["ok", "fail"]
     checks: dict[str, str]
+
+
+# --- versions: history, diffs, restore (V-1, V-2) ---------------------------------------------
+
+ScopeKey = Annotated[str, SCOPE_KEY_RULE.meta("A scope key (K-7):")]
+VersionId = Annotated[str, VERSION_RULE.meta("A version id (V-2):")]
+VersionSource = Literal[
+    "session-start", "write", "checkpoint", "found", "delete", "restore", "import", "squash"
+]
+"""What recorded a version (V-1): ``session-start`` (changes found on disk when a Session
+started), ``write`` (a harness's post-write hook), ``checkpoint`` (an explicit checkpoint),
+``found`` (changes found on disk just before an API change), ``delete``, ``restore`` and
+``import`` (the API's own changes), ``squash`` (the base of a history cut by retention, V-3)."""
+FileChangeKind = Literal["added", "modified", "deleted"]
+DiffLineKind = Literal["context", "added", "removed"]
+
+
+class Author(Wire, frozen=True):
+    """Who a version is from (V-1). ``source`` says what recorded it; ``session_id`` and
+    ``harness`` name the Session (a Session start, a post-write hook) and ``tool`` the tool
+    that wrote; ``principal`` is the API caller's token name (``local`` without tokens, or
+    ``command line``); each is None when it does not apply. ``time`` is when the change was
+    made as far as the disk tells (the newest mtime of the files it changed), ``recorded_at``
+    when the version was recorded."""
+
+    source: VersionSource
+    session_id: str | None
+    harness: str | None
+    tool: str | None
+    principal: str | None
+    time: str
+    recorded_at: str
+
+
+class FileChange(Wire, frozen=True):
+    """One file a version changed: ``MEMORY.md``, ``.workspace`` or a topic file."""
+
+    file: str
+    change: FileChangeKind
+
+
+class Version(Wire, frozen=True):
+    """One version of a scope (V-1): its id, a one-line summary, who, and the files it changed.
+
+    ``restored_from`` names the version a restore brought back (None otherwise)."""
+
+    version: str
+    summary: str
+    author: Author
+    files: list[FileChange]
+    restored_from: str | None = None
+
+
+class FileVersion(Wire, frozen=True):
+    """One version of one file in its history (V-2): the scope version that changed it, how,
+    who, and ``size`` in bytes at that version (None where it was deleted)."""
+
+    version: str
+    change: FileChangeKind
+    summary: str
+    author: Author
+    size: int | None
+
+
+class FileHistory(Wire, frozen=True):
+    """Answer of ``GET …/scopes/{key}/files/{name}/history`` (V-2): newest first.
+
+    ``more`` tells that older versions follow (ask again with ``before`` = the last version
+    here); ``exists`` whether the file is on disk now; ``unrecorded`` that the file on disk
+    differs from its newest version (a write no version holds yet: a checkpoint records it).
+    """
+
+    scope: str
+    file: str
+    exists: bool
+    unrecorded: bool
+    versions: list[FileVersion]
+    more: bool
+
+
+class FileAtVersion(Wire, frozen=True):
+    """Answer of ``GET …/scopes/{key}/files/{name}/versions/{version}`` (V-2): the file as it
+    was. ``text`` is the whole file decoded as reading does (T-2); for a topic file ``name``,
+    ``description`` and ``body`` are read from it as for the current file (A-5). Likely
+    credentials are masked (I-8) unless ``?reveal=true``; ``masked`` says so."""
+
+    scope: str
+    file: str
+    version: str
+    author: Author
+    size: int
+    text: str
+    name: str | None
+    description: str | None
+    body: str
+    masked: bool
+
+
+class DiffLine(Wire, frozen=True):
+    """One line of a hunk: ``context``, ``added`` or ``removed``, its text (without the line
+    end) and its 1-based number in the old and the new file (None on the side it is not)."""
+
+    kind: DiffLineKind
+    text: str
+    old_number: int | None
+    new_number: int | None
+
+
+class DiffHunk(Wire, frozen=True):
+    """A hunk of a unified diff: where it starts and how many lines it spans on each side."""
+
+    old_start: int
+    old_lines: int
+    new_start: int
+    new_lines: int
+    lines: list[DiffLine]
+
+
+class FileDiff(Wire, frozen=True):
+    """Answer of ``GET …/scopes/{key}/files/{name}/diff`` (V-2): ``name`` from version
+    ``from_version`` (None: the file did not exist) to ``to_version`` (None: deleted there).
+    ``unified`` is the diff as ``diff -u`` prints it; ``hunks`` the same, structured. Likely
+    credentials are masked on both sides (I-8) unless ``?reveal=true``."""
+
+    scope: str
+    file: str
+    from_version: str | None
+    to_version: str | None
+    unified: str
+    hunks: list[DiffHunk]
+    masked: bool
+
+
+class ScopeChanges(Wire, frozen=True):
+    """Answer of ``GET …/scopes/{key}/changes`` (V-2): the scope's versions, newest first,
+    each with the files it changed; ``more`` tells that older ones follow (``before``)."""
+
+    scope: str
+    versions: list[Version]
+    more: bool
+
+
+class DeletedFile(Wire, frozen=True):
+    """A file deleted from a scope and not there now (V-2): ``deleted_in`` the version that
+    deleted it, ``author`` who, and ``restore_version`` the last version that held it, the
+    one a restore takes it from."""
+
+    file: str
+    deleted_in: str
+    author: Author
+    restore_version: str
+
+
+class DeletedFiles(Wire, frozen=True):
+    """Answer of ``GET …/scopes/{key}/deleted`` (V-2): newest deletion first."""
+
+    scope: str
+    files: list[DeletedFile]
+
+
+class RestoreRequest(Wire, frozen=True):
+    """Body of ``POST …/scopes/{key}/files/{name}/restore``: the version to bring back."""
+
+    version: VersionId
+
+
+class RestoreResult(Wire, frozen=True):
+    """Answer of a restore (V-2): the file holds what it held at ``restored_from``, and the
+    index lines linking it then are back in ``MEMORY.md`` (``index_lines_added``; a line is not
+    added twice, nor where another line already links the file). ``version`` is the new
+    version that records it (None when nothing had to change)."""
+
+    file: str
+    restored_from: str
+    version: str | None
+    index_lines_added: list[str]
+
+
+class RecordRequest(Wire, frozen=True):
+    """Body of ``POST …/memory/versions``: a post-write hook asks to record what its Session
+    wrote (V-1). ``scope`` limits it to one scope (all scopes without it); the other fields say
+    who wrote (each cut to 200 characters, control characters dropped). No content is sent."""
+
+    session_id: str | None = None
+    harness: str | None = None
+    tool: str | None = None
+    scope: ScopeKey | None = None
+
+
+class RecordedScope(Wire, frozen=True):
+    """What one scope recorded: the new version and its files, or ``version`` None when
+    nothing had changed since its newest version."""
+
+    scope: str
+    version: str | None
+    files: list[FileChange]
+
+
+class RecordResult(Wire, frozen=True):
+    """Answer of ``POST …/memory/versions`` and of the checkpoints: one entry per scope."""
+
+    scopes: list[RecordedScope]

@@ -65,7 +65,7 @@ DRAFT_SEPARATOR = "----- initial prompt (draft {draft_id}) -----"
 HOOKS: dict[str, dict[str, str]] = {
     "claude-code": {
         "session-start": "harness_memory.hooks.claude_code_start:session_start",
-        "pre-tool-use": "harness_memory.hooks.claude_code:pre_tool_use",
+        "pre-tool-use": "harness_memory.hooks.claude_code_guard:pre_tool_use",
     },
     "codex": {
         "session-start": "harness_memory.hooks.codex:session_start",
@@ -105,7 +105,7 @@ def main(
         settings = load_settings({name: getattr(args, name, None) for name in _SETTING_FLAGS}, env)
     except SettingsError as error:
         parser.error(str(error))
-    if args.command in ("install", "uninstall"):
+    if args.command in ("install", "uninstall", "status"):
         return run_install(parser, args, env, out)
     if args.command == "session-start":
         return _session_start(parser, args, settings, out)

@@ -4,7 +4,8 @@
 
     harness-memory install codex --url URL --project P --agent A --memory-root DIR \\
         [--token T] [--timeout S] [--executable PATH] [--dry-run]
-    harness-memory uninstall codex --memory-root DIR [--dry-run]
+    harness-memory install claude-code --managed [DIR] …   # Claude Code's managed settings
+    harness-memory uninstall codex [--memory-root DIR] [--dry-run]
 
 Exit status 0 on success (also when nothing had to change), 1 when a settings file cannot be
 read or understood (named on stderr; nothing is written), 2 for a usage error.
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import shlex
 from collections.abc import Mapping
 from pathlib import Path
 from typing import IO, Any
@@ -27,7 +29,14 @@ _HARNESSES = ("claude-code", "codex", "gemini")
 
 
 def add_install_commands(commands: Any) -> None:
-    """Add ``install`` and ``uninstall`` to the command line's subcommands."""
+    """Add ``install``, ``uninstall`` and ``status`` to the command line's subcommands."""
+    shown = commands.add_parser(
+        "status", help="what each harness's hooks run, and whether they still can (exit 1: not)"
+    )
+    shown.add_argument("--home", default=None, help="the home directory (default: $HOME)")
+    shown.add_argument(
+        "--managed", default=None, metavar="DIR", help="Claude Code's managed settings folder"
+    )
     for verb in ("install", "uninstall"):
         parser = commands.add_parser(
             verb, help=f"{verb} the hooks in a harness's own user settings (H-3)"
@@ -40,6 +49,14 @@ def add_install_commands(commands: Any) -> None:
             "--dry-run", action="store_true", help="print the change, write nothing"
         )
         parser.add_argument("--home", default=None, help="the home directory (default: $HOME)")
+        parser.add_argument(
+            "--managed",
+            nargs="?",
+            const="",
+            metavar="DIR",
+            help="claude-code only: Claude Code's managed settings (in DIR, default "
+            "/etc/claude-code on Linux), which no repository can switch off; needs root",
+        )
         if verb == "uninstall":
             continue
         parser.add_argument("--url", help="memory service root URL [HARNESS_MEMORY_URL]")
@@ -48,6 +65,12 @@ def add_install_commands(commands: Any) -> None:
         parser.add_argument("--token", help="bearer token written for the hooks")
         parser.add_argument("--timeout", type=float, help="seconds for each request to the service")
         parser.add_argument("--executable", help="the harness-memory command the hooks run")
+        parser.add_argument(
+            "--no-check",
+            action="store_true",
+            help="write without checking the memory root, the URL and the ids "
+            "(settings prepared for another machine)",
+        )
 
 
 def run_install(
@@ -56,9 +79,11 @@ def run_install(
     environ: Mapping[str, str],
     out: IO[str],
 ) -> int:
-    """Carry out ``install``/``uninstall`` as the module says; returns the exit status."""
-    from harness_memory.installers import InstallOptions, SettingsFileError, default_executable, run
+    """Carry out ``install``/``uninstall``/``status`` as the module says; the exit status."""
+    from harness_memory.installers import InstallOptions, SettingsFileError, choose_executable, run
 
+    if args.command == "status":
+        return _status(args, environ, out)
     install = args.command == "install"
     root = args.root or environ.get("HARNESS_MEMORY_ROOT")
     values = {
@@ -66,24 +91,31 @@ def run_install(
         for name in ("url", "project", "agent")
     }
     missing = [f"--{name}" for name, value in values.items() if install and not value]
-    if not root:
+    if install and not root:
         missing.insert(0, "--memory-root")
     if missing:
         parser.error(
             f"{args.command} {args.harness}: missing {', '.join(missing)}"
             " (or the HARNESS_MEMORY_* variables)"
         )
+    managed = _managed_dir(parser, args)
     home = Path(args.home or environ.get("HOME") or Path.home())
+    chosen = choose_executable(getattr(args, "executable", None), dict(environ))
     options = InstallOptions(
-        executable=getattr(args, "executable", None) or default_executable(),
+        executable=chosen.command,
         url=values["url"] or "",
         project=values["project"] or "",
         agent=values["agent"] or "",
-        memory_root=Path(str(root)).absolute(),
+        memory_root=Path(str(root)).absolute() if root else None,
         home=home,
         token=getattr(args, "token", None),
         timeout=getattr(args, "timeout", None),
+        managed_dir=managed,
     )
+    if install and not args.no_check and not _checked(args, str(root), options):
+        return 1
+    if install:
+        out.write(f"{args.harness}: {chosen.note}\n")
     try:
         run(args.harness, options, environ, install=install, dry_run=args.dry_run, out=out)
     except SettingsFileError as error:
@@ -92,4 +124,81 @@ def run_install(
     except OSError as error:
         logger.error("%s %s: cannot write: %s", args.command, args.harness, error)
         return 1
+    if args.dry_run:
+        out.write(f"next: {_next_command(args, str(root) if root else None, values)}\n")
     return 0
+
+
+def _checked(args: argparse.Namespace, root: str, options: Any) -> bool:
+    """Run the install checks (H-7), reporting each finding; False when one is an error."""
+    from harness_memory.installers.checks import Finding, check_root, check_service
+    from harness_memory.installers.executable import describe_executable
+
+    findings = check_root(root, options.agent)
+    problem = describe_executable(options.executable)
+    if problem is not None:
+        findings.append(
+            Finding(
+                True,
+                f"the hook command {problem}: the hooks, the write guard too, would "
+                "not run; give --executable the path of an installed harness-memory",
+            )
+        )
+    managed = options.managed_dir is not None
+    findings += check_service(
+        options.url, options.project, options.agent, options.token, managed=managed
+    )
+    for finding in findings:
+        (logger.error if finding.error else logger.warning)(
+            "%s %s: %s", args.command, args.harness, finding.text
+        )
+    if any(finding.error for finding in findings):
+        logger.error("%s %s: nothing was changed", args.command, args.harness)
+        return False
+    return True
+
+
+def _next_command(args: argparse.Namespace, root: str | None, values: dict[str, Any]) -> str:
+    """The command that does what this dry run showed (the token left for the user to fill)."""
+    words = ["harness-memory", args.command, args.harness]
+    given = {"--memory-root": root, **{f"--{k}": v for k, v in values.items()}}
+    for flag in ("home", "timeout", "executable"):
+        given[f"--{flag}"] = getattr(args, flag, None)
+    for flag, value in given.items():
+        if value is not None and value != "":
+            words += [flag, str(value)]
+    if getattr(args, "token", None):
+        words += ["--token", "YOUR_TOKEN"]
+    if args.managed is not None:
+        words += ["--managed", *([args.managed] if args.managed else [])]
+    if getattr(args, "no_check", False):
+        words.append("--no-check")
+    return shlex.join(words)
+
+
+def _managed_dir(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Path | None:
+    """The folder of Claude Code's managed settings for ``--managed [DIR]``, or None."""
+    if args.managed is None:
+        return None
+    if args.harness != "claude-code":
+        parser.error(f"--managed is for claude-code only ({args.harness} has no managed hooks)")
+    if getattr(args, "token", None):
+        parser.error(
+            "--managed with --token: managed settings are read by every user of the machine, "
+            "so a token there is anyone's; give each user theirs in their own "
+            "~/.claude/settings.json (env.HARNESS_MEMORY_TOKEN, mode 0600)"
+        )
+    from harness_memory.installers.claude_code import managed_dir
+
+    return Path(args.managed).absolute() if args.managed else managed_dir()
+
+
+def _status(args: argparse.Namespace, environ: Mapping[str, str], out: IO[str]) -> int:
+    from harness_memory.installers.claude_code import managed_dir
+    from harness_memory.installers.status import status
+
+    home = Path(args.home or environ.get("HOME") or Path.home())
+    managed = Path(args.managed) if args.managed else managed_dir()
+    lines, healthy = status(home, environ, managed)
+    out.write("".join(f"{line}\n" for line in lines))
+    return 0 if healthy else 1

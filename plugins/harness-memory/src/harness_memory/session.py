@@ -164,6 +164,9 @@ def start_session_sync(
     _fetch(fetched, (service_url, token, timeout_s), (project, agent, session_id, draft_id))
     if memory_root is not None and fetched.error_kind in _OFFLINE_KINDS:
         _read_files(fetched, memory_root, project, agent)
+    if fetched.error is not None:  # said once, after the files had their chance (H-4)
+        outcome = "read from the files on this machine" if fetched.offline else "failed open"
+        logger.warning("memory %s for %s/%s: %s", outcome, project, agent, fetched.error)
     answer = fetched.answer
     memory = answer.memory if answer is not None and answer.injected else ""
     sections = render_sections(
@@ -288,7 +291,6 @@ def _fetch(
         fetched.error, fetched.error_kind = _describe(failure)
         if draft_id is not None and fetched.draft is None and fetched.draft_error is None:
             fetched.draft_error, fetched.draft_error_kind = fetched.error, fetched.error_kind
-        logger.warning("memory failed open for %s/%s: %s", project, agent, fetched.error)
 
 
 def _fetch_draft(

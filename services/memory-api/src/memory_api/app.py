@@ -18,6 +18,7 @@ from aiohttp import web
 from memory_api.appkeys import (
     AGENT_STORE_KEY,
     DRAFT_STORE_KEY,
+    HISTORY_STORE_KEY,
     MEMORY_STORE_KEY,
     METRICS_KEY,
     SETTINGS_KEY,
@@ -28,9 +29,11 @@ from memory_api.appkeys import (
 from memory_api.http.auth import auth_middleware
 from memory_api.http.logs import install_parser_refusal_filter
 from memory_api.http.metrics import Metrics, metrics_middleware
+from memory_api.http.parser_errors import install_parser_problems
 from memory_api.http.problems import problem_middleware
-from memory_api.routes import agents, config, drafts, memory, ops, projects
+from memory_api.routes import agents, config, drafts, history, memory, ops, projects
 from memory_api.settings import Settings
+from memory_api.store.history.git import git_available
 from memory_api.stores import build_stores, prepare_data_dir
 
 __all__ = ["STATIC_DIR", "create_app"]
@@ -49,7 +52,13 @@ async def _data_dirs(app: web.Application) -> AsyncIterator[None]:
         await asyncio.to_thread(prepare_data_dir, data_dir)
     except OSError as error:
         logger.error("cannot prepare the data dir %s: %s", data_dir, error)
+    if get_settings(app).history and not git_available():
+        logger.error(
+            "git is not installed: no history can be kept, and deletes are refused (503) "
+            "rather than made final; install git, or set MEMORY_API_HISTORY=off"
+        )
     yield
+    await app[HISTORY_STORE_KEY].close()  # records of Session starts still pending finish
     await asyncio.to_thread(app[AGENT_STORE_KEY].locks.close)  # a delete under way finishes
     logger.info("stopped serving the data dir %s", data_dir)
 
@@ -113,6 +122,7 @@ def create_app(settings: Settings) -> web.Application:
     """Build the service for ``settings``; nothing touches the disk until the app starts."""
     app = web.Application(client_max_size=settings.max_body)
     install_parser_refusal_filter()  # A-10, A-11: a refused request's bytes never reach a log
+    install_parser_problems(SECURITY_HEADERS)  # and its answer is problem+json, never them
 
     app[SETTINGS_KEY] = settings
     stores = build_stores(settings)
@@ -120,6 +130,7 @@ def create_app(settings: Settings) -> web.Application:
     app[MEMORY_STORE_KEY] = stores.memory
     app[TOKEN_STORE_KEY] = stores.tokens
     app[DRAFT_STORE_KEY] = stores.drafts
+    app[HISTORY_STORE_KEY] = stores.history
     metrics = Metrics()
     app[METRICS_KEY] = metrics
 
@@ -127,14 +138,14 @@ def create_app(settings: Settings) -> web.Application:
     app.cleanup_ctx.append(_sweep_drafts)
 
     # memory first: its Session start is the first route aiohttp tries under /api/projects
-    for module in (ops, memory, projects, agents, config, drafts):
+    for module in (ops, memory, history, projects, agents, config, drafts):
         app.router.add_routes(module.routes)
 
     app.middlewares.extend(
         [
             metrics_middleware(metrics),
             problem_middleware,
-            auth_middleware(stores.tokens, settings.host),
+            auth_middleware(stores.tokens, settings.host, settings.allowed_hosts),
         ]
     )
 

@@ -13,12 +13,14 @@ from memory_api.principal import Principal
 from memory_api.settings import Settings
 from memory_api.store.agents import AgentStore
 from memory_api.store.drafts import DraftStore
+from memory_api.store.history.service import HistoryStore
 from memory_api.store.memory import MemoryStore
 from memory_api.store.tokens import TokenStore
 
 __all__ = [
     "AGENT_STORE_KEY",
     "DRAFT_STORE_KEY",
+    "HISTORY_STORE_KEY",
     "MEMORY_STORE_KEY",
     "METRICS_KEY",
     "PRINCIPAL_KEY",
@@ -26,6 +28,7 @@ __all__ = [
     "TOKEN_STORE_KEY",
     "get_agent_store",
     "get_draft_store",
+    "get_history_store",
     "get_memory_store",
     "get_metrics",
     "get_settings",
@@ -37,6 +40,7 @@ AGENT_STORE_KEY = web.AppKey("agent_store", AgentStore)
 MEMORY_STORE_KEY = web.AppKey("memory_store", MemoryStore)
 TOKEN_STORE_KEY = web.AppKey("token_store", TokenStore)
 DRAFT_STORE_KEY = web.AppKey("draft_store", DraftStore)
+HISTORY_STORE_KEY = web.AppKey("history_store", HistoryStore)
 METRICS_KEY = web.AppKey("metrics", Metrics)
 
 PRINCIPAL_KEY = web.RequestKey("principal", Principal)
@@ -66,6 +70,11 @@ def get_token_store(app: web.Application) -> TokenStore:
 def get_draft_store(app: web.Application) -> DraftStore:
     """Return the drafts store (A-12)."""
     return app[DRAFT_STORE_KEY]
+
+
+def get_history_store(app: web.Application) -> HistoryStore:
+    """Return the history store (versions, diffs, restore: V-1, V-2)."""
+    return app[HISTORY_STORE_KEY]
 
 
 def get_metrics(app: web.Application) -> Metrics:

@@ -14,6 +14,8 @@ from pathlib import Path
 from memory_api.settings import Settings
 from memory_api.store.agents import AgentStore
 from memory_api.store.drafts import DRAFTS_DIR, DraftStore
+from memory_api.store.history.recorder import ScopeHistories
+from memory_api.store.history.service import HistoryStore
 from memory_api.store.locks import Locks
 from memory_api.store.memory import MemoryStore
 from memory_api.store.tokens import TOKENS_DIR, TokenStore
@@ -27,23 +29,27 @@ DATA_FOLDERS = ("agents", DRAFTS_DIR, TOKENS_DIR, LOCKS_DIR)
 
 @dataclass(frozen=True, slots=True)
 class Stores:
-    """Every store of one app data dir; ``agents`` and ``memory`` share one set of locks."""
+    """Every store of one app data dir; ``agents``, ``memory`` and ``history`` share one set
+    of locks, ``memory`` and ``history`` one :class:`ScopeHistories`."""
 
     agents: AgentStore
     memory: MemoryStore
     tokens: TokenStore
     drafts: DraftStore
+    history: HistoryStore
 
 
 def build_stores(settings: Settings) -> Stores:
     """Build the stores of ``settings.data_dir``; touches no file until a store is used."""
     data_dir = settings.data_dir
     agents = AgentStore(data_dir, Locks(data_dir / LOCKS_DIR))
+    histories = ScopeHistories(data_dir, enabled=settings.history)
     return Stores(
         agents=agents,
-        memory=MemoryStore(data_dir, agents),
+        memory=MemoryStore(data_dir, agents, histories=histories),
         tokens=TokenStore(data_dir, settings.env_tokens),
         drafts=DraftStore(data_dir, settings.draft_ttl),
+        history=HistoryStore(agents, histories),
     )
 
 

@@ -7,7 +7,8 @@ stdout (exit 0). The fields used here, as Claude Code's hooks reference gives th
 - ``SessionStart``: ``source`` (``startup``, ``resume``, ``clear``, ``compact``); answered with
   ``{"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "…"}}``;
 - ``PreToolUse``: ``tool_name`` and ``tool_input`` (``file_path`` for Write, Edit and MultiEdit,
-  ``notebook_path`` for NotebookEdit); a refusal is ``{"hookSpecificOutput": {"hookEventName":
+  ``notebook_path`` for NotebookEdit, ``command`` for Bash, any arguments for an MCP tool
+  ``mcp__<server>__<tool>``); a refusal is ``{"hookSpecificOutput": {"hookEventName":
   "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "…"}}`` and the reason
   reaches the model. An allowed write gets no output at all, so Claude Code's own permission
   rules still apply (an ``allow`` would skip them).
@@ -16,8 +17,9 @@ Claude Code shows the model at most :data:`CONTEXT_LIMIT` UTF-16 code units of o
 ``additionalContext`` (a longer one becomes a file path and a 2 KB preview), but several hook
 entries each add their own (measured on 2.1.332; see the plugin README's harness table). The
 SessionStart adapter (:mod:`harness_memory.hooks.claude_code_start`) therefore runs in N hook
-entries and answers piece K in entry K. This module holds what both adapters share and the
-PreToolUse adapter, which runs before every file write.
+entries and answers piece K in entry K; the PreToolUse adapter, which runs before every file
+write, is :mod:`harness_memory.hooks.claude_code_guard`. This module holds what they share: the
+measured limits, the hook input and where the guard finds the memory root.
 
 Both adapters fail open: a missing setting, an unreachable service or malformed input never
 stops the Session; the SessionStart answer then carries a ``systemMessage`` for the user.
@@ -33,18 +35,18 @@ from typing import Any
 from memory_core.keys import is_temporary_workspace, workspace_memory_key
 from memory_core.layout import app_data_dir_of
 
-from harness_memory.guard import check_write, is_usable_path
+from harness_memory.guard import is_usable_path
 from harness_memory.records import GuardView, read_guard_view
 from harness_memory.settings import HarnessSettings
 
 __all__ = [
     "CLAUDE_CODE_VERSION",
     "CONTEXT_LIMIT",
+    "PATH_FIELDS",
     "RECOMMENDED_PARTS",
     "WRITE_TOOLS",
     "HookInput",
     "decode_input",
-    "pre_tool_use",
 ]
 
 CLAUDE_CODE_VERSION = "2.1.332"
@@ -61,13 +63,13 @@ units each: emoji) can need more, up to 6 when every character does; with 4 such
 cut at a line with the I-4 note and the user is told (H-1). tests/plugin/test_h1_fitting.py
 checks both."""
 
-WRITE_TOOLS: dict[str, str] = {
-    "Write": "file_path",
-    "Edit": "file_path",
-    "MultiEdit": "file_path",
-    "NotebookEdit": "notebook_path",
-}
-"""Claude Code's file-writing tools and the ``tool_input`` field naming the target."""
+WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
+"""Claude Code's file-writing tools (the names GitHub Copilot CLI gives its own ``create`` and
+``edit`` when it runs these hooks too)."""
+PATH_FIELDS = ("file_path", "notebook_path", "path")
+"""The ``tool_input`` fields that name a file tool's target: Claude Code's ``file_path`` and
+``notebook_path``; Copilot CLI 1.0.102 passes its own ``path`` under Claude Code's tool names
+(measured: a ``Write`` with ``path`` landed in another Workspace's scope unchecked)."""
 
 
 _TEXT_FIELDS = ("hook_event_name", "session_id", "cwd", "source", "tool_name")
@@ -112,36 +114,6 @@ def decode_input(raw: bytes) -> HookInput:
         tool_name=document.get("tool_name"),
         tool_input=tool_input,
     )
-
-
-def pre_tool_use(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] | None:
-    """Answer a ``PreToolUse`` hook: deny a file write the guard refuses (P-3), else no answer.
-
-    The memory root and the Session's key come from the Session's record (written by the
-    SessionStart adapter); without a record, from ``HARNESS_MEMORY_ROOT`` with the key derived
-    from the hook's ``cwd`` (K-1; none for a temporary Workspace, K-4). With neither, the guard
-    has no memory root to protect and answers nothing.
-    """
-    field = WRITE_TOOLS.get(hook.tool_name or "")
-    if field is None or hook.tool_input is None:
-        return None
-    target = hook.tool_input.get(field)
-    if not isinstance(target, str):
-        return None
-    located = _locate(hook, settings)
-    if located is None:
-        return None
-    memory_root, key, cwd = located
-    decision = check_write(target, memory_root=memory_root, workspace_key=key, cwd=cwd)
-    if decision.allowed:
-        return None
-    return {
-        "hookSpecificOutput": {
-            "hookEventName": "PreToolUse",
-            "permissionDecision": "deny",
-            "permissionDecisionReason": f"Agent Memory write guard: {decision.reason}",
-        }
-    }
 
 
 def _locate(hook: HookInput, settings: HarnessSettings) -> tuple[Path, str | None, str] | None:

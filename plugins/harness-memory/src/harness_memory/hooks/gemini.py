@@ -11,8 +11,8 @@ stdin — ``session_id``, ``transcript_path``, ``cwd``, ``hook_event_name``, ``t
   runs). No size limit was found: 500,000 characters arrived whole.
 - ``BeforeTool``: ``{"decision": "deny", "reason": …}`` blocks the call and the reason reaches
   the model as the tool's error. Tools guarded (:data:`GUARDED_TOOLS`): ``write_file`` and
-  ``replace`` (``tool_input.file_path``) and ``run_shell_command`` (every memory-root path its
-  ``command`` names).
+  ``replace`` (``tool_input.file_path``), ``run_shell_command`` (every path its ``command``
+  names) and MCP tools (``mcp_<server>_<tool>``: every path in their string arguments).
 
 An allowed call gets no answer. Both adapters fail open.
 """
@@ -23,7 +23,7 @@ from typing import Any
 
 from harness_memory.fitting import HarnessLimits
 from harness_memory.hooks.claude_code import HookInput
-from harness_memory.hooks.guarding import refusal, shell_refusal
+from harness_memory.hooks.guarding import refusal, shell_refusal, string_leaves
 from harness_memory.settings import HarnessSettings
 
 __all__ = ["CONTEXT_LIMIT", "GEMINI_VERSION", "GUARDED_TOOLS", "before_tool", "session_start"]
@@ -32,7 +32,7 @@ GEMINI_VERSION = "0.61.0"
 """The Gemini CLI version whose hooks and limits were measured (the e2e test pins it)."""
 CONTEXT_LIMIT = 500_000
 """Characters of hook context known to reach the model whole (the largest measured)."""
-GUARDED_TOOLS = ("write_file", "replace", "run_shell_command")
+GUARDED_TOOLS = ("write_file", "replace", "run_shell_command", "mcp_*")
 
 
 def limits() -> HarnessLimits:
@@ -63,6 +63,8 @@ def before_tool(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] | 
         reason = refusal([arguments["file_path"]], hook, settings)
     elif tool == "run_shell_command" and isinstance(arguments.get("command"), str):
         reason = shell_refusal([arguments["command"]], hook, settings)
+    elif tool.startswith("mcp_"):
+        reason = shell_refusal(string_leaves(arguments), hook, settings)
     if reason is None:
         return None
     return {"decision": "deny", "reason": reason}

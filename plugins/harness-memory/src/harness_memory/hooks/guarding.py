@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
-from harness_memory.guard import check_write
+from harness_memory.guard import check_write, is_usable_path
 from harness_memory.hooks import claude_code
-from harness_memory.hooks.tool_targets import shell_targets
+from harness_memory.hooks.tool_targets import shell_paths
 from harness_memory.settings import HarnessSettings
 
 __all__ = ["REFUSAL_PREFIX", "refusal", "shell_refusal", "string_leaves"]
@@ -41,21 +41,65 @@ def refusal(
     for target in wanted:
         decision = check_write(target, memory_root=memory_root, workspace_key=key, cwd=cwd)
         if not decision.allowed:
-            return f"{REFUSAL_PREFIX}{decision.reason} ({target})"
+            return f"{REFUSAL_PREFIX}{decision.reason} ({_shown(target)})"
     return None
 
 
 def shell_refusal(
     texts: Iterable[str], hook: claude_code.HookInput, settings: HarnessSettings
 ) -> str | None:
-    """:func:`refusal` for the memory-root paths a shell command (or other text) names."""
+    """:func:`refusal` for every path a shell command (or other text) names, read the way the
+    shell and the kernel will (:func:`~harness_memory.hooks.tool_targets.shell_paths`); a word
+    this cannot decide is refused when its literal part is in the memory root or could still
+    become it (P-3: refuse what could reach another scope)."""
     located = claude_code._locate(hook, settings)
     if located is None:
         return None
-    memory_root = str(located[0])
-    roots = {memory_root, str(Path(memory_root).absolute()), os.path.realpath(memory_root)}
-    targets = [path for text in texts for path in shell_targets(text, sorted(roots))]
-    return refusal(targets, hook, settings)
+    memory_root, key, cwd = located
+    root = os.path.normpath(Path(memory_root).absolute())
+    roots = {root, os.path.realpath(root)}
+    paths: dict[str, None] = {}
+    for text in texts:
+        found = shell_paths(text, cwd, os.environ)  # the hook runs with the harness's env
+        paths.update(dict.fromkeys(found.paths))
+        for prefix in found.undecided:
+            if _could_reach(prefix, roots):
+                return (
+                    f"{REFUSAL_PREFIX}a path built at run time ($VAR, $(…), `…`) that could "
+                    f"reach the memory root ({_shown(prefix)}…); name memory files by their "
+                    "literal path inside the user scope or this Session's Workspace scope"
+                )
+    own = {f"{real}/{scope}" for real in roots for scope in ("user", key) if scope}
+    for path in paths:
+        usable = is_usable_path(path)  # else check_write refuses it, never a crash
+        if usable and os.path.realpath(path) in own and ".." not in PurePath(path).parts:
+            continue  # the Session's own scope folder itself (``cd``, ``ls``, a copy into it)
+        decision = check_write(path, memory_root=memory_root, workspace_key=key, cwd=cwd)
+        if not decision.allowed:
+            return f"{REFUSAL_PREFIX}{decision.reason} ({_shown(path)})"
+    return None
+
+
+def _shown(path: str) -> str:
+    """``path`` for a message: a lone surrogate (no file name holds one) written as ``\\udXXX``,
+    so the answer stays valid UTF-8 JSON."""
+    return path.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _could_reach(prefix: str, roots: set[str]) -> bool:
+    """Whether a path whose literal start is ``prefix`` may land in the memory root: the prefix
+    lies in it (spelled or resolved), or the rest of the word could complete it into the root."""
+    if not is_usable_path(prefix):
+        return True  # no file name holds it: refused like any unusable path
+    folded = os.path.normpath(prefix) + ("/" if prefix.endswith("/") else "")
+    resolved = os.path.realpath(PurePath(folded).parent)
+    for root in roots:
+        inside = root.rstrip("/") + "/"
+        if (folded + "/").startswith(inside) or (resolved + "/").startswith(inside):
+            return True
+        if inside.startswith(folded):
+            return True
+    return False
 
 
 def string_leaves(value: Any) -> list[str]:

@@ -5,29 +5,46 @@ Codex CLI and Gemini CLI write files through tools that take no single ``file_pa
 - a patch (Codex's ``apply_patch``) names every file it adds, updates, deletes or moves to on
   ``*** Add File:``, ``*** Update File:``, ``*** Delete File:`` and ``*** Move to:`` lines
   (:func:`patch_targets`);
-- a shell command (Codex's ``Bash``/``exec_command``, Gemini's ``run_shell_command``) can write
-  anywhere. :func:`shell_targets` finds every word of the command that names a path inside the
-  memory root, so the guard can check each one like a file write. What it cannot see: a path
-  built at run time (``$VAR``, ``$(…)``, ``cd`` then a relative name, a script that writes) —
-  the harness README says what guards those (Codex's sandbox writable roots).
+- a shell command (Claude Code's ``Bash``, Codex's ``Bash``/``exec_command``, Gemini's
+  ``run_shell_command``), and any text an MCP tool takes, can name a path anywhere.
+  :func:`shell_paths` reads it the way the shell and the kernel will: words split and unquoted
+  as a POSIX shell does, ``~`` and known variables expanded (the environment, and assignments
+  earlier in the command), braces expanded (``{a,b}``, ``{1..3}``), globs expanded against the
+  filesystem, relative words taken from the working directory (followed through ``cd``). Each
+  resulting path goes to :func:`harness_memory.guard.check_write`, which folds ``//``, ``/./``
+  and ``..`` and resolves symlinks, so ``…/./memory/…``, ``…//memory/…``, a glob, a brace or a
+  Workspace symlink into another scope is judged where it lands.
 
-Nothing here reads the disk.
+A word that cannot be decided here — command substitution (``$(…)``, backquotes), a variable
+neither set nor assigned, ``${…}`` with an operator — is returned apart with its literal
+prefix; the guard refuses it when that prefix is inside the memory root or could still become
+it. What stays unseen: a path built entirely at run time with nothing literal to anchor it, or
+written by a program (a script, ``python -c``) — the harness README says what fences those.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
-from collections.abc import Sequence
+from collections.abc import Mapping
+from pathlib import Path, PurePath
 
-__all__ = ["patch_targets", "shell_targets"]
+__all__ = ["ShellPaths", "patch_targets", "shell_paths"]
 
 _PATCH_TARGET_RE = re.compile(
     r"^\*\*\* (?:Add File|Update File|Delete File|Move to): (?P<path>.+?)\s*$", re.MULTILINE
 )
 # Characters that end a path inside one shell word: assignments (OUT=/x), redirections (>/x),
 # separators the lexer left attached, command substitution, quotes the fallback split kept.
-_WORD_SPLIT_RE = re.compile(r"[=<>;|&()`'\"]+")
+_WORD_SPLIT_RE = re.compile(r"[=<>;|&()'\"]+")
+_ASSIGNMENT_RE = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)=(?P<value>.*)$", re.DOTALL)
+_VARIABLE_RE = re.compile(r"\$(?:\{(?P<braced>[^}]*)\}|(?P<plain>[A-Za-z_][A-Za-z0-9_]*))")
+_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_SEPARATORS = {";", "&&", "||", "|", "&", "(", ")", "{", "}", "then", "do", "else", "!", "\n"}
+_CD_WORDS = {"cd", "pushd"}
+_GLOB_CHARS = re.compile(r"[*?\[]")
+_BRACE_CAP = 256  # words one brace expression may become; past it the word is undecided
 
 
 def patch_targets(patch: str) -> list[str]:
@@ -35,37 +52,207 @@ def patch_targets(patch: str) -> list[str]:
     return [match.group("path") for match in _PATCH_TARGET_RE.finditer(patch)]
 
 
-def shell_targets(command: str, roots: Sequence[str]) -> list[str]:
-    """The words of ``command`` that name a path inside one of ``roots`` (absolute paths).
+class ShellPaths:
+    """What a command names: ``paths`` (absolute, after every expansion the shell would make)
+    and ``undecided`` (the absolute literal prefix of each word that cannot be decided here).
+    A plain class: ``dataclasses`` imports ``inspect``, too much for a guard process (H-5)."""
 
-    A word counts from where a root starts in it (``--out=/root/x`` gives ``/root/x``); a
-    ``~``-free, variable-free literal is all that can be recognised. Words are split the way a
-    POSIX shell would (quotes removed); a command the lexer cannot split (an unclosed quote) is
-    split at white space instead, so nothing is skipped.
+    __slots__ = ("paths", "undecided")
+
+    def __init__(self) -> None:
+        self.paths: list[str] = []
+        self.undecided: list[str] = []
+
+
+def shell_paths(command: str, cwd: str, environ: Mapping[str, str]) -> ShellPaths:
+    """Every path ``command`` names, read as a POSIX shell run in ``cwd`` with ``environ``.
+
+    A relative word is taken from ``cwd`` and from every directory a ``cd``/``pushd`` in the
+    command names (whichever the shell is in when it reaches the word). A command the lexer
+    cannot split (an unclosed quote) is split at white space instead, so nothing is skipped.
+    Never raises for odd input.
     """
-    prefixes = sorted({root.rstrip("/") for root in roots if root.strip("/")}, key=len)
-    if not prefixes:
-        return []
     try:
-        lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+        lexer = shlex.shlex(command, posix=True, punctuation_chars=";&|()<>")
         lexer.whitespace_split = True
+        lexer.commenters = ""
         words = list(lexer)
     except ValueError:
         words = command.split()
-    found: list[str] = []
+    found = ShellPaths()
+    known: dict[str, str | None] = {}  # assigned in the command; None: assigned, undecidable
+    bases = [cwd]
+    previous: str | None = None
     for word in words:
+        if previous in _CD_WORDS and not word.startswith("-"):
+            target = _expand(word, known, environ)
+            if target is not None:
+                bases.append(os.path.normpath(PurePath(bases[-1], _tilde(target, environ))))
+        if previous == "for" and _NAME_RE.match(word):
+            known[word] = None
+        if (assignment := _ASSIGNMENT_RE.match(word)) is not None:
+            known[assignment.group("name")] = _expand(assignment.group("value"), known, environ)
         for piece in _WORD_SPLIT_RE.split(word):
-            found += _paths_in(piece, prefixes)
+            if piece:
+                _add(found, piece, bases, known, environ)
+        previous = None if word in _SEPARATORS else word
     return found
 
 
-def _paths_in(piece: str, prefixes: list[str]) -> list[str]:
-    """The path in ``piece`` that starts at a root, if the root is followed by ``/`` or ends it."""
-    for prefix in prefixes:
-        at = piece.find(prefix)
-        while at != -1:
-            end = at + len(prefix)
-            if end == len(piece) or piece[end] == "/":
-                return [piece[at:]]
-            at = piece.find(prefix, at + 1)
-    return []
+def _add(
+    found: ShellPaths,
+    piece: str,
+    bases: list[str],
+    known: Mapping[str, str | None],
+    environ: Mapping[str, str],
+) -> None:
+    """Add what one word (or part of one) names, after every expansion the shell makes."""
+    braced = _braces(piece)
+    if braced is None:  # a brace expression too large to expand: judged by what precedes it
+        _undecided(found, piece, piece.find("{"), bases, environ)
+        return
+    for word in braced:
+        expanded = _expand(word, known, environ)
+        if expanded is None:
+            _undecided(found, word, _first_expansion(word), bases, environ)
+            continue
+        path = _tilde(expanded, environ)
+        for base in [""] if PurePath(path).is_absolute() else bases:
+            anchored = f"{base}/{path}" if base else path
+            if _GLOB_CHARS.search(path):  # expanded against the filesystem, as the shell does
+                found.paths.extend(_glob(anchored))
+            else:
+                found.paths.append(anchored)
+
+
+def _glob(pattern: str) -> list[str]:
+    """What the shell makes of a word with a pattern: its matches, else the word itself; and,
+    for a file that does not exist yet, its folder's matches (``cp f /m/mem?ry/x/`` and
+    ``echo > /m/mem?ry/x/new.md`` alike reach the folders the pattern names)."""
+    import glob  # only for a word with a pattern (H-5)
+
+    head, _, tail = pattern.rpartition("/")
+    try:
+        matches = glob.glob(pattern)  # noqa: PTH207 (a str pattern, as the shell reads it)
+        if _GLOB_CHARS.search(head):
+            matches += [f"{folder}/{tail}" for folder in glob.glob(head)]  # noqa: PTH207
+    except (UnicodeEncodeError, ValueError):  # NUL or a lone surrogate: judged as written
+        matches = []
+    return matches or [pattern]
+
+
+def _undecided(
+    found: ShellPaths, word: str, cut: int, bases: list[str], environ: Mapping[str, str]
+) -> None:
+    """Note the literal text of ``word`` before ``cut``, anchored, as an undecided path."""
+    prefix = _tilde(word[:cut], environ) if cut > 0 else ""
+    if not prefix:
+        return  # nothing literal to anchor it: not judged (the README names this gap)
+    if PurePath(prefix).is_absolute():
+        found.undecided.append(prefix)
+    else:
+        found.undecided.extend(f"{base}/{prefix}" for base in bases)
+
+
+def _first_expansion(word: str) -> int:
+    """The index of the first ``$`` or backquote in ``word`` (its length when none)."""
+    found = [at for at in (word.find("$"), word.find("`")) if at != -1]
+    return min(found) if found else len(word)
+
+
+def _tilde(word: str, environ: Mapping[str, str]) -> str:
+    """Tilde expansion at the start of a word: ``~`` and ``~/…`` from ``HOME``, ``~user``."""
+    if word == "~" or word.startswith("~/"):
+        home = environ.get("HOME")
+        return word if home is None else home + word[1:]
+    return str(Path(word).expanduser()) if word.startswith("~") else word
+
+
+def _expand(word: str, known: Mapping[str, str | None], environ: Mapping[str, str]) -> str | None:
+    """``word`` with ``$NAME`` and ``${NAME}`` replaced; None when it cannot be decided."""
+    if "`" in word:
+        return None
+    undecided = False
+
+    def value(match: re.Match[str]) -> str:
+        nonlocal undecided
+        name = match.group("plain") or match.group("braced")
+        if not _NAME_RE.match(name or ""):
+            undecided = True  # ${X:-…}, ${#X}, ${X/…}: an operator
+            return ""
+        found = known[name] if name in known else environ.get(name)
+        if found is None:
+            undecided = True
+            return ""
+        return found
+
+    expanded = _VARIABLE_RE.sub(value, word)
+    if undecided or "$" in expanded:  # $(…), $1, $?, $$, a lone $: left for the shell
+        return None
+    return expanded
+
+
+def _braces(word: str) -> list[str] | None:
+    """Bash's brace expansion of ``word`` (``a{b,c}d`` → ``abd``, ``acd``; ``{1..3}``);
+    ``[word]`` without braces; None past :data:`_BRACE_CAP` words."""
+    open_at = _brace_start(word)
+    if open_at is None:
+        return [word]
+    close_at, options = _brace_body(word, open_at)
+    if close_at is None:
+        return [word]
+    head, tail = word[:open_at], word[close_at + 1 :]
+    results: list[str] = []
+    for option in options:
+        expanded = _braces(head + option + tail)
+        if expanded is None or len(results) + len(expanded) > _BRACE_CAP:
+            return None
+        results.extend(expanded)
+    return results
+
+
+def _brace_start(word: str) -> int | None:
+    at = word.find("{")
+    while at != -1:
+        if at == 0 or word[at - 1] != "$":
+            return at
+        at = word.find("{", at + 1)
+    return None
+
+
+def _brace_body(word: str, open_at: int) -> tuple[int | None, list[str]]:
+    """The closing brace's index and the alternatives of the brace at ``open_at``."""
+    depth, start, options = 0, open_at + 1, []
+    for at in range(open_at, len(word)):
+        char = word[at]
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                options.append(word[start:at])
+                if len(options) > 1:
+                    return at, options
+                return at, _sequence(options[0])
+        elif char == "," and depth == 1:
+            options.append(word[start:at])
+            start = at + 1
+    return None, []
+
+
+def _sequence(body: str) -> list[str]:
+    """``{1..3}``, ``{a..c}`` and ``{1..9..2}`` as bash expands them; else the braces stay."""
+    parts = body.split("..")
+    if len(parts) in (2, 3):
+        step = abs(int(parts[2])) if len(parts) == 3 and parts[2].lstrip("-").isdigit() else 1
+        first, last = parts[0], parts[1]
+        if first.lstrip("-").isdigit() and last.lstrip("-").isdigit() and step:
+            low, high = int(first), int(last)
+            numbers = range(low, high + 1, step) if low <= high else range(low, high - 1, -step)
+            if len(numbers) <= _BRACE_CAP:
+                return [str(n) for n in numbers]
+        if len(first) == 1 and len(last) == 1 and step:
+            low, high = ord(first), ord(last)
+            codes = range(low, high + 1, step) if low <= high else range(low, high - 1, -step)
+            return [chr(c) for c in codes]
+    return ["{" + body + "}"]

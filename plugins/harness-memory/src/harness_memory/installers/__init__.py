@@ -9,33 +9,40 @@ before anything is written, so it is left exactly as it was.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
 from harness_memory.installers import claude_code, codex, gemini
+from harness_memory.installers.executable import Executable, choose_executable
 from harness_memory.installers.files import (
     FileChange,
     SettingsFileError,
+    Written,
     apply_changes,
     describe,
 )
-from harness_memory.installers.spec import InstallOptions, default_executable
+from harness_memory.installers.plan import Plan
+from harness_memory.installers.record import others_in
+from harness_memory.installers.spec import InstallOptions
 
 __all__ = [
     "HARNESSES",
+    "Executable",
     "InstallOptions",
     "InstallResult",
+    "Plan",
     "SettingsFileError",
-    "default_executable",
+    "choose_executable",
     "plan",
     "run",
 ]
 
-Planner = Callable[[InstallOptions, Mapping[str, str]], list[FileChange]]
+Planner = Callable[..., Plan]
 
-HARNESSES: dict[str, Callable[..., list[FileChange]]] = {
+HARNESSES: dict[str, Planner] = {
     "claude-code": claude_code.plan,
     "codex": codex.plan,
     "gemini": gemini.plan,
@@ -45,21 +52,33 @@ HARNESSES: dict[str, Callable[..., list[FileChange]]] = {
 
 @dataclass(frozen=True, slots=True)
 class InstallResult:
-    """What :func:`run` did: the planned ``changes``, the ``backups`` written, ``dry_run``."""
+    """What :func:`run` did: the ``plan``, the files ``written``, the state files ``removed``,
+    ``dry_run``."""
 
-    changes: list[FileChange]
-    backups: list[Path] = field(default_factory=list)
+    plan: Plan
+    written: list[Written] = field(default_factory=list)
+    removed: list[Path] = field(default_factory=list)
     dry_run: bool = False
+
+    @property
+    def changes(self) -> list[FileChange]:
+        """The planned file changes."""
+        return self.plan.changes
 
     @property
     def changed(self) -> list[Path]:
         """The files that were (or, in a dry run, would be) changed."""
         return [change.path for change in self.changes if change.changed]
 
+    @property
+    def backups(self) -> list[Path]:
+        """The backups written, one per file that existed before."""
+        return [done.backup for done in self.written if done.backup is not None]
+
 
 def plan(
     harness: str, options: InstallOptions, environ: Mapping[str, str], *, install: bool
-) -> list[FileChange]:
+) -> Plan:
     """Plan an install (or uninstall) for ``harness``; ``KeyError`` for an unknown harness."""
     return HARNESSES[harness](options, environ, install=install)
 
@@ -76,19 +95,66 @@ def run(
     """Install or uninstall ``harness``'s hooks, reporting to ``out``.
 
     Raises :class:`SettingsFileError` (nothing written) for a settings file that is not what
-    the harness reads, and ``OSError`` when a file cannot be written.
+    the harness reads, or one that cannot be written.
     """
-    changes = plan(harness, options, environ, install=install)
+    planned = plan(harness, options, environ, install=install)
     if dry_run:
-        out.write(describe(changes) or "nothing to change\n")
-        return InstallResult(changes, dry_run=True)
-    backups = apply_changes(changes)
+        out.write(describe(planned.changes) or "nothing to change\n")
+        for path in planned.removals:
+            out.write(f"would remove {path}\n")
+        for note in planned.notes:
+            out.write(f"{harness}: {note}\n")
+        return InstallResult(planned, dry_run=True)
+    written = apply_changes(planned.changes)
+    removed = _remove(planned)
+    _report(harness, written, removed, planned, install=install, out=out)
+    return InstallResult(planned, written, removed)
+
+
+def _remove(planned: Plan) -> list[Path]:
+    """Delete the state files an uninstall takes away, then the folders left empty."""
+    removed: list[Path] = []
+    for path in planned.removals:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+            removed.append(path)
+    for folder in planned.folders:
+        with contextlib.suppress(OSError):  # not empty: someone else's files stay
+            folder.rmdir()
+            removed.append(folder)
+    return removed
+
+
+def _report(
+    harness: str,
+    written: list[Written],
+    removed: list[Path],
+    planned: Plan,
+    *,
+    install: bool,
+    out: IO[str],
+) -> None:
     verb = "installed" if install else "uninstalled"
-    written = [change.path for change in changes if change.changed]
-    if not written:
+    if not written and not removed:
         out.write(f"{harness}: nothing to change (already {verb})\n")
-    for path in written:
-        out.write(f"{harness}: {verb} — wrote {path}\n")
-    for backup in backups:
-        out.write(f"{harness}: backup of the previous file: {backup}\n")
-    return InstallResult(changes, backups)
+    for done in written:
+        out.write(f"{harness}: {verb} — wrote {done.path}\n")
+        if done.target != done.path.absolute():
+            out.write(f"{harness}: {done.path} is a symlink: wrote its target {done.target}\n")
+        if done.old_mode is not None and done.mode != done.old_mode:
+            out.write(
+                f"{harness}: {done.target} holds the bearer token: made it readable by its "
+                f"owner only (mode {done.old_mode:04o} -> {done.mode:04o})\n"
+            )
+        if done.backup is not None:
+            out.write(f"{harness}: backup of the previous file: {done.backup}\n")
+        for backup in done.tightened:
+            out.write(f"{harness}: {backup} holds the bearer token: made it owner-only\n")
+    for path in removed:
+        out.write(f"{harness}: removed {path}\n")
+    if planned.folders:
+        left = others_in(planned.folders[-1].parent, removed)
+        for path in left:
+            out.write(f"{harness}: left {path} (not made by harness-memory)\n")
+    for note in planned.notes:
+        out.write(f"{harness}: {note}\n")

@@ -10,7 +10,7 @@ Uninstall removes our hook entries and our two permission entries, nothing else.
 
 from __future__ import annotations
 
-import os
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -18,15 +18,20 @@ from typing import Any
 from harness_memory.hooks.claude_code import RECOMMENDED_PARTS
 from harness_memory.installers.files import FileChange, dump_json, read_json_object
 from harness_memory.installers.hook_groups import merge_hooks
-from harness_memory.installers.spec import InstallOptions
+from harness_memory.installers.own_memory import Switch, switch_back, switch_off
+from harness_memory.installers.plan import Plan, with_state
+from harness_memory.installers.record import read_record
+from harness_memory.installers.secrets import tokens_in
+from harness_memory.installers.spec import InstallOptions, root_changes
 
-__all__ = ["SESSION_START_PARTS", "plan", "settings_path"]
+__all__ = ["AUTO_MEMORY", "SESSION_START_PARTS", "managed_dir", "plan", "settings_path"]
 
 HARNESS = "claude-code"
 SESSION_START_PARTS = RECOMMENDED_PARTS
 """SessionStart entries written, each carrying one piece of the injection (H-1: Claude Code
 shows at most 10,000 characters of each; four carry both indexes at the caps)."""
-WRITE_MATCHER = "Write|Edit|MultiEdit|NotebookEdit"
+WRITE_MATCHER = "Write|Edit|MultiEdit|NotebookEdit|Bash|mcp__.*"
+"""The tools the PreToolUse guard sees: the file tools, the shell and MCP tools (P-3)."""
 
 
 def settings_path(home: Path, environ: Mapping[str, str]) -> Path:
@@ -35,18 +40,95 @@ def settings_path(home: Path, environ: Mapping[str, str]) -> Path:
     return (Path(config) if config else home / ".claude") / "settings.json"
 
 
-def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) -> list[FileChange]:
-    """The change to Claude Code's user settings; raises ``SettingsFileError`` for a bad file."""
-    path = settings_path(options.home, environ)
+AUTO_MEMORY = Switch(
+    keys=("autoMemoryEnabled",),
+    off=False,
+    what="Claude Code's own auto memory",
+    default_on=True,
+)
+"""Claude Code's auto memory (``~/.claude/projects/<project>/memory/``): on unless
+``autoMemoryEnabled`` is false; with it on the model gets a second memory section (H-6)."""
+
+
+REPOSITORY_CAN_SWITCH_OFF = (
+    "Hooks in your user settings run only while no repository switches them off: a "
+    'Workspace\'s .claude/settings.json or settings.local.json with "disableAllHooks": true '
+    "leaves its Sessions without memory and without the write guard. Claude Code's managed "
+    "settings cannot be overridden that way: `harness-memory install claude-code --managed` "
+    "(as root) writes the hooks there, for every user of this machine."
+)
+MANAGED = (
+    "Installed into Claude Code's managed settings ({path}): every user's Claude Code on this "
+    "machine runs these hooks, and no repository's or user's settings can switch them off "
+    "(disableAllHooks outside managed settings leaves managed hooks running)."
+)
+
+
+def managed_dir(platform: str = sys.platform) -> Path:
+    """Where Claude Code reads its managed settings (``managed-settings.json``) on ``platform``:
+    ``/etc/claude-code`` on Linux and WSL, ``/Library/Application Support/ClaudeCode`` on
+    macOS, ``C:\\ProgramData\\ClaudeCode`` on Windows (Claude Code's settings docs)."""
+    if platform == "darwin":
+        return Path("/Library/Application Support/ClaudeCode")
+    if platform == "win32":
+        return Path("C:/ProgramData/ClaudeCode")
+    return Path("/etc/claude-code")
+
+
+def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) -> Plan:
+    """The change to Claude Code's user settings (or, with ``options.managed_dir``, its managed
+    settings); raises ``SettingsFileError`` for a bad file."""
+    managed = options.managed_dir
+    path = (
+        managed / "managed-settings.json"
+        if managed is not None
+        else settings_path(options.home, environ)
+    )
     old, document = read_json_object(path)
+    record = read_record(path.parent)
     wanted = _wanted(options) if install else {}
     merged, _ = merge_hooks(document, HARNESS, wanted, source=path)
-    _permissions(merged, options, install=install)
+    gone, added = root_changes(document, HARNESS, options, install=install)
+    for root in gone:
+        _permissions(merged, root, install=False)
+    if added is not None:
+        _permissions(merged, added, install=True)
     if options.token is not None or not install:
         _token(merged, options.token if install else None)
-    if not install and old is None:
+    notes: list[str] = []
+    if install:
+        notes.append(switch_off(merged, AUTO_MEMORY, record.previous))
+        notes += _own_memory_folders(settings_path(options.home, environ).parent, document)
+        notes.append(
+            "Claude Code's CLAUDE.md files stay loaded: they hold your instructions, not memory."
+        )
+        notes.append(MANAGED.format(path=path) if managed else REPOSITORY_CAN_SWITCH_OFF)
+    elif (said := switch_back(merged, AUTO_MEMORY, record.previous)) is not None:
+        notes.append(said)
+    changes = []
+    if install or old is not None:
+        secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
+        mode = 0o644 if managed else 0o600  # every user's Claude Code reads managed settings
+        changes.append(FileChange(path, old, dump_json(merged), secrets, create_mode=mode))
+    return with_state(changes, notes, record, install=install)
+
+
+def _own_memory_folders(config_dir: Path, document: dict[str, Any]) -> list[str]:
+    """Name the auto-memory folders that hold notes, and how to bring them over (P-5)."""
+    folders = sorted((config_dir / "projects").glob("*/memory"))
+    custom = document.get("autoMemoryDirectory")
+    if isinstance(custom, str) and custom:
+        folders.append(Path(custom).expanduser())
+    held = [(f, n) for f in folders if f.is_dir() and (n := len(list(f.glob("*.md"))))]
+    if not held:
         return []
-    return [FileChange(path, old, dump_json(merged))]
+    listed = "; ".join(f"{folder} ({count} files)" for folder, count in held[:5])
+    more = f"; and {len(held) - 5} more" if len(held) > 5 else ""
+    return [
+        f"Claude Code's auto memory holds notes in {listed}{more}. They stay on disk; bring a "
+        "Workspace's into Agent Memory with `memory-api memory import --from claude-code "
+        "--workspace PATH --project P --agent A`."
+    ]
 
 
 def _wanted(options: InstallOptions) -> dict[str, list[dict[str, Any]]]:
@@ -65,14 +147,9 @@ def _wanted(options: InstallOptions) -> dict[str, list[dict[str, Any]]]:
     }
 
 
-def _rules(options: InstallOptions) -> tuple[str, str]:
-    root = os.path.normpath(str(options.memory_root))
-    return root, f"Edit(/{root}/**)"
-
-
-def _permissions(document: dict[str, Any], options: InstallOptions, *, install: bool) -> None:
-    """Add (or take out) the memory root directory and the allow rule; other entries stay."""
-    root, rule = _rules(options)
+def _permissions(document: dict[str, Any], root: str, *, install: bool) -> None:
+    """Add (or take out) the memory root directory and its allow rule; other entries stay."""
+    rule = f"Edit(/{root}/**)"
     permissions = document.get("permissions")
     if not isinstance(permissions, dict):
         if not install:

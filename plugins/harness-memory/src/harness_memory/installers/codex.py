@@ -34,9 +34,21 @@ from harness_memory.installers.files import (
     read_text,
 )
 from harness_memory.installers.hook_groups import Removed, merge_hooks
-from harness_memory.installers.spec import InstallOptions
+from harness_memory.installers.own_memory import Switch, switch_back, switch_off
+from harness_memory.installers.plan import Plan, with_state
+from harness_memory.installers.record import read_record
+from harness_memory.installers.secrets import tokens_in
+from harness_memory.installers.spec import InstallOptions, root_changes
 
-__all__ = ["CONTEXT_LIMIT_TOKENS", "GUARD_MATCHER", "codex_home", "plan", "trust_hash"]
+__all__ = [
+    "CONTEXT_LIMIT_TOKENS",
+    "GUARD_MATCHER",
+    "MEMORIES",
+    "TERMINALS",
+    "codex_home",
+    "plan",
+    "trust_hash",
+]
 
 HARNESS = "codex"
 CONTEXT_LIMIT_TOKENS = 100_000
@@ -82,11 +94,41 @@ def trust_hash(event: str, group: Mapping[str, Any], handler: Mapping[str, Any])
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) -> list[FileChange]:
+MEMORIES = Switch(
+    keys=("features", "memories"),
+    off=False,
+    what="Codex CLI's own memories",
+    default_on=False,
+)
+"""Codex's memories feature (``~/.codex/memories``: ``memory_summary.md`` and its notes, read
+into a developer message when on). Off by default in 0.171; set off explicitly so neither a
+default that changes nor an earlier ``memories = true`` brings a second memory (H-6)."""
+
+
+TERMINALS = Switch(
+    keys=("features", "unified_exec_tty"),
+    off=False,
+    what="Codex CLI's interactive terminals (exec_command with tty)",
+    default_on=True,
+)
+"""What the model types into a running terminal (``write_stdin``) never reaches Codex's
+PreToolUse hook (measured on 0.171: a file typed into ``bash`` landed in another Workspace's
+scope). Without a terminal, ``write_stdin`` cannot feed a running command ("stdin is closed"),
+so every command goes through ``exec_command``, which the guard sees (P-3). Codex 0.171 ignores
+``features.unified_exec = false``, so this is the fence that holds."""
+TERMINALS_WHY = (
+    "Input the model types into a running terminal (write_stdin) is never shown to Codex's "
+    "hooks, so the guard could not see it; without terminals every command goes through "
+    "exec_command, which it checks. Uninstall turns them back on."
+)
+
+
+def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) -> Plan:
     """The changes to ``hooks.json`` and ``config.toml``; ``SettingsFileError`` for a bad file."""
     home = codex_home(options.home, environ)
     hooks_path, config_path = home / "hooks.json", home / "config.toml"
     old_hooks, document = read_json_object(hooks_path)
+    record = read_record(home)
     wanted = _wanted(options, home) if install else {}
     merged, removed = merge_hooks(document, HARNESS, wanted, source=hooks_path)
     old_config = read_text(config_path)
@@ -96,18 +138,37 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         raise SettingsFileError(f"{config_path} is not valid TOML ({error})") from None
     key_source = str(hooks_path.absolute())
     _update_trust(config, key_source, removed, merged, install=install)
-    if not install:
+    gone, added = root_changes(document, HARNESS, options, install=install)
+    for root in gone:
+        _writable_root(config, root, install=False)
+    if added is not None:
+        _writable_root(config, added, install=True)
+    notes: list[str] = []
+    if install:
+        notes.append(switch_off(config, MEMORIES, record.previous, tomlkit.table))
+        notes.append(switch_off(config, TERMINALS, record.previous, tomlkit.table))
+        notes.append(TERMINALS_WHY)
+        kept = home / "memories"
+        if kept.is_dir() and any(kept.iterdir()):
+            notes.append(
+                f"Codex CLI's memories folder {kept} stays on disk; Codex no longer reads it. "
+                "Bring it over: `memory-api memory import --from codex --workspace PATH ...`"
+            )
+    else:
+        for switch in (MEMORIES, TERMINALS):
+            if (said := switch_back(config, switch, record.previous)) is not None:
+                notes.append(said)
         _tidy(config)
-    _writable_root(config, str(options.memory_root), install=install)
     changes = []
     if install or old_hooks is not None:
-        changes.append(FileChange(hooks_path, old_hooks, dump_json(merged)))
+        secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
+        changes.append(FileChange(hooks_path, old_hooks, dump_json(merged), secrets))
     new_config = tomlkit.dumps(config)
     if not install:  # tables taken out leave their blank separator line behind
         new_config = new_config.rstrip("\n") + "\n" if new_config.strip() else ""
     if install or old_config is not None:
         changes.append(FileChange(config_path, old_config, new_config))
-    return changes
+    return with_state(changes, notes, record, install=install)
 
 
 def _wanted(options: InstallOptions, home: Path) -> dict[str, list[dict[str, Any]]]:

@@ -4,32 +4,40 @@ Every installer plans its change as a list of :class:`FileChange` (old text, new
 :func:`apply_changes` carries them out: a file whose text does not change is not touched (so a
 second install changes nothing, and makes no backup); a changed file is first copied to
 ``<name>.harness-memory-backup-<UTC time>`` beside it, then replaced atomically with its
-permission bits kept. :func:`describe` renders the plan as unified diffs for ``--dry-run``.
+permission bits kept. A settings file that is a symlink (a dotfiles manager's) is written
+through: its target changes, the link stays. A file or backup that holds the bearer token is
+made private, and no output shows a token (H-7). :func:`describe` renders the plan as unified
+diffs for ``--dry-run``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import json
 import os
-import shutil
 import stat
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from glob import escape as glob_escape
 from pathlib import Path
 from typing import Any
 
 from memory_core.atomic import atomic_write_bytes
 
+from harness_memory.installers.secrets import MASK, holds, mask, private_mode
+
 __all__ = [
     "BACKUP_SUFFIX",
     "FileChange",
     "SettingsFileError",
+    "Written",
     "apply_changes",
     "describe",
     "dump_json",
     "read_json_object",
     "read_text",
+    "write_target",
 ]
 
 BACKUP_SUFFIX = ".harness-memory-backup-"
@@ -47,11 +55,24 @@ class FileChange:
     path: Path
     old: str | None
     new: str
+    secrets: frozenset[str] = frozenset()
+    """Tokens either text holds: masked in every output, and a file holding one is private."""
+    backup: bool = True
+    """Whether the old text is kept in a backup (not for this plugin's own state files)."""
+    create_mode: int = 0o600
+    """The mode of the file when the change creates it: private, since it may hold a token;
+    ``0o644`` for a file every user's harness must read (Claude Code's managed settings)."""
 
     @property
     def changed(self) -> bool:
         """Whether writing ``new`` would change the file."""
         return self.old != self.new
+
+    def mode_after(self, old_mode: int | None) -> int:
+        """The permission bits the file gets: :attr:`create_mode` for a new file, else the old
+        ones; group and other bits cleared when the new text holds a token (H-7)."""
+        base = self.create_mode if old_mode is None else old_mode
+        return private_mode(base) if holds(self.new, self.secrets) else base
 
 
 def read_text(path: Path) -> str | None:
@@ -108,45 +129,180 @@ def dump_json(document: dict[str, Any]) -> str:
 
 
 def describe(changes: list[FileChange]) -> str:
-    """The planned changes as unified diffs; one line per file that stays the same."""
+    """The planned changes as unified diffs, every token masked (H-7); one line per file that
+    stays the same, one per file written through a symlink or made private."""
     parts: list[str] = []
     for change in changes:
         if not change.changed:
             parts.append(f"unchanged: {change.path}\n")
             continue
-        old = [] if change.old is None else change.old.splitlines(keepends=True)
+        old = "" if change.old is None else mask(change.old, change.secrets)
+        new = mask(change.new, change.secrets)
         label = "/dev/null" if change.old is None else str(change.path)
         diff = difflib.unified_diff(
-            old, change.new.splitlines(keepends=True), fromfile=label, tofile=str(change.path)
+            old.splitlines(keepends=True),
+            new.splitlines(keepends=True),
+            fromfile=label,
+            tofile=str(change.path),
         )
-        parts.append("".join(diff))
+        parts.append("".join(diff) or f"{change.path}: only the bearer token changes ({MASK})\n")
+        target = write_target(change.path)
+        if target != change.path.absolute() and change.path.is_symlink():
+            parts.append(f"(written through the symlink {change.path} -> {target})\n")
+        old_mode = _mode_of(target)
+        mode = change.mode_after(old_mode)
+        if old_mode is not None and mode != old_mode:
+            parts.append(
+                f"(mode of {target}: {old_mode:04o} -> {mode:04o}: it will hold the bearer token)\n"
+            )
     return "".join(parts)
 
 
-def apply_changes(changes: list[FileChange], *, now: datetime | None = None) -> list[Path]:
-    """Write every changed file (backup first, atomic replace); returns the backups made.
+def write_target(path: Path) -> Path:
+    """The file a write to ``path`` must replace: the final target of a symlink (H-7), so the
+    link (a dotfiles manager's) stays and its target gets the change; else ``path`` itself."""
+    return Path(os.path.realpath(path))
 
-    Each file is checked to still hold ``old`` right before it is replaced, so an edit made
-    meanwhile is never overwritten (:class:`SettingsFileError`). Raises ``OSError`` when a
-    folder cannot be written; files already written stay written and keep their backups.
+
+def _mode_of(path: Path) -> int | None:
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """One file :func:`apply_changes` wrote: ``path`` as the harness names it, ``target`` the
+    file replaced (a symlink's target), ``backup`` of the old text (None for a new file), the
+    permission bits before (None for a new file) and after, and older backups made private."""
+
+    path: Path
+    target: Path
+    backup: Path | None
+    old_mode: int | None
+    mode: int
+    tightened: tuple[Path, ...] = ()
+
+
+def apply_changes(changes: list[FileChange], *, now: datetime | None = None) -> list[Written]:
+    """Write every changed file (backup first, atomic replace); returns what was written.
+
+    A symlinked settings file is written through: its final target is replaced atomically in
+    its own folder, the backup lies beside the target, the link stays (H-7). A file that holds
+    a token after the change is made private (group and other bits cleared), and so is a
+    backup that holds one; other files keep their mode (a new file is ``0600``).
+
+    Each file is checked to still hold ``old`` and to be writable before any is written, so an
+    edit made meanwhile is never overwritten and a folder that cannot be written changes
+    nothing (:class:`SettingsFileError`, naming a link and its target). When a write fails
+    midway, the files already written get their old text back before the error is raised.
     """
     stamp = (now or datetime.now(UTC)).strftime("%Y%m%dT%H%M%SZ")
-    backups: list[Path] = []
-    for change in changes:
-        if not change.changed:
-            continue
+    pending = [(change, write_target(change.path)) for change in changes if change.changed]
+    for change, target in pending:
         if read_text(change.path) != change.old:
             raise SettingsFileError(f"{change.path} changed while installing; run it again")
-        mode = 0o600  # a new settings file may hold a token: private until the user widens it
-        if change.old is not None:
-            mode = stat.S_IMODE(change.path.stat().st_mode)
-            backup = change.path.with_name(change.path.name + BACKUP_SUFFIX + stamp)
-            shutil.copy2(change.path, backup)
-            backups.append(backup)
-        else:
-            change.path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_bytes(change.path, change.new.encode("utf-8"), mode=mode)
-    return backups
+        if not _writable_folder(target.parent, may_create=not change.path.is_symlink()):
+            raise SettingsFileError(
+                f"cannot write {_named(change.path, target)}: its folder is missing or not writable"
+            )
+    written: list[Written] = []
+    try:
+        for change, target in pending:
+            written.append(_write(change, target, stamp))
+    except OSError as error:
+        _roll_back(written, changes)
+        change, target = pending[len(written)]
+        raise SettingsFileError(
+            f"cannot write {_named(change.path, target)}: {error.strerror or error}"
+        ) from None
+    return written
+
+
+def _writable_folder(folder: Path, *, may_create: bool) -> bool:
+    """Whether a file can be created in ``folder`` (or, with ``may_create``, in the folders
+    :func:`_write` would create down to it from the nearest one that exists)."""
+    while may_create and not folder.exists() and folder.parent != folder:
+        folder = folder.parent
+    return folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)
+
+
+def _named(path: Path, target: Path) -> str:
+    if path.is_symlink():
+        return f"{path} (a symlink to {target})"
+    return str(path)
+
+
+def _write(change: FileChange, target: Path, stamp: str) -> Written:
+    old_mode = _mode_of(target) if change.old is not None else None
+    mode = change.mode_after(old_mode)
+    backup = None
+    if change.backup and change.old is not None and old_mode is not None:
+        backup_mode = private_mode(old_mode) if holds(change.old, change.secrets) else old_mode
+        backup = _write_backup(target, stamp, target.read_bytes(), backup_mode)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        atomic_write_bytes(target, change.new.encode("utf-8"), mode=mode)
+    except OSError:
+        if backup is not None:
+            backup.unlink(missing_ok=True)
+        raise
+    tightened = _tighten_old_backups(target, change.secrets)
+    return Written(change.path, target, backup, old_mode, mode, tightened)
+
+
+def _write_backup(target: Path, stamp: str, data: bytes, mode: int) -> Path:
+    """Create ``<target>.harness-memory-backup-<stamp>`` (``-2``, ``-3``… when that name is
+    taken) holding ``data``, its mode set before any byte is written; returns its path."""
+    for number in range(1, 1000):
+        suffix = BACKUP_SUFFIX + stamp + ("" if number == 1 else f"-{number}")
+        backup = target.with_name(target.name + suffix)
+        try:
+            fd = os.open(backup, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            continue
+        with os.fdopen(fd, "wb") as handle:
+            os.fchmod(handle.fileno(), mode)
+            handle.write(data)
+        return backup
+    raise FileExistsError(f"no free backup name beside {target}")
+
+
+def _tighten_old_backups(target: Path, secrets: frozenset[str]) -> tuple[Path, ...]:
+    """Make private the earlier backups beside ``target`` that hold a token (an older install
+    copied the mode of a readable file)."""
+    if not secrets:
+        return ()
+    tightened: list[Path] = []
+    for backup in sorted(target.parent.glob(f"{glob_escape(target.name)}{BACKUP_SUFFIX}*")):
+        mode = _mode_of(backup)
+        if mode is None or mode == private_mode(mode) or backup.is_symlink():
+            continue
+        try:
+            text = read_text(backup)
+        except SettingsFileError:
+            continue
+        if holds(text, secrets):
+            backup.chmod(private_mode(mode))
+            tightened.append(backup)
+    return tuple(tightened)
+
+
+def _roll_back(written: list[Written], changes: list[FileChange]) -> None:
+    """Put back the old text of every file already written (a later one failed)."""
+    by_path = {change.path: change for change in changes}
+    for done in reversed(written):
+        change = by_path[done.path]
+        with contextlib.suppress(OSError):
+            if change.old is None:
+                done.target.unlink()
+            else:
+                atomic_write_bytes(
+                    done.target, change.old.encode("utf-8"), mode=done.old_mode or 0o600
+                )
+            if done.backup is not None:
+                done.backup.unlink()
 
 
 def same_path(left: str, right: str) -> bool:

@@ -3,27 +3,34 @@
 Gemini CLI (measured on 0.61.0) reads hooks from the ``"hooks"`` object of its user settings:
 a ``SessionStart`` hook adds the injection, a ``BeforeTool`` hook guards the tools that write
 files (:data:`GUARD_MATCHER`). The memory root goes into ``context.includeDirectories``: Gemini
-CLI's file tools refuse paths outside the Workspace's directories, memory included. Other
-settings and hooks stay; uninstall takes out only what install added.
+CLI's file tools refuse paths outside the Workspace's directories, memory included. Its listing
+of those directories in the first request is switched off (:data:`DIRECTORY_TREE`), so no other
+Workspace's scope is named there, and its background auto memory too (:data:`AUTO_MEMORY`,
+H-6); both are restored by uninstall. Other settings and hooks stay; uninstall takes out only
+what install added.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from harness_memory.hooks.gemini import GEMINI_VERSION
 from harness_memory.installers.files import FileChange, dump_json, read_json_object
 from harness_memory.installers.hook_groups import merge_hooks
-from harness_memory.installers.spec import InstallOptions
+from harness_memory.installers.own_memory import Switch, switch_back, switch_off
+from harness_memory.installers.plan import Plan, with_state
+from harness_memory.installers.record import read_record
+from harness_memory.installers.secrets import tokens_in
+from harness_memory.installers.spec import InstallOptions, root_changes
 
-__all__ = ["GUARD_MATCHER", "plan", "settings_path"]
+__all__ = ["AUTO_MEMORY", "DIRECTORY_TREE", "GUARD_MATCHER", "plan", "settings_path"]
 
 HARNESS = "gemini"
-GUARD_MATCHER = "write_file|replace|run_shell_command"
-"""Gemini CLI's tools that write files: ``write_file`` and ``replace`` (``file_path``) and the
-shell (``command``)."""
+GUARD_MATCHER = "write_file|replace|run_shell_command|mcp_.*"
+"""Gemini CLI's tools that write files: ``write_file`` and ``replace`` (``file_path``), the
+shell (``command``) and MCP tools (``mcp_<server>_<tool>``, any argument)."""
 HOOK_TIMEOUT_MS = 30_000
 
 
@@ -33,10 +40,44 @@ def settings_path(home: Path, environ: Mapping[str, str]) -> Path:
     return (Path(base) if base else home) / ".gemini" / "settings.json"
 
 
-def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) -> list[FileChange]:
+AUTO_MEMORY = Switch(
+    keys=("experimental", "autoMemory"),
+    off=False,
+    what="Gemini CLI's background auto memory",
+    default_on=False,
+)
+"""Gemini CLI's experimental auto memory (patches extracted from past sessions into its memory
+inbox); off by default in 0.61, set off explicitly (H-6)."""
+DIRECTORY_TREE = Switch(
+    keys=("context", "includeDirectoryTree"),
+    off=False,
+    what="Gemini CLI's directory tree in the model's first request",
+    default_on=True,
+)
+"""Gemini CLI lists the files of every Workspace directory, include directories too, in the
+first request: with the memory root included, every scope's folder and file names (other
+Workspaces' among them). Gemini CLI 0.61 can neither list one include directory and not another
+nor take a Workspace-dependent include directory (a missing one stops it from starting), so the
+listing goes off; the model still lists folders with its tools when it needs to."""
+TREE_WHY = (
+    "Gemini CLI would list every scope of the memory root (other Workspaces' names and file "
+    "names) in the first request; it cannot list your Workspace without the memory root, so "
+    "neither is listed now. Your Workspace's files are still a tool call away."
+)
+STAYS_ON = (
+    "Gemini CLI's own memory stays on: it loads its GEMINI.md files, ~/.gemini/GEMINI.md and a "
+    "private memory folder per project (~/.gemini/tmp/<project>/memory/MEMORY.md), and its "
+    "system prompt tells the model it may save notes there. Gemini CLI {version} has no setting "
+    "that turns this off; Agent Memory's injection says where this agent's memory lives. Bring "
+    "its notes over: `memory-api memory import --from gemini --workspace PATH ...`"
+)
+
+
+def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) -> Plan:
     """The change to Gemini CLI's user settings; ``SettingsFileError`` for a bad file."""
     path = settings_path(options.home, environ)
     old, document = read_json_object(path)
+    record = read_record(path.parent)
     state = path.parent / "harness-memory"
     wanted: dict[str, list[dict[str, Any]]] = {}
     if install:
@@ -47,10 +88,24 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
             ],
         }
     merged, _ = merge_hooks(document, HARNESS, wanted, source=path)
-    _include_directory(merged, os.path.normpath(str(options.memory_root)), install=install)
-    if not install and old is None:
-        return []
-    return [FileChange(path, old, dump_json(merged))]
+    gone, added = root_changes(document, HARNESS, options, install=install)
+    for root in gone:
+        _include_directory(merged, root, install=False)
+    if added is not None:
+        _include_directory(merged, added, install=True)
+    notes: list[str] = []
+    for switch in (AUTO_MEMORY, DIRECTORY_TREE):
+        if install:
+            notes.append(switch_off(merged, switch, record.previous))
+        elif (said := switch_back(merged, switch, record.previous)) is not None:
+            notes.append(said)
+    if install:
+        notes += [TREE_WHY, STAYS_ON.format(version=GEMINI_VERSION)]
+    changes = []
+    if install or old is not None:
+        secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
+        changes.append(FileChange(path, old, dump_json(merged), secrets))
+    return with_state(changes, notes, record, install=install)
 
 
 def _handler(options: InstallOptions, event: str, state: Path) -> dict[str, Any]:

@@ -9,14 +9,23 @@ every other hook in the file is kept as it is.
 
 from __future__ import annotations
 
+import itertools
+import os
 import re
 import shlex
-import shutil
-import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-__all__ = ["InstallOptions", "default_executable", "is_ours"]
+__all__ = [
+    "GUARD_FAILS_CLOSED",
+    "InstallOptions",
+    "flag_values",
+    "installed_roots",
+    "is_ours",
+    "our_commands",
+    "root_changes",
+]
 
 _OURS_RE = re.compile(r"harness-memory['\"]? +hook +(?P<harness>[a-z-]+) ")
 
@@ -25,17 +34,20 @@ _OURS_RE = re.compile(r"harness-memory['\"]? +hook +(?P<harness>[a-z-]+) ")
 class InstallOptions:
     """The settings an install writes: ``executable`` is the ``harness-memory`` command to run,
     ``memory_root`` the directory the write guard protects (and the offline fallback reads,
-    H-4); ``home`` the user's home directory, whose harness settings files are changed;
-    ``token`` an optional bearer token, written where the harness keeps hook environment."""
+    H-4; None for an uninstall that finds it in the entries it wrote); ``home`` the user's home
+    directory, whose harness settings files are changed; ``token`` an optional bearer token,
+    written where the harness keeps hook environment."""
 
     executable: str
     url: str
     project: str
     agent: str
-    memory_root: Path
+    memory_root: Path | None
     home: Path
     token: str | None = None
     timeout: float | None = None
+    managed_dir: Path | None = None
+    """Claude Code only: install into its managed settings in this folder (not the user's)."""
 
     def hook_command(
         self, harness: str, event: str, *, state_dir: Path | None = None, token: bool = False
@@ -53,15 +65,20 @@ class InstallOptions:
             words += ["--token", self.token]
         if state_dir is not None:
             words += ["--state-dir", str(state_dir)]
-        return shlex.join(words)
+        command = shlex.join(words)
+        return command + GUARD_FAILS_CLOSED if event in GUARD_EVENTS else command
 
 
-def default_executable() -> str:
-    """The ``harness-memory`` beside the running Python (a venv's ``bin``), else on ``PATH``."""
-    beside = Path(sys.executable).parent / "harness-memory"
-    if beside.exists():
-        return str(beside)
-    return shutil.which("harness-memory") or "harness-memory"
+GUARD_EVENTS = ("pre-tool-use", "before-tool")
+GUARD_FAILS_CLOSED = (
+    " || { echo 'Agent Memory: the write guard did not run (its command failed or is "
+    "missing), so this call is refused; see harness-memory status' >&2; exit 2; }"
+)
+"""Appended to every guard hook command: the hook itself always exits 0 (P-2), so a failure
+means the command is gone (a removed checkout, a moved environment) or cannot read its own
+command line. Exit status 2 makes Claude Code, Codex CLI and Gemini CLI refuse the tool call
+and show the reason, so the guard is never lost silently (the harnesses run hook commands
+through a shell)."""
 
 
 def is_ours(command: object, harness: str) -> bool:
@@ -70,3 +87,50 @@ def is_ours(command: object, harness: str) -> bool:
         return False
     match = _OURS_RE.search(command + " ")
     return match is not None and match.group("harness") == harness
+
+
+def our_commands(document: Any, harness: str) -> list[str]:
+    """Every hook command of ``harness`` this plugin wrote into a settings ``document``."""
+    if not isinstance(document, dict) or not isinstance(document.get("hooks"), dict):
+        return []
+    groups = [g for v in document["hooks"].values() if isinstance(v, list) for g in v]
+    handlers = [h for g in groups if isinstance(g, dict) for h in g.get("hooks") or []]
+    commands = [h.get("command") for h in handlers if isinstance(h, dict)]
+    return [c for c in commands if isinstance(c, str) and is_ours(c, harness)]
+
+
+def flag_values(command: str, flag: str) -> list[str]:
+    """The values of ``flag`` in a shell ``command`` (``--flag value`` or ``--flag=value``)."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return []
+    values = [w[len(flag) + 1 :] for w in words if w.startswith(flag + "=")]
+    values += [after for before, after in itertools.pairwise(words) if before == flag]
+    return [value for value in values if value]
+
+
+def installed_roots(document: Any, harness: str) -> list[str]:
+    """The memory roots our ``harness`` hooks in ``document`` name (``--memory-root``), each
+    once, normalised: where an uninstall finds the root it must take out again."""
+    roots: list[str] = []
+    for command in our_commands(document, harness):
+        for root in flag_values(command, "--memory-root"):
+            if os.path.normpath(root) not in roots:
+                roots.append(os.path.normpath(root))
+    return roots
+
+
+def root_changes(
+    document: Any, harness: str, options: InstallOptions, *, install: bool
+) -> tuple[list[str], str | None]:
+    """``(roots whose entries go, root whose entries are added)`` for a plan on ``document``.
+
+    An install adds ``options.memory_root`` and takes out the entries of any other root our
+    former hooks named; an uninstall takes out every root our hooks name, and the one given.
+    """
+    given = None if options.memory_root is None else os.path.normpath(options.memory_root)
+    found = installed_roots(document, harness)
+    if install:
+        return [root for root in found if root != given], given
+    return found + ([given] if given is not None and given not in found else []), None

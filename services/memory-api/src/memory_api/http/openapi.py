@@ -25,10 +25,23 @@ from typing import Any
 import msgspec
 from aiohttp import web
 from memory_core import wire
-from memory_core.keys import DRAFT_ID_RULE, ID_RULE, SCOPE_KEY_RULE, TOPIC_FILE_NAME_RULE
-from memory_core.rules import TextRule
+from memory_core.keys import (
+    DRAFT_ID_RULE,
+    ID_RULE,
+    SCOPE_FILE_NAME_RULE,
+    SCOPE_KEY_RULE,
+    TOPIC_FILE_NAME_RULE,
+    VERSION_RULE,
+)
+from memory_core.rules import TIMESTAMP_RULE, TextRule
 
 from memory_api.http.openapi_examples import EXAMPLES, PARAMETER_EXAMPLES, Example
+from memory_api.store.overview import (
+    CURSOR_RULE,
+    GROUP_QUERY_MAX,
+    OVERVIEW_DEFAULT_LIMIT,
+    OVERVIEW_MAX_LIMIT,
+)
 
 __all__ = [
     "OPERATIONS",
@@ -46,6 +59,11 @@ PATH_PARAMETERS: dict[str, tuple[str, TextRule]] = {
     "key": ("Scope key (K-7), `user` or a Workspace memory key:", SCOPE_KEY_RULE),
     "file": ("Topic file name (K-7), percent-encoded in the path:", TOPIC_FILE_NAME_RULE),
     "draft": ("Draft id (A-12):", DRAFT_ID_RULE),
+    "name": (
+        "A file whose versions are kept (V-2), percent-encoded in the path:",
+        SCOPE_FILE_NAME_RULE,
+    ),
+    "version": ("A version id (V-2):", VERSION_RULE),
 }
 """Every path parameter of every route: its description and the rule the service checks it
 with. A route with a parameter missing here is documented as a bare string, which the drift
@@ -70,6 +88,88 @@ class Operation:
     query: tuple[tuple[str, bool, str, dict[str, Any], Any], ...] = ()
     """Query parameters: ``(name, required, description, JSON Schema, example or None)``."""
 
+
+_REVEAL = (
+    "reveal",
+    False,
+    "`true` answers likely credentials as written instead of masked (W-6).",
+    {"type": "string", "enum": ["true", "false"], "default": "false"},
+    None,
+)
+
+
+def _version_query(name: str, description: str) -> tuple[str, bool, str, dict[str, Any], Any]:
+    return (name, False, f"{description} {VERSION_RULE.summary}.", VERSION_RULE.json_schema(), None)
+
+
+def _limit_query(default: int, most: int) -> tuple[str, bool, str, dict[str, Any], Any]:
+    schema = {"type": "integer", "minimum": 1, "maximum": most}
+    return ("limit", False, f"How many at most (default {default}).", schema, None)
+
+
+_FILE = f"{_BASE}/memory/scopes/{{key}}/files/{{name}}"
+_HISTORY_OPERATIONS: dict[tuple[str, str], Operation] = {
+    ("GET", f"{_FILE}/history"): Operation(
+        "A file's versions, newest first (V-2)",
+        wire.FileHistory,
+        query=(
+            _limit_query(100, 1000),
+            _version_query("before", "Only versions older than this one (the paging cursor):"),
+        ),
+    ),
+    ("GET", f"{_FILE}/versions/{{version}}"): Operation(
+        "A file as a version held it; credentials masked (V-2, I-8)",
+        wire.FileAtVersion,
+        query=(_REVEAL,),
+    ),
+    ("GET", f"{_FILE}/diff"): Operation(
+        "The diff of a file between two versions (V-2)",
+        wire.FileDiff,
+        query=(
+            _version_query("from", "From this version (default: the one before `to`):"),
+            _version_query("to", "To this version (default: the newest):"),
+            _REVEAL,
+        ),
+    ),
+    ("POST", f"{_FILE}/restore"): Operation(
+        "Restore a file and its index lines from a version, as a new version (V-2)",
+        wire.RestoreResult,
+        body=wire.RestoreRequest,
+    ),
+    ("GET", f"{_BASE}/memory/scopes/{{key}}/changes"): Operation(
+        "A scope's versions since a time or a version, with their files (V-2)",
+        wire.ScopeChanges,
+        query=(
+            (
+                "since",
+                False,
+                f"Only versions recorded at this time or later: {TIMESTAMP_RULE.summary}.",
+                TIMESTAMP_RULE.json_schema(),
+                None,
+            ),
+            _version_query("after", "Only versions newer than this one:"),
+            _version_query("before", "Only versions older than this one (the paging cursor):"),
+            _limit_query(50, 500),
+        ),
+    ),
+    ("GET", f"{_BASE}/memory/scopes/{{key}}/deleted"): Operation(
+        "A scope's files deleted and not there now, with the version to restore (V-2)",
+        wire.DeletedFiles,
+        query=(_limit_query(50, 500),),
+    ),
+    ("POST", f"{_BASE}/memory/scopes/{{key}}/checkpoint"): Operation(
+        "Record what changed on disk in a scope as a version (V-1)", wire.RecordResult
+    ),
+    ("POST", f"{_BASE}/memory/checkpoint"): Operation(
+        "Record what changed on disk in every scope (V-1)", wire.RecordResult
+    ),
+    ("POST", f"{_BASE}/memory/versions"): Operation(
+        "A post-write hook records its Session's writes (V-1)",
+        wire.RecordResult,
+        body=wire.RecordRequest,
+    ),
+}
+"""The versions routes (V-1, V-2), :mod:`memory_api.routes.history`."""
 
 OPERATIONS: dict[tuple[str, str], Operation] = {
     ("GET", "/healthz"): Operation("Liveness", wire.Health),
@@ -96,7 +196,37 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         "Store a chat draft (A-12)", wire.Draft, 201, wire.DraftCreate
     ),
     ("GET", f"{_BASE}/drafts/{{draft}}"): Operation("Fetch a live chat draft (A-12)", wire.Draft),
-    ("GET", f"{_BASE}/memory"): Operation("Memory overview (A-3)", wire.MemoryOverview),
+    ("GET", f"{_BASE}/memory"): Operation(
+        "Memory overview: a page of scopes, user scope first, then newest activity (A-3)",
+        wire.MemoryOverview,
+        query=(
+            (
+                "limit",
+                False,
+                f"How many scopes at most (default {OVERVIEW_DEFAULT_LIMIT}).",
+                {"type": "integer", "minimum": 1, "maximum": OVERVIEW_MAX_LIMIT},
+                None,
+            ),
+            (
+                "cursor",
+                False,
+                "The `nextCursor` of the page before: this page starts after the scope it names.",
+                CURSOR_RULE.json_schema(),
+                "user",
+            ),
+            (
+                "q",
+                False,
+                "A group search: only scopes whose title, key or Workspace path holds this text "
+                "(case-insensitive); empty for every scope.",
+                {"type": "string", "maxLength": GROUP_QUERY_MAX},
+                "my-app",
+            ),
+        ),
+    ),
+    ("GET", f"{_BASE}/memory/scopes/{{key}}"): Operation(
+        "One scope's overview entry (A-3)", wire.ScopeSummary
+    ),
     ("POST", f"{_BASE}/memory/template-placeholder"): Operation(
         "Insert {{MEMORY}} into the template, idempotently (A-4)", wire.PlaceholderResult
     ),
@@ -109,15 +239,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ("GET", f"{_BASE}/memory/scopes/{{key}}/files/{{file}}"): Operation(
         "One topic file: fields, body, links, findings; credentials masked (A-5, I-8)",
         wire.TopicFile,
-        query=(
-            (
-                "reveal",
-                False,
-                "`true` answers likely credentials as written instead of masked (W-6).",
-                {"type": "string", "enum": ["true", "false"], "default": "false"},
-                None,
-            ),
-        ),
+        query=(_REVEAL,),
     ),
     ("DELETE", f"{_BASE}/memory/scopes/{{key}}/files/{{file}}"): Operation(
         "Delete a topic file and its index lines (A-6)", wire.DeleteResult
@@ -155,6 +277,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         wire.SessionStartResponse,
         body=wire.SessionStartRequest,
     ),
+    **_HISTORY_OPERATIONS,
 }
 
 

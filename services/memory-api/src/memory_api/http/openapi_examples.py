@@ -28,6 +28,9 @@ WORKSPACE = "/home/ada/src/shop-api"
 WORKSPACE_KEY = key_for_real_path(WORKSPACE)
 TOPIC = "prefers-pnpm.md"
 DRAFT_ID = "7c1f9e0a4b2d4e6f8a9b0c1d2e3f4a5b"
+VERSION = "3f9a1c7e52b04d8e9a6c1f2b3d4e5f60718293a4"
+PREVIOUS = "a81f32c4e9d07b6a5c4b3a29180f7e6d5c4b3a21"
+DELETING = "5d2e8b1a0c9f4e7d6b3a2918f0e7d6c5b4a39281"
 DATA_DIR = Path("/var/lib/memory-api")
 _INDEX_LINE = f"- [Prefers pnpm]({TOPIC}) — use pnpm, never npm or yarn, in every JS repo"
 _INDEX = f"# User memory\n\n{_INDEX_LINE}\n"
@@ -39,6 +42,8 @@ PARAMETER_EXAMPLES: dict[str, str] = {
     "key": "user",
     "file": TOPIC,
     "draft": DRAFT_ID,
+    "name": TOPIC,
+    "version": VERSION,
 }
 """One valid value of each path parameter, the same story as the bodies."""
 
@@ -125,8 +130,8 @@ def _session_start_example() -> Example:
     )
 
 
-def _memory_examples() -> dict[tuple[str, str], Example]:
-    memory = f"{_BASE}/memory"
+def _scope_summaries() -> tuple[wire.ScopeSummary, wire.ScopeSummary]:
+    """The overview entries of the examples: the Workspace scope's, then the user scope's."""
     workspace_scope = wire.ScopeSummary(
         key=WORKSPACE_KEY,
         kind="workspace",
@@ -153,16 +158,30 @@ def _memory_examples() -> dict[tuple[str, str], Example]:
         severity_counts={},
         lint_severities={},
     )
+    return workspace_scope, user_scope
+
+
+def _memory_examples() -> dict[tuple[str, str], Example]:
+    memory = f"{_BASE}/memory"
+    workspace_scope, user_scope = _scope_summaries()
     lines = [
         wire.IndexLine(number=number, text=text, kept=True)
         for number, text in enumerate(_INDEX.splitlines(), start=1)
     ]
     return {
         ("GET", memory): Example(
-            "The switch, the template hint and every scope, user first",
+            "The first page of two (?limit=2): the user scope, then the newest Workspace; "
+            "nextCursor asks for the next page",
             wire.MemoryOverview(
-                enabled=True, template_has_memory=True, scopes=[user_scope, workspace_scope]
+                enabled=True,
+                template_has_memory=True,
+                scopes=[user_scope, workspace_scope],
+                totals=wire.OverviewTotals(scopes=214, files=1380, matching=214),
+                next_cursor=f"1764626719000000000.{WORKSPACE_KEY}",
             ),
+        ),
+        ("GET", f"{memory}/scopes/{{key}}"): Example(
+            "A Workspace scope's overview entry", workspace_scope
         ),
         ("POST", f"{memory}/template-placeholder"): Example(
             "The template already held {{MEMORY}}: nothing changed",
@@ -191,17 +210,184 @@ def _memory_examples() -> dict[tuple[str, str], Example]:
         ),
         ("DELETE", f"{memory}/scopes/{{key}}/files/{{file}}"): Example(
             "The file is gone, and so is the index line that linked to it",
-            wire.DeleteResult(file=TOPIC, removed_index_lines=[_INDEX_LINE]),
+            wire.DeleteResult(
+                file=TOPIC,
+                removed_index_lines=[_INDEX_LINE],
+                version=DELETING,
+                restore_version=PREVIOUS,
+            ),
         ),
         ("POST", f"{memory}/session-start"): _session_start_example(),
         ("GET", f"{memory}/search"): _search_example(),
+        **_file_history_examples(),
+        **_scope_history_examples(),
+    }
+
+
+def _author(source: wire.VersionSource, **who: str) -> wire.Author:
+    return wire.Author(
+        source=source,
+        session_id=who.get("session_id"),
+        harness=who.get("harness"),
+        tool=who.get("tool"),
+        principal=who.get("principal"),
+        time=who.get("time", _NOW),
+        recorded_at=_NOW,
+    )
+
+
+_WRITTEN = _author("write", session_id="c0ffee42-session", harness="claude-code", tool="Edit")
+_PNPM = wire.FileChange(file=TOPIC, change="modified")
+_RECORDED = wire.RecordResult(
+    scopes=[wire.RecordedScope(scope="user", version=VERSION, files=[_PNPM])]
+)
+
+
+_HUNK = wire.DiffHunk(
+    old_start=5,
+    old_lines=1,
+    new_start=5,
+    new_lines=2,
+    lines=[
+        wire.DiffLine(kind="context", text="Use `pnpm install`.", old_number=5, new_number=5),
+        wire.DiffLine(kind="added", text="Never npm or yarn.", old_number=None, new_number=6),
+    ],
+)
+
+
+def _file_history_examples() -> dict[tuple[str, str], Example]:
+    """V-2: the agent rewrote ``prefers-pnpm.md`` in a Claude Code Session; the user reads its
+    history, the diff, the old text, and restores it."""
+    file = f"{_BASE}/memory/scopes/{{key}}/files/{{name}}"
+    written = _WRITTEN
+    old_text = "---\nname: prefers-pnpm\ndescription: Use pnpm\n---\nUse `pnpm install`.\n"
+    return {
+        ("GET", f"{file}/history"): Example(
+            "Two versions: written in a Claude Code Session, and the one before",
+            wire.FileHistory(
+                scope="user",
+                file=TOPIC,
+                exists=True,
+                unrecorded=False,
+                versions=[
+                    wire.FileVersion(
+                        version=VERSION,
+                        change="modified",
+                        summary="Written in a claude-code Session (Edit)",
+                        author=written,
+                        size=427,
+                    ),
+                    wire.FileVersion(
+                        version=PREVIOUS,
+                        change="added",
+                        summary="Changes found at a Session start",
+                        author=_author("session-start", session_id="0ddba11-session"),
+                        size=len(old_text),
+                    ),
+                ],
+                more=False,
+            ),
+        ),
+        ("GET", f"{file}/versions/{{version}}"): Example(
+            "The file as an older version held it",
+            wire.FileAtVersion(
+                scope="user",
+                file=TOPIC,
+                version=PREVIOUS,
+                author=_author("session-start", session_id="0ddba11-session"),
+                size=len(old_text),
+                text=old_text,
+                name="prefers-pnpm",
+                description="Use pnpm",
+                body="Use `pnpm install`.",
+                masked=False,
+            ),
+        ),
+        ("GET", f"{file}/diff"): Example(
+            "What the newest version changed",
+            wire.FileDiff(
+                scope="user",
+                file=TOPIC,
+                from_version=PREVIOUS,
+                to_version=VERSION,
+                unified=f"--- a/{TOPIC}\n+++ b/{TOPIC}\n@@ -5 +5,2 @@\n Use `pnpm install`.\n"
+                "+Never npm or yarn.\n",
+                hunks=[_HUNK],
+                masked=False,
+            ),
+        ),
+        ("POST", f"{file}/restore"): Example(
+            "The deleted file is back, with its index line",
+            wire.RestoreResult(
+                file=TOPIC,
+                restored_from=PREVIOUS,
+                version=VERSION,
+                index_lines_added=[_INDEX_LINE],
+            ),
+            wire.RestoreRequest(version=PREVIOUS),
+        ),
+    }
+
+
+def _scope_history_examples() -> dict[tuple[str, str], Example]:
+    """V-1, V-2: what changed in a scope, what was deleted, and recording versions."""
+    scope = f"{_BASE}/memory/scopes/{{key}}"
+    written, pnpm, recorded = _WRITTEN, _PNPM, _RECORDED
+    return {
+        ("GET", f"{scope}/changes"): Example(
+            "?since=2026-11-23T00:00:00Z: what the agent wrote this week",
+            wire.ScopeChanges(
+                scope="user",
+                versions=[
+                    wire.Version(
+                        version=VERSION,
+                        summary="Written in a claude-code Session (Edit)",
+                        author=written,
+                        files=[pnpm],
+                    )
+                ],
+                more=False,
+            ),
+        ),
+        ("GET", f"{scope}/deleted"): Example(
+            "One file deleted on the page",
+            wire.DeletedFiles(
+                scope="user",
+                files=[
+                    wire.DeletedFile(
+                        file="uses-yarn.md",
+                        deleted_in=DELETING,
+                        author=_author("delete", principal="ada"),
+                        restore_version=PREVIOUS,
+                    )
+                ],
+            ),
+        ),
+        ("POST", f"{scope}/checkpoint"): Example("A shell edit, now a version", recorded),
+        ("POST", f"{_BASE}/memory/checkpoint"): Example(
+            "Every scope: the user scope had changed, the Workspace had not",
+            wire.RecordResult(
+                scopes=[
+                    *recorded.scopes,
+                    wire.RecordedScope(scope=WORKSPACE_KEY, version=None, files=[]),
+                ]
+            ),
+        ),
+        ("POST", f"{_BASE}/memory/versions"): Example(
+            "Claude Code's post-write hook after an Edit",
+            recorded,
+            wire.RecordRequest(
+                session_id="c0ffee42-session", harness="claude-code", tool="Edit", scope="user"
+            ),
+        ),
     }
 
 
 def _search_example() -> Example:
     """S-1: a search for ``pnpm`` and its best hit."""
     return Example(
-        "?q=pnpm: the best hit first, the matched words marked in its snippet",
+        "?q=pnpm: the best hit first, the matched words marked in its name, description and"
+        " body passage",
         wire.SearchResults(
             query="pnpm",
             scope=None,
@@ -212,7 +398,16 @@ def _search_example() -> Example:
                     file=TOPIC,
                     name="prefers-pnpm",
                     description="Use pnpm for every JavaScript package operation",
-                    score=7.25,
+                    score=31.4723,
+                    name_parts=[
+                        wire.SnippetPart(text="prefers-", hit=False),
+                        wire.SnippetPart(text="pnpm", hit=True),
+                    ],
+                    description_parts=[
+                        wire.SnippetPart(text="Use ", hit=False),
+                        wire.SnippetPart(text="pnpm", hit=True),
+                        wire.SnippetPart(text=" for every JavaScript package operation", hit=False),
+                    ],
                     snippet=[
                         wire.SnippetPart(text="Use `", hit=False),
                         wire.SnippetPart(text="pnpm", hit=True),

@@ -1,13 +1,16 @@
 """The memory routes (A-3…A-9) under ``/api/projects/{project}/agents/{agent}/memory``.
 
 =======  ====================================  =============================================
-GET      ``…/memory``                          overview: switch, template hint, scopes (A-3)
+GET      ``…/memory?limit=…&cursor=…&q=…``    overview: switch, template hint, a page of
+                                               scopes, totals (A-3)
 POST     ``…/memory/template-placeholder``     insert ``{{MEMORY}}`` + key line (A-4, I-7)
+GET      ``…/memory/scopes/{key}``             one scope's overview entry (A-3)
 GET      ``…/memory/scopes/{key}/files``       topic files of a scope (A-5)
 GET      ``…/memory/scopes/{key}/index``       raw index, kept/dropped lines, lint (A-5)
 GET      ``…/memory/scopes/{key}/files/{file}`` one topic file: fields, body, links (A-5)
-DELETE   ``…/memory/scopes/{key}/files/{file}`` delete it and prune its index lines (A-6)
-POST     ``…/memory/session-start``            prepare scopes, build the injection (A-9)
+DELETE   ``…/memory/scopes/{key}/files/{file}`` delete it and prune its index lines (A-6, V-1)
+POST     ``…/memory/session-start``            prepare scopes, build the injection (A-9); what
+                                               changed on disk is recorded after (V-1)
 GET      ``…/memory/search?q=…&scope=…``       ranked full-text search of the scopes (S-1)
 =======  ====================================  =============================================
 
@@ -24,12 +27,15 @@ from __future__ import annotations
 
 import msgspec
 from aiohttp import web
+from memory_core.keys import USER_SCOPE
 from memory_core.wire import SessionStartRequest
 
-from memory_api.appkeys import get_memory_store
+from memory_api.appkeys import PRINCIPAL_KEY, get_history_store, get_memory_store
 from memory_api.errors import BadRequest
-from memory_api.http.jsonio import json_response, read_json
+from memory_api.http.jsonio import json_response, query_flag, read_json
 from memory_api.http.logs import note_access
+from memory_api.store.history.recorder import Attribution
+from memory_api.store.overview import OVERVIEW_DEFAULT_LIMIT
 
 __all__ = ["BASE", "SEARCH_DEFAULT_LIMIT", "SESSION_ID_LOG_CHARS", "routes"]
 
@@ -48,17 +54,6 @@ def _ids(request: web.Request) -> tuple[str, str]:
     return request.match_info["project"], request.match_info["agent"]
 
 
-def _flag(request: web.Request, name: str) -> bool:
-    """A boolean query parameter: absent or ``false`` is False, ``true`` is True.
-
-    Raises :class:`~memory_api.errors.BadRequest` (400) for any other value.
-    """
-    value = request.query.get(name, "false")
-    if value not in ("true", "false"):
-        raise BadRequest(f"query parameter {name!r} must be true or false, not {value[:40]!r}")
-    return value == "true"
-
-
 # Registered first (and this module before the others of /api/projects, see app.py): aiohttp
 # tries the routes under one prefix in registration order, a regex match each, and a Session
 # start is the hot call of a running harness.
@@ -73,6 +68,11 @@ async def post_session_start(request: web.Request) -> web.Response:
     body = await read_json(request, _session_start_decoder)
     store = get_memory_store(request.app)
     answer = await store.session_start(project, agent, body)
+    # V-1: whatever changed on disk since is recorded after the answer, in a task of its own
+    scopes = [key for key in (USER_SCOPE, answer.key) if key is not None and answer.enabled]
+    get_history_store(request.app).record_later(
+        agent, scopes, Attribution("session-start", session_id=body.session_id)
+    )
     # the harness's own id, quoted (repr) and cut: a newline in it forges no log line
     session = None if body.session_id is None else body.session_id[:SESSION_ID_LOG_CHARS]
     note_access(
@@ -83,11 +83,43 @@ async def post_session_start(request: web.Request) -> web.Response:
     return json_response(answer)
 
 
+def _whole_number(request: web.Request, name: str, default: int) -> int:
+    """A whole-number query parameter (``default`` when absent); 400 for anything else."""
+    raw = request.query.get(name)
+    if raw is None:
+        return default
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 9:
+        raise BadRequest(f"{name} must be a whole number")
+    return int(raw)
+
+
 @routes.get(BASE)
 async def get_overview(request: web.Request) -> web.Response:
-    """A-3: ``MemoryOverview`` — user scope first, then Workspaces by newest activity."""
+    """A-3: ``MemoryOverview`` — a page of scopes (the user scope first, then Workspaces by
+    newest activity) and the totals of all of them.
+
+    Query parameters: ``limit`` (1-500 scopes, default 100), ``cursor`` (the ``nextCursor`` of
+    the page before), ``q`` (a group search: only scopes whose title, key or Workspace path
+    holds it).
+    """
     project, agent = _ids(request)
-    return json_response(await get_memory_store(request.app).overview(project, agent))
+    store = get_memory_store(request.app)
+    overview = await store.overview(
+        project,
+        agent,
+        limit=_whole_number(request, "limit", OVERVIEW_DEFAULT_LIMIT),
+        cursor=request.query.get("cursor"),
+        query=request.query.get("q") or None,
+    )
+    return json_response(overview)
+
+
+@routes.get(BASE + "/scopes/{key}")
+async def get_scope(request: web.Request) -> web.Response:
+    """A-3: ``ScopeSummary`` — one scope's overview entry, wherever it stands in the order."""
+    project, agent = _ids(request)
+    key = request.match_info["key"]
+    return json_response(await get_memory_store(request.app).scope(project, agent, key))
 
 
 @routes.post(BASE + "/template-placeholder")
@@ -122,7 +154,7 @@ async def get_file(request: web.Request) -> web.Response:
     """
     project, agent = _ids(request)
     key, file_name = request.match_info["key"], request.match_info["file"]
-    reveal = _flag(request, "reveal")
+    reveal = query_flag(request, "reveal")
     store = get_memory_store(request.app)
     topic = await store.read_file(project, agent, key, file_name, reveal=reveal)
     return json_response(topic)
@@ -133,7 +165,9 @@ async def delete_file(request: web.Request) -> web.Response:
     """A-6: ``DeleteResult`` — the file is gone, and so are the index lines linking to it."""
     project, agent = _ids(request)
     key, file_name = request.match_info["key"], request.match_info["file"]
-    result = await get_memory_store(request.app).delete_file(project, agent, key, file_name)
+    principal = request[PRINCIPAL_KEY].name
+    store = get_memory_store(request.app)
+    result = await store.delete_file(project, agent, key, file_name, principal)
     return json_response(result)
 
 
@@ -147,9 +181,7 @@ async def get_search(request: web.Request) -> web.Response:
     project, agent = _ids(request)
     query = request.query.get("q", "")
     scope = request.query.get("scope")  # given empty: checked, and refused (K-7)
-    raw_limit = request.query.get("limit", str(SEARCH_DEFAULT_LIMIT))
-    if not raw_limit.isascii() or not raw_limit.isdigit():
-        raise BadRequest("limit must be a whole number")
+    limit = _whole_number(request, "limit", SEARCH_DEFAULT_LIMIT)
     store = get_memory_store(request.app)
-    results = await store.search(project, agent, query, scope, int(raw_limit))
+    results = await store.search(project, agent, query, scope, limit)
     return json_response(results)

@@ -13,6 +13,8 @@ Memory (this package's memory half):
 - :mod:`~memory_api.store.pruning` — delete a topic file and prune its index lines (A-6)
 - :mod:`~memory_api.store.sessions` — Session start: prepare scopes, build the injection (A-9)
 - :mod:`~memory_api.store.memory` — :class:`MemoryStore`, the async facade the routes call
+- :mod:`~memory_api.store.history` — every change kept as a version on git, one repository per
+  scope beside the memory tree (V-1 … V-3); :class:`~memory_api.store.history.service.HistoryStore`
 
 Platform: agents (``agent.json``), tokens, drafts, exclusive file creation and counts.
 """

@@ -43,11 +43,21 @@ from memory_core.wire import (
     TopicList,
 )
 
-from memory_api.errors import NotFound
+from memory_api.errors import BadRequest, NotFound, ServiceError
 from memory_api.store.agents import AgentRecord, AgentStore
-from memory_api.store.answers import ScopeAnswers
+from memory_api.store.answers import OverviewPage, ScopeAnswers
 from memory_api.store.containment import checked_memory_root, real_path
+from memory_api.store.history.recorder import Attribution, ScopeHistories
+from memory_api.store.history.service import scope_history_bytes
+from memory_api.store.listings import FolderListings
 from memory_api.store.locks import lock_name
+from memory_api.store.overview import (
+    GROUP_QUERY_MAX,
+    OVERVIEW_DEFAULT_LIMIT,
+    OVERVIEW_MAX_LIMIT,
+    Place,
+    parse_cursor,
+)
 from memory_api.store.pruning import delete_topic
 from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scopes import create_scope_dir, scope_real_dir
@@ -76,19 +86,27 @@ class MemoryStore:
     """The memory files of every agent under one app data dir.
 
     ``app_data_dir`` is the service's data dir; ``agents`` the agent store of the same dir (its
-    cross-process locks are shared); ``cache`` a parse cache (a fresh one by default).
+    cross-process locks are shared); ``cache`` a parse cache (a fresh one by default);
+    ``histories`` the scopes' histories a delete is recorded in (V-1; none kept without it).
     """
 
     def __init__(
-        self, app_data_dir: Path, agents: AgentStore, *, cache: TopicCache | None = None
+        self,
+        app_data_dir: Path,
+        agents: AgentStore,
+        *,
+        cache: TopicCache | None = None,
+        histories: ScopeHistories | None = None,
     ) -> None:
         self.app_data_dir = real_path(app_data_dir)
         self.agents = agents
         self.locks = agents.locks
+        self.histories = histories or ScopeHistories(self.app_data_dir, enabled=False)
         self.files = ScopeFiles()
+        self.folders = FolderListings()
         parse_cache = cache if cache is not None else TopicCache()
-        self.answers = ScopeAnswers(parse_cache, self.files)
-        self.searcher = MemorySearch(parse_cache)
+        self.answers = ScopeAnswers(parse_cache, self.files, self.folders)
+        self.searcher = MemorySearch(self.app_data_dir)
 
     # --- helpers (blocking ones run in worker threads) ---------------------------------------
 
@@ -120,10 +138,31 @@ class MemoryStore:
         record = self.agents.load(project, agent_id)
         return start_session(self.app_data_dir, record, workspace, self.files)
 
-    def _overview(self, agent_id: str) -> list[ScopeSummary]:
+    def _overview(
+        self, agent_id: str, limit: int, after: Place | None, query: str | None
+    ) -> OverviewPage:
         root = self._root(agent_id)
         create_scope_dir(root, USER_SCOPE)  # K-6; a failure leaves the scope out, never a 500
-        return self.answers.overview(root)
+        page = self.answers.overview(root, limit=limit, after=after, query=query)
+        scopes = [self._with_history(agent_id, root, scope) for scope in page.scopes]
+        return OverviewPage(scopes, page.totals, page.next_cursor)
+
+    def _scope_summary(self, agent_id: str, key: str) -> ScopeSummary:
+        root, scope = self._scope(agent_id, key)
+        return self._with_history(agent_id, root, self.answers.scope_summary(root, key, scope))
+
+    def _with_history(self, agent_id: str, root: Path, scope: ScopeSummary) -> ScopeSummary:
+        """``scope`` with what its history takes on disk (V-3), when histories are kept."""
+        if not self.histories.enabled:
+            return scope
+        history = self._history_bytes(agent_id, root / scope.key)
+        return msgspec.structs.replace(scope, history_bytes=history)
+
+    def _history_bytes(self, agent_id: str, scope: Path) -> int:
+        try:
+            return scope_history_bytes(self.histories.repository(agent_id, scope))
+        except ServiceError:  # a history folder that is no plain folder: reported as none
+            return 0
 
     def _list(self, agent_id: str, key: str) -> TopicList:
         return self.answers.topic_list(*self._scope(agent_id, key), key)
@@ -136,22 +175,54 @@ class MemoryStore:
 
     # --- the routes' operations ---------------------------------------------------------------
 
-    async def overview(self, project: str, agent_id: str) -> MemoryOverview:
-        """A-3: the switch, whether the template holds ``{{MEMORY}}``, and every scope.
+    async def overview(
+        self,
+        project: str,
+        agent_id: str,
+        *,
+        limit: int = OVERVIEW_DEFAULT_LIMIT,
+        cursor: str | None = None,
+        query: str | None = None,
+    ) -> MemoryOverview:
+        """A-3: the switch, whether the template holds ``{{MEMORY}}``, one page of scopes and
+        the totals of all of them.
 
         Scopes: the user scope first (created on demand, K-6), then the Workspace scopes by
-        newest activity (newest first, ties by key). Raises ``InvalidId`` and
-        :class:`~memory_api.errors.NotFound` (unknown agent, or one of another project).
+        newest activity (newest first, ties by key); ``limit`` (1 to
+        :data:`~memory_api.store.overview.OVERVIEW_MAX_LIMIT`) of them after ``cursor`` (the
+        ``nextCursor`` of the page before), only those matching the group search ``query``.
+        Raises ``InvalidId``, :class:`~memory_api.errors.BadRequest` (a bad limit, cursor or
+        query) and :class:`~memory_api.errors.NotFound` (unknown agent, or one of another
+        project).
         """
         _check(project, agent_id)
-        record, scopes = await asyncio.to_thread(
-            self._with_agent, project, agent_id, self._overview, agent_id
+        if not 1 <= limit <= OVERVIEW_MAX_LIMIT:
+            raise BadRequest(f"limit must be between 1 and {OVERVIEW_MAX_LIMIT}")
+        if query is not None and len(query) > GROUP_QUERY_MAX:
+            raise BadRequest(f"q must be at most {GROUP_QUERY_MAX} characters")
+        after = parse_cursor(cursor) if cursor is not None else None
+        record, page = await asyncio.to_thread(
+            self._with_agent, project, agent_id, self._overview, agent_id, limit, after, query
         )
         return MemoryOverview(
             enabled=record.memory.enabled,
             template_has_memory=has_memory_placeholder(record.template),
-            scopes=scopes,
+            scopes=page.scopes,
+            totals=page.totals,
+            next_cursor=page.next_cursor,
         )
+
+    async def scope(self, project: str, agent_id: str, key: str) -> ScopeSummary:
+        """A-3 for one scope: its overview entry, wherever it stands in the order.
+
+        Raises ``InvalidId`` (400) and :class:`NotFound` (404: agent, or a Workspace key with
+        no directory; the user scope is created on demand).
+        """
+        _check(project, agent_id, key)
+        _, answer = await asyncio.to_thread(
+            self._with_agent, project, agent_id, self._scope_summary, agent_id, key
+        )
+        return answer
 
     async def list_files(self, project: str, agent_id: str, key: str) -> TopicList:
         """A-5: every topic file of scope ``key``, sorted by file name, none left out.
@@ -189,12 +260,15 @@ class MemoryStore:
         return answer
 
     async def delete_file(
-        self, project: str, agent_id: str, key: str, file_name: str
+        self, project: str, agent_id: str, key: str, file_name: str, principal: str = "local"
     ) -> DeleteResult:
-        """A-6: delete the topic file and every index line linking to it, under the scope lock.
+        """A-6: delete the topic file and every index line linking to it, under the scope lock,
+        recorded as a version by ``principal`` (V-1; what was on disk is recorded first).
 
-        Raises ``InvalidId``, :class:`NotFound`, and :class:`~memory_api.errors.Conflict` when
-        the index kept changing during every pruning attempt.
+        Raises ``InvalidId``, :class:`NotFound`, :class:`~memory_api.errors.Conflict` when
+        the index kept changing during every pruning attempt, and
+        :class:`~memory_api.store.history.git.HistoryUnavailable` (503, nothing deleted) when
+        the history cannot record what the delete would remove.
         """
         _check(project, agent_id, key, file_name)
         await self.agents.get(project, agent_id)
@@ -202,14 +276,24 @@ class MemoryStore:
         # Locked by the scope's real name: a scope reached through a symlinked alias shares it.
         # Lock, pruning and unlock in one thread hop (see Locks.run_held).
         name = lock_name("index", agent_id, scope.name)
-        removed = await self.locks.run_held(name, delete_topic, root, scope, file_name)
-        return DeleteResult(file=file_name, removed_index_lines=removed)
+        who = Attribution("delete", principal=principal, subject=file_name)
+        removed, recorded = await self.locks.run_held(
+            name, self.histories.around, agent_id, scope, who, delete_topic, root, scope, file_name
+        )
+        if recorded is None:
+            return DeleteResult(file=file_name, removed_index_lines=removed)
+        return DeleteResult(
+            file=file_name,
+            removed_index_lines=removed,
+            version=recorded.version,
+            restore_version=recorded.parent,
+        )
 
     def _search(self, agent_id: str, query: str, key: str | None, limit: int) -> SearchResults:
         root = self._root(agent_id)
         if key is not None:
             self._scope(agent_id, key)  # 404 for a Workspace key with no directory
-        return self.searcher.search(root, query, scope=key, limit=limit)
+        return self.searcher.search(agent_id, root, query, scope=key, limit=limit)
 
     async def search(
         self, project: str, agent_id: str, query: str, key: str | None, limit: int

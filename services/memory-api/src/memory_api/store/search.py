@@ -1,31 +1,29 @@
-"""Full-text search over every scope of an agent (S-1): SQLite FTS5 from the standard library.
+"""Full-text search over every scope of an agent (S-1), on an index kept on disk.
 
-Each process keeps, per agent, an in-memory FTS5 table of the topic files (name — with the file
-stem, so ``feedback_prefers_uv`` is found by ``prefers`` — description and body) and the stat
-key each row was built from (:func:`~memory_api.store.stat_cache.file_key`; a file changed in
-the last moments is judged afresh every time). **Every search first re-scans the
-agent's scopes** (one directory listing per scope and one ``lstat`` per file) and re-indexes
-exactly the files whose stat key changed, drops the ones gone and adds the new ones, so a change
-on disk — by an agent's file tools, another service process or an import — is seen by the next
-search (S-1, Q-4) without any state another process would need. Parsing goes through the
-stat-keyed :class:`~memory_api.store.topic_cache.TopicCache` the listing uses.
-
-Ranking is FTS5's BM25 with the name weighted over the description over the body
-(:data:`COLUMN_WEIGHTS`). Each hit carries a snippet of the best matching column as parts with
-a ``hit`` flag, so a client highlights without ever parsing markup. Likely credentials are
+The index of each agent is an SQLite FTS5 file under ``<app data dir>/search/``
+(:mod:`.search_index`), shared by every service process on the data dir and kept across
+restarts. **Every search first brings it up to date with the disk, by stat**: the memory root's
+folder (a scope added or removed changes it), each scope's folder (a file added, removed or
+renamed changes it; an unchanged one is not listed again) and each indexed file (``lstat``: an
+edit in place changes only the file). Exactly the files whose stat key moved are read and indexed
+again, the ones gone dropped, the new ones added — so a change on disk, by an agent's file tools,
+another service process or an import, is seen by the next search (S-1, Q-4), and the first search
+after a restart costs those ``stat`` calls, not a reading of every file. Likely credentials are
 masked before indexing (I-8): a secret can neither be found by search nor shown in a snippet.
 
-The query is the user's words, never FTS5 syntax: each word is quoted and they must all match,
-the last one as a prefix (search as you type). Tokenizer ``unicode61`` with diacritics removed,
-so ``uber`` finds ``Über``; a CJK run is one token, found by a prefix of it.
+Matching, ranking and highlighting: :mod:`.search_text` (words in any script, a run of Chinese,
+Japanese, Korean or Thai found anywhere inside), :mod:`.search_rank` (BM25 per field, name and
+description weighted over the body). FTS5 counts the matches and picks the
+:data:`CANDIDATES` best by its own weighted ``bm25()``; those are scored exactly and the best
+``limit`` returned, each with its name and description marked and a passage of its body.
 
 Blocking and thread-safe (one lock per agent index): run searches in worker threads.
 """
 
 from __future__ import annotations
 
+import logging
 import os
-import re
 import sqlite3
 import stat
 import threading
@@ -35,73 +33,262 @@ from pathlib import Path
 
 from memory_core.credentials import mask_secret_lines
 from memory_core.errors import InvalidId
-from memory_core.topics import ParsedTopic
-from memory_core.wire import SearchHit, SearchResults, SnippetPart
+from memory_core.topics import READ_CAP_BYTES, ParsedTopic, parse_topic
+from memory_core.wire import SearchHit, SearchResults
 
 from memory_api.errors import BadRequest
-from memory_api.store.scopes import TopicEntry, list_scopes, topic_entry
-from memory_api.store.stat_cache import FileKey, file_key, is_racy
-from memory_api.store.topic_cache import TopicCache
+from memory_api.store.containment import read_regular
+from memory_api.store.locks import LockTimeoutError
+from memory_api.store.scopes import (
+    TopicEntry,
+    list_scopes,
+    scan_topics,
+    scope_real_dir,
+    topic_entry,
+)
+from memory_api.store.search_index import Row, ScopeState, SearchIndex, Topic
+from memory_api.store.search_rank import FieldStats, score
+from memory_api.store.search_text import (
+    Match,
+    Query,
+    marked_parts,
+    matches,
+    parse_query,
+    snippet,
+)
+from memory_api.store.stat_cache import file_key, is_racy
 
 __all__ = [
-    "COLUMN_WEIGHTS",
+    "CANDIDATES",
+    "INDEX_FOLDER",
     "MAX_LIMIT",
     "MAX_QUERY_CHARS",
     "MemorySearch",
-    "fts_query",
 ]
 
-COLUMN_WEIGHTS = (10.0, 4.0, 1.0)
-"""BM25 weights of the name, description and body columns."""
+logger = logging.getLogger(__name__)
+
+INDEX_FOLDER = "search"
+"""The app data dir's folder holding one ``<agent id>.sqlite3`` index per agent."""
 MAX_QUERY_CHARS = 500
 MAX_LIMIT = 100
-SNIPPET_TOKENS = 16
-"""Roughly how many words a snippet shows around the matches."""
+CANDIDATES = MAX_LIMIT
+"""How many of FTS5's best matches are scored exactly (as many as an answer may hold, so a
+larger ``limit`` only shows more of the same order)."""
 MAX_AGENTS = 16
-"""How many agents' indexes one process keeps (least recently searched dropped first)."""
-_OPEN, _CLOSE, _ELLIPSIS = "\ue000", "\ue001", "…"
-_WORD = re.compile(r"\w+")
-_MARKS = re.compile(f"{_OPEN}(.*?){_CLOSE}", re.DOTALL)
-_WEIGHT_NAMES = ("name_weight", "description_weight", "body_weight")
-_COUNT_SQL = """
-SELECT count(*) FROM docs WHERE docs MATCH :match AND (:scope IS NULL OR scope = :scope)
-"""
-# The snippet comes from the body, else the description (whichever holds a match); a hit by its
-# name alone shows the start of its body.
-_SEARCH_SQL = """
-SELECT scope, file, name, description,
-       bm25(docs, 0, 0, :name_weight, :description_weight, :body_weight) AS rank,
-       snippet(docs, 4, :open, :close, :ellipsis, :tokens),
-       snippet(docs, 3, :open, :close, :ellipsis, :tokens)
-FROM docs WHERE docs MATCH :match AND (:scope IS NULL OR scope = :scope)
-ORDER BY rank LIMIT :limit
-"""
+"""How many agents' indexes one process keeps open (least recently searched closed first)."""
 
 
-def fts_query(text: str) -> str | None:
-    """Turn the user's words into an FTS5 query: every word quoted, all required, last a prefix.
+def _stat_key(info: os.stat_result) -> int | None:
+    """A file version's stat key as one number (None while racy: read it again next time)."""
+    key = file_key(info)
+    return None if is_racy(key) else hash(key)
 
-    Returns None when the text holds no word (only spaces or punctuation: nothing can match).
-    Raises :class:`BadRequest` when the text is empty or too long.
 
-    >>> fts_query('deploy "notes')
-    '"deploy" "notes"*'
-    >>> fts_query("?!") is None
-    True
-    """
-    if not text:
-        raise BadRequest("q is required: the words to find")
-    if len(text) > MAX_QUERY_CHARS:
-        raise BadRequest(f"q must be at most {MAX_QUERY_CHARS} characters")
-    words = _WORD.findall(text)
-    if not words:
+def _changed(folder: str, files: dict[str, int | None]) -> list[str]:
+    """The names among ``files`` (name → stat key) of ``folder`` whose ``lstat`` no longer
+    gives that key: changed, replaced, gone, racy (None) or no regular file any more (a
+    symlink's own key is never its target's). The hot loop of a search: one ``lstat`` each."""
+    prefix, lstat, changed = folder + os.sep, os.lstat, []
+    for name, known in files.items():
+        try:
+            info = lstat(prefix + name)
+        except OSError:
+            changed.append(name)
+            continue
+        if known != hash(
+            (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+        ):
+            changed.append(name)
+    return changed
+
+
+def _folder(path: str | Path) -> os.stat_result | None:
+    """The stat of a folder, None if absent (or no folder)."""
+    try:
+        info = os.stat(path)  # noqa: PTH116 - a string path, 20,000 folders a search
+    except OSError:
         return None
-    quoted = [f'"{word}"' for word in words]
-    quoted[-1] += "*"
-    return " ".join(quoted)
+    return info if stat.S_ISDIR(info.st_mode) else None
 
 
-def topic_entry_or_none(root: Path, scope: Path, name: str) -> TopicEntry | None:
+def _masked(text: str) -> str:
+    return "\n".join(mask_secret_lines(text.split("\n")))
+
+
+def _name_field(topic: ParsedTopic) -> str:
+    """The indexed name: with the file stem when it differs (``prefers`` finds
+    ``feedback_prefers_uv.md`` whatever its ``name``)."""
+    stem = topic.file.removesuffix(".md")
+    return topic.name if topic.name == stem else f"{topic.name} {stem}"
+
+
+@dataclass(slots=True)
+class _Agent:
+    index: SearchIndex
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class MemorySearch:
+    """The search of this process: one :class:`SearchIndex` per agent, up to date by stat.
+
+    ``app_data_dir`` is the data dir whose :data:`INDEX_FOLDER` holds the index files (None:
+    indexes in memory, for tools).
+    """
+
+    def __init__(self, app_data_dir: Path | None, *, max_agents: int = MAX_AGENTS) -> None:
+        self.folder = None if app_data_dir is None else app_data_dir / INDEX_FOLDER
+        self.max_agents = max_agents
+        self._agents: OrderedDict[str, _Agent] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def _agent(self, agent_id: str) -> _Agent:
+        with self._lock:
+            found = self._agents.get(agent_id)
+            if found is None:
+                path = None if self.folder is None else self.folder / f"{agent_id}.sqlite3"
+                found = self._agents[agent_id] = _Agent(SearchIndex(path))
+            self._agents.move_to_end(agent_id)
+            while len(self._agents) > self.max_agents:
+                _, dropped = self._agents.popitem(last=False)
+                with dropped.lock:
+                    dropped.index.close()
+            return found
+
+    # --- bringing the index up to date --------------------------------------------------------
+
+    @staticmethod
+    def _topic(entry: TopicEntry) -> Topic | None:
+        """Read one topic file for the index, likely credentials masked (I-8); None if it is
+        gone or unreadable. Read past the listings' parse cache: a first build reads every file
+        once, and must not fill that cache with them (memory stays bounded)."""
+        try:
+            raw, info = read_regular(entry.real, READ_CAP_BYTES + 1)
+        except OSError:
+            return None  # gone or unreadable since the scan: not found, like the listing
+        topic = parse_topic(raw, entry.file)
+        texts = [topic.name, _name_field(topic), topic.description or "", topic.body]
+        return Topic(entry.file, _stat_key(info), *(_masked(text) for text in texts))
+
+    def _index(self, index: SearchIndex, key: str, entries: list[TopicEntry]) -> None:
+        """(Re-)index ``entries`` of scope ``key``; the ones gone meanwhile dropped."""
+        for entry in entries:
+            topic = self._topic(entry)
+            if topic is None:
+                index.drop(key, entry.file)
+            else:
+                index.put(key, topic)
+
+    def _refresh_scope(self, root: Path, index: SearchIndex, key: str) -> None:
+        """Bring scope ``key`` up to date: list its folder only when that changed, else one
+        ``lstat`` per indexed file; read what changed (S-1)."""
+        state = index.scopes[key]
+        folder = _folder(state.real)
+        folder_key = None if folder is None else _stat_key(folder)
+        if folder_key is not None and folder_key == state.dir_key:
+            suspects = _changed(state.real, state.files)
+            if not suspects:
+                return
+            # New stat, a symlink, or gone: the listing's full judgement (K-7, A-7) for these.
+            found = {name: _entry(root, Path(state.real), name) for name in suspects}
+            for name in [name for name, entry in found.items() if entry is None]:
+                index.drop(key, name)
+            changed = [entry for entry in found.values() if entry and _stale(state, entry)]
+            self._index(index, key, changed)
+            return
+        entries = scan_topics(root, Path(state.real)) if folder is not None else []
+        listed = {entry.file for entry in entries}
+        for name in [name for name in state.files if name not in listed]:
+            index.drop(key, name)
+        changed = [entry for entry in entries if _stale(state, entry)]
+        self._index(index, key, changed)
+        index.set_scope(key, state.real, folder_key)
+
+    def _refresh(self, root: Path, index: SearchIndex, only: str | None) -> None:
+        """Bring the index in line with the disk: the scopes (all, or ``only``), then files."""
+        index.refresh_mirror()
+        if only is not None:
+            real = scope_real_dir(root, only)
+            state = index.scopes.get(only)
+            if real is None:
+                if state is not None:
+                    index.drop_scope(only)
+                return
+            if state is None or state.real != os.fspath(real):
+                index.set_scope(only, os.fspath(real), None)
+            self._refresh_scope(root, index, only)
+            return
+        folder = _folder(root)
+        root_key = None if folder is None else _stat_key(folder)
+        if root_key is None or root_key != index.root_key:
+            listed = {key: os.fspath(folder) for key, folder in list_scopes(root)}
+            for key in [key for key in index.scopes if key not in listed]:
+                index.drop_scope(key)
+            for key, where in listed.items():
+                state = index.scopes.get(key)
+                if state is None or state.real != where:
+                    index.set_scope(key, where, None)
+            index.set_root_key(root_key)
+        for key in list(index.scopes):
+            self._refresh_scope(root, index, key)
+
+    # --- the search ---------------------------------------------------------------------------
+
+    def search(
+        self, agent_id: str, root: Path, query: str, *, scope: str | None, limit: int
+    ) -> SearchResults:
+        """Search agent ``agent_id`` whose real memory root is ``root``; the best hits first,
+        at most ``limit`` of them, only in scope ``scope`` when given (its key checked by the
+        caller). ``total`` counts every match.
+
+        A query without a word finds nothing. Raises :class:`BadRequest` for an empty or too
+        long query or a bad ``limit``, :class:`LockTimeoutError` (503) when another process
+        kept the index locked for :data:`~.search_index.BUSY_TIMEOUT_S`.
+        """
+        if not query:
+            raise BadRequest("q is required: the words to find")
+        if len(query) > MAX_QUERY_CHARS:
+            raise BadRequest(f"q must be at most {MAX_QUERY_CHARS} characters")
+        if not 1 <= limit <= MAX_LIMIT:
+            raise BadRequest(f"limit must be between 1 and {MAX_LIMIT}")
+        parsed = parse_query(query)
+        if parsed is None:
+            return SearchResults(query=query, scope=scope, total=0, hits=[])
+        agent = self._agent(agent_id)
+        with agent.lock:
+            try:
+                total, rows, stats = self._run(root, agent.index, parsed, scope)
+            except sqlite3.DatabaseError as error:
+                if "locked" in str(error) or "busy" in str(error):
+                    raise LockTimeoutError("the search index is busy; retry later") from error
+                logger.warning("search index of %s unusable (%s): built again", agent_id, error)
+                agent.index.reset()
+                total, rows, stats = self._run(root, agent.index, parsed, scope)
+        hits = _ranked(parsed, rows, stats, limit)
+        return SearchResults(query=query, scope=scope, total=total, hits=hits)
+
+    def _run(
+        self, root: Path, index: SearchIndex, query: Query, scope: str | None
+    ) -> tuple[int, list[Row], FieldStats | None]:
+        try:
+            self._refresh(root, index, scope)
+            index.commit()
+        except BaseException:
+            index.abandon()
+            raise
+        total = index.count(query, scope)
+        if not total:
+            return 0, [], None
+        return total, index.candidates(query, scope, CANDIDATES), index.stats(query)
+
+
+def _stale(state: ScopeState, entry: TopicEntry) -> bool:
+    """Whether the indexed version of ``entry`` (if any) is not the one on disk now."""
+    known = state.files.get(entry.file)
+    return known is None or known != _stat_key(entry.stat)
+
+
+def _entry(root: Path, scope: Path, name: str) -> TopicEntry | None:
     """:func:`~memory_api.store.scopes.topic_entry`, None for a name that fails K-7 too."""
     try:
         return topic_entry(root, scope, name)
@@ -109,200 +296,27 @@ def topic_entry_or_none(root: Path, scope: Path, name: str) -> TopicEntry | None
         return None
 
 
-def _masked(text: str) -> str:
-    return "\n".join(mask_secret_lines(text.split("\n")))
-
-
-def _name_column(topic: ParsedTopic) -> str:
-    stem = topic.file.removesuffix(".md")
-    return topic.name if topic.name == stem else f"{topic.name} {stem}"
-
-
-def _parts(snippet: str) -> list[SnippetPart]:
-    """Split an FTS5 snippet with private-use marks into plain and highlighted parts."""
-    parts: list[SnippetPart] = []
-    position = 0
-    for match in _MARKS.finditer(snippet):
-        if match.start() > position:
-            parts.append(SnippetPart(text=snippet[position : match.start()], hit=False))
-        parts.append(SnippetPart(text=match.group(1), hit=True))
-        position = match.end()
-    if position < len(snippet):
-        parts.append(SnippetPart(text=snippet[position:], hit=False))
-    return parts
-
-
-@dataclass(slots=True)
-class _AgentIndex:
-    """One agent's FTS5 table and, per scope and file name, its row id and stat key.
-
-    ``valid_names`` remembers the file names that passed K-7, so a search over thousands of
-    unchanged files does not check every name again.
-    """
-
-    db: sqlite3.Connection
-    rows: dict[str, dict[str, tuple[int, FileKey | None]]] = field(default_factory=dict)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    valid_names: set[str] = field(default_factory=set)
-
-
-def _delete(index: _AgentIndex, rowid: int) -> None:
-    index.db.execute("DELETE FROM docs WHERE rowid = ?", (rowid,))
-
-
-def _new_index() -> _AgentIndex:
-    db = sqlite3.connect(":memory:", check_same_thread=False)
-    db.execute(
-        "CREATE VIRTUAL TABLE docs USING fts5(scope UNINDEXED, file UNINDEXED, name, "
-        "description, body, tokenize = 'unicode61 remove_diacritics 2')"
-    )
-    return _AgentIndex(db)
-
-
-class MemorySearch:
-    """The search indexes of this process, one per agent, validated by stat on every search.
-
-    ``cache`` is the parse cache shared with the listings.
-    """
-
-    def __init__(self, cache: TopicCache, *, max_agents: int = MAX_AGENTS) -> None:
-        self.cache = cache
-        self.max_agents = max_agents
-        self._indexes: OrderedDict[Path, _AgentIndex] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def _index_for(self, root: Path) -> _AgentIndex:
-        with self._lock:
-            index = self._indexes.get(root)
-            if index is None:
-                index = self._indexes[root] = _new_index()
-            self._indexes.move_to_end(root)
-            while len(self._indexes) > self.max_agents:
-                _, dropped = self._indexes.popitem(last=False)
-                dropped.db.close()
-            return index
-
-    def _store(self, index: _AgentIndex, key: str, entry: TopicEntry) -> None:
-        """(Re-)index one topic file of scope ``key``; a file gone meanwhile is dropped."""
-        known = index.rows.setdefault(key, {})
-        old = known.pop(entry.file, None)
-        if old is not None:
-            _delete(index, old[0])
-        try:
-            topic, info = self.cache.load(entry.real, entry.file, entry.stat)
-        except OSError:
-            return  # gone or unreadable since the scan: not found, like the listing
-        fields: tuple[str, ...] = (_name_column(topic), topic.description or "", topic.body)
-        # The file's lint (memoised with its parse, shared with the overview) says whether it
-        # holds a likely credential; only then is the costlier masking run (I-8).
-        if any(finding.code == "secret" for finding in self.cache.lint(entry.real, topic)):
-            fields = tuple(_masked(text) for text in fields)
-        cursor = index.db.execute(
-            "INSERT INTO docs (scope, file, name, description, body) VALUES (?, ?, ?, ?, ?)",
-            (key, entry.file, *fields),
+def _ranked(query: Query, rows: list[Row], stats: FieldStats | None, limit: int) -> list[SearchHit]:
+    """The candidates scored (:func:`~.search_rank.score`), the best ``limit`` as hits."""
+    if stats is None:
+        return []
+    terms = range(len(query.terms))
+    scored: list[tuple[float, Row, list[list[Match]]]] = []
+    for row in rows:
+        found = [matches(text, query) for text in row.fields]
+        frequencies = [[sum(m.term == term for m in field) for term in terms] for field in found]
+        scored.append((score(stats, row.lengths, frequencies), row, found))
+    scored.sort(key=lambda item: -item[0])  # stable: ties keep FTS5's order
+    return [
+        SearchHit(
+            scope=row.scope,
+            file=row.file,
+            name=row.name,
+            description=row.fields[1] or None,
+            score=round(value, 4),
+            name_parts=marked_parts(row.name, matches(row.name, query)),
+            description_parts=marked_parts(row.fields[1], found[1]),
+            snippet=snippet(row.fields[2], found[2]),
         )
-        version = file_key(info)
-        # A file changed in the last moments may change again within its timestamp: its row is
-        # kept but judged afresh by the next search (the parse cache's rule, stat_cache).
-        known[entry.file] = (cursor.lastrowid or 0, None if is_racy(version) else version)
-
-    def _refresh_scope(self, root: Path, index: _AgentIndex, key: str, scope: Path) -> None:
-        """Re-index the changed and new files of one scope, drop the ones gone (S-1).
-
-        The common case — a regular file whose name is known to pass K-7 and whose stat key is
-        unchanged — costs one ``lstat`` through the directory entry and two dict lookups; new
-        names and symlinks get the listing's full judgement (K-7, A-7).
-        """
-        known = index.rows.setdefault(key, {})
-        valid = index.valid_names
-        seen: list[str] = []
-        try:
-            entries = list(os.scandir(scope))
-        except OSError:
-            entries = []
-        for entry in entries:
-            name = entry.name
-            if not name.endswith(".md"):
-                continue
-            info = None
-            if name in valid:
-                try:
-                    info = entry.stat(follow_symlinks=False)
-                except OSError:
-                    continue  # gone since the listing
-            if info is not None and stat.S_ISREG(info.st_mode):
-                old = known.get(name)
-                if old is None or old[1] != file_key(info):
-                    self._store(index, key, TopicEntry(name, str(scope / name), info))
-                seen.append(name)
-                continue
-            found = topic_entry_or_none(root, scope, name)
-            if found is not None:
-                valid.add(name)
-                old = known.get(name)
-                if old is None or old[1] != file_key(found.stat):
-                    self._store(index, key, found)
-                seen.append(name)
-        if len(seen) != len(known):  # new files were stored, so equal sizes mean none is gone
-            for name in known.keys() - set(seen):
-                _delete(index, known.pop(name)[0])
-
-    def _refresh(self, root: Path, index: _AgentIndex) -> None:
-        """Bring the table in line with the disk: every scope, and scopes that are gone."""
-        keys: set[str] = set()
-        for key, scope in list_scopes(root):
-            keys.add(key)
-            self._refresh_scope(root, index, key, scope)
-        for key in index.rows.keys() - keys:
-            for rowid, _ in index.rows.pop(key).values():
-                _delete(index, rowid)
-
-    def search(self, root: Path, query: str, *, scope: str | None, limit: int) -> SearchResults:
-        """Search the agent whose real memory root is ``root``; best hits first, at most
-        ``limit`` of them, only in scope ``scope`` when given. ``total`` counts every match.
-
-        A query without a word finds nothing. Raises :class:`BadRequest` for an empty or too
-        long query or a bad ``limit``.
-        """
-        match = fts_query(query)
-        if not 1 <= limit <= MAX_LIMIT:
-            raise BadRequest(f"limit must be between 1 and {MAX_LIMIT}")
-        if match is None:
-            return SearchResults(query=query, scope=scope, total=0, hits=[])
-        index = self._index_for(root)
-        with index.lock:
-            self._refresh(root, index)
-            filters = {"match": match, "scope": scope}
-            count = int(index.db.execute(_COUNT_SQL, filters).fetchone()[0])
-            rows = index.db.execute(
-                _SEARCH_SQL,
-                {
-                    **filters,
-                    **dict(zip(_WEIGHT_NAMES, COLUMN_WEIGHTS, strict=True)),
-                    "open": _OPEN,
-                    "close": _CLOSE,
-                    "ellipsis": _ELLIPSIS,
-                    "tokens": SNIPPET_TOKENS,
-                    "limit": limit,
-                },
-            ).fetchall()
-        hits = [
-            SearchHit(
-                scope=row[0],
-                file=row[1],
-                name=self._display_name(row[1], row[2]),
-                description=row[3] or None,
-                score=-float(row[4]),
-                snippet=_parts(row[5] if _OPEN in row[5] or _OPEN not in row[6] else row[6]),
-            )
-            for row in rows
-        ]
-        return SearchResults(query=query, scope=scope, total=count, hits=hits)
-
-    @staticmethod
-    def _display_name(file: str, name_column: str) -> str:
-        stem = file.removesuffix(".md")
-        suffix = f" {stem}"
-        if name_column.endswith(suffix) and name_column != stem:
-            return name_column.removesuffix(suffix)
-        return name_column
+        for value, row, found in scored[:limit]
+    ]

@@ -6,6 +6,8 @@ Layout (the one :func:`memory_api.transfer.sources.read_archive` reads back)::
     agent-memory/scopes/<key>/MEMORY.md      every regular file of the scope, byte for byte:
     agent-memory/scopes/<key>/.workspace     the index, topic files and the Workspace marker
     agent-memory/scopes/<key>/<topic>.md
+    agent-memory/history/<key>.bundle        with --with-history: the scope's history (V-3),
+                                             a git bundle of its versions
 
 Only regular files directly in a scope are archived; a symlink, a folder or a FIFO in a scope,
 and the dot-named temp files of atomic writes (``.*.tmp``), are left out and listed. Each file
@@ -32,11 +34,14 @@ from memory_core.wire import utc_timestamp
 
 from memory_api.errors import NotFound
 from memory_api.store.containment import NotRegularFileError, checked_memory_root, read_regular
+from memory_api.store.history.bundles import bundle_bytes
+from memory_api.store.history.recorder import ScopeHistories
 from memory_api.store.scopes import list_scopes
 from memory_api.transfer.sources import (
     ARCHIVE_FORMAT,
     ARCHIVE_MANIFEST,
     ARCHIVE_ROOT,
+    HISTORY_FOLDER,
     IMPORT_FILE_CAP,
     Skipped,
 )
@@ -48,10 +53,13 @@ ARCHIVE_VERSION = 1
 
 @dataclass(slots=True)
 class ExportReport:
-    """What was archived: files per scope key, bytes, and what was left out with the reason."""
+    """What was archived: files per scope key, bytes, what was left out with the reason, and
+    the bytes of each scope's history bundle (``--with-history``; a scope without versions has
+    none)."""
 
     output: Path
     files: dict[str, int] = field(default_factory=dict)
+    history: dict[str, int] = field(default_factory=dict)
     bytes: int = 0
     skipped: list[Skipped] = field(default_factory=list)
 
@@ -90,14 +98,30 @@ def _export_scope(archive: tarfile.TarFile, key: str, scope: Path, report: Expor
         report.bytes += len(data)
 
 
+def _export_history(
+    archive: tarfile.TarFile,
+    histories: ScopeHistories,
+    agent_id: str,
+    key: str,
+    scope: Path,
+    report: ExportReport,
+) -> None:
+    bundle = bundle_bytes(histories.repository(agent_id, scope))
+    if bundle is not None:
+        _add(archive, f"{ARCHIVE_ROOT}/{HISTORY_FOLDER}/{key}.bundle", bundle, time.time())
+        report.history[key] = len(bundle)
+
+
 def export_scopes(
     app_data_dir: Path,
     project: str,
     agent_id: str,
     output: Path,
     keys: list[str] | None = None,
+    histories: ScopeHistories | None = None,
 ) -> ExportReport:
-    """Write the agent's scopes (all, or those in ``keys``) to the gzip'ed tar ``output``.
+    """Write the agent's scopes (all, or those in ``keys``) to the gzip'ed tar ``output``;
+    with ``histories``, each scope's history as a bundle too (V-3).
 
     Raises :class:`~memory_api.errors.NotFound` for a requested key that has no scope, and
     ``OSError`` when the output cannot be written (nothing is left under its name then).
@@ -124,11 +148,14 @@ def export_scopes(
                     "agent": agent_id,
                     "exportedAt": utc_timestamp(now),
                     "scopes": [key for key, _ in scopes],
+                    "history": histories is not None,
                 }
                 data = json.dumps(manifest, indent=2).encode("utf-8") + b"\n"
                 _add(archive, f"{ARCHIVE_ROOT}/{ARCHIVE_MANIFEST}", data, now)
                 for key, scope in scopes:
                     _export_scope(archive, key, scope, report)
+                    if histories is not None:
+                        _export_history(archive, histories, agent_id, key, scope, report)
             handle.flush()
             os.fsync(handle.fileno())
         Path(temp).replace(output)

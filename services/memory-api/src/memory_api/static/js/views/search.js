@@ -1,7 +1,8 @@
 // S-1: the search box of the Memory tab. Typing searches every scope of the agent (GET
-// …/memory/search, debounced; Enter searches at once); hits show the memory's name, its scope
-// and a snippet with the matched words marked, and open in the viewer. Escape clears. Only
-// the newest answer is shown, so a slow early answer never replaces a later one.
+// …/memory/search, debounced; Enter searches at once); hits come best first and show the
+// memory's name, its scope, its description and a passage of its body, the matched words marked
+// in each (each text once), and open in the viewer. Escape clears. Only the newest answer is
+// shown, so a slow early answer never replaces a later one.
 
 import { ApiError, api, paths } from "../api.js";
 import { errorBox, h, plural, replace } from "../dom.js";
@@ -10,13 +11,9 @@ const DEBOUNCE_MS = 250;
 const LIMIT = 20;
 const MORE_LIMIT = 100; // the service's most hits per answer
 
-/** A snippet's parts as text, the matched ones in <mark> (never HTML from the service). */
-function snippetNode(parts) {
-  return h(
-    "p",
-    { class: "search-snippet" },
-    parts.map((part) => (part.hit ? h("mark", { text: part.text }) : part.text)),
-  );
+/** Marked parts as text, the matched ones in <mark> (never HTML from the service). */
+function marked(parts) {
+  return parts.map((part) => (part.hit ? h("mark", { text: part.text }) : part.text));
 }
 
 export class MemorySearch {
@@ -164,11 +161,11 @@ export class MemorySearch {
         h(
           "span",
           { class: "search-title" },
-          h("span", { class: "row-name", text: hit.name }),
+          h("span", { class: "row-name" }, marked(hit.nameParts)),
           h("span", { class: "search-where", text: `${where} · ${hit.file}` }),
         ),
-        hit.description ? h("span", { class: "row-desc", text: hit.description }) : null,
-        snippetNode(hit.snippet),
+        hit.description ? h("span", { class: "row-desc" }, marked(hit.descriptionParts)) : null,
+        hit.snippet.length ? h("p", { class: "search-snippet" }, marked(hit.snippet)) : null,
       ),
     );
   }

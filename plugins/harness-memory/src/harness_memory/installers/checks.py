@@ -1,0 +1,155 @@
+"""What ``install`` checks before it writes anything (H-7): the memory root, the URL, the ids.
+
+- The memory root must be an absolute path to an existing folder shaped
+  ``<app data dir>/agents/<agent>/agent_state/memory`` for the agent being installed: the guard
+  protects that folder, the offline fallback (H-4) reads the app data dir from its shape, and
+  Gemini CLI does not even start with a missing include directory. A root under ``/agents/`` is
+  the mark of an unset ``$MEMORY_API_DATA_DIR`` in the shell that typed it, and is said so.
+- The URL must be ``http(s)://host[:port]``. The service is asked for the agent's config
+  (``GET /api/projects/{project}/agents/{agent}/config``, A-2): a 404 (unknown project or agent)
+  or a refused token is an error; no answer is a warning only, since a service may
+  legitimately be down while its hooks are installed (they fail open, P-2).
+
+Each finding is a :class:`Finding`; errors stop the install before any file is touched.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from memory_core.layout import app_data_dir_of
+
+__all__ = ["CHECK_TIMEOUT_S", "Finding", "check_root", "check_service"]
+
+CHECK_TIMEOUT_S = 3.0
+"""Seconds the install waits for the service's answer (a hang guard, not a speed claim)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One result of a check: ``error`` (the install stops) or a warning, and what to say."""
+
+    error: bool
+    text: str
+
+
+def check_root(raw: str, agent: str) -> list[Finding]:
+    """Findings for the memory root as given (``raw``, before any path is made of it)."""
+    path = Path(raw)
+    if not path.is_absolute():
+        return [Finding(True, f"the memory root {raw!r} is relative: give its absolute path")]
+    unset = (
+        " — it starts at /agents/: was $MEMORY_API_DATA_DIR empty in the shell that expanded it?"
+        if PurePosixPath(raw).parts[1:2] == ("agents",)
+        else ""
+    )
+    if not path.is_dir():
+        what = "is not a folder" if path.exists() else "does not exist"
+        return [
+            Finding(
+                True,
+                f"the memory root {raw} {what}{unset}; it is "
+                "<app data dir>/agents/<agent>/agent_state/memory, made by "
+                "`memory-api agent create`",
+            )
+        ]
+    findings = []
+    if app_data_dir_of(path.absolute()) is None:
+        findings.append(
+            Finding(
+                True,
+                f"the memory root {raw} is not shaped "
+                "<app data dir>/agents/<agent>/agent_state/memory",
+            )
+        )
+    elif path.absolute().parts[-3] != agent:
+        findings.append(
+            Finding(
+                True,
+                f"the memory root {raw} is agent {path.absolute().parts[-3]}'s, not {agent}'s",
+            )
+        )
+    return findings
+
+
+def check_service(
+    url: str,
+    project: str,
+    agent: str,
+    token: str | None,
+    *,
+    managed: bool = False,
+    timeout: float = CHECK_TIMEOUT_S,
+) -> list[Finding]:
+    """Findings for the service at ``url``: is it a URL, does it answer, does it know the
+    agent, does it take the token. A ``managed`` install carries no token (each user gives
+    theirs), so a service asking for one is a warning there. Never raises."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return [Finding(True, f"the service URL {url!r} is not http(s)://host[:port]")]
+    project_q, agent_q = (urllib.parse.quote(value, safe="") for value in (project, agent))
+    address = f"{url.rstrip('/')}/api/projects/{project_q}/agents/{agent_q}/config"
+    request = urllib.request.Request(  # noqa: S310 (the scheme is http or https, checked above)
+        address, headers={"Accept": "application/json"}
+    )
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(request, timeout=timeout):  # noqa: S310 (http(s) only)
+            return []
+    except urllib.error.HTTPError as error:
+        if managed and token is None and error.code == 401:
+            return [
+                Finding(
+                    False,
+                    f"the service at {url} needs a bearer token: each user gives theirs in "
+                    "env.HARNESS_MEMORY_TOKEN of their own ~/.claude/settings.json (mode 0600); "
+                    "the project and agent could not be checked without one",
+                )
+            ]
+        return [_rejected(error.code, _detail(error), url, project, agent)]
+    except (urllib.error.URLError, OSError, ValueError) as error:
+        reason = getattr(error, "reason", error)
+        return [
+            Finding(
+                False,
+                f"the service at {url} does not answer ({reason}); the hooks are installed "
+                "anyway and fail open until it does (Sessions start without memory, or with "
+                "it read from the files on this machine) — check the URL if it is up",
+            )
+        ]
+
+
+def _detail(error: urllib.error.HTTPError) -> str:
+    try:
+        body: Any = json.loads(error.read(65536) or b"{}")
+    except (ValueError, OSError):
+        return ""
+    detail = body.get("detail") if isinstance(body, dict) else None
+    return f": {detail}" if isinstance(detail, str) else ""
+
+
+def _rejected(status: int, detail: str, url: str, project: str, agent: str) -> Finding:
+    if status == 404:
+        return Finding(
+            True,
+            f"the service at {url} knows no agent {agent!r} in project {project!r} "
+            f"({status}{detail}); create it with `memory-api agent create --project {project} "
+            f"--id {agent} --name NAME`, or fix --project/--agent",
+        )
+    if status in (401, 403):
+        return Finding(
+            True,
+            f"the service at {url} refused the token ({status}{detail}); give the right --token",
+        )
+    if 400 <= status < 500:
+        return Finding(True, f"the service at {url} rejected the ids ({status}{detail})")
+    return Finding(
+        False, f"the service at {url} answered {status}{detail}; the hooks fail open until it works"
+    )

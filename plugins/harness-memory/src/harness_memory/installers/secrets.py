@@ -1,0 +1,68 @@
+"""The bearer token in a harness's settings: where an install put it, and hiding it (H-7).
+
+An install writes the token where the harness gives hooks their environment (Claude Code's
+``env.HARNESS_MEMORY_TOKEN``) or, for harnesses whose hook settings have none (Codex CLI, Gemini
+CLI), as ``--token T`` in our hook commands. :func:`tokens_in` finds every token a settings
+document holds in those two places; :func:`holds` tells whether a file's text holds one (so it
+must be readable by its owner only) and :func:`mask` hides each in any text shown to a person
+(the ``--dry-run`` diff, ``status``): the token itself, shell-quoted as a command holds it, and
+either JSON-escaped.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from collections.abc import Iterable
+from typing import Any
+
+from harness_memory.installers.spec import flag_values, our_commands
+
+__all__ = ["MASK", "TOKEN_ENV", "holds", "mask", "private_mode", "tokens_in"]
+
+TOKEN_ENV = "HARNESS_MEMORY_TOKEN"  # noqa: S105 (a variable name, not a password)
+MASK = "<token hidden>"
+
+
+def tokens_in(document: Any, harness: str) -> set[str]:
+    """Every token ``document`` (a harness's settings object) holds: ``env.HARNESS_MEMORY_TOKEN``
+    and the ``--token`` values of our ``harness`` hook commands. Never raises on odd shapes."""
+    found: set[str] = set()
+    if not isinstance(document, dict):
+        return found
+    env = document.get("env")
+    if isinstance(env, dict) and isinstance(env.get(TOKEN_ENV), str) and env[TOKEN_ENV]:
+        found.add(env[TOKEN_ENV])
+    for command in our_commands(document, harness):
+        found.update(flag_values(command, "--token"))
+    return found
+
+
+def _renderings(secret: str) -> set[str]:
+    """How ``secret`` can appear in a settings file's text: as is, shell-quoted, JSON-escaped."""
+    forms = {secret, shlex.quote(secret)}
+    for form in list(forms):
+        forms.add(json.dumps(form, ensure_ascii=False)[1:-1])
+        forms.add(json.dumps(form)[1:-1])
+    return forms
+
+
+def holds(text: str | None, secrets: Iterable[str]) -> bool:
+    """Whether ``text`` holds any of ``secrets`` in any of its renderings."""
+    if not text:
+        return False
+    return any(form in text for secret in secrets for form in _renderings(secret))
+
+
+def mask(text: str, secrets: Iterable[str]) -> str:
+    """``text`` with every rendering of every secret replaced by :data:`MASK` (longest first)."""
+    forms = sorted({f for s in secrets if s for f in _renderings(s)}, key=len, reverse=True)
+    if not forms:
+        return text
+    return re.sub("|".join(re.escape(form) for form in forms), MASK, text)
+
+
+def private_mode(mode: int) -> int:
+    """``mode`` with every group and other bit cleared (a file holding a token: H-7)."""
+    return mode & ~0o077

@@ -1,0 +1,99 @@
+"""``harness-memory status``: what each harness's settings run, and whether it still can (issue 26).
+
+For every harness (Claude Code's user and managed settings, Codex CLI, Gemini CLI) it reads the
+settings the install wrote and reports: installed or not; the ``harness-memory`` the hooks run
+and whether it exists, is executable and outlives the source checkout it came from; the memory
+root and whether it exists (Gemini CLI does not start without it); the tools the guard sees.
+A hook command that is gone means no memory and a guard that refuses every write it would
+check (the command fails closed, :data:`~harness_memory.installers.spec.GUARD_FAILS_CLOSED`):
+``status`` says so and exits 1.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from harness_memory.installers import claude_code, codex, gemini
+from harness_memory.installers.executable import checkout_of, describe_executable
+from harness_memory.installers.files import SettingsFileError, read_json_object
+from harness_memory.installers.spec import installed_roots, our_commands
+
+__all__ = ["status"]
+
+_GUARD_EVENTS = ("PreToolUse", "BeforeTool")
+
+
+def status(home: Path, environ: Mapping[str, str], managed: Path) -> tuple[list[str], bool]:
+    """``(lines to print, every installed harness can run its hooks)``."""
+    targets = [
+        ("claude-code", "claude-code", claude_code.settings_path(home, environ)),
+        ("claude-code (managed)", "claude-code", managed / "managed-settings.json"),
+        ("codex", "codex", codex.codex_home(home, environ) / "hooks.json"),
+        ("gemini", "gemini", gemini.settings_path(home, environ)),
+    ]
+    lines: list[str] = []
+    healthy = True
+    for label, harness, path in targets:
+        try:
+            _, document = read_json_object(path)
+        except SettingsFileError as error:
+            lines.append(f"{label}: cannot read its settings: {error}")
+            healthy = False
+            continue
+        commands = our_commands(document, harness)
+        if not commands:
+            lines.append(f"{label}: not installed ({path})")
+            continue
+        said, fine = _installed(label, harness, path, document, commands)
+        lines += said
+        healthy = healthy and fine
+    return lines, healthy
+
+
+def _installed(
+    label: str, harness: str, path: Path, document: dict[str, Any], commands: list[str]
+) -> tuple[list[str], bool]:
+    lines = [f"{label}: installed in {path}"]
+    fine = True
+    for executable in dict.fromkeys(_first_word(command) for command in commands):
+        problem = describe_executable(executable)
+        if problem is not None:
+            fine = False
+            lines.append(
+                f"{label}: PROBLEM: the hook command {problem}: no memory reaches its Sessions "
+                "and the write guard refuses every write it would check; run "
+                f"`harness-memory install {harness}` again"
+            )
+            continue
+        checkout = checkout_of(Path(executable))
+        where = (
+            f"an editable install of {checkout}; it stops if that checkout is cleaned or moved: "
+            "install the wheels (README)"
+            if checkout
+            else "outlives any checkout"
+        )
+        lines.append(f"{label}: hooks run {executable} ({where})")
+    for root in installed_roots(document, harness):
+        exists = Path(root).is_dir()
+        fine = fine and exists
+        state = "" if exists else " — PROBLEM: it does not exist"
+        lines.append(f"{label}: memory root {root}{state}")
+    hooks = document.get("hooks")
+    for event in _GUARD_EVENTS:
+        for group in (hooks.get(event) if isinstance(hooks, dict) else None) or []:
+            if isinstance(group, dict) and any(
+                isinstance(h, dict) and h.get("command") in commands for h in group.get("hooks", [])
+            ):
+                lines.append(f"{label}: the guard sees {group.get('matcher', 'every tool')}")
+    return lines, fine
+
+
+def _first_word(command: str) -> str:
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = command.split()
+    return words[0] if words else command

@@ -1,0 +1,225 @@
+"""Running the ``git`` command on a scope's history repository (V-1).
+
+Every scope's history is a bare git repository, ``<agent>/agent_state/history/<key>.git``,
+beside the memory root and never inside it. Only this module starts ``git``; it does so with an
+environment of its own, so nothing of the service's user or machine changes what git does:
+
+- no system or global configuration (``GIT_CONFIG_NOSYSTEM``, ``GIT_CONFIG_GLOBAL=/dev/null``),
+  never a prompt, the C locale, no replace refs;
+- literal pathspecs (``GIT_LITERAL_PATHSPECS``): a topic file named ``*.md`` names itself;
+- ``safe.directory=*`` on the command line: the data dir may belong to another user than the
+  service process (a volume), and the repository is the service's own;
+- the repository is named with ``--git-dir``; git never gets a work tree, so no git process
+  ever writes into a scope folder: content reaches git through ``fast-import``'s input only.
+
+A repository is created (:func:`init_repository`) in a temp folder beside its final name and
+renamed into place, so a crash leaves a whole repository or none. Its configuration makes git
+fsync what a commit needs (``core.fsync=committed``) and turns automatic ``gc`` off: the
+service runs its own maintenance (:mod:`.maintenance`).
+
+Git's own lock files (``refs/heads/main.lock`` …) are left behind by a process killed while
+holding them, and would make every later update fail. The service only ever runs a writing git
+command while it holds the scope's cross-process lock (:mod:`memory_api.store.locks`; its
+``flock`` dies with its holder), so a git lock file found under that lock is stale by
+construction and :func:`remove_stale_locks` removes it.
+
+Blocking: run everything here in a worker thread.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterable
+from functools import cache
+from pathlib import Path
+
+from memory_api.errors import ServiceError
+
+__all__ = [
+    "BRANCH",
+    "GIT_TIMEOUT",
+    "HistoryUnavailable",
+    "git",
+    "git_available",
+    "git_succeeds",
+    "init_repository",
+    "is_repository",
+    "remove_stale_locks",
+]
+
+logger = logging.getLogger(__name__)
+
+BRANCH = "refs/heads/main"
+"""The one branch of a scope's history: each commit is a version of the whole scope."""
+GIT_TIMEOUT = 120.0
+"""Seconds one git command may take before it is killed (a repack of a long history)."""
+
+_REPOSITORY_CONFIG = (
+    ("core.fsync", "committed"),  # objects and refs reach the disk before a version counts
+    ("core.fsyncMethod", "fsync"),
+    ("core.logAllRefUpdates", "false"),
+    ("gc.auto", "0"),  # the service repacks itself (maintenance.py), never inside a record
+)
+
+
+class HistoryUnavailable(ServiceError):
+    """The history cannot be read or written now: git is missing, or refused (a full disk, a
+    damaged repository); 503, nothing in memory changed. The detail names the reason."""
+
+    status = 503
+
+
+@cache
+def _environment() -> dict[str, str]:
+    keep = {name: os.environ[name] for name in ("PATH", "TMPDIR") if name in os.environ}
+    return {
+        **keep,
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_TERMINAL_PROMPT": "0",
+        "GIT_LITERAL_PATHSPECS": "1",
+        "GIT_NO_REPLACE_OBJECTS": "1",
+        "LC_ALL": "C",
+        "HOME": os.devnull,
+    }
+
+
+@cache
+def _git_program() -> str | None:
+    return shutil.which("git", path=_environment().get("PATH"))
+
+
+def git_available() -> bool:
+    """Whether a ``git`` program is installed where the service looks (``PATH``)."""
+    return _git_program() is not None
+
+
+def _run(
+    repository: Path, args: tuple[str, ...], stdin: bytes | None, config: Iterable[tuple[str, str]]
+) -> subprocess.CompletedProcess[bytes]:
+    program = _git_program()
+    if program is None:
+        raise HistoryUnavailable("history is not available: the git program is not installed")
+    command = [program, "-c", "safe.directory=*"]
+    for name, value in config:
+        command += ["-c", f"{name}={value}"]
+    command += [f"--git-dir={repository}", *args]
+    try:
+        return subprocess.run(  # noqa: S603 - a fixed program, arguments never through a shell
+            command,
+            input=stdin,
+            capture_output=True,
+            env=_environment(),
+            timeout=GIT_TIMEOUT,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        logger.error("git %s on %s took longer than %.0f s", args[0], repository, GIT_TIMEOUT)
+        raise HistoryUnavailable(f"the history took too long to answer (git {args[0]})") from None
+    except OSError as error:
+        raise HistoryUnavailable(f"git cannot be started: {error.strerror or error}") from None
+
+
+def git(
+    repository: Path,
+    *args: str,
+    stdin: bytes | None = None,
+    config: Iterable[tuple[str, str]] = (),
+) -> bytes:
+    """Run ``git --git-dir=repository ARGS`` and return what it printed (stdout, bytes).
+
+    ``stdin`` is fed to it; ``config`` adds ``-c name=value`` pairs. A failure raises
+    :class:`HistoryUnavailable` naming the command and git's first line of error (logged in
+    full), as do a missing ``git`` and a command over :data:`GIT_TIMEOUT`.
+    """
+    done = _run(repository, args, stdin, config)
+    if done.returncode != 0:
+        message = done.stderr.decode("utf-8", "replace").strip()
+        logger.error(
+            "git %s failed on %s (%d): %s", " ".join(args), repository, done.returncode, message
+        )
+        first = message.splitlines()[0] if message else f"exit code {done.returncode}"
+        raise HistoryUnavailable(f"the history refused the change or read (git {args[0]}: {first})")
+    return done.stdout
+
+
+def git_succeeds(repository: Path, *args: str) -> bool:
+    """Whether ``git --git-dir=repository ARGS`` exits 0 (a question such as ``merge-base
+    --is-ancestor``); raises :class:`HistoryUnavailable` only when git cannot run."""
+    return _run(repository, args, None, ()).returncode == 0
+
+
+def is_repository(path: Path) -> bool:
+    """Whether ``path`` holds a repository made by :func:`init_repository` (its ``HEAD``)."""
+    return (path / "HEAD").is_file()
+
+
+def init_repository(path: Path) -> None:
+    """Create the bare repository ``path`` (its parents too) unless it exists; blocking.
+
+    Made in a temp folder beside ``path`` and renamed into place: a crash leaves a whole
+    repository or none. Two processes creating it at once both succeed (the loser's copy is
+    dropped). Raises :class:`HistoryUnavailable` when git or the disk refuses.
+    """
+    if is_repository(path):
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temp = Path(tempfile.mkdtemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"))
+    except OSError as error:
+        raise HistoryUnavailable(f"the history folder cannot be made: {error.strerror}") from None
+    try:
+        empty_template = temp / "template"
+        empty_template.mkdir()
+        repository = temp / "repository"
+        git(
+            repository,
+            "init",
+            "--quiet",
+            "--bare",
+            "--initial-branch=main",
+            f"--template={empty_template}",
+            str(repository),
+        )
+        for name, value in _REPOSITORY_CONFIG:
+            git(repository, "config", name, value)
+        try:
+            repository.rename(path)
+        except OSError:
+            if not is_repository(path):  # someone else's is in place: fine; else a real error
+                raise
+    except OSError as error:
+        raise HistoryUnavailable(f"the history cannot be created: {error.strerror}") from None
+    finally:
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+_STALE_LOCKS = (
+    "HEAD.lock",
+    "config.lock",
+    "packed-refs.lock",
+    "refs/heads/main.lock",
+    "refs/heads/retention.lock",
+    "shallow.lock",
+    "objects/info/commit-graph.lock",
+    "objects/info/commit-graphs/commit-graph-chain.lock",
+    "objects/pack/multi-pack-index.lock",
+)
+
+
+def remove_stale_locks(repository: Path) -> None:
+    """Remove git lock files a killed git process left in ``repository``.
+
+    Call it only while holding the scope's cross-process lock, under which no other git
+    process writes this repository (see the module docstring).
+    """
+    for name in _STALE_LOCKS:
+        lock = repository / name
+        with contextlib.suppress(FileNotFoundError, NotADirectoryError):
+            lock.unlink()
+            logger.warning("removed %s, left by a git process that was stopped", lock)

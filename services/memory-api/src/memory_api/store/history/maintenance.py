@@ -1,0 +1,214 @@
+"""Keeping a scope's history small and fast: repacking, and the operator's retention (V-3).
+
+**Repacking.** Each version is recorded as a pack of its own (one fsync, a full copy of the
+scope's file list). Once :data:`~.recorder.MAINTENANCE_PACKS` packs have gathered,
+:func:`maintain` rolls the small ones into larger ones (``git repack --geometric=2 -d``: the
+file lists then cost a delta each, about a hundred bytes instead of the whole list) and writes
+the commit-graph with changed-path Bloom filters, which lets the history of one file skip every
+version that did not touch it. Both are git's own safe operations; the service runs them under
+the scope's lock, outside any request (a background task after a record, or the CLI).
+
+**Retention** (:func:`apply_retention`, ``memory-api history prune``): git cannot drop versions
+from the middle of a history without rewriting what follows, so the operator's limits cut its
+*old end*. A scope keeps its versions that are both younger than the age limit and among the
+newest N; everything older is squashed into one base version holding the scope as it was just
+before the oldest kept version (source ``squash``). The kept versions are written again on top
+of it with their own files, authors, times and messages, so they read exactly as before but get
+new ids (a page or client that remembered an id of a kept version asks by time instead, or
+reloads). What only the squashed versions held (a file deleted and never brought back before the
+cut, an older text) is gone for good once the objects are pruned.
+
+Blocking: run it in a worker thread or from the command line, holding the scope's lock.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from memory_api.store.history.git import BRANCH, git, remove_stale_locks
+from memory_api.store.history.repo import COMMITTER, read_head
+from memory_api.store.locks import Locks, lock_name
+
+__all__ = ["Pruned", "Retention", "apply_retention", "maintain", "prune_agent"]
+
+logger = logging.getLogger(__name__)
+
+TEMP_PACK_AGE = 3600.0
+"""Seconds after which a ``tmp_*`` pack left by a killed git process is removed."""
+_RETENTION_REF = "refs/heads/retention"
+
+
+@dataclass(frozen=True, slots=True)
+class Retention:
+    """The operator's limits (V-3): keep versions younger than ``max_age_days`` and at most
+    ``max_versions`` per scope; 0 means no limit of that kind."""
+
+    max_age_days: int = 0
+    max_versions: int = 0
+
+    @property
+    def unlimited(self) -> bool:
+        """Whether neither limit is set (nothing is ever pruned)."""
+        return self.max_age_days <= 0 and self.max_versions <= 0
+
+
+@dataclass(frozen=True, slots=True)
+class Pruned:
+    """What a retention run did to one history: versions kept and squashed (0: untouched)."""
+
+    kept: int
+    squashed: int
+
+
+def maintain(repository: Path) -> None:
+    """Repack the small packs and write the commit-graph (see the module); under the lock."""
+    remove_stale_locks(repository)
+    _remove_temp_packs(repository)
+    git(repository, "repack", "-d", "-q", "--geometric=2")
+    git(repository, "commit-graph", "write", "--reachable", "--changed-paths", "--split")
+
+
+def _remove_temp_packs(repository: Path) -> None:
+    folder = repository / "objects" / "pack"
+    limit = time.time() - TEMP_PACK_AGE
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        try:
+            if entry.name.startswith("tmp_") and entry.stat().st_mtime < limit:
+                Path(entry.path).unlink()
+        except OSError:
+            continue
+
+
+def _commits(repository: Path) -> list[tuple[str, int, str]]:
+    """``(version, commit time, tree)`` of every version, newest first."""
+    out = git(repository, "log", "--first-parent", "--format=%H %ct %T", BRANCH)
+    commits = []
+    for line in out.decode("ascii").splitlines():
+        version, when, tree = line.split()
+        commits.append((version, int(when), tree))
+    return commits
+
+
+def _raw_commits(repository: Path, versions: list[str]) -> dict[str, bytes]:
+    """The raw commit objects of ``versions`` (one ``git cat-file --batch``)."""
+    out = git(
+        repository,
+        "cat-file",
+        "--batch",
+        stdin="".join(f"{version}\n" for version in versions).encode("ascii"),
+    )
+    found: dict[str, bytes] = {}
+    position = 0
+    while position < len(out):
+        end = out.index(b"\n", position)
+        version, _, size = out[position:end].split(b" ")
+        start = end + 1
+        found[version.decode("ascii")] = out[start : start + int(size)]
+        position = start + int(size) + 1
+    return found
+
+
+def _data(payload: bytes) -> bytes:
+    return b"data %d\n%s\n" % (len(payload), payload)
+
+
+def _replayed(raw: bytes, mark: int) -> bytes:
+    """A kept version written again as ``fast-import`` input, on top of mark ``mark - 1``."""
+    head, _, message = raw.partition(b"\n\n")
+    lines = {line.split(b" ", 1)[0]: line for line in head.split(b"\n")}
+    tree = lines[b"tree"].split(b" ", 1)[1]
+    return b"".join(
+        [
+            b"commit " + _RETENTION_REF.encode() + b"\n",
+            b"mark :%d\n" % mark,
+            lines[b"author"] + b"\n",
+            lines[b"committer"] + b"\n",
+            _data(message),
+            b"from :%d\n" % (mark - 1),
+            b"deleteall\n",
+            b"M 040000 " + tree + b' ""\n',
+        ]
+    )
+
+
+def apply_retention(repository: Path, retention: Retention, now: float | None = None) -> Pruned:
+    """Cut ``repository``'s history to ``retention`` (see the module); under the scope lock.
+
+    Returns what was kept and squashed; an empty history or one within the limits is left as
+    it is. Raises :class:`~.git.HistoryUnavailable` when git refuses (the branch then still
+    holds every version).
+    """
+    head = read_head(repository)
+    if head is None or retention.unlimited:
+        return Pruned(0, 0)
+    commits = _commits(repository)
+    kept = commits
+    if retention.max_age_days > 0:
+        limit = (time.time() if now is None else now) - retention.max_age_days * 86400
+        kept = [commit for commit in kept if commit[1] >= limit]
+    if retention.max_versions > 0:
+        kept = kept[: retention.max_versions]
+    total, count = len(commits), len(kept)
+    if count >= total - 1 or total == 1:
+        return Pruned(total, 0)  # within the limits, or only the root would go: it is the base
+    base_time, base_tree = commits[count][1:] if count else commits[0][1:]
+    squashed = total - count
+    remove_stale_locks(repository)
+    when = time.strftime("%Y-%m-%d", time.gmtime(base_time))
+    message = (
+        f"History up to {when} (squashed by retention)\n\nSource: squash\n"
+        f"Squashed-Versions: {squashed}\n"
+    ).encode()
+    stream = [
+        b"commit " + _RETENTION_REF.encode() + b"\n",
+        b"mark :1\n",
+        f"author {COMMITTER} {base_time} +0000\n".encode(),
+        f"committer {COMMITTER} {base_time} +0000\n".encode(),
+        _data(message),
+        b"M 040000 " + base_tree.encode() + b' ""\n',
+    ]
+    replay = [version for version, _, _ in reversed(kept)]
+    raw = _raw_commits(repository, replay)
+    for mark, version in enumerate(replay, start=2):
+        stream.append(_replayed(raw[version], mark))
+    stream.append(b"done\n")
+    git(repository, "fast-import", "--quiet", "--done", "--force", stdin=b"".join(stream))
+    new_head = git(repository, "rev-parse", "--verify", _RETENTION_REF).decode().strip()
+    git(repository, "update-ref", BRANCH, new_head, head)
+    git(repository, "update-ref", "-d", _RETENTION_REF)
+    git(repository, "repack", "-a", "-d", "-q")
+    git(repository, "prune", "--expire=now")
+    git(repository, "commit-graph", "write", "--reachable", "--changed-paths", "--split=replace")
+    logger.info("history %s: %d versions squashed, %d kept", repository.name, squashed, count)
+    return Pruned(count, squashed)
+
+
+def prune_agent(
+    history_root: Path, agent_id: str, retention: Retention, locks: Locks
+) -> list[tuple[str, Pruned]]:
+    """Apply ``retention`` to every scope history of ``agent_id`` under its ``history_root``
+    (``<key>.git`` folders), each under its scope's lock; ``(key, what was done)`` per scope,
+    sorted. A history that git refuses raises :class:`~.git.HistoryUnavailable`."""
+    try:
+        found = sorted(
+            entry.name for entry in os.scandir(history_root) if entry.name.endswith(".git")
+        )
+    except FileNotFoundError:
+        return []
+    done: list[tuple[str, Pruned]] = []
+    for name in found:
+        key = name.removesuffix(".git")
+        repository = history_root / name
+        if repository.is_symlink() or not (repository / "HEAD").is_file():
+            continue
+        with locks.hold_sync(lock_name("index", agent_id, key)):
+            done.append((key, apply_retention(repository, retention)))
+    return done

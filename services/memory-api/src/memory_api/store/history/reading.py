@@ -1,0 +1,318 @@
+"""Reading a scope's history into the wire answers of V-2: a file's versions, the file at a
+version, a diff, the scope's changes, its recently deleted files.
+
+Every answer is read from the repository as it is now (``git log`` limited to the file with
+``--no-renames``, helped by the commit-graph's changed-path filters, :mod:`.maintenance`), so
+any process answers alike (Q-4). A version id given by a client must be a version of *this*
+scope's history (:func:`check_version`), else it is a 404, like a file it never held. Text is
+decoded as reading does (T-2) and likely credentials are masked (I-8) unless the caller asks to
+reveal them (W-6), in a version's text as in a diff (both sides masked before they are
+compared).
+
+Blocking: run it in a worker thread.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memory_core import layout
+from memory_core.credentials import mask_secret_lines
+from memory_core.topics import decode_text, parse_topic
+from memory_core.wire import (
+    Author,
+    DeletedFile,
+    FileAtVersion,
+    FileChange,
+    FileChangeKind,
+    FileDiff,
+    FileVersion,
+    Version,
+    VersionSource,
+    utc_timestamp,
+)
+
+from memory_api.errors import NotFound
+from memory_api.store.history.diffs import diff_hunks, unified_text
+from memory_api.store.history.git import BRANCH, git_succeeds
+from memory_api.store.history.repo import (
+    LogEntry,
+    blob_sizes,
+    entry_at,
+    log,
+    read_blob,
+    read_head,
+)
+from memory_api.store.history.snapshot import read_cap
+
+__all__ = [
+    "author_of",
+    "check_version",
+    "content_at",
+    "deleted_files",
+    "file_at",
+    "file_diff",
+    "file_history",
+    "scope_changes",
+    "version_of",
+]
+
+_KINDS: dict[str, FileChangeKind] = {"A": "added", "M": "modified", "D": "deleted"}
+_SOURCES: tuple[VersionSource, ...] = (
+    "session-start",
+    "write",
+    "checkpoint",
+    "found",
+    "delete",
+    "restore",
+    "import",
+    "squash",
+)
+
+
+def author_of(entry: LogEntry) -> Author:
+    """Who a logged version is from, read from its trailers (a version made elsewhere, without
+    them, reads as a ``checkpoint`` by nobody known)."""
+    trailers = entry.trailers
+    source = trailers.get("Source", "checkpoint")
+    return Author(
+        source=source if source in _SOURCES else "checkpoint",
+        session_id=trailers.get("Session-Id"),
+        harness=trailers.get("Harness"),
+        tool=trailers.get("Tool"),
+        principal=trailers.get("Principal"),
+        time=utc_timestamp(entry.author_time),
+        recorded_at=utc_timestamp(entry.commit_time),
+    )
+
+
+def version_of(entry: LogEntry) -> Version:
+    """A logged version as the wire's :class:`~memory_core.wire.Version`."""
+    return Version(
+        version=entry.version,
+        summary=entry.summary,
+        author=author_of(entry),
+        files=[
+            FileChange(file=item.name, change=_KINDS.get(item.status, "modified"))
+            for item in entry.files
+        ],
+        restored_from=entry.trailers.get("Restored-From"),
+    )
+
+
+def check_version(repository: Path, version: str) -> None:
+    """Raise :class:`NotFound` unless the hex id ``version`` is a version of this history: the
+    newest or one before it on the branch (not another scope's, not one cut by retention)."""
+    if read_head(repository) is None or not git_succeeds(
+        repository, "merge-base", "--is-ancestor", version, BRANCH
+    ):
+        raise NotFound(f"no version {version} in this scope's history")
+
+
+def _page(
+    repository: Path, limit: int, before: str | None, *args: str, paths: tuple[str, ...] = ()
+) -> tuple[list[LogEntry], bool]:
+    """Up to ``limit`` logged versions older than ``before`` (the newest without it), newest
+    first, and whether more follow."""
+    if read_head(repository) is None:
+        return [], False
+    start = BRANCH
+    if before is not None:
+        check_version(repository, before)
+        start = before
+    entries = log(repository, "-n", str(limit + 2), *args, start, paths=paths)
+    if before is not None and entries and entries[0].version == before:
+        entries = entries[1:]
+    return entries[:limit], len(entries) > limit
+
+
+def _named(entry: LogEntry, name: str) -> tuple[str, str] | None:
+    for item in entry.files:
+        if item.name == name:
+            return item.status, item.blob
+    return None
+
+
+def file_history(
+    repository: Path, name: str, *, limit: int, before: str | None = None
+) -> tuple[list[FileVersion], bool]:
+    """The versions that changed ``name``, newest first (at most ``limit``, older than
+    ``before``), and whether more follow. Raises :class:`NotFound` for a ``before`` that is no
+    version here."""
+    entries, more = _page(repository, limit, before, paths=(name,))
+    changed = [(entry, _named(entry, name) or ("M", "")) for entry in entries]
+    sizes = blob_sizes(
+        repository, [blob for _, (status, blob) in changed if status != "D" and blob]
+    )
+    versions = [
+        FileVersion(
+            version=entry.version,
+            change=_KINDS.get(status, "modified"),
+            summary=entry.summary,
+            author=author_of(entry),
+            size=None if status == "D" else sizes.get(blob),
+        )
+        for entry, (status, blob) in changed
+    ]
+    return versions, more
+
+
+def _text(data: bytes | None) -> str | None:
+    return None if data is None else decode_text(data)[0]
+
+
+def _mask(text: str, reveal: bool) -> str:
+    return text if reveal else "\n".join(mask_secret_lines(text.split("\n")))
+
+
+def content_at(repository: Path, version: str, name: str) -> bytes | None:
+    """The bytes of ``name`` at ``version``; None when it was not there (or is no file)."""
+    found = entry_at(repository, version, name)
+    if found is None:
+        return None
+    entry, size = found
+    if entry.mode not in ("100644", "100755"):
+        return None
+    if size > read_cap(name):
+        raise NotFound(f"{name!r} at version {version} is larger than its read cap; not read")
+    return read_blob(repository, entry.blob)
+
+
+def _one(repository: Path, version: str) -> LogEntry:
+    entries = log(repository, "-n", "1", version)
+    if not entries:
+        raise NotFound(f"no version {version} in this scope's history")
+    return entries[0]
+
+
+def file_at(
+    repository: Path, scope_key: str, name: str, version: str, *, reveal: bool = False
+) -> FileAtVersion:
+    """``name`` as it was at ``version``. Raises :class:`NotFound` for a version not of this
+    history or one where the file was not there."""
+    check_version(repository, version)
+    data = content_at(repository, version, name)
+    if data is None:
+        raise NotFound(f"{name!r} is not in version {version}")
+    text = decode_text(data)[0]
+    shown = _mask(text, reveal)
+    title = description = None
+    body = text
+    if name != layout.INDEX_FILE:
+        parsed = parse_topic(data, name)
+        title, description, body = parsed.name, parsed.description, parsed.body
+    shown_body = _mask(body, reveal)
+    shown_title = None if title is None else _mask(title, reveal)
+    shown_description = None if description is None else _mask(description, reveal)
+    return FileAtVersion(
+        scope=scope_key,
+        file=name,
+        version=version,
+        author=author_of(_one(repository, version)),
+        size=len(data),
+        text=shown,
+        name=shown_title,
+        description=shown_description,
+        body=shown_body,
+        masked=(shown, shown_body, shown_title, shown_description)
+        != (text, body, title, description),
+    )
+
+
+def file_diff(
+    repository: Path,
+    scope_key: str,
+    name: str,
+    *,
+    from_version: str | None,
+    to_version: str | None,
+    reveal: bool = False,
+) -> FileDiff:
+    """The diff of ``name`` from ``from_version`` to ``to_version``: ``to`` defaults to the
+    newest version, ``from`` to the version just before ``to`` (so a version of the file's
+    history shows its own change). Raises :class:`NotFound` for a version not of this history
+    (or an empty history)."""
+    if to_version is None:
+        to_version = read_head(repository)
+        if to_version is None:
+            raise NotFound("this scope has no versions yet")
+    else:
+        check_version(repository, to_version)
+    if from_version is None:
+        parents = _one(repository, to_version).parents
+        from_version = parents[0] if parents else None
+    else:
+        check_version(repository, from_version)
+    old = None if from_version is None else _text(content_at(repository, from_version, name))
+    new = _text(content_at(repository, to_version, name))
+    old_shown = None if old is None else _mask(old, reveal)
+    new_shown = None if new is None else _mask(new, reveal)
+    hunks = diff_hunks(old_shown, new_shown)
+    return FileDiff(
+        scope=scope_key,
+        file=name,
+        from_version=from_version,
+        to_version=to_version,
+        unified=unified_text(name, hunks, old=old is not None, new=new is not None),
+        hunks=hunks,
+        masked=(old_shown, new_shown) != (old, new),
+    )
+
+
+def scope_changes(
+    repository: Path,
+    *,
+    limit: int,
+    since: int | None = None,
+    after: str | None = None,
+    before: str | None = None,
+) -> tuple[list[Version], bool]:
+    """The scope's versions, newest first: recorded at ``since`` (seconds since the epoch) or
+    later, newer than the version ``after``, older than ``before``; at most ``limit``, and
+    whether more follow."""
+    args: list[str] = []
+    if since is not None:
+        args.append(f"--since=@{since}")
+    if after is not None:
+        check_version(repository, after)
+        args.append(f"^{after}")
+    entries, more = _page(repository, limit, before, *args)
+    if since is not None:
+        entries = [entry for entry in entries if entry.commit_time >= since]
+    return [version_of(entry) for entry in entries], more
+
+
+DELETIONS_READ = 2000
+"""Versions with deletions looked at, at most, for a scope's recently deleted files."""
+
+
+def deleted_files(repository: Path, present: set[str], *, limit: int) -> list[DeletedFile]:
+    """Files deleted from the scope and not there now, newest deletion first, at most
+    ``limit``; each with the last version that held it (:class:`~memory_core.wire.DeletedFile`).
+    Only what a restore can bring back is listed: ``MEMORY.md`` and topic files."""
+    if read_head(repository) is None:
+        return []
+    entries = log(repository, "--diff-filter=D", "-n", str(DELETIONS_READ), BRANCH)
+    found: list[DeletedFile] = []
+    seen: set[str] = set()
+    for entry in entries:
+        if not entry.parents:
+            continue
+        for item in entry.files:
+            name = item.name
+            if item.status != "D" or name in seen or name in present:
+                continue
+            seen.add(name)
+            if name == layout.MARKER_FILE:
+                continue
+            found.append(
+                DeletedFile(
+                    file=name,
+                    deleted_in=entry.version,
+                    author=author_of(entry),
+                    restore_version=entry.parents[0],
+                )
+            )
+            if len(found) >= limit:
+                return found
+    return found

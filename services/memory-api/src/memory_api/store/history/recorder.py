@@ -1,0 +1,321 @@
+"""Recording versions: what changed in a scope since its newest version becomes a new one (V-1).
+
+A record compares the scope folder with the newest version (:mod:`.snapshot`) and commits the
+difference (:func:`~.repo.commit_changes`), saying who in the message's trailers. It is a
+snapshot, not an event: whatever changed on disk since the last record, by whom or whatever
+(an agent's file tool, a shell, an editor, a record that was never made because a process
+died), is in the next one. So a Session start can be answered first and recorded after, and a
+crash in between loses nothing: the next record of the scope takes it.
+
+The caller holds the scope's cross-process lock (``index.<agent>.<scope>``, the lock of delete
+and import; :mod:`memory_api.store.locks`), so two service processes on one data dir never
+record the same scope at once, and the second of two records of one change finds nothing left
+to record: no version is lost or duplicated (Q-4). Git's own lock files from a killed process
+are cleared under that lock (:func:`~.git.remove_stale_locks`).
+
+An API change is wrapped by :meth:`ScopeHistories.around`: whatever is on disk is recorded
+first (source ``found``), so the content a delete removes or a restore replaces is always in a
+version, then the change is made and recorded. When the first record fails the change is not
+made (:class:`~.git.HistoryUnavailable`, 503): a delete that could not be undone is refused.
+
+Blocking: run it in a worker thread (:meth:`memory_api.store.locks.Locks.run_held`).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import stat
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+from memory_core import layout
+from memory_core.keys import has_control_character
+from memory_core.wire import FileChangeKind, VersionSource
+
+from memory_api.store.containment import real_path
+from memory_api.store.history.git import (
+    HistoryUnavailable,
+    init_repository,
+    remove_stale_locks,
+)
+from memory_api.store.history.repo import (
+    TreeEntry,
+    blob_id,
+    commit_changes,
+    read_head,
+    tree_of,
+)
+from memory_api.store.history.snapshot import BlobIds, take_snapshot
+
+__all__ = [
+    "MAINTENANCE_PACKS",
+    "TRAILER_VALUE_MAX",
+    "Attribution",
+    "Recorded",
+    "ScopeHistories",
+    "checked_history_root",
+    "maintenance_due",
+]
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+MAINTENANCE_PACKS = 16
+"""Packs in a history (one per version recorded since the last repack) that call for one."""
+TRAILER_VALUE_MAX = 200
+"""Characters of a client-given Session id, harness or tool name a version keeps."""
+TREES_KEPT = 64
+"""Newest-version file lists kept per process (each a few hundred KB at 3,000 files)."""
+BLOB_IDS_KEPT = 200_000
+"""File versions whose blob id is kept per process (about 200 bytes each)."""
+AUTHOR_EMAIL = "history@memory-api.invalid"
+
+
+@dataclass(frozen=True, slots=True)
+class Attribution:
+    """Who and what a version is from (V-1); ``subject`` is what the change concerned (a file
+    name, an import's source) for the summary line. Values are cut and cleaned on use."""
+
+    source: VersionSource
+    principal: str | None = None
+    session_id: str | None = None
+    harness: str | None = None
+    tool: str | None = None
+    restored_from: str | None = None
+    subject: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """A version just recorded: its id, the version it follows (None for the first), its files
+    and how each changed, and whether the history has gathered enough packs for a maintenance
+    run (:mod:`.maintenance`)."""
+
+    version: str
+    parent: str | None
+    files: list[tuple[str, FileChangeKind]]
+    maintenance_due: bool
+
+
+def clean_value(value: str | None) -> str | None:
+    """A client-given value as a trailer keeps it: control characters dropped, whitespace
+    trimmed, cut to :data:`TRAILER_VALUE_MAX` characters; None when nothing is left."""
+    if value is None:
+        return None
+    if has_control_character(value):
+        value = "".join(char for char in value if char.isprintable() or char == " ")
+    value = value.strip()[:TRAILER_VALUE_MAX].strip()
+    return value or None
+
+
+def _summary(who: Attribution, parent: str | None, count: int) -> str:
+    subject = who.subject or "the scope"
+    if parent is None and who.source in ("session-start", "found", "checkpoint", "write"):
+        return f"History starts: {count} file{'s' if count != 1 else ''} found"
+    match who.source:
+        case "session-start":
+            return "Changes found at a Session start"
+        case "write":
+            tool = f" ({who.tool})" if who.tool else ""
+            return f"Written in a {who.harness or 'harness'} Session{tool}"
+        case "checkpoint":
+            return "Checkpoint"
+        case "found":
+            return f"Changes found before {subject}"
+        case "delete":
+            return f"Delete {subject}"
+        case "restore":
+            return f"Restore {subject} from {(who.restored_from or '')[:12]}"
+        case "import":
+            return f"Import {subject}"
+        case _:
+            return subject
+
+
+def message_for(who: Attribution, parent: str | None, count: int) -> str:
+    """The commit message of a version: a summary line, a blank line, the trailers."""
+    trailers = [f"Source: {who.source}"]
+    for name, value in (
+        ("Principal", who.principal),
+        ("Session-Id", who.session_id),
+        ("Harness", who.harness),
+        ("Tool", who.tool),
+        ("Restored-From", who.restored_from),
+    ):
+        cleaned = clean_value(value)
+        if cleaned is not None:
+            trailers.append(f"{name}: {cleaned}")
+    summary = clean_value(_summary(who, parent, count)) or who.source
+    return summary + "\n\n" + "\n".join(trailers) + "\n"
+
+
+def _author(who: Attribution) -> str:
+    name = who.principal or who.harness or ("Session" if who.session_id else "memory-api")
+    cleaned = (clean_value(name) or "memory-api").replace("<", "").replace(">", "")
+    return f"{cleaned} <{AUTHOR_EMAIL}>"
+
+
+def checked_history_root(app_data_dir: Path, agent_id: str) -> Path:
+    """The agent's history folder (``agent_state/history``, :func:`memory_core.layout.
+    history_root`) under the real ``app_data_dir``; raises :class:`HistoryUnavailable` when a
+    symlink or a non-folder stands anywhere on its way below the data dir (it could lead
+    anywhere)."""
+    path = layout.history_root(app_data_dir, agent_id)
+    current = app_data_dir
+    for part in path.relative_to(app_data_dir).parts:
+        current = current / part
+        try:
+            mode = os.lstat(current).st_mode
+        except FileNotFoundError:
+            break
+        if stat.S_ISLNK(mode) or not stat.S_ISDIR(mode):
+            raise HistoryUnavailable(f"the history of agent {agent_id!r} is not a plain folder")
+    return path
+
+
+class ScopeHistories:
+    """The history repositories of every scope under one app data dir (blocking methods).
+
+    ``enabled`` False (``MEMORY_API_HISTORY=off``) records nothing and runs changes as they
+    are. The per-process caches (blob ids by file version, the newest version's file list by
+    version id) only spare reads; every record still compares with the disk and the branch.
+    """
+
+    def __init__(self, app_data_dir: Path, *, enabled: bool = True) -> None:
+        self.app_data_dir = real_path(app_data_dir)
+        self.enabled = enabled
+        self.blob_ids: BlobIds = BlobIds(max_entries=BLOB_IDS_KEPT)
+        self._trees: OrderedDict[Path, tuple[str, dict[str, TreeEntry]]] = OrderedDict()
+        self._trees_lock = threading.Lock()
+
+    def repository(self, agent_id: str, scope: Path) -> Path:
+        """The repository of the real scope folder ``scope`` (named by its real name, so a
+        symlinked alias of a scope shares it, as it shares its lock). It may not exist yet."""
+        path = checked_history_root(self.app_data_dir, agent_id) / f"{scope.name}.git"
+        try:
+            mode = os.lstat(path).st_mode
+        except FileNotFoundError:
+            return path
+        if stat.S_ISLNK(mode) or not stat.S_ISDIR(mode):
+            raise HistoryUnavailable(f"the history of scope {scope.name!r} is not a folder")
+        return path
+
+    def tree(self, repository: Path, version: str) -> dict[str, TreeEntry]:
+        """The files of ``version`` (kept per process for the newest versions)."""
+        with self._trees_lock:
+            kept = self._trees.get(repository)
+            if kept is not None and kept[0] == version:
+                self._trees.move_to_end(repository)
+                return kept[1]
+        files = tree_of(repository, version)
+        self._keep_tree(repository, version, files)
+        return files
+
+    def _keep_tree(self, repository: Path, version: str, files: dict[str, TreeEntry]) -> None:
+        with self._trees_lock:
+            self._trees[repository] = (version, files)
+            self._trees.move_to_end(repository)
+            while len(self._trees) > TREES_KEPT:
+                self._trees.popitem(last=False)
+
+    def record(self, agent_id: str, scope: Path, who: Attribution) -> Recorded | None:
+        """Record what changed in the real ``scope`` folder since its newest version, as
+        ``who``; None when nothing did (or history is off). The caller holds the scope's lock.
+
+        Raises :class:`HistoryUnavailable` when git or the disk refuses (no version then; the
+        memory files are only ever read here).
+        """
+        if not self.enabled:
+            return None
+        repository = self.repository(agent_id, scope)
+        init_repository(repository)
+        remove_stale_locks(repository)
+        head = read_head(repository)
+        before = {} if head is None else self.tree(repository, head)
+        try:
+            snapshot = take_snapshot(scope, before, self.blob_ids)
+        except OSError as error:
+            raise HistoryUnavailable(f"the scope cannot be listed: {error.strerror}") from None
+        if not snapshot.changes:
+            return None
+        now = int(time.time())
+        made = now
+        if (
+            who.source in ("session-start", "write", "checkpoint", "found")
+            and snapshot.newest_mtime
+        ):
+            made = min(now, int(snapshot.newest_mtime))
+        present = sum(1 for change in snapshot.changes if change.data is not None)
+        version = commit_changes(
+            repository,
+            head,
+            snapshot.changes,
+            author=_author(who),
+            author_time=made,
+            commit_time=now,
+            message=message_for(who, head, present),
+        )
+        files = dict(before)
+        changed: list[tuple[str, FileChangeKind]] = []
+        for change in snapshot.changes:
+            if change.data is None:
+                files.pop(change.name, None)
+                changed.append((change.name, "deleted"))
+            else:
+                kind: FileChangeKind = "modified" if change.name in files else "added"
+                files[change.name] = TreeEntry("100644", blob_id(change.data))
+                changed.append((change.name, kind))
+        self._keep_tree(repository, version, files)
+        return Recorded(version, head, changed, maintenance_due(repository))
+
+    def around(
+        self,
+        agent_id: str,
+        scope: Path,
+        who: Attribution,
+        work: Callable[..., T],
+        *args: object,
+    ) -> tuple[T, Recorded | None]:
+        """Run the change ``work(*args)`` on the real ``scope`` between two records: what is
+        on disk first (as ``found``, so nothing the change removes is lost to the history),
+        then the change, as ``who``. Returns ``work``'s result and the change's version.
+
+        The caller holds the scope's lock. Raises :class:`HistoryUnavailable` when the first
+        record fails (``work`` is not run then) and whatever ``work`` raises; a failure of the
+        second record is logged, and the next record of the scope takes the change.
+        """
+        if not self.enabled:
+            return work(*args), None
+        # what was found was made by someone unknown, not by the change's caller
+        found = Attribution("found", subject=_before(who))
+        self.record(agent_id, scope, found)
+        result = work(*args)
+        try:
+            return result, self.record(agent_id, scope, who)
+        except HistoryUnavailable as error:
+            logger.error(
+                "the %s in scope %s is not recorded yet: %s", who.source, scope.name, error.detail
+            )
+            return result, None
+
+
+def _before(who: Attribution) -> str:
+    what = {"delete": "a delete", "restore": "a restore", "import": "an import"}
+    return what.get(who.source, who.source) + (f" of {who.subject}" if who.subject else "")
+
+
+def maintenance_due(repository: Path) -> bool:
+    """Whether ``repository`` holds :data:`MAINTENANCE_PACKS` packs or more (one ``scandir``)."""
+    try:
+        with os.scandir(repository / "objects" / "pack") as listing:
+            packs = sum(1 for entry in listing if entry.name.endswith(".pack"))
+    except OSError:
+        return False
+    return packs >= MAINTENANCE_PACKS

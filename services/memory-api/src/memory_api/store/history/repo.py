@@ -1,0 +1,293 @@
+"""One scope's history repository: its newest version, trees, new versions, the log (V-1, V-2).
+
+A version is a commit on :data:`~.git.BRANCH` whose tree is the scope's memory files as they
+were (``MEMORY.md``, ``.workspace`` and the topic files, flat, as in the scope folder). The
+commit's message is a one-line summary, a blank line, and trailers saying who (``Source:``,
+``Session-Id:``, ``Harness:``, ``Tool:``, ``Principal:``, ``Restored-From:``); its author date
+is when the change was made as the disk tells, its committer date when it was recorded.
+
+New versions go in through ``git fast-import`` with the content inline: the bytes recorded are
+exactly the bytes the service read (through its containment checks), never a second read by
+git. ``fast-import`` writes its objects, then moves the branch (``from`` the newest version, so
+it refuses to drop one): a process killed on the way leaves the branch where it was.
+
+Blocking: run everything here in a worker thread.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memory_api.store.history.git import BRANCH, HistoryUnavailable, git
+
+__all__ = [
+    "COMMITTER",
+    "Change",
+    "LogEntry",
+    "LoggedFile",
+    "TreeEntry",
+    "blob_id",
+    "blob_sizes",
+    "commit_changes",
+    "entry_at",
+    "log",
+    "read_blob",
+    "read_head",
+    "tree_of",
+]
+
+COMMITTER = "memory-api <history@memory-api.invalid>"
+"""Who commits every version; who *made* it is the author and the trailers."""
+_FILE_MODE = "100644"
+_HEX40 = re.compile(rb"[0-9a-f]{40}")
+
+
+@dataclass(frozen=True, slots=True)
+class TreeEntry:
+    """A file in a version: its git mode (``100644`` for what the service records) and blob."""
+
+    mode: str
+    blob: str
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One file of a new version: its new ``data``, or None when it is gone."""
+
+    name: str
+    data: bytes | None
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedFile:
+    """A file a logged version changed: ``status`` ``A``, ``M`` or ``D``, and its blob in
+    that version (the removed blob for ``D``)."""
+
+    status: str
+    name: str
+    blob: str
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """A version as the log reads it: id, parents, author and commit times (seconds since the
+    epoch), summary, trailers (name → value, the last one wins) and the files it changed."""
+
+    version: str
+    parents: tuple[str, ...]
+    author_time: int
+    commit_time: int
+    summary: str
+    trailers: dict[str, str]
+    files: list[LoggedFile] = field(default_factory=list)
+
+
+def blob_id(data: bytes) -> str:
+    """The git blob id of ``data`` (SHA-1 of ``blob <size>\\0`` and the bytes)."""
+    digest = hashlib.sha1(b"blob %d\x00" % len(data), usedforsecurity=False)
+    digest.update(data)
+    return digest.hexdigest()
+
+
+def read_head(repository: Path) -> str | None:
+    """The newest version of ``repository``, or None before its first; a file read, no git.
+
+    Git keeps the branch as a loose ref file (``refs/heads/main``) unless refs were packed
+    (``packed-refs``); both are read as git writes them.
+    """
+    try:
+        raw = (repository / BRANCH).read_bytes()
+    except FileNotFoundError:
+        raw = b""
+    except OSError as error:
+        raise HistoryUnavailable(f"the history cannot be read: {error.strerror}") from None
+    found = _HEX40.match(raw)
+    if found is not None:
+        return found.group().decode("ascii")
+    try:
+        packed = (repository / "packed-refs").read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise HistoryUnavailable(f"the history cannot be read: {error.strerror}") from None
+    for line in packed.splitlines():
+        if line.endswith(b" " + BRANCH.encode()) and _HEX40.match(line):
+            return line[:40].decode("ascii")
+    return None
+
+
+def tree_of(repository: Path, version: str) -> dict[str, TreeEntry]:
+    """Every file of ``version``: name → :class:`TreeEntry` (one ``git ls-tree``)."""
+    out = git(repository, "ls-tree", "-z", "--full-tree", version)
+    entries: dict[str, TreeEntry] = {}
+    for record in out.split(b"\x00"):
+        if not record:
+            continue
+        meta, _, name = record.partition(b"\t")
+        mode, _, rest = meta.partition(b" ")
+        blob = rest.rpartition(b" ")[2]
+        entries[name.decode("utf-8", "surrogateescape")] = TreeEntry(
+            mode.decode("ascii"), blob.decode("ascii")
+        )
+    return entries
+
+
+def entry_at(repository: Path, version: str, name: str) -> tuple[TreeEntry, int] | None:
+    """The file ``name`` at ``version`` and its size in bytes, or None when it was not there.
+
+    Raises :class:`HistoryUnavailable` when ``version`` is no version of this history.
+    """
+    out = git(repository, "ls-tree", "-z", "-l", version, "--", name)
+    for record in out.split(b"\x00"):
+        meta, _, found = record.partition(b"\t")
+        if found.decode("utf-8", "surrogateescape") != name:
+            continue
+        mode, kind, blob, size = meta.split()
+        if kind != b"blob":
+            return None
+        return TreeEntry(mode.decode("ascii"), blob.decode("ascii")), int(size)
+    return None
+
+
+def read_blob(repository: Path, blob: str) -> bytes:
+    """The bytes of the blob ``blob`` (its size checked by the caller, :func:`entry_at`)."""
+    return git(repository, "cat-file", "blob", blob)
+
+
+def blob_sizes(repository: Path, blobs: Iterable[str]) -> dict[str, int]:
+    """The size in bytes of each blob id (one ``git cat-file --batch-check``)."""
+    wanted = list(dict.fromkeys(blobs))
+    if not wanted:
+        return {}
+    out = git(
+        repository,
+        "cat-file",
+        "--batch-check=%(objectname) %(objectsize)",
+        stdin="".join(f"{blob}\n" for blob in wanted).encode("ascii"),
+    )
+    sizes: dict[str, int] = {}
+    for line in out.decode("ascii", "replace").splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[1].isdigit():
+            sizes[parts[0]] = int(parts[1])
+    return sizes
+
+
+def _quoted(name: str) -> bytes:
+    """A path as ``fast-import`` reads it: verbatim, or C-quoted when it starts with a quote."""
+    raw = name.encode("utf-8", "surrogateescape")
+    if not raw.startswith(b'"'):
+        return raw
+    return b'"' + raw.replace(b"\\", b"\\\\").replace(b'"', b'\\"') + b'"'
+
+
+def _data(payload: bytes) -> bytes:
+    return b"data %d\n%s\n" % (len(payload), payload)
+
+
+def commit_changes(
+    repository: Path,
+    parent: str | None,
+    changes: Sequence[Change],
+    *,
+    author: str,
+    author_time: int,
+    commit_time: int,
+    message: str,
+) -> str:
+    """Record a new version: ``parent``'s files with ``changes`` applied; returns its id.
+
+    ``author`` is ``Name <email>``; times are seconds since the epoch (UTC). The caller holds
+    the scope's lock, so the branch is still at ``parent`` (``fast-import`` refuses to move it
+    otherwise). Raises :class:`HistoryUnavailable` when git refuses.
+    """
+    stream = [
+        b"commit " + BRANCH.encode() + b"\n",
+        f"author {author} {author_time} +0000\n".encode(),
+        f"committer {COMMITTER} {commit_time} +0000\n".encode(),
+        _data(message.encode("utf-8")),
+    ]
+    if parent is not None:
+        stream.append(f"from {parent}\n".encode())
+    for change in changes:
+        path = _quoted(change.name)
+        if change.data is None:
+            stream.append(b"D " + path + b"\n")
+        else:
+            stream.append(b"M " + _FILE_MODE.encode() + b" inline " + path + b"\n")
+            stream.append(_data(change.data))
+    stream.append(b"done\n")
+    # unpackLimit=0: every version is one pack (one fsync), counted by the maintenance
+    git(
+        repository,
+        "fast-import",
+        "--quiet",
+        "--done",
+        stdin=b"".join(stream),
+        config=(("fastimport.unpackLimit", "0"),),
+    )
+    head = read_head(repository)
+    if head is None or head == parent:
+        raise HistoryUnavailable("the history did not take the new version")
+    return head
+
+
+_LOG_FORMAT = "%x1e%H%x1f%P%x1f%at%x1f%ct%x1f%s%x1f%(trailers:only,unfold,separator=%x1d)"
+
+
+def log(repository: Path, *args: str, paths: Sequence[str] = ()) -> list[LogEntry]:
+    """The versions ``git log ARGS -- PATHS`` lists, newest first, each with its changed files.
+
+    ``args`` are revision and limiting options (``-n``, ``--since``, a range …); renames are
+    never detected (a file is its name). An empty history gives an empty list.
+    """
+    out = git(
+        repository,
+        "log",
+        "-z",
+        "--no-renames",
+        "--raw",
+        "--no-abbrev",
+        f"--format={_LOG_FORMAT}",
+        *args,
+        "--",
+        *paths,
+    )
+    return [entry for chunk in out.split(b"\x1e")[1:] if (entry := _entry(chunk)) is not None]
+
+
+def _entry(chunk: bytes) -> LogEntry | None:
+    """One version of :func:`log`'s output: the formatted header, NUL, then ``--raw`` pairs
+    (``:mode mode blob blob status`` NUL ``path`` NUL)."""
+    header, _, rest = chunk.partition(b"\x00")
+    fields = header.decode("utf-8", "replace").split("\x1f")
+    if len(fields) != 6:
+        return None
+    version, parents, author_time, commit_time, summary, trailer_text = fields
+    tokens = rest.lstrip(b"\n").split(b"\x00")
+    files: list[LoggedFile] = []
+    for meta, name in zip(tokens[0::2], tokens[1::2], strict=False):
+        parts = meta.decode("ascii", "replace").split()
+        if len(parts) != 5 or not parts[0].startswith(":"):
+            continue
+        status = parts[4][:1]
+        blob = parts[2] if status == "D" else parts[3]
+        files.append(LoggedFile(status, name.decode("utf-8", "surrogateescape"), blob))
+    trailers: dict[str, str] = {}
+    for line in trailer_text.split("\x1d"):
+        key, colon, value = line.partition(":")
+        if colon:
+            trailers[key.strip()] = value.strip()
+    return LogEntry(
+        version=version,
+        parents=tuple(parents.split()),
+        author_time=int(author_time or 0),
+        commit_time=int(commit_time or 0),
+        summary=summary,
+        trailers=trailers,
+        files=files,
+    )

@@ -1,0 +1,194 @@
+"""Bringing a file back from a version, with its index lines, as a new version (V-2).
+
+The API still accepts no content: a restore only brings back bytes the history holds. Under the
+scope's lock, through :meth:`~.recorder.ScopeHistories.around`:
+
+1. what is on disk is recorded first (``found``), so the text a restore replaces stays in a
+   version (restoring is itself undoable);
+2. the file gets its bytes of that version. A deleted file is created again (never over a file
+   that appeared meanwhile); an existing one is replaced through
+   :func:`memory_core.file_edit.edit_file`, and only if it still holds what step 1 recorded: a
+   write that slipped in between is never overwritten unrecorded (409, try again);
+3. for a topic file, the lines of that version's ``MEMORY.md`` that linked to it (T-4) are
+   merged into the index as it is now (:func:`memory_core.index_merge.merge_index`: a line
+   already there, or one whose links the index already holds, is not added; every line others
+   wrote stays), again through ``edit_file``; an index that does not exist is created with
+   them. Restoring ``MEMORY.md`` itself merges that version's lines the same way: lines lost
+   since come back, none written since is dropped;
+4. the result is recorded (``restore``, ``Restored-From:``).
+
+Restoring a deleted file is the undo of a delete. An index the service may not rewrite (not
+UTF-8, lone CR line ends, over the pruning cap) is left alone and no line is reported added.
+
+Blocking: run it in a worker thread holding the scope's lock.
+"""
+
+from __future__ import annotations
+
+import codecs
+import logging
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from memory_core import layout
+from memory_core.errors import FileKeptChanging, NotRegularFileError
+from memory_core.file_edit import FileTooLarge, edit_file
+from memory_core.index import index_lines, line_links_to
+from memory_core.index_merge import merge_index
+from memory_core.line_merge import merge_lines
+from memory_core.topics import decode_text
+from memory_core.wire import RestoreResult
+
+from memory_api.errors import Conflict, NotFound
+from memory_api.store.containment import is_within, real_path
+from memory_api.store.exclusive import create_new_bytes
+from memory_api.store.history.reading import check_version, content_at
+from memory_api.store.history.recorder import Attribution, ScopeHistories
+from memory_api.store.history.repo import blob_id, read_head
+from memory_api.store.pruning import PRUNE_READ_CAP
+
+__all__ = ["restore_file"]
+
+logger = logging.getLogger(__name__)
+
+_LONE_CR = re.compile(r"\r(?!\n)")
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    name: str
+    data: bytes
+    index_lines: str | None  # the lines to merge into MEMORY.md (None: none to merge)
+
+
+def _linking_lines(old_index: bytes | None, name: str) -> str | None:
+    if old_index is None:
+        return None
+    lines = [line for line in index_lines(decode_text(old_index)[0]) if line_links_to(line, name)]
+    return "".join(line + "\n" for line in lines) or None
+
+
+def restore_file(
+    histories: ScopeHistories,
+    agent_id: str,
+    root: Path,
+    scope: Path,
+    name: str,
+    version: str,
+    principal: str,
+) -> RestoreResult:
+    """Restore ``name`` (``MEMORY.md`` or a K-7 topic file name) of the real ``scope`` to its
+    bytes at ``version``; see the module. The caller holds the scope's lock.
+
+    Raises :class:`NotFound` for a version not of this history or one that does not hold the
+    file, :class:`Conflict` when the file changed while it was restored (nothing lost),
+    :class:`~.git.HistoryUnavailable` when the history cannot record.
+    """
+    repository = histories.repository(agent_id, scope)
+    check_version(repository, version)
+    data = content_at(repository, version, name)
+    if data is None:
+        raise NotFound(f"{name!r} is not in version {version}; nothing to restore")
+    if name == layout.INDEX_FILE:
+        plan = _Plan(name, data, decode_text(data)[0])
+    else:
+        old_index = content_at(repository, version, layout.INDEX_FILE)
+        plan = _Plan(name, data, _linking_lines(old_index, name))
+    who = Attribution("restore", principal=principal, restored_from=version, subject=name)
+    added, recorded = histories.around(
+        agent_id, scope, who, _apply, histories, repository, root, scope, plan
+    )
+    return RestoreResult(
+        file=name,
+        restored_from=version,
+        version=None if recorded is None else recorded.version,
+        index_lines_added=added,
+    )
+
+
+def _recorded_blob(histories: ScopeHistories, repository: Path, name: str) -> str | None:
+    head = read_head(repository)
+    if head is None:
+        return None
+    entry = histories.tree(repository, head).get(name)
+    return None if entry is None else entry.blob
+
+
+def _apply(
+    histories: ScopeHistories, repository: Path, root: Path, scope: Path, plan: _Plan
+) -> list[str]:
+    """Steps 2 and 3 of the module docstring; returns the index lines added."""
+    if plan.name == layout.INDEX_FILE:
+        return _merge_into_index(root, scope, plan.index_lines or "")
+    path = scope / plan.name
+    recorded = _recorded_blob(histories, repository, plan.name)
+    if recorded is None:
+        if not create_new_bytes(path, plan.data):
+            raise Conflict(f"{plan.name!r} appeared while it was restored; nothing was replaced")
+    else:
+        _replace_recorded(path, plan, recorded)
+    return _merge_into_index(root, scope, plan.index_lines) if plan.index_lines else []
+
+
+def _replace_recorded(path: Path, plan: _Plan, recorded: str) -> None:
+    changed = f"{plan.name!r} changed while it was restored; it holds that change: try again"
+
+    def edit(raw: bytes) -> bytes | None:
+        return plan.data if blob_id(raw) == recorded else None
+
+    target = real_path(path)
+    if target.parent != path.parent:
+        raise Conflict(f"{plan.name!r} is a link now; it was not replaced")
+    try:
+        edited = edit_file(target, edit, read_cap=PRUNE_READ_CAP)
+    except FileKeptChanging:
+        raise Conflict(changed) from None
+    except (FileTooLarge, NotRegularFileError):
+        raise Conflict(f"{plan.name!r} is no longer a file the service may replace") from None
+    if edited is None:
+        try:
+            current = path.read_bytes()
+        except FileNotFoundError:
+            raise Conflict(f"{plan.name!r} was deleted while it was restored; try again") from None
+        if current != plan.data:
+            raise Conflict(changed)
+
+
+def _merge_into_index(root: Path, scope: Path, lines: str) -> list[str]:
+    """Merge ``lines`` into the scope's index (created when missing); the lines added."""
+    path = real_path(scope / layout.INDEX_FILE)
+    if not is_within(root, path):
+        logger.warning("index of %s links outside the memory root; no line restored", scope.name)
+        return []
+    merges: list[list[str]] = []
+
+    def edit(raw: bytes) -> bytes | None:
+        bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
+        try:
+            text = raw[len(bom) :].decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+        if _LONE_CR.search(text):
+            return None
+        merge = merge_index(text, lines, {})
+        merges[:] = [merge.added]
+        return bom + merge.text.encode("utf-8") if merge.changed else None
+
+    try:
+        edited = edit_file(path, edit, merge=merge_lines, read_cap=PRUNE_READ_CAP)
+    except FileKeptChanging:
+        raise Conflict(
+            "the file is restored; MEMORY.md kept changing, so its lines were not: restore again"
+        ) from None
+    except (FileTooLarge, NotRegularFileError, OSError) as error:
+        logger.warning("index of %s cannot take restored lines: %s", scope.name, error)
+        return []
+    if edited is not None:
+        return merges[0] if merges else []
+    if path.exists():
+        return []
+    merge = merge_index(None, lines, {})
+    if create_new_bytes(path, merge.text.encode("utf-8")):
+        return merge.added
+    return _merge_into_index(root, scope, lines)  # created meanwhile: merge into that one

@@ -1,0 +1,404 @@
+"""HistoryStore: the versions API's view of the disk (V-1, V-2), one method per route.
+
+Like :class:`~memory_api.store.memory.MemoryStore`, each method checks its ids (K-7) before
+any I/O, confirms the agent is one of the project (else 404, A-10) and does its file and git
+work in a worker thread. Reads take no lock (git reads a repository safely while a version is
+being recorded); every record and restore holds the scope's cross-process lock, the lock of
+delete and import (``index.<agent>.<scope>``), in one thread of the locks' pool
+(:meth:`~memory_api.store.locks.Locks.run_held`).
+
+A Session start is answered first and recorded after (:meth:`HistoryStore.record_later`): the
+record is a task of its own, at most one per scope at a time and at most one per
+:data:`RECORD_INTERVAL` (Session starts that arrive meanwhile ask for one more run after it,
+not one each), so a burst of Session starts costs a record a second per scope, and none of them
+waits for one. A process that dies before
+the task runs loses nothing: the next record of the scope finds the change on disk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+from collections.abc import Coroutine
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from memory_core.errors import InvalidId
+from memory_core.keys import (
+    USER_SCOPE,
+    check_agent_id,
+    check_project_id,
+    check_scope_file_name,
+    check_scope_key,
+    check_version_id,
+)
+from memory_core.wire import (
+    DeletedFiles,
+    FileAtVersion,
+    FileChange,
+    FileDiff,
+    FileHistory,
+    RecordedScope,
+    RecordResult,
+    RestoreResult,
+    ScopeChanges,
+)
+
+from memory_api.errors import NotFound, ServiceError
+from memory_api.store.agents import AgentStore
+from memory_api.store.containment import checked_memory_root
+from memory_api.store.history import reading
+from memory_api.store.history.git import HistoryUnavailable, git_available
+from memory_api.store.history.maintenance import maintain
+from memory_api.store.history.recorder import (
+    Attribution,
+    Recorded,
+    ScopeHistories,
+    maintenance_due,
+)
+from memory_api.store.history.repo import read_head
+from memory_api.store.history.restore import restore_file
+from memory_api.store.history.snapshot import disk_blob, is_memory_file
+from memory_api.store.locks import lock_name
+from memory_api.store.scopes import create_scope_dir, list_scopes, scope_real_dir
+
+__all__ = ["HistoryStore", "scope_history_bytes"]
+
+logger = logging.getLogger(__name__)
+
+CLOSE_TIMEOUT = 10.0
+"""Seconds the records still pending at shutdown get to finish."""
+RECORD_INTERVAL = 1.0
+"""Seconds between two records of one scope asked for by Session starts: a burst of Session
+starts in one Workspace costs a record a second, not one each (what changed meanwhile is in the
+next one)."""
+
+
+@dataclass(slots=True)
+class _Later:
+    who: Attribution
+    again: bool = False
+
+
+def scope_history_bytes(repository: Path) -> int:
+    """Bytes the files of a history repository take (0 when there is none); blocking."""
+    total = 0
+    pending = [repository]
+    while pending:
+        folder = pending.pop()
+        try:
+            with os.scandir(folder) as listing:
+                for entry in listing:
+                    if entry.is_dir(follow_symlinks=False):
+                        pending.append(Path(entry.path))
+                    elif entry.is_file(follow_symlinks=False):
+                        total += entry.stat(follow_symlinks=False).st_size
+        except OSError:
+            continue
+    return total
+
+
+class HistoryStore:
+    """The histories of every scope under one app data dir, for the routes (async)."""
+
+    def __init__(self, agents: AgentStore, histories: ScopeHistories) -> None:
+        self.agents = agents
+        self.locks = agents.locks
+        self.histories = histories
+        self._later: dict[tuple[str, str], _Later] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._maintaining: set[tuple[str, str]] = set()
+        self._hurry = asyncio.Event()
+
+    # --- helpers (blocking ones run in worker threads) ---------------------------------------
+
+    def _enabled(self) -> None:
+        if not self.histories.enabled:
+            raise NotFound("this service keeps no history (MEMORY_API_HISTORY=off)")
+        if not git_available():
+            raise HistoryUnavailable("history is not available: the git program is not installed")
+
+    def _scope(self, agent_id: str, key: str) -> tuple[Path, Path]:
+        """(real memory root, real scope folder); the user scope is created on demand (K-6)."""
+        root = checked_memory_root(self.histories.app_data_dir, agent_id)
+        if key == USER_SCOPE:
+            create_scope_dir(root, key)
+        scope = scope_real_dir(root, key)
+        if scope is None:
+            raise NotFound(f"no scope {key!r} in the memory of agent {agent_id!r}")
+        return root, scope
+
+    def _repository(self, agent_id: str, key: str) -> tuple[Path, Path]:
+        """(real scope folder, its history repository)."""
+        _, scope = self._scope(agent_id, key)
+        return scope, self.histories.repository(agent_id, scope)
+
+    async def _checked(self, project: str, agent_id: str, key: str, name: str | None) -> None:
+        check_project_id(project)
+        check_agent_id(agent_id)
+        check_scope_key(key)
+        if name is not None:
+            check_scope_file_name(name)
+        self._enabled()
+        await self.agents.get(project, agent_id)
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # --- reading (V-2) -------------------------------------------------------------------------
+
+    def _file_history(
+        self, agent_id: str, key: str, name: str, limit: int, before: str | None
+    ) -> FileHistory:
+        scope, repository = self._repository(agent_id, key)
+        versions, more = reading.file_history(repository, name, limit=limit, before=before)
+        on_disk = disk_blob(scope, name, self.histories.blob_ids)
+        head = read_head(repository)
+        newest = None if head is None else self.histories.tree(repository, head).get(name)
+        return FileHistory(
+            scope=key,
+            file=name,
+            exists=on_disk is not None,
+            unrecorded=on_disk != (None if newest is None else newest.blob),
+            versions=versions,
+            more=more,
+        )
+
+    async def file_history(
+        self, project: str, agent_id: str, key: str, name: str, limit: int, before: str | None
+    ) -> FileHistory:
+        """V-2: the versions of ``name`` (``MEMORY.md`` or a topic file), newest first.
+
+        Raises ``InvalidId`` (400), :class:`NotFound` (agent, scope, a ``before`` not of this
+        history), :class:`~.git.HistoryUnavailable` (503).
+        """
+        await self._checked(project, agent_id, key, name)
+        if before is not None:
+            check_version_id(before)
+        return await asyncio.to_thread(self._file_history, agent_id, key, name, limit, before)
+
+    async def file_at(
+        self, project: str, agent_id: str, key: str, name: str, version: str, reveal: bool
+    ) -> FileAtVersion:
+        """V-2: ``name`` as it was at ``version``; 404 when that version did not hold it."""
+        await self._checked(project, agent_id, key, name)
+        check_version_id(version)
+
+        def work() -> FileAtVersion:
+            _, repository = self._repository(agent_id, key)
+            return reading.file_at(repository, key, name, version, reveal=reveal)
+
+        return await asyncio.to_thread(work)
+
+    async def file_diff(
+        self,
+        project: str,
+        agent_id: str,
+        key: str,
+        name: str,
+        versions: tuple[str | None, str | None],
+        reveal: bool,
+    ) -> FileDiff:
+        """V-2: the diff of ``name`` between two versions (``from``, ``to``; see
+        :func:`~.reading.file_diff` for the defaults)."""
+        await self._checked(project, agent_id, key, name)
+        for version in versions:
+            if version is not None:
+                check_version_id(version)
+
+        def work() -> FileDiff:
+            _, repository = self._repository(agent_id, key)
+            return reading.file_diff(
+                repository,
+                key,
+                name,
+                from_version=versions[0],
+                to_version=versions[1],
+                reveal=reveal,
+            )
+
+        return await asyncio.to_thread(work)
+
+    async def changes(
+        self,
+        project: str,
+        agent_id: str,
+        key: str,
+        *,
+        limit: int,
+        since: int | None,
+        after: str | None,
+        before: str | None,
+    ) -> ScopeChanges:
+        """V-2: the scope's versions since a time (``since``, seconds) or a version
+        (``after``), newest first, each with the files it changed."""
+        await self._checked(project, agent_id, key, None)
+        for version in (after, before):
+            if version is not None:
+                check_version_id(version)
+
+        def work() -> ScopeChanges:
+            _, repository = self._repository(agent_id, key)
+            versions, more = reading.scope_changes(
+                repository, limit=limit, since=since, after=after, before=before
+            )
+            return ScopeChanges(scope=key, versions=versions, more=more)
+
+        return await asyncio.to_thread(work)
+
+    async def deleted(self, project: str, agent_id: str, key: str, limit: int) -> DeletedFiles:
+        """V-2: the scope's recently deleted files (not there now), newest deletion first."""
+        await self._checked(project, agent_id, key, None)
+
+        def work() -> DeletedFiles:
+            scope, repository = self._repository(agent_id, key)
+            with os.scandir(scope) as listing:
+                present = {entry.name for entry in listing if is_memory_file(entry.name)}
+            files = reading.deleted_files(repository, present, limit=limit)
+            return DeletedFiles(scope=key, files=files)
+
+        return await asyncio.to_thread(work)
+
+    # --- changing (V-1, V-2) -------------------------------------------------------------------
+
+    async def restore(
+        self, project: str, agent_id: str, key: str, name: str, version: str, principal: str
+    ) -> RestoreResult:
+        """V-2: restore ``name`` to its bytes at ``version`` and its index lines, recorded as
+        a new version (:func:`~.restore.restore_file`). Raises ``InvalidId`` (400),
+        :class:`NotFound`, :class:`~memory_api.errors.Conflict` (409, changed meanwhile) and
+        :class:`~.git.HistoryUnavailable` (503)."""
+        await self._checked(project, agent_id, key, name)
+        check_version_id(version)
+        root, scope = await asyncio.to_thread(self._scope, agent_id, key)
+
+        def work() -> tuple[RestoreResult, bool]:
+            result = restore_file(self.histories, agent_id, root, scope, name, version, principal)
+            return result, self._due(agent_id, scope)
+
+        result, due = await self.locks.run_held(lock_name("index", agent_id, scope.name), work)
+        if due:
+            self._maintain_later(agent_id, scope)
+        return result
+
+    def _due(self, agent_id: str, scope: Path) -> bool:
+        return maintenance_due(self.histories.repository(agent_id, scope))
+
+    async def _record_scope(
+        self, agent_id: str, key: str, scope: Path, who: Attribution
+    ) -> RecordedScope:
+        def work() -> tuple[Recorded | None, bool]:
+            # the packs of deletes and imports count too, so due is asked after every record
+            return self.histories.record(agent_id, scope, who), self._due(agent_id, scope)
+
+        recorded, due = await self.locks.run_held(lock_name("index", agent_id, scope.name), work)
+        if due:
+            self._maintain_later(agent_id, scope)
+        if recorded is None:
+            return RecordedScope(scope=key, version=None, files=[])
+        return RecordedScope(
+            scope=key,
+            version=recorded.version,
+            files=[FileChange(file=name, change=kind) for name, kind in recorded.files],
+        )
+
+    async def record(
+        self, project: str, agent_id: str, key: str | None, who: Attribution
+    ) -> RecordResult:
+        """V-1: record what changed on disk in scope ``key`` (every scope when None) as
+        ``who``: a checkpoint, or a post-write hook's record. Raises ``InvalidId`` (400),
+        :class:`NotFound` and :class:`~.git.HistoryUnavailable` (503)."""
+        check_project_id(project)
+        check_agent_id(agent_id)
+        if key is not None:
+            check_scope_key(key)
+        self._enabled()
+        await self.agents.get(project, agent_id)
+
+        def scopes() -> list[tuple[str, Path]]:
+            if key is not None:
+                return [(key, self._scope(agent_id, key)[1])]
+            root = checked_memory_root(self.histories.app_data_dir, agent_id)
+            create_scope_dir(root, USER_SCOPE)
+            return list_scopes(root)
+
+        found = await asyncio.to_thread(scopes)
+        recorded = [await self._record_scope(agent_id, name, scope, who) for name, scope in found]
+        return RecordResult(scopes=recorded)
+
+    def record_later(self, agent_id: str, keys: list[str], who: Attribution) -> None:
+        """Record scopes ``keys`` of the (checked) agent soon, in a task of their own (see the
+        module docstring); returns at once. Failures are logged, never raised."""
+        if not self.histories.enabled:
+            return
+        for key in keys:
+            slot = (agent_id, key)
+            pending = self._later.get(slot)
+            if pending is not None:
+                pending.who = who
+                pending.again = True
+                continue
+            self._later[slot] = _Later(who)
+            self._spawn(self._record_later(slot))
+
+    async def _record_later(self, slot: tuple[str, str]) -> None:
+        agent_id, key = slot
+        try:
+            while True:
+                pending = self._later[slot]
+                pending.again = False
+                try:
+                    _, scope = await asyncio.to_thread(self._scope, agent_id, key)
+                    await self._record_scope(agent_id, key, scope, pending.who)
+                except (ServiceError, InvalidId, OSError) as error:
+                    detail = error.detail if isinstance(error, ServiceError) else str(error)
+                    logger.warning("scope %s of agent %s not recorded: %s", key, agent_id, detail)
+                # Session starts arriving now ask for one more record, after the interval
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._hurry.wait(), RECORD_INTERVAL)
+                if not pending.again:
+                    break
+        finally:
+            self._later.pop(slot, None)
+
+    def _maintain_later(self, agent_id: str, scope: Path) -> None:
+        """Repack the scope's history in a task of its own (one at a time per scope)."""
+        slot = (agent_id, scope.name)
+        if slot in self._maintaining:
+            return
+        self._maintaining.add(slot)
+
+        def work() -> None:
+            maintain(self.histories.repository(agent_id, scope))
+
+        async def run() -> None:
+            try:
+                await self.locks.run_held(lock_name("index", agent_id, scope.name), work)
+            except ServiceError as error:
+                logger.warning("history of %s not repacked: %s", scope.name, error.detail)
+            finally:
+                self._maintaining.discard(slot)
+
+        self._spawn(run())
+
+    async def idle(self) -> None:
+        """Wait until every record and maintenance this process started has finished (the
+        interval between two Session-start records of a scope is cut short)."""
+        self._hurry.set()
+        try:
+            while self._tasks:
+                await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        finally:
+            self._hurry.clear()
+
+    async def close(self) -> None:
+        """At shutdown: let pending records finish (at most :data:`CLOSE_TIMEOUT` seconds)."""
+        try:
+            await asyncio.wait_for(self.idle(), CLOSE_TIMEOUT)
+        except TimeoutError:
+            logger.warning("records still pending at shutdown; the next record takes them")

@@ -1,0 +1,156 @@
+"""What a version holds: a scope's memory files as they are on disk now (V-1).
+
+Recorded are exactly the files that are memory: the index ``MEMORY.md``, the Workspace marker
+``.workspace`` (the scope's identity, K-5) and the topic files (names passing K-7); never temp
+files, ``.kept-*`` copies, locks, folders or anything else. Each must be a regular file in the
+real scope folder: a symlink is never followed (wherever it leads), a FIFO never opened. Each is
+read through the containment checks (``O_NOFOLLOW``, a regular file by ``fstat``) and at most up
+to its read cap: :data:`~memory_core.topics.READ_CAP_BYTES` for a topic file and the marker,
+:data:`~memory_api.store.pruning.PRUNE_READ_CAP` for the index (what the service rewrites). A
+file over its cap, or one that cannot be read now, keeps the content its newest version holds
+(nothing is recorded for it, it is not taken for deleted); it is named in the debug log.
+
+Reading 3,000 files on every Session start would cost a Session's worth of disk reads, so the
+blob id of each file is kept per file version (:class:`~memory_api.store.stat_cache.StatCache`
+by ``(dev, inode, size, mtime, ctime)``; never for a file changed in the last 2 s, as git does
+with its "racily clean" entries): an unchanged scope costs one ``scandir`` and an ``lstat`` per
+entry. Only files whose id differs from the newest version's are kept in memory, to be recorded.
+
+Blocking: run it in a worker thread.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memory_core import layout
+from memory_core.errors import InvalidId
+from memory_core.keys import check_topic_file_name
+from memory_core.topics import READ_CAP_BYTES
+
+from memory_api.store.containment import NotRegularFileError, read_regular
+from memory_api.store.history.repo import Change, TreeEntry, blob_id
+from memory_api.store.pruning import PRUNE_READ_CAP
+from memory_api.store.stat_cache import StatCache, file_key
+
+__all__ = ["BlobIds", "Snapshot", "disk_blob", "is_memory_file", "read_cap", "take_snapshot"]
+
+logger = logging.getLogger(__name__)
+
+BlobIds = StatCache[str, str]
+"""Blob id by file path, valid for one file version."""
+
+
+@functools.lru_cache(maxsize=65_536)
+def is_memory_file(name: str) -> bool:
+    """Whether a scope entry named ``name`` is memory that versions hold (see the module)."""
+    if name in (layout.INDEX_FILE, layout.MARKER_FILE):
+        return True
+    try:
+        check_topic_file_name(name)
+    except InvalidId:
+        return False
+    return True
+
+
+def read_cap(name: str) -> int:
+    """The most bytes of ``name`` a version records (see the module docstring)."""
+    return PRUNE_READ_CAP if name == layout.INDEX_FILE else READ_CAP_BYTES
+
+
+@dataclass(slots=True)
+class Snapshot:
+    """A scope as found now, against its newest version's files ``before``.
+
+    ``changes`` are the files to record (new bytes, or None for a file gone); ``newest_mtime``
+    the latest modification time among the changed files still there (seconds, 0 for none);
+    ``kept`` the files whose content could not be taken now, with the reason.
+    """
+
+    changes: list[Change] = field(default_factory=list)
+    newest_mtime: float = 0.0
+    kept: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _entries(scope: Path) -> list[os.DirEntry[str]]:
+    with os.scandir(scope) as listing:
+        return [entry for entry in listing if is_memory_file(entry.name)]
+
+
+def take_snapshot(scope: Path, before: dict[str, TreeEntry], blob_ids: BlobIds) -> Snapshot:
+    """Compare the memory files of the real ``scope`` folder with ``before`` (name → entry of
+    the newest version; empty before the first). Raises ``OSError`` when the folder cannot be
+    listed (nothing is then taken for deleted)."""
+    snapshot = Snapshot()
+    seen: set[str] = set()
+    for entry in _entries(scope):
+        name = entry.name
+        try:
+            info = entry.stat(follow_symlinks=False)
+        except OSError as error:
+            _keep(snapshot, seen, name, f"cannot be looked at ({error.strerror})")
+            continue
+        if not stat.S_ISREG(info.st_mode):
+            continue  # a symlink, folder or FIFO is no memory file: not there for the history
+        seen.add(name)
+        if info.st_size > read_cap(name):
+            _keep(snapshot, seen, name, f"larger than its read cap of {read_cap(name)} bytes")
+            continue
+        key = file_key(info)
+        known = blob_ids.get(entry.path, key)
+        previous = before.get(name)
+        if known is not None and previous is not None and known == previous.blob:
+            continue
+        try:
+            data, opened = read_regular(Path(entry.path), read_cap(name) + 1)
+        except (OSError, NotRegularFileError) as error:
+            _keep(snapshot, seen, name, f"cannot be read ({error})")
+            continue
+        if len(data) > read_cap(name):
+            _keep(snapshot, seen, name, f"larger than its read cap of {read_cap(name)} bytes")
+            continue
+        blob = blob_id(data)
+        blob_ids.put(entry.path, file_key(opened), blob)
+        if previous is None or previous.blob != blob or previous.mode != "100644":
+            snapshot.changes.append(Change(name, data))
+            snapshot.newest_mtime = max(snapshot.newest_mtime, opened.st_mtime)
+    for name in before:
+        if name not in seen:
+            snapshot.changes.append(Change(name, None))
+    snapshot.changes.sort(key=lambda change: change.name)
+    return snapshot
+
+
+def _keep(snapshot: Snapshot, seen: set[str], name: str, reason: str) -> None:
+    seen.add(name)
+    snapshot.kept.append((name, reason))
+    logger.debug("history: %s keeps its last recorded content: %s", name, reason)
+
+
+def disk_blob(scope: Path, name: str, blob_ids: BlobIds) -> str | None:
+    """The blob id of the memory file ``name`` as it is on disk now, or None when there is no
+    such regular file (or it cannot be read within its cap)."""
+    path = scope / name
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(info.st_mode) or info.st_size > read_cap(name):
+        return None
+    known = blob_ids.get(os.fspath(path), file_key(info))
+    if known is not None:
+        return known
+    try:
+        data, opened = read_regular(path, read_cap(name) + 1)
+    except (OSError, NotRegularFileError):
+        return None
+    if len(data) > read_cap(name):
+        return None
+    blob = blob_id(data)
+    blob_ids.put(os.fspath(path), file_key(opened), blob)
+    return blob

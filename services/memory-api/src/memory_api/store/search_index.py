@@ -1,0 +1,421 @@
+"""One agent's search index on disk (S-1): an SQLite file with an FTS5 table, under the app
+data dir's own ``search/`` folder, never inside the memory root.
+
+Tables: ``files`` (one small row per indexed topic file: scope, file, the stat key it was read
+at, the lengths of its fields), ``texts`` (beside it, by ``id``: its name, description and body
+as written — credentials masked, I-8), ``docs`` (a contentless FTS5 table over the same three
+fields as :func:`~memory_api.store.search_text.index_text` gives them, ``rowid`` = ``files.id``),
+``scopes`` (each scope's real folder and the stat key of that folder when it was listed) and
+``meta`` (what wrote the file, and the memory root's stat key).
+
+Several service processes may share the file, on one host or on a shared volume (Q-4): it
+uses SQLite's rollback journal, whose locks are POSIX byte-range locks — what the volume must
+already provide for the service's own ``flock`` (docs/deploy.md) — and not WAL, whose shared
+memory works only among processes of one host. The writes of one search go in one
+``BEGIN IMMEDIATE`` transaction, committed every :data:`BATCH` rows (a first build of 100,000
+files commits 100 times, not once per file or scope); a reader waits for a writer's commit at
+most :data:`BUSY_TIMEOUT_S`. The index is
+a cache of the files: one written by another version of the code (:data:`FINGERPRINT`), or
+found damaged, is deleted and built again from the files.
+
+Each process keeps a mirror of ``scopes`` and of the stat keys in ``files`` (a few hundred
+bytes per file) to compare with the disk without reading the table; when another process has
+committed (``PRAGMA data_version`` moved) the mirror is read again.
+
+Not thread-safe: the caller holds one lock per index.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+import os
+import sqlite3
+import sys
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import regex
+
+from memory_api.store.search_rank import FIELD_WEIGHTS, FIELDS, FieldStats
+from memory_api.store.search_text import Query, field_length, index_text
+
+__all__ = [
+    "BUSY_TIMEOUT_S",
+    "FINGERPRINT",
+    "Row",
+    "ScopeState",
+    "SearchIndex",
+    "Topic",
+]
+
+logger = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 1
+"""Raise when what is indexed changes without the schema text changing."""
+BUSY_TIMEOUT_S = 30.0
+"""How long a connection waits for another process's write transaction."""
+BATCH = 1000
+"""Rows written per transaction (another process's search waits at most for one)."""
+
+_TOKENIZER = "unicode61 remove_diacritics 2 categories 'L* N* Co M*'"
+_SCHEMA = f"""
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE scopes (key TEXT PRIMARY KEY, real TEXT NOT NULL, dir_key INTEGER);
+CREATE TABLE files (
+    id INTEGER PRIMARY KEY,
+    scope TEXT NOT NULL,
+    file TEXT NOT NULL,
+    stat_key INTEGER,
+    name_len INTEGER NOT NULL,
+    description_len INTEGER NOT NULL,
+    body_len INTEGER NOT NULL,
+    UNIQUE (scope, file)
+);
+CREATE TABLE texts (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    name_field TEXT NOT NULL,
+    description TEXT NOT NULL,
+    body TEXT NOT NULL
+);
+CREATE VIRTUAL TABLE docs USING fts5(
+    name, description, body, content = '', tokenize = "{_TOKENIZER}"
+);
+"""
+FINGERPRINT = (
+    f"schema {SCHEMA_VERSION} {hashlib.sha256(_SCHEMA.encode()).hexdigest()[:16]}; "
+    f"sqlite {sqlite3.sqlite_version}; regex {regex.__version__}; "
+    f"unicode {unicodedata.unidata_version}; python {sys.version_info[0]}.{sys.version_info[1]}"
+)
+"""What the index file was written by: the indexed text of a row must be derived again,
+identically, to delete the row from the contentless FTS5 table (and the stat keys are Python
+hashes); any change means a rebuild."""
+_RANK = f"bm25(docs, {', '.join(str(weight) for weight in FIELD_WEIGHTS)})"
+# FTS5's own bm25(), weighted: C-speed over every match, it picks the candidates that
+# search_rank then scores exactly (its idf and length norm are the row's, not the field's).
+_IN_SCOPE = "AND rowid IN (SELECT id FROM files WHERE scope = :scope)"
+# Only constants are put together here (no value ever enters the SQL text).
+_COUNT = "SELECT count(*) FROM docs WHERE docs MATCH :match "
+_CANDIDATES = (
+    "SELECT files.id, scope, file, name, name_field, description, body, name_len, "  # noqa: S608
+    "description_len, body_len FROM ("
+    f"SELECT rowid AS id, {_RANK} AS rank FROM docs WHERE docs MATCH :match {{scope}} "
+    "ORDER BY rank LIMIT :limit) AS best JOIN files USING (id) JOIN texts USING (id) "
+    "ORDER BY best.rank"
+)
+_ROWS_OF_FILE = "scope = :scope AND file = :file"
+_ROWS_OF_SCOPE = "scope = :scope"
+
+
+@dataclass(frozen=True, slots=True)
+class Topic:
+    """A topic file to index: its fields as written (masked) and its stat key (None: racy)."""
+
+    file: str
+    stat_key: int | None
+    name: str
+    name_field: str
+    description: str
+    body: str
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """An indexed topic file read back for a hit."""
+
+    id: int
+    scope: str
+    file: str
+    name: str
+    fields: tuple[str, str, str]
+    lengths: tuple[int, int, int]
+
+
+@dataclass(slots=True)
+class ScopeState:
+    """The mirror of one scope: its real folder, the folder's stat key when listed (None: list
+    it again) and each indexed file's stat key (None: read it again)."""
+
+    real: str
+    dir_key: int | None
+    files: dict[str, int | None] = field(default_factory=dict)
+
+
+def _connect(path: Path | None) -> sqlite3.Connection:
+    if path is None:
+        db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+    else:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)  # masked notes: owner only
+        os.close(fd)
+        db = sqlite3.connect(
+            path, timeout=BUSY_TIMEOUT_S, check_same_thread=False, isolation_level=None
+        )
+    try:
+        db.execute("PRAGMA journal_mode = DELETE")
+        db.execute("PRAGMA synchronous = NORMAL")
+        if db.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone() != (
+            FINGERPRINT,
+        ):
+            raise sqlite3.DatabaseError("written by another version")
+    except sqlite3.OperationalError as error:
+        if "no such table" not in str(error):
+            db.close()
+            raise
+        with _transaction(db):  # a new file (two processes may race here: one wins)
+            if db.execute("SELECT count(*) FROM sqlite_master").fetchone() == (0,):
+                for statement in _SCHEMA.split(";\n"):
+                    if statement.strip():
+                        db.execute(statement)
+                db.execute("INSERT INTO meta VALUES ('fingerprint', ?)", (FINGERPRINT,))
+    except sqlite3.DatabaseError:
+        db.close()
+        raise
+    return db
+
+
+def _inode(path: Path) -> int:
+    try:
+        return path.stat().st_ino
+    except OSError:
+        return -1
+
+
+@contextlib.contextmanager
+def _transaction(db: sqlite3.Connection) -> Iterator[None]:
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+class SearchIndex:
+    """The index of one agent in the file ``path`` (None: in memory, when the file cannot be
+    used). Opening a damaged file or one from another version deletes and rebuilds it; when
+    even that fails, the index lives in memory for this process (logged once).
+    """
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self._inode = -1
+        self.db = self._open()
+        self.root_key: int | None = None
+        self.scopes: dict[str, ScopeState] = {}
+        self._version = -1
+        self._pending = 0
+        self._stats: dict[str, FieldStats] = {}
+        self.load()
+
+    def _open(self) -> sqlite3.Connection:
+        if self.path is None:
+            return _connect(None)
+        for attempt in range(2):
+            try:
+                db = _connect(self.path)
+                self._inode = self.path.stat().st_ino
+                return db
+            except (sqlite3.DatabaseError, OSError) as error:
+                if attempt == 0 and isinstance(error, sqlite3.DatabaseError):
+                    logger.warning("search index %s: %s; building it again", self.path, error)
+                    self._remove()
+                    continue
+                logger.warning("search index %s unusable (%s): kept in memory", self.path, error)
+        self.path = None
+        return _connect(None)
+
+    def _remove(self) -> None:
+        assert self.path is not None
+        for suffix in ("", "-journal", "-wal", "-shm"):
+            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+
+    def close(self) -> None:
+        """Close the connection (the file stays)."""
+        self.db.close()
+
+    def reset(self) -> None:
+        """Start again from an empty index (after the file turned out damaged mid-use)."""
+        self.db.close()
+        if self.path is not None:
+            self._remove()
+        self.db = self._open()
+        self.load()
+
+    # --- the mirror ---------------------------------------------------------------------------
+
+    def load(self) -> None:
+        """Read the mirror from the file (at open, and after another process wrote)."""
+        self._version = self.db.execute("PRAGMA data_version").fetchone()[0]
+        found = self.db.execute("SELECT value FROM meta WHERE key = 'root_key'").fetchone()
+        self.root_key = None if found is None else int(found[0])
+        self.scopes = {
+            key: ScopeState(real, dir_key)
+            for key, real, dir_key in self.db.execute("SELECT key, real, dir_key FROM scopes")
+        }
+        for scope, file, stat_key in self.db.execute("SELECT scope, file, stat_key FROM files"):
+            state = self.scopes.get(scope)
+            if state is not None:
+                state.files[file] = stat_key
+        self._stats.clear()
+
+    def refresh_mirror(self) -> None:
+        """Read the mirror again if another connection committed since it was read; open the
+        file again if another process replaced it (it found this one damaged or old)."""
+        if self.path is not None and _inode(self.path) != self._inode:
+            self.db.close()
+            self.db = self._open()
+            self.load()
+        elif self.db.execute("PRAGMA data_version").fetchone()[0] != self._version:
+            self.load()
+
+    # --- writes -------------------------------------------------------------------------------
+
+    def _write(self, rows: int = 1) -> None:
+        """Count ``rows`` written (opening the transaction first); commit every :data:`BATCH`."""
+        self._stats.clear()
+        self._pending += rows
+        if self._pending >= BATCH:
+            self.commit()
+
+    def _begin(self) -> None:
+        if not self.db.in_transaction:
+            self.db.execute("BEGIN IMMEDIATE")
+            self._pending = 0
+
+    def commit(self) -> None:
+        """Commit what was written (our own commits do not move ``data_version`` for us)."""
+        if self.db.in_transaction:
+            self.db.execute("COMMIT")
+        self._pending = 0
+
+    def abandon(self) -> None:
+        """Roll back what was not committed and read the mirror again (after an error)."""
+        if self.db.in_transaction:
+            self.db.execute("ROLLBACK")
+        self._pending = 0
+        self.load()
+
+    def set_root_key(self, key: int | None) -> None:
+        """Remember the memory root's stat key (None: list the root again next time)."""
+        self._begin()
+        if key is None:
+            self.db.execute("DELETE FROM meta WHERE key = 'root_key'")
+        else:
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('root_key', ?)", (str(key),))
+        self._write()
+        self.root_key = key
+
+    def set_scope(self, key: str, real: str, dir_key: int | None) -> ScopeState:
+        """Record scope ``key`` (its real folder and the folder's stat key after a listing)."""
+        self._begin()
+        self.db.execute(
+            "INSERT INTO scopes VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE "
+            "SET real = excluded.real, dir_key = excluded.dir_key",
+            (key, real, dir_key),
+        )
+        self._write()
+        state = self.scopes.setdefault(key, ScopeState(real, dir_key))
+        state.real, state.dir_key = real, dir_key
+        return state
+
+    def drop_scope(self, key: str) -> None:
+        """Forget scope ``key`` and its files (the folder is gone)."""
+        self._begin()
+        self._write(self._delete_rows(_ROWS_OF_SCOPE, {"scope": key}))
+        self.db.execute("DELETE FROM scopes WHERE key = ?", (key,))
+        self.scopes.pop(key, None)
+
+    def put(self, scope: str, topic: Topic) -> None:
+        """Index (or index again) ``topic`` of ``scope``."""
+        self._begin()
+        self._delete_rows(_ROWS_OF_FILE, {"scope": scope, "file": topic.file})
+        fields = (topic.name_field, topic.description, topic.body)
+        cursor = self.db.execute(
+            "INSERT INTO files (scope, file, stat_key, name_len, description_len, body_len) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (scope, topic.file, topic.stat_key, *(field_length(text) for text in fields)),
+        )
+        self.db.execute(
+            "INSERT INTO texts VALUES (?, ?, ?, ?, ?)", (cursor.lastrowid, topic.name, *fields)
+        )
+        self.db.execute(
+            "INSERT INTO docs (rowid, name, description, body) VALUES (?, ?, ?, ?)",
+            (cursor.lastrowid, *(index_text(text) for text in fields)),
+        )
+        self.scopes[scope].files[topic.file] = topic.stat_key
+        self._write()
+
+    def drop(self, scope: str, file: str) -> None:
+        """Forget ``file`` of ``scope`` (gone from the folder, or no topic file any more)."""
+        self._begin()
+        self._write(self._delete_rows(_ROWS_OF_FILE, {"scope": scope, "file": file}))
+        self.scopes[scope].files.pop(file, None)
+
+    def _delete_rows(self, where: str, values: dict[str, str]) -> int:
+        """Delete the rows ``where`` (:data:`_ROWS_OF_FILE` or :data:`_ROWS_OF_SCOPE`)."""
+        rows = self.db.execute(
+            "SELECT id, name_field, description, body FROM texts "  # noqa: S608 - constants
+            f"WHERE id IN (SELECT id FROM files WHERE {where})",
+            values,
+        ).fetchall()
+        for rowid, *fields in rows:
+            self.db.execute(
+                "INSERT INTO docs (docs, rowid, name, description, body) "
+                "VALUES ('delete', ?, ?, ?, ?)",
+                (rowid, *(index_text(text) for text in fields)),
+            )
+            self.db.execute("DELETE FROM texts WHERE id = ?", (rowid,))
+        self.db.execute(f"DELETE FROM files WHERE {where}", values)  # noqa: S608 - constants
+        return len(rows)
+
+    # --- reads --------------------------------------------------------------------------------
+
+    def count(self, query: Query, scope: str | None) -> int:
+        """How many files match ``query`` (in ``scope`` when given)."""
+        sql = _COUNT + (_IN_SCOPE if scope else "")
+        return int(self.db.execute(sql, {"match": query.fts, "scope": scope}).fetchone()[0])
+
+    def candidates(self, query: Query, scope: str | None, limit: int) -> list[Row]:
+        """The ``limit`` files FTS5's weighted ``bm25()`` ranks best, to be scored exactly."""
+        sql = _CANDIDATES.format(scope=_IN_SCOPE if scope else "")
+        found = self.db.execute(sql, {"match": query.fts, "scope": scope, "limit": limit})
+        return [
+            Row(row[0], row[1], row[2], row[3], (row[4], row[5], row[6]), (row[7], row[8], row[9]))
+            for row in found
+        ]
+
+    def stats(self, query: Query) -> FieldStats:
+        """:class:`FieldStats` of the whole index for ``query``'s terms."""
+        known = self._stats.get(query.fts)
+        if known is not None:
+            return known
+        files, *averages = self.db.execute(
+            "SELECT count(*), avg(name_len), avg(description_len), avg(body_len) FROM files"
+        ).fetchone()
+        holding = tuple(
+            tuple(
+                int(
+                    self.db.execute(
+                        "SELECT count(*) FROM docs WHERE docs MATCH ?",
+                        (query.in_column(term, column),),
+                    ).fetchone()[0]
+                )
+                for term in range(len(query.terms))
+            )
+            for column in FIELDS
+        )
+        stats = FieldStats(
+            files=int(files),
+            average_length=(averages[0] or 0.0, averages[1] or 0.0, averages[2] or 0.0),
+            holding=(holding[0], holding[1], holding[2]),
+        )
+        if len(self._stats) > 64:
+            self._stats.clear()
+        self._stats[query.fts] = stats
+        return stats

@@ -1,0 +1,215 @@
+"""S-1 (issue 30): the search index lives on disk beside the data, survives a restart, and is
+brought up to date by stat — only what changed is read again, and a change is still seen by the
+next search."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import stat
+from pathlib import Path
+
+import pytest
+from memory_api.store import search as search_module
+from memory_api.store import stat_cache
+from memory_api.store.containment import read_regular
+from memory_api.store.search import INDEX_FOLDER, MemorySearch
+from memory_core.wire import SearchResults
+
+from tests.api.conftest import AgentHome, Client, ok_json
+from tests.api.test_s1_search import files_of, search, topic
+
+
+@pytest.fixture
+def settled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Files written by the test count as quiet at once (no 2 s racy window), so the stat
+    keys are kept and the "unchanged, skip it" paths run as they do for older files."""
+    monkeypatch.setattr(stat_cache, "RACY_WINDOW_NS", 0)
+
+
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the topic files search reads, in order."""
+    read: list[str] = []
+
+    def counting(path: Path, limit: int) -> tuple[bytes, os.stat_result]:
+        read.append(path.name)
+        return read_regular(path, limit)
+
+    monkeypatch.setattr(search_module, "read_regular", counting)
+    return read
+
+
+def run(searcher: MemorySearch, agent: AgentHome, query: str) -> SearchResults:
+    return searcher.search(agent.id, agent.root, query, scope=None, limit=20)
+
+
+def found(results: SearchResults) -> list[str]:
+    return sorted(hit.file for hit in results.hits)
+
+
+async def test_s1_the_index_is_a_file_of_the_data_dir_outside_the_memory_root(
+    client: Client, agent: AgentHome
+) -> None:
+    topic(agent.user, "a.md", "a", "alpha", "kafka")
+    before = sorted(path.name for path in agent.root.rglob("*"))
+    assert files_of(await search(client, "kafka")) == [("user", "a.md")]
+    index = agent.data_dir / INDEX_FOLDER / f"{agent.id}.sqlite3"
+    assert stat.S_IMODE(index.stat().st_mode) == 0o600  # it holds the notes' text
+    assert stat.S_IMODE(index.parent.stat().st_mode) == 0o700
+    assert sorted(path.name for path in agent.root.rglob("*")) == before
+
+
+def test_s1_a_restart_reads_no_unchanged_file(
+    agent_files: AgentHome, settled: None, reads: list[str]
+) -> None:
+    agent = agent_files
+    data_dir = agent.data_dir
+    assert found(run(MemorySearch(data_dir), agent, "kafka")) == ["k0.md", "k1.md"]
+    assert sorted(reads) == [f"k{n}.md" for n in range(2)] + [f"n{n}.md" for n in range(8)]
+    reads.clear()
+    restarted = MemorySearch(data_dir)  # a new process: the same index file
+    assert found(run(restarted, agent, "kafka")) == ["k0.md", "k1.md"]
+    assert reads == []
+    (agent.user / "n3.md").write_text("---\nname: n3\n---\nkafka now\n", encoding="utf-8")
+    assert found(run(restarted, agent, "kafka")) == ["k0.md", "k1.md", "n3.md"]
+    assert reads == ["n3.md"]
+
+
+def test_s1_an_edit_in_place_in_an_unchanged_folder_is_seen(
+    agent_files: AgentHome, settled: None
+) -> None:
+    """The folder's stat does not move for an edit in place: each file's own stat is checked."""
+    agent = agent_files
+    searcher = MemorySearch(agent.data_dir)
+    assert found(run(searcher, agent, "kafka")) == ["k0.md", "k1.md"]
+    folder = agent.user.stat()
+    path = agent.user / "k0.md"
+    old = path.stat()
+    text = path.read_text(encoding="utf-8")
+    with path.open("r+", encoding="utf-8") as handle:  # same size, same inode
+        handle.write(text.replace("kafka", "pulsa"))
+    os.utime(path, ns=(old.st_atime_ns, old.st_mtime_ns + 1_000_000_000))
+    assert agent.user.stat().st_mtime_ns == folder.st_mtime_ns
+    assert path.stat().st_size == old.st_size and path.stat().st_ino == old.st_ino
+    assert found(run(searcher, agent, "kafka")) == ["k1.md"]
+    assert found(run(searcher, agent, "pulsa")) == ["k0.md"]
+
+
+def test_s1_scopes_come_and_go(agent_files: AgentHome, settled: None) -> None:
+    agent = agent_files
+    searcher = MemorySearch(agent.data_dir)
+    assert found(run(searcher, agent, "kafka")) == ["k0.md", "k1.md"]
+    _, key = agent.workspace("shop")
+    topic(agent.root / key, "w.md", "w", "kafka in a Workspace", "x")
+    assert found(run(searcher, agent, "kafka")) == ["k0.md", "k1.md", "w.md"]
+    for path in (agent.root / key).iterdir():
+        path.unlink()
+    (agent.root / key).rmdir()
+    assert found(run(searcher, agent, "kafka")) == ["k0.md", "k1.md"]
+    restarted = MemorySearch(agent.data_dir)
+    assert found(run(restarted, agent, "kafka")) == ["k0.md", "k1.md"]
+
+
+def test_s1_a_damaged_index_is_built_again(
+    agent_files: AgentHome, caplog: pytest.LogCaptureFixture
+) -> None:
+    agent = agent_files
+    assert found(run(MemorySearch(agent.data_dir), agent, "kafka")) == [
+        "k0.md",
+        "k1.md",
+    ]
+    index = agent.data_dir / INDEX_FOLDER / f"{agent.id}.sqlite3"
+    index.write_bytes(b"this is not an SQLite file" * 100)
+    assert found(run(MemorySearch(agent.data_dir), agent, "kafka")) == [
+        "k0.md",
+        "k1.md",
+    ]
+    assert "building it again" in caplog.text
+
+
+def test_s1_an_index_of_another_version_is_built_again(agent_files: AgentHome) -> None:
+    agent = agent_files
+    run(MemorySearch(agent.data_dir), agent, "kafka")
+    index = agent.data_dir / INDEX_FOLDER / f"{agent.id}.sqlite3"
+    with sqlite3.connect(index) as db:
+        db.execute("UPDATE meta SET value = 'schema 0' WHERE key = 'fingerprint'")
+        db.execute("INSERT INTO docs (docs) VALUES ('delete-all')")  # old rows: not trusted
+    assert found(run(MemorySearch(agent.data_dir), agent, "kafka")) == [
+        "k0.md",
+        "k1.md",
+    ]
+
+
+async def test_s1_an_unusable_index_folder_still_searches(client: Client, agent: AgentHome) -> None:
+    """A data dir where the index cannot be written (here a file in the way) keeps it in
+    memory: search answers, never a 500."""
+    (agent.data_dir / INDEX_FOLDER).write_text("in the way", encoding="utf-8")
+    topic(agent.user, "a.md", "a", "alpha", "kafka")
+    answer = await ok_json(
+        await client.get("/api/projects/acme/agents/coder/memory/search?q=kafka")
+    )
+    assert [hit["file"] for hit in answer["hits"]] == ["a.md"]
+
+
+@pytest.fixture
+def agent_files(agent: AgentHome) -> AgentHome:
+    """The agent with ten topic files in its user scope, two of them about kafka."""
+    for number in range(8):
+        topic(agent.user, f"n{number}.md", f"n{number}", "other things", f"note {number}")
+    for number in range(2):
+        topic(agent.user, f"k{number}.md", f"k{number}", "queues", f"kafka topic {number}")
+    return agent
+
+
+async def test_s1_an_index_missing_a_table_is_built_again_never_a_500(
+    client: Client, agent: AgentHome
+) -> None:
+    topic(agent.user, "a.md", "a", "alpha", "kafka")
+    assert files_of(await search(client, "kafka")) == [("user", "a.md")]
+    index = agent.data_dir / INDEX_FOLDER / f"{agent.id}.sqlite3"
+    with sqlite3.connect(index) as db:
+        db.execute("DROP TABLE texts")
+    assert files_of(await search(client, "kafka")) == [("user", "a.md")]
+
+
+def test_s1_q4_two_processes_share_the_index_and_each_stays_right(
+    agent_files: AgentHome, settled: None, reads: list[str]
+) -> None:
+    """Q-4: what one process indexed, another uses (its mirror read again), never re-reading it."""
+    agent = agent_files
+    first, second = MemorySearch(agent.data_dir), MemorySearch(agent.data_dir)
+    assert found(run(first, agent, "kafka")) == ["k0.md", "k1.md"]
+    assert found(run(second, agent, "kafka")) == ["k0.md", "k1.md"]
+    path = agent.user / "k0.md"
+    path.write_text(path.read_text(encoding="utf-8").replace("kafka", "pulsa"), encoding="utf-8")
+    reads.clear()
+    assert found(run(second, agent, "pulsa")) == ["k0.md"]
+    assert found(run(first, agent, "pulsa")) == ["k0.md"]
+    assert found(run(first, agent, "kafka")) == ["k1.md"]
+    assert reads == ["k0.md"]  # read once, by the process that saw the change first
+
+
+def test_s1_a_search_in_one_scope_then_in_all(agent_files: AgentHome, settled: None) -> None:
+    agent = agent_files
+    _, key = agent.workspace("shop")
+    topic(agent.root / key, "w.md", "w", "kafka here too", "x")
+    searcher = MemorySearch(agent.data_dir)
+    only = searcher.search(agent.id, agent.root, "kafka", scope=key, limit=20)
+    assert [(hit.scope, hit.file) for hit in only.hits] == [(key, "w.md")] and only.total == 1
+    assert found(run(searcher, agent, "kafka")) == ["k0.md", "k1.md", "w.md"]
+
+
+def test_s1_q4_an_index_file_replaced_by_another_process_is_opened_again(
+    agent_files: AgentHome,
+) -> None:
+    """One process rebuilding a damaged index replaces the file: the others follow it."""
+    agent = agent_files
+    first = MemorySearch(agent.data_dir)
+    assert found(run(first, agent, "kafka")) == ["k0.md", "k1.md"]
+    index = agent.data_dir / INDEX_FOLDER / f"{agent.id}.sqlite3"
+    index.unlink()  # as a rebuild by another process does, before it makes a new file
+    second = MemorySearch(agent.data_dir)
+    assert found(run(second, agent, "kafka")) == ["k0.md", "k1.md"]
+    assert found(run(first, agent, "kafka")) == ["k0.md", "k1.md"]
+    assert first._agent(agent.id).index._inode == index.stat().st_ino  # the same file again

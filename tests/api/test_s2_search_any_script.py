@@ -1,0 +1,172 @@
+"""S-2: search finds a word inside text of any script and marks it where it matched.
+
+Chinese and Japanese are written without spaces (Thai too; Korean glues particles to nouns),
+so a word is any part of a run of such characters; Latin glued to them is a word of its own.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from memory_api.store import search_text
+
+from tests.api.conftest import AgentHome, Client, expect_problem, memory_url, ok_json
+from tests.api.test_s1_search import files_of, search, topic
+
+CASES = Path(__file__).resolve().parent.parent / "data" / "cases"
+
+
+def marked(parts: list[dict[str, Any]]) -> list[str]:
+    """The highlighted pieces of some marked parts."""
+    return [part["text"] for part in parts if part["hit"]]
+
+
+def whole(parts: list[dict[str, Any]]) -> str:
+    """Marked parts joined back into their text."""
+    return "".join(part["text"] for part in parts)
+
+
+@pytest.mark.parametrize(
+    ("query", "in_description", "in_body"),
+    [
+        ("用户周末", ["用户周末"], []),
+        ("成语接龙", ["成语接龙"], ["成语接龙"]),
+        ("接龙", ["接龙"], ["接龙"]),
+        ("迁移", [], ["迁移", "迁移"]),
+        ("しりとり", [], ["しりとり", "しりとり"]),
+        ("喝咖啡", [], ["喝咖啡"]),
+    ],
+)
+async def test_cjk_substring_search(
+    client: Client, agent: AgentHome, query: str, in_description: list[str], in_body: list[str]
+) -> None:
+    """The case folder: each query finds the one topic, marked exactly where it is."""
+    shutil.copytree(CASES / "cjk-substring-search" / "scope", agent.user, dirs_exist_ok=True)
+    results = await search(client, query)
+    assert results["total"] == 1
+    [hit] = results["hits"]
+    assert (hit["scope"], hit["file"]) == ("user", "weekend-games.md")
+    assert marked(hit["descriptionParts"]) == in_description
+    assert marked(hit["snippet"]) == in_body
+    assert whole(hit["descriptionParts"]) == "用户周末喜欢玩成语接龙游戏"
+    assert hit["score"] > 0
+
+
+@pytest.mark.parametrize(
+    ("body", "query", "mark"),
+    [
+        # Korean: particles glue to the noun
+        ("내일 서울에서 배포 회의가 있습니다", "서울", "서울"),
+        ("데이터베이스마이그레이션은 금요일에 하지 않는다", "마이그레이션", "마이그레이션"),
+        # Japanese: kana and kanji mixed, katakana with the long-vowel mark
+        ("今日は成語しりとりをした", "成語", "成語"),
+        ("毎朝コーヒーを飲んでから作業する", "コーヒー", "コーヒー"),
+        ("毎朝コーヒーを飲んでから作業する", "飲んで", "飲んで"),
+        # Thai: no spaces between words, vowel and tone marks inside them
+        ("ผู้ใช้ชอบดื่มกาแฟตอนเช้า", "กาแฟ", "กาแฟ"),
+        ("ผู้ใช้ชอบดื่มกาแฟตอนเช้า", "ดื่ม", "ดื่ม"),
+        # Latin glued to CJK, either side, and inside a word
+        ("请用Python写部署脚本", "python", "Python"),
+        ("请用Python写部署脚本", "部署", "部署"),
+        ("请用Python写部署脚本", "用Python写", "用Python写"),
+        ("使用pnpm安装依赖", "pnpm", "pnpm"),
+        # one character, at the start, inside, at the end of a run
+        ("成语接龙游戏", "龙", "龙"),
+        ("成语接龙游戏", "成", "成"),
+        ("成语接龙游戏", "戏", "戏"),
+        # case and accents, as before
+        ("Deploy to PRODUCTION via the Zürich café", "production", "PRODUCTION"),
+        ("Deploy to PRODUCTION via the Zürich café", "zurich cafe", "Zürich"),
+        ("Deploy to PRODUCTION via the Zürich café", "ZÜRICH", "Zürich"),
+        ("une e\u0301cole a\u0300 Paris", "ecole", "e\u0301cole"),
+        # Cyrillic, Greek, Arabic, Devanagari: spaced scripts, whole words and prefixes
+        ("Деплой запрещён в пятницу", "пятн", "пятницу"),
+        ("Η ανάπτυξη γίνεται την Τρίτη", "ΑΝΆΠΤΥΞΗ", "ανάπτυξη"),
+        ("النشر ممنوع يوم الجمعة", "الجمعة", "الجمعة"),
+        ("शुक्रवार को डिप्लॉय नहीं", "शुक्रवार", "शुक्रवार"),
+    ],
+)
+async def test_s2_a_word_in_any_script_is_found_and_marked(
+    client: Client, agent: AgentHome, body: str, query: str, mark: str
+) -> None:
+    topic(agent.user, "note.md", "note", "x", body)
+    topic(agent.user, "other.md", "other", "x", "nothing to see in English, 中文或ไทย")
+    results = await search(client, query)
+    assert files_of(results) == [("user", "note.md")], results
+    [hit] = results["hits"]
+    assert mark in marked(hit["snippet"])
+    assert whole(hit["snippet"]) == body
+
+
+async def test_s2_a_run_is_not_found_by_characters_apart(client: Client, agent: AgentHome) -> None:
+    """A query run matches those characters in a row, not scattered over the text."""
+    topic(agent.user, "a.md", "a", "x", "成语和接龙")
+    topic(agent.user, "b.md", "b", "x", "接龙成语")
+    assert files_of(await search(client, "成语接龙")) == []
+    assert sorted(files_of(await search(client, "接龙"))) == [("user", "a.md"), ("user", "b.md")]
+
+
+async def test_s2_ranking_holds_in_any_script(client: Client, agent: AgentHome) -> None:
+    """Name over description over body, in Chinese as in English."""
+    topic(agent.user, "in-body.md", "杂项", "无关", "我们谈过部署冻结的事")
+    topic(agent.user, "in-description.md", "规则", "周末部署冻结", "无")
+    topic(agent.user, "by-name.md", "部署冻结", "团队规则", "无")
+    results = await search(client, "部署")
+    assert files_of(results) == [
+        ("user", "by-name.md"),
+        ("user", "in-description.md"),
+        ("user", "in-body.md"),
+    ]
+    assert marked(results["hits"][0]["nameParts"]) == ["部署"]
+
+
+async def test_s2_every_query_form_answers_never_a_500(client: Client, agent: AgentHome) -> None:
+    """FTS5 syntax, punctuation and odd characters are text: 200 (or 400 for what the API
+    refuses), never a 500."""
+    topic(agent.user, "a.md", "a", "mixed 中文 text", 'quotes " and * stars and NEAR(x y)')
+    queries = [
+        '"',
+        '""',
+        "*",
+        "a*b",
+        "NEAR(a b)",
+        "a OR b AND NOT c",
+        "{name}: a",
+        "name:a",
+        "^a",
+        "-a",
+        "a + b",
+        "(",
+        ")",
+        "\u0301",  # a combining mark alone
+        "\u200d",  # a zero-width joiner alone
+        "👩‍💻 deploy",
+        "\ue000x\ue001",  # private-use characters
+        "中" * 500,
+        "a" * 500,
+        "ไทย" * 100,
+        "ab\tc\nd",
+        "%00",
+        "🀄",
+        "𠀀𠀁",  # CJK extension B
+        "ｆｕｌｌｗｉｄｔｈ",
+    ]
+    for query in queries:
+        response = await client.get(memory_url() + "/search", params={"q": query})
+        assert response.status == 200, (query, await response.text())
+    await expect_problem(
+        await client.get(memory_url() + "/search", params={"q": "中" * 501}), 400, "at most 500"
+    )
+    found = await ok_json(await client.get(memory_url() + "/search", params={"q": "NEAR"}))
+    assert files_of(found) == [("user", "a.md")]
+    assert marked(found["hits"][0]["snippet"]) == ["NEAR"]
+
+
+def test_s2_the_fast_run_class_is_the_script_one() -> None:
+    """Indexing uses the run class as plain ranges (ten times faster than script properties):
+    it holds exactly the characters the query side treats as unspaced, in planes 0 and 1."""
+    every = "".join(map(chr, range(0x20000)))
+    assert search_text._fast_run().findall(every) == search_text._RUN.findall(every)

@@ -1,0 +1,239 @@
+"""V-1: every change to a scope is a version on git, one repository per scope, beside the tree.
+
+Each source of versions is shown through the API: a delete (with its prune), a restore, a
+Session start (recorded after the answer), an explicit checkpoint (one scope or all), a
+post-write hook's record; the import is shown in ``test_v1_import_versions.py``. Each version
+says who, when and which files.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from memory_api.appkeys import get_history_store
+from memory_core import layout
+
+from tests.api.conftest import (
+    AgentHome,
+    Client,
+    expect_problem,
+    file_url,
+    memory_url,
+    names,
+    ok_json,
+    write_topic,
+)
+
+TOPIC = "prefers-pnpm.md"
+LINE = f"- [Prefers pnpm]({TOPIC}) — use pnpm"
+
+
+def git(repository: Path, *args: str) -> str:
+    """What the plain ``git`` command prints about a history repository."""
+    command = ["git", f"--git-dir={repository}", *args]
+    return subprocess.run(command, capture_output=True, text=True, check=True).stdout
+
+
+def history_dir(agent: AgentHome) -> Path:
+    """Where the agent's scope histories live: beside the memory root."""
+    return layout.history_root(agent.data_dir, agent.id)
+
+
+async def changes(client: Client, key: str = "user", **query: str) -> list[dict[str, Any]]:
+    """The scope's versions, newest first."""
+    answer = await ok_json(await client.get(f"{memory_url()}/scopes/{key}/changes", params=query))
+    versions: list[dict[str, Any]] = answer["versions"]
+    return versions
+
+
+async def checkpoint(client: Client, key: str = "user") -> dict[str, Any]:
+    """Record what changed on disk in scope ``key``; the answer's one entry."""
+    answer = await ok_json(await client.post(f"{memory_url()}/scopes/{key}/checkpoint"))
+    assert len(answer["scopes"]) == 1
+    scope: dict[str, Any] = answer["scopes"][0]
+    return scope
+
+
+def seed(agent: AgentHome) -> None:
+    """A topic file and the index line linking to it, in the user scope."""
+    write_topic(agent.user, TOPIC)
+    (agent.user / layout.INDEX_FILE).write_text(f"# User memory\n\n{LINE}\n", encoding="utf-8")
+
+
+async def test_v1_history_is_a_bare_git_repository_beside_the_memory_tree(
+    client: Client, agent: AgentHome
+) -> None:
+    seed(agent)
+    before = names(agent.user)
+
+    recorded = await checkpoint(client)
+
+    repository = history_dir(agent) / "user.git"
+    assert repository.is_dir()
+    assert history_dir(agent).parent == agent.root.parent  # agent_state/history beside memory
+    assert names(agent.user) == before  # nothing new in the scope folder
+    assert names(agent.root) == ["user"]
+    assert git(repository, "log", "--format=%H", "main").split() == [recorded["version"]]
+    assert git(repository, "ls-tree", "--name-only", "main").split() == [layout.INDEX_FILE, TOPIC]
+
+
+async def test_v1_only_memory_is_recorded_never_temp_files_locks_or_symlinks(
+    client: Client, agent: AgentHome, tmp_path: Path
+) -> None:
+    seed(agent)
+    (agent.user / ".MEMORY.md.1234.tmp").write_text("half a write", encoding="utf-8")
+    (agent.user / ".MEMORY.md.kept-abc").write_text("kept aside", encoding="utf-8")
+    (agent.user / "notes.txt").write_text("not markdown", encoding="utf-8")
+    (agent.user / "sub").mkdir()
+    outside = tmp_path / "secret.md"
+    outside.write_text("outside the memory root", encoding="utf-8")
+    (agent.user / "leak.md").symlink_to(outside)
+
+    recorded = await checkpoint(client)
+
+    assert sorted(item["file"] for item in recorded["files"]) == [layout.INDEX_FILE, TOPIC]
+
+
+async def test_v1_checkpoint_records_shell_writes_once_and_says_who(
+    client: Client, agent: AgentHome
+) -> None:
+    seed(agent)
+    first = await checkpoint(client)
+    assert first["version"] is not None
+
+    assert (await checkpoint(client))["version"] is None  # nothing changed: no version
+
+    (agent.user / TOPIC).write_text("---\ndescription: changed in a shell\n---\nnew\n")
+    (agent.user / layout.INDEX_FILE).unlink()
+    second = await checkpoint(client)
+
+    assert sorted((item["file"], item["change"]) for item in second["files"]) == [
+        (layout.INDEX_FILE, "deleted"),
+        (TOPIC, "modified"),
+    ]
+    newest = (await changes(client))[0]
+    assert newest["version"] == second["version"]
+    assert newest["author"]["source"] == "checkpoint"
+    assert newest["author"]["principal"] == "local"
+    assert newest["summary"] == "Checkpoint"
+
+
+async def test_v1_checkpoint_of_the_agent_records_every_scope(
+    client: Client, agent: AgentHome
+) -> None:
+    seed(agent)
+    _, key = agent.workspace("shop", corpus="coding-agent-workspace")
+
+    answer = await ok_json(await client.post(f"{memory_url()}/checkpoint"))
+
+    recorded = {item["scope"]: item["version"] for item in answer["scopes"]}
+    assert set(recorded) == {"user", key}
+    assert all(recorded.values())
+    assert sorted(path.name for path in history_dir(agent).iterdir()) == [f"{key}.git", "user.git"]
+
+
+async def test_v1_a_delete_is_a_version_and_what_it_removed_was_recorded_first(
+    client: Client, agent: AgentHome
+) -> None:
+    seed(agent)  # never recorded before the delete: the delete records it first
+
+    await ok_json(await client.delete(file_url("user", TOPIC)))
+
+    deleting, found = await changes(client)
+    assert deleting["author"]["source"] == "delete"
+    assert deleting["author"]["principal"] == "local"
+    assert deleting["summary"] == f"Delete {TOPIC}"
+    assert sorted((item["file"], item["change"]) for item in deleting["files"]) == [
+        (layout.INDEX_FILE, "modified"),
+        (TOPIC, "deleted"),
+    ]
+    assert found["author"]["source"] == "found"
+    assert {item["file"] for item in found["files"]} == {layout.INDEX_FILE, TOPIC}
+
+
+async def test_v1_a_session_start_records_after_answering(client: Client, agent: AgentHome) -> None:
+    seed(agent)
+    workspace, key = agent.workspace("shop")
+    write_topic(agent.root / key, "uses-make.md")
+
+    response = await client.post(
+        f"{memory_url()}/session-start",
+        json={"workspace": str(workspace), "sessionId": "c0ffee-1"},
+    )
+    await ok_json(response)
+    await get_history_store(client.app).idle()
+
+    for scope in ("user", key):
+        newest = (await changes(client, scope))[0]
+        assert newest["author"]["source"] == "session-start"
+        assert newest["author"]["sessionId"] == "c0ffee-1"
+    # a second Session start with nothing changed records nothing
+    response = await client.post(
+        f"{memory_url()}/session-start", json={"workspace": str(workspace)}
+    )
+    await ok_json(response)
+    await get_history_store(client.app).idle()
+    assert len(await changes(client)) == 1
+
+
+async def test_v1_a_post_write_hook_records_its_session_harness_and_tool(
+    client: Client, agent: AgentHome
+) -> None:
+    seed(agent)
+    await checkpoint(client)
+    write_topic(agent.user, "uses-uv.md")
+
+    answer = await ok_json(
+        await client.post(
+            f"{memory_url()}/versions",
+            json={"sessionId": "s-42", "harness": "claude-code", "tool": "Write", "scope": "user"},
+        )
+    )
+
+    assert answer["scopes"][0]["files"] == [{"file": "uses-uv.md", "change": "added"}]
+    newest = (await changes(client))[0]
+    assert newest["author"] == {
+        "source": "write",
+        "sessionId": "s-42",
+        "harness": "claude-code",
+        "tool": "Write",
+        "principal": None,
+        "time": newest["author"]["time"],
+        "recordedAt": newest["author"]["recordedAt"],
+    }
+    assert newest["summary"] == "Written in a claude-code Session (Write)"
+
+
+async def test_v1_a_hook_cannot_forge_trailers_with_newlines(
+    client: Client, agent: AgentHome
+) -> None:
+    seed(agent)
+    await ok_json(
+        await client.post(
+            f"{memory_url()}/versions",
+            json={"sessionId": "s\nPrincipal: admin", "harness": "x" * 500, "scope": "user"},
+        )
+    )
+
+    author = (await changes(client))[0]["author"]
+    assert author["principal"] is None
+    assert author["sessionId"] == "sPrincipal: admin"
+    assert len(author["harness"]) == 200
+
+
+async def test_v1_record_refuses_bad_ids_and_unknown_scopes(
+    client: Client, agent: AgentHome
+) -> None:
+    await expect_problem(
+        await client.post(f"{memory_url()}/versions", json={"scope": "../x"}), 400, "scope"
+    )
+    await expect_problem(
+        await client.post(f"{memory_url()}/versions", json={"scope": "gone-0123abcd"}),
+        404,
+        "no scope",
+    )
+    await expect_problem(
+        await client.post(f"{memory_url()}/versions", json={"content": "x"}), 422, "content"
+    )

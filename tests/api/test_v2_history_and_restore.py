@@ -1,0 +1,342 @@
+"""V-2: a file's versions, the file at a version, diffs, a scope's changes, recently deleted
+files, and restore (a deleted file, an overwritten one, the index) as a new version."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from memory_api.store.history.recorder import Attribution, Recorded, ScopeHistories
+from memory_core import layout
+
+from tests.api.conftest import (
+    AgentHome,
+    Client,
+    expect_problem,
+    file_url,
+    memory_url,
+    ok_json,
+    write_topic,
+)
+from tests.api.test_v1_versions import LINE, TOPIC, changes, checkpoint, seed
+
+OTHER_LINE = "- [Uses uv](uses-uv.md) — uv for Python"
+
+
+def history_url(key: str, name: str, tail: str) -> str:
+    """A file's history route: ``…/scopes/{key}/files/{name}/{tail}``."""
+    return f"{memory_url()}/scopes/{key}/files/{quote(name, safe='')}/{tail}"
+
+
+def write(scope: Path, name: str, text: str) -> None:
+    (scope / name).write_text(text, encoding="utf-8")
+
+
+async def restore(client: Client, name: str, version: str, key: str = "user") -> dict[str, Any]:
+    response = await client.post(history_url(key, name, "restore"), json={"version": version})
+    return await ok_json(response)
+
+
+async def test_v2_a_files_versions_newest_first_with_change_size_and_who(
+    client: Client, agent: AgentHome
+) -> None:
+    seed(agent)
+    first = (await checkpoint(client))["version"]
+    write(agent.user, TOPIC, "---\ndescription: two\n---\nsecond text\n")
+    second = (await checkpoint(client))["version"]
+    write_topic(agent.user, "unrelated.md")
+    await checkpoint(client)
+    await ok_json(await client.delete(file_url("user", TOPIC)))
+
+    history = await ok_json(await client.get(history_url("user", TOPIC, "history")))
+
+    assert [(v["change"], v["size"]) for v in history["versions"]] == [
+        ("deleted", None),
+        ("modified", len("---\ndescription: two\n---\nsecond text\n")),
+        ("added", len(f"---\ndescription: {TOPIC}\n---\nbody\n")),
+    ]
+    assert [v["version"] for v in history["versions"]][1:] == [second, first]
+    assert history["versions"][0]["author"]["source"] == "delete"
+    assert history["exists"] is False
+    assert history["unrecorded"] is False
+    assert history["more"] is False
+
+
+async def test_v2_history_pages_with_limit_and_before(client: Client, agent: AgentHome) -> None:
+    seed(agent)
+    made = []
+    for number in range(5):
+        write(agent.user, TOPIC, f"version {number}\n")
+        made.append((await checkpoint(client))["version"])
+
+    page = await ok_json(
+        await client.get(history_url("user", TOPIC, "history"), params={"limit": "2"})
+    )
+    assert [v["version"] for v in page["versions"]] == made[::-1][:2]
+    assert page["more"] is True
+    rest = await ok_json(
+        await client.get(
+            history_url("user", TOPIC, "history"),
+            params={"limit": "10", "before": page["versions"][-1]["version"]},
+        )
+    )
+    assert [v["version"] for v in rest["versions"]] == made[::-1][2:]
+    assert rest["more"] is False
+
+
+async def test_v2_history_says_when_the_file_on_disk_is_not_recorded_yet(
+    client: Client, agent: AgentHome
+) -> None:
+    seed(agent)
+    await checkpoint(client)
+    write(agent.user, TOPIC, "written by the agent, no version yet\n")
+
+    history = await ok_json(await client.get(history_url("user", TOPIC, "history")))
+
+    assert history["exists"] is True
+    assert history["unrecorded"] is True
+
+
+async def test_v2_the_file_at_a_version_with_credentials_masked(
+    client: Client, agent: AgentHome
+) -> None:
+    secret = "AKIA" + "Z7Q4XK2PLM8N3RTV"
+    write(agent.user, TOPIC, f"---\nname: prefers-pnpm\ndescription: pnpm\n---\nkey {secret}\n")
+    version = (await checkpoint(client))["version"]
+    write(agent.user, TOPIC, "gone\n")
+    await checkpoint(client)
+
+    old = await ok_json(await client.get(history_url("user", TOPIC, f"versions/{version}")))
+
+    assert old["version"] == version
+    assert old["name"] == "prefers-pnpm"
+    assert old["description"] == "pnpm"
+    assert secret not in old["text"] and secret not in old["body"]
+    assert old["masked"] is True
+    assert old["body"].startswith("key [masked:")
+    revealed = await ok_json(
+        await client.get(
+            history_url("user", TOPIC, f"versions/{version}"), params={"reveal": "true"}
+        )
+    )
+    assert revealed["body"] == f"key {secret}"
+    assert revealed["masked"] is False
+
+
+async def test_v2_a_diff_as_unified_text_and_hunks(client: Client, agent: AgentHome) -> None:
+    write(agent.user, TOPIC, "a\nb\nc\n")
+    first = (await checkpoint(client))["version"]
+    write(agent.user, TOPIC, "a\nB\nc\nd\n")
+    second = (await checkpoint(client))["version"]
+
+    diff = await ok_json(await client.get(history_url("user", TOPIC, "diff")))
+
+    assert (diff["fromVersion"], diff["toVersion"]) == (first, second)
+    assert diff["unified"] == (
+        f"--- a/{TOPIC}\n+++ b/{TOPIC}\n@@ -1,3 +1,4 @@\n a\n-b\n+B\n c\n+d\n"
+    )
+    assert [(line["kind"], line["text"]) for line in diff["hunks"][0]["lines"]] == [
+        ("context", "a"),
+        ("removed", "b"),
+        ("added", "B"),
+        ("context", "c"),
+        ("added", "d"),
+    ]
+    created = await ok_json(
+        await client.get(history_url("user", TOPIC, "diff"), params={"to": first})
+    )
+    assert created["fromVersion"] is None
+    assert created["unified"].startswith("--- /dev/null\n")
+
+
+async def test_v2_a_scopes_changes_since_a_time_or_a_version(
+    client: Client, agent: AgentHome
+) -> None:
+    seed(agent)
+    first = (await checkpoint(client))["version"]
+    write_topic(agent.user, "uses-uv.md")
+    second = (await checkpoint(client))["version"]
+
+    after = await changes(client, after=first)
+    assert [v["version"] for v in after] == [second]
+    assert after[0]["files"] == [{"file": "uses-uv.md", "change": "added"}]
+    future = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + 3600))
+    assert await changes(client, since=future) == []
+    assert len(await changes(client, since="2020-01-01T00:00:00Z")) == 2
+    await expect_problem(
+        await client.get(f"{memory_url()}/scopes/user/changes", params={"since": "yesterday"}),
+        400,
+        "since",
+    )
+
+
+async def test_v2_undo_a_delete_brings_back_the_file_and_its_index_line(
+    client: Client, agent: AgentHome
+) -> None:
+    seed(agent)
+    original = (agent.user / TOPIC).read_bytes()
+    await ok_json(await client.delete(file_url("user", TOPIC)))
+    # another writer adds a line to the index after the delete
+    with (agent.user / layout.INDEX_FILE).open("a", encoding="utf-8") as index:
+        index.write(OTHER_LINE + "\n")
+
+    deleted = await ok_json(await client.get(f"{memory_url()}/scopes/user/deleted"))
+    assert [item["file"] for item in deleted["files"]] == [TOPIC]
+    entry = deleted["files"][0]
+    assert entry["author"]["source"] == "delete"
+
+    result = await restore(client, TOPIC, entry["restoreVersion"])
+
+    assert (agent.user / TOPIC).read_bytes() == original
+    assert result["indexLinesAdded"] == [LINE]
+    assert (agent.user / layout.INDEX_FILE).read_text(encoding="utf-8") == (
+        f"# User memory\n\n{OTHER_LINE}\n{LINE}\n"
+    )
+    newest = (await changes(client))[0]
+    assert newest["version"] == result["version"]
+    assert newest["author"]["source"] == "restore"
+    assert newest["restoredFrom"] == entry["restoreVersion"]
+    assert (await ok_json(await client.get(f"{memory_url()}/scopes/user/deleted")))["files"] == []
+
+
+async def test_v2_restore_an_overwritten_file_keeps_the_overwrite_as_a_version(
+    client: Client, agent: AgentHome
+) -> None:
+    seed(agent)
+    good = (await checkpoint(client))["version"]
+    good_text = (agent.user / TOPIC).read_text(encoding="utf-8")
+    # the agent overwrites the file and drops its index line; nothing records it
+    write(agent.user, TOPIC, "---\ndescription: clobbered\n---\noops\n")
+    write(agent.user, layout.INDEX_FILE, f"# User memory\n\n{OTHER_LINE}\n")
+
+    result = await restore(client, TOPIC, good)
+
+    assert (agent.user / TOPIC).read_text(encoding="utf-8") == good_text
+    assert result["indexLinesAdded"] == [LINE]
+    assert (agent.user / layout.INDEX_FILE).read_text(encoding="utf-8") == (
+        f"# User memory\n\n{OTHER_LINE}\n{LINE}\n"
+    )
+    restoring, found, _ = await changes(client)
+    assert restoring["author"]["source"] == "restore"
+    assert found["author"]["source"] == "found"  # the overwrite is a version: undoable too
+    clobbered = await ok_json(
+        await client.get(history_url("user", TOPIC, f"versions/{found['version']}"))
+    )
+    assert clobbered["body"] == "oops"
+
+
+async def test_v2_restore_adds_no_line_where_the_index_links_the_file_already(
+    client: Client, agent: AgentHome
+) -> None:
+    seed(agent)
+    good = (await checkpoint(client))["version"]
+    write(agent.user, TOPIC, "changed\n")
+    write(agent.user, layout.INDEX_FILE, f"- [Pnpm, reworded]({TOPIC})\n")
+
+    result = await restore(client, TOPIC, good)
+
+    assert result["indexLinesAdded"] == []
+    assert (agent.user / layout.INDEX_FILE).read_text() == f"- [Pnpm, reworded]({TOPIC})\n"
+
+
+async def test_v2_restoring_the_index_brings_lost_lines_back_and_keeps_new_ones(
+    client: Client, agent: AgentHome
+) -> None:
+    seed(agent)
+    good = (await checkpoint(client))["version"]
+    write(agent.user, layout.INDEX_FILE, f"{OTHER_LINE}\n")  # the agent rewrote it, losing LINE
+
+    result = await restore(client, layout.INDEX_FILE, good)
+
+    assert result["indexLinesAdded"] == [LINE]
+    assert (agent.user / layout.INDEX_FILE).read_text() == f"{OTHER_LINE}\n{LINE}\n"
+
+
+async def test_v2_restore_to_the_same_content_changes_nothing(
+    client: Client, agent: AgentHome
+) -> None:
+    seed(agent)
+    good = (await checkpoint(client))["version"]
+
+    result = await restore(client, TOPIC, good)
+
+    assert result == {
+        "file": TOPIC,
+        "restoredFrom": good,
+        "version": None,
+        "indexLinesAdded": [],
+    }
+
+
+async def test_v2_versions_are_checked_and_belong_to_their_scope(
+    client: Client, agent: AgentHome
+) -> None:
+    seed(agent)
+    user_version = (await checkpoint(client))["version"]
+    _, key = agent.workspace("shop", corpus="coding-agent-workspace")
+    await checkpoint(client, key)
+
+    await expect_problem(
+        await client.post(history_url("user", TOPIC, "restore"), json={"version": "HEAD"}),
+        400,
+        "version",
+    )
+    await expect_problem(
+        await client.get(history_url(key, TOPIC, f"versions/{user_version}")),
+        404,
+        "no version",
+    )
+    await expect_problem(
+        await client.get(history_url("user", "absent.md", f"versions/{user_version}")),
+        404,
+        "not in version",
+    )
+    await expect_problem(
+        await client.get(history_url("user", ".workspace", "history")), 400, "file"
+    )
+    await expect_problem(
+        await client.get(history_url("user", TOPIC, "history"), params={"limit": "0"}),
+        400,
+        "limit",
+    )
+
+
+async def test_v2_a_deletes_answer_names_the_version_to_undo_it_from(
+    client: Client, agent: AgentHome
+) -> None:
+    seed(agent)
+    original = (agent.user / TOPIC).read_bytes()
+
+    deleted = await ok_json(await client.delete(file_url("user", TOPIC)))
+    await restore(client, TOPIC, deleted["restoreVersion"])
+
+    assert (agent.user / TOPIC).read_bytes() == original
+    assert deleted["version"] == (await changes(client))[1]["version"]
+
+
+async def test_v2_a_write_between_the_record_and_the_restore_is_kept_and_answered_409(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seed(agent)
+    good = (await checkpoint(client))["version"]
+    write(agent.user, TOPIC, "overwritten\n")
+    record = ScopeHistories.record
+
+    def record_then_the_agent_writes(
+        self: ScopeHistories, agent_id: str, scope: Path, who: Attribution
+    ) -> Recorded | None:
+        recorded = record(self, agent_id, scope, who)
+        if who.source == "found":  # the agent writes right after what was there is recorded
+            write(scope, TOPIC, "the agent's newest text\n")
+        return recorded
+
+    monkeypatch.setattr(ScopeHistories, "record", record_then_the_agent_writes)
+    response = await client.post(history_url("user", TOPIC, "restore"), json={"version": good})
+    await expect_problem(response, 409, "changed while it was restored")
+    monkeypatch.setattr(ScopeHistories, "record", record)
+
+    assert (agent.user / TOPIC).read_text(encoding="utf-8") == "the agent's newest text\n"
+    assert (await checkpoint(client))["version"] is not None  # and it is kept as a version

@@ -1,0 +1,234 @@
+"""P-3 with the real Claude Code, Codex and Gemini CLIs: the measured bypasses stay shut.
+
+The hooks are installed with ``harness-memory install``; the model stand-in asks the CLI's own
+shell tool (Codex ``exec_command``, Gemini ``run_shell_command``) to write into another
+Workspace's scope the ways that got through before — ``…/./…``, ``…//memory/…``, a glob, a
+brace, a symlink in the Workspace — in Claude Code through ``Bash`` and an MCP write tool
+(``mcp__files__write_file``, a small stdio MCP server), and, in Codex, to type a write into a
+running terminal
+(``write_stdin``, which Codex never shows its PreToolUse hook: the install switches terminals
+off). Every attempt is refused and nothing lands; a write into the Session's own scope through
+the same shell still does.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.plugin.claude_code_session import (
+    offers_write,
+    result_text,
+    run_claude,
+    serve_model,
+    session_turns,
+    tool_results,
+)
+from tests.plugin.fake_anthropic import Block
+from tests.plugin.fake_model_apis import Json, Turn
+from tests.plugin.harness_run import (
+    install,
+    other_scope,
+    run_codex,
+    run_gemini,
+    workspace_with_key,
+)
+from tests.plugin.real_service import RealService
+
+pytestmark = pytest.mark.e2e
+
+BYPASSES = [
+    "echo x > {root}/./{other}/dot.md",
+    "echo x > {state}//memory/{other}/slash.md",
+    "cp /etc/hostname {root}/anoth*/",
+    "touch {root}/{{user,{other}}}/brace.md",
+    "echo x > notes/link.md",
+]
+OWN = "echo kept > {root}/{own}/shell-note.md"
+
+
+def commands(memory_root: Path, other: Path, own: str) -> list[str]:
+    values = {"root": memory_root, "state": memory_root.parent, "other": other.name, "own": own}
+    return [c.format(**values) for c in [*BYPASSES, OWN]]
+
+
+def codex_call(call_id: str, name: str, arguments: dict[str, Any]) -> Json:
+    return {
+        "type": "function_call",
+        "call_id": call_id,
+        "name": name,
+        "arguments": json.dumps(arguments),
+    }
+
+
+def outputs(body: Json) -> dict[str, str]:
+    return {
+        item["call_id"]: json.dumps(item.get("output"))
+        for item in body.get("input", [])
+        if item.get("type") == "function_call_output"
+    }
+
+
+def landed(other: Path) -> list[str]:
+    return sorted(p.name for p in other.iterdir() if p.name != "MEMORY.md")
+
+
+async def test_p3_codex_shell_bypasses_and_typing_into_a_terminal_are_refused(
+    real_service: RealService, memory_root: Path, tmp_path: Path
+) -> None:
+    workspace, own = workspace_with_key(tmp_path)
+    other = other_scope(memory_root, tmp_path)
+    (workspace / "notes").symlink_to(other)
+    shell = commands(memory_root, other, own)
+    turns: list[Turn] = [
+        [codex_call(f"c{n}", "exec_command", {"cmd": c})] for n, c in enumerate(shell)
+    ]
+    typed = f"echo typed > {other}/typed.md\nexit\n"
+    turns.append([codex_call("tty", "exec_command", {"cmd": "bash", "tty": True})])
+    turns.append([codex_call("pipe", "exec_command", {"cmd": "bash", "yield_time_ms": 500})])
+
+    def type_into_the_shell(body: Json) -> list[Json]:
+        started = re.search(r"session ID (\d+)", json.dumps(body.get("input", [])))
+        session = int(started.group(1)) if started else 1
+        arguments = {"session_id": session, "chars": typed, "yield_time_ms": 1000}
+        return [codex_call("stdin", "write_stdin", arguments)]
+
+    turns.append(type_into_the_shell)
+    fake, status, _, err = await run_codex(turns, real_service, memory_root, workspace, tmp_path)
+    assert status == 0, err[-3000:]
+    said = outputs(fake.requests[-1])
+    for number in range(len(BYPASSES)):
+        assert "Agent Memory write guard" in said[f"c{number}"], said[f"c{number}"]
+    assert "TTY execution is disabled" in said["tty"]
+    assert "stdin is closed" in said["stdin"] or "Unknown process" in said["stdin"]
+    assert landed(other) == []
+    assert (memory_root / own / "shell-note.md").read_text(encoding="utf-8") == "kept\n"
+
+
+def gemini_call(command: str) -> Json:
+    return {"functionCall": {"name": "run_shell_command", "args": {"command": command}}}
+
+
+async def test_p3_gemini_shell_bypasses_are_refused(
+    real_service: RealService, memory_root: Path, tmp_path: Path
+) -> None:
+    workspace, own = workspace_with_key(tmp_path)
+    other = other_scope(memory_root, tmp_path)
+    (workspace / "notes").symlink_to(other)
+    shell = commands(memory_root, other, own)
+    turns: list[Turn] = [[gemini_call(c)] for c in shell]
+    fake, status, _, err = await run_gemini(turns, real_service, memory_root, workspace, tmp_path)
+    assert status == 0, err[-3000:]
+    replies = [
+        json.dumps(part)
+        for content in fake.requests[-1].get("contents", [])
+        for part in content.get("parts", [])
+        if "functionResponse" in part
+    ]
+    assert len(replies) == len(shell), replies
+    for reply in replies[: len(BYPASSES)]:
+        assert "Agent Memory write guard" in reply, reply
+    assert landed(other) == []
+    assert (memory_root / own / "shell-note.md").read_text(encoding="utf-8") == "kept\n"
+
+
+async def test_p3_claude_code_bash_and_mcp_bypasses_are_refused(
+    claude: Path, real_service: RealService, memory_root: Path, tmp_path: Path
+) -> None:
+    workspace, own = workspace_with_key(tmp_path)
+    other = other_scope(memory_root, tmp_path)
+    (workspace / "notes").symlink_to(other)
+    home = tmp_path / "home"
+    home.mkdir()
+    install("claude-code", home, real_service, memory_root)
+    calls: list[Block] = [
+        {"type": "tool_use", "id": f"toolu_{n}", "name": "Bash", "input": {"command": c}}
+        for n, c in enumerate(commands(memory_root, other, own)[: len(BYPASSES)])
+    ]
+    written = {"path": f"{memory_root}/./{other.name}/mcp.md", "content": "x"}
+    calls.append(
+        {"type": "tool_use", "id": "toolu_mcp", "name": "mcp__files__write_file", "input": written}
+    )
+
+    def script(body: dict[str, Any]) -> tuple[list[Block], str]:
+        if not offers_write(body):
+            return [{"type": "text", "text": "ok"}], "end_turn"
+        step = len(tool_results(body))
+        if step < len(calls):
+            return [calls[step]], "tool_use"
+        return [{"type": "text", "text": "Done."}], "end_turn"
+
+    server = {
+        "command": sys.executable,
+        "args": [str(Path(__file__).with_name("mcp_files_server.py"))],
+    }
+    mcp = json.dumps({"mcpServers": {"files": server}})
+    async with serve_model(script) as (fake, model_url):
+        status, out, err = await run_claude(
+            claude,
+            workspace,
+            home,
+            model_url,
+            service_url=real_service.url,
+            extra=("--mcp-config", mcp, "--allowedTools", "mcp__files__write_file"),
+        )
+    assert status == 0, f"{out}\n{err}"
+    results = {b["tool_use_id"]: result_text(b) for b in tool_results(session_turns(fake)[-1])}
+    assert set(results) == {call["id"] for call in calls}, results
+    for call in calls:
+        assert "Agent Memory write guard" in results[call["id"]], (call, results[call["id"]])
+    assert landed(other) == []
+
+
+MISSING = ("--executable", "/nonexistent/bin/harness-memory", "--no-check")
+GUARD_GONE = "the write guard did not run"
+
+
+@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
+async def test_p3_a_missing_hook_command_refuses_writes_instead_of_losing_the_guard(
+    claude: Path, real_service: RealService, memory_root: Path, tmp_path: Path, harness: str
+) -> None:
+    """The checkout the hooks ran from is gone: the guard fails closed, in every harness."""
+    workspace, own = workspace_with_key(tmp_path)
+    target = memory_root / own / "would-be-allowed.md"
+    if harness == "codex":
+        call = codex_call("c0", "exec_command", {"cmd": f"echo x > {target}"})
+        fake, status, _, err = await run_codex(
+            [[call]], real_service, memory_root, workspace, tmp_path, install_flags=MISSING
+        )
+        said = outputs(fake.requests[-1])["c0"]
+    elif harness == "gemini":
+        gemini, status, _, err = await run_gemini(
+            [[gemini_call(f"echo x > {target}")]],
+            real_service,
+            memory_root,
+            workspace,
+            tmp_path,
+            install_flags=MISSING,
+        )
+        said = json.dumps(gemini.requests[-1]["contents"][-1])
+    else:
+        home = tmp_path / "home"
+        home.mkdir()
+        install("claude-code", home, real_service, memory_root, *MISSING)
+        write = {"file_path": str(target), "content": "x\n"}
+        call_block: Block = {"type": "tool_use", "id": "toolu_w", "name": "Write", "input": write}
+
+        def script(body: dict[str, Any]) -> tuple[list[Block], str]:
+            if offers_write(body) and not tool_results(body):
+                return [call_block], "tool_use"
+            return [{"type": "text", "text": "Done."}], "end_turn"
+
+        async with serve_model(script) as (claude_fake, model_url):
+            status, _, err = await run_claude(
+                claude, workspace, home, model_url, service_url=real_service.url
+            )
+        said = result_text(tool_results(session_turns(claude_fake)[-1])[0])
+    assert status == 0, err[-3000:]
+    assert GUARD_GONE in said, said
+    assert not target.exists()

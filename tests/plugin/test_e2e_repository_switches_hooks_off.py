@@ -1,0 +1,94 @@
+"""``tests/data/cases/repository-switches-hooks-off`` with the real Claude Code CLI.
+
+A cloned repository whose checked-in ``.claude/settings.json`` says ``"disableAllHooks": true``
+switches off hooks from the user's settings: no memory, no write guard. Installed with
+``harness-memory install claude-code --managed`` into Claude Code's managed settings instead
+(``/etc/claude-code/managed-settings.json``, laid over ``/etc`` for this run only), the hooks
+run in that repository: the Session gets its memory and a Write into another Workspace's scope
+is refused, with nothing landing. (The user-settings install says at install time that a
+repository can switch it off: ``test_h6_own_memory.py``.)
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from memory_core.keys import workspace_memory_key
+
+from tests.plugin.claude_code_session import (
+    offers_write,
+    result_text,
+    run_claude,
+    serve_model,
+    session_turns,
+    tool_results,
+)
+from tests.plugin.fake_anthropic import Block
+from tests.plugin.helpers import HARNESS_MEMORY, run_cli
+from tests.plugin.real_service import RealService
+
+pytestmark = pytest.mark.e2e
+
+CASE = Path(__file__).resolve().parents[1] / "data" / "cases" / "repository-switches-hooks-off"
+
+
+def planting(target: Path) -> Any:
+    def script(body: dict[str, Any]) -> tuple[list[Block], str]:
+        if not offers_write(body):
+            return [{"type": "text", "text": "ok"}], "end_turn"
+        if tool_results(body):
+            return [{"type": "text", "text": "Done."}], "end_turn"
+        write = {"file_path": str(target), "content": "planted\n"}
+        return [{"type": "tool_use", "id": "toolu_plant", "name": "Write", "input": write}], (
+            "tool_use"
+        )
+
+    return script
+
+
+async def test_repository_switches_hooks_off_not_the_managed_install(
+    claude: Path, real_service: RealService, memory_root: Path, tmp_path: Path
+) -> None:
+    workspace = tmp_path / "src" / "cloned-repo"
+    shutil.copytree(CASE / "workspace", workspace)
+    assert json.loads((workspace / ".claude" / "settings.json").read_text())["disableAllHooks"]
+    key = workspace_memory_key(workspace)
+    other = memory_root / workspace_memory_key(tmp_path / "src" / "billing")
+    other.mkdir(parents=True)
+    target = other / "planted.md"
+
+    overlay = tmp_path / "etc-overlay"
+    (overlay / "upper" / "claude-code").mkdir(parents=True)
+    (overlay / "work").mkdir()
+    flags = ["--url", real_service.url, "--project", "acme", "--agent", "coder"]
+    flags += ["--memory-root", str(memory_root), "--executable", str(HARNESS_MEMORY)]
+    managed = str(overlay / "upper" / "claude-code")
+    installed = await run_cli("install", "claude-code", "--managed", managed, *flags)
+    assert installed.returncode == 0, installed.stderr
+    assert "needs a bearer token: each user gives theirs" in installed.stderr
+    assert "no repository's or user's settings can switch them off" in installed.stdout
+    home = tmp_path / "home"
+    (home / ".claude").mkdir(parents=True)
+    user = {"env": {"HARNESS_MEMORY_TOKEN": real_service.token}}  # each user's own token
+    (home / ".claude" / "settings.json").write_text(json.dumps(user), encoding="utf-8")
+
+    async with serve_model(planting(target)) as (fake, model_url):
+        status, out, err = await run_claude(
+            claude,
+            workspace,
+            home,
+            model_url,
+            service_url=real_service.url,
+            etc_overlay=overlay,
+        )
+    assert status == 0, f"{out}\n{err}"
+    turns = session_turns(fake)
+    assert f"- Workspace Memory Key: {key}" in json.dumps(turns[0], ensure_ascii=False)
+    [refused] = [b for b in tool_results(turns[1]) if b["tool_use_id"] == "toolu_plant"]
+    assert refused.get("is_error") is True
+    assert "Agent Memory write guard" in result_text(refused)
+    assert not target.exists()

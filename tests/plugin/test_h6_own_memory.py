@@ -1,0 +1,194 @@
+"""H-6: one memory per Session. ``install`` turns the harness's own memory off and says so,
+``uninstall`` puts back exactly what was there
+(``tests/data/cases/claude-code-own-memory-stays-on``); where a harness cannot turn its own
+memory off, the install says what stays on."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import tomlkit
+from harness_memory.cli import main
+
+from tests.plugin.helpers import HARNESS_MEMORY
+
+FILES = {
+    "claude-code": ".claude/settings.json",
+    "codex": ".codex/config.toml",
+    "gemini": ".gemini/settings.json",
+}
+KEYS = {
+    "claude-code": ("autoMemoryEnabled",),
+    "codex": ("features", "memories"),
+    "gemini": ("experimental", "autoMemory"),
+}
+
+
+def memory_root(tmp_path: Path) -> Path:
+    root = tmp_path / "data" / "agents" / "coder" / "agent_state" / "memory"
+    root.mkdir(parents=True, exist_ok=True)
+    return root
+
+
+def run(home: Path, verb: str, harness: str, *extra: str) -> tuple[int, str]:
+    out = io.StringIO()
+    flags = ["--home", str(home)]
+    if verb == "install":
+        flags += ["--memory-root", str(memory_root(home.parent))]
+        flags += ["--url", "http://127.0.0.1:9", "--project", "acme", "--agent", "coder"]
+        flags += ["--executable", str(HARNESS_MEMORY)]
+    status = main([verb, harness, *flags, *extra], environ={"HOME": str(home)}, stdout=out)
+    return status, out.getvalue()
+
+
+def load(home: Path, harness: str) -> Any:
+    text = (home / FILES[harness]).read_text(encoding="utf-8")
+    return tomlkit.parse(text).unwrap() if harness == "codex" else json.loads(text)
+
+
+def value_at(document: Any, keys: tuple[str, ...]) -> Any:
+    for key in keys:
+        if not isinstance(document, dict) or key not in document:
+            return "absent"
+        document = document[key]
+    return document
+
+
+def write_setting(home: Path, harness: str, value: bool) -> str:
+    path = home / FILES[harness]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    keys = KEYS[harness]
+    if harness == "codex":
+        text = f'model = "o3"\n\n[{keys[0]}]\n{keys[1]} = {str(value).lower()}\n'
+    else:
+        document: dict[str, Any] = {"theme": "dark"}
+        (document if len(keys) == 1 else document.setdefault(keys[0], {}))[keys[-1]] = value
+        text = json.dumps(document, indent=2) + "\n"
+    path.write_text(text, encoding="utf-8")
+    return text
+
+
+def test_claude_code_own_memory_stays_on(tmp_path: Path) -> None:
+    """The case: an install into an empty home turns Claude Code's auto memory off, says so, and
+    uninstall takes the key out again (it was absent)."""
+    home = tmp_path / "home"
+    status, said = run(home, "install", "claude-code")
+    assert status == 0
+    assert load(home, "claude-code")["autoMemoryEnabled"] is False
+    assert "Claude Code's own auto memory: turned off (autoMemoryEnabled = false" in said
+    assert "on by default" in said
+    assert "CLAUDE.md files stay loaded" in said
+
+    status, said = run(home, "uninstall", "claude-code")
+    assert status == 0
+    assert "autoMemoryEnabled" not in load(home, "claude-code")
+    assert "autoMemoryEnabled taken out again" in said
+
+
+def test_claude_code_own_memory_stays_on_dry_run_shows_it(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    status, shown = run(home, "install", "claude-code", "--dry-run")
+    assert status == 0
+    assert '+  "autoMemoryEnabled": false' in shown
+    assert "turned off (autoMemoryEnabled = false" in shown
+    assert not (home / ".claude").exists()
+
+
+def test_claude_code_own_memory_stays_on_names_the_folders_that_hold_notes(
+    tmp_path: Path,
+) -> None:
+    home = tmp_path / "home"
+    folder = home / ".claude" / "projects" / "-home-ada-src-shop-api" / "memory"
+    folder.mkdir(parents=True)
+    (folder / "MEMORY.md").write_text("- [a](a.md) — a\n", encoding="utf-8")
+    (folder / "a.md").write_text("a\n", encoding="utf-8")
+    status, said = run(home, "install", "claude-code")
+    assert status == 0
+    assert f"{folder} (2 files)" in said
+    assert "memory-api memory import --from claude-code" in said
+
+
+@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
+@pytest.mark.parametrize("before", [True, False])
+def test_h6_uninstall_restores_exactly_what_was_there(
+    tmp_path: Path, harness: str, before: bool
+) -> None:
+    home = tmp_path / "home"
+    text = write_setting(home, harness, before)
+    assert run(home, "install", harness)[0] == 0
+    assert value_at(load(home, harness), KEYS[harness]) is False
+    assert run(home, "install", harness)[0] == 0  # a re-install must not record its own value
+    assert run(home, "uninstall", harness)[0] == 0
+    assert value_at(load(home, harness), KEYS[harness]) is before
+    if harness == "codex":
+        assert (home / FILES[harness]).read_text(encoding="utf-8") == text
+    else:
+        assert load(home, harness) == json.loads(text)
+
+
+@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
+def test_h6_absent_key_is_absent_again(tmp_path: Path, harness: str) -> None:
+    home = tmp_path / "home"
+    assert run(home, "install", harness)[0] == 0
+    assert value_at(load(home, harness), KEYS[harness]) is False
+    assert run(home, "uninstall", harness)[0] == 0
+    path = home / FILES[harness]
+    assert not path.exists() or value_at(load(home, harness), KEYS[harness]) == "absent"
+
+
+def test_h6_a_value_changed_after_the_install_is_left_and_said(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    run(home, "install", "claude-code")
+    path = home / FILES["claude-code"]
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["autoMemoryEnabled"] = True
+    path.write_text(json.dumps(document), encoding="utf-8")
+    status, said = run(home, "uninstall", "claude-code")
+    assert status == 0
+    assert load(home, "claude-code")["autoMemoryEnabled"] is True
+    assert "left as it is (true): it was changed after the install" in said
+
+
+def test_h6_gemini_install_says_what_stays_on(tmp_path: Path) -> None:
+    status, said = run(tmp_path / "home", "install", "gemini")
+    assert status == 0
+    assert "Gemini CLI's own memory stays on" in said
+    assert "no setting that turns this off" in said
+    assert "memory-api memory import --from gemini" in said
+
+
+def test_h6_codex_install_names_its_memories_folder(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    (home / ".codex" / "memories").mkdir(parents=True)
+    (home / ".codex" / "memories" / "memory_summary.md").write_text("x\n", encoding="utf-8")
+    status, said = run(home, "install", "codex")
+    assert status == 0
+    assert "Codex CLI's own memories: turned off (features.memories = false" in said
+    assert f"{home / '.codex' / 'memories'} stays on disk" in said
+    assert "memory-api memory import --from codex" in said
+
+
+@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
+def test_h6_uninstall_removes_its_state_folder_and_says_what_it_leaves(
+    tmp_path: Path, harness: str
+) -> None:
+    home = tmp_path / "home"
+    run(home, "install", harness)
+    state = (home / FILES[harness]).parent / "harness-memory"
+    (state / "sessions").mkdir()
+    (state / "sessions" / "s1.json").write_text("{}", encoding="utf-8")
+    status, said = run(home, "uninstall", harness)
+    assert status == 0
+    assert not state.exists()
+    assert f"removed {state / 'install.json'}" in said
+
+    run(home, "install", harness)
+    (state / "notes.txt").write_text("mine\n", encoding="utf-8")
+    status, said = run(home, "uninstall", harness)
+    assert status == 0
+    assert sorted(p.name for p in state.iterdir()) == ["notes.txt"]
+    assert f"left {state / 'notes.txt'} (not made by harness-memory)" in said

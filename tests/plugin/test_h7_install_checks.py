@@ -1,0 +1,148 @@
+"""H-7: ``install`` checks what it is told before it writes anything.
+
+A relative or missing memory root, one of another shape or agent, an unset
+``$MEMORY_API_DATA_DIR`` (``/agents/…``), a URL that is no http(s) URL, an unknown project or
+agent or a refused token (when the service answers) are errors, exit 1, nothing written. A
+service that does not answer is a warning only: it may be down while its hooks are installed.
+A dry run ends with the command to run next; ``uninstall`` needs no memory root.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from harness_memory.cli import main
+
+from tests.plugin.helpers import HARNESS_MEMORY
+from tests.plugin.real_service import RealService
+
+UNREACHABLE = "http://127.0.0.1:9"
+
+
+def install(
+    home: Path, root: str, *extra: str, url: str = UNREACHABLE, agent: str = "coder"
+) -> tuple[int, str]:
+    out = io.StringIO()
+    flags = ["--home", str(home), "--memory-root", root, "--url", url]
+    flags += ["--project", "acme", "--agent", agent, "--executable", str(HARNESS_MEMORY)]
+    status = main(
+        ["install", "claude-code", *flags, *extra], environ={"HOME": str(home)}, stdout=out
+    )
+    return status, out.getvalue()
+
+
+def a_root(tmp_path: Path, agent: str = "coder") -> Path:
+    root = tmp_path / "data" / "agents" / agent / "agent_state" / "memory"
+    root.mkdir(parents=True)
+    return root
+
+
+def untouched(home: Path) -> bool:
+    return not (home / ".claude").exists()
+
+
+@pytest.mark.parametrize(
+    ("root", "said"),
+    [
+        ("data/agents/coder/agent_state/memory", "is relative: give its absolute path"),
+        ("/nowhere/agents/coder/agent_state/memory", "does not exist"),
+        ("/agents/coder/agent_state/memory", "was $MEMORY_API_DATA_DIR empty"),
+    ],
+)
+def test_h7_a_memory_root_that_cannot_be_is_an_error(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, root: str, said: str
+) -> None:
+    status, _ = install(tmp_path / "home", root)
+    assert status == 1
+    assert said in caplog.text and "nothing was changed" in caplog.text
+    assert untouched(tmp_path / "home")
+
+
+def test_h7_a_memory_root_of_another_shape_or_agent_is_an_error(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    odd = tmp_path / "just-a-folder"
+    odd.mkdir()
+    assert install(tmp_path / "home", str(odd))[0] == 1
+    assert "is not shaped <app data dir>/agents/<agent>/agent_state/memory" in caplog.text
+    assert install(tmp_path / "home", str(a_root(tmp_path, "reviewer")))[0] == 1
+    assert "is agent reviewer's, not coder's" in caplog.text
+    assert untouched(tmp_path / "home")
+
+
+@pytest.mark.parametrize("url", ["127.0.0.1:8765", "ftp://host/", "http://"])
+def test_h7_a_url_that_is_not_http_is_an_error(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, url: str
+) -> None:
+    assert install(tmp_path / "home", str(a_root(tmp_path)), url=url)[0] == 1
+    assert "is not http(s)://host[:port]" in caplog.text
+    assert untouched(tmp_path / "home")
+
+
+def test_h7_a_service_that_does_not_answer_is_a_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    status, said = install(tmp_path / "home", str(a_root(tmp_path)))
+    assert status == 0
+    assert "does not answer" in caplog.text and "fail open" in caplog.text
+    assert "installed — wrote" in said
+
+
+@pytest.mark.parametrize(
+    ("agent", "token", "said"),
+    [
+        ("ghost", None, "knows no agent 'ghost' in project 'acme' (404"),
+        ("coder", "not-the-token", "refused the token (401"),
+    ],
+)
+def test_h7_unknown_agent_or_refused_token_is_an_error_when_the_service_answers(
+    real_service: RealService,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    agent: str,
+    token: str | None,
+    said: str,
+) -> None:
+    root = real_service.create_agent("coder")
+    extra = ("--token", token) if token else ("--token", real_service.token)
+    status, _ = install(tmp_path / "home", str(root), *extra, url=real_service.url, agent=agent)
+    assert status == 1
+    assert said in caplog.text
+    assert untouched(tmp_path / "home")
+
+
+def test_h7_a_known_agent_on_an_answering_service_installs_quietly(
+    real_service: RealService, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    root = real_service.create_agent("coder")
+    token = ("--token", real_service.token)
+    status, _ = install(tmp_path / "home", str(root), *token, url=real_service.url)
+    assert status == 0
+    assert "does not answer" not in caplog.text and "ERROR" not in caplog.text
+
+
+def test_h7_a_dry_run_names_the_next_command_without_the_token(tmp_path: Path) -> None:
+    root = a_root(tmp_path)
+    status, said = install(tmp_path / "home", str(root), "--token", "s3cret", "--dry-run")
+    assert status == 0
+    [line] = [line for line in said.splitlines() if line.startswith("next: ")]
+    assert line.startswith("next: harness-memory install claude-code --memory-root ")
+    assert f"--memory-root {root}" in line and "--token YOUR_TOKEN" in line
+    assert "--dry-run" not in line and "s3cret" not in said
+    assert untouched(tmp_path / "home")
+
+
+def test_h7_uninstall_finds_the_memory_root_in_its_own_entries(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    root = a_root(tmp_path)
+    assert install(home, str(root))[0] == 0
+    out = io.StringIO()
+    status = main(
+        ["uninstall", "claude-code", "--home", str(home)], environ={"HOME": str(home)}, stdout=out
+    )
+    assert status == 0
+    settings = (home / ".claude" / "settings.json").read_text(encoding="utf-8")
+    assert str(root) not in settings and "harness-memory" not in settings
+    assert not (home / ".claude" / "harness-memory").exists()

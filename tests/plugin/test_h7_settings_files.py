@@ -1,0 +1,189 @@
+"""H-7: the user's settings files are theirs.
+
+A settings file that is a symlink into a dotfiles checkout is written through (its target
+changes, the link stays; ``tests/data/cases/install-through-symlinked-settings``), and a file
+that holds the bearer token after an install is readable by its owner only, as is a backup that
+holds one; no output shows the token (``tests/data/cases/token-in-readable-settings``).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+from harness_memory.cli import main
+from harness_memory.installers.files import BACKUP_SUFFIX
+from harness_memory.installers.secrets import MASK
+
+from tests.plugin.helpers import HARNESS_MEMORY
+
+CASES = Path(__file__).resolve().parents[1] / "data" / "cases"
+HARNESSES = ("claude-code", "codex", "gemini")
+LINKED = {
+    "claude-code": (".claude/settings.json", "dotfiles/claude/settings.json"),
+    "gemini": (".gemini/settings.json", "dotfiles/gemini/settings.json"),
+    "codex": (".codex/config.toml", "dotfiles/codex/config.toml"),
+}
+TOKEN_FILES = {
+    "claude-code": ".claude/settings.json",
+    "codex": ".codex/hooks.json",
+    "gemini": ".gemini/settings.json",
+}
+TOKEN = "s3cr3t-Token-4711"
+
+
+def memory_root(tmp_path: Path) -> Path:
+    root = tmp_path / "data" / "agents" / "coder" / "agent_state" / "memory"
+    root.mkdir(parents=True, exist_ok=True)
+    return root
+
+
+def run(home: Path, root: Path, verb: str, harness: str, *extra: str) -> tuple[int, str]:
+    out = io.StringIO()
+    flags = ["--home", str(home), "--memory-root", str(root)]
+    if verb == "install":
+        flags += ["--url", "http://127.0.0.1:9", "--project", "acme", "--agent", "coder"]
+        flags += ["--executable", str(HARNESS_MEMORY)]
+    status = main([verb, harness, *flags, *extra], environ={"HOME": str(home)}, stdout=out)
+    return status, out.getvalue()
+
+
+def make_home(case: str, tmp_path: Path) -> Path:
+    home = tmp_path / "home"
+    home.mkdir()
+    subprocess.run(["sh", str(CASES / case / "make_home.sh"), str(home)], check=True)
+    return home
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def backups_of(path: Path) -> list[Path]:
+    return sorted(path.parent.glob(f"{path.name}{BACKUP_SUFFIX}*"))
+
+
+# --- install-through-symlinked-settings ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("harness", HARNESSES)
+def test_install_through_symlinked_settings(tmp_path: Path, harness: str) -> None:
+    home = make_home("install-through-symlinked-settings", tmp_path)
+    root = memory_root(tmp_path)
+    link, target = (home / LINKED[harness][0], home / LINKED[harness][1])
+    link_text = link.readlink()
+    before = target.read_text(encoding="utf-8")
+
+    status, said = run(home, root, "install", harness)
+    assert status == 0, said
+    assert link.is_symlink() and link.readlink() == link_text  # the same link
+    after = target.read_text(encoding="utf-8")
+    assert str(root) in after  # the dotfiles copy got the change
+    assert ("harness-memory hook" in after) == (harness != "codex")  # codex: hooks.json apart
+    assert f"wrote its target {target}" in said
+    [backup] = backups_of(target)  # beside the target, not beside the link
+    assert backup.read_text(encoding="utf-8") == before
+    assert not backups_of(link)
+
+    status, said = run(home, root, "uninstall", harness)
+    assert status == 0, said
+    assert link.is_symlink() and link.readlink() == link_text
+    assert str(root) not in target.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("harness", HARNESSES)
+def test_install_through_symlinked_settings_target_not_writable_changes_nothing(
+    tmp_path: Path, harness: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A link whose target's folder cannot be written is an error naming link and target."""
+    home = tmp_path / "home"
+    link = home / LINKED[harness][0]
+    link.parent.mkdir(parents=True)
+    unwritable = Path("/proc/sys/harness-memory-settings")  # a folder nobody may write
+    assert not os.access(unwritable.parent, os.W_OK)
+    link.symlink_to(unwritable)
+    status, _ = run(home, memory_root(tmp_path), "install", harness)
+    assert status == 1
+    assert f"{link} (a symlink to {unwritable})" in caplog.text
+    assert "nothing was changed" in caplog.text
+    assert link.is_symlink()
+    assert sorted(p.name for p in link.parent.iterdir()) == [link.name]
+
+
+# --- token-in-readable-settings -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("harness", HARNESSES)
+def test_token_in_readable_settings(
+    tmp_path: Path, harness: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    home = make_home("token-in-readable-settings", tmp_path)
+    root = memory_root(tmp_path)
+    path = home / TOKEN_FILES[harness]
+    assert mode(path) == 0o644
+
+    status, shown = run(home, root, "install", harness, "--token", TOKEN, "--dry-run")
+    assert status == 0
+    assert TOKEN not in shown and MASK in shown
+    assert "0644 -> 0600" in shown
+    assert mode(path) == 0o644
+
+    status, said = run(home, root, "install", harness, "--token", TOKEN)
+    assert status == 0
+    assert TOKEN in path.read_text(encoding="utf-8")
+    assert mode(path) == 0o600
+    assert "made it readable by its owner only (mode 0644 -> 0600)" in said
+    [first_backup] = backups_of(path)  # the old text held no token: its mode stays
+    assert TOKEN not in first_backup.read_text(encoding="utf-8")
+    assert mode(first_backup) == 0o644
+
+    # A new token: the backup of the file that held the old one is private too.
+    status, said = run(home, root, "install", harness, "--token", "n3w-Token-0815")
+    assert status == 0
+    [held_token] = [b for b in backups_of(path) if b != first_backup]
+    assert TOKEN in held_token.read_text(encoding="utf-8")
+    assert mode(held_token) == 0o600
+    assert TOKEN not in said and "n3w-Token-0815" not in said + caplog.text
+
+    # Files that hold no token keep their mode.
+    for other, name in TOKEN_FILES.items():
+        if other != harness:
+            assert mode(home / name) == 0o644
+
+
+@pytest.mark.parametrize("harness", ["codex", "gemini"])
+@pytest.mark.parametrize("token", ['it\'s a "token"', "tab\tback\\slash", "ünï-cödé-tökén"])
+def test_token_in_readable_settings_masked_however_it_is_quoted(
+    tmp_path: Path, harness: str, token: str
+) -> None:
+    """In a hook command the token is shell-quoted and JSON-escaped: masked in every form."""
+    home = make_home("token-in-readable-settings", tmp_path)
+    root = memory_root(tmp_path)
+    status, _ = run(home, root, "install", harness, "--token", token)
+    assert status == 0
+    status, shown = run(home, root, "install", harness, "--token", token + "-2", "--dry-run")
+    assert status == 0
+    for secret in (token, token + "-2"):
+        rendered = {secret, json.dumps(secret)[1:-1], json.dumps(secret, ensure_ascii=False)[1:-1]}
+        assert not any(form in shown for form in rendered), shown
+    assert MASK in shown
+
+
+def test_token_in_readable_settings_old_backups_made_private(tmp_path: Path) -> None:
+    """A backup an older install left readable, holding the token, is made private."""
+    home = make_home("token-in-readable-settings", tmp_path)
+    root = memory_root(tmp_path)
+    path = home / TOKEN_FILES["claude-code"]
+    run(home, root, "install", "claude-code", "--token", TOKEN)
+    leaked = path.with_name(path.name + BACKUP_SUFFIX + "20240101T000000Z")
+    leaked.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    leaked.chmod(0o644)
+    status, said = run(home, root, "uninstall", "claude-code")
+    assert status == 0
+    assert mode(leaked) == 0o600
+    assert f"{leaked} holds the bearer token: made it owner-only" in said

@@ -1,0 +1,215 @@
+"""P-3: the guard holds against every measured bypass, in every harness's shell and MCP tools.
+
+A shell command (Claude Code's ``Bash``, Codex's ``Bash``, Gemini's ``run_shell_command``) or an
+MCP tool's arguments naming another Workspace's scope as ``…/./memory/…``, ``…//…``, through a
+glob, a brace, a Workspace symlink, ``~``, a variable assigned in the command, after a ``cd``, or
+through an expansion the guard cannot decide (``$(…)``, backquotes, an unset variable) right
+where a scope name goes, is refused; the same forms into the user scope or the Session's own
+scope, and everyday commands, are not. The adapters run as the hook commands run them
+(:func:`harness_memory.cli.main` with the hook's JSON on stdin), with the memory root given.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from harness_memory.cli import main
+from memory_core import layout
+from memory_core.keys import workspace_memory_key
+
+SHELL = {
+    "claude-code": ("pre-tool-use", "Bash"),
+    "codex": ("pre-tool-use", "Bash"),
+    "gemini": ("before-tool", "run_shell_command"),
+}
+MCP = {
+    "claude-code": "mcp__files__write_file",
+    "codex": "mcp__files__write_file",
+    "gemini": "mcp_files_write_file",
+}
+
+
+class Layout:
+    """A data dir with agent ``coder``: its user scope, the Session's own scope, another
+    Workspace's scope (``other``), and a Workspace holding a symlink into ``other``."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.data = tmp_path / "data"
+        self.root = layout.memory_root(self.data, "coder")
+        self.workspace = tmp_path / "src" / "my-app"
+        self.workspace.mkdir(parents=True)
+        self.own = workspace_memory_key(self.workspace)
+        self.other = workspace_memory_key(tmp_path / "src" / "billing")
+        for scope in ("user", self.own, self.other):
+            (self.root / scope).mkdir(parents=True)
+            (self.root / scope / "MEMORY.md").write_text("", encoding="utf-8")
+        (self.workspace / "notes").symlink_to(self.root / self.other)
+        self.state = tmp_path / "state"
+
+
+@pytest.fixture
+def where(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Layout:
+    found = Layout(tmp_path)
+    monkeypatch.setenv("HOME", str(found.data))  # so ~/agents/… names the memory root
+    monkeypatch.delenv("UNSET_VARIABLE", raising=False)
+    return found
+
+
+def answer(where: Layout, harness: str, tool: str, arguments: dict[str, Any]) -> Any:
+    event = SHELL[harness][0]
+    hook = {
+        "session_id": "s-1",
+        "cwd": str(where.workspace),
+        "hook_event_name": "PreToolUse" if harness != "gemini" else "BeforeTool",
+        "tool_name": tool,
+        "tool_input": arguments,
+    }
+    flags = ["--memory-root", str(where.root), "--state-dir", str(where.state)]
+    out = io.StringIO()
+    stdin = io.BytesIO(json.dumps(hook).encode())
+    assert main(["hook", harness, event, *flags], environ={}, stdin=stdin, stdout=out) == 0
+    return json.loads(out.getvalue()) if out.getvalue() else None
+
+
+def refusal(result: Any) -> str | None:
+    if result is None:
+        return None
+    if "decision" in result:
+        assert result["decision"] == "deny"
+        return str(result["reason"])
+    specific = result["hookSpecificOutput"]
+    assert specific["permissionDecision"] == "deny"
+    return str(specific["permissionDecisionReason"])
+
+
+REFUSED = [
+    "echo x > {root}/./{other}/a.md",
+    "echo x > {root}//{other}/a.md",
+    "echo x > {state_dir}/./memory/{other}/a.md",
+    "echo x > {state_dir}//memory//{other}//a.md",
+    "echo x > {root}/bil*/a.md",
+    "cp /etc/hostname {root}/*/",
+    "echo x > {state_dir}/mem?ry/{other}/a.md",
+    "echo x > {state_dir}/[m]emory/{other}/a.md",
+    "touch {root}/{{user,{other}}}/a.md",
+    "touch {root}/{{{other},nothing}}/a.md",
+    "echo x > notes/a.md",
+    "echo x > {workspace}/notes/a.md",
+    "echo x > ./notes/../notes/a.md",
+    "echo x > ~/agents/coder/agent_state/memory/{other}/a.md",
+    "OUT={root}/{other}; echo x > $OUT/a.md",
+    "export OUT={root}; echo x > ${{OUT}}/{other}/a.md",
+    "cd {root} && echo x > {other}/a.md",
+    "cd {root}/{other}; echo x > a.md",
+    "echo x > {root}/$(echo {other})/a.md",
+    "echo x > {root}/`echo {other}`/a.md",
+    "echo x > {root}/$UNSET_VARIABLE/a.md",
+    "for s in {other}; do echo x > {root}/$s/a.md; done",
+    "echo x > {state_dir}/mem$UNSET_VARIABLE/{other}/a.md",
+    "echo x > {root}/{other}/.workspace",
+    "echo x > {root}/user/.workspace",
+    "echo x > {root}/loose.md",
+]
+ALLOWED = [
+    "echo x > {root}/user/a.md",
+    "echo x > {root}/{own}/a.md",
+    "echo x > {root}/./user/a.md",
+    "touch {root}/{{user,{own}}}/a.md",
+    "cd {root}/{own} && echo x > a.md",
+    "echo x > ~/notes.txt",
+    "git status && ls -la && cat README.md",
+    "echo $HOME $(date) > /tmp/out.txt",
+    "cd /tmp && echo x > y.txt",
+    "python3 -c 'print(1)' | tee /tmp/log.txt",
+]
+
+
+def fill(command: str, where: Layout) -> str:
+    return command.format(
+        root=where.root,
+        other=where.other,
+        own=where.own,
+        state_dir=where.root.parent,
+        workspace=where.workspace,
+    )
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize("command", REFUSED)
+def test_p3_shell_bypass_forms_are_refused(where: Layout, harness: str, command: str) -> None:
+    shell = fill(command, where)
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": shell}))
+    assert reason is not None, shell
+    assert reason.startswith("Agent Memory write guard: ")
+    assert not (where.root / where.other / "a.md").exists()
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize("command", ALLOWED)
+def test_p3_shell_writes_into_own_scopes_and_everyday_commands_pass(
+    where: Layout, harness: str, command: str
+) -> None:
+    shell = fill(command, where)
+    assert answer(where, harness, SHELL[harness][1], {"command": shell}) is None, shell
+
+
+@pytest.mark.parametrize("harness", list(MCP))
+@pytest.mark.parametrize(
+    ("path", "denied"),
+    [
+        ("{root}/./{other}/a.md", True),
+        ("{state_dir}//memory/{other}/a.md", True),
+        ("{workspace}/notes/a.md", True),
+        ("{root}/{own}/a.md", False),
+        ("{root}/user/a.md", False),
+        ("{workspace}/src/main.py", False),
+    ],
+)
+def test_p3_mcp_tools_are_guarded_in_every_harness(
+    where: Layout, harness: str, path: str, denied: bool
+) -> None:
+    arguments = {"path": fill(path, where), "content": "x", "options": {"mode": "w"}}
+    result = answer(where, harness, MCP[harness], arguments)
+    assert (refusal(result) is not None) is denied
+
+
+@pytest.mark.parametrize("harness", ["claude-code"])
+def test_p3_claude_code_file_tools_through_a_workspace_symlink(where: Layout, harness: str) -> None:
+    for target in (where.workspace / "notes" / "a.md", where.root / "." / where.other / "b.md"):
+        result = answer(where, harness, "Write", {"file_path": str(target), "content": "x"})
+        assert refusal(result) is not None
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("Write", {"path": "{root}/{other}/a.md", "file_text": "x"}),
+        ("Edit", {"path": "{root}/{other}/MEMORY.md", "old_str": "", "new_str": "x"}),
+    ],
+)
+def test_p3_copilot_cli_shaped_file_tools_are_guarded(
+    where: Layout, tool: str, arguments: dict[str, str]
+) -> None:
+    """GitHub Copilot CLI runs Claude Code's hooks under Claude Code's tool names with its own
+    arguments (``path``, not ``file_path``): the guard reads those too."""
+    filled = {name: fill(value, where) for name, value in arguments.items()}
+    assert refusal(answer(where, "claude-code", tool, filled)) is not None
+    own = {**filled, "path": str(where.root / where.own / "a.md")}
+    assert answer(where, "claude-code", tool, own) is None
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize(
+    "command",
+    ["echo x > {root}/{other}/\ud800.md", "ls {root}/*\udcff*", "echo x > {root}/$(\ud800)/a"],
+)
+def test_p3_shell_words_no_file_name_can_hold_are_refused_not_a_crash(
+    where: Layout, harness: str, command: str
+) -> None:
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": fill(command, where)}))
+    assert reason is not None
+    reason.encode("utf-8")  # the answer stays valid UTF-8 JSON
