@@ -1,4 +1,4 @@
-"""The memory service's Session-start (A-9) and draft (A-12) calls: the plugin's one client.
+"""The memory service's Session-start (A-9), draft (A-12) and config (A-2) calls: the one client.
 
 ``MemoryClient(url, token=…, timeout=…)`` makes each call as one blocking HTTP request with
 ``http.client`` (``http://`` and ``https://``) within one time budget for the whole request
@@ -19,7 +19,7 @@ from urllib.parse import quote, urlsplit
 
 import msgspec
 from memory_core.keys import check_agent_id, check_draft_id, check_project_id
-from memory_core.wire import Draft, SessionStartRequest, SessionStartResponse
+from memory_core.wire import AgentConfig, Draft, SessionStartRequest, SessionStartResponse
 
 from harness_memory.errors import (
     BadServiceAnswerError,
@@ -36,6 +36,7 @@ MAX_ANSWER_BYTES = 64 * 1024 * 1024
 
 _SESSION_START = msgspec.json.Decoder(SessionStartResponse)
 _DRAFT = msgspec.json.Decoder(Draft)
+_CONFIG = msgspec.json.Decoder(AgentConfig)
 _ENCODER = msgspec.json.Encoder()
 _CHUNK = 64 * 1024
 
@@ -108,6 +109,17 @@ class MemoryClient:
                 f"{draft.agent} when asked for {draft_id!r} of {project}/{agent}"
             )
         return draft
+
+    def agent_config(self, project: str, agent: str) -> AgentConfig:
+        """Call ``GET /api/projects/{project}/agents/{agent}/config`` (A-2): what ``install``
+        asks to check that the service knows the agent and takes the token (H-7).
+
+        Raises ``InvalidId`` for a bad id (nothing is sent then); ``ServiceRejectedError`` with
+        ``status == 404`` for an unknown project or agent, 401/403 for a refused token;
+        ``BadServiceAnswerError`` when the answer is no agent config; else one of the named
+        errors.
+        """
+        return self._call("GET", _agent_path(project, agent) + "/config", None, _CONFIG, "a config")
 
     def _call(
         self,
