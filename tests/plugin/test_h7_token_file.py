@@ -129,6 +129,10 @@ def test_h7_an_install_with_the_token_on_its_command_lines_is_upgraded_by_instal
     path.write_text(text.replace(old_flag, f"--token {TOKEN}"), encoding="utf-8")
     token_file(home, harness).unlink()
     assert any(TOKEN in command for command in our_commands(settings_of(home, harness), harness))
+    out = io.StringIO()
+    main(["status", "--home", str(home)], environ={"HOME": str(home)}, stdout=out)
+    assert f"{harness}: WARNING: a hook command carries the bearer token" in out.getvalue()
+    assert TOKEN not in out.getvalue()
 
     status, said = install(home, root, harness, "--token", TOKEN)
     assert status == 0, said
@@ -142,6 +146,9 @@ def test_h7_an_install_with_the_token_on_its_command_lines_is_upgraded_by_instal
         if TOKEN in b.read_text(encoding="utf-8")
     ]
     assert mode(backup) == 0o600  # the old text held the token: its backup is private
+    out = io.StringIO()
+    main(["status", "--home", str(home)], environ={"HOME": str(home)}, stdout=out)
+    assert "WARNING" not in out.getvalue()
 
 
 @pytest.mark.parametrize("harness", ["codex", "gemini"])
