@@ -1,5 +1,6 @@
-// What the page remembers in the browser: which scope groups are collapsed (W-2), per
-// user × project × agent, in localStorage. Nothing here is ever sent to the service.
+// What the page remembers in the browser: which scope groups are collapsed (W-2) and when the
+// user last looked at a scope's changes (V-2), per user × project × agent, in localStorage.
+// Nothing here is ever sent to the service.
 
 const PREFIX = "agent-memory.collapsed";
 
@@ -30,6 +31,30 @@ export function collapseState(user, project, agent) {
         else localStorage.removeItem(key);
       } catch {
         // Storage full or disabled: the group still collapses for this visit.
+      }
+    },
+  };
+}
+
+const LOOKED_PREFIX = "agent-memory.changes-seen";
+
+/**
+ * When the user last looked at a scope's changes (V-2's "What changed"), per user × project ×
+ * agent × scope, in localStorage: `get()` is a time in milliseconds or null (never looked),
+ * `set(ms)` remembers one.
+ */
+export function lastLooked(user, project, agent, scopeKey) {
+  const key = `${LOOKED_PREFIX}:${JSON.stringify([user, project, agent, scopeKey])}`;
+  return {
+    get() {
+      const value = Number(localStorage.getItem(key));
+      return Number.isFinite(value) && value > 0 ? value : null;
+    },
+    set(ms) {
+      try {
+        localStorage.setItem(key, String(ms));
+      } catch {
+        // Storage full or disabled: the page then offers the last day or week instead.
       }
     },
   };

@@ -16,6 +16,16 @@ const NARROW = window.matchMedia("(max-width: 640px)");
 const SNAPS = ["closed", "half", "full"];
 const DRAG_THRESHOLD = 40;
 
+/** The foot's History button of a memory or an index (V-2, js/views/file-history.js). */
+function historyButton(onclick) {
+  return h(
+    "button",
+    { type: "button", class: "btn", onclick },
+    icon("history"),
+    h("span", { class: "label-text" }, "History"),
+  );
+}
+
 export class Viewer {
   constructor(tab) {
     this.tab = tab;
@@ -312,6 +322,7 @@ export class Viewer {
         icon("edit"),
         h("span", { class: "label-text" }, "Edit in a chat"),
       ),
+      historyButton(() => this.tab.go("history", scope, summary.file)),
       deleteButton,
     );
   }
@@ -411,5 +422,9 @@ export class Viewer {
           });
     replace(this.body, findings, lines);
     this.scroller.scrollTop = 0;
+    replace(
+      this.foot,
+      historyButton(() => this.tab.go("history", scope, "MEMORY.md")),
+    );
   }
 }
