@@ -39,20 +39,25 @@ export function collapseState(user, project, agent) {
 const LOOKED_PREFIX = "agent-memory.changes-seen";
 
 /**
- * When the user last looked at a scope's changes (V-2's "What changed"), per user × project ×
- * agent × scope, in localStorage: `get()` is a time in milliseconds or null (never looked),
- * `set(ms)` remembers one.
+ * What the user last saw of a scope's changes (V-2's "What changed"), per user × project ×
+ * agent × scope, in localStorage: `get()` is {at, version} — when (milliseconds) and the newest
+ * version then shown (null when none was) — or null (never looked); `set(seen)` remembers one.
  */
 export function lastLooked(user, project, agent, scopeKey) {
   const key = `${LOOKED_PREFIX}:${JSON.stringify([user, project, agent, scopeKey])}`;
   return {
     get() {
-      const value = Number(localStorage.getItem(key));
-      return Number.isFinite(value) && value > 0 ? value : null;
-    },
-    set(ms) {
       try {
-        localStorage.setItem(key, String(ms));
+        const { at, version } = JSON.parse(localStorage.getItem(key) ?? "null") ?? {};
+        if (!Number.isFinite(at) || at <= 0) return null;
+        return { at, version: typeof version === "string" ? version : null };
+      } catch {
+        return null;
+      }
+    },
+    set(seen) {
+      try {
+        localStorage.setItem(key, JSON.stringify(seen));
       } catch {
         // Storage full or disabled: the page then offers the last day or week instead.
       }

@@ -293,7 +293,7 @@ export class FileHistoryView {
           : "This is what the file holds now.",
       });
     }
-    replace(info.detail, switcher, content, actions);
+    replace(info.detail, modes.length > 1 ? switcher : null, content, actions);
     this.showMode(info, content);
   }
 

@@ -22,18 +22,33 @@ import {
 
 const DAY = 24 * 60 * 60 * 1000;
 
-/** The periods of What changed: [id, label, start in ms (null: since ever)]; since the user
- * last looked comes first when the browser remembers it. */
+/**
+ * The periods of What changed: {id, label, query, empty} — `query` the changes route's `since`
+ * or `after`, `empty` the sentence when nothing is there. Since the user last looked comes first
+ * when the browser remembers it: newer than the newest version then shown (exact, whatever the
+ * clocks say), else recorded since then.
+ */
 function periods(looked, now) {
   const list = [
-    ["day", "Last day", now - DAY],
-    ["week", "Last week", now - 7 * DAY],
-    ["all", "Everything", null],
+    { id: "day", label: "Last day", query: { since: apiTime(now - DAY) } },
+    { id: "week", label: "Last week", query: { since: apiTime(now - 7 * DAY) } },
+    { id: "all", label: "Everything", query: {} },
   ];
   if (looked) {
-    list.unshift(["looked", `Since you last looked (${formatWhen(apiTime(looked))})`, looked]);
+    list.unshift({
+      id: "looked",
+      label: `Since you last looked (${formatWhen(apiTime(looked.at))})`,
+      query: looked.version ? { after: looked.version } : { since: apiTime(looked.at) },
+      fallback: { since: apiTime(looked.at) },
+    });
   }
-  return list;
+  const empty = {
+    looked: "Nothing changed in this scope since you last looked.",
+    day: "Nothing changed in this scope in the last day.",
+    week: "Nothing changed in this scope in the last week.",
+    all: "No change of this scope is recorded yet.",
+  };
+  return list.map((period) => ({ ...period, empty: empty[period.id] }));
 }
 
 export class ScopeHistoryView {
@@ -86,14 +101,16 @@ export class ScopeHistoryView {
     const seen = lastLooked(view.me?.name ?? "anonymous", view.project, view.agent, scope.key);
     const looked = seen.get();
     const now = Date.now();
-    seen.set(now);
     const ticket = this.begin(`What changed · ${scopeText(scope)}`, scope, "changes", where);
     const choices = periods(looked, now);
-    this.changes = { scope, ticket, choices, period: looked ? "looked" : "week" };
+    // What this look saw is remembered once its first answer came (see loadChanges).
+    const remember = (newest) => seen.set({ at: now, version: newest ?? looked?.version ?? null });
+    const period = looked ? "looked" : "week";
+    this.changes = { scope, ticket, choices, period, remember };
     const picker = h(
       "div",
       { class: "mode-switch period-switch", role: "group", "aria-label": "Changes made" },
-      choices.map(([id, label]) =>
+      choices.map(({ id, label }) =>
         h(
           "button",
           {
@@ -125,10 +142,9 @@ export class ScopeHistoryView {
   async loadChanges(before, button = null) {
     const { project, agent } = this.tab.view;
     const state = this.changes;
-    const period = state.period;
-    const start = state.choices.find(([id]) => id === period)[2];
+    const period = state.choices.find(({ id }) => id === state.period);
     const path = versionPaths.changes(project, agent, state.scope.key, {
-      since: start === null ? null : apiTime(start),
+      ...period.query,
       before,
     });
     const ticket = ++this.viewer.request;
@@ -148,6 +164,12 @@ export class ScopeHistoryView {
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       if (!this.current(ticket)) return;
+      if (error.status === 404 && period.query.after) {
+        // The version last seen is gone (retention squashed it): fall back on its time.
+        period.query = period.fallback;
+        await this.loadChanges(before, button);
+        return;
+      }
       this.changesList.removeAttribute("aria-busy");
       replace(
         before ? this.changesMore : this.changesState,
@@ -156,22 +178,17 @@ export class ScopeHistoryView {
       return;
     }
     if (!this.current(ticket)) return;
+    if (state.remember && !before) {
+      // Only the first page of any period starts at the scope's newest version.
+      state.remember(page.versions[0]?.version);
+      state.remember = null;
+    }
     this.changesList.removeAttribute("aria-busy");
     const first = this.changesList.children.length;
     replace(this.changesState);
     for (const version of page.versions) this.changesList.append(this.change(version));
     if (!page.versions.length && !before) {
-      const label = state.choices.find(([id]) => id === period)[1];
-      replace(
-        this.changesState,
-        h("p", {
-          class: "state",
-          text:
-            period === "all"
-              ? "No change of this scope is recorded yet."
-              : `Nothing changed in this scope (${label.toLowerCase()}).`,
-        }),
-      );
+      replace(this.changesState, h("p", { class: "state", text: period.empty }));
     }
     const shown = this.changesList.children.length;
     const count = plural(shown, "change", "changes") + (page.more ? " shown" : "");

@@ -8,10 +8,16 @@ import { h, plural, replace } from "../dom.js";
 
 const enc = encodeURIComponent;
 
+/** Versions (of a file, or of a scope) asked for at once; "Show older" asks for the next. */
+export const PAGE_SIZE = 25;
+
 /** Paths of the versions routes (V-2), built from ids (each percent-encoded). */
 export const versionPaths = {
-  history: (project, agent, key, file, before = null) =>
-    `${paths.file(project, agent, key, file)}/history${before ? `?before=${enc(before)}` : ""}`,
+  history: (project, agent, key, file, before = null) => {
+    const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
+    if (before) query.set("before", before);
+    return `${paths.file(project, agent, key, file)}/history?${query}`;
+  },
   version: (project, agent, key, file, version) =>
     `${paths.file(project, agent, key, file)}/versions/${enc(version)}`,
   diff: (project, agent, key, file, { from = null, to = null } = {}) => {
@@ -23,12 +29,12 @@ export const versionPaths = {
   },
   restore: (project, agent, key, file) => `${paths.file(project, agent, key, file)}/restore`,
   scope: (project, agent, key) => `${paths.memory(project, agent)}/scopes/${enc(key)}`,
-  changes: (project, agent, key, { since = null, before = null } = {}) => {
-    const query = new URLSearchParams();
+  changes: (project, agent, key, { since = null, after = null, before = null } = {}) => {
+    const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
     if (since) query.set("since", since);
+    if (after) query.set("after", after);
     if (before) query.set("before", before);
-    const tail = query.size ? `?${query}` : "";
-    return `${versionPaths.scope(project, agent, key)}/changes${tail}`;
+    return `${versionPaths.scope(project, agent, key)}/changes?${query}`;
   },
   deleted: (project, agent, key) => `${versionPaths.scope(project, agent, key)}/deleted`,
   checkpoint: (project, agent, key) => `${versionPaths.scope(project, agent, key)}/checkpoint`,
