@@ -118,6 +118,16 @@ def test_v2_history_lists_versions_newest_first_with_who_and_when_paged(
     # The focus goes on to the first older version, never to the page (W-6).
     expect(versions.nth(PAGE_SIZE).locator(".version-toggle")).to_be_focused()
 
+    # The scope's changes page the same way.
+    panel.get_by_role("button", name="What changed in this scope").click()
+    changes = panel.locator("li.change")
+    expect(changes).to_have_count(PAGE_SIZE)
+    expect(changes.first).to_contain_text("Claude Code Session 5e55104a (Write)")
+    panel.get_by_role("button", name="Show older changes").click()
+    expect(changes).to_have_count(total)
+    expect(panel.locator(".viewer-meta")).to_have_text(f"{total} changes")
+    expect(changes.nth(PAGE_SIZE).locator("button").first).to_be_focused()
+
 
 @pytest.mark.parametrize("size", SIZES)
 def test_v2_a_version_shows_its_diff_its_text_and_how_it_differs_from_now(

@@ -16,13 +16,9 @@ import {
   formatWhen,
   isCurrent,
   restoreFile,
+  scopeText,
   versionPaths,
 } from "./versions.js";
-
-/** "user memory" / "Workspace shop-api" — how the history names a scope. */
-export function scopeText(scope) {
-  return scope.kind === "user" ? "User memory" : `Workspace ${scope.title}`;
-}
 
 /** The views of one version: what it changed, against the current version, its text. */
 const MODES = [

@@ -1,6 +1,7 @@
 // W-2: the Memory tab, top to bottom — the on/off switch (saves on change, on its own), the
 // hint bar with the one-click placeholder insert, the memories grouped by scope, and the two
-// memory prompt editors. Deletes (W-3) and the bridge modal (W-4) start here. Every overlay
+// memory prompt editors. Deletes (W-3, with Undo: V-2) and the bridge modal (W-4) start here;
+// the history views (V-2) open from their addresses through views/history.js. Every overlay
 // (a memory, findings, an index, Edit/Add) has its own address and Back closes it; focus never
 // drops to the page after an action; a jump bar keeps the prompt editors a few keystrokes away
 // however large the scopes (W-6).

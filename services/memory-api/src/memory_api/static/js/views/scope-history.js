@@ -8,7 +8,6 @@
 import { ApiError, api } from "../api.js";
 import { errorBox, h, icon, keepFocus, plural, replace, withBusy } from "../dom.js";
 import { lastLooked } from "../store.js";
-import { scopeText } from "./file-history.js";
 import {
   CHANGE_LABELS,
   apiTime,
@@ -17,6 +16,7 @@ import {
   formatWhen,
   isCurrent,
   restoreFile,
+  scopeText,
   versionPaths,
 } from "./versions.js";
 
@@ -101,12 +101,12 @@ export class ScopeHistoryView {
     const seen = lastLooked(view.me?.name ?? "anonymous", view.project, view.agent, scope.key);
     const looked = seen.get();
     const now = Date.now();
-    const ticket = this.begin(`What changed · ${scopeText(scope)}`, scope, "changes", where);
+    this.begin(`What changed · ${scopeText(scope)}`, scope, "changes", where);
     const choices = periods(looked, now);
     // What this look saw is remembered once its first answer came (see loadChanges).
     const remember = (newest) => seen.set({ at: now, version: newest ?? looked?.version ?? null });
     const period = looked ? "looked" : "week";
-    this.changes = { scope, ticket, choices, period, remember };
+    this.changes = { scope, choices, period, remember };
     const picker = h(
       "div",
       { class: "mode-switch period-switch", role: "group", "aria-label": "Changes made" },
@@ -148,7 +148,6 @@ export class ScopeHistoryView {
       before,
     });
     const ticket = ++this.viewer.request;
-    state.ticket = ticket;
     if (!before) {
       replace(this.changesList);
       replace(this.changesMore);
@@ -258,7 +257,8 @@ export class ScopeHistoryView {
 
   /** Show the files deleted from `scope` and not there now, each with Restore and History. */
   async openDeleted(scope, where) {
-    const ticket = this.begin(`Recently deleted · ${scopeText(scope)}`, scope, "deleted", where);
+    const title = `Recently deleted · ${scopeText(scope)}`;
+    const ticket = this.begin(title, scope, "deleted", where);
     const { project, agent } = this.tab.view;
     let listing;
     try {

@@ -40,6 +40,11 @@ export const versionPaths = {
   checkpoint: (project, agent, key) => `${versionPaths.scope(project, agent, key)}/checkpoint`,
 };
 
+/** "User memory" / "Workspace shop-api" — how the history views name a scope. */
+export function scopeText(scope) {
+  return scope.kind === "user" ? "User memory" : `Workspace ${scope.title}`;
+}
+
 /** A time in milliseconds as the API's `since` takes it: `2026-11-29T22:05:19Z`. */
 export function apiTime(ms) {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");

@@ -4,7 +4,8 @@
 // (Enter toggles half/full, ArrowUp/ArrowDown move between snap points, Escape closes).
 // The same panel shows a scope's MEMORY.md with the lines the injection keeps and drops, and a
 // scope's or a file's lint findings with "Fix this memory" (W-6). Likely credentials arrive
-// masked from the service; "Reveal" asks for the text as written, explicitly (I-8, W-6).
+// masked from the service; "Reveal" asks for the text as written, explicitly (I-8, W-6). A
+// memory's and an index's History button opens their versions here too (V-2, history.js).
 
 import { ApiError, api, paths } from "../api.js";
 import { openModal } from "../dialogs.js";
@@ -422,9 +423,6 @@ export class Viewer {
           });
     replace(this.body, findings, lines);
     this.scroller.scrollTop = 0;
-    replace(
-      this.foot,
-      historyButton(() => this.tab.go("history", scope, "MEMORY.md")),
-    );
+    replace(this.foot, historyButton(() => this.tab.go("history", scope, "MEMORY.md")));
   }
 }
