@@ -133,13 +133,25 @@ def test_v2_history_lists_versions_newest_first_with_who_and_when_paged(
 def test_v2_a_version_shows_its_diff_its_text_and_how_it_differs_from_now(
     open_page: PageFactory, service: Service, shot: Shot, size: str
 ) -> None:
-    _checkpoint(service)
-    _append(service, "prefers-pnpm.md", "Use corepack to pin pnpm.\n")
-    _checkpoint(service)
     page = _open(open_page, service, size)
     page.goto(MEMORY_TAB + "/history/user/prefers-pnpm.md")
+    panel = viewer(page)
     versions = _versions(page)
+    # No version yet (the demo seed records none): the page offers to record the file.
+    expect(panel.locator(".viewer-body")).to_contain_text("No version of this file is recorded")
+    panel.get_by_role("button", name="Record it now").click()
+    expect(versions).to_have_count(1)
+    expect(versions.first).to_contain_text("Checkpoint by local")
+    expect(versions.first.locator(".version-toggle")).to_be_focused()
+
+    # A write on disk (a shell, an editor) is not in the history until recorded.
+    _append(service, "prefers-pnpm.md", "Use corepack to pin pnpm.\n")
+    page.reload()
+    expect(panel.locator(".unrecorded-note")).to_contain_text("changes no version holds yet")
+    expect(versions.first).not_to_contain_text("Current")
+    panel.get_by_role("button", name="Record it now").click()
     expect(versions).to_have_count(2)
+    expect(panel.locator(".unrecorded-note")).to_have_count(0)
 
     # The newest version is what the file holds now: its change and its text, no Restore.
     newest = versions.first

@@ -95,7 +95,9 @@ export class FileHistoryView {
       { class: "alert alert-info unrecorded-note", role: "note" },
       h("span", {
         class: "alert-text",
-        text: "The file on disk has changes no version holds yet (a shell or an editor wrote it). Record them to keep them in the history.",
+        text: this.history.versions.length
+          ? "The file on disk has changes no version holds yet (a shell or an editor wrote it). Record them to keep them in the history."
+          : "Record the file as it is now to start its history.",
       }),
       button,
     );
@@ -122,14 +124,12 @@ export class FileHistoryView {
   addVersions(page) {
     const first = this.versions.length === 0;
     page.versions.forEach((version, index) => {
-      const isCurrent =
-        first &&
-        index === 0 &&
-        this.history.exists &&
-        !this.history.unrecorded &&
-        version.change !== "deleted";
+      const newest = first && index === 0;
+      // The newest version is what the file holds now unless the disk changed since.
+      const holdsNow =
+        newest && this.history.exists && !this.history.unrecorded && version.change !== "deleted";
       this.versions.push(version);
-      this.list.append(this.item(version, isCurrent));
+      this.list.append(this.item(version, { newest, holdsNow }));
     });
     const shown = this.versions.length;
     this.count.textContent = page.more
@@ -175,8 +175,9 @@ export class FileHistoryView {
     keepFocus(this.list.children[before]?.querySelector(".version-toggle"));
   }
 
-  /** One version of the list: a toggle that opens it in place, and its detail. */
-  item(version, isCurrent) {
+  /** One version of the list: a toggle that opens it in place, and its detail. `newest`: the
+   * newest version; `holdsNow`: the file on disk is this version. */
+  item(version, { newest, holdsNow }) {
     const id = `version-${version.version}`;
     const [label, badgeClass] = CHANGE_LABELS[version.change] ?? [version.change, ""];
     const detail = h("div", { class: "version-detail", id: `${id}-detail`, hidden: true });
@@ -199,7 +200,7 @@ export class FileHistoryView {
           { datetime: version.author.time, title: version.author.time },
           formatWhen(version.author.time),
         ),
-        isCurrent ? h("span", { class: "badge badge-ok" }, "Current") : null,
+        holdsNow ? h("span", { class: "badge badge-ok" }, "Current") : null,
       ),
       h("span", { class: "version-who", text: authorText(version.author) }),
       h(
@@ -215,7 +216,7 @@ export class FileHistoryView {
       toggle,
       detail,
     );
-    element.versionInfo = { version, isCurrent, detail, toggle, mode: "change" };
+    element.versionInfo = { version, newest, holdsNow, detail, toggle, mode: "change" };
     return element;
   }
 
@@ -235,11 +236,11 @@ export class FileHistoryView {
   /** The detail of an open version: the mode switch, what it shows, and Restore. */
   renderDetail(element) {
     const info = element.versionInfo;
-    const { version, isCurrent } = info;
+    const { version, newest, holdsNow } = info;
     const deleted = version.change === "deleted";
     const modes = MODES.filter(([mode]) => {
       if (mode === "text") return !deleted;
-      if (mode === "current") return !isCurrent && !deleted;
+      if (mode === "current") return !newest && !deleted;
       return true;
     });
     if (!modes.some(([mode]) => mode === info.mode)) info.mode = "change";
@@ -270,7 +271,7 @@ export class FileHistoryView {
       ),
     );
     let actions;
-    if (!deleted && !isCurrent) {
+    if (!deleted && !holdsNow) {
       const restore = h(
         "button",
         {
