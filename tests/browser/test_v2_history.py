@@ -36,6 +36,8 @@ pytestmark = pytest.mark.browser
 SIZES = {"desktop": DESKTOP, "phone": PHONE}
 PAGE_SIZE = 25
 """Versions the page asks for at once (``PAGE_SIZE`` in static/js/views/versions.js)."""
+TOKEN = "ghp_" + "Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"
+"""A GitHub token as an agent might paste it into a memory (built here so no scanner trips)."""
 ISO_TIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
 
 
@@ -193,6 +195,43 @@ def test_v2_a_version_shows_its_diff_its_text_and_how_it_differs_from_now(
     expect(text).to_contain_text("name: prefers-pnpm")
     expect(text).not_to_contain_text("corepack")
     _assert_axe_clean(page, f"a version's text ({size})")
+
+
+def test_v2_i8_a_credential_in_an_old_version_stays_masked_until_revealed(
+    page: Page, service: Service
+) -> None:
+    _checkpoint(service)
+    _append(service, "prefers-pnpm.md", f"NPM_TOKEN={TOKEN}\n")
+    _checkpoint(service)
+    path = service.scope_dir("user") / "prefers-pnpm.md"
+    path.write_text(
+        path.read_text(encoding="utf-8").replace(f"NPM_TOKEN={TOKEN}\n", ""), encoding="utf-8"
+    )
+    _checkpoint(service)
+    page.goto(MEMORY_TAB + "/history/user/prefers-pnpm.md")
+    versions = _versions(page)
+    expect(versions).to_have_count(3)
+
+    # The version that removed it: its diff shows the removed line masked.
+    newest = versions.first
+    newest.locator(".version-toggle").click()
+    removed = newest.locator(".diff-line.removed")
+    expect(removed).to_contain_text("NPM_TOKEN=[masked: github-token]")
+    note = newest.locator(".secret-note")
+    expect(note).to_contain_text("Likely credentials are masked here")
+    assert TOKEN not in newest.inner_text()
+
+    # The version that wrote it: its text, masked, then as written on request.
+    wrote = versions.nth(1)
+    wrote.locator(".version-toggle").click()
+    wrote.get_by_role("button", name="Text").click()
+    expect(wrote.locator("pre.version-text")).to_contain_text("[masked: github-token]")
+    wrote.get_by_role("button", name="Reveal").click()
+    expect(wrote.locator("pre.version-text")).to_contain_text(TOKEN)
+    expect(wrote.get_by_role("button", name="Mask again")).to_be_focused()
+    wrote.get_by_role("button", name="Mask again").click()
+    expect(wrote.locator("pre.version-text")).to_contain_text("[masked: github-token]")
+    assert TOKEN not in wrote.inner_text()
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -216,7 +216,15 @@ export class FileHistoryView {
       toggle,
       detail,
     );
-    element.versionInfo = { version, newest, holdsNow, detail, toggle, mode: "change" };
+    element.versionInfo = {
+      version,
+      newest,
+      holdsNow,
+      detail,
+      toggle,
+      mode: "change", // which view of the version is shown (MODES)
+      reveal: false, // likely credentials shown as written (I-8)
+    };
     return element;
   }
 
@@ -302,16 +310,18 @@ export class FileHistoryView {
     const mode = info.mode;
     content.setAttribute("aria-busy", "true");
     replace(content, h("p", { class: "state state-loading", role: "status" }, "Loading…"));
+    const { reveal } = info;
     const path =
       mode === "text"
-        ? versionPaths.version(project, agent, key, this.file, version)
+        ? versionPaths.version(project, agent, key, this.file, version, { reveal })
         : versionPaths.diff(project, agent, key, this.file, {
             [mode === "change" ? "to" : "from"]: version,
+            reveal,
           });
     try {
       const data = await api.get(path);
       if (info.mode !== mode || !content.isConnected) return;
-      replace(content, this.modeBody(mode, data));
+      replace(content, this.modeBody(mode, data, this.secretNote(data, info, content)));
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       if (info.mode !== mode || !content.isConnected) return;
@@ -326,14 +336,38 @@ export class FileHistoryView {
     }
   }
 
-  /** The body of a mode: a diff, or the text as the version held it. */
-  modeBody(mode, data) {
-    const masked = data.masked
-      ? h("p", {
-          class: "alert alert-warn",
-          text: "Likely credentials are masked here. A restore brings back the text as written.",
-        })
-      : null;
+  /**
+   * The note over a version holding likely credentials: masked (I-8) with Reveal, or shown as
+   * written with Mask again (as the viewer does, W-6); null when there are none.
+   */
+  secretNote(data, info, content) {
+    if (!data.masked && !info.reveal) return null;
+    const toggle = h(
+      "button",
+      {
+        type: "button",
+        class: "btn btn-sm reveal-btn",
+        onclick: async () => {
+          info.reveal = !info.reveal;
+          await this.showMode(info, content);
+          content.querySelector(".reveal-btn")?.focus();
+        },
+      },
+      info.reveal ? "Mask again" : "Reveal",
+    );
+    const text = info.reveal
+      ? "Shown as written: anyone who sees this screen sees any credential in it."
+      : "Likely credentials are masked here. A restore brings back the text as written.";
+    return h(
+      "div",
+      { class: "alert alert-warn secret-note", role: "note" },
+      h("span", { class: "alert-text", text }),
+      toggle,
+    );
+  }
+
+  /** The body of a mode: a diff, or the text as the version held it; `masked` its note. */
+  modeBody(mode, data, masked) {
     if (mode === "text") {
       const label = `${this.file} at this version`;
       return [

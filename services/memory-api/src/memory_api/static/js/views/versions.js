@@ -18,12 +18,15 @@ export const versionPaths = {
     if (before) query.set("before", before);
     return `${paths.file(project, agent, key, file)}/history?${query}`;
   },
-  version: (project, agent, key, file, version) =>
-    `${paths.file(project, agent, key, file)}/versions/${enc(version)}`,
-  diff: (project, agent, key, file, { from = null, to = null } = {}) => {
+  version: (project, agent, key, file, version, { reveal = false } = {}) => {
+    const tail = reveal ? "?reveal=true" : "";
+    return `${paths.file(project, agent, key, file)}/versions/${enc(version)}${tail}`;
+  },
+  diff: (project, agent, key, file, { from = null, to = null, reveal = false } = {}) => {
     const query = new URLSearchParams();
     if (from) query.set("from", from);
     if (to) query.set("to", to);
+    if (reveal) query.set("reveal", "true");
     const tail = query.size ? `?${query}` : "";
     return `${paths.file(project, agent, key, file)}/diff${tail}`;
   },
