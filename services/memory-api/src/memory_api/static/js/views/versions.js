@@ -77,7 +77,7 @@ function sessionName(author) {
 }
 
 /** Who made a version (V-1's Author), in a few words: "Claude Code Session 1a2b3c4d (Write)",
- * "tester, by Restore". */
+ * "Restored by tester", "Checkpoint by local". */
 export function authorText(author) {
   const who = author.principal ?? "someone";
   switch (author.source) {
