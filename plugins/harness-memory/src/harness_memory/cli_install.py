@@ -14,14 +14,15 @@ read or understood (named on stderr; nothing is written), 2 for a usage error.
 from __future__ import annotations
 
 import argparse
+import logging
 import shlex
 from collections.abc import Mapping
 from pathlib import Path
 from typing import IO, Any
 
-from harness_memory import logs
-
 __all__ = ["add_install_commands", "run_install"]
+
+logger = logging.getLogger("harness_memory")
 
 
 _HARNESSES = ("claude-code", "codex", "gemini")
@@ -61,7 +62,11 @@ def add_install_commands(commands: Any) -> None:
         parser.add_argument("--url", help="memory service root URL [HARNESS_MEMORY_URL]")
         parser.add_argument("--project", help="project id [HARNESS_MEMORY_PROJECT]")
         parser.add_argument("--agent", help="agent id [HARNESS_MEMORY_AGENT]")
-        parser.add_argument("--token", help="bearer token written for the hooks")
+        parser.add_argument(
+            "--token",
+            help="bearer token written for the hooks; typed here it shows in ps while the "
+            "install runs, so prefer the variable [HARNESS_MEMORY_TOKEN; not with --managed]",
+        )
         parser.add_argument("--timeout", type=float, help="seconds for each request to the service")
         parser.add_argument("--executable", help="the harness-memory command the hooks run")
         parser.add_argument(
@@ -100,6 +105,9 @@ def run_install(
     managed = _managed_dir(parser, args)
     home = Path(args.home or environ.get("HOME") or Path.home())
     chosen = choose_executable(getattr(args, "executable", None), dict(environ))
+    token = getattr(args, "token", None)
+    if token is None and managed is None:  # managed settings are every user's: never a token
+        token = environ.get("HARNESS_MEMORY_TOKEN") or None
     options = InstallOptions(
         executable=chosen.command,
         url=values["url"] or "",
@@ -107,7 +115,7 @@ def run_install(
         agent=values["agent"] or "",
         memory_root=Path(str(root)).absolute() if root else None,
         home=home,
-        token=getattr(args, "token", None),
+        token=token,
         timeout=getattr(args, "timeout", None),
         managed_dir=managed,
     )
@@ -118,14 +126,10 @@ def run_install(
     try:
         run(args.harness, options, environ, install=install, dry_run=args.dry_run, out=out)
     except SettingsFileError as error:
-        logs.logger("harness_memory").error(
-            "%s %s: %s (nothing was changed)", args.command, args.harness, error
-        )
+        logger.error("%s %s: %s (nothing was changed)", args.command, args.harness, error)
         return 1
     except OSError as error:
-        logs.logger("harness_memory").error(
-            "%s %s: cannot write: %s", args.command, args.harness, error
-        )
+        logger.error("%s %s: cannot write: %s", args.command, args.harness, error)
         return 1
     if args.dry_run:
         out.write(f"next: {_next_command(args, str(root) if root else None, values)}\n")
@@ -151,13 +155,12 @@ def _checked(args: argparse.Namespace, root: str, options: Any) -> bool:
     findings += check_service(
         options.url, options.project, options.agent, options.token, managed=managed
     )
-    log = logs.logger("harness_memory")
     for finding in findings:
-        (log.error if finding.error else log.warning)(
+        (logger.error if finding.error else logger.warning)(
             "%s %s: %s", args.command, args.harness, finding.text
         )
     if any(finding.error for finding in findings):
-        log.error("%s %s: nothing was changed", args.command, args.harness)
+        logger.error("%s %s: nothing was changed", args.command, args.harness)
         return False
     return True
 

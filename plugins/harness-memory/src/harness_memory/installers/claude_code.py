@@ -29,7 +29,7 @@ __all__ = ["AUTO_MEMORY", "SESSION_START_PARTS", "managed_dir", "plan", "setting
 HARNESS = "claude-code"
 SESSION_START_PARTS = RECOMMENDED_PARTS
 """SessionStart entries written, each carrying one piece of the injection (H-1: Claude Code
-shows at most 10,000 characters of each; six carry both indexes at the caps)."""
+shows at most 10,000 characters of each; four carry both indexes at the caps)."""
 WRITE_MATCHER = "Write|Edit|MultiEdit|NotebookEdit|Bash|mcp__.*"
 """The tools the PreToolUse guard sees: the file tools, the shell and MCP tools (P-3)."""
 
