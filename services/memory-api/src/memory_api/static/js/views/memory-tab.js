@@ -256,7 +256,7 @@ export class MemoryTab {
     if (whole) {
       this.scopes = page.scopes;
       this.renderHint();
-      this.renderGroups({ reorder: true });
+      this.renderGroups();
       return;
     }
     // Only the new groups are built: a page further down costs the same after 50 groups as
@@ -309,17 +309,10 @@ export class MemoryTab {
     }
   }
 
-  /** The scopes shown, in order: the overview's, or the groups' current one. */
-  orderedScopes(reorder) {
-    if (reorder || this.groups.size === 0) return this.scopes;
-    const place = new Map([...this.groupsBox.children].map((el, i) => [el.dataset.scope, i]));
-    const at = (scope) => place.get(scope.key) ?? Number.MAX_SAFE_INTEGER;
-    return [...this.scopes].sort((a, b) => at(a) - at(b));
-  }
-
-  renderGroups({ reorder = false } = {}) {
+  /** Build or update the groups of the scopes shown, in the overview's order; drop the others. */
+  renderGroups() {
     const seen = new Set();
-    for (const scope of this.orderedScopes(reorder)) {
+    for (const scope of this.scopes) {
       seen.add(scope.key);
       let group = this.groups.get(scope.key);
       const created = !group;
