@@ -34,6 +34,7 @@ from memory_core.errors import FileKeptChanging, NotRegularFileError
 from memory_core.file_edit import FileTooLarge, edit_file
 from memory_core.index import prune_index
 from memory_core.line_merge import merge_lines
+from memory_core.scope_files import INDEX_CAP
 
 from memory_api.errors import Conflict, NotFound
 from memory_api.store.containment import is_within, real_path
@@ -43,7 +44,7 @@ __all__ = ["PRUNE_READ_CAP", "delete_topic", "prune_index_file"]
 
 logger = logging.getLogger(__name__)
 
-PRUNE_READ_CAP = 16 * 1024 * 1024
+PRUNE_READ_CAP = INDEX_CAP
 """An index longer than this (bytes) is left alone rather than rewritten from a partial read."""
 _LONE_CR = re.compile(r"\r(?!\n)")
 

@@ -16,11 +16,12 @@ Blocking: run everything here in a worker thread.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from memory_core.scope_merge import blob_id
 
 from memory_api.store.history.git import BRANCH, HistoryUnavailable, git
 
@@ -84,13 +85,6 @@ class LogEntry:
     summary: str
     trailers: dict[str, str]
     files: list[LoggedFile] = field(default_factory=list)
-
-
-def blob_id(data: bytes) -> str:
-    """The git blob id of ``data`` (SHA-1 of ``blob <size>\\0`` and the bytes)."""
-    digest = hashlib.sha1(b"blob %d\x00" % len(data), usedforsecurity=False)
-    digest.update(data)
-    return digest.hexdigest()
 
 
 def read_head(repository: Path) -> str | None:

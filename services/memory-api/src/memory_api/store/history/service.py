@@ -35,6 +35,7 @@ from memory_core.keys import (
     check_scope_key,
     check_version_id,
 )
+from memory_core.scope_files import is_scope_file
 from memory_core.wire import (
     DeletedFiles,
     FileAtVersion,
@@ -61,7 +62,7 @@ from memory_api.store.history.recorder import (
 )
 from memory_api.store.history.repo import read_head
 from memory_api.store.history.restore import restore_file
-from memory_api.store.history.snapshot import disk_blob, is_memory_file
+from memory_api.store.history.snapshot import disk_blob
 from memory_api.store.locks import lock_name
 from memory_api.store.scopes import create_scope_dir, list_scopes, scope_real_dir
 
@@ -258,7 +259,7 @@ class HistoryStore:
         def work() -> DeletedFiles:
             scope, repository = self._repository(agent_id, key)
             with os.scandir(scope) as listing:
-                present = {entry.name for entry in listing if is_memory_file(entry.name)}
+                present = {entry.name for entry in listing if is_scope_file(entry.name)}
             files = reading.deleted_files(repository, present, limit=limit)
             return DeletedFiles(scope=key, files=files)
 
