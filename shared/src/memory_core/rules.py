@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AGENT_NAME_RULE",
+    "MACHINE_ID_RULE",
+    "MACHINE_NAME_RULE",
     "CONTROL_CLASS",
     "DRAFT_PROMPT_RULE",
     "MAX_UTF8_BYTES_KEYWORD",
@@ -270,3 +272,18 @@ TIMESTAMP_RULE = TextRule(
 )
 """A point in time a client sends (V-2: changes ``since``): the wire's timestamp format. A day
 past the month's end counts on into the next month (``02-30`` is March 2nd or 1st)."""
+
+MACHINE_ID_RULE = TextRule(
+    pattern="^[a-z0-9][a-z0-9-]{0,63}$",
+    summary="1-64 characters a-z, 0-9 and '-', not starting with '-'",
+)
+"""The id a machine syncing a local copy gives itself (R-1): its push ref is
+``refs/machines/<id>``, so it is a safe ref-name component."""
+
+MACHINE_NAME_MAX = 64
+MACHINE_NAME_RULE = TextRule(
+    pattern=f"^{_NOT_BLANK}(?:[^{CONTROL_CLASS}]{{0,{MACHINE_NAME_MAX - 2}}}{_NOT_BLANK})?$",
+    summary=f"1-{MACHINE_NAME_MAX} characters without control characters or outer whitespace",
+    explanations=(_holds_control,),
+)
+"""The name a machine shows on the page (R-1): its host name unless the user sets one."""

@@ -22,6 +22,9 @@ Only :meth:`Settings.from_env` looks at the environment; everything else receive
                            ``memory-api history prune`` (default 365; 0: no age limit, V-3)
 ``MEMORY_API_HISTORY_MAX_VERSIONS``  retention: versions kept per scope (default 10000; 0: no
                            limit)
+``MEMORY_API_SYNC_MAX_PUSH``  largest push a machine may send over git, in bytes (default 64 MiB,
+                           R-1)
+``MEMORY_API_SYNC_TIMEOUT``   seconds one git fetch or push may take (default 120, R-1)
 =========================  ====================================================================
 
 A malformed value raises :class:`SettingsError` naming the variable.
@@ -47,6 +50,8 @@ DEFAULT_DRAFT_TTL = 3600.0
 DEFAULT_MAX_BODY = 1024 * 1024
 DEFAULT_HISTORY_MAX_AGE_DAYS = 365
 DEFAULT_HISTORY_MAX_VERSIONS = 10_000
+DEFAULT_SYNC_MAX_PUSH = 64 * 1024 * 1024
+DEFAULT_SYNC_TIMEOUT = 120
 
 
 class SettingsError(ValueError):
@@ -76,6 +81,10 @@ class Settings:
     """Retention (V-3): versions older than this many days are squashed; 0: no age limit."""
     history_max_versions: int = DEFAULT_HISTORY_MAX_VERSIONS
     """Retention (V-3): versions kept per scope; 0: no limit."""
+    sync_max_push: int = DEFAULT_SYNC_MAX_PUSH
+    """Bytes of a machine's push over git at most (R-1)."""
+    sync_timeout: float = float(DEFAULT_SYNC_TIMEOUT)
+    """Seconds one git fetch or push may take (R-1)."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -98,6 +107,10 @@ class Settings:
             ),
             history_max_versions=_int(
                 env, "MEMORY_API_HISTORY_MAX_VERSIONS", DEFAULT_HISTORY_MAX_VERSIONS, low=0
+            ),
+            sync_max_push=_int(env, "MEMORY_API_SYNC_MAX_PUSH", DEFAULT_SYNC_MAX_PUSH, low=1024),
+            sync_timeout=float(
+                _int(env, "MEMORY_API_SYNC_TIMEOUT", DEFAULT_SYNC_TIMEOUT, low=1, high=3600)
             ),
         )
 

@@ -116,7 +116,9 @@ class HistoryStore:
 
     # --- helpers (blocking ones run in worker threads) ---------------------------------------
 
-    def _enabled(self) -> None:
+    def ensure_enabled(self) -> None:
+        """Raise :class:`NotFound` when history is off, :class:`HistoryUnavailable` without
+        git."""
         if not self.histories.enabled:
             raise NotFound("this service keeps no history (MEMORY_API_HISTORY=off)")
         if not git_available():
@@ -143,7 +145,7 @@ class HistoryStore:
         check_scope_key(key)
         if name is not None:
             check_scope_file_name(name)
-        self._enabled()
+        self.ensure_enabled()
         await self.agents.get(project, agent_id)
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
@@ -318,7 +320,7 @@ class HistoryStore:
         check_agent_id(agent_id)
         if key is not None:
             check_scope_key(key)
-        self._enabled()
+        self.ensure_enabled()
         await self.agents.get(project, agent_id)
 
         def scopes() -> list[tuple[str, Path]]:

@@ -1,0 +1,163 @@
+"""Taking a machine's push into the scope folder: merged, written, recorded (R-1, R-2).
+
+The memory files on disk are the truth (agents on the service's machine write them directly),
+so a push never moves the history's branch itself. A machine pushes one commit to its own ref,
+``refs/machines/<id>`` (:mod:`.backend`): its local copy's files, whose first parent is the
+version of the scope it last took from the service (its *base*; none on a first push). Then,
+under the scope's lock, with what is on disk just recorded as the newest version:
+
+1. the pushed files are checked as the history records them (:func:`memory_core.scope_files.
+   is_scope_file`, regular files within their caps); anything else is left out and reported;
+2. the push is merged with the newest version by the R-2 rules
+   (:func:`memory_core.scope_merge.merge_scopes`, base = the machine's base, first = the
+   service, second = the machine): the usual push, made on top of the newest version, is
+   simply taken;
+3. the result is written into the scope folder without losing a write made meanwhile by an
+   agent on the service's machine (:func:`memory_core.scope_write.apply_scope`);
+4. the folder is recorded as a version (source ``sync``, ``Machine:`` and one ``Merged:``
+   trailer per outcome) and the machine's ref is removed.
+
+The machine then fetches ``main``, whose files hold everything it sent. Its own commits never
+become versions: a version says who changed memory as the service saw it, and a client cannot
+write its trailers.
+
+Blocking: run it in a worker thread holding the scope's lock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memory_core.scope_files import is_scope_file, scope_file_cap
+from memory_core.scope_merge import MergeOutcome, merge_scopes
+from memory_core.scope_write import apply_scope
+
+from memory_api.store.history.git import git
+from memory_api.store.history.recorder import Attribution, Recorded, ScopeHistories
+from memory_api.store.history.repo import (
+    commit_of,
+    read_blob,
+    read_blobs,
+    read_head,
+    read_ref,
+    sized_tree,
+)
+from memory_api.store.sync.backend import MachineRef
+from memory_api.store.sync.machines import Machine
+
+__all__ = ["TakenPush", "take_push"]
+
+_FILE_MODES = ("100644", "100755")
+
+
+@dataclass(frozen=True, slots=True)
+class TakenPush:
+    """What a push did: the version recording it (None when it changed nothing) and what the
+    merge did beyond taking the machine's files, one line each (R-2)."""
+
+    recorded: Recorded | None
+    outcomes: list[str] = field(default_factory=list)
+
+
+def _memory_files(repository: Path, tree: str, skipped: list[str] | None = None) -> dict[str, str]:
+    """A pushed tree's memory files (name → blob id); the rest named in ``skipped``."""
+    files: dict[str, str] = {}
+    for name, (entry, size) in sized_tree(repository, tree).items():
+        reason = None
+        if not is_scope_file(name):
+            reason = "it is no memory file (MEMORY.md, .workspace or a topic file name, K-7)"
+        elif entry.mode not in _FILE_MODES or size is None:
+            reason = "it is no regular file"
+        elif size > scope_file_cap(name):
+            reason = f"it is larger than {scope_file_cap(name)} bytes"
+        if reason is None:
+            files[name] = entry.blob
+        elif skipped is not None:
+            skipped.append(f"{name[:120]} was not taken: {reason}")
+    return files
+
+
+class _Blobs:
+    """The bytes of blob ids, read from the repository once, plus ones made by the merge."""
+
+    def __init__(self, repository: Path) -> None:
+        self.repository = repository
+        self.known: dict[str, bytes] = {}
+
+    def add(self, blobs: Mapping[str, bytes]) -> None:
+        self.known.update(blobs)
+
+    def prefetch(self, blobs: set[str]) -> None:
+        self.known.update(read_blobs(self.repository, blobs - self.known.keys()))
+
+    def __call__(self, blob: str) -> bytes:
+        data = self.known.get(blob)
+        if data is None:
+            data = self.known[blob] = read_blob(self.repository, blob)
+        return data
+
+
+def take_push(
+    histories: ScopeHistories,
+    agent_id: str,
+    scope: Path,
+    ref: MachineRef,
+    machine: Machine,
+    principal: str,
+) -> TakenPush:
+    """Merge what ``machine`` pushed to ``ref`` into the real ``scope`` folder and record it
+    (see the module); the caller holds the scope's lock and recorded the folder just before.
+    Raises :class:`~memory_api.store.history.git.HistoryUnavailable` when git refuses (nothing
+    is written then, or, from step 3 on, what was written is recorded by the next record) and
+    ``OSError`` when the folder cannot be written."""
+    repository = histories.repository(agent_id, scope)
+    try:
+        return _take(histories, agent_id, scope, repository, ref, machine, principal)
+    finally:
+        if read_ref(repository, ref.name) is not None:
+            git(repository, "update-ref", "-d", ref.name)
+
+
+def _take(
+    histories: ScopeHistories,
+    agent_id: str,
+    scope: Path,
+    repository: Path,
+    ref: MachineRef,
+    machine: Machine,
+    principal: str,
+) -> TakenPush:
+    pushed = read_ref(repository, ref.name)
+    head = read_head(repository)
+    if pushed is None or pushed == head:
+        return TakenPush(None)
+    commit = commit_of(repository, pushed)
+    if commit is None:
+        return TakenPush(None, [f"{ref.name} does not name a commit; nothing was taken"])
+    tree, parents = commit
+    outcomes: list[str] = []
+    incoming = _memory_files(repository, tree, outcomes)
+    base_commit = commit_of(repository, parents[0]) if parents else None
+    base = {} if base_commit is None else _memory_files(repository, base_commit[0])
+    newest = {} if head is None else histories.tree(repository, head)
+    first = {name: entry.blob for name, entry in newest.items()}
+    blobs = _Blobs(repository)
+    merge = merge_scopes(base, first, incoming, blobs, label=machine.name)
+    blobs.add(merge.new)
+    blobs.prefetch({blob for name, blob in merge.files.items() if first.get(name) != blob})
+    raced = apply_scope(scope, first, merge.files, blobs, label=machine.name)
+    outcomes = [outcome.describe() for outcome in _unique(merge.outcomes + raced)] + outcomes
+    who = Attribution(
+        "sync",
+        principal=principal,
+        machine=machine.name,
+        machine_id=machine.machine_id,
+        merged=tuple(outcomes),
+    )
+    return TakenPush(histories.record(agent_id, scope, who), outcomes)
+
+
+def _unique(outcomes: list[MergeOutcome]) -> list[MergeOutcome]:
+    return list(dict.fromkeys(outcomes))
