@@ -1,25 +1,37 @@
 # The two commands of the README: `make run` and `make test`. Both build .venv on first use
-# with only Python 3.11+, make and the package registries.
+# with only Python 3.11+, make and the package registries. `make run` installs only what running
+# needs (the three packages and their dependencies); `make test` adds the test tools of
+# requirements-dev.txt. Each half has its stamp, so `make run` then `make test` (or the reverse)
+# installs each half once.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed
+RUN_STAMP  := $(VENV)/.installed-run
+TEST_STAMP := $(VENV)/.installed-test
+PIP    := $(BIN)/python tools/pip_progress.py
 export MEMORY_API_DATA_DIR ?= $(CURDIR)/.data
 
 PACKAGES := shared/pyproject.toml services/memory-api/pyproject.toml plugins/harness-memory/pyproject.toml
 
-.PHONY: install run test lint typecheck pytest bench bench-hooks bench-wrk bench-quick bench-scale soak clean vendor-web measure-markdown wheels
+.PHONY: install run test lint typecheck pytest bench bench-hooks bench-wrk bench-quick bench-scale bench-replicas soak clean vendor-web measure-markdown wheels
 
-install: $(STAMP)
+## Everything: the packages and the test tools.
+install: $(TEST_STAMP)
 
-$(STAMP): $(PACKAGES) requirements-dev.txt
-	$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Python 3.11+ is required")'
-	@echo "Installing the packages into $(VENV) (first run only; about a minute)..."
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "Python 3.11+ is required")'
+	@echo "Creating $(VENV) (first run only)..."
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	@echo "Installing shared, memory-api, harness-memory and the test tools..."
-	$(BIN)/python -m pip install --quiet -e shared -e services/memory-api -e plugins/harness-memory -r requirements-dev.txt
-	touch $@
+	@$(PIP) "updating pip" -- --upgrade pip
+
+$(RUN_STAMP): $(PACKAGES) | $(BIN)/python
+	@$(PIP) "installing shared, memory-api and harness-memory" -- \
+	  -e shared -e services/memory-api -e plugins/harness-memory
+	@touch $@
+
+$(TEST_STAMP): $(RUN_STAMP) requirements-dev.txt
+	@$(PIP) "installing the test tools (requirements-dev.txt)" -- -r requirements-dev.txt
+	@touch $@
 
 ## The three packages as wheels in dist/, with every dependency's wheel beside them: install
 ## harness-memory and the service from there with --no-index, outside the checkout (plugin README:
@@ -27,34 +39,35 @@ $(STAMP): $(PACKAGES) requirements-dev.txt
 ## --no-index matters: other projects on PyPI are named agent-memory-core and harness-memory.
 ## pip's own wheel is there too: pipx sets up its shared environment from the same folder.
 DIST ?= dist
-wheels: $(STAMP)
+wheels: | $(BIN)/python
 	$(BIN)/python -m pip wheel --quiet --wheel-dir $(DIST) ./shared ./services/memory-api ./plugins/harness-memory pip
 	@ls $(DIST)/agent_memory_core-*.whl $(DIST)/memory_api-*.whl $(DIST)/harness_memory-*.whl
 
 ## Start the service and its web page on 127.0.0.1 with the embedded data dir and a demo agent.
-run: $(STAMP)
-	$(BIN)/memory-api demo seed --corpus tests/data/corpus
-	$(BIN)/memory-api serve
+## The seed prints the demo agent's Memory tab address last, before the service's log starts.
+run: $(RUN_STAMP)
+	@$(BIN)/memory-api demo seed --corpus tests/data/corpus
+	@$(BIN)/memory-api serve
 
 ## Lint, type-check and run every test.
 test: lint typecheck pytest
 
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 
-typecheck: $(STAMP)
+typecheck: $(TEST_STAMP)
 	$(BIN)/mypy
 
 ## Every test, spread over the machine's cores (pytest-xdist); a test file stays on one worker.
-pytest: $(STAMP)
+pytest: $(TEST_STAMP)
 	$(BIN)/pytest -n auto --dist loadfile
 
 ## Speed and memory against the budgets a user feels, with ratios within one run as information
 ## (docs/performance.md); JSON in artifacts/. The throughput cases are driven by wrk (installed
 ## here with apt-get when run as root). Then the hook processes' own bench (the plugin's).
-bench: $(STAMP) bench-wrk
+bench: $(TEST_STAMP) bench-wrk
 	$(BIN)/python -m bench.perf
 	-$(BIN)/python plugins/harness-memory/bench/hook_cost.py --runs 20
 	$(BIN)/python -m bench.scale
@@ -66,7 +79,7 @@ bench-scale: $(STAMP)
 
 ## H-5: every hook process (Claude Code, Codex, Gemini) against `python -c pass`, median of 20
 ## runs, wall and CPU; exits 1 when one is over 3x (plugins/harness-memory/bench/hook_cost.py).
-bench-hooks: $(STAMP)
+bench-hooks: $(TEST_STAMP)
 	$(BIN)/python plugins/harness-memory/bench/hook_cost.py --runs 20
 
 ## wrk, the C load generator of `make bench`: apt-get as root, else how to install it.
@@ -82,20 +95,24 @@ bench-wrk:
 	    echo "on macOS) for the C load generator; make bench measures with the Python driver."; \
 	  fi; }
 
-bench-quick: $(STAMP)
+bench-quick: $(TEST_STAMP)
 	$(BIN)/python -m bench.perf --quick
+
+## Config writes against deletes on 3 replicas of one data dir, 24 clients (bench/replicas.py).
+bench-replicas: $(TEST_STAMP)
+	$(BIN)/python -m bench.replicas
 
 ## Soak: 20,000 mixed requests at concurrency 100 while an agent appends to its index every
 ## 50 ms; fails on any 5xx, transport error, lost line or RSS growing 20 % (bench/soak.py).
-soak: $(STAMP)
+soak: $(TEST_STAMP)
 	$(BIN)/python -m bench.soak --json soak-figures.json
 
 ## Re-vendor the web page's ES modules (markdown-it, DOMPurify) from npm; needs npm. Commit the result.
-vendor-web: $(STAMP)
+vendor-web: $(TEST_STAMP)
 	$(BIN)/python tools/vendor_web.py
 
 ## Size and speed of the page's Markdown renderer against a server-side one (docs/web.md).
-measure-markdown: $(STAMP)
+measure-markdown: $(TEST_STAMP)
 	$(BIN)/python -m pip install --quiet "markdown-it-py[linkify]" mdit-py-plugins nh3
 	$(BIN)/python tools/measure_markdown.py
 

@@ -46,6 +46,7 @@ from bench.scale_data import (
     ScaleSize,
     build_scale_data,
 )
+from bench.scale_pages import page_budgets, page_rows
 
 __all__ = ["QUERIES", "main", "search_rows"]
 
@@ -174,6 +175,9 @@ def main() -> None:
     parser.add_argument("--data", type=Path, help="a folder built by python -m bench.scale_data")
     parser.add_argument("--rounds", type=int, default=5, help="rounds of the warm query mix")
     parser.add_argument("--out", type=Path, help="JSON file (default artifacts/bench-scale-*.json)")
+    parser.add_argument(
+        "--only", choices=("search", "pages"), help="only the search rows, or only the page rows"
+    )
     args = parser.parse_args()
     size = FULL if args.full else TINY if args.tiny else SMALL
     name = "full" if args.full else "tiny" if args.tiny else "small"
@@ -186,8 +190,11 @@ def main() -> None:
         else:
             data = _reused(args.data, size)
         _create_agent(data.data_dir)
-        rows = search_rows(data, Path(temp), args.rounds)
+        rows = [] if args.only == "pages" else search_rows(data, Path(temp), args.rounds)
+        if args.only != "search":
+            rows += page_rows(data, Path(temp), args.rounds)
     _print(rows, size, built_s)
+    print("\n".join(page_budgets(rows)))
     out = args.out or Path("artifacts") / f"bench-scale-{name}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     report = {"size": asdict(size), "data_built_s": built_s, "rows": rows}

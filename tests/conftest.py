@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
 import pytest
 from hypothesis import settings
 from memory_core.swap import shield_from_sigio
@@ -13,7 +18,39 @@ timed assertion, and it failed a property test on a busy machine (the suite runs
 files in parallel beside Chromium). Speed is measured by ``make bench``."""
 
 
+HOME_VARIABLES = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME")
+"""Variables that would point a CLI back into the user's home; unset for the run."""
+
+
+def keep_out_of_home() -> Path:
+    """Give this process (and every CLI it starts with its environment) a fresh, empty HOME.
+
+    The coding agents' CLIs and our own write into ``~``: ``gemini --version`` alone writes
+    ``~/.gemini/projects.json.*.tmp``. No test may touch the real home, so the run gets its
+    own; npm keeps its usual download cache. Returns the new HOME.
+    """
+    real = Path.home()
+    os.environ.setdefault("npm_config_cache", str(real / ".npm"))
+    home = Path(tempfile.mkdtemp(prefix="tests-home-"))
+    os.environ["HOME"] = str(home)
+    for name in HOME_VARIABLES:
+        os.environ.pop(name, None)
+    return home
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Tests edit files under kernel leases in this process, as the service does: a lease
-    break reported with SIGIO must not end the test run (see ``memory_core.swap``)."""
+    break reported with SIGIO must not end the test run (see ``memory_core.swap``). The run
+    gets a HOME of its own (:func:`keep_out_of_home`)."""
     shield_from_sigio()
+    config.stash[_HOME] = keep_out_of_home()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Remove the run's HOME."""
+    home = config.stash.get(_HOME, None)
+    if home is not None:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+_HOME = pytest.StashKey[Path]()

@@ -36,6 +36,9 @@ PLAIN_TEMPLATE = "You are Coder.\n\n# Environment\n- CWD: {{CWD}}\n"
 
 Client = TestClient[web.Request, web.Application]
 
+JSON_TYPE = {"Content-Type": "application/json"}
+"""The header a raw JSON body needs (A-10a: any other media type is 415)."""
+
 
 def copy_corpus(name: str, scope: Path) -> list[str]:
     """Copy the sample folder ``name`` into ``scope`` (created); return the copied file names."""

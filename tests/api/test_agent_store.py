@@ -47,17 +47,20 @@ async def test_q4_two_stores_share_one_data_dir(store: AgentStore, data_dir: Pat
     assert (await store.get("acme", "coder")).name == "Renamed"
 
 
+PROMPT = "P {{MEMORY_USER_INDEX}}"
+
+
 async def test_q2a_concurrent_patches_lose_no_field(store: AgentStore) -> None:
     await store.create("acme", AgentCreate(id="coder", name="C"))
     await asyncio.gather(
         store.patch("acme", "coder", ConfigPatch(name="N"), None),
         store.patch("acme", "coder", ConfigPatch(template="T"), None),
-        store.patch("acme", "coder", ConfigPatch(memory=MemoryPatch(prompt="P")), None),
+        store.patch("acme", "coder", ConfigPatch(memory=MemoryPatch(prompt=PROMPT)), None),
         store.patch("acme", "coder", ConfigPatch(memory=MemoryPatch(enabled=False)), None),
     )
     record = await store.get("acme", "coder")
     assert (record.name, record.template) == ("N", "T")
-    assert (record.memory.prompt, record.memory.enabled) == ("P", False)
+    assert (record.memory.prompt, record.memory.enabled) == (PROMPT, False)
 
 
 async def test_a10_agent_of_another_project_is_not_found(store: AgentStore) -> None:

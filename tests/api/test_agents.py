@@ -8,6 +8,7 @@ from memory_core.template import KEY_LINE, MEMORY_PLACEHOLDER
 
 from tests.api.conftest import (
     AGENT,
+    JSON_TYPE,
     PROJECT,
     AgentHome,
     Client,
@@ -137,5 +138,7 @@ async def test_a1_wrong_body_shape_is_422(client: Client) -> None:
 
 
 async def test_a1_broken_json_is_400_and_empty_body_is_400(client: Client) -> None:
-    await expect_problem(await client.post(AGENTS, data=b"{not json"), 400, "not valid JSON")
-    await expect_problem(await client.post(AGENTS, data=b""), 400, "empty")
+    await expect_problem(
+        await client.post(AGENTS, data=b"{not json", headers=JSON_TYPE), 400, "not valid JSON"
+    )
+    await expect_problem(await client.post(AGENTS, data=b"", headers=JSON_TYPE), 400, "empty")

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import logging
 import os
+import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -17,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from aiohttp.test_utils import unused_port
-from memory_api.cli import main
+from memory_api.cli import build_parser, main
 from memory_core.keys import workspace_memory_key
 from memory_core.layout import MARKER_FILE, memory_root
 
@@ -144,6 +147,36 @@ def test_q1_demo_seed_is_idempotent_and_never_overwrites(
     assert edited.read_text(encoding="utf-8") == "my own words\n"
 
 
+def test_q1_demo_seed_does_not_bring_back_a_memory_the_user_deleted(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``make run`` seeds on every start: a memory deleted on the page (its index line pruned
+    with it) must stay deleted, while a memory new in the corpus still arrives."""
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    assert main(["demo", "seed", "--corpus", str(corpus)]) == 0
+    capsys.readouterr()
+    user = memory_root(env, "demo") / "user"
+    (user / "prefers-pnpm.md").unlink()  # as the page's delete does, with the index line
+    index = user / "MEMORY.md"
+    kept = [line for line in index.read_text().splitlines() if "prefers-pnpm.md" not in line]
+    index.write_text("\n".join(kept) + "\n")
+    (corpus / "user-scope" / "new-fact.md").write_text("---\nname: new-fact\n---\nNew.\n")
+
+    assert main(["demo", "seed", "--corpus", str(corpus)]) == 0
+    out = capsys.readouterr().out
+    assert not (user / "prefers-pnpm.md").exists()
+    assert (user / "new-fact.md").read_text() == "---\nname: new-fact\n---\nNew.\n"
+    assert "1 files copied" in out and "1 deleted since an earlier seed left out" in out
+    marker = json.loads((env / "agents" / "demo" / "demo-seed.json").read_text())
+    assert {"prefers-pnpm.md", "new-fact.md", "MEMORY.md"} <= set(marker["seeded"]["user"])
+
+    # Deleting the demo agent's folder starts over.
+    shutil.rmtree(env / "agents" / "demo")
+    assert main(["demo", "seed", "--corpus", str(corpus)]) == 0
+    assert (user / "prefers-pnpm.md").exists()
+
+
 def test_q1_demo_seed_needs_a_corpus(
     env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -248,3 +281,19 @@ def test_q1_serve_on_a_busy_port_names_memory_api_port(
     assert f"web page: http://127.0.0.1:{port}/" in logged
     assert "already in use" in logged
     assert f"MEMORY_API_PORT={port + 1}" in logged
+
+
+def _every_help(parser: argparse.ArgumentParser) -> Iterator[str]:
+    yield parser.format_help()
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                yield from _every_help(sub)
+
+
+def test_q1_help_speaks_to_users_not_in_requirement_ids() -> None:
+    """``--help`` is read by users, who do not know the spec: no "(P-5)" in it."""
+    helps = list(_every_help(build_parser()))
+    assert len(helps) >= 14  # memory-api and each of its commands
+    found = [match for text in helps for match in re.findall(r"\b[A-Z]-\d+[a-z]?\b", text)]
+    assert found == []

@@ -8,7 +8,7 @@ from typing import Any
 
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
 
-from tests.api.conftest import AGENT, PROJECT, AgentHome, Client, expect_problem, ok_json
+from tests.api.conftest import AGENT, JSON_TYPE, PROJECT, AgentHome, Client, expect_problem, ok_json
 
 CONFIG = f"/api/projects/{PROJECT}/agents/{AGENT}/config"
 
@@ -130,7 +130,9 @@ async def test_a2_bad_bodies(client: Client, agent: AgentHome) -> None:
     )
     await expect_problem(await client.patch(CONFIG, json={"nme": "typo"}), 422, "nme")
     await expect_problem(await client.patch(CONFIG, json={"name": ""}), 400, "name")
-    await expect_problem(await client.patch(CONFIG, data=b'{"name": '), 400, "not valid JSON")
+    await expect_problem(
+        await client.patch(CONFIG, data=b'{"name": ', headers=JSON_TYPE), 400, "not valid JSON"
+    )
 
 
 async def test_a2_corrupt_agent_file_is_a_named_500(client: Client, agent: AgentHome) -> None:

@@ -121,21 +121,6 @@ async def test_a6_unindexed_file_deletes_without_touching_the_index(
     assert (index.stat().st_ino, index.stat().st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
 
 
-async def test_t2_index_that_is_not_utf8_is_never_rewritten(
-    client: Client, agent: AgentHome
-) -> None:
-    write_topic(agent.user, "f.md")
-    index = agent.user / layout.INDEX_FILE
-    original = "- [Café](f.md)\n".encode("latin-1")
-    index.write_bytes(original)
-
-    result = await ok_json(await client.delete(file_url("user", "f.md")))
-
-    assert result["removedIndexLines"] == []
-    assert not (agent.user / "f.md").exists()
-    assert index.read_bytes() == original
-
-
 async def test_a6_missing_file_and_missing_scope_are_404(client: Client, agent: AgentHome) -> None:
     await expect_problem(await client.delete(file_url("user", "nope.md")), 404, "'nope.md'")
     await expect_problem(

@@ -12,6 +12,7 @@ from memory_core.keys import key_for_real_path
 from memory_core.template import OFF_KEY_VALUE, TEMPORARY_KEY_VALUE
 
 from tests.api.conftest import (
+    JSON_TYPE,
     PLAIN_TEMPLATE,
     AgentHome,
     Client,
@@ -216,10 +217,12 @@ async def test_a9_bad_bodies_are_4xx_problems(client: Client, agent: AgentHome) 
     await expect_problem(await client.post(url, json={"workspace": "/a\u0000b"}), 400, "NUL")
     await expect_problem(await client.post(url, json={}), 422, "workspace")
     await expect_problem(await client.post(url, json={"workspace": "/x", "extra": 1}), 422, "extra")
-    await expect_problem(await client.post(url, data=b"{not json"), 400, "not valid JSON")
-    await expect_problem(await client.post(url, data=b""), 400, "empty")
+    await expect_problem(
+        await client.post(url, data=b"{not json", headers=JSON_TYPE), 400, "not valid JSON"
+    )
+    await expect_problem(await client.post(url, data=b"", headers=JSON_TYPE), 400, "empty")
     too_big = b'{"workspace": "/' + b"x" * (2 * 1024 * 1024) + b'"}'
-    response = await client.post(url, data=io.BytesIO(too_big))
+    response = await client.post(url, data=io.BytesIO(too_big), headers=JSON_TYPE)
     await expect_problem(response, 413, "larger than the limit")
     long_path = {"workspace": "/" + "x" * 5000}
     await expect_problem(await client.post(url, json=long_path), 400, "at most 4096 bytes")

@@ -9,7 +9,11 @@ from pathlib import Path
 
 import pytest
 from memory_api.cli import main
+from memory_api.transfer.console import print_export, print_import
+from memory_api.transfer.exporter import ExportReport
+from memory_api.transfer.importer import ImportReport
 from memory_core import layout
+from rich.console import Console
 
 from tests.api.conftest import copy_corpus
 from tests.api.test_p5_import import CASE, snapshot
@@ -198,3 +202,37 @@ def test_p5_restoring_keeps_a_marker_that_names_another_path(
     out = capsys.readouterr().out
     assert "kept its .workspace" in out and "/somewhere/else" in out
     assert (taken / "Deploy notes.md").exists()
+
+
+def test_p5_a_long_path_prints_whole_on_a_wide_terminal(tmp_path: Path) -> None:
+    """The archive's path and the folders imported from were a table's title and caption,
+    which rich wraps to the table's width: a path broke over lines on a 200-column terminal."""
+    deep = tmp_path.joinpath(*(f"folder-{n:02d}" for n in range(12)), "coder-memory.tar.gz")
+    out = io.StringIO()
+    report = ExportReport(output=deep, files={"user": 3}, bytes=1234)
+    print_export(report, Console(file=out, width=200, highlight=False))
+    assert f"Export → {deep}\n" in out.getvalue()
+
+    imported = io.StringIO()
+    source = str(tmp_path.joinpath(*(f"notes-{n:02d}" for n in range(14)), "memory"))
+    print_import(
+        [ImportReport(key="user", label=source, dry_run=True)],
+        Console(file=imported, width=200, highlight=False),
+    )
+    assert f"From: {source}\n" in imported.getvalue()
+
+
+def test_p5_restored_scope_names_topics_its_index_does_not_link(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    user = layout.memory_root(env, "coder") / "user"
+    (user / "loose.md").write_text("---\ndescription: not in the index\n---\nx\n", "utf-8")
+    archive = tmp_path / "a.tar.gz"
+    assert (
+        main(["memory", "export", "--project", "acme", "--agent", "coder", "-o", str(archive)]) == 0
+    )
+    (user / "loose.md").unlink()
+    capsys.readouterr()
+    assert main(["memory", "import", str(archive), "--project", "acme", "--agent", "coder"]) == 0
+    assert "loose.md: no line of the archived index links it" in capsys.readouterr().out
+    assert (user / "loose.md").exists()

@@ -48,10 +48,11 @@ def user_scope(data_dir: Path) -> Path:
 
 
 def snapshot(directory: Path) -> dict[str, tuple[bytes, int, int]]:
-    """Every file under ``directory``: bytes, inode and mtime (a rewrite changes one of them)."""
+    """Every file under ``directory`` but the locks and the versions (V-1): bytes, inode and
+    mtime (a rewrite changes one of them)."""
     found: dict[str, tuple[bytes, int, int]] = {}
     for path in sorted(directory.rglob("*")):
-        if path.is_file() and "locks" not in path.relative_to(directory).parts:
+        if path.is_file() and not {"locks", "history"} & set(path.relative_to(directory).parts):
             info = path.stat()
             found[str(path.relative_to(directory))] = (
                 path.read_bytes(),
@@ -338,3 +339,39 @@ def test_p5_an_index_that_cannot_be_rewritten_is_left_alone_and_reported(
     assert (scope / "Deploy notes.md").exists()
     assert "is not UTF-8" in out and "add these lines by hand" in out
     assert "[Deploy notes](<Deploy notes.md>)" in out
+
+
+def test_p5_a_topic_the_source_index_never_linked_gets_its_line(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "src"
+    shutil.copytree(CASE / "memory", source)
+    (source / "orphan_note.md").write_text(
+        "---\nname: orphan_note\ndescription: staging runs on port 8081\n---\nbody\n",
+        encoding="utf-8",
+    )
+    (source / "plain.md").write_text("# Release train\n\nEvery second Tuesday.\n", "utf-8")
+    assert run(str(source), "--user") == 0
+    out = capsys.readouterr().out
+    index = (user_scope(env) / layout.INDEX_FILE).read_text(encoding="utf-8")
+    assert "- [orphan_note](orphan_note.md) — staging runs on port 8081" in index
+    assert "- [Release train](plain.md) — Every second Tuesday." in index
+    assert "index line made" in out and "orphan_note.md" in out
+    topics = {p.name for p in user_scope(env).glob("*.md")} - {layout.INDEX_FILE}
+    assert topics == set(linked_topic_files(index))  # every imported topic is reachable
+    capsys.readouterr()
+    before = snapshot(env)
+    assert run(str(source), "--user") == 0  # the made lines are not made twice
+    assert snapshot(env) == before
+
+
+def test_p5_a_folder_without_an_index_gets_one(env: Path, tmp_path: Path) -> None:
+    source = tmp_path / "src"
+    source.mkdir()
+    shutil.copy(CASE / "memory" / "feedback_prefers_uv.md", source)
+    workspace = tmp_path / "w"
+    workspace.mkdir()
+    assert run(str(source), "--workspace", str(workspace)) == 0
+    scope = layout.memory_root(env, AGENT) / key_for_real_path(os.path.realpath(workspace))
+    index = (scope / layout.INDEX_FILE).read_text(encoding="utf-8")
+    assert set(linked_topic_files(index)) == {"feedback_prefers_uv.md"}

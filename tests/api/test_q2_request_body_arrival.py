@@ -24,8 +24,9 @@ from memory_api.settings import Settings
 from pytest_aiohttp import AiohttpClient
 from yarl import URL
 
-from tests.api.conftest import AgentHome, Client, expect_problem, memory_url
+from tests.api.conftest import JSON_TYPE, AgentHome, Client, expect_problem, memory_url
 
+JSON_FIELD = ("Content-Type: application/json",)
 PAUSE_S = 0.05
 """Between two parts of a request: long enough for the server to handle the first alone."""
 
@@ -48,7 +49,7 @@ async def send_in_parts(client: Client, *parts: bytes) -> tuple[int, dict[str, o
 
 def head(path: str, *fields: str) -> bytes:
     """A POST request's head (``Connection: close``: the answer ends with the connection)."""
-    lines = [f"POST {path} HTTP/1.1", "Host: x", "Connection: close", *fields]
+    lines = [f"POST {path} HTTP/1.1", "Host: 127.0.0.1", "Connection: close", *JSON_FIELD, *fields]
     return ("\r\n".join(lines) + "\r\n\r\n").encode()
 
 
@@ -107,7 +108,7 @@ async def test_q2_a_body_grown_past_the_limit_when_decompressed_is_413(
 async def test_q2_an_empty_or_blank_body_is_400(
     client: Client, agent: AgentHome, body: bytes
 ) -> None:
-    response = await client.post(SESSION_START, data=body)
+    response = await client.post(SESSION_START, data=body, headers=JSON_TYPE)
     await expect_problem(response, 400, "the request body is empty; expected a JSON object")
 
 

@@ -1,6 +1,6 @@
 """Issue 30: ``python -m bench.scale`` — the scale case runs end to end (at a tiny size) and
-reports every search row. Correctness of the script only: no figure is asserted on (speed is
-measured by ``make bench``, never in tests)."""
+reports every search row and every page row (bench/scale_pages.py). Correctness of the script
+only: no figure is asserted on (speed is measured by ``make bench``, never in tests)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.e2e
 REPO = Path(__file__).resolve().parents[2]
 
 
-def test_q3_bench_scale_tiny_run_reports_every_search_row(tmp_path: Path) -> None:
+def test_q3_bench_scale_tiny_run_reports_every_row(tmp_path: Path) -> None:
     out = tmp_path / "scale.json"
     done = subprocess.run(
         [sys.executable, "-m", "bench.scale", "--tiny", "--rounds", "1", "--out", str(out)],
@@ -39,5 +39,24 @@ def test_q3_bench_scale_tiny_run_reports_every_search_row(tmp_path: Path) -> Non
         "search after one file edited in place",
         "index file size",
     } <= set(rows)
+    assert {
+        "open the Memory tab (first page): first after a start",
+        "open the Memory tab (first page): again, p50",
+        "the next page (scrolled to), p50",
+        "search groups by a name, again p50",
+        "search groups by a path part, again p50",
+        "agents list (memory counts), again p50",
+        "read one memory in the 20-file scope: first after a start",
+        "read one memory in the 20-file scope: again, p50",
+        "the same in a scope of a few files, again p50",
+        "list the 20-file scope: first after a start",
+        "list the 20-file scope: again, p50",
+        "Session start in the 20-file Workspace: first after a start",
+        "Session start in the 20-file Workspace: again, p50",
+        "delete one memory of the 20-file scope, p50 of 5",
+        "service peak RSS after opening everything",
+        "floor: scandir + stat + lstat of every scope, CPU",
+    } <= set(rows)
     assert all(value >= 0 for value in rows.values())
     assert report["size"]["scopes"] == 20
+    assert "list the 20-file scope: again, p50" in done.stdout  # the budget lines

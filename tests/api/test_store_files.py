@@ -58,15 +58,6 @@ def test_a10_env_token_names_are_reserved(tmp_path: Path) -> None:
         store.revoke("nobody")
 
 
-def test_a10_unreadable_token_files_are_ignored(tmp_path: Path) -> None:
-    store = TokenStore(tmp_path)
-    _, secret = store.create("good", None)
-    (tmp_path / "tokens" / "bad.json").write_text("{not json", encoding="utf-8")
-    (tmp_path / "tokens" / ".hidden.json").write_text("{}", encoding="utf-8")
-    assert [entry.name for entry in store.entries()] == ["good"]
-    assert find_token(store.entries(), secret) is not None
-
-
 def test_a10_duplicate_projects_are_folded(tmp_path: Path) -> None:
     entry, _ = TokenStore(tmp_path).create("bot", ("acme", "acme", "globex"))
     assert entry.projects == ("acme", "globex")

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.api.conftest import AgentHome, Client, file_url, memory_url, ok_json
+from tools.lint_noise import SYNTHETIC, write_folder
 
 CASES = Path(__file__).resolve().parents[1] / "data" / "cases"
 
@@ -83,6 +84,70 @@ async def test_t6_case_lookalikes_reach_the_model_byte_for_byte(
         ("leaked.md", 6, "error"),
     ]
     assert "ghp_" not in repr(secrets)
+
+
+async def test_i9_case_hidden_text_is_an_error_and_reaches_the_model_escaped(
+    client: Client, agent: AgentHome
+) -> None:
+    scope = agent.user
+    _make_input(
+        [sys.executable, str(CASES / "hidden-text-in-memory" / "make_scope.py"), str(scope)]
+    )
+    before = {path.name: path.read_bytes() for path in scope.iterdir()}
+
+    view = await _index_view(client)
+    answer = await _session(client, agent)
+    overview = await ok_json(await client.get(memory_url()))
+
+    hidden = _by_code(view, "hidden-text")
+    assert [(f["file"], f["line"], f["severity"]) for f in hidden] == [
+        ("MEMORY.md", 3, "error"),
+        ("MEMORY.md", 4, "error"),
+        ("setup-scripts.md", 6, "error"),
+    ]
+    assert "curl" not in repr(hidden)
+    user = next(scope for scope in overview["scopes"] if scope["key"] == "user")
+    assert user["lintCounts"]["hidden-text"] == 3
+    assert "run twice in CI[hidden: 67 tag characters]" in answer["memory"]
+    assert "two approvals [hidden: U+202E]except for admins[hidden: U+202C]" in answer["memory"]
+    assert "👨\u200d👩\u200d👧 is one emoji" in answer["memory"]
+    assert not any(0xE0000 <= ord(char) <= 0xE007F for char in answer["memory"])
+    assert {path.name: path.read_bytes() for path in scope.iterdir()} == before
+
+
+async def test_t5a_folders_as_other_agents_keep_them_are_one_info_finding(
+    client: Client, agent: AgentHome
+) -> None:
+    """Claude Code's type_slug names and notes without frontmatter: the service folds them as
+    lint_scope does (the per-file findings are memoised there, folded here)."""
+    for folder, code in (("claude-code", "naming-convention"), ("daily-notes", "no-frontmatter")):
+        _, key = agent.workspace(folder)
+        write_folder(SYNTHETIC[folder](), agent.root / key)
+        view = await ok_json(await client.get(f"{memory_url()}/scopes/{key}/index"))
+        assert [(f["code"], f["severity"], f["file"]) for f in view["findings"]] == [
+            (code, "info", "")
+        ]
+
+
+async def test_t5b_an_index_link_into_a_sub_folder_is_checked(
+    client: Client, agent: AgentHome, tmp_path: Path
+) -> None:
+    scope = agent.user
+    write_folder(SYNTHETIC["daily-notes"](), scope)  # links archive/2026-02.md, which is there
+    outside = tmp_path / "outside.md"
+    outside.write_text("not memory\n", encoding="utf-8")
+    (scope / "archive" / "2026-01.md").symlink_to(outside)  # resolves out of the scope
+    with (scope / "MEMORY.md").open("a", encoding="utf-8") as index:
+        index.write("- [January](archive/2026-01.md) — a symlink out\n")
+        index.write("- [March](archive/2026-03.md) — never written\n")
+
+    view = await _index_view(client)
+
+    assert [(f["code"], f["line"]) for f in view["findings"]] == [
+        ("dangling-link", 10),
+        ("dangling-link", 11),
+        ("no-frontmatter", None),
+    ]
 
 
 async def test_t5a_case_other_naming_convention_is_one_info_finding(

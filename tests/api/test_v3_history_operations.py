@@ -77,7 +77,8 @@ def test_v3_export_with_history_and_import_takes_it_back(cli: Path, tmp_path: Pa
 
     assert git_log(repository(cli, "copy")) == git_log(repository(cli, "coder"))
     copied = layout.scope_dir(cli, "copy", "user")
-    assert sorted(path.name for path in copied.iterdir()) == ["first.md", "second.md"]
+    # the import made second.md its index line (P-5), so the archive carries an index too
+    assert sorted(path.name for path in copied.iterdir()) == ["MEMORY.md", "first.md", "second.md"]
 
 
 def test_v3_a_scope_with_its_own_history_keeps_it(cli: Path, tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ from playwright.sync_api import (
     ConsoleMessage,
     Page,
     ViewportSize,
+    expect,
     sync_playwright,
 )
 
@@ -39,6 +40,11 @@ SCREENSHOTS = REPO / "artifacts" / "screenshots"
 DESKTOP: ViewportSize = {"width": 1280, "height": 860}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 CHAT_URL = "/chat/{draftId}?project={project}&agent={agent}"
+DEADLINE_MS = 20_000
+"""How long a wait on one of the page's signals (a row shown, ``aria-busy`` gone) may take
+before the test fails. Only a deadline: every wait ends as soon as its signal comes. Playwright's
+5 s default failed waits on a 2-core machine running other builds beside the suite."""
+expect.set_options(timeout=DEADLINE_MS)
 
 
 def _require_chromium() -> None:
@@ -111,7 +117,7 @@ def open_page(browser: Browser) -> Iterator[PageFactory]:
     def make(service: Service, viewport: ViewportSize = DESKTOP) -> Page:
         context = browser.new_context(viewport=viewport, base_url=service.base_url)
         context.grant_permissions(["clipboard-read", "clipboard-write"], origin=service.base_url)
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(DEADLINE_MS)
         errors: list[str] = []
         opened.append((context, errors))
         page = context.new_page()

@@ -38,7 +38,17 @@ def test_w1_project_route_lists_that_projects_agents(page: Page, service: Servic
     expect(page.locator(".agent-card")).to_have_count(1)
 
 
-def test_w1_unknown_agent_says_so(page: Page, service: Service) -> None:
+def test_w1_unknown_agent_says_so_in_the_page_s_words(page: Page, service: Service) -> None:
     page.goto("/#/projects/demo/agents/nobody/memory")
-    expect(page.locator("main")).to_contain_text("nobody")
-    expect(page.get_by_role("link", name="Back to the agents list.")).to_be_visible()
+    expect(page.get_by_role("heading", level=1)).to_have_text("No agent “nobody” in project demo")
+    expect(page.locator("main")).not_to_contain_text("no agent 'nobody'")  # the API's words
+    page.get_by_role("link", name="Agents of demo").click()
+    expect(page.locator(".agent-card")).to_have_count(1)
+
+
+def test_w1_unknown_project_is_not_a_project_without_agents(page: Page, service: Service) -> None:
+    page.goto("/#/projects/nowhere")
+    expect(page.get_by_role("heading", level=1)).to_have_text("No project “nowhere”")
+    expect(page.locator("main")).not_to_contain_text("No agents in this project yet")
+    page.get_by_role("link", name="All agents").click()
+    expect(page.locator(".agent-card")).to_have_count(1)

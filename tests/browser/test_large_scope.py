@@ -1,13 +1,20 @@
-"""W-5: a scope with thousands of memories stays usable — every row is rendered (no silent
-first-N), the last one can be reached by scrolling, and the filter finds any of them."""
+"""W-5: a scope with thousands of memories stays fast and every row is reachable.
+
+A group builds only the rows in view of its scroll area (a few dozen of 3,000), every row has
+the same height so none moves when others are built, the scroll area says there is more, and
+any row is reached by scrolling, by the keyboard, through the filter and by its address. Groups
+load their rows once near the screen, holding the height those rows will take meanwhile.
+"""
 
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
+from tests.browser.axe import axe_violations
 from tests.browser.conftest import DESKTOP, PHONE
 from tests.browser.pages import (
     MEMORY_TAB,
@@ -16,6 +23,9 @@ from tests.browser.pages import (
     group_toggle,
     open_memory_tab,
     row,
+    user_group,
+    viewer,
+    wait_groups_settled,
     workspace_group,
 )
 from tests.browser.service import Service, write_topic
@@ -23,21 +33,24 @@ from tests.browser.service import Service, write_topic
 pytestmark = pytest.mark.browser
 
 FILES = 3000
+MOST_BUILT = 60
+"""More rows than any scroll area shows at once, with its few rows built on either side."""
 
 
-def _seed_huge_scope(service: Service) -> str:
-    workspace = service.data_dir / "demo-workspaces" / "monorepo"
+def _seed_huge_scope(service: Service, title: str = "monorepo", files: int = FILES) -> str:
+    workspace = service.data_dir / "demo-workspaces" / title
     workspace.mkdir(parents=True)
     scope = service.add_workspace_scope(os.path.realpath(workspace))
     lines = ["# Memory index", ""]
-    for number in range(FILES):
+    for number in range(files):
         name = f"fact-{number:04d}"
         write_topic(
             scope,
             f"{name}.md",
             name=name,
             description=f"fact number {number}",
-            updated_at=f"2026-{1 + number % 12:02d}-{1 + number % 28:02d}",
+            # A second apart, newest first on the page: fact-2999 first, fact-0000 last.
+            updated_at=f"2026-01-01T00:{number // 60:02d}:{number % 60:02d}Z",
             body=f"Body {number}.\n",
         )
         lines.append(f"- [{name}]({name}.md) — fact number {number}")
@@ -45,22 +58,51 @@ def _seed_huge_scope(service: Service) -> str:
     return scope.name
 
 
-def test_w5_thousands_of_rows_are_all_rendered_and_reachable(
+def _at(group: Locator, position: int) -> Locator:
+    """The row at 1-based ``position`` of ``group``'s list (built or not)."""
+    return group.locator(f'.row[aria-posinset="{position}"]')
+
+
+def _scroll_rows(group: Locator, where: str) -> None:
+    """Bring ``group``'s rows on screen and scroll them to ``where``: "end" or a pixel offset."""
+    group.locator(".rows-viewport").evaluate(
+        """(el, where) => {
+             el.scrollIntoView({ block: "nearest" });
+             el.scrollTop = where === "end" ? el.scrollHeight : Number(where);
+           }""",
+        where,
+    )
+
+
+def test_w5_a_scope_of_thousands_builds_only_the_rows_in_view(
     page: Page, service: Service, shot: Shot
 ) -> None:
     _seed_huge_scope(service)
-    page.goto(MEMORY_TAB)
+    open_memory_tab(page)
     group = workspace_group(page, "monorepo")
     expect(group.locator(".count")).to_have_text(f"{FILES:,} memories")
     rows = group.locator(".row")
-    expect(rows).to_have_count(FILES, timeout=30_000)
-    expect(group.locator("ul.rows")).to_have_attribute("data-rendered", str(FILES))
+    expect(_at(group, 1)).to_contain_text("fact-2999")
+    expect(group.locator("ul.rows")).to_have_attribute("data-total", str(FILES))
+    assert rows.count() <= MOST_BUILT
+    # Screen readers hear where a row sits in the whole list.
+    expect(_at(group, 1)).to_have_attribute("aria-setsize", str(FILES))
 
-    # The oldest (last) row is in the DOM and scrolls into view.
-    last = rows.last
-    last.scroll_into_view_if_needed()
+    # The last row is reached by scrolling the group; still only a screenful is built.
+    _scroll_rows(group, "end")
+    last = _at(group, FILES)
+    expect(last).to_contain_text("fact-0000")
     expect(last).to_be_in_viewport()
+    assert rows.count() <= MOST_BUILT
     shot(page, "w5-large-scope-end")
+    scope = group.get_attribute("data-scope")
+    violations = axe_violations(page, include=f'.group[data-scope="{scope}"]')
+    assert violations == [], f"axe-core on a scrolled group of {FILES:,}: {violations}"
+
+    # The mouse wheel over the list scrolls it back and builds the rows it passes.
+    group.locator(".rows-viewport").hover()
+    page.mouse.wheel(0, -2000)
+    expect(_at(group, FILES)).to_have_count(0)
 
     # The filter finds any row, including one deep in the list.
     group.get_by_label("Filter memories").fill("fact-2718")
@@ -70,9 +112,120 @@ def test_w5_thousands_of_rows_are_all_rendered_and_reachable(
     expect(rows).to_have_count(0)
     expect(group).to_contain_text("No memory matches")
 
-    # Collapsing such a group is instant and remembered like any other.
+    # Collapsing such a group is instant and remembered like any other; expanded again, it
+    # shows the rows in view of its scroll area (a hidden one loses its position).
+    group.get_by_label("Filter memories").fill("")
+    _scroll_rows(group, str(1500 * _row_height(group)))
+    expect(_at(group, 1501)).to_be_visible()
     group_toggle(group).click()
     expect(group.locator(".group-body")).to_be_hidden()
+    group_toggle(group).click()
+    top = group.locator(".rows-viewport").evaluate(
+        "el => Math.floor(el.scrollTop / parseFloat("
+        "getComputedStyle(el.querySelector('.rows')).getPropertyValue('--row-h')))"
+    )
+    expect(_at(group, top + 1)).to_be_in_viewport()
+    expect(_at(group, top + 5)).to_be_in_viewport()
+
+
+def test_w5_the_keyboard_reaches_every_row_and_keeps_its_place_while_scrolled_away(
+    page: Page, service: Service
+) -> None:
+    _seed_huge_scope(service)
+    open_memory_tab(page)
+    group = workspace_group(page, "monorepo")
+    _at(group, 1).get_by_role("button", name="View").focus()
+    page.keyboard.press("End")
+    expect(_at(group, FILES).get_by_role("button", name="View")).to_be_focused()
+    page.keyboard.press("PageUp")
+    expect(_at(group, FILES - 10).get_by_role("button", name="View")).to_be_focused()
+    page.keyboard.press("ArrowRight")
+    expect(_at(group, FILES - 10).get_by_role("button", name="Edit")).to_be_focused()
+
+    # Scrolled far away, the focused row stays built and keeps the focus; Tab back into the
+    # list lands on it again.
+    _scroll_rows(group, "0")
+    expect(_at(group, 1)).to_be_visible()
+    expect(_at(group, FILES - 10).get_by_role("button", name="Edit")).to_be_focused()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")
+    focused = _at(group, FILES - 10).get_by_role("button", name="Edit")
+    expect(focused).to_be_focused()
+    expect(focused).to_be_in_viewport()
+    page.keyboard.press("Home")
+    expect(_at(group, 1).get_by_role("button", name="Edit")).to_be_focused()
+    assert group.locator(".row").count() <= MOST_BUILT
+
+
+def test_w5_a_memory_deep_in_a_huge_scope_opens_from_its_address(
+    page: Page, service: Service
+) -> None:
+    key = _seed_huge_scope(service)
+    page.goto(f"{MEMORY_TAB}/view/{key}/fact-0007.md")
+    panel = viewer(page)
+    expect(panel.locator("h2")).to_have_text("fact-0007")
+    expect(panel.locator(".viewer-body")).to_contain_text("Body 7.")
+    page.keyboard.press("Escape")
+    expect(page).to_have_url(re.compile(re.escape("/agents/demo/memory") + "$"))
+
+
+def test_w5_every_row_has_the_same_height_whatever_it_holds(
+    open_page: PageFactory, service: Service, shot: Shot
+) -> None:
+    """Rows sit at index × height: a long name, a long description, no description, no date
+    or findings badges must not make one row taller than another."""
+    scope = service.scope_dir("user")
+    write_topic(
+        scope,
+        "long.md",
+        name="a-memory-name-" + "that-goes-on-" * 20 + "end",
+        description="A description long enough to wrap several times over. " * 8,
+        updated_at="2026-11-30",
+        body="Body.\n",
+    )
+    (scope / "bare.md").write_text("No frontmatter at all.\n", encoding="utf-8")
+    for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        page = open_page(service, viewport)
+        open_memory_tab(page)
+        boxes = page.locator(".row").evaluate_all(
+            """rows => rows.map(row => ({
+                 file: row.dataset.file,
+                 height: row.getBoundingClientRect().height,
+                 step: parseFloat(getComputedStyle(row).getPropertyValue('--row-h')),
+                 spills: [...row.children].some(part => part.scrollHeight > part.clientHeight + 1)
+                   || row.scrollHeight > row.clientHeight + 1,
+               }))"""
+        )
+        assert {box["file"] for box in boxes} >= {"long.md", "bare.md"}
+        heights = {box["height"] for box in boxes}
+        assert heights == {boxes[0]["step"]}, f"rows of different heights ({size}): {boxes}"
+        assert [box["file"] for box in boxes if box["spills"]] == [], size
+        shot(page, f"w5-row-heights-{size}")
+
+
+def test_w5_a_group_that_scrolls_says_so_and_cuts_through_a_row(
+    page: Page, service: Service
+) -> None:
+    """12 memories, 6 in view: the cut never falls on a row boundary (which looks like the end
+    of the list) and a line under the list says which rows are shown."""
+    open_memory_tab(page)
+    shop = workspace_group(page, "shop-api")
+    listing = service.agent_path() + f"/memory/scopes/{shop.get_attribute('data-scope')}/files"
+    total = len(service.get(listing)["files"])
+    viewport = shop.locator(".rows-viewport")
+    height = viewport.evaluate("el => el.clientHeight")
+    step = viewport.evaluate(
+        "el => parseFloat(getComputedStyle(el.querySelector('.rows')).getPropertyValue('--row-h'))"
+    )
+    assert height < total * step, "the test needs a group that scrolls"
+    assert height % step == pytest.approx(step / 2), f"cut at {height} px of {step} px rows"
+    more = shop.locator(".rows-more")
+    expect(more).to_be_visible()
+    expect(more).to_have_text(re.compile(rf"^Showing 1–\d+ of {total} memories · scroll"))
+    _scroll_rows(shop, "end")
+    expect(more).to_have_text(re.compile(rf"^Showing \d+–{total} of {total} memories$"))
+    # A group whose rows all fit has no such line.
+    expect(user_group(page).locator(".rows-more")).to_be_hidden()
 
 
 BUSY_LOG = """
@@ -93,19 +246,55 @@ new MutationObserver((records) => {
 """Logs every change of a group body's ``aria-busy``, with its rows at that moment."""
 
 
-def test_w5_a_group_is_busy_until_its_last_row_is_rendered(page: Page, service: Service) -> None:
+def test_w5_a_group_is_busy_until_its_rows_in_view_are_built(page: Page, service: Service) -> None:
     key = _seed_huge_scope(service)
     page.add_init_script(BUSY_LOG)
     page.goto(MEMORY_TAB)
+    wait_groups_settled(page)
     group = workspace_group(page, "monorepo")
-    expect(group.locator("ul.rows")).to_have_attribute("data-rendered", str(FILES), timeout=30_000)
-    expect(group.locator(".group-body")).not_to_have_attribute("aria-busy", "true")
-
+    expect(_at(group, 1)).to_be_visible()
     log = [entry for entry in page.evaluate("window.busyLog") if entry["scope"] == key]
-    assert log[0]["busy"] == "true" and log[0]["rows"] < FILES
-    assert log[-1] == {"scope": key, "busy": None, "rows": FILES, "total": str(FILES)}
-    early = [entry for entry in log if entry["busy"] is None and entry["rows"] < FILES]
-    assert early == [], "the group stopped being busy before its last row was rendered"
+    assert log[0] == {"scope": key, "busy": "true", "rows": 0, "total": None}
+    assert log[-1]["busy"] is None and log[-1]["total"] == str(FILES)
+    assert 0 < log[-1]["rows"] <= MOST_BUILT
+
+
+def test_w5_groups_far_from_the_screen_load_when_they_come_near_without_moving_anything(
+    page: Page, service: Service
+) -> None:
+    """Forty Workspaces: the tab asks for the listings of the groups near the screen only; a
+    group keeps the height its rows will take while they load, so nothing below it moves."""
+    for number in range(40):
+        workspace = service.data_dir / "demo-workspaces" / f"service-{number:02d}"
+        workspace.mkdir(parents=True)
+        scope = service.add_workspace_scope(os.path.realpath(workspace))
+        for fact in range(3):
+            write_topic(
+                scope,
+                f"fact-{fact}.md",
+                name=f"fact-{fact}",
+                description=f"fact {fact} of service {number}",
+                updated_at=f"2026-10-{1 + number % 28:02d}",
+                body="Body.\n",
+            )
+    listings: list[str] = []
+    page.on(
+        "request", lambda request: listings.append(request.url) if "/files" in request.url else None
+    )
+    open_memory_tab(page)
+    groups = page.locator(".group")
+    expect(groups).to_have_count(43)
+    asked = len(listings)
+    assert asked < 43, f"all {asked} listings were asked for at once"
+
+    last = groups.last
+    before = last.evaluate("el => el.getBoundingClientRect().height")
+    expect(last.locator(".row")).to_have_count(0)
+    last.scroll_into_view_if_needed()
+    expect(last.locator(".row").first).to_be_visible()
+    wait_groups_settled(page)
+    assert last.evaluate("el => el.getBoundingClientRect().height") == before
+    assert len(listings) > asked
 
 
 SETTLE = """async (button) => {
@@ -118,25 +307,33 @@ SETTLE = """async (button) => {
   }
   return ys;
 }"""
-"""Scroll a button into view and return its top over the next four frames, in which rows that
-came near the view are laid out."""
+"""Scroll a button into view and return its top over the next four frames."""
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_w5_a_row_scrolled_into_view_stays_under_the_pointer(
     open_page: PageFactory, service: Service, size: str
 ) -> None:
-    """Rows far from view are laid out only when they come near (so thousands stay quick); a
-    row scrolled into view must not then move from under the pointer about to click it."""
+    """Rows are built as they come into view (so thousands stay quick); a row scrolled into
+    view must not then move from under the pointer about to click it."""
     _seed_huge_scope(service)
     page = open_page(service, DESKTOP if size == "desktop" else PHONE)
     open_memory_tab(page)
     huge = workspace_group(page, "monorepo")
-    expect(huge.locator("ul.rows")).to_have_attribute("data-rendered", str(FILES), timeout=30_000)
+    _scroll_rows(huge, str(1000 * _row_height(huge)))
+    expect(_at(huge, 1001)).to_be_visible()
     targets = {
         "a row of a small group": row(workspace_group(page, "shop-api"), "deploy-freeze.md"),
-        "a row deep in a scope of 3,000": row(huge, "fact-1000.md"),
+        "a row deep in a scope of 3,000": _at(huge, 1001),
     }
     for where, target in targets.items():
         tops = target.get_by_role("button", name="View").evaluate(SETTLE)
         assert max(tops) - min(tops) <= 2, f"{where} moved after it was scrolled into view: {tops}"
+
+
+def _row_height(group: Locator) -> float:
+    return float(
+        group.locator("ul.rows").evaluate(
+            "el => parseFloat(getComputedStyle(el).getPropertyValue('--row-h'))"
+        )
+    )

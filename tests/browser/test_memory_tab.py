@@ -141,6 +141,18 @@ def test_w2_memory_tab_has_no_horizontal_scroll_on_a_phone(
     shot(phone, "w5-phone-memory-tab")
 
 
+def test_w5_a_phone_shows_the_first_memory_without_scrolling(phone: Page, service: Service) -> None:
+    """The first row started 680 px down a 390×844 screen, under a phone browser's own bars;
+    now it lies whole in the top two thirds, with its group's count beside its activity."""
+    open_memory_tab(phone)
+    first = user_group(phone).locator(".row").first
+    box = first.bounding_box()
+    assert box is not None
+    assert box["y"] + box["height"] <= 844 * 0.8, f"the first memory ends {box} down"
+    expect(user_group(phone).locator(".group-meta .count-inline")).to_have_text("4 memories")
+    expect(user_group(phone).locator(".group-head .count")).to_be_hidden()
+
+
 def test_w2_orphaned_workspace_is_reported_and_still_listed(page: Page, service: Service) -> None:
     gone = "/nonexistent/agent-memory-test/old-app"
     scope = service.add_workspace_scope(gone)

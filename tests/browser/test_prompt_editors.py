@@ -45,16 +45,31 @@ def test_w2_memory_prompt_saves_after_the_confirm(page: Page, service: Service, 
     expect(text).to_have_value(memory["prompt"])
 
 
-def test_w2_workspace_prompt_warns_without_its_placeholder(page: Page, service: Service) -> None:
+def test_i1_a_prompt_without_its_placeholder_warns_and_its_save_shows_the_422_detail(
+    page: Page, service: Service, shot: Shot
+) -> None:
+    """Case prompt-without-index-placeholder: the service refuses the save (422) and the editor
+    shows why, keeping the unsaved text; nothing is saved."""
     open_memory_tab(page)
-    editor = page.locator("#workspace-prompt")
-    editor.locator("textarea").fill("## Workspace memory\n\nNo index here.")
-    expect(editor.locator(".placeholder-warning")).to_contain_text("{{MEMORY_INDEX}}")
-    editor.get_by_role("button", name="Save").click()
-    confirm_dialog(page).get_by_role("button", name="Save").click()
-    expect(editor.locator(".inline-status")).to_have_text("Saved")
+    for editor_id, text, needs in (
+        ("#workspace-prompt", "## Workspace memory\n\nNo index here.", "{{MEMORY_INDEX}}"),
+        ("#memory-prompt", "# Memory\n{{ MEMORY_USER_INDEX }}\n", "{{MEMORY_USER_INDEX}}"),
+    ):
+        editor = page.locator(editor_id)
+        editor.locator("textarea").fill(text)
+        expect(editor.locator(".placeholder-warning")).to_contain_text(needs)
+        editor.get_by_role("button", name="Save").click()
+        confirm_dialog(page).get_by_role("button", name="Save").click()
+        problem = editor.locator(".alert-error")
+        expect(problem).to_contain_text(f"must hold {needs} exactly once")
+        expect(editor.locator("textarea")).to_have_value(text)
+    expect(page.locator("#memory-prompt .alert-error")).to_contain_text(
+        "'{{ MEMORY_USER_INDEX }}' instead"
+    )
+    shot(page, "i1-prompt-without-placeholder-refused")
     memory = service.config()["memory"]
-    assert memory["workspacePrompt"] == "## Workspace memory\n\nNo index here."
+    assert memory["promptIsDefault"] is True
+    assert memory["workspacePromptIsDefault"] is True
 
 
 def test_w2_template_saves_with_if_match(page: Page, service: Service) -> None:
@@ -105,3 +120,24 @@ def test_w2_saving_one_setting_keeps_unsaved_text_in_the_other_editors(
 
     expect(page.locator("#memory-prompt textarea")).to_have_value(draft)
     assert service.config()["memory"]["promptIsDefault"] is True
+
+
+def test_w2_the_prompt_tab_says_which_harnesses_use_the_template(
+    page: Page, service: Service, shot: Shot
+) -> None:
+    """The template never reaches Claude Code, Codex CLI or Gemini CLI (their hooks add only
+    the memory: tests/plugin/test_w2_template_reach.py); the tab says so, and no longer calls
+    it "the agent's system prompt" as if every harness used it."""
+    page.goto(PROMPT_TAB)
+    editor = page.locator("#template-editor")
+    note = editor.locator("#template-reach")
+    expect(note).to_be_visible()
+    expect(note).to_contain_text("Used as the system prompt by harnesses that take it from")
+    expect(note).to_contain_text("Not by Claude Code, Codex CLI or Gemini CLI.")
+    expect(note).to_contain_text("without {{MEMORY}} they get no memory either")
+    expect(editor).not_to_contain_text("The agent's system prompt.")
+    editor.locator("textarea").fill("You are terse.\n\n{{MEMORY}}\n")
+    editor.get_by_role("button", name="Save").click()
+    expect(confirm_dialog(page)).to_contain_text("Claude Code, Codex CLI and Gemini CLI keep")
+    shot(page, "w2-prompt-tab-template-reach")
+    confirm_dialog(page).get_by_role("button", name="Cancel").click()

@@ -9,6 +9,7 @@ from playwright.sync_api import Page, expect
 from tests.browser.pages import (
     MEMORY_TAB,
     Shot,
+    confirm_dialog,
     open_memory_tab,
     row,
     user_group,
@@ -175,3 +176,44 @@ def test_w3_index_view_marks_the_lines_the_injection_drops(page: Page, service: 
     # Each label is one line: a squeezed flex item once broke "WARNING" into "WARNI" / "NG".
     lines_per_label = panel.locator(".problems li .sev").evaluate_all(LINES_OF_TEXT)
     assert lines_per_label and set(lines_per_label) == {1}, lines_per_label
+
+
+def test_w5_a_memory_that_is_gone_says_so_and_offers_no_retry(page: Page, service: Service) -> None:
+    """A memory deleted since the list was read (by an agent, in another tab) will not come
+    back on Retry: the viewer says it is gone and offers none."""
+    page.goto(MEMORY_TAB + "/view/user/deleted-meanwhile.md")
+    panel = viewer(page)
+    expect(panel.locator(".alert-error")).to_contain_text("it is not there any more")
+    expect(panel.get_by_role("button", name="Retry")).to_have_count(0)
+
+
+def test_w5_a_toast_shows_over_an_open_dialog(page: Page, service: Service) -> None:
+    """A failed delete from the viewer leaves the viewer open; its toast must show over it (the
+    page behind a modal dialog sits below it in the top layer, and is inert)."""
+    open_memory_tab(page)
+    row(user_group(page), "prefers-pnpm.md").get_by_role("button", name="View").click()
+    panel = viewer(page)
+    expect(panel.locator(".viewer-body")).to_contain_text("pnpm")
+    page.route(
+        "**/files/prefers-pnpm.md",
+        lambda route: (
+            route.fulfill(
+                status=503,
+                content_type="application/problem+json",
+                body='{"title": "Unavailable", "status": 503, "detail": "the disk is busy"}',
+            )
+            if route.request.method == "DELETE"
+            else route.fallback()
+        ),
+    )
+    panel.get_by_role("button", name="Delete").click()
+    confirm_dialog(page).get_by_role("button", name="Delete").click()
+    toast = page.locator(".toast.error")
+    expect(toast).to_contain_text("Could not delete prefers-pnpm.md: the disk is busy")
+    expect(panel).to_have_attribute("open", "")
+    on_top = toast.evaluate(
+        """el => { const r = el.getBoundingClientRect();
+                   const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+                   return el.contains(hit); }"""
+    )
+    assert on_top, "the toast is hidden behind the open viewer"

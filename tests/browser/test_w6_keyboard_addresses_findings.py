@@ -12,7 +12,7 @@ import os
 import re
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.conftest import PHONE
 from tests.browser.pages import (
@@ -65,9 +65,9 @@ def test_w6_prompt_editors_and_every_group_stay_a_few_keystrokes_away(
     page: Page, service: Service, shot: Shot
 ) -> None:
     _seed_big_workspace(service)
-    page.goto(MEMORY_TAB)
+    open_memory_tab(page)
     big = workspace_group(page, "monorepo")
-    expect(big.locator("ul.rows")).to_have_attribute("data-rendered", str(MANY))
+    expect(big.locator("ul.rows")).to_have_attribute("data-total", str(MANY))
 
     # The jump bar: two Tab presses and Enter from the tab link to the memory prompt.
     page.locator("#tab-memory").focus()
@@ -96,15 +96,18 @@ def test_w6_prompt_editors_and_every_group_stay_a_few_keystrokes_away(
     ).click()
     expect(page.locator("#workspace-prompt-text")).to_be_focused()
 
-    # Every row stays reachable: arrow keys and End walk the rows.
-    first = big.locator(".row").first.get_by_role("button", name="View")
-    first.focus()
+    # Every row stays reachable: arrow keys and End walk the rows, built as they come in view.
+    def nth_row(position: int) -> Locator:
+        return big.locator(f'.row[aria-posinset="{position}"]')
+
+    nth_row(1).get_by_role("button", name="View").focus()
     page.keyboard.press("ArrowDown")
-    expect(big.locator(".row").nth(1).get_by_role("button", name="View")).to_be_focused()
+    expect(nth_row(2).get_by_role("button", name="View")).to_be_focused()
     page.keyboard.press("End")
-    expect(big.locator(".row").last.get_by_role("button", name="View")).to_be_focused()
+    expect(nth_row(MANY).get_by_role("button", name="View")).to_be_focused()
+    expect(nth_row(MANY)).to_be_in_viewport()
     page.keyboard.press("ArrowRight")
-    expect(big.locator(".row").last.get_by_role("button", name="Edit")).to_be_focused()
+    expect(nth_row(MANY).get_by_role("button", name="Edit")).to_be_focused()
     shot(page, "w6-large-scope-keyboard")
 
 
@@ -231,11 +234,13 @@ def test_w6_groups_keep_their_places_after_a_delete(page: Page, service: Service
     before = groups.evaluate_all("els => els.map(e => e.dataset.scope)")
     last = page.locator(".group").last
     expect(last.locator(".row").first).to_be_visible()
+    count = service.get(service.agent_path() + "/memory/scopes/" + before[-1] + "/files")
     file = last.locator(".row").first.get_attribute("data-file")
     last.locator(".row").first.get_by_role("button", name="Delete").click()
     confirm_dialog(page).get_by_role("button", name="Delete").click()
     expect(page.locator(".toast")).to_contain_text(f"Deleted {file}")
-    page.wait_for_timeout(300)  # the overview refresh that used to re-sort has landed
+    # The overview refresh (which used to re-sort the groups) has landed: the count says so.
+    expect(last.locator(".count")).to_have_text(f"{len(count['files']) - 1} memories")
     assert groups.evaluate_all("els => els.map(e => e.dataset.scope)") == before
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from memory_core.hidden_text import show_hidden_lines
 from memory_core.index import index_lines
 from memory_core.injection import (
     CHAR_CAP,
@@ -17,8 +18,10 @@ from memory_core.injection import (
     build_memory_text,
     cap_indexes,
     empty_note,
+    placed_manifests,
 )
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
+from memory_core.rules import MEMORY_PROMPT_RULE, WORKSPACE_PROMPT_RULE, placeholder_problem
 
 KEY = "my-app-a81f32c4"
 
@@ -185,7 +188,9 @@ def test_i4_caps_hold_for_any_indexes(user_index: str, workspace_index: str | No
         assert list(capped.kept) == list(range(1, manifest.lines_kept + 1))
         assert list(capped.dropped) == list(range(manifest.lines_kept + 1, len(lines) + 1))
         if raw and raw.strip():
-            assert _injected_lines(capped) == lines[: manifest.lines_kept]  # whole lines only
+            # whole lines only, each as injected: hidden characters shown escaped (I-9)
+            shown = show_hidden_lines(lines[: manifest.lines_kept])
+            assert _injected_lines(capped) == shown
             total += _cost(capped)
             if capped.dropped:  # a note after every cut
                 assert manifest.cap_fired in ("lines", "chars")
@@ -254,3 +259,38 @@ def test_i1_no_other_substitution_and_no_re_expansion() -> None:
     assert text == (
         f"P {index} {INDEX_PLACEHOLDER} {{{{CWD}}}}\n\nW - [w](w.md) {USER_INDEX_PLACEHOLDER}"
     )
+
+
+@pytest.mark.parametrize(
+    ("prompt", "placeholder", "reason"),
+    [
+        ("x {{MEMORY_USER_INDEX}} y", USER_INDEX_PLACEHOLDER, None),
+        ("x {{MEMORY_INDEX}}", INDEX_PLACEHOLDER, None),
+        ("no placeholder", USER_INDEX_PLACEHOLDER, "it holds none"),
+        ("{{MEMORY_USER_INDEX}}", INDEX_PLACEHOLDER,
+         "it holds '{{MEMORY_USER_INDEX}}' (the memory prompt's) instead"),
+        ("{{{MEMORY_INDEX}}}", INDEX_PLACEHOLDER,
+         "it also holds '{{{MEMORY_INDEX}}}', which would reach the model as written"),
+        ("{{MEMORY_INDEX}}{{MEMORY_INDEX}}{{memory-index}}", INDEX_PLACEHOLDER,
+         "it holds it 2 times (the index would be injected 2 times), and '{{memory-index}}' "
+         "besides"),
+    ],
+)  # fmt: skip
+def test_i1_a_prompt_holds_its_placeholder_exactly_once_as_written(
+    prompt: str, placeholder: str, reason: str | None
+) -> None:
+    assert placeholder_problem(prompt, placeholder) == reason
+    rule = MEMORY_PROMPT_RULE if placeholder == USER_INDEX_PLACEHOLDER else WORKSPACE_PROMPT_RULE
+    assert rule.accepts(prompt) is (reason is None)  # the pattern decides; the reason words it
+    assert rule.problem(prompt) == reason
+
+
+def test_i1_manifests_say_where_each_index_went() -> None:
+    user, workspace = cap_indexes("- [u](u.md)", "- [w](w.md)", workspace_key=KEY)
+    placed = placed_manifests("no placeholder", f"W {INDEX_PLACEHOLDER}", user, workspace)
+    assert [(m.scope, m.placement, m.lines_kept) for m in placed] == [
+        ("user", "after-prompt", 1),
+        (KEY, "placeholder", 1),
+    ]
+    text = build_memory_text("no placeholder", f"W {INDEX_PLACEHOLDER}", user, workspace)
+    assert text == "no placeholder\n\n- [u](u.md)\n\nW - [w](w.md)"

@@ -17,11 +17,22 @@ KEY = "shop-api-a81f32c4"
 LINES = "".join(f"- [Note {n}](note-{n}.md) — a note {n}\n" for n in range(230))
 
 
-def old_memory_text(prompt: str, workspace_prompt: str, user: str, workspace: str | None) -> str:
-    """I-1 as the service rendered it before sections existed: replace, strip, join."""
-    parts = [prompt.replace(USER_INDEX_PLACEHOLDER, user).strip("\n")]
+def _placed(prompt: str, placeholder: str, index: str) -> str:
+    """A prompt with its index exactly once: at the first placeholder (the others dropped), or
+    after the prompt and a blank line when it holds none (I-1)."""
+    if placeholder not in prompt:
+        return prompt.rstrip("\n") + "\n\n" + index
+    head, _, tail = prompt.partition(placeholder)
+    return head + index + tail.replace(placeholder, "")
+
+
+def reference_memory_text(
+    prompt: str, workspace_prompt: str, user: str, workspace: str | None
+) -> str:
+    """I-1 as stated: each prompt with its index placed, stripped; joined by a blank line."""
+    parts = [_placed(prompt, USER_INDEX_PLACEHOLDER, user).strip("\n")]
     if workspace is not None:
-        parts.append(workspace_prompt.replace(INDEX_PLACEHOLDER, workspace).strip("\n"))
+        parts.append(_placed(workspace_prompt, INDEX_PLACEHOLDER, workspace).strip("\n"))
     return "\n\n".join(part for part in parts if part)
 
 
@@ -44,7 +55,7 @@ def test_i1_sections_join_to_the_memory_text(
     sections = memory_sections(prompt, workspace_prompt, capped[0], ws)
     text = build_memory_text(prompt, workspace_prompt, capped[0], ws)
     assert "".join(section.text for section in sections) == text
-    assert text == old_memory_text(
+    assert text == reference_memory_text(
         prompt, workspace_prompt, capped[0].text, None if ws is None else ws.text
     )
     assert all(section.text for section in sections)

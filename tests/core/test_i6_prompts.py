@@ -7,6 +7,7 @@ import re
 import pytest
 from memory_core.injection import INDEX_PLACEHOLDER, USER_INDEX_PLACEHOLDER
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
+from memory_core.rules import placeholder_problem
 from memory_core.template import KEY_PLACEHOLDER, MEMORY_PLACEHOLDER
 
 PLACEHOLDER_RE = re.compile(r"\{\{[A-Z_]+\}\}")
@@ -24,6 +25,7 @@ def test_i6_exactly_one_placeholder_each_and_it_comes_last(prompt: str, placehol
     assert prompt.rstrip().endswith(placeholder)
     assert MEMORY_PLACEHOLDER not in prompt
     assert KEY_PLACEHOLDER not in prompt
+    assert placeholder_problem(prompt, placeholder) is None  # I-1: a default is always savable
 
 
 @pytest.mark.parametrize("prompt", [DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT])

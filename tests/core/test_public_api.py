@@ -30,6 +30,7 @@ CONTRACT = {
         "IDLE_TIMEOUT",
     ],
     "memory_core.line_merge": ["merge_lines"],
+    "memory_core.hidden_text": ["find_hidden", "show_hidden", "show_hidden_lines"],
     "memory_core.swap": ["exchange", "read_when_idle", "hold_exclusive_lease", "release_lease"],
     "memory_core.keys": [
         "USER_SCOPE",

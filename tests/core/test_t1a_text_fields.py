@@ -82,6 +82,12 @@ def _description(value: str) -> tuple[str | None, list[str]]:
         ("|x| is the absolute value", "|x| is the absolute value", "starting with '|'"),
         ('"v2" is the only API left', '"v2" is the only API left', "quoted part followed by"),
         ("'main' is protected", "'main' is protected", "quoted part followed by more text"),
+        ('"v2" and "v3" are frozen', '"v2" and "v3" are frozen', "quoted part followed by"),
+        ('"v2" and "v3"', '"v2" and "v3"', "quoted part followed by more text"),
+        ('"regime "CSPN" aware"', 'regime "CSPN" aware', 'unescaped " inside the quoted value'),
+        ('"use "uv run" not "python""', 'use "uv run" not "python"', 'unescaped " inside'),
+        ("'it's the main branch'", "it's the main branch", "unescaped ' inside the quoted value"),
+        ("'the 'main' branch'", "the 'main' branch", "unescaped ' inside the quoted value"),
     ],
 )
 def test_t1a_any_scalar_yaml_would_reinterpret_keeps_its_text(
@@ -207,3 +213,18 @@ _ONE_LINE: st.SearchStrategy[str] = (
 @given(_ONE_LINE)
 def test_t1a_any_one_line_plain_value_is_its_text(value: str) -> None:
     assert _description(value)[0] == value
+
+
+@pytest.mark.parametrize("line", ['name: ""', "name: ''", "name:", 'name: "   "'])
+def test_t1a_an_empty_name_falls_back_to_the_file_name_and_says_so(line: str) -> None:
+    topic = parse_topic(f"---\n{line}\ndescription: d\n---\nbody".encode(), "deploy-notes.md")
+    assert topic.name == "deploy-notes"
+    assert topic.problems == ["frontmatter: name is empty; the file name stands in"]
+    findings = lint_topic(topic)
+    assert [(f.code, f.severity) for f in findings] == [("empty-name", "warning")]
+    assert findings[0].message == "the name is empty; the file name 'deploy-notes' stands in"
+
+
+def test_t1a_a_missing_name_line_is_no_empty_name() -> None:
+    topic = parse_topic(b"---\ndescription: d\n---\nbody", "deploy-notes.md")
+    assert (topic.name, topic.problems, lint_topic(topic)) == ("deploy-notes", [], [])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -110,6 +111,10 @@ def test_a6_prune_removes_every_linking_line_and_keeps_prose() -> None:
         ("- [A](a.md)", ""),
         ("x\n\n- [A](a.md)\n\n\ny\n", "x\n\n\n\ny\n"),
         ("mixed\r\n- [A](a.md)\nend\n", "mixed\r\nend\n"),
+        ("x\r- [A](a.md)\ry\r", "x\ry\r"),  # classic Mac line ends (delete-keeps-index-line)
+        ("x\r- [A](a.md)", "x"),
+        ("- [A](a.md)\r", ""),
+        ("x\r\n- [A](a.md)\ry\n- [A](a.md)\n", "x\r\ny\n"),
     ],
 )
 def test_a6_prune_keeps_line_ends_and_final_newline_state(text: str, expected: str) -> None:
@@ -135,12 +140,15 @@ def _join(lines: list[str], end: str, final: bool) -> str:
     return "".join(line + end for line in lines) if final else end.join(lines)
 
 
-@given(lines=st.lists(line_text, max_size=12), crlf=st.booleans(), final=st.booleans())
+@given(
+    lines=st.lists(line_text, max_size=12),
+    end=st.sampled_from(["\n", "\r\n", "\r"]),
+    final=st.booleans(),
+)
 def test_a6_prune_keeps_every_other_line_byte_for_byte(
-    lines: list[str], crlf: bool, final: bool
+    lines: list[str], end: str, final: bool
 ) -> None:
     assume(not any("```" in line or "~~~" in line for line in lines))
-    end = "\r\n" if crlf else "\n"
     kept = [line for line in lines if not line_links_to(line, "a.md")]
     new, removed = prune_index(_join(lines, end, final), "a.md")
     assert new == _join(kept, end, final)
@@ -167,9 +175,9 @@ def test_a6_prune_on_the_corpus_index(corpus: Path) -> None:
 
 def _prune_every_line(text: str, file_name: str) -> tuple[str, list[str]]:
     """The rule of A-6 applied line by line with no shortcut: the reference for prune_index."""
-    from memory_core.markdown import fenced_lines, lines_with_ends
+    from memory_core.markdown import fenced_lines
 
-    tokens = lines_with_ends(text)
+    tokens = re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+", text)  # every end readers take
     content = [token.removesuffix("\n").removesuffix("\r") for token in tokens]
     kept, removed = [], []
     for token, line, in_fence in zip(tokens, content, fenced_lines(content), strict=True):
@@ -180,7 +188,7 @@ def _prune_every_line(text: str, file_name: str) -> tuple[str, list[str]]:
     if not removed:
         return text, []
     result = "".join(kept)
-    if not text.endswith("\n"):
+    if not text.endswith(("\n", "\r")):
         result = result.removesuffix("\n").removesuffix("\r")
     return result, removed
 
@@ -203,7 +211,7 @@ PRUNE_PIECES = [
 
 @given(
     st.lists(st.sampled_from(PRUNE_PIECES), max_size=12),
-    st.sampled_from(["", "\n", "\r\n"]),
+    st.sampled_from(["", "\n", "\r\n", "\r"]),
     st.sampled_from(["deploy.md", "Kelvin.md", "Deploy notes.md", "café.md", "other.md"]),
 )
 def test_a6_pruning_finds_every_linking_line_the_line_by_line_rule_finds(

@@ -2,7 +2,10 @@
 synthetic folders in the naming conventions coding agents commonly use.
 
 A folder that consistently follows another agent's convention gets one ``info`` finding and no
-per-file warning; the share printed here is what the page shows as "needs attention".
+per-file warning; the share printed here is what the page shows as "needs attention". The
+folders of ``tools/lint_noise.py`` (``python -m tools.lint_noise`` prints the same figures) are
+written as Claude Code, OpenCode and a daily-notes tool keep them; issue 27's goal is at most
+10% of files with a warning.
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ from pathlib import Path
 import pytest
 from memory_core.lint import lint_scope
 from memory_core.topics import ParsedTopic, parse_topic, read_topic
+
+from tools.lint_noise import SYNTHETIC, lint_folder, needs_attention, write_folder
 
 SUBJECTS = ["testing", "review", "deploy", "ci cache", "db migrations", "release", "oncall"]
 
@@ -61,9 +66,36 @@ def test_t5a_a_tidy_folder_in_any_common_convention_has_no_warning(style: str) -
 
 @pytest.mark.parametrize(
     ("folder", "most"),
-    [("user-scope", 0.0), ("coding-agent-workspace", 0.5), ("large-index", 0.2)],
+    [("user-scope", 0.0), ("coding-agent-workspace", 0.34), ("large-index", 0.15)],
 )
 def test_t5a_share_of_corpus_files_with_a_warning(corpus: Path, folder: str, most: float) -> None:
     share = _share_with_a_warning(*_corpus_scope(corpus / folder))
     print(f"\nT-5a corpus {folder}: {share:.0%} of files with a warning")
     assert share <= most
+
+
+@pytest.mark.parametrize("folder", sorted(SYNTHETIC))
+def test_t5a_a_folder_as_another_agent_keeps_it_has_no_warning(tmp_path: Path, folder: str) -> None:
+    files, findings = lint_folder(write_folder(SYNTHETIC[folder](), tmp_path / folder))
+    flagged = needs_attention(files, findings)
+    print(f"\nT-5a synthetic {folder}: {len(flagged)} of {len(files)} files with a warning")
+    assert flagged == set()
+    assert [f.severity for f in findings] == ([] if folder in ("memory", "opencode") else ["info"])
+
+
+def test_t5a_the_synthetic_folders_still_report_what_is_wrong(tmp_path: Path) -> None:
+    daily = SYNTHETIC["daily-notes"]()
+    daily["MEMORY.md"] += "- [January](archive/2026-01.md) — never written\n"
+    opencode = SYNTHETIC["opencode"]()
+    opencode["MEMORY.md"] += "- `release-process.md` - not written either\n"
+    opencode["stray-note.md"] = "---\nname: stray-note\ndescription: d\n---\nbody\n"
+    claude = SYNTHETIC["claude-code"]()
+    claude["feedback_always-preview.md"] += "See [[no-such-memory]].\n"
+    found = {
+        name: {(f.code, f.file) for f in lint_folder(write_folder(files, tmp_path / name))[1]}
+        for name, files in (("daily", daily), ("opencode", opencode), ("claude", claude))
+    }
+    assert ("dangling-link", "MEMORY.md") in found["daily"]
+    assert ("dangling-link", "MEMORY.md") in found["opencode"]
+    assert ("unindexed", "stray-note.md") in found["opencode"]
+    assert ("dangling-wiki-link", "feedback_always-preview.md") in found["claude"]

@@ -147,7 +147,9 @@ def test_t5a_another_agents_convention_may_mix_file_style_and_title_style_names(
     ]
     findings = lint_scope(_index_for(topics), topics, [t.file for t in topics])
     assert _codes(findings) == [("naming-convention", "")]
-    assert "snake_case file names, title-style names in 1 of them" in findings[0].message
+    assert "Claude Code's type_slug file names, title-style names in 1 of them" in (
+        findings[0].message
+    )
 
 
 def test_t5a_in_memorys_own_file_names_one_title_style_name_is_still_named() -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -54,20 +56,32 @@ class Completed:
         return json.loads(self.stdout)
 
 
+def cli_env(env: dict[str, str] | None, spare_home: str) -> dict[str, str]:
+    """The whole environment of a CLI run: ``env`` (None: this process's, whose HOME the suite
+    made its own: tests/conftest.py), with ``spare_home`` as HOME unless ``env`` names one. A
+    process without HOME finds the real one in the password database, and the CLI would write
+    its Session records under it."""
+    full = dict(os.environ if env is None else env)
+    full.setdefault("HOME", spare_home)
+    return full
+
+
 async def run_cli(
     *args: str, stdin: bytes = b"", env: dict[str, str] | None = None, cwd: Path | None = None
 ) -> Completed:
-    """Run the installed ``harness-memory`` console script as a separate process."""
-    process = await asyncio.create_subprocess_exec(
-        HARNESS_MEMORY,
-        *args,
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        env=env,
-        cwd=cwd,
-    )
-    out, err = await process.communicate(stdin)
+    """Run the installed ``harness-memory`` console script as a separate process, in the
+    environment :func:`cli_env` makes of ``env``."""
+    with tempfile.TemporaryDirectory(prefix="cli-home-") as spare_home:
+        process = await asyncio.create_subprocess_exec(
+            HARNESS_MEMORY,
+            *args,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            env=cli_env(env, spare_home),
+            cwd=cwd,
+        )
+        out, err = await process.communicate(stdin)
     assert process.returncode is not None
     return Completed(process.returncode, out.decode(), err.decode())
 

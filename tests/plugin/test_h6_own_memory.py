@@ -158,6 +158,7 @@ def test_h6_gemini_install_says_what_stays_on(tmp_path: Path) -> None:
     assert status == 0
     assert "Gemini CLI's own memory stays on" in said
     assert "no setting that turns this off" in said
+    assert "memory-api memory import --from gemini" in said
 
 
 def test_h6_codex_install_names_its_memories_folder(tmp_path: Path) -> None:
@@ -168,6 +169,7 @@ def test_h6_codex_install_names_its_memories_folder(tmp_path: Path) -> None:
     assert status == 0
     assert "Codex CLI's own memories: turned off (features.memories = false" in said
     assert f"{home / '.codex' / 'memories'} stays on disk" in said
+    assert "memory-api memory import --from codex" in said
 
 
 @pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])

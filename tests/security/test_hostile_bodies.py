@@ -26,7 +26,15 @@ from memory_api.settings import Settings
 from multidict import CIMultiDict
 from pytest_aiohttp import AiohttpClient
 
-from tests.api.conftest import AgentHome, Client, expect_problem, memory_url, names, ok_json
+from tests.api.conftest import (
+    JSON_TYPE,
+    AgentHome,
+    Client,
+    expect_problem,
+    memory_url,
+    names,
+    ok_json,
+)
 
 CONFIG = "/api/projects/acme/agents/coder/config"
 DRAFTS = "/api/projects/acme/agents/coder/drafts"
@@ -67,7 +75,7 @@ async def test_a2_wrong_shapes_are_422_and_change_nothing(
     client: Client, agent: AgentHome, body: bytes, detail: str
 ) -> None:
     before = (await client.get(CONFIG)).headers["ETag"]
-    await expect_problem(await client.patch(CONFIG, data=body), 422, detail)
+    await expect_problem(await client.patch(CONFIG, data=body, headers=JSON_TYPE), 422, detail)
     assert (await client.get(CONFIG)).headers["ETag"] == before
 
 
@@ -84,17 +92,34 @@ async def test_a2_wrong_shapes_are_422_and_change_nothing(
 async def test_a2_undecodable_or_bad_values_are_400(
     client: Client, agent: AgentHome, body: bytes, detail: str
 ) -> None:
-    await expect_problem(await client.patch(CONFIG, data=body), 400, detail)
+    await expect_problem(await client.patch(CONFIG, data=body, headers=JSON_TYPE), 400, detail)
 
 
-async def test_a2_content_type_is_not_enforced_but_json_is(
-    client: Client, agent: AgentHome
+@pytest.mark.parametrize(
+    "content_type",
+    ["text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded",
+     "multipart/form-data; boundary=x", "application/octet-stream", "", "application/jsonx"],
+)  # fmt: skip
+async def test_a10a_a_json_body_not_declared_json_is_415_and_changes_nothing(
+    client: Client, agent: AgentHome, content_type: str
 ) -> None:
-    sent = {"Content-Type": "text/plain"}
+    """Every media type a page of another origin can send without a preflight is refused."""
+    before = (await client.get(CONFIG)).headers["ETag"]
+    sent = {"Content-Type": content_type}
+    response = await client.patch(CONFIG, data=b'{"name": "Plain"}', headers=sent)
+    await expect_problem(response, 415, "must be JSON sent with 'Content-Type: application/json'")
+    assert (await client.get(CONFIG)).headers["ETag"] == before
+
+
+@pytest.mark.parametrize(
+    "content_type", ["application/json", "Application/JSON; charset=utf-8", "application/x+json"]
+)
+async def test_a10a_a_json_body_declared_json_is_read(
+    client: Client, agent: AgentHome, content_type: str
+) -> None:
+    sent = {"Content-Type": content_type}
     answer = await ok_json(await client.patch(CONFIG, data=b'{"name": "Plain"}', headers=sent))
     assert answer["name"] == "Plain"
-    form = {"Content-Type": "application/x-www-form-urlencoded"}
-    await expect_problem(await client.patch(CONFIG, data=b"name=x", headers=form), 400, "JSON")
 
 
 async def test_a2_template_just_under_the_body_limit_round_trips(
@@ -111,7 +136,7 @@ async def test_a2_template_just_under_the_body_limit_round_trips(
 async def test_q2_body_that_does_not_decompress_is_400_not_500(
     client: Client, agent: AgentHome
 ) -> None:
-    sent = {"Content-Encoding": "deflate"}
+    sent = {"Content-Encoding": "deflate", **JSON_TYPE}
     response = await client.patch(CONFIG, data=b"not deflate data", headers=sent)
     await expect_problem(response, 400, "cannot be read: Can not decode content-encoding")
 
@@ -129,7 +154,8 @@ async def test_q2_a_body_in_each_content_coding_aiohttp_decodes_is_read(
     client: Client, agent: AgentHome, coding: str
 ) -> None:
     body = _encoded(coding.lower(), b'{"template": "# Coder {{MEMORY}}"}')
-    response = await client.patch(CONFIG, data=body, headers={"Content-Encoding": coding})
+    sent = {"Content-Encoding": coding, **JSON_TYPE}
+    response = await client.patch(CONFIG, data=body, headers=sent)
     assert (await ok_json(response))["template"] == "# Coder {{MEMORY}}"
 
 
@@ -138,7 +164,7 @@ async def test_q2_a_br_or_zstd_body_that_does_not_decode_is_400(
     client: Client, agent: AgentHome, coding: str
 ) -> None:
     response = await client.patch(
-        CONFIG, data=b"not compressed", headers={"Content-Encoding": coding}
+        CONFIG, data=b"not compressed", headers={"Content-Encoding": coding, **JSON_TYPE}
     )
     await expect_problem(response, 400, "cannot be read")
 
@@ -150,7 +176,8 @@ async def test_q2_an_undecodable_body_closes_the_connection_and_logs_no_tracebac
     """After the 400 nothing more of that connection can be parsed: it is closed, and aiohttp
     does not drain the broken body (which raised again and logged "Unhandled exception")."""
     body = b"not compressed at all" * 100
-    response = await client.patch(CONFIG, data=body, headers={"Content-Encoding": coding})
+    sent = {"Content-Encoding": coding, **JSON_TYPE}
+    response = await client.patch(CONFIG, data=body, headers=sent)
     await expect_problem(response, 400, "cannot be read")
     assert response.headers["Connection"] == "close"
     assert (await ok_json(await client.get(CONFIG)))["id"] == "coder"  # a new connection works
@@ -165,6 +192,7 @@ async def test_q2_content_encoding_on_two_lines_is_one_list_and_415(
     decodes; aiohttp alone would decode by one line and read the body by the other."""
     for lines in (("gzip", "foo"), ("br", "x-custom"), ("gzip", "gzip")):
         headers = CIMultiDict(("Content-Encoding", line) for line in lines)
+        headers.update(JSON_TYPE)
         response = await client.patch(CONFIG, data=gzip.compress(b"{}"), headers=headers)
         await expect_problem(response, 415, "is not one the service decodes")
 
@@ -174,7 +202,7 @@ async def test_q2_a_content_coding_the_service_cannot_decode_is_415_naming_those
     client: Client, agent: AgentHome, coding: str
 ) -> None:
     """RFC 9110 15.5.16: 415 with ``Accept-Encoding``; never the bytes read as if plain."""
-    headers = {"Content-Encoding": coding.encode().decode("latin-1")}
+    headers = {"Content-Encoding": coding.encode().decode("latin-1"), **JSON_TYPE}
     response = await client.patch(CONFIG, data=b'{"template": "x"}', headers=headers)
     await expect_problem(response, 415, "is not one the service decodes")
     assert response.headers["Accept-Encoding"] == "gzip, deflate, br, zstd"
@@ -183,7 +211,7 @@ async def test_q2_a_content_coding_the_service_cannot_decode_is_415_naming_those
 
 async def test_q2_compressed_body_bomb_stops_at_the_limit(client: Client, agent: AgentHome) -> None:
     bomb = zlib.compress(b'{"template": "' + b"x" * 50_000_000 + b'"}', 9)
-    sent = {"Content-Encoding": "deflate"}
+    sent = {"Content-Encoding": "deflate", **JSON_TYPE}
     response = await client.patch(CONFIG, data=bomb, headers=sent)
     await expect_problem(response, 413, "larger than the limit")
     answer = await ok_json(await client.patch(CONFIG, data=zlib.compress(b"{}"), headers=sent))
@@ -195,7 +223,8 @@ async def test_q2_announced_body_over_the_limit_is_413_before_it_is_sent(
 ) -> None:
     """A Content-Length over the limit is answered at once, without waiting for the bytes."""
     head = (
-        f"PATCH {CONFIG} HTTP/1.1\r\nHost: x\r\nContent-Length: {2**31}\r\nConnection: close\r\n"
+        f"PATCH {CONFIG} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {2**31}\r\nConnection: close\r\n"
     ).encode()
     status, headers, payload = await raw_request(client, head)
     assert status == 413
@@ -295,7 +324,7 @@ async def test_a12_bad_drafts_name_the_problem(
 
 async def test_a12_prompt_over_the_body_limit_is_413(client: Client, agent: AgentHome) -> None:
     body = b'{"prompt": "' + b"p" * (2 * 1024 * 1024) + b'"}'
-    response = await client.post(DRAFTS, data=io.BytesIO(body))
+    response = await client.post(DRAFTS, data=io.BytesIO(body), headers=JSON_TYPE)
     await expect_problem(response, 413, "larger than the limit")
 
 

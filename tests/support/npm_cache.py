@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
@@ -74,14 +75,21 @@ def ensure_npm_package(
 def version_of(binary: Path, *, last_word: bool = False) -> str | None:
     """The version ``binary --version`` prints (its first word, or the first line's last word).
 
-    None when the binary is missing, fails or prints nothing.
+    None when the binary is missing, fails or prints nothing. It runs in a HOME of its own,
+    removed afterwards: ``gemini --version`` writes ``~/.gemini/projects.json``.
     """
-    try:
-        done = subprocess.run(
-            [str(binary), "--version"], capture_output=True, text=True, timeout=120, check=False
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
+    with tempfile.TemporaryDirectory(prefix="version-home-") as home:
+        try:
+            done = subprocess.run(
+                [str(binary), "--version"],
+                capture_output=True,
+                text=True,
+                timeout=120,
+                check=False,
+                env={**os.environ, "HOME": home},
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            return None
     lines = done.stdout.strip().splitlines()
     words = lines[0].split() if lines else []
     if done.returncode != 0 or not words:

@@ -102,6 +102,7 @@ def serve(
     *,
     log_path: Path | None = None,
     ready_wait_s: float = READY_WAIT_S,
+    command_prefix: tuple[str, ...] = (),
 ) -> ServedProcess:
     """Start ``memory-api serve`` over ``data_dir`` on a free 127.0.0.1 port; wait until ready.
 
@@ -109,8 +110,9 @@ def serve(
     the data dir, host and port are set on top. The log goes to ``log_path``, by default
     ``memory-api-{port}.log`` beside ``data_dir``, so several processes may share one data dir.
 
-    Raises RuntimeError, with the log, when the process exits or ``/readyz`` has not answered
-    200 within ``ready_wait_s`` seconds (then the process is stopped first).
+    ``command_prefix`` runs the service under another program (e.g. ``setpriv`` taking
+    capabilities away). Raises RuntimeError, with the log, when the process exits or ``/readyz``
+    has not answered 200 within ``ready_wait_s`` seconds (then the process is stopped first).
     """
     port = unused_port()
     full_env = {
@@ -123,7 +125,7 @@ def serve(
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with log_path.open("wb") as sink:
         process = subprocess.Popen(
-            [venv_bin("memory-api"), "serve"],
+            [*command_prefix, venv_bin("memory-api"), "serve"],
             env=full_env,
             stdout=sink,
             stderr=subprocess.STDOUT,

@@ -1,6 +1,8 @@
 """Bytes of a topic file → text with LF line ends, never raising (T-2).
 
 Kept apart from parsing so the service can decode an index (``MEMORY.md``) the same way.
+:func:`decode_exact` reads bytes the way :func:`decode_text` does but keeps what a rewrite needs
+to give every other byte back unchanged (A-6): the byte order mark, the codec, the line ends.
 
 >>> decode_text(b"\\xef\\xbb\\xbfa\\r\\nb")
 ('a\\nb', ['encoding: UTF-8 byte order mark removed', 'line-endings: CRLF read as LF'])
@@ -9,8 +11,9 @@ Kept apart from parsing so the service can decode an index (``MEMORY.md``) the s
 from __future__ import annotations
 
 import codecs
+from dataclasses import dataclass
 
-__all__ = ["decode_text"]
+__all__ = ["ExactText", "decode_exact", "decode_text"]
 
 
 def decode_text(raw: bytes, *, partial: bool = False) -> tuple[str, list[str]]:
@@ -52,3 +55,58 @@ def decode_text(raw: bytes, *, partial: bool = False) -> tuple[str, list[str]]:
     if text.startswith("\ufeff"):  # a BOM that survived (UTF-16 or doubled)
         text = text[1:]
     return text, problems
+
+
+@dataclass(frozen=True, slots=True)
+class ExactText:
+    """Text decoded so that :meth:`encode` gives back the very bytes it came from (A-6).
+
+    ``bom`` is the byte order mark the file starts with (``b""`` for none); ``codec`` the
+    Python codec of the rest (``utf-8``, ``utf-16-le``, ``utf-16-be``, ``cp1252``,
+    ``latin-1``): the one :func:`decode_text` reads it with; ``text`` keeps its line ends as
+    written (``\\r\\n``, ``\\r`` or ``\\n``).
+    """
+
+    bom: bytes
+    codec: str
+    text: str
+
+    def encode(self, text: str) -> bytes:
+        """``text`` (``self.text`` edited) as bytes of the same file: BOM, then the codec.
+
+        Raises ``UnicodeEncodeError`` for a character the codec cannot hold (a pruned text only
+        ever holds characters of the original)."""
+        return self.bom + text.encode(self.codec)
+
+
+def decode_exact(raw: bytes) -> ExactText | None:
+    """Decode ``raw`` as :func:`decode_text` reads it, keeping its BOM, codec and line ends.
+
+    None when the bytes cannot be given back exactly by re-encoding the text (UTF-16 with an
+    odd byte or a lone surrogate: :func:`decode_text` reads those with replacement characters),
+    so a caller never rewrites a file it would change beyond its edit.
+
+    >>> found = decode_exact("\\ufeffa\\rb".encode("utf-16-le"))
+    >>> found.bom, found.codec, found.text
+    (b'\\xff\\xfe', 'utf-16-le', 'a\\rb')
+    >>> decode_exact("Café – x".encode("cp1252")).codec
+    'cp1252'
+    """
+    bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
+    rest = raw[len(bom) :]
+    if rest.startswith(codecs.BOM_UTF16_LE):
+        bom, rest, codec = bom + codecs.BOM_UTF16_LE, rest[2:], "utf-16-le"
+    elif rest.startswith(codecs.BOM_UTF16_BE):
+        bom, rest, codec = bom + codecs.BOM_UTF16_BE, rest[2:], "utf-16-be"
+    else:
+        codec = "utf-8"
+    candidates = (codec,) if codec != "utf-8" else ("utf-8", "cp1252", "latin-1")
+    for candidate in candidates:
+        try:
+            text = rest.decode(candidate)
+        except UnicodeDecodeError:
+            continue
+        if text.encode(candidate) == rest:
+            return ExactText(bom=bom, codec=candidate, text=text)
+        return None
+    return None

@@ -5,10 +5,15 @@ An index link is a Markdown link whose target is a topic file of the scope:
 - inline: ``[t](file.md)``, ``[t](./file.md)``, ``[t](<Deploy notes.md>)``,
   ``[t](Deploy%20notes.md)``, each with an optional ``#anchor`` and/or link title
   (``"…"``, ``'…'`` or ``(…)``);
-- a reference definition on its own line: ``[t]: file.md``.
+- a reference definition on its own line: ``[t]: file.md``;
+- an entry that names the file in a code span as the first thing of a list item or table row
+  (`` - `a-note.md` - about a ``, ``| `a-note.md` | about a |``), the form OpenCode's memory
+  index uses.
 
-A file name written in prose ("see testing-conventions.md") is a mention, not a link, and so is
-a link inside a code span or a fenced code block.
+A file name written in prose ("see testing-conventions.md", "edit `README.md` too") is a mention,
+not a link, and so is a link inside a code span or a fenced code block. A link into a sub-folder
+of the scope (``[Feb](archive/2026-02.md)``) names no topic file, but lint checks it is there
+(:func:`scope_link_targets`).
 
 >>> link_targets("- [Deploy](./deploy-freeze.md#why \\"Freeze\\") — no Friday deploys")
 ['deploy-freeze.md']
@@ -27,20 +32,30 @@ import unicodedata
 from collections.abc import Sequence
 from urllib.parse import unquote
 
-from memory_core.markdown import blank_code_spans, fenced_lines, lines_with_ends
+from memory_core.markdown import blank_code_spans, fenced_lines
 
 __all__ = [
+    "entry_span",
+    "entry_targets",
     "index_lines",
     "line_links_to",
     "link_targets",
     "linked_topic_files",
     "links_of_lines",
     "prune_index",
+    "scope_link_targets",
     "topic_link_targets",
 ]
 
 _REFERENCE_RE = re.compile(r" {0,3}\[[^\]\n]+\]:[ \t]*(<[^<>\n]*>|\S+)")
+# `` - `a-note.md` - about a``, ``1. **`a.md`**: …``, ``| `a.md` | … |``: a code span naming a
+# Markdown file as the first thing of a list item or a table row.
+_ENTRY_RE = re.compile(
+    r"[ \t]{0,3}(?:[-*+]|\d{1,9}[.)]|\|)[ \t]+(?:\*\*|__)?(`{1,2})[ \t]*"
+    r"(?P<name>[^`\n]*?[^`\s]\.md)[ \t]*\1"
+)
 _TITLE_CLOSERS = {'"': '"', "'": "'", "(": ")"}
+_ANY_LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
 
 
 def index_lines(text: str) -> list[str]:
@@ -129,13 +144,51 @@ def link_targets(line: str) -> list[str]:
     return [target for target in targets if target]
 
 
+def entry_span(line: str) -> tuple[int, int] | None:
+    """Where in ``line`` the file name of an entry (`` - `a-note.md` - about a``) is, or None."""
+    match = _ENTRY_RE.match(line)
+    return match.span("name") if match is not None else None
+
+
+def entry_targets(line: str) -> list[str]:
+    """The file a line names in the entry form (`` - `a-note.md` - about a``), or ``[]``.
+
+    >>> entry_targets("- `a-note.md` - about a"), entry_targets("see `README.md` for more")
+    (['a-note.md'], [])
+    """
+    span = entry_span(line)
+    return [line[span[0] : span[1]]] if span is not None else []
+
+
 def _is_local(target: str) -> bool:
     return "/" not in target and "\\" not in target and ":" not in target
 
 
 def topic_link_targets(line: str) -> list[str]:
-    """Return the link targets of a line that name a file of this scope (no path, no URL)."""
-    return [target for target in link_targets(line) if _is_local(target)]
+    """Return the targets a line links or names as an entry that are files of this scope (no
+    path, no URL)."""
+    return [target for target in (*link_targets(line), *entry_targets(line)) if _is_local(target)]
+
+
+def _in_sub_folder(target: str) -> str | None:
+    """``target`` as a relative POSIX path into a sub-folder of the scope, or None: a URL, an
+    absolute path, a Windows path, a path with ``..`` (another scope, or outside) or a local
+    file name. ``./`` and empty segments are dropped."""
+    if ":" in target or "\\" in target or target.startswith(("/", "~")):
+        return None
+    parts = [part for part in target.split("/") if part not in ("", ".")]
+    if len(parts) < 2 or ".." in parts:
+        return None
+    return "/".join(parts)
+
+
+def scope_link_targets(line: str) -> list[str]:
+    """:func:`topic_link_targets` and the links into sub-folders of the scope, as relative POSIX
+    paths (``archive/2026-02.md``): every target inside the scope's folder (T-5)."""
+    targets = [*link_targets(line), *entry_targets(line)]
+    local = [target for target in targets if _is_local(target)]
+    deeper = [path for path in map(_in_sub_folder, targets) if path is not None]
+    return [*local, *deeper]
 
 
 def _same_name(left: str, right: str) -> bool:
@@ -144,7 +197,8 @@ def _same_name(left: str, right: str) -> bool:
 
 
 def line_links_to(line: str, file_name: str) -> bool:
-    """Tell whether ``line`` holds a Markdown link to ``file_name`` (T-4); prose never counts.
+    """Tell whether ``line`` holds a Markdown link to ``file_name``, or names it as an entry
+    (T-4); prose never counts.
 
     The target is compared after decoding; a raw, undecoded match counts too (a file whose
     name really holds ``%20``). Unicode is compared in NFC.
@@ -152,7 +206,7 @@ def line_links_to(line: str, file_name: str) -> bool:
     for match in _targets_with_raw(line):
         if any(_same_name(candidate, file_name) for candidate in match):
             return True
-    return False
+    return any(_same_name(entry, file_name) for entry in entry_targets(line))
 
 
 def _targets_with_raw(line: str) -> list[tuple[str, ...]]:
@@ -165,18 +219,20 @@ def _targets_with_raw(line: str) -> list[tuple[str, ...]]:
 
 
 def linked_topic_files(text: str) -> dict[str, list[int]]:
-    """Map each scope-local link target of an index to the 1-based lines that link to it."""
+    """Map each target inside the scope's folder of an index (a topic file, or a path into a
+    sub-folder: :func:`scope_link_targets`) to the 1-based lines that link to it."""
     return links_of_lines(index_lines(text))
 
 
 def links_of_lines(lines: Sequence[str]) -> dict[str, list[int]]:
     """:func:`linked_topic_files` of ``lines`` already split by :func:`index_lines`: each
-    scope-local link target (NFC) and the 1-based lines linking it, code fences skipped."""
+    target inside the scope's folder (NFC) and the 1-based lines linking it, code fences
+    skipped."""
     found: dict[str, list[int]] = {}
     for number, (line, fenced) in enumerate(zip(lines, fenced_lines(lines), strict=True), start=1):
         if fenced:
             continue
-        for target in dict.fromkeys(topic_link_targets(line)):
+        for target in dict.fromkeys(scope_link_targets(line)):
             found.setdefault(unicodedata.normalize("NFC", target), []).append(number)
     return found
 
@@ -200,19 +256,29 @@ def _may_name(line: str, file_name: str) -> bool:
     return not (file_name.isascii() and unicodedata.is_normalized("NFC", line))
 
 
+def _lines_with_any_ends(text: str) -> list[str]:
+    """Split ``text`` into lines each keeping its own line end: ``\\r\\n``, a lone ``\\r`` or
+    ``\\n``, every one a line end as every reader takes it (T-2, ``decode_text``). Joining the
+    result gives ``text`` back."""
+    return _ANY_LINE_RE.findall(text)
+
+
 def prune_index(text: str, file_name: str) -> tuple[str, list[str]]:
     """Remove every line holding a link to ``file_name`` (T-4, A-6); keep the rest byte-for-byte.
 
     Returns ``(new_text, removed_lines)`` (removed lines without their line ends). Prose
-    mentions and lines in fenced code stay; CRLF line ends and the presence or absence of a
-    final line end are preserved. When nothing links to the file the text comes back unchanged.
-    Only the lines that can name the file are parsed (see :func:`_may_name`), so pruning an
-    index of thousands of lines costs a few C-speed scans of its text.
+    mentions and lines in fenced code stay. A line ends at LF, CRLF or a lone CR (classic Mac
+    line ends), as every reader takes them (T-2); each kept line keeps its own line end, and the
+    presence or absence of a final line end is preserved. When nothing links to the file the
+    text comes back unchanged. Only the lines that can name the file are parsed (see
+    :func:`_may_name`), so pruning an index of thousands of lines costs a few C-speed scans.
 
     >>> prune_index("# Index\\r\\n- [A](a.md)\\r\\nsee a.md\\r\\n", "a.md")
     ('# Index\\r\\nsee a.md\\r\\n', ['- [A](a.md)'])
+    >>> prune_index("- [A](a.md)\\r- [B](b.md)\\r", "a.md")
+    ('- [B](b.md)\\r', ['- [A](a.md)'])
     """
-    tokens = lines_with_ends(text)
+    tokens = _lines_with_any_ends(text)
     starts = list(itertools.accumulate(map(len, tokens), initial=0))
     fenced = fenced_lines([_content(token) for token in tokens]) if _may_fence(text) else None
     removed_at = [
@@ -227,14 +293,14 @@ def prune_index(text: str, file_name: str) -> tuple[str, list[str]]:
     ends = [starts[number] for number in removed_at] + [len(text)]
     begins = [0] + [starts[number + 1] for number in removed_at]
     result = "".join(text[begin:end] for begin, end in zip(begins, ends, strict=True))
-    if not text.endswith("\n"):
+    if not text.endswith(("\n", "\r")):
         # the file had no final line end: the new last line must not gain one
         result = result.removesuffix("\n").removesuffix("\r")
     return result, [_content(tokens[number]) for number in removed_at]
 
 
 def _content(token: str) -> str:
-    """A line of :func:`~memory_core.markdown.lines_with_ends` without its line end."""
+    """A line of :func:`_lines_with_any_ends` without its line end."""
     return token.removesuffix("\n").removesuffix("\r")
 
 

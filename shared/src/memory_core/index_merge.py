@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import quote, unquote
 
-from memory_core.index import index_lines, linked_topic_files, topic_link_targets
+from memory_core.index import entry_span, index_lines, linked_topic_files, topic_link_targets
 from memory_core.markdown import blank_code_spans, fenced_lines
 
 __all__ = ["IndexMerge", "merge_index", "rewrite_links"]
@@ -93,7 +93,8 @@ def rewrite_links(line: str, renames: Mapping[str, str]) -> str:
 
     ``renames`` maps an old file name (NFC) to the new one. The link's form is kept: ``./``,
     ``<…>``, a ``#anchor`` or ``?query``, percent-encoding (a bare target that needs it is
-    encoded). Prose mentions and links in code spans are left alone.
+    encoded); an entry (`` - `a.md` - about a``) names the new file. Prose mentions and links in
+    code spans are left alone.
     """
     if not renames:
         return line
@@ -104,6 +105,9 @@ def rewrite_links(line: str, renames: Mapping[str, str]) -> str:
         start, end = reference.span(2)
         angled = prose[start] == "<"
         spans.append((start + 1, end - 1, True) if angled else (start, end, False))
+    entry = entry_span(line)
+    if entry is not None:
+        spans.append((*entry, True))  # a name in a code span: written as it is, like <…>
     result = line
     for start, end, angled in sorted(spans, reverse=True):  # right to left: offsets stay valid
         new = _new_destination(line[start:end], angled, renames)

@@ -17,6 +17,14 @@ The rules (I-1, I-3, I-4, I-8):
 5. Every cut is followed by a note naming the scope and how many lines were left out, telling the
    model to open the full ``MEMORY.md`` itself. A blank or missing index injects an explicit
    "nothing saved yet" note (I-3). The file on disk is never touched.
+
+Where an index goes (I-1): at its prompt's placeholder (``{{MEMORY_USER_INDEX}}`` in the memory
+prompt, ``{{MEMORY_INDEX}}`` in the Workspace prompt). A prompt is saved only when it holds its
+placeholder exactly once, as written, and no other spelling of either (``MEMORY_PROMPT_RULE``
+and ``WORKSPACE_PROMPT_RULE`` of :mod:`memory_core.rules`). One stored before that rule or edited
+by hand still gets its index exactly once: at the first placeholder (further ones are dropped),
+or, with none, after the prompt; the manifest's ``placement`` says which
+(:func:`placed_manifests`), so it never counts lines as kept that are not in the text.
 """
 
 from __future__ import annotations
@@ -30,8 +38,10 @@ import msgspec
 
 from memory_core.cap_notes import CHAR_CAP, LINE_CAP, Unread, empty_note, truncation_note
 from memory_core.credentials import mask_secret_lines
+from memory_core.hidden_text import show_hidden_lines
 from memory_core.keys import USER_SCOPE
-from memory_core.wire import CapFired, MemorySection, ScopeManifest
+from memory_core.rules import INDEX_PLACEHOLDER, USER_INDEX_PLACEHOLDER
+from memory_core.wire import CapFired, IndexPlacement, MemorySection, ScopeManifest
 
 __all__ = [
     "CHAR_CAP",
@@ -44,12 +54,10 @@ __all__ = [
     "cap_indexes",
     "empty_note",
     "memory_sections",
+    "placed_manifests",
     "prepare_index",
     "truncation_note",
 ]
-
-USER_INDEX_PLACEHOLDER = "{{MEMORY_USER_INDEX}}"
-INDEX_PLACEHOLDER = "{{MEMORY_INDEX}}"
 
 
 class CappedIndex(msgspec.Struct, frozen=True):
@@ -99,7 +107,8 @@ def prepare_index(raw: str | None, unread: Unread = (0, True)) -> PreparedIndex:
     same user index, which is thus masked once per overview, not once per scope."""
     head, total = _head_lines(raw or "", LINE_CAP)
     # Only what can be injected is masked: lines past the line cap never reach the model.
-    candidates = tuple(mask_secret_lines(head))
+    # Hidden characters are shown escaped, never verbatim (I-9).
+    candidates = tuple(show_hidden_lines(mask_secret_lines(head)))
     return PreparedIndex(
         blank=(raw is None or not raw or raw.isspace()) and not unread[0],
         total=total + unread[0],
@@ -249,9 +258,11 @@ def memory_sections(
     """Split what ``{{MEMORY}}`` expands to into prompt text, index lines and notes (A-9, H-1).
 
     Concatenated in order, the sections are the text :func:`build_memory_text` returns: each
-    prompt is cut at its placeholder (every occurrence), the scope's kept lines and its note go
-    between, each prompt's text is stripped of leading and trailing line ends, and a blank line
-    (a ``prompt`` section) parts the two prompts. Sections with no text are left out.
+    prompt is cut at its placeholder, the scope's kept lines and its note go there (exactly
+    once: at the first placeholder, or after a prompt that holds none, see
+    :func:`_prompt_sections`), each prompt's text is stripped of leading and trailing line ends,
+    and a blank line (a ``prompt`` section) parts the two prompts. Sections with no text are
+    left out.
     """
     parts = [_prompt_sections(prompt, USER_INDEX_PLACEHOLDER, user)]
     if workspace is not None:
@@ -264,10 +275,39 @@ def memory_sections(
     return sections
 
 
+def _placement(prompt: str, placeholder: str) -> IndexPlacement:
+    return "placeholder" if placeholder in prompt else "after-prompt"
+
+
+def placed_manifests(
+    prompt: str, workspace_prompt: str, user: CappedIndex, workspace: CappedIndex | None
+) -> list[ScopeManifest]:
+    """The manifests of ``user`` (and ``workspace``) as :func:`memory_sections` places their
+    indexes in the text of these prompts: ``placement`` is ``"placeholder"`` or, for a prompt
+    without its placeholder, ``"after-prompt"`` (I-1, A-9)."""
+    placed = [
+        msgspec.structs.replace(user.manifest, placement=_placement(prompt, USER_INDEX_PLACEHOLDER))
+    ]
+    if workspace is not None:
+        where = _placement(workspace_prompt, INDEX_PLACEHOLDER)
+        placed.append(msgspec.structs.replace(workspace.manifest, placement=where))
+    return placed
+
+
 def _prompt_sections(prompt: str, placeholder: str, index: CappedIndex) -> list[MemorySection]:
-    """One prompt with its placeholder replaced, as sections, stripped of outer line ends."""
+    """One prompt with its index in place, as sections, stripped of outer line ends.
+
+    The index goes exactly once: at the first placeholder (further ones are dropped), or, when
+    the prompt holds none (stored before the rule of ``MEMORY_PROMPT_RULE``, or edited by
+    hand), after the prompt and a blank line.
+    """
+    pieces = prompt.split(placeholder)
+    if len(pieces) == 1:
+        pieces = [prompt.rstrip("\n") + "\n\n", ""]
+    elif len(pieces) > 2:
+        pieces = [pieces[0], "".join(pieces[1:])]
     sections: list[MemorySection] = []
-    for number, piece in enumerate(prompt.split(placeholder)):
+    for number, piece in enumerate(pieces):
         if number:
             sections.append(MemorySection(kind="index", scope=index.scope, text=index.lines_text))
             sections.append(MemorySection(kind="note", scope=index.scope, text=index.note_text))

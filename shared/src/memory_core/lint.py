@@ -5,7 +5,11 @@ line where one applies:
 
 ============================  =======  ===========================================================
 ``secret``                    error    a likely credential, named by kind and line, never echoed
-``dangling-link``             error    an index link to a file of the scope that does not exist
+``hidden-text``               error    characters a model reads but a person cannot see (tag
+                                       characters, bidirectional controls, zero-width characters
+                                       inside words), by kind, count, line and field (I-9)
+``dangling-link``             error    an index link to a file of the scope (or into one of its
+                                       sub-folders) that does not exist
 ``not-injected``              error    index lines past the injection caps (I-4), one per scope
 ``missing-index``             error    topic files exist but the scope has no ``MEMORY.md``
 ``refused-entry``             error    an entry that is never read (a symlink out of the memory
@@ -19,11 +23,17 @@ line where one applies:
 ``index-wrong-case``          warning  ``Memory.md`` / ``memory.md``: an index in the wrong case
                                        (an ordinary topic file, never injected) (T-5b)
 ``dangling-wiki-link``        warning  a ``[[name]]`` link in a body to no topic file (T-5b)
-``name-mismatch``             warning  frontmatter ``name`` differs from the file name
+``empty-name``                warning  ``name:`` with no text; the file name stands in (T-1a)
+``name-mismatch``             warning  frontmatter ``name`` says other words than the file name
+                                       (``Always run the linter`` is the same name as a title)
 ``name-not-kebab``            info     the name (frontmatter, else the stem) is not kebab-case
 ``naming-convention``         info     the scope consistently follows another naming convention
-                                       (snake_case file names, title-style names): one finding
-                                       for the scope instead of the two above per file (T-5a)
+                                       (Claude Code's type_slug, snake_case file names,
+                                       title-style names): one finding for the scope instead of
+                                       the two above per file (T-5a)
+``no-frontmatter``            info     no file of the scope has frontmatter (plain notes, another
+                                       tool's convention): one finding for the scope instead of
+                                       ``missing-description`` per file (T-5a)
 ============================  =======  ===========================================================
 
 ``find_secrets``, ``mask_secrets`` and ``mask_secret_lines`` (I-8) live in
@@ -38,10 +48,11 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from memory_core.credentials import find_secrets, mask_secret_lines, mask_secrets
+from memory_core.hidden_text import find_hidden
 from memory_core.index_facts import INDEX_LINE_LIMIT, IndexFacts, index_facts
 from memory_core.injection import CHAR_CAP, LINE_CAP, PreparedIndex, cap_indexes
 from memory_core.layout import INDEX_FILE
-from memory_core.topics import ParsedTopic
+from memory_core.topics import EMPTY_FILE, EMPTY_NAME, NO_FRONTMATTER, ParsedTopic
 from memory_core.wire import Finding, Severity
 
 __all__ = [
@@ -50,10 +61,13 @@ __all__ = [
     "SEVERITIES",
     "IndexRead",
     "find_secrets",
+    "frontmatter_convention",
     "lint_index",
     "lint_links",
     "lint_scope",
     "lint_topic",
+    "lint_topic_in_scope",
+    "lint_topics",
     "mask_secret_lines",
     "mask_secrets",
     "naming_convention",
@@ -61,6 +75,7 @@ __all__ = [
 
 SEVERITIES: dict[str, Severity] = {
     "secret": "error",
+    "hidden-text": "error",
     "dangling-link": "error",
     "not-injected": "error",
     "missing-index": "error",
@@ -72,9 +87,11 @@ SEVERITIES: dict[str, Severity] = {
     "unindexed": "warning",
     "index-wrong-case": "warning",
     "dangling-wiki-link": "warning",
+    "empty-name": "warning",
     "name-mismatch": "warning",
     "name-not-kebab": "info",
     "naming-convention": "info",
+    "no-frontmatter": "info",
 }
 """The severity of every lint code (T-5a)."""
 
@@ -82,11 +99,23 @@ LINT_CODES = tuple(SEVERITIES)
 
 _KEBAB_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _NAMING_CODES = frozenset({"name-mismatch", "name-not-kebab"})
+_DESCRIPTION_CODES = frozenset({"missing-description"})
 _PLACEHOLDER_KEY = "lint-placeholder-00000000"  # any valid key: only the budget split matters
 
 
 def _nfc(name: str) -> str:
     return unicodedata.normalize("NFC", name)
+
+
+_SEPARATORS_RE = re.compile(r"[-_\s]+")
+
+
+def _link_key(name: str) -> str:
+    """A name's words: NFC, case-folded, ``.md`` dropped, runs of ``-``, ``_`` and spaces as
+    one ``-`` (``[[project-drift]]`` names ``project_drift.md``; ``Always run the linter`` is
+    ``always-run-the-linter`` written as a title)."""
+    stem = _nfc(name).removesuffix(".md").casefold()
+    return _SEPARATORS_RE.sub("-", stem).strip("-")
 
 
 def _finding(code: str, file: str, line: int | None, message: str) -> Finding:
@@ -108,8 +137,13 @@ def _stem(topic: ParsedTopic) -> str:
 
 _TOPIC_RULES = (
     _TopicRule(
+        "empty-name",
+        lambda topic: EMPTY_NAME in topic.problems,
+        lambda topic: f"the name is empty; the file name {_stem(topic)!r} stands in",
+    ),
+    _TopicRule(
         "name-mismatch",
-        lambda topic: topic.name != _stem(topic),
+        lambda topic: _link_key(topic.name) != _link_key(_stem(topic)),
         lambda topic: (
             f"name {topic.name!r} differs from the file name {_stem(topic)!r}; "
             "the file name is the identity"
@@ -150,7 +184,22 @@ def lint_topic(topic: ParsedTopic) -> list[Finding]:
             findings.append(_secret(file, None, kind, f"the frontmatter {field}"))
     for kind, line in find_secrets(topic.body):
         findings.append(_secret(file, topic.body_line + line - 1, kind, "the body"))
+    findings.extend(_hidden(file, line, where, what) for line, where, what in topic.hidden)
     return findings
+
+
+def _hidden(file: str, line: int, where: str, what: str) -> Finding:
+    """A ``hidden-text`` finding (I-9): where, what kind and how many, never the text."""
+    shown = (
+        "it is injected escaped, as [hidden: …]"
+        if file == INDEX_FILE
+        else "an agent that opens the file reads it"
+    )
+    message = (
+        f"{where} holds {what}: text a model reads but a person cannot see ({shown}); "
+        "remove it from the file"
+    )
+    return _finding("hidden-text", file, line, message)
 
 
 def _secret(file: str, line: int | None, kind: str, where: str) -> Finding:
@@ -161,70 +210,164 @@ def _secret(file: str, line: int | None, kind: str, where: str) -> Finding:
 # Other agents' file-name conventions, in the order a name fitting several is called by. A
 # one-word lower-case stem fits kebab-case too, and so counts as Memory's own.
 _FILE_CONVENTIONS = (
-    ("snake_case", re.compile(r"[a-z0-9]+(?:_[a-z0-9]+)*")),
+    # Claude Code's auto memory: the memory's type, then a slug that may hold a date
+    ("type_slug", re.compile(r"(?:user|feedback|project|reference)_[a-z0-9][a-z0-9._-]*")),
+    ("snake_case", re.compile(r"[a-z0-9]+(?:_[a-z0-9]+(?:-[a-z0-9]+)*)*")),
     ("camelCase", re.compile(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*")),
     ("PascalCase", re.compile(r"(?:[A-Z][a-z0-9]*)+")),
     ("SCREAMING_SNAKE_CASE", re.compile(r"[A-Z0-9]+(?:_[A-Z0-9]+)*")),
-    ("words-with-spaces", re.compile(r"[^\s_-]+(?: [^\s_-]+)*")),
+    ("words-with-spaces", re.compile(r"[^\s_]+(?: [^\s_]+)*")),
 )
+_CONVENTION_NAMES = {"type_slug": "Claude Code's type_slug file names"}
 
 
-def _file_convention(stems: Sequence[str]) -> str | None:
-    """The one convention every stem follows: ``"kebab-case"`` (Memory's own), another, or None."""
-    if all(_KEBAB_RE.fullmatch(stem) for stem in stems):
-        return "kebab-case"
+def _file_convention(stems: Sequence[str]) -> tuple[str, int] | None:
+    """The convention the stems follow and how many stems are written in kebab-case that no
+    other convention fits (``deploy-steps``, not ``deploy``): ``("kebab-case", 0)`` (Memory's
+    own), another, or None for a mixed scope.
+
+    Another convention holds when every stem fits it or kebab-case, and it has at least as
+    many stems only it fits as kebab-case has (``feedback_always-preview`` beside
+    ``debugging`` and ``api-conventions``).
+    """
+    kebab = [bool(_KEBAB_RE.fullmatch(stem)) for stem in stems]
+    if all(kebab):
+        return "kebab-case", 0
     for label, pattern in _FILE_CONVENTIONS:
-        if all(pattern.fullmatch(stem) for stem in stems):
-            return label
+        fits = [bool(pattern.fullmatch(stem)) for stem in stems]
+        if not all(fit or is_kebab for fit, is_kebab in zip(fits, kebab, strict=True)):
+            continue
+        only_this = sum(fit and not is_kebab for fit, is_kebab in zip(fits, kebab, strict=True))
+        only_kebab = sum(is_kebab and not fit for fit, is_kebab in zip(fits, kebab, strict=True))
+        if only_this >= only_kebab:
+            return label, only_kebab
     return None
 
 
 def naming_convention(topics: Sequence[ParsedTopic]) -> Finding | None:
-    """One ``info`` finding when every topic follows one other naming convention (T-5a).
+    """One ``info`` finding when the topics follow another naming convention (T-5a).
 
-    Consistent means: every file name follows one convention (kebab-case, snake_case,
-    camelCase, PascalCase, SCREAMING_SNAKE_CASE or words with spaces; a one-word name fits
-    several), and the ``name`` fields agree with it: in a kebab-case scope either every
-    ``name`` is the file's stem or none is (title-style names); another agent's convention
-    may mix the two (``name: feedback_prefers_uv`` beside ``name: Deploy notes``). A scope in
-    Memory's own convention (kebab-case, ``name`` = stem) gets None, and so does a mixed scope,
-    whose files keep their own naming findings.
+    The file names follow one convention — kebab-case, Claude Code's ``type_slug``
+    (``feedback_always-preview.md``, ``project_b_2026-03-30.md``), snake_case, camelCase,
+    PascalCase, SCREAMING_SNAKE_CASE or words with spaces — where kebab-case names may stand
+    among at least as many of another's; and the ``name`` fields agree with it: in a
+    kebab-case scope either every ``name`` is the file's stem or none is (title-style names);
+    another agent's convention may mix the two (``name: feedback_prefers_uv`` beside ``name:
+    Deploy notes``). A scope in Memory's own convention (kebab-case, ``name`` = stem) gets
+    None, and so does a mixed scope, whose files keep their own naming findings.
     """
     if len(topics) < 2:
         return None
-    convention = _file_convention([_stem(topic) for topic in topics])
+    found = _file_convention([_stem(topic) for topic in topics])
     titled = sum(topic.name != _stem(topic) for topic in topics)
-    if convention is None or (convention == "kebab-case" and 0 < titled < len(topics)):
+    if found is None:
         return None
-    traits = [] if convention == "kebab-case" else [f"{convention} file names"]
+    convention, in_kebab = found
+    if convention == "kebab-case" and 0 < titled < len(topics):
+        return None
+    traits = []
+    if convention != "kebab-case":
+        traits.append(_CONVENTION_NAMES.get(convention, f"{convention} file names"))
     if titled == len(topics):
         traits.append("title-style names")
     elif titled:
         traits.append(f"title-style names in {titled} of them")
     if not traits:
         return None  # Memory's own convention
+    count = len(topics)
+    where = (
+        f"in {count - in_kebab} of its {count} files (the others in Memory's own kebab-case)"
+        if in_kebab
+        else f"in all {count} files"
+    )
     return _finding(
         "naming-convention",
         "",
         None,
-        f"this scope follows another naming convention ({', '.join(traits)}) in all "
-        f"{len(topics)} files; Memory reads it as it is. Rename the files to kebab-case "
-        "with a matching name only if you want Memory's own convention.",
+        f"this scope follows another naming convention ({', '.join(traits)}) {where}; Memory "
+        "reads it as it is. Rename the files to kebab-case with a matching name only if you "
+        "want Memory's own convention.",
     )
+
+
+def _without_frontmatter(topic: ParsedTopic) -> bool:
+    return NO_FRONTMATTER in topic.problems or EMPTY_FILE in topic.problems
+
+
+def frontmatter_convention(topics: Sequence[ParsedTopic]) -> Finding | None:
+    """One ``info`` finding when no topic has frontmatter (T-5a): plain Markdown notes (daily
+    notes, another tool's folder) are that tool's convention, so the scope gets this finding
+    instead of ``missing-description`` on every file. None with fewer than two topics or when
+    any has frontmatter (the others then keep their own findings)."""
+    if len(topics) < 2 or not all(_without_frontmatter(topic) for topic in topics):
+        return None
+    return _finding(
+        "no-frontmatter",
+        "",
+        None,
+        f"none of the {len(topics)} files has frontmatter (plain Markdown notes, as some tools "
+        "keep them); Memory lists them by file name, without a description to recall them by. "
+        "Add name and description frontmatter only if you want recall by description.",
+    )
+
+
+def _conventions(topics: Sequence[ParsedTopic]) -> tuple[list[Finding], frozenset[str]]:
+    """The scope's convention findings and the per-file codes they stand for (T-5a)."""
+    findings: list[Finding] = []
+    folded: frozenset[str] = frozenset()
+    for find, codes in (
+        (naming_convention, _NAMING_CODES),
+        (frontmatter_convention, _DESCRIPTION_CODES),
+    ):
+        found = find(topics)
+        if found is not None:
+            findings.append(found)
+            folded |= codes
+    return findings, folded
+
+
+def lint_topics(
+    topics: Sequence[ParsedTopic],
+    topic_files: Collection[str],
+    own: Callable[[ParsedTopic], Sequence[Finding]] = lint_topic,
+) -> list[Finding]:
+    """The topic half of :func:`lint_scope` (T-5, T-5a, T-5b): the scope's convention findings,
+    dangling ``[[links]]``, then each file's own findings by file name, less those a convention
+    stands for. ``own`` gives a topic's own findings (:func:`lint_topic`; a caller may memoise
+    it)."""
+    findings, folded = _conventions(topics)
+    findings.extend(lint_links(topics, topic_files))
+    for topic in sorted(topics, key=lambda topic: topic.file):
+        findings.extend(finding for finding in own(topic) if finding.code not in folded)
+    return findings
+
+
+# Claude Code's memory types: a link may name a type_slug file without its type, or with it.
+_TYPE_PREFIX_RE = re.compile(r"(?:user|feedback|project|reference)-(?=.)")
+
+
+def _link_keys(name: str) -> set[str]:
+    """:func:`_link_key` of ``name``, and without a Claude Code type (``feedback_x`` → ``x``)."""
+    key = _link_key(name)
+    return {key, _TYPE_PREFIX_RE.sub("", key, count=1)}
 
 
 def lint_links(topics: Sequence[ParsedTopic], topic_files: Collection[str]) -> list[Finding]:
     """``dangling-wiki-link``: a ``[[name]]`` in a body that names no topic file (T-5b).
 
     A link names a file by its stem (``[[deploy-freeze]]`` → ``deploy-freeze.md``) or by a
-    topic's frontmatter ``name``; names compare in NFC. The line is the first that holds it.
+    topic's frontmatter ``name``, compared in NFC and case-folded, with ``-``, ``_`` and spaces
+    alike (``[[project-drift]]`` → ``project_drift.md``) and a Claude Code type prefix on
+    either side optional (``[[always-preview]]`` → ``feedback_always-preview.md``). The line is
+    the first that holds it.
     """
-    known = {_nfc(name.removesuffix(".md")) for name in topic_files}
-    known |= {_nfc(topic.name) for topic in topics}
+    known: set[str] = set()
+    for name in (*topic_files, *(topic.name for topic in topics)):
+        known |= _link_keys(name)
     findings: list[Finding] = []
     for topic in sorted(topics, key=lambda topic: topic.file):
         for target in topic.links:
-            if _nfc(target) in known or _nfc(target.removesuffix(".md")) in known:
+            if _link_keys(target) & known:
                 continue
             findings.append(
                 _finding(
@@ -266,19 +409,24 @@ def lint_index(
     companion_index: str | None = None,
     partial: IndexRead | None = None,
     facts: IndexFacts | None = None,
+    in_sub_folders: Collection[str] | None = None,
 ) -> list[Finding]:
-    """Findings about a scope's ``MEMORY.md`` (T-4, T-5, I-4, I-8).
+    """Findings about a scope's ``MEMORY.md`` (T-4, T-5, I-4, I-8, I-9).
 
     ``topic_files`` are the topic file names present in the scope. ``not-injected`` applies the
     injection caps as they would run for this index; pass the other scope's index as
     ``companion_index`` to account for the shared character budget, else the index is capped
     as if injected alone. ``partial`` says the text is only the first part of a larger file.
     ``facts`` is :func:`~memory_core.index_facts.index_facts` of ``index_text`` when the caller
-    keeps it (found here otherwise).
+    keeps it (found here otherwise). ``in_sub_folders`` holds the index's links into
+    sub-folders of the scope (``archive/2026-02.md``, as in ``facts.links``) that are there;
+    the others are dangling. None: they were not looked at, and are not judged.
     """
     facts = facts if facts is not None else index_facts(index_text)
     linked = _links(facts, partial)
-    return _index_findings(index_text, facts, linked, topic_files, companion_index, partial)
+    return _index_findings(
+        index_text, facts, linked, topic_files, companion_index, partial, in_sub_folders
+    )
 
 
 def _links(facts: IndexFacts, partial: IndexRead | None) -> dict[str, list[int]]:
@@ -297,17 +445,14 @@ def _index_findings(
     topic_files: Collection[str],
     companion_index: str | None,
     partial: IndexRead | None = None,
+    in_sub_folders: Collection[str] | None = None,
 ) -> list[Finding]:
     """:func:`lint_index` with the index's facts and links (those past a read cap too) found."""
     findings: list[Finding] = []
-    present = {_nfc(name) for name in topic_files}
     for number, length in facts.long_lines:
         message = f"{length} characters; keep index lines under {INDEX_LINE_LIMIT}"
         findings.append(_finding("index-line-too-long", INDEX_FILE, number, message))
-    for target, lines in sorted(linked.items()):
-        if target.endswith(".md") and target not in present and target != INDEX_FILE:
-            message = f"links to {target!r}, which is not in this scope"
-            findings.extend(_finding("dangling-link", INDEX_FILE, n, message) for n in lines)
+    findings.extend(_dangling(linked, topic_files, in_sub_folders))
     if partial is not None:
         findings.append(_over_cap(partial, facts.lines))
     else:
@@ -316,7 +461,33 @@ def _index_findings(
         _secret(INDEX_FILE, line, kind, "the index (masked when injected)")
         for kind, line in facts.secrets
     )
+    findings.extend(
+        _hidden(INDEX_FILE, line, "this index line", what) for line, what in find_hidden(index_text)
+    )
     return sorted(findings, key=lambda finding: finding.line or 0)
+
+
+def _dangling(
+    linked: dict[str, list[int]],
+    topic_files: Collection[str],
+    in_sub_folders: Collection[str] | None,
+) -> list[Finding]:
+    """``dangling-link``: each line linking a Markdown file of the scope's folder that is not
+    there (a topic file, or one in a sub-folder when those were looked at)."""
+    present = {_nfc(name) for name in topic_files}
+    deeper = {_nfc(path) for path in in_sub_folders or ()}
+    findings: list[Finding] = []
+    for target, lines in sorted(linked.items()):
+        if not target.endswith(".md") or target == INDEX_FILE:
+            continue
+        if "/" not in target and target not in present:
+            message = f"links to {target!r}, which is not in this scope"
+        elif "/" in target and in_sub_folders is not None and target not in deeper:
+            message = f"links to {target!r}, which is not in this scope's folder"
+        else:
+            continue
+        findings.extend(_finding("dangling-link", INDEX_FILE, n, message) for n in lines)
+    return findings
 
 
 def _over_cap(partial: IndexRead, lines_read: int) -> Finding:
@@ -378,36 +549,75 @@ def lint_scope(
     refused: Sequence[tuple[str, str]] = (),
     partial: IndexRead | None = None,
     facts: IndexFacts | None = None,
+    in_sub_folders: Collection[str] | None = None,
 ) -> list[Finding]:
-    """Lint one scope (T-5, T-5a, T-5b): its index (None when missing), topics and file names.
+    """Lint one scope (T-5, T-5a, T-5b, I-9): its index (None when missing), topics and names.
 
     ``topic_files`` lists every topic file in the scope (also those not parsed); ``refused``
     the ``(entry name, why)`` of entries that are never read (a symlink out of the memory root
     …); ``partial`` describes an index larger than the read cap; ``facts`` is
     :func:`~memory_core.index_facts.index_facts` of ``index_text`` when the caller keeps it
-    (a service extends it as the index grows). Returns the scope-level
-    findings first (index by line), then topic findings by file name. Nothing is changed.
+    (a service extends it as the index grows); ``in_sub_folders`` the index's links into
+    sub-folders that are there (see :func:`lint_index`). Returns the scope-level findings
+    first (index by line), then :func:`lint_topics`. Nothing is changed.
     """
     findings = [*_refused(refused), *_scope_findings(index_text, topic_files, refused, partial)]
     if index_text is not None:
         facts = facts if facts is not None else index_facts(index_text)
         linked = _links(facts, partial)
         findings.extend(
-            _index_findings(index_text, facts, linked, topic_files, companion_index, partial)
+            _index_findings(
+                index_text, facts, linked, topic_files, companion_index, partial, in_sub_folders
+            )
         )
         if partial is None or partial.exact:
             # past the scanned part of an over-large index any file may be linked: no claim
             findings.extend(_unindexed(topic_files, linked))
-    convention = naming_convention(topics)
-    if convention is not None:
-        findings.append(convention)
-    findings.extend(lint_links(topics, topic_files))
-    for topic in sorted(topics, key=lambda topic: topic.file):
-        findings.extend(
-            finding
-            for finding in lint_topic(topic)
-            if convention is None or finding.code not in _NAMING_CODES
-        )
+    findings.extend(lint_topics(topics, topic_files))
+    return findings
+
+
+def lint_topic_in_scope(
+    topic: ParsedTopic,
+    topic_files: Collection[str],
+    index_text: str | None,
+    *,
+    scope_topics: Callable[[], Sequence[ParsedTopic]],
+    own: Sequence[Finding] | None = None,
+    partial: IndexRead | None = None,
+    facts: IndexFacts | None = None,
+) -> list[Finding]:
+    """The findings :func:`lint_scope` gives about ``topic.file``, in its order, at the cost of
+    this one file (T-5, T-5a, T-5b).
+
+    ``topic_files`` lists every topic file of the scope (this one included), ``index_text``,
+    ``partial`` and ``facts`` are the scope's index as :func:`lint_scope` takes them; ``own`` is
+    :func:`lint_topic` of ``topic`` when the caller keeps it. ``scope_topics`` gives every
+    parsed topic of the scope; it is called only when the others decide a finding about this
+    file: a naming finding in a scope whose file names all follow one convention (it may fold
+    into ``naming-convention``), a ``missing-description`` of a file without frontmatter (it
+    may fold into ``no-frontmatter``), or a ``[[link]]`` that names no file's stem (it may name
+    a topic's frontmatter ``name``).
+    """
+    file = topic.file
+    findings = _wrong_case_indexes([file])
+    if index_text is not None and (partial is None or partial.exact):
+        facts = facts if facts is not None else index_facts(index_text)
+        findings.extend(_unindexed([file], _links(facts, partial)))
+    own = list(own) if own is not None else lint_topic(topic)
+    folded: frozenset[str] = frozenset()
+    codes = {finding.code for finding in own}
+    may_fold = (
+        codes & _NAMING_CODES
+        and _file_convention([name.removesuffix(".md") for name in topic_files]) is not None
+    ) or (codes & _DESCRIPTION_CODES and _without_frontmatter(topic))
+    if may_fold:
+        folded = _conventions(scope_topics())[1]
+    if topic.links and lint_links([topic], topic_files):
+        # named by no stem: a topic's frontmatter name may still be it
+        links = lint_links(scope_topics(), topic_files)
+        findings.extend(finding for finding in links if finding.file == file)
+    findings.extend(f for f in own if f.code not in folded)
     return findings
 
 

@@ -40,15 +40,20 @@ __all__ = [
     "MACHINE_NAME_RULE",
     "CONTROL_CLASS",
     "DRAFT_PROMPT_RULE",
+    "INDEX_PLACEHOLDER",
     "MAX_UTF8_BYTES_KEYWORD",
+    "MEMORY_PROMPT_RULE",
     "NAME_MAX",
     "TIMESTAMP_RULE",
+    "USER_INDEX_PLACEHOLDER",
     "WHITESPACE",
     "WHITESPACE_CLASS",
     "WORKSPACE_PATH_MAX_BYTES",
     "WORKSPACE_PATH_RULE",
+    "WORKSPACE_PROMPT_RULE",
     "TextRule",
     "char_class",
+    "placeholder_problem",
     "python_regex",
     "utf8_length",
 ]
@@ -272,6 +277,86 @@ TIMESTAMP_RULE = TextRule(
 )
 """A point in time a client sends (V-2: changes ``since``): the wire's timestamp format. A day
 past the month's end counts on into the next month (``02-30`` is March 2nd or 1st)."""
+
+USER_INDEX_PLACEHOLDER = "{{MEMORY_USER_INDEX}}"
+"""Where the memory prompt takes the user index (I-1)."""
+INDEX_PLACEHOLDER = "{{MEMORY_INDEX}}"
+"""Where the Workspace prompt takes the Workspace index (I-1)."""
+_PLACEHOLDER_OWNERS = {
+    USER_INDEX_PLACEHOLDER: "the memory prompt's",
+    INDEX_PLACEHOLDER: "the Workspace prompt's",
+}
+
+
+def _any_case(word: str) -> str:
+    return "".join(f"[{letter.upper()}{letter.lower()}]" for letter in word)
+
+
+_LOOKALIKE = (
+    r"\{{1,3}[ \t]*"
+    + _any_case("memory")
+    + "[ _-]*(?:"
+    + _any_case("user")
+    + "[ _-]*)?"
+    + _any_case("index")
+    + r"[ \t]*\}"
+)
+"""The start of anything written to be an index placeholder: one to three braces, any case,
+spaces, ``_`` or ``-`` between the words, a closing brace (the exact placeholders are such too)."""
+
+
+def _prompt_pattern(placeholder: str) -> str:
+    # Every position outside the one placeholder starts no lookalike: the placeholder stands
+    # there exactly once, as written, and nothing else was meant as one (a second copy is a
+    # lookalike too). Read alike by Python re, ECMA-262 and jsonschema-rs (lookaheads).
+    walk = rf"(?:(?!{_LOOKALIKE})[\s\S])*"
+    return f"^{walk}{re.escape(placeholder)}{walk}$"
+
+
+def placeholder_problem(prompt: str, placeholder: str) -> str | None:
+    """What a prompt holds instead of its ``placeholder`` exactly once, as written (I-1); None
+    when it holds just that. Words the refusal of :data:`MEMORY_PROMPT_RULE` and
+    :data:`WORKSPACE_PROMPT_RULE` (whose patterns alone decide), e.g. ``it holds
+    '{{ MEMORY_USER_INDEX }}' instead``.
+
+    >>> placeholder_problem("# Memory\\n{{MEMORY_INDEX}}\\n", USER_INDEX_PLACEHOLDER)
+    "it holds '{{MEMORY_INDEX}}' (the Workspace prompt's) instead"
+    """
+    count = prompt.count(placeholder)
+    lookalikes = re.finditer(_LOOKALIKE + r"\}{0,2}", prompt)
+    others = [
+        found for found in dict.fromkeys(m.group(0) for m in lookalikes) if found != placeholder
+    ]
+    if count == 1 and not others:
+        return None
+    named = ", ".join(
+        repr(found) + (f" ({_PLACEHOLDER_OWNERS[found]})" if found in _PLACEHOLDER_OWNERS else "")
+        for found in others
+    )
+    if count == 0:
+        return f"it holds {named} instead" if others else "it holds none"
+    if count > 1:
+        twice = f"it holds it {count} times (the index would be injected {count} times)"
+        return f"{twice}, and {named} besides" if others else twice
+    return f"it also holds {named}, which would reach the model as written"
+
+
+def _prompt_rule(placeholder: str, scope: str) -> TextRule:
+    return TextRule(
+        pattern=_prompt_pattern(placeholder),
+        summary=(
+            f"must hold {placeholder} exactly once, as written, where the {scope} index goes, "
+            "and nothing else written as an index placeholder"
+        ),
+        explanations=(lambda value: placeholder_problem(value, placeholder),),
+    )
+
+
+MEMORY_PROMPT_RULE = _prompt_rule(USER_INDEX_PLACEHOLDER, "user")
+"""``memory.prompt`` (A-2, I-1): its index placeholder once, so the user index reaches the model
+exactly once; ``null`` (the default) always passes."""
+WORKSPACE_PROMPT_RULE = _prompt_rule(INDEX_PLACEHOLDER, "Workspace")
+"""``memory.workspacePrompt`` (A-2, I-1), as :data:`MEMORY_PROMPT_RULE` for ``{{MEMORY_INDEX}}``."""
 
 MACHINE_ID_RULE = TextRule(
     pattern="^[a-z0-9][a-z0-9-]{0,63}$",

@@ -173,6 +173,9 @@ def _as_written(value: str) -> tuple[str, str | None] | None:
             return None  # a quote left open on this line may close on a later one
         if end == len(value) - 1:
             return value[1:-1], "YAML cannot read the quoted value"
+        if value[-1] == value[0] and _quotes_pair_up(value[1:-1], value[0]):
+            # quotes inside quotes, not escaped ("regime "CSPN" aware"): the outer pair goes
+            return value[1:-1], f"YAML cannot read unescaped {value[0]} inside the quoted value"
         # a quoted part with more text after it ("v2" is out): the line is the text
         return value, "YAML cannot read a quoted part followed by more text"
     if not failed and isinstance(loaded, str) and loaded == value:
@@ -201,6 +204,29 @@ def _colon_is_the_only_trouble(value: str) -> bool:
 def _load(value: str) -> Any:
     """What strict YAML makes of ``value`` as a field's value; raises on what it refuses."""
     return yaml.load(f"v: {value}", Loader=_LOADER)["v"]  # noqa: S506 - a safe loader
+
+
+def _quotes_pair_up(inner: str, quote: str) -> bool:
+    """Whether the ``quote`` characters of ``inner`` read as quotations inside it: each opens
+    after a space or an opening bracket (or at the start) and closes before a space,
+    punctuation or the end (``regime "CSPN" aware``; not ``v2" and "v3``). In single quotes an
+    apostrophe between two letters (``it's``) is no quote.
+    """
+    opened = False
+    for at, char in enumerate(inner):
+        if char != quote:
+            continue
+        before = inner[at - 1] if at else " "
+        after = inner[at + 1] if at + 1 < len(inner) else " "
+        if quote == "'" and before.isalnum() and after.isalnum():
+            continue
+        if not opened and (before.isspace() or before in "([{"):
+            opened = True
+        elif opened and (after.isspace() or not after.isalnum()):
+            opened = False
+        else:
+            return False
+    return not opened
 
 
 def _quote_end(value: str) -> int:

@@ -25,11 +25,15 @@ import yaml
 from frontmatter.default_handlers import YAMLHandler
 
 from memory_core.decoding import decode_text
+from memory_core.hidden_text import find_hidden
 from memory_core.markdown import blank_code_spans, fenced_lines
 from memory_core.scope_files import TOPIC_CAP
 from memory_core.text_fields import read_text_fields, text_field_lines
 
 __all__ = [
+    "EMPTY_FILE",
+    "EMPTY_NAME",
+    "NO_FRONTMATTER",
     "READ_CAP_BYTES",
     "ParsedTopic",
     "decode_text",
@@ -40,6 +44,13 @@ __all__ = [
 
 READ_CAP_BYTES = TOPIC_CAP
 """At most this many bytes of a topic file are ever read (T-2)."""
+
+NO_FRONTMATTER = "frontmatter: missing (no '---' block at the top)"
+"""The problem of a file with no frontmatter at all (T-2)."""
+EMPTY_FILE = "empty: the file holds no text"
+"""The problem of a file with no text (T-2)."""
+EMPTY_NAME = "frontmatter: name is empty; the file name stands in"
+"""The problem of a ``name:`` line with no text (``name: ""``): the stem is the name (T-1a)."""
 
 _HANDLER = YAMLHandler()
 _FIELDS = ("name", "description", "updated_at")
@@ -68,7 +79,11 @@ class ParsedTopic(msgspec.Struct, frozen=True):
     after the frontmatter (LF line ends, outer whitespace stripped); ``links`` the ``[[name]]``
     targets in order of first appearance; ``problems`` the T-2 findings (``"frontmatter: …"``);
     ``truncated`` is true when only the first :data:`READ_CAP_BYTES` bytes were read;
-    ``body_line`` is the 1-based line of the file on which ``body`` starts (for lint findings).
+    ``body_line`` is the 1-based line of the file on which ``body`` starts (for lint findings);
+    ``hidden`` holds ``(line, where, what)`` for each line of the file with characters a model
+    reads but a person cannot see (I-9): the 1-based line, ``where`` it is (``the body``,
+    ``the frontmatter field 'description'``, ``the frontmatter``) and what they are
+    (:func:`~memory_core.hidden_text.describe_hidden`), never the hidden text.
     """
 
     file: str
@@ -80,6 +95,7 @@ class ParsedTopic(msgspec.Struct, frozen=True):
     problems: list[str]
     truncated: bool
     body_line: int = 1
+    hidden: tuple[tuple[int, str, str], ...] = ()
 
 
 def extract_links(body: str) -> list[str]:
@@ -91,6 +107,8 @@ def extract_links(body: str) -> list[str]:
     >>> extract_links("See [[a]], [[b|B]] and [[a#why]]; `[[not]]`.")
     ['a', 'b']
     """
+    if "[[" not in body:
+        return []  # most bodies: no line need be split, fenced or blanked
     seen: dict[str, None] = {}
     for line in _prose_lines(body):
         for match in _WIKI_LINK_RE.finditer(line):
@@ -210,7 +228,7 @@ def _second_block(body: str) -> bool:
 def _split_frontmatter(text: str, problems: list[str]) -> tuple[dict[str, Any], str]:
     stripped = text.strip()
     if not _HANDLER.detect(stripped):
-        problems.append("frontmatter: missing (no '---' block at the top)")
+        problems.append(NO_FRONTMATTER)
         return {}, stripped
     try:
         block, body = _HANDLER.split(stripped)
@@ -262,15 +280,18 @@ def parse_topic(raw: bytes, file_name: str) -> ParsedTopic:
         problems.append("size: larger than 1 MiB; only the first 1 MiB was read")
     stem = file_name.removesuffix(".md")
     if not text.strip():
-        problems.append("empty: the file holds no text")
+        problems.append(EMPTY_FILE)
         return ParsedTopic(file_name, stem, None, None, "", [], problems, truncated)
     metadata, body = _split_frontmatter(text, problems)
+    body_line = _line_of_body(text, body)
     fields = _convert_fields(metadata, problems)
     if _second_block(body):
         problems.append(
             "frontmatter: a second '---' block follows the first; only the first is read"
         )
     name = fields.name.strip() if fields.name and fields.name.strip() else stem
+    if "name" in metadata and _is_blank(metadata["name"]):
+        problems.append(EMPTY_NAME)  # the line is there, with no text
     description = fields.description.strip() if fields.description else None
     return ParsedTopic(
         file=file_name,
@@ -281,8 +302,36 @@ def parse_topic(raw: bytes, file_name: str) -> ParsedTopic:
         links=extract_links(body),
         problems=problems,
         truncated=truncated,
-        body_line=_line_of_body(text, body),
+        body_line=body_line,
+        hidden=_hidden_lines(text, body_line if body != text.strip() else 1),
     )
+
+
+_FIELD_KEY_RE = re.compile(r"[\"']?([A-Za-z_][\w-]*)[\"']?[ \t]*:")
+
+
+def _hidden_lines(text: str, body_line: int) -> tuple[tuple[int, str, str], ...]:
+    """``ParsedTopic.hidden`` of ``text`` whose body starts on ``body_line`` (1: no
+    frontmatter): a frontmatter line is named by the field it belongs to (I-9)."""
+    found = find_hidden(text)
+    if not found:
+        return ()
+    lines = text.split("\n")
+    return tuple((number, _where(lines, number, body_line), what) for number, what in found)
+
+
+def _where(lines: list[str], number: int, body_line: int) -> str:
+    if number >= body_line:
+        return "the body"
+    for line in reversed(lines[1:number]):  # the field's line, or the one it continues
+        match = _FIELD_KEY_RE.match(line)
+        if match is not None:
+            return f"the frontmatter field {match.group(1)!r}"
+    return "the frontmatter"
+
+
+def _is_blank(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
 
 
 def _line_of_body(text: str, body: str) -> int:

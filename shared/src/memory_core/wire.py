@@ -24,12 +24,15 @@ from memory_core.rules import (
     AGENT_NAME_RULE,
     DRAFT_PROMPT_RULE,
     MACHINE_ID_RULE,
+    MEMORY_PROMPT_RULE,
     WORKSPACE_PATH_RULE,
+    WORKSPACE_PROMPT_RULE,
 )
 
 ScopeKind = Literal["user", "workspace"]
 WorkspaceKind = Literal["persistent", "temporary", "off"]
 CapFired = Literal["none", "lines", "chars"]
+IndexPlacement = Literal["placeholder", "after-prompt"]
 SectionKind = Literal["prompt", "index", "note"]
 
 TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
@@ -39,6 +42,8 @@ AgentId = Annotated[str, ID_RULE.meta("The agent's id (K-7):")]
 AgentName = Annotated[str, AGENT_NAME_RULE.meta("The display name:")]
 WorkspacePath = Annotated[str, WORKSPACE_PATH_RULE.meta("The Workspace path the harness sees:")]
 DraftPrompt = Annotated[str, DRAFT_PROMPT_RULE.meta("The chat prompt:")]
+MemoryPrompt = Annotated[str, MEMORY_PROMPT_RULE.meta("The memory prompt (I-1):")]
+WorkspacePrompt = Annotated[str, WORKSPACE_PROMPT_RULE.meta("The Workspace memory prompt (I-1):")]
 
 
 def utc_timestamp(moment: datetime | float) -> str:
@@ -139,11 +144,12 @@ class AgentConfig(Wire, frozen=True):
 
 
 class MemoryPatch(Wire, frozen=True):
-    """The ``memory`` part of a config PATCH. ``None`` for a prompt restores the default."""
+    """The ``memory`` part of a config PATCH. ``None`` for a prompt restores the default; a
+    prompt must hold its index placeholder exactly once (I-1, 422 otherwise)."""
 
     enabled: bool | msgspec.UnsetType = msgspec.UNSET
-    prompt: str | msgspec.UnsetType | None = msgspec.UNSET
-    workspace_prompt: str | msgspec.UnsetType | None = msgspec.UNSET
+    prompt: MemoryPrompt | msgspec.UnsetType | None = msgspec.UNSET
+    workspace_prompt: WorkspacePrompt | msgspec.UnsetType | None = msgspec.UNSET
 
 
 class ConfigPatch(Wire, frozen=True):
@@ -184,12 +190,32 @@ class ScopeSummary(Wire, frozen=True):
     history_bytes: int = 0
 
 
+class OverviewTotals(Wire, frozen=True):
+    """What the whole memory holds, counted from folder listings alone, no index read (A-3).
+
+    ``scopes``: every scope (the user scope and each Workspace's); ``files``: their topic files
+    (A-5, as each listing counts them); ``matching``: the scopes a group search (``q``) matches,
+    or every scope without one. Lint is counted per scope shown, not in these totals.
+    """
+
+    scopes: int
+    files: int
+    matching: int
+
+
 class MemoryOverview(Wire, frozen=True):
-    """Answer of ``GET …/memory`` (A-3): user scope first, then Workspaces, newest first."""
+    """Answer of ``GET …/memory`` (A-3): one page of scopes, the user scope first, then the
+    Workspaces by newest activity.
+
+    ``totals`` counts every scope; ``next_cursor`` asks for the page after this one (the
+    ``cursor`` query parameter), None when this page is the last.
+    """
 
     enabled: bool
     template_has_memory: bool
     scopes: list[ScopeSummary]
+    totals: OverviewTotals
+    next_cursor: str | None = None
 
 
 class PlaceholderResult(Wire, frozen=True):
@@ -266,7 +292,7 @@ class Finding(Wire, frozen=True):
     message: str
 
 
-class ScopeManifest(Wire, frozen=True):
+class ScopeManifest(Wire, frozen=True, omit_defaults=True):
     """What the injection did with one scope's index (A-9, I-4).
 
     ``lines_total`` counts the index's lines; ``lines_kept`` those injected; ``lines_dropped`` the
@@ -282,6 +308,12 @@ class ScopeManifest(Wire, frozen=True):
     cap_fired: CapFired
     headroom_lines: int
     headroom_chars: int
+    placement: IndexPlacement = "placeholder"
+    """Where the kept lines stand in the text (I-1): ``"placeholder"``, where the prompt's index
+    placeholder stood (its first one); ``"after-prompt"``, after a prompt that holds none (one
+    stored before the placeholder rule, or edited by hand). Sent only when not
+    ``"placeholder"`` (``omit_defaults``): a client built before the field (whose decoder
+    refuses unknown fields) still reads every usual answer."""
 
 
 class IndexLine(Wire, frozen=True):

@@ -342,12 +342,136 @@ def uuids() -> list[str]:
     return rows
 
 
+# --- more variants of each kind, in the forms real notes use (added after the rows above, so
+# those stay as they were: the random generator runs on from where they left it) -----------
+
+MORE_SHAPES = {
+    "sendgrid-key": lambda: f"SG.{b64url(22)}.{b64url(43)}",
+    "pypi-token": lambda: "pypi-AgEIcHlwaS5vcmc" + b64url(70),
+    "digitalocean-token": lambda: "dop_v1_" + rand("0123456789abcdef", 64),
+    "shopify-token": lambda: RNG.choice(["shpat_", "shpss_"]) + rand("0123456789abcdef", 32),
+    "postman-key": lambda: f"PMAK-{rand('0123456789abcdef', 24)}-{rand('0123456789abcdef', 34)}",
+    "linear-key": lambda: "lin_api_" + rand(ALNUM, 40),
+    "google-oauth-token": lambda: "ya29." + b64url(60),
+    "telegram-bot-token": lambda: f"{RNG.randrange(10**8, 10**10)}:AA{b64url(33)}",
+    "gitlab-token": lambda: "glpat-" + b64url(20),
+    "slack-token": lambda: f"xoxb-{RNG.randrange(10**11, 10**12)}-{rand(ALNUM, 24)}",
+    "github-token": lambda: "ghp_" + rand(ALNUM, 36),
+    "aws-access-key": lambda: "AKIA" + rand(UPPER_DIGITS, 16),
+    "openai-style-key": lambda: "sk-proj-" + b64url(48),
+    "stripe-key": lambda: "sk_live_" + rand(ALNUM, 24),
+    "huggingface-token": lambda: "hf_" + rand(ALNUM, 34),
+    "jwt": jwt,
+}
+MORE_SHAPE_CONTEXTS = [
+    "token: {v}",
+    '  "apiKey": "{v}",',
+    "| prod | `{v}` | rotated in March |",
+    "Токен: {v}",
+    "API-Schlüssel für Staging: `{v}`",
+    "clé : {v} (ne pas partager)",
+    "密钥：{v}",
+    "- `{v}` ← the old one, revoked?",
+    "--header 'Authorization: token {v}'",
+    "      value: {v}",
+]
+PASSWORD_KEYS = [
+    "pw", "PW", "root_pw", "ADMIN_PW", "pass", "dbPass", "SSHPASS", "MYSQL_PWD", "adminPass",
+    "db.pass", "wifi_password", "passphrase", "KEYSTORE_PASS", "ansible_become_pass",
+    "WLAN-Passwort", "smtpPassword",
+]  # fmt: skip
+PASSWORD_FORMS = [
+    "{k}: `{v}`",
+    "{k}={v}",
+    "export {k}='{v}'",
+    '"{k}": "{v}"',
+    "| {k} | {v} |",
+    "  {k}: \"{v}\"",
+    "<{k}>{v}</{k}>",
+    "{k} => '{v}'",
+]
+PASSWORD_PHRASES = [
+    "password: {v}", "root pw `{v}`", "the admin password is {v}", "wifi pw is `{v}`",
+    "Passwort: {v}", "Das Kennwort lautet {v}", "пароль: {v}", "Пароль от сервера: {v}",
+    "mot de passe : {v}", "contraseña: {v}", "senha: {v}", "wachtwoord: {v}", "hasło: {v}",
+    "密码：{v}", "数据库密码是 `{v}`", "パスワード: {v}", "비밀번호: {v}", "şifre: {v}",
+    "lösenord: {v}", "salasana: {v}", "mật khẩu: {v}", "รหัสผ่าน: {v}", "parola: {v}",
+    "κωδικός: {v}", "كلمة المرور: {v}", "סיסמה: {v}", "पासवर्ड: {v}",
+]  # fmt: skip
+PASSWORD_COMMANDS = [
+    "mysql -uroot -p{v} app",
+    "mysqldump -u backup -p'{v}' --all-databases",
+    "sshpass -p '{v}' ssh deploy@10.0.0.{n}",
+    "docker login -u ci -p {v} registry.local",
+    "redis-cli -h cache -a {v} info",
+    "curl -u admin:{v} http://192.168.1.{n}/api",
+    "login: admin / `{v}`",
+]
+PIN_FORMS = ["SSHPASS='{d}' sshpass -e ssh pi@10.0.0.{n}", "password={d}", "pw: {d}",
+             "пароль: {d}", "PIN/password: {d}", "| password | {d} |"]  # fmt: skip
+
+NOT_PASSWORD_KEYS = {
+    "bypass": ["проходит", "через прокси", "true", "direct", "代理直连", "ignore-scripts"],
+    "compass": ["северо-восток", "north-east", "270°", "heading north"],
+    "surpass": ["10%", "the target"],
+    "trespass": ["запрещено", "forbidden"],
+    "encompass": ["весь проект", "all services"],
+    "passport": ["C01X00T47 (expires 2031)", "renewed in May"],
+    "passenger": ["3", "Alex"],
+}
+WORD_VALUES = [
+    "sunshine", "проходит", "Пароль", "siehe-Vault", "geheim", "секрет", "秘密", "ひみつ",
+    "required", "optional", "hidden", "same-as-staging",
+]  # fmt: skip
+REFERENCE_VALUES = [
+    "see 1Password", "in Bitwarden", "KeePass → NAS", "${DB_PASSWORD}", "$(pass show db)",
+    "{{ vault_db_password }}", "!vault |", "<ask ops>", "(in the vault)", "`${SSH_PASS}`",
+]  # fmt: skip
+
+
+def more_rows() -> list[tuple[str, str]]:
+    """More variants of every kind, in YAML, JSON, shell, ``.env``, prose, code spans, tables
+    and many languages, and their look-alikes."""
+    rows: list[tuple[str, str]] = []
+    for kind, make in MORE_SHAPES.items():
+        for context in RNG.sample(MORE_SHAPE_CONTEXTS, 4):
+            rows.append((f"secret:{kind}", context.format(v=make())))
+    for key in PASSWORD_KEYS:
+        for form in RNG.sample(PASSWORD_FORMS, 2):
+            rows.append(("secret:password-assignment", form.format(k=key, v=password())))
+    for phrase in PASSWORD_PHRASES:
+        rows.append(("secret:password-assignment", phrase.format(v=password())))
+    for command in PASSWORD_COMMANDS:
+        for _ in range(2):
+            value = password() if RNG.random() < 0.5 else rand(ALNUM, 12)
+            text = command.format(v=value.replace("'", ""), n=RNG.randrange(2, 250))
+            rows.append(("secret:password-assignment", text))
+    for form in PIN_FORMS:
+        digits = str(RNG.randrange(100000, 99999999))
+        rows.append(("secret:password-assignment", form.format(d=digits, n=RNG.randrange(2, 250))))
+    for key, values in NOT_PASSWORD_KEYS.items():
+        for value in values:
+            rows.append(("none:not-a-password-key", f"{key}: {value}"))
+    for value in WORD_VALUES:
+        rows.append(("none:word", f"password: {value}"))
+        rows.append(("none:word", f"pw: {value}"))
+    for value in REFERENCE_VALUES:
+        rows.append(("none:reference", f"password: {value}"))
+        rows.append(("none:reference", f"Passwort: {value}"))
+    for command in ("mysql -u root -p app", "sshpass -e ssh host", "ssh -p 2222 host",
+                    "psql -p 5432 -h db", "docker run -p 8080:80 app", "curl -u deploy https://ci",
+                    'docker login -u ci --password-stdin < token.txt', "pwd: /srv/app"):  # fmt: skip
+        rows.append(("none:command", command))
+    return rows
+
+
 def main() -> None:
     rows = [(f"secret:{kind}", text) for kind, text in secrets()]
     LOOKALIKES["hash"] = hashes()
     LOOKALIKES["uuid"] = uuids()
     for why, texts in LOOKALIKES.items():
         rows.extend((f"none:{why}", text) for text in texts)
+    rows.extend(more_rows())
     assert all("\t" not in text and "\n" not in text for _, text in rows)
     OUT.write_text("".join(f"{label}\t{text}\n" for label, text in rows), encoding="utf-8")
     print(f"{len(rows)} lines written to {OUT}")

@@ -30,6 +30,7 @@ from memory_api.appkeys import (
 from memory_api.http.auth import auth_middleware
 from memory_api.http.logs import install_parser_refusal_filter
 from memory_api.http.metrics import Metrics, metrics_middleware
+from memory_api.http.parser_errors import install_parser_problems
 from memory_api.http.problems import problem_middleware
 from memory_api.routes import agents, config, drafts, git_sync, history, memory, ops, projects
 from memory_api.settings import Settings
@@ -122,6 +123,7 @@ def create_app(settings: Settings) -> web.Application:
     """Build the service for ``settings``; nothing touches the disk until the app starts."""
     app = web.Application(client_max_size=settings.max_body)
     install_parser_refusal_filter()  # A-10, A-11: a refused request's bytes never reach a log
+    install_parser_problems(SECURITY_HEADERS)  # and its answer is problem+json, never them
 
     app[SETTINGS_KEY] = settings
     stores = build_stores(settings)
@@ -145,7 +147,7 @@ def create_app(settings: Settings) -> web.Application:
         [
             metrics_middleware(metrics),
             problem_middleware,
-            auth_middleware(stores.tokens, settings.host),
+            auth_middleware(stores.tokens, settings.host, settings.allowed_hosts),
         ]
     )
 

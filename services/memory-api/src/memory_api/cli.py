@@ -10,49 +10,43 @@
     memory-api token revoke --name N
     memory-api demo seed --corpus DIR
     memory-api memory import SOURCE --project P --agent A (--workspace PATH | --user) [--dry-run]
-    memory-api memory import --from claude-code --workspace PATH --project P --agent A
+    memory-api memory import --from HARNESS (--workspace PATH | --user) --project P --agent A
+    memory-api memory import FOLDER --from memory-tool (--workspace PATH | --user) ...
     memory-api memory import ARCHIVE.tar.gz --project P --agent A     # each scope to its key
     memory-api memory export --project P --agent A [--scope KEY ...] [--with-history] -o FILE
     memory-api history prune [--project P] [--agent A]   # the operator's retention (V-3)
 
-Configuration comes from the environment (see :mod:`memory_api.settings`); the data dir is
-``MEMORY_API_DATA_DIR``. Exit codes: 0 done, 1 refused (a conflict, an unknown agent, a bad
-id), 2 bad usage or configuration.
+Where a command works (:mod:`memory_api.command_place`): ``agent`` goes through the running
+service when one answers (``--url`` / ``MEMORY_API_URL``, else ``MEMORY_API_HOST`` and
+``MEMORY_API_PORT``), so the service shows what it did; with a named data dir (``--data-dir`` /
+``MEMORY_API_DATA_DIR``) a command works in that data dir; with neither, a command that writes
+refuses rather than write into a data dir no service uses. Every command says where it worked.
+
+Each command imports what it needs when it runs: ``agent create`` never loads the web
+application. Exit codes: 0 done, 1 refused (a conflict, an unknown agent, a bad id), 2 bad usage
+or configuration (no data dir named, no service answering).
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import dataclasses
 import errno
 import gc
 import logging
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from aiohttp import web
-from memory_core.errors import InvalidId
-from memory_core.swap import shield_from_sigio
-from memory_core.template import read_template_file
-from memory_core.wire import AgentCreate
-
-from memory_api.app import create_app
-from memory_api.demo import seed_demo
+from memory_api.command_place import PlaceRefused, place_for
 from memory_api.errors import ServiceError
-from memory_api.http.auth import BindRefused, bind_decision
-from memory_api.http.logs import ACCESS_LOGGER, AccessLogger, configure_logging
-from memory_api.routes.agents import agent_summaries
+from memory_api.remote import RemoteError, default_url
 from memory_api.settings import Settings, SettingsError
-from memory_api.store.agents import AgentStore
-from memory_api.store.history.maintenance import Retention, prune_agent
-from memory_api.store.history.recorder import checked_history_root
-from memory_api.stores import build_stores, prepare_data_dir
-from memory_api.transfer.console import import_progress, print_export, print_import
-from memory_api.transfer.exporter import export_scopes
-from memory_api.transfer.runner import Target, offered_scopes, run_import
-from memory_api.transfer.sources import SourceError
+
+if TYPE_CHECKING:
+    from memory_api.store.agents import AgentStore
+    from memory_api.transfer.harnesses import HarnessRequest
 
 __all__ = ["build_parser", "main"]
 
@@ -62,14 +56,29 @@ SHUTDOWN_TIMEOUT = 8.0
 """Seconds that in-flight requests get to finish on SIGTERM/SIGINT (under Docker's 10 s)."""
 
 Command = Callable[[Settings, argparse.Namespace], int]
+_T = TypeVar("_T")
+
+
+def _run(work: Coroutine[Any, Any, _T]) -> _T:
+    """Run a store's coroutine to its end (asyncio is imported only by the commands that work
+    in a data dir: one going through the service never needs it)."""
+    import asyncio
+
+    return asyncio.run(work)
 
 
 def _agent_store(settings: Settings) -> AgentStore:
+    from memory_api.stores import build_stores, prepare_data_dir
+
     prepare_data_dir(settings.data_dir)
     return build_stores(settings).agents
 
 
 def _serve(settings: Settings, args: argparse.Namespace) -> int:
+    from memory_api.http.auth import BindRefused, bind_decision
+    from memory_api.http.logs import configure_logging
+    from memory_api.stores import build_stores
+
     settings = dataclasses.replace(
         settings,
         host=args.host if args.host is not None else settings.host,
@@ -78,7 +87,9 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
     configure_logging(settings.log_format, settings.log_level)
     tokens = build_stores(settings).tokens
     try:
-        decision = bind_decision(settings.host, bool(tokens.entries()))
+        # A token folder that cannot be read counts as tokens: the API then fails closed (503)
+        # instead of the service opening up, or refusing to start where it had tokens (A-10a).
+        decision = bind_decision(settings.host, tokens.known().configured)
     except BindRefused as error:
         logger.error("%s", error)
         return 2
@@ -112,6 +123,11 @@ def _run_app(settings: Settings) -> None:
     collection then walks only what requests made since, not the whole heap. Without it one
     took 12–32 ms under load (timed with ``gc.callbacks``), stalling every request in flight.
     """
+    from aiohttp import web
+
+    from memory_api.app import create_app
+    from memory_api.http.logs import ACCESS_LOGGER, AccessLogger
+
     app = create_app(settings)
     gc.collect()  # nothing that is already garbage gets frozen
     gc.freeze()
@@ -132,27 +148,37 @@ def page_url(host: str, port: int, fragment: str = "") -> str:
     >>> page_url("127.0.0.1", 8765, "/projects/demo/agents/demo/memory")
     'http://127.0.0.1:8765/#/projects/demo/agents/demo/memory'
     """
-    shown = "127.0.0.1" if host in ("0.0.0.0", "", "::") else host  # noqa: S104 - shown, not bound
-    if ":" in shown:
-        shown = f"[{shown}]"
-    return f"http://{shown}:{port}/" + (f"#{fragment}" if fragment else "")
+    return default_url(host, port) + "/" + (f"#{fragment}" if fragment else "")
 
 
 def _agent_create(settings: Settings, args: argparse.Namespace) -> int:
+    from memory_core.template import read_template_file
+    from memory_core.wire import AgentCreate
+
     template = None
     if args.template_file is not None:
         template = read_template_file(Path(args.template_file))  # bounded, never blocks
     body = AgentCreate(id=args.id, name=args.name, template=template)
-    record = asyncio.run(_agent_store(settings).create(args.project, body))
-    print(
-        f"created agent {record.id!r} ({record.name}) in project {record.project!r} "
-        f"under {settings.data_dir}"
-    )
+    place = place_for(settings, args, writes=True)
+    if place.remote is not None:
+        config = place.remote.create_agent(args.project, body)
+        name, project = config.name, config.project
+    else:
+        record = _run(_agent_store(settings).create(args.project, body))
+        name, project = record.name, record.project
+    print(f"created agent {args.id!r} ({name}) in project {project!r} {place.said}")
     return 0
 
 
 def _agent_list(settings: Settings, args: argparse.Namespace) -> int:
-    agents = asyncio.run(agent_summaries(_agent_store(settings), args.project or None))
+    place = place_for(settings, args, writes=False)
+    if place.remote is not None:
+        agents = place.remote.agents(args.project or None)
+    else:
+        from memory_api.store.counts import agent_summaries
+
+        agents = _run(agent_summaries(_agent_store(settings), args.project or None))
+    print(f"agents {place.said}", file=sys.stderr)
     if not agents:
         print("no agents" + (f" in project {args.project!r}" if args.project else ""))
         return 0
@@ -165,13 +191,22 @@ def _agent_list(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def _token_store(settings: Settings, args: argparse.Namespace, *, writes: bool) -> Any:
+    """The token store of the data dir the command works in (tokens have no API: A-10)."""
+    from memory_api.stores import build_stores
+
+    place_for(settings, args, writes=writes, api=False)
+    return build_stores(settings).tokens
+
+
 def _token_create(settings: Settings, args: argparse.Namespace) -> int:
-    store = build_stores(settings).tokens
+    store = _token_store(settings, args, writes=True)
     projects = tuple(args.project) if args.project else None
     entry, secret = store.create(args.name, projects)
     reach = "every project" if entry.projects is None else ", ".join(entry.projects)
     print(
-        f"created token {entry.name!r} for {reach}; it is shown only now, keep it safe:",
+        f"created token {entry.name!r} for {reach} in the data dir {settings.data_dir}; "
+        "it is shown only now, keep it safe:",
         file=sys.stderr,
     )
     print(secret)
@@ -179,49 +214,91 @@ def _token_create(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _token_list(settings: Settings, args: argparse.Namespace) -> int:
-    entries = build_stores(settings).tokens.entries()
-    if not entries:
+    known = _token_store(settings, args, writes=False).known()
+    print(f"tokens of the data dir {settings.data_dir}", file=sys.stderr)
+    if not known.configured:
         print("no tokens: the service is open and binds to loopback only")
         return 0
-    for entry in entries:
+    for entry in known.entries:
         reach = "*" if entry.projects is None else ",".join(entry.projects)
         print(f"{entry.name:<24} {reach:<30} {entry.created_at or 'env'}")
+    if known.unreadable is not None:
+        print(f"cannot be read: {known.unreadable}", file=sys.stderr)
+        return 1
     return 0
 
 
 def _token_revoke(settings: Settings, args: argparse.Namespace) -> int:
-    build_stores(settings).tokens.revoke(args.name)
-    print(f"revoked token {args.name!r}")
+    tokens = _token_store(settings, args, writes=True)
+    tokens.revoke(args.name)
+    print(f"revoked token {args.name!r} in the data dir {settings.data_dir}")
+    if not tokens.known().configured:
+        print(
+            "that was the last token: the service is open again to local callers (on loopback; "
+            "a service bound beyond loopback refuses every API request until a token exists)",
+            file=sys.stderr,
+        )
     return 0
 
 
 def _demo_seed(settings: Settings, args: argparse.Namespace) -> int:
-    report = asyncio.run(seed_demo(_agent_store(settings), Path(args.corpus)))
+    from memory_api.demo import seed_demo
+
+    place_for(settings, args, writes=True, api=False)
+    report = _run(seed_demo(_agent_store(settings), Path(args.corpus)))
     verb = "created" if report.agent_created else "kept"
     print(
         f"{verb} agent 'demo' in project 'demo' under {settings.data_dir}: "
         f"{report.copied} files copied, {report.kept} already there"
+        + (f", {report.declined} deleted since an earlier seed left out" if report.declined else "")
     )
     for key, path in report.scopes.items():
         print(f"  {key:<28} {path}")
     memory_tab = page_url(settings.host, settings.port, "/projects/demo/agents/demo/memory")
-    print(f"once `memory-api serve` runs, its Memory tab is at {memory_tab}")
+    print(f"\n  The demo agent's Memory tab: {memory_tab}")
+    print("  (served once `memory-api serve` runs)\n")
     return 0
 
 
+def _harness_request(args: argparse.Namespace) -> HarnessRequest | None:
+    from memory_api.transfer.harnesses import HarnessRequest
+
+    if args.source_kind is None:
+        return None
+    return HarnessRequest(
+        harness=args.source_kind,
+        workspace=args.workspace,
+        user=args.user,
+        source=args.source,
+        project=args.project,
+        agent=args.agent,
+    )
+
+
 def _memory_import(settings: Settings, args: argparse.Namespace) -> int:
+    from memory_api.stores import build_stores, prepare_data_dir
+    from memory_api.transfer.console import import_progress, print_import
+    from memory_api.transfer.harness_names import HARNESSES
+    from memory_api.transfer.runner import Target, offered_scopes, run_import
+    from memory_api.transfer.sources import SourceError
+
+    place_for(settings, args, writes=not args.dry_run, api=False)
     prepare_data_dir(settings.data_dir)
     stores = build_stores(settings)
     store = stores.agents
-    asyncio.run(store.get(args.project, args.agent))  # the agent exists in that project
+    _run(store.get(args.project, args.agent))  # the agent exists in that project
+    harness = _harness_request(args)
     try:
-        sources = offered_scopes(args.source, args.source_kind, args.workspace, args.archive_scope)
-        for source in sources if args.source_kind else []:
-            print(f"Claude Code's memory of {args.workspace}: {source.label}", file=sys.stderr)
+        sources = offered_scopes(args.source, args.archive_scope, harness)
     except SourceError as error:
         print(f"memory-api: {error}", file=sys.stderr)
         return 1
-    if args.user:
+    if harness is not None:
+        for source in sources:
+            print(f"{HARNESSES[harness.harness]}: {source.label}", file=sys.stderr)
+    if harness is not None and harness.harness != "memory-tool":
+        target = Target("harness", args.workspace)
+    elif args.user:
         target = Target("user")
     elif args.workspace is not None:
         target = Target("workspace", args.workspace)
@@ -230,6 +307,7 @@ def _memory_import(settings: Settings, args: argparse.Namespace) -> int:
     else:
         print("memory-api: name the target scope: --user or --workspace PATH", file=sys.stderr)
         return 2
+    print(f"importing into the data dir {settings.data_dir}", file=sys.stderr)
     total = sum(len(source.files) for source in sources)
     with import_progress(total, "importing") as advance:
         reports = run_import(
@@ -247,9 +325,14 @@ def _memory_import(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _memory_export(settings: Settings, args: argparse.Namespace) -> int:
+    from memory_api.stores import build_stores, prepare_data_dir
+    from memory_api.transfer.console import print_export
+    from memory_api.transfer.exporter import export_scopes
+
+    place_for(settings, args, writes=False, api=False)
     prepare_data_dir(settings.data_dir)
     stores = build_stores(settings)
-    asyncio.run(stores.agents.get(args.project, args.agent))
+    _run(stores.agents.get(args.project, args.agent))
     histories = stores.history.histories if args.with_history else None
     if histories is not None and not histories.enabled:
         print("memory-api: no history is kept here (MEMORY_API_HISTORY=off)", file=sys.stderr)
@@ -262,18 +345,24 @@ def _memory_export(settings: Settings, args: argparse.Namespace) -> int:
         args.scope or None,
         histories=histories,
     )
+    print(f"exported from the data dir {settings.data_dir}", file=sys.stderr)
     print_export(report)
     return 0
 
 
 def _history_prune(settings: Settings, args: argparse.Namespace) -> int:
+    from memory_api.store.history.maintenance import Retention, prune_agent
+    from memory_api.store.history.recorder import checked_history_root
+    from memory_api.stores import build_stores, prepare_data_dir
+
+    place_for(settings, args, writes=True, api=False)
     prepare_data_dir(settings.data_dir)
     stores = build_stores(settings)
     retention = Retention(settings.history_max_age_days, settings.history_max_versions)
     if retention.unlimited:
         print("no retention set (MEMORY_API_HISTORY_MAX_AGE_DAYS, …_MAX_VERSIONS): nothing to do")
         return 0
-    records = asyncio.run(stores.agents.list(args.project))
+    records = _run(stores.agents.list(args.project))
     if args.agent is not None:
         records = [record for record in records if record.id == args.agent]
         if not records:
@@ -299,11 +388,12 @@ def _history_prune(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _add_history_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    history = commands.add_parser("history", help="the scopes' histories (V-3)").add_subparsers(
+    history = commands.add_parser("history", help="the scopes' histories").add_subparsers(
         dest="action", required=True, metavar="ACTION"
     )
     prune = history.add_parser(
         "prune",
+        parents=[_data_dir_option()],
         help="apply the retention: squash versions older or more than the limits",
         description="Limits: MEMORY_API_HISTORY_MAX_AGE_DAYS and MEMORY_API_HISTORY_MAX_VERSIONS "
         "(docs/operations.md). Kept versions get new ids.",
@@ -314,12 +404,15 @@ def _add_history_commands(commands: argparse._SubParsersAction[argparse.Argument
 
 
 def _add_memory_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from memory_api.transfer.harness_names import HARNESSES
+
     memory = commands.add_parser("memory", help="import and export memory").add_subparsers(
         dest="action", required=True, metavar="ACTION"
     )
     imp = memory.add_parser(
         "import",
-        help="import a memory folder or an export archive into a scope (P-5)",
+        parents=[_data_dir_option()],
+        help="import a memory folder or an export archive into a scope",
         description="Never overwrites: a taken name keeps the newcomer as NAME-imported.md.",
     )
     imp.add_argument(
@@ -333,15 +426,21 @@ def _add_memory_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
     imp.add_argument(
         "--from",
         dest="source_kind",
-        choices=["claude-code"],
-        help="find the coding agent's own memory folder of --workspace",
+        choices=list(HARNESSES),
+        help="a coding agent's own memory, found by itself: its part for --workspace into that "
+        "Workspace scope, its user part into the user scope (--user: only that); "
+        "memory-tool: SOURCE is a /memories folder",
     )
     imp.add_argument("--archive-scope", help="import only this scope of an export archive")
     imp.add_argument(
         "--dry-run", action="store_true", help="report what would change; write nothing"
     )
     imp.set_defaults(func=_memory_import)
-    exp = memory.add_parser("export", help="write the agent's scopes to a .tar.gz archive")
+    exp = memory.add_parser(
+        "export",
+        parents=[_data_dir_option()],
+        help="write the agent's scopes to a .tar.gz archive",
+    )
     exp.add_argument("--project", required=True, help="project id")
     exp.add_argument("--agent", required=True, help="agent id")
     exp.add_argument("--scope", action="append", help="only this scope key (repeat); default: all")
@@ -352,6 +451,30 @@ def _add_memory_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
         help="also each scope's history (a git bundle); the import takes it back",
     )
     exp.set_defaults(func=_memory_export)
+
+
+def _data_dir_option() -> argparse.ArgumentParser:
+    """``--data-dir``, for every command that can work in a data dir."""
+    options = argparse.ArgumentParser(add_help=False)
+    options.add_argument(
+        "--data-dir",
+        metavar="DIR",
+        help="work in this data dir (default $MEMORY_API_DATA_DIR); without either, a command "
+        "that writes refuses rather than write where no running service looks",
+    )
+    return options
+
+
+def _service_options() -> argparse.ArgumentParser:
+    """``--url`` and ``--token``, for the commands the service's API can do."""
+    options = argparse.ArgumentParser(add_help=False)
+    options.add_argument(
+        "--url",
+        help="go through the service at this address (default $MEMORY_API_URL, else "
+        "http://$MEMORY_API_HOST:$MEMORY_API_PORT when a service answers there)",
+    )
+    options.add_argument("--token", help="bearer token for that service ($MEMORY_API_TOKEN)")
+    return options
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -370,34 +493,50 @@ def build_parser() -> argparse.ArgumentParser:
     agent = commands.add_parser("agent", help="create and list agents").add_subparsers(
         dest="action", required=True, metavar="ACTION"
     )
-    create = agent.add_parser("create", help="create an agent with its user scope")
+    create = agent.add_parser(
+        "create",
+        parents=[_service_options(), _data_dir_option()],
+        help="create an agent with its user scope",
+    )
     create.add_argument("--project", required=True, help="project id")
     create.add_argument("--id", required=True, help="agent id (a-z, 0-9, _ and -)")
     create.add_argument("--name", required=True, help="display name")
     create.add_argument("--template-file", help="UTF-8 file holding the system-prompt template")
     create.set_defaults(func=_agent_create)
-    listing = agent.add_parser("list", help="list agents with their memory counts")
+    listing = agent.add_parser(
+        "list",
+        parents=[_service_options(), _data_dir_option()],
+        help="list agents with their memory counts",
+    )
     listing.add_argument("--project", help="only this project")
     listing.set_defaults(func=_agent_list)
 
     token = commands.add_parser("token", help="manage bearer tokens").add_subparsers(
         dest="action", required=True, metavar="ACTION"
     )
-    token_create = token.add_parser("create", help="create a token and print its secret once")
+    token_create = token.add_parser(
+        "create", parents=[_data_dir_option()], help="create a token and print its secret once"
+    )
     token_create.add_argument("--name", required=True, help="token name (who uses it)")
     token_create.add_argument(
         "--project", action="append", help="limit to this project (repeat); default: all"
     )
     token_create.set_defaults(func=_token_create)
-    token.add_parser("list", help="list token names and reach").set_defaults(func=_token_list)
-    revoke = token.add_parser("revoke", help="delete a token file")
+    token.add_parser(
+        "list", parents=[_data_dir_option()], help="list token names and reach"
+    ).set_defaults(func=_token_list)
+    revoke = token.add_parser("revoke", parents=[_data_dir_option()], help="delete a token file")
     revoke.add_argument("--name", required=True)
     revoke.set_defaults(func=_token_revoke)
 
     demo = commands.add_parser("demo", help="demo data").add_subparsers(
         dest="action", required=True, metavar="ACTION"
     )
-    seed = demo.add_parser("seed", help="create the demo agent and copy a corpus (idempotent)")
+    seed = demo.add_parser(
+        "seed",
+        parents=[_data_dir_option()],
+        help="create the demo agent and copy a corpus (idempotent)",
+    )
     seed.add_argument("--corpus", required=True, help="folder with user-scope/ etc.")
     seed.set_defaults(func=_demo_seed)
     _add_memory_commands(commands)
@@ -407,15 +546,25 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code (see the module docstring)."""
+    from memory_core.errors import InvalidId
+    from memory_core.swap import shield_from_sigio
+
     shield_from_sigio()  # index edits take file leases (memory_core.swap)
     args = build_parser().parse_args(argv)
     command: Command = args.func
     try:
         settings = Settings.from_env()
+        if getattr(args, "data_dir", None):
+            named = Path(args.data_dir).expanduser().resolve()
+            settings = dataclasses.replace(settings, data_dir=named, data_dir_named=True)
         return command(settings, args)
-    except SettingsError as error:
-        print(f"memory-api: configuration error: {error}", file=sys.stderr)
+    except (SettingsError, PlaceRefused) as error:
+        kind = "configuration error: " if isinstance(error, SettingsError) else ""
+        print(f"memory-api: {kind}{error}", file=sys.stderr)
         return 2
+    except RemoteError as error:
+        print(f"memory-api: {error.detail}{_remote_hint(error)}", file=sys.stderr)
+        return 1
     except (ServiceError, InvalidId) as error:
         detail = error.detail if isinstance(error, ServiceError) else str(error)
         print(f"memory-api: {detail}", file=sys.stderr)
@@ -423,3 +572,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (OSError, ValueError) as error:
         print(f"memory-api: {error}", file=sys.stderr)
         return 1
+
+
+def _remote_hint(error: RemoteError) -> str:
+    if error.status == 401:
+        return " (give the service's bearer token with --token or MEMORY_API_TOKEN)"
+    return ""

@@ -15,19 +15,28 @@ The demo Workspaces are real directories, so their keys are derived exactly as a
 (K-1) and their ``.workspace`` markers name them (K-5). Seeding is idempotent and never
 overwrites: an existing agent is kept, and each file is created only where none exists (an
 atomic create, so even a file written meanwhile by an agent survives).
+
+Nor does it bring back what the user deleted. ``make run`` seeds on every start, and a memory
+deleted on the page (its index line pruned with it) came back on the next run as a topic file
+no index line names. The seed marker, ``agents/demo/demo-seed.json`` beside the agent's
+config, records every file a seed has placed in each scope (by scope key); a file the marker
+names that is no longer there was deleted since, and stays deleted. A file new in the corpus
+is still copied. Deleting the demo agent's folder (or the data dir) starts over.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
 
+from memory_core.atomic import atomic_write_bytes
 from memory_core.keys import USER_SCOPE
-from memory_core.layout import scope_dir
+from memory_core.layout import agent_dir, scope_dir
 from memory_core.wire import AgentCreate
 
 from memory_api.errors import Conflict
@@ -47,15 +56,19 @@ DEMO_WORKSPACES: tuple[tuple[str, str], ...] = (
     ("large-index", "data-platform"),
 )
 """(corpus folder, demo Workspace directory name) pairs seeded into Workspace scopes."""
+SEED_MARKER = "demo-seed.json"
+"""The seed marker in the demo agent's folder: ``{"seeded": {scope key: [file names]}}``."""
 
 
 @dataclass(slots=True)
 class SeedReport:
-    """What a seed did: whether the agent was created, files copied / kept, scopes by key."""
+    """What a seed did: whether the agent was created, files copied / kept / left out because
+    the user deleted them after an earlier seed (``declined``), scopes by key."""
 
     agent_created: bool = False
     copied: int = 0
     kept: int = 0
+    declined: int = 0
     scopes: dict[str, Path] = field(default_factory=dict)
 
 
@@ -78,26 +91,53 @@ def _not_in_future(data: bytes, today: date) -> bytes:
     return _UPDATED_AT.sub(clamp, data, count=1)
 
 
-def _copy_folder(source: Path, target: Path, report: SeedReport) -> None:
+def _read_marker(path: Path) -> dict[str, set[str]]:
+    """The files earlier seeds placed, by scope key; {} when there is no readable marker."""
+    try:
+        seeded = json.loads(path.read_bytes()).get("seeded", {})
+    except (OSError, ValueError, AttributeError):
+        return {}
+    if not isinstance(seeded, dict):
+        return {}
+    return {
+        str(key): {name for name in names if isinstance(name, str)}
+        for key, names in seeded.items()
+        if isinstance(names, list)
+    }
+
+
+def _write_marker(path: Path, seeded: dict[str, set[str]]) -> None:
+    body = {"seeded": {key: sorted(names) for key, names in sorted(seeded.items())}}
+    atomic_write_bytes(path, json.dumps(body, indent=1).encode() + b"\n")
+
+
+def _copy_folder(source: Path, target: Path, report: SeedReport, seeded: set[str]) -> None:
     """Copy the regular, non-hidden files directly in ``source`` into ``target``, never
-    overwriting; no ``updated_at`` is left in the future."""
+    overwriting, and never a file in ``seeded`` that is gone (deleted since it was placed);
+    add the names placed to ``seeded``. No ``updated_at`` is left in the future."""
     target.mkdir(parents=True, exist_ok=True)
     today = datetime.now(UTC).date()
     for entry in sorted(os.scandir(source), key=lambda item: item.name):
         if entry.name.startswith(".") or not entry.is_file(follow_symlinks=False):
+            continue
+        if entry.name in seeded and not os.path.lexists(target / entry.name):
+            report.declined += 1
             continue
         data = _not_in_future(Path(entry.path).read_bytes(), today)
         if create_new_bytes(target / entry.name, data):
             report.copied += 1
         else:
             report.kept += 1
+        seeded.add(entry.name)
 
 
 def _seed_files(data_dir: Path, corpus: Path, report: SeedReport) -> dict[str, Path]:
-    """Copy the corpus folders into the demo agent's scopes; blocking."""
+    """Copy the corpus folders into the demo agent's scopes, minding the seed marker; blocking."""
+    marker = agent_dir(data_dir, DEMO_AGENT) / SEED_MARKER
+    seeded = _read_marker(marker)
     scopes: dict[str, Path] = {}
     user = scope_dir(data_dir, DEMO_AGENT, USER_SCOPE)
-    _copy_folder(corpus / "user-scope", user, report)
+    _copy_folder(corpus / "user-scope", user, report, seeded.setdefault(USER_SCOPE, set()))
     root = checked_memory_root(data_dir, DEMO_AGENT)
     scopes[USER_SCOPE] = user
     for folder, name in DEMO_WORKSPACES:
@@ -110,8 +150,9 @@ def _seed_files(data_dir: Path, corpus: Path, report: SeedReport) -> dict[str, P
         key, scope = ensure_workspace_scope(root, os.path.realpath(workspace))
         if scope is None:
             continue
-        _copy_folder(source, scope, report)
+        _copy_folder(source, scope, report, seeded.setdefault(key, set()))
         scopes[key] = scope
+    _write_marker(marker, seeded)
     return scopes
 
 

@@ -7,11 +7,18 @@ Every exception class of the service, where it lives, and what it answers::
     │   └── UnreadableBody       a body that does not decode; closes the connection  errors.py
     ├── BodyTimedOut        408  a body that did not all arrive in time; closes it   errors.py
     ├── Unauthorized        401  no or unknown bearer token (A-10)
+    ├── Forbidden           403  a browser rule refused it: a Host or Origin not the service's
+    │                            own, a cross-site unsafe request (A-10a)      http/browser_guard.py
     ├── NotFound            404  unknown project/agent/scope/file/draft, or out of the token's reach
     │   └── OutsideMemoryRoot    a path resolving out of the memory root (A-7)  store/containment.py
-    ├── Conflict            409  the resource exists already (agent id taken)
+    ├── Conflict            409  the resource exists already (agent id taken); a delete whose
+    │                            index line cannot be pruned, nothing deleted (A-6)
     ├── PreconditionFailed  412  a stale ``If-Match`` (A-2)
+    ├── Unprocessable       422  a well-formed value a rule refuses (a prompt without its
+    │                            index placeholder, I-1)
     ├── UnreadableAgent     500  ``agent.json`` exists but is not valid, named   store/agents.py
+    ├── Unavailable         503  the service cannot judge or do it now: its bearer tokens cannot
+    │                            be read (A-10a), an index the disk will not take (A-6)
     └── LockTimeoutError    503  a lock held by another too long; retry later   store/locks.py
 
 ``memory_core.errors.InvalidId`` (an id failing K-7) maps to 400 and ``msgspec.ValidationError``
@@ -82,3 +89,24 @@ class PreconditionFailed(ServiceError):
     """``If-Match`` names an ETag that is no longer current (412, A-2)."""
 
     status = 412
+
+
+class Forbidden(ServiceError):
+    """A rule about where a request comes from refused it (403, A-10a): a ``Host`` or ``Origin``
+    that is not the service's own, or an unsafe method sent by a page of another site."""
+
+    status = 403
+
+
+class Unprocessable(ServiceError):
+    """A well-formed value that a rule refuses (422): e.g. a memory prompt without its index
+    placeholder (I-1)."""
+
+    status = 422
+
+
+class Unavailable(ServiceError):
+    """The service cannot judge or carry out the request now (503), e.g. its bearer tokens
+    cannot be read (A-10a); the ``detail`` says what an operator must fix."""
+
+    status = 503

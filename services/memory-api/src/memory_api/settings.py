@@ -17,11 +17,17 @@ Only :meth:`Settings.from_env` looks at the environment; everything else receive
 ``MEMORY_API_CHAT_URL``    chat address with ``{draftId}``, ``{project}``, ``{agent}`` (W-4)
 ``MEMORY_API_DRAFT_TTL``   seconds a draft is kept (default 3600, A-12)
 ``MEMORY_API_MAX_BODY``    largest request body in bytes (default 1 MiB)
+``MEMORY_API_URL``         for the CLI: the running service its ``agent`` commands go through
+                           (default ``http://MEMORY_API_HOST:MEMORY_API_PORT`` when one answers)
+``MEMORY_API_TOKEN``       for the CLI: the bearer token it sends to that service (A-10)
 ``MEMORY_API_HISTORY``     ``on`` (default) keeps every change as a version (V-1), ``off`` none
 ``MEMORY_API_HISTORY_MAX_AGE_DAYS``  retention: versions older than this are squashed by
                            ``memory-api history prune`` (default 365; 0: no age limit, V-3)
 ``MEMORY_API_HISTORY_MAX_VERSIONS``  retention: versions kept per scope (default 10000; 0: no
                            limit)
+``MEMORY_API_ALLOWED_HOSTS`` host names, comma-separated, that a service *without tokens*
+                           answers besides loopback names (``localhost``, ``127.0.0.1``,
+                           ``[::1]``): e.g. a name in ``/etc/hosts`` for this machine (A-10a)
 ``MEMORY_API_SYNC_MAX_PUSH``  largest push a machine may send over git, in bytes (default 64 MiB,
                            R-1)
 ``MEMORY_API_SYNC_TIMEOUT``   seconds one git fetch or push may take (default 120, R-1)
@@ -33,6 +39,7 @@ A malformed value raises :class:`SettingsError` naming the variable.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -75,12 +82,21 @@ class Settings:
     chat_url: str | None = None
     draft_ttl: float = DEFAULT_DRAFT_TTL
     max_body: int = DEFAULT_MAX_BODY
+    data_dir_named: bool = True
+    """Whether ``data_dir`` was named (``MEMORY_API_DATA_DIR``) rather than the default; the
+    CLI writes into a default data dir only when told to (:mod:`memory_api.command_place`)."""
+    service_url: str | None = None
+    """``MEMORY_API_URL``: the running service the CLI's ``agent`` commands go through."""
+    service_token: str | None = None
+    """``MEMORY_API_TOKEN``: the bearer token the CLI sends to that service."""
     history: bool = True
     """Whether every change to memory is kept as a version (V-1)."""
     history_max_age_days: int = DEFAULT_HISTORY_MAX_AGE_DAYS
     """Retention (V-3): versions older than this many days are squashed; 0: no age limit."""
     history_max_versions: int = DEFAULT_HISTORY_MAX_VERSIONS
     """Retention (V-3): versions kept per scope; 0: no limit."""
+    allowed_hosts: tuple[str, ...] = ()
+    """Host names (lower-case, no port) a token-less service answers besides loopback ones."""
     sync_max_push: int = DEFAULT_SYNC_MAX_PUSH
     """Bytes of a machine's push over git at most (R-1)."""
     sync_timeout: float = float(DEFAULT_SYNC_TIMEOUT)
@@ -101,6 +117,9 @@ class Settings:
             chat_url=_chat_url(env.get("MEMORY_API_CHAT_URL", "")),
             draft_ttl=float(_int(env, "MEMORY_API_DRAFT_TTL", int(DEFAULT_DRAFT_TTL), low=1)),
             max_body=_int(env, "MEMORY_API_MAX_BODY", DEFAULT_MAX_BODY, low=1024),
+            data_dir_named=bool(data_dir),
+            service_url=_service_url(env.get("MEMORY_API_URL", "")),
+            service_token=env.get("MEMORY_API_TOKEN", "").strip() or None,
             history=_switch(env, "MEMORY_API_HISTORY"),
             history_max_age_days=_int(
                 env, "MEMORY_API_HISTORY_MAX_AGE_DAYS", DEFAULT_HISTORY_MAX_AGE_DAYS, low=0
@@ -108,6 +127,7 @@ class Settings:
             history_max_versions=_int(
                 env, "MEMORY_API_HISTORY_MAX_VERSIONS", DEFAULT_HISTORY_MAX_VERSIONS, low=0
             ),
+            allowed_hosts=_allowed_hosts(env.get("MEMORY_API_ALLOWED_HOSTS", "")),
             sync_max_push=_int(env, "MEMORY_API_SYNC_MAX_PUSH", DEFAULT_SYNC_MAX_PUSH, low=1024),
             sync_timeout=float(
                 _int(env, "MEMORY_API_SYNC_TIMEOUT", DEFAULT_SYNC_TIMEOUT, low=1, high=3600)
@@ -196,6 +216,24 @@ def _switch(env: Mapping[str, str], name: str) -> bool:
     raise SettingsError(f"{name} must be 'on' or 'off', got {raw!r}")
 
 
+_HOST_NAME_RE = re.compile(r"[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*")
+
+
+def _allowed_hosts(raw: str) -> tuple[str, ...]:
+    """The names of ``MEMORY_API_ALLOWED_HOSTS``: lower-cased, final dot dropped, no port."""
+    names: list[str] = []
+    for part in (part.strip().lower().rstrip(".") for part in raw.split(",")):
+        if not part:
+            continue
+        if len(part) > 253 or _HOST_NAME_RE.fullmatch(part) is None:
+            raise SettingsError(
+                f"MEMORY_API_ALLOWED_HOSTS: {part!r} is not a host name (letters, digits, "
+                "hyphens and dots; no port, no scheme)"
+            )
+        names.append(part)
+    return tuple(dict.fromkeys(names))
+
+
 def _log_format(raw: str) -> LogFormat:
     value = raw.strip().lower() or "text"
     if value == "text":
@@ -209,6 +247,15 @@ def _log_level(raw: str) -> str:
     value = raw.strip().upper() or "INFO"
     if value not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
         raise SettingsError(f"MEMORY_API_LOG_LEVEL must be a logging level name, got {raw!r}")
+    return value
+
+
+def _service_url(raw: str) -> str | None:
+    value = raw.strip().rstrip("/")
+    if not value:
+        return None
+    if not value.startswith(("http://", "https://")):
+        raise SettingsError(f"MEMORY_API_URL must be an http(s) URL, got {raw!r}")
     return value
 
 

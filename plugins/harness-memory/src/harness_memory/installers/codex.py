@@ -151,7 +151,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         kept = home / "memories"
         if kept.is_dir() and any(kept.iterdir()):
             notes.append(
-                f"Codex CLI's memories folder {kept} stays on disk; Codex no longer reads it."
+                f"Codex CLI's memories folder {kept} stays on disk; Codex no longer reads it. "
+                "Bring it over: `memory-api memory import --from codex --workspace PATH ...`"
             )
     else:
         for switch in (MEMORIES, TERMINALS):

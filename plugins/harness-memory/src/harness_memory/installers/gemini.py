@@ -68,7 +68,8 @@ STAYS_ON = (
     "Gemini CLI's own memory stays on: it loads its GEMINI.md files, ~/.gemini/GEMINI.md and a "
     "private memory folder per project (~/.gemini/tmp/<project>/memory/MEMORY.md), and its "
     "system prompt tells the model it may save notes there. Gemini CLI {version} has no setting "
-    "that turns this off; Agent Memory's injection says where this agent's memory lives."
+    "that turns this off; Agent Memory's injection says where this agent's memory lives. Bring "
+    "its notes over: `memory-api memory import --from gemini --workspace PATH ...`"
 )
 
 

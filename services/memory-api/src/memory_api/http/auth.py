@@ -10,6 +10,15 @@
 - With no token at all the service is open, and :func:`bind_decision` lets it bind only to a
   loopback address. Should every token be revoked while it listens on another address, the API
   fails closed (401) instead of opening up.
+- Open, the API is still closed to web pages (A-10a, :mod:`memory_api.http.browser_guard`):
+  every ``/api/`` request must be addressed to a loopback name (DNS rebinding), and an unsafe
+  method from a page must come from the service's own origin (cross-site request forgery).
+  With tokens only the ``Sec-Fetch-Site`` rule applies.
+- Tokens that cannot be read never open the door (A-10a): "no token" is concluded only from a
+  token folder that is absent or lists no token file (:class:`~memory_api.store.tokens.
+  KnownTokens`). When none can be read, every ``/api/`` request answers 503 (one log line per
+  change of state, by the token store); when some can, a request whose token is not among the
+  readable ones answers 503 rather than 401, since its token may be one that cannot be read.
 """
 
 from __future__ import annotations
@@ -17,15 +26,17 @@ from __future__ import annotations
 import asyncio
 import functools
 import ipaddress
+from collections.abc import Collection
 
 from aiohttp import web
 from aiohttp.typedefs import Handler, Middleware
 
 from memory_api.appkeys import PRINCIPAL_KEY
-from memory_api.bearer import TokenEntry, find_token
-from memory_api.errors import NotFound, Unauthorized
+from memory_api.bearer import find_token
+from memory_api.errors import Forbidden, NotFound, Unauthorized, Unavailable
+from memory_api.http.browser_guard import host_refusal, origin_refusal
 from memory_api.principal import LOCAL, Principal
-from memory_api.store.tokens import TokenStore
+from memory_api.store.tokens import KnownTokens, TokenStore
 
 __all__ = ["BindRefused", "auth_middleware", "bind_decision", "get_principal", "is_loopback"]
 
@@ -56,6 +67,8 @@ def bind_decision(host: str, tokens_configured: bool) -> str:
 
     With tokens any address is fine. Without tokens the API is open, so only a loopback address
     is allowed; anything else raises :class:`BindRefused` with a message saying how to fix it.
+    ``tokens_configured`` is :attr:`~memory_api.store.tokens.KnownTokens.configured`: tokens that
+    cannot be read count as tokens (A-10a).
     """
     if tokens_configured:
         return f"bearer tokens configured: /api/ needs a token; binding {host}"
@@ -76,16 +89,24 @@ def get_principal(request: web.Request) -> Principal:
     return request[PRINCIPAL_KEY]
 
 
-def _principal(
-    entries: tuple[TokenEntry, ...], request: web.Request, open_without_tokens: bool
-) -> Principal:
-    """The caller of ``request`` given every token now known; raises :class:`Unauthorized`.
+_UNREADABLE = (
+    "the service's bearer tokens cannot be read ({summary}), so it cannot tell whether this "
+    "request may pass and refuses it until they can be read; an operator must fix the token "
+    "folder of the data dir (the service's log names the cause)"
+)
+
+
+def _principal(known: KnownTokens, request: web.Request, open_without_tokens: bool) -> Principal:
+    """The caller of ``request`` given the tokens now known; raises :class:`Unauthorized` (401)
+    or :class:`~memory_api.errors.Unavailable` (503, tokens that cannot be read, A-10a).
 
     No token at all: :data:`LOCAL` when the service listens on loopback (``open_without_tokens``),
     else 401 — should every token be revoked while it listens on a public address, it fails
     closed instead of opening up. Otherwise the ``Authorization: Bearer`` secret must match one.
     """
-    if not entries:
+    if not known.entries:
+        if known.unreadable is not None:
+            raise Unavailable(_UNREADABLE.format(summary=known.summary))
         if open_without_tokens:
             return LOCAL
         raise Unauthorized(
@@ -97,21 +118,56 @@ def _principal(
         raise Unauthorized(
             "this service needs a bearer token: send 'Authorization: Bearer <token>'"
         )
-    entry = find_token(entries, secret.strip())
+    entry = find_token(known.entries, secret.strip())
     if entry is None:
+        if known.unreadable is not None:  # it may be one of those that cannot be read
+            raise Unavailable(_UNREADABLE.format(summary=known.summary))
         raise Unauthorized("the bearer token is not known to this service (revoked or mistyped)")
     return Principal(name=entry.name, projects=entry.projects)
 
 
-def auth_middleware(tokens: TokenStore, host: str) -> Middleware:
-    """Return the middleware that authenticates ``/api/`` requests against ``tokens`` and hides
-    projects outside the caller's reach (404, worded like a missing agent or project).
+def _check_browser_rules(
+    request: web.Request, open_mode: bool, allowed_hosts: frozenset[str]
+) -> None:
+    """Apply the rules of :mod:`~memory_api.http.browser_guard` to an ``/api/`` request;
+    raises :class:`Forbidden`.
+
+    ``open_mode``: no token at all, on loopback: the ``Host`` rule on every request, the
+    ``Origin`` rule on every unsafe one. Always: the ``Sec-Fetch-Site`` rule on unsafe ones.
+    """
+    headers = request.headers
+    host = headers.get("Host")
+    if open_mode:
+        refusal = host_refusal(host, allowed_hosts)
+        if refusal is not None:
+            raise Forbidden(refusal)
+    refusal = origin_refusal(
+        request.method,
+        host,
+        headers.get("Origin"),
+        headers.get("Sec-Fetch-Site"),
+        check_origin=open_mode,
+    )
+    if refusal is not None:
+        raise Forbidden(refusal)
+
+
+def auth_middleware(
+    tokens: TokenStore, host: str, allowed_hosts: Collection[str] = ()
+) -> Middleware:
+    """Return the middleware that authenticates ``/api/`` requests against ``tokens``, applies
+    the browser rules (A-10a) and hides projects outside the caller's reach (404, worded like
+    a missing agent or project).
 
     ``host`` is the address the service listens on (decided once: without any token the API is
-    open only on loopback). The tokens are looked at on every request (one ``stat`` of their
-    folder, and one per token file), so a token created by another process works at once.
+    open only on loopback); ``allowed_hosts`` the extra names a token-less service answers to
+    (``MEMORY_API_ALLOWED_HOSTS``). The tokens are looked at on every request (one ``stat`` of
+    their folder, and one per token file), so a token created by another process works at once.
+    The web page and the operations endpoints need no token and hold nothing private: they
+    answer any ``Host`` (a probe or a proxy may name the service as it likes).
     """
     open_without_tokens = is_loopback(host)
+    allowed = frozenset(allowed_hosts)
 
     @web.middleware
     async def authenticate(request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -119,8 +175,9 @@ def auth_middleware(tokens: TokenStore, host: str) -> Middleware:
             return await handler(request)
         # A handful of unchanged token files: a stat each, answered on the event loop (a thread
         # hop per request cost more than the scan); otherwise in a worker thread.
-        entries = tokens.entries() if tokens.cheap else await asyncio.to_thread(tokens.entries)
-        principal = _principal(entries, request, open_without_tokens)
+        known = tokens.known() if tokens.cheap else await asyncio.to_thread(tokens.known)
+        _check_browser_rules(request, open_without_tokens and not known.configured, allowed)
+        principal = _principal(known, request, open_without_tokens)
         request[PRINCIPAL_KEY] = principal
         project = request.match_info.get("project")
         if project is not None and not principal.reaches(project):

@@ -45,6 +45,28 @@ BODY_ENCODINGS = ("gzip", "deflate", "br", "zstd")
 ``zstd`` with the ``Brotli`` and ``backports.zstd`` packages); ``identity`` or none means plain."""
 
 
+def _check_media_type(request: web.Request) -> None:
+    """Raise 415 (``web.HTTPUnsupportedMediaType``) unless the body is declared as JSON:
+    ``application/json`` or a ``+json`` type, parameters (``charset=utf-8``) allowed.
+
+    A web page of another origin can send a form or a ``text/plain`` ``fetch`` without a CORS
+    preflight, but never an ``application/json`` one: so this rule keeps such a page from
+    making any change through a JSON route (A-10a, :mod:`memory_api.http.browser_guard`).
+    """
+    media = request.content_type  # lower-cased, without parameters
+    json_suffix = media.startswith("application/") and media.endswith("+json")
+    if media == "application/json" or json_suffix:
+        return
+    sent = request.headers.get(hdrs.CONTENT_TYPE)
+    raise web.HTTPUnsupportedMediaType(
+        text=(
+            "the request body must be JSON sent with 'Content-Type: application/json'; "
+            + ("no Content-Type was sent" if sent is None else f"got {sent[:100]!r}")
+            + " (JSON media type rule: a web page of another origin cannot send that type)"
+        )
+    )
+
+
 def _check_encoding(request: web.Request) -> None:
     """Raise 415 (``web.HTTPUnsupportedMediaType``, with ``Accept-Encoding`` naming
     :data:`BODY_ENCODINGS`, RFC 9110 15.5.16) for a ``Content-Encoding`` aiohttp would pass
@@ -69,8 +91,9 @@ def _check_encoding(request: web.Request) -> None:
 async def read_json(request: web.Request, decoder: msgspec.json.Decoder[T]) -> T:
     """Read the whole body (bounded by ``client_max_size``) and decode it with ``decoder``.
 
-    The ``Content-Type`` is not enforced (a ``fetch`` without headers sends ``text/plain``);
-    the bytes must be JSON. A ``Content-Length`` over the limit is refused before a byte is
+    The body must be declared JSON (``Content-Type: application/json``; 415 otherwise, see
+    :func:`_check_media_type`: a page of another origin cannot send that without asking) and
+    its bytes must be JSON. A ``Content-Length`` over the limit is refused before a byte is
     read (413, ``web.HTTPRequestEntityTooLarge``), so a client cannot hold a request open by
     announcing more than it sends; a ``Content-Encoding`` it cannot decode is refused with 415
     (``web.HTTPUnsupportedMediaType``, see :func:`_check_encoding`). Raises :class:`BadRequest`
@@ -79,6 +102,7 @@ async def read_json(request: web.Request, decoder: msgspec.json.Decoder[T]) -> T
     still incomplete after :data:`BODY_ARRIVAL_S`, ``msgspec.ValidationError`` /
     ``DecodeError`` for a wrong shape or broken JSON.
     """
+    _check_media_type(request)
     _check_encoding(request)
     limit = request.client_max_size
     length = request.content_length

@@ -36,6 +36,12 @@ from memory_core.keys import (
 from memory_core.rules import TIMESTAMP_RULE, TextRule
 
 from memory_api.http.openapi_examples import EXAMPLES, PARAMETER_EXAMPLES, Example
+from memory_api.store.overview import (
+    CURSOR_RULE,
+    GROUP_QUERY_MAX,
+    OVERVIEW_DEFAULT_LIMIT,
+    OVERVIEW_MAX_LIMIT,
+)
 
 __all__ = [
     "OPERATIONS",
@@ -194,7 +200,37 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         "Store a chat draft (A-12)", wire.Draft, 201, wire.DraftCreate
     ),
     ("GET", f"{_BASE}/drafts/{{draft}}"): Operation("Fetch a live chat draft (A-12)", wire.Draft),
-    ("GET", f"{_BASE}/memory"): Operation("Memory overview (A-3)", wire.MemoryOverview),
+    ("GET", f"{_BASE}/memory"): Operation(
+        "Memory overview: a page of scopes, user scope first, then newest activity (A-3)",
+        wire.MemoryOverview,
+        query=(
+            (
+                "limit",
+                False,
+                f"How many scopes at most (default {OVERVIEW_DEFAULT_LIMIT}).",
+                {"type": "integer", "minimum": 1, "maximum": OVERVIEW_MAX_LIMIT},
+                None,
+            ),
+            (
+                "cursor",
+                False,
+                "The `nextCursor` of the page before: this page starts after the scope it names.",
+                CURSOR_RULE.json_schema(),
+                "user",
+            ),
+            (
+                "q",
+                False,
+                "A group search: only scopes whose title, key or Workspace path holds this text "
+                "(case-insensitive); empty for every scope.",
+                {"type": "string", "maxLength": GROUP_QUERY_MAX},
+                "my-app",
+            ),
+        ),
+    ),
+    ("GET", f"{_BASE}/memory/scopes/{{key}}"): Operation(
+        "One scope's overview entry (A-3)", wire.ScopeSummary
+    ),
     ("POST", f"{_BASE}/memory/template-placeholder"): Operation(
         "Insert {{MEMORY}} into the template, idempotently (A-4)", wire.PlaceholderResult
     ),

@@ -130,8 +130,8 @@ def _session_start_example() -> Example:
     )
 
 
-def _memory_examples() -> dict[tuple[str, str], Example]:
-    memory = f"{_BASE}/memory"
+def _scope_summaries() -> tuple[wire.ScopeSummary, wire.ScopeSummary]:
+    """The overview entries of the examples: the Workspace scope's, then the user scope's."""
     workspace_scope = wire.ScopeSummary(
         key=WORKSPACE_KEY,
         kind="workspace",
@@ -158,16 +158,30 @@ def _memory_examples() -> dict[tuple[str, str], Example]:
         severity_counts={},
         lint_severities={},
     )
+    return workspace_scope, user_scope
+
+
+def _memory_examples() -> dict[tuple[str, str], Example]:
+    memory = f"{_BASE}/memory"
+    workspace_scope, user_scope = _scope_summaries()
     lines = [
         wire.IndexLine(number=number, text=text, kept=True)
         for number, text in enumerate(_INDEX.splitlines(), start=1)
     ]
     return {
         ("GET", memory): Example(
-            "The switch, the template hint and every scope, user first",
+            "The first page of two (?limit=2): the user scope, then the newest Workspace; "
+            "nextCursor asks for the next page",
             wire.MemoryOverview(
-                enabled=True, template_has_memory=True, scopes=[user_scope, workspace_scope]
+                enabled=True,
+                template_has_memory=True,
+                scopes=[user_scope, workspace_scope],
+                totals=wire.OverviewTotals(scopes=214, files=1380, matching=214),
+                next_cursor=f"1764626719000000000.{WORKSPACE_KEY}",
             ),
+        ),
+        ("GET", f"{memory}/scopes/{{key}}"): Example(
+            "A Workspace scope's overview entry", workspace_scope
         ),
         ("POST", f"{memory}/template-placeholder"): Example(
             "The template already held {{MEMORY}}: nothing changed",

@@ -2,51 +2,27 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import msgspec
 from aiohttp import web
-from memory_core.wire import AgentCreate, AgentList, AgentSummary
+from memory_core.wire import AgentCreate, AgentList
 
-from memory_api.appkeys import get_agent_store
+from memory_api.appkeys import get_agent_store, get_memory_store
 from memory_api.http.jsonio import json_response, read_json
 from memory_api.routes.config import config_response
-from memory_api.store.agents import AgentStore
-from memory_api.store.counts import count_topics
+from memory_api.store.counts import agent_summaries
 
-__all__ = ["agent_summaries", "routes"]
+__all__ = ["routes"]
 
 routes = web.RouteTableDef()
 _create_decoder = msgspec.json.Decoder(AgentCreate)
-
-
-async def agent_summaries(store: AgentStore, project: str | None) -> list[AgentSummary]:
-    """Return the agents of ``project`` (``None``: of every project) with their memory counts.
-
-    Sorted like :meth:`AgentStore.list`; a count is the agent's topic files over every scope
-    (A-1, W-1). Raises ``InvalidId`` for a malformed project id.
-    """
-    records = await store.list(project)
-    counts = await asyncio.to_thread(
-        lambda: [count_topics(store.data_dir, record.id) for record in records]
-    )
-    return [
-        AgentSummary(
-            id=record.id,
-            project=record.project,
-            name=record.name,
-            memory_enabled=record.memory.enabled,
-            memory_count=count,
-        )
-        for record, count in zip(records, counts, strict=True)
-    ]
 
 
 @routes.get("/api/projects/{project}/agents")
 async def list_agents(request: web.Request) -> web.Response:
     """List the project's agents, sorted by id, each with its memory count (topic files)."""
     store = get_agent_store(request.app)
-    agents = await agent_summaries(store, request.match_info["project"])
+    folders = get_memory_store(request.app).folders
+    agents = await agent_summaries(store, request.match_info["project"], folders)
     return json_response(AgentList(agents=agents))
 
 

@@ -1,8 +1,10 @@
 """The memory routes (A-3…A-9) under ``/api/projects/{project}/agents/{agent}/memory``.
 
 =======  ====================================  =============================================
-GET      ``…/memory``                          overview: switch, template hint, scopes (A-3)
+GET      ``…/memory?limit=…&cursor=…&q=…``    overview: switch, template hint, a page of
+                                               scopes, totals (A-3)
 POST     ``…/memory/template-placeholder``     insert ``{{MEMORY}}`` + key line (A-4, I-7)
+GET      ``…/memory/scopes/{key}``             one scope's overview entry (A-3)
 GET      ``…/memory/scopes/{key}/files``       topic files of a scope (A-5)
 GET      ``…/memory/scopes/{key}/index``       raw index, kept/dropped lines, lint (A-5)
 GET      ``…/memory/scopes/{key}/files/{file}`` one topic file: fields, body, links (A-5)
@@ -33,6 +35,7 @@ from memory_api.errors import BadRequest
 from memory_api.http.jsonio import json_response, query_flag, read_json
 from memory_api.http.logs import note_access
 from memory_api.store.history.recorder import Attribution
+from memory_api.store.overview import OVERVIEW_DEFAULT_LIMIT
 
 __all__ = ["BASE", "SEARCH_DEFAULT_LIMIT", "SESSION_ID_LOG_CHARS", "routes"]
 
@@ -80,11 +83,43 @@ async def post_session_start(request: web.Request) -> web.Response:
     return json_response(answer)
 
 
+def _whole_number(request: web.Request, name: str, default: int) -> int:
+    """A whole-number query parameter (``default`` when absent); 400 for anything else."""
+    raw = request.query.get(name)
+    if raw is None:
+        return default
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 9:
+        raise BadRequest(f"{name} must be a whole number")
+    return int(raw)
+
+
 @routes.get(BASE)
 async def get_overview(request: web.Request) -> web.Response:
-    """A-3: ``MemoryOverview`` — user scope first, then Workspaces by newest activity."""
+    """A-3: ``MemoryOverview`` — a page of scopes (the user scope first, then Workspaces by
+    newest activity) and the totals of all of them.
+
+    Query parameters: ``limit`` (1-500 scopes, default 100), ``cursor`` (the ``nextCursor`` of
+    the page before), ``q`` (a group search: only scopes whose title, key or Workspace path
+    holds it).
+    """
     project, agent = _ids(request)
-    return json_response(await get_memory_store(request.app).overview(project, agent))
+    store = get_memory_store(request.app)
+    overview = await store.overview(
+        project,
+        agent,
+        limit=_whole_number(request, "limit", OVERVIEW_DEFAULT_LIMIT),
+        cursor=request.query.get("cursor"),
+        query=request.query.get("q") or None,
+    )
+    return json_response(overview)
+
+
+@routes.get(BASE + "/scopes/{key}")
+async def get_scope(request: web.Request) -> web.Response:
+    """A-3: ``ScopeSummary`` — one scope's overview entry, wherever it stands in the order."""
+    project, agent = _ids(request)
+    key = request.match_info["key"]
+    return json_response(await get_memory_store(request.app).scope(project, agent, key))
 
 
 @routes.post(BASE + "/template-placeholder")
@@ -146,9 +181,7 @@ async def get_search(request: web.Request) -> web.Response:
     project, agent = _ids(request)
     query = request.query.get("q", "")
     scope = request.query.get("scope")  # given empty: checked, and refused (K-7)
-    raw_limit = request.query.get("limit", str(SEARCH_DEFAULT_LIMIT))
-    if not raw_limit.isascii() or not raw_limit.isdigit():
-        raise BadRequest("limit must be a whole number")
+    limit = _whole_number(request, "limit", SEARCH_DEFAULT_LIMIT)
     store = get_memory_store(request.app)
-    results = await store.search(project, agent, query, scope, int(raw_limit))
+    results = await store.search(project, agent, query, scope, limit)
     return json_response(results)

@@ -2,8 +2,10 @@
 
 None of them needs a token. ``/healthz`` says the process answers; ``/readyz`` really probes
 the data dir (listable, and a file can be created, written, read back and removed in it) and
-answers 503 when it cannot, so a load balancer stops sending traffic to a process whose volume
-went away or turned read-only.
+the bearer tokens (readable, A-10a), and answers 503 when one fails, so a load balancer stops
+sending traffic to a process whose volume went away, turned read-only, or whose tokens cannot
+be read (every ``/api/`` request would answer 503 then). ``/healthz`` stays 200 in those cases:
+restarting the process would not fix the disk.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from pathlib import Path
 from aiohttp import web
 from memory_core.wire import Health
 
-from memory_api.appkeys import get_metrics, get_settings
+from memory_api.appkeys import get_metrics, get_settings, get_token_store
 from memory_api.http.jsonio import json_response
 from memory_api.http.metrics import CONTENT_TYPE_LATEST
 from memory_api.http.openapi import openapi_json
@@ -67,13 +69,18 @@ async def healthz(request: web.Request) -> web.Response:
 
 @routes.get("/readyz")
 async def readyz(request: web.Request) -> web.Response:
-    """Readiness: 200 when the data dir is readable and writable, else 503 with the reasons."""
+    """Readiness: 200 when the data dir is readable and writable and the bearer tokens can be
+    read, else 503 with the reasons (``tokensReadable``: the reason without file names)."""
     problems = await asyncio.to_thread(probe_data_dir, get_settings(request.app).data_dir)
+    known = await asyncio.to_thread(get_token_store(request.app).known)
+    if known.summary is not None:
+        problems["tokensReadable"] = (
+            f"{known.summary}; the API answers 503 where it cannot judge a token until then"
+        )
     if problems:
         return json_response(Health(status="fail", checks=problems), status=503)
-    return json_response(
-        Health(status="ok", checks={"dataDirReadable": "ok", "dataDirWritable": "ok"})
-    )
+    checks = {"dataDirReadable": "ok", "dataDirWritable": "ok", "tokensReadable": "ok"}
+    return json_response(Health(status="ok", checks=checks))
 
 
 @routes.get("/metrics")

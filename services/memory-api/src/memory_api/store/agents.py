@@ -22,7 +22,9 @@ import hashlib
 import logging
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import msgspec
 from memory_core.atomic import atomic_write_bytes
@@ -31,11 +33,18 @@ from memory_core.file_edit import edit_file
 from memory_core.keys import USER_SCOPE, check_agent_id, check_project_id
 from memory_core.layout import AGENTS_DIR, agent_dir, scope_dir, workspaces_dir
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
-from memory_core.rules import AGENT_NAME_RULE, WHITESPACE
+from memory_core.rules import AGENT_NAME_RULE, MEMORY_PROMPT_RULE, WHITESPACE, WORKSPACE_PROMPT_RULE
 from memory_core.wire import AgentCreate, ConfigPatch
 
 from memory_api.defaults import default_template
-from memory_api.errors import BadRequest, Conflict, NotFound, PreconditionFailed, ServiceError
+from memory_api.errors import (
+    BadRequest,
+    Conflict,
+    NotFound,
+    PreconditionFailed,
+    ServiceError,
+    Unprocessable,
+)
 from memory_api.store.containment import NotRegularFileError, read_regular
 from memory_api.store.locks import Locks, lock_name
 from memory_api.store.stat_cache import StatCache, file_key
@@ -97,6 +106,16 @@ class AgentRecord(msgspec.Struct, frozen=True, kw_only=True):
     etag: str
 
 
+@dataclass(frozen=True, slots=True)
+class _Patch:
+    """A checked config PATCH: the new name and template (None: unchanged) and the changed
+    ``memory`` fields by attribute name."""
+
+    name: str | None
+    template: str | None
+    memory: dict[str, Any]
+
+
 class UnreadableAgent(ServiceError):
     """``agent.json`` exists but is not valid (hand-edited or from elsewhere): 500, named."""
 
@@ -153,6 +172,22 @@ def _encode(record: AgentRecord) -> bytes:
         memory=record.memory,
     )
     return _encoder.encode(data) + b"\n"
+
+
+_PROMPT_RULES = (
+    ("prompt", "memory.prompt", MEMORY_PROMPT_RULE),
+    ("workspace_prompt", "memory.workspacePrompt", WORKSPACE_PROMPT_RULE),
+)
+
+
+def _check_prompts(changes: dict[str, Any]) -> None:
+    """Refuse a memory prompt that would not carry its index exactly once (I-1): 422 naming the
+    placeholder it needs and what it holds instead. ``None`` (the default) always passes.
+    Blocking for a long prompt (a linear scan, under a second for 1 MiB): run in a thread."""
+    for field, name, rule in _PROMPT_RULES:
+        value = changes.get(field)
+        if isinstance(value, str) and not rule.accepts(value):
+            raise Unprocessable(f"{name} {rule.summary}; {rule.problem(value)}. Nothing was saved")
 
 
 def _check_name(name: str) -> str:
@@ -320,8 +355,7 @@ class AgentStore:
             memory=MemorySettings(),
             etag="",
         )
-        async with self.locks.hold(lock_name("agent", body.id)):
-            return await asyncio.to_thread(self._create, record)
+        return await self.locks.run_held(lock_name("agent", body.id), self._create, record)
 
     async def patch(
         self, project: str, agent_id: str, patch: ConfigPatch, if_match: str | None
@@ -331,41 +365,63 @@ class AgentStore:
         Unset fields stay; a ``None`` prompt restores the built-in default. ``if_match`` is the
         ``If-Match`` header: when given and not naming the current ETag, :class:`PreconditionFailed`
         (412) is raised and nothing is written; when absent the PATCH applies unconditionally.
-        Raises ``InvalidId``, :class:`NotFound`, :class:`BadRequest` (empty name) as well.
+        Raises ``InvalidId``, :class:`NotFound`, :class:`BadRequest` (empty name) and
+        :class:`~memory_api.errors.Unprocessable` (422: a prompt without its index placeholder
+        exactly once, I-1) as well; every check on the PATCH alone comes before the lock.
+
+        The read, the check of ``if_match`` and the write run in one thread while holding the
+        agent's lock (:meth:`~memory_api.store.locks.Locks.run_held`): never held across trips
+        through the shared executor, where each waited behind every request queued there.
         """
         check_project_id(project)
         check_agent_id(agent_id)
         name = patch.name if isinstance(patch.name, msgspec.UnsetType) else _check_name(patch.name)
-        async with self.locks.hold(lock_name("agent", agent_id)):
-            current = await asyncio.to_thread(self._load_in, project, agent_id)
-            if if_match is not None and not etag_matches(if_match, current.etag):
-                raise PreconditionFailed(
-                    "the agent's config changed since it was read (If-Match does not name the "
-                    "current ETag); reload it and apply the change again"
+        changes: dict[str, Any] = {}
+        if not isinstance(patch.memory, msgspec.UnsetType):
+            changes = {
+                field: value
+                for field, value in (
+                    ("enabled", patch.memory.enabled),
+                    ("prompt", patch.memory.prompt),
+                    ("workspace_prompt", patch.memory.workspace_prompt),
                 )
-            memory = current.memory
-            if not isinstance(patch.memory, msgspec.UnsetType):
-                changes = {
-                    field: value
-                    for field, value in (
-                        ("enabled", patch.memory.enabled),
-                        ("prompt", patch.memory.prompt),
-                        ("workspace_prompt", patch.memory.workspace_prompt),
-                    )
-                    if not isinstance(value, msgspec.UnsetType)
-                }
-                memory = msgspec.structs.replace(memory, **changes)
-            updated = msgspec.structs.replace(
-                current,
-                name=current.name if isinstance(name, msgspec.UnsetType) else name,
-                template=current.template
-                if isinstance(patch.template, msgspec.UnsetType)
-                else patch.template,
-                memory=memory,
+                if not isinstance(value, msgspec.UnsetType)
+            }
+            if any(isinstance(changes.get(field), str) for field, _, _ in _PROMPT_RULES):
+                await asyncio.to_thread(_check_prompts, changes)
+        template = None if isinstance(patch.template, msgspec.UnsetType) else patch.template
+        return await self.locks.run_held(
+            lock_name("agent", agent_id),
+            self._patch_held,
+            project,
+            agent_id,
+            _Patch(
+                name=None if isinstance(name, msgspec.UnsetType) else name,
+                template=template,
+                memory=changes,
+            ),
+            if_match,
+        )
+
+    def _patch_held(
+        self, project: str, agent_id: str, patch: _Patch, if_match: str | None
+    ) -> AgentRecord:
+        """The blocking part of :meth:`patch`, under the agent's lock: read, check, write."""
+        current = self._load_in(project, agent_id)
+        if if_match is not None and not etag_matches(if_match, current.etag):
+            raise PreconditionFailed(
+                "the agent's config changed since it was read (If-Match does not name the "
+                "current ETag); reload it and apply the change again"
             )
-            if updated == current:
-                return current
-            return await asyncio.to_thread(self._write, updated)
+        updated = msgspec.structs.replace(
+            current,
+            name=current.name if patch.name is None else patch.name,
+            template=current.template if patch.template is None else patch.template,
+            memory=msgspec.structs.replace(current.memory, **patch.memory),
+        )
+        if updated == current:
+            return current
+        return self._write(updated)
 
     def _edit_template(
         self, project: str, agent_id: str, fn: Callable[[str], tuple[str, bool]]
@@ -398,14 +454,14 @@ class AgentStore:
     ) -> tuple[str, bool]:
         """Rewrite the template with ``fn(template) -> (new, changed)`` under the agent's lock.
 
-        The read, ``fn`` and the replacement happen while holding the cross-process lock, so ten
-        concurrent idempotent inserts (A-4, Q-2a) change the file once; someone editing
-        ``agent.json`` by hand meanwhile loses nothing (:meth:`_edit_template`). Returns ``fn``'s
-        result. Raises ``InvalidId`` and :class:`NotFound` like :meth:`get`,
-        :class:`UnreadableAgent` for a corrupt file and ``FileKeptChanging`` (409) when the file
-        would not settle.
+        The read, ``fn`` and the replacement happen in one thread while holding the cross-process
+        lock (``Locks.run_held``), so ten concurrent idempotent inserts (A-4, Q-2a) change the
+        file once; someone editing ``agent.json`` by hand meanwhile loses nothing
+        (:meth:`_edit_template`). Returns ``fn``'s result. Raises ``InvalidId`` and
+        :class:`NotFound` like :meth:`get`, :class:`UnreadableAgent` for a corrupt file and
+        ``FileKeptChanging`` (409) when the file would not settle.
         """
         check_project_id(project)
         check_agent_id(agent_id)
-        async with self.locks.hold(lock_name("agent", agent_id)):
-            return await asyncio.to_thread(self._edit_template, project, agent_id, fn)
+        name = lock_name("agent", agent_id)
+        return await self.locks.run_held(name, self._edit_template, project, agent_id, fn)

@@ -2,16 +2,19 @@
 
 Blocking; :class:`~memory_api.store.memory.MemoryStore` runs these in worker threads after it
 has checked the ids and resolved the real memory root and scope. Topic files are parsed through
-the stat-keyed :class:`~memory_api.store.topic_cache.TopicCache`; a file that vanishes between
-the directory scan and the read is simply left out. Lint (T-5) runs on every scope shown;
-for a Workspace scope the user index is passed along, because both share the injection's
-character budget (I-4).
+the stat-keyed :class:`~memory_api.store.topic_cache.TopicCache` and folders listed through
+:class:`~memory_api.store.listings.FolderListings`; a file that vanishes between the directory
+scan and the read is simply left out. Lint (T-5) runs on every scope shown (the overview's
+page, a listing, an index view); for a Workspace scope the user index is passed along, because
+both share the injection's character budget (I-4). A topic file's answer lints that file alone
+(:func:`~memory_core.lint.lint_topic_in_scope`), so it costs the same in a scope of 5 files
+and of 5,000.
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
+import os
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path, PurePath
@@ -20,17 +23,13 @@ import msgspec
 from memory_core.index import index_lines
 from memory_core.injection import cap_indexes
 from memory_core.keys import USER_SCOPE
-from memory_core.lint import (
-    lint_links,
-    lint_scope,
-    mask_secret_lines,
-    naming_convention,
-)
+from memory_core.lint import lint_scope, lint_topic_in_scope, lint_topics, mask_secret_lines
 from memory_core.topics import ParsedTopic
 from memory_core.wire import (
     Finding,
     IndexLine,
     IndexView,
+    OverviewTotals,
     ScopeSummary,
     TopicFile,
     TopicList,
@@ -40,24 +39,46 @@ from memory_core.wire import (
 
 from memory_api.errors import NotFound
 from memory_api.store.containment import OutsideMemoryRoot
+from memory_api.store.listings import FolderListings
+from memory_api.store.overview import (
+    Place,
+    ScopeRow,
+    after_cursor,
+    cursor_of,
+    page_of,
+    scope_activity,
+    scope_rows,
+)
 from memory_api.store.scope_files import ScopeFiles, ScopeIndex
 from memory_api.store.scopes import (
+    FolderListing,
     ScopeListing,
     TopicEntry,
-    list_scopes,
+    count_listed,
+    judged_topics,
     scan_scope,
     scope_real_dir,
+    sub_folder_files,
     topic_entry,
 )
 from memory_api.store.topic_cache import TopicCache
 
-__all__ = ["USER_TITLE", "ScopeAnswers"]
+__all__ = ["USER_TITLE", "OverviewPage", "ScopeAnswers"]
 
 logger = logging.getLogger(__name__)
 
 USER_TITLE = "User memory"
 """The overview title of the user scope (A-3)."""
-_FOLDED_INTO_CONVENTION = frozenset({"name-mismatch", "name-not-kebab"})
+
+
+@dataclass(frozen=True, slots=True)
+class OverviewPage:
+    """One page of the overview (A-3): its scopes in order, the totals of every scope, and the
+    cursor of the next page (None: this is the last)."""
+
+    scopes: list[ScopeSummary]
+    totals: OverviewTotals
+    next_cursor: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,11 +113,21 @@ def _topic_summary(item: _Loaded, *, reveal: bool = False) -> TopicSummary:
 
 
 class ScopeAnswers:
-    """Builds the read answers of one app; ``cache`` is shared by every request."""
+    """Builds the read answers of one app; the caches are shared by every request.
 
-    def __init__(self, cache: TopicCache, files: ScopeFiles) -> None:
+    ``cache`` holds topic parses, ``files`` indexes and markers, ``folders`` folder listings.
+    """
+
+    def __init__(
+        self, cache: TopicCache, files: ScopeFiles, folders: FolderListings | None = None
+    ) -> None:
         self.cache = cache
         self.files = files
+        self.folders = folders if folders is not None else FolderListings()
+
+    def _scan(self, root: Path, scope: Path) -> ScopeListing:
+        """The scope's topic files (an ``lstat`` each) and refused entries, from its listing."""
+        return scan_scope(root, scope, self.folders.listing(scope))
 
     def _load(self, entries: list[TopicEntry]) -> list[_Loaded]:
         loaded: list[_Loaded] = []
@@ -123,20 +154,22 @@ class ScopeAnswers:
     def _lint(
         self,
         key: str,
+        scope: Path,
         refused: list[tuple[str, str]],
         index: ScopeIndex | None,
         loaded: list[_Loaded],
         user_index: str | None,
     ) -> list[Finding]:
-        """``lint_scope`` of the scope (``refused``: its entries never read), topics from the
-        cache.
+        """``lint_scope`` of the real ``scope`` (``refused``: its entries never read), topics
+        from the cache.
 
         The scope-level findings come from ``lint_scope`` with no topics (the index's facts kept
-        with its version); then, in its order, the naming convention, dangling ``[[links]]``
-        and each file's own findings (kept with the file's parse), naming findings folded into
-        the convention when there is one.
+        with its version; its links into sub-folders looked up, T-5b); then ``lint_topics``,
+        each file's own findings kept with the file's parse.
         """
         files = [item.entry.file for item in loaded]
+        facts = index.facts() if index is not None else None
+        deeper = [target for target in facts.links if "/" in target] if facts else []
         findings = lint_scope(
             index.text if index is not None else None,
             [],
@@ -144,36 +177,27 @@ class ScopeAnswers:
             companion_index=None if key == USER_SCOPE else user_index,
             refused=refused,
             partial=index.read.partial if index is not None else None,
-            facts=index.facts() if index is not None else None,
+            facts=facts,
+            in_sub_folders=sub_folder_files(scope, deeper),
         )
-        topics = [item.topic for item in loaded]
-        convention = naming_convention(topics)
-        if convention is not None:
-            findings.append(convention)
-        findings.extend(lint_links(topics, files))
-        for item in sorted(loaded, key=lambda item: item.topic.file):
-            own = self.cache.lint(item.entry.path, item.topic)
-            findings.extend(
-                f for f in own if convention is None or f.code not in _FOLDED_INTO_CONVENTION
+        paths_of = {item.topic.file: item.entry.path for item in loaded}
+        findings.extend(
+            lint_topics(
+                [item.topic for item in loaded],
+                files,
+                own=lambda topic: self.cache.lint(paths_of[topic.file], topic),
             )
+        )
         return findings
 
-    def _summary(
-        self, root: Path, key: str, scope: Path, index: ScopeIndex | None, user_index: str | None
-    ) -> tuple[int, ScopeSummary]:
-        """One overview entry (A-3) and its newest activity in ns (for sorting).
-
-        ``index`` is the scope's own index as read, ``user_index`` the user scope's text.
-        """
-        listing = scan_scope(root, scope)
+    def _summary(self, root: Path, row: ScopeRow, user_index: str | None) -> ScopeSummary:
+        """One overview entry (A-3) of the scope ``row`` places; ``user_index`` is the user
+        scope's index text (the companion of a Workspace's, I-4)."""
+        key, scope = row.key, Path(row.folder)
+        listing = self._scan(root, scope)
         loaded = self._load(listing.topics)
-        times = [item.mtime_ns for item in loaded]
-        if index is not None:
-            times.append(index.read.stat.st_mtime_ns)
-        with contextlib.suppress(OSError):
-            times.append(scope.stat().st_mtime_ns)  # a file created or deleted is activity too
-        newest = max(times, default=0)
-        findings = self._lint(key, listing.refused, index, loaded, user_index)
+        index = self.files.read(root, scope)
+        findings = self._lint(key, scope, listing.refused, index, loaded, user_index)
         counts = Counter(f.code for f in findings)
         severities = Counter(f.severity for f in findings)
         if key == USER_SCOPE:
@@ -181,14 +205,14 @@ class ScopeAnswers:
         else:
             marker = self.files.marker(root, scope, key)
             path, problems, orphaned = marker.path, marker.problems, marker.orphaned
-            title = (PurePath(path).name or path) if path else key
-        return newest, ScopeSummary(
+            title = _title(path, key)
+        return ScopeSummary(
             key=key,
             kind="user" if key == USER_SCOPE else "workspace",
             title=title,
             workspace_path=path,
             file_count=len(loaded),
-            last_activity=utc_timestamp(newest / 1e9) if times else None,
+            last_activity=utc_timestamp(row.activity / 1e9),
             marker_problems=problems,
             orphaned=orphaned,
             lint_counts=dict(sorted(counts.items())),
@@ -196,34 +220,59 @@ class ScopeAnswers:
             lint_severities={f.code: f.severity for f in sorted(findings, key=lambda f: f.code)},
         )
 
-    def overview(self, root: Path) -> list[ScopeSummary]:
-        """Every scope under the real ``root``: user first, then Workspaces newest first (A-3).
+    def overview(
+        self, root: Path, *, limit: int, after: Place | None = None, query: str | None = None
+    ) -> OverviewPage:
+        """One page of the scopes under the real ``root`` (A-3): the user scope first, then the
+        Workspaces by newest activity (ties by key), ``limit`` at most, those placed after the
+        cursor place ``after``; with ``query``, only the scopes whose title, key or Workspace
+        path holds it (case-insensitive).
 
-        The user index is read once: it is the user scope's own and every Workspace's companion.
+        Every scope is placed and counted from its folder's and index's stat
+        (:mod:`~memory_api.store.overview`); only the page's scopes are read and linted.
         """
-        scopes = list_scopes(root)
-        user_dir = dict(scopes).get(USER_SCOPE)
-        user_index = self.files.read(root, user_dir) if user_dir is not None else None
-        user_text = user_index.text if user_index is not None else None
-        user: list[ScopeSummary] = []
-        workspaces: list[tuple[int, ScopeSummary]] = []
-        for key, scope in scopes:
-            index = user_index if key == USER_SCOPE else self.files.read(root, scope)
-            newest, summary = self._summary(root, key, scope, index, user_text)
-            if key == USER_SCOPE:
-                user.append(summary)
-            else:
-                workspaces.append((newest, summary))
-        workspaces.sort(key=lambda item: (-item[0], item[1].key))
-        return user + [summary for _, summary in workspaces]
+        rows = scope_rows(root, self.folders)
+        totals_files = sum(row.files for row in rows)
+        matching = rows if not query else [r for r in rows if self._matches(root, r, query)]
+        page, more = page_of(after_cursor(matching, after), limit)
+        user_text = self._user_index_text(root) if page else None
+        return OverviewPage(
+            scopes=[self._summary(root, row, user_text) for row in page],
+            totals=OverviewTotals(scopes=len(rows), files=totals_files, matching=len(matching)),
+            next_cursor=cursor_of(page[-1]) if more else None,
+        )
+
+    def _matches(self, root: Path, row: ScopeRow, query: str) -> bool:
+        """Whether the group search ``query`` is in the scope's key, title or Workspace path
+        (compared case-folded); a Workspace's path comes from its marker, judged once per
+        version (:meth:`ScopeFiles.marker`)."""
+        wanted = query.casefold()
+        if row.key == USER_SCOPE:
+            return any(wanted in text.casefold() for text in (USER_SCOPE, USER_TITLE))
+        if wanted in row.key:
+            return True
+        path = self.files.marker(root, row.folder, row.key, orphan_check=False).path
+        return path is not None and wanted in path.casefold()
+
+    def scope_summary(self, root: Path, key: str, scope: Path) -> ScopeSummary:
+        """The overview entry (A-3) of the one scope ``key`` at the real ``scope``."""
+        folder = os.fspath(scope)
+        try:
+            info = scope.stat()
+        except OSError:
+            raise NotFound(f"no scope {key!r}") from None
+        listing = self.folders.listing(scope, info)
+        files = count_listed(root, scope, listing) if listing is not None else 0
+        row = ScopeRow.of(key, folder, scope_activity(folder, info.st_mtime_ns), files)
+        return self._summary(root, row, self._user_index_text(root))
 
     def _scope_findings(
         self, root: Path, scope: Path, key: str, listing: ScopeListing, loaded: list[_Loaded]
     ) -> list[Finding]:
-        """The scope's whole lint (T-5), as the listing and a file's answer report it."""
+        """The scope's whole lint (T-5), as the listing reports it."""
         index = self.files.read(root, scope)
         user_index = None if key == USER_SCOPE else self._user_index_text(root)
-        return self._lint(key, listing.refused, index, loaded, user_index)
+        return self._lint(key, scope, listing.refused, index, loaded, user_index)
 
     def _user_index_text(self, root: Path) -> str | None:
         """The user index's text, the companion of every Workspace index (I-4), or None."""
@@ -233,7 +282,7 @@ class ScopeAnswers:
 
     def topic_list(self, root: Path, scope: Path, key: str) -> TopicList:
         """Every topic file of the scope, sorted by file name, and the scope's lint (A-5)."""
-        listing = scan_scope(root, scope)
+        listing = self._scan(root, scope)
         loaded = self._load(listing.topics)
         files = [self._listed(item) for item in loaded]
         findings = self._scope_findings(root, scope, key, listing, loaded)
@@ -244,8 +293,10 @@ class ScopeAnswers:
     ) -> TopicFile:
         """One topic file (A-5); :class:`NotFound` when it does not list (missing, outside).
 
-        Its findings are the scope lint's findings about this file; likely credentials are
-        masked (I-8) unless ``reveal`` (W-6).
+        Its findings are those the scope's lint gives about this file, found by linting it
+        alone beside the scope's index and file names (the other files are read only when one
+        of them decides a finding about it, :func:`~memory_core.lint.lint_topic_in_scope`);
+        likely credentials are masked (I-8) unless ``reveal`` (W-6).
         """
         entry = topic_entry(root, scope, file_name)
         loaded = self._load([entry]) if entry is not None else []
@@ -254,16 +305,35 @@ class ScopeAnswers:
         item = loaded[0]
         body = _masked(item.topic.body, reveal) or ""
         summary = _topic_summary(item, reveal=reveal)
-        listing = scan_scope(root, scope)
-        findings = self._scope_findings(root, scope, key, listing, self._load(listing.topics))
         return TopicFile(
             **msgspec.structs.asdict(summary),
             body=body,
             links=item.topic.links,
-            findings=[finding for finding in findings if finding.file == item.entry.file],
+            findings=self._file_findings(root, scope, item),
             masked=body != item.topic.body
             or summary.description != item.topic.description
             or summary.name != item.topic.name,
+        )
+
+    def _file_findings(self, root: Path, scope: Path, item: _Loaded) -> list[Finding]:
+        """The scope lint's findings about the loaded topic file ``item`` (T-5)."""
+        listing = self.folders.listing(scope)
+        names = _listed_names(root, scope, listing) if listing is not None else []
+        if item.entry.file not in names:
+            names.append(item.entry.file)
+        index = self.files.read(root, scope)
+
+        def scope_topics() -> list[ParsedTopic]:
+            return [loaded.topic for loaded in self._load(self._scan(root, scope).topics)]
+
+        return lint_topic_in_scope(
+            item.topic,
+            names,
+            index.text if index is not None else None,
+            scope_topics=scope_topics,
+            own=self.cache.lint(item.entry.path, item.topic),
+            partial=index.read.partial if index is not None else None,
+            facts=index.facts() if index is not None else None,
         )
 
     def index_view(self, root: Path, scope: Path, key: str) -> IndexView:
@@ -288,7 +358,7 @@ class ScopeAnswers:
             IndexLine(number=number, text=line, kept=number in kept)
             for number, line in enumerate(index_lines(text or ""), start=1)
         ]
-        listing = scan_scope(root, scope)
+        listing = self._scan(root, scope)
         loaded = self._load(listing.topics)
         return IndexView(
             scope=key,
@@ -296,5 +366,17 @@ class ScopeAnswers:
             raw=text or "",
             lines=lines,
             manifest=capped.manifest,
-            findings=self._lint(key, listing.refused, index, loaded, user_index),
+            findings=self._lint(key, scope, listing.refused, index, loaded, user_index),
         )
+
+
+def _title(path: str | None, key: str) -> str:
+    """A Workspace scope's title: its path's basename, else the path, else the key (A-3)."""
+    return (PurePath(path).name or path) if path else key
+
+
+def _listed_names(root: Path, scope: Path, listing: FolderListing) -> list[str]:
+    """The names of the topic files a folder ``listing`` holds (judged entries judged now)."""
+    names = list(listing.regular)
+    names.extend(entry.file for entry in judged_topics(root, scope, listing))
+    return names

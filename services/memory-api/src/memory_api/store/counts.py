@@ -2,30 +2,66 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 
-from memory_api.store.containment import OutsideMemoryRoot, checked_memory_root
-from memory_api.store.scopes import list_scopes, scan_topics
+from memory_core.wire import AgentSummary
 
-__all__ = ["count_topics"]
+from memory_api.store.agents import AgentStore
+from memory_api.store.containment import OutsideMemoryRoot, checked_memory_root
+from memory_api.store.listings import FolderListings
+from memory_api.store.scopes import count_listed, list_folder, scope_folders
+
+__all__ = ["agent_summaries", "count_topics"]
 
 logger = logging.getLogger(__name__)
 
 
-def count_topics(data_dir: Path, agent_id: str) -> int:
+def count_topics(data_dir: Path, agent_id: str, folders: FolderListings | None = None) -> int:
     """Count the topic files (A-5 rules) in every scope of ``agent_id``; blocking.
 
-    Uses the same listing as the scope routes, so the count on an agent card always equals the
-    rows the Memory tab shows. A memory root that is missing counts 0; one redirected by a
-    symlink outside the data dir counts 0 as well (it is never read, A-7), and so does one the
-    service may not list (logged).
+    Counted from each scope folder's listing as the scope routes list it, so the count on an
+    agent card always equals the rows the Memory tab shows; no topic file or index is looked
+    at (a symlinked topic file is resolved). ``folders`` keeps the listings by each folder's
+    stat (one ``stat`` per unchanged scope); without it every folder is listed now. A memory
+    root that is missing counts 0; one redirected by a symlink outside the data dir counts 0
+    as well (it is never read, A-7), and so does one the service may not list (logged).
     """
     try:
         root = checked_memory_root(data_dir, agent_id)
-        return sum(len(scan_topics(root, scope)) for _, scope in list_scopes(root))
+        total = 0
+        for _, scope in scope_folders(root):
+            listing = folders.listing(scope) if folders is not None else list_folder(scope)
+            total += count_listed(root, scope, listing) if listing is not None else 0
     except OutsideMemoryRoot:
         return 0
     except OSError as error:  # one unreadable memory root must not break the agents list
         logger.warning("cannot count the memories of agent %s: %s", agent_id, error)
         return 0
+    return total
+
+
+async def agent_summaries(
+    store: AgentStore, project: str | None, folders: FolderListings | None = None
+) -> list[AgentSummary]:
+    """Return the agents of ``project`` (``None``: of every project) with their memory counts.
+
+    Sorted like :meth:`AgentStore.list`; a count is the agent's topic files over every scope
+    (A-1, W-1), counted from the scope folders' listings (``folders`` keeps them by each
+    folder's stat). Raises ``InvalidId`` for a malformed project id.
+    """
+    records = await store.list(project)
+    counts = await asyncio.to_thread(
+        lambda: [count_topics(store.data_dir, record.id, folders) for record in records]
+    )
+    return [
+        AgentSummary(
+            id=record.id,
+            project=record.project,
+            name=record.name,
+            memory_enabled=record.memory.enabled,
+            memory_count=count,
+        )
+        for record, count in zip(records, counts, strict=True)
+    ]

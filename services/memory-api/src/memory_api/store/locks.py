@@ -1,4 +1,4 @@
-"""Cross-process locks over one data dir (Q-4), usable from the event loop and from threads.
+"""Cross-process locks over one data dir (Q-4), taken from the event loop or from threads.
 
 Several service processes may share one app data dir, so every read-modify-write (an index
 pruning, an agent config update, a marker creation) holds a *file* lock: ``filelock``'s
@@ -13,21 +13,16 @@ How the two layers fit:
   ten spinning in parallel. This in-process lock is an optimisation, never the guarantee: it
   holds no state another process would need, and each file lock attempt still conflicts with
   every other process's.
-- The file lock is taken with ``filelock.AsyncFileLock``, whose blocking attempts run in the
-  default executor; a cancelled acquisition is rolled back by the library, so a cancelled request
-  never leaves a lock held.
 
-Blocking code already running in a worker thread uses :meth:`Locks.hold_sync` instead; it takes
-only the file lock (threads of one process conflict on it like processes do, because each
-acquisition opens its own descriptor).
-
-A blocking read-modify-write (the index pruning of a delete) goes through :meth:`Locks.run_held`:
-queued on the in-process lock in the event loop, then the file lock, the work and the release
-in **one** thread of the locks' own small pool. With :meth:`hold` around ``to_thread`` the lock
-was held across three trips through the shared default executor (take the file lock, do the
-work, release it), each waiting behind every request queued there: at concurrency 100 a delete
-held the scope's lock for about a second, deletes queued behind each other faster than they
-were served, and their answer time grew through the soak to past the client's 120 s timeout.
+Every read-modify-write goes through :meth:`Locks.run_held`: queued on the in-process lock in
+the event loop, then the file lock, the work and the release in **one** thread of the locks'
+own small pool. A lock held across trips through the shared default executor (take the file
+lock, read, write, release, each a hop) waited behind every request queued there while holding
+it: at concurrency 100 a delete held the scope's lock for about a second and the deletes'
+answer times grew through the soak past the client's 120 s timeout; config writes (A-2, A-4)
+took the same path until they too moved here (``bench/replicas.py`` compares them with deletes).
+Blocking code already running in a worker thread uses :meth:`Locks.hold_sync` (threads of one
+process conflict on it like processes do, because each acquisition opens its own descriptor).
 
 A lock that cannot be had within ``timeout`` seconds raises :class:`LockTimeoutError` (503); a
 lock file the operating system refuses to open (a symlink or folder planted under that name, a
@@ -42,9 +37,9 @@ import functools
 import logging
 import re
 import weakref
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
@@ -124,29 +119,6 @@ class Locks:
             self._local[name] = lock
         return lock
 
-    @asynccontextmanager
-    async def hold(self, name: str) -> AsyncIterator[None]:
-        """Hold the lock ``name`` for the ``async with`` body, across processes.
-
-        Raises :class:`LockTimeoutError` when it cannot be had within ``self.timeout`` seconds.
-        """
-        path = self.path_for(name)
-        local = self._local_lock(name)  # a strong reference for as long as we wait or hold
-        async with local:
-            file_lock = filelock.AsyncFileLock(path, timeout=self.timeout)
-            try:
-                await file_lock.acquire()
-            except filelock.Timeout:
-                raise LockTimeoutError(
-                    f"the data dir is busy ({name}); try again in a moment"
-                ) from None
-            except OSError as error:
-                raise _unusable(name, error) from None
-            try:
-                yield
-            finally:
-                await file_lock.release()
-
     async def run_held(self, name: str, work: Callable[..., T], *args: object) -> T:
         """Run the blocking ``work(*args)`` holding the lock ``name``; return its result.
 
@@ -179,7 +151,8 @@ class Locks:
 
     @contextmanager
     def hold_sync(self, name: str) -> Iterator[None]:
-        """Hold the lock ``name`` from blocking code (a worker thread); see :meth:`hold`."""
+        """Hold the lock ``name`` from blocking code (a worker thread); raises like
+        :meth:`run_held`."""
         file_lock = filelock.FileLock(self.path_for(name), timeout=self.timeout)
         try:
             file_lock.acquire()

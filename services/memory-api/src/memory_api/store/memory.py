@@ -43,13 +43,21 @@ from memory_core.wire import (
     TopicList,
 )
 
-from memory_api.errors import NotFound, ServiceError
+from memory_api.errors import BadRequest, NotFound, ServiceError
 from memory_api.store.agents import AgentRecord, AgentStore
-from memory_api.store.answers import ScopeAnswers
+from memory_api.store.answers import OverviewPage, ScopeAnswers
 from memory_api.store.containment import checked_memory_root, real_path
 from memory_api.store.history.recorder import Attribution, ScopeHistories
 from memory_api.store.history.service import scope_history_bytes
+from memory_api.store.listings import FolderListings
 from memory_api.store.locks import lock_name
+from memory_api.store.overview import (
+    GROUP_QUERY_MAX,
+    OVERVIEW_DEFAULT_LIMIT,
+    OVERVIEW_MAX_LIMIT,
+    Place,
+    parse_cursor,
+)
 from memory_api.store.pruning import delete_topic
 from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scopes import create_scope_dir, scope_real_dir
@@ -95,8 +103,9 @@ class MemoryStore:
         self.locks = agents.locks
         self.histories = histories or ScopeHistories(self.app_data_dir, enabled=False)
         self.files = ScopeFiles()
+        self.folders = FolderListings()
         parse_cache = cache if cache is not None else TopicCache()
-        self.answers = ScopeAnswers(parse_cache, self.files)
+        self.answers = ScopeAnswers(parse_cache, self.files, self.folders)
         self.searcher = MemorySearch(self.app_data_dir)
 
     # --- helpers (blocking ones run in worker threads) ---------------------------------------
@@ -129,18 +138,25 @@ class MemoryStore:
         record = self.agents.load(project, agent_id)
         return start_session(self.app_data_dir, record, workspace, self.files)
 
-    def _overview(self, agent_id: str) -> list[ScopeSummary]:
+    def _overview(
+        self, agent_id: str, limit: int, after: Place | None, query: str | None
+    ) -> OverviewPage:
         root = self._root(agent_id)
         create_scope_dir(root, USER_SCOPE)  # K-6; a failure leaves the scope out, never a 500
-        scopes = self.answers.overview(root)
+        page = self.answers.overview(root, limit=limit, after=after, query=query)
+        scopes = [self._with_history(agent_id, root, scope) for scope in page.scopes]
+        return OverviewPage(scopes, page.totals, page.next_cursor)
+
+    def _scope_summary(self, agent_id: str, key: str) -> ScopeSummary:
+        root, scope = self._scope(agent_id, key)
+        return self._with_history(agent_id, root, self.answers.scope_summary(root, key, scope))
+
+    def _with_history(self, agent_id: str, root: Path, scope: ScopeSummary) -> ScopeSummary:
+        """``scope`` with what its history takes on disk (V-3), when histories are kept."""
         if not self.histories.enabled:
-            return scopes
-        return [  # V-3: what each scope's history takes on disk
-            msgspec.structs.replace(
-                scope, history_bytes=self._history_bytes(agent_id, root / scope.key)
-            )
-            for scope in scopes
-        ]
+            return scope
+        history = self._history_bytes(agent_id, root / scope.key)
+        return msgspec.structs.replace(scope, history_bytes=history)
 
     def _history_bytes(self, agent_id: str, scope: Path) -> int:
         try:
@@ -159,22 +175,54 @@ class MemoryStore:
 
     # --- the routes' operations ---------------------------------------------------------------
 
-    async def overview(self, project: str, agent_id: str) -> MemoryOverview:
-        """A-3: the switch, whether the template holds ``{{MEMORY}}``, and every scope.
+    async def overview(
+        self,
+        project: str,
+        agent_id: str,
+        *,
+        limit: int = OVERVIEW_DEFAULT_LIMIT,
+        cursor: str | None = None,
+        query: str | None = None,
+    ) -> MemoryOverview:
+        """A-3: the switch, whether the template holds ``{{MEMORY}}``, one page of scopes and
+        the totals of all of them.
 
         Scopes: the user scope first (created on demand, K-6), then the Workspace scopes by
-        newest activity (newest first, ties by key). Raises ``InvalidId`` and
-        :class:`~memory_api.errors.NotFound` (unknown agent, or one of another project).
+        newest activity (newest first, ties by key); ``limit`` (1 to
+        :data:`~memory_api.store.overview.OVERVIEW_MAX_LIMIT`) of them after ``cursor`` (the
+        ``nextCursor`` of the page before), only those matching the group search ``query``.
+        Raises ``InvalidId``, :class:`~memory_api.errors.BadRequest` (a bad limit, cursor or
+        query) and :class:`~memory_api.errors.NotFound` (unknown agent, or one of another
+        project).
         """
         _check(project, agent_id)
-        record, scopes = await asyncio.to_thread(
-            self._with_agent, project, agent_id, self._overview, agent_id
+        if not 1 <= limit <= OVERVIEW_MAX_LIMIT:
+            raise BadRequest(f"limit must be between 1 and {OVERVIEW_MAX_LIMIT}")
+        if query is not None and len(query) > GROUP_QUERY_MAX:
+            raise BadRequest(f"q must be at most {GROUP_QUERY_MAX} characters")
+        after = parse_cursor(cursor) if cursor is not None else None
+        record, page = await asyncio.to_thread(
+            self._with_agent, project, agent_id, self._overview, agent_id, limit, after, query
         )
         return MemoryOverview(
             enabled=record.memory.enabled,
             template_has_memory=has_memory_placeholder(record.template),
-            scopes=scopes,
+            scopes=page.scopes,
+            totals=page.totals,
+            next_cursor=page.next_cursor,
         )
+
+    async def scope(self, project: str, agent_id: str, key: str) -> ScopeSummary:
+        """A-3 for one scope: its overview entry, wherever it stands in the order.
+
+        Raises ``InvalidId`` (400) and :class:`NotFound` (404: agent, or a Workspace key with
+        no directory; the user scope is created on demand).
+        """
+        _check(project, agent_id, key)
+        _, answer = await asyncio.to_thread(
+            self._with_agent, project, agent_id, self._scope_summary, agent_id, key
+        )
+        return answer
 
     async def list_files(self, project: str, agent_id: str, key: str) -> TopicList:
         """A-5: every topic file of scope ``key``, sorted by file name, none left out.

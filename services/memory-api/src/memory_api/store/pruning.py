@@ -9,34 +9,41 @@ opened before) is detected and the pruning re-applied to the new content; an ind
 settle is a :class:`Conflict` (409). What that does and does not cover is in
 ``docs/architecture.md`` ("Editing files others write").
 
-The index is rewritten only when its bytes are UTF-8 (a BOM is kept), its lines end in LF or
-CRLF (a lone CR, which readers take for a line end, would make the pruner see one line), and it
-is at most :data:`PRUNE_READ_CAP` long: a file the service could not parse is never rewritten
-(T-2); its dangling link is then reported by lint instead. The same holds for an index the
-operating system will not let the service read or replace (a symlink loop, no permission, a
-read-only or full disk): the delete still succeeds, its lines stay and are reported as dangling,
-and the reason is logged — a delete never answers 500 halfway. Everything but the removed lines
-is kept byte for byte (CRLF, the final line end, the file's permission bits).
+A delete is all or nothing (A-6): the file goes only once its index lines are gone. The index
+is pruned in whatever form the service reads it (T-2, :func:`memory_core.decoding.decode_exact`):
+UTF-8 with or without a BOM, UTF-16 with its BOM, Windows-1252 or Latin-1, line ends LF, CRLF
+or a lone CR, with or without a final one — and written back in that same form, every byte but
+the removed lines' unchanged (the permission bits too). Where that cannot be done the delete is
+refused and nothing changes, the file and its line stay, and the detail says why:
+
+- 409 (:class:`~memory_api.errors.Conflict`): the index kept changing through every attempt;
+  it is larger than :data:`PRUNE_READ_CAP`; its bytes cannot be given back exactly (UTF-16 with
+  an odd byte or a lone surrogate, which readers show with replacement characters);
+- 503 (:class:`~memory_api.errors.Unavailable`): the operating system refused to read or
+  replace it (no permission, a symlink loop, a read-only or full disk, an I/O error).
+
+An index that is not a regular file (a FIFO, a folder) or that leads out of the memory root is
+no index to any reader (nothing of it is injected or linted), so it holds no line to prune and
+the delete goes ahead without touching it.
 
 Blocking: run in a worker thread.
 """
 
 from __future__ import annotations
 
-import codecs
 import logging
-import re
 from pathlib import Path
 
 from memory_core import layout
 from memory_core.atomic import fsync_directory
+from memory_core.decoding import decode_exact
 from memory_core.errors import FileKeptChanging, NotRegularFileError
 from memory_core.file_edit import FileTooLarge, edit_file
 from memory_core.index import prune_index
 from memory_core.line_merge import merge_lines
 from memory_core.scope_files import INDEX_CAP
 
-from memory_api.errors import Conflict, NotFound
+from memory_api.errors import Conflict, NotFound, Unavailable
 from memory_api.store.containment import is_within, real_path
 from memory_api.store.scopes import topic_entry
 
@@ -45,8 +52,12 @@ __all__ = ["PRUNE_READ_CAP", "delete_topic", "prune_index_file"]
 logger = logging.getLogger(__name__)
 
 PRUNE_READ_CAP = INDEX_CAP
-"""An index longer than this (bytes) is left alone rather than rewritten from a partial read."""
-_LONE_CR = re.compile(r"\r(?!\n)")
+"""An index longer than this (bytes) is never rewritten from a partial read: the delete is
+refused instead (409)."""
+
+
+class _NotRewritable(Exception):
+    """The index's bytes cannot be given back exactly after the pruning (see :func:`_pruned`)."""
 
 
 def delete_topic(root: Path, scope: Path, file_name: str) -> list[str]:
@@ -55,9 +66,9 @@ def delete_topic(root: Path, scope: Path, file_name: str) -> list[str]:
     Only a file that lists can be deleted (:func:`~memory_api.store.scopes.topic_entry`): a
     symlinked topic file is removed as a link (its target stays) and only when the target is a
     regular file inside the memory ``root``; one leading outside is reported as absent (A-7).
-    Returns the removed index lines. Raises :class:`NotFound` when there is no such topic file
-    and :class:`Conflict` when the index kept changing through every attempt (nothing is
-    deleted then).
+    Returns the removed index lines. Raises :class:`NotFound` when there is no such topic file,
+    :class:`Conflict` (409) or :class:`~memory_api.errors.Unavailable` (503) when its index lines
+    cannot be pruned (see the module docstring): nothing is deleted then.
 
     The index lines go first, the file second: a process killed between the two (a replica
     of a shared data dir, Q-4) leaves the file listed without its lines, and the client's retry
@@ -79,43 +90,37 @@ def delete_topic(root: Path, scope: Path, file_name: str) -> list[str]:
     return removed
 
 
-def _utf8_text(raw: bytes) -> tuple[bytes, str] | None:
-    """Split ``raw`` into (BOM, text) when it is UTF-8, else None."""
-    bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
-    try:
-        return bom, raw[len(bom) :].decode("utf-8")
-    except UnicodeDecodeError:
-        return None
+def _pruned(raw: bytes, file_name: str) -> tuple[bytes, list[str]] | None:
+    """The index ``raw`` without its lines linking ``file_name``, and those lines; None when no
+    line links it. Raises :class:`_NotRewritable` for bytes that re-encoding would not give
+    back (see :func:`~memory_core.decoding.decode_exact`).
 
-
-def _pruned(raw: bytes, file_name: str, where: Path) -> tuple[bytes, list[str]] | None:
-    """The index ``raw`` without its lines linking ``file_name``, and those lines; None: leave it.
-
-    A pure function of the bytes (it may be applied several times, to newer contents): nothing
-    to remove, or an index the service could not parse (T-2), gives None.
+    A pure function of the bytes (it may be applied several times, to newer contents).
     """
-    decoded = _utf8_text(raw)
-    if decoded is None:
-        logger.warning("index %s is not UTF-8; not rewritten (T-2)", where)
-        return None
-    bom, text = decoded
-    if _LONE_CR.search(text):
-        # Read as LF elsewhere (T-2), but prune_index splits on LF only: the whole file would
-        # be one line and every link in it would go with the deleted file's.
-        logger.warning("index %s ends lines with a lone CR; not rewritten (T-2)", where)
-        return None
-    new_text, removed = prune_index(text, file_name)
+    exact = decode_exact(raw)
+    if exact is None:
+        # Only UTF-16 can fail: any other bytes read as UTF-8, cp1252 or Latin-1, exactly.
+        raise _NotRewritable("it is UTF-16 text with an odd byte or a lone surrogate")
+    new_text, removed = prune_index(exact.text, file_name)
     if not removed:
         return None
-    return bom + new_text.encode("utf-8"), removed
+    return exact.encode(new_text), removed
+
+
+def _refusal(file_name: str, why: str) -> str:
+    return (
+        f"{file_name!r} was not deleted: its index line could not be removed because the "
+        f"scope's MEMORY.md {why}; nothing changed (a delete is all or nothing)"
+    )
 
 
 def prune_index_file(root: Path, scope: Path, file_name: str) -> list[str]:
-    """Remove the lines of the scope's ``MEMORY.md`` that link to ``file_name`` (T-4).
+    """Remove the lines of the scope's ``MEMORY.md`` that link to ``file_name`` (T-4, A-6).
 
-    Returns the removed lines (without line ends); an empty list when there is no index, no
-    such line, or the index cannot be rewritten safely (see the module docstring). Raises
-    :class:`Conflict` when the index would not settle (:class:`FileKeptChanging`).
+    Returns the removed lines (without line ends); an empty list when there is no index (none,
+    not a regular file, or one leading out of the root) or no such line. Raises
+    :class:`Conflict` (409) or :class:`~memory_api.errors.Unavailable` (503) when the lines are
+    there, or may be, and cannot be removed; the index is then unchanged.
     """
     lexical = scope / layout.INDEX_FILE
     target = real_path(lexical)
@@ -126,7 +131,7 @@ def prune_index_file(root: Path, scope: Path, file_name: str) -> list[str]:
     last: list[tuple[bytes, list[str]]] = []  # the latest input and its removed lines
 
     def edit(raw: bytes) -> bytes | None:
-        pruned = _pruned(raw, file_name, lexical)
+        pruned = _pruned(raw, file_name)
         last[:] = [(raw, [] if pruned is None else pruned[1])]
         return None if pruned is None else pruned[0]
 
@@ -136,17 +141,31 @@ def prune_index_file(root: Path, scope: Path, file_name: str) -> list[str]:
         raise Conflict(
             f"{file_name!r} was not deleted: {error}; nothing changed, try again"
         ) from None
+    except _NotRewritable as error:
+        logger.warning("index %s not pruned: %s", lexical, error)
+        raise Conflict(
+            _refusal(file_name, f"cannot be rewritten keeping its other bytes ({error})")
+        ) from None
     except NotRegularFileError:
         return []
     except FileTooLarge:
         logger.warning("index %s is larger than %d bytes; not pruned", lexical, PRUNE_READ_CAP)
-        return []
+        raise Conflict(
+            _refusal(
+                file_name,
+                f"is larger than {PRUNE_READ_CAP // (1024 * 1024)} MiB, which the service "
+                "never rewrites from a partial read; shorten it and try again",
+            )
+        ) from None
     except OSError as error:
-        logger.warning("index %s cannot be pruned (%s); left as it is", lexical, error)
-        return []
+        logger.error("index %s cannot be pruned: %s", lexical, error)
+        reason = error.strerror or type(error).__name__
+        raise Unavailable(
+            _refusal(file_name, f"could not be read or replaced ({reason}); try again later")
+        ) from None
     if edited is None:
         return []
     if last and last[0][0] == edited.before:
         return last[0][1]
-    pruned = _pruned(edited.before, file_name, lexical)
+    pruned = _pruned(edited.before, file_name)
     return [] if pruned is None else pruned[1]

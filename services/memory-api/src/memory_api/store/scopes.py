@@ -15,6 +15,7 @@ import logging
 import os
 import stat
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
@@ -35,17 +36,23 @@ from memory_api.store.containment import (
 )
 
 __all__ = [
+    "FolderListing",
     "IndexText",
     "Marker",
     "ScopeListing",
     "TopicEntry",
+    "count_listed",
     "create_scope_dir",
+    "judged_topics",
+    "list_folder",
     "list_scopes",
     "read_index_text",
     "read_marker",
     "scan_scope",
     "scan_topics",
+    "scope_folders",
     "scope_real_dir",
+    "sub_folder_files",
     "topic_entry",
 ]
 
@@ -142,7 +149,9 @@ def create_scope_dir(root: Path, key: str) -> bool:
     return True
 
 
+@functools.lru_cache(maxsize=NAME_CHECKS_CACHED)
 def _is_scope_key(name: str) -> bool:
+    """K-7 for a listed scope name, memoised: the overview lists every scope on each request."""
     try:
         check_scope_key(name)
     except InvalidId:
@@ -169,12 +178,18 @@ def list_scopes(root: Path) -> list[tuple[str, Path]]:
     outside the root are skipped. A plain folder (the listing's own file type says so) is its
     own real path; a symlink is resolved and judged by :func:`scope_real_dir`.
     """
-    scopes: list[tuple[str, Path]] = []
+    return sorted((key, Path(folder)) for key, folder in scope_folders(root))
+
+
+def scope_folders(root: Path) -> list[tuple[str, str]]:
+    """:func:`list_scopes` unsorted, each real dir a string (thousands of scopes are cheaper
+    so: no ``Path`` made per scope)."""
+    scopes: list[tuple[str, str]] = []
     for entry in _entries(root):
         name = entry.name
         try:
             if _is_plain_folder(entry) and _is_scope_key(name):
-                scopes.append((name, root / name))
+                scopes.append((name, entry.path))
                 continue
             found = scope_real_dir(root, name)
         except (InvalidId, OutsideMemoryRoot):
@@ -182,8 +197,8 @@ def list_scopes(root: Path) -> list[tuple[str, Path]]:
                 logger.debug("skipping %s in %s: not a scope in the memory root", name, root)
             continue
         if found is not None:
-            scopes.append((name, found))
-    return sorted(scopes)
+            scopes.append((name, os.fspath(found)))
+    return scopes
 
 
 def _is_plain_folder(entry: os.DirEntry[str]) -> bool:
@@ -214,49 +229,159 @@ class ScopeListing:
     refused: list[tuple[str, str]]
 
 
-def scan_topics(root: Path, scope: Path) -> list[TopicEntry]:
+@dataclass(frozen=True, slots=True)
+class FolderListing:
+    """What the entries of a scope folder are, as one ``scandir`` tells (A-5, T-5b).
+
+    Valid while the folder itself is unchanged: an entry created, deleted or renamed changes the
+    folder's mtime and ctime, and so does any change of an entry's file type (which takes a new
+    entry). ``regular``: the names of topic files the listing reports as regular files, sorted;
+    ``judged``: entries whose verdict can change while the folder does not (a symlink, whose
+    target may change; a name like the index in another case), judged again on each use;
+    ``refused``: ``(name, why)`` of entries refused by their type or name alone.
+    """
+
+    regular: tuple[str, ...]
+    judged: tuple[str, ...]
+    refused: tuple[tuple[str, str], ...]
+
+    @property
+    def weight(self) -> int:
+        """Roughly the bytes this listing holds (names and their objects), for cache bounds."""
+        names = (*self.regular, *self.judged, *(name for name, _ in self.refused))
+        return 200 + sum(_NAME_OVERHEAD + len(name) for name in names)
+
+
+_NAME_OVERHEAD = 64
+"""Bytes of a short ``str`` object and its slot in a tuple, beyond its characters."""
+
+
+def list_folder(scope: Path | str) -> FolderListing | None:
+    """List the real scope dir ``scope`` once and sort its entries into a :class:`FolderListing`;
+    None when it cannot be listed (missing, no directory, no permission: logged)."""
+    try:
+        with os.scandir(scope) as entries:
+            return _classify(Path(scope), entries)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as error:
+        logger.warning("%s cannot be listed: %s", scope, error)
+        return None
+
+
+def _classify(scope: Path, entries: Iterable[os.DirEntry[str]]) -> FolderListing:
+    regular: list[str] = []
+    judged: list[str] = []
+    refused: list[tuple[str, str]] = []
+    for entry in entries:
+        name = entry.name
+        if name.startswith("."):
+            continue
+        if not name.endswith(".md"):
+            if name.casefold().endswith(".md"):
+                judged.append(name)  # another case of ".md": the index itself on some disks
+            continue
+        if name == layout.INDEX_FILE or not _is_topic_name(name):
+            if name == layout.INDEX_FILE and not _regular_by_type(entry):
+                judged.append(name)
+            continue  # names no route could address never list
+        if name.casefold() == layout.INDEX_FILE.casefold() or _is_link(entry):
+            judged.append(name)
+        elif _regular_by_type(entry):
+            regular.append(name)
+        else:
+            why = _refusal_by_type(scope / name)
+            if why is not None:
+                refused.append((name, why))
+    return FolderListing(tuple(sorted(regular)), tuple(judged), tuple(refused))
+
+
+def _is_link(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_symlink()
+    except OSError:
+        return True  # judged on use, which finds out
+
+
+def _refusal_by_type(lexical: Path) -> str | None:
+    """Why the entry at ``lexical`` (no symlink) is never read, by its type; None if regular or
+    gone."""
+    try:
+        return _kind_of(os.lstat(lexical).st_mode)
+    except OSError:
+        return None
+
+
+def scan_topics(root: Path, scope: Path, listing: FolderListing | None = None) -> list[TopicEntry]:
     """Return the topic files of the real scope dir ``scope``, sorted by file name (A-5)."""
-    return scan_scope(root, scope).topics
+    return scan_scope(root, scope, listing).topics
 
 
-def scan_scope(root: Path, scope: Path) -> ScopeListing:
-    """List the real scope dir ``scope`` once: its topic files and the entries never read.
+def scan_scope(root: Path, scope: Path, listing: FolderListing | None = None) -> ScopeListing:
+    """The topic files of the real scope dir ``scope`` and its entries never read.
+
+    ``listing`` is the folder's :class:`FolderListing` when the caller keeps one for the
+    folder's current version, else the folder is listed now. Each topic file costs an ``lstat``
+    (its stat is the key of its parse); the judged entries are judged now.
 
     Refused (T-5b): ``MEMORY.md`` or a name that passes K-7 when it is a symlink leading outside
     the memory root, a dangling symlink or a loop, a folder, a FIFO, a socket or a device; and a
     name ending in ``.MD`` / ``.Md``, which no route reads (``MEMORY.MD`` above all, an index in
     another case). Dotfiles and other names are neither.
     """
+    if listing is None:
+        listing = list_folder(scope) or _EMPTY
     topics: list[TopicEntry] = []
-    refused: list[tuple[str, str]] = []
-    for entry in _entries(scope):
-        name = entry.name
-        if name.startswith("."):
-            continue
-        if not name.endswith(".md"):
-            why = _other_case_extension(name)
-            # on a case-insensitive disk "MEMORY.MD" opens MEMORY.md: it is read as the index
-            if why is not None and not _is_the_index(scope, scope / name):
-                refused.append((name, why))
-            continue
-        if name == layout.INDEX_FILE:
-            if not _regular_by_type(entry):
-                why = _refusal(root, scope / name)
-                if why is not None:
-                    refused.append((name, why))
-            continue
-        # names no route could address never list
-        if not _is_topic_name(name):
-            continue
+    refused = list(listing.refused)
+    for name in listing.regular:
         found = _topic_entry(root, scope, name)
         if found is not None:
             topics.append(found)
-            continue
-        why = _refusal(root, scope / name)
-        if why is not None:
+        else:
+            why = _refusal(root, scope / name)  # replaced meanwhile
+            if why is not None:
+                refused.append((name, why))
+    for name in listing.judged:
+        found, why = _judge(root, scope, name)
+        if found is not None:
+            topics.append(found)
+        elif why is not None:
             refused.append((name, why))
     topics.sort(key=lambda topic: topic.file)
     return ScopeListing(topics, sorted(refused))
+
+
+def count_listed(root: Path, scope: Path | str, listing: FolderListing) -> int:
+    """How many topic files the scope lists (A-5), from its ``listing``: the regular ones as
+    the listing says, the judged ones judged now (no other file is looked at)."""
+    if not listing.judged:
+        return len(listing.regular)
+    return len(listing.regular) + len(judged_topics(root, Path(scope), listing))
+
+
+def judged_topics(root: Path, scope: Path, listing: FolderListing) -> list[TopicEntry]:
+    """The topic files among the judged entries of ``listing`` (symlinks resolved), judged now."""
+    judged = (_judge(root, scope, name)[0] for name in listing.judged)
+    return [entry for entry in judged if entry is not None]
+
+
+_EMPTY = FolderListing((), (), ())
+
+
+def _judge(root: Path, scope: Path, name: str) -> tuple[TopicEntry | None, str | None]:
+    """A judged entry of :class:`FolderListing`: the topic file it is, or why it is refused (or
+    neither: gone, or not a topic file)."""
+    lexical = scope / name
+    if not name.endswith(".md"):
+        why = _other_case_extension(name)
+        # on a case-insensitive disk "MEMORY.MD" opens MEMORY.md: it is read as the index
+        if why is not None and not _is_the_index(scope, lexical):
+            return None, why
+        return None, None
+    if name == layout.INDEX_FILE:
+        return None, _refusal(root, lexical)
+    found = _topic_entry(root, scope, name)
+    return (found, None) if found is not None else (None, _refusal(root, lexical))
 
 
 def topic_entry(root: Path, scope: Path, name: str) -> TopicEntry | None:
@@ -285,6 +410,19 @@ def _topic_entry(root: Path, scope: Path, name: str) -> TopicEntry | None:
     if not stat.S_ISREG(info.st_mode):
         return None
     return TopicEntry(file=name, path=target, stat=info)
+
+
+def sub_folder_files(scope: Path, targets: list[str]) -> frozenset[str]:
+    """The index link targets into sub-folders of the real ``scope`` that are regular files
+    there, symlinks resolved and kept inside the scope (T-5b). ``targets`` are relative POSIX
+    paths without ``..`` (:func:`memory_core.index.scope_link_targets`); only ``stat`` is done,
+    and one that fails (no permission, a name too long) means the file is not there."""
+    present = set()
+    for target in targets:
+        resolved = real_path(scope / target)
+        if is_within(scope, resolved) and os.path.isfile(resolved):  # noqa: PTH113 - no raise
+            present.add(target)
+    return frozenset(present)
 
 
 def _is_the_index(scope: Path, lexical: Path) -> bool:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memory_core import layout
-from memory_core.injection import CappedIndex, cap_indexes, memory_sections
+from memory_core.injection import cap_indexes, memory_sections, placed_manifests
 from memory_core.keys import (
     USER_SCOPE,
     has_control_character,
@@ -38,6 +38,7 @@ from memory_core.rules import WORKSPACE_PATH_MAX_BYTES, WORKSPACE_PATH_RULE
 from memory_core.template import has_memory_placeholder, key_line_value
 from memory_core.wire import (
     MemorySection,
+    ScopeManifest,
     SessionDirectories,
     SessionStartResponse,
     WorkspaceKind,
@@ -202,7 +203,7 @@ def start_session(
         workspace=None if prepared.key is None else str(root / prepared.key),
     )
     injected = enabled and template_has_memory
-    capped: list[CappedIndex] = []
+    manifests: list[ScopeManifest] = []
     sections: list[MemorySection] = []
     if injected:
         # Prepared per index version: split, masked (I-8), lines past the read cap counted.
@@ -211,12 +212,10 @@ def start_session(
             files.prepared(root, prepared.workspace_dir),
             workspace_key=prepared.key,
         )
-        sections = memory_sections(
-            record.memory.effective_prompt,
-            record.memory.effective_workspace_prompt,
-            capped[0],
-            capped[1] if len(capped) > 1 else None,  # a Workspace scope only with a key (I-1)
-        )
+        prompts = (record.memory.effective_prompt, record.memory.effective_workspace_prompt)
+        workspace_index = capped[1] if len(capped) > 1 else None  # only with a key (I-1)
+        sections = memory_sections(*prompts, capped[0], workspace_index)
+        manifests = placed_manifests(*prompts, capped[0], workspace_index)  # where each went
     return SessionStartResponse(
         enabled=enabled,
         injected=injected,
@@ -225,7 +224,7 @@ def start_session(
         key=prepared.key,
         workspace_kind=prepared.kind,
         directories=directories,
-        manifests=[item.manifest for item in capped],
+        manifests=manifests,
         template_has_memory=template_has_memory,
         sections=sections,
     )

@@ -9,12 +9,22 @@ Every request checks the folder again: its ``stat`` (a changed folder is listed 
 ``os.scandir``) and each token file's; parsed files are cached by their file key
 (:mod:`~memory_api.store.stat_cache`), so a token created, edited or revoked by another process
 is seen at once (Q-4) while an unchanged folder costs a ``stat`` per file and one for itself.
+
+Fail closed (A-10a). Whether the service runs open on loopback or asks for a token is decided
+only from what was *read*: no folder at all, or a folder that lists and holds no token file,
+means "no token"; a folder that cannot be stat'ed or listed (no permission, a file in its
+place, a symlink loop) or a token file that cannot be read or decoded (empty, broken JSON, a
+FIFO, no permission) is *unreadable*, and :class:`KnownTokens` says so instead of leaving the
+token out. The service then refuses what it cannot judge (503, :mod:`memory_api.http.auth`)
+until the tokens read again. Since the folder lives on the data dir, every replica and every
+restart sees the same state: nothing about "having had tokens" is kept in a process.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import stat
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,83 +35,163 @@ from memory_core.wire import utc_timestamp
 
 from memory_api.bearer import TokenEntry, check_token_name, hash_secret, new_secret
 from memory_api.errors import Conflict, NotFound
-from memory_api.store.containment import read_regular
+from memory_api.store.containment import NotRegularFileError, read_regular
 from memory_api.store.exclusive import create_new_bytes
 from memory_api.store.stat_cache import FileKey, StatCache, file_key, is_racy
 
-__all__ = ["TOKENS_DIR", "TokenStore"]
+__all__ = ["TOKENS_DIR", "KnownTokens", "TokenStore"]
 
 logger = logging.getLogger(__name__)
 
 TOKENS_DIR = "tokens"
 TOKEN_READ_CAP = 64 * 1024
+"""A token file is one small JSON object; a FIFO or a huge file under that name is never read
+whole (a FIFO would block every request's authentication forever)."""
 TOKEN_FILES_CACHED = 10_000
 """Token files whose parse is kept (each a few hundred bytes)."""
 INLINE_TOKEN_FILES = 32
 """Up to this many token files, a scan that read none of them is cheap enough (a ``scandir``
 and one ``stat`` each) for the event loop: see :attr:`TokenStore.cheap`."""
-"""A token file is one small JSON object; a FIFO or a huge file under that name is never read
-whole (a FIFO would block every request's authentication forever)."""
+
+
+@dataclass(frozen=True, slots=True)
+class KnownTokens:
+    """Every token the service could read, and whether some could not be read (A-10a).
+
+    ``entries``: the environment's tokens first, then the token files', sorted by file name.
+    ``unreadable``: None when every token was read; else why not, for the log (file names
+    relative to the data dir, never a secret). ``summary``: the same without names, for a
+    client or ``/readyz``.
+    """
+
+    entries: tuple[TokenEntry, ...]
+    unreadable: str | None = None
+    summary: str | None = None
+
+    @property
+    def configured(self) -> bool:
+        """Whether the service is in token mode: a token was read, or one may exist that cannot
+        be read. Never False from a read error, so a read error never opens the API."""
+        return bool(self.entries) or self.unreadable is not None
 
 
 @dataclass(frozen=True, slots=True)
 class _Read:
-    """A token file as last read: its entry, or None when it was unreadable (warned once)."""
+    """A token file as last read: its entry, or why it could not be read."""
 
     entry: TokenEntry | None
+    problem: str | None = None
 
 
 _decoder = msgspec.json.Decoder(TokenEntry)
 _encoder = msgspec.json.Encoder()
 
 
+def _reason(error: OSError) -> str:
+    return error.strerror or type(error).__name__
+
+
 class TokenStore:
     """The tokens of one app data dir plus those from the environment.
 
-    Methods are blocking (small files): the service calls :meth:`entries` through
-    ``asyncio.to_thread``, the CLI calls :meth:`create` and :meth:`revoke` directly.
+    Methods are blocking (small files): the service calls :meth:`known` through
+    ``asyncio.to_thread`` (or on the event loop while :attr:`cheap`), the CLI calls
+    :meth:`create` and :meth:`revoke` directly.
     """
 
     def __init__(self, data_dir: Path, env_tokens: tuple[TokenEntry, ...] = ()) -> None:
         self._dir = data_dir / TOKENS_DIR
         self._dir_name = os.fspath(self._dir)
         self._env = env_tokens
+        self._env_only = KnownTokens(env_tokens)
         self._cache: StatCache[str, _Read] = StatCache(max_entries=TOKEN_FILES_CACHED)
         self._cheap = False
         self._listed: tuple[FileKey, tuple[str, ...]] | None = None
         """The folder's ``stat`` and the token files' paths of the last listing worth keeping."""
+        self._reported: str | None = None
+        """The unreadable state last logged (None: all readable), so a state is logged once."""
 
     @property
     def cheap(self) -> bool:
-        """Whether the last :meth:`entries` scanned at most :data:`INLINE_TOKEN_FILES` files and
+        """Whether the last :meth:`known` scanned at most :data:`INLINE_TOKEN_FILES` files and
         parsed none (all were cached): the next one is likely as cheap, so the service may call
         it on the event loop instead of in a worker thread. False before the first scan."""
         return self._cheap
 
     def entries(self) -> tuple[TokenEntry, ...]:
-        """Return every token: the environment's first, then the files', sorted by name.
+        """Every token that could be read (see :meth:`known` for those that could not)."""
+        return self.known().entries
+
+    def known(self) -> KnownTokens:
+        """Every token: the environment's first, then the files', sorted by name, and whether
+        some could not be read (A-10a).
 
         A folder without token files (the usual open service on loopback) costs one ``stat``
-        of the folder and answers the environment's tuple as it is."""
-        paths, listed = self._token_paths()
+        of the folder. A change between readable and unreadable is logged once (an error when
+        it turns unreadable, a notice when it reads again), not once per request.
+        """
+        paths, listed, folder_problem = self._token_paths()
         if listed:  # the folder was listed anew: forget the files it no longer holds
             self._cache.keep_only(paths)
-        if not paths:
+        if not paths and folder_problem is None:  # the usual open service: nothing to build
             self._cheap = True
-            return self._env
+            self._report(self._env_only)
+            return self._env_only
         found: list[TokenEntry] = []
+        problems: dict[str, str] = {}  # file name -> why it cannot be read
         misses = 0
         for path in paths:
-            entry, missed = self._read(path)
+            read, missed = self._read(path)
             misses += missed
-            if entry is not None:
-                found.append(entry)
+            if read.entry is not None:
+                found.append(read.entry)
+            elif read.problem is not None:
+                problems[Path(path).name] = read.problem
         self._cheap = len(paths) <= INLINE_TOKEN_FILES and misses == 0
-        return (*self._env, *found)
+        known = self._known(found, folder_problem, problems)
+        self._report(known)
+        return known
 
-    def _token_paths(self) -> tuple[tuple[str, ...], bool]:
-        """The token files' paths, sorted by name, and whether the folder was listed for them
-        (else they are the last listing's, the folder being unchanged since).
+    def _known(
+        self, found: list[TokenEntry], folder_problem: str | None, problems: dict[str, str]
+    ) -> KnownTokens:
+        entries = (*self._env, *found) if found else self._env
+        if folder_problem is not None:
+            return KnownTokens(
+                entries, f"{TOKENS_DIR}/ {folder_problem}", f"the token folder {folder_problem}"
+            )
+        if problems:
+            named = "; ".join(f"{TOKENS_DIR}/{name}: {why}" for name, why in problems.items())
+            count = len(problems)
+            files = "1 token file" if count == 1 else f"{count} token files"
+            reasons = ", ".join(sorted({why.partition(" (")[0] for why in problems.values()}))
+            return KnownTokens(entries, named, f"{files} cannot be read ({reasons})")
+        return KnownTokens(entries)
+
+    def _report(self, known: KnownTokens) -> None:
+        """Log a change of the unreadable state once (see :meth:`known`)."""
+        if known.unreadable == self._reported:
+            return
+        self._reported = known.unreadable
+        if known.unreadable is None:
+            logger.warning("bearer tokens read again: /api/ answers as its tokens say")
+        elif known.entries:
+            logger.error(
+                "some bearer tokens cannot be read (%s); a request whose token is not among the "
+                "readable ones is refused with 503 until they can be read",
+                known.unreadable,
+            )
+        else:
+            logger.error(
+                "the bearer tokens cannot be read (%s); every /api/ request is refused with 503 "
+                "until they can be read: fix the token folder's permissions or contents",
+                known.unreadable,
+            )
+
+    def _token_paths(self) -> tuple[tuple[str, ...], bool, str | None]:
+        """The token files' paths, sorted by name, whether the folder was listed for them
+        (else they are the last listing's, the folder being unchanged since), and why the folder
+        could not be read (None: it was read, or it does not exist).
 
         Creating, removing or renaming a file in a folder sets its mtime and ctime, so while
         the folder's ``stat`` is the one of the last listing (and that listing was not taken
@@ -111,44 +201,61 @@ class TokenStore:
         """
         try:
             info = os.stat(self._dir_name)  # noqa: PTH116 - no Path per request
-        except OSError:
+        except FileNotFoundError:
             self._listed = None
-            return (), True
+            return (), True, None  # never made: no token file (the folder is made at start)
+        except OSError as error:
+            self._listed = None
+            return (), True, f"cannot be looked at ({_reason(error)})"
+        if not stat.S_ISDIR(info.st_mode):
+            self._listed = None
+            return (), True, "is not a folder"
         key = file_key(info)
         if self._listed is not None and self._listed[0] == key:
-            return self._listed[1], False
+            return self._listed[1], False, None
         try:
             listing = sorted(os.scandir(self._dir_name), key=lambda item: item.name)
-        except OSError:
+        except OSError as error:
             self._listed = None
-            return (), True
+            return (), True, f"cannot be listed ({_reason(error)})"
         paths = tuple(
             item.path
             for item in listing
             if not item.name.startswith(".") and item.name.endswith(".json")
         )
         self._listed = None if is_racy(key) else (key, paths)
-        return paths, True
+        return paths, True, None
 
-    def _read(self, path: str) -> tuple[TokenEntry | None, bool]:
-        """The token of one file and whether it had to be read (not cached)."""
+    def _read(self, path: str) -> tuple[_Read, bool]:
+        """The token of one file and whether it had to be read (not cached).
+
+        A file gone since the listing (revoked meanwhile) is no token; any other failure is a
+        problem named in the answer, never a silently missing token (A-10a).
+        """
         try:
-            stat = os.stat(path)  # noqa: PTH116 - no Path per request
-        except OSError:
-            return None, True
-        key = file_key(stat)
+            info = os.stat(path)  # noqa: PTH116 - no Path per request
+        except FileNotFoundError:
+            return _Read(None), True
+        except OSError as error:
+            return _Read(None, _reason(error)), True
+        key = file_key(info)
         cached = self._cache.get(path, key)
         if cached is not None:
-            return cached.entry, False
-        entry: TokenEntry | None
+            return cached, False
+        read: _Read
         try:
             raw, _ = read_regular(Path(path), TOKEN_READ_CAP, follow_symlinks=True)
-            entry = _decoder.decode(raw)
-        except (OSError, msgspec.DecodeError) as error:
-            logger.warning("ignoring unreadable token file %s: %s", Path(path).name, error)
-            entry = None
-        self._cache.put(path, key, _Read(entry))
-        return entry, True
+            read = _Read(_decoder.decode(raw))
+        except FileNotFoundError:
+            return _Read(None), True
+        except NotRegularFileError:
+            read = _Read(None, "not a regular file")
+        except OSError as error:
+            read = _Read(None, _reason(error))
+        except msgspec.DecodeError as error:
+            read = _Read(None, f"not a token record ({error})")
+        self._cache.put(path, key, read)
+        return read, True
 
     def create(self, name: str, projects: tuple[str, ...] | None) -> tuple[TokenEntry, str]:
         """Create a token file and return (entry, secret); the secret is shown only this once.

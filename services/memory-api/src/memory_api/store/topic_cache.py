@@ -11,6 +11,7 @@ next request (Q-4).
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,8 +33,17 @@ class _Entry:
     summary: TopicSummary | None = None
 
 
+PER_TOPIC_BYTES = 2048
+"""What a cached topic costs beyond its texts: the parse's other fields, its own findings and
+listing row once made, the cache's key and slot."""
+
+
 def _weight(entry: _Entry) -> int:
-    return len(entry.topic.body)
+    """Roughly the bytes ``entry`` takes: its texts as Python holds them (a body with one CJK
+    character takes two or four bytes per character) and :data:`PER_TOPIC_BYTES`."""
+    topic = entry.topic
+    texts = (topic.body, topic.name, topic.description or "")
+    return PER_TOPIC_BYTES + sum(sys.getsizeof(text) for text in texts)
 
 
 class TopicCache:
@@ -41,10 +51,10 @@ class TopicCache:
 
     Besides the parse, an entry memoises the file's own lint findings (T-5: name, description,
     secrets), the costly part of linting a large scope. ``max_entries`` bounds the number of
-    files, ``max_bytes`` the summed body sizes (characters, an approximation of memory use).
+    files, ``max_bytes`` the bytes they take (estimated from their texts, see ``_weight``).
     """
 
-    def __init__(self, *, max_entries: int = 20_000, max_bytes: int = 64 * 1024 * 1024) -> None:
+    def __init__(self, *, max_entries: int = 50_000, max_bytes: int = 48 * 1024 * 1024) -> None:
         # Keyed by strings: a Path hashes far slower, and a scope lists thousands per request.
         self._cache: StatCache[tuple[str, str], _Entry] = StatCache(
             max_entries=max_entries, max_weight=max_bytes, weigh=_weight

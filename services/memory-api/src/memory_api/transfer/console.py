@@ -2,8 +2,14 @@
 
 Rendered with ``rich``. The progress bar goes to stderr and only for more than
 :data:`PROGRESS_MIN_FILES` files (rich draws it only on a terminal); the summary goes to stdout
-so it can be piped: one table of counts per scope, then every file that was renamed or
-transcoded, every skipped entry with its reason, and the index lines merged.
+so it can be piped: one table of counts per scope, then every source file that is not simply
+added under its own name: renamed or transcoded, merged (an index merged, a file split into
+topic files), skipped (with the reason), and each index line made for a topic the source index
+never linked.
+
+Paths (the archive written, the folders imported from) are printed on lines of their own that
+rich never wraps, not as a table's title or caption: those are wrapped to the table's width, and
+a long path came out broken over several lines even on a 200-column terminal.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -55,34 +62,42 @@ def _summary(reports: list[ImportReport]) -> Table:
     table = Table(
         title="Import (dry run: nothing written)" if dry else "Import",
         caption="same: already there; earlier: kept under a new name by an earlier import; "
-        "index+: index lines added. From: " + ", ".join(r.label for r in reports),
+        "index+: index lines added",
     )
     table.add_column("scope", overflow="fold")
     for header in _HEADERS:
         table.add_column(header, justify="right")
     for report in reports:
         counts = report.counts()
-        table.add_row(report.key, *(str(counts[action]) for action in _ACTIONS))
+        table.add_row(escape(report.key), *(str(counts[action]) for action in _ACTIONS))
     return table
 
 
 def _details(report: ImportReport) -> Table | None:
-    table = Table(title=f"{report.key}: details", show_lines=False)
+    table = Table(title=escape(f"{report.key}: details"), show_lines=False)
     table.add_column("what")
     table.add_column("entry", overflow="fold")
     table.add_column("detail", overflow="fold")
+
+    def row(*cells: str) -> None:  # file names and index lines hold [brackets]: no markup
+        table.add_row(*(escape(cell) for cell in cells))
+
     for outcome in report.files:
         if outcome.action in ("renamed", "already imported"):
-            table.add_row(outcome.action, outcome.name, f"kept as {outcome.stored_as}")
+            row(outcome.action, outcome.name, f"kept as {outcome.stored_as}")
         if outcome.note:
-            table.add_row("transcoded", outcome.name, outcome.note)
+            row("stored", outcome.name, outcome.note)
+    for merged in report.merged:
+        row("merged", merged.origin, merged.detail)
+    for name, line in report.indexed:
+        row("index line made", name, f"the source index never linked it: {line}")
     for skipped in report.skipped:
-        table.add_row("not imported", skipped.origin, skipped.reason)
+        row("not imported", skipped.origin, skipped.reason)
     for line, reason in report.index_skipped:
         if reason not in ("already there", "already indexed", "title"):
-            table.add_row("index line not added", line, reason)
+            row("index line not added", line, reason)
     for note in report.notes:
-        table.add_row("note", note, "")
+        row("note", note, "")
     return table if table.row_count else None
 
 
@@ -93,6 +108,8 @@ def print_import(reports: list[ImportReport], console: Console | None = None) ->
         details = _details(report)
         if details is not None:
             out.print(details)
+    for report in reports:
+        out.print(f"From: {report.label}", soft_wrap=True)
     out.print(_summary(reports))
     if all(not report.changed for report in reports):
         out.print("Nothing to change: everything offered is already there.")
@@ -101,7 +118,8 @@ def print_import(reports: list[ImportReport], console: Console | None = None) ->
 def print_export(report: ExportReport, console: Console | None = None) -> None:
     """Print the scopes and file counts written to the archive, and what was left out."""
     out = console or Console(highlight=False)
-    table = Table(title=f"Export → {report.output}")
+    out.print(f"Export → {report.output}", soft_wrap=True)
+    table = Table()
     table.add_column("scope")
     table.add_column("files", justify="right")
     if report.history:

@@ -8,6 +8,10 @@ For each offered topic file, in name order:
   ``<stem>-imported.md`` (then ``-imported-2`` …); if that name already holds the same bytes
   it was imported before (``already imported``), else it is created (``renamed``).
 
+A topic file made from part of a source file (:attr:`SourceFile.made`) is "the same" when the
+file there holds the same ``name``, ``description`` and body, whatever its date says: the
+date a made memory carries is the source file's, which moves when another part of it changes.
+
 Files are created with :func:`~memory_api.store.exclusive.create_new_bytes` (temp file, fsync,
 hard link), which never replaces an existing name: an agent that writes the same name at the
 same moment keeps its file, and the newcomer goes to the next free name. Then the source index
@@ -49,6 +53,7 @@ from memory_core.file_edit import FileTooLarge, edit_file
 from memory_core.index_merge import IndexMerge, merge_index
 from memory_core.keys import check_topic_file_name
 from memory_core.line_merge import merge_lines
+from memory_core.topics import parse_topic
 
 from memory_api.errors import Conflict
 from memory_api.store.containment import is_within, read_regular, real_path
@@ -60,7 +65,13 @@ from memory_api.store.history.recorder import Attribution, ScopeHistories
 from memory_api.store.history.repo import read_head
 from memory_api.store.locks import Locks, lock_name
 from memory_api.store.pruning import PRUNE_READ_CAP
-from memory_api.transfer.sources import IMPORT_FILE_CAP, Skipped, SourceFile, SourceScope
+from memory_api.transfer.sources import (
+    IMPORT_FILE_CAP,
+    Merged,
+    Skipped,
+    SourceFile,
+    SourceScope,
+)
 
 __all__ = [
     "RENAME_SUFFIX",
@@ -106,10 +117,12 @@ class ImportReport:
     """The outcome of importing one :class:`~memory_api.transfer.sources.SourceScope`.
 
     ``key`` is the target scope; ``files`` one outcome per imported topic file; ``skipped``
-    what was not imported and why; ``index_added`` / ``index_skipped`` the source index lines
-    merged or left out (with the reason); ``notes`` anything else worth telling (an index that
-    could not be rewritten, a marker kept); ``version`` the version recording the import (V-1;
-    None when nothing changed or no history is kept). ``dry_run`` reports what would happen.
+    what was not imported and why; ``merged`` the source files that became index lines or made
+    topic files; ``indexed`` the ``(file, line)`` index lines made for topics the source index
+    never linked; ``index_added`` / ``index_skipped`` the source index lines merged or left out
+    (with the reason); ``notes`` anything else worth telling (an index that could not be
+    rewritten, a marker kept); ``version`` the version recording the import (V-1; None when
+    nothing changed or no history is kept). ``dry_run`` reports what would happen.
     """
 
     key: str
@@ -117,6 +130,8 @@ class ImportReport:
     dry_run: bool
     files: list[FileOutcome] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
+    merged: list[Merged] = field(default_factory=list)
+    indexed: list[tuple[str, str]] = field(default_factory=list)
     index_added: list[str] = field(default_factory=list)
     index_skipped: list[tuple[str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -174,6 +189,20 @@ def _occupant(path: Path) -> bytes | _Occupant:
     return raw
 
 
+def _same_memory(occupant: bytes | _Occupant, item: SourceFile) -> bool:
+    """Whether the file there is ``item`` already (see the module docstring)."""
+    if occupant == item.data:
+        return True
+    if not item.made or not isinstance(occupant, bytes):
+        return False
+    there, offered = parse_topic(occupant, item.name), parse_topic(item.data, item.name)
+    return (there.name, there.description, there.body) == (
+        offered.name,
+        offered.description,
+        offered.body,
+    )
+
+
 def _place(
     scope: Path, item: SourceFile, *, write: bool, reserved: set[str] | None = None
 ) -> FileOutcome | None:
@@ -190,7 +219,7 @@ def _place(
                 action: Action = "added" if number == 0 else "renamed"
                 return FileOutcome(item.origin, item.name, action, candidate, item.note)
             occupant = _occupant(path)  # someone created it meanwhile: judge what is there now
-        if occupant == item.data:
+        if _same_memory(occupant, item):
             same: Action = "unchanged" if number == 0 else "already imported"
             return FileOutcome(item.origin, item.name, same, candidate, item.note)
     return None
@@ -328,6 +357,11 @@ def import_scope(
     """
     report = ImportReport(key=key, label=source.label, dry_run=dry_run)
     report.skipped.extend(source.skipped)
+    report.merged.extend(source.merged)
+    report.indexed.extend(source.indexed)
+    report.notes.extend(source.notes)
+    if not source.files and source.index is None:
+        return report
     if dry_run:
         if source.history is not None:
             report.notes.append("history: the archive holds this scope's history")
@@ -414,3 +448,12 @@ def _import_files(
         return
     report.index_added.extend(merge.added)
     report.index_skipped.extend(merge.skipped)
+    if source.index_origin is not None:
+        there = len(merge.skipped)
+        report.merged.append(
+            Merged(
+                source.index_origin,
+                f"index: {len(merge.added)} lines merged into {layout.INDEX_FILE}"
+                + (f", {there} already there" if there else ""),
+            )
+        )

@@ -2,9 +2,15 @@
 
 The target is the user scope (``--user``), the Workspace scope of a path (``--workspace``,
 K-1: the key of its real path; created with its ``.workspace`` marker like a first Session,
-K-5), or — for an export archive only — each archived scope under its own key, its marker
-restored when the scope has none (a marker naming another path is kept, K-5, and reported).
-A temporary Workspace has no Workspace scope (K-4) and is refused.
+K-5), for a coding agent's memory (``--from``) each part where it belongs (its ``role``: the
+user scope or the Workspace scope), or — for an export archive only — each archived scope
+under its own key, its marker restored when the scope has none (a marker naming another path
+is kept, K-5, and reported). A temporary Workspace has no Workspace scope (K-4) and is refused.
+A source with nothing to write creates no scope.
+
+A folder gets an index line for each topic file its index never linked
+(:func:`~memory_api.transfer.topic_making.index_unlinked`); an archive is restored as it was,
+and the report names each topic file its index does not link.
 
 Blocking: run it from the command line or a worker thread. The caller has checked that the
 agent exists in the project.
@@ -31,18 +37,20 @@ from memory_api.store.sessions import (
     check_workspace_path,
     ensure_workspace_scope,
 )
-from memory_api.transfer.claude_code import claude_code_memory_dir
+from memory_api.transfer.harnesses import HarnessRequest, harness_scopes
 from memory_api.transfer.importer import ImportReport, import_scope
 from memory_api.transfer.sources import SourceError, SourceScope, read_source
+from memory_api.transfer.topic_making import index_unlinked, name_unlinked
 
 __all__ = ["Target", "offered_scopes", "run_import"]
 
-TargetKind = Literal["user", "workspace", "archived"]
+TargetKind = Literal["user", "workspace", "archived", "harness"]
 
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """Where to import: ``user``, ``workspace`` (with its ``path``), or ``archived`` keys."""
+    """Where to import: ``user``, ``workspace`` (with its ``path``), ``archived`` keys, or
+    ``harness``: each source where its ``role`` says (the Workspace being ``workspace``)."""
 
     kind: TargetKind
     workspace: str | None = None
@@ -50,28 +58,26 @@ class Target:
 
 def offered_scopes(
     source: str | None,
-    source_kind: str | None,
-    workspace: str | None,
     archive_scope: str | None,
+    harness: HarnessRequest | None = None,
 ) -> list[SourceScope]:
     """Read what an import is offered: the ``source`` folder or archive, or — with
-    ``source_kind="claude-code"`` — Claude Code's own memory folder of ``workspace``.
+    ``harness`` — a coding agent's own memory (:func:`~.harnesses.harness_scopes`).
 
     ``archive_scope`` keeps only that scope of an archive. Raises
     :class:`~memory_api.transfer.sources.SourceError` for a missing or unusable source and a
     wrong combination of arguments.
     """
-    if source_kind == "claude-code":
-        if source is not None or workspace is None:
-            raise SourceError("--from claude-code takes --workspace PATH and no SOURCE")
-        folder = claude_code_memory_dir(workspace)
-        if not folder.is_dir():
-            raise SourceError(f"Claude Code keeps no memory for that Workspace here: {folder}")
-        scopes = read_source(folder)
-    elif source is None:
-        raise SourceError("name the SOURCE folder or archive, or use --from claude-code")
-    else:
-        scopes = read_source(Path(source))
+    if harness is not None:
+        return harness_scopes(harness)
+    if source is None:
+        raise SourceError("name the SOURCE folder or archive, or use --from")
+    scopes = read_source(Path(source))
+    for scope in scopes:
+        if scope.key is None:
+            index_unlinked(scope)
+        else:
+            name_unlinked(scope)
     if archive_scope is not None:
         scopes = [scope for scope in scopes if scope.key == archive_scope]
         if not scopes:
@@ -135,7 +141,8 @@ def _place(
 ) -> _Place:
     if target.kind == "archived":
         return _archived_place(root, source, dry_run)
-    if target.kind == "user":
+    dry_run = dry_run or not (source.files or source.index)  # nothing to write: create nothing
+    if target.kind == "user" or (target.kind == "harness" and source.role == "user"):
         if dry_run:
             return _Place(USER_SCOPE, _existing_or_planned(root, USER_SCOPE))
         return _Place(USER_SCOPE, _created(root, USER_SCOPE))
@@ -162,11 +169,12 @@ def run_import(
     """Import every source scope into its target scope; one report per source scope, each
     import recorded in the scope's history when ``histories`` is given (V-1).
 
-    A non-archive target takes exactly one source scope (:class:`BadRequest` otherwise).
+    A user or Workspace target takes exactly one source scope (:class:`BadRequest`
+    otherwise).
     Raises what :func:`~memory_api.transfer.importer.import_scope` raises, ``InvalidId`` for a
     bad agent id and :class:`BadRequest` for a bad or temporary Workspace path.
     """
-    if target.kind != "archived" and len(sources) != 1:
+    if target.kind in ("user", "workspace") and len(sources) != 1:
         keys = ", ".join(source.key or source.label for source in sources) or "none"
         raise BadRequest(
             f"the archive holds {len(sources)} scopes ({keys}); import it without --user and "

@@ -26,8 +26,10 @@ import json
 import os
 import stat
 import tarfile
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import Literal
 
 from memory_core import layout
 from memory_core.decoding import decode_text
@@ -43,12 +45,16 @@ __all__ = [
     "ARCHIVE_ROOT",
     "HISTORY_FOLDER",
     "IMPORT_FILE_CAP",
+    "Merged",
+    "Role",
     "Skipped",
     "SourceError",
     "SourceFile",
     "SourceScope",
+    "entry_kind",
     "is_archive",
     "read_archive",
+    "read_bytes",
     "read_folder",
     "read_source",
     "stored_bytes",
@@ -68,6 +74,11 @@ ARCHIVE_MAX_MEMBERS = 200_000
 """An archive with more members than this is refused (a guard against a tar bomb)."""
 
 
+Role = Literal["user", "workspace"]
+"""Where a coding agent's memory belongs: the user scope, or the Workspace scope of the
+Workspace it was imported for."""
+
+
 class SourceError(ValueError):
     """The source cannot be imported at all (missing, not a folder or archive, corrupt)."""
 
@@ -75,12 +86,18 @@ class SourceError(ValueError):
 @dataclass(frozen=True, slots=True)
 class SourceFile:
     """A topic file offered for import: its K-7 name, the bytes to store, where it came from,
-    and a note when the bytes were transcoded (``None`` when they are stored as they are)."""
+    and a note when the bytes were transcoded or made (``None`` when stored as they are).
+
+    ``made`` marks a topic file made from part of a source file (a section, a list item):
+    a file of the same name holding the same ``name``, ``description`` and body counts as this
+    memory already there, whatever its other frontmatter says (the date it was made).
+    """
 
     name: str
     data: bytes
     origin: str
     note: str | None = None
+    made: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,14 +108,27 @@ class Skipped:
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class Merged:
+    """A source file (or part of one) that became index lines or made topic files rather than
+    a topic file of its own: where it came from and what became of it."""
+
+    origin: str
+    detail: str
+
+
 @dataclass(slots=True)
 class SourceScope:
     """One memory folder's content: topic files, index text, and what is skipped.
 
     ``label`` names it for the report (a folder path or ``archive:<key>``); ``key`` is the
     archived scope key (None for a folder); ``index`` is the decoded ``MEMORY.md`` (None when
-    there is none); ``marker`` the archived ``.workspace`` text and ``history`` the scope's
-    history bundle (archives only).
+    there is none) and ``index_origin`` where it was read; ``marker`` the archived
+    ``.workspace`` text and ``history`` the scope's history bundle (archives only). ``role`` is
+    where a coding agent's memory belongs (None: where the command line says); ``merged`` the
+    source files that became index lines or made topics; ``indexed`` the ``(file, line)`` index
+    lines made for topics the source index never linked; ``notes`` anything else the report
+    must say.
     """
 
     label: str
@@ -108,6 +138,11 @@ class SourceScope:
     marker: str | None = None
     skipped: list[Skipped] = field(default_factory=list)
     history: bytes | None = None
+    role: Role | None = None
+    index_origin: str | None = None
+    merged: list[Merged] = field(default_factory=list)
+    indexed: list[tuple[str, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
 
 def stored_bytes(raw: bytes) -> tuple[bytes, str | None]:
@@ -147,43 +182,63 @@ def _file_reason(name: str) -> str | None:
     return None
 
 
-def _read_entry(scope: SourceScope, entry: os.DirEntry[str]) -> None:
-    """Judge one folder entry and add it to ``scope`` as a file, the index, or skipped."""
-    path = Path(entry.path)
+def entry_kind(path: Path) -> Literal["file", "folder"] | Skipped:
+    """Whether ``path`` is a regular ``file`` or a ``folder`` (never through a symlink), or
+    why it is not read (a symlink, a FIFO or device, unreadable)."""
     try:
-        info = entry.stat(follow_symlinks=False)
+        info = os.lstat(path)
     except OSError as error:
-        scope.skipped.append(Skipped(entry.path, f"cannot be read ({error.strerror or error})"))
-        return
+        return Skipped(str(path), f"cannot be read ({error.strerror or error})")
     if stat.S_ISLNK(info.st_mode):
-        scope.skipped.append(Skipped(entry.path, "a symlink (not followed)"))
-        return
+        return Skipped(str(path), "a symlink (not followed)")
     if stat.S_ISDIR(info.st_mode):
-        scope.skipped.append(Skipped(entry.path, "a folder (only the top level is imported)"))
-        return
+        return "folder"
     if not stat.S_ISREG(info.st_mode):
-        scope.skipped.append(Skipped(entry.path, "not a regular file (FIFO, socket or device)"))
-        return
-    reason = None if entry.name == layout.INDEX_FILE else _file_reason(entry.name)
-    if reason is None and info.st_size > IMPORT_FILE_CAP:
-        reason = f"larger than {IMPORT_FILE_CAP // (1024 * 1024)} MiB"
-    if reason is not None:
-        scope.skipped.append(Skipped(entry.path, reason))
-        return
+        return Skipped(str(path), "not a regular file (FIFO, socket or device)")
+    if info.st_size > IMPORT_FILE_CAP:
+        return Skipped(str(path), f"larger than {IMPORT_FILE_CAP // (1024 * 1024)} MiB")
+    return "file"
+
+
+def read_bytes(path: Path) -> bytes | Skipped:
+    """The bytes of the regular file ``path`` (never through a symlink), or why not."""
+    kind = entry_kind(path)
+    if isinstance(kind, Skipped):
+        return kind
+    if kind == "folder":
+        return Skipped(str(path), "a folder (only the top level is imported)")
     try:
         raw, _ = read_regular(path, IMPORT_FILE_CAP + 1)
     except (OSError, NotRegularFileError) as error:
-        scope.skipped.append(Skipped(entry.path, f"cannot be read ({error.strerror or error})"))
+        return Skipped(str(path), f"cannot be read ({error.strerror or error})")
+    return raw
+
+
+def _read_entry(scope: SourceScope, path: Path, known: Mapping[str, str] | None = None) -> None:
+    """Judge one folder entry and add it to ``scope`` as a file, the index, or skipped;
+    ``known`` names entries skipped with a reason of their own (a harness's bookkeeping)."""
+    if known is not None and path.name in known:
+        scope.skipped.append(Skipped(str(path), known[path.name]))
         return
-    if entry.name == layout.INDEX_FILE:
+    reason = None if path.name == layout.INDEX_FILE else _file_reason(path.name)
+    if reason is not None and entry_kind(path) == "file":
+        scope.skipped.append(Skipped(str(path), reason))
+        return
+    raw = read_bytes(path)
+    if isinstance(raw, Skipped):
+        scope.skipped.append(raw)
+        return
+    if path.name == layout.INDEX_FILE:
         scope.index = _index_text(raw)
+        scope.index_origin = str(path)
         return
     data, note = stored_bytes(raw)
-    scope.files.append(SourceFile(entry.name, data, entry.path, note))
+    scope.files.append(SourceFile(path.name, data, str(path), note))
 
 
-def read_folder(folder: Path) -> SourceScope:
-    """Read a memory folder one level deep (see the module docstring).
+def read_folder(folder: Path, known: Mapping[str, str] | None = None) -> SourceScope:
+    """Read a memory folder one level deep (see the module docstring); ``known`` maps entry
+    names to the reason they are skipped (a coding agent's own bookkeeping).
 
     Raises :class:`SourceError` when ``folder`` is missing, not a folder, or cannot be listed.
     """
@@ -195,7 +250,7 @@ def read_folder(folder: Path) -> SourceScope:
         raise SourceError(f"{folder} cannot be listed: {error.strerror or error}") from None
     scope = SourceScope(label=str(folder))
     for entry in entries:
-        _read_entry(scope, entry)
+        _read_entry(scope, Path(entry.path), known)
     scope.files.sort(key=lambda item: item.name)
     return scope
 
@@ -254,6 +309,7 @@ def _history_member(
 def _add_member(scope: SourceScope, name: str, raw: bytes, origin: str) -> None:
     if name == layout.INDEX_FILE:
         scope.index = _index_text(raw)
+        scope.index_origin = origin
     elif name == layout.MARKER_FILE:
         scope.marker = raw.decode("utf-8", "replace").strip()
     else:

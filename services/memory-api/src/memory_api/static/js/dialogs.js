@@ -167,9 +167,38 @@ export function tokenDialog(detail, hadToken) {
   });
 }
 
-/** Show a short message at the bottom of the page (announced politely). */
+/**
+ * Where toasts show: inside the topmost open modal dialog while there is one (it sits in the
+ * top layer over the page, and the page behind it is inert, so a toast there would be hidden
+ * and never announced), else the page's own region. A dialog's toasts move back to the page's
+ * region when it closes.
+ */
+function toastRegion() {
+  const page = document.getElementById("toasts");
+  const modal = [...document.querySelectorAll("dialog[open]")]
+    .filter((dialog) => dialog.matches(":modal"))
+    .pop();
+  if (!modal) return page;
+  let region = modal.querySelector(":scope > .toasts");
+  if (!region) {
+    region = h("div", { class: "toasts", role: "status", "aria-live": "polite" });
+    modal.append(region);
+    modal.addEventListener(
+      "close",
+      () => {
+        page?.append(...region.children);
+        region.remove();
+      },
+      { once: true },
+    );
+  }
+  return region;
+}
+
+/** Show a short message at the bottom of the screen, over any open dialog (announced
+ * politely). */
 export function toast(message, { error = false, timeout = 4000 } = {}) {
-  const region = document.getElementById("toasts");
+  const region = toastRegion();
   if (!region) return;
   const item = h("div", { class: error ? "toast error" : "toast", text: message });
   region.append(item);

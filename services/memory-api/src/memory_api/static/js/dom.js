@@ -148,3 +148,22 @@ export function keepFocus(fallback) {
     active.closest("[hidden]");
   if (lost && fallback?.isConnected) fallback.focus();
 }
+
+/**
+ * A page that found nothing at its address (an unknown project or agent): a heading saying
+ * what is missing, why that may be, and links on (`links`: [label, href] pairs). Never the
+ * API's raw words.
+ */
+export function notFoundState(title, why, links) {
+  return h(
+    "section",
+    { class: "not-found", "aria-labelledby": "not-found-title" },
+    h("h1", { id: "not-found-title", tabindex: "-1", text: title }),
+    h("p", { class: "sub", text: why }),
+    h(
+      "ul",
+      { class: "not-found-links" },
+      links.map(([label, href]) => h("li", {}, h("a", { href, text: label }))),
+    ),
+  );
+}

@@ -8,6 +8,7 @@ export const SEVERITIES = ["error", "warning", "info"];
 
 const CODE_NAMES = {
   secret: ["likely credential", "likely credentials"],
+  "hidden-text": ["line with hidden text", "lines with hidden text"],
   "dangling-link": ["dangling link", "dangling links"],
   "not-injected": ["index part not injected", "index parts not injected"],
   unindexed: ["memory missing from the index", "memories missing from the index"],
@@ -22,6 +23,8 @@ const CODE_NAMES = {
   "index-wrong-case": ["index in the wrong case", "indexes in the wrong case"],
   "dangling-wiki-link": ["dangling [[link]]", "dangling [[links]]"],
   "naming-convention": ["other naming convention", "other naming conventions"],
+  "no-frontmatter": ["folder of notes without frontmatter", "folders of notes without frontmatter"],
+  "empty-name": ["empty name", "empty names"],
 };
 
 /** The severity of finding `f` (T-5a, `Finding.severity`); "info" if a finding lacks one. */

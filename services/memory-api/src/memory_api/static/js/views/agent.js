@@ -4,13 +4,48 @@
 import { agentHref } from "../address.js";
 import { ApiError, paths, request } from "../api.js";
 import { toast } from "../dialogs.js";
-import { errorBox, h, replace } from "../dom.js";
+import { errorBox, h, notFoundState, replace } from "../dom.js";
 import { MemoryTab } from "./memory-tab.js";
 import { PromptEditor } from "./prompt-editor.js";
 
 const STALE =
   "This agent's settings were changed elsewhere since you loaded them, so nothing was saved. " +
   "Reload to see the latest version (unsaved text is replaced), then make your change again.";
+
+/**
+ * Which harnesses the template reaches (W-2): the ones that take it from the service use it as
+ * the system prompt; the coding agents' hooks add only the memory and keep their own prompts,
+ * so an edit here must not look as if it changed them.
+ */
+function templateReach() {
+  const code = (text) => h("code", { text });
+  return h(
+    "div",
+    { class: "alert alert-info template-reach", id: "template-reach", role: "note" },
+    h(
+      "div",
+      {},
+      h(
+        "p",
+        {},
+        h("strong", {}, "Used as the system prompt"),
+        " by harnesses that take it from this service: the platform's chat (",
+        h("em", {}, "Open a new chat"),
+        " on the Memory tab), and harness-memory's Session start given this text (its Python API, or ",
+        code("harness-memory session-start --template-file"),
+        " with a copy of it).",
+      ),
+      h(
+        "p",
+        {},
+        h("strong", {}, "Not by Claude Code, Codex CLI or Gemini CLI."),
+        " They keep their own system prompts: their memory hooks add only the memory (the Memory tab's prompts and the indexes), never this text. Of this template they heed one thing: without ",
+        code("{{MEMORY}}"),
+        " they get no memory either.",
+      ),
+    ),
+  );
+}
 
 export class AgentView {
   constructor({ root, project, agent, tab, overlay = null, loadMe, setCrumbs }) {
@@ -63,17 +98,23 @@ export class AgentView {
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       if (!this.root.contains(loading)) return;
-      replace(
-        this.root,
-        error.status === 404
-          ? h(
-              "p",
-              { class: "state" },
-              `${error.detail} `,
-              h("a", { href: "#/" }, "Back to the agents list."),
-            )
-          : errorBox(`Could not load the agent: ${error.detail}`, () => this.start()),
-      );
+      if (error.status === 404) {
+        this.showCrumbs(this.agent);
+        replace(
+          this.root,
+          notFoundState(
+            `No agent “${this.agent}” in project ${this.project}`,
+            "It may have been deleted or renamed, or the address is mistyped.",
+            [
+              [`Agents of ${this.project}`, `#/projects/${encodeURIComponent(this.project)}`],
+              ["All agents", "#/"],
+            ],
+          ),
+        );
+        document.title = "No such agent · Agent Memory";
+      } else {
+        replace(this.root, errorBox(`Could not load the agent: ${error.detail}`, () => this.start()));
+      }
       return;
     }
     this.render();
@@ -91,15 +132,20 @@ export class AgentView {
       id: "template-editor",
       title: "Template",
       description:
-        "The agent's system prompt. {{MEMORY}} is replaced by the memory prompts and indexes; " +
+        "The system prompt of this agent's Sessions in the harnesses that take it from here " +
+        "(below). {{MEMORY}} is replaced by the memory prompts and indexes; " +
         "{{WORKSPACE_MEMORY_KEY}} by the Session's Workspace memory key.",
+      note: templateReach(),
       read: (config) => ({ value: config.template }),
       needs: "{{MEMORY}}",
       needsMessage:
-        "This template has no {{MEMORY}}, so no memory reaches the model. The Memory tab can insert it.",
+        "This template has no {{MEMORY}}, so no memory reaches the model, in any harness. " +
+        "The Memory tab can insert it.",
       patch: (value) => ({ template: value }),
       view: this,
-      confirmText: "The new template is used from the next Session of this agent.",
+      confirmText:
+        "The new template is the system prompt from the next Session of a harness that takes " +
+        "it from here. Claude Code, Codex CLI and Gemini CLI keep their own system prompts.",
     });
     this.templateEditor.update(this.config);
     this.memoryTab = new MemoryTab(this);

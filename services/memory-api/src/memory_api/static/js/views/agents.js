@@ -2,8 +2,8 @@
 // Memory tab. Projects come from GET /api/projects (or the one in the address).
 
 import { agentHref } from "../address.js";
-import { api, paths } from "../api.js";
-import { errorBox, h, icon, plural, replace } from "../dom.js";
+import { ApiError, api, paths } from "../api.js";
+import { errorBox, h, icon, notFoundState, plural, replace } from "../dom.js";
 
 const enc = encodeURIComponent;
 
@@ -81,7 +81,13 @@ export async function renderAgents(root, { project, setCrumbs }) {
   const load = async () => {
     replace(body, h("p", { class: "state state-loading", role: "status" }, "Loading agents…"));
     try {
-      const projects = project ? [project] : (await api.get(paths.projects())).projects;
+      const known = (await api.get(paths.projects())).projects;
+      const projects = project ? [project] : known;
+      if (project && !known.includes(project)) {
+        // No agent the caller reaches belongs to it: a project exists only through its agents.
+        if (root.contains(body)) replace(root, unknownProject(project));
+        return;
+      }
       const lists = await Promise.all(projects.map((id) => api.get(paths.agents(id))));
       if (!root.contains(body)) return;
       if (projects.length === 0) {
@@ -91,8 +97,8 @@ export async function renderAgents(root, { project, setCrumbs }) {
             "p",
             { class: "state" },
             "No agents yet. Create one with ",
-            h("code", {}, "POST /api/projects/{project}/agents"),
-            " or the memory-api command line.",
+            h("code", {}, "memory-api agent create --project P --id A --name N"),
+            " (or POST /api/projects/{project}/agents).",
           ),
         );
         return;
@@ -102,9 +108,21 @@ export async function renderAgents(root, { project, setCrumbs }) {
         projects.map((id, index) => projectSection(id, lists[index].agents)),
       );
     } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
       if (root.contains(body))
-        replace(body, errorBox(`Could not load the agents: ${error.message}`, load));
+        replace(body, errorBox(`Could not load the agents: ${error.detail}`, load));
     }
   };
   await load();
+}
+
+/** The page of a project no agent (that the caller reaches) belongs to. */
+function unknownProject(project) {
+  document.title = "No such project · Agent Memory";
+  return notFoundState(
+    `No project “${project}”`,
+    "No agent you can reach belongs to it: a project comes into being with its first agent, " +
+      "so the address may be mistyped or its agents deleted.",
+    [["All agents", "#/"]],
+  );
 }

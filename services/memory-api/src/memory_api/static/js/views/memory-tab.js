@@ -48,6 +48,16 @@ export class MemoryTab {
     this.collapse = collapseState(view.me?.name ?? "anonymous", view.project, view.agent);
     this.viewer = new Viewer(this);
     this.search = new MemorySearch(this);
+    // Groups load their rows once near the screen: within three screens' height, so scrolling
+    // rarely meets a group still loading, and a tab of many Workspaces asks only for those.
+    this.nearness = new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) {
+          this.groups.get(entry.target.dataset.scope)?.setNear(entry.isIntersecting);
+        }
+      },
+      { rootMargin: "300% 0px" },
+    );
 
     this.switchInput = h("input", {
       type: "checkbox",
@@ -256,18 +266,21 @@ export class MemoryTab {
     for (const scope of this.orderedScopes(reorder)) {
       seen.add(scope.key);
       let group = this.groups.get(scope.key);
+      const created = !group;
       if (group) group.update(scope);
       else {
         group = new ScopeGroup(this, scope);
         this.groups.set(scope.key, group);
       }
-      // Move a group only when the order changed: re-inserting one with thousands of rows
-      // costs a full style pass and drops the focus inside it.
+      // Move a group only when the order changed: re-inserting one drops the focus inside it.
       const here = this.groupsBox.children[seen.size - 1] ?? null;
       if (here !== group.element) this.groupsBox.insertBefore(group.element, here);
+      if (created) group.attached();
     }
     for (const [key, group] of this.groups) {
       if (!seen.has(key)) {
+        this.nearness.unobserve(group.element);
+        group.dispose();
         group.element.remove();
         this.groups.delete(key);
       }
@@ -277,16 +290,19 @@ export class MemoryTab {
     this.summary.textContent = `${plural(files, "memory", "memories")} · ${plural(workspaces, "Workspace", "Workspaces")}`;
   }
 
-  /** Re-read the overview and every expanded group; collapsed ones reload when expanded. */
+  /** Follow whether `group` is near the screen (it loads its rows then). */
+  watchNearness(group) {
+    this.nearness.observe(group.element);
+  }
+
+  /** Re-read the overview and every expanded group near the screen; the others reload when
+   * they are expanded or come near. */
   async refreshAll(button) {
     await withBusy(button, "Refreshing…", async () => {
       await this.refreshOverview({ reorder: true });
       await Promise.all(
         [...this.groups.values()].map((group) => {
-          if (group.collapsed) {
-            group.files = null;
-            return null;
-          }
+          if (group.collapsed || !group.near) return group.markStale();
           return group.reload();
         }),
       );

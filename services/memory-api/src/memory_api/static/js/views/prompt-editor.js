@@ -10,11 +10,11 @@ import { errorBox, h, keepFocus, replace, withBusy } from "../dom.js";
  * Build an editor. `read(config)` → {value, isDefault?}; `patch(value | null)` → the PATCH body;
  * `needs` is a placeholder the text should hold (`needsMessage` explains its absence);
  * `restorable` adds "Restore default"; `confirmText` is the Save confirm's message; `view` is
- * the AgentView that sends the PATCH.
+ * the AgentView that sends the PATCH; `note` (optional) is shown above the text.
  * The editor keeps the user's unsaved text when the config changes underneath it.
  */
 export class PromptEditor {
-  constructor({ id, title, description, restorable, ...behaviour }) {
+  constructor({ id, title, description, restorable, note = null, ...behaviour }) {
     // behaviour: read, patch, needs, needsMessage, view, confirmText.
     Object.assign(this, behaviour, { title });
     this.saved = "";
@@ -69,6 +69,7 @@ export class PromptEditor {
       h(
         "div",
         { class: "section-body" },
+        note,
         this.stale,
         this.textarea,
         this.warning,
@@ -143,7 +144,7 @@ export class PromptEditor {
     if (missing) {
       this.warning.textContent =
         this.needsMessage ??
-        `This text has no ${this.needs}, so that index will not reach the model.`;
+        `This text has no ${this.needs}: it marks where that index goes, and a prompt without it is not saved.`;
     }
   }
 

@@ -4,6 +4,8 @@
 //   ArrowDown / ArrowUp     the same action in the next / previous row
 //   ArrowRight / ArrowLeft  the next / previous action in the row
 //   Home / End              the first / last row;  PageDown / PageUp  ten rows on
+// The rows are windowed (VirtualRows): a key moving to a row not built yet scrolls it into view,
+// which builds it, and the row holding the Tab stop stays built while scrolled away.
 
 const PAGE = 10;
 
@@ -13,12 +15,12 @@ function actionOf(button) {
 }
 
 export class RowKeys {
-  /** Manage the buttons of the `li` rows of `list` (a `ul`). */
-  constructor(list) {
-    this.list = list;
+  /** Manage the buttons of the rows of `rows` (a VirtualRows). */
+  constructor(rows) {
+    this.rows = rows;
     this.current = null;
-    list.addEventListener("keydown", (event) => this.onKey(event));
-    list.addEventListener("focusin", (event) => {
+    rows.list.addEventListener("keydown", (event) => this.onKey(event));
+    rows.list.addEventListener("focusin", (event) => {
       if (event.target instanceof HTMLButtonElement) this.activate(event.target);
     });
   }
@@ -28,63 +30,71 @@ export class RowKeys {
     return row ? [...row.querySelectorAll("button")] : [];
   }
 
-  /** Make `button` the list's one Tab stop. */
+  /** Make `button` the list's one Tab stop; its row stays built while scrolled away. */
   activate(button) {
     if (!button || button === this.current) return;
     if (this.current) this.current.tabIndex = -1;
     button.tabIndex = 0;
     this.current = button;
+    this.rows.pin(this.rows.indexOf(button.closest("li")));
   }
 
-  /** After the rows changed: every button out of the Tab order but the first row's first. */
+  /** After the rows were replaced: the first button of the first row in view is the Tab
+   * stop. */
   reset() {
-    for (const button of this.list.querySelectorAll("button")) button.tabIndex = -1;
     this.current = null;
-    this.activate(RowKeys.buttons(this.list.firstElementChild)[0]);
+    this.activate(RowKeys.buttons(this.rows.rowAt(this.rows.inView().first))[0]);
   }
 
-  /** Rows appended later (chunks) join with their buttons out of the Tab order. */
-  adopt(fragment) {
-    for (const button of fragment.querySelectorAll("button")) button.tabIndex = -1;
+  /** A row just built joins with its buttons out of the Tab order; returns `row`. */
+  adopt(row) {
+    for (const button of row.querySelectorAll("button")) button.tabIndex = -1;
+    return row;
+  }
+
+  /** The button of `action` in the row of `index` (scrolled into view), or the one in
+   * `column`; null when there is no such row. */
+  buttonAt(index, action, column = 0) {
+    if (this.rows.count === 0) return null;
+    const row = this.rows.reveal(Math.max(0, Math.min(this.rows.count - 1, index)));
+    const buttons = RowKeys.buttons(row);
+    // The same action (View, Edit, …) in another row, though rows differ in their badges.
+    return (
+      buttons.find((item) => action && actionOf(item) === action) ??
+      buttons[Math.min(column, buttons.length - 1)] ??
+      null
+    );
   }
 
   onKey(event) {
     const button = event.target.closest?.("button");
     const row = button?.closest("li");
     if (!row || event.altKey || event.ctrlKey || event.metaKey) return;
-    const rows = [...this.list.children];
-    const at = rows.indexOf(row);
-    const column = RowKeys.buttons(row).indexOf(button);
-    const target = this.target(event.key, rows, at, column, actionOf(button));
+    const at = this.rows.indexOf(row);
+    if (at < 0) return;
+    const target = this.target(event.key, row, at, RowKeys.buttons(row).indexOf(button), button);
     if (!target) return;
     event.preventDefault();
     this.activate(target);
     target.focus();
   }
 
-  target(key, rows, at, column, action) {
-    const cells = RowKeys.buttons(rows[at]);
-    // The same action (View, Edit, …) in another row, though rows differ in their badges.
-    const inRow = (index) => {
-      const buttons = RowKeys.buttons(rows[Math.max(0, Math.min(rows.length - 1, index))]);
-      return (
-        buttons.find((item) => action && actionOf(item) === action) ??
-        buttons[Math.min(column, buttons.length - 1)]
-      );
-    };
+  target(key, row, at, column, button) {
+    const cells = RowKeys.buttons(row);
+    const action = actionOf(button);
     switch (key) {
       case "ArrowDown":
-        return inRow(at + 1);
+        return this.buttonAt(at + 1, action, column);
       case "ArrowUp":
-        return inRow(at - 1);
+        return this.buttonAt(at - 1, action, column);
       case "PageDown":
-        return inRow(at + PAGE);
+        return this.buttonAt(at + PAGE, action, column);
       case "PageUp":
-        return inRow(at - PAGE);
+        return this.buttonAt(at - PAGE, action, column);
       case "Home":
-        return inRow(0);
+        return this.buttonAt(0, action, column);
       case "End":
-        return inRow(rows.length - 1);
+        return this.buttonAt(this.rows.count - 1, action, column);
       case "ArrowRight":
         return cells[Math.min(column + 1, cells.length - 1)];
       case "ArrowLeft":

@@ -1,18 +1,19 @@
 // One scope group of the Memory tab (W-2, W-3): a header that collapses the group (a real
 // <button aria-expanded>, state remembered per user × project × agent), the scope's problems and
 // lint counts, Index and Add actions, and read-only rows with View, Edit and Delete.
-// Thousands of rows stay fast: rows are appended in chunks between frames, use
-// content-visibility, and every one of them is rendered (no silent first-N); a filter helps.
-// The rows are one Tab stop (arrow keys move between rows and their actions), so the groups
-// after a large one and the prompt editors stay a few Tab presses away (W-6). Lint findings
-// open from the badge beside each row and from the header's counts (W-6).
+// Thousands of rows stay fast (W-5): a group fetches its listing only once it is expanded and
+// near the screen (so a tab of many Workspaces asks for the few in sight), and builds only the
+// rows in view of its scroll area (VirtualRows); every row stays reachable by scrolling, by the
+// keyboard and through the filter. The rows are one Tab stop (arrow keys move between rows and
+// their actions), so the groups after a large one and the prompt editors stay a few Tab presses
+// away (W-6). Lint findings open from the badge beside each row and from the header's counts.
 
 import { ApiError, api, paths } from "../api.js";
 import { errorBox, formatDate, h, icon, plural, replace } from "../dom.js";
 import { byFile, codeLabel, severityOf, worstSeverity } from "../findings.js";
 import { RowKeys } from "./row-keys.js";
+import { VirtualRows } from "./virtual-rows.js";
 
-const CHUNK = 250;
 const FILTER_FROM = 12;
 
 /** Newest first: `updatedAt` from the frontmatter, else the file's mtime; then by name. */
@@ -67,7 +68,7 @@ export class ScopeGroup {
     this.scope = scope;
     this.files = null;
     this.collapsed = false;
-    this.renderToken = 0;
+    this.near = false; // within reach of the screen (MemoryTab's IntersectionObserver)
     const id = `group-${scope.key}`;
     this.titleBox = h("span", { class: "group-title" });
     this.toggleButton = h(
@@ -100,29 +101,7 @@ export class ScopeGroup {
       "add-btn",
     );
     this.meta = h("div", { class: "group-meta" });
-    this.filterInput = h("input", {
-      type: "search",
-      id: `${id}-filter`,
-      placeholder: "Filter by name, description or file",
-      oninput: () => this.renderRows(),
-    });
-    this.tools = h(
-      "div",
-      { class: "group-tools", hidden: true },
-      h("label", { class: "visually-hidden", for: `${id}-filter` }, "Filter memories"),
-      this.filterInput,
-    );
-    this.note = h("div", { class: "group-state" });
-    this.list = h("ul", { class: "rows", "aria-describedby": "rows-keys-help" });
-    this.keys = new RowKeys(this.list);
-    this.findings = new Map();
-    this.body = h(
-      "div",
-      { class: "group-body", id: `${id}-body`, role: "region", "aria-labelledby": `${id}-toggle` },
-      this.tools,
-      this.note,
-      this.list,
-    );
+    this.body = this.buildBody(id);
     this.element = h(
       "section",
       { class: "group", dataset: { scope: scope.key, kind: scope.kind } },
@@ -138,6 +117,39 @@ export class ScopeGroup {
     );
     this.update(scope);
     this.setCollapsed(tab.collapse.isCollapsed(scope.key), { persist: false });
+  }
+
+  /** The collapsible body: the filter box, the windowed rows and the line under them. */
+  buildBody(id) {
+    this.filterInput = h("input", {
+      type: "search",
+      id: `${id}-filter`,
+      placeholder: "Filter by name, description or file",
+      oninput: () => this.renderRows(),
+    });
+    this.tools = h(
+      "div",
+      { class: "group-tools", hidden: true },
+      h("label", { class: "visually-hidden", for: `${id}-filter` }, "Filter memories"),
+      this.filterInput,
+    );
+    this.rows = new VirtualRows({
+      makeRow: (topic) => this.keys.adopt(this.row(topic)),
+      onWindow: (view) => this.showWindow(view),
+      describedBy: "rows-keys-help",
+    });
+    this.list = this.rows.list;
+    this.note = this.rows.state;
+    this.keys = new RowKeys(this.rows);
+    this.more = h("p", { class: "rows-more", hidden: true });
+    this.findings = new Map();
+    return h(
+      "div",
+      { class: "group-body", id: `${id}-body`, role: "region", "aria-labelledby": `${id}-toggle` },
+      this.tools,
+      this.rows.viewport,
+      this.more,
+    );
   }
 
   /** Take the scope's new summary from the overview (A-3). */
@@ -159,7 +171,10 @@ export class ScopeGroup {
     this.addButton.title = `Add a memory to ${label}`;
     this.list.setAttribute("aria-label", `Memories in ${label}`);
 
-    const badges = [];
+    // The count again, for a phone, where the header row has no room for it (app.css).
+    const badges = [
+      h("span", { class: "badge count-inline", "aria-hidden": "true" }, this.countBadge.textContent),
+    ];
     if (scope.orphaned) {
       badges.push(
         h(
@@ -186,7 +201,7 @@ export class ScopeGroup {
       );
     }
     replace(this.meta, badges);
-    this.meta.hidden = badges.length === 0;
+    this.meta.classList.toggle("only-count", badges.length === 1);
   }
 
   /** Collapse or expand; expanding loads the rows the first time. */
@@ -195,7 +210,41 @@ export class ScopeGroup {
     this.toggleButton.setAttribute("aria-expanded", String(!collapsed));
     this.body.hidden = collapsed;
     if (persist) this.tab.collapse.set(this.scope.key, collapsed);
-    if (!collapsed && this.files === null && !this.loading) this.reload();
+    // A hidden scroll area loses its position and was measured at no height: fit it again.
+    if (!collapsed) this.rows.refit();
+    this.loadWhenWanted();
+  }
+
+  /** Once in the page: hold the height the scope's rows will take (so nothing below moves
+   * when they arrive), and load them when the group is expanded and near the screen. */
+  attached() {
+    if (this.files === null) {
+      this.tools.hidden = this.scope.fileCount < FILTER_FROM;
+      this.rows.reserve(this.scope.fileCount);
+    }
+    this.tab.watchNearness(this);
+  }
+
+  /** The group came within reach of the screen, or went out of it. */
+  setNear(near) {
+    this.near = near;
+    this.loadWhenWanted();
+  }
+
+  loadWhenWanted() {
+    const due = this.files === null || this.stale;
+    if (!this.collapsed && this.near && due && !this.loading) this.reload();
+  }
+
+  /** The rows shown may be out of date (Refresh): re-read them when the group is wanted. */
+  markStale() {
+    this.stale = true;
+    this.loadWhenWanted();
+  }
+
+  /** The group left the page. */
+  dispose() {
+    this.rows.dispose();
   }
 
   focusToggle() {
@@ -204,8 +253,7 @@ export class ScopeGroup {
 
   /** Where a row's action is: {index, action} for `file` and its `button` (or null). */
   rowPlace(file, button) {
-    const rows = [...this.list.children];
-    const index = rows.findIndex((row) => row.dataset.file === file);
+    const index = this.rows.items.findIndex((topic) => topic.file === file);
     const action = [...(button?.classList ?? [])].find((name) => name.endsWith("-btn"));
     return index < 0 ? null : { index, action: action ?? "view-btn" };
   }
@@ -213,10 +261,8 @@ export class ScopeGroup {
   /** The control to focus after the row at `place` went away: the same action of the row now
    * there (or the last row), else the group's header. */
   focusTarget(place) {
-    const rows = [...this.list.children];
-    if (!place || rows.length === 0) return this.toggleButton;
-    const row = rows[Math.min(place.index, rows.length - 1)];
-    const target = row.querySelector(`.${place.action}`) ?? row.querySelector("button");
+    const target = place ? this.keys.buttonAt(place.index, place.action) : null;
+    if (!target) return this.toggleButton;
     this.keys.activate(target);
     return target;
   }
@@ -224,9 +270,11 @@ export class ScopeGroup {
   /** Fetch the scope's files (A-5) and render them; loading and errors show in the group. */
   async reload() {
     const { project, agent } = this.tab.view;
+    const first = this.files === null;
     this.loading = true;
+    this.stale = false;
     this.setBusy(true);
-    if (this.files === null) {
+    if (first) {
       replace(
         this.note,
         h("p", { class: "group-note state-loading", role: "status" }, "Loading memories…"),
@@ -237,7 +285,8 @@ export class ScopeGroup {
       this.files = sortTopics(listing.files);
       this.findings = byFile(listing.findings);
       replace(this.note);
-      this.renderRows();
+      // A reload (a delete, Refresh) keeps the scroll position: the rows stay where they were.
+      this.renderRows({ keepScroll: !first });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       replace(
@@ -255,8 +304,9 @@ export class ScopeGroup {
   }
 
   /**
-   * Mark the group's body busy (`aria-busy`) while its rows load and render in chunks, so
-   * assistive technology (and the browser tests) wait for a list that has stopped moving.
+   * Mark the group's body busy (`aria-busy`) from the request for its listing until its rows
+   * in view are built, so assistive technology (and the browser tests) wait for a list that
+   * has stopped changing.
    */
   setBusy(busy) {
     if (busy) this.body.setAttribute("aria-busy", "true");
@@ -274,40 +324,31 @@ export class ScopeGroup {
     );
   }
 
-  renderRows() {
+  /** Show the rows passing the filter (built as they come into view); `keepScroll` keeps
+   * the scroll position, else the list starts at its top. */
+  renderRows({ keepScroll = false } = {}) {
     if (this.files === null) return;
-    this.setBusy(true);
     this.tools.hidden = this.files.length < FILTER_FROM;
     const files = this.visibleFiles();
-    const token = ++this.renderToken;
-    this.list.replaceChildren();
-    this.list.dataset.total = String(files.length);
-    this.list.dataset.rendered = "0";
+    this.rows.setItems(files, { keepScroll });
+    this.keys.reset();
     if (files.length === 0) {
       const empty =
         this.files.length === 0
           ? `No memories in this scope yet. Use Add, or let the agent save one in a chat.`
           : `No memory matches “${this.filterInput.value.trim()}”.`;
       replace(this.note, h("p", { class: "group-note", text: empty }));
-      this.setBusy(false);
-      return;
-    }
-    replace(this.note);
-    let next = 0;
-    const step = () => {
-      if (token !== this.renderToken) return;
-      const end = Math.min(next + CHUNK, files.length);
-      const fragment = document.createDocumentFragment();
-      for (; next < end; next += 1) fragment.append(this.row(files[next]));
-      this.keys.adopt(fragment);
-      const first = this.list.children.length === 0;
-      this.list.append(fragment);
-      this.list.dataset.rendered = String(end);
-      if (first) this.keys.reset();
-      if (end < files.length) setTimeout(step, 0);
-      else this.setBusy(false);
-    };
-    step();
+    } else replace(this.note);
+    this.setBusy(false);
+  }
+
+  /** Under a list that scrolls: which rows are in view, so a cut row is never the end. */
+  showWindow({ first, last, count, scrolls, loaded }) {
+    this.more.hidden = !scrolls;
+    if (!scrolls) return;
+    this.more.textContent = loaded
+      ? `Showing ${first.toLocaleString()}–${last.toLocaleString()} of ${plural(count, "memory", "memories")}${last < count ? " · scroll the list for more" : ""}`
+      : `${plural(count, "memory", "memories")} · scroll the list for more`;
   }
 
   /** The badge beside a row with findings or problems: a button that opens them (W-6). */

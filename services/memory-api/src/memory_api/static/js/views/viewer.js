@@ -195,7 +195,12 @@ export class Viewer {
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       if (ticket === this.request) {
-        replace(this.body, errorBox(`${failure}: ${error.detail}`, retry));
+        // A file or scope that is gone will not come back on Retry: say so, offer none.
+        const gone = error.status === 404;
+        const text = gone
+          ? `${failure}: it is not there any more. It was deleted or renamed since this page read it (an agent may have done it); Refresh on the Memory tab shows what is there now.`
+          : `${failure}: ${error.detail}`;
+        replace(this.body, errorBox(text, gone ? null : retry));
       }
       return null;
     }

@@ -1,0 +1,90 @@
+"""Where a ``memory-api`` command works: through the running service, or in a data dir (Q-1).
+
+A shell without ``MEMORY_API_DATA_DIR`` beside ``make run`` used to create agents in the
+default data dir, which no running service used: exit 0, and the page never showed them. Now:
+
+1. ``--url`` / ``MEMORY_API_URL`` names a service: the command goes through it, or fails when it
+   does not answer.
+2. ``--data-dir`` / ``MEMORY_API_DATA_DIR`` names a data dir: the command works in it directly;
+   a service over the same data dir sees the change at its next request (Q-4).
+3. Neither: a command with an API (``agent``) goes through the service that answers at
+   ``MEMORY_API_HOST``:``MEMORY_API_PORT`` (default ``127.0.0.1:8765``). Otherwise a command
+   that writes is refused with what to name instead (:class:`PlaceRefused`); one that only
+   reads works in the default data dir and says so.
+
+Every command prints the :attr:`Place.said` of where it worked.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from pathlib import Path
+
+from memory_api.remote import Remote, default_url
+from memory_api.settings import Settings
+
+__all__ = ["Place", "PlaceRefused", "place_for"]
+
+
+class PlaceRefused(Exception):
+    """No place where the command may work; the message says what to name (exit 2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Through ``remote`` (a service that answered), or (None) in the settings' data dir;
+    ``said`` tells the user which ("through the service at …", "in the data dir …")."""
+
+    remote: Remote | None
+    said: str
+
+
+def place_for(
+    settings: Settings, args: argparse.Namespace, *, writes: bool, api: bool = True
+) -> Place:
+    """Where the command of ``args`` works (see the module docstring). ``writes``: it changes
+    data; ``api``: the service's API can do it (else only a data dir can).
+
+    Raises :class:`PlaceRefused` when a named service does not answer, or when a command that
+    writes has neither a data dir named nor (with ``api``) a service answering.
+    """
+    token = getattr(args, "token", None) or settings.service_token
+    named_url = getattr(args, "url", None) or settings.service_url
+    if api and named_url:
+        remote = Remote(named_url.rstrip("/"), token)
+        if not remote.answers():
+            raise PlaceRefused(f"nothing done: no memory-api service answers at {remote.url}")
+        return Place(remote, f"through the service at {remote.url}")
+    data_dir = settings.data_dir
+    if settings.data_dir_named:
+        how = " (written directly; a service over this data dir sees it at once)" if writes else ""
+        return Place(None, f"in the data dir {data_dir}{how}")
+    local = Remote(default_url(settings.host, settings.port), token)
+    answering = local.answers()
+    if api and answering:
+        return Place(local, f"through the service at {local.url}")
+    if not writes:
+        return Place(None, f"in the data dir {data_dir} (the default: none is named)")
+    raise PlaceRefused(_refusal(args, local.url, answering, data_dir))
+
+
+def _refusal(args: argparse.Namespace, url: str, answering: bool, default: Path) -> str:
+    """Why a command that writes did nothing, and what to name."""
+    command = " ".join(part for part in (args.command, getattr(args, "action", None)) if part)
+    name_it = "name the data dir to work in with --data-dir DIR (or MEMORY_API_DATA_DIR)"
+    if answering:
+        return (
+            f"nothing done: `memory-api {command}` works on the files of a data dir, and none "
+            f"is named. A service answers at {url}: {name_it}, the one that service logged as "
+            "'data dir: …' when it started."
+        )
+    if args.command == "agent":
+        what = f"Start the service (make run) or point --url at it, or {name_it}."
+    else:
+        what = f"To write there anyway, {name_it}."
+    return (
+        f"nothing done: no data dir is named and no memory-api service answers at {url}. "
+        f"The default data dir {default} may be one no service looks at (make run's is .data "
+        f"in the checkout). {what}"
+    )

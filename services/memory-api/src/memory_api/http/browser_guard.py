@@ -1,0 +1,143 @@
+"""What a web page in the user's browser may make the service do (A-10a).
+
+A service without tokens is open to whoever can reach its loopback port, and that includes
+every web page the user opens: the browser is on the same machine. Two attacks follow, and the
+rules here close them the way careful local developer servers do (Vite's ``allowedHosts``,
+Jupyter's Origin check):
+
+- **DNS rebinding.** A page of ``evil.example`` makes its own name resolve to ``127.0.0.1``; to
+  the browser the service is then that page's own origin, and it may read every answer. Such a
+  request names the attacker's name in ``Host``. Rule: without tokens, an ``/api/`` request is
+  answered only when addressed to a loopback name (:func:`host_refusal`): ``localhost``,
+  ``*.localhost``, a loopback address (``127.0.0.0/8``, ``[::1]``), any port, or a name the
+  operator lists in ``MEMORY_API_ALLOWED_HOSTS``. (The page, ``/static/`` and the operations
+  endpoints hold nothing private and answer any ``Host``.)
+- **Cross-site request forgery.** A page of any origin may send a form POST or a ``fetch``
+  with a ``text/plain`` body without asking the server first (no CORS preflight); it cannot
+  read the answer, but the change is made. Rules (:func:`origin_refusal`), on every method but
+  ``GET``, ``HEAD`` and ``OPTIONS``: the browser's ``Sec-Fetch-Site`` must not say
+  ``cross-site`` or ``same-site``; without tokens an ``Origin`` must be the service's own
+  (``http(s)://`` and the ``Host`` the request names; ``null`` never is). And a JSON body must
+  say it is JSON (``Content-Type: application/json``, 415 otherwise: see
+  :func:`memory_api.http.jsonio.read_json`), which no form and no preflight-free ``fetch`` can.
+
+A client that is not a browser (the CLI, the harness plugin, ``curl``) sends no ``Origin`` and
+no ``Sec-Fetch-Site`` and is not affected; the service's own page sends its own origin.
+
+With tokens the API needs ``Authorization: Bearer``, which a page of another origin can neither
+know nor send without a preflight the service never grants, so ``Host`` is not checked then (a
+reverse proxy may name any host) and neither is ``Origin`` (a proxy may rewrite ``Host`` or end
+TLS, so the page's origin need not match it); ``Sec-Fetch-Site`` still refuses cross-site
+unsafe requests, defence in depth that no proxy changes.
+"""
+
+from __future__ import annotations
+
+import functools
+import ipaddress
+from collections.abc import Collection
+
+__all__ = ["SAFE_METHODS", "host_name", "host_refusal", "is_loopback_name", "origin_refusal"]
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+"""Methods that change nothing (RFC 9110 9.2.1); every other one is checked for its origin."""
+_FOREIGN_FETCH_SITES = frozenset({"cross-site", "same-site"})
+_SHOWN = 100
+"""Characters of a client's header value quoted in a refusal at most."""
+
+
+def _shown(value: str) -> str:
+    return repr(value if len(value) <= _SHOWN else value[:_SHOWN] + "…")
+
+
+@functools.lru_cache(maxsize=256)
+def host_name(host: str) -> str | None:
+    """The name in a ``Host`` header value, lower-cased, without port, brackets or final dot;
+    None when it is not ``name``, ``name:port``, ``[v6]`` or ``[v6]:port``.
+
+    >>> host_name("LocalHost.:8765"), host_name("[::1]:80"), host_name("a:b:c")
+    ('localhost', '::1', None)
+    """
+    value = host.strip().lower()
+    if value.startswith("["):
+        name, bracket, rest = value[1:].partition("]")
+        if not bracket or (rest and not rest.startswith(":")):
+            return None
+        port = rest[1:]
+    else:
+        name, _, port = value.partition(":")
+    if port and not port.isdigit():
+        return None
+    return name.rstrip(".") or None
+
+
+@functools.lru_cache(maxsize=256)
+def is_loopback_name(name: str) -> bool:
+    """Whether a host name (as :func:`host_name` gives it) always means this machine:
+    ``localhost``, a ``.localhost`` name (RFC 6761) or a loopback address.
+
+    >>> [is_loopback_name(n) for n in ("localhost", "app.localhost", "127.8.0.1", "::1")]
+    [True, True, True, True]
+    >>> is_loopback_name("localhost.evil.example")
+    False
+    """
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def host_refusal(host: str | None, allowed: Collection[str]) -> str | None:
+    """Why a request to a service without tokens is refused for its ``Host``; None: it passes.
+
+    ``allowed`` holds the extra names of ``MEMORY_API_ALLOWED_HOSTS`` (lower-case, no port). A
+    request without ``Host`` (HTTP/1.0) comes from no browser and passes.
+    """
+    if host is None:
+        return None
+    name = host_name(host)
+    if name is not None and (is_loopback_name(name) or name in allowed):
+        return None
+    return (
+        f"this service has no bearer token, so it answers only requests addressed to a "
+        f"loopback name (localhost, 127.0.0.1, [::1]) or one in MEMORY_API_ALLOWED_HOSTS; "
+        f"this one was addressed to {_shown(host)} (Host rule: a page using DNS rebinding, or "
+        f"a name the operator has not allowed)"
+    )
+
+
+def origin_refusal(
+    method: str,
+    host: str | None,
+    origin: str | None,
+    fetch_site: str | None,
+    *,
+    check_origin: bool,
+) -> str | None:
+    """Why an unsafe request is refused for where it comes from; None: it passes (A-10a).
+
+    ``host``, ``origin`` and ``fetch_site`` are the ``Host``, ``Origin`` and ``Sec-Fetch-Site``
+    headers. Safe methods always pass. ``check_origin``: the service has no token, so an
+    ``Origin`` must be its own (``http://`` or ``https://`` and ``host``).
+    """
+    if method in SAFE_METHODS:
+        return None
+    if fetch_site is not None and fetch_site.strip().lower() in _FOREIGN_FETCH_SITES:
+        return (
+            f"a {method} sent by a web page of another site is refused (Sec-Fetch-Site: "
+            f"{_shown(fetch_site)}): this service takes changes from its own page and from "
+            f"clients that are not browsers (cross-site request rule)"
+        )
+    if not check_origin or origin is None:
+        return None
+    own = None if host is None else host.strip().lower()
+    sent = origin.strip().lower()
+    if own and sent in (f"http://{own}", f"https://{own}"):
+        return None
+    return (
+        f"a {method} from a web page of another origin ({_shown(origin)}) is refused: this "
+        f"service has no bearer token and takes changes only from its own page "
+        f"(http://{own or '…'}) and from clients that are not browsers (Origin rule)"
+    )

@@ -1,0 +1,98 @@
+"""Problem details for the requests aiohttp refuses before any handler runs (A-11, Q-2).
+
+aiohttp answers a request its HTTP parser refuses (a header line past 8190 bytes, a header name
+with a byte outside ASCII, a control character in a value, a request line that is not HTTP, a
+TLS handshake sent to the plain port) from its protocol class, past every middleware, as
+``text/plain`` quoting the offending line — a bearer token or a query string included. It has
+no hook for that answer (aio-libs/aiohttp#3287), only the overridable
+``RequestHandler.handle_error``, which the low-level ``web_server.Server`` instantiates by name.
+:func:`install_parser_problems` puts :class:`ProblemRequestHandler` there, once per process: every
+such answer is then ``application/problem+json`` (RFC 9457) with the same status, a fixed
+``detail`` naming the kind of refusal (never the bytes sent), the service's security headers,
+and the connection closed, as aiohttp closes it. What aiohttp logs is unchanged (one line,
+without the bytes: :class:`memory_api.http.logs.ParserRefusalFilter`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from http import HTTPStatus
+
+from aiohttp import http_exceptions, web_protocol, web_server
+from aiohttp.web_request import BaseRequest
+from aiohttp.web_response import StreamResponse
+
+from memory_api.http.problems import problem_response
+
+__all__ = ["ProblemRequestHandler", "install_parser_problems", "refusal_detail"]
+
+_DETAILS: tuple[tuple[type[BaseException], str], ...] = (
+    (
+        http_exceptions.BadHttpMethod,
+        "the request does not start with an HTTP method (TLS or another protocol sent to "
+        "this plain-HTTP port?)",
+    ),
+    (http_exceptions.BadStatusLine, "the request line is not HTTP/1.x"),
+    (
+        http_exceptions.LineTooLong,
+        "a request line or header line is longer than the service reads (8190 bytes)",
+    ),
+    (
+        http_exceptions.InvalidHeader,
+        "a header name or value holds a character HTTP does not allow there (a control "
+        "character, or a byte outside ASCII in a name)",
+    ),
+    (http_exceptions.InvalidURLError, "the request target is not a valid URL path"),
+    (
+        http_exceptions.PayloadEncodingError,
+        "the request body's framing (Content-Length, Transfer-Encoding or its coding) is not valid",
+    ),
+    (http_exceptions.BadHttpMessage, "the request is not valid HTTP/1.1: it could not be parsed"),
+)
+
+
+def refusal_detail(status: int, error: BaseException | None) -> str:
+    """The problem ``detail`` for an answer aiohttp makes itself: the kind of refusal, never
+    the bytes the client sent (they may hold a token)."""
+    if error is not None:
+        kind_of = type(error)
+        if kind_of is http_exceptions.BadHttpMessage and "header" in str(error).lower():
+            kind_of = http_exceptions.InvalidHeader  # what the C parser reports this way
+        for kind, detail in _DETAILS:
+            if issubclass(kind_of, kind):
+                return detail + "; the connection is closed"
+    if status >= 500:
+        return "the service failed to handle this request; the connection is closed"
+    try:
+        return f"{HTTPStatus(status).phrase}; the connection is closed"
+    except ValueError:
+        return "the request was refused; the connection is closed"
+
+
+class ProblemRequestHandler(web_protocol.RequestHandler):
+    """aiohttp's connection handler, its own error answers made problem+json (see module)."""
+
+    headers: Mapping[str, str] = {}
+    """Sent with each such answer: the service's security headers."""
+
+    def handle_error(
+        self,
+        request: BaseRequest,
+        status: int = 500,
+        exc: BaseException | None = None,
+        message: str | None = None,
+    ) -> StreamResponse:
+        """aiohttp's own ``handle_error`` (it logs, and refuses once a response has started),
+        answered as problem details instead of its text."""
+        super().handle_error(request, status, exc, message)
+        response = problem_response(status, refusal_detail(status, exc), headers=self.headers)
+        response.force_close()
+        return response
+
+
+def install_parser_problems(headers: Mapping[str, str]) -> None:
+    """Make every aiohttp server of this process use :class:`ProblemRequestHandler`, sending
+    ``headers`` with its answers; idempotent."""
+    ProblemRequestHandler.headers = dict(headers)
+    # the name Server.__call__ instantiates (no public hook: aio-libs/aiohttp#3287)
+    web_server.RequestHandler = ProblemRequestHandler  # type: ignore[attr-defined]

@@ -1,0 +1,127 @@
+"""The command line's client of a running service: its JSON API over HTTP (A-1, Q-1).
+
+A command that changes data goes through the service that answers, so what it does is what the
+service (and its web page) shows. Plain ``urllib`` and the wire DTOs: a CLI command starts
+without importing aiohttp. Every call either returns the decoded answer or raises
+:class:`RemoteError` with the service's problem ``detail`` (RFC 9457) or why none came.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote, urlsplit
+
+import msgspec
+from memory_core.wire import AgentConfig, AgentCreate, AgentList, AgentSummary, ProjectList
+
+__all__ = ["ANSWER_WAIT_S", "Remote", "RemoteError", "default_url"]
+
+ANSWER_WAIT_S = 5.0
+"""Seconds a request may take before the service counts as not answering."""
+
+
+class RemoteError(Exception):
+    """A request the service refused (``status`` and its ``detail``) or that got no answer
+    (``status`` 0)."""
+
+    def __init__(self, status: int, detail: str) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+
+
+def default_url(host: str, port: int) -> str:
+    """The service's address for a client on this machine (a wildcard bind → loopback).
+
+    >>> default_url("0.0.0.0", 8765)
+    'http://127.0.0.1:8765'
+    >>> default_url("::1", 9000)
+    'http://[::1]:9000'
+    """
+    shown = "127.0.0.1" if host in ("0.0.0.0", "", "::") else host  # noqa: S104 - asked, not bound
+    if ":" in shown:
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}"
+
+
+@dataclass(frozen=True, slots=True)
+class Remote:
+    """The service at ``url`` (``http(s)://host:port``, no trailing slash), called with the
+    bearer ``token`` when one is given (A-10)."""
+
+    url: str
+    token: str | None = None
+
+    def __post_init__(self) -> None:
+        parts = urlsplit(self.url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise ValueError(f"not an http(s) URL: {self.url!r}")
+
+    def answers(self) -> bool:
+        """Whether a memory-api service answers here (``/healthz`` says ``ok``)."""
+        try:
+            body = self._call("GET", "/healthz", None, auth=False)
+        except RemoteError:
+            return False
+        return isinstance(body, dict) and body.get("status") == "ok"
+
+    def create_agent(self, project: str, body: AgentCreate) -> AgentConfig:
+        """``POST /api/projects/{project}/agents``: the new agent's config. Raises RemoteError."""
+        answer = self._call("POST", f"/api/projects/{_segment(project)}/agents", body)
+        return msgspec.convert(answer, AgentConfig)
+
+    def agents(self, project: str | None) -> list[AgentSummary]:
+        """The agents of ``project`` (None: of every project the token reaches), sorted by
+        project, then id. Raises RemoteError."""
+        if project is None:
+            listed = msgspec.convert(self._call("GET", "/api/projects", None), ProjectList)
+            projects = listed.projects
+        else:
+            projects = [project]
+        agents: list[AgentSummary] = []
+        for name in projects:
+            answer = self._call("GET", f"/api/projects/{_segment(name)}/agents", None)
+            agents.extend(msgspec.convert(answer, AgentList).agents)
+        return agents
+
+    def _call(self, method: str, path: str, body: Any, *, auth: bool = True) -> Any:
+        data = None if body is None else msgspec.json.encode(body)
+        request = urllib.request.Request(  # noqa: S310 - the scheme is checked in __post_init__
+            self.url + path, data=data, method=method
+        )
+        request.add_header("Accept", "application/json")
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        if auth and self.token:
+            request.add_header("Authorization", f"Bearer {self.token}")
+        try:
+            with urllib.request.urlopen(request, timeout=ANSWER_WAIT_S) as answer:  # noqa: S310
+                raw = answer.read()
+        except urllib.error.HTTPError as error:
+            raise RemoteError(error.code, _detail(error)) from None
+        except (urllib.error.URLError, OSError) as error:
+            reason = getattr(error, "reason", error)
+            raise RemoteError(0, f"no answer from {self.url}: {reason}") from None
+        try:
+            return json.loads(raw) if raw else None
+        except ValueError:
+            raise RemoteError(0, f"{self.url} answered something other than JSON") from None
+
+
+def _segment(value: str) -> str:
+    return quote(value, safe="")
+
+
+def _detail(error: urllib.error.HTTPError) -> str:
+    """The problem's ``detail``, or the status line when the body is not a problem."""
+    try:
+        body = json.loads(error.read() or b"null")
+    except ValueError:
+        body = None
+    if isinstance(body, dict) and isinstance(body.get("detail"), str):
+        return str(body["detail"])
+    return f"HTTP {error.code} {error.reason}"

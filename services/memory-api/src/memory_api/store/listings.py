@@ -1,0 +1,66 @@
+"""Scope folders' listings by the folder's stat: what a scope holds without a look at each file.
+
+A folder's entries are its content: creating, deleting or renaming an entry (a topic file, the
+index, a temp file renamed over one) gives the folder a new mtime and ctime, so the listing of
+one version of a folder is valid exactly while the folder's
+:func:`~memory_api.store.stat_cache.file_key` is unchanged (the racy rule of
+:mod:`~memory_api.store.stat_cache` included: a folder changed in the last 2 s is listed again).
+A topic file edited in place leaves its folder alone, so whatever comes from a file's content or
+stat is never taken from here: a listing gives names and their file types only.
+
+This is what lets the overview count the topic files of thousands of scopes (A-3) and the agents
+list count an agent's memories (A-1) at one ``stat`` per scope, and a read of one topic file
+(A-5) know the scope's file names without a look at each file.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from memory_api.store.scopes import FolderListing, list_folder
+from memory_api.store.stat_cache import StatCache, file_key
+
+__all__ = ["FolderListings"]
+
+
+def _weight(listing: FolderListing) -> int:
+    return listing.weight
+
+
+class FolderListings:
+    """:class:`~memory_api.store.scopes.FolderListing` of scope folders by real path; thread-safe.
+
+    ``max_entries`` bounds the number of folders kept, ``max_bytes`` the bytes their names take
+    (estimated by :attr:`FolderListing.weight`): 100,000 topic files take about 10 MB.
+    """
+
+    def __init__(self, *, max_entries: int = 50_000, max_bytes: int = 24 * 1024 * 1024) -> None:
+        self._cache: StatCache[str, FolderListing] = StatCache(
+            max_entries=max_entries, max_weight=max_bytes, weigh=_weight
+        )
+
+    def listing(
+        self, scope: Path | str, info: os.stat_result | None = None
+    ) -> FolderListing | None:
+        """The listing of the real scope folder ``scope``; None when it cannot be listed.
+
+        ``info`` is the folder's ``stat`` when the caller has just taken it (the overview does,
+        for the scope's activity); else it is taken here. Raises nothing: a folder gone or
+        unlistable is None (logged by :func:`~memory_api.store.scopes.list_folder`).
+        """
+        path = os.fspath(scope)
+        if info is None:
+            try:
+                info = os.stat(path)  # noqa: PTH116 - a string: the overview passes thousands
+            except OSError:
+                return None
+        key = file_key(info)
+        hit = self._cache.get(path, key)
+        if hit is not None:
+            return hit
+        found = list_folder(scope)
+        if found is not None:
+            # Stored under the key seen before the listing: a change in between makes a miss.
+            self._cache.put(path, key, found)
+        return found

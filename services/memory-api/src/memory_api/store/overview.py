@@ -1,0 +1,151 @@
+"""The overview's order and pages (A-3): every scope placed at two ``stat`` calls, none read.
+
+The Memory tab must never wait for every scope: the overview answers one page of scopes, in
+the order of the whole (the user scope first, then the Workspaces by newest activity, ties by
+key), with totals for all of them. Placing a scope in that order and counting its topic files
+costs a ``stat`` of its folder (whose listing, kept by the folder's stat in
+:class:`~memory_api.store.listings.FolderListings`, gives the count) and an ``lstat`` of its
+``MEMORY.md``; only the scopes of the page are read, summarised and linted.
+
+A scope's **activity** is the newest of its folder's mtime (a topic file created, deleted or
+renamed, a file replaced by an atomic write) and its index's (an index line added, changed or
+removed). A topic file edited in place with its index left alone moves neither; the scope's
+listing still shows the file's own mtime. No file is read to place a scope, so each request
+sees what the disk holds at that moment, whichever process changed it (Q-4).
+
+A **cursor** names the last scope of a page by its place in the order (``user``, or
+``<activity in ns>.<key>``); the next page starts after that place, so a scope that becomes
+active meanwhile moves to the top instead of appearing twice or shifting the pages.
+"""
+
+from __future__ import annotations
+
+import heapq
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from memory_core import layout
+from memory_core.keys import USER_SCOPE, WORKSPACE_KEY_PATTERN
+from memory_core.rules import TextRule
+
+from memory_api.errors import BadRequest
+from memory_api.store.listings import FolderListings
+from memory_api.store.scopes import count_listed, scope_folders
+
+__all__ = [
+    "CURSOR_RULE",
+    "GROUP_QUERY_MAX",
+    "OVERVIEW_DEFAULT_LIMIT",
+    "OVERVIEW_MAX_LIMIT",
+    "Place",
+    "ScopeRow",
+    "after_cursor",
+    "cursor_of",
+    "page_of",
+    "parse_cursor",
+    "scope_activity",
+    "scope_rows",
+]
+
+OVERVIEW_DEFAULT_LIMIT = 100
+"""Scopes on a page when the request names no ``limit``."""
+OVERVIEW_MAX_LIMIT = 500
+"""The most scopes one page may ask for."""
+GROUP_QUERY_MAX = 500
+"""The longest group search (``q``), in characters."""
+
+CURSOR_RULE = TextRule(
+    pattern=f"^(?:{USER_SCOPE}|[0-9]{{1,20}}\\.{WORKSPACE_KEY_PATTERN[1:-1]})$",
+    summary="must be a nextCursor of an overview: 'user' or '<digits>.<Workspace key>'",
+)
+"""What a cursor looks like (the ``nextCursor`` of an earlier page); anything else is a 400."""
+
+Place = tuple[int, int, str]
+"""A scope's place in the overview's order: ``(0, 0, "user")`` for the user scope, else
+``(1, -activity in ns, key)``; pages follow ascending places."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScopeRow:
+    """One scope as the whole overview needs it: key, real folder, activity (ns), topic files,
+    and its place in the order (:data:`Place`)."""
+
+    key: str
+    folder: str
+    activity: int
+    files: int
+    place: Place
+
+    @classmethod
+    def of(cls, key: str, folder: str, activity: int, files: int) -> ScopeRow:
+        """The row of scope ``key``, placed by its activity."""
+        place = (0, 0, USER_SCOPE) if key == USER_SCOPE else (1, -activity, key)
+        return cls(key, folder, activity, files, place)
+
+
+_INDEX_BESIDE = os.sep + layout.INDEX_FILE
+
+
+def scope_activity(folder: str, folder_mtime_ns: int) -> int:
+    """The scope's activity in ns: the newest of its folder's mtime and its index's (one
+    ``lstat``; a missing or unreadable index counts nothing)."""
+    try:
+        index_mtime_ns = os.lstat(folder + _INDEX_BESIDE).st_mtime_ns
+    except OSError:
+        return folder_mtime_ns
+    return max(folder_mtime_ns, index_mtime_ns)
+
+
+def scope_rows(root: Path, folders: FolderListings) -> list[ScopeRow]:
+    """Every scope under the real ``root`` with its activity and topic file count.
+
+    Costs a ``scandir`` of the root, then per scope a ``stat`` of its folder (its listing comes
+    from ``folders`` while the folder is unchanged) and an ``lstat`` of its index. A scope gone
+    meanwhile is left out; one that cannot be listed stays, with no files counted (A-5).
+    """
+    rows: list[ScopeRow] = []
+    for key, folder in scope_folders(root):
+        try:
+            info = os.stat(folder)  # noqa: PTH116 - a string: thousands of scopes per request
+        except OSError:
+            continue
+        listing = folders.listing(folder, info)
+        files = 0 if listing is None else count_listed(root, folder, listing)
+        rows.append(ScopeRow.of(key, folder, scope_activity(folder, info.st_mtime_ns), files))
+    return rows
+
+
+def parse_cursor(text: str) -> Place:
+    """The place a cursor names; :class:`~memory_api.errors.BadRequest` (400) for anything not
+    made by :func:`cursor_of` (see :data:`CURSOR_RULE`)."""
+    problem = CURSOR_RULE.problem(text)
+    if problem is not None:
+        raise BadRequest(f"cursor {problem}")
+    if text == USER_SCOPE:
+        return (0, 0, USER_SCOPE)
+    activity, key = text.split(".", 1)
+    return (1, -int(activity), key)
+
+
+def cursor_of(row: ScopeRow) -> str:
+    """The cursor naming ``row``'s place (the inverse of :func:`parse_cursor`)."""
+    return USER_SCOPE if row.key == USER_SCOPE else f"{row.activity}.{row.key}"
+
+
+def after_cursor(rows: list[ScopeRow], after: Place | None) -> list[ScopeRow]:
+    """The rows placed after ``after`` (all of them for None)."""
+    if after is None:
+        return rows
+    return [row for row in rows if row.place > after]
+
+
+def _place(row: ScopeRow) -> Place:
+    return row.place
+
+
+def page_of(rows: list[ScopeRow], limit: int) -> tuple[list[ScopeRow], bool]:
+    """The first ``limit`` rows in the overview's order, and whether more follow; the order of
+    the others is never computed (``heapq``: n log ``limit``)."""
+    first = heapq.nsmallest(limit + 1, rows, key=_place)
+    return first[:limit], len(first) > limit

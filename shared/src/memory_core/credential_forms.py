@@ -1,0 +1,379 @@
+"""The forms in which people give a value to a credential key, line by line (T-6).
+
+Assignments (``DB_PASS=…``, ``pw: …``, ``"apiKey": "…"``, ``password => '…'``), prose in the
+note's language (``root pw `…` ``, ``the NAS password is …``, ``Passwort lautet …``,
+``пароль от роутера: …``, ``密码是 …``), login pairs (``login: admin / …``), XML
+(``<password>…</password>``, ``<add key="Password" value="…"/>``), command lines
+(``mysql -p…``, ``sshpass -p …``, ``docker login -p …``, ``redis-cli -a …``, ``curl -u user:…``)
+and Markdown table rows (``| password | … |``). Each finds the value; whether it is a credential
+is :func:`~memory_core.credential_values.looks_secret`'s call. A span is ``(kind, start, end)``
+of the value within the line, ``kind`` being ``"password-assignment"`` and the like.
+
+>>> form_spans("root pw `Lm29xQ!k`", frozenset({"pw"}))
+[('password-assignment', 9, 17)]
+>>> form_spans("bypass: проходит", frozenset({"pass"}))
+[]
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from memory_core.credential_keys import PHRASE_HINTS, credential_key_kind, phrases
+from memory_core.credential_values import looks_secret
+from memory_core.markdown import blank_code_spans
+
+__all__ = [
+    "FORM_HINTS",
+    "Cell",
+    "Span",
+    "cell_value",
+    "form_spans",
+    "is_delimiter_row",
+    "names_credential",
+    "table_cells",
+]
+
+Span = tuple[str, int, int]
+
+# KEY=value, key: value, "key": "value", key => value where KEY names a credential
+# (credential_key_kind). Found from each hint's occurrence rather than tried at every position
+# of the line, which keeps long lines cheap.
+_IDENTIFIER_REST = re.compile(r"[A-Za-z0-9_.-]{0,60}")
+_IDENTIFIER_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
+_VALUE = re.compile(
+    r"[\"']?[ \t]*(?:=>|->|[:=：])[ \t]*(?P<quote>[\"'`]?)(?P<secret>[^\s\"'`,;]{1,300})"
+)
+_ASSIGNMENT_HINTS = ("pass", "pw", "secret", "token", "credential", "key")
+
+# What follows a prose name of a credential before its value (``password: x``, ``pw is x``,
+# ``Passwort lautet x``, ``密码是 x``, ``パスワードは x``, ``비밀번호는 x``).
+_SEPARATOR = re.compile(
+    r"[*_]{0,2}(?:[ \t]*(?:=>|->|→|[:=：]|[—–](?=[ \t])"
+    r"|(?<=[ \t])(?:is|was|ist|lautet|est|es|é|è|это)(?=[ \t]))"
+    r"|(?:是|为|為|は|는|은|이))[*_]{0,2}[ \t]*",
+    re.IGNORECASE,
+)
+# A word between the name and a separator (``password for the staging admin: x``).
+_FILLER_WORD = re.compile(r"[ \t]+\(?[^\W\d_][\w'’-]*\)?")
+_FILLER_WORDS = 4
+_QUOTED = re.compile(
+    r"(?P<ticks>`{1,2})(?P<code>[^`\n]+)(?P=ticks)(?!`)"
+    r"|\"(?P<double>[^\"\n]+)\"|'(?P<single>[^'\n]+)'|«(?P<angle>[^»\n]+)»|„(?P<low>[^“”\n]+)[“”]"
+)
+_QUOTED_GROUPS = ("code", "double", "single", "angle", "low")
+_BARE = re.compile(r"[^\s,;|<>()\[\]{}`]+")
+_SPACES = re.compile(r"[ \t]*")
+
+# Command lines that take a password: (literal hints, pattern with a group "arg").
+_ARG = r"""(?P<arg>'[^'\n]*'|"[^"\n]*"|[^\s'"]+)"""
+_ON = r"\b[^|;&\n]{0,200}?"  # the rest of the same command, a bounded look
+_COMMANDS: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = tuple(
+    (hints, re.compile(pattern))
+    for hints, pattern in (
+        (
+            ("mysql", "mariadb"),
+            rf"\b(?:mysql|mysqldump|mysqladmin|mysqlsh|mariadb(?:-dump|-admin)?){_ON}[ \t]-p{_ARG}",
+        ),
+        (("sshpass",), rf"\bsshpass{_ON}[ \t]-p[ \t]*{_ARG}"),
+        (
+            ("docker",),
+            rf"\bdocker[ \t]+login{_ON}[ \t](?:-p|--password)(?:[ \t]+|=){_ARG}",
+        ),
+        (("redis-cli",), rf"\bredis-cli{_ON}[ \t](?:-a|--pass)[ \t]+{_ARG}"),
+        (
+            ("curl", "wget", "http"),
+            rf"\b(?:curl|wget|https?(?=[ \t])){_ON}[ \t](?:-u|--user|-a|--auth)"
+            rf"(?:[ \t]+|=){_ARG}",
+        ),
+    )
+)
+_USER_PASSWORD_COMMANDS = ("curl", "wget", "http")
+_XML_ELEMENT = re.compile(r"<(?P<tag>[A-Za-z_][\w.:-]{0,60})>(?P<value>[^<\n]{1,300})</(?P=tag)>")
+# <add key="Password" value="…"/> (.NET configuration), name="…" value="…" likewise.
+_XML_KEY_VALUE = re.compile(
+    r"\b(?:key|name)=\"(?P<tag>[A-Za-z_][\w.:-]{0,60})\"[ \t]+value=\"(?P<value>[^\"\n]{1,300})\""
+)
+# A login written as a pair: ``login: admin / s3cret``, ``creds: deploy:s3cret``.
+_LOGIN_PAIR = re.compile(
+    r"(?i)(?<![\w-])(?:login|logins|creds|credentials?|zugang(?:sdaten)?|логин|учётка|учетка"
+    r"|账号|帐号)(?:[ \t]+\(?[^\W\d_][\w'-]*\)?){0,3}[*_]{0,2}[ \t]*(?:[:=：—–→]|->)[ \t]*"
+    r"`?[^\s/:`|~.][^\s/:`|]{0,59}`?[ \t]*(?:/|:)[ \t]*(?P<arg>`[^`\n]+`|[^\s`|/:]+)"
+    r"(?=[\s,;)]|$)"
+)
+_LOGIN_HINTS = ("login", "cred", "zugang", "логин", "учётка", "учетка", "账号", "帐号")
+
+FORM_HINTS = (
+    *_ASSIGNMENT_HINTS,
+    *PHRASE_HINTS,
+    *_LOGIN_HINTS,
+    *(hint for hints, _ in _COMMANDS for hint in hints),
+    "</",
+    "value=",
+    "|",
+)
+"""Lower-case literals one of which a line holds when :func:`form_spans` can find anything."""
+
+
+def _value_span(start: int, value: str, kind: str, *, strong: bool = False) -> Span | None:
+    """The span of ``value`` (found at ``start``) when it is a ``kind`` credential, else None."""
+    if not looks_secret(value, password=kind == "password", strong=strong):
+        return None
+    return f"{kind}-assignment", start, start + len(value)
+
+
+def _assignment_value(match: re.Match[str], kind: str) -> Span | None:
+    """The value of an assignment without a closing quote or brackets, when it is a secret."""
+    start = match.start("secret")
+    value = match.group("secret")
+    quote = match.group("quote")
+    if quote and value.endswith(quote):
+        value = value[:-1]
+    if not quote:
+        stripped = _without_trailing_marks(value, ")]}>.:|")
+        if stripped.count("(") >= value.count(")") - (len(value) - len(stripped)):
+            value = stripped
+    return _value_span(start, value, kind)
+
+
+def _without_trailing_marks(value: str, marks: str = ".,:'\"") -> str:
+    """``value`` without the punctuation that ends the sentence around it; an elided value
+    (``abc...``, ``abc…``) keeps its dots, which say it is an example. ``!`` and ``?`` stay:
+    they end passwords more often than sentences (``Winter2025!``)."""
+    return value if value.endswith(("...", "…")) else value.rstrip(marks)
+
+
+def _key_start(line: str, position: int) -> int:
+    """Where the identifier holding ``position`` starts, looking back at most 60 characters.
+
+    A plain walk, not a regex search: a regex anchored at ``position`` and tried from each of the
+    60 places before it costs 60 × 60 steps per hint, which a line of a million ``pwd=`` hints
+    turned into a quarter of a minute.
+    """
+    start, limit = position, max(0, position - 60)
+    while start > limit and line[start - 1] in _IDENTIFIER_CHARS:
+        start -= 1
+    return start
+
+
+def _assignments(line: str, lowered: str) -> Iterator[tuple[str, re.Match[str]]]:
+    """``(kind, value match)`` of each ``key = value`` whose key names a credential.
+
+    A hint inside a value already found is not looked at again, so the work stays linear in the
+    line's length however many hints it repeats.
+    """
+    seen: set[int] = set()
+    for hint in _ASSIGNMENT_HINTS:
+        position = lowered.find(hint)
+        while position != -1:
+            rest = _IDENTIFIER_REST.match(line, position)
+            end = rest.end() if rest else position
+            value = _VALUE.match(line, end) if end not in seen else None
+            seen.add(end)
+            if value is not None:
+                kind = credential_key_kind(line[_key_start(line, position) : end])
+                if kind is not None:
+                    yield kind, value
+                    end = max(end, value.end() - 1)
+            position = lowered.find(hint, end + 1)
+
+
+def _assignment_spans(line: str, hints: frozenset[str]) -> Iterator[Span]:
+    if hints.isdisjoint(_ASSIGNMENT_HINTS):
+        return
+    for kind, match in _assignments(line, line.lower()):
+        found = _assignment_value(match, kind)
+        if found is not None:
+            yield found
+
+
+def _phrase_value(line: str, at: int, kind: str) -> Span | None:
+    """The value a prose name of a credential ending at ``at`` is given, when it is a secret.
+
+    Right after the name (``pw: x``, ``pw is x``, ``pw `x` ``) any credential counts; past a
+    few words (``password for the staging admin: x``) or a bare space (``vnc password 8301``)
+    only a strong one (:func:`~memory_core.credential_values.looks_secret`).
+    """
+    strong = False
+    separator = _SEPARATOR.match(line, at)
+    if separator is not None and separator.end() > at:
+        at = separator.end()
+    elif line.startswith(("`", " `"), at):
+        at = line.index("`", at)
+    else:
+        after_filler = _past_filler(line, at)
+        if after_filler is not None:
+            at = after_filler
+        elif line.startswith((" ", "\t"), at):
+            at = _SPACES.match(line, at).end()  # type: ignore[union-attr] # matches anywhere
+        else:
+            return None
+        strong = True
+    quoted = _QUOTED.match(line, at)
+    if quoted is not None:
+        group = next(name for name in _QUOTED_GROUPS if quoted.group(name) is not None)
+        return _value_span(quoted.start(group), quoted.group(group), kind, strong=strong)
+    bare = _BARE.match(line, at)
+    if bare is None:
+        return None
+    return _value_span(at, _without_trailing_marks(bare.group()), kind, strong=strong)
+
+
+def _past_filler(line: str, at: int) -> int | None:
+    """Where the value starts after up to four words and a separator from ``at``, or None."""
+    for _ in range(_FILLER_WORDS):
+        word = _FILLER_WORD.match(line, at)
+        if word is None:
+            return None
+        at = word.end()
+        separator = _SEPARATOR.match(line, at)
+        if separator is not None:
+            return separator.end()
+    return None
+
+
+def _phrase_spans(line: str, hints: frozenset[str]) -> Iterator[Span]:
+    if hints.isdisjoint(PHRASE_HINTS):
+        return
+    prose = blank_code_spans(line) if "`" in line else line
+    for kind, start, end in phrases(line):
+        if prose[start] != line[start]:
+            continue  # a word inside code (``python -c pass``) names nothing
+        found = _phrase_value(line, end, kind)
+        if found is not None:
+            yield found
+
+
+def _command_spans(line: str, hints: frozenset[str]) -> Iterator[Span]:
+    for command_hints, pattern in _COMMANDS:
+        if hints.isdisjoint(command_hints):
+            continue
+        for match in pattern.finditer(line):
+            start, end = match.span("arg")
+            value = match.group("arg")
+            if value[:1] in "'\"":
+                start, end, value = start + 1, end - 1, value[1:-1]
+            if command_hints[0] in _USER_PASSWORD_COMMANDS:
+                user, colon, value = value.partition(":")
+                if not colon:
+                    continue
+                start += len(user) + 1
+            found = _value_span(start, value, "password")
+            if found is not None:
+                yield found
+
+
+def _login_spans(line: str, hints: frozenset[str]) -> Iterator[Span]:
+    """``login: admin / s3cret``: the second half of a login pair, when it is a credential."""
+    if hints.isdisjoint(_LOGIN_HINTS):
+        return
+    for match in _LOGIN_PAIR.finditer(line):
+        start, value = match.start("arg"), match.group("arg")
+        if value.startswith("`"):
+            start, value = start + 1, value[1:-1]
+        found = _value_span(start, _without_trailing_marks(value), "password")
+        if found is not None:
+            yield found
+
+
+def _xml_spans(line: str) -> Iterator[Span]:
+    for match in itertools.chain(_XML_ELEMENT.finditer(line), _XML_KEY_VALUE.finditer(line)):
+        kind = credential_key_kind(match.group("tag"))
+        value = match.group("value").strip()
+        if kind is not None and value:
+            start = match.start("value") + match.group("value").index(value)
+            found = _value_span(start, value, kind)
+            if found is not None:
+                yield found
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One cell of a Markdown table row: its text (stripped) and where that is in the line."""
+
+    text: str
+    start: int
+    end: int
+
+
+def table_cells(line: str) -> list[Cell] | None:
+    """The cells of a Markdown table row (``| a | b |``), stripped; None for another line."""
+    stripped = line.lstrip(" ")
+    if not stripped.startswith("|") or len(line) - len(stripped) > 3:
+        return None
+    cells: list[Cell] = []
+    position = line.index("|") + 1
+    while position < len(line):
+        end = line.find("|", position)
+        if end == -1:
+            end = len(line)
+            if not line[position:].strip():
+                break
+        raw = line[position:end]
+        text = raw.strip()
+        start = position + (raw.index(text) if text else 0)
+        cells.append(Cell(text, start, start + len(text)))
+        position = end + 1
+    return cells
+
+
+_MARKUP = "*_` "
+
+
+def names_credential(cell: str) -> str | None:
+    """The kind of credential a table cell names (``Password``, ``**pw**``, ``DB_PASSWORD``)."""
+    text = cell.strip(_MARKUP)
+    if not text:
+        return None
+    for kind, start, end in phrases(text):
+        if (start, end) == (0, len(text)):
+            return kind
+    return credential_key_kind(text) if " " not in text else None
+
+
+def cell_value(cell: Cell, kind: str) -> Span | None:
+    value = cell.text
+    quoted = _QUOTED.fullmatch(value)
+    if quoted is not None:
+        group = next(name for name in _QUOTED_GROUPS if quoted.group(name) is not None)
+        return _value_span(cell.start + quoted.start(group), quoted.group(group), kind)
+    return _value_span(cell.start, value, kind) if " " not in value else None
+
+
+def _row_spans(cells: list[Cell]) -> Iterator[Span]:
+    """A key-value row: ``| password | x |``."""
+    for cell, following in itertools.pairwise(cells):
+        kind = names_credential(cell.text)
+        if kind is not None:
+            found = cell_value(following, kind)
+            if found is not None:
+                yield found
+
+
+def form_spans(line: str, hints: frozenset[str]) -> list[Span]:
+    """The value spans of every form in ``line`` (unordered, perhaps overlapping); ``hints``
+    are the :data:`FORM_HINTS` the lower-cased line holds: only the forms they name are tried."""
+    spans = [
+        *_assignment_spans(line, hints),
+        *_phrase_spans(line, hints),
+        *_command_spans(line, hints),
+        *_login_spans(line, hints),
+    ]
+    if "</" in hints or "value=" in hints:
+        spans.extend(_xml_spans(line))
+    if "|" in hints:
+        cells = table_cells(line)
+        if cells is not None:
+            spans.extend(_row_spans(cells))
+    return spans
+
+
+_DELIMITER_CELL = re.compile(r":?-+:?")
+
+
+def is_delimiter_row(cells: list[Cell]) -> bool:
+    """A table's delimiter row: ``|---|:--:|``."""
+    return all(_DELIMITER_CELL.fullmatch(cell.text) for cell in cells)

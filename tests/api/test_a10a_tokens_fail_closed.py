@@ -1,0 +1,248 @@
+"""A-10a: bearer tokens that cannot be read lock the door; they never open it.
+
+"No token" (the open loopback mode) is concluded only from a token folder that is absent or
+lists no token file. A folder that cannot be looked at or listed, a file in its place, or token
+files that cannot be read or decoded leave the service unable to judge a request: it answers
+503 (problem+json, one log line per change of state), ``/readyz`` says not ready, and the
+delete that used to go through without a token deletes nothing. Every app built over the same
+data dir (a restart, another replica) decides the same way, from the disk alone.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from memory_api.app import create_app
+from memory_api.bearer import TokenEntry, hash_secret
+from memory_api.cli import main
+from memory_api.settings import Settings
+from memory_api.store.tokens import TokenStore
+from pytest_aiohttp import AiohttpClient
+
+from tests.api.conftest import (
+    AgentHome,
+    Client,
+    expect_problem,
+    file_url,
+    ok_json,
+    write_topic,
+)
+
+AGENTS = "/api/projects/acme/agents"
+UNREADABLE = "bearer tokens cannot be read"
+
+
+def _folder_is_a_file(tokens: Path) -> None:
+    tokens.rmdir()
+    tokens.write_text("not a folder\n", encoding="utf-8")
+
+
+def _folder_is_a_symlink_loop(tokens: Path) -> None:
+    tokens.rmdir()
+    tokens.symlink_to(tokens.name)  # tokens -> tokens: ELOOP, which root cannot read past
+
+
+def _only_token_file(content: bytes) -> Callable[[Path], None]:
+    def write(tokens: Path) -> None:
+        (tokens / "ops.json").write_bytes(content)
+
+    return write
+
+
+def _token_file_is_a_fifo(tokens: Path) -> None:
+    os.mkfifo(tokens / "ops.json")
+
+
+def _token_file_is_a_folder(tokens: Path) -> None:
+    (tokens / "ops.json").mkdir()
+
+
+def _token_file_is_a_symlink_loop(tokens: Path) -> None:
+    (tokens / "ops.json").symlink_to("ops.json")
+
+
+FAULTS: dict[str, Callable[[Path], None]] = {
+    "folder-replaced-by-a-file": _folder_is_a_file,
+    "folder-a-symlink-loop": _folder_is_a_symlink_loop,
+    "only-token-file-empty": _only_token_file(b""),
+    "only-token-file-broken-json": _only_token_file(b'{"name": "ops", "sha2'),
+    "only-token-file-not-a-token": _only_token_file(b'{"name": "ops"}'),
+    "only-token-file-a-fifo": _token_file_is_a_fifo,
+    "only-token-file-a-folder": _token_file_is_a_folder,
+    "only-token-file-a-symlink-loop": _token_file_is_a_symlink_loop,
+}
+
+
+def _restore(tokens: Path) -> None:
+    """Put back an empty, readable token folder (the open loopback mode)."""
+    if tokens.is_symlink() or tokens.is_file():
+        tokens.unlink()
+    if tokens.is_dir():
+        for entry in tokens.iterdir():
+            if entry.is_dir() and not entry.is_symlink():
+                entry.rmdir()
+            else:
+                entry.unlink()
+    tokens.mkdir(exist_ok=True)
+
+
+def _token_errors(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [
+        record.getMessage()
+        for record in caplog.records
+        if record.name == "memory_api.store.tokens" and record.levelno >= logging.ERROR
+    ]
+
+
+@pytest.mark.parametrize("fault", list(FAULTS))
+async def test_a10a_tokens_that_cannot_be_read_refuse_every_api_request_with_503(
+    client: Client,
+    agent: AgentHome,
+    aiohttp_client: AiohttpClient,
+    caplog: pytest.LogCaptureFixture,
+    fault: str,
+) -> None:
+    topic = write_topic(agent.user, "keep-me.md")
+    tokens = agent.data_dir / "tokens"
+    FAULTS[fault](tokens)
+    with caplog.at_level(logging.INFO, logger="memory_api.store.tokens"):
+        body = await expect_problem(await client.get(AGENTS), 503, UNREADABLE)
+        assert "operator must fix the token folder" in body["detail"]
+        # The delete that used to pass without a token deletes nothing.
+        await expect_problem(await client.delete(file_url("user", "keep-me.md")), 503, UNREADABLE)
+        assert topic.exists()
+        response = await client.post(AGENTS, json={"id": "mole", "name": "Mole"})
+        await expect_problem(response, 503, UNREADABLE)
+        assert not (agent.data_dir / "agents" / "mole").exists()
+        for _ in range(5):
+            await expect_problem(await client.get("/api/me"), 503, UNREADABLE)
+        errors = _token_errors(caplog)
+        assert len(errors) == 1, errors  # one clear line, not one per request
+        assert "every /api/ request is refused with 503" in errors[0]
+
+        ready = await client.get("/readyz")
+        assert ready.status == 503
+        checks = (await ready.json())["checks"]
+        assert "ops.json" not in checks["tokensReadable"]  # no file names to the public
+        assert "cannot" in checks["tokensReadable"]
+        assert (await client.get("/healthz")).status == 200
+
+        # A restart, or another replica on the same data dir, decides the same from the disk.
+        replica = await aiohttp_client(create_app(Settings(data_dir=agent.data_dir)))
+        await expect_problem(await replica.get(AGENTS), 503, UNREADABLE)
+
+        _restore(tokens)
+        agents = await ok_json(await client.get(AGENTS))
+        assert [item["id"] for item in agents["agents"]] == ["coder"]
+        assert any(
+            "read again" in record.getMessage()
+            for record in caplog.records
+            if record.name == "memory_api.store.tokens"
+        )
+
+
+async def test_a10a_a_folder_that_cannot_be_listed_refuses_with_503(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """EACCES on the listing (root reads past a mode of 000, so the refusal is injected here;
+    ``tests/deploy/test_a10a_tokens_unreadable_for_real.py`` takes the permission away for real)."""
+    tokens_dir = os.fspath(agent.data_dir / "tokens")
+    real_scandir = os.scandir
+
+    def refusing(path: str) -> object:
+        if path == tokens_dir:
+            raise PermissionError(13, "Permission denied", path)
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", refusing)
+    (agent.data_dir / "tokens" / "new.json").write_text("{}", encoding="utf-8")  # folder changed
+    await expect_problem(await client.get(AGENTS), 503, UNREADABLE)
+    ready = await client.get("/readyz")
+    checks = (await ready.json())["checks"]
+    assert checks["tokensReadable"].startswith("the token folder cannot be listed (Permission")
+
+
+GOOD = "good-secret-0123456789abcdef"
+ENV = "env-secret-0123456789abcdefgh"
+
+
+def _bearer(secret: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {secret}"}
+
+
+async def test_a10a_with_some_tokens_readable_an_unknown_token_is_503_not_401(
+    client: Client, agent: AgentHome, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The readable tokens still work; a token not among them may be one that cannot be read,
+    so it is 503 (try later), never 401 (revoked) nor a pass; no token at all stays 401."""
+    tokens = agent.data_dir / "tokens"
+    entry = TokenEntry(name="good", sha256=hash_secret(GOOD))
+    (tokens / "good.json").write_bytes(
+        json.dumps({"name": "good", "sha256": entry.sha256}).encode()
+    )
+    (tokens / "broken.json").write_bytes(b"")
+    with caplog.at_level(logging.INFO, logger="memory_api.store.tokens"):
+        me = await ok_json(await client.get("/api/me", headers=_bearer(GOOD)))
+        assert me["name"] == "good"
+        await expect_problem(await client.get("/api/me"), 401, "needs a bearer token")
+        unknown = _bearer("some-other-secret-0123456789")
+        await expect_problem(await client.get("/api/me", headers=unknown), 503, UNREADABLE)
+    errors = _token_errors(caplog)
+    assert len(errors) == 1 and "tokens/broken.json" in errors[0], errors
+    assert "whose token is not among the readable ones" in errors[0]
+
+
+async def test_a10a_environment_tokens_keep_working_while_the_folder_cannot_be_read(
+    aiohttp_client: AiohttpClient, data_dir: Path
+) -> None:
+    settings = Settings(
+        data_dir=data_dir, env_tokens=(TokenEntry(name="env", sha256=hash_secret(ENV)),)
+    )
+    client = await aiohttp_client(create_app(settings))
+    await ok_json(await client.get("/api/me", headers=_bearer(ENV)))  # the folder is made
+    _folder_is_a_symlink_loop(data_dir / "tokens")
+    assert (await ok_json(await client.get("/api/me", headers=_bearer(ENV))))["name"] == "env"
+    other = _bearer("another-secret-0123456789abc")
+    await expect_problem(await client.get("/api/me", headers=other), 503, UNREADABLE)
+
+
+def test_a10a_known_tokens_name_what_cannot_be_read(tmp_path: Path) -> None:
+    store = TokenStore(tmp_path)
+    assert not store.known().configured  # no folder at all: no token, nothing unreadable
+    (tmp_path / "tokens").mkdir()
+    assert not store.known().configured  # an empty folder that lists: no token
+    _, secret = store.create("good", None)
+    (tmp_path / "tokens" / "bad.json").write_text("{not json", encoding="utf-8")
+    (tmp_path / "tokens" / ".hidden.json").write_text("{}", encoding="utf-8")  # never a token
+    (tmp_path / "tokens" / "notes.txt").write_text("x", encoding="utf-8")  # never a token
+    known = store.known()
+    assert [entry.name for entry in known.entries] == ["good"]
+    assert known.configured
+    assert known.unreadable is not None and known.unreadable.startswith("tokens/bad.json: not a")
+    assert known.summary == "1 token file cannot be read (not a token record)"
+    store.revoke("good")
+    assert store.known().configured  # bad.json alone still locks the door
+    (tmp_path / "tokens" / "bad.json").unlink()
+    assert not store.known().configured  # every token file revoked: open again, on loopback
+    assert secret
+
+
+def test_a10a_unreadable_tokens_count_as_tokens_and_token_list_names_them(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Unreadable tokens count as tokens (so ``serve`` binds where tokens allow it, and the API
+    answers 503 until they read), and ``token list`` says what cannot be read, exiting 1."""
+    monkeypatch.setenv("MEMORY_API_DATA_DIR", str(data_dir))
+    monkeypatch.delenv("MEMORY_API_TOKENS", raising=False)
+    (data_dir / "tokens").mkdir()
+    (data_dir / "tokens" / "ops.json").write_bytes(b"")
+    assert TokenStore(data_dir).known().configured
+    assert main(["token", "list"]) == 1
+    captured = capsys.readouterr()
+    assert "no tokens" not in captured.out
+    assert "cannot be read: tokens/ops.json" in captured.err

@@ -1,0 +1,281 @@
+"""A-6, case ``delete-keeps-index-line``: a delete removes the file and its index line, or nothing.
+
+The case builds three indexes the service reads (every line lists, is injected, is linted) but
+used not to rewrite: Windows-1252, classic Mac line ends (CR only) and UTF-16 with its BOM. The
+delete answered 200, removed the file and left the line, and a retry answered 404. Now each is
+pruned in its own form, every other byte unchanged; where the index truly cannot be rewritten
+(it cannot be read, it is over the pruning cap, its bytes do not decode exactly, the disk is
+full) the delete is refused with 409 or 503 and the file and its line stay.
+"""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+import errno
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from memory_api.app import create_app
+from memory_api.settings import Settings
+from memory_api.store import pruning
+from memory_core import file_edit, layout
+from memory_core.swap import read_when_idle
+from pytest_aiohttp import AiohttpClient
+
+from tests.api.conftest import (
+    AgentHome,
+    Client,
+    expect_problem,
+    file_url,
+    memory_url,
+    ok_json,
+    versions_of,
+)
+
+CASE = Path(__file__).resolve().parents[1] / "data" / "cases" / "delete-keeps-index-line"
+GONE = "- [Café notes](cafe-notes.md) — the café's wifi"
+STAYS = "- [Other](other.md) — stays"
+TOPIC = "---\nname: {0}\ndescription: a topic to delete\nupdated_at: 2026-11-20\n---\nbody\n"
+
+
+@pytest.fixture(scope="module")
+def case_scopes(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The case's three scopes, built by its own ``make_input.py``."""
+    out = tmp_path_factory.mktemp("delete-keeps-index-line")
+    subprocess.run([sys.executable, str(CASE / "make_input.py"), str(out)], check=True)
+    return out
+
+
+def _copy_scope(source: Path, scope: Path) -> bytes:
+    for path in source.iterdir():
+        (scope / path.name).write_bytes(path.read_bytes())
+    return (scope / layout.INDEX_FILE).read_bytes()
+
+
+async def _index_view(client: Client) -> dict[str, Any]:
+    return await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
+
+
+async def _assert_pruned(
+    client: Client, agent: AgentHome, gone: str, stays: str, expected: bytes
+) -> None:
+    index = agent.user / layout.INDEX_FILE
+    result = await ok_json(await client.delete(file_url("user", "cafe-notes.md")))
+    assert result == {"file": "cafe-notes.md", "removedIndexLines": [gone], **versions_of(result)}
+    assert not (agent.user / "cafe-notes.md").exists()
+    assert index.read_bytes() == expected
+    view = await _index_view(client)
+    assert [line["text"] for line in view["lines"]] == [stays]
+    assert "dangling-link" not in {finding["code"] for finding in view["findings"]}
+    assert [path.name for path in agent.user.glob(".*")] == []
+    await expect_problem(await client.delete(file_url("user", "cafe-notes.md")), 404, "cafe")
+
+
+LATIN1_STAYS = STAYS.replace("—", "–")  # the case's cp1252 index has en dashes
+
+
+@pytest.mark.parametrize(
+    ("variant", "gone", "stays", "expected"),
+    [
+        ("latin1", GONE.replace("—", "–"), LATIN1_STAYS, f"{LATIN1_STAYS}\n".encode("cp1252")),
+        ("cr", GONE, STAYS, f"{STAYS}\r".encode()),
+        ("utf16", GONE, STAYS, f"{STAYS}\n".encode("utf-16")),
+    ],
+)
+async def test_delete_keeps_index_line_case_indexes_are_pruned_in_their_own_form(
+    client: Client,
+    agent: AgentHome,
+    case_scopes: Path,
+    variant: str,
+    gone: str,
+    stays: str,
+    expected: bytes,
+) -> None:
+    _copy_scope(case_scopes / variant, agent.user)
+    await _assert_pruned(client, agent, gone, stays, expected)
+
+
+@pytest.mark.parametrize(
+    ("end", "codec", "bom", "final"),
+    [
+        ("\n", "utf-16-be", codecs.BOM_UTF16_BE, True),
+        ("\r", "utf-16-le", codecs.BOM_UTF16_LE, True),
+        ("\r\n", "utf-8", codecs.BOM_UTF8, True),
+        ("\r\n", "cp1252", b"", False),
+        ("\r", "utf-8", b"", False),
+    ],
+    ids=["utf-16-be-bom", "utf-16-le-bom-cr-only", "utf-8-bom-crlf", "cp1252-crlf-no-final-end",
+         "cr-only-no-final-end"],
+)  # fmt: skip
+async def test_delete_keeps_index_line_more_encodings_and_line_ends_are_pruned_exactly(
+    client: Client, agent: AgentHome, end: str, codec: str, bom: bytes, final: bool
+) -> None:
+    def encoded(lines: list[str]) -> bytes:
+        return bom + (end.join(lines) + (end if final else "")).encode(codec)
+
+    for stem in ("cafe-notes", "other"):
+        (agent.user / f"{stem}.md").write_text(TOPIC.format(stem), encoding="utf-8")
+    head = "# Memory index"
+    index = agent.user / layout.INDEX_FILE
+    index.write_bytes(encoded([head, GONE, STAYS]))
+    result = await ok_json(await client.delete(file_url("user", "cafe-notes.md")))
+    assert result["removedIndexLines"] == [GONE]
+    assert index.read_bytes() == encoded([head, STAYS])
+
+
+async def test_delete_keeps_index_line_latin1_bytes_cp1252_cannot_map_are_kept(
+    client: Client, agent: AgentHome
+) -> None:
+    """0x81 is no cp1252 character: such an index is read as Latin-1, and pruned as Latin-1."""
+    for stem in ("cafe-notes", "other"):
+        (agent.user / f"{stem}.md").write_text(TOPIC.format(stem), encoding="utf-8")
+    odd = b"- [Odd \x81 name](other.md)\n"
+    (agent.user / layout.INDEX_FILE).write_bytes(b"- [Caf\xe9](cafe-notes.md)\n" + odd)
+    result = await ok_json(await client.delete(file_url("user", "cafe-notes.md")))
+    assert result["removedIndexLines"] == ["- [Café](cafe-notes.md)"]
+    assert (agent.user / layout.INDEX_FILE).read_bytes() == odd
+
+
+# --- refused: nothing deleted, the line stays, the detail says why ------------------------
+
+
+@pytest.fixture
+def cafe(agent: AgentHome, case_scopes: Path) -> bytes:
+    """The case's UTF-8 (CR) scope in the user scope; returns its index bytes."""
+    return _copy_scope(case_scopes / "cr", agent.user)
+
+
+async def _assert_refused(
+    client: Client, agent: AgentHome, before: bytes, status: int, detail: str
+) -> dict[str, Any]:
+    response = await client.delete(file_url("user", "cafe-notes.md"))
+    body = await expect_problem(response, status, "'cafe-notes.md' was not deleted")
+    assert detail in body["detail"], body["detail"]
+    assert str(agent.data_dir) not in body["detail"]
+    assert (agent.user / "cafe-notes.md").exists()
+    index = agent.user / layout.INDEX_FILE
+    assert index.is_symlink() or index.read_bytes() == before
+    assert [path.name for path in agent.user.glob(".*")] == []
+    return body
+
+
+async def test_delete_keeps_index_line_a_utf16_index_that_does_not_decode_exactly_is_409(
+    client: Client, agent: AgentHome, cafe: bytes
+) -> None:
+    broken = codecs.BOM_UTF16_LE + f"{GONE}\n{STAYS}\n".encode("utf-16-le") + b"\x00"
+    (agent.user / layout.INDEX_FILE).write_bytes(broken)
+    await _assert_refused(client, agent, broken, 409, "UTF-16 text with an odd byte")
+
+
+async def test_delete_keeps_index_line_an_index_over_the_pruning_cap_is_409(
+    client: Client, agent: AgentHome, cafe: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pruning, "PRUNE_READ_CAP", len(cafe) - 1)
+    await _assert_refused(client, agent, cafe, 409, "never rewrites from a partial read")
+    monkeypatch.setattr(pruning, "PRUNE_READ_CAP", len(cafe))
+    assert (await ok_json(await client.delete(file_url("user", "cafe-notes.md"))))[
+        "removedIndexLines"
+    ] == [GONE]
+
+
+async def test_delete_keeps_index_line_an_index_that_cannot_be_read_is_503(
+    client: Client, agent: AgentHome, cafe: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """EACCES at the read (root reads past permission bits, so it is injected where it would
+    be met); a symlink loop below is the kernel's own refusal."""
+    original = read_when_idle
+
+    def refusing(path: Path, *args: Any, **kwargs: Any) -> Any:
+        if path.name == layout.INDEX_FILE:
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return original(path, *args, **kwargs)
+
+    monkeypatch.setattr(file_edit, "read_when_idle", refusing)
+    await _assert_refused(client, agent, cafe, 503, "could not be read or replaced (Permission")
+
+
+async def test_delete_keeps_index_line_an_index_that_is_a_symlink_loop_is_503(
+    client: Client, agent: AgentHome, cafe: bytes
+) -> None:
+    index = agent.user / layout.INDEX_FILE
+    index.unlink()
+    index.symlink_to(layout.INDEX_FILE)
+    await _assert_refused(client, agent, cafe, 503, "could not be read or replaced")
+
+
+@pytest.mark.parametrize("code", [errno.ENOSPC, errno.EROFS, errno.EIO])
+async def test_delete_keeps_index_line_a_disk_that_refuses_the_new_index_is_503(
+    client: Client, agent: AgentHome, cafe: bytes, monkeypatch: pytest.MonkeyPatch, code: int
+) -> None:
+    """The refusal injected where the new index is written (the write boundary)."""
+
+    def refusing(*args: object, **kwargs: object) -> Path:
+        raise OSError(code, os.strerror(code))
+
+    monkeypatch.setattr(file_edit, "write_temp_beside", refusing)
+    await _assert_refused(client, agent, cafe, 503, os.strerror(code))
+
+
+# --- a full disk for real: a small tmpfs --------------------------------------------------
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 512 KiB tmpfs (root only; skipped where it cannot be mounted)."""
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(mount)],
+        capture_output=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here ({done.stderr.decode().strip()}); ENOSPC is "
+                    "injected by the test above")  # fmt: skip
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def _fill(disk: Path) -> Path:
+    """Fill ``disk`` to its last byte (unbuffered writes until ENOSPC); return the filler."""
+    filler = disk / "filler"
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        for size in (65536, 4096, 1):
+            with contextlib.suppress(OSError):
+                while True:
+                    os.write(fd, b"\0" * size)
+    finally:
+        os.close(fd)
+    return filler
+
+
+async def test_delete_keeps_index_line_on_a_full_disk_is_503_then_goes_through_once_freed(
+    aiohttp_client: AiohttpClient, small_disk: Path, case_scopes: Path
+) -> None:
+    data_dir = small_disk / "data"
+    data_dir.mkdir()
+    # History off: with it on, the version recorded before the delete meets the full disk first
+    # (503 too, nothing deleted); this test is about the index's own write.
+    settings = Settings(data_dir=data_dir, history=False)
+    client = await aiohttp_client(create_app(settings))
+    response = await client.post("/api/projects/acme/agents", json={"id": "coder", "name": "C"})
+    assert response.status == 201
+    agent = AgentHome(data_dir=data_dir, project="acme", id="coder", tmp=small_disk)
+    before = _copy_scope(case_scopes / "cr", agent.user)
+    filler = _fill(small_disk)
+
+    await _assert_refused(client, agent, before, 503, "No space left on device")
+
+    filler.unlink()
+    result = await ok_json(await client.delete(file_url("user", "cafe-notes.md")))
+    assert result["removedIndexLines"] == [GONE]
+    assert (agent.user / layout.INDEX_FILE).read_bytes() == f"{STAYS}\r".encode()

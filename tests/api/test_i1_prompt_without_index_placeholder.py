@@ -1,0 +1,167 @@
+"""I-1, case ``prompt-without-index-placeholder``: a prompt edit that would inject nothing is
+refused, and a Session start's manifest describes the text it answers.
+
+The case (``tests/data/cases/prompt-without-index-placeholder/run.sh``) saved memory prompts
+without ``{{MEMORY_USER_INDEX}}``, with it spelled with spaces, and with the Workspace's
+``{{MEMORY_INDEX}}`` instead: each PATCH answered 200 and every later Session start said
+``injected: true`` and "kept 5" while no index line reached the model. Now such a PATCH is 422
+naming the placeholder and what the prompt holds instead, and nothing is saved. A prompt that
+reached ``agent.json`` another way (by hand, or saved before this rule) still gets its index
+exactly once: after the prompt when it holds no placeholder, with ``placement: after-prompt``
+in the manifest; every line the manifest counts as kept is in the text.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from memory_core.injection import INDEX_PLACEHOLDER, USER_INDEX_PLACEHOLDER
+from memory_core.prompts import DEFAULT_MEMORY_PROMPT
+
+from tests.api.conftest import AGENT, PROJECT, AgentHome, Client, expect_problem, ok_json
+
+CONFIG = f"/api/projects/{PROJECT}/agents/{AGENT}/config"
+START = f"/api/projects/{PROJECT}/agents/{AGENT}/memory/session-start"
+USER_LINES = [f"- [Note {n}](note-{n}.md) — user note {n}" for n in range(5)]
+WORKSPACE_LINES = ["- [Deploy](deploy.md) — how deploys go"]
+
+REFUSED_MEMORY_PROMPTS = {
+    # the three of the case's run.sh
+    "missing": ("# Memory\nSave what you learn in the user scope.\n", "it holds none"),
+    "spaces": ("# Memory\n{{ MEMORY_USER_INDEX }}\n", "'{{ MEMORY_USER_INDEX }}' instead"),
+    "other-scopes": ("# Memory\n{{MEMORY_INDEX}}\n", "'{{MEMORY_INDEX}}' (the Workspace prompt's)"),
+    # more of the kind
+    "lowercase": ("# Memory\n{{memory_user_index}}\n", "'{{memory_user_index}}' instead"),
+    "single-braces": ("# Memory\n{MEMORY_USER_INDEX}\n", "'{MEMORY_USER_INDEX}' instead"),
+    "twice": ("A {{MEMORY_USER_INDEX}}\nB {{MEMORY_USER_INDEX}}\n", "it holds it 2 times"),
+    "once-and-a-misspelling": (
+        "{{MEMORY_USER_INDEX}}\nsee {{MEMORY_USER_INDEX }}\n",
+        "also holds '{{MEMORY_USER_INDEX }}', which would reach the model as written",
+    ),
+}
+
+
+async def _start(client: Client, agent: AgentHome) -> dict[str, Any]:
+    workspace, _key = agent.workspace("app")
+    return await ok_json(await client.post(START, json={"workspace": str(workspace)}))
+
+
+def _fill_indexes(agent: AgentHome) -> None:
+    agent.user.joinpath("MEMORY.md").write_text("\n".join(USER_LINES) + "\n", encoding="utf-8")
+    _workspace, key = agent.workspace("app")
+    agent.root.joinpath(key, "MEMORY.md").write_text(WORKSPACE_LINES[0] + "\n", encoding="utf-8")
+
+
+def _assert_manifests_describe_the_text(answer: dict[str, Any]) -> None:
+    """Every line a manifest counts as kept is in the text, once; no placeholder is left."""
+    memory = answer["memory"]
+    assert answer["injected"] is True
+    for manifest in answer["manifests"]:
+        lines = USER_LINES if manifest["scope"] == "user" else WORKSPACE_LINES
+        assert manifest["linesKept"] == len(lines)
+        for line in lines:
+            assert memory.count(line) == 1, (line, memory)
+    for placeholder in (USER_INDEX_PLACEHOLDER, INDEX_PLACEHOLDER):
+        assert placeholder not in memory
+
+
+@pytest.mark.parametrize("case", list(REFUSED_MEMORY_PROMPTS))
+async def test_prompt_without_index_placeholder_a_memory_prompt_edit_is_refused_with_422(
+    client: Client, agent: AgentHome, case: str
+) -> None:
+    _fill_indexes(agent)
+    prompt, found = REFUSED_MEMORY_PROMPTS[case]
+    before = (await client.get(CONFIG)).headers["ETag"]
+    response = await client.patch(CONFIG, json={"memory": {"prompt": prompt}})
+    body = await expect_problem(response, 422, "memory.prompt must hold {{MEMORY_USER_INDEX}}")
+    assert "exactly once, as written, where the user index goes" in body["detail"]
+    assert found in body["detail"]
+    assert "Nothing was saved" in body["detail"]
+    assert (await client.get(CONFIG)).headers["ETag"] == before
+    answer = await _start(client, agent)
+    _assert_manifests_describe_the_text(answer)
+    assert answer["memory"].startswith(DEFAULT_MEMORY_PROMPT.split("\n", 1)[0])
+
+
+@pytest.mark.parametrize(
+    ("prompt", "found"),
+    [
+        ("## Workspace memory\n\nNo index here.", "it holds none"),
+        ("{{MEMORY_USER_INDEX}}", "'{{MEMORY_USER_INDEX}}' (the memory prompt's) instead"),
+        ("{{MEMORY_INDEX}} {{MEMORY_INDEX}}", "it holds it 2 times"),
+        ("{{ Memory_Index }}", "'{{ Memory_Index }}' instead"),
+    ],
+)
+async def test_prompt_without_index_placeholder_a_workspace_prompt_edit_is_refused_with_422(
+    client: Client, agent: AgentHome, prompt: str, found: str
+) -> None:
+    response = await client.patch(CONFIG, json={"memory": {"workspacePrompt": prompt}})
+    body = await expect_problem(
+        response, 422, "memory.workspacePrompt must hold {{MEMORY_INDEX}} exactly once"
+    )
+    assert found in body["detail"]
+    config = await ok_json(await client.get(CONFIG))
+    assert config["memory"]["workspacePromptIsDefault"] is True
+
+
+async def test_prompt_without_index_placeholder_prompts_with_it_once_save_and_inject(
+    client: Client, agent: AgentHome
+) -> None:
+    _fill_indexes(agent)
+    memory = {
+        "prompt": "# Mine\n\n{{MEMORY_USER_INDEX}}\n",
+        "workspacePrompt": "## Here\n{{MEMORY_INDEX}}",
+    }
+    body = await ok_json(await client.patch(CONFIG, json={"memory": memory}))
+    assert body["memory"]["prompt"] == memory["prompt"]
+    answer = await _start(client, agent)
+    _assert_manifests_describe_the_text(answer)
+    # "placeholder" is the default, not sent (a client older than the field reads the answer)
+    assert [m.get("placement") for m in answer["manifests"]] == [None, None]
+    assert answer["memory"].startswith("# Mine\n\n" + USER_LINES[0])
+    restored = await ok_json(await client.patch(CONFIG, json={"memory": {"prompt": None}}))
+    assert restored["memory"]["promptIsDefault"] is True
+
+
+def _store_by_hand(agent: AgentHome, **memory: str) -> None:
+    """Edit ``agent.json`` as an operator would, past the API (or as saved before the rule)."""
+    path = agent.data_dir / "agents" / agent.id / "agent.json"
+    stored = json.loads(path.read_bytes())
+    stored["memory"].update(memory)
+    path.write_text(json.dumps(stored), encoding="utf-8")
+
+
+async def test_prompt_without_index_placeholder_stored_by_hand_gets_its_index_after_it(
+    client: Client, agent: AgentHome
+) -> None:
+    _fill_indexes(agent)
+    _store_by_hand(
+        agent,
+        prompt="# Memory\nSave what you learn in the user scope.\n",
+        workspacePrompt="## Workspace memory\n{{ MEMORY_INDEX }}",
+    )
+    answer = await _start(client, agent)
+    _assert_manifests_describe_the_text(answer)
+    assert [m["placement"] for m in answer["manifests"]] == ["after-prompt", "after-prompt"]
+    user_part = "# Memory\nSave what you learn in the user scope.\n\n" + "\n".join(USER_LINES)
+    assert answer["memory"].startswith(user_part)
+    # the misspelling stays as the operator wrote it; the index follows the prompt
+    assert answer["memory"].endswith(
+        "## Workspace memory\n{{ MEMORY_INDEX }}\n\n" + WORKSPACE_LINES[0]
+    )
+    body = {"workspace": str(agent.tmp / "src" / "app"), "sections": True}
+    sectioned = await ok_json(await client.post(START, json=body))
+    assert "".join(section["text"] for section in sectioned["sections"]) == answer["memory"]
+
+
+async def test_prompt_without_index_placeholder_stored_twice_injects_the_index_once(
+    client: Client, agent: AgentHome
+) -> None:
+    _fill_indexes(agent)
+    _store_by_hand(agent, prompt="A {{MEMORY_USER_INDEX}}\nB {{MEMORY_USER_INDEX}}\n")
+    answer = await _start(client, agent)
+    _assert_manifests_describe_the_text(answer)
+    assert "placement" not in answer["manifests"][0]  # the default: at the (first) placeholder
+    assert answer["memory"].startswith("A " + "\n".join(USER_LINES) + "\nB \n\n")

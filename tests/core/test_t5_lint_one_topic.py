@@ -1,0 +1,128 @@
+"""T-5, T-5a, T-5b for one file: ``lint_topic_in_scope`` gives exactly what ``lint_scope`` says
+about that file, and asks for the scope's other topics only when one of them decides a finding
+(so reading one memory costs the same in a scope of 5 files and of 5,000, issue 30)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from hypothesis import given
+from hypothesis import strategies as st
+from memory_core.lint import IndexRead, lint_scope, lint_topic, lint_topic_in_scope
+from memory_core.topics import ParsedTopic, parse_topic
+from memory_core.wire import Finding
+
+STEMS = ["deploy-notes", "deploy_notes", "DeployNotes", "release plan", "Memory", "cache-2", "a"]
+NAMES = [None, "same", "Deploy notes", "deploy-notes", "cache-2", ""]
+LINKS = ["", "[[deploy-notes]]", "[[Deploy notes]]", "[[nowhere]]", "`[[code]]`", "[[a|A]]"]
+SECRET = "api_key=sk-live-0123456789abcdefABCDEF0123"
+
+
+def _topic(file: str, name: str | None, body: str, description: bool) -> ParsedTopic:
+    lines = ["---"]
+    if name == "same":
+        name = file.removesuffix(".md")
+    if name is not None:
+        lines.append(f"name: {name}")
+    if description:
+        lines.append("description: what it is about")
+    lines += ["---", body]
+    return parse_topic("\n".join(lines).encode("utf-8"), file)
+
+
+@st.composite
+def scopes(draw: st.DrawFn) -> tuple[list[ParsedTopic], str | None]:
+    stems = draw(st.lists(st.sampled_from(STEMS), min_size=1, max_size=6, unique=True))
+    topics = [
+        _topic(
+            f"{stem}.md",
+            draw(st.sampled_from(NAMES)),
+            draw(st.sampled_from(LINKS)) + draw(st.sampled_from(["", f"\n{SECRET}"])),
+            draw(st.booleans()),
+        )
+        for stem in stems
+    ]
+    if draw(st.booleans()):
+        return topics, None
+    linked = draw(st.lists(st.sampled_from([t.file for t in topics] + ["gone.md"])))
+    return topics, "".join(f"- [{file}](<{file}>) — a hook\n" for file in linked)
+
+
+Counted = tuple[Callable[[], Sequence[ParsedTopic]], list[int]]
+
+
+def _counting(topics: Sequence[ParsedTopic]) -> Counted:
+    calls: list[int] = []
+
+    def scope_topics() -> Sequence[ParsedTopic]:
+        calls.append(1)
+        return topics
+
+    return scope_topics, calls
+
+
+@given(scopes())
+def test_t5_one_topic_gets_what_the_scope_lint_says_about_it(
+    scope: tuple[list[ParsedTopic], str | None],
+) -> None:
+    topics, index = scope
+    files = [topic.file for topic in topics]
+    whole = lint_scope(index, topics, files)
+    for topic in topics:
+        scope_topics, _ = _counting(topics)
+        alone = lint_topic_in_scope(topic, files, index, scope_topics=scope_topics)
+        assert alone == [finding for finding in whole if finding.file == topic.file]
+
+
+def test_t5_an_ordinary_topic_never_asks_for_the_others() -> None:
+    topics = [_topic(f"note-{n}.md", "same", "A plain body.", True) for n in range(50)]
+    files = [topic.file for topic in topics]
+    index = "".join(f"- [{file}]({file}) — a hook\n" for file in files[:-1])
+    scope_topics, calls = _counting(topics)
+
+    first = lint_topic_in_scope(topics[0], files, index, scope_topics=scope_topics)
+    unindexed = lint_topic_in_scope(topics[-1], files, index, scope_topics=scope_topics)
+
+    assert first == []
+    assert [(f.code, f.file) for f in unindexed] == [("unindexed", "note-49.md")]
+    assert calls == []
+
+
+def test_t5_the_others_decide_a_convention_and_a_link_by_frontmatter_name() -> None:
+    snake = [_topic(f"note_{n}.md", None, "x", True) for n in range(3)]
+    linking = _topic("note_3.md", None, "See [[Deploy notes]].", True)
+    target = _topic("note_4.md", "Deploy notes", "x", True)
+    topics = [*snake, linking, target]
+    files = [topic.file for topic in topics]
+    scope_topics, calls = _counting(topics)
+
+    findings = lint_topic_in_scope(linking, files, None, scope_topics=scope_topics)
+
+    # snake_case names fold into one naming-convention finding; the link names a topic
+    assert findings == [f for f in lint_scope(None, topics, files) if f.file == linking.file]
+    assert not any(f.code in {"name-not-kebab", "dangling-wiki-link"} for f in findings)
+    assert len(calls) == 2
+
+
+def test_t5_own_findings_kept_by_the_caller_are_used() -> None:
+    topic = _topic("notes.md", "same", SECRET, False)
+    own = lint_topic(topic)
+    marker = Finding(code="secret", severity="error", file="notes.md", line=1, message="kept")
+
+    findings = lint_topic_in_scope(
+        topic, ["notes.md"], None, scope_topics=lambda: [topic], own=[marker]
+    )
+
+    assert findings == [marker]
+    assert own != [marker]
+
+
+def test_t5b_no_unindexed_claim_past_an_index_read_cap_that_was_not_scanned() -> None:
+    topic = _topic("far.md", "same", "x", True)
+    partial = IndexRead(size=20_000_000, lines_total=300_000, exact=False, links={})
+
+    findings = lint_topic_in_scope(
+        topic, ["far.md"], "- [other](other.md)\n", scope_topics=lambda: [topic], partial=partial
+    )
+
+    assert findings == []

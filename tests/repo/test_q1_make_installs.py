@@ -1,0 +1,119 @@
+"""Q-1: ``make run`` installs what running needs; ``make test`` adds the test tools.
+
+The first ``make run`` took 184 s and left a 581 MB ``.venv`` holding Playwright, Schemathesis,
+mypy and py-spy. Each half now has its stamp: ``make run`` then ``make test`` (or the reverse)
+installs each half once. Checked with ``make -n`` (what make would run) over a copy of the
+Makefile and its inputs, so nothing is installed; and the progress line of
+``tools/pip_progress.py``, offline.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+INPUTS = [
+    "Makefile",
+    "requirements-dev.txt",
+    "shared/pyproject.toml",
+    "services/memory-api/pyproject.toml",
+    "plugins/harness-memory/pyproject.toml",
+]
+PACKAGES = "-e shared -e services/memory-api -e plugins/harness-memory"
+DEV = "-r requirements-dev.txt"
+
+pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+
+
+def _checkout(tmp_path: Path) -> Path:
+    for name in INPUTS:
+        target = tmp_path / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPO / name, target)
+    return tmp_path
+
+
+def _plan(checkout: Path, target: str) -> str:
+    """The commands ``make TARGET`` would run (``make -n``), as one text."""
+    done = subprocess.run(
+        ["make", "-n", "-C", str(checkout), target],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "MAKEFLAGS": ""},
+    )
+    return done.stdout
+
+
+def _stamp(checkout: Path, *names: str) -> None:
+    """A ``.venv`` as an earlier make left it: its python and ``names``, newer than the inputs."""
+    later = time.time() + 5
+    python = checkout / ".venv" / "bin" / "python"
+    python.parent.mkdir(parents=True, exist_ok=True)
+    for path in (python, *(checkout / ".venv" / name for name in names)):
+        path.touch()
+        os.utime(path, (later, later))
+
+
+def test_q1_make_run_installs_the_packages_only(tmp_path: Path) -> None:
+    plan = _plan(_checkout(tmp_path), "run")
+    assert "-m venv .venv" in plan
+    assert PACKAGES in plan
+    assert "requirements-dev" not in plan
+    assert "pip_progress.py" in plan  # a progress line, not a minute of silence
+
+
+def test_q1_make_test_after_make_run_adds_only_the_test_tools(tmp_path: Path) -> None:
+    checkout = _checkout(tmp_path)
+    _stamp(checkout, ".installed-run")
+    plan = _plan(checkout, "install")
+    assert DEV in plan
+    assert PACKAGES not in plan and "-m venv" not in plan
+
+
+def test_q1_make_run_after_make_test_installs_nothing(tmp_path: Path) -> None:
+    checkout = _checkout(tmp_path)
+    _stamp(checkout, ".installed-run", ".installed-test")
+    plan = _plan(checkout, "run")
+    assert "pip" not in plan
+    assert "memory-api demo seed" in plan and "memory-api serve" in plan
+
+
+def test_q1_make_test_from_scratch_installs_both_halves(tmp_path: Path) -> None:
+    plan = _plan(_checkout(tmp_path), "install")
+    assert plan.index(PACKAGES) < plan.index(DEV)
+
+
+def test_q1_make_wheels_from_scratch_makes_its_python_first(tmp_path: Path) -> None:
+    plan = _plan(_checkout(tmp_path), "wheels")
+    assert plan.index("-m venv .venv") < plan.index("pip wheel")
+    assert "requirements-dev" not in plan
+
+
+def _progress(*pip_args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(REPO / "tools" / "pip_progress.py"), "checking", "--", *pip_args],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+
+
+def test_q1_the_install_progress_line_and_pip_s_failure() -> None:
+    done = _progress("--no-index", "msgspec")  # installed already: nothing to fetch
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1].startswith("checking: done in ")
+    assert "(1 packages)" in done.stdout
+
+    failed = _progress("--no-index", "no-such-package-for-agent-memory")
+    assert failed.returncode != 0
+    assert "checking: pip failed" in failed.stderr
+    assert "no-such-package-for-agent-memory" in failed.stderr  # pip's own words, whole

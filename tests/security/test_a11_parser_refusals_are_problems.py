@@ -1,0 +1,69 @@
+"""A-11, Q-2: a request aiohttp's parser refuses is answered as problem details too.
+
+Before any middleware runs, aiohttp refuses a header past 8190 bytes, a byte outside ASCII in a
+header name, a control character in a value, a request line that is not HTTP (a TLS handshake on
+the plain port); it answered ``text/plain`` quoting the offending line. Now the answer is
+``application/problem+json`` naming the kind of refusal, never the bytes (they may hold a
+token), with the security headers, and the connection is closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+from aiohttp.test_utils import TestServer
+from memory_api.app import create_app
+from memory_api.settings import Settings
+
+SECRET = b"TOPSECRET-0123456789"
+
+
+@pytest.mark.parametrize(
+    ("request_bytes", "detail"),
+    [
+        (b"GET /api/me HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + SECRET + b"\x01\r\n\r\n",
+         "a header name or value holds a character HTTP does not allow"),
+        ("GET /api/me HTTP/1.1\r\nHost: x\r\nTökén: ".encode() + SECRET + b"\r\n\r\n",
+         "a header name or value holds a character HTTP does not allow"),
+        (b"GET /api/me HTTP/1.1\r\nHost: x\r\nX-Big: " + SECRET + b"a" * 9000 + b"\r\n\r\n",
+         "longer than the service reads (8190 bytes)"),
+        (b"GET /api/me?token=" + SECRET + b"q" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n",
+         "longer than the service reads (8190 bytes)"),
+        (b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + SECRET,
+         "does not start with an HTTP method (TLS or another protocol"),
+        (b"HELLO " + SECRET + b"\r\n\r\n", "does not start with an HTTP method"),
+    ],
+    ids=["control-char-in-token", "non-ascii-header-name", "huge-header", "huge-request-line",
+         "tls-handshake", "not-http"],
+)  # fmt: skip
+async def test_a11_a_request_the_parser_refuses_is_a_problem_json_400_without_its_bytes(
+    data_dir: Path, request_bytes: bytes, detail: str
+) -> None:
+    server = TestServer(create_app(Settings(data_dir=data_dir)))
+    await server.start_server()
+    try:
+        reader, writer = await asyncio.open_connection(server.host, server.port)
+        writer.write(request_bytes)
+        await writer.drain()
+        answer = await asyncio.wait_for(reader.read(), 30)  # read to the end: the server closes
+        writer.close()
+        await writer.wait_closed()
+    finally:
+        await server.close()
+
+    head, _, body = answer.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    assert " 400 " in lines[0]
+    headers = {
+        name.lower(): value for name, _, value in (line.partition(": ") for line in lines[1:])
+    }
+    assert headers["content-type"] == "application/problem+json"
+    assert headers["x-content-type-options"] == "nosniff"
+    problem = json.loads(body)
+    assert problem["status"] == 400 and problem["title"] == "Bad Request"
+    assert detail in problem["detail"]
+    assert "the connection is closed" in problem["detail"]
+    assert SECRET not in answer
