@@ -86,7 +86,9 @@ class GitMachine:
         return (self.folder / name).read_text(encoding="utf-8")
 
 
-def git_url(client: Client, key: str = "user", *, agent: str = "coder", project: str = "acme") -> str:
+def git_url(
+    client: Client, key: str = "user", *, agent: str = "coder", project: str = "acme"
+) -> str:
     base = str(client.make_url(memory_url(agent=agent, project=project)))
     return f"{base}/git/{key}.git"
 
@@ -127,11 +129,16 @@ async def test_r1_a_fetch_sees_main_and_no_other_ref(
     (agent.user / "a.md").write_text("a\n", encoding="utf-8")
     await laptop.fetch()
     history = layout.history_root(agent.data_dir, agent.id) / "user.git"
-    head = subprocess.run(
-        ["git", f"--git-dir={history}", "rev-parse", "main"], capture_output=True, text=True
-    ).stdout.strip()
-    for ref in ("refs/machines/" + OTHER, "refs/heads/retention", "refs/tags/secret"):
-        subprocess.run(["git", f"--git-dir={history}", "update-ref", ref, head], check=True)
+
+    def plant_refs() -> str:
+        head = subprocess.run(
+            ["git", f"--git-dir={history}", "rev-parse", "main"], capture_output=True, text=True
+        ).stdout.strip()
+        for ref in ("refs/machines/" + OTHER, "refs/heads/retention", "refs/tags/secret"):
+            subprocess.run(["git", f"--git-dir={history}", "update-ref", ref, head], check=True)
+        return head
+
+    head = await asyncio.to_thread(plant_refs)
     listed = await asyncio.to_thread(desktop.run, "ls-remote", laptop.url)
     assert listed.stdout.split() == [head, "HEAD", head, "refs/heads/main"]
     response = await client.get(
@@ -156,7 +163,9 @@ async def test_r1_a_push_lands_in_the_scope_folder_as_a_version(
         handle.write("- [B](b.md) b\n")
     await laptop.push()
     assert (agent.user / "b.md").read_text(encoding="utf-8").endswith("from the laptop\n")
-    assert (agent.user / "MEMORY.md").read_text(encoding="utf-8") == "- [A](a.md) a\n- [B](b.md) b\n"
+    assert (agent.user / "MEMORY.md").read_text(
+        encoding="utf-8"
+    ) == "- [A](a.md) a\n- [B](b.md) b\n"
     newest = (await versions(client))[0]
     assert newest["author"]["source"] == "sync"
     assert newest["author"]["machine"] == "laptop"
@@ -182,7 +191,9 @@ async def test_r2_lines_written_on_the_service_meanwhile_are_kept(
         handle.write("- [L](l.md) written on the laptop\n")
     await laptop.push()
     text = (agent.user / "MEMORY.md").read_text(encoding="utf-8")
-    assert text == "# Memory\n- [S](s.md) written on the service\n- [L](l.md) written on the laptop\n"
+    assert (
+        text == "# Memory\n- [S](s.md) written on the service\n- [L](l.md) written on the laptop\n"
+    )
 
 
 async def test_r2_two_machines_editing_one_file_keep_both(
@@ -260,7 +271,9 @@ async def test_r1_a_push_writes_only_its_machine_ref(
     await asyncio.to_thread(laptop.run, "add", "-A")
     await asyncio.to_thread(laptop.run, "commit", "-q", "-m", "x")
     for target in ("refs/heads/main", f"refs/machines/{OTHER}", "refs/tags/v1"):
-        refused = await asyncio.to_thread(laptop.run, "push", "origin", f"+HEAD:{target}", check=False)
+        refused = await asyncio.to_thread(
+            laptop.run, "push", "origin", f"+HEAD:{target}", check=False
+        )
         assert refused.returncode != 0, target
     assert not (agent.user / "b.md").exists()
 
@@ -277,7 +290,7 @@ async def test_r1_another_projects_agent_and_a_missing_workspace_scope_are_404(
 ) -> None:
     await create_agent(client, "other", project="elsewhere")
     for url in (
-        f"/api/projects/acme/agents/other/memory/git/user.git/info/refs",
+        "/api/projects/acme/agents/other/memory/git/user.git/info/refs",
         f"{memory_url()}/git/app-0123abcd.git/info/refs",
     ):
         response = await client.get(url, params={"service": "git-upload-pack"})
@@ -312,9 +325,15 @@ async def test_r1_bodies_are_capped_and_typed(client: Client, agent: AgentHome) 
 async def test_r1_tokens_guard_git_like_every_route(
     aiohttp_client: AiohttpClient, data_dir: Path, tmp_path: Path
 ) -> None:
-    settings = Settings(data_dir=data_dir, env_tokens=Settings.from_env(
-        {"MEMORY_API_DATA_DIR": str(data_dir), "MEMORY_API_TOKENS": "alice:acme=s3cret-token-of-alice"}
-    ).env_tokens)
+    settings = Settings(
+        data_dir=data_dir,
+        env_tokens=Settings.from_env(
+            {
+                "MEMORY_API_DATA_DIR": str(data_dir),
+                "MEMORY_API_TOKENS": "alice:acme=s3cret-token-of-alice",
+            }
+        ).env_tokens,
+    )
     client = await aiohttp_client(create_app(settings))
     await client.post(
         "/api/projects/acme/agents",
