@@ -1,0 +1,477 @@
+"""Remote mode: a local working copy of a Session's scopes, synced with the service over git (R-1).
+
+A harness on a machine that cannot see the service's data dir keeps, under its state dir, a copy
+shaped like a memory root, so the H-4 reader (:mod:`harness_memory.offline`) injects from it and
+the write guard (P-3) confines writes to it::
+
+    <state dir>/remote/<project>/agents/<agent>/agent.json                  the agent's config
+    <state dir>/remote/<project>/agents/<agent>/agent_state/memory/<scope>/ the scope's files
+    <state dir>/remote/<project>/agents/<agent>/agent_state/sync/<scope>.git its git dir
+    <state dir>/remote/machine-id                                           this machine's id
+
+Only the scopes a Session may use are ever synced: ``user`` and the Workspace scope whose key
+(K-1) is computed from the Workspace's real path on this machine. The transport is git's smart
+HTTP at ``<URL>/api/projects/<p>/agents/<a>/memory/git/<scope>.git`` (the service's
+:mod:`memory_api.routes.git_sync`); the real ``git`` program does the work.
+
+One sync of a scope (:func:`sync_scope`), under a lock of its git dir:
+
+1. what the agent wrote (the working tree) is committed as one *pending* commit whose parent is
+   the *base*, the service's version this copy last took (``refs/remotes/origin/main``);
+2. a pending commit is pushed to ``refs/machines/<machine id>``; the service merges it with its
+   own newest version by the R-2 rules and names what it did (its answer reaches us through the
+   next fetch's version and ``harness-memory status``);
+3. the service's ``main`` is fetched and the working tree moved to it with ``git reset --keep``,
+   which keeps a file the agent changed meanwhile (it goes back with the next sync); only then
+   does the base move, so a change is never measured against a version the files do not hold.
+
+When the service cannot be reached, step 2 or 3 fails: the files stay as they are, the pending
+commit waits for the next sync, and the Session starts from the copy (R-2, H-4).
+
+**Tokens.** The bearer token reaches git in its environment (``GIT_CONFIG_COUNT`` /
+``http.extraHeader``), never in a URL or an argument, so no process list or git message shows it;
+nothing here writes it to a file.
+
+Blocking: a hook process calls it directly.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import re
+import secrets
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+from urllib.parse import quote
+
+from memory_core import layout
+from memory_core.atomic import atomic_write_bytes
+from memory_core.keys import USER_SCOPE, check_agent_id, check_project_id, key_for_real_path
+
+__all__ = [
+    "REMOTE_DIR",
+    "RemoteCopy",
+    "RemoteError",
+    "ScopeSync",
+    "SyncResult",
+    "machine_identity",
+]
+
+REMOTE_DIR = "remote"
+SYNC_DIR = "sync"
+MIN_GIT_TIMEOUT_S = 10.0
+"""Seconds one git exchange may take at least, whatever the request timeout (a first fetch of a
+large scope takes longer than one JSON request)."""
+_STATE_FILE = "sync-state.json"
+_MACHINE_NAME_RE = re.compile(r"[\x00-\x1f\x7f]")
+
+
+class RemoteError(Exception):
+    """Remote mode cannot run here (no git, a copy that cannot be written); says why."""
+
+
+class SyncResult:
+    """What one sync of one scope did: ``scope``, ``ok`` (the service was reached and the copy
+    matches its newest version plus what the agent wrote since), ``sent`` (changes went back),
+    ``waiting`` (changes still to send), ``missing`` (no such scope on the service yet and none
+    here), ``error`` (why not, when not ``ok``)."""
+
+    __slots__ = ("error", "missing", "ok", "scope", "sent", "waiting")
+
+    def __init__(
+        self,
+        scope: str,
+        *,
+        ok: bool,
+        sent: bool = False,
+        waiting: bool = False,
+        missing: bool = False,
+        error: str | None = None,
+    ) -> None:
+        self.scope = scope
+        self.ok = ok
+        self.sent = sent
+        self.waiting = waiting
+        self.missing = missing
+        self.error = error
+
+    def as_json(self) -> dict[str, object]:
+        """The result as JSON values (for the Session record and ``status``)."""
+        return {
+            "scope": self.scope,
+            "ok": self.ok,
+            "sent": self.sent,
+            "waiting": self.waiting,
+            "missing": self.missing,
+            "error": self.error,
+        }
+
+
+def machine_identity(remote_dir: Path) -> tuple[str, str]:
+    """This machine's ``(id, name)``: a random id made once and kept in
+    ``<remote_dir>/machine-id`` (0600), and the host name (R-1 rules: at most 64 characters,
+    no control characters)."""
+    path = remote_dir / "machine-id"
+    try:
+        machine_id = path.read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        machine_id = ""
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,63}", machine_id):
+        machine_id = secrets.token_hex(16)
+        remote_dir.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(path, (machine_id + "\n").encode("ascii"), mode=0o600)
+    name = _MACHINE_NAME_RE.sub("", socket.gethostname()).strip()[:64].strip() or machine_id
+    return machine_id, name
+
+
+class ScopeSync:
+    """The state of one scope's copy, for ``harness-memory status``: last successful sync
+    (UTC timestamp or None), whether changes wait to go back, the last error."""
+
+    __slots__ = ("last_error", "last_sync", "scope", "waiting")
+
+    def __init__(
+        self, scope: str, last_sync: str | None, waiting: bool, last_error: str | None
+    ) -> None:
+        self.scope = scope
+        self.last_sync = last_sync
+        self.waiting = waiting
+        self.last_error = last_error
+
+
+class RemoteCopy:
+    """The local copy of one agent's memory, synced with the service at ``url`` (R-1).
+
+    ``state_dir`` is the harness's state dir (P-2a); ``token`` the bearer token or None;
+    ``timeout`` the seconds one request may take (git gets at least
+    :data:`MIN_GIT_TIMEOUT_S`). Raises ``InvalidId`` for a bad project or agent id.
+    """
+
+    def __init__(
+        self,
+        *,
+        url: str,
+        token: str | None,
+        project: str,
+        agent: str,
+        state_dir: Path,
+        timeout: float,
+    ) -> None:
+        check_project_id(project)
+        check_agent_id(agent)
+        self.url = url.rstrip("/")
+        self.token = token
+        self.project = project
+        self.agent = agent
+        self.remote_dir = state_dir / REMOTE_DIR
+        self.app_data_dir = self.remote_dir / project
+        self.memory_root = layout.memory_root(self.app_data_dir, agent)
+        self.sync_dir = layout.agent_dir(self.app_data_dir, agent) / "agent_state" / SYNC_DIR
+        self.timeout = max(timeout, MIN_GIT_TIMEOUT_S)
+
+    # --- the scopes of a Session --------------------------------------------------------------
+
+    def workspace_key(self, workspace: str) -> str:
+        """The Workspace's scope key (K-1) from its real path on this machine."""
+        return key_for_real_path(os.path.realpath(workspace))
+
+    def session_scopes(self, workspace: str | None) -> list[str]:
+        """``user``, and the Workspace's key when a Workspace is given."""
+        return [USER_SCOPE] + ([self.workspace_key(workspace)] if workspace else [])
+
+    def sync(self, workspace: str | None) -> list[SyncResult]:
+        """Sync the scopes a Session in ``workspace`` may use (R-1); never raises for the
+        service being unreachable (each result says so). Raises :class:`RemoteError` when git
+        is missing or the copy cannot be written."""
+        results = [self.sync_scope(USER_SCOPE)]
+        if workspace:
+            key = self.workspace_key(workspace)
+            results.append(self.sync_scope(key, marker=os.path.realpath(workspace)))
+        if any(result.ok for result in results):
+            self._refresh_config()
+        return results
+
+    # --- one scope ---------------------------------------------------------------------------
+
+    def sync_scope(self, key: str, *, marker: str | None = None) -> SyncResult:
+        """Sync one scope (see the module); ``marker`` is the Workspace's real path, written
+        as the ``.workspace`` marker (K-5) when the scope is made here."""
+        if shutil.which("git") is None:
+            raise RemoteError("remote mode needs the git program, which is not installed")
+        scope = self.memory_root / key
+        git_dir = self.sync_dir / f"{key}.git"
+        try:
+            scope.mkdir(parents=True, exist_ok=True)
+            git_dir.parent.mkdir(parents=True, exist_ok=True)
+            with _Locked(self.sync_dir / f"{key}.lock"):
+                result = _ScopeRun(self, key, scope, git_dir).run(marker)
+        except OSError as error:
+            raise RemoteError(f"the local copy of scope {key} cannot be written: {error}") from None
+        self._note(result)
+        return result
+
+    # --- status --------------------------------------------------------------------------------
+
+    def status(self) -> list[ScopeSync]:
+        """Every scope of the copy: last sync, changes waiting, last error."""
+        state = self._state()
+        found: list[ScopeSync] = []
+        for path in sorted(self.sync_dir.glob("*.git")) if self.sync_dir.is_dir() else []:
+            key = path.name.removesuffix(".git")
+            entry = state.get(key, {})
+            waiting = _ScopeRun(self, key, self.memory_root / key, path).has_waiting()
+            found.append(ScopeSync(key, entry.get("lastSync"), waiting, entry.get("lastError")))
+        return found
+
+    def _state(self) -> dict[str, dict[str, str | None]]:
+        try:
+            document = json.loads((self.sync_dir / _STATE_FILE).read_bytes())
+        except (OSError, ValueError):
+            return {}
+        return document if isinstance(document, dict) else {}
+
+    def _note(self, result: SyncResult) -> None:
+        state = self._state()
+        entry = dict(state.get(result.scope, {}))
+        if result.ok:
+            entry["lastSync"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+            entry["lastError"] = None
+        else:
+            entry["lastError"] = result.error
+        state[result.scope] = entry
+        data = json.dumps(state, indent=1).encode()
+        with contextlib.suppress(OSError):  # a note for people; the sync does not depend on it
+            atomic_write_bytes(self.sync_dir / _STATE_FILE, data)
+
+    def _refresh_config(self) -> None:
+        """Keep the agent's config (switch and prompts) beside the copy for the injection; a
+        failure keeps the one there (the injection then uses it, or the defaults)."""
+        from harness_memory.service_call import ServiceEndpoint, agent_path
+
+        try:
+            endpoint = ServiceEndpoint(self.url, token=self.token, timeout=self.timeout)
+            raw = endpoint.request("GET", agent_path(self.project, self.agent) + "/config", None)
+            document = json.loads(raw)
+            if isinstance(document, dict) and document.get("project") == self.project:
+                target = layout.agent_dir(self.app_data_dir, self.agent) / "agent.json"
+                atomic_write_bytes(target, raw)
+        except Exception:  # noqa: S110 - the config is a convenience, never a failure
+            pass
+
+    # --- git ------------------------------------------------------------------------------------
+
+    def scope_url(self, key: str) -> str:
+        """The scope's git URL (no token in it)."""
+        return f"{self.url}/api/projects/{self.project}/agents/{self.agent}/memory/git/{key}.git"
+
+    def git_environment(self) -> dict[str, str]:
+        """The environment of every git this copy runs: no system or user configuration, no
+        prompt, the token and the machine's headers as ``http.extraHeader`` values."""
+        machine_id, name = machine_identity(self.remote_dir)
+        config = [
+            ("http.extraHeader", f"X-Memory-Machine: {machine_id}"),
+            ("http.extraHeader", f"X-Memory-Machine-Name: {quote(name, safe='')}"),
+            ("core.hooksPath", "/dev/null"),
+            ("user.name", name),
+            ("user.email", "machine@harness-memory.invalid"),
+            ("commit.gpgSign", "false"),
+        ]
+        if self.token:
+            config.append(("http.extraHeader", f"Authorization: Bearer {self.token}"))
+        env = {
+            name: os.environ[name]
+            for name in ("PATH", "TMPDIR", "SSL_CERT_FILE", "SSL_CERT_DIR", "LANG")
+            if name in os.environ
+        }
+        env.update(
+            {
+                "HOME": str(self.remote_dir),
+                "GIT_CONFIG_NOSYSTEM": "1",
+                "GIT_CONFIG_GLOBAL": os.devnull,
+                "GIT_TERMINAL_PROMPT": "0",
+                "GIT_ASKPASS": "true",
+                "GIT_CONFIG_COUNT": str(len(config)),
+            }
+        )
+        for number, (key, value) in enumerate(config):
+            env[f"GIT_CONFIG_KEY_{number}"] = key
+            env[f"GIT_CONFIG_VALUE_{number}"] = value
+        return env
+
+
+class _Locked:
+    """An exclusive ``flock`` on ``path`` for the ``with`` block (hooks of one machine may sync
+    one scope at once)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.fd = -1
+
+    def __enter__(self) -> None:
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+
+    def __exit__(self, *exc: object) -> None:
+        os.close(self.fd)
+
+
+class _GitFailed(Exception):
+    def __init__(self, message: str, *, missing: bool = False) -> None:
+        super().__init__(message)
+        self.missing = missing
+
+
+_BASE = "refs/remotes/origin/main"
+_INCOMING = "refs/remotes/origin/incoming"
+_MAIN = "refs/heads/main"
+
+
+class _ScopeRun:
+    """One sync of one scope (see the module docstring)."""
+
+    def __init__(self, copy: RemoteCopy, key: str, scope: Path, git_dir: Path) -> None:
+        self.copy = copy
+        self.key = key
+        self.scope = scope
+        self.git_dir = git_dir
+
+    def git(self, *args: str, check: bool = True, network: bool = False) -> str:
+        command = [
+            "git",
+            f"--git-dir={self.git_dir}",
+            f"--work-tree={self.scope}",
+            *args,
+        ]
+        try:
+            done = subprocess.run(  # noqa: S603 - fixed program, no shell
+                command,
+                capture_output=True,
+                env=self.copy.git_environment(),
+                timeout=self.copy.timeout,
+                check=False,
+                cwd=self.scope,
+            )
+        except subprocess.TimeoutExpired:
+            raise _GitFailed(f"git {args[0]} took longer than {self.copy.timeout:g} s") from None
+        if check and done.returncode != 0:
+            message = done.stderr.decode("utf-8", "replace").strip()
+            lowered = message.lower()
+            missing = network and any(sign in lowered for sign in _NOTHING_THERE)
+            raise _GitFailed(_last_line(message) or f"git {args[0]} failed", missing=missing)
+        return done.stdout.decode("utf-8", "replace").strip()
+
+    def ref(self, name: str) -> str | None:
+        found = self.git("rev-parse", "--verify", "--quiet", name + "^{commit}", check=False)
+        return found or None
+
+    def has_waiting(self) -> bool:
+        """Whether this copy holds changes the service has not taken yet."""
+        if not (self.git_dir / "HEAD").exists():
+            return False
+        try:
+            return self._pending() is not None or self._dirty()
+        except _GitFailed:
+            return False
+
+    def _pending(self) -> str | None:
+        main, base = self.ref(_MAIN), self.ref(_BASE)
+        return main if main is not None and main != base else None
+
+    def _dirty(self) -> bool:
+        self.git("add", "-A", "--", ".")
+        tree = self.git("write-tree")
+        head = self.ref(_MAIN)
+        if head is None:
+            return tree != _EMPTY_TREE
+        return tree != self.git("rev-parse", head + "^{tree}")
+
+    def run(self, marker: str | None) -> SyncResult:
+        try:
+            if not (self.git_dir / "HEAD").exists():
+                self.git("init", "-q", "--initial-branch=main")
+            self._write_excludes()
+            self._commit_local()
+            sent = False
+            if self._pending() is not None:
+                self._push()
+                sent = True
+            if not self._take_main():
+                if marker is not None and self.ref(_MAIN) is None:
+                    self._make_workspace_scope(marker)
+                    sent = True
+                else:
+                    return SyncResult(self.key, ok=True, sent=sent, missing=True)
+        except _GitFailed as failed:
+            return SyncResult(self.key, ok=False, waiting=self.has_waiting(), error=str(failed))
+        return SyncResult(self.key, ok=True, sent=sent, waiting=self.has_waiting())
+
+    def _write_excludes(self) -> None:
+        """Only memory files of the scope's top level are synced (the service takes nothing
+        else, R-1): sub-folders and editor leftovers stay here."""
+        info = self.git_dir / "info"
+        info.mkdir(exist_ok=True)
+        (info / "exclude").write_text("/*/\n*.swp\n*~\n.#*\n", encoding="utf-8")
+
+    def _commit_local(self) -> None:
+        """Step 1: the working tree as one pending commit on the base (replacing an older
+        pending commit, so the service always measures against the base)."""
+        if not self._dirty():
+            return
+        tree = self.git("write-tree")
+        base = self.ref(_BASE)
+        parents = ["-p", base] if base is not None else []
+        commit = self.git("commit-tree", tree, *parents, "-m", "Memory written on this machine")
+        self.git("update-ref", _MAIN, commit)
+
+    def _push(self) -> None:
+        """Step 2: send the pending commit to this machine's ref."""
+        machine_id, _ = machine_identity(self.copy.remote_dir)
+        url = self.copy.scope_url(self.key)
+        self.git("push", "-q", url, f"+{_MAIN}:refs/machines/{machine_id}", network=True)
+
+    def _take_main(self) -> bool:
+        """Step 3: fetch ``main`` and move the files to it; False when the service has no such
+        scope (404) or no version of it yet."""
+        url = self.copy.scope_url(self.key)
+        try:
+            self.git("fetch", "-q", "--no-tags", url, f"+main:{_INCOMING}", network=True)
+        except _GitFailed as failed:
+            if failed.missing:
+                return False
+            raise
+        incoming = self.ref(_INCOMING)
+        if incoming is None:
+            return False
+        if self.ref(_MAIN) is None:  # a new copy: nothing here to keep (step 1 took all)
+            self.git("reset", "-q", "--hard", incoming)
+        else:  # sent and taken, or nothing sent: keep what the agent wrote meanwhile
+            self.git("reset", "-q", "--keep", incoming)
+        self.git("update-ref", _BASE, incoming)
+        return True
+
+    def _make_workspace_scope(self, marker: str) -> None:
+        """A Workspace scope the service does not have yet: its marker (K-5) goes with the
+        first push, which makes it there."""
+        marker_file = self.scope / layout.MARKER_FILE
+        if not marker_file.exists():
+            marker_file.write_text(marker + "\n", encoding="utf-8", errors="surrogateescape")
+        self._commit_local()
+        if self._pending() is not None:
+            self._push()
+            self._take_main()
+
+
+_EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+_NOTHING_THERE = ("404", "not found", "couldn't find remote ref")
+"""What git says when the service has no such scope (404) or no version of it yet."""
+
+
+def _last_line(message: str) -> str:
+    lines = [line for line in message.splitlines() if line.strip()]
+    return lines[-1] if lines else ""
