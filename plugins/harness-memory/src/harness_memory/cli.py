@@ -6,11 +6,13 @@
         [--token T] [--template-file FILE] [--session-id ID] [--timeout S] [--format json|text]
         [--draft ID]
     harness-memory draft show --url URL --project P --agent A [--format text|json] ID
+    harness-memory sync [--workspace DIR] [--status] [--format json|text]  (remote mode, R-1)
     harness-memory hook claude-code session-start [--part K --parts N]
                                                     < hook JSON   > hook answer JSON (or nothing)
     harness-memory hook claude-code pre-tool-use    < hook JSON   > hook answer JSON (or nothing)
-    harness-memory hook codex session-start|pre-tool-use      (the same, for Codex CLI)
-    harness-memory hook gemini session-start|before-tool      (the same, for Gemini CLI)
+    harness-memory hook claude-code post-tool-use|session-end  (remote mode: send writes back)
+    harness-memory hook codex session-start|pre-tool-use|post-tool-use|stop   (Codex CLI)
+    harness-memory hook gemini session-start|before-tool|after-tool|session-end (Gemini CLI)
 
 Every flag falls back to its ``HARNESS_MEMORY_*`` variable (see :mod:`harness_memory.settings`).
 Exit status: 0 when the Session started (memory or the draft may have failed open: a warning
@@ -116,6 +118,18 @@ def main(
         return _session_start(parser, args, settings, out)
     if args.command == "draft":
         return _draft_show(parser, args, settings, out)
+    if args.command == "sync":
+        from harness_memory.cli_sync import run_sync
+
+        ids = _required(parser, settings)
+        return run_sync(
+            settings,
+            ids,
+            workspace=args.workspace,
+            status=args.status,
+            output_format=args.format,
+            out=out,
+        )
     if args.command in ("install", "uninstall", "status"):
         from harness_memory.cli_install import run_install
 
@@ -243,6 +257,10 @@ def _run_hook(
         return None
     if args.event == "pre-tool-use":
         return claude_code.pre_tool_use(hook, settings)
+    if args.event in ("post-tool-use", "session-end"):
+        from harness_memory.hooks.sync import sync_scopes
+
+        return sync_scopes(hook, settings)
     from harness_memory.hooks.claude_code_start import session_start
 
     return session_start(hook, settings, part=args.part, parts=args.parts)

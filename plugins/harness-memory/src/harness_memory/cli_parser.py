@@ -60,6 +60,11 @@ def _add_setting_flags(parser: argparse.ArgumentParser, *, hook: bool, draft: bo
     """Flags that override the ``HARNESS_MEMORY_*`` variables of the same name."""
     parser.add_argument("--url", help="memory service root URL [HARNESS_MEMORY_URL]")
     parser.add_argument("--token", help="bearer token [HARNESS_MEMORY_TOKEN]")
+    parser.add_argument(
+        "--token-file",
+        help="a 0600 file holding the bearer token, read when no token is given "
+        "[HARNESS_MEMORY_TOKEN_FILE]",
+    )
     parser.add_argument("--project", help="project id [HARNESS_MEMORY_PROJECT]")
     parser.add_argument("--agent", help="agent id [HARNESS_MEMORY_AGENT]")
     parser.add_argument(
@@ -68,6 +73,12 @@ def _add_setting_flags(parser: argparse.ArgumentParser, *, hook: bool, draft: bo
     )
     if draft:
         return
+    parser.add_argument(
+        "--remote",
+        choices=("on", "off"),
+        help="on: memory is a local copy under the state dir, synced with the service over "
+        "git (R-1) [HARNESS_MEMORY_REMOTE]",
+    )
     parser.add_argument(
         "--template-file",
         dest="template",
@@ -106,6 +117,7 @@ def build_parser(command: str | None = None, harness: str | None = None) -> argp
         "session-start": _add_session_start,
         "draft": _add_draft,
         "hook": lambda commands: _add_hook(commands, harness),
+        "sync": _add_sync,
         "install": _add_install,
         "uninstall": _add_install,
         "status": _add_install,
@@ -148,6 +160,22 @@ def _add_session_start(commands: _Subparsers) -> None:
         help="text: the system prompt (then the draft's prompt); json: prompt, key, "
         "initialPrompt, sections and the session_meta record",
     )
+
+
+def _add_sync(commands: _Subparsers) -> None:
+    sync = commands.add_parser(
+        "sync",
+        formatter_class=_Formatter,
+        help="remote mode (R-1): sync the local copy of a Session's scopes with the service",
+    )
+    _add_setting_flags(sync, hook=True)
+    sync.add_argument("--workspace", default=None, help="the Workspace directory (default: cwd)")
+    sync.add_argument(
+        "--status",
+        action="store_true",
+        help="sync nothing: per scope, the last sync, what waits to go back, merge outcomes",
+    )
+    sync.add_argument("--format", choices=("json", "text"), default="text")
 
 
 def _add_draft(commands: _Subparsers) -> None:

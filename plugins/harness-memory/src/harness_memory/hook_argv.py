@@ -19,9 +19,9 @@ from types import SimpleNamespace
 __all__ = ["HOOK_EVENTS", "HOOK_SETTING_FLAGS", "PART_FLAGS", "plain_hook_args"]
 
 HOOK_EVENTS: dict[str, tuple[str, ...]] = {
-    "claude-code": ("session-start", "pre-tool-use"),
-    "codex": ("session-start", "pre-tool-use"),
-    "gemini": ("session-start", "before-tool"),
+    "claude-code": ("session-start", "pre-tool-use", "post-tool-use", "session-end"),
+    "codex": ("session-start", "pre-tool-use", "post-tool-use", "stop"),
+    "gemini": ("session-start", "before-tool", "after-tool", "session-end"),
 }
 """The harnesses ``hook`` adapts and the events (as the command line names them) of each."""
 
@@ -34,6 +34,8 @@ HOOK_SETTING_FLAGS: dict[str, str] = {
     "--template-file": "template",
     "--state-dir": "state_dir",
     "--memory-root": "root",
+    "--remote": "remote",
+    "--token-file": "token_file",
 }
 """Every hook's setting flags and the names their values take (``argparse``'s ``dest``)."""
 

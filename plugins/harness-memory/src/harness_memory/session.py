@@ -19,7 +19,7 @@ values so that a hook process need not load msgspec (H-5); this module gives it 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 from memory_core.wire import ScopeManifest, SessionDirectories, WorkspaceKind
@@ -108,6 +108,9 @@ class SessionMeta(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     draft_error_kind: str | None = None
     workspace_source: WorkspaceSource = "harness"
     initial_prompt: str | None = None
+    remote_sync: list[dict[str, Any]] | None = None
+    """Remote mode (R-1): per scope synced, ``scope``, ``ok``, ``sent``, ``waiting``,
+    ``missing`` and ``error`` (:class:`harness_memory.remote.SyncResult`); None otherwise."""
 
 
 class SessionSection(msgspec.Struct, frozen=True, kw_only=True):

@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 
     from memory_core.wire import CapFired, Draft
 
+    from harness_memory.remote import RemoteCopy
+
 __all__ = [
     "AGENT_ID_PLACEHOLDER",
     "APP_DATA_DIR_PLACEHOLDER",
@@ -141,20 +143,26 @@ def start_session_record(
     timeout_s: float = DEFAULT_TIMEOUT_S,
     draft_id: str | None = None,
     memory_root: Path | None = None,
+    local_copy: RemoteCopy | None = None,
 ) -> Started:
     """Start a Session's memory (P-1): arguments as :func:`harness_memory.session.start_session`.
+
+    With ``local_copy`` (remote mode, R-1) the Session's scopes are synced into that copy first
+    and the injection is read from it (status ``injected``, or ``offline`` with the reason when
+    the service could not be reached: the copy as it is then, R-2); the record's ``remoteSync``
+    says what each scope's sync did.
 
     Never raises for a service problem (P-2): the record then says ``failed-open`` and why.
     """
     started_at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     clock = time.perf_counter()
-    fetched = _fetch(
-        service_url,
-        token,
-        timeout_s,
-        (project, agent, str(Path(workspace).absolute()), session_id, draft_id),
-    )
-    if memory_root is not None and fetched.error_kind in _OFFLINE_KINDS:
+    ids = (project, agent, str(Path(workspace).absolute()), session_id, draft_id)
+    synced: list[dict[str, object]] | None = None
+    if local_copy is not None:
+        fetched, synced = _fetch_remote(local_copy, service_url, token, timeout_s, ids)
+    else:
+        fetched = _fetch(service_url, token, timeout_s, ids)
+    if memory_root is not None and fetched.error_kind in _OFFLINE_KINDS and fetched.answer is None:
         _read_files(fetched, memory_root, project, agent)
     if fetched.error is not None:  # said once, after the files had their chance (H-4)
         outcome = "read from the files on this machine" if fetched.offline else "failed open"
@@ -184,6 +192,7 @@ def start_session_record(
         **_outcome(fetched, has_placeholder, bool(memory)),
         "systemPrompt": joined(sections),
         **_draft_fields(fetched, draft_id),
+        "remoteSync": synced,
     }
     return Started(sections, record)
 
@@ -250,6 +259,46 @@ def _fetch(
     except Exception as failure:  # P-2: no fault of the memory side may stop a Session
         fetched.error, fetched.error_kind = _describe(failure)
     return fetched
+
+
+def _fetch_remote(
+    copy: RemoteCopy,
+    service_url: str,
+    token: str | None,
+    timeout_s: float,
+    ids: tuple[str, str, str, str | None, str | None],
+) -> tuple[_Fetched, list[dict[str, object]]]:
+    """Remote mode (R-1): the draft (if any), then sync the Session's scopes into ``copy`` and
+    read the injection from it; every failure is recorded, none raised."""
+    import contextlib
+
+    from harness_memory.remote import RemoteError
+
+    project, agent, workspace, _, draft_id = ids
+    fetched = _Fetched(workspace)
+    if draft_id is not None:
+        # a service that is down is said in the draft fields; memory comes from the copy
+        with contextlib.suppress(Exception):
+            _fetch_draft(fetched, service_url, token, timeout_s, (project, agent, draft_id))
+        if fetched.draft is not None and fetched.draft.workspace is not None:
+            fetched.workspace = fetched.draft.workspace
+    results: list[dict[str, object]] = []
+    try:
+        outcome = copy.sync(fetched.workspace)
+        results = [result.as_json() for result in outcome]
+        failed = [result for result in outcome if not result.ok]
+        if failed:
+            fetched.error = f"memory service not synced: {failed[0].error}"
+            fetched.error_kind = "unreachable"
+    except RemoteError as error:
+        fetched.error, fetched.error_kind = str(error), "internal"
+    _read_files(fetched, copy.memory_root, project, agent)
+    if fetched.answer is None and fetched.error is None:
+        fetched.error = f"the local copy {copy.memory_root} cannot be read"
+        fetched.error_kind = "internal"
+    if fetched.error is None:
+        fetched.offline = False  # synced: the copy is the service's memory
+    return fetched, results
 
 
 def _fetch_draft(

@@ -17,6 +17,11 @@ HARNESS_MEMORY_TEMPLATE     path of a template file (default: the hook's built-i
 HARNESS_MEMORY_STATE_DIR    where Session records go (default ``~/.claude/harness-memory``,
                             or ``$CLAUDE_CONFIG_DIR/harness-memory``)
 HARNESS_MEMORY_ROOT         memory root for the write guard when no Session record exists
+HARNESS_MEMORY_REMOTE       ``on``: remote mode (R-1): the memory is a local copy under the
+                            state dir, synced with the service over git; the memory root is
+                            that copy's unless ``HARNESS_MEMORY_ROOT`` says otherwise
+HARNESS_MEMORY_TOKEN_FILE   a file holding the bearer token (first line), read when no token
+                            is given; it must be private to its owner (mode 0600)
 ==========================  =============================================================
 """
 
@@ -35,6 +40,7 @@ __all__ = [
     "SettingsError",
     "default_state_dir",
     "load_settings",
+    "remote_memory_root",
 ]
 
 ENV_PREFIX = "HARNESS_MEMORY_"
@@ -57,6 +63,7 @@ class HarnessSettings(Frozen):
         "agent",
         "memory_root",
         "project",
+        "remote",
         "state_dir",
         "template_file",
         "timeout",
@@ -71,6 +78,7 @@ class HarnessSettings(Frozen):
     template_file: Path | None
     state_dir: Path
     memory_root: Path | None
+    remote: bool
 
     def __init__(
         self,
@@ -83,6 +91,7 @@ class HarnessSettings(Frozen):
         template_file: Path | None,
         state_dir: Path,
         memory_root: Path | None,
+        remote: bool = False,
     ) -> None:
         self._set(
             url=url,
@@ -93,6 +102,7 @@ class HarnessSettings(Frozen):
             template_file=template_file,
             state_dir=state_dir,
             memory_root=memory_root,
+            remote=remote,
         )
 
     def missing(self) -> list[str]:
@@ -126,11 +136,36 @@ def default_state_dir(environ: Mapping[str, str]) -> Path:
     return base / "harness-memory"
 
 
+def remote_memory_root(state_dir: Path, project: str, agent: str) -> Path:
+    """The memory root of remote mode's local copy (R-1, :mod:`harness_memory.remote`), shaped
+    ``<app data dir>/agents/<agent>/agent_state/memory`` so the offline reader (H-4) and the
+    write guard (P-3) treat it as any memory root."""
+    return state_dir / "remote" / project / "agents" / agent / "agent_state" / "memory"
+
+
+def _token_from_file(path: str) -> str | None:
+    """The first line of the token file ``path``; raises :class:`SettingsError` when it cannot
+    be read or group or others may read it (a token file is private: H-7)."""
+    import os
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        with os.fdopen(fd, "rb") as handle:
+            if stat.S_IMODE(os.fstat(handle.fileno()).st_mode) & 0o077:
+                raise SettingsError(f"token file {path} may be read by others: chmod 600 it")
+            line = handle.read(4096).decode("utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise SettingsError(f"token file {path} cannot be read: {error}") from None
+    return (line[0].strip() or None) if line else None
+
+
 def load_settings(flags: Mapping[str, str | None], environ: Mapping[str, str]) -> HarnessSettings:
     """Merge command-line ``flags`` (``url``, ``token``, …; None = not given) over ``environ``.
 
     Raises :class:`SettingsError` for a timeout that is not a number of seconds in
-    (0, :data:`MAX_TIMEOUT_S`].
+    (0, :data:`MAX_TIMEOUT_S`], a ``remote`` value other than on/off, and a token file that
+    cannot be read or is not private.
     """
 
     def pick(name: str) -> str | None:
@@ -151,15 +186,32 @@ def load_settings(flags: Mapping[str, str | None], environ: Mapping[str, str]) -
             f"timeout must be at most {MAX_TIMEOUT_S:g} seconds, got {raw_timeout!r}"
         )
     template = pick("template")
-    state_dir = pick("state_dir")
+    state_dir = Path(pick("state_dir") or default_state_dir(environ))
     root = pick("root")
+    remote_flag = (pick("remote") or "off").lower()
+    if remote_flag not in _SWITCH:
+        raise SettingsError(f"remote must be on or off, got {remote_flag!r}")
+    remote = _SWITCH[remote_flag]
+    project, agent = pick("project"), pick("agent")
+    memory_root = Path(root) if root else None
+    if remote and memory_root is None and project and agent:
+        memory_root = remote_memory_root(state_dir, project, agent)
+    token = pick("token")
+    token_file = pick("token_file")
+    if token is None and token_file is not None:
+        token = _token_from_file(token_file)
     return HarnessSettings(
         url=pick("url"),
-        token=pick("token"),
-        project=pick("project"),
-        agent=pick("agent"),
+        token=token,
+        project=project,
+        agent=agent,
         timeout=timeout,
         template_file=Path(template) if template else None,
-        state_dir=Path(state_dir) if state_dir else default_state_dir(environ),
-        memory_root=Path(root) if root else None,
+        state_dir=state_dir,
+        memory_root=memory_root,
+        remote=remote,
     )
+
+
+_SWITCH = {"on": True, "1": True, "true": True, "yes": True, "off": False, "0": False}
+_SWITCH |= {"false": False, "no": False}

@@ -120,6 +120,18 @@ def _start(
             "template %s unreadable, using the default: %s", settings.template_file, error
         )
         template = DEFAULT_TEMPLATE
+    local_copy = None
+    if settings.remote:
+        from harness_memory.remote import RemoteCopy
+
+        local_copy = RemoteCopy(
+            url=url,
+            token=settings.token,
+            project=project,
+            agent=agent,
+            state_dir=settings.state_dir,
+            timeout=settings.timeout,
+        )
     return start_session_record(
         service_url=url,
         token=settings.token,
@@ -131,4 +143,5 @@ def _start(
         timeout_s=settings.timeout,
         draft_id=draft_id,
         memory_root=settings.memory_root,
+        local_copy=local_copy,
     )

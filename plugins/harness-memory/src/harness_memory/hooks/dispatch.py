@@ -24,14 +24,20 @@ HOOK_EVENTS: dict[str, dict[str, tuple[str, str]]] = {
     "claude-code": {
         "session-start": ("claude_code", "session_start"),
         "pre-tool-use": ("claude_code", "pre_tool_use"),
+        "post-tool-use": ("sync", "sync_scopes"),
+        "session-end": ("sync", "sync_scopes"),
     },
     "codex": {
         "session-start": ("codex", "session_start"),
         "pre-tool-use": ("codex", "pre_tool_use"),
+        "post-tool-use": ("sync", "sync_scopes"),
+        "stop": ("sync", "sync_scopes"),
     },
     "gemini": {
         "session-start": ("gemini", "session_start"),
         "before-tool": ("gemini", "before_tool"),
+        "after-tool": ("sync", "sync_scopes"),
+        "session-end": ("sync", "sync_scopes"),
     },
 }
 """Harness → hook event (as the command line names it) → (adapter module, function)."""
