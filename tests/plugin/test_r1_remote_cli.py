@@ -160,3 +160,64 @@ def test_r1_a_token_file_others_may_read_is_refused(
     done = laptop.run("session-start", "--workspace", str(laptop.workspace))
     assert done.returncode == 2 and "chmod 600" in done.stderr
     assert stat.S_IMODE(laptop.token_file.stat().st_mode) == 0o644
+
+
+def test_r1_install_remote_wires_all_three_harnesses_with_a_private_token_file(
+    real_service: RealService, served_root: Path, tmp_path: Path
+) -> None:
+    laptop = Machine(tmp_path, "laptop", real_service)
+    env = {"PATH": laptop.path, "HOME": str(laptop.home)}
+    for harness in ("claude-code", "codex", "gemini"):
+        done = subprocess.run(
+            [
+                venv_bin("harness-memory"), "install", harness, "--remote", "--url",
+                real_service.url, "--project", "acme", "--agent", AGENT, "--token",
+                real_service.token, "--executable", venv_bin("harness-memory"),
+            ],
+            capture_output=True, text=True, env=env, check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+    state = laptop.home / ".harness-memory"
+    token_file = state / "token"
+    assert stat.S_IMODE(token_file.stat().st_mode) == 0o600
+    assert token_file.read_text(encoding="utf-8") == real_service.token + "\n"
+    copy_root = state / "remote" / "acme" / "agents" / AGENT / "agent_state" / "memory"
+    assert copy_root.is_dir()
+    settings = {
+        "claude-code": laptop.home / ".claude" / "settings.json",
+        "codex": laptop.home / ".codex" / "hooks.json",
+        "gemini": laptop.home / ".gemini" / "settings.json",
+    }
+    events = {
+        "claude-code": {"SessionStart", "PreToolUse", "PostToolUse", "SessionEnd"},
+        "codex": {"SessionStart", "PreToolUse", "PostToolUse", "Stop"},
+        "gemini": {"SessionStart", "BeforeTool", "AfterTool", "SessionEnd"},
+    }
+    for harness, path in settings.items():
+        text = path.read_text(encoding="utf-8")
+        assert real_service.token not in text, harness
+        hooks = json.loads(text)["hooks"]
+        assert set(hooks) >= events[harness], harness
+        commands = [h["command"] for groups in hooks.values() for g in groups for h in g["hooks"]]
+        for command in commands:
+            assert "--remote on" in command and f"--token-file {token_file}" in command
+            assert f"--memory-root {copy_root}" in command and f"--state-dir {state}" in command
+    # the installed Claude Code commands, run as Claude Code runs them (through a shell)
+    claude_hooks = json.loads(settings["claude-code"].read_text(encoding="utf-8"))["hooks"]
+    start = claude_hooks["SessionStart"][0]["hooks"][0]["command"]
+    sent = claude_hooks["PostToolUse"][0]["hooks"][0]["command"]
+    hook = json.dumps({"session_id": "s1", "cwd": str(laptop.workspace), "source": "startup"})
+    run_env = {"PATH": laptop.path, "HOME": str(laptop.home)}
+    answer = subprocess.run(
+        ["sh", "-c", start], input=hook, capture_output=True, text=True, env=run_env, check=False
+    )
+    assert answer.returncode == 0, answer.stderr
+    assert "hookSpecificOutput" in answer.stdout
+    (copy_root / "user" / "MEMORY.md").write_text("- from the installed hooks\n", encoding="utf-8")
+    done = subprocess.run(
+        ["sh", "-c", sent], input=hook, capture_output=True, text=True, env=run_env, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert (served_root / "user" / "MEMORY.md").read_text(encoding="utf-8") == (
+        "- from the installed hooks\n"
+    )

@@ -139,12 +139,20 @@ def _wanted(options: InstallOptions) -> dict[str, list[dict[str, Any]]]:
             command += f" --part {part} --parts {SESSION_START_PARTS}"
         starts.append({"hooks": [{"type": "command", "command": command}]})
     guard = options.hook_command(HARNESS, "pre-tool-use")
-    return {
+    wanted: dict[str, list[dict[str, Any]]] = {
         "SessionStart": starts,
         "PreToolUse": [
             {"matcher": WRITE_MATCHER, "hooks": [{"type": "command", "command": guard}]}
         ],
     }
+    if options.remote:  # the agent's writes go back after each write and at the end
+        sent = options.hook_command(HARNESS, "post-tool-use")
+        ended = options.hook_command(HARNESS, "session-end")
+        wanted["PostToolUse"] = [
+            {"matcher": WRITE_MATCHER, "hooks": [{"type": "command", "command": sent}]}
+        ]
+        wanted["SessionEnd"] = [{"hooks": [{"type": "command", "command": ended}]}]
+    return wanted
 
 
 def _permissions(document: dict[str, Any], root: str, *, install: bool) -> None:

@@ -60,7 +60,12 @@ the shell, input to a running shell, and MCP tools (their path arguments)."""
 HOOK_TIMEOUT_S = 30
 _DEFAULT_TIMEOUT_S = 600
 _DEFAULT_CONTEXT_LIMIT = 2_500
-_EVENT_LABELS = {"SessionStart": "session_start", "PreToolUse": "pre_tool_use"}
+_EVENT_LABELS = {
+    "SessionStart": "session_start",
+    "PreToolUse": "pre_tool_use",
+    "PostToolUse": "post_tool_use",
+    "Stop": "stop",
+}
 
 
 def codex_home(home: Path, environ: Mapping[str, str]) -> Path:
@@ -184,10 +189,22 @@ def _wanted(options: InstallOptions, home: Path) -> dict[str, list[dict[str, Any
         "command": options.hook_command(HARNESS, "pre-tool-use", state_dir=state, token=True),
         "timeout": HOOK_TIMEOUT_S,
     }
-    return {
+    wanted: dict[str, list[dict[str, Any]]] = {
         "SessionStart": [{"hooks": [start]}],
         "PreToolUse": [{"matcher": GUARD_MATCHER, "hooks": [guard]}],
     }
+    if options.remote:  # R-1: the agent's writes go back after each write and at the end
+        for event, name in (("PostToolUse", "post-tool-use"), ("Stop", "stop")):
+            handler = {
+                "type": "command",
+                "command": options.hook_command(HARNESS, name, state_dir=state, token=True),
+                "timeout": HOOK_TIMEOUT_S,
+            }
+            group: dict[str, Any] = {"hooks": [handler]}
+            if event == "PostToolUse":
+                group = {"matcher": GUARD_MATCHER, **group}
+            wanted[event] = [group]
+    return wanted
 
 
 def _state_table(config: Any) -> Any:

@@ -87,6 +87,11 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
                 {"matcher": GUARD_MATCHER, "hooks": [_handler(options, "before-tool", state)]}
             ],
         }
+        if options.remote:  # the agent's writes go back after each write and at the end
+            wanted["AfterTool"] = [
+                {"matcher": GUARD_MATCHER, "hooks": [_handler(options, "after-tool", state)]}
+            ]
+            wanted["SessionEnd"] = [{"hooks": [_handler(options, "session-end", state)]}]
     merged, _ = merge_hooks(document, HARNESS, wanted, source=path)
     gone, added = root_changes(document, HARNESS, options, install=install)
     for root in gone:

@@ -48,6 +48,16 @@ class InstallOptions:
     timeout: float | None = None
     managed_dir: Path | None = None
     """Claude Code only: install into its managed settings in this folder (not the user's)."""
+    remote_state_dir: Path | None = None
+    """Remote mode (R-1): the state dir every harness's hooks share, which holds the local copy
+    (``memory_root`` is inside it) and ``token_file``; None: the service's own memory root."""
+    token_file: Path | None = None
+    """A 0600 file holding the token, given to the hooks as ``--token-file`` (remote mode)."""
+
+    @property
+    def remote(self) -> bool:
+        """Whether the hooks run in remote mode (R-1)."""
+        return self.remote_state_dir is not None
 
     def hook_command(
         self, harness: str, event: str, *, state_dir: Path | None = None, token: bool = False
@@ -63,6 +73,11 @@ class InstallOptions:
             words += ["--timeout", f"{self.timeout:g}"]
         if token and self.token is not None:
             words += ["--token", self.token]
+        if self.token_file is not None:
+            words += ["--token-file", str(self.token_file)]
+        if self.remote_state_dir is not None:
+            words += ["--remote", "on"]
+            state_dir = self.remote_state_dir
         if state_dir is not None:
             words += ["--state-dir", str(state_dir)]
         command = shlex.join(words)
