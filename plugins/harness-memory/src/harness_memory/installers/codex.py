@@ -250,7 +250,9 @@ def _our_trust(key_source: str, merged: dict[str, Any]) -> dict[str, Any]:
     """The trust entries of our hooks: the last group of each event we wrote."""
     entries: dict[str, Any] = {}
     for event, label in _EVENT_LABELS.items():
-        groups = merged["hooks"][event]
+        groups = merged["hooks"].get(event)
+        if not groups:  # the remote mode's events only with --remote
+            continue
         group = groups[-1]
         for index, handler in enumerate(group["hooks"]):
             entry = tomlkit.table()
