@@ -113,8 +113,11 @@ def test_r2_two_edits_of_one_file_keep_both_under_a_named_file(
     (desktop.memory_root / "user" / "deploy.md").write_text("v1 desktop\n", encoding="utf-8")
     (laptop.memory_root / "user" / "deploy.md").write_text("v2 laptop\n", encoding="utf-8")
     synced(desktop)
-    synced(laptop)
-    synced(desktop)
+    [result] = synced(laptop)
+    assert len(result.outcomes) == 1 and "edited on two machines" in result.outcomes[0]
+    assert [scope.outcomes for scope in laptop.status()] == [result.outcomes]
+    [other] = synced(desktop)
+    assert other.outcomes == []  # another machine's merge is not this machine's outcome
     kept = sorted(path.name for path in (served_root / "user").glob("deploy*.md"))
     assert len(kept) == 2, kept
     texts = {(served_root / "user" / name).read_text(encoding="utf-8") for name in kept}

@@ -9,9 +9,9 @@
 directory) with the service, as the Session-start, post-write and Session-end hooks do in
 remote mode; it works whether or not ``--remote on`` is set. ``--status`` syncs nothing: per
 scope of the copy, the last successful sync, whether changes wait to go back, the last error,
-and what the service's merge of this machine's last changes did (R-2) when the service can be
-asked. Exit status 0 when every scope synced (``--status``: always), 1 otherwise, 2 for a usage
-error.
+and what the service's merge of this machine's changes did (R-2), as the last sync that had
+any outcome read them from the service's versions. Exit status 0 when every scope synced
+(``--status``: always), 1 otherwise, 2 for a usage error.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import json
 from pathlib import Path
 from typing import IO, Any
 
-from harness_memory.remote import RemoteCopy, RemoteError, machine_identity
+from harness_memory.remote import RemoteCopy, RemoteError
 from harness_memory.settings import HarnessSettings
 
 __all__ = ["remote_status_lines", "run_sync"]
@@ -61,6 +61,7 @@ def run_sync(
     else:
         for result in results:
             out.write(f"{result.scope}: {_said(result.as_json())}\n")
+            out.write("".join(f"  merged: {line}\n" for line in result.outcomes))
     return 0 if all(result.ok for result in results) else 1
 
 
@@ -73,11 +74,11 @@ def _said(result: dict[str, Any]) -> str:
 
 
 def remote_status_lines(copy: RemoteCopy) -> list[str]:
-    """Per scope of ``copy``: last sync, changes waiting, last error, merge outcomes (R-2)."""
+    """Per scope of ``copy``: last sync, changes waiting, last error, and the merge outcomes
+    (R-2) of its last sync that had any."""
     scopes = copy.status()
     if not scopes:
         return [f"remote copy {copy.memory_root}: no scope synced yet"]
-    outcomes = _merge_outcomes(copy)
     lines = [f"remote copy {copy.memory_root} of {copy.url}:"]
     for scope in scopes:
         said = f"  {scope.scope}: last sync {scope.last_sync or 'never'}"
@@ -85,27 +86,5 @@ def remote_status_lines(copy: RemoteCopy) -> list[str]:
         if scope.last_error:
             said += f"; last error: {scope.last_error}"
         lines.append(said)
-        lines += [f"    merged: {line}" for line in outcomes.get(scope.scope, [])]
+        lines += [f"    merged: {line}" for line in scope.outcomes]
     return lines
-
-
-def _merge_outcomes(copy: RemoteCopy) -> dict[str, list[str]]:
-    """What merging this machine's last push did, per scope (the service's machines list);
-    empty when the service cannot be asked."""
-    from harness_memory.service_call import ServiceEndpoint, agent_path
-
-    machine_id, _ = machine_identity(copy.remote_dir)
-    try:
-        endpoint = ServiceEndpoint(copy.url, token=copy.token, timeout=copy.timeout)
-        raw = endpoint.request(
-            "GET", agent_path(copy.project, copy.agent) + "/memory/machines", None
-        )
-        document = json.loads(raw)
-    except Exception:  # the outcomes are extra; status works without the service
-        return {}
-    found: dict[str, list[str]] = {}
-    for scope in document.get("scopes", []) if isinstance(document, dict) else []:
-        for row in scope.get("machines", []):
-            if row.get("id") == machine_id and row.get("outcomes"):
-                found[str(scope.get("scope"))] = [str(line) for line in row["outcomes"]]
-    return found

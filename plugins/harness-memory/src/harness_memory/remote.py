@@ -80,9 +80,11 @@ class SyncResult:
     """What one sync of one scope did: ``scope``, ``ok`` (the service was reached and the copy
     matches its newest version plus what the agent wrote since), ``sent`` (changes went back),
     ``waiting`` (changes still to send), ``missing`` (no such scope on the service yet and none
-    here), ``error`` (why not, when not ``ok``)."""
+    here), ``error`` (why not, when not ``ok``), ``outcomes`` (what the service's merge of this
+    machine's changes did beyond taking them, one line each, R-2: read from the ``Merged:``
+    lines of the versions it recorded for this machine)."""
 
-    __slots__ = ("error", "missing", "ok", "scope", "sent", "waiting")
+    __slots__ = ("error", "missing", "ok", "outcomes", "scope", "sent", "waiting")
 
     def __init__(
         self,
@@ -93,8 +95,10 @@ class SyncResult:
         waiting: bool = False,
         missing: bool = False,
         error: str | None = None,
+        outcomes: list[str] | None = None,
     ) -> None:
         self.scope = scope
+        self.outcomes = outcomes or []
         self.ok = ok
         self.sent = sent
         self.waiting = waiting
@@ -110,6 +114,7 @@ class SyncResult:
             "waiting": self.waiting,
             "missing": self.missing,
             "error": self.error,
+            "outcomes": self.outcomes,
         }
 
 
@@ -132,17 +137,24 @@ def machine_identity(remote_dir: Path) -> tuple[str, str]:
 
 class ScopeSync:
     """The state of one scope's copy, for ``harness-memory status``: last successful sync
-    (UTC timestamp or None), whether changes wait to go back, the last error."""
+    (UTC timestamp or None), whether changes wait to go back, the last error, and the merge
+    outcomes of the last sync that had any (R-2)."""
 
-    __slots__ = ("last_error", "last_sync", "scope", "waiting")
+    __slots__ = ("last_error", "last_sync", "outcomes", "scope", "waiting")
 
     def __init__(
-        self, scope: str, last_sync: str | None, waiting: bool, last_error: str | None
+        self,
+        scope: str,
+        last_sync: str | None,
+        waiting: bool,
+        last_error: str | None,
+        outcomes: list[str],
     ) -> None:
         self.scope = scope
         self.last_sync = last_sync
         self.waiting = waiting
         self.last_error = last_error
+        self.outcomes = outcomes
 
 
 class RemoteCopy:
@@ -226,10 +238,20 @@ class RemoteCopy:
             key = path.name.removesuffix(".git")
             entry = state.get(key, {})
             waiting = _ScopeRun(self, key, self.memory_root / key, path).has_waiting()
-            found.append(ScopeSync(key, entry.get("lastSync"), waiting, entry.get("lastError")))
+            last_sync, error = entry.get("lastSync"), entry.get("lastError")
+            outcomes = entry.get("outcomes")
+            found.append(
+                ScopeSync(
+                    key,
+                    last_sync if isinstance(last_sync, str) else None,
+                    waiting,
+                    error if isinstance(error, str) else None,
+                    [str(line) for line in outcomes] if isinstance(outcomes, list) else [],
+                )
+            )
         return found
 
-    def _state(self) -> dict[str, dict[str, str | None]]:
+    def _state(self) -> dict[str, dict[str, object]]:
         try:
             document = json.loads((self.sync_dir / _STATE_FILE).read_bytes())
         except (OSError, ValueError):
@@ -242,6 +264,8 @@ class RemoteCopy:
         if result.ok:
             entry["lastSync"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
             entry["lastError"] = None
+            if result.outcomes:
+                entry["outcomes"] = result.outcomes
         else:
             entry["lastError"] = result.error
         state[result.scope] = entry
@@ -340,6 +364,7 @@ class _ScopeRun:
         self.key = key
         self.scope = scope
         self.git_dir = git_dir
+        self.outcomes: list[str] = []
 
     def git(self, *args: str, check: bool = True, network: bool = False) -> str:
         command = [
@@ -409,7 +434,8 @@ class _ScopeRun:
                     return SyncResult(self.key, ok=True, sent=sent, missing=True)
         except _GitFailed as failed:
             return SyncResult(self.key, ok=False, waiting=self.has_waiting(), error=str(failed))
-        return SyncResult(self.key, ok=True, sent=sent, waiting=self.has_waiting())
+        waiting = self.has_waiting()
+        return SyncResult(self.key, ok=True, sent=sent, waiting=waiting, outcomes=self.outcomes)
 
     def _write_excludes(self) -> None:
         """Only memory files of the scope's top level are synced (the service takes nothing
@@ -452,8 +478,24 @@ class _ScopeRun:
             self.git("reset", "-q", "--hard", incoming)
         else:  # sent and taken, or nothing sent: keep what the agent wrote meanwhile
             self.git("reset", "-q", "--keep", incoming)
+        self.outcomes += self._merge_outcomes(self.ref(_BASE), incoming)
         self.git("update-ref", _BASE, incoming)
         return True
+
+    def _merge_outcomes(self, base: str | None, incoming: str) -> list[str]:
+        """The ``Merged:`` lines of the versions since ``base`` that took this machine's
+        changes (``Machine-Id:`` is its id), oldest first."""
+        machine_id, _ = machine_identity(self.copy.remote_dir)
+        fields = "%(trailers:key=Machine-Id,valueonly,separator=%x1f)%x1d"
+        fields += "%(trailers:key=Merged,valueonly,separator=%x1f)"
+        span = incoming if base is None else f"{base}..{incoming}"
+        out = self.git("log", "--reverse", f"--format=%x1e{fields}", span)
+        found: list[str] = []
+        for record in out.split("\x1e"):
+            owner, _, merged = record.partition("\x1d")
+            if owner.strip() == machine_id and merged.strip():
+                found += [line.strip() for line in merged.split("\x1f") if line.strip()]
+        return found
 
     def _make_workspace_scope(self, marker: str) -> None:
         """A Workspace scope the service does not have yet: its marker (K-5) goes with the
