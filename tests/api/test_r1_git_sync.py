@@ -19,6 +19,7 @@ import pytest
 from memory_api.app import create_app
 from memory_api.settings import Settings
 from memory_core import layout
+from memory_core.keys import key_for_real_path
 from pytest_aiohttp import AiohttpClient
 
 from tests.api.conftest import (
@@ -350,3 +351,50 @@ async def test_r1_tokens_guard_git_like_every_route(
     await asyncio.to_thread(with_token.run, "init", "-q")
     listed = await asyncio.to_thread(with_token.run, "ls-remote", with_token.url)
     assert listed.returncode == 0
+
+
+async def test_r1_a_push_cannot_re_point_a_scope_at_another_workspace(
+    client: Client, agent: AgentHome, laptop: GitMachine, tmp_path: Path
+) -> None:
+    real = "/home/alice/code/shop"
+    key = key_for_real_path(real)
+    scope = agent.root / key
+    scope.mkdir(parents=True)
+    (scope / ".workspace").write_text(real + "\n", encoding="utf-8")
+    (scope / "MEMORY.md").write_text("- shop\n", encoding="utf-8")
+    machine = GitMachine(tmp_path / "m" / key, git_url(client, key), MACHINE, "laptop")
+    await machine.fetch()
+    machine.write(".workspace", "/home/alice/code/bank\n")
+    machine.write("MEMORY.md", "- shop\n- more\n")
+    await machine.push()
+    assert (scope / ".workspace").read_text(encoding="utf-8") == real + "\n"
+    assert (scope / "MEMORY.md").read_text(encoding="utf-8") == "- shop\n- more\n"
+    outcomes = (await versions(client, key))[0]["outcomes"]
+    assert outcomes == [
+        f".workspace was not taken: it names a Workspace whose key is not {key} (K-1)"
+    ]
+    agent.user.mkdir(parents=True, exist_ok=True)
+    (agent.user / "MEMORY.md").write_text("- user\n", encoding="utf-8")
+    await laptop.fetch()
+    laptop.write(".workspace", real + "\n")
+    await laptop.push()
+    assert not (agent.user / ".workspace").exists()
+    machines = await ok_json(await client.get(f"{memory_url()}/machines"))
+    user = next(item for item in machines["scopes"] if item["scope"] == "user")
+    assert user["machines"][0]["outcomes"] == [
+        ".workspace was not taken: the user scope has no marker"
+    ]
+
+
+async def test_r2_a_made_up_base_cannot_delete_the_services_files(
+    agent: AgentHome, laptop: GitMachine
+) -> None:
+    agent.user.mkdir(parents=True, exist_ok=True)
+    (agent.user / "keep.md").write_text("the service's\n", encoding="utf-8")
+    await laptop.fetch()
+    # a history of the machine's own: a "base" holding keep.md, then a commit without it
+    await asyncio.to_thread(laptop.run, "checkout", "-q", "--orphan", "forged")
+    await asyncio.to_thread(laptop.run, "commit", "-q", "-m", "a made-up base holding keep.md")
+    (laptop.folder / "keep.md").unlink()
+    await laptop.push()
+    assert (agent.user / "keep.md").read_text(encoding="utf-8") == "the service's\n"

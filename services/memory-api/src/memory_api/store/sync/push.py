@@ -8,10 +8,15 @@ under the scope's lock, with what is on disk just recorded as the newest version
 
 1. the pushed files are checked as the history records them (:func:`memory_core.scope_files.
    is_scope_file`, regular files within their caps); anything else is left out and reported;
+   a machine cannot re-point a scope at another Workspace: a ``.workspace`` marker it sends is
+   taken only into a Workspace scope and only when the path it names has the scope's key (K-1,
+   K-5); otherwise the marker the machine started from is kept (reported);
 2. the push is merged with the newest version by the R-2 rules
    (:func:`memory_core.scope_merge.merge_scopes`, base = the machine's base, first = the
    service, second = the machine): the usual push, made on top of the newest version, is
-   simply taken;
+   simply taken. The base is the pushed commit's parent only when that is one of the scope's
+   versions (a machine cannot make up a base to have the service's files deleted); otherwise
+   it is empty and whatever differs is kept twice;
 3. the result is written into the scope folder without losing a write made meanwhile by an
    agent on the service's machine (:func:`memory_core.scope_write.apply_scope`);
 4. the folder is recorded as a version (source ``sync``, ``Machine:`` and one ``Merged:``
@@ -30,11 +35,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memory_core.keys import USER_SCOPE, key_for_real_path
+from memory_core.layout import MARKER_FILE
 from memory_core.scope_files import is_scope_file, scope_file_cap
 from memory_core.scope_merge import MergeOutcome, merge_scopes
 from memory_core.scope_write import apply_scope
 
-from memory_api.store.history.git import git
+from memory_api.store.history.git import git, git_succeeds
 from memory_api.store.history.recorder import Attribution, Recorded, ScopeHistories
 from memory_api.store.history.repo import (
     commit_of,
@@ -139,8 +146,13 @@ def _take(
     tree, parents = commit
     outcomes: list[str] = []
     incoming = _memory_files(repository, tree, outcomes)
-    base_commit = commit_of(repository, parents[0]) if parents else None
+    base_commit = None
+    if parents and head is not None and git_succeeds(
+        repository, "merge-base", "--is-ancestor", parents[0], head
+    ):
+        base_commit = commit_of(repository, parents[0])
     base = {} if base_commit is None else _memory_files(repository, base_commit[0])
+    _keep_marker(repository, scope.name, base, incoming, outcomes)
     newest = {} if head is None else histories.tree(repository, head)
     first = {name: entry.blob for name, entry in newest.items()}
     blobs = _Blobs(repository)
@@ -157,6 +169,33 @@ def _take(
         merged=tuple(outcomes),
     )
     return TakenPush(histories.record(agent_id, scope, who), outcomes)
+
+
+def _keep_marker(
+    repository: Path, key: str, base: dict[str, str], incoming: dict[str, str], outcomes: list[str]
+) -> None:
+    """Take the pushed marker only when it fits the scope (see the module); otherwise put back
+    the one the machine started from (none: no marker), so the merge sees no change of it."""
+    pushed = incoming.get(MARKER_FILE)
+    if pushed is None or pushed == base.get(MARKER_FILE):
+        if pushed is None and MARKER_FILE in base:
+            incoming[MARKER_FILE] = base[MARKER_FILE]  # a marker is never deleted by a push
+        return
+    reason = None
+    if key == USER_SCOPE:
+        reason = "the user scope has no marker"
+    else:
+        lines = read_blob(repository, pushed).decode("utf-8", "replace").splitlines()
+        path = lines[0].strip() if lines else ""
+        if not path.startswith("/") or key_for_real_path(path) != key:
+            reason = f"it names a Workspace whose key is not {key} (K-1)"
+    if reason is None:
+        return
+    outcomes.append(f"{MARKER_FILE} was not taken: {reason}")
+    if MARKER_FILE in base:
+        incoming[MARKER_FILE] = base[MARKER_FILE]
+    else:
+        del incoming[MARKER_FILE]
 
 
 def _unique(outcomes: list[MergeOutcome]) -> list[MergeOutcome]:
