@@ -199,3 +199,21 @@ def test_r1_the_machine_id_file_is_private_and_the_token_is_in_no_url(
     git_dir = laptop.sync_dir / "user.git"
     stored = b"".join(path.read_bytes() for path in git_dir.rglob("*") if path.is_file())
     assert real_service.token.encode() not in stored
+
+
+def test_r1_a_send_only_sync_with_nothing_to_send_asks_the_service_nothing(
+    real_service: RealService, served_root: Path, tmp_path: Path
+) -> None:
+    laptop = machine(real_service, tmp_path, "laptop")
+    synced(laptop)
+    dead = socket.socket()
+    dead.bind(("127.0.0.1", 0))
+    offline = machine(
+        real_service, tmp_path, "laptop", url=f"http://127.0.0.1:{dead.getsockname()[1]}"
+    )
+    dead.close()
+    [result] = offline.sync(None, send_only=True)
+    assert result.ok and result.skipped  # no request was made: the dead port was never tried
+    append(offline.memory_root / "user" / "MEMORY.md", "- new\n")
+    [result] = offline.sync(None, send_only=True)
+    assert not result.ok and result.waiting

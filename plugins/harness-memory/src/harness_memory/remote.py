@@ -82,9 +82,10 @@ class SyncResult:
     ``waiting`` (changes still to send), ``missing`` (no such scope on the service yet and none
     here), ``error`` (why not, when not ``ok``), ``outcomes`` (what the service's merge of this
     machine's changes did beyond taking them, one line each, R-2: read from the ``Merged:``
-    lines of the versions it recorded for this machine)."""
+    lines of the versions it recorded for this machine), ``skipped`` (a send-only sync found
+    nothing to send and did not contact the service)."""
 
-    __slots__ = ("error", "missing", "ok", "outcomes", "scope", "sent", "waiting")
+    __slots__ = ("error", "missing", "ok", "outcomes", "scope", "sent", "skipped", "waiting")
 
     def __init__(
         self,
@@ -96,9 +97,11 @@ class SyncResult:
         missing: bool = False,
         error: str | None = None,
         outcomes: list[str] | None = None,
+        skipped: bool = False,
     ) -> None:
         self.scope = scope
         self.outcomes = outcomes or []
+        self.skipped = skipped
         self.ok = ok
         self.sent = sent
         self.waiting = waiting
@@ -115,6 +118,7 @@ class SyncResult:
             "missing": self.missing,
             "error": self.error,
             "outcomes": self.outcomes,
+            "skipped": self.skipped,
         }
 
 
@@ -197,23 +201,31 @@ class RemoteCopy:
         """``user``, and the Workspace's key when a Workspace is given."""
         return [USER_SCOPE] + ([self.workspace_key(workspace)] if workspace else [])
 
-    def sync(self, workspace: str | None) -> list[SyncResult]:
+    def sync(self, workspace: str | None, *, send_only: bool = False) -> list[SyncResult]:
         """Sync the scopes a Session in ``workspace`` may use (R-1); never raises for the
-        service being unreachable (each result says so). Raises :class:`RemoteError` when git
-        is missing or the copy cannot be written."""
-        results = [self.sync_scope(USER_SCOPE)]
+        service being unreachable (each result says so). With ``send_only`` (the post-write and
+        Session-end hooks, which run after every tool call) a scope with nothing to send is
+        left alone without a word to the service. Raises :class:`RemoteError` when git is
+        missing or the copy cannot be written."""
+        scopes: list[tuple[str, str | None]] = [(USER_SCOPE, None)]
         if workspace:
-            key = self.workspace_key(workspace)
-            results.append(self.sync_scope(key, marker=os.path.realpath(workspace)))
-        if any(result.ok for result in results):
+            real = os.path.realpath(workspace)
+            scopes.append((self.workspace_key(workspace), real))
+        results = [
+            self.sync_scope(key, marker=marker, send_only=send_only) for key, marker in scopes
+        ]
+        if any(result.ok and not result.skipped for result in results):
             self._refresh_config()
         return results
 
     # --- one scope ---------------------------------------------------------------------------
 
-    def sync_scope(self, key: str, *, marker: str | None = None) -> SyncResult:
+    def sync_scope(
+        self, key: str, *, marker: str | None = None, send_only: bool = False
+    ) -> SyncResult:
         """Sync one scope (see the module); ``marker`` is the Workspace's real path, written
-        as the ``.workspace`` marker (K-5) when the scope is made here."""
+        as the ``.workspace`` marker (K-5) when the scope is made here; ``send_only``: only
+        when something waits to go back (else a result with ``skipped``)."""
         if shutil.which("git") is None:
             raise RemoteError("remote mode needs the git program, which is not installed")
         scope = self.memory_root / key
@@ -222,7 +234,10 @@ class RemoteCopy:
             scope.mkdir(parents=True, exist_ok=True)
             git_dir.parent.mkdir(parents=True, exist_ok=True)
             with _Locked(self.sync_dir / f"{key}.lock"):
-                result = _ScopeRun(self, key, scope, git_dir).run(marker)
+                run = _ScopeRun(self, key, scope, git_dir)
+                if send_only and not run.has_waiting():
+                    return SyncResult(key, ok=True, skipped=True)
+                result = run.run(marker)
         except OSError as error:
             raise RemoteError(f"the local copy of scope {key} cannot be written: {error}") from None
         self._note(result)
@@ -396,9 +411,10 @@ class _ScopeRun:
         return found or None
 
     def has_waiting(self) -> bool:
-        """Whether this copy holds changes the service has not taken yet."""
+        """Whether this copy holds changes the service has not taken yet (a scope never
+        synced: whether it holds anything)."""
         if not (self.git_dir / "HEAD").exists():
-            return False
+            return self.scope.is_dir() and any(self.scope.iterdir())
         try:
             return self._pending() is not None or self._dirty()
         except _GitFailed:

@@ -4,7 +4,8 @@ Every harness runs one after its file-writing tools (Claude Code ``PostToolUse``
 ``PostToolUse``, Gemini CLI ``AfterTool``) and at the Session's end (``SessionEnd``/``Stop``).
 The adapter syncs the scopes of the Session (the user scope and the Workspace scope of the
 Session's Workspace, from the Session's record, else the hook's ``cwd``) with
-:class:`harness_memory.remote.RemoteCopy`. Outside remote mode it does nothing. It answers
+:class:`harness_memory.remote.RemoteCopy`, send-only: a scope the agent did not change costs a
+few local git commands and no request. Outside remote mode it does nothing. It answers
 nothing and never fails the harness: an unreachable service leaves the writes waiting for the
 next sync (R-2), which the log says.
 """
@@ -43,7 +44,7 @@ def sync_scopes(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] | 
             state_dir=settings.state_dir,
             timeout=settings.timeout,
         )
-        results = copy.sync(workspace)
+        results = copy.sync(workspace, send_only=True)
     except (RemoteError, InvalidId) as error:
         logs.logger(__name__).warning("memory not synced: %s", error)
         return None
