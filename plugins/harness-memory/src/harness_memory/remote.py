@@ -190,6 +190,8 @@ class RemoteCopy:
         self.memory_root = layout.memory_root(self.app_data_dir, agent)
         self.sync_dir = layout.agent_dir(self.app_data_dir, agent) / "agent_state" / SYNC_DIR
         self.timeout = max(timeout, MIN_GIT_TIMEOUT_S)
+        self._environment: dict[str, str] | None = None
+        self._identity: tuple[str, str] | None = None
 
     # --- the scopes of a Session --------------------------------------------------------------
 
@@ -309,10 +311,25 @@ class RemoteCopy:
         """The scope's git URL (no token in it)."""
         return f"{self.url}/api/projects/{self.project}/agents/{self.agent}/memory/git/{key}.git"
 
+    @property
+    def machine_id(self) -> str:
+        """This machine's id (:func:`machine_identity`, read once per copy)."""
+        if self._identity is None:
+            self._identity = machine_identity(self.remote_dir)
+        return self._identity[0]
+
     def git_environment(self) -> dict[str, str]:
         """The environment of every git this copy runs: no system or user configuration, no
-        prompt, the token and the machine's headers as ``http.extraHeader`` values."""
-        machine_id, name = machine_identity(self.remote_dir)
+        prompt, the token and the machine's headers as ``http.extraHeader`` values (made
+        once per copy)."""
+        if self._environment is None:
+            self._environment = self._make_environment()
+        return self._environment
+
+    def _make_environment(self) -> dict[str, str]:
+        machine_id = self.machine_id
+        assert self._identity is not None
+        name = self._identity[1]
         config = [
             ("http.extraHeader", f"X-Memory-Machine: {machine_id}"),
             ("http.extraHeader", f"X-Memory-Machine-Name: {quote(name, safe='')}"),
@@ -406,9 +423,10 @@ class _ScopeRun:
             raise _GitFailed(_last_line(message) or f"git {args[0]} failed", missing=missing)
         return done.stdout.decode("utf-8", "replace").strip()
 
-    def ref(self, name: str) -> str | None:
-        found = self.git("rev-parse", "--verify", "--quiet", name + "^{commit}", check=False)
-        return found or None
+    def refs(self) -> dict[str, str]:
+        """``main``, the base and the last fetched ``main``: full name → commit (one git)."""
+        out = self.git("for-each-ref", "--format=%(refname) %(objectname)", _MAIN, _BASE, _INCOMING)
+        return dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
 
     def has_waiting(self) -> bool:
         """Whether this copy holds changes the service has not taken yet (a scope never
@@ -416,70 +434,68 @@ class _ScopeRun:
         if not (self.git_dir / "HEAD").exists():
             return self.scope.is_dir() and any(self.scope.iterdir())
         try:
-            return self._pending() is not None or self._dirty()
+            refs = self.refs()
+            return refs.get(_MAIN) != refs.get(_BASE) or self._dirty()
         except _GitFailed:
             return False
 
-    def _pending(self) -> str | None:
-        main, base = self.ref(_MAIN), self.ref(_BASE)
-        return main if main is not None and main != base else None
-
     def _dirty(self) -> bool:
-        self.git("add", "-A", "--", ".")
-        tree = self.git("write-tree")
-        head = self.ref(_MAIN)
-        if head is None:
-            return tree != _EMPTY_TREE
-        return tree != self.git("rev-parse", head + "^{tree}")
+        """Whether the files differ from ``main`` (one ``git status``, which trusts the stat
+        data of files it has seen: the cheap check every hook makes)."""
+        return bool(
+            self.git("status", "--porcelain", "-z", "--untracked-files=all", "--no-renames")
+        )
 
     def run(self, marker: str | None) -> SyncResult:
         try:
             if not (self.git_dir / "HEAD").exists():
                 self.git("init", "-q", "--initial-branch=main")
             self._write_excludes()
-            self._commit_local()
+            refs = self.refs()
+            if self._dirty():
+                refs[_MAIN] = self._commit_local(refs.get(_BASE))
             sent = False
-            if self._pending() is not None:
+            if _MAIN in refs and refs[_MAIN] != refs.get(_BASE):
                 self._push()
                 sent = True
-            if not self._take_main():
-                if marker is not None and self.ref(_MAIN) is None:
+            if not self._take_main(refs):
+                if marker is not None and _MAIN not in refs:
                     self._make_workspace_scope(marker)
                     sent = True
                 else:
                     return SyncResult(self.key, ok=True, sent=sent, missing=True)
         except _GitFailed as failed:
             return SyncResult(self.key, ok=False, waiting=self.has_waiting(), error=str(failed))
-        waiting = self.has_waiting()
+        waiting = self._dirty()  # written while this sync ran: it goes back next time
         return SyncResult(self.key, ok=True, sent=sent, waiting=waiting, outcomes=self.outcomes)
 
     def _write_excludes(self) -> None:
         """Only memory files of the scope's top level are synced (the service takes nothing
         else, R-1): sub-folders and editor leftovers stay here."""
-        info = self.git_dir / "info"
-        info.mkdir(exist_ok=True)
-        (info / "exclude").write_text("/*/\n*.swp\n*~\n.#*\n", encoding="utf-8")
+        exclude = self.git_dir / "info" / "exclude"
+        if not exclude.is_file() or exclude.read_text(encoding="utf-8") != _EXCLUDES:
+            exclude.parent.mkdir(exist_ok=True)
+            exclude.write_text(_EXCLUDES, encoding="utf-8")
 
-    def _commit_local(self) -> None:
-        """Step 1: the working tree as one pending commit on the base (replacing an older
-        pending commit, so the service always measures against the base)."""
-        if not self._dirty():
-            return
+    def _commit_local(self, base: str | None) -> str:
+        """Step 1: the working tree as one pending commit on ``base`` (replacing an older
+        pending commit, so the service always measures against the base); its id."""
+        self.git("add", "-A", "--", ".")
         tree = self.git("write-tree")
-        base = self.ref(_BASE)
         parents = ["-p", base] if base is not None else []
         commit = self.git("commit-tree", tree, *parents, "-m", "Memory written on this machine")
         self.git("update-ref", _MAIN, commit)
+        return commit
 
     def _push(self) -> None:
         """Step 2: send the pending commit to this machine's ref."""
-        machine_id, _ = machine_identity(self.copy.remote_dir)
         url = self.copy.scope_url(self.key)
-        self.git("push", "-q", url, f"+{_MAIN}:refs/machines/{machine_id}", network=True)
+        ref = f"refs/machines/{self.copy.machine_id}"
+        self.git("push", "-q", url, f"+{_MAIN}:{ref}", network=True)
 
-    def _take_main(self) -> bool:
+    def _take_main(self, refs: dict[str, str]) -> bool:
         """Step 3: fetch ``main`` and move the files to it; False when the service has no such
-        scope (404) or no version of it yet."""
+        scope (404) or no version of it yet. ``refs`` are the ones :meth:`run` read and made."""
         url = self.copy.scope_url(self.key)
         try:
             self.git("fetch", "-q", "--no-tags", url, f"+main:{_INCOMING}", network=True)
@@ -487,21 +503,23 @@ class _ScopeRun:
             if failed.missing:
                 return False
             raise
-        incoming = self.ref(_INCOMING)
+        incoming = self.refs().get(_INCOMING)
         if incoming is None:
             return False
-        if self.ref(_MAIN) is None:  # a new copy: nothing here to keep (step 1 took all)
+        main, base = refs.get(_MAIN), refs.get(_BASE)
+        if main is None:  # a new copy: nothing here to keep (step 1 took all)
             self.git("reset", "-q", "--hard", incoming)
-        else:  # sent and taken, or nothing sent: keep what the agent wrote meanwhile
+        elif main != incoming:  # sent and taken, or changed there: keep what was written since
             self.git("reset", "-q", "--keep", incoming)
-        self.outcomes += self._merge_outcomes(self.ref(_BASE), incoming)
-        self.git("update-ref", _BASE, incoming)
+        if base != incoming:
+            self.outcomes += self._merge_outcomes(base, incoming)
+            self.git("update-ref", _BASE, incoming)
         return True
 
     def _merge_outcomes(self, base: str | None, incoming: str) -> list[str]:
         """The ``Merged:`` lines of the versions since ``base`` that took this machine's
         changes (``Machine-Id:`` is its id), oldest first."""
-        machine_id, _ = machine_identity(self.copy.remote_dir)
+        machine_id = self.copy.machine_id
         fields = "%(trailers:key=Machine-Id,valueonly,separator=%x1f)%x1d"
         fields += "%(trailers:key=Merged,valueonly,separator=%x1f)"
         span = incoming if base is None else f"{base}..{incoming}"
@@ -519,13 +537,13 @@ class _ScopeRun:
         marker_file = self.scope / layout.MARKER_FILE
         if not marker_file.exists():
             marker_file.write_text(marker + "\n", encoding="utf-8", errors="surrogateescape")
-        self._commit_local()
-        if self._pending() is not None:
+        if self._dirty():
+            refs = {_MAIN: self._commit_local(None)}
             self._push()
-            self._take_main()
+            self._take_main(refs)
 
 
-_EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+_EXCLUDES = "/*/\n*.swp\n*~\n.#*\n"
 _NOTHING_THERE = ("404", "not found", "couldn't find remote ref")
 """What git says when the service has no such scope (404) or no version of it yet."""
 
