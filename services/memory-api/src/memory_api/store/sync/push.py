@@ -7,7 +7,10 @@ version of the scope it last took from the service (its *base*; none on a first 
 under the scope's lock, with what is on disk just recorded as the newest version:
 
 1. the pushed files are checked as the history records them (:func:`memory_core.scope_files.
-   is_scope_file`, regular files within their caps); anything else is left out and reported;
+   is_scope_file`, regular files within their caps); anything else is left out and reported
+   (a refused change leaves the base's file as it was). With a base that is a version, only
+   what changed since it is read (``git diff-tree``), so a push costs the same in a scope of
+   ten files or of thousands;
    a machine cannot re-point a scope at another Workspace: a ``.workspace`` marker it sends is
    taken only into a Workspace scope and only when the path it names has the scope's key (K-1,
    K-5); otherwise the marker the machine started from is kept (reported);
@@ -44,6 +47,7 @@ from memory_core.scope_write import apply_scope
 from memory_api.store.history.git import git, git_succeeds
 from memory_api.store.history.recorder import Attribution, Recorded, ScopeHistories
 from memory_api.store.history.repo import (
+    blob_sizes,
     commit_of,
     read_blob,
     read_blobs,
@@ -68,20 +72,55 @@ class TakenPush:
     outcomes: list[str] = field(default_factory=list)
 
 
-def _memory_files(repository: Path, tree: str, skipped: list[str] | None = None) -> dict[str, str]:
+def _refusal(name: str, mode: str, size: int | None) -> str | None:
+    """Why a pushed entry is not taken (None: it is a memory file within its cap)."""
+    if not is_scope_file(name):
+        return "it is no memory file (MEMORY.md, .workspace or a topic file name, K-7)"
+    if mode not in _FILE_MODES or size is None:
+        return "it is no regular file"
+    if size > scope_file_cap(name):
+        return f"it is larger than {scope_file_cap(name)} bytes"
+    return None
+
+
+def _memory_files(repository: Path, tree: str, skipped: list[str]) -> dict[str, str]:
     """A pushed tree's memory files (name → blob id); the rest named in ``skipped``."""
     files: dict[str, str] = {}
     for name, (entry, size) in sized_tree(repository, tree).items():
-        reason = None
-        if not is_scope_file(name):
-            reason = "it is no memory file (MEMORY.md, .workspace or a topic file name, K-7)"
-        elif entry.mode not in _FILE_MODES or size is None:
-            reason = "it is no regular file"
-        elif size > scope_file_cap(name):
-            reason = f"it is larger than {scope_file_cap(name)} bytes"
+        reason = _refusal(name, entry.mode, size)
         if reason is None:
             files[name] = entry.blob
-        elif skipped is not None:
+        else:
+            skipped.append(f"{name[:120]} was not taken: {reason}")
+    return files
+
+
+def _changed_files(
+    repository: Path, base: str, base_files: dict[str, str], pushed: str, skipped: list[str]
+) -> dict[str, str]:
+    """The pushed commit's memory files, read as ``base_files`` (the files of its base, a
+    version) plus what changed since (one ``git diff-tree`` and the sizes of the changed blobs,
+    however large the scope). A change that is refused (named in ``skipped``) leaves the base's
+    file as it was: refusing a file never deletes it."""
+    out = git(repository, "diff-tree", "-z", "--no-renames", "--raw", base, pushed)
+    fields = out.split(b"\x00")
+    files = dict(base_files)
+    changed: list[tuple[str, str, str]] = []
+    for meta, raw_name in zip(fields[0::2], fields[1::2], strict=False):
+        if not meta.startswith(b":"):
+            continue
+        _, mode, _, blob, status = meta[1:].decode("ascii").split()
+        name = raw_name.decode("utf-8", "surrogateescape")
+        if status == "D":
+            files.pop(name, None)
+        else:
+            changed.append((name, mode, blob))
+    sizes = blob_sizes(repository, [blob for _, mode, blob in changed if mode in _FILE_MODES])
+    for name, mode, blob in changed:
+        reason = _refusal(name, mode, sizes.get(blob) if mode in _FILE_MODES else None)
+        if reason is None:
+            files[name] = blob
+        else:
             skipped.append(f"{name[:120]} was not taken: {reason}")
     return files
 
@@ -145,16 +184,22 @@ def _take(
         return TakenPush(None, [f"{ref.name} does not name a commit; nothing was taken"])
     tree, parents = commit
     outcomes: list[str] = []
-    incoming = _memory_files(repository, tree, outcomes)
-    base_commit = None
-    if parents and head is not None and git_succeeds(
-        repository, "merge-base", "--is-ancestor", parents[0], head
-    ):
-        base_commit = commit_of(repository, parents[0])
-    base = {} if base_commit is None else _memory_files(repository, base_commit[0])
-    _keep_marker(repository, scope.name, base, incoming, outcomes)
     newest = {} if head is None else histories.tree(repository, head)
     first = {name: entry.blob for name, entry in newest.items()}
+    trusted = False
+    if parents and head is not None:
+        trusted = parents[0] == head or git_succeeds(
+            repository, "merge-base", "--is-ancestor", parents[0], head
+        )
+    if trusted:
+        base_version = parents[0]
+        known = newest if base_version == head else histories.tree(repository, base_version)
+        base = {name: entry.blob for name, entry in known.items()}
+        incoming = _changed_files(repository, base_version, base, pushed, outcomes)
+    else:
+        base = {}
+        incoming = _memory_files(repository, tree, outcomes)
+    _keep_marker(repository, scope.name, base, incoming, outcomes)
     blobs = _Blobs(repository)
     merge = merge_scopes(base, first, incoming, blobs, label=machine.name)
     blobs.add(merge.new)
