@@ -221,3 +221,10 @@ def test_r1_install_remote_wires_all_three_harnesses_with_a_private_token_file(
     assert (served_root / "user" / "MEMORY.md").read_text(encoding="utf-8") == (
         "- from the installed hooks\n"
     )
+    shown = subprocess.run(
+        [venv_bin("harness-memory"), "status", "--home", str(laptop.home)],
+        capture_output=True, text=True, env=env, check=False,
+    )  # fmt: skip
+    assert f"remote copy {copy_root} of {real_service.url}:" in shown.stdout, shown.stdout
+    assert "  user: last sync 20" in shown.stdout and "nothing waits" in shown.stdout
+    assert real_service.token not in shown.stdout

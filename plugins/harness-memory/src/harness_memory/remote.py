@@ -20,7 +20,7 @@ One sync of a scope (:func:`sync_scope`), under a lock of its git dir:
    the *base*, the service's version this copy last took (``refs/remotes/origin/main``);
 2. a pending commit is pushed to ``refs/machines/<machine id>``; the service merges it with its
    own newest version by the R-2 rules and names what it did (its answer reaches us through the
-   next fetch's version and ``harness-memory status``);
+   next fetch's version, the Session record and ``harness-memory sync --status``);
 3. the service's ``main`` is fetched and the working tree moved to it with ``git reset --keep``,
    which keeps a file the agent changed meanwhile (it goes back with the next sync); only then
    does the base move, so a change is never measured against a version the files do not hold.
@@ -198,10 +198,6 @@ class RemoteCopy:
     def workspace_key(self, workspace: str) -> str:
         """The Workspace's scope key (K-1) from its real path on this machine."""
         return key_for_real_path(os.path.realpath(workspace))
-
-    def session_scopes(self, workspace: str | None) -> list[str]:
-        """``user``, and the Workspace's key when a Workspace is given."""
-        return [USER_SCOPE] + ([self.workspace_key(workspace)] if workspace else [])
 
     def sync(self, workspace: str | None, *, send_only: bool = False) -> list[SyncResult]:
         """Sync the scopes a Session in ``workspace`` may use (R-1); never raises for the
