@@ -5,7 +5,8 @@ the hooks (a local copy under ``~/.harness-memory``, the token in a 0600 file); 
 headless in a network namespace with only loopback (the model stand-in and the service bridged
 in), so the hooks reach the service only over git's smart HTTP. Machine A's agent writes a topic
 file and its index line into its local copy; the post-write hook sends them. Machine B's next
-Session start brings them into its copy, and its first model request carries the line.
+Session start brings them into its copy, and its first model request carries the line. Then
+the real Codex CLI on a machine of its own starts with that memory and its write goes back.
 """
 
 from __future__ import annotations
@@ -25,8 +26,10 @@ from tests.plugin.claude_code_session import (
     tool_results,
 )
 from tests.plugin.fake_anthropic import Block
+from tests.plugin.harness_run import run_codex
 from tests.plugin.helpers import HARNESS_MEMORY
 from tests.plugin.real_service import RealService
+from tests.plugin.test_e2e_h2_codex import developer_and_user_text, patch_call
 
 pytestmark = pytest.mark.e2e
 
@@ -121,3 +124,30 @@ async def test_r1_claude_code_on_machine_a_writes_and_machine_b_sees_it(
     assert f"- App data dir: {copy_b.parents[3]}" in first
     assert str(real_service.data_dir) not in first
     assert (copy_b / "user" / "deploy-freeze.md").read_text(encoding="utf-8") == TOPIC
+
+
+async def test_r1_codex_on_machine_b_starts_with_machine_a_s_memory_and_sends_its_own(
+    real_service: RealService, tmp_path: Path
+) -> None:
+    served = real_service.create_agent("coder")
+    (served / "user").mkdir(parents=True, exist_ok=True)
+    (served / "user" / "MEMORY.md").write_text(LINE + "\n", encoding="utf-8")  # from machine A
+    (served / "user" / "deploy-freeze.md").write_text(TOPIC, encoding="utf-8")
+    workspace = tmp_path / "src" / "shop-api"
+    workspace.mkdir(parents=True)
+    machine_b = tmp_path / "machine-b"
+    copy_b = machine_b / "home" / ".harness-memory" / "remote" / "acme" / "agents" / "coder"
+    copy_b = copy_b / "agent_state" / "memory"
+    note = copy_b / "user" / "codex-note.md"
+    script = [[patch_call("call_note", note, "written by codex on machine B")]]
+    fake, status, _out, err = await run_codex(
+        script, real_service, copy_b, workspace, machine_b, install_flags=("--remote",)
+    )
+    assert status == 0, err[-3000:]
+    first = developer_and_user_text(fake.session_turns()[0])
+    assert LINE in first
+    assert str(real_service.data_dir) not in first
+    assert note.read_text(encoding="utf-8") == "written by codex on machine B\n"
+    # Codex's PostToolUse (or Stop) hook sent it to the service
+    sent = served / "user" / "codex-note.md"
+    assert sent.read_text(encoding="utf-8") == "written by codex on machine B\n"
