@@ -13,7 +13,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hoo
 if TYPE_CHECKING:
     from memory_core.wire import CapFired
 
-__all__ = ["CHAR_CAP", "LINE_CAP", "Unread", "empty_note", "truncation_note"]
+__all__ = ["CHAR_CAP", "LINE_CAP", "Unread", "empty_note", "truncation_note", "unreadable_note"]
 
 LINE_CAP = 200
 """At most this many lines of one scope's index are injected (I-4)."""
@@ -30,6 +30,17 @@ def _label(scope: str) -> str:
 def empty_note(scope: str) -> str:
     """The note injected for a blank or missing index (I-3)."""
     return f"(Nothing saved yet: the {_label(scope)} is empty; MEMORY.md is blank or missing.)"
+
+
+def unreadable_note(scope: str, why: str) -> str:
+    """The note injected for an index that is there but cannot be read (Q-2b): never "nothing
+    saved yet", since memories may well be saved. ``why`` is the reason, e.g. "cannot read
+    it (Permission denied)"."""
+    return (
+        f"(Not loaded: the {_label(scope)} could not be read: MEMORY.md is there, but Agent "
+        f"Memory {why}. Memories may be saved that are not shown here; tell the user, and do "
+        "not take this as an empty memory.)"
+    )
 
 
 def truncation_note(

@@ -89,6 +89,8 @@ def _manifest(item: object) -> dict[str, Any]:
             raise ValueError(f"a manifest's {name} must be a whole number, got {value!r}")
         out[name] = value
     out["capFired"] = _choice(manifest, "capFired", _CAPS, "a manifest")
+    if "unreadable" in manifest:  # an index that is there but cannot be read (Q-2b)
+        out["unreadable"] = _field(manifest, "unreadable", _STR, "a manifest")
     return out
 
 

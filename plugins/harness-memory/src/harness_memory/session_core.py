@@ -61,11 +61,13 @@ _OFFLINE_KINDS = ("unreachable", "timeout")
 class ManifestView(Frozen):
     """What fitting reads of one scope's manifest in a record (``ScopeManifest``, A-9, I-4)."""
 
-    __slots__ = ("cap_fired", "lines_kept", "lines_total", "scope")
+    __slots__ = ("cap_fired", "lines_kept", "lines_total", "scope", "unreadable")
     scope: str
     lines_total: int
     lines_kept: int
     cap_fired: CapFired
+    unreadable: str | None
+    """Why the scope's index, which is there, could not be read (Q-2b); None when it was."""
 
     def __init__(self, manifest: dict[str, Any]) -> None:
         self._set(
@@ -73,6 +75,7 @@ class ManifestView(Frozen):
             lines_total=manifest["linesTotal"],
             lines_kept=manifest["linesKept"],
             cap_fired=manifest["capFired"],
+            unreadable=manifest.get("unreadable"),
         )
 
 

@@ -33,6 +33,10 @@ Only :meth:`Settings.from_env` looks at the environment; everything else receive
 ``MEMORY_API_SYNC_TIMEOUT``   seconds one git fetch or push may take (default 120, R-1)
 =========================  ====================================================================
 
+``MEMORY_API_WORKERS`` is no longer read: ``memory-api serve`` is one process (replicas serve
+more, docs/deploy.md). Its value is kept as :attr:`Settings.retired_workers` so that ``serve``
+says so at start instead of ignoring it in silence.
+
 A malformed value raises :class:`SettingsError` naming the variable.
 """
 
@@ -101,6 +105,9 @@ class Settings:
     """Bytes of a machine's push over git at most (R-1)."""
     sync_timeout: float = float(DEFAULT_SYNC_TIMEOUT)
     """Seconds one git fetch or push may take (R-1)."""
+    retired_workers: str | None = None
+    """The value of ``MEMORY_API_WORKERS`` when set (not blank): no longer read, since the
+    service is one process; ``serve`` logs a warning saying how to run more."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -132,6 +139,7 @@ class Settings:
             sync_timeout=float(
                 _int(env, "MEMORY_API_SYNC_TIMEOUT", DEFAULT_SYNC_TIMEOUT, low=1, high=3600)
             ),
+            retired_workers=env.get("MEMORY_API_WORKERS", "").strip() or None,
         )
 
 

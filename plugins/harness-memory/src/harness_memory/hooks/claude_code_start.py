@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from harness_memory.fitting import Delivery, HarnessLimits, fit
 from harness_memory.hooks.claude_code import CONTEXT_LIMIT, HookInput
-from harness_memory.hooks.one_piece import availability_message
+from harness_memory.hooks.one_piece import availability_message, unreadable_message
 from harness_memory.startup import MissingSettingsError, start_for_hook
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
@@ -72,10 +72,14 @@ def session_start(
 
 
 def _user_message(result: Started, delivery: Delivery, parts: int) -> str | None:
-    """What the user must hear: memory failed open, or the prompt did not fit (H-1)."""
+    """What the user must hear: memory failed open, an index could not be read (Q-2b), or the
+    prompt did not fit (H-1)."""
     notice = availability_message(result.status, result.error)
     if notice is not None and result.status == "failed-open":
         return notice
+    unreadable = unreadable_message(result)
+    if unreadable is not None:
+        notice = unreadable if notice is None else f"{notice} {unreadable}"
     if not delivery.cuts and delivery.complete and not delivery.prompt_lines_cut:
         return notice
     cut = [f"{c.scope} index: {c.kept} of {c.total} lines" for c in delivery.cuts]

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from harness_memory.session_core import Started
     from harness_memory.settings import HarnessSettings
 
-__all__ = ["availability_message", "session_start_answer"]
+__all__ = ["availability_message", "session_start_answer", "unreadable_message"]
 
 
 def session_start_answer(
@@ -62,12 +62,36 @@ def availability_message(status: str, error: str | None) -> str | None:
     return None
 
 
+def unreadable_message(result: Started) -> str | None:
+    """Tell the user of each index the service found but could not read (Q-2b): the model was
+    told so too, and memories saved there are not in this Session until it is fixed."""
+    said = [
+        f"the {'user' if m.scope == 'user' else 'Workspace'} memory index could not be read "
+        f"(MEMORY.md is there, but Agent Memory {m.unreadable})"
+        for m in result.manifests
+        if m.unreadable is not None
+    ]
+    if not said:
+        return None
+    return (
+        f"Agent Memory: {'; '.join(said)}, so what it lists is not in this Session; fix the "
+        "permissions of MEMORY.md."
+    )
+
+
 def _user_message(
     result: Started, delivery: Delivery, harness: str, limits: HarnessLimits
 ) -> str | None:
-    """What the user must hear: memory failed open or came from the files, or was cut (H-1)."""
-    notice = availability_message(result.status, result.error)
-    said = [] if notice is None else [notice]
+    """What the user must hear: memory failed open or came from the files, an index could not
+    be read (Q-2b), or was cut (H-1)."""
+    said = [
+        notice
+        for notice in (
+            availability_message(result.status, result.error),
+            unreadable_message(result),
+        )
+        if notice is not None
+    ]
     cut = [f"{c.scope} index: {c.kept} of {c.total} lines" for c in delivery.cuts]
     if delivery.prompt_lines_cut:
         cut.append(f"{delivery.prompt_lines_cut} lines of the memory instructions left out")

@@ -1,6 +1,6 @@
 // One scope group of the Memory tab (W-2, W-3): a header that collapses the group (a real
 // <button aria-expanded>, state remembered per user × project × agent), the scope's problems and
-// lint counts, Index and Add actions, and read-only rows with View, Edit and Delete.
+// lint counts, Index, History (V-2) and Add actions, and read-only rows with View, Edit and Delete.
 // Thousands of rows stay fast (W-5): a group fetches its listing only once it is expanded and
 // near the screen (so a tab of many Workspaces asks for the few in sight), and builds only the
 // rows in view of its scroll area (VirtualRows); every row stays reachable by scrolling, by the
@@ -121,6 +121,13 @@ export class ScopeGroup {
       () => this.tab.bridge(this.scope, null),
       "add-btn",
     );
+    this.historyButton = actionButton(
+      "history",
+      "History",
+      null,
+      () => this.tab.go("changes", this.scope),
+      "history-btn",
+    );
     this.meta = h("div", { class: "group-meta" });
     this.body = this.buildBody(id);
     this.element = h(
@@ -131,7 +138,13 @@ export class ScopeGroup {
         { class: "group-head" },
         h("h3", {}, this.toggleButton),
         this.countBadge,
-        h("div", { class: "head-actions" }, this.indexButton, this.addButton),
+        h(
+          "div",
+          { class: "head-actions" },
+          this.indexButton,
+          this.historyButton,
+          this.addButton,
+        ),
       ),
       this.meta,
       this.body,
@@ -184,10 +197,15 @@ export class ScopeGroup {
         ? h("span", { class: "path", text: scope.workspacePath ?? `(no marker) ${scope.key}` })
         : null,
     );
-    this.countBadge.textContent = plural(scope.fileCount, "memory", "memories");
+    // A folder the service cannot list holds memories nobody can count: never "0 memories".
+    this.countBadge.textContent = scope.unreadable
+      ? "memories unknown"
+      : plural(scope.fileCount, "memory", "memories");
     const label = isUser ? "user memory" : `Workspace ${scope.title}`;
     this.indexButton.setAttribute("aria-label", `Show the index of ${label}`);
     this.indexButton.title = `Show MEMORY.md of ${label}`;
+    this.historyButton.setAttribute("aria-label", `What changed in ${label}`);
+    this.historyButton.title = `What changed in ${label}, and what was deleted`;
     this.addButton.setAttribute("aria-label", `Add a memory to ${label}`);
     this.addButton.title = `Add a memory to ${label}`;
     this.list.setAttribute("aria-label", `Memories in ${label}`);
@@ -205,6 +223,32 @@ export class ScopeGroup {
             title: "The Workspace folder no longer exists; its memory is kept.",
           },
           "Orphaned: folder is gone",
+        ),
+      );
+    }
+    if (scope.notVisible) {
+      badges.push(
+        h(
+          "span",
+          {
+            class: "badge",
+            title:
+              "The memory service cannot see this Workspace's folder (the agent runs where the " +
+              "service does not, e.g. another container); it is not known to be gone.",
+          },
+          "Not visible from the service",
+        ),
+      );
+    }
+    if (scope.unreadable) {
+      badges.push(
+        h(
+          "span",
+          {
+            class: "badge badge-danger",
+            title: "The scope folder is there, but the memory service may not list it.",
+          },
+          `Folder cannot be read: the service ${scope.unreadable}`,
         ),
       );
     }
