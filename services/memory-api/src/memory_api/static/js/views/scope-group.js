@@ -62,6 +62,50 @@ function lintBadges(scope, onOpen) {
   );
 }
 
+/** The badges of a scope's state: orphaned, not visible from the service, unreadable. */
+function stateBadges(scope) {
+  const badges = [];
+  if (scope.orphaned) {
+    badges.push(
+      h(
+        "span",
+        {
+          class: "badge badge-warn",
+          title: "The Workspace folder no longer exists; its memory is kept.",
+        },
+        "Orphaned: folder is gone",
+      ),
+    );
+  }
+  if (scope.notVisible) {
+    badges.push(
+      h(
+        "span",
+        {
+          class: "badge",
+          title:
+            "The memory service cannot see this Workspace's folder (the agent runs where the " +
+            "service does not, e.g. another container); it is not known to be gone.",
+        },
+        "Not visible from the service",
+      ),
+    );
+  }
+  if (scope.unreadable) {
+    badges.push(
+      h(
+        "span",
+        {
+          class: "badge badge-danger",
+          title: "The scope folder is there, but the memory service may not list it.",
+        },
+        `Folder cannot be read: the service ${scope.unreadable}`,
+      ),
+    );
+  }
+  return badges;
+}
+
 /**
  * The machines keeping a local copy of the scope (R-1): each one's name and when it last
  * synced; the title adds what merging its last changes did (R-2).
@@ -214,44 +258,7 @@ export class ScopeGroup {
     const badges = [
       h("span", { class: "badge count-inline", "aria-hidden": "true" }, this.countBadge.textContent),
     ];
-    if (scope.orphaned) {
-      badges.push(
-        h(
-          "span",
-          {
-            class: "badge badge-warn",
-            title: "The Workspace folder no longer exists; its memory is kept.",
-          },
-          "Orphaned: folder is gone",
-        ),
-      );
-    }
-    if (scope.notVisible) {
-      badges.push(
-        h(
-          "span",
-          {
-            class: "badge",
-            title:
-              "The memory service cannot see this Workspace's folder (the agent runs where the " +
-              "service does not, e.g. another container); it is not known to be gone.",
-          },
-          "Not visible from the service",
-        ),
-      );
-    }
-    if (scope.unreadable) {
-      badges.push(
-        h(
-          "span",
-          {
-            class: "badge badge-danger",
-            title: "The scope folder is there, but the memory service may not list it.",
-          },
-          `Folder cannot be read: the service ${scope.unreadable}`,
-        ),
-      );
-    }
+    badges.push(...stateBadges(scope));
     for (const problem of scope.markerProblems ?? []) {
       badges.push(h("span", { class: "badge badge-danger", title: problem }, `Marker: ${problem}`));
     }
