@@ -397,7 +397,7 @@ def _sync_case(report: Report, plan: Plan) -> None:
     )
     report.cases.append(
         {
-            "case": "post-write hook sync, nothing to send",
+            "case": "send-only sync, nothing to send",
             "p50_ms": figures["send_only_idle_p50_ms"],
         }
     )

@@ -9,7 +9,7 @@ made once, then timed, p50 of ``--runs``:
   fetch, nothing to move): the budget, ≤ 100 ms added to the hook;
 - **one file sent**: the agent changed one file; the sync commits, pushes, the service merges
   and records it, the copy fetches the result: ≤ 200 ms;
-- **send-only, nothing to send**: what the post-write hook costs after a tool call that wrote
+- **send-only, nothing to send**: what a post-write hook would cost after a tool call that wrote
   no memory (information).
 """
 

@@ -79,6 +79,7 @@ CONTRACT = {
     ],
     "memory_core.lint": ["find_secrets", "mask_secrets", "mask_secret_lines", "lint_scope"],
     "memory_core.prompts": ["DEFAULT_MEMORY_PROMPT", "DEFAULT_WORKSPACE_PROMPT"],
+    "memory_core.caps": ["LINE_CAP", "CHAR_CAP", "share_budget", "truncation_note", "empty_note"],
     "memory_core.injection": [
         "LINE_CAP",
         "CHAR_CAP",

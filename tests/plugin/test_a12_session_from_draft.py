@@ -6,6 +6,7 @@ pins (W-4) is the Session's Workspace; a draft that cannot be fetched never stop
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
 import pytest
@@ -142,26 +143,26 @@ async def test_client_get_draft_returns_the_draft_with_the_bearer_token(
     service: ScriptedService,
 ) -> None:
     stored = service.add_draft(PROMPT, PINNED_WORKSPACE)
-    async with MemoryClient(service.url, token="secret-token") as client:
-        draft = await client.get_draft("acme", "coder", stored.id)
+    client = MemoryClient(service.url, token="secret-token")
+    draft = await asyncio.to_thread(client.get_draft, "acme", "coder", stored.id)
     assert draft == stored
 
 
 async def test_client_get_draft_raises_the_same_named_errors(service: ScriptedService) -> None:
-    async with MemoryClient(service.url) as client:
-        with pytest.raises(ServiceRejectedError) as caught:
-            await client.get_draft("acme", "coder", UNKNOWN_ID)
-        assert caught.value.status == 404
-        assert "it may have expired" in caught.value.detail
-        for bad in ("not-a-draft", UNKNOWN_ID + "0", "a/b"):
-            with pytest.raises(InvalidId, match="draft"):
-                await client.get_draft("acme", "coder", bad)
-        with pytest.raises(InvalidId, match="agent"):
-            await client.get_draft("acme", "../etc", UNKNOWN_ID)
+    client = MemoryClient(service.url)
+    with pytest.raises(ServiceRejectedError) as caught:
+        await asyncio.to_thread(client.get_draft, "acme", "coder", UNKNOWN_ID)
+    assert caught.value.status == 404
+    assert "it may have expired" in caught.value.detail
+    for bad in ("not-a-draft", UNKNOWN_ID + "0", "a/b"):
+        with pytest.raises(InvalidId, match="draft"):
+            client.get_draft("acme", "coder", bad)
+    with pytest.raises(InvalidId, match="agent"):
+        client.get_draft("acme", "../etc", UNKNOWN_ID)
     assert service.draft_calls == [f"acme/coder/{UNKNOWN_ID}"]
-    async with MemoryClient(f"http://127.0.0.1:{unused_port()}") as client:
-        with pytest.raises(ServiceUnreachableError):
-            await client.get_draft("acme", "coder", UNKNOWN_ID)
+    down = MemoryClient(f"http://127.0.0.1:{unused_port()}")
+    with pytest.raises(ServiceUnreachableError):
+        await asyncio.to_thread(down.get_draft, "acme", "coder", UNKNOWN_ID)
 
 
 async def test_client_get_draft_refuses_an_answer_that_is_not_the_draft_asked_for(
@@ -169,6 +170,6 @@ async def test_client_get_draft_refuses_an_answer_that_is_not_the_draft_asked_fo
 ) -> None:
     other = service.add_draft(PROMPT)
     service.drafts[UNKNOWN_ID] = other  # a confused service answering with another draft
-    async with MemoryClient(service.url) as client:
-        with pytest.raises(BadServiceAnswerError, match="when asked for"):
-            await client.get_draft("acme", "coder", UNKNOWN_ID)
+    client = MemoryClient(service.url)
+    with pytest.raises(BadServiceAnswerError, match="when asked for"):
+        await asyncio.to_thread(client.get_draft, "acme", "coder", UNKNOWN_ID)

@@ -64,6 +64,14 @@ def test_h1_sections_join_to_the_prompt_substitute_gives() -> None:
     assert joined(sections) == substitute(template, memory_text, KEY, EXTRA)
 
 
+def test_p1_placeholders_are_found_as_substitute_finds_them() -> None:
+    template = "{{A}}{{AB}} {{MEMORY}}{{{AGENT_ID}}} {{WORKSPACE_MEMORY_KEY}}{{A}}x{{AB"
+    extra = {"{{AB}}": "ab", "{{A}}": "a", "{{AGENT_ID}}": "coder"}
+    sections = render_sections(template, "M", "K", extra)
+    assert joined(sections) == substitute(template, "M", "K", extra)
+    assert joined(sections) == "aab M{coder} Kax{{AB"
+
+
 def test_i1_memory_sections_join_to_the_memory_text_and_mark_index_lines() -> None:
     sections, capped = rendered(index(3), None)
     text = joined(sections)
@@ -91,11 +99,29 @@ def test_h1_indexes_at_the_caps_arrive_whole_in_the_recommended_entries(text: st
     assert "\n".join(bodies(delivery.pieces)) == joined(sections)
 
 
-def test_h1_the_worst_case_every_character_astral_fits_the_recommended_entries() -> None:
+def test_h1_fewer_entries_than_recommended_cut_ordinary_text_at_the_caps() -> None:
+    """The recommended entries are the fewest that carry both indexes at the caps."""
+    sections, capped = rendered(index(260), index(240))
+    delivery = fit(
+        sections, [c.manifest for c in capped], claude_code_limits(RECOMMENDED_PARTS - 1)
+    )
+    assert {cut.scope for cut in delivery.cuts} == {"user", KEY}
+
+
+def test_h1_the_worst_case_every_character_astral_is_cut_at_a_line_in_the_recommended_entries() -> (
+    None
+):
     sections, capped = rendered(index(200, "😀" * 120), index(200, "😀" * 120))
     assert utf16_units(joined(sections)) > 5 * CONTEXT_LIMIT
     delivery = fit(sections, [c.manifest for c in capped], claude_code_limits(RECOMMENDED_PARTS))
-    assert delivery.cuts == [] and len(delivery.pieces) == RECOMMENDED_PARTS
+    assert {cut.scope for cut in delivery.cuts} == {"user", KEY} and delivery.complete
+    assert len(delivery.pieces) == RECOMMENDED_PARTS
+    assert all(utf16_units(piece) <= CONTEXT_LIMIT for piece in delivery.pieces)
+    text = "\n".join(bodies(delivery.pieces))
+    assert KEY_LINE in text
+    assert text.count("Claude Code's limit of 10,000 characters per SessionStart hook") == 2
+    six = fit(sections, [c.manifest for c in capped], claude_code_limits(6))
+    assert six.cuts == [] and len(six.pieces) == 6  # what it would take to carry it whole
 
 
 def test_h1_utf16_units_count_astral_characters_twice() -> None:

@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
+import socket
+import threading
+import time
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
+from aiohttp import web
 from aiohttp.test_utils import unused_port
 from harness_memory import (
     BadServiceAnswerError,
@@ -16,7 +23,6 @@ from harness_memory import (
     ServiceUnreachableError,
     SessionStart,
 )
-from harness_memory.transport import ServiceClient
 from memory_core.errors import InvalidId
 
 from tests.plugin.helpers import start
@@ -183,21 +189,21 @@ async def test_client_raises_named_errors(service: ScriptedService) -> None:
     ]
     for behaviour, error in cases:
         service.behaviour = behaviour  # type: ignore[assignment]
-        async with MemoryClient(service.url, timeout=0.2) as client:
-            with pytest.raises(error):
-                await client.session_start("acme", "coder", "/w")
-    async with MemoryClient(f"http://127.0.0.1:{unused_port()}") as client:
-        with pytest.raises(ServiceUnreachableError):
-            await client.session_start("acme", "coder", "/w")
-        with pytest.raises(InvalidId):
-            await client.session_start("acme", "../etc", "/w")
+        client = MemoryClient(service.url, timeout=0.2)
+        with pytest.raises(error):
+            await asyncio.to_thread(client.session_start, "acme", "coder", "/w")
+    client = MemoryClient(f"http://127.0.0.1:{unused_port()}")
+    with pytest.raises(ServiceUnreachableError):
+        await asyncio.to_thread(client.session_start, "acme", "coder", "/w")
+    with pytest.raises(InvalidId):
+        client.session_start("acme", "../etc", "/w")
 
 
 async def test_client_rejected_error_keeps_status_and_detail(service: ScriptedService) -> None:
     service.behaviour = "not-found"
-    async with MemoryClient(service.url) as client:
-        with pytest.raises(ServiceRejectedError) as caught:
-            await client.session_start("acme", "coder", "/w")
+    client = MemoryClient(service.url)
+    with pytest.raises(ServiceRejectedError) as caught:
+        await asyncio.to_thread(client.session_start, "acme", "coder", "/w")
     assert caught.value.status == 404
     assert caught.value.detail == "no agent 'coder' in project 'acme'"
 
@@ -210,12 +216,135 @@ async def test_a9_the_plugin_asks_for_the_sections_it_cuts_the_text_by(
     assert body.sections is True  # the harness fits the prompt by them (H-1)
 
 
-async def test_a9_the_clients_ask_for_sections_unless_told_not_to(
+async def test_a9_the_client_asks_for_sections_unless_told_not_to(
     service: ScriptedService,
 ) -> None:
-    async with MemoryClient(service.url) as client:
-        await client.session_start("acme", "coder", "/w")
-        await client.session_start("acme", "coder", "/w", sections=False)
-    blocking = ServiceClient(service.url)
-    await asyncio.to_thread(blocking.session_start, "acme", "coder", "/w", sections=False)
-    assert [body.sections for _, _, body in service.calls] == [True, False, False]
+    client = MemoryClient(service.url)
+    await asyncio.to_thread(client.session_start, "acme", "coder", "/w")
+    await asyncio.to_thread(client.session_start, "acme", "coder", "/w", sections=False)
+    assert [body.sections for _, _, body in service.calls] == [True, False]
+
+
+# --- what the client makes of answers that are no Session start --------------------------------
+
+
+def a9_answer(**changes: object) -> dict[str, object]:
+    """A well-formed A-9 answer (camelCase JSON), with ``changes`` applied."""
+    answer: dict[str, object] = {
+        "enabled": True,
+        "injected": True,
+        "memory": "# Memory\n- [A](a.md) — a\n",
+        "workspaceMemoryKey": "my-app-1c7ddc51",
+        "key": "my-app-1c7ddc51",
+        "workspaceKind": "persistent",
+        "directories": {
+            "appDataDir": "/srv",
+            "memoryRoot": "/srv/agents/coder/agent_state/memory",
+            "user": "/srv/agents/coder/agent_state/memory/user",
+            "workspace": None,
+        },
+        "manifests": [
+            {
+                "scope": "user",
+                "linesTotal": 1,
+                "linesKept": 1,
+                "linesDropped": 0,
+                "capFired": "none",
+                "headroomLines": 199,
+                "headroomChars": 24000,
+            }
+        ],
+        "templateHasMemory": True,
+    }
+    return answer | changes
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        b"not json",
+        b"[]",
+        json.dumps(a9_answer(enabled="yes")).encode(),
+        json.dumps(a9_answer(workspaceKind="forever")).encode(),
+        json.dumps(a9_answer(directories=None)).encode(),
+        json.dumps(a9_answer(manifests=[{"scope": "user"}])).encode(),
+        json.dumps(a9_answer(sections=[{"kind": "template", "scope": None, "text": ""}])).encode(),
+        json.dumps({k: v for k, v in a9_answer().items() if k != "memory"}).encode(),
+        b"[" * 100_000,
+    ],
+)
+async def test_p2_an_answer_that_is_no_session_start_is_a_bad_answer(
+    aiohttp_server: Any, bad: bytes
+) -> None:
+    async def handle(request: web.Request) -> web.Response:
+        return web.Response(body=bad, content_type="application/json")
+
+    app = web.Application()
+    app.router.add_post("/{tail:.*}", handle)
+    server = await aiohttp_server(app)
+    client = MemoryClient(str(server.make_url("")))
+    with pytest.raises(BadServiceAnswerError, match="not a Session start"):
+        await asyncio.to_thread(client.session_start, "acme", "coder", "/w")
+
+
+async def test_p2_a_well_formed_answer_decodes(aiohttp_server: Any) -> None:
+    async def handle(request: web.Request) -> web.Response:
+        return web.json_response(a9_answer())
+
+    app = web.Application()
+    app.router.add_post("/{tail:.*}", handle)
+    server = await aiohttp_server(app)
+    client = MemoryClient(str(server.make_url("")))
+    answer = await asyncio.to_thread(client.session_start, "acme", "coder", "/w")
+    assert answer.key == "my-app-1c7ddc51" and answer.sections == []
+
+
+class RawServer:
+    """A loopback server for one connection: it reads a request, then sends ``answer``, a
+    piece every ``pause`` seconds (all at once by default), and closes."""
+
+    def __init__(self, answer: list[bytes], pause: float = 0.0) -> None:
+        self._answer, self._pause = answer, pause
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self._listener.getsockname()[1]}"
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        with self._listener, self._listener.accept()[0] as connection:
+            request = b""
+            while b"\r\n\r\n" not in request:
+                request += connection.recv(4096)
+            with contextlib.suppress(OSError):  # the client may give up first
+                for piece in self._answer:
+                    connection.sendall(piece)
+                    time.sleep(self._pause)
+
+    def join(self) -> None:
+        self._thread.join(10)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        b"SSH-2.0-OpenSSH_9.6\r\n\r\n",
+        b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort",
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+    ],
+    ids=["not-http", "short-body", "bad-chunk"],
+)
+def test_p2_an_answer_that_is_no_http_is_unreachable(answer: bytes) -> None:
+    server = RawServer([answer])
+    with pytest.raises(ServiceUnreachableError):
+        MemoryClient(server.url, timeout=5).session_start("acme", "coder", "/w")
+    server.join()
+
+
+def test_p2_an_answer_that_trickles_in_runs_out_the_whole_budget() -> None:
+    """Every byte comes in time for a per-read timeout, and the whole answer would take 50 s (and
+    then be no Session start); the request's one budget of 0.5 s ends it with a timeout."""
+    head = b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n"
+    server = RawServer([head, *[b" "] * 1000], pause=0.05)
+    with pytest.raises(ServiceTimeoutError, match=r"within 0\.5 s"):
+        MemoryClient(server.url, timeout=0.5).session_start("acme", "coder", "/w")
+    server.join()

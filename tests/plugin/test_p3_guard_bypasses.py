@@ -6,18 +6,18 @@ glob, a brace, a Workspace symlink, ``~``, a variable assigned in the command, a
 through an expansion the guard cannot decide (``$(…)``, backquotes, an unset variable) right
 where a scope name goes, is refused; the same forms into the user scope or the Session's own
 scope, and everyday commands, are not. The adapters run as the hook commands run them
-(:func:`harness_memory.hooks.dispatch.run_hook`), with the memory root from the settings.
+(:func:`harness_memory.cli.main` with the hook's JSON on stdin), with the memory root given.
 """
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from harness_memory.hooks.dispatch import run_hook
-from harness_memory.settings import load_settings
+from harness_memory.cli import main
 from memory_core import layout
 from memory_core.keys import workspace_memory_key
 
@@ -68,8 +68,11 @@ def answer(where: Layout, harness: str, tool: str, arguments: dict[str, Any]) ->
         "tool_name": tool,
         "tool_input": arguments,
     }
-    settings = load_settings({"root": str(where.root), "state_dir": str(where.state)}, {})
-    return run_hook(harness, event, json.dumps(hook).encode(), settings)
+    flags = ["--memory-root", str(where.root), "--state-dir", str(where.state)]
+    out = io.StringIO()
+    stdin = io.BytesIO(json.dumps(hook).encode())
+    assert main(["hook", harness, event, *flags], environ={}, stdin=stdin, stdout=out) == 0
+    return json.loads(out.getvalue()) if out.getvalue() else None
 
 
 def refusal(result: Any) -> str | None:

@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import os
+import stat
 import time
 from pathlib import Path
 
 import harness_memory
 import msgspec
 import pytest
-from harness_memory.records import RECORD_MAX_AGE_S, read_record, record_path, write_record
-from harness_memory.session import SessionMeta
+from harness_memory.records import (
+    RECORD_MAX_AGE_S,
+    SessionMeta,
+    read_record,
+    record_path,
+    write_record,
+)
 from harness_memory.settings import SettingsError, default_state_dir, load_settings
 
 
@@ -27,6 +33,7 @@ def test_public_names_are_exported_and_documented() -> None:
         "SessionStart",
         "check_write",
         "start_session",
+        "start_session_sync",
     ]
     for name in harness_memory.__all__:
         assert getattr(harness_memory, name).__doc__, name
@@ -100,6 +107,7 @@ def test_records_round_trip_and_leave_no_temp_files(tmp_path: Path) -> None:
     assert path == tmp_path / "sessions" / "abc-123.json"
     assert read_record(tmp_path, "abc-123") == meta("abc-123")
     assert [p.name for p in path.parent.iterdir()] == ["abc-123.json"]
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert msgspec.json.decode(path.read_bytes())["errorKind"] == "unreachable"
 
 

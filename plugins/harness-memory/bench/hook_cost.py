@@ -1,20 +1,20 @@
-"""H-5: what a hook process costs, against starting Python itself (``python -c pass``).
+"""H-5: what a hook process costs; the budget is 100 ms wall, what a user cannot feel.
 
 Runs each hook command as the installers write it (H-3) ``--runs`` times (default 20),
-interleaved with the baseline so load on the machine hits all alike, and prints the median wall
-time of each and its ratio to the baseline, then the same for CPU time (user + system of the
-child process), which a busy machine distorts less than wall time. The hooks: Claude Code's
-SessionStart entries 1 and 6 of 6 (entry 1 also writes the Session record), a single entry that
-must cut both indexes at the caps (H-1), its PreToolUse guard, Codex CLI's SessionStart and
-PreToolUse hooks, Gemini CLI's SessionStart and BeforeTool hooks. The SessionStart hooks talk to
-canned stand-ins of the service on loopback (one A-9 answer each), so the figure is the hook
-process's own cost, not the service's.
+interleaved with ``python -c pass`` so load on the machine hits all alike, and prints the median
+wall time of each, then the same for CPU time (user + system of the child process), which a
+busy machine distorts less than wall time; the ratio to ``python -c pass`` is information. The
+hooks: Claude Code's SessionStart entries 1 and 4 of 4 (entry 1 also writes the Session
+record), a single entry that must cut both indexes at the caps (H-1), its PreToolUse guard,
+Codex CLI's SessionStart (reading its token file) and PreToolUse hooks, Gemini CLI's
+SessionStart (likewise) and BeforeTool hooks.
+The SessionStart hooks talk to canned stand-ins of the service on loopback (one A-9 answer
+each), so the figure is the hook process's own cost, not the service's.
 
     .venv/bin/python plugins/harness-memory/bench/hook_cost.py [--runs 20] [--json]
 
-Exits 1 when a hook's median wall or CPU time exceeds ``--max-ratio`` (default 3) times the
-baseline's. The plugin
-and core packages are byte-compiled first, as an installed package is: with
+Exits 1 when a hook's median wall time is over ``--budget-ms`` (default 100). The plugin and
+core packages are byte-compiled first, as an installed package is: with
 ``PYTHONDONTWRITEBYTECODE`` set, an editable install would otherwise compile them on every run.
 """
 
@@ -35,6 +35,7 @@ import time
 from pathlib import Path
 
 import msgspec
+from harness_memory.hooks.claude_code import RECOMMENDED_PARTS
 from memory_core.injection import cap_indexes, memory_sections
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
 from memory_core.wire import SessionDirectories, SessionStartResponse
@@ -138,7 +139,7 @@ def timed(command: list[str], stdin: bytes) -> tuple[float, float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20)
-    parser.add_argument("--max-ratio", type=float, default=3.0)
+    parser.add_argument("--budget-ms", type=float, default=100.0, help="H-5: wall ms per hook")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
     import harness_memory
@@ -162,14 +163,17 @@ def main() -> int:
         server.close()
         at_caps.close()
     figures = {"wall": _medians(wall), "cpu": _medians(cpu)}
+    over = [name for name, (ms, _) in list(figures["wall"].items())[1:] if ms > args.budget_ms]
     if args.json:
-        print(json.dumps({"runs": args.runs, **figures}, indent=2))
+        print(json.dumps({"runs": args.runs, "budget_ms": args.budget_ms, **figures}, indent=2))
     else:
-        for kind, rows in figures.items():
-            for name, (median_ms, ratio) in rows.items():
-                print(f"{kind:4} {name:38} median {median_ms:7.1f} ms   {ratio:4.2f}x")
-    worst = max(ratio for rows in figures.values() for _, ratio in rows.values())
-    return 0 if worst <= args.max_ratio else 1
+        print(f"{'hook process':38} {'wall ms':>8} {'ratio':>7} {'CPU ms':>8} {'ratio':>7}")
+        for name, (wall_ms, wall_ratio) in figures["wall"].items():
+            cpu_ms, cpu_ratio = figures["cpu"][name]
+            print(f"{name:38} {wall_ms:8.1f} {wall_ratio:6.2f}x {cpu_ms:8.1f} {cpu_ratio:6.2f}x")
+        verdict = f"over the {args.budget_ms:g} ms budget: {', '.join(over)}" if over else "ok"
+        print(f"H-5, every hook within {args.budget_ms:g} ms wall (median): {verdict}")
+    return 1 if over else 0
 
 
 def _cases(tmp: Path, script: str, url: str, cut_url: str) -> dict[str, tuple[list[str], bytes]]:
@@ -195,6 +199,11 @@ def _cases(tmp: Path, script: str, url: str, cut_url: str) -> dict[str, tuple[li
     guard = ["--memory-root", str(root), *state]
     service = ["--url", url, "--project", "acme", "--agent", "coder", *guard]
     cut = ["--url", cut_url, *service[2:], "--part", "1", "--parts", "1"]
+    token_file = tmp / "token"  # Codex and Gemini CLI's Session start reads its token file (H-7)
+    token_file.write_text("bench-token\n", encoding="utf-8")
+    token_file.chmod(0o600)
+    with_token = [*service, "--token-file", str(token_file)]
+    parts = str(RECOMMENDED_PARTS)
     return {
         "python -c pass": ([sys.executable, "-c", "pass"], b""),
         "claude-code pre-tool-use (deny)": (
@@ -209,20 +218,20 @@ def _cases(tmp: Path, script: str, url: str, cut_url: str) -> dict[str, tuple[li
             [*hook, "gemini", "before-tool", *guard],
             json.dumps(gemini_write).encode(),
         ),
-        "claude-code session-start 1/6": (
-            [*hook, "claude-code", "session-start", *service, "--part", "1", "--parts", "6"],
+        f"claude-code session-start 1/{parts}": (
+            [*hook, "claude-code", "session-start", *service, "--part", "1", "--parts", parts],
             start,
         ),
-        "claude-code session-start 6/6": (
-            [*hook, "claude-code", "session-start", *service, "--part", "6", "--parts", "6"],
+        f"claude-code session-start {parts}/{parts}": (
+            [*hook, "claude-code", "session-start", *service, "--part", parts, "--parts", parts],
             start,
         ),
         "claude-code session-start 1/1 (cut)": (
             [*hook, "claude-code", "session-start", *cut],
             start,
         ),
-        "codex session-start": ([*hook, "codex", "session-start", *service], start),
-        "gemini session-start": ([*hook, "gemini", "session-start", *service], start),
+        "codex session-start": ([*hook, "codex", "session-start", *with_token], start),
+        "gemini session-start": ([*hook, "gemini", "session-start", *with_token], start),
     }
 
 

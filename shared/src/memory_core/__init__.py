@@ -5,18 +5,17 @@ Everything here is synchronous and free of HTTP; the only reads are the ``read_*
 The names below are the public surface (see docs/architecture.md); import submodules for the
 rest (``memory_core.wire`` for the DTOs).
 
-The names load lazily (PEP 562): a hook process that needs only ``memory_core.keys`` must not pay
-for YAML, the credential detector and lint (H-5), and importing any submodule runs this file.
+The names load lazily (PEP 562): importing any submodule runs this file, and a process that needs
+only ``memory_core.keys`` (a harness's write guard, before every file write) should not load YAML,
+the credential detector and lint for it (H-5).
 """
 
 from __future__ import annotations
 
-import sys
+import importlib
+from typing import TYPE_CHECKING, Any
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
 if TYPE_CHECKING:
-    from typing import Any
-
     from memory_core.credentials import find_secrets, mask_secret_lines, mask_secrets
     from memory_core.errors import InvalidId, MemoryCoreError
     from memory_core.index import (
@@ -191,8 +190,7 @@ def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'memory_core' has no attribute {name!r}")
-    __import__(module)  # importlib.import_module without importing importlib (H-5)
-    value = getattr(sys.modules[module], name)
+    value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
 

@@ -12,11 +12,9 @@ Parsing user content never raises (T-2): problems are returned as data instead.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
-if TYPE_CHECKING:
-    from typing import Literal, TypeAlias
+from typing import Literal, TypeAlias
 
-    IdKind: TypeAlias = Literal["project", "agent", "scope", "file", "draft", "version"]
+IdKind: TypeAlias = Literal["project", "agent", "scope", "file", "draft", "version"]
 
 
 class MemoryCoreError(Exception):

@@ -9,7 +9,8 @@ The rules (I-1, I-3, I-4, I-8):
    a kept line costs its code points plus one for its line end; truncation and "nothing saved
    yet" notes are not counted. When both indexes fit, both are whole. Otherwise each scope may
    use up to half; a scope that needs less than half hands the rest to the other, so one huge
-   index never starves the other.
+   index never starves the other (:func:`memory_core.caps.share_budget`, the one cut, which a
+   harness with a smaller context limit applies again at its own budget, H-1).
 4. A scope is cut at a line boundary: its lines are kept in order up to the first line that does
    not fit; that line and every later one are left out (a single line longer than the budget is
    thus left out whole, and never split inside a character). Keeping a later, shorter line
@@ -29,18 +30,18 @@ or, with none, after the prompt; the manifest's ``placement`` says which
 
 from __future__ import annotations
 
-import bisect
 import functools
 import itertools
 from collections.abc import Sequence
 
 import msgspec
 
-from memory_core.cap_notes import (
+from memory_core.caps import (
     CHAR_CAP,
     LINE_CAP,
     Unread,
     empty_note,
+    share_budget,
     truncation_note,
     unreadable_note,
 )
@@ -163,32 +164,19 @@ class _Scope:
         self.total = prepared.total
         self.candidates = prepared.candidates
         self.ends = prepared.ends
-        self.need = self.ends[-1] if self.ends else 0
         self.kept_count = len(self.candidates)
-        self.used = self.need
+        self.used = self.ends[-1] if self.ends else 0
 
-    def fill(self, budget: int) -> None:
-        """Keep the longest prefix of the candidate lines whose cost fits ``budget``."""
-        count = bisect.bisect_right(self.ends, budget)
+    def keep(self, count: int) -> None:
+        """Keep the first ``count`` candidate lines."""
         self.kept_count, self.used = count, self.ends[count - 1] if count else 0
 
 
 def _apply_char_cap(scopes: list[_Scope]) -> None:
+    """Rule 3: the scopes that have lines share :data:`CHAR_CAP` (:func:`share_budget`)."""
     live = [scope for scope in scopes if not scope.blank]
-    if sum(scope.need for scope in live) <= CHAR_CAP:
-        return
-    if len(live) == 1:
-        live[0].fill(CHAR_CAP)
-        return
-    half = CHAR_CAP // 2
-    first, second = live
-    if first.need <= half:
-        second.fill(CHAR_CAP - first.need)
-    elif second.need <= half:
-        first.fill(CHAR_CAP - second.need)
-    else:
-        first.fill(half)
-        second.fill(CHAR_CAP - half)
+    for scope, count in zip(live, share_budget([s.ends for s in live], CHAR_CAP), strict=True):
+        scope.keep(count)
 
 
 def _finish(state: _Scope, headroom_chars: int) -> CappedIndex:

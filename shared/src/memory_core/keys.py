@@ -13,18 +13,14 @@ which resolve symlinks (``os.path.realpath``) but never create, read or write a 
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
+import unicodedata
 from pathlib import Path
 
-from memory_core.errors import InvalidId
+from memory_core.errors import IdKind, InvalidId
 from memory_core.rules import CONTROL_CLASS, TextRule, utf8_length
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
-if TYPE_CHECKING:
-    from typing import Any
-
-    from memory_core.errors import IdKind
 
 __all__ = [
     "DRAFT_ID_PATTERN",
@@ -67,7 +63,7 @@ DRAFT_ID_PATTERN = "^[0-9a-f]{32}$"
 VERSION_ID_PATTERN = "^[0-9a-f]{40}$"
 """A version id (V-2): the full id of a commit of a scope's history, 40 lowercase hex digits."""
 
-_UNSAFE_RUN = r"[^a-z0-9._]+"  # compiled (and cached) by ``re`` on first use (H-5)
+_UNSAFE_RUN = re.compile(r"[^a-z0-9._]+")
 _BASENAME_MAX = 48
 _HASH_DIGITS = 8
 FILE_NAME_MAX_BYTES = 255
@@ -128,7 +124,7 @@ SCOPE_FILE_NAME_RULE = TextRule(
 """A file whose versions are kept (V-2): the index ``MEMORY.md`` or a topic file (K-7)."""
 
 
-_CONTROL = "[\x00-\x1f\x7f-\x9f]"  # compiled (and cached) by ``re`` on first use (H-5)
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 """Exactly the code points of Unicode category ``Cc`` (C0, DEL, C1), searched at C speed."""
 
 
@@ -138,7 +134,7 @@ def has_control_character(text: str) -> bool:
     >>> has_control_character("line" + chr(10)), has_control_character("Über notes")
     (True, False)
     """
-    return re.search(_CONTROL, text) is not None
+    return _CONTROL.search(text) is not None
 
 
 def _check(rule: TextRule, kind: IdKind, value: str) -> str:
@@ -248,12 +244,10 @@ def safe_basename(name: str) -> str:
     >>> safe_basename("数据库")
     'workspace'
     """
-    import unicodedata  # only a key derivation needs it, not every hook process (H-5)
-
     decomposed = unicodedata.normalize("NFKD", name)
     without_marks = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     lowered = without_marks.lower()
-    dashed = re.sub(_UNSAFE_RUN, "-", lowered).strip("-.")
+    dashed = _UNSAFE_RUN.sub("-", lowered).strip("-.")
     cut = dashed[:_BASENAME_MAX].strip("-.")
     return cut or "workspace"
 
@@ -270,26 +264,9 @@ def key_for_real_path(real_path: str) -> str:
     >>> key_for_real_path("/")
     'workspace-8a5edab2'
     """
-    digest = _sha256(os.fsencode(real_path)).hexdigest()[:_HASH_DIGITS]
+    digest = hashlib.sha256(os.fsencode(real_path)).hexdigest()[:_HASH_DIGITS]
     last = real_path.rstrip(os.sep).rsplit(os.sep, 1)[-1]
     return f"{safe_basename(last)}-{digest}"
-
-
-def _sha256(data: bytes) -> Any:
-    """SHA-256 of ``data`` from CPython's built-in module, without loading OpenSSL (H-5).
-
-    ``hashlib`` loads OpenSSL's libcrypto first (about 3 ms of a hook process's CPU); the
-    built-in ``_sha256`` (``_sha2`` from Python 3.12) computes the same digest. Another Python
-    falls back to ``hashlib``.
-    """
-    try:
-        from _sha256 import sha256  # type: ignore[import-not-found, unused-ignore]
-    except ImportError:
-        try:
-            from _sha2 import sha256  # type: ignore[import-not-found, no-redef, unused-ignore]
-        except ImportError:
-            from hashlib import sha256  # type: ignore[assignment, unused-ignore]
-    return sha256(data)
 
 
 def workspace_memory_key(workspace: str | os.PathLike[str]) -> str:

@@ -23,16 +23,13 @@ strictest ``maxLength`` that refuses nothing the service accepts (one byte per c
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
+from typing import Any, TypeAlias
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
-if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
-    from typing import Any, TypeAlias
+import msgspec
 
-    import msgspec
-
-    Explain: TypeAlias = Callable[[str], str | None]
-    """Names what is wrong with a refused value, or None when its part of the rule holds."""
+Explain: TypeAlias = Callable[[str], str | None]
+"""Names what is wrong with a refused value, or None when its part of the rule holds."""
 
 __all__ = [
     "AGENT_NAME_RULE",
@@ -126,9 +123,8 @@ class TextRule:
     tried in order on a refused value to name the first thing wrong with it. They only word
     the answer: whether a value passes is decided by :meth:`accepts` alone.
 
-    A plain slotted class, compiled on first use: a hook process that imports
-    :mod:`memory_core.keys` pays for neither ``dataclasses`` nor a dozen regexes (H-5).
-    Treat instances as values; nothing changes them after construction.
+    The pattern is compiled on first use. Treat instances as values; nothing changes them after
+    construction.
     """
 
     __slots__ = ("_regex", "explanations", "max_length", "max_utf8_bytes", "pattern", "summary")
@@ -191,8 +187,6 @@ class TextRule:
         The store enforces the rule with :meth:`problem`, answering 400 with the reason; the
         decoder only checks the JSON type (422), as for every other field.
         """
-        import msgspec  # only where DTOs are defined (memory_core.wire imports it anyway)
-
         extra = {key: value for key, value in self.json_schema().items() if key != "type"}
         return msgspec.Meta(description=f"{description} {self.summary}.", extra_json_schema=extra)
 

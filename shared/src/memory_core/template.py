@@ -15,9 +15,7 @@ import stat
 from collections.abc import Mapping
 from pathlib import Path
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
-if TYPE_CHECKING:  # an annotation only: a hook importing the template needs no msgspec (H-5)
-    from memory_core.wire import WorkspaceKind
+from memory_core.wire import WorkspaceKind
 
 __all__ = [
     "AGENT_ID_PLACEHOLDER",
@@ -56,8 +54,6 @@ CWD_PLACEHOLDER = "{{CWD}}"
 
 # An ATX heading whose text is "Environment" (any level, optional closing #s), as CommonMark
 # reads it: up to three spaces of indent.
-# Patterns, not compiled ones: ``re`` compiles each on first use and caches it, so a hook process
-# that only reads the constants here compiles none of them (H-5).
 _ENV_HEADING = r"(?i) {0,3}#{1,6}[ \t]+Environment[ \t]*(?:#+[ \t]*)?"
 _LIST_ITEM = r" {0,3}[-*+][ \t]"
 _SUBSTITUTE = re.escape(MEMORY_PLACEHOLDER) + "|" + re.escape(KEY_PLACEHOLDER)

@@ -2,18 +2,17 @@
 
 >>> from harness_memory import start_session, check_write
 
-The names load lazily (PEP 562): a hook process imports only what its hook needs (H-5), and the
-aiohttp-based :class:`MemoryClient` loads only when an embedding harness asks for it.
+The names below load from their modules on first use (PEP 562): every hook is a process of its
+own that runs ``harness_memory.cli``, and a write guard has no use for the HTTP client and the
+Session start this package also offers (H-5).
 """
 
 from __future__ import annotations
 
-import sys
+import importlib
+from typing import TYPE_CHECKING, Any
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
 if TYPE_CHECKING:
-    from typing import Any
-
     from harness_memory.client import MemoryClient
     from harness_memory.errors import (
         BadServiceAnswerError,
@@ -23,9 +22,10 @@ if TYPE_CHECKING:
         ServiceUnreachableError,
     )
     from harness_memory.guard import GuardDecision, check_write
-    from harness_memory.session import SessionMeta, SessionStart, start_session
+    from harness_memory.records import SessionMeta
+    from harness_memory.session import SessionStart, start_session, start_session_sync
 
-_LAZY: dict[str, str] = {
+_MODULES = {
     "BadServiceAnswerError": "harness_memory.errors",
     "GuardDecision": "harness_memory.guard",
     "MemoryClient": "harness_memory.client",
@@ -33,12 +33,12 @@ _LAZY: dict[str, str] = {
     "ServiceRejectedError": "harness_memory.errors",
     "ServiceTimeoutError": "harness_memory.errors",
     "ServiceUnreachableError": "harness_memory.errors",
-    "SessionMeta": "harness_memory.session",
+    "SessionMeta": "harness_memory.records",
     "SessionStart": "harness_memory.session",
     "check_write": "harness_memory.guard",
     "start_session": "harness_memory.session",
+    "start_session_sync": "harness_memory.session",
 }
-"""Public name → the module that defines it."""
 
 __all__ = [
     "BadServiceAnswerError",
@@ -52,16 +52,15 @@ __all__ = [
     "SessionStart",
     "check_write",
     "start_session",
+    "start_session_sync",
 ]
 
 
 def __getattr__(name: str) -> Any:
-    """Load a public name from its module on first use (PEP 562)."""
-    module = _LAZY.get(name)
-    if module is None:
+    """The public name ``name``, imported from its module on first use."""
+    if name not in _MODULES:
         raise AttributeError(f"module 'harness_memory' has no attribute {name!r}")
-    __import__(module)  # importlib.import_module without importing importlib (H-5)
-    value = getattr(sys.modules[module], name)
+    value = getattr(importlib.import_module(_MODULES[name]), name)
     globals()[name] = value
     return value
 

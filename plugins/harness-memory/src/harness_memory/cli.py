@@ -3,91 +3,98 @@
 ::
 
     harness-memory session-start --url URL --project P --agent A --workspace DIR \\
-        [--token T] [--template-file FILE] [--session-id ID] [--timeout S] [--format json|text]
+        [--token T | --token-file PATH] [--template-file FILE] [--session-id ID] [--timeout S]
+        [--format json|text]
         [--draft ID]
     harness-memory draft show --url URL --project P --agent A [--format text|json] ID
-    harness-memory sync [--workspace DIR] [--status] [--format json|text]  (remote mode, R-1)
     harness-memory hook claude-code session-start [--part K --parts N]
                                                     < hook JSON   > hook answer JSON (or nothing)
     harness-memory hook claude-code pre-tool-use    < hook JSON   > hook answer JSON (or nothing)
-    harness-memory hook claude-code post-tool-use|session-end  (remote mode: send writes back)
-    harness-memory hook codex session-start|pre-tool-use|post-tool-use|stop   (Codex CLI)
-    harness-memory hook gemini session-start|before-tool|after-tool|session-end (Gemini CLI)
+    harness-memory hook codex session-start|pre-tool-use      (the same, for Codex CLI)
+    harness-memory hook gemini session-start|before-tool      (the same, for Gemini CLI)
+    harness-memory install|uninstall claude-code|codex|gemini …   (harness_memory.cli_install)
 
 Every flag falls back to its ``HARNESS_MEMORY_*`` variable (see :mod:`harness_memory.settings`).
 Exit status: 0 when the Session started (memory or the draft may have failed open: a warning
 goes to stderr), 2 for a usage error (a draft id that is not 32 lowercase hex digits included).
 ``draft show`` exits 1 when the draft cannot be fetched (expired, unknown, service down). Hook
-adapters always exit 0 so a memory problem never blocks Claude Code.
+adapters always exit 0 so a memory problem never blocks the harness; malformed hook input is
+logged and answered with nothing.
 
 With ``--draft`` the text output is the system prompt, then the line :data:`DRAFT_SEPARATOR`,
 then the draft's prompt verbatim (the Session's first user message); JSON gains
 ``initialPrompt``.
-
-Each command imports only what it needs (H-5): the PreToolUse guard runs before every file
-write, so it must cost little more than starting Python; no path loads aiohttp or asyncio, and
-a hook command line as the installers write it is read without ``argparse``
-(:mod:`harness_memory.hook_argv`; :mod:`harness_memory.cli_parser` reads every other).
 """
 
 from __future__ import annotations
 
+import argparse
+import importlib
 import json
+import logging
 import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
 
-from harness_memory import logs
-from harness_memory.hook_argv import HOOK_SETTING_FLAGS, plain_hook_args
-from harness_memory.settings import ENV_PREFIX, HarnessSettings, SettingsError, load_settings
+import msgspec
+from memory_core.errors import InvalidId
+from memory_core.keys import check_draft_id
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
+from harness_memory.cli_install import add_install_commands, run_install
+from harness_memory.hooks.claude_code import decode_input
+from harness_memory.settings import (
+    ENV_PREFIX,
+    HarnessSettings,
+    MissingSettingsError,
+    SettingsError,
+    TemplateUnreadableError,
+    TokenFileError,
+    load_settings,
+)
+
 if TYPE_CHECKING:
-    import argparse
-    import logging
-    from types import SimpleNamespace
-    from typing import IO, Any
-
     from harness_memory.session import SessionStart
 
-__all__ = ["DRAFT_SEPARATOR", "build_parser", "main"]
+__all__ = ["DRAFT_SEPARATOR", "HOOKS", "build_parser", "main"]
+
+logger = logging.getLogger("harness_memory")
 
 DRAFT_SEPARATOR = "----- initial prompt (draft {draft_id}) -----"
 """The line between the system prompt and the draft's prompt in ``session-start`` text output."""
 
-_LOG_FORMAT = "harness-memory: %(levelname)s: %(message)s"
+HOOKS: dict[str, dict[str, str]] = {
+    "claude-code": {
+        "session-start": "harness_memory.hooks.claude_code_start:session_start",
+        "pre-tool-use": "harness_memory.hooks.claude_code_guard:pre_tool_use",
+    },
+    "codex": {
+        "session-start": "harness_memory.hooks.codex:session_start",
+        "pre-tool-use": "harness_memory.hooks.codex:pre_tool_use",
+    },
+    "gemini": {
+        "session-start": "harness_memory.hooks.gemini:session_start",
+        "before-tool": "harness_memory.hooks.gemini:before_tool",
+    },
+}
+"""Harness → hook event (as the command line names it) → the adapter answering it, imported when
+its hook runs: every hook is a process of its own, and a write guard has no use for the Session
+start's HTTP client (H-5)."""
+_HARNESS_NAMES = {"claude-code": "Claude Code", "codex": "Codex CLI", "gemini": "Gemini CLI"}
 
-
-def _logger() -> logging.Logger:
-    """The CLI's logger, set up on first use: a guard that logs nothing never imports logging."""
-    return logs.logger("harness_memory")
-
-
-def build_parser(command: str | None = None, harness: str | None = None) -> argparse.ArgumentParser:
-    """The command line's ``argparse`` parser (:func:`harness_memory.cli_parser.build_parser`)."""
-    from harness_memory.cli_parser import build_parser as build
-
-    return build(command, harness)
-
-
-def _settings(
-    args: argparse.Namespace | SimpleNamespace, environ: Mapping[str, str]
-) -> HarnessSettings:
-    flags = {name: getattr(args, name, None) for name in HOOK_SETTING_FLAGS.values()}
-    return load_settings(flags, environ)
-
-
-def _without_typing_extensions() -> None:
-    """Let a hook process's msgspec use the standard ``typing`` module (H-5).
-
-    msgspec imports ``typing_extensions`` when it is installed, and that imports ``inspect`` and
-    ``ast``: about 50 ms, most of what a SessionStart hook process costs beyond Python itself.
-    On Python 3.11+ msgspec's fallback (``typing.get_type_hints``, ``typing.Required``) reads our
-    types identically, so a hook process marks the module missing before msgspec loads. A process
-    that already imported it (tests calling :func:`main` in-process) keeps it.
-    """
-    sys.modules.setdefault("typing_extensions", None)  # type: ignore[arg-type]
+_SETTING_FLAGS = (
+    "url",
+    "token",
+    "token_file",
+    "project",
+    "agent",
+    "timeout",
+    "template",
+    "state_dir",
+    "root",
+)
+"""The setting flags' names (``argparse`` dests), as :func:`load_settings` takes them."""
 
 
 def main(
@@ -98,65 +105,46 @@ def main(
     stdout: IO[str] | None = None,
 ) -> int:
     """Run the command line; returns the exit status. Streams default to the process's own."""
-    arguments = sys.argv[1:] if argv is None else list(argv)
-    logs.log_to_stderr(_LOG_FORMAT)  # set up when the first message is logged (H-5)
+    if not logging.getLogger().handlers:
+        logging.basicConfig(
+            level=logging.WARNING, format="harness-memory: %(levelname)s: %(message)s"
+        )
     env = os.environ if environ is None else environ
     out = sys.stdout if stdout is None else stdout
-    plain = plain_hook_args(arguments)  # a hook process skips argparse (H-5)
-    if plain is not None:
-        try:
-            return _hook(plain, _settings(plain, env), stdin, out)
-        except SettingsError:
-            pass  # argparse reports it as a usage error
-    parser = build_parser(*arguments[:2])
-    args = parser.parse_args(arguments)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     try:
-        settings = _settings(args, env)
+        settings = load_settings({name: getattr(args, name, None) for name in _SETTING_FLAGS}, env)
     except SettingsError as error:
         parser.error(str(error))
+    if args.command in ("install", "uninstall", "status"):
+        return run_install(parser, args, env, out)
     if args.command == "session-start":
         return _session_start(parser, args, settings, out)
     if args.command == "draft":
         return _draft_show(parser, args, settings, out)
-    if args.command == "sync":
-        from harness_memory.cli_sync import run_sync
-
-        ids = _required(parser, settings)
-        return run_sync(
-            settings,
-            ids,
-            workspace=args.workspace,
-            status=args.status,
-            output_format=args.format,
-            out=out,
-        )
-    if args.command in ("install", "uninstall", "status"):
-        from harness_memory.cli_install import run_install
-
-        return run_install(parser, args, env, out)
     if args.agent_kind == "claude-code" and args.part > args.parts:
         parser.error(f"--part {args.part} is past --parts {args.parts}")
-    return _hook(args, settings, stdin, out)
-
-
-def _hook(
-    args: argparse.Namespace | SimpleNamespace,
-    settings: HarnessSettings,
-    stdin: IO[bytes] | None,
-    out: IO[str],
-) -> int:
-    """Answer one hook: its JSON from ``stdin``, its answer's JSON (or nothing) to ``out``; 0."""
-    _without_typing_extensions()
     raw = (sys.stdin.buffer if stdin is None else stdin).read()
-    if args.agent_kind == "claude-code":
-        answer = _run_hook(args, raw, settings)
-    else:
-        from harness_memory.hooks.dispatch import run_hook
-
-        answer = run_hook(args.agent_kind, args.event, raw, settings)
+    answer = _hook(args, raw, settings)
     if answer is not None:
         out.write(json.dumps(answer, ensure_ascii=False) + "\n")
     return 0
+
+
+def _hook(args: argparse.Namespace, raw: bytes, settings: HarnessSettings) -> Any:
+    """Run one hook adapter on the hook's stdin bytes: its JSON answer, or None for none."""
+    try:
+        hook = decode_input(raw)
+    except ValueError as error:
+        name = _HARNESS_NAMES[args.agent_kind]
+        logger.warning("hook input is not the JSON %s sends: %s", name, error)
+        return None
+    module, _, function = HOOKS[args.agent_kind][args.event].partition(":")
+    adapter = getattr(importlib.import_module(module), function)
+    if (args.agent_kind, args.event) == ("claude-code", "session-start"):
+        return adapter(hook, settings, part=args.part, parts=args.parts)
+    return adapter(hook, settings)
 
 
 def _session_start(
@@ -165,11 +153,7 @@ def _session_start(
     settings: HarnessSettings,
     out: IO[str],
 ) -> int:
-    from harness_memory.startup import (
-        MissingSettingsError,
-        TemplateUnreadableError,
-        start_from_settings,
-    )
+    from harness_memory.session import start_from_settings
 
     try:
         result = start_from_settings(
@@ -178,13 +162,13 @@ def _session_start(
             session_id=args.session_id,
             draft_id=args.draft,
         )
+    except TokenFileError as error:
+        parser.error(str(error))
     except MissingSettingsError as error:
         parser.error(f"missing {_flags(error.names)} (or the HARNESS_MEMORY_* variables)")
     except TemplateUnreadableError as error:
         parser.error(str(error))
     if args.format == "json":
-        import msgspec
-
         out.write(msgspec.json.format(msgspec.json.encode(result).decode(), indent=2) + "\n")
     else:
         _write_text(result, out)
@@ -193,14 +177,6 @@ def _session_start(
 
 def _flags(names: list[str]) -> str:
     return ", ".join(f"--{name.removeprefix(ENV_PREFIX).lower()}" for name in names)
-
-
-def _required(parser: argparse.ArgumentParser, settings: HarnessSettings) -> tuple[str, str, str]:
-    """URL, project and agent, or a usage error naming the missing flags."""
-    url, project, agent = settings.url, settings.project, settings.agent
-    if not (url and project and agent):
-        parser.error(f"missing {_flags(settings.missing())} (or the HARNESS_MEMORY_* variables)")
-    return url, project, agent
 
 
 def _write_line(text: str, out: IO[str]) -> None:
@@ -223,44 +199,159 @@ def _draft_show(
     out: IO[str],
 ) -> int:
     """Print one draft (A-12); 1 with the reason on stderr when it cannot be fetched."""
-    from memory_core.errors import InvalidId
-
+    from harness_memory.client import MemoryClient
     from harness_memory.errors import MemoryClientError
-    from harness_memory.transport import ServiceClient
 
-    url, project, agent = _required(parser, settings)
     try:
-        client = ServiceClient(url, token=settings.token, timeout=settings.timeout)
+        url, project, agent = settings.required()
+    except MissingSettingsError as error:
+        parser.error(f"missing {_flags(error.names)} (or the HARNESS_MEMORY_* variables)")
+    try:
+        client = MemoryClient(url, token=settings.bearer_token(), timeout=settings.timeout)
         draft = client.get_draft(project, agent, args.draft_id)
-    except (MemoryClientError, InvalidId) as error:
-        _logger().error("cannot fetch draft %s: %s", args.draft_id, error)
+    except (MemoryClientError, InvalidId, TokenFileError) as error:
+        logger.error("cannot fetch draft %s: %s", args.draft_id, error)
         return 1
     if args.format == "json":
-        import msgspec
-
         out.write(msgspec.json.format(msgspec.json.encode(draft).decode(), indent=2) + "\n")
     else:
         _write_line(draft.prompt, out)
     return 0
 
 
-def _run_hook(
-    args: argparse.Namespace | SimpleNamespace, raw: bytes, settings: HarnessSettings
-) -> dict[str, Any] | None:
-    """Run one Claude Code hook adapter; a malformed input is logged and answered with nothing."""
-    from harness_memory.hooks import claude_code
+# --- the parser ---------------------------------------------------------------------------------
 
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``harness-memory`` argument parser (P-4, H-3, A-12)."""
+    parser = argparse.ArgumentParser(
+        prog="harness-memory", description="Agent Memory for a harness: Session start and hooks."
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    _add_session_start(commands)
+    _add_draft(commands)
+    _add_hook(commands)
+    add_install_commands(commands)
+    return parser
+
+
+def _draft_id(value: str) -> str:
+    """argparse type of a draft id: checked before any request (A-12), a usage error if bad."""
     try:
-        hook = claude_code.decode_input(raw)
-    except ValueError as error:
-        _logger().warning("hook input is not the JSON Claude Code sends: %s", error)
-        return None
-    if args.event == "pre-tool-use":
-        return claude_code.pre_tool_use(hook, settings)
-    if args.event in ("post-tool-use", "session-end"):
-        from harness_memory.hooks.sync import sync_scopes
+        return check_draft_id(value)
+    except InvalidId as error:
+        raise argparse.ArgumentTypeError(str(error)) from error
 
-        return sync_scopes(hook, settings)
-    from harness_memory.hooks.claude_code_start import session_start
 
-    return session_start(hook, settings, part=args.part, parts=args.parts)
+def _positive(value: str) -> int:
+    """argparse type of a part number or count: a whole number from 1."""
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1, got {value!r}")
+    return number
+
+
+def _add_setting_flags(parser: argparse.ArgumentParser, *, hook: bool, draft: bool = False) -> None:
+    """Flags that override the ``HARNESS_MEMORY_*`` variables of the same name."""
+    parser.add_argument("--url", help="memory service root URL [HARNESS_MEMORY_URL]")
+    parser.add_argument(
+        "--token",
+        help="bearer token; on a command line every user of the machine can read it (ps): "
+        "prefer --token-file or the variable [HARNESS_MEMORY_TOKEN]",
+    )
+    parser.add_argument(
+        "--token-file",
+        metavar="PATH",
+        help="a file (mode 0600) holding the bearer token, read when no token is given "
+        "[HARNESS_MEMORY_TOKEN_FILE]",
+    )
+    parser.add_argument("--project", help="project id [HARNESS_MEMORY_PROJECT]")
+    parser.add_argument("--agent", help="agent id [HARNESS_MEMORY_AGENT]")
+    parser.add_argument(
+        "--timeout",
+        help="seconds for each request to the service, default 2 [HARNESS_MEMORY_TIMEOUT]",
+    )
+    if draft:
+        return
+    parser.add_argument(
+        "--template-file",
+        dest="template",
+        help="system prompt template; default: {{MEMORY}} plus an Environment section "
+        "[HARNESS_MEMORY_TEMPLATE]",
+    )
+    if hook:
+        parser.add_argument(
+            "--state-dir",
+            help="where Session records are kept, default ~/.claude/harness-memory "
+            "[HARNESS_MEMORY_STATE_DIR]",
+        )
+        parser.add_argument(
+            "--memory-root",
+            dest="root",
+            help="memory root for the write guard and the offline fallback [HARNESS_MEMORY_ROOT]",
+        )
+
+
+def _add_session_start(commands: Any) -> None:
+    start = commands.add_parser(
+        "session-start", help="start a Session's memory and print the system prompt"
+    )
+    _add_setting_flags(start, hook=False)
+    start.add_argument("--workspace", default=None, help="the Workspace directory (default: cwd)")
+    start.add_argument("--session-id", default=None, help="the harness's Session id")
+    start.add_argument(
+        "--draft",
+        type=_draft_id,
+        default=None,
+        metavar="ID",
+        help="start from this draft (A-12): its pinned Workspace wins over --workspace and its "
+        "prompt is printed after the system prompt",
+    )
+    start.add_argument(
+        "--format",
+        choices=("json", "text"),
+        default="text",
+        help="text: the system prompt (then the draft's prompt); json: prompt, key, "
+        "initialPrompt, sections and the session_meta record",
+    )
+
+
+def _add_draft(commands: Any) -> None:
+    drafts = commands.add_parser("draft", help="drafts of the chat bridge (A-12)")
+    draft_commands = drafts.add_subparsers(dest="draft_command", required=True)
+    show = draft_commands.add_parser("show", help="print a draft's prompt")
+    _add_setting_flags(show, hook=False, draft=True)
+    show.add_argument("draft_id", type=_draft_id, metavar="ID", help="the draft id")
+    show.add_argument(
+        "--format",
+        choices=("json", "text"),
+        default="text",
+        help="text: the prompt, verbatim (a final newline added if it lacks one); "
+        "json: the whole draft (workspace, expiry, …)",
+    )
+
+
+def _add_hook(commands: Any) -> None:
+    hook = commands.add_parser("hook", help="hook adapters for coding agents")
+    agents = hook.add_subparsers(dest="agent_kind", required=True)
+    for harness, events in HOOKS.items():
+        adapter = agents.add_parser(harness, help=f"{harness} hooks (JSON on stdin and stdout)")
+        adapter.add_argument("event", choices=list(events))
+        if harness == "claude-code":
+            adapter.add_argument(
+                "--part",
+                type=_positive,
+                default=1,
+                help="session-start: which piece this hook entry answers (1…N), default 1",
+            )
+            adapter.add_argument(
+                "--parts",
+                type=_positive,
+                default=1,
+                help="session-start: how many SessionStart hook entries carry the injection, "
+                "default 1",
+            )
+        _add_setting_flags(adapter, hook=True)

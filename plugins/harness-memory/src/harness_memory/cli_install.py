@@ -5,8 +5,6 @@
     harness-memory install codex --url URL --project P --agent A --memory-root DIR \\
         [--token T] [--timeout S] [--executable PATH] [--dry-run]
     harness-memory install claude-code --managed [DIR] …   # Claude Code's managed settings
-    harness-memory install codex --remote --url URL --project P --agent A --token T
-        # remote mode (R-1): a local copy under ~/.harness-memory synced with the service
     harness-memory uninstall codex [--memory-root DIR] [--dry-run]
 
 Exit status 0 on success (also when nothing had to change), 1 when a settings file cannot be
@@ -16,14 +14,15 @@ read or understood (named on stderr; nothing is written), 2 for a usage error.
 from __future__ import annotations
 
 import argparse
+import logging
 import shlex
 from collections.abc import Mapping
 from pathlib import Path
 from typing import IO, Any
 
-from harness_memory import logs
-
 __all__ = ["add_install_commands", "run_install"]
+
+logger = logging.getLogger("harness_memory")
 
 
 _HARNESSES = ("claude-code", "codex", "gemini")
@@ -63,14 +62,10 @@ def add_install_commands(commands: Any) -> None:
         parser.add_argument("--url", help="memory service root URL [HARNESS_MEMORY_URL]")
         parser.add_argument("--project", help="project id [HARNESS_MEMORY_PROJECT]")
         parser.add_argument("--agent", help="agent id [HARNESS_MEMORY_AGENT]")
-        parser.add_argument("--token", help="bearer token written for the hooks")
         parser.add_argument(
-            "--remote",
-            dest="remote_copy",
-            action="store_true",
-            help="remote mode (R-1): the service's data dir is elsewhere; the hooks keep a "
-            "local copy under ~/.harness-memory (the memory root), synced over git, and read "
-            "the token from ~/.harness-memory/token (0600)",
+            "--token",
+            help="bearer token written for the hooks; typed here it shows in ps while the "
+            "install runs, so prefer the variable [HARNESS_MEMORY_TOKEN; not with --managed]",
         )
         parser.add_argument("--timeout", type=float, help="seconds for each request to the service")
         parser.add_argument("--executable", help="the harness-memory command the hooks run")
@@ -100,13 +95,6 @@ def run_install(
         for name in ("url", "project", "agent")
     }
     missing = [f"--{name}" for name, value in values.items() if install and not value]
-    remote = install and bool(getattr(args, "remote_copy", False))
-    home = Path(args.home or environ.get("HOME") or Path.home())
-    remote_state = home / REMOTE_STATE_DIR if remote else None
-    if remote_state is not None and values["project"] and values["agent"]:
-        from harness_memory.settings import remote_memory_root
-
-        root = str(remote_memory_root(remote_state, values["project"], values["agent"]))
     if install and not root:
         missing.insert(0, "--memory-root")
     if missing:
@@ -115,9 +103,11 @@ def run_install(
             " (or the HARNESS_MEMORY_* variables)"
         )
     managed = _managed_dir(parser, args)
-    if remote and managed is not None:
-        parser.error("--remote with --managed: a local copy and its token belong to one user")
+    home = Path(args.home or environ.get("HOME") or Path.home())
     chosen = choose_executable(getattr(args, "executable", None), dict(environ))
+    token = getattr(args, "token", None)
+    if token is None and managed is None:  # managed settings are every user's: never a token
+        token = environ.get("HARNESS_MEMORY_TOKEN") or None
     options = InstallOptions(
         executable=chosen.command,
         url=values["url"] or "",
@@ -125,53 +115,25 @@ def run_install(
         agent=values["agent"] or "",
         memory_root=Path(str(root)).absolute() if root else None,
         home=home,
-        token=getattr(args, "token", None),
+        token=token,
         timeout=getattr(args, "timeout", None),
         managed_dir=managed,
-        remote_state_dir=remote_state,
     )
     if install and not args.no_check and not _checked(args, str(root), options):
         return 1
-    if remote_state is not None:
-        options = _remote_options(options, remote_state, dry_run=args.dry_run)
     if install:
         out.write(f"{args.harness}: {chosen.note}\n")
     try:
         run(args.harness, options, environ, install=install, dry_run=args.dry_run, out=out)
     except SettingsFileError as error:
-        logs.logger("harness_memory").error(
-            "%s %s: %s (nothing was changed)", args.command, args.harness, error
-        )
+        logger.error("%s %s: %s (nothing was changed)", args.command, args.harness, error)
         return 1
     except OSError as error:
-        logs.logger("harness_memory").error(
-            "%s %s: cannot write: %s", args.command, args.harness, error
-        )
+        logger.error("%s %s: cannot write: %s", args.command, args.harness, error)
         return 1
     if args.dry_run:
         out.write(f"next: {_next_command(args, str(root) if root else None, values)}\n")
     return 0
-
-
-REMOTE_STATE_DIR = ".harness-memory"
-"""Remote mode's state dir under the home directory, shared by every harness's hooks."""
-
-
-def _remote_options(options: Any, state: Path, *, dry_run: bool) -> Any:
-    """Remote mode (R-1): the copy's folder made (0700), the token moved into
-    ``<state>/token`` (0600) and given to the hooks as ``--token-file``."""
-    import dataclasses
-
-    from memory_core.atomic import atomic_write_bytes
-
-    token_file = state / "token"
-    if not dry_run:
-        state.mkdir(mode=0o700, parents=True, exist_ok=True)
-        Path(options.memory_root).mkdir(parents=True, exist_ok=True)
-        if options.token is not None:
-            atomic_write_bytes(token_file, (options.token + "\n").encode(), mode=0o600)
-    has_file = options.token is not None or token_file.is_file()
-    return dataclasses.replace(options, token=None, token_file=token_file if has_file else None)
 
 
 def _checked(args: argparse.Namespace, root: str, options: Any) -> bool:
@@ -179,7 +141,7 @@ def _checked(args: argparse.Namespace, root: str, options: Any) -> bool:
     from harness_memory.installers.checks import Finding, check_root, check_service
     from harness_memory.installers.executable import describe_executable
 
-    findings = [] if options.remote else check_root(root, options.agent)
+    findings = check_root(root, options.agent)
     problem = describe_executable(options.executable)
     if problem is not None:
         findings.append(
@@ -193,13 +155,12 @@ def _checked(args: argparse.Namespace, root: str, options: Any) -> bool:
     findings += check_service(
         options.url, options.project, options.agent, options.token, managed=managed
     )
-    log = logs.logger("harness_memory")
     for finding in findings:
-        (log.error if finding.error else log.warning)(
+        (logger.error if finding.error else logger.warning)(
             "%s %s: %s", args.command, args.harness, finding.text
         )
     if any(finding.error for finding in findings):
-        log.error("%s %s: nothing was changed", args.command, args.harness)
+        logger.error("%s %s: nothing was changed", args.command, args.harness)
         return False
     return True
 
@@ -207,8 +168,7 @@ def _checked(args: argparse.Namespace, root: str, options: Any) -> bool:
 def _next_command(args: argparse.Namespace, root: str | None, values: dict[str, Any]) -> str:
     """The command that does what this dry run showed (the token left for the user to fill)."""
     words = ["harness-memory", args.command, args.harness]
-    remote = getattr(args, "remote_copy", False)  # remote mode's root follows from the ids
-    given = {"--memory-root": None if remote else root, **{f"--{k}": v for k, v in values.items()}}
+    given = {"--memory-root": root, **{f"--{k}": v for k, v in values.items()}}
     for flag in ("home", "timeout", "executable"):
         given[f"--{flag}"] = getattr(args, flag, None)
     for flag, value in given.items():
@@ -216,8 +176,6 @@ def _next_command(args: argparse.Namespace, root: str | None, values: dict[str, 
             words += [flag, str(value)]
     if getattr(args, "token", None):
         words += ["--token", "YOUR_TOKEN"]
-    if getattr(args, "remote_copy", False):
-        words.append("--remote")
     if args.managed is not None:
         words += ["--managed", *([args.managed] if args.managed else [])]
     if getattr(args, "no_check", False):

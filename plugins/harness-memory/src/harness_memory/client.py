@@ -1,90 +1,78 @@
-"""A small async client for the memory service's Session-start (A-9) and draft (A-12) routes.
+"""The memory service's Session-start (A-9), draft (A-12) and config (A-2) calls: the one client.
 
-Errors, raised alike by :meth:`MemoryClient.session_start` and :meth:`MemoryClient.get_draft`::
-
-    MemoryClientError          base; ``reason`` is a short code, ``str(error)`` a sentence
-    ├── ServiceUnreachableError     connection refused, DNS failure, reset before an answer
-    ├── ServiceTimeoutError         no full answer within the timeout (P-2: "down or slow")
-    ├── ServiceRejectedError        the service answered 4xx/5xx; ``status`` and problem ``detail``
-    └── BadServiceAnswerError       2xx whose body is not the expected DTO
-
-Ids are checked before anything is sent (``memory_core.errors.InvalidId``): project and agent
-against K-7, a draft id against the service's own pattern (32 lowercase hex digits, A-12). An
-expired or unknown draft is a :class:`ServiceRejectedError` with ``status == 404``.
+``MemoryClient(url, token=…, timeout=…)`` makes each call as one blocking HTTP request with
+``http.client`` (``http://`` and ``https://``) within one time budget for the whole request
+(connect, send, the answer to its last byte), and decodes the answer with msgspec into the wire
+types of :mod:`memory_core.wire`, the service's own. Every failure is one of the named errors of
+:mod:`harness_memory.errors`. Ids are checked before anything is sent
+(``memory_core.errors.InvalidId``): project and agent against K-7, a draft id against the
+service's pattern (32 lowercase hex digits, A-12). An async harness calls
+:func:`harness_memory.session.start_session`, which runs it in a worker thread.
 """
 
 from __future__ import annotations
 
-from typing import Self, TypeVar
+import http.client
+import time
+from typing import TypeVar
+from urllib.parse import quote, urlsplit
 
-import aiohttp
 import msgspec
-from memory_core.keys import check_draft_id
-from memory_core.wire import Draft, SessionStartResponse
+from memory_core.keys import check_agent_id, check_draft_id, check_project_id
+from memory_core.wire import AgentConfig, Draft, SessionStartRequest, SessionStartResponse
 
 from harness_memory.errors import (
     BadServiceAnswerError,
-    MemoryClientError,
     ServiceRejectedError,
     ServiceTimeoutError,
     ServiceUnreachableError,
     problem_detail,
 )
-from harness_memory.transport import (
-    DEFAULT_TIMEOUT_S,
-    DRAFT_DECODER,
-    SESSION_START_DECODER,
-    agent_path,
-    check_draft_answer,
-    session_start_body,
-)
+from harness_memory.settings import DEFAULT_TIMEOUT_S
 
-__all__ = [
-    "DEFAULT_TIMEOUT_S",
-    "BadServiceAnswerError",
-    "MemoryClient",
-    "MemoryClientError",
-    "ServiceRejectedError",
-    "ServiceTimeoutError",
-    "ServiceUnreachableError",
-]
+__all__ = ["DEFAULT_TIMEOUT_S", "MAX_ANSWER_BYTES", "MemoryClient"]
+MAX_ANSWER_BYTES = 64 * 1024 * 1024
+"""The largest answer read; an A-9 answer at the caps is well below 1 MB."""
+
+_SESSION_START = msgspec.json.Decoder(SessionStartResponse)
+_DRAFT = msgspec.json.Decoder(Draft)
+_CONFIG = msgspec.json.Decoder(AgentConfig)
+_ENCODER = msgspec.json.Encoder()
+_CHUNK = 64 * 1024
 
 _T = TypeVar("_T")
 
 
 class MemoryClient:
-    """Talk to one memory service: ``async with MemoryClient(url, token=…) as client: …``.
+    """Blocking calls to one memory service: ``MemoryClient(url, token=…).session_start(…)``.
 
-    ``base_url`` is the service root (``http://127.0.0.1:8080``); ``token`` a bearer token or
-    None (a service with no tokens configured accepts loopback callers without one, A-10);
-    ``timeout`` the total seconds one request may take, connect and read included.
+    ``base_url`` is the service root (``http://127.0.0.1:8765``, ``https://…`` too); ``token`` a
+    bearer token or None (a service with no tokens accepts loopback callers without one, A-10);
+    ``timeout`` the total seconds one request may take, connect and read included. Each call
+    opens and closes its own connection. Raises :class:`ServiceUnreachableError` for a URL that
+    is not http(s)://host[:port].
     """
 
     def __init__(
         self, base_url: str, *, token: str | None = None, timeout: float = DEFAULT_TIMEOUT_S
     ) -> None:
-        self._base_url = base_url.rstrip("/")
+        self.base_url = base_url.rstrip("/")
+        parts = urlsplit(self.base_url)
+        if parts.scheme not in {"http", "https"} or not parts.hostname:
+            raise ServiceUnreachableError(
+                f"memory service URL must be http(s)://host[:port], got {base_url!r}"
+            )
+        try:
+            self._port = parts.port
+        except ValueError as error:
+            raise ServiceUnreachableError(f"memory service URL {base_url!r}: {error}") from None
+        self._https = parts.scheme == "https"
+        self._host = parts.hostname
+        self._prefix = parts.path
         self._token = token
-        self._timeout = aiohttp.ClientTimeout(total=timeout)
-        self._session: aiohttp.ClientSession | None = None
+        self.timeout = timeout
 
-    async def __aenter__(self) -> Self:
-        headers = {"Accept": "application/json"}
-        if self._token:
-            headers["Authorization"] = f"Bearer {self._token}"
-        self._session = aiohttp.ClientSession(timeout=self._timeout, headers=headers)
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        if self._session is not None:
-            await self._session.close()
-            self._session = None
-
-    def _agent_url(self, project: str, agent: str) -> str:
-        """The agent's API base; raises ``InvalidId`` for a bad project or agent id (K-7)."""
-        return self._base_url + agent_path(project, agent)
-
-    async def session_start(
+    def session_start(
         self,
         project: str,
         agent: str,
@@ -98,56 +86,129 @@ class MemoryClient:
         ``workspace`` is the Workspace path as the harness sees it; the service resolves it.
         ``sections=False`` leaves the answer's ``sections`` empty (half the bytes; ``memory``
         holds the same text). Raises ``InvalidId`` for a bad project or agent id, else one of
-        this module's errors.
+        the named errors.
         """
-        url = self._agent_url(project, agent) + "/memory/session-start"
-        body = session_start_body(workspace, session_id, sections=sections)
-        return await self._call("POST", url, body, SESSION_START_DECODER, "a Session start")
+        request = SessionStartRequest(workspace=workspace, session_id=session_id, sections=sections)
+        path = _agent_path(project, agent) + "/memory/session-start"
+        return self._call("POST", path, _ENCODER.encode(request), _SESSION_START, "a Session start")
 
-    async def get_draft(self, project: str, agent: str, draft_id: str) -> Draft:
+    def get_draft(self, project: str, agent: str, draft_id: str) -> Draft:
         """Call ``GET /api/projects/{project}/agents/{agent}/drafts/{draft_id}`` (A-12).
 
-        Returns the live draft: its ``prompt`` (user text, returned verbatim) and the
-        ``workspace`` path it is pinned to, or None. Raises ``InvalidId`` for a bad project,
-        agent or draft id (nothing is sent then); :class:`ServiceRejectedError` with
-        ``status == 404`` for an expired or unknown draft (or another agent's);
-        :class:`BadServiceAnswerError` when the answer is no draft, or another draft than asked
-        for; otherwise one of this module's errors, as for :meth:`session_start`.
+        Returns the live draft: its ``prompt`` (user text, verbatim) and the ``workspace`` it is
+        pinned to, or None. Raises ``InvalidId`` for a bad id (nothing is sent then);
+        ``ServiceRejectedError`` with ``status == 404`` for an expired or unknown draft (or
+        another agent's); ``BadServiceAnswerError`` when the answer is no draft, or another
+        draft than asked for; else one of the named errors.
         """
-        url = f"{self._agent_url(project, agent)}/drafts/{check_draft_id(draft_id)}"
-        draft = await self._call("GET", url, None, DRAFT_DECODER, "a draft")
-        return check_draft_answer(draft, project, agent, draft_id)
+        path = f"{_agent_path(project, agent)}/drafts/{check_draft_id(draft_id)}"
+        draft = self._call("GET", path, None, _DRAFT, "a draft")
+        if (draft.id, draft.project, draft.agent) != (draft_id, project, agent):
+            raise BadServiceAnswerError(
+                f"memory service answered with draft {draft.id!r} of {draft.project}/"
+                f"{draft.agent} when asked for {draft_id!r} of {project}/{agent}"
+            )
+        return draft
 
-    async def _call(
+    def agent_config(self, project: str, agent: str) -> AgentConfig:
+        """Call ``GET /api/projects/{project}/agents/{agent}/config`` (A-2): what ``install``
+        asks to check that the service knows the agent and takes the token (H-7).
+
+        Raises ``InvalidId`` for a bad id (nothing is sent then); ``ServiceRejectedError`` with
+        ``status == 404`` for an unknown project or agent, 401/403 for a refused token;
+        ``BadServiceAnswerError`` when the answer is no agent config; else one of the named
+        errors.
+        """
+        return self._call("GET", _agent_path(project, agent) + "/config", None, _CONFIG, "a config")
+
+    def _call(
         self,
         method: str,
-        url: str,
+        path: str,
         body: bytes | None,
         decoder: msgspec.json.Decoder[_T],
         what: str,
     ) -> _T:
-        """Send one request and decode its 2xx answer with ``decoder``; map every failure."""
-        if self._session is None:
-            raise RuntimeError("use MemoryClient as an async context manager")
-        headers = {"Content-Type": "application/json"} if body is not None else {}
+        """Send one request (``path`` below the service root) and decode its 2xx answer."""
+        deadline = time.monotonic() + self.timeout
+        headers = {"Accept": "application/json", "Connection": "close"}
+        if self._token:
+            headers["Authorization"] = f"Bearer {self._token}"
+        if body is not None:
+            headers["Content-Type"] = "application/json"
         try:
-            async with self._session.request(method, url, data=body, headers=headers) as response:
-                raw = await response.read()
-                if response.status >= 400:
-                    raise ServiceRejectedError(
-                        response.status, problem_detail(raw, response.reason)
-                    )
+            status, reason, raw = self._exchange(
+                method, self._prefix + path, headers, body, deadline
+            )
         except TimeoutError as error:
             raise ServiceTimeoutError(
-                f"memory service gave no answer within {self._timeout.total:g} s"
+                f"memory service gave no answer within {self.timeout:g} s"
             ) from error
-        except aiohttp.ClientResponseError as error:
-            raise ServiceRejectedError(error.status, error.message) from error
-        except (aiohttp.ClientError, OSError) as error:
+        except (OSError, ValueError, http.client.HTTPException) as error:
             raise ServiceUnreachableError(
-                f"memory service unreachable at {self._base_url}: {error}"
+                f"memory service unreachable at {self.base_url}: {error}"
             ) from error
+        if status >= 400:
+            raise ServiceRejectedError(status, problem_detail(raw, reason))
         try:
             return decoder.decode(raw)
         except msgspec.DecodeError as error:
             raise BadServiceAnswerError(f"memory service answer is not {what}: {error}") from error
+
+    def _exchange(
+        self,
+        method: str,
+        target: str,
+        headers: dict[str, str],
+        body: bytes | None,
+        deadline: float,
+    ) -> tuple[int, str, bytes]:
+        """One request and its whole answer, ``(status, reason, body)``, before ``deadline``.
+
+        The socket's timeout is set to what is left of the budget before every step, so an
+        answer that trickles in cannot outlast it. Raises ``TimeoutError`` past the deadline,
+        ``BadServiceAnswerError`` for an answer over :data:`MAX_ANSWER_BYTES`.
+        """
+        kind = http.client.HTTPSConnection if self._https else http.client.HTTPConnection
+        connection = kind(self._host, self._port, timeout=_left(deadline))
+        try:
+            connection.request(method, target, body=body, headers=headers)
+            sock = connection.sock  # kept: getresponse() hands the socket over to the response
+            if sock is not None:
+                sock.settimeout(_left(deadline))
+            response = connection.getresponse()
+            chunks: list[bytes] = []
+            size = 0
+            while True:
+                if sock is not None:
+                    sock.settimeout(_left(deadline))
+                chunk = response.read1(_CHUNK)
+                if not chunk:
+                    break
+                size += len(chunk)
+                if size > MAX_ANSWER_BYTES:
+                    raise BadServiceAnswerError(
+                        f"memory service answer is over {MAX_ANSWER_BYTES:,} bytes"
+                    )
+                chunks.append(chunk)
+        finally:
+            connection.close()
+        if response.length:  # the connection closed before the Content-Length was read
+            raise http.client.IncompleteRead(b"".join(chunks), response.length)
+        return response.status, response.reason, b"".join(chunks)
+
+
+def _agent_path(project: str, agent: str) -> str:
+    """The agent's API path; raises ``InvalidId`` for a bad project or agent id (K-7)."""
+    return (
+        f"/api/projects/{quote(check_project_id(project), safe='')}"
+        f"/agents/{quote(check_agent_id(agent), safe='')}"
+    )
+
+
+def _left(deadline: float) -> float:
+    """Seconds left before ``deadline``; ``TimeoutError`` once it has passed."""
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise TimeoutError("the request's time budget is spent")
+    return left

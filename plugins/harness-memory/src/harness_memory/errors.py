@@ -1,15 +1,12 @@
-"""The named errors of a call to the memory service, shared by the sync and async clients.
+"""The named errors of a call to the memory service (:class:`harness_memory.client.MemoryClient`).
 
 ::
 
     MemoryClientError          base; ``reason`` is a short code, ``str(error)`` a sentence
-    ├── ServiceUnreachableError     connection refused, DNS failure, reset before an answer
+    ├── ServiceUnreachableError     connection refused, DNS failure, reset before an answer, no HTTP
     ├── ServiceTimeoutError         no full answer within the timeout (P-2: "down or slow")
     ├── ServiceRejectedError        the service answered 4xx/5xx; ``status`` and problem ``detail``
     └── BadServiceAnswerError       2xx whose body is not the expected DTO
-
-This module imports nothing beyond the standard library, so a hook process can name the errors
-without loading an HTTP stack (H-5).
 """
 
 from __future__ import annotations
@@ -70,7 +67,7 @@ def problem_detail(raw: bytes, fallback: str | None) -> str:
     """
     try:
         parsed = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):
         parsed = None
     if isinstance(parsed, dict) and isinstance(parsed.get("detail"), str):
         return str(parsed["detail"])[:_MAX_DETAIL]

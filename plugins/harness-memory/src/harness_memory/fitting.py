@@ -5,11 +5,12 @@ and takes up to ``pieces`` pieces (Claude Code: 10,000 UTF-16 code units per hoo
 piece per configured entry). :func:`fit` packs the prompt's lines into pieces in order, never
 splitting a line. When the pieces cannot carry everything:
 
-1. index lines are left out from the end of the larger remaining index first (so one huge index
-   never starves the other, as in I-4), and the scope's note is restated with the total left out,
-   naming the caps that fired on the service and the harness's own limit
-   (``memory_core.cap_notes.truncation_note``); the key line and the rest of the template always
-   stay;
+1. index lines are left out with the one cut of the caps (:func:`memory_core.caps.share_budget`,
+   I-4) at the room the pieces leave for them, in the harness's own units: each scope may keep
+   up to half, a scope needing less hands the rest to the other, each keeps a prefix of its
+   lines. The scope's note is restated with the total left out, naming the caps that fired on
+   the service and the harness's own limit (:func:`memory_core.caps.truncation_note`); the key
+   line and the rest of the template always stay;
 2. only when no index line is left does the memory's instruction text lose lines from its end,
    with a note saying so;
 3. as a last resort the pieces that fit are delivered and ``complete`` is False.
@@ -17,40 +18,19 @@ splitting a line. When the pieces cannot carry everything:
 The caller tells the user whenever :attr:`Delivery.cuts` is non-empty or ``complete`` is False.
 With more than one piece, each is wrapped in a ``<memory-context part="k" of="n">`` element,
 because a harness may deliver the pieces in any order (Claude Code runs hooks in parallel).
-
-Harness-neutral: the harness supplies :class:`HarnessLimits`. A Session-start hook process
-fits its prompt with this module, so it loads neither msgspec nor ``typing`` (H-5); the common
-case, a prompt that fits, is one render and one pass over its lines. A cut leaves out, before
-rendering again, as many lines as the text must lose at the least, so it renders a few times
-rather than once per line left out (the lines left out are the same).
+Harness-neutral: the harness supplies :class:`HarnessLimits`.
 """
 
 from __future__ import annotations
 
-from harness_memory.frozen import Frozen
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from memory_core.caps import share_budget, truncation_note
+from memory_core.wire import ScopeManifest
+
 from harness_memory.sections import PromptSection, joined
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
-if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
-    from typing import Protocol
-
-    from memory_core.wire import CapFired
-
-    from harness_memory.sections import SectionLike
-
-    class ManifestLike(Protocol):
-        """What fitting reads of a scope's manifest (``memory_core.wire.ScopeManifest``, A-9)."""
-
-        @property
-        def scope(self) -> str: ...
-        @property
-        def lines_total(self) -> int: ...
-        @property
-        def lines_kept(self) -> int: ...
-        @property
-        def cap_fired(self) -> CapFired: ...
-
 
 __all__ = ["Delivery", "HarnessLimits", "ScopeCut", "fit", "utf16_units", "wrap"]
 
@@ -58,58 +38,42 @@ PIECE_OPEN = '<memory-context part="{part}" of="{parts}" order="read the parts b
 PIECE_CLOSE = "\n</memory-context>"
 
 
-_BELOW_F0 = bytes(range(0xF0))
-
-
 def utf16_units(text: str) -> int:
     """Length of ``text`` in UTF-16 code units: how JavaScript harnesses measure strings.
 
-    Every code point is one unit but those past U+FFFF, which take two (a surrogate pair): in
-    UTF-8 exactly those start with a byte from 0xF0, so they are counted there. (UTF-8, unlike
-    the ``utf-16-le`` codec, needs no codec module loaded: H-5.) A lone surrogate counts one.
+    Every code point is one unit but those past U+FFFF, which take two (a surrogate pair); a
+    lone surrogate counts one.
     """
-    if text.isascii():
-        return len(text)
-    return len(text) + len(text.encode("utf-8", "surrogatepass").translate(None, _BELOW_F0))
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
-class HarnessLimits(Frozen):
+@dataclass(frozen=True, slots=True)
+class HarnessLimits:
     """What one harness carries: ``pieces`` pieces of at most ``piece_limit`` units each.
 
-    ``measure`` gives a text's size in the harness's units (code points or UTF-16 code units:
-    additive, the size of a joined text is the sum of its parts'); ``limit_text`` names the
-    limit in a truncation note ("Claude Code's limit of 10,000 characters per hook").
+    ``measure`` gives a text's size in the harness's units (code points, UTF-16 code units,
+    Codex tokens: additive, so the size of a joined text is about the sum of its parts');
+    ``limit_text`` names the limit in a truncation note ("Claude Code's limit of 10,000
+    characters per SessionStart hook").
     """
 
-    __slots__ = ("limit_text", "measure", "piece_limit", "pieces")
     piece_limit: int
     pieces: int
     limit_text: str
-    measure: Callable[[str], int]
-
-    def __init__(
-        self,
-        piece_limit: int,
-        pieces: int,
-        limit_text: str,
-        measure: Callable[[str], int] = utf16_units,
-    ) -> None:
-        self._set(piece_limit=piece_limit, pieces=pieces, limit_text=limit_text, measure=measure)
+    measure: Callable[[str], int] = utf16_units
 
 
-class ScopeCut(Frozen):
+@dataclass(frozen=True, slots=True)
+class ScopeCut:
     """One scope the harness cut further: ``kept`` of the index's ``total`` lines arrive."""
 
-    __slots__ = ("kept", "scope", "total")
     scope: str
     kept: int
     total: int
 
-    def __init__(self, scope: str, kept: int, total: int) -> None:
-        self._set(scope=scope, kept=kept, total=total)
 
-
-class Delivery(Frozen):
+@dataclass(frozen=True, slots=True)
+class Delivery:
     """What :func:`fit` delivers.
 
     ``pieces`` are ready to hand to the harness, in part order, each within the piece limit;
@@ -118,28 +82,11 @@ class Delivery(Frozen):
     were left out; ``complete`` is False when even that was not enough and pieces are missing.
     """
 
-    __slots__ = ("complete", "cuts", "pieces", "prompt_lines_cut", "text")
     pieces: list[str]
     text: str
-    cuts: list[ScopeCut]
-    prompt_lines_cut: int
-    complete: bool
-
-    def __init__(
-        self,
-        pieces: list[str],
-        text: str,
-        cuts: list[ScopeCut] | None = None,
-        prompt_lines_cut: int = 0,
-        complete: bool = True,
-    ) -> None:
-        self._set(
-            pieces=pieces,
-            text=text,
-            cuts=[] if cuts is None else cuts,
-            prompt_lines_cut=prompt_lines_cut,
-            complete=complete,
-        )
+    cuts: list[ScopeCut] = field(default_factory=list)
+    prompt_lines_cut: int = 0
+    complete: bool = True
 
 
 def wrap(body: str, part: int, parts: int) -> str:
@@ -148,27 +95,27 @@ def wrap(body: str, part: int, parts: int) -> str:
 
 
 def fit(
-    sections: Sequence[SectionLike], manifests: Sequence[ManifestLike], limits: HarnessLimits
+    sections: Sequence[PromptSection],
+    manifests: Sequence[ScopeManifest],
+    limits: HarnessLimits,
 ) -> Delivery:
     """Pack ``sections`` into at most ``limits.pieces`` pieces, cutting as the module says.
 
-    ``manifests`` are the service's per-scope manifests (A-9): their totals and caps go into a
-    restated note. Raises ``ValueError`` when ``limits`` allows no room for text.
+    ``manifests`` are the service's per-scope manifests (A-9), user first: their totals and
+    caps go into a restated note. The text is rendered once when it fits; a cut renders it a
+    few times, each round leaving out at least what the text is over the room. Raises
+    ``ValueError`` when ``limits`` allows no room for text.
     """
-    state = _Cutter(list(sections), manifests, limits)
+    cutter = _Cutter(sections, manifests, limits)
     room = _room(limits)
     while True:
-        text = state.render()
+        text = joined(cutter.render())
         pieces = _pieces(text, limits)
         if pieces is not None:
-            return Delivery(pieces, text, state.cuts(), state.prompt_cut)
-        excess = limits.measure(text) - room - _NOTE_SLACK * len(state.manifests)
-        if not state.drop_index_lines(excess) and not state.drop_prompt_line():
-            return _last_resort(text, state, limits)
-
-
-_NOTE_SLACK = 32
-"""Units a scope's restated note may shrink by as lines drop (its counts lose digits)."""
+            return Delivery(pieces, text, cutter.cuts(), cutter.prompt_cut)
+        excess = limits.measure(text) - room
+        if not cutter.shrink_indexes(excess) and not cutter.drop_prompt_line():
+            return _last_resort(text, cutter, limits)
 
 
 def _room(limits: HarnessLimits) -> int:
@@ -233,7 +180,7 @@ def _body(lines: list[str]) -> str:
     return body[:-1] if body.endswith("\n") else body
 
 
-def _last_resort(text: str, state: _Cutter, limits: HarnessLimits) -> Delivery:
+def _last_resort(text: str, cutter: _Cutter, limits: HarnessLimits) -> Delivery:
     """Deliver the first pieces that fit; lines larger than a piece are cut inside."""
     capacity = _capacity(limits) if limits.pieces > 1 else limits.piece_limit
     bodies: list[str] = []
@@ -256,7 +203,7 @@ def _last_resort(text: str, state: _Cutter, limits: HarnessLimits) -> Delivery:
         if limits.pieces == 1
         else [wrap(body, number, len(bodies)) for number, body in enumerate(bodies, 1)]
     )
-    return Delivery(pieces, "".join(bodies), state.cuts(), state.prompt_cut, complete=False)
+    return Delivery(pieces, "".join(bodies), cutter.cuts(), cutter.prompt_cut, complete=False)
 
 
 class _Cutter:
@@ -264,84 +211,59 @@ class _Cutter:
 
     def __init__(
         self,
-        sections: list[SectionLike],
-        manifests: Sequence[ManifestLike],
+        sections: Sequence[PromptSection],
+        manifests: Sequence[ScopeManifest],
         limits: HarnessLimits,
     ) -> None:
-        self.sections = sections
+        self.sections = list(sections)
         self.limits = limits
         self.manifests = {manifest.scope: manifest for manifest in manifests}
-        self.lines = {
-            scope: max(
-                (
-                    s.text.count("\n") + 1
-                    for s in sections
-                    if s.kind == "index" and s.scope == scope
-                ),
-                default=0,
-            )
-            for scope in self.manifests
-        }
-        self.index_lines = [(s.scope, s.text.split("\n")) for s in sections if s.kind == "index"]
-        self._sizes = [(owner, self._prefix_sizes(lines)) for owner, lines in self.index_lines]
-        self.dropped = dict.fromkeys(self.manifests, 0)
+        self.lines: dict[str, list[str]] = {scope: [] for scope in self.manifests}
+        self.ends: dict[str, list[int]] = {}
+        occurrences = dict.fromkeys(self.manifests, 0)
+        for section in self.sections:
+            if section.kind == "index" and section.scope in self.manifests:
+                self.lines[section.scope] = section.text.split("\n")
+                occurrences[section.scope] += 1
+        newline = limits.measure("\n")
+        for scope, lines in self.lines.items():
+            # What keeping the first k lines costs, in every place the scope's index stands.
+            costs = ((limits.measure(line) + newline) * occurrences[scope] for line in lines)
+            self.ends[scope] = list(itertools.accumulate(costs))
+        self.kept = {scope: len(lines) for scope, lines in self.lines.items()}
         self.prompt_cut = 0
         self.prompt_lines = sum(len(s.text.splitlines()) for s in sections if s.kind == "prompt")
 
     def cuts(self) -> list[ScopeCut]:
         """The scopes cut here, with the lines that still arrive out of the index's total."""
         return [
-            ScopeCut(
-                scope, self.manifests[scope].lines_kept - dropped, self.manifests[scope].lines_total
-            )
-            for scope, dropped in self.dropped.items()
-            if dropped
+            ScopeCut(scope, self._kept_total(scope), self.manifests[scope].lines_total)
+            for scope in self.manifests
+            if self._left_out(scope)
         ]
 
-    def drop_index_lines(self, excess: int) -> bool:
-        """Leave out index lines one by one, each the last line of the largest index still
-        carrying lines, until the indexes have shrunk by ``excess`` units (at least one line).
+    def _left_out(self, scope: str) -> int:
+        return len(self.lines[scope]) - self.kept[scope]
 
-        The caller's ``excess`` is a lower bound of what the text must lose to fit, so no line
-        is left out that a check after each single line would have kept; the text is rendered
-        once for all of them instead of once per line. False if no index line is left.
+    def _kept_total(self, scope: str) -> int:
+        return max(self.manifests[scope].lines_kept - self._left_out(scope), 0)
+
+    def shrink_indexes(self, excess: int) -> bool:
+        """Cut the indexes to what they use now less ``excess`` units (at least one), with
+        :func:`~memory_core.caps.share_budget`; False if no index line is left to cut.
+
+        ``excess`` is a lower bound of what the text must lose to fit, so no line is left out
+        that a cut at the exact room would keep.
         """
-        size = {scope: self._index_size(scope) for scope in self.manifests}
-        removed = 0
-        while True:
-            candidates = [
-                scope for scope in self.manifests if self.lines[scope] - self.dropped[scope] > 0
-            ]
-            if not candidates:
-                return removed > 0
-            scope = max(candidates, key=lambda name: size[name])
-            self.dropped[scope] += 1
-            smaller = self._index_size(scope)
-            removed += max(size[scope] - smaller, 1)
-            size[scope] = smaller
-            if removed >= excess:
-                return True
-
-    def _prefix_sizes(self, lines: list[str]) -> list[int]:
-        """``sizes[k]``: the units of the first ``k`` lines joined by ``\n``, for every ``k``.
-
-        A measure counts code units, so the size of a joined text is the sum of its parts': each
-        line is measured once, and leaving out lines costs a look-up, not a re-measure.
-        """
-        newline = self.limits.measure("\n")
-        sizes = [0]
-        for line in lines:
-            sizes.append(sizes[-1] + self.limits.measure(line) + (newline if len(sizes) > 1 else 0))
-        return sizes
-
-    def _index_size(self, scope: str) -> int:
-        """Units of ``scope``'s index lines as :meth:`render_sections` gives them now."""
-        dropped = self.dropped[scope]
-        return sum(
-            sizes[max(len(sizes) - 1 - dropped, 0)]
-            for owner, sizes in self._sizes
-            if owner == scope
+        used = sum(self.ends[scope][count - 1] for scope, count in self.kept.items() if count)
+        if not used:
+            return False
+        scopes = list(self.kept)
+        budget = used - max(excess, 1)
+        self.kept = dict(
+            zip(scopes, share_budget([self.ends[s] for s in scopes], budget), strict=True)
         )
+        return True
 
     def drop_prompt_line(self) -> bool:
         """Leave out one more line of instruction text from the end; False if none is left."""
@@ -350,28 +272,20 @@ class _Cutter:
         self.prompt_cut += 1
         return True
 
-    def render(self) -> str:
-        return joined(self.render_sections())
-
-    def render_sections(self) -> list[SectionLike]:
+    def render(self) -> list[PromptSection]:
         """The sections with the current cuts applied and the cut scopes' notes restated."""
-        out: list[SectionLike] = []
+        out: list[PromptSection] = []
         for section in self.sections:
             scope = section.scope
-            if scope is None or scope not in self.dropped or not self.dropped[scope]:
+            if scope is None or scope not in self.kept or not self._left_out(scope):
                 out.append(section)
-            elif section.kind == "index":
-                out += self._cut_index(section, scope)
+            elif section.kind == "index":  # a cut scope's own note is replaced by the restated one
+                out += self._cut_index(scope)
         return self._cut_prompt(out)
 
-    def _cut_index(self, section: SectionLike, scope: str) -> list[SectionLike]:
-        # Only a cut needs the note's wording (a module without msgspec, H-5).
-        from memory_core.cap_notes import truncation_note
-
-        lines = section.text.split("\n")
-        keep = lines[: max(len(lines) - self.dropped[scope], 0)]
+    def _cut_index(self, scope: str) -> list[PromptSection]:
         manifest = self.manifests[scope]
-        kept = max(manifest.lines_kept - self.dropped[scope], 0)
+        kept = self._kept_total(scope)
         note = truncation_note(
             scope,
             manifest.lines_total - kept,
@@ -380,14 +294,16 @@ class _Cutter:
             harness_limit=self.limits.limit_text,
             harness_left_out=manifest.lines_kept - kept,
         )
-        if not keep:
+        if not self.kept[scope]:
             return [PromptSection(kind="note", text=note, scope=scope)]
         return [
-            PromptSection(kind="index", text="\n".join(keep), scope=scope),
+            PromptSection(
+                kind="index", text="\n".join(self.lines[scope][: self.kept[scope]]), scope=scope
+            ),
             PromptSection(kind="note", text="\n\n" + note, scope=scope),
         ]
 
-    def _cut_prompt(self, sections: list[SectionLike]) -> list[SectionLike]:
+    def _cut_prompt(self, sections: list[PromptSection]) -> list[PromptSection]:
         """Leave out the last :attr:`prompt_cut` lines of instruction text, with a note."""
         left = self.prompt_cut
         if not left:

@@ -12,32 +12,27 @@ that a link planted anywhere on the way cannot smuggle a write into another scop
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path, PurePath
 
 from memory_core.keys import USER_SCOPE
 from memory_core.layout import MARKER_FILE
 
-from harness_memory.frozen import Frozen
-
 __all__ = ["GuardDecision", "check_write", "is_usable_path"]
 
 
-class GuardDecision(Frozen):
+@dataclass(frozen=True, slots=True)
+class GuardDecision:
     """The guard's answer for one write.
 
     ``allowed`` says whether the write may go ahead; ``reason`` is one sentence a model or a
     person can act on (it becomes the harness's deny message); ``scope`` names the scope the
     write lands in (``user``, a Workspace key, another key) or is None outside the memory root.
-    A :class:`~harness_memory.frozen.Frozen` record: the guard runs before every write (H-5).
     """
 
-    __slots__ = ("allowed", "reason", "scope")
     allowed: bool
     reason: str
-    scope: str | None
-
-    def __init__(self, allowed: bool, reason: str, scope: str | None = None) -> None:
-        self._set(allowed=allowed, reason=reason, scope=scope)
+    scope: str | None = None
 
 
 def is_usable_path(path: str) -> bool:

@@ -20,6 +20,7 @@ or ``agent.json`` names another project).
 from __future__ import annotations
 
 import json
+import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,9 +31,8 @@ from memory_core.errors import InvalidId
 from memory_core.injection import PreparedIndex, cap_indexes, memory_sections, unreadable_index
 from memory_core.keys import USER_SCOPE, check_agent_id, is_temporary_workspace, key_for_real_path
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
+from memory_core.template import key_line_value
 from memory_core.wire import SessionDirectories, SessionStartResponse, WorkspaceKind
-
-from harness_memory import logs
 
 __all__ = [
     "AGENT_FILE",
@@ -41,6 +41,7 @@ __all__ = [
     "session_start_from_files",
 ]
 
+logger = logging.getLogger(__name__)
 
 AGENT_FILE = "agent.json"
 INDEX_READ_CAP = 1024 * 1024
@@ -96,8 +97,6 @@ def session_start_from_files(
 def _answer(
     root: Path, app_data_dir: Path, settings: _AgentMemory, kind: WorkspaceKind, key: str | None
 ) -> SessionStartResponse:
-    from memory_core.template import key_line_value
-
     directories = SessionDirectories(
         app_data_dir=str(app_data_dir),
         memory_root=str(root),
@@ -193,7 +192,7 @@ def _read_index(root: Path, key: str) -> tuple[str | PreparedIndex, tuple[int, b
             rest = raw[INDEX_READ_CAP:] + handle.read(_COUNT_CAP)
             exact = not handle.read(1)
     except (OSError, InvalidId) as error:
-        logs.logger(__name__).warning("index of scope %s cannot be read: %s", key, error)
+        logger.warning("index of scope %s cannot be read: %s", key, error)
         if isinstance(error, OSError) and not isinstance(error, FileNotFoundError):
             reason = error.strerror or type(error).__name__
             return unreadable_index(f"cannot read it ({reason})"), (0, True)

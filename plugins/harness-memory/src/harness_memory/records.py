@@ -1,41 +1,33 @@
-"""Per-Session records in the harness's state dir: ``<state_dir>/sessions/<session id>.json``.
+"""The Session record (:class:`SessionMeta`) and its file in the harness's state dir.
 
-The Session-start hook writes the Session's :class:`~harness_memory.session.SessionMeta` there;
-the pre-write hook reads it back to learn the memory root and the Session's key for the guard
-(P-3) without asking the service again. The state dir belongs to the harness (P-2a), never to the
-Workspace. Writes are atomic (a unique temp file beside the record, then ``os.replace``) so a
-reader sees the old record or the new one, never half of one.
-
-They are not fsynced: a record is a cache of one Session's start that the guard can do without
-(it then falls back to ``HARNESS_MEMORY_ROOT``, or the next Session start writes a new one), so
-a crash that loses it loses nothing that matters, while ``tempfile`` and two fsyncs cost a hook
-process about as much as starting Python (H-5). A record the crash left empty or half-written
-reads as no record.
-
-The pre-write hook runs before every file write, so what it reads (:func:`read_guard_view`)
-needs only the standard library's ``json`` (H-5); the full record type loads only to write one
-or to read it whole.
+A Session start (P-1) describes what happened in a :class:`SessionMeta`; a Session-start hook
+writes it to ``<state_dir>/sessions/<session id>.json`` and the write guard's hook reads it back
+to learn the memory root and the Session's key (P-3) without asking the service again. The state
+dir belongs to the harness (P-2a), never to the Workspace. A record is written with
+:func:`memory_core.atomic.atomic_write_bytes` (mode 0600), so a reader sees the old record or
+the new one, never half of one; a record that cannot be read or decoded reads as no record, and
+the guard then falls back to the configured memory root.
 """
 
 from __future__ import annotations
 
-import json
-import os
+import hashlib
 import re
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
-from harness_memory.frozen import Frozen
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
-if TYPE_CHECKING:
-    from typing import Any
-
-    from harness_memory.session import SessionMeta
+import msgspec
+from memory_core.atomic import atomic_write_bytes
+from memory_core.wire import ScopeManifest, SessionDirectories, WorkspaceKind
 
 __all__ = [
     "RECORD_MAX_AGE_S",
     "GuardView",
+    "MemoryStatus",
+    "SessionMeta",
+    "WorkspaceSource",
     "read_guard_view",
     "read_record",
     "record_path",
@@ -47,18 +39,79 @@ RECORD_MAX_AGE_S = 30 * 24 * 3600
 
 _SAFE_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 
+MemoryStatus = Literal[
+    "injected", "not-injected", "off", "no-placeholder", "failed-open", "offline"
+]
+"""How the Session's memory came out:
 
-class GuardView(Frozen):
+- ``injected``: the indexes are in the system prompt;
+- ``not-injected``: the service injected nothing (the agent's template on the service lacks
+  ``{{MEMORY}}``);
+- ``off``: Memory is switched off for the agent (I-5);
+- ``no-placeholder``: the harness's template has no ``{{MEMORY}}`` (I-5);
+- ``failed-open``: the service could not be used; ``error`` says why (P-2);
+- ``offline``: the service was unreachable (``error`` says why) but the memory root is readable
+  here, so the injection was assembled from the files, read-only (H-4).
+"""
+
+WorkspaceSource = Literal["harness", "draft"]
+"""Where the Session's Workspace came from: the harness's argument, or the draft's pin (W-4)."""
+
+
+class SessionMeta(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
+    """The record of one Session start (P-1), for the harness's session log and the guard.
+
+    ``system_prompt`` is the assembled prompt exactly as returned; ``duration_ms`` the wall time
+    of the whole start in milliseconds; ``error``/``error_kind`` say why memory failed open
+    (``unreachable``, ``timeout``, ``rejected``, ``bad-answer``, ``invalid-id``, ``internal``);
+    ``manifests`` what each scope's injection kept and dropped (I-4) and ``truncated`` the scopes
+    whose index was cut; ``workspace_memory_key`` is the value the key line rendered (I-2).
+
+    Draft fields (A-12), all at their defaults for a Session without a draft: ``draft_id`` the
+    draft asked for; ``initial_prompt`` its prompt, verbatim, when it was fetched;
+    ``draft_error``/``draft_error_kind`` why it was not (``not-found`` for an expired or unknown
+    draft, else the kinds above); ``workspace_source`` is ``draft`` when ``workspace`` is the
+    path the draft pinned, ``harness`` when it is the one the harness passed.
+    """
+
+    project: str
+    agent: str
+    workspace: str
+    session_id: str | None
+    service_url: str
+    started_at: str
+    duration_ms: float
+    status: MemoryStatus
+    error: str | None
+    error_kind: str | None
+    enabled: bool | None
+    injected: bool
+    template_has_memory: bool
+    workspace_kind: WorkspaceKind | None
+    key: str | None
+    workspace_memory_key: str
+    directories: SessionDirectories | None
+    manifests: list[ScopeManifest]
+    truncated: list[str]
+    system_prompt: str
+    draft_id: str | None = None
+    draft_error: str | None = None
+    draft_error_kind: str | None = None
+    workspace_source: WorkspaceSource = "harness"
+    initial_prompt: str | None = None
+
+
+_DECODER = msgspec.json.Decoder(SessionMeta)
+
+
+@dataclass(frozen=True, slots=True)
+class GuardView:
     """What the write guard needs of a record (P-3): the memory root the service reported, the
     Session's Workspace key (None without a Workspace scope) and its Workspace path."""
 
-    __slots__ = ("key", "memory_root", "workspace")
     memory_root: str
     key: str | None
     workspace: str
-
-    def __init__(self, memory_root: str, key: str | None, workspace: str) -> None:
-        self._set(memory_root=memory_root, key=key, workspace=workspace)
 
 
 def record_path(state_dir: Path, session_id: str) -> Path:
@@ -68,81 +121,42 @@ def record_path(state_dir: Path, session_id: str) -> Path:
 
 
 def _digest(text: str) -> str:
-    import hashlib  # loads OpenSSL: only for the rare id unfit for a file name (H-5)
-
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def write_record(state_dir: Path, session_id: str, meta: SessionMeta | dict[str, Any]) -> Path:
+def write_record(state_dir: Path, session_id: str, meta: SessionMeta) -> Path:
     """Write ``meta`` atomically as the record of ``session_id`` (mode 0600); prune stale records.
 
-    ``meta`` is a :class:`~harness_memory.session.SessionMeta` or its JSON values (camelCase, as
-    :func:`harness_memory.session_core.start_session_record` builds them). Raises ``OSError``
-    when the state dir cannot be written (nothing is left behind then), ``UnicodeEncodeError``
-    for a text that is no valid Unicode (a lone surrogate).
+    Raises ``OSError`` when the state dir cannot be written (nothing is left behind then),
+    ``UnicodeEncodeError`` for a text that is no valid Unicode (a lone surrogate).
     """
-    if isinstance(meta, dict):
-        data = json.dumps(meta, ensure_ascii=False, separators=(",", ":")).encode()
-    else:
-        import msgspec
-
-        data = msgspec.json.encode(meta)
     path = record_path(state_dir, session_id)
     path.parent.mkdir(parents=True, exist_ok=True)
-    _replace(path, data)
+    atomic_write_bytes(path, msgspec.json.encode(meta), mode=0o600)
     _prune(path.parent, keep=path)
     return path
 
 
-def _replace(path: Path, data: bytes) -> None:
-    """Put ``data`` at ``path`` atomically: a new temp file beside it, renamed over it."""
-    temp = path.with_name(f".{path.stem}.{os.getpid()}.{os.urandom(6).hex()}.tmp")
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        temp.replace(path)
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise
-
-
 def read_record(state_dir: Path, session_id: str) -> SessionMeta | None:
     """Return the record of ``session_id``, or None when there is none or it is unreadable."""
-    import msgspec
-
-    from harness_memory.session import SessionMeta
-
     try:
-        raw = record_path(state_dir, session_id).read_bytes()
-    except OSError:
-        return None
-    try:
-        return msgspec.json.decode(raw, type=SessionMeta)
-    except msgspec.DecodeError:
+        return _DECODER.decode(record_path(state_dir, session_id).read_bytes())
+    except (OSError, msgspec.DecodeError):
         return None
 
 
 def read_guard_view(state_dir: Path, session_id: str) -> GuardView | None:
     """The guard's view of the record of ``session_id``; None when there is none, when it is
     unreadable, or when it names no memory root (memory failed open)."""
-    try:
-        record = json.loads(record_path(state_dir, session_id).read_bytes())
-    except (OSError, ValueError):
+    record = read_record(state_dir, session_id)
+    if record is None or record.directories is None:
         return None
-    if not isinstance(record, dict):
-        return None
-    directories, key, workspace = (
-        record.get("directories"), record.get("key"), record.get("workspace"),
-    )  # fmt: skip
-    root = directories.get("memoryRoot") if isinstance(directories, dict) else None
-    if not isinstance(root, str) or not isinstance(workspace, str):
-        return None
-    return GuardView(root, key if isinstance(key, str) else None, workspace)
+    return GuardView(record.directories.memory_root, record.key, record.workspace)
 
 
 def _prune(directory: Path, *, keep: Path) -> None:
-    """Remove records not written for :data:`RECORD_MAX_AGE_S`; best effort, never raises."""
+    """Remove records (and leftover temp files) not written for :data:`RECORD_MAX_AGE_S`;
+    best effort, never raises."""
     cutoff = time.time() - RECORD_MAX_AGE_S
     try:
         entries = list(directory.iterdir())

@@ -1,10 +1,11 @@
 """Remote mode: a local working copy of a Session's scopes, synced with the service over git (R-1).
 
 A harness on a machine that cannot see the service's data dir keeps, under its state dir, a copy
-shaped like a memory root, so the H-4 reader (:mod:`harness_memory.offline`) injects from it and
-the write guard (P-3) confines writes to it::
+shaped like a memory root, so the H-4 reader (:mod:`harness_memory.offline`) can inject from it
+and the write guard (P-3) can confine writes to it (wiring this engine into the Session-start,
+post-write and Session-end hooks and ``install --remote`` is still to come on the current
+plugin)::
 
-    <state dir>/remote/<project>/agents/<agent>/agent.json                  the agent's config
     <state dir>/remote/<project>/agents/<agent>/agent_state/memory/<scope>/ the scope's files
     <state dir>/remote/<project>/agents/<agent>/agent_state/sync/<scope>.git its git dir
     <state dir>/remote/machine-id                                           this machine's id
@@ -20,7 +21,7 @@ One sync of a scope (:func:`sync_scope`), under a lock of its git dir:
    the *base*, the service's version this copy last took (``refs/remotes/origin/main``);
 2. a pending commit is pushed to ``refs/machines/<machine id>``; the service merges it with its
    own newest version by the R-2 rules and names what it did (its answer reaches us through the
-   next fetch's version, the Session record and ``harness-memory sync --status``);
+   next fetch's versions: :attr:`SyncResult.outcomes`, :meth:`RemoteCopy.status`);
 3. the service's ``main`` is fetched and the working tree moved to it with ``git reset --keep``,
    which keeps a file the agent changed meanwhile (it goes back with the next sync); only then
    does the base move, so a change is never measured against a version the files do not hold.
@@ -209,12 +210,7 @@ class RemoteCopy:
         if workspace:
             real = os.path.realpath(workspace)
             scopes.append((self.workspace_key(workspace), real))
-        results = [
-            self.sync_scope(key, marker=marker, send_only=send_only) for key, marker in scopes
-        ]
-        if any(result.ok and not result.skipped for result in results):
-            self._refresh_config()
-        return results
+        return [self.sync_scope(key, marker=marker, send_only=send_only) for key, marker in scopes]
 
     # --- one scope ---------------------------------------------------------------------------
 
@@ -285,21 +281,6 @@ class RemoteCopy:
         data = json.dumps(state, indent=1).encode()
         with contextlib.suppress(OSError):  # a note for people; the sync does not depend on it
             atomic_write_bytes(self.sync_dir / _STATE_FILE, data)
-
-    def _refresh_config(self) -> None:
-        """Keep the agent's config (switch and prompts) beside the copy for the injection; a
-        failure keeps the one there (the injection then uses it, or the defaults)."""
-        from harness_memory.service_call import ServiceEndpoint, agent_path
-
-        try:
-            endpoint = ServiceEndpoint(self.url, token=self.token, timeout=self.timeout)
-            raw = endpoint.request("GET", agent_path(self.project, self.agent) + "/config", None)
-            document = json.loads(raw)
-            if isinstance(document, dict) and document.get("project") == self.project:
-                target = layout.agent_dir(self.app_data_dir, self.agent) / "agent.json"
-                atomic_write_bytes(target, raw)
-        except Exception:  # noqa: S110 - the config is a convenience, never a failure
-            pass
 
     # --- git ------------------------------------------------------------------------------------
 

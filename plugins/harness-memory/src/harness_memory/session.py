@@ -12,115 +12,58 @@ comes back verbatim as ``initial_prompt`` (the Session's first user message) and
 draft pins (W-4) replaces the harness's. A draft that cannot be fetched fails open like memory:
 the Session starts in the harness's Workspace without a first message and the record says why.
 
-The work itself is :func:`harness_memory.session_core.start_session_record`, in plain JSON
-values so that a hook process need not load msgspec (H-5); this module gives it its types.
+:func:`start_session_sync` is the same without an event loop (a shell, a hook process);
+:func:`start_from_settings` starts it from a harness's settings (P-2a, P-4).
 """
 
 from __future__ import annotations
 
+import logging
+import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
 
 import msgspec
-from memory_core.wire import ScopeManifest, SessionDirectories, WorkspaceKind
-
-from harness_memory.defaults import DEFAULT_TIMEOUT_S
-from harness_memory.sections import PromptSection
-from harness_memory.session_core import (
+from memory_core.errors import InvalidId
+from memory_core.template import (
     AGENT_ID_PLACEHOLDER,
     APP_DATA_DIR_PLACEHOLDER,
+    OFF_KEY_VALUE,
+    has_memory_placeholder,
+)
+from memory_core.wire import Draft, SessionStartResponse, utc_timestamp
+
+from harness_memory.client import MemoryClient
+from harness_memory.errors import (
+    MemoryClientError,
+    ServiceRejectedError,
+    ServiceTimeoutError,
+    ServiceUnreachableError,
+)
+from harness_memory.records import MemoryStatus, SessionMeta
+from harness_memory.sections import PromptSection, joined, render_sections
+from harness_memory.settings import (
     DEFAULT_TEMPLATE,
-    Started,
-    start_session_record,
+    DEFAULT_TIMEOUT_S,
+    HarnessSettings,
+    TemplateUnreadableError,
 )
 
 __all__ = [
-    "AGENT_ID_PLACEHOLDER",
-    "APP_DATA_DIR_PLACEHOLDER",
     "DEFAULT_TEMPLATE",
-    "MemoryStatus",
-    "SessionMeta",
-    "SessionSection",
+    "UNKNOWN_DATA_DIR",
     "SessionStart",
-    "WorkspaceSource",
-    "session_start_of",
+    "start_from_settings",
     "start_session",
     "start_session_sync",
 ]
 
-MemoryStatus = Literal[
-    "injected", "not-injected", "off", "no-placeholder", "failed-open", "offline"
-]
-"""How the Session's memory came out:
+logger = logging.getLogger(__name__)
 
-- ``injected``: the indexes are in the system prompt;
-- ``not-injected``: the service injected nothing (the agent's template on the service lacks
-  ``{{MEMORY}}``);
-- ``off``: Memory is switched off for the agent (I-5);
-- ``no-placeholder``: the harness's template has no ``{{MEMORY}}`` (I-5);
-- ``failed-open``: the service could not be used; ``error`` says why (P-2);
-- ``offline``: the service was unreachable (``error`` says why) but the memory root is readable
-  here, so the injection was assembled from the files, read-only (H-4).
-"""
+UNKNOWN_DATA_DIR = "(unknown — memory service unavailable)"
+"""What ``{{APP_DATA_DIR}}`` becomes when memory failed open."""
 
-WorkspaceSource = Literal["harness", "draft"]
-"""Where the Session's Workspace came from: the harness's argument, or the draft's pin (W-4)."""
-
-
-class SessionMeta(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
-    """The record of one Session start (P-1), for the harness's session log.
-
-    ``system_prompt`` is the assembled prompt exactly as returned; ``duration_ms`` the wall time
-    of the whole start in milliseconds; ``error``/``error_kind`` say why memory failed open
-    (``unreachable``, ``timeout``, ``rejected``, ``bad-answer``, ``invalid-id``, ``internal``);
-    ``manifests`` what each scope's injection kept and dropped (I-4) and ``truncated`` the scopes
-    whose index was cut; ``workspace_memory_key`` is the value the key line rendered (I-2).
-
-    Draft fields (A-12), all at their defaults for a Session without a draft: ``draft_id`` the
-    draft asked for; ``initial_prompt`` its prompt, verbatim, when it was fetched;
-    ``draft_error``/``draft_error_kind`` why it was not (``not-found`` for an expired or unknown
-    draft, else the kinds above); ``workspace_source`` is ``draft`` when ``workspace`` is the
-    path the draft pinned, ``harness`` when it is the one the harness passed.
-    """
-
-    project: str
-    agent: str
-    workspace: str
-    session_id: str | None
-    service_url: str
-    started_at: str
-    duration_ms: float
-    status: MemoryStatus
-    error: str | None
-    error_kind: str | None
-    enabled: bool | None
-    injected: bool
-    template_has_memory: bool
-    workspace_kind: WorkspaceKind | None
-    key: str | None
-    workspace_memory_key: str
-    directories: SessionDirectories | None
-    manifests: list[ScopeManifest]
-    truncated: list[str]
-    system_prompt: str
-    draft_id: str | None = None
-    draft_error: str | None = None
-    draft_error_kind: str | None = None
-    workspace_source: WorkspaceSource = "harness"
-    initial_prompt: str | None = None
-    remote_sync: list[dict[str, Any]] | None = None
-    """Remote mode (R-1): per scope synced, ``scope``, ``ok``, ``sent``, ``waiting``,
-    ``missing`` and ``error`` (:class:`harness_memory.remote.SyncResult`); None otherwise."""
-
-
-class SessionSection(msgspec.Struct, frozen=True, kw_only=True):
-    """One run of :attr:`SessionStart.sections`: a :class:`~harness_memory.sections.PromptSection`
-    as JSON (``kind`` is ``template``, ``prompt``, ``index`` or ``note``; ``scope`` names the
-    index scope of ``index``/``note``)."""
-
-    kind: Literal["template", "prompt", "index", "note"]
-    text: str
-    scope: str | None = None
+_OFFLINE_KINDS = ("unreachable", "timeout")
 
 
 class SessionStart(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
@@ -137,7 +80,7 @@ class SessionStart(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     key: str | None
     session_meta: SessionMeta
     initial_prompt: str | None = None
-    sections: list[SessionSection] = msgspec.field(default_factory=list)
+    sections: list[PromptSection] = msgspec.field(default_factory=list)
 
 
 async def start_session(
@@ -156,13 +99,13 @@ async def start_session(
     """Start a Session's memory: call A-9, substitute the template, record what happened (P-1).
 
     ``service_url`` and ``token`` come from the harness's own settings (P-2a); ``workspace`` is
-    the Session's Workspace path (made absolute against the
-    process's working directory); ``template`` the agent's system prompt template;
-    ``timeout_s`` the seconds the service may take before memory fails open. Besides
-    ``{{MEMORY}}`` and ``{{WORKSPACE_MEMORY_KEY}}`` (I-1, I-2) the harness placeholders
-    ``{{APP_DATA_DIR}}`` and ``{{AGENT_ID}}`` are filled, so an Environment section can give the
-    model the values its Directory lines need. Never raises for a service problem (P-2): the
-    result then carries no memory and ``session_meta.status == "failed-open"``.
+    the Session's Workspace path (made absolute against the process's working directory);
+    ``template`` the agent's system prompt template; ``timeout_s`` the seconds each request to
+    the service may take before memory fails open. Besides ``{{MEMORY}}`` and
+    ``{{WORKSPACE_MEMORY_KEY}}`` (I-1, I-2) the harness placeholders ``{{APP_DATA_DIR}}`` and
+    ``{{AGENT_ID}}`` are filled, so an Environment section can give the model the values its
+    Directory lines need. Never raises for a service problem (P-2): the result then carries no
+    memory and ``session_meta.status == "failed-open"``.
 
     ``draft_id`` (A-12) starts the Session from a draft: it is fetched first; its ``workspace``,
     when pinned, is the Session's Workspace instead of ``workspace``; its prompt is returned
@@ -177,10 +120,10 @@ async def start_session(
     assembled from its files (:mod:`harness_memory.offline`, read-only) and
     ``session_meta.status == "offline"``.
 
-    The calls run in a worker thread (:func:`start_session_sync`), so the event loop is never
-    blocked and no HTTP library is loaded.
+    The blocking calls run in a worker thread (:func:`start_session_sync`), so the event loop is
+    never blocked.
     """
-    import asyncio  # only embedders pay for the event loop machinery (H-5)
+    import asyncio  # only an async harness runs an event loop; a hook process never does (H-5)
 
     return await asyncio.to_thread(
         start_session_sync,
@@ -210,40 +153,208 @@ def start_session_sync(
     draft_id: str | None = None,
     memory_root: Path | None = None,
 ) -> SessionStart:
-    """:func:`start_session` without an event loop, for a shell or a blocking embedder (P-4).
+    """:func:`start_session` without an event loop, for a shell, a hook or a blocking embedder.
 
     Same arguments, result and fail-open rules; blocks for at most about ``timeout_s`` per
-    request to the service. (A hook process runs
-    :func:`~harness_memory.session_core.start_session_record` itself, without msgspec: H-5.)
+    request to the service (two with a draft).
     """
-    return session_start_of(
-        start_session_record(
-            service_url=service_url,
-            token=token,
-            project=project,
-            agent=agent,
-            workspace=workspace,
-            template=template,
-            session_id=session_id,
-            timeout_s=timeout_s,
-            draft_id=draft_id,
-            memory_root=memory_root,
-        )
+    started_at = utc_timestamp(time.time())
+    clock = time.perf_counter()
+    fetched = _Fetched(str(Path(workspace).absolute()))
+    _fetch(fetched, (service_url, token, timeout_s), (project, agent, session_id, draft_id))
+    if memory_root is not None and fetched.error_kind in _OFFLINE_KINDS:
+        _read_files(fetched, memory_root, project, agent)
+    if fetched.error is not None:  # said once, after the files had their chance (H-4)
+        outcome = "read from the files on this machine" if fetched.offline else "failed open"
+        logger.warning("memory %s for %s/%s: %s", outcome, project, agent, fetched.error)
+    answer = fetched.answer
+    memory = answer.memory if answer is not None and answer.injected else ""
+    sections = render_sections(
+        template,
+        answer.sections if answer is not None and memory and answer.sections else memory,
+        answer.workspace_memory_key if answer is not None else OFF_KEY_VALUE,
+        {
+            APP_DATA_DIR_PLACEHOLDER: (
+                answer.directories.app_data_dir if answer is not None else UNKNOWN_DATA_DIR
+            ),
+            AGENT_ID_PLACEHOLDER: agent,
+        },
     )
-
-
-def session_start_of(started: Started) -> SessionStart:
-    """The typed :class:`SessionStart` of a Session started as JSON values
-    (:func:`harness_memory.session_core.start_session_record`)."""
-    meta = msgspec.convert(started.record, SessionMeta)
+    has_placeholder = has_memory_placeholder(template)
+    draft = fetched.draft
+    meta = SessionMeta(
+        project=project,
+        agent=agent,
+        workspace=fetched.workspace,
+        session_id=session_id,
+        service_url=service_url,
+        started_at=started_at,
+        duration_ms=round((time.perf_counter() - clock) * 1000, 1),
+        status=_status(answer, has_placeholder, fetched.offline),
+        error=fetched.error,
+        error_kind=fetched.error_kind,
+        enabled=answer.enabled if answer is not None else None,
+        injected=bool(memory) and has_placeholder,
+        template_has_memory=has_placeholder,
+        workspace_kind=answer.workspace_kind if answer is not None else None,
+        key=answer.key if answer is not None else None,
+        workspace_memory_key=answer.workspace_memory_key if answer is not None else OFF_KEY_VALUE,
+        directories=answer.directories if answer is not None else None,
+        manifests=answer.manifests if answer is not None else [],
+        truncated=[m.scope for m in answer.manifests if m.cap_fired != "none"] if answer else [],
+        system_prompt=joined(sections),
+        draft_id=draft_id,
+        draft_error=fetched.draft_error,
+        draft_error_kind=fetched.draft_error_kind,
+        workspace_source="draft" if draft is not None and draft.workspace else "harness",
+        initial_prompt=draft.prompt if draft is not None else None,
+    )
     return SessionStart(
         system_prompt=meta.system_prompt,
         key=meta.key,
         session_meta=meta,
         initial_prompt=meta.initial_prompt,
-        sections=[_section(section) for section in started.sections],
+        sections=sections,
     )
 
 
-def _section(section: PromptSection) -> SessionSection:
-    return SessionSection(kind=section.kind, text=section.text, scope=section.scope)
+def start_from_settings(
+    settings: HarnessSettings,
+    *,
+    workspace: str,
+    session_id: str | None = None,
+    draft_id: str | None = None,
+    template_fallback: bool = False,
+) -> SessionStart:
+    """Start a Session's memory with what the harness's ``settings`` configure (P-1, P-2a).
+
+    Raises :class:`~harness_memory.settings.MissingSettingsError` when URL, project or agent is
+    missing, and its :class:`~harness_memory.settings.TokenFileError` when the configured token
+    file cannot be read, before any request. A template file that cannot be read raises
+    :class:`~harness_memory.settings.TemplateUnreadableError`, or with ``template_fallback`` is
+    logged and replaced by the built-in template (a hook must start the Session regardless).
+    Service problems never raise (P-2).
+    """
+    url, project, agent = settings.required()
+    try:
+        template = settings.read_template()
+    except TemplateUnreadableError as error:
+        if not template_fallback:
+            raise
+        logger.warning("%s; using the default template", error)
+        template = DEFAULT_TEMPLATE
+    return start_session_sync(
+        service_url=url,
+        token=settings.bearer_token(),
+        project=project,
+        agent=agent,
+        workspace=workspace,
+        template=template,
+        session_id=session_id,
+        timeout_s=settings.timeout,
+        draft_id=draft_id,
+        memory_root=settings.memory_root,
+    )
+
+
+@dataclass
+class _Fetched:
+    """What the calls to the service brought back, and why not when they failed."""
+
+    workspace: str
+    answer: SessionStartResponse | None = None
+    draft: Draft | None = None
+    error: str | None = None
+    error_kind: str | None = None
+    draft_error: str | None = None
+    draft_error_kind: str | None = None
+    offline: bool = False
+
+
+def _fetch(
+    fetched: _Fetched,
+    service: tuple[str, str | None, float],
+    ids: tuple[str, str, str | None, str | None],
+) -> None:
+    """Fetch the draft (if any) and the Session start into ``fetched``; every failure is
+    recorded there, none raised (P-2)."""
+    project, agent, session_id, draft_id = ids
+    try:
+        client = MemoryClient(service[0], token=service[1], timeout=service[2])
+        if draft_id is not None:
+            _fetch_draft(fetched, client, project, agent, draft_id)
+        if fetched.draft is not None and fetched.draft.workspace is not None:
+            fetched.workspace = fetched.draft.workspace
+        fetched.answer = client.session_start(
+            project, agent, fetched.workspace, session_id=session_id
+        )
+    except Exception as failure:  # P-2: no fault of the memory side may stop a Session
+        fetched.error, fetched.error_kind = _describe(failure)
+        if draft_id is not None and fetched.draft is None and fetched.draft_error is None:
+            fetched.draft_error, fetched.draft_error_kind = fetched.error, fetched.error_kind
+
+
+def _fetch_draft(
+    fetched: _Fetched, client: MemoryClient, project: str, agent: str, draft_id: str
+) -> None:
+    """A-12: fetch the draft into ``fetched``; a failure fails open like memory (P-2).
+
+    Re-raises when the service is down or slow: memory fails open too, without a second wait.
+    """
+    try:
+        fetched.draft = client.get_draft(project, agent, draft_id)
+    except Exception as failure:
+        fetched.draft_error, fetched.draft_error_kind = _describe_draft(failure)
+        logger.warning("Session starts without draft %s: %s", draft_id, fetched.draft_error)
+        if isinstance(failure, ServiceUnreachableError | ServiceTimeoutError):
+            raise
+
+
+def _read_files(fetched: _Fetched, memory_root: Path, project: str, agent: str) -> None:
+    """H-4: the service is unreachable; stand in with the files under ``memory_root``."""
+    # Imported here: the fallback brings the service's own injection code (masking, caps), which
+    # a Session start that reached the service does not need (H-5).
+    from harness_memory.offline import OfflineUnavailableError, session_start_from_files
+
+    try:
+        fetched.answer = session_start_from_files(
+            memory_root, project=project, agent=agent, workspace=fetched.workspace
+        )
+    except (OfflineUnavailableError, InvalidId, OSError) as error:
+        logger.warning("memory files cannot stand in for the service: %s", error)
+        return
+    fetched.offline = True
+
+
+def _describe(failure: Exception) -> tuple[str, str]:
+    """Say why a call to the service failed: ``(error sentence, error kind)`` for the record."""
+    if isinstance(failure, MemoryClientError):
+        return str(failure), failure.reason
+    if isinstance(failure, InvalidId):
+        return f"harness memory settings: {failure}", "invalid-id"
+    logger.error("memory Session start failed unexpectedly", exc_info=failure)
+    return f"unexpected error: {failure!r}", "internal"
+
+
+def _describe_draft(failure: Exception) -> tuple[str, str]:
+    """Like :func:`_describe`; an expired or unknown draft (404) is kind ``not-found``."""
+    if isinstance(failure, ServiceRejectedError) and failure.status == 404:
+        return f"draft not found (expired or unknown): {failure.detail}", "not-found"
+    if isinstance(failure, InvalidId):
+        return str(failure), "invalid-id"
+    return _describe(failure)
+
+
+def _status(
+    answer: SessionStartResponse | None, has_placeholder: bool, offline: bool
+) -> MemoryStatus:
+    """The record's ``status`` for what the service answered."""
+    if answer is None:
+        return "failed-open"
+    if not answer.enabled:
+        return "off"
+    if not has_placeholder:
+        return "no-placeholder"
+    if offline:
+        return "offline"
+    return "injected" if answer.injected and answer.memory else "not-injected"

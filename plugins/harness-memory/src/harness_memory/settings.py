@@ -10,6 +10,9 @@ variable                    meaning
 ==========================  =============================================================
 HARNESS_MEMORY_URL          the memory service root, e.g. ``http://127.0.0.1:8080``
 HARNESS_MEMORY_TOKEN        bearer token (optional against a loopback service without tokens)
+HARNESS_MEMORY_TOKEN_FILE   a file holding the bearer token (read when no token is given): what
+                            the installed Codex and Gemini CLI hooks name, so the token is on
+                            no command line (``ps`` shows every user those)
 HARNESS_MEMORY_PROJECT      project id (K-7)
 HARNESS_MEMORY_AGENT        agent id (K-7)
 HARNESS_MEMORY_TIMEOUT      seconds for each request to the service (default 2, at most 3600)
@@ -17,33 +20,41 @@ HARNESS_MEMORY_TEMPLATE     path of a template file (default: the hook's built-i
 HARNESS_MEMORY_STATE_DIR    where Session records go (default ``~/.claude/harness-memory``,
                             or ``$CLAUDE_CONFIG_DIR/harness-memory``)
 HARNESS_MEMORY_ROOT         memory root for the write guard when no Session record exists
-HARNESS_MEMORY_REMOTE       ``on``: remote mode (R-1): the memory is a local copy under the
-                            state dir, synced with the service over git; the memory root is
-                            that copy's unless ``HARNESS_MEMORY_ROOT`` says otherwise
-HARNESS_MEMORY_TOKEN_FILE   a file holding the bearer token (first line), read when no token
-                            is given; it must be private to its owner (mode 0600)
 ==========================  =============================================================
 """
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
-from harness_memory.defaults import DEFAULT_TIMEOUT_S
-from harness_memory.frozen import Frozen
+from memory_core.template import default_template, read_template_file
 
 __all__ = [
+    "DEFAULT_TEMPLATE",
+    "DEFAULT_TIMEOUT_S",
     "ENV_PREFIX",
     "MAX_TIMEOUT_S",
     "HarnessSettings",
+    "MissingSettingsError",
     "SettingsError",
+    "TemplateUnreadableError",
+    "TokenFileError",
     "default_state_dir",
     "load_settings",
-    "remote_memory_root",
 ]
 
 ENV_PREFIX = "HARNESS_MEMORY_"
+DEFAULT_TIMEOUT_S = 2.0
+"""Seconds each request to the service may take by default: a Session start must not wait long
+for memory (P-2)."""
+DEFAULT_TEMPLATE = default_template()
+"""The template when the harness configures none (:func:`memory_core.template.default_template`):
+``{{MEMORY}}``, then the Environment section whose ``{{APP_DATA_DIR}}`` and ``{{AGENT_ID}}`` are the
+values the prompts' ``<app_data_dir>/agents/<agent_id>/…`` Directory lines refer to (I-2, I-6)."""
 MAX_TIMEOUT_S = 3600.0
 """The longest timeout accepted (seconds): longer than any harness waits for a hook, and far
 below what a socket can take (``inf`` or ``1e308`` would overflow it mid-request)."""
@@ -53,80 +64,118 @@ class SettingsError(ValueError):
     """A setting is present but unusable (a timeout that is not a positive number)."""
 
 
-class HarnessSettings(Frozen):
-    """Resolved settings; ``None`` means "not configured" (the caller decides if that is fatal).
+class MissingSettingsError(Exception):
+    """The service URL, project or agent is not configured; ``names`` lists the variables."""
 
-    A :class:`~harness_memory.frozen.Frozen` record: every hook process builds one (H-5).
+    def __init__(self, names: list[str]) -> None:
+        self.names = names
+        super().__init__(f"set {', '.join(names)}")
+
+    def notice(self) -> str:
+        """What a hook tells the user (its ``systemMessage``): memory is off, and what to set."""
+        return f"Agent Memory is off for this Session: {self}"
+
+
+class TokenFileError(MissingSettingsError):
+    """The token file (``--token-file``) cannot be read, is too large, not UTF-8 or empty.
+
+    A :class:`MissingSettingsError`: without its token memory is off for the Session, and a
+    hook says so in its ``notice()`` (P-2) instead of asking the service without one.
     """
 
-    __slots__ = (
-        "agent",
-        "memory_root",
-        "project",
-        "remote",
-        "state_dir",
-        "template_file",
-        "timeout",
-        "token",
-        "url",
-    )  # fmt: skip
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__([ENV_PREFIX + "TOKEN_FILE"])
+        self.args = (f"cannot read the token file {path}: {reason}",)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+TOKEN_FILE_MAX_BYTES = 64 * 1024
+"""The most a token file may hold: a bearer token is far shorter; a FIFO or ``/dev/zero`` given
+by mistake is not read for ever."""
+
+
+class TemplateUnreadableError(Exception):
+    """The configured template file cannot be read (missing, unreadable, not UTF-8, too large,
+    not a regular file)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HarnessSettings:
+    """Resolved settings; ``None`` means "not configured" (the caller decides if that is fatal).
+
+    ``timeout`` is in seconds for each request to the service; ``state_dir`` holds the Session
+    records; ``memory_root`` is the root the write guard protects and the offline fallback reads
+    (H-4). ``token_file`` names a file holding the token, read by :meth:`bearer_token` when
+    ``token`` is not given (only a Session start reads it; the write guard never calls the
+    service).
+    """
+
     url: str | None
     token: str | None
     project: str | None
     agent: str | None
-    timeout: float
-    template_file: Path | None
+    timeout: float = DEFAULT_TIMEOUT_S
+    template_file: Path | None = None
     state_dir: Path
-    memory_root: Path | None
-    remote: bool
-
-    def __init__(
-        self,
-        *,
-        url: str | None,
-        token: str | None,
-        project: str | None,
-        agent: str | None,
-        timeout: float,
-        template_file: Path | None,
-        state_dir: Path,
-        memory_root: Path | None,
-        remote: bool = False,
-    ) -> None:
-        self._set(
-            url=url,
-            token=token,
-            project=project,
-            agent=agent,
-            timeout=timeout,
-            template_file=template_file,
-            state_dir=state_dir,
-            memory_root=memory_root,
-            remote=remote,
-        )
+    memory_root: Path | None = None
+    token_file: Path | None = None
 
     def missing(self) -> list[str]:
         """Name the variables a Session start still needs (URL, project, agent)."""
         needed = {"URL": self.url, "PROJECT": self.project, "AGENT": self.agent}
         return [ENV_PREFIX + name for name, value in needed.items() if not value]
 
+    def required(self) -> tuple[str, str, str]:
+        """URL, project and agent; :class:`MissingSettingsError` when one is not configured."""
+        if not (self.url and self.project and self.agent):
+            raise MissingSettingsError(self.missing())
+        return self.url, self.project, self.agent
+
+    def bearer_token(self) -> str | None:
+        """The bearer token: ``token`` when given, else the text of ``token_file`` (surrounding
+        whitespace, such as the final newline, stripped), else None.
+
+        Raises :class:`TokenFileError` when the file cannot be read, is no regular file, is
+        larger than :data:`TOKEN_FILE_MAX_BYTES`, is not UTF-8 or holds only whitespace.
+        """
+        if self.token is not None or self.token_file is None:
+            return self.token
+        try:  # O_NONBLOCK: opening a FIFO nobody writes must not wait
+            with os.fdopen(os.open(self.token_file, os.O_RDONLY | os.O_NONBLOCK), "rb") as handle:
+                if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                    raise TokenFileError(self.token_file, "not a regular file")
+                raw = handle.read(TOKEN_FILE_MAX_BYTES + 1)
+        except OSError as error:
+            raise TokenFileError(self.token_file, error.strerror or str(error)) from error
+        if len(raw) > TOKEN_FILE_MAX_BYTES:
+            raise TokenFileError(self.token_file, f"larger than {TOKEN_FILE_MAX_BYTES} bytes")
+        try:
+            token = raw.decode("utf-8").strip()
+        except UnicodeDecodeError as error:
+            raise TokenFileError(self.token_file, "not UTF-8 text") from error
+        if not token:
+            raise TokenFileError(self.token_file, "it is empty")
+        return token
+
     def read_template(self) -> str:
         """Return the template file's text (UTF-8); without a file, the built-in template.
 
-        The built-in one is :func:`memory_core.template.default_template` with the app data dir
-        and agent id left as ``{{APP_DATA_DIR}}`` and ``{{AGENT_ID}}`` for :mod:`session` to fill
-        (imported here, not at the top: the write guard never needs it, H-5). Raises ``OSError``
-        or ``UnicodeDecodeError`` when the configured file cannot be read: also when it is no
-        regular file (a FIFO nobody writes would block, ``/dev/zero`` never ends) or is longer
-        than :data:`memory_core.template.TEMPLATE_FILE_MAX_BYTES`.
+        The built-in one is :data:`DEFAULT_TEMPLATE`, with the app data dir and agent id left as
+        ``{{APP_DATA_DIR}}`` and ``{{AGENT_ID}}`` for the Session start to fill. Raises
+        :class:`TemplateUnreadableError` when the configured file cannot be read: also when it
+        is no regular file (a FIFO nobody writes would block, ``/dev/zero`` never ends) or is
+        longer than :data:`memory_core.template.TEMPLATE_FILE_MAX_BYTES`.
         """
         if self.template_file is None:
-            from memory_core.template import default_template
-
-            return default_template()
-        from memory_core.template import read_template_file
-
-        return read_template_file(self.template_file)
+            return DEFAULT_TEMPLATE
+        try:
+            return read_template_file(self.template_file)
+        except (OSError, UnicodeDecodeError) as error:
+            raise TemplateUnreadableError(
+                f"cannot read the template file {self.template_file}: {error}"
+            ) from error
 
 
 def default_state_dir(environ: Mapping[str, str]) -> Path:
@@ -136,36 +185,11 @@ def default_state_dir(environ: Mapping[str, str]) -> Path:
     return base / "harness-memory"
 
 
-def remote_memory_root(state_dir: Path, project: str, agent: str) -> Path:
-    """The memory root of remote mode's local copy (R-1, :mod:`harness_memory.remote`), shaped
-    ``<app data dir>/agents/<agent>/agent_state/memory`` so the offline reader (H-4) and the
-    write guard (P-3) treat it as any memory root."""
-    return state_dir / "remote" / project / "agents" / agent / "agent_state" / "memory"
-
-
-def _token_from_file(path: str) -> str | None:
-    """The first line of the token file ``path``; raises :class:`SettingsError` when it cannot
-    be read or group or others may read it (a token file is private: H-7)."""
-    import os
-    import stat
-
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
-        with os.fdopen(fd, "rb") as handle:
-            if stat.S_IMODE(os.fstat(handle.fileno()).st_mode) & 0o077:
-                raise SettingsError(f"token file {path} may be read by others: chmod 600 it")
-            line = handle.read(4096).decode("utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as error:
-        raise SettingsError(f"token file {path} cannot be read: {error}") from None
-    return (line[0].strip() or None) if line else None
-
-
 def load_settings(flags: Mapping[str, str | None], environ: Mapping[str, str]) -> HarnessSettings:
     """Merge command-line ``flags`` (``url``, ``token``, …; None = not given) over ``environ``.
 
     Raises :class:`SettingsError` for a timeout that is not a number of seconds in
-    (0, :data:`MAX_TIMEOUT_S`], a ``remote`` value other than on/off, and a token file that
-    cannot be read or is not private.
+    (0, :data:`MAX_TIMEOUT_S`].
     """
 
     def pick(name: str) -> str | None:
@@ -186,32 +210,17 @@ def load_settings(flags: Mapping[str, str | None], environ: Mapping[str, str]) -
             f"timeout must be at most {MAX_TIMEOUT_S:g} seconds, got {raw_timeout!r}"
         )
     template = pick("template")
-    state_dir = Path(pick("state_dir") or default_state_dir(environ))
+    state_dir = pick("state_dir")
     root = pick("root")
-    remote_flag = (pick("remote") or "off").lower()
-    if remote_flag not in _SWITCH:
-        raise SettingsError(f"remote must be on or off, got {remote_flag!r}")
-    remote = _SWITCH[remote_flag]
-    project, agent = pick("project"), pick("agent")
-    memory_root = Path(root) if root else None
-    if remote and memory_root is None and project and agent:
-        memory_root = remote_memory_root(state_dir, project, agent)
-    token = pick("token")
     token_file = pick("token_file")
-    if token is None and token_file is not None:
-        token = _token_from_file(token_file)
     return HarnessSettings(
         url=pick("url"),
-        token=token,
-        project=project,
-        agent=agent,
+        token=pick("token"),
+        project=pick("project"),
+        agent=pick("agent"),
         timeout=timeout,
         template_file=Path(template) if template else None,
-        state_dir=state_dir,
-        memory_root=memory_root,
-        remote=remote,
+        state_dir=Path(state_dir) if state_dir else default_state_dir(environ),
+        memory_root=Path(root) if root else None,
+        token_file=Path(token_file) if token_file else None,
     )
-
-
-_SWITCH = {"on": True, "1": True, "true": True, "yes": True, "off": False, "0": False}
-_SWITCH |= {"false": False, "no": False}

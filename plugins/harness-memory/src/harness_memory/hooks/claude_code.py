@@ -17,8 +17,9 @@ Claude Code shows the model at most :data:`CONTEXT_LIMIT` UTF-16 code units of o
 ``additionalContext`` (a longer one becomes a file path and a 2 KB preview), but several hook
 entries each add their own (measured on 2.1.332; see the plugin README's harness table). The
 SessionStart adapter (:mod:`harness_memory.hooks.claude_code_start`) therefore runs in N hook
-entries and answers piece K in entry K. This module holds what both adapters share and the
-PreToolUse adapter, which runs before every file write and so imports only the guard (H-5).
+entries and answers piece K in entry K; the PreToolUse adapter, which runs before every file
+write, is :mod:`harness_memory.hooks.claude_code_guard`. This module holds what they share: the
+measured limits, the hook input and where the guard finds the memory root.
 
 Both adapters fail open: a missing setting, an unreachable service or malformed input never
 stops the Session; the SessionStart answer then carries a ``systemMessage`` for the user.
@@ -27,16 +28,16 @@ stops the Session; the SessionStart answer then carries a ``systemMessage`` for 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from harness_memory.frozen import Frozen
+from memory_core.keys import is_temporary_workspace, workspace_memory_key
+from memory_core.layout import app_data_dir_of
+
+from harness_memory.guard import is_usable_path
 from harness_memory.records import GuardView, read_guard_view
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
-if TYPE_CHECKING:
-    from typing import Any
-
-    from harness_memory.settings import HarnessSettings
+from harness_memory.settings import HarnessSettings
 
 __all__ = [
     "CLAUDE_CODE_VERSION",
@@ -46,7 +47,6 @@ __all__ = [
     "WRITE_TOOLS",
     "HookInput",
     "decode_input",
-    "pre_tool_use",
 ]
 
 CLAUDE_CODE_VERSION = "2.1.332"
@@ -55,10 +55,13 @@ CONTEXT_LIMIT = 10_000
 """UTF-16 code units of one hook entry's ``additionalContext`` (or plain stdout) that Claude
 Code shows the model inline; one unit more and it shows a file path and a 2 KB preview."""
 
-RECOMMENDED_PARTS = 6
-"""SessionStart entries the README configures. The default prompts with both indexes at the caps
-(I-4) need 4 pieces of ordinary text and 6 in the worst case, every index character outside the
-Basic Multilingual Plane (2 UTF-16 units each); tests/plugin/test_h1_fitting.py checks both."""
+RECOMMENDED_PARTS = 4
+"""SessionStart entries the installer writes: the fewest that carry the default prompts with both
+indexes at the caps (I-4) in ordinary text, every entry being a process and a call to the
+service. An index whose characters lie largely outside the Basic Multilingual Plane (2 UTF-16
+units each: emoji) can need more, up to 6 when every character does; with 4 such an index is
+cut at a line with the I-4 note and the user is told (H-1). tests/plugin/test_h1_fitting.py
+checks both."""
 
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
 """Claude Code's file-writing tools (the names GitHub Copilot CLI gives its own ``create`` and
@@ -72,39 +75,20 @@ PATH_FIELDS = ("file_path", "notebook_path", "path")
 _TEXT_FIELDS = ("hook_event_name", "session_id", "cwd", "source", "tool_name")
 
 
-class HookInput(Frozen):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HookInput:
     """The part of a hook's stdin JSON the adapters read; other fields are ignored."""
 
-    __slots__ = ("cwd", "hook_event_name", "session_id", "source", "tool_input", "tool_name")
-    hook_event_name: str | None
-    session_id: str | None
-    cwd: str | None
-    source: str | None
-    tool_name: str | None
-    tool_input: dict[str, Any] | None
-
-    def __init__(
-        self,
-        *,
-        hook_event_name: str | None = None,
-        session_id: str | None = None,
-        cwd: str | None = None,
-        source: str | None = None,
-        tool_name: str | None = None,
-        tool_input: dict[str, Any] | None = None,
-    ) -> None:
-        self._set(
-            hook_event_name=hook_event_name,
-            session_id=session_id,
-            cwd=cwd,
-            source=source,
-            tool_name=tool_name,
-            tool_input=tool_input,
-        )
+    hook_event_name: str | None = None
+    session_id: str | None = None
+    cwd: str | None = None
+    source: str | None = None
+    tool_name: str | None = None
+    tool_input: dict[str, Any] | None = None
 
 
 def decode_input(raw: bytes) -> HookInput:
-    """Decode a hook's stdin JSON with the standard library (the guard's path stays cheap, H-5).
+    """Decode a hook's stdin JSON (the fields read here).
 
     Raises ``ValueError`` when it is not JSON (nested past the parser's depth included), not an
     object, or a field read here has the wrong type (text fields must be strings or null,
@@ -132,42 +116,6 @@ def decode_input(raw: bytes) -> HookInput:
     )
 
 
-def pre_tool_use(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] | None:
-    """Answer a ``PreToolUse`` hook: deny a write the guard refuses (P-3), else no answer.
-
-    Judged: the file tools' target (:data:`WRITE_TOOLS`), every path a ``Bash`` command names
-    and every path in an MCP tool's (``mcp__…``) string arguments, each read the way the shell
-    and the kernel will (:mod:`harness_memory.hooks.tool_targets`).
-
-    The memory root and the Session's key come from the Session's record (written by the
-    SessionStart adapter); without a record, from ``HARNESS_MEMORY_ROOT`` with the key derived
-    from the hook's ``cwd`` (K-1; none for a temporary Workspace, K-4). With neither, the guard
-    has no memory root to protect and answers nothing.
-    """
-    tool, arguments = hook.tool_name or "", hook.tool_input
-    if arguments is None:
-        return None
-    from harness_memory.hooks.guarding import refusal, shell_refusal, string_leaves  # guard only
-
-    reason = None
-    if tool in WRITE_TOOLS:
-        targets = [arguments[name] for name in PATH_FIELDS if isinstance(arguments.get(name), str)]
-        reason = refusal(targets, hook, settings)
-    elif tool == "Bash" and isinstance(arguments.get("command"), str):
-        reason = shell_refusal([arguments["command"]], hook, settings)
-    elif tool.startswith("mcp__"):
-        reason = shell_refusal(string_leaves(arguments), hook, settings)
-    if reason is None:
-        return None
-    return {
-        "hookSpecificOutput": {
-            "hookEventName": "PreToolUse",
-            "permissionDecision": "deny",
-            "permissionDecisionReason": reason,
-        }
-    }
-
-
 def _locate(hook: HookInput, settings: HarnessSettings) -> tuple[Path, str | None, str] | None:
     """Find (memory root, the Session's key, base for relative paths) from trusted settings.
 
@@ -182,11 +130,6 @@ def _locate(hook: HookInput, settings: HarnessSettings) -> tuple[Path, str | Non
         return root, record.key, hook.cwd or record.workspace
     if settings.memory_root is None:
         return None
-    from memory_core.keys import is_temporary_workspace, workspace_memory_key
-    from memory_core.layout import app_data_dir_of
-
-    from harness_memory.guard import is_usable_path
-
     cwd = hook.cwd or str(Path.cwd())
     if not is_usable_path(cwd):  # no Workspace can be named by it: only the user scope is open
         return settings.memory_root, None, cwd

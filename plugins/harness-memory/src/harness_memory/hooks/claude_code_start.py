@@ -12,17 +12,19 @@ rest of the template stay) and entry 1 adds a ``systemMessage`` for the user (H-
 
 from __future__ import annotations
 
+from typing import Any
+
 from harness_memory.fitting import Delivery, HarnessLimits, fit
 from harness_memory.hooks.claude_code import CONTEXT_LIMIT, HookInput
-from harness_memory.hooks.one_piece import availability_message, unreadable_message
-from harness_memory.startup import MissingSettingsError, start_for_hook
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
-if TYPE_CHECKING:
-    from typing import Any
-
-    from harness_memory.session_core import Started
-    from harness_memory.settings import HarnessSettings
+from harness_memory.hooks.session_start import (
+    availability_message,
+    context_answer,
+    cut_summary,
+    start_for_hook,
+    unreadable_message,
+)
+from harness_memory.records import SessionMeta
+from harness_memory.settings import HarnessSettings, MissingSettingsError
 
 __all__ = ["claude_code_limits", "session_start"]
 
@@ -58,35 +60,26 @@ def session_start(
         )
     except MissingSettingsError as error:
         return {"systemMessage": error.notice()} if part == 1 else None
-    delivery = fit(result.sections, result.manifests, claude_code_limits(parts))
-    output: dict[str, Any] = {}
-    if part <= len(delivery.pieces):
-        output["hookSpecificOutput"] = {
-            "hookEventName": "SessionStart",
-            "additionalContext": delivery.pieces[part - 1].lstrip("\n"),
-        }
-    message = _user_message(result, delivery, parts) if part == 1 else None
+    delivery = fit(result.sections, result.session_meta.manifests, claude_code_limits(parts))
+    output = context_answer(delivery.pieces[part - 1]) if part <= len(delivery.pieces) else {}
+    message = _user_message(result.session_meta, delivery, parts) if part == 1 else None
     if message is not None:
         output["systemMessage"] = message
     return output or None
 
 
-def _user_message(result: Started, delivery: Delivery, parts: int) -> str | None:
+def _user_message(meta: SessionMeta, delivery: Delivery, parts: int) -> str | None:
     """What the user must hear: memory failed open, an index could not be read (Q-2b), or the
     prompt did not fit (H-1)."""
-    notice = availability_message(result.status, result.error)
-    if notice is not None and result.status == "failed-open":
+    notice = availability_message(meta)
+    if meta.status == "failed-open":
         return notice
-    unreadable = unreadable_message(result)
+    unreadable = unreadable_message(meta)
     if unreadable is not None:
         notice = unreadable if notice is None else f"{notice} {unreadable}"
-    if not delivery.cuts and delivery.complete and not delivery.prompt_lines_cut:
+    cut = cut_summary(delivery)
+    if not cut:
         return notice
-    cut = [f"{c.scope} index: {c.kept} of {c.total} lines" for c in delivery.cuts]
-    if delivery.prompt_lines_cut:
-        cut.append(f"{delivery.prompt_lines_cut} lines of the memory instructions left out")
-    if not delivery.complete:
-        cut.append("the rest of the prompt did not fit")
     return (notice + " " if notice else "") + (
         f"Agent Memory: Claude Code shows at most {CONTEXT_LIMIT:,} characters per "
         f"SessionStart hook and {parts} hook {'entry is' if parts == 1 else 'entries are'} "

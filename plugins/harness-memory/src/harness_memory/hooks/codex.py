@@ -10,7 +10,7 @@ same answers Claude Code does:
   message. Codex keeps at most the hook's ``additionalContextLimit`` of it (default 2,500 of its
   tokens, a token being 4 UTF-8 bytes, rounded up) and replaces a longer text by a head-and-tail
   preview with a file path. The installer sets :data:`CONTEXT_LIMIT_TOKENS`; this adapter fits
-  the prompt under it (:mod:`harness_memory.hooks.one_piece`).
+  the prompt under it (:mod:`harness_memory.hooks.session_start`).
 - ``PreToolUse``: ``{"hookSpecificOutput": {"hookEventName": "PreToolUse",
   "permissionDecision": "deny", "permissionDecisionReason": …}}`` blocks the call and the reason
   reaches the model. Tools guarded (:data:`GUARDED_TOOLS`): ``apply_patch`` (``tool_input.command``
@@ -24,13 +24,13 @@ service or malformed input never stops the Session.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: the guard path)
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any
 
-    from harness_memory.fitting import HarnessLimits
-    from harness_memory.hooks.claude_code import HookInput
-    from harness_memory.settings import HarnessSettings
+from harness_memory.fitting import HarnessLimits
+from harness_memory.hooks.claude_code import HookInput
+from harness_memory.hooks.guarding import refusal, shell_refusal, string_leaves
+from harness_memory.hooks.tool_targets import patch_targets
+from harness_memory.settings import HarnessSettings
 
 __all__ = [
     "CODEX_VERSION",
@@ -55,8 +55,6 @@ def codex_tokens(text: str) -> int:
 
 def limits() -> HarnessLimits:
     """This harness's Session-start limit for :func:`harness_memory.fitting.fit` (H-1)."""
-    from harness_memory.fitting import HarnessLimits  # the guard path never needs it (H-5)
-
     return HarnessLimits(
         piece_limit=CONTEXT_LIMIT_TOKENS,
         pieces=1,
@@ -68,16 +66,15 @@ def limits() -> HarnessLimits:
 
 def session_start(hook: HookInput, settings: HarnessSettings) -> dict[str, Any]:
     """Answer Codex's ``SessionStart`` hook with the injection (P-1, H-1). Never raises."""
-    from harness_memory.hooks.one_piece import session_start_answer  # not on the guard path
+    # Imported here: the write guard, which runs before every file write, never needs the
+    # Session start and its HTTP client (H-5).
+    from harness_memory.hooks.session_start import session_start_answer
 
     return session_start_answer(hook, settings, "Codex CLI", limits())
 
 
 def pre_tool_use(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] | None:
     """Answer Codex's ``PreToolUse`` hook: deny a call that writes where P-3 forbids."""
-    from harness_memory.hooks.guarding import refusal, shell_refusal, string_leaves
-    from harness_memory.hooks.tool_targets import patch_targets  # the guard's alone (H-5)
-
     tool, arguments = hook.tool_name or "", hook.tool_input or {}
     reason: str | None = None
     command = arguments.get("command")

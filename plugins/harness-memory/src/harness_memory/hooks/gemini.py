@@ -19,13 +19,12 @@ An allowed call gets no answer. Both adapters fail open.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: the guard path)
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any
 
-    from harness_memory.fitting import HarnessLimits
-    from harness_memory.hooks.claude_code import HookInput
-    from harness_memory.settings import HarnessSettings
+from harness_memory.fitting import HarnessLimits
+from harness_memory.hooks.claude_code import HookInput
+from harness_memory.hooks.guarding import refusal, shell_refusal, string_leaves
+from harness_memory.settings import HarnessSettings
 
 __all__ = ["CONTEXT_LIMIT", "GEMINI_VERSION", "GUARDED_TOOLS", "before_tool", "session_start"]
 
@@ -38,8 +37,6 @@ GUARDED_TOOLS = ("write_file", "replace", "run_shell_command", "mcp_*")
 
 def limits() -> HarnessLimits:
     """This harness's Session-start limit for :func:`harness_memory.fitting.fit` (H-1)."""
-    from harness_memory.fitting import HarnessLimits  # the guard path never needs it (H-5)
-
     return HarnessLimits(
         piece_limit=CONTEXT_LIMIT,
         pieces=1,
@@ -51,19 +48,15 @@ def limits() -> HarnessLimits:
 
 def session_start(hook: HookInput, settings: HarnessSettings) -> dict[str, Any]:
     """Answer Gemini CLI's ``SessionStart`` hook with the injection (P-1, H-1). Never raises."""
-    from harness_memory.hooks.one_piece import session_start_answer  # not on the guard path
+    # Imported here: the write guard, which runs before every file write, never needs the
+    # Session start and its HTTP client (H-5).
+    from harness_memory.hooks.session_start import session_start_answer
 
     return session_start_answer(hook, settings, "Gemini CLI", limits())
 
 
 def before_tool(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] | None:
     """Answer Gemini CLI's ``BeforeTool`` hook: deny a call that writes where P-3 forbids."""
-    from harness_memory.hooks.guarding import (  # the guard's alone (H-5)
-        refusal,
-        shell_refusal,
-        string_leaves,
-    )
-
     tool, arguments = hook.tool_name or "", hook.tool_input or {}
     reason: str | None = None
     if tool in ("write_file", "replace") and isinstance(arguments.get("file_path"), str):

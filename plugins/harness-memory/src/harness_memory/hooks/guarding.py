@@ -12,16 +12,12 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from pathlib import Path, PurePath
+from typing import Any
 
 from harness_memory.guard import check_write, is_usable_path
 from harness_memory.hooks import claude_code
 from harness_memory.hooks.tool_targets import shell_paths
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: the guard path)
-if TYPE_CHECKING:
-    from typing import Any
-
-    from harness_memory.settings import HarnessSettings
+from harness_memory.settings import HarnessSettings
 
 __all__ = ["REFUSAL_PREFIX", "refusal", "shell_refusal", "string_leaves"]
 

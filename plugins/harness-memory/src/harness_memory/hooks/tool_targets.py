@@ -27,11 +27,8 @@ from __future__ import annotations
 import os
 import re
 import shlex
+from collections.abc import Mapping
 from pathlib import Path, PurePath
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: the guard path)
-if TYPE_CHECKING:
-    from collections.abc import Mapping
 
 __all__ = ["ShellPaths", "patch_targets", "shell_paths"]
 

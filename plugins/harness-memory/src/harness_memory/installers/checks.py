@@ -15,15 +15,19 @@ Each finding is a :class:`Finding`; errors stop the install before any file is t
 
 from __future__ import annotations
 
-import json
-import urllib.error
-import urllib.parse
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any
 
+from memory_core.errors import InvalidId
 from memory_core.layout import app_data_dir_of
+
+from harness_memory.client import MemoryClient
+from harness_memory.errors import (
+    BadServiceAnswerError,
+    MemoryClientError,
+    ServiceRejectedError,
+    ServiceUnreachableError,
+)
 
 __all__ = ["CHECK_TIMEOUT_S", "Finding", "check_root", "check_service"]
 
@@ -88,23 +92,20 @@ def check_service(
     timeout: float = CHECK_TIMEOUT_S,
 ) -> list[Finding]:
     """Findings for the service at ``url``: is it a URL, does it answer, does it know the
-    agent, does it take the token. A ``managed`` install carries no token (each user gives
-    theirs), so a service asking for one is a warning there. Never raises."""
-    parts = urllib.parse.urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        return [Finding(True, f"the service URL {url!r} is not http(s)://host[:port]")]
-    project_q, agent_q = (urllib.parse.quote(value, safe="") for value in (project, agent))
-    address = f"{url.rstrip('/')}/api/projects/{project_q}/agents/{agent_q}/config"
-    request = urllib.request.Request(  # noqa: S310 (the scheme is http or https, checked above)
-        address, headers={"Accept": "application/json"}
-    )
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
+    agent, does it take the token — asked through the plugin's one client
+    (:meth:`~harness_memory.client.MemoryClient.agent_config`). A ``managed`` install carries no
+    token (each user gives theirs), so a service asking for one is a warning there. Never
+    raises."""
     try:
-        with urllib.request.urlopen(request, timeout=timeout):  # noqa: S310 (http(s) only)
-            return []
-    except urllib.error.HTTPError as error:
-        if managed and token is None and error.code == 401:
+        client = MemoryClient(url, token=token, timeout=timeout)
+    except ServiceUnreachableError:
+        return [Finding(True, f"the service URL {url!r} is not http(s)://host[:port]")]
+    try:
+        client.agent_config(project, agent)
+    except InvalidId as error:
+        return [Finding(True, f"the service at {url} cannot be asked: {error}")]
+    except ServiceRejectedError as error:
+        if managed and token is None and error.status == 401:
             return [
                 Finding(
                     False,
@@ -113,26 +114,19 @@ def check_service(
                     "the project and agent could not be checked without one",
                 )
             ]
-        return [_rejected(error.code, _detail(error), url, project, agent)]
-    except (urllib.error.URLError, OSError, ValueError) as error:
-        reason = getattr(error, "reason", error)
+        return [_rejected(error.status, f": {error.detail}", url, project, agent)]
+    except BadServiceAnswerError as error:
+        return [Finding(False, f"the service at {url} is not the memory service? {error}")]
+    except MemoryClientError as error:
         return [
             Finding(
                 False,
-                f"the service at {url} does not answer ({reason}); the hooks are installed "
+                f"the service at {url} does not answer ({error}); the hooks are installed "
                 "anyway and fail open until it does (Sessions start without memory, or with "
                 "it read from the files on this machine) — check the URL if it is up",
             )
         ]
-
-
-def _detail(error: urllib.error.HTTPError) -> str:
-    try:
-        body: Any = json.loads(error.read(65536) or b"{}")
-    except (ValueError, OSError):
-        return ""
-    detail = body.get("detail") if isinstance(body, dict) else None
-    return f": {detail}" if isinstance(detail, str) else ""
+    return []
 
 
 def _rejected(status: int, detail: str, url: str, project: str, agent: str) -> Finding:

@@ -29,7 +29,7 @@ __all__ = ["AUTO_MEMORY", "SESSION_START_PARTS", "managed_dir", "plan", "setting
 HARNESS = "claude-code"
 SESSION_START_PARTS = RECOMMENDED_PARTS
 """SessionStart entries written, each carrying one piece of the injection (H-1: Claude Code
-shows at most 10,000 characters of each; six carry both indexes at the caps)."""
+shows at most 10,000 characters of each; four carry both indexes at the caps)."""
 WRITE_MATCHER = "Write|Edit|MultiEdit|NotebookEdit|Bash|mcp__.*"
 """The tools the PreToolUse guard sees: the file tools, the shell and MCP tools (P-3)."""
 
@@ -139,20 +139,12 @@ def _wanted(options: InstallOptions) -> dict[str, list[dict[str, Any]]]:
             command += f" --part {part} --parts {SESSION_START_PARTS}"
         starts.append({"hooks": [{"type": "command", "command": command}]})
     guard = options.hook_command(HARNESS, "pre-tool-use")
-    wanted: dict[str, list[dict[str, Any]]] = {
+    return {
         "SessionStart": starts,
         "PreToolUse": [
             {"matcher": WRITE_MATCHER, "hooks": [{"type": "command", "command": guard}]}
         ],
     }
-    if options.remote:  # R-1: the agent's writes go back after each write and at the end
-        sent = options.hook_command(HARNESS, "post-tool-use")
-        ended = options.hook_command(HARNESS, "session-end")
-        wanted["PostToolUse"] = [
-            {"matcher": WRITE_MATCHER, "hooks": [{"type": "command", "command": sent}]}
-        ]
-        wanted["SessionEnd"] = [{"hooks": [{"type": "command", "command": ended}]}]
-    return wanted
 
 
 def _permissions(document: dict[str, Any], root: str, *, install: bool) -> None:

@@ -36,7 +36,7 @@ from harness_memory.installers.files import (
 from harness_memory.installers.hook_groups import Removed, merge_hooks
 from harness_memory.installers.own_memory import Switch, switch_back, switch_off
 from harness_memory.installers.plan import Plan, with_state
-from harness_memory.installers.record import read_record
+from harness_memory.installers.record import STATE_FOLDER, TOKEN_NAME, read_record, token_plan
 from harness_memory.installers.secrets import tokens_in
 from harness_memory.installers.spec import InstallOptions, root_changes
 
@@ -60,12 +60,7 @@ the shell, input to a running shell, and MCP tools (their path arguments)."""
 HOOK_TIMEOUT_S = 30
 _DEFAULT_TIMEOUT_S = 600
 _DEFAULT_CONTEXT_LIMIT = 2_500
-_EVENT_LABELS = {
-    "SessionStart": "session_start",
-    "PreToolUse": "pre_tool_use",
-    "PostToolUse": "post_tool_use",
-    "Stop": "stop",
-}
+_EVENT_LABELS = {"SessionStart": "session_start", "PreToolUse": "pre_tool_use"}
 
 
 def codex_home(home: Path, environ: Mapping[str, str]) -> Path:
@@ -164,7 +159,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
             if (said := switch_back(config, switch, record.previous)) is not None:
                 notes.append(said)
         _tidy(config)
-    changes = []
+    changes, removals = token_plan(home, options.token) if install else ([], [])
     if install or old_hooks is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
         changes.append(FileChange(hooks_path, old_hooks, dump_json(merged), secrets))
@@ -173,38 +168,29 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         new_config = new_config.rstrip("\n") + "\n" if new_config.strip() else ""
     if install or old_config is not None:
         changes.append(FileChange(config_path, old_config, new_config))
-    return with_state(changes, notes, record, install=install)
+    return with_state(changes, notes, record, install=install, removals=removals)
 
 
 def _wanted(options: InstallOptions, home: Path) -> dict[str, list[dict[str, Any]]]:
-    state = home / "harness-memory"
+    state = home / STATE_FOLDER
+    token_file = state / TOKEN_NAME if options.token is not None else None
     start = {
         "type": "command",
-        "command": options.hook_command(HARNESS, "session-start", state_dir=state, token=True),
+        "command": options.hook_command(
+            HARNESS, "session-start", state_dir=state, token_file=token_file
+        ),
         "timeout": HOOK_TIMEOUT_S,
         "additionalContextLimit": CONTEXT_LIMIT_TOKENS,
     }
     guard = {
         "type": "command",
-        "command": options.hook_command(HARNESS, "pre-tool-use", state_dir=state, token=True),
+        "command": options.hook_command(HARNESS, "pre-tool-use", state_dir=state),
         "timeout": HOOK_TIMEOUT_S,
     }
-    wanted: dict[str, list[dict[str, Any]]] = {
+    return {
         "SessionStart": [{"hooks": [start]}],
         "PreToolUse": [{"matcher": GUARD_MATCHER, "hooks": [guard]}],
     }
-    if options.remote:  # R-1: the agent's writes go back after each write and at the end
-        for event, name in (("PostToolUse", "post-tool-use"), ("Stop", "stop")):
-            handler = {
-                "type": "command",
-                "command": options.hook_command(HARNESS, name, state_dir=state, token=True),
-                "timeout": HOOK_TIMEOUT_S,
-            }
-            group: dict[str, Any] = {"hooks": [handler]}
-            if event == "PostToolUse":
-                group = {"matcher": GUARD_MATCHER, **group}
-            wanted[event] = [group]
-    return wanted
 
 
 def _state_table(config: Any) -> Any:
@@ -250,9 +236,7 @@ def _our_trust(key_source: str, merged: dict[str, Any]) -> dict[str, Any]:
     """The trust entries of our hooks: the last group of each event we wrote."""
     entries: dict[str, Any] = {}
     for event, label in _EVENT_LABELS.items():
-        groups = merged["hooks"].get(event)
-        if not groups:  # the remote mode's events only with --remote
-            continue
+        groups = merged["hooks"][event]
         group = groups[-1]
         for index, handler in enumerate(group["hooks"]):
             entry = tomlkit.table()

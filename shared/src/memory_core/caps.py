@@ -1,19 +1,30 @@
-"""The caps' numbers and the notes that stand in for what they leave out (I-3, I-4, T-5b).
+"""The caps on injected indexes (I-3, I-4): their numbers, the one cut, and the notes.
 
-Kept apart from :mod:`memory_core.injection`, which applies the caps, so that a harness's hook
-process can restate a note after its own cut (H-1) without loading msgspec and the wire types
-(H-5: a hook costs at most 3x a bare Python start).
+:func:`share_budget` is the cut: how many leading lines of each scope's index fit a budget,
+shared fairly between the scopes. The service cuts with it at :data:`CHAR_CAP` code points
+(:func:`memory_core.injection.cap_indexes`); a harness whose own context limit is smaller cuts
+what the service kept once more with it, at its own budget and in its own units
+(``harness_memory.fitting``, H-1). :func:`truncation_note` and :func:`empty_note` are the
+notes that stand in for what was left out.
 """
 
 from __future__ import annotations
 
+import bisect
+from collections.abc import Sequence
+
 from memory_core.keys import USER_SCOPE
+from memory_core.wire import CapFired
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (H-5: hook processes)
-if TYPE_CHECKING:
-    from memory_core.wire import CapFired
-
-__all__ = ["CHAR_CAP", "LINE_CAP", "Unread", "empty_note", "truncation_note", "unreadable_note"]
+__all__ = [
+    "CHAR_CAP",
+    "LINE_CAP",
+    "Unread",
+    "empty_note",
+    "share_budget",
+    "truncation_note",
+    "unreadable_note",
+]
 
 LINE_CAP = 200
 """At most this many lines of one scope's index are injected (I-4)."""
@@ -21,6 +32,45 @@ CHAR_CAP = 25_000
 """At most this many code points of both indexes together are injected (I-4)."""
 Unread = tuple[int, bool]
 """Lines of an index past the read cap, and whether that count is exact (T-5b)."""
+
+
+def share_budget(ends: Sequence[Sequence[int]], budget: int) -> list[int]:
+    """How many leading lines of each scope's index fit ``budget`` together (I-4).
+
+    ``ends[s][k]`` is what keeping the first ``k + 1`` lines of scope ``s`` costs, in the
+    caller's units (non-decreasing; for the service a line costs its code points plus one for
+    its line end); one or two scopes, the user scope first. Returns the number of lines kept
+    per scope, in the same order:
+
+    - when every line of every scope fits, all are kept;
+    - otherwise each scope may use up to half of ``budget`` (the user scope the smaller half of
+      an odd one); a scope that needs less keeps all its lines and hands the rest to the other,
+      so one huge index never starves the other;
+    - a scope keeps the longest prefix of its lines that fits its share: the first line that
+      does not fit ends it (a later, shorter line is never kept instead, which would reorder
+      what the model sees).
+
+    >>> share_budget([[10, 20, 30], [50, 100]], 60)
+    [3, 0]
+    >>> share_budget([[40, 80], [40, 80]], 100)
+    [1, 1]
+
+    Raises ``ValueError`` for more than two scopes.
+    """
+    if len(ends) > 2:
+        raise ValueError(f"the caps share a budget between at most two scopes, not {len(ends)}")
+    needs = [scope[-1] if scope else 0 for scope in ends]
+    if sum(needs) <= budget:
+        return [len(scope) for scope in ends]
+    if len(ends) == 1:
+        return [bisect.bisect_right(ends[0], budget)]
+    first, second = ends
+    half = budget // 2
+    if needs[0] <= half:
+        return [len(first), bisect.bisect_right(second, budget - needs[0])]
+    if needs[1] <= half:
+        return [bisect.bisect_right(first, budget - needs[1]), len(second)]
+    return [bisect.bisect_right(first, half), bisect.bisect_right(second, budget - half)]
 
 
 def _label(scope: str) -> str:

@@ -1,0 +1,52 @@
+"""Claude Code's ``PreToolUse`` adapter: the P-3 write guard, run before every tool that writes.
+
+Claude Code (and GitHub Copilot CLI, which runs the same hooks) sends ``tool_name`` and
+``tool_input``; :func:`pre_tool_use` denies the call with
+``{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+"permissionDecisionReason": "…"}}`` (the reason reaches the model) or answers nothing, so Claude
+Code's own permission rules still apply. It fails open on anything but a refusal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness_memory.hooks.claude_code import PATH_FIELDS, WRITE_TOOLS, HookInput
+from harness_memory.hooks.guarding import refusal, shell_refusal, string_leaves
+from harness_memory.settings import HarnessSettings
+
+__all__ = ["pre_tool_use"]
+
+
+def pre_tool_use(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] | None:
+    """Answer a ``PreToolUse`` hook: deny a write the guard refuses (P-3), else no answer.
+
+    Judged: the file tools' target (:data:`WRITE_TOOLS`), every path a ``Bash`` command names
+    and every path in an MCP tool's (``mcp__…``) string arguments, each read the way the shell
+    and the kernel will (:mod:`harness_memory.hooks.tool_targets`).
+
+    The memory root and the Session's key come from the Session's record (written by the
+    SessionStart adapter); without a record, from ``HARNESS_MEMORY_ROOT`` with the key derived
+    from the hook's ``cwd`` (K-1; none for a temporary Workspace, K-4). With neither, the guard
+    has no memory root to protect and answers nothing.
+    """
+    tool, arguments = hook.tool_name or "", hook.tool_input
+    if arguments is None:
+        return None
+    reason = None
+    if tool in WRITE_TOOLS:
+        targets = [arguments[name] for name in PATH_FIELDS if isinstance(arguments.get(name), str)]
+        reason = refusal(targets, hook, settings)
+    elif tool == "Bash" and isinstance(arguments.get("command"), str):
+        reason = shell_refusal([arguments["command"]], hook, settings)
+    elif tool.startswith("mcp__"):
+        reason = shell_refusal(string_leaves(arguments), hook, settings)
+    if reason is None:
+        return None
+    return {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": reason,
+        }
+    }

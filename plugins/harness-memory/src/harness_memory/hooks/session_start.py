@@ -1,0 +1,137 @@
+"""The Session-start hook of any harness: start from its settings, keep the record, fit (P-4, H-1).
+
+Every harness adds Session-start context in the JSON shape Claude Code reads
+(``{"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": …},
+"systemMessage": …}``). :func:`start_for_hook` starts the Session's memory from the harness's
+own settings (with the offline fallback of H-4 when a memory root is configured) in the hook's
+working directory and writes the Session's record for the write guard.
+:func:`session_start_answer` answers a harness that takes its context in one piece of a
+limited size (Codex CLI, Gemini CLI): the prompt fitted with :func:`harness_memory.fitting.fit`,
+whole when it fits; otherwise index lines are left out at a line boundary with the I-4 note,
+the key line and the rest of the template stay, and the user is told in ``systemMessage``
+(never a silent preview). Claude Code's N pieces: :mod:`harness_memory.hooks.claude_code_start`.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from harness_memory.fitting import Delivery, HarnessLimits, fit
+from harness_memory.hooks.claude_code import HookInput
+from harness_memory.records import SessionMeta, write_record
+from harness_memory.session import SessionStart, start_from_settings
+from harness_memory.settings import HarnessSettings, MissingSettingsError
+
+__all__ = [
+    "availability_message",
+    "context_answer",
+    "cut_summary",
+    "session_start_answer",
+    "start_for_hook",
+    "unreadable_message",
+]
+
+logger = logging.getLogger(__name__)
+
+
+def start_for_hook(
+    settings: HarnessSettings, *, cwd: str | None, session_id: str | None, save_record: bool = True
+) -> SessionStart:
+    """A Session-start hook's start (P-4): the Workspace is the hook's ``cwd`` (else the process's).
+
+    An unreadable template is replaced by the built-in one; with a ``session_id`` and
+    ``save_record`` (one of several parallel hook entries of a Session writes it) the Session's
+    record is written to the state dir for the write guard (a failure to write it is logged, and
+    the guard then falls back to the configured memory root). Raises
+    :class:`~harness_memory.settings.MissingSettingsError` (its ``notice()`` is the hook's
+    answer); never raises otherwise.
+    """
+    result = start_from_settings(
+        settings, workspace=cwd or str(Path.cwd()), session_id=session_id, template_fallback=True
+    )
+    if session_id and save_record:
+        try:
+            write_record(settings.state_dir, session_id, result.session_meta)
+        except (OSError, UnicodeEncodeError) as error:  # a lone surrogate in the cwd or the id
+            logger.warning("could not write the Session record: %s", error)
+    return result
+
+
+def session_start_answer(
+    hook: HookInput, settings: HarnessSettings, harness: str, limits: HarnessLimits
+) -> dict[str, Any]:
+    """The SessionStart answer of a one-piece ``harness`` (its name for the user). Never raises."""
+    try:
+        result = start_for_hook(settings, cwd=hook.cwd, session_id=hook.session_id)
+    except MissingSettingsError as error:
+        return {"systemMessage": error.notice()}
+    delivery = fit(result.sections, result.session_meta.manifests, limits)
+    answer = context_answer(delivery.pieces[0]) if delivery.pieces else {}
+    notices = (availability_message(result.session_meta), unreadable_message(result.session_meta))
+    said = [notice for notice in notices if notice is not None]
+    if cut := cut_summary(delivery):
+        said.append(
+            f"Agent Memory: {harness} takes at most {limits.limit_text}, so memory was cut "
+            f"({'; '.join(cut)})."
+        )
+    if said:
+        answer["systemMessage"] = " ".join(said)
+    return answer
+
+
+def context_answer(piece: str) -> dict[str, Any]:
+    """The hook answer that adds ``piece`` to the model's context."""
+    return {
+        "hookSpecificOutput": {
+            "hookEventName": "SessionStart",
+            "additionalContext": piece.lstrip("\n"),
+        }
+    }
+
+
+def availability_message(meta: SessionMeta) -> str | None:
+    """Tell the user when memory failed open (P-2) or was read from the files (H-4).
+
+    ``meta`` is the Session's :class:`~harness_memory.records.SessionMeta`.
+    """
+    if meta.status == "failed-open":
+        return f"Agent Memory unavailable for this Session: {meta.error}"
+    if meta.status == "offline":
+        return (
+            f"Agent Memory: the memory service is unreachable ({meta.error}); memory was read "
+            "from the files on this machine (read-only) and writes still go to them."
+        )
+    return None
+
+
+def unreadable_message(meta: SessionMeta) -> str | None:
+    """Tell the user of each index the service found but could not read (Q-2b): the model was
+    told so too, and memories saved there are not in this Session until it is fixed.
+
+    ``meta`` is the Session's :class:`~harness_memory.records.SessionMeta`; its manifests'
+    ``unreadable`` say why.
+    """
+    said = [
+        f"the {'user' if m.scope == 'user' else 'Workspace'} memory index could not be read "
+        f"(MEMORY.md is there, but Agent Memory {m.unreadable})"
+        for m in meta.manifests
+        if m.unreadable is not None
+    ]
+    if not said:
+        return None
+    return (
+        f"Agent Memory: {'; '.join(said)}, so what it lists is not in this Session; fix the "
+        "permissions of MEMORY.md."
+    )
+
+
+def cut_summary(delivery: Delivery) -> list[str]:
+    """What the fitting left out, one phrase each (empty when everything arrived)."""
+    cut = [f"{c.scope} index: {c.kept} of {c.total} lines" for c in delivery.cuts]
+    if delivery.prompt_lines_cut:
+        cut.append(f"{delivery.prompt_lines_cut} lines of the memory instructions left out")
+    if not delivery.complete:
+        cut.append("the rest of the prompt did not fit")
+    return cut
