@@ -62,48 +62,34 @@ function lintBadges(scope, onOpen) {
   );
 }
 
-/** The badges of a scope's state: orphaned, not visible from the service, unreadable. */
-function stateBadges(scope) {
-  const badges = [];
-  if (scope.orphaned) {
-    badges.push(
-      h(
-        "span",
-        {
-          class: "badge badge-warn",
-          title: "The Workspace folder no longer exists; its memory is kept.",
-        },
-        "Orphaned: folder is gone",
-      ),
-    );
-  }
-  if (scope.notVisible) {
-    badges.push(
-      h(
-        "span",
-        {
-          class: "badge",
-          title:
-            "The memory service cannot see this Workspace's folder (the agent runs where the " +
+/** What the service knows of the scope's folder, as badges: gone (orphaned), not visible from
+ * the service (K-6a), or there but unreadable (Q-2b); none when it is simply there. */
+function folderBadges(scope) {
+  const badge = (cls, title, text) => h("span", { class: `badge ${cls}`, title }, text);
+  return [
+    scope.orphaned
+      ? badge(
+          "badge-warn",
+          "The Workspace folder no longer exists; its memory is kept.",
+          "Orphaned: folder is gone",
+        )
+      : null,
+    scope.notVisible
+      ? badge(
+          "",
+          "The memory service cannot see this Workspace's folder (the agent runs where the " +
             "service does not, e.g. another container); it is not known to be gone.",
-        },
-        "Not visible from the service",
-      ),
-    );
-  }
-  if (scope.unreadable) {
-    badges.push(
-      h(
-        "span",
-        {
-          class: "badge badge-danger",
-          title: "The scope folder is there, but the memory service may not list it.",
-        },
-        `Folder cannot be read: the service ${scope.unreadable}`,
-      ),
-    );
-  }
-  return badges;
+          "Not visible from the service",
+        )
+      : null,
+    scope.unreadable
+      ? badge(
+          "badge-danger",
+          "The scope folder is there, but the memory service may not list it.",
+          `Folder cannot be read: the service ${scope.unreadable}`,
+        )
+      : null,
+  ].filter(Boolean);
 }
 
 /**
@@ -258,7 +244,7 @@ export class ScopeGroup {
     const badges = [
       h("span", { class: "badge count-inline", "aria-hidden": "true" }, this.countBadge.textContent),
     ];
-    badges.push(...stateBadges(scope));
+    badges.push(...folderBadges(scope));
     for (const problem of scope.markerProblems ?? []) {
       badges.push(h("span", { class: "badge badge-danger", title: problem }, `Marker: ${problem}`));
     }
