@@ -89,7 +89,11 @@ export class GroupPages {
     const limit = keep ? Math.min(MOST, Math.max(FIRST_PAGE, this.tab.scopes.length)) : FIRST_PAGE;
     this.setBusy(true);
     try {
-      const page = await api.get(this.path({ limit }));
+      // The machines of every scope come with a page of all groups, not with a search.
+      const [page] = await Promise.all([
+        api.get(this.path({ limit })),
+        this.query ? null : this.tab.readMachines(),
+      ]);
       if (ticket !== this.ticket) return false; // a newer search or refresh is on its way
       this.take(page, { replace: true });
       return true;

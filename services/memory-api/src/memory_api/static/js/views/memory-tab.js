@@ -51,6 +51,7 @@ export class MemoryTab {
     this.groups = new Map();
     this.overview = null; // the last overview page's switch, template hint and totals (A-3)
     this.scopes = []; // the scopes shown, in their order: the pages loaded so far
+    this.machines = new Map(); // scope key → the machines keeping a local copy of it (R-1)
     this.collapse = collapseState(view.me?.name ?? "anonymous", view.project, view.agent);
     this.viewer = new Viewer(this);
     this.history = new HistoryViews(this);
@@ -253,6 +254,7 @@ export class MemoryTab {
   showScopes(page, { replace: whole }) {
     const { enabled, templateHasMemory, totals } = page;
     this.overview = { enabled, templateHasMemory, totals };
+    for (const scope of page.scopes) this.withMachines(scope);
     if (whole) {
       this.scopes = page.scopes;
       this.renderHint();
@@ -276,7 +278,7 @@ export class MemoryTab {
    * groups keep their places, so nothing moves under the pointer. */
   async refreshScope(key) {
     try {
-      const scope = await api.get(this.scopePath(key));
+      const scope = this.withMachines(await api.get(this.scopePath(key)));
       this.scopes = this.scopes.map((item) => (item.key === key ? scope : item));
       this.groups.get(key)?.update(scope);
       await this.pages.refreshTotals();
@@ -285,6 +287,27 @@ export class MemoryTab {
       if (!(error instanceof ApiError)) throw error;
       toast(`Could not refresh the memory overview: ${error.detail}`, { error: true });
     }
+  }
+
+  /**
+   * Read the machines keeping a local copy of each scope and when each last synced (R-1), for
+   * the groups of the pages to come. The list is extra: without it (a service that keeps no
+   * history) every scope has none.
+   */
+  async readMachines() {
+    try {
+      const found = await api.get(paths.machines(this.view.project, this.view.agent));
+      this.machines = new Map(found.scopes.map((item) => [item.scope, item.machines]));
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      this.machines = new Map();
+    }
+  }
+
+  /** `scope` (an overview entry) given its `machines` (R-1); returns it. */
+  withMachines(scope) {
+    scope.machines = this.machines.get(scope.key) ?? [];
+    return scope;
   }
 
   scopePath(key) {
@@ -302,7 +325,7 @@ export class MemoryTab {
     const known = this.knownScope(key);
     if (known) return known;
     try {
-      return await api.get(this.scopePath(key));
+      return this.withMachines(await api.get(this.scopePath(key)));
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       return null;

@@ -92,6 +92,27 @@ function folderBadges(scope) {
   ].filter(Boolean);
 }
 
+/**
+ * The machines keeping a local copy of the scope (R-1): each one's name and when it last
+ * synced; the title adds what merging its last changes did (R-2).
+ */
+function machinesLine(machines) {
+  const when = (value) =>
+    new Date(value).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  const said = machines.map((machine) => `${machine.name} (${when(machine.lastSync)})`);
+  const details = machines.map((machine) =>
+    [
+      `${machine.name} (${machine.principal}): last sync ${machine.lastSync}`,
+      ...machine.outcomes.map((line) => `  merged: ${line}`),
+    ].join("\n"),
+  );
+  return h(
+    "span",
+    { class: "badge machines", title: details.join("\n") },
+    `Synced on ${said.join(", ")}`,
+  );
+}
+
 export class ScopeGroup {
   constructor(tab, scope) {
     this.tab = tab;
@@ -228,6 +249,7 @@ export class ScopeGroup {
       badges.push(h("span", { class: "badge badge-danger", title: problem }, `Marker: ${problem}`));
     }
     badges.push(...lintBadges(scope, () => this.tab.go("findings", this.scope)));
+    if (scope.machines?.length) badges.push(machinesLine(scope.machines));
     if (scope.lastActivity) {
       badges.push(
         h(
