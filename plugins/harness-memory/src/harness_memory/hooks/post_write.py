@@ -68,7 +68,7 @@ def written_scopes(
         if decision.allowed and decision.scope is not None:
             found[decision.scope] = None
             return
-        joined = os.path.join(cwd, path)
+        joined = os.fspath(Path(cwd) / path)
         if is_usable_path(joined) and ".." not in PurePath(joined).parts:
             scope = folders.get(os.path.realpath(joined))
             if scope is not None:
