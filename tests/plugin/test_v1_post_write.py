@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import io
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +52,6 @@ RECORDED = {
 }
 """Each harness's recorded hook input of a file write: fixture, its Session id, its tool."""
 TOPIC = "---\nname: hooks\ndescription: how memory reaches the agent\n---\nThrough hooks.\n"
-RECORD_WAIT_S = 60.0  # a hang guard for the detached record, not an assertion about speed
 
 
 # --- the decision: which of the Session's scopes a call wrote ----------------------------------
@@ -230,24 +228,14 @@ def test_v1_status_says_when_an_earlier_install_has_no_post_write_hook(
 # --- each harness's hook as a process, on its real CLI's input --------------------------------
 
 
-def scope_versions(service: RealService, key: str) -> list[dict[str, Any]]:
-    path = f"/api/projects/acme/agents/coder/memory/scopes/{key}/changes"
-    status, _, body = service.request("GET", path)
-    assert status == 200, body
-    found: list[dict[str, Any]] = body["versions"]
-    return found
-
-
 def wait_for_version(service: RealService, key: str, source: str) -> dict[str, Any]:
-    """The newest version of ``key`` from ``source``, once the service has recorded one (the
-    hook's detached process sends it after the hook has exited)."""
-    deadline = time.monotonic() + RECORD_WAIT_S
-    while time.monotonic() < deadline:
-        found = [v for v in scope_versions(service, key) if v["author"]["source"] == source]
-        if found:
-            return found[0]
-        time.sleep(0.05)
-    raise AssertionError(f"no {source} version of {key} within {RECORD_WAIT_S:g} s")
+    """The newest version of ``key`` from ``source``; the hook's detached process sends it
+    after the hook has exited."""
+    version: dict[str, Any] | None = service.wait_for_version("coder", key, source)
+    assert version is not None, (
+        f"no {source} version of {key}: {service.scope_versions('coder', key)}"
+    )
+    return version
 
 
 def hook_flags(service: RealService, root: Path, tmp_path: Path) -> list[str]:
