@@ -191,11 +191,13 @@ async def run_gemini(
     tmp: Path,
     *,
     install_flags: Sequence[str] = (),
+    home: Path | None = None,
 ) -> tuple[FakeGemini, int, str, str]:
-    """Gemini CLI ``-p --yolo`` headless with the hooks installed into a fresh HOME under ``tmp``
-    (merged into settings that select API-key auth and turn telemetry and updates off)."""
+    """Gemini CLI ``-p --yolo`` headless with the hooks installed into a fresh HOME (``home``,
+    default ``tmp/home``; merged into settings that select API-key auth and turn telemetry and
+    updates off); the loopback bridge's sockets go into ``tmp``."""
     gemini = npm_cli(GEMINI)
-    home = tmp / "home"
+    home = tmp / "home" if home is None else home
     (home / ".gemini").mkdir(parents=True)
     (home / ".gemini" / "settings.json").write_text(GEMINI_SETTINGS, encoding="utf-8")
     install("gemini", home, service, memory_root, *install_flags)

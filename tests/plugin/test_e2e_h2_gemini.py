@@ -63,3 +63,25 @@ async def test_h2_gemini_injection_and_guard_end_to_end(
     assert own.read_text(encoding="utf-8") == TOPIC
     assert "harness-hooks.md" in real_service.list_files("coder", key)
     assert out.strip().endswith("Done.")
+
+
+async def test_h2_gemini_a_home_holding_dollar_names_reach_the_hooks(
+    real_service: RealService, memory_root: Path, tmp_path: Path
+) -> None:
+    """Gemini CLI replaces ``$GEMINI_CWD``, ``$GEMINI_SESSION_ID`` (and three more names) in a
+    hook command's text, inside quotes too, before its shell runs it. In a HOME whose path holds
+    them the Session-start hook still reads its token file (the service demands the token: the
+    index lines arrive) and keeps its Session record in the state folder it was given (H-7)."""
+    workspace, key = workspace_with_key(tmp_path)
+    home = tmp_path / "$GEMINI_CWD$GEMINI_SESSION_ID" / "home"
+    own = memory_root / key / "harness-hooks.md"
+    fake, status, _, err = await run_gemini(
+        [[write_call(own, TOPIC)]], real_service, memory_root, workspace, tmp_path, home=home
+    )
+    assert status == 0, err[-3000:]
+    first = first_user_text(fake.session_turns()[0])
+    for line in index_lines(memory_root):
+        assert line in first, err[-3000:]
+    assert own.read_text(encoding="utf-8") == TOPIC
+    records = home / ".gemini" / "harness-memory" / "sessions"
+    assert any(records.iterdir())

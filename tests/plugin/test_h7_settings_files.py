@@ -30,6 +30,11 @@ LINKED = {
     "codex": (".codex/config.toml", "dotfiles/codex/config.toml"),
 }
 TOKEN_FILES = {
+    "claude-code": ".claude/settings.json",  # env.HARNESS_MEMORY_TOKEN
+    "codex": ".codex/harness-memory/token",  # named by --token-file (test_h7_token_file.py)
+    "gemini": ".gemini/harness-memory/token",
+}
+SETTINGS_FILES = {
     "claude-code": ".claude/settings.json",
     "codex": ".codex/hooks.json",
     "gemini": ".gemini/settings.json",
@@ -125,34 +130,43 @@ def test_token_in_readable_settings(
     home = make_home("token-in-readable-settings", tmp_path)
     root = memory_root(tmp_path)
     path = home / TOKEN_FILES[harness]
-    assert mode(path) == 0o644
+    in_settings = harness == "claude-code"  # Codex and Gemini CLI: a token file of its own
+    assert mode(home / SETTINGS_FILES[harness]) == 0o644
 
     status, shown = run(home, root, "install", harness, "--token", TOKEN, "--dry-run")
     assert status == 0
     assert TOKEN not in shown and MASK in shown
-    assert "0644 -> 0600" in shown
-    assert mode(path) == 0o644
+    assert ("0644 -> 0600" in shown) == in_settings
+    assert mode(home / SETTINGS_FILES[harness]) == 0o644
+    assert in_settings or not path.exists()  # a dry run writes no token file
 
     status, said = run(home, root, "install", harness, "--token", TOKEN)
     assert status == 0
     assert TOKEN in path.read_text(encoding="utf-8")
     assert mode(path) == 0o600
-    assert "made it readable by its owner only (mode 0644 -> 0600)" in said
-    [first_backup] = backups_of(path)  # the old text held no token: its mode stays
-    assert TOKEN not in first_backup.read_text(encoding="utf-8")
-    assert mode(first_backup) == 0o644
+    if in_settings:
+        assert "made it readable by its owner only (mode 0644 -> 0600)" in said
+        [first_backup] = backups_of(path)  # the old text held no token: its mode stays
+        assert TOKEN not in first_backup.read_text(encoding="utf-8")
+        assert mode(first_backup) == 0o644
+    else:  # the settings hold no token: their mode stays
+        assert TOKEN not in (home / SETTINGS_FILES[harness]).read_text(encoding="utf-8")
+        assert mode(home / SETTINGS_FILES[harness]) == 0o644
+        assert not backups_of(path)  # the token file is the install's own: no backup
 
     # A new token: the backup of the file that held the old one is private too.
     status, said = run(home, root, "install", harness, "--token", "n3w-Token-0815")
     assert status == 0
-    [held_token] = [b for b in backups_of(path) if b != first_backup]
-    assert TOKEN in held_token.read_text(encoding="utf-8")
-    assert mode(held_token) == 0o600
+    assert "n3w-Token-0815" in path.read_text(encoding="utf-8") and mode(path) == 0o600
+    if in_settings:
+        [held_token] = [b for b in backups_of(path) if b != first_backup]
+        assert TOKEN in held_token.read_text(encoding="utf-8")
+        assert mode(held_token) == 0o600
     assert TOKEN not in said and "n3w-Token-0815" not in said + caplog.text
 
     # Files that hold no token keep their mode.
-    for other, name in TOKEN_FILES.items():
-        if other != harness:
+    for other, name in SETTINGS_FILES.items():
+        if other != harness or not in_settings:
             assert mode(home / name) == 0o644
 
 
@@ -161,7 +175,8 @@ def test_token_in_readable_settings(
 def test_token_in_readable_settings_masked_however_it_is_quoted(
     tmp_path: Path, harness: str, token: str
 ) -> None:
-    """In a hook command the token is shell-quoted and JSON-escaped: masked in every form."""
+    """In the token file and in an earlier install's hook command the token is as written,
+    shell-quoted and JSON-escaped: masked in every form."""
     home = make_home("token-in-readable-settings", tmp_path)
     root = memory_root(tmp_path)
     status, _ = run(home, root, "install", harness, "--token", token)

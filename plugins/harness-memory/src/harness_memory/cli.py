@@ -3,7 +3,8 @@
 ::
 
     harness-memory session-start --url URL --project P --agent A --workspace DIR \\
-        [--token T] [--template-file FILE] [--session-id ID] [--timeout S] [--format json|text]
+        [--token T | --token-file PATH] [--template-file FILE] [--session-id ID] [--timeout S]
+        [--format json|text]
         [--draft ID]
     harness-memory draft show --url URL --project P --agent A [--format text|json] ID
     harness-memory hook claude-code session-start [--part K --parts N]
@@ -50,6 +51,7 @@ from harness_memory.settings import (
     MissingSettingsError,
     SettingsError,
     TemplateUnreadableError,
+    TokenFileError,
     load_settings,
 )
 
@@ -85,7 +87,17 @@ its hook runs: every hook is a process of its own, and a write guard has no use 
 start's HTTP client (H-5)."""
 _HARNESS_NAMES = {"claude-code": "Claude Code", "codex": "Codex CLI", "gemini": "Gemini CLI"}
 
-_SETTING_FLAGS = ("url", "token", "project", "agent", "timeout", "template", "state_dir", "root")
+_SETTING_FLAGS = (
+    "url",
+    "token",
+    "token_file",
+    "project",
+    "agent",
+    "timeout",
+    "template",
+    "state_dir",
+    "root",
+)
 """The setting flags' names (``argparse`` dests), as :func:`load_settings` takes them."""
 
 
@@ -154,6 +166,8 @@ def _session_start(
             session_id=args.session_id,
             draft_id=args.draft,
         )
+    except TokenFileError as error:
+        parser.error(str(error))
     except MissingSettingsError as error:
         parser.error(f"missing {_flags(error.names)} (or the HARNESS_MEMORY_* variables)")
     except TemplateUnreadableError as error:
@@ -197,9 +211,9 @@ def _draft_show(
     except MissingSettingsError as error:
         parser.error(f"missing {_flags(error.names)} (or the HARNESS_MEMORY_* variables)")
     try:
-        client = MemoryClient(url, token=settings.token, timeout=settings.timeout)
+        client = MemoryClient(url, token=settings.bearer_token(), timeout=settings.timeout)
         draft = client.get_draft(project, agent, args.draft_id)
-    except (MemoryClientError, InvalidId) as error:
+    except (MemoryClientError, InvalidId, TokenFileError) as error:
         logger.error("cannot fetch draft %s: %s", args.draft_id, error)
         return 1
     if args.format == "json":
@@ -247,7 +261,17 @@ def _positive(value: str) -> int:
 def _add_setting_flags(parser: argparse.ArgumentParser, *, hook: bool, draft: bool = False) -> None:
     """Flags that override the ``HARNESS_MEMORY_*`` variables of the same name."""
     parser.add_argument("--url", help="memory service root URL [HARNESS_MEMORY_URL]")
-    parser.add_argument("--token", help="bearer token [HARNESS_MEMORY_TOKEN]")
+    parser.add_argument(
+        "--token",
+        help="bearer token; on a command line every user of the machine can read it (ps): "
+        "prefer --token-file or the variable [HARNESS_MEMORY_TOKEN]",
+    )
+    parser.add_argument(
+        "--token-file",
+        metavar="PATH",
+        help="a file (mode 0600) holding the bearer token, read when no token is given "
+        "[HARNESS_MEMORY_TOKEN_FILE]",
+    )
     parser.add_argument("--project", help="project id [HARNESS_MEMORY_PROJECT]")
     parser.add_argument("--agent", help="agent id [HARNESS_MEMORY_AGENT]")
     parser.add_argument(

@@ -229,7 +229,8 @@ def start_from_settings(
     """Start a Session's memory with what the harness's ``settings`` configure (P-1, P-2a).
 
     Raises :class:`~harness_memory.settings.MissingSettingsError` when URL, project or agent is
-    missing, before any request. A template file that cannot be read raises
+    missing, and its :class:`~harness_memory.settings.TokenFileError` when the configured token
+    file cannot be read, before any request. A template file that cannot be read raises
     :class:`~harness_memory.settings.TemplateUnreadableError`, or with ``template_fallback`` is
     logged and replaced by the built-in template (a hook must start the Session regardless).
     Service problems never raise (P-2).
@@ -244,7 +245,7 @@ def start_from_settings(
         template = DEFAULT_TEMPLATE
     return start_session_sync(
         service_url=url,
-        token=settings.token,
+        token=settings.bearer_token(),
         project=project,
         agent=agent,
         workspace=workspace,

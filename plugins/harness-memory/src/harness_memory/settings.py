@@ -10,6 +10,9 @@ variable                    meaning
 ==========================  =============================================================
 HARNESS_MEMORY_URL          the memory service root, e.g. ``http://127.0.0.1:8080``
 HARNESS_MEMORY_TOKEN        bearer token (optional against a loopback service without tokens)
+HARNESS_MEMORY_TOKEN_FILE   a file holding the bearer token (read when no token is given): what
+                            the installed Codex and Gemini CLI hooks name, so the token is on
+                            no command line (``ps`` shows every user those)
 HARNESS_MEMORY_PROJECT      project id (K-7)
 HARNESS_MEMORY_AGENT        agent id (K-7)
 HARNESS_MEMORY_TIMEOUT      seconds for each request to the service (default 2, at most 3600)
@@ -22,6 +25,8 @@ HARNESS_MEMORY_ROOT         memory root for the write guard when no Session reco
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +42,7 @@ __all__ = [
     "MissingSettingsError",
     "SettingsError",
     "TemplateUnreadableError",
+    "TokenFileError",
     "default_state_dir",
     "load_settings",
 ]
@@ -70,6 +76,26 @@ class MissingSettingsError(Exception):
         return f"Agent Memory is off for this Session: {self}"
 
 
+class TokenFileError(MissingSettingsError):
+    """The token file (``--token-file``) cannot be read, is too large, not UTF-8 or empty.
+
+    A :class:`MissingSettingsError`: without its token memory is off for the Session, and a
+    hook says so in its ``notice()`` (P-2) instead of asking the service without one.
+    """
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__([ENV_PREFIX + "TOKEN_FILE"])
+        self.args = (f"cannot read the token file {path}: {reason}",)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+TOKEN_FILE_MAX_BYTES = 64 * 1024
+"""The most a token file may hold: a bearer token is far shorter; a FIFO or ``/dev/zero`` given
+by mistake is not read for ever."""
+
+
 class TemplateUnreadableError(Exception):
     """The configured template file cannot be read (missing, unreadable, not UTF-8, too large,
     not a regular file)."""
@@ -81,7 +107,9 @@ class HarnessSettings:
 
     ``timeout`` is in seconds for each request to the service; ``state_dir`` holds the Session
     records; ``memory_root`` is the root the write guard protects and the offline fallback reads
-    (H-4).
+    (H-4). ``token_file`` names a file holding the token, read by :meth:`bearer_token` when
+    ``token`` is not given (only a Session start reads it; the write guard never calls the
+    service).
     """
 
     url: str | None
@@ -92,6 +120,7 @@ class HarnessSettings:
     template_file: Path | None = None
     state_dir: Path
     memory_root: Path | None = None
+    token_file: Path | None = None
 
     def missing(self) -> list[str]:
         """Name the variables a Session start still needs (URL, project, agent)."""
@@ -103,6 +132,32 @@ class HarnessSettings:
         if not (self.url and self.project and self.agent):
             raise MissingSettingsError(self.missing())
         return self.url, self.project, self.agent
+
+    def bearer_token(self) -> str | None:
+        """The bearer token: ``token`` when given, else the text of ``token_file`` (surrounding
+        whitespace, such as the final newline, stripped), else None.
+
+        Raises :class:`TokenFileError` when the file cannot be read, is no regular file, is
+        larger than :data:`TOKEN_FILE_MAX_BYTES`, is not UTF-8 or holds only whitespace.
+        """
+        if self.token is not None or self.token_file is None:
+            return self.token
+        try:
+            with self.token_file.open("rb") as handle:
+                if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                    raise TokenFileError(self.token_file, "not a regular file")
+                raw = handle.read(TOKEN_FILE_MAX_BYTES + 1)
+        except OSError as error:
+            raise TokenFileError(self.token_file, error.strerror or str(error)) from error
+        if len(raw) > TOKEN_FILE_MAX_BYTES:
+            raise TokenFileError(self.token_file, f"larger than {TOKEN_FILE_MAX_BYTES} bytes")
+        try:
+            token = raw.decode("utf-8").strip()
+        except UnicodeDecodeError as error:
+            raise TokenFileError(self.token_file, "not UTF-8 text") from error
+        if not token:
+            raise TokenFileError(self.token_file, "it is empty")
+        return token
 
     def read_template(self) -> str:
         """Return the template file's text (UTF-8); without a file, the built-in template.
@@ -157,6 +212,7 @@ def load_settings(flags: Mapping[str, str | None], environ: Mapping[str, str]) -
     template = pick("template")
     state_dir = pick("state_dir")
     root = pick("root")
+    token_file = pick("token_file")
     return HarnessSettings(
         url=pick("url"),
         token=pick("token"),
@@ -166,4 +222,5 @@ def load_settings(flags: Mapping[str, str | None], environ: Mapping[str, str]) -
         template_file=Path(template) if template else None,
         state_dir=Path(state_dir) if state_dir else default_state_dir(environ),
         memory_root=Path(root) if root else None,
+        token_file=Path(token_file) if token_file else None,
     )

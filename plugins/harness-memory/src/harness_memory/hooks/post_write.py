@@ -106,16 +106,18 @@ def _send(
 
     from harness_memory.client import MemoryClient
     from harness_memory.errors import MemoryClientError
+    from harness_memory.settings import MissingSettingsError
 
-    url, project, agent = settings.required()
     try:
-        client = MemoryClient(url, token=settings.token, timeout=RECORD_TIMEOUT_S)
+        url, project, agent = settings.required()
+        token = settings.bearer_token()  # --token-file is read here, never in the hook's time
+        client = MemoryClient(url, token=token, timeout=RECORD_TIMEOUT_S)
         for scope in scopes:
             request = RecordRequest(
                 scope=scope, session_id=hook.session_id, harness=harness, tool=hook.tool_name
             )
             client.record_write(project, agent, request)
-    except (MemoryClientError, InvalidId):
+    except (MemoryClientError, InvalidId, MissingSettingsError):  # a bad token file included
         return
 
 

@@ -37,7 +37,7 @@ from harness_memory.installers.files import (
 from harness_memory.installers.hook_groups import Removed, merge_hooks
 from harness_memory.installers.own_memory import Switch, switch_back, switch_off
 from harness_memory.installers.plan import Plan, with_state
-from harness_memory.installers.record import read_record
+from harness_memory.installers.record import STATE_FOLDER, TOKEN_NAME, read_record, token_plan
 from harness_memory.installers.secrets import tokens_in
 from harness_memory.installers.spec import InstallOptions, root_changes
 
@@ -164,7 +164,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
             if (said := switch_back(config, switch, record.previous)) is not None:
                 notes.append(said)
         _tidy(config)
-    changes = []
+    changes, removals = token_plan(home, options.token) if install else ([], [])
     if install or old_hooks is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
         changes.append(FileChange(hooks_path, old_hooks, dump_json(merged), secrets))
@@ -173,25 +173,30 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         new_config = new_config.rstrip("\n") + "\n" if new_config.strip() else ""
     if install or old_config is not None:
         changes.append(FileChange(config_path, old_config, new_config))
-    return with_state(changes, notes, record, install=install)
+    return with_state(changes, notes, record, install=install, removals=removals)
 
 
 def _wanted(options: InstallOptions, home: Path) -> dict[str, list[dict[str, Any]]]:
-    state = home / "harness-memory"
+    state = home / STATE_FOLDER
+    token_file = state / TOKEN_NAME if options.token is not None else None
     start = {
         "type": "command",
-        "command": options.hook_command(HARNESS, "session-start", state_dir=state, token=True),
+        "command": options.hook_command(
+            HARNESS, "session-start", state_dir=state, token_file=token_file
+        ),
         "timeout": HOOK_TIMEOUT_S,
         "additionalContextLimit": CONTEXT_LIMIT_TOKENS,
     }
     guard = {
         "type": "command",
-        "command": options.hook_command(HARNESS, "pre-tool-use", state_dir=state, token=True),
+        "command": options.hook_command(HARNESS, "pre-tool-use", state_dir=state),
         "timeout": HOOK_TIMEOUT_S,
     }
     record = {
         "type": "command",
-        "command": options.hook_command(HARNESS, "post-tool-use", state_dir=state),
+        "command": options.hook_command(
+            HARNESS, "post-tool-use", state_dir=state, token_file=token_file
+        ),
         "timeout": HOOK_TIMEOUT_S,
     }
     return {

@@ -22,7 +22,7 @@ from harness_memory.installers.files import FileChange, dump_json, read_json_obj
 from harness_memory.installers.hook_groups import merge_hooks
 from harness_memory.installers.own_memory import Switch, switch_back, switch_off
 from harness_memory.installers.plan import Plan, with_state
-from harness_memory.installers.record import read_record
+from harness_memory.installers.record import STATE_FOLDER, TOKEN_NAME, read_record, token_plan
 from harness_memory.installers.secrets import tokens_in
 from harness_memory.installers.spec import InstallOptions, root_changes
 
@@ -79,7 +79,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     path = settings_path(options.home, environ)
     old, document = read_json_object(path)
     record = read_record(path.parent)
-    state = path.parent / "harness-memory"
+    state = path.parent / STATE_FOLDER
     wanted: dict[str, list[dict[str, Any]]] = {}
     if install:
         wanted = {
@@ -105,20 +105,21 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
             notes.append(said)
     if install:
         notes += [TREE_WHY, STAYS_ON.format(version=GEMINI_VERSION)]
-    changes = []
+    changes, removals = token_plan(path.parent, options.token) if install else ([], [])
     if install or old is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
         changes.append(FileChange(path, old, dump_json(merged), secrets))
-    return with_state(changes, notes, record, install=install)
+    return with_state(changes, notes, record, install=install, removals=removals)
 
 
 def _handler(options: InstallOptions, event: str, state: Path) -> dict[str, Any]:
+    # the Session start and the post-write hook call the service; the guard needs no token
+    wants_token = event in ("session-start", "after-tool") and options.token is not None
+    token_file = state / TOKEN_NAME if wants_token else None
     return {
         "name": f"agent-memory-{event}",
         "type": "command",
-        "command": options.hook_command(
-            HARNESS, event, state_dir=state, token=event != "after-tool"
-        ),
+        "command": options.hook_command(HARNESS, event, state_dir=state, token_file=token_file),
         "timeout": HOOK_TIMEOUT_MS,
     }
 

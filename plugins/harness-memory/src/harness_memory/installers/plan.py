@@ -34,10 +34,12 @@ def with_state(
     record: InstallRecord,
     *,
     install: bool,
+    removals: list[Path] | None = None,
 ) -> Plan:
-    """The plan with the install's state folder: an install writes its record; an uninstall
-    removes the record and the Session records, and the folder when nothing else is in it."""
+    """The plan with the install's state folder: an install writes its record (and removes
+    ``removals``: a token file no longer wanted); an uninstall removes the record, the token
+    file and the Session records, and the folder when nothing else is in it."""
     if install:
-        return Plan([*changes, record.change()], notes)
+        return Plan([*changes, record.change()], notes, list(removals or []))
     files, folders = leftovers(record.path.parent.parent)
     return Plan(changes, notes, files, folders)

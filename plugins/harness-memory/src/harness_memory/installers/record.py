@@ -1,11 +1,14 @@
 """The install's state folder beside the harness's settings: ``<settings folder>/harness-memory``.
 
 It holds the install record (``install.json``: what :mod:`~harness_memory.installers.own_memory`
-found before it switched the harness's own memory off, H-6) and the hooks' Session records
-(``sessions/``). :func:`record_change` plans the record's new text as a
-:class:`~harness_memory.installers.files.FileChange` (no backup: it is ours); :func:`leftovers`
-names what ``uninstall`` removes from the folder, and :func:`others_in` what it leaves because
-this plugin did not make it.
+found before it switched the harness's own memory off, H-6), the hooks' Session records
+(``sessions/``) and, for Codex CLI and Gemini CLI, whose hook settings give a hook no
+environment of its own, the bearer token (``token``, mode 0600, H-7) that their Session-start
+hook command names with ``--token-file``: a token on a command line is every local user's to
+read (``ps``). :meth:`InstallRecord.change` plans the record's new text as a
+:class:`~harness_memory.installers.files.FileChange` (no backup: it is ours), :func:`token_plan`
+the token file; :func:`leftovers` names what ``uninstall`` removes from the folder, and
+:func:`others_in` what it leaves because this plugin did not make it.
 """
 
 from __future__ import annotations
@@ -13,12 +16,22 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from harness_memory.installers.files import FileChange, dump_json, read_json_object
+from harness_memory.installers.files import FileChange, dump_json, read_json_object, read_text
 
-__all__ = ["RECORD_NAME", "STATE_FOLDER", "InstallRecord", "leftovers", "others_in", "read_record"]
+__all__ = [
+    "RECORD_NAME",
+    "STATE_FOLDER",
+    "TOKEN_NAME",
+    "InstallRecord",
+    "leftovers",
+    "others_in",
+    "read_record",
+    "token_plan",
+]
 
 STATE_FOLDER = "harness-memory"
 RECORD_NAME = "install.json"
+TOKEN_NAME = "token"  # noqa: S105 (a file name, not a password)
 _SESSIONS = "sessions"
 
 
@@ -48,11 +61,28 @@ def read_record(settings_folder: Path) -> InstallRecord:
     return InstallRecord(path, text, document)
 
 
+def token_plan(settings_folder: Path, token: str | None) -> tuple[list[FileChange], list[Path]]:
+    """``(changes, removals)`` for the token file of ``settings_folder``'s state folder.
+
+    With a ``token`` the file is written with it (created 0600, made owner-only if it was not;
+    no backup; the old and new token masked in every output, H-7); without one a token file an
+    earlier install left is removed, so no stale token stays behind. Raises
+    :class:`~harness_memory.installers.files.SettingsFileError` for a token file that is not a
+    regular UTF-8 file.
+    """
+    path = settings_folder / STATE_FOLDER / TOKEN_NAME
+    old = read_text(path)
+    if token is None:
+        return [], [] if old is None else [path]
+    secrets = frozenset(s for s in (token, old, (old or "").strip()) if s)
+    return [FileChange(path, old, token + "\n", secrets, backup=False)], []
+
+
 def leftovers(settings_folder: Path) -> tuple[list[Path], list[Path]]:
-    """What uninstall removes: (files: the record and the Session records; folders, deepest
-    first, removed when they are then empty)."""
+    """What uninstall removes: (files: the record, the token file and the Session records;
+    folders, deepest first, removed when they are then empty)."""
     state = settings_folder / STATE_FOLDER
-    files = [state / RECORD_NAME] if (state / RECORD_NAME).is_file() else []
+    files = [state / name for name in (RECORD_NAME, TOKEN_NAME) if (state / name).is_file()]
     sessions = state / _SESSIONS
     if sessions.is_dir() and not sessions.is_symlink():
         files += sorted(p for p in sessions.iterdir() if p.suffix == ".json" and p.is_file())

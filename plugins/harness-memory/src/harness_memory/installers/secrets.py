@@ -2,8 +2,11 @@
 
 An install writes the token where the harness gives hooks their environment (Claude Code's
 ``env.HARNESS_MEMORY_TOKEN``) or, for harnesses whose hook settings have none (Codex CLI, Gemini
-CLI), as ``--token T`` in our hook commands. :func:`tokens_in` finds every token a settings
-document holds in those two places; :func:`holds` tells whether a file's text holds one (so it
+CLI), into a 0600 token file the hook command names (:func:`~harness_memory.installers.record.
+token_plan`). Installs before that wrote ``--token T`` into the hook commands, where every local
+user could read it (``ps``); a new install replaces those commands. :func:`tokens_in` finds every
+token a settings document holds in ``env`` or in such a command (so the backup of the file an
+upgrade rewrites is private too); :func:`holds` tells whether a file's text holds one (so it
 must be readable by its owner only) and :func:`mask` hides each in any text shown to a person
 (the ``--dry-run`` diff, ``status``): the token itself, shell-quoted as a command holds it, and
 either JSON-escaped.

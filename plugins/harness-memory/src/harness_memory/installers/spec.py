@@ -25,6 +25,7 @@ __all__ = [
     "is_ours",
     "our_commands",
     "root_changes",
+    "shell_word",
 ]
 
 _OURS_RE = re.compile(r"harness-memory['\"]? +hook +(?P<harness>[a-z-]+) ")
@@ -36,7 +37,8 @@ class InstallOptions:
     ``memory_root`` the directory the write guard protects (and the offline fallback reads,
     H-4; None for an uninstall that finds it in the entries it wrote); ``home`` the user's home
     directory, whose harness settings files are changed; ``token`` an optional bearer token,
-    written where the harness keeps hook environment."""
+    written where the harness keeps hook environment (Claude Code's ``env``) or into the
+    install's token file (:data:`~harness_memory.installers.record.TOKEN_NAME`, mode 0600)."""
 
     executable: str
     url: str
@@ -50,23 +52,46 @@ class InstallOptions:
     """Claude Code only: install into its managed settings in this folder (not the user's)."""
 
     def hook_command(
-        self, harness: str, event: str, *, state_dir: Path | None = None, token: bool = False
+        self,
+        harness: str,
+        event: str,
+        *,
+        state_dir: Path | None = None,
+        token_file: Path | None = None,
     ) -> str:
         """The shell command of one hook: ``harness-memory hook HARNESS EVENT --url … …``.
 
-        With ``token`` the bearer token (if any) is a flag too, for harnesses whose settings
-        have no place for hook environment variables."""
+        ``token_file`` (for harnesses whose settings give hooks no environment of their own)
+        is named with ``--token-file``: the token itself is never on a command line, which
+        every user of the machine can read (``ps``). Each word is quoted by :func:`shell_word`.
+        """
         words = [self.executable, "hook", harness, event]
         words += ["--url", self.url, "--project", self.project, "--agent", self.agent]
         words += ["--memory-root", str(self.memory_root)]
         if self.timeout is not None:
             words += ["--timeout", f"{self.timeout:g}"]
-        if token and self.token is not None:
-            words += ["--token", self.token]
+        if token_file is not None:
+            words += ["--token-file", str(token_file)]
         if state_dir is not None:
             words += ["--state-dir", str(state_dir)]
-        command = shlex.join(words)
+        command = " ".join(shell_word(word) for word in words)
         return command + GUARD_FAILS_CLOSED if event in GUARD_EVENTS else command
+
+
+def shell_word(word: str) -> str:
+    r"""``word`` as one word of a POSIX shell command: :func:`shlex.quote`, except that a word
+    holding ``$`` is written as single-quoted parts joined by ``\$``.
+
+    Gemini CLI (0.61, ``expandCommand``) replaces ``$GEMINI_PROJECT_DIR``, ``$GEMINI_CWD``,
+    ``$GEMINI_PLANS_DIR``, ``$GEMINI_SESSION_ID`` and ``$CLAUDE_PROJECT_DIR`` in a hook command's
+    text before the shell runs it, inside quotes too. Here no ``$`` is directly followed by a
+    name, so a path holding one reaches the hook as it is; a POSIX shell reads ``\$`` outside
+    quotes as a plain ``$`` (tests/plugin/test_h7_token_file.py runs ``sh`` and ``bash``).
+    """
+    if "$" not in word:
+        return shlex.quote(word)
+    parts = (part.replace("'", "'\"'\"'") for part in word.split("$"))
+    return "\\$".join(f"'{part}'" if part else "" for part in parts)
 
 
 GUARD_EVENTS = ("pre-tool-use", "before-tool")

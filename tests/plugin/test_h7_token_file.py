@@ -1,0 +1,246 @@
+"""H-7: the bearer token is on no hook command line: Codex and Gemini CLI hooks read a token file.
+
+Every local user can read every process's command line (``ps``), so a token written as
+``--token T`` into a hook command was anyone's while the hook ran. For Codex CLI and Gemini CLI,
+whose hook settings give a hook no environment of its own, ``install`` writes the token into
+``<settings folder>/harness-memory/token`` (mode 0600, masked in every output) and the
+Session-start command names it with ``--token-file``; the write guard never calls the service
+and names none. An install that still has ``--token`` on its command lines is upgraded by
+installing again. Gemini CLI replaces ``$GEMINI_CWD`` and four other names in a hook command's
+text, inside quotes too, before a shell runs it: a path holding ``$`` reaches the hook as it is
+(checked here against the replacement as Gemini CLI 0.61's ``expandCommand`` makes it, and with
+the real Gemini CLI in ``test_e2e_h2_gemini.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import re
+import shlex
+import stat
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from harness_memory.cli import main
+from harness_memory.installers.files import BACKUP_SUFFIX
+from harness_memory.installers.spec import our_commands, shell_word
+
+from tests.plugin.helpers import HARNESS_MEMORY, hook_fixture, run_cli
+from tests.plugin.scripted_service import ScriptedService
+
+TOKEN = "s3cr3t-Token-4711"
+SETTINGS = {"codex": ".codex/hooks.json", "gemini": ".gemini/settings.json"}
+START_EVENT = {"codex": "SessionStart", "gemini": "SessionStart"}
+START_FIXTURE = {"codex": "codex_session_start.json", "gemini": "gemini_session_start.json"}
+GEMINI_NAMES = (
+    "GEMINI_PROJECT_DIR",
+    "GEMINI_CWD",
+    "GEMINI_PLANS_DIR",
+    "GEMINI_SESSION_ID",
+    "CLAUDE_PROJECT_DIR",
+)
+"""The names Gemini CLI 0.61 replaces in a hook command's text (``expandCommand``)."""
+
+
+def memory_root(tmp_path: Path) -> Path:
+    root = tmp_path / "data" / "agents" / "coder" / "agent_state" / "memory"
+    root.mkdir(parents=True, exist_ok=True)
+    return root
+
+
+def install(
+    home: Path, root: Path, harness: str, *extra: str, url: str = "http://127.0.0.1:9"
+) -> tuple[int, str]:
+    out = io.StringIO()
+    flags = ["--home", str(home), "--memory-root", str(root), "--url", url]
+    flags += ["--project", "acme", "--agent", "coder", "--executable", str(HARNESS_MEMORY)]
+    status = main(["install", harness, *flags, *extra], environ={"HOME": str(home)}, stdout=out)
+    return status, out.getvalue()
+
+
+def settings_of(home: Path, harness: str) -> dict[str, Any]:
+    document: dict[str, Any] = json.loads((home / SETTINGS[harness]).read_text(encoding="utf-8"))
+    return document
+
+
+def command_of(home: Path, harness: str, event: str) -> str:
+    [group] = settings_of(home, harness)["hooks"][event]
+    [handler] = group["hooks"]
+    return str(handler["command"])
+
+
+def token_file(home: Path, harness: str) -> Path:
+    return (home / SETTINGS[harness]).parent / "harness-memory" / "token"
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def gemini_expanded(command: str, cwd: str, session_id: str) -> str:
+    """``command`` as Gemini CLI 0.61 hands it to ``bash -c`` (its ``expandCommand``: each name
+    replaced by the shell-escaped value, wherever it stands in the text)."""
+    values = {
+        "GEMINI_PROJECT_DIR": cwd,
+        "GEMINI_CWD": cwd,
+        "GEMINI_PLANS_DIR": "/tmp/plans",
+        "GEMINI_SESSION_ID": session_id,
+        "CLAUDE_PROJECT_DIR": cwd,
+    }
+    for name in GEMINI_NAMES:
+        escaped = shlex.quote(values[name])
+        command = re.sub(r"\$" + name, lambda _match: escaped, command)  # noqa: B023
+    return command
+
+
+@pytest.mark.parametrize("harness", ["codex", "gemini"])
+def test_h7_the_session_start_command_names_a_private_token_file(
+    tmp_path: Path, harness: str
+) -> None:
+    home, root = tmp_path / "home", memory_root(tmp_path)
+    status, said = install(home, root, harness, "--token", TOKEN)
+    assert status == 0, said
+    assert TOKEN not in said
+    assert TOKEN not in (home / SETTINGS[harness]).read_text(encoding="utf-8")
+    start = shlex.split(command_of(home, harness, START_EVENT[harness]))
+    assert "--token" not in start
+    assert start[start.index("--token-file") + 1] == str(token_file(home, harness))
+    guard_event = "PreToolUse" if harness == "codex" else "BeforeTool"
+    assert "--token-file" not in command_of(home, harness, guard_event)  # the guard needs none
+    assert token_file(home, harness).read_text(encoding="utf-8") == TOKEN + "\n"
+    assert mode(token_file(home, harness)) == 0o600
+
+
+@pytest.mark.parametrize("harness", ["codex", "gemini"])
+def test_h7_an_install_with_the_token_on_its_command_lines_is_upgraded_by_installing_again(
+    tmp_path: Path, harness: str
+) -> None:
+    """The hook commands an earlier install wrote, ``--token T`` in them, are replaced."""
+    home, root = tmp_path / "home", memory_root(tmp_path)
+    assert install(home, root, harness, "--token", TOKEN)[0] == 0
+    path = home / SETTINGS[harness]
+    text = path.read_text(encoding="utf-8")
+    old_flag = json.dumps(f"--token-file {shlex.quote(str(token_file(home, harness)))}")[1:-1]
+    assert old_flag in text
+    path.write_text(text.replace(old_flag, f"--token {TOKEN}"), encoding="utf-8")
+    token_file(home, harness).unlink()
+    assert any(TOKEN in command for command in our_commands(settings_of(home, harness), harness))
+
+    status, said = install(home, root, harness, "--token", TOKEN)
+    assert status == 0, said
+    assert TOKEN not in said
+    assert not any(TOKEN in c for c in our_commands(settings_of(home, harness), harness))
+    assert TOKEN not in path.read_text(encoding="utf-8")
+    assert token_file(home, harness).read_text(encoding="utf-8") == TOKEN + "\n"
+    [backup] = [
+        b
+        for b in path.parent.glob(f"{path.name}{BACKUP_SUFFIX}*")
+        if TOKEN in b.read_text(encoding="utf-8")
+    ]
+    assert mode(backup) == 0o600  # the old text held the token: its backup is private
+
+
+@pytest.mark.parametrize("harness", ["codex", "gemini"])
+def test_h7_no_token_file_stays_behind(tmp_path: Path, harness: str) -> None:
+    """An install without a token removes the one an earlier install wrote; uninstall too."""
+    home, root = tmp_path / "home", memory_root(tmp_path)
+    assert install(home, root, harness, "--token", TOKEN)[0] == 0
+    assert token_file(home, harness).exists()
+    status, said = install(home, root, harness)
+    assert status == 0, said
+    assert not token_file(home, harness).exists()
+    assert "--token-file" not in command_of(home, harness, START_EVENT[harness])
+
+    assert install(home, root, harness, "--token", TOKEN)[0] == 0
+    out = io.StringIO()
+    flags = ["--home", str(home), "--memory-root", str(root)]
+    assert main(["uninstall", harness, *flags], environ={"HOME": str(home)}, stdout=out) == 0
+    assert not token_file(home, harness).exists()
+
+
+@pytest.mark.parametrize("harness", ["codex", "gemini"])
+async def test_h7_the_installed_session_start_hook_sends_the_token_from_its_file(
+    service: ScriptedService, tmp_path: Path, harness: str
+) -> None:
+    """The command as installed, run by ``sh -c`` as the harness runs it (Gemini CLI's
+    replacements made first), in a HOME whose path holds ``$GEMINI_CWD`` and ``$HOME``."""
+    home = tmp_path / "o'dd $GEMINI_CWD $HOME" / "home"
+    root = service.memory_root
+    status, said = install(home, root, harness, "--token", TOKEN, "--no-check", url=service.url)
+    assert status == 0, said
+    command = command_of(home, harness, START_EVENT[harness])
+    assert "$GEMINI" not in command.replace("\\$", "")  # no name for Gemini CLI to replace
+    workspace = tmp_path / "src" / "my-app"
+    workspace.mkdir(parents=True)
+    if harness == "gemini":
+        command = gemini_expanded(command, str(workspace), "s-1")
+    hook = hook_fixture(START_FIXTURE[harness], workspace=str(workspace))
+    process = await asyncio.create_subprocess_exec(
+        "sh",
+        "-c",
+        command,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env={"HOME": str(home), "PATH": "/usr/bin:/bin"},
+        cwd=workspace,
+    )
+    out, err = await process.communicate(hook)
+    assert process.returncode == 0, err.decode()
+    answer = json.loads(out)
+    assert "Prefers pnpm" in answer["hookSpecificOutput"]["additionalContext"], err.decode()
+    [(_, headers, _)] = service.calls
+    assert headers["Authorization"] == f"Bearer {TOKEN}"
+    records = token_file(home, harness).parent / "sessions"
+    assert any(records.iterdir())  # --state-dir reached the hook as written, $ and all
+
+
+@pytest.mark.parametrize(
+    "word",
+    ["/home/ada/$GEMINI_CWD/x", "$CLAUDE_PROJECT_DIR", "a$$b", "it's $HOME", "$", "plain/path"],
+)
+def test_h7_a_word_holding_dollar_survives_gemini_and_the_shell(word: str) -> None:
+    quoted = shell_word(word)
+    assert shlex.split(quoted) == [word]
+    assert gemini_expanded(quoted, "/w", "s") == quoted
+    for shell in ("sh", "bash"):
+        done = subprocess.run(
+            [shell, "-c", f"printf %s {quoted}"], capture_output=True, text=True, check=True
+        )
+        assert done.stdout == word
+
+
+async def test_h7_a_token_file_that_cannot_be_read_turns_memory_off_and_says_why(
+    service: ScriptedService, tmp_path: Path
+) -> None:
+    missing = tmp_path / "no-such-token"
+    flags = ["--url", service.url, "--project", "acme", "--agent", "coder"]
+    flags += ["--token-file", str(missing), "--state-dir", str(tmp_path / "state")]
+    hook = hook_fixture("codex_session_start.json", workspace=str(tmp_path))
+    done = await run_cli("hook", "codex", "session-start", *flags, stdin=hook)
+    assert done.returncode == 0, done.stderr
+    said = done.json()["systemMessage"]
+    assert f"cannot read the token file {missing}" in said
+    assert said.startswith("Agent Memory is off for this Session")
+    assert service.calls == []  # never asked without its token
+
+    done = await run_cli("session-start", *flags[:-2])
+    assert done.returncode == 2
+    assert f"cannot read the token file {missing}" in done.stderr
+
+
+async def test_h7_a_token_file_holds_the_token_with_its_newline_stripped(
+    service: ScriptedService, tmp_path: Path
+) -> None:
+    path = tmp_path / "token"
+    path.write_text(f"  {TOKEN}\n", encoding="utf-8")
+    path.chmod(0o600)
+    flags = ["--url", service.url, "--project", "acme", "--agent", "coder"]
+    done = await run_cli("session-start", *flags, env={"HARNESS_MEMORY_TOKEN_FILE": str(path)})
+    assert done.returncode == 0, done.stderr
+    [(_, headers, _)] = service.calls
+    assert headers["Authorization"] == f"Bearer {TOKEN}"
