@@ -182,6 +182,8 @@ def test_v1_install_puts_the_post_write_hook_beside_the_guard_and_uninstall_take
     assert command.startswith(f"/opt/am/bin/harness-memory hook {harness} {name} --url ")
     assert f"--memory-root {ROOT}" in command
     assert "t0k-secret" not in command  # never on a command line (ps shows it to everyone)
+    if harness != "claude-code":  # Claude Code's hooks take it from the settings' env
+        assert "--token-file" in command
     assert "exit 2" not in command  # a post-write hook never refuses anything
     status = io.StringIO()
     main(["status", "--home", str(tmp_path)], environ={"HOME": str(tmp_path)}, stdout=status)
@@ -265,8 +267,15 @@ async def test_v1_post_write_hook_records_a_version_naming_session_harness_and_t
     target.write_text(TOPIC, encoding="utf-8")  # what the tool wrote, as the hook sees it after
     fixture, session_id, tool = RECORDED[harness]
     stdin = hook_fixture(fixture, workspace=str(workspace), target=str(target))
-    env = {"HARNESS_MEMORY_TOKEN": real_service.token, "HOME": str(tmp_path / "home")}
+    env = {"HOME": str(tmp_path / "home")}
     flags = hook_flags(real_service, memory_root, tmp_path)
+    if harness == "claude-code":  # as installed: the token in the settings' env, or a file
+        env["HARNESS_MEMORY_TOKEN"] = real_service.token
+    else:
+        token_file = tmp_path / "token"
+        token_file.write_text(real_service.token + "\n", encoding="utf-8")
+        token_file.chmod(0o600)
+        flags += ["--token-file", str(token_file)]
     done = await run_cli("hook", harness, EVENTS[harness][2], *flags, stdin=stdin, env=env)
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
 
