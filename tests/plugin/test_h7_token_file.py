@@ -244,3 +244,16 @@ async def test_h7_a_token_file_holds_the_token_with_its_newline_stripped(
     assert done.returncode == 0, done.stderr
     [(_, headers, _)] = service.calls
     assert headers["Authorization"] == f"Bearer {TOKEN}"
+
+
+def test_h7_install_takes_the_token_from_the_variable_so_it_is_on_no_command_line(
+    tmp_path: Path,
+) -> None:
+    home, root = tmp_path / "home", memory_root(tmp_path)
+    out = io.StringIO()
+    flags = ["--home", str(home), "--memory-root", str(root), "--url", "http://127.0.0.1:9"]
+    flags += ["--project", "acme", "--agent", "coder", "--executable", str(HARNESS_MEMORY)]
+    environ = {"HOME": str(home), "HARNESS_MEMORY_TOKEN": TOKEN}
+    assert main(["install", "codex", *flags], environ=environ, stdout=out) == 0
+    assert TOKEN not in out.getvalue()
+    assert token_file(home, "codex").read_text(encoding="utf-8") == TOKEN + "\n"

@@ -6,7 +6,8 @@ wall time of each, then the same for CPU time (user + system of the child proces
 busy machine distorts less than wall time; the ratio to ``python -c pass`` is information. The
 hooks: Claude Code's SessionStart entries 1 and 4 of 4 (entry 1 also writes the Session
 record), a single entry that must cut both indexes at the caps (H-1), its PreToolUse guard,
-Codex CLI's SessionStart and PreToolUse hooks, Gemini CLI's SessionStart and BeforeTool hooks.
+Codex CLI's SessionStart (reading its token file) and PreToolUse hooks, Gemini CLI's
+SessionStart (likewise) and BeforeTool hooks.
 The SessionStart hooks talk to canned stand-ins of the service on loopback (one A-9 answer
 each), so the figure is the hook process's own cost, not the service's.
 
@@ -198,6 +199,10 @@ def _cases(tmp: Path, script: str, url: str, cut_url: str) -> dict[str, tuple[li
     guard = ["--memory-root", str(root), *state]
     service = ["--url", url, "--project", "acme", "--agent", "coder", *guard]
     cut = ["--url", cut_url, *service[2:], "--part", "1", "--parts", "1"]
+    token_file = tmp / "token"  # Codex and Gemini CLI's Session start reads its token file (H-7)
+    token_file.write_text("bench-token\n", encoding="utf-8")
+    token_file.chmod(0o600)
+    with_token = [*service, "--token-file", str(token_file)]
     parts = str(RECOMMENDED_PARTS)
     return {
         "python -c pass": ([sys.executable, "-c", "pass"], b""),
@@ -225,8 +230,8 @@ def _cases(tmp: Path, script: str, url: str, cut_url: str) -> dict[str, tuple[li
             [*hook, "claude-code", "session-start", *cut],
             start,
         ),
-        "codex session-start": ([*hook, "codex", "session-start", *service], start),
-        "gemini session-start": ([*hook, "gemini", "session-start", *service], start),
+        "codex session-start": ([*hook, "codex", "session-start", *with_token], start),
+        "gemini session-start": ([*hook, "gemini", "session-start", *with_token], start),
     }
 
 

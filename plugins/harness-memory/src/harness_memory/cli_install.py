@@ -62,7 +62,11 @@ def add_install_commands(commands: Any) -> None:
         parser.add_argument("--url", help="memory service root URL [HARNESS_MEMORY_URL]")
         parser.add_argument("--project", help="project id [HARNESS_MEMORY_PROJECT]")
         parser.add_argument("--agent", help="agent id [HARNESS_MEMORY_AGENT]")
-        parser.add_argument("--token", help="bearer token written for the hooks")
+        parser.add_argument(
+            "--token",
+            help="bearer token written for the hooks; typed here it shows in ps while the "
+            "install runs, so prefer the variable [HARNESS_MEMORY_TOKEN; not with --managed]",
+        )
         parser.add_argument("--timeout", type=float, help="seconds for each request to the service")
         parser.add_argument("--executable", help="the harness-memory command the hooks run")
         parser.add_argument(
@@ -101,6 +105,9 @@ def run_install(
     managed = _managed_dir(parser, args)
     home = Path(args.home or environ.get("HOME") or Path.home())
     chosen = choose_executable(getattr(args, "executable", None), dict(environ))
+    token = getattr(args, "token", None)
+    if token is None and managed is None:  # managed settings are every user's: never a token
+        token = environ.get("HARNESS_MEMORY_TOKEN") or None
     options = InstallOptions(
         executable=chosen.command,
         url=values["url"] or "",
@@ -108,7 +115,7 @@ def run_install(
         agent=values["agent"] or "",
         memory_root=Path(str(root)).absolute() if root else None,
         home=home,
-        token=getattr(args, "token", None),
+        token=token,
         timeout=getattr(args, "timeout", None),
         managed_dir=managed,
     )
