@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import os
 import re
 import shlex
 import stat
@@ -28,6 +29,7 @@ import pytest
 from harness_memory.cli import main
 from harness_memory.installers.files import BACKUP_SUFFIX
 from harness_memory.installers.spec import our_commands, shell_word
+from harness_memory.settings import TokenFileError, load_settings
 
 from tests.plugin.helpers import HARNESS_MEMORY, hook_fixture, run_cli
 from tests.plugin.scripted_service import ScriptedService
@@ -129,6 +131,10 @@ def test_h7_an_install_with_the_token_on_its_command_lines_is_upgraded_by_instal
     path.write_text(text.replace(old_flag, f"--token {TOKEN}"), encoding="utf-8")
     token_file(home, harness).unlink()
     assert any(TOKEN in command for command in our_commands(settings_of(home, harness), harness))
+    out = io.StringIO()
+    main(["status", "--home", str(home)], environ={"HOME": str(home)}, stdout=out)
+    assert f"{harness}: WARNING: a hook command carries the bearer token" in out.getvalue()
+    assert TOKEN not in out.getvalue()
 
     status, said = install(home, root, harness, "--token", TOKEN)
     assert status == 0, said
@@ -142,6 +148,9 @@ def test_h7_an_install_with_the_token_on_its_command_lines_is_upgraded_by_instal
         if TOKEN in b.read_text(encoding="utf-8")
     ]
     assert mode(backup) == 0o600  # the old text held the token: its backup is private
+    out = io.StringIO()
+    main(["status", "--home", str(home)], environ={"HOME": str(home)}, stdout=out)
+    assert "WARNING" not in out.getvalue()
 
 
 @pytest.mark.parametrize("harness", ["codex", "gemini"])
@@ -257,3 +266,20 @@ def test_h7_install_takes_the_token_from_the_variable_so_it_is_on_no_command_lin
     assert main(["install", "codex", *flags], environ=environ, stdout=out) == 0
     assert TOKEN not in out.getvalue()
     assert token_file(home, "codex").read_text(encoding="utf-8") == TOKEN + "\n"
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo", "empty", "huge", "not-utf8"])
+def test_h7_a_token_file_that_is_no_token_is_named_never_waited_on(
+    tmp_path: Path, kind: str
+) -> None:
+    path = tmp_path / "token"
+    if kind == "folder":
+        path.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(path)  # nobody writes it: opening it for reading must not block
+    else:
+        content = {"empty": b" \n", "huge": b"x" * 70_000, "not-utf8": b"\xff\xfe"}[kind]
+        path.write_bytes(content)
+    settings = load_settings({"token_file": str(path)}, {})
+    with pytest.raises(TokenFileError, match=f"cannot read the token file {path}"):
+        settings.bearer_token()

@@ -142,8 +142,8 @@ class HarnessSettings:
         """
         if self.token is not None or self.token_file is None:
             return self.token
-        try:
-            with self.token_file.open("rb") as handle:
+        try:  # O_NONBLOCK: opening a FIFO nobody writes must not wait
+            with os.fdopen(os.open(self.token_file, os.O_RDONLY | os.O_NONBLOCK), "rb") as handle:
                 if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
                     raise TokenFileError(self.token_file, "not a regular file")
                 raw = handle.read(TOKEN_FILE_MAX_BYTES + 1)

@@ -8,7 +8,8 @@ the tools whose memory writes are recorded as versions (V-1), or that none are (
 from before the post-write hook: installing again adds it).
 A hook command that is gone means no memory and a guard that refuses every write it would
 check (the command fails closed, :data:`~harness_memory.installers.spec.GUARD_FAILS_CLOSED`):
-``status`` says so and exits 1.
+``status`` says so and exits 1. Hook commands an earlier install wrote with the token on
+them (``--token``) get a warning to install again (H-7).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any
 from harness_memory.installers import claude_code, codex, gemini
 from harness_memory.installers.executable import checkout_of, describe_executable
 from harness_memory.installers.files import SettingsFileError, read_json_object
-from harness_memory.installers.spec import installed_roots, our_commands
+from harness_memory.installers.spec import flag_values, installed_roots, our_commands
 
 __all__ = ["status"]
 
@@ -84,6 +85,12 @@ def _installed(
             else "outlives any checkout"
         )
         lines.append(f"{label}: hooks run {executable} ({where})")
+    if any(flag_values(command, "--token") for command in commands):
+        lines.append(
+            f"{label}: WARNING: a hook command carries the bearer token on its command line, "
+            f"where every local user can read it (ps); run `harness-memory install {harness}` "
+            "again to move it into a token file only you can read"
+        )
     for root in installed_roots(document, harness):
         exists = Path(root).is_dir()
         fine = fine and exists
