@@ -10,7 +10,8 @@ and ratios to a floor measured in the same run (information). The same figures g
     python -m bench.perf [--quick] [--driver auto|wrk|python] [--out FILE] [--keep DIR]
 
 The budgets (docs/performance.md): Session start's p99 at concurrency 64 within 2× that of
-``/healthz`` in the same run; every page view and API call ≤ 100 ms warm (p50); and nothing
+``/healthz`` in the same run; every page view and API call ≤ 100 ms warm (p50); a ``memory-api``
+command (``agent list``, ``token list``) from start to exit under a second (p50); and nothing
 growing faster than linearly: each page's service CPU per request at the full size over the
 same at half the size, ≤ 2.5 (linear work doubles; quadratic work would quadruple). The
 machine may be shared: wall times are noisy, so each case also gives the service's CPU time
@@ -34,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.history import history_bench
-from bench.perf_cases import in_process_assembly, scandir_stat_ms
+from bench.perf_cases import in_process_assembly, median_ms, scandir_stat_ms
 from bench.perf_data import AGENT, HALF_AGENT, PROJECT, SIZES, BenchData, Size, build_data
 from bench.perf_driver import DRIVERS, Driver, choose
 from bench.perf_load import Figures, Request, drive
@@ -49,6 +50,8 @@ P99_OVER_HEALTHZ = 2.0
 """Session start's p99 at concurrency 64 over ``/healthz``'s in the same run."""
 GROWTH_LIMIT = 2.5
 """A page's service CPU per request at the full size over the same at half the size."""
+CLI_BUDGET_MS = 1000.0
+"""A ``memory-api`` command (not ``serve``) from start to exit, wall (p50): under a second."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,6 +294,29 @@ def _cold_cases(report: Report, data: BenchData, logs: Path, plan: Plan) -> None
         report.ratio(f"big scope {what} cold (ms)", median, 0, "the first request only", "ms")
 
 
+def _cli_case(report: Report, data: BenchData, plan: Plan) -> None:
+    """A ``memory-api`` command as a user runs one (a process of its own, start to exit):
+    ``agent list`` on the full data dir (it counts every scope's memories) and ``token list``
+    (little work: the start itself), each beside a bare ``python -c pass``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_API_")}
+
+    def run_ms(command: list[str]) -> float:
+        return median_ms(
+            lambda: subprocess.run(  # noqa: S603 - our own interpreter and console script
+                command, check=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            ),
+            plan.cold_runs,
+        )
+
+    floor = run_ms([venv_bin("python"), "-c", "pass"])
+    for args in (["agent", "list"], ["token", "list"]):
+        ms = run_ms([venv_bin("memory-api"), *args, "--data-dir", str(data.data_dir)])
+        name = f"memory-api {' '.join(args)}"
+        report.cases.append({"case": f"{name} (a process, start to exit)", "p50_ms": ms})
+        report.budget(f"{name}, wall p50 (ms)", ms, CLI_BUDGET_MS, "ms")
+        report.ratio(f"{name} / python -c pass", ms / floor, floor, "Python's own start")
+
+
 def _assembly_case(report: Report, data: BenchData, plan: Plan) -> None:
     assembly, raw = in_process_assembly(data, plan.inproc_runs)
     report.cases.append({"case": "in-process session assembly", "p50_ms": assembly})
@@ -439,6 +465,7 @@ def run(base: Path, size: Size, plan: Plan, driver: Driver) -> Report:
     finally:
         server.stop()
     _cold_cases(report, full, logs, plan)
+    _cli_case(report, full, plan)
     _assembly_case(report, full, plan)
     _search_case(report, plan)
     _history_case(report, plan)

@@ -109,7 +109,7 @@ async def test_k7_a_byte_limit_comes_with_the_strictest_honest_max_length(
     assert all(schema["maxLength"] == schema[MAX_UTF8_BYTES_KEYWORD] for schema in limited)
 
 
-async def test_k6a_workspace_path_too_long_to_look_up_is_an_orphaned_scope_not_an_error(
+async def test_k6a_workspace_path_too_long_to_look_up_is_a_scope_not_visible_not_an_error(
     client: Client, agent: AgentHome
 ) -> None:
     workspace = "/" + "w" * 300  # one component over NAME_MAX: ENAMETOOLONG on any lookup
@@ -120,4 +120,5 @@ async def test_k6a_workspace_path_too_long_to_look_up_is_an_orphaned_scope_not_a
     overview = await ok_json(await client.get(memory_url()))
     scope = next(s for s in overview["scopes"] if s["key"] == started["key"])
     assert scope["workspacePath"] == workspace
-    assert scope["orphaned"] is True
+    # the service could not see it at its Session start: not visible, never called gone (K-6a)
+    assert (scope["orphaned"], scope["notVisible"]) == (False, True)

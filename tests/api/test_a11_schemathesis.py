@@ -6,9 +6,11 @@ The real ``memory-api serve`` runs on a free loopback port over a data dir seede
 coverage of each constraint's boundaries, random fuzzing, stateful sequences that follow the
 links between operations) with every check: no server error, answers that match their schemas,
 schema-valid requests accepted, schema-breaking ones refused, deleted things gone. The run is
-bounded in examples per operation and in seconds; its JSON report must show no failure, no
-error and no warning (a schema-mismatch warning would mean the document is looser than the
-code). The summary is printed: ``pytest -s -k schemathesis`` shows it.
+bounded in examples per operation, never in seconds: with a time budget a busy machine spent it
+before the stateful phase (skipped, so the run failed) and the seed's cases depended on the
+machine's speed. Its JSON report must show no failure, no error and no warning (a
+schema-mismatch warning would mean the document is looser than the code). The summary is
+printed: ``pytest -s -k schemathesis`` shows it.
 
 Seed data reaches the fuzzer through fuzz dictionaries (real project, agent, scope and file
 names mixed into the generated ones), the ``x-maxUtf8Bytes`` extension through
@@ -31,16 +33,13 @@ from tests.support.serve import serve, venv_bin
 REPO = Path(__file__).resolve().parents[2]
 MAX_EXAMPLES = 15
 """Cases per operation and phase at most (Schemathesis ``--max-examples``)."""
-MAX_SECONDS = 45
-"""The whole run's budget in seconds (``--max-time``): fuzzing and stateful stop when spent.
-About 1.5 s per operation (29 since the versions routes, V-2), so the stateful phase is reached
-on a busy machine too."""
 SEED = int(os.environ.get("MEMORY_API_FUZZ_SEED", "20261130"))
 """Fixed so a failure reproduces; set ``MEMORY_API_FUZZ_SEED`` to explore other cases."""
 MIN_CASES = 100
 """A run that generated fewer cases proved nothing (a healthy one makes 800-1,300 in 30 s)."""
-RUN_TIMEOUT_S = MAX_SECONDS * 6
-"""A hung run is killed after this long (generous: the budget excludes start-up and shrinking)."""
+RUN_TIMEOUT_S = 900
+"""A hung run is killed after this long (not a budget: a whole run took 97 s at load 17 on a
+2-core machine, 1,456 cases)."""
 DICTIONARY_PROBABILITY = 0.5
 """Share of path parameters drawn from the seeded names instead of being generated."""
 
@@ -100,7 +99,6 @@ def test_a11_schemathesis_finds_no_failure_and_no_warning(tmp_path: Path) -> Non
             "--checks=all",
             "--phases=examples,coverage,fuzzing,stateful",
             f"--max-examples={MAX_EXAMPLES}",
-            f"--max-time={MAX_SECONDS}",
             f"--seed={SEED}",
             "--workers=1",
             "--report=json",

@@ -74,6 +74,22 @@ def test_a1_agent_list_covers_every_project_sorted(
     ]
 
 
+def test_a1_agent_list_names_an_agent_whose_settings_cannot_be_read(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Q-2b: never left out unsaid; the exit status says the list is not whole."""
+    assert main(["agent", "create", "--project", "acme", "--id", "coder", "--name", "C"]) == 0
+    (env / "agents" / "lost" / "agent.json").mkdir(parents=True)
+    capsys.readouterr()
+    assert main(["agent", "list"]) == 1
+    captured = capsys.readouterr()
+    assert [line.split()[:2] for line in captured.out.splitlines()[1:]] == [["acme", "coder"]]
+    assert (
+        "agent lost (project unknown): the stored settings of agent 'lost' are not a regular file"
+        in captured.err
+    )
+
+
 def test_a1_agent_create_with_template_file(
     env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -62,6 +62,8 @@ async def test_a3_user_scope_first_then_workspaces_by_newest_activity(
         "severityCounts": user["severityCounts"],
         "lintSeverities": user["lintSeverities"],
         "historyBytes": 0,  # nothing recorded yet (V-3)
+        "notVisible": False,
+        "unreadable": None,
     }
     assert newest["kind"] == "workspace"
     assert newest["title"] == "new-app"

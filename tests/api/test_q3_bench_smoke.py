@@ -52,6 +52,8 @@ def test_q3_bench_quick_run_reports_every_case_budget_and_ratio(tmp_path: Path) 
         "big scope index cold (fresh process)",
         "in-process session assembly",
         "in-process raw read+join of both indexes",
+        "memory-api agent list (a process, start to exit)",
+        "memory-api token list (a process, start to exit)",
     } <= cases
     for row in report["cases"]:
         assert row["p50_ms"] > 0, row
@@ -65,6 +67,9 @@ def test_q3_bench_quick_run_reports_every_case_budget_and_ratio(tmp_path: Path) 
     assert "session start c=64 p99 / /healthz c=64 p99" in budgets
     assert {f"{page} warm p50 (ms)" for page in pages} <= set(budgets)
     assert "session start c=1 p50 (ms)" in budgets
+    assert {"memory-api agent list, wall p50 (ms)", "memory-api token list, wall p50 (ms)"} <= set(
+        budgets
+    )
     for page in pages[2:5]:
         assert f"{page}: CPU/req at full size / at half size" in budgets
     assert all(row["met"] in (True, False, None) for row in budgets.values())

@@ -52,3 +52,19 @@ def test_w1_unknown_project_is_not_a_project_without_agents(page: Page, service:
     expect(page.locator("main")).not_to_contain_text("No agents in this project yet")
     page.get_by_role("link", name="All agents").click()
     expect(page.locator(".agent-card")).to_have_count(1)
+
+
+def test_w1_an_agent_whose_settings_cannot_be_read_is_named_not_gone(
+    page: Page, service: Service
+) -> None:
+    """Q-2b: its agent.json is a folder (as unreadable as a file of another account); its
+    project is unknown, so the page names it apart, with why, instead of dropping it."""
+    broken = service.data_dir / "agents" / "lost" / "agent.json"
+    broken.mkdir(parents=True)
+    page.goto("/")
+    section = page.locator(".unreadable-agents")
+    expect(section.locator("h2")).to_have_text("Agents whose settings cannot be read")
+    expect(section.locator("li")).to_have_text(
+        "lost: the stored settings of agent 'lost' are not a regular file"
+    )
+    expect(page.locator('.agent-card[data-agent="demo"]')).to_have_count(1)

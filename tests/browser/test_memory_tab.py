@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from memory_core import layout
 from playwright.sync_api import Page, expect
 
 from tests.browser.pages import (
@@ -169,6 +170,20 @@ def test_w2_orphaned_workspace_is_reported_and_still_listed(page: Page, service:
     expect(group.locator(".group-title .path")).to_have_text(gone)
     expect(group.locator(".group-meta")).to_contain_text("Orphaned")
     expect(group.locator(".row")).to_have_count(1)
+
+
+def test_k6a_a_workspace_the_service_cannot_see_is_not_called_orphaned(
+    page: Page, service: Service
+) -> None:
+    """Case orphaned-while-in-use: the Session started where the service cannot see (another
+    container), so the scope holds the not-visible flag; the page must not offer it as gone."""
+    elsewhere = "/nonexistent/agent-memory-test/in-a-container"
+    scope = service.add_workspace_scope(elsewhere)
+    (scope / layout.NOT_VISIBLE_FILE).write_bytes(b"")
+    open_memory_tab(page)
+    meta = workspace_group(page, "in-a-container").locator(".group-meta")
+    expect(meta).to_contain_text("Not visible from the service")
+    expect(meta).not_to_contain_text("Orphaned")
 
 
 def test_w2_refresh_shows_memories_an_agent_saved_meanwhile(page: Page, service: Service) -> None:

@@ -16,7 +16,15 @@ from collections.abc import Sequence
 from memory_core.keys import USER_SCOPE
 from memory_core.wire import CapFired
 
-__all__ = ["CHAR_CAP", "LINE_CAP", "Unread", "empty_note", "share_budget", "truncation_note"]
+__all__ = [
+    "CHAR_CAP",
+    "LINE_CAP",
+    "Unread",
+    "empty_note",
+    "share_budget",
+    "truncation_note",
+    "unreadable_note",
+]
 
 LINE_CAP = 200
 """At most this many lines of one scope's index are injected (I-4)."""
@@ -72,6 +80,17 @@ def _label(scope: str) -> str:
 def empty_note(scope: str) -> str:
     """The note injected for a blank or missing index (I-3)."""
     return f"(Nothing saved yet: the {_label(scope)} is empty; MEMORY.md is blank or missing.)"
+
+
+def unreadable_note(scope: str, why: str) -> str:
+    """The note injected for an index that is there but cannot be read (Q-2b): never "nothing
+    saved yet", since memories may well be saved. ``why`` is the reason, e.g. "cannot read
+    it (Permission denied)"."""
+    return (
+        f"(Not loaded: the {_label(scope)} could not be read: MEMORY.md is there, but Agent "
+        f"Memory {why}. Memories may be saved that are not shown here; tell the user, and do "
+        "not take this as an empty memory.)"
+    )
 
 
 def truncation_note(

@@ -43,6 +43,7 @@ from memory_core.caps import (
     empty_note,
     share_budget,
     truncation_note,
+    unreadable_note,
 )
 from memory_core.credentials import mask_secret_lines
 from memory_core.hidden_text import show_hidden_lines
@@ -64,6 +65,7 @@ __all__ = [
     "placed_manifests",
     "prepare_index",
     "truncation_note",
+    "unreadable_index",
 ]
 
 
@@ -103,6 +105,14 @@ class PreparedIndex(msgspec.Struct, frozen=True):
     """``ends[i]``: the character cost of keeping the first ``i + 1`` candidates (rule 3)."""
     unread: Unread = (0, True)
     """Lines past the read cap of an over-large index, and whether that count is exact."""
+    unreadable: str | None = None
+    """Why an index that is there could not be read (Q-2b); it is then injected as a note."""
+
+
+def unreadable_index(why: str) -> PreparedIndex:
+    """The stand-in of an index that is there but cannot be read, ``why`` saying why (Q-2b):
+    no line, and a note saying so where "nothing saved yet" would stand."""
+    return PreparedIndex(blank=True, total=0, candidates=(), ends=(), unreadable=why)
 
 
 @functools.lru_cache(maxsize=4)
@@ -149,6 +159,7 @@ class _Scope:
         prepared = raw if isinstance(raw, PreparedIndex) else prepare_index(raw, unread)
         self.scope = scope
         self.blank = prepared.blank
+        self.unreadable = prepared.unreadable
         self.unread = prepared.unread
         self.total = prepared.total
         self.candidates = prepared.candidates
@@ -177,7 +188,9 @@ def _finish(state: _Scope, headroom_chars: int) -> CappedIndex:
     elif kept < total:
         cap = "lines"
     lines_text, note_text = "", ""
-    if state.blank:
+    if state.unreadable is not None:
+        note_text = unreadable_note(state.scope, state.unreadable)
+    elif state.blank:
         note_text = empty_note(state.scope)
     else:
         lines_text = "\n".join(state.candidates[:kept])
@@ -192,6 +205,7 @@ def _finish(state: _Scope, headroom_chars: int) -> CappedIndex:
         cap_fired=cap,
         headroom_lines=0 if cap != "none" else LINE_CAP - total,
         headroom_chars=0 if cap != "none" else headroom_chars,
+        unreadable=state.unreadable,
     )
     return CappedIndex(
         scope=state.scope,

@@ -18,6 +18,7 @@ __all__ = [
     "AGENTS_DIR",
     "INDEX_FILE",
     "MARKER_FILE",
+    "NOT_VISIBLE_FILE",
     "agent_dir",
     "app_data_dir_of",
     "history_root",
@@ -31,6 +32,10 @@ INDEX_FILE = "MEMORY.md"
 """A scope's index (T-4); never a topic file."""
 MARKER_FILE = ".workspace"
 """A Workspace scope's marker: the Workspace's real path, UTF-8, one line (K-5)."""
+NOT_VISIBLE_FILE = ".workspace-not-visible"
+"""Beside the marker while the Workspace was not there for the service at its latest Session
+start (the harness in another mount namespace, K-6a): its path missing then means "not visible
+from the service", not "orphaned". Empty; removed by a Session start that sees the Workspace."""
 
 
 def agent_dir(app_data_dir: Path, agent_id: str) -> Path:

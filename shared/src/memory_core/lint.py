@@ -15,6 +15,9 @@ line where one applies:
 ``refused-entry``             error    an entry that is never read (a symlink out of the memory
                                        root, a FIFO, a folder named ``*.md``) and why (T-5b)
 ``index-over-read-cap``       error    ``MEMORY.md`` is larger than the 1 MiB read cap (T-5b)
+``unreadable``                error    a file or folder that is there but the service cannot read
+                                       (no permission, an I/O error), named with the reason: never
+                                       taken for absent (Q-2b)
 ``missing-description``       warning  no usable ``description`` (recall depends on it)
 ``description-multiline``     warning  ``description`` spans several lines; it should be one
 ``index-line-too-long``       warning  an index line over 150 characters (code points)
@@ -81,6 +84,7 @@ SEVERITIES: dict[str, Severity] = {
     "missing-index": "error",
     "refused-entry": "error",
     "index-over-read-cap": "error",
+    "unreadable": "error",
     "missing-description": "warning",
     "description-multiline": "warning",
     "index-line-too-long": "warning",
@@ -540,6 +544,19 @@ def _refused(refused: Sequence[tuple[str, str]]) -> list[Finding]:
     ]
 
 
+def _unreadable(unreadable: Sequence[tuple[str, str]]) -> list[Finding]:
+    return [
+        _finding(
+            "unreadable",
+            name,
+            None,
+            f"{name or 'this scope folder'} is there but the service {why}: it is not missing, "
+            "yet nothing in it is listed, searched or injected until its permissions are fixed",
+        )
+        for name, why in sorted(unreadable)
+    ]
+
+
 def lint_scope(
     index_text: str | None,
     topics: Sequence[ParsedTopic],
@@ -547,21 +564,29 @@ def lint_scope(
     *,
     companion_index: str | None = None,
     refused: Sequence[tuple[str, str]] = (),
+    unreadable: Sequence[tuple[str, str]] = (),
     partial: IndexRead | None = None,
     facts: IndexFacts | None = None,
     in_sub_folders: Collection[str] | None = None,
 ) -> list[Finding]:
     """Lint one scope (T-5, T-5a, T-5b, I-9): its index (None when missing), topics and names.
 
-    ``topic_files`` lists every topic file in the scope (also those not parsed); ``refused``
-    the ``(entry name, why)`` of entries that are never read (a symlink out of the memory root
-    …); ``partial`` describes an index larger than the read cap; ``facts`` is
+    ``topic_files`` lists every topic file in the scope (also those not parsed, or unreadable);
+    ``refused`` the ``(entry name, why)`` of entries that are never read (a symlink out of the
+    memory root …); ``unreadable`` the ``(file name, why)`` of files that are there but cannot
+    be read (``MEMORY.md`` among them: then ``index_text`` is None and no ``missing-index`` is
+    claimed; ``""`` for the scope folder itself, Q-2b: then no link is judged); ``partial``
+    describes an index larger than the read cap; ``facts`` is
     :func:`~memory_core.index_facts.index_facts` of ``index_text`` when the caller keeps it
     (a service extends it as the index grows); ``in_sub_folders`` the index's links into
     sub-folders that are there (see :func:`lint_index`). Returns the scope-level findings
     first (index by line), then :func:`lint_topics`. Nothing is changed.
     """
-    findings = [*_refused(refused), *_scope_findings(index_text, topic_files, refused, partial)]
+    findings = [
+        *_unreadable(unreadable),
+        *_refused(refused),
+        *_scope_findings(index_text, topic_files, [*refused, *unreadable], partial),
+    ]
     if index_text is not None:
         facts = facts if facts is not None else index_facts(index_text)
         linked = _links(facts, partial)
@@ -574,7 +599,13 @@ def lint_scope(
             # past the scanned part of an over-large index any file may be linked: no claim
             findings.extend(_unindexed(topic_files, linked))
     findings.extend(lint_topics(topics, topic_files))
+    if any(not name for name, _ in unreadable):
+        # the folder could not be listed: which files are there is unknown, so no link is judged
+        return [f for f in findings if f.code not in _CLAIMS_ON_FILES]
     return findings
+
+
+_CLAIMS_ON_FILES = frozenset({"dangling-link", "unindexed"})
 
 
 def lint_topic_in_scope(

@@ -116,10 +116,21 @@ class ProjectList(Wire, frozen=True):
     projects: list[str]
 
 
+class UnreadableAgentEntry(Wire, frozen=True):
+    """An agent whose ``agent.json`` is there but cannot be read or is invalid (Q-2b): its id
+    and why. Its project is unknown, so it is shown only to a caller reaching every project."""
+
+    id: str
+    problem: str
+
+
 class AgentList(Wire, frozen=True):
-    """Answer of ``GET /api/projects/{project}/agents``, agents sorted by id."""
+    """Answer of ``GET /api/projects/{project}/agents``, agents sorted by id; ``unreadable``
+    names the agents of unknown project whose settings cannot be read (Q-2b), for a caller
+    that reaches every project (empty for any other)."""
 
     agents: list[AgentSummary]
+    unreadable: list[UnreadableAgentEntry] = msgspec.field(default_factory=list)
 
 
 class MemoryConfig(Wire, frozen=True):
@@ -168,8 +179,9 @@ class ScopeSummary(Wire, frozen=True):
     ``title`` is the Workspace's basename (``"User memory"`` for the user scope);
     ``workspace_path`` comes from ``.workspace`` (None for the user scope or a missing marker);
     ``marker_problems`` names what is wrong with the marker (K-5); ``orphaned`` is true when the
-    marker's path no longer exists (K-6a); ``lint_counts`` maps a lint code (T-5) to a count and
-    ``severity_counts`` a severity (T-5a) to a count (only severities that occur);
+    marker's path, once seen by the service, no longer exists (K-6a; see ``not_visible``);
+    ``lint_counts`` maps a lint code (T-5) to a count and ``severity_counts`` a severity
+    (T-5a) to a count (only severities that occur);
     ``lint_severities`` maps each code of ``lint_counts`` to its severity, so a page can colour
     a count without the findings (W-6). ``history_bytes`` is what the scope's history takes on
     disk (V-3; 0 while it has none).
@@ -187,6 +199,14 @@ class ScopeSummary(Wire, frozen=True):
     severity_counts: dict[str, int]
     lint_severities: dict[str, Severity]
     history_bytes: int = 0
+    not_visible: bool = False
+    """The Workspace path does not exist for the service and did not at its latest Session start
+    either (the harness runs in another mount namespace, a container): in use as far as the
+    service can tell, so never ``orphaned`` (K-6a)."""
+    unreadable: str | None = None
+    """Why the scope folder, which is there, cannot be listed (``"cannot read it (Permission
+    denied)"``, Q-2b); ``file_count`` then counts nothing and the scope's files are unknown, not
+    absent. None when it was listed."""
 
 
 class OverviewTotals(Wire, frozen=True):
@@ -313,6 +333,10 @@ class ScopeManifest(Wire, frozen=True, omit_defaults=True):
     stored before the placeholder rule, or edited by hand). Sent only when not
     ``"placeholder"`` (``omit_defaults``): a client built before the field (whose decoder
     refuses unknown fields) still reads every usual answer."""
+    unreadable: str | None = None
+    """Why the scope's ``MEMORY.md``, which is there, could not be read (``"cannot read it
+    (Permission denied)"``, Q-2b); then nothing of it is injected and a note says so instead of
+    "nothing saved yet". Sent only when set."""
 
 
 class IndexLine(Wire, frozen=True):
@@ -404,6 +428,9 @@ class SearchResults(Wire, frozen=True):
     scope: str | None
     total: int
     hits: list[SearchHit]
+    unreadable: list[Finding] = msgspec.field(default_factory=list)
+    """The topic files (``<scope>/<file>``) that are there but could not be read (Q-2b): only
+    their names were searched. Empty when every file was read."""
 
 
 # --- Session start (A-9) ----------------------------------------------------------------------

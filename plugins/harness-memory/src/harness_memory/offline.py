@@ -28,7 +28,7 @@ from pathlib import Path
 from memory_core import layout
 from memory_core.decoding import decode_text
 from memory_core.errors import InvalidId
-from memory_core.injection import cap_indexes, memory_sections
+from memory_core.injection import PreparedIndex, cap_indexes, memory_sections, unreadable_index
 from memory_core.keys import USER_SCOPE, check_agent_id, is_temporary_workspace, key_for_real_path
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
 from memory_core.template import key_line_value
@@ -135,7 +135,7 @@ def _answer(
     )
 
 
-def _unread(index: tuple[str, tuple[int, bool]] | None) -> tuple[int, bool]:
+def _unread(index: tuple[str | PreparedIndex, tuple[int, bool]] | None) -> tuple[int, bool]:
     return (0, True) if index is None else index[1]
 
 
@@ -172,11 +172,13 @@ def _agent_memory(app_data_dir: Path, project: str, agent: str) -> _AgentMemory:
     )
 
 
-def _read_index(root: Path, key: str) -> tuple[str, tuple[int, bool]] | None:
+def _read_index(root: Path, key: str) -> tuple[str | PreparedIndex, tuple[int, bool]] | None:
     """A scope's ``MEMORY.md``: its text (first 1 MiB, whole lines) and the unread lines.
 
-    None when the scope or its index does not exist, is not a regular file, resolves outside the
-    memory root (a symlink out) or cannot be read: the injection then says nothing is saved.
+    None when the scope or its index does not exist, is not a regular file or resolves outside
+    the memory root (a symlink out): the injection then says nothing is saved. One that is there
+    but cannot be read is :func:`~memory_core.injection.unreadable_index`: the injection says so
+    (Q-2b), never that nothing is saved.
     """
     try:
         scope = root / key
@@ -191,6 +193,9 @@ def _read_index(root: Path, key: str) -> tuple[str, tuple[int, bool]] | None:
             exact = not handle.read(1)
     except (OSError, InvalidId) as error:
         logger.warning("index of scope %s cannot be read: %s", key, error)
+        if isinstance(error, OSError) and not isinstance(error, FileNotFoundError):
+            reason = error.strerror or type(error).__name__
+            return unreadable_index(f"cannot read it ({reason})"), (0, True)
         return None
     head = raw[:INDEX_READ_CAP]
     cut = head.rfind(b"\n") + 1  # the line the cap cuts through is not read at all

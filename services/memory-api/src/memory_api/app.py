@@ -27,9 +27,10 @@ from memory_api.appkeys import (
     get_settings,
 )
 from memory_api.http.auth import auth_middleware
+from memory_api.http.connections import ConnectionCap, quiet_accept_errors
 from memory_api.http.logs import install_parser_refusal_filter
 from memory_api.http.metrics import Metrics, metrics_middleware
-from memory_api.http.parser_errors import install_parser_problems
+from memory_api.http.parser_errors import ProblemRequestHandler, install_parser_problems
 from memory_api.http.problems import problem_middleware
 from memory_api.routes import agents, config, drafts, history, memory, ops, projects
 from memory_api.settings import Settings
@@ -118,6 +119,14 @@ async def _static(request: web.Request) -> web.FileResponse:
     return web.FileResponse(path)
 
 
+async def _cap_connections(app: web.Application) -> None:
+    """Admit at most :func:`~memory_api.http.connections.cap_for` of the open-file limit as
+    connections, and log a failing ``accept()`` once per episode (Q-2c)."""
+    cap = ConnectionCap()
+    ProblemRequestHandler.cap = cap
+    quiet_accept_errors(asyncio.get_running_loop(), cap)
+
+
 def create_app(settings: Settings) -> web.Application:
     """Build the service for ``settings``; nothing touches the disk until the app starts."""
     app = web.Application(client_max_size=settings.max_body)
@@ -134,6 +143,7 @@ def create_app(settings: Settings) -> web.Application:
     metrics = Metrics()
     app[METRICS_KEY] = metrics
 
+    app.on_startup.append(_cap_connections)
     app.cleanup_ctx.append(_data_dirs)
     app.cleanup_ctx.append(_sweep_drafts)
 

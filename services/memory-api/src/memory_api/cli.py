@@ -2,7 +2,7 @@
 
 ::
 
-    memory-api serve [--host H] [--port P]
+    memory-api serve [--host H] [--port P]                 # one process: replicas serve more
     memory-api agent create --project P --id A --name N [--template-file F]
     memory-api agent list [--project P]
     memory-api token create --name N [--project P ...]     # prints the secret once
@@ -54,6 +54,14 @@ logger = logging.getLogger("memory_api")
 
 SHUTDOWN_TIMEOUT = 8.0
 """Seconds that in-flight requests get to finish on SIGTERM/SIGINT (under Docker's 10 s)."""
+ONE_PROCESS = (
+    "memory-api serve runs one process (an event loop and a thread pool for the file work) and "
+    "starts no workers. To serve more, run more of them on the same data dir: replicas behind a "
+    "load balancer (docker compose, the Kubernetes base in deploy/k8s/; see docs/deploy.md), or "
+    "several `memory-api serve --port ...` behind a reverse proxy"
+)
+"""What ``serve --workers`` and a set ``MEMORY_API_WORKERS`` are answered with (both were
+retired when the service became one process per container)."""
 
 Command = Callable[[Settings, argparse.Namespace], int]
 _T = TypeVar("_T")
@@ -79,12 +87,24 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
     from memory_api.http.logs import configure_logging
     from memory_api.stores import build_stores
 
+    if args.workers is not None:
+        # Typed by someone who reads the answer: refused, so no one believes N processes run.
+        print(f"memory-api: serve has no --workers: {ONE_PROCESS}.", file=sys.stderr)
+        return 2
     settings = dataclasses.replace(
         settings,
         host=args.host if args.host is not None else settings.host,
         port=args.port if args.port is not None else settings.port,
     )
     configure_logging(settings.log_format, settings.log_level)
+    if settings.retired_workers is not None:
+        # Set in a deployment's configuration: refusing to start would take the service down on
+        # an upgrade, so it starts, one process, and says so where the operator looks.
+        logger.warning(
+            "MEMORY_API_WORKERS=%s is not read: %s. Unset MEMORY_API_WORKERS.",
+            settings.retired_workers,
+            ONE_PROCESS,
+        )
     tokens = build_stores(settings).tokens
     try:
         # A token folder that cannot be read counts as tokens: the API then fails closed (503)
@@ -172,31 +192,37 @@ def _agent_create(settings: Settings, args: argparse.Namespace) -> int:
 
 def _agent_list(settings: Settings, args: argparse.Namespace) -> int:
     place = place_for(settings, args, writes=False)
+    unreadable: list[tuple[str, str]] = []
     if place.remote is not None:
         agents = place.remote.agents(args.project or None)
     else:
         from memory_api.store.counts import agent_summaries
 
-        agents = _run(agent_summaries(_agent_store(settings), args.project or None))
+        store = _agent_store(settings)
+        agents = _run(agent_summaries(store, args.project or None))
+        unreadable = _run(store.unreadable())
     print(f"agents {place.said}", file=sys.stderr)
+    for agent_id, why in unreadable:  # named, never left out unsaid (Q-2b)
+        print(f"agent {agent_id} (project unknown): {why}", file=sys.stderr)
     if not agents:
         print("no agents" + (f" in project {args.project!r}" if args.project else ""))
-        return 0
+        return 1 if unreadable else 0
     print(f"{'PROJECT':<20} {'AGENT':<20} {'MEMORY':<6} {'MEMORIES':>8}  NAME")
     for agent in agents:
         state = "on" if agent.memory_enabled else "off"
         print(
             f"{agent.project:<20} {agent.id:<20} {state:<6} {agent.memory_count:>8}  {agent.name}"
         )
-    return 0
+    return 1 if unreadable else 0
 
 
 def _token_store(settings: Settings, args: argparse.Namespace, *, writes: bool) -> Any:
-    """The token store of the data dir the command works in (tokens have no API: A-10)."""
-    from memory_api.stores import build_stores
+    """The token store of the data dir the command works in (tokens have no API: A-10); built
+    alone, so a token command loads none of the other stores (about half its start)."""
+    from memory_api.store.tokens import TokenStore
 
     place_for(settings, args, writes=writes, api=False)
-    return build_stores(settings).tokens
+    return TokenStore(settings.data_dir, settings.env_tokens)
 
 
 def _token_create(settings: Settings, args: argparse.Namespace) -> int:
@@ -485,9 +511,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    serve = commands.add_parser("serve", help="serve the API and the web page")
+    serve = commands.add_parser(
+        "serve",
+        help="serve the API and the web page",
+        description="One process; to serve more, run replicas on the same data dir "
+        "(docs/deploy.md).",
+    )
     serve.add_argument("--host", help="address to bind (default $MEMORY_API_HOST or 127.0.0.1)")
     serve.add_argument("--port", type=int, help="port (default $MEMORY_API_PORT or 8765)")
+    # Retired (one process per serve): kept only to answer it clearly rather than as "unknown".
+    serve.add_argument("--workers", nargs="?", const="", help=argparse.SUPPRESS)
     serve.set_defaults(func=_serve)
 
     agent = commands.add_parser("agent", help="create and list agents").add_subparsers(

@@ -17,6 +17,8 @@ Every exception class of the service, where it lives, and what it answers::
     ├── Unprocessable       422  a well-formed value a rule refuses (a prompt without its
     │                            index placeholder, I-1)
     ├── UnreadableAgent     500  ``agent.json`` exists but is not valid, named   store/agents.py
+    ├── CannotRead          500  a memory file or scope folder that is there but the service
+    │                            may not read or list (Q-2b): named, never a 404
     ├── Unavailable         503  the service cannot judge or do it now: its bearer tokens cannot
     │                            be read (A-10a), an index the disk will not take (A-6)
     └── LockTimeoutError    503  a lock held by another too long; retry later   store/locks.py
@@ -110,3 +112,11 @@ class Unavailable(ServiceError):
     cannot be read (A-10a); the ``detail`` says what an operator must fix."""
 
     status = 503
+
+
+class CannotRead(ServiceError):
+    """A memory file or scope folder is there but the service cannot read or list it (500,
+    Q-2b): no permission, an I/O error. Never answered as a 404, which would say it is absent;
+    the ``detail`` names the file and the reason, for an operator to fix."""
+
+    status = 500

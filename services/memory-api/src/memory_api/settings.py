@@ -30,6 +30,10 @@ Only :meth:`Settings.from_env` looks at the environment; everything else receive
                            ``[::1]``): e.g. a name in ``/etc/hosts`` for this machine (A-10a)
 =========================  ====================================================================
 
+``MEMORY_API_WORKERS`` is no longer read: ``memory-api serve`` is one process (replicas serve
+more, docs/deploy.md). Its value is kept as :attr:`Settings.retired_workers` so that ``serve``
+says so at start instead of ignoring it in silence.
+
 A malformed value raises :class:`SettingsError` naming the variable.
 """
 
@@ -92,6 +96,9 @@ class Settings:
     """Retention (V-3): versions kept per scope; 0: no limit."""
     allowed_hosts: tuple[str, ...] = ()
     """Host names (lower-case, no port) a token-less service answers besides loopback ones."""
+    retired_workers: str | None = None
+    """The value of ``MEMORY_API_WORKERS`` when set (not blank): no longer read, since the
+    service is one process; ``serve`` logs a warning saying how to run more."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -119,6 +126,7 @@ class Settings:
                 env, "MEMORY_API_HISTORY_MAX_VERSIONS", DEFAULT_HISTORY_MAX_VERSIONS, low=0
             ),
             allowed_hosts=_allowed_hosts(env.get("MEMORY_API_ALLOWED_HOSTS", "")),
+            retired_workers=env.get("MEMORY_API_WORKERS", "").strip() or None,
         )
 
 

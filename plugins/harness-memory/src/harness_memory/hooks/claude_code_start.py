@@ -21,6 +21,7 @@ from harness_memory.hooks.session_start import (
     context_answer,
     cut_summary,
     start_for_hook,
+    unreadable_message,
 )
 from harness_memory.records import SessionMeta
 from harness_memory.settings import HarnessSettings, MissingSettingsError
@@ -68,10 +69,16 @@ def session_start(
 
 
 def _user_message(meta: SessionMeta, delivery: Delivery, parts: int) -> str | None:
-    """What the user must hear: memory failed open, or the prompt did not fit (H-1)."""
+    """What the user must hear: memory failed open, an index could not be read (Q-2b), or the
+    prompt did not fit (H-1)."""
     notice = availability_message(meta)
+    if meta.status == "failed-open":
+        return notice
+    unreadable = unreadable_message(meta)
+    if unreadable is not None:
+        notice = unreadable if notice is None else f"{notice} {unreadable}"
     cut = cut_summary(delivery)
-    if meta.status == "failed-open" or not cut:
+    if not cut:
         return notice
     return (notice + " " if notice else "") + (
         f"Agent Memory: Claude Code shows at most {CONTEXT_LIMIT:,} characters per "

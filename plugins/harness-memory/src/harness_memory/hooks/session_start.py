@@ -30,6 +30,7 @@ __all__ = [
     "cut_summary",
     "session_start_answer",
     "start_for_hook",
+    "unreadable_message",
 ]
 
 logger = logging.getLogger(__name__)
@@ -68,7 +69,8 @@ def session_start_answer(
         return {"systemMessage": error.notice()}
     delivery = fit(result.sections, result.session_meta.manifests, limits)
     answer = context_answer(delivery.pieces[0]) if delivery.pieces else {}
-    said = [] if (notice := availability_message(result.session_meta)) is None else [notice]
+    notices = (availability_message(result.session_meta), unreadable_message(result.session_meta))
+    said = [notice for notice in notices if notice is not None]
     if cut := cut_summary(delivery):
         said.append(
             f"Agent Memory: {harness} takes at most {limits.limit_text}, so memory was cut "
@@ -102,6 +104,27 @@ def availability_message(meta: SessionMeta) -> str | None:
             "from the files on this machine (read-only) and writes still go to them."
         )
     return None
+
+
+def unreadable_message(meta: SessionMeta) -> str | None:
+    """Tell the user of each index the service found but could not read (Q-2b): the model was
+    told so too, and memories saved there are not in this Session until it is fixed.
+
+    ``meta`` is the Session's :class:`~harness_memory.records.SessionMeta`; its manifests'
+    ``unreadable`` say why.
+    """
+    said = [
+        f"the {'user' if m.scope == 'user' else 'Workspace'} memory index could not be read "
+        f"(MEMORY.md is there, but Agent Memory {m.unreadable})"
+        for m in meta.manifests
+        if m.unreadable is not None
+    ]
+    if not said:
+        return None
+    return (
+        f"Agent Memory: {'; '.join(said)}, so what it lists is not in this Session; fix the "
+        "permissions of MEMORY.md."
+    )
 
 
 def cut_summary(delivery: Delivery) -> list[str]:

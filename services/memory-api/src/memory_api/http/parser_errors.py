@@ -15,6 +15,7 @@ without the bytes: :class:`memory_api.http.logs.ParserRefusalFilter`).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from http import HTTPStatus
 
@@ -22,6 +23,7 @@ from aiohttp import http_exceptions, web_protocol, web_server
 from aiohttp.web_request import BaseRequest
 from aiohttp.web_response import StreamResponse
 
+from memory_api.http.connections import ConnectionCap, refusal_bytes
 from memory_api.http.problems import problem_response
 
 __all__ = ["ProblemRequestHandler", "install_parser_problems", "refusal_detail"]
@@ -70,10 +72,33 @@ def refusal_detail(status: int, error: BaseException | None) -> str:
 
 
 class ProblemRequestHandler(web_protocol.RequestHandler):
-    """aiohttp's connection handler, its own error answers made problem+json (see module)."""
+    """aiohttp's connection handler, its own error answers made problem+json (see module), and
+    every connection counted against the process's :class:`ConnectionCap` (Q-2c)."""
 
     headers: Mapping[str, str] = {}
     """Sent with each such answer: the service's security headers."""
+    cap: ConnectionCap | None = None
+    """The cap new connections are admitted by (set when the app starts); None: no cap."""
+    _admitted_by: ConnectionCap | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        """Admit the connection under the cap, else answer it 503 and close it unread."""
+        cap = type(self).cap
+        if cap is not None and not cap.admit():
+            self._manager = None  # never served: connection_lost has nothing to undo
+            if isinstance(transport, asyncio.WriteTransport):
+                transport.write(refusal_bytes(cap.limit))
+            transport.close()
+            return
+        self._admitted_by = cap
+        super().connection_made(transport)
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        """aiohttp's own, and the connection's place under the cap given back."""
+        if self._admitted_by is not None:
+            self._admitted_by.release()
+            self._admitted_by = None
+        super().connection_lost(exc)
 
     def handle_error(
         self,

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import msgspec
 from aiohttp import web
-from memory_core.wire import AgentCreate, AgentList
+from memory_core.wire import AgentCreate
 
 from memory_api.appkeys import get_agent_store, get_memory_store
+from memory_api.http.auth import get_principal
 from memory_api.http.jsonio import json_response, read_json
 from memory_api.routes.config import config_response
-from memory_api.store.counts import agent_summaries
+from memory_api.store.counts import agent_list
 
 __all__ = ["routes"]
 
@@ -19,11 +20,15 @@ _create_decoder = msgspec.json.Decoder(AgentCreate)
 
 @routes.get("/api/projects/{project}/agents")
 async def list_agents(request: web.Request) -> web.Response:
-    """List the project's agents, sorted by id, each with its memory count (topic files)."""
+    """List the project's agents, sorted by id, each with its memory count (topic files); a
+    caller reaching every project also gets the agents whose settings cannot be read (Q-2b)."""
     store = get_agent_store(request.app)
     folders = get_memory_store(request.app).folders
-    agents = await agent_summaries(store, request.match_info["project"], folders)
-    return json_response(AgentList(agents=agents))
+    reaches_all = get_principal(request).projects is None
+    answer = await agent_list(
+        store, request.match_info["project"], folders, reaches_all=reaches_all
+    )
+    return json_response(answer)
 
 
 @routes.post("/api/projects/{project}/agents")

@@ -276,11 +276,17 @@ class AgentStore:
         return await asyncio.to_thread(self._load_in, project, agent_id)
 
     def _scan(self) -> list[AgentRecord]:
+        return self._scan_all()[0]
+
+    def _scan_all(self) -> tuple[list[AgentRecord], list[tuple[str, str]]]:
+        """Every agent that can be read, by id, and ``(id, why)`` of each whose ``agent.json``
+        is there but cannot be read or is invalid (Q-2b: its project is then unknown)."""
         try:
             entries = sorted(os.scandir(self.data_dir / AGENTS_DIR), key=lambda item: item.name)
         except FileNotFoundError:
-            return []
+            return [], []
         records: list[AgentRecord] = []
+        unreadable: list[tuple[str, str]] = []
         for entry in entries:
             try:
                 check_agent_id(entry.name)
@@ -288,11 +294,27 @@ class AgentStore:
             except InvalidId:
                 continue
             except UnreadableAgent as error:
-                logger.warning("skipping agent %s: %s", entry.name, error.detail)
+                logger.warning("agent %s cannot be listed: %s", entry.name, error.detail)
+                unreadable.append((entry.name, error.detail))
                 continue
             if record is not None:
                 records.append(record)
-        return records
+        return records, unreadable
+
+    async def unreadable(self) -> builtins.list[tuple[str, str]]:
+        """``(id, why)`` of every agent whose ``agent.json`` is there but cannot be read or is
+        invalid (Q-2b), by id."""
+        return (await asyncio.to_thread(self._scan_all))[1]
+
+    async def list_with_unreadable(
+        self, project: str
+    ) -> tuple[builtins.list[AgentRecord], builtins.list[tuple[str, str]]]:
+        """:meth:`list` of ``project``, and ``(id, why)`` of every agent of any project whose
+        ``agent.json`` cannot be read (Q-2b): which project such an agent belongs to is unknown,
+        so only a caller that reaches every project may be shown them."""
+        check_project_id(project)
+        records, unreadable = await asyncio.to_thread(self._scan_all)
+        return [record for record in records if record.project == project], unreadable
 
     async def list(self, project: str | None = None) -> list[AgentRecord]:
         """Return the agents of ``project`` sorted by id (an unknown project has none).

@@ -4,9 +4,12 @@ Blocking; :class:`~memory_api.store.memory.MemoryStore` runs these in worker thr
 has checked the ids and resolved the real memory root and scope. Topic files are parsed through
 the stat-keyed :class:`~memory_api.store.topic_cache.TopicCache` and folders listed through
 :class:`~memory_api.store.listings.FolderListings`; a file that vanishes between the directory
-scan and the read is simply left out. Lint (T-5) runs on every scope shown (the overview's
-page, a listing, an index view); for a Workspace scope the user index is passed along, because
-both share the injection's character budget (I-4). A topic file's answer lints that file alone
+scan and the read is simply left out; one that is there but cannot be read (no permission, an
+I/O error) is listed and counted with that problem, named by an ``unreadable`` finding, and a
+read of it is a 500 naming it, never a 404 (Q-2b): no answer takes it for absent. Lint (T-5)
+runs on every scope shown (the overview's page, a listing, an index view); for a Workspace
+scope the user index is passed along, because both share the injection's character budget
+(I-4). A topic file's answer lints that file alone
 (:func:`~memory_core.lint.lint_topic_in_scope`), so it costs the same in a scope of 5 files
 and of 5,000.
 """
@@ -20,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 
 import msgspec
+from memory_core import layout
 from memory_core.index import index_lines
 from memory_core.injection import cap_indexes
 from memory_core.keys import USER_SCOPE
@@ -37,8 +41,8 @@ from memory_core.wire import (
     utc_timestamp,
 )
 
-from memory_api.errors import NotFound
-from memory_api.store.containment import OutsideMemoryRoot
+from memory_api.errors import CannotRead, NotFound
+from memory_api.store.containment import NotRegularFileError, OutsideMemoryRoot, cannot_read
 from memory_api.store.listings import FolderListings
 from memory_api.store.overview import (
     Place,
@@ -89,6 +93,41 @@ class _Loaded:
     mtime_ns: int
 
 
+@dataclass(frozen=True, slots=True)
+class _Unreadable:
+    """A topic file that is there but could not be read, and why (Q-2b)."""
+
+    entry: TopicEntry
+    why: str
+
+    def row(self) -> TopicSummary:
+        """Its listing row: the file name, its stat, and the problem in ``problems``."""
+        return TopicSummary(
+            file=self.entry.file,
+            name=self.entry.file.removesuffix(".md"),
+            description=None,
+            updated_at=None,
+            size=self.entry.stat.st_size,
+            mtime=utc_timestamp(self.entry.stat.st_mtime_ns / 1e9),
+            problems=[f"unreadable: the service {self.why}"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _Read:
+    """The topic files of a listing as read: those parsed and those that could not be read."""
+
+    loaded: list[_Loaded]
+    unreadable: list[_Unreadable]
+
+    @property
+    def files(self) -> list[str]:
+        """Every topic file's name, read or not (what lint takes as present)."""
+        return [item.entry.file for item in self.loaded] + [
+            item.entry.file for item in self.unreadable
+        ]
+
+
 def _masked(text: str | None, reveal: bool) -> str | None:
     """``text`` with likely credentials masked (I-8), or as written when ``reveal``."""
     if text is None or reveal:
@@ -129,16 +168,23 @@ class ScopeAnswers:
         """The scope's topic files (an ``lstat`` each) and refused entries, from its listing."""
         return scan_scope(root, scope, self.folders.listing(scope))
 
-    def _load(self, entries: list[TopicEntry]) -> list[_Loaded]:
+    def _load(self, entries: list[TopicEntry]) -> _Read:
+        """Parse ``entries``; one gone meanwhile (or replaced by a non-file) is left out, one
+        that cannot be read is kept as :class:`_Unreadable` (Q-2b)."""
         loaded: list[_Loaded] = []
+        unreadable: list[_Unreadable] = []
         for entry in entries:
             try:
                 topic, info = self.cache.load(entry.path, entry.file, entry.stat)
-            except OSError as error:
+            except (FileNotFoundError, NotRegularFileError) as error:
                 logger.info("skipping %s: %s", entry.path, error)
                 continue
+            except OSError as error:
+                logger.warning("topic file %s cannot be read: %s", entry.path, error)
+                unreadable.append(_Unreadable(entry, cannot_read(error)))
+                continue
             loaded.append(_Loaded(entry, topic, info.st_size, info.st_mtime_ns))
-        return loaded
+        return _Read(loaded, unreadable)
 
     def _listed(self, item: _Loaded) -> TopicSummary:
         """The masked listing row of ``item``, memoised with its parse (the credential scan of
@@ -155,27 +201,36 @@ class ScopeAnswers:
         self,
         key: str,
         scope: Path,
-        refused: list[tuple[str, str]],
+        listing: ScopeListing,
         index: ScopeIndex | None,
-        loaded: list[_Loaded],
+        read: _Read,
         user_index: str | None,
     ) -> list[Finding]:
-        """``lint_scope`` of the real ``scope`` (``refused``: its entries never read), topics
-        from the cache.
+        """``lint_scope`` of the real ``scope`` as ``listing`` found it and ``read`` read it,
+        topics from the cache; what could not be read (the folder, the index, a topic file) is
+        named ``unreadable`` (Q-2b) and judged present.
 
         The scope-level findings come from ``lint_scope`` with no topics (the index's facts kept
         with its version; its links into sub-folders looked up, T-5b); then ``lint_topics``,
         each file's own findings kept with the file's parse.
         """
-        files = [item.entry.file for item in loaded]
-        facts = index.facts() if index is not None else None
+        loaded = read.loaded
+        files = read.files
+        text = index.readable_text if index is not None else None
+        facts = index.facts() if index is not None and text is not None else None
         deeper = [target for target in facts.links if "/" in target] if facts else []
+        unreadable = [(item.entry.file, item.why) for item in read.unreadable]
+        if index is not None and index.error is not None:
+            unreadable.append((layout.INDEX_FILE, index.error))
+        if listing.error is not None:
+            unreadable.append(("", listing.error))
         findings = lint_scope(
-            index.text if index is not None else None,
+            text,
             [],
             files,
             companion_index=None if key == USER_SCOPE else user_index,
-            refused=refused,
+            refused=listing.refused,
+            unreadable=unreadable,
             partial=index.read.partial if index is not None else None,
             facts=facts,
             in_sub_folders=sub_folder_files(scope, deeper),
@@ -195,29 +250,32 @@ class ScopeAnswers:
         scope's index text (the companion of a Workspace's, I-4)."""
         key, scope = row.key, Path(row.folder)
         listing = self._scan(root, scope)
-        loaded = self._load(listing.topics)
+        read = self._load(listing.topics)
         index = self.files.read(root, scope)
-        findings = self._lint(key, scope, listing.refused, index, loaded, user_index)
+        findings = self._lint(key, scope, listing, index, read, user_index)
         counts = Counter(f.code for f in findings)
         severities = Counter(f.severity for f in findings)
         if key == USER_SCOPE:
-            title, path, problems, orphaned = USER_TITLE, None, [], False
+            title, path, problems, orphaned, not_visible = USER_TITLE, None, [], False, False
         else:
             marker = self.files.marker(root, scope, key)
-            path, problems, orphaned = marker.path, marker.problems, marker.orphaned
+            path, problems = marker.path, marker.problems
+            orphaned, not_visible = marker.orphaned, marker.not_visible
             title = _title(path, key)
         return ScopeSummary(
             key=key,
             kind="user" if key == USER_SCOPE else "workspace",
             title=title,
             workspace_path=path,
-            file_count=len(loaded),
+            file_count=len(read.files),
             last_activity=utc_timestamp(row.activity / 1e9),
             marker_problems=problems,
             orphaned=orphaned,
+            not_visible=not_visible,
             lint_counts=dict(sorted(counts.items())),
             severity_counts=dict(sorted(severities.items())),
             lint_severities={f.code: f.severity for f in sorted(findings, key=lambda f: f.code)},
+            unreadable=listing.error,
         )
 
     def overview(
@@ -267,31 +325,39 @@ class ScopeAnswers:
         return self._summary(root, row, self._user_index_text(root))
 
     def _scope_findings(
-        self, root: Path, scope: Path, key: str, listing: ScopeListing, loaded: list[_Loaded]
+        self, root: Path, scope: Path, key: str, listing: ScopeListing, read: _Read
     ) -> list[Finding]:
         """The scope's whole lint (T-5), as the listing reports it."""
         index = self.files.read(root, scope)
         user_index = None if key == USER_SCOPE else self._user_index_text(root)
-        return self._lint(key, scope, listing.refused, index, loaded, user_index)
+        return self._lint(key, scope, listing, index, read, user_index)
 
     def _user_index_text(self, root: Path) -> str | None:
         """The user index's text, the companion of every Workspace index (I-4), or None."""
         user_scope = self._user_scope(root)
         found = self.files.read(root, user_scope) if user_scope is not None else None
-        return found.text if found is not None else None
+        return found.readable_text if found is not None else None
 
     def topic_list(self, root: Path, scope: Path, key: str) -> TopicList:
-        """Every topic file of the scope, sorted by file name, and the scope's lint (A-5)."""
+        """Every topic file of the scope, sorted by file name, and the scope's lint (A-5); a
+        file that cannot be read is listed with that problem. :class:`CannotRead` (500) when
+        the folder itself cannot be listed: it is never answered as an empty scope (Q-2b)."""
         listing = self._scan(root, scope)
-        loaded = self._load(listing.topics)
-        files = [self._listed(item) for item in loaded]
-        findings = self._scope_findings(root, scope, key, listing, loaded)
+        if listing.error is not None:
+            raise CannotRead(f"scope {key!r} cannot be listed: the service {listing.error}")
+        read = self._load(listing.topics)
+        files = [self._listed(item) for item in read.loaded]
+        if read.unreadable:
+            files.extend(item.row() for item in read.unreadable)
+            files.sort(key=lambda row: row.file)
+        findings = self._scope_findings(root, scope, key, listing, read)
         return TopicList(scope=key, files=files, findings=findings)
 
     def topic_file(
         self, root: Path, scope: Path, key: str, file_name: str, *, reveal: bool = False
     ) -> TopicFile:
-        """One topic file (A-5); :class:`NotFound` when it does not list (missing, outside).
+        """One topic file (A-5); :class:`NotFound` when it does not list (missing, outside),
+        :class:`CannotRead` (500) when it is there but cannot be read (Q-2b).
 
         Its findings are those the scope's lint gives about this file, found by linting it
         alone beside the scope's index and file names (the other files are read only when one
@@ -299,10 +365,15 @@ class ScopeAnswers:
         likely credentials are masked (I-8) unless ``reveal`` (W-6).
         """
         entry = topic_entry(root, scope, file_name)
-        loaded = self._load([entry]) if entry is not None else []
-        if not loaded:
+        read = self._load([entry]) if entry is not None else _Read([], [])
+        if read.unreadable:
+            raise CannotRead(
+                f"topic file {file_name!r} in scope {key!r} is there, but the service "
+                f"{read.unreadable[0].why}"
+            )
+        if not read.loaded:
             raise NotFound(f"no topic file {file_name!r} in scope {key!r}")
-        item = loaded[0]
+        item = read.loaded[0]
         body = _masked(item.topic.body, reveal) or ""
         summary = _topic_summary(item, reveal=reveal)
         return TopicFile(
@@ -324,12 +395,12 @@ class ScopeAnswers:
         index = self.files.read(root, scope)
 
         def scope_topics() -> list[ParsedTopic]:
-            return [loaded.topic for loaded in self._load(self._scan(root, scope).topics)]
+            return [loaded.topic for loaded in self._load(self._scan(root, scope).topics).loaded]
 
         return lint_topic_in_scope(
             item.topic,
             names,
-            index.text if index is not None else None,
+            index.readable_text if index is not None else None,
             scope_topics=scope_topics,
             own=self.cache.lint(item.entry.path, item.topic),
             partial=index.read.partial if index is not None else None,
@@ -343,7 +414,7 @@ class ScopeAnswers:
         user index, sharing the character budget (I-4); the user index as if injected alone.
         """
         index = self.files.read(root, scope)
-        text = index.text if index is not None else None
+        text = index.readable_text if index is not None else None
         prepared = self.files.prepared(root, scope)  # carries any lines past the read cap
         user_index = None
         if key == USER_SCOPE:
@@ -359,14 +430,14 @@ class ScopeAnswers:
             for number, line in enumerate(index_lines(text or ""), start=1)
         ]
         listing = self._scan(root, scope)
-        loaded = self._load(listing.topics)
+        read = self._load(listing.topics)
         return IndexView(
             scope=key,
             exists=index is not None,
             raw=text or "",
             lines=lines,
             manifest=capped.manifest,
-            findings=self._lint(key, scope, listing.refused, index, loaded, user_index),
+            findings=self._lint(key, scope, listing, index, read, user_index),
         )
 
 

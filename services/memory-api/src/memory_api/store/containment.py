@@ -35,6 +35,7 @@ from memory_api.errors import NotFound
 __all__ = [
     "NotRegularFileError",
     "OutsideMemoryRoot",
+    "cannot_read",
     "checked_memory_root",
     "is_within",
     "read_regular",
@@ -47,6 +48,12 @@ _OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC
 
 class OutsideMemoryRoot(NotFound):
     """A path resolves outside the memory root (a symlink out); answered as a plain 404."""
+
+
+def cannot_read(error: OSError) -> str:
+    """What the service says of a file or folder it may not read (Q-2b), from the error of the
+    read: ``"cannot read it (Permission denied)"``, never the path."""
+    return f"cannot read it ({error.strerror or type(error).__name__})"
 
 
 def real_path(path: Path) -> Path:

@@ -6,14 +6,14 @@ import asyncio
 import logging
 from pathlib import Path
 
-from memory_core.wire import AgentSummary
+from memory_core.wire import AgentList, AgentSummary, UnreadableAgentEntry
 
-from memory_api.store.agents import AgentStore
+from memory_api.store.agents import AgentRecord, AgentStore
 from memory_api.store.containment import OutsideMemoryRoot, checked_memory_root
 from memory_api.store.listings import FolderListings
 from memory_api.store.scopes import count_listed, list_folder, scope_folders
 
-__all__ = ["agent_summaries", "count_topics"]
+__all__ = ["agent_list", "agent_summaries", "count_topics"]
 
 logger = logging.getLogger(__name__)
 
@@ -51,7 +51,27 @@ async def agent_summaries(
     (A-1, W-1), counted from the scope folders' listings (``folders`` keeps them by each
     folder's stat). Raises ``InvalidId`` for a malformed project id.
     """
-    records = await store.list(project)
+    return await _summaries(store, await store.list(project), folders)
+
+
+async def agent_list(
+    store: AgentStore, project: str, folders: FolderListings | None, *, reaches_all: bool
+) -> AgentList:
+    """The answer of ``GET /api/projects/{project}/agents`` (A-1): :func:`agent_summaries` of
+    ``project`` and, for a caller that ``reaches_all`` projects, the agents whose
+    ``agent.json`` cannot be read (Q-2b: named with why, never left out unsaid). Raises
+    ``InvalidId`` for a malformed project id."""
+    records, unreadable = await store.list_with_unreadable(project)
+    agents = await _summaries(store, records, folders)
+    if not reaches_all:
+        return AgentList(agents=agents)
+    named = [UnreadableAgentEntry(id=agent_id, problem=why) for agent_id, why in unreadable]
+    return AgentList(agents=agents, unreadable=named)
+
+
+async def _summaries(
+    store: AgentStore, records: list[AgentRecord], folders: FolderListings | None
+) -> list[AgentSummary]:
     counts = await asyncio.to_thread(
         lambda: [count_topics(store.data_dir, record.id, folders) for record in records]
     )

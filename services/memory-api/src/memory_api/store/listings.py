@@ -43,11 +43,12 @@ class FolderListings:
     def listing(
         self, scope: Path | str, info: os.stat_result | None = None
     ) -> FolderListing | None:
-        """The listing of the real scope folder ``scope``; None when it cannot be listed.
+        """The listing of the real scope folder ``scope``; None when it is gone.
 
         ``info`` is the folder's ``stat`` when the caller has just taken it (the overview does,
-        for the scope's activity); else it is taken here. Raises nothing: a folder gone or
-        unlistable is None (logged by :func:`~memory_api.store.scopes.list_folder`).
+        for the scope's activity); else it is taken here. Raises nothing: a folder gone is None,
+        one that cannot be listed a listing whose ``error`` says why (Q-2b; logged by
+        :func:`~memory_api.store.scopes.list_folder`), never kept.
         """
         path = os.fspath(scope)
         if info is None:
@@ -60,7 +61,7 @@ class FolderListings:
         if hit is not None:
             return hit
         found = list_folder(scope)
-        if found is not None:
+        if found is not None and found.error is None:
             # Stored under the key seen before the listing: a change in between makes a miss.
             self._cache.put(path, key, found)
         return found

@@ -23,9 +23,15 @@ from pathlib import Path
 
 from memory_core import layout
 from memory_core.index_facts import IndexFacts, index_facts
-from memory_core.injection import PreparedIndex, prepare_index
+from memory_core.injection import PreparedIndex, prepare_index, unreadable_index
 
-from memory_api.store.scopes import IndexText, Marker, read_index_text, read_marker
+from memory_api.store.scopes import (
+    IndexText,
+    Marker,
+    read_index_text,
+    read_marker,
+    workspace_presence,
+)
 from memory_api.store.stat_cache import StatCache, file_key
 
 __all__ = ["ScopeFiles", "ScopeIndex"]
@@ -47,8 +53,21 @@ class ScopeIndex:
         """The index text (LF line ends; only the first 1 MiB of an over-large index)."""
         return self.read.text
 
+    @property
+    def error(self) -> str | None:
+        """Why the index, which is there, could not be read (Q-2b); None when it was read."""
+        return self.read.error
+
+    @property
+    def readable_text(self) -> str | None:
+        """The text, or None for an index that could not be read (lint then judges no line)."""
+        return None if self.read.error is not None else self.read.text
+
     def prepared(self) -> PreparedIndex:
-        """The index split and masked for the caps (I-8), lines past the read cap counted."""
+        """The index split and masked for the caps (I-8), lines past the read cap counted; one
+        that could not be read is injected as a note saying so (Q-2b)."""
+        if self.read.error is not None:
+            return unreadable_index(self.read.error)
         if self._prepared is None:
             # one reference assignment: two threads may both make it, either result is right
             self._prepared = prepare_index(self.read.text, self.read.unread)
@@ -119,8 +138,10 @@ class ScopeFiles:
         self, root: Path, scope: Path | str, key: str, *, orphan_check: bool = True
     ) -> Marker:
         """:func:`~memory_api.store.scopes.read_marker` of the real ``scope``, the file judged
-        once per version; ``orphaned`` (does the named Workspace still exist?) is asked anew,
-        unless ``orphan_check`` is false (the answer then holds the judgement as kept)."""
+        once per version; ``orphaned`` and ``not_visible`` (does the named Workspace still
+        exist, and had the service seen it? :func:`~memory_api.store.scopes.workspace_presence`)
+        are asked anew, unless ``orphan_check`` is false (the answer then holds the judgement as
+        kept)."""
         path = f"{os.fspath(scope)}{os.sep}{layout.MARKER_FILE}"  # a group search asks each
         info = _regular(path)
         if info is None:
@@ -133,12 +154,13 @@ class ScopeFiles:
             self._markers.put((path, key), file_key(info), hit)
         if hit.path is None or not orphan_check:
             return hit
-        # os.path.exists: a path the OS cannot even look up (too long) is gone, not an error
-        return dataclasses.replace(hit, orphaned=not os.path.exists(hit.path))  # noqa: PTH110
+        orphaned, not_visible = workspace_presence(scope, hit.path)
+        return dataclasses.replace(hit, orphaned=orphaned, not_visible=not_visible)
 
     def read(self, root: Path, scope: Path) -> ScopeIndex | None:
         """:func:`~memory_api.store.scopes.read_index_text` of the real ``scope`` under the real
-        ``root``, from the cache while the file is unchanged; None when there is no index.
+        ``root``, from the cache while the file is unchanged; None when there is no index. An
+        index that could not be read (its ``error`` set, Q-2b) is never kept: read again next.
 
         Only an index that is a plain file (its own real path, as ``scope`` is real) is kept; a
         symlinked one is resolved, checked and read on every request."""
@@ -152,7 +174,7 @@ class ScopeFiles:
         if found is None:
             return None
         entry = ScopeIndex(found)
-        if info is not None:
+        if info is not None and found.error is None:
             self._cache.put(path, file_key(found.stat), entry)
         return entry
 

@@ -29,6 +29,7 @@ from memory_core.topics import READ_CAP_BYTES, decode_text
 from memory_api.store.containment import (
     NotRegularFileError,
     OutsideMemoryRoot,
+    cannot_read,
     is_within,
     read_regular,
     real_child,
@@ -54,6 +55,7 @@ __all__ = [
     "scope_real_dir",
     "sub_folder_files",
     "topic_entry",
+    "workspace_presence",
 ]
 
 logger = logging.getLogger(__name__)
@@ -89,11 +91,14 @@ class IndexText:
 
     For an index over the read cap (T-5b) ``text`` holds only its complete lines within the
     first 1 MiB and ``partial`` says how many lines there are in all and where the rest links.
+    For an index that is there but cannot be read (Q-2b) ``error`` says why
+    (:func:`~memory_api.store.containment.cannot_read`) and ``text`` is empty.
     """
 
     text: str
     stat: os.stat_result
     partial: IndexRead | None = None
+    error: str | None = None
 
     @property
     def unread(self) -> tuple[int, bool]:
@@ -109,12 +114,30 @@ class Marker:
 
     ``path`` is the Workspace path it names (None when missing or unreadable); ``problems`` name
     what is wrong, including a marker naming another path than the key stands for; ``orphaned``
-    is true when the named path no longer exists.
+    is true when the named path no longer exists and the service had seen it; ``not_visible``
+    when it does not exist here and was not there for the service at the latest Session start
+    either (another mount namespace: in use, for all the service can tell), K-6a.
     """
 
     path: str | None
     problems: list[str] = field(default_factory=list)
     orphaned: bool = False
+    not_visible: bool = False
+
+
+def workspace_presence(scope: Path | str, path: str) -> tuple[bool, bool]:
+    """``(orphaned, not_visible)`` of the Workspace ``path`` a scope's marker names (K-6a).
+
+    A path that exists here is neither. One that does not is *not visible* while the scope
+    holds :data:`~memory_core.layout.NOT_VISIBLE_FILE` (the service could not see it at the
+    latest Session start either), else *orphaned* (it was seen, or the scope predates the
+    flag, and is gone). ``os.path.exists``: a path the OS cannot even look up (too long) is
+    as absent as a deleted one, not a data dir error.
+    """
+    if os.path.exists(path):  # noqa: PTH110
+        return False, False
+    unseen = os.path.lexists(f"{os.fspath(scope)}{os.sep}{layout.NOT_VISIBLE_FILE}")
+    return not unseen, unseen
 
 
 def scope_real_dir(root: Path, key: str) -> Path | None:
@@ -222,11 +245,13 @@ def _is_topic_name(name: str) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class ScopeListing:
-    """What one listing of a scope folder holds: its topic files (A-5) sorted by file name, and
-    ``(name, why)`` of each ``*.md`` entry that is never read (T-5b), sorted."""
+    """What one listing of a scope folder holds: its topic files (A-5) sorted by file name,
+    ``(name, why)`` of each entry that is never read (T-5b), sorted, and ``error``: why the
+    folder itself could not be listed (Q-2b; then nothing else is known)."""
 
     topics: list[TopicEntry]
     refused: list[tuple[str, str]]
+    error: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,12 +263,15 @@ class FolderListing:
     entry). ``regular``: the names of topic files the listing reports as regular files, sorted;
     ``judged``: entries whose verdict can change while the folder does not (a symlink, whose
     target may change; a name like the index in another case), judged again on each use;
-    ``refused``: ``(name, why)`` of entries refused by their type or name alone.
+    ``refused``: ``(name, why)`` of entries refused by their type or name alone (a name no
+    route can address among them, escaped); ``error``: why the folder could not be listed
+    (Q-2b: no permission, an I/O error), when it could not.
     """
 
     regular: tuple[str, ...]
     judged: tuple[str, ...]
     refused: tuple[tuple[str, str], ...]
+    error: str | None = None
 
     @property
     def weight(self) -> int:
@@ -258,7 +286,9 @@ _NAME_OVERHEAD = 64
 
 def list_folder(scope: Path | str) -> FolderListing | None:
     """List the real scope dir ``scope`` once and sort its entries into a :class:`FolderListing`;
-    None when it cannot be listed (missing, no directory, no permission: logged)."""
+    None when it is gone (missing, no directory). A folder that is there but cannot be listed
+    (no permission, an I/O error) gives an empty listing whose ``error`` says why (Q-2b, logged):
+    it is never taken for an empty scope."""
     try:
         with os.scandir(scope) as entries:
             return _classify(Path(scope), entries)
@@ -266,7 +296,7 @@ def list_folder(scope: Path | str) -> FolderListing | None:
         return None
     except OSError as error:
         logger.warning("%s cannot be listed: %s", scope, error)
-        return None
+        return FolderListing((), (), (), error=cannot_read(error))
 
 
 def _classify(scope: Path, entries: Iterable[os.DirEntry[str]]) -> FolderListing:
@@ -281,10 +311,13 @@ def _classify(scope: Path, entries: Iterable[os.DirEntry[str]]) -> FolderListing
             if name.casefold().endswith(".md"):
                 judged.append(name)  # another case of ".md": the index itself on some disks
             continue
-        if name == layout.INDEX_FILE or not _is_topic_name(name):
-            if name == layout.INDEX_FILE and not _regular_by_type(entry):
+        if name == layout.INDEX_FILE:
+            if not _regular_by_type(entry):
                 judged.append(name)
-            continue  # names no route could address never list
+            continue
+        if not _is_topic_name(name):
+            refused.append((shown_name(name), _name_refusal(name)))  # never read, but named
+            continue
         if name.casefold() == layout.INDEX_FILE.casefold() or _is_link(entry):
             judged.append(name)
         elif _regular_by_type(entry):
@@ -294,6 +327,47 @@ def _classify(scope: Path, entries: Iterable[os.DirEntry[str]]) -> FolderListing
             if why is not None:
                 refused.append((name, why))
     return FolderListing(tuple(sorted(regular)), tuple(judged), tuple(refused))
+
+
+def shown_name(name: str) -> str:
+    """``name`` as a listing can show it (T-5b): bytes that are not UTF-8 as ``\\xe9``, control
+    characters as ``\\n``, ``\\t`` or ``\\x1b``; any other name unchanged.
+
+    >>> shown_name("caf\\udce9-notes.md"), shown_name("deploy\\nsteps.md")
+    ('caf\\\\xe9-notes.md', 'deploy\\\\nsteps.md')
+    """
+    text = os.fsencode(name).decode("utf-8", "backslashreplace")
+    return "".join(_escaped(char) for char in text)
+
+
+_CONTROL_ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def _escaped(char: str) -> str:
+    if unicodedata.category(char) != "Cc":
+        return char
+    return _CONTROL_ESCAPES.get(char, f"\\x{ord(char):02x}")
+
+
+def _name_refusal(name: str) -> str:
+    """Why a ``*.md`` entry whose name fails K-7 is never read: what is wrong with the name."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        what = "is not UTF-8 (bytes of another encoding, e.g. Latin-1)"
+    else:
+        if any(unicodedata.category(char) == "Cc" for char in name):
+            what = "holds a control character (a line break, a tab …)"
+        elif "\\" in name or "/" in name:
+            what = "holds a backslash"
+        else:
+            try:
+                check_topic_file_name(name)
+            except InvalidId as error:
+                what = str(error).rpartition(": ")[2]
+            else:
+                what = "cannot be addressed"
+    return f"a file whose name {what}, so no route can read or delete it (rename it)"
 
 
 def _is_link(entry: os.DirEntry[str]) -> bool:
@@ -331,6 +405,8 @@ def scan_scope(root: Path, scope: Path, listing: FolderListing | None = None) ->
     """
     if listing is None:
         listing = list_folder(scope) or _EMPTY
+    if listing.error is not None:
+        return ScopeListing([], [], listing.error)
     topics: list[TopicEntry] = []
     refused = list(listing.refused)
     for name in listing.regular:
@@ -485,7 +561,9 @@ def _other_case_extension(name: str) -> str | None:
 def read_index_text(root: Path, scope: Path) -> IndexText | None:
     """Read the scope's ``MEMORY.md`` (at most 1 MiB, T-2); None when it does not exist.
 
-    An index that is a symlink out of the root, a directory or unreadable counts as absent.
+    An index that is a symlink out of the root, a loop or a directory counts as absent (the
+    listing names it as a refused entry, T-5b); one that is there but cannot be read (no
+    permission, an I/O error) is an :class:`IndexText` whose ``error`` says why (Q-2b).
     """
     lexical = scope / layout.INDEX_FILE
     target = real_child(scope, layout.INDEX_FILE)
@@ -500,7 +578,13 @@ def read_index_text(root: Path, scope: Path) -> IndexText | None:
         return None
     except OSError as error:
         logger.warning("index %s cannot be read: %s", lexical, error)
-        return None
+        if error.errno == errno.ELOOP:
+            return None  # a symlink loop: a refused entry (T-5b)
+        try:
+            info = os.lstat(target)
+        except OSError:
+            return None
+        return IndexText(text="", stat=info, error=cannot_read(error))
     if len(raw) <= READ_CAP_BYTES:
         return IndexText(text=decode_text(raw)[0], stat=info)
     return _over_cap_index(raw, info)
@@ -572,6 +656,5 @@ def read_marker(root: Path, scope: Path, key: str) -> Marker:
         problems.append(
             f"marker: names {path!r}, whose key is {named_key!r}, not this scope's; kept as it is"
         )
-    # os.path.exists, not Path.exists: a path this machine cannot even look up (a component over
-    # NAME_MAX, ENAMETOOLONG) is as absent as a deleted one, not a data dir error.
-    return Marker(path, problems, orphaned=not os.path.exists(path))  # noqa: PTH110
+    orphaned, not_visible = workspace_presence(scope, path)
+    return Marker(path, problems, orphaned=orphaned, not_visible=not_visible)

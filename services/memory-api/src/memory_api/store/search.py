@@ -34,10 +34,10 @@ from pathlib import Path
 from memory_core.credentials import mask_secret_lines
 from memory_core.errors import InvalidId
 from memory_core.topics import READ_CAP_BYTES, ParsedTopic, parse_topic
-from memory_core.wire import SearchHit, SearchResults
+from memory_core.wire import Finding, SearchHit, SearchResults
 
 from memory_api.errors import BadRequest
-from memory_api.store.containment import read_regular
+from memory_api.store.containment import NotRegularFileError, cannot_read, read_regular
 from memory_api.store.locks import LockTimeoutError
 from memory_api.store.scopes import (
     TopicEntry,
@@ -160,12 +160,17 @@ class MemorySearch:
     @staticmethod
     def _topic(entry: TopicEntry) -> Topic | None:
         """Read one topic file for the index, likely credentials masked (I-8); None if it is
-        gone or unreadable. Read past the listings' parse cache: a first build reads every file
-        once, and must not fill that cache with them (memory stays bounded)."""
+        gone. One that is there but cannot be read is indexed by its name alone, with why
+        (Q-2b). Read past the listings' parse cache: a first build reads every file once, and
+        must not fill that cache with them (memory stays bounded)."""
         try:
             raw, info = read_regular(entry.real, READ_CAP_BYTES + 1)
-        except OSError:
-            return None  # gone or unreadable since the scan: not found, like the listing
+        except (FileNotFoundError, NotRegularFileError):
+            return None  # gone since the scan: not found, like the listing
+        except OSError as error:
+            stem = entry.file.removesuffix(".md")
+            why = cannot_read(error)
+            return Topic(entry.file, _stat_key(entry.stat), stem, stem, "", "", unreadable=why)
         topic = parse_topic(raw, entry.file)
         texts = [topic.name, _name_field(topic), topic.description or "", topic.body]
         return Topic(entry.file, _stat_key(info), *(_masked(text) for text in texts))
@@ -264,8 +269,22 @@ class MemorySearch:
                 logger.warning("search index of %s unusable (%s): built again", agent_id, error)
                 agent.index.reset()
                 total, rows, stats = self._run(root, agent.index, parsed, scope)
+            unsearched = agent.index.unreadable(scope)
         hits = _ranked(parsed, rows, stats, limit)
-        return SearchResults(query=query, scope=scope, total=total, hits=hits)
+        unreadable = [
+            Finding(
+                code="unreadable",
+                severity="error",
+                file=f"{key}/{file}",
+                line=None,
+                message=f"{file} in scope {key!r} is there but the service {why}: only its "
+                "name was searched",
+            )
+            for key, file, why in unsearched
+        ]
+        return SearchResults(
+            query=query, scope=scope, total=total, hits=hits, unreadable=unreadable
+        )
 
     def _run(
         self, root: Path, index: SearchIndex, query: Query, scope: str | None

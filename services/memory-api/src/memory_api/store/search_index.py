@@ -2,8 +2,9 @@
 data dir's own ``search/`` folder, never inside the memory root.
 
 Tables: ``files`` (one small row per indexed topic file: scope, file, the stat key it was read
-at, the lengths of its fields), ``texts`` (beside it, by ``id``: its name, description and body
-as written — credentials masked, I-8), ``docs`` (a contentless FTS5 table over the same three
+at, the lengths of its fields, why it could not be read when it could not, Q-2b), ``texts``
+(beside it, by ``id``: its name, description and body as written — credentials masked, I-8),
+``docs`` (a contentless FTS5 table over the same three
 fields as :func:`~memory_api.store.search_text.index_text` gives them, ``rowid`` = ``files.id``),
 ``scopes`` (each scope's real folder and the stat key of that folder when it was listed) and
 ``meta`` (what wrote the file, and the memory root's stat key).
@@ -73,6 +74,7 @@ CREATE TABLE files (
     name_len INTEGER NOT NULL,
     description_len INTEGER NOT NULL,
     body_len INTEGER NOT NULL,
+    unreadable TEXT,
     UNIQUE (scope, file)
 );
 CREATE TABLE texts (
@@ -113,7 +115,9 @@ _ROWS_OF_SCOPE = "scope = :scope"
 
 @dataclass(frozen=True, slots=True)
 class Topic:
-    """A topic file to index: its fields as written (masked) and its stat key (None: racy)."""
+    """A topic file to index: its fields as written (masked) and its stat key (None: racy);
+    ``unreadable`` says why a file that is there could not be read (Q-2b: then only its name
+    is indexed, and every search names it)."""
 
     file: str
     stat_key: int | None
@@ -121,6 +125,7 @@ class Topic:
     name_field: str
     description: str
     body: str
+    unreadable: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,9 +342,15 @@ class SearchIndex:
         self._delete_rows(_ROWS_OF_FILE, {"scope": scope, "file": topic.file})
         fields = (topic.name_field, topic.description, topic.body)
         cursor = self.db.execute(
-            "INSERT INTO files (scope, file, stat_key, name_len, description_len, body_len) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            (scope, topic.file, topic.stat_key, *(field_length(text) for text in fields)),
+            "INSERT INTO files (scope, file, stat_key, name_len, description_len, body_len, "
+            "unreadable) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                scope,
+                topic.file,
+                topic.stat_key,
+                *(field_length(text) for text in fields),
+                topic.unreadable,
+            ),
         )
         self.db.execute(
             "INSERT INTO texts VALUES (?, ?, ?, ?, ?)", (cursor.lastrowid, topic.name, *fields)
@@ -389,6 +400,13 @@ class SearchIndex:
             Row(row[0], row[1], row[2], row[3], (row[4], row[5], row[6]), (row[7], row[8], row[9]))
             for row in found
         ]
+
+    def unreadable(self, scope: str | None) -> list[tuple[str, str, str]]:
+        """``(scope, file, why)`` of the indexed files that could not be read (Q-2b), in
+        ``scope`` when given, sorted."""
+        sql = "SELECT scope, file, unreadable FROM files WHERE unreadable IS NOT NULL"
+        found = self.db.execute(sql + (" AND scope = :scope" if scope else ""), {"scope": scope})
+        return sorted((str(a), str(b), str(c)) for a, b, c in found)
 
     def stats(self, query: Query) -> FieldStats:
         """:class:`FieldStats` of the whole index for ``query``'s terms."""

@@ -10,6 +10,9 @@ Blocking; run it in a worker thread. The rules, in order:
   Session creates the scope directory and its ``.workspace`` marker (the real path, one line) and
   nothing else. A marker naming another path is never overwritten: it is kept, a warning is
   logged, and the overview reports it (A-3).
+- K-6a: a Workspace that is not there for the service (the harness in another mount namespace)
+  is flagged ``.workspace-not-visible`` beside the marker, and one that is has the flag removed:
+  the overview then calls its missing path "not visible from the service", never orphaned.
 - I-1…I-5: the indexes are capped and wrapped in the agent's prompts (defaults when unset);
   a template without ``{{MEMORY}}`` gets no text (``injected`` false).
 
@@ -173,7 +176,24 @@ def _prepare(
     ):
         return _Prepared("temporary", None, user_dir, None)
     key, workspace_dir = ensure_workspace_scope(root, real_workspace, files)
+    if workspace_dir is not None:
+        visible = os.path.isdir(real_workspace)  # noqa: PTH112 - never raises (ENAMETOOLONG)
+        _flag_visibility(workspace_dir, key, visible=visible)
     return _Prepared("persistent", key, user_dir, workspace_dir)
+
+
+def _flag_visibility(scope: Path, key: str, *, visible: bool) -> None:
+    """Keep :data:`~memory_core.layout.NOT_VISIBLE_FILE` in ``scope`` exactly while the
+    Workspace is not there for the service at its Session start (K-6a). A failure is logged:
+    the Session starts all the same."""
+    flag = scope / layout.NOT_VISIBLE_FILE
+    try:
+        if visible:
+            flag.unlink(missing_ok=True)
+        else:
+            create_new_bytes(flag, b"")
+    except OSError as error:
+        logger.warning("scope %s: cannot set its %s flag: %s", key, flag.name, error)
 
 
 def start_session(

@@ -1,8 +1,10 @@
 """Codex CLI's memories (``--from codex``, P-5): one folder for every project, split by ``cwd``.
 
-Codex CLI (read from its source and its shipped 0.171 binary) keeps its memories in
-``$CODEX_HOME/memories/`` (``~/.codex/memories/``), one folder for all projects; its own
-consolidation agent writes:
+Codex CLI (read from its source and its shipped 0.171 binary, and run) keeps its memories in
+one folder for all projects: ``$CODEX_HOME/memories_v2/`` (``~/.codex/memories_v2/``, what
+0.171 writes), ``$CODEX_HOME/memories/`` before it, both in the same layout; both are read
+when both exist (an upgraded Codex leaves the old folder in place). Its own consolidation agent
+writes:
 
 - ``memory_summary.md`` — first line ``v1``, then ``## User Profile``, ``## User preferences``,
   ``## General Tips`` and ``## What's in Memory`` (injected into every Session);
@@ -12,10 +14,12 @@ consolidation agent writes:
 - ``rollout_summaries/<time>-<hash>[-<slug>].md`` — one recap per Session: ``thread_id:``,
   ``updated_at:``, ``rollout_path:``, ``cwd:`` (``git_branch:``) lines, a blank line, the recap;
 - ``extensions/ad_hoc/notes/<time>-<slug>.md`` — what the user explicitly asked to remember,
-  forget or correct, waiting for the next consolidation;
+  forget or correct (its ``add_ad_hoc_note`` tool writes the note verbatim), waiting for the
+  next consolidation; ``extensions/ad_hoc/instructions.md`` is Codex's own instructions;
 - ``skills/<name>/SKILL.md`` (+ scripts, templates) — procedures it distilled;
 - its own bookkeeping: ``raw_memories.md`` (the consolidation's input, rebuilt from its
-  database), ``phase2_workspace_diff.md``, ``.git/`` (the consolidation's baseline).
+  database), ``phase2_workspace_diff.md``, ``.git/`` and ``.codex-baseline/`` (the
+  consolidation's baseline).
 
 Where each goes (one memory per topic file, one index line per memory):
 
@@ -33,6 +37,10 @@ Where each goes (one memory per topic file, one index line per memory):
   scope, a skill's ``SKILL.md`` as it is, its supporting files not imported (named);
 - the bookkeeping is not imported (named, with the reason).
 
+With both folders, ``memories_v2/`` is read first, so its copy of a memory keeps the plain
+name; a memory both folders hold alike (the same text for the same scope) is imported once,
+the other copy reported as merged; one that differs is imported beside it (``name-2.md``).
+
 Blocking (reads the folder).
 """
 
@@ -41,7 +49,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from memory_core.errors import InvalidId
@@ -59,9 +67,9 @@ from memory_api.transfer.sources import (
     read_bytes,
     stored_bytes,
 )
-from memory_api.transfer.topic_making import add_made, list_items, sections, slug
+from memory_api.transfer.topic_making import add_made, list_items, sections, slug, unique_name
 
-__all__ = ["codex_memories_dir", "codex_scopes"]
+__all__ = ["codex_memories_dirs", "codex_scopes"]
 
 SUMMARY = "memory_summary.md"
 HANDBOOK = "MEMORY.md"
@@ -72,7 +80,10 @@ BOOKKEEPING = {
     "raw_memories": "Codex's consolidation input (see raw_memories.md)",
     "phase2_workspace_diff.md": "made by Codex for one consolidation run; not a memory",
     ".git": "Codex's baseline of this folder for its consolidation (git); not a memory",
+    ".codex-baseline": "Codex's baseline of this folder for its consolidation; not a memory",
 }
+FOLDERS = ("memories_v2", "memories")
+"""Codex 0.171's folder, then the one before it."""
 _PATH = re.compile(r"(?:(?<=[\s=,(\[])|^)(~?/[^\s,;)\]]+)")
 _APPLIES = re.compile(r"^applies_to:(.*)$", re.MULTILINE)
 _SCOPE = re.compile(r"^scope:[ \t]*(.+)$", re.MULTILINE)
@@ -80,24 +91,74 @@ _UPDATED = re.compile(r"updated_at=(\d{4}-\d{2}-\d{2})")
 _STAMP = re.compile(r"^(\d{4}-\d{2}-\d{2})T")
 
 
-def codex_memories_dir(env: Mapping[str, str] | None = None) -> Path:
-    """``$CODEX_HOME/memories``, else ``~/.codex/memories`` (``$HOME`` first)."""
+def codex_memories_dirs(env: Mapping[str, str] | None = None) -> list[Path]:
+    """``memories_v2`` and ``memories`` in ``$CODEX_HOME``, else in ``~/.codex`` (``$HOME``
+    first), whether they exist or not."""
     environment = os.environ if env is None else env
     configured = environment.get("CODEX_HOME")
-    if configured:
-        return Path(configured).expanduser() / "memories"
     home = environment.get("HOME")
-    return (Path(home) if home else Path.home()) / ".codex" / "memories"
+    codex_home = (
+        Path(configured).expanduser()
+        if configured
+        else (Path(home) if home else Path.home()) / ".codex"
+    )
+    return [codex_home / name for name in FOLDERS]
 
 
 @dataclass(slots=True)
 class _Split:
-    """The scopes being filled and where a directory-bound memory goes."""
+    """The scopes being filled, where a directory-bound memory goes, and the memories already
+    offered (by scope role and text: the first origin of each)."""
 
     user: SourceScope
     workspace_scope: SourceScope | None
     workspace: Path | None
     home: Path
+    offered: dict[tuple[str | None, str | bytes, str | bytes], str] = field(default_factory=dict)
+
+    def _again(self, scope: SourceScope, key: tuple[str | bytes, str | bytes], origin: str) -> bool:
+        """Whether ``scope`` was offered this memory already (from the other folder); then
+        ``origin`` is recorded as merged into it."""
+        first = self.offered.setdefault((scope.role, *key), origin)
+        if first == origin:
+            return False
+        scope.merged.append(Merged(origin, f"the same memory as {first}: imported once"))
+        return True
+
+    def add(
+        self,
+        scope: SourceScope,
+        *,
+        stem: str,
+        title: str,
+        description: str,
+        body: str,
+        updated_at: str | None,
+        origin: str,
+    ) -> bool:
+        """:func:`add_made`, unless ``scope`` holds this memory (``description`` and ``body``)
+        already; returns whether a topic file was made."""
+        if self._again(scope, (description, body), origin):
+            return False
+        add_made(
+            scope,
+            stem=stem,
+            title=title,
+            description=description,
+            body=body,
+            updated_at=updated_at,
+            origin=origin,
+        )
+        return True
+
+    def keep(self, scope: SourceScope, name: str, raw: bytes, origin: str) -> None:
+        """Offer a file as it is (a skill, a topic file) as ``name`` (``stem-2.md`` … when
+        taken), unless ``scope`` holds these bytes already."""
+        if self._again(scope, (b"file", raw), origin):
+            return
+        data, note = stored_bytes(raw)
+        unique = unique_name(name.removesuffix(".md"), {item.name for item in scope.files})
+        scope.files.append(SourceFile(unique, data, origin, note))
 
     def directories(self, text: str) -> list[Path]:
         """The absolute directories written in ``text`` (``~/`` expanded), real paths."""
@@ -146,7 +207,7 @@ def _summary(split: _Split, path: Path) -> None:
             continue
         if key in ("user preferences", "general tips") and list_items(section.body):
             for number, item in enumerate(list_items(section.body), 1):
-                add_made(
+                made += split.add(
                     split.user,
                     stem=slug(item, "codex-note"),
                     title=item,
@@ -155,10 +216,9 @@ def _summary(split: _Split, path: Path) -> None:
                     updated_at=date,
                     origin=f"{origin}, item {number}",
                 )
-                made += 1
             continue
         if section.body.strip():
-            add_made(
+            made += split.add(
                 split.user,
                 stem=slug(title, "codex-summary"),
                 title=title,
@@ -167,7 +227,6 @@ def _summary(split: _Split, path: Path) -> None:
                 updated_at=date,
                 origin=origin,
             )
-            made += 1
     split.user.merged.append(Merged(str(path), f"split into {made} topic files (user scope)"))
 
 
@@ -189,7 +248,7 @@ def _handbook(split: _Split, path: Path) -> None:
         scope_line = _SCOPE.search(section.body)
         stamps = _UPDATED.findall(section.body)
         heading = f"# {section.title}\n" if section.level else ""
-        add_made(
+        if not split.add(
             scope,
             stem=slug(title, "codex-task-group"),
             title=title,
@@ -197,7 +256,8 @@ def _handbook(split: _Split, path: Path) -> None:
             body=heading + section.body,
             updated_at=max(stamps) if stamps else date,
             origin=origin,
-        )
+        ):
+            continue
         role = "user" if scope is split.user else "Workspace"
         made[role] = made.get(role, 0) + 1
     counts = ", ".join(f"{n} into the {role} scope" for role, n in made.items()) or "none here"
@@ -235,7 +295,7 @@ def _rollout(split: _Split, path: Path) -> None:
         return
     recap = text.split("\n\n", 1)[1] if "\n\n" in text else text
     headline = next((line for line in recap.split("\n") if line.strip()), path.stem)
-    add_made(
+    split.add(
         scope,
         stem=path.stem if _valid(path.name) else slug(path.stem, "codex-rollout"),
         title=headline.lstrip("#").strip(),
@@ -266,7 +326,7 @@ def _notes(split: _Split, folder: Path) -> None:
             continue
         first = next((line for line in text.split("\n") if line.strip()), path.stem)
         stamp = _STAMP.match(path.name)
-        add_made(
+        split.add(
             split.user,
             stem=path.stem if _valid(path.name) else slug(path.stem, "codex-note"),
             title=first.lstrip("#").strip(),
@@ -287,7 +347,10 @@ def _extensions(split: _Split, folder: Path) -> None:
             for inner in walk_files(path, split.user.skipped):
                 if path / "notes" in inner.parents:
                     continue
-                split.user.skipped.append(Skipped(str(inner), "not an ad-hoc note"))
+                reason = "not an ad-hoc note"
+                if inner == path / "instructions.md":
+                    reason = "Codex's instructions to its consolidation; not a memory"
+                split.user.skipped.append(Skipped(str(inner), reason))
             if entry_kind(path / "notes") == "folder":
                 _notes(split, path / "notes")
         else:
@@ -311,8 +374,7 @@ def _skills(split: _Split, folder: Path) -> None:
         name = f"{path.parent.name}.md"
         if not _valid(name):
             name = f"{slug(path.parent.name, 'codex-skill')}.md"
-        data, note = stored_bytes(raw)
-        split.user.files.append(SourceFile(name, data, str(path), note))
+        split.keep(split.user, name, raw, str(path))
 
 
 def _root_entry(split: _Split, path: Path) -> None:
@@ -337,8 +399,7 @@ def _root_entry(split: _Split, path: Path) -> None:
         if isinstance(raw, Skipped):
             split.user.skipped.append(raw)
         else:
-            data, note = stored_bytes(raw)
-            split.user.files.append(SourceFile(path.name, data, str(path), note))
+            split.keep(split.user, path.name, raw, str(path))
     else:
         what = "a folder" if kind == "folder" else "a file"
         split.user.skipped.append(
@@ -353,17 +414,23 @@ def codex_scopes(workspace: Path | None, env: Mapping[str, str] | None = None) -
     Raises :class:`SourceError` when Codex keeps no memories folder.
     """
     environment = os.environ if env is None else env
-    folder = codex_memories_dir(environment)
-    entries = listing(folder) if folder.is_dir() else None
-    if entries is None or isinstance(entries, Skipped):
-        raise SourceError(f"Codex CLI keeps no memories here: {folder}")
+    folders = [f for f in codex_memories_dirs(environment) if entry_kind(f) == "folder"]
+    if not folders:
+        looked = " or ".join(map(str, codex_memories_dirs(environment)))
+        raise SourceError(f"Codex CLI keeps no memories here: {looked}")
     home = Path(environment.get("HOME") or Path.home())
-    user = SourceScope(label=f"{folder} (user)", role="user")
+    label = " and ".join(map(str, folders))
+    user = SourceScope(label=f"{label} (user)", role="user")
     split = _Split(user, None, workspace, home)
     if workspace is not None:
-        split.workspace_scope = SourceScope(label=f"{folder} (cwd {workspace})", role="workspace")
-    for path in entries:
-        _root_entry(split, path)
+        split.workspace_scope = SourceScope(label=f"{label} (cwd {workspace})", role="workspace")
+    for folder in folders:
+        entries = listing(folder)
+        if isinstance(entries, Skipped):
+            user.skipped.append(entries)
+            continue
+        for path in entries:
+            _root_entry(split, path)
     scopes = [user] if split.workspace_scope is None else [user, split.workspace_scope]
     for scope in scopes:
         scope.files.sort(key=lambda item: item.name)

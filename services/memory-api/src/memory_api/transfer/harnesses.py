@@ -5,7 +5,8 @@
 =================  ========================================================================
 ``claude-code``    the Workspace's auto-memory folder (:mod:`.claude_code`), checked to be
                    the Workspace's (:mod:`.ownership`) → the Workspace scope
-``codex``          ``$CODEX_HOME/memories`` (:mod:`.codex`), one folder for every project:
+``codex``          ``$CODEX_HOME/memories_v2`` and ``memories`` (:mod:`.codex`), each one
+                   folder for every project:
                    what names the Workspace's directory → the Workspace scope, what names
                    none → the user scope, what names another directory → not imported
 ``gemini``         ``~/.gemini/GEMINI.md`` → the user scope; the Workspace's private memory

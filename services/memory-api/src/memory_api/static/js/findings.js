@@ -20,6 +20,7 @@ const CODE_NAMES = {
   "description-multiline": ["multi-line description", "multi-line descriptions"],
   "refused-entry": ["refused entry", "refused entries"],
   "index-over-read-cap": ["index over the read cap", "indexes over the read cap"],
+  unreadable: ["file the service cannot read", "files the service cannot read"],
   "index-wrong-case": ["index in the wrong case", "indexes in the wrong case"],
   "dangling-wiki-link": ["dangling [[link]]", "dangling [[links]]"],
   "naming-convention": ["other naming convention", "other naming conventions"],

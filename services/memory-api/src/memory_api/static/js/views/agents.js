@@ -106,6 +106,7 @@ export async function renderAgents(root, { project, setCrumbs }) {
       replace(
         body,
         projects.map((id, index) => projectSection(id, lists[index].agents)),
+        unreadableSection(lists),
       );
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
@@ -114,6 +115,26 @@ export async function renderAgents(root, { project, setCrumbs }) {
     }
   };
   await load();
+}
+
+/** The agents whose settings cannot be read (Q-2b), named once whatever list named them; their
+ * project is unknown, so each list of a caller reaching every project names them all. */
+function unreadableSection(lists) {
+  const named = new Map();
+  for (const list of lists) for (const item of list.unreadable ?? []) named.set(item.id, item);
+  if (named.size === 0) return null;
+  return h(
+    "section",
+    { class: "project unreadable-agents", "aria-labelledby": "unreadable-agents" },
+    h("h2", { id: "unreadable-agents" }, "Agents whose settings cannot be read"),
+    h(
+      "ul",
+      { class: "problems" },
+      [...named.values()].map((item) =>
+        h("li", { class: "error" }, h("code", {}, item.id), `: ${item.problem}`),
+      ),
+    ),
+  );
 }
 
 /** The page of a project no agent (that the caller reaches) belongs to. */

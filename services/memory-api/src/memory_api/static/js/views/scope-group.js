@@ -163,7 +163,10 @@ export class ScopeGroup {
         ? h("span", { class: "path", text: scope.workspacePath ?? `(no marker) ${scope.key}` })
         : null,
     );
-    this.countBadge.textContent = plural(scope.fileCount, "memory", "memories");
+    // A folder the service cannot list holds memories nobody can count: never "0 memories".
+    this.countBadge.textContent = scope.unreadable
+      ? "memories unknown"
+      : plural(scope.fileCount, "memory", "memories");
     const label = isUser ? "user memory" : `Workspace ${scope.title}`;
     this.indexButton.setAttribute("aria-label", `Show the index of ${label}`);
     this.indexButton.title = `Show MEMORY.md of ${label}`;
@@ -184,6 +187,32 @@ export class ScopeGroup {
             title: "The Workspace folder no longer exists; its memory is kept.",
           },
           "Orphaned: folder is gone",
+        ),
+      );
+    }
+    if (scope.notVisible) {
+      badges.push(
+        h(
+          "span",
+          {
+            class: "badge",
+            title:
+              "The memory service cannot see this Workspace's folder (the agent runs where the " +
+              "service does not, e.g. another container); it is not known to be gone.",
+          },
+          "Not visible from the service",
+        ),
+      );
+    }
+    if (scope.unreadable) {
+      badges.push(
+        h(
+          "span",
+          {
+            class: "badge badge-danger",
+            title: "The scope folder is there, but the memory service may not list it.",
+          },
+          `Folder cannot be read: the service ${scope.unreadable}`,
         ),
       );
     }

@@ -118,9 +118,17 @@ export class MemorySearch {
   render(data) {
     const shown = data.hits.length;
     const more = data.total > shown ? `, the best ${shown} shown` : "";
-    this.status.textContent = shown
-      ? `${plural(data.total, "memory matches", "memories match")}${more}.`
-      : `No memory matches “${data.query}”.`;
+    // Files the service cannot read were searched by name only (Q-2b): say so, never hide it.
+    const unread = data.unreadable ?? [];
+    const unsearched = unread.length
+      ? ` ${plural(unread.length, "file", "files")} the service cannot read ` +
+        `${unread.length === 1 ? "was" : "were"} searched by name only: ` +
+        `${unread.map((f) => f.file).join(", ")}.`
+      : "";
+    this.status.textContent =
+      (shown
+        ? `${plural(data.total, "memory matches", "memories match")}${more}.`
+        : `No memory matches “${data.query}”.`) + unsearched;
     this.results.hidden = shown === 0;
     const moreButton =
       data.total > shown && this.limit < MORE_LIMIT

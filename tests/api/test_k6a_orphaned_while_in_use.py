@@ -1,0 +1,129 @@
+"""K-6a, case ``orphaned-while-in-use``: "orphaned" means gone, not "not visible from here".
+
+The shipped compose layout runs the harness in a container of its own: its Workspace exists only
+in the harness's mount namespace. The service must then report the scope as not visible from
+the service, never orphaned; a Workspace the service did see and that is gone is orphaned, as
+before. The in-process tests drive Session start with paths the service cannot see; the last
+test does what the case's ``run.sh`` does, with a real mount namespace.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from memory_core import layout
+from memory_core.keys import key_for_real_path
+
+from tests.api.conftest import AgentHome, Client, memory_url, ok_json
+from tests.support.serve import ServedProcess, serve, venv_bin
+
+CASE = Path(__file__).parents[1] / "data" / "cases" / "orphaned-while-in-use"
+
+
+async def start(client: Client, workspace: Path) -> dict[str, Any]:
+    url = f"{memory_url()}/session-start"
+    return await ok_json(await client.post(url, json={"workspace": str(workspace)}))
+
+
+async def scope_of(client: Client, key: str) -> dict[str, Any]:
+    return await ok_json(await client.get(f"{memory_url()}/scopes/{key}"))
+
+
+async def test_orphaned_while_in_use_a_workspace_the_service_never_saw_is_not_visible(
+    client: Client, agent: AgentHome
+) -> None:
+    unseen = agent.tmp / "elsewhere" / "workspace"  # exists only where the harness runs
+
+    started = await start(client, unseen)
+    scope = await scope_of(client, started["key"])
+    overview = await ok_json(await client.get(memory_url()))
+
+    assert (scope["orphaned"], scope["notVisible"]) == (False, True)
+    assert scope["workspacePath"] == str(unseen)
+    listed = next(item for item in overview["scopes"] if item["key"] == started["key"])
+    assert (listed["orphaned"], listed["notVisible"]) == (False, True)
+
+
+async def test_orphaned_while_in_use_a_workspace_seen_then_gone_is_orphaned(
+    client: Client, agent: AgentHome
+) -> None:
+    workspace = agent.tmp / "later" / "workspace"
+    started = await start(client, workspace)  # not there for the service yet
+    workspace.mkdir(parents=True)
+    await start(client, workspace)  # now the service sees it: the flag goes
+    seen = await scope_of(client, started["key"])
+    workspace.rmdir()  # a removed worktree
+    gone = await scope_of(client, started["key"])
+
+    assert (seen["orphaned"], seen["notVisible"]) == (False, False)
+    assert (gone["orphaned"], gone["notVisible"]) == (True, False)
+    assert not (agent.root / started["key"] / layout.NOT_VISIBLE_FILE).exists()
+
+
+async def test_orphaned_while_in_use_a_scope_from_before_the_flag_is_still_orphaned(
+    client: Client, agent: AgentHome
+) -> None:
+    path, key = agent.workspace("old")
+    path.rmdir()
+
+    scope = await scope_of(client, key)
+
+    assert (scope["orphaned"], scope["notVisible"]) == (True, False)
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[ServedProcess]:
+    if shutil.which("unshare") is None or os.geteuid() != 0:
+        pytest.skip("a mount namespace of its own needs unshare as root")
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    env = {name: value for name, value in os.environ.items() if name != "MEMORY_API_TOKENS"}
+    process = serve(data_dir, env)
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+def test_orphaned_while_in_use_case_run_in_another_mount_namespace(
+    served: ServedProcess, tmp_path: Path
+) -> None:
+    """The case's ``run.sh``: the harness's Session starts in a tmpfs mounted in its own mount
+    namespace, then the overview is read from the service."""
+    done = subprocess.run(
+        [venv_bin("memory-api"), "agent", "create", "--project", "acme", "--id", "coder",
+         "--name", "Coder"],
+        env=served.env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    mount = tmp_path / "mnt"
+    mount.mkdir()
+    script = (
+        'mount -t tmpfs tmpfs "$1" && mkdir "$1/workspace" && cd "$1/workspace" && '
+        '"$2" session-start --url "$3" --project acme --agent coder --workspace "$PWD" '
+        "--format json"
+    )
+    harness = subprocess.run(
+        ["unshare", "--mount", "sh", "-c", script, "sh", str(mount),
+         venv_bin("harness-memory"), served.base_url],
+        env={**served.env, "HOME": str(tmp_path)}, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert harness.returncode == 0, harness.stderr
+    key = json.loads(harness.stdout)["key"]
+    assert key == key_for_real_path(str(mount / "workspace"))
+    assert not (mount / "workspace").exists()  # only in the harness's mount namespace
+
+    with_url = f"{served.base_url}/api/projects/acme/agents/coder/memory"
+    with urllib.request.urlopen(with_url, timeout=30) as answer:  # noqa: S310 - loopback
+        scopes = json.load(answer)["scopes"]
+    scope = next(item for item in scopes if item["key"] == key)
+    assert (scope["orphaned"], scope["notVisible"]) == (False, True)
+    assert (CASE / "run.sh").read_text(encoding="utf-8").count("unshare --mount") == 1

@@ -1,0 +1,49 @@
+"""Q-1: a ``memory-api`` command other than ``serve`` starts without the web application (it
+took 1.4–1.7 s when every command imported it). Its time is ``make bench``'s (a budget of one
+second, docs/performance.md); this checks what it loads, never how long it takes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.api.conftest import CORPUS
+
+PROBE = """
+import json, sys
+from memory_api.cli import main
+codes = [main(argv) for argv in json.loads(sys.argv[1])]
+web = sorted(m for m in sys.modules if m.split(".")[0] == "aiohttp" or m == "memory_api.app")
+print(json.dumps({"codes": codes, "web": web}))
+"""
+
+
+def test_q1_commands_but_serve_never_load_the_web_application(tmp_path: Path) -> None:
+    data = str(tmp_path / "data")
+    named = ["--data-dir", data]
+    coder = ["--project", "acme", "--agent", "coder"]
+    commands = [
+        ["agent", "create", *named, "--project", "acme", "--id", "coder", "--name", "C"],
+        ["agent", "list", *named],
+        ["token", "create", *named, "--name", "ci"],
+        ["token", "list", *named],
+        ["token", "revoke", *named, "--name", "ci"],
+        ["demo", "seed", *named, "--corpus", str(CORPUS)],
+        ["memory", "import", str(CORPUS / "user-scope"), *named, *coder, "--user", "--dry-run"],
+        ["memory", "export", *named, *coder, "-o", str(tmp_path / "coder.tar.gz")],
+        ["history", "prune", *named],
+    ]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_API_")}
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, json.dumps(commands)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    loaded = json.loads(done.stdout.splitlines()[-1])
+    assert loaded["codes"] == [0] * len(commands), done.stderr
+    assert loaded["web"] == []

@@ -1,0 +1,80 @@
+"""T-5b, case ``unaddressable-file-names``: every entry is named, none skipped unsaid.
+
+Linux allows any byte in a file name but ``/`` and NUL; K-7 refuses names no route could
+address (bytes that are not UTF-8, a control character, a backslash, over 255 bytes). Such a
+``*.md`` file is never read, but the listing, the index view and the overview say it is there,
+escaped, with why, as a ``refused-entry`` finding; nothing on disk is renamed or changed.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.api.conftest import AgentHome, Client, memory_url, ok_json
+
+CASE = Path(__file__).parents[1] / "data" / "cases" / "unaddressable-file-names"
+
+UTF8 = "is not UTF-8 (bytes of another encoding, e.g. Latin-1)"
+CONTROL = "holds a control character (a line break, a tab …)"
+
+
+def refusal(what: str) -> str:
+    return f"a file whose name {what}, so no route can read or delete it (rename it)"
+
+
+def make_input(scope: Path) -> None:
+    """The case's own script, run as the case says."""
+    done = subprocess.run(
+        [sys.executable, str(CASE / "make_input.py"), str(scope)],
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def raw_names(folder: Path) -> list[bytes]:
+    """The entry names of ``folder`` as bytes, sorted (a name need not be UTF-8)."""
+    return sorted(os.listdir(os.fsencode(folder)))  # noqa: PTH208 - names as bytes
+
+
+async def test_unaddressable_file_names_are_refused_entries_named_escaped_with_why(
+    client: Client, agent: AgentHome
+) -> None:
+    make_input(agent.user)
+    (agent.user / "back\\slash.md").write_text("---\ndescription: x\n---\n", encoding="utf-8")
+    on_disk = raw_names(agent.user)
+
+    listing = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
+    view = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
+    overview = await ok_json(await client.get(memory_url()))
+
+    assert [row["file"] for row in listing["files"]] == ["ok-topic.md"]
+    expected = {
+        "back\\slash.md": refusal("holds a backslash"),
+        "caf\\xe9-notes.md": refusal(UTF8),
+        "deploy\\nsteps.md": refusal(CONTROL),
+        "review\\trules.md": refusal(CONTROL),
+    }
+    for findings in (listing["findings"], view["findings"]):
+        refused = {f["file"]: f["message"] for f in findings if f["code"] == "refused-entry"}
+        assert refused == {name: f"{name} is {why}; not read" for name, why in expected.items()}
+        assert {f["severity"] for f in findings if f["code"] == "refused-entry"} == {"error"}
+    user = overview["scopes"][0]
+    assert user["lintCounts"]["refused-entry"] == 4
+    assert user["fileCount"] == 1  # never a topic file, but counted among the findings
+    assert raw_names(agent.user) == on_disk  # nothing renamed or changed
+
+
+async def test_unaddressable_file_names_in_a_workspace_scope_count_in_its_overview_entry(
+    client: Client, agent: AgentHome
+) -> None:
+    _, key = agent.workspace("app")
+    make_input(agent.root / key)
+
+    scope = await ok_json(await client.get(f"{memory_url()}/scopes/{key}"))
+
+    assert scope["lintCounts"]["refused-entry"] == 3
+    assert scope["severityCounts"]["error"] >= 3

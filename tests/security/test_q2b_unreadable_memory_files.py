@@ -1,0 +1,216 @@
+"""Q-2b, case ``unreadable-memory-files``: a file the service cannot read is named, never absent.
+
+An agent running under its own account leaves files private to itself (mode 0600) that a service
+running as another user may not read. Every answer must say such a file is there and cannot be
+read, with the reason: never "missing", "nothing saved yet", a dangling link, an empty scope or
+a vanished agent. The tests here run the app in-process as root, where permission bits do not
+refuse a read, so the operating system's refusal (EACCES) is injected at the one call that meets
+it; ``test_q2b_unreadable_memory_files_for_real.py`` has the kernel refuse for real.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from memory_api.app import create_app
+from memory_api.bearer import TokenEntry, hash_secret
+from memory_api.settings import Settings
+from memory_api.store import agents, scopes, search, topic_cache
+from memory_core import layout
+from pytest_aiohttp import AiohttpClient
+
+from tests.api.conftest import (
+    AgentHome,
+    Client,
+    create_agent,
+    expect_problem,
+    file_url,
+    memory_url,
+    ok_json,
+)
+from tests.security.test_hostile_filesystem import refuse
+
+CASE = Path(__file__).parents[1] / "data" / "cases" / "unreadable-memory-files"
+DENIED = "cannot read it (Permission denied)"
+
+
+def make_case(scope: Path) -> None:
+    """The case's files (``make_input.sh`` without the ``chown``): two topics and the index."""
+    scope.mkdir(parents=True, exist_ok=True)
+    for name in ("ok-topic", "private-topic"):
+        (scope / f"{name}.md").write_text(
+            f"---\nname: {name}\ndescription: {name} of the case\nupdated_at: 2026-11-20\n---\n"
+            "body\n",
+            encoding="utf-8",
+        )
+    (scope / layout.INDEX_FILE).write_text(
+        "- [OK](ok-topic.md) — readable\n- [Private](private-topic.md) — owner-only\n",
+        encoding="utf-8",
+    )
+
+
+def codes(findings: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """The findings' files by code."""
+    by_code: dict[str, list[str]] = {}
+    for finding in findings:
+        by_code.setdefault(finding["code"], []).append(finding["file"])
+    return by_code
+
+
+def test_unreadable_memory_files_case_input_is_kept_beside_the_tests() -> None:
+    script = (CASE / "make_input.sh").read_text(encoding="utf-8")
+    assert "chmod 600" in script
+    assert "private-topic.md" in script
+
+
+async def test_unreadable_memory_files_a_topic_is_listed_counted_and_named_never_absent(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make_case(agent.user)
+    refuse(monkeypatch, topic_cache, "read_regular", "private-topic.md")
+
+    listing = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
+    overview = await ok_json(await client.get(memory_url()))
+    index = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
+
+    rows = {row["file"]: row for row in listing["files"]}
+    assert list(rows) == ["ok-topic.md", "private-topic.md"]
+    assert rows["private-topic.md"]["problems"] == [f"unreadable: the service {DENIED}"]
+    assert rows["private-topic.md"]["size"] > 0
+    for findings in (listing["findings"], index["findings"]):
+        found = codes(findings)
+        assert found["unreadable"] == ["private-topic.md"]
+        assert "dangling-link" not in found
+    [message] = [f["message"] for f in listing["findings"] if f["code"] == "unreadable"]
+    assert DENIED in message and "not missing" in message
+    user = overview["scopes"][0]
+    assert user["fileCount"] == 2
+    assert overview["totals"]["files"] == 2
+    assert user["lintCounts"]["unreadable"] == 1
+    assert user["lintSeverities"]["unreadable"] == "error"
+
+    await expect_problem(
+        await client.get(file_url("user", "private-topic.md")),
+        500,
+        f"topic file 'private-topic.md' in scope 'user' is there, but the service {DENIED}",
+    )
+    assert (await client.get(file_url("user", "ok-topic.md"))).status == 200
+
+
+async def test_unreadable_memory_files_an_index_is_never_missing_nor_nothing_saved(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make_case(agent.user)
+    workspace, _ = agent.workspace("app")
+    refuse(monkeypatch, scopes, "read_regular", layout.INDEX_FILE)
+
+    view = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
+    started = await ok_json(
+        await client.post(f"{memory_url()}/session-start", json={"workspace": str(workspace)})
+    )
+    overview = await ok_json(await client.get(memory_url()))
+
+    assert view["exists"] is True
+    found = codes(view["findings"])
+    assert found["unreadable"] == [layout.INDEX_FILE]
+    assert "missing-index" not in found
+    assert "unindexed" not in found  # which files it links is unknown: no claim
+    assert overview["scopes"][0]["lintCounts"].get("unreadable") == 1
+    assert "Nothing saved yet: the user memory index" not in started["memory"]
+    assert "the user memory index could not be read" in started["memory"]
+    assert DENIED in started["memory"]
+    user = next(m for m in started["manifests"] if m["scope"] == "user")
+    assert user["unreadable"] == DENIED
+    assert user["linesKept"] == 0
+    workspace_manifest = next(m for m in started["manifests"] if m["scope"] != "user")
+    assert "unreadable" not in workspace_manifest  # its index is missing: nothing saved yet
+
+
+async def test_unreadable_memory_files_a_scope_folder_is_named_never_listed_empty(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make_case(agent.user)
+    _, key = agent.workspace("app", corpus="user-scope")
+    refuse(monkeypatch, os, "scandir", key)
+
+    await expect_problem(
+        await client.get(f"{memory_url()}/scopes/{key}/files"),
+        500,
+        f"scope {key!r} cannot be listed: the service {DENIED}",
+    )
+    overview = await ok_json(await client.get(memory_url()))
+
+    scope = next(item for item in overview["scopes"] if item["key"] == key)
+    assert scope["unreadable"] == DENIED
+    assert scope["lintCounts"] == {"unreadable": 1}
+    assert overview["scopes"][0]["unreadable"] is None
+
+
+async def test_unreadable_memory_files_an_agent_json_is_named_to_who_reaches_every_project(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await create_agent(client, "private")
+    refuse(monkeypatch, agents, "read_regular", f"{os.sep}private{os.sep}")
+
+    listing = await ok_json(await client.get("/api/projects/acme/agents"))
+
+    assert [item["id"] for item in listing["agents"]] == ["coder"]
+    assert listing["unreadable"] == [
+        {
+            "id": "private",
+            "problem": "the stored settings of agent 'private' cannot be read (Permission denied)",
+        }
+    ]
+    await expect_problem(
+        await client.get("/api/projects/acme/agents/private/config"), 500, "Permission denied"
+    )
+
+
+async def test_unreadable_memory_files_an_agent_json_is_not_shown_to_a_project_limited_token(
+    aiohttp_client: AiohttpClient, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its project is unknown: naming it to a token of one project would widen that token's
+    reach (a read error never widens access)."""
+    admin, limited = "admin-secret-0123456789abcdef", "acme-bot-secret-0123456789ab"
+    settings = Settings(
+        data_dir=data_dir,
+        env_tokens=(
+            TokenEntry(name="admin", sha256=hash_secret(admin)),
+            TokenEntry(name="acme-bot", sha256=hash_secret(limited), projects=("acme",)),
+        ),
+    )
+    client = await aiohttp_client(create_app(settings))
+    client.session.headers.update({"Authorization": f"Bearer {admin}"})
+    await create_agent(client, "coder")
+    await create_agent(client, "spy", project="globex")
+    refuse(monkeypatch, agents, "read_regular", f"{os.sep}spy{os.sep}")
+
+    seen = await ok_json(
+        await client.get(
+            "/api/projects/acme/agents", headers={"Authorization": f"Bearer {limited}"}
+        )
+    )
+    by_admin = await ok_json(await client.get("/api/projects/acme/agents"))
+
+    assert seen == {"agents": seen["agents"], "unreadable": []}
+    assert [item["id"] for item in by_admin["unreadable"]] == ["spy"]
+
+
+async def test_unreadable_memory_files_a_topic_never_vanishes_from_search(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its words cannot be searched, but its name is, and every search says it was not read."""
+    make_case(agent.user)
+    refuse(monkeypatch, search, "read_regular", "private-topic.md")
+
+    body = await ok_json(await client.get(f"{memory_url()}/search", params={"q": "case"}))
+    by_name = await ok_json(await client.get(f"{memory_url()}/search", params={"q": "private"}))
+
+    assert [hit["file"] for hit in body["hits"]] == ["ok-topic.md"]
+    assert [f["file"] for f in body["unreadable"]] == ["user/private-topic.md"]
+    assert body["unreadable"][0]["code"] == "unreadable"
+    assert DENIED in body["unreadable"][0]["message"]
+    assert [hit["file"] for hit in by_name["hits"]] == ["private-topic.md"]

@@ -1,0 +1,143 @@
+"""Q-2b, case ``unreadable-memory-files`` with the kernel's own refusal: the real service, files
+owned by another account with mode 0600 (what an agent running under its own uid leaves).
+
+As root the service runs under ``setpriv`` without ``CAP_DAC_OVERRIDE`` and
+``CAP_DAC_READ_SEARCH``, as the case's ``make_input.sh`` says: it is then refused like any
+other user. Every answer must name the files it cannot read, never call them absent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import unused_port
+from memory_core import layout
+
+from tests.plugin.helpers import hook_fixture, run_cli
+from tests.security.test_a10a_unreadable_tokens_for_real import _call, _prefix
+from tests.security.test_q2b_unreadable_memory_files import DENIED, codes, make_case
+from tests.support.serve import ServedProcess, serve, venv_bin
+
+NOBODY = 65534
+
+
+def call(base: str, method: str, path: str, body: object = None) -> tuple[int, Any]:
+    """One request without a token (the service has none): status and decoded JSON."""
+    return _call(base, method, path, None, body)
+
+
+AGENT = "/api/projects/acme/agents/coder"
+
+
+def _private(path: Path) -> None:
+    """Make ``path`` another account's, readable by it alone (``chown 65534; chmod 600``)."""
+    os.chown(path, NOBODY, NOBODY)
+    path.chmod(0o600)
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[ServedProcess]:
+    if os.geteuid() != 0:
+        pytest.skip("giving a file to another account needs root")
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    env = {name: value for name, value in os.environ.items() if name != "MEMORY_API_TOKENS"}
+    process = serve(data_dir, env, command_prefix=_prefix())
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+def test_unreadable_memory_files_for_real_are_listed_named_and_never_nothing_saved(
+    served: ServedProcess, tmp_path: Path
+) -> None:
+    base = served.base_url
+    assert call(base, "POST", "/api/projects/acme/agents", {"id": "coder", "name": "C"})[0] == 201
+    user = layout.scope_dir(served.data_dir, "coder", "user")
+    make_case(user)
+    _private(user / "private-topic.md")
+
+    status, listing = call(base, "GET", f"{AGENT}/memory/scopes/user/files")
+    assert status == 200, listing
+    rows = {row["file"]: row for row in listing["files"]}
+    assert rows["private-topic.md"]["problems"] == [f"unreadable: the service {DENIED}"]
+    found = codes(listing["findings"])
+    assert found["unreadable"] == ["private-topic.md"]
+    assert "dangling-link" not in found
+    status, problem = call(base, "GET", f"{AGENT}/memory/scopes/user/files/private-topic.md")
+    assert status == 500 and DENIED in problem["detail"], problem
+
+    _private(user / layout.INDEX_FILE)
+    status, view = call(base, "GET", f"{AGENT}/memory/scopes/user/index")
+    assert status == 200 and view["exists"] is True, view
+    found = codes(view["findings"])
+    assert found["unreadable"] == [layout.INDEX_FILE, "private-topic.md"]
+    assert "missing-index" not in found
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    status, started = call(
+        base, "POST", f"{AGENT}/memory/session-start", {"workspace": str(workspace)}
+    )
+    assert status == 200, started
+    assert "Nothing saved yet: the user memory index" not in started["memory"]
+    assert "the user memory index could not be read" in started["memory"]
+    assert started["manifests"][0]["unreadable"] == DENIED
+
+    # the harness tells the user too, not only the model (Codex's hook: its systemMessage)
+    env = {
+        "HARNESS_MEMORY_URL": base,
+        "HARNESS_MEMORY_PROJECT": "acme",
+        "HARNESS_MEMORY_AGENT": "coder",
+        "HARNESS_MEMORY_STATE_DIR": str(tmp_path / "state"),
+        "HARNESS_MEMORY_ROOT": str(layout.memory_root(served.data_dir, "coder")),
+        "HOME": str(tmp_path / "home"),
+    }
+    stdin = hook_fixture("codex_session_start.json", workspace=str(workspace))
+    done = asyncio.run(run_cli("hook", "codex", "session-start", stdin=stdin, env=env))
+    assert done.returncode == 0, done.stderr
+    answer = done.json()
+    assert "the user memory index could not be read" in answer["systemMessage"]
+    assert DENIED in answer["systemMessage"]
+    assert "could not be read" in answer["hookSpecificOutput"]["additionalContext"]
+
+
+def test_unreadable_memory_files_for_real_offline_the_harness_says_so_too(tmp_path: Path) -> None:
+    """H-4: with the service down the harness reads the files itself; an index it may not read
+    is injected as could-not-be-read, never as "nothing saved yet"."""
+    if os.geteuid() != 0:
+        pytest.skip("giving a file to another account needs root")
+    root = layout.memory_root(tmp_path / "data", "coder")
+    make_case(root / "user")
+    _private(root / "user" / layout.INDEX_FILE)
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    env = {
+        "HARNESS_MEMORY_URL": f"http://127.0.0.1:{unused_port()}",  # nothing listens
+        "HARNESS_MEMORY_PROJECT": "acme",
+        "HARNESS_MEMORY_AGENT": "coder",
+        "HARNESS_MEMORY_ROOT": str(root),
+        "HARNESS_MEMORY_STATE_DIR": str(tmp_path / "state"),
+        "HARNESS_MEMORY_TIMEOUT": "2",
+        "HOME": str(tmp_path),
+        "PATH": os.environ.get("PATH", ""),
+    }
+    command = [venv_bin("harness-memory"), "session-start", "--workspace", str(workspace)]
+    done = subprocess.run(
+        [*_prefix(), *command, "--format", "json"],
+        env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+
+    assert done.returncode == 0, done.stderr
+    meta = json.loads(done.stdout)["sessionMeta"]
+    assert meta["status"] == "offline"
+    assert "the user memory index could not be read" in meta["systemPrompt"]
+    assert "Nothing saved yet: the user memory index" not in meta["systemPrompt"]
+    assert meta["manifests"][0]["unreadable"] == DENIED
