@@ -8,8 +8,19 @@
 
 const enc = encodeURIComponent;
 
-/** Overlays with an address: a memory (view), its findings, an index, the Edit/Add modal. */
-export const OVERLAYS = ["view", "findings", "index", "edit", "fix", "add"];
+/** Overlays with an address: a memory (view), its findings, an index, the Edit/Add modal; a
+ * file's history, a scope's changes and its recently deleted files (V-2, js/views/history.js). */
+export const OVERLAYS = [
+  "view",
+  "findings",
+  "index",
+  "edit",
+  "fix",
+  "add",
+  "history",
+  "changes",
+  "deleted",
+];
 
 /** The hash route of an agent's tab. */
 export function agentHref(project, agent, tab = "memory") {

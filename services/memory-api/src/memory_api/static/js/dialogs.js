@@ -195,12 +195,38 @@ function toastRegion() {
   return region;
 }
 
-/** Show a short message at the bottom of the screen, over any open dialog (announced
- * politely). */
-export function toast(message, { error = false, timeout = 4000 } = {}) {
+/**
+ * Show a short message at the bottom of the screen, over any open dialog (announced
+ * politely). `action` ({label, run}) adds a button (e.g. Undo): such a toast stays 12 s, and
+ * never goes while the pointer or the focus is on it; pressing the button removes it and calls
+ * `run()`.
+ */
+export function toast(message, { error = false, timeout = 4000, action = null } = {}) {
   const region = toastRegion();
   if (!region) return;
-  const item = h("div", { class: error ? "toast error" : "toast", text: message });
+  const item = h("div", { class: error ? "toast error" : "toast" }, h("span", { text: message }));
+  if (action) {
+    item.classList.add("has-action");
+    item.append(
+      h(
+        "button",
+        {
+          type: "button",
+          class: "btn btn-sm toast-action",
+          onclick: () => {
+            item.remove();
+            action.run();
+          },
+        },
+        action.label,
+      ),
+    );
+  }
   region.append(item);
-  setTimeout(() => item.remove(), error ? timeout * 2 : timeout);
+  const wait = action ? Math.max(timeout, 12000) : error ? timeout * 2 : timeout;
+  const expire = () => {
+    if (item.matches(":hover, :focus-within")) setTimeout(expire, 1000);
+    else item.remove();
+  };
+  setTimeout(expire, wait);
 }

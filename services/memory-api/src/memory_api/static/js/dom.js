@@ -51,6 +51,7 @@ const ICONS = {
   memory: ["M4 5h16v14H4z", "M8 9h8M8 13h8M8 17h4"],
   list: ["M8 6h13M8 12h13M8 18h13", "M3 6h.01M3 12h.01M3 18h.01"],
   lock: ["M5 11h14v10H5z", "M8 11V7a4 4 0 0 1 8 0v4"],
+  history: ["M3 12a9 9 0 1 0 2.6-6.4L3 8", "M3 3v5h5", "M12 7v5l3 2"],
 };
 
 /** An inline SVG icon (stroke style), hidden from assistive technology. */

@@ -1,6 +1,7 @@
 // W-2: the Memory tab, top to bottom — the on/off switch (saves on change, on its own), the
 // hint bar with the one-click placeholder insert, the memories grouped by scope, and the two
-// memory prompt editors. Deletes (W-3) and the bridge modal (W-4) start here. Every overlay
+// memory prompt editors. Deletes (W-3, with Undo: V-2) and the bridge modal (W-4) start here;
+// the history views (V-2) open from their addresses through views/history.js. Every overlay
 // (a memory, findings, an index, Edit/Add) has its own address and Back closes it; focus never
 // drops to the page after an action; a jump bar keeps the prompt editors a few keystrokes away
 // however large the scopes (W-6).
@@ -12,9 +13,11 @@ import { errorBox, h, keepFocus, plural, replace, withBusy } from "../dom.js";
 import { fixRequirement } from "../findings.js";
 import { collapseState } from "../store.js";
 import { openBridge } from "./bridge.js";
+import { HISTORY_OVERLAYS, HistoryViews } from "./history.js";
 import { PromptEditor } from "./prompt-editor.js";
 import { ScopeGroup } from "./scope-group.js";
 import { MemorySearch } from "./search.js";
+import { restoreFile } from "./versions.js";
 import { Viewer } from "./viewer.js";
 
 /** "user memory" / "Workspace memory of /path" — how the page names a scope. */
@@ -47,6 +50,7 @@ export class MemoryTab {
     this.overview = null;
     this.collapse = collapseState(view.me?.name ?? "anonymous", view.project, view.agent);
     this.viewer = new Viewer(this);
+    this.history = new HistoryViews(this);
     this.search = new MemorySearch(this);
     // Groups load their rows once near the screen: within three screens' height, so scrolling
     // rarely meets a group still loading, and a tab of many Workspaces asks only for those.
@@ -455,7 +459,7 @@ export class MemoryTab {
     if (href && href === this.overlayHref) return;
     this.overlayHref = href;
     // The viewer stays open from one of its addresses to the next (a [[link]], its findings).
-    const inViewer = ["view", "index", "findings"].includes(overlay?.kind);
+    const inViewer = ["view", "index", "findings", ...HISTORY_OVERLAYS].includes(overlay?.kind);
     for (const dialog of document.querySelectorAll("dialog[open]")) {
       if (dialog.dataset.href !== href && !(inViewer && dialog === this.viewer.dialog)) {
         dialog.close();
@@ -484,7 +488,7 @@ export class MemoryTab {
       if (!topic || this.overlayHref !== href) return;
       const requirement = kind === "fix" ? fixRequirement(topic.findings, topic.problems) : "";
       this.openBridge(scope, topic, requirement, href, onClose);
-    } else onClose();
+    } else if (!this.history.open(kind, scope, file, { href, onClose })) onClose();
   }
 
   /** The topic `file` with its findings (GET …/files/{file}), or null after a toast. */
@@ -522,7 +526,7 @@ export class MemoryTab {
   async deleteTopic(scope, topic, button) {
     const ok = await confirmDialog({
       title: `Delete “${topic.name}”?`,
-      message: `${topic.file} is removed from the ${scopeLabel(scope)}, and its lines in MEMORY.md go with it. This cannot be undone.`,
+      message: `${topic.file} is removed from the ${scopeLabel(scope)}, and its lines in MEMORY.md go with it. Undo, or Recently deleted later, brings both back (unless this service keeps no history).`,
       confirmLabel: "Delete",
       danger: true,
     });
@@ -532,8 +536,12 @@ export class MemoryTab {
         api.del(paths.file(this.view.project, this.view.agent, scope.key, topic.file)),
       );
       const pruned = result?.removedIndexLines?.length ?? 0;
+      const undo = result?.restoreVersion
+        ? { label: "Undo", run: () => this.undoDelete(scope, topic.file, result.restoreVersion) }
+        : null;
       toast(
         `Deleted ${topic.file}${pruned ? ` and ${plural(pruned, "index line", "index lines")}` : ""}.`,
+        { action: undo },
       );
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
@@ -546,5 +554,13 @@ export class MemoryTab {
     // Focus the row that took the deleted one's place (same action), never the page (W-6).
     if (group) keepFocus(group.focusTarget(place));
     return true;
+  }
+
+  /** The toast's Undo of a delete (V-2): the file and its index lines come back; the focus
+   * goes to its row's View (W-6). */
+  async undoDelete(scope, file, version) {
+    if (!(await restoreFile(this, scope, file, version))) return;
+    const group = this.groups.get(scope.key);
+    if (group) keepFocus(group.focusTarget(group.rowPlace(file, null)));
   }
 }

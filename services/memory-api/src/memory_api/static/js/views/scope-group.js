@@ -1,6 +1,6 @@
 // One scope group of the Memory tab (W-2, W-3): a header that collapses the group (a real
 // <button aria-expanded>, state remembered per user × project × agent), the scope's problems and
-// lint counts, Index and Add actions, and read-only rows with View, Edit and Delete.
+// lint counts, Index, History (V-2) and Add actions, and read-only rows with View, Edit and Delete.
 // Thousands of rows stay fast (W-5): a group fetches its listing only once it is expanded and
 // near the screen (so a tab of many Workspaces asks for the few in sight), and builds only the
 // rows in view of its scroll area (VirtualRows); every row stays reachable by scrolling, by the
@@ -100,6 +100,13 @@ export class ScopeGroup {
       () => this.tab.bridge(this.scope, null),
       "add-btn",
     );
+    this.historyButton = actionButton(
+      "history",
+      "History",
+      null,
+      () => this.tab.go("changes", this.scope),
+      "history-btn",
+    );
     this.meta = h("div", { class: "group-meta" });
     this.body = this.buildBody(id);
     this.element = h(
@@ -110,7 +117,13 @@ export class ScopeGroup {
         { class: "group-head" },
         h("h3", {}, this.toggleButton),
         this.countBadge,
-        h("div", { class: "head-actions" }, this.indexButton, this.addButton),
+        h(
+          "div",
+          { class: "head-actions" },
+          this.indexButton,
+          this.historyButton,
+          this.addButton,
+        ),
       ),
       this.meta,
       this.body,
@@ -170,6 +183,8 @@ export class ScopeGroup {
     const label = isUser ? "user memory" : `Workspace ${scope.title}`;
     this.indexButton.setAttribute("aria-label", `Show the index of ${label}`);
     this.indexButton.title = `Show MEMORY.md of ${label}`;
+    this.historyButton.setAttribute("aria-label", `What changed in ${label}`);
+    this.historyButton.title = `What changed in ${label}, and what was deleted`;
     this.addButton.setAttribute("aria-label", `Add a memory to ${label}`);
     this.addButton.title = `Add a memory to ${label}`;
     this.list.setAttribute("aria-label", `Memories in ${label}`);

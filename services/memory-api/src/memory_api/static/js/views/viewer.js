@@ -4,7 +4,8 @@
 // (Enter toggles half/full, ArrowUp/ArrowDown move between snap points, Escape closes).
 // The same panel shows a scope's MEMORY.md with the lines the injection keeps and drops, and a
 // scope's or a file's lint findings with "Fix this memory" (W-6). Likely credentials arrive
-// masked from the service; "Reveal" asks for the text as written, explicitly (I-8, W-6).
+// masked from the service; "Reveal" asks for the text as written, explicitly (I-8, W-6). A
+// memory's and an index's History button opens their versions here too (V-2, history.js).
 
 import { ApiError, api, paths } from "../api.js";
 import { openModal } from "../dialogs.js";
@@ -15,6 +16,16 @@ import { renderMarkdown } from "../markdown.js";
 const NARROW = window.matchMedia("(max-width: 640px)");
 const SNAPS = ["closed", "half", "full"];
 const DRAG_THRESHOLD = 40;
+
+/** The foot's History button of a memory or an index (V-2, js/views/file-history.js). */
+function historyButton(onclick) {
+  return h(
+    "button",
+    { type: "button", class: "btn", onclick },
+    icon("history"),
+    h("span", { class: "label-text" }, "History"),
+  );
+}
 
 export class Viewer {
   constructor(tab) {
@@ -312,6 +323,7 @@ export class Viewer {
         icon("edit"),
         h("span", { class: "label-text" }, "Edit in a chat"),
       ),
+      historyButton(() => this.tab.go("history", scope, summary.file)),
       deleteButton,
     );
   }
@@ -411,5 +423,6 @@ export class Viewer {
           });
     replace(this.body, findings, lines);
     this.scroller.scrollTop = 0;
+    replace(this.foot, historyButton(() => this.tab.go("history", scope, "MEMORY.md")));
   }
 }

@@ -1,0 +1,159 @@
+// What the history views share (V-2): the versions routes' paths, how the page names who made a
+// version and when, and Restore — one POST …/restore, then the scope's group and the overview
+// are read again, as after a delete. The Undo of a delete is a restore too.
+
+import { ApiError, api, paths } from "../api.js";
+import { toast } from "../dialogs.js";
+import { h, plural, replace } from "../dom.js";
+
+const enc = encodeURIComponent;
+
+/** Versions (of a file, or of a scope) asked for at once; "Show older" asks for the next. */
+export const PAGE_SIZE = 25;
+
+/** Paths of the versions routes (V-2), built from ids (each percent-encoded). */
+export const versionPaths = {
+  history: (project, agent, key, file, before = null) => {
+    const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
+    if (before) query.set("before", before);
+    return `${paths.file(project, agent, key, file)}/history?${query}`;
+  },
+  version: (project, agent, key, file, version, { reveal = false } = {}) => {
+    const tail = reveal ? "?reveal=true" : "";
+    return `${paths.file(project, agent, key, file)}/versions/${enc(version)}${tail}`;
+  },
+  diff: (project, agent, key, file, { from = null, to = null, reveal = false } = {}) => {
+    const query = new URLSearchParams();
+    if (from) query.set("from", from);
+    if (to) query.set("to", to);
+    if (reveal) query.set("reveal", "true");
+    const tail = query.size ? `?${query}` : "";
+    return `${paths.file(project, agent, key, file)}/diff${tail}`;
+  },
+  restore: (project, agent, key, file) => `${paths.file(project, agent, key, file)}/restore`,
+  scope: (project, agent, key) => `${paths.memory(project, agent)}/scopes/${enc(key)}`,
+  changes: (project, agent, key, { since = null, after = null, before = null } = {}) => {
+    const query = new URLSearchParams({ limit: String(PAGE_SIZE) });
+    if (since) query.set("since", since);
+    if (after) query.set("after", after);
+    if (before) query.set("before", before);
+    return `${versionPaths.scope(project, agent, key)}/changes?${query}`;
+  },
+  deleted: (project, agent, key) => `${versionPaths.scope(project, agent, key)}/deleted`,
+  checkpoint: (project, agent, key) => `${versionPaths.scope(project, agent, key)}/checkpoint`,
+};
+
+/** "User memory" / "Workspace shop-api" — how the history views name a scope. */
+export function scopeText(scope) {
+  return scope.kind === "user" ? "User memory" : `Workspace ${scope.title}`;
+}
+
+/** A time in milliseconds as the API's `since` takes it: `2026-11-29T22:05:19Z`. */
+export function apiTime(ms) {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+/** An ISO time for display with the time of day ("2 Dec 2026, 14:05"); the raw text when it
+ * cannot be read. */
+export function formatWhen(value) {
+  const date = new Date(value);
+  if (!value || Number.isNaN(date.getTime())) return String(value ?? "");
+  return date.toLocaleString(undefined, {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+  });
+}
+
+const HARNESSES = { "claude-code": "Claude Code", codex: "Codex", gemini: "Gemini CLI" };
+
+/** A Session as the page names it: "Claude Code Session 1a2b3c4d". */
+function sessionName(author) {
+  const harness = author.harness ? (HARNESSES[author.harness] ?? author.harness) : "A";
+  const id = author.sessionId ? ` ${author.sessionId.slice(0, 8)}` : "";
+  return `${harness} Session${id}`;
+}
+
+/** Who made a version (V-1's Author), in a few words: "Claude Code Session 1a2b3c4d (Write)",
+ * "Restored by tester", "Checkpoint by local". */
+export function authorText(author) {
+  const who = author.principal ?? "someone";
+  switch (author.source) {
+    case "write":
+      return `${sessionName(author)}${author.tool ? ` (${author.tool})` : ""}`;
+    case "session-start":
+      return `Found when ${sessionName(author)} started`;
+    case "checkpoint":
+      return `Checkpoint by ${who}`;
+    case "found":
+      return `Found on disk before a change by ${who}`;
+    case "delete":
+      return `Deleted by ${who}`;
+    case "restore":
+      return `Restored by ${who}`;
+    case "import":
+      return `Imported by ${who}`;
+    case "squash":
+      return "Older history, joined by retention";
+    default:
+      return who;
+  }
+}
+
+/** How a version changed a file, as a badge's words and class. */
+export const CHANGE_LABELS = {
+  added: ["Added", "badge-ok"],
+  modified: ["Changed", "badge-accent"],
+  deleted: ["Deleted", "badge-danger"],
+};
+
+/**
+ * Bring `file` of `scope` back as `version` held it, with its index lines of then (POST
+ * …/restore), then read the scope's group and the overview again. Resolves the RestoreResult,
+ * or null after telling the user why it failed (a toast with the problem's `detail`).
+ */
+export async function restoreFile(tab, scope, file, version) {
+  const { project, agent } = tab.view;
+  let result;
+  try {
+    result = await api.post(versionPaths.restore(project, agent, scope.key, file), { version });
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    toast(`Could not restore ${file}: ${error.detail}`, { error: true });
+    return null;
+  }
+  const lines = result.indexLinesAdded.length;
+  toast(
+    result.version
+      ? `Restored ${file}${lines ? ` and ${plural(lines, "index line", "index lines")}` : ""}.`
+      : `${file} already holds that version: nothing to restore.`,
+  );
+  await Promise.all([tab.groups.get(scope.key)?.reload(), tab.refreshOverview()]);
+  return result;
+}
+
+/**
+ * Open `viewer` (if closed) on a history view: `title`, `sub`, empty meta, notes and foot, a
+ * loading line in the body; `where` is {href, onClose}. Returns the view's ticket: an answer
+ * is still wanted while `isCurrent(viewer, ticket)`.
+ */
+export function beginView(viewer, title, sub, where) {
+  delete viewer.dialog.dataset.file;
+  viewer.title.textContent = title;
+  viewer.title.title = title;
+  viewer.sub.textContent = sub ?? "";
+  replace(viewer.meta);
+  replace(viewer.foot);
+  replace(viewer.notes);
+  replace(viewer.body, h("p", { class: "state state-loading", role: "status" }, "Loading…"));
+  viewer.show(where);
+  viewer.scroller.scrollTop = 0;
+  return ++viewer.request;
+}
+
+/** Whether `viewer` still shows the view of `ticket` (no other view opened since). */
+export function isCurrent(viewer, ticket) {
+  return viewer.request === ticket && viewer.dialog.open;
+}
