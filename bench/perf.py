@@ -41,6 +41,7 @@ from bench.perf_driver import DRIVERS, Driver, choose
 from bench.perf_load import Figures, Request, drive
 from bench.perf_server import Server, start, venv_bin
 from bench.search import search_bench
+from bench.sync import SYNC_NO_CHANGE_BUDGET_MS, SYNC_ONE_FILE_BUDGET_MS, sync_bench
 
 __all__ = ["main"]
 
@@ -383,6 +384,37 @@ def _history_case(report: Report, plan: Plan) -> None:
     )
 
 
+SYNC_FILES = 3000
+"""The sync case (R-1): a machine's copy of a user scope of 3,000 files."""
+
+
+def _sync_case(report: Report, plan: Plan) -> None:
+    """R-1: see :mod:`bench.sync` (a tenth of the files in ``--quick``)."""
+    files = SYNC_FILES if plan.light >= Plan().light else SYNC_FILES // 10
+    figures = sync_bench(files, runs=max(3, plan.slow))
+    report.cases.append(
+        {"case": f"sync at {files:,} files, first (a clone)", "p50_ms": figures["first_sync_ms"]}
+    )
+    report.cases.append(
+        {
+            "case": "send-only sync, nothing to send",
+            "p50_ms": figures["send_only_idle_p50_ms"],
+        }
+    )
+    report.budget(
+        f"Session-start sync at {files:,} files, nothing changed, p50 (ms)",
+        figures["no_change_p50_ms"],
+        SYNC_NO_CHANGE_BUDGET_MS,
+        "ms",
+    )
+    report.budget(
+        f"sync sending one changed file at {files:,} files, p50 (ms)",
+        figures["one_file_sent_p50_ms"],
+        SYNC_ONE_FILE_BUDGET_MS,
+        "ms",
+    )
+
+
 def _create_agent(data: BenchData) -> None:
     env = dict(os.environ) | {"MEMORY_API_DATA_DIR": str(data.data_dir)}
     subprocess.run(  # noqa: S603 - our own console script, fixed arguments
@@ -469,6 +501,7 @@ def run(base: Path, size: Size, plan: Plan, driver: Driver) -> Report:
     _assembly_case(report, full, plan)
     _search_case(report, plan)
     _history_case(report, plan)
+    _sync_case(report, plan)
     return report
 
 

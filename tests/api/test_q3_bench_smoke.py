@@ -83,6 +83,8 @@ def test_q3_bench_quick_run_reports_every_case_budget_and_ratio(tmp_path: Path) 
     assert "session start delay from recording at 300 files p50" in budgets  # V-1
     assert "history of a file with 100 versions, newest 100, p50" in budgets  # V-2
     assert "disk per version, repacked (bytes)" in ratios  # V-3
+    assert "Session-start sync at 300 files, nothing changed, p50 (ms)" in budgets
+    assert "sync sending one changed file at 300 files, p50 (ms)" in budgets
     assert all(row["reach"] for row in ratios.values())
     assert "| case |" in done.stdout
     assert "| budget |" in done.stdout

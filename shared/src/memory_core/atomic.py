@@ -5,6 +5,10 @@ The new content goes to a unique temporary file in the target's own directory
 ``fsync``, renamed over the target with ``os.replace`` (atomic on POSIX within one filesystem),
 and the directory is fsynced so the rename itself survives a crash. The temp name starts with a
 dot, so a half-written file is never listed as a topic (A-5) even if a crash leaves it behind.
+
+:func:`create_new_bytes` creates a file only where none exists: the temp file is *hard-linked*
+to the target name, and ``os.link`` fails with ``FileExistsError`` when the name is taken, the
+atomic "create if absent" that ``os.replace`` (which always overwrites) cannot give.
 """
 
 from __future__ import annotations
@@ -14,7 +18,13 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["DEFAULT_MODE", "atomic_write_bytes", "fsync_directory", "write_temp_beside"]
+__all__ = [
+    "DEFAULT_MODE",
+    "atomic_write_bytes",
+    "create_new_bytes",
+    "fsync_directory",
+    "write_temp_beside",
+]
 
 DEFAULT_MODE = 0o644
 """Permission bits of a file written without an explicit ``mode``: owner writes, all read."""
@@ -81,3 +91,27 @@ def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> N
             temp.unlink()
         raise
     fsync_directory(path.parent)
+
+
+def create_new_bytes(
+    path: Path, data: bytes, *, mode: int = DEFAULT_MODE, sync_parent: bool = True
+) -> bool:
+    """Write ``data`` to ``path`` unless ``path`` exists; return True when this call created it.
+
+    Readers see no file or the whole file. ``sync_parent=False`` leaves the folder's fsync to
+    the caller (one :func:`fsync_directory` after creating many files). Raises ``OSError`` when
+    the folder is missing or not writable (no temp file is left behind). Blocking.
+    """
+    if os.path.lexists(path):  # a symlink, dangling or not, takes the name too
+        return False  # the common "already there" case, without writing a temp file
+    temp = write_temp_beside(path, data, mode=mode)
+    try:
+        os.link(temp, path)
+    except FileExistsError:
+        return False
+    finally:
+        with contextlib.suppress(OSError):
+            temp.unlink()
+    if sync_parent:
+        fsync_directory(path.parent)
+    return True

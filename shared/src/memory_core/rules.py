@@ -36,6 +36,8 @@ __all__ = [
     "CONTROL_CLASS",
     "DRAFT_PROMPT_RULE",
     "INDEX_PLACEHOLDER",
+    "MACHINE_ID_RULE",
+    "MACHINE_NAME_RULE",
     "MAX_UTF8_BYTES_KEYWORD",
     "MEMORY_PROMPT_RULE",
     "NAME_MAX",
@@ -349,3 +351,18 @@ MEMORY_PROMPT_RULE = _prompt_rule(USER_INDEX_PLACEHOLDER, "user")
 exactly once; ``null`` (the default) always passes."""
 WORKSPACE_PROMPT_RULE = _prompt_rule(INDEX_PLACEHOLDER, "Workspace")
 """``memory.workspacePrompt`` (A-2, I-1), as :data:`MEMORY_PROMPT_RULE` for ``{{MEMORY_INDEX}}``."""
+
+MACHINE_ID_RULE = TextRule(
+    pattern="^[a-z0-9][a-z0-9-]{0,63}$",
+    summary="1-64 characters a-z, 0-9 and '-', not starting with '-'",
+)
+"""The id a machine syncing a local copy gives itself (R-1): its push ref is
+``refs/machines/<id>``, so it is a safe ref-name component."""
+
+MACHINE_NAME_MAX = 64
+MACHINE_NAME_RULE = TextRule(
+    pattern=f"^{_NOT_BLANK}(?:[^{CONTROL_CLASS}]{{0,{MACHINE_NAME_MAX - 2}}}{_NOT_BLANK})?$",
+    summary=f"1-{MACHINE_NAME_MAX} characters without control characters or outer whitespace",
+    explanations=(_holds_control,),
+)
+"""The name a machine shows on the page (R-1): its host name unless the user sets one."""

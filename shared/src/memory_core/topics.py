@@ -27,6 +27,7 @@ from frontmatter.default_handlers import YAMLHandler
 from memory_core.decoding import decode_text
 from memory_core.hidden_text import find_hidden
 from memory_core.markdown import blank_code_spans, fenced_lines
+from memory_core.scope_files import TOPIC_CAP
 from memory_core.text_fields import read_text_fields, text_field_lines
 
 __all__ = [
@@ -41,7 +42,7 @@ __all__ = [
     "read_topic",
 ]
 
-READ_CAP_BYTES = 1024 * 1024
+READ_CAP_BYTES = TOPIC_CAP
 """At most this many bytes of a topic file are ever read (T-2)."""
 
 NO_FRONTMATTER = "frontmatter: missing (no '---' block at the top)"

@@ -23,6 +23,7 @@ from memory_core.keys import ID_RULE, SCOPE_KEY_RULE, VERSION_RULE
 from memory_core.rules import (
     AGENT_NAME_RULE,
     DRAFT_PROMPT_RULE,
+    MACHINE_ID_RULE,
     MEMORY_PROMPT_RULE,
     WORKSPACE_PATH_RULE,
     WORKSPACE_PROMPT_RULE,
@@ -542,12 +543,21 @@ class Health(Wire, frozen=True):
 ScopeKey = Annotated[str, SCOPE_KEY_RULE.meta("A scope key (K-7):")]
 VersionId = Annotated[str, VERSION_RULE.meta("A version id (V-2):")]
 VersionSource = Literal[
-    "session-start", "write", "checkpoint", "found", "delete", "restore", "import", "squash"
+    "session-start",
+    "write",
+    "checkpoint",
+    "found",
+    "delete",
+    "restore",
+    "import",
+    "squash",
+    "sync",
 ]
 """What recorded a version (V-1): ``session-start`` (changes found on disk when a Session
 started), ``write`` (a harness's post-write hook), ``checkpoint`` (an explicit checkpoint),
 ``found`` (changes found on disk just before an API change), ``delete``, ``restore`` and
-``import`` (the API's own changes), ``squash`` (the base of a history cut by retention, V-3)."""
+``import`` (the API's own changes), ``squash`` (the base of a history cut by retention, V-3),
+``sync`` (changes a machine sent from its local copy, R-1)."""
 FileChangeKind = Literal["added", "modified", "deleted"]
 DiffLineKind = Literal["context", "added", "removed"]
 
@@ -567,6 +577,8 @@ class Author(Wire, frozen=True):
     principal: str | None
     time: str
     recorded_at: str
+    machine: str | None = None
+    """The machine whose local copy sent the change (``sync``, R-1): its name."""
 
 
 class FileChange(Wire, frozen=True):
@@ -586,6 +598,9 @@ class Version(Wire, frozen=True):
     author: Author
     files: list[FileChange]
     restored_from: str | None = None
+    outcomes: list[str] = msgspec.field(default_factory=list)
+    """What merging a machine's changes did beyond taking them (R-2), one line each: a file
+    kept twice under a new name, an edited file kept though deleted elsewhere."""
 
 
 class FileVersion(Wire, frozen=True):
@@ -737,3 +752,35 @@ class RecordResult(Wire, frozen=True):
     """Answer of ``POST …/memory/versions`` and of the checkpoints: one entry per scope."""
 
     scopes: list[RecordedScope]
+
+
+# --- machines: local copies synced over git (R-1, R-2) -------------------------------------------
+
+MachineId = Annotated[str, MACHINE_ID_RULE.meta("A machine's id (R-1):")]
+
+
+class MachineSync(Wire, frozen=True):
+    """A machine keeping a local copy of a scope (R-1): its ``id`` and ``name``, the token
+    (``principal``) it synced with, when it last fetched or sent (``last_sync``) and last sent
+    changes (``last_push``, None before its first), and what the merge of its last changes did
+    beyond taking them (``outcomes``, R-2)."""
+
+    id: MachineId
+    name: str
+    principal: str
+    last_sync: str
+    last_push: str | None
+    outcomes: list[str]
+
+
+class ScopeMachines(Wire, frozen=True):
+    """The machines that have synced one scope, most recent first."""
+
+    scope: str
+    machines: list[MachineSync]
+
+
+class MachineList(Wire, frozen=True):
+    """Answer of ``GET …/memory/machines``: per scope with a machine, its machines."""
+
+    scopes: list[ScopeMachines]

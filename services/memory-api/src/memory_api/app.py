@@ -22,6 +22,7 @@ from memory_api.appkeys import (
     MEMORY_STORE_KEY,
     METRICS_KEY,
     SETTINGS_KEY,
+    SYNC_STORE_KEY,
     TOKEN_STORE_KEY,
     get_draft_store,
     get_settings,
@@ -32,7 +33,7 @@ from memory_api.http.logs import install_parser_refusal_filter
 from memory_api.http.metrics import Metrics, metrics_middleware
 from memory_api.http.parser_errors import ProblemRequestHandler, install_parser_problems
 from memory_api.http.problems import problem_middleware
-from memory_api.routes import agents, config, drafts, history, memory, ops, projects
+from memory_api.routes import agents, config, drafts, git_sync, history, memory, ops, projects
 from memory_api.settings import Settings
 from memory_api.store.history.git import git_available
 from memory_api.stores import build_stores, prepare_data_dir
@@ -140,6 +141,7 @@ def create_app(settings: Settings) -> web.Application:
     app[TOKEN_STORE_KEY] = stores.tokens
     app[DRAFT_STORE_KEY] = stores.drafts
     app[HISTORY_STORE_KEY] = stores.history
+    app[SYNC_STORE_KEY] = stores.sync
     metrics = Metrics()
     app[METRICS_KEY] = metrics
 
@@ -148,7 +150,7 @@ def create_app(settings: Settings) -> web.Application:
     app.cleanup_ctx.append(_sweep_drafts)
 
     # memory first: its Session start is the first route aiohttp tries under /api/projects
-    for module in (ops, memory, history, projects, agents, config, drafts):
+    for module in (ops, memory, history, git_sync, projects, agents, config, drafts):
         app.router.add_routes(module.routes)
 
     app.middlewares.extend(

@@ -15,6 +15,7 @@ from memory_api.store.agents import AgentStore
 from memory_api.store.drafts import DraftStore
 from memory_api.store.history.service import HistoryStore
 from memory_api.store.memory import MemoryStore
+from memory_api.store.sync.service import SyncStore
 from memory_api.store.tokens import TokenStore
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "METRICS_KEY",
     "PRINCIPAL_KEY",
     "SETTINGS_KEY",
+    "SYNC_STORE_KEY",
     "TOKEN_STORE_KEY",
     "get_agent_store",
     "get_draft_store",
@@ -32,6 +34,7 @@ __all__ = [
     "get_memory_store",
     "get_metrics",
     "get_settings",
+    "get_sync_store",
     "get_token_store",
 ]
 
@@ -41,6 +44,7 @@ MEMORY_STORE_KEY = web.AppKey("memory_store", MemoryStore)
 TOKEN_STORE_KEY = web.AppKey("token_store", TokenStore)
 DRAFT_STORE_KEY = web.AppKey("draft_store", DraftStore)
 HISTORY_STORE_KEY = web.AppKey("history_store", HistoryStore)
+SYNC_STORE_KEY = web.AppKey("sync_store", SyncStore)
 METRICS_KEY = web.AppKey("metrics", Metrics)
 
 PRINCIPAL_KEY = web.RequestKey("principal", Principal)
@@ -80,3 +84,8 @@ def get_history_store(app: web.Application) -> HistoryStore:
 def get_metrics(app: web.Application) -> Metrics:
     """Return this application's Prometheus metrics."""
     return app[METRICS_KEY]
+
+
+def get_sync_store(app: web.Application) -> SyncStore:
+    """Return the git sync store (machines' local copies: R-1, R-2)."""
+    return app[SYNC_STORE_KEY]

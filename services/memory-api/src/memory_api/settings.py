@@ -28,6 +28,9 @@ Only :meth:`Settings.from_env` looks at the environment; everything else receive
 ``MEMORY_API_ALLOWED_HOSTS`` host names, comma-separated, that a service *without tokens*
                            answers besides loopback names (``localhost``, ``127.0.0.1``,
                            ``[::1]``): e.g. a name in ``/etc/hosts`` for this machine (A-10a)
+``MEMORY_API_SYNC_MAX_PUSH``  largest push a machine may send over git, in bytes (default 64 MiB,
+                           R-1)
+``MEMORY_API_SYNC_TIMEOUT``   seconds one git fetch or push may take (default 120, R-1)
 =========================  ====================================================================
 
 ``MEMORY_API_WORKERS`` is no longer read: ``memory-api serve`` is one process (replicas serve
@@ -58,6 +61,8 @@ DEFAULT_DRAFT_TTL = 3600.0
 DEFAULT_MAX_BODY = 1024 * 1024
 DEFAULT_HISTORY_MAX_AGE_DAYS = 365
 DEFAULT_HISTORY_MAX_VERSIONS = 10_000
+DEFAULT_SYNC_MAX_PUSH = 64 * 1024 * 1024
+DEFAULT_SYNC_TIMEOUT = 120
 
 
 class SettingsError(ValueError):
@@ -96,6 +101,10 @@ class Settings:
     """Retention (V-3): versions kept per scope; 0: no limit."""
     allowed_hosts: tuple[str, ...] = ()
     """Host names (lower-case, no port) a token-less service answers besides loopback ones."""
+    sync_max_push: int = DEFAULT_SYNC_MAX_PUSH
+    """Bytes of a machine's push over git at most (R-1)."""
+    sync_timeout: float = float(DEFAULT_SYNC_TIMEOUT)
+    """Seconds one git fetch or push may take (R-1)."""
     retired_workers: str | None = None
     """The value of ``MEMORY_API_WORKERS`` when set (not blank): no longer read, since the
     service is one process; ``serve`` logs a warning saying how to run more."""
@@ -126,6 +135,10 @@ class Settings:
                 env, "MEMORY_API_HISTORY_MAX_VERSIONS", DEFAULT_HISTORY_MAX_VERSIONS, low=0
             ),
             allowed_hosts=_allowed_hosts(env.get("MEMORY_API_ALLOWED_HOSTS", "")),
+            sync_max_push=_int(env, "MEMORY_API_SYNC_MAX_PUSH", DEFAULT_SYNC_MAX_PUSH, low=1024),
+            sync_timeout=float(
+                _int(env, "MEMORY_API_SYNC_TIMEOUT", DEFAULT_SYNC_TIMEOUT, low=1, high=3600)
+            ),
             retired_workers=env.get("MEMORY_API_WORKERS", "").strip() or None,
         )
 

@@ -18,6 +18,7 @@ from memory_api.store.history.recorder import ScopeHistories
 from memory_api.store.history.service import HistoryStore
 from memory_api.store.locks import Locks
 from memory_api.store.memory import MemoryStore
+from memory_api.store.sync.service import SyncLimits, SyncStore
 from memory_api.store.tokens import TOKENS_DIR, TokenStore
 
 __all__ = ["DATA_FOLDERS", "LOCKS_DIR", "Stores", "build_stores", "prepare_data_dir"]
@@ -29,14 +30,15 @@ DATA_FOLDERS = ("agents", DRAFTS_DIR, TOKENS_DIR, LOCKS_DIR)
 
 @dataclass(frozen=True, slots=True)
 class Stores:
-    """Every store of one app data dir; ``agents``, ``memory`` and ``history`` share one set
-    of locks, ``memory`` and ``history`` one :class:`ScopeHistories`."""
+    """Every store of one app data dir; ``agents``, ``memory``, ``history`` and ``sync`` share
+    one set of locks, ``memory``, ``history`` and ``sync`` one :class:`ScopeHistories`."""
 
     agents: AgentStore
     memory: MemoryStore
     tokens: TokenStore
     drafts: DraftStore
     history: HistoryStore
+    sync: SyncStore
 
 
 def build_stores(settings: Settings) -> Stores:
@@ -44,12 +46,15 @@ def build_stores(settings: Settings) -> Stores:
     data_dir = settings.data_dir
     agents = AgentStore(data_dir, Locks(data_dir / LOCKS_DIR))
     histories = ScopeHistories(data_dir, enabled=settings.history)
+    history = HistoryStore(agents, histories)
+    limits = SyncLimits(push_body=settings.sync_max_push, timeout=settings.sync_timeout)
     return Stores(
         agents=agents,
         memory=MemoryStore(data_dir, agents, histories=histories),
         tokens=TokenStore(data_dir, settings.env_tokens),
         drafts=DraftStore(data_dir, settings.draft_ttl),
-        history=HistoryStore(agents, histories),
+        history=history,
+        sync=SyncStore(history, limits),
     )
 
 

@@ -168,6 +168,10 @@ _HISTORY_OPERATIONS: dict[tuple[str, str], Operation] = {
         wire.RecordResult,
         body=wire.RecordRequest,
     ),
+    ("GET", f"{_BASE}/memory/machines"): Operation(
+        "Per scope, the machines keeping a local copy and when each last synced (R-1)",
+        wire.MachineList,
+    ),
 }
 """The versions routes (V-1, V-2), :mod:`memory_api.routes.history`."""
 
@@ -295,7 +299,9 @@ def _ref(tp: type[Any]) -> dict[str, str]:
 def documented_routes(app: web.Application) -> list[tuple[str, str]]:
     """Return ``(METHOD, path template)`` of every route in ``app``'s router, sorted.
 
-    Automatic ``HEAD`` twins and the static files folder are left out.
+    Automatic ``HEAD`` twins, the static files folder and git's smart-HTTP routes (R-1:
+    git's binary protocol, documented by git as ``gitprotocol-http``, which no JSON Schema can
+    state) are left out.
     """
     found: set[tuple[str, str]] = set()
     for route in app.router.routes():
@@ -303,6 +309,8 @@ def documented_routes(app: web.Application) -> list[tuple[str, str]]:
         if resource is None or route.method in ("HEAD", "*"):
             continue
         if isinstance(resource, web.StaticResource) or resource.canonical.startswith("/static/"):
+            continue
+        if "/memory/git/" in resource.canonical:
             continue
         found.add((route.method, resource.canonical))
     return sorted(found)

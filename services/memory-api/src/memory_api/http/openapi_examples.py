@@ -161,6 +161,35 @@ def _scope_summaries() -> tuple[wire.ScopeSummary, wire.ScopeSummary]:
     return workspace_scope, user_scope
 
 
+def _machines_examples() -> dict[tuple[str, str], Example]:
+    """The machines list (R-1)."""
+    return {
+        ("GET", f"{_BASE}/memory/machines"): Example(
+            "A laptop keeps a local copy of the user scope; its last push kept two versions",
+            wire.MachineList(
+                scopes=[
+                    wire.ScopeMachines(
+                        scope="user",
+                        machines=[
+                            wire.MachineSync(
+                                id="3f2a9c1e0b7d4e58a6c2f1d09b8e7a65",
+                                name="alice-laptop",
+                                principal="alice",
+                                last_sync=_LATER,
+                                last_push=_NOW,
+                                outcomes=[
+                                    f"{TOPIC} was edited on two machines: both are kept, "
+                                    f"the later one as prefers-pnpm-alice-laptop.md"
+                                ],
+                            )
+                        ],
+                    )
+                ],
+            ),
+        ),
+    }
+
+
 def _memory_examples() -> dict[tuple[str, str], Example]:
     memory = f"{_BASE}/memory"
     workspace_scope, user_scope = _scope_summaries()
@@ -479,6 +508,7 @@ def _examples() -> dict[tuple[str, str], Example]:
         ),
         ("GET", f"{_BASE}/drafts/{{draft}}"): Example("A live draft", _DRAFT),
         **_memory_examples(),
+        **_machines_examples(),
     }
 
 

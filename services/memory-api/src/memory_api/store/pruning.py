@@ -41,6 +41,7 @@ from memory_core.errors import FileKeptChanging, NotRegularFileError
 from memory_core.file_edit import FileTooLarge, edit_file
 from memory_core.index import prune_index
 from memory_core.line_merge import merge_lines
+from memory_core.scope_files import INDEX_CAP
 
 from memory_api.errors import Conflict, NotFound, Unavailable
 from memory_api.store.containment import is_within, real_path
@@ -50,7 +51,7 @@ __all__ = ["PRUNE_READ_CAP", "delete_topic", "prune_index_file"]
 
 logger = logging.getLogger(__name__)
 
-PRUNE_READ_CAP = 16 * 1024 * 1024
+PRUNE_READ_CAP = INDEX_CAP
 """An index longer than this (bytes) is never rewritten from a partial read: the delete is
 refused instead (409)."""
 

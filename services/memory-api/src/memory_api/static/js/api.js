@@ -108,6 +108,7 @@ export const paths = {
   config: (project, agent) => `${paths.agent(project, agent)}/config`,
   memory: (project, agent) => `${paths.agent(project, agent)}/memory`,
   placeholder: (project, agent) => `${paths.memory(project, agent)}/template-placeholder`,
+  machines: (project, agent) => `${paths.memory(project, agent)}/machines`,
   files: (project, agent, key) => `${paths.memory(project, agent)}/scopes/${enc(key)}/files`,
   file: (project, agent, key, file) => `${paths.files(project, agent, key)}/${enc(file)}`,
   index: (project, agent, key) => `${paths.memory(project, agent)}/scopes/${enc(key)}/index`,

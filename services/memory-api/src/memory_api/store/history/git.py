@@ -46,6 +46,8 @@ __all__ = [
     "HistoryUnavailable",
     "git",
     "git_available",
+    "git_environment",
+    "git_program",
     "git_succeeds",
     "init_repository",
     "is_repository",
@@ -75,7 +77,8 @@ class HistoryUnavailable(ServiceError):
 
 
 @cache
-def _environment() -> dict[str, str]:
+def git_environment() -> dict[str, str]:
+    """The environment every git the service starts runs with (see the module docstring)."""
     keep = {name: os.environ[name] for name in ("PATH", "TMPDIR") if name in os.environ}
     return {
         **keep,
@@ -90,19 +93,20 @@ def _environment() -> dict[str, str]:
 
 
 @cache
-def _git_program() -> str | None:
-    return shutil.which("git", path=_environment().get("PATH"))
+def git_program() -> str | None:
+    """The ``git`` program found on ``PATH``, or None when there is none."""
+    return shutil.which("git", path=git_environment().get("PATH"))
 
 
 def git_available() -> bool:
     """Whether a ``git`` program is installed where the service looks (``PATH``)."""
-    return _git_program() is not None
+    return git_program() is not None
 
 
 def _run(
     repository: Path, args: tuple[str, ...], stdin: bytes | None, config: Iterable[tuple[str, str]]
 ) -> subprocess.CompletedProcess[bytes]:
-    program = _git_program()
+    program = git_program()
     if program is None:
         raise HistoryUnavailable("history is not available: the git program is not installed")
     command = [program, "-c", "safe.directory=*"]
@@ -114,7 +118,7 @@ def _run(
             command,
             input=stdin,
             capture_output=True,
-            env=_environment(),
+            env=git_environment(),
             timeout=GIT_TIMEOUT,
             check=False,
         )

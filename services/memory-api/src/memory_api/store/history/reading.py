@@ -67,6 +67,7 @@ _SOURCES: tuple[VersionSource, ...] = (
     "restore",
     "import",
     "squash",
+    "sync",
 )
 
 
@@ -83,6 +84,7 @@ def author_of(entry: LogEntry) -> Author:
         principal=trailers.get("Principal"),
         time=utc_timestamp(entry.author_time),
         recorded_at=utc_timestamp(entry.commit_time),
+        machine=trailers.get("Machine"),
     )
 
 
@@ -97,6 +99,7 @@ def version_of(entry: LogEntry) -> Version:
             for item in entry.files
         ],
         restored_from=entry.trailers.get("Restored-From"),
+        outcomes=list(entry.merged),
     )
 
 

@@ -90,6 +90,9 @@ class Attribution:
     tool: str | None = None
     restored_from: str | None = None
     subject: str | None = None
+    machine: str | None = None
+    machine_id: str | None = None
+    merged: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +138,8 @@ def _summary(who: Attribution, parent: str | None, count: int) -> str:
             return f"Restore {subject} from {(who.restored_from or '')[:12]}"
         case "import":
             return f"Import {subject}"
+        case "sync":
+            return f"Sent from {who.machine or 'a machine'}"
         case _:
             return subject
 
@@ -148,6 +153,9 @@ def message_for(who: Attribution, parent: str | None, count: int) -> str:
         ("Harness", who.harness),
         ("Tool", who.tool),
         ("Restored-From", who.restored_from),
+        ("Machine", who.machine),
+        ("Machine-Id", who.machine_id),
+        *(("Merged", line) for line in who.merged),
     ):
         cleaned = clean_value(value)
         if cleaned is not None:
@@ -157,7 +165,8 @@ def message_for(who: Attribution, parent: str | None, count: int) -> str:
 
 
 def _author(who: Attribution) -> str:
-    name = who.principal or who.harness or ("Session" if who.session_id else "memory-api")
+    name = who.machine or who.principal or who.harness
+    name = name or ("Session" if who.session_id else "memory-api")
     cleaned = (clean_value(name) or "memory-api").replace("<", "").replace(">", "")
     return f"{cleaned} <{AUTHOR_EMAIL}>"
 

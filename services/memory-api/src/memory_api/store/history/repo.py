@@ -16,11 +16,12 @@ Blocking: run everything here in a worker thread.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from memory_core.scope_merge import blob_id
 
 from memory_api.store.history.git import BRANCH, HistoryUnavailable, git
 
@@ -33,10 +34,14 @@ __all__ = [
     "blob_id",
     "blob_sizes",
     "commit_changes",
+    "commit_of",
     "entry_at",
     "log",
     "read_blob",
+    "read_blobs",
     "read_head",
+    "read_ref",
+    "sized_tree",
     "tree_of",
 ]
 
@@ -75,7 +80,8 @@ class LoggedFile:
 @dataclass(frozen=True, slots=True)
 class LogEntry:
     """A version as the log reads it: id, parents, author and commit times (seconds since the
-    epoch), summary, trailers (name → value, the last one wins) and the files it changed."""
+    epoch), summary, trailers (name → value, the last one wins), the files it changed, and the
+    values of every ``Merged:`` trailer (what merging a machine's changes did, R-2)."""
 
     version: str
     parents: tuple[str, ...]
@@ -84,13 +90,7 @@ class LogEntry:
     summary: str
     trailers: dict[str, str]
     files: list[LoggedFile] = field(default_factory=list)
-
-
-def blob_id(data: bytes) -> str:
-    """The git blob id of ``data`` (SHA-1 of ``blob <size>\\0`` and the bytes)."""
-    digest = hashlib.sha1(b"blob %d\x00" % len(data), usedforsecurity=False)
-    digest.update(data)
-    return digest.hexdigest()
+    merged: list[str] = field(default_factory=list)
 
 
 def read_head(repository: Path) -> str | None:
@@ -175,6 +175,64 @@ def blob_sizes(repository: Path, blobs: Iterable[str]) -> dict[str, int]:
         if len(parts) == 2 and parts[1].isdigit():
             sizes[parts[0]] = int(parts[1])
     return sizes
+
+
+def read_blobs(repository: Path, blobs: Iterable[str]) -> dict[str, bytes]:
+    """The bytes of each blob id (one ``git cat-file --batch``); ids that are no blob are left
+    out. The caller has checked the sizes (:func:`sized_tree`)."""
+    wanted = list(dict.fromkeys(blobs))
+    if not wanted:
+        return {}
+    out = git(repository, "cat-file", "--batch", stdin="".join(f"{b}\n" for b in wanted).encode())
+    found: dict[str, bytes] = {}
+    position = 0
+    for blob in wanted:
+        end = out.index(b"\n", position)
+        header = out[position:end].split()
+        position = end + 1
+        if len(header) != 3:  # "<id> missing"
+            continue
+        size = int(header[2])
+        if header[1] == b"blob":
+            found[blob] = out[position : position + size]
+        position += size + 1
+    return found
+
+
+def sized_tree(repository: Path, version: str) -> dict[str, tuple[TreeEntry, int | None]]:
+    """Every entry of ``version``'s tree: name → (entry, size in bytes; None for anything but
+    a blob). One ``git ls-tree -l``."""
+    out = git(repository, "ls-tree", "-z", "-l", "--full-tree", version)
+    entries: dict[str, tuple[TreeEntry, int | None]] = {}
+    for record in out.split(b"\x00"):
+        if not record:
+            continue
+        meta, _, name = record.partition(b"\t")
+        mode, kind, blob, size = meta.split()
+        entries[name.decode("utf-8", "surrogateescape")] = (
+            TreeEntry(mode.decode("ascii"), blob.decode("ascii")),
+            int(size) if kind == b"blob" and size.isdigit() else None,
+        )
+    return entries
+
+
+def commit_of(repository: Path, version: str) -> tuple[str, list[str]] | None:
+    """The tree and parents of the commit ``version``; None when it is no commit."""
+    try:
+        out = git(repository, "cat-file", "commit", version)
+    except HistoryUnavailable:
+        return None
+    head = out.split(b"\n\n", 1)[0].decode("ascii", "replace").splitlines()
+    trees = [line[5:] for line in head if line.startswith("tree ")]
+    parents = [line[7:] for line in head if line.startswith("parent ")]
+    return (trees[0], parents) if trees else None
+
+
+def read_ref(repository: Path, ref: str) -> str | None:
+    """The commit the ref ``ref`` (a full name) points to, or None when there is no such ref."""
+    out = git(repository, "for-each-ref", "--format=%(objectname)", ref)
+    found = out.decode("ascii", "replace").split()
+    return found[0] if found else None
 
 
 def _quoted(name: str) -> bytes:
@@ -278,10 +336,13 @@ def _entry(chunk: bytes) -> LogEntry | None:
         blob = parts[2] if status == "D" else parts[3]
         files.append(LoggedFile(status, name.decode("utf-8", "surrogateescape"), blob))
     trailers: dict[str, str] = {}
+    merged: list[str] = []
     for line in trailer_text.split("\x1d"):
         key, colon, value = line.partition(":")
         if colon:
             trailers[key.strip()] = value.strip()
+            if key.strip() == "Merged":
+                merged.append(value.strip())
     return LogEntry(
         version=version,
         parents=tuple(parents.split()),
@@ -290,4 +351,5 @@ def _entry(chunk: bytes) -> LogEntry | None:
         summary=summary,
         trailers=trailers,
         files=files,
+        merged=merged,
     )

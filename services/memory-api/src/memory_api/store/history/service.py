@@ -35,6 +35,7 @@ from memory_core.keys import (
     check_scope_key,
     check_version_id,
 )
+from memory_core.scope_files import is_scope_file
 from memory_core.wire import (
     DeletedFiles,
     FileAtVersion,
@@ -61,7 +62,7 @@ from memory_api.store.history.recorder import (
 )
 from memory_api.store.history.repo import read_head
 from memory_api.store.history.restore import restore_file
-from memory_api.store.history.snapshot import disk_blob, is_memory_file
+from memory_api.store.history.snapshot import disk_blob
 from memory_api.store.locks import lock_name
 from memory_api.store.scopes import create_scope_dir, list_scopes, scope_real_dir
 
@@ -115,7 +116,9 @@ class HistoryStore:
 
     # --- helpers (blocking ones run in worker threads) ---------------------------------------
 
-    def _enabled(self) -> None:
+    def ensure_enabled(self) -> None:
+        """Raise :class:`NotFound` when history is off, :class:`HistoryUnavailable` without
+        git."""
         if not self.histories.enabled:
             raise NotFound("this service keeps no history (MEMORY_API_HISTORY=off)")
         if not git_available():
@@ -142,7 +145,7 @@ class HistoryStore:
         check_scope_key(key)
         if name is not None:
             check_scope_file_name(name)
-        self._enabled()
+        self.ensure_enabled()
         await self.agents.get(project, agent_id)
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
@@ -258,7 +261,7 @@ class HistoryStore:
         def work() -> DeletedFiles:
             scope, repository = self._repository(agent_id, key)
             with os.scandir(scope) as listing:
-                present = {entry.name for entry in listing if is_memory_file(entry.name)}
+                present = {entry.name for entry in listing if is_scope_file(entry.name)}
             files = reading.deleted_files(repository, present, limit=limit)
             return DeletedFiles(scope=key, files=files)
 
@@ -317,7 +320,7 @@ class HistoryStore:
         check_agent_id(agent_id)
         if key is not None:
             check_scope_key(key)
-        self._enabled()
+        self.ensure_enabled()
         await self.agents.get(project, agent_id)
 
         def scopes() -> list[tuple[str, Path]]:

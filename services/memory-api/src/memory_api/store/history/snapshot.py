@@ -5,8 +5,8 @@ Recorded are exactly the files that are memory: the index ``MEMORY.md``, the Wor
 files, ``.kept-*`` copies, locks, folders or anything else. Each must be a regular file in the
 real scope folder: a symlink is never followed (wherever it leads), a FIFO never opened. Each is
 read through the containment checks (``O_NOFOLLOW``, a regular file by ``fstat``) and at most up
-to its read cap: :data:`~memory_core.topics.READ_CAP_BYTES` for a topic file and the marker,
-:data:`~memory_api.store.pruning.PRUNE_READ_CAP` for the index (what the service rewrites). A
+to its read cap (:func:`memory_core.scope_files.scope_file_cap`: 1 MiB, the index 16 MiB, what
+the service rewrites). A
 file over its cap, or one that cannot be read now, keeps the content its newest version holds
 (nothing is recorded for it, it is not taken for deleted); it is named in the debug log.
 
@@ -21,46 +21,26 @@ Blocking: run it in a worker thread.
 
 from __future__ import annotations
 
-import functools
 import logging
 import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memory_core import layout
-from memory_core.errors import InvalidId
-from memory_core.keys import check_topic_file_name
-from memory_core.topics import READ_CAP_BYTES
+from memory_core.scope_files import is_scope_file
+from memory_core.scope_files import scope_file_cap as read_cap
+from memory_core.scope_merge import blob_id
 
 from memory_api.store.containment import NotRegularFileError, read_regular
-from memory_api.store.history.repo import Change, TreeEntry, blob_id
-from memory_api.store.pruning import PRUNE_READ_CAP
+from memory_api.store.history.repo import Change, TreeEntry
 from memory_api.store.stat_cache import StatCache, file_key
 
-__all__ = ["BlobIds", "Snapshot", "disk_blob", "is_memory_file", "read_cap", "take_snapshot"]
+__all__ = ["BlobIds", "Snapshot", "disk_blob", "read_cap", "take_snapshot"]
 
 logger = logging.getLogger(__name__)
 
 BlobIds = StatCache[str, str]
 """Blob id by file path, valid for one file version."""
-
-
-@functools.lru_cache(maxsize=65_536)
-def is_memory_file(name: str) -> bool:
-    """Whether a scope entry named ``name`` is memory that versions hold (see the module)."""
-    if name in (layout.INDEX_FILE, layout.MARKER_FILE):
-        return True
-    try:
-        check_topic_file_name(name)
-    except InvalidId:
-        return False
-    return True
-
-
-def read_cap(name: str) -> int:
-    """The most bytes of ``name`` a version records (see the module docstring)."""
-    return PRUNE_READ_CAP if name == layout.INDEX_FILE else READ_CAP_BYTES
 
 
 @dataclass(slots=True)
@@ -79,7 +59,7 @@ class Snapshot:
 
 def _entries(scope: Path) -> list[os.DirEntry[str]]:
     with os.scandir(scope) as listing:
-        return [entry for entry in listing if is_memory_file(entry.name)]
+        return [entry for entry in listing if is_scope_file(entry.name)]
 
 
 def take_snapshot(scope: Path, before: dict[str, TreeEntry], blob_ids: BlobIds) -> Snapshot:

@@ -225,7 +225,7 @@ export class MemoryTab {
       h("p", { class: "state state-loading", role: "status" }, "Loading memories…"),
     );
     try {
-      this.overview = await api.get(paths.memory(this.view.project, this.view.agent));
+      this.overview = await this.readOverview();
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       replace(
@@ -248,13 +248,32 @@ export class MemoryTab {
    */
   async refreshOverview({ reorder = false } = {}) {
     try {
-      this.overview = await api.get(paths.memory(this.view.project, this.view.agent));
+      this.overview = await this.readOverview();
       this.renderHint();
       this.renderGroups({ reorder });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       toast(`Could not refresh the memory overview: ${error.detail}`, { error: true });
     }
+  }
+
+  /**
+   * The overview (A-3), each scope given `machines`: the machines keeping a local copy of it
+   * and when each last synced (R-1). The machines list is extra: without it (a service that
+   * keeps no history) every scope has none.
+   */
+  async readOverview() {
+    const { project, agent } = this.view;
+    const [overview, machines] = await Promise.all([
+      api.get(paths.memory(project, agent)),
+      api.get(paths.machines(project, agent)).catch((error) => {
+        if (!(error instanceof ApiError)) throw error;
+        return { scopes: [] };
+      }),
+    ]);
+    const byScope = new Map(machines.scopes.map((item) => [item.scope, item.machines]));
+    for (const scope of overview.scopes) scope.machines = byScope.get(scope.key) ?? [];
+    return overview;
   }
 
   /** The overview's scopes, in the order shown: the overview's, or the groups' current one. */

@@ -62,6 +62,57 @@ function lintBadges(scope, onOpen) {
   );
 }
 
+/** What the service knows of the scope's folder, as badges: gone (orphaned), not visible from
+ * the service (K-6a), or there but unreadable (Q-2b); none when it is simply there. */
+function folderBadges(scope) {
+  const badge = (cls, title, text) => h("span", { class: `badge ${cls}`, title }, text);
+  return [
+    scope.orphaned
+      ? badge(
+          "badge-warn",
+          "The Workspace folder no longer exists; its memory is kept.",
+          "Orphaned: folder is gone",
+        )
+      : null,
+    scope.notVisible
+      ? badge(
+          "",
+          "The memory service cannot see this Workspace's folder (the agent runs where the " +
+            "service does not, e.g. another container); it is not known to be gone.",
+          "Not visible from the service",
+        )
+      : null,
+    scope.unreadable
+      ? badge(
+          "badge-danger",
+          "The scope folder is there, but the memory service may not list it.",
+          `Folder cannot be read: the service ${scope.unreadable}`,
+        )
+      : null,
+  ].filter(Boolean);
+}
+
+/**
+ * The machines keeping a local copy of the scope (R-1): each one's name and when it last
+ * synced; the title adds what merging its last changes did (R-2).
+ */
+function machinesLine(machines) {
+  const when = (value) =>
+    new Date(value).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  const said = machines.map((machine) => `${machine.name} (${when(machine.lastSync)})`);
+  const details = machines.map((machine) =>
+    [
+      `${machine.name} (${machine.principal}): last sync ${machine.lastSync}`,
+      ...machine.outcomes.map((line) => `  merged: ${line}`),
+    ].join("\n"),
+  );
+  return h(
+    "span",
+    { class: "badge machines", title: details.join("\n") },
+    `Synced on ${said.join(", ")}`,
+  );
+}
+
 export class ScopeGroup {
   constructor(tab, scope) {
     this.tab = tab;
@@ -193,48 +244,12 @@ export class ScopeGroup {
     const badges = [
       h("span", { class: "badge count-inline", "aria-hidden": "true" }, this.countBadge.textContent),
     ];
-    if (scope.orphaned) {
-      badges.push(
-        h(
-          "span",
-          {
-            class: "badge badge-warn",
-            title: "The Workspace folder no longer exists; its memory is kept.",
-          },
-          "Orphaned: folder is gone",
-        ),
-      );
-    }
-    if (scope.notVisible) {
-      badges.push(
-        h(
-          "span",
-          {
-            class: "badge",
-            title:
-              "The memory service cannot see this Workspace's folder (the agent runs where the " +
-              "service does not, e.g. another container); it is not known to be gone.",
-          },
-          "Not visible from the service",
-        ),
-      );
-    }
-    if (scope.unreadable) {
-      badges.push(
-        h(
-          "span",
-          {
-            class: "badge badge-danger",
-            title: "The scope folder is there, but the memory service may not list it.",
-          },
-          `Folder cannot be read: the service ${scope.unreadable}`,
-        ),
-      );
-    }
+    badges.push(...folderBadges(scope));
     for (const problem of scope.markerProblems ?? []) {
       badges.push(h("span", { class: "badge badge-danger", title: problem }, `Marker: ${problem}`));
     }
     badges.push(...lintBadges(scope, () => this.tab.go("findings", this.scope)));
+    if (scope.machines?.length) badges.push(machinesLine(scope.machines));
     if (scope.lastActivity) {
       badges.push(
         h(

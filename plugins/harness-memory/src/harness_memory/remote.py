@@ -1,0 +1,530 @@
+"""Remote mode: a local working copy of a Session's scopes, synced with the service over git (R-1).
+
+A harness on a machine that cannot see the service's data dir keeps, under its state dir, a copy
+shaped like a memory root, so the H-4 reader (:mod:`harness_memory.offline`) can inject from it
+and the write guard (P-3) can confine writes to it (wiring this engine into the Session-start,
+post-write and Session-end hooks and ``install --remote`` is still to come on the current
+plugin)::
+
+    <state dir>/remote/<project>/agents/<agent>/agent_state/memory/<scope>/ the scope's files
+    <state dir>/remote/<project>/agents/<agent>/agent_state/sync/<scope>.git its git dir
+    <state dir>/remote/machine-id                                           this machine's id
+
+Only the scopes a Session may use are ever synced: ``user`` and the Workspace scope whose key
+(K-1) is computed from the Workspace's real path on this machine. The transport is git's smart
+HTTP at ``<URL>/api/projects/<p>/agents/<a>/memory/git/<scope>.git`` (the service's
+:mod:`memory_api.routes.git_sync`); the real ``git`` program does the work.
+
+One sync of a scope (:func:`sync_scope`), under a lock of its git dir:
+
+1. what the agent wrote (the working tree) is committed as one *pending* commit whose parent is
+   the *base*, the service's version this copy last took (``refs/remotes/origin/main``);
+2. a pending commit is pushed to ``refs/machines/<machine id>``; the service merges it with its
+   own newest version by the R-2 rules and names what it did (its answer reaches us through the
+   next fetch's versions: :attr:`SyncResult.outcomes`, :meth:`RemoteCopy.status`);
+3. the service's ``main`` is fetched and the working tree moved to it with ``git reset --keep``,
+   which keeps a file the agent changed meanwhile (it goes back with the next sync); only then
+   does the base move, so a change is never measured against a version the files do not hold.
+
+When the service cannot be reached, step 2 or 3 fails: the files stay as they are, the pending
+commit waits for the next sync, and the Session starts from the copy (R-2, H-4).
+
+**Tokens.** The bearer token reaches git in its environment (``GIT_CONFIG_COUNT`` /
+``http.extraHeader``), never in a URL or an argument, so no process list or git message shows it;
+nothing here writes it to a file.
+
+Blocking: a hook process calls it directly.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import re
+import secrets
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+from urllib.parse import quote
+
+from memory_core import layout
+from memory_core.atomic import atomic_write_bytes
+from memory_core.keys import USER_SCOPE, check_agent_id, check_project_id, key_for_real_path
+
+__all__ = [
+    "REMOTE_DIR",
+    "RemoteCopy",
+    "RemoteError",
+    "ScopeSync",
+    "SyncResult",
+    "machine_identity",
+]
+
+REMOTE_DIR = "remote"
+SYNC_DIR = "sync"
+MIN_GIT_TIMEOUT_S = 10.0
+"""Seconds one git exchange may take at least, whatever the request timeout (a first fetch of a
+large scope takes longer than one JSON request)."""
+_STATE_FILE = "sync-state.json"
+_MACHINE_NAME_RE = re.compile(r"[\x00-\x1f\x7f]")
+
+
+class RemoteError(Exception):
+    """Remote mode cannot run here (no git, a copy that cannot be written); says why."""
+
+
+class SyncResult:
+    """What one sync of one scope did: ``scope``, ``ok`` (the service was reached and the copy
+    matches its newest version plus what the agent wrote since), ``sent`` (changes went back),
+    ``waiting`` (changes still to send), ``missing`` (no such scope on the service yet and none
+    here), ``error`` (why not, when not ``ok``), ``outcomes`` (what the service's merge of this
+    machine's changes did beyond taking them, one line each, R-2: read from the ``Merged:``
+    lines of the versions it recorded for this machine), ``skipped`` (a send-only sync found
+    nothing to send and did not contact the service)."""
+
+    __slots__ = ("error", "missing", "ok", "outcomes", "scope", "sent", "skipped", "waiting")
+
+    def __init__(
+        self,
+        scope: str,
+        *,
+        ok: bool,
+        sent: bool = False,
+        waiting: bool = False,
+        missing: bool = False,
+        error: str | None = None,
+        outcomes: list[str] | None = None,
+        skipped: bool = False,
+    ) -> None:
+        self.scope = scope
+        self.outcomes = outcomes or []
+        self.skipped = skipped
+        self.ok = ok
+        self.sent = sent
+        self.waiting = waiting
+        self.missing = missing
+        self.error = error
+
+    def as_json(self) -> dict[str, object]:
+        """The result as JSON values (for the Session record and ``status``)."""
+        return {
+            "scope": self.scope,
+            "ok": self.ok,
+            "sent": self.sent,
+            "waiting": self.waiting,
+            "missing": self.missing,
+            "error": self.error,
+            "outcomes": self.outcomes,
+            "skipped": self.skipped,
+        }
+
+
+def machine_identity(remote_dir: Path) -> tuple[str, str]:
+    """This machine's ``(id, name)``: a random id made once and kept in
+    ``<remote_dir>/machine-id`` (0600), and the host name (R-1 rules: at most 64 characters,
+    no control characters)."""
+    path = remote_dir / "machine-id"
+    try:
+        machine_id = path.read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        machine_id = ""
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,63}", machine_id):
+        machine_id = secrets.token_hex(16)
+        remote_dir.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(path, (machine_id + "\n").encode("ascii"), mode=0o600)
+    name = _MACHINE_NAME_RE.sub("", socket.gethostname()).strip()[:64].strip() or machine_id
+    return machine_id, name
+
+
+class ScopeSync:
+    """The state of one scope's copy, for ``harness-memory status``: last successful sync
+    (UTC timestamp or None), whether changes wait to go back, the last error, and the merge
+    outcomes of the last sync that had any (R-2)."""
+
+    __slots__ = ("last_error", "last_sync", "outcomes", "scope", "waiting")
+
+    def __init__(
+        self,
+        scope: str,
+        last_sync: str | None,
+        waiting: bool,
+        last_error: str | None,
+        outcomes: list[str],
+    ) -> None:
+        self.scope = scope
+        self.last_sync = last_sync
+        self.waiting = waiting
+        self.last_error = last_error
+        self.outcomes = outcomes
+
+
+class RemoteCopy:
+    """The local copy of one agent's memory, synced with the service at ``url`` (R-1).
+
+    ``state_dir`` is the harness's state dir (P-2a); ``token`` the bearer token or None;
+    ``timeout`` the seconds one request may take (git gets at least
+    :data:`MIN_GIT_TIMEOUT_S`). Raises ``InvalidId`` for a bad project or agent id.
+    """
+
+    def __init__(
+        self,
+        *,
+        url: str,
+        token: str | None,
+        project: str,
+        agent: str,
+        state_dir: Path,
+        timeout: float,
+    ) -> None:
+        check_project_id(project)
+        check_agent_id(agent)
+        self.url = url.rstrip("/")
+        self.token = token
+        self.project = project
+        self.agent = agent
+        self.remote_dir = state_dir / REMOTE_DIR
+        self.app_data_dir = self.remote_dir / project
+        self.memory_root = layout.memory_root(self.app_data_dir, agent)
+        self.sync_dir = layout.agent_dir(self.app_data_dir, agent) / "agent_state" / SYNC_DIR
+        self.timeout = max(timeout, MIN_GIT_TIMEOUT_S)
+        self._environment: dict[str, str] | None = None
+        self._identity: tuple[str, str] | None = None
+
+    # --- the scopes of a Session --------------------------------------------------------------
+
+    def workspace_key(self, workspace: str) -> str:
+        """The Workspace's scope key (K-1) from its real path on this machine."""
+        return key_for_real_path(os.path.realpath(workspace))
+
+    def sync(self, workspace: str | None, *, send_only: bool = False) -> list[SyncResult]:
+        """Sync the scopes a Session in ``workspace`` may use (R-1); never raises for the
+        service being unreachable (each result says so). With ``send_only`` (the post-write and
+        Session-end hooks, which run after every tool call) a scope with nothing to send is
+        left alone without a word to the service. Raises :class:`RemoteError` when git is
+        missing or the copy cannot be written."""
+        scopes: list[tuple[str, str | None]] = [(USER_SCOPE, None)]
+        if workspace:
+            real = os.path.realpath(workspace)
+            scopes.append((self.workspace_key(workspace), real))
+        return [self.sync_scope(key, marker=marker, send_only=send_only) for key, marker in scopes]
+
+    # --- one scope ---------------------------------------------------------------------------
+
+    def sync_scope(
+        self, key: str, *, marker: str | None = None, send_only: bool = False
+    ) -> SyncResult:
+        """Sync one scope (see the module); ``marker`` is the Workspace's real path, written
+        as the ``.workspace`` marker (K-5) when the scope is made here; ``send_only``: only
+        when something waits to go back (else a result with ``skipped``)."""
+        if shutil.which("git") is None:
+            raise RemoteError("remote mode needs the git program, which is not installed")
+        scope = self.memory_root / key
+        git_dir = self.sync_dir / f"{key}.git"
+        try:
+            scope.mkdir(parents=True, exist_ok=True)
+            git_dir.parent.mkdir(parents=True, exist_ok=True)
+            with _Locked(self.sync_dir / f"{key}.lock"):
+                run = _ScopeRun(self, key, scope, git_dir)
+                if send_only and not run.has_waiting():
+                    return SyncResult(key, ok=True, skipped=True)
+                result = run.run(marker)
+        except OSError as error:
+            raise RemoteError(f"the local copy of scope {key} cannot be written: {error}") from None
+        self._note(result)
+        return result
+
+    # --- status --------------------------------------------------------------------------------
+
+    def status(self) -> list[ScopeSync]:
+        """Every scope of the copy: last sync, changes waiting, last error."""
+        state = self._state()
+        found: list[ScopeSync] = []
+        for path in sorted(self.sync_dir.glob("*.git")) if self.sync_dir.is_dir() else []:
+            key = path.name.removesuffix(".git")
+            entry = state.get(key, {})
+            waiting = _ScopeRun(self, key, self.memory_root / key, path).has_waiting()
+            last_sync, error = entry.get("lastSync"), entry.get("lastError")
+            outcomes = entry.get("outcomes")
+            found.append(
+                ScopeSync(
+                    key,
+                    last_sync if isinstance(last_sync, str) else None,
+                    waiting,
+                    error if isinstance(error, str) else None,
+                    [str(line) for line in outcomes] if isinstance(outcomes, list) else [],
+                )
+            )
+        return found
+
+    def _state(self) -> dict[str, dict[str, object]]:
+        try:
+            document = json.loads((self.sync_dir / _STATE_FILE).read_bytes())
+        except (OSError, ValueError):
+            return {}
+        return document if isinstance(document, dict) else {}
+
+    def _note(self, result: SyncResult) -> None:
+        state = self._state()
+        entry = dict(state.get(result.scope, {}))
+        if result.ok:
+            entry["lastSync"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+            entry["lastError"] = None
+            if result.outcomes:
+                entry["outcomes"] = result.outcomes
+        else:
+            entry["lastError"] = result.error
+        state[result.scope] = entry
+        data = json.dumps(state, indent=1).encode()
+        with contextlib.suppress(OSError):  # a note for people; the sync does not depend on it
+            atomic_write_bytes(self.sync_dir / _STATE_FILE, data)
+
+    # --- git ------------------------------------------------------------------------------------
+
+    def scope_url(self, key: str) -> str:
+        """The scope's git URL (no token in it)."""
+        return f"{self.url}/api/projects/{self.project}/agents/{self.agent}/memory/git/{key}.git"
+
+    @property
+    def machine_id(self) -> str:
+        """This machine's id (:func:`machine_identity`, read once per copy)."""
+        if self._identity is None:
+            self._identity = machine_identity(self.remote_dir)
+        return self._identity[0]
+
+    def git_environment(self) -> dict[str, str]:
+        """The environment of every git this copy runs: no system or user configuration, no
+        prompt, the token and the machine's headers as ``http.extraHeader`` values (made
+        once per copy)."""
+        if self._environment is None:
+            self._environment = self._make_environment()
+        return self._environment
+
+    def _make_environment(self) -> dict[str, str]:
+        machine_id = self.machine_id
+        assert self._identity is not None
+        name = self._identity[1]
+        config = [
+            ("http.extraHeader", f"X-Memory-Machine: {machine_id}"),
+            ("http.extraHeader", f"X-Memory-Machine-Name: {quote(name, safe='')}"),
+            ("core.hooksPath", "/dev/null"),
+            ("user.name", name),
+            ("user.email", "machine@harness-memory.invalid"),
+            ("commit.gpgSign", "false"),
+        ]
+        if self.token:
+            config.append(("http.extraHeader", f"Authorization: Bearer {self.token}"))
+        env = {
+            name: os.environ[name]
+            for name in ("PATH", "TMPDIR", "SSL_CERT_FILE", "SSL_CERT_DIR", "LANG")
+            if name in os.environ
+        }
+        env.update(
+            {
+                "HOME": str(self.remote_dir),
+                "GIT_CONFIG_NOSYSTEM": "1",
+                "GIT_CONFIG_GLOBAL": os.devnull,
+                "GIT_TERMINAL_PROMPT": "0",
+                "GIT_ASKPASS": "true",
+                "GIT_CONFIG_COUNT": str(len(config)),
+            }
+        )
+        for number, (key, value) in enumerate(config):
+            env[f"GIT_CONFIG_KEY_{number}"] = key
+            env[f"GIT_CONFIG_VALUE_{number}"] = value
+        return env
+
+
+class _Locked:
+    """An exclusive ``flock`` on ``path`` for the ``with`` block (hooks of one machine may sync
+    one scope at once)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.fd = -1
+
+    def __enter__(self) -> None:
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+
+    def __exit__(self, *exc: object) -> None:
+        os.close(self.fd)
+
+
+class _GitFailed(Exception):
+    def __init__(self, message: str, *, missing: bool = False) -> None:
+        super().__init__(message)
+        self.missing = missing
+
+
+_BASE = "refs/remotes/origin/main"
+_INCOMING = "refs/remotes/origin/incoming"
+_MAIN = "refs/heads/main"
+
+
+class _ScopeRun:
+    """One sync of one scope (see the module docstring)."""
+
+    def __init__(self, copy: RemoteCopy, key: str, scope: Path, git_dir: Path) -> None:
+        self.copy = copy
+        self.key = key
+        self.scope = scope
+        self.git_dir = git_dir
+        self.outcomes: list[str] = []
+
+    def git(self, *args: str, check: bool = True, network: bool = False) -> str:
+        command = [
+            "git",
+            f"--git-dir={self.git_dir}",
+            f"--work-tree={self.scope}",
+            *args,
+        ]
+        try:
+            done = subprocess.run(  # noqa: S603 - fixed program, no shell
+                command,
+                capture_output=True,
+                env=self.copy.git_environment(),
+                timeout=self.copy.timeout,
+                check=False,
+                cwd=self.scope,
+            )
+        except subprocess.TimeoutExpired:
+            raise _GitFailed(f"git {args[0]} took longer than {self.copy.timeout:g} s") from None
+        if check and done.returncode != 0:
+            message = done.stderr.decode("utf-8", "replace").strip()
+            lowered = message.lower()
+            missing = network and any(sign in lowered for sign in _NOTHING_THERE)
+            raise _GitFailed(_last_line(message) or f"git {args[0]} failed", missing=missing)
+        return done.stdout.decode("utf-8", "replace").strip()
+
+    def refs(self) -> dict[str, str]:
+        """``main``, the base and the last fetched ``main``: full name → commit (one git)."""
+        out = self.git("for-each-ref", "--format=%(refname) %(objectname)", _MAIN, _BASE, _INCOMING)
+        return dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
+
+    def has_waiting(self) -> bool:
+        """Whether this copy holds changes the service has not taken yet (a scope never
+        synced: whether it holds anything)."""
+        if not (self.git_dir / "HEAD").exists():
+            return self.scope.is_dir() and any(self.scope.iterdir())
+        try:
+            refs = self.refs()
+            return refs.get(_MAIN) != refs.get(_BASE) or self._dirty()
+        except _GitFailed:
+            return False
+
+    def _dirty(self) -> bool:
+        """Whether the files differ from ``main`` (one ``git status``, which trusts the stat
+        data of files it has seen: the cheap check every hook makes)."""
+        return bool(
+            self.git("status", "--porcelain", "-z", "--untracked-files=all", "--no-renames")
+        )
+
+    def run(self, marker: str | None) -> SyncResult:
+        try:
+            if not (self.git_dir / "HEAD").exists():
+                self.git("init", "-q", "--initial-branch=main")
+            self._write_excludes()
+            refs = self.refs()
+            if self._dirty():
+                refs[_MAIN] = self._commit_local(refs.get(_BASE))
+            sent = False
+            if _MAIN in refs and refs[_MAIN] != refs.get(_BASE):
+                self._push()
+                sent = True
+            if not self._take_main(refs):
+                if marker is not None and _MAIN not in refs:
+                    self._make_workspace_scope(marker)
+                    sent = True
+                else:
+                    return SyncResult(self.key, ok=True, sent=sent, missing=True)
+        except _GitFailed as failed:
+            return SyncResult(self.key, ok=False, waiting=self.has_waiting(), error=str(failed))
+        waiting = self._dirty()  # written while this sync ran: it goes back next time
+        return SyncResult(self.key, ok=True, sent=sent, waiting=waiting, outcomes=self.outcomes)
+
+    def _write_excludes(self) -> None:
+        """Only memory files of the scope's top level are synced (the service takes nothing
+        else, R-1): sub-folders and editor leftovers stay here."""
+        exclude = self.git_dir / "info" / "exclude"
+        if not exclude.is_file() or exclude.read_text(encoding="utf-8") != _EXCLUDES:
+            exclude.parent.mkdir(exist_ok=True)
+            exclude.write_text(_EXCLUDES, encoding="utf-8")
+
+    def _commit_local(self, base: str | None) -> str:
+        """Step 1: the working tree as one pending commit on ``base`` (replacing an older
+        pending commit, so the service always measures against the base); its id."""
+        self.git("add", "-A", "--", ".")
+        tree = self.git("write-tree")
+        parents = ["-p", base] if base is not None else []
+        commit = self.git("commit-tree", tree, *parents, "-m", "Memory written on this machine")
+        self.git("update-ref", _MAIN, commit)
+        return commit
+
+    def _push(self) -> None:
+        """Step 2: send the pending commit to this machine's ref."""
+        url = self.copy.scope_url(self.key)
+        ref = f"refs/machines/{self.copy.machine_id}"
+        self.git("push", "-q", url, f"+{_MAIN}:{ref}", network=True)
+
+    def _take_main(self, refs: dict[str, str]) -> bool:
+        """Step 3: fetch ``main`` and move the files to it; False when the service has no such
+        scope (404) or no version of it yet. ``refs`` are the ones :meth:`run` read and made."""
+        url = self.copy.scope_url(self.key)
+        try:
+            self.git("fetch", "-q", "--no-tags", url, f"+main:{_INCOMING}", network=True)
+        except _GitFailed as failed:
+            if failed.missing:
+                return False
+            raise
+        incoming = self.refs().get(_INCOMING)
+        if incoming is None:
+            return False
+        main, base = refs.get(_MAIN), refs.get(_BASE)
+        if main is None:  # a new copy: nothing here to keep (step 1 took all)
+            self.git("reset", "-q", "--hard", incoming)
+        elif main != incoming:  # sent and taken, or changed there: keep what was written since
+            self.git("reset", "-q", "--keep", incoming)
+        if base != incoming:
+            self.outcomes += self._merge_outcomes(base, incoming)
+            self.git("update-ref", _BASE, incoming)
+        return True
+
+    def _merge_outcomes(self, base: str | None, incoming: str) -> list[str]:
+        """The ``Merged:`` lines of the versions since ``base`` that took this machine's
+        changes (``Machine-Id:`` is its id), oldest first."""
+        machine_id = self.copy.machine_id
+        fields = "%(trailers:key=Machine-Id,valueonly,separator=%x1f)%x1d"
+        fields += "%(trailers:key=Merged,valueonly,separator=%x1f)"
+        span = incoming if base is None else f"{base}..{incoming}"
+        out = self.git("log", "--reverse", f"--format=%x1e{fields}", span)
+        found: list[str] = []
+        for record in out.split("\x1e"):
+            owner, _, merged = record.partition("\x1d")
+            if owner.strip() == machine_id and merged.strip():
+                found += [line.strip() for line in merged.split("\x1f") if line.strip()]
+        return found
+
+    def _make_workspace_scope(self, marker: str) -> None:
+        """A Workspace scope the service does not have yet: its marker (K-5) goes with the
+        first push, which makes it there."""
+        marker_file = self.scope / layout.MARKER_FILE
+        if not marker_file.exists():
+            marker_file.write_text(marker + "\n", encoding="utf-8", errors="surrogateescape")
+        if self._dirty():
+            refs = {_MAIN: self._commit_local(None)}
+            self._push()
+            self._take_main(refs)
+
+
+_EXCLUDES = "/*/\n*.swp\n*~\n.#*\n"
+_NOTHING_THERE = ("404", "not found", "couldn't find remote ref")
+"""What git says when the service has no such scope (404) or no version of it yet."""
+
+
+def _last_line(message: str) -> str:
+    lines = [line for line in message.splitlines() if line.strip()]
+    return lines[-1] if lines else ""

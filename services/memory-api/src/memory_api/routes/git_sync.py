@@ -1,0 +1,164 @@
+"""Git's smart HTTP for the machines that keep local copies of memory (R-1), and their list.
+
+=====  ================================================  =====================================
+GET    ``…/memory/git/{key}.git/info/refs?service=…``    ref advertisement for a fetch or push
+POST   ``…/memory/git/{key}.git/git-upload-pack``        a fetch's pack
+POST   ``…/memory/git/{key}.git/git-receive-pack``       a push, merged into the scope (R-2)
+GET    ``…/memory/machines``                             per scope, the machines and their syncs
+=====  ================================================  =====================================
+
+``…`` is ``/api/projects/{project}/agents/{agent}``, so the bearer token and the project check
+of every other route apply (A-10; another project's agent is 404). A machine names itself with
+``X-Memory-Machine: <id>`` (R-1 id rule; needed to push) and ``X-Memory-Machine-Name:``
+(percent-encoded UTF-8, shown on the page). One repository per scope: a fetch of a scope gets
+that scope's files and nothing else, and the refs it sees are ``main`` alone (see
+:mod:`memory_api.store.sync.backend`).
+
+Bodies are read in chunks up to a cap (``MEMORY_API_SYNC_MAX_PUSH`` for a push, 16 MiB for a
+fetch's wants and haves; more is 413) before git runs; a fetch's answer is streamed from git.
+Git's answers other than 200 become problem details like every error of the service. These
+routes are git's protocol (documented by git, ``gitprotocol-http``), not JSON: they are left out
+of ``/openapi.json``, whose schemas cannot state pkt-lines; the machines list is in it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from urllib.parse import unquote
+
+from aiohttp import web
+
+from memory_api.appkeys import PRINCIPAL_KEY, get_sync_store
+from memory_api.errors import BadRequest, BodyTimedOut, NotFound
+from memory_api.http.jsonio import json_response
+from memory_api.store.history.git import HistoryUnavailable
+from memory_api.store.sync.backend import GitService, Head, StreamedAnswer
+from memory_api.store.sync.machines import check_machine
+from memory_api.store.sync.service import GitRequest
+
+__all__ = ["GIT_BASE", "MACHINE_HEADER", "MACHINE_NAME_HEADER", "routes"]
+
+BASE = "/api/projects/{project}/agents/{agent}/memory"
+GIT_BASE = BASE + "/git/{key}.git"
+MACHINE_HEADER = "X-Memory-Machine"
+MACHINE_NAME_HEADER = "X-Memory-Machine-Name"
+_SERVICES: tuple[GitService, ...] = ("git-upload-pack", "git-receive-pack")
+_CHUNK = 64 * 1024
+
+routes = web.RouteTableDef()
+
+
+def _request(request: web.Request, content_type: str | None = None) -> GitRequest:
+    info = request.match_info
+    name = request.headers.get(MACHINE_NAME_HEADER)
+    machine = check_machine(
+        request.headers.get(MACHINE_HEADER), None if name is None else unquote(name)
+    )
+    return GitRequest(
+        project=info["project"],
+        agent_id=info["agent"],
+        key=info["key"],
+        principal=request[PRINCIPAL_KEY].name,
+        machine=machine,
+        content_type=content_type,
+    )
+
+
+def _check_answer(head: Head) -> None:
+    """Turn a git answer other than 200 into the service's problem."""
+    if head.status == 200:
+        return
+    if head.status in (403, 404):
+        raise NotFound("git does not serve this scope's history")
+    if 400 <= head.status < 500:
+        raise BadRequest(f"git refused the request ({head.status})")
+    raise HistoryUnavailable(f"git could not answer ({head.status})")
+
+
+async def _stream(request: web.Request, answer: StreamedAnswer) -> web.StreamResponse:
+    """Pass git's streamed answer on (a problem instead when git did not answer 200)."""
+    try:
+        _check_answer(answer.head)
+        response = web.StreamResponse(status=200)
+        response.content_type = answer.head.headers.get("content-type", "application/octet-stream")
+        response.headers["Cache-Control"] = "no-cache, max-age=0, must-revalidate"
+        await response.prepare(request)
+        async for chunk in answer.chunks():
+            await response.write(chunk)
+    finally:
+        await answer.close()
+    await response.write_eof()
+    return response
+
+
+async def _read_body(request: web.Request, service: GitService, cap: int, seconds: float) -> bytes:
+    """The request body, read in chunks up to ``cap`` bytes (413 beyond) within ``seconds``
+    (408 beyond); its type must be git's for ``service`` (415 otherwise)."""
+    expected = f"application/x-{service}-request"
+    if request.content_type != expected:
+        raise web.HTTPUnsupportedMediaType(text=f"the body of {service} must be {expected}")
+    length = request.content_length
+    if length is not None and length > cap:
+        raise web.HTTPRequestEntityTooLarge(max_size=cap, actual_size=length)
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        async with asyncio.timeout(seconds):
+            while chunk := await request.content.read(_CHUNK):
+                size += len(chunk)
+                if size > cap:
+                    raise web.HTTPRequestEntityTooLarge(max_size=cap, actual_size=size)
+                chunks.append(chunk)
+    except TimeoutError:
+        raise BodyTimedOut(f"the request body did not arrive within {seconds:g} s") from None
+    except ConnectionError:
+        raise BadRequest("the request body was cut off: the connection was lost") from None
+    return b"".join(chunks)
+
+
+@routes.get(GIT_BASE + "/info/refs")
+async def get_info_refs(request: web.Request) -> web.StreamResponse:
+    """R-1: git's ref advertisement for ``service=git-upload-pack`` (a fetch: ``main`` only,
+    what is on disk recorded first) or ``service=git-receive-pack`` (a push: the machine's own
+    ref only)."""
+    service = request.query.get("service")
+    if service not in _SERVICES:
+        raise NotFound("this service speaks git's smart HTTP only: ask for ?service=git-…-pack")
+    store = get_sync_store(request.app)
+    return await _stream(request, await store.advertise(_request(request), service))
+
+
+@routes.post(GIT_BASE + "/git-upload-pack")
+async def post_upload_pack(request: web.Request) -> web.StreamResponse:
+    """R-1: a fetch: git's pack of what the machine wants, streamed."""
+    store = get_sync_store(request.app)
+    limits = store.limits
+    body = await _read_body(request, "git-upload-pack", limits.fetch_body, limits.timeout)
+    git_request = _request(request, request.headers.get("Content-Type"))
+    return await _stream(request, await store.upload_pack(git_request, body))
+
+
+@routes.post(GIT_BASE + "/git-receive-pack")
+async def post_receive_pack(request: web.Request) -> web.Response:
+    """R-1, R-2: a push to the machine's own ref, merged into the scope folder and recorded
+    before git's report is answered."""
+    store = get_sync_store(request.app)
+    limits = store.limits
+    body = await _read_body(request, "git-receive-pack", limits.push_body, limits.timeout)
+    git_request = _request(request, request.headers.get("Content-Type"))
+    head, answer = await store.receive_pack(git_request, body)
+    _check_answer(head)
+    content_type = head.headers.get("content-type", "application/x-git-receive-pack-result")
+    return web.Response(
+        body=answer,
+        headers={"Content-Type": content_type, "Cache-Control": "no-cache, max-age=0"},
+    )
+
+
+@routes.get(BASE + "/machines")
+async def get_machines(request: web.Request) -> web.Response:
+    """R-1: ``MachineList`` — per scope, the machines keeping a local copy of it: name, token,
+    last sync, last push and what merging their last changes did (R-2)."""
+    info = request.match_info
+    store = get_sync_store(request.app)
+    return json_response(await store.machine_list(info["project"], info["agent"]))

@@ -1,0 +1,283 @@
+"""Running ``git http-backend``, git's own smart-HTTP server, on one scope's history (R-1).
+
+The service speaks no sync protocol of its own: a machine's ``git fetch`` and ``git push`` talk
+to ``git http-backend`` (a CGI program shipped with git), which runs ``git upload-pack`` or
+``git receive-pack`` on the scope's history repository. This module builds its CGI environment
+and reads its answer; the routes authenticate first (A-10) and pass the bytes.
+
+What a machine can see and do is set per run with ``-c`` options, never in the repository:
+
+- fetching (``upload-pack``) advertises ``refs/heads/main`` and nothing else
+  (``uploadpack.hideRefs``): no other machine's ref, nor the retention's work ref, is named;
+- pushing (``receive-pack``) shows and accepts only the pushing machine's own ref,
+  ``refs/machines/<id>`` (``receive.hideRefs``: a hidden ref cannot be updated), which the
+  service sets to ``main`` just before, so the machine sends only what ``main`` lacks; pushed
+  objects are checked (``receive.fsckObjects``), no ref can be deleted;
+- the dumb protocol (``http.getanyfile``), hooks and every system or user configuration stay
+  off (:func:`memory_api.store.history.git.git_environment`); protocol v0 only, whose one
+  ``info/refs`` answer is all a fetch with nothing new needs.
+
+Git's answer is a CGI response: header lines, a blank line, the body. :func:`parse_head` reads
+the header part; a status other than 200 is turned into a problem by the caller.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import subprocess
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from memory_api.store.history.git import HistoryUnavailable, git_environment, git_program
+
+__all__ = [
+    "HEAD_CAP",
+    "GitService",
+    "Head",
+    "MachineRef",
+    "StreamedAnswer",
+    "cgi_command",
+    "cgi_environment",
+    "parse_head",
+    "run_buffered",
+    "run_streaming",
+    "split_answer",
+]
+
+logger = logging.getLogger(__name__)
+
+GitService = Literal["git-upload-pack", "git-receive-pack"]
+HEAD_CAP = 16 * 1024
+"""Bytes of CGI header lines read at most before the body starts."""
+_BASE_CONFIG = (
+    ("safe.directory", "*"),
+    ("http.getanyfile", "false"),
+    ("core.hooksPath", "/dev/null"),
+    ("uploadpack.allowFilter", "false"),
+    ("transfer.advertiseSID", "false"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class MachineRef:
+    """The one ref a machine may push: ``refs/machines/<machine_id>``."""
+
+    machine_id: str
+
+    @property
+    def name(self) -> str:
+        """The ref's full name."""
+        return f"refs/machines/{self.machine_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class Head:
+    """A CGI answer's status and headers (names lower-cased)."""
+
+    status: int
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def _config(service: GitService, push_ref: MachineRef | None) -> list[tuple[str, str]]:
+    config = list(_BASE_CONFIG)
+    config += [("uploadpack.hideRefs", "refs/"), ("uploadpack.hideRefs", "!refs/heads/main")]
+    if service == "git-receive-pack" and push_ref is not None:
+        config += [
+            ("http.receivepack", "true"),
+            ("receive.hideRefs", "refs/"),
+            ("receive.hideRefs", "!" + push_ref.name),
+            ("receive.fsckObjects", "true"),
+            ("receive.denyDeletes", "true"),
+            ("receive.advertisePushOptions", "false"),
+        ]
+    else:
+        config += [("http.receivepack", "false")]
+    return config
+
+
+def cgi_command(service: GitService, push_ref: MachineRef | None) -> list[str]:
+    """``git -c … http-backend`` for ``service``; raises :class:`HistoryUnavailable` without
+    git. ``push_ref`` is the only ref a push may write (None: pushing is refused)."""
+    program = git_program()
+    if program is None:
+        raise HistoryUnavailable("history is not available: the git program is not installed")
+    command = [program]
+    for name, value in _config(service, push_ref):
+        command += ["-c", f"{name}={value}"]
+    return [*command, "http-backend"]
+
+
+def cgi_environment(
+    repository: Path,
+    suffix: str,
+    *,
+    method: str,
+    query: str,
+    content_type: str | None,
+    content_length: int | None,
+    user: str,
+) -> dict[str, str]:
+    """The CGI variables of one request for ``repository`` (``…/<key>.git``): ``suffix`` is
+    ``info/refs``, ``git-upload-pack`` or ``git-receive-pack``; ``user`` the token's name."""
+    env = dict(git_environment())
+    env.pop("GIT_LITERAL_PATHSPECS", None)
+    env.update(
+        {
+            "GIT_PROJECT_ROOT": str(repository.parent),
+            "GIT_HTTP_EXPORT_ALL": "1",
+            "PATH_INFO": f"/{repository.name}/{suffix}",
+            "REQUEST_METHOD": method,
+            "QUERY_STRING": query,
+            "REMOTE_USER": user,
+            "REMOTE_ADDR": "127.0.0.1",
+            "GATEWAY_INTERFACE": "CGI/1.1",
+        }
+    )
+    if content_type is not None:
+        env["CONTENT_TYPE"] = content_type
+    if content_length is not None:
+        env["CONTENT_LENGTH"] = str(content_length)
+    return env
+
+
+def parse_head(raw: bytes) -> Head:
+    """Read CGI header lines (``Name: value``, ending at a blank line) into a :class:`Head`."""
+    status = 200
+    headers: dict[str, str] = {}
+    for line in raw.decode("latin-1").splitlines():
+        name, colon, value = line.partition(":")
+        if not colon:
+            continue
+        key, text = name.strip().lower(), value.strip()
+        if key == "status":
+            code = text.split(" ", 1)[0]
+            status = int(code) if code.isdigit() else 500
+        else:
+            headers[key] = text
+    return Head(status, headers)
+
+
+def split_answer(data: bytes) -> tuple[Head, bytes] | None:
+    """A CGI answer's :class:`Head` and body, or None when no header ends within
+    :data:`HEAD_CAP` bytes."""
+    for mark in (b"\r\n\r\n", b"\n\n"):
+        at = data.find(mark, 0, HEAD_CAP)
+        if at != -1:
+            return parse_head(data[:at]), data[at + len(mark) :]
+    return None
+
+
+def run_buffered(
+    command: list[str], env: Mapping[str, str], body: bytes, timeout: float
+) -> tuple[Head, bytes]:
+    """Run the CGI ``command`` with ``body`` on its input and return its answer; blocking.
+
+    Raises :class:`HistoryUnavailable` when git cannot run, takes longer than ``timeout``
+    seconds, or answers no CGI header.
+    """
+    try:
+        done = subprocess.run(  # noqa: S603 - a fixed program, arguments never through a shell
+            command, input=body, capture_output=True, env=dict(env), timeout=timeout, check=False
+        )
+    except subprocess.TimeoutExpired:
+        raise HistoryUnavailable(f"git took longer than {timeout:g} s to take the push") from None
+    except OSError as error:
+        raise HistoryUnavailable(f"git cannot be started: {error.strerror or error}") from None
+    if done.stderr:
+        logger.info("git http-backend: %s", done.stderr.decode("utf-8", "replace").strip())
+    answer = split_answer(done.stdout)
+    if answer is None:
+        raise HistoryUnavailable("git gave no answer to the push")
+    return answer
+
+
+class StreamedAnswer:
+    """A running CGI process's answer: its :class:`Head`, the rest of its output
+    (:meth:`chunks`) and :meth:`close`, which ends the process (killed when still running)."""
+
+    def __init__(
+        self,
+        head: Head,
+        process: asyncio.subprocess.Process,
+        tasks: tuple[asyncio.Task[None], ...],
+        deadline: float,
+    ) -> None:
+        self.head = head
+        self._process = process
+        self._tasks = tasks
+        self._deadline = deadline
+
+    async def chunks(self) -> AsyncIterator[bytes]:
+        """The output after the header, as it comes; cut short at the deadline."""
+        stdout = self._process.stdout
+        assert stdout is not None
+        async with asyncio.timeout_at(self._deadline):
+            while chunk := await stdout.read(64 * 1024):
+                yield chunk
+            await self._process.wait()
+
+    async def close(self) -> None:
+        """End the process and its helper tasks; safe to call more than once."""
+        await _stop(self._process, self._tasks)
+
+
+async def run_streaming(
+    command: list[str], env: Mapping[str, str], body: bytes, time_limit: float
+) -> StreamedAnswer:
+    """Start the CGI ``command`` with ``body`` on its input and read its header; the caller
+    streams the rest and closes it (:class:`StreamedAnswer`). The whole exchange may take
+    ``time_limit`` seconds (the process is killed then and the answer cut short).
+
+    Raises :class:`HistoryUnavailable` when git cannot start or answers no CGI header in time.
+    """
+    try:
+        process = await asyncio.create_subprocess_exec(
+            *command,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            env=dict(env),
+        )
+    except OSError as error:
+        raise HistoryUnavailable(f"git cannot be started: {error.strerror or error}") from None
+    deadline = asyncio.get_running_loop().time() + time_limit
+    tasks = (asyncio.create_task(_feed(process, body)), asyncio.create_task(_log_errors(process)))
+    assert process.stdout is not None
+    try:
+        async with asyncio.timeout_at(deadline):
+            raw = await process.stdout.readuntil(b"\r\n\r\n")
+    except (TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError) as error:
+        await _stop(process, tasks)
+        reason = type(error).__name__
+        raise HistoryUnavailable(f"git gave no answer to the fetch ({reason})") from None
+    return StreamedAnswer(parse_head(raw), process, tasks, deadline)
+
+
+async def _feed(process: asyncio.subprocess.Process, body: bytes) -> None:
+    assert process.stdin is not None
+    with contextlib.suppress(ConnectionError):
+        process.stdin.write(body)
+        await process.stdin.drain()
+    process.stdin.close()
+
+
+async def _log_errors(process: asyncio.subprocess.Process) -> None:
+    assert process.stderr is not None
+    text = await process.stderr.read(64 * 1024)
+    if text:
+        logger.info("git http-backend: %s", text.decode("utf-8", "replace").strip())
+
+
+async def _stop(process: asyncio.subprocess.Process, tasks: tuple[asyncio.Task[None], ...]) -> None:
+    if process.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
+            process.kill()
+    await process.wait()
+    for task in tasks:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, ConnectionError):
+            await task

@@ -1,0 +1,247 @@
+"""Taking a machine's push into the scope folder: merged, written, recorded (R-1, R-2).
+
+The memory files on disk are the truth (agents on the service's machine write them directly),
+so a push never moves the history's branch itself. A machine pushes one commit to its own ref,
+``refs/machines/<id>`` (:mod:`.backend`): its local copy's files, whose first parent is the
+version of the scope it last took from the service (its *base*; none on a first push). Then,
+under the scope's lock, with what is on disk just recorded as the newest version:
+
+1. the pushed files are checked as the history records them (:func:`memory_core.scope_files.
+   is_scope_file`, regular files within their caps); anything else is left out and reported
+   (a refused change leaves the base's file as it was). With a base that is a version, only
+   what changed since it is read (``git diff-tree``), so a push costs the same in a scope of
+   ten files or of thousands;
+   a machine cannot re-point a scope at another Workspace: a ``.workspace`` marker it sends is
+   taken only into a Workspace scope and only when the path it names has the scope's key (K-1,
+   K-5); otherwise the marker the machine started from is kept (reported);
+2. the push is merged with the newest version by the R-2 rules
+   (:func:`memory_core.scope_merge.merge_scopes`, base = the machine's base, first = the
+   service, second = the machine): the usual push, made on top of the newest version, is
+   simply taken. The base is the pushed commit's parent only when that is one of the scope's
+   versions (a machine cannot make up a base to have the service's files deleted); otherwise
+   it is empty and whatever differs is kept twice;
+3. the result is written into the scope folder without losing a write made meanwhile by an
+   agent on the service's machine (:func:`memory_core.scope_write.apply_scope`);
+4. the folder is recorded as a version (source ``sync``, ``Machine:`` and one ``Merged:``
+   trailer per outcome) and the machine's ref is removed.
+
+The machine then fetches ``main``, whose files hold everything it sent. Its own commits never
+become versions: a version says who changed memory as the service saw it, and a client cannot
+write its trailers.
+
+Blocking: run it in a worker thread holding the scope's lock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memory_core.keys import USER_SCOPE, key_for_real_path
+from memory_core.layout import MARKER_FILE
+from memory_core.scope_files import is_scope_file, scope_file_cap
+from memory_core.scope_merge import MergeOutcome, merge_scopes
+from memory_core.scope_write import apply_scope
+
+from memory_api.store.history.git import git, git_succeeds
+from memory_api.store.history.recorder import Attribution, Recorded, ScopeHistories
+from memory_api.store.history.repo import (
+    blob_sizes,
+    commit_of,
+    read_blob,
+    read_blobs,
+    read_head,
+    read_ref,
+    sized_tree,
+)
+from memory_api.store.sync.backend import MachineRef
+from memory_api.store.sync.machines import Machine
+
+__all__ = ["TakenPush", "take_push"]
+
+_FILE_MODES = ("100644", "100755")
+
+
+@dataclass(frozen=True, slots=True)
+class TakenPush:
+    """What a push did: the version recording it (None when it changed nothing) and what the
+    merge did beyond taking the machine's files, one line each (R-2)."""
+
+    recorded: Recorded | None
+    outcomes: list[str] = field(default_factory=list)
+
+
+def _refusal(name: str, mode: str, size: int | None) -> str | None:
+    """Why a pushed entry is not taken (None: it is a memory file within its cap)."""
+    if not is_scope_file(name):
+        return "it is no memory file (MEMORY.md, .workspace or a topic file name, K-7)"
+    if mode not in _FILE_MODES or size is None:
+        return "it is no regular file"
+    if size > scope_file_cap(name):
+        return f"it is larger than {scope_file_cap(name)} bytes"
+    return None
+
+
+def _memory_files(repository: Path, tree: str, skipped: list[str]) -> dict[str, str]:
+    """A pushed tree's memory files (name → blob id); the rest named in ``skipped``."""
+    files: dict[str, str] = {}
+    for name, (entry, size) in sized_tree(repository, tree).items():
+        reason = _refusal(name, entry.mode, size)
+        if reason is None:
+            files[name] = entry.blob
+        else:
+            skipped.append(f"{name[:120]} was not taken: {reason}")
+    return files
+
+
+def _changed_files(
+    repository: Path, base: str, base_files: dict[str, str], pushed: str, skipped: list[str]
+) -> dict[str, str]:
+    """The pushed commit's memory files, read as ``base_files`` (the files of its base, a
+    version) plus what changed since (one ``git diff-tree`` and the sizes of the changed blobs,
+    however large the scope). A change that is refused (named in ``skipped``) leaves the base's
+    file as it was: refusing a file never deletes it."""
+    out = git(repository, "diff-tree", "-z", "--no-renames", "--raw", base, pushed)
+    fields = out.split(b"\x00")
+    files = dict(base_files)
+    changed: list[tuple[str, str, str]] = []
+    for meta, raw_name in zip(fields[0::2], fields[1::2], strict=False):
+        if not meta.startswith(b":"):
+            continue
+        _, mode, _, blob, status = meta[1:].decode("ascii").split()
+        name = raw_name.decode("utf-8", "surrogateescape")
+        if status == "D":
+            files.pop(name, None)
+        else:
+            changed.append((name, mode, blob))
+    sizes = blob_sizes(repository, [blob for _, mode, blob in changed if mode in _FILE_MODES])
+    for name, mode, blob in changed:
+        reason = _refusal(name, mode, sizes.get(blob) if mode in _FILE_MODES else None)
+        if reason is None:
+            files[name] = blob
+        else:
+            skipped.append(f"{name[:120]} was not taken: {reason}")
+    return files
+
+
+class _Blobs:
+    """The bytes of blob ids, read from the repository once, plus ones made by the merge."""
+
+    def __init__(self, repository: Path) -> None:
+        self.repository = repository
+        self.known: dict[str, bytes] = {}
+
+    def add(self, blobs: Mapping[str, bytes]) -> None:
+        self.known.update(blobs)
+
+    def prefetch(self, blobs: set[str]) -> None:
+        self.known.update(read_blobs(self.repository, blobs - self.known.keys()))
+
+    def __call__(self, blob: str) -> bytes:
+        data = self.known.get(blob)
+        if data is None:
+            data = self.known[blob] = read_blob(self.repository, blob)
+        return data
+
+
+def take_push(
+    histories: ScopeHistories,
+    agent_id: str,
+    scope: Path,
+    ref: MachineRef,
+    machine: Machine,
+    principal: str,
+) -> TakenPush:
+    """Merge what ``machine`` pushed to ``ref`` into the real ``scope`` folder and record it
+    (see the module); the caller holds the scope's lock and recorded the folder just before.
+    Raises :class:`~memory_api.store.history.git.HistoryUnavailable` when git refuses (nothing
+    is written then, or, from step 3 on, what was written is recorded by the next record) and
+    ``OSError`` when the folder cannot be written."""
+    repository = histories.repository(agent_id, scope)
+    try:
+        return _take(histories, agent_id, scope, repository, ref, machine, principal)
+    finally:
+        if read_ref(repository, ref.name) is not None:
+            git(repository, "update-ref", "-d", ref.name)
+
+
+def _take(
+    histories: ScopeHistories,
+    agent_id: str,
+    scope: Path,
+    repository: Path,
+    ref: MachineRef,
+    machine: Machine,
+    principal: str,
+) -> TakenPush:
+    pushed = read_ref(repository, ref.name)
+    head = read_head(repository)
+    if pushed is None or pushed == head:
+        return TakenPush(None)
+    commit = commit_of(repository, pushed)
+    if commit is None:
+        return TakenPush(None, [f"{ref.name} does not name a commit; nothing was taken"])
+    tree, parents = commit
+    outcomes: list[str] = []
+    newest = {} if head is None else histories.tree(repository, head)
+    first = {name: entry.blob for name, entry in newest.items()}
+    trusted = False
+    if parents and head is not None:
+        trusted = parents[0] == head or git_succeeds(
+            repository, "merge-base", "--is-ancestor", parents[0], head
+        )
+    if trusted:
+        base_version = parents[0]
+        known = newest if base_version == head else histories.tree(repository, base_version)
+        base = {name: entry.blob for name, entry in known.items()}
+        incoming = _changed_files(repository, base_version, base, pushed, outcomes)
+    else:
+        base = {}
+        incoming = _memory_files(repository, tree, outcomes)
+    _keep_marker(repository, scope.name, base, incoming, outcomes)
+    blobs = _Blobs(repository)
+    merge = merge_scopes(base, first, incoming, blobs, label=machine.name)
+    blobs.add(merge.new)
+    blobs.prefetch({blob for name, blob in merge.files.items() if first.get(name) != blob})
+    raced = apply_scope(scope, first, merge.files, blobs, label=machine.name)
+    outcomes = [outcome.describe() for outcome in _unique(merge.outcomes + raced)] + outcomes
+    who = Attribution(
+        "sync",
+        principal=principal,
+        machine=machine.name,
+        machine_id=machine.machine_id,
+        merged=tuple(outcomes),
+    )
+    return TakenPush(histories.record(agent_id, scope, who), outcomes)
+
+
+def _keep_marker(
+    repository: Path, key: str, base: dict[str, str], incoming: dict[str, str], outcomes: list[str]
+) -> None:
+    """Take the pushed marker only when it fits the scope (see the module); otherwise put back
+    the one the machine started from (none: no marker), so the merge sees no change of it."""
+    pushed = incoming.get(MARKER_FILE)
+    if pushed is None or pushed == base.get(MARKER_FILE):
+        if pushed is None and MARKER_FILE in base:
+            incoming[MARKER_FILE] = base[MARKER_FILE]  # a marker is never deleted by a push
+        return
+    reason = None
+    if key == USER_SCOPE:
+        reason = "the user scope has no marker"
+    else:
+        lines = read_blob(repository, pushed).decode("utf-8", "replace").splitlines()
+        path = lines[0].strip() if lines else ""
+        if not path.startswith("/") or key_for_real_path(path) != key:
+            reason = f"it names a Workspace whose key is not {key} (K-1)"
+    if reason is None:
+        return
+    outcomes.append(f"{MARKER_FILE} was not taken: {reason}")
+    if MARKER_FILE in base:
+        incoming[MARKER_FILE] = base[MARKER_FILE]
+    else:
+        del incoming[MARKER_FILE]
+
+
+def _unique(outcomes: list[MergeOutcome]) -> list[MergeOutcome]:
+    return list(dict.fromkeys(outcomes))

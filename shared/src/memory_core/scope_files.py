@@ -1,0 +1,44 @@
+"""Which entries of a scope folder are memory, and how many bytes of each count (V-1, R-1).
+
+A scope's memory is exactly its index ``MEMORY.md``, its Workspace marker ``.workspace`` (the
+scope's identity, K-5) and its topic files (names passing K-7); never temp files, ``.kept-*``
+copies, locks, folders or anything else. The history records these files, and a machine's
+local copy sends exactly these (R-1), each up to its cap: :data:`TOPIC_CAP` (1 MiB, the read cap of
+T-2) for a topic file and the marker, :data:`INDEX_CAP` (16 MiB, the most the service rewrites)
+for the index. Importing this module costs no YAML parser (a hook process uses it, H-5).
+
+>>> [is_scope_file(name) for name in ("MEMORY.md", ".workspace", "uv.md", ".x.md.tmp", "a.txt")]
+[True, True, True, False, False]
+"""
+
+from __future__ import annotations
+
+import functools
+
+from memory_core import layout
+from memory_core.errors import InvalidId
+from memory_core.keys import check_topic_file_name
+
+__all__ = ["INDEX_CAP", "TOPIC_CAP", "is_scope_file", "scope_file_cap"]
+
+TOPIC_CAP = 1024 * 1024
+"""Bytes of a topic file read at most (T-2); also ``memory_core.topics.READ_CAP_BYTES``."""
+INDEX_CAP = 16 * 1024 * 1024
+"""Bytes of an index the service rewrites, records and takes from a machine at most."""
+
+
+@functools.lru_cache(maxsize=65_536)
+def is_scope_file(name: str) -> bool:
+    """Whether a scope entry named ``name`` is memory (see the module docstring)."""
+    if name in (layout.INDEX_FILE, layout.MARKER_FILE):
+        return True
+    try:
+        check_topic_file_name(name)
+    except InvalidId:
+        return False
+    return True
+
+
+def scope_file_cap(name: str) -> int:
+    """The most bytes of the memory file ``name`` that are recorded or sent."""
+    return INDEX_CAP if name == layout.INDEX_FILE else TOPIC_CAP

@@ -1,0 +1,256 @@
+"""Merging two copies of a scope that both changed since a common base, losing nothing (R-2).
+
+Two machines work on copies of one scope and send their changes back through the service (R-1),
+so the service's copy and a machine's copy may both have changed since the version they last
+agreed on. :func:`merge_scopes` combines them file by file. Each copy is given as file name →
+git blob id (:func:`blob_id`: equal ids, equal bytes); bytes are asked for (``content``) only
+where a file's text must be merged.
+
+- A file changed on one side only takes that side's version (a delete included); the same
+  change on both sides is taken once.
+- ``MEMORY.md`` changed on both sides is merged as lines (:func:`~memory_core.line_merge.
+  merge_lines`, diff3): every line either side added is kept, a line one side removed and the
+  other left alone is removed, and where both wrote the same region the first side's lines come
+  first.
+- A topic file changed differently on both sides (edited twice, or created twice with other
+  text): the first side's version keeps the name and the second's is kept beside it under a new
+  name, ``<stem>-<label>.md`` (``-2``, ``-3`` … when taken), reported as ``kept-both``. Never
+  conflict markers in a memory file.
+- Deleted on one side and edited on the other: the edited file stays, reported as
+  ``kept-edited``.
+- The ``.workspace`` marker is never replaced (K-5): a different one on the second side is
+  reported as ``marker-kept``.
+
+A file kept by the last rules gets its index lines: the lines of the keeping side's
+``MEMORY.md`` that link to it (T-4), links rewritten to the new name for a ``kept-both`` copy
+(:func:`~memory_core.index_merge.rewrite_links`), are merged into the index
+(:func:`~memory_core.index_merge.merge_index`: nothing twice), so nothing kept is unindexed.
+
+"First" is the copy whose names win: the service's scope when it takes a machine's changes,
+the service's answer when a machine takes what came back. Pure.
+
+>>> base = {"MEMORY.md": blob_id(b"- [A](a.md)\\n")}
+>>> first = {"MEMORY.md": blob_id(b"- [A](a.md)\\n- [B](b.md)\\n")}
+>>> second = {"MEMORY.md": blob_id(b"- [A](a.md)\\n- [C](c.md)\\n")}
+>>> texts = {blob_id(t): t for t in (b"- [A](a.md)\\n", b"- [A](a.md)\\n- [B](b.md)\\n",
+...                                  b"- [A](a.md)\\n- [C](c.md)\\n")}
+>>> merged = merge_scopes(base, first, second, lambda blob: texts[blob], label="laptop")
+>>> merged.new[merged.files["MEMORY.md"]]
+b'- [A](a.md)\\n- [B](b.md)\\n- [C](c.md)\\n'
+"""
+
+from __future__ import annotations
+
+import codecs
+import hashlib
+import itertools
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from memory_core import layout
+from memory_core.index import index_lines, line_links_to
+from memory_core.index_merge import merge_index, rewrite_links
+from memory_core.line_merge import merge_lines
+from memory_core.scope_files import is_scope_file
+
+__all__ = [
+    "MergeOutcome",
+    "OutcomeKind",
+    "ScopeMerge",
+    "blob_id",
+    "index_lines_for",
+    "kept_name",
+    "merge_scopes",
+]
+
+OutcomeKind = Literal["kept-both", "kept-edited", "marker-kept"]
+Blobs = Mapping[str, str]
+"""A copy of a scope: file name → git blob id."""
+Content = Callable[[str], bytes]
+"""The bytes of a blob id of any of the copies."""
+
+_NAME_MAX_BYTES = 255
+_SLUG_RE = re.compile(r"[^a-z0-9]+")
+
+
+def blob_id(data: bytes) -> str:
+    """The git blob id of ``data`` (SHA-1 of ``blob <size>\\0`` and the bytes).
+
+    >>> blob_id(b"")
+    'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391'
+    """
+    digest = hashlib.sha1(b"blob %d\x00" % len(data), usedforsecurity=False)
+    digest.update(data)
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class MergeOutcome:
+    """What a merge did beyond taking one side's change (R-2): ``file`` and, for ``kept-both``,
+    the name the second version is kept under (``kept_as``)."""
+
+    kind: OutcomeKind
+    file: str
+    kept_as: str | None = None
+
+    def describe(self) -> str:
+        """One line for a person: what happened to the file and where its text is."""
+        match self.kind:
+            case "kept-both":
+                return (
+                    f"{self.file} was edited on two machines: both are kept, "
+                    f"the later one as {self.kept_as}"
+                )
+            case "kept-edited":
+                return f"{self.file} was deleted on one machine and edited on another: kept"
+            case _:
+                return f"{self.file} named another Workspace path: the scope's own is kept"
+
+
+@dataclass(slots=True)
+class ScopeMerge:
+    """The merged scope (``files``: name → blob id), the bytes of blob ids that neither input
+    held (``new``: a merged index), and what was done beyond taking a side (``outcomes``)."""
+
+    files: dict[str, str] = field(default_factory=dict)
+    new: dict[str, bytes] = field(default_factory=dict)
+    outcomes: list[MergeOutcome] = field(default_factory=list)
+
+
+def kept_name(name: str, label: str, taken: Iterable[str]) -> str:
+    """A free topic file name for the second version of ``name``: ``<stem>-<label>.md``, then
+    ``<stem>-<label>-2.md`` …; ``label`` folded to ``[a-z0-9-]`` (``copy`` when nothing is
+    left), the stem cut so the name stays within 255 UTF-8 bytes (K-7).
+
+    >>> kept_name("deploy.md", "Alice's Laptop", {"deploy-alice-s-laptop.md"})
+    'deploy-alice-s-laptop-2.md'
+    """
+    used = set(taken)
+    slug = _SLUG_RE.sub("-", label.lower()).strip("-")[:40].strip("-") or "copy"
+    stem = name[:-3] if name.endswith(".md") else name
+    for number in itertools.count(1):
+        suffix = f"-{slug}" + (f"-{number}" if number > 1 else "") + ".md"
+        budget = _NAME_MAX_BYTES - len(suffix.encode("utf-8"))
+        head = stem.encode("utf-8", "surrogateescape")[:budget].decode("utf-8", "ignore")
+        candidate = head + suffix
+        if candidate not in used and is_scope_file(candidate):
+            return candidate
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def index_lines_for(index: bytes | None, name: str) -> list[str]:
+    """The lines of the index ``index`` (bytes, UTF-8) that link to ``name`` (T-4)."""
+    text = _text(index)
+    if not text:
+        return []
+    return [line for line in index_lines(text) if line_links_to(line, name)]
+
+
+def _text(data: bytes | None) -> str | None:
+    if data is None:
+        return None
+    try:
+        return codecs.decode(data.removeprefix(codecs.BOM_UTF8), "utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+@dataclass(slots=True)
+class _Relink:
+    """Index lines to merge in: the lines of ``side``'s index linking ``name``, as ``new``."""
+
+    side: Blobs
+    name: str
+    new: str
+
+
+def merge_scopes(
+    base: Blobs, first: Blobs, second: Blobs, content: Content, *, label: str
+) -> ScopeMerge:
+    """Merge ``first`` and ``second``, both changed from ``base`` (see the module docstring).
+
+    ``label`` names the second side in the names of kept copies (a machine's name). Never
+    raises on content; ``content`` is called only for versions of the index that must be read.
+    """
+    merge = ScopeMerge(files=dict(first))
+    relinks: list[_Relink] = []
+    taken = set(base) | set(first) | set(second)
+    for name in sorted(taken - {layout.INDEX_FILE}):
+        was, ours, theirs = base.get(name), first.get(name), second.get(name)
+        if theirs in (was, ours):
+            continue  # the second side left it alone, or made the first side's change
+        if ours == was:
+            _put(merge.files, name, theirs)  # changed on the second side only
+        elif name == layout.MARKER_FILE:
+            if ours is None:
+                _put(merge.files, name, theirs)
+            else:
+                merge.outcomes.append(MergeOutcome("marker-kept", name))
+        elif theirs is None:  # deleted on the second side, edited on the first: kept
+            merge.outcomes.append(MergeOutcome("kept-edited", name))
+            relinks.append(_Relink(first, name, name))
+        elif ours is None:  # deleted on the first side, edited on the second: kept
+            merge.files[name] = theirs
+            merge.outcomes.append(MergeOutcome("kept-edited", name))
+            relinks.append(_Relink(second, name, name))
+        else:  # two different versions: the second one under a new name
+            new = kept_name(name, label, taken)
+            taken.add(new)
+            merge.files[new] = theirs
+            merge.outcomes.append(MergeOutcome("kept-both", name, new))
+            relinks.append(_Relink(second, name, new))
+    _merge_index(merge, base, first, second, content, relinks)
+    return merge
+
+
+def _put(files: dict[str, str], name: str, blob: str | None) -> None:
+    if blob is None:
+        files.pop(name, None)
+    else:
+        files[name] = blob
+
+
+def _merge_index(
+    merge: ScopeMerge,
+    base: Blobs,
+    first: Blobs,
+    second: Blobs,
+    content: Content,
+    relinks: list[_Relink],
+) -> None:
+    name = layout.INDEX_FILE
+    was, ours, theirs = base.get(name), first.get(name), second.get(name)
+    if not relinks and theirs in (was, ours):
+        return  # the first side's index stands
+    if not relinks and ours == was:
+        _put(merge.files, name, theirs)
+        return
+    if theirs in (was, ours):
+        index = None if ours is None else content(ours)
+    elif ours == was:
+        index = None if theirs is None else content(theirs)
+    else:
+        parts = [b"" if blob is None else content(blob) for blob in (was, theirs, ours)]
+        index = merge_lines(parts[0], parts[1], parts[2])  # the first side's lines first
+    lines: list[str] = []
+    for relink in relinks:
+        old = relink.side.get(name)
+        found = index_lines_for(None if old is None else content(old), relink.name)
+        renames = {} if relink.new == relink.name else {relink.name: relink.new}
+        lines.extend(rewrite_links(line, renames) for line in found)
+    if lines:
+        text = _text(index)
+        if index is None or text is not None:
+            merged = merge_index(text, "".join(line + "\n" for line in lines), {})
+            if merged.changed:
+                bom = codecs.BOM_UTF8 if index and index.startswith(codecs.BOM_UTF8) else b""
+                index = bom + merged.text.encode("utf-8")
+    if index is None:
+        merge.files.pop(name, None)
+        return
+    blob = blob_id(index)
+    merge.files[name] = blob
+    if blob not in (was, ours, theirs):
+        merge.new[blob] = index

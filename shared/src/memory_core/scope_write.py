@@ -1,0 +1,203 @@
+"""Writing a scope's new state into its folder without losing a write made meanwhile (R-2, Q-2).
+
+After a merge (:mod:`memory_core.scope_merge`) the service writes the result into the scope
+folder, and a machine writes what came back from the service into its local copy. Agents write
+those folders with their own file tools and take no lock of ours, so every change is made only
+where the folder still holds what the merge started from (``disk``), and a write that slipped in
+is kept:
+
+- ``MEMORY.md`` goes through :func:`memory_core.file_edit.edit_file` with a three-way line
+  merge of the change into whatever the index holds now (every line anyone wrote stays); a
+  missing index is created (an index that appears meanwhile is merged into instead);
+- a topic file is created only where no file is (``os.link``), replaced only while it holds the
+  text the merge started from (``edit_file``), deleted only while it does (moved aside,
+  compared, then unlinked or put back). Where the file changed meanwhile the new text is kept
+  beside it under a new name (``kept-both``); where it was deleted meanwhile the new text is
+  written anyway (``kept-edited``); a file edited meanwhile is never deleted (``kept-edited``);
+- the ``.workspace`` marker is created when missing and never replaced or deleted (K-5);
+- an entry that is no regular file (a symlink, wherever it leads; a folder; a FIFO) is never
+  followed, opened, replaced or removed: the new text goes beside it.
+
+Every write is atomic (a temp file beside, fsynced, renamed or linked into place), so a reader
+sees the old file or the new one, never a torn one. The ``scope`` folder must be a real path the
+caller checked (inside its memory root, no symlink on the way), and only names passing
+:func:`~memory_core.scope_files.is_scope_file` are touched; others are skipped.
+
+Blocking: run it in a worker thread.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import stat
+from pathlib import Path
+
+from memory_core import layout
+from memory_core.atomic import create_new_bytes, fsync_directory
+from memory_core.errors import FileKeptChanging, NotRegularFileError
+from memory_core.file_edit import FileTooLarge, edit_file
+from memory_core.line_merge import merge_lines
+from memory_core.scope_files import INDEX_CAP, is_scope_file, scope_file_cap
+from memory_core.scope_merge import Blobs, Content, MergeOutcome, blob_id, kept_name
+
+__all__ = ["apply_scope"]
+
+logger = logging.getLogger(__name__)
+
+
+def apply_scope(
+    scope: Path, disk: Blobs, target: Blobs, content: Content, *, label: str
+) -> list[MergeOutcome]:
+    """Bring the folder ``scope`` from ``disk`` (name → blob id, what the merge read there) to
+    ``target`` (the merged scope), keeping any write made meanwhile (see the module).
+
+    ``content`` gives the bytes of any blob id of ``disk`` and ``target``; ``label`` names the
+    incoming side in the names of kept copies. Returns what had to be kept beside or kept
+    (races with a writer). Raises ``OSError`` when the folder cannot be written (what was
+    written until then stays, each file whole).
+    """
+    with os.scandir(scope) as listing:
+        taken = {entry.name for entry in listing} | set(target)
+    outcomes: list[MergeOutcome] = []
+    for name in sorted(set(disk) | set(target)):
+        before, after = disk.get(name), target.get(name)
+        if before == after or not is_scope_file(name):
+            continue
+        if name == layout.INDEX_FILE:
+            _write_index(scope / name, before, after, content)
+        elif name == layout.MARKER_FILE:
+            if after is not None:
+                create_new_bytes(scope / name, content(after), sync_parent=False)
+        else:
+            outcome = _write_topic(scope, name, before, after, content, label, taken)
+            if outcome is not None:
+                outcomes.append(outcome)
+    fsync_directory(scope)
+    return outcomes
+
+
+def _regular(path: Path) -> bool | None:
+    """True for a regular file, False for anything else, None when nothing is there."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except FileNotFoundError:
+        return None
+
+
+def _keep_beside(scope: Path, name: str, data: bytes, label: str, taken: set[str]) -> MergeOutcome:
+    new = kept_name(name, label, taken)
+    taken.add(new)
+    while not create_new_bytes(scope / new, data, sync_parent=False):
+        new = kept_name(name, label, taken)  # appeared since the listing
+        taken.add(new)
+    logger.warning("%s changed while it was written; the incoming text is kept as %s", name, new)
+    return MergeOutcome("kept-both", name, new)
+
+
+def _write_topic(
+    scope: Path,
+    name: str,
+    before: str | None,
+    after: str | None,
+    content: Content,
+    label: str,
+    taken: set[str],
+) -> MergeOutcome | None:
+    path = scope / name
+    if after is None:
+        kept = not _delete_if_unchanged(path, before, label, taken)
+        return MergeOutcome("kept-edited", name) if kept else None
+    data = content(after)
+    kind = _regular(path)
+    if kind is None:
+        if create_new_bytes(path, data, sync_parent=False):
+            return None if before is None else MergeOutcome("kept-edited", name)
+        kind = _regular(path)
+    if not kind or before is None:
+        return None if _same(path, after) else _keep_beside(scope, name, data, label, taken)
+
+    def replace(raw: bytes) -> bytes | None:
+        return data if blob_id(raw) == before else None
+
+    try:
+        edit_file(path, replace, read_cap=scope_file_cap(name))
+    except (FileKeptChanging, FileTooLarge, NotRegularFileError):
+        return _keep_beside(scope, name, data, label, taken)
+    if _regular(path) is None and create_new_bytes(path, data, sync_parent=False):
+        return MergeOutcome("kept-edited", name)  # deleted meanwhile: the edit is kept
+    return None if _same(path, after) else _keep_beside(scope, name, data, label, taken)
+
+
+def _same(path: Path, blob: str) -> bool:
+    """Whether ``path`` is a regular file holding ``blob`` (never following a symlink)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            data = handle.read(scope_file_cap(path.name) + 1)
+    finally:
+        os.close(fd)
+    return blob_id(data) == blob
+
+
+def _delete_if_unchanged(
+    path: Path, expected: str | None, label: str = "edited", taken: set[str] | None = None
+) -> bool:
+    """Remove ``path`` if it still holds blob ``expected``; True when it is gone. A file edited
+    meanwhile is put back (or, when its name was taken again meanwhile, kept beside)."""
+    kind = _regular(path)
+    if kind is None:
+        return True
+    if not kind or expected is None:
+        return False
+    aside = path.with_name(f".{path.name[:80]}.{secrets.token_hex(6)}.deleting")
+    try:
+        path.rename(aside)
+    except FileNotFoundError:
+        return True
+    if _same(aside, expected):
+        aside.unlink()
+        return True
+    used = taken if taken is not None else {path.name}
+    target = path
+    while True:
+        try:
+            os.link(aside, target)
+            break
+        except FileExistsError:  # a new file took the name meanwhile: keep this one beside
+            target = path.with_name(kept_name(path.name, label, used))
+            used.add(target.name)
+    aside.unlink()
+    return False
+
+
+def _write_index(path: Path, before: str | None, after: str | None, content: Content) -> None:
+    """Merge the change ``before`` → ``after`` of ``MEMORY.md`` into what it holds now."""
+    base = b"" if before is None else content(before)
+    new = b"" if after is None else content(after)
+    if after is None and _delete_if_unchanged(path, before):
+        return
+
+    def merge(raw: bytes) -> bytes | None:
+        return merge_lines(base, new, raw)
+
+    for _ in range(3):
+        if _regular(path) is None:
+            if create_new_bytes(path, new, sync_parent=False):
+                return
+            continue  # created meanwhile: merge into it
+        if not _regular(path):
+            logger.warning("%s is not a regular file; the index change is not written", path)
+            return
+        try:
+            edit_file(path, merge, merge=merge_lines, read_cap=INDEX_CAP)
+        except FileTooLarge:
+            logger.warning("%s is larger than %d bytes; not rewritten", path, INDEX_CAP)
+        return
+    raise FileKeptChanging(f"{path.name} kept appearing and disappearing while it was written")

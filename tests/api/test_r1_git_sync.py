@@ -1,0 +1,400 @@
+"""R-1, R-2: the service speaks git's smart HTTP for a scope; a push lands in the scope folder.
+
+A "machine" here is the plain ``git`` command with a working clone in a temp folder, talking to
+the real application on a loopback port: what it fetches is the scope as it is on disk now; what
+it pushes to its own ref ``refs/machines/<id>`` is merged into the scope folder with the R-2
+rules and recorded as a version. The harness plugin's own remote mode is shown end to end in
+``tests/plugin/test_e2e_r1_two_machines.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from memory_api.app import create_app
+from memory_api.settings import Settings
+from memory_core import layout
+from memory_core.keys import key_for_real_path
+from pytest_aiohttp import AiohttpClient
+
+from tests.api.conftest import (
+    AgentHome,
+    Client,
+    create_agent,
+    expect_problem,
+    memory_url,
+    ok_json,
+)
+
+MACHINE = "0123456789abcdef0123456789abcdef"
+OTHER = "fedcba9876543210fedcba9876543210"
+
+
+class GitMachine:
+    """A working clone of one scope over HTTP, as a machine would keep it."""
+
+    def __init__(self, folder: Path, url: str, machine_id: str, name: str, token: str = "") -> None:
+        self.folder = folder
+        self.url = url
+        self.config = [
+            f"http.extraHeader=X-Memory-Machine: {machine_id}",
+            f"http.extraHeader=X-Memory-Machine-Name: {name}",
+            "user.name=Machine",
+            "user.email=machine@example.invalid",
+            "init.defaultBranch=main",
+        ]
+        if token:
+            self.config.append(f"http.extraHeader=Authorization: Bearer {token}")
+        self.ref = f"refs/machines/{machine_id}"
+
+    def run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        command = ["git"]
+        for item in self.config:
+            command += ["-c", item]
+        env = {"PATH": "/usr/bin:/bin", "HOME": str(self.folder.parent), "GIT_TERMINAL_PROMPT": "0"}
+        done = subprocess.run(
+            [*command, *args], cwd=self.folder, capture_output=True, text=True, env=env, check=False
+        )
+        if check and done.returncode != 0:
+            raise AssertionError(f"git {' '.join(args)}: {done.stderr}")
+        return done
+
+    async def fetch(self) -> None:
+        """Fetch ``main`` and make the working tree match it."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        if not (self.folder / ".git").exists():
+            await asyncio.to_thread(self.run, "init", "-q")
+            await asyncio.to_thread(self.run, "remote", "add", "origin", self.url)
+        await asyncio.to_thread(self.run, "fetch", "-q", "origin", "+main:refs/remotes/origin/main")
+        await asyncio.to_thread(self.run, "checkout", "-q", "-B", "main", "origin/main")
+
+    async def push(self, message: str = "from the machine") -> subprocess.CompletedProcess[str]:
+        """Commit everything on top of what was fetched and push it to the machine's ref."""
+        await asyncio.to_thread(self.run, "add", "-A")
+        await asyncio.to_thread(self.run, "commit", "-q", "--allow-empty", "-m", message)
+        return await asyncio.to_thread(self.run, "push", "-q", "origin", f"+HEAD:{self.ref}")
+
+    def write(self, name: str, text: str) -> None:
+        (self.folder / name).write_text(text, encoding="utf-8")
+
+    def read(self, name: str) -> str:
+        return (self.folder / name).read_text(encoding="utf-8")
+
+
+def git_url(
+    client: Client, key: str = "user", *, agent: str = "coder", project: str = "acme"
+) -> str:
+    base = str(client.make_url(memory_url(agent=agent, project=project)))
+    return f"{base}/git/{key}.git"
+
+
+@pytest.fixture
+def laptop(client: Client, tmp_path: Path, agent: AgentHome) -> GitMachine:
+    return GitMachine(tmp_path / "laptop" / "user", git_url(client), MACHINE, "laptop")
+
+
+@pytest.fixture
+def desktop(client: Client, tmp_path: Path, agent: AgentHome) -> GitMachine:
+    return GitMachine(tmp_path / "desktop" / "user", git_url(client), OTHER, "desktop")
+
+
+async def versions(client: Client, key: str = "user") -> list[dict[str, Any]]:
+    answer = await ok_json(await client.get(f"{memory_url()}/scopes/{key}/changes"))
+    found: list[dict[str, Any]] = answer["versions"]
+    return found
+
+
+async def test_r1_a_fetch_gets_the_scope_as_it_is_on_disk_now(
+    agent: AgentHome, laptop: GitMachine
+) -> None:
+    agent.user.mkdir(parents=True, exist_ok=True)
+    (agent.user / "MEMORY.md").write_text("- [Uv](uv.md) use uv\n", encoding="utf-8")
+    (agent.user / "uv.md").write_text("---\ndescription: uv\n---\nuse uv\n", encoding="utf-8")
+    await laptop.fetch()
+    assert laptop.read("uv.md") == "---\ndescription: uv\n---\nuse uv\n"
+    (agent.user / "later.md").write_text("written on the service's machine\n", encoding="utf-8")
+    await laptop.fetch()
+    assert laptop.read("later.md") == "written on the service's machine\n"
+
+
+async def test_r1_a_fetch_sees_main_and_no_other_ref(
+    client: Client, agent: AgentHome, laptop: GitMachine, desktop: GitMachine
+) -> None:
+    agent.user.mkdir(parents=True, exist_ok=True)
+    (agent.user / "a.md").write_text("a\n", encoding="utf-8")
+    await laptop.fetch()
+    history = layout.history_root(agent.data_dir, agent.id) / "user.git"
+
+    def plant_refs() -> str:
+        head = subprocess.run(
+            ["git", f"--git-dir={history}", "rev-parse", "main"], capture_output=True, text=True
+        ).stdout.strip()
+        for ref in ("refs/machines/" + OTHER, "refs/heads/retention", "refs/tags/secret"):
+            subprocess.run(["git", f"--git-dir={history}", "update-ref", ref, head], check=True)
+        return head
+
+    head = await asyncio.to_thread(plant_refs)
+    listed = await asyncio.to_thread(desktop.run, "ls-remote", laptop.url)
+    assert listed.stdout.split() == [head, "HEAD", head, "refs/heads/main"]
+    response = await client.get(
+        f"{memory_url()}/git/user.git/info/refs",
+        params={"service": "git-receive-pack"},
+        headers={"X-Memory-Machine": MACHINE},
+    )
+    advertised = await response.read()
+    assert response.status == 200
+    assert MACHINE.encode() in advertised
+    assert OTHER.encode() not in advertised and b"retention" not in advertised
+
+
+async def test_r1_a_push_lands_in_the_scope_folder_as_a_version(
+    client: Client, agent: AgentHome, laptop: GitMachine
+) -> None:
+    agent.user.mkdir(parents=True, exist_ok=True)
+    (agent.user / "MEMORY.md").write_text("- [A](a.md) a\n", encoding="utf-8")
+    await laptop.fetch()
+    laptop.write("b.md", "---\ndescription: b\n---\nfrom the laptop\n")
+    with (laptop.folder / "MEMORY.md").open("a", encoding="utf-8") as handle:
+        handle.write("- [B](b.md) b\n")
+    await laptop.push()
+    assert (agent.user / "b.md").read_text(encoding="utf-8").endswith("from the laptop\n")
+    assert (agent.user / "MEMORY.md").read_text(
+        encoding="utf-8"
+    ) == "- [A](a.md) a\n- [B](b.md) b\n"
+    newest = (await versions(client))[0]
+    assert newest["author"]["source"] == "sync"
+    assert newest["author"]["machine"] == "laptop"
+    assert {item["file"] for item in newest["files"]} == {"MEMORY.md", "b.md"}
+    machines = await ok_json(await client.get(f"{memory_url()}/machines"))
+    [scope] = machines["scopes"]
+    assert scope["scope"] == "user"
+    [seen] = scope["machines"]
+    assert seen["id"] == MACHINE and seen["name"] == "laptop" and seen["lastPush"] is not None
+    await laptop.fetch()  # what came back is what was sent: nothing to merge
+    assert laptop.read("b.md").endswith("from the laptop\n")
+
+
+async def test_r2_lines_written_on_the_service_meanwhile_are_kept(
+    agent: AgentHome, laptop: GitMachine
+) -> None:
+    agent.user.mkdir(parents=True, exist_ok=True)
+    (agent.user / "MEMORY.md").write_text("# Memory\n", encoding="utf-8")
+    await laptop.fetch()
+    with (agent.user / "MEMORY.md").open("a", encoding="utf-8") as handle:
+        handle.write("- [S](s.md) written on the service\n")
+    with (laptop.folder / "MEMORY.md").open("a", encoding="utf-8") as handle:
+        handle.write("- [L](l.md) written on the laptop\n")
+    await laptop.push()
+    text = (agent.user / "MEMORY.md").read_text(encoding="utf-8")
+    assert (
+        text == "# Memory\n- [S](s.md) written on the service\n- [L](l.md) written on the laptop\n"
+    )
+
+
+async def test_r2_two_machines_editing_one_file_keep_both(
+    client: Client, agent: AgentHome, laptop: GitMachine, desktop: GitMachine
+) -> None:
+    agent.user.mkdir(parents=True, exist_ok=True)
+    (agent.user / "MEMORY.md").write_text("- [Deploy](deploy.md) how\n", encoding="utf-8")
+    (agent.user / "deploy.md").write_text("v0\n", encoding="utf-8")
+    await laptop.fetch()
+    await desktop.fetch()
+    desktop.write("deploy.md", "v1 from the desktop\n")
+    await desktop.push()
+    laptop.write("deploy.md", "v2 from the laptop\n")
+    await laptop.push()
+    assert (agent.user / "deploy.md").read_text(encoding="utf-8") == "v1 from the desktop\n"
+    assert (agent.user / "deploy-laptop.md").read_text(encoding="utf-8") == "v2 from the laptop\n"
+    index = (agent.user / "MEMORY.md").read_text(encoding="utf-8")
+    assert index == "- [Deploy](deploy.md) how\n- [Deploy](deploy-laptop.md) how\n"
+    newest = (await versions(client))[0]
+    assert newest["outcomes"] == [
+        "deploy.md was edited on two machines: both are kept, the later one as deploy-laptop.md"
+    ]
+    machines = await ok_json(await client.get(f"{memory_url()}/machines"))
+    by_name = {row["name"]: row for row in machines["scopes"][0]["machines"]}
+    assert by_name["laptop"]["outcomes"] == newest["outcomes"]
+    assert by_name["desktop"]["outcomes"] == []
+
+
+async def test_r2_a_delete_and_an_edit_keep_the_edited_file(
+    client: Client, agent: AgentHome, laptop: GitMachine, desktop: GitMachine
+) -> None:
+    agent.user.mkdir(parents=True, exist_ok=True)
+    (agent.user / "MEMORY.md").write_text("- [X](x.md) x\n", encoding="utf-8")
+    (agent.user / "x.md").write_text("x0\n", encoding="utf-8")
+    await laptop.fetch()
+    await desktop.fetch()
+    (desktop.folder / "x.md").unlink()
+    desktop.write("MEMORY.md", "")
+    await desktop.push()
+    assert not (agent.user / "x.md").exists()
+    laptop.write("x.md", "x1, edited on the laptop\n")
+    await laptop.push()
+    assert (agent.user / "x.md").read_text(encoding="utf-8") == "x1, edited on the laptop\n"
+    assert (agent.user / "MEMORY.md").read_text(encoding="utf-8") == "- [X](x.md) x\n"
+    assert (await versions(client))[0]["outcomes"] == [
+        "x.md was deleted on one machine and edited on another: kept"
+    ]
+
+
+async def test_r1_only_memory_files_are_taken_from_a_push(
+    client: Client, agent: AgentHome, laptop: GitMachine
+) -> None:
+    await asyncio.to_thread(laptop.run, "init", "-q")
+    await asyncio.to_thread(laptop.run, "remote", "add", "origin", laptop.url)
+    laptop.write("ok.md", "ok\n")
+    laptop.write("notes.txt", "not memory\n")
+    (laptop.folder / "sub").mkdir()
+    (laptop.folder / "sub" / "deep.md").write_text("deep\n", encoding="utf-8")
+    (laptop.folder / "link.md").symlink_to("/etc/passwd")
+    await laptop.push()
+    assert sorted(path.name for path in agent.user.iterdir()) == ["ok.md"]
+    outcomes = (await versions(client))[0]["outcomes"]
+    assert any(line.startswith("notes.txt was not taken") for line in outcomes)
+    assert any(line.startswith("link.md was not taken") for line in outcomes)
+    assert any(line.startswith("sub was not taken") for line in outcomes)
+
+
+async def test_r1_a_push_writes_only_its_machine_ref(
+    client: Client, agent: AgentHome, laptop: GitMachine
+) -> None:
+    agent.user.mkdir(parents=True, exist_ok=True)
+    (agent.user / "a.md").write_text("a\n", encoding="utf-8")
+    await laptop.fetch()
+    laptop.write("b.md", "b\n")
+    await asyncio.to_thread(laptop.run, "add", "-A")
+    await asyncio.to_thread(laptop.run, "commit", "-q", "-m", "x")
+    for target in ("refs/heads/main", f"refs/machines/{OTHER}", "refs/tags/v1"):
+        refused = await asyncio.to_thread(
+            laptop.run, "push", "origin", f"+HEAD:{target}", check=False
+        )
+        assert refused.returncode != 0, target
+    assert not (agent.user / "b.md").exists()
+
+
+async def test_r1_a_push_must_name_its_machine(client: Client, agent: AgentHome) -> None:
+    response = await client.get(
+        f"{memory_url()}/git/user.git/info/refs", params={"service": "git-receive-pack"}
+    )
+    await expect_problem(response, 400, "X-Memory-Machine")
+
+
+async def test_r1_another_projects_agent_and_a_missing_workspace_scope_are_404(
+    client: Client, agent: AgentHome
+) -> None:
+    await create_agent(client, "other", project="elsewhere")
+    for url in (
+        "/api/projects/acme/agents/other/memory/git/user.git/info/refs",
+        f"{memory_url()}/git/app-0123abcd.git/info/refs",
+    ):
+        response = await client.get(url, params={"service": "git-upload-pack"})
+        await expect_problem(response, 404, "")
+    response = await client.get(f"{memory_url()}/git/user.git/info/refs")
+    await expect_problem(response, 404, "smart HTTP")
+
+
+async def test_r1_machine_headers_follow_their_rules(client: Client, agent: AgentHome) -> None:
+    url = f"{memory_url()}/git/user.git/info/refs"
+    for headers, part in (
+        ({"X-Memory-Machine": "../../x"}, "X-Memory-Machine"),
+        ({"X-Memory-Machine": MACHINE, "X-Memory-Machine-Name": "%0Aevil"}, "Name"),
+    ):
+        response = await client.get(url, params={"service": "git-upload-pack"}, headers=headers)
+        await expect_problem(response, 400, part)
+
+
+async def test_r1_bodies_are_capped_and_typed(client: Client, agent: AgentHome) -> None:
+    url = f"{memory_url()}/git/user.git/git-upload-pack"
+    response = await client.post(url, data=b"0000", headers={"Content-Type": "text/plain"})
+    assert response.status == 415
+    store_limit = 16 * 1024 * 1024
+    response = await client.post(
+        url,
+        data=io.BytesIO(b"x" * (store_limit + 1)),
+        headers={"Content-Type": "application/x-git-upload-pack-request"},
+    )
+    assert response.status == 413
+
+
+async def test_r1_tokens_guard_git_like_every_route(
+    aiohttp_client: AiohttpClient, data_dir: Path, tmp_path: Path
+) -> None:
+    settings = Settings(
+        data_dir=data_dir,
+        env_tokens=Settings.from_env(
+            {
+                "MEMORY_API_DATA_DIR": str(data_dir),
+                "MEMORY_API_TOKENS": "alice:acme=s3cret-token-of-alice",
+            }
+        ).env_tokens,
+    )
+    client = await aiohttp_client(create_app(settings))
+    await client.post(
+        "/api/projects/acme/agents",
+        json={"id": "coder", "name": "Coder"},
+        headers={"Authorization": "Bearer s3cret-token-of-alice"},
+    )
+    without = GitMachine(tmp_path / "m1" / "user", git_url(client), MACHINE, "m1")
+    await asyncio.to_thread(without.run, "init", "-q")
+    refused = await asyncio.to_thread(without.run, "ls-remote", without.url, check=False)
+    assert refused.returncode != 0
+    with_token = GitMachine(
+        tmp_path / "m2" / "user", git_url(client), MACHINE, "m2", token="s3cret-token-of-alice"
+    )
+    await asyncio.to_thread(with_token.run, "init", "-q")
+    listed = await asyncio.to_thread(with_token.run, "ls-remote", with_token.url)
+    assert listed.returncode == 0
+
+
+async def test_r1_a_push_cannot_re_point_a_scope_at_another_workspace(
+    client: Client, agent: AgentHome, laptop: GitMachine, tmp_path: Path
+) -> None:
+    real = "/home/alice/code/shop"
+    key = key_for_real_path(real)
+    scope = agent.root / key
+    scope.mkdir(parents=True)
+    (scope / ".workspace").write_text(real + "\n", encoding="utf-8")
+    (scope / "MEMORY.md").write_text("- shop\n", encoding="utf-8")
+    machine = GitMachine(tmp_path / "m" / key, git_url(client, key), MACHINE, "laptop")
+    await machine.fetch()
+    machine.write(".workspace", "/home/alice/code/bank\n")
+    machine.write("MEMORY.md", "- shop\n- more\n")
+    await machine.push()
+    assert (scope / ".workspace").read_text(encoding="utf-8") == real + "\n"
+    assert (scope / "MEMORY.md").read_text(encoding="utf-8") == "- shop\n- more\n"
+    outcomes = (await versions(client, key))[0]["outcomes"]
+    assert outcomes == [
+        f".workspace was not taken: it names a Workspace whose key is not {key} (K-1)"
+    ]
+    agent.user.mkdir(parents=True, exist_ok=True)
+    (agent.user / "MEMORY.md").write_text("- user\n", encoding="utf-8")
+    await laptop.fetch()
+    laptop.write(".workspace", real + "\n")
+    await laptop.push()
+    assert not (agent.user / ".workspace").exists()
+    machines = await ok_json(await client.get(f"{memory_url()}/machines"))
+    user = next(item for item in machines["scopes"] if item["scope"] == "user")
+    assert user["machines"][0]["outcomes"] == [
+        ".workspace was not taken: the user scope has no marker"
+    ]
+
+
+async def test_r2_a_made_up_base_cannot_delete_the_services_files(
+    agent: AgentHome, laptop: GitMachine
+) -> None:
+    agent.user.mkdir(parents=True, exist_ok=True)
+    (agent.user / "keep.md").write_text("the service's\n", encoding="utf-8")
+    await laptop.fetch()
+    # a history of the machine's own: a "base" holding keep.md, then a commit without it
+    await asyncio.to_thread(laptop.run, "checkout", "-q", "--orphan", "forged")
+    await asyncio.to_thread(laptop.run, "commit", "-q", "-m", "a made-up base holding keep.md")
+    (laptop.folder / "keep.md").unlink()
+    await laptop.push()
+    assert (agent.user / "keep.md").read_text(encoding="utf-8") == "the service's\n"

@@ -1,0 +1,138 @@
+"""R-2: two copies of a scope that both changed merge without losing anything."""
+
+from __future__ import annotations
+
+from memory_core.scope_merge import MergeOutcome, ScopeMerge, blob_id, kept_name, merge_scopes
+
+Copy = dict[str, bytes]
+
+
+def _merge(base: Copy, first: Copy, second: Copy, label: str = "laptop") -> tuple[Copy, ScopeMerge]:
+    """Merge three copies given as bytes; return the merged copy as bytes and the merge."""
+    texts = {blob_id(data): data for copy in (base, first, second) for data in copy.values()}
+    asked: list[str] = []
+
+    def content(blob: str) -> bytes:
+        asked.append(blob)
+        return texts[blob]
+
+    def ids(copy: Copy) -> dict[str, str]:
+        return {name: blob_id(data) for name, data in copy.items()}
+
+    merged = merge_scopes(ids(base), ids(first), ids(second), content, label=label)
+    texts.update(merged.new)
+    return {name: texts[blob] for name, blob in merged.files.items()}, merged
+
+
+INDEX = "MEMORY.md"
+
+
+def test_r2_a_change_on_one_side_is_taken() -> None:
+    base = {INDEX: b"- [A](a.md)\n", "a.md": b"a\n", "b.md": b"b\n"}
+    first = dict(base)
+    second = {INDEX: b"- [A](a.md)\n", "a.md": b"a, edited\n", "c.md": b"c\n"}
+    files, merged = _merge(base, first, second)
+    assert files == {INDEX: b"- [A](a.md)\n", "a.md": b"a, edited\n", "c.md": b"c\n"}
+    assert merged.outcomes == []
+
+
+def test_r2_lines_appended_on_both_sides_are_all_kept() -> None:
+    base = {INDEX: b"# Memory\n- [A](a.md)\n"}
+    first = {INDEX: b"# Memory\n- [A](a.md)\n- [B](b.md) from the service\n"}
+    second = {INDEX: b"# Memory\n- [A](a.md)\n- [C](c.md) from the laptop\n"}
+    files, merged = _merge(base, first, second)
+    assert files[INDEX] == (
+        b"# Memory\n- [A](a.md)\n- [B](b.md) from the service\n- [C](c.md) from the laptop\n"
+    )
+    assert merged.outcomes == []
+
+
+def test_r2_a_line_removed_on_one_side_stays_removed() -> None:
+    base = {INDEX: b"- [A](a.md)\n- [B](b.md)\n", "a.md": b"a\n", "b.md": b"b\n"}
+    first = {INDEX: b"- [B](b.md)\n", "b.md": b"b\n"}  # a deleted with its line
+    second = {INDEX: b"- [A](a.md)\n- [B](b.md)\n- [C](c.md)\n", "a.md": b"a\n", "b.md": b"b\n"}
+    files, _ = _merge(base, first, second)
+    assert files == {INDEX: b"- [B](b.md)\n- [C](c.md)\n", "b.md": b"b\n"}
+
+
+def test_r2_two_edits_keep_both_the_second_under_a_reported_name() -> None:
+    base = {INDEX: b"- [Deploy](deploy.md) how we deploy\n", "deploy.md": b"v0\n"}
+    first = {INDEX: base[INDEX], "deploy.md": b"v1 from the desktop\n"}
+    second = {INDEX: base[INDEX], "deploy.md": b"v2 from the laptop\n"}
+    files, merged = _merge(base, first, second, label="Alice's Laptop")
+    assert files["deploy.md"] == b"v1 from the desktop\n"
+    assert files["deploy-alice-s-laptop.md"] == b"v2 from the laptop\n"
+    assert merged.outcomes == [MergeOutcome("kept-both", "deploy.md", "deploy-alice-s-laptop.md")]
+    assert files[INDEX] == (
+        b"- [Deploy](deploy.md) how we deploy\n- [Deploy](deploy-alice-s-laptop.md) how we deploy\n"
+    )
+    assert b"<<<<<<<" not in b"".join(files.values())
+    assert "deploy-alice-s-laptop.md" in merged.outcomes[0].describe()
+
+
+def test_r2_two_creations_of_one_name_keep_both() -> None:
+    first = {"new.md": b"mine\n"}
+    second = {"new.md": b"theirs\n"}
+    files, merged = _merge({}, first, second)
+    assert files == {"new.md": b"mine\n", "new-laptop.md": b"theirs\n"}
+    assert [outcome.kind for outcome in merged.outcomes] == ["kept-both"]
+
+
+def test_r2_delete_on_one_side_and_edit_on_the_other_keeps_the_edit() -> None:
+    base = {INDEX: b"- [X](x.md) x\n- [Y](y.md) y\n", "x.md": b"x0\n", "y.md": b"y\n"}
+    deleted = {INDEX: b"- [Y](y.md) y\n", "y.md": b"y\n"}  # the API's delete prunes the line
+    edited = {INDEX: base[INDEX], "x.md": b"x1\n", "y.md": b"y\n"}
+    for first, second in ((deleted, edited), (edited, deleted)):
+        files, merged = _merge(base, first, second)
+        assert files["x.md"] == b"x1\n"
+        assert b"- [X](x.md) x\n" in files[INDEX]
+        assert b"- [Y](y.md) y\n" in files[INDEX]
+        assert merged.outcomes == [MergeOutcome("kept-edited", "x.md")]
+
+
+def test_r2_the_same_change_on_both_sides_is_taken_once() -> None:
+    base = {INDEX: b"- [A](a.md)\n"}
+    same = {INDEX: b"- [A](a.md)\n- [B](b.md)\n", "b.md": b"b\n"}
+    files, merged = _merge(base, same, dict(same))
+    assert files == same
+    assert merged.outcomes == []
+
+
+def test_r2_the_workspace_marker_is_never_replaced() -> None:
+    files, merged = _merge({}, {".workspace": b"/srv/app\n"}, {".workspace": b"/home/a/app\n"})
+    assert files == {".workspace": b"/srv/app\n"}
+    assert merged.outcomes == [MergeOutcome("marker-kept", ".workspace")]
+    files, _ = _merge({}, {}, {".workspace": b"/home/a/app\n"})
+    assert files == {".workspace": b"/home/a/app\n"}
+
+
+def test_r2_without_a_common_base_nothing_is_dropped() -> None:
+    """A base lost to a rewritten history reads as empty: every difference is kept twice."""
+    first = {INDEX: b"- [A](a.md)\n", "a.md": b"a1\n", "s.md": b"same\n"}
+    second = {INDEX: b"- [A](a.md)\n- [B](b.md)\n", "a.md": b"a2\n", "b.md": b"b\n"}
+    second["s.md"] = b"same\n"
+    files, _ = _merge({}, first, second)
+    assert files["a.md"] == b"a1\n" and files["a-laptop.md"] == b"a2\n"
+    assert files["b.md"] == b"b\n" and files["s.md"] == b"same\n"
+    assert files[INDEX] == b"- [A](a.md)\n- [B](b.md)\n- [A](a-laptop.md)\n"
+
+
+def test_r2_an_unchanged_index_is_never_read() -> None:
+    asked: list[str] = []
+    base = {INDEX: blob_id(b"i\n"), "a.md": blob_id(b"a\n")}
+    second = {INDEX: blob_id(b"i\n"), "a.md": blob_id(b"a2\n")}
+
+    def content(blob: str) -> bytes:
+        asked.append(blob)
+        return b""
+
+    merged = merge_scopes(base, dict(base), second, content, label="x")
+    assert merged.files == second and asked == []
+
+
+def test_r2_kept_names_are_free_topic_names_within_255_bytes() -> None:
+    long = "ü" * 126 + ".md"  # 255 bytes
+    name = kept_name(long, "laptop", {long})
+    assert name.endswith("-laptop.md") and len(name.encode()) <= 255
+    assert kept_name("a.md", "", {"a.md"}) == "a-copy.md"
+    assert kept_name("a.md", "x", {"a-x.md", "a-x-2.md"}) == "a-x-3.md"

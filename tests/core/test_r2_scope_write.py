@@ -1,0 +1,102 @@
+"""R-2, Q-2: a merged scope is written into its folder without losing a write made meanwhile."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memory_core.scope_merge import MergeOutcome, blob_id
+from memory_core.scope_write import apply_scope
+
+
+def _apply(scope: Path, disk: dict[str, bytes], target: dict[str, bytes]) -> list[MergeOutcome]:
+    texts = {blob_id(data): data for data in (*disk.values(), *target.values())}
+    return apply_scope(
+        scope,
+        {name: blob_id(data) for name, data in disk.items()},
+        {name: blob_id(data) for name, data in target.items()},
+        texts.__getitem__,
+        label="laptop",
+    )
+
+
+def _files(scope: Path) -> dict[str, bytes]:
+    return {path.name: path.read_bytes() for path in sorted(scope.iterdir())}
+
+
+def test_r2_changes_land_when_the_folder_holds_what_was_merged(tmp_path: Path) -> None:
+    (tmp_path / "MEMORY.md").write_bytes(b"- [A](a.md)\n")
+    (tmp_path / "a.md").write_bytes(b"a\n")
+    (tmp_path / "gone.md").write_bytes(b"old\n")
+    disk = _files(tmp_path)
+    target = {"MEMORY.md": b"- [A](a.md)\n- [B](b.md)\n", "a.md": b"a2\n", "b.md": b"b\n"}
+    assert _apply(tmp_path, disk, target) == []
+    assert _files(tmp_path) == target
+
+
+def test_r2_a_topic_edited_meanwhile_keeps_its_name_and_the_new_text_goes_beside(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "a.md").write_bytes(b"a0\n")
+    disk = _files(tmp_path)
+    (tmp_path / "a.md").write_bytes(b"written by an agent meanwhile\n")
+    outcomes = _apply(tmp_path, disk, {"a.md": b"from the push\n"})
+    assert outcomes == [MergeOutcome("kept-both", "a.md", "a-laptop.md")]
+    assert _files(tmp_path) == {
+        "a.md": b"written by an agent meanwhile\n",
+        "a-laptop.md": b"from the push\n",
+    }
+
+
+def test_r2_a_topic_edited_meanwhile_is_not_deleted(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_bytes(b"a0\n")
+    disk = _files(tmp_path)
+    (tmp_path / "a.md").write_bytes(b"edited meanwhile\n")
+    assert _apply(tmp_path, disk, {}) == [MergeOutcome("kept-edited", "a.md")]
+    assert _files(tmp_path) == {"a.md": b"edited meanwhile\n"}
+
+
+def test_r2_a_topic_deleted_meanwhile_gets_the_edit(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_bytes(b"a0\n")
+    disk = _files(tmp_path)
+    (tmp_path / "a.md").unlink()
+    assert _apply(tmp_path, disk, {"a.md": b"a1\n"}) == [MergeOutcome("kept-edited", "a.md")]
+    assert _files(tmp_path) == {"a.md": b"a1\n"}
+
+
+def test_r2_index_lines_written_meanwhile_stay(tmp_path: Path) -> None:
+    (tmp_path / "MEMORY.md").write_bytes(b"- [A](a.md)\n")
+    disk = _files(tmp_path)
+    with (tmp_path / "MEMORY.md").open("ab") as handle:
+        handle.write(b"- [L](l.md) appended by a local agent\n")
+    _apply(tmp_path, disk, {"MEMORY.md": b"- [A](a.md)\n- [P](p.md) pushed\n"})
+    text = (tmp_path / "MEMORY.md").read_bytes()
+    assert b"- [L](l.md) appended by a local agent\n" in text
+    assert b"- [P](p.md) pushed\n" in text
+
+
+def test_r2_a_symlink_is_never_followed_or_replaced(tmp_path: Path) -> None:
+    outside = tmp_path / "outside.md"
+    outside.write_bytes(b"outside\n")
+    scope = tmp_path / "scope"
+    scope.mkdir()
+    (scope / "a.md").symlink_to(outside)
+    outcomes = _apply(scope, {}, {"a.md": b"pushed\n"})
+    assert outcomes == [MergeOutcome("kept-both", "a.md", "a-laptop.md")]
+    assert outside.read_bytes() == b"outside\n"
+    assert (scope / "a.md").is_symlink()
+    assert (scope / "a-laptop.md").read_bytes() == b"pushed\n"
+    _apply(scope, {"a.md": b"outside\n"}, {})  # a delete leaves a link alone too
+    assert (scope / "a.md").is_symlink() and outside.exists()
+
+
+def test_r2_the_marker_is_created_never_replaced(tmp_path: Path) -> None:
+    _apply(tmp_path, {}, {".workspace": b"/home/a/app\n"})
+    assert (tmp_path / ".workspace").read_bytes() == b"/home/a/app\n"
+    _apply(tmp_path, {".workspace": b"/home/a/app\n"}, {".workspace": b"/elsewhere\n"})
+    _apply(tmp_path, {".workspace": b"/home/a/app\n"}, {})
+    assert (tmp_path / ".workspace").read_bytes() == b"/home/a/app\n"
+
+
+def test_r2_names_that_are_no_memory_files_are_skipped(tmp_path: Path) -> None:
+    _apply(tmp_path, {}, {"notes.txt": b"x", ".hidden.md": b"x", "ok.md": b"ok\n"})
+    assert _files(tmp_path) == {"ok.md": b"ok\n"}

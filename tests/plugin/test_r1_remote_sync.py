@@ -1,0 +1,219 @@
+"""R-1, R-2: two machines keep local copies of one agent's memory, synced with the real service.
+
+Each "machine" is a state dir of its own (``harness_memory.remote.RemoteCopy``); the service is
+the real ``memory-api serve`` on loopback, and every sync is the real ``git`` talking git's
+smart HTTP to it with the bearer token. Nothing of the service's data dir is read by a machine.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import stat
+from pathlib import Path
+
+import pytest
+from harness_memory.remote import RemoteCopy, SyncResult
+
+from tests.plugin.real_service import RealService
+
+AGENT = "coder"
+
+
+def machine(service: RealService, tmp_path: Path, name: str, url: str | None = None) -> RemoteCopy:
+    return RemoteCopy(
+        url=url or service.url,
+        token=service.token,
+        project="acme",
+        agent=AGENT,
+        state_dir=tmp_path / name / "state",
+        timeout=30.0,
+    )
+
+
+def synced(copy: RemoteCopy, workspace: str | None = None) -> list[SyncResult]:
+    results = copy.sync(workspace)
+    assert all(result.ok for result in results), [result.as_json() for result in results]
+    return results
+
+
+def append(path: Path, line: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(line)
+
+
+def versions(service: RealService, key: str = "user") -> list[dict[str, object]]:
+    status, _, body = service.request(
+        "GET", f"/api/projects/acme/agents/{AGENT}/memory/scopes/{key}/changes"
+    )
+    assert status == 200, body
+    found: list[dict[str, object]] = body["versions"]
+    return found
+
+
+@pytest.fixture
+def served_root(real_service: RealService) -> Path:
+    return real_service.create_agent(AGENT)
+
+
+def test_r1_a_write_on_one_machine_reaches_the_other(
+    real_service: RealService, served_root: Path, tmp_path: Path
+) -> None:
+    laptop, desktop = (
+        machine(real_service, tmp_path, "laptop"),
+        machine(real_service, tmp_path, "desktop"),
+    )
+    synced(laptop)
+    append(laptop.memory_root / "user" / "uv.md", "---\ndescription: use uv\n---\nuse uv\n")
+    append(laptop.memory_root / "user" / "MEMORY.md", "- [Uv](uv.md) use uv\n")
+    [result] = synced(laptop)
+    assert result.sent and not result.waiting
+    assert (served_root / "user" / "uv.md").read_text(encoding="utf-8").endswith("use uv\n")
+    synced(desktop)
+    assert (desktop.memory_root / "user" / "MEMORY.md").read_text(encoding="utf-8") == (
+        "- [Uv](uv.md) use uv\n"
+    )
+    newest = versions(real_service)[0]
+    assert newest["author"]["source"] == "sync"  # type: ignore[index]
+
+
+def test_r2_both_machines_append_to_one_index_and_every_line_arrives(
+    real_service: RealService, served_root: Path, tmp_path: Path
+) -> None:
+    laptop, desktop = (
+        machine(real_service, tmp_path, "laptop"),
+        machine(real_service, tmp_path, "desktop"),
+    )
+    append(served_root / "user" / "MEMORY.md", "# Memory\n")
+    synced(laptop)
+    synced(desktop)
+    append(laptop.memory_root / "user" / "MEMORY.md", "- [A](a.md) from the laptop\n")
+    append(desktop.memory_root / "user" / "MEMORY.md", "- [B](b.md) from the desktop\n")
+    synced(laptop)
+    synced(desktop)
+    synced(laptop)
+    expected = {"# Memory", "- [A](a.md) from the laptop", "- [B](b.md) from the desktop"}
+    for root in (served_root, laptop.memory_root, desktop.memory_root):
+        lines = (root / "user" / "MEMORY.md").read_text(encoding="utf-8").splitlines()
+        assert set(lines) == expected and len(lines) == 3, root
+
+
+def test_r2_two_edits_of_one_file_keep_both_under_a_named_file(
+    real_service: RealService, served_root: Path, tmp_path: Path
+) -> None:
+    laptop, desktop = (
+        machine(real_service, tmp_path, "laptop"),
+        machine(real_service, tmp_path, "desktop"),
+    )
+    append(served_root / "user" / "MEMORY.md", "- [Deploy](deploy.md) how\n")
+    append(served_root / "user" / "deploy.md", "v0\n")
+    synced(laptop)
+    synced(desktop)
+    (desktop.memory_root / "user" / "deploy.md").write_text("v1 desktop\n", encoding="utf-8")
+    (laptop.memory_root / "user" / "deploy.md").write_text("v2 laptop\n", encoding="utf-8")
+    synced(desktop)
+    [result] = synced(laptop)
+    assert len(result.outcomes) == 1 and "edited on two machines" in result.outcomes[0]
+    assert [scope.outcomes for scope in laptop.status()] == [result.outcomes]
+    [other] = synced(desktop)
+    assert other.outcomes == []  # another machine's merge is not this machine's outcome
+    kept = sorted(path.name for path in (served_root / "user").glob("deploy*.md"))
+    assert len(kept) == 2, kept
+    texts = {(served_root / "user" / name).read_text(encoding="utf-8") for name in kept}
+    assert texts == {"v1 desktop\n", "v2 laptop\n"}
+    for copy in (laptop, desktop):
+        assert sorted(path.name for path in (copy.memory_root / "user").glob("deploy*.md")) == kept
+    outcomes = versions(real_service)[0]["outcomes"]
+    assert isinstance(outcomes, list) and len(outcomes) == 1
+    assert "edited on two machines" in outcomes[0]
+
+
+def test_r2_a_delete_and_an_edit_keep_the_edited_file(
+    real_service: RealService, served_root: Path, tmp_path: Path
+) -> None:
+    laptop, desktop = (
+        machine(real_service, tmp_path, "laptop"),
+        machine(real_service, tmp_path, "desktop"),
+    )
+    append(served_root / "user" / "x.md", "x0\n")
+    synced(laptop)
+    synced(desktop)
+    (desktop.memory_root / "user" / "x.md").unlink()
+    synced(desktop)
+    (laptop.memory_root / "user" / "x.md").write_text("x1 edited\n", encoding="utf-8")
+    synced(laptop)
+    synced(desktop)
+    for root in (served_root, laptop.memory_root, desktop.memory_root):
+        assert (root / "user" / "x.md").read_text(encoding="utf-8") == "x1 edited\n", root
+    assert versions(real_service)[0]["outcomes"] == [
+        "x.md was deleted on one machine and edited on another: kept"
+    ]
+
+
+def test_r2_offline_writes_wait_and_arrive_on_the_next_contact(
+    real_service: RealService, served_root: Path, tmp_path: Path
+) -> None:
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        dead_url = f"http://127.0.0.1:{closed.getsockname()[1]}"
+    laptop = machine(real_service, tmp_path, "laptop")
+    synced(laptop)
+    offline = machine(real_service, tmp_path, "laptop", url=dead_url)
+    append(offline.memory_root / "user" / "MEMORY.md", "- [Off](off.md) written offline\n")
+    [result] = offline.sync(None)
+    assert not result.ok and result.waiting and result.error
+    assert (offline.memory_root / "user" / "MEMORY.md").exists()
+    assert [scope.waiting for scope in offline.status()] == [True]
+    synced(laptop)
+    assert (served_root / "user" / "MEMORY.md").read_text(encoding="utf-8") == (
+        "- [Off](off.md) written offline\n"
+    )
+    assert [scope.waiting for scope in laptop.status()] == [False]
+
+
+def test_r1_a_workspace_scope_is_made_with_its_marker_and_only_the_sessions_scopes_come(
+    real_service: RealService, served_root: Path, tmp_path: Path
+) -> None:
+    project = tmp_path / "laptop" / "code" / "shop"
+    project.mkdir(parents=True)
+    laptop = machine(real_service, tmp_path, "laptop")
+    results = synced(laptop, str(project))
+    key = laptop.workspace_key(str(project))
+    assert [result.scope for result in results] == ["user", key]
+    marker = (served_root / key / ".workspace").read_text(encoding="utf-8")
+    assert marker == os.path.realpath(project) + "\n"
+    append(served_root / "other-0123abcd" / "MEMORY.md", "- secret of another Workspace\n")
+    desktop = machine(real_service, tmp_path, "desktop")
+    synced(desktop, str(project))
+    assert sorted(path.name for path in desktop.memory_root.iterdir()) == sorted(["user", key])
+
+
+def test_r1_the_machine_id_file_is_private_and_the_token_is_in_no_url(
+    real_service: RealService, served_root: Path, tmp_path: Path
+) -> None:
+    laptop = machine(real_service, tmp_path, "laptop")
+    synced(laptop)
+    assert stat.S_IMODE((laptop.remote_dir / "machine-id").stat().st_mode) == 0o600
+    assert real_service.token not in laptop.scope_url("user")
+    git_dir = laptop.sync_dir / "user.git"
+    stored = b"".join(path.read_bytes() for path in git_dir.rglob("*") if path.is_file())
+    assert real_service.token.encode() not in stored
+
+
+def test_r1_a_send_only_sync_with_nothing_to_send_asks_the_service_nothing(
+    real_service: RealService, served_root: Path, tmp_path: Path
+) -> None:
+    laptop = machine(real_service, tmp_path, "laptop")
+    synced(laptop)
+    dead = socket.socket()
+    dead.bind(("127.0.0.1", 0))
+    offline = machine(
+        real_service, tmp_path, "laptop", url=f"http://127.0.0.1:{dead.getsockname()[1]}"
+    )
+    dead.close()
+    [result] = offline.sync(None, send_only=True)
+    assert result.ok and result.skipped  # no request was made: the dead port was never tried
+    append(offline.memory_root / "user" / "MEMORY.md", "- new\n")
+    [result] = offline.sync(None, send_only=True)
+    assert not result.ok and result.waiting
