@@ -2,7 +2,8 @@
 
 It records every request and answers ``POST /v1/messages`` from a script: a function that gets the
 request body and returns the assistant's content blocks (text and ``tool_use``) plus a stop
-reason. Streaming requests get Server-Sent Events in the order the real API sends them
+reason, or an awaitable of them (a turn that waits for something outside the CLI first).
+Streaming requests get Server-Sent Events in the order the real API sends them
 (``message_start``, ``content_block_start``, ``content_block_delta``, ``content_block_stop``,
 ``message_delta``, ``message_stop``); other requests get one JSON message. ``count_tokens`` and
 any other path are answered with plausible small bodies so the CLI never stalls on them.
@@ -10,16 +11,18 @@ any other path are answered with plausible small bodies so the CLI never stalls 
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
 
 Block = dict[str, Any]
-Script = Callable[[dict[str, Any]], tuple[list[Block], str]]
+Answer = tuple[list[Block], str]
+Script = Callable[[dict[str, Any]], Answer | Awaitable[Answer]]
 
 
 @dataclass
@@ -63,7 +66,8 @@ class FakeAnthropic:
         if request.path == "/v1/messages/count_tokens":
             return web.json_response({"input_tokens": 100})
         if request.path == "/v1/messages" and request.method == "POST" and isinstance(body, dict):
-            blocks, stop_reason = self.script(body)
+            answer = self.script(body)
+            blocks, stop_reason = await answer if inspect.isawaitable(answer) else answer
             message_id = f"msg_stub_{next(self._ids)}"
             model = str(body.get("model", "claude-stub"))
             if body.get("stream"):

@@ -14,9 +14,10 @@ titles) get a short answer. Nothing here reaches the internet.
 from __future__ import annotations
 
 import contextlib
+import inspect
 import json
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,8 +27,9 @@ from aiohttp.test_utils import unused_port
 __all__ = ["FakeGemini", "FakeResponses", "Json", "Turn", "serve_app"]
 
 Json = dict[str, Any]
-Turn = list[Json] | Callable[[Json], list[Json]]
-"""One scripted turn: its output items (or parts), or a function of the request giving them."""
+Turn = list[Json] | Callable[[Json], list[Json] | Awaitable[list[Json]]]
+"""One scripted turn: its output items (or parts), or a function of the request giving them
+(or an awaitable of them: a turn that waits for something outside the CLI first)."""
 
 
 @dataclass
@@ -38,13 +40,16 @@ class _RecordingApi(ABC):
     turns: Sequence[Turn]
     requests: list[Json] = field(default_factory=list)
 
-    def turn(self, number: int, body: Json) -> list[Json] | None:
+    async def turn(self, number: int, body: Json) -> list[Json] | None:
         """The scripted answer of the Session's ``number``-th turn (None past the script); a
         callable turn is given the request, to answer what the CLI just said."""
         if not 0 <= number < len(self.turns):
             return None
         scripted = self.turns[number]
-        return scripted(body) if callable(scripted) else scripted
+        if not callable(scripted):
+            return scripted
+        answer = scripted(body)
+        return await answer if inspect.isawaitable(answer) else answer
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=64 * 1024 * 1024)
@@ -72,7 +77,7 @@ class FakeResponses(_RecordingApi):
         body = await request.json()
         self.requests.append(body)
         number = len(self.session_turns()) - 1
-        items = (self.turn(number, body) if body.get("tools") else None) or []
+        items = (await self.turn(number, body) if body.get("tools") else None) or []
         if not items:
             items = [_message(f"m{len(self.requests)}", "Done.")]
         rid = f"resp_{len(self.requests)}"
@@ -110,7 +115,7 @@ class FakeGemini(_RecordingApi):
         if not body.get("tools"):  # routing and other side requests
             parts: list[Json] = [{"text": '{"reasoning": "simple", "model_choice": "flash"}'}]
         else:
-            parts = self.turn(number, body) or [{"text": "Done."}]
+            parts = await self.turn(number, body) or [{"text": "Done."}]
         answer = {
             "candidates": [
                 {"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}

@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import subprocess
+import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
@@ -24,6 +25,8 @@ from tests.support.serve import ServedProcess, ServedWrapper, serve, venv_bin
 
 CORPUS = Path(__file__).parents[1] / "data" / "corpus"
 TOKEN = "plugin-e2e-token-0123456789"
+RECORD_WAIT_S = 60.0
+"""How long :meth:`RealService.wait_for_version` waits for a version (a hang guard)."""
 
 
 @dataclass
@@ -92,6 +95,30 @@ class RealService(ServedWrapper):
         )
         assert status == 200, body
         return [item["file"] for item in body["files"]]
+
+    def scope_versions(self, agent: str, scope: str, project: str = "acme") -> list[Any]:
+        """A scope's versions as its changes feed lists them (V-2), newest first."""
+        status, _, body = self.request(
+            "GET", f"/api/projects/{project}/agents/{agent}/memory/scopes/{scope}/changes"
+        )
+        assert status == 200, body
+        versions: list[Any] = body["versions"]
+        return versions
+
+    def wait_for_version(
+        self, agent: str, scope: str, source: str, limit_s: float = RECORD_WAIT_S
+    ) -> Any:
+        """The newest version of ``scope`` recorded by ``source`` (``write``, ``session-start``,
+        …), once the service has one: a post-write hook or a Session start records it after
+        answering. None after ``limit_s``, a hang guard, not an assertion about speed."""
+        deadline = time.monotonic() + limit_s
+        while time.monotonic() < deadline:
+            versions = self.scope_versions(agent, scope)
+            found = [v for v in versions if v["author"]["source"] == source]
+            if found:
+                return found[0]
+            time.sleep(0.05)
+        return None
 
 
 def start_service(tmp_path: Path) -> RealService:

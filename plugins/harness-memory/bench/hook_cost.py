@@ -7,7 +7,9 @@ busy machine distorts less than wall time; the ratio to ``python -c pass`` is in
 hooks: Claude Code's SessionStart entries 1 and 4 of 4 (entry 1 also writes the Session
 record), a single entry that must cut both indexes at the caps (H-1), its PreToolUse guard,
 Codex CLI's SessionStart (reading its token file) and PreToolUse hooks, Gemini CLI's
-SessionStart (likewise) and BeforeTool hooks.
+SessionStart (likewise) and BeforeTool hooks, and each harness's post-write hook on a write into
+the user scope (V-1: it decides, forks the process that records the version and exits; that
+process is nobody's wait and its cost is in neither figure).
 The SessionStart hooks talk to canned stand-ins of the service on loopback (one A-9 answer
 each), so the figure is the hook process's own cost, not the service's.
 
@@ -195,6 +197,14 @@ def _cases(tmp: Path, script: str, url: str, cut_url: str) -> dict[str, tuple[li
     patch = f"*** Begin Patch\n*** Add File: {target}\n+x\n*** End Patch\n"
     codex_patch = {**write, "tool_name": "apply_patch", "tool_input": {"command": patch}}
     gemini_write = {**write, "hook_event_name": "BeforeTool", "tool_name": "write_file"}
+    own = {
+        **write,
+        "hook_event_name": "PostToolUse",
+        "tool_input": {"file_path": str(root / "user" / "x.md")},
+    }
+    own_patch = patch.replace(target, str(root / "user" / "x.md"))
+    codex_own = {**own, "tool_name": "apply_patch", "tool_input": {"command": own_patch}}
+    gemini_own = {**own, "hook_event_name": "AfterTool", "tool_name": "write_file"}
     hook = [script, "hook"]
     guard = ["--memory-root", str(root), *state]
     service = ["--url", url, "--project", "acme", "--agent", "coder", *guard]
@@ -232,6 +242,18 @@ def _cases(tmp: Path, script: str, url: str, cut_url: str) -> dict[str, tuple[li
         ),
         "codex session-start": ([*hook, "codex", "session-start", *with_token], start),
         "gemini session-start": ([*hook, "gemini", "session-start", *with_token], start),
+        "claude-code post-tool-use (record)": (
+            [*hook, "claude-code", "post-tool-use", *service],
+            json.dumps(own).encode(),
+        ),
+        "codex post-tool-use (record)": (
+            [*hook, "codex", "post-tool-use", *with_token],
+            json.dumps(codex_own).encode(),
+        ),
+        "gemini after-tool (record)": (
+            [*hook, "gemini", "after-tool", *with_token],
+            json.dumps(gemini_own).encode(),
+        ),
     }
 
 

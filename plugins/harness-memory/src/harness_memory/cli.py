@@ -10,8 +10,9 @@
     harness-memory hook claude-code session-start [--part K --parts N]
                                                     < hook JSON   > hook answer JSON (or nothing)
     harness-memory hook claude-code pre-tool-use    < hook JSON   > hook answer JSON (or nothing)
-    harness-memory hook codex session-start|pre-tool-use      (the same, for Codex CLI)
-    harness-memory hook gemini session-start|before-tool      (the same, for Gemini CLI)
+    harness-memory hook claude-code post-tool-use   < hook JSON   (records memory writes, V-1)
+    harness-memory hook codex session-start|pre-tool-use|post-tool-use   (the same, Codex CLI)
+    harness-memory hook gemini session-start|before-tool|after-tool     (the same, Gemini CLI)
     harness-memory install|uninstall claude-code|codex|gemini …   (harness_memory.cli_install)
 
 Every flag falls back to its ``HARNESS_MEMORY_*`` variable (see :mod:`harness_memory.settings`).
@@ -68,14 +69,17 @@ HOOKS: dict[str, dict[str, str]] = {
     "claude-code": {
         "session-start": "harness_memory.hooks.claude_code_start:session_start",
         "pre-tool-use": "harness_memory.hooks.claude_code_guard:pre_tool_use",
+        "post-tool-use": "harness_memory.hooks.claude_code_post:post_tool_use",
     },
     "codex": {
         "session-start": "harness_memory.hooks.codex:session_start",
         "pre-tool-use": "harness_memory.hooks.codex:pre_tool_use",
+        "post-tool-use": "harness_memory.hooks.codex:post_tool_use",
     },
     "gemini": {
         "session-start": "harness_memory.hooks.gemini:session_start",
         "before-tool": "harness_memory.hooks.gemini:before_tool",
+        "after-tool": "harness_memory.hooks.gemini:after_tool",
     },
 }
 """Harness → hook event (as the command line names it) → the adapter answering it, imported when

@@ -1,4 +1,5 @@
-"""The memory service's Session-start (A-9), draft (A-12) and config (A-2) calls: the one client.
+"""The memory service's Session-start (A-9), draft (A-12), config (A-2) and version-record (V-1)
+calls: the plugin's one client.
 
 ``MemoryClient(url, token=…, timeout=…)`` makes each call as one blocking HTTP request with
 ``http.client`` (``http://`` and ``https://``) within one time budget for the whole request
@@ -19,7 +20,14 @@ from urllib.parse import quote, urlsplit
 
 import msgspec
 from memory_core.keys import check_agent_id, check_draft_id, check_project_id
-from memory_core.wire import AgentConfig, Draft, SessionStartRequest, SessionStartResponse
+from memory_core.wire import (
+    AgentConfig,
+    Draft,
+    RecordRequest,
+    RecordResult,
+    SessionStartRequest,
+    SessionStartResponse,
+)
 
 from harness_memory.errors import (
     BadServiceAnswerError,
@@ -36,6 +44,7 @@ MAX_ANSWER_BYTES = 64 * 1024 * 1024
 
 _SESSION_START = msgspec.json.Decoder(SessionStartResponse)
 _DRAFT = msgspec.json.Decoder(Draft)
+_RECORD = msgspec.json.Decoder(RecordResult)
 _CONFIG = msgspec.json.Decoder(AgentConfig)
 _ENCODER = msgspec.json.Encoder()
 _CHUNK = 64 * 1024
@@ -109,6 +118,17 @@ class MemoryClient:
                 f"{draft.agent} when asked for {draft_id!r} of {project}/{agent}"
             )
         return draft
+
+    def record_write(self, project: str, agent: str, request: RecordRequest) -> RecordResult:
+        """Call ``POST /api/projects/{project}/agents/{agent}/memory/versions`` (V-1).
+
+        Asks the service to record what changed on disk in ``request.scope`` as a version by
+        the request's Session, harness and tool (a post-write hook's call; no content is sent).
+        The answer names the version per scope, ``None`` when nothing had changed. Raises
+        ``InvalidId`` for a bad project or agent id, else one of the named errors.
+        """
+        path = _agent_path(project, agent) + "/memory/versions"
+        return self._call("POST", path, _ENCODER.encode(request), _RECORD, "a version record")
 
     def agent_config(self, project: str, agent: str) -> AgentConfig:
         """Call ``GET /api/projects/{project}/agents/{agent}/config`` (A-2): what ``install``

@@ -12,16 +12,34 @@ from __future__ import annotations
 from typing import Any
 
 from harness_memory.hooks.claude_code import PATH_FIELDS, WRITE_TOOLS, HookInput
-from harness_memory.hooks.guarding import refusal, shell_refusal, string_leaves
+from harness_memory.hooks.guarding import string_leaves, write_refusal
+from harness_memory.hooks.tool_targets import ToolWrites
 from harness_memory.settings import HarnessSettings
 
-__all__ = ["pre_tool_use"]
+__all__ = ["pre_tool_use", "tool_writes"]
+
+
+def tool_writes(hook: HookInput) -> ToolWrites:
+    """What a Claude Code tool call may write: the file tools' target (:data:`WRITE_TOOLS`,
+    :data:`PATH_FIELDS`), a ``Bash`` command, an MCP tool's (``mcp__…``) string arguments."""
+    tool, arguments = hook.tool_name or "", hook.tool_input
+    if arguments is None:
+        return ToolWrites()
+    if tool in WRITE_TOOLS:
+        return ToolWrites(
+            paths=[arguments[name] for name in PATH_FIELDS if isinstance(arguments.get(name), str)]
+        )
+    if tool == "Bash" and isinstance(arguments.get("command"), str):
+        return ToolWrites(texts=[arguments["command"]])
+    if tool.startswith("mcp__"):
+        return ToolWrites(texts=string_leaves(arguments))
+    return ToolWrites()
 
 
 def pre_tool_use(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] | None:
     """Answer a ``PreToolUse`` hook: deny a write the guard refuses (P-3), else no answer.
 
-    Judged: the file tools' target (:data:`WRITE_TOOLS`), every path a ``Bash`` command names
+    Judged (:func:`tool_writes`): the file tools' target, every path a ``Bash`` command names
     and every path in an MCP tool's (``mcp__…``) string arguments, each read the way the shell
     and the kernel will (:mod:`harness_memory.hooks.tool_targets`).
 
@@ -30,17 +48,7 @@ def pre_tool_use(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] |
     from the hook's ``cwd`` (K-1; none for a temporary Workspace, K-4). With neither, the guard
     has no memory root to protect and answers nothing.
     """
-    tool, arguments = hook.tool_name or "", hook.tool_input
-    if arguments is None:
-        return None
-    reason = None
-    if tool in WRITE_TOOLS:
-        targets = [arguments[name] for name in PATH_FIELDS if isinstance(arguments.get(name), str)]
-        reason = refusal(targets, hook, settings)
-    elif tool == "Bash" and isinstance(arguments.get("command"), str):
-        reason = shell_refusal([arguments["command"]], hook, settings)
-    elif tool.startswith("mcp__"):
-        reason = shell_refusal(string_leaves(arguments), hook, settings)
+    reason = write_refusal(tool_writes(hook), hook, settings)
     if reason is None:
         return None
     return {

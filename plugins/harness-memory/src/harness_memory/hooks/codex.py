@@ -1,4 +1,5 @@
-"""Codex CLI hook adapters (P-4, H-1, H-2): SessionStart adds the injection, PreToolUse guards.
+"""Codex CLI hook adapters (P-4, H-1, H-2, V-1): SessionStart adds the injection, PreToolUse
+guards, PostToolUse records memory writes.
 
 Codex CLI (measured on :data:`CODEX_VERSION`) runs a hook command with one JSON object on
 stdin — ``session_id``, ``cwd``, ``hook_event_name``, ``model``, ``permission_mode``, and for
@@ -17,8 +18,10 @@ same answers Claude Code does:
   holds the patch; every file it adds, updates, deletes or moves to is checked), ``Bash``
   (``tool_input.command``: every memory-root path the command names is checked),
   ``write_stdin`` (its ``chars``, likewise) and MCP tools (``mcp__…``: every string argument).
+- ``PostToolUse`` (the same fields and ``tool_response``): the same tools' memory writes are
+  recorded as versions (V-1, :mod:`harness_memory.hooks.post_write`); answered with nothing.
 
-An allowed call gets no answer. Both adapters fail open: a missing setting, an unreachable
+An allowed call gets no answer. Every adapter fails open: a missing setting, an unreachable
 service or malformed input never stops the Session.
 """
 
@@ -28,8 +31,8 @@ from typing import Any
 
 from harness_memory.fitting import HarnessLimits
 from harness_memory.hooks.claude_code import HookInput
-from harness_memory.hooks.guarding import refusal, shell_refusal, string_leaves
-from harness_memory.hooks.tool_targets import patch_targets
+from harness_memory.hooks.guarding import string_leaves, write_refusal
+from harness_memory.hooks.tool_targets import ToolWrites, patch_targets
 from harness_memory.settings import HarnessSettings
 
 __all__ = [
@@ -37,8 +40,10 @@ __all__ = [
     "CONTEXT_LIMIT_TOKENS",
     "GUARDED_TOOLS",
     "codex_tokens",
+    "post_tool_use",
     "pre_tool_use",
     "session_start",
+    "tool_writes",
 ]
 
 CODEX_VERSION = "0.171.0"
@@ -73,17 +78,24 @@ def session_start(hook: HookInput, settings: HarnessSettings) -> dict[str, Any]:
     return session_start_answer(hook, settings, "Codex CLI", limits())
 
 
-def pre_tool_use(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] | None:
-    """Answer Codex's ``PreToolUse`` hook: deny a call that writes where P-3 forbids."""
+def tool_writes(hook: HookInput) -> ToolWrites:
+    """What a Codex tool call may write (:data:`GUARDED_TOOLS`): every file an ``apply_patch``
+    patch names, a ``Bash`` command, the ``chars`` typed by ``write_stdin``, an MCP tool's
+    string arguments."""
     tool, arguments = hook.tool_name or "", hook.tool_input or {}
-    reason: str | None = None
     command = arguments.get("command")
     if tool == "apply_patch" and isinstance(command, str):
-        reason = refusal(patch_targets(command), hook, settings)
-    elif tool == "Bash" and isinstance(command, str):
-        reason = shell_refusal([command], hook, settings)
-    elif tool == "write_stdin" or tool.startswith("mcp__"):
-        reason = shell_refusal(string_leaves(arguments), hook, settings)
+        return ToolWrites(paths=patch_targets(command))
+    if tool == "Bash" and isinstance(command, str):
+        return ToolWrites(texts=[command])
+    if tool == "write_stdin" or tool.startswith("mcp__"):
+        return ToolWrites(texts=string_leaves(arguments))
+    return ToolWrites()
+
+
+def pre_tool_use(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] | None:
+    """Answer Codex's ``PreToolUse`` hook: deny a call that writes where P-3 forbids."""
+    reason = write_refusal(tool_writes(hook), hook, settings)
     if reason is None:
         return None
     return {
@@ -93,3 +105,11 @@ def pre_tool_use(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] |
             "permissionDecisionReason": reason,
         }
     }
+
+
+def post_tool_use(hook: HookInput, settings: HarnessSettings) -> None:
+    """Answer Codex's ``PostToolUse`` hook: record the call's memory writes as versions (V-1)
+    from a detached process; no answer. Never raises."""
+    from harness_memory.hooks.post_write import record_writes
+
+    record_writes(tool_writes(hook), hook, settings, "codex")

@@ -13,8 +13,10 @@ stdin — ``session_id``, ``transcript_path``, ``cwd``, ``hook_event_name``, ``t
   the model as the tool's error. Tools guarded (:data:`GUARDED_TOOLS`): ``write_file`` and
   ``replace`` (``tool_input.file_path``), ``run_shell_command`` (every path its ``command``
   names) and MCP tools (``mcp_<server>_<tool>``: every path in their string arguments).
+- ``AfterTool`` (the same fields and ``tool_response``): the same tools' memory writes are
+  recorded as versions (V-1, :mod:`harness_memory.hooks.post_write`); answered with nothing.
 
-An allowed call gets no answer. Both adapters fail open.
+An allowed call gets no answer. Every adapter fails open.
 """
 
 from __future__ import annotations
@@ -23,10 +25,19 @@ from typing import Any
 
 from harness_memory.fitting import HarnessLimits
 from harness_memory.hooks.claude_code import HookInput
-from harness_memory.hooks.guarding import refusal, shell_refusal, string_leaves
+from harness_memory.hooks.guarding import string_leaves, write_refusal
+from harness_memory.hooks.tool_targets import ToolWrites
 from harness_memory.settings import HarnessSettings
 
-__all__ = ["CONTEXT_LIMIT", "GEMINI_VERSION", "GUARDED_TOOLS", "before_tool", "session_start"]
+__all__ = [
+    "CONTEXT_LIMIT",
+    "GEMINI_VERSION",
+    "GUARDED_TOOLS",
+    "after_tool",
+    "before_tool",
+    "session_start",
+    "tool_writes",
+]
 
 GEMINI_VERSION = "0.61.0"
 """The Gemini CLI version whose hooks and limits were measured (the e2e test pins it)."""
@@ -55,16 +66,31 @@ def session_start(hook: HookInput, settings: HarnessSettings) -> dict[str, Any]:
     return session_start_answer(hook, settings, "Gemini CLI", limits())
 
 
+def tool_writes(hook: HookInput) -> ToolWrites:
+    """What a Gemini CLI tool call may write (:data:`GUARDED_TOOLS`): the ``file_path`` of
+    ``write_file`` and ``replace``, a ``run_shell_command`` command, an MCP tool's string
+    arguments."""
+    tool, arguments = hook.tool_name or "", hook.tool_input or {}
+    if tool in ("write_file", "replace") and isinstance(arguments.get("file_path"), str):
+        return ToolWrites(paths=[arguments["file_path"]])
+    if tool == "run_shell_command" and isinstance(arguments.get("command"), str):
+        return ToolWrites(texts=[arguments["command"]])
+    if tool.startswith("mcp_"):
+        return ToolWrites(texts=string_leaves(arguments))
+    return ToolWrites()
+
+
 def before_tool(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] | None:
     """Answer Gemini CLI's ``BeforeTool`` hook: deny a call that writes where P-3 forbids."""
-    tool, arguments = hook.tool_name or "", hook.tool_input or {}
-    reason: str | None = None
-    if tool in ("write_file", "replace") and isinstance(arguments.get("file_path"), str):
-        reason = refusal([arguments["file_path"]], hook, settings)
-    elif tool == "run_shell_command" and isinstance(arguments.get("command"), str):
-        reason = shell_refusal([arguments["command"]], hook, settings)
-    elif tool.startswith("mcp_"):
-        reason = shell_refusal(string_leaves(arguments), hook, settings)
+    reason = write_refusal(tool_writes(hook), hook, settings)
     if reason is None:
         return None
     return {"decision": "deny", "reason": reason}
+
+
+def after_tool(hook: HookInput, settings: HarnessSettings) -> None:
+    """Answer Gemini CLI's ``AfterTool`` hook: record the call's memory writes as versions
+    (V-1) from a detached process; no answer. Never raises."""
+    from harness_memory.hooks.post_write import record_writes
+
+    record_writes(tool_writes(hook), hook, settings, "gemini")

@@ -16,12 +16,30 @@ from typing import Any
 
 from harness_memory.guard import check_write, is_usable_path
 from harness_memory.hooks import claude_code
-from harness_memory.hooks.tool_targets import shell_paths
+from harness_memory.hooks.tool_targets import ToolWrites, shell_paths
 from harness_memory.settings import HarnessSettings
 
-__all__ = ["REFUSAL_PREFIX", "refusal", "shell_refusal", "string_leaves"]
+__all__ = [
+    "REFUSAL_PREFIX",
+    "could_reach",
+    "refusal",
+    "shell_refusal",
+    "string_leaves",
+    "write_refusal",
+]
 
 REFUSAL_PREFIX = "Agent Memory write guard: "
+
+
+def write_refusal(
+    writes: ToolWrites, hook: claude_code.HookInput, settings: HarnessSettings
+) -> str | None:
+    """The guard's reason to refuse a tool call that writes ``writes`` (its paths with
+    :func:`refusal`, its texts with :func:`shell_refusal`), or None when it is allowed."""
+    reason = refusal(writes.paths, hook, settings)
+    if reason is None and writes.texts:
+        reason = shell_refusal(writes.texts, hook, settings)
+    return reason
 
 
 def refusal(
@@ -63,7 +81,7 @@ def shell_refusal(
         found = shell_paths(text, cwd, os.environ)  # the hook runs with the harness's env
         paths.update(dict.fromkeys(found.paths))
         for prefix in found.undecided:
-            if _could_reach(prefix, roots):
+            if could_reach(prefix, roots):
                 return (
                     f"{REFUSAL_PREFIX}a path built at run time ($VAR, $(…), `…`) that could "
                     f"reach the memory root ({_shown(prefix)}…); name memory files by their "
@@ -86,7 +104,7 @@ def _shown(path: str) -> str:
     return path.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def _could_reach(prefix: str, roots: set[str]) -> bool:
+def could_reach(prefix: str, roots: set[str]) -> bool:
     """Whether a path whose literal start is ``prefix`` may land in the memory root: the prefix
     lies in it (spelled or resolved), or the rest of the word could complete it into the root."""
     if not is_usable_path(prefix):

@@ -1,4 +1,9 @@
-"""The paths a coding agent's tool call would write, for the P-3 guard (harness-neutral).
+"""The paths a coding agent's tool call would write, for the P-3 guard and the post-write
+hook (V-1), harness-neutral.
+
+Each harness adapter turns one tool call into a :class:`ToolWrites`: the paths a file tool or a
+patch names, and the texts (a shell command, an MCP tool's arguments) in which any word may be
+a path. The guard judges them before the call runs, the post-write hook after it ran.
 
 Codex CLI and Gemini CLI write files through tools that take no single ``file_path``:
 
@@ -30,7 +35,7 @@ import shlex
 from collections.abc import Mapping
 from pathlib import Path, PurePath
 
-__all__ = ["ShellPaths", "patch_targets", "shell_paths"]
+__all__ = ["ShellPaths", "ToolWrites", "patch_targets", "shell_paths"]
 
 _PATCH_TARGET_RE = re.compile(
     r"^\*\*\* (?:Add File|Update File|Delete File|Move to): (?P<path>.+?)\s*$", re.MULTILINE
@@ -45,6 +50,19 @@ _SEPARATORS = {";", "&&", "||", "|", "&", "(", ")", "{", "}", "then", "do", "els
 _CD_WORDS = {"cd", "pushd"}
 _GLOB_CHARS = re.compile(r"[*?\[]")
 _BRACE_CAP = 256  # words one brace expression may become; past it the word is undecided
+
+
+class ToolWrites:
+    """What one tool call may write: ``paths`` a file tool or a patch names (relative ones
+    from the hook's ``cwd``) and ``texts`` in which any word may be a path (a shell command, an
+    MCP tool's string arguments, read with :func:`shell_paths`). Empty: the call writes no file.
+    A plain class, like :class:`ShellPaths`."""
+
+    __slots__ = ("paths", "texts")
+
+    def __init__(self, paths: list[str] | None = None, texts: list[str] | None = None) -> None:
+        self.paths: list[str] = paths or []
+        self.texts: list[str] = texts or []
 
 
 def patch_targets(patch: str) -> list[str]:

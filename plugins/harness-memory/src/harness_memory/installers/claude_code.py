@@ -1,7 +1,8 @@
 """``harness-memory install claude-code``: the hooks in ``~/.claude/settings.json`` (H-3).
 
 Writes what the plugin README's Claude Code section gives: the ``SessionStart`` entries, the
-``PreToolUse`` guard on Write, Edit, MultiEdit and NotebookEdit, the memory root in
+``PreToolUse`` guard on the tools that write (:data:`WRITE_MATCHER`), the ``PostToolUse`` hook
+on the same tools that records their memory writes as versions (V-1), the memory root in
 ``permissions.additionalDirectories`` and the ``Edit(//<memory root>/**)`` allow rule (so headless
 Sessions may write memory; the guard still keeps writes to the Session's scopes), and with a
 token ``env.HARNESS_MEMORY_TOKEN``. ``$CLAUDE_CONFIG_DIR`` moves the file as Claude Code does.
@@ -31,7 +32,8 @@ SESSION_START_PARTS = RECOMMENDED_PARTS
 """SessionStart entries written, each carrying one piece of the injection (H-1: Claude Code
 shows at most 10,000 characters of each; four carry both indexes at the caps)."""
 WRITE_MATCHER = "Write|Edit|MultiEdit|NotebookEdit|Bash|mcp__.*"
-"""The tools the PreToolUse guard sees: the file tools, the shell and MCP tools (P-3)."""
+"""The tools the PreToolUse guard sees: the file tools, the shell and MCP tools (P-3); the
+PostToolUse hook sees the same ones and records their memory writes as versions (V-1)."""
 
 
 def settings_path(home: Path, environ: Mapping[str, str]) -> Path:
@@ -139,10 +141,14 @@ def _wanted(options: InstallOptions) -> dict[str, list[dict[str, Any]]]:
             command += f" --part {part} --parts {SESSION_START_PARTS}"
         starts.append({"hooks": [{"type": "command", "command": command}]})
     guard = options.hook_command(HARNESS, "pre-tool-use")
+    record = options.hook_command(HARNESS, "post-tool-use")
     return {
         "SessionStart": starts,
         "PreToolUse": [
             {"matcher": WRITE_MATCHER, "hooks": [{"type": "command", "command": guard}]}
+        ],
+        "PostToolUse": [
+            {"matcher": WRITE_MATCHER, "hooks": [{"type": "command", "command": record}]}
         ],
     }
 

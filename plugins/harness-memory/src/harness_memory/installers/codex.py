@@ -7,8 +7,9 @@ hook is skipped silently. So the install writes three things:
 
 - ``hooks.json``: a ``SessionStart`` hook whose ``additionalContextLimit`` lets the whole
   injection through (:data:`CONTEXT_LIMIT_TOKENS`; Codex's default of 2,500 tokens would cut it
-  to a head-and-tail preview) and a ``PreToolUse`` guard on the tools that write files;
-- ``config.toml``: the trust entries of those two hooks, and the memory root added to
+  to a head-and-tail preview), a ``PreToolUse`` guard on the tools that write files and a
+  ``PostToolUse`` hook on the same tools that records their memory writes as versions (V-1);
+- ``config.toml``: the trust entries of those three hooks, and the memory root added to
   ``sandbox_workspace_write.writable_roots`` so the patch tool may write memory at all;
 - nothing else: other hooks, their trust entries and the rest of ``config.toml`` (comments
   included, through ``tomlkit``) stay. Trust keys are positional, so when an uninstall takes
@@ -60,7 +61,11 @@ the shell, input to a running shell, and MCP tools (their path arguments)."""
 HOOK_TIMEOUT_S = 30
 _DEFAULT_TIMEOUT_S = 600
 _DEFAULT_CONTEXT_LIMIT = 2_500
-_EVENT_LABELS = {"SessionStart": "session_start", "PreToolUse": "pre_tool_use"}
+_EVENT_LABELS = {
+    "SessionStart": "session_start",
+    "PreToolUse": "pre_tool_use",
+    "PostToolUse": "post_tool_use",
+}
 
 
 def codex_home(home: Path, environ: Mapping[str, str]) -> Path:
@@ -187,9 +192,17 @@ def _wanted(options: InstallOptions, home: Path) -> dict[str, list[dict[str, Any
         "command": options.hook_command(HARNESS, "pre-tool-use", state_dir=state),
         "timeout": HOOK_TIMEOUT_S,
     }
+    record = {
+        "type": "command",
+        "command": options.hook_command(
+            HARNESS, "post-tool-use", state_dir=state, token_file=token_file
+        ),
+        "timeout": HOOK_TIMEOUT_S,
+    }
     return {
         "SessionStart": [{"hooks": [start]}],
         "PreToolUse": [{"matcher": GUARD_MATCHER, "hooks": [guard]}],
+        "PostToolUse": [{"matcher": GUARD_MATCHER, "hooks": [record]}],
     }
 
 

@@ -2,7 +2,8 @@
 
 Gemini CLI (measured on 0.61.0) reads hooks from the ``"hooks"`` object of its user settings:
 a ``SessionStart`` hook adds the injection, a ``BeforeTool`` hook guards the tools that write
-files (:data:`GUARD_MATCHER`). The memory root goes into ``context.includeDirectories``: Gemini
+files (:data:`GUARD_MATCHER`) and an ``AfterTool`` hook on the same tools records their memory
+writes as versions (V-1). The memory root goes into ``context.includeDirectories``: Gemini
 CLI's file tools refuse paths outside the Workspace's directories, memory included. Its listing
 of those directories in the first request is switched off (:data:`DIRECTORY_TREE`), so no other
 Workspace's scope is named there, and its background auto memory too (:data:`AUTO_MEMORY`,
@@ -86,6 +87,9 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
             "BeforeTool": [
                 {"matcher": GUARD_MATCHER, "hooks": [_handler(options, "before-tool", state)]}
             ],
+            "AfterTool": [
+                {"matcher": GUARD_MATCHER, "hooks": [_handler(options, "after-tool", state)]}
+            ],
         }
     merged, _ = merge_hooks(document, HARNESS, wanted, source=path)
     gone, added = root_changes(document, HARNESS, options, install=install)
@@ -109,7 +113,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
 
 
 def _handler(options: InstallOptions, event: str, state: Path) -> dict[str, Any]:
-    wants_token = event == "session-start" and options.token is not None  # the guard needs none
+    # the Session start and the post-write hook call the service; the guard needs no token
+    wants_token = event in ("session-start", "after-tool") and options.token is not None
     token_file = state / TOKEN_NAME if wants_token else None
     return {
         "name": f"agent-memory-{event}",

@@ -3,7 +3,9 @@
 For every harness (Claude Code's user and managed settings, Codex CLI, Gemini CLI) it reads the
 settings the install wrote and reports: installed or not; the ``harness-memory`` the hooks run
 and whether it exists, is executable and outlives the source checkout it came from; the memory
-root and whether it exists (Gemini CLI does not start without it); the tools the guard sees.
+root and whether it exists (Gemini CLI does not start without it); the tools the guard sees, and
+the tools whose memory writes are recorded as versions (V-1), or that none are (an install
+from before the post-write hook: installing again adds it).
 A hook command that is gone means no memory and a guard that refuses every write it would
 check (the command fails closed, :data:`~harness_memory.installers.spec.GUARD_FAILS_CLOSED`):
 ``status`` says so and exits 1. Hook commands an earlier install wrote with the token on
@@ -24,7 +26,13 @@ from harness_memory.installers.spec import flag_values, installed_roots, our_com
 
 __all__ = ["status"]
 
-_GUARD_EVENTS = ("PreToolUse", "BeforeTool")
+_SEEN_BY = {
+    "PreToolUse": "the guard sees",
+    "BeforeTool": "the guard sees",
+    "PostToolUse": "versions are recorded after",
+    "AfterTool": "versions are recorded after",
+}
+"""Each tool event our hooks use (the harnesses' names) and what its line says."""
 
 
 def status(home: Path, environ: Mapping[str, str], managed: Path) -> tuple[list[str], bool]:
@@ -89,12 +97,20 @@ def _installed(
         state = "" if exists else " — PROBLEM: it does not exist"
         lines.append(f"{label}: memory root {root}{state}")
     hooks = document.get("hooks")
-    for event in _GUARD_EVENTS:
+    recorded = False
+    for event, seen_by in _SEEN_BY.items():
         for group in (hooks.get(event) if isinstance(hooks, dict) else None) or []:
             if isinstance(group, dict) and any(
                 isinstance(h, dict) and h.get("command") in commands for h in group.get("hooks", [])
             ):
-                lines.append(f"{label}: the guard sees {group.get('matcher', 'every tool')}")
+                recorded = recorded or seen_by.startswith("versions")
+                lines.append(f"{label}: {seen_by} {group.get('matcher', 'every tool')}")
+    if not recorded:
+        lines.append(
+            f"{label}: no post-write hook (an install from before it): the agent's memory "
+            "writes become versions only at the next Session start, without the tool that "
+            f"made them; run `harness-memory install {harness}` again"
+        )
     return lines, fine
 
 
