@@ -8,6 +8,7 @@ says who, when and which files.
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -176,6 +177,41 @@ async def test_v1_a_session_start_records_after_answering(client: Client, agent:
     await ok_json(response)
     await get_history_store(client.app).idle()
     assert len(await changes(client)) == 1
+
+
+async def test_v1_a_session_start_of_several_hooks_records_once_and_leaves_writes_to_the_hook(
+    client: Client, agent: AgentHome
+) -> None:
+    """Claude Code starts a Session with four hook processes, each a Session start: one record
+    for them, so the Session's first write is the post-write hook's version, not theirs."""
+    seed(agent)
+    workspace, _ = agent.workspace("shop")
+    starts = [
+        client.post(
+            f"{memory_url()}/session-start",
+            json={"workspace": str(workspace), "sessionId": "four-hooks"},
+        )
+        for _ in range(4)
+    ]
+    for response in await asyncio.gather(*starts):
+        await ok_json(response)
+    for _ in range(2000):  # the first record lands after the answers (a hang guard, no timing)
+        if await changes(client):
+            break
+        await asyncio.sleep(0.01)
+    write_topic(agent.user, "uses-uv.md")
+    await get_history_store(client.app).idle()  # any record still pending runs now
+
+    answer = await ok_json(
+        await client.post(
+            f"{memory_url()}/versions",
+            json={"sessionId": "four-hooks", "harness": "claude-code", "tool": "Write"},
+        )
+    )
+
+    files = [scope["files"] for scope in answer["scopes"] if scope["scope"] == "user"]
+    assert files == [[{"file": "uses-uv.md", "change": "added"}]]
+    assert (await changes(client))[0]["author"]["source"] == "write"
 
 
 async def test_v1_a_post_write_hook_records_its_session_harness_and_tool(

@@ -336,13 +336,20 @@ class HistoryStore:
 
     def record_later(self, agent_id: str, keys: list[str], who: Attribution) -> None:
         """Record scopes ``keys`` of the (checked) agent soon, in a task of their own (see the
-        module docstring); returns at once. Failures are logged, never raised."""
+        module docstring); returns at once. Session starts arriving while a scope's record is
+        pending ask for one more, after :data:`RECORD_INTERVAL`, unless they are the pending
+        one's own Session. Failures are logged, never raised."""
         if not self.histories.enabled:
             return
         for key in keys:
             slot = (agent_id, key)
             pending = self._later.get(slot)
             if pending is not None:
+                if who.session_id is not None and who.session_id == pending.who.session_id:
+                    # another hook of the same Session start (Claude Code runs several): its
+                    # record is the one pending, and a second one would take the Session's
+                    # first writes from their post-write record
+                    continue
                 pending.who = who
                 pending.again = True
                 continue
