@@ -311,7 +311,7 @@ def _add_session_start(commands: Any) -> None:
         type=_draft_id,
         default=None,
         metavar="ID",
-        help="start from this draft (A-12): its pinned Workspace wins over --workspace and its "
+        help="start from this draft: its pinned Workspace wins over --workspace and its "
         "prompt is printed after the system prompt",
     )
     start.add_argument(
@@ -324,7 +324,7 @@ def _add_session_start(commands: Any) -> None:
 
 
 def _add_draft(commands: Any) -> None:
-    drafts = commands.add_parser("draft", help="drafts of the chat bridge (A-12)")
+    drafts = commands.add_parser("draft", help="drafts of the chat bridge")
     draft_commands = drafts.add_subparsers(dest="draft_command", required=True)
     show = draft_commands.add_parser("show", help="print a draft's prompt")
     _add_setting_flags(show, hook=False, draft=True)

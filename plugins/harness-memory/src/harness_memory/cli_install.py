@@ -39,7 +39,7 @@ def add_install_commands(commands: Any) -> None:
     )
     for verb in ("install", "uninstall"):
         parser = commands.add_parser(
-            verb, help=f"{verb} the hooks in a harness's own user settings (H-3)"
+            verb, help=f"{verb} the hooks in a harness's own user settings"
         )
         parser.add_argument("harness", choices=_HARNESSES)
         parser.add_argument(
