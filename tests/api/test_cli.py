@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import logging
 import os
@@ -25,6 +24,7 @@ from memory_core.keys import workspace_memory_key
 from memory_core.layout import MARKER_FILE, memory_root
 
 from tests.api.conftest import CORPUS, corpus_topics
+from tests.support.cli_help import every_help
 
 
 @pytest.fixture
@@ -299,17 +299,9 @@ def test_q1_serve_on_a_busy_port_names_memory_api_port(
     assert f"MEMORY_API_PORT={port + 1}" in logged
 
 
-def _every_help(parser: argparse.ArgumentParser) -> Iterator[str]:
-    yield parser.format_help()
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            for sub in action.choices.values():
-                yield from _every_help(sub)
-
-
 def test_q1_help_speaks_to_users_not_in_requirement_ids() -> None:
     """``--help`` is read by users, who do not know the spec: no "(P-5)" in it."""
-    helps = list(_every_help(build_parser()))
+    helps = list(every_help(build_parser()))
     assert len(helps) >= 14  # memory-api and each of its commands
     found = [match for text in helps for match in re.findall(r"\b[A-Z]-\d+[a-z]?\b", text)]
     assert found == []

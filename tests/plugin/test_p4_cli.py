@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import argparse
 import re
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
@@ -13,6 +11,7 @@ from harness_memory.cli import DRAFT_SEPARATOR, build_parser
 
 from tests.plugin.helpers import harness_env, run_cli
 from tests.plugin.scripted_service import USER_INDEX_LINE, ScriptedService
+from tests.support.cli_help import every_help
 
 TEMPLATE = "Intro.\n\n{{MEMORY}}\n# Environment\n- Workspace Memory Key: {{WORKSPACE_MEMORY_KEY}}\n"
 
@@ -202,18 +201,10 @@ async def test_a12_draft_show_fails_with_exit_1_when_the_draft_is_gone(
     assert "--url" in missing.stderr
 
 
-def _every_help(parser: argparse.ArgumentParser) -> Iterator[str]:
-    yield parser.format_help()
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            for sub in action.choices.values():
-                yield from _every_help(sub)
-
-
 def test_q1_harness_memory_help_names_no_requirement_ids() -> None:
     """``harness-memory --help`` and each command's are read by users, who do not know the
     spec: no "(A-12)" or "(H-3)" in them."""
-    helps = list(_every_help(build_parser()))
+    helps = list(every_help(build_parser()))
     assert len(helps) >= 8  # harness-memory and each of its commands
     found = [match for text in helps for match in re.findall(r"\b[A-Z]-\d+[a-z]?\b", text)]
     assert found == []

@@ -15,6 +15,7 @@ Blocking: run it in a worker thread.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import get_args
 
 from memory_core import layout
 from memory_core.credentials import mask_secret_lines
@@ -58,17 +59,7 @@ __all__ = [
 ]
 
 _KINDS: dict[str, FileChangeKind] = {"A": "added", "M": "modified", "D": "deleted"}
-_SOURCES: tuple[VersionSource, ...] = (
-    "session-start",
-    "write",
-    "checkpoint",
-    "found",
-    "delete",
-    "restore",
-    "import",
-    "squash",
-    "sync",
-)
+_SOURCES: tuple[VersionSource, ...] = get_args(VersionSource)
 
 
 def author_of(entry: LogEntry) -> Author:
