@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import msgspec
@@ -257,8 +256,7 @@ def start_from_settings(
     )
 
 
-@dataclass
-class _Fetched:
+class _Fetched(msgspec.Struct):
     """What the calls to the service brought back, and why not when they failed."""
 
     workspace: str
