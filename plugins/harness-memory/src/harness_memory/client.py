@@ -95,7 +95,9 @@ class MemoryClient:
         """
         request = SessionStartRequest(workspace=workspace, session_id=session_id, sections=sections)
         path = _agent_path(project, agent) + "/memory/session-start"
-        return self._call("POST", path, _ENCODER.encode(request), SessionStartResponse, "a Session start")
+        return self._call(
+            "POST", path, _ENCODER.encode(request), SessionStartResponse, "a Session start"
+        )
 
     def get_draft(self, project: str, agent: str, draft_id: str) -> Draft:
         """Call ``GET /api/projects/{project}/agents/{agent}/drafts/{draft_id}`` (A-12).
@@ -135,7 +137,9 @@ class MemoryClient:
         ``BadServiceAnswerError`` when the answer is no agent config; else one of the named
         errors.
         """
-        return self._call("GET", _agent_path(project, agent) + "/config", None, AgentConfig, "a config")
+        return self._call(
+            "GET", _agent_path(project, agent) + "/config", None, AgentConfig, "a config"
+        )
 
     def _call(
         self,

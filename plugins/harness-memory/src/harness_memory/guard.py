@@ -15,7 +15,6 @@ import os
 from pathlib import Path, PurePath
 
 import msgspec
-
 from memory_core.keys import USER_SCOPE
 from memory_core.layout import MARKER_FILE
 

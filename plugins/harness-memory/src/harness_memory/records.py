@@ -3,11 +3,10 @@
 A Session start (P-1) describes what happened in a :class:`SessionMeta`; a Session-start hook
 writes it to ``<state_dir>/sessions/<session id>.json`` and the write guard's hook reads it back
 (:mod:`harness_memory.guard_view`) to learn the memory root and the Session's key (P-3) without
-asking the service again. The state
-dir belongs to the harness (P-2a), never to the Workspace. A record is written with
-:func:`memory_core.atomic.atomic_write_bytes` (mode 0600, not fsynced), so a reader sees the old record or
-the new one, never half of one; a record that cannot be read or decoded reads as no record, and
-the guard then falls back to the configured memory root.
+asking the service again. The state dir belongs to the harness (P-2a), never to the Workspace.
+A record is written with :func:`memory_core.atomic.atomic_write_bytes` (mode 0600, not fsynced),
+so a reader sees the old record or the new one, never half of one; a record that cannot be read
+or decoded reads as no record, and the guard then falls back to the configured memory root.
 """
 
 from __future__ import annotations
@@ -103,7 +102,8 @@ def write_record(state_dir: Path, session_id: str, meta: SessionMeta) -> Path:
     """Write ``meta`` atomically as the record of ``session_id`` (mode 0600); prune stale records.
 
     Not fsynced: the record lives as long as its Session, a crash of the machine ends the
-    Session too, and the guard falls back to the configured memory root without it. Raises ``OSError`` when the state dir cannot be written (nothing is left behind then),
+    Session too, and the guard falls back to the configured memory root without it. Raises
+    ``OSError`` when the state dir cannot be written (nothing is left behind then),
     ``UnicodeEncodeError`` for a text that is no valid Unicode (a lone surrogate).
     """
     from memory_core.atomic import atomic_write_bytes  # only a Session start writes (H-5)
