@@ -34,6 +34,7 @@ from harness_memory.installers.files import (
     read_json_object,
     read_text,
 )
+from harness_memory.installers.guard_gaps import gap_notes
 from harness_memory.installers.hook_groups import Removed, merge_hooks
 from harness_memory.installers.own_memory import Switch, switch_back, switch_off
 from harness_memory.installers.plan import Plan, with_state
@@ -121,11 +122,6 @@ PreToolUse hook (measured on 0.171: a file typed into ``bash`` landed in another
 scope). Without a terminal, ``write_stdin`` cannot feed a running command ("stdin is closed"),
 so every command goes through ``exec_command``, which the guard sees (P-3). Codex 0.171 ignores
 ``features.unified_exec = false``, so this is the fence that holds."""
-TERMINALS_WHY = (
-    "Input the model types into a running terminal (write_stdin) is never shown to Codex's "
-    "hooks, so the guard could not see it; without terminals every command goes through "
-    "exec_command, which it checks. Uninstall turns them back on."
-)
 
 
 def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) -> Plan:
@@ -152,7 +148,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     if install:
         notes.append(switch_off(config, MEMORIES, record.previous, tomlkit.table))
         notes.append(switch_off(config, TERMINALS, record.previous, tomlkit.table))
-        notes.append(TERMINALS_WHY)
+        notes += gap_notes(HARNESS)
         kept = home / "memories"
         if kept.is_dir() and any(kept.iterdir()):
             notes.append(
