@@ -51,7 +51,9 @@ def test_p3_install_output_names_what_the_guard_does_not_cover(
     tmp_path: Path, harness: str, dry_run: bool
 ) -> None:
     output = install_output(tmp_path / "home", harness, *(["--dry-run"] if dry_run else []))
-    expected = [f"{harness}: {HEADING}"] + [f"{harness}:   - {line}" for line in GUARD_GAPS[harness]]
+    expected = [f"{harness}: {HEADING}"] + [
+        f"{harness}:   - {line}" for line in GUARD_GAPS[harness]
+    ]
     lines = output.splitlines()
     start = lines.index(expected[0])
     assert lines[start : start + len(expected)] == expected
