@@ -5,9 +5,9 @@ made-up memory in the layout Codex CLI 0.171 writes (its consolidation prompt's 
 rollout-summary writer): a summary, a handbook of task groups for the Workspace, for another
 project and for no directory, Session recaps of the Workspace (one in a sub-folder), of the
 other project and one recording no directory, an ad-hoc note, a skill, and the bookkeeping.
-Each test runs on both layouts: the folder as ``memories/`` (before 0.171) and as
-``memories_v2/`` (what 0.171 writes); the last tests keep both folders, as an upgraded Codex
-leaves them.
+Each test runs on both folder names, ``memories/`` and ``memories_v2/``; then both folders, as
+an upgraded Codex leaves them; the last test has ``memories_v2/`` in the narrower shape Codex's
+second memory pipeline writes (fixture ``codex-v2``).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from tests.api.harness_memory import (
 )
 
 LAYOUTS = ("memories", "memories_v2")
-"""Codex's memories folder before 0.171, and the one 0.171 writes."""
+"""Codex's memories folders: its first memory pipeline's and its second's."""
 
 
 def place_codex(tmp_path: Path, folders: tuple[str, ...]) -> dict[str, Path]:
@@ -186,7 +186,7 @@ def test_p5_codex_without_a_memories_folder_names_both_places(tmp_path: Path) ->
 
 @pytest.fixture
 def upgraded(data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
-    """Both folders, as Codex 0.171 leaves them after an upgrade: ``memories_v2/`` the
+    """Both folders, as an upgraded Codex leaves them: ``memories_v2/`` the
     fixture; ``memories/`` the same memories, but an older skill text, one general tip and
     one ad-hoc note that only it holds."""
     placed = place_codex(tmp_path, ("memories_v2", "memories"))
@@ -258,3 +258,48 @@ def test_p5_codex_both_folders_second_run_changes_nothing(
     assert main(argv) == 0
     assert "Nothing to change" in capsys.readouterr().out
     assert snapshot(data_dir) == before
+
+
+def test_p5_codex_memories_v2_as_its_second_pipeline_writes_it(
+    data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``memories_v2/`` in the shape Codex's second memory pipeline leaves it (0.171's
+    ``consolidation_v2`` and ``read_path_v2`` prompts; Codex's own tests assert it writes no
+    ``MEMORY.md`` and no ``raw_memories.md`` there): ``memory_summary.md`` routing to
+    ``rollout_summaries/`` by project, the recaps, an ad-hoc note, the diff of its last run and
+    its git baseline (fixture ``codex-v2``). Every file is accounted for; the recap of the
+    Workspace lands in its scope, the other project's is named with its command."""
+    workspace = tmp_path / "src" / "stock-api"
+    workspace.mkdir(parents=True)
+    other = (tmp_path / "src" / "reports").resolve()
+    other.mkdir()
+    codex_home = tmp_path / "home" / ".codex"
+    words = {"WORKSPACE": workspace.resolve(), "OTHER": other, "HOME": codex_home.parent}
+    place("codex-v2", codex_home, words)
+    root = codex_home / "memories_v2"
+    (root / ".git").mkdir()
+    (root / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    make_agent(data_dir, codex_home, monkeypatch)
+    reports = run(data_dir, "codex", workspace.resolve(), {"CODEX_HOME": str(codex_home)})
+    assert accounted(reports, root) == []
+    user = scope_dir(data_dir, "user")
+    ours = scope_dir(data_dir, key_for_real_path(str(workspace.resolve())))
+    assert names(ours) == {"2026-11-21T15-02-09-Rt7K-stock_count_off_by_one.md"}
+    assert names(user) == {
+        "user-profile.md",
+        "before-any-fix-the-user-asked-show-me-the.md",
+        "the-user-corrected-hatch-not-poetry-run-hatch.md",
+        "hatch-run-test-x-stops-at-the-first-failure-the.md",
+        "2026-11-28T09-15-00-no-force-push.md",
+    }
+    every_topic_indexed(user)
+    every_topic_indexed(ours)
+    reasons = {s.origin: s.reason for r in reports for s in r.skipped}
+    recap = root / "rollout_summaries" / "2026-11-02T10-40-55-Pm4W-report_pdf_fonts.md"
+    assert f"memory import --from codex --workspace {other}" in reasons[str(recap)]
+    assert "one consolidation run" in reasons[str(root / "phase2_workspace_diff.md")]
+    assert "baseline" in reasons[str(root / ".git")]
+    assert "instructions" in reasons[str(root / "extensions/ad_hoc/instructions.md")]
+    merged = {m.origin: m.detail for r in reports for m in r.merged}
+    routing = merged[f"{root / 'memory_summary.md'} § What's in Memory"]
+    assert "rollout_summaries/" in routing and "routing index" in routing
