@@ -24,15 +24,38 @@ from memory_core.keys import key_for_real_path
 
 from tests.api.harness_memory import (
     accounted,
+    agent_made,
     every_topic_indexed,
+    import_argv,
     place,
     run,
     scope_dir,
     snapshot,
+    topic_texts,
 )
 
 LAYOUTS = ("memories", "memories_v2")
 """Codex's memories folders: its first memory pipeline's and its second's."""
+
+
+WORKSPACE_TOPICS = {
+    "shop-api-checkout-tests.md",
+    "2026-11-20T09-12-44-aB3d-fix_flaky_checkout_test.md",
+    "2026-11-25T08-00-00-Zz00.md",  # recorded in a folder inside the Workspace's repository
+}
+"""The topic files the fixture's memories make in the Workspace scope."""
+USER_TOPICS = {
+    "user-profile.md",
+    "when-tests-fail-the-user-asked-tell-me-what.md",
+    "when-creating-python-environments-the-user.md",
+    "the-user-asked-for-commit-messages-in-the.md",
+    "run-uv-run-pytest-q-x-first-the-full-suite-takes.md",
+    "make-lint-runs-ruff-and-mypy-ci-fails-on-either.md",
+    "python-tooling-across-repositories.md",
+    "2026-11-26T10-15-00-review-before-commit.md",
+    "run-shop-tests.md",
+}
+"""The topic files they make in the user scope."""
 
 
 def place_codex(tmp_path: Path, folders: tuple[str, ...]) -> dict[str, Path]:
@@ -64,11 +87,7 @@ def place_codex(tmp_path: Path, folders: tuple[str, ...]) -> dict[str, Path]:
 
 def make_agent(data_dir: Path, codex_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The agent ``coder`` made; ``HOME`` and ``$CODEX_HOME`` set for the CLI."""
-    monkeypatch.setenv("MEMORY_API_DATA_DIR", str(data_dir))
-    monkeypatch.setenv("COLUMNS", "250")
-    assert main(["agent", "create", "--project", "acme", "--id", "coder", "--name", "C"]) == 0
-    monkeypatch.setenv("HOME", str(codex_home.parent))
-    monkeypatch.setenv("CODEX_HOME", str(codex_home))
+    agent_made(data_dir, monkeypatch, HOME=str(codex_home.parent), CODEX_HOME=str(codex_home))
 
 
 @pytest.fixture(params=LAYOUTS)
@@ -85,7 +104,7 @@ def codex(
 
 
 def names(scope: Path) -> set[str]:
-    return {p.name for p in scope.glob("*.md") if p.name != layout.INDEX_FILE}
+    return set(topic_texts(scope))
 
 
 def test_p5_codex_memories_split_between_user_and_workspace(
@@ -96,22 +115,8 @@ def test_p5_codex_memories_split_between_user_and_workspace(
     user = scope_dir(data_dir, "user")
     ours = scope_dir(data_dir, key_for_real_path(str(codex["workspace"])))
     assert {r.key for r in reports} == {"user", ours.name}
-    assert names(ours) == {
-        "shop-api-checkout-tests.md",
-        "2026-11-20T09-12-44-aB3d-fix_flaky_checkout_test.md",
-        "2026-11-25T08-00-00-Zz00.md",  # recorded in a folder inside the Workspace's repository
-    }
-    assert names(user) == {
-        "user-profile.md",
-        "when-tests-fail-the-user-asked-tell-me-what.md",
-        "when-creating-python-environments-the-user.md",
-        "the-user-asked-for-commit-messages-in-the.md",
-        "run-uv-run-pytest-q-x-first-the-full-suite-takes.md",
-        "make-lint-runs-ruff-and-mypy-ci-fails-on-either.md",
-        "python-tooling-across-repositories.md",
-        "2026-11-26T10-15-00-review-before-commit.md",
-        "run-shop-tests.md",
-    }
+    assert names(ours) == WORKSPACE_TOPICS
+    assert names(user) == USER_TOPICS
     every_topic_indexed(user)
     every_topic_indexed(ours)
     # every byte of a recap is kept: the file as Codex wrote it follows the frontmatter
@@ -160,8 +165,7 @@ def test_p5_codex_user_only_leaves_the_workspace_part(
 def test_p5_codex_second_run_changes_nothing(
     data_dir: Path, codex: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = ["memory", "import", "--from", "codex", "--workspace", str(codex["workspace"])]
-    argv += ["--project", "acme", "--agent", "coder"]
+    argv = import_argv("codex", codex["workspace"])
     assert main([*argv, "--dry-run"]) == 0
     assert [p.name for p in layout.memory_root(data_dir, "coder").iterdir()] == ["user"]
     assert main(argv) == 0
@@ -210,22 +214,8 @@ def test_p5_codex_both_folders_each_memory_once(data_dir: Path, upgraded: dict[s
     reports = run(data_dir, "codex", upgraded["workspace"], env)
     user = scope_dir(data_dir, "user")
     ours = scope_dir(data_dir, key_for_real_path(str(upgraded["workspace"])))
-    assert names(ours) == {
-        "shop-api-checkout-tests.md",
-        "2026-11-20T09-12-44-aB3d-fix_flaky_checkout_test.md",
-        "2026-11-25T08-00-00-Zz00.md",
-    }
-    assert names(user) == {
-        "user-profile.md",
-        "when-tests-fail-the-user-asked-tell-me-what.md",
-        "when-creating-python-environments-the-user.md",
-        "the-user-asked-for-commit-messages-in-the.md",
-        "run-uv-run-pytest-q-x-first-the-full-suite-takes.md",
-        "make-lint-runs-ruff-and-mypy-ci-fails-on-either.md",
-        "python-tooling-across-repositories.md",
-        "2026-11-26T10-15-00-review-before-commit.md",
-        "run-shop-tests.md",
-        # what only the older folder holds
+    assert names(ours) == WORKSPACE_TOPICS
+    assert names(user) == USER_TOPICS | {  # and what only the older folder holds
         "postgres-14-runs-in-docker-compose-on-port-5433.md",
         "2026-09-01T08-00-00-httpx.md",
         "run-shop-tests-2.md",
@@ -250,8 +240,7 @@ def test_p5_codex_both_folders_each_memory_once(data_dir: Path, upgraded: dict[s
 def test_p5_codex_both_folders_second_run_changes_nothing(
     data_dir: Path, upgraded: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = ["memory", "import", "--from", "codex", "--workspace", str(upgraded["workspace"])]
-    argv += ["--project", "acme", "--agent", "coder"]
+    argv = import_argv("codex", upgraded["workspace"])
     assert main(argv) == 0
     assert "imported once" in capsys.readouterr().out
     before = snapshot(data_dir)
