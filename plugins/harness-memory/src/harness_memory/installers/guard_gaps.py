@@ -6,8 +6,10 @@ MCP tool's arguments. What a harness never shows them, or what a command's text 
 the guard cannot refuse. ``harness-memory install HARNESS`` prints these lines (also with
 ``--dry-run``), and the README's harness table states the same lines in its "what is not
 guarded" row — ``tests/plugin/test_p3_guard_gaps.py`` checks both against :data:`GUARD_GAPS`,
-so the two cannot drift apart. Each line is backed by a test named in the README.
-"""
+so the two cannot drift apart. The first gap is shown real (the guard lets such a command
+through, and run it writes into another Workspace's scope) by ``test_p3_guard_bypasses.py``;
+the others state what the README's table measured of each harness (its sandbox, its terminals,
+its include directories)."""
 
 from __future__ import annotations
 
