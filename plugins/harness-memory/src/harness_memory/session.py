@@ -22,6 +22,7 @@ import logging
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 from memory_core.errors import InvalidId
@@ -48,6 +49,9 @@ from harness_memory.settings import (
     HarnessSettings,
     TemplateUnreadableError,
 )
+
+if TYPE_CHECKING:
+    from harness_memory.remote import RemoteCopy
 
 __all__ = [
     "DEFAULT_TEMPLATE",
@@ -152,17 +156,31 @@ def start_session_sync(
     timeout_s: float = DEFAULT_TIMEOUT_S,
     draft_id: str | None = None,
     memory_root: Path | None = None,
+    local_copy: RemoteCopy | None = None,
 ) -> SessionStart:
     """:func:`start_session` without an event loop, for a shell, a hook or a blocking embedder.
 
     Same arguments, result and fail-open rules; blocks for at most about ``timeout_s`` per
     request to the service (two with a draft).
+
+    With ``local_copy`` (remote mode, R-1) the Session's scopes (the user scope and the
+    Workspace's, keyed from its path on this machine) are synced into that copy first and the
+    injection is read from the copy (:mod:`harness_memory.offline`): status ``injected``, or
+    ``offline`` with the reason when the service could not be reached (the copy as it is, R-2;
+    the key line still names the Workspace scope); ``session_meta.remote_sync`` says what each
+    scope's sync did.
     """
     started_at = utc_timestamp(time.time())
     clock = time.perf_counter()
     fetched = _Fetched(str(Path(workspace).absolute()))
-    _fetch(fetched, (service_url, token, timeout_s), (project, agent, session_id, draft_id))
-    if memory_root is not None and fetched.error_kind in _OFFLINE_KINDS:
+    synced: list[dict[str, Any]] | None = None
+    if local_copy is not None:
+        synced = _sync_copy(
+            fetched, local_copy, (service_url, token, timeout_s), (project, agent, draft_id)
+        )
+    else:
+        _fetch(fetched, (service_url, token, timeout_s), (project, agent, session_id, draft_id))
+    if local_copy is None and memory_root is not None and fetched.error_kind in _OFFLINE_KINDS:
         _read_files(fetched, memory_root, project, agent)
     if fetched.error is not None:  # said once, after the files had their chance (H-4)
         outcome = "read from the files on this machine" if fetched.offline else "failed open"
@@ -208,6 +226,7 @@ def start_session_sync(
         draft_error_kind=fetched.draft_error_kind,
         workspace_source="draft" if draft is not None and draft.workspace else "harness",
         initial_prompt=draft.prompt if draft is not None else None,
+        remote_sync=synced,
     )
     return SessionStart(
         system_prompt=meta.system_prompt,
@@ -236,6 +255,19 @@ def start_from_settings(
     Service problems never raise (P-2).
     """
     url, project, agent = settings.required()
+    token = settings.bearer_token()
+    local_copy = None
+    if settings.remote:
+        from harness_memory.remote import RemoteCopy
+
+        local_copy = RemoteCopy(
+            url=url,
+            token=token,
+            project=project,
+            agent=agent,
+            state_dir=settings.state_dir,
+            timeout=settings.timeout,
+        )
     try:
         template = settings.read_template()
     except TemplateUnreadableError as error:
@@ -245,7 +277,7 @@ def start_from_settings(
         template = DEFAULT_TEMPLATE
     return start_session_sync(
         service_url=url,
-        token=settings.bearer_token(),
+        token=token,
         project=project,
         agent=agent,
         workspace=workspace,
@@ -254,6 +286,7 @@ def start_from_settings(
         timeout_s=settings.timeout,
         draft_id=draft_id,
         memory_root=settings.memory_root,
+        local_copy=local_copy,
     )
 
 
@@ -292,6 +325,45 @@ def _fetch(
         fetched.error, fetched.error_kind = _describe(failure)
         if draft_id is not None and fetched.draft is None and fetched.draft_error is None:
             fetched.draft_error, fetched.draft_error_kind = fetched.error, fetched.error_kind
+
+
+def _sync_copy(
+    fetched: _Fetched,
+    copy: RemoteCopy,
+    service: tuple[str, str | None, float],
+    ids: tuple[str, str, str | None],
+) -> list[dict[str, Any]]:
+    """Remote mode (R-1): the draft (if any), then the Session's scopes synced into ``copy`` and
+    the injection read from it into ``fetched``; what each scope's sync did. Every failure is
+    recorded in ``fetched``, none raised (P-2)."""
+    from harness_memory.remote import RemoteError
+
+    project, agent, draft_id = ids
+    if draft_id is not None:
+        try:  # a service that is down is said in the draft fields; memory comes from the copy
+            client = MemoryClient(service[0], token=service[1], timeout=service[2])
+            _fetch_draft(fetched, client, project, agent, draft_id)
+        except Exception:  # noqa: S110 - already recorded as the draft's error
+            pass
+        if fetched.draft is not None and fetched.draft.workspace is not None:
+            fetched.workspace = fetched.draft.workspace
+    results: list[dict[str, Any]] = []
+    try:
+        outcome = copy.sync(fetched.workspace)
+        results = [result.as_json() for result in outcome]
+        failed = [result for result in outcome if not result.ok]
+        if failed:
+            fetched.error = f"memory service not synced: {failed[0].error}"
+            fetched.error_kind = "unreachable"
+    except RemoteError as error:
+        fetched.error, fetched.error_kind = str(error), "internal"
+    _read_files(fetched, copy.memory_root, project, agent)
+    if fetched.answer is None and fetched.error is None:
+        fetched.error = f"the local copy {copy.memory_root} cannot be read"
+        fetched.error_kind = "internal"
+    if fetched.error is None:
+        fetched.offline = False  # synced: the copy is the service's memory
+    return results
 
 
 def _fetch_draft(

@@ -1,0 +1,235 @@
+"""R-1, R-2 through the command line: two machines run ``harness-memory`` in remote mode.
+
+Each machine is a HOME and state dir of its own whose processes are given only the service's
+URL and a token file; the service is the real ``memory-api serve`` on loopback. Session start
+syncs and injects from the local copy, the post-write hook sends the agent's writes back, the
+service being down leaves the copy usable and the writes waiting, and ``sync --status`` says so.
+Every ``git`` the plugin runs goes through a wrapper on ``PATH`` that records its arguments: no
+token may be among them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import stat
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.plugin.real_service import RealService
+from tests.support.serve import venv_bin
+
+AGENT = "coder"
+
+
+class Machine:
+    """One machine: its HOME, state dir, token file and the environment of its processes."""
+
+    def __init__(self, tmp_path: Path, name: str, service: RealService) -> None:
+        self.home = tmp_path / name
+        self.state = self.home / "state"
+        self.home.mkdir(parents=True)
+        self.token_file = self.home / "token"
+        self.token_file.write_text(service.token + "\n", encoding="utf-8")
+        self.token_file.chmod(0o600)
+        self.workspace = self.home / "code" / "shop"
+        self.workspace.mkdir(parents=True)
+        wrappers = self.home / "bin"
+        wrappers.mkdir()
+        self.git_log = self.home / "git-argv.log"
+        real_git = subprocess.run(
+            ["sh", "-c", "command -v git"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        wrapper = wrappers / "git"
+        wrapper.write_text(
+            f'#!/bin/sh\nprintf "%s\\n" "$*" >> "{self.git_log}"\nexec {real_git} "$@"\n',
+            encoding="utf-8",
+        )
+        wrapper.chmod(0o755)
+        self.url = service.url
+        self.path = f"{wrappers}:{os.environ.get('PATH', '')}"
+
+    def env(self) -> dict[str, str]:
+        return {
+            "PATH": self.path,
+            "HOME": str(self.home),
+            "HARNESS_MEMORY_URL": self.url,
+            "HARNESS_MEMORY_PROJECT": "acme",
+            "HARNESS_MEMORY_AGENT": AGENT,
+            "HARNESS_MEMORY_TOKEN_FILE": str(self.token_file),
+            "HARNESS_MEMORY_STATE_DIR": str(self.state),
+            "HARNESS_MEMORY_REMOTE": "on",
+            "HARNESS_MEMORY_TIMEOUT": "20",
+        }
+
+    def run(self, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [venv_bin("harness-memory"), *args],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            env=self.env(),
+            cwd=self.workspace,
+            check=False,
+        )
+
+    def start(self, session_id: str) -> dict[str, Any]:
+        done = self.run(
+            "session-start", "--format", "json", "--session-id", session_id, "--workspace",
+            str(self.workspace),
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        meta: dict[str, Any] = json.loads(done.stdout)["sessionMeta"]
+        return meta
+
+    def post_write(self, session_id: str, path: Path) -> None:
+        hook = {
+            "session_id": session_id,
+            "cwd": str(self.workspace),
+            "tool_name": "Write",
+            "tool_input": {"file_path": str(path)},
+        }
+        done = self.run("hook", "claude-code", "post-tool-use", stdin=json.dumps(hook))
+        assert done.returncode == 0 and done.stdout == "", done.stderr
+
+
+@pytest.fixture
+def served_root(real_service: RealService) -> Path:
+    return real_service.create_agent(AGENT)
+
+
+def test_r1_a_memory_written_on_machine_a_reaches_machine_b_and_no_token_reaches_git_argv(
+    real_service: RealService, served_root: Path, tmp_path: Path
+) -> None:
+    laptop = Machine(tmp_path, "laptop", real_service)
+    desktop = Machine(tmp_path, "desktop", real_service)
+    meta = laptop.start("s1")
+    assert meta["status"] == "injected", meta
+    copy_root = Path(meta["directories"]["memoryRoot"])
+    assert copy_root.is_relative_to(laptop.state)
+    assert [item["ok"] for item in meta["remoteSync"]] == [True, True]
+    user = copy_root / "user"
+    (user / "pnpm.md").write_text("---\ndescription: use pnpm\n---\npnpm only\n", encoding="utf-8")
+    (user / "MEMORY.md").write_text("- [Pnpm](pnpm.md) this team uses pnpm\n", encoding="utf-8")
+    laptop.post_write("s1", user / "MEMORY.md")
+    assert (served_root / "user" / "pnpm.md").read_text(encoding="utf-8").endswith("pnpm only\n")
+    other = desktop.start("s2")
+    assert other["status"] == "injected"
+    assert "- [Pnpm](pnpm.md) this team uses pnpm" in other["systemPrompt"]
+    key = other["key"]
+    assert key is not None and (served_root / key / ".workspace").is_file()
+    for machine in (laptop, desktop):
+        argv = machine.git_log.read_text(encoding="utf-8")
+        assert "fetch" in argv and real_service.token not in argv
+
+
+def test_r2_the_service_down_keeps_the_copy_and_the_writes_arrive_later(
+    real_service: RealService, served_root: Path, tmp_path: Path
+) -> None:
+    laptop = Machine(tmp_path, "laptop", real_service)
+    (served_root / "user").mkdir(parents=True, exist_ok=True)
+    (served_root / "user" / "MEMORY.md").write_text("- kept line\n", encoding="utf-8")
+    assert laptop.start("s1")["status"] == "injected"
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        laptop.url = f"http://127.0.0.1:{closed.getsockname()[1]}"
+    meta = laptop.start("s2")
+    assert meta["status"] == "offline" and "not synced" in meta["error"]
+    assert "- kept line" in meta["systemPrompt"]
+    assert meta["workspaceMemoryKey"].startswith("shop-")
+    user = Path(meta["directories"]["memoryRoot"]) / "user"
+    with (user / "MEMORY.md").open("a", encoding="utf-8") as handle:
+        handle.write("- written offline\n")
+    laptop.post_write("s2", user / "MEMORY.md")
+    status = laptop.run("sync", "--status")
+    assert status.returncode == 0
+    assert "user: last sync" in status.stdout and "changes wait to go back" in status.stdout
+    laptop.url = real_service.url
+    synced = laptop.run("sync", "--workspace", str(laptop.workspace))
+    assert synced.returncode == 0, synced.stdout + synced.stderr
+    assert "user: synced, changes sent" in synced.stdout
+    text = (served_root / "user" / "MEMORY.md").read_text(encoding="utf-8")
+    assert text == "- kept line\n- written offline\n"
+    assert "nothing waits" in laptop.run("sync", "--status").stdout
+
+
+def test_r1_a_token_file_others_may_read_is_refused(
+    real_service: RealService, served_root: Path, tmp_path: Path
+) -> None:
+    laptop = Machine(tmp_path, "laptop", real_service)
+    laptop.token_file.chmod(0o644)
+    done = laptop.run("session-start", "--workspace", str(laptop.workspace))
+    assert done.returncode == 2 and "chmod 600" in done.stderr
+    assert stat.S_IMODE(laptop.token_file.stat().st_mode) == 0o644
+
+
+def test_r1_install_remote_wires_all_three_harnesses_with_a_private_token_file(
+    real_service: RealService, served_root: Path, tmp_path: Path
+) -> None:
+    laptop = Machine(tmp_path, "laptop", real_service)
+    env = {"PATH": laptop.path, "HOME": str(laptop.home)}
+    for harness in ("claude-code", "codex", "gemini"):
+        done = subprocess.run(
+            [
+                venv_bin("harness-memory"), "install", harness, "--remote", "--url",
+                real_service.url, "--project", "acme", "--agent", AGENT, "--token",
+                real_service.token, "--executable", venv_bin("harness-memory"),
+            ],
+            capture_output=True, text=True, env=env, check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+    state = laptop.home / ".harness-memory"
+    token_file = state / "token"
+    assert stat.S_IMODE(token_file.stat().st_mode) == 0o600
+    assert token_file.read_text(encoding="utf-8") == real_service.token + "\n"
+    copy_root = state / "remote" / "acme" / "agents" / AGENT / "agent_state" / "memory"
+    assert copy_root.is_dir()
+    settings = {
+        "claude-code": laptop.home / ".claude" / "settings.json",
+        "codex": laptop.home / ".codex" / "hooks.json",
+        "gemini": laptop.home / ".gemini" / "settings.json",
+    }
+    events = {
+        "claude-code": {"SessionStart", "PreToolUse", "PostToolUse", "SessionEnd"},
+        "codex": {"SessionStart", "PreToolUse", "PostToolUse", "Stop"},
+        "gemini": {"SessionStart", "BeforeTool", "AfterTool", "SessionEnd"},
+    }
+    for harness, path in settings.items():
+        text = path.read_text(encoding="utf-8")
+        assert real_service.token not in text, harness
+        hooks = json.loads(text)["hooks"]
+        assert set(hooks) >= events[harness], harness
+        commands = [h["command"] for groups in hooks.values() for g in groups for h in g["hooks"]]
+        for command in commands:
+            assert "--remote on" in command and f"--token-file {token_file}" in command
+            assert f"--memory-root {copy_root}" in command and f"--state-dir {state}" in command
+    # the installed Claude Code commands, run as Claude Code runs them (through a shell)
+    claude_hooks = json.loads(settings["claude-code"].read_text(encoding="utf-8"))["hooks"]
+    start = claude_hooks["SessionStart"][0]["hooks"][0]["command"]
+    sent = claude_hooks["PostToolUse"][0]["hooks"][0]["command"]
+    hook = json.dumps({"session_id": "s1", "cwd": str(laptop.workspace), "source": "startup"})
+    run_env = {"PATH": laptop.path, "HOME": str(laptop.home)}
+    answer = subprocess.run(
+        ["sh", "-c", start], input=hook, capture_output=True, text=True, env=run_env, check=False
+    )
+    assert answer.returncode == 0, answer.stderr
+    assert "hookSpecificOutput" in answer.stdout
+    (copy_root / "user" / "MEMORY.md").write_text("- from the installed hooks\n", encoding="utf-8")
+    done = subprocess.run(
+        ["sh", "-c", sent], input=hook, capture_output=True, text=True, env=run_env, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert (served_root / "user" / "MEMORY.md").read_text(encoding="utf-8") == (
+        "- from the installed hooks\n"
+    )
+    shown = subprocess.run(
+        [venv_bin("harness-memory"), "status", "--home", str(laptop.home)],
+        capture_output=True, text=True, env=env, check=False,
+    )  # fmt: skip
+    assert f"remote copy {copy_root} of {real_service.url}:" in shown.stdout, shown.stdout
+    assert "  user: last sync 20" in shown.stdout and "nothing waits" in shown.stdout
+    assert real_service.token not in shown.stdout
