@@ -167,7 +167,7 @@ def test_r1_a_token_file_others_may_read_is_refused(
     assert stat.S_IMODE(laptop.token_file.stat().st_mode) == 0o644
 
 
-def test_r1_install_remote_wires_all_three_harnesses_with_a_private_token_file(
+def test_r1_install_remote_wires_all_three_harnesses_with_private_token_files(
     real_service: RealService, served_root: Path, tmp_path: Path
 ) -> None:
     laptop = Machine(tmp_path, "laptop", real_service)
@@ -175,17 +175,16 @@ def test_r1_install_remote_wires_all_three_harnesses_with_a_private_token_file(
     for harness in ("claude-code", "codex", "gemini"):
         done = subprocess.run(
             [
-                venv_bin("harness-memory"), "install", harness, "--remote", "--url",
-                real_service.url, "--project", "acme", "--agent", AGENT, "--token",
-                real_service.token, "--executable", venv_bin("harness-memory"),
+                venv_bin("harness-memory"), "install", harness, "--remote", real_service.url,
+                "--project", "acme", "--agent", AGENT, "--executable",
+                venv_bin("harness-memory"),
             ],
-            capture_output=True, text=True, env=env, check=False,
+            capture_output=True, text=True, env={**env, "HARNESS_MEMORY_TOKEN": real_service.token},
+            check=False,
         )  # fmt: skip
         assert done.returncode == 0, done.stderr
+        assert real_service.token not in done.stdout + done.stderr
     state = laptop.home / ".harness-memory"
-    token_file = state / "token"
-    assert stat.S_IMODE(token_file.stat().st_mode) == 0o600
-    assert token_file.read_text(encoding="utf-8") == real_service.token + "\n"
     copy_root = state / "remote" / "acme" / "agents" / AGENT / "agent_state" / "memory"
     assert copy_root.is_dir()
     settings = {
@@ -193,35 +192,46 @@ def test_r1_install_remote_wires_all_three_harnesses_with_a_private_token_file(
         "codex": laptop.home / ".codex" / "hooks.json",
         "gemini": laptop.home / ".gemini" / "settings.json",
     }
+    token_files = {
+        "claude-code": settings["claude-code"],  # its env, which Claude Code gives the hooks
+        "codex": laptop.home / ".codex" / "harness-memory" / "token",
+        "gemini": laptop.home / ".gemini" / "harness-memory" / "token",
+    }
     events = {
         "claude-code": {"SessionStart", "PreToolUse", "PostToolUse", "SessionEnd"},
         "codex": {"SessionStart", "PreToolUse", "PostToolUse", "Stop"},
         "gemini": {"SessionStart", "BeforeTool", "AfterTool", "SessionEnd"},
     }
     for harness, path in settings.items():
-        text = path.read_text(encoding="utf-8")
-        assert real_service.token not in text, harness
-        hooks = json.loads(text)["hooks"]
+        assert stat.S_IMODE(token_files[harness].stat().st_mode) == 0o600, harness
+        assert real_service.token in token_files[harness].read_text(encoding="utf-8")
+        hooks = json.loads(path.read_text(encoding="utf-8"))["hooks"]
         assert set(hooks) >= events[harness], harness
         commands = [h["command"] for groups in hooks.values() for g in groups for h in g["hooks"]]
         for command in commands:
-            assert "--remote on" in command and f"--token-file {token_file}" in command
+            assert real_service.token not in command
+            assert "--remote on" in command and f"--url {real_service.url}" in command
             assert f"--memory-root {copy_root}" in command and f"--state-dir {state}" in command
-    # the installed Claude Code commands, run as Claude Code runs them (through a shell)
-    claude_hooks = json.loads(settings["claude-code"].read_text(encoding="utf-8"))["hooks"]
-    start = claude_hooks["SessionStart"][0]["hooks"][0]["command"]
-    sent = claude_hooks["PostToolUse"][0]["hooks"][0]["command"]
-    hook = json.dumps({"session_id": "s1", "cwd": str(laptop.workspace), "source": "startup"})
-    run_env = {"PATH": laptop.path, "HOME": str(laptop.home)}
+    # the installed Claude Code commands, run as Claude Code runs them (through a shell, with
+    # the settings' env)
+    claude = json.loads(settings["claude-code"].read_text(encoding="utf-8"))
+    start = claude["hooks"]["SessionStart"][0]["hooks"][0]["command"]
+    sent = claude["hooks"]["PostToolUse"][0]["hooks"][0]["command"]
+    index = copy_root / "user" / "MEMORY.md"
+    hook = {"session_id": "s1", "cwd": str(laptop.workspace), "source": "startup"}
+    run_env = {"PATH": laptop.path, "HOME": str(laptop.home), **claude["env"]}
     answer = subprocess.run(
-        ["sh", "-c", start], input=hook, capture_output=True, text=True, env=run_env, check=False
-    )
+        ["sh", "-c", start], input=json.dumps(hook), capture_output=True, text=True,
+        env=run_env, check=False,
+    )  # fmt: skip
     assert answer.returncode == 0, answer.stderr
     assert "hookSpecificOutput" in answer.stdout
-    (copy_root / "user" / "MEMORY.md").write_text("- from the installed hooks\n", encoding="utf-8")
+    index.write_text("- from the installed hooks\n", encoding="utf-8")
+    write = {**hook, "tool_name": "Write", "tool_input": {"file_path": str(index)}}
     done = subprocess.run(
-        ["sh", "-c", sent], input=hook, capture_output=True, text=True, env=run_env, check=False
-    )
+        ["sh", "-c", sent], input=json.dumps(write), capture_output=True, text=True,
+        env=run_env, check=False,
+    )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert (served_root / "user" / "MEMORY.md").read_text(encoding="utf-8") == (
         "- from the installed hooks\n"
