@@ -295,7 +295,7 @@ def _add_setting_flags(parser: argparse.ArgumentParser, *, hook: bool, draft: bo
     parser.add_argument(
         "--remote",
         choices=("on", "off"),
-        help="on: remote mode (R-1): memory is a local copy under the state dir, synced with "
+        help="on: remote mode: memory is a local copy under the state dir, synced with "
         "the service over git [HARNESS_MEMORY_REMOTE]",
     )
     parser.add_argument(

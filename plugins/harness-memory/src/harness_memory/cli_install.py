@@ -73,7 +73,7 @@ def add_install_commands(commands: Any) -> None:
             "--remote",
             dest="remote_url",
             metavar="URL",
-            help="remote mode (R-1): the service at URL keeps memory on another machine; the "
+            help="remote mode: the service at URL keeps memory on another machine; the "
             f"hooks keep a local copy under ~/{REMOTE_STATE_DIR} (the memory root), synced "
             "with it over git (instead of --url and --memory-root)",
         )

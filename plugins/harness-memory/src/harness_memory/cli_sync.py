@@ -35,7 +35,7 @@ def add_sync_command(commands: Any, add_setting_flags: Callable[..., None]) -> N
     """Add ``sync`` to the command line's subcommands; ``add_setting_flags(parser, hook=True)``
     adds the setting flags every command shares."""
     sync = commands.add_parser(
-        "sync", help="remote mode (R-1): sync the local copy of a Session's scopes with the service"
+        "sync", help="remote mode: sync the local copy of a Session's scopes with the service"
     )
     add_setting_flags(sync, hook=True)
     sync.add_argument("--workspace", default=None, help="the Workspace directory (default: cwd)")

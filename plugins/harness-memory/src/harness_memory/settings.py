@@ -156,9 +156,7 @@ class HarnessSettings:
                 if not stat.S_ISREG(mode):
                     raise TokenFileError(self.token_file, "not a regular file")
                 if stat.S_IMODE(mode) & 0o077:
-                    raise TokenFileError(
-                        self.token_file, "other users may read it: chmod 600 it"
-                    )
+                    raise TokenFileError(self.token_file, "other users may read it: chmod 600 it")
                 raw = handle.read(TOKEN_FILE_MAX_BYTES + 1)
         except OSError as error:
             raise TokenFileError(self.token_file, error.strerror or str(error)) from error
