@@ -339,8 +339,15 @@ async def test_r2_one_machine_edits_the_other_deletes_and_the_edit_is_kept(
     await machine_a.claude(claude, Writes((machine_a.user / "deploy-freeze.md", edited)))
     await codex_b
     assert topic.read_text(encoding="utf-8") == edited  # B's delete did not lose A's edit
-    outcomes = [o for v in real_service.scope_versions("coder", "user") for o in v["outcomes"]]
-    assert any("deleted on one machine and edited on another" in o for o in outcomes), outcomes
+    # said where the page shows each machine's syncs (the edit came first, so the merge of the
+    # delete changed no file and made no version)
+    status, _, listed = real_service.request(
+        "GET", "/api/projects/acme/agents/coder/memory/machines"
+    )
+    assert status == 200, listed
+    [user] = [scope for scope in listed["scopes"] if scope["scope"] == "user"]
+    outcomes = [line for machine in user["machines"] for line in machine["outcomes"]]
+    assert outcomes == ["deploy-freeze.md was deleted on one machine and edited on another: kept"]
     for machine in (machine_a, machine_b):
         await machine.sync()
         assert (machine.user / "deploy-freeze.md").read_text(encoding="utf-8") == edited
