@@ -243,3 +243,39 @@ def test_r1_install_remote_wires_all_three_harnesses_with_private_token_files(
     assert f"remote copy {copy_root} of {real_service.url}:" in shown.stdout, shown.stdout
     assert "  user: last sync 20" in shown.stdout and "nothing waits" in shown.stdout
     assert real_service.token not in shown.stdout
+
+
+@pytest.mark.parametrize(
+    ("harness", "event"),
+    [("claude-code", "session-end"), ("codex", "stop"), ("gemini", "session-end")],
+)
+def test_r1_the_session_end_hooks_send_back_what_no_post_write_hook_saw(
+    real_service: RealService, served_root: Path, tmp_path: Path, harness: str, event: str
+) -> None:
+    laptop = Machine(tmp_path, "laptop", real_service)
+    meta = laptop.start("s1")
+    scope = Path(meta["directories"]["memoryRoot"]) / meta["key"]
+    (scope / "MEMORY.md").write_text("- written by a shell the guard never saw\n", "utf-8")
+    hook = {"session_id": "s1", "cwd": str(laptop.workspace), "hook_event_name": "SessionEnd"}
+    done = laptop.run("hook", harness, event, stdin=json.dumps(hook))
+    assert done.returncode == 0 and done.stdout == "", done.stderr
+    sent = served_root / meta["key"] / "MEMORY.md"
+    assert sent.read_text(encoding="utf-8") == "- written by a shell the guard never saw\n"
+    assert "nothing waits" in laptop.run("sync", "--status").stdout
+
+
+def test_r2_offline_the_session_start_hook_tells_the_user_and_the_key_line_is_not_off(
+    real_service: RealService, served_root: Path, tmp_path: Path
+) -> None:
+    laptop = Machine(tmp_path, "laptop", real_service)
+    assert laptop.start("s1")["status"] == "injected"
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        laptop.url = f"http://127.0.0.1:{closed.getsockname()[1]}"
+    hook = {"session_id": "s2", "cwd": str(laptop.workspace), "source": "startup"}
+    done = laptop.run("hook", "codex", "session-start", stdin=json.dumps(hook))
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert "this machine's copy" in answer["systemMessage"]
+    context = answer["hookSpecificOutput"]["additionalContext"]
+    assert "shop-" in context and "memory is off" not in context
