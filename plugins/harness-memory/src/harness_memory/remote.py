@@ -420,6 +420,14 @@ class _ScopeRun:
                 found[name] = value
         return found
 
+    def set_ref(self, name: str, commit: str) -> None:
+        """Point the ref ``name`` at ``commit``: its loose ref file, written atomically (what
+        ``git update-ref`` writes, without a git process; the scope's lock is held, and a loose
+        ref wins over ``packed-refs``)."""
+        path = self.git_dir / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(path, (commit + "\n").encode("ascii"))
+
     def _packed_refs(self) -> dict[str, str]:
         try:
             text = (self.git_dir / "packed-refs").read_text(encoding="utf-8", errors="replace")
@@ -488,7 +496,7 @@ class _ScopeRun:
         tree = self.git("write-tree")
         parents = ["-p", base] if base is not None else []
         commit = self.git("commit-tree", tree, *parents, "-m", "Memory written on this machine")
-        self.git("update-ref", _MAIN, commit)
+        self.set_ref(_MAIN, commit)
         return commit
 
     def _push(self) -> None:
@@ -517,7 +525,7 @@ class _ScopeRun:
             self.git("reset", "-q", "--keep", incoming)
         if base != incoming:
             self.outcomes += self._merge_outcomes(base, incoming)
-            self.git("update-ref", _BASE, incoming)
+            self.set_ref(_BASE, incoming)
         return True
 
     def _merge_outcomes(self, base: str | None, incoming: str) -> list[str]:

@@ -22,9 +22,9 @@ Blocking: run it in a worker thread.
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection
 import os
 import stat
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
