@@ -2,9 +2,10 @@
 
 A harness on a machine that cannot see the service's data dir keeps, under its state dir, a copy
 shaped like a memory root, so the H-4 reader (:mod:`harness_memory.offline`) can inject from it
-and the write guard (P-3) can confine writes to it (wiring this engine into the Session-start,
-post-write and Session-end hooks and ``install --remote`` is still to come on the current
-plugin)::
+and the write guard (P-3) can confine writes to it. In remote mode the Session start syncs and
+injects from it (:mod:`harness_memory.session`), the post-write and Session-end hooks send
+changes back (:mod:`harness_memory.hooks.sync`), ``harness-memory sync`` runs it by hand
+(:mod:`harness_memory.cli_sync`)::
 
     <state dir>/remote/<project>/agents/<agent>/agent_state/memory/<scope>/ the scope's files
     <state dir>/remote/<project>/agents/<agent>/agent_state/sync/<scope>.git its git dir
@@ -375,6 +376,8 @@ class _ScopeRun:
         self.scope = scope
         self.git_dir = git_dir
         self.outcomes: list[str] = []
+        self.moved = False
+        """Whether the files were moved to a version fetched (``git reset``)."""
 
     def git(self, *args: str, check: bool = True, network: bool = False) -> str:
         command = [
@@ -478,7 +481,9 @@ class _ScopeRun:
                     return SyncResult(self.key, ok=True, sent=sent, missing=True)
         except _GitFailed as failed:
             return SyncResult(self.key, ok=False, waiting=self.has_waiting(), error=str(failed))
-        waiting = self._dirty()  # written while this sync ran: it goes back next time
+        # written while this sync ran: it goes back next time (with nothing sent or moved, the
+        # check at the start is a few milliseconds old: the next hook's check sees a later write)
+        waiting = self._dirty() if sent or self.moved else False
         return SyncResult(self.key, ok=True, sent=sent, waiting=waiting, outcomes=self.outcomes)
 
     def _write_excludes(self) -> None:
@@ -521,8 +526,10 @@ class _ScopeRun:
         main, base = refs.get(_MAIN), refs.get(_BASE)
         if main is None:  # a new copy: nothing here to keep (step 1 took all)
             self.git("reset", "-q", "--hard", incoming)
+            self.moved = True
         elif main != incoming:  # sent and taken, or changed there: keep what was written since
             self.git("reset", "-q", "--keep", incoming)
+            self.moved = True
         if base != incoming:
             self.outcomes += self._merge_outcomes(base, incoming)
             self.set_ref(_BASE, incoming)
