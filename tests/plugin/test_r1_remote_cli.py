@@ -279,3 +279,31 @@ def test_r2_offline_the_session_start_hook_tells_the_user_and_the_key_line_is_no
     assert "this machine's copy" in answer["systemMessage"]
     context = answer["hookSpecificOutput"]["additionalContext"]
     assert "shop-" in context and "memory is off" not in context
+
+
+def test_r1_claude_code_s_parallel_session_start_entries_sync_each_scope_once(
+    real_service: RealService, served_root: Path, tmp_path: Path
+) -> None:
+    laptop = Machine(tmp_path, "laptop", real_service)
+    laptop.start("s0")  # the copy exists; from here each entry would fetch both scopes
+    laptop.git_log.write_text("", encoding="utf-8")
+    hook = json.dumps({"session_id": "s1", "cwd": str(laptop.workspace), "source": "startup"})
+    command = [venv_bin("harness-memory"), "hook", "claude-code", "session-start", "--parts", "4"]
+    entries = [
+        subprocess.Popen(
+            [*command, "--part", str(part)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=laptop.env(),
+            cwd=laptop.workspace,
+        )  # fmt: skip
+        for part in range(1, 5)
+    ]
+    answers = [entry.communicate(hook) for entry in entries]
+    assert all(entry.returncode == 0 for entry in entries), answers
+    fetches = [line for line in laptop.git_log.read_text("utf-8").splitlines() if "fetch" in line]
+    assert len(fetches) == 2, fetches  # the user scope and the Workspace's, once each
+    meta = laptop.start("s2")  # a later Session syncs again
+    assert [item["skipped"] for item in meta["remoteSync"]] == [False, False]

@@ -201,26 +201,40 @@ class RemoteCopy:
         """The Workspace's scope key (K-1) from its real path on this machine."""
         return key_for_real_path(os.path.realpath(workspace))
 
-    def sync(self, workspace: str | None, *, send_only: bool = False) -> list[SyncResult]:
+    def sync(
+        self, workspace: str | None, *, send_only: bool = False, fresh_since: float | None = None
+    ) -> list[SyncResult]:
         """Sync the scopes a Session in ``workspace`` may use (R-1); never raises for the
         service being unreachable (each result says so). With ``send_only`` (the post-write and
         Session-end hooks, which run after every tool call) a scope with nothing to send is
-        left alone without a word to the service. Raises :class:`RemoteError` when git is
-        missing or the copy cannot be written."""
+        left alone without a word to the service. ``fresh_since`` (a ``time.time()`` value): a
+        scope whose last successful sync ended at or after it is left alone (``skipped``): the
+        parallel Session-start hook entries of one Session sync once, the others wait for that
+        sync and read what it brought. Raises :class:`RemoteError` when git is missing or the
+        copy cannot be written."""
         scopes: list[tuple[str, str | None]] = [(USER_SCOPE, None)]
         if workspace:
             real = os.path.realpath(workspace)
             scopes.append((self.workspace_key(workspace), real))
-        return [self.sync_scope(key, marker=marker, send_only=send_only) for key, marker in scopes]
+        return [
+            self.sync_scope(key, marker=marker, send_only=send_only, fresh_since=fresh_since)
+            for key, marker in scopes
+        ]
 
     # --- one scope ---------------------------------------------------------------------------
 
     def sync_scope(
-        self, key: str, *, marker: str | None = None, send_only: bool = False
+        self,
+        key: str,
+        *,
+        marker: str | None = None,
+        send_only: bool = False,
+        fresh_since: float | None = None,
     ) -> SyncResult:
         """Sync one scope (see the module); ``marker`` is the Workspace's real path, written
         as the ``.workspace`` marker (K-5) when the scope is made here; ``send_only``: only
-        when something waits to go back (else a result with ``skipped``)."""
+        when something waits to go back (else a result with ``skipped``); ``fresh_since`` as
+        in :meth:`sync`."""
         if shutil.which("git") is None:
             raise RemoteError("remote mode needs the git program, which is not installed")
         scope = self.memory_root / key
@@ -228,11 +242,16 @@ class RemoteCopy:
         try:
             scope.mkdir(parents=True, exist_ok=True)
             git_dir.parent.mkdir(parents=True, exist_ok=True)
+            stamp = self.sync_dir / f"{key}.synced"
             with _Locked(self.sync_dir / f"{key}.lock"):
+                if fresh_since is not None and _mtime(stamp) >= fresh_since:
+                    return SyncResult(key, ok=True, skipped=True)
                 run = _ScopeRun(self, key, scope, git_dir)
                 if send_only and not run.has_waiting():
                     return SyncResult(key, ok=True, skipped=True)
                 result = run.run(marker)
+                if result.ok and not send_only:
+                    stamp.touch()
         except OSError as error:
             raise RemoteError(f"the local copy of scope {key} cannot be written: {error}") from None
         self._note(result)
@@ -337,6 +356,14 @@ class RemoteCopy:
             env[f"GIT_CONFIG_KEY_{number}"] = key
             env[f"GIT_CONFIG_VALUE_{number}"] = value
         return env
+
+
+def _mtime(path: Path) -> float:
+    """``path``'s modification time (seconds), or -1 when it cannot be read."""
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return -1.0
 
 
 class _Locked:

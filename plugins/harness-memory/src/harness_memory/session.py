@@ -70,6 +70,7 @@ UNKNOWN_DATA_DIR = "(unknown — memory service unavailable)"
 _OFFLINE_KINDS = ("unreachable", "timeout")
 
 
+
 class SessionStart(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     """What :func:`start_session` returns: prompt, key (None without a scope), the record.
 
@@ -157,6 +158,7 @@ def start_session_sync(
     draft_id: str | None = None,
     memory_root: Path | None = None,
     local_copy: RemoteCopy | None = None,
+    sync_since: float | None = None,
 ) -> SessionStart:
     """:func:`start_session` without an event loop, for a shell, a hook or a blocking embedder.
 
@@ -168,7 +170,9 @@ def start_session_sync(
     injection is read from the copy (:mod:`harness_memory.offline`): status ``injected``, or
     ``offline`` with the reason when the service could not be reached (the copy as it is, R-2;
     the key line still names the Workspace scope); ``session_meta.remote_sync`` says what each
-    scope's sync did.
+    scope's sync did; ``sync_since`` is :meth:`~harness_memory.remote.RemoteCopy.sync`'s
+    ``fresh_since`` (a scope synced since then, by another hook entry of this Session, is
+    read as that sync left it).
     """
     started_at = utc_timestamp(time.time())
     clock = time.perf_counter()
@@ -176,7 +180,11 @@ def start_session_sync(
     synced: list[dict[str, Any]] | None = None
     if local_copy is not None:
         synced = _sync_copy(
-            fetched, local_copy, (service_url, token, timeout_s), (project, agent, draft_id)
+            fetched,
+            local_copy,
+            (service_url, token, timeout_s),
+            (project, agent, draft_id),
+            sync_since,
         )
     else:
         _fetch(fetched, (service_url, token, timeout_s), (project, agent, session_id, draft_id))
@@ -257,6 +265,7 @@ def start_from_settings(
     url, project, agent = settings.required()
     token = settings.bearer_token()
     local_copy = None
+    sync_since = _process_started() if settings.remote else None
     if settings.remote:
         from harness_memory.remote import RemoteCopy
 
@@ -287,6 +296,7 @@ def start_from_settings(
         draft_id=draft_id,
         memory_root=settings.memory_root,
         local_copy=local_copy,
+        sync_since=sync_since,
     )
 
 
@@ -332,6 +342,7 @@ def _sync_copy(
     copy: RemoteCopy,
     service: tuple[str, str | None, float],
     ids: tuple[str, str, str | None],
+    fresh_since: float | None,
 ) -> list[dict[str, Any]]:
     """Remote mode (R-1): the draft (if any), then the Session's scopes synced into ``copy`` and
     the injection read from it into ``fetched``; what each scope's sync did. Every failure is
@@ -349,7 +360,7 @@ def _sync_copy(
             fetched.workspace = fetched.draft.workspace
     results: list[dict[str, Any]] = []
     try:
-        outcome = copy.sync(fetched.workspace)
+        outcome = copy.sync(fetched.workspace, fresh_since=fresh_since)
         results = [result.as_json() for result in outcome]
         failed = [result for result in outcome if not result.ok]
         if failed:
@@ -396,6 +407,21 @@ def _read_files(fetched: _Fetched, memory_root: Path, project: str, agent: str) 
         logger.warning("memory files cannot stand in for the service: %s", error)
         return
     fetched.offline = True
+
+
+def _process_started() -> float:
+    """When this process started (``time.time()`` seconds, to 10 ms, from Linux's ``/proc``);
+    now where that cannot be read. A sync that ended after it was made by a hook entry running
+    beside this one (remote mode: Claude Code runs a Session's SessionStart entries at once)."""
+    import os
+
+    try:
+        fields = Path("/proc/self/stat").read_text(encoding="ascii").rsplit(")", 1)[1].split()
+        uptime = float(Path("/proc/uptime").read_text(encoding="ascii").split()[0])
+        age = uptime - int(fields[19]) / os.sysconf("SC_CLK_TCK")  # field 22: starttime
+    except (OSError, ValueError, IndexError):
+        return time.time()
+    return time.time() - max(age, 0.0)
 
 
 def _describe(failure: Exception) -> tuple[str, str]:
