@@ -4,30 +4,17 @@ only: no figure is asserted on (speed is measured by ``make bench``, never in te
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.e2e
+from tests.support.bench_script import run_bench
 
-REPO = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.e2e
 
 
 def test_q3_bench_scale_tiny_run_reports_every_row(tmp_path: Path) -> None:
-    out = tmp_path / "scale.json"
-    done = subprocess.run(
-        [sys.executable, "-m", "bench.scale", "--tiny", "--rounds", "1", "--out", str(out)],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-4000:]
-    report = json.loads(out.read_text(encoding="utf-8"))
+    said, report = run_bench("bench.scale", "--tiny", "--rounds", "1", out=tmp_path / "s.json")
     rows = {what.strip(): value for what, value, _ in report["rows"]}
     assert {
         "first search ever (builds the index)",
@@ -59,4 +46,4 @@ def test_q3_bench_scale_tiny_run_reports_every_row(tmp_path: Path) -> None:
     } <= set(rows)
     assert all(value >= 0 for value in rows.values())
     assert report["size"]["scopes"] == 20
-    assert "list the 20-file scope: again, p50" in done.stdout  # the budget lines
+    assert "list the 20-file scope: again, p50" in said  # the budget lines
