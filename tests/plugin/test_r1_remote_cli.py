@@ -289,21 +289,23 @@ def test_r1_claude_code_s_parallel_session_start_entries_sync_each_scope_once(
     laptop.git_log.write_text("", encoding="utf-8")
     hook = json.dumps({"session_id": "s1", "cwd": str(laptop.workspace), "source": "startup"})
     command = [venv_bin("harness-memory"), "hook", "claude-code", "session-start", "--parts", "4"]
-    entries = [
-        subprocess.Popen(
-            [*command, "--part", str(part)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=laptop.env(),
-            cwd=laptop.workspace,
-        )  # fmt: skip
-        for part in range(1, 5)
-    ]
+    entries = [start_entry(laptop, [*command, "--part", str(part)]) for part in range(1, 5)]
     answers = [entry.communicate(hook) for entry in entries]
     assert all(entry.returncode == 0 for entry in entries), answers
     fetches = [line for line in laptop.git_log.read_text("utf-8").splitlines() if "fetch" in line]
     assert len(fetches) == 2, fetches  # the user scope and the Workspace's, once each
     meta = laptop.start("s2")  # a later Session syncs again
     assert [item["skipped"] for item in meta["remoteSync"]] == [False, False]
+
+
+def start_entry(machine: Machine, argv: list[str]) -> subprocess.Popen[str]:
+    """One hook entry of the machine, started (Claude Code starts them all at once)."""
+    return subprocess.Popen(
+        argv,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=machine.env(),
+        cwd=machine.workspace,
+    )

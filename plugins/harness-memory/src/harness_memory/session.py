@@ -70,7 +70,6 @@ UNKNOWN_DATA_DIR = "(unknown — memory service unavailable)"
 _OFFLINE_KINDS = ("unreachable", "timeout")
 
 
-
 class SessionStart(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     """What :func:`start_session` returns: prompt, key (None without a scope), the record.
 
