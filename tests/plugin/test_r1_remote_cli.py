@@ -309,3 +309,16 @@ def start_entry(machine: Machine, argv: list[str]) -> subprocess.Popen[str]:
         env=machine.env(),
         cwd=machine.workspace,
     )
+
+
+def test_r1_a_bad_agent_id_in_remote_mode_fails_open_with_the_reason(
+    real_service: RealService, served_root: Path, tmp_path: Path
+) -> None:
+    laptop = Machine(tmp_path, "laptop", real_service)
+    hook = {"session_id": "s1", "cwd": str(laptop.workspace), "source": "startup"}
+    done = subprocess.run(
+        [venv_bin("harness-memory"), "hook", "codex", "session-start", "--agent", "../x"],
+        input=json.dumps(hook), capture_output=True, text=True, env=laptop.env(), check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "Agent Memory unavailable" in json.loads(done.stdout)["systemMessage"]

@@ -268,14 +268,17 @@ def start_from_settings(
     if settings.remote:
         from harness_memory.remote import RemoteCopy
 
-        local_copy = RemoteCopy(
-            url=url,
-            token=token,
-            project=project,
-            agent=agent,
-            state_dir=settings.state_dir,
-            timeout=settings.timeout,
-        )
+        try:
+            local_copy = RemoteCopy(
+                url=url,
+                token=token,
+                project=project,
+                agent=agent,
+                state_dir=settings.state_dir,
+                timeout=settings.timeout,
+            )
+        except InvalidId:  # the request below fails open and says why (P-2)
+            local_copy = None
     try:
         template = settings.read_template()
     except TemplateUnreadableError as error:
