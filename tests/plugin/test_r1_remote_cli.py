@@ -322,3 +322,27 @@ def test_r1_a_bad_agent_id_in_remote_mode_fails_open_with_the_reason(
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "Agent Memory unavailable" in json.loads(done.stdout)["systemMessage"]
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        (["--managed"], "--remote with --managed"),
+        (["--memory-root", "/srv/memory"], "--remote with --memory-root"),
+        (["--url", "http://127.0.0.1:1"], "leave out --url"),
+    ],
+)
+def test_r1_install_remote_refuses_what_contradicts_a_local_copy(
+    tmp_path: Path, extra: list[str], said: str
+) -> None:
+    done = subprocess.run(
+        [
+            venv_bin("harness-memory"), "install", "claude-code", "--remote",
+            "https://memory.example.com", "--project", "acme", "--agent", AGENT, "--home",
+            str(tmp_path), *extra,
+        ],
+        capture_output=True, text=True, env={"PATH": os.environ["PATH"], "HOME": str(tmp_path)},
+        check=False,
+    )  # fmt: skip
+    assert done.returncode == 2 and said in done.stderr, done.stderr
+    assert not (tmp_path / ".harness-memory").exists() and not (tmp_path / ".claude").exists()
