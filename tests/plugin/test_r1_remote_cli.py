@@ -346,3 +346,25 @@ def test_r1_install_remote_refuses_what_contradicts_a_local_copy(
     )  # fmt: skip
     assert done.returncode == 2 and said in done.stderr, done.stderr
     assert not (tmp_path / ".harness-memory").exists() and not (tmp_path / ".claude").exists()
+
+
+def test_r2_parallel_session_start_entries_offline_try_the_service_once_and_all_say_offline(
+    real_service: RealService, served_root: Path, tmp_path: Path
+) -> None:
+    laptop = Machine(tmp_path, "laptop", real_service)
+    laptop.start("s0")
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        laptop.url = f"http://127.0.0.1:{closed.getsockname()[1]}"
+    laptop.git_log.write_text("", encoding="utf-8")
+    hook = json.dumps({"session_id": "s1", "cwd": str(laptop.workspace), "source": "startup"})
+    command = [venv_bin("harness-memory"), "hook", "claude-code", "session-start", "--parts", "4"]
+    entries = [start_entry(laptop, [*command, "--part", str(part)]) for part in range(1, 5)]
+    answers = [entry.communicate(hook) for entry in entries]
+    assert all(entry.returncode == 0 for entry in entries), answers
+    lines = laptop.git_log.read_text("utf-8").splitlines()
+    assert len([line for line in lines if "fetch" in line or "push" in line]) <= 2, lines
+    first = json.loads(answers[0][0])
+    assert "this machine's copy" in first["systemMessage"]
+    record = json.loads((laptop.state / "sessions" / "s1.json").read_text(encoding="utf-8"))
+    assert record["status"] == "offline" and not any(s["ok"] for s in record["remoteSync"])

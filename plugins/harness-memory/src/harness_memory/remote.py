@@ -245,13 +245,13 @@ class RemoteCopy:
             stamp = self.sync_dir / f"{key}.synced"
             with _Locked(self.sync_dir / f"{key}.lock"):
                 if fresh_since is not None and _mtime(stamp) >= fresh_since:
-                    return SyncResult(key, ok=True, skipped=True)
+                    return _fresh_result(key, stamp)
                 run = _ScopeRun(self, key, scope, git_dir)
                 if send_only and not run.has_waiting():
                     return SyncResult(key, ok=True, skipped=True)
                 result = run.run(marker)
-                if result.ok and not send_only:
-                    stamp.touch()
+                if not send_only:  # what a parallel Session-start entry reads instead of syncing
+                    atomic_write_bytes(stamp, (result.error or "").encode("utf-8", "replace"))
         except OSError as error:
             raise RemoteError(f"the local copy of scope {key} cannot be written: {error}") from None
         self._note(result)
@@ -356,6 +356,16 @@ class RemoteCopy:
             env[f"GIT_CONFIG_KEY_{number}"] = key
             env[f"GIT_CONFIG_VALUE_{number}"] = value
         return env
+
+
+def _fresh_result(key: str, stamp: Path) -> SyncResult:
+    """The result of the sync a parallel hook entry just made of ``key``, from its ``stamp``
+    (empty: it succeeded; else why not), marked ``skipped``."""
+    try:
+        error = stamp.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        error = "the sync of a parallel hook entry left no result"
+    return SyncResult(key, ok=not error, error=error or None, skipped=True)
 
 
 def _mtime(path: Path) -> float:
