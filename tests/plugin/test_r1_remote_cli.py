@@ -368,3 +368,20 @@ def test_r2_parallel_session_start_entries_offline_try_the_service_once_and_all_
     assert "this machine's copy" in first["systemMessage"]
     record = json.loads((laptop.state / "sessions" / "s1.json").read_text(encoding="utf-8"))
     assert record["status"] == "offline" and not any(s["ok"] for s in record["remoteSync"])
+
+
+def test_i5_memory_switched_off_on_the_service_is_off_on_the_machine_also_offline(
+    real_service: RealService, served_root: Path, tmp_path: Path
+) -> None:
+    laptop = Machine(tmp_path, "laptop", real_service)
+    assert laptop.start("s1")["status"] == "injected"
+    real_service.set_memory_enabled(AGENT, False)
+    meta = laptop.start("s2")
+    assert meta["status"] == "off" and meta["workspaceMemoryKey"] == "(none — memory is off)"
+    with socket.socket() as closed:  # offline, the copy keeps the setting it last had
+        closed.bind(("127.0.0.1", 0))
+        laptop.url = f"http://127.0.0.1:{closed.getsockname()[1]}"
+    assert laptop.start("s3")["status"] == "off"
+    laptop.url = real_service.url
+    real_service.set_memory_enabled(AGENT, True)
+    assert laptop.start("s4")["status"] == "injected"

@@ -18,6 +18,7 @@ the Session starts in the harness's Workspace without a first message and the re
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from dataclasses import dataclass
@@ -352,14 +353,20 @@ def _sync_copy(
     from harness_memory.remote import RemoteError
 
     project, agent, draft_id = ids
-    if draft_id is not None:
-        try:  # a service that is down is said in the draft fields; memory comes from the copy
-            client = MemoryClient(service[0], token=service[1], timeout=service[2])
+    try:
+        client: MemoryClient | None = MemoryClient(service[0], token=service[1], timeout=service[2])
+    except MemoryClientError as error:  # a URL that is no URL; the sync says so too
+        client = None
+        if draft_id is not None:
+            fetched.draft_error, fetched.draft_error_kind = _describe(error)
+    if client is not None and draft_id is not None:
+        # a service that is down is said in the draft fields; memory comes from the copy
+        with contextlib.suppress(Exception):
             _fetch_draft(fetched, client, project, agent, draft_id)
-        except Exception:  # noqa: S110 - already recorded as the draft's error
-            pass
         if fetched.draft is not None and fetched.draft.workspace is not None:
             fetched.workspace = fetched.draft.workspace
+    if client is not None and fetched.draft_error_kind not in _OFFLINE_KINDS:
+        _copy_agent_settings(client, copy, project, agent)
     results: list[dict[str, Any]] = []
     try:
         outcome = copy.sync(fetched.workspace, fresh_since=fresh_since)
@@ -377,6 +384,33 @@ def _sync_copy(
     if fetched.error is None:
         fetched.offline = False  # synced: the copy is the service's memory
     return results
+
+
+def _copy_agent_settings(client: MemoryClient, copy: RemoteCopy, project: str, agent: str) -> None:
+    """Remote mode: the agent's memory switch and prompts (A-2) into the copy's ``agent.json``,
+    where the injection reads them (:mod:`harness_memory.offline`, I-5); when the service
+    cannot be asked, the copy keeps the settings it last had (at first: memory on, built-in
+    prompts)."""
+    from memory_core import layout
+    from memory_core.atomic import atomic_write_bytes
+
+    from harness_memory.offline import AGENT_FILE
+
+    try:
+        memory = client.agent_config(project, agent).memory
+        document = {
+            "project": project,
+            "memory": {
+                "enabled": memory.enabled,
+                "prompt": memory.prompt,
+                "workspacePrompt": memory.workspace_prompt,
+            },
+        }
+        path = layout.agent_dir(copy.app_data_dir, agent) / AGENT_FILE
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(path, msgspec.json.encode(document), mode=0o600)
+    except (MemoryClientError, OSError) as error:
+        logger.debug("the agent's memory settings were not copied: %s", error)
 
 
 def _fetch_draft(
