@@ -141,8 +141,9 @@ class Machine:
         assert status == 0, err[-3000:]
         return fake
 
-    async def sync(self) -> str:
-        """``harness-memory sync`` on this machine (what its next Session start does)."""
+    async def sync(self, *flags: str) -> str:
+        """``harness-memory sync`` on this machine (what its next Session start does), with
+        ``flags`` (``--status``)."""
         port = urlsplit(self.service.url).port
         assert port is not None
         env = {
@@ -155,7 +156,7 @@ class Machine:
             "HARNESS_MEMORY_TOKEN_FILE": str(self.home / ".codex" / "harness-memory" / "token"),
             "HARNESS_MEMORY_TIMEOUT": "30",
         }
-        command = [str(HARNESS_MEMORY), "sync", "--workspace", str(self.workspace)]
+        command = [str(HARNESS_MEMORY), "sync", "--workspace", str(self.workspace), *flags]
         async with unix_bridges([port], self.root) as bridges:
             code, out, err = await run_isolated(
                 command,
@@ -339,15 +340,17 @@ async def test_r2_one_machine_edits_the_other_deletes_and_the_edit_is_kept(
     await machine_a.claude(claude, Writes((machine_a.user / "deploy-freeze.md", edited)))
     await codex_b
     assert topic.read_text(encoding="utf-8") == edited  # B's delete did not lose A's edit
-    # said where the page shows each machine's syncs (the edit came first, so the merge of the
-    # delete changed no file and made no version)
+    # said in the versions (the page's history), the machines list and B's own status
+    said = "deploy-freeze.md was deleted on one machine and edited on another: kept"
+    outcomes = [o for v in real_service.scope_versions("coder", "user") for o in v["outcomes"]]
+    assert outcomes == [said], outcomes
     status, _, listed = real_service.request(
         "GET", "/api/projects/acme/agents/coder/memory/machines"
     )
     assert status == 200, listed
     [user] = [scope for scope in listed["scopes"] if scope["scope"] == "user"]
-    outcomes = [line for machine in user["machines"] for line in machine["outcomes"]]
-    assert outcomes == ["deploy-freeze.md was deleted on one machine and edited on another: kept"]
+    assert [line for machine in user["machines"] for line in machine["outcomes"]] == [said]
+    assert f"    merged: {said}" in await machine_b.sync("--status")
     for machine in (machine_a, machine_b):
         await machine.sync()
         assert (machine.user / "deploy-freeze.md").read_text(encoding="utf-8") == edited

@@ -218,7 +218,11 @@ def _take(
         machine_id=machine.machine_id,
         merged=tuple(outcomes),
     )
-    return TakenPush(histories.record(agent_id, scope, who, only=written), outcomes)
+    # a merge that changed no file but did something worth saying (the other machine's edit
+    # came first, then this one's delete) is still a version: the machine reads its outcomes
+    # from the versions it fetches
+    recorded = histories.record(agent_id, scope, who, only=written, keep_empty=bool(outcomes))
+    return TakenPush(recorded, outcomes)
 
 
 def _keep_marker(
