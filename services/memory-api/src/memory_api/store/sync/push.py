@@ -25,7 +25,8 @@ under the scope's lock, with what is on disk just recorded as the newest version
 4. the files the merge wrote (and any it found raced) are recorded as a version (source
    ``sync``, ``Machine:`` and one ``Merged:`` trailer per outcome; the scope's other files
    were recorded just before and are not looked at again: a write made to one of them
-   meanwhile is recorded by the next record, as found) and the machine's ref is removed.
+   meanwhile is recorded by the next record, as found; a merge that changed no file but has an
+   outcome is a version too, with no files) and the machine's ref is removed.
 
 The machine then fetches ``main``, whose files hold everything it sent. Its own commits never
 become versions: a version says who changed memory as the service saw it, and a client cannot
