@@ -25,8 +25,8 @@ under the scope's lock, with what is on disk just recorded as the newest version
 4. the files the merge wrote (and any it found raced) are recorded as a version (source
    ``sync``, ``Machine:`` and one ``Merged:`` trailer per outcome; the scope's other files
    were recorded just before and are not looked at again: a write made to one of them
-   meanwhile is recorded by the next record, as found; a merge that changed no file but has an
-   outcome is a version too, with no files) and the machine's ref is removed.
+   meanwhile is recorded by the next record, as found; a merge that changed no file but has a
+   merge outcome is a version too, with no files) and the machine's ref is removed.
 
 The machine then fetches ``main``, whose files hold everything it sent. Its own commits never
 become versions: a version says who changed memory as the service saw it, and a client cannot
@@ -221,8 +221,10 @@ def _take(
     )
     # a merge that changed no file but did something worth saying (the other machine's edit
     # came first, then this one's delete) is still a version: the machine reads its outcomes
-    # from the versions it fetches
-    recorded = histories.record(agent_id, scope, who, only=written, keep_empty=bool(outcomes))
+    # from the versions it fetches. A file merely left out (too large, a sub-folder) is not:
+    # the machine would send it again at every sync, and each would be an empty version
+    merged = bool(merge.outcomes or raced)
+    recorded = histories.record(agent_id, scope, who, only=written, keep_empty=merged)
     return TakenPush(recorded, outcomes)
 
 
