@@ -116,7 +116,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
 
 
 def _handler(options: InstallOptions, event: str, state: Path) -> dict[str, Any]:
-    # the Session start and the post-write hook call the service; the guard needs no token
+    # the Session start, post-write and Session-end hooks call the service; the guard needs none
     wants_token = event in ("session-start", "after-tool", "session-end")
     wants_token = wants_token and options.token is not None
     token_file = state / TOKEN_NAME if wants_token else None
