@@ -54,7 +54,6 @@ from memory_api.store.overview import (
     scope_rows,
 )
 from memory_api.store.scope_files import ScopeFiles, ScopeIndex
-from memory_api.store.stat_cache import StatCache, derived_key, file_key
 from memory_api.store.scopes import (
     FolderListing,
     ScopeListing,
@@ -66,6 +65,7 @@ from memory_api.store.scopes import (
     sub_folder_files,
     topic_entry,
 )
+from memory_api.store.stat_cache import StatCache, derived_key, file_key
 from memory_api.store.topic_cache import TopicCache
 
 __all__ = ["USER_TITLE", "OverviewPage", "ScopeAnswers"]
