@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from bench.scale_data import TINY, build_scale_data
+
 pytestmark = pytest.mark.e2e
 
 REPO = Path(__file__).resolve().parents[2]
@@ -60,3 +62,28 @@ def test_q3_bench_scale_tiny_run_reports_every_row(tmp_path: Path) -> None:
     assert all(value >= 0 for value in rows.values())
     assert report["size"]["scopes"] == 20
     assert "list the 20-file scope: again, p50" in done.stdout  # the budget lines
+
+
+def test_q3_bench_scale_reuses_a_data_set_and_its_search_index(tmp_path: Path) -> None:
+    """``--data`` runs on a data set built before; ``--keep-index`` keeps the search index an
+    earlier run built there (its first-ever rows left out: nothing was built)."""
+    build_scale_data(tmp_path / "set", TINY)
+    command = [sys.executable, "-m", "bench.scale", "--tiny", "--data", str(tmp_path / "set")]
+    command += ["--keep-index", "--only", "search", "--rounds", "1"]
+    rows = []
+    for run in ("first", "second"):
+        out = tmp_path / f"{run}.json"
+        done = subprocess.run(
+            [*command, "--out", str(out)],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr[-4000:]
+        report = json.loads(out.read_text(encoding="utf-8"))
+        rows.append({what.strip() for what, _, _ in report["rows"]})
+    assert "first search ever (builds the index)" in rows[0]
+    assert "first search ever (builds the index)" not in rows[1]
+    assert "search again p50" in rows[1]
