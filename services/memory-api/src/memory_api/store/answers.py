@@ -78,7 +78,7 @@ USER_TITLE = "User memory"
 
 SCOPE_LINTS_CACHED = 4096
 """Scopes whose whole lint is kept (the overview's pages, the scopes listed)."""
-SCOPE_LINT_BYTES = 16 * 1024 * 1024
+SCOPE_LINT_BYTES = 4 * 1024 * 1024
 """The most the kept scope lints may take, estimated by ``_lint_weight``."""
 
 
