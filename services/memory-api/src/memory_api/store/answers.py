@@ -7,7 +7,8 @@ the stat-keyed :class:`~memory_api.store.topic_cache.TopicCache` and folders lis
 scan and the read is simply left out; one that is there but cannot be read (no permission, an
 I/O error) is listed and counted with that problem, named by an ``unreadable`` finding, and a
 read of it is a 500 naming it, never a 404 (Q-2b): no answer takes it for absent. Lint (T-5)
-runs on every scope shown (the overview's page, a listing, an index view); for a Workspace
+runs on every scope shown (the overview's page, a listing, an index view), kept by the stat keys
+of the files it judged (a scope unchanged on disk is not linted again); for a Workspace
 scope the user index is passed along, because both share the injection's character budget
 (I-4). A topic file's answer lints that file alone
 (:func:`~memory_core.lint.lint_topic_in_scope`), so it costs the same in a scope of 5 files
