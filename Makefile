@@ -24,7 +24,12 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	@$(PIP) "updating pip" -- --upgrade pip
 
+## The packages' names before they moved off names unrelated PyPI projects hold: a .venv made
+## before still has them installed (editable), beside the renamed ones; take them out first.
+OLD_NAMES := agent-memory-core memory-api harness-memory
+
 $(RUN_STAMP): $(PACKAGES) | $(BIN)/python
+	@$(BIN)/python -m pip uninstall --quiet --yes $(OLD_NAMES) 2>/dev/null || true
 	@$(PIP) "installing shared, memory-api and harness-memory" -- \
 	  -e shared -e services/memory-api -e plugins/harness-memory
 	@touch $@
@@ -36,12 +41,12 @@ $(TEST_STAMP): $(RUN_STAMP) requirements-dev.txt
 ## The three packages as wheels in dist/, with every dependency's wheel beside them: install
 ## harness-memory and the service from there with --no-index, outside the checkout (plugin README:
 ## "Install without the checkout"), so `make clean` or moving the checkout leaves the hooks working.
-## --no-index matters: other projects on PyPI are named agent-memory-core and harness-memory.
+## --no-index: the wheels in dist/ are the only ones to install, whatever an index holds.
 ## pip's own wheel is there too: pipx sets up its shared environment from the same folder.
 DIST ?= dist
 wheels: | $(BIN)/python
 	$(BIN)/python -m pip wheel --quiet --wheel-dir $(DIST) ./shared ./services/memory-api ./plugins/harness-memory pip
-	@ls $(DIST)/agent_memory_core-*.whl $(DIST)/memory_api-*.whl $(DIST)/harness_memory-*.whl
+	@ls $(DIST)/agent_memory_shared-*.whl $(DIST)/agent_memory_api-*.whl $(DIST)/agent_memory_harness-*.whl
 
 ## Start the service and its web page on 127.0.0.1 with the embedded data dir and a demo agent.
 ## The seed prints the demo agent's Memory tab address last, before the service's log starts.

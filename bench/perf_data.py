@@ -23,14 +23,23 @@ from pathlib import Path
 from memory_core import layout
 from memory_core.keys import USER_SCOPE, key_for_real_path
 
-__all__ = ["AGENT", "HALF_AGENT", "PROJECT", "SIZES", "BenchData", "Size", "build_data"]
+__all__ = [
+    "AGENT",
+    "HALF_AGENT",
+    "PROJECT",
+    "SIZES",
+    "WORDS",
+    "BenchData",
+    "Size",
+    "build_data",
+]
 
 PROJECT = "bench"
 AGENT = "bench"
 HALF_AGENT = "bench-half"
 """The agent holding the same shape at half the size (the linear-growth budget)."""
 
-_WORDS = [
+WORDS = [
     "deploy",
     "build",
     "cache",
@@ -58,6 +67,8 @@ _WORDS = [
     "trace",
     "latency",
 ]
+"""A small engineering vocabulary the made-up notes are written in (the scale data set adds
+to it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +106,7 @@ class BenchData:
 
 
 def _sentence(rng: random.Random, words: int) -> str:
-    return " ".join(rng.choice(_WORDS) for _ in range(words))
+    return " ".join(rng.choice(WORDS) for _ in range(words))
 
 
 def _index_line(rng: random.Random, number: int, file: str) -> str:

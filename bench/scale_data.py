@@ -27,6 +27,8 @@ from pathlib import Path
 from memory_core import layout
 from memory_core.keys import USER_SCOPE, key_for_real_path
 
+from bench.perf_data import WORDS
+
 __all__ = [
     "AGENT",
     "FULL",
@@ -42,31 +44,7 @@ PROJECT = "scale"
 AGENT = "scale"
 
 _WORDS = [
-    "build",
-    "cache",
-    "index",
-    "release",
-    "staging",
-    "pytest",
-    "ruff",
-    "docker",
-    "schema",
-    "migration",
-    "retry",
-    "queue",
-    "worker",
-    "token",
-    "budget",
-    "owner",
-    "review",
-    "branch",
-    "rollback",
-    "feature",
-    "flag",
-    "metric",
-    "alert",
-    "trace",
-    "latency",
+    *WORDS,
     "replica",
     "shard",
     "window",
@@ -81,8 +59,8 @@ _WORDS = [
     "span",
     "chunk",
     "flake",
-    "deploy",
 ]
+"""The benchmark's vocabulary (:data:`bench.perf_data.WORDS`) and more words of its kind."""
 _CJK = [
     "部署之前先跑迁移脚本并确认回滚步骤",
     "用户喜欢在周末玩成语接龙游戏",

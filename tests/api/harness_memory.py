@@ -11,6 +11,8 @@ import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+import pytest
+from memory_api.cli import main
 from memory_api.store.locks import Locks
 from memory_api.transfer.harnesses import HarnessRequest
 from memory_api.transfer.importer import ImportReport
@@ -20,6 +22,7 @@ from memory_core.index import linked_topic_files
 from memory_core.topics import parse_topic
 
 FIXTURES = Path(__file__).resolve().parents[1] / "data" / "harness-memory"
+PROJECT = "acme"
 AGENT = "coder"
 
 
@@ -55,7 +58,7 @@ def run(
         workspace=None if workspace is None else str(workspace),
         user=workspace is None,
         source=None,
-        project="acme",
+        project=PROJECT,
         agent=AGENT,
     )
     old = dict(os.environ)
@@ -68,6 +71,37 @@ def run(
     target = Target("harness", None if workspace is None else str(workspace))
     locks = Locks(data_dir / "locks")
     return run_import(data_dir, AGENT, target, sources, locks=locks, dry_run=dry_run)
+
+
+def agent_made(data_dir: Path, monkeypatch: pytest.MonkeyPatch, **environ: str | None) -> None:
+    """The CLI's environment for an import into ``data_dir`` (``COLUMNS`` wide, so report lines
+    stay whole; each of ``environ`` set, or unset where None) and the agent ``coder`` made by
+    the CLI, as a user would."""
+    monkeypatch.setenv("MEMORY_API_DATA_DIR", str(data_dir))
+    monkeypatch.setenv("COLUMNS", "250")
+    for name, value in environ.items():
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value)
+    assert main(["agent", "create", "--project", PROJECT, "--id", AGENT, "--name", "C"]) == 0
+
+
+def import_argv(harness: str, workspace: Path | None, *extra: str) -> list[str]:
+    """``memory import --from HARNESS`` with ``--workspace W`` (``--user`` without one) for the
+    agent ``coder``, then ``extra``: the command line a user types."""
+    where = ["--workspace", str(workspace)] if workspace is not None else ["--user"]
+    ids = ["--project", PROJECT, "--agent", AGENT]
+    return ["memory", "import", "--from", harness, *where, *ids, *extra]
+
+
+def topic_texts(scope: Path) -> dict[str, str]:
+    """Each topic file of ``scope`` (its index left out): name → text."""
+    return {
+        p.name: p.read_text(encoding="utf-8")
+        for p in scope.glob("*.md")
+        if p.name != layout.INDEX_FILE
+    }
 
 
 def scope_dir(data_dir: Path, key: str) -> Path:

@@ -5,9 +5,9 @@ made-up memory in the layout Codex CLI 0.171 writes (its consolidation prompt's 
 rollout-summary writer): a summary, a handbook of task groups for the Workspace, for another
 project and for no directory, Session recaps of the Workspace (one in a sub-folder), of the
 other project and one recording no directory, an ad-hoc note, a skill, and the bookkeeping.
-Each test runs on both layouts: the folder as ``memories/`` (before 0.171) and as
-``memories_v2/`` (what 0.171 writes); the last tests keep both folders, as an upgraded Codex
-leaves them.
+Each test runs on both folder names, ``memories/`` and ``memories_v2/``; then both folders, as
+an upgraded Codex leaves them; the last test has ``memories_v2/`` in the narrower shape Codex's
+second memory pipeline writes (fixture ``codex-v2``).
 """
 
 from __future__ import annotations
@@ -24,15 +24,38 @@ from memory_core.keys import key_for_real_path
 
 from tests.api.harness_memory import (
     accounted,
+    agent_made,
     every_topic_indexed,
+    import_argv,
     place,
     run,
     scope_dir,
     snapshot,
+    topic_texts,
 )
 
 LAYOUTS = ("memories", "memories_v2")
-"""Codex's memories folder before 0.171, and the one 0.171 writes."""
+"""Codex's memories folders: its first memory pipeline's and its second's."""
+
+
+WORKSPACE_TOPICS = {
+    "shop-api-checkout-tests.md",
+    "2026-11-20T09-12-44-aB3d-fix_flaky_checkout_test.md",
+    "2026-11-25T08-00-00-Zz00.md",  # recorded in a folder inside the Workspace's repository
+}
+"""The topic files the fixture's memories make in the Workspace scope."""
+USER_TOPICS = {
+    "user-profile.md",
+    "when-tests-fail-the-user-asked-tell-me-what.md",
+    "when-creating-python-environments-the-user.md",
+    "the-user-asked-for-commit-messages-in-the.md",
+    "run-uv-run-pytest-q-x-first-the-full-suite-takes.md",
+    "make-lint-runs-ruff-and-mypy-ci-fails-on-either.md",
+    "python-tooling-across-repositories.md",
+    "2026-11-26T10-15-00-review-before-commit.md",
+    "run-shop-tests.md",
+}
+"""The topic files they make in the user scope."""
 
 
 def place_codex(tmp_path: Path, folders: tuple[str, ...]) -> dict[str, Path]:
@@ -64,11 +87,7 @@ def place_codex(tmp_path: Path, folders: tuple[str, ...]) -> dict[str, Path]:
 
 def make_agent(data_dir: Path, codex_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The agent ``coder`` made; ``HOME`` and ``$CODEX_HOME`` set for the CLI."""
-    monkeypatch.setenv("MEMORY_API_DATA_DIR", str(data_dir))
-    monkeypatch.setenv("COLUMNS", "250")
-    assert main(["agent", "create", "--project", "acme", "--id", "coder", "--name", "C"]) == 0
-    monkeypatch.setenv("HOME", str(codex_home.parent))
-    monkeypatch.setenv("CODEX_HOME", str(codex_home))
+    agent_made(data_dir, monkeypatch, HOME=str(codex_home.parent), CODEX_HOME=str(codex_home))
 
 
 @pytest.fixture(params=LAYOUTS)
@@ -85,7 +104,7 @@ def codex(
 
 
 def names(scope: Path) -> set[str]:
-    return {p.name for p in scope.glob("*.md") if p.name != layout.INDEX_FILE}
+    return set(topic_texts(scope))
 
 
 def test_p5_codex_memories_split_between_user_and_workspace(
@@ -96,22 +115,8 @@ def test_p5_codex_memories_split_between_user_and_workspace(
     user = scope_dir(data_dir, "user")
     ours = scope_dir(data_dir, key_for_real_path(str(codex["workspace"])))
     assert {r.key for r in reports} == {"user", ours.name}
-    assert names(ours) == {
-        "shop-api-checkout-tests.md",
-        "2026-11-20T09-12-44-aB3d-fix_flaky_checkout_test.md",
-        "2026-11-25T08-00-00-Zz00.md",  # recorded in a folder inside the Workspace's repository
-    }
-    assert names(user) == {
-        "user-profile.md",
-        "when-tests-fail-the-user-asked-tell-me-what.md",
-        "when-creating-python-environments-the-user.md",
-        "the-user-asked-for-commit-messages-in-the.md",
-        "run-uv-run-pytest-q-x-first-the-full-suite-takes.md",
-        "make-lint-runs-ruff-and-mypy-ci-fails-on-either.md",
-        "python-tooling-across-repositories.md",
-        "2026-11-26T10-15-00-review-before-commit.md",
-        "run-shop-tests.md",
-    }
+    assert names(ours) == WORKSPACE_TOPICS
+    assert names(user) == USER_TOPICS
     every_topic_indexed(user)
     every_topic_indexed(ours)
     # every byte of a recap is kept: the file as Codex wrote it follows the frontmatter
@@ -160,8 +165,7 @@ def test_p5_codex_user_only_leaves_the_workspace_part(
 def test_p5_codex_second_run_changes_nothing(
     data_dir: Path, codex: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = ["memory", "import", "--from", "codex", "--workspace", str(codex["workspace"])]
-    argv += ["--project", "acme", "--agent", "coder"]
+    argv = import_argv("codex", codex["workspace"])
     assert main([*argv, "--dry-run"]) == 0
     assert [p.name for p in layout.memory_root(data_dir, "coder").iterdir()] == ["user"]
     assert main(argv) == 0
@@ -186,7 +190,7 @@ def test_p5_codex_without_a_memories_folder_names_both_places(tmp_path: Path) ->
 
 @pytest.fixture
 def upgraded(data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
-    """Both folders, as Codex 0.171 leaves them after an upgrade: ``memories_v2/`` the
+    """Both folders, as an upgraded Codex leaves them: ``memories_v2/`` the
     fixture; ``memories/`` the same memories, but an older skill text, one general tip and
     one ad-hoc note that only it holds."""
     placed = place_codex(tmp_path, ("memories_v2", "memories"))
@@ -210,22 +214,8 @@ def test_p5_codex_both_folders_each_memory_once(data_dir: Path, upgraded: dict[s
     reports = run(data_dir, "codex", upgraded["workspace"], env)
     user = scope_dir(data_dir, "user")
     ours = scope_dir(data_dir, key_for_real_path(str(upgraded["workspace"])))
-    assert names(ours) == {
-        "shop-api-checkout-tests.md",
-        "2026-11-20T09-12-44-aB3d-fix_flaky_checkout_test.md",
-        "2026-11-25T08-00-00-Zz00.md",
-    }
-    assert names(user) == {
-        "user-profile.md",
-        "when-tests-fail-the-user-asked-tell-me-what.md",
-        "when-creating-python-environments-the-user.md",
-        "the-user-asked-for-commit-messages-in-the.md",
-        "run-uv-run-pytest-q-x-first-the-full-suite-takes.md",
-        "make-lint-runs-ruff-and-mypy-ci-fails-on-either.md",
-        "python-tooling-across-repositories.md",
-        "2026-11-26T10-15-00-review-before-commit.md",
-        "run-shop-tests.md",
-        # what only the older folder holds
+    assert names(ours) == WORKSPACE_TOPICS
+    assert names(user) == USER_TOPICS | {  # and what only the older folder holds
         "postgres-14-runs-in-docker-compose-on-port-5433.md",
         "2026-09-01T08-00-00-httpx.md",
         "run-shop-tests-2.md",
@@ -250,11 +240,55 @@ def test_p5_codex_both_folders_each_memory_once(data_dir: Path, upgraded: dict[s
 def test_p5_codex_both_folders_second_run_changes_nothing(
     data_dir: Path, upgraded: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = ["memory", "import", "--from", "codex", "--workspace", str(upgraded["workspace"])]
-    argv += ["--project", "acme", "--agent", "coder"]
+    argv = import_argv("codex", upgraded["workspace"])
     assert main(argv) == 0
     assert "imported once" in capsys.readouterr().out
     before = snapshot(data_dir)
     assert main(argv) == 0
     assert "Nothing to change" in capsys.readouterr().out
     assert snapshot(data_dir) == before
+
+
+def test_p5_codex_memories_v2_as_its_second_pipeline_writes_it(
+    data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``memories_v2/`` in the shape Codex's second memory pipeline leaves it (0.171's
+    ``consolidation_v2`` and ``read_path_v2`` prompts; Codex's own tests assert it writes no
+    ``MEMORY.md`` and no ``raw_memories.md`` there): ``memory_summary.md`` routing to
+    ``rollout_summaries/`` by project, the recaps, an ad-hoc note, the diff of its last run and
+    its git baseline (fixture ``codex-v2``). Every file is accounted for; the recap of the
+    Workspace lands in its scope, the other project's is named with its command."""
+    workspace = tmp_path / "src" / "stock-api"
+    workspace.mkdir(parents=True)
+    other = (tmp_path / "src" / "reports").resolve()
+    other.mkdir()
+    codex_home = tmp_path / "home" / ".codex"
+    words = {"WORKSPACE": workspace.resolve(), "OTHER": other, "HOME": codex_home.parent}
+    place("codex-v2", codex_home, words)
+    root = codex_home / "memories_v2"
+    (root / ".git").mkdir()
+    (root / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    make_agent(data_dir, codex_home, monkeypatch)
+    reports = run(data_dir, "codex", workspace.resolve(), {"CODEX_HOME": str(codex_home)})
+    assert accounted(reports, root) == []
+    user = scope_dir(data_dir, "user")
+    ours = scope_dir(data_dir, key_for_real_path(str(workspace.resolve())))
+    assert names(ours) == {"2026-11-21T15-02-09-Rt7K-stock_count_off_by_one.md"}
+    assert names(user) == {
+        "user-profile.md",
+        "before-any-fix-the-user-asked-show-me-the.md",
+        "the-user-corrected-hatch-not-poetry-run-hatch.md",
+        "hatch-run-test-x-stops-at-the-first-failure-the.md",
+        "2026-11-28T09-15-00-no-force-push.md",
+    }
+    every_topic_indexed(user)
+    every_topic_indexed(ours)
+    reasons = {s.origin: s.reason for r in reports for s in r.skipped}
+    recap = root / "rollout_summaries" / "2026-11-02T10-40-55-Pm4W-report_pdf_fonts.md"
+    assert f"memory import --from codex --workspace {other}" in reasons[str(recap)]
+    assert "one consolidation run" in reasons[str(root / "phase2_workspace_diff.md")]
+    assert "baseline" in reasons[str(root / ".git")]
+    assert "instructions" in reasons[str(root / "extensions/ad_hoc/instructions.md")]
+    merged = {m.origin: m.detail for r in reports for m in r.merged}
+    routing = merged[f"{root / 'memory_summary.md'} § What's in Memory"]
+    assert "rollout_summaries/" in routing and "routing index" in routing

@@ -18,7 +18,17 @@ from memory_api.cli import main
 from memory_core import layout
 from memory_core.keys import key_for_real_path
 
-from tests.api.harness_memory import accounted, every_topic_indexed, place, run, scope_dir, snapshot
+from tests.api.harness_memory import (
+    accounted,
+    agent_made,
+    every_topic_indexed,
+    import_argv,
+    place,
+    run,
+    scope_dir,
+    snapshot,
+    topic_texts,
+)
 
 
 @pytest.fixture
@@ -31,28 +41,16 @@ def gemini(data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> d
     words = {"WORKSPACE": workspace.resolve(), "OTHER": other.resolve()}
     place("gemini/home", home, words)
     place("gemini/workspace", workspace, words)
-    monkeypatch.setenv("MEMORY_API_DATA_DIR", str(data_dir))
-    monkeypatch.setenv("COLUMNS", "250")
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.delenv("GEMINI_CLI_HOME", raising=False)
-    assert main(["agent", "create", "--project", "acme", "--id", "coder", "--name", "C"]) == 0
+    agent_made(data_dir, monkeypatch, HOME=str(home), GEMINI_CLI_HOME=None)
     return {"workspace": workspace.resolve(), "other": other.resolve(), "home": home}
-
-
-def texts(scope: Path) -> dict[str, str]:
-    return {
-        p.name: p.read_text(encoding="utf-8")
-        for p in scope.glob("*.md")
-        if p.name != layout.INDEX_FILE
-    }
 
 
 def test_p5_gemini_memory_split_between_user_and_workspace(
     data_dir: Path, gemini: dict[str, Path]
 ) -> None:
     reports = run(data_dir, "gemini", gemini["workspace"], {"HOME": str(gemini["home"])})
-    user = texts(scope_dir(data_dir, "user"))
-    ours = texts(scope_dir(data_dir, key_for_real_path(str(gemini["workspace"]))))
+    user = topic_texts(scope_dir(data_dir, "user"))
+    ours = topic_texts(scope_dir(data_dir, key_for_real_path(str(gemini["workspace"]))))
     assert set(user) == {
         "i-prefer-pnpm-over-npm-in-every-javascript.md",
         "my-github-handle-is-ada-l.md",
@@ -98,8 +96,7 @@ def test_p5_gemini_report_accounts_for_every_file(data_dir: Path, gemini: dict[s
 def test_p5_gemini_second_run_changes_nothing(
     data_dir: Path, gemini: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = ["memory", "import", "--from", "gemini", "--workspace", str(gemini["workspace"])]
-    argv += ["--project", "acme", "--agent", "coder"]
+    argv = import_argv("gemini", gemini["workspace"])
     assert main(argv) == 0
     before = snapshot(data_dir)
     with (gemini["home"] / ".gemini" / "GEMINI.md").open("a", encoding="utf-8") as handle:
@@ -126,15 +123,14 @@ def test_p5_gemini_folder_found_through_its_registry_never_its_name(
     registry.write_text(
         json.dumps({"projects": {str(gemini["workspace"]): "shop-api"}}), encoding="utf-8"
     )
-    argv = ["memory", "import", "--from", "gemini", "--workspace", str(gemini["workspace"])]
-    argv += ["--project", "acme", "--agent", "coder", "--dry-run"]
+    argv = import_argv("gemini", gemini["workspace"], "--dry-run")
     assert main(argv) == 1
     said = capsys.readouterr().err
     assert f"belongs to {gemini['other']}" in said and "name the folder" in said
     # no registry entry at all: found by the .project_root naming it, as Gemini CLI does
     registry.write_text(json.dumps({"projects": {}}), encoding="utf-8")
     reports = run(data_dir, "gemini", gemini["workspace"], {"HOME": str(gemini["home"])})
-    ours = texts(scope_dir(data_dir, key_for_real_path(str(gemini["workspace"]))))
+    ours = topic_texts(scope_dir(data_dir, key_for_real_path(str(gemini["workspace"]))))
     assert "local-setup.md" in ours and "staging-3" not in "".join(ours.values())
     # a project Gemini CLI never registered: only the user part; the name is never guessed
     (gemini_dir / "tmp" / "shop-api-1" / ".project_root").write_text("/elsewhere")

@@ -17,7 +17,17 @@ from memory_api.cli import main
 from memory_core import layout
 from memory_core.keys import key_for_real_path
 
-from tests.api.harness_memory import accounted, every_topic_indexed, place, run, scope_dir, snapshot
+from tests.api.harness_memory import (
+    accounted,
+    agent_made,
+    every_topic_indexed,
+    import_argv,
+    place,
+    run,
+    scope_dir,
+    snapshot,
+    topic_texts,
+)
 
 USER_MEMORIES = "Code/User/globalStorage/github.copilot-chat/memory-tool/memories"
 
@@ -34,29 +44,16 @@ def vscode(data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> d
         "OTHER_URI": other.resolve().as_uri(),
     }
     place("vscode", home / ".config", words)
-    monkeypatch.setenv("MEMORY_API_DATA_DIR", str(data_dir))
-    monkeypatch.setenv("COLUMNS", "250")
-    for key in ("HOME", "XDG_CONFIG_HOME", "VSCODE_PORTABLE"):
-        monkeypatch.delenv(key, raising=False)
-    monkeypatch.setenv("HOME", str(home))
-    assert main(["agent", "create", "--project", "acme", "--id", "coder", "--name", "C"]) == 0
+    agent_made(data_dir, monkeypatch, HOME=str(home), XDG_CONFIG_HOME=None, VSCODE_PORTABLE=None)
     return {"workspace": workspace.resolve(), "home": home}
-
-
-def texts(scope: Path) -> dict[str, str]:
-    return {
-        p.name: p.read_text(encoding="utf-8")
-        for p in scope.glob("*.md")
-        if p.name != layout.INDEX_FILE
-    }
 
 
 def test_p5_vscode_memory_tool_user_and_repository_memory(
     data_dir: Path, vscode: dict[str, Path]
 ) -> None:
     reports = run(data_dir, "vscode", vscode["workspace"], {"HOME": str(vscode["home"])})
-    user = texts(scope_dir(data_dir, "user"))
-    ours = texts(scope_dir(data_dir, key_for_real_path(str(vscode["workspace"]))))
+    user = topic_texts(scope_dir(data_dir, "user"))
+    ours = topic_texts(scope_dir(data_dir, key_for_real_path(str(vscode["workspace"]))))
     memories = vscode["home"] / ".config" / USER_MEMORIES
     assert set(user) == {
         "debugging.md",
@@ -90,8 +87,7 @@ def test_p5_vscode_memory_tool_user_and_repository_memory(
 def test_p5_vscode_second_run_changes_nothing(
     data_dir: Path, vscode: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = ["memory", "import", "--from", "vscode", "--workspace", str(vscode["workspace"])]
-    argv += ["--project", "acme", "--agent", "coder"]
+    argv = import_argv("vscode", vscode["workspace"])
     assert main(argv) == 0
     before = snapshot(data_dir)
     capsys.readouterr()
@@ -104,11 +100,9 @@ def test_p5_memory_tool_folder_into_the_named_scope(
     data_dir: Path, vscode: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
     folder = vscode["home"] / ".config" / USER_MEMORIES
-    argv = ["memory", "import", str(folder), "--from", "memory-tool", "--workspace"]
-    argv += [str(vscode["workspace"]), "--project", "acme", "--agent", "coder"]
-    assert main(argv) == 0
+    assert main([*import_argv("memory-tool", vscode["workspace"]), str(folder)]) == 0
     ours = scope_dir(data_dir, key_for_real_path(str(vscode["workspace"])))
-    assert set(texts(ours)) == {
+    assert set(topic_texts(ours)) == {
         "debugging.md",
         "preferences.md",
         "projects-shop-api.md",
@@ -116,22 +110,7 @@ def test_p5_memory_tool_folder_into_the_named_scope(
     }
     every_topic_indexed(ours)
     assert "stored as commit-style.md" in capsys.readouterr().out
-    assert (
-        main(
-            [
-                "memory",
-                "import",
-                "--from",
-                "memory-tool",
-                "--user",
-                "--project",
-                "acme",
-                "--agent",
-                "coder",
-            ]
-        )
-        == 1
-    )
+    assert main(import_argv("memory-tool", None)) == 1
     assert "takes the FOLDER" in capsys.readouterr().err
 
 
@@ -141,22 +120,8 @@ def test_p5_vscode_finds_nothing_says_where_it_looked(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    monkeypatch.setenv("MEMORY_API_DATA_DIR", str(data_dir))
-    monkeypatch.setenv("HOME", str(tmp_path / "empty"))
-    for key in ("XDG_CONFIG_HOME", "VSCODE_PORTABLE"):
-        monkeypatch.delenv(key, raising=False)
-    assert main(["agent", "create", "--project", "acme", "--id", "coder", "--name", "C"]) == 0
-    argv = [
-        "memory",
-        "import",
-        "--from",
-        "vscode",
-        "--user",
-        "--project",
-        "acme",
-        "--agent",
-        "coder",
-    ]
-    assert main(argv) == 1
+    empty = str(tmp_path / "empty")
+    agent_made(data_dir, monkeypatch, HOME=empty, XDG_CONFIG_HOME=None, VSCODE_PORTABLE=None)
+    assert main(import_argv("vscode", None)) == 1
     assert "keeps no memories here" in capsys.readouterr().err
     assert [p.name for p in layout.memory_root(data_dir, "coder").iterdir()] == ["user"]

@@ -4,32 +4,18 @@ only: no figure is asserted on (speed is measured by ``make bench``, never in te
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from bench.scale_data import TINY, build_scale_data
+from tests.support.bench_script import run_bench
 
 pytestmark = pytest.mark.e2e
 
-REPO = Path(__file__).resolve().parents[2]
-
 
 def test_q3_bench_scale_tiny_run_reports_every_row(tmp_path: Path) -> None:
-    out = tmp_path / "scale.json"
-    done = subprocess.run(
-        [sys.executable, "-m", "bench.scale", "--tiny", "--rounds", "1", "--out", str(out)],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-4000:]
-    report = json.loads(out.read_text(encoding="utf-8"))
+    said, report = run_bench("bench.scale", "--tiny", "--rounds", "1", out=tmp_path / "s.json")
     rows = {what.strip(): value for what, value, _ in report["rows"]}
     assert {
         "first search ever (builds the index)",
@@ -61,29 +47,18 @@ def test_q3_bench_scale_tiny_run_reports_every_row(tmp_path: Path) -> None:
     } <= set(rows)
     assert all(value >= 0 for value in rows.values())
     assert report["size"]["scopes"] == 20
-    assert "list the 20-file scope: again, p50" in done.stdout  # the budget lines
+    assert "list the 20-file scope: again, p50" in said  # the budget lines
 
 
 def test_q3_bench_scale_reuses_a_data_set_and_its_search_index(tmp_path: Path) -> None:
     """``--data`` runs on a data set built before; ``--keep-index`` keeps the search index an
     earlier run built there (its first-ever rows left out: nothing was built)."""
     build_scale_data(tmp_path / "set", TINY)
-    command = [sys.executable, "-m", "bench.scale", "--tiny", "--data", str(tmp_path / "set")]
-    command += ["--keep-index", "--only", "search", "--rounds", "1"]
-    rows = []
-    for run in ("first", "second"):
-        out = tmp_path / f"{run}.json"
-        done = subprocess.run(
-            [*command, "--out", str(out)],
-            cwd=REPO,
-            capture_output=True,
-            text=True,
-            timeout=600,
-            check=False,
-        )
-        assert done.returncode == 0, done.stderr[-4000:]
-        report = json.loads(out.read_text(encoding="utf-8"))
-        rows.append({what.strip() for what, _, _ in report["rows"]})
+    flags = ("--tiny", "--data", str(tmp_path / "set"), "--keep-index", "--only", "search")
+    rows = [
+        {what.strip() for what, _, _ in run_bench("bench.scale", *flags, out=out)[1]["rows"]}
+        for out in (tmp_path / "first.json", tmp_path / "second.json")
+    ]
     assert "first search ever (builds the index)" in rows[0]
     assert "first search ever (builds the index)" not in rows[1]
     assert "search again p50" in rows[1]

@@ -6,30 +6,19 @@ own test (``test_q3_bench_wrk.py``)."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.e2e
+from tests.support.bench_script import run_bench
 
-REPO = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.e2e
 
 
 def test_q3_bench_quick_run_reports_every_case_budget_and_ratio(tmp_path: Path) -> None:
-    out = tmp_path / "bench.json"
-    done = subprocess.run(
-        [sys.executable, "-m", "bench.perf", "--quick", "--driver", "python", "--out", str(out)],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
+    said, report = run_bench(
+        "bench.perf", "--quick", "--driver", "python", out=tmp_path / "bench.json"
     )
-    assert done.returncode == 0, done.stderr[-4000:]
-    report = json.loads(out.read_text(encoding="utf-8"))
 
     cases = {row["case"] for row in report["cases"]}
     pages = [
@@ -86,6 +75,6 @@ def test_q3_bench_quick_run_reports_every_case_budget_and_ratio(tmp_path: Path) 
     assert "Session-start sync at 300 files, nothing changed, p50 (ms)" in budgets  # R-1
     assert "sync sending one changed file at 300 files, p50 (ms)" in budgets
     assert all(row["reach"] for row in ratios.values())
-    assert "| case |" in done.stdout
-    assert "| budget |" in done.stdout
-    assert "| ratio (information) |" in done.stdout
+    assert "| case |" in said
+    assert "| budget |" in said
+    assert "| ratio (information) |" in said

@@ -104,6 +104,14 @@ def desktop(client: Client, tmp_path: Path, agent: AgentHome) -> GitMachine:
     return GitMachine(tmp_path / "desktop" / "user", git_url(client), OTHER, "desktop")
 
 
+def scope_holds(scope: Path, files: dict[str, str]) -> None:
+    """The scope folder on the service's disk holding ``files`` (name → text), as written there
+    before a machine fetches."""
+    scope.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (scope / name).write_text(text, encoding="utf-8")
+
+
 async def versions(client: Client, key: str = "user") -> list[dict[str, Any]]:
     answer = await ok_json(await client.get(f"{memory_url()}/scopes/{key}/changes"))
     found: list[dict[str, Any]] = answer["versions"]
@@ -113,9 +121,13 @@ async def versions(client: Client, key: str = "user") -> list[dict[str, Any]]:
 async def test_r1_a_fetch_gets_the_scope_as_it_is_on_disk_now(
     agent: AgentHome, laptop: GitMachine
 ) -> None:
-    agent.user.mkdir(parents=True, exist_ok=True)
-    (agent.user / "MEMORY.md").write_text("- [Uv](uv.md) use uv\n", encoding="utf-8")
-    (agent.user / "uv.md").write_text("---\ndescription: uv\n---\nuse uv\n", encoding="utf-8")
+    scope_holds(
+        agent.user,
+        {
+            "MEMORY.md": "- [Uv](uv.md) use uv\n",
+            "uv.md": "---\ndescription: uv\n---\nuse uv\n",
+        },
+    )
     await laptop.fetch()
     assert laptop.read("uv.md") == "---\ndescription: uv\n---\nuse uv\n"
     (agent.user / "later.md").write_text("written on the service's machine\n", encoding="utf-8")
@@ -126,8 +138,7 @@ async def test_r1_a_fetch_gets_the_scope_as_it_is_on_disk_now(
 async def test_r1_a_fetch_sees_main_and_no_other_ref(
     client: Client, agent: AgentHome, laptop: GitMachine, desktop: GitMachine
 ) -> None:
-    agent.user.mkdir(parents=True, exist_ok=True)
-    (agent.user / "a.md").write_text("a\n", encoding="utf-8")
+    scope_holds(agent.user, {"a.md": "a\n"})
     await laptop.fetch()
     history = layout.history_root(agent.data_dir, agent.id) / "user.git"
 
@@ -156,8 +167,7 @@ async def test_r1_a_fetch_sees_main_and_no_other_ref(
 async def test_r1_a_push_lands_in_the_scope_folder_as_a_version(
     client: Client, agent: AgentHome, laptop: GitMachine
 ) -> None:
-    agent.user.mkdir(parents=True, exist_ok=True)
-    (agent.user / "MEMORY.md").write_text("- [A](a.md) a\n", encoding="utf-8")
+    scope_holds(agent.user, {"MEMORY.md": "- [A](a.md) a\n"})
     await laptop.fetch()
     laptop.write("b.md", "---\ndescription: b\n---\nfrom the laptop\n")
     with (laptop.folder / "MEMORY.md").open("a", encoding="utf-8") as handle:
@@ -183,8 +193,7 @@ async def test_r1_a_push_lands_in_the_scope_folder_as_a_version(
 async def test_r2_lines_written_on_the_service_meanwhile_are_kept(
     agent: AgentHome, laptop: GitMachine
 ) -> None:
-    agent.user.mkdir(parents=True, exist_ok=True)
-    (agent.user / "MEMORY.md").write_text("# Memory\n", encoding="utf-8")
+    scope_holds(agent.user, {"MEMORY.md": "# Memory\n"})
     await laptop.fetch()
     with (agent.user / "MEMORY.md").open("a", encoding="utf-8") as handle:
         handle.write("- [S](s.md) written on the service\n")
@@ -200,9 +209,7 @@ async def test_r2_lines_written_on_the_service_meanwhile_are_kept(
 async def test_r2_two_machines_editing_one_file_keep_both(
     client: Client, agent: AgentHome, laptop: GitMachine, desktop: GitMachine
 ) -> None:
-    agent.user.mkdir(parents=True, exist_ok=True)
-    (agent.user / "MEMORY.md").write_text("- [Deploy](deploy.md) how\n", encoding="utf-8")
-    (agent.user / "deploy.md").write_text("v0\n", encoding="utf-8")
+    scope_holds(agent.user, {"MEMORY.md": "- [Deploy](deploy.md) how\n", "deploy.md": "v0\n"})
     await laptop.fetch()
     await desktop.fetch()
     desktop.write("deploy.md", "v1 from the desktop\n")
@@ -226,9 +233,7 @@ async def test_r2_two_machines_editing_one_file_keep_both(
 async def test_r2_a_delete_and_an_edit_keep_the_edited_file(
     client: Client, agent: AgentHome, laptop: GitMachine, desktop: GitMachine
 ) -> None:
-    agent.user.mkdir(parents=True, exist_ok=True)
-    (agent.user / "MEMORY.md").write_text("- [X](x.md) x\n", encoding="utf-8")
-    (agent.user / "x.md").write_text("x0\n", encoding="utf-8")
+    scope_holds(agent.user, {"MEMORY.md": "- [X](x.md) x\n", "x.md": "x0\n"})
     await laptop.fetch()
     await desktop.fetch()
     (desktop.folder / "x.md").unlink()
@@ -265,8 +270,7 @@ async def test_r1_only_memory_files_are_taken_from_a_push(
 async def test_r1_a_push_writes_only_its_machine_ref(
     client: Client, agent: AgentHome, laptop: GitMachine
 ) -> None:
-    agent.user.mkdir(parents=True, exist_ok=True)
-    (agent.user / "a.md").write_text("a\n", encoding="utf-8")
+    scope_holds(agent.user, {"a.md": "a\n"})
     await laptop.fetch()
     laptop.write("b.md", "b\n")
     await asyncio.to_thread(laptop.run, "add", "-A")
@@ -373,8 +377,7 @@ async def test_r1_a_push_cannot_re_point_a_scope_at_another_workspace(
     assert outcomes == [
         f".workspace was not taken: it names a Workspace whose key is not {key} (K-1)"
     ]
-    agent.user.mkdir(parents=True, exist_ok=True)
-    (agent.user / "MEMORY.md").write_text("- user\n", encoding="utf-8")
+    scope_holds(agent.user, {"MEMORY.md": "- user\n"})
     await laptop.fetch()
     laptop.write(".workspace", real + "\n")
     await laptop.push()
@@ -389,8 +392,7 @@ async def test_r1_a_push_cannot_re_point_a_scope_at_another_workspace(
 async def test_r2_a_made_up_base_cannot_delete_the_services_files(
     agent: AgentHome, laptop: GitMachine
 ) -> None:
-    agent.user.mkdir(parents=True, exist_ok=True)
-    (agent.user / "keep.md").write_text("the service's\n", encoding="utf-8")
+    scope_holds(agent.user, {"keep.md": "the service's\n"})
     await laptop.fetch()
     # a history of the machine's own: a "base" holding keep.md, then a commit without it
     await asyncio.to_thread(laptop.run, "checkout", "-q", "--orphan", "forged")

@@ -2,12 +2,13 @@
 
 A copy of the three packages stands in for a clone: ``make wheels`` builds them from it (the
 same ``pip wheel`` command, which puts every dependency's wheel into ``dist/`` too), and a fresh
-virtual environment outside the copy installs from there with ``--no-index`` (other projects
-on PyPI share the names ``agent-memory-core`` and ``harness-memory``). Then the copy is
-deleted, as ``make clean`` or a moved clone would. ``install claude-code`` from that environment
-picks its own console script (it says the script outlives any checkout), and the hook commands
-it wrote still deliver memory (read from the files: the service is down) and still refuse a
-write into another Workspace's scope; ``status`` reports them healthy.
+virtual environment outside the copy installs ``agent-memory-harness`` from there with
+``--no-index`` (unrelated projects on PyPI hold ``agent-memory-core`` and ``harness-memory``,
+these packages' former names). Then the copy is deleted, as ``make clean`` or a moved clone
+would. ``install claude-code`` from that environment picks its own console script (it says the
+script outlives any checkout), and the hook commands it wrote still deliver memory (read from
+the files: the service is down) and still refuse a write into another Workspace's scope;
+``status`` reports them healthy.
 """
 
 from __future__ import annotations
@@ -83,13 +84,14 @@ def install_from_a_clone_then_delete_it(tmp_path: Path) -> Path:
     run(*make_wheels_command(), cwd=checkout)
     dist = checkout / "dist"
     ours = {w.name.split("-")[0] for w in dist.glob("*.whl")}
-    assert {"agent_memory_core", "harness_memory", "memory_api", "aiohttp", "tomlkit"} <= ours
+    assert {"agent_memory_shared", "agent_memory_harness", "agent_memory_api"} <= ours
+    assert {"aiohttp", "tomlkit", "pip"} <= ours
     house = tmp_path / "wheelhouse"  # dist/ outlives the clone: the user keeps it, or not
     shutil.copytree(dist, house)
     environment = tmp_path / "tools" / "harness-memory"
     run(sys.executable, "-m", "venv", environment)
     pip: list[str | Path] = [environment / "bin" / "python", "-m", "pip", "install", "--no-index"]
-    run(*pip, "--find-links", house, "harness-memory")
+    run(*pip, "--find-links", house, "agent-memory-harness")
     shutil.rmtree(checkout)  # the clone is gone: make clean, or moved elsewhere
     return environment / "bin" / "harness-memory"
 

@@ -161,15 +161,34 @@ def test_h6_gemini_install_says_what_stays_on(tmp_path: Path) -> None:
     assert "memory-api memory import --from gemini" in said
 
 
-def test_h6_codex_install_names_its_memories_folder(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "folders", [("memories",), ("memories_v2",), ("memories_v2", "memories")], ids=str
+)
+def test_h6_codex_install_names_its_memories_folders(
+    tmp_path: Path, folders: tuple[str, ...]
+) -> None:
+    """Codex keeps ``memories/`` and, from its second memory pipeline, ``memories_v2/``: the
+    install names each one that holds notes, and the import that reads both."""
     home = tmp_path / "home"
-    (home / ".codex" / "memories").mkdir(parents=True)
-    (home / ".codex" / "memories" / "memory_summary.md").write_text("x\n", encoding="utf-8")
+    for folder in folders:
+        (home / ".codex" / folder).mkdir(parents=True)
+        (home / ".codex" / folder / "memory_summary.md").write_text("v1\n", encoding="utf-8")
+    (home / ".codex" / "memories_v3").mkdir()  # not Codex's: never named
     status, said = run(home, "install", "codex")
     assert status == 0
     assert "Codex CLI's own memories: turned off (features.memories = false" in said
-    assert f"{home / '.codex' / 'memories'} stays on disk" in said
+    named = " and ".join(str(home / ".codex" / folder) for folder in folders)
+    assert f"Codex CLI's memories stay on disk in {named}; Codex no longer reads them" in said
+    assert "memories_v3" not in said
     assert "memory-api memory import --from codex" in said
+
+
+def test_h6_codex_install_names_no_empty_memories_folder(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    (home / ".codex" / "memories_v2").mkdir(parents=True)
+    status, said = run(home, "install", "codex")
+    assert status == 0
+    assert "stay on disk" not in said
 
 
 @pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])

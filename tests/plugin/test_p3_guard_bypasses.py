@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -213,3 +214,27 @@ def test_p3_shell_words_no_file_name_can_hold_are_refused_not_a_crash(
     reason = refusal(answer(where, harness, SHELL[harness][1], {"command": fill(command, where)}))
     assert reason is not None
     reason.encode("utf-8")  # the answer stays valid UTF-8 JSON
+
+
+NOT_SEEN = [
+    'echo x > "$(cat target)"/a.md',
+    "sh ./write-note.sh",
+]
+"""What the install output and the README's harness table say the guard does not cover
+(``harness_memory.installers.guard_gaps``): a path built wholly at run time, a file written by
+a program the command starts."""
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize("command", NOT_SEEN)
+def test_p3_what_the_guard_cannot_see_passes_as_the_install_says(
+    where: Layout, harness: str, command: str
+) -> None:
+    """The gap is real, not a guess: the guard lets the command through, and run by a shell it
+    writes into another Workspace's scope."""
+    (where.workspace / "target").write_text(fill("{root}/{other}\n", where), encoding="utf-8")
+    script = fill("echo x > {root}/{other}/a.md\n", where)
+    (where.workspace / "write-note.sh").write_text(script, encoding="utf-8")
+    assert answer(where, harness, SHELL[harness][1], {"command": command}) is None
+    subprocess.run(["bash", "-c", command], cwd=where.workspace, check=True)
+    assert (where.root / where.other / "a.md").read_text(encoding="utf-8") == "x\n"

@@ -57,13 +57,18 @@ def served_root(real_service: RealService) -> Path:
     return real_service.create_agent(AGENT)
 
 
-def test_r1_a_write_on_one_machine_reaches_the_other(
+@pytest.fixture
+def two_machines(
     real_service: RealService, served_root: Path, tmp_path: Path
+) -> tuple[RemoteCopy, RemoteCopy]:
+    """A laptop and a desktop, each with a state dir of its own, nothing synced yet."""
+    return machine(real_service, tmp_path, "laptop"), machine(real_service, tmp_path, "desktop")
+
+
+def test_r1_a_write_on_one_machine_reaches_the_other(
+    real_service: RealService, served_root: Path, two_machines: tuple[RemoteCopy, RemoteCopy]
 ) -> None:
-    laptop, desktop = (
-        machine(real_service, tmp_path, "laptop"),
-        machine(real_service, tmp_path, "desktop"),
-    )
+    laptop, desktop = two_machines
     synced(laptop)
     append(laptop.memory_root / "user" / "uv.md", "---\ndescription: use uv\n---\nuse uv\n")
     append(laptop.memory_root / "user" / "MEMORY.md", "- [Uv](uv.md) use uv\n")
@@ -79,12 +84,9 @@ def test_r1_a_write_on_one_machine_reaches_the_other(
 
 
 def test_r2_both_machines_append_to_one_index_and_every_line_arrives(
-    real_service: RealService, served_root: Path, tmp_path: Path
+    served_root: Path, two_machines: tuple[RemoteCopy, RemoteCopy]
 ) -> None:
-    laptop, desktop = (
-        machine(real_service, tmp_path, "laptop"),
-        machine(real_service, tmp_path, "desktop"),
-    )
+    laptop, desktop = two_machines
     append(served_root / "user" / "MEMORY.md", "# Memory\n")
     synced(laptop)
     synced(desktop)
@@ -100,12 +102,9 @@ def test_r2_both_machines_append_to_one_index_and_every_line_arrives(
 
 
 def test_r2_two_edits_of_one_file_keep_both_under_a_named_file(
-    real_service: RealService, served_root: Path, tmp_path: Path
+    real_service: RealService, served_root: Path, two_machines: tuple[RemoteCopy, RemoteCopy]
 ) -> None:
-    laptop, desktop = (
-        machine(real_service, tmp_path, "laptop"),
-        machine(real_service, tmp_path, "desktop"),
-    )
+    laptop, desktop = two_machines
     append(served_root / "user" / "MEMORY.md", "- [Deploy](deploy.md) how\n")
     append(served_root / "user" / "deploy.md", "v0\n")
     synced(laptop)
@@ -130,12 +129,9 @@ def test_r2_two_edits_of_one_file_keep_both_under_a_named_file(
 
 
 def test_r2_a_delete_and_an_edit_keep_the_edited_file(
-    real_service: RealService, served_root: Path, tmp_path: Path
+    real_service: RealService, served_root: Path, two_machines: tuple[RemoteCopy, RemoteCopy]
 ) -> None:
-    laptop, desktop = (
-        machine(real_service, tmp_path, "laptop"),
-        machine(real_service, tmp_path, "desktop"),
-    )
+    laptop, desktop = two_machines
     append(served_root / "user" / "x.md", "x0\n")
     synced(laptop)
     synced(desktop)

@@ -18,6 +18,7 @@ from typing import Any
 
 from harness_memory.hooks.claude_code import RECOMMENDED_PARTS
 from harness_memory.installers.files import FileChange, dump_json, read_json_object
+from harness_memory.installers.guard_gaps import gap_notes
 from harness_memory.installers.hook_groups import merge_hooks
 from harness_memory.installers.own_memory import Switch, switch_back, switch_off
 from harness_memory.installers.plan import Plan, with_state
@@ -105,6 +106,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
             "Claude Code's CLAUDE.md files stay loaded: they hold your instructions, not memory."
         )
         notes.append(MANAGED.format(path=path) if managed else REPOSITORY_CAN_SWITCH_OFF)
+        notes += gap_notes(HARNESS)
     elif (said := switch_back(merged, AUTO_MEMORY, record.previous)) is not None:
         notes.append(said)
     changes = []

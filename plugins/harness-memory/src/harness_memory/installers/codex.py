@@ -34,6 +34,7 @@ from harness_memory.installers.files import (
     read_json_object,
     read_text,
 )
+from harness_memory.installers.guard_gaps import gap_notes
 from harness_memory.installers.hook_groups import Removed, merge_hooks
 from harness_memory.installers.own_memory import Switch, switch_back, switch_off
 from harness_memory.installers.plan import Plan, with_state
@@ -121,11 +122,6 @@ PreToolUse hook (measured on 0.171: a file typed into ``bash`` landed in another
 scope). Without a terminal, ``write_stdin`` cannot feed a running command ("stdin is closed"),
 so every command goes through ``exec_command``, which the guard sees (P-3). Codex 0.171 ignores
 ``features.unified_exec = false``, so this is the fence that holds."""
-TERMINALS_WHY = (
-    "Input the model types into a running terminal (write_stdin) is never shown to Codex's "
-    "hooks, so the guard could not see it; without terminals every command goes through "
-    "exec_command, which it checks. Uninstall turns them back on."
-)
 
 
 def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) -> Plan:
@@ -152,13 +148,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     if install:
         notes.append(switch_off(config, MEMORIES, record.previous, tomlkit.table))
         notes.append(switch_off(config, TERMINALS, record.previous, tomlkit.table))
-        notes.append(TERMINALS_WHY)
-        kept = home / "memories"
-        if kept.is_dir() and any(kept.iterdir()):
-            notes.append(
-                f"Codex CLI's memories folder {kept} stays on disk; Codex no longer reads it. "
-                "Bring it over: `memory-api memory import --from codex --workspace PATH ...`"
-            )
+        notes += gap_notes(HARNESS)
+        notes += _memories_kept(home)
     else:
         for switch in (MEMORIES, TERMINALS):
             if (said := switch_back(config, switch, record.previous)) is not None:
@@ -174,6 +165,32 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     if install or old_config is not None:
         changes.append(FileChange(config_path, old_config, new_config))
     return with_state(changes, notes, record, install=install, removals=removals)
+
+
+MEMORIES_FOLDERS = ("memories_v2", "memories")
+"""Where Codex CLI keeps its memories, in ``$CODEX_HOME``: ``memories_v2/`` (its second memory
+pipeline: ``memory_summary.md``, ``rollout_summaries/``, ad-hoc notes) and ``memories/`` (the
+first: the same with ``MEMORY.md``, ``skills/``); it may hold both."""
+
+
+def _memories_kept(home: Path) -> list[str]:
+    """The install note naming each memories folder that holds something (P-5, H-6)."""
+    kept = [home / name for name in MEMORIES_FOLDERS if _holds(home / name)]
+    if not kept:
+        return []
+    return [
+        f"Codex CLI's memories stay on disk in {' and '.join(map(str, kept))}; Codex no longer "
+        "reads them. Bring them over (the import reads both folders): "
+        "`memory-api memory import --from codex --workspace PATH ...`"
+    ]
+
+
+def _holds(folder: Path) -> bool:
+    """Whether ``folder`` is a folder with something in it (one that cannot be listed counts)."""
+    try:
+        return folder.is_dir() and any(folder.iterdir())
+    except OSError:
+        return True
 
 
 def _wanted(options: InstallOptions, home: Path) -> dict[str, list[dict[str, Any]]]:

@@ -50,7 +50,7 @@ def checkout_of(script: Path) -> Path | None:
     if interpreter is None:
         return None
     environment = interpreter.parent.parent
-    for record in environment.glob("lib/python*/site-packages/harness_memory-*.dist-info"):
+    for record in environment.glob("lib/python*/site-packages/agent_memory_harness-*.dist-info"):
         try:
             direct = json.loads((record / "direct_url.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -104,7 +104,7 @@ def choose_executable(explicit: str | None, environ: dict[str, str] | None = Non
         f"hooks run {script} ({where}), an editable install of the checkout {checkout}: "
         "`make clean` or moving the checkout stops memory and the write guard (the guard then "
         "refuses every write it would check). To outlive the checkout: `make wheels`, then "
-        "`pipx install dist/harness_memory-*.whl --pip-args='--no-index --find-links dist'` "
+        "`pipx install dist/agent_memory_harness-*.whl --pip-args='--no-index --find-links dist'` "
         "(the plugin README: Install without the checkout), and run this install again",
         checkout,
     )

@@ -19,6 +19,7 @@ from typing import Any
 
 from harness_memory.hooks.gemini import GEMINI_VERSION
 from harness_memory.installers.files import FileChange, dump_json, read_json_object
+from harness_memory.installers.guard_gaps import gap_notes
 from harness_memory.installers.hook_groups import merge_hooks
 from harness_memory.installers.own_memory import Switch, switch_back, switch_off
 from harness_memory.installers.plan import Plan, with_state
@@ -104,7 +105,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         elif (said := switch_back(merged, switch, record.previous)) is not None:
             notes.append(said)
     if install:
-        notes += [TREE_WHY, STAYS_ON.format(version=GEMINI_VERSION)]
+        notes += [TREE_WHY, STAYS_ON.format(version=GEMINI_VERSION), *gap_notes(HARNESS)]
     changes, removals = token_plan(path.parent, options.token) if install else ([], [])
     if install or old is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))

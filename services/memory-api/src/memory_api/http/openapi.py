@@ -399,7 +399,7 @@ def _operation(method: str, path: str, handler_doc: str | None) -> dict[str, Any
 
 def _version() -> str:
     try:
-        return version("memory-api")
+        return version("agent-memory-api")
     except PackageNotFoundError:  # pragma: no cover - only when run from an unpacked tree
         return "0.0.0"
 

@@ -290,12 +290,13 @@ def _file_history_examples() -> dict[tuple[str, str], Example]:
     file = f"{_BASE}/memory/scopes/{{key}}/files/{{name}}"
     written = _WRITTEN
     old_text = "---\nname: prefers-pnpm\ndescription: Use pnpm\n---\nUse `pnpm install`.\n"
+    found = _author("session-start", session_id="0ddba11-session")
+    held = {"scope": "user", "file": TOPIC}
     return {
         ("GET", f"{file}/history"): Example(
             "Two versions: written in a Claude Code Session, and the one before",
             wire.FileHistory(
-                scope="user",
-                file=TOPIC,
+                **held,
                 exists=True,
                 unrecorded=False,
                 versions=[
@@ -310,7 +311,7 @@ def _file_history_examples() -> dict[tuple[str, str], Example]:
                         version=PREVIOUS,
                         change="added",
                         summary="Changes found at a Session start",
-                        author=_author("session-start", session_id="0ddba11-session"),
+                        author=found,
                         size=len(old_text),
                     ),
                 ],
@@ -320,10 +321,9 @@ def _file_history_examples() -> dict[tuple[str, str], Example]:
         ("GET", f"{file}/versions/{{version}}"): Example(
             "The file as an older version held it",
             wire.FileAtVersion(
-                scope="user",
-                file=TOPIC,
+                **held,
                 version=PREVIOUS,
-                author=_author("session-start", session_id="0ddba11-session"),
+                author=found,
                 size=len(old_text),
                 text=old_text,
                 name="prefers-pnpm",
@@ -335,8 +335,7 @@ def _file_history_examples() -> dict[tuple[str, str], Example]:
         ("GET", f"{file}/diff"): Example(
             "What the newest version changed",
             wire.FileDiff(
-                scope="user",
-                file=TOPIC,
+                **held,
                 from_version=PREVIOUS,
                 to_version=VERSION,
                 unified=f"--- a/{TOPIC}\n+++ b/{TOPIC}\n@@ -5 +5,2 @@\n Use `pnpm install`.\n"
@@ -412,6 +411,11 @@ def _scope_history_examples() -> dict[tuple[str, str], Example]:
     }
 
 
+def _marked(*texts: str) -> list[wire.SnippetPart]:
+    """``texts`` as snippet parts, every second one a match (S-1's highlighting)."""
+    return [wire.SnippetPart(text=text, hit=n % 2 == 1) for n, text in enumerate(texts)]
+
+
 def _search_example() -> Example:
     """S-1: a search for ``pnpm`` and its best hit."""
     return Example(
@@ -428,20 +432,11 @@ def _search_example() -> Example:
                     name="prefers-pnpm",
                     description="Use pnpm for every JavaScript package operation",
                     score=31.4723,
-                    name_parts=[
-                        wire.SnippetPart(text="prefers-", hit=False),
-                        wire.SnippetPart(text="pnpm", hit=True),
-                    ],
-                    description_parts=[
-                        wire.SnippetPart(text="Use ", hit=False),
-                        wire.SnippetPart(text="pnpm", hit=True),
-                        wire.SnippetPart(text=" for every JavaScript package operation", hit=False),
-                    ],
-                    snippet=[
-                        wire.SnippetPart(text="Use `", hit=False),
-                        wire.SnippetPart(text="pnpm", hit=True),
-                        wire.SnippetPart(text=" install` in every repository.", hit=False),
-                    ],
+                    name_parts=_marked("prefers-", "pnpm"),
+                    description_parts=_marked(
+                        "Use ", "pnpm", " for every JavaScript package operation"
+                    ),
+                    snippet=_marked("Use `", "pnpm", " install` in every repository."),
                 )
             ],
         ),

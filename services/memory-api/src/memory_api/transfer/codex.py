@@ -1,10 +1,11 @@
 """Codex CLI's memories (``--from codex``, P-5): one folder for every project, split by ``cwd``.
 
 Codex CLI (read from its source and its shipped 0.171 binary, and run) keeps its memories in
-one folder for all projects: ``$CODEX_HOME/memories_v2/`` (``~/.codex/memories_v2/``, what
-0.171 writes), ``$CODEX_HOME/memories/`` before it, both in the same layout; both are read
-when both exist (an upgraded Codex leaves the old folder in place). Its own consolidation agent
-writes:
+one folder for all projects: ``$CODEX_HOME/memories/`` and, from its second memory pipeline,
+``$CODEX_HOME/memories_v2/``; both are read when both exist (an upgraded Codex leaves the old
+folder in place, and ``memories.dual_write`` fills both). Its own consolidation agent writes
+(``memories_v2/`` holds only the summary, the recaps, the ad-hoc notes and the bookkeeping: its
+pipeline writes no ``MEMORY.md``, ``raw_memories.md`` or skills):
 
 - ``memory_summary.md`` — first line ``v1``, then ``## User Profile``, ``## User preferences``,
   ``## General Tips`` and ``## What's in Memory`` (injected into every Session);
@@ -31,8 +32,9 @@ Where each goes (one memory per topic file, one index line per memory):
 - ``memory_summary.md``: the profile → one topic file; each item of ``## User preferences``
   and ``## General Tips`` → one topic file each; any other section → one topic file; all in
   the user scope. ``## What's in Memory`` is Codex's routing index into its ``MEMORY.md``
-  (every task group has a line there): its job is done by the index lines of the task groups
-  imported, so it is accounted as merged, not copied;
+  (every task group has a line there) or, in ``memories_v2/``, into its rollout summaries by
+  project: its job is done by the index lines of the task groups and recaps imported, so it is
+  accounted as merged, not copied;
 - ad-hoc notes and skills (no directory recorded; Codex applies them everywhere) → the user
   scope, a skill's ``SKILL.md`` as it is, its supporting files not imported (named);
 - the bookkeeping is not imported (named, with the reason).
@@ -83,7 +85,7 @@ BOOKKEEPING = {
     ".codex-baseline": "Codex's baseline of this folder for its consolidation; not a memory",
 }
 FOLDERS = ("memories_v2", "memories")
-"""Codex 0.171's folder, then the one before it."""
+"""The second memory pipeline's folder, then the first's (read in this order)."""
 _PATH = re.compile(r"(?:(?<=[\s=,(\[])|^)(~?/[^\s,;)\]]+)")
 _APPLIES = re.compile(r"^applies_to:(.*)$", re.MULTILINE)
 _SCOPE = re.compile(r"^scope:[ \t]*(.+)$", re.MULTILINE)
@@ -200,8 +202,9 @@ def _summary(split: _Split, path: Path) -> None:
             split.user.merged.append(
                 Merged(
                     origin,
-                    "Codex's routing index into its MEMORY.md: each task group it "
-                    "routes to comes with its own index line; not copied",
+                    "Codex's routing index to its task groups (MEMORY.md) and Session "
+                    "recaps (rollout_summaries/): each one imported comes with its own "
+                    "index line; not copied",
                 )
             )
             continue

@@ -1,0 +1,58 @@
+"""What the write guard does not cover, per harness: one table for the install output and the
+plugin README (P-3).
+
+The guard reads what a harness shows its hooks: a file tool's path, a shell command's text, an
+MCP tool's arguments. What a harness never shows them, or what a command's text does not name,
+the guard cannot refuse. ``harness-memory install HARNESS`` prints these lines (also with
+``--dry-run``), and the README's harness table states the same lines in its "what is not
+guarded" row — ``tests/plugin/test_p3_guard_gaps.py`` checks both against :data:`GUARD_GAPS`,
+so the two cannot drift apart. The first gap is shown real (the guard lets such a command
+through, and run it writes into another Workspace's scope) by ``test_p3_guard_bypasses.py``;
+the others state what the README's table measured of each harness (its sandbox, its terminals,
+its include directories)."""
+
+from __future__ import annotations
+
+__all__ = ["GUARD_GAPS", "HEADING", "gap_notes"]
+
+HEADING = "What the write guard does not cover (P-3):"
+"""The first line of the block the install prints."""
+
+_RUN_TIME = (
+    "A path built wholly at run time (nothing literal before `$(…)`), or a file written by a "
+    "program the command starts (a script): the guard reads the command's text, not what it "
+    "runs."
+)
+
+GUARD_GAPS: dict[str, tuple[str, ...]] = {
+    "claude-code": (
+        _RUN_TIME,
+        "Reads: other Workspaces' scopes can be read (`permissions.additionalDirectories` opens "
+        "the whole memory root to reading); the guard refuses writes only.",
+    ),
+    "codex": (
+        _RUN_TIME,
+        "Codex's sandbox is the only fence for those, and it lets the whole memory root be "
+        "written (`sandbox_workspace_write.writable_roots`): Codex 0.171 has no per-Workspace "
+        "writable root in static settings.",
+        "Typing into a running terminal (`write_stdin`) is never shown to Codex's hooks; it "
+        "stays shut only while the install's `features.unified_exec_tty = false` holds (every "
+        "command then goes through `exec_command`, which the guard reads).",
+        "Reads: other Workspaces' scopes can be read; the guard refuses writes only.",
+    ),
+    "gemini": (
+        _RUN_TIME,
+        "Gemini CLI runs no sandbox by default, so nothing else fences those.",
+        "Reads: Gemini CLI's file tools reach the memory root only because the install adds it "
+        "to `context.includeDirectories`, which also opens other Workspaces' scopes to reading; "
+        "the guard refuses writes only.",
+    ),
+}
+"""Harness name (as ``harness-memory install`` takes it) → the sentences saying what its
+guard does not cover, in the order printed."""
+
+
+def gap_notes(harness: str) -> list[str]:
+    """The install notes for ``harness``: :data:`HEADING`, then each line of
+    :data:`GUARD_GAPS` as ``"  - …"``; ``KeyError`` for a harness not in the table."""
+    return [HEADING, *(f"  - {line}" for line in GUARD_GAPS[harness])]

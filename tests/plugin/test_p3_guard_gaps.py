@@ -1,0 +1,80 @@
+"""P-3: what the write guard does not cover is said where a user reads it — in the output of
+``harness-memory install HARNESS`` (and ``--dry-run``) and in the plugin README's harness table —
+from one table (``harness_memory.installers.guard_gaps``), so the two say the same. That each
+gap is real is shown by ``test_p3_guard_bypasses.py::test_p3_what_the_guard_cannot_see_passes_
+as_the_install_says``."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from harness_memory.cli import main
+from harness_memory.installers.guard_gaps import GUARD_GAPS, HEADING
+
+from tests.plugin.helpers import HARNESS_MEMORY
+
+README = Path(__file__).resolve().parents[2] / "plugins" / "harness-memory" / "README.md"
+COLUMNS = {"claude-code": "Claude Code", "codex": "Codex CLI", "gemini": "Gemini CLI"}
+
+
+def install_output(home: Path, harness: str, *extra: str) -> str:
+    root = home.parent / "data" / "agents" / "coder" / "agent_state" / "memory"
+    root.mkdir(parents=True, exist_ok=True)
+    flags = ["--home", str(home), "--memory-root", str(root), "--url", "http://127.0.0.1:9"]
+    flags += ["--project", "acme", "--agent", "coder", "--executable", str(HARNESS_MEMORY)]
+    out = io.StringIO()
+    status = main(
+        ["install", harness, *flags, "--no-check", *extra],
+        environ={"HOME": str(home)},
+        stdout=out,
+    )
+    assert status == 0
+    return out.getvalue()
+
+
+def table_cell(row: str, column: str) -> str:
+    """The cell of the README harness table's row starting ``| row`` under ``column``."""
+    lines = README.read_text(encoding="utf-8").splitlines()
+    header = next(line for line in lines if line.startswith("| | Claude Code |"))
+    names = [cell.strip() for cell in header.strip("|").split("|")]
+    found = next(line for line in lines if line.startswith(f"| {row}"))
+    cells = [cell.strip() for cell in found.strip("|").split("|")]
+    assert len(cells) == len(names), found
+    return cells[names.index(column)]
+
+
+@pytest.mark.parametrize("harness", sorted(GUARD_GAPS))
+@pytest.mark.parametrize("dry_run", [False, True], ids=["install", "dry-run"])
+def test_p3_install_output_names_what_the_guard_does_not_cover(
+    tmp_path: Path, harness: str, dry_run: bool
+) -> None:
+    output = install_output(tmp_path / "home", harness, *(["--dry-run"] if dry_run else []))
+    expected = [f"{harness}: {HEADING}"] + [
+        f"{harness}:   - {line}" for line in GUARD_GAPS[harness]
+    ]
+    lines = output.splitlines()
+    start = lines.index(expected[0])
+    assert lines[start : start + len(expected)] == expected
+
+
+def test_p3_uninstall_does_not_repeat_the_gaps(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    install_output(home, "codex")
+    out = io.StringIO()
+    assert main(["uninstall", "codex", "--home", str(home)], environ={}, stdout=out) == 0
+    assert HEADING not in out.getvalue()
+
+
+@pytest.mark.parametrize("harness", sorted(GUARD_GAPS))
+def test_p3_readme_table_states_the_gaps_the_install_prints(harness: str) -> None:
+    cell = table_cell("what is not guarded", COLUMNS[harness])
+    for line in GUARD_GAPS[harness]:
+        assert line in cell, line
+
+
+def test_p3_every_installable_harness_has_its_gaps() -> None:
+    from harness_memory.installers import HARNESSES
+
+    assert set(GUARD_GAPS) == set(HARNESSES) == set(COLUMNS)
