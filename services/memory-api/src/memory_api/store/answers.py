@@ -245,8 +245,9 @@ class ScopeAnswers:
         keys = [file_key(item.entry.stat) for item in read.loaded]
         if index is not None:
             keys.append(file_key(index.read.stat))
-        judged = (key == USER_SCOPE, user_index, tuple(files), tuple(listing.refused))
-        memo = derived_key((judged, tuple(unreadable), in_sub_folders), keys)
+        companion = None if key == USER_SCOPE else user_index
+        judged = (companion, tuple(files), tuple(listing.refused), tuple(unreadable))
+        memo = derived_key((judged, in_sub_folders), keys)
         known = self._lints.get(os.fspath(scope), memo)
         if known is not None:
             return list(known)
@@ -254,7 +255,7 @@ class ScopeAnswers:
             text,
             [],
             files,
-            companion_index=None if key == USER_SCOPE else user_index,
+            companion_index=companion,
             refused=listing.refused,
             unreadable=unreadable,
             partial=index.read.partial if index is not None else None,
