@@ -129,6 +129,7 @@ async def run_claude(
     output_format: str = "json",
     etc_overlay: Path | None = None,
     extra: tuple[str, ...] = (),
+    hidden: tuple[Path, ...] = (),
 ) -> tuple[int, str, str]:
     """Run ``claude -p PROMPT`` in ``workspace``; ``(exit status, stdout, stderr)``.
 
@@ -137,7 +138,8 @@ async def run_claude(
     in on their own ports; nothing else is reachable. ``stream-json`` output comes with
     ``--verbose`` (Claude Code requires it), which also reports the hooks' ``systemMessage``.
     ``etc_overlay``: files laid over ``/etc`` for this run (:func:`~tests.plugin.loopback_only.
-    wrap`), e.g. Claude Code's managed settings; ``extra``: more ``claude`` flags.
+    wrap`), e.g. Claude Code's managed settings; ``extra``: more ``claude`` flags; ``hidden``:
+    folders the CLI and its hooks cannot see (another machine's disk).
     """
     urls = [model_url] + ([service_url] if service_url else [])
     ports = [urlsplit(url).port or 80 for url in urls]
@@ -146,7 +148,7 @@ async def run_claude(
             command = [str(claude), "-p", prompt, "--output-format", output_format]
             command += ["--verbose"] if output_format == "stream-json" else []
             return await _run(
-                command + list(extra), workspace, home, model_url, bridges, etc_overlay
+                command + list(extra), workspace, home, model_url, bridges, etc_overlay, hidden
             )
 
 
@@ -157,6 +159,7 @@ async def _run(
     model_url: str,
     bridges: dict[int, Path],
     etc_overlay: Path | None,
+    hidden: tuple[Path, ...] = (),
 ) -> tuple[int, str, str]:
     env = {
         "PATH": "/usr/local/bin:/usr/bin:/bin",
@@ -169,6 +172,12 @@ async def _run(
         "DISABLE_ERROR_REPORTING": "1",
     }
     code, out, err = await run_isolated(
-        command, bridges, cwd=workspace, env=env, limit_s=RUN_LIMIT_S, etc_overlay=etc_overlay
+        command,
+        bridges,
+        cwd=workspace,
+        env=env,
+        limit_s=RUN_LIMIT_S,
+        etc_overlay=etc_overlay,
+        hidden=hidden,
     )
     return code, out.decode(), err.decode()

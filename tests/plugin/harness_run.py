@@ -93,11 +93,12 @@ async def run_in_loopback(
     env: Mapping[str, str],
     sockets: Path,
     files: Sequence[Path] = (),
+    hidden: Sequence[Path] = (),
 ) -> tuple[int, str, str, int]:
     """Run ``command`` (``{port}`` in its words, env and ``files`` replaced by the stand-in's
-    port) in a
-    loopback-only namespace with the stand-in and the service bridged in; returns
-    ``(exit status, stdout, stderr, model port)``."""
+    port) in a loopback-only namespace with the stand-in and the service bridged in, and the
+    ``hidden`` folders out of its sight; returns ``(exit status, stdout, stderr, model
+    port)``."""
     service_port = urlsplit(service.url).port
     assert service_port is not None
     async with (
@@ -110,7 +111,7 @@ async def run_in_loopback(
         words = [word.replace("{port}", str(port)) for word in command]
         environment = {k: v.replace("{port}", str(port)) for k, v in env.items()}
         code, out, err = await run_isolated(
-            words, bridges, cwd=cwd, env=environment, limit_s=RUN_LIMIT_S
+            words, bridges, cwd=cwd, env=environment, limit_s=RUN_LIMIT_S, hidden=hidden
         )
     return code, out.decode(errors="replace"), err.decode(errors="replace"), port
 

@@ -45,15 +45,16 @@ async def run_isolated(
     env: dict[str, str],
     limit_s: float,
     etc_overlay: Path | None = None,
+    hidden: Sequence[Path] = (),
 ) -> tuple[int, bytes, bytes]:
     """Run ``command`` through :func:`wrap` with no stdin; (exit code, stdout, stderr).
 
     ``limit_s`` is a hang guard, not an assertion about speed: past it the process is killed
-    and whatever it printed is returned with its (non-zero) exit code. ``etc_overlay`` as in
-    :func:`wrap`.
+    and whatever it printed is returned with its (non-zero) exit code. ``etc_overlay`` and
+    ``hidden`` as in :func:`wrap`.
     """
     process = await asyncio.create_subprocess_exec(
-        *wrap(command, bridges, etc_overlay=etc_overlay),
+        *wrap(command, bridges, etc_overlay=etc_overlay, hidden=hidden),
         cwd=cwd,
         env=env,
         stdin=asyncio.subprocess.DEVNULL,
@@ -70,14 +71,20 @@ async def run_isolated(
 
 
 def wrap(
-    command: Sequence[str], bridges: dict[int, Path], *, etc_overlay: Path | None = None
+    command: Sequence[str],
+    bridges: dict[int, Path],
+    *,
+    etc_overlay: Path | None = None,
+    hidden: Sequence[Path] = (),
 ) -> list[str]:
     """``command`` run in a loopback-only namespace with ``bridges`` (port → socket) inside.
 
     With ``etc_overlay`` (a folder), the namespace gets a mount namespace of its own too, and
     ``/etc`` inside it is an overlay of the real ``/etc`` with that folder's ``upper/`` on top
     (``work/`` beside it): files a machine's administrator would put into ``/etc`` — Claude
-    Code's managed settings — exist for that run only, never on the machine.
+    Code's managed settings — exist for that run only, never on the machine. Each folder of
+    ``hidden`` is covered by an empty tmpfs in a mount namespace of its own: the command sees
+    none of its files (another machine's disk, e.g. the memory service's data dir).
     """
     unshare = shutil.which("unshare")
     if unshare is None:
@@ -88,8 +95,9 @@ def wrap(
     if probe.returncode != 0:
         _unavailable(f"unshare --net --map-root-user fails: {probe.stderr.decode().strip()}")
     pairs = [f"{port}={path}" for port, path in bridges.items()]
-    mount = ["--mount"] if etc_overlay is not None else []
+    mount = ["--mount"] if etc_overlay is not None or hidden else []
     overlay = [f"--etc-overlay={etc_overlay}"] if etc_overlay is not None else []
+    overlay += [f"--hide={folder}" for folder in hidden]
     return [
         unshare,
         "--net",
@@ -178,6 +186,11 @@ def _inside(arguments: list[str]) -> int:
         folder = Path(arguments.pop(0).split("=", 1)[1])
         options = f"lowerdir=/etc,upperdir={folder / 'upper'},workdir={folder / 'work'}"
         subprocess.run(["mount", "-t", "overlay", "overlay", "-o", options, "/etc"], check=True)
+    while arguments[0].startswith("--hide="):
+        hidden = arguments.pop(0).split("=", 1)[1]
+        subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "size=1m,mode=0700", "none", hidden], check=True
+        )
     split = arguments.index("--")
     ip = shutil.which("ip") or shutil.which("ip", path="/usr/sbin:/sbin") or "ip"
     subprocess.run([ip, "link", "set", "lo", "up"], check=True)

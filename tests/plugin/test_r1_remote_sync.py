@@ -147,6 +147,26 @@ def test_r2_a_delete_and_an_edit_keep_the_edited_file(
     ]
 
 
+def test_r2_an_edit_then_a_delete_keeps_the_edit_and_tells_the_deleting_machine(
+    real_service: RealService, served_root: Path, two_machines: tuple[RemoteCopy, RemoteCopy]
+) -> None:
+    laptop, desktop = two_machines
+    append(served_root / "user" / "x.md", "x0\n")
+    synced(laptop)
+    synced(desktop)
+    (laptop.memory_root / "user" / "x.md").write_text("x1 edited\n", encoding="utf-8")
+    synced(laptop)
+    (desktop.memory_root / "user" / "x.md").unlink()
+    [result] = synced(desktop)  # its merge changes no file, and still says what it did
+    said = "x.md was deleted on one machine and edited on another: kept"
+    assert result.outcomes == [said]
+    assert [scope.outcomes for scope in desktop.status()] == [[said]]
+    newest = versions(real_service)[0]
+    assert newest["outcomes"] == [said] and newest["files"] == []
+    for root in (served_root, laptop.memory_root, desktop.memory_root):
+        assert (root / "user" / "x.md").read_text(encoding="utf-8") == "x1 edited\n", root
+
+
 def test_r2_offline_writes_wait_and_arrive_on_the_next_contact(
     real_service: RealService, served_root: Path, tmp_path: Path
 ) -> None:

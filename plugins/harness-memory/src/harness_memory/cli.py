@@ -13,6 +13,8 @@
     harness-memory hook claude-code post-tool-use   < hook JSON   (records memory writes, V-1)
     harness-memory hook codex session-start|pre-tool-use|post-tool-use   (the same, Codex CLI)
     harness-memory hook gemini session-start|before-tool|after-tool     (the same, Gemini CLI)
+    harness-memory hook claude-code|gemini session-end, hook codex stop   (remote mode: send back)
+    harness-memory sync [--workspace DIR] [--status] [--format json|text]  (harness_memory.cli_sync)
     harness-memory install|uninstall claude-code|codex|gemini …   (harness_memory.cli_install)
 
 Every flag falls back to its ``HARNESS_MEMORY_*`` variable (see :mod:`harness_memory.settings`).
@@ -44,6 +46,7 @@ from memory_core.errors import InvalidId
 from memory_core.keys import check_draft_id
 
 from harness_memory.cli_install import add_install_commands, run_install
+from harness_memory.cli_sync import add_sync_command
 from harness_memory.hooks.claude_code import decode_input
 from harness_memory.settings import (
     ENV_PREFIX,
@@ -70,16 +73,19 @@ HOOKS: dict[str, dict[str, str]] = {
         "session-start": "harness_memory.hooks.claude_code_start:session_start",
         "pre-tool-use": "harness_memory.hooks.claude_code_guard:pre_tool_use",
         "post-tool-use": "harness_memory.hooks.claude_code_post:post_tool_use",
+        "session-end": "harness_memory.hooks.sync:session_end",
     },
     "codex": {
         "session-start": "harness_memory.hooks.codex:session_start",
         "pre-tool-use": "harness_memory.hooks.codex:pre_tool_use",
         "post-tool-use": "harness_memory.hooks.codex:post_tool_use",
+        "stop": "harness_memory.hooks.sync:session_end",
     },
     "gemini": {
         "session-start": "harness_memory.hooks.gemini:session_start",
         "before-tool": "harness_memory.hooks.gemini:before_tool",
         "after-tool": "harness_memory.hooks.gemini:after_tool",
+        "session-end": "harness_memory.hooks.sync:session_end",
     },
 }
 """Harness → hook event (as the command line names it) → the adapter answering it, imported when
@@ -97,6 +103,7 @@ _SETTING_FLAGS = (
     "template",
     "state_dir",
     "root",
+    "remote",
 )
 """The setting flags' names (``argparse`` dests), as :func:`load_settings` takes them."""
 
@@ -127,6 +134,10 @@ def main(
         return _session_start(parser, args, settings, out)
     if args.command == "draft":
         return _draft_show(parser, args, settings, out)
+    if args.command == "sync":
+        from harness_memory.cli_sync import run_sync
+
+        return run_sync(parser, args, settings, out)
     if args.agent_kind == "claude-code" and args.part > args.parts:
         parser.error(f"--part {args.part} is past --parts {args.parts}")
     raw = (sys.stdin.buffer if stdin is None else stdin).read()
@@ -235,6 +246,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_session_start(commands)
     _add_draft(commands)
     _add_hook(commands)
+    add_sync_command(commands, _add_setting_flags)
     add_install_commands(commands)
     return parser
 
@@ -280,6 +292,12 @@ def _add_setting_flags(parser: argparse.ArgumentParser, *, hook: bool, draft: bo
     )
     if draft:
         return
+    parser.add_argument(
+        "--remote",
+        choices=("on", "off"),
+        help="on: remote mode: memory is a local copy under the state dir, synced with "
+        "the service over git [HARNESS_MEMORY_REMOTE]",
+    )
     parser.add_argument(
         "--template-file",
         dest="template",

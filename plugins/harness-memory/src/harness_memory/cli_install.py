@@ -5,6 +5,8 @@
     harness-memory install codex --url URL --project P --agent A --memory-root DIR \\
         [--token T] [--timeout S] [--executable PATH] [--dry-run]
     harness-memory install claude-code --managed [DIR] …   # Claude Code's managed settings
+    harness-memory install codex --remote URL --project P --agent A [--token T] …
+        # remote mode (R-1): a local copy under ~/.harness-memory, synced with the service
     harness-memory uninstall codex [--memory-root DIR] [--dry-run]
 
 Exit status 0 on success (also when nothing had to change), 1 when a settings file cannot be
@@ -67,6 +69,14 @@ def add_install_commands(commands: Any) -> None:
             help="bearer token written for the hooks; typed here it shows in ps while the "
             "install runs, so prefer the variable [HARNESS_MEMORY_TOKEN; not with --managed]",
         )
+        parser.add_argument(
+            "--remote",
+            dest="remote_url",
+            metavar="URL",
+            help="remote mode: the service at URL keeps memory on another machine; the "
+            f"hooks keep a local copy under ~/{REMOTE_STATE_DIR} (the memory root), synced "
+            "with it over git (instead of --url and --memory-root)",
+        )
         parser.add_argument("--timeout", type=float, help="seconds for each request to the service")
         parser.add_argument("--executable", help="the harness-memory command the hooks run")
         parser.add_argument(
@@ -94,6 +104,12 @@ def run_install(
         name: getattr(args, name, None) or environ.get(f"HARNESS_MEMORY_{name.upper()}")
         for name in ("url", "project", "agent")
     }
+    home = Path(args.home or environ.get("HOME") or Path.home())
+    remote_state = _remote_state(parser, args, values, home)
+    if remote_state is not None and values["project"] and values["agent"]:
+        from harness_memory.settings import remote_memory_root
+
+        root = str(remote_memory_root(remote_state, values["project"], values["agent"]))
     missing = [f"--{name}" for name, value in values.items() if install and not value]
     if install and not root:
         missing.insert(0, "--memory-root")
@@ -103,7 +119,6 @@ def run_install(
             " (or the HARNESS_MEMORY_* variables)"
         )
     managed = _managed_dir(parser, args)
-    home = Path(args.home or environ.get("HOME") or Path.home())
     chosen = choose_executable(getattr(args, "executable", None), dict(environ))
     token = getattr(args, "token", None)
     if token is None and managed is None:  # managed settings are every user's: never a token
@@ -118,9 +133,13 @@ def run_install(
         token=token,
         timeout=getattr(args, "timeout", None),
         managed_dir=managed,
+        remote_state_dir=remote_state,
     )
     if install and not args.no_check and not _checked(args, str(root), options):
         return 1
+    if remote_state is not None and not args.dry_run:  # Gemini CLI needs the root to exist
+        remote_state.mkdir(mode=0o700, parents=True, exist_ok=True)
+        Path(str(root)).mkdir(parents=True, exist_ok=True)
     if install:
         out.write(f"{args.harness}: {chosen.note}\n")
     try:
@@ -141,7 +160,7 @@ def _checked(args: argparse.Namespace, root: str, options: Any) -> bool:
     from harness_memory.installers.checks import Finding, check_root, check_service
     from harness_memory.installers.executable import describe_executable
 
-    findings = check_root(root, options.agent)
+    findings = [] if options.remote else check_root(root, options.agent)
     problem = describe_executable(options.executable)
     if problem is not None:
         findings.append(
@@ -168,7 +187,10 @@ def _checked(args: argparse.Namespace, root: str, options: Any) -> bool:
 def _next_command(args: argparse.Namespace, root: str | None, values: dict[str, Any]) -> str:
     """The command that does what this dry run showed (the token left for the user to fill)."""
     words = ["harness-memory", args.command, args.harness]
-    given = {"--memory-root": root, **{f"--{k}": v for k, v in values.items()}}
+    remote = getattr(args, "remote_url", None)  # remote mode's root follows from the ids
+    given = {"--memory-root": None if remote else root, **{f"--{k}": v for k, v in values.items()}}
+    if remote:
+        given["--url"], given["--remote"] = None, values["url"]
     for flag in ("home", "timeout", "executable"):
         given[f"--{flag}"] = getattr(args, flag, None)
     for flag, value in given.items():
@@ -181,6 +203,33 @@ def _next_command(args: argparse.Namespace, root: str | None, values: dict[str, 
     if getattr(args, "no_check", False):
         words.append("--no-check")
     return shlex.join(words)
+
+
+REMOTE_STATE_DIR = ".harness-memory"
+"""Remote mode's state dir under the home directory (R-1): the local copy, its sync state and
+the Session records, shared by every harness's hooks on the machine."""
+
+
+def _remote_state(
+    parser: argparse.ArgumentParser,
+    args: argparse.Namespace,
+    values: dict[str, Any],
+    home: Path,
+) -> Path | None:
+    """``install --remote URL``: the shared state dir (``values["url"]`` set to URL); None
+    without ``--remote``. Usage errors: with ``--managed`` (a copy and its token are one
+    user's), with another ``--url`` or with ``--memory-root`` (the copy is the root)."""
+    url = getattr(args, "remote_url", None)
+    if url is None:
+        return None
+    if args.managed is not None:
+        parser.error("--remote with --managed: a local copy and its token belong to one user")
+    if getattr(args, "url", None) and args.url != url:
+        parser.error("--remote URL names the service: leave out --url")
+    if args.root:
+        parser.error("--remote with --memory-root: remote mode's memory root is its local copy")
+    values["url"] = url
+    return home / REMOTE_STATE_DIR
 
 
 def _managed_dir(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Path | None:

@@ -16,7 +16,7 @@ import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 from memory_core.atomic import atomic_write_bytes
@@ -72,6 +72,10 @@ class SessionMeta(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     ``draft_error``/``draft_error_kind`` why it was not (``not-found`` for an expired or unknown
     draft, else the kinds above); ``workspace_source`` is ``draft`` when ``workspace`` is the
     path the draft pinned, ``harness`` when it is the one the harness passed.
+
+    ``remote_sync`` (remote mode, R-1): what the Session start's sync did, one object per scope
+    (``scope``, ``ok``, ``sent``, ``waiting``, ``missing``, ``error``, ``outcomes``, ``skipped``:
+    :meth:`harness_memory.remote.SyncResult.as_json`); None outside remote mode.
     """
 
     project: str
@@ -99,6 +103,7 @@ class SessionMeta(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     draft_error_kind: str | None = None
     workspace_source: WorkspaceSource = "harness"
     initial_prompt: str | None = None
+    remote_sync: list[dict[str, Any]] | None = None
 
 
 _DECODER = msgspec.json.Decoder(SessionMeta)

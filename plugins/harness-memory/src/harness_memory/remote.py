@@ -2,9 +2,10 @@
 
 A harness on a machine that cannot see the service's data dir keeps, under its state dir, a copy
 shaped like a memory root, so the H-4 reader (:mod:`harness_memory.offline`) can inject from it
-and the write guard (P-3) can confine writes to it (wiring this engine into the Session-start,
-post-write and Session-end hooks and ``install --remote`` is still to come on the current
-plugin)::
+and the write guard (P-3) can confine writes to it. In remote mode the Session start syncs and
+injects from it (:mod:`harness_memory.session`), the post-write and Session-end hooks send
+changes back (:mod:`harness_memory.hooks.sync`), ``harness-memory sync`` runs it by hand
+(:mod:`harness_memory.cli_sync`)::
 
     <state dir>/remote/<project>/agents/<agent>/agent_state/memory/<scope>/ the scope's files
     <state dir>/remote/<project>/agents/<agent>/agent_state/sync/<scope>.git its git dir
@@ -200,26 +201,40 @@ class RemoteCopy:
         """The Workspace's scope key (K-1) from its real path on this machine."""
         return key_for_real_path(os.path.realpath(workspace))
 
-    def sync(self, workspace: str | None, *, send_only: bool = False) -> list[SyncResult]:
+    def sync(
+        self, workspace: str | None, *, send_only: bool = False, fresh_since: float | None = None
+    ) -> list[SyncResult]:
         """Sync the scopes a Session in ``workspace`` may use (R-1); never raises for the
         service being unreachable (each result says so). With ``send_only`` (the post-write and
         Session-end hooks, which run after every tool call) a scope with nothing to send is
-        left alone without a word to the service. Raises :class:`RemoteError` when git is
-        missing or the copy cannot be written."""
+        left alone without a word to the service. ``fresh_since`` (a ``time.time()`` value): a
+        scope whose last successful sync ended at or after it is left alone (``skipped``): the
+        parallel Session-start hook entries of one Session sync once, the others wait for that
+        sync and read what it brought. Raises :class:`RemoteError` when git is missing or the
+        copy cannot be written."""
         scopes: list[tuple[str, str | None]] = [(USER_SCOPE, None)]
         if workspace:
             real = os.path.realpath(workspace)
             scopes.append((self.workspace_key(workspace), real))
-        return [self.sync_scope(key, marker=marker, send_only=send_only) for key, marker in scopes]
+        return [
+            self.sync_scope(key, marker=marker, send_only=send_only, fresh_since=fresh_since)
+            for key, marker in scopes
+        ]
 
     # --- one scope ---------------------------------------------------------------------------
 
     def sync_scope(
-        self, key: str, *, marker: str | None = None, send_only: bool = False
+        self,
+        key: str,
+        *,
+        marker: str | None = None,
+        send_only: bool = False,
+        fresh_since: float | None = None,
     ) -> SyncResult:
         """Sync one scope (see the module); ``marker`` is the Workspace's real path, written
         as the ``.workspace`` marker (K-5) when the scope is made here; ``send_only``: only
-        when something waits to go back (else a result with ``skipped``)."""
+        when something waits to go back (else a result with ``skipped``); ``fresh_since`` as
+        in :meth:`sync`."""
         if shutil.which("git") is None:
             raise RemoteError("remote mode needs the git program, which is not installed")
         scope = self.memory_root / key
@@ -227,11 +242,16 @@ class RemoteCopy:
         try:
             scope.mkdir(parents=True, exist_ok=True)
             git_dir.parent.mkdir(parents=True, exist_ok=True)
+            stamp = self.sync_dir / f"{key}.synced"
             with _Locked(self.sync_dir / f"{key}.lock"):
+                if fresh_since is not None and _mtime(stamp) >= fresh_since:
+                    return _fresh_result(key, stamp)
                 run = _ScopeRun(self, key, scope, git_dir)
                 if send_only and not run.has_waiting():
                     return SyncResult(key, ok=True, skipped=True)
                 result = run.run(marker)
+                if not send_only:  # what a parallel Session-start entry reads instead of syncing
+                    atomic_write_bytes(stamp, (result.error or "").encode("utf-8", "replace"))
         except OSError as error:
             raise RemoteError(f"the local copy of scope {key} cannot be written: {error}") from None
         self._note(result)
@@ -338,6 +358,24 @@ class RemoteCopy:
         return env
 
 
+def _fresh_result(key: str, stamp: Path) -> SyncResult:
+    """The result of the sync a parallel hook entry just made of ``key``, from its ``stamp``
+    (empty: it succeeded; else why not), marked ``skipped``."""
+    try:
+        error = stamp.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        error = "the sync of a parallel hook entry left no result"
+    return SyncResult(key, ok=not error, error=error or None, skipped=True)
+
+
+def _mtime(path: Path) -> float:
+    """``path``'s modification time (seconds), or -1 when it cannot be read."""
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return -1.0
+
+
 class _Locked:
     """An exclusive ``flock`` on ``path`` for the ``with`` block (hooks of one machine may sync
     one scope at once)."""
@@ -363,6 +401,7 @@ class _GitFailed(Exception):
 _BASE = "refs/remotes/origin/main"
 _INCOMING = "refs/remotes/origin/incoming"
 _MAIN = "refs/heads/main"
+_OBJECT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 
 
 class _ScopeRun:
@@ -374,6 +413,8 @@ class _ScopeRun:
         self.scope = scope
         self.git_dir = git_dir
         self.outcomes: list[str] = []
+        self.moved = False
+        """Whether the files were moved to a version fetched (``git reset``)."""
 
     def git(self, *args: str, check: bool = True, network: bool = False) -> str:
         command = [
@@ -401,9 +442,43 @@ class _ScopeRun:
         return done.stdout.decode("utf-8", "replace").strip()
 
     def refs(self) -> dict[str, str]:
-        """``main``, the base and the last fetched ``main``: full name → commit (one git)."""
-        out = self.git("for-each-ref", "--format=%(refname) %(objectname)", _MAIN, _BASE, _INCOMING)
-        return dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
+        """``main``, the base and the last fetched ``main``: full name → commit. Read from the
+        git dir's ref files (a loose ref file, else ``packed-refs``), as git itself reads
+        them: no git process for what three small files say."""
+        found: dict[str, str] = {}
+        packed: dict[str, str] | None = None
+        for name in (_MAIN, _BASE, _INCOMING):
+            try:
+                value = (self.git_dir / name).read_text(encoding="ascii").strip()
+            except (OSError, UnicodeDecodeError):
+                value = ""
+            if not _OBJECT_ID.fullmatch(value):
+                if packed is None:
+                    packed = self._packed_refs()
+                value = packed.get(name, "")
+            if value:
+                found[name] = value
+        return found
+
+    def set_ref(self, name: str, commit: str) -> None:
+        """Point the ref ``name`` at ``commit``: its loose ref file, written atomically (what
+        ``git update-ref`` writes, without a git process; the scope's lock is held, and a loose
+        ref wins over ``packed-refs``)."""
+        path = self.git_dir / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(path, (commit + "\n").encode("ascii"))
+
+    def _packed_refs(self) -> dict[str, str]:
+        try:
+            text = (self.git_dir / "packed-refs").read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return {}
+        found: dict[str, str] = {}
+        for line in text.splitlines():
+            value, _, name = line.partition(" ")
+            if _OBJECT_ID.fullmatch(value):
+                found[name] = value
+        return found
 
     def has_waiting(self) -> bool:
         """Whether this copy holds changes the service has not taken yet (a scope never
@@ -443,7 +518,9 @@ class _ScopeRun:
                     return SyncResult(self.key, ok=True, sent=sent, missing=True)
         except _GitFailed as failed:
             return SyncResult(self.key, ok=False, waiting=self.has_waiting(), error=str(failed))
-        waiting = self._dirty()  # written while this sync ran: it goes back next time
+        # written while this sync ran: it goes back next time (with nothing sent or moved, the
+        # check at the start is a few milliseconds old: the next hook's check sees a later write)
+        waiting = self._dirty() if sent or self.moved else False
         return SyncResult(self.key, ok=True, sent=sent, waiting=waiting, outcomes=self.outcomes)
 
     def _write_excludes(self) -> None:
@@ -461,7 +538,7 @@ class _ScopeRun:
         tree = self.git("write-tree")
         parents = ["-p", base] if base is not None else []
         commit = self.git("commit-tree", tree, *parents, "-m", "Memory written on this machine")
-        self.git("update-ref", _MAIN, commit)
+        self.set_ref(_MAIN, commit)
         return commit
 
     def _push(self) -> None:
@@ -486,11 +563,13 @@ class _ScopeRun:
         main, base = refs.get(_MAIN), refs.get(_BASE)
         if main is None:  # a new copy: nothing here to keep (step 1 took all)
             self.git("reset", "-q", "--hard", incoming)
+            self.moved = True
         elif main != incoming:  # sent and taken, or changed there: keep what was written since
             self.git("reset", "-q", "--keep", incoming)
+            self.moved = True
         if base != incoming:
             self.outcomes += self._merge_outcomes(base, incoming)
-            self.git("update-ref", _BASE, incoming)
+            self.set_ref(_BASE, incoming)
         return True
 
     def _merge_outcomes(self, base: str | None, incoming: str) -> list[str]:

@@ -18,10 +18,12 @@ the Session starts in the harness's Workspace without a first message and the re
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 from memory_core.errors import InvalidId
@@ -48,6 +50,9 @@ from harness_memory.settings import (
     HarnessSettings,
     TemplateUnreadableError,
 )
+
+if TYPE_CHECKING:
+    from harness_memory.remote import RemoteCopy
 
 __all__ = [
     "DEFAULT_TEMPLATE",
@@ -152,17 +157,38 @@ def start_session_sync(
     timeout_s: float = DEFAULT_TIMEOUT_S,
     draft_id: str | None = None,
     memory_root: Path | None = None,
+    local_copy: RemoteCopy | None = None,
+    sync_since: float | None = None,
 ) -> SessionStart:
     """:func:`start_session` without an event loop, for a shell, a hook or a blocking embedder.
 
     Same arguments, result and fail-open rules; blocks for at most about ``timeout_s`` per
     request to the service (two with a draft).
+
+    With ``local_copy`` (remote mode, R-1) the Session's scopes (the user scope and the
+    Workspace's, keyed from its path on this machine) are synced into that copy first and the
+    injection is read from the copy (:mod:`harness_memory.offline`): status ``injected``, or
+    ``offline`` with the reason when the service could not be reached (the copy as it is, R-2;
+    the key line still names the Workspace scope); ``session_meta.remote_sync`` says what each
+    scope's sync did; ``sync_since`` is :meth:`~harness_memory.remote.RemoteCopy.sync`'s
+    ``fresh_since`` (a scope synced since then, by another hook entry of this Session, is
+    read as that sync left it).
     """
     started_at = utc_timestamp(time.time())
     clock = time.perf_counter()
     fetched = _Fetched(str(Path(workspace).absolute()))
-    _fetch(fetched, (service_url, token, timeout_s), (project, agent, session_id, draft_id))
-    if memory_root is not None and fetched.error_kind in _OFFLINE_KINDS:
+    synced: list[dict[str, Any]] | None = None
+    if local_copy is not None:
+        synced = _sync_copy(
+            fetched,
+            local_copy,
+            (service_url, token, timeout_s),
+            (project, agent, draft_id),
+            sync_since,
+        )
+    else:
+        _fetch(fetched, (service_url, token, timeout_s), (project, agent, session_id, draft_id))
+    if local_copy is None and memory_root is not None and fetched.error_kind in _OFFLINE_KINDS:
         _read_files(fetched, memory_root, project, agent)
     if fetched.error is not None:  # said once, after the files had their chance (H-4)
         outcome = "read from the files on this machine" if fetched.offline else "failed open"
@@ -208,6 +234,7 @@ def start_session_sync(
         draft_error_kind=fetched.draft_error_kind,
         workspace_source="draft" if draft is not None and draft.workspace else "harness",
         initial_prompt=draft.prompt if draft is not None else None,
+        remote_sync=synced,
     )
     return SessionStart(
         system_prompt=meta.system_prompt,
@@ -236,6 +263,23 @@ def start_from_settings(
     Service problems never raise (P-2).
     """
     url, project, agent = settings.required()
+    token = settings.bearer_token()
+    local_copy = None
+    sync_since = _process_started() if settings.remote else None
+    if settings.remote:
+        from harness_memory.remote import RemoteCopy
+
+        try:
+            local_copy = RemoteCopy(
+                url=url,
+                token=token,
+                project=project,
+                agent=agent,
+                state_dir=settings.state_dir,
+                timeout=settings.timeout,
+            )
+        except InvalidId:  # the request below fails open and says why (P-2)
+            local_copy = None
     try:
         template = settings.read_template()
     except TemplateUnreadableError as error:
@@ -245,7 +289,7 @@ def start_from_settings(
         template = DEFAULT_TEMPLATE
     return start_session_sync(
         service_url=url,
-        token=settings.bearer_token(),
+        token=token,
         project=project,
         agent=agent,
         workspace=workspace,
@@ -254,6 +298,8 @@ def start_from_settings(
         timeout_s=settings.timeout,
         draft_id=draft_id,
         memory_root=settings.memory_root,
+        local_copy=local_copy,
+        sync_since=sync_since,
     )
 
 
@@ -294,6 +340,79 @@ def _fetch(
             fetched.draft_error, fetched.draft_error_kind = fetched.error, fetched.error_kind
 
 
+def _sync_copy(
+    fetched: _Fetched,
+    copy: RemoteCopy,
+    service: tuple[str, str | None, float],
+    ids: tuple[str, str, str | None],
+    fresh_since: float | None,
+) -> list[dict[str, Any]]:
+    """Remote mode (R-1): the draft (if any), then the Session's scopes synced into ``copy`` and
+    the injection read from it into ``fetched``; what each scope's sync did. Every failure is
+    recorded in ``fetched``, none raised (P-2)."""
+    from harness_memory.remote import RemoteError
+
+    project, agent, draft_id = ids
+    try:
+        client: MemoryClient | None = MemoryClient(service[0], token=service[1], timeout=service[2])
+    except MemoryClientError as error:  # a URL that is no URL; the sync says so too
+        client = None
+        if draft_id is not None:
+            fetched.draft_error, fetched.draft_error_kind = _describe(error)
+    if client is not None and draft_id is not None:
+        # a service that is down is said in the draft fields; memory comes from the copy
+        with contextlib.suppress(Exception):
+            _fetch_draft(fetched, client, project, agent, draft_id)
+        if fetched.draft is not None and fetched.draft.workspace is not None:
+            fetched.workspace = fetched.draft.workspace
+    if client is not None and fetched.draft_error_kind not in _OFFLINE_KINDS:
+        _copy_agent_settings(client, copy, project, agent)
+    results: list[dict[str, Any]] = []
+    try:
+        outcome = copy.sync(fetched.workspace, fresh_since=fresh_since)
+        results = [result.as_json() for result in outcome]
+        failed = [result for result in outcome if not result.ok]
+        if failed:
+            fetched.error = f"memory service not synced: {failed[0].error}"
+            fetched.error_kind = "unreachable"
+    except RemoteError as error:
+        fetched.error, fetched.error_kind = str(error), "internal"
+    _read_files(fetched, copy.memory_root, project, agent)
+    if fetched.answer is None and fetched.error is None:
+        fetched.error = f"the local copy {copy.memory_root} cannot be read"
+        fetched.error_kind = "internal"
+    if fetched.error is None:
+        fetched.offline = False  # synced: the copy is the service's memory
+    return results
+
+
+def _copy_agent_settings(client: MemoryClient, copy: RemoteCopy, project: str, agent: str) -> None:
+    """Remote mode: the agent's memory switch and prompts (A-2) into the copy's ``agent.json``,
+    where the injection reads them (:mod:`harness_memory.offline`, I-5); when the service
+    cannot be asked, the copy keeps the settings it last had (at first: memory on, built-in
+    prompts)."""
+    from memory_core import layout
+    from memory_core.atomic import atomic_write_bytes
+
+    from harness_memory.offline import AGENT_FILE
+
+    try:
+        memory = client.agent_config(project, agent).memory
+        document = {
+            "project": project,
+            "memory": {
+                "enabled": memory.enabled,
+                "prompt": memory.prompt,
+                "workspacePrompt": memory.workspace_prompt,
+            },
+        }
+        path = layout.agent_dir(copy.app_data_dir, agent) / AGENT_FILE
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(path, msgspec.json.encode(document), mode=0o600)
+    except (MemoryClientError, OSError) as error:
+        logger.debug("the agent's memory settings were not copied: %s", error)
+
+
 def _fetch_draft(
     fetched: _Fetched, client: MemoryClient, project: str, agent: str, draft_id: str
 ) -> None:
@@ -324,6 +443,21 @@ def _read_files(fetched: _Fetched, memory_root: Path, project: str, agent: str) 
         logger.warning("memory files cannot stand in for the service: %s", error)
         return
     fetched.offline = True
+
+
+def _process_started() -> float:
+    """When this process started (``time.time()`` seconds, to 10 ms, from Linux's ``/proc``);
+    now where that cannot be read. A sync that ended after it was made by a hook entry running
+    beside this one (remote mode: Claude Code runs a Session's SessionStart entries at once)."""
+    import os
+
+    try:
+        fields = Path("/proc/self/stat").read_text(encoding="ascii").rsplit(")", 1)[1].split()
+        uptime = float(Path("/proc/uptime").read_text(encoding="ascii").split()[0])
+        age = uptime - int(fields[19]) / os.sysconf("SC_CLK_TCK")  # field 22: starttime
+    except (OSError, ValueError, IndexError):
+        return time.time()
+    return time.time() - max(age, 0.0)
 
 
 def _describe(failure: Exception) -> tuple[str, str]:

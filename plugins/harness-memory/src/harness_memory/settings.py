@@ -20,6 +20,10 @@ HARNESS_MEMORY_TEMPLATE     path of a template file (default: the hook's built-i
 HARNESS_MEMORY_STATE_DIR    where Session records go (default ``~/.claude/harness-memory``,
                             or ``$CLAUDE_CONFIG_DIR/harness-memory``)
 HARNESS_MEMORY_ROOT         memory root for the write guard when no Session record exists
+HARNESS_MEMORY_REMOTE       ``on``: remote mode (R-1): memory is a local copy under the state
+                            dir, synced with the service over git; the memory root is that
+                            copy's (``<state dir>/remote/<project>/agents/<agent>/agent_state/
+                            memory``) unless ``HARNESS_MEMORY_ROOT`` says otherwise
 ==========================  =============================================================
 """
 
@@ -45,6 +49,7 @@ __all__ = [
     "TokenFileError",
     "default_state_dir",
     "load_settings",
+    "remote_memory_root",
 ]
 
 ENV_PREFIX = "HARNESS_MEMORY_"
@@ -109,7 +114,8 @@ class HarnessSettings:
     records; ``memory_root`` is the root the write guard protects and the offline fallback reads
     (H-4). ``token_file`` names a file holding the token, read by :meth:`bearer_token` when
     ``token`` is not given (only a Session start reads it; the write guard never calls the
-    service).
+    service). ``remote`` is remote mode (R-1): the Session's scopes are a local copy under
+    ``state_dir``, synced with the service (:mod:`harness_memory.remote`).
     """
 
     url: str | None
@@ -121,6 +127,7 @@ class HarnessSettings:
     state_dir: Path
     memory_root: Path | None = None
     token_file: Path | None = None
+    remote: bool = False
 
     def missing(self) -> list[str]:
         """Name the variables a Session start still needs (URL, project, agent)."""
@@ -137,15 +144,19 @@ class HarnessSettings:
         """The bearer token: ``token`` when given, else the text of ``token_file`` (surrounding
         whitespace, such as the final newline, stripped), else None.
 
-        Raises :class:`TokenFileError` when the file cannot be read, is no regular file, is
-        larger than :data:`TOKEN_FILE_MAX_BYTES`, is not UTF-8 or holds only whitespace.
+        Raises :class:`TokenFileError` when the file cannot be read, is no regular file, may be
+        read by other users (group or others bits: a token file is 0600, H-7), is larger than
+        :data:`TOKEN_FILE_MAX_BYTES`, is not UTF-8 or holds only whitespace.
         """
         if self.token is not None or self.token_file is None:
             return self.token
         try:  # O_NONBLOCK: opening a FIFO nobody writes must not wait
             with os.fdopen(os.open(self.token_file, os.O_RDONLY | os.O_NONBLOCK), "rb") as handle:
-                if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                mode = os.fstat(handle.fileno()).st_mode
+                if not stat.S_ISREG(mode):
                     raise TokenFileError(self.token_file, "not a regular file")
+                if stat.S_IMODE(mode) & 0o077:
+                    raise TokenFileError(self.token_file, "other users may read it: chmod 600 it")
                 raw = handle.read(TOKEN_FILE_MAX_BYTES + 1)
         except OSError as error:
             raise TokenFileError(self.token_file, error.strerror or str(error)) from error
@@ -185,11 +196,24 @@ def default_state_dir(environ: Mapping[str, str]) -> Path:
     return base / "harness-memory"
 
 
+def remote_memory_root(state_dir: Path, project: str, agent: str) -> Path:
+    """The memory root of remote mode's local copy (R-1, :class:`harness_memory.remote.
+    RemoteCopy`): ``<state_dir>/remote/<project>/agents/<agent>/agent_state/memory``, shaped like
+    the service's so the offline reader (H-4) and the write guard (P-3) treat it as any root."""
+    return state_dir / "remote" / project / "agents" / agent / "agent_state" / "memory"
+
+
+_SWITCH = {"on": True, "1": True, "true": True, "yes": True}
+_SWITCH |= {"off": False, "0": False, "false": False, "no": False}
+
+
 def load_settings(flags: Mapping[str, str | None], environ: Mapping[str, str]) -> HarnessSettings:
     """Merge command-line ``flags`` (``url``, ``token``, …; None = not given) over ``environ``.
 
     Raises :class:`SettingsError` for a timeout that is not a number of seconds in
-    (0, :data:`MAX_TIMEOUT_S`].
+    (0, :data:`MAX_TIMEOUT_S`] and a ``remote`` value other than on/off (1/0, true/false, yes/no).
+    In remote mode without a configured memory root, the root is the local copy's
+    (:func:`remote_memory_root`).
     """
 
     def pick(name: str) -> str | None:
@@ -210,17 +234,26 @@ def load_settings(flags: Mapping[str, str | None], environ: Mapping[str, str]) -
             f"timeout must be at most {MAX_TIMEOUT_S:g} seconds, got {raw_timeout!r}"
         )
     template = pick("template")
-    state_dir = pick("state_dir")
+    given_state_dir = pick("state_dir")
+    state_dir = Path(given_state_dir) if given_state_dir else default_state_dir(environ)
     root = pick("root")
     token_file = pick("token_file")
+    switch = (pick("remote") or "off").lower()
+    if switch not in _SWITCH:
+        raise SettingsError(f"remote must be on or off, got {switch!r}")
+    project, agent = pick("project"), pick("agent")
+    memory_root = Path(root) if root else None
+    if _SWITCH[switch] and memory_root is None and project and agent:
+        memory_root = remote_memory_root(state_dir, project, agent)
     return HarnessSettings(
         url=pick("url"),
         token=pick("token"),
-        project=pick("project"),
-        agent=pick("agent"),
+        project=project,
+        agent=agent,
         timeout=timeout,
         template_file=Path(template) if template else None,
-        state_dir=Path(state_dir) if state_dir else default_state_dir(environ),
-        memory_root=Path(root) if root else None,
+        state_dir=state_dir,
+        memory_root=memory_root,
         token_file=Path(token_file) if token_file else None,
+        remote=_SWITCH[switch],
     )

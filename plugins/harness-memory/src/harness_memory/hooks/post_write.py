@@ -91,8 +91,15 @@ def record_writes(
     """Record each scope of :func:`written_scopes` as a version by the hook's Session,
     ``harness`` (``claude-code``, ``codex`` or ``gemini``) and tool, from a detached child
     process; returns at once. Nothing is sent when the call wrote no memory or the service URL,
-    project or agent is not configured. Never raises."""
+    project or agent is not configured. In remote mode (R-1) the written scopes of the local
+    copy are sent back instead (:func:`harness_memory.hooks.sync.send_back`, in this process:
+    the service records the versions when it merges them). Never raises."""
     scopes = written_scopes(writes, hook, settings)
+    if scopes and settings.remote:
+        from harness_memory.hooks.sync import send_back
+
+        send_back(hook, settings, scopes)
+        return
     if scopes and settings.url and settings.project and settings.agent:
         _detached(lambda: _send(scopes, hook, settings, harness))
 

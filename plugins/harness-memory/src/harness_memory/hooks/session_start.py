@@ -92,12 +92,18 @@ def context_answer(piece: str) -> dict[str, Any]:
 
 
 def availability_message(meta: SessionMeta) -> str | None:
-    """Tell the user when memory failed open (P-2) or was read from the files (H-4).
+    """Tell the user when memory failed open (P-2) or was read from the files (H-4), or from
+    remote mode's local copy without reaching the service (R-2).
 
     ``meta`` is the Session's :class:`~harness_memory.records.SessionMeta`.
     """
     if meta.status == "failed-open":
         return f"Agent Memory unavailable for this Session: {meta.error}"
+    if meta.status == "offline" and meta.remote_sync is not None:
+        return (
+            f"Agent Memory: {meta.error}; memory comes from this machine's copy as it was last "
+            "synced, and writes go back at the next sync."
+        )
     if meta.status == "offline":
         return (
             f"Agent Memory: the memory service is unreachable ({meta.error}); memory was read "

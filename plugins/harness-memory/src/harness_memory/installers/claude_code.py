@@ -144,7 +144,7 @@ def _wanted(options: InstallOptions) -> dict[str, list[dict[str, Any]]]:
         starts.append({"hooks": [{"type": "command", "command": command}]})
     guard = options.hook_command(HARNESS, "pre-tool-use")
     record = options.hook_command(HARNESS, "post-tool-use")
-    return {
+    wanted: dict[str, list[dict[str, Any]]] = {
         "SessionStart": starts,
         "PreToolUse": [
             {"matcher": WRITE_MATCHER, "hooks": [{"type": "command", "command": guard}]}
@@ -153,6 +153,10 @@ def _wanted(options: InstallOptions) -> dict[str, list[dict[str, Any]]]:
             {"matcher": WRITE_MATCHER, "hooks": [{"type": "command", "command": record}]}
         ],
     }
+    if options.remote:  # what the agent wrote goes back at the Session's end too
+        ended = options.hook_command(HARNESS, "session-end")
+        wanted["SessionEnd"] = [{"hooks": [{"type": "command", "command": ended}]}]
+    return wanted
 
 
 def _permissions(document: dict[str, Any], root: str, *, install: bool) -> None:

@@ -66,6 +66,7 @@ _EVENT_LABELS = {
     "SessionStart": "session_start",
     "PreToolUse": "pre_tool_use",
     "PostToolUse": "post_tool_use",
+    "Stop": "stop",
 }
 
 
@@ -216,11 +217,21 @@ def _wanted(options: InstallOptions, home: Path) -> dict[str, list[dict[str, Any
         ),
         "timeout": HOOK_TIMEOUT_S,
     }
-    return {
+    wanted: dict[str, list[dict[str, Any]]] = {
         "SessionStart": [{"hooks": [start]}],
         "PreToolUse": [{"matcher": GUARD_MATCHER, "hooks": [guard]}],
         "PostToolUse": [{"matcher": GUARD_MATCHER, "hooks": [record]}],
     }
+    if options.remote:  # R-1: what the agent wrote goes back when a turn stops too
+        stop = {
+            "type": "command",
+            "command": options.hook_command(
+                HARNESS, "stop", state_dir=state, token_file=token_file
+            ),
+            "timeout": HOOK_TIMEOUT_S,
+        }
+        wanted["Stop"] = [{"hooks": [stop]}]
+    return wanted
 
 
 def _state_table(config: Any) -> Any:
@@ -266,7 +277,9 @@ def _our_trust(key_source: str, merged: dict[str, Any]) -> dict[str, Any]:
     """The trust entries of our hooks: the last group of each event we wrote."""
     entries: dict[str, Any] = {}
     for event, label in _EVENT_LABELS.items():
-        groups = merged["hooks"][event]
+        groups = merged["hooks"].get(event)
+        if not groups:  # Stop: only in remote mode
+            continue
         group = groups[-1]
         for index, handler in enumerate(group["hooks"]):
             entry = tomlkit.table()

@@ -92,6 +92,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
                 {"matcher": GUARD_MATCHER, "hooks": [_handler(options, "after-tool", state)]}
             ],
         }
+        if options.remote:  # what the agent wrote goes back at the Session's end too
+            wanted["SessionEnd"] = [{"hooks": [_handler(options, "session-end", state)]}]
     merged, _ = merge_hooks(document, HARNESS, wanted, source=path)
     gone, added = root_changes(document, HARNESS, options, install=install)
     for root in gone:
@@ -114,8 +116,9 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
 
 
 def _handler(options: InstallOptions, event: str, state: Path) -> dict[str, Any]:
-    # the Session start and the post-write hook call the service; the guard needs no token
-    wants_token = event in ("session-start", "after-tool") and options.token is not None
+    # the Session start, post-write and Session-end hooks call the service; the guard needs none
+    wants_token = event in ("session-start", "after-tool", "session-end")
+    wants_token = wants_token and options.token is not None
     token_file = state / TOKEN_NAME if wants_token else None
     return {
         "name": f"agent-memory-{event}",

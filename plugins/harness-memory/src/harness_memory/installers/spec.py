@@ -50,6 +50,15 @@ class InstallOptions:
     timeout: float | None = None
     managed_dir: Path | None = None
     """Claude Code only: install into its managed settings in this folder (not the user's)."""
+    remote_state_dir: Path | None = None
+    """Remote mode (R-1): the state dir every harness's hooks share, which holds the local copy
+    (``memory_root`` is inside it); every hook command gets ``--remote on --state-dir`` it.
+    None: the hooks use the service's own memory root."""
+
+    @property
+    def remote(self) -> bool:
+        """Whether the hooks run in remote mode (R-1)."""
+        return self.remote_state_dir is not None
 
     def hook_command(
         self,
@@ -63,7 +72,9 @@ class InstallOptions:
 
         ``token_file`` (for harnesses whose settings give hooks no environment of their own)
         is named with ``--token-file``: the token itself is never on a command line, which
-        every user of the machine can read (``ps``). Each word is quoted by :func:`shell_word`.
+        every user of the machine can read (``ps``). In remote mode the command adds
+        ``--remote on`` and names :attr:`remote_state_dir` as its state dir. Each word is quoted
+        by :func:`shell_word`.
         """
         words = [self.executable, "hook", harness, event]
         words += ["--url", self.url, "--project", self.project, "--agent", self.agent]
@@ -72,6 +83,9 @@ class InstallOptions:
             words += ["--timeout", f"{self.timeout:g}"]
         if token_file is not None:
             words += ["--token-file", str(token_file)]
+        if self.remote_state_dir is not None:
+            words += ["--remote", "on"]
+            state_dir = self.remote_state_dir
         if state_dir is not None:
             words += ["--state-dir", str(state_dir)]
         command = " ".join(shell_word(word) for word in words)

@@ -9,7 +9,10 @@ from before the post-write hook: installing again adds it).
 A hook command that is gone means no memory and a guard that refuses every write it would
 check (the command fails closed, :data:`~harness_memory.installers.spec.GUARD_FAILS_CLOSED`):
 ``status`` says so and exits 1. Hook commands an earlier install wrote with the token on
-them (``--token``) get a warning to install again (H-7).
+them (``--token``) get a warning to install again (H-7). For hooks in remote mode (R-1) it
+shows, per scope of the local copy, the last sync, whether changes wait to go back, the last
+error and what the service's merge of this machine's changes did (R-2); it asks the service
+nothing.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ def status(home: Path, environ: Mapping[str, str], managed: Path) -> tuple[list[
     ]
     lines: list[str] = []
     healthy = True
+    copies: set[tuple[str, str, str, str]] = set()
     for label, harness, path in targets:
         try:
             _, document = read_json_object(path)
@@ -59,7 +63,39 @@ def status(home: Path, environ: Mapping[str, str], managed: Path) -> tuple[list[
         said, fine = _installed(label, harness, path, document, commands)
         lines += said
         healthy = healthy and fine
+        copies.update(_remote_copies(commands))
+    for state_dir, url, project, agent in sorted(copies):
+        lines += _remote_lines(Path(state_dir), url, project, agent)
     return lines, healthy
+
+
+def _remote_copies(commands: list[str]) -> set[tuple[str, str, str, str]]:
+    """``(state dir, URL, project, agent)`` of every remote-mode hook command (R-1)."""
+    found = set()
+    for command in commands:
+        if flag_values(command, "--remote") != ["on"]:
+            continue
+        values = [flag_values(command, flag) for flag in ("--state-dir", "--url", "--project")]
+        agent = flag_values(command, "--agent")
+        if all(values) and agent:
+            found.add((values[0][0], values[1][0], values[2][0], agent[0]))
+    return found
+
+
+def _remote_lines(state_dir: Path, url: str, project: str, agent: str) -> list[str]:
+    """Per scope of a remote-mode copy: last sync, what waits to go back, merge outcomes."""
+    from memory_core.errors import InvalidId
+
+    from harness_memory.cli_sync import remote_status_lines
+    from harness_memory.remote import RemoteCopy
+
+    try:
+        copy = RemoteCopy(
+            url=url, token=None, project=project, agent=agent, state_dir=state_dir, timeout=2
+        )
+    except InvalidId as error:
+        return [f"remote copy in {state_dir}: {error}"]
+    return remote_status_lines(copy)
 
 
 def _installed(

@@ -29,7 +29,7 @@ import stat
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -234,9 +234,21 @@ class ScopeHistories:
             while len(self._trees) > TREES_KEPT:
                 self._trees.popitem(last=False)
 
-    def record(self, agent_id: str, scope: Path, who: Attribution) -> Recorded | None:
+    def record(
+        self,
+        agent_id: str,
+        scope: Path,
+        who: Attribution,
+        only: Collection[str] | None = None,
+        *,
+        keep_empty: bool = False,
+    ) -> Recorded | None:
         """Record what changed in the real ``scope`` folder since its newest version, as
-        ``who``; None when nothing did (or history is off). The caller holds the scope's lock.
+        ``who``; None when nothing did (or history is off). With ``only`` (file names), just
+        those files are looked at: the caller knows nothing else changed (or leaves another
+        change to the next record). With ``keep_empty`` a version is recorded even when no file
+        changed (a machine's push whose merge changed nothing but must be reported, R-2), once
+        the scope has a version. The caller holds the scope's lock.
 
         Raises :class:`HistoryUnavailable` when git or the disk refuses (no version then; the
         memory files are only ever read here).
@@ -249,10 +261,10 @@ class ScopeHistories:
         head = read_head(repository)
         before = {} if head is None else self.tree(repository, head)
         try:
-            snapshot = take_snapshot(scope, before, self.blob_ids)
+            snapshot = take_snapshot(scope, before, self.blob_ids, only)
         except OSError as error:
             raise HistoryUnavailable(f"the scope cannot be listed: {error.strerror}") from None
-        if not snapshot.changes:
+        if not snapshot.changes and not (keep_empty and head is not None):
             return None
         now = int(time.time())
         made = now

@@ -24,6 +24,7 @@ from __future__ import annotations
 import logging
 import os
 import stat
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -62,14 +63,22 @@ def _entries(scope: Path) -> list[os.DirEntry[str]]:
         return [entry for entry in listing if is_scope_file(entry.name)]
 
 
-def take_snapshot(scope: Path, before: dict[str, TreeEntry], blob_ids: BlobIds) -> Snapshot:
+def take_snapshot(
+    scope: Path,
+    before: dict[str, TreeEntry],
+    blob_ids: BlobIds,
+    only: Collection[str] | None = None,
+) -> Snapshot:
     """Compare the memory files of the real ``scope`` folder with ``before`` (name → entry of
-    the newest version; empty before the first). Raises ``OSError`` when the folder cannot be
-    listed (nothing is then taken for deleted)."""
+    the newest version; empty before the first); with ``only``, just the files of those names
+    (the others are neither looked at nor taken for deleted). Raises ``OSError`` when the
+    folder cannot be listed (nothing is then taken for deleted)."""
     snapshot = Snapshot()
     seen: set[str] = set()
     for entry in _entries(scope):
         name = entry.name
+        if only is not None and name not in only:
+            continue
         try:
             info = entry.stat(follow_symlinks=False)
         except OSError as error:
@@ -99,7 +108,7 @@ def take_snapshot(scope: Path, before: dict[str, TreeEntry], blob_ids: BlobIds) 
         if previous is None or previous.blob != blob or previous.mode != "100644":
             snapshot.changes.append(Change(name, data))
             snapshot.newest_mtime = max(snapshot.newest_mtime, opened.st_mtime)
-    for name in before:
+    for name in before if only is None else [name for name in only if name in before]:
         if name not in seen:
             snapshot.changes.append(Change(name, None))
     snapshot.changes.sort(key=lambda change: change.name)

@@ -22,8 +22,11 @@ under the scope's lock, with what is on disk just recorded as the newest version
    it is empty and whatever differs is kept twice;
 3. the result is written into the scope folder without losing a write made meanwhile by an
    agent on the service's machine (:func:`memory_core.scope_write.apply_scope`);
-4. the folder is recorded as a version (source ``sync``, ``Machine:`` and one ``Merged:``
-   trailer per outcome) and the machine's ref is removed.
+4. the files the merge wrote (and any it found raced) are recorded as a version (source
+   ``sync``, ``Machine:`` and one ``Merged:`` trailer per outcome; the scope's other files
+   were recorded just before and are not looked at again: a write made to one of them
+   meanwhile is recorded by the next record, as found; a merge that changed no file but has a
+   merge outcome is a version too, with no files) and the machine's ref is removed.
 
 The machine then fetches ``main``, whose files hold everything it sent. Its own commits never
 become versions: a version says who changed memory as the service saw it, and a client cannot
@@ -206,6 +209,9 @@ def _take(
     blobs.prefetch({blob for name, blob in merge.files.items() if first.get(name) != blob})
     raced = apply_scope(scope, first, merge.files, blobs, label=machine.name)
     outcomes = [outcome.describe() for outcome in _unique(merge.outcomes + raced)] + outcomes
+    written = {name for name, blob in merge.files.items() if first.get(name) != blob}
+    written |= {name for name in first if name not in merge.files}
+    written |= {name for o in raced for name in (o.file, o.kept_as) if name is not None}
     who = Attribution(
         "sync",
         principal=principal,
@@ -213,7 +219,13 @@ def _take(
         machine_id=machine.machine_id,
         merged=tuple(outcomes),
     )
-    return TakenPush(histories.record(agent_id, scope, who), outcomes)
+    # a merge that changed no file but did something worth saying (the other machine's edit
+    # came first, then this one's delete) is still a version: the machine reads its outcomes
+    # from the versions it fetches. A file merely left out (too large, a sub-folder) is not:
+    # the machine would send it again at every sync, and each would be an empty version
+    merged = bool(merge.outcomes or raced)
+    recorded = histories.record(agent_id, scope, who, only=written, keep_empty=merged)
+    return TakenPush(recorded, outcomes)
 
 
 def _keep_marker(

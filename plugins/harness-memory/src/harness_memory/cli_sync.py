@@ -1,0 +1,126 @@
+"""``harness-memory sync``: bring remote mode's local copy up to date and send its changes (R-1).
+
+::
+
+    harness-memory sync [--workspace DIR] [--format text|json] [setting flags]
+    harness-memory sync --status [setting flags]
+
+``sync`` syncs the user scope and the Workspace scope of ``DIR`` (default: the working
+directory) with the service, as the Session-start hook does in remote mode; it works whether
+or not ``--remote on`` is set (the copy is the one under the state dir). ``--status`` syncs
+nothing and asks the service nothing: per scope of the copy, the last successful sync, whether
+changes wait to go back, the last error, and what the service's merge of this machine's changes
+did (R-2) as the last sync that had any outcome read it. Exit status 0 when every scope synced
+(``--status``: always), 1 otherwise, 2 for a usage error (a missing setting, a token file that
+cannot be read).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+from harness_memory.settings import HarnessSettings, MissingSettingsError, TokenFileError
+
+if TYPE_CHECKING:
+    from harness_memory.remote import RemoteCopy, SyncResult
+
+__all__ = ["add_sync_command", "remote_status_lines", "run_sync"]
+
+
+def add_sync_command(commands: Any, add_setting_flags: Callable[..., None]) -> None:
+    """Add ``sync`` to the command line's subcommands; ``add_setting_flags(parser, hook=True)``
+    adds the setting flags every command shares."""
+    sync = commands.add_parser(
+        "sync", help="remote mode: sync the local copy of a Session's scopes with the service"
+    )
+    add_setting_flags(sync, hook=True)
+    sync.add_argument("--workspace", default=None, help="the Workspace directory (default: cwd)")
+    sync.add_argument(
+        "--status",
+        action="store_true",
+        help="sync nothing: per scope, the last sync, what waits to go back, merge outcomes",
+    )
+    sync.add_argument("--format", choices=("json", "text"), default="text")
+
+
+def local_copy(settings: HarnessSettings, *, token: str | None) -> RemoteCopy:
+    """The local copy ``settings`` configure (its state dir, URL, project and agent).
+
+    Raises :class:`~harness_memory.settings.MissingSettingsError` when one is missing and
+    ``InvalidId`` for a bad project or agent id."""
+    from harness_memory.remote import RemoteCopy
+
+    url, project, agent = settings.required()
+    return RemoteCopy(
+        url=url,
+        token=token,
+        project=project,
+        agent=agent,
+        state_dir=settings.state_dir,
+        timeout=settings.timeout,
+    )
+
+
+def run_sync(
+    parser: argparse.ArgumentParser,
+    args: argparse.Namespace,
+    settings: HarnessSettings,
+    out: IO[str],
+) -> int:
+    """Carry out ``sync`` (see the module); the exit status."""
+    from memory_core.errors import InvalidId
+
+    from harness_memory.remote import RemoteError
+
+    try:
+        copy = local_copy(settings, token=None if args.status else settings.bearer_token())
+    except TokenFileError as error:
+        parser.error(str(error))
+    except MissingSettingsError as error:
+        parser.error(f"missing {', '.join(error.names)}")
+    except InvalidId as error:
+        parser.error(str(error))
+    if args.status:
+        out.write("".join(f"{line}\n" for line in remote_status_lines(copy)))
+        return 0
+    try:
+        results = copy.sync(args.workspace or str(Path.cwd()))
+    except RemoteError as error:
+        out.write(f"not synced: {error}\n")
+        return 1
+    if args.format == "json":
+        out.write(json.dumps([result.as_json() for result in results], indent=2) + "\n")
+    else:
+        for result in results:
+            out.write(f"{result.scope}: {_said(result)}\n")
+            out.write("".join(f"  merged: {line}\n" for line in result.outcomes))
+    return 0 if all(result.ok for result in results) else 1
+
+
+def _said(result: SyncResult) -> str:
+    if not result.ok:
+        return f"not synced ({result.error}); changes wait for the next sync"
+    if result.missing:
+        return "nothing saved yet, here or on the service"
+    return "synced, changes sent" if result.sent else "synced"
+
+
+def remote_status_lines(copy: RemoteCopy) -> list[str]:
+    """Per scope of ``copy``: last sync, changes waiting, last error, and the merge outcomes
+    (R-2) of its last sync that had any; one line when no scope was synced yet."""
+    scopes = copy.status()
+    if not scopes:
+        return [f"remote copy {copy.memory_root}: no scope synced yet"]
+    lines = [f"remote copy {copy.memory_root} of {copy.url}:"]
+    for scope in scopes:
+        said = f"  {scope.scope}: last sync {scope.last_sync or 'never'}"
+        said += "; changes wait to go back" if scope.waiting else "; nothing waits"
+        if scope.last_error:
+            said += f"; last error: {scope.last_error}"
+        lines.append(said)
+        lines += [f"    merged: {line}" for line in scope.outcomes]
+    return lines

@@ -1,0 +1,89 @@
+"""Remote mode's post-write and Session-end hooks (R-1): send the agent's writes back.
+
+Every harness runs a hook after its file-writing tools (Claude Code's and Codex CLI's
+``PostToolUse``, Gemini CLI's ``AfterTool``) and one when the Session ends or a turn stops
+(Claude Code's and Gemini CLI's ``SessionEnd``, Codex CLI's ``Stop``). In remote mode
+(``HARNESS_MEMORY_REMOTE=on``) both sync the Session's scopes of the local copy with the service
+(:class:`harness_memory.remote.RemoteCopy`), **send-only**: a scope with nothing to send costs a
+local check and no request. The post-write hook syncs only the scopes the call may have written
+(:func:`harness_memory.hooks.post_write.written_scopes`); the Session-end hook syncs the user
+scope and the Session's Workspace scope (from the Session's record, else the hook's ``cwd``).
+
+They answer nothing and never fail the harness: a service that cannot be reached leaves the
+writes waiting for the next sync (R-2), which the log (stderr) says.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+from memory_core.keys import USER_SCOPE
+
+from harness_memory.hooks.claude_code import HookInput
+from harness_memory.records import read_guard_view
+from harness_memory.settings import HarnessSettings
+
+__all__ = ["send_back", "session_end", "session_scopes"]
+
+logger = logging.getLogger(__name__)
+
+
+def session_scopes(hook: HookInput, settings: HarnessSettings) -> tuple[list[str], str | None]:
+    """``(scopes, Workspace path)`` of the hook's Session: the user scope and, when the Session
+    has one, its Workspace scope (the record's key, else the key of the hook's ``cwd`` on this
+    machine, K-1). The path is the Workspace's real path (None without a Workspace scope)."""
+    from memory_core.keys import key_for_real_path
+
+    view = read_guard_view(settings.state_dir, hook.session_id) if hook.session_id else None
+    if view is not None:
+        if view.key is None:
+            return [USER_SCOPE], None
+        return [USER_SCOPE, view.key], os.path.realpath(view.workspace)
+    real = os.path.realpath(hook.cwd or Path.cwd())
+    return [USER_SCOPE, key_for_real_path(real)], real
+
+
+def send_back(hook: HookInput, settings: HarnessSettings, scopes: list[str] | None = None) -> None:
+    """Send the Session's changed ``scopes`` (None: all of the Session's) back to the service,
+    send-only, in remote mode; outside it, or without URL, project and agent, nothing. Never
+    raises: every failure is logged, and the changes wait for the next sync."""
+    if not (settings.remote and settings.url and settings.project and settings.agent):
+        return
+    from memory_core.errors import InvalidId
+
+    from harness_memory.remote import RemoteCopy, RemoteError
+    from harness_memory.settings import TokenFileError
+
+    own, workspace = session_scopes(hook, settings)
+    wanted = own if scopes is None else [scope for scope in own if scope in scopes]
+    try:
+        copy = RemoteCopy(
+            url=settings.url,
+            token=settings.bearer_token(),
+            project=settings.project,
+            agent=settings.agent,
+            state_dir=settings.state_dir,
+            timeout=settings.timeout,
+        )
+        results = [
+            copy.sync_scope(
+                scope, marker=None if scope == USER_SCOPE else workspace, send_only=True
+            )
+            for scope in wanted
+        ]
+    except (RemoteError, InvalidId, TokenFileError) as error:
+        logger.warning("memory not sent back: %s", error)
+        return
+    for result in results:
+        if not result.ok:
+            logger.warning(
+                "memory of scope %s waits for the next sync: %s", result.scope, result.error
+            )
+
+
+def session_end(hook: HookInput, settings: HarnessSettings) -> None:
+    """Answer a Session-end hook (Claude Code's and Gemini CLI's ``SessionEnd``, Codex CLI's
+    ``Stop``): in remote mode send every changed scope of the Session back; no answer."""
+    send_back(hook, settings)
