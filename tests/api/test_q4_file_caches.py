@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from memory_api.store import stat_cache
-from memory_api.store.stat_cache import StatCache, file_key
+from memory_api.store.stat_cache import StatCache, derived_key, file_key, is_racy
 from memory_core import layout
 
 from tests.api.conftest import AgentHome, Client, memory_url, ok_json, write_topic
@@ -250,3 +250,22 @@ async def test_q4_overview_sees_topic_files_edited_added_and_the_workspace_remov
 
     workspace.rmdir()  # the Workspace itself goes away: nothing in the scope changed
     assert (await summary())["orphaned"] is True
+
+
+def test_q4_a_value_from_several_files_is_keyed_by_every_one_and_racy_with_any(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old, new = tmp_path / "old", tmp_path / "new"
+    for path in (old, new):
+        path.write_text("x", encoding="utf-8")
+    keys = [file_key(old.stat()), file_key(new.stat())]
+    assert derived_key(("facts",), keys) == derived_key(("facts",), list(keys))
+    assert derived_key(("facts",), keys) != derived_key(("other facts",), keys)
+
+    new.write_text("xy", encoding="utf-8")  # one of the files changes
+    changed = [keys[0], file_key(new.stat())]
+    assert derived_key(("facts",), changed) != derived_key(("facts",), keys)
+    # racy while the newest part is: nothing derived from it is kept (the 2 s rule)
+    monkeypatch.setattr(stat_cache, "RACY_WINDOW_NS", 2_000_000_000)
+    assert is_racy(derived_key(("facts",), changed))
+    assert not is_racy(derived_key(("facts",), [(*key[:4], 0) for key in changed]))
