@@ -11,18 +11,17 @@ Session, harness and tool (``POST …/memory/versions``,
 :meth:`~harness_memory.client.MemoryClient.record_write`); no content is sent.
 
 Recording is git work in the service: tens of milliseconds, seconds on a busy machine, beyond
-what a hook process may take (H-5: 100 ms wall). So the call is made by a detached child
-process (``fork``, a session of its own, stdio on ``/dev/null``): the hook answers nothing and
-exits at once, and the harness goes on while the version is recorded. A service that is down,
-slow or refusing costs the agent nothing and the hook still exits 0; the child gives up quietly
-(after :data:`RECORD_TIMEOUT_S` at most), and the next Session start records what changed
-anyway (that version then names the Session start, not the tool).
+what a hook process may take (H-5: 100 ms wall). So the call is made by a detached process of
+its own (:mod:`harness_memory.hooks.recorder`): the hook answers nothing and exits at once, and
+the harness goes on while the version is recorded. A service that is down, slow or refusing
+costs the agent nothing and the hook still exits 0; the recorder gives up quietly (after
+:data:`~harness_memory.hooks.recorder.RECORD_TIMEOUT_S` at most), and the next Session start
+records what changed anyway (that version then names the Session start, not the tool).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from pathlib import Path, PurePath
 
 from memory_core.keys import USER_SCOPE
@@ -33,11 +32,7 @@ from harness_memory.hooks.guarding import could_reach
 from harness_memory.hooks.tool_targets import ToolWrites, shell_paths
 from harness_memory.settings import HarnessSettings
 
-__all__ = ["RECORD_TIMEOUT_S", "record_writes", "written_scopes"]
-
-RECORD_TIMEOUT_S = 30.0
-"""Seconds the detached child waits for the service's answer. Nobody waits for the child, so a
-record that takes long on a busy service still lands; past this the child gives up."""
+__all__ = ["record_writes", "written_scopes"]
 
 
 def written_scopes(
@@ -89,11 +84,12 @@ def record_writes(
     writes: ToolWrites, hook: claude_code.HookInput, settings: HarnessSettings, harness: str
 ) -> None:
     """Record each scope of :func:`written_scopes` as a version by the hook's Session,
-    ``harness`` (``claude-code``, ``codex`` or ``gemini``) and tool, from a detached child
-    process; returns at once. Nothing is sent when the call wrote no memory or the service URL,
-    project or agent is not configured. In remote mode (R-1) the written scopes of the local
-    copy are sent back instead (:func:`harness_memory.hooks.sync.send_back`, in this process:
-    the service records the versions when it merges them). Never raises."""
+    ``harness`` (``claude-code``, ``codex`` or ``gemini``) and tool, from a detached process
+    (:mod:`harness_memory.hooks.recorder`); returns at once. Nothing is sent when the call
+    wrote no memory or the service URL, project or agent is not configured. In remote mode
+    (R-1) the written scopes of the local copy are sent back instead
+    (:func:`harness_memory.hooks.sync.send_back`, in this process: the service records the
+    versions when it merges them). Never raises."""
     scopes = written_scopes(writes, hook, settings)
     if scopes and settings.remote:
         from harness_memory.hooks.sync import send_back
@@ -101,56 +97,14 @@ def record_writes(
         send_back(hook, settings, scopes)
         return
     if scopes and settings.url and settings.project and settings.agent:
-        _detached(lambda: _send(scopes, hook, settings, harness))
+        from harness_memory.hooks.recorder import RecordJob, spawn
 
-
-def _send(
-    scopes: list[str], hook: claude_code.HookInput, settings: HarnessSettings, harness: str
-) -> None:
-    """The child's work: one ``POST …/memory/versions`` per scope; a failure ends it quietly."""
-    from memory_core.errors import InvalidId
-    from memory_core.wire import RecordRequest
-
-    from harness_memory.client import MemoryClient
-    from harness_memory.errors import MemoryClientError
-    from harness_memory.settings import MissingSettingsError
-
-    try:
-        url, project, agent = settings.required()
-        token = settings.bearer_token()  # --token-file is read here, never in the hook's time
-        client = MemoryClient(url, token=token, timeout=RECORD_TIMEOUT_S)
-        for scope in scopes:
-            request = RecordRequest(
-                scope=scope, session_id=hook.session_id, harness=harness, tool=hook.tool_name
+        spawn(
+            RecordJob(
+                settings=settings,
+                scopes=scopes,
+                session_id=hook.session_id,
+                harness=harness,
+                tool=hook.tool_name,
             )
-            client.record_write(project, agent, request)
-    except (MemoryClientError, InvalidId, MissingSettingsError):  # a bad token file included
-        return
-
-
-def _detached(work: Callable[[], None]) -> None:
-    """Run ``work`` in a child process the harness does not wait for; return at once.
-
-    The child leaves the hook's session and process group (``setsid``), so a harness that ends
-    the hook's group spares it, and points its stdio at ``/dev/null``, so the harness, which
-    reads the hook's output to its end, is not held by it; it ends with ``os._exit`` whatever
-    happens; it runs at a lower priority (``nice`` 10), so the hook's own exit and the harness
-    go first on a busy machine. Without ``fork`` (Windows), or when the system refuses one,
-    nothing is recorded now: the next Session start records the change."""
-    if not hasattr(os, "fork"):
-        return
-    try:
-        child = os.fork()
-    except OSError:
-        return
-    if child != 0:
-        return
-    try:
-        os.setsid()
-        os.nice(10)
-        null = os.open(os.devnull, os.O_RDWR)
-        for stream in (0, 1, 2):
-            os.dup2(null, stream)
-        work()
-    finally:
-        os._exit(0)
+        )
