@@ -32,21 +32,22 @@ then the draft's prompt verbatim (the Session's first user message); JSON gains
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import importlib
 import json
 import logging
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 from memory_core.errors import InvalidId
 from memory_core.keys import check_draft_id
 
-from harness_memory.cli_install import add_install_commands, run_install
-from harness_memory.cli_sync import add_sync_command
+from harness_memory.cli_install import INSTALL_HELP, add_install_flags, run_install
+from harness_memory.cli_sync import SYNC_HELP, add_sync_flags
 from harness_memory.hooks.claude_code import decode_input
 from harness_memory.settings import (
     ENV_PREFIX,
@@ -135,8 +136,9 @@ def main(
         )
     env = os.environ if environ is None else environ
     out = sys.stdout if stdout is None else stdout
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(words)
+    args = parser.parse_args(words)
     try:
         settings = load_settings({name: getattr(args, name, None) for name in _SETTING_FLAGS}, env)
     except SettingsError as error:
@@ -254,17 +256,41 @@ def _draft_show(
 # --- the parser ---------------------------------------------------------------------------------
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``harness-memory`` argument parser (P-4, H-3, A-12)."""
+def build_parser(asked: Sequence[str] = ()) -> argparse.ArgumentParser:
+    """The ``harness-memory`` argument parser (P-4, H-3, A-12).
+
+    ``asked`` is the command line about to be parsed: only the command it names (and for
+    ``hook``, the harness) gets its flags; every other command and harness is there by name and
+    help alone, which is all argparse needs of them to parse ``asked`` and to report an error
+    in it. Building every command's flags would take a hook process about 9 ms (H-5). Without
+    ``asked`` (or when its first word is no command, as for ``--help``) every command is built
+    whole.
+    """
     parser = argparse.ArgumentParser(
         prog="harness-memory", description="Agent Memory for a harness: Session start and hooks."
     )
     commands = parser.add_subparsers(dest="command", required=True)
-    _add_session_start(commands)
-    _add_draft(commands)
-    _add_hook(commands)
-    add_sync_command(commands, _add_setting_flags)
-    add_install_commands(commands)
+    builders: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
+        "session-start": (
+            "start a Session's memory and print the system prompt",
+            _add_session_start,
+        ),
+        "draft": ("drafts of the chat bridge", _add_draft),
+        "hook": (
+            "hook adapters for coding agents",
+            lambda hook: _add_hook(hook, asked[1] if len(asked) > 1 else None),
+        ),
+        "sync": (SYNC_HELP, lambda sync: add_sync_flags(sync, _add_setting_flags)),
+        **{
+            verb: (help_text, functools.partial(add_install_flags, verb=verb))
+            for verb, help_text in INSTALL_HELP.items()
+        },
+    }
+    named = asked[0] if asked and asked[0] in builders else None
+    for name, (help_text, build) in builders.items():
+        command = commands.add_parser(name, help=help_text)
+        if named in (None, name):
+            build(command)
     return parser
 
 
@@ -334,10 +360,7 @@ def _add_setting_flags(parser: argparse.ArgumentParser, *, hook: bool, draft: bo
         )
 
 
-def _add_session_start(commands: Any) -> None:
-    start = commands.add_parser(
-        "session-start", help="start a Session's memory and print the system prompt"
-    )
+def _add_session_start(start: argparse.ArgumentParser) -> None:
     _add_setting_flags(start, hook=False)
     start.add_argument("--workspace", default=None, help="the Workspace directory (default: cwd)")
     start.add_argument("--session-id", default=None, help="the harness's Session id")
@@ -358,8 +381,7 @@ def _add_session_start(commands: Any) -> None:
     )
 
 
-def _add_draft(commands: Any) -> None:
-    drafts = commands.add_parser("draft", help="drafts of the chat bridge")
+def _add_draft(drafts: argparse.ArgumentParser) -> None:
     draft_commands = drafts.add_subparsers(dest="draft_command", required=True)
     show = draft_commands.add_parser("show", help="print a draft's prompt")
     _add_setting_flags(show, hook=False, draft=True)
@@ -373,11 +395,14 @@ def _add_draft(commands: Any) -> None:
     )
 
 
-def _add_hook(commands: Any) -> None:
-    hook = commands.add_parser("hook", help="hook adapters for coding agents")
+def _add_hook(hook: argparse.ArgumentParser, asked: str | None) -> None:
+    """The ``hook`` command's harnesses; only ``asked`` gets its flags when it names one."""
     agents = hook.add_subparsers(dest="agent_kind", required=True)
+    named = asked if asked in HOOKS else None
     for harness, events in HOOKS.items():
         adapter = agents.add_parser(harness, help=f"{harness} hooks (JSON on stdin and stdout)")
+        if named not in (None, harness):
+            continue
         adapter.add_argument("event", choices=list(events))
         if harness == "claude-code":
             adapter.add_argument(

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import IO, Any
 
-__all__ = ["add_install_commands", "run_install"]
+__all__ = ["INSTALL_HELP", "add_install_flags", "run_install"]
 
 logger = logging.getLogger("harness_memory")
 
@@ -30,61 +30,61 @@ logger = logging.getLogger("harness_memory")
 _HARNESSES = ("claude-code", "codex", "gemini")
 
 
-def add_install_commands(commands: Any) -> None:
-    """Add ``install``, ``uninstall`` and ``status`` to the command line's subcommands."""
-    shown = commands.add_parser(
-        "status", help="what each harness's hooks run, and whether they still can (exit 1: not)"
+INSTALL_HELP = {
+    "status": "what each harness's hooks run, and whether they still can (exit 1: not)",
+    "install": "install the hooks in a harness's own user settings",
+    "uninstall": "uninstall the hooks in a harness's own user settings",
+}
+"""The ``install``, ``uninstall`` and ``status`` commands and their help."""
+
+
+def add_install_flags(parser: argparse.ArgumentParser, verb: str) -> None:
+    """Add the flags of ``verb`` (a key of :data:`INSTALL_HELP`) to its parser."""
+    home_help = "the home directory (default: $HOME)"
+    if verb == "status":
+        parser.add_argument("--home", default=None, help=home_help)
+        parser.add_argument(
+            "--managed", default=None, metavar="DIR", help="Claude Code's managed settings folder"
+        )
+        return
+    parser.add_argument("harness", choices=_HARNESSES)
+    parser.add_argument("--memory-root", dest="root", help="the memory root [HARNESS_MEMORY_ROOT]")
+    parser.add_argument("--dry-run", action="store_true", help="print the change, write nothing")
+    parser.add_argument("--home", default=None, help=home_help)
+    parser.add_argument(
+        "--managed",
+        nargs="?",
+        const="",
+        metavar="DIR",
+        help="claude-code only: Claude Code's managed settings (in DIR, default "
+        "/etc/claude-code on Linux), which no repository can switch off; needs root",
     )
-    shown.add_argument("--home", default=None, help="the home directory (default: $HOME)")
-    shown.add_argument(
-        "--managed", default=None, metavar="DIR", help="Claude Code's managed settings folder"
+    if verb == "uninstall":
+        return
+    parser.add_argument("--url", help="memory service root URL [HARNESS_MEMORY_URL]")
+    parser.add_argument("--project", help="project id [HARNESS_MEMORY_PROJECT]")
+    parser.add_argument("--agent", help="agent id [HARNESS_MEMORY_AGENT]")
+    parser.add_argument(
+        "--token",
+        help="bearer token written for the hooks; typed here it shows in ps while the "
+        "install runs, so prefer the variable [HARNESS_MEMORY_TOKEN; not with --managed]",
     )
-    for verb in ("install", "uninstall"):
-        parser = commands.add_parser(
-            verb, help=f"{verb} the hooks in a harness's own user settings"
-        )
-        parser.add_argument("harness", choices=_HARNESSES)
-        parser.add_argument(
-            "--memory-root", dest="root", help="the memory root [HARNESS_MEMORY_ROOT]"
-        )
-        parser.add_argument(
-            "--dry-run", action="store_true", help="print the change, write nothing"
-        )
-        parser.add_argument("--home", default=None, help="the home directory (default: $HOME)")
-        parser.add_argument(
-            "--managed",
-            nargs="?",
-            const="",
-            metavar="DIR",
-            help="claude-code only: Claude Code's managed settings (in DIR, default "
-            "/etc/claude-code on Linux), which no repository can switch off; needs root",
-        )
-        if verb == "uninstall":
-            continue
-        parser.add_argument("--url", help="memory service root URL [HARNESS_MEMORY_URL]")
-        parser.add_argument("--project", help="project id [HARNESS_MEMORY_PROJECT]")
-        parser.add_argument("--agent", help="agent id [HARNESS_MEMORY_AGENT]")
-        parser.add_argument(
-            "--token",
-            help="bearer token written for the hooks; typed here it shows in ps while the "
-            "install runs, so prefer the variable [HARNESS_MEMORY_TOKEN; not with --managed]",
-        )
-        parser.add_argument(
-            "--remote",
-            dest="remote_url",
-            metavar="URL",
-            help="remote mode: the service at URL keeps memory on another machine; the "
-            f"hooks keep a local copy under ~/{REMOTE_STATE_DIR} (the memory root), synced "
-            "with it over git (instead of --url and --memory-root)",
-        )
-        parser.add_argument("--timeout", type=float, help="seconds for each request to the service")
-        parser.add_argument("--executable", help="the harness-memory command the hooks run")
-        parser.add_argument(
-            "--no-check",
-            action="store_true",
-            help="write without checking the memory root, the URL and the ids "
-            "(settings prepared for another machine)",
-        )
+    parser.add_argument(
+        "--remote",
+        dest="remote_url",
+        metavar="URL",
+        help="remote mode: the service at URL keeps memory on another machine; the "
+        f"hooks keep a local copy under ~/{REMOTE_STATE_DIR} (the memory root), synced "
+        "with it over git (instead of --url and --memory-root)",
+    )
+    parser.add_argument("--timeout", type=float, help="seconds for each request to the service")
+    parser.add_argument("--executable", help="the harness-memory command the hooks run")
+    parser.add_argument(
+        "--no-check",
+        action="store_true",
+        help="write without checking the memory root, the URL and the ids "
+        "(settings prepared for another machine)",
+    )
 
 
 def run_install(

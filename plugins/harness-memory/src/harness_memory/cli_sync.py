@@ -21,22 +21,21 @@ import argparse
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING
 
 from harness_memory.settings import HarnessSettings, MissingSettingsError, TokenFileError
 
 if TYPE_CHECKING:
     from harness_memory.remote import RemoteCopy, SyncResult
 
-__all__ = ["add_sync_command", "remote_status_lines", "run_sync"]
+__all__ = ["SYNC_HELP", "add_sync_flags", "remote_status_lines", "run_sync"]
+
+SYNC_HELP = "remote mode: sync the local copy of a Session's scopes with the service"
 
 
-def add_sync_command(commands: Any, add_setting_flags: Callable[..., None]) -> None:
-    """Add ``sync`` to the command line's subcommands; ``add_setting_flags(parser, hook=True)``
+def add_sync_flags(sync: argparse.ArgumentParser, add_setting_flags: Callable[..., None]) -> None:
+    """Add the ``sync`` command's flags to its parser; ``add_setting_flags(parser, hook=True)``
     adds the setting flags every command shares."""
-    sync = commands.add_parser(
-        "sync", help="remote mode: sync the local copy of a Session's scopes with the service"
-    )
     add_setting_flags(sync, hook=True)
     sync.add_argument("--workspace", default=None, help="the Workspace directory (default: cwd)")
     sync.add_argument(
