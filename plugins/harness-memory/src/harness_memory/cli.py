@@ -36,7 +36,6 @@ import functools
 import gc
 import importlib
 import json
-import logging
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -63,8 +62,6 @@ if TYPE_CHECKING:
     from harness_memory.session import SessionStart
 
 __all__ = ["DRAFT_SEPARATOR", "HOOKS", "build_parser", "main", "run"]
-
-logger = logging.getLogger("harness_memory")
 
 DRAFT_SEPARATOR = "----- initial prompt (draft {draft_id}) -----"
 """The line between the system prompt and the draft's prompt in ``session-start`` text output."""
@@ -129,11 +126,12 @@ def main(
     stdin: IO[bytes] | None = None,
     stdout: IO[str] | None = None,
 ) -> int:
-    """Run the command line; returns the exit status. Streams default to the process's own."""
-    if not logging.getLogger().handlers:
-        logging.basicConfig(
-            level=logging.WARNING, format="harness-memory: %(levelname)s: %(message)s"
-        )
+    """Run the command line; returns the exit status. Streams default to the process's own.
+
+    Warnings and errors of the modules go to stderr: through a ``harness-memory: LEVEL:``
+    handler for every command but ``hook``, whose process loads ``logging`` only when something
+    is said (H-5), and then shows the message alone (``logging``'s last-resort handler), under
+    the hook's command in the harness's log."""
     env = os.environ if environ is None else environ
     out = sys.stdout if stdout is None else stdout
     words = sys.argv[1:] if argv is None else list(argv)
@@ -143,6 +141,8 @@ def main(
         settings = load_settings({name: getattr(args, name, None) for name in _SETTING_FLAGS}, env)
     except SettingsError as error:
         parser.error(str(error))
+    if args.command != "hook":
+        _log_to_stderr()
     if args.command in ("install", "uninstall", "status"):
         return run_install(parser, args, env, out)
     if args.command == "session-start":
@@ -162,13 +162,24 @@ def main(
     return 0
 
 
+def _log_to_stderr() -> None:
+    """Show the modules' warnings and errors on stderr as ``harness-memory: LEVEL: message``,
+    unless the caller (a test, an embedding program) has configured logging already."""
+    import logging
+
+    if not logging.getLogger().handlers:
+        logging.basicConfig(
+            level=logging.WARNING, format="harness-memory: %(levelname)s: %(message)s"
+        )
+
+
 def _hook(args: argparse.Namespace, raw: bytes, settings: HarnessSettings) -> Any:
     """Run one hook adapter on the hook's stdin bytes: its JSON answer, or None for none."""
     try:
         hook = decode_input(raw)
     except ValueError as error:
         name = _HARNESS_NAMES[args.agent_kind]
-        logger.warning("hook input is not the JSON %s sends: %s", name, error)
+        print(f"harness-memory: hook input is not the JSON {name} sends: {error}", file=sys.stderr)
         return None
     module, _, function = HOOKS[args.agent_kind][args.event].partition(":")
     adapter = getattr(importlib.import_module(module), function)
@@ -231,6 +242,8 @@ def _draft_show(
     out: IO[str],
 ) -> int:
     """Print one draft (A-12); 1 with the reason on stderr when it cannot be fetched."""
+    import logging
+
     import msgspec
 
     from harness_memory.client import MemoryClient
@@ -244,7 +257,7 @@ def _draft_show(
         client = MemoryClient(url, token=settings.bearer_token(), timeout=settings.timeout)
         draft = client.get_draft(project, agent, args.draft_id)
     except (MemoryClientError, InvalidId, TokenFileError) as error:
-        logger.error("cannot fetch draft %s: %s", args.draft_id, error)
+        logging.getLogger("harness_memory").error("cannot fetch draft %s: %s", args.draft_id, error)
         return 1
     if args.format == "json":
         out.write(msgspec.json.format(msgspec.json.encode(draft).decode(), indent=2) + "\n")

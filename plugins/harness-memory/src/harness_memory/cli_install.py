@@ -16,15 +16,23 @@ read or understood (named on stderr; nothing is written), 2 for a usage error.
 from __future__ import annotations
 
 import argparse
-import logging
 import shlex
 from collections.abc import Mapping
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import logging
 
 __all__ = ["INSTALL_HELP", "add_install_flags", "run_install"]
 
-logger = logging.getLogger("harness_memory")
+
+def _logger() -> logging.Logger:
+    """The command's logger, imported when an install runs: ``harness_memory.cli`` imports this
+    module for the parser, and a hook process has no use for ``logging`` (H-5)."""
+    import logging
+
+    return logging.getLogger("harness_memory")
 
 
 _HARNESSES = ("claude-code", "codex", "gemini")
@@ -145,10 +153,10 @@ def run_install(
     try:
         run(args.harness, options, environ, install=install, dry_run=args.dry_run, out=out)
     except SettingsFileError as error:
-        logger.error("%s %s: %s (nothing was changed)", args.command, args.harness, error)
+        _logger().error("%s %s: %s (nothing was changed)", args.command, args.harness, error)
         return 1
     except OSError as error:
-        logger.error("%s %s: cannot write: %s", args.command, args.harness, error)
+        _logger().error("%s %s: cannot write: %s", args.command, args.harness, error)
         return 1
     if args.dry_run:
         out.write(f"next: {_next_command(args, str(root) if root else None, values)}\n")
@@ -175,11 +183,11 @@ def _checked(args: argparse.Namespace, root: str, options: Any) -> bool:
         options.url, options.project, options.agent, options.token, managed=managed
     )
     for finding in findings:
-        (logger.error if finding.error else logger.warning)(
+        (_logger().error if finding.error else _logger().warning)(
             "%s %s: %s", args.command, args.harness, finding.text
         )
     if any(finding.error for finding in findings):
-        logger.error("%s %s: nothing was changed", args.command, args.harness)
+        _logger().error("%s %s: nothing was changed", args.command, args.harness)
         return False
     return True
 

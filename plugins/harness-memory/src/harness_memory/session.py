@@ -19,7 +19,6 @@ the Session starts in the harness's Workspace without a first message and the re
 from __future__ import annotations
 
 import contextlib
-import logging
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -51,6 +50,8 @@ from harness_memory.settings import (
 )
 
 if TYPE_CHECKING:
+    import logging
+
     from harness_memory.remote import RemoteCopy
 
 __all__ = [
@@ -62,7 +63,15 @@ __all__ = [
     "start_session_sync",
 ]
 
-logger = logging.getLogger(__name__)
+
+def _logger() -> logging.Logger:
+    """This module's logger; ``logging`` is imported only when a start has something to say
+    (memory failed open, a draft or template is missing): a hook process's ordinary start
+    spares its import (H-5). The ``harness-memory`` command shows the records on stderr."""
+    import logging
+
+    return logging.getLogger(__name__)
+
 
 UNKNOWN_DATA_DIR = "(unknown — memory service unavailable)"
 """What ``{{APP_DATA_DIR}}`` becomes when memory failed open."""
@@ -230,7 +239,7 @@ def _say_error(fetched: _Fetched, project: str, agent: str) -> None:
     """Log a failed fetch once, after the files on this machine had their chance (H-4)."""
     if fetched.error is not None:
         outcome = "read from the files on this machine" if fetched.offline else "failed open"
-        logger.warning("memory %s for %s/%s: %s", outcome, project, agent, fetched.error)
+        _logger().warning("memory %s for %s/%s: %s", outcome, project, agent, fetched.error)
 
 
 def _render(
@@ -291,7 +300,7 @@ def start_from_settings(
     except TemplateUnreadableError as error:
         if not template_fallback:
             raise
-        logger.warning("%s; using the default template", error)
+        _logger().warning("%s; using the default template", error)
         template = DEFAULT_TEMPLATE
     return start_session_sync(
         service_url=url,
@@ -415,7 +424,7 @@ def _copy_agent_settings(client: MemoryClient, copy: RemoteCopy, project: str, a
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_bytes(path, msgspec.json.encode(document), mode=0o600)
     except (MemoryClientError, OSError) as error:
-        logger.debug("the agent's memory settings were not copied: %s", error)
+        _logger().debug("the agent's memory settings were not copied: %s", error)
 
 
 def _fetch_draft(
@@ -429,7 +438,7 @@ def _fetch_draft(
         fetched.draft = client.get_draft(project, agent, draft_id)
     except Exception as failure:
         fetched.draft_error, fetched.draft_error_kind = _describe_draft(failure)
-        logger.warning("Session starts without draft %s: %s", draft_id, fetched.draft_error)
+        _logger().warning("Session starts without draft %s: %s", draft_id, fetched.draft_error)
         if isinstance(failure, ServiceUnreachableError | ServiceTimeoutError):
             raise
 
@@ -445,7 +454,7 @@ def _read_files(fetched: _Fetched, memory_root: Path, project: str, agent: str) 
             memory_root, project=project, agent=agent, workspace=fetched.workspace
         )
     except (OfflineUnavailableError, InvalidId, OSError) as error:
-        logger.warning("memory files cannot stand in for the service: %s", error)
+        _logger().warning("memory files cannot stand in for the service: %s", error)
         return
     fetched.offline = True
 
@@ -471,7 +480,7 @@ def _describe(failure: Exception) -> tuple[str, str]:
         return str(failure), failure.reason
     if isinstance(failure, InvalidId):
         return f"harness memory settings: {failure}", "invalid-id"
-    logger.error("memory Session start failed unexpectedly", exc_info=failure)
+    _logger().error("memory Session start failed unexpectedly", exc_info=failure)
     return f"unexpected error: {failure!r}", "internal"
 
 

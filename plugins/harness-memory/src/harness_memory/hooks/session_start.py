@@ -14,7 +14,6 @@ the key line and the rest of the template stay, and the user is told in ``system
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 from typing import Any
 
@@ -32,8 +31,6 @@ __all__ = [
     "start_for_hook",
     "unreadable_message",
 ]
-
-logger = logging.getLogger(__name__)
 
 
 def start_for_hook(
@@ -55,7 +52,9 @@ def start_for_hook(
         try:
             write_record(settings.state_dir, session_id, result.session_meta)
         except (OSError, UnicodeEncodeError) as error:  # a lone surrogate in the cwd or the id
-            logger.warning("could not write the Session record: %s", error)
+            import logging  # only then (H-5)
+
+            logging.getLogger(__name__).warning("could not write the Session record: %s", error)
     return result
 
 
