@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 from aiohttp import web
+from harness_memory.cli import build_parser
 from harness_memory.fitting import utf16_units
 from harness_memory.records import read_record
 
@@ -200,6 +201,9 @@ NO_HOOK_LOADS = (
     "harness_memory.offline",  # only when the service cannot be reached (H-4)
     "memory_core.injection",
     "memory_core.credentials",
+    "logging",  # and with it traceback, threading: a warning imports it when it is said
+    "traceback",
+    "threading",
 )
 """Modules no hook process loads on its ordinary path (H-5: each one is milliseconds of a
 process that runs before every file write or at every Session start)."""
@@ -273,3 +277,31 @@ async def test_h5_a_session_start_hook_loads_only_the_session_start(
     names = loaded(modules)
     assert "http.client" in names  # it asked the service
     assert sorted(names & set(NO_HOOK_LOADS)) == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        [
+            "hook",
+            "claude-code",
+            "session-start",
+            "--url",
+            "http://x",
+            "--part",
+            "2",
+            "--parts",
+            "4",
+        ],
+        ["hook", "gemini", "after-tool", "--memory-root", "/m", "--timeout", "5"],
+        ["session-start", "--workspace", "/w", "--format", "json"],
+        ["install", "codex", "--dry-run", "--url", "http://x"],
+    ],
+)
+def test_h5_the_parser_built_for_a_command_line_parses_it_as_the_whole_one(line: list[str]) -> None:
+    """A hook process builds only the flags of the command (and harness) it runs; the others
+    are there by name, so its usage and errors still name every command."""
+    asked = build_parser(line)
+    assert vars(asked.parse_args(line)) == vars(build_parser().parse_args(line))
+    usage = asked.format_usage()
+    assert all(command in usage for command in ("session-start", "draft", "hook", "sync", "status"))
