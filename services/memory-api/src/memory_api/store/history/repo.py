@@ -94,13 +94,20 @@ class LogEntry:
 
 
 def read_head(repository: Path) -> str | None:
-    """The newest version of ``repository``, or None before its first; a file read, no git.
+    """The newest version of ``repository``, or None before its first; a file read, no git."""
+    return read_ref(repository, BRANCH)
 
-    Git keeps the branch as a loose ref file (``refs/heads/main``) unless refs were packed
-    (``packed-refs``); both are read as git writes them.
+
+def read_ref(repository: Path, ref: str) -> str | None:
+    """The commit the ref ``ref`` (a full name under ``refs/``) points to, or None when there
+    is no such ref; a file read, no git. Raises :class:`HistoryUnavailable` when the files
+    cannot be read.
+
+    Git keeps a ref as a loose ref file (``refs/heads/main``) unless refs were packed
+    (``packed-refs``); both are read as git writes them (a loose file wins).
     """
     try:
-        raw = (repository / BRANCH).read_bytes()
+        raw = (repository / ref).read_bytes()
     except FileNotFoundError:
         raw = b""
     except OSError as error:
@@ -115,7 +122,7 @@ def read_head(repository: Path) -> str | None:
     except OSError as error:
         raise HistoryUnavailable(f"the history cannot be read: {error.strerror}") from None
     for line in packed.splitlines():
-        if line.endswith(b" " + BRANCH.encode()) and _HEX40.match(line):
+        if line.endswith(b" " + ref.encode()) and _HEX40.match(line):
             return line[:40].decode("ascii")
     return None
 
@@ -226,13 +233,6 @@ def commit_of(repository: Path, version: str) -> tuple[str, list[str]] | None:
     trees = [line[5:] for line in head if line.startswith("tree ")]
     parents = [line[7:] for line in head if line.startswith("parent ")]
     return (trees[0], parents) if trees else None
-
-
-def read_ref(repository: Path, ref: str) -> str | None:
-    """The commit the ref ``ref`` (a full name) points to, or None when there is no such ref."""
-    out = git(repository, "for-each-ref", "--format=%(objectname)", ref)
-    found = out.decode("ascii", "replace").split()
-    return found[0] if found else None
 
 
 def _quoted(name: str) -> bytes:

@@ -12,7 +12,8 @@ What a machine can see and do is set per run with ``-c`` options, never in the r
 - pushing (``receive-pack``) shows and accepts only the pushing machine's own ref,
   ``refs/machines/<id>`` (``receive.hideRefs``: a hidden ref cannot be updated), which the
   service sets to ``main`` just before, so the machine sends only what ``main`` lacks; pushed
-  objects are checked (``receive.fsckObjects``), no ref can be deleted;
+  objects are checked (``receive.fsckObjects``), no ref can be deleted, and no ``git gc
+  --auto`` follows (the service repacks itself, :mod:`memory_api.store.history.maintenance`);
 - the dumb protocol (``http.getanyfile``), hooks and every system or user configuration stay
   off (:func:`memory_api.store.history.git.git_environment`); protocol v0 only, whose one
   ``info/refs`` answer is all a fetch with nothing new needs.
@@ -93,6 +94,7 @@ def _config(service: GitService, push_ref: MachineRef | None) -> list[tuple[str,
             ("receive.fsckObjects", "true"),
             ("receive.denyDeletes", "true"),
             ("receive.advertisePushOptions", "false"),
+            ("receive.autogc", "false"),  # the service repacks itself (history/maintenance.py)
         ]
     else:
         config += [("http.receivepack", "false")]

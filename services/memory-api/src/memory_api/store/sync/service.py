@@ -7,7 +7,11 @@ by a machine's first push (its marker comes with the push). Then:
 
 - **a fetch's ref advertisement** (``info/refs?service=git-upload-pack``): under the scope's
   lock, what is on disk is recorded first (an agent on the service's machine may have written
-  since), so ``main`` is the memory as it is now; the machine is noted (:mod:`.machines`);
+  since), so ``main`` is the memory as it is now; the machine is noted (:mod:`.machines`).
+  The fetch a machine makes right after its push (same machine, ``main`` unchanged since the
+  push, within :data:`PUSH_FRESH_S`) skips that record: the push recorded the whole scope a
+  moment before. A file written on the service's machine in that moment reaches the machine
+  at its next sync (it is on disk, and the next record of the scope takes it);
 - **a fetch's pack** (``git-upload-pack``): git's own work, without the lock (git reads a
   repository safely while a version is being recorded);
 - **a push's ref advertisement** (``info/refs?service=git-receive-pack``): only the machine's
@@ -25,6 +29,8 @@ by a machine's first push (its marker comes with the push). Then:
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,7 +63,11 @@ from memory_api.store.sync.backend import (
 from memory_api.store.sync.machines import Machine, MachineLog
 from memory_api.store.sync.push import take_push
 
-__all__ = ["GitRequest", "SyncLimits", "SyncStore"]
+__all__ = ["PUSH_FRESH_S", "GitRequest", "SyncLimits", "SyncStore"]
+
+PUSH_FRESH_S = 5.0
+"""Seconds after a machine's push within which its next fetch of the scope is answered without
+recording the scope first (the push just did; see the module docstring)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +101,10 @@ class SyncStore:
         self.locks = history.locks
         self.machines = MachineLog(self.histories.app_data_dir)
         self.limits = limits or SyncLimits()
+        self._pushed: dict[Path, tuple[str, str | None, float]] = {}
+        """Per history repository, the last push taken: machine id, ``main`` after it, when
+        (``time.monotonic()``); taken out by the next fetch's advertisement."""
+        self._pushed_lock = threading.Lock()
 
     async def _checked(self, request: GitRequest) -> None:
         check_project_id(request.project)
@@ -115,12 +129,38 @@ class SyncStore:
 
     def _found(self, request: GitRequest, scope: Path, what: str) -> None:
         """Record what is on disk (an agent on this machine may have written), note the
-        machine; under the scope's lock."""
+        machine; under the scope's lock. A fetch right after the machine's own push skips the
+        record (:meth:`_just_pushed`)."""
         machine = request.machine
+        repository = self.histories.repository(request.agent_id, scope)
+        if what == "fetch" and machine is not None and self._just_pushed(repository, machine):
+            self.machines.seen(request.agent_id, request.key, machine, request.principal)
+            return
         subject = f"a {what} by {machine.name}" if machine is not None else f"a {what}"
         self.histories.record(request.agent_id, scope, Attribution("found", subject=subject))
         if machine is not None and what == "fetch":
             self.machines.seen(request.agent_id, request.key, machine, request.principal)
+
+    def _note_push(self, repository: Path, machine: Machine) -> None:
+        """Remember that ``machine``'s push was just taken into ``repository`` (under the
+        scope's lock, after its record)."""
+        with self._pushed_lock:
+            self._pushed[repository] = (machine.machine_id, read_head(repository), time.monotonic())
+
+    def _just_pushed(self, repository: Path, machine: Machine) -> bool:
+        """Whether ``repository`` was recorded whole by ``machine``'s own push less than
+        :data:`PUSH_FRESH_S` ago and nothing was recorded since (``main`` as the push left
+        it); forgets that push either way. Under the scope's lock."""
+        with self._pushed_lock:
+            pushed = self._pushed.pop(repository, None)
+        if pushed is None:
+            return False
+        machine_id, head, when = pushed
+        return (
+            machine_id == machine.machine_id
+            and time.monotonic() - when < PUSH_FRESH_S
+            and head == read_head(repository)
+        )
 
     def _environment(
         self, request: GitRequest, repository: Path, suffix: str, query: str, length: int | None
@@ -219,6 +259,7 @@ class SyncStore:
                 pushed=True,
                 outcomes=taken.outcomes,
             )
+            self._note_push(repository, machine)
             return head, answer
 
         return await self.locks.run_held(self._lock(request, scope), work)
