@@ -16,6 +16,7 @@ Blocking: run everything here in a worker thread.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -41,6 +42,7 @@ __all__ = [
     "read_blobs",
     "read_head",
     "read_ref",
+    "set_ref",
     "sized_tree",
     "tree_of",
 ]
@@ -125,6 +127,32 @@ def read_ref(repository: Path, ref: str) -> str | None:
         if line.endswith(b" " + ref.encode()) and _HEX40.match(line):
             return line[:40].decode("ascii")
     return None
+
+
+def set_ref(repository: Path, ref: str, commit: str | None) -> None:
+    """Point the ref ``ref`` (a full name under ``refs/``) at ``commit``, or remove it (None),
+    as ``git update-ref`` does for a loose ref, without a git process: ``<ref>.lock`` written
+    and renamed over the ref file. Only for a transient ref (a machine's push ref, not
+    fsynced) while holding the scope's lock, under which no other writer runs: a lock file a
+    killed git left is overwritten. Raises :class:`HistoryUnavailable` when the files cannot
+    be written."""
+    path = repository / ref
+    try:
+        if commit is None:
+            path.unlink(missing_ok=True)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            lock = path.with_name(path.name + ".lock")
+            fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+            try:
+                os.write(fd, commit.encode("ascii") + b"\n")
+            finally:
+                os.close(fd)
+            lock.replace(path)
+    except OSError as error:
+        raise HistoryUnavailable(f"the ref {ref} cannot be written: {error.strerror}") from None
+    if commit is None and read_ref(repository, ref) is not None:  # packed: git removes it
+        git(repository, "update-ref", "-d", ref)
 
 
 def tree_of(repository: Path, version: str) -> dict[str, TreeEntry]:

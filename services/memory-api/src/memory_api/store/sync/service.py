@@ -41,12 +41,11 @@ from memory_api.errors import BadRequest, NotFound
 from memory_api.store.containment import checked_memory_root
 from memory_api.store.history.git import (
     HistoryUnavailable,
-    git,
     init_repository,
     remove_stale_locks,
 )
 from memory_api.store.history.recorder import Attribution
-from memory_api.store.history.repo import read_head, read_ref
+from memory_api.store.history.repo import read_head, set_ref
 from memory_api.store.history.service import HistoryStore
 from memory_api.store.locks import lock_name
 from memory_api.store.scopes import create_scope_dir, scope_real_dir
@@ -215,11 +214,7 @@ class SyncStore:
         """Set the machine's ref to ``main`` (or remove it before the first version), so its
         push sends only what ``main`` lacks; under the scope's lock."""
         remove_stale_locks(repository)
-        head = read_head(repository)
-        if head is not None:
-            git(repository, "update-ref", ref.name, head)
-        elif read_ref(repository, ref.name) is not None:
-            git(repository, "update-ref", "-d", ref.name)
+        set_ref(repository, ref.name, read_head(repository))
 
     async def receive_pack(self, request: GitRequest, body: bytes) -> tuple[Head, bytes]:
         """A push (see the module docstring): git's report once the push is merged, written
