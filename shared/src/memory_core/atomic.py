@@ -47,11 +47,14 @@ def fsync_directory(directory: Path) -> None:
         os.close(fd)
 
 
-def write_temp_beside(path: Path, data: bytes, *, mode: int | None = None) -> Path:
+def write_temp_beside(
+    path: Path, data: bytes, *, mode: int | None = None, durable: bool = True
+) -> Path:
     """Write ``data`` to a new hidden temp file in ``path``'s folder, fsynced; return its path.
 
     The name is unique (``mkstemp``), starts with a dot (never listed as a topic, A-5) and carries
-    a byte-safe head of ``path``'s name. ``mode`` as in :func:`atomic_write_bytes`. Raises
+    a byte-safe head of ``path``'s name. ``mode`` and ``durable`` as in
+    :func:`atomic_write_bytes`. Raises
     ``OSError`` (nothing is left behind then). The caller renames the file into place or unlinks it.
     """
     parent = path.parent
@@ -64,7 +67,8 @@ def write_temp_beside(path: Path, data: bytes, *, mode: int | None = None) -> Pa
             handle.write(data)
             handle.flush()
             os.fchmod(handle.fileno(), DEFAULT_MODE if mode is None else mode)
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
     except BaseException:
         with contextlib.suppress(OSError):
             Path(temp_name).unlink()
@@ -72,25 +76,30 @@ def write_temp_beside(path: Path, data: bytes, *, mode: int | None = None) -> Pa
     return Path(temp_name)
 
 
-def atomic_write_bytes(path: Path, data: bytes, *, mode: int | None = None) -> None:
+def atomic_write_bytes(
+    path: Path, data: bytes, *, mode: int | None = None, durable: bool = True
+) -> None:
     """Replace ``path`` with ``data`` atomically (temp file in the same folder, fsync, rename).
 
     ``mode`` sets the permission bits of the new file (e.g. the old file's, so a rewrite keeps
     them); by default :data:`DEFAULT_MODE` (``mkstemp`` alone would leave ``0o600``).
+    ``durable=False`` skips both fsyncs, for a note whose loss in a crash costs nothing (a
+    sync's bookkeeping): a reader still sees the old bytes or the new ones, never a torn file.
     Raises ``OSError`` when the folder is missing or not writable; the target is then unchanged
     and no temp file is left behind. Blocking: call it through ``asyncio.to_thread``.
 
     This replaces whatever is there: a file that someone else may write at the same time (an
     index, an agent's config) is changed with :func:`memory_core.file_edit.edit_file` instead.
     """
-    temp = write_temp_beside(path, data, mode=mode)
+    temp = write_temp_beside(path, data, mode=mode, durable=durable)
     try:
         temp.replace(path)
     except BaseException:
         with contextlib.suppress(OSError):
             temp.unlink()
         raise
-    fsync_directory(path.parent)
+    if durable:
+        fsync_directory(path.parent)
 
 
 def create_new_bytes(
