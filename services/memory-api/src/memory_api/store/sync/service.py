@@ -162,11 +162,21 @@ class SyncStore:
         )
 
     def _environment(
-        self, request: GitRequest, repository: Path, suffix: str, query: str, length: int | None
+        self,
+        request: GitRequest,
+        repository: Path,
+        service: GitService,
+        push_ref: MachineRef | None,
+        *,
+        query: str = "",
+        length: int | None = None,
     ) -> dict[str, str]:
+        suffix = service if query == "" else "info/refs"
         return cgi_environment(
             repository,
             suffix,
+            service=service,
+            push_ref=push_ref,
             method="GET" if suffix == "info/refs" else "POST",
             query=query,
             content_type=request.content_type,
@@ -190,17 +200,17 @@ class SyncStore:
 
         scope = await asyncio.to_thread(self._scope, request, create=push_ref is not None)
         repository = await self.locks.run_held(self._lock(request, scope), prepare, scope)
-        env = self._environment(request, repository, "info/refs", f"service={service}", None)
-        return await run_streaming(cgi_command(service, push_ref), env, b"", self.limits.timeout)
+        query = f"service={service}"
+        env = self._environment(request, repository, service, push_ref, query=query)
+        return await run_streaming(cgi_command(), env, b"", self.limits.timeout)
 
     async def upload_pack(self, request: GitRequest, body: bytes) -> StreamedAnswer:
         """A fetch's pack: git's answer to the machine's wants and haves, streamed."""
         await self._checked(request)
         scope = await asyncio.to_thread(self._scope, request, create=False)
         repository = self.histories.repository(request.agent_id, scope)
-        env = self._environment(request, repository, "git-upload-pack", "", len(body))
-        command = cgi_command("git-upload-pack", None)
-        return await run_streaming(command, env, body, self.limits.timeout)
+        env = self._environment(request, repository, "git-upload-pack", None, length=len(body))
+        return await run_streaming(cgi_command(), env, body, self.limits.timeout)
 
     def _push_ref(self, request: GitRequest) -> MachineRef:
         if request.machine is None:
@@ -232,9 +242,10 @@ class SyncStore:
             remove_stale_locks(repository)
             # the machine's ref is where the advertisement put it; what is on disk is recorded
             # after the objects are in, and merged with them
-            env = self._environment(request, repository, "git-receive-pack", "", len(body))
-            command = cgi_command("git-receive-pack", push_ref)
-            head, answer = run_buffered(command, env, body, self.limits.timeout)
+            env = self._environment(
+                request, repository, "git-receive-pack", push_ref, length=len(body)
+            )
+            head, answer = run_buffered(cgi_command(), env, body, self.limits.timeout)
             if head.status != 200:
                 return head, answer
             self._found(request, scope, "push")
