@@ -2,10 +2,11 @@
 memories should feel like one with 20. Rows of the issue's table, each cold (first after a
 start of the service) and warm, with the service's memory.
 
-Run: ``python -m bench.scale [--full] [--data DIR] [--rounds N] [--out FILE]``. Builds the data
-set of :mod:`bench.scale_data` (:data:`~bench.scale_data.SMALL` by default, a tenth of the
-issue's size; ``--full`` for 20,000 scopes / 100,000 files; ``--data`` reuses one built before
-with ``python -m bench.scale_data``), creates the agent with the service's CLI, and runs
+Run: ``python -m bench.scale [--full] [--data DIR [--keep-index]] [--rounds N] [--out FILE]``.
+Builds the data set of :mod:`bench.scale_data` (:data:`~bench.scale_data.SMALL` by default, a
+tenth of the issue's size; ``--full`` for 20,000 scopes / 100,000 files; ``--data`` reuses one
+built before with ``python -m bench.scale_data``, ``--keep-index`` its search index too),
+creates the agent with the service's CLI, and runs
 ``memory-api serve`` as its own process (:mod:`bench.perf_server`).
 
 Search rows (S-1): the first search ever (it builds the index from every file), the first
@@ -99,20 +100,23 @@ def _with_server(data: ScaleData, logs: Path, action: Callable[[Server], None]) 
         server.stop()
 
 
-def search_rows(data: ScaleData, logs: Path, rounds: int) -> list[Row]:
-    """The search rows of the table (see the module doc)."""
+def search_rows(data: ScaleData, logs: Path, rounds: int, *, keep_index: bool = False) -> list[Row]:
+    """The search rows of the table (see the module doc); with ``keep_index`` an index built
+    by an earlier run on the same data is kept (brought up to date by the first search) and
+    the rows of the first search ever are left out."""
     rows: list[Row] = []
     index = data.data_dir / "search" / f"{AGENT}.sqlite3"
-    for stale in index.parent.glob(f"{AGENT}.sqlite3*"):
-        stale.unlink()  # a data set reused: the first search must build the index
+    if not (keep_index and index.exists()):
+        for stale in index.parent.glob(f"{AGENT}.sqlite3*"):
+            stale.unlink()  # a data set reused: the first search must build the index
 
-    def first_ever(server: Server) -> None:
-        rows.append(
-            ("first search ever (builds the index)", _get(server, SEARCH, q="deploy"), "ms")
-        )
+        def first_ever(server: Server) -> None:
+            rows.append(
+                ("first search ever (builds the index)", _get(server, SEARCH, q="deploy"), "ms")
+            )
 
-    peak = _with_server(data, logs, first_ever)
-    rows.append(("  service peak RSS while building", peak, "MiB"))
+        peak = _with_server(data, logs, first_ever)
+        rows.append(("  service peak RSS while building", peak, "MiB"))
     rows.append(("  index file size", index.stat().st_size / 1024 / 1024, "MiB"))
     cold: list[float] = []
     warm: list[float] = []
@@ -173,6 +177,11 @@ def main() -> None:
     sizes.add_argument("--full", action="store_true", help="20,000 scopes / 100,000 files")
     sizes.add_argument("--tiny", action="store_true", help="20 scopes (a smoke test)")
     parser.add_argument("--data", type=Path, help="a folder built by python -m bench.scale_data")
+    parser.add_argument(
+        "--keep-index",
+        action="store_true",
+        help="with --data: keep the search index an earlier run built (no first-ever rows)",
+    )
     parser.add_argument("--rounds", type=int, default=5, help="rounds of the warm query mix")
     parser.add_argument("--out", type=Path, help="JSON file (default artifacts/bench-scale-*.json)")
     parser.add_argument(
@@ -190,7 +199,11 @@ def main() -> None:
         else:
             data = _reused(args.data, size)
         _create_agent(data.data_dir)
-        rows = [] if args.only == "pages" else search_rows(data, Path(temp), args.rounds)
+        rows = (
+            []
+            if args.only == "pages"
+            else search_rows(data, Path(temp), args.rounds, keep_index=args.keep_index)
+        )
         if args.only != "search":
             rows += page_rows(data, Path(temp), args.rounds)
     _print(rows, size, built_s)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.scale_data import TINY, build_scale_data
 from tests.support.bench_script import run_bench
 
 pytestmark = pytest.mark.e2e
@@ -47,3 +48,17 @@ def test_q3_bench_scale_tiny_run_reports_every_row(tmp_path: Path) -> None:
     assert all(value >= 0 for value in rows.values())
     assert report["size"]["scopes"] == 20
     assert "list the 20-file scope: again, p50" in said  # the budget lines
+
+
+def test_q3_bench_scale_reuses_a_data_set_and_its_search_index(tmp_path: Path) -> None:
+    """``--data`` runs on a data set built before; ``--keep-index`` keeps the search index an
+    earlier run built there (its first-ever rows left out: nothing was built)."""
+    build_scale_data(tmp_path / "set", TINY)
+    flags = ("--tiny", "--data", str(tmp_path / "set"), "--keep-index", "--only", "search")
+    rows = [
+        {what.strip() for what, _, _ in run_bench("bench.scale", *flags, out=out)[1]["rows"]}
+        for out in (tmp_path / "first.json", tmp_path / "second.json")
+    ]
+    assert "first search ever (builds the index)" in rows[0]
+    assert "first search ever (builds the index)" not in rows[1]
+    assert "search again p50" in rows[1]

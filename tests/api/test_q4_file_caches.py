@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from memory_api.store import stat_cache
-from memory_api.store.stat_cache import StatCache, file_key
+from memory_api.store.stat_cache import StatCache, derived_key, file_key, is_racy
 from memory_core import layout
 
 from tests.api.conftest import AgentHome, Client, memory_url, ok_json, write_topic
@@ -121,6 +121,46 @@ async def test_q4_listing_and_index_view_see_topic_files_added_edited_and_remove
     assert {f["file"] for f in view["findings"] if f["code"] == "unindexed"} == {"added.md"}
 
 
+async def test_q4_a_scopes_kept_lint_follows_each_file_it_was_judged_from(
+    client: Client, agent: AgentHome
+) -> None:
+    """The whole lint of a scope is kept by the stat keys of its index and topic files: a
+    topic file edited in place, an index line added and the user index beside a Workspace's
+    (I-4) each change the next answer, in the listing and in the overview's counts."""
+    _, key = agent.workspace("app")
+    scope = agent.root / key
+    note = write_topic(scope, "note.md")
+    (scope / layout.INDEX_FILE).write_text("- [Note](note.md) — a note\n", encoding="utf-8")
+    agent.user.mkdir(parents=True, exist_ok=True)
+    user_index = agent.user / layout.INDEX_FILE
+    user_index.write_text("- a short user index\n", encoding="utf-8")
+
+    async def codes() -> tuple[list[str], dict[str, int]]:
+        listing = await ok_json(await client.get(f"{memory_url()}/scopes/{key}/files"))
+        overview = await ok_json(await client.get(memory_url()))
+        (summary,) = [s for s in overview["scopes"] if s["key"] == key]
+        return sorted(f["code"] for f in listing["findings"]), summary["lintCounts"]
+
+    assert await codes() == await codes() == ([], {})  # the second answer from the kept lint
+
+    with note.open("a", encoding="utf-8") as handle:  # in place: the folder does not change
+        handle.write("token=ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8\n")
+    assert await codes() == (["secret"], {"secret": 1})
+
+    with (scope / layout.INDEX_FILE).open("a", encoding="utf-8") as handle:
+        handle.write("- [Gone](gone.md) — a file that is not there\n")
+    listed, counts = await codes()
+    assert "dangling-link" in listed
+    assert counts["dangling-link"] == 1
+
+    line = "- [Note](note.md) " + "w" * 80 + "\n"
+    (scope / layout.INDEX_FILE).write_text(line * 150, encoding="utf-8")
+    assert "not-injected" not in (await codes())[0]
+    with user_index.open("a", encoding="utf-8") as handle:  # the two now share the budget
+        handle.write(line * 150)
+    assert "not-injected" in (await codes())[0]
+
+
 async def test_q4_overview_sees_a_marker_rewritten_by_another_tool(
     client: Client, agent: AgentHome, tmp_path: Path
 ) -> None:
@@ -210,3 +250,22 @@ async def test_q4_overview_sees_topic_files_edited_added_and_the_workspace_remov
 
     workspace.rmdir()  # the Workspace itself goes away: nothing in the scope changed
     assert (await summary())["orphaned"] is True
+
+
+def test_q4_a_value_from_several_files_is_keyed_by_every_one_and_racy_with_any(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old, new = tmp_path / "old", tmp_path / "new"
+    for path in (old, new):
+        path.write_text("x", encoding="utf-8")
+    keys = [file_key(old.stat()), file_key(new.stat())]
+    assert derived_key(("facts",), keys) == derived_key(("facts",), list(keys))
+    assert derived_key(("facts",), keys) != derived_key(("other facts",), keys)
+
+    new.write_text("xy", encoding="utf-8")  # one of the files changes
+    changed = [keys[0], file_key(new.stat())]
+    assert derived_key(("facts",), changed) != derived_key(("facts",), keys)
+    # racy while the newest part is: nothing derived from it is kept (the 2 s rule)
+    monkeypatch.setattr(stat_cache, "RACY_WINDOW_NS", 2_000_000_000)
+    assert is_racy(derived_key(("facts",), changed))
+    assert not is_racy(derived_key(("facts",), [(*key[:4], 0) for key in changed]))

@@ -3,7 +3,9 @@
 How long a hook process takes is measured by ``plugins/harness-memory/bench/hook_cost.py``
 (``make bench-hooks``: each at most 100 ms wall), never timed here. These tests run each hook as
 the installers write it (H-3), as a separate process in which the service's packages (aiohttp,
-``memory_api``) cannot be imported: the plugin declares neither, so no hook may need them.
+``memory_api``) and ``typing_extensions`` cannot be imported: the plugin declares none of them,
+so no hook may need them. What a hook process costs is what it imports: the last tests name
+the modules each kind of hook must not load (checked in the process, not timed).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -23,22 +26,30 @@ from harness_memory.records import read_record
 from tests.plugin.helpers import hook_fixture
 from tests.plugin.scripted_service import ScriptedService
 
-NOT_THE_PLUGINS = ("aiohttp", "memory_api")
-"""Packages of the service that a plugin install does not bring."""
+NOT_THE_PLUGINS = ("aiohttp", "memory_api", "typing_extensions")
+"""Packages of the service (and of the test tools) that a plugin install does not bring."""
 
 RUN_WITHOUT_THEM = (
-    "import sys\n"
+    "import os, sys\n"
     f"for name in {NOT_THE_PLUGINS!r}:\n"
     "    sys.modules[name] = None  # import fails, as where they are not installed\n"
     "from harness_memory.cli import main\n"
-    "sys.exit(main(sys.argv[1:]))\n"
+    "try:\n"
+    "    status = main(sys.argv[1:])\n"
+    "finally:\n"
+    "    if 'HOOK_MODULES' in os.environ:  # what the hook process loaded, one name a line\n"
+    "        with open(os.environ['HOOK_MODULES'], 'w') as out:\n"
+    "            out.write('\\n'.join(sorted(sys.modules)))\n"
+    "sys.exit(status)\n"
 )
 
 SESSION_ID = "6ae0bd3a-31ab-479d-8199-c610bd3ebf18"  # as recorded in fixtures/session_start.json
 
 
-async def run_hook(args: list[str], stdin: bytes) -> Any:
-    """Run ``harness-memory ARGS`` without the service's packages; its JSON answer or None."""
+async def run_hook(args: list[str], stdin: bytes, *, modules: Path | None = None) -> Any:
+    """Run ``harness-memory ARGS`` without the service's packages; its JSON answer or None.
+    With ``modules``, the names of the modules the process loaded are written there."""
+    env = {**os.environ, "HOOK_MODULES": str(modules)} if modules is not None else None
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-c",
@@ -47,6 +58,7 @@ async def run_hook(args: list[str], stdin: bytes) -> Any:
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
+        env=env,
     )
     out, err = await process.communicate(stdin)
     assert process.returncode == 0, err.decode()
@@ -174,3 +186,90 @@ async def test_h5_a_write_guard_needs_only_the_plugins_packages(
         stdin = stdin.replace(json.loads(stdin)["session_id"].encode(), SESSION_ID.encode())
     answer = await run_hook(["hook", harness, event, *flags], stdin)
     assert answer is not None and "deny" in json.dumps(answer)  # the guard ran and refused
+
+
+NO_HOOK_LOADS = (
+    "asyncio",  # only an async harness's event loop
+    "dataclasses",  # and with it inspect, ast, dis: hook paths hold msgspec Structs
+    "inspect",
+    "frontmatter",  # topic files are the service's and the offline fallback's
+    "yaml",
+    "merge3",
+    "tomlkit",  # the installers' Codex config editing
+    "harness_memory.installers",
+    "harness_memory.offline",  # only when the service cannot be reached (H-4)
+    "memory_core.injection",
+    "memory_core.credentials",
+)
+"""Modules no hook process loads on its ordinary path (H-5: each one is milliseconds of a
+process that runs before every file write or at every Session start)."""
+
+NO_GUARD_LOADS = (
+    "http.client",  # and with it email, ssl, socket: the guard never calls the service
+    "email",
+    "ssl",
+    "socket",
+    "tempfile",  # the guard writes nothing
+    "memory_core.wire",  # it reads its own view of the Session record (guard_view)
+    "harness_memory.records",
+    "harness_memory.client",
+    "harness_memory.session",
+    "harness_memory.fitting",
+    "harness_memory.hooks.session_start",
+)
+"""What a write guard or a post-write hook (which leaves the request to a detached child) must
+not load besides: their process answers from the files alone."""
+
+
+def loaded(path: Path) -> set[str]:
+    return set(path.read_text(encoding="utf-8").split())
+
+
+@pytest.mark.parametrize(
+    ("harness", "event", "fixture"),
+    [
+        ("claude-code", "pre-tool-use", "pre_tool_use_write.json"),
+        ("codex", "pre-tool-use", "codex_pre_tool_use_apply_patch.json"),
+        ("gemini", "before-tool", "gemini_before_tool_write_file.json"),
+        ("claude-code", "post-tool-use", "post_tool_use_write.json"),
+        ("codex", "post-tool-use", "codex_post_tool_use_apply_patch.json"),
+        ("gemini", "after-tool", "gemini_after_tool_write_file.json"),
+    ],
+)
+async def test_h5_a_guard_or_post_write_hook_loads_no_http_client_and_no_wire_types(
+    service: ScriptedService,
+    workspace: Path,
+    tmp_path: Path,
+    harness: str,
+    event: str,
+    fixture: str,
+) -> None:
+    flags = settings_flags(service, tmp_path)
+    start = hook_fixture("session_start.json", workspace=str(workspace))
+    await run_hook(["hook", "claude-code", "session-start", *flags], start)  # the record
+    target = service.memory_root / "user" / "note.md"  # a write the post-write hook records
+    stdin = hook_fixture(fixture, workspace=str(workspace), target=str(target))
+    stdin = stdin.replace(json.loads(stdin)["session_id"].encode(), SESSION_ID.encode())
+    modules = tmp_path / "modules.txt"
+    await run_hook(["hook", harness, event, *flags], stdin, modules=modules)
+    names = loaded(modules)
+    assert "harness_memory.guard" in names  # the hook ran its adapter
+    assert sorted(names & {*NO_HOOK_LOADS, *NO_GUARD_LOADS}) == []
+
+
+@pytest.mark.parametrize(
+    ("harness", "parts"),
+    [("claude-code", ["--part", "1", "--parts", "4"]), ("codex", []), ("gemini", [])],
+)
+async def test_h5_a_session_start_hook_loads_only_the_session_start(
+    service: ScriptedService, workspace: Path, tmp_path: Path, harness: str, parts: list[str]
+) -> None:
+    flags = settings_flags(service, tmp_path)
+    stdin = hook_fixture("session_start.json", workspace=str(workspace))
+    modules = tmp_path / "modules.txt"
+    args = ["hook", harness, "session-start", *flags, *parts]
+    answer = await run_hook(args, stdin, modules=modules)
+    assert "additionalContext" in answer["hookSpecificOutput"]
+    names = loaded(modules)
+    assert "http.client" in names  # it asked the service
+    assert sorted(names & set(NO_HOOK_LOADS)) == []

@@ -214,3 +214,10 @@ async def test_unreadable_memory_files_a_topic_never_vanishes_from_search(
     assert body["unreadable"][0]["code"] == "unreadable"
     assert DENIED in body["unreadable"][0]["message"]
     assert [hit["file"] for hit in by_name["hits"]] == ["private-topic.md"]
+
+    monkeypatch.undo()  # readable again; the agent's tools rewrite it, so its stat moves
+    private = agent.user / "private-topic.md"
+    private.write_text(private.read_text(encoding="utf-8") + "now readable\n", encoding="utf-8")
+    again = await ok_json(await client.get(f"{memory_url()}/search", params={"q": "readable"}))
+    assert again["unreadable"] == []
+    assert "private-topic.md" in [hit["file"] for hit in again["hits"]]

@@ -15,6 +15,11 @@ each), so the figure is the hook process's own cost, not the service's.
 
     .venv/bin/python plugins/harness-memory/bench/hook_cost.py [--runs 20] [--json]
 
+The hooks measured are the ``harness-memory`` beside the Python that runs this script: the
+development environment's with ``.venv/bin/python`` (its test tools bring ``typing_extensions``,
+which msgspec then imports), an install's own with that install's Python (a pipx or ``uv tool``
+environment from the wheels, as users run the hooks).
+
 Exits 1 when a hook's median wall time is over ``--budget-ms`` (default 100). The plugin and
 core packages are byte-compiled first, as an installed package is: with
 ``PYTHONDONTWRITEBYTECODE`` set, an editable install would otherwise compile them on every run.

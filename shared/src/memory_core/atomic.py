@@ -83,8 +83,9 @@ def atomic_write_bytes(
 
     ``mode`` sets the permission bits of the new file (e.g. the old file's, so a rewrite keeps
     them); by default :data:`DEFAULT_MODE` (``mkstemp`` alone would leave ``0o600``).
-    ``durable=False`` skips both fsyncs, for a note whose loss in a crash costs nothing (a
-    sync's bookkeeping): a reader still sees the old bytes or the new ones, never a torn file.
+    ``durable=False`` skips both fsyncs: readers still see the old bytes or the new ones, but a
+    crash of the machine may lose the change (for state that is rebuilt anyway, such as a
+    harness's Session record, where an fsync would cost a hook tens of milliseconds, H-5).
     Raises ``OSError`` when the folder is missing or not writable; the target is then unchanged
     and no temp file is left behind. Blocking: call it through ``asyncio.to_thread``.
 

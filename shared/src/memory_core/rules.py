@@ -24,9 +24,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-import msgspec
+if TYPE_CHECKING:
+    import msgspec
 
 Explain: TypeAlias = Callable[[str], str | None]
 """Names what is wrong with a refused value, or None when its part of the rule holds."""
@@ -185,8 +186,12 @@ class TextRule:
         """A ``msgspec.Meta`` that documents the rule on a DTO field (it does not enforce it).
 
         The store enforces the rule with :meth:`problem`, answering 400 with the reason; the
-        decoder only checks the JSON type (422), as for every other field.
+        decoder only checks the JSON type (422), as for every other field. msgspec is imported
+        here, where a DTO module defines its fields: a write guard checks ids with these rules
+        and has no use for it (H-5).
         """
+        import msgspec
+
         extra = {key: value for key, value in self.json_schema().items() if key != "type"}
         return msgspec.Meta(description=f"{description} {self.summary}.", extra_json_schema=extra)
 

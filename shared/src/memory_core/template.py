@@ -14,8 +14,10 @@ import re
 import stat
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from memory_core.wire import WorkspaceKind
+if TYPE_CHECKING:  # a type of annotations only: the write guard's settings load no wire DTOs
+    from memory_core.wire import WorkspaceKind
 
 __all__ = [
     "AGENT_ID_PLACEHOLDER",

@@ -42,10 +42,6 @@ __all__ = ["DEFAULT_TIMEOUT_S", "MAX_ANSWER_BYTES", "MemoryClient"]
 MAX_ANSWER_BYTES = 64 * 1024 * 1024
 """The largest answer read; an A-9 answer at the caps is well below 1 MB."""
 
-_SESSION_START = msgspec.json.Decoder(SessionStartResponse)
-_DRAFT = msgspec.json.Decoder(Draft)
-_RECORD = msgspec.json.Decoder(RecordResult)
-_CONFIG = msgspec.json.Decoder(AgentConfig)
 _ENCODER = msgspec.json.Encoder()
 _CHUNK = 64 * 1024
 
@@ -99,7 +95,9 @@ class MemoryClient:
         """
         request = SessionStartRequest(workspace=workspace, session_id=session_id, sections=sections)
         path = _agent_path(project, agent) + "/memory/session-start"
-        return self._call("POST", path, _ENCODER.encode(request), _SESSION_START, "a Session start")
+        return self._call(
+            "POST", path, _ENCODER.encode(request), SessionStartResponse, "a Session start"
+        )
 
     def get_draft(self, project: str, agent: str, draft_id: str) -> Draft:
         """Call ``GET /api/projects/{project}/agents/{agent}/drafts/{draft_id}`` (A-12).
@@ -111,7 +109,7 @@ class MemoryClient:
         draft than asked for; else one of the named errors.
         """
         path = f"{_agent_path(project, agent)}/drafts/{check_draft_id(draft_id)}"
-        draft = self._call("GET", path, None, _DRAFT, "a draft")
+        draft = self._call("GET", path, None, Draft, "a draft")
         if (draft.id, draft.project, draft.agent) != (draft_id, project, agent):
             raise BadServiceAnswerError(
                 f"memory service answered with draft {draft.id!r} of {draft.project}/"
@@ -128,7 +126,7 @@ class MemoryClient:
         ``InvalidId`` for a bad project or agent id, else one of the named errors.
         """
         path = _agent_path(project, agent) + "/memory/versions"
-        return self._call("POST", path, _ENCODER.encode(request), _RECORD, "a version record")
+        return self._call("POST", path, _ENCODER.encode(request), RecordResult, "a version record")
 
     def agent_config(self, project: str, agent: str) -> AgentConfig:
         """Call ``GET /api/projects/{project}/agents/{agent}/config`` (A-2): what ``install``
@@ -139,17 +137,20 @@ class MemoryClient:
         ``BadServiceAnswerError`` when the answer is no agent config; else one of the named
         errors.
         """
-        return self._call("GET", _agent_path(project, agent) + "/config", None, _CONFIG, "a config")
+        return self._call(
+            "GET", _agent_path(project, agent) + "/config", None, AgentConfig, "a config"
+        )
 
     def _call(
         self,
         method: str,
         path: str,
         body: bytes | None,
-        decoder: msgspec.json.Decoder[_T],
+        answer: type[_T],
         what: str,
     ) -> _T:
-        """Send one request (``path`` below the service root) and decode its 2xx answer."""
+        """Send one request (``path`` below the service root) and decode its 2xx answer as
+        ``answer`` (msgspec keeps a type's decoding plan once built: one process, one build)."""
         deadline = time.monotonic() + self.timeout
         headers = {"Accept": "application/json", "Connection": "close"}
         if self._token:
@@ -171,7 +172,7 @@ class MemoryClient:
         if status >= 400:
             raise ServiceRejectedError(status, problem_detail(raw, reason))
         try:
-            return decoder.decode(raw)
+            return msgspec.json.decode(raw, type=answer)
         except msgspec.DecodeError as error:
             raise BadServiceAnswerError(f"memory service answer is not {what}: {error}") from error
 

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 
+import msgspec
 from memory_core.caps import share_budget, truncation_note
 from memory_core.wire import ScopeManifest
 
@@ -47,8 +47,7 @@ def utf16_units(text: str) -> int:
     return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
-@dataclass(frozen=True, slots=True)
-class HarnessLimits:
+class HarnessLimits(msgspec.Struct, frozen=True):
     """What one harness carries: ``pieces`` pieces of at most ``piece_limit`` units each.
 
     ``measure`` gives a text's size in the harness's units (code points, UTF-16 code units,
@@ -63,8 +62,7 @@ class HarnessLimits:
     measure: Callable[[str], int] = utf16_units
 
 
-@dataclass(frozen=True, slots=True)
-class ScopeCut:
+class ScopeCut(msgspec.Struct, frozen=True):
     """One scope the harness cut further: ``kept`` of the index's ``total`` lines arrive."""
 
     scope: str
@@ -72,8 +70,7 @@ class ScopeCut:
     total: int
 
 
-@dataclass(frozen=True, slots=True)
-class Delivery:
+class Delivery(msgspec.Struct, frozen=True):
     """What :func:`fit` delivers.
 
     ``pieces`` are ready to hand to the harness, in part order, each within the piece limit;
@@ -84,7 +81,7 @@ class Delivery:
 
     pieces: list[str]
     text: str
-    cuts: list[ScopeCut] = field(default_factory=list)
+    cuts: list[ScopeCut] = msgspec.field(default_factory=list)
     prompt_lines_cut: int = 0
     complete: bool = True
 

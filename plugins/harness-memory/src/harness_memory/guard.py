@@ -12,17 +12,16 @@ that a link planted anywhere on the way cannot smuggle a write into another scop
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path, PurePath
 
+import msgspec
 from memory_core.keys import USER_SCOPE
 from memory_core.layout import MARKER_FILE
 
 __all__ = ["GuardDecision", "check_write", "is_usable_path"]
 
 
-@dataclass(frozen=True, slots=True)
-class GuardDecision:
+class GuardDecision(msgspec.Struct, frozen=True):
     """The guard's answer for one write.
 
     ``allowed`` says whether the write may go ahead; ``reason`` is one sentence a model or a

@@ -2,33 +2,29 @@
 
 A Session start (P-1) describes what happened in a :class:`SessionMeta`; a Session-start hook
 writes it to ``<state_dir>/sessions/<session id>.json`` and the write guard's hook reads it back
-to learn the memory root and the Session's key (P-3) without asking the service again. The state
-dir belongs to the harness (P-2a), never to the Workspace. A record is written with
-:func:`memory_core.atomic.atomic_write_bytes` (mode 0600), so a reader sees the old record or
-the new one, never half of one; a record that cannot be read or decoded reads as no record, and
-the guard then falls back to the configured memory root.
+(:mod:`harness_memory.guard_view`) to learn the memory root and the Session's key (P-3) without
+asking the service again. The state dir belongs to the harness (P-2a), never to the Workspace.
+A record is written with :func:`memory_core.atomic.atomic_write_bytes` (mode 0600, not fsynced),
+so a reader sees the old record or the new one, never half of one; a record that cannot be read
+or decoded reads as no record, and the guard then falls back to the configured memory root.
 """
 
 from __future__ import annotations
 
-import hashlib
-import re
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 import msgspec
-from memory_core.atomic import atomic_write_bytes
 from memory_core.wire import ScopeManifest, SessionDirectories, WorkspaceKind
+
+from harness_memory.guard_view import record_path
 
 __all__ = [
     "RECORD_MAX_AGE_S",
-    "GuardView",
     "MemoryStatus",
     "SessionMeta",
     "WorkspaceSource",
-    "read_guard_view",
     "read_record",
     "record_path",
     "write_record",
@@ -36,8 +32,6 @@ __all__ = [
 
 RECORD_MAX_AGE_S = 30 * 24 * 3600
 """Records older than this (seconds since last write) are removed when a new one is written."""
-
-_SAFE_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 
 MemoryStatus = Literal[
     "injected", "not-injected", "off", "no-placeholder", "failed-open", "offline"
@@ -109,35 +103,19 @@ class SessionMeta(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
 _DECODER = msgspec.json.Decoder(SessionMeta)
 
 
-@dataclass(frozen=True, slots=True)
-class GuardView:
-    """What the write guard needs of a record (P-3): the memory root the service reported, the
-    Session's Workspace key (None without a Workspace scope) and its Workspace path."""
-
-    memory_root: str
-    key: str | None
-    workspace: str
-
-
-def record_path(state_dir: Path, session_id: str) -> Path:
-    """Return the record file of ``session_id``; an id unfit for a file name is hashed first."""
-    name = session_id if _SAFE_ID_RE.fullmatch(session_id) else _digest(session_id)
-    return state_dir / "sessions" / f"{name}.json"
-
-
-def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-
-
 def write_record(state_dir: Path, session_id: str, meta: SessionMeta) -> Path:
     """Write ``meta`` atomically as the record of ``session_id`` (mode 0600); prune stale records.
 
-    Raises ``OSError`` when the state dir cannot be written (nothing is left behind then),
+    Not fsynced: the record lives as long as its Session, a crash of the machine ends the
+    Session too, and the guard falls back to the configured memory root without it. Raises
+    ``OSError`` when the state dir cannot be written (nothing is left behind then),
     ``UnicodeEncodeError`` for a text that is no valid Unicode (a lone surrogate).
     """
+    from memory_core.atomic import atomic_write_bytes  # only a Session start writes (H-5)
+
     path = record_path(state_dir, session_id)
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_bytes(path, msgspec.json.encode(meta), mode=0o600)
+    atomic_write_bytes(path, msgspec.json.encode(meta), mode=0o600, durable=False)
     _prune(path.parent, keep=path)
     return path
 
@@ -148,15 +126,6 @@ def read_record(state_dir: Path, session_id: str) -> SessionMeta | None:
         return _DECODER.decode(record_path(state_dir, session_id).read_bytes())
     except (OSError, msgspec.DecodeError):
         return None
-
-
-def read_guard_view(state_dir: Path, session_id: str) -> GuardView | None:
-    """The guard's view of the record of ``session_id``; None when there is none, when it is
-    unreadable, or when it names no memory root (memory failed open)."""
-    record = read_record(state_dir, session_id)
-    if record is None or record.directories is None:
-        return None
-    return GuardView(record.directories.memory_root, record.key, record.workspace)
 
 
 def _prune(directory: Path, *, keep: Path) -> None:

@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -174,38 +173,20 @@ def start_session_sync(
     ``fresh_since`` (a scope synced since then, by another hook entry of this Session, is
     read as that sync left it).
     """
-    started_at = utc_timestamp(time.time())
-    clock = time.perf_counter()
+    started_at, clock = utc_timestamp(time.time()), time.perf_counter()
     fetched = _Fetched(str(Path(workspace).absolute()))
-    synced: list[dict[str, Any]] | None = None
+    service = (service_url, token, timeout_s)
     if local_copy is not None:
-        synced = _sync_copy(
-            fetched,
-            local_copy,
-            (service_url, token, timeout_s),
-            (project, agent, draft_id),
-            sync_since,
-        )
+        synced = _sync_copy(fetched, local_copy, service, (project, agent, draft_id), sync_since)
     else:
-        _fetch(fetched, (service_url, token, timeout_s), (project, agent, session_id, draft_id))
-    if local_copy is None and memory_root is not None and fetched.error_kind in _OFFLINE_KINDS:
-        _read_files(fetched, memory_root, project, agent)
-    if fetched.error is not None:  # said once, after the files had their chance (H-4)
-        outcome = "read from the files on this machine" if fetched.offline else "failed open"
-        logger.warning("memory %s for %s/%s: %s", outcome, project, agent, fetched.error)
+        synced = None
+        _fetch(fetched, service, (project, agent, session_id, draft_id))
+        if memory_root is not None and fetched.error_kind in _OFFLINE_KINDS:
+            _read_files(fetched, memory_root, project, agent)
+    _say_error(fetched, project, agent)
     answer = fetched.answer
     memory = answer.memory if answer is not None and answer.injected else ""
-    sections = render_sections(
-        template,
-        answer.sections if answer is not None and memory and answer.sections else memory,
-        answer.workspace_memory_key if answer is not None else OFF_KEY_VALUE,
-        {
-            APP_DATA_DIR_PLACEHOLDER: (
-                answer.directories.app_data_dir if answer is not None else UNKNOWN_DATA_DIR
-            ),
-            AGENT_ID_PLACEHOLDER: agent,
-        },
-    )
+    sections = _render(template, answer, memory, agent)
     has_placeholder = has_memory_placeholder(template)
     draft = fetched.draft
     meta = SessionMeta(
@@ -242,6 +223,31 @@ def start_session_sync(
         session_meta=meta,
         initial_prompt=meta.initial_prompt,
         sections=sections,
+    )
+
+
+def _say_error(fetched: _Fetched, project: str, agent: str) -> None:
+    """Log a failed fetch once, after the files on this machine had their chance (H-4)."""
+    if fetched.error is not None:
+        outcome = "read from the files on this machine" if fetched.offline else "failed open"
+        logger.warning("memory %s for %s/%s: %s", outcome, project, agent, fetched.error)
+
+
+def _render(
+    template: str, answer: SessionStartResponse | None, memory: str, agent: str
+) -> list[PromptSection]:
+    """The template's sections with the memory (or the service's per-scope sections), the
+    Workspace key line and the placeholders filled in (I-5)."""
+    return render_sections(
+        template,
+        answer.sections if answer is not None and memory and answer.sections else memory,
+        answer.workspace_memory_key if answer is not None else OFF_KEY_VALUE,
+        {
+            APP_DATA_DIR_PLACEHOLDER: (
+                answer.directories.app_data_dir if answer is not None else UNKNOWN_DATA_DIR
+            ),
+            AGENT_ID_PLACEHOLDER: agent,
+        },
     )
 
 
@@ -303,8 +309,7 @@ def start_from_settings(
     )
 
 
-@dataclass
-class _Fetched:
+class _Fetched(msgspec.Struct):
     """What the calls to the service brought back, and why not when they failed."""
 
     workspace: str

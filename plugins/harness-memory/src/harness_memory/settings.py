@@ -32,9 +32,9 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
+import msgspec
 from memory_core.template import default_template, read_template_file
 
 __all__ = [
@@ -106,8 +106,7 @@ class TemplateUnreadableError(Exception):
     not a regular file)."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class HarnessSettings:
+class HarnessSettings(msgspec.Struct, frozen=True, kw_only=True):
     """Resolved settings; ``None`` means "not configured" (the caller decides if that is fatal).
 
     ``timeout`` is in seconds for each request to the service; ``state_dir`` holds the Session

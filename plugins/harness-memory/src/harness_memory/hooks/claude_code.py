@@ -28,15 +28,15 @@ stops the Session; the SessionStart answer then carries a ``systemMessage`` for 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from memory_core.keys import is_temporary_workspace, workspace_memory_key
 from memory_core.layout import app_data_dir_of
 
 from harness_memory.guard import is_usable_path
-from harness_memory.records import GuardView, read_guard_view
+from harness_memory.guard_view import GuardView, read_guard_view
 from harness_memory.settings import HarnessSettings
 
 __all__ = [
@@ -75,8 +75,7 @@ PATH_FIELDS = ("file_path", "notebook_path", "path")
 _TEXT_FIELDS = ("hook_event_name", "session_id", "cwd", "source", "tool_name")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class HookInput:
+class HookInput(msgspec.Struct, frozen=True, kw_only=True):
     """The part of a hook's stdin JSON the adapters read; other fields are ignored."""
 
     hook_event_name: str | None = None

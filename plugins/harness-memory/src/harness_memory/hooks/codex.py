@@ -27,13 +27,15 @@ service or malformed input never stops the Session.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from harness_memory.fitting import HarnessLimits
 from harness_memory.hooks.claude_code import HookInput
 from harness_memory.hooks.guarding import string_leaves, write_refusal
 from harness_memory.hooks.tool_targets import ToolWrites, patch_targets
 from harness_memory.settings import HarnessSettings
+
+if TYPE_CHECKING:
+    from harness_memory.fitting import HarnessLimits
 
 __all__ = [
     "CODEX_VERSION",
@@ -60,6 +62,8 @@ def codex_tokens(text: str) -> int:
 
 def limits() -> HarnessLimits:
     """This harness's Session-start limit for :func:`harness_memory.fitting.fit` (H-1)."""
+    from harness_memory.fitting import HarnessLimits  # the Session start's, not the guard's
+
     return HarnessLimits(
         piece_limit=CONTEXT_LIMIT_TOKENS,
         pieces=1,

@@ -21,13 +21,15 @@ An allowed call gets no answer. Every adapter fails open.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from harness_memory.fitting import HarnessLimits
 from harness_memory.hooks.claude_code import HookInput
 from harness_memory.hooks.guarding import string_leaves, write_refusal
 from harness_memory.hooks.tool_targets import ToolWrites
 from harness_memory.settings import HarnessSettings
+
+if TYPE_CHECKING:
+    from harness_memory.fitting import HarnessLimits
 
 __all__ = [
     "CONTEXT_LIMIT",
@@ -48,6 +50,8 @@ GUARDED_TOOLS = ("write_file", "replace", "run_shell_command", "mcp_*")
 
 def limits() -> HarnessLimits:
     """This harness's Session-start limit for :func:`harness_memory.fitting.fit` (H-1)."""
+    from harness_memory.fitting import HarnessLimits  # the Session start's, not the guard's
+
     return HarnessLimits(
         piece_limit=CONTEXT_LIMIT,
         pieces=1,

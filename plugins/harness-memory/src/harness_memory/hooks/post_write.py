@@ -134,8 +134,9 @@ def _detached(work: Callable[[], None]) -> None:
     The child leaves the hook's session and process group (``setsid``), so a harness that ends
     the hook's group spares it, and points its stdio at ``/dev/null``, so the harness, which
     reads the hook's output to its end, is not held by it; it ends with ``os._exit`` whatever
-    happens. Without ``fork`` (Windows), or when the system refuses one, nothing is recorded
-    now: the next Session start records the change."""
+    happens; it runs at a lower priority (``nice`` 10), so the hook's own exit and the harness
+    go first on a busy machine. Without ``fork`` (Windows), or when the system refuses one,
+    nothing is recorded now: the next Session start records the change."""
     if not hasattr(os, "fork"):
         return
     try:
@@ -146,6 +147,7 @@ def _detached(work: Callable[[], None]) -> None:
         return
     try:
         os.setsid()
+        os.nice(10)
         null = os.open(os.devnull, os.O_RDWR)
         for stream in (0, 1, 2):
             os.dup2(null, stream)

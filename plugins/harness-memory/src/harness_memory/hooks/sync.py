@@ -21,8 +21,8 @@ from pathlib import Path
 
 from memory_core.keys import USER_SCOPE
 
+from harness_memory.guard_view import read_guard_view
 from harness_memory.hooks.claude_code import HookInput
-from harness_memory.records import read_guard_view
 from harness_memory.settings import HarnessSettings
 
 __all__ = ["send_back", "session_end", "session_scopes"]

@@ -7,7 +7,8 @@ the stat-keyed :class:`~memory_api.store.topic_cache.TopicCache` and folders lis
 scan and the read is simply left out; one that is there but cannot be read (no permission, an
 I/O error) is listed and counted with that problem, named by an ``unreadable`` finding, and a
 read of it is a 500 naming it, never a 404 (Q-2b): no answer takes it for absent. Lint (T-5)
-runs on every scope shown (the overview's page, a listing, an index view); for a Workspace
+runs on every scope shown (the overview's page, a listing, an index view), kept by the stat keys
+of the files it judged (a scope unchanged on disk is not linted again); for a Workspace
 scope the user index is passed along, because both share the injection's character budget
 (I-4). A topic file's answer lints that file alone
 (:func:`~memory_core.lint.lint_topic_in_scope`), so it costs the same in a scope of 5 files
@@ -65,6 +66,7 @@ from memory_api.store.scopes import (
     sub_folder_files,
     topic_entry,
 )
+from memory_api.store.stat_cache import StatCache, derived_key, file_key
 from memory_api.store.topic_cache import TopicCache
 
 __all__ = ["USER_TITLE", "OverviewPage", "ScopeAnswers"]
@@ -73,6 +75,17 @@ logger = logging.getLogger(__name__)
 
 USER_TITLE = "User memory"
 """The overview title of the user scope (A-3)."""
+
+
+SCOPE_LINTS_CACHED = 4096
+"""Scopes whose whole lint is kept (the overview's pages, the scopes listed)."""
+SCOPE_LINT_BYTES = 4 * 1024 * 1024
+"""The most the kept scope lints may take, estimated by ``_lint_weight``."""
+
+
+def _lint_weight(findings: list[Finding]) -> int:
+    """Roughly the bytes a scope's findings take (a finding with its message about 400)."""
+    return 100 + 400 * len(findings)
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +176,9 @@ class ScopeAnswers:
         self.cache = cache
         self.files = files
         self.folders = folders if folders is not None else FolderListings()
+        self._lints: StatCache[str, list[Finding]] = StatCache(
+            max_entries=SCOPE_LINTS_CACHED, max_weight=SCOPE_LINT_BYTES, weigh=_lint_weight
+        )
 
     def _scan(self, root: Path, scope: Path) -> ScopeListing:
         """The scope's topic files (an ``lstat`` each) and refused entries, from its listing."""
@@ -212,9 +228,10 @@ class ScopeAnswers:
 
         The scope-level findings come from ``lint_scope`` with no topics (the index's facts kept
         with its version; its links into sub-folders looked up, T-5b); then ``lint_topics``,
-        each file's own findings kept with the file's parse.
+        each file's own findings kept with the file's parse. The whole is kept by the stat keys
+        of the index and every topic file it judged (and the names, texts and verdicts it took
+        besides): a scope unchanged on disk is not linted again, one changed in any file is.
         """
-        loaded = read.loaded
         files = read.files
         text = index.readable_text if index is not None else None
         facts = index.facts() if index is not None and text is not None else None
@@ -224,26 +241,37 @@ class ScopeAnswers:
             unreadable.append((layout.INDEX_FILE, index.error))
         if listing.error is not None:
             unreadable.append(("", listing.error))
+        in_sub_folders = sub_folder_files(scope, deeper)
+        keys = [file_key(item.entry.stat) for item in read.loaded]
+        if index is not None:
+            keys.append(file_key(index.read.stat))
+        companion = None if key == USER_SCOPE else user_index
+        judged = (companion, tuple(files), tuple(listing.refused), tuple(unreadable))
+        memo = derived_key((judged, in_sub_folders), keys)
+        known = self._lints.get(os.fspath(scope), memo)
+        if known is not None:
+            return list(known)
         findings = lint_scope(
             text,
             [],
             files,
-            companion_index=None if key == USER_SCOPE else user_index,
+            companion_index=companion,
             refused=listing.refused,
             unreadable=unreadable,
             partial=index.read.partial if index is not None else None,
             facts=facts,
-            in_sub_folders=sub_folder_files(scope, deeper),
+            in_sub_folders=in_sub_folders,
         )
-        paths_of = {item.topic.file: item.entry.path for item in loaded}
+        paths_of = {item.topic.file: item.entry.path for item in read.loaded}
         findings.extend(
             lint_topics(
-                [item.topic for item in loaded],
+                [item.topic for item in read.loaded],
                 files,
                 own=lambda topic: self.cache.lint(paths_of[topic.file], topic),
             )
         )
-        return findings
+        self._lints.put(os.fspath(scope), memo, findings)
+        return list(findings)
 
     def _summary(self, root: Path, row: ScopeRow, user_index: str | None) -> ScopeSummary:
         """One overview entry (A-3) of the scope ``row`` places; ``user_index`` is the user

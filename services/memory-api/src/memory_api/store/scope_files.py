@@ -124,7 +124,7 @@ class ScopeFiles:
         self,
         *,
         max_entries: int = 50_000,
-        max_bytes: int = 24 * 1024 * 1024,
+        max_bytes: int = 16 * 1024 * 1024,
         marker_bytes: int = 16 * 1024 * 1024,
     ) -> None:
         self._cache: StatCache[Path, ScopeIndex] = StatCache(

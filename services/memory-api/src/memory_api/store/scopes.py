@@ -63,7 +63,12 @@ logger = logging.getLogger(__name__)
 MARKER_READ_CAP = 64 * 1024
 """A marker is one path; anything longer is not read further."""
 NAME_CHECKS_CACHED = 65_536
-"""Topic file names whose K-7 verdict is memoised (a pure function of the name)."""
+"""Scope keys whose K-7 verdict is memoised (a pure function of the name): every scope's, as
+the overview lists the memory root on every request."""
+TOPIC_NAME_CHECKS_CACHED = 8192
+"""Topic file names whose K-7 verdict is memoised: a large scope's, listed again whenever its
+folder changes (an unchanged folder's listing is kept whole, :mod:`.listings`); more would hold
+memory for nothing."""
 INDEX_COUNT_CAP = 16 * 1024 * 1024
 """How far past the read cap an over-large index is scanned for its line count and links."""
 LINK_LINE_CAP = 64 * 1024
@@ -233,9 +238,9 @@ def _is_plain_folder(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-@functools.lru_cache(maxsize=NAME_CHECKS_CACHED)
+@functools.lru_cache(maxsize=TOPIC_NAME_CHECKS_CACHED)
 def _is_topic_name(name: str) -> bool:
-    """K-7 for a listed name, memoised: a large scope is listed again on every request."""
+    """K-7 for a listed name, memoised: a large scope is listed again when one file changes."""
     try:
         check_topic_file_name(name)
     except InvalidId:

@@ -19,8 +19,9 @@ most :data:`BUSY_TIMEOUT_S`. The index is
 a cache of the files: one written by another version of the code (:data:`FINGERPRINT`), or
 found damaged, is deleted and built again from the files.
 
-Each process keeps a mirror of ``scopes`` and of the stat keys in ``files`` (a few hundred
-bytes per file) to compare with the disk without reading the table; when another process has
+Each process keeps a mirror of ``scopes``, of the stat keys in ``files`` (a few hundred bytes
+per file) and of the files that could not be read, to compare with the disk and name those
+files without reading the table; when another process has
 committed (``PRAGMA data_version`` moved) the mirror is read again.
 
 Not thread-safe: the caller holds one lock per index.
@@ -213,6 +214,7 @@ class SearchIndex:
         self.db = self._open()
         self.root_key: int | None = None
         self.scopes: dict[str, ScopeState] = {}
+        self._unreadable: dict[tuple[str, str], str] = {}
         self._version = -1
         self._pending = 0
         self._stats: dict[str, FieldStats] = {}
@@ -263,10 +265,14 @@ class SearchIndex:
             key: ScopeState(real, dir_key)
             for key, real, dir_key in self.db.execute("SELECT key, real, dir_key FROM scopes")
         }
-        for scope, file, stat_key in self.db.execute("SELECT scope, file, stat_key FROM files"):
+        self._unreadable = {}
+        rows = self.db.execute("SELECT scope, file, stat_key, unreadable FROM files")
+        for scope, file, stat_key, why in rows:
             state = self.scopes.get(scope)
             if state is not None:
                 state.files[file] = stat_key
+            if why is not None:
+                self._unreadable[scope, file] = why
         self._stats.clear()
 
     def refresh_mirror(self) -> None:
@@ -335,6 +341,8 @@ class SearchIndex:
         self._write(self._delete_rows(_ROWS_OF_SCOPE, {"scope": key}))
         self.db.execute("DELETE FROM scopes WHERE key = ?", (key,))
         self.scopes.pop(key, None)
+        for where in [where for where in self._unreadable if where[0] == key]:
+            del self._unreadable[where]
 
     def put(self, scope: str, topic: Topic) -> None:
         """Index (or index again) ``topic`` of ``scope``."""
@@ -360,6 +368,10 @@ class SearchIndex:
             (cursor.lastrowid, *(index_text(text) for text in fields)),
         )
         self.scopes[scope].files[topic.file] = topic.stat_key
+        if topic.unreadable is None:
+            self._unreadable.pop((scope, topic.file), None)
+        else:
+            self._unreadable[scope, topic.file] = topic.unreadable
         self._write()
 
     def drop(self, scope: str, file: str) -> None:
@@ -367,6 +379,7 @@ class SearchIndex:
         self._begin()
         self._write(self._delete_rows(_ROWS_OF_FILE, {"scope": scope, "file": file}))
         self.scopes[scope].files.pop(file, None)
+        self._unreadable.pop((scope, file), None)
 
     def _delete_rows(self, where: str, values: dict[str, str]) -> int:
         """Delete the rows ``where`` (:data:`_ROWS_OF_FILE` or :data:`_ROWS_OF_SCOPE`)."""
@@ -403,10 +416,12 @@ class SearchIndex:
 
     def unreadable(self, scope: str | None) -> list[tuple[str, str, str]]:
         """``(scope, file, why)`` of the indexed files that could not be read (Q-2b), in
-        ``scope`` when given, sorted."""
-        sql = "SELECT scope, file, unreadable FROM files WHERE unreadable IS NOT NULL"
-        found = self.db.execute(sql + (" AND scope = :scope" if scope else ""), {"scope": scope})
-        return sorted((str(a), str(b), str(c)) for a, b, c in found)
+        ``scope`` when given, sorted; from the mirror."""
+        return sorted(
+            (key, file, why)
+            for (key, file), why in self._unreadable.items()
+            if scope is None or key == scope
+        )
 
     def stats(self, query: Query) -> FieldStats:
         """:class:`FieldStats` of the whole index for ``query``'s terms."""

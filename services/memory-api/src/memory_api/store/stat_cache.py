@@ -28,10 +28,10 @@ import os
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Generic, TypeVar
 
-__all__ = ["RACY_WINDOW_NS", "FileKey", "StatCache", "file_key", "is_racy"]
+__all__ = ["RACY_WINDOW_NS", "FileKey", "StatCache", "derived_key", "file_key", "is_racy"]
 
 FileKey = tuple[int, int, int, int, int]
 """``(st_dev, st_ino, st_size, st_mtime_ns, st_ctime_ns)`` of one version of a file."""
@@ -47,6 +47,15 @@ V = TypeVar("V")
 def file_key(info: os.stat_result) -> FileKey:
     """The identity of a file's content as the filesystem reports it (see the module doc)."""
     return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
+def derived_key(facts: Hashable, keys: Sequence[FileKey]) -> FileKey:
+    """The key of a value derived from several files (``keys``, one per file version read) and
+    ``facts`` besides (names, texts it also depends on): equal exactly while every key and the
+    facts are (up to a 64-bit hash of them all), and racy while any of the files is (its last
+    part is their newest ctime). E.g. a scope's lint, from its index and every topic file."""
+    newest = max((key[4] for key in keys), default=0)
+    return (0, 0, len(keys), hash((facts, tuple(keys))), newest)
 
 
 def is_racy(key: FileKey) -> bool:

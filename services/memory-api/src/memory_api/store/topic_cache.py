@@ -54,7 +54,7 @@ class TopicCache:
     files, ``max_bytes`` the bytes they take (estimated from their texts, see ``_weight``).
     """
 
-    def __init__(self, *, max_entries: int = 50_000, max_bytes: int = 48 * 1024 * 1024) -> None:
+    def __init__(self, *, max_entries: int = 50_000, max_bytes: int = 40 * 1024 * 1024) -> None:
         # Keyed by strings: a Path hashes far slower, and a scope lists thousands per request.
         self._cache: StatCache[tuple[str, str], _Entry] = StatCache(
             max_entries=max_entries, max_weight=max_bytes, weigh=_weight

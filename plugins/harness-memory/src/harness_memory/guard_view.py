@@ -1,0 +1,68 @@
+"""Where a Session's record lives, and what the write guard reads of it (P-3).
+
+A Session-start hook writes the Session's :class:`~harness_memory.records.SessionMeta` to
+:func:`record_path`; the write guard, which runs before every file write, reads back only
+:class:`GuardView`: the memory root the service reported, the Session's key and its Workspace.
+msgspec decodes those fields of the record and skips the rest, so the guard's process loads
+neither the wire DTOs nor the record's other types (H-5).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+import msgspec
+
+__all__ = ["GuardView", "read_guard_view", "record_path"]
+
+_SAFE_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+
+
+class _Directories(msgspec.Struct, frozen=True, rename="camel"):
+    """The part of :class:`memory_core.wire.SessionDirectories` the guard reads."""
+
+    memory_root: str
+
+
+class _GuardFields(msgspec.Struct, frozen=True, rename="camel"):
+    """The fields of a :class:`~harness_memory.records.SessionMeta` record the guard reads."""
+
+    workspace: str
+    key: str | None
+    directories: _Directories | None
+
+
+class GuardView(msgspec.Struct, frozen=True):
+    """What the write guard needs of a record (P-3): the memory root the service reported, the
+    Session's Workspace key (None without a Workspace scope) and its Workspace path."""
+
+    memory_root: str
+    key: str | None
+    workspace: str
+
+
+_DECODER = msgspec.json.Decoder(_GuardFields)
+
+
+def record_path(state_dir: Path, session_id: str) -> Path:
+    """Return the record file of ``session_id``; an id unfit for a file name is hashed first."""
+    name = session_id if _SAFE_ID_RE.fullmatch(session_id) else _digest(session_id)
+    return state_dir / "sessions" / f"{name}.json"
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def read_guard_view(state_dir: Path, session_id: str) -> GuardView | None:
+    """The guard's view of the record of ``session_id``; None when there is none, when it is
+    unreadable or not a record, or when it names no memory root (memory failed open)."""
+    try:
+        fields = _DECODER.decode(record_path(state_dir, session_id).read_bytes())
+    except (OSError, msgspec.DecodeError):
+        return None
+    if fields.directories is None:
+        return None
+    return GuardView(fields.directories.memory_root, fields.key, fields.workspace)
