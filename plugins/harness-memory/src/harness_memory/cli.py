@@ -275,9 +275,9 @@ def build_parser(asked: Sequence[str] = ()) -> argparse.ArgumentParser:
     ``asked`` is the command line about to be parsed: only the command it names (and for
     ``hook``, the harness) gets its flags; every other command and harness is there by name and
     help alone, which is all argparse needs of them to parse ``asked`` and to report an error
-    in it. Building every command's flags would take a hook process about 9 ms (H-5). Without
-    ``asked`` (or when its first word is no command, as for ``--help``) every command is built
-    whole.
+    in it. Building every command's flags would cost a hook process 7 M instructions, 2–3 ms
+    (H-5). Without ``asked`` (or when its first word is no command, as for ``--help``) every
+    command is built whole.
     """
     parser = argparse.ArgumentParser(
         prog="harness-memory", description="Agent Memory for a harness: Session start and hooks."
