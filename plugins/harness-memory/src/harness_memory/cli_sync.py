@@ -46,24 +46,6 @@ def add_sync_flags(sync: argparse.ArgumentParser, add_setting_flags: Callable[..
     sync.add_argument("--format", choices=("json", "text"), default="text")
 
 
-def local_copy(settings: HarnessSettings, *, token: str | None) -> RemoteCopy:
-    """The local copy ``settings`` configure (its state dir, URL, project and agent).
-
-    Raises :class:`~harness_memory.settings.MissingSettingsError` when one is missing and
-    ``InvalidId`` for a bad project or agent id."""
-    from harness_memory.remote import RemoteCopy
-
-    url, project, agent = settings.required()
-    return RemoteCopy(
-        url=url,
-        token=token,
-        project=project,
-        agent=agent,
-        state_dir=settings.state_dir,
-        timeout=settings.timeout,
-    )
-
-
 def run_sync(
     parser: argparse.ArgumentParser,
     args: argparse.Namespace,
@@ -73,10 +55,11 @@ def run_sync(
     """Carry out ``sync`` (see the module); the exit status."""
     from memory_core.errors import InvalidId
 
-    from harness_memory.remote import RemoteError
+    from harness_memory.remote import RemoteCopy, RemoteError
 
     try:
-        copy = local_copy(settings, token=None if args.status else settings.bearer_token())
+        token = None if args.status else settings.bearer_token()
+        copy = RemoteCopy.configured(settings, token=token)
     except TokenFileError as error:
         parser.error(str(error))
     except MissingSettingsError as error:

@@ -50,11 +50,15 @@ import socket
 import subprocess
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from memory_core import layout
 from memory_core.atomic import atomic_write_bytes
 from memory_core.keys import USER_SCOPE, check_agent_id, check_project_id, key_for_real_path
+
+if TYPE_CHECKING:
+    from harness_memory.settings import HarnessSettings
 
 __all__ = [
     "REMOTE_DIR",
@@ -194,6 +198,22 @@ class RemoteCopy:
         self.timeout = max(timeout, MIN_GIT_TIMEOUT_S)
         self._environment: dict[str, str] | None = None
         self._identity: tuple[str, str] | None = None
+
+    @classmethod
+    def configured(cls, settings: HarnessSettings, *, token: str | None) -> RemoteCopy:
+        """The local copy ``settings`` configure (URL, project, agent, state dir, timeout).
+
+        Raises :class:`~harness_memory.settings.MissingSettingsError` when one of the first
+        three is missing and ``InvalidId`` for a bad project or agent id."""
+        url, project, agent = settings.required()
+        return cls(
+            url=url,
+            token=token,
+            project=project,
+            agent=agent,
+            state_dir=settings.state_dir,
+            timeout=settings.timeout,
+        )
 
     # --- the scopes of a Session --------------------------------------------------------------
 

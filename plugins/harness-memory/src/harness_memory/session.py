@@ -285,14 +285,7 @@ def start_from_settings(
         from harness_memory.remote import RemoteCopy
 
         try:
-            local_copy = RemoteCopy(
-                url=url,
-                token=token,
-                project=project,
-                agent=agent,
-                state_dir=settings.state_dir,
-                timeout=settings.timeout,
-            )
+            local_copy = RemoteCopy.configured(settings, token=token)
         except InvalidId:  # the request below fails open and says why (P-2)
             local_copy = None
     try:

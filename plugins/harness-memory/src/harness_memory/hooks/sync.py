@@ -59,14 +59,7 @@ def send_back(hook: HookInput, settings: HarnessSettings, scopes: list[str] | No
     own, workspace = session_scopes(hook, settings)
     wanted = own if scopes is None else [scope for scope in own if scope in scopes]
     try:
-        copy = RemoteCopy(
-            url=settings.url,
-            token=settings.bearer_token(),
-            project=settings.project,
-            agent=settings.agent,
-            state_dir=settings.state_dir,
-            timeout=settings.timeout,
-        )
+        copy = RemoteCopy.configured(settings, token=settings.bearer_token())
         results = [
             copy.sync_scope(
                 scope, marker=None if scope == USER_SCOPE else workspace, send_only=True
