@@ -190,6 +190,36 @@ async def test_r1_a_push_lands_in_the_scope_folder_as_a_version(
     assert laptop.read("b.md").endswith("from the laptop\n")
 
 
+async def test_r1_the_fetch_right_after_a_push_is_answered_from_it_and_loses_nothing(
+    client: Client, agent: AgentHome, laptop: GitMachine, desktop: GitMachine
+) -> None:
+    """The push recorded the whole scope: the same machine's next fetch (the second half of
+    its sync) is answered without recording again. A file written on the service's machine
+    in between reaches that machine at its next fetch, and another machine at once."""
+    scope_holds(agent.user, {"a.md": "a\n"})
+    await laptop.fetch()
+    await desktop.fetch()
+    laptop.write("b.md", "from the laptop\n")
+    await laptop.push()
+    (agent.user / "c.md").write_text("written on the service's machine\n", encoding="utf-8")
+    recorded = len(await versions(client))
+    await laptop.fetch()
+    assert laptop.read("b.md") == "from the laptop\n"
+    assert not (laptop.folder / "c.md").exists()
+    assert len(await versions(client)) == recorded
+    await laptop.fetch()
+    assert laptop.read("c.md") == "written on the service's machine\n"
+    newest = (await versions(client))[0]
+    assert newest["author"]["source"] == "found"
+    assert [item["file"] for item in newest["files"]] == ["c.md"]
+    laptop.write("d.md", "from the laptop again\n")
+    await laptop.push()
+    (agent.user / "e.md").write_text("written on the service's machine\n", encoding="utf-8")
+    await desktop.fetch()
+    assert desktop.read("d.md") == "from the laptop again\n"
+    assert desktop.read("e.md") == "written on the service's machine\n"
+
+
 async def test_r2_lines_written_on_the_service_meanwhile_are_kept(
     agent: AgentHome, laptop: GitMachine
 ) -> None:

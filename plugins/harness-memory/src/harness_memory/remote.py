@@ -251,7 +251,9 @@ class RemoteCopy:
                     return SyncResult(key, ok=True, skipped=True)
                 result = run.run(marker)
                 if not send_only:  # what a parallel Session-start entry reads instead of syncing
-                    atomic_write_bytes(stamp, (result.error or "").encode("utf-8", "replace"))
+                    atomic_write_bytes(
+                        stamp, (result.error or "").encode("utf-8", "replace"), durable=False
+                    )
         except OSError as error:
             raise RemoteError(f"the local copy of scope {key} cannot be written: {error}") from None
         self._note(result)
@@ -300,7 +302,7 @@ class RemoteCopy:
         state[result.scope] = entry
         data = json.dumps(state, indent=1).encode()
         with contextlib.suppress(OSError):  # a note for people; the sync does not depend on it
-            atomic_write_bytes(self.sync_dir / _STATE_FILE, data)
+            atomic_write_bytes(self.sync_dir / _STATE_FILE, data, durable=False)
 
     # --- git ------------------------------------------------------------------------------------
 
@@ -463,10 +465,12 @@ class _ScopeRun:
     def set_ref(self, name: str, commit: str) -> None:
         """Point the ref ``name`` at ``commit``: its loose ref file, written atomically (what
         ``git update-ref`` writes, without a git process; the scope's lock is held, and a loose
-        ref wins over ``packed-refs``)."""
+        ref wins over ``packed-refs``). Not fsynced, as git does not fsync refs: a ref a crash
+        takes back is an older base or pending commit, which the next sync measures and the
+        service merges from (R-2)."""
         path = self.git_dir / name
         path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_bytes(path, (commit + "\n").encode("ascii"))
+        atomic_write_bytes(path, (commit + "\n").encode("ascii"), durable=False)
 
     def _packed_refs(self) -> dict[str, str]:
         try:

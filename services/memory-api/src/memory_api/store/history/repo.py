@@ -16,6 +16,7 @@ Blocking: run everything here in a worker thread.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -41,6 +42,7 @@ __all__ = [
     "read_blobs",
     "read_head",
     "read_ref",
+    "set_ref",
     "sized_tree",
     "tree_of",
 ]
@@ -94,13 +96,20 @@ class LogEntry:
 
 
 def read_head(repository: Path) -> str | None:
-    """The newest version of ``repository``, or None before its first; a file read, no git.
+    """The newest version of ``repository``, or None before its first; a file read, no git."""
+    return read_ref(repository, BRANCH)
 
-    Git keeps the branch as a loose ref file (``refs/heads/main``) unless refs were packed
-    (``packed-refs``); both are read as git writes them.
+
+def read_ref(repository: Path, ref: str) -> str | None:
+    """The commit the ref ``ref`` (a full name under ``refs/``) points to, or None when there
+    is no such ref; a file read, no git. Raises :class:`HistoryUnavailable` when the files
+    cannot be read.
+
+    Git keeps a ref as a loose ref file (``refs/heads/main``) unless refs were packed
+    (``packed-refs``); both are read as git writes them (a loose file wins).
     """
     try:
-        raw = (repository / BRANCH).read_bytes()
+        raw = (repository / ref).read_bytes()
     except FileNotFoundError:
         raw = b""
     except OSError as error:
@@ -115,9 +124,35 @@ def read_head(repository: Path) -> str | None:
     except OSError as error:
         raise HistoryUnavailable(f"the history cannot be read: {error.strerror}") from None
     for line in packed.splitlines():
-        if line.endswith(b" " + BRANCH.encode()) and _HEX40.match(line):
+        if line.endswith(b" " + ref.encode()) and _HEX40.match(line):
             return line[:40].decode("ascii")
     return None
+
+
+def set_ref(repository: Path, ref: str, commit: str | None) -> None:
+    """Point the ref ``ref`` (a full name under ``refs/``) at ``commit``, or remove it (None),
+    as ``git update-ref`` does for a loose ref, without a git process: ``<ref>.lock`` written
+    and renamed over the ref file. Only for a transient ref (a machine's push ref, not
+    fsynced) while holding the scope's lock, under which no other writer runs: a lock file a
+    killed git left is overwritten. Raises :class:`HistoryUnavailable` when the files cannot
+    be written."""
+    path = repository / ref
+    try:
+        if commit is None:
+            path.unlink(missing_ok=True)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            lock = path.with_name(path.name + ".lock")
+            fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+            try:
+                os.write(fd, commit.encode("ascii") + b"\n")
+            finally:
+                os.close(fd)
+            lock.replace(path)
+    except OSError as error:
+        raise HistoryUnavailable(f"the ref {ref} cannot be written: {error.strerror}") from None
+    if commit is None and read_ref(repository, ref) is not None:  # packed: git removes it
+        git(repository, "update-ref", "-d", ref)
 
 
 def tree_of(repository: Path, version: str) -> dict[str, TreeEntry]:
@@ -226,13 +261,6 @@ def commit_of(repository: Path, version: str) -> tuple[str, list[str]] | None:
     trees = [line[5:] for line in head if line.startswith("tree ")]
     parents = [line[7:] for line in head if line.startswith("parent ")]
     return (trees[0], parents) if trees else None
-
-
-def read_ref(repository: Path, ref: str) -> str | None:
-    """The commit the ref ``ref`` (a full name) points to, or None when there is no such ref."""
-    out = git(repository, "for-each-ref", "--format=%(objectname)", ref)
-    found = out.decode("ascii", "replace").split()
-    return found[0] if found else None
 
 
 def _quoted(name: str) -> bytes:

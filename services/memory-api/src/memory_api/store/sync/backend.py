@@ -5,14 +5,16 @@ to ``git http-backend`` (a CGI program shipped with git), which runs ``git uploa
 ``git receive-pack`` on the scope's history repository. This module builds its CGI environment
 and reads its answer; the routes authenticate first (A-10) and pass the bytes.
 
-What a machine can see and do is set per run with ``-c`` options, never in the repository:
+What a machine can see and do is set per run as command-line configuration (``GIT_CONFIG_COUNT``
+in the CGI environment, so ``git-http-backend`` is started directly), never in the repository:
 
 - fetching (``upload-pack``) advertises ``refs/heads/main`` and nothing else
   (``uploadpack.hideRefs``): no other machine's ref, nor the retention's work ref, is named;
 - pushing (``receive-pack``) shows and accepts only the pushing machine's own ref,
   ``refs/machines/<id>`` (``receive.hideRefs``: a hidden ref cannot be updated), which the
   service sets to ``main`` just before, so the machine sends only what ``main`` lacks; pushed
-  objects are checked (``receive.fsckObjects``), no ref can be deleted;
+  objects are checked (``receive.fsckObjects``), no ref can be deleted, and no ``git gc
+  --auto`` follows (the service repacks itself, :mod:`memory_api.store.history.maintenance`);
 - the dumb protocol (``http.getanyfile``), hooks and every system or user configuration stay
   off (:func:`memory_api.store.history.git.git_environment`); protocol v0 only, whose one
   ``info/refs`` answer is all a fetch with nothing new needs.
@@ -29,6 +31,7 @@ import logging
 import subprocess
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Literal
 
@@ -93,28 +96,46 @@ def _config(service: GitService, push_ref: MachineRef | None) -> list[tuple[str,
             ("receive.fsckObjects", "true"),
             ("receive.denyDeletes", "true"),
             ("receive.advertisePushOptions", "false"),
+            ("receive.autogc", "false"),  # the service repacks itself (history/maintenance.py)
         ]
     else:
         config += [("http.receivepack", "false")]
     return config
 
 
-def cgi_command(service: GitService, push_ref: MachineRef | None) -> list[str]:
-    """``git -c … http-backend`` for ``service``; raises :class:`HistoryUnavailable` without
-    git. ``push_ref`` is the only ref a push may write (None: pushing is refused)."""
+@cache
+def _http_backend() -> str | None:
+    """The ``git-http-backend`` program in git's exec path (asked once), or None."""
+    program = git_program()
+    if program is None:
+        return None
+    try:
+        done = subprocess.run(  # noqa: S603 - a fixed program, no shell
+            [program, "--exec-path"], capture_output=True, env=git_environment(), timeout=30
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    backend = Path(done.stdout.decode("utf-8", "replace").strip()) / "git-http-backend"
+    return str(backend) if done.returncode == 0 and backend.is_file() else None
+
+
+def cgi_command() -> list[str]:
+    """``git-http-backend`` itself, started directly (no ``git`` wrapper process: its options
+    come in the environment, :func:`cgi_environment`), else ``git http-backend``; raises
+    :class:`HistoryUnavailable` without git."""
     program = git_program()
     if program is None:
         raise HistoryUnavailable("history is not available: the git program is not installed")
-    command = [program]
-    for name, value in _config(service, push_ref):
-        command += ["-c", f"{name}={value}"]
-    return [*command, "http-backend"]
+    backend = _http_backend()
+    return [backend] if backend is not None else [program, "http-backend"]
 
 
 def cgi_environment(
     repository: Path,
     suffix: str,
     *,
+    service: GitService,
+    push_ref: MachineRef | None,
     method: str,
     query: str,
     content_type: str | None,
@@ -122,7 +143,9 @@ def cgi_environment(
     user: str,
 ) -> dict[str, str]:
     """The CGI variables of one request for ``repository`` (``…/<key>.git``): ``suffix`` is
-    ``info/refs``, ``git-upload-pack`` or ``git-receive-pack``; ``user`` the token's name."""
+    ``info/refs``, ``git-upload-pack`` or ``git-receive-pack``; ``user`` the token's name; and
+    git's options for ``service`` as command-line configuration (``GIT_CONFIG_COUNT``):
+    ``push_ref`` is the only ref a push may write (None: pushing is refused)."""
     env = dict(git_environment())
     env.pop("GIT_LITERAL_PATHSPECS", None)
     env.update(
@@ -137,6 +160,11 @@ def cgi_environment(
             "GATEWAY_INTERFACE": "CGI/1.1",
         }
     )
+    config = _config(service, push_ref)
+    env["GIT_CONFIG_COUNT"] = str(len(config))
+    for number, (name, value) in enumerate(config):
+        env[f"GIT_CONFIG_KEY_{number}"] = name
+        env[f"GIT_CONFIG_VALUE_{number}"] = value
     if content_type is not None:
         env["CONTENT_TYPE"] = content_type
     if content_length is not None:

@@ -2,11 +2,11 @@
 
 One small JSON file per scope, ``agents/<agent>/agent_state/machines/<key>.json``, beside the
 memory root and never in it, written only under the scope's lock (each fetch and push of a
-machine already holds it), atomically. It is a log for people, not state the sync relies on:
-a machine's copy works the same with the file gone. It holds for each machine its name, the
-token name it synced with, the times of its last fetch or push and of its last push, and what
-merging its last changes did (R-2). At most :data:`MACHINES_KEPT` machines per scope are kept
-(the ones seen last).
+machine already holds it), atomically but not fsynced: it is a log for people, not state the
+sync relies on: a machine's copy works the same with the file gone. It holds for each machine
+its name, the token name it synced with, the times of its last fetch or push and of its last
+push, and what merging its last changes did (R-2). At most :data:`MACHINES_KEPT` machines per
+scope are kept (the ones seen last).
 
 Blocking: run it in a worker thread.
 """
@@ -125,7 +125,7 @@ class MachineLog:
         try:
             folder.mkdir(parents=True, exist_ok=True)
             data = json.dumps({"machines": kept}, ensure_ascii=False, indent=1).encode()
-            atomic_write_bytes(path, data)
+            atomic_write_bytes(path, data, durable=False)
         except OSError as error:
             logger.warning("machines file %s cannot be written: %s", path, error)
 

@@ -56,6 +56,7 @@ from memory_api.store.history.repo import (
     read_blobs,
     read_head,
     read_ref,
+    set_ref,
     sized_tree,
 )
 from memory_api.store.sync.backend import MachineRef
@@ -165,8 +166,7 @@ def take_push(
     try:
         return _take(histories, agent_id, scope, repository, ref, machine, principal)
     finally:
-        if read_ref(repository, ref.name) is not None:
-            git(repository, "update-ref", "-d", ref.name)
+        set_ref(repository, ref.name, None)
 
 
 def _take(

@@ -7,7 +7,11 @@ by a machine's first push (its marker comes with the push). Then:
 
 - **a fetch's ref advertisement** (``info/refs?service=git-upload-pack``): under the scope's
   lock, what is on disk is recorded first (an agent on the service's machine may have written
-  since), so ``main`` is the memory as it is now; the machine is noted (:mod:`.machines`);
+  since), so ``main`` is the memory as it is now; the machine is noted (:mod:`.machines`).
+  The fetch a machine makes right after its push (same machine, ``main`` unchanged since the
+  push, within :data:`PUSH_FRESH_S`) skips that record: the push recorded the whole scope a
+  moment before. A file written on the service's machine in that moment reaches the machine
+  at its next sync (it is on disk, and the next record of the scope takes it);
 - **a fetch's pack** (``git-upload-pack``): git's own work, without the lock (git reads a
   repository safely while a version is being recorded);
 - **a push's ref advertisement** (``info/refs?service=git-receive-pack``): only the machine's
@@ -25,6 +29,8 @@ by a machine's first push (its marker comes with the push). Then:
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,12 +41,11 @@ from memory_api.errors import BadRequest, NotFound
 from memory_api.store.containment import checked_memory_root
 from memory_api.store.history.git import (
     HistoryUnavailable,
-    git,
     init_repository,
     remove_stale_locks,
 )
 from memory_api.store.history.recorder import Attribution
-from memory_api.store.history.repo import read_head, read_ref
+from memory_api.store.history.repo import read_head, set_ref
 from memory_api.store.history.service import HistoryStore
 from memory_api.store.locks import lock_name
 from memory_api.store.scopes import create_scope_dir, scope_real_dir
@@ -57,7 +62,11 @@ from memory_api.store.sync.backend import (
 from memory_api.store.sync.machines import Machine, MachineLog
 from memory_api.store.sync.push import take_push
 
-__all__ = ["GitRequest", "SyncLimits", "SyncStore"]
+__all__ = ["PUSH_FRESH_S", "GitRequest", "SyncLimits", "SyncStore"]
+
+PUSH_FRESH_S = 5.0
+"""Seconds after a machine's push within which its next fetch of the scope is answered without
+recording the scope first (the push just did; see the module docstring)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +100,10 @@ class SyncStore:
         self.locks = history.locks
         self.machines = MachineLog(self.histories.app_data_dir)
         self.limits = limits or SyncLimits()
+        self._pushed: dict[Path, tuple[str, str | None, float]] = {}
+        """Per history repository, the last push taken: machine id, ``main`` after it, when
+        (``time.monotonic()``); taken out by the next fetch's advertisement."""
+        self._pushed_lock = threading.Lock()
 
     async def _checked(self, request: GitRequest) -> None:
         check_project_id(request.project)
@@ -115,19 +128,55 @@ class SyncStore:
 
     def _found(self, request: GitRequest, scope: Path, what: str) -> None:
         """Record what is on disk (an agent on this machine may have written), note the
-        machine; under the scope's lock."""
+        machine; under the scope's lock. A fetch right after the machine's own push skips the
+        record (:meth:`_just_pushed`)."""
         machine = request.machine
+        repository = self.histories.repository(request.agent_id, scope)
+        if what == "fetch" and machine is not None and self._just_pushed(repository, machine):
+            self.machines.seen(request.agent_id, request.key, machine, request.principal)
+            return
         subject = f"a {what} by {machine.name}" if machine is not None else f"a {what}"
         self.histories.record(request.agent_id, scope, Attribution("found", subject=subject))
         if machine is not None and what == "fetch":
             self.machines.seen(request.agent_id, request.key, machine, request.principal)
 
+    def _note_push(self, repository: Path, machine: Machine) -> None:
+        """Remember that ``machine``'s push was just taken into ``repository`` (under the
+        scope's lock, after its record)."""
+        with self._pushed_lock:
+            self._pushed[repository] = (machine.machine_id, read_head(repository), time.monotonic())
+
+    def _just_pushed(self, repository: Path, machine: Machine) -> bool:
+        """Whether ``repository`` was recorded whole by ``machine``'s own push less than
+        :data:`PUSH_FRESH_S` ago and nothing was recorded since (``main`` as the push left
+        it); forgets that push either way. Under the scope's lock."""
+        with self._pushed_lock:
+            pushed = self._pushed.pop(repository, None)
+        if pushed is None:
+            return False
+        machine_id, head, when = pushed
+        return (
+            machine_id == machine.machine_id
+            and time.monotonic() - when < PUSH_FRESH_S
+            and head == read_head(repository)
+        )
+
     def _environment(
-        self, request: GitRequest, repository: Path, suffix: str, query: str, length: int | None
+        self,
+        request: GitRequest,
+        repository: Path,
+        service: GitService,
+        push_ref: MachineRef | None,
+        *,
+        query: str = "",
+        length: int | None = None,
     ) -> dict[str, str]:
+        suffix = service if query == "" else "info/refs"
         return cgi_environment(
             repository,
             suffix,
+            service=service,
+            push_ref=push_ref,
             method="GET" if suffix == "info/refs" else "POST",
             query=query,
             content_type=request.content_type,
@@ -151,17 +200,17 @@ class SyncStore:
 
         scope = await asyncio.to_thread(self._scope, request, create=push_ref is not None)
         repository = await self.locks.run_held(self._lock(request, scope), prepare, scope)
-        env = self._environment(request, repository, "info/refs", f"service={service}", None)
-        return await run_streaming(cgi_command(service, push_ref), env, b"", self.limits.timeout)
+        query = f"service={service}"
+        env = self._environment(request, repository, service, push_ref, query=query)
+        return await run_streaming(cgi_command(), env, b"", self.limits.timeout)
 
     async def upload_pack(self, request: GitRequest, body: bytes) -> StreamedAnswer:
         """A fetch's pack: git's answer to the machine's wants and haves, streamed."""
         await self._checked(request)
         scope = await asyncio.to_thread(self._scope, request, create=False)
         repository = self.histories.repository(request.agent_id, scope)
-        env = self._environment(request, repository, "git-upload-pack", "", len(body))
-        command = cgi_command("git-upload-pack", None)
-        return await run_streaming(command, env, body, self.limits.timeout)
+        env = self._environment(request, repository, "git-upload-pack", None, length=len(body))
+        return await run_streaming(cgi_command(), env, body, self.limits.timeout)
 
     def _push_ref(self, request: GitRequest) -> MachineRef:
         if request.machine is None:
@@ -175,11 +224,7 @@ class SyncStore:
         """Set the machine's ref to ``main`` (or remove it before the first version), so its
         push sends only what ``main`` lacks; under the scope's lock."""
         remove_stale_locks(repository)
-        head = read_head(repository)
-        if head is not None:
-            git(repository, "update-ref", ref.name, head)
-        elif read_ref(repository, ref.name) is not None:
-            git(repository, "update-ref", "-d", ref.name)
+        set_ref(repository, ref.name, read_head(repository))
 
     async def receive_pack(self, request: GitRequest, body: bytes) -> tuple[Head, bytes]:
         """A push (see the module docstring): git's report once the push is merged, written
@@ -197,9 +242,10 @@ class SyncStore:
             remove_stale_locks(repository)
             # the machine's ref is where the advertisement put it; what is on disk is recorded
             # after the objects are in, and merged with them
-            env = self._environment(request, repository, "git-receive-pack", "", len(body))
-            command = cgi_command("git-receive-pack", push_ref)
-            head, answer = run_buffered(command, env, body, self.limits.timeout)
+            env = self._environment(
+                request, repository, "git-receive-pack", push_ref, length=len(body)
+            )
+            head, answer = run_buffered(cgi_command(), env, body, self.limits.timeout)
             if head.status != 200:
                 return head, answer
             self._found(request, scope, "push")
@@ -219,6 +265,7 @@ class SyncStore:
                 pushed=True,
                 outcomes=taken.outcomes,
             )
+            self._note_push(repository, machine)
             return head, answer
 
         return await self.locks.run_held(self._lock(request, scope), work)
