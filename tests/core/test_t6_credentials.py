@@ -19,7 +19,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from memory_core import credential_forms
+from memory_core import credential_forms, credentials
+from memory_core.credential_values import looks_secret
 from memory_core.credentials import find_secrets, mask_secret_lines, mask_secrets
 from memory_core.index import index_lines
 
@@ -214,3 +215,29 @@ def test_t6_a_line_repeating_a_prose_name_is_scanned_in_linear_work(
     monkeypatch.setattr(credential_forms, "_SEPARATOR", counting)
     find_secrets(line)
     assert counting.calls <= 6 * 3000
+
+
+def test_t6_the_hint_screen_misses_nothing_that_every_detector_finds(
+    corpus: Path, cases: Path
+) -> None:
+    """The literal-hint screen (and the detectors chosen by hint) only skip work: every line of
+    the labelled set, the corpus and the case folders gives the same spans as running every
+    detector on it."""
+    every_hint = frozenset(credentials._ALL_HINTS)
+    texts = [text for _, text in ROWS] + [
+        path.read_text(encoding="utf-8", errors="replace")
+        for folder in (corpus, cases)
+        for path in sorted(folder.rglob("*.md"))
+    ]
+    lines = [line for text in texts for line in text.split("\n")]
+    assert len(lines) > 5_000
+    screened = [line for line in lines if credentials._spans(line, every_hint)]
+    assert len(screened) > 500
+    for line in screened:
+        assert credentials._spans(line) == credentials._spans(line, every_hint), line
+
+
+@pytest.mark.parametrize("value", ["review", "sunshine", "проходит", "straße"])
+def test_t6_a_word_without_capitals_is_no_credential_value(value: str) -> None:
+    assert not looks_secret(value)
+    assert not looks_secret(value, password=True, strong=True)

@@ -80,7 +80,7 @@ _COMMANDS: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = tuple(
         ),
         (("sshpass",), rf"\bsshpass{_ON}[ \t]-p[ \t]*{_ARG}"),
         (
-            ("docker",),
+            ("login",),  # not "docker", a word of many lines: the command holds "login" too
             rf"\bdocker[ \t]+login{_ON}[ \t](?:-p|--password)(?:[ \t]+|=){_ARG}",
         ),
         (("redis-cli",), rf"\bredis-cli{_ON}[ \t](?:-a|--pass)[ \t]+{_ARG}"),

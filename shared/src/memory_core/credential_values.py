@@ -167,6 +167,8 @@ def looks_secret(value: str, *, password: bool = False, strong: bool = False) ->
     """
     if password and _DIGITS.fullmatch(value) and not _DATE_OR_VERSION.fullmatch(value):
         return sum(char.isdigit() for char in value) >= (6 if strong else 4)
+    if value.isalpha() and value.islower():
+        return False  # a word without capitals: the common case in prose, decided at C speed
     if len(value) < 6 or is_placeholder(value) or _ENV_NAME.fullmatch(value):
         return False
     if any(char.isspace() for char in value):

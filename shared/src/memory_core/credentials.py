@@ -149,10 +149,19 @@ _ASCII_HINTS = tuple(hint for hint in _ALL_HINTS if hint.isascii())
 _OTHER_SCRIPT = re.compile(r"[^\x00-\x7f\u2000-\u206f\u2190-\u21ff]")
 
 
+# The detectors each hint names (by position in _TOKEN_DETECTORS): a line with a hint runs
+# those, without testing the other detectors' hints.
+_DETECTORS_BY_HINT: dict[str, tuple[int, ...]] = {
+    hint: tuple(at for at, (_, hints, _) in enumerate(_TOKEN_DETECTORS) if hint in hints)
+    for _, hints, _ in _TOKEN_DETECTORS
+    for hint in hints
+}
+
+
 def _token_spans(line: str, hints: frozenset[str]) -> Iterator[Span]:
-    for kind, detector_hints, pattern in _TOKEN_DETECTORS:
-        if hints.isdisjoint(detector_hints):
-            continue
+    chosen = {at for hint in hints for at in _DETECTORS_BY_HINT.get(hint, ())}
+    for at in sorted(chosen):
+        kind, _, pattern = _TOKEN_DETECTORS[at]
         for match in pattern.finditer(line):
             body = match.group("body") or match.group(0)
             if is_placeholder(body) or not (
