@@ -31,7 +31,6 @@ from memory_core.rules import TextRule
 
 from memory_api.errors import BadRequest
 from memory_api.store.listings import FolderListings
-from memory_api.store.root_folder import RootFolder
 from memory_api.store.scopes import count_listed, scope_folders
 
 __all__ = [
@@ -88,12 +87,11 @@ class ScopeRow:
 _INDEX_BESIDE = os.sep + layout.INDEX_FILE
 
 
-def scope_activity(folder: str, folder_mtime_ns: int, root_fd: int | None = None) -> int:
+def scope_activity(folder: str, folder_mtime_ns: int) -> int:
     """The scope's activity in ns: the newest of its folder's mtime and its index's (one
-    ``lstat``; a missing or unreadable index counts nothing). ``root_fd``: the memory root's
-    open folder when ``folder`` is given relative to it (:class:`~.root_folder.RootFolder`)."""
+    ``lstat``; a missing or unreadable index counts nothing)."""
     try:
-        index_mtime_ns = os.lstat(folder + _INDEX_BESIDE, dir_fd=root_fd).st_mtime_ns
+        index_mtime_ns = os.lstat(folder + _INDEX_BESIDE).st_mtime_ns
     except OSError:
         return folder_mtime_ns
     return max(folder_mtime_ns, index_mtime_ns)
@@ -103,22 +101,18 @@ def scope_rows(root: Path, folders: FolderListings) -> list[ScopeRow]:
     """Every scope under the real ``root`` with its activity and topic file count.
 
     Costs a ``scandir`` of the root, then per scope a ``stat`` of its folder (its listing comes
-    from ``folders`` while the folder is unchanged) and an ``lstat`` of its index, both from
-    the root's open folder (:class:`~.root_folder.RootFolder`). A scope gone
+    from ``folders`` while the folder is unchanged) and an ``lstat`` of its index. A scope gone
     meanwhile is left out; one that cannot be listed stays, with no files counted (A-5).
     """
     rows: list[ScopeRow] = []
-    with RootFolder(root) as at:
-        for key, folder in scope_folders(root):
-            relative = at.relative(folder)
-            try:
-                info = os.stat(relative, dir_fd=at.fd)
-            except OSError:
-                continue
-            listing = folders.listing(folder, info)
-            files = 0 if listing is None else count_listed(root, folder, listing)
-            activity = scope_activity(relative, info.st_mtime_ns, at.fd)
-            rows.append(ScopeRow.of(key, folder, activity, files))
+    for key, folder in scope_folders(root):
+        try:
+            info = os.stat(folder)  # noqa: PTH116 - a string: thousands of scopes per request
+        except OSError:
+            continue
+        listing = folders.listing(folder, info)
+        files = 0 if listing is None else count_listed(root, folder, listing)
+        rows.append(ScopeRow.of(key, folder, scope_activity(folder, info.st_mtime_ns), files))
     return rows
 
 

@@ -39,7 +39,6 @@ from memory_core.wire import Finding, SearchHit, SearchResults
 from memory_api.errors import BadRequest
 from memory_api.store.containment import NotRegularFileError, cannot_read, read_regular
 from memory_api.store.locks import LockTimeoutError
-from memory_api.store.root_folder import RootFolder
 from memory_api.store.scopes import (
     TopicEntry,
     list_scopes,
@@ -86,15 +85,14 @@ def _stat_key(info: os.stat_result) -> int | None:
     return None if is_racy(key) else hash(key)
 
 
-def _changed(folder: str, files: dict[str, int | None], root_fd: int | None) -> list[str]:
+def _changed(folder: str, files: dict[str, int | None]) -> list[str]:
     """The names among ``files`` (name → stat key) of ``folder`` whose ``lstat`` no longer
     gives that key: changed, replaced, gone, racy (None) or no regular file any more (a
-    symlink's own key is never its target's). The hot loop of a search: one ``lstat`` each,
-    from the root's open folder ``root_fd`` when ``folder`` is relative to it."""
+    symlink's own key is never its target's). The hot loop of a search: one ``lstat`` each."""
     prefix, lstat, changed = folder + os.sep, os.lstat, []
     for name, known in files.items():
         try:
-            info = lstat(prefix + name, dir_fd=root_fd)
+            info = lstat(prefix + name)
         except OSError:
             changed.append(name)
             continue
@@ -105,11 +103,10 @@ def _changed(folder: str, files: dict[str, int | None], root_fd: int | None) -> 
     return changed
 
 
-def _folder(path: str | Path, root_fd: int | None = None) -> os.stat_result | None:
-    """The stat of a folder (from the root's open folder ``root_fd`` when ``path`` is relative
-    to it), None if absent (or no folder)."""
+def _folder(path: str | Path) -> os.stat_result | None:
+    """The stat of a folder, None if absent (or no folder)."""
     try:
-        info = os.stat(path, dir_fd=root_fd)
+        info = os.stat(path)  # noqa: PTH116 - a string path, 20,000 folders a search
     except OSError:
         return None
     return info if stat.S_ISDIR(info.st_mode) else None
@@ -187,16 +184,14 @@ class MemorySearch:
             else:
                 index.put(key, topic)
 
-    def _refresh_scope(self, root: Path, at: RootFolder, index: SearchIndex, key: str) -> None:
+    def _refresh_scope(self, root: Path, index: SearchIndex, key: str) -> None:
         """Bring scope ``key`` up to date: list its folder only when that changed, else one
-        ``lstat`` per indexed file (from the root's open folder ``at``); read what changed
-        (S-1)."""
+        ``lstat`` per indexed file; read what changed (S-1)."""
         state = index.scopes[key]
-        relative = at.relative(state.real)
-        folder = _folder(relative, at.fd)
+        folder = _folder(state.real)
         folder_key = None if folder is None else _stat_key(folder)
         if folder_key is not None and folder_key == state.dir_key:
-            suspects = _changed(relative, state.files, at.fd)
+            suspects = _changed(state.real, state.files)
             if not suspects:
                 return
             # New stat, a symlink, or gone: the listing's full judgement (K-7, A-7) for these.
@@ -226,8 +221,7 @@ class MemorySearch:
                 return
             if state is None or state.real != os.fspath(real):
                 index.set_scope(only, os.fspath(real), None)
-            with RootFolder(root) as at:
-                self._refresh_scope(root, at, index, only)
+            self._refresh_scope(root, index, only)
             return
         folder = _folder(root)
         root_key = None if folder is None else _stat_key(folder)
@@ -240,9 +234,8 @@ class MemorySearch:
                 if state is None or state.real != where:
                     index.set_scope(key, where, None)
             index.set_root_key(root_key)
-        with RootFolder(root) as at:
-            for key in list(index.scopes):
-                self._refresh_scope(root, at, index, key)
+        for key in list(index.scopes):
+            self._refresh_scope(root, index, key)
 
     # --- the search ---------------------------------------------------------------------------
 
