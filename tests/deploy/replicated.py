@@ -27,6 +27,9 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import filelock
+from memory_api.store.locks import lock_name
+from memory_api.stores import LOCKS_DIR
 from memory_core import layout
 
 from tests.api.conftest import PLAIN_TEMPLATE, copy_corpus, corpus_topics, file_url, memory_url
@@ -282,25 +285,34 @@ async def history_problems(base_url: str, data_dir: Path) -> list[str]:
         async with session.post(url) as response:
             assert response.status == 200, await response.text()
     problems = []
-    memory = layout.memory_root(data_dir, AGENT)
     for repository in sorted(layout.history_root(data_dir, AGENT).glob("*.git")):
-        try:
-            _git(repository, "fsck", "--no-dangling")
-        except subprocess.CalledProcessError as error:
-            problems.append(f"{repository.name}: fsck: {error.stderr!r}")
-        trees = _git(repository, "log", "--format=%T", "main").split()
-        if any(newer == older for newer, older in itertools.pairwise(trees)):
-            problems.append(f"{repository.name}: a version recorded twice")
-        scope = memory / repository.name.removesuffix(".git")
-        names = _git(repository, "ls-tree", "-z", "--name-only", "main").split(b"\0")
-        recorded = sorted(name.decode() for name in names if name)
-        on_disk = sorted(
-            path.name for path in scope.iterdir() if path.is_file() and not _is_temporary(path.name)
-        )
-        if recorded != on_disk:
-            problems.append(f"{repository.name}: newest version {recorded} != disk {on_disk}")
-            continue
-        for name in on_disk:
-            if _git(repository, "show", f"main:{name}") != (scope / name).read_bytes():
-                problems.append(f"{repository.name}: {name} differs from its newest version")
+        # Held as the service holds it around a record or a repack: the checkpoint's record may
+        # start a repack in the background, and git fsck beside `repack -d` sees a pack vanish.
+        name = lock_name("index", AGENT, repository.name.removesuffix(".git"))
+        with filelock.FileLock(data_dir / LOCKS_DIR / f"{name}.lock"):
+            problems += _history_problems(repository, data_dir)
+    return problems
+
+
+def _history_problems(repository: Path, data_dir: Path) -> list[str]:
+    """The problems of one scope's history (see :func:`history_problems`)."""
+    problems = []
+    try:
+        _git(repository, "fsck", "--no-dangling")
+    except subprocess.CalledProcessError as error:
+        problems.append(f"{repository.name}: fsck: {error.stderr!r}")
+    trees = _git(repository, "log", "--format=%T", "main").split()
+    if any(newer == older for newer, older in itertools.pairwise(trees)):
+        problems.append(f"{repository.name}: a version recorded twice")
+    scope = layout.memory_root(data_dir, AGENT) / repository.name.removesuffix(".git")
+    names = _git(repository, "ls-tree", "-z", "--name-only", "main").split(b"\0")
+    recorded = sorted(name.decode() for name in names if name)
+    on_disk = sorted(
+        path.name for path in scope.iterdir() if path.is_file() and not _is_temporary(path.name)
+    )
+    if recorded != on_disk:
+        return [*problems, f"{repository.name}: newest version {recorded} != disk {on_disk}"]
+    for name in on_disk:
+        if _git(repository, "show", f"main:{name}") != (scope / name).read_bytes():
+            problems.append(f"{repository.name}: {name} differs from its newest version")
     return problems

@@ -57,6 +57,8 @@ from memory_core import layout
 from memory_core.atomic import atomic_write_bytes
 from memory_core.keys import USER_SCOPE, check_agent_id, check_project_id, key_for_real_path
 
+from harness_memory.settings import remote_memory_root
+
 if TYPE_CHECKING:
     from harness_memory.settings import HarnessSettings
 
@@ -193,7 +195,7 @@ class RemoteCopy:
         self.agent = agent
         self.remote_dir = state_dir / REMOTE_DIR
         self.app_data_dir = self.remote_dir / project
-        self.memory_root = layout.memory_root(self.app_data_dir, agent)
+        self.memory_root = remote_memory_root(state_dir, project, agent)
         self.sync_dir = layout.agent_dir(self.app_data_dir, agent) / "agent_state" / SYNC_DIR
         self.timeout = max(timeout, MIN_GIT_TIMEOUT_S)
         self._environment: dict[str, str] | None = None
