@@ -20,7 +20,6 @@ from typing import Any
 
 import pytest
 from aiohttp import web
-from harness_memory.cli import build_parser
 from harness_memory.fitting import utf16_units
 from harness_memory.records import read_record
 
@@ -277,31 +276,3 @@ async def test_h5_a_session_start_hook_loads_only_the_session_start(
     names = loaded(modules)
     assert "http.client" in names  # it asked the service
     assert sorted(names & set(NO_HOOK_LOADS)) == []
-
-
-@pytest.mark.parametrize(
-    "line",
-    [
-        [
-            "hook",
-            "claude-code",
-            "session-start",
-            "--url",
-            "http://x",
-            "--part",
-            "2",
-            "--parts",
-            "4",
-        ],
-        ["hook", "gemini", "after-tool", "--memory-root", "/m", "--timeout", "5"],
-        ["session-start", "--workspace", "/w", "--format", "json"],
-        ["install", "codex", "--dry-run", "--url", "http://x"],
-    ],
-)
-def test_h5_the_parser_built_for_a_command_line_parses_it_as_the_whole_one(line: list[str]) -> None:
-    """A hook process builds only the flags of the command (and harness) it runs; the others
-    are there by name, so its usage and errors still name every command."""
-    asked = build_parser(line)
-    assert vars(asked.parse_args(line)) == vars(build_parser().parse_args(line))
-    usage = asked.format_usage()
-    assert all(command in usage for command in ("session-start", "draft", "hook", "sync", "status"))

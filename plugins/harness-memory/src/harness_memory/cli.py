@@ -134,9 +134,8 @@ def main(
     the hook's command in the harness's log."""
     env = os.environ if environ is None else environ
     out = sys.stdout if stdout is None else stdout
-    words = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(words)
-    args = parser.parse_args(words)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     try:
         settings = load_settings({name: getattr(args, name, None) for name in _SETTING_FLAGS}, env)
     except SettingsError as error:
@@ -269,16 +268,8 @@ def _draft_show(
 # --- the parser ---------------------------------------------------------------------------------
 
 
-def build_parser(asked: Sequence[str] = ()) -> argparse.ArgumentParser:
-    """The ``harness-memory`` argument parser (P-4, H-3, A-12).
-
-    ``asked`` is the command line about to be parsed: only the command it names (and for
-    ``hook``, the harness) gets its flags; every other command and harness is there by name and
-    help alone, which is all argparse needs of them to parse ``asked`` and to report an error
-    in it. Building every command's flags would cost a hook process 7 M instructions, 2–3 ms
-    (H-5). Without ``asked`` (or when its first word is no command, as for ``--help``) every
-    command is built whole.
-    """
+def build_parser() -> argparse.ArgumentParser:
+    """The ``harness-memory`` argument parser (P-4, H-3, A-12)."""
     parser = argparse.ArgumentParser(
         prog="harness-memory", description="Agent Memory for a harness: Session start and hooks."
     )
@@ -291,7 +282,7 @@ def build_parser(asked: Sequence[str] = ()) -> argparse.ArgumentParser:
         "draft": ("drafts of the chat bridge", _add_draft),
         "hook": (
             "hook adapters for coding agents",
-            lambda hook: _add_hook(hook, asked[1] if len(asked) > 1 else None),
+            _add_hook,
         ),
         "sync": (SYNC_HELP, lambda sync: add_sync_flags(sync, _add_setting_flags)),
         **{
@@ -299,11 +290,8 @@ def build_parser(asked: Sequence[str] = ()) -> argparse.ArgumentParser:
             for verb, help_text in INSTALL_HELP.items()
         },
     }
-    named = asked[0] if asked and asked[0] in builders else None
     for name, (help_text, build) in builders.items():
-        command = commands.add_parser(name, help=help_text)
-        if named in (None, name):
-            build(command)
+        build(commands.add_parser(name, help=help_text))
     return parser
 
 
@@ -408,14 +396,11 @@ def _add_draft(drafts: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_hook(hook: argparse.ArgumentParser, asked: str | None) -> None:
-    """The ``hook`` command's harnesses; only ``asked`` gets its flags when it names one."""
+def _add_hook(hook: argparse.ArgumentParser) -> None:
+    """The ``hook`` command's harnesses, each with its events and flags."""
     agents = hook.add_subparsers(dest="agent_kind", required=True)
-    named = asked if asked in HOOKS else None
     for harness, events in HOOKS.items():
         adapter = agents.add_parser(harness, help=f"{harness} hooks (JSON on stdin and stdout)")
-        if named not in (None, harness):
-            continue
         adapter.add_argument("event", choices=list(events))
         if harness == "claude-code":
             adapter.add_argument(
