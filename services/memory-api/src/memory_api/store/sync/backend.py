@@ -11,8 +11,9 @@ in the CGI environment, so ``git-http-backend`` is started directly), never in t
 - fetching (``upload-pack``) advertises ``refs/heads/main`` and nothing else
   (``uploadpack.hideRefs``): no other machine's ref, nor the retention's work ref, is named;
 - pushing (``receive-pack``) shows and accepts only the pushing machine's own ref,
-  ``refs/machines/<id>`` (``receive.hideRefs``: a hidden ref cannot be updated), which the
-  service sets to ``main`` just before, so the machine sends only what ``main`` lacks; pushed
+  ``refs/machines/<id>`` (``receive.hideRefs``: a hidden ref cannot be updated), which names
+  what the machine holds (``main`` as of its last fetch, or its last push the service took,
+  :mod:`.service`), so the machine sends only what that lacks; pushed
   objects are checked (``receive.fsckObjects``), no ref can be deleted, and no ``git gc
   --auto`` follows (the service repacks itself, :mod:`memory_api.store.history.maintenance`);
 - the dumb protocol (``http.getanyfile``), hooks and every system or user configuration stay
@@ -67,14 +68,21 @@ _BASE_CONFIG = (
 
 @dataclass(frozen=True, slots=True)
 class MachineRef:
-    """The one ref a machine may push: ``refs/machines/<machine_id>``."""
+    """A machine's two refs in a scope's history: ``refs/machines/<machine_id>``, the one it
+    may push (:attr:`name`), and ``refs/taken/<machine_id>``, its last push the service took
+    (:attr:`taken`), which no advertisement shows and no push can move."""
 
     machine_id: str
 
     @property
     def name(self) -> str:
-        """The ref's full name."""
+        """The pushed ref's full name."""
         return f"refs/machines/{self.machine_id}"
+
+    @property
+    def taken(self) -> str:
+        """The full name of the ref of the machine's last push taken."""
+        return f"refs/taken/{self.machine_id}"
 
 
 @dataclass(frozen=True, slots=True)
