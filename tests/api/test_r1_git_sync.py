@@ -275,15 +275,15 @@ async def test_r2_two_machines_editing_one_file_keep_both(
     desktop.write("deploy.md", "v1 from the desktop\n")
     await desktop.push()
     laptop.write("deploy.md", "v2 from the laptop\n")
-    await laptop.push()
+    pushed = await laptop.push()
+    said = "deploy.md was edited on two machines: both are kept, the later one as deploy-laptop.md"
+    assert f"remote: Merged: {said}" in pushed.stderr  # git's answer says it, even with -q
     assert (agent.user / "deploy.md").read_text(encoding="utf-8") == "v1 from the desktop\n"
     assert (agent.user / "deploy-laptop.md").read_text(encoding="utf-8") == "v2 from the laptop\n"
     index = (agent.user / "MEMORY.md").read_text(encoding="utf-8")
     assert index == "- [Deploy](deploy.md) how\n- [Deploy](deploy-laptop.md) how\n"
     newest = (await versions(client))[0]
-    assert newest["outcomes"] == [
-        "deploy.md was edited on two machines: both are kept, the later one as deploy-laptop.md"
-    ]
+    assert newest["outcomes"] == [said]
     machines = await ok_json(await client.get(f"{memory_url()}/machines"))
     by_name = {row["name"]: row for row in machines["scopes"][0]["machines"]}
     assert by_name["laptop"]["outcomes"] == newest["outcomes"]

@@ -267,3 +267,25 @@ def test_r1_a_post_write_send_fetches_nothing_and_the_next_send_builds_on_it(
     synced(desktop)
     assert (desktop.memory_root / "user" / "x.md").read_text(encoding="utf-8") == "x2 laptop\n"
     assert not (desktop.memory_root / "user" / "y.md").exists()
+
+
+def test_r2_a_send_only_sync_reports_the_merge_outcome_at_once(
+    served_root: Path, two_machines: tuple[RemoteCopy, RemoteCopy]
+) -> None:
+    """The post-write hook fetches nothing, yet the machine knows what the merge of its change
+    did: the push's answer says it (its result, ``status``)."""
+    laptop, desktop = two_machines
+    append(served_root / "user" / "x.md", "x0\n")
+    synced(laptop)
+    synced(desktop)
+    (laptop.memory_root / "user" / "x.md").write_text("x1 edited\n", encoding="utf-8")
+    [result] = laptop.sync(None, send_only=True)
+    assert result.ok and result.outcomes == []
+    (desktop.memory_root / "user" / "x.md").unlink()
+    [result] = desktop.sync(None, send_only=True)
+    said = "x.md was deleted on one machine and edited on another: kept"
+    assert result.ok and result.sent and result.outcomes == [said]
+    assert [scope.outcomes for scope in desktop.status()] == [[said]]
+    [result] = synced(desktop)  # the fetch finds the same version: said once
+    assert result.outcomes == [said]
+    assert (desktop.memory_root / "user" / "x.md").read_text(encoding="utf-8") == "x1 edited\n"

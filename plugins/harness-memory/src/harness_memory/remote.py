@@ -23,11 +23,12 @@ One sync of a scope (:func:`sync_scope`), under a lock of its git dir:
    service's version this copy last took (the *base*, ``refs/remotes/origin/main``) or, when it
    sent since without fetching, what it sent;
 2. a pending commit is pushed to ``refs/machines/<machine id>``; the service merges it with its
-   own newest version by the R-2 rules and names what it did (its answer reaches us through the
-   next fetch's versions: :attr:`SyncResult.outcomes`, :meth:`RemoteCopy.status`); the sent
-   ref then names it. A send-only sync (the post-write and Session-end hooks) stops here: two
-   HTTP exchanges, and the copy already holds what it sent; what the merge did and what other
-   machines sent arrive with the next full sync;
+   own newest version by the R-2 rules and names what it did in its answer (``remote: Merged:
+   …`` lines; a fetch also finds them in the ``Merged:`` trailers of the versions it recorded
+   for this machine: :attr:`SyncResult.outcomes`, :meth:`RemoteCopy.status`); the sent ref
+   then names it. A send-only sync (the post-write and Session-end hooks) stops here: two HTTP
+   exchanges, and the copy already holds what it sent; the files the merge changed and what
+   other machines sent arrive with the next full sync;
 3. the service's ``main`` is fetched and the working tree moved to it with ``git reset --keep``,
    which keeps a file the agent changed meanwhile (it goes back with the next sync); only then
    do the base and the sent ref move, so a change is never measured against a version the
@@ -95,8 +96,8 @@ class SyncResult:
     matches its newest version plus what the agent wrote since), ``sent`` (changes went back),
     ``waiting`` (changes still to send), ``missing`` (no such scope on the service yet and none
     here), ``error`` (why not, when not ``ok``), ``outcomes`` (what the service's merge of this
-    machine's changes did beyond taking them, one line each, R-2: read from the ``Merged:``
-    lines of the versions it recorded for this machine), ``skipped`` (a send-only sync found
+    machine's changes did beyond taking them, one line each, R-2: from the push's answer and
+    the ``Merged:`` lines of the versions fetched that it recorded for this machine), ``skipped`` (a send-only sync found
     nothing to send and did not contact the service)."""
 
     __slots__ = ("error", "missing", "ok", "outcomes", "scope", "sent", "skipped", "waiting")
@@ -433,6 +434,7 @@ _SENT = "refs/remotes/origin/sent"
 _INCOMING = "refs/remotes/origin/incoming"
 _MAIN = "refs/heads/main"
 _OBJECT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+_MERGED_LINE = re.compile(r"^remote: Merged: (.*?)(?:\x1b\[K)?\s*$", re.MULTILINE)
 
 
 class _ScopeRun:
@@ -457,6 +459,14 @@ class _ScopeRun:
     ) -> str:
         """Run git on the copy with ``stdin`` as its input; its output, stripped (``raw``:
         as it is, file names undecodable bytes kept as surrogates)."""
+        done = self._run(args, check=check, network=network, stdin=stdin)
+        if raw:
+            return done.stdout.decode("utf-8", "surrogateescape")
+        return done.stdout.decode("utf-8", "replace").strip()
+
+    def _run(
+        self, args: tuple[str, ...], *, check: bool, network: bool, stdin: bytes | None
+    ) -> subprocess.CompletedProcess[bytes]:
         command = [
             "git",
             f"--git-dir={self.git_dir}",
@@ -480,9 +490,7 @@ class _ScopeRun:
             lowered = message.lower()
             missing = network and any(sign in lowered for sign in _NOTHING_THERE)
             raise _GitFailed(_last_line(message) or f"git {args[0]} failed", missing=missing)
-        if raw:
-            return done.stdout.decode("utf-8", "surrogateescape")
-        return done.stdout.decode("utf-8", "replace").strip()
+        return done
 
     def refs(self) -> dict[str, str]:
         """``main``, the base, the sent ref and the last fetched ``main``: full name → commit.
@@ -567,7 +575,7 @@ class _ScopeRun:
                 self.set_ref(_SENT, refs[_MAIN])
                 sent = True
             if send_only and sent and _BASE in refs:
-                return SyncResult(self.key, ok=True, sent=True)
+                return SyncResult(self.key, ok=True, sent=True, outcomes=self.outcomes)
             if not self._take_main(refs):
                 if marker is not None and _MAIN not in refs:
                     self._make_workspace_scope(marker)
@@ -603,10 +611,15 @@ class _ScopeRun:
         return commit
 
     def _push(self) -> None:
-        """Step 2: send the pending commit to this machine's ref."""
+        """Step 2: send the pending commit to this machine's ref; what the service's merge did
+        beyond taking it comes back in git's answer (``remote: Merged: …`` lines)."""
         url = self.copy.scope_url(self.key)
         ref = f"refs/machines/{self.copy.machine_id}"
-        self.git("push", "-q", url, f"+{_MAIN}:{ref}", network=True)
+        done = self._run(
+            ("push", "-q", url, f"+{_MAIN}:{ref}"), check=True, network=True, stdin=None
+        )
+        said = done.stderr.decode("utf-8", "replace")
+        self.outcomes += [line.strip() for line in _MERGED_LINE.findall(said) if line.strip()]
 
     def _take_main(self, refs: dict[str, str]) -> bool:
         """Step 3: fetch ``main`` and move the files to it; False when the service has no such
@@ -629,7 +642,8 @@ class _ScopeRun:
             self.git("reset", "-q", "--keep", incoming)
             self.moved = True
         if base != incoming:
-            self.outcomes += self._merge_outcomes(base, incoming)
+            said = self._merge_outcomes(base, incoming)
+            self.outcomes += [line for line in said if line not in self.outcomes]
             self.set_ref(_BASE, incoming)
         if refs.get(_SENT) != incoming:
             self.set_ref(_SENT, incoming)

@@ -50,6 +50,7 @@ __all__ = [
     "run_buffered",
     "run_streaming",
     "split_answer",
+    "with_messages",
 ]
 
 logger = logging.getLogger(__name__)
@@ -205,6 +206,35 @@ def split_answer(data: bytes) -> tuple[Head, bytes] | None:
         if at != -1:
             return parse_head(data[:at]), data[at + len(mark) :]
     return None
+
+
+def _capabilities(body: bytes) -> set[str]:
+    """The capabilities a push's request names (after a NUL in its first pkt-line)."""
+    if len(body) < 4:
+        return set()
+    try:
+        length = int(body[:4], 16)
+    except ValueError:
+        return set()
+    first = body[4:length]
+    _, nul, caps = first.partition(b"\x00")
+    return set(caps.decode("ascii", "replace").split()) if nul else set()
+
+
+def with_messages(answer: bytes, request: bytes, lines: list[str]) -> bytes:
+    """``answer``, a push's report, with ``lines`` added as messages on git's side band 2
+    (what a pushing ``git`` prints as ``remote: …``, even with ``-q``), before its closing
+    flush; unchanged when the push's ``request`` asked for no side band or there is nothing
+    to say. Each line is cut to fit one packet."""
+    caps = _capabilities(request)
+    if not lines or not caps & {"side-band", "side-band-64k"} or not answer.endswith(b"0000"):
+        return answer
+    room = (65520 if "side-band-64k" in caps else 1000) - 6
+    packets = b""
+    for line in lines:
+        data = b"\x02" + line.encode("utf-8", "replace")[:room] + b"\n"
+        packets += f"{len(data) + 4:04x}".encode("ascii") + data
+    return answer[:-4] + packets + b"0000"
 
 
 def run_buffered(

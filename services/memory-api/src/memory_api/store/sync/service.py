@@ -19,7 +19,9 @@ by a machine's first push (its marker comes with the push). Then:
   scope's lock: ``git receive-pack`` takes the objects and moves the machine's ref from where
   the advertisement showed it, the push is merged with the newest version and written, and
   the files it wrote are recorded (:mod:`.push`: the scope's other files are not read), the
-  machine is noted. The answer is git's report only once all of that succeeded; anything
+  machine is noted. What the merge did beyond taking the files comes back with git's report
+  as ``remote: Merged: …`` lines (:data:`MERGED_PREFIX`), so a machine that does not fetch
+  after its push still knows. The answer is git's report only once all of that succeeded; anything
   failing on the way is a problem answer (503, nothing half taken, the machine's ref back
   where it was), so a machine never takes a push for landed when it did not.
 """
@@ -54,11 +56,16 @@ from memory_api.store.sync.backend import (
     cgi_environment,
     run_buffered,
     run_streaming,
+    with_messages,
 )
 from memory_api.store.sync.machines import Machine, MachineLog
 from memory_api.store.sync.push import take_push
 
-__all__ = ["GitRequest", "SyncLimits", "SyncStore"]
+__all__ = ["MERGED_PREFIX", "GitRequest", "SyncLimits", "SyncStore"]
+
+MERGED_PREFIX = "Merged: "
+"""How a push's answer names each merge outcome (R-2) to the pushing machine: one message line
+each on git's side band (``remote: Merged: …``), as the version's ``Merged:`` trailers do."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,7 +241,8 @@ class SyncStore:
                 pushed=True,
                 outcomes=taken.outcomes,
             )
-            return head, answer
+            said = [f"{MERGED_PREFIX}{line}" for line in taken.outcomes]
+            return head, with_messages(answer, body, said)
 
         return await self.locks.run_held(self._lock(request, scope), work)
 
