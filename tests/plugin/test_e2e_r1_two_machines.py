@@ -2,10 +2,10 @@
 service.
 
 Each machine is a HOME of its own where ``harness-memory install claude-code|codex|gemini
---remote URL`` wired the hooks (a local copy under ``~/.harness-memory``, tokens in 0600 files). Every CLI run,
-and every ``harness-memory sync``, happens in a network namespace with only loopback (the model
-stand-in and the service bridged in) and a mount namespace in which the service's data dir is an
-empty tmpfs: the hooks reach memory only through git's smart HTTP.
+--remote URL`` wired the hooks (a local copy under ``~/.harness-memory``, tokens in 0600 files).
+Every CLI run, and every ``harness-memory sync``, happens in a network namespace with only
+loopback (the model stand-in and the service bridged in) and a mount namespace in which the
+service's data dir is an empty tmpfs: the hooks reach memory only through git's smart HTTP.
 
 - Claude Code on machine A writes a topic file and its index line; Codex on machine B sees the
   line in its next Session's first model request.
@@ -280,13 +280,14 @@ def restart(service: RealService) -> None:
         time.sleep(0.1)
 
 
-async def test_r1_claude_code_on_machine_a_writes_and_codex_on_machine_b_sees_it(
+async def claude_code_wrote_on_a(
     claude: Path, real_service: RealService, tmp_path: Path
-) -> None:
+) -> tuple[Path, Machine, Machine]:
+    """Two machines; Claude Code on machine A has written the topic file and its index line,
+    which its post-write hook sent back. ``(the service's memory root, A, B)``."""
     served = real_service.create_agent("coder")
     machine_a = Machine(tmp_path, "machine-a", real_service)
     machine_b = Machine(tmp_path, "machine-b", real_service)
-
     await machine_a.claude(
         claude,
         Writes(
@@ -294,10 +295,15 @@ async def test_r1_claude_code_on_machine_a_writes_and_codex_on_machine_b_sees_it
             (machine_a.user / "MEMORY.md", LINE + "\n"),
         ),
     )
-    # the post-write hook sent both files back
     assert (served / "user" / "deploy-freeze.md").read_text(encoding="utf-8") == TOPIC
     assert (served / "user" / "MEMORY.md").read_text(encoding="utf-8") == LINE + "\n"
+    return served, machine_a, machine_b
 
+
+async def test_r1_claude_code_on_machine_a_writes_and_codex_on_machine_b_sees_it(
+    claude: Path, real_service: RealService, tmp_path: Path
+) -> None:
+    _, _, machine_b = await claude_code_wrote_on_a(claude, real_service, tmp_path)
     fake = await machine_b.codex([])
     first = developer_and_user_text(fake.session_turns()[0])
     assert LINE in first
@@ -320,16 +326,7 @@ async def test_r1_claude_code_on_machine_a_writes_and_codex_on_machine_b_sees_it
 async def test_r1_gemini_on_machine_b_sees_what_claude_code_wrote_on_a_and_its_write_reaches_a(
     claude: Path, real_service: RealService, tmp_path: Path
 ) -> None:
-    served = real_service.create_agent("coder")
-    machine_a = Machine(tmp_path, "machine-a", real_service)
-    machine_b = Machine(tmp_path, "machine-b", real_service)
-    await machine_a.claude(
-        claude,
-        Writes(
-            (machine_a.user / "deploy-freeze.md", TOPIC),
-            (machine_a.user / "MEMORY.md", LINE + "\n"),
-        ),
-    )
+    served, machine_a, machine_b = await claude_code_wrote_on_a(claude, real_service, tmp_path)
     note = TOPIC.replace("deploy-freeze", "release-notes").replace(
         "Deploys wait for Monday.", "Release notes go in CHANGES.md."
     )

@@ -97,8 +97,8 @@ class SyncResult:
     ``waiting`` (changes still to send), ``missing`` (no such scope on the service yet and none
     here), ``error`` (why not, when not ``ok``), ``outcomes`` (what the service's merge of this
     machine's changes did beyond taking them, one line each, R-2: from the push's answer and
-    the ``Merged:`` lines of the versions fetched that it recorded for this machine), ``skipped`` (a send-only sync found
-    nothing to send and did not contact the service)."""
+    the ``Merged:`` lines of the versions fetched that it recorded for this machine),
+    ``skipped`` (a send-only sync found nothing to send and did not contact the service)."""
 
     __slots__ = ("error", "missing", "ok", "outcomes", "scope", "sent", "skipped", "waiting")
 

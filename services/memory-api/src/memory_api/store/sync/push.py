@@ -55,13 +55,13 @@ from memory_core.scope_write import apply_scope
 from memory_api.store.history.git import git, git_succeeds
 from memory_api.store.history.recorder import Attribution, Recorded, ScopeHistories
 from memory_api.store.history.repo import (
+    TreeEntry,
     blob_sizes,
     commit_of,
     read_blob,
     read_blobs,
     read_head,
     read_ref,
-    TreeEntry,
     set_ref,
     sized_tree,
     tree_of,
