@@ -209,8 +209,8 @@ def _take(
     outcomes: list[str] = []
     newest = {} if head is None else histories.tree(repository, head)
     first = {name: entry.blob for name, entry in newest.items()}
-    parent = parents[0] if parents and head is not None else None
-    if parent is not None and _trusted(repository, ref, parent, head):
+    parent = parents[0] if parents else None
+    if parent is not None and head is not None and _trusted(repository, ref, parent, head):
         known = _files_of(repository, parent, head, newest)
         base = {name: entry.blob for name, entry in known.items()}
         incoming = _changed_files(repository, parent, base, pushed, outcomes)
