@@ -494,9 +494,8 @@ class _ScopeRun:
 
     def refs(self) -> dict[str, str]:
         """``main``, the base, the sent ref and the last fetched ``main``: full name → commit.
-        Read from the
-        git dir's ref files (a loose ref file, else ``packed-refs``), as git itself reads
-        them: no git process for what three small files say."""
+        Read from the git dir's ref files (a loose ref file, else ``packed-refs``), as git
+        itself reads them: no git process for what four small files say."""
         found: dict[str, str] = {}
         packed: dict[str, str] | None = None
         for name in (_MAIN, _BASE, _SENT, _INCOMING):

@@ -52,7 +52,7 @@ from memory_core.scope_files import is_scope_file, scope_file_cap
 from memory_core.scope_merge import MergeOutcome, merge_scopes
 from memory_core.scope_write import apply_scope
 
-from memory_api.store.history.git import git, git_succeeds
+from memory_api.store.history.git import HistoryUnavailable, git, git_succeeds
 from memory_api.store.history.recorder import Attribution, Recorded, ScopeHistories
 from memory_api.store.history.repo import (
     TreeEntry,
@@ -210,8 +210,10 @@ def _take(
     newest = {} if head is None else histories.tree(repository, head)
     first = {name: entry.blob for name, entry in newest.items()}
     parent = parents[0] if parents else None
+    known = None
     if parent is not None and head is not None and _trusted(repository, ref, parent, head):
         known = _files_of(repository, parent, head, newest)
+    if parent is not None and known is not None:
         base = {name: entry.blob for name, entry in known.items()}
         incoming = _changed_files(repository, parent, base, pushed, outcomes)
     else:
@@ -256,15 +258,20 @@ def _files_of(
     parent: str,
     head: str,
     newest: dict[str, TreeEntry],
-) -> dict[str, TreeEntry]:
+) -> dict[str, TreeEntry] | None:
     """The files of the base ``parent``: ``newest`` (head's files) when it holds the same
-    tree as ``head`` (the usual base: the machine's last push, taken as it was), else read."""
+    tree as ``head`` (the usual base: the machine's last push, taken as it was), else read;
+    None when git cannot read it (its objects are gone: the push is then merged as one with
+    no base, which loses nothing)."""
     if parent == head:
         return newest
-    trees = git(repository, "rev-parse", f"{parent}^{{tree}}", f"{head}^{{tree}}").split()
-    if len(trees) == 2 and trees[0] == trees[1]:
-        return newest
-    return tree_of(repository, parent)
+    try:
+        trees = git(repository, "rev-parse", f"{parent}^{{tree}}", f"{head}^{{tree}}").split()
+        if len(trees) == 2 and trees[0] == trees[1]:
+            return newest
+        return tree_of(repository, parent)
+    except HistoryUnavailable:
+        return None
 
 
 def _keep_marker(

@@ -21,9 +21,9 @@ by a machine's first push (its marker comes with the push). Then:
   the files it wrote are recorded (:mod:`.push`: the scope's other files are not read), the
   machine is noted. What the merge did beyond taking the files comes back with git's report
   as ``remote: Merged: …`` lines (:data:`MERGED_PREFIX`), so a machine that does not fetch
-  after its push still knows. The answer is git's report only once all of that succeeded; anything
-  failing on the way is a problem answer (503, nothing half taken, the machine's ref back
-  where it was), so a machine never takes a push for landed when it did not.
+  after its push still knows. The answer is git's report only once all of that succeeded;
+  anything failing on the way is a problem answer (503, nothing half taken, the machine's ref
+  back where it was), so a machine never takes a push for landed when it did not.
 """
 
 from __future__ import annotations
