@@ -58,6 +58,13 @@ def test_h5_a_module_that_cannot_be_compiled_is_said_not_raised(
     assert "compiles those sources at every start" in said
 
 
+def test_h5_a_script_that_python_does_not_run_is_said(tmp_path: Path) -> None:
+    script = tmp_path / "harness-memory"
+    script.write_text('#!/bin/sh\nexec /opt/am/bin/harness-memory "$@"\n')
+    said = compile_bytecode(str(script))
+    assert said.startswith("bytecode not compiled: /bin/sh could not run the compile: ")
+
+
 @pytest.mark.parametrize("command", ["harness-memory", "/opt/am/bin/harness-memory"])
 def test_h5_a_script_whose_python_is_unknown_is_said(command: str) -> None:
     said = compile_bytecode(command)

@@ -21,7 +21,7 @@ checkout's ``shared`` and ``plugins/harness-memory`` built into wheels (``pip wh
 compiled at install, as pip and pipx do), whose ``harness-memory`` then runs every hook.
 ``--hooks beside`` measures the ``harness-memory`` beside the Python that runs this script: the
 development environment's with ``.venv/bin/python`` (editable installs; its test tools bring
-``typing_extensions``, which msgspec then imports: about 33 M instructions, 10 ms, more than an
+``typing_extensions``, which msgspec then imports: about 33 M instructions, 10 %, more than an
 install's hooks), or an existing install's with that install's Python (a pipx environment's
 ``bin/python``). The checkout's packages are byte-compiled first then, as an installed package
 is: with ``PYTHONDONTWRITEBYTECODE`` set, an editable install would otherwise compile them on

@@ -42,10 +42,12 @@ for name in sys.argv[1:]:
     spec = importlib.util.find_spec(name)
     for folder in (spec.submodule_search_locations or []) if spec else []:
         ok = compileall.compile_dir(folder, quiet=2) and ok
-sys.exit(0 if ok else 1)
+sys.exit(0 if ok else 3)
 """
 """Run by the hooks' own Python: compile each named package's modules whose bytecode is missing
-or out of date (``compileall`` writes it whatever ``PYTHONDONTWRITEBYTECODE`` says)."""
+or out of date (``compileall`` writes it whatever ``PYTHONDONTWRITEBYTECODE`` says); exit
+status 3 when one could not be written."""
+_NOT_ALL_WRITTEN = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +167,10 @@ def compile_bytecode(command: str, packages: tuple[str, ...] = HOOK_PACKAGES) ->
         )
     except (OSError, subprocess.TimeoutExpired) as error:
         return f"bytecode not compiled: {interpreter}: {error}"
-    if done.returncode != 0:
+    if done.returncode not in (0, _NOT_ALL_WRITTEN):
+        said = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no output"]
+        return f"bytecode not compiled: {interpreter} could not run the compile: {said[0]}"
+    if done.returncode == _NOT_ALL_WRITTEN:
         return (
             f"bytecode of {', '.join(packages)} could not all be written ({interpreter}): a hook "
             "that cannot write its cache compiles those sources at every start (about twice its "
