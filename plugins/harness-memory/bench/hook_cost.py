@@ -18,7 +18,8 @@ each), so the figure is the hook process's own cost, not the service's.
 ``--hooks wheels`` (the default, ``make bench-hooks``) measures the shape users run: the
 checkout's ``shared`` and ``plugins/harness-memory`` built into wheels (``pip wheel``, as
 ``make wheels``) and installed with ``pip --no-index`` into a fresh virtual environment (bytecode
-compiled at install, as pip and pipx do), whose ``harness-memory`` then runs every hook.
+compiled at install, as pip and pipx do), whose ``harness-memory`` then runs every hook (the
+build needs what ``make wheels`` needs: the index's ``hatchling``, or pip's cache of it).
 ``--hooks beside`` measures the ``harness-memory`` beside the Python that runs this script: the
 development environment's with ``.venv/bin/python`` (editable installs; its test tools bring
 ``typing_extensions``, which msgspec then imports: about 33 M instructions, 10 %, more than an
