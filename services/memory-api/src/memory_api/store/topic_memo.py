@@ -11,8 +11,9 @@ touched by any process is read again (Q-4), as with :mod:`~memory_api.store.stat
 version changed less than 2 s ago is never stored (its racy rule).
 
 A row is a :class:`Memo`: the file's listing row (masked, I-8), its own lint findings, and a
-:func:`light` parse (what a scope's lint still reads of each file: its name, problems and
-``[[links]]`` with the lines they are first on; no description, no body text). It is written
+:func:`light` parse (what a scope's lint still reads of each file: its name as written, its
+problems and ``[[links]]`` with the lines they are first on; no description, no body text): no
+more than the listing answers but the frontmatter ``name`` unmasked. It is written
 by the code of one version only: :data:`FINGERPRINT` covers the sources that derive it and the
 parser's version; a file written by another is emptied at open.
 
@@ -65,11 +66,14 @@ CREATE INDEX IF NOT EXISTS topics_by_scope ON topics (scope);
 def _fingerprint() -> str:
     """A digest of what derives a row: every ``memory_core`` source (parse, lint, credential
     screen), the service modules that build the row, and the YAML parser's and msgspec's
-    versions. Any change empties the memo."""
+    versions. Any change empties the memo. ``""`` when the sources are not there to digest
+    (then no memo is kept)."""
     digest = hashlib.sha256(_SCHEMA.encode())
     core = Path(memory_core.__file__).parent
     here = Path(__file__).parent
     sources = [*sorted(core.glob("*.py")), here / "answers.py", here / "topic_memo.py"]
+    if not all(source.is_file() for source in sources[-2:]) or len(sources) < 3:
+        return ""  # installed without sources: no digest to trust, no memo
     for source in sources:
         digest.update(source.name.encode())
         digest.update(source.read_bytes())
@@ -122,7 +126,7 @@ class TopicMemo:
     def __init__(self, path: Path | None) -> None:
         self._lock = threading.Lock()
         self._db: sqlite3.Connection | None = None
-        if path is not None:
+        if path is not None and FINGERPRINT:
             try:
                 self._db = _open(path)
             except (OSError, sqlite3.Error) as error:
