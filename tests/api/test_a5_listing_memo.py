@@ -15,16 +15,22 @@ import stat
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from memory_api.app import create_app
 from memory_api.settings import Settings
 from memory_api.store import stat_cache, topic_cache, topic_memo
-from memory_api.store.topic_memo import MEMO_FILE, light
+from memory_api.store.answers import ScopeAnswers
+from memory_api.store.listings import FolderListings
+from memory_api.store.scope_files import ScopeFiles
+from memory_api.store.topic_cache import TopicCache
+from memory_api.store.topic_memo import MEMO_FILE, TopicMemo, light
 from memory_core.lint import lint_links
 from memory_core.topics import ParsedTopic, parse_topic
+from memory_core.wire import TopicSummary
 from pytest_aiohttp import AiohttpClient
 
-from tests.api.conftest import AgentHome, Client, memory_url, ok_json
+from tests.api.conftest import AgentHome, Client, memory_url, ok_json, real
 
 TICK_S = 0.05
 """Longer than one tick of the coarse clock Linux stamps files with (≤ 10 ms)."""
@@ -177,8 +183,24 @@ def test_a5_a_light_parse_gives_every_dangling_link_its_line() -> None:
         "a [[x]] and [[xy|alias]]\nlater [[x]] again, and [[z#part]]\n[[y]]\n"
     )
     topic = parse_topic(text.encode(), "n.md")
-    kept = light(topic)
+    row = TopicSummary("n.md", "n", "d", None, 1, "2026-01-01T00:00:00Z", [])
+    kept = light(topic, row, [])
 
     assert kept.description is None and "intro" not in kept.body
     assert lint_links([kept], ["n.md"]) == lint_links([topic], ["n.md"])
     assert [finding.line for finding in lint_links([kept], ["n.md"])] == [10, 10, 11, 12]
+
+
+async def test_a5_a_listing_from_the_memo_is_the_same_when_the_parse_cache_holds_one_file(
+    client: Client, agent: AgentHome
+) -> None:
+    key, scope = _scope(agent)
+    first = await _listing(client, key)
+    memo = TopicMemo(agent.data_dir / MEMO_FILE)
+    tiny = ScopeAnswers(TopicCache(max_entries=1, memo=memo), ScopeFiles(), FolderListings())
+
+    answer = await asyncio.to_thread(
+        tiny.topic_list, Path(real(agent.root)), Path(real(scope)), key
+    )
+
+    assert msgspec.to_builtins(answer) == first  # rows and findings from the memo's own

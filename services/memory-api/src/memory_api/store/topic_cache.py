@@ -22,22 +22,26 @@ from memory_core.wire import Finding, TopicSummary
 
 from memory_api.store.containment import read_regular
 from memory_api.store.stat_cache import FileKey, StatCache, file_key
-from memory_api.store.topic_memo import Memo, TopicMemo, light
+from memory_api.store.topic_memo import LightTopic, TopicMemo, light
 
 __all__ = ["TopicCache"]
 
 
 @dataclass(slots=True)
 class _Entry:
-    """One file version: its parse (``whole``, else the light one of a memo row), its own lint
+    """One file version: its parse (or the :class:`LightTopic` of its memo row), its own lint
     findings and listing row once made, and whether the memo on disk holds it (``stored``)."""
 
     topic: ParsedTopic
     key: FileKey
     findings: list[Finding] | None = None
     summary: TopicSummary | None = None
-    whole: bool = True
     stored: bool = False
+
+    @property
+    def whole(self) -> bool:
+        """Whether ``topic`` is the file's whole parse (not a memo row's light one)."""
+        return not isinstance(self.topic, LightTopic)
 
 
 PER_TOPIC_BYTES = 2048
@@ -86,10 +90,10 @@ class TopicCache:
 
         ``known`` is a stat the caller already has (a directory scan's ``lstat`` of a regular
         file): when it matches a cached entry no file is opened at all; with ``light_ok`` (a
-        listing, a scope's lint) the entry may be the light parse of a row of the memo on disk
-        (:func:`~memory_api.store.topic_memo.light`: no description, no body), its listing row
-        and own findings with it. Otherwise the file is read (at most the 1 MiB cap + 1 byte,
-        T-2) and parsed. Raises ``OSError`` like
+        listing, a scope's lint) the topic may be the
+        :class:`~memory_api.store.topic_memo.LightTopic` of the memo on disk (no description,
+        no body; the listing row and own findings with it). Otherwise the file is read (at most
+        the 1 MiB cap + 1 byte, T-2) and parsed. Raises ``OSError`` like
         :func:`~memory_api.store.containment.read_regular`.
         """
         where = (os.fspath(real), file_name)
@@ -99,10 +103,11 @@ class TopicCache:
             if hit is not None and (hit.whole or light_ok):
                 return hit.topic, known
             if hit is None and light_ok:
-                memo = self.memo.get(where[0], file_name, known_key)
-                if memo is not None:
-                    self._cache.put(where, known_key, _from_memo(memo, known_key))
-                    return memo.light, known
+                kept = self.memo.get(where[0], file_name, known_key)
+                if kept is not None:
+                    entry = _Entry(kept, known_key, kept.findings, kept.row, stored=True)
+                    self._cache.put(where, known_key, entry)
+                    return kept, known
         raw, info = read_regular(Path(real), READ_CAP_BYTES + 1)
         key = file_key(info)
         hit = self._cache.get(where, key)
@@ -119,7 +124,7 @@ class TopicCache:
         name)``) of the real scope folder ``scope`` and is not there yet: each one's light parse,
         listing row and own findings, once all three are made; ``listed`` names every topic
         file of the scope now (the memo forgets the others)."""
-        rows: list[tuple[str, str, FileKey, Memo]] = []
+        rows: list[tuple[str, str, FileKey, LightTopic]] = []
         entries: list[_Entry] = []
         for path, file in where:
             entry = self._cache.peek((path, file))
@@ -127,9 +132,7 @@ class TopicCache:
                 continue
             if entry.findings is None or entry.summary is None:
                 continue
-            rows.append(
-                (path, file, entry.key, Memo(light(entry.topic), entry.summary, entry.findings))
-            )
+            rows.append((path, file, entry.key, light(entry.topic, entry.summary, entry.findings)))
             entries.append(entry)
         if rows:
             self.memo.put(scope, rows, listed)
@@ -140,8 +143,10 @@ class TopicCache:
         """Return :func:`memory_core.lint.lint_topic` of ``topic``, memoised with its entry.
 
         ``topic`` must come from :meth:`load` for ``real``; a topic no longer cached is linted
-        afresh.
+        afresh, a :class:`~memory_api.store.topic_memo.LightTopic` gives the findings it holds.
         """
+        if isinstance(topic, LightTopic):
+            return topic.findings
         entry = self._cache.peek((os.fspath(real), topic.file))
         if entry is not None and entry.topic is topic and entry.findings is not None:
             return entry.findings
@@ -157,8 +162,11 @@ class TopicCache:
 
         ``topic`` must come from :meth:`load` for ``real``, and the row must be built from that
         version only (its parse, size and mtime): the entry is replaced when the file changes,
-        so the row goes with it. A topic no longer cached gets a fresh row.
+        so the row goes with it. A topic no longer cached gets a fresh row, a
+        :class:`~memory_api.store.topic_memo.LightTopic` the row it holds.
         """
+        if isinstance(topic, LightTopic):
+            return topic.row
         entry = self._cache.peek((os.fspath(real), topic.file))
         if entry is not None and entry.topic is topic and entry.summary is not None:
             return entry.summary
@@ -166,7 +174,3 @@ class TopicCache:
         if entry is not None and entry.topic is topic:
             entry.summary = row  # one reference assignment: safe across worker threads
         return row
-
-
-def _from_memo(memo: Memo, key: FileKey) -> _Entry:
-    return _Entry(memo.light, key, memo.findings, memo.row, whole=False, stored=True)

@@ -10,10 +10,10 @@ only while a fresh ``lstat`` of the file gives that very key, so a file changed,
 touched by any process is read again (Q-4), as with :mod:`~memory_api.store.stat_cache`; a
 version changed less than 2 s ago is never stored (its racy rule).
 
-A row is a :class:`Memo`: the file's listing row (masked, I-8), its own lint findings, and a
-:func:`light` parse (what a scope's lint still reads of each file: its name as written, its
-problems and ``[[links]]`` with the lines they are first on; no description, no body text): no
-more than the listing answers but the frontmatter ``name`` unmasked. It is written
+A row is a :class:`LightTopic`: the file's listing row (masked, I-8), its own lint findings,
+and what a scope's lint still reads of the file (its name as written, its problems and
+``[[links]]`` with the lines they are first on; no description, no body text): no more than
+the listing answers but the frontmatter ``name`` unmasked. It is written
 by the code of one version only: :data:`FINGERPRINT` covers the sources that derive it and the
 parser's version; a file written by another is emptied at open.
 
@@ -40,7 +40,7 @@ from memory_core.wire import Finding, TopicSummary
 
 from memory_api.store.stat_cache import FileKey, is_racy
 
-__all__ = ["FINGERPRINT", "MEMO_FILE", "Memo", "TopicMemo", "light"]
+__all__ = ["FINGERPRINT", "MEMO_FILE", "LightTopic", "TopicMemo", "light"]
 
 logger = logging.getLogger(__name__)
 
@@ -86,23 +86,23 @@ FINGERPRINT = _fingerprint()
 """What the rows of a memo file were derived by (see :func:`_fingerprint`)."""
 
 
-class Memo(msgspec.Struct, frozen=True):
-    """What a listing derives from one topic file version: its ``light`` parse, its listing
-    ``row`` (masked, I-8) and its own lint ``findings`` (:func:`memory_core.lint.lint_topic`)."""
+class LightTopic(ParsedTopic, frozen=True, kw_only=True):
+    """A topic file version as its memo row holds it: a :class:`~memory_core.topics.ParsedTopic`
+    less what a scope's lint does not read once each file's own findings are kept (no
+    description, no hidden-text lines; a ``body`` holding, on the line each ``[[link]]`` is first
+    found on, only that link's opening ``[[target``, every other line blank, so a dangling link's
+    line is the same, :func:`memory_core.lint.lint_links`), with the file's listing ``row``
+    (masked, I-8) and its own lint ``findings`` (:func:`memory_core.lint.lint_topic`).
 
-    light: ParsedTopic
+    It stands for the file in a listing and a scope's lint and nowhere else: its row and
+    findings are the file's; never read its description or body as the file's."""
+
     row: TopicSummary
     findings: list[Finding]
 
 
-def light(topic: ParsedTopic) -> ParsedTopic:
-    """``topic`` less what a scope's lint does not read once each file's own findings are kept:
-    no description and no hidden-text lines; a ``body`` holding, on the line each ``[[link]]``
-    is first found on, only that link's opening ``[[target`` (every other line blank, so a
-    dangling link's line is the same, :func:`memory_core.lint.lint_links`).
-
-    A light parse stands for the file in a scope's lint and nowhere else: never read its
-    description or body as the file's."""
+def light(topic: ParsedTopic, row: TopicSummary, findings: list[Finding]) -> LightTopic:
+    """The :class:`LightTopic` of ``topic``, whose listing row and own findings are given."""
     lines = topic.body.split("\n")
     kept = [""] * len(lines)
     for target in topic.links:
@@ -112,11 +112,16 @@ def light(topic: ParsedTopic) -> ParsedTopic:
             kept[at] = f"{kept[at]} {needle}" if kept[at] else needle
     while kept and not kept[-1]:
         kept.pop()
-    return msgspec.structs.replace(topic, description=None, body="\n".join(kept), hidden=())
+    fields = msgspec.structs.asdict(topic) | {
+        "description": None,
+        "body": "\n".join(kept),
+        "hidden": (),
+    }
+    return LightTopic(**fields, row=row, findings=findings)
 
 
 _encoder = msgspec.msgpack.Encoder()
-_decoder = msgspec.msgpack.Decoder(Memo)
+_decoder = msgspec.msgpack.Decoder(LightTopic)
 _key_decoder = msgspec.msgpack.Decoder(tuple[int, int, int, int, int])
 
 
@@ -139,8 +144,8 @@ class TopicMemo:
                 self._db.close()
                 self._db = None
 
-    def get(self, path: str, file: str, key: FileKey) -> Memo | None:
-        """The memo of ``file`` listed at the real ``path``, if stored for the version ``key``."""
+    def get(self, path: str, file: str, key: FileKey) -> LightTopic | None:
+        """The row of ``file`` listed at the real ``path``, if stored for the version ``key``."""
         with self._lock:
             if self._db is None:
                 return None
@@ -156,14 +161,17 @@ class TopicMemo:
         return _decoder.decode(found[1])
 
     def put(
-        self, scope: str, rows: Iterable[tuple[str, str, FileKey, Memo]], listed: Iterable[str]
+        self,
+        scope: str,
+        rows: Iterable[tuple[str, str, FileKey, LightTopic]],
+        listed: Iterable[str],
     ) -> None:
         """Store ``rows`` of the real scope folder ``scope`` (``(path, file, key, memo)``, a
         racily fresh key skipped) and forget its other files but those ``listed`` (its topic
         files now), in one transaction."""
         values = [
-            (path, file, scope, _encoder.encode(key), _encoder.encode(memo))
-            for path, file, key, memo in rows
+            (path, file, scope, _encoder.encode(key), _encoder.encode(topic))
+            for path, file, key, topic in rows
             if not is_racy(key)
         ]
         with self._lock:
