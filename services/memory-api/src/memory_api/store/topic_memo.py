@@ -137,13 +137,6 @@ class TopicMemo:
             except (OSError, sqlite3.Error) as error:
                 logger.warning("listing memo %s unusable (%s): not kept on disk", path, error)
 
-    def close(self) -> None:
-        """Close the file (lookups then miss)."""
-        with self._lock:
-            if self._db is not None:
-                self._db.close()
-                self._db = None
-
     def get(self, path: str, file: str, key: FileKey) -> LightTopic | None:
         """The row of ``file`` listed at the real ``path``, if stored for the version ``key``."""
         with self._lock:
