@@ -7,8 +7,10 @@ made once, then timed, p50 of ``--runs``:
 
 - **no change**: a Session start's sync of the scope when neither side changed (commit check,
   fetch, nothing to move): the budget, ≤ 100 ms added to the hook;
-- **one file sent**: the agent changed one file; the sync commits, pushes, the service merges
-  and records it, the copy fetches the result: ≤ 200 ms;
+- **one file sent**: the agent changed one file; the post-write hook's send-only sync commits
+  and pushes it, the service merges and records it: ≤ 200 ms;
+- **one file at a Session start** (information): a full sync that finds one changed file
+  sends it as above, then fetches the service's version of it;
 - **send-only, nothing to send**: what a post-write hook would cost after a tool call that wrote
   no memory (information).
 """
@@ -93,20 +95,27 @@ def sync_bench(files: int, runs: int) -> dict[str, float]:
             first = _timed(lambda: _ok(copy.sync_scope("user")))
             time.sleep(2.1)  # past git's racy window: the index trusts the files' stat from now
             _ok(copy.sync_scope("user"))
-            unchanged, sent, idle = [], [], []
+            unchanged, sent, at_start, idle = [], [], [], []
             scope = copy.memory_root / "user"
             for number in range(runs):
                 unchanged.append(_timed(lambda: _ok(copy.sync_scope("user"))))
                 idle.append(_timed(lambda: _ok(copy.sync_scope("user", send_only=True))))
-                note = scope / f"note-{number:05d}.md"
-                note.write_text(f"changed on the machine {number}\n", encoding="utf-8")
-                sent.append(_timed(lambda: _sent(copy.sync_scope("user"))))
+                _change(scope, number, "post-write")
+                sent.append(_timed(lambda: _sent(copy.sync_scope("user", send_only=True))))
+                _change(scope, number, "start")
+                at_start.append(_timed(lambda: _sent(copy.sync_scope("user"))))
     return {
         "first_sync_ms": first,
         "no_change_p50_ms": statistics.median(unchanged),
         "one_file_sent_p50_ms": statistics.median(sent),
+        "one_file_at_start_p50_ms": statistics.median(at_start),
         "send_only_idle_p50_ms": statistics.median(idle),
     }
+
+
+def _change(scope: Path, number: int, when: str) -> None:
+    note = scope / f"note-{number:05d}.md"
+    note.write_text(f"changed on the machine {number} ({when})\n", encoding="utf-8")
 
 
 def _create_agent(url: str) -> None:

@@ -190,34 +190,64 @@ async def test_r1_a_push_lands_in_the_scope_folder_as_a_version(
     assert laptop.read("b.md").endswith("from the laptop\n")
 
 
-async def test_r1_the_fetch_right_after_a_push_is_answered_from_it_and_loses_nothing(
+async def test_r1_a_push_records_only_what_it_wrote_and_the_next_fetch_the_rest(
     client: Client, agent: AgentHome, laptop: GitMachine, desktop: GitMachine
 ) -> None:
-    """The push recorded the whole scope: the same machine's next fetch (the second half of
-    its sync) is answered without recording again. A file written on the service's machine
-    in between reaches that machine at its next fetch, and another machine at once."""
+    """A push reads and records only the files its merge wrote, not the whole scope: a file
+    written on the service's machine before it is recorded by the next fetch, which brings it
+    to the machine; nothing is lost."""
     scope_holds(agent.user, {"a.md": "a\n"})
     await laptop.fetch()
-    await desktop.fetch()
+    (agent.user / "c.md").write_text("written on the service's machine\n", encoding="utf-8")
     laptop.write("b.md", "from the laptop\n")
     await laptop.push()
-    (agent.user / "c.md").write_text("written on the service's machine\n", encoding="utf-8")
-    recorded = len(await versions(client))
+    newest = (await versions(client))[0]
+    assert newest["author"]["source"] == "sync"
+    assert [item["file"] for item in newest["files"]] == ["b.md"]
     await laptop.fetch()
     assert laptop.read("b.md") == "from the laptop\n"
-    assert not (laptop.folder / "c.md").exists()
-    assert len(await versions(client)) == recorded
-    await laptop.fetch()
     assert laptop.read("c.md") == "written on the service's machine\n"
     newest = (await versions(client))[0]
     assert newest["author"]["source"] == "found"
     assert [item["file"] for item in newest["files"]] == ["c.md"]
-    laptop.write("d.md", "from the laptop again\n")
-    await laptop.push()
-    (agent.user / "e.md").write_text("written on the service's machine\n", encoding="utf-8")
     await desktop.fetch()
-    assert desktop.read("d.md") == "from the laptop again\n"
-    assert desktop.read("e.md") == "written on the service's machine\n"
+    assert desktop.read("b.md") == "from the laptop\n"
+
+
+def service_ref(agent: AgentHome, ref: str) -> str:
+    history = layout.history_root(agent.data_dir, agent.id) / "user.git"
+    done = subprocess.run(
+        ["git", f"--git-dir={history}", "rev-parse", "--verify", "-q", ref],
+        capture_output=True,
+        text=True,
+    )
+    return done.stdout.strip()
+
+
+async def test_r2_a_machine_sending_again_without_fetching_is_measured_against_what_it_sent(
+    client: Client, agent: AgentHome, laptop: GitMachine
+) -> None:
+    """A post-write hook sends without fetching after: the machine's next push is made on its
+    last push, which the service took; that push is its base (R-2), so an edit is taken as an
+    edit and a delete as a delete (not kept twice as from a made-up base). The machine's ref
+    names what it holds (its last push, then ``main`` once it fetched), so a push sends only
+    what that lacks."""
+    scope_holds(agent.user, {"a.md": "a\n", "b.md": "b\n"})
+    await laptop.fetch()
+    laptop.write("a.md", "a, first edit\n")
+    await laptop.push("first")
+    first = (await asyncio.to_thread(laptop.run, "rev-parse", "HEAD")).stdout.strip()
+    assert service_ref(agent, f"refs/taken/{MACHINE}") == first
+    assert service_ref(agent, f"refs/machines/{MACHINE}") == first
+    laptop.write("a.md", "a, second edit\n")
+    (laptop.folder / "b.md").unlink()
+    await laptop.push("second")
+    assert sorted(path.name for path in agent.user.iterdir()) == ["a.md"]
+    assert (agent.user / "a.md").read_text(encoding="utf-8") == "a, second edit\n"
+    newest = (await versions(client))[0]
+    assert newest["author"]["source"] == "sync" and newest["outcomes"] == []
+    await laptop.fetch()
+    assert service_ref(agent, f"refs/machines/{MACHINE}") == service_ref(agent, "main")
 
 
 async def test_r2_lines_written_on_the_service_meanwhile_are_kept(
@@ -245,15 +275,15 @@ async def test_r2_two_machines_editing_one_file_keep_both(
     desktop.write("deploy.md", "v1 from the desktop\n")
     await desktop.push()
     laptop.write("deploy.md", "v2 from the laptop\n")
-    await laptop.push()
+    pushed = await laptop.push()
+    said = "deploy.md was edited on two machines: both are kept, the later one as deploy-laptop.md"
+    assert f"remote: Merged: {said}" in pushed.stderr  # git's answer says it, even with -q
     assert (agent.user / "deploy.md").read_text(encoding="utf-8") == "v1 from the desktop\n"
     assert (agent.user / "deploy-laptop.md").read_text(encoding="utf-8") == "v2 from the laptop\n"
     index = (agent.user / "MEMORY.md").read_text(encoding="utf-8")
     assert index == "- [Deploy](deploy.md) how\n- [Deploy](deploy-laptop.md) how\n"
     newest = (await versions(client))[0]
-    assert newest["outcomes"] == [
-        "deploy.md was edited on two machines: both are kept, the later one as deploy-laptop.md"
-    ]
+    assert newest["outcomes"] == [said]
     machines = await ok_json(await client.get(f"{memory_url()}/machines"))
     by_name = {row["name"]: row for row in machines["scopes"][0]["machines"]}
     assert by_name["laptop"]["outcomes"] == newest["outcomes"]
@@ -305,7 +335,12 @@ async def test_r1_a_push_writes_only_its_machine_ref(
     laptop.write("b.md", "b\n")
     await asyncio.to_thread(laptop.run, "add", "-A")
     await asyncio.to_thread(laptop.run, "commit", "-q", "-m", "x")
-    for target in ("refs/heads/main", f"refs/machines/{OTHER}", "refs/tags/v1"):
+    for target in (
+        "refs/heads/main",
+        f"refs/machines/{OTHER}",
+        f"refs/taken/{MACHINE}",
+        "refs/tags/v1",
+    ):
         refused = await asyncio.to_thread(
             laptop.run, "push", "origin", f"+HEAD:{target}", check=False
         )

@@ -117,11 +117,23 @@ def test_v3_retention_squashes_the_old_end_and_keeps_the_newest_versions(
         argv = ["memory", "import", str(source), "--user", "--project", PROJECT, "--agent", "coder"]
         assert main(argv) == 0
     before = git_log(repository(cli, "coder"))
+    history = ["git", f"--git-dir={repository(cli, 'coder')}"]
+    oldest = subprocess.run(
+        [*history, "rev-list", "--max-parents=0", "main"], capture_output=True, text=True
+    ).stdout.strip()
+    for ref in ("refs/machines/0123abcd", "refs/taken/0123abcd"):  # a machine's, on an old one
+        subprocess.run([*history, "update-ref", ref, oldest], check=True)
     monkeypatch.setenv("MEMORY_API_HISTORY_MAX_VERSIONS", "3")
     monkeypatch.setenv("MEMORY_API_HISTORY_MAX_AGE_DAYS", "0")
 
     assert main(["history", "prune"]) == 0
 
+    refs = subprocess.run(
+        [*history, "for-each-ref", "refs/machines", "refs/taken"], capture_output=True, text=True
+    )
+    assert refs.stdout == ""  # they would keep the squashed versions' objects
+    gone = subprocess.run([*history, "cat-file", "-e", oldest], capture_output=True)
+    assert gone.returncode != 0
     after = git_log(repository(cli, "coder"))
     assert after[:3] == before[:3]
     assert len(after) == 4

@@ -195,16 +195,35 @@ async def run_gemini(
     home: Path | None = None,
 ) -> tuple[FakeGemini, int, str, str]:
     """Gemini CLI ``-p --yolo`` headless with the hooks installed into a fresh HOME (``home``,
-    default ``tmp/home``; merged into settings that select API-key auth and turn telemetry and
-    updates off); the loopback bridge's sockets go into ``tmp``."""
-    gemini = npm_cli(GEMINI)
+    default ``tmp/home``; :func:`gemini_home`); the loopback bridge's sockets go into ``tmp``."""
     home = tmp / "home" if home is None else home
+    gemini_home(home)
+    install("gemini", home, service, memory_root, *install_flags)
+    return await run_gemini_in(turns, service, workspace, home, tmp)
+
+
+def gemini_home(home: Path) -> None:
+    """``home/.gemini/settings.json`` as a user's would be before the hooks are installed into
+    it: API-key auth, telemetry and updates off."""
     (home / ".gemini").mkdir(parents=True)
     (home / ".gemini" / "settings.json").write_text(GEMINI_SETTINGS, encoding="utf-8")
-    install("gemini", home, service, memory_root, *install_flags)
+
+
+async def run_gemini_in(
+    turns: Sequence[Turn],
+    service: RealService,
+    workspace: Path,
+    home: Path,
+    sockets: Path,
+    *,
+    hidden: Sequence[Path] = (),
+) -> tuple[FakeGemini, int, str, str]:
+    """One Gemini CLI ``-p --yolo`` Session in ``workspace`` with the ``home`` whose hooks are
+    installed, against a stand-in scripted with ``turns``, ``hidden`` folders out of its sight;
+    ``(stand-in, exit status, stdout, stderr)``."""
     fake = FakeGemini(turns=turns)
     status, out, err, _ = await run_in_loopback(
-        [str(gemini), "--yolo", "-p", PROMPT],
+        [str(npm_cli(GEMINI)), "--yolo", "-p", PROMPT],
         app_factory=fake.app,
         service=service,
         cwd=workspace,
@@ -216,6 +235,7 @@ async def run_gemini(
             "GEMINI_CLI_TRUST_WORKSPACE": "true",
             "NO_COLOR": "1",
         },
-        sockets=tmp,
+        sockets=sockets,
+        hidden=hidden,
     )
     return fake, status, out, err

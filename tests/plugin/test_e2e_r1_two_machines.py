@@ -1,13 +1,16 @@
-"""R-1, R-2 end to end: the real Claude Code and Codex CLIs on two "machines", one real service.
+"""R-1, R-2 end to end: the real Claude Code, Codex and Gemini CLIs on two "machines", one real
+service.
 
-Each machine is a HOME of its own where ``harness-memory install claude-code|codex --remote URL``
-wired the hooks (a local copy under ``~/.harness-memory``, tokens in 0600 files). Every CLI run,
-and every ``harness-memory sync``, happens in a network namespace with only loopback (the model
-stand-in and the service bridged in) and a mount namespace in which the service's data dir is an
-empty tmpfs: the hooks reach memory only through git's smart HTTP.
+Each machine is a HOME of its own where ``harness-memory install claude-code|codex|gemini
+--remote URL`` wired the hooks (a local copy under ``~/.harness-memory``, tokens in 0600 files).
+Every CLI run, and every ``harness-memory sync``, happens in a network namespace with only
+loopback (the model stand-in and the service bridged in) and a mount namespace in which the
+service's data dir is an empty tmpfs: the hooks reach memory only through git's smart HTTP.
 
 - Claude Code on machine A writes a topic file and its index line; Codex on machine B sees the
   line in its next Session's first model request.
+- Gemini CLI on machine B sees what Claude Code wrote on machine A in its first model request;
+  the topic file Gemini writes (its ``AfterTool`` hook sends it) reaches machine A.
 - Both machines are in a Session at once and append to the same ``MEMORY.md``: every line
   arrives, on the service and on both machines.
 - One edits a topic file while the other deletes it: the edited file is kept, and said so.
@@ -38,12 +41,19 @@ from tests.plugin.claude_code_session import (
 )
 from tests.plugin.fake_anthropic import Block
 from tests.plugin.fake_model_apis import FakeResponses, Json, Turn
-from tests.plugin.harness_run import CODEX_CONFIG, PROMPT, run_in_loopback
+from tests.plugin.harness_run import (
+    CODEX_CONFIG,
+    PROMPT,
+    gemini_home,
+    run_gemini_in,
+    run_in_loopback,
+)
 from tests.plugin.helpers import HARNESS_MEMORY
 from tests.plugin.loopback_only import run_isolated, unix_bridges
 from tests.plugin.npm_cli import CODEX, npm_cli
 from tests.plugin.real_service import RealService
 from tests.plugin.test_e2e_h2_codex import developer_and_user_text
+from tests.plugin.test_e2e_h2_gemini import first_user_text, write_call
 from tests.support.serve import ServedProcess, venv_bin
 
 pytestmark = pytest.mark.e2e
@@ -73,6 +83,8 @@ class Machine:
         self.copy = self.state / "remote" / "acme" / "agents" / "coder" / "agent_state" / "memory"
         self.install("claude-code")
         self.install("codex")
+        gemini_home(self.home)
+        self.install("gemini")
 
     @property
     def user(self) -> Path:
@@ -136,6 +148,20 @@ class Machine:
             },
             sockets=self.root,
             files=[self.home / ".codex" / "config.toml"],
+            hidden=(self.service.data_dir,),
+        )
+        assert status == 0, err[-3000:]
+        return fake
+
+    async def gemini(self, turns: list[list[Json]]) -> Any:
+        """One Gemini CLI Session (``gemini -p --yolo``) in the Workspace; the stand-in's
+        recorder."""
+        fake, status, _out, err = await run_gemini_in(
+            turns,
+            self.service,
+            self.workspace,
+            self.home,
+            self.root,
             hidden=(self.service.data_dir,),
         )
         assert status == 0, err[-3000:]
@@ -254,13 +280,14 @@ def restart(service: RealService) -> None:
         time.sleep(0.1)
 
 
-async def test_r1_claude_code_on_machine_a_writes_and_codex_on_machine_b_sees_it(
+async def claude_code_wrote_on_a(
     claude: Path, real_service: RealService, tmp_path: Path
-) -> None:
+) -> tuple[Path, Machine, Machine]:
+    """Two machines; Claude Code on machine A has written the topic file and its index line,
+    which its post-write hook sent back. ``(the service's memory root, A, B)``."""
     served = real_service.create_agent("coder")
     machine_a = Machine(tmp_path, "machine-a", real_service)
     machine_b = Machine(tmp_path, "machine-b", real_service)
-
     await machine_a.claude(
         claude,
         Writes(
@@ -268,10 +295,15 @@ async def test_r1_claude_code_on_machine_a_writes_and_codex_on_machine_b_sees_it
             (machine_a.user / "MEMORY.md", LINE + "\n"),
         ),
     )
-    # the post-write hook sent both files back
     assert (served / "user" / "deploy-freeze.md").read_text(encoding="utf-8") == TOPIC
     assert (served / "user" / "MEMORY.md").read_text(encoding="utf-8") == LINE + "\n"
+    return served, machine_a, machine_b
 
+
+async def test_r1_claude_code_on_machine_a_writes_and_codex_on_machine_b_sees_it(
+    claude: Path, real_service: RealService, tmp_path: Path
+) -> None:
+    _, _, machine_b = await claude_code_wrote_on_a(claude, real_service, tmp_path)
     fake = await machine_b.codex([])
     first = developer_and_user_text(fake.session_turns()[0])
     assert LINE in first
@@ -289,6 +321,23 @@ async def test_r1_claude_code_on_machine_a_writes_and_codex_on_machine_b_sees_it
             hidden=(real_service.data_dir,),
         )
     assert (code, out) == (0, b"")
+
+
+async def test_r1_gemini_on_machine_b_sees_what_claude_code_wrote_on_a_and_its_write_reaches_a(
+    claude: Path, real_service: RealService, tmp_path: Path
+) -> None:
+    served, machine_a, machine_b = await claude_code_wrote_on_a(claude, real_service, tmp_path)
+    note = TOPIC.replace("deploy-freeze", "release-notes").replace(
+        "Deploys wait for Monday.", "Release notes go in CHANGES.md."
+    )
+    fake = await machine_b.gemini([[write_call(machine_b.user / "release-notes.md", note)]])
+    first = first_user_text(fake.session_turns()[0])
+    assert LINE in first
+    assert str(real_service.data_dir) not in first  # pointed at its own copy, never the service's
+    assert (served / "user" / "release-notes.md").read_text(encoding="utf-8") == note
+    await machine_a.sync()
+    assert (machine_a.user / "release-notes.md").read_text(encoding="utf-8") == note
+    assert (machine_a.user / "deploy-freeze.md").read_text(encoding="utf-8") == TOPIC
 
 
 async def test_r2_two_machines_in_sessions_at_once_append_to_one_index_and_every_line_arrives(

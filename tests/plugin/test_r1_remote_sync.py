@@ -233,3 +233,59 @@ def test_r1_a_send_only_sync_with_nothing_to_send_asks_the_service_nothing(
     append(offline.memory_root / "user" / "MEMORY.md", "- new\n")
     [result] = offline.sync(None, send_only=True)
     assert not result.ok and result.waiting
+
+
+def test_r1_a_post_write_send_fetches_nothing_and_the_next_send_builds_on_it(
+    served_root: Path, two_machines: tuple[RemoteCopy, RemoteCopy]
+) -> None:
+    """A send-only sync (the post-write and Session-end hooks) pushes and stops: what another
+    machine sent arrives with the next full sync. The next send is measured against what this
+    machine sent (R-2): an edit of the edit is taken, a delete is a delete, nothing is kept
+    twice."""
+    laptop, desktop = two_machines
+    append(served_root / "user" / "x.md", "x0\n")
+    append(served_root / "user" / "y.md", "y0\n")
+    synced(laptop)
+    synced(desktop)
+    append(desktop.memory_root / "user" / "d.md", "from the desktop\n")
+    [result] = desktop.sync(None, send_only=True)
+    assert result.ok and result.sent
+    laptop_user = laptop.memory_root / "user"
+    (laptop_user / "x.md").write_text("x1 laptop\n", encoding="utf-8")
+    [result] = laptop.sync(None, send_only=True)
+    assert result.ok and result.sent and not (laptop_user / "d.md").exists()
+    (laptop_user / "x.md").write_text("x2 laptop\n", encoding="utf-8")
+    (laptop_user / "y.md").unlink()
+    [result] = laptop.sync(None, send_only=True)
+    assert result.ok and result.sent
+    assert [scope.waiting for scope in laptop.status()] == [False]
+    assert sorted(path.name for path in (served_root / "user").iterdir()) == ["d.md", "x.md"]
+    assert (served_root / "user" / "x.md").read_text(encoding="utf-8") == "x2 laptop\n"
+    [result] = synced(laptop)
+    assert not result.sent and result.outcomes == []
+    assert sorted(path.name for path in laptop_user.iterdir()) == ["d.md", "x.md"]
+    synced(desktop)
+    assert (desktop.memory_root / "user" / "x.md").read_text(encoding="utf-8") == "x2 laptop\n"
+    assert not (desktop.memory_root / "user" / "y.md").exists()
+
+
+def test_r2_a_send_only_sync_reports_the_merge_outcome_at_once(
+    served_root: Path, two_machines: tuple[RemoteCopy, RemoteCopy]
+) -> None:
+    """The post-write hook fetches nothing, yet the machine knows what the merge of its change
+    did: the push's answer says it (its result, ``status``)."""
+    laptop, desktop = two_machines
+    append(served_root / "user" / "x.md", "x0\n")
+    synced(laptop)
+    synced(desktop)
+    (laptop.memory_root / "user" / "x.md").write_text("x1 edited\n", encoding="utf-8")
+    [result] = laptop.sync(None, send_only=True)
+    assert result.ok and result.outcomes == []
+    (desktop.memory_root / "user" / "x.md").unlink()
+    [result] = desktop.sync(None, send_only=True)
+    said = "x.md was deleted on one machine and edited on another: kept"
+    assert result.ok and result.sent and result.outcomes == [said]
+    assert [scope.outcomes for scope in desktop.status()] == [[said]]
+    [result] = synced(desktop)  # the fetch finds the same version: said once
+    assert result.outcomes == [said]
+    assert (desktop.memory_root / "user" / "x.md").read_text(encoding="utf-8") == "x1 edited\n"

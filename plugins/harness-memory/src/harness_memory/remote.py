@@ -19,13 +19,20 @@ HTTP at ``<URL>/api/projects/<p>/agents/<a>/memory/git/<scope>.git`` (the servic
 One sync of a scope (:func:`sync_scope`), under a lock of its git dir:
 
 1. what the agent wrote (the working tree) is committed as one *pending* commit whose parent is
-   the *base*, the service's version this copy last took (``refs/remotes/origin/main``);
+   the newest commit of this copy the service holds (``refs/remotes/origin/sent``): the
+   service's version this copy last took (the *base*, ``refs/remotes/origin/main``) or, when it
+   sent since without fetching, what it sent;
 2. a pending commit is pushed to ``refs/machines/<machine id>``; the service merges it with its
-   own newest version by the R-2 rules and names what it did (its answer reaches us through the
-   next fetch's versions: :attr:`SyncResult.outcomes`, :meth:`RemoteCopy.status`);
+   own newest version by the R-2 rules and names what it did in its answer (``remote: Merged:
+   …`` lines; a fetch also finds them in the ``Merged:`` trailers of the versions it recorded
+   for this machine: :attr:`SyncResult.outcomes`, :meth:`RemoteCopy.status`); the sent ref
+   then names it. A send-only sync (the post-write and Session-end hooks) stops here: two HTTP
+   exchanges, and the copy already holds what it sent; the files the merge changed and what
+   other machines sent arrive with the next full sync;
 3. the service's ``main`` is fetched and the working tree moved to it with ``git reset --keep``,
    which keeps a file the agent changed meanwhile (it goes back with the next sync); only then
-   does the base move, so a change is never measured against a version the files do not hold.
+   do the base and the sent ref move, so a change is never measured against a version the
+   files do not hold.
 
 When the service cannot be reached, step 2 or 3 fails: the files stay as they are, the pending
 commit waits for the next sync, and the Session starts from the copy (R-2, H-4).
@@ -89,9 +96,9 @@ class SyncResult:
     matches its newest version plus what the agent wrote since), ``sent`` (changes went back),
     ``waiting`` (changes still to send), ``missing`` (no such scope on the service yet and none
     here), ``error`` (why not, when not ``ok``), ``outcomes`` (what the service's merge of this
-    machine's changes did beyond taking them, one line each, R-2: read from the ``Merged:``
-    lines of the versions it recorded for this machine), ``skipped`` (a send-only sync found
-    nothing to send and did not contact the service)."""
+    machine's changes did beyond taking them, one line each, R-2: from the push's answer and
+    the ``Merged:`` lines of the versions fetched that it recorded for this machine),
+    ``skipped`` (a send-only sync found nothing to send and did not contact the service)."""
 
     __slots__ = ("error", "missing", "ok", "outcomes", "scope", "sent", "skipped", "waiting")
 
@@ -269,9 +276,9 @@ class RemoteCopy:
                 if fresh_since is not None and _mtime(stamp) >= fresh_since:
                     return _fresh_result(key, stamp)
                 run = _ScopeRun(self, key, scope, git_dir)
-                if send_only and not run.has_waiting():
-                    return SyncResult(key, ok=True, skipped=True)
-                result = run.run(marker)
+                result = run.run(marker, send_only=send_only)
+                if result.skipped:
+                    return result
                 if not send_only:  # what a parallel Session-start entry reads instead of syncing
                     atomic_write_bytes(
                         stamp, (result.error or "").encode("utf-8", "replace"), durable=False
@@ -423,9 +430,11 @@ class _GitFailed(Exception):
 
 
 _BASE = "refs/remotes/origin/main"
+_SENT = "refs/remotes/origin/sent"
 _INCOMING = "refs/remotes/origin/incoming"
 _MAIN = "refs/heads/main"
 _OBJECT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+_MERGED_LINE = re.compile(r"^remote: Merged: (.*?)(?:\x1b\[K)?\s*$", re.MULTILINE)
 
 
 class _ScopeRun:
@@ -440,7 +449,24 @@ class _ScopeRun:
         self.moved = False
         """Whether the files were moved to a version fetched (``git reset``)."""
 
-    def git(self, *args: str, check: bool = True, network: bool = False) -> str:
+    def git(
+        self,
+        *args: str,
+        check: bool = True,
+        network: bool = False,
+        stdin: bytes | None = None,
+        raw: bool = False,
+    ) -> str:
+        """Run git on the copy with ``stdin`` as its input; its output, stripped (``raw``:
+        as it is, file names undecodable bytes kept as surrogates)."""
+        done = self._run(args, check=check, network=network, stdin=stdin)
+        if raw:
+            return done.stdout.decode("utf-8", "surrogateescape")
+        return done.stdout.decode("utf-8", "replace").strip()
+
+    def _run(
+        self, args: tuple[str, ...], *, check: bool, network: bool, stdin: bytes | None
+    ) -> subprocess.CompletedProcess[bytes]:
         command = [
             "git",
             f"--git-dir={self.git_dir}",
@@ -450,6 +476,7 @@ class _ScopeRun:
         try:
             done = subprocess.run(  # noqa: S603 - fixed program, no shell
                 command,
+                input=stdin,
                 capture_output=True,
                 env=self.copy.git_environment(),
                 timeout=self.copy.timeout,
@@ -463,15 +490,15 @@ class _ScopeRun:
             lowered = message.lower()
             missing = network and any(sign in lowered for sign in _NOTHING_THERE)
             raise _GitFailed(_last_line(message) or f"git {args[0]} failed", missing=missing)
-        return done.stdout.decode("utf-8", "replace").strip()
+        return done
 
     def refs(self) -> dict[str, str]:
-        """``main``, the base and the last fetched ``main``: full name → commit. Read from the
-        git dir's ref files (a loose ref file, else ``packed-refs``), as git itself reads
-        them: no git process for what three small files say."""
+        """``main``, the base, the sent ref and the last fetched ``main``: full name → commit.
+        Read from the git dir's ref files (a loose ref file, else ``packed-refs``), as git
+        itself reads them: no git process for what four small files say."""
         found: dict[str, str] = {}
         packed: dict[str, str] | None = None
-        for name in (_MAIN, _BASE, _INCOMING):
+        for name in (_MAIN, _BASE, _SENT, _INCOMING):
             try:
                 value = (self.git_dir / name).read_text(encoding="ascii").strip()
             except (OSError, UnicodeDecodeError):
@@ -513,29 +540,41 @@ class _ScopeRun:
             return self.scope.is_dir() and any(self.scope.iterdir())
         try:
             refs = self.refs()
-            return refs.get(_MAIN) != refs.get(_BASE) or self._dirty()
+            return refs.get(_MAIN) != _held(refs) or bool(self._changed())
         except _GitFailed:
             return False
 
-    def _dirty(self) -> bool:
-        """Whether the files differ from ``main`` (one ``git status``, which trusts the stat
-        data of files it has seen: the cheap check every hook makes)."""
-        return bool(
-            self.git("status", "--porcelain", "-z", "--untracked-files=all", "--no-renames")
+    def _changed(self) -> list[str]:
+        """The names of the files that differ from ``main`` (one ``git status``, which trusts
+        the stat data of files it has seen: the cheap check every hook makes)."""
+        out = self.git(
+            "status", "--porcelain", "-z", "--untracked-files=all", "--no-renames", raw=True
         )
+        return [entry[3:] for entry in out.split("\0") if len(entry) > 3]
 
-    def run(self, marker: str | None) -> SyncResult:
+    def run(self, marker: str | None, *, send_only: bool = False) -> SyncResult:
+        """Steps 1 to 3 (see the module); ``send_only``: stop after a push of a copy that
+        synced before (its result does not look for writes made meanwhile: each has a
+        post-write hook of its own)."""
         try:
             if not (self.git_dir / "HEAD").exists():
+                if send_only and not self.has_waiting():
+                    return SyncResult(self.key, ok=True, skipped=True)
                 self.git("init", "-q", "--initial-branch=main")
             self._write_excludes()
             refs = self.refs()
-            if self._dirty():
-                refs[_MAIN] = self._commit_local(refs.get(_BASE))
+            changed = self._changed()
+            if send_only and not changed and refs.get(_MAIN) == _held(refs):
+                return SyncResult(self.key, ok=True, skipped=True)
+            if changed:
+                refs[_MAIN] = self._commit_local(_held(refs), changed)
             sent = False
-            if _MAIN in refs and refs[_MAIN] != refs.get(_BASE):
+            if _MAIN in refs and refs[_MAIN] != _held(refs):
                 self._push()
+                self.set_ref(_SENT, refs[_MAIN])
                 sent = True
+            if send_only and sent and _BASE in refs:
+                return SyncResult(self.key, ok=True, sent=True, outcomes=self.outcomes)
             if not self._take_main(refs):
                 if marker is not None and _MAIN not in refs:
                     self._make_workspace_scope(marker)
@@ -546,7 +585,7 @@ class _ScopeRun:
             return SyncResult(self.key, ok=False, waiting=self.has_waiting(), error=str(failed))
         # written while this sync ran: it goes back next time (with nothing sent or moved, the
         # check at the start is a few milliseconds old: the next hook's check sees a later write)
-        waiting = self._dirty() if sent or self.moved else False
+        waiting = bool(self._changed()) if sent or self.moved else False
         return SyncResult(self.key, ok=True, sent=sent, waiting=waiting, outcomes=self.outcomes)
 
     def _write_excludes(self) -> None:
@@ -557,10 +596,13 @@ class _ScopeRun:
             exclude.parent.mkdir(exist_ok=True)
             exclude.write_text(_EXCLUDES, encoding="utf-8")
 
-    def _commit_local(self, base: str | None) -> str:
-        """Step 1: the working tree as one pending commit on ``base`` (replacing an older
-        pending commit, so the service always measures against the base); its id."""
-        self.git("add", "-A", "--", ".")
+    def _commit_local(self, base: str | None, changed: list[str]) -> str:
+        """Step 1: the working tree as one pending commit on ``base``, what the service holds
+        (replacing an older pending commit, so the service always measures against what it
+        holds); ``changed``: the files that differ from ``main`` (:meth:`_changed`, which
+        already looked at every file: only they go into the index). Its id."""
+        names = "".join(name + "\0" for name in changed).encode("utf-8", "surrogateescape")
+        self.git("update-index", "--add", "--remove", "-z", "--stdin", stdin=names)
         tree = self.git("write-tree")
         parents = ["-p", base] if base is not None else []
         commit = self.git("commit-tree", tree, *parents, "-m", "Memory written on this machine")
@@ -568,10 +610,15 @@ class _ScopeRun:
         return commit
 
     def _push(self) -> None:
-        """Step 2: send the pending commit to this machine's ref."""
+        """Step 2: send the pending commit to this machine's ref; what the service's merge did
+        beyond taking it comes back in git's answer (``remote: Merged: …`` lines)."""
         url = self.copy.scope_url(self.key)
         ref = f"refs/machines/{self.copy.machine_id}"
-        self.git("push", "-q", url, f"+{_MAIN}:{ref}", network=True)
+        done = self._run(
+            ("push", "-q", url, f"+{_MAIN}:{ref}"), check=True, network=True, stdin=None
+        )
+        said = done.stderr.decode("utf-8", "replace")
+        self.outcomes += [line.strip() for line in _MERGED_LINE.findall(said) if line.strip()]
 
     def _take_main(self, refs: dict[str, str]) -> bool:
         """Step 3: fetch ``main`` and move the files to it; False when the service has no such
@@ -594,8 +641,11 @@ class _ScopeRun:
             self.git("reset", "-q", "--keep", incoming)
             self.moved = True
         if base != incoming:
-            self.outcomes += self._merge_outcomes(base, incoming)
+            said = self._merge_outcomes(base, incoming)
+            self.outcomes += [line for line in said if line not in self.outcomes]
             self.set_ref(_BASE, incoming)
+        if refs.get(_SENT) != incoming:
+            self.set_ref(_SENT, incoming)
         return True
 
     def _merge_outcomes(self, base: str | None, incoming: str) -> list[str]:
@@ -619,10 +669,17 @@ class _ScopeRun:
         marker_file = self.scope / layout.MARKER_FILE
         if not marker_file.exists():
             marker_file.write_text(marker + "\n", encoding="utf-8", errors="surrogateescape")
-        if self._dirty():
-            refs = {_MAIN: self._commit_local(None)}
+        changed = self._changed()
+        if changed:
+            refs = {_MAIN: self._commit_local(None, changed)}
             self._push()
             self._take_main(refs)
+
+
+def _held(refs: dict[str, str]) -> str | None:
+    """The newest commit of the copy the service holds: the sent ref, else (a copy made before
+    there was one) the base."""
+    return refs.get(_SENT) or refs.get(_BASE)
 
 
 _EXCLUDES = "/*/\n*.swp\n*~\n.#*\n"

@@ -184,11 +184,23 @@ def apply_retention(repository: Path, retention: Retention, now: float | None = 
     new_head = git(repository, "rev-parse", "--verify", _RETENTION_REF).decode().strip()
     git(repository, "update-ref", BRANCH, new_head, head)
     git(repository, "update-ref", "-d", _RETENTION_REF)
+    _drop_machine_refs(repository)
     git(repository, "repack", "-a", "-d", "-q")
     git(repository, "prune", "--expire=now")
     git(repository, "commit-graph", "write", "--reachable", "--changed-paths", "--split=replace")
     logger.info("history %s: %d versions squashed, %d kept", repository.name, squashed, count)
     return Pruned(count, squashed)
+
+
+def _drop_machine_refs(repository: Path) -> None:
+    """Remove the machines' refs (``refs/machines/``, ``refs/taken/``, :mod:`memory_api.store.
+    sync.backend`): they name commits on the squashed versions, whose objects they would keep.
+    A machine's next push is then measured as one whose base is no version (R-2: what differs
+    is kept twice), as its old base's id is gone anyway."""
+    names = git(repository, "for-each-ref", "--format=%(refname)", "refs/machines", "refs/taken")
+    deletes = "".join(f"delete {name}\n" for name in names.decode("utf-8", "replace").split())
+    if deletes:
+        git(repository, "update-ref", "--stdin", stdin=deletes.encode("utf-8"))
 
 
 def prune_agent(

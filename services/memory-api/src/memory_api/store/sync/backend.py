@@ -11,8 +11,9 @@ in the CGI environment, so ``git-http-backend`` is started directly), never in t
 - fetching (``upload-pack``) advertises ``refs/heads/main`` and nothing else
   (``uploadpack.hideRefs``): no other machine's ref, nor the retention's work ref, is named;
 - pushing (``receive-pack``) shows and accepts only the pushing machine's own ref,
-  ``refs/machines/<id>`` (``receive.hideRefs``: a hidden ref cannot be updated), which the
-  service sets to ``main`` just before, so the machine sends only what ``main`` lacks; pushed
+  ``refs/machines/<id>`` (``receive.hideRefs``: a hidden ref cannot be updated), which names
+  what the machine holds (``main`` as of its last fetch, or its last push the service took,
+  :mod:`.service`), so the machine sends only what that lacks; pushed
   objects are checked (``receive.fsckObjects``), no ref can be deleted, and no ``git gc
   --auto`` follows (the service repacks itself, :mod:`memory_api.store.history.maintenance`);
 - the dumb protocol (``http.getanyfile``), hooks and every system or user configuration stay
@@ -49,6 +50,7 @@ __all__ = [
     "run_buffered",
     "run_streaming",
     "split_answer",
+    "with_messages",
 ]
 
 logger = logging.getLogger(__name__)
@@ -67,14 +69,21 @@ _BASE_CONFIG = (
 
 @dataclass(frozen=True, slots=True)
 class MachineRef:
-    """The one ref a machine may push: ``refs/machines/<machine_id>``."""
+    """A machine's two refs in a scope's history: ``refs/machines/<machine_id>``, the one it
+    may push (:attr:`name`), and ``refs/taken/<machine_id>``, its last push the service took
+    (:attr:`taken`), which no advertisement shows and no push can move."""
 
     machine_id: str
 
     @property
     def name(self) -> str:
-        """The ref's full name."""
+        """The pushed ref's full name."""
         return f"refs/machines/{self.machine_id}"
+
+    @property
+    def taken(self) -> str:
+        """The full name of the ref of the machine's last push taken."""
+        return f"refs/taken/{self.machine_id}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +206,35 @@ def split_answer(data: bytes) -> tuple[Head, bytes] | None:
         if at != -1:
             return parse_head(data[:at]), data[at + len(mark) :]
     return None
+
+
+def _capabilities(body: bytes) -> set[str]:
+    """The capabilities a push's request names (after a NUL in its first pkt-line)."""
+    if len(body) < 4:
+        return set()
+    try:
+        length = int(body[:4], 16)
+    except ValueError:
+        return set()
+    first = body[4:length]
+    _, nul, caps = first.partition(b"\x00")
+    return set(caps.decode("ascii", "replace").split()) if nul else set()
+
+
+def with_messages(answer: bytes, request: bytes, lines: list[str]) -> bytes:
+    """``answer``, a push's report, with ``lines`` added as messages on git's side band 2
+    (what a pushing ``git`` prints as ``remote: …``, even with ``-q``), before its closing
+    flush; unchanged when the push's ``request`` asked for no side band or there is nothing
+    to say. Each line is cut to fit one packet."""
+    caps = _capabilities(request)
+    if not lines or not caps & {"side-band", "side-band-64k"} or not answer.endswith(b"0000"):
+        return answer
+    room = (65520 if "side-band-64k" in caps else 1000) - 6
+    packets = b""
+    for line in lines:
+        data = b"\x02" + line.encode("utf-8", "replace")[:room] + b"\n"
+        packets += f"{len(data) + 4:04x}".encode("ascii") + data
+    return answer[:-4] + packets + b"0000"
 
 
 def run_buffered(

@@ -2,35 +2,40 @@
 
 The memory files on disk are the truth (agents on the service's machine write them directly),
 so a push never moves the history's branch itself. A machine pushes one commit to its own ref,
-``refs/machines/<id>`` (:mod:`.backend`): its local copy's files, whose first parent is the
-version of the scope it last took from the service (its *base*; none on a first push). Then,
-under the scope's lock, with what is on disk just recorded as the newest version:
+``refs/machines/<id>`` (:mod:`.backend`): its local copy's files, whose first parent is its
+*base*: the version of the scope it last fetched, or its last push the service took (none on a
+first push). Then, under the scope's lock:
 
 1. the pushed files are checked as the history records them (:func:`memory_core.scope_files.
    is_scope_file`, regular files within their caps); anything else is left out and reported
-   (a refused change leaves the base's file as it was). With a base that is a version, only
-   what changed since it is read (``git diff-tree``), so a push costs the same in a scope of
-   ten files or of thousands;
+   (a refused change leaves the base's file as it was). With a trusted base, only what
+   changed since it is read (``git diff-tree``), so a push costs the same in a scope of ten
+   files or of thousands;
    a machine cannot re-point a scope at another Workspace: a ``.workspace`` marker it sends is
    taken only into a Workspace scope and only when the path it names has the scope's key (K-1,
    K-5); otherwise the marker the machine started from is kept (reported);
 2. the push is merged with the newest version by the R-2 rules
    (:func:`memory_core.scope_merge.merge_scopes`, base = the machine's base, first = the
-   service, second = the machine): the usual push, made on top of the newest version, is
+   service, second = the machine): the usual push, made on what the service already holds, is
    simply taken. The base is the pushed commit's parent only when that is one of the scope's
-   versions (a machine cannot make up a base to have the service's files deleted); otherwise
-   it is empty and whatever differs is kept twice;
+   versions or the machine's last push the service took (``refs/taken/<id>``, which only the
+   service moves: its files are merged into ``main``, so a machine that sends again without
+   fetching in between measures its change against what it sent). A machine cannot make up a
+   base to have the service's files deleted: any other parent gives an empty base, and
+   whatever differs is kept twice;
 3. the result is written into the scope folder without losing a write made meanwhile by an
-   agent on the service's machine (:func:`memory_core.scope_write.apply_scope`);
+   agent on the service's machine (:func:`memory_core.scope_write.apply_scope`: the merge
+   starts from the newest version, and a file on disk that differs from it, written since the
+   last record, is never overwritten or deleted: the pushed text is kept beside it);
 4. the files the merge wrote (and any it found raced) are recorded as a version (source
-   ``sync``, ``Machine:`` and one ``Merged:`` trailer per outcome; the scope's other files
-   were recorded just before and are not looked at again: a write made to one of them
-   meanwhile is recorded by the next record, as found; a merge that changed no file but has a
-   merge outcome is a version too, with no files) and the machine's ref is removed.
+   ``sync``, ``Machine:`` and one ``Merged:`` trailer per outcome; the scope's other files are
+   not looked at: a write made to one of them on the service's machine is recorded by the
+   next record, as found, such as the next fetch's; a merge that changed no file but has a
+   merge outcome is a version too, with no files); ``refs/taken/<id>`` then names the push.
 
-The machine then fetches ``main``, whose files hold everything it sent. Its own commits never
-become versions: a version says who changed memory as the service saw it, and a client cannot
-write its trailers.
+Its own commits never become versions: a version says who changed memory as the service saw
+it, and a client cannot write its trailers. The machine's post-write hook stops there; its
+next full sync fetches ``main``, whose files hold everything it sent.
 
 Blocking: run it in a worker thread holding the scope's lock.
 """
@@ -47,9 +52,10 @@ from memory_core.scope_files import is_scope_file, scope_file_cap
 from memory_core.scope_merge import MergeOutcome, merge_scopes
 from memory_core.scope_write import apply_scope
 
-from memory_api.store.history.git import git, git_succeeds
+from memory_api.store.history.git import HistoryUnavailable, git, git_succeeds
 from memory_api.store.history.recorder import Attribution, Recorded, ScopeHistories
 from memory_api.store.history.repo import (
+    TreeEntry,
     blob_sizes,
     commit_of,
     read_blob,
@@ -58,6 +64,7 @@ from memory_api.store.history.repo import (
     read_ref,
     set_ref,
     sized_tree,
+    tree_of,
 )
 from memory_api.store.sync.backend import MachineRef
 from memory_api.store.sync.machines import Machine
@@ -74,6 +81,8 @@ class TakenPush:
 
     recorded: Recorded | None
     outcomes: list[str] = field(default_factory=list)
+    commit: bool = False
+    """Whether the push named a commit that was merged (the machine's next base may be it)."""
 
 
 def _refusal(name: str, mode: str, size: int | None) -> str | None:
@@ -156,17 +165,28 @@ def take_push(
     ref: MachineRef,
     machine: Machine,
     principal: str,
+    *,
+    before: str | None,
 ) -> TakenPush:
     """Merge what ``machine`` pushed to ``ref`` into the real ``scope`` folder and record it
-    (see the module); the caller holds the scope's lock and recorded the folder just before.
-    Raises :class:`~memory_api.store.history.git.HistoryUnavailable` when git refuses (nothing
-    is written then, or, from step 3 on, what was written is recorded by the next record) and
+    (see the module); ``before`` is where the push found the machine's ref. The caller holds
+    the scope's lock. Afterwards the machine's ref and ``refs/taken/<id>`` name the push; when
+    it could not be taken, the machine's ref is back at ``before``. Raises
+    :class:`~memory_api.store.history.git.HistoryUnavailable` when git refuses (nothing is
+    written then, or, from step 3 on, what was written is recorded by the next record) and
     ``OSError`` when the folder cannot be written."""
     repository = histories.repository(agent_id, scope)
+    pushed = read_ref(repository, ref.name)
     try:
-        return _take(histories, agent_id, scope, repository, ref, machine, principal)
-    finally:
-        set_ref(repository, ref.name, None)
+        taken = _take(histories, agent_id, scope, repository, ref, pushed, machine, principal)
+    except BaseException:
+        set_ref(repository, ref.name, before)
+        raise
+    if pushed is not None and taken.commit:
+        set_ref(repository, ref.taken, pushed)
+    else:
+        set_ref(repository, ref.name, before)
+    return taken
 
 
 def _take(
@@ -175,10 +195,10 @@ def _take(
     scope: Path,
     repository: Path,
     ref: MachineRef,
+    pushed: str | None,
     machine: Machine,
     principal: str,
 ) -> TakenPush:
-    pushed = read_ref(repository, ref.name)
     head = read_head(repository)
     if pushed is None or pushed == head:
         return TakenPush(None)
@@ -189,16 +209,13 @@ def _take(
     outcomes: list[str] = []
     newest = {} if head is None else histories.tree(repository, head)
     first = {name: entry.blob for name, entry in newest.items()}
-    trusted = False
-    if parents and head is not None:
-        trusted = parents[0] == head or git_succeeds(
-            repository, "merge-base", "--is-ancestor", parents[0], head
-        )
-    if trusted:
-        base_version = parents[0]
-        known = newest if base_version == head else histories.tree(repository, base_version)
+    parent = parents[0] if parents else None
+    known = None
+    if parent is not None and head is not None and _trusted(repository, ref, parent, head):
+        known = _files_of(repository, parent, head, newest)
+    if parent is not None and known is not None:
         base = {name: entry.blob for name, entry in known.items()}
-        incoming = _changed_files(repository, base_version, base, pushed, outcomes)
+        incoming = _changed_files(repository, parent, base, pushed, outcomes)
     else:
         base = {}
         incoming = _memory_files(repository, tree, outcomes)
@@ -225,7 +242,36 @@ def _take(
     # the machine would send it again at every sync, and each would be an empty version
     merged = bool(merge.outcomes or raced)
     recorded = histories.record(agent_id, scope, who, only=written, keep_empty=merged)
-    return TakenPush(recorded, outcomes)
+    return TakenPush(recorded, outcomes, commit=True)
+
+
+def _trusted(repository: Path, ref: MachineRef, parent: str, head: str) -> bool:
+    """Whether ``parent`` may be a push's base: a version of the scope (``head`` or one before
+    it), or the machine's last push the service took (its files are merged into ``main``)."""
+    if parent in (head, read_ref(repository, ref.taken)):
+        return True
+    return git_succeeds(repository, "merge-base", "--is-ancestor", parent, head)
+
+
+def _files_of(
+    repository: Path,
+    parent: str,
+    head: str,
+    newest: dict[str, TreeEntry],
+) -> dict[str, TreeEntry] | None:
+    """The files of the base ``parent``: ``newest`` (head's files) when it holds the same
+    tree as ``head`` (the usual base: the machine's last push, taken as it was), else read;
+    None when git cannot read it (its objects are gone: the push is then merged as one with
+    no base, which loses nothing)."""
+    if parent == head:
+        return newest
+    try:
+        trees = git(repository, "rev-parse", f"{parent}^{{tree}}", f"{head}^{{tree}}").split()
+        if len(trees) == 2 and trees[0] == trees[1]:
+            return newest
+        return tree_of(repository, parent)
+    except HistoryUnavailable:
+        return None
 
 
 def _keep_marker(

@@ -7,30 +7,28 @@ by a machine's first push (its marker comes with the push). Then:
 
 - **a fetch's ref advertisement** (``info/refs?service=git-upload-pack``): under the scope's
   lock, what is on disk is recorded first (an agent on the service's machine may have written
-  since), so ``main`` is the memory as it is now; the machine is noted (:mod:`.machines`).
-  The fetch a machine makes right after its push (same machine, ``main`` unchanged since the
-  push, within :data:`PUSH_FRESH_S`) skips that record: the push recorded the whole scope a
-  moment before. A file written on the service's machine in that moment reaches the machine
-  at its next sync (it is on disk, and the next record of the scope takes it);
+  since), so ``main`` is the memory as it is now; the machine is noted (:mod:`.machines`) and
+  its ref ``refs/machines/<id>`` set to ``main`` (what it is about to hold);
 - **a fetch's pack** (``git-upload-pack``): git's own work, without the lock (git reads a
   repository safely while a version is being recorded);
 - **a push's ref advertisement** (``info/refs?service=git-receive-pack``): only the machine's
-  own ref, set to ``main``'s version under the scope's lock (so the machine sends only what
-  ``main`` lacks);
+  own ref, which names what it holds: ``main`` as of its last fetch, or its last push the
+  service took (a post-write hook sends without fetching after), ``main`` when it has none; so
+  the machine sends only what that lacks;
 - **a push** (``git-receive-pack``): the whole body is read first (capped), then, under the
   scope's lock: ``git receive-pack`` takes the objects and moves the machine's ref from where
-  the advertisement showed it, what is on disk is recorded, the push is merged with it and
-  written (:mod:`.push`), the machine is noted. The
-  answer is git's report only once all of that succeeded; anything failing on the way is a
-  problem answer (503, nothing half taken), so a machine never takes a push for landed when
-  it did not.
+  the advertisement showed it, the push is merged with the newest version and written, and
+  the files it wrote are recorded (:mod:`.push`: the scope's other files are not read), the
+  machine is noted. What the merge did beyond taking the files comes back with git's report
+  as ``remote: Merged: …`` lines (:data:`MERGED_PREFIX`), so a machine that does not fetch
+  after its push still knows. The answer is git's report only once all of that succeeded;
+  anything failing on the way is a problem answer (503, nothing half taken, the machine's ref
+  back where it was), so a machine never takes a push for landed when it did not.
 """
 
 from __future__ import annotations
 
 import asyncio
-import threading
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,7 +43,7 @@ from memory_api.store.history.git import (
     remove_stale_locks,
 )
 from memory_api.store.history.recorder import Attribution
-from memory_api.store.history.repo import read_head, set_ref
+from memory_api.store.history.repo import read_head, read_ref, set_ref
 from memory_api.store.history.service import HistoryStore
 from memory_api.store.locks import lock_name
 from memory_api.store.scopes import create_scope_dir, scope_real_dir
@@ -58,15 +56,16 @@ from memory_api.store.sync.backend import (
     cgi_environment,
     run_buffered,
     run_streaming,
+    with_messages,
 )
 from memory_api.store.sync.machines import Machine, MachineLog
 from memory_api.store.sync.push import take_push
 
-__all__ = ["PUSH_FRESH_S", "GitRequest", "SyncLimits", "SyncStore"]
+__all__ = ["MERGED_PREFIX", "GitRequest", "SyncLimits", "SyncStore"]
 
-PUSH_FRESH_S = 5.0
-"""Seconds after a machine's push within which its next fetch of the scope is answered without
-recording the scope first (the push just did; see the module docstring)."""
+MERGED_PREFIX = "Merged: "
+"""How a push's answer names each merge outcome (R-2) to the pushing machine: one message line
+each on git's side band (``remote: Merged: …``), as the version's ``Merged:`` trailers do."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,10 +99,6 @@ class SyncStore:
         self.locks = history.locks
         self.machines = MachineLog(self.histories.app_data_dir)
         self.limits = limits or SyncLimits()
-        self._pushed: dict[Path, tuple[str, str | None, float]] = {}
-        """Per history repository, the last push taken: machine id, ``main`` after it, when
-        (``time.monotonic()``); taken out by the next fetch's advertisement."""
-        self._pushed_lock = threading.Lock()
 
     async def _checked(self, request: GitRequest) -> None:
         check_project_id(request.project)
@@ -126,40 +121,16 @@ class SyncStore:
     def _lock(self, request: GitRequest, scope: Path) -> str:
         return lock_name("index", request.agent_id, scope.name)
 
-    def _found(self, request: GitRequest, scope: Path, what: str) -> None:
-        """Record what is on disk (an agent on this machine may have written), note the
-        machine; under the scope's lock. A fetch right after the machine's own push skips the
-        record (:meth:`_just_pushed`)."""
+    def _found(self, request: GitRequest, scope: Path, repository: Path) -> None:
+        """Before a fetch: record what is on disk (an agent on this machine may have written),
+        note the machine and point its ref at ``main``, what it is about to hold; under the
+        scope's lock."""
         machine = request.machine
-        repository = self.histories.repository(request.agent_id, scope)
-        if what == "fetch" and machine is not None and self._just_pushed(repository, machine):
-            self.machines.seen(request.agent_id, request.key, machine, request.principal)
-            return
-        subject = f"a {what} by {machine.name}" if machine is not None else f"a {what}"
+        subject = f"a fetch by {machine.name}" if machine is not None else "a fetch"
         self.histories.record(request.agent_id, scope, Attribution("found", subject=subject))
-        if machine is not None and what == "fetch":
+        if machine is not None:
             self.machines.seen(request.agent_id, request.key, machine, request.principal)
-
-    def _note_push(self, repository: Path, machine: Machine) -> None:
-        """Remember that ``machine``'s push was just taken into ``repository`` (under the
-        scope's lock, after its record)."""
-        with self._pushed_lock:
-            self._pushed[repository] = (machine.machine_id, read_head(repository), time.monotonic())
-
-    def _just_pushed(self, repository: Path, machine: Machine) -> bool:
-        """Whether ``repository`` was recorded whole by ``machine``'s own push less than
-        :data:`PUSH_FRESH_S` ago and nothing was recorded since (``main`` as the push left
-        it); forgets that push either way. Under the scope's lock."""
-        with self._pushed_lock:
-            pushed = self._pushed.pop(repository, None)
-        if pushed is None:
-            return False
-        machine_id, head, when = pushed
-        return (
-            machine_id == machine.machine_id
-            and time.monotonic() - when < PUSH_FRESH_S
-            and head == read_head(repository)
-        )
+            set_ref(repository, MachineRef(machine.machine_id).name, read_head(repository))
 
     def _environment(
         self,
@@ -193,9 +164,9 @@ class SyncStore:
             repository = self.histories.repository(request.agent_id, scope)
             init_repository(repository)
             if push_ref is None:
-                self._found(request, scope, "fetch")
+                self._found(request, scope, repository)
             else:
-                self._point_at_main(repository, push_ref)
+                self._point_at_holding(repository, push_ref)
             return repository
 
         scope = await asyncio.to_thread(self._scope, request, create=push_ref is not None)
@@ -220,11 +191,12 @@ class SyncStore:
             )
         return MachineRef(request.machine.machine_id)
 
-    def _point_at_main(self, repository: Path, ref: MachineRef) -> None:
-        """Set the machine's ref to ``main`` (or remove it before the first version), so its
-        push sends only what ``main`` lacks; under the scope's lock."""
+    def _point_at_holding(self, repository: Path, ref: MachineRef) -> None:
+        """Leave the machine's ref at what it holds (see the module); a machine with none gets
+        ``main`` (nothing before the first version). Under the scope's lock."""
         remove_stale_locks(repository)
-        set_ref(repository, ref.name, read_head(repository))
+        if read_ref(repository, ref.name) is None:
+            set_ref(repository, ref.name, read_head(repository))
 
     async def receive_pack(self, request: GitRequest, body: bytes) -> tuple[Head, bytes]:
         """A push (see the module docstring): git's report once the push is merged, written
@@ -240,18 +212,22 @@ class SyncStore:
             repository = self.histories.repository(request.agent_id, scope)
             init_repository(repository)
             remove_stale_locks(repository)
-            # the machine's ref is where the advertisement put it; what is on disk is recorded
-            # after the objects are in, and merged with them
+            before = read_ref(repository, push_ref.name)  # where the advertisement showed it
             env = self._environment(
                 request, repository, "git-receive-pack", push_ref, length=len(body)
             )
             head, answer = run_buffered(cgi_command(), env, body, self.limits.timeout)
             if head.status != 200:
                 return head, answer
-            self._found(request, scope, "push")
             try:
                 taken = take_push(
-                    self.histories, request.agent_id, scope, push_ref, machine, request.principal
+                    self.histories,
+                    request.agent_id,
+                    scope,
+                    push_ref,
+                    machine,
+                    request.principal,
+                    before=before,
                 )
             except OSError as error:
                 raise HistoryUnavailable(
@@ -265,8 +241,8 @@ class SyncStore:
                 pushed=True,
                 outcomes=taken.outcomes,
             )
-            self._note_push(repository, machine)
-            return head, answer
+            said = [f"{MERGED_PREFIX}{line}" for line in taken.outcomes]
+            return head, with_messages(answer, body, said)
 
         return await self.locks.run_held(self._lock(request, scope), work)
 
