@@ -1,6 +1,8 @@
 """Session start (A-9): prepare the scope directories, then assemble the ``{{MEMORY}}`` text.
 
-Blocking; run it in a worker thread. The rules, in order:
+Blocking; run it in a worker thread, or with ``cached_only`` on the event loop: then it takes
+only ``stat`` calls and raises ``NeedsBlockingIO`` before any change when it must read a file
+or make something (the caller runs it again in a worker thread). The rules, in order:
 
 - I-5: memory off → nothing is created or read; the key line renders ``(none — memory is off)``.
 - K-6: the user scope is (re)created on demand.
