@@ -314,7 +314,7 @@ class AssembledMemory(msgspec.Struct, frozen=True):
     manifests: tuple[ScopeManifest, ...]
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=32)
 def assemble_memory(
     prompt: str,
     workspace_prompt: str,
