@@ -3,7 +3,9 @@ scope, Session start and delete, each first after a start of the service and aga
 service's CPU time per request and its peak RSS; and the RSS after a user opened everything.
 
 Every "first" row starts the service afresh (:func:`bench.perf_server.start`), so it pays for
-whatever the service reads once; "again" is the p50 of ``rounds`` requests after it. The
+whatever the service reads once (what it keeps on disk, the search index and the listing memo,
+stays: a restart; the big scope is also listed once with the listing memo removed, "first
+ever"); "again" is the p50 of ``rounds`` requests after it. The
 service's CPU time per request (user + system of its process, from ``/proc``) is the figure to
 compare on a shared machine: wall times there are mostly the queue for a core. The floor row
 is what no overview that looks at every scope can go below: a ``scandir`` of the memory root and
@@ -28,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from memory_api.store.topic_memo import MEMO_FILE
 from memory_core import layout
 
 from bench.perf_server import Server, start
@@ -173,7 +176,26 @@ def _scope_rows(data: ScaleData, logs: Path, rounds: int) -> list[Row]:
     def listing(server: Server) -> Timed:
         return _call(server, f"{MEMORY}/scopes/{data.big_key}/files")
 
+    rows += _first_listing_ever_rows(data, logs, big, listing)
     _first_and_again(rows, f"list {big}", data, logs, rounds, listing)
+    return rows
+
+
+def _first_listing_ever_rows(
+    data: ScaleData, logs: Path, big: str, listing: Callable[[Server], Timed]
+) -> list[Row]:
+    """The big scope listed by a service that never listed it: the listing memo on disk
+    (``store/topic_memo.py``) removed first, so every file is read, parsed and linted. The
+    listing rows after it ("first after a start") then measure a restart with the memo kept."""
+    rows: list[Row] = []
+    (data.data_dir / MEMO_FILE).unlink(missing_ok=True)
+
+    def first_ever(server: Server) -> None:
+        timed = listing(server)
+        rows.append((f"list {big}: first ever (no listing memo)", timed.wall_ms, "ms"))
+        rows.append(("  service CPU for it", timed.cpu_ms, "ms"))
+
+    rows.append(("  service peak RSS", _fresh(data, logs, first_ever), "MiB"))
     return rows
 
 

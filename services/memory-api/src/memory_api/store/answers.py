@@ -184,14 +184,16 @@ class ScopeAnswers:
         """The scope's topic files (an ``lstat`` each) and refused entries, from its listing."""
         return scan_scope(root, scope, self.folders.listing(scope))
 
-    def _load(self, entries: list[TopicEntry]) -> _Read:
+    def _load(self, entries: list[TopicEntry], *, light_ok: bool = True) -> _Read:
         """Parse ``entries``; one gone meanwhile (or replaced by a non-file) is left out, one
-        that cannot be read is kept as :class:`_Unreadable` (Q-2b)."""
+        that cannot be read is kept as :class:`_Unreadable` (Q-2b). With ``light_ok`` (every
+        answer but one file's) a topic may be the light parse of the memo on disk
+        (:meth:`TopicCache.load`): for a listing row and a scope's lint, never for a body."""
         loaded: list[_Loaded] = []
         unreadable: list[_Unreadable] = []
         for entry in entries:
             try:
-                topic, info = self.cache.load(entry.path, entry.file, entry.stat)
+                topic, info = self.cache.load(entry.path, entry.file, entry.stat, light_ok=light_ok)
             except (FileNotFoundError, NotRegularFileError) as error:
                 logger.info("skipping %s: %s", entry.path, error)
                 continue
@@ -379,6 +381,11 @@ class ScopeAnswers:
             files.extend(item.row() for item in read.unreadable)
             files.sort(key=lambda row: row.file)
         findings = self._scope_findings(root, scope, key, listing, read)
+        self.cache.keep(
+            os.fspath(scope),
+            [(item.entry.path, item.entry.file) for item in read.loaded],
+            read.files,
+        )
         return TopicList(scope=key, files=files, findings=findings)
 
     def topic_file(
@@ -393,7 +400,7 @@ class ScopeAnswers:
         likely credentials are masked (I-8) unless ``reveal`` (W-6).
         """
         entry = topic_entry(root, scope, file_name)
-        read = self._load([entry]) if entry is not None else _Read([], [])
+        read = self._load([entry], light_ok=False) if entry is not None else _Read([], [])
         if read.unreadable:
             raise CannotRead(
                 f"topic file {file_name!r} in scope {key!r} is there, but the service "

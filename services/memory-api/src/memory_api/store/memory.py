@@ -66,6 +66,7 @@ from memory_api.store.search import MemorySearch
 from memory_api.store.sessions import check_workspace_path, start_session
 from memory_api.store.stat_cache import NeedsBlockingIO
 from memory_api.store.topic_cache import TopicCache
+from memory_api.store.topic_memo import MEMO_FILE, TopicMemo
 
 __all__ = ["MemoryStore"]
 
@@ -88,7 +89,8 @@ class MemoryStore:
     """The memory files of every agent under one app data dir.
 
     ``app_data_dir`` is the service's data dir; ``agents`` the agent store of the same dir (its
-    cross-process locks are shared); ``cache`` a parse cache (a fresh one by default);
+    cross-process locks are shared); ``cache`` a parse cache (by default a fresh one over the
+    listing memo on disk, :mod:`~memory_api.store.topic_memo`);
     ``histories`` the scopes' histories a delete is recorded in (V-1; none kept without it).
     """
 
@@ -106,7 +108,11 @@ class MemoryStore:
         self.histories = histories or ScopeHistories(self.app_data_dir, enabled=False)
         self.files = ScopeFiles()
         self.folders = FolderListings()
-        parse_cache = cache if cache is not None else TopicCache()
+        parse_cache = (
+            cache
+            if cache is not None
+            else TopicCache(memo=TopicMemo(self.app_data_dir / MEMO_FILE))
+        )
         self.answers = ScopeAnswers(parse_cache, self.files, self.folders)
         self.searcher = MemorySearch(self.app_data_dir)
 

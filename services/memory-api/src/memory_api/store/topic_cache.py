@@ -21,16 +21,27 @@ from memory_core.topics import READ_CAP_BYTES, ParsedTopic, parse_topic
 from memory_core.wire import Finding, TopicSummary
 
 from memory_api.store.containment import read_regular
-from memory_api.store.stat_cache import StatCache, file_key
+from memory_api.store.stat_cache import FileKey, StatCache, file_key
+from memory_api.store.topic_memo import LightTopic, TopicMemo, light
 
 __all__ = ["TopicCache"]
 
 
 @dataclass(slots=True)
 class _Entry:
+    """One file version: its parse (or the :class:`LightTopic` of its memo row), its own lint
+    findings and listing row once made, and whether the memo on disk holds it (``stored``)."""
+
     topic: ParsedTopic
+    key: FileKey
     findings: list[Finding] | None = None
     summary: TopicSummary | None = None
+    stored: bool = False
+
+    @property
+    def whole(self) -> bool:
+        """Whether ``topic`` is the file's whole parse (not a memo row's light one)."""
+        return not isinstance(self.topic, LightTopic)
 
 
 PER_TOPIC_BYTES = 2048
@@ -54,42 +65,88 @@ class TopicCache:
     files, ``max_bytes`` the bytes they take (estimated from their texts, see ``_weight``).
     """
 
-    def __init__(self, *, max_entries: int = 50_000, max_bytes: int = 40 * 1024 * 1024) -> None:
+    def __init__(
+        self,
+        *,
+        max_entries: int = 50_000,
+        max_bytes: int = 40 * 1024 * 1024,
+        memo: TopicMemo | None = None,
+    ) -> None:
         # Keyed by strings: a Path hashes far slower, and a scope lists thousands per request.
         self._cache: StatCache[tuple[str, str], _Entry] = StatCache(
             max_entries=max_entries, max_weight=max_bytes, weigh=_weight
         )
+        self.memo = memo if memo is not None else TopicMemo(None)
 
     def load(
-        self, real: Path | str, file_name: str, known: os.stat_result | None = None
+        self,
+        real: Path | str,
+        file_name: str,
+        known: os.stat_result | None = None,
+        *,
+        light_ok: bool = False,
     ) -> tuple[ParsedTopic, os.stat_result]:
         """Return the parsed topic at ``real`` (resolved, contained) and the stat it was read at.
 
         ``known`` is a stat the caller already has (a directory scan's ``lstat`` of a regular
-        file): when it matches a cached entry no file is opened at all. Otherwise the file is
-        read (at most the 1 MiB cap + 1 byte, T-2) and parsed. Raises ``OSError`` like
+        file): when it matches a cached entry no file is opened at all; with ``light_ok`` (a
+        listing, a scope's lint) the topic may be the
+        :class:`~memory_api.store.topic_memo.LightTopic` of the memo on disk (no description,
+        no body; the listing row and own findings with it). Otherwise the file is read (at most
+        the 1 MiB cap + 1 byte, T-2) and parsed. Raises ``OSError`` like
         :func:`~memory_api.store.containment.read_regular`.
         """
         where = (os.fspath(real), file_name)
         if known is not None:
-            hit = self._cache.get(where, file_key(known))
-            if hit is not None:
+            known_key = file_key(known)
+            hit = self._cache.get(where, known_key)
+            if hit is not None and (hit.whole or light_ok):
                 return hit.topic, known
+            if hit is None and light_ok:
+                kept = self.memo.get(where[0], file_name, known_key)
+                if kept is not None:
+                    entry = _Entry(kept, known_key, kept.findings, kept.row, stored=True)
+                    self._cache.put(where, known_key, entry)
+                    return kept, known
         raw, info = read_regular(Path(real), READ_CAP_BYTES + 1)
         key = file_key(info)
         hit = self._cache.get(where, key)
-        if hit is not None:
+        if hit is not None and hit.whole:
             return hit.topic, info
-        topic = parse_topic(raw, file_name)
-        self._cache.put(where, key, _Entry(topic))
-        return topic, info
+        entry = _Entry(parse_topic(raw, file_name), key)
+        if hit is not None:  # the light parse of this very version: what it made still holds
+            entry.findings, entry.summary, entry.stored = hit.findings, hit.summary, hit.stored
+        self._cache.put(where, key, entry)
+        return entry.topic, info
+
+    def keep(self, scope: str, where: list[tuple[str, str]], listed: list[str]) -> None:
+        """Store in the memo on disk what was made of the files ``where`` (``(real path, listed
+        name)``) of the real scope folder ``scope`` and is not there yet: each one's light parse,
+        listing row and own findings, once all three are made; ``listed`` names every topic
+        file of the scope now (the memo forgets the others)."""
+        rows: list[tuple[str, str, FileKey, LightTopic]] = []
+        entries: list[_Entry] = []
+        for path, file in where:
+            entry = self._cache.peek((path, file))
+            if entry is None or entry.stored or not entry.whole:
+                continue
+            if entry.findings is None or entry.summary is None:
+                continue
+            rows.append((path, file, entry.key, light(entry.topic, entry.summary, entry.findings)))
+            entries.append(entry)
+        if rows:
+            self.memo.put(scope, rows, listed)
+            for entry in entries:
+                entry.stored = True  # one assignment: at worst a row is stored twice
 
     def lint(self, real: Path | str, topic: ParsedTopic) -> list[Finding]:
         """Return :func:`memory_core.lint.lint_topic` of ``topic``, memoised with its entry.
 
         ``topic`` must come from :meth:`load` for ``real``; a topic no longer cached is linted
-        afresh.
+        afresh, a :class:`~memory_api.store.topic_memo.LightTopic` gives the findings it holds.
         """
+        if isinstance(topic, LightTopic):
+            return topic.findings
         entry = self._cache.peek((os.fspath(real), topic.file))
         if entry is not None and entry.topic is topic and entry.findings is not None:
             return entry.findings
@@ -105,8 +162,11 @@ class TopicCache:
 
         ``topic`` must come from :meth:`load` for ``real``, and the row must be built from that
         version only (its parse, size and mtime): the entry is replaced when the file changes,
-        so the row goes with it. A topic no longer cached gets a fresh row.
+        so the row goes with it. A topic no longer cached gets a fresh row, a
+        :class:`~memory_api.store.topic_memo.LightTopic` the row it holds.
         """
+        if isinstance(topic, LightTopic):
+            return topic.row
         entry = self._cache.peek((os.fspath(real), topic.file))
         if entry is not None and entry.topic is topic and entry.summary is not None:
             return entry.summary

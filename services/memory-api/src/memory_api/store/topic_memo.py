@@ -1,0 +1,228 @@
+"""What a listing derives from each topic file, kept on disk by the file's stat (A-5, issue 30).
+
+Listing a scope of 5,000 topic files the first time after a start parses every file (YAML) and
+screens every body for credentials (T-5, T-6): seconds of CPU, all of it a pure function of
+each file's content. :class:`TopicMemo` keeps that result on disk beside the data, in
+``<app data dir>/memo/topics.sqlite3`` (0600, in a 0700 folder), under the same identity the
+in-memory cache uses: the file's real path, the name it was listed under, and the
+:func:`~memory_api.store.stat_cache.file_key` of the version it was read from. A row is served
+only while a fresh ``lstat`` of the file gives that very key, so a file changed, replaced or
+touched by any process is read again (Q-4), as with :mod:`~memory_api.store.stat_cache`; a
+version changed less than 2 s ago is never stored (its racy rule).
+
+A row is a :class:`LightTopic`: the file's listing row (masked, I-8), its own lint findings,
+and what a scope's lint still reads of the file (its name as written, its problems and
+``[[links]]`` with the lines they are first on; no description, no body text): no more than
+the listing answers but the frontmatter ``name`` unmasked. It is written
+by the code of one version only: :data:`FINGERPRINT` covers the sources that derive it and the
+parser's version; a file written by another is emptied at open.
+
+The memo is a cache: any error using it (a damaged file, a locked one, a full disk) is logged
+once and the memo switched off for this process, never failing a request. Thread-safe.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import sqlite3
+import sys
+import threading
+from collections.abc import Iterable
+from pathlib import Path
+
+import memory_core
+import msgspec
+import yaml
+from memory_core.topics import ParsedTopic
+from memory_core.wire import Finding, TopicSummary
+
+from memory_api.store.stat_cache import FileKey, is_racy
+
+__all__ = ["FINGERPRINT", "MEMO_FILE", "LightTopic", "TopicMemo", "light"]
+
+logger = logging.getLogger(__name__)
+
+MEMO_FILE = Path("memo") / "topics.sqlite3"
+"""Where the memo lives, under the app data dir."""
+BUSY_TIMEOUT_S = 5.0
+"""How long a write waits for another process's; past it the rows are simply not stored."""
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS topics (
+    path TEXT NOT NULL,
+    file TEXT NOT NULL,
+    scope TEXT NOT NULL,
+    stat_key BLOB NOT NULL,
+    value BLOB NOT NULL,
+    PRIMARY KEY (path, file)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS topics_by_scope ON topics (scope);
+"""
+
+
+def _fingerprint() -> str:
+    """A digest of what derives a row: every ``memory_core`` source (parse, lint, credential
+    screen), the service modules that build the row, and the YAML parser's and msgspec's
+    versions. Any change empties the memo. ``""`` when the sources are not there to digest
+    (then no memo is kept)."""
+    digest = hashlib.sha256(_SCHEMA.encode())
+    core = Path(memory_core.__file__).parent
+    here = Path(__file__).parent
+    sources = [*sorted(core.glob("*.py")), here / "answers.py", here / "topic_memo.py"]
+    if not all(source.is_file() for source in sources[-2:]) or len(sources) < 3:
+        return ""  # installed without sources: no digest to trust, no memo
+    for source in sources:
+        digest.update(source.name.encode())
+        digest.update(source.read_bytes())
+    versions = f"yaml {yaml.__version__}; msgspec {msgspec.__version__}; {sys.version_info[:2]}"
+    digest.update(versions.encode())
+    return digest.hexdigest()[:32]
+
+
+FINGERPRINT = _fingerprint()
+"""What the rows of a memo file were derived by (see :func:`_fingerprint`)."""
+
+
+class LightTopic(ParsedTopic, frozen=True, kw_only=True):
+    """A topic file version as its memo row holds it: a :class:`~memory_core.topics.ParsedTopic`
+    less what a scope's lint does not read once each file's own findings are kept (no
+    description, no hidden-text lines; a ``body`` holding, on the line each ``[[link]]`` is first
+    found on, only that link's opening ``[[target``, every other line blank, so a dangling link's
+    line is the same, :func:`memory_core.lint.lint_links`), with the file's listing ``row``
+    (masked, I-8) and its own lint ``findings`` (:func:`memory_core.lint.lint_topic`).
+
+    It stands for the file in a listing and a scope's lint and nowhere else: its row and
+    findings are the file's; never read its description or body as the file's."""
+
+    row: TopicSummary
+    findings: list[Finding]
+
+
+def light(topic: ParsedTopic, row: TopicSummary, findings: list[Finding]) -> LightTopic:
+    """The :class:`LightTopic` of ``topic``, whose listing row and own findings are given."""
+    lines = topic.body.split("\n")
+    kept = [""] * len(lines)
+    for target in topic.links:
+        needle = f"[[{target}"
+        at = next((number for number, line in enumerate(lines) if needle in line), None)
+        if at is not None:
+            kept[at] = f"{kept[at]} {needle}" if kept[at] else needle
+    while kept and not kept[-1]:
+        kept.pop()
+    fields = msgspec.structs.asdict(topic) | {
+        "description": None,
+        "body": "\n".join(kept),
+        "hidden": (),
+    }
+    return LightTopic(**fields, row=row, findings=findings)
+
+
+_encoder = msgspec.msgpack.Encoder()
+_decoder = msgspec.msgpack.Decoder(LightTopic)
+_key_decoder = msgspec.msgpack.Decoder(tuple[int, int, int, int, int])
+
+
+class TopicMemo:
+    """The memo file at ``path`` (None: no memo, every lookup a miss)."""
+
+    def __init__(self, path: Path | None) -> None:
+        self._lock = threading.Lock()
+        self._db: sqlite3.Connection | None = None
+        if path is not None and FINGERPRINT:
+            try:
+                self._db = _open(path)
+            except (OSError, sqlite3.Error) as error:
+                logger.warning("listing memo %s unusable (%s): not kept on disk", path, error)
+
+    def get(self, path: str, file: str, key: FileKey) -> LightTopic | None:
+        """The row of ``file`` listed at the real ``path``, if stored for the version ``key``."""
+        with self._lock:
+            if self._db is None:
+                return None
+            try:
+                found = self._db.execute(
+                    "SELECT stat_key, value FROM topics WHERE path = ? AND file = ?", (path, file)
+                ).fetchone()
+            except sqlite3.Error as error:
+                self._off(error)
+                return None
+        if found is None or _key_decoder.decode(found[0]) != key:
+            return None
+        return _decoder.decode(found[1])
+
+    def put(
+        self,
+        scope: str,
+        rows: Iterable[tuple[str, str, FileKey, LightTopic]],
+        listed: Iterable[str],
+    ) -> None:
+        """Store ``rows`` of the real scope folder ``scope`` (``(path, file, key, memo)``, a
+        racily fresh key skipped) and forget its other files but those ``listed`` (its topic
+        files now), in one transaction."""
+        values = [
+            (path, file, scope, _encoder.encode(key), _encoder.encode(topic))
+            for path, file, key, topic in rows
+            if not is_racy(key)
+        ]
+        with self._lock:
+            if self._db is None:
+                return
+            try:
+                with self._db:
+                    self._db.executemany(
+                        "INSERT OR REPLACE INTO topics VALUES (?, ?, ?, ?, ?)", values
+                    )
+                    self._db.execute(
+                        "DELETE FROM topics WHERE scope = ? AND file NOT IN "
+                        "(SELECT value FROM json_each(?))",
+                        (scope, msgspec.json.encode(list(listed)).decode()),
+                    )
+            except sqlite3.OperationalError as error:
+                if "locked" in str(error) or "busy" in str(error):
+                    return  # another process is writing: these rows are stored another time
+                self._off(error)
+            except sqlite3.Error as error:
+                self._off(error)
+
+    def _off(self, error: sqlite3.Error) -> None:
+        logger.warning("listing memo unusable (%s): not kept on disk from now on", error)
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+
+def _open(path: Path) -> sqlite3.Connection:
+    """Open (creating, 0600 in a 0700 folder) the memo file; empty it when another version of
+    the code wrote it; delete and create it again when it is damaged."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    try:
+        return _connect(path)
+    except sqlite3.DatabaseError as error:
+        if "locked" in str(error) or "busy" in str(error):
+            raise
+        logger.warning("listing memo %s damaged (%s): built again", path, error)
+    for suffix in ("", "-journal"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    return _connect(path)
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)  # derived from notes: owner only
+    os.close(fd)
+    db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, check_same_thread=False)
+    try:
+        db.execute("PRAGMA journal_mode = DELETE")  # replicas on a shared volume (Q-4)
+        db.execute("PRAGMA synchronous = NORMAL")
+        db.executescript(_SCHEMA)
+        with db:
+            found = db.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()
+            if found != (FINGERPRINT,):
+                db.execute("DELETE FROM topics")
+                db.execute("INSERT OR REPLACE INTO meta VALUES ('fingerprint', ?)", (FINGERPRINT,))
+    except sqlite3.Error:
+        db.close()
+        raise
+    return db

@@ -1,0 +1,206 @@
+"""A-5, Q-4 (issue 30): a scope's listing after a restart of the service comes from the listing
+memo on disk (``store/topic_memo.py``), keyed by each file's stat like the in-memory cache:
+the same answer as a listing that reads every file, no topic file read for it, and a file
+changed on disk meanwhile read again.
+
+The 2 s "racily fresh" rule is lifted so the files these tests write a moment earlier are kept.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sqlite3
+import stat
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from memory_api.app import create_app
+from memory_api.settings import Settings
+from memory_api.store import stat_cache, topic_cache, topic_memo
+from memory_api.store.answers import ScopeAnswers
+from memory_api.store.listings import FolderListings
+from memory_api.store.scope_files import ScopeFiles
+from memory_api.store.topic_cache import TopicCache
+from memory_api.store.topic_memo import MEMO_FILE, TopicMemo, light
+from memory_core.lint import lint_links
+from memory_core.topics import ParsedTopic, parse_topic
+from memory_core.wire import TopicSummary
+from pytest_aiohttp import AiohttpClient
+
+from tests.api.conftest import AgentHome, Client, memory_url, ok_json, real
+
+TICK_S = 0.05
+"""Longer than one tick of the coarse clock Linux stamps files with (≤ 10 ms)."""
+
+TOPICS = {
+    "deploy-steps.md": "---\nname: deploy-steps\ndescription: how we deploy\n---\n"
+    "Run `make deploy`.\nSee [[release-notes]] and [[missing-one|it]].\n\n[[deploy-steps]]\n",
+    "Release Notes.md": "---\nname: Release Notes\ndescription: what shipped\n---\nv1\n",
+    "token-note.md": "---\nname: token-note\ndescription: api_key=sk-live-0123456789abcdef0123\n"
+    "---\nline one\npassword = hunter2hunter2\n[[nowhere]] at the end\n",
+    "plain.md": "no frontmatter here, and a [[dangling]] link\n",
+}
+
+
+@pytest.fixture(autouse=True)
+def keep_fresh_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Let the caches and the memo keep files written a moment ago (see the module doc)."""
+    monkeypatch.setattr(stat_cache, "RACY_WINDOW_NS", -(10**18))
+
+
+def _scope(agent: AgentHome) -> tuple[str, Path]:
+    _, key = agent.workspace("app")
+    scope = agent.root / key
+    for name, text in TOPICS.items():
+        (scope / name).write_text(text, encoding="utf-8")
+    (scope / "MEMORY.md").write_text("- [Deploy](deploy-steps.md) — how\n", encoding="utf-8")
+    return key, scope
+
+
+async def _listing(client: Client, key: str) -> dict[str, Any]:
+    return await ok_json(await client.get(f"{memory_url()}/scopes/{key}/files"))
+
+
+async def _restarted(aiohttp_client: AiohttpClient, settings: Settings) -> Client:
+    """A second service on the same data dir: nothing in memory, the memo on disk."""
+    return await aiohttp_client(create_app(settings))
+
+
+def _no_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Count every topic file the parse cache parses from now on."""
+    parsed: list[str] = []
+
+    def counting(raw: bytes, file_name: str) -> ParsedTopic:
+        parsed.append(file_name)
+        return parse_topic(raw, file_name)
+
+    monkeypatch.setattr(topic_cache, "parse_topic", counting)
+    return parsed
+
+
+async def test_a5_listing_after_a_restart_is_the_same_and_reads_no_topic_file(
+    client: Client,
+    agent: AgentHome,
+    aiohttp_client: AiohttpClient,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    key, _ = _scope(agent)
+    first = await _listing(client, key)
+    assert any(finding["code"] == "secret" for finding in first["findings"])
+    assert any(finding["code"] == "dangling-wiki-link" for finding in first["findings"])
+
+    parsed = _no_reads(monkeypatch)
+    again = await _listing(await _restarted(aiohttp_client, settings), key)
+
+    assert again == first
+    assert parsed == []
+    memo = agent.data_dir / MEMO_FILE
+    assert stat.S_IMODE(memo.stat().st_mode) == 0o600
+    assert stat.S_IMODE(memo.parent.stat().st_mode) == 0o700
+    assert b"sk-live-0123456789abcdef0123" not in memo.read_bytes()  # masked, never kept (I-8)
+    assert b"hunter2hunter2" not in memo.read_bytes()
+
+
+async def test_a5_q4_listing_after_a_restart_sees_a_file_edited_in_place_meanwhile(
+    client: Client,
+    agent: AgentHome,
+    aiohttp_client: AiohttpClient,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    key, scope = _scope(agent)
+    await _listing(client, key)
+    path = scope / "deploy-steps.md"
+    before = path.stat()
+
+    await asyncio.sleep(TICK_S)
+    edited = TOPICS["deploy-steps.md"].replace("how we deploy", "how we rolled")
+    path.write_text(edited, encoding="utf-8")  # same size, in place, mtime set back
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert path.stat().st_size == before.st_size
+
+    parsed = _no_reads(monkeypatch)
+    again = await _listing(await _restarted(aiohttp_client, settings), key)
+
+    row = next(row for row in again["files"] if row["file"] == "deploy-steps.md")
+    assert row["description"] == "how we rolled"
+    assert parsed == ["deploy-steps.md"]  # the others from the memo
+    (scope / "plain.md").unlink()
+    gone = await _listing(await _restarted(aiohttp_client, settings), key)
+    assert "plain.md" not in [row["file"] for row in gone["files"]]
+
+
+async def test_a5_one_file_read_after_a_listing_from_the_memo_has_its_body(
+    client: Client, agent: AgentHome, aiohttp_client: AiohttpClient, settings: Settings
+) -> None:
+    key, _ = _scope(agent)
+    await _listing(client, key)
+    restarted = await _restarted(aiohttp_client, settings)
+    await _listing(restarted, key)  # the scope's topics now held as the memo's light parses
+
+    answer = await ok_json(await restarted.get(f"{memory_url()}/scopes/{key}/files/plain.md"))
+
+    assert answer["body"] == TOPICS["plain.md"].strip()
+    assert answer["description"] is None
+
+
+async def test_a5_a_memo_of_another_version_or_damaged_is_not_used(
+    client: Client,
+    agent: AgentHome,
+    aiohttp_client: AiohttpClient,
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    key, _ = _scope(agent)
+    first = await _listing(client, key)
+    memo = agent.data_dir / MEMO_FILE
+
+    monkeypatch.setattr(topic_memo, "FINGERPRINT", "another version")
+    parsed = _no_reads(monkeypatch)
+    assert await _listing(await _restarted(aiohttp_client, settings), key) == first
+    assert sorted(parsed) == sorted(TOPICS)  # its rows were dropped: every file read again
+    with sqlite3.connect(memo) as db:
+        assert db.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone() == (
+            "another version",
+        )
+
+    memo.write_bytes(b"not a database at all" * 100)
+    parsed.clear()
+    assert await _listing(await _restarted(aiohttp_client, settings), key) == first
+    assert sorted(parsed) == sorted(TOPICS)
+    parsed.clear()
+    assert await _listing(await _restarted(aiohttp_client, settings), key) == first
+    assert parsed == []  # built again, and used
+
+
+def test_a5_a_light_parse_gives_every_dangling_link_its_line() -> None:
+    text = (
+        "---\nname: n\ndescription: d\n---\nintro\n\n```\n[[in-code]]\n```\n"
+        "a [[x]] and [[xy|alias]]\nlater [[x]] again, and [[z#part]]\n[[y]]\n"
+    )
+    topic = parse_topic(text.encode(), "n.md")
+    row = TopicSummary("n.md", "n", "d", None, 1, "2026-01-01T00:00:00Z", [])
+    kept = light(topic, row, [])
+
+    assert kept.description is None and "intro" not in kept.body
+    assert lint_links([kept], ["n.md"]) == lint_links([topic], ["n.md"])
+    assert [finding.line for finding in lint_links([kept], ["n.md"])] == [10, 10, 11, 12]
+
+
+async def test_a5_a_listing_from_the_memo_is_the_same_when_the_parse_cache_holds_one_file(
+    client: Client, agent: AgentHome
+) -> None:
+    key, scope = _scope(agent)
+    first = await _listing(client, key)
+    memo = TopicMemo(agent.data_dir / MEMO_FILE)
+    tiny = ScopeAnswers(TopicCache(max_entries=1, memo=memo), ScopeFiles(), FolderListings())
+
+    answer = await asyncio.to_thread(
+        tiny.topic_list, Path(real(agent.root)), Path(real(scope)), key
+    )
+
+    assert msgspec.to_builtins(answer) == first  # rows and findings from the memo's own
