@@ -15,10 +15,13 @@ from memory_core.injection import (
     LINE_CAP,
     USER_INDEX_PLACEHOLDER,
     CappedIndex,
+    assemble_memory,
     build_memory_text,
     cap_indexes,
     empty_note,
+    memory_sections,
     placed_manifests,
+    prepare_index,
 )
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
 from memory_core.rules import MEMORY_PROMPT_RULE, WORKSPACE_PROMPT_RULE, placeholder_problem
@@ -294,3 +297,28 @@ def test_i1_manifests_say_where_each_index_went() -> None:
     ]
     text = build_memory_text("no placeholder", f"W {INDEX_PLACEHOLDER}", user, workspace)
     assert text == "no placeholder\n\n- [u](u.md)\n\nW - [w](w.md)"
+
+
+def test_i1_i4_assemble_memory_is_the_capped_and_placed_text_kept_by_content() -> None:
+    """``assemble_memory`` answers as capping, sections and manifests do one by one, and hands
+    out the same answer again for the same prompts and prepared indexes (memoised by content)."""
+    user_text = "- [Style](style.md) — tabs, never spaces\n" * 300
+    user = prepare_index(user_text)
+    workspace = prepare_index("- [Build](build.md) — make test\n")
+    prompt = "Yours:\n{{MEMORY_USER_INDEX}}"
+    workspace_prompt = "This Workspace:\n{{MEMORY_INDEX}}"
+
+    assembled = assemble_memory(prompt, workspace_prompt, user, workspace, "app-0123abcd")
+
+    capped = cap_indexes(user, workspace, workspace_key="app-0123abcd")
+    sections = memory_sections(prompt, workspace_prompt, capped[0], capped[1])
+    assert list(assembled.sections) == sections
+    assert assembled.text == "".join(section.text for section in sections)
+    manifests = placed_manifests(prompt, workspace_prompt, capped[0], capped[1])
+    assert list(assembled.manifests) == manifests
+    same_text = prepare_index(user_text)  # another object, the same content
+    again = assemble_memory(prompt, workspace_prompt, same_text, workspace, "app-0123abcd")
+    assert again is assembled
+    without_key = assemble_memory(prompt, workspace_prompt, user, workspace, None)
+    assert [manifest.scope for manifest in without_key.manifests] == ["user"]
+    assert "make test" not in without_key.text

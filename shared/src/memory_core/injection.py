@@ -56,8 +56,10 @@ __all__ = [
     "INDEX_PLACEHOLDER",
     "LINE_CAP",
     "USER_INDEX_PLACEHOLDER",
+    "AssembledMemory",
     "CappedIndex",
     "PreparedIndex",
+    "assemble_memory",
     "build_memory_text",
     "cap_indexes",
     "empty_note",
@@ -300,6 +302,42 @@ def placed_manifests(
         where = _placement(workspace_prompt, INDEX_PLACEHOLDER)
         placed.append(msgspec.structs.replace(workspace.manifest, placement=where))
     return placed
+
+
+class AssembledMemory(msgspec.Struct, frozen=True):
+    """What ``{{MEMORY}}`` expands to for two prepared indexes and the agent's prompts (A-9):
+    the ``text``, its ``sections`` (concatenated, the text) and the ``manifests`` of the user
+    scope and, with a Workspace key, the Workspace scope."""
+
+    text: str
+    sections: tuple[MemorySection, ...]
+    manifests: tuple[ScopeManifest, ...]
+
+
+@functools.lru_cache(maxsize=32)
+def assemble_memory(
+    prompt: str,
+    workspace_prompt: str,
+    user: PreparedIndex,
+    workspace: PreparedIndex,
+    workspace_key: str | None,
+) -> AssembledMemory:
+    """:func:`cap_indexes`, :func:`memory_sections` and :func:`placed_manifests` in one, for
+    the prompts and the indexes as prepared (:func:`prepare_index`); ``workspace`` is ignored
+    without a ``workspace_key`` (no Workspace scope, I-1).
+
+    Pure, and memoised by its arguments' content: a service that keeps each index's
+    :class:`PreparedIndex` per file version answers repeat Session starts of unchanged files
+    without capping again (and hands out the same ``text`` object, whose UTF-8 form Python
+    keeps with it)."""
+    capped = cap_indexes(user, workspace, workspace_key=workspace_key)
+    workspace_index = capped[1] if len(capped) > 1 else None
+    sections = memory_sections(prompt, workspace_prompt, capped[0], workspace_index)
+    return AssembledMemory(
+        text="".join(section.text for section in sections),
+        sections=tuple(sections),
+        manifests=tuple(placed_manifests(prompt, workspace_prompt, capped[0], workspace_index)),
+    )
 
 
 def _prompt_sections(prompt: str, placeholder: str, index: CappedIndex) -> list[MemorySection]:

@@ -13,6 +13,7 @@ which resolve symlinks (``os.path.realpath``) but never create, read or write a 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -252,8 +253,10 @@ def safe_basename(name: str) -> str:
     return cut or "workspace"
 
 
+@functools.lru_cache(maxsize=1024)
 def key_for_real_path(real_path: str) -> str:
-    """Derive the Workspace memory key of an already resolved path (K-1), purely.
+    """Derive the Workspace memory key of an already resolved path (K-1), purely (memoised by
+    the path: a Session start asks it each time).
 
     ``<safe_basename(last component)>-<first 8 hex digits of sha256(os.fsencode(real_path))>``.
     The path is hashed exactly as given, so resolve symlinks first (see

@@ -23,6 +23,7 @@ __all__ = [
     "app_data_dir_of",
     "history_root",
     "memory_root",
+    "memory_root_parts",
     "scope_dir",
     "workspaces_dir",
 ]
@@ -45,7 +46,13 @@ def agent_dir(app_data_dir: Path, agent_id: str) -> Path:
 
 def memory_root(app_data_dir: Path, agent_id: str) -> Path:
     """Return the memory root ``<app_data_dir>/agents/<agent_id>/agent_state/memory``."""
-    return agent_dir(app_data_dir, agent_id) / "agent_state" / "memory"
+    return app_data_dir.joinpath(*memory_root_parts(agent_id))
+
+
+def memory_root_parts(agent_id: str) -> tuple[str, str, str, str]:
+    """The folders from the app data dir down to the memory root of ``agent_id``, in order;
+    raises ``InvalidId`` for a bad agent id."""
+    return (AGENTS_DIR, check_agent_id(agent_id), "agent_state", "memory")
 
 
 def history_root(app_data_dir: Path, agent_id: str) -> Path:

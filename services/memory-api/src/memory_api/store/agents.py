@@ -47,7 +47,7 @@ from memory_api.errors import (
 )
 from memory_api.store.containment import NotRegularFileError, read_regular
 from memory_api.store.locks import Locks, lock_name
-from memory_api.store.stat_cache import StatCache, file_key
+from memory_api.store.stat_cache import NeedsBlockingIO, StatCache, file_key
 
 __all__ = [
     "AGENT_FILE",
@@ -208,6 +208,7 @@ class AgentStore:
     def __init__(self, data_dir: Path, locks: Locks) -> None:
         self.data_dir = data_dir
         self.locks = locks
+        self._agents_dir = os.fspath(data_dir / AGENTS_DIR)
         # agent.json parsed, per file version (stat_cache): a Session start reads it each time
         self._records: StatCache[str, AgentRecord] = StatCache(max_entries=AGENTS_CACHED)
 
@@ -216,15 +217,16 @@ class AgentStore:
     def _file(self, agent_id: str) -> Path:
         return agent_dir(self.data_dir, agent_id) / AGENT_FILE
 
-    def _load(self, agent_id: str) -> AgentRecord | None:
-        """Read ``agent.json`` of a checked id; None when there is none. Blocking.
+    def _load(self, agent_id: str, *, cached_only: bool = False) -> AgentRecord | None:
+        """Read ``agent.json`` of a checked id; None when there is none. Blocking, unless
+        ``cached_only``: then a file that must be read raises :class:`NeedsBlockingIO`.
 
         Anything but a readable regular file (a folder, a FIFO that would block the read
         forever, a file the service may not open, one over :data:`AGENT_READ_CAP`) raises
         :class:`UnreadableAgent`, naming the reason but never the path.
         """
-        path = self._file(agent_id)
-        where = os.fspath(path)
+        # the path as agent_dir() spells it, without a Path per call
+        where = f"{self._agents_dir}{os.sep}{check_agent_id(agent_id)}{os.sep}{AGENT_FILE}"
         try:
             known = os.stat(where)  # noqa: PTH116 - follows a symlink, as the read does
         except (FileNotFoundError, NotADirectoryError):
@@ -233,8 +235,10 @@ class AgentStore:
             known = None  # the read below names the reason
         if known is not None and (hit := self._records.get(where, file_key(known))) is not None:
             return hit
+        if cached_only:
+            raise NeedsBlockingIO(where)
         try:
-            raw, info = read_regular(path, AGENT_READ_CAP + 1, follow_symlinks=True)
+            raw, info = read_regular(Path(where), AGENT_READ_CAP + 1, follow_symlinks=True)
         except (FileNotFoundError, NotADirectoryError):
             return None
         except NotRegularFileError:
@@ -254,13 +258,14 @@ class AgentStore:
         self._records.put(where, file_key(info), record)
         return record
 
-    def load(self, project: str, agent_id: str) -> AgentRecord:
+    def load(self, project: str, agent_id: str, *, cached_only: bool = False) -> AgentRecord:
         """The blocking :meth:`get` of checked ids, for callers already in a worker thread (one
-        thread hop per request instead of two). Raises like :meth:`get`."""
-        return self._load_in(project, agent_id)
+        thread hop per request instead of two). Raises like :meth:`get`, and
+        :class:`NeedsBlockingIO` when ``cached_only`` and the file must be read."""
+        return self._load_in(project, agent_id, cached_only=cached_only)
 
-    def _load_in(self, project: str, agent_id: str) -> AgentRecord:
-        record = self._load(agent_id)
+    def _load_in(self, project: str, agent_id: str, *, cached_only: bool = False) -> AgentRecord:
+        record = self._load(agent_id, cached_only=cached_only)
         if record is None or record.project != project:
             raise NotFound(f"no agent {agent_id!r} in project {project!r}")
         return record

@@ -38,6 +38,7 @@ __all__ = [
     "cannot_read",
     "checked_memory_root",
     "is_within",
+    "memory_root_below",
     "read_regular",
     "real_child",
     "real_path",
@@ -99,10 +100,14 @@ def checked_memory_root(app_data_dir: Path, agent_id: str) -> Path:
     behind a file on the way: every scope is then simply absent).
     Raises ``InvalidId`` for a bad agent id (K-7).
     """
-    base = real_path(app_data_dir)
-    lexical = layout.memory_root(base, agent_id)
-    current = os.fspath(base)
-    parts = layout.memory_root(Path(), agent_id).parts
+    return memory_root_below(real_path(app_data_dir), agent_id)
+
+
+def memory_root_below(real_app_data_dir: Path, agent_id: str) -> Path:
+    """:func:`checked_memory_root` for an app data dir that is a real path already (the
+    service resolves its own once, at start): one ``lstat`` per folder below it, four."""
+    parts = layout.memory_root_parts(agent_id)
+    current = os.fspath(real_app_data_dir)
     for depth, part in enumerate(parts, start=1):  # one lstat per folder below the base
         current = current + os.sep + part
         try:
@@ -115,7 +120,7 @@ def checked_memory_root(app_data_dir: Path, agent_id: str) -> Path:
             )
         if not stat.S_ISDIR(mode):
             break  # a file on the way: the root cannot exist, and nothing lies below it
-    return lexical
+    return real_app_data_dir.joinpath(*parts)
 
 
 def read_regular(

@@ -16,6 +16,7 @@ marker (K-5).
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -63,6 +64,7 @@ from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scopes import create_scope_dir, scope_real_dir
 from memory_api.store.search import MemorySearch
 from memory_api.store.sessions import check_workspace_path, start_session
+from memory_api.store.stat_cache import NeedsBlockingIO
 from memory_api.store.topic_cache import TopicCache
 from memory_api.store.topic_memo import MEMO_FILE, TopicMemo
 
@@ -140,9 +142,13 @@ class MemoryStore:
         both in the one worker thread a request uses (each thread hop costs a wake-up)."""
         return self.agents.load(project, agent_id), work(*args)
 
-    def _start_blocking(self, project: str, agent_id: str, workspace: str) -> SessionStartResponse:
-        record = self.agents.load(project, agent_id)
-        return start_session(self.app_data_dir, record, workspace, self.files)
+    def _start(
+        self, project: str, agent_id: str, workspace: str, *, cached_only: bool
+    ) -> SessionStartResponse:
+        record = self.agents.load(project, agent_id, cached_only=cached_only)
+        return start_session(
+            self.app_data_dir, record, workspace, self.files, cached_only=cached_only
+        )
 
     def _overview(
         self, agent_id: str, limit: int, after: Place | None, query: str | None
@@ -321,16 +327,25 @@ class MemoryStore:
         """A-9: prepare the Session's scopes (K-4…K-6, I-5) and return the injection; its
         ``sections`` only when ``body`` asks for them.
 
-        The ids and the Workspace path are checked first; then, in one worker thread, the agent
-        is read, the scopes are prepared and both indexes are read through the stat-keyed
+        The ids and the Workspace path are checked first; then the agent is read, the scopes are
+        prepared and both indexes are read through the stat-keyed
         :class:`~memory_api.store.scope_files.ScopeFiles`, capped and wrapped (nothing else is
-        kept between requests, so a change on disk is seen by the next one, Q-4). Raises
+        kept between requests, so a change on disk is seen by the next one, Q-4). A repeat
+        Session start, whose files are all kept at their current versions and which has nothing
+        to create, runs on the event loop (``stat`` calls only: a thread hop and its GIL
+        handovers cost more than the whole answer); anything else (a first Session, a changed
+        index, a missing marker) runs the same code in a worker thread. Raises
         ``InvalidId``, :class:`NotFound`, and :class:`~memory_api.errors.BadRequest` for a
         Workspace path that is not absolute or names no folder (see ``check_workspace_path``).
         """
         _check(project, agent_id)
         workspace = check_workspace_path(body.workspace)
-        answer = await asyncio.to_thread(self._start_blocking, project, agent_id, workspace)
+        try:
+            answer = self._start(project, agent_id, workspace, cached_only=True)
+        except NeedsBlockingIO:
+            answer = await asyncio.to_thread(
+                functools.partial(self._start, project, agent_id, workspace, cached_only=False)
+            )
         return answer if body.sections else msgspec.structs.replace(answer, sections=[])
 
     async def insert_placeholder(self, project: str, agent_id: str) -> PlaceholderResult:

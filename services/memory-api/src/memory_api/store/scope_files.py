@@ -32,7 +32,7 @@ from memory_api.store.scopes import (
     read_marker,
     workspace_presence,
 )
-from memory_api.store.stat_cache import StatCache, file_key
+from memory_api.store.stat_cache import NeedsBlockingIO, StatCache, file_key
 
 __all__ = ["ScopeFiles", "ScopeIndex"]
 
@@ -127,7 +127,7 @@ class ScopeFiles:
         max_bytes: int = 16 * 1024 * 1024,
         marker_bytes: int = 16 * 1024 * 1024,
     ) -> None:
-        self._cache: StatCache[Path, ScopeIndex] = StatCache(
+        self._cache: StatCache[str, ScopeIndex] = StatCache(
             max_entries=max_entries, max_weight=max_bytes, weigh=_weight
         )
         self._markers: StatCache[tuple[str, str], Marker] = StatCache(
@@ -135,20 +135,31 @@ class ScopeFiles:
         )
 
     def marker(
-        self, root: Path, scope: Path | str, key: str, *, orphan_check: bool = True
+        self,
+        root: Path,
+        scope: Path | str,
+        key: str,
+        *,
+        orphan_check: bool = True,
+        cached_only: bool = False,
     ) -> Marker:
         """:func:`~memory_api.store.scopes.read_marker` of the real ``scope``, the file judged
         once per version; ``orphaned`` and ``not_visible`` (does the named Workspace still
         exist, and had the service seen it? :func:`~memory_api.store.scopes.workspace_presence`)
         are asked anew, unless ``orphan_check`` is false (the answer then holds the judgement as
-        kept)."""
+        kept). ``cached_only``: raise :class:`NeedsBlockingIO` instead of reading the file (a
+        marker missing, odd or not judged at this version)."""
         path = f"{os.fspath(scope)}{os.sep}{layout.MARKER_FILE}"  # a group search asks each
         info = _regular(path)
         if info is None:
+            if cached_only:
+                raise NeedsBlockingIO(path)
             # missing, a symlink or odd: judged each time
             return read_marker(root, Path(scope), key)
         hit = self._markers.get((path, key), file_key(info))
         if hit is None:
+            if cached_only:
+                raise NeedsBlockingIO(path)
             # Stored under the key seen before the read: a change in between makes a miss next.
             hit = read_marker(root, Path(scope), key)
             self._markers.put((path, key), file_key(info), hit)
@@ -157,19 +168,29 @@ class ScopeFiles:
         orphaned, not_visible = workspace_presence(scope, hit.path)
         return dataclasses.replace(hit, orphaned=orphaned, not_visible=not_visible)
 
-    def read(self, root: Path, scope: Path) -> ScopeIndex | None:
+    def read(self, root: Path, scope: Path, *, cached_only: bool = False) -> ScopeIndex | None:
         """:func:`~memory_api.store.scopes.read_index_text` of the real ``scope`` under the real
         ``root``, from the cache while the file is unchanged; None when there is no index. An
         index that could not be read (its ``error`` set, Q-2b) is never kept: read again next.
 
         Only an index that is a plain file (its own real path, as ``scope`` is real) is kept; a
-        symlinked one is resolved, checked and read on every request."""
-        path = scope / layout.INDEX_FILE
-        info = _regular(path)
-        if info is not None:
+        symlinked one is resolved, checked and read on every request. ``cached_only``: raise
+        :class:`NeedsBlockingIO` instead of reading (an index not kept at this version)."""
+        path = f"{os.fspath(scope)}{os.sep}{layout.INDEX_FILE}"  # no Path per request
+        try:
+            info: os.stat_result | None = os.lstat(path)
+        except FileNotFoundError:
+            return None
+        except OSError:
+            info = None  # the read below names the reason
+        if info is not None and stat.S_ISREG(info.st_mode):
             hit = self._cache.get(path, file_key(info))
             if hit is not None:
                 return hit
+        else:
+            info = None
+        if cached_only:
+            raise NeedsBlockingIO(path)
         found = read_index_text(root, scope)  # resolves and checks the path itself
         if found is None:
             return None
@@ -178,8 +199,11 @@ class ScopeFiles:
             self._cache.put(path, file_key(found.stat), entry)
         return entry
 
-    def prepared(self, root: Path, scope: Path | None) -> PreparedIndex:
+    def prepared(
+        self, root: Path, scope: Path | None, *, cached_only: bool = False
+    ) -> PreparedIndex:
         """The scope's index split and masked for the caps (I-8); a missing index (or no scope,
-        None) gives the blank one. Masked once per version of the file."""
-        entry = self.read(root, scope) if scope is not None else None
+        None) gives the blank one. Masked once per version of the file. ``cached_only``: as for
+        :meth:`read`."""
+        entry = self.read(root, scope, cached_only=cached_only) if scope is not None else None
         return _MISSING if entry is None else entry.prepared()

@@ -153,7 +153,16 @@ def scope_real_dir(root: Path, key: str) -> Path | None:
     name cover both spellings); one leading outside the root, to the root itself or into a
     folder deeper down raises :class:`OutsideMemoryRoot`. A non-directory is absent.
     """
-    resolved = real_child(root, check_scope_key(key))
+    child = root / check_scope_key(key)
+    try:
+        mode = os.lstat(child).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError:
+        mode = None  # e.g. a file where the root should be: let realpath say what it resolves to
+    if mode is not None and not stat.S_ISLNK(mode):
+        return child if stat.S_ISDIR(mode) else None  # below a real root: its own real path
+    resolved = real_path(child)
     if resolved.parent != root or not _is_scope_key(resolved.name):
         raise OutsideMemoryRoot(f"no scope {key!r}")
     return resolved if resolved.is_dir() else None

@@ -1,6 +1,8 @@
 """Session start (A-9): prepare the scope directories, then assemble the ``{{MEMORY}}`` text.
 
-Blocking; run it in a worker thread. The rules, in order:
+Blocking; run it in a worker thread, or with ``cached_only`` on the event loop: then it takes
+only ``stat`` calls and raises ``NeedsBlockingIO`` before any change when it must read a file
+or make something (the caller runs it again in a worker thread). The rules, in order:
 
 - I-5: memory off → nothing is created or read; the key line renders ``(none — memory is off)``.
 - K-6: the user scope is (re)created on demand.
@@ -30,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memory_core import layout
-from memory_core.injection import cap_indexes, memory_sections, placed_manifests
+from memory_core.injection import AssembledMemory, assemble_memory
 from memory_core.keys import (
     USER_SCOPE,
     has_control_character,
@@ -40,8 +42,6 @@ from memory_core.keys import (
 from memory_core.rules import WORKSPACE_PATH_MAX_BYTES, WORKSPACE_PATH_RULE
 from memory_core.template import has_memory_placeholder, key_line_value
 from memory_core.wire import (
-    MemorySection,
-    ScopeManifest,
     SessionDirectories,
     SessionStartResponse,
     WorkspaceKind,
@@ -49,10 +49,11 @@ from memory_core.wire import (
 
 from memory_api.errors import BadRequest
 from memory_api.store.agents import AgentRecord
-from memory_api.store.containment import OutsideMemoryRoot, checked_memory_root
+from memory_api.store.containment import OutsideMemoryRoot, memory_root_below
 from memory_api.store.exclusive import create_new_bytes
 from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scopes import create_scope_dir, scope_real_dir
+from memory_api.store.stat_cache import NeedsBlockingIO
 
 __all__ = [
     "WORKSPACE_PATH_MAX_BYTES",
@@ -62,6 +63,9 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
+
+_NOTHING = AssembledMemory(text="", sections=(), manifests=())
+"""The memory of a Session that injects none (memory off, or no ``{{MEMORY}}``, I-5)."""
 
 
 def check_workspace_path(workspace: str) -> str:
@@ -80,24 +84,31 @@ def check_workspace_path(workspace: str) -> str:
 
 
 def check_real_workspace(workspace: str) -> str:
-    """Resolve the checked ``workspace`` (``os.path.realpath``) and return its real path;
-    blocking.
+    """Resolve the checked ``workspace`` (``os.path.realpath``) and return its real path: an
+    ``lstat`` per component and a ``stat``.
 
     Raises :class:`BadRequest` when the path exists but is no directory (a file, a device, a
     symlink loop: no Session works in one) or when its real path holds a control character
     (reached through a symlink; the marker could not hold it on one line, K-5). A path that
     does not exist here is accepted: the harness may see a filesystem the service does not.
     """
+    return _real_workspace(workspace)[0]
+
+
+def _real_workspace(workspace: str) -> tuple[str, bool]:
+    """:func:`check_real_workspace` and whether the Workspace is there for the service (K-6a)."""
     real = os.path.realpath(workspace)
     if has_control_character(real):
         raise BadRequest("the workspace's real path holds a control character (newline, tab …)")
     try:
         is_dir = stat.S_ISDIR(os.stat(real).st_mode)  # noqa: PTH116 - one stat, no Path
+        present = True
     except OSError:  # missing here (the harness may see another filesystem), a loop, …
         is_dir = not os.path.lexists(real)
+        present = False
     if not is_dir:
         raise BadRequest("workspace must be a directory, not a file")
-    return real
+    return real, present
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,11 +119,14 @@ class _Prepared:
     workspace_dir: Path | None
 
 
-def _ensure_dir(root: Path, key: str) -> Path | None:
-    """Create scope ``key`` under the real ``root`` if missing; its real path or None."""
+def _ensure_dir(root: Path, key: str, cached_only: bool) -> Path | None:
+    """Create scope ``key`` under the real ``root`` if missing; its real path or None.
+    ``cached_only``: raise :class:`NeedsBlockingIO` instead of creating it."""
     try:
         resolved = scope_real_dir(root, key)  # the common case: it exists, nothing to create
         if resolved is None:
+            if cached_only:
+                raise NeedsBlockingIO(key)
             if not create_scope_dir(root, key):
                 return None
             resolved = scope_real_dir(root, key)
@@ -124,9 +138,16 @@ def _ensure_dir(root: Path, key: str) -> Path | None:
 
 
 def _ensure_marker(
-    root: Path, scope: Path, key: str, real_workspace: str, files: ScopeFiles
+    root: Path, scope: Path, key: str, real_workspace: str, files: ScopeFiles, cached_only: bool
 ) -> None:
-    """Create the ``.workspace`` marker if missing (K-5); never overwrite one (atomic create)."""
+    """Create the ``.workspace`` marker if missing (K-5); never overwrite one (atomic create).
+    ``cached_only``: only a marker kept in ``files`` and naming ``real_workspace`` is looked at
+    (a ``stat``); anything else raises :class:`NeedsBlockingIO`."""
+    if cached_only:
+        marker = files.marker(root, scope, key, orphan_check=False, cached_only=True)
+        if marker.path != real_workspace:
+            raise NeedsBlockingIO(key)  # the worker thread logs the mismatch
+        return
     data = (real_workspace + "\n").encode("utf-8")
     try:
         if create_new_bytes(scope / layout.MARKER_FILE, data):
@@ -134,7 +155,7 @@ def _ensure_marker(
     except OSError as error:  # a read-only scope: the Session still starts, the overview tells
         logger.warning("scope %s: cannot write its .workspace marker: %s", key, error)
         return
-    marker = files.marker(root, scope, key)
+    marker = files.marker(root, scope, key, orphan_check=False)
     if marker.path != real_workspace:
         logger.warning(
             "scope %s: .workspace names %r, not %r; kept as it is (%s)",
@@ -146,7 +167,7 @@ def _ensure_marker(
 
 
 def ensure_workspace_scope(
-    root: Path, real_workspace: str, files: ScopeFiles | None = None
+    root: Path, real_workspace: str, files: ScopeFiles | None = None, *, cached_only: bool = False
 ) -> tuple[str, Path | None]:
     """Create the Workspace scope of ``real_workspace`` (symlinks resolved) and its marker if
     missing, under the real memory ``root`` (K-1, K-5); a marker naming another path is kept.
@@ -156,18 +177,25 @@ def ensure_workspace_scope(
     a link out in its place). Blocking.
     """
     key = key_for_real_path(real_workspace)
-    scope = _ensure_dir(root, key)
+    scope = _ensure_dir(root, key, cached_only)
     if scope is not None:
-        _ensure_marker(root, scope, key, real_workspace, files or ScopeFiles(max_entries=1))
+        marker_files = files or ScopeFiles(max_entries=1)
+        _ensure_marker(root, scope, key, real_workspace, marker_files, cached_only)
     return key, scope
 
 
 def _prepare(
-    app_data_dir: Path, root: Path, real_workspace: str, enabled: bool, files: ScopeFiles
+    app_data_dir: Path,
+    root: Path,
+    workspace: tuple[str, bool],
+    enabled: bool,
+    files: ScopeFiles,
+    cached_only: bool,
 ) -> _Prepared:
     if not enabled:
         return _Prepared("off", None, None, None)
-    user_dir = _ensure_dir(root, USER_SCOPE)
+    real_workspace, visible = workspace
+    user_dir = _ensure_dir(root, USER_SCOPE, cached_only)
     # Both paths are real already, so only a Workspace below <app_data_dir>/agents/ can be
     # temporary (K-4): the full rule, which resolves both again, runs just for those.
     agents = f"{app_data_dir}{os.sep}{layout.AGENTS_DIR}{os.sep}"
@@ -175,17 +203,23 @@ def _prepare(
         Path(real_workspace), app_data_dir
     ):
         return _Prepared("temporary", None, user_dir, None)
-    key, workspace_dir = ensure_workspace_scope(root, real_workspace, files)
+    key, workspace_dir = ensure_workspace_scope(
+        root, real_workspace, files, cached_only=cached_only
+    )
     if workspace_dir is not None:
-        visible = os.path.isdir(real_workspace)  # noqa: PTH112 - never raises (ENAMETOOLONG)
-        _flag_visibility(workspace_dir, key, visible=visible)
+        _flag_visibility(workspace_dir, key, visible=visible, cached_only=cached_only)
     return _Prepared("persistent", key, user_dir, workspace_dir)
 
 
-def _flag_visibility(scope: Path, key: str, *, visible: bool) -> None:
+def _flag_visibility(scope: Path, key: str, *, visible: bool, cached_only: bool) -> None:
     """Keep :data:`~memory_core.layout.NOT_VISIBLE_FILE` in ``scope`` exactly while the
     Workspace is not there for the service at its Session start (K-6a). A failure is logged:
-    the Session starts all the same."""
+    the Session starts all the same. ``cached_only``: a flag to change raises
+    :class:`NeedsBlockingIO`."""
+    if os.path.lexists(f"{os.fspath(scope)}{os.sep}{layout.NOT_VISIBLE_FILE}") != visible:
+        return  # as it should be: one lstat, no Path
+    if cached_only:
+        raise NeedsBlockingIO(key)
     flag = scope / layout.NOT_VISIBLE_FILE
     try:
         if visible:
@@ -197,7 +231,12 @@ def _flag_visibility(scope: Path, key: str, *, visible: bool) -> None:
 
 
 def start_session(
-    app_data_dir: Path, record: AgentRecord, workspace: str, files: ScopeFiles | None = None
+    app_data_dir: Path,
+    record: AgentRecord,
+    workspace: str,
+    files: ScopeFiles | None = None,
+    *,
+    cached_only: bool = False,
 ) -> SessionStartResponse:
     """Prepare directories and build the A-9 answer for a Session of ``record`` in ``workspace``.
 
@@ -208,43 +247,47 @@ def start_session(
     no directory (see :func:`check_real_workspace`) and
     :class:`~memory_api.store.containment.OutsideMemoryRoot` (404) when the agent's memory root
     is redirected by a symlink.
+
+    Blocking. ``cached_only`` (a repeat Session start, on the event loop): only ``stat`` and
+    ``lstat`` calls, about fifteen; anything to create, write or read (a first Session in the
+    Workspace, a scope or its marker missing, the visibility flag to change, an index not in
+    ``files`` at its current version) raises :class:`NeedsBlockingIO` before any change.
     """
-    real_workspace = check_real_workspace(workspace)
+    real_workspace = _real_workspace(workspace)
     base = app_data_dir
-    root = checked_memory_root(base, record.id)
+    root = memory_root_below(base, record.id)
     enabled = record.memory.enabled
     files = files if files is not None else ScopeFiles(max_entries=2)
-    prepared = _prepare(base, root, real_workspace, enabled, files)
+    prepared = _prepare(base, root, real_workspace, enabled, files, cached_only)
     template_has_memory = has_memory_placeholder(record.template)
+    memory_root = os.fspath(root)
     directories = SessionDirectories(
-        app_data_dir=str(base),
-        memory_root=str(root),
-        user=None if prepared.user_dir is None else str(root / USER_SCOPE),
-        workspace=None if prepared.key is None else str(root / prepared.key),
+        app_data_dir=os.fspath(base),
+        memory_root=memory_root,
+        user=None if prepared.user_dir is None else f"{memory_root}{os.sep}{USER_SCOPE}",
+        workspace=None if prepared.key is None else f"{memory_root}{os.sep}{prepared.key}",
     )
     injected = enabled and template_has_memory
-    manifests: list[ScopeManifest] = []
-    sections: list[MemorySection] = []
+    memory = _NOTHING
     if injected:
-        # Prepared per index version: split, masked (I-8), lines past the read cap counted.
-        capped = cap_indexes(
-            files.prepared(root, prepared.user_dir),
-            files.prepared(root, prepared.workspace_dir),
-            workspace_key=prepared.key,
+        # Prepared per index version: split, masked (I-8), lines past the read cap counted;
+        # capped and placed once per prompts and versions (memoised by content)
+        memory = assemble_memory(
+            record.memory.effective_prompt,
+            record.memory.effective_workspace_prompt,
+            files.prepared(root, prepared.user_dir, cached_only=cached_only),
+            files.prepared(root, prepared.workspace_dir, cached_only=cached_only),
+            prepared.key,
         )
-        prompts = (record.memory.effective_prompt, record.memory.effective_workspace_prompt)
-        workspace_index = capped[1] if len(capped) > 1 else None  # only with a key (I-1)
-        sections = memory_sections(*prompts, capped[0], workspace_index)
-        manifests = placed_manifests(*prompts, capped[0], workspace_index)  # where each went
     return SessionStartResponse(
         enabled=enabled,
         injected=injected,
-        memory="".join(section.text for section in sections),
+        memory=memory.text,
         workspace_memory_key=key_line_value(prepared.kind, prepared.key),
         key=prepared.key,
         workspace_kind=prepared.kind,
         directories=directories,
-        manifests=manifests,
+        manifests=list(memory.manifests),
         template_has_memory=template_has_memory,
-        sections=sections,
+        sections=list(memory.sections),
     )

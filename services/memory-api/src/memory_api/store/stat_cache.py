@@ -31,7 +31,15 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Generic, TypeVar
 
-__all__ = ["RACY_WINDOW_NS", "FileKey", "StatCache", "derived_key", "file_key", "is_racy"]
+__all__ = [
+    "RACY_WINDOW_NS",
+    "FileKey",
+    "NeedsBlockingIO",
+    "StatCache",
+    "derived_key",
+    "file_key",
+    "is_racy",
+]
 
 FileKey = tuple[int, int, int, int, int]
 """``(st_dev, st_ino, st_size, st_mtime_ns, st_ctime_ns)`` of one version of a file."""
@@ -42,6 +50,12 @@ filesystem has) may still change within its current stamp: what is read from it 
 
 N = TypeVar("N", bound=Hashable)
 V = TypeVar("V")
+
+
+class NeedsBlockingIO(Exception):
+    """Raised by a lookup asked to take only ``stat`` calls (``cached_only``, on the event loop)
+    when its answer needs a file read, created or written: nothing was changed, so the caller
+    runs the same work again in a worker thread."""
 
 
 def file_key(info: os.stat_result) -> FileKey:
