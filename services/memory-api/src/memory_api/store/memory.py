@@ -60,6 +60,7 @@ from memory_api.store.overview import (
 )
 from memory_api.store.pruning import delete_topic
 from memory_api.store.scope_files import ScopeFiles
+from memory_api.store.scope_records import ScopeRecordFiles
 from memory_api.store.scopes import create_scope_dir, scope_real_dir
 from memory_api.store.search import MemorySearch
 from memory_api.store.sessions import check_workspace_path, start_session
@@ -107,6 +108,7 @@ class MemoryStore:
         parse_cache = cache if cache is not None else TopicCache()
         self.answers = ScopeAnswers(parse_cache, self.files, self.folders)
         self.searcher = MemorySearch(self.app_data_dir)
+        self.records = ScopeRecordFiles(self.app_data_dir)
 
     # --- helpers (blocking ones run in worker threads) ---------------------------------------
 
@@ -143,7 +145,9 @@ class MemoryStore:
     ) -> OverviewPage:
         root = self._root(agent_id)
         create_scope_dir(root, USER_SCOPE)  # K-6; a failure leaves the scope out, never a 500
-        page = self.answers.overview(root, limit=limit, after=after, query=query)
+        page = self.answers.overview(
+            root, limit=limit, after=after, query=query, records=self.records.of(agent_id)
+        )
         scopes = [self._with_history(agent_id, root, scope) for scope in page.scopes]
         return OverviewPage(scopes, page.totals, page.next_cursor)
 
