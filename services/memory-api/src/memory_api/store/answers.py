@@ -26,7 +26,6 @@ from pathlib import Path, PurePath
 import msgspec
 from memory_core import layout
 from memory_core.index import index_lines
-from memory_core.index_facts import IndexFacts
 from memory_core.injection import cap_indexes
 from memory_core.keys import USER_SCOPE
 from memory_core.lint import lint_scope, lint_topic_in_scope, lint_topics, mask_secret_lines
@@ -246,7 +245,8 @@ class ScopeAnswers:
             user_index,
         )
         files, unreadable, in_sub_folders = read.files, inputs.unreadable, inputs.in_sub_folders
-        text, facts, companion = inputs.text, inputs.facts, inputs.companion
+        text, companion = inputs.text, inputs.companion
+        facts = index.facts() if index is not None and text is not None else None
         memo = derived_key((inputs.judged, in_sub_folders), inputs.keys)
         known = self._lints.get(os.fspath(scope), memo)
         if known is not None:
@@ -529,14 +529,13 @@ class ScopeAnswers:
 
 @dataclass(frozen=True, slots=True)
 class _LintInputs:
-    """What a scope's lint judges besides the topics' parses: the index's text and facts, the
+    """What a scope's lint judges besides the topics' parses: the index's text, the
     user index beside it (``companion``), what could not be read, the index's links into
     sub-folders found there, the facts a memo of the lint is keyed by (``judged``: the
     companion, the file names, the refused and unreadable entries) and the stat keys of the
     files read (the topic files, then the index)."""
 
     text: str | None
-    facts: IndexFacts | None
     companion: str | None
     unreadable: list[tuple[str, str]]
     in_sub_folders: frozenset[str]
@@ -558,8 +557,8 @@ def _lint_inputs(
     ``index`` as read, the topic ``files`` judged present (``unreadable_files`` among them,
     with why) and the stat ``keys`` of the topic files read."""
     text = index.readable_text if index is not None else None
-    facts = index.facts() if index is not None and text is not None else None
-    deeper = [target for target in facts.links if "/" in target] if facts else []
+    links = index.links() if index is not None and text is not None else {}
+    deeper = [target for target in links if "/" in target]
     unreadable = list(unreadable_files)
     if index is not None and index.error is not None:
         unreadable.append((layout.INDEX_FILE, index.error))
@@ -569,9 +568,7 @@ def _lint_inputs(
         keys = [*keys, file_key(index.read.stat)]
     companion = None if key == USER_SCOPE else user_index
     judged = (companion, tuple(files), tuple(listing.refused), tuple(unreadable))
-    return _LintInputs(
-        text, facts, companion, unreadable, sub_folder_files(scope, deeper), judged, keys
-    )
+    return _LintInputs(text, companion, unreadable, sub_folder_files(scope, deeper), judged, keys)
 
 
 def _title(path: str | None, key: str) -> str:
