@@ -50,6 +50,7 @@ from memory_api.store.overview import (
     ScopeRow,
     after_cursor,
     cursor_of,
+    folder_count,
     page_of,
     scope_activity,
     scope_rows,
@@ -60,7 +61,6 @@ from memory_api.store.scopes import (
     FolderListing,
     ScopeListing,
     TopicEntry,
-    count_listed,
     judged_topics,
     scan_scope,
     scope_real_dir,
@@ -396,18 +396,21 @@ class ScopeAnswers:
         path = self.files.marker(root, row.folder, row.key, orphan_check=False).path
         return path is not None and wanted in path.casefold()
 
-    def scope_summary(self, root: Path, key: str, scope: Path) -> ScopeSummary:
-        """The overview entry (A-3) of the one scope ``key`` at the real ``scope``."""
+    def scope_summary(
+        self, root: Path, key: str, scope: Path, records: ScopeRecords | None = None
+    ) -> ScopeSummary:
+        """The overview entry (A-3) of the one scope ``key`` at the real ``scope``; its counts
+        and lint tally kept in ``records`` as :meth:`overview` keeps them."""
+        records = records if records is not None else self.records
         folder = os.fspath(scope)
         try:
             info = scope.stat()
         except OSError:
             raise NotFound(f"no scope {key!r}") from None
-        listing = self.folders.listing(scope, info)
-        files = count_listed(root, scope, listing) if listing is not None else 0
+        files = folder_count(root, folder, info, records)
         row = ScopeRow.of(key, folder, scope_activity(folder, info.st_mtime_ns), files)
-        summary = self._summary(root, row, self._user_index_text(root), self.records)
-        self.records.flush()
+        summary = self._summary(root, row, self._user_index_text(root), records)
+        records.flush()
         return summary
 
     def _scope_findings(

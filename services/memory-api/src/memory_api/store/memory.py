@@ -5,9 +5,11 @@ project through the :class:`~memory_api.store.agents.AgentStore` (an agent of an
 a 404, A-10), then does its file work in a worker thread (``asyncio.to_thread``) so the event
 loop never blocks on the disk.
 
-Nothing is remembered between requests except the stat-keyed parse cache
-(:mod:`memory_api.store.topic_cache`), which can never disagree with the disk, so several
-service processes can share one data dir (Q-4). The API only reads and deletes (A-8): its one
+Nothing is remembered between requests except what is keyed by the stat of the files it came
+from and so can never disagree with the disk: the parse cache
+(:mod:`memory_api.store.topic_cache`), the search index and the overview's scope records
+(:mod:`memory_api.store.scope_records`, on disk beside the data); so several service processes
+can share one data dir (Q-4). The API only reads and deletes (A-8): its one
 write into a scope is the index pruning of A-6, done under the scope's cross-process lock; it
 also creates the user scope on demand (K-6) and, at Session start, a Workspace scope and its
 marker (K-5).
@@ -153,7 +155,8 @@ class MemoryStore:
 
     def _scope_summary(self, agent_id: str, key: str) -> ScopeSummary:
         root, scope = self._scope(agent_id, key)
-        return self._with_history(agent_id, root, self.answers.scope_summary(root, key, scope))
+        summary = self.answers.scope_summary(root, key, scope, self.records.of(agent_id))
+        return self._with_history(agent_id, root, summary)
 
     def _with_history(self, agent_id: str, root: Path, scope: ScopeSummary) -> ScopeSummary:
         """``scope`` with what its history takes on disk (V-3), when histories are kept."""
