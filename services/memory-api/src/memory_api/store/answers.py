@@ -315,7 +315,7 @@ class ScopeAnswers:
             code_severities=dict(severities),
         )
         if not inputs.unreadable and not read.unreadable and len(read.loaded) == len(topics):
-            racy = any(is_racy(file_key) for file_key in inputs.keys)
+            racy = any(is_racy(version) for version in inputs.keys)
             records.keep_lint_tally(scope.name, digest, tally, racy=racy)
         return tally, len(read.files)
 
@@ -347,7 +347,7 @@ class ScopeAnswers:
             not_visible=not_visible,
             lint_counts=tally.counts,
             severity_counts=tally.severities,
-            lint_severities=tally.code_severities,  # type: ignore[arg-type]
+            lint_severities=tally.code_severities,
             unreadable=listing.error,
         )
 

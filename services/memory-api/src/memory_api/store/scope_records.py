@@ -43,6 +43,7 @@ from pathlib import Path
 
 import memory_core
 import msgspec
+from memory_core.wire import Severity
 
 from memory_api.store.stat_cache import FileKey, is_racy
 
@@ -101,7 +102,7 @@ class LintTally(msgspec.Struct, frozen=True):
 
     counts: dict[str, int]
     severities: dict[str, int]
-    code_severities: dict[str, str]
+    code_severities: dict[str, Severity]
 
 
 def lint_digest(facts: object, keys: list[FileKey]) -> bytes:
