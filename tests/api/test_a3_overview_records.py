@@ -12,6 +12,7 @@ tests write a moment earlier are kept at all.
 from __future__ import annotations
 
 import os
+import sqlite3
 import stat
 from pathlib import Path
 from typing import Any
@@ -19,12 +20,13 @@ from typing import Any
 import msgspec
 import pytest
 from memory_api.store import answers as answers_module
-from memory_api.store import stat_cache
+from memory_api.store import scope_records, stat_cache
 from memory_api.store.answers import OverviewPage, ScopeAnswers
 from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scope_records import RECORDS_FOLDER, ScopeRecordFiles, ScopeRecords
 from memory_api.store.topic_cache import TopicCache
 from memory_core import layout
+from memory_core.lint import lint_scope
 
 from tests.api.conftest import AgentHome, Client, corpus_topics, memory_url, ok_json, write_topic
 
@@ -130,7 +132,7 @@ def test_a3_the_user_index_changed_meanwhile_judges_every_workspace_again(
     with (corpus_user.user / layout.INDEX_FILE).open("a", encoding="utf-8") as index:
         index.write("- [New](new-note.md) — a line the Workspace indexes now share room with\n")
     linted: list[object] = []
-    real_lint = answers_module.lint_scope
+    real_lint = lint_scope
 
     def counting(*args: Any, **kwargs: Any) -> Any:
         linted.append(args[0])
@@ -159,11 +161,9 @@ def test_a3_records_written_by_other_code_are_not_used(
 ) -> None:
     scopes_of(agent, 2)
     Process(agent.data_dir).page(agent)
-    from memory_api.store import scope_records
-
     monkeypatch.setattr(scope_records, "_fingerprint", lambda: "other code")
     linted: list[object] = []
-    real_lint = answers_module.lint_scope
+    real_lint = lint_scope
 
     def counting(*args: Any, **kwargs: Any) -> Any:
         linted.append(args[0])
@@ -186,8 +186,6 @@ def test_a3_records_of_scopes_removed_are_dropped(agent: AgentHome) -> None:
     after = Process(agent.data_dir).page(agent)
 
     assert [scope.key for scope in after.scopes] == ["user", keys[2]]
-    import sqlite3
-
     path = agent.data_dir / RECORDS_FOLDER / f"{agent.id}.sqlite3"
     with sqlite3.connect(path) as db:
         kept = {name for (name,) in db.execute("SELECT name FROM folders")}
