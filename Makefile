@@ -82,9 +82,10 @@ bench: $(TEST_STAMP) bench-wrk
 bench-scale: $(TEST_STAMP)
 	$(BIN)/python -m bench.scale $(if $(FULL),--full)
 
-## H-5: every hook process (Claude Code, Codex, Gemini), median of 20 runs, wall and CPU (ratios
+## H-5: every hook process (Claude Code, Codex, Gemini) as users install it (this checkout's
+## wheels installed with pip into a fresh environment), median of 20 runs, wall and CPU (ratios
 ## to `python -c pass` as information); exits 1 when one is over 100 ms wall
-## (plugins/harness-memory/bench/hook_cost.py).
+## (plugins/harness-memory/bench/hook_cost.py; `--hooks beside` for the dev .venv's).
 bench-hooks: $(TEST_STAMP)
 	$(BIN)/python plugins/harness-memory/bench/hook_cost.py --runs 20
 

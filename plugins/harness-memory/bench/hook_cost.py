@@ -13,16 +13,22 @@ process is nobody's wait and its cost is in neither figure).
 The SessionStart hooks talk to canned stand-ins of the service on loopback (one A-9 answer
 each), so the figure is the hook process's own cost, not the service's.
 
-    .venv/bin/python plugins/harness-memory/bench/hook_cost.py [--runs 20] [--json]
+    .venv/bin/python plugins/harness-memory/bench/hook_cost.py [--runs 20] [--json] [--hooks …]
 
-The hooks measured are the ``harness-memory`` beside the Python that runs this script: the
-development environment's with ``.venv/bin/python`` (its test tools bring ``typing_extensions``,
-which msgspec then imports), an install's own with that install's Python (a pipx or ``uv tool``
-environment from the wheels, as users run the hooks).
+``--hooks wheels`` (the default, ``make bench-hooks``) measures the shape users run: the
+checkout's ``shared`` and ``plugins/harness-memory`` built into wheels (``pip wheel``, as
+``make wheels``) and installed with ``pip --no-index`` into a fresh virtual environment (bytecode
+compiled at install, as pip and pipx do), whose ``harness-memory`` then runs every hook (the
+build needs what ``make wheels`` needs: the index's ``hatchling``, or pip's cache of it).
+``--hooks beside`` measures the ``harness-memory`` beside the Python that runs this script: the
+development environment's with ``.venv/bin/python`` (editable installs; its test tools bring
+``typing_extensions``, which msgspec then imports: about 33 M instructions, 10 %, more than an
+install's hooks), or an existing install's with that install's Python (a pipx environment's
+``bin/python``). The checkout's packages are byte-compiled first then, as an installed package
+is: with ``PYTHONDONTWRITEBYTECODE`` set, an editable install would otherwise compile them on
+every run.
 
-Exits 1 when a hook's median wall time is over ``--budget-ms`` (default 100). The plugin and
-core packages are byte-compiled first, as an installed package is: with
-``PYTHONDONTWRITEBYTECODE`` set, an editable install would otherwise compile them on every run.
+Exits 1 when a hook's median wall time is over ``--budget-ms`` (default 100).
 """
 
 from __future__ import annotations
@@ -143,23 +149,58 @@ def timed(command: list[str], stdin: bytes) -> tuple[float, float]:
     return elapsed, cpu
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=20)
-    parser.add_argument("--budget-ms", type=float, default=100.0, help="H-5: wall ms per hook")
-    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    args = parser.parse_args()
+def install_from_wheels(where: Path) -> Path:
+    """Build the checkout's ``shared`` and ``plugins/harness-memory`` into wheels (with every
+    dependency's wheel, as ``make wheels``), install ``agent-memory-harness`` from them into a
+    fresh virtual environment under ``where`` with ``pip --no-index``; its ``harness-memory``."""
+    checkout = Path(__file__).resolve().parents[3]
+    dist, environment = where / "dist", where / "env"
+    python = str(environment / "bin" / "python")
+    packages = [str(checkout / "shared"), str(checkout / "plugins" / "harness-memory")]
+    pip_install = [python, "-m", "pip", "install", "--quiet", "--no-index", "--find-links"]
+    _quietly(sys.executable, "-m", "pip", "wheel", "--quiet", "--wheel-dir", str(dist), *packages)
+    _quietly(sys.executable, "-m", "venv", str(environment))
+    _quietly(*pip_install, str(dist), "agent-memory-harness")
+    return environment / "bin" / "harness-memory"
+
+
+def _quietly(*command: str) -> None:
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)  # noqa: S603
+
+
+def beside_this_python() -> Path:
+    """The ``harness-memory`` beside the running Python, its checkout's packages (an editable
+    install's) byte-compiled first, as an installed package is."""
     import harness_memory
     import memory_core
 
     for package in (harness_memory, memory_core):
         compileall.compile_dir(str(Path(package.__file__ or "").parent), quiet=1)
+    return Path(sys.executable).parent / "harness-memory"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--budget-ms", type=float, default=100.0, help="H-5: wall ms per hook")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--hooks",
+        choices=("wheels", "beside"),
+        default="wheels",
+        help="wheels: install the checkout's wheels into a fresh environment and run its hooks "
+        "(as users do); beside: the harness-memory beside this Python",
+    )
+    args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
+        if args.hooks == "wheels":
+            script = install_from_wheels(Path(tmp) / "install")
+        else:
+            script = beside_this_python()
+        print(f"hooks: {script}", file=sys.stderr)
         server = CannedService(canned_answer(Path(tmp)))
         at_caps = CannedService(canned_answer(Path(tmp), 260, 240))
-        cases = _cases(
-            Path(tmp), str(Path(sys.executable).parent / "harness-memory"), server.url, at_caps.url
-        )
+        cases = _cases(Path(tmp), script, server.url, at_caps.url)
         wall: dict[str, list[float]] = {name: [] for name in cases}
         cpu: dict[str, list[float]] = {name: [] for name in cases}
         for _ in range(args.runs):
@@ -183,9 +224,10 @@ def main() -> int:
     return 1 if over else 0
 
 
-def _cases(tmp: Path, script: str, url: str, cut_url: str) -> dict[str, tuple[list[str], bytes]]:
+def _cases(tmp: Path, script: Path, url: str, cut_url: str) -> dict[str, tuple[list[str], bytes]]:
     """Each measured command with its stdin: the baseline first, then every hook as the
-    installers write it; ``url`` answers the ordinary A-9 answer, ``cut_url`` one at the caps."""
+    installers write it; ``url`` answers the ordinary A-9 answer, ``cut_url`` one at the caps.
+    The baseline runs the hooks' own Python (``script``'s environment)."""
     root = tmp / "agents" / "coder" / "agent_state" / "memory"
     state = ["--state-dir", str(tmp / "state")]
     target = str(root / "other-1" / "x.md")
@@ -210,7 +252,7 @@ def _cases(tmp: Path, script: str, url: str, cut_url: str) -> dict[str, tuple[li
     own_patch = patch.replace(target, str(root / "user" / "x.md"))
     codex_own = {**own, "tool_name": "apply_patch", "tool_input": {"command": own_patch}}
     gemini_own = {**own, "hook_event_name": "AfterTool", "tool_name": "write_file"}
-    hook = [script, "hook"]
+    hook = [str(script), "hook"]
     guard = ["--memory-root", str(root), *state]
     service = ["--url", url, "--project", "acme", "--agent", "coder", *guard]
     cut = ["--url", cut_url, *service[2:], "--part", "1", "--parts", "1"]
@@ -220,7 +262,7 @@ def _cases(tmp: Path, script: str, url: str, cut_url: str) -> dict[str, tuple[li
     with_token = [*service, "--token-file", str(token_file)]
     parts = str(RECOMMENDED_PARTS)
     return {
-        "python -c pass": ([sys.executable, "-c", "pass"], b""),
+        "python -c pass": ([str(script.parent / "python"), "-c", "pass"], b""),
         "claude-code pre-tool-use (deny)": (
             [*hook, "claude-code", "pre-tool-use", *guard],
             json.dumps(write).encode(),

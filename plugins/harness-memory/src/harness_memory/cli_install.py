@@ -160,6 +160,10 @@ def run_install(
         return 1
     if args.dry_run:
         out.write(f"next: {_next_command(args, str(root) if root else None, values)}\n")
+    elif install:
+        from harness_memory.installers.executable import compile_bytecode
+
+        out.write(f"{args.harness}: {compile_bytecode(chosen.command)}\n")
     return 0
 
 

@@ -6,6 +6,8 @@ source checkout, so ``make clean`` or moving the checkout breaks every Session's
 install from the wheels (``make wheels``, then ``pipx install`` / ``uv tool install``) does not.
 :func:`choose_executable` prefers a script that outlives the checkout — the one on ``PATH``,
 then the one beside the running Python — and says which it took and why.
+:func:`compile_bytecode` byte-compiles the packages its hooks import in that script's
+environment, so that no hook process compiles their sources at its start (H-5).
 """
 
 from __future__ import annotations
@@ -13,13 +15,39 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 import sys
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Executable", "checkout_of", "choose_executable", "describe_executable"]
+__all__ = [
+    "HOOK_PACKAGES",
+    "Executable",
+    "checkout_of",
+    "choose_executable",
+    "compile_bytecode",
+    "describe_executable",
+    "interpreter_of",
+]
+
+HOOK_PACKAGES = ("harness_memory", "memory_core", "msgspec", "frontmatter", "yaml")
+"""The packages a hook process imports (``frontmatter`` and ``yaml``: the offline fallback's)."""
+
+_COMPILE = """\
+import compileall, importlib.util, sys
+ok = True
+for name in sys.argv[1:]:
+    spec = importlib.util.find_spec(name)
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        ok = compileall.compile_dir(folder, quiet=2) and ok
+sys.exit(0 if ok else 3)
+"""
+"""Run by the hooks' own Python: compile each named package's modules whose bytecode is missing
+or out of date (``compileall`` writes it whatever ``PYTHONDONTWRITEBYTECODE`` says); exit
+status 3 when one could not be written."""
+_NOT_ALL_WRITTEN = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,13 +60,9 @@ class Executable:
     checkout: Path | None = None
 
 
-def checkout_of(script: Path) -> Path | None:
-    """The source checkout an installed ``harness-memory`` script imports from, or None.
-
-    The script's ``#!`` names its environment's Python; that environment's ``harness_memory``
-    distribution records an editable install in ``direct_url.json`` (PEP 660). A script whose
-    environment cannot be read this way is taken to stand on its own.
-    """
+def interpreter_of(script: Path) -> Path | None:
+    """The Python a ``harness-memory`` console script runs (its ``#!`` line), or None when
+    the file cannot be read or has no such line."""
     try:
         with script.open("rb") as handle:
             first = handle.readline(4096).decode("utf-8", "replace")
@@ -46,7 +70,17 @@ def checkout_of(script: Path) -> Path | None:
         return None
     if not first.startswith("#!"):
         return None
-    interpreter = Path(first[2:].strip().split()[0]) if first[2:].strip() else None
+    return Path(first[2:].strip().split()[0]) if first[2:].strip() else None
+
+
+def checkout_of(script: Path) -> Path | None:
+    """The source checkout an installed ``harness-memory`` script imports from, or None.
+
+    The script's ``#!`` names its environment's Python; that environment's ``harness_memory``
+    distribution records an editable install in ``direct_url.json`` (PEP 660). A script whose
+    environment cannot be read this way is taken to stand on its own.
+    """
+    interpreter = interpreter_of(script)
     if interpreter is None:
         return None
     environment = interpreter.parent.parent
@@ -108,3 +142,38 @@ def choose_executable(explicit: str | None, environ: dict[str, str] | None = Non
         "(the plugin README: Install without the checkout), and run this install again",
         checkout,
     )
+
+
+def compile_bytecode(command: str, packages: tuple[str, ...] = HOOK_PACKAGES) -> str:
+    """Byte-compile ``packages`` where the Python of the ``harness-memory`` script ``command``
+    imports them from; what was done, as a sentence for the install's output.
+
+    A hook process whose modules lack up-to-date bytecode compiles their sources at every start
+    when it cannot write its cache (``PYTHONDONTWRITEBYTECODE`` set, a read-only environment):
+    1.8-1.9x the instructions of a write guard or a Session start (H-5). pip and pipx compile at
+    install; ``uv tool install`` (without ``--compile-bytecode``) and editable installs do not.
+    Never raises: a Python that cannot be found or run, or a folder that cannot be written, is
+    said in the sentence.
+    """
+    interpreter = interpreter_of(Path(command)) if os.sep in command else None
+    if interpreter is None:
+        return f"bytecode not compiled: cannot tell which Python runs {command}"
+    try:
+        done = subprocess.run(  # noqa: S603  (our own program, run by the hooks' own Python)
+            [str(interpreter), "-c", _COMPILE, *packages],
+            capture_output=True,
+            check=False,
+            timeout=600,
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"bytecode not compiled: {interpreter}: {error}"
+    if done.returncode not in (0, _NOT_ALL_WRITTEN):
+        said = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no output"]
+        return f"bytecode not compiled: {interpreter} could not run the compile: {said[0]}"
+    if done.returncode == _NOT_ALL_WRITTEN:
+        return (
+            f"bytecode of {', '.join(packages)} could not all be written ({interpreter}): a hook "
+            "that cannot write its cache compiles those sources at every start (about twice its "
+            "time)"
+        )
+    return f"bytecode of {', '.join(packages)} compiled for {interpreter} (H-5)"

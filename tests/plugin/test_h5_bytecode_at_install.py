@@ -1,0 +1,81 @@
+"""H-5: ``install`` byte-compiles what the hooks import, where the hooks' own Python finds it.
+
+A hook process whose modules have no up-to-date bytecode compiles their sources at every start
+when it cannot write its cache (``PYTHONDONTWRITEBYTECODE``, a read-only environment): about
+twice its instructions (``make bench-hooks`` and docs/performance.md). ``uv tool install`` and
+editable installs leave the bytecode to the first start, so ``install`` writes it.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+import pytest
+from harness_memory.cli import main
+from harness_memory.installers.executable import HOOK_PACKAGES, compile_bytecode
+
+
+def a_script(folder: Path) -> Path:
+    """A ``harness-memory`` console script run by this Python, as pip writes one."""
+    script = folder / "bin" / "harness-memory"
+    script.parent.mkdir(parents=True)
+    script.write_text(f"#!{sys.executable}\nfrom harness_memory.cli import run\nrun()\n")
+    script.chmod(0o755)
+    return script
+
+
+def a_package(folder: Path, name: str, source: str = "VALUE = 1\n") -> Path:
+    """A package ``name`` without bytecode under ``folder`` (put on the hooks' import path)."""
+    package = folder / name
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(source)
+    (package / "module.py").write_text("def answer() -> int:\n    return 42\n")
+    return package
+
+
+def test_h5_compiles_the_packages_the_hooks_python_imports_whatever_the_environment_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package = a_package(tmp_path / "site", "hook_pkg")
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path / "site"))
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")  # the hook could not write it itself
+    said = compile_bytecode(str(a_script(tmp_path)), ("hook_pkg", "not_installed_here"))
+    tag = sys.implementation.cache_tag
+    assert (package / "__pycache__" / f"__init__.{tag}.pyc").is_file()
+    assert (package / "__pycache__" / f"module.{tag}.pyc").is_file()
+    assert said == f"bytecode of hook_pkg, not_installed_here compiled for {sys.executable} (H-5)"
+
+
+def test_h5_a_module_that_cannot_be_compiled_is_said_not_raised(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a_package(tmp_path / "site", "broken_pkg", source="def (:\n")
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path / "site"))
+    said = compile_bytecode(str(a_script(tmp_path)), ("broken_pkg",))
+    assert said.startswith("bytecode of broken_pkg could not all be written")
+    assert "compiles those sources at every start" in said
+
+
+def test_h5_a_script_that_python_does_not_run_is_said(tmp_path: Path) -> None:
+    script = tmp_path / "harness-memory"
+    script.write_text('#!/bin/sh\nexec /opt/am/bin/harness-memory "$@"\n')
+    said = compile_bytecode(str(script))
+    assert said.startswith("bytecode not compiled: /bin/sh could not run the compile: ")
+
+
+@pytest.mark.parametrize("command", ["harness-memory", "/opt/am/bin/harness-memory"])
+def test_h5_a_script_whose_python_is_unknown_is_said(command: str) -> None:
+    said = compile_bytecode(command)
+    assert said == f"bytecode not compiled: cannot tell which Python runs {command}"
+
+
+def test_h5_install_reports_the_bytecode_of_the_hook_packages(tmp_path: Path) -> None:
+    out = io.StringIO()
+    words = ["install", "claude-code", "--home", str(tmp_path), "--memory-root", str(tmp_path)]
+    words += ["--url", "http://127.0.0.1:8765", "--project", "acme", "--agent", "coder"]
+    words += ["--executable", str(a_script(tmp_path)), "--no-check"]
+    assert main(words, environ={"HOME": str(tmp_path)}, stdout=out) == 0
+    packages = ", ".join(HOOK_PACKAGES)
+    assert f"claude-code: bytecode of {packages} compiled for {sys.executable}" in out.getvalue()
