@@ -216,11 +216,23 @@ def main() -> None:
 
 
 def _reused(base: Path, size: ScaleSize) -> ScaleData:
-    """The :class:`ScaleData` of a data set built before into ``base``."""
+    """The :class:`ScaleData` of a data set built before into ``base``; one copied from
+    elsewhere (``cp -a``) keeps the keys and markers of the place it was built in."""
     workspace = (base / "workspaces" / "repo-00000").resolve()
     key = key_for_real_path(str(workspace))
     root = layout.memory_root(base / "data", AGENT)
+    if not (root / key).is_dir():
+        workspace, key = _copied_big_scope(root, workspace, key)
     return ScaleData(base / "data", root, key, workspace, size.scopes, size.files)
+
+
+def _copied_big_scope(root: Path, workspace: Path, key: str) -> tuple[Path, str]:
+    """The biggest Workspace's path and key in a data set copied from elsewhere: the scope of
+    ``repo-00000``, and the path its marker names (so a Session start finds that scope)."""
+    for scope in root.glob(f"{workspace.name}-*"):
+        marker = (scope / layout.MARKER_FILE).read_text(encoding="utf-8").strip()
+        return Path(marker), scope.name
+    return workspace, key
 
 
 if __name__ == "__main__":

@@ -23,11 +23,9 @@ async def list_agents(request: web.Request) -> web.Response:
     """List the project's agents, sorted by id, each with its memory count (topic files); a
     caller reaching every project also gets the agents whose settings cannot be read (Q-2b)."""
     store = get_agent_store(request.app)
-    folders = get_memory_store(request.app).folders
+    kept = get_memory_store(request.app).records
     reaches_all = get_principal(request).projects is None
-    answer = await agent_list(
-        store, request.match_info["project"], folders, reaches_all=reaches_all
-    )
+    answer = await agent_list(store, request.match_info["project"], kept, reaches_all=reaches_all)
     return json_response(answer)
 
 

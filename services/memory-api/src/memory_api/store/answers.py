@@ -50,23 +50,24 @@ from memory_api.store.overview import (
     ScopeRow,
     after_cursor,
     cursor_of,
+    folder_count,
     page_of,
     scope_activity,
     scope_rows,
 )
 from memory_api.store.scope_files import ScopeFiles, ScopeIndex
+from memory_api.store.scope_records import LintTally, ScopeRecords, lint_digest
 from memory_api.store.scopes import (
     FolderListing,
     ScopeListing,
     TopicEntry,
-    count_listed,
     judged_topics,
     scan_scope,
     scope_real_dir,
     sub_folder_files,
     topic_entry,
 )
-from memory_api.store.stat_cache import StatCache, derived_key, file_key
+from memory_api.store.stat_cache import FileKey, StatCache, derived_key, file_key, is_racy
 from memory_api.store.topic_cache import TopicCache
 
 __all__ = ["USER_TITLE", "OverviewPage", "ScopeAnswers"]
@@ -176,6 +177,7 @@ class ScopeAnswers:
         self.cache = cache
         self.files = files
         self.folders = folders if folders is not None else FolderListings()
+        self.records = ScopeRecords(None)
         self._lints: StatCache[str, list[Finding]] = StatCache(
             max_entries=SCOPE_LINTS_CACHED, max_weight=SCOPE_LINT_BYTES, weigh=_lint_weight
         )
@@ -234,22 +236,20 @@ class ScopeAnswers:
         of the index and every topic file it judged (and the names, texts and verdicts it took
         besides): a scope unchanged on disk is not linted again, one changed in any file is.
         """
-        files = read.files
-        text = index.readable_text if index is not None else None
+        inputs = _lint_inputs(
+            key,
+            scope,
+            listing,
+            index,
+            read.files,
+            [(item.entry.file, item.why) for item in read.unreadable],
+            [file_key(item.entry.stat) for item in read.loaded],
+            user_index,
+        )
+        files, unreadable, in_sub_folders = read.files, inputs.unreadable, inputs.in_sub_folders
+        text, companion = inputs.text, inputs.companion
         facts = index.facts() if index is not None and text is not None else None
-        deeper = [target for target in facts.links if "/" in target] if facts else []
-        unreadable = [(item.entry.file, item.why) for item in read.unreadable]
-        if index is not None and index.error is not None:
-            unreadable.append((layout.INDEX_FILE, index.error))
-        if listing.error is not None:
-            unreadable.append(("", listing.error))
-        in_sub_folders = sub_folder_files(scope, deeper)
-        keys = [file_key(item.entry.stat) for item in read.loaded]
-        if index is not None:
-            keys.append(file_key(index.read.stat))
-        companion = None if key == USER_SCOPE else user_index
-        judged = (companion, tuple(files), tuple(listing.refused), tuple(unreadable))
-        memo = derived_key((judged, in_sub_folders), keys)
+        memo = derived_key((inputs.judged, in_sub_folders), inputs.keys)
         known = self._lints.get(os.fspath(scope), memo)
         if known is not None:
             return list(known)
@@ -275,16 +275,61 @@ class ScopeAnswers:
         self._lints.put(os.fspath(scope), memo, findings)
         return list(findings)
 
-    def _summary(self, root: Path, row: ScopeRow, user_index: str | None) -> ScopeSummary:
+    def _tally(
+        self,
+        key: str,
+        scope: Path,
+        listing: ScopeListing,
+        index: ScopeIndex | None,
+        user_index: str | None,
+        records: ScopeRecords,
+    ) -> tuple[LintTally, int]:
+        """The lint tally of a scope's overview entry and its topic file count (A-3, T-5).
+
+        The tally ``records`` keep for the scope is used while :func:`lint_digest` of its lint's
+        inputs as the listing finds them (every topic file's and the index's stat key, the
+        names, the user index…) is unchanged; else the scope is read and linted
+        (:meth:`_lint`) and the tally kept, on disk, unless something could not be read or a
+        file changed less than 2 s ago.
+        """
+        topics = listing.topics
+        inputs = _lint_inputs(
+            key,
+            scope,
+            listing,
+            index,
+            [entry.file for entry in topics],
+            [],
+            [file_key(entry.stat) for entry in topics],
+            user_index,
+        )
+        digest = lint_digest((inputs.judged, tuple(sorted(inputs.in_sub_folders))), inputs.keys)
+        if not inputs.unreadable:
+            known = records.lint_tally(scope.name, digest)
+            if known is not None:
+                return known, len(topics)
+        read = self._load(topics)
+        findings = self._lint(key, scope, listing, index, read, user_index)
+        severities = {f.code: f.severity for f in sorted(findings, key=lambda f: f.code)}
+        tally = LintTally(
+            counts=dict(sorted(Counter(f.code for f in findings).items())),
+            severities=dict(sorted(Counter(f.severity for f in findings).items())),
+            code_severities=dict(severities),
+        )
+        if not inputs.unreadable and not read.unreadable and len(read.loaded) == len(topics):
+            racy = any(is_racy(version) for version in inputs.keys)
+            records.keep_lint_tally(scope.name, digest, tally, racy=racy)
+        return tally, len(read.files)
+
+    def _summary(
+        self, root: Path, row: ScopeRow, user_index: str | None, records: ScopeRecords
+    ) -> ScopeSummary:
         """One overview entry (A-3) of the scope ``row`` places; ``user_index`` is the user
         scope's index text (the companion of a Workspace's, I-4)."""
         key, scope = row.key, Path(row.folder)
         listing = self._scan(root, scope)
-        read = self._load(listing.topics)
         index = self.files.read(root, scope)
-        findings = self._lint(key, scope, listing, index, read, user_index)
-        counts = Counter(f.code for f in findings)
-        severities = Counter(f.severity for f in findings)
+        tally, file_count = self._tally(key, scope, listing, index, user_index, records)
         if key == USER_SCOPE:
             title, path, problems, orphaned, not_visible = USER_TITLE, None, [], False, False
         else:
@@ -297,19 +342,25 @@ class ScopeAnswers:
             kind="user" if key == USER_SCOPE else "workspace",
             title=title,
             workspace_path=path,
-            file_count=len(read.files),
+            file_count=file_count,
             last_activity=utc_timestamp(row.activity / 1e9),
             marker_problems=problems,
             orphaned=orphaned,
             not_visible=not_visible,
-            lint_counts=dict(sorted(counts.items())),
-            severity_counts=dict(sorted(severities.items())),
-            lint_severities={f.code: f.severity for f in sorted(findings, key=lambda f: f.code)},
+            lint_counts=tally.counts,
+            severity_counts=tally.severities,
+            lint_severities=tally.code_severities,
             unreadable=listing.error,
         )
 
     def overview(
-        self, root: Path, *, limit: int, after: Place | None = None, query: str | None = None
+        self,
+        root: Path,
+        *,
+        limit: int,
+        after: Place | None = None,
+        query: str | None = None,
+        records: ScopeRecords | None = None,
     ) -> OverviewPage:
         """One page of the scopes under the real ``root`` (A-3): the user scope first, then the
         Workspaces by newest activity (ties by key), ``limit`` at most, those placed after the
@@ -317,15 +368,20 @@ class ScopeAnswers:
         path holds it (case-insensitive).
 
         Every scope is placed and counted from its folder's and index's stat
-        (:mod:`~memory_api.store.overview`); only the page's scopes are read and linted.
+        (:mod:`~memory_api.store.overview`); only the page's scopes are read and linted, their
+        counts and lint tallies kept in ``records`` (the agent's file; by default this
+        object's, in memory).
         """
-        rows = scope_rows(root, self.folders)
+        records = records if records is not None else self.records
+        rows = scope_rows(root, records)
         totals_files = sum(row.files for row in rows)
         matching = rows if not query else [r for r in rows if self._matches(root, r, query)]
         page, more = page_of(after_cursor(matching, after), limit)
         user_text = self._user_index_text(root) if page else None
+        scopes = [self._summary(root, row, user_text, records) for row in page]
+        records.flush()
         return OverviewPage(
-            scopes=[self._summary(root, row, user_text) for row in page],
+            scopes=scopes,
             totals=OverviewTotals(scopes=len(rows), files=totals_files, matching=len(matching)),
             next_cursor=cursor_of(page[-1]) if more else None,
         )
@@ -342,17 +398,22 @@ class ScopeAnswers:
         path = self.files.marker(root, row.folder, row.key, orphan_check=False).path
         return path is not None and wanted in path.casefold()
 
-    def scope_summary(self, root: Path, key: str, scope: Path) -> ScopeSummary:
-        """The overview entry (A-3) of the one scope ``key`` at the real ``scope``."""
+    def scope_summary(
+        self, root: Path, key: str, scope: Path, records: ScopeRecords | None = None
+    ) -> ScopeSummary:
+        """The overview entry (A-3) of the one scope ``key`` at the real ``scope``; its counts
+        and lint tally kept in ``records`` as :meth:`overview` keeps them."""
+        records = records if records is not None else self.records
         folder = os.fspath(scope)
         try:
             info = scope.stat()
         except OSError:
             raise NotFound(f"no scope {key!r}") from None
-        listing = self.folders.listing(scope, info)
-        files = count_listed(root, scope, listing) if listing is not None else 0
+        files = folder_count(root, folder, info, records)
         row = ScopeRow.of(key, folder, scope_activity(folder, info.st_mtime_ns), files)
-        return self._summary(root, row, self._user_index_text(root))
+        summary = self._summary(root, row, self._user_index_text(root), records)
+        records.flush()
+        return summary
 
     def _scope_findings(
         self, root: Path, scope: Path, key: str, listing: ScopeListing, read: _Read
@@ -474,6 +535,50 @@ class ScopeAnswers:
             manifest=capped.manifest,
             findings=self._lint(key, scope, listing, index, read, user_index),
         )
+
+
+@dataclass(frozen=True, slots=True)
+class _LintInputs:
+    """What a scope's lint judges besides the topics' parses: the index's text, the
+    user index beside it (``companion``), what could not be read, the index's links into
+    sub-folders found there, the facts a memo of the lint is keyed by (``judged``: the
+    companion, the file names, the refused and unreadable entries) and the stat keys of the
+    files read (the topic files, then the index)."""
+
+    text: str | None
+    companion: str | None
+    unreadable: list[tuple[str, str]]
+    in_sub_folders: frozenset[str]
+    judged: tuple[object, ...]
+    keys: list[FileKey]
+
+
+def _lint_inputs(
+    key: str,
+    scope: Path,
+    listing: ScopeListing,
+    index: ScopeIndex | None,
+    files: list[str],
+    unreadable_files: list[tuple[str, str]],
+    keys: list[FileKey],
+    user_index: str | None,
+) -> _LintInputs:
+    """The :class:`_LintInputs` of scope ``key`` at the real ``scope``: its ``listing``, its
+    ``index`` as read, the topic ``files`` judged present (``unreadable_files`` among them,
+    with why) and the stat ``keys`` of the topic files read."""
+    text = index.readable_text if index is not None else None
+    links = index.links() if index is not None and text is not None else {}
+    deeper = [target for target in links if "/" in target]
+    unreadable = list(unreadable_files)
+    if index is not None and index.error is not None:
+        unreadable.append((layout.INDEX_FILE, index.error))
+    if listing.error is not None:
+        unreadable.append(("", listing.error))
+    if index is not None:
+        keys = [*keys, file_key(index.read.stat)]
+    companion = None if key == USER_SCOPE else user_index
+    judged = (companion, tuple(files), tuple(listing.refused), tuple(unreadable))
+    return _LintInputs(text, companion, unreadable, sub_folder_files(scope, deeper), judged, keys)
 
 
 def _title(path: str | None, key: str) -> str:

@@ -4,36 +4,44 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from pathlib import Path
 
 from memory_core.wire import AgentList, AgentSummary, UnreadableAgentEntry
 
 from memory_api.store.agents import AgentRecord, AgentStore
 from memory_api.store.containment import OutsideMemoryRoot, checked_memory_root
-from memory_api.store.listings import FolderListings
-from memory_api.store.scopes import count_listed, list_folder, scope_folders
+from memory_api.store.overview import folder_count
+from memory_api.store.scope_records import ScopeRecordFiles, ScopeRecords
+from memory_api.store.scopes import scope_folders
 
 __all__ = ["agent_list", "agent_summaries", "count_topics"]
 
 logger = logging.getLogger(__name__)
 
 
-def count_topics(data_dir: Path, agent_id: str, folders: FolderListings | None = None) -> int:
+def count_topics(data_dir: Path, agent_id: str, records: ScopeRecordFiles | None = None) -> int:
     """Count the topic files (A-5 rules) in every scope of ``agent_id``; blocking.
 
     Counted from each scope folder's listing as the scope routes list it, so the count on an
     agent card always equals the rows the Memory tab shows; no topic file or index is looked
-    at (a symlinked topic file is resolved). ``folders`` keeps the listings by each folder's
-    stat (one ``stat`` per unchanged scope); without it every folder is listed now. A memory
-    root that is missing counts 0; one redirected by a symlink outside the data dir counts 0
-    as well (it is never read, A-7), and so does one the service may not list (logged).
+    at (a symlinked topic file is resolved). ``records`` keep each folder's count by its stat
+    (one ``stat`` per unchanged scope, across restarts: the overview's records); without them
+    every folder is listed now. A memory root that is missing counts 0; one redirected by a
+    symlink outside the data dir counts 0 as well (it is never read, A-7), and so does one the
+    service may not list (logged).
     """
     try:
         root = checked_memory_root(data_dir, agent_id)
+        kept = records.of(agent_id) if records is not None else ScopeRecords(None)
         total = 0
         for _, scope in scope_folders(root):
-            listing = folders.listing(scope) if folders is not None else list_folder(scope)
-            total += count_listed(root, scope, listing) if listing is not None else 0
+            try:
+                info = os.stat(scope)  # noqa: PTH116 - a string: thousands of scopes
+            except OSError:
+                continue
+            total += folder_count(root, scope, info, kept)
+        kept.flush()
     except OutsideMemoryRoot:
         return 0
     except OSError as error:  # one unreadable memory root must not break the agents list
@@ -43,26 +51,26 @@ def count_topics(data_dir: Path, agent_id: str, folders: FolderListings | None =
 
 
 async def agent_summaries(
-    store: AgentStore, project: str | None, folders: FolderListings | None = None
+    store: AgentStore, project: str | None, kept: ScopeRecordFiles | None = None
 ) -> list[AgentSummary]:
     """Return the agents of ``project`` (``None``: of every project) with their memory counts.
 
     Sorted like :meth:`AgentStore.list`; a count is the agent's topic files over every scope
-    (A-1, W-1), counted from the scope folders' listings (``folders`` keeps them by each
-    folder's stat). Raises ``InvalidId`` for a malformed project id.
+    (A-1, W-1), counted from the scope folders' listings (``kept``: the overview's records of each
+    folder's count by its stat). Raises ``InvalidId`` for a malformed project id.
     """
-    return await _summaries(store, await store.list(project), folders)
+    return await _summaries(store, await store.list(project), kept)
 
 
 async def agent_list(
-    store: AgentStore, project: str, folders: FolderListings | None, *, reaches_all: bool
+    store: AgentStore, project: str, kept: ScopeRecordFiles | None, *, reaches_all: bool
 ) -> AgentList:
     """The answer of ``GET /api/projects/{project}/agents`` (A-1): :func:`agent_summaries` of
     ``project`` and, for a caller that ``reaches_all`` projects, the agents whose
     ``agent.json`` cannot be read (Q-2b: named with why, never left out unsaid). Raises
     ``InvalidId`` for a malformed project id."""
     records, unreadable = await store.list_with_unreadable(project)
-    agents = await _summaries(store, records, folders)
+    agents = await _summaries(store, records, kept)
     if not reaches_all:
         return AgentList(agents=agents)
     named = [UnreadableAgentEntry(id=agent_id, problem=why) for agent_id, why in unreadable]
@@ -70,10 +78,10 @@ async def agent_list(
 
 
 async def _summaries(
-    store: AgentStore, records: list[AgentRecord], folders: FolderListings | None
+    store: AgentStore, records: list[AgentRecord], kept: ScopeRecordFiles | None
 ) -> list[AgentSummary]:
     counts = await asyncio.to_thread(
-        lambda: [count_topics(store.data_dir, record.id, folders) for record in records]
+        lambda: [count_topics(store.data_dir, record.id, kept) for record in records]
     )
     return [
         AgentSummary(

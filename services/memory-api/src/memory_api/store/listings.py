@@ -8,9 +8,9 @@ one version of a folder is valid exactly while the folder's
 A topic file edited in place leaves its folder alone, so whatever comes from a file's content or
 stat is never taken from here: a listing gives names and their file types only.
 
-This is what lets the overview count the topic files of thousands of scopes (A-3) and the agents
-list count an agent's memories (A-1) at one ``stat`` per scope, and a read of one topic file
-(A-5) know the scope's file names without a look at each file.
+This lets a listing (A-5) and a read of one topic file know the scope's file names without a
+look at each file; the overview and the agents list count topic files from the counts kept on
+disk by the same rule (:mod:`~memory_api.store.scope_records`).
 """
 
 from __future__ import annotations

@@ -5,9 +5,11 @@ project through the :class:`~memory_api.store.agents.AgentStore` (an agent of an
 a 404, A-10), then does its file work in a worker thread (``asyncio.to_thread``) so the event
 loop never blocks on the disk.
 
-Nothing is remembered between requests except the stat-keyed parse cache
-(:mod:`memory_api.store.topic_cache`), which can never disagree with the disk, so several
-service processes can share one data dir (Q-4). The API only reads and deletes (A-8): its one
+Nothing is remembered between requests except what is keyed by the stat of the files it came
+from and so can never disagree with the disk: the parse cache
+(:mod:`memory_api.store.topic_cache`), the search index and the overview's scope records
+(:mod:`memory_api.store.scope_records`, on disk beside the data); so several service processes
+can share one data dir (Q-4). The API only reads and deletes (A-8): its one
 write into a scope is the index pruning of A-6, done under the scope's cross-process lock; it
 also creates the user scope on demand (K-6) and, at Session start, a Workspace scope and its
 marker (K-5).
@@ -61,6 +63,7 @@ from memory_api.store.overview import (
 )
 from memory_api.store.pruning import delete_topic
 from memory_api.store.scope_files import ScopeFiles
+from memory_api.store.scope_records import ScopeRecordFiles
 from memory_api.store.scopes import create_scope_dir, scope_real_dir
 from memory_api.store.search import MemorySearch
 from memory_api.store.sessions import check_workspace_path, start_session
@@ -115,6 +118,7 @@ class MemoryStore:
         )
         self.answers = ScopeAnswers(parse_cache, self.files, self.folders)
         self.searcher = MemorySearch(self.app_data_dir)
+        self.records = ScopeRecordFiles(self.app_data_dir)
 
     # --- helpers (blocking ones run in worker threads) ---------------------------------------
 
@@ -155,13 +159,16 @@ class MemoryStore:
     ) -> OverviewPage:
         root = self._root(agent_id)
         create_scope_dir(root, USER_SCOPE)  # K-6; a failure leaves the scope out, never a 500
-        page = self.answers.overview(root, limit=limit, after=after, query=query)
+        page = self.answers.overview(
+            root, limit=limit, after=after, query=query, records=self.records.of(agent_id)
+        )
         scopes = [self._with_history(agent_id, root, scope) for scope in page.scopes]
         return OverviewPage(scopes, page.totals, page.next_cursor)
 
     def _scope_summary(self, agent_id: str, key: str) -> ScopeSummary:
         root, scope = self._scope(agent_id, key)
-        return self._with_history(agent_id, root, self.answers.scope_summary(root, key, scope))
+        summary = self.answers.scope_summary(root, key, scope, self.records.of(agent_id))
+        return self._with_history(agent_id, root, summary)
 
     def _with_history(self, agent_id: str, root: Path, scope: ScopeSummary) -> ScopeSummary:
         """``scope`` with what its history takes on disk (V-3), when histories are kept."""

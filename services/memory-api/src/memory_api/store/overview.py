@@ -3,9 +3,10 @@
 The Memory tab must never wait for every scope: the overview answers one page of scopes, in
 the order of the whole (the user scope first, then the Workspaces by newest activity, ties by
 key), with totals for all of them. Placing a scope in that order and counting its topic files
-costs a ``stat`` of its folder (whose listing, kept by the folder's stat in
-:class:`~memory_api.store.listings.FolderListings`, gives the count) and an ``lstat`` of its
-``MEMORY.md``; only the scopes of the page are read, summarised and linted.
+costs a ``stat`` of its folder (whose count, kept on disk by the folder's stat in
+:class:`~memory_api.store.scope_records.ScopeRecords`, survives a restart) and an ``lstat`` of
+its ``MEMORY.md``; only the scopes of the page are read, summarised and linted (their lint
+tallies kept on disk too, by the stat of every file judged).
 
 A scope's **activity** is the newest of its folder's mtime (a topic file created, deleted or
 renamed, a file replaced by an atomic write) and its index's (an index line added, changed or
@@ -22,16 +23,17 @@ from __future__ import annotations
 
 import heapq
 import os
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from memory_core import layout
 from memory_core.keys import USER_SCOPE, WORKSPACE_KEY_PATTERN
 from memory_core.rules import TextRule
 
 from memory_api.errors import BadRequest
-from memory_api.store.listings import FolderListings
-from memory_api.store.scopes import count_listed, scope_folders
+from memory_api.store.scope_records import FolderCount, ScopeRecords
+from memory_api.store.scopes import FolderListing, judged_topics, list_folder, scope_folders
+from memory_api.store.stat_cache import file_key
 
 __all__ = [
     "CURSOR_RULE",
@@ -42,6 +44,7 @@ __all__ = [
     "ScopeRow",
     "after_cursor",
     "cursor_of",
+    "folder_count",
     "page_of",
     "parse_cursor",
     "scope_activity",
@@ -66,22 +69,25 @@ Place = tuple[int, int, str]
 ``(1, -activity in ns, key)``; pages follow ascending places."""
 
 
-@dataclass(frozen=True, slots=True)
-class ScopeRow:
-    """One scope as the whole overview needs it: key, real folder, activity (ns), topic files,
-    and its place in the order (:data:`Place`)."""
+_USER_PLACE: Place = (0, 0, USER_SCOPE)
 
+
+class ScopeRow(NamedTuple):
+    """One scope as the whole overview needs it: its place in the order (:data:`Place`; first,
+    so rows sort by it), key, real folder, activity (ns) and topic files. A tuple: the overview
+    makes one per scope on every request."""
+
+    place: Place
     key: str
     folder: str
     activity: int
     files: int
-    place: Place
 
     @classmethod
     def of(cls, key: str, folder: str, activity: int, files: int) -> ScopeRow:
         """The row of scope ``key``, placed by its activity."""
-        place = (0, 0, USER_SCOPE) if key == USER_SCOPE else (1, -activity, key)
-        return cls(key, folder, activity, files, place)
+        place = _USER_PLACE if key == USER_SCOPE else (1, -activity, key)
+        return cls(place, key, folder, activity, files)
 
 
 _INDEX_BESIDE = os.sep + layout.INDEX_FILE
@@ -97,23 +103,70 @@ def scope_activity(folder: str, folder_mtime_ns: int) -> int:
     return max(folder_mtime_ns, index_mtime_ns)
 
 
-def scope_rows(root: Path, folders: FolderListings) -> list[ScopeRow]:
+def scope_rows(root: Path, records: ScopeRecords) -> list[ScopeRow]:
     """Every scope under the real ``root`` with its activity and topic file count.
 
-    Costs a ``scandir`` of the root, then per scope a ``stat`` of its folder (its listing comes
-    from ``folders`` while the folder is unchanged) and an ``lstat`` of its index. A scope gone
-    meanwhile is left out; one that cannot be listed stays, with no files counted (A-5).
+    Costs a ``scandir`` of the root, then per scope a ``stat`` of its folder (its count comes
+    from ``records`` while the folder is unchanged, else from a listing of it, kept there) and
+    an ``lstat`` of its index. A scope gone meanwhile is left out; one that cannot be listed
+    stays, with no files counted (A-5). The records of scopes no longer there are dropped.
+
+    The hot loop of the Memory tab (20,000 scopes: two system calls each, and as little Python
+    as can be around them).
     """
     rows: list[ScopeRow] = []
+    known = records.folder_counts()
+    stat, lstat, sep, index_beside = os.stat, os.lstat, os.sep, _INDEX_BESIDE
     for key, folder in scope_folders(root):
         try:
-            info = os.stat(folder)  # noqa: PTH116 - a string: thousands of scopes per request
+            info = stat(folder)
         except OSError:
             continue
-        listing = folders.listing(folder, info)
-        files = 0 if listing is None else count_listed(root, folder, listing)
-        rows.append(ScopeRow.of(key, folder, scope_activity(folder, info.st_mtime_ns), files))
+        mtime = info.st_mtime_ns
+        kept = known.get(folder.rpartition(sep)[2])
+        if (
+            kept is not None
+            and not kept[6]  # no entry to judge now
+            and kept[3] == mtime
+            and kept[4] == info.st_ctime_ns
+            and kept[1] == info.st_ino
+            and kept[2] == info.st_size
+            and kept[0] == info.st_dev
+        ):
+            files = kept[5]
+        else:
+            files = folder_count(root, folder, info, records)
+        try:
+            index_mtime = lstat(folder + index_beside).st_mtime_ns
+        except OSError:
+            index_mtime = 0
+        activity = mtime if mtime >= index_mtime else index_mtime
+        place = _USER_PLACE if key == USER_SCOPE else (1, -activity, key)
+        rows.append(ScopeRow(place, key, folder, activity, files))
+    if records.known_folders() > len(rows):
+        records.keep_only({row.folder.rpartition(sep)[2] for row in rows})
+    records.flush()
     return rows
+
+
+def folder_count(root: Path, folder: str, info: os.stat_result, records: ScopeRecords) -> int:
+    """How many topic files the real scope ``folder`` (whose ``stat`` is ``info``) lists (A-5):
+    the count ``records`` keep for this version of the folder, else from a listing now (kept
+    for the next request); the entries judged on use are judged now. 0 for a folder gone or
+    one that cannot be listed."""
+    name = folder.rpartition(os.sep)[2]
+    key = file_key(info)
+    count = records.folder_count(name, key)
+    if count is None:
+        listing = list_folder(folder)
+        if listing is None or listing.error is not None:
+            return 0
+        count = FolderCount(len(listing.regular), listing.judged)
+        records.keep_folder_count(name, key, count)  # the key seen before the listing
+    if not count.judged:
+        return count.regular
+    judged = FolderListing((), count.judged, ())
+    return count.regular + len(judged_topics(root, Path(folder), judged))
 
 
 def parse_cursor(text: str) -> Place:
@@ -137,15 +190,12 @@ def after_cursor(rows: list[ScopeRow], after: Place | None) -> list[ScopeRow]:
     """The rows placed after ``after`` (all of them for None)."""
     if after is None:
         return rows
-    return [row for row in rows if row.place > after]
-
-
-def _place(row: ScopeRow) -> Place:
-    return row.place
+    return [row for row in rows if row[0] > after]
 
 
 def page_of(rows: list[ScopeRow], limit: int) -> tuple[list[ScopeRow], bool]:
     """The first ``limit`` rows in the overview's order, and whether more follow; the order of
-    the others is never computed (``heapq``: n log ``limit``)."""
-    first = heapq.nsmallest(limit + 1, rows, key=_place)
+    the others is never computed (``heapq``: n log ``limit``; rows compare by their place,
+    which names the scope: no two are equal)."""
+    first = heapq.nsmallest(limit + 1, rows)
     return first[:limit], len(first) > limit

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memory_core import layout
+from memory_core.index import index_lines, links_of_lines
 from memory_core.index_facts import IndexFacts, index_facts
 from memory_core.injection import PreparedIndex, prepare_index, unreadable_index
 
@@ -47,6 +48,7 @@ class ScopeIndex:
     read: IndexText
     _prepared: PreparedIndex | None = None
     _facts: IndexFacts | None = None
+    _links: dict[str, list[int]] | None = None
 
     @property
     def text(self) -> str:
@@ -78,6 +80,15 @@ class ScopeIndex:
         if self._facts is None:
             self._facts = index_facts(self.read.text)
         return self._facts
+
+    def links(self) -> dict[str, list[int]]:
+        """The topic files the text links to and the lines linking each (the ``links`` of
+        :meth:`facts`, without the rest of the facts: no credential scan)."""
+        if self._facts is not None:
+            return self._facts.links
+        if self._links is None:
+            self._links = links_of_lines(index_lines(self.read.text))
+        return self._links
 
 
 def _regular(path: Path | str) -> os.stat_result | None:
