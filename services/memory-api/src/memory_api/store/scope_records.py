@@ -20,7 +20,7 @@ Two tables, both caches of the files and nothing else:
 
 So nothing here can disagree with the disk (Q-4): every value is checked against a ``stat``
 taken for the request that uses it. The file carries a fingerprint of the code that wrote it
-(the lint rules live in ``memory_core``): one written by other code, or damaged, is emptied.
+(the lint rules live in ``memory_core``): one written by other code, or damaged, is built again.
 Several processes may share it (rollback journal and ``BEGIN IMMEDIATE``, as the search
 index); each process reads the ``folders`` table once into memory, and writes what it found
 new at the end of a request. Any SQLite error is logged and the request goes on without the

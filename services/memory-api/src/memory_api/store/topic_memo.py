@@ -15,7 +15,7 @@ and what a scope's lint still reads of the file (its name as written, its proble
 ``[[links]]`` with the lines they are first on; no description, no body text): no more than
 the listing answers but the frontmatter ``name`` unmasked. It is written
 by the code of one version only: :data:`FINGERPRINT` covers the sources that derive it and the
-parser's version; a file written by another is emptied at open.
+parser's version; a file written by another is built again at open.
 
 The memo is a cache: any error using it (a damaged file, a locked one, a full disk) is logged
 once and the memo switched off for this process, never failing a request. Thread-safe.
@@ -69,7 +69,7 @@ CREATE INDEX topics_by_scope ON topics (scope);
 def _fingerprint() -> str:
     """What derives a row: every ``memory_core`` source (parse, lint, credential screen), the
     service modules that build the row, the schema, and the YAML parser's and msgspec's
-    versions (:func:`~memory_api.store.cache_file.source_digest`). Any change empties the memo.
+    versions (:func:`~memory_api.store.cache_file.source_digest`). Any change builds the memo again.
     ``""`` when the sources are not there to digest (then no memo is kept)."""
     here = Path(__file__).resolve().parent
     versions = (
