@@ -20,7 +20,7 @@ Two tables, both caches of the files and nothing else:
 
 So nothing here can disagree with the disk (Q-4): every value is checked against a ``stat``
 taken for the request that uses it. The file carries a fingerprint of the code that wrote it
-(the lint rules live in ``memory_core``): one written by other code, or damaged, is emptied.
+(the lint rules live in ``memory_core``): one written by other code, or damaged, is built again.
 Several processes may share it (rollback journal and ``BEGIN IMMEDIATE``, as the search
 index); each process reads the ``folders`` table once into memory, and writes what it found
 new at the end of a request. Any SQLite error is logged and the request goes on without the
@@ -37,14 +37,19 @@ import os
 import sqlite3
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import memory_core
 import msgspec
 from memory_core.wire import Severity
 
+from memory_api.store.cache_file import (
+    open_cache_file,
+    remove_cache_file,
+    source_digest,
+    transaction,
+)
 from memory_api.store.stat_cache import FileKey, is_racy
 
 __all__ = [
@@ -78,22 +83,14 @@ CREATE TABLE IF NOT EXISTS lints (name TEXT PRIMARY KEY, digest BLOB NOT NULL, t
 """
 
 
-def _code_fingerprint() -> str:
-    """A digest of the schema and of the code whose results are kept: every module of
-    ``memory_core`` (the lint rules) and of this package's answers; other code, another file."""
-    digest = hashlib.sha256(_SCHEMA.encode())
-    here = Path(__file__).resolve().parent
-    sources = sorted(Path(memory_core.__file__).resolve().parent.glob("*.py"))
-    for source in [*sources, here / "answers.py", here / "scope_records.py"]:
-        with contextlib.suppress(OSError):
-            digest.update(source.name.encode() + b"\0" + source.read_bytes())
-    return digest.hexdigest()
-
-
 @functools.cache
 def _fingerprint() -> str:
-    """:func:`_code_fingerprint`, once per process."""
-    return _code_fingerprint()
+    """A digest of the schema and of the code whose results are kept: every module of
+    ``memory_core`` (the lint rules), this package's answers and this module
+    (:func:`~memory_api.store.cache_file.source_digest`; ``""`` when they cannot be read: then
+    no file is kept); once per process."""
+    here = Path(__file__).resolve().parent
+    return source_digest(here / "answers.py", here / "scope_records.py", versions=_SCHEMA)
 
 
 class LintTally(msgspec.Struct, frozen=True):
@@ -174,9 +171,8 @@ class ScopeRecords:
                 self._close()
                 if attempt == 0 and isinstance(error, sqlite3.DatabaseError):
                     logger.warning("scope records %s: %s; starting it again", self.path, error)
-                    for suffix in ("", "-journal"):
-                        with contextlib.suppress(OSError):
-                            Path(f"{self.path}{suffix}").unlink()
+                    with contextlib.suppress(OSError):
+                        remove_cache_file(self.path)
                     continue
                 logger.warning("scope records %s unusable (%s): kept in memory", self.path, error)
                 return
@@ -284,7 +280,7 @@ class ScopeRecords:
             if self._db is None or not (pending.folders or pending.lints or pending.gone):
                 return
             try:
-                with _transaction(self._db):
+                with transaction(self._db):
                     self._write(self._db, pending)
             except sqlite3.Error as error:
                 logger.warning("scope records %s not written: %s", self.path, error)
@@ -309,39 +305,8 @@ class ScopeRecords:
 
 def _connect(path: Path) -> sqlite3.Connection:
     """Open (or create) the records file; ``DatabaseError`` when it is damaged or was written
-    by other code (the caller deletes it and tries once more)."""
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
-    db = sqlite3.connect(
-        path, timeout=BUSY_TIMEOUT_S, check_same_thread=False, isolation_level=None
-    )
-    try:
-        db.execute("PRAGMA journal_mode = DELETE")
-        db.execute("PRAGMA synchronous = NORMAL")
-        with _transaction(db):
-            for statement in _SCHEMA.split(";\n"):
-                if statement.strip():
-                    db.execute(statement)
-            found = db.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()
-            if found is None:
-                db.execute("INSERT INTO meta VALUES ('fingerprint', ?)", (_fingerprint(),))
-            elif found[0] != _fingerprint():
-                raise sqlite3.DatabaseError("written by other code")
-    except (sqlite3.Error, OSError):
-        db.close()
-        raise
-    return db
-
-
-@contextlib.contextmanager
-def _transaction(db: sqlite3.Connection) -> Iterator[None]:
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
-    db.execute("COMMIT")
+    by other code (the caller removes it and tries once more)."""
+    return open_cache_file(path, _SCHEMA, _fingerprint(), timeout_s=BUSY_TIMEOUT_S)
 
 
 class ScopeRecordFiles:
@@ -359,7 +324,9 @@ class ScopeRecordFiles:
         with self._lock:
             found = self._agents.get(agent_id)
             if found is None:
-                path = None if self.folder is None else self.folder / f"{agent_id}.sqlite3"
+                path = None  # in memory: no folder, or no code digest to trust
+                if self.folder is not None and _fingerprint():
+                    path = self.folder / f"{agent_id}.sqlite3"
                 found = self._agents[agent_id] = ScopeRecords(path)
             self._agents.move_to_end(agent_id)
             while len(self._agents) > self.max_agents:

@@ -29,19 +29,17 @@ Not thread-safe: the caller holds one lock per index.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import logging
-import os
 import sqlite3
 import sys
 import unicodedata
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import regex
 
+from memory_api.store.cache_file import open_cache_file, remove_cache_file
 from memory_api.store.search_rank import FIELD_WEIGHTS, FIELDS, FieldStats
 from memory_api.store.search_text import Query, field_length, index_text
 
@@ -152,36 +150,7 @@ class ScopeState:
 
 
 def _connect(path: Path | None) -> sqlite3.Connection:
-    if path is None:
-        db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
-    else:
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)  # masked notes: owner only
-        os.close(fd)
-        db = sqlite3.connect(
-            path, timeout=BUSY_TIMEOUT_S, check_same_thread=False, isolation_level=None
-        )
-    try:
-        db.execute("PRAGMA journal_mode = DELETE")
-        db.execute("PRAGMA synchronous = NORMAL")
-        if db.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone() != (
-            FINGERPRINT,
-        ):
-            raise sqlite3.DatabaseError("written by another version")
-    except sqlite3.OperationalError as error:
-        if "no such table" not in str(error):
-            db.close()
-            raise
-        with _transaction(db):  # a new file (two processes may race here: one wins)
-            if db.execute("SELECT count(*) FROM sqlite_master").fetchone() == (0,):
-                for statement in _SCHEMA.split(";\n"):
-                    if statement.strip():
-                        db.execute(statement)
-                db.execute("INSERT INTO meta VALUES ('fingerprint', ?)", (FINGERPRINT,))
-    except sqlite3.DatabaseError:
-        db.close()
-        raise
-    return db
+    return open_cache_file(path, _SCHEMA, FINGERPRINT, timeout_s=BUSY_TIMEOUT_S)
 
 
 def _inode(path: Path) -> int:
@@ -189,17 +158,6 @@ def _inode(path: Path) -> int:
         return path.stat().st_ino
     except OSError:
         return -1
-
-
-@contextlib.contextmanager
-def _transaction(db: sqlite3.Connection) -> Iterator[None]:
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
-    db.execute("COMMIT")
 
 
 class SearchIndex:
@@ -239,8 +197,7 @@ class SearchIndex:
 
     def _remove(self) -> None:
         assert self.path is not None
-        for suffix in ("", "-journal", "-wal", "-shm"):
-            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+        remove_cache_file(self.path)
 
     def close(self) -> None:
         """Close the connection (the file stays)."""

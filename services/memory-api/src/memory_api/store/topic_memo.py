@@ -15,7 +15,7 @@ and what a scope's lint still reads of the file (its name as written, its proble
 ``[[links]]`` with the lines they are first on; no description, no body text): no more than
 the listing answers but the frontmatter ``name`` unmasked. It is written
 by the code of one version only: :data:`FINGERPRINT` covers the sources that derive it and the
-parser's version; a file written by another is emptied at open.
+parser's version; a file written by another is built again at open.
 
 The memo is a cache: any error using it (a damaged file, a locked one, a full disk) is logged
 once and the memo switched off for this process, never failing a request. Thread-safe.
@@ -23,21 +23,24 @@ once and the memo switched off for this process, never failing a request. Thread
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import os
 import sqlite3
 import sys
 import threading
 from collections.abc import Iterable
 from pathlib import Path
 
-import memory_core
 import msgspec
 import yaml
 from memory_core.topics import ParsedTopic
 from memory_core.wire import Finding, TopicSummary
 
+from memory_api.store.cache_file import (
+    open_cache_file,
+    remove_cache_file,
+    source_digest,
+    transaction,
+)
 from memory_api.store.stat_cache import FileKey, is_racy
 
 __all__ = ["FINGERPRINT", "MEMO_FILE", "LightTopic", "TopicMemo", "light"]
@@ -50,8 +53,8 @@ BUSY_TIMEOUT_S = 5.0
 """How long a write waits for another process's; past it the rows are simply not stored."""
 
 _SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS topics (
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE topics (
     path TEXT NOT NULL,
     file TEXT NOT NULL,
     scope TEXT NOT NULL,
@@ -59,27 +62,20 @@ CREATE TABLE IF NOT EXISTS topics (
     value BLOB NOT NULL,
     PRIMARY KEY (path, file)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS topics_by_scope ON topics (scope);
+CREATE INDEX topics_by_scope ON topics (scope);
 """
 
 
 def _fingerprint() -> str:
-    """A digest of what derives a row: every ``memory_core`` source (parse, lint, credential
-    screen), the service modules that build the row, and the YAML parser's and msgspec's
-    versions. Any change empties the memo. ``""`` when the sources are not there to digest
-    (then no memo is kept)."""
-    digest = hashlib.sha256(_SCHEMA.encode())
-    core = Path(memory_core.__file__).parent
-    here = Path(__file__).parent
-    sources = [*sorted(core.glob("*.py")), here / "answers.py", here / "topic_memo.py"]
-    if not all(source.is_file() for source in sources[-2:]) or len(sources) < 3:
-        return ""  # installed without sources: no digest to trust, no memo
-    for source in sources:
-        digest.update(source.name.encode())
-        digest.update(source.read_bytes())
-    versions = f"yaml {yaml.__version__}; msgspec {msgspec.__version__}; {sys.version_info[:2]}"
-    digest.update(versions.encode())
-    return digest.hexdigest()[:32]
+    """What derives a row: every ``memory_core`` source (parse, lint, credential screen), the
+    service modules that build the row, the schema, and the YAML parser's and msgspec's
+    versions (:func:`~memory_api.store.cache_file.source_digest`). Any change builds the memo again.
+    ``""`` when the sources are not there to digest (then no memo is kept)."""
+    here = Path(__file__).resolve().parent
+    versions = (
+        f"{_SCHEMA} yaml {yaml.__version__}; msgspec {msgspec.__version__}; {sys.version_info[:2]}"
+    )
+    return source_digest(here / "answers.py", here / "topic_memo.py", versions=versions)[:32]
 
 
 FINGERPRINT = _fingerprint()
@@ -171,7 +167,7 @@ class TopicMemo:
             if self._db is None:
                 return
             try:
-                with self._db:
+                with transaction(self._db):
                     self._db.executemany(
                         "INSERT OR REPLACE INTO topics VALUES (?, ?, ?, ?, ?)", values
                     )
@@ -195,34 +191,13 @@ class TopicMemo:
 
 
 def _open(path: Path) -> sqlite3.Connection:
-    """Open (creating, 0600 in a 0700 folder) the memo file; empty it when another version of
-    the code wrote it; delete and create it again when it is damaged."""
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    """Open the memo file (:func:`~memory_api.store.cache_file.open_cache_file`); remove it and
+    create it again when it is damaged or another version of the code wrote it."""
     try:
-        return _connect(path)
+        return open_cache_file(path, _SCHEMA, FINGERPRINT, timeout_s=BUSY_TIMEOUT_S)
     except sqlite3.DatabaseError as error:
         if "locked" in str(error) or "busy" in str(error):
             raise
-        logger.warning("listing memo %s damaged (%s): built again", path, error)
-    for suffix in ("", "-journal"):
-        Path(f"{path}{suffix}").unlink(missing_ok=True)
-    return _connect(path)
-
-
-def _connect(path: Path) -> sqlite3.Connection:
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)  # derived from notes: owner only
-    os.close(fd)
-    db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S, check_same_thread=False)
-    try:
-        db.execute("PRAGMA journal_mode = DELETE")  # replicas on a shared volume (Q-4)
-        db.execute("PRAGMA synchronous = NORMAL")
-        db.executescript(_SCHEMA)
-        with db:
-            found = db.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()
-            if found != (FINGERPRINT,):
-                db.execute("DELETE FROM topics")
-                db.execute("INSERT OR REPLACE INTO meta VALUES ('fingerprint', ?)", (FINGERPRINT,))
-    except sqlite3.Error:
-        db.close()
-        raise
-    return db
+        logger.warning("listing memo %s: %s; built again", path, error)
+    remove_cache_file(path)
+    return open_cache_file(path, _SCHEMA, FINGERPRINT, timeout_s=BUSY_TIMEOUT_S)
