@@ -57,6 +57,18 @@ def keeping_nothing(agent: AgentHome, limit: int = 50) -> OverviewPage:
     return answers.overview(agent.root.resolve(), limit=limit, records=ScopeRecords(None))
 
 
+def count_lints(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """From now on, every scope the overview lints, in order (its first argument)."""
+    linted: list[object] = []
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        linted.append(args[0])
+        return lint_scope(*args, **kwargs)
+
+    monkeypatch.setattr(answers_module, "lint_scope", counting)
+    return linted
+
+
 def plain(page: OverviewPage) -> list[dict[str, Any]]:
     """The page's scopes as JSON-ready dicts (to compare whole answers)."""
     return [msgspec.to_builtins(scope) for scope in page.scopes]
@@ -131,18 +143,11 @@ def test_a3_the_user_index_changed_meanwhile_judges_every_workspace_again(
     Process(corpus_user.data_dir).page(corpus_user)
     with (corpus_user.user / layout.INDEX_FILE).open("a", encoding="utf-8") as index:
         index.write("- [New](new-note.md) — a line the Workspace indexes now share room with\n")
-    linted: list[object] = []
-    real_lint = lint_scope
-
-    def counting(*args: Any, **kwargs: Any) -> Any:
-        linted.append(args[0])
-        return real_lint(*args, **kwargs)
-
-    monkeypatch.setattr(answers_module, "lint_scope", counting)
+    linted = count_lints(monkeypatch)
     after = Process(corpus_user.data_dir).page(corpus_user)
 
     assert len(linted) == 3  # the user scope and both Workspaces: the companion changed
-    monkeypatch.setattr(answers_module, "lint_scope", real_lint)
+    monkeypatch.setattr(answers_module, "lint_scope", lint_scope)
     assert plain(after) == plain(keeping_nothing(corpus_user))
 
 
@@ -162,14 +167,7 @@ def test_a3_records_written_by_other_code_are_not_used(
     scopes_of(agent, 2)
     Process(agent.data_dir).page(agent)
     monkeypatch.setattr(scope_records, "_fingerprint", lambda: "other code")
-    linted: list[object] = []
-    real_lint = lint_scope
-
-    def counting(*args: Any, **kwargs: Any) -> Any:
-        linted.append(args[0])
-        return real_lint(*args, **kwargs)
-
-    monkeypatch.setattr(answers_module, "lint_scope", counting)
+    linted = count_lints(monkeypatch)
     Process(agent.data_dir).page(agent)
 
     assert len(linted) == 3  # the user scope and both Workspaces
