@@ -92,12 +92,14 @@ class CappedIndex(msgspec.Struct, frozen=True):
     note_text: str = ""
 
 
-class PreparedIndex(msgspec.Struct, frozen=True):
+class PreparedIndex(msgspec.Struct, frozen=True, cache_hash=True):
     """One index file made ready for the caps (rule 1): what :func:`cap_indexes` works on.
 
     ``blank`` is true for a missing or blank index, ``total`` counts its lines, ``candidates``
     are its first :data:`LINE_CAP` lines with likely credentials masked (I-8). It depends on the
     file's text alone, so a service may keep it per version of the file and skip the masking.
+    Its hash is kept with it (``cache_hash``): :func:`assemble_memory` is memoised by it, and
+    hashing some 200 lines again on every Session start was a few per cent of one.
     """
 
     blank: bool

@@ -32,7 +32,7 @@ from memory_core.wire import SessionStartRequest
 
 from memory_api.appkeys import PRINCIPAL_KEY, get_history_store, get_memory_store
 from memory_api.errors import BadRequest
-from memory_api.http.jsonio import json_response, query_flag, read_json
+from memory_api.http.jsonio import json_response, json_text, query_flag, read_json
 from memory_api.http.logs import note_access
 from memory_api.store.history.recorder import Attribution
 from memory_api.store.overview import OVERVIEW_DEFAULT_LIMIT
@@ -80,7 +80,8 @@ async def post_session_start(request: web.Request) -> web.Response:
         f"session start: session={session!r} kind={answer.workspace_kind} key={answer.key} "
         f"injected={answer.injected}",
     )
-    return json_response(answer)
+    # the same bytes as the text itself would give: its JSON is made once per text
+    return json_response(msgspec.structs.replace(answer, memory=json_text(answer.memory)))
 
 
 def _whole_number(request: web.Request, name: str, default: int) -> int:
