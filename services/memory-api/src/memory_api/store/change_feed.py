@@ -313,6 +313,7 @@ class ChangeFeed:
     def _open(self) -> bool:
         if self._pid != os.getpid() and self._inotify is not None:
             # A forked child: the queue is its parent's too. Start over with a queue of its own.
+            self._inotify.close()  # the child's descriptor only: the parent's stays open
             self._inotify = None
             self._targets.clear()
             for feed in self._roots.values():
