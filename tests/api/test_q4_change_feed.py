@@ -206,6 +206,26 @@ QUEUE_LIMIT = int(Path("/proc/sys/fs/inotify/max_queued_events").read_text(encod
 """How many events an inotify queue holds before it overflows."""
 
 
+async def test_q4_a_topic_file_reached_through_a_symlink_is_checked_every_time(
+    client: Client, warm: tuple[AgentHome, str], sweeps: list[str]
+) -> None:
+    """An edit of a symlink's target is an event of the target's folder, not of the link's:
+    the scope holding the link is checked on every request."""
+    agent, key = warm
+    target = topic(agent.user, "shared.md", "shared", "kept once", "about zeppelins")
+    (agent.root / key / "shared.md").symlink_to(target)
+    assert await found(client, "zeppelins") == [
+        (key, "shared.md"),
+        ("user", "me.md"),
+        ("user", "shared.md"),
+    ]
+    with target.open("r+b") as handle:
+        handle.write(handle.read().replace(b"zeppelins", b"dirigible"))
+
+    assert await found(client, "dirigible") == [(key, "shared.md"), ("user", "shared.md")]
+    assert sweeps == ["overview", "search"]
+
+
 def _flood(folder: Path, events: int) -> None:
     """Raise ``events`` inotify events in ``folder`` (two files touched in turn: the kernel
     merges only an event identical to the one queued last)."""

@@ -8,8 +8,12 @@ renamed changes it; an unchanged one is not listed again) and each indexed file 
 edit in place changes only the file). Exactly the files whose stat key moved are read and indexed
 again, the ones gone dropped, the new ones added — so a change on disk, by an agent's file tools,
 another service process or an import, is seen by the next search (S-1, Q-4), and the first search
-after a restart costs those ``stat`` calls, not a reading of every file. Likely credentials are
-masked before indexing (I-8): a secret can neither be found by search nor shown in a snippet.
+after a restart costs those ``stat`` calls, not a reading of every file. With the process's
+change feed (:mod:`.change_feed`, inotify on a local filesystem) a search after the first checks
+only the scopes whose folder an event named since the last one (and those the feed cannot vouch
+for); every scope again after the queue overflowed or another process wrote the index. Likely
+credentials are masked before indexing (I-8): a secret can neither be found by search nor shown
+in a snippet.
 
 Matching, ranking and highlighting: :mod:`.search_text` (words in any script, a run of Chinese,
 Japanese, Korean or Thai found anywhere inside), :mod:`.search_rank` (BM25 per field, name and
@@ -222,13 +226,15 @@ class MemorySearch:
         watched first; whether the feed cannot vouch for the scope (a symlinked scope or topic
         file, a file with other hard links, a folder on another device): check it every time."""
         state = index.scopes[key]
-        name = state.real.rpartition(os.sep)[2]
-        if feed is not None and name == key:
-            feed.watch(name)
+        folder_name = state.real.rpartition(os.sep)[2]
+        if feed is not None and folder_name == key:
+            feed.watch(folder_name)
         folder = _folder(state.real)
         folder_key = None if folder is None else _stat_key(folder)
         unwatchable = (
-            feed is None or name != key or (folder is not None and folder.st_dev != feed.device)
+            feed is None
+            or folder_name != key
+            or (folder is not None and folder.st_dev != feed.device)
         )
         if folder_key is not None and folder_key == state.dir_key:
             suspects, linked = _changed(state.real, state.files)
