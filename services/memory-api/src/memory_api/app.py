@@ -62,6 +62,7 @@ async def _data_dirs(app: web.Application) -> AsyncIterator[None]:
     yield
     await app[HISTORY_STORE_KEY].close()  # records of Session starts still pending finish
     await asyncio.to_thread(app[AGENT_STORE_KEY].locks.close)  # a delete under way finishes
+    app[MEMORY_STORE_KEY].feed.close()
     logger.info("stopped serving the data dir %s", data_dir)
 
 

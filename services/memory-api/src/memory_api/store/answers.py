@@ -46,6 +46,7 @@ from memory_api.errors import CannotRead, NotFound
 from memory_api.store.containment import NotRegularFileError, OutsideMemoryRoot, cannot_read
 from memory_api.store.listings import FolderListings
 from memory_api.store.overview import (
+    FedRows,
     Place,
     ScopeRow,
     after_cursor,
@@ -361,6 +362,7 @@ class ScopeAnswers:
         after: Place | None = None,
         query: str | None = None,
         records: ScopeRecords | None = None,
+        fed: FedRows | None = None,
     ) -> OverviewPage:
         """One page of the scopes under the real ``root`` (A-3): the user scope first, then the
         Workspaces by newest activity (ties by key), ``limit`` at most, those placed after the
@@ -370,10 +372,15 @@ class ScopeAnswers:
         Every scope is placed and counted from its folder's and index's stat
         (:mod:`~memory_api.store.overview`); only the page's scopes are read and linted, their
         counts and lint tallies kept in ``records`` (the agent's file; by default this
-        object's, in memory).
+        object's, in memory); with ``fed`` (the agent's rows kept under a change feed) only the
+        scopes changed since the last request are placed again.
         """
         records = records if records is not None else self.records
-        rows = scope_rows(root, records)
+        if fed is None:
+            rows = scope_rows(root, records)
+        else:
+            with fed.lock:
+                rows = scope_rows(root, records, fed)
         totals_files = sum(row.files for row in rows)
         matching = rows if not query else [r for r in rows if self._matches(root, r, query)]
         page, more = page_of(after_cursor(matching, after), limit)

@@ -20,6 +20,9 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import os
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -49,6 +52,7 @@ from memory_core.wire import (
 from memory_api.errors import BadRequest, NotFound, ServiceError
 from memory_api.store.agents import AgentRecord, AgentStore
 from memory_api.store.answers import OverviewPage, ScopeAnswers
+from memory_api.store.change_feed import ChangeFeed
 from memory_api.store.containment import checked_memory_root, real_path
 from memory_api.store.history.recorder import Attribution, ScopeHistories
 from memory_api.store.history.service import scope_history_bytes
@@ -58,12 +62,13 @@ from memory_api.store.overview import (
     GROUP_QUERY_MAX,
     OVERVIEW_DEFAULT_LIMIT,
     OVERVIEW_MAX_LIMIT,
+    FedRows,
     Place,
     parse_cursor,
 )
 from memory_api.store.pruning import delete_topic
 from memory_api.store.scope_files import ScopeFiles
-from memory_api.store.scope_records import ScopeRecordFiles
+from memory_api.store.scope_records import MAX_AGENTS, ScopeRecordFiles
 from memory_api.store.scopes import create_scope_dir, scope_real_dir
 from memory_api.store.search import MemorySearch
 from memory_api.store.sessions import check_workspace_path, start_session
@@ -94,7 +99,9 @@ class MemoryStore:
     ``app_data_dir`` is the service's data dir; ``agents`` the agent store of the same dir (its
     cross-process locks are shared); ``cache`` a parse cache (by default a fresh one over the
     listing memo on disk, :mod:`~memory_api.store.topic_memo`);
-    ``histories`` the scopes' histories a delete is recorded in (V-1; none kept without it).
+    ``histories`` the scopes' histories a delete is recorded in (V-1; none kept without it);
+    ``feed`` the process's change feed (:mod:`~memory_api.store.change_feed`; a new one by
+    default).
     """
 
     def __init__(
@@ -104,6 +111,7 @@ class MemoryStore:
         *,
         cache: TopicCache | None = None,
         histories: ScopeHistories | None = None,
+        feed: ChangeFeed | None = None,
     ) -> None:
         self.app_data_dir = real_path(app_data_dir)
         self.agents = agents
@@ -117,8 +125,12 @@ class MemoryStore:
             else TopicCache(memo=TopicMemo(self.app_data_dir / MEMO_FILE))
         )
         self.answers = ScopeAnswers(parse_cache, self.files, self.folders)
-        self.searcher = MemorySearch(self.app_data_dir)
+        self.feed = feed if feed is not None else ChangeFeed()
+        """What changed in the memory roots between requests (inotify, where it sees all)."""
+        self.searcher = MemorySearch(self.app_data_dir, feed=self.feed)
         self.records = ScopeRecordFiles(self.app_data_dir)
+        self._fed_rows: OrderedDict[str, FedRows] = OrderedDict()
+        self._fed_lock = threading.Lock()
 
     # --- helpers (blocking ones run in worker threads) ---------------------------------------
 
@@ -160,10 +172,27 @@ class MemoryStore:
         root = self._root(agent_id)
         create_scope_dir(root, USER_SCOPE)  # K-6; a failure leaves the scope out, never a 500
         page = self.answers.overview(
-            root, limit=limit, after=after, query=query, records=self.records.of(agent_id)
+            root,
+            limit=limit,
+            after=after,
+            query=query,
+            records=self.records.of(agent_id),
+            fed=self._fed(agent_id, root),
         )
         scopes = [self._with_history(agent_id, root, scope) for scope in page.scopes]
         return OverviewPage(scopes, page.totals, page.next_cursor)
+
+    def _fed(self, agent_id: str, root: Path) -> FedRows:
+        """The overview rows of ``agent_id`` kept under the change feed of its ``root`` (the
+        last :data:`~memory_api.store.scope_records.MAX_AGENTS` agents asked)."""
+        with self._fed_lock:
+            fed = self._fed_rows.get(agent_id)
+            if fed is None or fed.reader is None:
+                fed = self._fed_rows[agent_id] = FedRows(self.feed.root(os.fspath(root)))
+            self._fed_rows.move_to_end(agent_id)
+            while len(self._fed_rows) > MAX_AGENTS:
+                self._fed_rows.popitem(last=False)
+            return fed
 
     def _scope_summary(self, agent_id: str, key: str) -> ScopeSummary:
         root, scope = self._scope(agent_id, key)

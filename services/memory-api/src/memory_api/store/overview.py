@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import heapq
 import os
+import threading
+from collections.abc import Mapping
 from pathlib import Path
 from typing import NamedTuple
 
@@ -31,6 +33,7 @@ from memory_core.keys import USER_SCOPE, WORKSPACE_KEY_PATTERN
 from memory_core.rules import TextRule
 
 from memory_api.errors import BadRequest
+from memory_api.store.change_feed import Look, RootFeed
 from memory_api.store.scope_records import FolderCount, ScopeRecords
 from memory_api.store.scopes import FolderListing, judged_topics, list_folder, scope_folders
 from memory_api.store.stat_cache import file_key
@@ -40,6 +43,7 @@ __all__ = [
     "GROUP_QUERY_MAX",
     "OVERVIEW_DEFAULT_LIMIT",
     "OVERVIEW_MAX_LIMIT",
+    "FedRows",
     "Place",
     "ScopeRow",
     "after_cursor",
@@ -103,7 +107,24 @@ def scope_activity(folder: str, folder_mtime_ns: int) -> int:
     return max(folder_mtime_ns, index_mtime_ns)
 
 
-def scope_rows(root: Path, records: ScopeRecords) -> list[ScopeRow]:
+class FedRows:
+    """One agent's scope rows kept between requests while a change feed vouches for them
+    (:mod:`~memory_api.store.change_feed`): only the scopes its reader names are placed again.
+
+    ``feed`` is the memory root's feed (None: every request places every scope). Use it under
+    its ``lock``, one request at a time."""
+
+    def __init__(self, feed: RootFeed | None) -> None:
+        self.reader = feed.reader() if feed is not None else None
+        self.lock = threading.Lock()
+        self.rows: dict[str, ScopeRow] = {}
+        """By scope key, as last placed."""
+        self.always: set[str] = set()
+        """Keys placed on every request: what a folder's watch cannot vouch for (a symlinked
+        scope, one on another device, an index with other hard links, entries judged on use)."""
+
+
+def scope_rows(root: Path, records: ScopeRecords, fed: FedRows | None = None) -> list[ScopeRow]:
     """Every scope under the real ``root`` with its activity and topic file count.
 
     Costs a ``scandir`` of the root, then per scope a ``stat`` of its folder (its count comes
@@ -111,42 +132,126 @@ def scope_rows(root: Path, records: ScopeRecords) -> list[ScopeRow]:
     an ``lstat`` of its index. A scope gone meanwhile is left out; one that cannot be listed
     stays, with no files counted (A-5). The records of scopes no longer there are dropped.
 
+    With ``fed`` (its lock held by the caller) only the scopes its feed names as changed since
+    the last request are placed again, the others kept as they were; the first request, and
+    any the feed cannot vouch for, places every scope (and watches each folder first).
+
     The hot loop of the Memory tab (20,000 scopes: two system calls each, and as little Python
     as can be around them).
     """
+    reader = None if fed is None else fed.reader
+    if fed is None or reader is None:
+        return _all_rows(root, records)
+    look = reader.look()
+    try:
+        if look.everything:
+            fed.always.clear()
+            rows = _all_rows(root, records, reader.feed, fed.always)
+            fed.rows = {row.key: row for row in rows}
+            return rows
+        _fed_rows(root, records, fed, reader.feed, look)
+        return list(fed.rows.values())
+    except BaseException:
+        reader.distrust()  # what the look named may not all be placed: all of them next time
+        raise
+
+
+def _all_rows(
+    root: Path,
+    records: ScopeRecords,
+    feed: RootFeed | None = None,
+    always: set[str] | None = None,
+) -> list[ScopeRow]:
+    """Every scope placed by ``stat``; with ``feed`` each folder watched before its ``stat``,
+    the keys the feed cannot vouch for added to ``always``."""
     rows: list[ScopeRow] = []
     known = records.folder_counts()
-    stat, lstat, sep, index_beside = os.stat, os.lstat, os.sep, _INDEX_BESIDE
     for key, folder in scope_folders(root):
-        try:
-            info = stat(folder)
-        except OSError:
-            continue
-        mtime = info.st_mtime_ns
-        kept = known.get(folder.rpartition(sep)[2])
-        if (
-            kept is not None
-            and not kept[6]  # no entry to judge now
-            and kept[3] == mtime
-            and kept[4] == info.st_ctime_ns
-            and kept[1] == info.st_ino
-            and kept[2] == info.st_size
-            and kept[0] == info.st_dev
-        ):
-            files = kept[5]
-        else:
-            files = folder_count(root, folder, info, records)
-        try:
-            index_mtime = lstat(folder + index_beside).st_mtime_ns
-        except OSError:
-            index_mtime = 0
-        activity = mtime if mtime >= index_mtime else index_mtime
-        place = _USER_PLACE if key == USER_SCOPE else (1, -activity, key)
-        rows.append(ScopeRow(place, key, folder, activity, files))
+        row = _place(root, key, folder, known, records, feed, always)
+        if row is not None:
+            rows.append(row)
     if records.known_folders() > len(rows):
-        records.keep_only({row.folder.rpartition(sep)[2] for row in rows})
+        records.keep_only({row.folder.rpartition(os.sep)[2] for row in rows})
     records.flush()
     return rows
+
+
+def _fed_rows(root: Path, records: ScopeRecords, fed: FedRows, feed: RootFeed, look: Look) -> None:
+    """Place again the scopes of ``fed`` that ``look`` names, those it always places, and
+    (when the root changed) the ones added; drop the ones gone."""
+    rows, always = fed.rows, fed.always
+    places = {key: rows[key].folder for key in look.folders if key in rows}
+    places.update((key, rows[key].folder) for key in always if key in rows)
+    if look.root:
+        listed = dict(scope_folders(root))
+        gone = [key for key in rows if key not in listed]
+        for key in gone:
+            del rows[key]
+            always.discard(key)
+        feed.forget(set(gone))
+        places.update(
+            (key, folder)
+            for key, folder in listed.items()
+            if key not in rows or rows[key].folder != folder
+        )
+        records.keep_only({folder.rpartition(os.sep)[2] for folder in listed.values()})
+    known = records.folder_counts()
+    for key, folder in places.items():
+        always.discard(key)
+        row = _place(root, key, folder, known, records, feed, always)
+        if row is None:
+            rows.pop(key, None)
+            always.add(key)  # gone, or no stat now: looked at again next time
+        else:
+            rows[key] = row
+    records.flush()
+
+
+def _place(
+    root: Path,
+    key: str,
+    folder: str,
+    known: Mapping[str, tuple[int, int, int, int, int, int, bytes]],
+    records: ScopeRecords,
+    feed: RootFeed | None,
+    always: set[str] | None,
+) -> ScopeRow | None:
+    """Scope ``key``'s row from a ``stat`` of its real ``folder`` and an ``lstat`` of its index
+    (None: no folder now); its folder watched first when there is a ``feed``, its key added to
+    ``always`` when the watch cannot vouch for it. Once per scope on a sweep: kept lean."""
+    name = folder.rpartition(os.sep)[2]
+    if feed is not None and name == key:
+        feed.watch(name)
+    try:
+        info = os.stat(folder)  # noqa: PTH116 - a string path, 20,000 folders a sweep
+    except OSError:
+        return None
+    mtime = info.st_mtime_ns
+    kept = known.get(name)
+    if (
+        kept is not None
+        and not kept[6]  # no entry to judge now
+        and kept[3] == mtime
+        and kept[4] == info.st_ctime_ns
+        and kept[1] == info.st_ino
+        and kept[2] == info.st_size
+        and kept[0] == info.st_dev
+    ):
+        files, judged = kept[5], False
+    else:
+        files, judged = _count(root, folder, info, records)
+    try:
+        index = os.lstat(folder + _INDEX_BESIDE)
+        index_mtime, links = index.st_mtime_ns, index.st_nlink
+    except OSError:
+        index_mtime, links = 0, 1
+    activity = mtime if mtime >= index_mtime else index_mtime
+    if always is not None and (
+        judged or links > 1 or name != key or feed is None or info.st_dev != feed.device
+    ):
+        always.add(key)
+    place = _USER_PLACE if key == USER_SCOPE else (1, -activity, key)
+    return ScopeRow(place, key, folder, activity, files)
 
 
 def folder_count(root: Path, folder: str, info: os.stat_result, records: ScopeRecords) -> int:
@@ -154,19 +259,26 @@ def folder_count(root: Path, folder: str, info: os.stat_result, records: ScopeRe
     the count ``records`` keep for this version of the folder, else from a listing now (kept
     for the next request); the entries judged on use are judged now. 0 for a folder gone or
     one that cannot be listed."""
+    return _count(root, folder, info, records)[0]
+
+
+def _count(
+    root: Path, folder: str, info: os.stat_result, records: ScopeRecords
+) -> tuple[int, bool]:
+    """:func:`folder_count`, and whether the folder holds entries judged on use (a symlink…)."""
     name = folder.rpartition(os.sep)[2]
     key = file_key(info)
     count = records.folder_count(name, key)
     if count is None:
         listing = list_folder(folder)
         if listing is None or listing.error is not None:
-            return 0
+            return 0, False
         count = FolderCount(len(listing.regular), listing.judged)
         records.keep_folder_count(name, key, count)  # the key seen before the listing
     if not count.judged:
-        return count.regular
+        return count.regular, False
     judged = FolderListing((), count.judged, ())
-    return count.regular + len(judged_topics(root, Path(folder), judged))
+    return count.regular + len(judged_topics(root, Path(folder), judged)), True
 
 
 def parse_cursor(text: str) -> Place:

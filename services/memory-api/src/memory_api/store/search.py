@@ -37,6 +37,7 @@ from memory_core.topics import READ_CAP_BYTES, ParsedTopic, parse_topic
 from memory_core.wire import Finding, SearchHit, SearchResults
 
 from memory_api.errors import BadRequest
+from memory_api.store.change_feed import ChangeFeed, FeedReader, Look, RootFeed
 from memory_api.store.containment import NotRegularFileError, cannot_read, read_regular
 from memory_api.store.locks import LockTimeoutError
 from memory_api.store.scopes import (
@@ -85,11 +86,13 @@ def _stat_key(info: os.stat_result) -> int | None:
     return None if is_racy(key) else hash(key)
 
 
-def _changed(folder: str, files: dict[str, int | None]) -> list[str]:
+def _changed(folder: str, files: dict[str, int | None]) -> tuple[list[str], bool]:
     """The names among ``files`` (name → stat key) of ``folder`` whose ``lstat`` no longer
     gives that key: changed, replaced, gone, racy (None) or no regular file any more (a
-    symlink's own key is never its target's). The hot loop of a search: one ``lstat`` each."""
-    prefix, lstat, changed = folder + os.sep, os.lstat, []
+    symlink's own key is never its target's); and whether any has other hard links (an edit
+    through another folder is no event of this one's watch). The hot loop of a search: one
+    ``lstat`` each."""
+    prefix, lstat, changed, linked = folder + os.sep, os.lstat, [], False
     for name, known in files.items():
         try:
             info = lstat(prefix + name)
@@ -100,7 +103,16 @@ def _changed(folder: str, files: dict[str, int | None]) -> list[str]:
             (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
         ):
             changed.append(name)
-    return changed
+        if info.st_nlink > 1:
+            linked = True
+    return changed, linked
+
+
+def _unwatchable(folder: str, entries: list[TopicEntry]) -> bool:
+    """Whether a topic file among ``entries`` of ``folder`` is reached through a symlink or
+    has other hard links: a change to it may raise no event in the folder's watch."""
+    prefix = folder + os.sep
+    return any(entry.stat.st_nlink > 1 or entry.path != prefix + entry.file for entry in entries)
 
 
 def _folder(path: str | Path) -> os.stat_result | None:
@@ -126,6 +138,11 @@ def _name_field(topic: ParsedTopic) -> str:
 @dataclass(slots=True)
 class _Agent:
     index: SearchIndex
+    reader: FeedReader | None = None
+    """What changed under the agent's memory root since its last whole refresh (None: no
+    feed, every search checks every scope)."""
+    always: set[str] = field(default_factory=set)
+    """Scope keys the feed cannot vouch for: checked on every search."""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -136,13 +153,23 @@ class MemorySearch:
     indexes in memory, for tools).
     """
 
-    def __init__(self, app_data_dir: Path | None, *, max_agents: int = MAX_AGENTS) -> None:
+    def __init__(
+        self,
+        app_data_dir: Path | None,
+        *,
+        max_agents: int = MAX_AGENTS,
+        feed: ChangeFeed | None = None,
+    ) -> None:
         self.folder = None if app_data_dir is None else app_data_dir / INDEX_FOLDER
         self.max_agents = max_agents
+        self.feed = feed
+        """The process's change feed (None: every search checks every scope by ``stat``)."""
         self._agents: OrderedDict[str, _Agent] = OrderedDict()
         self._lock = threading.Lock()
 
-    def _agent(self, agent_id: str) -> _Agent:
+    def _agent(self, agent_id: str, root: Path | None = None) -> _Agent:
+        """The index of ``agent_id`` (opened now if it is not), with a reader of the change
+        feed of its real memory ``root`` when one is given and the feed serves it."""
         with self._lock:
             found = self._agents.get(agent_id)
             if found is None:
@@ -153,7 +180,10 @@ class MemorySearch:
                 _, dropped = self._agents.popitem(last=False)
                 with dropped.lock:
                     dropped.index.close()
-            return found
+        if found.reader is None and self.feed is not None and root is not None:
+            feed = self.feed.root(os.fspath(root))
+            found.reader = None if feed is None else feed.reader()
+        return found
 
     # --- bringing the index up to date --------------------------------------------------------
 
@@ -184,23 +214,33 @@ class MemorySearch:
             else:
                 index.put(key, topic)
 
-    def _refresh_scope(self, root: Path, index: SearchIndex, key: str) -> None:
+    def _refresh_scope(
+        self, root: Path, index: SearchIndex, key: str, feed: RootFeed | None = None
+    ) -> bool:
         """Bring scope ``key`` up to date: list its folder only when that changed, else one
-        ``lstat`` per indexed file; read what changed (S-1)."""
+        ``lstat`` per indexed file; read what changed (S-1). With ``feed``, the folder is
+        watched first; whether the feed cannot vouch for the scope (a symlinked scope or topic
+        file, a file with other hard links, a folder on another device): check it every time."""
         state = index.scopes[key]
+        name = state.real.rpartition(os.sep)[2]
+        if feed is not None and name == key:
+            feed.watch(name)
         folder = _folder(state.real)
         folder_key = None if folder is None else _stat_key(folder)
+        unwatchable = (
+            feed is None or name != key or (folder is not None and folder.st_dev != feed.device)
+        )
         if folder_key is not None and folder_key == state.dir_key:
-            suspects = _changed(state.real, state.files)
+            suspects, linked = _changed(state.real, state.files)
             if not suspects:
-                return
+                return unwatchable or linked
             # New stat, a symlink, or gone: the listing's full judgement (K-7, A-7) for these.
             found = {name: _entry(root, Path(state.real), name) for name in suspects}
             for name in [name for name, entry in found.items() if entry is None]:
                 index.drop(key, name)
-            changed = [entry for entry in found.values() if entry and _stale(state, entry)]
-            self._index(index, key, changed)
-            return
+            entries = [entry for entry in found.values() if entry is not None]
+            self._index(index, key, [entry for entry in entries if _stale(state, entry)])
+            return unwatchable or linked or _unwatchable(state.real, entries)
         entries = scan_topics(root, Path(state.real)) if folder is not None else []
         listed = {entry.file for entry in entries}
         for name in [name for name in state.files if name not in listed]:
@@ -208,10 +248,16 @@ class MemorySearch:
         changed = [entry for entry in entries if _stale(state, entry)]
         self._index(index, key, changed)
         index.set_scope(key, state.real, folder_key)
+        return unwatchable or _unwatchable(state.real, entries)
 
-    def _refresh(self, root: Path, index: SearchIndex, only: str | None) -> None:
-        """Bring the index in line with the disk: the scopes (all, or ``only``), then files."""
-        index.refresh_mirror()
+    def _refresh(self, root: Path, agent: _Agent, only: str | None) -> None:
+        """Bring the index in line with the disk: the scopes (all, or ``only``), then files.
+        With a change feed, a whole refresh checks only the scopes it names as changed since
+        the last one (and those it cannot vouch for); the first, and any after another
+        process wrote the index, checks every scope."""
+        index, reader = agent.index, agent.reader
+        if index.refresh_mirror() and reader is not None:
+            reader.distrust()  # another process wrote: its rows are checked like any other
         if only is not None:
             real = scope_real_dir(root, only)
             state = index.scopes.get(only)
@@ -223,19 +269,56 @@ class MemorySearch:
                 index.set_scope(only, os.fspath(real), None)
             self._refresh_scope(root, index, only)
             return
+        if reader is None:
+            self._refresh_all(root, agent, None)
+            return
+        look = reader.look()
+        if look.everything:
+            self._refresh_all(root, agent, reader.feed)
+        else:
+            self._refresh_fed(root, agent, reader.feed, look)
+
+    def _refresh_root(self, root: Path, index: SearchIndex, feed: RootFeed | None) -> set[str]:
+        """Bring the scopes' list in line with the root's folder (listed only when its stat
+        moved); the keys added or moved (the ones gone are dropped, their watches too)."""
         folder = _folder(root)
         root_key = None if folder is None else _stat_key(folder)
-        if root_key is None or root_key != index.root_key:
-            listed = {key: os.fspath(folder) for key, folder in list_scopes(root)}
-            for key in [key for key in index.scopes if key not in listed]:
-                index.drop_scope(key)
-            for key, where in listed.items():
-                state = index.scopes.get(key)
-                if state is None or state.real != where:
-                    index.set_scope(key, where, None)
-            index.set_root_key(root_key)
-        for key in list(index.scopes):
-            self._refresh_scope(root, index, key)
+        if root_key is not None and root_key == index.root_key:
+            return set()
+        listed = {key: os.fspath(folder) for key, folder in list_scopes(root)}
+        gone = [key for key in index.scopes if key not in listed]
+        for key in gone:
+            index.drop_scope(key)
+        if feed is not None:
+            feed.forget(set(gone))
+        added: set[str] = set()
+        for key, where in listed.items():
+            state = index.scopes.get(key)
+            if state is None or state.real != where:
+                index.set_scope(key, where, None)
+                added.add(key)
+        index.set_root_key(root_key)
+        return added
+
+    def _refresh_all(self, root: Path, agent: _Agent, feed: RootFeed | None) -> None:
+        """Check every scope by ``stat`` (and watch each folder first, with ``feed``)."""
+        index = agent.index
+        self._refresh_root(root, index, feed)
+        agent.always = {
+            key for key in list(index.scopes) if self._refresh_scope(root, index, key, feed)
+        }
+
+    def _refresh_fed(self, root: Path, agent: _Agent, feed: RootFeed, look: Look) -> None:
+        """Check the scopes ``look`` names, those checked every time, and any added."""
+        index = agent.index
+        keys = {key for key in look.folders if key in index.scopes} | agent.always
+        if look.root:
+            keys |= self._refresh_root(root, index, feed)
+            agent.always &= index.scopes.keys()
+        for key in keys & index.scopes.keys():
+            agent.always.discard(key)
+            if self._refresh_scope(root, index, key, feed):
+                agent.always.add(key)
 
     # --- the search ---------------------------------------------------------------------------
 
@@ -259,16 +342,16 @@ class MemorySearch:
         parsed = parse_query(query)
         if parsed is None:
             return SearchResults(query=query, scope=scope, total=0, hits=[])
-        agent = self._agent(agent_id)
+        agent = self._agent(agent_id, root)
         with agent.lock:
             try:
-                total, rows, stats = self._run(root, agent.index, parsed, scope)
+                total, rows, stats = self._run(root, agent, parsed, scope)
             except sqlite3.DatabaseError as error:
                 if "locked" in str(error) or "busy" in str(error):
                     raise LockTimeoutError("the search index is busy; retry later") from error
                 logger.warning("search index of %s unusable (%s): built again", agent_id, error)
                 agent.index.reset()
-                total, rows, stats = self._run(root, agent.index, parsed, scope)
+                total, rows, stats = self._run(root, agent, parsed, scope)
             unsearched = agent.index.unreadable(scope)
         hits = _ranked(parsed, rows, stats, limit)
         unreadable = [
@@ -287,13 +370,16 @@ class MemorySearch:
         )
 
     def _run(
-        self, root: Path, index: SearchIndex, query: Query, scope: str | None
+        self, root: Path, agent: _Agent, query: Query, scope: str | None
     ) -> tuple[int, list[Row], FieldStats | None]:
+        index = agent.index
         try:
-            self._refresh(root, index, scope)
+            self._refresh(root, agent, scope)
             index.commit()
         except BaseException:
             index.abandon()
+            if agent.reader is not None:
+                agent.reader.distrust()  # what its look named may not be indexed: all next time
             raise
         total = index.count(query, scope)
         if not total:

@@ -232,15 +232,19 @@ class SearchIndex:
                 self._unreadable[scope, file] = why
         self._stats.clear()
 
-    def refresh_mirror(self) -> None:
+    def refresh_mirror(self) -> bool:
         """Read the mirror again if another connection committed since it was read; open the
-        file again if another process replaced it (it found this one damaged or old)."""
+        file again if another process replaced it (it found this one damaged or old). Whether
+        it was read again."""
         if self.path is not None and _inode(self.path) != self._inode:
             self.db.close()
             self.db = self._open()
             self.load()
-        elif self.db.execute("PRAGMA data_version").fetchone()[0] != self._version:
+            return True
+        if self.db.execute("PRAGMA data_version").fetchone()[0] != self._version:
             self.load()
+            return True
+        return False
 
     # --- writes -------------------------------------------------------------------------------
 
