@@ -19,9 +19,11 @@ import pytest
 from memory_api.appkeys import get_history_store
 from memory_api.store.agents import AgentStore
 from memory_api.store.change_feed import ChangeFeed
-from memory_api.store.history import recorder
+from memory_api.store.history.git import HistoryUnavailable
 from memory_api.store.history.recorder import Attribution, ScopeHistories
+from memory_api.store.history.repo import commit_changes
 from memory_api.store.history.service import HistoryStore
+from memory_api.store.history.snapshot import take_snapshot
 from memory_api.store.locks import Locks
 from memory_core import layout
 
@@ -29,19 +31,19 @@ from tests.api.conftest import AgentHome, Client, memory_url, ok_json, write_top
 from tests.api.test_q4_change_feed import QUEUE_LIMIT, _flood
 
 Scans = list[str]
+RECORDER = "memory_api.store.history.recorder"
 
 
 @pytest.fixture
 def scans(monkeypatch: pytest.MonkeyPatch) -> Scans:
     """The scope folder of every scan a record makes, in order."""
     seen: Scans = []
-    take_snapshot = recorder.take_snapshot
 
     def counted(scope: Path, *args: Any, **kwargs: Any) -> Any:
         seen.append(scope.name)
         return take_snapshot(scope, *args, **kwargs)
 
-    monkeypatch.setattr(recorder, "take_snapshot", counted)
+    monkeypatch.setattr(f"{RECORDER}.take_snapshot", counted)
     return seen
 
 
@@ -218,14 +220,13 @@ async def test_v1_a_record_that_failed_is_followed_by_a_scan(
     await session_start(client, workspace)
     scans.clear()
     write_topic(agent.root / key, "uses-uv.md")
-    commit = recorder.commit_changes
 
     def refused(*args: Any, **kwargs: Any) -> str:
-        raise recorder.HistoryUnavailable("the disk is full")
+        raise HistoryUnavailable("the disk is full")
 
-    monkeypatch.setattr(recorder, "commit_changes", refused)
+    monkeypatch.setattr(f"{RECORDER}.commit_changes", refused)
     await session_start(client, workspace)  # scanned, not recorded: logged
-    monkeypatch.setattr(recorder, "commit_changes", commit)
+    monkeypatch.setattr(f"{RECORDER}.commit_changes", commit_changes)
     await session_start(client, workspace)
 
     assert scans == [key, key]
