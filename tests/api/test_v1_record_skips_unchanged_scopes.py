@@ -24,6 +24,7 @@ from memory_api.store.history.recorder import Attribution, ScopeHistories
 from memory_api.store.history.repo import commit_changes
 from memory_api.store.history.service import HistoryStore
 from memory_api.store.history.snapshot import take_snapshot
+from memory_api.store.history.unchanged import UnchangedScopes
 from memory_api.store.locks import Locks
 from memory_core import layout
 
@@ -231,3 +232,30 @@ async def test_v1_a_record_that_failed_is_followed_by_a_scan(
 
     assert scans == [key, key]
     assert (await changes(client, key))[0]["files"] == [{"file": "uses-uv.md", "change": "added"}]
+
+
+def test_v1_a_change_during_a_scan_keeps_the_scope_to_scan(tmp_path: Path) -> None:
+    """Two scopes' records run at once: one's look names the folder the other is scanning; that
+    scan may have missed the change, so its record does not vouch for the folder."""
+    feed = ChangeFeed()
+    try:
+        (tmp_path / "shop").mkdir()
+        root = feed.root(str(tmp_path))
+        assert root is not None
+        unchanged = UnchangedScopes(root)
+        unchanged.look()  # the first look: nothing vouched for yet
+        ticket = unchanged.look()  # the record of "shop" starts
+        root.watch("shop")
+        write_topic(tmp_path / "shop", "uses-uv.md")  # while it scans
+        unchanged.look()  # another scope's record looks meanwhile
+        unchanged.recorded("shop", ticket)
+        assert not unchanged.unchanged("shop")
+
+        ticket = unchanged.look()  # the next record of "shop"
+        unchanged.recorded("shop", ticket)
+        assert unchanged.unchanged("shop")
+        (tmp_path / "other").mkdir()  # a scope added: the feed vouches for none until recorded
+        unchanged.look()
+        assert not unchanged.unchanged("shop")
+    finally:
+        feed.close()
