@@ -13,6 +13,7 @@ from pathlib import Path
 
 from memory_api.settings import Settings
 from memory_api.store.agents import AgentStore
+from memory_api.store.change_feed import ChangeFeed
 from memory_api.store.drafts import DRAFTS_DIR, DraftStore
 from memory_api.store.history.recorder import ScopeHistories
 from memory_api.store.history.service import HistoryStore
@@ -31,7 +32,8 @@ DATA_FOLDERS = ("agents", DRAFTS_DIR, TOKENS_DIR, LOCKS_DIR)
 @dataclass(frozen=True, slots=True)
 class Stores:
     """Every store of one app data dir; ``agents``, ``memory``, ``history`` and ``sync`` share
-    one set of locks, ``memory``, ``history`` and ``sync`` one :class:`ScopeHistories`."""
+    one set of locks, ``memory``, ``history`` and ``sync`` one :class:`ScopeHistories`,
+    ``memory`` and ``history`` the process's one :class:`ChangeFeed`."""
 
     agents: AgentStore
     memory: MemoryStore
@@ -46,11 +48,12 @@ def build_stores(settings: Settings) -> Stores:
     data_dir = settings.data_dir
     agents = AgentStore(data_dir, Locks(data_dir / LOCKS_DIR))
     histories = ScopeHistories(data_dir, enabled=settings.history)
-    history = HistoryStore(agents, histories)
+    feed = ChangeFeed()
+    history = HistoryStore(agents, histories, feed)
     limits = SyncLimits(push_body=settings.sync_max_push, timeout=settings.sync_timeout)
     return Stores(
         agents=agents,
-        memory=MemoryStore(data_dir, agents, histories=histories),
+        memory=MemoryStore(data_dir, agents, histories=histories, feed=feed),
         tokens=TokenStore(data_dir, settings.env_tokens),
         drafts=DraftStore(data_dir, settings.draft_ttl),
         history=history,

@@ -51,7 +51,7 @@ from memory_api.store.history.repo import (
     read_head,
     tree_of,
 )
-from memory_api.store.history.snapshot import BlobIds, take_snapshot
+from memory_api.store.history.snapshot import BlobIds, Snapshot, take_snapshot
 
 __all__ = [
     "MAINTENANCE_PACKS",
@@ -242,13 +242,15 @@ class ScopeHistories:
         only: Collection[str] | None = None,
         *,
         keep_empty: bool = False,
+        seen: Callable[[Snapshot], None] | None = None,
     ) -> Recorded | None:
         """Record what changed in the real ``scope`` folder since its newest version, as
         ``who``; None when nothing did (or history is off). With ``only`` (file names), just
         those files are looked at: the caller knows nothing else changed (or leaves another
         change to the next record). With ``keep_empty`` a version is recorded even when no file
         changed (a machine's push whose merge changed nothing but must be reported, R-2), once
-        the scope has a version. The caller holds the scope's lock.
+        the scope has a version. ``seen`` is given the scope as found (before it is
+        committed). The caller holds the scope's lock.
 
         Raises :class:`HistoryUnavailable` when git or the disk refuses (no version then; the
         memory files are only ever read here).
@@ -264,6 +266,8 @@ class ScopeHistories:
             snapshot = take_snapshot(scope, before, self.blob_ids, only)
         except OSError as error:
             raise HistoryUnavailable(f"the scope cannot be listed: {error.strerror}") from None
+        if seen is not None:
+            seen(snapshot)
         if not snapshot.changes and not (keep_empty and head is not None):
             return None
         now = int(time.time())

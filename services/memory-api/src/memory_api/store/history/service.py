@@ -13,6 +13,11 @@ record is a task of its own, at most one per scope at a time and at most one per
 not one each), so a burst of Session starts costs a record a second per scope, and none of them
 waits for one. A process that dies before
 the task runs loses nothing: the next record of the scope finds the change on disk.
+
+Such a record skips a scope the process's change feed vouches unchanged since this process last
+recorded it (:mod:`.unchanged`): the scan would find nothing. It scans whenever the feed cannot
+vouch (no feed, its first look after a start, an overflow, a scope it does not watch, a change
+it names, the last record failed).
 """
 
 from __future__ import annotations
@@ -50,6 +55,7 @@ from memory_core.wire import (
 
 from memory_api.errors import NotFound, ServiceError
 from memory_api.store.agents import AgentStore
+from memory_api.store.change_feed import ChangeFeed
 from memory_api.store.containment import checked_memory_root
 from memory_api.store.history import reading
 from memory_api.store.history.git import HistoryUnavailable, git_available
@@ -62,7 +68,8 @@ from memory_api.store.history.recorder import (
 )
 from memory_api.store.history.repo import read_head
 from memory_api.store.history.restore import restore_file
-from memory_api.store.history.snapshot import disk_blob
+from memory_api.store.history.snapshot import Snapshot, disk_blob
+from memory_api.store.history.unchanged import UnchangedScopes
 from memory_api.store.locks import lock_name
 from memory_api.store.scopes import create_scope_dir, list_scopes, scope_real_dir
 
@@ -103,12 +110,22 @@ def scope_history_bytes(repository: Path) -> int:
 
 
 class HistoryStore:
-    """The histories of every scope under one app data dir, for the routes (async)."""
+    """The histories of every scope under one app data dir, for the routes (async).
 
-    def __init__(self, agents: AgentStore, histories: ScopeHistories) -> None:
+    ``feed`` is the process's change feed (shared with the memory store): with it a Session
+    start's record skips the scopes it vouches unchanged (:mod:`.unchanged`); None: every
+    record scans.
+    """
+
+    def __init__(
+        self, agents: AgentStore, histories: ScopeHistories, feed: ChangeFeed | None = None
+    ) -> None:
         self.agents = agents
         self.locks = agents.locks
         self.histories = histories
+        self.feed = feed
+        self._unchanged: dict[str, UnchangedScopes] = {}
+        """By real memory root, for the roots the feed serves."""
         self._later: dict[tuple[str, str], _Later] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._maintaining: set[tuple[str, str]] = set()
@@ -293,13 +310,26 @@ class HistoryStore:
         return maintenance_due(self.histories.repository(agent_id, scope))
 
     async def _record_scope(
-        self, agent_id: str, key: str, scope: Path, who: Attribution
+        self,
+        agent_id: str,
+        key: str,
+        scope: Path,
+        who: Attribution,
+        vouched: tuple[UnchangedScopes, int] | None = None,
     ) -> RecordedScope:
+        """Record ``scope``; with ``vouched`` (its root's :class:`UnchangedScopes` and the
+        ticket of a look taken before the folder was watched and scanned) a record that took
+        the folder whole marks it unchanged."""
+        found: list[Snapshot] = []
+
         def work() -> tuple[Recorded | None, bool]:
+            recorded = self.histories.record(agent_id, scope, who, seen=found.append)
             # the packs of deletes and imports count too, so due is asked after every record
-            return self.histories.record(agent_id, scope, who), self._due(agent_id, scope)
+            return recorded, self._due(agent_id, scope)
 
         recorded, due = await self.locks.run_held(lock_name("index", agent_id, scope.name), work)
+        if vouched is not None and found and found[0].whole:
+            vouched[0].recorded(scope.name, vouched[1])
         if due:
             self._maintain_later(agent_id, scope)
         if recorded is None:
@@ -363,8 +393,9 @@ class HistoryStore:
                 pending = self._later[slot]
                 pending.again = False
                 try:
-                    _, scope = await asyncio.to_thread(self._scope, agent_id, key)
-                    await self._record_scope(agent_id, key, scope, pending.who)
+                    scope, vouched, skip = await asyncio.to_thread(self._look, agent_id, key)
+                    if not skip:
+                        await self._record_scope(agent_id, key, scope, pending.who, vouched)
                 except (ServiceError, InvalidId, OSError) as error:
                     detail = error.detail if isinstance(error, ServiceError) else str(error)
                     logger.warning("scope %s of agent %s not recorded: %s", key, agent_id, detail)
@@ -375,6 +406,39 @@ class HistoryStore:
                     break
         finally:
             self._later.pop(slot, None)
+
+    def _look(
+        self, agent_id: str, key: str
+    ) -> tuple[Path, tuple[UnchangedScopes, int] | None, bool]:
+        """Before a Session start's record of scope ``key``: its real folder; when the feed
+        serves its root, the root's :class:`UnchangedScopes` with the ticket of a look taken
+        now (else None); and whether the record is skipped (the look vouches the folder
+        unchanged since its last record). A folder to scan is watched first (blocking)."""
+        root, scope = self._scope(agent_id, key)
+        unchanged = self._unchanged_scopes(root)
+        if unchanged is None:
+            return scope, None, False
+        ticket = unchanged.look()
+        if unchanged.unchanged(scope.name):
+            return scope, None, True
+        unchanged.feed.watch(scope.name)  # before the scan: a change from now on is named
+        try:
+            device = os.stat(scope).st_dev  # noqa: PTH116 - one stat
+        except OSError:
+            return scope, None, False  # the record says what is wrong
+        if device != unchanged.feed.device:
+            return scope, None, False  # another device than the root's: never vouched for
+        return scope, (unchanged, ticket), False
+
+    def _unchanged_scopes(self, root: Path) -> UnchangedScopes | None:
+        """The :class:`UnchangedScopes` of the real memory ``root``; None without a feed."""
+        name = os.fspath(root)
+        unchanged = self._unchanged.get(name)
+        if unchanged is None and self.feed is not None:
+            feed = self.feed.root(name)
+            if feed is not None:
+                unchanged = self._unchanged.setdefault(name, UnchangedScopes(feed))
+        return unchanged
 
     def _maintain_later(self, agent_id: str, scope: Path) -> None:
         """Repack the scope's history in a task of its own (one at a time per scope)."""

@@ -50,12 +50,21 @@ class Snapshot:
 
     ``changes`` are the files to record (new bytes, or None for a file gone); ``newest_mtime``
     the latest modification time among the changed files still there (seconds, 0 for none);
-    ``kept`` the files whose content could not be taken now, with the reason.
+    ``kept`` the files whose content could not be taken now, with the reason; ``linked``
+    whether a memory file has other hard links (it can change through another folder).
     """
 
     changes: list[Change] = field(default_factory=list)
     newest_mtime: float = 0.0
     kept: list[tuple[str, str]] = field(default_factory=list)
+    linked: bool = False
+
+    @property
+    def whole(self) -> bool:
+        """Every memory file of the folder was taken as it is now, and each can change only
+        through this folder (a plain file of one link): what a watch of the folder vouches for
+        (:mod:`~memory_api.store.history.unchanged`)."""
+        return not self.kept and not self.linked
 
 
 def _entries(scope: Path) -> list[os.DirEntry[str]]:
@@ -87,6 +96,8 @@ def take_snapshot(
         if not stat.S_ISREG(info.st_mode):
             continue  # a symlink, folder or FIFO is no memory file: not there for the history
         seen.add(name)
+        if info.st_nlink > 1:
+            snapshot.linked = True
         if info.st_size > read_cap(name):
             _keep(snapshot, seen, name, f"larger than its read cap of {read_cap(name)} bytes")
             continue
