@@ -30,6 +30,7 @@ from memory_core import layout
 
 from tests.api.conftest import AgentHome, Client, memory_url, ok_json
 from tests.api.test_s1_search import files_of, topic
+from tests.support.mountinfo import on_nfs
 
 
 @pytest.fixture(autouse=True)
@@ -283,13 +284,7 @@ async def test_q4_a_data_dir_on_a_network_filesystem_is_checked_by_stat(
     agent: AgentHome, tmp_path: Path, sweeps: list[str], process: Process
 ) -> None:
     """On NFS another machine's writes raise no event here: no feed, every request sweeps."""
-    device = agent.root.stat().st_dev
-    mountinfo = tmp_path / "mountinfo"
-    mountinfo.write_text(
-        f"40 1 {os.major(device)}:{os.minor(device)} / {agent.data_dir} rw - nfs4 srv:/data rw\n",
-        encoding="utf-8",
-    )
-    store = process(str(mountinfo))
+    store = process(on_nfs(tmp_path, agent.data_dir))
     _, key = agent.workspace("app")
     topic(agent.root / key, "alpha.md", "alpha", "first", "kafka")
     assert await _counts(store, agent) == {"user": 0, key: 1}

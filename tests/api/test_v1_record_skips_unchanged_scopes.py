@@ -30,6 +30,7 @@ from memory_core import layout
 
 from tests.api.conftest import AgentHome, Client, memory_url, ok_json, write_topic
 from tests.api.test_q4_change_feed import QUEUE_LIMIT, _flood
+from tests.support.mountinfo import on_nfs
 
 Scans = list[str]
 RECORDER = "memory_api.store.history.recorder"
@@ -184,13 +185,7 @@ async def test_v1_without_a_feed_every_record_scans(
 ) -> None:
     """On a network filesystem another machine's writes raise no event here: no feed."""
     _, key = shop
-    device = agent.root.stat().st_dev
-    mountinfo = tmp_path / "mountinfo"
-    mountinfo.write_text(
-        f"40 1 {os.major(device)}:{os.minor(device)} / {agent.data_dir} rw - nfs4 srv:/data rw\n",
-        encoding="utf-8",
-    )
-    store = process(str(mountinfo))
+    store = process(on_nfs(tmp_path, agent.data_dir))
     for _ in range(3):
         await record_later(store, agent, key)
     assert scans == [key, key, key]

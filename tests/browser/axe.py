@@ -25,6 +25,14 @@ BLOCKING = ("serious", "critical")
 """The impacts W-6 forbids; ``minor`` and ``moderate`` are reported but do not fail a test."""
 
 
+SETTLED = """async () => {
+    const finite = document.getAnimations().filter(
+        (animation) => animation.effect?.getComputedTiming().endTime !== Infinity);
+    await Promise.all(finite.map((animation) => animation.finished.catch(() => null)));
+}"""
+"""A page script that resolves once every animation that ends has ended (a spinner's does not)."""
+
+
 def _ready(prefix: Path) -> bool:
     script = prefix / "node_modules" / "axe-core" / "axe.min.js"
     manifest = script.parent / "package.json"
@@ -48,7 +56,12 @@ def axe_violations(
     ``include`` limits the check to a CSS selector (e.g. an open dialog); ``exclude`` leaves
     out what matches a selector. Returns the violations whose impact is serious or critical,
     each as ``{id, impact, help, targets}``.
+
+    It first waits for the page's finite animations to end (:data:`SETTLED`): a sheet fading in
+    has blended colours until then, which axe would judge as they are mid-way (a busy machine
+    draws them slowly).
     """
+    page.evaluate(SETTLED)
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(axe_source())
     result = page.evaluate(
