@@ -14,6 +14,7 @@ can make the next answer see a change.
 from __future__ import annotations
 
 import os
+import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from memory_api.store.change_feed import ChangeFeed, filesystem_type
 from memory_api.store.locks import Locks
 from memory_api.store.memory import MemoryStore
 from memory_api.store.search import MemorySearch
+from memory_api.store.search_index import SearchIndex
 from memory_core import layout
 
 from tests.api.conftest import AgentHome, Client, memory_url, ok_json
@@ -294,6 +296,29 @@ async def test_q4_a_data_dir_on_a_network_filesystem_is_checked_by_stat(
     assert await _counts(store, agent) == {"user": 0, key: 2}
     assert await _files(store, agent, "kafka") == [(key, "alpha.md"), (key, "gamma.md")]
     assert sweeps == ["overview", "search", "overview", "search"]
+
+
+async def test_q4_an_index_found_damaged_mid_search_is_filled_from_every_scope(
+    client: Client,
+    warm: tuple[AgentHome, str],
+    sweeps: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The index file turns out damaged after its refresh: it starts again empty, and the feed,
+    which saw no change, cannot say what to fill it with: every scope is checked."""
+    _, key = warm
+    count = SearchIndex.count
+    damaged: list[bool] = []
+
+    def damaged_once(self: SearchIndex, *args: Any) -> int:
+        if not damaged:
+            damaged.append(True)
+            raise sqlite3.DatabaseError("database disk image is malformed")
+        return count(self, *args)
+
+    monkeypatch.setattr(SearchIndex, "count", damaged_once)
+    assert await found(client, "kafka") == [(key, "alpha.md")]
+    assert damaged and sweeps == ["overview", "search", "search"]
 
 
 async def test_q4_a_restart_catches_up_on_what_changed_while_no_process_watched(

@@ -357,6 +357,8 @@ class MemorySearch:
                     raise LockTimeoutError("the search index is busy; retry later") from error
                 logger.warning("search index of %s unusable (%s): built again", agent_id, error)
                 agent.index.reset()
+                if agent.reader is not None:
+                    agent.reader.distrust()  # the new index is empty: fill it from every scope
                 total, rows, stats = self._run(root, agent, parsed, scope)
             unsearched = agent.index.unreadable(scope)
         hits = _ranked(parsed, rows, stats, limit)
