@@ -21,8 +21,6 @@ import asyncio
 import functools
 import logging
 import os
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -67,6 +65,7 @@ from memory_api.store.overview import (
     parse_cursor,
 )
 from memory_api.store.pruning import delete_topic
+from memory_api.store.recently_used import RecentlyUsed
 from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scope_records import MAX_AGENTS, ScopeRecordFiles
 from memory_api.store.scopes import create_scope_dir, scope_real_dir
@@ -129,8 +128,7 @@ class MemoryStore:
         """What changed in the memory roots between requests (inotify, where it sees all)."""
         self.searcher = MemorySearch(self.app_data_dir, feed=self.feed)
         self.records = ScopeRecordFiles(self.app_data_dir)
-        self._fed_rows: OrderedDict[str, FedRows] = OrderedDict()
-        self._fed_lock = threading.Lock()
+        self._fed_rows: RecentlyUsed[str, FedRows] = RecentlyUsed(MAX_AGENTS)
 
     # --- helpers (blocking ones run in worker threads) ---------------------------------------
 
@@ -185,14 +183,11 @@ class MemoryStore:
     def _fed(self, agent_id: str, root: Path) -> FedRows:
         """The overview rows of ``agent_id`` kept under the change feed of its ``root`` (the
         last :data:`~memory_api.store.scope_records.MAX_AGENTS` agents asked)."""
-        with self._fed_lock:
-            fed = self._fed_rows.get(agent_id)
-            if fed is None or fed.reader is None:
-                fed = self._fed_rows[agent_id] = FedRows(self.feed.root(os.fspath(root)))
-            self._fed_rows.move_to_end(agent_id)
-            while len(self._fed_rows) > MAX_AGENTS:
-                self._fed_rows.popitem(last=False)
-            return fed
+        return self._fed_rows.get_or_make(
+            agent_id,
+            lambda: FedRows(self.feed.root(os.fspath(root))),
+            usable=lambda fed: fed.reader is not None,  # else ask again: the root may be there now
+        )
 
     def _scope_summary(self, agent_id: str, key: str) -> ScopeSummary:
         root, scope = self._scope(agent_id, key)

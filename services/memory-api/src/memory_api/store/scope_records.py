@@ -36,7 +36,6 @@ import logging
 import os
 import sqlite3
 import threading
-from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,6 +49,7 @@ from memory_api.store.cache_file import (
     source_digest,
     transaction,
 )
+from memory_api.store.recently_used import RecentlyUsed
 from memory_api.store.stat_cache import FileKey, is_racy
 
 __all__ = [
@@ -315,21 +315,17 @@ class ScopeRecordFiles:
 
     def __init__(self, app_data_dir: Path | None, *, max_agents: int = MAX_AGENTS) -> None:
         self.folder = None if app_data_dir is None else app_data_dir / RECORDS_FOLDER
-        self.max_agents = max_agents
-        self._agents: OrderedDict[str, ScopeRecords] = OrderedDict()
-        self._lock = threading.Lock()
+        self._agents: RecentlyUsed[str, ScopeRecords] = RecentlyUsed(
+            max_agents, on_drop=ScopeRecords.close
+        )
 
     def of(self, agent_id: str) -> ScopeRecords:
         """The records of the (checked) ``agent_id``."""
-        with self._lock:
-            found = self._agents.get(agent_id)
-            if found is None:
-                path = None  # in memory: no folder, or no code digest to trust
-                if self.folder is not None and _fingerprint():
-                    path = self.folder / f"{agent_id}.sqlite3"
-                found = self._agents[agent_id] = ScopeRecords(path)
-            self._agents.move_to_end(agent_id)
-            while len(self._agents) > self.max_agents:
-                _, dropped = self._agents.popitem(last=False)
-                dropped.close()
-            return found
+
+        def open_records() -> ScopeRecords:
+            path = None  # in memory: no folder, or no code digest to trust
+            if self.folder is not None and _fingerprint():
+                path = self.folder / f"{agent_id}.sqlite3"
+            return ScopeRecords(path)
+
+        return self._agents.get_or_make(agent_id, open_records)

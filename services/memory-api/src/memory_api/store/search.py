@@ -31,7 +31,6 @@ import os
 import sqlite3
 import stat
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,6 +43,7 @@ from memory_api.errors import BadRequest
 from memory_api.store.change_feed import ChangeFeed, FeedReader, Look, RootFeed
 from memory_api.store.containment import NotRegularFileError, cannot_read, read_regular
 from memory_api.store.locks import LockTimeoutError
+from memory_api.store.recently_used import RecentlyUsed
 from memory_api.store.scopes import (
     TopicEntry,
     list_scopes,
@@ -150,6 +150,12 @@ class _Agent:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
+def _close(agent: _Agent) -> None:
+    """Close an agent's index once no search of it runs."""
+    with agent.lock:
+        agent.index.close()
+
+
 class MemorySearch:
     """The search of this process: one :class:`SearchIndex` per agent, up to date by stat.
 
@@ -165,25 +171,19 @@ class MemorySearch:
         feed: ChangeFeed | None = None,
     ) -> None:
         self.folder = None if app_data_dir is None else app_data_dir / INDEX_FOLDER
-        self.max_agents = max_agents
         self.feed = feed
         """The process's change feed (None: every search checks every scope by ``stat``)."""
-        self._agents: OrderedDict[str, _Agent] = OrderedDict()
-        self._lock = threading.Lock()
+        self._agents: RecentlyUsed[str, _Agent] = RecentlyUsed(max_agents, on_drop=_close)
 
     def _agent(self, agent_id: str, root: Path | None = None) -> _Agent:
         """The index of ``agent_id`` (opened now if it is not), with a reader of the change
         feed of its real memory ``root`` when one is given and the feed serves it."""
-        with self._lock:
-            found = self._agents.get(agent_id)
-            if found is None:
-                path = None if self.folder is None else self.folder / f"{agent_id}.sqlite3"
-                found = self._agents[agent_id] = _Agent(SearchIndex(path))
-            self._agents.move_to_end(agent_id)
-            while len(self._agents) > self.max_agents:
-                _, dropped = self._agents.popitem(last=False)
-                with dropped.lock:
-                    dropped.index.close()
+
+        def open_index() -> _Agent:
+            path = None if self.folder is None else self.folder / f"{agent_id}.sqlite3"
+            return _Agent(SearchIndex(path))
+
+        found = self._agents.get_or_make(agent_id, open_index)
         if found.reader is None and self.feed is not None and root is not None:
             feed = self.feed.root(os.fspath(root))
             found.reader = None if feed is None else feed.reader()

@@ -26,9 +26,7 @@ from __future__ import annotations
 import logging
 import os
 import stat
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,6 +50,7 @@ from memory_api.store.history.repo import (
     tree_of,
 )
 from memory_api.store.history.snapshot import BlobIds, Snapshot, take_snapshot
+from memory_api.store.recently_used import RecentlyUsed
 
 __all__ = [
     "MAINTENANCE_PACKS",
@@ -201,8 +200,7 @@ class ScopeHistories:
         self.app_data_dir = real_path(app_data_dir)
         self.enabled = enabled
         self.blob_ids: BlobIds = BlobIds(max_entries=BLOB_IDS_KEPT)
-        self._trees: OrderedDict[Path, tuple[str, dict[str, TreeEntry]]] = OrderedDict()
-        self._trees_lock = threading.Lock()
+        self._trees: RecentlyUsed[Path, tuple[str, dict[str, TreeEntry]]] = RecentlyUsed(TREES_KEPT)
 
     def repository(self, agent_id: str, scope: Path) -> Path:
         """The repository of the real scope folder ``scope`` (named by its real name, so a
@@ -218,21 +216,12 @@ class ScopeHistories:
 
     def tree(self, repository: Path, version: str) -> dict[str, TreeEntry]:
         """The files of ``version`` (kept per process for the newest versions)."""
-        with self._trees_lock:
-            kept = self._trees.get(repository)
-            if kept is not None and kept[0] == version:
-                self._trees.move_to_end(repository)
-                return kept[1]
-        files = tree_of(repository, version)
-        self._keep_tree(repository, version, files)
+        kept = self._trees.get(repository, usable=lambda tree: tree[0] == version)
+        if kept is not None:
+            return kept[1]
+        files = tree_of(repository, version)  # git, outside the lock
+        self._trees.put(repository, (version, files))
         return files
-
-    def _keep_tree(self, repository: Path, version: str, files: dict[str, TreeEntry]) -> None:
-        with self._trees_lock:
-            self._trees[repository] = (version, files)
-            self._trees.move_to_end(repository)
-            while len(self._trees) > TREES_KEPT:
-                self._trees.popitem(last=False)
 
     def record(
         self,
@@ -297,7 +286,7 @@ class ScopeHistories:
                 kind: FileChangeKind = "modified" if change.name in files else "added"
                 files[change.name] = TreeEntry("100644", blob_id(change.data))
                 changed.append((change.name, kind))
-        self._keep_tree(repository, version, files)
+        self._trees.put(repository, (version, files))
         return Recorded(version, head, changed, maintenance_due(repository))
 
     def around(
