@@ -10,6 +10,7 @@ token may be among them.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import socket
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from harness_memory.cli import main
 
 from tests.plugin.real_service import RealService
 from tests.support.serve import venv_bin
@@ -243,6 +245,57 @@ def test_r1_install_remote_wires_all_three_harnesses_with_private_token_files(
     assert f"remote copy {copy_root} of {real_service.url}:" in shown.stdout, shown.stdout
     assert "  user: last sync 20" in shown.stdout and "nothing waits" in shown.stdout
     assert real_service.token not in shown.stdout
+
+
+@pytest.mark.parametrize("harness", ["claude-code", "codex"])
+def test_r1_sync_by_hand_after_install_remote_syncs_the_copy_the_hooks_use(
+    real_service: RealService, served_root: Path, tmp_path: Path, harness: str
+) -> None:
+    """README: after ``install HARNESS --remote URL``, ``harness-memory sync`` with no setting
+    given syncs the hooks' copy (~/.harness-memory), with their URL, ids and token (Claude
+    Code's settings ``env``, Codex CLI's token file), never a second copy elsewhere."""
+    home = tmp_path / "laptop"
+    workspace = home / "code" / "shop"
+    workspace.mkdir(parents=True)
+    installed = main(
+        [
+            "install", harness, "--remote", real_service.url, "--project", "acme",
+            "--agent", AGENT, "--executable", venv_bin("harness-memory"),
+        ],
+        environ={"HOME": str(home), "HARNESS_MEMORY_TOKEN": real_service.token},
+        stdout=io.StringIO(),
+    )  # fmt: skip
+    assert installed == 0
+    bare = {"HOME": str(home), "PATH": os.environ["PATH"]}
+
+    def sync(*args: str) -> str:
+        out = io.StringIO()
+        assert main(["sync", *args], environ=bare, stdout=out) == 0, out.getvalue()
+        return out.getvalue()
+
+    assert "user: nothing saved yet, here or on the service" in sync("--workspace", str(workspace))
+    copy_root = home / ".harness-memory" / "remote" / "acme" / "agents" / AGENT / "agent_state"
+    user = copy_root / "memory" / "user"
+    user.mkdir(parents=True, exist_ok=True)
+    (user / "pnpm.md").write_text("---\ndescription: use pnpm\n---\npnpm only\n", encoding="utf-8")
+    (user / "MEMORY.md").write_text("- [Pnpm](pnpm.md) this team uses pnpm\n", encoding="utf-8")
+    assert "user: synced, changes sent" in sync("--workspace", str(workspace))
+    assert (served_root / "user" / "pnpm.md").read_text(encoding="utf-8").endswith("pnpm only\n")
+    shown = sync("--status")
+    assert f"remote copy {copy_root / 'memory'} of {real_service.url}:" in shown, shown
+    assert "  user: last sync 20" in shown and "changes wait" not in shown
+    assert not (home / ".claude" / "harness-memory" / "remote").exists()
+
+
+def test_r1_sync_without_settings_or_installed_hooks_names_the_flags(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["sync"], environ={"HOME": str(tmp_path)}, stdout=io.StringIO())
+    assert stopped.value.code == 2
+    said = capsys.readouterr().err
+    assert "HARNESS_MEMORY_URL" in said and "(--url, --project, --agent)" in said, said
+    assert "install HARNESS --remote URL" in said
 
 
 @pytest.mark.parametrize(

@@ -136,8 +136,11 @@ def main(
     out = sys.stdout if stdout is None else stdout
     parser = build_parser()
     args = parser.parse_args(argv)
+    flags = {name: getattr(args, name, None) for name in _SETTING_FLAGS}
+    if args.command == "sync":
+        flags = _with_installed_remote(flags, env)
     try:
-        settings = load_settings({name: getattr(args, name, None) for name in _SETTING_FLAGS}, env)
+        settings = load_settings(flags, env)
     except SettingsError as error:
         parser.error(str(error))
     if args.command != "hook":
@@ -159,6 +162,28 @@ def main(
     if answer is not None:
         out.write(json.dumps(answer, ensure_ascii=False) + "\n")
     return 0
+
+
+def _with_installed_remote(
+    flags: dict[str, str | None], environ: Mapping[str, str]
+) -> dict[str, str | None]:
+    """``flags`` for ``sync``: when neither a flag nor a variable names the copy (URL, project,
+    agent, state dir), the settings of the installed remote-mode hooks (R-1,
+    :func:`~harness_memory.installers.remote_hooks.installed_remote_settings`), so a ``sync`` by
+    hand syncs the copy the hooks use; a token given by flag or variable wins over theirs."""
+    from harness_memory.installers.remote_hooks import installed_remote_settings
+
+    def given(*names: str) -> bool:
+        return any(flags.get(name) or environ.get(ENV_PREFIX + name.upper()) for name in names)
+
+    if given("url", "project", "agent", "state_dir"):
+        return flags
+    installed = installed_remote_settings(Path(environ.get("HOME") or Path.home()), environ)
+    if installed is None:
+        return flags
+    if given("token", "token_file"):
+        installed = {k: v for k, v in installed.items() if k not in ("token", "token_file")}
+    return {**flags, **{k: v for k, v in installed.items() if not given(k)}}
 
 
 def _log_to_stderr() -> None:

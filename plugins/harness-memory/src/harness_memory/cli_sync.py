@@ -7,7 +7,9 @@
 
 ``sync`` syncs the user scope and the Workspace scope of ``DIR`` (default: the working
 directory) with the service, as the Session-start hook does in remote mode; it works whether
-or not ``--remote on`` is set (the copy is the one under the state dir). ``--status`` syncs
+or not ``--remote on`` is set (the copy is the one under the state dir; given no URL, project,
+agent or state dir, those of the installed remote-mode hooks, :mod:`harness_memory.cli`'s
+``_with_installed_remote``). ``--status`` syncs
 nothing and asks the service nothing: per scope of the copy, the last successful sync, whether
 changes wait to go back, the last error, and what the service's merge of this machine's changes
 did (R-2) as the last sync that had any outcome read it. Exit status 0 when every scope synced
@@ -63,7 +65,13 @@ def run_sync(
     except TokenFileError as error:
         parser.error(str(error))
     except MissingSettingsError as error:
-        parser.error(f"missing {', '.join(error.names)}")
+        flags = ", ".join(
+            "--" + name.removeprefix("HARNESS_MEMORY_").lower() for name in error.names
+        )
+        parser.error(
+            f"missing {', '.join(error.names)} ({flags}); after `harness-memory install HARNESS "
+            "--remote URL …` they come from the installed hooks"
+        )
     except InvalidId as error:
         parser.error(str(error))
     if args.status:

@@ -1,0 +1,69 @@
+"""The settings of the remote-mode hooks an install wrote (R-1), for ``harness-memory sync``.
+
+``install HARNESS --remote URL`` names the local copy on every hook command (``--remote on
+--state-dir ~/.harness-memory --url … --project … --agent …``) and puts the token where the
+harness gives it to its hooks (Claude Code's ``settings.json`` ``env``; Codex CLI and Gemini
+CLI a ``--token-file``). A ``sync`` by hand given none of those settings reads them from there,
+so it syncs the copy the hooks use, not a second one under the default state dir.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from harness_memory.installers import claude_code, codex, gemini
+from harness_memory.installers.files import SettingsFileError, read_json_object
+from harness_memory.installers.spec import flag_values, our_commands
+
+__all__ = ["installed_remote_settings"]
+
+_COPY_FLAGS = {
+    "state_dir": "--state-dir",
+    "url": "--url",
+    "project": "--project",
+    "agent": "--agent",
+}
+"""The setting (``argparse`` dest) → the hook-command flag that names it, for one local copy."""
+
+
+def installed_remote_settings(home: Path, environ: Mapping[str, str]) -> dict[str, str] | None:
+    """The settings the installed remote-mode hooks of ``home`` use, as setting flags.
+
+    Returns ``{"state_dir", "url", "project", "agent", "remote": "on"}`` plus ``token_file``
+    (a hook's ``--token-file``) or ``token`` (Claude Code's settings ``env``) when they name
+    one; None when no harness has remote-mode hooks, or when they name more than one local
+    copy (then only the user can say which). A settings file that cannot be read counts as
+    holding no hooks.
+    """
+    targets = [
+        ("claude-code", claude_code.settings_path(home, environ)),
+        ("codex", codex.codex_home(home, environ) / "hooks.json"),
+        ("gemini", gemini.settings_path(home, environ)),
+    ]
+    copies: set[tuple[str, ...]] = set()
+    token_files: list[str] = []
+    tokens: list[str] = []
+    for harness, path in targets:
+        try:
+            _, document = read_json_object(path)
+        except SettingsFileError:
+            continue
+        for command in our_commands(document, harness):
+            if flag_values(command, "--remote") != ["on"]:
+                continue
+            values = [flag_values(command, flag) for flag in _COPY_FLAGS.values()]
+            if all(values):
+                copies.add(tuple(found[0] for found in values))
+                token_files += flag_values(command, "--token-file")
+                env = document.get("env")
+                token = env.get("HARNESS_MEMORY_TOKEN") if isinstance(env, dict) else None
+                tokens += [token] if isinstance(token, str) and token else []
+    if len(copies) != 1:
+        return None
+    settings = dict(zip(_COPY_FLAGS, copies.pop(), strict=True)) | {"remote": "on"}
+    if token_files:
+        settings["token_file"] = token_files[0]
+    elif tokens:
+        settings["token"] = tokens[0]
+    return settings
