@@ -95,6 +95,7 @@ def test_h7_a_service_that_does_not_answer_is_a_warning(
     [
         ("ghost", None, "knows no agent 'ghost' in project 'acme' (404"),
         ("coder", "not-the-token", "refused the token (401"),
+        ("coder", "not-the-token", "give yours in HARNESS_MEMORY_TOKEN (or --token,"),
     ],
 )
 def test_h7_unknown_agent_or_refused_token_is_an_error_when_the_service_answers(

@@ -140,7 +140,9 @@ def _rejected(status: int, detail: str, url: str, project: str, agent: str) -> F
     if status in (401, 403):
         return Finding(
             True,
-            f"the service at {url} refused the token ({status}{detail}); give the right --token",
+            f"the service at {url} refused the token ({status}{detail}); give yours in "
+            "HARNESS_MEMORY_TOKEN (or --token, which every local user sees in ps) and install "
+            "again",
         )
     if 400 <= status < 500:
         return Finding(True, f"the service at {url} rejected the ids ({status}{detail})")
