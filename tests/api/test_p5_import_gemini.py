@@ -93,6 +93,25 @@ def test_p5_gemini_report_accounts_for_every_file(data_dir: Path, gemini: dict[s
     assert "3 brief facts" in merged[str(private / "MEMORY.md")]
 
 
+def test_p5_gemini_a_heading_with_no_text_of_its_own_makes_no_memory(
+    data_dir: Path, gemini: dict[str, Path]
+) -> None:
+    global_file = gemini["home"] / ".gemini" / "GEMINI.md"
+    global_file.write_text(
+        "# My Gemini notes\n\n## Coding style\n\n- Type hints everywhere.\n\n"
+        "## Gemini Added Memories\n- My GitHub handle is ada-l\n",
+        encoding="utf-8",
+    )
+    reports = run(data_dir, "gemini", gemini["workspace"], {"HOME": str(gemini["home"])})
+    user = topic_texts(scope_dir(data_dir, "user"))
+    assert set(user) == {"my-github-handle-is-ada-l.md", "coding-style.md"}
+    merged = {m.origin: m.detail for r in reports for m in r.merged}
+    assert merged[str(global_file)] == (
+        "1 added memories and 1 other sections → topic files (user scope); "
+        "1 headings with no text of their own left out"
+    )
+
+
 def test_p5_gemini_second_run_changes_nothing(
     data_dir: Path, gemini: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -158,8 +158,11 @@ def _global_file(scope: SourceScope, path: Path) -> None:
             scope.skipped.append(text)
         return
     count, rest = _added_memories(text, scope, path)
-    others = 0
+    others = bare = 0
     for section in sections(rest, 2):
+        if not section.body.strip():  # a heading with no text of its own: no memory to make
+            bare += 1
+            continue
         title = section.title or "Gemini CLI global context"
         add_made(
             scope,
@@ -173,6 +176,8 @@ def _global_file(scope: SourceScope, path: Path) -> None:
         )
         others += 1
     detail = f"{count} added memories and {others} other sections → topic files (user scope)"
+    if bare:
+        detail += f"; {bare} headings with no text of their own left out"
     scope.merged.append(Merged(str(path), detail))
 
 
