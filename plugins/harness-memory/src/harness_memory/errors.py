@@ -51,7 +51,15 @@ class ServiceRejectedError(MemoryClientError):
     def __init__(self, status: int, detail: str) -> None:
         self.status = status
         self.detail = detail
-        super().__init__(f"memory service answered {status}: {detail}")
+        said = f"memory service answered {status}: {detail}"
+        super().__init__(said + (_UNAUTHORIZED_HINT if status == 401 else ""))
+
+
+_UNAUTHORIZED_HINT = (
+    " (give this service's token in HARNESS_MEMORY_TOKEN or a --token-file; installed hooks: "
+    "run `harness-memory install` again with it)"
+)
+"""What a 401 adds: where the plugin takes its bearer token from (A-10, P-2a)."""
 
 
 class BadServiceAnswerError(MemoryClientError):
