@@ -39,7 +39,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from memory_api.command_place import PlaceRefused, place_for
+from memory_api.command_place import NAME_THE_DATA_DIR, PlaceRefused, place_for
 from memory_api.errors import ServiceError
 from memory_api.remote import RemoteError, default_url
 from memory_api.settings import Settings, SettingsError
@@ -242,6 +242,9 @@ def _token_create(settings: Settings, args: argparse.Namespace) -> int:
 def _token_list(settings: Settings, args: argparse.Namespace) -> int:
     known = _token_store(settings, args, writes=False).known()
     print(f"tokens of the data dir {settings.data_dir}", file=sys.stderr)
+    if not known.configured and not settings.data_dir_named:
+        print(f"no tokens in the default data dir; if a service uses another, {NAME_THE_DATA_DIR}")
+        return 0
     if not known.configured:
         print("no tokens: the service is open and binds to loopback only")
         return 0
@@ -308,7 +311,9 @@ def _memory_import(settings: Settings, args: argparse.Namespace) -> int:
     from memory_api.transfer.runner import Target, offered_scopes, run_import
     from memory_api.transfer.sources import SourceError
 
-    place_for(settings, args, writes=not args.dry_run, api=False)
+    # A dry run goes where the real run would, and is refused where it would be: "reports the
+    # same" (P-5) holds only in the same data dir.
+    place_for(settings, args, writes=True, api=False)
     prepare_data_dir(settings.data_dir)
     stores = build_stores(settings)
     store = stores.agents
@@ -355,7 +360,9 @@ def _memory_export(settings: Settings, args: argparse.Namespace) -> int:
     from memory_api.transfer.console import print_export
     from memory_api.transfer.exporter import export_scopes
 
-    place_for(settings, args, writes=False, api=False)
+    place = place_for(settings, args, writes=False, api=False)
+    if not settings.data_dir_named:  # said before the agent is looked for: it may not be here
+        print(f"memory-api: exporting {place.said}; {NAME_THE_DATA_DIR}", file=sys.stderr)
     prepare_data_dir(settings.data_dir)
     stores = build_stores(settings)
     _run(stores.agents.get(args.project, args.agent))

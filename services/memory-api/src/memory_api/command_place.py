@@ -24,7 +24,11 @@ from pathlib import Path
 from memory_api.remote import Remote, default_url
 from memory_api.settings import Settings
 
-__all__ = ["Place", "PlaceRefused", "place_for"]
+__all__ = ["NAME_THE_DATA_DIR", "Place", "PlaceRefused", "place_for"]
+
+
+NAME_THE_DATA_DIR = "name the data dir to work in with --data-dir DIR (or MEMORY_API_DATA_DIR)"
+"""What to do when the data dir worked in is not the service's (Q-1)."""
 
 
 class PlaceRefused(Exception):
@@ -72,7 +76,7 @@ def place_for(
 def _refusal(args: argparse.Namespace, url: str, answering: bool, default: Path) -> str:
     """Why a command that writes did nothing, and what to name."""
     command = " ".join(part for part in (args.command, getattr(args, "action", None)) if part)
-    name_it = "name the data dir to work in with --data-dir DIR (or MEMORY_API_DATA_DIR)"
+    name_it = NAME_THE_DATA_DIR
     if answering:
         return (
             f"nothing done: `memory-api {command}` works on the files of a data dir, and none "

@@ -1,0 +1,56 @@
+"""Q-1: the data-dir commands in a shell that names no data dir (the README's second shell
+without ``export MEMORY_API_DATA_DIR``): a dry-run import is refused where the real import is,
+and the reading commands say that they read the default data dir and what to name instead."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from aiohttp.test_utils import unused_port
+from memory_api.cli import main
+
+from tests.api.conftest import CORPUS
+
+FOLDER = str(CORPUS / "user-scope")
+IDS = ["--project", "acme", "--agent", "coder"]
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A user's HOME, no data dir named, no service answering at MEMORY_API_PORT."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    for name in ("MEMORY_API_DATA_DIR", "XDG_DATA_HOME", "MEMORY_API_URL", "MEMORY_API_HOST"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("MEMORY_API_PORT", str(unused_port()))
+    return tmp_path
+
+
+def test_q1_a_dry_run_import_is_refused_where_the_import_would_be(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for extra in (["--dry-run"], []):
+        assert main(["memory", "import", FOLDER, *IDS, "--user", *extra]) == 2
+        said = capsys.readouterr().err
+        assert "nothing done: no data dir is named" in said and "MEMORY_API_DATA_DIR" in said
+    assert not (home / ".local" / "share" / "agent-memory").exists()
+
+
+def test_q1_an_export_from_the_default_data_dir_says_so_before_it_looks_for_the_agent(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["memory", "export", *IDS, "-o", str(home / "out.tar.gz")]) == 1
+    said = capsys.readouterr().err
+    default = home / ".local" / "share" / "agent-memory"
+    assert f"exporting in the data dir {default} (the default: none is named)" in said
+    assert "--data-dir DIR (or MEMORY_API_DATA_DIR)" in said
+    assert said.rstrip().endswith("no agent 'coder' in project 'acme'")
+
+
+def test_q1_token_list_of_the_default_data_dir_does_not_speak_for_a_service(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["token", "list"]) == 0
+    out = capsys.readouterr().out
+    assert "the service is open" not in out
+    assert "no tokens in the default data dir; if a service uses another, name the" in out
