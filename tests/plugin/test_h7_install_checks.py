@@ -72,6 +72,15 @@ def test_h7_a_memory_root_of_another_shape_or_agent_is_an_error(
     assert untouched(tmp_path / "home")
 
 
+def test_h7_the_app_data_dir_given_as_the_memory_root_is_answered_with_the_root_in_it(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    root = a_root(tmp_path)
+    assert install(tmp_path / "home", str(tmp_path / "data"))[0] == 1
+    assert f"the app data dir given? its root for coder is {root}" in caplog.text
+    assert untouched(tmp_path / "home")
+
+
 @pytest.mark.parametrize("url", ["127.0.0.1:8765", "ftp://host/", "http://"])
 def test_h7_a_url_that_is_not_http_is_an_error(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, url: str

@@ -65,11 +65,15 @@ def check_root(raw: str, agent: str) -> list[Finding]:
         ]
     findings = []
     if app_data_dir_of(path.absolute()) is None:
+        inside = path / "agents" / agent / "agent_state" / "memory"
+        hint = (
+            f"; the app data dir given? its root for {agent} is {inside}" if inside.is_dir() else ""
+        )
         findings.append(
             Finding(
                 True,
                 f"the memory root {raw} is not shaped "
-                "<app data dir>/agents/<agent>/agent_state/memory",
+                f"<app data dir>/agents/<agent>/agent_state/memory{hint}",
             )
         )
     elif path.absolute().parts[-3] != agent:
