@@ -38,6 +38,11 @@ SYNC_HELP = "remote mode: sync the local copy of a Session's scopes with the ser
 def add_sync_flags(sync: argparse.ArgumentParser, add_setting_flags: Callable[..., None]) -> None:
     """Add the ``sync`` command's flags to its parser; ``add_setting_flags(parser, hook=True)``
     adds the setting flags every command shares."""
+    sync.description = (
+        f"{SYNC_HELP}. Given no URL, project, agent or state dir (flag or variable), it takes "
+        "them, and the token unless one is given, from the hooks `harness-memory install "
+        "HARNESS --remote URL` wrote, and syncs the copy they use."
+    )
     add_setting_flags(sync, hook=True)
     sync.add_argument("--workspace", default=None, help="the Workspace directory (default: cwd)")
     sync.add_argument(
