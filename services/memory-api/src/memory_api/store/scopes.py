@@ -596,8 +596,16 @@ def read_index_text(root: Path, scope: Path) -> IndexText | None:
             return None  # a symlink loop: a refused entry (T-5b)
         try:
             info = os.lstat(target)
-        except OSError:
+        except FileNotFoundError:
             return None
+        except OSError:
+            # A scope folder the service may not enter (another account's, mode 0700): whether
+            # its index is there is unknown, so it is unreadable, never missing (Q-2b). The
+            # folder's own stat stands in (its ctime moves when its mode is fixed).
+            try:
+                info = os.lstat(scope)
+            except OSError:
+                return None
         return IndexText(text="", stat=info, error=cannot_read(error))
     if len(raw) <= READ_CAP_BYTES:
         return IndexText(text=decode_text(raw)[0], stat=info)
