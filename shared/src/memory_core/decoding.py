@@ -19,10 +19,11 @@ __all__ = ["ExactText", "decode_exact", "decode_text"]
 def decode_text(raw: bytes, *, partial: bool = False) -> tuple[str, list[str]]:
     """Decode a topic file's bytes to text with LF line ends; never raises (T-2).
 
-    Returns ``(text, problems)``. A UTF-8 byte order mark is stripped (a UTF-16 one selects
-    UTF-16); bytes that are not UTF-8 are read as cp1252, or Latin-1 when cp1252 cannot map them,
-    and named as an ``encoding`` problem; CRLF (and lone CR) line ends become LF and are named as
-    a ``line-endings`` problem. ``partial`` says the bytes were cut at the read cap, so an
+    Returns ``(text, problems)``. A UTF-8 byte order mark is stripped (a UTF-32 or UTF-16 one
+    selects that encoding, UTF-32 first: its little-endian mark begins with UTF-16's); bytes
+    that are not UTF-8 are read as cp1252, or Latin-1 when cp1252 cannot map them, and named
+    as an ``encoding`` problem; CRLF (and lone CR) line ends become LF and are named as a
+    ``line-endings`` problem. ``partial`` says the bytes were cut at the read cap, so an
     incomplete UTF-8 sequence at the very end is dropped rather than reported.
 
     >>> decode_text(b"\\xef\\xbb\\xbfa\\r\\nb")
@@ -35,7 +36,10 @@ def decode_text(raw: bytes, *, partial: bool = False) -> tuple[str, list[str]]:
     if raw.startswith(codecs.BOM_UTF8):
         raw = raw[len(codecs.BOM_UTF8) :]
         problems.append("encoding: UTF-8 byte order mark removed")
-    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+    if raw.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):  # before UTF-16: FF FE 00 00
+        text = raw.decode("utf-32", errors="replace")
+        problems.append("encoding: UTF-32 text")
+    elif raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         text = raw.decode("utf-16", errors="replace")
         problems.append("encoding: UTF-16 text")
     else:
@@ -62,9 +66,9 @@ class ExactText:
     """Text decoded so that :meth:`encode` gives back the very bytes it came from (A-6).
 
     ``bom`` is the byte order mark the file starts with (``b""`` for none); ``codec`` the
-    Python codec of the rest (``utf-8``, ``utf-16-le``, ``utf-16-be``, ``cp1252``,
-    ``latin-1``): the one :func:`decode_text` reads it with; ``text`` keeps its line ends as
-    written (``\\r\\n``, ``\\r`` or ``\\n``).
+    Python codec of the rest (``utf-8``, ``utf-16-le``, ``utf-16-be``, ``utf-32-le``,
+    ``utf-32-be``, ``cp1252``, ``latin-1``): the one :func:`decode_text` reads it with;
+    ``text`` keeps its line ends as written (``\\r\\n``, ``\\r`` or ``\\n``).
     """
 
     bom: bytes
@@ -82,9 +86,9 @@ class ExactText:
 def decode_exact(raw: bytes) -> ExactText | None:
     """Decode ``raw`` as :func:`decode_text` reads it, keeping its BOM, codec and line ends.
 
-    None when the bytes cannot be given back exactly by re-encoding the text (UTF-16 with an
-    odd byte or a lone surrogate: :func:`decode_text` reads those with replacement characters),
-    so a caller never rewrites a file it would change beyond its edit.
+    None when the bytes cannot be given back exactly by re-encoding the text (UTF-16 or UTF-32
+    with a cut code unit or a lone surrogate: :func:`decode_text` reads those with replacement
+    characters), so a caller never rewrites a file it would change beyond its edit.
 
     >>> found = decode_exact("\\ufeffa\\rb".encode("utf-16-le"))
     >>> found.bom, found.codec, found.text
@@ -94,7 +98,11 @@ def decode_exact(raw: bytes) -> ExactText | None:
     """
     bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
     rest = raw[len(bom) :]
-    if rest.startswith(codecs.BOM_UTF16_LE):
+    if rest.startswith(codecs.BOM_UTF32_LE):
+        bom, rest, codec = bom + codecs.BOM_UTF32_LE, rest[4:], "utf-32-le"
+    elif rest.startswith(codecs.BOM_UTF32_BE):
+        bom, rest, codec = bom + codecs.BOM_UTF32_BE, rest[4:], "utf-32-be"
+    elif rest.startswith(codecs.BOM_UTF16_LE):
         bom, rest, codec = bom + codecs.BOM_UTF16_LE, rest[2:], "utf-16-le"
     elif rest.startswith(codecs.BOM_UTF16_BE):
         bom, rest, codec = bom + codecs.BOM_UTF16_BE, rest[2:], "utf-16-be"
