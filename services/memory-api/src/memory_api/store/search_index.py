@@ -384,6 +384,10 @@ class SearchIndex:
             if scope is None or key == scope
         )
 
+    def unreadable_in(self, scope: str, file: str) -> str | None:
+        """Why ``file`` of ``scope`` could not be read when it is indexed so, else None."""
+        return self._unreadable.get((scope, file))
+
     def stats(self, query: Query) -> FieldStats:
         """:class:`FieldStats` of the whole index for ``query``'s terms."""
         known = self._stats.get(query.fts)
