@@ -111,9 +111,12 @@ async def test_delete_keeps_index_line_case_indexes_are_pruned_in_their_own_form
         ("\r", "utf-8", b"", False),
         ("\n", "utf-32-le", codecs.BOM_UTF32_LE, True),
         ("\r\n", "utf-32-be", codecs.BOM_UTF32_BE, False),
+        ("\r\n", "utf-16-le", b"", True),
+        ("\n", "utf-16-be", b"", False),
     ],
     ids=["utf-16-be-bom", "utf-16-le-bom-cr-only", "utf-8-bom-crlf", "cp1252-crlf-no-final-end",
-         "cr-only-no-final-end", "utf-32-le-bom", "utf-32-be-bom-crlf-no-final-end"],
+         "cr-only-no-final-end", "utf-32-le-bom", "utf-32-be-bom-crlf-no-final-end",
+         "utf-16-le-without-bom-crlf", "utf-16-be-without-bom-no-final-end"],
 )  # fmt: skip
 async def test_delete_keeps_index_line_more_encodings_and_line_ends_are_pruned_exactly(
     client: Client, agent: AgentHome, end: str, codec: str, bom: bytes, final: bool
