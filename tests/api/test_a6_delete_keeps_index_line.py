@@ -136,6 +136,40 @@ async def test_delete_keeps_index_line_more_encodings_and_line_ends_are_pruned_e
     assert index.read_bytes() == encoded([head, STAYS])
 
 
+@pytest.mark.parametrize(
+    ("end", "codec", "bom"),
+    [
+        ("\n", "cp1252", b""),
+        ("\r", "utf-8", b""),
+        ("\r\n", "utf-16-le", codecs.BOM_UTF16_LE),
+        ("\n", "utf-16-be", b""),
+    ],
+    ids=["cp1252", "cr-only", "utf-16-le-bom-crlf", "utf-16-be-without-bom"],
+)
+async def test_delete_keeps_index_line_its_undo_puts_the_line_back_in_the_same_form(
+    client: Client, agent: AgentHome, end: str, codec: str, bom: bytes
+) -> None:
+    """V-2: restoring the deleted file (the undo) merges its line back into the index as the
+    index is written: its encoding, BOM and line ends, every other byte unchanged."""
+
+    def encoded(lines: list[str]) -> bytes:
+        return bom + end.join([*lines, ""]).encode(codec)
+
+    for stem in ("cafe-notes", "other"):
+        (agent.user / f"{stem}.md").write_text(TOPIC.format(stem), encoding="utf-8")
+    index = agent.user / layout.INDEX_FILE
+    index.write_bytes(encoded([GONE, STAYS]))
+    deleted = await ok_json(await client.delete(file_url("user", "cafe-notes.md")))
+    assert index.read_bytes() == encoded([STAYS])
+
+    url = f"{file_url('user', 'cafe-notes.md')}/restore"
+    restored = await ok_json(await client.post(url, json={"version": deleted["restoreVersion"]}))
+
+    assert restored["indexLinesAdded"] == [GONE]
+    assert index.read_bytes() == encoded([STAYS, GONE])
+    assert (agent.user / "cafe-notes.md").exists()
+
+
 async def test_delete_keeps_index_line_latin1_bytes_cp1252_cannot_map_are_kept(
     client: Client, agent: AgentHome
 ) -> None:
