@@ -109,9 +109,14 @@ async def test_delete_keeps_index_line_case_indexes_are_pruned_in_their_own_form
         ("\r\n", "utf-8", codecs.BOM_UTF8, True),
         ("\r\n", "cp1252", b"", False),
         ("\r", "utf-8", b"", False),
+        ("\n", "utf-32-le", codecs.BOM_UTF32_LE, True),
+        ("\r\n", "utf-32-be", codecs.BOM_UTF32_BE, False),
+        ("\r\n", "utf-16-le", b"", True),
+        ("\n", "utf-16-be", b"", False),
     ],
     ids=["utf-16-be-bom", "utf-16-le-bom-cr-only", "utf-8-bom-crlf", "cp1252-crlf-no-final-end",
-         "cr-only-no-final-end"],
+         "cr-only-no-final-end", "utf-32-le-bom", "utf-32-be-bom-crlf-no-final-end",
+         "utf-16-le-without-bom-crlf", "utf-16-be-without-bom-no-final-end"],
 )  # fmt: skip
 async def test_delete_keeps_index_line_more_encodings_and_line_ends_are_pruned_exactly(
     client: Client, agent: AgentHome, end: str, codec: str, bom: bytes, final: bool
@@ -124,9 +129,45 @@ async def test_delete_keeps_index_line_more_encodings_and_line_ends_are_pruned_e
     head = "# Memory index"
     index = agent.user / layout.INDEX_FILE
     index.write_bytes(encoded([head, GONE, STAYS]))
+    view = await _index_view(client)
+    assert [line["text"] for line in view["lines"]] == [head, GONE, STAYS]  # read as written
     result = await ok_json(await client.delete(file_url("user", "cafe-notes.md")))
     assert result["removedIndexLines"] == [GONE]
     assert index.read_bytes() == encoded([head, STAYS])
+
+
+@pytest.mark.parametrize(
+    ("end", "codec", "bom"),
+    [
+        ("\n", "cp1252", b""),
+        ("\r", "utf-8", b""),
+        ("\r\n", "utf-16-le", codecs.BOM_UTF16_LE),
+        ("\n", "utf-16-be", b""),
+    ],
+    ids=["cp1252", "cr-only", "utf-16-le-bom-crlf", "utf-16-be-without-bom"],
+)
+async def test_delete_keeps_index_line_its_undo_puts_the_line_back_in_the_same_form(
+    client: Client, agent: AgentHome, end: str, codec: str, bom: bytes
+) -> None:
+    """V-2: restoring the deleted file (the undo) merges its line back into the index as the
+    index is written: its encoding, BOM and line ends, every other byte unchanged."""
+
+    def encoded(lines: list[str]) -> bytes:
+        return bom + end.join([*lines, ""]).encode(codec)
+
+    for stem in ("cafe-notes", "other"):
+        (agent.user / f"{stem}.md").write_text(TOPIC.format(stem), encoding="utf-8")
+    index = agent.user / layout.INDEX_FILE
+    index.write_bytes(encoded([GONE, STAYS]))
+    deleted = await ok_json(await client.delete(file_url("user", "cafe-notes.md")))
+    assert index.read_bytes() == encoded([STAYS])
+
+    url = f"{file_url('user', 'cafe-notes.md')}/restore"
+    restored = await ok_json(await client.post(url, json={"version": deleted["restoreVersion"]}))
+
+    assert restored["indexLinesAdded"] == [GONE]
+    assert index.read_bytes() == encoded([STAYS, GONE])
+    assert (agent.user / "cafe-notes.md").exists()
 
 
 async def test_delete_keeps_index_line_latin1_bytes_cp1252_cannot_map_are_kept(
@@ -171,6 +212,14 @@ async def test_delete_keeps_index_line_a_utf16_index_that_does_not_decode_exactl
     broken = codecs.BOM_UTF16_LE + f"{GONE}\n{STAYS}\n".encode("utf-16-le") + b"\x00"
     (agent.user / layout.INDEX_FILE).write_bytes(broken)
     await _assert_refused(client, agent, broken, 409, "UTF-16 text with an odd byte")
+
+
+async def test_delete_keeps_index_line_a_utf32_index_that_does_not_decode_exactly_is_409(
+    client: Client, agent: AgentHome, cafe: bytes
+) -> None:
+    broken = codecs.BOM_UTF32_LE + f"{GONE}\n{STAYS}\n".encode("utf-32-le") + b"\x00"
+    (agent.user / layout.INDEX_FILE).write_bytes(broken)
+    await _assert_refused(client, agent, broken, 409, "UTF-32 text with a cut code unit")
 
 
 async def test_delete_keeps_index_line_an_index_over_the_pruning_cap_is_409(

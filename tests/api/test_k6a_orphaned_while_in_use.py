@@ -23,6 +23,7 @@ from memory_core import layout
 from memory_core.keys import key_for_real_path
 
 from tests.api.conftest import AgentHome, Client, memory_url, ok_json
+from tests.security.test_hostile_filesystem import refuse
 from tests.support.serve import ServedProcess, serve, venv_bin
 
 CASE = Path(__file__).parents[1] / "data" / "cases" / "orphaned-while-in-use"
@@ -66,6 +67,31 @@ async def test_orphaned_while_in_use_a_workspace_seen_then_gone_is_orphaned(
     assert (seen["orphaned"], seen["notVisible"]) == (False, False)
     assert (gone["orphaned"], gone["notVisible"]) == (True, False)
     assert not (agent.root / started["key"] / layout.NOT_VISIBLE_FILE).exists()
+
+
+async def test_orphaned_while_in_use_a_workspace_it_may_no_longer_look_up_is_not_orphaned(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seen, then out of the service's sight: a folder on its way became another account's
+    (``chmod 700``, EACCES). The service cannot tell the Workspace is gone, so it is not
+    visible, never orphaned; once the service may look again it is neither."""
+    workspace = agent.tmp / "alice" / "src" / "workspace"
+    workspace.mkdir(parents=True)
+    started = await start(client, workspace)
+    refuse(monkeypatch, os, "stat", str(agent.tmp / "alice"))
+
+    hidden = await scope_of(client, started["key"])
+    listed = next(
+        item
+        for item in (await ok_json(await client.get(memory_url())))["scopes"]
+        if item["key"] == started["key"]
+    )
+    monkeypatch.undo()
+    back = await scope_of(client, started["key"])
+
+    assert (hidden["orphaned"], hidden["notVisible"]) == (False, True)
+    assert (listed["orphaned"], listed["notVisible"]) == (False, True)
+    assert (back["orphaned"], back["notVisible"]) == (False, False)
 
 
 async def test_orphaned_while_in_use_a_scope_from_before_the_flag_is_still_orphaned(

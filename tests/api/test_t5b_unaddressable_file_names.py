@@ -11,7 +11,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
+import tarfile
+from pathlib import Path, PurePosixPath
+
+import pytest
+from memory_api.cli import main
 
 from tests.api.conftest import AgentHome, Client, memory_url, ok_json
 
@@ -78,3 +82,31 @@ async def test_unaddressable_file_names_in_a_workspace_scope_count_in_its_overvi
 
     assert scope["lintCounts"]["refused-entry"] == 3
     assert scope["severityCounts"]["error"] >= 3
+
+
+def test_unaddressable_file_names_the_export_report_names_them(
+    agent: AgentHome, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The export keeps them byte for byte, as every file of a scope, and its report names each
+    one escaped with why: the same words as the listing's finding, so the archive holds no file
+    nobody was told of."""
+    make_input(agent.user)
+    output = tmp_path / "coder.tar.gz"
+    argv = ["memory", "export", "--project", agent.project, "--agent", agent.id, "-o"]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MEMORY_API_DATA_DIR", str(agent.data_dir))
+        patch.setenv("COLUMNS", "300")
+        assert main([*argv, str(output)]) == 0
+    printed = capsys.readouterr().out
+
+    for name, why in (
+        ("caf\\xe9-notes.md", UTF8),
+        ("deploy\\nsteps.md", CONTROL),
+        ("review\\trules.md", CONTROL),
+    ):
+        assert f"archived, never read by the service: user/{name}: {refusal(why)}" in printed
+    assert "deploy\nsteps.md" not in printed  # escaped, never printed raw
+    with tarfile.open(output) as archive:
+        members = {os.fsencode(PurePosixPath(name).name) for name in archive.getnames()}
+    assert set(raw_names(agent.user)) <= members

@@ -120,6 +120,36 @@ def test_install_through_symlinked_settings_target_not_writable_changes_nothing(
     assert sorted(p.name for p in link.parent.iterdir()) == [link.name]
 
 
+@pytest.mark.parametrize("harness", HARNESSES)
+def test_install_through_symlinked_settings_folder_and_a_link_chain(
+    tmp_path: Path, harness: str
+) -> None:
+    """The settings folder itself a symlink (a dotfiles manager's), the file in it a link to a
+    link: the final target gets the change, every link stays, and only a file that is a
+    symlink is said to be one (not a file that merely lies in a linked folder)."""
+    home, dotfiles = tmp_path / "home", tmp_path / "dotfiles"
+    name = LINKED[harness][0]
+    folder, file_name = name.split("/")
+    (dotfiles / "store").mkdir(parents=True)
+    (dotfiles / "folder").mkdir()
+    home.mkdir()
+    (home / folder).symlink_to(dotfiles / "folder")
+    final = dotfiles / "store" / file_name
+    final.write_text("{}\n" if file_name.endswith(".json") else "", encoding="utf-8")
+    (dotfiles / "store" / f"via-{file_name}").symlink_to(file_name)
+    (dotfiles / "folder" / file_name).symlink_to(f"../store/via-{file_name}")
+
+    status, said = run(home, memory_root(tmp_path), "install", harness)
+
+    assert status == 0, said
+    assert f"{home / name} is a symlink: wrote its target {final}" in said
+    assert (dotfiles / "folder" / file_name).is_symlink()
+    assert (dotfiles / "store" / f"via-{file_name}").is_symlink()
+    assert str(memory_root(tmp_path)) in final.read_text(encoding="utf-8")
+    wrote = [line for line in said.splitlines() if "is a symlink" in line]
+    assert wrote == [f"{harness}: {home / name} is a symlink: wrote its target {final}"]
+
+
 # --- token-in-readable-settings -----------------------------------------------------------------
 
 

@@ -109,6 +109,49 @@ def test_unreadable_memory_files_for_real_are_listed_named_and_never_nothing_sav
     assert "could not be read" in answer["hookSpecificOutput"]["additionalContext"]
 
 
+def test_unreadable_memory_files_for_real_a_scope_folder_it_may_not_enter_is_never_nothing_saved(
+    served: ServedProcess, tmp_path: Path
+) -> None:
+    """A Workspace scope folder another account keeps to itself (``chmod 700``): the service
+    cannot even look for its ``MEMORY.md``, so Session start says its index could not be read,
+    never that nothing is saved there."""
+    base = served.base_url
+    assert call(base, "POST", "/api/projects/acme/agents", {"id": "coder", "name": "C"})[0] == 201
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    start = {"workspace": str(workspace)}
+    status, first = call(base, "POST", f"{AGENT}/memory/session-start", start)
+    assert status == 200, first
+    scope = Path(first["directories"]["workspace"])
+    (scope / layout.INDEX_FILE).write_text("- [A](a.md) — the agent's\n", encoding="utf-8")
+    (scope / "a.md").write_text("---\nname: a\ndescription: the agent's\n---\nb\n", "utf-8")
+    os.chown(scope, NOBODY, NOBODY)
+    scope.chmod(0o700)
+
+    status, started = call(base, "POST", f"{AGENT}/memory/session-start", start)
+
+    assert status == 200, started
+    assert "Nothing saved yet: the Workspace memory index" not in started["memory"]
+    label = f"the Workspace memory index ({first['key']})"
+    assert f"{label} could not be read" in started["memory"]
+    manifest = next(m for m in started["manifests"] if m["scope"] == first["key"])
+    assert manifest["unreadable"] == DENIED
+
+    key = first["key"]
+    status, problem = call(base, "GET", f"{AGENT}/memory/scopes/{key}/files/a.md")
+    assert status == 500 and DENIED in problem["detail"], problem  # never "no topic file"
+    status, found = call(base, "GET", f"{AGENT}/memory/search?q=agent")
+    assert status == 200, found
+    [unsearched] = found["unreadable"]
+    assert unsearched["file"] == f"{key}/"
+    assert f"scope {key!r} cannot be listed: the service {DENIED}" in unsearched["message"]
+
+    os.chown(scope, os.getuid(), os.getgid())  # the folder readable again: searched again
+    status, found = call(base, "GET", f"{AGENT}/memory/search?q=agent")
+    assert status == 200 and found["unreadable"] == [], found
+    assert [hit["file"] for hit in found["hits"]] == ["a.md"]
+
+
 def test_unreadable_memory_files_for_real_offline_the_harness_says_so_too(tmp_path: Path) -> None:
     """H-4: with the service down the harness reads the files itself; an index it may not read
     is injected as could-not-be-read, never as "nothing saved yet"."""

@@ -19,10 +19,12 @@ __all__ = ["ExactText", "decode_exact", "decode_text"]
 def decode_text(raw: bytes, *, partial: bool = False) -> tuple[str, list[str]]:
     """Decode a topic file's bytes to text with LF line ends; never raises (T-2).
 
-    Returns ``(text, problems)``. A UTF-8 byte order mark is stripped (a UTF-16 one selects
-    UTF-16); bytes that are not UTF-8 are read as cp1252, or Latin-1 when cp1252 cannot map them,
-    and named as an ``encoding`` problem; CRLF (and lone CR) line ends become LF and are named as
-    a ``line-endings`` problem. ``partial`` says the bytes were cut at the read cap, so an
+    Returns ``(text, problems)``. A UTF-8 byte order mark is stripped (a UTF-32 or UTF-16 one
+    selects that encoding, UTF-32 first: its little-endian mark begins with UTF-16's; UTF-16
+    without a mark is told by its NUL bytes, :func:`_utf16_without_bom`); bytes
+    that are not UTF-8 are read as cp1252, or Latin-1 when cp1252 cannot map them, and named
+    as an ``encoding`` problem; CRLF (and lone CR) line ends become LF and are named as a
+    ``line-endings`` problem. ``partial`` says the bytes were cut at the read cap, so an
     incomplete UTF-8 sequence at the very end is dropped rather than reported.
 
     >>> decode_text(b"\\xef\\xbb\\xbfa\\r\\nb")
@@ -35,9 +37,15 @@ def decode_text(raw: bytes, *, partial: bool = False) -> tuple[str, list[str]]:
     if raw.startswith(codecs.BOM_UTF8):
         raw = raw[len(codecs.BOM_UTF8) :]
         problems.append("encoding: UTF-8 byte order mark removed")
-    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+    if raw.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):  # before UTF-16: FF FE 00 00
+        text = raw.decode("utf-32", errors="replace")
+        problems.append("encoding: UTF-32 text")
+    elif raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         text = raw.decode("utf-16", errors="replace")
         problems.append("encoding: UTF-16 text")
+    elif (unmarked := _utf16_without_bom(raw)) is not None:
+        text = raw.decode(unmarked, errors="replace")
+        problems.append("encoding: UTF-16 text without a byte order mark")
     else:
         try:
             text = codecs.getincrementaldecoder("utf-8")().decode(raw, final=not partial)
@@ -57,14 +65,35 @@ def decode_text(raw: bytes, *, partial: bool = False) -> tuple[str, list[str]]:
     return text, problems
 
 
+_SAMPLE_BYTES = 4096
+"""How much of a file :func:`_utf16_without_bom` looks at."""
+
+
+def _utf16_without_bom(raw: bytes) -> str | None:
+    """``utf-16-le`` or ``utf-16-be`` for UTF-16 saved without its byte order mark (some
+    Windows tools), else None. Text in UTF-8 or any 8-bit encoding holds no NUL byte, while
+    UTF-16 of mostly ASCII text (as Markdown's link syntax is) has one in every other byte:
+    at least 30 % (and 8) of the odd (little-endian) or even (big-endian) bytes of the first
+    4 KiB, and at most 5 % of the others, of an even length."""
+    if len(raw) % 2 or b"\x00" not in raw[:_SAMPLE_BYTES]:
+        return None
+    sample = raw[:_SAMPLE_BYTES]
+    low, high = sample[0::2], sample[1::2]
+    for codec, zeros, others in (("utf-16-le", high, low), ("utf-16-be", low, high)):
+        nuls = zeros.count(0)
+        if nuls >= max(8, 0.3 * len(zeros)) and others.count(0) <= 0.05 * len(others):
+            return codec
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class ExactText:
     """Text decoded so that :meth:`encode` gives back the very bytes it came from (A-6).
 
     ``bom`` is the byte order mark the file starts with (``b""`` for none); ``codec`` the
-    Python codec of the rest (``utf-8``, ``utf-16-le``, ``utf-16-be``, ``cp1252``,
-    ``latin-1``): the one :func:`decode_text` reads it with; ``text`` keeps its line ends as
-    written (``\\r\\n``, ``\\r`` or ``\\n``).
+    Python codec of the rest (``utf-8``, ``utf-16-le``, ``utf-16-be``, ``utf-32-le``,
+    ``utf-32-be``, ``cp1252``, ``latin-1``): the one :func:`decode_text` reads it with;
+    ``text`` keeps its line ends as written (``\\r\\n``, ``\\r`` or ``\\n``).
     """
 
     bom: bytes
@@ -82,9 +111,9 @@ class ExactText:
 def decode_exact(raw: bytes) -> ExactText | None:
     """Decode ``raw`` as :func:`decode_text` reads it, keeping its BOM, codec and line ends.
 
-    None when the bytes cannot be given back exactly by re-encoding the text (UTF-16 with an
-    odd byte or a lone surrogate: :func:`decode_text` reads those with replacement characters),
-    so a caller never rewrites a file it would change beyond its edit.
+    None when the bytes cannot be given back exactly by re-encoding the text (UTF-16 or UTF-32
+    with a cut code unit or a lone surrogate: :func:`decode_text` reads those with replacement
+    characters), so a caller never rewrites a file it would change beyond its edit.
 
     >>> found = decode_exact("\\ufeffa\\rb".encode("utf-16-le"))
     >>> found.bom, found.codec, found.text
@@ -94,12 +123,16 @@ def decode_exact(raw: bytes) -> ExactText | None:
     """
     bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
     rest = raw[len(bom) :]
-    if rest.startswith(codecs.BOM_UTF16_LE):
+    if rest.startswith(codecs.BOM_UTF32_LE):
+        bom, rest, codec = bom + codecs.BOM_UTF32_LE, rest[4:], "utf-32-le"
+    elif rest.startswith(codecs.BOM_UTF32_BE):
+        bom, rest, codec = bom + codecs.BOM_UTF32_BE, rest[4:], "utf-32-be"
+    elif rest.startswith(codecs.BOM_UTF16_LE):
         bom, rest, codec = bom + codecs.BOM_UTF16_LE, rest[2:], "utf-16-le"
     elif rest.startswith(codecs.BOM_UTF16_BE):
         bom, rest, codec = bom + codecs.BOM_UTF16_BE, rest[2:], "utf-16-be"
     else:
-        codec = "utf-8"
+        codec = _utf16_without_bom(raw) or "utf-8"
     candidates = (codec,) if codec != "utf-8" else ("utf-8", "cp1252", "latin-1")
     for candidate in candidates:
         try:

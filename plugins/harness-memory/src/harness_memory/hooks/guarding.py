@@ -4,7 +4,10 @@ A harness adapter turns its tool call into the paths it would write
 (:mod:`harness_memory.hooks.tool_targets`); :func:`refusal` checks each against the Session's
 memory root and scopes with :func:`harness_memory.guard.check_write` and returns the first
 reason to refuse, or None. The memory root and the Session's Workspace key come from trusted
-settings and the Session's record, exactly as for Claude Code's guard.
+settings and the Session's record, exactly as for Claude Code's guard. That record is written by
+the Session-start hook alone: a write into the records folder (``<state dir>/sessions``) is
+refused like a write into another Workspace's scope, since a Session that rewrote its record's
+key would be let into that scope next (P-3).
 """
 
 from __future__ import annotations
@@ -56,7 +59,10 @@ def refusal(
     if located is None:
         return None
     memory_root, key, cwd = located
+    records = _records_folders(settings)
     for target in wanted:
+        if (reason := _records_refusal(target, cwd, records)) is not None:
+            return reason
         decision = check_write(target, memory_root=memory_root, workspace_key=key, cwd=cwd)
         if not decision.allowed:
             return f"{REFUSAL_PREFIX}{decision.reason} ({_shown(target)})"
@@ -76,6 +82,7 @@ def shell_refusal(
     memory_root, key, cwd = located
     root = os.path.normpath(Path(memory_root).absolute())
     roots = {root, os.path.realpath(root)}
+    records = _records_folders(settings)
     paths: dict[str, None] = {}
     for text in texts:
         found = shell_paths(text, cwd, os.environ)  # the hook runs with the harness's env
@@ -87,14 +94,44 @@ def shell_refusal(
                     f"reach the memory root ({_shown(prefix)}…); name memory files by their "
                     "literal path inside the user scope or this Session's Workspace scope"
                 )
+            if could_reach(prefix, records):
+                return (
+                    f"{REFUSAL_PREFIX}a path built at run time ($VAR, $(…), `…`) that could "
+                    f"reach the hooks' Session records ({_shown(prefix)}…); only the hooks "
+                    "write them"
+                )
     own = {f"{real}/{scope}" for real in roots for scope in ("user", key) if scope}
     for path in paths:
+        if (reason := _records_refusal(path, cwd, records)) is not None:
+            return reason
         usable = is_usable_path(path)  # else check_write refuses it, never a crash
         if usable and os.path.realpath(path) in own and ".." not in PurePath(path).parts:
             continue  # the Session's own scope folder itself (``cd``, ``ls``, a copy into it)
         decision = check_write(path, memory_root=memory_root, workspace_key=key, cwd=cwd)
         if not decision.allowed:
             return f"{REFUSAL_PREFIX}{decision.reason} ({_shown(path)})"
+    return None
+
+
+def _records_folders(settings: HarnessSettings) -> set[str]:
+    """The folder of the Session records (``<state dir>/sessions``), spelled and resolved."""
+    folder = os.path.normpath(Path(settings.state_dir, "sessions").absolute())
+    return {folder, os.path.realpath(folder)}
+
+
+def _records_refusal(target: str, cwd: str, records: set[str]) -> str | None:
+    """The reason to refuse a write of ``target`` (relative to ``cwd``) into the Session
+    records, spelled or resolved (``..``, a symlink on the way), or None when it lands
+    elsewhere. An unusable path is left to :func:`~harness_memory.guard.check_write`."""
+    if not is_usable_path(target) or not is_usable_path(cwd):
+        return None
+    joined = os.fspath(Path(cwd, target))
+    for landing in (os.path.normpath(joined), os.path.realpath(joined)):
+        if any(f"{landing}/".startswith(f"{folder}/") for folder in records):
+            return (
+                f"{REFUSAL_PREFIX}the hooks' Session records say which Workspace scope this "
+                f"Session may write; only the hooks write them ({_shown(target)})"
+            )
     return None
 
 

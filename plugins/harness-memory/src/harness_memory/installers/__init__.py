@@ -139,7 +139,7 @@ def _report(
         out.write(f"{harness}: nothing to change (already {verb})\n")
     for done in written:
         out.write(f"{harness}: {verb} — wrote {done.path}\n")
-        if done.target != done.path.absolute():
+        if done.target != done.path.absolute() and done.path.is_symlink():  # not a linked folder
             out.write(f"{harness}: {done.path} is a symlink: wrote its target {done.target}\n")
         if done.old_mode is not None and done.mode != done.old_mode:
             out.write(

@@ -460,7 +460,8 @@ class ScopeAnswers:
         self, root: Path, scope: Path, key: str, file_name: str, *, reveal: bool = False
     ) -> TopicFile:
         """One topic file (A-5); :class:`NotFound` when it does not list (missing, outside),
-        :class:`CannotRead` (500) when it is there but cannot be read (Q-2b).
+        :class:`CannotRead` (500) when it is there but cannot be read, or its scope folder
+        cannot be listed, so whether it is there is unknown (Q-2b).
 
         Its findings are those the scope's lint gives about this file, found by linting it
         alone beside the scope's index and file names (the other files are read only when one
@@ -475,6 +476,12 @@ class ScopeAnswers:
                 f"{read.unreadable[0].why}"
             )
         if not read.loaded:
+            listing = self.folders.listing(scope) if entry is None else None
+            if listing is not None and listing.error is not None:
+                raise CannotRead(  # a folder it may not enter: absent for all it can tell
+                    f"topic file {file_name!r} in scope {key!r} cannot be looked up: the "
+                    f"scope cannot be listed: the service {listing.error}"
+                )
             raise NotFound(f"no topic file {file_name!r} in scope {key!r}")
         item = read.loaded[0]
         body = _masked(item.topic.body, reveal) or ""

@@ -11,14 +11,15 @@ settle is a :class:`Conflict` (409). What that does and does not cover is in
 
 A delete is all or nothing (A-6): the file goes only once its index lines are gone. The index
 is pruned in whatever form the service reads it (T-2, :func:`memory_core.decoding.decode_exact`):
-UTF-8 with or without a BOM, UTF-16 with its BOM, Windows-1252 or Latin-1, line ends LF, CRLF
-or a lone CR, with or without a final one — and written back in that same form, every byte but
-the removed lines' unchanged (the permission bits too). Where that cannot be done the delete is
-refused and nothing changes, the file and its line stay, and the detail says why:
+UTF-8 with or without a BOM, UTF-16 or UTF-32 with its BOM, Windows-1252 or Latin-1, line ends
+LF, CRLF or a lone CR, with or without a final one — and written back in that same form, every
+byte but the removed lines' unchanged (the permission bits too). Where that cannot be done the
+delete is refused and nothing changes, the file and its line stay, and the detail says why:
 
 - 409 (:class:`~memory_api.errors.Conflict`): the index kept changing through every attempt;
   it is larger than :data:`PRUNE_READ_CAP`; its bytes cannot be given back exactly (UTF-16 with
-  an odd byte or a lone surrogate, which readers show with replacement characters);
+  an odd byte or a lone surrogate, UTF-32 with a cut code unit or a value no character has,
+  which readers show with replacement characters);
 - 503 (:class:`~memory_api.errors.Unavailable`): the operating system refused to read or
   replace it (no permission, a symlink loop, a read-only or full disk, an I/O error).
 
@@ -31,6 +32,7 @@ Blocking: run in a worker thread.
 
 from __future__ import annotations
 
+import codecs
 import logging
 from pathlib import Path
 
@@ -99,7 +101,9 @@ def _pruned(raw: bytes, file_name: str) -> tuple[bytes, list[str]] | None:
     """
     exact = decode_exact(raw)
     if exact is None:
-        # Only UTF-16 can fail: any other bytes read as UTF-8, cp1252 or Latin-1, exactly.
+        # Only UTF-16 and UTF-32 can fail: any other bytes read as UTF-8, cp1252 or Latin-1.
+        if raw.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+            raise _NotRewritable("it is UTF-32 text with a cut code unit or no character's value")
         raise _NotRewritable("it is UTF-16 text with an odd byte or a lone surrogate")
     new_text, removed = prune_index(exact.text, file_name)
     if not removed:

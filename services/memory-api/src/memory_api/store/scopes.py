@@ -136,13 +136,18 @@ def workspace_presence(scope: Path | str, path: str) -> tuple[bool, bool]:
     A path that exists here is neither. One that does not is *not visible* while the scope
     holds :data:`~memory_core.layout.NOT_VISIBLE_FILE` (the service could not see it at the
     latest Session start either), else *orphaned* (it was seen, or the scope predates the
-    flag, and is gone). ``os.path.exists``: a path the OS cannot even look up (too long) is
-    as absent as a deleted one, not a data dir error.
+    flag, and is gone). A path the service may not look up (a folder on its way is another
+    account's: EACCES, EPERM) is *not visible*: whether it is gone cannot be told. One the OS
+    cannot even look up (too long) is as absent as a deleted one, not a data dir error.
     """
-    if os.path.exists(path):  # noqa: PTH110
-        return False, False
-    unseen = os.path.lexists(f"{os.fspath(scope)}{os.sep}{layout.NOT_VISIBLE_FILE}")
-    return not unseen, unseen
+    try:
+        os.stat(path)  # noqa: PTH116 - no Path per scope: the overview judges thousands
+    except PermissionError:
+        return False, True
+    except (OSError, ValueError):  # ValueError: a NUL in a hand-edited marker, no such path
+        unseen = os.path.lexists(f"{os.fspath(scope)}{os.sep}{layout.NOT_VISIBLE_FILE}")
+        return not unseen, unseen
+    return False, False
 
 
 def scope_real_dir(root: Path, key: str) -> Path | None:
@@ -596,8 +601,16 @@ def read_index_text(root: Path, scope: Path) -> IndexText | None:
             return None  # a symlink loop: a refused entry (T-5b)
         try:
             info = os.lstat(target)
-        except OSError:
+        except FileNotFoundError:
             return None
+        except OSError:
+            # A scope folder the service may not enter (another account's, mode 0700): whether
+            # its index is there is unknown, so it is unreadable, never missing (Q-2b). The
+            # folder's own stat stands in (its ctime moves when its mode is fixed).
+            try:
+                info = os.lstat(scope)
+            except OSError:
+                return None
         return IndexText(text="", stat=info, error=cannot_read(error))
     if len(raw) <= READ_CAP_BYTES:
         return IndexText(text=decode_text(raw)[0], stat=info)

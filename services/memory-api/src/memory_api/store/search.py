@@ -47,7 +47,7 @@ from memory_api.store.recently_used import RecentlyUsed
 from memory_api.store.scopes import (
     TopicEntry,
     list_scopes,
-    scan_topics,
+    scan_scope,
     scope_real_dir,
     topic_entry,
 )
@@ -82,6 +82,11 @@ CANDIDATES = MAX_LIMIT
 larger ``limit`` only shows more of the same order)."""
 MAX_AGENTS = 16
 """How many agents' indexes one process keeps open (least recently searched closed first)."""
+
+
+_FOLDER = ""
+"""The file name under which a scope folder the service cannot list is indexed, unreadable
+(Q-2b): no topic file has an empty name, so a search names the scope, never a file of it."""
 
 
 def _stat_key(info: os.stat_result) -> int | None:
@@ -247,14 +252,19 @@ class MemorySearch:
             entries = [entry for entry in found.values() if entry is not None]
             self._index(index, key, [entry for entry in entries if _stale(state, entry)])
             return unwatchable or linked or _unwatchable(state.real, entries)
-        entries = scan_topics(root, Path(state.real)) if folder is not None else []
-        listed = {entry.file for entry in entries}
+        scanned = scan_scope(root, Path(state.real)) if folder is not None else None
+        entries = scanned.topics if scanned is not None else []
+        error = scanned.error if scanned is not None else None
+        listed = {entry.file for entry in entries} | ({_FOLDER} if error else set())
         for name in [name for name in state.files if name not in listed]:
             index.drop(key, name)
         changed = [entry for entry in entries if _stale(state, entry)]
         self._index(index, key, changed)
-        index.set_scope(key, state.real, folder_key)
-        return unwatchable or _unwatchable(state.real, entries)
+        if error is not None and index.unreadable_in(key, _FOLDER) != error:
+            # A folder it may not list (Q-2b): named by every search, listed again each time.
+            index.put(key, Topic(_FOLDER, None, "", "", "", "", unreadable=error))
+        index.set_scope(key, state.real, None if error else folder_key)
+        return unwatchable or error is not None or _unwatchable(state.real, entries)
 
     def _refresh(self, root: Path, agent: _Agent, only: str | None) -> None:
         """Bring the index in line with the disk: the scopes (all, or ``only``), then files.
@@ -368,8 +378,11 @@ class MemorySearch:
                 severity="error",
                 file=f"{key}/{file}",
                 line=None,
-                message=f"{file} in scope {key!r} is there but the service {why}: only its "
-                "name was searched",
+                message=f"scope {key!r} cannot be listed: the service {why}: none of its "
+                "files was searched"
+                if file == _FOLDER
+                else f"{file} in scope {key!r} is there but the service {why}: only its name "
+                "was searched",
             )
             for key, file, why in unsearched
         ]

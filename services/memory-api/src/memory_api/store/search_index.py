@@ -54,8 +54,9 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
-"""Raise when what is indexed changes without the schema text changing."""
+SCHEMA_VERSION = 2
+"""Raise when what is indexed changes without the schema text changing (2: a scope folder that
+cannot be listed is indexed as unreadable)."""
 BUSY_TIMEOUT_S = 30.0
 """How long a connection waits for another process's write transaction."""
 BATCH = 1000
@@ -383,6 +384,10 @@ class SearchIndex:
             for (key, file), why in self._unreadable.items()
             if scope is None or key == scope
         )
+
+    def unreadable_in(self, scope: str, file: str) -> str | None:
+        """Why ``file`` of ``scope`` could not be read when it is indexed so, else None."""
+        return self._unreadable.get((scope, file))
 
     def stats(self, query: Query) -> FieldStats:
         """:class:`FieldStats` of the whole index for ``query``'s terms."""

@@ -116,7 +116,8 @@ def print_import(reports: list[ImportReport], console: Console | None = None) ->
 
 
 def print_export(report: ExportReport, console: Console | None = None) -> None:
-    """Print the scopes and file counts written to the archive, and what was left out."""
+    """Print the scopes and file counts written to the archive, what was left out, and the
+    archived files the service never reads (T-5b)."""
     out = console or Console(highlight=False)
     out.print(f"Export → {report.output}", soft_wrap=True)
     table = Table()
@@ -133,5 +134,7 @@ def print_export(report: ExportReport, console: Console | None = None) -> None:
     out.print(table)
     for skipped in report.skipped:
         out.print(f"not archived: {skipped.origin}: {skipped.reason}")
+    for kept in report.unaddressable:
+        out.print(f"archived, never read by the service: {kept.origin}: {kept.reason}")
     total = sum(report.files.values())
     out.print(f"{total} files, {report.bytes} bytes in {len(report.files)} scopes")

@@ -10,7 +10,9 @@ Layout (the one :func:`memory_api.transfer.sources.read_archive` reads back)::
                                              a git bundle of its versions
 
 Only regular files directly in a scope are archived; a symlink, a folder or a FIFO in a scope,
-and the dot-named temp files of atomic writes (``.*.tmp``), are left out and listed. Each file
+and the dot-named temp files of atomic writes (``.*.tmp``), are left out and listed. A ``*.md``
+file whose name no route can address (K-7: not UTF-8, a control character, a backslash) is
+archived as it is and named too, escaped, with why the service never reads it (T-5b). Each file
 is read once through the containment checks (A-7: nothing outside the memory root). The archive
 is written to a temp file beside the output and renamed into place, so an interrupted export
 leaves no half archive under the output's name.
@@ -36,7 +38,7 @@ from memory_api.errors import NotFound
 from memory_api.store.containment import NotRegularFileError, checked_memory_root, read_regular
 from memory_api.store.history.bundles import bundle_bytes
 from memory_api.store.history.recorder import ScopeHistories
-from memory_api.store.scopes import list_scopes
+from memory_api.store.scopes import list_folder, list_scopes, shown_name
 from memory_api.transfer.sources import (
     ARCHIVE_FORMAT,
     ARCHIVE_MANIFEST,
@@ -53,15 +55,18 @@ ARCHIVE_VERSION = 1
 
 @dataclass(slots=True)
 class ExportReport:
-    """What was archived: files per scope key, bytes, what was left out with the reason, and
-    the bytes of each scope's history bundle (``--with-history``; a scope without versions has
-    none)."""
+    """What was archived: files per scope key, bytes, what was left out with the reason, the
+    archived files the service never reads with why (``unaddressable``: names K-7 refuses,
+    T-5b), and the bytes of each scope's history bundle (``--with-history``; a scope without
+    versions has none). Every origin is ``<key>/<name>`` with the name escaped (``shown_name``).
+    """
 
     output: Path
     files: dict[str, int] = field(default_factory=dict)
     history: dict[str, int] = field(default_factory=dict)
     bytes: int = 0
     skipped: list[Skipped] = field(default_factory=list)
+    unaddressable: list[Skipped] = field(default_factory=list)
 
 
 def _add(archive: tarfile.TarFile, name: str, data: bytes, mtime: float) -> None:
@@ -78,8 +83,10 @@ def _is_temp(name: str) -> bool:
 
 def _export_scope(archive: tarfile.TarFile, key: str, scope: Path, report: ExportReport) -> None:
     report.files[key] = 0
+    listing = list_folder(scope)
+    refused = dict(listing.refused) if listing is not None else {}
     for entry in sorted(os.scandir(scope), key=lambda item: item.name):
-        origin = f"{key}/{entry.name}"
+        origin = f"{key}/{shown_name(entry.name)}"
         info = entry.stat(follow_symlinks=False)
         if not stat.S_ISREG(info.st_mode) or _is_temp(entry.name):
             kind = "a temp file" if _is_temp(entry.name) else "not a regular file"
@@ -94,6 +101,8 @@ def _export_scope(archive: tarfile.TarFile, key: str, scope: Path, report: Expor
             report.skipped.append(Skipped(origin, "larger than the import cap (not archived)"))
             continue
         _add(archive, f"{ARCHIVE_ROOT}/scopes/{key}/{entry.name}", data, opened.st_mtime)
+        if (why := refused.get(shown_name(entry.name))) is not None:
+            report.unaddressable.append(Skipped(origin, why))
         report.files[key] += 1
         report.bytes += len(data)
 

@@ -17,21 +17,24 @@ scope's lock, through :meth:`~.recorder.ScopeHistories.around`:
    since come back, none written since is dropped;
 4. the result is recorded (``restore``, ``Restored-From:``).
 
-Restoring a deleted file is the undo of a delete. An index the service may not rewrite (not
-UTF-8, lone CR line ends, over the pruning cap) is left alone and no line is reported added.
+Restoring a deleted file is the undo of a delete: its lines go back into the index in the form
+the delete pruned it in (UTF-8, UTF-16 or UTF-32, Windows-1252 or Latin-1; its BOM and line
+ends, CR alone included: :func:`memory_core.decoding.decode_exact`). An index the service may
+not rewrite (bytes that do not decode exactly, CR alone beside LF, a restored character its
+encoding cannot hold, over the pruning cap) is left alone and no line is reported added.
 
 Blocking: run it in a worker thread holding the scope's lock.
 """
 
 from __future__ import annotations
 
-import codecs
 import logging
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from memory_core import layout
+from memory_core.decoding import decode_exact
 from memory_core.errors import FileKeptChanging, NotRegularFileError
 from memory_core.file_edit import FileTooLarge, edit_file
 from memory_core.index import index_lines, line_links_to
@@ -164,16 +167,23 @@ def _merge_into_index(root: Path, scope: Path, lines: str) -> list[str]:
     merges: list[list[str]] = []
 
     def edit(raw: bytes) -> bytes | None:
-        bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
-        try:
-            text = raw[len(bom) :].decode("utf-8")
-        except UnicodeDecodeError:
+        exact = decode_exact(raw)  # the form the delete pruned it in (A-6): kept as written
+        if exact is None:
             return None
-        if _LONE_CR.search(text):
-            return None
+        text, cr_only = exact.text, "\r" in exact.text and "\n" not in exact.text
+        if cr_only:
+            text = text.replace("\r", "\n")  # merged with LF, given back with CR alone
+        elif _LONE_CR.search(text):
+            return None  # CR alone beside LF: no one line end to add lines with
         merge = merge_index(text, lines, {})
+        if not merge.changed:
+            return None
+        try:
+            new = exact.encode(merge.text.replace("\n", "\r") if cr_only else merge.text)
+        except UnicodeEncodeError:
+            return None  # a restored character the index's encoding cannot hold
         merges[:] = [merge.added]
-        return bom + merge.text.encode("utf-8") if merge.changed else None
+        return new
 
     try:
         edited = edit_file(path, edit, merge=merge_lines, read_cap=PRUNE_READ_CAP)
