@@ -22,6 +22,8 @@ from harness_memory.cli import main
 from memory_core import layout
 from memory_core.keys import workspace_memory_key
 
+from tests.support.unreadable_link import unreadable_link
+
 SHELL = {
     "claude-code": ("pre-tool-use", "Bash"),
     "codex": ("pre-tool-use", "Bash"),
@@ -214,6 +216,37 @@ def test_p3_shell_words_no_file_name_can_hold_are_refused_not_a_crash(
     reason = refusal(answer(where, harness, SHELL[harness][1], {"command": fill(command, where)}))
     assert reason is not None
     reason.encode("utf-8")  # the answer stays valid UTF-8 JSON
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("shell", {"command": "echo x > {locked}{root}/{other}/a.md"}),
+        ("shell", {"command": "cd {locked}{workspace} && echo x > a.md"}),
+        ("shell", {"command": "OUT={locked}/tmp; echo x > $OUT/a.md"}),
+        ("mcp", {"path": "{locked}{root}/{other}/a.md", "content": "x"}),
+    ],
+)
+def test_p3_a_path_through_a_symlink_the_kernel_will_not_read_is_refused_not_a_crash(
+    where: Layout,
+    monkeypatch: pytest.MonkeyPatch,
+    harness: str,
+    tool: str,
+    arguments: dict[str, str],
+) -> None:
+    """``/proc/<pid>/root`` or ``/cwd`` of a process the hook may not trace: where it leads is
+    unknown (the memory root, as here, or anywhere), so the write is refused, naming the link;
+    the hook still answers (exit 0) instead of crashing with a traceback."""
+    locked = unreadable_link(where.workspace.parent / "locked-root", Path("/"), monkeypatch)
+    filled = {
+        name: fill(value.replace("{locked}", str(locked)), where)
+        for name, value in arguments.items()
+    }
+    name = SHELL[harness][1] if tool == "shell" else MCP[harness]
+    reason = refusal(answer(where, harness, name, filled))
+    assert reason is not None
+    assert "cannot be read" in reason and str(locked) in reason
 
 
 NOT_SEEN = [

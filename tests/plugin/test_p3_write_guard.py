@@ -10,6 +10,8 @@ from harness_memory.guard import GuardDecision, check_write
 from memory_core.keys import workspace_memory_key
 from memory_core.layout import memory_root
 
+from tests.support.unreadable_link import unreadable_link
+
 OWN = "my-app-1c7ddc51"
 OTHER = "other-app-0badc0de"
 
@@ -174,3 +176,17 @@ def test_p3_the_own_key_is_the_workspace_key_of_the_session(root: Path, tmp_path
 @pytest.mark.parametrize("target", ["", "bad\x00name.md"])
 def test_p3_an_empty_or_nul_path_is_denied(root: Path, target: str) -> None:
     assert not decide(target, root).allowed
+
+
+@pytest.mark.parametrize("below", [f"{OTHER}/x.md", "user/x.md", "outside/x.md"])
+def test_p3_a_path_through_a_symlink_the_kernel_will_not_read_is_denied_naming_it(
+    root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, below: str
+) -> None:
+    """A link whose ``readlink`` the kernel refuses (``/proc/<pid>/root`` of a process this
+    user may not trace) could lead anywhere, another scope included: denied, never a crash."""
+    locked = unreadable_link(tmp_path / "locked", root, monkeypatch)
+
+    decision = decide(locked / below, root)
+
+    assert not decision.allowed
+    assert "cannot be read" in decision.reason and str(locked) in decision.reason

@@ -15,7 +15,8 @@ import os
 from pathlib import Path, PurePath
 
 import msgspec
-from memory_core.keys import USER_SCOPE
+from memory_core.errors import UnresolvablePath
+from memory_core.keys import USER_SCOPE, real_path
 from memory_core.layout import MARKER_FILE
 
 __all__ = ["GuardDecision", "check_write", "is_usable_path"]
@@ -74,9 +75,9 @@ def check_write(
     Denied: a path touching the memory root that holds a ``..`` component; a path whose real
     location (symlinks resolved) differs from its spelled location inside the memory root; the
     memory root itself or a file directly in it; any scope but ``user`` and ``workspace_key``;
-    any ``.workspace`` marker. Everything outside the memory root is allowed. Never raises for
-    odd input: an empty path, or one (joined with ``cwd``) holding NUL or a lone surrogate, is
-    denied.
+    any ``.workspace`` marker; a path through a symlink that cannot be read (where it leads is
+    unknown). Everything outside the memory root is allowed. Never raises for odd input: an
+    empty path, or one (joined with ``cwd``) holding NUL or a lone surrogate, is denied.
     """
     raw = os.fspath(target_path)
     if not raw or "\x00" in raw:
@@ -89,9 +90,15 @@ def check_write(
             "surrogate, which no file name can hold; name the file by its real path",
         )
     spelled = os.path.normpath(joined)  # lexical: the path as written, ".." folded
-    real = os.path.realpath(joined)  # where the write would really land
     root_spelled = os.path.normpath(Path(memory_root).absolute())
-    root_real = os.path.realpath(root_spelled)
+    try:
+        real = real_path(joined)  # where the write would really land
+        root_real = real_path(root_spelled)
+    except UnresolvablePath as error:  # it could lead anywhere, the memory root included
+        return GuardDecision(
+            False,
+            f"where the path leads cannot be known here: {error}; name the file by its real path",
+        )
 
     spelled_parts = _inside(spelled, root_spelled)
     if spelled_parts is None:

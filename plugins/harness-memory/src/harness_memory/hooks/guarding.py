@@ -14,6 +14,9 @@ from collections.abc import Iterable
 from pathlib import Path, PurePath
 from typing import Any
 
+from memory_core.errors import UnresolvablePath
+from memory_core.keys import real_path
+
 from harness_memory.guard import check_write, is_usable_path
 from harness_memory.hooks import claude_code
 from harness_memory.hooks.tool_targets import ToolWrites, shell_paths
@@ -22,6 +25,7 @@ from harness_memory.settings import HarnessSettings
 __all__ = [
     "REFUSAL_PREFIX",
     "could_reach",
+    "real_or_none",
     "refusal",
     "shell_refusal",
     "string_leaves",
@@ -75,7 +79,7 @@ def shell_refusal(
         return None
     memory_root, key, cwd = located
     root = os.path.normpath(Path(memory_root).absolute())
-    roots = {root, os.path.realpath(root)}
+    roots = {root, real_or_none(root) or root}
     paths: dict[str, None] = {}
     for text in texts:
         found = shell_paths(text, cwd, os.environ)  # the hook runs with the harness's env
@@ -90,12 +94,21 @@ def shell_refusal(
     own = {f"{real}/{scope}" for real in roots for scope in ("user", key) if scope}
     for path in paths:
         usable = is_usable_path(path)  # else check_write refuses it, never a crash
-        if usable and os.path.realpath(path) in own and ".." not in PurePath(path).parts:
+        if usable and real_or_none(path) in own and ".." not in PurePath(path).parts:
             continue  # the Session's own scope folder itself (``cd``, ``ls``, a copy into it)
         decision = check_write(path, memory_root=memory_root, workspace_key=key, cwd=cwd)
         if not decision.allowed:
             return f"{REFUSAL_PREFIX}{decision.reason} ({_shown(path)})"
     return None
+
+
+def real_or_none(path: str | PurePath) -> str | None:
+    """``path`` with its symlinks resolved, or None when one on its way cannot be read
+    (:class:`~memory_core.errors.UnresolvablePath`): then where it leads is unknown."""
+    try:
+        return real_path(path)
+    except UnresolvablePath:
+        return None
 
 
 def _shown(path: str) -> str:
@@ -110,7 +123,9 @@ def could_reach(prefix: str, roots: set[str]) -> bool:
     if not is_usable_path(prefix):
         return True  # no file name holds it: refused like any unusable path
     folded = os.path.normpath(prefix) + ("/" if prefix.endswith("/") else "")
-    resolved = os.path.realpath(PurePath(folded).parent)
+    resolved = real_or_none(PurePath(folded).parent)
+    if resolved is None:
+        return True  # a symlink on its way cannot be read: it could lead anywhere
     for root in roots:
         inside = root.rstrip("/") + "/"
         if (folded + "/").startswith(inside) or (resolved + "/").startswith(inside):
