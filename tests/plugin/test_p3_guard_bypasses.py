@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -271,3 +273,64 @@ def test_p3_what_the_guard_cannot_see_passes_as_the_install_says(
     assert answer(where, harness, SHELL[harness][1], {"command": command}) is None
     subprocess.run(["bash", "-c", command], cwd=where.workspace, check=True)
     assert (where.root / where.other / "a.md").read_text(encoding="utf-8") == "x\n"
+
+
+_SHELL_THROUGH_A_BIND_MOUNT = """
+import io, json, subprocess, sys
+from harness_memory.cli import main
+root, alias, workspace, state = sys.argv[1:5]
+subprocess.run(["mount", "--bind", root, alias], check=True)
+answers = {}
+for command in sys.argv[5:]:
+    hook = {"session_id": "s-1", "cwd": workspace, "hook_event_name": "PreToolUse",
+            "tool_name": "Bash", "tool_input": {"command": command}}
+    out = io.StringIO()
+    flags = ["hook", "claude-code", "pre-tool-use", "--memory-root", root, "--state-dir", state]
+    stdin = io.BytesIO(json.dumps(hook).encode())
+    assert main(flags, environ={}, stdin=stdin, stdout=out) == 0
+    answers[command] = out.getvalue().strip() != ""
+print(json.dumps(answers))
+"""
+
+
+def test_p3_shell_words_through_another_name_of_the_memory_root_are_refused(
+    where: Layout, tmp_path: Path
+) -> None:
+    """A bind mount of the memory root (made for real, in a user and mount namespace of the
+    test's own) reached by literal paths, globs, ``cd`` and words built at run time."""
+    alias = tmp_path / "elsewhere"
+    alias.mkdir()
+    refused = [
+        f"echo x > {alias}/{where.other}/a.md",
+        f"echo x > {alias}/$(echo {where.other})/a.md",
+        f"echo x > {alias}/$UNSET_VARIABLE/a.md",
+        f"echo x > {alias}/bil*/a.md",
+        f"cd {alias} && echo x > {where.other}/a.md",
+    ]
+    allowed = [f"echo x > {alias}/user/a.md", f"echo x > {alias}/{where.own}/a.md"]
+    script = [sys.executable, "-c", _SHELL_THROUGH_A_BIND_MOUNT]
+    arguments = [str(where.root), str(alias), str(where.workspace), str(where.state)]
+    arguments += [*refused, *allowed]
+    done = subprocess.run(
+        [
+            "unshare",
+            "--user",
+            "--map-root-user",
+            "--mount",
+            *script,
+            *arguments,
+            *refused,
+            *allowed,
+        ],
+        input="",
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+
+    answers = json.loads(done.stdout)
+
+    assert all(answers[command] for command in refused), answers
+    assert not any(answers[command] for command in allowed), answers

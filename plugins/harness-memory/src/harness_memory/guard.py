@@ -22,7 +22,7 @@ from memory_core.errors import UnresolvablePath
 from memory_core.keys import USER_SCOPE, real_path
 from memory_core.layout import MARKER_FILE
 
-__all__ = ["GuardDecision", "check_write", "is_usable_path"]
+__all__ = ["GuardDecision", "below_by_identity", "check_write", "is_usable_path"]
 
 
 class GuardDecision(msgspec.Struct, frozen=True):
@@ -114,7 +114,7 @@ def check_write(
     passes_root = _passes_through(joined, (root_spelled, root_real))
 
     if spelled_parts is None and real_parts is None and not passes_root:
-        real_parts = _below_by_identity(real, root_real)
+        real_parts = below_by_identity(real, root_real)
         if real_parts is None:
             return GuardDecision(True, "outside the memory root: not the memory guard's business")
         spelled_parts = real_parts  # the memory root under another name: judged where it lands
@@ -137,7 +137,7 @@ def check_write(
     return _decide_scope(real_parts, workspace_key)
 
 
-def _below_by_identity(real: str, root: str) -> tuple[str, ...] | None:
+def below_by_identity(real: str, root: str) -> tuple[str, ...] | None:
     """``real``'s parts below the memory root when a folder on its way *is* the memory root
     under another name, as the kernel finds it: same device and inode (a bind mount or a
     second mount of the volume; another letter case on a case-insensitive disk, macOS's

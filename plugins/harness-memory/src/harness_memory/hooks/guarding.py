@@ -17,7 +17,7 @@ from typing import Any
 from memory_core.errors import UnresolvablePath
 from memory_core.keys import real_path
 
-from harness_memory.guard import check_write, is_usable_path
+from harness_memory.guard import below_by_identity, check_write, is_usable_path
 from harness_memory.hooks import claude_code
 from harness_memory.hooks.tool_targets import ToolWrites, shell_paths
 from harness_memory.settings import HarnessSettings
@@ -119,13 +119,18 @@ def _shown(path: str) -> str:
 
 def could_reach(prefix: str, roots: set[str]) -> bool:
     """Whether a path whose literal start is ``prefix`` may land in the memory root: the prefix
-    lies in it (spelled or resolved), or the rest of the word could complete it into the root."""
+    lies in it (spelled, resolved, or through a folder that is the memory root under another
+    name: :func:`~harness_memory.guard.below_by_identity`), or the rest of the word could
+    complete it into the root."""
     if not is_usable_path(prefix):
         return True  # no file name holds it: refused like any unusable path
     folded = os.path.normpath(prefix) + ("/" if prefix.endswith("/") else "")
     resolved = real_or_none(PurePath(folded).parent)
     if resolved is None:
         return True  # a symlink on its way cannot be read: it could lead anywhere
+    real = real_or_none(folded)
+    if real is None or any(below_by_identity(real, root) is not None for root in roots):
+        return True  # the memory root under another name (a bind mount, a letter case)
     for root in roots:
         inside = root.rstrip("/") + "/"
         if (folded + "/").startswith(inside) or (resolved + "/").startswith(inside):
