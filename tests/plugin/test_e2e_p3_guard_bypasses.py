@@ -268,3 +268,40 @@ async def test_p3_codex_patch_headers_read_as_codex_reads_them_are_refused(
         assert "Agent Memory write guard" in said[name], (name, said[name])
     assert landed(other) == []
     assert (other / "MEMORY.md").read_text(encoding="utf-8") == index
+
+
+async def test_p3_gemini_shell_commands_in_another_scope_folder_are_refused(
+    real_service: RealService, memory_root: Path, tmp_path: Path
+) -> None:
+    """``run_shell_command`` with ``dir_path`` runs the command in that folder: one into
+    another Workspace's scope is refused, nothing lands; one into the Session's own lands."""
+    workspace, own = workspace_with_key(tmp_path)
+    other = other_scope(memory_root, tmp_path)
+    shell = "run_shell_command"
+    turns: list[Turn] = [
+        [
+            {
+                "functionCall": {
+                    "name": shell,
+                    "args": {"command": "echo x > in-dir.md", "dir_path": str(other)},
+                }
+            }
+        ],
+        [
+            {
+                "functionCall": {
+                    "name": shell,
+                    "args": {
+                        "command": "echo kept > own-dir.md",
+                        "dir_path": str(memory_root / own),
+                    },
+                }
+            }
+        ],
+    ]
+    fake, status, _, err = await run_gemini(turns, real_service, memory_root, workspace, tmp_path)
+    assert status == 0, err[-3000:]
+    said = json.dumps([request["contents"][-1] for request in fake.requests])
+    assert "Agent Memory write guard" in said, said[-3000:]
+    assert landed(other) == []
+    assert (memory_root / own / "own-dir.md").read_text(encoding="utf-8") == "kept\n"

@@ -251,6 +251,26 @@ def test_p3_a_path_through_a_symlink_the_kernel_will_not_read_is_refused_not_a_c
     assert "cannot be read" in reason and str(locked) in reason
 
 
+@pytest.mark.parametrize(
+    ("folder", "command", "denied"),
+    [
+        ("{root}/{other}", "echo x > a.md", True),
+        ("{root}", "echo x > {other}/a.md", True),
+        ("notes", "echo x > a.md", True),
+        ("{root}/{own}", "echo x > a.md", False),
+        ("{workspace}", "echo x > a.md", False),
+    ],
+)
+def test_p3_gemini_shell_commands_are_judged_in_the_folder_they_run_in(
+    where: Layout, folder: str, command: str, denied: bool
+) -> None:
+    """Gemini CLI's ``run_shell_command`` runs its command in ``dir_path`` (relative ones from
+    the Workspace): a relative path is judged from there, as the shell will write it."""
+    arguments = {"command": fill(command, where), "dir_path": fill(folder, where)}
+    result = answer(where, "gemini", "run_shell_command", arguments)
+    assert (refusal(result) is not None) is denied, arguments
+
+
 NOT_SEEN = [
     'echo x > "$(cat target)"/a.md',
     "sh ./write-note.sh",
