@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from memory_core.errors import InvalidId
+from memory_core.errors import InvalidId, UnresolvablePath
 from memory_core.keys import (
     DRAFT_ID_PATTERN,
     ID_PATTERN,
@@ -28,6 +28,8 @@ from memory_core.keys import (
     safe_basename,
     workspace_memory_key,
 )
+
+from tests.support.unreadable_link import unreadable_link
 
 SCOPE_KEY_RE = re.compile(r"^[a-z0-9_][a-z0-9._-]{0,47}-[0-9a-f]{8}$")
 
@@ -352,3 +354,20 @@ def test_a12_draft_ids_are_32_lowercase_hex_digits() -> None:
 )
 def test_k7_control_characters_are_category_cc(text: str, expected: bool) -> None:
     assert has_control_character(text) is expected
+
+
+def test_k1_a_symlink_the_kernel_will_not_read_gives_no_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where such a link leads is unknown, so no key is made up from its spelling: a named
+    error, on every Python (3.11 lets ``readlink``'s error escape ``realpath``, 3.13 keeps the
+    link in its answer as if it were a folder)."""
+    link = unreadable_link(tmp_path / "root", Path("/"), monkeypatch)
+
+    with pytest.raises(UnresolvablePath, match="cannot be read") as raised:
+        workspace_memory_key(link / "src" / "app")
+
+    assert raised.value.link == str(link)
+    assert workspace_memory_key(tmp_path / "src" / "app") == key_for_real_path(
+        os.path.realpath(tmp_path / "src" / "app")
+    )

@@ -232,3 +232,76 @@ async def test_p3_a_missing_hook_command_refuses_writes_instead_of_losing_the_gu
     assert status == 0, err[-3000:]
     assert GUARD_GONE in said, said
     assert not target.exists()
+
+
+def patch_call(call_id: str, patch: str) -> Json:
+    return {"type": "custom_tool_call", "call_id": call_id, "name": "apply_patch", "input": patch}
+
+
+def custom_outputs(body: Json) -> dict[str, str]:
+    return {
+        item["call_id"]: json.dumps(item.get("output"))
+        for item in body.get("input", [])
+        if item.get("type") == "custom_tool_call_output"
+    }
+
+
+async def test_p3_codex_patch_headers_read_as_codex_reads_them_are_refused(
+    real_service: RealService, memory_root: Path, tmp_path: Path
+) -> None:
+    """Codex trims every hunk header before it reads the path (``parse_one_hunk``), so an
+    indented ``*** Add File:`` or ``*** Delete File:`` still writes; the guard reads the
+    patch the same way: nothing lands in another Workspace's scope, its index stays."""
+    workspace, _ = workspace_with_key(tmp_path)
+    other = other_scope(memory_root, tmp_path)
+    index = (other / "MEMORY.md").read_text(encoding="utf-8")
+    patches = {
+        "spaces": f"*** Begin Patch\n   *** Add File: {other}/spaces.md\n+x\n*** End Patch\n",
+        "tab": f"*** Begin Patch\n\t*** Add File: {other}/tab.md\n+x\n*** End Patch\n",
+        "delete": f"*** Begin Patch\n  *** Delete File: {other}/MEMORY.md\n*** End Patch\n",
+    }
+    turns: list[Turn] = [[patch_call(name, patch)] for name, patch in patches.items()]
+    fake, status, _, err = await run_codex(turns, real_service, memory_root, workspace, tmp_path)
+    assert status == 0, err[-3000:]
+    said = custom_outputs(fake.requests[-1])
+    for name in patches:
+        assert "Agent Memory write guard" in said[name], (name, said[name])
+    assert landed(other) == []
+    assert (other / "MEMORY.md").read_text(encoding="utf-8") == index
+
+
+async def test_p3_gemini_shell_commands_in_another_scope_folder_are_refused(
+    real_service: RealService, memory_root: Path, tmp_path: Path
+) -> None:
+    """``run_shell_command`` with ``dir_path`` runs the command in that folder: one into
+    another Workspace's scope is refused, nothing lands; one into the Session's own lands."""
+    workspace, own = workspace_with_key(tmp_path)
+    other = other_scope(memory_root, tmp_path)
+    shell = "run_shell_command"
+    turns: list[Turn] = [
+        [
+            {
+                "functionCall": {
+                    "name": shell,
+                    "args": {"command": "echo x > in-dir.md", "dir_path": str(other)},
+                }
+            }
+        ],
+        [
+            {
+                "functionCall": {
+                    "name": shell,
+                    "args": {
+                        "command": "echo kept > own-dir.md",
+                        "dir_path": str(memory_root / own),
+                    },
+                }
+            }
+        ],
+    ]
+    fake, status, _, err = await run_gemini(turns, real_service, memory_root, workspace, tmp_path)
+    assert status == 0, err[-3000:]
+    said = json.dumps([request["contents"][-1] for request in fake.requests])
+    assert "Agent Memory write guard" in said, said[-3000:]
+    assert landed(other) == []
+    assert (memory_root / own / "own-dir.md").read_text(encoding="utf-8") == "kept\n"

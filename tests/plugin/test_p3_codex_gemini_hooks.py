@@ -118,6 +118,16 @@ def test_p3_patch_targets_name_every_file_a_patch_writes() -> None:
     assert patch_targets(patch) == ["a.md", "/m/b.md", "/m/c.md", "d.md"]
 
 
+def test_p3_patch_targets_read_indented_headers_as_codex_does() -> None:
+    """Codex trims each hunk header before it reads the marker, so these write too."""
+    patch = (
+        "*** Begin Patch\n   *** Add File: /m/a.md\n+x\n\t*** Delete File: /m/b.md \n"
+        "\u00a0*** Update File: c.md\r\n*** Move to: d.md\n+x\n+*** Add File: no.md\n"
+        "*** End Patch\n"
+    )
+    assert patch_targets(patch) == ["/m/a.md", "/m/b.md", "c.md", "d.md"]
+
+
 @pytest.mark.parametrize(
     ("command", "found"),
     [

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +23,8 @@ import pytest
 from harness_memory.cli import main
 from memory_core import layout
 from memory_core.keys import workspace_memory_key
+
+from tests.support.unreadable_link import unreadable_link
 
 SHELL = {
     "claude-code": ("pre-tool-use", "Bash"),
@@ -216,6 +220,57 @@ def test_p3_shell_words_no_file_name_can_hold_are_refused_not_a_crash(
     reason.encode("utf-8")  # the answer stays valid UTF-8 JSON
 
 
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("shell", {"command": "echo x > {locked}{root}/{other}/a.md"}),
+        ("shell", {"command": "cd {locked}{workspace} && echo x > a.md"}),
+        ("shell", {"command": "OUT={locked}/tmp; echo x > $OUT/a.md"}),
+        ("mcp", {"path": "{locked}{root}/{other}/a.md", "content": "x"}),
+    ],
+)
+def test_p3_a_path_through_a_symlink_the_kernel_will_not_read_is_refused_not_a_crash(
+    where: Layout,
+    monkeypatch: pytest.MonkeyPatch,
+    harness: str,
+    tool: str,
+    arguments: dict[str, str],
+) -> None:
+    """``/proc/<pid>/root`` or ``/cwd`` of a process the hook may not trace: where it leads is
+    unknown (the memory root, as here, or anywhere), so the write is refused, naming the link;
+    the hook still answers (exit 0) instead of crashing with a traceback."""
+    locked = unreadable_link(where.workspace.parent / "locked-root", Path("/"), monkeypatch)
+    filled = {
+        name: fill(value.replace("{locked}", str(locked)), where)
+        for name, value in arguments.items()
+    }
+    name = SHELL[harness][1] if tool == "shell" else MCP[harness]
+    reason = refusal(answer(where, harness, name, filled))
+    assert reason is not None
+    assert "cannot be read" in reason and str(locked) in reason
+
+
+@pytest.mark.parametrize(
+    ("folder", "command", "denied"),
+    [
+        ("{root}/{other}", "echo x > a.md", True),
+        ("{root}", "echo x > {other}/a.md", True),
+        ("notes", "echo x > a.md", True),
+        ("{root}/{own}", "echo x > a.md", False),
+        ("{workspace}", "echo x > a.md", False),
+    ],
+)
+def test_p3_gemini_shell_commands_are_judged_in_the_folder_they_run_in(
+    where: Layout, folder: str, command: str, denied: bool
+) -> None:
+    """Gemini CLI's ``run_shell_command`` runs its command in ``dir_path`` (relative ones from
+    the Workspace): a relative path is judged from there, as the shell will write it."""
+    arguments = {"command": fill(command, where), "dir_path": fill(folder, where)}
+    result = answer(where, "gemini", "run_shell_command", arguments)
+    assert (refusal(result) is not None) is denied, arguments
+
+
 NOT_SEEN = [
     'echo x > "$(cat target)"/a.md',
     "sh ./write-note.sh",
@@ -238,3 +293,64 @@ def test_p3_what_the_guard_cannot_see_passes_as_the_install_says(
     assert answer(where, harness, SHELL[harness][1], {"command": command}) is None
     subprocess.run(["bash", "-c", command], cwd=where.workspace, check=True)
     assert (where.root / where.other / "a.md").read_text(encoding="utf-8") == "x\n"
+
+
+_SHELL_THROUGH_A_BIND_MOUNT = """
+import io, json, subprocess, sys
+from harness_memory.cli import main
+root, alias, workspace, state = sys.argv[1:5]
+subprocess.run(["mount", "--bind", root, alias], check=True)
+answers = {}
+for command in sys.argv[5:]:
+    hook = {"session_id": "s-1", "cwd": workspace, "hook_event_name": "PreToolUse",
+            "tool_name": "Bash", "tool_input": {"command": command}}
+    out = io.StringIO()
+    flags = ["hook", "claude-code", "pre-tool-use", "--memory-root", root, "--state-dir", state]
+    stdin = io.BytesIO(json.dumps(hook).encode())
+    assert main(flags, environ={}, stdin=stdin, stdout=out) == 0
+    answers[command] = out.getvalue().strip() != ""
+print(json.dumps(answers))
+"""
+
+
+def test_p3_shell_words_through_another_name_of_the_memory_root_are_refused(
+    where: Layout, tmp_path: Path
+) -> None:
+    """A bind mount of the memory root (made for real, in a user and mount namespace of the
+    test's own) reached by literal paths, globs, ``cd`` and words built at run time."""
+    alias = tmp_path / "elsewhere"
+    alias.mkdir()
+    refused = [
+        f"echo x > {alias}/{where.other}/a.md",
+        f"echo x > {alias}/$(echo {where.other})/a.md",
+        f"echo x > {alias}/$UNSET_VARIABLE/a.md",
+        f"echo x > {alias}/bil*/a.md",
+        f"cd {alias} && echo x > {where.other}/a.md",
+    ]
+    allowed = [f"echo x > {alias}/user/a.md", f"echo x > {alias}/{where.own}/a.md"]
+    script = [sys.executable, "-c", _SHELL_THROUGH_A_BIND_MOUNT]
+    arguments = [str(where.root), str(alias), str(where.workspace), str(where.state)]
+    arguments += [*refused, *allowed]
+    done = subprocess.run(
+        [
+            "unshare",
+            "--user",
+            "--map-root-user",
+            "--mount",
+            *script,
+            *arguments,
+            *refused,
+            *allowed,
+        ],
+        input="",
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+
+    answers = json.loads(done.stdout)
+
+    assert all(answers[command] for command in refused), answers
+    assert not any(answers[command] for command in allowed), answers

@@ -10,6 +10,7 @@ refused like a write into another Workspace's scope, and the forged second step 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 from pathlib import Path
@@ -17,7 +18,7 @@ from pathlib import Path
 import pytest
 from harness_memory.records import record_path
 
-from tests.plugin.helpers import Completed, harness_env, hook_fixture, run_cli
+from tests.plugin.helpers import HARNESS_MEMORY, Completed, harness_env, hook_fixture, run_cli
 from tests.plugin.scripted_service import ScriptedService
 
 SESSION_ID = "6ae0bd3a-31ab-479d-8199-c610bd3ebf18"  # as recorded in fixtures/*.json
@@ -119,3 +120,37 @@ async def test_p3_other_files_beside_the_workspace_stay_writable(
     for target in (workspace / "notes.md", tmp_path / "state" / "notes.md"):
         done = await _pre_tool_use(started, workspace, str(target), "pre_tool_use_write.json")
         assert done.stdout == "", done.stdout
+
+
+_BIND_THEN_GUARD = 'mount --bind "$1" "$2" && exec "$3" hook claude-code pre-tool-use'
+
+
+async def test_p3_the_records_folder_under_another_name_is_refused(
+    started: dict[str, str], workspace: Path, tmp_path: Path
+) -> None:
+    """A bind mount names the records folder in a way ``realpath`` keeps as spelled, and the
+    kernel writes into the records all the same: the folder that *is* the records folder
+    (device and inode) is found. Made for real in a user and mount namespace of the test's own."""
+    records = tmp_path / "state" / "sessions"
+    alias = tmp_path / "elsewhere"
+    alias.mkdir()
+    target = str(alias / f"{SESSION_ID}.json")
+    stdin = hook_fixture("pre_tool_use_write.json", workspace=str(workspace), target=target)
+    command = ["sh", "-c", _BIND_THEN_GUARD, "sh", str(records), str(alias), HARNESS_MEMORY]
+    process = await asyncio.create_subprocess_exec(
+        "unshare",
+        "--user",
+        "--map-root-user",
+        "--mount",
+        *command,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env=started,
+    )
+    out, err = await process.communicate(stdin)
+    assert process.returncode == 0, err.decode()
+
+    reason = _denied(Completed(0, out.decode(), err.decode()))
+
+    assert "Session records" in reason

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from harness_memory.guard import GuardDecision, check_write
 from memory_core.keys import workspace_memory_key
 from memory_core.layout import memory_root
+
+from tests.support.unreadable_link import unreadable_link
 
 OWN = "my-app-1c7ddc51"
 OTHER = "other-app-0badc0de"
@@ -174,3 +179,69 @@ def test_p3_the_own_key_is_the_workspace_key_of_the_session(root: Path, tmp_path
 @pytest.mark.parametrize("target", ["", "bad\x00name.md"])
 def test_p3_an_empty_or_nul_path_is_denied(root: Path, target: str) -> None:
     assert not decide(target, root).allowed
+
+
+@pytest.mark.parametrize("below", [f"{OTHER}/x.md", "user/x.md", "outside/x.md"])
+def test_p3_a_path_through_a_symlink_the_kernel_will_not_read_is_denied_naming_it(
+    root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, below: str
+) -> None:
+    """A link whose ``readlink`` the kernel refuses (``/proc/<pid>/root`` of a process this
+    user may not trace) could lead anywhere, another scope included: denied, never a crash."""
+    locked = unreadable_link(tmp_path / "locked", root, monkeypatch)
+
+    decision = decide(locked / below, root)
+
+    assert not decision.allowed
+    assert "cannot be read" in decision.reason and str(locked) in decision.reason
+
+
+_JUDGE_THROUGH_A_BIND_MOUNT = """
+import json, subprocess, sys
+from harness_memory.guard import check_write
+root, alias, key = sys.argv[1:4]
+subprocess.run(["mount", "--bind", root, alias], check=True)
+answers = {}
+for below in sys.argv[4:]:
+    decision = check_write(f"{alias}/{below}", memory_root=root, workspace_key=key)
+    answers[below] = [decision.allowed, decision.scope]
+print(json.dumps(answers))
+"""
+
+
+def test_p3_the_memory_root_under_another_name_is_judged_where_the_kernel_lands(
+    root: Path, tmp_path: Path
+) -> None:
+    """A bind mount (or a second mount of the volume, or another letter case on a
+    case-insensitive disk) names the memory root in a way ``realpath`` keeps as spelled; the
+    kernel writes into the scope all the same. Made for real in a user and mount namespace of
+    the test's own: the folder that *is* the memory root (device and inode) is found."""
+    alias = tmp_path / "elsewhere"
+    alias.mkdir()
+    below = [f"{OTHER}/x.md", f"{OWN}/.workspace", "loose.md", "user/x.md", f"{OWN}/new/x.md"]
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    command = [sys.executable, "-c", _JUDGE_THROUGH_A_BIND_MOUNT, str(root), str(alias), OWN]
+    done = subprocess.run(
+        ["unshare", "--user", "--map-root-user", "--mount", *command, *below],
+        capture_output=True,
+        text=True,
+        env=environment,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+
+    answers = json.loads(done.stdout)
+
+    assert answers[f"{OTHER}/x.md"] == [False, OTHER]
+    assert answers[f"{OWN}/.workspace"] == [False, OWN]
+    assert answers["loose.md"][0] is False
+    assert answers["user/x.md"] == [True, "user"]
+    assert answers[f"{OWN}/new/x.md"] == [True, OWN]
+    assert decide(alias / OTHER / "x.md", root).allowed  # outside the namespace: a plain folder
+
+
+@pytest.mark.parametrize("marker", [".Workspace", ".WORKSPACE"])
+def test_p3_the_marker_in_another_letter_case_is_the_marker(root: Path, marker: str) -> None:
+    """On a case-insensitive disk (macOS's default) ``.WORKSPACE`` opens ``.workspace``."""
+    decision = decide(root / OWN / marker, root)
+    assert not decision.allowed
+    assert ".workspace" in decision.reason

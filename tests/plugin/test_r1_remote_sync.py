@@ -13,9 +13,13 @@ import stat
 from pathlib import Path
 
 import pytest
-from harness_memory.remote import RemoteCopy, SyncResult
+from harness_memory.hooks.claude_code import HookInput
+from harness_memory.hooks.sync import session_scopes
+from harness_memory.remote import RemoteCopy, RemoteError, SyncResult
+from harness_memory.settings import HarnessSettings
 
 from tests.plugin.real_service import RealService
+from tests.support.unreadable_link import unreadable_link
 
 AGENT = "coder"
 
@@ -289,3 +293,38 @@ def test_r2_a_send_only_sync_reports_the_merge_outcome_at_once(
     [result] = synced(desktop)  # the fetch finds the same version: said once
     assert result.outcomes == [said]
     assert (desktop.memory_root / "user" / "x.md").read_text(encoding="utf-8") == "x1 edited\n"
+
+
+def test_r1_a_workspace_through_a_symlink_that_cannot_be_read_syncs_the_user_scope_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its key is unknown (no key is made up from the path's spelling), so only the user scope
+    is sent back; the hook goes on instead of crashing (a Session end never raises)."""
+    locked = unreadable_link(tmp_path / "root", Path("/"), monkeypatch)
+    settings = HarnessSettings(
+        url="http://127.0.0.1:9", token=None, project="acme", agent="coder", state_dir=tmp_path
+    )
+    hook = HookInput(session_id=None, cwd=str(locked / "src" / "app"))
+
+    assert session_scopes(hook, settings) == (["user"], None)
+
+
+def test_r1_a_local_copy_is_not_synced_for_a_workspace_whose_key_is_unknown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A symlink on the Workspace's way that cannot be read: a named RemoteError (the Session
+    start fails open on it, saying why), before any scope is asked for."""
+    locked = unreadable_link(tmp_path / "root", Path("/"), monkeypatch)
+    copy = RemoteCopy(
+        url="http://127.0.0.1:9",
+        token=None,
+        project="acme",
+        agent=AGENT,
+        state_dir=tmp_path / "state",
+        timeout=1.0,
+    )
+
+    with pytest.raises(RemoteError, match="cannot be read"):
+        copy.sync(str(locked / "src" / "app"))
+    with pytest.raises(RemoteError, match="cannot be read"):
+        copy.workspace_key(str(locked / "src" / "app"))

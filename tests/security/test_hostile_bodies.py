@@ -35,6 +35,7 @@ from tests.api.conftest import (
     names,
     ok_json,
 )
+from tests.support.unreadable_link import unreadable_link
 
 CONFIG = "/api/projects/acme/agents/coder/config"
 DRAFTS = "/api/projects/acme/agents/coder/drafts"
@@ -264,6 +265,21 @@ async def test_k5_workspace_whose_real_path_holds_a_newline_is_refused(
     response = await client.post(f"{memory_url()}/session-start", json={"workspace": str(link)})
 
     await expect_problem(response, 400, "real path holds a control character")
+    assert names(agent.root) == ["user"]
+
+
+async def test_k1_workspace_through_a_symlink_that_cannot_be_read_is_400_naming_it(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``/proc/<pid>/root`` of a process the service may not trace: its real path, hence its
+    key, is unknown; the caller is told so (never a 503 blaming the data dir), nothing made."""
+    link = unreadable_link(agent.tmp / "root", Path("/"), monkeypatch)
+    workspace = str(link / "src" / "app")
+
+    response = await client.post(f"{memory_url()}/session-start", json={"workspace": workspace})
+
+    problem = await expect_problem(response, 400, "real path cannot be known")
+    assert str(link) in problem["detail"] and "Permission denied" in problem["detail"]
     assert names(agent.root) == ["user"]
 
 

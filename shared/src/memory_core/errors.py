@@ -2,7 +2,8 @@
 
     MemoryCoreError          base of every error the core raises on purpose
     ├── InvalidId            an id or file name failing K-7 (checked before any I/O)
-    └── FileKeptChanging     a concurrent-safe edit found no quiet moment (memory_core.file_edit)
+    ├── FileKeptChanging     a concurrent-safe edit found no quiet moment (memory_core.file_edit)
+    └── UnresolvablePath     a symlink on a path could not be read: where it leads is unknown
 
     OSError
     └── NotRegularFileError  a path names a folder, FIFO, device or socket, not a regular file
@@ -44,6 +45,21 @@ class FileKeptChanging(MemoryCoreError):
     ``str(error)`` names the file by its base name only (never a path) and is fit for a
     ``detail``; the service answers it with 409.
     """
+
+
+class UnresolvablePath(MemoryCoreError):
+    """A path whose real location cannot be known: the kernel refused to read a symlink on its
+    way (``readlink`` failed after ``lstat`` succeeded, e.g. ``EACCES`` on ``/proc/<pid>/root``
+    or ``/proc/<pid>/cwd`` of a process this user may not trace), so ``os.path.realpath`` could
+    not finish. ``link`` is the symlink, ``reason`` the kernel's answer (``strerror``);
+    ``str(error)`` names both and is fit for a ``detail``. Raised by
+    :func:`memory_core.keys.real_path`.
+    """
+
+    def __init__(self, link: str, reason: str) -> None:
+        self.link = link
+        self.reason = reason
+        super().__init__(f"the symlink {link!r} on its way cannot be read ({reason})")
 
 
 class NotRegularFileError(OSError):

@@ -1,7 +1,8 @@
 """Workspace memory keys, the temporary-Workspace test and the id checks (K-1…K-4, K-7).
 
-Everything here is pure except :func:`workspace_memory_key` and :func:`is_temporary_workspace`,
-which resolve symlinks (``os.path.realpath``) but never create, read or write a file.
+Everything here is pure except :func:`real_path`, :func:`workspace_memory_key` and
+:func:`is_temporary_workspace`, which resolve symlinks (``os.path.realpath``) but never create,
+read or write a file.
 
 >>> safe_basename("Über Projekt")
 'uber-projekt'
@@ -17,10 +18,11 @@ import functools
 import hashlib
 import os
 import re
+import stat
 import unicodedata
 from pathlib import Path
 
-from memory_core.errors import IdKind, InvalidId
+from memory_core.errors import IdKind, InvalidId, UnresolvablePath
 from memory_core.rules import CONTROL_CLASS, TextRule, utf8_length
 
 __all__ = [
@@ -46,6 +48,7 @@ __all__ = [
     "has_control_character",
     "is_temporary_workspace",
     "key_for_real_path",
+    "real_path",
     "safe_basename",
     "workspace_memory_key",
 ]
@@ -272,25 +275,73 @@ def key_for_real_path(real_path: str) -> str:
     return f"{safe_basename(last)}-{digest}"
 
 
+def real_path(path: str | os.PathLike[str]) -> str:
+    """``os.path.realpath(path)``: symlinks and ``..`` resolved as the kernel would, relative to
+    the process's cwd; a part that does not exist is kept as spelled (nothing is created).
+
+    Raises :class:`~memory_core.errors.UnresolvablePath` when a symlink on the way exists but
+    cannot be read (``os.path.realpath`` lets that ``OSError`` escape: a ``/proc/<pid>/root`` or
+    ``/proc/<pid>/cwd`` of a process this user may not trace answers ``EACCES``): its target is
+    unknown, so no real path, key or containment check may be derived from the path. A NUL
+    (``ValueError``) or a lone surrogate (``UnicodeEncodeError``) still raises as it does in
+    ``os.path.realpath``.
+    """
+    try:
+        real = os.path.realpath(os.fspath(path))
+    except OSError as error:  # Python < 3.13: readlink's error escapes
+        raise _unresolvable(error, os.fspath(path)) from None
+    unreadable = _unreadable_link(real)  # Python >= 3.13 keeps the link, as if it were a folder
+    if unreadable is not None:
+        raise _unresolvable(unreadable, real)
+    return real
+
+
+def _unreadable_link(real: str) -> OSError | None:
+    """The error of reading the first symlink ``os.path.realpath`` left in its answer ``real``,
+    or None when it left none it could not read (a symlink loop is left too, and read fine).
+    One ``lstat`` per component, up to the first that is not there."""
+    current = Path(real).anchor
+    for part in Path(real).parts[1:]:
+        current = os.path.join(current, part)  # noqa: PTH118 - str paths, one per component
+        try:
+            if not stat.S_ISLNK(os.lstat(current).st_mode):
+                continue
+        except OSError:
+            return None  # not there (or not searchable): nothing below it was resolved
+        try:
+            os.readlink(current)  # noqa: PTH115 - the kernel's answer is all that is wanted
+        except OSError as error:
+            return error
+    return None
+
+
+def _unresolvable(error: OSError, path: str) -> UnresolvablePath:
+    link = os.fsdecode(error.filename) if error.filename is not None else path
+    return UnresolvablePath(link, error.strerror or type(error).__name__)
+
+
 def workspace_memory_key(workspace: str | os.PathLike[str]) -> str:
     """Resolve ``workspace`` (symlinks, ``..``, relative to the cwd) and derive its key (K-1, K-3).
 
     Two symlinks to one directory give one key; a renamed or moved directory gets a new one. The
     path need not exist (``os.path.realpath`` resolves as far as it can); nothing is created.
+    Raises :class:`~memory_core.errors.UnresolvablePath` when a symlink on its way cannot be
+    read (:func:`real_path`).
     """
-    return key_for_real_path(os.path.realpath(os.fspath(workspace)))
+    return key_for_real_path(real_path(workspace))
 
 
-def is_temporary_workspace(real_path: Path, app_data_dir: Path) -> bool:
+def is_temporary_workspace(workspace: Path, app_data_dir: Path) -> bool:
     """Tell whether a Workspace is temporary (K-4): it lies under ``agents/<id>/workspaces/``.
 
     Both paths are resolved (symlinks included) before comparing, so a symlink into a temporary
     Workspace is temporary and a symlinked data dir is still recognised. Any agent's
     ``workspaces/`` counts (a subagent in its parent's temporary Workspace), and so does the
-    ``workspaces`` directory itself: no scope is ever keyed off it.
+    ``workspaces`` directory itself: no scope is ever keyed off it. Raises
+    :class:`~memory_core.errors.UnresolvablePath` when a symlink on either path cannot be read.
     """
-    real = Path(os.path.realpath(real_path))
-    agents = Path(os.path.realpath(app_data_dir)) / "agents"
+    real = Path(real_path(workspace))
+    agents = Path(real_path(app_data_dir)) / "agents"
     try:
         parts = real.relative_to(agents).parts
     except ValueError:

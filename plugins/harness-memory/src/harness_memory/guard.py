@@ -6,7 +6,10 @@ climbing around inside it. Writes that land outside the memory root are not the 
 and are allowed (the harness's own permission rules still apply to them).
 
 The guard reads no file and writes none: it only resolves symlinks (``os.path.realpath``) so
-that a link planted anywhere on the way cannot smuggle a write into another scope.
+that a link planted anywhere on the way cannot smuggle a write into another scope, and, for a
+path that seems to lie outside the memory root, compares the folders on its way with the memory
+root by device and inode, so that another name the kernel resolves and ``realpath`` does not (a
+bind mount, another letter case on a case-insensitive disk) cannot either.
 """
 
 from __future__ import annotations
@@ -15,10 +18,11 @@ import os
 from pathlib import Path, PurePath
 
 import msgspec
-from memory_core.keys import USER_SCOPE
+from memory_core.errors import UnresolvablePath
+from memory_core.keys import USER_SCOPE, real_path
 from memory_core.layout import MARKER_FILE
 
-__all__ = ["GuardDecision", "check_write", "is_usable_path"]
+__all__ = ["GuardDecision", "below_by_identity", "check_write", "is_usable_path"]
 
 
 class GuardDecision(msgspec.Struct, frozen=True):
@@ -74,9 +78,12 @@ def check_write(
     Denied: a path touching the memory root that holds a ``..`` component; a path whose real
     location (symlinks resolved) differs from its spelled location inside the memory root; the
     memory root itself or a file directly in it; any scope but ``user`` and ``workspace_key``;
-    any ``.workspace`` marker. Everything outside the memory root is allowed. Never raises for
-    odd input: an empty path, or one (joined with ``cwd``) holding NUL or a lone surrogate, is
-    denied.
+    any ``.workspace`` marker (in any letter case); a path through a symlink that cannot be
+    read (where it leads is unknown). A path through a folder that is the memory root under
+    another name (a bind mount, another letter case on a case-insensitive disk: same device
+    and inode) is judged by where it lands, as the kernel will. Everything outside the memory
+    root is allowed. Never raises for odd input: an
+    empty path, or one (joined with ``cwd``) holding NUL or a lone surrogate, is denied.
     """
     raw = os.fspath(target_path)
     if not raw or "\x00" in raw:
@@ -89,9 +96,15 @@ def check_write(
             "surrogate, which no file name can hold; name the file by its real path",
         )
     spelled = os.path.normpath(joined)  # lexical: the path as written, ".." folded
-    real = os.path.realpath(joined)  # where the write would really land
     root_spelled = os.path.normpath(Path(memory_root).absolute())
-    root_real = os.path.realpath(root_spelled)
+    try:
+        real = real_path(joined)  # where the write would really land
+        root_real = real_path(root_spelled)
+    except UnresolvablePath as error:  # it could lead anywhere, the memory root included
+        return GuardDecision(
+            False,
+            f"where the path leads cannot be known here: {error}; name the file by its real path",
+        )
 
     spelled_parts = _inside(spelled, root_spelled)
     if spelled_parts is None:
@@ -101,7 +114,10 @@ def check_write(
     passes_root = _passes_through(joined, (root_spelled, root_real))
 
     if spelled_parts is None and real_parts is None and not passes_root:
-        return GuardDecision(True, "outside the memory root: not the memory guard's business")
+        real_parts = below_by_identity(real, root_real)
+        if real_parts is None:
+            return GuardDecision(True, "outside the memory root: not the memory guard's business")
+        spelled_parts = real_parts  # the memory root under another name: judged where it lands
     if climbs:
         return GuardDecision(
             False,
@@ -119,6 +135,27 @@ def check_write(
             "memory files are written only at their real location",
         )
     return _decide_scope(real_parts, workspace_key)
+
+
+def below_by_identity(real: str, root: str) -> tuple[str, ...] | None:
+    """``real``'s parts below the memory root when a folder on its way *is* the memory root
+    under another name, as the kernel finds it: same device and inode (a bind mount or a
+    second mount of the volume; another letter case on a case-insensitive disk, macOS's
+    default, which ``os.path.realpath`` leaves as spelled). None when none is (or the memory
+    root cannot be looked at). One ``stat`` per existing folder on the way."""
+    try:
+        wanted = Path(root).stat()
+    except OSError:
+        return None
+    path = PurePath(real)
+    for folder in (path, *path.parents):
+        try:
+            found = Path(folder).stat()
+        except OSError:
+            continue  # not there (yet): a folder above may still be the root
+        if (found.st_dev, found.st_ino) == (wanted.st_dev, wanted.st_ino):
+            return path.relative_to(folder).parts
+    return None
 
 
 def _passes_through(joined: str, roots: tuple[str, ...]) -> bool:
@@ -140,7 +177,7 @@ def _decide_scope(parts: tuple[str, ...], workspace_key: str | None) -> GuardDec
             f"memory files live inside a scope directory, not in the memory root itself; use {own}",
         )
     scope = parts[0]
-    if parts[-1] == MARKER_FILE:
+    if parts[-1].casefold() == MARKER_FILE:  # ``.Workspace`` is the marker on a case-blind disk
         return GuardDecision(
             False,
             f"{MARKER_FILE} is the scope's marker, kept by the memory service; never write it",

@@ -14,7 +14,7 @@ key the service would give (K-1), so the key line never claims memory is off whe
 
 Raises :class:`OfflineUnavailableError` when the files cannot stand in for the service (the memory
 root is missing or unreadable, or not shaped ``<app data dir>/agents/<agent>/agent_state/memory``,
-or ``agent.json`` names another project).
+or ``agent.json`` names another project, or a symlink on the Workspace's way cannot be read).
 """
 
 from __future__ import annotations
@@ -27,9 +27,15 @@ from pathlib import Path
 
 from memory_core import layout
 from memory_core.decoding import decode_text
-from memory_core.errors import InvalidId
+from memory_core.errors import InvalidId, UnresolvablePath
 from memory_core.injection import PreparedIndex, cap_indexes, memory_sections, unreadable_index
-from memory_core.keys import USER_SCOPE, check_agent_id, is_temporary_workspace, key_for_real_path
+from memory_core.keys import (
+    USER_SCOPE,
+    check_agent_id,
+    is_temporary_workspace,
+    key_for_real_path,
+    real_path,
+)
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
 from memory_core.template import key_line_value
 from memory_core.wire import SessionDirectories, SessionStartResponse, WorkspaceKind
@@ -82,15 +88,20 @@ def session_start_from_files(
     if not root.is_dir() or not os.access(root, os.R_OK | os.X_OK):
         raise OfflineUnavailableError(f"the memory root {memory_root} is not readable here")
     settings = _agent_memory(app_data_dir, project, agent)
-    real_workspace = os.path.realpath(workspace)
     kind: WorkspaceKind = "persistent"
     key: str | None = None
-    if not settings.enabled:
-        kind = "off"
-    elif is_temporary_workspace(Path(real_workspace), Path(os.path.realpath(app_data_dir))):
-        kind = "temporary"
-    else:
-        key = key_for_real_path(real_workspace)
+    try:
+        real_workspace = real_path(workspace)
+        if not settings.enabled:
+            kind = "off"
+        elif is_temporary_workspace(Path(real_workspace), Path(real_path(app_data_dir))):
+            kind = "temporary"
+        else:
+            key = key_for_real_path(real_workspace)
+    except UnresolvablePath as error:  # no key may be made up from the path's spelling
+        raise OfflineUnavailableError(
+            f"the Workspace's real path cannot be known: {error}"
+        ) from None
     return _answer(root, Path(app_data_dir), settings, kind, key)
 
 

@@ -62,7 +62,14 @@ from urllib.parse import quote
 
 from memory_core import layout
 from memory_core.atomic import atomic_write_bytes
-from memory_core.keys import USER_SCOPE, check_agent_id, check_project_id, key_for_real_path
+from memory_core.errors import UnresolvablePath
+from memory_core.keys import (
+    USER_SCOPE,
+    check_agent_id,
+    check_project_id,
+    key_for_real_path,
+    real_path,
+)
 
 from harness_memory.settings import remote_memory_root
 
@@ -89,6 +96,15 @@ _MACHINE_NAME_RE = re.compile(r"[\x00-\x1f\x7f]")
 
 class RemoteError(Exception):
     """Remote mode cannot run here (no git, a copy that cannot be written); says why."""
+
+
+def _real_workspace(workspace: str) -> str:
+    """``workspace``'s real path on this machine (K-1); :class:`RemoteError` when a symlink on
+    its way cannot be read."""
+    try:
+        return real_path(workspace)
+    except UnresolvablePath as error:
+        raise RemoteError(f"the Workspace's real path cannot be known: {error}") from None
 
 
 class SyncResult:
@@ -227,8 +243,9 @@ class RemoteCopy:
     # --- the scopes of a Session --------------------------------------------------------------
 
     def workspace_key(self, workspace: str) -> str:
-        """The Workspace's scope key (K-1) from its real path on this machine."""
-        return key_for_real_path(os.path.realpath(workspace))
+        """The Workspace's scope key (K-1) from its real path on this machine. Raises
+        :class:`RemoteError` when a symlink on its way cannot be read (no key is made up)."""
+        return key_for_real_path(_real_workspace(workspace))
 
     def sync(
         self, workspace: str | None, *, send_only: bool = False, fresh_since: float | None = None
@@ -239,12 +256,12 @@ class RemoteCopy:
         left alone without a word to the service. ``fresh_since`` (a ``time.time()`` value): a
         scope whose last successful sync ended at or after it is left alone (``skipped``): the
         parallel Session-start hook entries of one Session sync once, the others wait for that
-        sync and read what it brought. Raises :class:`RemoteError` when git is missing or the
-        copy cannot be written."""
+        sync and read what it brought. Raises :class:`RemoteError` when git is missing, the
+        copy cannot be written or a symlink on the Workspace's way cannot be read."""
         scopes: list[tuple[str, str | None]] = [(USER_SCOPE, None)]
         if workspace:
-            real = os.path.realpath(workspace)
-            scopes.append((self.workspace_key(workspace), real))
+            real = _real_workspace(workspace)
+            scopes.append((key_for_real_path(real), real))
         return [
             self.sync_scope(key, marker=marker, send_only=send_only, fresh_since=fresh_since)
             for key, marker in scopes

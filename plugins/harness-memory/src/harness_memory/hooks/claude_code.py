@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+from memory_core.errors import UnresolvablePath
 from memory_core.keys import is_temporary_workspace, workspace_memory_key
 from memory_core.layout import app_data_dir_of
 
@@ -133,5 +134,9 @@ def _locate(hook: HookInput, settings: HarnessSettings) -> tuple[Path, str | Non
     if not is_usable_path(cwd):  # no Workspace can be named by it: only the user scope is open
         return settings.memory_root, None, cwd
     app_data_dir = app_data_dir_of(settings.memory_root.absolute())
-    temporary = app_data_dir is not None and is_temporary_workspace(Path(cwd), app_data_dir)
-    return settings.memory_root, None if temporary else workspace_memory_key(cwd), cwd
+    try:
+        temporary = app_data_dir is not None and is_temporary_workspace(Path(cwd), app_data_dir)
+        key = None if temporary else workspace_memory_key(cwd)
+    except UnresolvablePath:  # a link on the cwd's way cannot be read: no Workspace is known
+        key = None
+    return settings.memory_root, key, cwd

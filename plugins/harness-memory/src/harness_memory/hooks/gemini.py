@@ -12,7 +12,8 @@ stdin — ``session_id``, ``transcript_path``, ``cwd``, ``hook_event_name``, ``t
 - ``BeforeTool``: ``{"decision": "deny", "reason": …}`` blocks the call and the reason reaches
   the model as the tool's error. Tools guarded (:data:`GUARDED_TOOLS`): ``write_file`` and
   ``replace`` (``tool_input.file_path``), ``run_shell_command`` (every path its ``command``
-  names) and MCP tools (``mcp_<server>_<tool>``: every path in their string arguments).
+  names, relative ones from its ``dir_path``, the folder it runs in) and MCP tools
+  (``mcp_<server>_<tool>``: every path in their string arguments).
 - ``AfterTool`` (the same fields and ``tool_response``): the same tools' memory writes are
   recorded as versions (V-1, :mod:`harness_memory.hooks.post_write`); answered with nothing.
 
@@ -21,6 +22,7 @@ An allowed call gets no answer. Every adapter fails open.
 
 from __future__ import annotations
 
+import shlex
 from typing import TYPE_CHECKING, Any
 
 from harness_memory.hooks.claude_code import HookInput
@@ -72,16 +74,26 @@ def session_start(hook: HookInput, settings: HarnessSettings) -> dict[str, Any]:
 
 def tool_writes(hook: HookInput) -> ToolWrites:
     """What a Gemini CLI tool call may write (:data:`GUARDED_TOOLS`): the ``file_path`` of
-    ``write_file`` and ``replace``, a ``run_shell_command`` command, an MCP tool's string
-    arguments."""
+    ``write_file`` and ``replace``, a ``run_shell_command`` command (run in its ``dir_path``
+    when it names one), an MCP tool's string arguments."""
     tool, arguments = hook.tool_name or "", hook.tool_input or {}
     if tool in ("write_file", "replace") and isinstance(arguments.get("file_path"), str):
         return ToolWrites(paths=[arguments["file_path"]])
     if tool == "run_shell_command" and isinstance(arguments.get("command"), str):
-        return ToolWrites(texts=[arguments["command"]])
+        return ToolWrites(texts=[_in_folder(arguments["command"], arguments.get("dir_path"))])
     if tool.startswith("mcp_"):
         return ToolWrites(texts=string_leaves(arguments))
     return ToolWrites()
+
+
+def _in_folder(command: str, folder: object) -> str:
+    """``command`` as the shell runs it: in ``folder`` (``run_shell_command``'s ``dir_path``,
+    relative ones from the Workspace) when one is given, so that a path it names relatively,
+    and the folder itself, are judged where they are (``cd`` is followed by
+    :func:`~harness_memory.hooks.tool_targets.shell_paths`)."""
+    if not isinstance(folder, str) or not folder:
+        return command
+    return f"cd {shlex.quote(folder)} && {command}"
 
 
 def before_tool(hook: HookInput, settings: HarnessSettings) -> dict[str, Any] | None:

@@ -17,7 +17,10 @@ from collections.abc import Iterable
 from pathlib import Path, PurePath
 from typing import Any
 
-from harness_memory.guard import check_write, is_usable_path
+from memory_core.errors import UnresolvablePath
+from memory_core.keys import real_path
+
+from harness_memory.guard import below_by_identity, check_write, is_usable_path
 from harness_memory.hooks import claude_code
 from harness_memory.hooks.tool_targets import ToolWrites, shell_paths
 from harness_memory.settings import HarnessSettings
@@ -25,6 +28,7 @@ from harness_memory.settings import HarnessSettings
 __all__ = [
     "REFUSAL_PREFIX",
     "could_reach",
+    "real_or_none",
     "refusal",
     "shell_refusal",
     "string_leaves",
@@ -81,7 +85,7 @@ def shell_refusal(
         return None
     memory_root, key, cwd = located
     root = os.path.normpath(Path(memory_root).absolute())
-    roots = {root, os.path.realpath(root)}
+    roots = {root, real_or_none(root) or root}
     records = _records_folders(settings)
     paths: dict[str, None] = {}
     for text in texts:
@@ -105,7 +109,7 @@ def shell_refusal(
         if (reason := _records_refusal(path, cwd, records)) is not None:
             return reason
         usable = is_usable_path(path)  # else check_write refuses it, never a crash
-        if usable and os.path.realpath(path) in own and ".." not in PurePath(path).parts:
+        if usable and real_or_none(path) in own and ".." not in PurePath(path).parts:
             continue  # the Session's own scope folder itself (``cd``, ``ls``, a copy into it)
         decision = check_write(path, memory_root=memory_root, workspace_key=key, cwd=cwd)
         if not decision.allowed:
@@ -113,21 +117,36 @@ def shell_refusal(
     return None
 
 
+def real_or_none(path: str | PurePath) -> str | None:
+    """``path`` with its symlinks resolved, or None when one on its way cannot be read
+    (:class:`~memory_core.errors.UnresolvablePath`): then where it leads is unknown."""
+    try:
+        return real_path(path)
+    except UnresolvablePath:
+        return None
+
+
 def _records_folders(settings: HarnessSettings) -> set[str]:
     """The folder of the Session records (``<state dir>/sessions``), spelled and resolved."""
     folder = os.path.normpath(Path(settings.state_dir, "sessions").absolute())
-    return {folder, os.path.realpath(folder)}
+    return {folder, real_or_none(folder) or folder}
 
 
 def _records_refusal(target: str, cwd: str, records: set[str]) -> str | None:
     """The reason to refuse a write of ``target`` (relative to ``cwd``) into the Session
-    records, spelled or resolved (``..``, a symlink on the way), or None when it lands
-    elsewhere. An unusable path is left to :func:`~harness_memory.guard.check_write`."""
+    records, spelled, resolved (``..``, a symlink on the way) or under another name, or None
+    when it lands elsewhere. An unusable path, or one through a symlink that cannot be read, is left to
+    :func:`~harness_memory.guard.check_write` (which refuses both)."""
     if not is_usable_path(target) or not is_usable_path(cwd):
         return None
     joined = os.fspath(Path(cwd, target))
-    for landing in (os.path.normpath(joined), os.path.realpath(joined)):
-        if any(f"{landing}/".startswith(f"{folder}/") for folder in records):
+    for landing in (os.path.normpath(joined), real_or_none(joined)):
+        if landing is None:
+            continue
+        if any(
+            f"{landing}/".startswith(f"{folder}/") or below_by_identity(landing, folder) is not None
+            for folder in records
+        ):  # spelled, resolved, or the folder under another name (a bind mount, a letter case)
             return (
                 f"{REFUSAL_PREFIX}the hooks' Session records say which Workspace scope this "
                 f"Session may write; only the hooks write them ({_shown(target)})"
@@ -143,11 +162,18 @@ def _shown(path: str) -> str:
 
 def could_reach(prefix: str, roots: set[str]) -> bool:
     """Whether a path whose literal start is ``prefix`` may land in the memory root: the prefix
-    lies in it (spelled or resolved), or the rest of the word could complete it into the root."""
+    lies in it (spelled, resolved, or through a folder that is the memory root under another
+    name: :func:`~harness_memory.guard.below_by_identity`), or the rest of the word could
+    complete it into the root."""
     if not is_usable_path(prefix):
         return True  # no file name holds it: refused like any unusable path
     folded = os.path.normpath(prefix) + ("/" if prefix.endswith("/") else "")
-    resolved = os.path.realpath(PurePath(folded).parent)
+    resolved = real_or_none(PurePath(folded).parent)
+    if resolved is None:
+        return True  # a symlink on its way cannot be read: it could lead anywhere
+    real = real_or_none(folded)
+    if real is None or any(below_by_identity(real, root) is not None for root in roots):
+        return True  # the memory root under another name (a bind mount, a letter case)
     for root in roots:
         inside = root.rstrip("/") + "/"
         if (folded + "/").startswith(inside) or (resolved + "/").startswith(inside):

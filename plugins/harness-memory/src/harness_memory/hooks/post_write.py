@@ -28,7 +28,7 @@ from memory_core.keys import USER_SCOPE
 
 from harness_memory.guard import check_write, is_usable_path
 from harness_memory.hooks import claude_code
-from harness_memory.hooks.guarding import could_reach
+from harness_memory.hooks.guarding import could_reach, real_or_none
 from harness_memory.hooks.tool_targets import ToolWrites, shell_paths
 from harness_memory.settings import HarnessSettings
 
@@ -54,7 +54,7 @@ def written_scopes(
     memory_root, key, cwd = located
     own = [scope for scope in (USER_SCOPE, key) if scope]
     root = os.path.normpath(Path(memory_root).absolute())
-    roots = {root, os.path.realpath(root)}
+    roots = {root, real_or_none(root) or root}
     folders = {f"{real}/{scope}": scope for real in roots for scope in own}
     found: dict[str, None] = {}
 
@@ -65,7 +65,7 @@ def written_scopes(
             return
         joined = os.fspath(Path(cwd) / path)
         if is_usable_path(joined) and ".." not in PurePath(joined).parts:
-            scope = folders.get(os.path.realpath(joined))
+            scope = folders.get(real_or_none(joined) or "")
             if scope is not None:
                 found[scope] = None
 

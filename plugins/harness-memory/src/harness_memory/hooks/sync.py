@@ -16,7 +16,6 @@ writes waiting for the next sync (R-2), which the log (stderr) says.
 from __future__ import annotations
 
 import logging
-import os
 from pathlib import Path
 
 from memory_core.keys import USER_SCOPE
@@ -33,15 +32,23 @@ logger = logging.getLogger(__name__)
 def session_scopes(hook: HookInput, settings: HarnessSettings) -> tuple[list[str], str | None]:
     """``(scopes, Workspace path)`` of the hook's Session: the user scope and, when the Session
     has one, its Workspace scope (the record's key, else the key of the hook's ``cwd`` on this
-    machine, K-1). The path is the Workspace's real path (None without a Workspace scope)."""
-    from memory_core.keys import key_for_real_path
+    machine, K-1). The path is the Workspace's real path (None without a Workspace scope, and
+    when a symlink on its way cannot be read: then only the user scope, said in the log)."""
+    from memory_core.errors import UnresolvablePath
+    from memory_core.keys import key_for_real_path, real_path
 
     view = read_guard_view(settings.state_dir, hook.session_id) if hook.session_id else None
-    if view is not None:
-        if view.key is None:
-            return [USER_SCOPE], None
-        return [USER_SCOPE, view.key], os.path.realpath(view.workspace)
-    real = os.path.realpath(hook.cwd or Path.cwd())
+    if view is not None and view.key is None:
+        return [USER_SCOPE], None
+    try:
+        if view is not None and view.key is not None:
+            return [USER_SCOPE, view.key], real_path(view.workspace)
+        real = real_path(hook.cwd or Path.cwd())
+    except UnresolvablePath as error:
+        logger.warning(
+            "only the user scope is synced: the Workspace's real path cannot be known: %s", error
+        )
+        return [USER_SCOPE], None
     return [USER_SCOPE, key_for_real_path(real)], real
 
 

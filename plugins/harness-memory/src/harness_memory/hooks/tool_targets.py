@@ -8,8 +8,8 @@ a path. The guard judges them before the call runs, the post-write hook after it
 Codex CLI and Gemini CLI write files through tools that take no single ``file_path``:
 
 - a patch (Codex's ``apply_patch``) names every file it adds, updates, deletes or moves to on
-  ``*** Add File:``, ``*** Update File:``, ``*** Delete File:`` and ``*** Move to:`` lines
-  (:func:`patch_targets`);
+  ``*** Add File:``, ``*** Update File:``, ``*** Delete File:`` and ``*** Move to:`` lines,
+  indented ones included: Codex trims a header before it reads it (:func:`patch_targets`);
 - a shell command (Claude Code's ``Bash``, Codex's ``Bash``/``exec_command``, Gemini's
   ``run_shell_command``), and any text an MCP tool takes, can name a path anywhere.
   :func:`shell_paths` reads it the way the shell and the kernel will: words split and unquoted
@@ -38,8 +38,13 @@ from pathlib import Path, PurePath
 __all__ = ["ShellPaths", "ToolWrites", "patch_targets", "shell_paths"]
 
 _PATCH_TARGET_RE = re.compile(
-    r"^\*\*\* (?:Add File|Update File|Delete File|Move to): (?P<path>.+?)\s*$", re.MULTILINE
+    r"^[^\S\n]*\*\*\* (?i:add file|update file|delete file|move to): (?P<path>.+?)\s*$",
+    re.MULTILINE,
 )
+"""A patch's file lines as Codex reads them: it trims every hunk header of Unicode white space
+before it looks for the marker (``parse_one_hunk``), so an indented header writes too; lines
+split at line feeds only, as Rust's ``str::lines`` does. Any letter case is read as a marker:
+seeing more lines as headers than Codex does only checks more paths."""
 # Characters that end a path inside one shell word: assignments (OUT=/x), redirections (>/x),
 # separators the lexer left attached, command substitution, quotes the fallback split kept.
 _WORD_SPLIT_RE = re.compile(r"[=<>;|&()'\"]+")
@@ -66,7 +71,8 @@ class ToolWrites:
 
 
 def patch_targets(patch: str) -> list[str]:
-    """Every path a Codex ``apply_patch`` patch writes, in order (relative ones as written)."""
+    """Every path a Codex ``apply_patch`` patch writes, in order (relative ones as written),
+    read from its file lines as Codex reads them (indented or not: :data:`_PATCH_TARGET_RE`)."""
     return [match.group("path") for match in _PATCH_TARGET_RE.finditer(patch)]
 
 

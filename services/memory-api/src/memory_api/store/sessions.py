@@ -32,12 +32,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memory_core import layout
+from memory_core.errors import UnresolvablePath
 from memory_core.injection import AssembledMemory, assemble_memory
 from memory_core.keys import (
     USER_SCOPE,
     has_control_character,
     is_temporary_workspace,
     key_for_real_path,
+    real_path,
 )
 from memory_core.rules import WORKSPACE_PATH_MAX_BYTES, WORKSPACE_PATH_RULE
 from memory_core.template import has_memory_placeholder, key_line_value
@@ -88,16 +90,21 @@ def check_real_workspace(workspace: str) -> str:
     ``lstat`` per component and a ``stat``.
 
     Raises :class:`BadRequest` when the path exists but is no directory (a file, a device, a
-    symlink loop: no Session works in one) or when its real path holds a control character
-    (reached through a symlink; the marker could not hold it on one line, K-5). A path that
-    does not exist here is accepted: the harness may see a filesystem the service does not.
+    symlink loop: no Session works in one), when a symlink on its way cannot be read (its real
+    path, hence its key, is unknown: ``/proc/<pid>/root`` of a process the service may not
+    trace) or when its real path holds a control character (reached through a symlink; the
+    marker could not hold it on one line, K-5). A path that does not exist here is accepted:
+    the harness may see a filesystem the service does not.
     """
     return _real_workspace(workspace)[0]
 
 
 def _real_workspace(workspace: str) -> tuple[str, bool]:
     """:func:`check_real_workspace` and whether the Workspace is there for the service (K-6a)."""
-    real = os.path.realpath(workspace)
+    try:
+        real = real_path(workspace)
+    except UnresolvablePath as error:
+        raise BadRequest(f"the workspace's real path cannot be known here: {error}") from None
     if has_control_character(real):
         raise BadRequest("the workspace's real path holds a control character (newline, tab …)")
     try:
