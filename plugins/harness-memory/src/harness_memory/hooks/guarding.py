@@ -135,8 +135,8 @@ def _records_folders(settings: HarnessSettings) -> set[str]:
 def _records_refusal(target: str, cwd: str, records: set[str]) -> str | None:
     """The reason to refuse a write of ``target`` (relative to ``cwd``) into the Session
     records, spelled, resolved (``..``, a symlink on the way) or under another name, or None
-    when it lands elsewhere. An unusable path, or one through a symlink that cannot be read, is left to
-    :func:`~harness_memory.guard.check_write` (which refuses both)."""
+    when it lands elsewhere. An unusable path, or one through a symlink that cannot be read,
+    is left to :func:`~harness_memory.guard.check_write` (which refuses both)."""
     if not is_usable_path(target) or not is_usable_path(cwd):
         return None
     joined = os.fspath(Path(cwd, target))
