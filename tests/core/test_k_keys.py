@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from memory_core import keys as keys_module
 from memory_core.errors import InvalidId, UnresolvablePath
 from memory_core.keys import (
     DRAFT_ID_PATTERN,
@@ -370,4 +371,23 @@ def test_k1_a_symlink_the_kernel_will_not_read_gives_no_key(
     assert raised.value.link == str(link)
     assert workspace_memory_key(tmp_path / "src" / "app") == key_for_real_path(
         os.path.realpath(tmp_path / "src" / "app")
+    )
+
+
+def test_k1_a_link_kept_by_a_lenient_realpath_still_gives_no_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Python 3.13's ``realpath`` swallows ``readlink``'s error and keeps the link in its
+    answer; on that Python the answer is walked for it (on 3.11 and 3.12 the error escapes
+    and no walk is needed). Both are played here: the version, and the lenient ``realpath``."""
+    link = unreadable_link(tmp_path / "root", Path("/"), monkeypatch)
+    monkeypatch.setattr(keys_module.sys, "version_info", (3, 13, 0))
+    monkeypatch.setattr(keys_module.os.path, "realpath", lambda path: os.fspath(path))
+
+    with pytest.raises(UnresolvablePath, match="cannot be read") as raised:
+        workspace_memory_key(link / "src" / "app")
+
+    assert raised.value.link == str(link)
+    assert workspace_memory_key(tmp_path / "src" / "app") == key_for_real_path(
+        str(tmp_path / "src" / "app")
     )

@@ -19,6 +19,7 @@ import hashlib
 import os
 import re
 import stat
+import sys
 import unicodedata
 from pathlib import Path
 
@@ -290,7 +291,8 @@ def real_path(path: str | os.PathLike[str]) -> str:
         real = os.path.realpath(os.fspath(path))
     except OSError as error:  # Python < 3.13: readlink's error escapes
         raise _unresolvable(error, os.fspath(path)) from None
-    unreadable = _unreadable_link(real)  # Python >= 3.13 keeps the link, as if it were a folder
+    # Python >= 3.13 keeps such a link, as if it were a folder: look for it (an lstat per part)
+    unreadable = _unreadable_link(real) if sys.version_info >= (3, 13) else None
     if unreadable is not None:
         raise _unresolvable(unreadable, real)
     return real
