@@ -5,13 +5,13 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import sys
 import tempfile
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from memory_core import keys as keys_module
 from memory_core.errors import InvalidId, UnresolvablePath
 from memory_core.keys import (
     DRAFT_ID_PATTERN,
@@ -381,8 +381,8 @@ def test_k1_a_link_kept_by_a_lenient_realpath_still_gives_no_key(
     answer; on that Python the answer is walked for it (on 3.11 and 3.12 the error escapes
     and no walk is needed). Both are played here: the version, and the lenient ``realpath``."""
     link = unreadable_link(tmp_path / "root", Path("/"), monkeypatch)
-    monkeypatch.setattr(keys_module.sys, "version_info", (3, 13, 0))
-    monkeypatch.setattr(keys_module.os.path, "realpath", lambda path: os.fspath(path))
+    monkeypatch.setattr(sys, "version_info", (3, 13, 0))
+    monkeypatch.setattr(os.path, "realpath", lambda path: os.fspath(path))
 
     with pytest.raises(UnresolvablePath, match="cannot be read") as raised:
         workspace_memory_key(link / "src" / "app")
