@@ -16,11 +16,10 @@ from pathlib import Path
 import pytest
 from memory_api.cli import main
 from memory_api.store.locks import Locks, LockTimeoutError, lock_name
-from memory_api.transfer import importer
 from memory_api.transfer.console import PROGRESS_MIN_FILES, import_progress
 from memory_api.transfer.runner import Target, run_import
 from memory_api.transfer.sources import read_folder
-from memory_core import layout
+from memory_core import index_rewrite, layout
 from memory_core.atomic import atomic_write_bytes
 from memory_core.index import index_lines, linked_topic_files
 from memory_core.index_merge import IndexMerge, merge_index
@@ -288,7 +287,7 @@ def test_p5_index_changed_during_the_merge_is_merged_again(
             atomic_write_bytes(index, "# Mine\n- [Agent](agent.md) — just now\n".encode())
         return merge_index(target, source, renames)
 
-    monkeypatch.setattr(importer, "merge_index", merge_while_the_agent_writes)
+    monkeypatch.setattr(index_rewrite, "merge_index", merge_while_the_agent_writes)
     run_import(
         env, AGENT, Target("user"), [read_folder(CASE / "memory")], locks=Locks(env / "locks")
     )

@@ -23,20 +23,24 @@ missing index is created only where none appeared meanwhile. All of it runs unde
 cross-process lock (``index.<agent>.<scope>``, the lock of delete), so a running service's
 delete and an import never interleave (Q-4).
 
-An index that the service could not rewrite safely (not UTF-8, lone CR line ends, larger than
-the pruning cap, unreadable) is left alone; the lines that would have been added are reported
-so that nothing is lost silently. A dry run plans the same without writing anything.
+The lines are added to the index in its own form, as the undo of a delete adds them
+(:func:`memory_core.index_rewrite.merge_index_bytes`): UTF-8, UTF-16 (with or without its BOM)
+or UTF-32, Windows-1252 or Latin-1, its BOM and line ends (CR alone included), every byte it
+held kept. An index that the service cannot add lines to that way (bytes that do not decode
+exactly, CR alone beside LF, a character its encoding cannot hold, an encoding that cannot be
+told from a legacy multi-byte one such as Shift-JIS or GB18030, larger than the pruning cap,
+unreadable) is left alone; the lines that would have been added are reported, with why, so that
+nothing is lost silently. A dry run plans the same, reporting the lines it would add, without
+writing anything.
 
 Blocking: run from the command line or a worker thread.
 """
 
 from __future__ import annotations
 
-import codecs
 import functools
 import itertools
 import os
-import re
 import stat
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -51,6 +55,7 @@ from memory_core.atomic import fsync_directory
 from memory_core.errors import FileKeptChanging, InvalidId, NotRegularFileError
 from memory_core.file_edit import FileTooLarge, edit_file
 from memory_core.index_merge import IndexMerge, merge_index
+from memory_core.index_rewrite import IndexNotRewritable, MergedBytes, merge_index_bytes
 from memory_core.keys import check_topic_file_name
 from memory_core.line_merge import merge_lines
 from memory_core.topics import parse_topic
@@ -91,7 +96,6 @@ COMMAND_LINE = "command line"
 """The principal of a change made by ``memory-api`` on the command line (V-1)."""
 MAX_RENAMES = 1000
 """How many ``-imported-N`` names are tried before the file is reported as not imported."""
-_LONE_CR = re.compile(r"\r(?!\n)")
 
 Action = Literal["added", "unchanged", "renamed", "already imported"]
 
@@ -252,32 +256,20 @@ def _write_all(
     return results
 
 
-def _utf8_index(raw: bytes) -> tuple[bytes, str] | None:
-    """(BOM, text) of an index the service may rewrite: UTF-8, LF or CRLF line ends (T-2)."""
-    bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
-    try:
-        text = raw[len(bom) :].decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    return (bom, text) if not _LONE_CR.search(text) else None
-
-
 class _NotRewritable(Exception):
-    """The index is not text the service may rewrite (T-2); raised out of the edit."""
+    """The index is not one the service may rewrite; raised out of the edit."""
 
 
-def _merged_bytes(raw: bytes | None, source: str, renames: dict[str, str]) -> IndexMerge:
-    """The merge of ``source`` into the index bytes ``raw`` (None: no index yet)."""
+def _merged_bytes(raw: bytes | None, source: str, renames: dict[str, str]) -> MergedBytes:
+    """The merge of ``source`` into the index bytes ``raw`` (None: no index yet), in the
+    index's own encoding and line ends (:func:`memory_core.index_rewrite.merge_index_bytes`)."""
     if raw is None:
-        return merge_index(None, source, renames)
-    decoded = _utf8_index(raw)
-    if decoded is None:
-        raise _NotRewritable("is not UTF-8 text with LF or CRLF line ends")
-    return merge_index(decoded[1], source, renames)
-
-
-def _bom(raw: bytes) -> bytes:
-    return codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
+        merge = merge_index(None, source, renames)
+        return MergedBytes(merge, merge.text.encode("utf-8") if merge.changed else None)
+    try:
+        return merge_index_bytes(raw, source, renames, foreign=True)
+    except IndexNotRewritable as problem:
+        raise _NotRewritable(str(problem)) from None
 
 
 def _merge_existing(
@@ -288,11 +280,9 @@ def _merge_existing(
     merges: list[tuple[bytes, IndexMerge]] = []
 
     def edit(raw: bytes) -> bytes | None:
-        merge = _merged_bytes(raw, source, renames)
-        merges[:] = [(raw, merge)]
-        if dry_run or not merge.changed:
-            return None
-        return _bom(raw) + merge.text.encode("utf-8")
+        merged = _merged_bytes(raw, source, renames)
+        merges[:] = [(raw, merged.merge)]
+        return None if dry_run else merged.data
 
     try:
         edited = edit_file(path, edit, merge=merge_lines, read_cap=PRUNE_READ_CAP)
@@ -305,7 +295,7 @@ def _merge_existing(
     except (OSError, NotRegularFileError) as error:
         raise _NotRewritable(f"cannot be rewritten ({error.strerror or error})") from None
     if edited is not None and (not merges or merges[0][0] != edited.before):
-        return _merged_bytes(edited.before, source, renames)
+        return _merged_bytes(edited.before, source, renames).merge
     return merges[0][1] if merges else None
 
 
@@ -324,9 +314,9 @@ def _merge_index_file(
         if merge is not None:
             return merge, None
         # No index yet: create it, unless an agent creates one first (then merge into that).
-        merge = merge_index(None, source, renames)
-        if dry_run or not merge.changed or create_new_bytes(path, merge.text.encode("utf-8")):
-            return merge, None
+        new = _merged_bytes(None, source, renames)
+        if dry_run or new.data is None or create_new_bytes(path, new.data):
+            return new.merge, None
     raise Conflict(
         f"{layout.INDEX_FILE} kept appearing and disappearing while the import merged its lines; "
         "the topic files are in place: run the import again to merge the index"

@@ -19,9 +19,10 @@ scope's lock, through :meth:`~.recorder.ScopeHistories.around`:
 
 Restoring a deleted file is the undo of a delete: its lines go back into the index in the form
 the delete pruned it in (UTF-8, UTF-16 or UTF-32, Windows-1252 or Latin-1; its BOM and line
-ends, CR alone included: :func:`memory_core.decoding.decode_exact`). An index the service may
-not rewrite (bytes that do not decode exactly, CR alone beside LF, a restored character its
-encoding cannot hold, over the pruning cap) is left alone and no line is reported added.
+ends, CR alone included: :func:`memory_core.index_rewrite.merge_index_bytes`, which the import
+adds its lines with too). An index the service may not rewrite (bytes that do not decode
+exactly, CR alone beside LF, a restored character its encoding cannot hold, over the pruning
+cap) is left alone and no line is reported added.
 
 Blocking: run it in a worker thread holding the scope's lock.
 """
@@ -29,16 +30,15 @@ Blocking: run it in a worker thread holding the scope's lock.
 from __future__ import annotations
 
 import logging
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from memory_core import layout
-from memory_core.decoding import decode_exact
 from memory_core.errors import FileKeptChanging, NotRegularFileError
 from memory_core.file_edit import FileTooLarge, edit_file
 from memory_core.index import index_lines, line_links_to
 from memory_core.index_merge import merge_index
+from memory_core.index_rewrite import IndexNotRewritable, merge_index_bytes
 from memory_core.line_merge import merge_lines
 from memory_core.topics import decode_text
 from memory_core.wire import RestoreResult
@@ -54,8 +54,6 @@ from memory_api.store.pruning import PRUNE_READ_CAP
 __all__ = ["restore_file"]
 
 logger = logging.getLogger(__name__)
-
-_LONE_CR = re.compile(r"\r(?!\n)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,23 +165,13 @@ def _merge_into_index(root: Path, scope: Path, lines: str) -> list[str]:
     merges: list[list[str]] = []
 
     def edit(raw: bytes) -> bytes | None:
-        exact = decode_exact(raw)  # the form the delete pruned it in (A-6): kept as written
-        if exact is None:
+        try:  # the form the delete pruned it in (A-6): kept as written
+            merged = merge_index_bytes(raw, lines, {})
+        except IndexNotRewritable:
             return None
-        text, cr_only = exact.text, "\r" in exact.text and "\n" not in exact.text
-        if cr_only:
-            text = text.replace("\r", "\n")  # merged with LF, given back with CR alone
-        elif _LONE_CR.search(text):
-            return None  # CR alone beside LF: no one line end to add lines with
-        merge = merge_index(text, lines, {})
-        if not merge.changed:
-            return None
-        try:
-            new = exact.encode(merge.text.replace("\n", "\r") if cr_only else merge.text)
-        except UnicodeEncodeError:
-            return None  # a restored character the index's encoding cannot hold
-        merges[:] = [merge.added]
-        return new
+        if merged.data is not None:
+            merges[:] = [merged.merge.added]
+        return merged.data
 
     try:
         edited = edit_file(path, edit, merge=merge_lines, read_cap=PRUNE_READ_CAP)

@@ -1,0 +1,111 @@
+"""Merging lines into an index's bytes in the index's own form (A-6, V-2, P-5).
+
+An index (``MEMORY.md``) is read in whatever form :func:`memory_core.decoding.decode_exact`
+reads it: UTF-8 with or without a BOM, UTF-16 (with or without its BOM) or UTF-32, Windows-1252
+or Latin-1; line ends LF, CRLF or CR alone. :func:`merge_index_bytes` merges lines into it
+(:func:`memory_core.index_merge.merge_index`) and gives the result back in that same form: the
+same BOM and codec, the new lines ending as the index's lines end (CR alone included), every
+byte of the index as it was kept in front of them. The undo of a delete (restoring a file) and
+the import both add their lines through it.
+
+Where that cannot be done exactly, it raises :class:`IndexNotRewritable` naming why, and the
+caller writes nothing:
+
+- bytes that do not decode exactly (UTF-16 with an odd byte or a lone surrogate, UTF-32 with a
+  cut code unit);
+- CR alone beside LF: no one line end to add lines with;
+- a new character the index's encoding cannot hold;
+- lines from elsewhere (``foreign``: an import) for an index read as Windows-1252 or Latin-1
+  whose bytes are just as well text of a legacy multi-byte encoding (Shift-JIS, GB18030, Big5,
+  EUC-JP, EUC-KR): which one it is cannot be told, and the new lines' bytes would differ. An
+  index's own lines (the undo of its delete) came from those very bytes and go back as they were.
+
+A pure function of the bytes: it may be applied again to newer contents.
+
+>>> merged = merge_index_bytes("- [A](a.md)\\r".encode("utf-16"), "- [B](b.md)\\n", {})
+>>> merged.data == "- [A](a.md)\\r- [B](b.md)\\r".encode("utf-16"), merged.merge.added
+(True, ['- [B](b.md)'])
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from memory_core.decoding import decode_exact
+from memory_core.index_merge import IndexMerge, merge_index
+
+__all__ = ["LEGACY_MULTIBYTE", "IndexNotRewritable", "MergedBytes", "merge_index_bytes"]
+
+LEGACY_MULTIBYTE = ("cp932", "gb18030", "big5", "euc_jp", "euc_kr")
+"""Multi-byte encodings whose text :func:`~memory_core.decoding.decode_exact` reads as
+Windows-1252 or Latin-1 (cp932 is Windows' Shift-JIS)."""
+
+_EIGHT_BIT = ("cp1252", "latin-1")
+_LONE_CR = re.compile(r"\r(?!\n)")
+
+
+class IndexNotRewritable(ValueError):
+    """The index cannot take the lines keeping its other bytes; ``str()`` says why, worded to
+    follow the index's name (``MEMORY.md is UTF-16 text …``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MergedBytes:
+    """``merge`` is what :func:`~memory_core.index_merge.merge_index` did to the index's text;
+    ``data`` the index's new bytes (None when no line is added)."""
+
+    merge: IndexMerge
+    data: bytes | None
+
+
+def _undecided(raw: bytes) -> str | None:
+    """The legacy multi-byte encoding that reads ``raw`` as well, if any."""
+    for codec in LEGACY_MULTIBYTE:
+        try:
+            raw.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        return codec
+    return None
+
+
+def merge_index_bytes(
+    raw: bytes, lines: str, renames: Mapping[str, str], *, foreign: bool = False
+) -> MergedBytes:
+    """Merge ``lines`` (text, LF line ends) into the index bytes ``raw``, in their own form.
+
+    ``renames`` maps source file names to the names used (see
+    :func:`~memory_core.index_merge.merge_index`); ``foreign`` says the lines come from
+    elsewhere (an import), not from this index's own history. Raises
+    :class:`IndexNotRewritable` (see the module docstring); never writes.
+    """
+    exact = decode_exact(raw)
+    if exact is None:
+        raise IndexNotRewritable(
+            "is UTF-16 or UTF-32 text whose bytes do not decode exactly "
+            "(an odd byte, a lone surrogate or a cut code unit)"
+        )
+    text = exact.text
+    cr_only = "\r" in text and "\n" not in text
+    if cr_only:
+        text = text.replace("\r", "\n")  # merged with LF, given back with CR alone
+    elif _LONE_CR.search(text):
+        raise IndexNotRewritable("has lines ending in CR alone beside lines ending in LF")
+    merge = merge_index(text, lines, renames)
+    if not merge.changed:
+        return MergedBytes(merge, None)
+    if foreign and exact.codec in _EIGHT_BIT and (other := _undecided(raw)) is not None:
+        raise IndexNotRewritable(
+            f"is not UTF-8, and its encoding cannot be told: its bytes read as {exact.codec} "
+            f"and as {other} alike"
+        )
+    try:
+        data = exact.encode(merge.text.replace("\n", "\r") if cr_only else merge.text)
+    except UnicodeEncodeError as error:
+        raise IndexNotRewritable(
+            f"is {exact.codec} text, which cannot hold {error.object[error.start]!r} of the "
+            "new lines"
+        ) from None
+    return MergedBytes(merge, data)

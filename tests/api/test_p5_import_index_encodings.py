@@ -1,0 +1,161 @@
+"""P-5 with A-6's index forms: the import adds its index lines to a ``MEMORY.md`` that is not
+UTF-8 in that index's own form, as the undo of a delete does.
+
+The scope's index is written in UTF-16 (with or without its byte order mark), UTF-32,
+Windows-1252 or with CR alone ending its lines; ``memory-api memory import`` of the case folder
+(``tests/data/cases/import-claude-code-folder``: two index lines holding an em dash) appends its
+two lines in the same encoding and line ends, every byte the index held kept; a dry run reports
+them and writes nothing; a second run changes nothing. An index whose form cannot be told or
+given back exactly is left alone, and the report says why and which lines to add by hand.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from memory_api.cli import main
+from memory_core import layout
+
+CASE = Path(__file__).resolve().parents[1] / "data" / "cases" / "import-claude-code-folder"
+ARGS = ["--project", "acme", "--agent", "coder"]
+EXISTING = ["# Notizen – café", "- [Alt](alt.md) — old note"]
+ADDED = [
+    "- [Prefers uv](feedback_prefers_uv.md) — use uv, not pip, for Python envs",
+    "- [Deploy notes](<Deploy notes.md>) — release checklist",
+]
+
+
+@pytest.fixture
+def scope(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The user scope of agent ``coder``, the CLI on the test data dir, a wide terminal."""
+    monkeypatch.setenv("MEMORY_API_DATA_DIR", str(data_dir))
+    monkeypatch.setenv("COLUMNS", "200")
+    assert main(["agent", "create", "--project", "acme", "--id", "coder", "--name", "C"]) == 0
+    user = layout.memory_root(data_dir, "coder") / "user"
+    user.mkdir(parents=True, exist_ok=True)
+    return user
+
+
+def run_import(source: Path, *extra: str) -> int:
+    """``memory-api memory import SOURCE --user`` into the agent's user scope."""
+    return main(["memory", "import", str(source), "--user", *extra, *ARGS])
+
+
+def printed(capsys: pytest.CaptureFixture[str]) -> str:
+    """What the command printed, its tables' cells joined: a wrapped line reads as one."""
+    return " ".join(re.sub("[│┃]", " ", capsys.readouterr().out).split())
+
+
+def files(scope: Path) -> dict[str, bytes]:
+    """Every file of the scope, by name."""
+    return {path.name: path.read_bytes() for path in sorted(scope.iterdir()) if path.is_file()}
+
+
+@pytest.mark.parametrize(
+    ("end", "codec", "bom"),
+    [
+        ("\r\n", "utf-16-le", codecs.BOM_UTF16_LE),
+        ("\n", "utf-16-le", b""),
+        ("\r\n", "utf-16-be", b""),
+        ("\n", "cp1252", b""),
+        ("\r", "utf-8", b""),
+        ("\r", "cp1252", b""),
+        ("\n", "utf-32-be", codecs.BOM_UTF32_BE),
+    ],
+    ids=[
+        "utf-16-le-bom-crlf",
+        "utf-16-le-without-bom",
+        "utf-16-be-without-bom-crlf",
+        "cp1252",
+        "cr-only",
+        "cp1252-cr-only",
+        "utf-32-be-bom",
+    ],
+)
+def test_p5_import_adds_index_lines_in_the_index_own_encoding_and_line_ends(
+    scope: Path, capsys: pytest.CaptureFixture[str], end: str, codec: str, bom: bytes
+) -> None:
+    def encoded(lines: list[str]) -> bytes:
+        return bom + end.join([*lines, ""]).encode(codec)
+
+    index = scope / layout.INDEX_FILE
+    index.write_bytes(encoded(EXISTING))
+    before = files(scope)
+
+    assert run_import(CASE / "memory", "--dry-run") == 0
+    dry = printed(capsys)
+    assert "2 lines merged into MEMORY.md" in dry and "by hand" not in dry
+    assert files(scope) == before  # the dry run only reports
+
+    assert run_import(CASE / "memory") == 0
+    out = printed(capsys)
+    assert "2 lines merged into MEMORY.md" in out and "by hand" not in out
+    assert index.read_bytes() == encoded([*EXISTING, *ADDED])  # every byte it held, then ours
+    for name in ("feedback_prefers_uv.md", "Deploy notes.md"):
+        assert (scope / name).read_bytes() == (CASE / "memory" / name).read_bytes()
+
+    after = files(scope)
+    assert run_import(CASE / "memory") == 0
+    assert "Nothing to change" in printed(capsys)
+    assert files(scope) == after
+
+
+def test_p5_import_an_index_without_a_final_line_end_gets_one_in_its_own_form(
+    scope: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    index = scope / layout.INDEX_FILE
+    written = codecs.BOM_UTF16_LE + "\r\n".join(EXISTING).encode("utf-16-le")
+    index.write_bytes(written)
+    assert run_import(CASE / "memory") == 0
+    added = "".join(f"\r\n{line}" for line in ADDED) + "\r\n"
+    assert index.read_bytes() == written + added.encode("utf-16-le")
+
+
+@pytest.mark.parametrize(
+    ("written", "why"),
+    [
+        ("# メモ\n- [古い](alt.md) 古いメモ\n".encode("cp932"), "encoding cannot be told"),
+        ("# 备忘录\n- [旧](alt.md) 旧笔记\n".encode("gb18030"), "encoding cannot be told"),
+        (
+            codecs.BOM_UTF16_LE + "- [Alt](alt.md)\n".encode("utf-16-le") + b"\x00",
+            "do not decode exactly",
+        ),
+        (b"- [Alt](alt.md)\r\n- [Old](old.md)\r- [New](new.md)\n", "CR alone beside"),
+    ],
+    ids=["shift-jis", "gb18030", "utf-16-odd-byte", "cr-alone-beside-lf"],
+)
+def test_p5_import_an_index_whose_form_cannot_be_told_is_left_alone_and_reported(
+    scope: Path, capsys: pytest.CaptureFixture[str], written: bytes, why: str
+) -> None:
+    index = scope / layout.INDEX_FILE
+    index.write_bytes(written)
+    assert run_import(CASE / "memory", "--dry-run") == 0
+    dry = printed(capsys)
+    assert why in dry and "add these lines by hand" in dry
+    assert run_import(CASE / "memory") == 0
+    out = printed(capsys)
+    assert index.read_bytes() == written  # nothing written to it (T-2)
+    assert (scope / "Deploy notes.md").exists()  # the topic files are in place
+    assert why in out and "add these lines by hand" in out
+    assert "[Deploy notes](<Deploy notes.md>)" in out
+
+
+def test_p5_import_a_character_the_index_encoding_cannot_hold_leaves_it_alone(
+    scope: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "memory"
+    shutil.copytree(CASE / "memory", source)
+    (source / layout.INDEX_FILE).write_text(
+        "- [Deploy notes](<Deploy notes.md>) → release checklist\n", encoding="utf-8"
+    )
+    index = scope / layout.INDEX_FILE
+    written = "\n".join([*EXISTING, ""]).encode("cp1252")
+    index.write_bytes(written)
+    assert run_import(source) == 0
+    out = printed(capsys)
+    assert index.read_bytes() == written
+    assert "cannot hold '→'" in out and "add these lines by hand" in out
