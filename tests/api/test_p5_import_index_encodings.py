@@ -159,3 +159,21 @@ def test_p5_import_a_character_the_index_encoding_cannot_hold_leaves_it_alone(
     out = printed(capsys)
     assert index.read_bytes() == written
     assert "cannot hold '→'" in out and "add these lines by hand" in out
+
+
+def test_p5_import_lines_after_which_the_index_would_read_otherwise_leave_it_alone(
+    scope: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """UTF-16 without its byte order mark is told by its NUL bytes; a long line of CJK text
+    holds none, so after it the index would no longer read as UTF-16."""
+    source = tmp_path / "memory"
+    shutil.copytree(CASE / "memory", source)
+    line = "- [Deploy notes](<Deploy notes.md>) " + "発行の手順" * 200
+    (source / layout.INDEX_FILE).write_text(line + "\n", encoding="utf-8")
+    index = scope / layout.INDEX_FILE
+    written = "- [Alt](alt.md) — old note\n".encode("utf-16-le")
+    index.write_bytes(written)
+    assert run_import(source) == 0
+    out = printed(capsys)
+    assert index.read_bytes() == written
+    assert "would no longer read as utf-16-le" in out and "add these lines by hand" in out

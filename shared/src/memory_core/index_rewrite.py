@@ -15,6 +15,8 @@ caller writes nothing:
   cut code unit);
 - CR alone beside LF: no one line end to add lines with;
 - a new character the index's encoding cannot hold;
+- new lines after which the index would no longer read as its encoding (UTF-16 without its byte
+  order mark is told by its NUL bytes: lines of CJK text have none);
 - lines from elsewhere (``foreign``: an import) for an index read as Windows-1252 or Latin-1
   whose bytes are just as well text of a legacy multi-byte encoding (Shift-JIS, GB18030, Big5,
   EUC-JP, EUC-KR): which one it is cannot be told, and the new lines' bytes would differ. An
@@ -108,4 +110,10 @@ def merge_index_bytes(
             f"is {exact.codec} text, which cannot hold {error.object[error.start]!r} of the "
             "new lines"
         ) from None
+    again = decode_exact(data)
+    if again is None or (again.bom, again.codec) != (exact.bom, exact.codec):
+        raise IndexNotRewritable(
+            f"is {exact.codec} text that would no longer read as {exact.codec} with the new "
+            "lines (UTF-16 without its byte order mark is told by its NUL bytes)"
+        )
     return MergedBytes(merge, data)

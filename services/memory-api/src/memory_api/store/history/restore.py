@@ -21,8 +21,9 @@ Restoring a deleted file is the undo of a delete: its lines go back into the ind
 the delete pruned it in (UTF-8, UTF-16 or UTF-32, Windows-1252 or Latin-1; its BOM and line
 ends, CR alone included: :func:`memory_core.index_rewrite.merge_index_bytes`, which the import
 adds its lines with too). An index the service may not rewrite (bytes that do not decode
-exactly, CR alone beside LF, a restored character its encoding cannot hold, over the pruning
-cap) is left alone and no line is reported added.
+exactly, CR alone beside LF, a restored character its encoding cannot hold, lines after which it
+would read as another encoding, over the pruning cap) is left alone and no line is reported
+added.
 
 Blocking: run it in a worker thread holding the scope's lock.
 """
