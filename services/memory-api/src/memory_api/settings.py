@@ -51,6 +51,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from memory_core.file_kind import file_kind
+
 from memory_api.bearer import TokenEntry, hash_secret, parse_token_spec
 
 __all__ = ["LogFormat", "Settings", "SettingsError", "default_data_dir"]
@@ -239,14 +241,7 @@ def _read_named_file(path: Path, variable: str, *, cap: int) -> bytes:
 
 
 def _not_regular(variable: str, path: Path, mode: int) -> str:
-    kinds = (
-        (stat.S_ISFIFO, "a FIFO"),
-        (stat.S_ISDIR, "a folder"),
-        (stat.S_ISSOCK, "a socket"),
-        (stat.S_ISCHR, "a device"),
-        (stat.S_ISBLK, "a device"),
-    )
-    kind = next((name for test, name in kinds if test(mode)), "a special file")
+    kind = file_kind(mode)
     return f"{variable}: {path} is {kind}, not a regular file: name a file holding the entries"
 
 
