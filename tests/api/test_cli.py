@@ -183,7 +183,7 @@ def test_q1_demo_seed_does_not_bring_back_a_memory_the_user_deleted(
     out = capsys.readouterr().out
     assert not (user / "prefers-pnpm.md").exists()
     assert (user / "new-fact.md").read_text() == "---\nname: new-fact\n---\nNew.\n"
-    assert "1 files copied" in out and "1 deleted since an earlier seed left out" in out
+    assert "1 file copied" in out and "1 deleted since an earlier seed left out" in out
     marker = json.loads((env / "agents" / "demo" / "demo-seed.json").read_text())
     assert {"prefers-pnpm.md", "new-fact.md", "MEMORY.md"} <= set(marker["seeded"]["user"])
 

@@ -236,3 +236,14 @@ def test_p5_restored_scope_names_topics_its_index_does_not_link(
     assert main(["memory", "import", str(archive), "--project", "acme", "--agent", "coder"]) == 0
     assert "loose.md: no line of the archived index links it" in capsys.readouterr().out
     assert (user / "loose.md").exists()
+
+
+def test_p5_the_export_summary_counts_one_thing_in_the_singular(tmp_path: Path) -> None:
+    out = io.StringIO()
+    report = ExportReport(
+        output=tmp_path / "a.tar.gz", files={"user": 1}, bytes=1, history={"user": 1}
+    )
+    print_export(report, Console(file=out, width=200, highlight=False))
+    printed = out.getvalue()
+    assert "1 file, 1 byte in 1 scope\n" in printed
+    assert "1 byte " in printed and "1 bytes" not in printed

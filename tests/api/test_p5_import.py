@@ -374,3 +374,33 @@ def test_p5_a_folder_without_an_index_gets_one(env: Path, tmp_path: Path) -> Non
     scope = layout.memory_root(env, AGENT) / key_for_real_path(os.path.realpath(workspace))
     index = (scope / layout.INDEX_FILE).read_text(encoding="utf-8")
     assert set(linked_topic_files(index)) == {"feedback_prefers_uv.md"}
+
+
+@pytest.mark.parametrize("given", ["./memories", "memories/", "../here/memories"])
+def test_p5_a_missing_folder_is_named_as_the_user_wrote_it(
+    env: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    given: str,
+) -> None:
+    """``./memories`` was named ``memories`` (the path as pathlib spells it), not as typed."""
+    (tmp_path / "here").mkdir()
+    monkeypatch.chdir(tmp_path / "here")
+    assert run(given, "--user") == 1
+    assert f"{given} is not a folder" in capsys.readouterr().err
+    assert main(["memory", "import", given, "--from", "memory-tool", "--user", *ARGS]) == 1
+    assert f"{given} is not a folder" in capsys.readouterr().err
+
+
+def test_p5_the_report_counts_one_thing_in_the_singular(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "notes"
+    source.mkdir()
+    (source / "uses-uv.md").write_text("---\ndescription: uv\n---\nuv.\n", encoding="utf-8")
+    (source / layout.INDEX_FILE).write_text("- [Uses uv](uses-uv.md) — uv\n", encoding="utf-8")
+    assert run(str(source), "--user") == 0
+    out = capsys.readouterr().out
+    assert "index: 1 line merged into MEMORY.md" in out
+    assert "1 lines" not in out

@@ -233,7 +233,7 @@ def test_p5_codex_both_folders_each_memory_once(data_dir: Path, upgraded: dict[s
     assert merged[str(old / recap)] == f"the same memory as {new / recap}: imported once"
     group = f"{old / 'MEMORY.md'} § Task Group: shop-api checkout tests"
     assert "imported once" in merged[group]
-    assert "split into 1 topic files" in merged[str(old / "memory_summary.md")]
+    assert "split into 1 topic file (user scope)" in merged[str(old / "memory_summary.md")]
     assert all(str(new) in r.label and str(old) in r.label for r in reports)
 
 

@@ -89,7 +89,7 @@ def test_p5_gemini_report_accounts_for_every_file(data_dir: Path, gemini: dict[s
         "3 added memories and 2 other sections" in merged[str(gemini["home"] / ".gemini/GEMINI.md")]
     )
     project = merged[str(gemini["workspace"] / "GEMINI.md")]
-    assert "1 added memories" in project and "stays in the repository" in project
+    assert "1 added memory →" in project and "stays in the repository" in project
     assert "3 brief facts" in merged[str(private / "MEMORY.md")]
 
 
@@ -107,8 +107,8 @@ def test_p5_gemini_a_heading_with_no_text_of_its_own_makes_no_memory(
     assert set(user) == {"my-github-handle-is-ada-l.md", "coding-style.md"}
     merged = {m.origin: m.detail for r in reports for m in r.merged}
     assert merged[str(global_file)] == (
-        "1 added memories and 1 other sections → topic files (user scope); "
-        "1 headings with no text of their own left out"
+        "1 added memory and 1 other section → topic files (user scope); "
+        "1 heading with no text of their own left out"
     )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -377,6 +378,44 @@ async def test_r1_machine_headers_follow_their_rules(client: Client, agent: Agen
     ):
         response = await client.get(url, params={"service": "git-upload-pack"}, headers=headers)
         await expect_problem(response, 400, part)
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        ("laptop%E2%80%AEgpj.exe", "1 bidirectional control (U+202E)"),
+        ("%E2%80%8Fbuild-server", "1 bidirectional control (U+200F)"),
+        ("ad%E2%80%8Bmin", "1 invisible character (U+200B)"),
+        ("desk%F3%A0%81%81%F3%A0%81%82", "2 tag characters"),
+    ],
+)
+async def test_r1_i9_a_machine_name_with_hidden_characters_is_refused(
+    client: Client, agent: AgentHome, name: str, said: str
+) -> None:
+    """A right-to-left override or a zero-width space would make one machine show as another."""
+    url = f"{memory_url()}/git/user.git/info/refs"
+    headers = {"X-Memory-Machine": MACHINE, "X-Memory-Machine-Name": name}
+    response = await client.get(url, params={"service": "git-upload-pack"}, headers=headers)
+    body = await expect_problem(response, 400, "X-Memory-Machine-Name must not hold hidden")
+    assert said in body["detail"]
+
+
+async def test_r1_i9_a_machine_name_noted_with_hidden_characters_shows_as_its_id(
+    client: Client, agent: AgentHome
+) -> None:
+    """A machines file written before the rule (or by hand) never shows a disguised name."""
+    folder = agent.root.parent / "machines"
+    folder.mkdir(parents=True)
+    noted = {
+        "name": "laptop\u202egpj.exe",
+        "principal": "alice",
+        "lastSync": "2026-12-01T10:00:00Z",
+    }
+    (folder / "user.json").write_text(json.dumps({"machines": {MACHINE: noted}}), encoding="utf-8")
+    machines = await ok_json(await client.get(f"{memory_url()}/machines"))
+    [scope] = machines["scopes"]
+    [seen] = scope["machines"]
+    assert seen["id"] == MACHINE and seen["name"] == MACHINE
 
 
 async def test_r1_bodies_are_capped_and_typed(client: Client, agent: AgentHome) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import memory_api
@@ -149,3 +150,58 @@ def test_public_surface() -> None:
     assert memory_api.__all__ == ["Settings", "create_app"]
     for name in memory_api.__all__:
         assert getattr(memory_api, name) is not None
+
+
+@pytest.mark.parametrize(
+    "content", ["", "\n\n", "# issued 2026-11\n\n   # rotate monthly\n", ",\n"]
+)
+def test_a10a_tokens_file_without_a_token_refuses_to_start(tmp_path: Path, content: str) -> None:
+    """Naming a tokens file asks for tokens: one holding none must not start the service open."""
+    tokens = tmp_path / "tokens"
+    tokens.write_text(content, encoding="utf-8")
+    env = {"MEMORY_API_DATA_DIR": str(tmp_path), "MEMORY_API_TOKENS_FILE": str(tokens)}
+    with pytest.raises(SettingsError, match="MEMORY_API_TOKENS_FILE") as caught:
+        Settings.from_env(env)
+    assert f"{tokens} holds no token" in str(caught.value)
+    assert "unset MEMORY_API_TOKENS_FILE" in str(caught.value)
+
+
+@pytest.mark.parametrize("value", [",", " , ,"])
+def test_a10a_tokens_variable_without_a_token_refuses_to_start(tmp_path: Path, value: str) -> None:
+    env = {"MEMORY_API_DATA_DIR": str(tmp_path), "MEMORY_API_TOKENS": value}
+    with pytest.raises(SettingsError, match="MEMORY_API_TOKENS holds no token"):
+        Settings.from_env(env)
+
+
+def test_a10a_blank_token_variables_mean_no_tokens(tmp_path: Path) -> None:
+    """Blank is unset (a Compose ``${VAR}`` with nothing in it): loopback mode, said at start."""
+    env = {
+        "MEMORY_API_DATA_DIR": str(tmp_path),
+        "MEMORY_API_TOKENS": " ",
+        "MEMORY_API_TOKENS_FILE": "",
+    }
+    assert Settings.from_env(env).env_tokens == ()
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "device", "link to a fifo"])
+def test_a10a_tokens_file_that_is_not_a_regular_file_is_refused_unread(
+    tmp_path: Path, kind: str
+) -> None:
+    """A FIFO nobody writes would block the start for ever: it is refused before any read."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)  # nobody writes it
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    link = tmp_path / "link"
+    link.symlink_to(fifo)
+    path = {"fifo": fifo, "folder": folder, "device": Path(os.devnull), "link to a fifo": link}
+    said = {
+        "fifo": "a FIFO",
+        "folder": "a folder",
+        "device": "a device",
+        "link to a fifo": "a FIFO",
+    }
+    env = {"MEMORY_API_DATA_DIR": str(tmp_path), "MEMORY_API_TOKENS_FILE": str(path[kind])}
+    with pytest.raises(SettingsError, match="MEMORY_API_TOKENS_FILE") as caught:
+        Settings.from_env(env)
+    assert f"{path[kind]} is {said[kind]}, not a regular file" in str(caught.value)

@@ -3,6 +3,8 @@ files, and restore (a deleted file, an overwritten one, the index) as a new vers
 
 from __future__ import annotations
 
+import os
+import stat
 import time
 from pathlib import Path
 from typing import Any
@@ -340,3 +342,63 @@ async def test_v2_a_write_between_the_record_and_the_restore_is_kept_and_answere
 
     assert (agent.user / TOPIC).read_text(encoding="utf-8") == "the agent's newest text\n"
     assert (await checkpoint(client))["version"] is not None  # and it is kept as a version
+
+
+@pytest.mark.parametrize(
+    ("kind", "said"),
+    [
+        ("fifo", "is a FIFO, not a regular file; nothing was written"),
+        ("symlink", "is a symlink, not a regular file; nothing was written"),
+        ("folder", "is a folder, not a regular file; nothing was written"),
+    ],
+)
+async def test_v2_restoring_over_a_name_taken_all_along_says_what_took_it(
+    client: Client, agent: AgentHome, kind: str, said: str
+) -> None:
+    """A FIFO, symlink or folder standing at a deleted file's name is not something that
+    "appeared while it was restored": the 409 names it, and it is left as it is."""
+    seed(agent)
+    deleted = await ok_json(await client.delete(file_url("user", TOPIC)))
+    path = agent.user / TOPIC
+    elsewhere = agent.tmp / "elsewhere.md"
+    elsewhere.write_text("not memory\n", encoding="utf-8")
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "symlink":
+        path.symlink_to(elsewhere)
+    else:
+        path.mkdir()
+
+    response = await client.post(
+        history_url("user", TOPIC, "restore"), json={"version": deleted["restoreVersion"]}
+    )
+
+    body = await expect_problem(response, 409, said)
+    assert "appeared" not in body["detail"]
+    assert repr(TOPIC) in body["detail"]
+    assert elsewhere.read_text(encoding="utf-8") == "not memory\n"
+    taken = path.lstat().st_mode
+    assert {"fifo": stat.S_ISFIFO, "symlink": stat.S_ISLNK, "folder": stat.S_ISDIR}[kind](taken)
+
+
+async def test_v2_a_file_written_at_a_deleted_files_name_during_its_restore_is_kept_and_named(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seed(agent)
+    deleted = await ok_json(await client.delete(file_url("user", TOPIC)))
+    record = ScopeHistories.record
+
+    def record_then_the_agent_writes(
+        self: ScopeHistories, agent_id: str, scope: Path, who: Attribution
+    ) -> Recorded | None:
+        recorded = record(self, agent_id, scope, who)
+        if who.source == "found":
+            write(scope, TOPIC, "the agent's newest text\n")
+        return recorded
+
+    monkeypatch.setattr(ScopeHistories, "record", record_then_the_agent_writes)
+    response = await client.post(
+        history_url("user", TOPIC, "restore"), json={"version": deleted["restoreVersion"]}
+    )
+    await expect_problem(response, 409, "is a file the history does not hold (written meanwhile")
+    assert (agent.user / TOPIC).read_text(encoding="utf-8") == "the agent's newest text\n"

@@ -208,3 +208,15 @@ def test_v3_a_damaged_history_bundle_is_reported_and_the_files_still_come_in(
 
     assert (layout.scope_dir(cli, "copy", "user") / "first.md").exists()
     assert git_log(repository(cli, "copy")) == ["Import archive:user"]
+
+
+def test_v3_prune_says_one_version_and_one_day_in_the_singular(
+    cli: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MEMORY_API_HISTORY_MAX_VERSIONS", "1")
+    monkeypatch.setenv("MEMORY_API_HISTORY_MAX_AGE_DAYS", "1")
+    capsys.readouterr()
+    assert main(["history", "prune"]) == 0
+    assert capsys.readouterr().out.endswith(
+        "0 versions squashed in all (kept per scope: 1 version, 1 day)\n"
+    )

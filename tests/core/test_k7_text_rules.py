@@ -20,6 +20,7 @@ from memory_core.rules import (
     AGENT_NAME_RULE,
     CONTROL_CLASS,
     DRAFT_PROMPT_RULE,
+    MACHINE_NAME_RULE,
     MAX_UTF8_BYTES_KEYWORD,
     NAME_MAX,
     WHITESPACE,
@@ -171,3 +172,28 @@ def test_k7_refusals_name_the_first_broken_part() -> None:
     assert AGENT_NAME_RULE.problem("C" * 101) == "must be at most 100 characters"
     assert WORKSPACE_PATH_RULE.problem("src/app") == "must be an absolute path, got 'src/app'"
     assert DRAFT_PROMPT_RULE.problem("\u3000") == "must not be empty"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "laptop\u202egpj.exe",  # right-to-left override: shows as "laptopexe.jpg"
+        "build\u2066-server",  # a bidirectional isolate
+        "ad\u200bmin",  # zero-width space: shows as "admin"
+        "ad\u200dmin",  # a joiner between Latin letters: shows as "admin"
+        "\ufeffdesk",  # byte order mark
+        "desk" + "".join(chr(0xE0000 + ord(c)) for c in "evil"),  # tag characters
+        "desk\ufe0f",  # a variation selector after a letter
+        "\u2060",
+    ],
+)
+def test_r1_i9_a_machine_name_holds_no_hidden_character(name: str) -> None:
+    """A machine name is a label on the page (R-1): nothing in it may make it show as another."""
+    assert not MACHINE_NAME_RULE.accepts(name)
+    reason = MACHINE_NAME_RULE.problem(name)
+    assert reason is not None and reason.startswith("must not hold hidden characters (")
+
+
+@pytest.mark.parametrize("name", ["laptop", "Büro-PC", "ノートPC", "a", "x" * 64, "dev box 2"])
+def test_r1_a_machine_name_of_visible_characters_passes(name: str) -> None:
+    assert MACHINE_NAME_RULE.accepts(name)

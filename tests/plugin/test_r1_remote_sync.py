@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from harness_memory.hooks.claude_code import HookInput
 from harness_memory.hooks.sync import session_scopes
-from harness_memory.remote import RemoteCopy, RemoteError, SyncResult
+from harness_memory.remote import RemoteCopy, RemoteError, SyncResult, machine_identity
 from harness_memory.settings import HarnessSettings
 
 from tests.plugin.real_service import RealService
@@ -328,3 +328,21 @@ def test_r1_a_local_copy_is_not_synced_for_a_workspace_whose_key_is_unknown(
         copy.sync(str(locked / "src" / "app"))
     with pytest.raises(RemoteError, match="cannot be read"):
         copy.workspace_key(str(locked / "src" / "app"))
+
+
+@pytest.mark.parametrize(
+    ("host", "name"),
+    [
+        ("laptop\u202egpj.exe", "laptopgpj.exe"),
+        ("ad\u200bmin\u2066", "admin"),
+        ("\u200b\u202e", None),  # nothing visible left: the machine's id
+    ],
+)
+def test_r1_i9_the_host_name_is_sent_without_hidden_characters(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, host: str, name: str | None
+) -> None:
+    """The service refuses a machine name with hidden characters: a host name holding some is
+    sent without them, so this machine still syncs and shows as what it is."""
+    monkeypatch.setattr(socket, "gethostname", lambda: host)
+    machine_id, sent = machine_identity(tmp_path)
+    assert sent == (name or machine_id)

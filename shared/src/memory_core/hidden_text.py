@@ -47,7 +47,14 @@ import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 
-__all__ = ["describe_hidden", "find_hidden", "hidden_runs", "show_hidden", "show_hidden_lines"]
+__all__ = [
+    "HIDDEN_CANDIDATES",
+    "describe_hidden",
+    "find_hidden",
+    "hidden_runs",
+    "show_hidden",
+    "show_hidden_lines",
+]
 
 # Every character that may be hidden; whether it is depends on its neighbours (_is_hidden).
 _CANDIDATE = re.compile(
@@ -56,6 +63,9 @@ _CANDIDATE = re.compile(
     "\U0001d173-\U0001d17a\U000e0000-\U000e007f\U000e0100-\U000e01ef]"
 )
 _CANDIDATES = re.compile(_CANDIDATE.pattern + "+")
+HIDDEN_CANDIDATES = _CANDIDATE.pattern[1:-1]
+"""The body of a regex class of every character that may be hidden (literal characters, astral
+ones included): where context cannot make them legitimate, as in a name, refuse them all."""
 # Hidden wherever they stand: no neighbour makes them part of a word or an emoji.
 _ALWAYS = re.compile(
     "[\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064"

@@ -26,6 +26,8 @@ import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from memory_core.hidden_text import HIDDEN_CANDIDATES, describe_hidden
+
 if TYPE_CHECKING:
     import msgspec
 
@@ -38,6 +40,7 @@ __all__ = [
     "DRAFT_PROMPT_RULE",
     "INDEX_PLACEHOLDER",
     "MACHINE_ID_RULE",
+    "MACHINE_NAME_MAX",
     "MACHINE_NAME_RULE",
     "MAX_UTF8_BYTES_KEYWORD",
     "MEMORY_PROMPT_RULE",
@@ -365,9 +368,29 @@ MACHINE_ID_RULE = TextRule(
 ``refs/machines/<id>``, so it is a safe ref-name component."""
 
 MACHINE_NAME_MAX = 64
+"""Characters of a machine name at most (R-1)."""
+_NAME_CHAR = f"(?![{HIDDEN_CANDIDATES}])[^{CONTROL_CLASS}]"
+_NAME_EDGE = f"(?![{HIDDEN_CANDIDATES}]){_NOT_BLANK}"
+
+
+def _holds_hidden(value: str) -> str | None:
+    hidden = "".join(re.findall(f"[{HIDDEN_CANDIDATES}]", value))
+    if not hidden:
+        return None
+    return (
+        f"must not hold hidden characters ({describe_hidden(hidden)}): "
+        "they make a name show as another (I-9)"
+    )
+
+
 MACHINE_NAME_RULE = TextRule(
-    pattern=f"^{_NOT_BLANK}(?:[^{CONTROL_CLASS}]{{0,{MACHINE_NAME_MAX - 2}}}{_NOT_BLANK})?$",
-    summary=f"1-{MACHINE_NAME_MAX} characters without control characters or outer whitespace",
-    explanations=(_holds_control,),
+    pattern=f"^{_NAME_EDGE}(?:(?:{_NAME_CHAR}){{0,{MACHINE_NAME_MAX - 2}}}{_NAME_EDGE})?$",
+    summary=(
+        f"1-{MACHINE_NAME_MAX} characters without control characters, outer whitespace or "
+        "hidden characters (bidirectional controls, zero-width characters, tag characters …)"
+    ),
+    explanations=(_holds_control, _holds_hidden),
 )
-"""The name a machine shows on the page (R-1): its host name unless the user sets one."""
+"""The name a machine shows on the page (R-1): its host name unless the user sets one. Every
+character I-9 may count as hidden is refused, even where a text would keep it (an emoji's joiner):
+a name is a label that must read as what it is."""

@@ -63,6 +63,7 @@ from urllib.parse import quote
 from memory_core import layout
 from memory_core.atomic import atomic_write_bytes
 from memory_core.errors import UnresolvablePath
+from memory_core.hidden_text import HIDDEN_CANDIDATES
 from memory_core.keys import (
     USER_SCOPE,
     check_agent_id,
@@ -70,6 +71,7 @@ from memory_core.keys import (
     key_for_real_path,
     real_path,
 )
+from memory_core.rules import CONTROL_CLASS, MACHINE_NAME_MAX, MACHINE_NAME_RULE
 
 from harness_memory.settings import remote_memory_root
 
@@ -91,7 +93,7 @@ MIN_GIT_TIMEOUT_S = 10.0
 """Seconds one git exchange may take at least, whatever the request timeout (a first fetch of a
 large scope takes longer than one JSON request)."""
 _STATE_FILE = "sync-state.json"
-_MACHINE_NAME_RE = re.compile(r"[\x00-\x1f\x7f]")
+_NOT_IN_MACHINE_NAME = re.compile(f"[{CONTROL_CLASS}{HIDDEN_CANDIDATES}]")
 
 
 class RemoteError(Exception):
@@ -155,8 +157,9 @@ class SyncResult:
 
 def machine_identity(remote_dir: Path) -> tuple[str, str]:
     """This machine's ``(id, name)``: a random id made once and kept in
-    ``<remote_dir>/machine-id`` (0600), and the host name (R-1 rules: at most 64 characters,
-    no control characters)."""
+    ``<remote_dir>/machine-id`` (0600), and the host name kept to
+    :data:`~memory_core.rules.MACHINE_NAME_RULE` (R-1: control and hidden characters dropped,
+    at most 64 characters; the id when nothing is left)."""
     path = remote_dir / "machine-id"
     try:
         machine_id = path.read_text(encoding="ascii").strip()
@@ -166,8 +169,8 @@ def machine_identity(remote_dir: Path) -> tuple[str, str]:
         machine_id = secrets.token_hex(16)
         remote_dir.mkdir(parents=True, exist_ok=True)
         atomic_write_bytes(path, (machine_id + "\n").encode("ascii"), mode=0o600)
-    name = _MACHINE_NAME_RE.sub("", socket.gethostname()).strip()[:64].strip() or machine_id
-    return machine_id, name
+    name = _NOT_IN_MACHINE_NAME.sub("", socket.gethostname()).strip()[:MACHINE_NAME_MAX].strip()
+    return machine_id, name if MACHINE_NAME_RULE.accepts(name) else machine_id
 
 
 class ScopeSync:

@@ -39,6 +39,8 @@ from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from memory_core.counting import counted
+
 from memory_api.command_place import NAME_THE_DATA_DIR, PlaceRefused, place_for
 from memory_api.errors import ServiceError
 from memory_api.remote import RemoteError, default_url
@@ -278,7 +280,7 @@ def _demo_seed(settings: Settings, args: argparse.Namespace) -> int:
     verb = "created" if report.agent_created else "kept"
     print(
         f"{verb} agent 'demo' in project 'demo' under {settings.data_dir}: "
-        f"{report.copied} files copied, {report.kept} already there"
+        f"{counted(report.copied, 'file')} copied, {report.kept} already there"
         + (f", {report.declined} deleted since an earlier seed left out" if report.declined else "")
     )
     for key, path in report.scopes.items():
@@ -408,15 +410,15 @@ def _history_prune(settings: Settings, args: argparse.Namespace) -> int:
         for key, pruned in prune_agent(root, record.id, retention, stores.agents.locks):
             squashed += pruned.squashed
             if pruned.squashed:
+                versions = counted(pruned.squashed, "version")
                 print(
-                    f"{record.project}/{record.id} {key}: {pruned.squashed} versions squashed "
+                    f"{record.project}/{record.id} {key}: {versions} squashed "
                     f"into one, {pruned.kept} kept"
                 )
-    most = retention.max_versions or "any number of"
-    print(
-        f"{squashed} versions squashed in all (kept per scope: {most} versions, "
-        f"{retention.max_age_days or 'any number of'} days)"
-    )
+    most, days = retention.max_versions, retention.max_age_days
+    kept = counted(most, "version") if most else "any number of versions"
+    age = counted(days, "day") if days else "any number of days"
+    print(f"{counted(squashed, 'version')} squashed in all (kept per scope: {kept}, {age})")
     return 0
 
 

@@ -11,7 +11,8 @@ Only :meth:`Settings.from_env` looks at the environment; everything else receive
 ``MEMORY_API_TOKENS``      bearer tokens, comma-separated ``name=secret`` (every project) or
                            ``name:proj-a|proj-b=secret`` (those projects); hashed at load (A-10)
 ``MEMORY_API_TOKENS_FILE`` a file of more such entries, one per line or comma-separated, ``#``
-                           comment lines (a mounted Kubernetes or Compose secret, deploy.md)
+                           comment lines (a mounted Kubernetes or Compose secret, deploy.md);
+                           a regular file holding at least one token (A-10a)
 ``MEMORY_API_LOG_FORMAT``  ``text`` (default) or ``json`` (one JSON object per line)
 ``MEMORY_API_LOG_LEVEL``   ``DEBUG``, ``INFO`` (default), ``WARNING`` …
 ``MEMORY_API_CHAT_URL``    chat address with ``{draftId}``, ``{project}``, ``{agent}`` (W-4)
@@ -44,10 +45,13 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
+
+from memory_core.file_kind import file_kind
 
 from memory_api.bearer import TokenEntry, hash_secret, parse_token_spec
 
@@ -171,11 +175,27 @@ TOKENS_FILE_CAP = 1024 * 1024
 
 
 def _env_tokens(env: Mapping[str, str]) -> tuple[TokenEntry, ...]:
-    """The tokens of ``MEMORY_API_TOKENS`` and of the file ``MEMORY_API_TOKENS_FILE`` names."""
-    entries = _tokens(env.get("MEMORY_API_TOKENS", ""), "MEMORY_API_TOKENS")
+    """The tokens of ``MEMORY_API_TOKENS`` and of the file ``MEMORY_API_TOKENS_FILE`` names.
+
+    A variable that is set (not blank) but yields no token raises :class:`SettingsError`: the
+    operator asked for tokens, and starting without any would open the service (A-10a).
+    """
+    raw = env.get("MEMORY_API_TOKENS", "")
+    entries = _tokens(raw, "MEMORY_API_TOKENS")
+    if raw.strip() and not entries:
+        raise SettingsError(
+            "MEMORY_API_TOKENS holds no token: give name=secret entries, or unset it to run "
+            "without tokens (loopback only)"
+        )
     path = env.get("MEMORY_API_TOKENS_FILE", "").strip()
     if path:
-        entries += _tokens(_tokens_file_text(Path(path)), "MEMORY_API_TOKENS_FILE")
+        from_file = _tokens(_tokens_file_text(Path(path)), "MEMORY_API_TOKENS_FILE")
+        if not from_file:
+            raise SettingsError(
+                f"MEMORY_API_TOKENS_FILE: {path} holds no token (only blank or comment lines): "
+                "add a name=secret line, or unset MEMORY_API_TOKENS_FILE to run without it"
+            )
+        entries += from_file
     names = [entry.name for entry in entries]
     if len(set(names)) != len(names):
         raise SettingsError("MEMORY_API_TOKENS, MEMORY_API_TOKENS_FILE: token names must be unique")
@@ -184,21 +204,45 @@ def _env_tokens(env: Mapping[str, str]) -> tuple[TokenEntry, ...]:
 
 def _tokens_file_text(path: Path) -> str:
     """The entries of a tokens file: ``#`` comment lines dropped, lines joined with commas."""
-    try:
-        with path.open("rb") as handle:
-            raw = handle.read(TOKENS_FILE_CAP + 1)
-    except OSError as error:
-        raise SettingsError(
-            f"MEMORY_API_TOKENS_FILE: cannot read {path}: {error.strerror or error}"
-        ) from None
-    if len(raw) > TOKENS_FILE_CAP:
-        raise SettingsError(f"MEMORY_API_TOKENS_FILE: {path} is over {TOKENS_FILE_CAP} bytes")
+    raw = _read_named_file(path, "MEMORY_API_TOKENS_FILE", cap=TOKENS_FILE_CAP)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise SettingsError(f"MEMORY_API_TOKENS_FILE: {path} is not UTF-8") from None
     # Whole-line comments only: a secret may hold a "#".
     return ",".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
+
+
+def _read_named_file(path: Path, variable: str, *, cap: int) -> bytes:
+    """Return the bytes (at most ``cap``) of the regular file that ``variable`` names.
+
+    A FIFO, socket, device or folder is refused before it is opened for reading (a FIFO would
+    block the start for ever, a device may never end), and the open itself never blocks
+    (``O_NONBLOCK``); a file that is swapped between the check and the open is refused too.
+    Raises :class:`SettingsError` naming ``variable`` and ``path`` when the file cannot be read,
+    is not a regular file, or is longer than ``cap`` bytes.
+    """
+    try:
+        mode = path.stat().st_mode  # follows links: a mounted Secret is one
+        if not stat.S_ISREG(mode):
+            raise SettingsError(_not_regular(variable, path, mode))
+        flags = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
+        descriptor = os.open(path, flags)
+        with os.fdopen(descriptor, "rb") as handle:
+            mode = os.fstat(handle.fileno()).st_mode
+            if not stat.S_ISREG(mode):
+                raise SettingsError(_not_regular(variable, path, mode))
+            raw = handle.read(cap + 1)
+    except OSError as error:
+        raise SettingsError(f"{variable}: cannot read {path}: {error.strerror or error}") from None
+    if len(raw) > cap:
+        raise SettingsError(f"{variable}: {path} is over {cap} bytes")
+    return raw
+
+
+def _not_regular(variable: str, path: Path, mode: int) -> str:
+    kind = file_kind(mode)
+    return f"{variable}: {path} is {kind}, not a regular file: name a file holding the entries"
 
 
 def _tokens(raw: str, source: str) -> tuple[TokenEntry, ...]:

@@ -54,6 +54,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memory_core.counting import counted
 from memory_core.errors import InvalidId
 from memory_core.keys import check_topic_file_name
 
@@ -230,7 +231,9 @@ def _summary(split: _Split, path: Path) -> None:
                 updated_at=date,
                 origin=origin,
             )
-    split.user.merged.append(Merged(str(path), f"split into {made} topic files (user scope)"))
+    split.user.merged.append(
+        Merged(str(path), f"split into {counted(made, 'topic file')} (user scope)")
+    )
 
 
 def _handbook(split: _Split, path: Path) -> None:

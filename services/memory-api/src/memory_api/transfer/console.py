@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+from memory_core.counting import counted
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -129,7 +130,7 @@ def print_export(report: ExportReport, console: Console | None = None) -> None:
         cells = [key, str(count)]
         if report.history:
             size = report.history.get(key)
-            cells.append("none" if size is None else f"{size} bytes")
+            cells.append("none" if size is None else counted(size, "byte"))
         table.add_row(*cells)
     out.print(table)
     for skipped in report.skipped:
@@ -137,4 +138,7 @@ def print_export(report: ExportReport, console: Console | None = None) -> None:
     for kept in report.unaddressable:
         out.print(f"archived, never read by the service: {kept.origin}: {kept.reason}")
     total = sum(report.files.values())
-    out.print(f"{total} files, {report.bytes} bytes in {len(report.files)} scopes")
+    out.print(
+        f"{counted(total, 'file')}, {counted(report.bytes, 'byte')} "
+        f"in {counted(len(report.files), 'scope')}"
+    )

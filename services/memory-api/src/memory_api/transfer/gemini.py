@@ -37,6 +37,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from memory_core.counting import counted
 from memory_core.index import topic_link_targets
 
 from memory_api.transfer.harness_files import file_date, read_text
@@ -175,9 +176,12 @@ def _global_file(scope: SourceScope, path: Path) -> None:
             origin=f"{path} § {section.title or 'before the first heading'}",
         )
         others += 1
-    detail = f"{count} added memories and {others} other sections → topic files (user scope)"
+    detail = (
+        f"{counted(count, 'added memory', 'added memories')} and "
+        f"{counted(others, 'other section')} → topic files (user scope)"
+    )
     if bare:
-        detail += f"; {bare} headings with no text of their own left out"
+        detail += f"; {counted(bare, 'heading')} with no text of their own left out"
     scope.merged.append(Merged(str(path), detail))
 
 
@@ -191,8 +195,9 @@ def _project_file(scope: SourceScope, path: Path) -> None:
     count, rest = _added_memories(text, scope, path)
     stays = "the repository's own context file; it stays in the repository, where it is read"
     if count:
-        what = f"{count} added memories → topic files; the rest is {stays}"
-        scope.merged.append(Merged(str(path), what if rest else f"{count} added memories"))
+        memories = counted(count, "added memory", "added memories")
+        what = f"{memories} → topic files; the rest is {stays}"
+        scope.merged.append(Merged(str(path), what if rest else memories))
     else:
         scope.skipped.append(Skipped(str(path), stays))
 
@@ -229,7 +234,10 @@ def _private_folder(scope: SourceScope, folder: Path) -> None:
             )
             facts += 1
     scope.index = "\n".join(kept) + ("\n" if kept else "") + (scope.index or "")
-    detail = f"{facts} brief facts → topic files; {len(kept)} note lines → index lines"
+    detail = (
+        f"{counted(facts, 'brief fact')} → topic files; "
+        f"{counted(len(kept), 'note line')} → index lines"
+    )
     scope.merged.append(Merged(origin, detail))
 
 

@@ -126,7 +126,7 @@ def harness_scopes(
         scopes = vscode_scopes(workspace, environment)
     else:
         assert request.source is not None
-        scopes = [memory_tool_scope(Path(request.source))]
+        scopes = [memory_tool_scope(Path(request.source), shown=request.source)]
     for scope in scopes:
         index_unlinked(scope)
     return scopes

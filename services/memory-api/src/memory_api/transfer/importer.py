@@ -52,6 +52,7 @@ from typing import Literal
 
 from memory_core import layout
 from memory_core.atomic import fsync_directory
+from memory_core.counting import counted
 from memory_core.errors import FileKeptChanging, InvalidId, NotRegularFileError
 from memory_core.file_edit import FileTooLarge, edit_file
 from memory_core.index_merge import IndexMerge, merge_index
@@ -385,7 +386,7 @@ def _import_recorded(
         except HistoryUnavailable as error:
             report.notes.append(f"history: the archive's was not taken ({error.detail})")
         else:
-            report.notes.append(f"history: {taken} versions taken from the archive")
+            report.notes.append(f"history: {counted(taken, 'version')} taken from the archive")
         recorded = histories.record(agent_id, scope, who)
     else:
         if source.history is not None:
@@ -443,7 +444,7 @@ def _import_files(
         report.merged.append(
             Merged(
                 source.index_origin,
-                f"index: {len(merge.added)} lines merged into {layout.INDEX_FILE}"
+                f"index: {counted(len(merge.added), 'line')} merged into {layout.INDEX_FILE}"
                 + (f", {there} already there" if there else ""),
             )
         )

@@ -157,12 +157,15 @@ def _add_file(scope: SourceScope, folder: Path, path: Path, taken: set[str]) -> 
     scope.files.append(SourceFile(name, data, str(path), note))
 
 
-def memory_tool_scope(folder: Path) -> SourceScope:
+def memory_tool_scope(folder: Path, *, shown: str | None = None) -> SourceScope:
     """A ``/memories`` folder of the memory tool convention read for an import into the scope
-    the command line names. Raises :class:`SourceError` when it is no folder."""
+    the command line names; ``shown`` is the folder as the user wrote it (``./memories``), for
+    messages and the label (default: ``folder``). Raises :class:`SourceError` when it is no
+    folder."""
+    where = str(folder) if shown is None else shown
     if entry_kind(folder) != "folder":
-        raise SourceError(f"{folder} is not a folder")
-    scope = SourceScope(label=str(folder))
+        raise SourceError(f"{where} is not a folder")
+    scope = SourceScope(label=where)
     _add_tree(scope, folder)
     scope.files.sort(key=lambda item: item.name)
     return scope

@@ -72,7 +72,7 @@ def offered_scopes(
         return harness_scopes(harness)
     if source is None:
         raise SourceError("name the SOURCE folder or archive, or use --from")
-    scopes = read_source(Path(source))
+    scopes = read_source(Path(source), shown=source)
     for scope in scopes:
         if scope.key is None:
             index_unlinked(scope)

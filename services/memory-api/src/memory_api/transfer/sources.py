@@ -236,19 +236,23 @@ def _read_entry(scope: SourceScope, path: Path, known: Mapping[str, str] | None 
     scope.files.append(SourceFile(path.name, data, str(path), note))
 
 
-def read_folder(folder: Path, known: Mapping[str, str] | None = None) -> SourceScope:
+def read_folder(
+    folder: Path, known: Mapping[str, str] | None = None, *, shown: str | None = None
+) -> SourceScope:
     """Read a memory folder one level deep (see the module docstring); ``known`` maps entry
-    names to the reason they are skipped (a coding agent's own bookkeeping).
+    names to the reason they are skipped (a coding agent's own bookkeeping); ``shown`` is the
+    folder as the user wrote it (``./memories``), for messages and the label (default: ``folder``).
 
     Raises :class:`SourceError` when ``folder`` is missing, not a folder, or cannot be listed.
     """
+    where = str(folder) if shown is None else shown
     if not folder.is_dir():
-        raise SourceError(f"{folder} is not a folder")
+        raise SourceError(f"{where} is not a folder")
     try:
         entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
     except OSError as error:
-        raise SourceError(f"{folder} cannot be listed: {error.strerror or error}") from None
-    scope = SourceScope(label=str(folder))
+        raise SourceError(f"{where} cannot be listed: {error.strerror or error}") from None
+    scope = SourceScope(label=where)
     for entry in entries:
         _read_entry(scope, Path(entry.path), known)
     scope.files.sort(key=lambda item: item.name)
@@ -321,11 +325,13 @@ def _add_member(scope: SourceScope, name: str, raw: bytes, origin: str) -> None:
         scope.files.append(SourceFile(name, data, origin, note))
 
 
-def read_archive(path: Path) -> list[SourceScope]:
-    """Read an export archive into one :class:`SourceScope` per archived scope, sorted by key.
+def read_archive(path: Path, *, shown: str | None = None) -> list[SourceScope]:
+    """Read an export archive into one :class:`SourceScope` per archived scope, sorted by key;
+    ``shown`` is the path as the user wrote it, for messages (default: ``path``).
 
     Raises :class:`SourceError` when it is not a readable tar archive of the export's format.
     """
+    where = str(path) if shown is None else shown
     scopes: dict[str, SourceScope] = {}
     loose: list[Skipped] = []
     manifest_seen = False
@@ -333,11 +339,11 @@ def read_archive(path: Path) -> list[SourceScope]:
         with tarfile.open(path, "r:*") as archive:
             for count, member in enumerate(archive):
                 if count >= ARCHIVE_MAX_MEMBERS:
-                    raise SourceError(f"{path} holds more than {ARCHIVE_MAX_MEMBERS} members")
+                    raise SourceError(f"{where} holds more than {ARCHIVE_MAX_MEMBERS} members")
                 if member.isdir():
                     continue
                 if member.name == f"{ARCHIVE_ROOT}/{ARCHIVE_MANIFEST}" and member.isreg():
-                    manifest_seen = _check_manifest(archive, member, path)
+                    manifest_seen = _check_manifest(archive, member, where)
                     continue
                 if _history_member(archive, member, scopes, path.name, loose):
                     continue
@@ -354,9 +360,9 @@ def read_archive(path: Path) -> list[SourceScope]:
                 raw = handle.read(IMPORT_FILE_CAP + 1) if handle is not None else b""
                 _add_member(scope, name, raw, origin)
     except (tarfile.TarError, EOFError, OSError) as error:
-        raise SourceError(f"{path} is not a readable archive: {error}") from None
+        raise SourceError(f"{where} is not a readable archive: {error}") from None
     if not manifest_seen:
-        raise SourceError(f"{path} is not an Agent Memory export (no {ARCHIVE_MANIFEST})")
+        raise SourceError(f"{where} is not an Agent Memory export (no {ARCHIVE_MANIFEST})")
     ordered = [scopes[key] for key in sorted(scopes)]
     if ordered:
         ordered[0].skipped[:0] = loose
@@ -365,24 +371,26 @@ def read_archive(path: Path) -> list[SourceScope]:
     return ordered
 
 
-def _check_manifest(archive: tarfile.TarFile, member: tarfile.TarInfo, path: Path) -> bool:
+def _check_manifest(archive: tarfile.TarFile, member: tarfile.TarInfo, where: str) -> bool:
     handle = archive.extractfile(member)
     try:
         manifest = json.load(io.BytesIO(handle.read(1024 * 1024) if handle else b""))
     except ValueError:
-        raise SourceError(f"{path}: {ARCHIVE_MANIFEST} is not JSON") from None
+        raise SourceError(f"{where}: {ARCHIVE_MANIFEST} is not JSON") from None
     if not isinstance(manifest, dict) or manifest.get("format") != ARCHIVE_FORMAT:
-        raise SourceError(f"{path} is not an Agent Memory export ({ARCHIVE_MANIFEST} format)")
+        raise SourceError(f"{where} is not an Agent Memory export ({ARCHIVE_MANIFEST} format)")
     return True
 
 
-def read_source(path: Path) -> list[SourceScope]:
-    """Read ``path`` as an export archive when it is one, else as a memory folder.
+def read_source(path: Path, *, shown: str | None = None) -> list[SourceScope]:
+    """Read ``path`` as an export archive when it is one, else as a memory folder; ``shown``
+    is the path as the user wrote it (``./memories``), which messages name (default: ``path``).
 
     Raises :class:`SourceError` when it is neither (missing, a plain file, unreadable).
     """
+    where = str(path) if shown is None else shown
     if is_archive(path):
-        return read_archive(path)
+        return read_archive(path, shown=where)
     if path.is_file():
-        raise SourceError(f"{path} is a file, not a memory folder or an export archive")
-    return [read_folder(path)]
+        raise SourceError(f"{where} is a file, not a memory folder or an export archive")
+    return [read_folder(path, shown=where)]

@@ -5,8 +5,9 @@ scope's lock, through :meth:`~.recorder.ScopeHistories.around`:
 
 1. what is on disk is recorded first (``found``), so the text a restore replaces stays in a
    version (restoring is itself undoable);
-2. the file gets its bytes of that version. A deleted file is created again (never over a file
-   that appeared meanwhile); an existing one is replaced through
+2. the file gets its bytes of that version. A deleted file is created again, never over
+   anything that has its name (a file the history does not hold, a symlink, a FIFO: the 409
+   says which, and that nothing was written); an existing one is replaced through
    :func:`memory_core.file_edit.edit_file`, and only if it still holds what step 1 recorded: a
    write that slipped in between is never overwritten unrecorded (409, try again);
 3. for a topic file, the lines of that version's ``MEMORY.md`` that linked to it (T-4) are
@@ -31,12 +32,14 @@ Blocking: run it in a worker thread holding the scope's lock.
 from __future__ import annotations
 
 import logging
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 from memory_core import layout
 from memory_core.errors import FileKeptChanging, NotRegularFileError
 from memory_core.file_edit import FileTooLarge, edit_file
+from memory_core.file_kind import file_kind
 from memory_core.index import index_lines, line_links_to
 from memory_core.index_merge import merge_index
 from memory_core.index_rewrite import IndexNotRewritable, merge_index_bytes
@@ -127,10 +130,27 @@ def _apply(
     recorded = _recorded_blob(histories, repository, plan.name)
     if recorded is None:
         if not create_new_bytes(path, plan.data):
-            raise Conflict(f"{plan.name!r} appeared while it was restored; nothing was replaced")
+            raise Conflict(_taken(path, plan.name))
     else:
         _replace_recorded(path, plan, recorded)
     return _merge_into_index(root, scope, plan.index_lines) if plan.index_lines else []
+
+
+def _taken(path: Path, name: str) -> str:
+    """Why a file the history does not hold cannot be restored: what stands at its name."""
+    try:
+        mode = path.lstat().st_mode
+    except OSError:
+        return f"{name!r} was taken meanwhile and is gone again; nothing was written: try again"
+    if stat.S_ISREG(mode):
+        return (
+            f"{name!r} is a file the history does not hold (written meanwhile, or one it cannot "
+            "record); nothing was written: look at it, then restore again"
+        )
+    return (
+        f"{name!r} is {file_kind(mode)}, not a regular file; nothing was written: "
+        "remove it, then restore again"
+    )
 
 
 def _replace_recorded(path: Path, plan: _Plan, recorded: str) -> None:

@@ -163,7 +163,7 @@ def _row(machine_id: str, entry: dict[str, object]) -> MachineSync | None:
         return None
     return MachineSync(
         id=machine_id,
-        name=name,
+        name=name if MACHINE_NAME_RULE.accepts(name) else machine_id,  # one noted before a rule
         principal=principal,
         last_sync=last_sync,
         last_push=last_push if isinstance(last_push, str) else None,
