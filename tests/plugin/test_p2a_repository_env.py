@@ -119,3 +119,22 @@ def test_p2a_flags_only_reads_the_token_and_no_other_variable() -> None:
     assert settings.ignored_env == tuple(
         sorted(f"HARNESS_MEMORY_{n}" for n in HOOK_ENV if n != "URL")  # the URL agrees
     )
+
+
+def test_p2a_status_warns_about_hooks_an_earlier_install_wrote_without_flags_only(
+    tmp_path: Path,
+) -> None:
+    home = tmp_path / "home"
+    install("claude-code", home, make_root(tmp_path))
+    path = home / ".claude" / "settings.json"
+    path.write_text(path.read_text(encoding="utf-8").replace(" --flags-only", ""), "utf-8")
+
+    def status() -> str:
+        out = io.StringIO()
+        main(["status", "--home", str(home)], environ={"HOME": str(home)}, stdout=out)
+        return out.getvalue()
+
+    assert "run `harness-memory install claude-code` again" in status()
+    assert "--flags-only" in status()
+    install("claude-code", home, tmp_path / "data" / "agents" / "coder" / "agent_state" / "memory")
+    assert "--flags-only" not in status()
