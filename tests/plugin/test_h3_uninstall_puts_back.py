@@ -91,6 +91,9 @@ def test_h7_no_backup_keeps_the_token_after_a_remote_mode_uninstall(tmp_path: Pa
     settings.write_text(original, encoding="utf-8")
     install("claude-code", home, "--remote", "http://127.0.0.1:9", "--token", "first-token")
     install("claude-code", home, "--remote", "http://127.0.0.1:9", "--token", "second-token")
+    [held] = [p for p in settings.parent.glob("settings.json.*") if "first" in p.read_text()]
+    shown = run("uninstall", "claude-code", "--dry-run", home=home)
+    assert f"would remove {held}: a backup holding the bearer token" in shown
 
     said = run("uninstall", "claude-code", home=home)
 

@@ -106,6 +106,8 @@ def run(
         out.write(describe(planned.changes) or "nothing to change\n")
         for path in planned.removals:
             out.write(f"would remove {path}\n")
+        for path in [] if install else _token_backups(harness, planned.changes):
+            out.write(f"would remove {path}: a backup holding the bearer token\n")
         for note in planned.notes:
             out.write(f"{harness}: {note}\n")
         return InstallResult(planned, dry_run=True)
@@ -131,10 +133,20 @@ def _remove(planned: Plan) -> list[Path]:
 
 
 def _remove_token_backups(harness: str, changes: list[FileChange]) -> list[Path]:
-    """After an uninstall, delete the backups beside each settings file that hold a bearer
-    token (in ``env`` or on one of our hook commands, this one or an older): the token's use
-    ends with the uninstall, and a copy of it must not outlive it (H-7). Others stay."""
+    """After an uninstall, delete :func:`_token_backups`: the token's use ends with the
+    uninstall, and a copy of it must not outlive it (H-7). Other backups stay."""
     removed: list[Path] = []
+    for backup in _token_backups(harness, changes):
+        with contextlib.suppress(FileNotFoundError):
+            backup.unlink()
+            removed.append(backup)
+    return removed
+
+
+def _token_backups(harness: str, changes: list[FileChange]) -> list[Path]:
+    """The backups beside each settings file of ``changes`` that hold a bearer token (in
+    ``env`` or on one of our hook commands, this token or an older one)."""
+    found: list[Path] = []
     for change in changes:
         if not change.backup:
             continue
@@ -144,10 +156,8 @@ def _remove_token_backups(harness: str, changes: list[FileChange]) -> list[Path]
             except SettingsFileError:
                 continue
             if holds(text, change.secrets) or _names_a_token(text, harness):
-                with contextlib.suppress(FileNotFoundError):
-                    backup.unlink()
-                    removed.append(backup)
-    return removed
+                found.append(backup)
+    return found
 
 
 def _names_a_token(text: str, harness: str) -> bool:
