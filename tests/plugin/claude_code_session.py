@@ -22,7 +22,7 @@ from memory_core import layout
 
 from tests.plugin.fake_anthropic import Block, FakeAnthropic
 from tests.plugin.fake_anthropic import Script as ModelScript
-from tests.plugin.helpers import HARNESS_MEMORY
+from tests.plugin.helpers import HARNESS_MEMORY, code_under_test
 from tests.plugin.loopback_only import run_isolated, unix_bridges
 from tests.plugin.real_service import RealService
 
@@ -170,6 +170,7 @@ async def _run(
         "DISABLE_TELEMETRY": "1",
         "DISABLE_AUTOUPDATER": "1",
         "DISABLE_ERROR_REPORTING": "1",
+        **code_under_test(),
     }
     code, out, err = await run_isolated(
         command,

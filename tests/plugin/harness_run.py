@@ -16,7 +16,7 @@ from aiohttp import web
 from memory_core.keys import workspace_memory_key
 
 from tests.plugin.fake_model_apis import FakeGemini, FakeResponses, Turn, serve_app
-from tests.plugin.helpers import HARNESS_MEMORY
+from tests.plugin.helpers import HARNESS_MEMORY, code_under_test
 from tests.plugin.loopback_only import run_isolated, unix_bridges
 from tests.plugin.npm_cli import CODEX, GEMINI, npm_cli
 from tests.plugin.real_service import RealService
@@ -177,6 +177,7 @@ async def run_codex(
             "STAND_IN_API_KEY": "sk-test-dummy",
             "PATH": "/usr/local/bin:/usr/bin:/bin",
             "NO_COLOR": "1",
+            **code_under_test(),
         },
         sockets=tmp,
         files=[home / ".codex" / "config.toml"],
@@ -234,6 +235,7 @@ async def run_gemini_in(
             "GOOGLE_GEMINI_BASE_URL": "http://127.0.0.1:{port}",
             "GEMINI_CLI_TRUST_WORKSPACE": "true",
             "NO_COLOR": "1",
+            **code_under_test(),
         },
         sockets=sockets,
         hidden=hidden,

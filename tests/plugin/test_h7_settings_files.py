@@ -220,7 +220,8 @@ def test_token_in_readable_settings_masked_however_it_is_quoted(
 
 
 def test_token_in_readable_settings_old_backups_made_private(tmp_path: Path) -> None:
-    """A backup an older install left readable, holding the token, is made private."""
+    """A backup an older install left readable, holding the token, is made private by the
+    next install."""
     home = make_home("token-in-readable-settings", tmp_path)
     root = memory_root(tmp_path)
     path = home / TOKEN_FILES["claude-code"]
@@ -228,7 +229,7 @@ def test_token_in_readable_settings_old_backups_made_private(tmp_path: Path) -> 
     leaked = path.with_name(path.name + BACKUP_SUFFIX + "20240101T000000Z")
     leaked.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
     leaked.chmod(0o644)
-    status, said = run(home, root, "uninstall", "claude-code")
+    status, said = run(home, root, "install", "claude-code", "--token", TOKEN + "-2")
     assert status == 0
     assert mode(leaked) == 0o600
     assert f"{leaked} holds the bearer token: made it owner-only" in said

@@ -171,6 +171,15 @@ def test_h7_no_token_file_stays_behind(tmp_path: Path, harness: str) -> None:
     assert not token_file(home, harness).exists()
 
 
+def hook_env(home: Path) -> dict[str, str]:
+    """The hook's environment: HOME, a plain PATH, and PYTHONPATH where a checkout names the
+    code under test."""
+    env = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
+    if "PYTHONPATH" in os.environ:
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    return env
+
+
 @pytest.mark.parametrize("harness", ["codex", "gemini"])
 async def test_h7_the_installed_session_start_hook_sends_the_token_from_its_file(
     service: ScriptedService, tmp_path: Path, harness: str
@@ -195,7 +204,7 @@ async def test_h7_the_installed_session_start_hook_sends_the_token_from_its_file
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
-        env={"HOME": str(home), "PATH": "/usr/bin:/bin"},
+        env=hook_env(home),
         cwd=workspace,
     )
     out, err = await process.communicate(hook)

@@ -197,11 +197,13 @@ def test_v1_install_puts_the_post_write_hook_beside_the_guard_and_uninstall_take
         )
         == 0
     )
-    assert groups(document_of(tmp_path, harness), post_event) == []
+    assert not (tmp_path / FILES[harness]).exists()  # the install created it: gone again
 
 
 def test_v1_codex_trusts_its_post_write_hook(tmp_path: Path) -> None:
     """Codex CLI skips an untrusted hook silently: the install records its hash."""
+    (tmp_path / ".codex").mkdir()
+    (tmp_path / ".codex" / "config.toml").write_text('model = "o3"\n', encoding="utf-8")
     install(tmp_path, "codex")
     source = str(tmp_path / ".codex" / "hooks.json")
     config = tomlkit.parse((tmp_path / ".codex" / "config.toml").read_text(encoding="utf-8"))

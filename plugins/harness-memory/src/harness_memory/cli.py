@@ -17,7 +17,8 @@
     harness-memory sync [--workspace DIR] [--status] [--format json|text]  (harness_memory.cli_sync)
     harness-memory install|uninstall claude-code|codex|gemini …   (harness_memory.cli_install)
 
-Every flag falls back to its ``HARNESS_MEMORY_*`` variable (see :mod:`harness_memory.settings`).
+Every flag falls back to its ``HARNESS_MEMORY_*`` variable (see :mod:`harness_memory.settings`),
+except in a hook given ``--flags-only`` (as installed), which reads only ``HARNESS_MEMORY_TOKEN``.
 Exit status: 0 when the Session started (memory or the draft may have failed open: a warning
 goes to stderr), 2 for a usage error (a draft id that is not 32 lowercase hex digits included).
 ``draft show`` exits 1 when the draft cannot be fetched (expired, unknown, service down). Hook
@@ -140,7 +141,7 @@ def main(
     if args.command == "sync":
         flags = _with_installed_remote(flags, env)
     try:
-        settings = load_settings(flags, env)
+        settings = load_settings(flags, env, flags_only=getattr(args, "flags_only", False))
     except SettingsError as error:
         parser.error(str(error))
     if args.command != "hook":
@@ -442,3 +443,9 @@ def _add_hook(hook: argparse.ArgumentParser) -> None:
                 "default 1",
             )
         _add_setting_flags(adapter, hook=True)
+        adapter.add_argument(
+            "--flags-only",
+            action="store_true",
+            help="read no HARNESS_MEMORY_* variable but HARNESS_MEMORY_TOKEN: a repository's "
+            "settings can set the Session's environment (what install writes)",
+        )

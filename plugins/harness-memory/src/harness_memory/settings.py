@@ -25,6 +25,13 @@ HARNESS_MEMORY_REMOTE       ``on``: remote mode (R-1): memory is a local copy un
                             copy's (``<state dir>/remote/<project>/agents/<agent>/agent_state/
                             memory``) unless ``HARNESS_MEMORY_ROOT`` says otherwise
 ==========================  =============================================================
+
+A hook command ``harness-memory install`` writes carries ``--flags-only``: its settings are its
+flags, and every ``HARNESS_MEMORY_*`` variable but ``HARNESS_MEMORY_TOKEN`` is ignored, since a
+repository's own settings can set a Session's environment (Claude Code's ``.claude/settings.json``
+``env``, Gemini CLI's ``.env`` files) and so could move the memory, the Session records the guard
+trusts or the template (P-2a). The variables it ignored are named in
+:attr:`HarnessSettings.ignored_env`, for the Session-start hook to tell the user.
 """
 
 from __future__ import annotations
@@ -127,6 +134,9 @@ class HarnessSettings(msgspec.Struct, frozen=True, kw_only=True):
     memory_root: Path | None = None
     token_file: Path | None = None
     remote: bool = False
+    ignored_env: tuple[str, ...] = ()
+    """``HARNESS_MEMORY_*`` variables set in the environment but ignored (``flags_only``)
+    because they say something other than the hook's flags, sorted."""
 
     def missing(self) -> list[str]:
         """Name the variables a Session start still needs (URL, project, agent)."""
@@ -206,8 +216,14 @@ _SWITCH = {"on": True, "1": True, "true": True, "yes": True}
 _SWITCH |= {"off": False, "0": False, "false": False, "no": False}
 
 
-def load_settings(flags: Mapping[str, str | None], environ: Mapping[str, str]) -> HarnessSettings:
+def load_settings(
+    flags: Mapping[str, str | None], environ: Mapping[str, str], *, flags_only: bool = False
+) -> HarnessSettings:
     """Merge command-line ``flags`` (``url``, ``token``, …; None = not given) over ``environ``.
+
+    With ``flags_only`` (an installed hook's ``--flags-only``) no ``HARNESS_MEMORY_*`` variable
+    but ``HARNESS_MEMORY_TOKEN`` is read: a setting is its flag or its default, and the variables
+    that say otherwise are listed in ``ignored_env`` (P-2a).
 
     Raises :class:`SettingsError` for a timeout that is not a number of seconds in
     (0, :data:`MAX_TIMEOUT_S`] and a ``remote`` value other than on/off (1/0, true/false, yes/no).
@@ -215,10 +231,16 @@ def load_settings(flags: Mapping[str, str | None], environ: Mapping[str, str]) -
     (:func:`remote_memory_root`).
     """
 
+    ignored: list[str] = []
+
     def pick(name: str) -> str | None:
         value = flags.get(name)
-        if value is None:
-            value = environ.get(ENV_PREFIX + name.upper())
+        variable = ENV_PREFIX + name.upper()
+        if flags_only and name != "token":
+            if environ.get(variable) and environ[variable] != value:
+                ignored.append(variable)
+        elif value is None:
+            value = environ.get(variable)
         return value or None
 
     raw_timeout = pick("timeout")
@@ -255,4 +277,5 @@ def load_settings(flags: Mapping[str, str | None], environ: Mapping[str, str]) -
         memory_root=memory_root,
         token_file=Path(token_file) if token_file else None,
         remote=_SWITCH[switch],
+        ignored_env=tuple(sorted(ignored)),
     )

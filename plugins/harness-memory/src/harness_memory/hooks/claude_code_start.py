@@ -20,6 +20,7 @@ from harness_memory.hooks.session_start import (
     availability_message,
     context_answer,
     cut_summary,
+    ignored_env_message,
     start_for_hook,
     unreadable_message,
 )
@@ -48,7 +49,8 @@ def session_start(
 
     The Workspace is the hook's ``cwd``. Entry 1 writes the Session's record (its
     ``SessionMeta``) to the state dir under ``session_id`` for the PreToolUse adapter, and
-    carries the ``systemMessage`` for the user when memory failed open or had to be cut (H-1);
+    carries the ``systemMessage`` for the user when memory failed open or had to be cut (H-1), or
+    when variables of the environment were ignored (P-2a);
     the other entries answer only their piece, or nothing when the prompt needs fewer pieces.
     Raises ``ValueError`` unless ``1 <= part <= parts``; never raises for anything else.
     """
@@ -62,9 +64,10 @@ def session_start(
         return {"systemMessage": error.notice()} if part == 1 else None
     delivery = fit(result.sections, result.session_meta.manifests, claude_code_limits(parts))
     output = context_answer(delivery.pieces[part - 1]) if part <= len(delivery.pieces) else {}
-    message = _user_message(result.session_meta, delivery, parts) if part == 1 else None
-    if message is not None:
-        output["systemMessage"] = message
+    if part == 1:
+        said = (ignored_env_message(settings), _user_message(result.session_meta, delivery, parts))
+        if message := " ".join(notice for notice in said if notice is not None):
+            output["systemMessage"] = message
     return output or None
 
 

@@ -27,6 +27,7 @@ __all__ = [
     "availability_message",
     "context_answer",
     "cut_summary",
+    "ignored_env_message",
     "session_start_answer",
     "start_for_hook",
     "unreadable_message",
@@ -68,7 +69,11 @@ def session_start_answer(
         return {"systemMessage": error.notice()}
     delivery = fit(result.sections, result.session_meta.manifests, limits)
     answer = context_answer(delivery.pieces[0]) if delivery.pieces else {}
-    notices = (availability_message(result.session_meta), unreadable_message(result.session_meta))
+    notices = (
+        ignored_env_message(settings),
+        availability_message(result.session_meta),
+        unreadable_message(result.session_meta),
+    )
     said = [notice for notice in notices if notice is not None]
     if cut := cut_summary(delivery):
         said.append(
@@ -88,6 +93,19 @@ def context_answer(piece: str) -> dict[str, Any]:
             "additionalContext": piece.lstrip("\n"),
         }
     }
+
+
+def ignored_env_message(settings: HarnessSettings) -> str | None:
+    """Tell the user which ``HARNESS_MEMORY_*`` variables of the Session's environment the
+    installed hooks ignored (``--flags-only``): a repository's settings can set them, and the
+    hooks' flags decide where memory lives and what is injected (P-2a)."""
+    if not settings.ignored_env:
+        return None
+    return (
+        f"Agent Memory ignored {', '.join(settings.ignored_env)} in this Session's environment "
+        "(a repository's settings can set it): the installed hooks' own flags decide where "
+        "memory lives and what is injected."
+    )
 
 
 def availability_message(meta: SessionMeta) -> str | None:

@@ -10,6 +10,7 @@ before anything is written, so it is left exactly as it was.
 from __future__ import annotations
 
 import contextlib
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,10 +23,13 @@ from harness_memory.installers.files import (
     SettingsFileError,
     Written,
     apply_changes,
+    backups_of,
     describe,
+    read_text,
 )
 from harness_memory.installers.plan import Plan
 from harness_memory.installers.record import others_in
+from harness_memory.installers.secrets import holds, tokens_in
 from harness_memory.installers.spec import InstallOptions
 
 __all__ = [
@@ -102,13 +106,16 @@ def run(
         out.write(describe(planned.changes) or "nothing to change\n")
         for path in planned.removals:
             out.write(f"would remove {path}\n")
+        for path in [] if install else _token_backups(harness, planned.changes):
+            out.write(f"would remove {path}: a backup holding the bearer token\n")
         for note in planned.notes:
             out.write(f"{harness}: {note}\n")
         return InstallResult(planned, dry_run=True)
     written = apply_changes(planned.changes)
     removed = _remove(planned)
-    _report(harness, written, removed, planned, install=install, out=out)
-    return InstallResult(planned, written, removed)
+    dropped = [] if install else _remove_token_backups(harness, planned.changes)
+    _report(harness, written, removed, planned, install=install, out=out, dropped=dropped)
+    return InstallResult(planned, written, removed + dropped)
 
 
 def _remove(planned: Plan) -> list[Path]:
@@ -125,6 +132,43 @@ def _remove(planned: Plan) -> list[Path]:
     return removed
 
 
+def _remove_token_backups(harness: str, changes: list[FileChange]) -> list[Path]:
+    """After an uninstall, delete :func:`_token_backups`: the token's use ends with the
+    uninstall, and a copy of it must not outlive it (H-7). Other backups stay."""
+    removed: list[Path] = []
+    for backup in _token_backups(harness, changes):
+        with contextlib.suppress(FileNotFoundError):
+            backup.unlink()
+            removed.append(backup)
+    return removed
+
+
+def _token_backups(harness: str, changes: list[FileChange]) -> list[Path]:
+    """The backups beside each settings file of ``changes`` that hold a bearer token (in
+    ``env`` or on one of our hook commands, this token or an older one)."""
+    found: list[Path] = []
+    for change in changes:
+        if not change.backup:
+            continue
+        for backup in backups_of(change.path):
+            try:
+                text = read_text(backup) or ""
+            except SettingsFileError:
+                continue
+            if holds(text, change.secrets) or _names_a_token(text, harness):
+                found.append(backup)
+    return found
+
+
+def _names_a_token(text: str, harness: str) -> bool:
+    """Whether ``text`` is a JSON settings object holding a token (:func:`tokens_in`)."""
+    try:
+        document = json.loads(text)
+    except ValueError:
+        return False
+    return bool(tokens_in(document, harness))
+
+
 def _report(
     harness: str,
     written: list[Written],
@@ -133,9 +177,10 @@ def _report(
     *,
     install: bool,
     out: IO[str],
+    dropped: list[Path],
 ) -> None:
     verb = "installed" if install else "uninstalled"
-    if not written and not removed:
+    if not written and not removed and not dropped:
         out.write(f"{harness}: nothing to change (already {verb})\n")
     for done in written:
         out.write(f"{harness}: {verb} — wrote {done.path}\n")
@@ -146,12 +191,14 @@ def _report(
                 f"{harness}: {done.target} holds the bearer token: made it readable by its "
                 f"owner only (mode {done.old_mode:04o} -> {done.mode:04o})\n"
             )
-        if done.backup is not None:
+        if done.backup is not None and done.backup not in dropped:
             out.write(f"{harness}: backup of the previous file: {done.backup}\n")
         for backup in done.tightened:
             out.write(f"{harness}: {backup} holds the bearer token: made it owner-only\n")
     for path in removed:
         out.write(f"{harness}: removed {path}\n")
+    for path in dropped:
+        out.write(f"{harness}: removed {path}: a backup holding the bearer token\n")
     if planned.folders:
         left = others_in(planned.folders[-1].parent, removed)
         for path in left:

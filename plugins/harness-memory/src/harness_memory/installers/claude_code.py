@@ -22,7 +22,7 @@ from harness_memory.installers.guard_gaps import gap_notes
 from harness_memory.installers.hook_groups import merge_hooks
 from harness_memory.installers.own_memory import Switch, switch_back, switch_off
 from harness_memory.installers.plan import Plan, with_state
-from harness_memory.installers.record import read_record
+from harness_memory.installers.record import STATE_FOLDER, read_record
 from harness_memory.installers.secrets import tokens_in
 from harness_memory.installers.spec import InstallOptions, root_changes
 
@@ -89,7 +89,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     )
     old, document = read_json_object(path)
     record = read_record(path.parent)
-    wanted = _wanted(options) if install else {}
+    state = None if managed is not None else path.parent / STATE_FOLDER  # each user's own
+    wanted = _wanted(options, state) if install else {}
     merged, _ = merge_hooks(document, HARNESS, wanted, source=path)
     gone, added = root_changes(document, HARNESS, options, install=install)
     for root in gone:
@@ -135,15 +136,17 @@ def _own_memory_folders(config_dir: Path, document: dict[str, Any]) -> list[str]
     ]
 
 
-def _wanted(options: InstallOptions) -> dict[str, list[dict[str, Any]]]:
+def _wanted(options: InstallOptions, state: Path | None) -> dict[str, list[dict[str, Any]]]:
+    """The hook groups per event; every command names the state folder ``state`` (None: the
+    managed settings' hooks, whose users each keep their own under ``~/.claude``)."""
     starts = []
     for part in range(1, SESSION_START_PARTS + 1):
-        command = options.hook_command(HARNESS, "session-start")
+        command = options.hook_command(HARNESS, "session-start", state_dir=state)
         if SESSION_START_PARTS > 1:
             command += f" --part {part} --parts {SESSION_START_PARTS}"
         starts.append({"hooks": [{"type": "command", "command": command}]})
-    guard = options.hook_command(HARNESS, "pre-tool-use")
-    record = options.hook_command(HARNESS, "post-tool-use")
+    guard = options.hook_command(HARNESS, "pre-tool-use", state_dir=state)
+    record = options.hook_command(HARNESS, "post-tool-use", state_dir=state)
     wanted: dict[str, list[dict[str, Any]]] = {
         "SessionStart": starts,
         "PreToolUse": [
@@ -154,7 +157,7 @@ def _wanted(options: InstallOptions) -> dict[str, list[dict[str, Any]]]:
         ],
     }
     if options.remote:  # R-1: what the agent wrote goes back at the Session's end too
-        ended = options.hook_command(HARNESS, "session-end")
+        ended = options.hook_command(HARNESS, "session-end", state_dir=state)
         wanted["SessionEnd"] = [{"hooks": [{"type": "command", "command": ended}]}]
     return wanted
 

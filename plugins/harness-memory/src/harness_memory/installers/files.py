@@ -33,6 +33,7 @@ __all__ = [
     "SettingsFileError",
     "Written",
     "apply_changes",
+    "backups_of",
     "describe",
     "dump_json",
     "read_json_object",
@@ -267,6 +268,14 @@ def _write_backup(target: Path, stamp: str, data: bytes, mode: int) -> Path:
             handle.write(data)
         return backup
     raise FileExistsError(f"no free backup name beside {target}")
+
+
+def backups_of(path: Path) -> list[Path]:
+    """The backups an install or uninstall made of ``path`` (beside its write target), sorted;
+    symlinks named like one are not ours and are left out."""
+    target = write_target(path)
+    found = target.parent.glob(f"{glob_escape(target.name)}{BACKUP_SUFFIX}*")
+    return sorted(backup for backup in found if backup.is_file() and not backup.is_symlink())
 
 
 def _tighten_old_backups(target: Path, secrets: frozenset[str]) -> tuple[Path, ...]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness_memory.installers.files import FileChange
+from harness_memory.installers.files import FileChange, backups_of
 from harness_memory.installers.record import InstallRecord, leftovers
 
 __all__ = ["Plan", "with_state"]
@@ -36,10 +36,30 @@ def with_state(
     install: bool,
     removals: list[Path] | None = None,
 ) -> Plan:
-    """The plan with the install's state folder: an install writes its record (and removes
-    ``removals``: a token file no longer wanted); an uninstall removes the record, the token
-    file and the Session records, and the folder when nothing else is in it."""
+    """The plan with the install's state folder: an install writes its record, naming the
+    settings files it creates (and removes ``removals``: a token file no longer wanted); an
+    uninstall removes the record, the token file and the Session records, and the folder when
+    nothing else is in it. A settings file an install created is removed, with its backups,
+    instead of being left empty (``{}``, a blank ``config.toml``); one that holds anything
+    else (keys the user added since) is written like any other (H-3)."""
     if install:
+        made = [str(c.path) for c in changes if c.old is None and c.backup]
+        record.created += [name for name in made if name not in record.created]
         return Plan([*changes, record.change()], notes, list(removals or []))
     files, folders = leftovers(record.path.parent.parent)
-    return Plan(changes, notes, files, folders)
+    kept: list[FileChange] = []
+    for change in changes:
+        if str(change.path) in record.created and _left_empty(change):
+            files += [change.path, *backups_of(change.path)]
+        else:
+            kept.append(change)
+    return Plan(kept, notes, files, folders)
+
+
+def _left_empty(change: FileChange) -> bool:
+    """Whether the file would hold nothing after ``change``: blank, or an empty JSON object;
+    and it is a file of its own, not a symlink (whose target is someone else's)."""
+    if change.path.is_symlink() or change.old is None:
+        return False
+    text = change.new.strip()
+    return text in ("", "{}")

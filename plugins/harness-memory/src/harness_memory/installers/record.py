@@ -36,18 +36,26 @@ _SESSIONS = "sessions"
 
 
 class InstallRecord:
-    """The install record of one settings folder: ``previous`` (see ``own_memory.Record``)."""
+    """The install record of one settings folder: ``previous`` (see ``own_memory.Record``) and
+    ``created``: the settings files (paths as the harness names them) that did not exist before
+    an install made them, which ``uninstall`` removes again when it leaves them empty."""
 
     def __init__(self, path: Path, text: str | None, document: dict[str, Any]) -> None:
         self.path = path
         self.text = text
         previous = document.get("previous")
         self.previous: dict[str, Any] = dict(previous) if isinstance(previous, dict) else {}
+        created = document.get("created")
+        listed = created if isinstance(created, list) else []
+        self.created: list[str] = [name for name in listed if isinstance(name, str)]
 
     def change(self) -> FileChange:
-        """The record's new text, holding :attr:`previous`, as a change without a backup."""
-        new = dump_json({"previous": self.previous})
-        return FileChange(self.path, self.text, new, backup=False)
+        """The record's new text, holding :attr:`previous` (and :attr:`created` when it names
+        a file), as a change without a backup."""
+        document: dict[str, Any] = {"previous": self.previous}
+        if self.created:
+            document["created"] = self.created
+        return FileChange(self.path, self.text, dump_json(document), backup=False)
 
 
 def read_record(settings_folder: Path) -> InstallRecord:

@@ -68,7 +68,9 @@ class InstallOptions:
         state_dir: Path | None = None,
         token_file: Path | None = None,
     ) -> str:
-        """The shell command of one hook: ``harness-memory hook HARNESS EVENT --url … …``.
+        """The shell command of one hook: ``harness-memory hook HARNESS EVENT --url … …
+        --flags-only`` (its settings are its flags alone: a repository's settings can set the
+        ``HARNESS_MEMORY_*`` variables of a Session's environment, P-2a).
 
         ``token_file`` (for harnesses whose settings give hooks no environment of their own)
         is named with ``--token-file``: the token itself is never on a command line, which
@@ -88,6 +90,7 @@ class InstallOptions:
             state_dir = self.remote_state_dir
         if state_dir is not None:
             words += ["--state-dir", str(state_dir)]
+        words.append("--flags-only")  # a repository's env cannot override these (P-2a)
         command = " ".join(shell_word(word) for word in words)
         return command + GUARD_FAILS_CLOSED if event in GUARD_EVENTS else command
 

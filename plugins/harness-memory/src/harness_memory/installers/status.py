@@ -9,10 +9,11 @@ from before the post-write hook: installing again adds it).
 A hook command that is gone means no memory and a guard that refuses every write it would
 check (the command fails closed, :data:`~harness_memory.installers.spec.GUARD_FAILS_CLOSED`):
 ``status`` says so and exits 1. Hook commands an earlier install wrote with the token on
-them (``--token``) get a warning to install again (H-7). For hooks in remote mode (R-1) it
-shows, per scope of the local copy, the last sync, whether changes wait to go back, the last
-error and what the service's merge of this machine's changes did (R-2); it asks the service
-nothing.
+them (``--token``) get a warning to install again (H-7), and so do hook commands without
+``--flags-only``, whose settings a repository's environment could change (P-2a). For hooks in
+remote mode (R-1) it shows, per scope of the local copy, the last sync, whether changes wait to
+go back, the last error and what the service's merge of this machine's changes did (R-2); it
+asks the service nothing.
 """
 
 from __future__ import annotations
@@ -126,6 +127,13 @@ def _installed(
             f"{label}: WARNING: a hook command carries the bearer token on its command line, "
             f"where every local user can read it (ps); run `harness-memory install {harness}` "
             "again to move it into a token file only you can read"
+        )
+    if any("--flags-only" not in command.split() for command in commands):
+        lines.append(
+            f"{label}: WARNING: a hook command reads HARNESS_MEMORY_* variables, which a "
+            "repository's settings can set in its Sessions (another template, state dir or "
+            f"agent); run `harness-memory install {harness}` again so the hooks take their "
+            "settings from their flags alone (--flags-only)"
         )
     for root in installed_roots(document, harness):
         exists = Path(root).is_dir()

@@ -1,0 +1,103 @@
+"""H-3, H-7: ``uninstall`` puts back what ``install`` found. A settings file the install created
+is removed again (with its backups) when nothing else was added to it since, and kept with the
+user's own keys when something was; no backup left behind holds a bearer token."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from harness_memory.cli import main
+
+SETTINGS_FOLDER = {"claude-code": ".claude", "codex": ".codex", "gemini": ".gemini"}
+SETTINGS_FILE = {"claude-code": "settings.json", "codex": "config.toml", "gemini": "settings.json"}
+
+
+def run(*argv: str, home: Path) -> str:
+    out = io.StringIO()
+    assert main([*argv, "--home", str(home)], environ={"HOME": str(home)}, stdout=out) == 0
+    return out.getvalue()
+
+
+def install(harness: str, home: Path, *flags: str) -> str:
+    words = ["install", harness, "--project", "acme", "--agent", "coder", "--no-check"]
+    words += ["--executable", "/opt/am/bin/harness-memory", *flags]
+    if "--remote" not in flags:
+        root = home.parent / "data" / "agents" / "coder" / "agent_state" / "memory"
+        words += ["--url", "http://127.0.0.1:9", "--memory-root", str(root)]
+    return run(*words, home=home)
+
+
+def every_file(folder: Path) -> dict[str, str]:
+    return {
+        str(path.relative_to(folder)): path.read_text(encoding="utf-8")
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
+def test_h3_uninstall_removes_the_settings_files_the_install_created(
+    tmp_path: Path, harness: str
+) -> None:
+    home = tmp_path / "home"
+    folder = home / SETTINGS_FOLDER[harness]
+    folder.mkdir(parents=True)
+    install(harness, home, "--token", "first-token")
+    install(harness, home, "--token", "second-token")  # a re-install: backups beside them
+    assert every_file(folder)
+
+    said = run("uninstall", harness, home=home)
+
+    assert every_file(folder) == {}, said
+
+
+@pytest.mark.parametrize("harness", ["claude-code", "gemini"])
+def test_h3_uninstall_keeps_a_created_settings_file_with_the_users_own_keys(
+    tmp_path: Path, harness: str
+) -> None:
+    home = tmp_path / "home"
+    install(harness, home)
+    settings = home / SETTINGS_FOLDER[harness] / SETTINGS_FILE[harness]
+    document = json.loads(settings.read_text(encoding="utf-8"))
+    settings.write_text(json.dumps({**document, "theme": "dark"}), encoding="utf-8")
+
+    run("uninstall", harness, home=home)
+
+    assert json.loads(settings.read_text(encoding="utf-8")) == {"theme": "dark"}
+
+
+def test_h3_codex_uninstall_keeps_a_created_config_with_the_users_own_keys(
+    tmp_path: Path,
+) -> None:
+    home = tmp_path / "home"
+    install("codex", home)
+    config = home / ".codex" / "config.toml"
+    config.write_text('model = "o3"\n' + config.read_text(encoding="utf-8"), encoding="utf-8")
+
+    run("uninstall", "codex", home=home)
+
+    assert config.read_text(encoding="utf-8").strip() == 'model = "o3"'
+    assert not (home / ".codex" / "hooks.json").exists()
+
+
+def test_h7_no_backup_keeps_the_token_after_a_remote_mode_uninstall(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    original = '{\n  "theme": "dark"\n}\n'
+    settings.write_text(original, encoding="utf-8")
+    install("claude-code", home, "--remote", "http://127.0.0.1:9", "--token", "first-token")
+    install("claude-code", home, "--remote", "http://127.0.0.1:9", "--token", "second-token")
+    [held] = [p for p in settings.parent.glob("settings.json.*") if "first" in p.read_text()]
+    shown = run("uninstall", "claude-code", "--dry-run", home=home)
+    assert f"would remove {held}: a backup holding the bearer token" in shown
+
+    said = run("uninstall", "claude-code", home=home)
+
+    left = every_file(home / ".claude")
+    assert [name for name, text in left.items() if "-token" in text] == [], said
+    assert json.loads(left.pop("settings.json")) == {"theme": "dark"}
+    assert list(left.values()) == [original]  # the first install's backup of the user's file
