@@ -47,6 +47,8 @@ import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 
+from memory_core.counting import counted
+
 __all__ = [
     "HIDDEN_CANDIDATES",
     "describe_hidden",
@@ -229,7 +231,7 @@ def describe_hidden(chars: str) -> str:
             continue
         total = sum(counts.values())
         one, many = _KIND_NAMES[kind]
-        part = f"{total} {one if total == 1 else many}"
+        part = counted(total, one, many)
         if kind not in _UNNAMED and len(counts) <= 3:
             part += " (" + ", ".join(f"U+{ord(char):04X}" for char in sorted(counts)) + ")"
         parts.append(part)

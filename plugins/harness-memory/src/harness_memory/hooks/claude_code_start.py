@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from memory_core.counting import counted
+
 from harness_memory.fitting import Delivery, HarnessLimits, fit
 from harness_memory.hooks.claude_code import CONTEXT_LIMIT, HookInput
 from harness_memory.hooks.session_start import (
@@ -37,7 +39,7 @@ def claude_code_limits(parts: int) -> HarnessLimits:
         pieces=parts,
         limit_text=(
             f"Claude Code's limit of {CONTEXT_LIMIT:,} characters per SessionStart hook "
-            f"({parts} hook {'entry' if parts == 1 else 'entries'} configured)"
+            f"({counted(parts, 'hook entry', 'hook entries')} configured)"
         ),
     )
 

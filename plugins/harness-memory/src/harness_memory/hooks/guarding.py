@@ -140,17 +140,18 @@ def _records_refusal(target: str, cwd: str, records: set[str]) -> str | None:
     if not is_usable_path(target) or not is_usable_path(cwd):
         return None
     joined = os.fspath(Path(cwd, target))
-    for landing in (os.path.normpath(joined), real_or_none(joined)):
-        if landing is None:
-            continue
-        if any(
-            f"{landing}/".startswith(f"{folder}/") or below_by_identity(landing, folder) is not None
-            for folder in records
-        ):  # spelled, resolved, or the folder under another name (a bind mount, a letter case)
-            return (
-                f"{REFUSAL_PREFIX}the hooks' Session records say which Workspace scope this "
-                f"Session may write; only the hooks write them ({_shown(target)})"
-            )
+    real = real_or_none(joined)
+    spellings = {os.path.normpath(joined), real or joined}
+    inside = any(f"{path}/".startswith(f"{folder}/") for path in spellings for folder in records)
+    # the folder under another name (a bind mount, a letter case): by identity, on the real
+    # path only (a symlink on the spelled way leads to the same folders; a stat per folder)
+    if inside or (
+        real is not None and any(below_by_identity(real, folder) is not None for folder in records)
+    ):
+        return (
+            f"{REFUSAL_PREFIX}the hooks' Session records say which Workspace scope this "
+            f"Session may write; only the hooks write them ({_shown(target)})"
+        )
     return None
 
 

@@ -30,6 +30,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import msgspec
+from memory_core.counting import counted
 from memory_core.keys import check_project_id
 from memory_core.wire import utc_timestamp
 
@@ -163,7 +164,7 @@ class TokenStore:
         if problems:
             named = "; ".join(f"{TOKENS_DIR}/{name}: {why}" for name, why in problems.items())
             count = len(problems)
-            files = "1 token file" if count == 1 else f"{count} token files"
+            files = counted(count, "token file")
             reasons = ", ".join(sorted({why.partition(" (")[0] for why in problems.values()}))
             return KnownTokens(entries, named, f"{files} cannot be read ({reasons})")
         return KnownTokens(entries)

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from memory_core import layout
+from memory_core.counting import counted
 from memory_core.keys import has_control_character
 from memory_core.wire import FileChangeKind, VersionSource
 
@@ -120,7 +121,7 @@ def clean_value(value: str | None) -> str | None:
 def _summary(who: Attribution, parent: str | None, count: int) -> str:
     subject = who.subject or "the scope"
     if parent is None and who.source in ("session-start", "found", "checkpoint", "write"):
-        return f"History starts: {count} file{'s' if count != 1 else ''} found"
+        return f"History starts: {counted(count, 'file')} found"
     match who.source:
         case "session-start":
             return "Changes found at a Session start"
