@@ -239,6 +239,79 @@ def test_p3_the_memory_root_under_another_name_is_judged_where_the_kernel_lands(
     assert decide(alias / OTHER / "x.md", root).allowed  # outside the namespace: a plain folder
 
 
+_JUDGE_THROUGH_BIND_MOUNTS_OF_PARTS = """
+import json, subprocess, sys
+from harness_memory.guard import check_write
+root, key, mounts, targets = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), sys.argv[4:]
+for source, alias in mounts:
+    subprocess.run(["mount", "--bind", source, alias], check=True)
+answers = {}
+for target in targets:
+    decision = check_write(target, memory_root=root, workspace_key=key)
+    answers[target] = [decision.allowed, decision.scope]
+print(json.dumps(answers))
+"""
+
+
+def test_p3_a_scope_folder_mounted_elsewhere_is_judged_as_that_scope(
+    root: Path, tmp_path: Path
+) -> None:
+    """A bind mount of one scope folder (a folder in one, one of its files) inside the
+    Workspace: no folder on the way is the memory root, yet the kernel writes into that scope.
+    The kernel's mount table says where it lands; the guard judges that scope. Made for real in
+    a user and mount namespace of the test's own."""
+    workspace = tmp_path / "src" / "my-app"
+    (root / OTHER / "notes").mkdir()
+    aliases = {
+        "other": (root / OTHER, workspace / "other-memory"),
+        "own": (root / OWN, workspace / "own-memory"),
+        "user": (root / "user", workspace / "user-memory"),
+        "folder": (root / OTHER / "notes", workspace / "notes"),
+        "file": (root / OTHER / "MEMORY.md", workspace / "INDEX.md"),
+    }
+    for _source, alias in aliases.values():
+        alias.parent.mkdir(parents=True, exist_ok=True)
+        if alias.name.endswith(".md"):
+            alias.write_text("", encoding="utf-8")
+        else:
+            alias.mkdir()
+    mounts = json.dumps([[str(source), str(alias)] for source, alias in aliases.values()])
+    plain = workspace / "src" / "main.py"
+    targets = {
+        "other": aliases["other"][1] / "x.md",
+        "other marker": aliases["other"][1] / ".workspace",
+        "own": aliases["own"][1] / "x.md",
+        "own marker": aliases["own"][1] / ".workspace",
+        "user": aliases["user"][1] / "x.md",
+        "folder": aliases["folder"][1] / "x.md",
+        "file": aliases["file"][1],
+        "plain": plain,
+    }
+    command = [sys.executable, "-c", _JUDGE_THROUGH_BIND_MOUNTS_OF_PARTS, str(root), OWN, mounts]
+    done = subprocess.run(
+        ["unshare", "--user", "--map-root-user", "--mount", *command, *map(str, targets.values())],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+
+    answers = {name: json.loads(done.stdout)[str(path)] for name, path in targets.items()}
+
+    assert answers == {
+        "other": [False, OTHER],
+        "other marker": [False, OTHER],
+        "own": [True, OWN],
+        "own marker": [False, OWN],
+        "user": [True, "user"],
+        "folder": [False, OTHER],
+        "file": [False, OTHER],
+        "plain": [True, None],
+    }
+    assert decide(targets["other"], root).allowed  # outside the namespace: a plain folder
+
+
 @pytest.mark.parametrize("marker", [".Workspace", ".WORKSPACE"])
 def test_p3_the_marker_in_another_letter_case_is_the_marker(root: Path, marker: str) -> None:
     """On a case-insensitive disk (macOS's default) ``.WORKSPACE`` opens ``.workspace``."""

@@ -20,7 +20,7 @@ from typing import Any
 from memory_core.errors import UnresolvablePath
 from memory_core.keys import real_path
 
-from harness_memory.guard import below_by_identity, check_write, is_usable_path
+from harness_memory.guard import below_under_another_name, check_write, is_usable_path
 from harness_memory.hooks import claude_code
 from harness_memory.hooks.tool_targets import ToolWrites, shell_paths
 from harness_memory.settings import HarnessSettings
@@ -143,10 +143,11 @@ def _records_refusal(target: str, cwd: str, records: set[str]) -> str | None:
     real = real_or_none(joined)
     spellings = {os.path.normpath(joined), real or joined}
     inside = any(f"{path}/".startswith(f"{folder}/") for path in spellings for folder in records)
-    # the folder under another name (a bind mount, a letter case): by identity, on the real
-    # path only (a symlink on the spelled way leads to the same folders; a stat per folder)
+    # the folder under another name (a bind mount of it or of a record, a letter case): on the
+    # real path only (a symlink on the spelled way leads to the same folders)
     if inside or (
-        real is not None and any(below_by_identity(real, folder) is not None for folder in records)
+        real is not None
+        and any(below_under_another_name(real, folder) is not None for folder in records)
     ):
         return (
             f"{REFUSAL_PREFIX}the hooks' Session records say which Workspace scope this "
@@ -164,7 +165,7 @@ def _shown(path: str) -> str:
 def could_reach(prefix: str, roots: set[str]) -> bool:
     """Whether a path whose literal start is ``prefix`` may land in the memory root: the prefix
     lies in it (spelled, resolved, or through a folder that is the memory root under another
-    name: :func:`~harness_memory.guard.below_by_identity`), or the rest of the word could
+    name: :func:`~harness_memory.guard.below_under_another_name`), or the rest of the word could
     complete it into the root."""
     if not is_usable_path(prefix):
         return True  # no file name holds it: refused like any unusable path
@@ -173,7 +174,7 @@ def could_reach(prefix: str, roots: set[str]) -> bool:
     if resolved is None:
         return True  # a symlink on its way cannot be read: it could lead anywhere
     real = real_or_none(folded)
-    if real is None or any(below_by_identity(real, root) is not None for root in roots):
+    if real is None or any(below_under_another_name(real, root) is not None for root in roots):
         return True  # the memory root under another name (a bind mount, a letter case)
     for root in roots:
         inside = root.rstrip("/") + "/"
