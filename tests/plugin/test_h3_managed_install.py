@@ -47,6 +47,7 @@ def test_repository_switches_hooks_off_managed_install_writes_managed_settings(
     status, said = run(tmp_path, "uninstall", "claude-code", "--managed", str(folder))
     assert status == 0
     assert not path.exists()  # the install created it; nothing else was added since
+    assert not folder.exists()  # and the folder it made for it
 
 
 def test_repository_switches_hooks_off_user_install_says_a_repository_can(

@@ -54,6 +54,67 @@ def test_h3_uninstall_removes_the_settings_files_the_install_created(
     assert every_file(folder) == {}, said
 
 
+@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
+def test_h3_uninstall_removes_the_settings_folder_the_install_created_when_left_empty(
+    tmp_path: Path, harness: str
+) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    install(harness, home, "--token", "a-token")
+    assert (home / SETTINGS_FOLDER[harness]).is_dir()
+
+    said = run("uninstall", harness, home=home)
+
+    assert list(home.iterdir()) == [], said
+    assert f"removed {home / SETTINGS_FOLDER[harness]}" in said
+
+
+@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
+def test_h3_uninstall_keeps_the_created_settings_folder_while_the_harness_keeps_files_there(
+    tmp_path: Path, harness: str
+) -> None:
+    home = tmp_path / "home"
+    install(harness, home)
+    history = home / SETTINGS_FOLDER[harness] / "history.jsonl"  # the harness's own, since
+    history.write_text("{}\n", encoding="utf-8")
+
+    run("uninstall", harness, home=home)
+
+    assert every_file(home) == {f"{SETTINGS_FOLDER[harness]}/history.jsonl": "{}\n"}
+
+
+def test_h3_uninstall_leaves_a_settings_folder_that_was_there_before(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    (home / ".claude").mkdir(parents=True)
+    install("claude-code", home)
+
+    run("uninstall", "claude-code", home=home)
+
+    assert (home / ".claude").is_dir() and not any((home / ".claude").iterdir())
+
+
+def test_h3_uninstall_removes_every_folder_of_a_claude_config_dir_the_install_made(
+    tmp_path: Path,
+) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    config = home / "dotfiles" / "claude"
+    environ = {"HOME": str(home), "CLAUDE_CONFIG_DIR": str(config)}
+    words = ["--home", str(home), "--project", "acme", "--agent", "coder", "--no-check"]
+    words += ["--url", "http://127.0.0.1:9", "--memory-root", str(tmp_path / "memory")]
+    assert main(["install", "claude-code", *words], environ=environ, stdout=io.StringIO()) == 0
+    assert (config / "settings.json").is_file()
+    dry = io.StringIO()
+    uninstall = ["uninstall", "claude-code", "--home", str(home)]
+    assert main([*uninstall, "--dry-run"], environ=environ, stdout=dry) == 0
+    assert f"would remove {home / 'dotfiles'} (made by the install)" in dry.getvalue()
+    assert config.is_dir()
+
+    assert main(uninstall, environ=environ, stdout=io.StringIO()) == 0
+
+    assert list(home.iterdir()) == []
+
+
 @pytest.mark.parametrize("harness", ["claude-code", "gemini"])
 def test_h3_uninstall_keeps_a_created_settings_file_with_the_users_own_keys(
     tmp_path: Path, harness: str
