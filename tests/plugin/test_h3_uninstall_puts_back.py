@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from harness_memory.cli import main
+from harness_memory.installers.files import BACKUP_SUFFIX
 
 SETTINGS_FOLDER = {"claude-code": ".claude", "codex": ".codex", "gemini": ".gemini"}
 SETTINGS_FILE = {"claude-code": "settings.json", "codex": "config.toml", "gemini": "settings.json"}
@@ -151,14 +152,19 @@ def test_h7_no_backup_keeps_the_token_after_a_remote_mode_uninstall(tmp_path: Pa
     original = '{\n  "theme": "dark"\n}\n'
     settings.write_text(original, encoding="utf-8")
     install("claude-code", home, "--remote", "http://127.0.0.1:9", "--token", "first-token")
+    # an older version kept the token in the settings' env: a backup of those holds it
+    held = settings.with_name(f"settings.json{BACKUP_SUFFIX}20240101T000000Z")
+    older = {"theme": "dark", "env": {"HARNESS_MEMORY_TOKEN": "older-token"}}
+    held.write_text(json.dumps(older), encoding="utf-8")
+    held.chmod(0o600)
     install("claude-code", home, "--remote", "http://127.0.0.1:9", "--token", "second-token")
-    [held] = [p for p in settings.parent.glob("settings.json.*") if "first" in p.read_text()]
     shown = run("uninstall", "claude-code", "--dry-run", home=home)
     assert f"would remove {held}: a backup holding the bearer token" in shown
 
     said = run("uninstall", "claude-code", home=home)
 
     left = every_file(home / ".claude")
-    assert [name for name, text in left.items() if "-token" in text] == [], said
+    tokens = ("first-token", "second-token", "older-token")
+    assert [name for name, text in left.items() if any(t in text for t in tokens)] == [], said
     assert json.loads(left.pop("settings.json")) == {"theme": "dark"}
-    assert list(left.values()) == [original]  # the first install's backup of the user's file
+    assert original in left.values()  # the first install's backup of the user's file

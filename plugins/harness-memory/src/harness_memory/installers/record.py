@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from harness_memory.installers.files import FileChange, dump_json, read_json_object, read_text
+from harness_memory.settings import TOKEN_FILE_NAME
 
 __all__ = [
     "RECORD_NAME",
@@ -31,7 +32,7 @@ __all__ = [
 
 STATE_FOLDER = "harness-memory"
 RECORD_NAME = "install.json"
-TOKEN_NAME = "token"  # noqa: S105 (a file name, not a password)
+TOKEN_NAME = TOKEN_FILE_NAME
 _SESSIONS = "sessions"
 
 
