@@ -358,8 +358,7 @@ def test_p3_shell_words_through_a_scope_folder_mounted_in_the_workspace_are_refu
     where: Layout,
 ) -> None:
     """Another Workspace's scope folder bind-mounted inside this Workspace: literal paths,
-    relative ones, ``cd`` and words built at run time below it are refused; the Session's own
-    scope mounted the same way stays writable."""
+    relative ones, ``cd`` and words built at run time below it are refused."""
     other = where.workspace / "other-memory"
     other.mkdir()
     refused = [
@@ -367,10 +366,33 @@ def test_p3_shell_words_through_a_scope_folder_mounted_in_the_workspace_are_refu
         "echo x > other-memory/a.md",
         "cd other-memory && echo x > a.md",
         f"echo x > {other}/$(echo a).md",
+        "cp notes.md other-memory",
     ]
     allowed = ["echo x > notes.md", f"echo x > {where.root}/{where.own}/a.md"]
     answers = shell_answers_through_a_bind_mount(
         where, where.root / where.other, other, [*refused, *allowed]
+    )
+
+    assert all(answers[command] for command in refused), answers
+    assert not any(answers[command] for command in allowed), answers
+
+
+def test_p3_the_sessions_own_scope_mounted_in_the_workspace_stays_writable(
+    where: Layout,
+) -> None:
+    """The Session's own scope folder bind-mounted inside its Workspace is that scope: a
+    ``cd`` into it, a copy into it and a write below it pass; its marker does not."""
+    own = where.workspace / "memory"
+    own.mkdir()
+    allowed = [
+        "echo x > memory/a.md",
+        "cd memory && echo x > a.md",
+        "cp notes.md memory",
+        "ls memory",
+    ]
+    refused = ["echo x > memory/.workspace"]
+    answers = shell_answers_through_a_bind_mount(
+        where, where.root / where.own, own, [*refused, *allowed]
     )
 
     assert all(answers[command] for command in refused), answers

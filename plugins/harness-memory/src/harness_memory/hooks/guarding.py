@@ -104,16 +104,32 @@ def shell_refusal(
                     f"reach the hooks' Session records ({_shown(prefix)}…); only the hooks "
                     "write them"
                 )
-    own = {f"{real}/{scope}" for real in roots for scope in ("user", key) if scope}
+    own = {(scope,) for scope in ("user", key) if scope}
     for path in paths:
         if (reason := _records_refusal(path, cwd, records)) is not None:
             return reason
         usable = is_usable_path(path)  # else check_write refuses it, never a crash
-        if usable and real_or_none(path) in own and ".." not in PurePath(path).parts:
+        if usable and ".." not in PurePath(path).parts and _scope_folder(path, roots) in own:
             continue  # the Session's own scope folder itself (``cd``, ``ls``, a copy into it)
         decision = check_write(path, memory_root=memory_root, workspace_key=key, cwd=cwd)
         if not decision.allowed:
             return f"{REFUSAL_PREFIX}{decision.reason} ({_shown(path)})"
+    return None
+
+
+def _scope_folder(path: str, roots: set[str]) -> tuple[str, ...] | None:
+    """``path``'s parts below the memory root (spelled ``roots``) when it lands there, by its
+    real path or under another name (a bind mount of the root or of a scope folder); None
+    when it lands elsewhere or where cannot be known."""
+    real = real_or_none(path)
+    if real is None:
+        return None
+    for root in roots:
+        if PurePath(real).is_relative_to(root):
+            return PurePath(real).relative_to(root).parts
+    for root in roots:
+        if (found := below_under_another_name(real, root)) is not None:
+            return found
     return None
 
 
