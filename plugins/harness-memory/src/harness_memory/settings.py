@@ -44,7 +44,6 @@ hook to tell the user.
 from __future__ import annotations
 
 import os
-import pwd
 import stat
 from collections.abc import Mapping
 from pathlib import Path
@@ -226,10 +225,13 @@ def account_state_dir(environ: Mapping[str, str]) -> Path:
     running the hook. No environment variable moves it: a repository's settings can set
     ``HOME`` and ``CLAUDE_CONFIG_DIR`` for a Session, and the Session records there tell the
     write guard which scope the Session may write (P-2a, P-3). An account the database does
-    not know (a container's bare uid) falls back to :func:`default_state_dir`."""
+    not know (a container's bare uid), or a system without one (Windows), falls back to
+    :func:`default_state_dir`."""
     try:
+        import pwd  # POSIX only: Windows has no password database
+
         home = pwd.getpwuid(os.getuid()).pw_dir
-    except KeyError:
+    except (ImportError, KeyError):
         return default_state_dir(environ)
     return Path(home) / ".claude" / "harness-memory"
 
