@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from harness_memory import mounts
 from harness_memory.guard import GuardDecision, check_write
 from memory_core.keys import workspace_memory_key
 from memory_core.layout import memory_root
@@ -318,3 +319,29 @@ def test_p3_the_marker_in_another_letter_case_is_the_marker(root: Path, marker: 
     decision = decide(root / OWN / marker, root)
     assert not decision.allowed
     assert ".workspace" in decision.reason
+
+
+def test_p3_the_mount_table_is_read_as_the_kernel_writes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``/proc/self/mountinfo`` escapes a space in a path as ``\\040``; a mount listed later at
+    the same point is the one on top; another filesystem is never the memory root's."""
+    table = tmp_path / "mountinfo"
+    table.write_text(
+        "1 0 8:1 / / rw - ext4 /dev/sda1 rw\n"
+        "2 1 8:1 /srv/mem/agents/c/agent_state/memory/other\\040app /home/ada/my\\040app/m rw"
+        " - ext4 /dev/sda1 rw\n"
+        "3 1 8:2 / /home/ada/my\\040app/m2 rw - ext4 /dev/sdb1 rw\n"
+        "4 1 8:1 /tmp/gone /home/ada/my\\040app/m2 rw - ext4 /dev/sda1 rw\n"
+        "5 1 8:3 / /home/ada/my\\040app/usb rw - vfat /dev/sdc1 rw\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(mounts, "MOUNT_TABLE", table)
+    root = "/srv/mem/agents/c/agent_state/memory"
+
+    assert mounts.below_by_mount("/home/ada/my app/m/x.md", root) == ("other app", "x.md")
+    assert mounts.below_by_mount("/home/ada/my app/m", root) == ("other app",)
+    assert mounts.below_by_mount("/home/ada/my app/m2/x.md", root) is None  # on top: /tmp/gone
+    assert mounts.below_by_mount("/home/ada/my app/usb/x.md", root) is None
+    assert mounts.below_by_mount(f"{root}/user/x.md", root) == ("user", "x.md")
+    assert mounts.below_by_mount("/home/ada/my app/x.md", root) is None

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path, PurePath
+from typing import NamedTuple
 
 __all__ = ["MOUNT_TABLE", "below_by_mount"]
 
@@ -24,21 +25,20 @@ MOUNT_TABLE = Path("/proc/self/mountinfo")
 _OCTAL = re.compile(rb"\\([0-7]{3})")
 
 
-class _Mount:
+class _Mount(NamedTuple):
     """One line of the mount table: the filesystem, the folder of it shown, and where."""
 
-    __slots__ = ("device", "point", "shown")
-
-    def __init__(self, fields: list[bytes]) -> None:
-        self.device = fields[2]
-        self.shown = PurePath(_unescape(fields[3]))
-        self.point = PurePath(_unescape(fields[4]))
+    device: bytes
+    shown: str
+    point: str
 
 
 def _unescape(field: bytes) -> str:
     """A mount table field as a path: the kernel writes space, tab, newline and backslash as
     ``\\ooo`` octal escapes; other bytes as they are (decoded as file names are)."""
-    return os.fsdecode(_OCTAL.sub(lambda found: bytes([int(found.group(1), 8)]), field))
+    if b"\\" in field:
+        field = _OCTAL.sub(lambda found: bytes([int(found.group(1), 8)]), field)
+    return os.fsdecode(field)
 
 
 def _mounts() -> list[_Mount] | None:
@@ -47,21 +47,31 @@ def _mounts() -> list[_Mount] | None:
         lines = MOUNT_TABLE.read_bytes().splitlines()
     except OSError:  # no /proc (macOS, Windows) or not readable here: no bind mounts known
         return None
-    return [_Mount(fields) for line in lines if len(fields := line.split(b" ")) > 4]
+    table = [line.split(b" ", 5) for line in lines]
+    return [_Mount(f[2], _unescape(f[3]), _unescape(f[4])) for f in table if len(f) > 5]
 
 
-def _landing(path: PurePath, mounts: list[_Mount]) -> tuple[bytes, PurePath] | None:
+def _below(path: str, folder: str) -> str | None:
+    """The rest of ``path`` below ``folder`` (``""`` at it), or None outside it; both
+    absolute and normalised."""
+    if path == folder:
+        return ""
+    prefix = folder if folder.endswith("/") else folder + "/"
+    return path[len(prefix) :] if path.startswith(prefix) else None
+
+
+def _landing(path: str, mounts: list[_Mount]) -> tuple[bytes, str] | None:
     """``(filesystem, path inside it)`` of the absolute, symlink-free ``path``: through the
     innermost mount holding it (the last listed of those at the deepest mount point)."""
-    found: _Mount | None = None
+    found: tuple[_Mount, str] | None = None
     for mount in mounts:
-        if path.is_relative_to(mount.point) and (
-            found is None or len(mount.point.parts) >= len(found.point.parts)
-        ):
-            found = mount
+        rest = _below(path, mount.point)
+        if rest is not None and (found is None or len(mount.point) >= len(found[0].point)):
+            found = mount, rest
     if found is None:
         return None
-    return found.device, found.shown.joinpath(*path.relative_to(found.point).parts)
+    mount, rest = found
+    return mount.device, f"{mount.shown.rstrip('/')}/{rest}" if rest else mount.shown
 
 
 def below_by_mount(real: str, root: str) -> tuple[str, ...] | None:
@@ -74,9 +84,8 @@ def below_by_mount(real: str, root: str) -> tuple[str, ...] | None:
     mounts = _mounts()
     if not mounts:
         return None
-    target, home = _landing(PurePath(real), mounts), _landing(PurePath(root), mounts)
+    target, home = _landing(real, mounts), _landing(root, mounts)
     if target is None or home is None or target[0] != home[0]:
         return None
-    if not target[1].is_relative_to(home[1]):
-        return None
-    return target[1].relative_to(home[1]).parts
+    rest = _below(target[1], home[1])
+    return None if rest is None else PurePath(rest).parts
