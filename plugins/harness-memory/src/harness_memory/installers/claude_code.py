@@ -17,7 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from harness_memory.hooks.claude_code import RECOMMENDED_PARTS
-from harness_memory.installers.files import FileChange, dump_json, read_json_object
+from harness_memory.installers.files import (
+    FileChange,
+    dump_json,
+    earlier_text,
+    read_json_object,
+)
 from harness_memory.installers.guard_gaps import gap_notes
 from harness_memory.installers.hook_groups import merge_hooks
 from harness_memory.installers.own_memory import Switch, switch_back, switch_off
@@ -114,7 +119,10 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     if install or old is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
         mode = 0o644 if managed else 0o600  # every user's Claude Code reads managed settings
-        changes.append(FileChange(path, old, dump_json(merged), secrets, create_mode=mode))
+        text = dump_json(merged, old)
+        if not install:  # uninstall: the user's own bytes when nothing else changed (H-3)
+            text = earlier_text(path, merged) or text
+        changes.append(FileChange(path, old, text, secrets, create_mode=mode))
     return with_state(changes, notes, record, install=install)
 
 

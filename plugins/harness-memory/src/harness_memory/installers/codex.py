@@ -31,6 +31,7 @@ from harness_memory.installers.files import (
     FileChange,
     SettingsFileError,
     dump_json,
+    earlier_text,
     read_json_object,
     read_text,
 )
@@ -159,7 +160,10 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     changes, removals = token_plan(home, options.token) if install else ([], [])
     if install or old_hooks is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
-        changes.append(FileChange(hooks_path, old_hooks, dump_json(merged), secrets))
+        text = dump_json(merged, old_hooks)
+        if not install:  # uninstall: the user's own bytes when nothing else changed (H-3)
+            text = earlier_text(hooks_path, merged) or text
+        changes.append(FileChange(hooks_path, old_hooks, text, secrets))
     new_config = tomlkit.dumps(config)
     if not install:  # tables taken out leave their blank separator line behind
         new_config = new_config.rstrip("\n") + "\n" if new_config.strip() else ""
