@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 
 __all__ = [
+    "UNAUTHORIZED_HINT",
     "BadServiceAnswerError",
     "MemoryClientError",
     "ServiceRejectedError",
@@ -55,7 +56,7 @@ class ServiceRejectedError(MemoryClientError):
         super().__init__(said + _hint(status, detail))
 
 
-_UNAUTHORIZED_HINT = (
+UNAUTHORIZED_HINT = (
     " (give this service's token in HARNESS_MEMORY_TOKEN or a --token-file; installed hooks: "
     "run `harness-memory install` again with it)"
 )
@@ -74,7 +75,7 @@ does not hold (a service started over another data dir, a typo, a token of anoth
 def _hint(status: int, detail: str) -> str:
     """The next step a rejection's message ends with, or nothing."""
     if status == 401:
-        return _UNAUTHORIZED_HINT
+        return UNAUTHORIZED_HINT
     if status == 404 and detail.startswith("no agent "):
         return _NO_AGENT_HINT
     return ""
