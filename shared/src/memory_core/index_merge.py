@@ -10,7 +10,9 @@ the target index without duplicates (:func:`merge_index`):
   outer whitespace), the source's top-level ``# `` title, or a link line whose every topic link
   already has a line in the target (the memory is indexed there already);
 - the target's own lines are never changed, reordered or removed, and its line ends (LF or
-  CRLF) are used for the appended lines.
+  CRLF) are used for the appended lines;
+- lines that come back to the index they were once part of (a restore, V-2: ``places``) go
+  back to where they stood in it, next to the same neighbours, rather than at the end.
 
 Merging the same source twice therefore adds nothing the second time (P-5, "a second run
 changes nothing").
@@ -132,12 +134,20 @@ def _line_end(text: str) -> str:
     return "\r\n" if "\r\n" in text else "\n"
 
 
-def merge_index(target: str | None, source: str, renames: Mapping[str, str]) -> IndexMerge:
+def merge_index(
+    target: str | None,
+    source: str,
+    renames: Mapping[str, str],
+    *,
+    places: str | None = None,
+) -> IndexMerge:
     """Merge the ``source`` index into the ``target`` index (None: there is none yet).
 
     ``renames`` maps source file names to the names used in the target scope (see
-    :func:`rewrite_links`). Returns an :class:`IndexMerge`; see the module docstring for which
-    lines are added. Never raises on content.
+    :func:`rewrite_links`). ``places``: the index the lines were once part of (a restore's
+    version of ``MEMORY.md``, V-2): each added line goes back to its place there
+    (:func:`_put_back`) instead of the end. Returns an :class:`IndexMerge`; see the module
+    docstring for which lines are added. Never raises on content.
     """
     lines = index_lines(source)
     fenced = fenced_lines(lines)
@@ -172,7 +182,57 @@ def merge_index(target: str | None, source: str, renames: Mapping[str, str]) -> 
     if appended:
         end = _line_end(target)
         head = target if target.endswith("\n") else target + end
-        merge.text = head + end.join(appended) + end
+        if places is None:
+            merge.text = head + end.join(appended) + end
+        else:
+            merge.text = _put_back(head, appended, index_lines(places), end)
         merge.changed = True
         merge.added = appended
     return merge
+
+
+def _put_back(target: str, lines: list[str], places: list[str], end: str) -> str:
+    """``target`` (ending in a line end) with each of ``lines`` where it stood in ``places``:
+    after the nearest line above it there that ``target`` still holds, else before the nearest
+    one below it, else at the end; the blank lines that stood next to that neighbour, on its
+    side, stay next to it. Lines are compared without outer whitespace."""
+    rows = [row + "\n" for row in target.split("\n")[:-1]]
+    where = [line.strip() for line in places]
+    for line in lines:
+        own = line.strip()
+        rows.insert(_place(own, [row.strip() for row in rows], where), line + end)
+    return "".join(rows)
+
+
+def _place(own: str, held: list[str], where: list[str]) -> int:
+    """The row of ``held`` (the index's lines, stripped) before which ``own`` goes back to its
+    place in ``where`` (the lines of the index it stood in, stripped); the end when none of
+    its neighbours there is left."""
+    if own not in where:
+        return len(held)
+    spot = where.index(own)
+    above = next((i for i in range(spot - 1, -1, -1) if where[i] and where[i] in held), None)
+    if above is not None:
+        at = held.index(where[above]) + 1
+        blanks = _blank_run(where[above + 1 : spot])
+        while blanks and at < len(held) and not held[at]:
+            at, blanks = at + 1, blanks - 1
+        return at
+    below = next((i for i in range(spot + 1, len(where)) if where[i] and where[i] in held), None)
+    if below is None:
+        return len(held)
+    at = held.index(where[below])
+    blanks = _blank_run(where[spot + 1 : below][::-1])
+    while blanks and at > 0 and not held[at - 1]:
+        at, blanks = at - 1, blanks - 1
+    return at
+
+
+def _blank_run(lines: list[str]) -> int:
+    """How many of ``lines`` are blank before the first that is not."""
+    run = 0
+    for line in lines:
+        if line:
+            break
+        run += 1
+    return run
