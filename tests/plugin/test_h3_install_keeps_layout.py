@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -104,3 +105,16 @@ def test_h3_a_settings_file_with_comments_is_refused_saying_so(
     assert "take the comments out and run the install again" in caplog.text
     assert path.read_text(encoding="utf-8") == text
     assert sorted(p.name for p in path.parent.iterdir()) == [path.name]
+
+
+def test_h3_uninstall_gives_back_the_mode_the_token_made_private(tmp_path: Path) -> None:
+    text = LAYOUTS["four spaces"](USERS)
+    path = users_file(tmp_path, "claude-code", text)
+    path.chmod(0o644)
+
+    assert run(tmp_path, "install", "claude-code", "--token", "mem_a-token-of-alice") == 0
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600  # the file holds the token
+    assert run(tmp_path, "uninstall", "claude-code") == 0
+
+    assert path.read_text(encoding="utf-8") == text
+    assert stat.S_IMODE(path.stat().st_mode) == 0o644

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -120,9 +121,9 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
         mode = 0o644 if managed else 0o600  # every user's Claude Code reads managed settings
         text = dump_json(merged, old)
-        if not install:  # uninstall: the user's own bytes when nothing else changed (H-3)
-            text = earlier_text(path, merged) or text
-        changes.append(FileChange(path, old, text, secrets, create_mode=mode))
+        was = None if install else earlier_text(path, merged)  # the user's own bytes (H-3)
+        change = FileChange(path, old, text, secrets, create_mode=mode)
+        changes.append(change if was is None else replace(change, new=was.text, mode=was.mode))
     return with_state(changes, notes, record, install=install)
 
 

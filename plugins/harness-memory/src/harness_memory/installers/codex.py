@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -161,9 +162,9 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     if install or old_hooks is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
         text = dump_json(merged, old_hooks)
-        if not install:  # uninstall: the user's own bytes when nothing else changed (H-3)
-            text = earlier_text(hooks_path, merged) or text
-        changes.append(FileChange(hooks_path, old_hooks, text, secrets))
+        was = None if install else earlier_text(hooks_path, merged)  # the user's own bytes (H-3)
+        change = FileChange(hooks_path, old_hooks, text, secrets)
+        changes.append(change if was is None else replace(change, new=was.text, mode=was.mode))
     new_config = tomlkit.dumps(config)
     if not install:  # tables taken out leave their blank separator line behind
         new_config = new_config.rstrip("\n") + "\n" if new_config.strip() else ""

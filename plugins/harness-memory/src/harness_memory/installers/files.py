@@ -30,6 +30,7 @@ from harness_memory.installers.secrets import MASK, holds, mask, private_mode
 
 __all__ = [
     "BACKUP_SUFFIX",
+    "Earlier",
     "FileChange",
     "SettingsFileError",
     "Written",
@@ -65,6 +66,10 @@ class FileChange:
     create_mode: int = 0o600
     """The mode of the file when the change creates it: private, since it may hold a token;
     ``0o644`` for a file every user's harness must read (Claude Code's managed settings)."""
+    mode: int | None = None
+    """The mode to give the file whatever it has now: an uninstall giving the file back as it
+    was before the install (:func:`earlier_text`), when the install made it private for the
+    token it no longer holds. None: keep the file's mode."""
 
     @property
     def changed(self) -> bool:
@@ -75,6 +80,7 @@ class FileChange:
         """The permission bits the file gets: :attr:`create_mode` for a new file, else the old
         ones; group and other bits cleared when the new text holds a token (H-7)."""
         base = self.create_mode if old_mode is None else old_mode
+        base = base if self.mode is None else self.mode
         return private_mode(base) if holds(self.new, self.secrets) else base
 
 
@@ -141,17 +147,28 @@ def dump_json(document: dict[str, Any], like: str | None = None) -> str:
     return layout_of(like).render(document)
 
 
-def earlier_text(path: Path, document: dict[str, Any]) -> str | None:
-    """The newest backup of ``path`` whose JSON object is ``document``, as its text: what the
-    user's file was, byte for byte, before an install changed it (a hand-aligned file no
+@dataclass(frozen=True, slots=True)
+class Earlier:
+    """A settings file as a backup kept it: its ``text`` and permission bits (``mode``)."""
+
+    text: str
+    mode: int
+
+
+def earlier_text(path: Path, document: dict[str, Any]) -> Earlier | None:
+    """The newest backup of ``path`` whose JSON object is ``document``: what the user's file
+    was, byte for byte and with its mode, before an install changed it (a hand-aligned file no
     layout reproduces included). None when no backup holds that object (the user changed the
     file since), or when none can be read."""
     wanted = json.dumps(document)  # keys in order, `true` not `1`
     for backup in reversed(backups_of(path)):
         try:
             text = read_text(backup)
-            if text is not None and text.strip() and json.dumps(json.loads(text)) == wanted:
-                return text
+            mode = _mode_of(backup)
+            if text is None or mode is None or not text.strip():
+                continue
+            if json.dumps(json.loads(text)) == wanted:
+                return Earlier(text, mode)
         except (SettingsFileError, ValueError):
             continue
     return None

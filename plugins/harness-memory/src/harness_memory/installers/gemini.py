@@ -14,6 +14,7 @@ what install added.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -117,9 +118,9 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     if install or old is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
         text = dump_json(merged, old)
-        if not install:  # uninstall: the user's own bytes when nothing else changed (H-3)
-            text = earlier_text(path, merged) or text
-        changes.append(FileChange(path, old, text, secrets))
+        was = None if install else earlier_text(path, merged)  # the user's own bytes (H-3)
+        change = FileChange(path, old, text, secrets)
+        changes.append(change if was is None else replace(change, new=was.text, mode=was.mode))
     return with_state(changes, notes, record, install=install, removals=removals)
 
 
