@@ -32,6 +32,9 @@ LAYOUTS: dict[str, Callable[[dict[str, Any]], str]] = {
     "four spaces": lambda d: json.dumps(d, indent=4, ensure_ascii=False) + "\n",
     "a tab, no final line end": lambda d: json.dumps(d, indent="\t", ensure_ascii=False),
     "two spaces, \\u escapes": lambda d: json.dumps(d, indent=2) + "\n",
+    "CRLF line ends": lambda d: (json.dumps(d, indent=2, ensure_ascii=False) + "\n").replace(
+        "\n", "\r\n"
+    ),
 }
 HAND_ALIGNED = '{\n  "theme":       "dark",\n  "permissions": {"allow": ["Bash(ls:*)"]}\n}\n'
 
@@ -79,7 +82,7 @@ def test_h3_install_adds_its_keys_after_the_users_text_in_the_files_layout(
 
     assert run(tmp_path, "install", harness) == 0
 
-    after = path.read_text(encoding="utf-8")
+    after = path.read_bytes().decode("utf-8")  # as written: CRLF kept
     document = json.loads(after)
     assert after == LAYOUTS[layout](document)
     assert after.startswith(text.rstrip()[:-1].rstrip() + ",")  # the user's part as it was

@@ -2,8 +2,9 @@
 
 A user's ``settings.json`` is theirs: an install changes only the keys it owns, so the rest of
 the file must read as it did — compact on one line, indented by four spaces or a tab, with or
-without a final line end, non-ASCII written as is or as ``\\u`` escapes. :func:`layout_of` finds
-the :class:`JsonLayout` that writes the file's own object back to exactly its text;
+without a final line end, CRLF or LF, non-ASCII written as is or as ``\\u`` escapes.
+:func:`layout_of` finds the :class:`JsonLayout` that writes the file's own object back to
+exactly its text;
 :meth:`JsonLayout.render` then writes the changed object the same way, so ``install`` followed by
 ``uninstall`` gives the file back byte for byte. A file no layout reproduces (hand-aligned
 arrays, keys spaced by hand) and a new file get :data:`DEFAULT`, two-space indent.
@@ -32,6 +33,8 @@ class JsonLayout:
     ensure_ascii: bool
     lead: str = ""
     tail: str = "\n"
+    newline: str = "\n"
+    """What ends the lines inside the value: ``"\r\n"`` for a file saved on Windows."""
 
     def render(self, document: dict[str, Any]) -> str:
         """``document`` as text in this layout."""
@@ -41,7 +44,7 @@ class JsonLayout:
             separators=(self.item_separator, self.key_separator),
             ensure_ascii=self.ensure_ascii,
         )
-        return self.lead + body + self.tail
+        return self.lead + body.replace("\n", self.newline) + self.tail
 
 
 DEFAULT = JsonLayout(indent="  ", item_separator=",", key_separator=": ", ensure_ascii=False)
@@ -72,9 +75,10 @@ def layout_of(text: str | None) -> JsonLayout:
     body = text.strip()
     start = text.index(body)
     lead, tail = text[:start], text[start + len(body) :]
+    newline = "\r\n" if "\r\n" in body else "\n"
     for indent, item, key in _shapes(body):
         for ascii_only in (False, True):
-            layout = JsonLayout(indent, item, key, ascii_only, lead, tail)
+            layout = JsonLayout(indent, item, key, ascii_only, lead, tail, newline)
             if layout.render(document) == text:
                 return layout
     return DEFAULT
