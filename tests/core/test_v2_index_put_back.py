@@ -81,3 +81,14 @@ def test_v2_the_index_keeps_its_form_with_the_line_put_back(codec: str, end: str
     merged = merge_index_bytes(now.encode(codec), "- [B](b.md) — b\n", {}, places=then)
 
     assert merged.data == then.encode(codec)
+
+
+def test_v2_a_run_of_lines_lost_together_comes_back_together_in_order() -> None:
+    then = "".join(f"- [Note {n}](note-{n}.md) — note {n}\n" for n in range(2000))
+    kept = then.splitlines(keepends=True)
+    now = "".join(kept[:500] + kept[1500:1501] + kept[1999:])  # most of it lost since
+
+    merged = merge_index(now, then, {}, places=then)
+
+    assert merged.text == then
+    assert len(merged.added) == 2000 - 502

@@ -193,39 +193,69 @@ def merge_index(
 
 def _put_back(target: str, lines: list[str], places: list[str], end: str) -> str:
     """``target`` (ending in a line end) with each of ``lines`` where it stood in ``places``:
-    after the nearest line above it there that ``target`` still holds, else before the nearest
-    one below it, else at the end; the blank lines that stood next to that neighbour, on its
-    side, stay next to it. Lines are compared without outer whitespace."""
+    after the nearest line above it there that the index holds, else before the nearest one
+    below it, else at the end; the blank lines that stood next to that neighbour, on its side,
+    stay next to it. Lines are compared without outer whitespace. Each line put back is a
+    neighbour for the next, so a run of lines lost together comes back together, in order.
+    One pass over the index: ``gaps[p]`` holds the lines that go before its row ``p``."""
     rows = [row + "\n" for row in target.split("\n")[:-1]]
+    held = [row.strip() for row in rows]
+    first: dict[str, int] = {}
+    for at, text in enumerate(held):
+        first.setdefault(text, at)
     where = [line.strip() for line in places]
+    spots: dict[str, int] = {}
+    for at, text in enumerate(where):
+        spots.setdefault(text, at)
+    gaps: list[list[str]] = [[] for _ in range(len(rows) + 1)]
+    put: dict[str, int] = {}  # a line put back → its gap
     for line in lines:
         own = line.strip()
-        rows.insert(_place(own, [row.strip() for row in rows], where), line + end)
-    return "".join(rows)
+        gap = _gap(spots.get(own), held, first, put, where)
+        gaps[gap].append(line + end)
+        put.setdefault(own, gap)
+    out: list[str] = []
+    for at, row in enumerate(rows):
+        out += gaps[at]
+        out.append(row)
+    out += gaps[len(rows)]
+    return "".join(out)
 
 
-def _place(own: str, held: list[str], where: list[str]) -> int:
-    """The row of ``held`` (the index's lines, stripped) before which ``own`` goes back to its
-    place in ``where`` (the lines of the index it stood in, stripped); the end when none of
-    its neighbours there is left."""
-    if own not in where:
-        return len(held)
-    spot = where.index(own)
-    above = next((i for i in range(spot - 1, -1, -1) if where[i] and where[i] in held), None)
-    if above is not None:
-        at = held.index(where[above]) + 1
-        blanks = _blank_run(where[above + 1 : spot])
-        while blanks and at < len(held) and not held[at]:
-            at, blanks = at + 1, blanks - 1
-        return at
-    below = next((i for i in range(spot + 1, len(where)) if where[i] and where[i] in held), None)
-    if below is None:
-        return len(held)
-    at = held.index(where[below])
-    blanks = _blank_run(where[spot + 1 : below][::-1])
-    while blanks and at > 0 and not held[at - 1]:
-        at, blanks = at - 1, blanks - 1
-    return at
+def _gap(
+    spot: int | None,
+    held: list[str],
+    first: dict[str, int],
+    put: dict[str, int],
+    where: list[str],
+) -> int:
+    """The gap (before row ``p`` of ``held``, the index's lines stripped; ``first``: each
+    line's first row) that the line which stood at ``spot`` of ``where`` goes back into;
+    ``put``: the lines already put back and their gaps."""
+    end = len(held)
+    if spot is None:
+        return end
+    for i in range(spot - 1, -1, -1):
+        near = where[i]
+        if not near:
+            continue
+        if near in put:  # put back just before: this one follows it
+            return put[near]
+        if near in first:
+            gap = first[near] + 1
+            blanks = _blank_run(where[i + 1 : spot])
+            while blanks and gap < end and not held[gap]:
+                gap, blanks = gap + 1, blanks - 1
+            return gap
+    for i in range(spot + 1, len(where)):
+        near = where[i]
+        if near and near in first:
+            gap = first[near]
+            blanks = _blank_run(where[spot + 1 : i][::-1])
+            while blanks and gap > 0 and not held[gap - 1]:
+                gap, blanks = gap - 1, blanks - 1
+            return gap
+    return end
 
 
 def _blank_run(lines: list[str]) -> int:
