@@ -16,11 +16,17 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from harness_memory.hooks.claude_code import RECOMMENDED_PARTS
-from harness_memory.installers.files import FileChange, dump_json, read_json_object
+from harness_memory.installers.files import (
+    FileChange,
+    dump_json,
+    earlier_text,
+    read_json_object,
+)
 from harness_memory.installers.guard_gaps import gap_notes
 from harness_memory.installers.hook_groups import merge_hooks
 from harness_memory.installers.own_memory import Switch, switch_back, switch_off
@@ -137,7 +143,10 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     if install or old is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
         mode = 0o644 if managed else 0o600  # every user's Claude Code reads managed settings
-        changes.append(FileChange(path, old, dump_json(merged), secrets, create_mode=mode))
+        text = dump_json(merged, old)
+        was = None if install else earlier_text(path, merged)  # the user's own bytes (H-3)
+        change = FileChange(path, old, text, secrets, create_mode=mode)
+        changes.append(change if was is None else replace(change, new=was.text, mode=was.mode))
     return with_state(changes, notes, record, install=install, removals=removals)
 
 
