@@ -136,6 +136,7 @@ ALLOWED = [
 def fill(command: str, where: Layout) -> str:
     return command.format(
         root=where.root,
+        data=where.data,
         root_tail=str(where.root)[1:],
         other=where.other,
         other_hex=where.other[0].encode().hex(),
@@ -179,6 +180,8 @@ BASH_FORMS = [
     "cp -t{root}/{other} /etc/hostname",
     "cp -vt{root}/{other} /etc/hostname",
     "cd {root}/{own} && echo x > ~+/../{other}/a.md",
+    "echo x > /$(echo {root_tail})/{other}/a.md",
+    "echo x > /{state_dir}/$(echo memory)/{other}/a.md",
 ]
 
 
@@ -189,8 +192,9 @@ def test_p3_what_bash_writes_into_another_scope_is_refused_however_quoted(
 ) -> None:
     """Bash's own quoting (``$'…'`` with its escapes, ``$"…"``, a line continuation), a command
     inside a word that another shell runs (``eval``, ``sh -c``), a short option glued to its
-    path and ``~+`` are read as bash reads them: each form below really writes into the other
-    scope when bash runs it (checked last, after the guard refused it)."""
+    path and ``~+`` are read as bash reads them, and a word built at run time after ``/`` or
+    ``//`` (which the kernel reads as ``/``) could reach any folder: each form below really
+    writes into the other scope when bash runs it (checked last, after the guard refused it)."""
     shell = fill(command, where)
     other = where.root / where.other
 
@@ -201,6 +205,25 @@ def test_p3_what_bash_writes_into_another_scope_is_refused_however_quoted(
     before = set(other.iterdir())
     subprocess.run(["bash", "-c", shell], cwd=where.workspace, check=True, capture_output=True)
     assert set(other.iterdir()) - before, f"bash wrote nothing into the other scope: {shell}"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "echo x > {data}/tok$(echo ens)/mine.json",
+        "echo x > {data}/tokens/$UNSET_VARIABLE.json",
+        "cp /etc/hostname {data}/dra`echo fts`/",
+    ],
+)
+def test_p3_words_built_at_run_time_into_the_services_folders_are_refused(
+    where: Layout, command: str
+) -> None:
+    """The data dir's own folders (P-3, ``tokens/`` first) are held like the memory root against
+    a word the guard cannot decide."""
+    shell = fill(command, where)
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": shell}))
+    assert reason is not None, shell
+    assert "the memory service's own folders" in reason
 
 
 @pytest.mark.parametrize(

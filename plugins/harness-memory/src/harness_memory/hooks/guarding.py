@@ -19,6 +19,7 @@ from typing import Any
 
 from memory_core.errors import UnresolvablePath
 from memory_core.keys import real_path
+from memory_core.layout import AGENTS_DIR, SERVICE_FOLDERS, app_data_dir_of
 
 from harness_memory.guard import below_by_identity, check_write, is_usable_path
 from harness_memory.hooks import claude_code
@@ -104,6 +105,12 @@ def shell_refusal(
                     f"reach the hooks' Session records ({_shown(prefix)}…); only the hooks "
                     "write them"
                 )
+            if could_reach(prefix, _service_folders(roots)):
+                return (
+                    f"{REFUSAL_PREFIX}a path built at run time ($VAR, $(…), `…`) that could "
+                    f"reach the memory service's own folders of its data dir ({_shown(prefix)}…); "
+                    "only the service writes them"
+                )
     own = {f"{real}/{scope}" for real in roots for scope in ("user", key) if scope}
     for path in paths:
         if (reason := _records_refusal(path, cwd, records)) is not None:
@@ -115,6 +122,21 @@ def shell_refusal(
         if not decision.allowed:
             return f"{REFUSAL_PREFIX}{decision.reason} ({_shown(path)})"
     return None
+
+
+def _service_folders(roots: set[str]) -> set[str]:
+    """The memory service's own top folders of the data dir that holds the memory root (spelled
+    and resolved, :data:`memory_core.layout.SERVICE_FOLDERS`) but ``agents/``: the memory root
+    lies in it, so a prefix that could reach it is refused already, and temporary Workspaces
+    (``agents/<id>/workspaces/``), where agents work, lie in it too."""
+    folders: set[str] = set()
+    for root in roots:
+        data_dir = app_data_dir_of(Path(root))
+        if data_dir is not None:
+            folders.update(
+                os.fspath(data_dir / name) for name in SERVICE_FOLDERS if name != AGENTS_DIR
+            )
+    return folders
 
 
 def real_or_none(path: str | PurePath) -> str | None:
@@ -168,7 +190,11 @@ def could_reach(prefix: str, roots: set[str]) -> bool:
     complete it into the root."""
     if not is_usable_path(prefix):
         return True  # no file name holds it: refused like any unusable path
-    folded = os.path.normpath(prefix) + ("/" if prefix.endswith("/") else "")
+    folded = os.path.normpath(prefix)
+    if folded.startswith("//"):  # POSIX normpath keeps two leading slashes; the kernel reads one
+        folded = "/" + folded.lstrip("/")
+    if prefix.endswith("/") and not folded.endswith("/"):
+        folded += "/"
     resolved = real_or_none(PurePath(folded).parent)
     if resolved is None:
         return True  # a symlink on its way cannot be read: it could lead anywhere
