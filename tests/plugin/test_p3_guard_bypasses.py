@@ -182,6 +182,10 @@ BASH_FORMS = [
     "cd {root}/{own} && echo x > ~+/../{other}/a.md",
     "echo x > /$(echo {root_tail})/{other}/a.md",
     "echo x > /{state_dir}/$(echo memory)/{other}/a.md",
+    "cd $(echo {root}/{own}) && echo x > ../{other}/a.md",
+    "cd $UNSET_VARIABLE{root} && echo x > {other}/a.md",
+    "cd {root}/{own}; cd $(pwd)/..; echo x > {other}/a.md",
+    "find {root}/{own} -name MEMORY.md -execdir sh -c 'echo x > ../{other}/a.md' \\;",
 ]
 
 
@@ -192,9 +196,11 @@ def test_p3_what_bash_writes_into_another_scope_is_refused_however_quoted(
 ) -> None:
     """Bash's own quoting (``$'…'`` with its escapes, ``$"…"``, a line continuation), a command
     inside a word that another shell runs (``eval``, ``sh -c``), a short option glued to its
-    path and ``~+`` are read as bash reads them, and a word built at run time after ``/`` or
-    ``//`` (which the kernel reads as ``/``) could reach any folder: each form below really
-    writes into the other scope when bash runs it (checked last, after the guard refused it)."""
+    path and ``~+`` are read as bash reads them; a word built at run time after ``/`` or
+    ``//`` (which the kernel reads as ``/``) could reach any folder; after a ``cd`` into a
+    folder known only at run time (or ``find -execdir``) a relative path naming another scope
+    could land in it: each form below really writes into the other scope when bash runs it
+    (checked last, after the guard refused it)."""
     shell = fill(command, where)
     other = where.root / where.other
 
@@ -235,6 +241,8 @@ def test_p3_words_built_at_run_time_into_the_services_folders_are_refused(
         "eval 'cd {root}/{own} && echo x > a.md'",
         "echo x > $'{root}/{own}/a.md'",
         "cp -t/tmp /etc/hostname",
+        "cd $(git rev-parse --show-toplevel 2>/dev/null || pwd) && npm test > out-$(date).log",
+        "cd $(mktemp -d) && cp ../notes.txt . && echo x > {own}/a.md",
     ],
 )
 def test_p3_the_same_forms_into_own_scopes_or_elsewhere_pass(where: Layout, command: str) -> None:

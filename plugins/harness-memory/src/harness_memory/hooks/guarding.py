@@ -18,8 +18,8 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from memory_core.errors import UnresolvablePath
-from memory_core.keys import real_path
-from memory_core.layout import AGENTS_DIR, SERVICE_FOLDERS, app_data_dir_of
+from memory_core.keys import SCOPE_KEY_RULE, USER_SCOPE, real_path
+from memory_core.layout import AGENTS_DIR, MARKER_FILE, SERVICE_FOLDERS, app_data_dir_of
 
 from harness_memory.guard import below_by_identity, check_write, is_usable_path
 from harness_memory.hooks import claude_code
@@ -28,6 +28,7 @@ from harness_memory.settings import HarnessSettings
 
 __all__ = [
     "REFUSAL_PREFIX",
+    "could_name_a_scope",
     "could_reach",
     "real_or_none",
     "refusal",
@@ -111,6 +112,15 @@ def shell_refusal(
                     f"reach the memory service's own folders of its data dir ({_shown(prefix)}…); "
                     "only the service writes them"
                 )
+        for word in found.unanchored:
+            if could_name_a_scope(word, key):
+                return (
+                    f"{REFUSAL_PREFIX}a relative path after a cd into a folder that cannot be "
+                    "known before the command runs ($(…), an unset variable, find -execdir) "
+                    f"naming another scope, the marker or a pattern ({_shown(word)}); name "
+                    "memory files by their literal path inside the user scope or this Session's "
+                    "Workspace scope"
+                )
     own = {f"{real}/{scope}" for real in roots for scope in ("user", key) if scope}
     for path in paths:
         if (reason := _records_refusal(path, cwd, records)) is not None:
@@ -122,6 +132,21 @@ def shell_refusal(
         if not decision.allowed:
             return f"{REFUSAL_PREFIX}{decision.reason} ({_shown(path)})"
     return None
+
+
+_GLOB = frozenset("*?[")
+
+
+def could_name_a_scope(word: str, key: str | None) -> bool:
+    """Whether a relative ``word`` whose folder is unknown could name a file of another scope
+    (P-3): a part shaped like a Workspace key (K-7) other than ``key``, the ``.workspace``
+    marker (any letter case), or a glob (it could match any of them)."""
+    for part in PurePath(word).parts:
+        if _GLOB.intersection(part) or part.casefold() == MARKER_FILE:
+            return True
+        if part not in (key, USER_SCOPE) and SCOPE_KEY_RULE.accepts(part):
+            return True
+    return False
 
 
 def _service_folders(roots: set[str]) -> set[str]:

@@ -59,6 +59,8 @@ _GLUED_OPTION_RE = re.compile(r"^-(?P<letters>[A-Za-z]+)[^A-Za-z]*[/~]", re.DOTA
 rest after an option letter may be the path the program writes."""
 _SEPARATORS = {";", "&&", "||", "|", "&", "(", ")", "{", "}", "then", "do", "else", "!", "\n"}
 _CD_WORDS = {"cd", "pushd"}
+_UNKNOWN_FOLDER_WORDS = {"-execdir", "-okdir"}
+"""``find`` options that run their command in each found file's folder."""
 _GLOB_CHARS = re.compile(r"[*?\[]")
 _BRACE_CAP = 256  # words one brace expression may become; past it the word is undecided
 
@@ -83,15 +85,18 @@ def patch_targets(patch: str) -> list[str]:
 
 
 class ShellPaths:
-    """What a command names: ``paths`` (absolute, after every expansion the shell would make)
-    and ``undecided`` (the absolute literal prefix of each word that cannot be decided here).
+    """What a command names: ``paths`` (absolute, after every expansion the shell would make),
+    ``undecided`` (the absolute literal prefix of each word that cannot be decided here) and
+    ``unanchored`` (relative words met after the shell went into a folder that cannot be
+    decided here: ``cd $(…)``, ``find … -execdir``; they may land anywhere).
     A plain class: ``dataclasses`` imports ``inspect``, too much for a guard process (H-5)."""
 
-    __slots__ = ("paths", "undecided")
+    __slots__ = ("paths", "unanchored", "undecided")
 
     def __init__(self) -> None:
         self.paths: list[str] = []
         self.undecided: list[str] = []
+        self.unanchored: list[str] = []
 
 
 _INNER_DEPTH = 4
@@ -99,7 +104,12 @@ _INNER_DEPTH = 4
 
 
 def shell_paths(
-    command: str, cwd: str, environ: Mapping[str, str], *, _depth: int = 0
+    command: str,
+    cwd: str,
+    environ: Mapping[str, str],
+    *,
+    _depth: int = 0,
+    _lost: bool = False,
 ) -> ShellPaths:
     """Every path ``command`` names, read as a POSIX shell (bash) run in ``cwd`` with
     ``environ``.
@@ -110,8 +120,10 @@ def shell_paths(
     line continuation). A word holding white space once unquoted may be a command another shell
     runs (``sh -c '…'``, ``eval "…"``, ``ssh host '…'``): its paths are read too, as a command
     run where the word stands. A short option glued to a path (``cp -t/dir``, ``curl -o../x``)
-    names that path too. A command the lexer cannot split (an unclosed quote) is split at white
-    space instead, so nothing is skipped. Never raises for odd input.
+    names that path too. After a ``cd``/``pushd`` into a folder that cannot be decided here
+    (or ``find … -execdir``), relative words are also returned in ``unanchored``. A command the
+    lexer cannot split (an unclosed quote) is split at white space instead, so nothing is
+    skipped. Never raises for odd input.
     """
     try:
         lexer = shlex.shlex(_bash_quoting(command), posix=True, punctuation_chars=";&|()<>")
@@ -124,25 +136,31 @@ def shell_paths(
     known: dict[str, str | None] = {}  # assigned in the command; None: assigned, undecidable
     bases = [cwd]
     previous: str | None = None
+    lost = _lost  # whether the shell may be in a folder this cannot know
     for word in words:
         if previous in _CD_WORDS and not word.startswith("-"):
             target = _expand(word, known, environ)
-            if target is not None:
+            if target is None:
+                lost = True
+            else:
                 bases.append(os.path.normpath(PurePath(bases[-1], _tilde(target, environ))))
+        if word in _UNKNOWN_FOLDER_WORDS:
+            lost = True
         if previous == "for" and _NAME_RE.match(word):
             known[word] = None
         if (assignment := _ASSIGNMENT_RE.match(word)) is not None:
             known[assignment.group("name")] = _expand(assignment.group("value"), known, environ)
         for piece in _WORD_SPLIT_RE.split(word):
             if piece:
-                _add(found, piece, bases, known, environ)
+                _add(found, piece, bases, known, environ, lost=lost)
                 if (glued := _GLUED_OPTION_RE.match(piece)) is not None:
                     for at in range(glued.start("letters") + 1, glued.end("letters") + 1):
-                        _add(found, piece[at:], bases, known, environ)
+                        _add(found, piece[at:], bases, known, environ, lost=lost)
         if _depth < _INNER_DEPTH and any(char.isspace() for char in word):
-            inner = shell_paths(word, bases[-1], environ, _depth=_depth + 1)
+            inner = shell_paths(word, bases[-1], environ, _depth=_depth + 1, _lost=lost)
             found.paths.extend(inner.paths)
             found.undecided.extend(inner.undecided)
+            found.unanchored.extend(inner.unanchored)
         previous = None if word in _SEPARATORS else word
     return found
 
@@ -251,8 +269,12 @@ def _add(
     bases: list[str],
     known: Mapping[str, str | None],
     environ: Mapping[str, str],
+    *,
+    lost: bool = False,
 ) -> None:
-    """Add what one word (or part of one) names, after every expansion the shell makes."""
+    """Add what one word (or part of one) names, after every expansion the shell makes;
+    ``lost``: the shell may be in a folder this cannot know (relative words go to
+    ``unanchored`` too)."""
     braced = _braces(piece)
     if braced is None:  # a brace expression too large to expand: judged by what precedes it
         _undecided(found, piece, piece.find("{"), bases, environ)
@@ -263,6 +285,8 @@ def _add(
             _undecided(found, word, _first_expansion(word), bases, environ)
             continue
         path = _tilde(expanded, environ)
+        if lost and not PurePath(path).is_absolute():
+            found.unanchored.append(path)
         for base in [""] if PurePath(path).is_absolute() else bases:
             anchored = f"{base}/{path}" if base else path
             if _GLOB_CHARS.search(path):  # expanded against the filesystem, as the shell does
