@@ -261,6 +261,8 @@ def test_p3_the_marker_in_another_letter_case_is_the_marker(root: Path, marker: 
         "agents/reviewer/agent_state/memory/user/planted.md",
         "agents/reviewer/agent.json",
         "agents/coder/workspaces/../agent.json",
+        "TOKENS/mine.json",  # a case-insensitive disk opens tokens/ (macOS's default)
+        "Agents/reviewer/agent.json",
     ],
 )
 def test_p3_the_services_own_folders_of_the_data_dir_are_denied(

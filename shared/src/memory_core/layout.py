@@ -111,7 +111,13 @@ def service_owned(parts: tuple[str, ...]) -> bool:
     (True, True)
     >>> service_owned(("agents", "a", "workspaces", "job", "x.py")), service_owned(("demo",))
     (False, False)
+
+    A folder's name is compared in any letter case (``TOKENS`` is ``tokens`` on a
+    case-insensitive disk, macOS's default); the temporary Workspaces only as spelled.
+
+    >>> service_owned(("Tokens", "t.json")), service_owned(("AGENTS", "a", "workspaces", "j"))
+    (True, True)
     """
-    if not parts or parts[0] not in SERVICE_FOLDERS:
+    if not parts or parts[0].casefold() not in SERVICE_FOLDERS:
         return False
     return not (parts[0] == AGENTS_DIR and len(parts) >= 3 and parts[2] == WORKSPACES_DIR)
