@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -173,9 +174,13 @@ def test_h3_claude_code_permissions_and_token(tmp_path: Path) -> None:
         "additionalDirectories": [ROOT],
         "allow": [f"Edit(/{ROOT}/**)"],
     }
-    assert document["env"] == {"HARNESS_MEMORY_TOKEN": "t0k"}
+    assert "env" not in document  # a repository's settings env would override it (P-2a)
+    token_file = tmp_path / ".claude" / "harness-memory" / "token"
+    assert token_file.read_text(encoding="utf-8") == "t0k\n"
+    assert stat.S_IMODE(token_file.stat().st_mode) == 0o600
     run(tmp_path, "uninstall", "claude-code")
     assert not (tmp_path / ".claude" / "settings.json").exists()  # the install created it
+    assert not token_file.exists()
 
 
 def test_h3_codex_trusts_its_hooks_and_opens_the_sandbox_to_memory(tmp_path: Path) -> None:

@@ -28,6 +28,7 @@ from harness_memory.errors import (
     ServiceRejectedError,
     ServiceUnreachableError,
 )
+from harness_memory.installers.claude_code import EACH_USERS_OWN_FILE
 
 __all__ = ["CHECK_TIMEOUT_S", "Finding", "check_root", "check_service"]
 
@@ -113,8 +114,7 @@ def check_service(
             return [
                 Finding(
                     False,
-                    f"the service at {url} needs a bearer token: each user gives theirs in "
-                    "env.HARNESS_MEMORY_TOKEN of their own ~/.claude/settings.json (mode 0600); "
+                    f"the service at {url} needs a bearer token: {EACH_USERS_OWN_FILE}; "
                     "the project and agent could not be checked without one",
                 )
             ]
