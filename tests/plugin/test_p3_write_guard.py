@@ -416,6 +416,33 @@ def test_p3_the_data_dir_under_another_name_is_judged_where_the_kernel_lands(
     }
 
 
+@pytest.mark.parametrize(
+    ("mounted", "below", "allowed"),
+    [("tokens", "mine.json", False), ("agents/coder/workspaces/job", "x.py", True)],
+)
+def test_p3_one_folder_of_the_data_dir_mounted_elsewhere_is_judged_where_the_kernel_lands(
+    root: Path, tmp_path: Path, mounted: str, below: str, allowed: bool
+) -> None:
+    """Only ``tokens/`` bind-mounted into the Workspace: the mount table names it (a namespace
+    of the test's own); a temporary Workspace mounted so stays writable."""
+    alias = tmp_path / "elsewhere"
+    alias.mkdir()
+    (tmp_path / "data" / mounted).mkdir(parents=True, exist_ok=True)
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    folder = str(tmp_path / "data" / mounted)
+    command = [sys.executable, "-c", _JUDGE_THE_DATA_DIR_THROUGH_A_BIND_MOUNT, folder, str(alias)]
+    done = subprocess.run(
+        ["unshare", "--user", "--map-root-user", "--mount", *command, str(root), below],
+        capture_output=True,
+        text=True,
+        env=environment,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+
+    assert json.loads(done.stdout) == {below: allowed}
+
+
 def test_p3_the_mount_table_is_read_as_the_kernel_writes_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
