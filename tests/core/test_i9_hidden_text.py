@@ -214,6 +214,31 @@ def test_i9_a_topic_file_finding_names_the_frontmatter_field_and_line() -> None:
     assert findings[2].message.startswith("the body holds 6 tag characters")
 
 
+@pytest.mark.parametrize(
+    ("file", "what"),
+    [
+        ("invoice\u202efdp.exe.md", "1 bidirectional control (U+202E)"),
+        ("ad\u200bmin-notes.md", "1 invisible character (U+200B)"),
+    ],
+)
+def test_i9_a_topic_file_whose_name_shows_as_another_is_named(file: str, what: str) -> None:
+    """K-7 lets such a name reach a route; on the page and in the index lines linking it, it
+    reads as another name (a right-to-left override turns ``…fdp.exe`` around)."""
+    topic = parse_topic(b"---\nname: x\ndescription: d\n---\nbody\n", file)
+
+    [finding] = [f for f in lint_topic(topic) if f.code == "hidden-text"]
+
+    assert (finding.file, finding.line, finding.severity) == (file, None, "error")
+    assert finding.message.startswith(f"the file name holds {what}")
+    assert "shows as another name" in finding.message
+
+
+@pytest.mark.parametrize("file", ["数据库迁移.md", "deploy-🚀-notes.md", "👩\u200d💻-pairing.md"])
+def test_i9_file_names_of_other_scripts_and_emoji_are_no_hidden_text(file: str) -> None:
+    topic = parse_topic(b"---\nname: x\ndescription: d\n---\nbody\n", file)
+    assert [f for f in lint_topic(topic) if f.code == "hidden-text"] == []
+
+
 def test_i9_a_file_without_frontmatter_reports_its_body() -> None:
     topic = parse_topic("plain\nline two\u200b\n".encode(), "plain.md")
     assert topic.hidden == ((2, "the body", "1 invisible character (U+200B)"),)

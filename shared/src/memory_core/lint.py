@@ -7,7 +7,8 @@ line where one applies:
 ``secret``                    error    a likely credential, named by kind and line, never echoed
 ``hidden-text``               error    characters a model reads but a person cannot see (tag
                                        characters, bidirectional controls, zero-width characters
-                                       inside words), by kind, count, line and field (I-9)
+                                       inside words), by kind, count, line and field, or in
+                                       a topic file's name (I-9)
 ``dangling-link``             error    an index link to a file of the scope (or into one of its
                                        sub-folders) that does not exist
 ``not-injected``              error    index lines past the injection caps (I-4), one per scope
@@ -189,16 +190,22 @@ def lint_topic(topic: ParsedTopic) -> list[Finding]:
     for kind, line in find_secrets(topic.body):
         findings.append(_secret(file, topic.body_line + line - 1, kind, "the body"))
     findings.extend(_hidden(file, line, where, what) for line, where, what in topic.hidden)
+    findings.extend(_hidden(file, None, _FILE_NAME, what) for _, what in find_hidden(file))
     return findings
 
 
-def _hidden(file: str, line: int, where: str, what: str) -> Finding:
-    """A ``hidden-text`` finding (I-9): where, what kind and how many, never the text."""
-    shown = (
-        "it is injected escaped, as [hidden: …]"
-        if file == INDEX_FILE
-        else "an agent that opens the file reads it"
-    )
+_FILE_NAME = "the file name"
+
+
+def _hidden(file: str, line: int | None, where: str, what: str) -> Finding:
+    """A ``hidden-text`` finding (I-9): where, what kind and how many, never the text. A file
+    name holding them shows on the page (and in the index lines linking it) as another name."""
+    if where == _FILE_NAME:
+        shown = "it shows as another name on the page and wherever it is linked"
+    elif file == INDEX_FILE:
+        shown = "it is injected escaped, as [hidden: …]"
+    else:
+        shown = "an agent that opens the file reads it"
     message = (
         f"{where} holds {what}: text a model reads but a person cannot see ({shown}); "
         "remove it from the file"
