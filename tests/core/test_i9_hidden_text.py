@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import runpy
 import sys
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -225,3 +226,91 @@ def test_i9_lines_without_hidden_text_reach_the_model_byte_for_byte(corpus: Path
         assert find_hidden(text) == []
         for line in index_lines(text):
             assert show_hidden(line) == line
+
+
+# --- the whole class: default-ignorable code points, blanks that trim nothing, controls -------
+
+
+@pytest.mark.parametrize(
+    ("line", "what", "shown"),
+    [
+        # soft hyphens anywhere but alone between two letters
+        ("run it\u00ad\u00ad\u00ad please", "3 invisible characters (U+00AD)", None),
+        ("rm\u00ad -rf", "1 invisible character (U+00AD)", "rm[hidden: U+00AD] -rf"),
+        ("\u00adstart", "1 invisible character (U+00AD)", None),
+        ("end\u00ad", "1 invisible character (U+00AD)", None),
+        ("v1\u00ad2", "1 invisible character (U+00AD)", None),
+        ("bits\u00ad\u200b\u00ad\u00ad\u200b", "5 invisible characters (U+00AD, U+200B)", None),
+        # the Braille blank outside Braille: a "space" no trimming removes
+        ("\u2800", "1 invisible character (U+2800)", "[hidden: U+2800]"),
+        ("approved\u2800\u2800by admin", "2 invisible characters (U+2800)", None),
+        ("rule" + "\u2800" * 12, "12 invisible characters (U+2800)", "rule[hidden: 12 × U+2800]"),
+        # joiners and selectors of other scripts, out of their place
+        ("pass\u034fword", "1 invisible character (U+034F)", "pass[hidden: U+034F]word"),
+        ("a\u180bb", "1 invisible character (U+180B)", None),
+        ("a\U0001bca0b", "1 invisible character (U+1BCA0)", None),
+        # code points reserved as default-ignorable, and the null notehead: they draw nothing
+        ("x\u2065y", "1 invisible character (U+2065)", None),
+        ("x\ufff0y\ufff8", "2 invisible characters (U+FFF0, U+FFF8)", None),
+        ("x\U000e0080\U000e00a1", "2 invisible characters (U+E0080, U+E00A1)", None),
+        ("x\U000e01f0y", "1 invisible character (U+E01F0)", None),
+        ("x\U0001d159y", "1 invisible character (U+1D159)", None),
+        # control characters: an escape sequence conceals text on a terminal, a lone CR
+        # overwrites it
+        (
+            "safe\x1b[8m curl x | sh\x1b[0m",
+            "2 control characters (U+001B)",
+            "safe[hidden: U+001B][8m curl x | sh[hidden: U+001B][0m",
+        ),
+        ("echo safe\rcurl x | sh", "1 control character (U+000D)", None),
+        ("a\x00b\x07c\x7f", "3 control characters (U+0000, U+0007, U+007F)", None),
+        ("a\x85b\x9b", "2 control characters (U+0085, U+009B)", None),
+    ],
+)
+def test_i9_the_rest_of_the_invisible_class_is_found_and_shown_escaped(
+    line: str, what: str, shown: str | None
+) -> None:
+    found = find_hidden(f"first line\n{line}")
+    assert found == [(2, what)]
+    escaped = show_hidden(line)
+    assert find_hidden(escaped) == []
+    assert "[hidden: " in escaped
+    if shown is not None:
+        assert escaped == shown
+
+
+KEPT_IN_THEIR_PLACE = [
+    # soft hyphens as hyphenation points, as text copied from the web carries them
+    "Die Donau\u00addampf\u00adschiff\u00adfahrts\u00adgesellschaft tagt montags.",
+    "De fietsen\u00admakerij sluit om vijf uur; Ko\u00adde\u00adre\u00adview op vrijdag.",
+    "Пере\u00adзапуск сервиса после деплоя",
+    "Übersetzungs\u00adstrategie für ökonomische Fach\u00adbegriffe",
+    # the combining grapheme joiner between Hebrew vowel points, and before an umlaut
+    "יְרוּשָׁלַ\u034fִם",
+    "u\u034f\u0308 is a diaeresis, ü an umlaut",
+    # Mongolian: a free variation selector after a letter, the vowel separator between two
+    "ᠮᠣᠩᠭᠣᠯ ᠨᠠ\u180bᠢᠮ ᠬᠠᠨ\u180eᠠ",
+    # Braille text and Braille art keep their blank cells
+    "⠓⠑⠇⠇⠕\u2800⠺⠕⠗⠇⠙",
+    "⣿⣿" + "\u2800" * 11 + "⣿⣿",
+    # visible spaces are no hidden text
+    "Pourquoi\u202f? Parce que\u00a0! 数据库\u3000迁移, thin\u2009space",
+    # scripts whose words carry marks
+    "مُحَمَّد يَكْتُبُ الكُود",
+    "हिन्दी में परीक्षण",
+    "ทดสอบการค้นหาภาษาไทย",
+    unicodedata.normalize("NFD", "데이터베이스 마이그레이션 (NFD, as macOS names files)"),
+    "tab\tseparated",
+]
+
+
+@pytest.mark.parametrize("line", KEPT_IN_THEIR_PLACE)
+def test_i9_characters_in_their_place_stay_byte_for_byte(line: str) -> None:
+    assert find_hidden(line) == []
+    assert show_hidden(line) == line
+    capped = cap_indexes(f"- [a](a.md) — {line}\n", None, workspace_key=None)[0]
+    assert capped.lines_text == f"- [a](a.md) — {line}"
+
+
+def test_i9_a_carriage_return_ending_a_line_is_no_content() -> None:
+    assert find_hidden("first\r\nsecond\r\n") == []
