@@ -64,8 +64,8 @@ def test_t5a_severity_follows_the_spec(code: str, severity: str) -> None:
 
 
 def test_t5a_findings_carry_their_severity() -> None:
-    topic = _topic("a.md", "A title")
-    findings = lint_scope("- [b](b.md)\n", [topic], ["a.md"])
+    topic = _topic("A note.md", "A title")
+    findings = lint_scope("- [b](b.md)\n", [topic], ["A note.md"])
     assert {(f.code, f.severity) for f in findings} == {
         ("dangling-link", "error"),
         ("unindexed", "warning"),

@@ -33,6 +33,8 @@ line where one applies:
 ``name-mismatch``             warning  frontmatter ``name`` says other words than the file name
                                        (``Always run the linter`` is the same name as a title)
 ``name-not-kebab``            info     the name (frontmatter, else the stem) is not kebab-case
+                                       (not besides ``name-mismatch`` with a kebab-case stem:
+                                       naming the file's stem fixes both)
 ``naming-convention``         info     the scope consistently follows another naming convention
                                        (Claude Code's type_slug, snake_case file names,
                                        title-style names): one finding for the scope instead of
@@ -142,6 +144,18 @@ def _stem(topic: ParsedTopic) -> str:
     return topic.file.removesuffix(".md")
 
 
+def _name_mismatch(topic: ParsedTopic) -> bool:
+    return _link_key(topic.name) != _link_key(_stem(topic))
+
+
+def _name_not_kebab(topic: ParsedTopic) -> bool:
+    """The name is not kebab-case, and naming it after its file would not make it so: a name
+    that differs from a kebab-case stem is ``name-mismatch``'s alone (one fix, one finding)."""
+    if _KEBAB_RE.fullmatch(topic.name) is not None:
+        return False
+    return not (_name_mismatch(topic) and _KEBAB_RE.fullmatch(_stem(topic)) is not None)
+
+
 _TOPIC_RULES = (
     _TopicRule(
         "empty-name",
@@ -150,7 +164,7 @@ _TOPIC_RULES = (
     ),
     _TopicRule(
         "name-mismatch",
-        lambda topic: _link_key(topic.name) != _link_key(_stem(topic)),
+        _name_mismatch,
         lambda topic: (
             f"name {topic.name!r} differs from the file name {_stem(topic)!r}; "
             "the file name is the identity"
@@ -158,7 +172,7 @@ _TOPIC_RULES = (
     ),
     _TopicRule(
         "name-not-kebab",
-        lambda topic: _KEBAB_RE.fullmatch(topic.name) is None,
+        _name_not_kebab,
         lambda topic: f"name {topic.name!r} is not kebab-case (a-z, 0-9, single hyphens)",
     ),
     _TopicRule(
