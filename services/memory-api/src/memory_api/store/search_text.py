@@ -11,6 +11,13 @@ characters in a row; one character becomes a prefix (``龙`` → ``"龙"*``), wh
 place. A run of such characters glued to Latin letters (``用Python写``) is split at the script
 change, so ``python`` finds it too.
 
+Before that, text and query alike take their search form (:func:`search_form`): NFC (a note
+written in NFD, as macOS spells Korean or accented names, is found by what a keyboard types),
+without the marks a reader may leave out — Arabic harakat and tatweel, Hebrew points — or that
+only hint at rendering inside a word (a soft hyphen, a combining grapheme joiner, a zero-width
+joiner), and with ``ß`` as ``ss`` and ``ё`` as ``е`` (``strasse`` finds ``Straße``, ``ежик``
+finds ``Ёжик``, ``محمد`` finds ``مُحَمَّد``, ``Donaudampf`` finds ``Donau\u00addampf``).
+
 The highlighting is done here, on the stored text as written, by the same rules: a query word
 marks the words it equals (the last one of the query: those it starts), a run marks where it
 occurs in a run. Term frequencies and field lengths for the ranking (:mod:`.search_rank`) come
@@ -38,6 +45,7 @@ __all__ = [
     "marked_parts",
     "matches",
     "parse_query",
+    "search_form",
     "snippet",
 ]
 
@@ -75,6 +83,33 @@ _SPACE = regex.compile(r"\s+")
 # What unicode61's remove_diacritics takes off: the combining accents of Latin letters.
 _ACCENTS = r"[\u0300-\u036f]"
 _FOLDED = regex.compile(rf"(?<=\p{{Script=Latin}}){_ACCENTS}+")
+# Left out of a word's search form (search_form): marks a reader may leave out (Hebrew points
+# and cantillation, Arabic harakat, Quranic marks, tatweel) and what only hints at rendering
+# inside a word (soft hyphen, combining grapheme joiner, zero-width joiner). ZWNJ stays a word
+# break: in Persian it parts a prefix or suffix from its stem (می‌خواهم is found by خواهم).
+_LEFT_OUT = (
+    "\u00ad\u034f\u200d\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a"
+    "\u0640\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed"
+)
+_LEFT_OUT_RE = re.compile(f"[{_LEFT_OUT}]+")
+_SPELLED_AS = {"ß": "ss", "ẞ": "SS", "ё": "е", "Ё": "Е"}
+_SPELLED_RE = re.compile(f"[{''.join(_SPELLED_AS)}]")  # a C-speed scan; str.translate is 10x
+# After each letter of a query word, what the text as written may hold that its search form
+# does not.
+_AFTER_LETTER = f"[\u0300-\u036f{_LEFT_OUT}]*"
+# A query letter and the letters written for it: ``е`` for ``ё``, ``ss`` for ``ß``.
+_WRITTEN_AS = {"е": "[её]", "ss": "(?:ss|ß|ẞ)"}
+
+
+def search_form(text: str) -> str:
+    """``text`` as search compares it (see the module doc): NFC, the marks a reader may leave
+    out and in-word rendering hints dropped, ``ß`` as ``ss``, ``ё`` as ``е``.
+
+    >>> search_form("Straße, Ёжик, مُحَمَّد, Donau\\u00addampf")
+    'Strasse, Ежик, محمد, Donaudampf'
+    """
+    text = _LEFT_OUT_RE.sub("", unicodedata.normalize("NFC", text))
+    return _SPELLED_RE.sub(lambda found: _SPELLED_AS[found.group()], text)
 
 
 def _fold(word: str) -> str:
@@ -125,7 +160,7 @@ def index_text(text: str) -> str:
     >>> index_text("用户周末 deploy")
     ' 用户 户周 周末 末  deploy'
     """
-    return _fast_run().sub(lambda found: _pieces(found.group()), text)
+    return _fast_run().sub(lambda found: _pieces(found.group()), search_form(text))
 
 
 def field_length(text: str) -> int:
@@ -184,7 +219,7 @@ def parse_query(text: str) -> Query | None:
     True
     """
     terms: list[Term] = []
-    for word in _QUERY_WORD.findall(text):
+    for word in _QUERY_WORD.findall(search_form(text)):
         for piece in _PIECE.finditer(word.replace("_", " ")):
             if piece.group("run"):
                 terms.append(Term(run=piece.group()))
@@ -247,9 +282,12 @@ def matches(text: str, query: Query) -> list[Match]:
 
 
 def _in_word(character: str) -> bool:
-    """Whether ``character`` belongs to a word (a letter, digit or mark of a spaced script)."""
+    """Whether ``character`` belongs to a word (a letter, digit or mark of a spaced script, or
+    a character a word's search form leaves out, such as a soft hyphen)."""
     if character < "\x80":
         return character.isalnum()
+    if _LEFT_OUT_RE.match(character):
+        return True
     return unicodedata.category(character)[0] in "LNM" and not _fast_run().match(character)
 
 
@@ -268,13 +306,26 @@ def _finders(query: Query) -> list[tuple[re.Pattern[str] | None, str, bool]]:
 
 
 def _letters(word: str) -> str:
-    """A folded word as a pattern: each letter, or any accented form of it, then any accents."""
-    return "".join(
-        f"[{letter}{_ACCENTED.get(letter, '')}]{_ACCENTS}*"
-        if letter.isalpha()
-        else re.escape(letter)
-        for letter in word
-    )
+    """A folded word as a pattern for the text as written: each letter, or any accented form
+    of it (``е`` or ``ё``, ``ss`` or ``ß``), then any accents or marks its search form leaves
+    out."""
+    parts: list[str] = []
+    at = 0
+    while at < len(word):
+        letter = word[at]
+        if word.startswith("ss", at):
+            parts.append(_WRITTEN_AS["ss"] + _AFTER_LETTER)
+            at += 2
+            continue
+        if letter in _WRITTEN_AS:
+            parts.append(_WRITTEN_AS[letter])
+        elif letter.isalpha():
+            parts.append(f"[{letter}{_ACCENTED.get(letter, '')}]")
+        else:
+            parts.append(re.escape(letter))  # a digit, or a mark (a virama before a ZWJ)
+        parts.append(_AFTER_LETTER)
+        at += 1
+    return "".join(parts)
 
 
 def marked_parts(
