@@ -106,6 +106,13 @@ async def test_cjk_substring_search(
         ("كتب مـحـمـد الكود", "محمد", "مـحـمـد"),
         ("يكتب محمد الكود", "مُحَمَّد", "محمد"),
         ("שָׁלוֹם עֲלֵיכֶם, the deploy is done", "שלום", "שָׁלוֹם"),
+        # Greek accents, as Latin ones: typed without the tonos
+        ("Ο Οδυσσέας έγραψε τον λόγο", "οδυσσεας", "Οδυσσέας"),
+        ("Ο Οδυσσέας έγραψε τον λόγο", "ΛΟΓΟ", "λόγο"),
+        # full-width Latin letters and digits, as Japanese text writes them
+        ("ＡＰＩキーは環境変数に入れる", "api", "ＡＰＩ"),
+        ("API キーは環境変数に入れる", "ＡＰＩ", "API"),
+        ("ポート８０８０で起動する", "8080", "８０８０"),
         # ё typed as е and the other way round, ß as ss
         ("Ёжик в тумане", "ежик", "Ёжик"),
         ("Ежик в тумане", "ёжик", "Ежик"),

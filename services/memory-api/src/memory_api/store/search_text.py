@@ -13,10 +13,12 @@ change, so ``python`` finds it too.
 
 Before that, text and query alike take their search form (:func:`search_form`): NFC (a note
 written in NFD, as macOS spells Korean or accented names, is found by what a keyboard types),
-without the marks a reader may leave out — Arabic harakat and tatweel, Hebrew points — or that
-only hint at rendering inside a word (a soft hyphen, a combining grapheme joiner, a zero-width
-joiner), and with ``ß`` as ``ss`` and ``ё`` as ``е`` (``strasse`` finds ``Straße``, ``ежик``
-finds ``Ёжик``, ``محمد`` finds ``مُحَمَّد``, ``Donaudampf`` finds ``Donau\u00addampf``).
+without Greek accents (as unicode61 drops Latin ones), with full-width Latin letters and digits
+as ASCII (``ＡＰＩ``), without the marks a reader may leave out — Arabic harakat and tatweel,
+Hebrew points — or that only hint at rendering inside a word (a soft hyphen, a combining
+grapheme joiner, a zero-width joiner), and with ``ß`` as ``ss`` and ``ё`` as ``е``
+(``strasse`` finds ``Straße``, ``ежик`` finds ``Ёжик``, ``محمد`` finds ``مُحَمَّد``,
+``Donaudampf`` finds ``Donau\\u00addampf``).
 
 The highlighting is done here, on the stored text as written, by the same rules: a query word
 marks the words it equals (the last one of the query: those it starts), a run marks where it
@@ -101,14 +103,29 @@ _AFTER_LETTER = f"[\u0300-\u036f{_LEFT_OUT}]*"
 _WRITTEN_AS = {"е": "[её]", "ss": "(?:ss|ß|ẞ)"}
 
 
+_GREEK = re.compile("[\u0370-\u03ff\u1f00-\u1fff]")
+_GREEK_ACCENTS = regex.compile(rf"(?<=\p{{Script=Greek}}){_ACCENTS}+")
+_FULL_WIDTH = re.compile("[\uff01-\uff5e]+")
+# Any character search_form changes after NFC: most text has none and costs one scan.
+_CHANGED = re.compile(f"[{_LEFT_OUT}\u0370-\u03ff\u1f00-\u1fff\uff01-\uff5e{''.join(_SPELLED_AS)}]")
+
+
 def search_form(text: str) -> str:
     """``text`` as search compares it (see the module doc): NFC, the marks a reader may leave
-    out and in-word rendering hints dropped, ``ß`` as ``ss``, ``ё`` as ``е``.
+    out and in-word rendering hints dropped, Greek accents too (as unicode61 drops Latin ones),
+    full-width Latin letters and digits as ASCII, ``ß`` as ``ss``, ``ё`` as ``е``.
 
-    >>> search_form("Straße, Ёжик, مُحَمَّد, Donau\\u00addampf")
-    'Strasse, Ежик, محمد, Donaudampf'
+    >>> search_form("Straße, Ёжик, مُحَمَّد, Donau\\u00addampf, Οδυσσέας, ＡＰＩキー")
+    'Strasse, Ежик, محمد, Donaudampf, Οδυσσεας, APIキー'
     """
-    text = _LEFT_OUT_RE.sub("", unicodedata.normalize("NFC", text))
+    text = unicodedata.normalize("NFC", text)
+    if _CHANGED.search(text) is None:
+        return text
+    text = _LEFT_OUT_RE.sub("", text)
+    if _GREEK.search(text):
+        bare = _GREEK_ACCENTS.sub("", unicodedata.normalize("NFD", text))
+        text = unicodedata.normalize("NFC", bare)
+    text = _FULL_WIDTH.sub(lambda found: unicodedata.normalize("NFKC", found.group()), text)
     return _SPELLED_RE.sub(lambda found: _SPELLED_AS[found.group()], text)
 
 
@@ -120,11 +137,21 @@ def _fold(word: str) -> str:
 
 
 def _accented() -> dict[str, str]:
-    """Each ASCII letter and the precomposed Latin letters that fold to it (``u``: ``ùúûü…``)."""
+    """Each letter a query word is folded to and the letters written for it that fold to it:
+    the precomposed Latin letters (``u``: ``ùúûü…``), the accented Greek ones (``ο``: ``όὀὸ…``)
+    and the full-width forms (``a``: ``ａＡ``; ``1``: ``１``)."""
     found: dict[str, str] = {}
     for code in [*range(0xC0, 0x250), *range(0x1E00, 0x1F00)]:
         folded = _fold(chr(code))
         if len(folded) == 1 and folded.isascii() and folded.isalpha():
+            found[folded] = found.get(folded, "") + chr(code)
+    for code in [*range(0x370, 0x400), *range(0x1F00, 0x2000)]:
+        folded = _fold(search_form(chr(code)))
+        if len(folded) == 1 and folded.isalpha() and folded != chr(code).casefold():
+            found[folded] = found.get(folded, "") + chr(code)
+    for code in range(0xFF10, 0xFF5B):
+        folded = chr(code - 0xFEE0).casefold()
+        if folded.isalnum():
             found[folded] = found.get(folded, "") + chr(code)
     return found
 
@@ -319,8 +346,8 @@ def _letters(word: str) -> str:
             continue
         if letter in _WRITTEN_AS:
             parts.append(_WRITTEN_AS[letter])
-        elif letter.isalpha():
-            parts.append(f"[{letter}{_ACCENTED.get(letter, '')}]")
+        elif letter.isalpha() or letter in _ACCENTED:
+            parts.append(f"[{re.escape(letter)}{_ACCENTED.get(letter, '')}]")
         else:
             parts.append(re.escape(letter))  # a digit, or a mark (a virama before a ZWJ)
         parts.append(_AFTER_LETTER)
