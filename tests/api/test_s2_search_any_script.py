@@ -229,3 +229,54 @@ async def test_s2_a_note_named_in_nfd_is_found_by_its_name(
     results = await search(client, "회의록")
     assert files_of(results) == [("user", file_name)]
     assert marked(results["hits"][0]["nameParts"]) == ["회의록"]
+
+
+CODE_NOTE = (
+    "Call getUserName() before os.path.join; HTTPServerError wraps parseJSON.\n\n"
+    "MAX_RETRY_COUNT in user-service.v2, see feedback_prefers_uv."
+)
+
+
+@pytest.mark.parametrize(
+    ("query", "mark"),
+    [
+        # an identifier as written, or any case of it
+        ("getUserName", "getUserName"),
+        ("getusername", "getUserName"),
+        # a part of a camelCase identifier, as typed in camelCase, snake_case or lower case
+        ("UserName", "UserName"),
+        ("user_name", "UserName"),
+        ("ServerError", "ServerError"),
+        ("json", "JSON"),
+        ("HTTP", "HTTP"),
+        # snake_case, SCREAMING_SNAKE_CASE, dotted and kebab names and their parts
+        ("MAX_RETRY_COUNT", "MAX_RETRY_COUNT"),
+        ("retry_count", "RETRY_COUNT"),
+        ("feedback_prefers_uv", "feedback_prefers_uv"),
+        ("os.path.join", "os"),
+        ("path.join", "join"),
+        ("user-service.v2", "service"),
+    ],
+)
+async def test_s2_code_identifiers_are_found_by_their_parts(
+    client: Client, agent: AgentHome, query: str, mark: str
+) -> None:
+    topic(agent.user, "code.md", "code", "x", CODE_NOTE)
+    topic(agent.user, "prose.md", "prose", "x", "the server list; nothing else")
+    results = await search(client, query)
+    assert files_of(results) == [("user", "code.md")], results
+    [hit] = results["hits"]
+    assert mark in marked(hit["snippet"])
+    assert hit["score"] > 0
+
+
+async def test_s2_a_word_inside_an_identifier_ranks_below_the_word_itself(
+    client: Client, agent: AgentHome
+) -> None:
+    """``server`` finds the note about servers first, then the identifier that holds it."""
+    topic(agent.user, "servers.md", "servers", "which server runs what", "the server list")
+    topic(agent.user, "errors.md", "errors", "error classes", "HTTPServerError wraps it")
+    assert files_of(await search(client, "server")) == [
+        ("user", "servers.md"),
+        ("user", "errors.md"),
+    ]
