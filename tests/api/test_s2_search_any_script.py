@@ -113,6 +113,13 @@ async def test_cjk_substring_search(
         ("ＡＰＩキーは環境変数に入れる", "api", "ＡＰＩ"),
         ("API キーは環境変数に入れる", "ＡＰＩ", "API"),
         ("ポート８０８０で起動する", "8080", "８０８０"),
+        # emoji and other symbols, alone or in a sequence (skin tone, joiners, selectors)
+        ("Deploy with 🚀 on Fridays", "🚀", "🚀"),
+        ("CI is green✅again", "✅", "✅"),
+        ("ship it 🚢🚀 now", "🚀", "🚀"),
+        ("pair with 👩🏽\u200d💻 on reviews", "👩\u200d💻", "👩🏽\u200d💻"),
+        ("we ❤\ufe0f uv", "❤\ufe0f", "❤"),
+        ("部署🚀完成", "部署", "部署"),
         # ё typed as е and the other way round, ß as ss
         ("Ёжик в тумане", "ежик", "Ёжик"),
         ("Ежик в тумане", "ёжик", "Ежик"),

@@ -63,7 +63,7 @@ BUSY_TIMEOUT_S = 30.0
 BATCH = 1000
 """Rows written per transaction (another process's search waits at most for one)."""
 
-_TOKENIZER = "unicode61 remove_diacritics 2 categories 'L* N* Co M*'"
+_TOKENIZER = "unicode61 remove_diacritics 2 categories 'L* N* Co M* So'"
 _SCHEMA = f"""
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE scopes (key TEXT PRIMARY KEY, real TEXT NOT NULL, dir_key INTEGER);

@@ -9,9 +9,11 @@ overlapping two-character pieces plus its last character, so ``用户周末喜�
 pieces (``成语接龙`` → ``"成语 语接 接龙"``), which FTS5 finds exactly where the run holds those
 characters in a row; one character becomes a prefix (``龙`` → ``"龙"*``), which finds it at any
 place. A run of such characters glued to Latin letters (``用Python写``) is split at the script
-change, so ``python`` finds it too. A camelCase identifier (``getUserName``, ``HTTPServer``)
-is indexed as itself followed by its words, and a camelCase query word asks for those words in
-a row, so ``UserName``, ``user_name`` and ``json`` find ``getUserName`` and ``parseJSON``.
+change, so ``python`` finds it too. Symbols (emoji, ``✅``, ``→``; Unicode ``So``) are run
+characters as well, so ``🚀`` finds itself wherever it stands. A camelCase identifier
+(``getUserName``, ``HTTPServer``) is indexed as itself followed by its words, and a camelCase
+query word asks for those words in a row, so ``UserName``, ``user_name`` and ``json`` find
+``getUserName`` and ``parseJSON``.
 
 Before that, text and query alike take their search form (:func:`search_form`): NFC (a note
 written in NFD, as macOS spells Korean or accented names, is found by what a keyboard types),
@@ -78,10 +80,11 @@ _ANCHORS = 50
 
 _LETTER = r"\p{L}\p{N}\p{M}\p{Co}"
 _SCRIPTS = "".join(rf"\p{{scx={name}}}" for name in UNSPACED_SCRIPTS)
-_RUN = regex.compile(rf"[[{_LETTER}]&&[{_SCRIPTS}]]+", regex.V1)
+# A run: letters of the unspaced scripts, and symbols (emoji, ✅, →) as if they were one
+_RUN = regex.compile(rf"[[[{_LETTER}]&&[{_SCRIPTS}]]\p{{So}}]+", regex.V1)
 _WORD_CHAR = f"[[{_LETTER}]--[{_SCRIPTS}]]"
 _PIECE = regex.compile(rf"(?P<run>{_RUN.pattern})|(?P<word>{_WORD_CHAR}+)", regex.V1)
-_QUERY_WORD = regex.compile(rf"[{_LETTER}_]+", regex.V1)
+_QUERY_WORD = regex.compile(rf"[{_LETTER}\p{{So}}_]+", regex.V1)
 _ROUGH_WORD = re.compile(r"[^\W_]+")
 _SPACE = regex.compile(r"\s+")
 # What unicode61's remove_diacritics takes off: the combining accents of Latin letters.
@@ -94,6 +97,7 @@ _FOLDED = regex.compile(rf"(?<=\p{{Script=Latin}}){_ACCENTS}+")
 _LEFT_OUT = (
     "\u00ad\u034f\u200d\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a"
     "\u0640\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed"
+    "\ufe00-\ufe0f\U0001f3fb-\U0001f3ff"
 )
 _LEFT_OUT_RE = re.compile(f"[{_LEFT_OUT}]+")
 _SPELLED_AS = {"ß": "ss", "ẞ": "SS", "ё": "е", "Ё": "Е"}
@@ -322,11 +326,12 @@ def matches(text: str, query: Query) -> list[Match]:
     found: list[Match] = []
     for number, (pattern, run, prefix) in enumerate(_finders(query)):
         count = 0
-        if pattern is None:
-            at = text.find(run)
-            while at >= 0 and count < MAX_MATCHES:
-                found.append(Match(at, at + len(run), number))
-                at, count = text.find(run, at + 1), count + 1
+        if run:  # every place, overlapping ones too (``龙龙`` twice in ``龙龙龙``)
+            for hit in pattern.finditer(text):
+                found.append(Match(hit.start(), hit.end(1), number))
+                count += 1
+                if count == MAX_MATCHES:
+                    break
             continue
         for hit in pattern.finditer(text):
             start, end = hit.span()
@@ -362,13 +367,16 @@ def _in_word(character: str) -> bool:
 
 
 @functools.lru_cache(maxsize=64)
-def _finders(query: Query) -> list[tuple[re.Pattern[str] | None, str, bool]]:
+def _finders(query: Query) -> list[tuple[re.Pattern[str], str, bool]]:
     """Per term: a pattern finding its words (case and Latin accents aside; the word
-    boundaries checked by :func:`matches`), or its run; and whether it is a prefix."""
-    finders: list[tuple[re.Pattern[str] | None, str, bool]] = []
+    boundaries checked by :func:`matches`), or its run (what its search form leaves out, a
+    zero-width joiner in ``👩‍💻``, may stand between its characters); and whether it is a
+    prefix."""
+    finders: list[tuple[re.Pattern[str], str, bool]] = []
     for term in query.terms:
         if term.run:
-            finders.append((None, term.run, False))
+            written = f"[{_LEFT_OUT}]*".join(map(re.escape, term.run))
+            finders.append((re.compile(f"(?=({written}))"), term.run, False))
             continue
         # words typed apart (``max_retry``) or met in an identifier (``UserName``)
         words = r"[\W_]*".join(_letters(_fold(word)) for word in term.words)
