@@ -9,8 +9,8 @@ overlapping two-character pieces plus its last character, so ``用户周末喜�
 pieces (``成语接龙`` → ``"成语 语接 接龙"``), which FTS5 finds exactly where the run holds those
 characters in a row; one character becomes a prefix (``龙`` → ``"龙"*``), which finds it at any
 place. A run of such characters glued to Latin letters (``用Python写``) is split at the script
-change, so ``python`` finds it too. Symbols (emoji, ``✅``, ``→``; Unicode ``So``) are run
-characters as well, so ``🚀`` finds itself wherever it stands. A camelCase identifier
+change, so ``python`` finds it too. Each symbol (emoji, ``✅``) is a word of its own, glued
+to its neighbours or not, so ``🚀`` finds itself wherever it stands. A camelCase identifier
 (``getUserName``, ``HTTPServer``) is indexed as itself followed by its words, and a camelCase
 query word asks for those words in a row, so ``UserName``, ``user_name`` and ``json`` find
 ``getUserName`` and ``parseJSON``.
@@ -80,11 +80,17 @@ _ANCHORS = 50
 
 _LETTER = r"\p{L}\p{N}\p{M}\p{Co}"
 _SCRIPTS = "".join(rf"\p{{scx={name}}}" for name in UNSPACED_SCRIPTS)
-# A run: letters of the unspaced scripts, and symbols (emoji, ✅, →) as if they were one
-_RUN = regex.compile(rf"[[[{_LETTER}]&&[{_SCRIPTS}]]\p{{So}}]+", regex.V1)
+_RUN = regex.compile(rf"[[{_LETTER}]&&[{_SCRIPTS}]]+", regex.V1)
+# Symbols searched one by one: emoji and the symbol blocks (the tokenizer keeps those of them in
+# Unicode ``So``: ``✅`` and ``🚀``, not the arrows of ``Sm``). Blocks, not ``\p{So}``: a class
+# of a few ranges is scanned at C speed, one of So's hundreds three times slower.
+_SYMBOLS = "\u00a9\u00ae\u2122\u2190-\u2bff\U0001f000-\U0001faff"
+_SYMBOL = re.compile(f"[{_SYMBOLS}]")
 _WORD_CHAR = f"[[{_LETTER}]--[{_SCRIPTS}]]"
-_PIECE = regex.compile(rf"(?P<run>{_RUN.pattern})|(?P<word>{_WORD_CHAR}+)", regex.V1)
-_QUERY_WORD = regex.compile(rf"[{_LETTER}\p{{So}}_]+", regex.V1)
+_PIECE = regex.compile(
+    rf"(?P<symbol>[{_SYMBOLS}])|(?P<run>{_RUN.pattern})|(?P<word>{_WORD_CHAR}+)", regex.V1
+)
+_QUERY_WORD = regex.compile(rf"[{_LETTER}{_SYMBOLS}_]+", regex.V1)
 _ROUGH_WORD = re.compile(r"[^\W_]+")
 _SPACE = regex.compile(r"\s+")
 # What unicode61's remove_diacritics takes off: the combining accents of Latin letters.
@@ -112,8 +118,19 @@ _WRITTEN_AS = {"е": "[её]", "ss": "(?:ss|ß|ẞ)"}
 _GREEK = re.compile("[\u0370-\u03ff\u1f00-\u1fff]")
 _GREEK_ACCENTS = regex.compile(rf"(?<=\p{{Script=Greek}}){_ACCENTS}+")
 _FULL_WIDTH = re.compile("[\uff01-\uff5e]+")
-# Any character search_form changes after NFC: most text has none and costs one scan.
-_CHANGED = re.compile(f"[{_LEFT_OUT}\u0370-\u03ff\u1f00-\u1fff\uff01-\uff5e{''.join(_SPELLED_AS)}]")
+# A stretch of text search_form changes after NFC (a Greek word with its accents, a run of
+# full-width letters …): most text has none, and costs one C-speed scan.
+_CHANGES = f"{_LEFT_OUT}\u0370-\u03ff\u1f00-\u1fff\uff01-\uff5e{''.join(_SPELLED_AS)}"
+_CHANGED = re.compile(f"[{_CHANGES}][{_CHANGES}\u0300-\u036f]*")
+
+
+def _changed(found: re.Match[str]) -> str:
+    stretch = _LEFT_OUT_RE.sub("", found.group())
+    if _GREEK.search(stretch):
+        bare = _GREEK_ACCENTS.sub("", unicodedata.normalize("NFD", stretch))
+        stretch = unicodedata.normalize("NFC", bare)
+    stretch = _FULL_WIDTH.sub(lambda wide: unicodedata.normalize("NFKC", wide.group()), stretch)
+    return _SPELLED_RE.sub(lambda spelled: _SPELLED_AS[spelled.group()], stretch)
 
 
 def search_form(text: str) -> str:
@@ -124,15 +141,7 @@ def search_form(text: str) -> str:
     >>> search_form("Straße, Ёжик, مُحَمَّد, Donau\\u00addampf, Οδυσσέας, ＡＰＩキー")
     'Strasse, Ежик, محمد, Donaudampf, Οδυσσεας, APIキー'
     """
-    text = unicodedata.normalize("NFC", text)
-    if _CHANGED.search(text) is None:
-        return text
-    text = _LEFT_OUT_RE.sub("", text)
-    if _GREEK.search(text):
-        bare = _GREEK_ACCENTS.sub("", unicodedata.normalize("NFD", text))
-        text = unicodedata.normalize("NFC", bare)
-    text = _FULL_WIDTH.sub(lambda found: unicodedata.normalize("NFKC", found.group()), text)
-    return _SPELLED_RE.sub(lambda found: _SPELLED_AS[found.group()], text)
+    return _CHANGED.sub(_changed, unicodedata.normalize("NFC", text))
 
 
 def _fold(word: str) -> str:
@@ -228,7 +237,10 @@ def index_text(text: str) -> str:
     >>> index_text("call getUserName on HTTPServer")
     'call getUserName get User Name on HTTPServer HTTP Server'
     """
-    return _with_parts(_fast_run().sub(lambda found: _pieces(found.group()), search_form(text)))
+    pieced = _fast_run().sub(lambda found: _pieces(found.group()), search_form(text))
+    if _SYMBOL.search(pieced) is not None:
+        pieced = _SYMBOL.sub(r" \g<0> ", pieced)  # each a word of its own
+    return _with_parts(pieced)
 
 
 def field_length(text: str) -> int:
@@ -289,7 +301,7 @@ def parse_query(text: str) -> Query | None:
     terms: list[Term] = []
     for word in _QUERY_WORD.findall(search_form(text)):
         for piece in _PIECE.finditer(word.replace("_", " ")):
-            if piece.group("run"):
+            if piece.group("run") or piece.group("symbol"):
                 terms.append(Term(run=piece.group()))
             elif terms and terms[-1].words and word_continues(word, piece.start()):
                 previous = terms.pop()
