@@ -241,6 +241,12 @@ def test_i9_lines_without_hidden_text_reach_the_model_byte_for_byte(corpus: Path
         ("end\u00ad", "1 invisible character (U+00AD)", None),
         ("v1\u00ad2", "1 invisible character (U+00AD)", None),
         ("bits\u00ad\u200b\u00ad\u00ad\u200b", "5 invisible characters (U+00AD, U+200B)", None),
+        # ... and splitting a token, which masking and search would no longer see whole
+        ("ghp_abc\u00addefGHIjkl123", "1 invisible character (U+00AD)", None),
+        ("AKIAQWERTY\u00adUIOPASDFGH", "1 invisible character (U+00AD)", None),
+        ("Pass\u00adw0rd", "1 invisible character (U+00AD)", None),
+        ("call getUser\u00adName", "1 invisible character (U+00AD)", None),
+        ("x" * 70 + "\u00ady", "1 invisible character (U+00AD)", None),
         # the Braille blank outside Braille: a "space" no trimming removes
         ("\u2800", "1 invisible character (U+2800)", "[hidden: U+2800]"),
         ("approved\u2800\u2800by admin", "2 invisible characters (U+2800)", None),

@@ -19,10 +19,11 @@ or turn text around on screen, yet reach the model verbatim. Hidden here:
   conjuncts); a variation selector (U+FE00–U+FE0F, U+E0100–U+E01EF) that follows no visible
   character (one after another is how bytes are smuggled "inside" an emoji);
 - characters that belong only between certain neighbours, hidden anywhere else: the **soft
-  hyphen** U+00AD alone between two letters (a hyphenation point, as German and Dutch text
-  copied from the web carries: ``Donau\\u00addampf\\u00adschiff``; a run of them, or one beside a
-  space, digit or sign, hides bits or splits a word a reader would search for); the combining
-  grapheme joiner U+034F between a letter or mark and a mark (Hebrew vowel points); the
+  hyphen** U+00AD alone between two letters of a word of letters (a hyphenation point, as
+  German and Dutch text copied from the web carries: ``Donau\\u00addampf\\u00adschiff``; a run of
+  them, or one beside a space, digit or sign or inside a token such as ``ghp_abc\\u00addef1``,
+  hides bits or splits what masking and search look for); the combining grapheme joiner
+  U+034F between a letter or mark and a mark (Hebrew vowel points); the
   Mongolian free variation selectors U+180B–U+180D, U+180F after a Mongolian letter and its
   vowel separator U+180E between two; the Duployan shorthand format controls
   U+1BCA0–U+1BCA3 after a Duployan character; the **Braille blank** U+2800 beside a Braille
@@ -174,14 +175,12 @@ def _in_its_place(char: str, before: str, after: str) -> bool | None:
     """Whether ``char``, a character only its neighbours make legitimate, stands where it
     belongs (``before``/``after``: its neighbours, ``""`` at an edge); None for another one.
 
-    A soft hyphen between two letters (a hyphenation point); a combining grapheme joiner
+    A combining grapheme joiner
     between a letter or mark and a mark; a Mongolian variation selector after a Mongolian
     letter, its vowel separator between two; a Duployan shorthand format control after a
     Duployan character; a carriage return before a line feed.
     """
     point = ord(char)
-    if char == _SOFT_HYPHEN:
-        return _is_letter(before, or_mark=True) and _is_letter(after)
     if char == _GRAPHEME_JOINER:
         return _is_letter(before, or_mark=True) and unicodedata.category(after or " ")[0] == "M"
     if 0x180B <= point <= 0x180F:
@@ -196,6 +195,61 @@ def _in_its_place(char: str, before: str, after: str) -> bool | None:
     return None
 
 
+# The longest word a soft hyphen may stand in (Donaudampfschifffahrtsgesellschaft is 34).
+_LONGEST_HYPHENATED_WORD = 64
+
+
+_WORD_CHARS = re.compile("[\\w\u00ad\u0300-\u036f]*")  # letters, digits, _, soft hyphens, accents
+_NOT_IN_A_WORD_OF_LETTERS = re.compile(r"[\d_]")
+
+
+def _word_chars(text: str, at: int) -> int:
+    """How many word characters (letters, digits, ``_``, soft hyphens, accents) ``text``
+    holds from ``at`` on."""
+    found = _WORD_CHARS.match(text, at)
+    return found.end() - at if found is not None else 0
+
+
+def _hyphenated(word: str) -> bool:
+    """Whether ``word`` (with its soft hyphens) is a word of letters hyphenated: at most
+    :data:`_LONGEST_HYPHENATED_WORD` characters, no digit, underscore or capital past its
+    first letter, and each soft hyphen between two letters."""
+    rest = word[1:]
+    if len(word) > _LONGEST_HYPHENATED_WORD or _NOT_IN_A_WORD_OF_LETTERS.search(word):
+        return False
+    if rest.lower() != rest:
+        return False
+    return all(
+        0 < at < len(word) - 1
+        and _is_letter(word[at - 1], or_mark=True)
+        and _is_letter(word[at + 1])
+        for at in range(len(word))
+        if word[at] == _SOFT_HYPHEN
+    )
+
+
+def _hyphenation_points(text: str) -> frozenset[int]:
+    """The positions of the soft hyphens of ``text`` that are hyphenation points: inside a word
+    of letters (:func:`_hyphenated`), as German or Dutch text copied from the web carries
+    them; one splitting a token (``ghp_abc\\u00addef1``) hides it from masking and search.
+    Each word holding one is read once, at C speed: linear in ``text``."""
+    points: set[int] = set()
+    reverse = text[::-1]
+    judged = 0  # every soft hyphen before this belongs to a word judged already
+    for shy in re.finditer(_SOFT_HYPHEN, text):
+        at = shy.start()
+        if at < judged:
+            continue
+        start = at - _word_chars(reverse, len(text) - at)  # the text before, read backwards
+        end = at + 1 + _word_chars(text, at + 1)
+        if _hyphenated(text[start:end]):
+            points.update(
+                start + i for i, char in enumerate(text[start:end]) if char == _SOFT_HYPHEN
+            )
+        judged = end
+    return frozenset(points)
+
+
 def _braille_blanks(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` is a run of Braille blanks (U+2800) beside a Braille
     pattern: the space of Braille text or the blank dots of Braille art, not hidden."""
@@ -206,11 +260,14 @@ def _braille_blanks(text: str, start: int, end: int) -> bool:
     return bool(_BRAILLE_PATTERN.match(before) or _BRAILLE_PATTERN.match(after))
 
 
-def _is_hidden(text: str, at: int, flags: set[int], text_start: bool) -> bool:
+def _is_hidden(
+    text: str, at: int, flags: set[int], text_start: bool, hyphenation: frozenset[int]
+) -> bool:
     """Whether the candidate character ``text[at]`` is hidden (see the module docstring).
 
     ``flags`` holds the positions of tag characters already known to form a subdivision flag;
-    ``text_start``: position 0 is the start of a text, where U+FEFF is a byte order mark.
+    ``text_start``: position 0 is the start of a text, where U+FEFF is a byte order mark;
+    ``hyphenation``: the soft hyphens that are hyphenation points (:func:`_hyphenation_points`).
     """
     char = text[at]
     if at in flags:
@@ -225,6 +282,8 @@ def _is_hidden(text: str, at: int, flags: set[int], text_start: bool) -> bool:
                 flags.update(range(at, match.end()))
                 return False
         return True
+    if char == _SOFT_HYPHEN:
+        return at not in hyphenation
     after = text[at + 1] if at + 1 < len(text) else ""
     placed = _in_its_place(char, text[at - 1] if at > 0 else "", after)
     if placed is not None:
@@ -249,6 +308,7 @@ def hidden_runs(text: str, *, text_start: bool = True) -> list[tuple[int, int]]:
     """
     runs: list[tuple[int, int]] = []
     flags: set[int] = set()
+    hyphenation = _hyphenation_points(text) if _SOFT_HYPHEN in text else frozenset()
     for candidates in _CANDIDATES.finditer(text):
         start, end = candidates.span()
         if _braille_blanks(text, start, end):
@@ -257,7 +317,7 @@ def hidden_runs(text: str, *, text_start: bool = True) -> list[tuple[int, int]]:
             runs.append((start, end))  # no emoji or word needs so many in a row
             continue
         for at in range(start, end):
-            if not _is_hidden(text, at, flags, text_start):
+            if not _is_hidden(text, at, flags, text_start, hyphenation):
                 continue
             if runs and runs[-1][1] == at:
                 runs[-1] = (runs[-1][0], at + 1)
