@@ -320,3 +320,27 @@ def test_i9_characters_in_their_place_stay_byte_for_byte(line: str) -> None:
 
 def test_i9_a_carriage_return_ending_a_line_is_no_content() -> None:
     assert find_hidden("first\r\nsecond\r\n") == []
+
+
+TOKEN = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+
+
+@pytest.mark.parametrize(
+    "hidden", ["\u200b", "\u2060", "\u00ad", "\u200c", "\u200b" * 3, _tags("x"), "\x1b"]
+)
+def test_i8_i9_a_credential_split_by_hidden_characters_is_found_and_masked_whole(
+    hidden: str,
+) -> None:
+    split = TOKEN[:10] + hidden + TOKEN[10:]
+    index = f"# Memory\n- [CI](ci.md) — CI pushes with {split} nightly\n"
+    body = f"---\nname: ci\ndescription: CI\n---\nThe bot uses {split} to push.\n"
+
+    capped = cap_indexes(index, None, workspace_key=None)[0]
+    lint = lint_scope(index, [parse_topic(body.encode(), "ci.md")], ["ci.md"])
+
+    assert index_lines(capped.lines_text)[1] == (
+        "- [CI](ci.md) — CI pushes with [masked: github-token] nightly"
+    )
+    assert ("secret", "MEMORY.md", 2) in [(f.code, f.file, f.line) for f in lint]
+    assert ("secret", "ci.md", 5) in [(f.code, f.file, f.line) for f in lint]
+    assert ("hidden-text", "MEMORY.md", 2) in [(f.code, f.file, f.line) for f in lint]
