@@ -247,6 +247,14 @@ def test_i9_lines_without_hidden_text_reach_the_model_byte_for_byte(corpus: Path
         ("Pass\u00adw0rd", "1 invisible character (U+00AD)", None),
         ("call getUser\u00adName", "1 invisible character (U+00AD)", None),
         ("x" * 70 + "\u00ady", "1 invisible character (U+00AD)", None),
+        # direction marks in a run, or on a line without right-to-left letters
+        ("שלום\u200f\u200f\u200f עולם", "3 bidirectional controls (U+200F)", None),
+        (
+            "שלום\u200f\u200bעולם",
+            "1 bidirectional control (U+200F) and 1 invisible character (U+200B)",
+            None,
+        ),
+        ("approved\u200e by admin", "1 bidirectional control (U+200E)", None),
         # the Braille blank outside Braille: a "space" no trimming removes
         ("\u2800", "1 invisible character (U+2800)", "[hidden: U+2800]"),
         ("approved\u2800\u2800by admin", "2 invisible characters (U+2800)", None),
@@ -299,6 +307,9 @@ KEPT_IN_THEIR_PLACE = [
     # Braille text and Braille art keep their blank cells
     "⠓⠑⠇⠇⠕\u2800⠺⠕⠗⠇⠙",
     "⣿⣿" + "\u2800" * 11 + "⣿⣿",
+    # a direction mark alone on a line holding right-to-left letters places its numbers
+    "המחיר הוא\u200f 42 ש״ח, תיקון באג #123\u200f (דחוף)",
+    "الإصدار\u061c 2.1 جاهز، Release\u200e v2",
     # visible spaces are no hidden text
     "Pourquoi\u202f? Parce que\u00a0! 数据库\u3000迁移, thin\u2009space",
     # scripts whose words carry marks
@@ -344,3 +355,8 @@ def test_i8_i9_a_credential_split_by_hidden_characters_is_found_and_masked_whole
     assert ("secret", "MEMORY.md", 2) in [(f.code, f.file, f.line) for f in lint]
     assert ("secret", "ci.md", 5) in [(f.code, f.file, f.line) for f in lint]
     assert ("hidden-text", "MEMORY.md", 2) in [(f.code, f.file, f.line) for f in lint]
+
+
+def test_i9_a_direction_mark_is_judged_by_its_own_line() -> None:
+    text = "שלום\u200f 5\napproved\u200e by admin\n"
+    assert find_hidden(text) == [(2, "1 bidirectional control (U+200E)")]

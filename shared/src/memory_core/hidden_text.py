@@ -7,7 +7,9 @@ or turn text around on screen, yet reach the model verbatim. Hidden here:
   except inside an emoji tag sequence: a subdivision flag, 🏴 then 2–7 tag letters or digits
   then U+E007F (``🏴󠁧󠁢󠁳󠁣󠁴󠁿``, Scotland);
 - **bidirectional controls**: embeddings and overrides U+202A–U+202E, isolates U+2066–U+2069,
-  the marks U+200E, U+200F and U+061C;
+  and the marks U+200E, U+200F and U+061C unless one stands alone on a line holding
+  right-to-left letters (Hebrew or Arabic mixed with numbers or Latin carries them, copied
+  from a chat or a web page: ``המחיר הוא\\u200f 42``);
 - **invisible characters**: zero-width space U+200B, word joiner and invisible operators
   U+2060–U+2064, the deprecated format controls U+206A–U+206F, U+FEFF past the start of a text,
   the interlinear annotation controls U+FFF9–U+FFFB, the Hangul fillers U+115F, U+1160,
@@ -228,11 +230,45 @@ def _hyphenated(word: str) -> bool:
     )
 
 
+# Letters written right to left (Unicode bidi class R or AL: Hebrew, Arabic, Syriac, Thaana,
+# N'Ko … and their presentation forms), the Arabic letter mark U+061C left out.
+_RIGHT_TO_LEFT = re.compile(
+    "[\u0590-\u061b\u061d-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\U00010800-\U00010fff\U0001e800-\U0001efff]"
+)
+_DIRECTION_MARK = re.compile("[\u061c\u200e\u200f]")
+
+
+def _direction_marks(text: str) -> frozenset[int]:
+    """The positions of the direction marks of ``text`` (LRM U+200E, RLM U+200F, ALM U+061C)
+    that stand alone on a line holding right-to-left letters: Hebrew or Arabic text mixed with
+    numbers or Latin carries them (copied from a chat or a web page) to place the neutral
+    characters between. On a line without right-to-left letters, or in a run, one is hidden.
+    Each line is looked at once, at C speed."""
+    if _DIRECTION_MARK.search(text) is None:
+        return frozenset()
+    marks: set[int] = set()
+    line_end, right_to_left = -1, False
+    for mark in _DIRECTION_MARK.finditer(text):
+        at = mark.start()
+        if at > line_end:  # the first mark of a line: look at the line once
+            line_start = text.rfind("\n", max(line_end, 0), at) + 1
+            found = text.find("\n", at)
+            line_end = len(text) if found == -1 else found
+            right_to_left = _RIGHT_TO_LEFT.search(text, line_start, line_end) is not None
+        before = text[at - 1] if at > 0 else ""
+        after = text[at + 1] if at + 1 < len(text) else ""
+        if right_to_left and not (_CANDIDATE.match(before) or _CANDIDATE.match(after)):
+            marks.add(at)  # alone, not in a run of characters that may hide
+    return frozenset(marks)
+
+
 def _hyphenation_points(text: str) -> frozenset[int]:
     """The positions of the soft hyphens of ``text`` that are hyphenation points: inside a word
     of letters (:func:`_hyphenated`), as German or Dutch text copied from the web carries
     them; one splitting a token (``ghp_abc\\u00addef1``) hides it from masking and search.
     Each word holding one is read once, at C speed: linear in ``text``."""
+    if _SOFT_HYPHEN not in text:
+        return frozenset()
     points: set[int] = set()
     reverse = text[::-1]
     judged = 0  # every soft hyphen before this belongs to a word judged already
@@ -261,16 +297,17 @@ def _braille_blanks(text: str, start: int, end: int) -> bool:
 
 
 def _is_hidden(
-    text: str, at: int, flags: set[int], text_start: bool, hyphenation: frozenset[int]
+    text: str, at: int, flags: set[int], text_start: bool, in_place: frozenset[int]
 ) -> bool:
     """Whether the candidate character ``text[at]`` is hidden (see the module docstring).
 
     ``flags`` holds the positions of tag characters already known to form a subdivision flag;
     ``text_start``: position 0 is the start of a text, where U+FEFF is a byte order mark;
-    ``hyphenation``: the soft hyphens that are hyphenation points (:func:`_hyphenation_points`).
+    ``in_place``: the soft hyphens and direction marks their word or line makes legitimate
+    (:func:`_hyphenation_points`, :func:`_direction_marks`).
     """
     char = text[at]
-    if at in flags:
+    if at in flags or at in in_place:
         return False
     if _ALWAYS.match(char):
         return True
@@ -283,7 +320,7 @@ def _is_hidden(
                 return False
         return True
     if char == _SOFT_HYPHEN:
-        return at not in hyphenation
+        return True  # not a hyphenation point
     after = text[at + 1] if at + 1 < len(text) else ""
     placed = _in_its_place(char, text[at - 1] if at > 0 else "", after)
     if placed is not None:
@@ -308,7 +345,7 @@ def hidden_runs(text: str, *, text_start: bool = True) -> list[tuple[int, int]]:
     """
     runs: list[tuple[int, int]] = []
     flags: set[int] = set()
-    hyphenation = _hyphenation_points(text) if _SOFT_HYPHEN in text else frozenset()
+    in_place = _hyphenation_points(text) | _direction_marks(text)
     for candidates in _CANDIDATES.finditer(text):
         start, end = candidates.span()
         if _braille_blanks(text, start, end):
@@ -317,7 +354,7 @@ def hidden_runs(text: str, *, text_start: bool = True) -> list[tuple[int, int]]:
             runs.append((start, end))  # no emoji or word needs so many in a row
             continue
         for at in range(start, end):
-            if not _is_hidden(text, at, flags, text_start, hyphenation):
+            if not _is_hidden(text, at, flags, text_start, in_place):
                 continue
             if runs and runs[-1][1] == at:
                 runs[-1] = (runs[-1][0], at + 1)
