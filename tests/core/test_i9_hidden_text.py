@@ -360,3 +360,17 @@ def test_i8_i9_a_credential_split_by_hidden_characters_is_found_and_masked_whole
 def test_i9_a_direction_mark_is_judged_by_its_own_line() -> None:
     text = "שלום\u200f 5\napproved\u200e by admin\n"
     assert find_hidden(text) == [(2, "1 bidirectional control (U+200E)")]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "סיסמה:\u200f Sup3rS3cretPw!",  # a direction mark kept in Hebrew is left out too
+        "كلمة المرور:\u200f Sup3rS3cretPw!",
+        "password:\u00ad Sup3rS3cretPw!",
+    ],
+)
+def test_i8_a_credential_is_judged_as_a_person_sees_its_line(line: str) -> None:
+    capped = cap_indexes(f"- [a](a.md) — {line}\n", None, workspace_key=None)[0]
+    assert "Sup3rS3cretPw" not in capped.lines_text
+    assert "[masked: password-assignment]" in capped.lines_text

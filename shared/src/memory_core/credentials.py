@@ -17,8 +17,8 @@ type, a placeholder or an elided example (:mod:`memory_core.credential_values`):
   ``| password | … |`` row, or a column headed ``Password``) and command lines (``mysql -p…``,
   ``sshpass -p …``, ``docker login -p …``, ``redis-cli -a …``, ``curl -u user:…``).
 
-Lines are judged as a person sees them: hidden characters (I-9) are left out first, so a token
-split by a zero-width space or a soft hyphen is found and masked whole.
+Lines are judged as a person sees them: characters that may hide (I-9) are left out first, so a
+token split by a zero-width space or a soft hyphen is found and masked whole.
 
 Precision and recall are measured on the labelled set in ``tests/data/credentials/`` (T-6, both
 at least 95%). A finding names the kind and the line, never the secret itself; a line without
@@ -55,7 +55,7 @@ from memory_core.credential_forms import (
     table_cells,
 )
 from memory_core.credential_values import is_placeholder, looks_random
-from memory_core.hidden_text import HIDDEN_CANDIDATES, hidden_runs
+from memory_core.hidden_text import HIDDEN_CANDIDATES
 
 __all__ = ["find_secrets", "mask_secret_lines", "mask_secrets"]
 
@@ -307,29 +307,30 @@ def _scan(lines: Sequence[str]) -> list[tuple[int, bool, list[Span]]]:
     return found
 
 
-_MAY_HIDE = re.compile(f"[{HIDDEN_CANDIDATES}]")
+_MAY_HIDE = re.compile(f"[{HIDDEN_CANDIDATES}]+")
 
 
 def _as_seen(lines: Sequence[str]) -> tuple[list[str], dict[int, list[int]]]:
-    """The lines as a person sees them, hidden characters (I-9) left out, so a credential
-    split by one (``ghp_A1b2\\u200bC3…``) is found whole; and for each line that held some,
-    where each of its remaining characters stands in the line as written (and its end)."""
+    """The lines as a person sees them, every character that may hide (I-9) left out, a
+    legitimate one too (a direction mark in Hebrew, a soft hyphen in a word), so a credential
+    split by one (``ghp_A1b2\\u200bC3…``, ``סיסמה:\\u200f …``) is found whole; and for each
+    line that held some, where each of its remaining characters stands in the line as written
+    (and its end)."""
     seen = list(lines)
     where: dict[int, list[int]] = {}
     if _MAY_HIDE.search("\n".join(lines)) is None:
         return seen, where  # the common case: one C-speed scan
     for number, line in enumerate(lines):
-        runs = hidden_runs(line, text_start=False) if _MAY_HIDE.search(line) else []
-        if not runs:
+        if _MAY_HIDE.search(line) is None:
             continue
         kept: list[int] = []
         position = 0
-        for start, end in runs:
-            kept.extend(range(position, start))
-            position = end
-        kept.extend(range(position, len(line)))
-        seen[number] = "".join(line[at] for at in kept)
-        where[number] = [*kept, len(line)]
+        for run in _MAY_HIDE.finditer(line):
+            kept.extend(range(position, run.start()))
+            position = run.end()
+        kept.extend(range(position, len(line) + 1))  # and the line's end
+        seen[number] = _MAY_HIDE.sub("", line)
+        where[number] = kept
     return seen, where
 
 
