@@ -207,8 +207,6 @@ _STALE_LOCKS = (
     "HEAD.lock",
     "config.lock",
     "packed-refs.lock",
-    "refs/heads/main.lock",
-    "refs/heads/retention.lock",
     "shallow.lock",
     "objects/info/commit-graph.lock",
     "objects/info/commit-graphs/commit-graph-chain.lock",
@@ -217,13 +215,35 @@ _STALE_LOCKS = (
 
 
 def remove_stale_locks(repository: Path) -> None:
-    """Remove git lock files a killed git process left in ``repository``.
+    """Remove git lock files a killed git process left in ``repository``: the fixed ones of
+    :data:`_STALE_LOCKS` and any ``*.lock`` of a ref under ``refs/`` (a machine's push ref,
+    ``refs/machines/<id>.lock``, left by a ``receive-pack`` killed mid-push, would refuse that
+    machine's every later push).
 
     Call it only while holding the scope's cross-process lock, under which no other git
     process writes this repository (see the module docstring).
     """
-    for name in _STALE_LOCKS:
-        lock = repository / name
+    locks = [repository / name for name in _STALE_LOCKS]
+    locks += _ref_locks(repository / "refs")
+    for lock in locks:
         with contextlib.suppress(FileNotFoundError, NotADirectoryError):
             lock.unlink()
             logger.warning("removed %s, left by a git process that was stopped", lock)
+
+
+def _ref_locks(refs: Path) -> list[Path]:
+    """The ``*.lock`` files under ``refs`` (a few folders: heads, machines, taken)."""
+    found: list[Path] = []
+    pending = [refs]
+    while pending:
+        folder = pending.pop()
+        try:
+            with os.scandir(folder) as listing:
+                for entry in listing:
+                    if entry.is_dir(follow_symlinks=False):
+                        pending.append(Path(entry.path))
+                    elif entry.name.endswith(".lock"):
+                        found.append(Path(entry.path))
+        except OSError:
+            continue
+    return found

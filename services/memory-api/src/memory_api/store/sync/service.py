@@ -23,12 +23,16 @@ by a machine's first push (its marker comes with the push). Then:
   as ``remote: Merged: …`` lines (:data:`MERGED_PREFIX`), so a machine that does not fetch
   after its push still knows. The answer is git's report only once all of that succeeded;
   anything failing on the way is a problem answer (503, nothing half taken, the machine's ref
-  back where it was), so a machine never takes a push for landed when it did not.
+  back where it was), so a machine never takes a push for landed when it did not. A push git
+  itself refused (its report says ``ng`` or an unpack error: the ref did not move) is answered
+  with that report and nothing is taken: the ref as it stands names what the machine held
+  before, never something it just wrote.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,6 +58,7 @@ from memory_api.store.sync.backend import (
     StreamedAnswer,
     cgi_command,
     cgi_environment,
+    refused_reason,
     run_buffered,
     run_streaming,
     with_messages,
@@ -66,6 +71,9 @@ __all__ = ["MERGED_PREFIX", "GitRequest", "SyncLimits", "SyncStore"]
 MERGED_PREFIX = "Merged: "
 """How a push's answer names each merge outcome (R-2) to the pushing machine: one message line
 each on git's side band (``remote: Merged: …``), as the version's ``Merged:`` trailers do."""
+
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +226,18 @@ class SyncStore:
             )
             head, answer = run_buffered(cgi_command(), env, body, self.limits.timeout)
             if head.status != 200:
+                return head, answer
+            if read_ref(repository, push_ref.name) == before:
+                # git did not move the ref (its report says why: a refused ref, objects that
+                # failed their check, nothing new): nothing was pushed, so nothing is taken.
+                # Taking the ref as it stands would merge what the machine last held (an old
+                # `main`) as if the machine had just written it.
+                logger.warning(
+                    "a push by machine %s to scope %s moved nothing: %s",
+                    machine.machine_id,
+                    request.key,
+                    refused_reason(answer) or "nothing new",
+                )
                 return head, answer
             try:
                 taken = take_push(
