@@ -18,7 +18,8 @@ from harness_memory.hooks.sync import session_scopes
 from harness_memory.remote import RemoteCopy, RemoteError, SyncResult, machine_identity
 from harness_memory.settings import HarnessSettings
 
-from tests.plugin.real_service import RealService
+from tests.plugin.real_service import TOKEN, RealService
+from tests.support.serve import serve
 from tests.support.unreadable_link import unreadable_link
 
 AGENT = "coder"
@@ -346,3 +347,61 @@ def test_r1_i9_the_host_name_is_sent_without_hidden_characters(
     monkeypatch.setattr(socket, "gethostname", lambda: host)
     machine_id, sent = machine_identity(tmp_path)
     assert sent == (name or machine_id)
+
+
+def test_r1_an_agent_the_service_does_not_have_is_an_error_not_an_empty_memory(
+    real_service: RealService, served_root: Path, tmp_path: Path
+) -> None:
+    """The service makes the user scope on demand (and a push makes a Workspace scope), so a
+    404 for it means the agent, project, address or token is wrong: the sync says so, never
+    "nothing saved yet" (a Session would start with no memory and no word why)."""
+    for url, agent in ((real_service.url, "nobody"), (real_service.url + "/elsewhere", AGENT)):
+        copy = RemoteCopy(
+            url=url,
+            token=real_service.token,
+            project="acme",
+            agent=agent,
+            state_dir=tmp_path / f"typo-{len(url)}" / "state",
+            timeout=30.0,
+        )
+        for result in copy.sync(str(tmp_path)):
+            assert not result.ok and not result.missing, result.as_json()
+            assert f"no agent {agent!r} in project 'acme'" in (result.error or "")
+            assert "check the URL, project, agent and token" in (result.error or "")
+
+
+@pytest.mark.parametrize(
+    "url", ["file:///srv/memory", "/srv/memory", "ext::sh -c touch% /tmp/x", "ssh://host/x"]
+)
+def test_r1_only_the_service_s_http_address_is_synced_with(
+    real_service: RealService, tmp_path: Path, url: str
+) -> None:
+    """git would sync with a path, file://, ssh or ext:: as readily, past every rule the
+    service enforces on a push: remote mode refuses any address but http(s)."""
+    copy = machine(real_service, tmp_path, "odd", url=url)
+    with pytest.raises(RemoteError, match=r"http\(s\)://host\[:port\]"):
+        copy.sync(None)
+    assert copy.git_environment()["GIT_ALLOW_PROTOCOL"] == "http:https"
+
+
+def test_r1_a_push_the_service_refuses_says_why_not_git_s_last_words(tmp_path: Path) -> None:
+    """A push over ``MEMORY_API_SYNC_MAX_PUSH`` is refused (413); git then prints its reason
+    first and advice or "Everything up-to-date" after: the sync's error is the reason."""
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": str(tmp_path / "service-home"),
+        "MEMORY_API_TOKENS": f"plugin={TOKEN}",
+        "MEMORY_API_SYNC_MAX_PUSH": "20000",
+    }
+    service = RealService(serve(tmp_path / "data", env, log_path=tmp_path / "log"), TOKEN)
+    try:
+        service.create_agent(AGENT)
+        laptop = machine(service, tmp_path, "laptop")
+        synced(laptop)
+        big = "---\ndescription: big\n---\n" + os.urandom(30_000).hex() + "\n"
+        append(laptop.memory_root / "user" / "big.md", big)
+        [result] = laptop.sync(None)
+    finally:
+        service.stop()
+    assert not result.ok and result.waiting
+    assert "413" in (result.error or ""), result.error

@@ -58,7 +58,7 @@ import subprocess
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from memory_core import layout
 from memory_core.atomic import atomic_write_bytes
@@ -260,7 +260,8 @@ class RemoteCopy:
         scope whose last successful sync ended at or after it is left alone (``skipped``): the
         parallel Session-start hook entries of one Session sync once, the others wait for that
         sync and read what it brought. Raises :class:`RemoteError` when git is missing, the
-        copy cannot be written or a symlink on the Workspace's way cannot be read."""
+        URL is not http(s)://host[:port], the copy cannot be written or a symlink on the
+        Workspace's way cannot be read."""
         scopes: list[tuple[str, str | None]] = [(USER_SCOPE, None)]
         if workspace:
             real = _real_workspace(workspace)
@@ -286,6 +287,14 @@ class RemoteCopy:
         in :meth:`sync`."""
         if shutil.which("git") is None:
             raise RemoteError("remote mode needs the git program, which is not installed")
+        parts = urlsplit(self.url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            # git would take a path, file://, ssh or ext:: too and bypass the service's rules
+            raise RemoteError(
+                "remote mode syncs with the memory service at http(s)://host[:port], not a "
+                f"{parts.scheme or 'plain path'!r} address: set its address "
+                "(HARNESS_MEMORY_URL or --url)"
+            )
         scope = self.memory_root / key
         git_dir = self.sync_dir / f"{key}.git"
         try:
@@ -355,6 +364,16 @@ class RemoteCopy:
 
     # --- git ------------------------------------------------------------------------------------
 
+    def not_found(self) -> str:
+        """Why the service answered 404 for the user scope, which it makes on demand: the
+        agent, the project or the address is not the service's (A-10: a token limited to other
+        projects is answered 404 too)."""
+        return (
+            f"the service at {_shown(self.url)} has no agent {self.agent!r} in project "
+            f"{self.project!r} that this token may reach (404): check the URL, project, agent "
+            "and token settings"
+        )
+
     def scope_url(self, key: str) -> str:
         """The scope's git URL (no token in it)."""
         return f"{self.url}/api/projects/{self.project}/agents/{self.agent}/memory/git/{key}.git"
@@ -400,6 +419,7 @@ class RemoteCopy:
                 "GIT_CONFIG_GLOBAL": os.devnull,
                 "GIT_TERMINAL_PROMPT": "0",
                 "GIT_ASKPASS": "true",
+                "GIT_ALLOW_PROTOCOL": "http:https",  # no redirect to file://, ext:: …
                 "GIT_CONFIG_COUNT": str(len(config)),
             }
         )
@@ -407,6 +427,14 @@ class RemoteCopy:
             env[f"GIT_CONFIG_KEY_{number}"] = key
             env[f"GIT_CONFIG_VALUE_{number}"] = value
         return env
+
+
+def _shown(url: str) -> str:
+    """``url`` without a user name or password it may carry (they are never printed)."""
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
 
 
 def _fresh_result(key: str, stamp: Path) -> SyncResult:
@@ -508,8 +536,15 @@ class _ScopeRun:
         if check and done.returncode != 0:
             message = done.stderr.decode("utf-8", "replace").strip()
             lowered = message.lower()
-            missing = network and any(sign in lowered for sign in _NOTHING_THERE)
-            raise _GitFailed(_last_line(message) or f"git {args[0]} failed", missing=missing)
+            if network and _NO_VERSION in lowered:
+                raise _GitFailed(_reason(message), missing=True)
+            if network and any(sign in lowered for sign in _NOT_FOUND):
+                # the user scope is made on demand (K-6) and a push makes a Workspace scope:
+                # only a fetch of a Workspace scope can find none yet
+                if self.key != USER_SCOPE and args[0] != "push":
+                    raise _GitFailed(_reason(message), missing=True)
+                raise _GitFailed(self.copy.not_found())
+            raise _GitFailed(_reason(message) or f"git {args[0]} failed")
         return done
 
     def refs(self) -> dict[str, str]:
@@ -703,10 +738,21 @@ def _held(refs: dict[str, str]) -> str | None:
 
 
 _EXCLUDES = "/*/\n*.swp\n*~\n.#*\n"
-_NOTHING_THERE = ("404", "not found", "couldn't find remote ref")
-"""What git says when the service has no such scope (404) or no version of it yet."""
+_NO_VERSION = "couldn't find remote ref"
+"""What git says when the scope has no version yet (the service advertises no ``main``)."""
+_NOT_FOUND = ("404", "not found")
+"""What git says when the service answers 404: no such Workspace scope yet, or (for the user
+scope, which the service makes on demand) no such agent or address."""
 
 
-def _last_line(message: str) -> str:
-    lines = [line for line in message.splitlines() if line.strip()]
+def _reason(message: str) -> str:
+    """The line of git's ``message`` that says why it failed: a ref the service refused
+    (``! [remote rejected] … (reason)``), else git's first ``fatal:`` or ``error:`` line (its
+    later lines are advice, "Please make sure you have the correct access rights …"), else its
+    last line."""
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    for signs in (("[remote rejected]", "[rejected]"), ("fatal:", "error:")):
+        for line in lines:
+            if any(sign in line for sign in signs):
+                return line
     return lines[-1] if lines else ""
