@@ -35,7 +35,13 @@ from memory_core.wire import (
 
 from memory_api.errors import NotFound
 from memory_api.store.history.diffs import diff_hunks, unified_text
-from memory_api.store.history.git import BRANCH, git_succeeds
+from memory_api.store.history.git import (
+    BRANCH,
+    REPAIR,
+    HistoryDamaged,
+    git_status,
+    git_succeeds,
+)
 from memory_api.store.history.repo import (
     LogEntry,
     blob_sizes,
@@ -96,11 +102,25 @@ def version_of(entry: LogEntry) -> Version:
 
 def check_version(repository: Path, version: str) -> None:
     """Raise :class:`NotFound` unless the hex id ``version`` is a version of this history: the
-    newest or one before it on the branch (not another scope's, not one cut by retention)."""
-    if read_head(repository) is None or not git_succeeds(
-        repository, "merge-base", "--is-ancestor", version, BRANCH
-    ):
-        raise NotFound(f"no version {version} in this scope's history")
+    newest or one before it on the branch (not another scope's, not one cut by retention).
+    Raises :class:`~.git.HistoryDamaged` when the commit is here but the way from it to the
+    newest version cannot be read (an object missing in between): never a calm 404 then."""
+    missing = NotFound(f"no version {version} in this scope's history")
+    if read_head(repository) is None:
+        raise missing
+    code, _ = git_status(repository, "merge-base", "--is-ancestor", version, BRANCH)
+    if code == 0:
+        return
+    if not git_succeeds(repository, "cat-file", "-e", f"{version}^{{commit}}"):
+        raise missing  # no such commit here
+    # the commit is here but not found below the newest version: another line of versions (a
+    # machine's push, one cut by retention), unless the walk stopped at a lost object, which
+    # merge-base does not tell (it answers "no"): the whole branch is walked to tell them apart
+    code, message = git_status(repository, "rev-list", "--count", BRANCH)
+    if code == 0:
+        raise missing
+    first = message.splitlines()[0] if message else f"exit code {code}"
+    raise HistoryDamaged(f"the history of this scope is damaged (git rev-list: {first}): {REPAIR}")
 
 
 def _page(

@@ -39,7 +39,10 @@ from memory_core.wire import FileChangeKind, VersionSource
 
 from memory_api.store.containment import real_path
 from memory_api.store.history.git import (
+    REPAIR,
+    HistoryDamaged,
     HistoryUnavailable,
+    check_repository,
     init_repository,
     remove_stale_locks,
 )
@@ -212,7 +215,8 @@ class ScopeHistories:
         except FileNotFoundError:
             return path
         if stat.S_ISLNK(mode) or not stat.S_ISDIR(mode):
-            raise HistoryUnavailable(f"the history of scope {scope.name!r} is not a folder")
+            raise HistoryDamaged(f"the history of scope {scope.name!r} is not a folder: {REPAIR}")
+        check_repository(path)
         return path
 
     def tree(self, repository: Path, version: str) -> dict[str, TreeEntry]:
