@@ -394,6 +394,34 @@ async def test_r1_a_ref_lock_a_killed_push_left_does_not_refuse_the_next_push(
     assert (agent.user / "c.md").exists()
 
 
+async def test_r2_a_push_git_took_in_but_the_service_never_merged_is_asked_for_again(
+    client: Client, agent: AgentHome, laptop: GitMachine
+) -> None:
+    """The service killed after ``git receive-pack`` moved the machine's ref and before the
+    push was merged: the ref names a push never taken. Advertised as is, the machine would see
+    its commit already there, send nothing ("Everything up-to-date"), then fetch ``main``
+    without its change and lose it. The advertisement puts the ref back; the push lands."""
+    scope_holds(agent.user, {"MEMORY.md": "- [A](a.md) a\n", "a.md": "a\n"})
+    await laptop.fetch()
+    laptop.write("b.md", "---\ndescription: b\n---\nfrom the laptop\n")
+    with (laptop.folder / "MEMORY.md").open("a", encoding="utf-8") as handle:
+        handle.write("- [B](b.md) b\n")
+    await asyncio.to_thread(laptop.run, "add", "-A")
+    await asyncio.to_thread(laptop.run, "commit", "-q", "-m", "x")
+    repository = layout.history_root(agent.data_dir, agent.id) / "user.git"
+    await asyncio.to_thread(  # what the killed receive-pack left: the objects and the ref moved
+        laptop.run, "push", "-q", str(repository), f"HEAD:{laptop.ref}"
+    )
+    assert not (agent.user / "b.md").exists()
+
+    await asyncio.to_thread(laptop.run, "push", "-q", "origin", f"+HEAD:{laptop.ref}")
+
+    assert (agent.user / "b.md").read_text(encoding="utf-8").endswith("from the laptop\n")
+    assert "- [B](b.md) b" in (agent.user / "MEMORY.md").read_text(encoding="utf-8")
+    await laptop.fetch()
+    assert laptop.read("b.md").endswith("from the laptop\n")
+
+
 async def test_r1_a_push_must_name_its_machine(client: Client, agent: AgentHome) -> None:
     response = await client.get(
         f"{memory_url()}/git/user.git/info/refs", params={"service": "git-receive-pack"}

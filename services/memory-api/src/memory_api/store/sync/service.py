@@ -43,6 +43,7 @@ from memory_api.errors import BadRequest, NotFound
 from memory_api.store.containment import checked_memory_root
 from memory_api.store.history.git import (
     HistoryUnavailable,
+    git_succeeds,
     init_repository,
     remove_stale_locks,
 )
@@ -201,10 +202,28 @@ class SyncStore:
 
     def _point_at_holding(self, repository: Path, ref: MachineRef) -> None:
         """Leave the machine's ref at what it holds (see the module); a machine with none gets
-        ``main`` (nothing before the first version). Under the scope's lock."""
+        ``main`` (nothing before the first version). Under the scope's lock.
+
+        The ref may name only a version (``main`` as the machine fetched it) or the machine's
+        last push taken (``refs/taken/<id>``). Anything else is a push git took in but the
+        service never merged (the service was killed between the two, or git ran past the
+        sync timeout): advertised, it would tell the machine the service holds that push,
+        the machine would send nothing, then fetch ``main`` without it and lose its change.
+        So the ref goes back to what the machine holds, and the machine sends it again."""
         remove_stale_locks(repository)
-        if read_ref(repository, ref.name) is None:
-            set_ref(repository, ref.name, read_head(repository))
+        held = read_ref(repository, ref.name)
+        head = read_head(repository)
+        if held is None:
+            set_ref(repository, ref.name, head)
+            return
+        if held == head or held == read_ref(repository, ref.taken):
+            return
+        if head is not None and git_succeeds(repository, "merge-base", "--is-ancestor", held, head):
+            return
+        logger.warning(
+            "machine %s's push %s was never taken; it is asked for again", ref.name, held
+        )
+        set_ref(repository, ref.name, read_ref(repository, ref.taken) or head)
 
     async def receive_pack(self, request: GitRequest, body: bytes) -> tuple[Head, bytes]:
         """A push (see the module docstring): git's report once the push is merged, written
@@ -224,7 +243,11 @@ class SyncStore:
             env = self._environment(
                 request, repository, "git-receive-pack", push_ref, length=len(body)
             )
-            head, answer = run_buffered(cgi_command(), env, body, self.limits.timeout)
+            try:
+                head, answer = run_buffered(cgi_command(), env, body, self.limits.timeout)
+            except BaseException:  # git stopped (the sync timeout): whatever it took is not taken
+                set_ref(repository, push_ref.name, before)
+                raise
             if head.status != 200:
                 return head, answer
             if read_ref(repository, push_ref.name) == before:
