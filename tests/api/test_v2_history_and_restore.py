@@ -204,6 +204,36 @@ async def test_v2_undo_a_delete_brings_back_the_file_and_its_index_line(
     assert (await ok_json(await client.get(f"{memory_url()}/scopes/user/deleted")))["files"] == []
 
 
+async def test_v2_an_index_that_cannot_take_the_line_is_named_with_the_line_to_add_by_hand(
+    client: Client, agent: AgentHome
+) -> None:
+    """The file comes back; an index the service may not rewrite (CR alone beside LF) is left
+    as it is, and the answer says so and which line to add, never "no line added"."""
+    seed(agent)
+    deleted = await ok_json(await client.delete(file_url("user", TOPIC)))
+    index = agent.user / layout.INDEX_FILE
+    written = index.read_bytes() + b"- [Old](old.md) a line ended by CR alone\r- [New](new.md) n\n"
+    index.write_bytes(written)
+
+    result = await restore(client, TOPIC, deleted["restoreVersion"])
+
+    assert (agent.user / TOPIC).exists()
+    assert index.read_bytes() == written
+    assert result["indexLinesAdded"] == []
+    assert result["indexLinesNotAdded"] == [LINE]
+    assert "CR" in result["indexProblem"], result["indexProblem"]
+
+
+async def test_v2_an_index_that_takes_the_line_has_no_problem_to_report(
+    client: Client, agent: AgentHome
+) -> None:
+    seed(agent)
+    deleted = await ok_json(await client.delete(file_url("user", TOPIC)))
+    result = await restore(client, TOPIC, deleted["restoreVersion"])
+    assert result["indexLinesAdded"] == [LINE]
+    assert result["indexLinesNotAdded"] == [] and result["indexProblem"] is None
+
+
 async def test_v2_restore_an_overwritten_file_keeps_the_overwrite_as_a_version(
     client: Client, agent: AgentHome
 ) -> None:
@@ -270,6 +300,8 @@ async def test_v2_restore_to_the_same_content_changes_nothing(
         "restoredFrom": good,
         "version": None,
         "indexLinesAdded": [],
+        "indexLinesNotAdded": [],
+        "indexProblem": None,
     }
 
 
