@@ -8,6 +8,7 @@ smart HTTP to it with the bearer token. Nothing of the service's data dir is rea
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import stat
 from pathlib import Path
@@ -17,6 +18,7 @@ from harness_memory.hooks.claude_code import HookInput
 from harness_memory.hooks.sync import session_scopes
 from harness_memory.remote import RemoteCopy, RemoteError, SyncResult, machine_identity
 from harness_memory.settings import HarnessSettings
+from memory_core import layout
 
 from tests.plugin.real_service import TOKEN, RealService
 from tests.support.serve import serve
@@ -405,3 +407,23 @@ def test_r1_a_push_the_service_refuses_says_why_not_git_s_last_words(tmp_path: P
         service.stop()
     assert not result.ok and result.waiting
     assert "413" in (result.error or ""), result.error
+
+
+def test_r1_a_failed_exchange_carries_the_reason_the_service_gave(
+    real_service: RealService, served_root: Path, two_machines: tuple[RemoteCopy, RemoteCopy]
+) -> None:
+    """git prints only "returned error: 503" for a failed exchange, never the problem's
+    ``detail`` (a damaged history: what the operator must do); the sync's error carries it."""
+    laptop, _ = two_machines
+    synced(laptop)
+    history = layout.history_root(real_service.data_dir, AGENT) / "user.git"
+    shutil.rmtree(history)
+    history.write_text("not a repository\n", encoding="utf-8")
+    append(laptop.memory_root / "user" / "MEMORY.md", "- [Uv](uv.md) use uv\n")
+
+    [result] = laptop.sync(None)
+
+    assert not result.ok and result.waiting
+    assert "503" in (result.error or "")
+    assert "the service says: the history of scope 'user' is not a folder" in (result.error or "")
+    assert real_service.token not in (result.error or "")

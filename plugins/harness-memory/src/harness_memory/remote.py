@@ -374,6 +374,32 @@ class RemoteCopy:
             "and token settings"
         )
 
+    def service_says(self, key: str) -> str | None:
+        """The ``detail`` of the problem the service answers for scope ``key``'s ref list, or
+        None: git prints only the status of a failed exchange ("returned error: 503"), never
+        the reason the service gave (a damaged history, a full disk: what to do). Asked only
+        after such a failure; the token goes in a header, as with git."""
+        import urllib.error
+        import urllib.request
+
+        headers = {"X-Memory-Machine": self.machine_id}
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        url = f"{self.scope_url(key)}/info/refs?service=git-upload-pack"
+        request = urllib.request.Request(url, headers=headers)  # noqa: S310 - http(s) only
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout):  # noqa: S310
+                return None
+        except urllib.error.HTTPError as error:
+            try:
+                problem = json.loads(error.read(64 * 1024))
+            except ValueError:
+                return None
+            detail = problem.get("detail") if isinstance(problem, dict) else None
+            return detail[:500] if isinstance(detail, str) and detail else None
+        except (OSError, ValueError):
+            return None
+
     def scope_url(self, key: str) -> str:
         """The scope's git URL (no token in it)."""
         return f"{self.url}/api/projects/{self.project}/agents/{self.agent}/memory/git/{key}.git"
@@ -544,7 +570,13 @@ class _ScopeRun:
                 if self.key != USER_SCOPE and args[0] != "push":
                     raise _GitFailed(_reason(message), missing=True)
                 raise _GitFailed(self.copy.not_found())
-            raise _GitFailed(_reason(message) or f"git {args[0]} failed")
+            reason = _reason(message) or f"git {args[0]} failed"
+            status = _HTTP_STATUS.search(message)
+            if network and status is not None and int(status.group(1)) >= 500:
+                said = self.copy.service_says(self.key)
+                if said:
+                    reason += f" (the service says: {said})"
+            raise _GitFailed(reason)
         return done
 
     def refs(self) -> dict[str, str]:
@@ -738,6 +770,8 @@ def _held(refs: dict[str, str]) -> str | None:
 
 
 _EXCLUDES = "/*/\n*.swp\n*~\n.#*\n"
+_HTTP_STATUS = re.compile(r"(?:returned error:|HTTP) (\d{3})\b")
+"""The HTTP status git names when an exchange failed."""
 _NO_VERSION = "couldn't find remote ref"
 """What git says when the scope has no version yet (the service advertises no ``main``)."""
 _NOT_FOUND = ("404", "not found")
