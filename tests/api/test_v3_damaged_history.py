@@ -117,6 +117,24 @@ async def test_v3_a_history_that_is_no_repository_says_so_and_moved_aside_starts
     assert first["summary"].startswith("History starts")
 
 
+async def test_v3_a_broken_branch_ref_is_damage_never_an_empty_history(
+    client: Client, agent: AgentHome
+) -> None:
+    """The ref naming the newest version garbled by a disk fault: the history is not "no
+    versions yet" (a record would then start a second history beside the first)."""
+    await three_versions(client, agent)
+    (repository_of(agent) / "refs" / "heads" / "main").write_bytes(b"\x00garbage\n")
+    (agent.user / TOPIC).write_text("---\ndescription: fourth\n---\nfourth\n", encoding="utf-8")
+
+    for response in (
+        await client.get(f"{memory_url()}/scopes/user/changes"),
+        await client.get(f"{file_url('user', TOPIC)}/history"),
+        await client.post(f"{memory_url()}/scopes/user/checkpoint"),
+    ):
+        await expect_problem(response, 503, "damaged")
+    assert (repository_of(agent) / "refs" / "heads" / "main").read_bytes() == b"\x00garbage\n"
+
+
 def _git_on_a_full_disk(folder: Path) -> str:
     """A ``git`` that may write no file past 16 KiB (``ulimit -f``), then says what git says
     on a full disk: the part of a pack it wrote stays, as on a real full disk."""

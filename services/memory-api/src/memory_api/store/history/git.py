@@ -107,6 +107,8 @@ _DAMAGE_SIGNS = (
     "bad packed object",
     "inflate",
     "not a git repository",
+    "reference broken",
+    "bad ref",
     "invalid object",
     "is empty",
 )

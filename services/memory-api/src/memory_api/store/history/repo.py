@@ -25,7 +25,7 @@ from pathlib import Path
 
 from memory_core.scope_merge import blob_id
 
-from memory_api.store.history.git import BRANCH, HistoryUnavailable, git
+from memory_api.store.history.git import BRANCH, REPAIR, HistoryDamaged, HistoryUnavailable, git
 
 __all__ = [
     "COMMITTER",
@@ -104,7 +104,8 @@ def read_head(repository: Path) -> str | None:
 def read_ref(repository: Path, ref: str) -> str | None:
     """The commit the ref ``ref`` (a full name under ``refs/``) points to, or None when there
     is no such ref; a file read, no git. Raises :class:`HistoryUnavailable` when the files
-    cannot be read.
+    cannot be read, :class:`~.git.HistoryDamaged` when the branch's ref file holds no commit id
+    (a machine's ref that does is taken for none: it is set again at its next sync).
 
     Git keeps a ref as a loose ref file (``refs/heads/main``) unless refs were packed
     (``packed-refs``); both are read as git writes them (a loose file wins).
@@ -118,6 +119,10 @@ def read_ref(repository: Path, ref: str) -> str | None:
     found = _HEX40.match(raw)
     if found is not None:
         return found.group().decode("ascii")
+    if raw and ref == BRANCH:  # git writes a ref whole (lock file, rename): this one is broken
+        raise HistoryDamaged(
+            f"the history of this scope is damaged (its ref {ref} names no version): {REPAIR}"
+        )
     try:
         packed = (repository / "packed-refs").read_bytes()
     except FileNotFoundError:
