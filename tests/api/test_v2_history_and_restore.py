@@ -154,6 +154,26 @@ async def test_v2_a_diff_as_unified_text_and_hunks(client: Client, agent: AgentH
     assert created["unified"].startswith("--- /dev/null\n")
 
 
+async def test_v2_a_files_diff_by_default_is_what_its_own_newest_version_changed(
+    client: Client, agent: AgentHome
+) -> None:
+    """The scope's newest version often does not touch the file: the default diff is still
+    the file's newest change, never an empty diff of a version that left it alone."""
+    write(agent.user, TOPIC, "a\n")
+    await checkpoint(client)
+    write(agent.user, TOPIC, "b\n")
+    changed = (await checkpoint(client))["version"]
+    write(agent.user, "uses-uv.md", "another file\n")
+    await checkpoint(client)
+
+    diff = await ok_json(await client.get(history_url("user", TOPIC, "diff")))
+
+    assert diff["toVersion"] == changed
+    assert diff["unified"].endswith("-a\n+b\n")
+    response = await client.get(history_url("user", "never-written.md", "diff"))
+    await expect_problem(response, 404, "never-written.md")
+
+
 async def test_v2_a_scopes_changes_since_a_time_or_a_version(
     client: Client, agent: AgentHome
 ) -> None:

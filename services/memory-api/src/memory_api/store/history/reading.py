@@ -243,13 +243,17 @@ def file_diff(
     reveal: bool = False,
 ) -> FileDiff:
     """The diff of ``name`` from ``from_version`` to ``to_version``: ``to`` defaults to the
-    newest version, ``from`` to the version just before ``to`` (so a version of the file's
-    history shows its own change). Raises :class:`NotFound` for a version not of this history
-    (or an empty history)."""
+    newest version that changed the file (not the scope's newest, which may not touch it),
+    ``from`` to the version just before ``to`` (so a version of the file's history shows its
+    own change). Raises :class:`NotFound` for a version not of this history, or when no
+    version changed the file."""
     if to_version is None:
-        to_version = read_head(repository)
-        if to_version is None:
+        if read_head(repository) is None:
             raise NotFound("this scope has no versions yet")
+        newest = log(repository, "-n", "1", BRANCH, paths=(name,))
+        if not newest:
+            raise NotFound(f"no version of this scope holds a change of {name!r}")
+        to_version = newest[0].version
     else:
         check_version(repository, to_version)
     if from_version is None:

@@ -178,7 +178,7 @@ def checked_history_root(app_data_dir: Path, agent_id: str) -> Path:
     """The agent's history folder (``agent_state/history``, :func:`memory_core.layout.
     history_root`) under the real ``app_data_dir``; raises :class:`HistoryUnavailable` when a
     symlink or a non-folder stands anywhere on its way below the data dir (it could lead
-    anywhere)."""
+    anywhere): :class:`~.git.HistoryDamaged`, which says what to do."""
     path = layout.history_root(app_data_dir, agent_id)
     current = app_data_dir
     for part in path.relative_to(app_data_dir).parts:
@@ -188,7 +188,10 @@ def checked_history_root(app_data_dir: Path, agent_id: str) -> Path:
         except FileNotFoundError:
             break
         if stat.S_ISLNK(mode) or not stat.S_ISDIR(mode):
-            raise HistoryUnavailable(f"the history of agent {agent_id!r} is not a plain folder")
+            raise HistoryDamaged(
+                f"the history of agent {agent_id!r} is not a plain folder (a symlink or a file "
+                f"on its way): {REPAIR}"
+            )
     return path
 
 
