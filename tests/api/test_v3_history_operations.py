@@ -220,3 +220,30 @@ def test_v3_prune_says_one_version_and_one_day_in_the_singular(
     assert capsys.readouterr().out.endswith(
         "0 versions squashed in all (kept per scope: 1 version, 1 day)\n"
     )
+
+
+def test_v3_prune_names_a_damaged_history_and_still_prunes_every_other(
+    cli: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One damaged history (its branch ref garbled) does not stop the nightly retention of
+    every other scope: it is named with what to do, the rest are pruned, the exit is 1."""
+    for agent in ("coder", "copy"):
+        user = layout.scope_dir(cli, agent, "user")
+        for number in range(4):
+            source = cli.parent / f"{agent}-import-{number}"
+            source.mkdir()
+            write_topic(source, f"note-{number}.md")
+            argv = ["memory", "import", str(source), "--user", "--project", PROJECT]
+            assert main([*argv, "--agent", agent]) == 0
+        assert user.is_dir()
+    (repository(cli, "coder") / "refs" / "heads" / "main").write_text("garbled\n")
+    monkeypatch.setenv("MEMORY_API_HISTORY_MAX_VERSIONS", "2")
+    capsys.readouterr()
+
+    assert main(["history", "prune"]) == 1
+
+    said = capsys.readouterr()
+    assert f"{PROJECT}/coder user: not pruned: the history of this scope is damaged" in said.err
+    assert "move it aside" in said.err
+    assert f"{PROJECT}/copy user:" in said.out and "squashed" in said.out
+    assert len(git_log(repository(cli, "copy"))) == 3
