@@ -427,3 +427,30 @@ def test_r1_a_failed_exchange_carries_the_reason_the_service_gave(
     assert "503" in (result.error or "")
     assert "the service says: the history of scope 'user' is not a folder" in (result.error or "")
     assert real_service.token not in (result.error or "")
+
+
+def test_r2_a_wiped_local_copy_is_put_back_never_sent_as_deleting_every_memory(
+    real_service: RealService, served_root: Path, two_machines: tuple[RemoteCopy, RemoteCopy]
+) -> None:
+    """A machine's copy folder removed (a cleaned cache, a state dir made again) would read
+    as every memory deleted, and the sync would delete the scope on the service and then on
+    every machine. Every file gone at once is taken for a lost copy: put back from the last
+    sync, said in the outcome; a memory written into the empty folder meanwhile still goes."""
+    laptop, desktop = two_machines
+    synced(laptop)
+    append(laptop.memory_root / "user" / "uv.md", "---\ndescription: use uv\n---\nuse uv\n")
+    append(laptop.memory_root / "user" / "MEMORY.md", "- [Uv](uv.md) use uv\n")
+    synced(laptop)
+    before = sorted(path.name for path in (served_root / "user").iterdir())
+    shutil.rmtree(laptop.memory_root / "user")
+    append(laptop.memory_root / "user" / "pnpm.md", "---\ndescription: pnpm\n---\npnpm\n")
+
+    [result] = synced(laptop)
+
+    assert any("was gone: they were put back" in line for line in result.outcomes)
+    after = sorted(path.name for path in (served_root / "user").iterdir())
+    assert after == sorted([*before, "pnpm.md"])
+    assert (laptop.memory_root / "user" / "uv.md").read_text(encoding="utf-8").endswith("use uv\n")
+    synced(desktop)
+    assert (desktop.memory_root / "user" / "uv.md").exists()
+    assert (desktop.memory_root / "user" / "pnpm.md").exists()

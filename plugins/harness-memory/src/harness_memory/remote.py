@@ -651,6 +651,8 @@ class _ScopeRun:
             self._write_excludes()
             refs = self.refs()
             changed = self._changed()
+            if changed and _MAIN in refs and self._every_file_gone():
+                changed = self._put_back()
             if send_only and not changed and refs.get(_MAIN) == _held(refs):
                 return SyncResult(self.key, ok=True, skipped=True)
             if changed:
@@ -674,6 +676,25 @@ class _ScopeRun:
         # check at the start is a few milliseconds old: the next hook's check sees a later write)
         waiting = bool(self._changed()) if sent or self.moved else False
         return SyncResult(self.key, ok=True, sent=sent, waiting=waiting, outcomes=self.outcomes)
+
+    def _every_file_gone(self) -> bool:
+        """Whether not one of the two or more files of this copy's last commit is left in the
+        scope folder: the copy was wiped (a cleaned cache folder, a state dir made again),
+        not memories deleted one by one; sent, it would delete the scope on the service and
+        every machine. (A scope's last file deleted is a deletion like any other.)"""
+        tracked = [name for name in self.git("ls-files", "-z", raw=True).split("\0") if name]
+        return len(tracked) > 1 and not any(os.path.lexists(self.scope / n) for n in tracked)
+
+    def _put_back(self) -> list[str]:
+        """Put the files of the copy's last commit back (none written since is overwritten)
+        and say so; what differs from it now."""
+        self.git("checkout-index", "--all")
+        self.outcomes.append(
+            f"every file of this machine's copy of scope {self.key} was gone: they were put back "
+            "from its last sync, not deleted on the service (delete memories one at a time to "
+            "remove them)"
+        )
+        return self._changed()
 
     def _write_excludes(self) -> None:
         """Only memory files of the scope's top level are synced (the service takes nothing
