@@ -4,8 +4,10 @@ takes it back; the operator's retention squashes the old end; the overview shows
 from __future__ import annotations
 
 import io
+import os
 import subprocess
 import tarfile
+import time
 from pathlib import Path
 
 import pytest
@@ -184,6 +186,31 @@ async def test_v3_versions_are_repacked_in_the_background_and_read_the_same(
     assert (repository / "objects" / "info" / "commit-graphs").is_dir()
     assert await changes(client, limit="100") == before
     assert len(before) == MAINTENANCE_PACKS + 2
+
+
+async def test_v3_the_repack_removes_what_a_push_stopped_midway_left(
+    client: Client, agent: AgentHome
+) -> None:
+    """A ``receive-pack`` killed mid-push (the service stopped, the sync timeout) leaves its
+    quarantine folder of objects, up to a whole push; the background repack removes it once it
+    is an hour old, as it does a killed git's temporary pack."""
+    seed(agent)
+    await checkpoint(client)
+    objects = layout.history_root(agent.data_dir, agent.id) / "user.git" / "objects"
+    quarantine = objects / "tmp_objdir-incoming-a1b2c3"
+    (quarantine / "pack").mkdir(parents=True)
+    (quarantine / "pack" / "tmp_pack_x").write_bytes(b"\0" * 4096)
+    recent = objects / "tmp_objdir-incoming-d4e5f6"  # maybe a push still running: kept
+    recent.mkdir()
+    hours_ago = time.time() - 2 * 3600
+    os.utime(quarantine, (hours_ago, hours_ago))
+    for number in range(MAINTENANCE_PACKS + 1):
+        (agent.user / TOPIC).write_text(f"version {number}\n", encoding="utf-8")
+        await checkpoint(client)
+    await get_history_store(client.app).idle()
+
+    assert not quarantine.exists()
+    assert recent.is_dir()
 
 
 def test_v3_a_damaged_history_bundle_is_reported_and_the_files_still_come_in(

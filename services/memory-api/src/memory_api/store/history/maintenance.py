@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -84,18 +85,31 @@ def maintain(repository: Path) -> None:
 
 
 def _remove_temp_packs(repository: Path) -> None:
-    folder = repository / "objects" / "pack"
+    """Remove what killed git processes left, older than :data:`TEMP_PACK_AGE`: ``tmp_*``
+    packs, and the quarantine folders (``objects/tmp_objdir-incoming-*``) of a ``receive-pack``
+    stopped mid-push (the service killed, the sync timeout), each up to a whole push's size."""
     limit = time.time() - TEMP_PACK_AGE
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return
-    for entry in entries:
+    for folder, prefix in (
+        (repository / "objects" / "pack", "tmp_"),
+        (repository / "objects", "tmp_objdir-"),
+    ):
         try:
-            if entry.name.startswith("tmp_") and entry.stat().st_mtime < limit:
-                Path(entry.path).unlink()
+            entries = list(os.scandir(folder))
         except OSError:
             continue
+        for entry in entries:
+            try:
+                if (
+                    not entry.name.startswith(prefix)
+                    or entry.stat(follow_symlinks=False).st_mtime >= limit
+                ):
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    shutil.rmtree(entry.path)
+                else:
+                    Path(entry.path).unlink()
+            except OSError:
+                continue
 
 
 def _commits(repository: Path) -> list[tuple[str, int, str]]:
