@@ -349,6 +349,79 @@ async def test_r1_a_push_writes_only_its_machine_ref(
     assert not (agent.user / "b.md").exists()
 
 
+async def test_r1_a_push_git_refuses_takes_nothing_even_after_the_service_moved_on(
+    client: Client, agent: AgentHome, laptop: GitMachine
+) -> None:
+    """A push git refuses leaves the machine's ref where it was, at the ``main`` the machine
+    last fetched: that old version is never merged as if the machine had just written it (it
+    would come back as a copy of every file changed since, reported as edited on two machines)."""
+    scope_holds(agent.user, {"MEMORY.md": "- [A](a.md) a\n", "a.md": "first text\n"})
+    await laptop.fetch()
+    (agent.user / "a.md").write_text("second text\n", encoding="utf-8")
+    await ok_json(await client.post(f"{memory_url()}/scopes/user/checkpoint"))
+    before = [item["version"] for item in await versions(client)]
+    laptop.write("b.md", "b\n")
+    await asyncio.to_thread(laptop.run, "add", "-A")
+    await asyncio.to_thread(laptop.run, "commit", "-q", "-m", "x")
+    refused = await asyncio.to_thread(
+        laptop.run, "push", "origin", "+HEAD:refs/heads/main", check=False
+    )
+    assert refused.returncode != 0
+    assert sorted(path.name for path in agent.user.iterdir()) == ["MEMORY.md", "a.md"]
+    assert (agent.user / "a.md").read_text(encoding="utf-8") == "second text\n"
+    assert [item["version"] for item in await versions(client)] == before
+
+
+async def test_r1_a_ref_lock_a_killed_push_left_does_not_refuse_the_next_push(
+    client: Client, agent: AgentHome, laptop: GitMachine
+) -> None:
+    """A ``git receive-pack`` killed mid-push (the service stopped, the sync timeout) leaves
+    ``refs/machines/<id>.lock``; under the scope's lock no git runs, so the next push clears
+    it and lands, rather than being refused ("failed to lock") for ever."""
+    scope_holds(agent.user, {"MEMORY.md": "- [A](a.md) a\n", "a.md": "a\n"})
+    await laptop.fetch()
+    repository = layout.history_root(agent.data_dir, agent.id) / "user.git"
+    (repository / "refs" / "machines").mkdir(parents=True, exist_ok=True)
+    (repository / "refs" / "machines" / f"{MACHINE}.lock").touch()
+    (repository / "refs" / "taken").mkdir(parents=True, exist_ok=True)
+    (repository / "refs" / "taken" / f"{MACHINE}.lock").touch()
+    laptop.write("b.md", "---\ndescription: b\n---\nfrom the laptop\n")
+    await laptop.push()
+    assert (agent.user / "b.md").read_text(encoding="utf-8").endswith("from the laptop\n")
+    assert not list((repository / "refs").rglob("*.lock"))
+    laptop.write("c.md", "c\n")
+    await laptop.push()
+    assert (agent.user / "c.md").exists()
+
+
+async def test_r2_a_push_git_took_in_but_the_service_never_merged_is_asked_for_again(
+    client: Client, agent: AgentHome, laptop: GitMachine
+) -> None:
+    """The service killed after ``git receive-pack`` moved the machine's ref and before the
+    push was merged: the ref names a push never taken. Advertised as is, the machine would see
+    its commit already there, send nothing ("Everything up-to-date"), then fetch ``main``
+    without its change and lose it. The advertisement puts the ref back; the push lands."""
+    scope_holds(agent.user, {"MEMORY.md": "- [A](a.md) a\n", "a.md": "a\n"})
+    await laptop.fetch()
+    laptop.write("b.md", "---\ndescription: b\n---\nfrom the laptop\n")
+    with (laptop.folder / "MEMORY.md").open("a", encoding="utf-8") as handle:
+        handle.write("- [B](b.md) b\n")
+    await asyncio.to_thread(laptop.run, "add", "-A")
+    await asyncio.to_thread(laptop.run, "commit", "-q", "-m", "x")
+    repository = layout.history_root(agent.data_dir, agent.id) / "user.git"
+    await asyncio.to_thread(  # what the killed receive-pack left: the objects and the ref moved
+        laptop.run, "push", "-q", str(repository), f"HEAD:{laptop.ref}"
+    )
+    assert not (agent.user / "b.md").exists()
+
+    await asyncio.to_thread(laptop.run, "push", "-q", "origin", f"+HEAD:{laptop.ref}")
+
+    assert (agent.user / "b.md").read_text(encoding="utf-8").endswith("from the laptop\n")
+    assert "- [B](b.md) b" in (agent.user / "MEMORY.md").read_text(encoding="utf-8")
+    await laptop.fetch()
+    assert laptop.read("b.md").endswith("from the laptop\n")
+
+
 async def test_r1_a_push_must_name_its_machine(client: Client, agent: AgentHome) -> None:
     response = await client.get(
         f"{memory_url()}/git/user.git/info/refs", params={"service": "git-receive-pack"}

@@ -154,6 +154,26 @@ async def test_v2_a_diff_as_unified_text_and_hunks(client: Client, agent: AgentH
     assert created["unified"].startswith("--- /dev/null\n")
 
 
+async def test_v2_a_files_diff_by_default_is_what_its_own_newest_version_changed(
+    client: Client, agent: AgentHome
+) -> None:
+    """The scope's newest version often does not touch the file: the default diff is still
+    the file's newest change, never an empty diff of a version that left it alone."""
+    write(agent.user, TOPIC, "a\n")
+    await checkpoint(client)
+    write(agent.user, TOPIC, "b\n")
+    changed = (await checkpoint(client))["version"]
+    write(agent.user, "uses-uv.md", "another file\n")
+    await checkpoint(client)
+
+    diff = await ok_json(await client.get(history_url("user", TOPIC, "diff")))
+
+    assert diff["toVersion"] == changed
+    assert diff["unified"].endswith("-a\n+b\n")
+    response = await client.get(history_url("user", "never-written.md", "diff"))
+    await expect_problem(response, 404, "never-written.md")
+
+
 async def test_v2_a_scopes_changes_since_a_time_or_a_version(
     client: Client, agent: AgentHome
 ) -> None:
@@ -240,6 +260,36 @@ async def test_v2_undo_puts_the_line_after_the_nearest_neighbour_still_there(
     )
 
 
+async def test_v2_an_index_that_cannot_take_the_line_is_named_with_the_line_to_add_by_hand(
+    client: Client, agent: AgentHome
+) -> None:
+    """The file comes back; an index the service may not rewrite (CR alone beside LF) is left
+    as it is, and the answer says so and which line to add, never "no line added"."""
+    seed(agent)
+    deleted = await ok_json(await client.delete(file_url("user", TOPIC)))
+    index = agent.user / layout.INDEX_FILE
+    written = index.read_bytes() + b"- [Old](old.md) a line ended by CR alone\r- [New](new.md) n\n"
+    index.write_bytes(written)
+
+    result = await restore(client, TOPIC, deleted["restoreVersion"])
+
+    assert (agent.user / TOPIC).exists()
+    assert index.read_bytes() == written
+    assert result["indexLinesAdded"] == []
+    assert result["indexLinesNotAdded"] == [LINE]
+    assert "CR" in result["indexProblem"], result["indexProblem"]
+
+
+async def test_v2_an_index_that_takes_the_line_has_no_problem_to_report(
+    client: Client, agent: AgentHome
+) -> None:
+    seed(agent)
+    deleted = await ok_json(await client.delete(file_url("user", TOPIC)))
+    result = await restore(client, TOPIC, deleted["restoreVersion"])
+    assert result["indexLinesAdded"] == [LINE]
+    assert result["indexLinesNotAdded"] == [] and result["indexProblem"] is None
+
+
 async def test_v2_restore_an_overwritten_file_keeps_the_overwrite_as_a_version(
     client: Client, agent: AgentHome
 ) -> None:
@@ -306,6 +356,8 @@ async def test_v2_restore_to_the_same_content_changes_nothing(
         "restoredFrom": good,
         "version": None,
         "indexLinesAdded": [],
+        "indexLinesNotAdded": [],
+        "indexProblem": None,
     }
 
 

@@ -4,8 +4,10 @@ takes it back; the operator's retention squashes the old end; the overview shows
 from __future__ import annotations
 
 import io
+import os
 import subprocess
 import tarfile
+import time
 from pathlib import Path
 
 import pytest
@@ -186,6 +188,31 @@ async def test_v3_versions_are_repacked_in_the_background_and_read_the_same(
     assert len(before) == MAINTENANCE_PACKS + 2
 
 
+async def test_v3_the_repack_removes_what_a_push_stopped_midway_left(
+    client: Client, agent: AgentHome
+) -> None:
+    """A ``receive-pack`` killed mid-push (the service stopped, the sync timeout) leaves its
+    quarantine folder of objects, up to a whole push; the background repack removes it once it
+    is an hour old, as it does a killed git's temporary pack."""
+    seed(agent)
+    await checkpoint(client)
+    objects = layout.history_root(agent.data_dir, agent.id) / "user.git" / "objects"
+    quarantine = objects / "tmp_objdir-incoming-a1b2c3"
+    (quarantine / "pack").mkdir(parents=True)
+    (quarantine / "pack" / "tmp_pack_x").write_bytes(b"\0" * 4096)
+    recent = objects / "tmp_objdir-incoming-d4e5f6"  # maybe a push still running: kept
+    recent.mkdir()
+    hours_ago = time.time() - 2 * 3600
+    os.utime(quarantine, (hours_ago, hours_ago))
+    for number in range(MAINTENANCE_PACKS + 1):
+        (agent.user / TOPIC).write_text(f"version {number}\n", encoding="utf-8")
+        await checkpoint(client)
+    await get_history_store(client.app).idle()
+
+    assert not quarantine.exists()
+    assert recent.is_dir()
+
+
 def test_v3_a_damaged_history_bundle_is_reported_and_the_files_still_come_in(
     cli: Path, tmp_path: Path
 ) -> None:
@@ -220,3 +247,30 @@ def test_v3_prune_says_one_version_and_one_day_in_the_singular(
     assert capsys.readouterr().out.endswith(
         "0 versions squashed in all (kept per scope: 1 version, 1 day)\n"
     )
+
+
+def test_v3_prune_names_a_damaged_history_and_still_prunes_every_other(
+    cli: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One damaged history (its branch ref garbled) does not stop the nightly retention of
+    every other scope: it is named with what to do, the rest are pruned, the exit is 1."""
+    for agent in ("coder", "copy"):
+        user = layout.scope_dir(cli, agent, "user")
+        for number in range(4):
+            source = cli.parent / f"{agent}-import-{number}"
+            source.mkdir()
+            write_topic(source, f"note-{number}.md")
+            argv = ["memory", "import", str(source), "--user", "--project", PROJECT]
+            assert main([*argv, "--agent", agent]) == 0
+        assert user.is_dir()
+    (repository(cli, "coder") / "refs" / "heads" / "main").write_text("garbled\n")
+    monkeypatch.setenv("MEMORY_API_HISTORY_MAX_VERSIONS", "2")
+    capsys.readouterr()
+
+    assert main(["history", "prune"]) == 1
+
+    said = capsys.readouterr()
+    assert f"{PROJECT}/coder user: not pruned: the history of this scope is damaged" in said.err
+    assert "move it aside" in said.err
+    assert f"{PROJECT}/copy user:" in said.out and "squashed" in said.out
+    assert len(git_log(repository(cli, "copy"))) == 3

@@ -161,6 +161,40 @@ def test_a10_token_file_comes_from_the_secret_and_the_placeholder_fails_closed(
         Settings.from_env(env)
 
 
+def test_v3_the_retention_runs_nightly_on_the_services_claim_as_its_user() -> None:
+    """The service never prunes by itself (docs/operations.md, "Retention"): the base runs
+    ``memory-api history prune`` as a CronJob, one at a time, on the replicas' claim and data
+    dir, as their uid, locked down like them."""
+    job = _one("CronJob")
+    assert job["spec"]["concurrencyPolicy"] == "Forbid"
+    pod = job["spec"]["jobTemplate"]["spec"]["template"]["spec"]
+    service = _one("Deployment")["spec"]["template"]["spec"]
+    container = _container(pod)
+    assert container["args"] == ["memory-api", "history", "prune"]
+    assert (
+        _env(container)["MEMORY_API_DATA_DIR"] == _env(_container(service))["MEMORY_API_DATA_DIR"]
+    )
+    assert {"MEMORY_API_HISTORY_MAX_AGE_DAYS", "MEMORY_API_HISTORY_MAX_VERSIONS"} <= set(
+        _env(container)
+    )
+    claims = {
+        v["persistentVolumeClaim"]["claimName"]
+        for v in pod["volumes"]
+        if "persistentVolumeClaim" in v
+    }
+    assert claims == {
+        v["persistentVolumeClaim"]["claimName"]
+        for v in service["volumes"]
+        if "persistentVolumeClaim" in v
+    }
+    assert pod["securityContext"]["runAsUser"] == service["securityContext"]["runAsUser"]
+    assert pod["automountServiceAccountToken"] is False
+    context = container["securityContext"]
+    assert context["readOnlyRootFilesystem"] is True
+    assert context["allowPrivilegeEscalation"] is False
+    assert context["capabilities"]["drop"] == ["ALL"]
+
+
 def test_a11_service_and_disruption_budget_select_the_pods() -> None:
     deployment = _one("Deployment")
     labels = deployment["spec"]["template"]["metadata"]["labels"]

@@ -8,6 +8,7 @@ smart HTTP to it with the bearer token. Nothing of the service's data dir is rea
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import stat
 from pathlib import Path
@@ -17,8 +18,10 @@ from harness_memory.hooks.claude_code import HookInput
 from harness_memory.hooks.sync import session_scopes
 from harness_memory.remote import RemoteCopy, RemoteError, SyncResult, machine_identity
 from harness_memory.settings import HarnessSettings
+from memory_core import layout
 
-from tests.plugin.real_service import RealService
+from tests.plugin.real_service import TOKEN, RealService
+from tests.support.serve import serve
 from tests.support.unreadable_link import unreadable_link
 
 AGENT = "coder"
@@ -367,3 +370,108 @@ def test_r1_i9_the_host_name_is_sent_without_hidden_characters(
     monkeypatch.setattr(socket, "gethostname", lambda: host)
     machine_id, sent = machine_identity(tmp_path)
     assert sent == (name or machine_id)
+
+
+def test_r1_an_agent_the_service_does_not_have_is_an_error_not_an_empty_memory(
+    real_service: RealService, served_root: Path, tmp_path: Path
+) -> None:
+    """The service makes the user scope on demand (and a push makes a Workspace scope), so a
+    404 for it means the agent, project, address or token is wrong: the sync says so, never
+    "nothing saved yet" (a Session would start with no memory and no word why)."""
+    for url, agent in ((real_service.url, "nobody"), (real_service.url + "/elsewhere", AGENT)):
+        copy = RemoteCopy(
+            url=url,
+            token=real_service.token,
+            project="acme",
+            agent=agent,
+            state_dir=tmp_path / f"typo-{len(url)}" / "state",
+            timeout=30.0,
+        )
+        for result in copy.sync(str(tmp_path)):
+            assert not result.ok and not result.missing, result.as_json()
+            assert f"no agent {agent!r} in project 'acme'" in (result.error or "")
+            assert "check the URL, project, agent and token" in (result.error or "")
+
+
+@pytest.mark.parametrize(
+    "url", ["file:///srv/memory", "/srv/memory", "ext::sh -c touch% /tmp/x", "ssh://host/x"]
+)
+def test_r1_only_the_service_s_http_address_is_synced_with(
+    real_service: RealService, tmp_path: Path, url: str
+) -> None:
+    """git would sync with a path, file://, ssh or ext:: as readily, past every rule the
+    service enforces on a push: remote mode refuses any address but http(s)."""
+    copy = machine(real_service, tmp_path, "odd", url=url)
+    with pytest.raises(RemoteError, match=r"http\(s\)://host\[:port\]"):
+        copy.sync(None)
+    assert copy.git_environment()["GIT_ALLOW_PROTOCOL"] == "http:https"
+
+
+def test_r1_a_push_the_service_refuses_says_why_not_git_s_last_words(tmp_path: Path) -> None:
+    """A push over ``MEMORY_API_SYNC_MAX_PUSH`` is refused (413); git then prints its reason
+    first and advice or "Everything up-to-date" after: the sync's error is the reason."""
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": str(tmp_path / "service-home"),
+        "MEMORY_API_TOKENS": f"plugin={TOKEN}",
+        "MEMORY_API_SYNC_MAX_PUSH": "20000",
+    }
+    service = RealService(serve(tmp_path / "data", env, log_path=tmp_path / "log"), TOKEN)
+    try:
+        service.create_agent(AGENT)
+        laptop = machine(service, tmp_path, "laptop")
+        synced(laptop)
+        big = "---\ndescription: big\n---\n" + os.urandom(30_000).hex() + "\n"
+        append(laptop.memory_root / "user" / "big.md", big)
+        [result] = laptop.sync(None)
+    finally:
+        service.stop()
+    assert not result.ok and result.waiting
+    assert "413" in (result.error or ""), result.error
+
+
+def test_r1_a_failed_exchange_carries_the_reason_the_service_gave(
+    real_service: RealService, served_root: Path, two_machines: tuple[RemoteCopy, RemoteCopy]
+) -> None:
+    """git prints only "returned error: 503" for a failed exchange, never the problem's
+    ``detail`` (a damaged history: what the operator must do); the sync's error carries it."""
+    laptop, _ = two_machines
+    synced(laptop)
+    history = layout.history_root(real_service.data_dir, AGENT) / "user.git"
+    shutil.rmtree(history)
+    history.write_text("not a repository\n", encoding="utf-8")
+    append(laptop.memory_root / "user" / "MEMORY.md", "- [Uv](uv.md) use uv\n")
+
+    [result] = laptop.sync(None)
+
+    assert not result.ok and result.waiting
+    assert "503" in (result.error or "")
+    assert "the service says: the history of scope 'user' is not a folder" in (result.error or "")
+    assert real_service.token not in (result.error or "")
+
+
+def test_r2_a_wiped_local_copy_is_put_back_never_sent_as_deleting_every_memory(
+    real_service: RealService, served_root: Path, two_machines: tuple[RemoteCopy, RemoteCopy]
+) -> None:
+    """A machine's copy folder removed (a cleaned cache, a state dir made again) would read
+    as every memory deleted, and the sync would delete the scope on the service and then on
+    every machine. Every file gone at once is taken for a lost copy: put back from the last
+    sync, said in the outcome; a memory written into the empty folder meanwhile still goes."""
+    laptop, desktop = two_machines
+    synced(laptop)
+    append(laptop.memory_root / "user" / "uv.md", "---\ndescription: use uv\n---\nuse uv\n")
+    append(laptop.memory_root / "user" / "MEMORY.md", "- [Uv](uv.md) use uv\n")
+    synced(laptop)
+    before = sorted(path.name for path in (served_root / "user").iterdir())
+    shutil.rmtree(laptop.memory_root / "user")
+    append(laptop.memory_root / "user" / "pnpm.md", "---\ndescription: pnpm\n---\npnpm\n")
+
+    [result] = synced(laptop)
+
+    assert any("was gone: they were put back" in line for line in result.outcomes)
+    after = sorted(path.name for path in (served_root / "user").iterdir())
+    assert after == sorted([*before, "pnpm.md"])
+    assert (laptop.memory_root / "user" / "uv.md").read_text(encoding="utf-8").endswith("use uv\n")
+    synced(desktop)
+    assert (desktop.memory_root / "user" / "uv.md").exists()
+    assert (desktop.memory_root / "user" / "pnpm.md").exists()

@@ -720,12 +720,17 @@ class RestoreResult(Wire, frozen=True):
     """Answer of a restore (V-2): the file holds what it held at ``restored_from``, and the
     index lines linking it then are back in ``MEMORY.md`` (``index_lines_added``; a line is not
     added twice, nor where another line already links the file). ``version`` is the new
-    version that records it (None when nothing had to change)."""
+    version that records it (None when nothing had to change). When ``MEMORY.md`` could not
+    take the lines (a form the service may not rewrite, too large, not a regular file, a disk
+    that refuses), it is left as it was: ``index_problem`` says why and
+    ``index_lines_not_added`` lists the lines to add by hand (the file itself is restored)."""
 
     file: str
     restored_from: str
     version: str | None
     index_lines_added: list[str]
+    index_lines_not_added: list[str] = []
+    index_problem: str | None = None
 
 
 class RecordRequest(Wire, frozen=True):

@@ -58,7 +58,7 @@ import subprocess
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from memory_core import layout
 from memory_core.atomic import atomic_write_bytes
@@ -261,7 +261,8 @@ class RemoteCopy:
         scope whose last successful sync ended at or after it is left alone (``skipped``): the
         parallel Session-start hook entries of one Session sync once, the others wait for that
         sync and read what it brought. Raises :class:`RemoteError` when git is missing, the
-        copy cannot be written or a symlink on the Workspace's way cannot be read."""
+        URL is not http(s)://host[:port], the copy cannot be written or a symlink on the
+        Workspace's way cannot be read."""
         scopes: list[tuple[str, str | None]] = [(USER_SCOPE, None)]
         if workspace:
             real = _real_workspace(workspace)
@@ -287,6 +288,14 @@ class RemoteCopy:
         in :meth:`sync`."""
         if shutil.which("git") is None:
             raise RemoteError("remote mode needs the git program, which is not installed")
+        parts = urlsplit(self.url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            # git would take a path, file://, ssh or ext:: too and bypass the service's rules
+            raise RemoteError(
+                "remote mode syncs with the memory service at http(s)://host[:port], not a "
+                f"{parts.scheme or 'plain path'!r} address: set its address "
+                "(HARNESS_MEMORY_URL or --url)"
+            )
         scope = self.memory_root / key
         git_dir = self.sync_dir / f"{key}.git"
         try:
@@ -356,6 +365,42 @@ class RemoteCopy:
 
     # --- git ------------------------------------------------------------------------------------
 
+    def not_found(self) -> str:
+        """Why the service answered 404 for the user scope, which it makes on demand: the
+        agent, the project or the address is not the service's (A-10: a token limited to other
+        projects is answered 404 too)."""
+        return (
+            f"the service at {_shown(self.url)} has no agent {self.agent!r} in project "
+            f"{self.project!r} that this token may reach (404): check the URL, project, agent "
+            "and token settings"
+        )
+
+    def service_says(self, key: str) -> str | None:
+        """The ``detail`` of the problem the service answers for scope ``key``'s ref list, or
+        None: git prints only the status of a failed exchange ("returned error: 503"), never
+        the reason the service gave (a damaged history, a full disk: what to do). Asked only
+        after such a failure; the token goes in a header, as with git."""
+        import urllib.error
+        import urllib.request
+
+        headers = {"X-Memory-Machine": self.machine_id}
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        url = f"{self.scope_url(key)}/info/refs?service=git-upload-pack"
+        request = urllib.request.Request(url, headers=headers)  # noqa: S310 - http(s) only
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout):  # noqa: S310
+                return None
+        except urllib.error.HTTPError as error:
+            try:
+                problem = json.loads(error.read(64 * 1024))
+            except ValueError:
+                return None
+            detail = problem.get("detail") if isinstance(problem, dict) else None
+            return detail[:500] if isinstance(detail, str) and detail else None
+        except (OSError, ValueError):
+            return None
+
     def scope_url(self, key: str) -> str:
         """The scope's git URL (no token in it)."""
         return f"{self.url}/api/projects/{self.project}/agents/{self.agent}/memory/git/{key}.git"
@@ -401,6 +446,7 @@ class RemoteCopy:
                 "GIT_CONFIG_GLOBAL": os.devnull,
                 "GIT_TERMINAL_PROMPT": "0",
                 "GIT_ASKPASS": "true",
+                "GIT_ALLOW_PROTOCOL": "http:https",  # no redirect to file://, ext:: …
                 "GIT_CONFIG_COUNT": str(len(config)),
             }
         )
@@ -408,6 +454,14 @@ class RemoteCopy:
             env[f"GIT_CONFIG_KEY_{number}"] = key
             env[f"GIT_CONFIG_VALUE_{number}"] = value
         return env
+
+
+def _shown(url: str) -> str:
+    """``url`` without a user name or password it may carry (they are never printed)."""
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
 
 
 def _fresh_result(key: str, stamp: Path) -> SyncResult:
@@ -509,11 +563,23 @@ class _ScopeRun:
         if check and done.returncode != 0:
             message = done.stderr.decode("utf-8", "replace").strip()
             lowered = message.lower()
-            missing = network and any(sign in lowered for sign in _NOTHING_THERE)
-            said = _last_line(message) or f"git {args[0]} failed"
+            if network and _NO_VERSION in lowered:
+                raise _GitFailed(_reason(message), missing=True)
+            if network and any(sign in lowered for sign in _NOT_FOUND):
+                # the user scope is made on demand (K-6) and a push makes a Workspace scope:
+                # only a fetch of a Workspace scope can find none yet
+                if self.key != USER_SCOPE and args[0] != "push":
+                    raise _GitFailed(_reason(message), missing=True)
+                raise _GitFailed(self.copy.not_found())
+            reason = _reason(message) or f"git {args[0]} failed"
+            status = _HTTP_STATUS.search(message)
+            if network and status is not None and int(status.group(1)) >= 500:
+                said = self.copy.service_says(self.key)
+                if said:
+                    reason += f" (the service says: {said})"
             if network and _REFUSED_SIGN in lowered:  # git's word for the service's 401
-                said += UNAUTHORIZED_HINT
-            raise _GitFailed(said, missing=missing)
+                reason += UNAUTHORIZED_HINT
+            raise _GitFailed(reason)
         return done
 
     def refs(self) -> dict[str, str]:
@@ -588,6 +654,8 @@ class _ScopeRun:
             self._write_excludes()
             refs = self.refs()
             changed = self._changed()
+            if changed and _MAIN in refs and self._every_file_gone():
+                changed = self._put_back()
             if send_only and not changed and refs.get(_MAIN) == _held(refs):
                 return SyncResult(self.key, ok=True, skipped=True)
             if changed:
@@ -611,6 +679,25 @@ class _ScopeRun:
         # check at the start is a few milliseconds old: the next hook's check sees a later write)
         waiting = bool(self._changed()) if sent or self.moved else False
         return SyncResult(self.key, ok=True, sent=sent, waiting=waiting, outcomes=self.outcomes)
+
+    def _every_file_gone(self) -> bool:
+        """Whether not one of the two or more files of this copy's last commit is left in the
+        scope folder: the copy was wiped (a cleaned cache folder, a state dir made again),
+        not memories deleted one by one; sent, it would delete the scope on the service and
+        every machine. (A scope's last file deleted is a deletion like any other.)"""
+        tracked = [name for name in self.git("ls-files", "-z", raw=True).split("\0") if name]
+        return len(tracked) > 1 and not any(os.path.lexists(self.scope / n) for n in tracked)
+
+    def _put_back(self) -> list[str]:
+        """Put the files of the copy's last commit back (none written since is overwritten)
+        and say so; what differs from it now."""
+        self.git("checkout-index", "--all")
+        self.outcomes.append(
+            f"every file of this machine's copy of scope {self.key} was gone: they were put back "
+            "from its last sync, not deleted on the service (delete memories one at a time to "
+            "remove them)"
+        )
+        return self._changed()
 
     def _write_excludes(self) -> None:
         """Only memory files of the scope's top level are synced (the service takes nothing
@@ -707,13 +794,26 @@ def _held(refs: dict[str, str]) -> str | None:
 
 
 _EXCLUDES = "/*/\n*.swp\n*~\n.#*\n"
-_NOTHING_THERE = ("404", "not found", "couldn't find remote ref")
-"""What git says when the service has no such scope (404) or no version of it yet."""
+_HTTP_STATUS = re.compile(r"(?:returned error:|HTTP) (\d{3})\b")
+"""The HTTP status git names when an exchange failed."""
+_NO_VERSION = "couldn't find remote ref"
+"""What git says when the scope has no version yet (the service advertises no ``main``)."""
+_NOT_FOUND = ("404", "not found")
+"""What git says when the service answers 404: no such Workspace scope yet, or (for the user
+scope, which the service makes on demand) no such agent or address."""
 
 _REFUSED_SIGN = "authentication failed"
 """What git says when the service answers 401: the token is missing, wrong or revoked (A-10)."""
 
 
-def _last_line(message: str) -> str:
-    lines = [line for line in message.splitlines() if line.strip()]
+def _reason(message: str) -> str:
+    """The line of git's ``message`` that says why it failed: a ref the service refused
+    (``! [remote rejected] … (reason)``), else git's first ``fatal:`` or ``error:`` line (its
+    later lines are advice, "Please make sure you have the correct access rights …"), else its
+    last line."""
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    for signs in (("[remote rejected]", "[rejected]"), ("fatal:", "error:")):
+        for line in lines:
+            if any(sign in line for sign in signs):
+                return line
     return lines[-1] if lines else ""

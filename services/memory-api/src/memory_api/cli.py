@@ -405,9 +405,21 @@ def _history_prune(settings: Settings, args: argparse.Namespace) -> int:
             return 1
     data_dir = stores.history.histories.app_data_dir
     squashed = 0
+    failed = 0
     for record in records:
-        root = checked_history_root(data_dir, record.id)
+        try:
+            root = checked_history_root(data_dir, record.id)
+        except ServiceError as error:
+            failed += 1
+            print(f"{record.project}/{record.id}: not pruned: {error.detail}", file=sys.stderr)
+            continue
         for key, pruned in prune_agent(root, record.id, retention, stores.agents.locks):
+            if pruned.problem is not None:
+                failed += 1
+                print(
+                    f"{record.project}/{record.id} {key}: not pruned: {pruned.problem}",
+                    file=sys.stderr,
+                )
             squashed += pruned.squashed
             if pruned.squashed:
                 versions = counted(pruned.squashed, "version")
@@ -419,6 +431,12 @@ def _history_prune(settings: Settings, args: argparse.Namespace) -> int:
     kept = counted(most, "version") if most else "any number of versions"
     age = counted(days, "day") if days else "any number of days"
     print(f"{counted(squashed, 'version')} squashed in all (kept per scope: {kept}, {age})")
+    if failed:
+        print(
+            f"memory-api: {counted(failed, 'history', 'histories')} not pruned (above)",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 

@@ -113,8 +113,8 @@ async def get_file_at_version(request: web.Request) -> web.Response:
 @routes.get(FILE + "/diff")
 async def get_file_diff(request: web.Request) -> web.Response:
     """V-2: ``FileDiff`` — from version ``from`` (default: the one before ``to``) to version
-    ``to`` (default: the newest), as unified text and hunks; credentials masked (I-8) unless
-    ``?reveal=true``."""
+    ``to`` (default: the newest version that changed the file), as unified text and hunks;
+    credentials masked (I-8) unless ``?reveal=true``."""
     project, agent, key = _ids(request)
     store = get_history_store(request.app)
     versions = (request.query.get("from"), request.query.get("to"))

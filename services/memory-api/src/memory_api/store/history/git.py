@@ -43,11 +43,15 @@ from memory_api.errors import ServiceError
 __all__ = [
     "BRANCH",
     "GIT_TIMEOUT",
+    "REPAIR",
+    "HistoryDamaged",
     "HistoryUnavailable",
+    "check_repository",
     "git",
     "git_available",
     "git_environment",
     "git_program",
+    "git_status",
     "git_succeeds",
     "init_repository",
     "is_repository",
@@ -74,6 +78,68 @@ class HistoryUnavailable(ServiceError):
     damaged repository); 503, nothing in memory changed. The detail names the reason."""
 
     status = 503
+
+
+class HistoryDamaged(HistoryUnavailable):
+    """The history repository of a scope is damaged (an object or a pack missing or corrupt,
+    a file or a folder that is no repository where it should be): nothing was changed, and
+    no retry helps until an operator repairs it or moves it aside (docs/operations.md, "A
+    damaged history"); 503 like every history that cannot answer. The memory files are not
+    affected: the history lies beside them."""
+
+
+REPAIR = (
+    "nothing was changed; an operator must restore it from a backup or move it aside (a new "
+    'history then starts at the next record): docs/operations.md, "A damaged history"'
+)
+"""What to do about a :class:`HistoryDamaged`, said in its detail."""
+_DAMAGE_SIGNS = (
+    "unable to read",
+    "could not read",
+    "cannot simplify commit",
+    "bad object",
+    "missing blob",
+    "missing tree",
+    "missing commit",
+    "corrupt",
+    "failed to traverse parents",
+    "packfile",
+    "bad packed object",
+    "inflate",
+    "not a git repository",
+    "reference broken",
+    "bad ref",
+    "invalid object",
+    "is empty",
+)
+"""What git says (lower-cased) when objects or files of the repository are missing or broken."""
+_FULL_SIGNS = ("no space left on device", "out of diskspace", "disk quota exceeded")
+"""What git says (lower-cased) when the disk is full."""
+
+
+def _refusal(
+    repository: Path, args: tuple[str, ...], message: str, code: int
+) -> HistoryUnavailable:
+    """The error for git's refusal of ``args`` (``message``: its stderr), logged in full: a
+    full disk and a damaged repository are named as such, with what to do."""
+    logger.error("git %s failed on %s (%d): %s", " ".join(args), repository, code, message)
+    first = message.splitlines()[0] if message else f"exit code {code}"
+    lowered = message.lower()
+    if any(sign in lowered for sign in _FULL_SIGNS):
+        return HistoryUnavailable(
+            f"the disk holding the history is full (git {args[0]}): nothing was changed; free "
+            "space on the data dir's volume, then try again"
+        )
+    if any(sign in lowered for sign in _DAMAGE_SIGNS):
+        logger.error(
+            "the history %s is damaged; check it with: git --git-dir=%s fsck",
+            repository,
+            repository,
+        )
+        return HistoryDamaged(
+            f"the history of this scope is damaged (git {args[0]}: {first}): {REPAIR}"
+        )
+    return HistoryUnavailable(f"the history refused the change or read (git {args[0]}: {first})")
 
 
 @cache
@@ -144,11 +210,7 @@ def git(
     done = _run(repository, args, stdin, config)
     if done.returncode != 0:
         message = done.stderr.decode("utf-8", "replace").strip()
-        logger.error(
-            "git %s failed on %s (%d): %s", " ".join(args), repository, done.returncode, message
-        )
-        first = message.splitlines()[0] if message else f"exit code {done.returncode}"
-        raise HistoryUnavailable(f"the history refused the change or read (git {args[0]}: {first})")
+        raise _refusal(repository, args, message, done.returncode)
     return done.stdout
 
 
@@ -156,6 +218,36 @@ def git_succeeds(repository: Path, *args: str) -> bool:
     """Whether ``git --git-dir=repository ARGS`` exits 0 (a question such as ``merge-base
     --is-ancestor``); raises :class:`HistoryUnavailable` only when git cannot run."""
     return _run(repository, args, None, ()).returncode == 0
+
+
+def check_repository(path: Path) -> None:
+    """Raise :class:`HistoryDamaged` when the folder ``path`` holds something but no
+    repository (its ``HEAD`` gone): :func:`init_repository` renames a whole repository into
+    place, so this is never a repository being made, and its versions cannot be read."""
+    if not is_repository(path) and _holds_something(path):
+        raise HistoryDamaged(
+            f"the history of scope {path.name.removesuffix('.git')!r} is a folder but no git "
+            f"repository (its HEAD is gone): {REPAIR}"
+        )
+
+
+def _holds_something(path: Path) -> bool:
+    """Whether ``path`` is a folder with anything in it (one that cannot be listed counts)."""
+    try:
+        with os.scandir(path) as listing:
+            return any(True for _ in listing)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError:
+        return True
+
+
+def git_status(repository: Path, *args: str) -> tuple[int, str]:
+    """The exit code of ``git --git-dir=repository ARGS`` and its error output (a question
+    whose answer is the exit code, such as ``merge-base --is-ancestor``: 0 yes, 1 no, another
+    code an error); raises :class:`HistoryUnavailable` only when git cannot run."""
+    done = _run(repository, args, None, ())
+    return done.returncode, done.stderr.decode("utf-8", "replace").strip()
 
 
 def is_repository(path: Path) -> bool:
@@ -172,6 +264,7 @@ def init_repository(path: Path) -> None:
     """
     if is_repository(path):
         return
+    check_repository(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         temp = Path(tempfile.mkdtemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"))
@@ -207,8 +300,6 @@ _STALE_LOCKS = (
     "HEAD.lock",
     "config.lock",
     "packed-refs.lock",
-    "refs/heads/main.lock",
-    "refs/heads/retention.lock",
     "shallow.lock",
     "objects/info/commit-graph.lock",
     "objects/info/commit-graphs/commit-graph-chain.lock",
@@ -217,13 +308,35 @@ _STALE_LOCKS = (
 
 
 def remove_stale_locks(repository: Path) -> None:
-    """Remove git lock files a killed git process left in ``repository``.
+    """Remove git lock files a killed git process left in ``repository``: the fixed ones of
+    :data:`_STALE_LOCKS` and any ``*.lock`` of a ref under ``refs/`` (a machine's push ref,
+    ``refs/machines/<id>.lock``, left by a ``receive-pack`` killed mid-push, would refuse that
+    machine's every later push).
 
     Call it only while holding the scope's cross-process lock, under which no other git
     process writes this repository (see the module docstring).
     """
-    for name in _STALE_LOCKS:
-        lock = repository / name
+    locks = [repository / name for name in _STALE_LOCKS]
+    locks += _ref_locks(repository / "refs")
+    for lock in locks:
         with contextlib.suppress(FileNotFoundError, NotADirectoryError):
             lock.unlink()
             logger.warning("removed %s, left by a git process that was stopped", lock)
+
+
+def _ref_locks(refs: Path) -> list[Path]:
+    """The ``*.lock`` files under ``refs`` (a few folders: heads, machines, taken)."""
+    found: list[Path] = []
+    pending = [refs]
+    while pending:
+        folder = pending.pop()
+        try:
+            with os.scandir(folder) as listing:
+                for entry in listing:
+                    if entry.is_dir(follow_symlinks=False):
+                        pending.append(Path(entry.path))
+                    elif entry.name.endswith(".lock"):
+                        found.append(Path(entry.path))
+        except OSError:
+            continue
+    return found

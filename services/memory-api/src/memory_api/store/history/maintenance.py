@@ -25,11 +25,21 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from memory_api.store.history.git import BRANCH, git, remove_stale_locks
+from memory_api.errors import ServiceError
+from memory_api.store.history.git import (
+    BRANCH,
+    REPAIR,
+    HistoryDamaged,
+    check_repository,
+    git,
+    is_repository,
+    remove_stale_locks,
+)
 from memory_api.store.history.repo import COMMITTER, read_head
 from memory_api.store.locks import Locks, lock_name
 
@@ -58,10 +68,12 @@ class Retention:
 
 @dataclass(frozen=True, slots=True)
 class Pruned:
-    """What a retention run did to one history: versions kept and squashed (0: untouched)."""
+    """What a retention run did to one history: versions kept and squashed (0: untouched), or
+    why it could not (``problem``: a damaged history, a full disk, a lock not had)."""
 
     kept: int
     squashed: int
+    problem: str | None = None
 
 
 def maintain(repository: Path) -> None:
@@ -73,18 +85,31 @@ def maintain(repository: Path) -> None:
 
 
 def _remove_temp_packs(repository: Path) -> None:
-    folder = repository / "objects" / "pack"
+    """Remove what killed git processes left, older than :data:`TEMP_PACK_AGE`: ``tmp_*``
+    packs, and the quarantine folders (``objects/tmp_objdir-incoming-*``) of a ``receive-pack``
+    stopped mid-push (the service killed, the sync timeout), each up to a whole push's size."""
     limit = time.time() - TEMP_PACK_AGE
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return
-    for entry in entries:
+    for folder, prefix in (
+        (repository / "objects" / "pack", "tmp_"),
+        (repository / "objects", "tmp_objdir-"),
+    ):
         try:
-            if entry.name.startswith("tmp_") and entry.stat().st_mtime < limit:
-                Path(entry.path).unlink()
+            entries = list(os.scandir(folder))
         except OSError:
             continue
+        for entry in entries:
+            try:
+                if (
+                    not entry.name.startswith(prefix)
+                    or entry.stat(follow_symlinks=False).st_mtime >= limit
+                ):
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    shutil.rmtree(entry.path)
+                else:
+                    Path(entry.path).unlink()
+            except OSError:
+                continue
 
 
 def _commits(repository: Path) -> list[tuple[str, int, str]]:
@@ -208,7 +233,9 @@ def prune_agent(
 ) -> list[tuple[str, Pruned]]:
     """Apply ``retention`` to every scope history of ``agent_id`` under its ``history_root``
     (``<key>.git`` folders), each under its scope's lock; ``(key, what was done)`` per scope,
-    sorted. A history that git refuses raises :class:`~.git.HistoryUnavailable`."""
+    sorted. A history that cannot be pruned (damaged, git refusing, its lock not had) is one
+    entry with its ``problem``, and the others are pruned all the same: one damaged scope
+    never stops the retention of every other."""
     try:
         found = sorted(
             entry.name for entry in os.scandir(history_root) if entry.name.endswith(".git")
@@ -219,8 +246,14 @@ def prune_agent(
     for name in found:
         key = name.removesuffix(".git")
         repository = history_root / name
-        if repository.is_symlink() or not (repository / "HEAD").is_file():
-            continue
-        with locks.hold_sync(lock_name("index", agent_id, key)):
-            done.append((key, apply_retention(repository, retention)))
+        try:
+            if repository.is_symlink() or not repository.is_dir():
+                raise HistoryDamaged(f"the history of scope {key!r} is not a folder: {REPAIR}")
+            check_repository(repository)
+            if not is_repository(repository):
+                continue  # an empty folder: nothing recorded yet
+            with locks.hold_sync(lock_name("index", agent_id, key)):
+                done.append((key, apply_retention(repository, retention)))
+        except ServiceError as error:
+            done.append((key, Pruned(0, 0, problem=error.detail)))
     return done

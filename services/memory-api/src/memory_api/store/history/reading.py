@@ -35,7 +35,13 @@ from memory_core.wire import (
 
 from memory_api.errors import NotFound
 from memory_api.store.history.diffs import diff_hunks, unified_text
-from memory_api.store.history.git import BRANCH, git_succeeds
+from memory_api.store.history.git import (
+    BRANCH,
+    REPAIR,
+    HistoryDamaged,
+    git_status,
+    git_succeeds,
+)
 from memory_api.store.history.repo import (
     LogEntry,
     blob_sizes,
@@ -96,11 +102,25 @@ def version_of(entry: LogEntry) -> Version:
 
 def check_version(repository: Path, version: str) -> None:
     """Raise :class:`NotFound` unless the hex id ``version`` is a version of this history: the
-    newest or one before it on the branch (not another scope's, not one cut by retention)."""
-    if read_head(repository) is None or not git_succeeds(
-        repository, "merge-base", "--is-ancestor", version, BRANCH
-    ):
-        raise NotFound(f"no version {version} in this scope's history")
+    newest or one before it on the branch (not another scope's, not one cut by retention).
+    Raises :class:`~.git.HistoryDamaged` when the commit is here but the way from it to the
+    newest version cannot be read (an object missing in between): never a calm 404 then."""
+    missing = NotFound(f"no version {version} in this scope's history")
+    if read_head(repository) is None:
+        raise missing
+    code, _ = git_status(repository, "merge-base", "--is-ancestor", version, BRANCH)
+    if code == 0:
+        return
+    if not git_succeeds(repository, "cat-file", "-e", f"{version}^{{commit}}"):
+        raise missing  # no such commit here
+    # the commit is here but not found below the newest version: another line of versions (a
+    # machine's push, one cut by retention), unless the walk stopped at a lost object, which
+    # merge-base does not tell (it answers "no"): the whole branch is walked to tell them apart
+    code, message = git_status(repository, "rev-list", "--count", BRANCH)
+    if code == 0:
+        raise missing
+    first = message.splitlines()[0] if message else f"exit code {code}"
+    raise HistoryDamaged(f"the history of this scope is damaged (git rev-list: {first}): {REPAIR}")
 
 
 def _page(
@@ -223,13 +243,17 @@ def file_diff(
     reveal: bool = False,
 ) -> FileDiff:
     """The diff of ``name`` from ``from_version`` to ``to_version``: ``to`` defaults to the
-    newest version, ``from`` to the version just before ``to`` (so a version of the file's
-    history shows its own change). Raises :class:`NotFound` for a version not of this history
-    (or an empty history)."""
+    newest version that changed the file (not the scope's newest, which may not touch it),
+    ``from`` to the version just before ``to`` (so a version of the file's history shows its
+    own change). Raises :class:`NotFound` for a version not of this history, or when no
+    version changed the file."""
     if to_version is None:
-        to_version = read_head(repository)
-        if to_version is None:
+        if read_head(repository) is None:
             raise NotFound("this scope has no versions yet")
+        newest = log(repository, "-n", "1", BRANCH, paths=(name,))
+        if not newest:
+            raise NotFound(f"no version of this scope holds a change of {name!r}")
+        to_version = newest[0].version
     else:
         check_version(repository, to_version)
     if from_version is None:

@@ -39,7 +39,10 @@ from memory_core.wire import FileChangeKind, VersionSource
 
 from memory_api.store.containment import real_path
 from memory_api.store.history.git import (
+    REPAIR,
+    HistoryDamaged,
     HistoryUnavailable,
+    check_repository,
     init_repository,
     remove_stale_locks,
 )
@@ -175,7 +178,7 @@ def checked_history_root(app_data_dir: Path, agent_id: str) -> Path:
     """The agent's history folder (``agent_state/history``, :func:`memory_core.layout.
     history_root`) under the real ``app_data_dir``; raises :class:`HistoryUnavailable` when a
     symlink or a non-folder stands anywhere on its way below the data dir (it could lead
-    anywhere)."""
+    anywhere): :class:`~.git.HistoryDamaged`, which says what to do."""
     path = layout.history_root(app_data_dir, agent_id)
     current = app_data_dir
     for part in path.relative_to(app_data_dir).parts:
@@ -185,7 +188,10 @@ def checked_history_root(app_data_dir: Path, agent_id: str) -> Path:
         except FileNotFoundError:
             break
         if stat.S_ISLNK(mode) or not stat.S_ISDIR(mode):
-            raise HistoryUnavailable(f"the history of agent {agent_id!r} is not a plain folder")
+            raise HistoryDamaged(
+                f"the history of agent {agent_id!r} is not a plain folder (a symlink or a file "
+                f"on its way): {REPAIR}"
+            )
     return path
 
 
@@ -212,7 +218,8 @@ class ScopeHistories:
         except FileNotFoundError:
             return path
         if stat.S_ISLNK(mode) or not stat.S_ISDIR(mode):
-            raise HistoryUnavailable(f"the history of scope {scope.name!r} is not a folder")
+            raise HistoryDamaged(f"the history of scope {scope.name!r} is not a folder: {REPAIR}")
+        check_repository(path)
         return path
 
     def tree(self, repository: Path, version: str) -> dict[str, TreeEntry]:

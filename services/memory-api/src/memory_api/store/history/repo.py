@@ -16,6 +16,7 @@ Blocking: run everything here in a worker thread.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from collections.abc import Iterable, Sequence
@@ -24,7 +25,7 @@ from pathlib import Path
 
 from memory_core.scope_merge import blob_id
 
-from memory_api.store.history.git import BRANCH, HistoryUnavailable, git
+from memory_api.store.history.git import BRANCH, REPAIR, HistoryDamaged, HistoryUnavailable, git
 
 __all__ = [
     "COMMITTER",
@@ -103,7 +104,8 @@ def read_head(repository: Path) -> str | None:
 def read_ref(repository: Path, ref: str) -> str | None:
     """The commit the ref ``ref`` (a full name under ``refs/``) points to, or None when there
     is no such ref; a file read, no git. Raises :class:`HistoryUnavailable` when the files
-    cannot be read.
+    cannot be read, :class:`~.git.HistoryDamaged` when the branch's ref file holds no commit id
+    (a machine's ref that does is taken for none: it is set again at its next sync).
 
     Git keeps a ref as a loose ref file (``refs/heads/main``) unless refs were packed
     (``packed-refs``); both are read as git writes them (a loose file wins).
@@ -117,6 +119,10 @@ def read_ref(repository: Path, ref: str) -> str | None:
     found = _HEX40.match(raw)
     if found is not None:
         return found.group().decode("ascii")
+    if raw and ref == BRANCH:  # git writes a ref whole (lock file, rename): this one is broken
+        raise HistoryDamaged(
+            f"the history of this scope is damaged (its ref {ref} names no version): {REPAIR}"
+        )
     try:
         packed = (repository / "packed-refs").read_bytes()
     except FileNotFoundError:
@@ -289,7 +295,8 @@ def commit_changes(
 
     ``author`` is ``Name <email>``; times are seconds since the epoch (UTC). The caller holds
     the scope's lock, so the branch is still at ``parent`` (``fast-import`` refuses to move it
-    otherwise). Raises :class:`HistoryUnavailable` when git refuses.
+    otherwise). Raises :class:`HistoryUnavailable` when git refuses (the part of a pack it
+    wrote is removed then).
     """
     stream = [
         b"commit " + BRANCH.encode() + b"\n",
@@ -308,18 +315,41 @@ def commit_changes(
             stream.append(_data(change.data))
     stream.append(b"done\n")
     # unpackLimit=0: every version is one pack (one fsync), counted by the maintenance
-    git(
-        repository,
-        "fast-import",
-        "--quiet",
-        "--done",
-        stdin=b"".join(stream),
-        config=(("fastimport.unpackLimit", "0"),),
-    )
+    left = _temp_packs(repository)
+    try:
+        git(
+            repository,
+            "fast-import",
+            "--quiet",
+            "--done",
+            stdin=b"".join(stream),
+            config=(("fastimport.unpackLimit", "0"),),
+        )
+    except HistoryUnavailable:
+        _remove_temp_packs(repository, keep=left)
+        raise
     head = read_head(repository)
     if head is None or head == parent:
         raise HistoryUnavailable("the history did not take the new version")
     return head
+
+
+def _temp_packs(repository: Path) -> set[str]:
+    """The names of the ``tmp_*`` files in the repository's pack folder."""
+    try:
+        with os.scandir(repository / "objects" / "pack") as listing:
+            return {entry.name for entry in listing if entry.name.startswith("tmp_")}
+    except OSError:
+        return set()
+
+
+def _remove_temp_packs(repository: Path, *, keep: set[str]) -> None:
+    """Remove the ``tmp_*`` files a failed ``fast-import`` left (those not in ``keep``): on a
+    full disk each failed record would otherwise keep the part of a pack it wrote, and take
+    the space the next one needs. Under the scope's lock no other git writes a pack here."""
+    for name in _temp_packs(repository) - keep:
+        with contextlib.suppress(OSError):
+            (repository / "objects" / "pack" / name).unlink()
 
 
 _LOG_FORMAT = "%x1e%H%x1f%P%x1f%at%x1f%ct%x1f%s%x1f%(trailers:only,unfold,separator=%x1d)"

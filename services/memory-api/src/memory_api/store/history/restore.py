@@ -24,8 +24,9 @@ the delete pruned it in (UTF-8, UTF-16 or UTF-32, Windows-1252 or Latin-1; its B
 ends, CR alone included: :func:`memory_core.index_rewrite.merge_index_bytes`, which the import
 adds its lines with too). An index the service may not rewrite (bytes that do not decode
 exactly, CR alone beside LF, a restored character its encoding cannot hold, lines after which it
-would read as another encoding, over the pruning cap) is left alone and no line is reported
-added.
+would read as another encoding, over the pruning cap) is left alone: the answer says why
+(``indexProblem``) and lists the lines to add by hand (``indexLinesNotAdded``), never a calm
+"no line added".
 
 Blocking: run it in a worker thread holding the scope's lock.
 """
@@ -34,7 +35,7 @@ from __future__ import annotations
 
 import logging
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from memory_core import layout
@@ -104,14 +105,16 @@ def restore_file(
         places = None if old_index is None else decode_text(old_index)[0]
         plan = _Plan(name, data, _linking_lines(old_index, name), places)
     who = Attribution("restore", principal=principal, restored_from=version, subject=name)
-    added, recorded = histories.around(
+    merged, recorded = histories.around(
         agent_id, scope, who, _apply, histories, repository, root, scope, plan
     )
     return RestoreResult(
         file=name,
         restored_from=version,
         version=None if recorded is None else recorded.version,
-        index_lines_added=added,
+        index_lines_added=merged.added,
+        index_lines_not_added=merged.not_added,
+        index_problem=merged.problem,
     )
 
 
@@ -123,10 +126,20 @@ def _recorded_blob(histories: ScopeHistories, repository: Path, name: str) -> st
     return None if entry is None else entry.blob
 
 
+@dataclass(frozen=True, slots=True)
+class _IndexMerge:
+    """What merging a restore's lines into ``MEMORY.md`` did: the lines added, or, when the
+    index could not take them, why (``problem``) and the lines to add by hand."""
+
+    added: list[str]
+    not_added: list[str] = field(default_factory=list)
+    problem: str | None = None
+
+
 def _apply(
     histories: ScopeHistories, repository: Path, root: Path, scope: Path, plan: _Plan
-) -> list[str]:
-    """Steps 2 and 3 of the module docstring; returns the index lines added."""
+) -> _IndexMerge:
+    """Steps 2 and 3 of the module docstring; what the index merge did."""
     if plan.name == layout.INDEX_FILE:
         return _merge_into_index(root, scope, plan.index_lines or "", plan.places)
     path = scope / plan.name
@@ -137,7 +150,7 @@ def _apply(
     else:
         _replace_recorded(path, plan, recorded)
     if not plan.index_lines:
-        return []
+        return _IndexMerge([])
     return _merge_into_index(root, scope, plan.index_lines, plan.places)
 
 
@@ -182,20 +195,27 @@ def _replace_recorded(path: Path, plan: _Plan, recorded: str) -> None:
             raise Conflict(changed)
 
 
-def _merge_into_index(root: Path, scope: Path, lines: str, places: str | None) -> list[str]:
+def _not_merged(scope: Path, lines: str, problem: str) -> _IndexMerge:
+    logger.warning("index of %s cannot take restored lines: %s", scope.name, problem)
+    return _IndexMerge([], [line for line in lines.splitlines() if line.strip()], problem)
+
+
+def _merge_into_index(root: Path, scope: Path, lines: str, places: str | None) -> _IndexMerge:
     """Merge ``lines`` into the scope's index (created when missing), each where it stood in
-    ``places`` (the version's index); the lines added."""
+    ``places`` (the version's index): the lines added, or why the index was left as it was."""
     path = real_path(scope / layout.INDEX_FILE)
     if not is_within(root, path):
-        logger.warning("index of %s links outside the memory root; no line restored", scope.name)
-        return []
+        return _not_merged(scope, lines, "MEMORY.md links outside the memory root")
     merges: list[list[str]] = []
+    refusals: list[str] = []
 
     def edit(raw: bytes) -> bytes | None:
         try:  # the form the delete pruned it in (A-6): kept as written
             merged = merge_index_bytes(raw, lines, {}, places=places)
-        except IndexNotRewritable:
+        except IndexNotRewritable as refused:
+            refusals[:] = [str(refused)]
             return None
+        refusals.clear()
         if merged.data is not None:
             merges[:] = [merged.merge.added]
         return merged.data
@@ -206,14 +226,19 @@ def _merge_into_index(root: Path, scope: Path, lines: str, places: str | None) -
         raise Conflict(
             "the file is restored; MEMORY.md kept changing, so its lines were not: restore again"
         ) from None
-    except (FileTooLarge, NotRegularFileError, OSError) as error:
-        logger.warning("index of %s cannot take restored lines: %s", scope.name, error)
-        return []
+    except FileTooLarge:
+        return _not_merged(scope, lines, f"MEMORY.md is larger than {PRUNE_READ_CAP} bytes")
+    except NotRegularFileError:
+        return _not_merged(scope, lines, "MEMORY.md is not a regular file")
+    except OSError as error:
+        return _not_merged(scope, lines, f"MEMORY.md cannot be rewritten: {error.strerror}")
     if edited is not None:
-        return merges[0] if merges else []
+        return _IndexMerge(merges[0] if merges else [])
+    if refusals:
+        return _not_merged(scope, lines, refusals[0])
     if path.exists():
-        return []
+        return _IndexMerge([])
     merge = merge_index(None, lines, {})
     if create_new_bytes(path, merge.text.encode("utf-8")):
-        return merge.added
+        return _IndexMerge(merge.added)
     return _merge_into_index(root, scope, lines, places)  # created meanwhile: merge into it

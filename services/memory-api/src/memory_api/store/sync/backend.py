@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import subprocess
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
@@ -47,6 +48,7 @@ __all__ = [
     "cgi_command",
     "cgi_environment",
     "parse_head",
+    "refused_reason",
     "run_buffered",
     "run_streaming",
     "split_answer",
@@ -235,6 +237,17 @@ def with_messages(answer: bytes, request: bytes, lines: list[str]) -> bytes:
         data = b"\x02" + line.encode("utf-8", "replace")[:room] + b"\n"
         packets += f"{len(data) + 4:04x}".encode("ascii") + data
     return answer[:-4] + packets + b"0000"
+
+
+_REFUSED = re.compile(rb"(?:unpack (?!ok\b)|ng refs/\S+ )([^\n\x00]{1,200})")
+
+
+def refused_reason(answer: bytes) -> str | None:
+    """Why git's report of a push (``answer``, report-status, side band or not) refused it:
+    the reason of its first ``unpack <error>`` or ``ng <ref> <reason>`` line, or None when it
+    names none."""
+    found = _REFUSED.search(answer)
+    return None if found is None else found.group(1).decode("utf-8", "replace").strip()
 
 
 def run_buffered(

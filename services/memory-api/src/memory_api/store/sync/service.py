@@ -23,12 +23,16 @@ by a machine's first push (its marker comes with the push). Then:
   as ``remote: Merged: …`` lines (:data:`MERGED_PREFIX`), so a machine that does not fetch
   after its push still knows. The answer is git's report only once all of that succeeded;
   anything failing on the way is a problem answer (503, nothing half taken, the machine's ref
-  back where it was), so a machine never takes a push for landed when it did not.
+  back where it was), so a machine never takes a push for landed when it did not. A push git
+  itself refused (its report says ``ng`` or an unpack error: the ref did not move) is answered
+  with that report and nothing is taken: the ref as it stands names what the machine held
+  before, never something it just wrote.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,6 +43,7 @@ from memory_api.errors import BadRequest, NotFound
 from memory_api.store.containment import checked_memory_root
 from memory_api.store.history.git import (
     HistoryUnavailable,
+    git_succeeds,
     init_repository,
     remove_stale_locks,
 )
@@ -54,6 +59,7 @@ from memory_api.store.sync.backend import (
     StreamedAnswer,
     cgi_command,
     cgi_environment,
+    refused_reason,
     run_buffered,
     run_streaming,
     with_messages,
@@ -66,6 +72,9 @@ __all__ = ["MERGED_PREFIX", "GitRequest", "SyncLimits", "SyncStore"]
 MERGED_PREFIX = "Merged: "
 """How a push's answer names each merge outcome (R-2) to the pushing machine: one message line
 each on git's side band (``remote: Merged: …``), as the version's ``Merged:`` trailers do."""
+
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,10 +202,28 @@ class SyncStore:
 
     def _point_at_holding(self, repository: Path, ref: MachineRef) -> None:
         """Leave the machine's ref at what it holds (see the module); a machine with none gets
-        ``main`` (nothing before the first version). Under the scope's lock."""
+        ``main`` (nothing before the first version). Under the scope's lock.
+
+        The ref may name only a version (``main`` as the machine fetched it) or the machine's
+        last push taken (``refs/taken/<id>``). Anything else is a push git took in but the
+        service never merged (the service was killed between the two, or git ran past the
+        sync timeout): advertised, it would tell the machine the service holds that push,
+        the machine would send nothing, then fetch ``main`` without it and lose its change.
+        So the ref goes back to what the machine holds, and the machine sends it again."""
         remove_stale_locks(repository)
-        if read_ref(repository, ref.name) is None:
-            set_ref(repository, ref.name, read_head(repository))
+        held = read_ref(repository, ref.name)
+        head = read_head(repository)
+        if held is None:
+            set_ref(repository, ref.name, head)
+            return
+        if held == head or held == read_ref(repository, ref.taken):
+            return
+        if head is not None and git_succeeds(repository, "merge-base", "--is-ancestor", held, head):
+            return
+        logger.warning(
+            "machine %s's push %s was never taken; it is asked for again", ref.name, held
+        )
+        set_ref(repository, ref.name, read_ref(repository, ref.taken) or head)
 
     async def receive_pack(self, request: GitRequest, body: bytes) -> tuple[Head, bytes]:
         """A push (see the module docstring): git's report once the push is merged, written
@@ -216,8 +243,24 @@ class SyncStore:
             env = self._environment(
                 request, repository, "git-receive-pack", push_ref, length=len(body)
             )
-            head, answer = run_buffered(cgi_command(), env, body, self.limits.timeout)
+            try:
+                head, answer = run_buffered(cgi_command(), env, body, self.limits.timeout)
+            except BaseException:  # git stopped (the sync timeout): whatever it took is not taken
+                set_ref(repository, push_ref.name, before)
+                raise
             if head.status != 200:
+                return head, answer
+            if read_ref(repository, push_ref.name) == before:
+                # git did not move the ref (its report says why: a refused ref, objects that
+                # failed their check, nothing new): nothing was pushed, so nothing is taken.
+                # Taking the ref as it stands would merge what the machine last held (an old
+                # `main`) as if the machine had just written it.
+                logger.warning(
+                    "a push by machine %s to scope %s moved nothing: %s",
+                    machine.machine_id,
+                    request.key,
+                    refused_reason(answer) or "nothing new",
+                )
                 return head, answer
             try:
                 taken = take_push(

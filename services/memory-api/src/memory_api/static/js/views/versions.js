@@ -125,11 +125,22 @@ export async function restoreFile(tab, scope, file, version) {
     return null;
   }
   const lines = result.indexLinesAdded.length;
-  toast(
-    result.version
-      ? `Restored ${file}${lines ? ` and ${plural(lines, "index line", "index lines")}` : ""}.`
-      : `${file} already holds that version: nothing to restore.`,
-  );
+  if (result.indexProblem) {
+    // the file is back, its index line is not: say so, and what to add by hand
+    toast(
+      `Restored ${file}, but not its index line: ${result.indexProblem}. Add by hand: ` +
+        result.indexLinesNotAdded.join(" "),
+      { error: true },
+    );
+  } else {
+    toast(
+      result.version
+        ? `Restored ${file}${lines ? ` and ${plural(lines, "index line", "index lines")}` : ""}.`
+        : file === "MEMORY.md"
+          ? "MEMORY.md already holds every line of that version: nothing to restore."
+          : `${file} already holds that version: nothing to restore.`,
+    );
+  }
   await Promise.all([tab.groups.get(scope.key)?.reload(), tab.refreshScope(scope.key)]);
   return result;
 }

@@ -1,0 +1,185 @@
+"""V-3: a history that a disk fault damaged, or a full disk, is answered as what it is.
+
+A scope's history is a git repository beside the memory tree. When a pack of it is lost, the
+repository is replaced by a file or loses its ``HEAD``, or the disk fills during a record,
+every route that needs it says so and what to do (problem+json 503 naming the damage or the
+full disk and docs/operations.md), never a calm wrong answer such as "no such version"; the
+memory files are never touched by it; moving a damaged history aside starts a new one; and a
+record the disk refused leaves no part of a pack behind to take the space the next one needs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import stat
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from memory_api.store.history import git as history_git
+from memory_core import layout
+
+from tests.api.conftest import (
+    AgentHome,
+    Client,
+    expect_problem,
+    file_url,
+    memory_url,
+    ok_json,
+    write_topic,
+)
+
+TOPIC = "prefers-pnpm.md"
+
+
+def repository_of(agent: AgentHome) -> Path:
+    return layout.history_root(agent.data_dir, agent.id) / "user.git"
+
+
+def packs(repository: Path) -> set[str]:
+    return {path.name for path in (repository / "objects" / "pack").glob("*.pack")}
+
+
+async def checkpoint(client: Client) -> dict[str, Any]:
+    answer = await ok_json(await client.post(f"{memory_url()}/scopes/user/checkpoint"))
+    scope: dict[str, Any] = answer["scopes"][0]
+    return scope
+
+
+async def three_versions(client: Client, agent: AgentHome) -> tuple[list[str], list[set[str]]]:
+    """Three versions of the topic file; their ids and the packs each one added."""
+    versions: list[str] = []
+    added: list[set[str]] = []
+    for text in ("first", "second", "third"):
+        path = write_topic(agent.user, TOPIC)
+        path.write_text(f"---\ndescription: {text}\n---\n{text}\n", encoding="utf-8")
+        before = packs(repository_of(agent)) if repository_of(agent).exists() else set()
+        versions.append((await checkpoint(client))["version"])
+        added.append(packs(repository_of(agent)) - before)
+    return versions, added
+
+
+async def test_v3_a_lost_pack_is_named_damage_with_what_to_do_never_no_such_version(
+    client: Client, agent: AgentHome
+) -> None:
+    versions, added = await three_versions(client, agent)
+    repository = repository_of(agent)
+    for name in added[1]:  # the middle version's objects are gone
+        (repository / "objects" / "pack" / name).unlink()
+
+    for response in (
+        await client.get(f"{memory_url()}/scopes/user/changes"),
+        await client.get(f"{file_url('user', TOPIC)}/history"),
+        await client.post(
+            f"{file_url('user', TOPIC)}/restore",
+            json={"version": versions[0]},
+        ),
+    ):
+        problem = await expect_problem(response, 503, "damaged")
+        assert "docs/operations.md" in problem["detail"]
+        assert "move it aside" in problem["detail"]
+    assert (agent.user / TOPIC).read_text(encoding="utf-8").endswith("third\n")
+    # an id that is no commit here at all is still simply not found
+    unknown = "0" * 40
+    response = await client.post(f"{file_url('user', TOPIC)}/restore", json={"version": unknown})
+    await expect_problem(response, 404, "no version")
+
+
+@pytest.mark.parametrize("damage", ["a file", "a folder without HEAD"])
+async def test_v3_a_history_that_is_no_repository_says_so_and_moved_aside_starts_anew(
+    client: Client, agent: AgentHome, damage: str
+) -> None:
+    await three_versions(client, agent)
+    repository = repository_of(agent)
+    shutil.rmtree(repository)
+    if damage == "a file":
+        repository.write_text("not a repository\n", encoding="utf-8")
+    else:
+        (repository / "objects").mkdir(parents=True)
+    (agent.user / TOPIC).write_text("---\ndescription: fourth\n---\nfourth\n", encoding="utf-8")
+
+    for response in (
+        await client.post(f"{memory_url()}/scopes/user/checkpoint"),
+        await client.get(f"{memory_url()}/scopes/user/changes"),
+        await client.delete(file_url("user", TOPIC)),
+    ):
+        problem = await expect_problem(response, 503, "move it aside")
+        assert "docs/operations.md" in problem["detail"]
+    assert (agent.user / TOPIC).read_text(encoding="utf-8").endswith("fourth\n")  # not deleted
+
+    repository.rename(repository.with_name("user.git.damaged"))
+    recorded = await checkpoint(client)
+    [first] = (await ok_json(await client.get(f"{memory_url()}/scopes/user/changes")))["versions"]
+    assert first["version"] == recorded["version"]
+    assert first["summary"].startswith("History starts")
+
+
+async def test_v3_a_broken_branch_ref_is_damage_never_an_empty_history(
+    client: Client, agent: AgentHome
+) -> None:
+    """The ref naming the newest version garbled by a disk fault: the history is not "no
+    versions yet" (a record would then start a second history beside the first)."""
+    await three_versions(client, agent)
+    (repository_of(agent) / "refs" / "heads" / "main").write_bytes(b"\x00garbage\n")
+    (agent.user / TOPIC).write_text("---\ndescription: fourth\n---\nfourth\n", encoding="utf-8")
+
+    for response in (
+        await client.get(f"{memory_url()}/scopes/user/changes"),
+        await client.get(f"{file_url('user', TOPIC)}/history"),
+        await client.post(f"{memory_url()}/scopes/user/checkpoint"),
+    ):
+        await expect_problem(response, 503, "damaged")
+    assert (repository_of(agent) / "refs" / "heads" / "main").read_bytes() == b"\x00garbage\n"
+
+
+def _git_on_a_full_disk(folder: Path) -> str:
+    """A ``git`` that may write no file past 16 KiB (``ulimit -f``), then says what git says
+    on a full disk: the part of a pack it wrote stays, as on a real full disk."""
+    real = shutil.which("git")
+    assert real is not None
+    script = folder / "git-on-a-full-disk"
+    script.write_text(
+        "#!/bin/sh\n"
+        "ulimit -f 32\n"
+        f'"{real}" "$@" && exit 0\n'
+        "echo \"fatal: sha1 file 'tmp_pack_x' write error. Out of diskspace\" >&2\n"
+        "exit 128\n",
+        encoding="utf-8",
+    )
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    return str(script)
+
+
+async def test_v3_a_record_the_full_disk_refuses_says_so_and_leaves_no_part_of_a_pack(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    write_topic(agent.user, TOPIC)
+    await checkpoint(client)
+    repository = repository_of(agent)
+    big = "---\ndescription: big\n---\n" + os.urandom(200_000).hex() + "\n"
+    (agent.user / "big.md").write_text(big, encoding="utf-8")
+    monkeypatch.setattr(history_git, "git_program", lambda: _git_on_a_full_disk(tmp_path))
+
+    for _ in range(3):
+        response = await client.post(f"{memory_url()}/scopes/user/checkpoint")
+        problem = await expect_problem(response, 503, "disk holding the history is full")
+        assert "free space" in problem["detail"]
+        assert not list((repository / "objects" / "pack").glob("tmp_*"))
+    response = await client.delete(file_url("user", TOPIC))
+    await expect_problem(response, 503, "is full")
+    assert (agent.user / TOPIC).exists()  # a delete that could not be undone is not made
+
+    monkeypatch.undo()
+    recorded = await checkpoint(client)
+    assert [item["file"] for item in recorded["files"]] == ["big.md"]
+    fsck = await asyncio.to_thread(
+        subprocess.run,
+        ["git", f"--git-dir={repository}", "fsck", "--no-dangling"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert fsck.returncode == 0 and "garbage" not in fsck.stderr, fsck.stderr
