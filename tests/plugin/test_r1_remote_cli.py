@@ -195,7 +195,7 @@ def test_r1_install_remote_wires_all_three_harnesses_with_private_token_files(
         "gemini": laptop.home / ".gemini" / "settings.json",
     }
     token_files = {
-        "claude-code": settings["claude-code"],  # its env, which Claude Code gives the hooks
+        "claude-code": laptop.home / ".claude" / "harness-memory" / "token",
         "codex": laptop.home / ".codex" / "harness-memory" / "token",
         "gemini": laptop.home / ".gemini" / "harness-memory" / "token",
     }
@@ -215,13 +215,14 @@ def test_r1_install_remote_wires_all_three_harnesses_with_private_token_files(
             assert "--remote on" in command and f"--url {real_service.url}" in command
             assert f"--memory-root {copy_root}" in command and f"--state-dir {state}" in command
     # the installed Claude Code commands, run as Claude Code runs them (through a shell, with
-    # the settings' env)
+    # the settings' env, which holds no token: the hooks read the token file)
     claude = json.loads(settings["claude-code"].read_text(encoding="utf-8"))
+    assert real_service.token not in json.dumps(claude)
     start = claude["hooks"]["SessionStart"][0]["hooks"][0]["command"]
     sent = claude["hooks"]["PostToolUse"][0]["hooks"][0]["command"]
     index = copy_root / "user" / "MEMORY.md"
     hook = {"session_id": "s1", "cwd": str(laptop.workspace), "source": "startup"}
-    run_env = {"PATH": laptop.path, "HOME": str(laptop.home), **claude["env"]}
+    run_env = {"PATH": laptop.path, "HOME": str(laptop.home), **claude.get("env", {})}
     answer = subprocess.run(
         ["sh", "-c", start], input=json.dumps(hook), capture_output=True, text=True,
         env=run_env, check=False,
