@@ -12,10 +12,19 @@ or turn text around on screen, yet reach the model verbatim. Hidden here:
   U+2060–U+2064, the deprecated format controls U+206A–U+206F, U+FEFF past the start of a text,
   U+180E, the interlinear annotation controls U+FFF9–U+FFFB, the Hangul fillers U+115F, U+1160,
   U+3164, U+FFA0, the Khmer inherent vowels U+17B4, U+17B5, the musical formatting controls
-  U+1D173–U+1D17A; the joiners U+200C (ZWNJ) and U+200D (ZWJ) unless they join two emoji
+  U+1D173–U+1D17A, and every code point Unicode reserves as default-ignorable but has not
+  assigned (U+2065, U+FFF0–U+FFF8, U+E0080–U+E00FF, U+E01F0–U+E0FFF: a renderer shows them as
+  nothing); the joiners U+200C (ZWNJ) and U+200D (ZWJ) unless they join two emoji
   (``👨‍👩‍👧``) or two letters of a script that needs them (Persian ``می‌خواهم``, Devanagari
   conjuncts); a variation selector (U+FE00–U+FE0F, U+E0100–U+E01EF) that follows no visible
-  character (one after another is how bytes are smuggled "inside" an emoji).
+  character (one after another is how bytes are smuggled "inside" an emoji); and, outside the
+  one place each is written for, the soft hyphen U+00AD (one between two letters), the
+  combining grapheme joiner U+034F (after a letter or mark, before a mark), the Mongolian free
+  variation selectors U+180B–U+180D, U+180F (after a Mongolian letter) and the shorthand format
+  controls U+1BCA0–U+1BCA3 (after a Duployan letter).
+
+Together that is every character Unicode calls ``Default_Ignorable_Code_Point`` (what renders
+as nothing), plus the annotation controls.
 
 Emoji sequences stay byte for byte: ZWJ sequences, a variation selector after its character,
 skin-tone modifiers, keycaps (``#️⃣``) and subdivision flags.
@@ -60,9 +69,9 @@ __all__ = [
 
 # Every character that may be hidden; whether it is depends on its neighbours (_is_hidden).
 _CANDIDATE = re.compile(
-    "[\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064"
-    "\u2066-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb"
-    "\U0001d173-\U0001d17a\U000e0000-\U000e007f\U000e0100-\U000e01ef]"
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
+    "\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb"
+    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
 )
 _CANDIDATES = re.compile(_CANDIDATE.pattern + "+")
 HIDDEN_CANDIDATES = _CANDIDATE.pattern[1:-1]
@@ -70,8 +79,9 @@ HIDDEN_CANDIDATES = _CANDIDATE.pattern[1:-1]
 ones included): where context cannot make them legitimate, as in a name, refuse them all."""
 # Hidden wherever they stand: no neighbour makes them part of a word or an emoji.
 _ALWAYS = re.compile(
-    "[\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064"
-    "\u2066-\u206f\u3164\uffa0\ufff9-\ufffb\U0001d173-\U0001d17a]"
+    "[\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u206f"
+    "\u3164\uffa0\ufff0-\ufffb\U0001d173-\U0001d17a\U000e0080-\U000e00ff"
+    "\U000e01f0-\U000e0fff]"
 )
 # The longest run of candidates that can be legitimate: a subdivision flag's tags and cancel
 # tag (8); anything longer is hidden whole.
@@ -81,6 +91,22 @@ _ZWNJ, _ZWJ = "\u200c", "\u200d"
 _BLACK_FLAG, _CANCEL_TAG = "\U0001f3f4", "\U000e007f"
 _FLAG_TAG = re.compile("[\U000e0030-\U000e0039\U000e0061-\U000e007a]{2,7}\U000e007f")
 _KEYCAP = "\u20e3"
+_SOFT_HYPHEN, _GRAPHEME_JOINER = "\u00ad", "\u034f"
+# Format characters that belong after a letter of one script, by the letters' range (the soft
+# hyphen and the grapheme joiner go with any script: their range is every code point).
+_MONGOLIAN, _DUPLOYAN = (0x1820, 0x18AF), (0x1BC00, 0x1BC9F)
+_WRITTEN_AFTER = {
+    _SOFT_HYPHEN: (0, 0x10FFFF),
+    _GRAPHEME_JOINER: (0, 0x10FFFF),
+    "\u180b": _MONGOLIAN,
+    "\u180c": _MONGOLIAN,
+    "\u180d": _MONGOLIAN,
+    "\u180f": _MONGOLIAN,
+    "\U0001bca0": _DUPLOYAN,
+    "\U0001bca1": _DUPLOYAN,
+    "\U0001bca2": _DUPLOYAN,
+    "\U0001bca3": _DUPLOYAN,
+}
 
 # Scripts whose words need ZWNJ / ZWJ between letters: Arabic and its supplements, Syriac,
 # Thaana, N'Ko, the Indic scripts (Devanagari … Sinhala), Tibetan, Myanmar, Khmer, Mongolian.
@@ -168,10 +194,27 @@ def _is_hidden(text: str, at: int, flags: set[int], text_start: bool) -> bool:
         # after a letter of such a script, before another or at the end of the word
         word_end = not after or not (after.isalnum() or _CANDIDATE.match(after))
         return not (at > 0 and _script_letter(text[at - 1]) and (word_end or _script_letter(after)))
+    before = text[at - 1] if at > 0 else ""
     if _is_variation_selector(char):
-        before = text[at - 1] if at > 0 else ""
         return not before or before.isspace() or bool(_CANDIDATE.match(before))
+    if char in _WRITTEN_AFTER:
+        return not _written_for(char, before, after)
     return not (char == "\ufeff" and at == 0 and text_start)
+
+
+def _category(char: str) -> str:
+    """The major Unicode category of ``char`` (``L``, ``M``, …); ``""`` for no character."""
+    return unicodedata.category(char)[0] if char else ""
+
+
+def _written_for(char: str, before: str, after: str) -> bool:
+    """Whether the format character ``char`` stands where its script writes it (module doc)."""
+    if char == _SOFT_HYPHEN:
+        return _category(before) in ("L", "M") and _category(after) == "L"
+    if char == _GRAPHEME_JOINER:
+        return _category(before) in ("L", "M") and _category(after) == "M"
+    low, high = _WRITTEN_AFTER[char]
+    return bool(before) and low <= ord(before) <= high and _category(before) == "L"
 
 
 def hidden_runs(text: str, *, text_start: bool = True) -> list[tuple[int, int]]:
