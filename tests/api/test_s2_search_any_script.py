@@ -7,6 +7,7 @@ so a word is any part of a run of such characters; Latin glued to them is a word
 from __future__ import annotations
 
 import shutil
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -98,6 +99,41 @@ async def test_s2_a_word_in_any_script_is_found_and_marked(
     assert files_of(results) == [("user", "note.md")], results
     [hit] = results["hits"]
     assert mark in marked(hit["snippet"])
+    assert whole(hit["snippet"]) == body
+
+
+def _nfd(text: str) -> str:
+    return unicodedata.normalize("NFD", text)
+
+
+@pytest.mark.parametrize(
+    ("body", "query", "mark"),
+    [
+        # decomposed text (macOS writes Japanese sound marks and Korean syllables apart)
+        (_nfd("毎週データベースをバックアップする"), "データベース", _nfd("データベース")),
+        (_nfd("내일 서울에서 배포"), "서울", _nfd("서울")),
+        ("毎週データベースをバックアップする", _nfd("データベース"), "データベース"),
+        # full-width Latin and half-width katakana, as Japanese input methods type them
+        ("ＡＰＩキーを更新する", "API", "ＡＰＩ"),
+        ("rotate the API key", "ＡＰＩ", "API"),
+        ("ｶﾀｶﾅで書いたｶﾞｲﾄﾞ", "ガイド", "ｶﾞｲﾄﾞ"),
+        ("カタカナのガイド", "ｶﾞｲﾄﾞ", "ガイド"),
+        # compatibility characters: a ligature, a squared word
+        ("the config ﬁle", "file", "ﬁle"),
+        ("取引先は㍿です", "株式", "㍿"),
+    ],
+)
+async def test_s2_text_that_looks_the_same_is_found_the_same(
+    client: Client, agent: AgentHome, body: str, query: str, mark: str
+) -> None:
+    """Composed or decomposed, full-width or half-width: a query finds the text that reads as
+    it does, and the mark covers the characters as they are written."""
+    topic(agent.user, "note.md", "note", "x", body)
+    topic(agent.user, "other.md", "other", "x", "nothing to see in English, 中文或ไทย")
+    results = await search(client, query)
+    assert files_of(results) == [("user", "note.md")], results
+    [hit] = results["hits"]
+    assert marked(hit["snippet"]) == [mark]
     assert whole(hit["snippet"]) == body
 
 

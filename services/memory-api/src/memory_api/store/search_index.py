@@ -54,9 +54,9 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """Raise when what is indexed changes without the schema text changing (2: a scope folder that
-cannot be listed is indexed as unreadable)."""
+cannot be listed is indexed as unreadable; 3: text indexed in NFKC)."""
 BUSY_TIMEOUT_S = 30.0
 """How long a connection waits for another process's write transaction."""
 BATCH = 1000

@@ -11,6 +11,12 @@ characters in a row; one character becomes a prefix (``龙`` → ``"龙"*``), wh
 place. A run of such characters glued to Latin letters (``用Python写``) is split at the script
 change, so ``python`` finds it too.
 
+Text and query are compared in Unicode's compatibility form (NFKC, taken one grapheme cluster at
+a time: :func:`comparable`), so what looks the same is found the same: a word typed composed
+finds it written decomposed (``データ`` with its sound mark apart, Korean as separate jamo, as
+macOS writes them), and full-width or half-width forms find the ordinary ones (``ＡＰＩ`` and
+``API``, ``ｶﾀｶﾅ`` and ``カタカナ``).
+
 The highlighting is done here, on the stored text as written, by the same rules: a query word
 marks the words it equals (the last one of the query: those it starts), a run marks where it
 occurs in a run. Term frequencies and field lengths for the ranking (:mod:`.search_rank`) come
@@ -33,6 +39,7 @@ __all__ = [
     "Match",
     "Query",
     "Term",
+    "comparable",
     "field_length",
     "index_text",
     "marked_parts",
@@ -95,6 +102,28 @@ def _accented() -> dict[str, str]:
 
 
 _ACCENTED = _accented()
+_CLUSTER = regex.compile(r"\X")
+
+
+def comparable(text: str) -> tuple[str, list[int] | None]:
+    """``text`` as search compares it (NFKC, one grapheme cluster at a time), and where each of
+    its characters came from: ``origin[i]`` is the index in ``text`` of the cluster that gave
+    character ``i`` (plus one entry for the end); None when ``text`` is already in that form
+    (then the two are the same, index for index: nearly every text).
+
+    >>> comparable("ＡＰＩ key")
+    ('API key', [0, 1, 2, 3, 4, 5, 6, 7])
+    """
+    if unicodedata.is_normalized("NFKC", text):
+        return text, None
+    pieces: list[str] = []
+    origin: list[int] = []
+    for cluster in _CLUSTER.finditer(text):
+        piece = unicodedata.normalize("NFKC", cluster.group())
+        pieces.append(piece)
+        origin.extend([cluster.start()] * len(piece))
+    origin.append(len(text))
+    return "".join(pieces), origin
 
 
 def _pieces(run: str) -> str:
@@ -125,12 +154,13 @@ def index_text(text: str) -> str:
     >>> index_text("用户周末 deploy")
     ' 用户 户周 周末 末  deploy'
     """
-    return _fast_run().sub(lambda found: _pieces(found.group()), text)
+    return _fast_run().sub(lambda found: _pieces(found.group()), comparable(text)[0])
 
 
 def field_length(text: str) -> int:
     """The length of a field for BM25: about its words plus the characters of its unspaced
     runs (each run also counts as one word: a length norm needs no more precision)."""
+    text = comparable(text)[0]
     return len(_ROUGH_WORD.findall(text)) + sum(map(len, _fast_run().findall(text)))
 
 
@@ -184,7 +214,7 @@ def parse_query(text: str) -> Query | None:
     True
     """
     terms: list[Term] = []
-    for word in _QUERY_WORD.findall(text):
+    for word in _QUERY_WORD.findall(comparable(text)[0]):
         for piece in _PIECE.finditer(word.replace("_", " ")):
             if piece.group("run"):
                 terms.append(Term(run=piece.group()))
@@ -219,7 +249,27 @@ class Match:
 
 def matches(text: str, query: Query) -> list[Match]:
     """Every place in ``text`` (as written) that one of the query's terms matches, in order;
-    at most :data:`MAX_MATCHES` per term (a score saturates long before, a snippet shows few)."""
+    at most :data:`MAX_MATCHES` per term (a score saturates long before, a snippet shows few).
+    Found in :func:`comparable` ``text``, each match then spans the clusters it came from."""
+    text, origin = comparable(text)
+    found = _matches(text, query)
+    if origin is None:
+        return found
+    return [
+        Match(origin[match.start], _cluster_end(origin, match.end), match.term) for match in found
+    ]
+
+
+def _cluster_end(origin: list[int], end: int) -> int:
+    """Where in the original text the cluster holding comparable character ``end - 1`` ends."""
+    start = origin[end - 1]
+    while origin[end] == start:
+        end += 1
+    return origin[end]
+
+
+def _matches(text: str, query: Query) -> list[Match]:
+    """:func:`matches` in a text already in comparable form."""
     found: list[Match] = []
     for number, (pattern, run, prefix) in enumerate(_finders(query)):
         count = 0
