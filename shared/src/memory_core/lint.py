@@ -7,7 +7,8 @@ line where one applies:
 ``secret``                    error    a likely credential, named by kind and line, never echoed
 ``hidden-text``               error    characters a model reads but a person cannot see (tag
                                        characters, bidirectional controls, zero-width characters
-                                       inside words), by kind, count, line and field (I-9)
+                                       inside words), by kind, count, line and field, or in a
+                                       topic file's name (I-9)
 ``dangling-link``             error    an index link to a file of the scope (or into one of its
                                        sub-folders) that does not exist
 ``not-injected``              error    index lines past the injection caps (I-4), one per scope
@@ -189,6 +190,17 @@ def lint_topic(topic: ParsedTopic) -> list[Finding]:
     for kind, line in find_secrets(topic.body):
         findings.append(_secret(file, topic.body_line + line - 1, kind, "the body"))
     findings.extend(_hidden(file, line, where, what) for line, where, what in topic.hidden)
+    findings.extend(
+        _finding(
+            "hidden-text",
+            file,
+            None,
+            f"the file name holds {what}: text a model reads but a person cannot see (an agent "
+            "that lists the folder reads it, a right-to-left control turns the name around on "
+            "screen); rename the file",
+        )
+        for _, what in find_hidden(file)
+    )
     return findings
 
 
