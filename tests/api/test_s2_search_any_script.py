@@ -196,6 +196,13 @@ async def test_s2_every_query_form_answers_never_a_500(client: Client, agent: Ag
     await expect_problem(
         await client.get(memory_url() + "/search", params={"q": "中" * 501}), 400, "at most 500"
     )
+    # 28 characters that NFKC spells out as 18 each: the bound holds for what is searched
+    await expect_problem(
+        await client.get(memory_url() + "/search", params={"q": "\ufdfa" * 28}),
+        400,
+        "at most 500 characters as search compares it",
+    )
+    assert (await client.get(memory_url() + "/search", params={"q": "\ufdfa" * 27})).status == 200
     found = await ok_json(await client.get(memory_url() + "/search", params={"q": "NEAR"}))
     assert files_of(found) == [("user", "a.md")]
     assert marked(found["hits"][0]["snippet"]) == ["NEAR"]

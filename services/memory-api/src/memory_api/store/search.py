@@ -56,6 +56,7 @@ from memory_api.store.search_rank import FieldStats, score
 from memory_api.store.search_text import (
     Match,
     Query,
+    comparable,
     marked_parts,
     matches,
     parse_query,
@@ -353,6 +354,12 @@ class MemorySearch:
             raise BadRequest("q is required: the words to find")
         if len(query) > MAX_QUERY_CHARS:
             raise BadRequest(f"q must be at most {MAX_QUERY_CHARS} characters")
+        if len(comparable(query)[0]) > MAX_QUERY_CHARS:
+            # one character may stand for 18 (U+FDFA): the bound holds for what is searched
+            raise BadRequest(
+                f"q must be at most {MAX_QUERY_CHARS} characters as search compares it "
+                "(ligatures and other compatibility characters spelled out, NFKC)"
+            )
         if not 1 <= limit <= MAX_LIMIT:
             raise BadRequest(f"limit must be between 1 and {MAX_LIMIT}")
         parsed = parse_query(query)
