@@ -203,6 +203,15 @@ async def test_s2_every_query_form_answers_never_a_500(client: Client, agent: Ag
         "at most 500 characters as search compares it",
     )
     assert (await client.get(memory_url() + "/search", params={"q": "\ufdfa" * 27})).status == 200
+    # each distinct word is matched through every candidate: 32 at most, a repeated one once
+    many = " ".join(f"w{number}" for number in range(33))
+    await expect_problem(
+        await client.get(memory_url() + "/search", params={"q": many}),
+        400,
+        "q holds 33 different words; at most 32 are searched together",
+    )
+    repeated = await client.get(memory_url() + "/search", params={"q": " ".join(["e"] * 250)})
+    assert repeated.status == 200
     found = await ok_json(await client.get(memory_url() + "/search", params={"q": "NEAR"}))
     assert files_of(found) == [("user", "a.md")]
     assert marked(found["hits"][0]["snippet"]) == ["NEAR"]
