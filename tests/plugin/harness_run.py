@@ -78,7 +78,7 @@ def install(harness: str, home: Path, service: RealService, memory_root: Path, *
         capture_output=True,
         text=True,
         check=False,
-        env={"HOME": str(home), "PATH": "/usr/bin:/bin"},
+        env={"HOME": str(home), "PATH": "/usr/bin:/bin", **code_under_test()},
     )
     assert done.returncode == 0, done.stderr
     return done.stdout
