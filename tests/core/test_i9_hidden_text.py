@@ -212,6 +212,25 @@ def test_i9_every_character_that_renders_as_nothing_is_looked_at() -> None:
     assert unseen == []
 
 
+def test_i9_an_edited_prompt_reaches_the_model_as_a_person_sees_it() -> None:
+    """A memory prompt is edited on the page or by hand in agent.json (A-2): hidden text in it
+    is escaped like an index's; emoji sequences and script joiners stay."""
+    prompt = (
+        "# Memory\n{{MEMORY_USER_INDEX}}\nBe brief." + SMUGGLED + "\n"
+        "Ask first \u202eexcept for admins\u202c. Persian می\u200cخواهم, 👨\u200d👩\u200d👧\n"
+    )
+    workspace_prompt = "## Here\n{{MEMORY_INDEX}}\nstay" + _tags("x") + "\n"
+    user, workspace = cap_indexes("- [a](a.md) — one\n", "- [b](b.md) — two\n", workspace_key="w")
+
+    text = "".join(s.text for s in memory_sections(prompt, workspace_prompt, user, workspace))
+
+    assert "Be brief.[hidden: 67 tag characters]\n" in text
+    assert "Ask first [hidden: U+202E]except for admins[hidden: U+202C]." in text
+    assert "Persian می\u200cخواهم, 👨\u200d👩\u200d👧" in text
+    assert "stay[hidden: U+E0078]" in text
+    assert not _holds_hidden(text)
+
+
 def test_i9_a_byte_order_mark_starting_a_text_is_no_content() -> None:
     assert hidden_runs("\ufeff# Index") == []
     assert find_hidden("\ufeff# Index\n\ufeffsecond") == [(2, "1 invisible character (U+FEFF)")]
