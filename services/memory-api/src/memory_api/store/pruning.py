@@ -96,8 +96,9 @@ def delete_topic(root: Path, scope: Path, file_name: str) -> list[str]:
 
 def _pruned(raw: bytes, file_name: str, *, exact: bool) -> tuple[bytes, list[str]] | None:
     """The index ``raw`` without its lines linking ``file_name`` (spelled as it is, with
-    ``exact``: :func:`_has_twin`), and those lines; None when no line links it. Raises :class:`_NotRewritable` for bytes that re-encoding would not give
-    back (see :func:`~memory_core.decoding.decode_exact`).
+    ``exact``: :func:`_has_twin`), and those lines; None when no line links it. Raises
+    :class:`_NotRewritable` for bytes that re-encoding would not give back (see
+    :func:`~memory_core.decoding.decode_exact`).
 
     A pure function of the bytes (it may be applied several times, to newer contents).
     """
@@ -186,9 +187,8 @@ def _has_twin(scope: Path, file_name: str) -> bool:
         return False
     wanted = unicodedata.normalize("NFC", file_name)
     try:
-        names = os.listdir(scope)
+        with os.scandir(scope) as entries:
+            names = [entry.name for entry in entries]
     except OSError:
         return False
-    return any(
-        name != file_name and unicodedata.normalize("NFC", name) == wanted for name in names
-    )
+    return any(name != file_name and unicodedata.normalize("NFC", name) == wanted for name in names)
