@@ -83,6 +83,8 @@ async def test_cjk_substring_search(
         ("Deploy to PRODUCTION via the Zürich café", "zurich cafe", "Zürich"),
         ("Deploy to PRODUCTION via the Zürich café", "ZÜRICH", "Zürich"),
         ("une e\u0301cole a\u0300 Paris", "ecole", "e\u0301cole"),
+        ("Die Straße ist gesperrt", "straße", "Straße"),
+        ("Deploy from İstanbul office", "istanbul", "İstanbul"),
         # Cyrillic, Greek, Arabic, Devanagari: spaced scripts, whole words and prefixes
         ("Деплой запрещён в пятницу", "пятн", "пятницу"),
         ("Η ανάπτυξη γίνεται την Τρίτη", "ΑΝΆΠΤΥΞΗ", "ανάπτυξη"),

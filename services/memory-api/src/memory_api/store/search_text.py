@@ -85,10 +85,10 @@ _FOLDED = regex.compile(rf"(?<=\p{{Script=Latin}}){_ACCENTS}+")
 
 
 def _fold(word: str) -> str:
-    """A word as the tokenizer compares it: Latin accents removed, case folded."""
-    return unicodedata.normalize(
-        "NFC", _FOLDED.sub("", unicodedata.normalize("NFD", word))
-    ).casefold()
+    """A word as the tokenizer compares it: Latin accents removed, lower case (unicode61 folds
+    case one character for one, so ``ß`` stays ``ß``: ``casefold`` would make it ``ss`` and
+    mark nothing where the index found ``Straße``)."""
+    return unicodedata.normalize("NFC", _FOLDED.sub("", unicodedata.normalize("NFD", word))).lower()
 
 
 def _accented() -> dict[str, str]:
