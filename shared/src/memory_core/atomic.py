@@ -23,11 +23,29 @@ __all__ = [
     "atomic_write_bytes",
     "create_new_bytes",
     "fsync_directory",
+    "make_dirs",
     "write_temp_beside",
 ]
 
 DEFAULT_MODE = 0o644
 """Permission bits of a file written without an explicit ``mode``: owner writes, all read."""
+
+
+def make_dirs(folder: Path, mode: int = 0o700) -> None:
+    """Create ``folder`` and its missing parents, each with permission bits ``mode`` (0700:
+    the owner's only), never wider than the umask allows but never wider than ``mode`` either:
+    ``Path.mkdir(parents=True)`` gives parents ``0777`` less the umask, world-writable under
+    ``umask 000``. Folders that exist are left as they are. Raises ``OSError`` as ``mkdir``."""
+    missing: list[Path] = []
+    current = folder
+    while not current.is_dir() and current.parent != current:
+        missing.append(current)
+        current = current.parent
+    for path in reversed(missing):
+        with contextlib.suppress(FileExistsError):
+            path.mkdir(mode=mode)
+    if not folder.is_dir():
+        raise NotADirectoryError(f"not a folder: {folder}")
 
 
 def fsync_directory(directory: Path) -> None:
