@@ -24,6 +24,7 @@ __all__ = [
     "create_new_bytes",
     "fsync_directory",
     "make_dirs",
+    "no_files_for_others_to_write",
     "write_temp_beside",
 ]
 
@@ -46,6 +47,17 @@ def make_dirs(folder: Path, mode: int = 0o700) -> None:
             path.mkdir(mode=mode)
     if not folder.is_dir():
         raise NotADirectoryError(f"not a folder: {folder}")
+
+
+def no_files_for_others_to_write() -> None:
+    """Clear group and other *write* from this process's umask (keep the rest of it).
+
+    Under ``umask 000`` (WSL's long-standing default, some containers and shells) every folder
+    and file made without an explicit mode — the data dir, memory scopes, history repositories
+    whose ``config`` git runs — would be writable by every account on the machine: one could
+    plant memories the model reads, or git configuration the service executes. Called first by
+    both command lines."""
+    os.umask(os.umask(0o022) | 0o022)
 
 
 def fsync_directory(directory: Path) -> None:
