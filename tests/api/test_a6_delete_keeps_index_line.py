@@ -149,8 +149,9 @@ async def test_delete_keeps_index_line_more_encodings_and_line_ends_are_pruned_e
 async def test_delete_keeps_index_line_its_undo_puts_the_line_back_in_the_same_form(
     client: Client, agent: AgentHome, end: str, codec: str, bom: bytes
 ) -> None:
-    """V-2: restoring the deleted file (the undo) merges its line back into the index as the
-    index is written: its encoding, BOM and line ends, every other byte unchanged."""
+    """V-2: restoring the deleted file (the undo) merges its line back into the index, at its
+    place, as the index is written: its encoding, BOM and line ends, every other byte
+    unchanged."""
 
     def encoded(lines: list[str]) -> bytes:
         return bom + end.join([*lines, ""]).encode(codec)
@@ -166,7 +167,7 @@ async def test_delete_keeps_index_line_its_undo_puts_the_line_back_in_the_same_f
     restored = await ok_json(await client.post(url, json={"version": deleted["restoreVersion"]}))
 
     assert restored["indexLinesAdded"] == [GONE]
-    assert index.read_bytes() == encoded([STAYS, GONE])
+    assert index.read_bytes() == encoded([GONE, STAYS])  # where it stood: the index as it was
     assert (agent.user / "cafe-notes.md").exists()
 
 

@@ -280,12 +280,12 @@ def test_p5_index_changed_during_the_merge_is_merged_again(
     calls: list[str | None] = []
 
     def merge_while_the_agent_writes(
-        target: str | None, source: str, renames: dict[str, str]
+        target: str | None, source: str, renames: dict[str, str], *, places: str | None = None
     ) -> IndexMerge:
         calls.append(target)
         if len(calls) == 1:  # the agent saves a memory right after the import read the index
             atomic_write_bytes(index, "# Mine\n- [Agent](agent.md) — just now\n".encode())
-        return merge_index(target, source, renames)
+        return merge_index(target, source, renames, places=places)
 
     monkeypatch.setattr(index_rewrite, "merge_index", merge_while_the_agent_writes)
     run_import(
@@ -404,3 +404,19 @@ def test_p5_the_report_counts_one_thing_in_the_singular(
     out = capsys.readouterr().out
     assert "index: 1 line merged into MEMORY.md" in out
     assert "1 lines" not in out
+
+
+def test_p5_the_index_merged_counts_the_source_index_lines_not_the_lines_made(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "notes"
+    source.mkdir()
+    (source / "uses-uv.md").write_text("---\ndescription: uv\n---\nuv.\n", encoding="utf-8")
+    (source / "orphan.md").write_text("---\ndescription: never linked\n---\nx\n", "utf-8")
+    (source / layout.INDEX_FILE).write_text("- [Uses uv](uses-uv.md) — uv\n", encoding="utf-8")
+
+    assert run(str(source), "--user") == 0
+
+    out = capsys.readouterr().out
+    assert "index: 1 line merged into MEMORY.md" in out  # the source index held one line
+    assert "index line made" in out and "orphan.md" in out  # the other has its own row

@@ -195,13 +195,49 @@ async def test_v2_undo_a_delete_brings_back_the_file_and_its_index_line(
     assert (agent.user / TOPIC).read_bytes() == original
     assert result["indexLinesAdded"] == [LINE]
     assert (agent.user / layout.INDEX_FILE).read_text(encoding="utf-8") == (
-        f"# User memory\n\n{OTHER_LINE}\n{LINE}\n"
+        f"# User memory\n\n{LINE}\n{OTHER_LINE}\n"  # back where it stood; the new line kept
     )
     newest = (await changes(client))[0]
     assert newest["version"] == result["version"]
     assert newest["author"]["source"] == "restore"
     assert newest["restoredFrom"] == entry["restoreVersion"]
     assert (await ok_json(await client.get(f"{memory_url()}/scopes/user/deleted")))["files"] == []
+
+
+async def test_v2_undo_puts_the_index_line_back_where_it_stood_not_at_the_end(
+    client: Client, agent: AgentHome
+) -> None:
+    lines = [f"- [Note {n}](note-{n}.md) — note {n}" for n in range(1, 6)]
+    for number in range(1, 6):
+        write_topic(agent.user, f"note-{number}.md")
+    before = "# User memory\n\n" + "\n".join(lines) + "\n\n## Elsewhere\n- [Far](far.md)\n"
+    write(agent.user, layout.INDEX_FILE, before)
+    deleted = await ok_json(await client.delete(file_url("user", "note-3.md")))
+    with (agent.user / layout.INDEX_FILE).open("a", encoding="utf-8") as index:
+        index.write(OTHER_LINE + "\n")  # written after the delete: stays where it was put
+
+    result = await restore(client, "note-3.md", deleted["restoreVersion"])
+
+    assert result["indexLinesAdded"] == [lines[2]]
+    assert (agent.user / layout.INDEX_FILE).read_text(encoding="utf-8") == before + (
+        f"{OTHER_LINE}\n"
+    )
+
+
+async def test_v2_undo_puts_the_line_after_the_nearest_neighbour_still_there(
+    client: Client, agent: AgentHome
+) -> None:
+    for name in ("one.md", "two.md", "three.md"):
+        write_topic(agent.user, name)
+    write(agent.user, layout.INDEX_FILE, "- [One](one.md)\n- [Two](two.md)\n- [Three](three.md)\n")
+    deleted = await ok_json(await client.delete(file_url("user", "two.md")))
+    await ok_json(await client.delete(file_url("user", "one.md")))
+
+    await restore(client, "two.md", deleted["restoreVersion"])
+
+    assert (agent.user / layout.INDEX_FILE).read_text(encoding="utf-8") == (
+        "- [Two](two.md)\n- [Three](three.md)\n"  # before the neighbour below, its above gone
+    )
 
 
 async def test_v2_restore_an_overwritten_file_keeps_the_overwrite_as_a_version(
@@ -219,7 +255,7 @@ async def test_v2_restore_an_overwritten_file_keeps_the_overwrite_as_a_version(
     assert (agent.user / TOPIC).read_text(encoding="utf-8") == good_text
     assert result["indexLinesAdded"] == [LINE]
     assert (agent.user / layout.INDEX_FILE).read_text(encoding="utf-8") == (
-        f"# User memory\n\n{OTHER_LINE}\n{LINE}\n"
+        f"# User memory\n\n{LINE}\n{OTHER_LINE}\n"
     )
     restoring, found, _ = await changes(client)
     assert restoring["author"]["source"] == "restore"

@@ -48,7 +48,7 @@ from tests.plugin.harness_run import (
     run_gemini_in,
     run_in_loopback,
 )
-from tests.plugin.helpers import HARNESS_MEMORY
+from tests.plugin.helpers import HARNESS_MEMORY, code_under_test
 from tests.plugin.loopback_only import run_isolated, unix_bridges
 from tests.plugin.npm_cli import CODEX, npm_cli
 from tests.plugin.real_service import RealService
@@ -105,7 +105,7 @@ class Machine:
             capture_output=True, text=True, check=False,
             env={
                 "HOME": str(self.home), "PATH": "/usr/bin:/bin",
-                "HARNESS_MEMORY_TOKEN": self.service.token,
+                "HARNESS_MEMORY_TOKEN": self.service.token, **code_under_test(),
             },
         )  # fmt: skip
         assert done.returncode == 0, done.stderr

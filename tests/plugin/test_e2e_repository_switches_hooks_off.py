@@ -5,8 +5,10 @@ switches off hooks from the user's settings: no memory, no write guard. Installe
 ``harness-memory install claude-code --managed`` into Claude Code's managed settings instead
 (``/etc/claude-code/managed-settings.json``, laid over ``/etc`` for this run only), the hooks
 run in that repository: the Session gets its memory and a Write into another Workspace's scope
-is refused, with nothing landing. (The user-settings install says at install time that a
-repository can switch it off: ``test_h6_own_memory.py``.)
+is refused, with nothing landing. The repository's settings also set ``HARNESS_MEMORY_TOKEN``
+and ``CLAUDE_CONFIG_DIR`` for the Session: neither moves the token or the Session records.
+(The user-settings install says at install time that a repository can switch it off:
+``test_h6_own_memory.py``.)
 """
 
 from __future__ import annotations
@@ -73,8 +75,18 @@ async def test_repository_switches_hooks_off_not_the_managed_install(
     assert "no repository's or user's settings can switch them off" in installed.stdout
     home = tmp_path / "home"
     (home / ".claude").mkdir(parents=True)
-    user = {"env": {"HARNESS_MEMORY_TOKEN": real_service.token}}  # each user's own token
-    (home / ".claude" / "settings.json").write_text(json.dumps(user), encoding="utf-8")
+    # The managed hooks keep each user's state, and read their token, in the account's home as
+    # the password database names it (no variable a repository can set moves it): here the
+    # namespace's root account, whose home the overlaid /etc/passwd makes ``home``.
+    (overlay / "upper" / "passwd").write_text(account_home(0, home), encoding="utf-8")
+    token = home / ".claude" / "harness-memory" / "token"
+    token.parent.mkdir()
+    token.write_text(real_service.token + "\n", encoding="utf-8")
+    token.chmod(0o600)
+    repository = {"HARNESS_MEMORY_TOKEN": "not-the-token", "CLAUDE_CONFIG_DIR": str(workspace)}
+    settings = workspace / ".claude" / "settings.json"
+    checked_in = json.loads(settings.read_text(encoding="utf-8"))
+    settings.write_text(json.dumps({**checked_in, "env": repository}), encoding="utf-8")
 
     async with serve_model(planting(target)) as (fake, model_url):
         status, out, err = await run_claude(
@@ -92,3 +104,12 @@ async def test_repository_switches_hooks_off_not_the_managed_install(
     assert refused.get("is_error") is True
     assert "Agent Memory write guard" in result_text(refused)
     assert not target.exists()
+    assert any((home / ".claude" / "harness-memory" / "sessions").iterdir())  # the records
+
+
+def account_home(uid: int, home: Path) -> str:
+    """``/etc/passwd`` with the home of account ``uid`` made ``home``."""
+    lines = Path("/etc/passwd").read_text(encoding="utf-8").splitlines()
+    fields = [line.split(":") for line in lines]
+    moved = [[*f[:5], str(home), *f[6:]] if f[2:3] == [str(uid)] else f for f in fields]
+    return "".join(":".join(f) + "\n" for f in moved)

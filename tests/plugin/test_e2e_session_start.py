@@ -228,3 +228,22 @@ async def test_a10_a_wrong_token_fails_open_with_the_services_detail(
     assert meta.error is not None and "401" in meta.error
     assert "give this service's token in HARNESS_MEMORY_TOKEN or a --token-file" in meta.error
     assert names(memory_root) == {"user"}
+
+
+async def test_p2_an_agent_the_service_does_not_hold_fails_open_saying_what_to_do(
+    real_service: RealService, memory_root: Path, workspace: Path
+) -> None:
+    result = await start(
+        real_service.url,
+        TEMPLATE,
+        project="acme",
+        agent="no-such-agent",
+        token=real_service.token,
+        workspace=str(workspace),
+    )
+    meta = result.session_meta
+    assert meta.status == "failed-open"
+    assert meta.error is not None
+    assert "answered 404: no agent 'no-such-agent' in project 'acme'" in meta.error
+    assert "`memory-api agent create --project P --id A`" in meta.error
+    assert "run `harness-memory install` again" in meta.error

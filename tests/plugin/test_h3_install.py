@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -173,9 +174,13 @@ def test_h3_claude_code_permissions_and_token(tmp_path: Path) -> None:
         "additionalDirectories": [ROOT],
         "allow": [f"Edit(/{ROOT}/**)"],
     }
-    assert document["env"] == {"HARNESS_MEMORY_TOKEN": "t0k"}
+    assert "env" not in document  # a repository's settings env would override it (P-2a)
+    token_file = tmp_path / ".claude" / "harness-memory" / "token"
+    assert token_file.read_text(encoding="utf-8") == "t0k\n"
+    assert stat.S_IMODE(token_file.stat().st_mode) == 0o600
     run(tmp_path, "uninstall", "claude-code")
     assert not (tmp_path / ".claude" / "settings.json").exists()  # the install created it
+    assert not token_file.exists()
 
 
 def test_h3_codex_trusts_its_hooks_and_opens_the_sandbox_to_memory(tmp_path: Path) -> None:
@@ -213,3 +218,32 @@ def test_h3_codex_uninstall_moves_later_trust_entries_up(tmp_path: Path) -> None
     assert dict(after["hooks"]["state"]) == {
         f"{source}:pre_tool_use:0:0": {"trusted_hash": "sha256:x"}
     }
+
+
+@pytest.mark.parametrize("event", ["Stop", "PreToolUse"])
+def test_h3_codex_install_trusts_only_its_own_hooks_never_the_users(
+    tmp_path: Path, event: str
+) -> None:
+    """Codex asks the user before it runs a hook nobody trusted; the install trusts the groups
+    it wrote, and a group of the user's own (an event it does not write in local mode, or one
+    before ours) stays for Codex to ask about."""
+    codex = tmp_path / ".codex"
+    codex.mkdir()
+    users = {"hooks": {event: [{"hooks": [FOREIGN]}]}}
+    (codex / "hooks.json").write_text(json.dumps(users, indent=2) + "\n", encoding="utf-8")
+
+    run(tmp_path, "install", "codex")
+
+    config = tomlkit.parse((codex / "config.toml").read_text(encoding="utf-8"))
+    source = str(codex / "hooks.json")
+    label = {"Stop": "stop", "PreToolUse": "pre_tool_use"}[event]
+    trusted = set(config["hooks"]["state"])
+    assert f"{source}:{label}:0:0" not in trusted
+    assert f"{source}:session_start:0:0" in trusted
+    if event == "PreToolUse":  # ours comes after the user's group
+        assert f"{source}:pre_tool_use:1:0" in trusted
+
+    run(tmp_path, "uninstall", "codex")
+
+    assert not (codex / "config.toml").exists()  # the install made it; nothing of it is left
+    assert json.loads((codex / "hooks.json").read_text(encoding="utf-8")) == users

@@ -41,12 +41,17 @@ def test_repository_switches_hooks_off_managed_install_writes_managed_settings(
         for h in g["hooks"]
     )
     assert stat.S_IMODE(path.stat().st_mode) == 0o644  # every user's Claude Code reads it
+    commands = [h["command"] for gs in document["hooks"].values() for g in gs for h in g["hooks"]]
+    for command in commands:  # one command for every user: each finds their own state folder
+        assert "--flags-only" in command  # in their account's home (test_p2a_repository_env)
+        assert "--state-dir" not in command and "--token" not in command
     assert "no repository's or user's settings can switch them off" in said
     assert not (tmp_path / "home" / ".claude").exists()
 
     status, said = run(tmp_path, "uninstall", "claude-code", "--managed", str(folder))
     assert status == 0
     assert not path.exists()  # the install created it; nothing else was added since
+    assert not folder.exists()  # and the folder it made for it
 
 
 def test_repository_switches_hooks_off_user_install_says_a_repository_can(

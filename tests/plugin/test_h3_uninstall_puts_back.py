@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from harness_memory.cli import main
+from harness_memory.installers.files import BACKUP_SUFFIX
 
 SETTINGS_FOLDER = {"claude-code": ".claude", "codex": ".codex", "gemini": ".gemini"}
 SETTINGS_FILE = {"claude-code": "settings.json", "codex": "config.toml", "gemini": "settings.json"}
@@ -54,6 +55,67 @@ def test_h3_uninstall_removes_the_settings_files_the_install_created(
     assert every_file(folder) == {}, said
 
 
+@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
+def test_h3_uninstall_removes_the_settings_folder_the_install_created_when_left_empty(
+    tmp_path: Path, harness: str
+) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    install(harness, home, "--token", "a-token")
+    assert (home / SETTINGS_FOLDER[harness]).is_dir()
+
+    said = run("uninstall", harness, home=home)
+
+    assert list(home.iterdir()) == [], said
+    assert f"removed {home / SETTINGS_FOLDER[harness]}" in said
+
+
+@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
+def test_h3_uninstall_keeps_the_created_settings_folder_while_the_harness_keeps_files_there(
+    tmp_path: Path, harness: str
+) -> None:
+    home = tmp_path / "home"
+    install(harness, home)
+    history = home / SETTINGS_FOLDER[harness] / "history.jsonl"  # the harness's own, since
+    history.write_text("{}\n", encoding="utf-8")
+
+    run("uninstall", harness, home=home)
+
+    assert every_file(home) == {f"{SETTINGS_FOLDER[harness]}/history.jsonl": "{}\n"}
+
+
+def test_h3_uninstall_leaves_a_settings_folder_that_was_there_before(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    (home / ".claude").mkdir(parents=True)
+    install("claude-code", home)
+
+    run("uninstall", "claude-code", home=home)
+
+    assert (home / ".claude").is_dir() and not any((home / ".claude").iterdir())
+
+
+def test_h3_uninstall_removes_every_folder_of_a_claude_config_dir_the_install_made(
+    tmp_path: Path,
+) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    config = home / "dotfiles" / "claude"
+    environ = {"HOME": str(home), "CLAUDE_CONFIG_DIR": str(config)}
+    words = ["--home", str(home), "--project", "acme", "--agent", "coder", "--no-check"]
+    words += ["--url", "http://127.0.0.1:9", "--memory-root", str(tmp_path / "memory")]
+    assert main(["install", "claude-code", *words], environ=environ, stdout=io.StringIO()) == 0
+    assert (config / "settings.json").is_file()
+    dry = io.StringIO()
+    uninstall = ["uninstall", "claude-code", "--home", str(home)]
+    assert main([*uninstall, "--dry-run"], environ=environ, stdout=dry) == 0
+    assert f"would remove {home / 'dotfiles'} (made by the install)" in dry.getvalue()
+    assert config.is_dir()
+
+    assert main(uninstall, environ=environ, stdout=io.StringIO()) == 0
+
+    assert list(home.iterdir()) == []
+
+
 @pytest.mark.parametrize("harness", ["claude-code", "gemini"])
 def test_h3_uninstall_keeps_a_created_settings_file_with_the_users_own_keys(
     tmp_path: Path, harness: str
@@ -90,14 +152,19 @@ def test_h7_no_backup_keeps_the_token_after_a_remote_mode_uninstall(tmp_path: Pa
     original = '{\n  "theme": "dark"\n}\n'
     settings.write_text(original, encoding="utf-8")
     install("claude-code", home, "--remote", "http://127.0.0.1:9", "--token", "first-token")
+    # an older version kept the token in the settings' env: a backup of those holds it
+    held = settings.with_name(f"settings.json{BACKUP_SUFFIX}20240101T000000Z")
+    older = {"theme": "dark", "env": {"HARNESS_MEMORY_TOKEN": "older-token"}}
+    held.write_text(json.dumps(older), encoding="utf-8")
+    held.chmod(0o600)
     install("claude-code", home, "--remote", "http://127.0.0.1:9", "--token", "second-token")
-    [held] = [p for p in settings.parent.glob("settings.json.*") if "first" in p.read_text()]
     shown = run("uninstall", "claude-code", "--dry-run", home=home)
     assert f"would remove {held}: a backup holding the bearer token" in shown
 
     said = run("uninstall", "claude-code", home=home)
 
     left = every_file(home / ".claude")
-    assert [name for name, text in left.items() if "-token" in text] == [], said
+    tokens = ("first-token", "second-token", "older-token")
+    assert [name for name, text in left.items() if any(t in text for t in tokens)] == [], said
     assert json.loads(left.pop("settings.json")) == {"theme": "dark"}
-    assert list(left.values()) == [original]  # the first install's backup of the user's file
+    assert original in left.values()  # the first install's backup of the user's file

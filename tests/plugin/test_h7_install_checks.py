@@ -158,3 +158,27 @@ def test_h7_uninstall_finds_the_memory_root_in_its_own_entries(tmp_path: Path) -
     assert status == 0
     assert json.loads(path.read_text(encoding="utf-8")) == {"theme": "dark"}
     assert not (home / ".claude" / "harness-memory").exists()
+
+
+@pytest.mark.parametrize(
+    ("url", "token", "warned"),
+    [
+        ("http://memory.invalid:8765", "mem_alice", True),
+        ("http://10.1.2.3.invalid", "mem_alice", True),
+        ("https://memory.invalid", "mem_alice", False),
+        ("http://127.0.0.1:9", "mem_alice", False),
+        ("http://localhost:9", "mem_alice", False),
+        ("http://[::1]:9", "mem_alice", False),
+        ("http://memory.invalid:8765", None, False),
+    ],
+)
+def test_h7_a_token_sent_to_another_machine_over_plain_http_is_a_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, url: str, token: str | None, warned: bool
+) -> None:
+    extra = ("--token", token) if token else ()
+    status, _ = install(tmp_path / "home", str(a_root(tmp_path)), *extra, url=url)
+
+    assert status == 0  # a trusted network may carry it: the user is told, not stopped
+    said = "in the clear" in caplog.text and "https:// URL" in caplog.text
+    assert said is warned
+    assert (token or "mem_alice") not in caplog.text

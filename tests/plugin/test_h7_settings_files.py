@@ -33,8 +33,8 @@ LINKED = {
     "codex": (".codex/config.toml", "dotfiles/codex/config.toml"),
 }
 TOKEN_FILES = {
-    "claude-code": ".claude/settings.json",  # env.HARNESS_MEMORY_TOKEN
-    "codex": ".codex/harness-memory/token",  # named by --token-file (test_h7_token_file.py)
+    "claude-code": ".claude/harness-memory/token",  # named by --token-file (test_h7_token_file)
+    "codex": ".codex/harness-memory/token",
     "gemini": ".gemini/harness-memory/token",
 }
 SETTINGS_FILES = {
@@ -162,45 +162,34 @@ def test_token_in_readable_settings(
 ) -> None:
     home = make_home("token-in-readable-settings", tmp_path)
     root = memory_root(tmp_path)
-    path = home / TOKEN_FILES[harness]
-    in_settings = harness == "claude-code"  # Codex and Gemini CLI: a token file of its own
+    path = home / TOKEN_FILES[harness]  # each harness's hooks: a token file of their own
     assert mode(home / SETTINGS_FILES[harness]) == 0o644
 
     status, shown = run(home, root, "install", harness, "--token", TOKEN, "--dry-run")
     assert status == 0
     assert TOKEN not in shown and MASK in shown
-    assert ("0644 -> 0600" in shown) == in_settings
+    assert "0644 -> 0600" not in shown
     assert mode(home / SETTINGS_FILES[harness]) == 0o644
-    assert in_settings or not path.exists()  # a dry run writes no token file
+    assert not path.exists()  # a dry run writes no token file
 
     status, said = run(home, root, "install", harness, "--token", TOKEN)
     assert status == 0
     assert TOKEN in path.read_text(encoding="utf-8")
     assert mode(path) == 0o600
-    if in_settings:
-        assert "made it readable by its owner only (mode 0644 -> 0600)" in said
-        [first_backup] = backups_of(path)  # the old text held no token: its mode stays
-        assert TOKEN not in first_backup.read_text(encoding="utf-8")
-        assert mode(first_backup) == 0o644
-    else:  # the settings hold no token: their mode stays
-        assert TOKEN not in (home / SETTINGS_FILES[harness]).read_text(encoding="utf-8")
-        assert mode(home / SETTINGS_FILES[harness]) == 0o644
-        assert not backups_of(path)  # the token file is the install's own: no backup
+    # the settings hold no token: their mode stays
+    assert TOKEN not in (home / SETTINGS_FILES[harness]).read_text(encoding="utf-8")
+    assert mode(home / SETTINGS_FILES[harness]) == 0o644
+    assert not backups_of(path)  # the token file is the install's own: no backup
 
     # A new token: the backup of the file that held the old one is private too.
     status, said = run(home, root, "install", harness, "--token", "n3w-Token-0815")
     assert status == 0
     assert "n3w-Token-0815" in path.read_text(encoding="utf-8") and mode(path) == 0o600
-    if in_settings:
-        [held_token] = [b for b in backups_of(path) if b != first_backup]
-        assert TOKEN in held_token.read_text(encoding="utf-8")
-        assert mode(held_token) == 0o600
     assert TOKEN not in said and "n3w-Token-0815" not in said + caplog.text
 
     # Files that hold no token keep their mode.
     for other, name in SETTINGS_FILES.items():
-        if other != harness or not in_settings:
-            assert mode(home / name) == 0o644
+        assert mode(home / name) == 0o644, other
 
 
 @pytest.mark.parametrize("harness", ["codex", "gemini"])
@@ -223,19 +212,27 @@ def test_token_in_readable_settings_masked_however_it_is_quoted(
 
 
 def test_token_in_readable_settings_old_backups_made_private(tmp_path: Path) -> None:
-    """A backup an older install left readable, holding the token, is made private by the
-    next install."""
+    """An older install kept Claude Code's token in the settings' ``env``; a backup of those
+    settings left readable is made private by the next install, which moves the token into
+    its own file (the hooks read no token from ``env``: a repository's settings override it)."""
     home = make_home("token-in-readable-settings", tmp_path)
     root = memory_root(tmp_path)
-    path = home / TOKEN_FILES["claude-code"]
-    run(home, root, "install", "claude-code", "--token", TOKEN)
-    leaked = path.with_name(path.name + BACKUP_SUFFIX + "20240101T000000Z")
-    leaked.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    settings = home / SETTINGS_FILES["claude-code"]
+    older = json.dumps({"env": {"HARNESS_MEMORY_TOKEN": TOKEN}})
+    settings.write_text(older, encoding="utf-8")
+    settings.chmod(0o600)
+    leaked = settings.with_name(settings.name + BACKUP_SUFFIX + "20240101T000000Z")
+    leaked.write_text(older, encoding="utf-8")
     leaked.chmod(0o644)
-    status, said = run(home, root, "install", "claude-code", "--token", TOKEN + "-2")
+
+    status, said = run(home, root, "install", "claude-code")
+
     assert status == 0
     assert mode(leaked) == 0o600
     assert f"{leaked} holds the bearer token: made it owner-only" in said
+    assert TOKEN not in settings.read_text(encoding="utf-8")
+    token_file = home / TOKEN_FILES["claude-code"]
+    assert token_file.read_text(encoding="utf-8") == TOKEN + "\n" and mode(token_file) == 0o600
 
 
 @pytest.fixture

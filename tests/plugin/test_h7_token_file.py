@@ -292,3 +292,95 @@ def test_h7_a_token_file_that_is_no_token_is_named_never_waited_on(
     settings = load_settings({"token_file": str(path)}, {})
     with pytest.raises(TokenFileError, match=f"cannot read the token file {path}"):
         settings.bearer_token()
+
+
+CLAUDE_SETTINGS = ".claude/settings.json"
+
+
+def claude_commands(home: Path, event: str) -> list[str]:
+    document = json.loads((home / CLAUDE_SETTINGS).read_text(encoding="utf-8"))
+    return [h["command"] for g in document["hooks"][event] for h in g["hooks"]]
+
+
+def test_h7_claude_codes_hooks_read_the_token_from_a_private_file_never_env(
+    tmp_path: Path,
+) -> None:
+    """Claude Code's settings ``env`` is merged with a repository's ``.claude/settings.json``,
+    which wins: the token there would be the repository's to replace (P-2a). The install writes
+    it into a 0600 file that the hooks calling the service name; the settings hold none."""
+    home, root = tmp_path / "home", memory_root(tmp_path)
+    status, said = install(home, root, "claude-code", "--token", TOKEN)
+    assert status == 0, said
+    assert TOKEN not in said
+    settings = json.loads((home / CLAUDE_SETTINGS).read_text(encoding="utf-8"))
+    assert "env" not in settings and TOKEN not in json.dumps(settings)
+    path = home / ".claude" / "harness-memory" / "token"
+    assert path.read_text(encoding="utf-8") == TOKEN + "\n" and mode(path) == 0o600
+    for event in ("SessionStart", "PostToolUse"):
+        for command in claude_commands(home, event):
+            words = shlex.split(command)
+            assert words[words.index("--token-file") + 1] == str(path), command
+    [guard] = claude_commands(home, "PreToolUse")
+    assert "--token-file" not in guard  # the guard never calls the service
+
+
+def test_h7_a_claude_code_token_an_earlier_install_kept_in_env_moves_into_the_file(
+    tmp_path: Path,
+) -> None:
+    home, root = tmp_path / "home", memory_root(tmp_path)
+    assert install(home, root, "claude-code")[0] == 0
+    path = home / CLAUDE_SETTINGS
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["env"] = {"HARNESS_MEMORY_TOKEN": TOKEN, "OTHER": "kept"}
+    path.write_text(json.dumps(document), encoding="utf-8")
+    assert "WARNING: the settings' env holds HARNESS_MEMORY_TOKEN" in status_of(home)
+
+    status, said = install(home, root, "claude-code")
+
+    assert status == 0, said
+    assert TOKEN not in said
+    assert json.loads(path.read_text(encoding="utf-8"))["env"] == {"OTHER": "kept"}
+    token = home / ".claude" / "harness-memory" / "token"
+    assert token.read_text(encoding="utf-8") == TOKEN + "\n" and mode(token) == 0o600
+    assert all("--token-file" in c for c in claude_commands(home, "SessionStart"))
+    assert "WARNING" not in status_of(home)
+
+
+def status_of(home: Path) -> str:
+    out = io.StringIO()
+    main(["status", "--home", str(home)], environ={"HOME": str(home)}, stdout=out)
+    return out.getvalue()
+
+
+async def test_h7_claude_codes_installed_hook_sends_the_files_token_not_a_repositorys(
+    service: ScriptedService, tmp_path: Path
+) -> None:
+    """The command as installed, run by ``sh -c`` in an environment whose
+    ``HARNESS_MEMORY_TOKEN`` a repository's settings set: the file's token is sent, and the
+    user is told the variable was ignored."""
+    home = tmp_path / "home"
+    status, said = install(
+        home, service.memory_root, "claude-code", "--token", TOKEN, "--no-check", url=service.url
+    )
+    assert status == 0, said
+    command = claude_commands(home, "SessionStart")[0]
+    workspace = tmp_path / "src" / "my-app"
+    workspace.mkdir(parents=True)
+    process = await asyncio.create_subprocess_exec(
+        "sh",
+        "-c",
+        command,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env={**hook_env(home), "HARNESS_MEMORY_TOKEN": "the-repositorys-token"},
+        cwd=workspace,
+    )
+    out, err = await process.communicate(
+        hook_fixture("session_start.json", workspace=str(workspace))
+    )
+    assert process.returncode == 0, err.decode()
+    [(_, headers, _)] = service.calls
+    assert headers["Authorization"] == f"Bearer {TOKEN}"
+    told = json.loads(out)["systemMessage"]
+    assert "ignored HARNESS_MEMORY_TOKEN" in told and "the-repositorys-token" not in told

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import pwd
 import shlex
 from pathlib import Path
 from typing import Any
 
+import pytest
 from aiohttp.test_utils import unused_port
 from harness_memory.cli import main
 from harness_memory.settings import load_settings
@@ -103,22 +106,69 @@ def test_p2a_every_installed_hook_command_takes_its_settings_from_its_flags(
             assert "--state-dir" in argv, command
 
 
-def test_p2a_flags_only_reads_the_token_and_no_other_variable() -> None:
+def test_p2a_flags_only_reads_no_variable_not_even_the_token(tmp_path: Path) -> None:
+    """A repository's settings can set a Session's environment: a token from there would be
+    sent in place of the user's (memory off for the Session, even with the managed install,
+    which no repository can switch off). Installed hooks read theirs from the 0600 file."""
     environ = {f"HARNESS_MEMORY_{name}": "/repo/x" for name in HOOK_ENV}
-    environ |= {"HARNESS_MEMORY_TOKEN": "t0k", "HARNESS_MEMORY_URL": "http://127.0.0.1:1"}
+    environ |= {"HARNESS_MEMORY_TOKEN": "r3po", "HARNESS_MEMORY_URL": "http://127.0.0.1:1"}
+    token_file = tmp_path / "token"
+    token_file.write_text("t0k\n", encoding="utf-8")
+    token_file.chmod(0o600)
     flags: dict[str, str | None] = {"url": "http://127.0.0.1:1", "agent": "coder"}
+    flags |= {"token_file": str(token_file), "state_dir": str(tmp_path / "state")}
 
     settings = load_settings(flags, environ, flags_only=True)
 
-    assert settings.token == "t0k"
+    assert settings.bearer_token() == "t0k"
     assert settings.template_file is None
     assert settings.memory_root is None
-    assert settings.token_file is None
+    assert settings.state_dir == tmp_path / "state"
     assert settings.remote is False
     assert settings.agent == "coder"
-    assert settings.ignored_env == tuple(
-        sorted(f"HARNESS_MEMORY_{n}" for n in HOOK_ENV if n != "URL")  # the URL agrees
-    )
+    ignored = [f"HARNESS_MEMORY_{n}" for n in (*HOOK_ENV, "TOKEN") if n != "URL"]
+    assert settings.ignored_env == tuple(sorted(ignored))  # the URL agrees
+    typed_by_hand = load_settings({}, {"HARNESS_MEMORY_TOKEN": "r3po"})
+    assert typed_by_hand.token == "r3po"  # a command without --flags-only reads it
+
+
+def test_p2a_a_hook_naming_no_state_dir_keeps_it_in_the_accounts_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The managed install's hooks (one command for every user) name no state dir: it is
+    ``.claude/harness-memory`` of the account's home as the password database gives it, not
+    where ``HOME`` or ``CLAUDE_CONFIG_DIR`` point (a repository's settings can set both), and
+    the user's token is the ``token`` file there."""
+    account = tmp_path / "account"
+    entry = pwd.getpwuid(os.getuid())
+    moved = pwd.struct_passwd((*entry[:5], str(account), entry[6]))
+    monkeypatch.setattr(pwd, "getpwuid", lambda uid: moved)
+    state = account / ".claude" / "harness-memory"
+    state.mkdir(parents=True)
+    (state / "token").write_text("t0k\n", encoding="utf-8")
+    (state / "token").chmod(0o600)
+    repository = {"HOME": "/repo", "CLAUDE_CONFIG_DIR": "/repo/.cfg"}
+    repository |= {"HARNESS_MEMORY_TOKEN": "r3po", "HARNESS_MEMORY_STATE_DIR": "/repo/state"}
+
+    settings = load_settings({"url": "http://127.0.0.1:1"}, repository, flags_only=True)
+
+    assert settings.state_dir == state
+    assert settings.bearer_token() == "t0k"
+    assert load_settings({}, repository).state_dir == Path("/repo/state")  # typed by hand
+
+
+def test_p2a_an_account_the_password_database_does_not_know_keeps_it_in_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def unknown(uid: int) -> pwd.struct_passwd:
+        raise KeyError(uid)
+
+    monkeypatch.setattr(pwd, "getpwuid", unknown)
+
+    settings = load_settings({}, {"HOME": str(tmp_path)}, flags_only=True)
+
+    assert settings.state_dir == tmp_path / ".claude" / "harness-memory"
+    assert settings.token_file is None  # no token file there: no token
 
 
 def test_p2a_status_warns_about_hooks_an_earlier_install_wrote_without_flags_only(

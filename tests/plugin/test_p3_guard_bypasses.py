@@ -298,10 +298,10 @@ def test_p3_what_the_guard_cannot_see_passes_as_the_install_says(
 _SHELL_THROUGH_A_BIND_MOUNT = """
 import io, json, subprocess, sys
 from harness_memory.cli import main
-root, alias, workspace, state = sys.argv[1:5]
-subprocess.run(["mount", "--bind", root, alias], check=True)
+root, source, alias, workspace, state = sys.argv[1:6]
+subprocess.run(["mount", "--bind", source, alias], check=True)
 answers = {}
-for command in sys.argv[5:]:
+for command in sys.argv[6:]:
     hook = {"session_id": "s-1", "cwd": workspace, "hook_event_name": "PreToolUse",
             "tool_name": "Bash", "tool_input": {"command": command}}
     out = io.StringIO()
@@ -328,20 +328,21 @@ def test_p3_shell_words_through_another_name_of_the_memory_root_are_refused(
         f"cd {alias} && echo x > {where.other}/a.md",
     ]
     allowed = [f"echo x > {alias}/user/a.md", f"echo x > {alias}/{where.own}/a.md"]
+    answers = shell_answers_through_a_bind_mount(where, where.root, alias, [*refused, *allowed])
+
+    assert all(answers[command] for command in refused), answers
+    assert not any(answers[command] for command in allowed), answers
+
+
+def shell_answers_through_a_bind_mount(
+    where: Layout, source: Path, alias: Path, commands: list[str]
+) -> dict[str, bool]:
+    """Whether Claude Code's guard refuses each Bash ``command`` while ``source`` is also
+    mounted at ``alias`` (for real, in a user and mount namespace of the test's own)."""
     script = [sys.executable, "-c", _SHELL_THROUGH_A_BIND_MOUNT]
-    arguments = [str(where.root), str(alias), str(where.workspace), str(where.state)]
-    arguments += [*refused, *allowed]
+    arguments = [str(where.root), str(source), str(alias), str(where.workspace), str(where.state)]
     done = subprocess.run(
-        [
-            "unshare",
-            "--user",
-            "--map-root-user",
-            "--mount",
-            *script,
-            *arguments,
-            *refused,
-            *allowed,
-        ],
+        ["unshare", "--user", "--map-root-user", "--mount", *script, *arguments, *commands],
         input="",
         capture_output=True,
         text=True,
@@ -349,8 +350,50 @@ def test_p3_shell_words_through_another_name_of_the_memory_root_are_refused(
         check=False,
     )
     assert done.returncode == 0, done.stderr
+    answers: dict[str, bool] = json.loads(done.stdout)
+    return answers
 
-    answers = json.loads(done.stdout)
+
+def test_p3_shell_words_through_a_scope_folder_mounted_in_the_workspace_are_refused(
+    where: Layout,
+) -> None:
+    """Another Workspace's scope folder bind-mounted inside this Workspace: literal paths,
+    relative ones, ``cd`` and words built at run time below it are refused."""
+    other = where.workspace / "other-memory"
+    other.mkdir()
+    refused = [
+        f"echo x > {other}/a.md",
+        "echo x > other-memory/a.md",
+        "cd other-memory && echo x > a.md",
+        f"echo x > {other}/$(echo a).md",
+        "cp notes.md other-memory",
+    ]
+    allowed = ["echo x > notes.md", f"echo x > {where.root}/{where.own}/a.md"]
+    answers = shell_answers_through_a_bind_mount(
+        where, where.root / where.other, other, [*refused, *allowed]
+    )
+
+    assert all(answers[command] for command in refused), answers
+    assert not any(answers[command] for command in allowed), answers
+
+
+def test_p3_the_sessions_own_scope_mounted_in_the_workspace_stays_writable(
+    where: Layout,
+) -> None:
+    """The Session's own scope folder bind-mounted inside its Workspace is that scope: a
+    ``cd`` into it, a copy into it and a write below it pass; its marker does not."""
+    own = where.workspace / "memory"
+    own.mkdir()
+    allowed = [
+        "echo x > memory/a.md",
+        "cd memory && echo x > a.md",
+        "cp notes.md memory",
+        "ls memory",
+    ]
+    refused = ["echo x > memory/.workspace"]
+    answers = shell_answers_through_a_bind_mount(
+        where, where.root / where.own, own, [*refused, *allowed]
+    )
 
     assert all(answers[command] for command in refused), answers
     assert not any(answers[command] for command in allowed), answers

@@ -125,16 +125,24 @@ async def test_p3_other_files_beside_the_workspace_stay_writable(
 _BIND_THEN_GUARD = 'mount --bind "$1" "$2" && exec "$3" hook claude-code pre-tool-use'
 
 
+@pytest.mark.parametrize("mounted", ["the folder", "the record"])
 async def test_p3_the_records_folder_under_another_name_is_refused(
-    started: dict[str, str], workspace: Path, tmp_path: Path
+    started: dict[str, str], workspace: Path, tmp_path: Path, mounted: str
 ) -> None:
-    """A bind mount names the records folder in a way ``realpath`` keeps as spelled, and the
-    kernel writes into the records all the same: the folder that *is* the records folder
-    (device and inode) is found. Made for real in a user and mount namespace of the test's own."""
+    """A bind mount names the records folder (or the Session's record itself, mounted onto a
+    file of the Workspace) in a way ``realpath`` keeps as spelled, and the kernel writes into
+    the records all the same: the folder that *is* the records folder (device and inode), or
+    the mount table, says so. Made for real in a user and mount namespace of the test's own."""
     records = tmp_path / "state" / "sessions"
-    alias = tmp_path / "elsewhere"
-    alias.mkdir()
-    target = str(alias / f"{SESSION_ID}.json")
+    if mounted == "the folder":
+        alias = tmp_path / "elsewhere"
+        alias.mkdir()
+        target = str(alias / f"{SESSION_ID}.json")
+    else:
+        records = record_path(tmp_path / "state", SESSION_ID)
+        alias = workspace / "session.json"
+        alias.write_text("{}", encoding="utf-8")
+        target = str(alias)
     stdin = hook_fixture("pre_tool_use_write.json", workspace=str(workspace), target=target)
     command = ["sh", "-c", _BIND_THEN_GUARD, "sh", str(records), str(alias), HARNESS_MEMORY]
     process = await asyncio.create_subprocess_exec(

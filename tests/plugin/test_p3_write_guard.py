@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from harness_memory import mounts
 from harness_memory.guard import GuardDecision, check_write
 from memory_core.keys import workspace_memory_key
 from memory_core.layout import memory_root
@@ -239,9 +240,108 @@ def test_p3_the_memory_root_under_another_name_is_judged_where_the_kernel_lands(
     assert decide(alias / OTHER / "x.md", root).allowed  # outside the namespace: a plain folder
 
 
+_JUDGE_THROUGH_BIND_MOUNTS_OF_PARTS = """
+import json, subprocess, sys
+from harness_memory.guard import check_write
+root, key, mounts, targets = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), sys.argv[4:]
+for source, alias in mounts:
+    subprocess.run(["mount", "--bind", source, alias], check=True)
+answers = {}
+for target in targets:
+    decision = check_write(target, memory_root=root, workspace_key=key)
+    answers[target] = [decision.allowed, decision.scope]
+print(json.dumps(answers))
+"""
+
+
+def test_p3_a_scope_folder_mounted_elsewhere_is_judged_as_that_scope(
+    root: Path, tmp_path: Path
+) -> None:
+    """A bind mount of one scope folder (a folder in one, one of its files) inside the
+    Workspace: no folder on the way is the memory root, yet the kernel writes into that scope.
+    The kernel's mount table says where it lands; the guard judges that scope. Made for real in
+    a user and mount namespace of the test's own."""
+    workspace = tmp_path / "src" / "my-app"
+    (root / OTHER / "notes").mkdir()
+    aliases = {
+        "other": (root / OTHER, workspace / "other-memory"),
+        "own": (root / OWN, workspace / "own-memory"),
+        "user": (root / "user", workspace / "user-memory"),
+        "folder": (root / OTHER / "notes", workspace / "notes"),
+        "file": (root / OTHER / "MEMORY.md", workspace / "INDEX.md"),
+    }
+    for _source, alias in aliases.values():
+        alias.parent.mkdir(parents=True, exist_ok=True)
+        if alias.name.endswith(".md"):
+            alias.write_text("", encoding="utf-8")
+        else:
+            alias.mkdir()
+    mounts = json.dumps([[str(source), str(alias)] for source, alias in aliases.values()])
+    plain = workspace / "src" / "main.py"
+    targets = {
+        "other": aliases["other"][1] / "x.md",
+        "other marker": aliases["other"][1] / ".workspace",
+        "own": aliases["own"][1] / "x.md",
+        "own marker": aliases["own"][1] / ".workspace",
+        "user": aliases["user"][1] / "x.md",
+        "folder": aliases["folder"][1] / "x.md",
+        "file": aliases["file"][1],
+        "plain": plain,
+    }
+    command = [sys.executable, "-c", _JUDGE_THROUGH_BIND_MOUNTS_OF_PARTS, str(root), OWN, mounts]
+    done = subprocess.run(
+        ["unshare", "--user", "--map-root-user", "--mount", *command, *map(str, targets.values())],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+
+    answers = {name: json.loads(done.stdout)[str(path)] for name, path in targets.items()}
+
+    assert answers == {
+        "other": [False, OTHER],
+        "other marker": [False, OTHER],
+        "own": [True, OWN],
+        "own marker": [False, OWN],
+        "user": [True, "user"],
+        "folder": [False, OTHER],
+        "file": [False, OTHER],
+        "plain": [True, None],
+    }
+    assert decide(targets["other"], root).allowed  # outside the namespace: a plain folder
+
+
 @pytest.mark.parametrize("marker", [".Workspace", ".WORKSPACE"])
 def test_p3_the_marker_in_another_letter_case_is_the_marker(root: Path, marker: str) -> None:
     """On a case-insensitive disk (macOS's default) ``.WORKSPACE`` opens ``.workspace``."""
     decision = decide(root / OWN / marker, root)
     assert not decision.allowed
     assert ".workspace" in decision.reason
+
+
+def test_p3_the_mount_table_is_read_as_the_kernel_writes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``/proc/self/mountinfo`` escapes a space in a path as ``\\040``; a mount listed later at
+    the same point is the one on top; another filesystem is never the memory root's."""
+    table = tmp_path / "mountinfo"
+    table.write_text(
+        "1 0 8:1 / / rw - ext4 /dev/sda1 rw\n"
+        "2 1 8:1 /srv/mem/agents/c/agent_state/memory/other\\040app /home/ada/my\\040app/m rw"
+        " - ext4 /dev/sda1 rw\n"
+        "3 1 8:2 / /home/ada/my\\040app/m2 rw - ext4 /dev/sdb1 rw\n"
+        "4 1 8:1 /tmp/gone /home/ada/my\\040app/m2 rw - ext4 /dev/sda1 rw\n"
+        "5 1 8:3 / /home/ada/my\\040app/usb rw - vfat /dev/sdc1 rw\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(mounts, "MOUNT_TABLE", table)
+    root = "/srv/mem/agents/c/agent_state/memory"
+
+    assert mounts.below_by_mount("/home/ada/my app/m/x.md", root) == ("other app", "x.md")
+    assert mounts.below_by_mount("/home/ada/my app/m", root) == ("other app",)
+    assert mounts.below_by_mount("/home/ada/my app/m2/x.md", root) is None  # on top: /tmp/gone
+    assert mounts.below_by_mount("/home/ada/my app/usb/x.md", root) is None
+    assert mounts.below_by_mount(f"{root}/user/x.md", root) == ("user", "x.md")
+    assert mounts.below_by_mount("/home/ada/my app/x.md", root) is None

@@ -192,6 +192,27 @@ def test_r2_offline_writes_wait_and_arrive_on_the_next_contact(
     assert [scope.waiting for scope in laptop.status()] == [False]
 
 
+def test_r1_a_token_the_service_refuses_says_where_the_token_comes_from(
+    real_service: RealService, served_root: Path, tmp_path: Path
+) -> None:
+    revoked = RemoteCopy(
+        url=real_service.url,
+        token="mem_not-a-token-this-service-holds",
+        project="acme",
+        agent=AGENT,
+        state_dir=tmp_path / "laptop" / "state",
+        timeout=30.0,
+    )
+
+    [result] = revoked.sync(None)
+
+    assert not result.ok and result.error is not None
+    assert "Authentication failed" in result.error
+    assert "give this service's token in HARNESS_MEMORY_TOKEN or a --token-file" in result.error
+    assert "run `harness-memory install` again with it" in result.error
+    assert "mem_not-a-token" not in result.error
+
+
 def test_r1_a_workspace_scope_is_made_with_its_marker_and_only_the_sessions_scopes_come(
     real_service: RealService, served_root: Path, tmp_path: Path
 ) -> None:

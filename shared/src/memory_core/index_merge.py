@@ -10,7 +10,9 @@ the target index without duplicates (:func:`merge_index`):
   outer whitespace), the source's top-level ``# `` title, or a link line whose every topic link
   already has a line in the target (the memory is indexed there already);
 - the target's own lines are never changed, reordered or removed, and its line ends (LF or
-  CRLF) are used for the appended lines.
+  CRLF) are used for the appended lines;
+- lines that come back to the index they were once part of (a restore, V-2: ``places``) go
+  back to where they stood in it, next to the same neighbours, rather than at the end.
 
 Merging the same source twice therefore adds nothing the second time (P-5, "a second run
 changes nothing").
@@ -132,12 +134,20 @@ def _line_end(text: str) -> str:
     return "\r\n" if "\r\n" in text else "\n"
 
 
-def merge_index(target: str | None, source: str, renames: Mapping[str, str]) -> IndexMerge:
+def merge_index(
+    target: str | None,
+    source: str,
+    renames: Mapping[str, str],
+    *,
+    places: str | None = None,
+) -> IndexMerge:
     """Merge the ``source`` index into the ``target`` index (None: there is none yet).
 
     ``renames`` maps source file names to the names used in the target scope (see
-    :func:`rewrite_links`). Returns an :class:`IndexMerge`; see the module docstring for which
-    lines are added. Never raises on content.
+    :func:`rewrite_links`). ``places``: the index the lines were once part of (a restore's
+    version of ``MEMORY.md``, V-2): each added line goes back to its place there
+    (:func:`_put_back`) instead of the end. Returns an :class:`IndexMerge`; see the module
+    docstring for which lines are added. Never raises on content.
     """
     lines = index_lines(source)
     fenced = fenced_lines(lines)
@@ -172,7 +182,87 @@ def merge_index(target: str | None, source: str, renames: Mapping[str, str]) -> 
     if appended:
         end = _line_end(target)
         head = target if target.endswith("\n") else target + end
-        merge.text = head + end.join(appended) + end
+        if places is None:
+            merge.text = head + end.join(appended) + end
+        else:
+            merge.text = _put_back(head, appended, index_lines(places), end)
         merge.changed = True
         merge.added = appended
     return merge
+
+
+def _put_back(target: str, lines: list[str], places: list[str], end: str) -> str:
+    """``target`` (ending in a line end) with each of ``lines`` where it stood in ``places``:
+    after the nearest line above it there that the index holds, else before the nearest one
+    below it, else at the end; the blank lines that stood next to that neighbour, on its side,
+    stay next to it. Lines are compared without outer whitespace. Each line put back is a
+    neighbour for the next, so a run of lines lost together comes back together, in order.
+    One pass over the index: ``gaps[p]`` holds the lines that go before its row ``p``."""
+    rows = [row + "\n" for row in target.split("\n")[:-1]]
+    held = [row.strip() for row in rows]
+    first: dict[str, int] = {}
+    for at, text in enumerate(held):
+        first.setdefault(text, at)
+    where = [line.strip() for line in places]
+    spots: dict[str, int] = {}
+    for at, text in enumerate(where):
+        spots.setdefault(text, at)
+    gaps: list[list[str]] = [[] for _ in range(len(rows) + 1)]
+    put: dict[str, int] = {}  # a line put back → its gap
+    for line in lines:
+        own = line.strip()
+        gap = _gap(spots.get(own), held, first, put, where)
+        gaps[gap].append(line + end)
+        put.setdefault(own, gap)
+    out: list[str] = []
+    for at, row in enumerate(rows):
+        out += gaps[at]
+        out.append(row)
+    out += gaps[len(rows)]
+    return "".join(out)
+
+
+def _gap(
+    spot: int | None,
+    held: list[str],
+    first: dict[str, int],
+    put: dict[str, int],
+    where: list[str],
+) -> int:
+    """The gap (before row ``p`` of ``held``, the index's lines stripped; ``first``: each
+    line's first row) that the line which stood at ``spot`` of ``where`` goes back into;
+    ``put``: the lines already put back and their gaps."""
+    end = len(held)
+    if spot is None:
+        return end
+    for i in range(spot - 1, -1, -1):
+        near = where[i]
+        if not near:
+            continue
+        if near in put:  # put back just before: this one follows it
+            return put[near]
+        if near in first:
+            gap = first[near] + 1
+            blanks = _blank_run(where[i + 1 : spot])
+            while blanks and gap < end and not held[gap]:
+                gap, blanks = gap + 1, blanks - 1
+            return gap
+    for i in range(spot + 1, len(where)):
+        near = where[i]
+        if near and near in first:
+            gap = first[near]
+            blanks = _blank_run(where[spot + 1 : i][::-1])
+            while blanks and gap > 0 and not held[gap - 1]:
+                gap, blanks = gap - 1, blanks - 1
+            return gap
+    return end
+
+
+def _blank_run(lines: list[str]) -> int:
+    """How many of ``lines`` are blank before the first that is not."""
+    run = 0
+    for line in lines:
+        if line:
+            break
+        run += 1
+    return run

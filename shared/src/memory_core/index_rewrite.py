@@ -74,13 +74,19 @@ def _undecided(raw: bytes) -> str | None:
 
 
 def merge_index_bytes(
-    raw: bytes, lines: str, renames: Mapping[str, str], *, foreign: bool = False
+    raw: bytes,
+    lines: str,
+    renames: Mapping[str, str],
+    *,
+    foreign: bool = False,
+    places: str | None = None,
 ) -> MergedBytes:
     """Merge ``lines`` (text, LF line ends) into the index bytes ``raw``, in their own form.
 
     ``renames`` maps source file names to the names used (see
     :func:`~memory_core.index_merge.merge_index`); ``foreign`` says the lines come from
-    elsewhere (an import), not from this index's own history. Raises
+    elsewhere (an import), not from this index's own history; ``places``, the index text they
+    were once part of, puts each back where it stood there (a restore). Raises
     :class:`IndexNotRewritable` (see the module docstring); never writes.
     """
     exact = decode_exact(raw)
@@ -93,9 +99,10 @@ def merge_index_bytes(
     cr_only = "\r" in text and "\n" not in text
     if cr_only:
         text = text.replace("\r", "\n")  # merged with LF, given back with CR alone
+        places = None if places is None else places.replace("\r", "\n")
     elif _LONE_CR.search(text):
         raise IndexNotRewritable("has lines ending in CR alone beside lines ending in LF")
-    merge = merge_index(text, lines, renames)
+    merge = merge_index(text, lines, renames, places=places)
     if not merge.changed:
         return MergedBytes(merge, None)
     if foreign and exact.codec in _EIGHT_BIT and (other := _undecided(raw)) is not None:

@@ -18,7 +18,8 @@
     harness-memory install|uninstall claude-code|codex|gemini …   (harness_memory.cli_install)
 
 Every flag falls back to its ``HARNESS_MEMORY_*`` variable (see :mod:`harness_memory.settings`),
-except in a hook given ``--flags-only`` (as installed), which reads only ``HARNESS_MEMORY_TOKEN``.
+except in a hook given ``--flags-only`` (as installed), which reads none, the token's neither
+(it reads the ``--token-file``).
 Exit status: 0 when the Session started (memory or the draft may have failed open: a warning
 goes to stderr), 2 for a usage error (a draft id that is not 32 lowercase hex digits included).
 ``draft show`` exits 1 when the draft cannot be fetched (expired, unknown, service down). Hook
@@ -447,6 +448,7 @@ def _add_hook(hook: argparse.ArgumentParser) -> None:
         adapter.add_argument(
             "--flags-only",
             action="store_true",
-            help="read no HARNESS_MEMORY_* variable but HARNESS_MEMORY_TOKEN: a repository's "
-            "settings can set the Session's environment (what install writes)",
+            help="read no HARNESS_MEMORY_* variable, the token's neither (--token-file; "
+            "without --state-dir, the account's ~/.claude/harness-memory and its token file): "
+            "a repository's settings can set the Session's environment (what install writes)",
         )

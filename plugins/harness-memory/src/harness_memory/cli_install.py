@@ -251,10 +251,11 @@ def _managed_dir(parser: argparse.ArgumentParser, args: argparse.Namespace) -> P
     if args.harness != "claude-code":
         parser.error(f"--managed is for claude-code only ({args.harness} has no managed hooks)")
     if getattr(args, "token", None):
+        from harness_memory.installers.claude_code import EACH_USERS_OWN_FILE
+
         parser.error(
             "--managed with --token: managed settings are read by every user of the machine, "
-            "so a token there is anyone's; give each user theirs in their own "
-            "~/.claude/settings.json (env.HARNESS_MEMORY_TOKEN, mode 0600)"
+            f"so a token there is anyone's; {EACH_USERS_OWN_FILE}"
         )
     from harness_memory.installers.claude_code import managed_dir
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 
 __all__ = [
+    "UNAUTHORIZED_HINT",
     "BadServiceAnswerError",
     "MemoryClientError",
     "ServiceRejectedError",
@@ -52,14 +53,32 @@ class ServiceRejectedError(MemoryClientError):
         self.status = status
         self.detail = detail
         said = f"memory service answered {status}: {detail}"
-        super().__init__(said + (_UNAUTHORIZED_HINT if status == 401 else ""))
+        super().__init__(said + _hint(status, detail))
 
 
-_UNAUTHORIZED_HINT = (
+UNAUTHORIZED_HINT = (
     " (give this service's token in HARNESS_MEMORY_TOKEN or a --token-file; installed hooks: "
     "run `harness-memory install` again with it)"
 )
 """What a 401 adds: where the plugin takes its bearer token from (A-10, P-2a)."""
+
+_NO_AGENT_HINT = (
+    " (this service, or this token, knows no such agent: create it where the service runs, "
+    "`memory-api agent create --project P --id A`, or give the --url, --project and --agent "
+    "of one it holds; installed hooks: run `harness-memory install` again with them, and "
+    "`harness-memory status` shows what they use)"
+)
+"""What a 404 for the agent adds: the two ways out of a hook pointed at an agent the service
+does not hold (a service started over another data dir, a typo, a token of another project)."""
+
+
+def _hint(status: int, detail: str) -> str:
+    """The next step a rejection's message ends with, or nothing."""
+    if status == 401:
+        return UNAUTHORIZED_HINT
+    if status == 404 and detail.startswith("no agent "):
+        return _NO_AGENT_HINT
+    return ""
 
 
 class BadServiceAnswerError(MemoryClientError):

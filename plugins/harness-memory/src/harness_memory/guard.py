@@ -5,11 +5,14 @@ Workspace scope; never onto a ``.workspace`` marker, never through a symlink, ne
 climbing around inside it. Writes that land outside the memory root are not the guard's business
 and are allowed (the harness's own permission rules still apply to them).
 
-The guard reads no file and writes none: it only resolves symlinks (``os.path.realpath``) so
-that a link planted anywhere on the way cannot smuggle a write into another scope, and, for a
-path that seems to lie outside the memory root, compares the folders on its way with the memory
-root by device and inode, so that another name the kernel resolves and ``realpath`` does not (a
-bind mount, another letter case on a case-insensitive disk) cannot either.
+The guard writes no file and reads none but the kernel's mount table: it resolves symlinks
+(``os.path.realpath``) so that a link planted anywhere on the way cannot smuggle a write into
+another scope, and, for a path that seems to lie outside the memory root, asks where the kernel
+lands it, so that another name the kernel resolves and ``realpath`` does not cannot either: a
+folder on its way that is the memory root by device and inode (a bind mount of the root,
+another letter case on a case-insensitive disk), or a mount that shows a part of the memory
+root elsewhere (a bind mount of one scope folder, of a folder in one, of one of its files:
+:mod:`harness_memory.mounts`).
 """
 
 from __future__ import annotations
@@ -22,7 +25,15 @@ from memory_core.errors import UnresolvablePath
 from memory_core.keys import USER_SCOPE, real_path
 from memory_core.layout import MARKER_FILE
 
-__all__ = ["GuardDecision", "below_by_identity", "check_write", "is_usable_path"]
+from harness_memory.mounts import below_by_mount
+
+__all__ = [
+    "GuardDecision",
+    "below_by_identity",
+    "below_under_another_name",
+    "check_write",
+    "is_usable_path",
+]
 
 
 class GuardDecision(msgspec.Struct, frozen=True):
@@ -79,11 +90,12 @@ def check_write(
     location (symlinks resolved) differs from its spelled location inside the memory root; the
     memory root itself or a file directly in it; any scope but ``user`` and ``workspace_key``;
     any ``.workspace`` marker (in any letter case); a path through a symlink that cannot be
-    read (where it leads is unknown). A path through a folder that is the memory root under
-    another name (a bind mount, another letter case on a case-insensitive disk: same device
-    and inode) is judged by where it lands, as the kernel will. Everything outside the memory
-    root is allowed. Never raises for odd input: an
-    empty path, or one (joined with ``cwd``) holding NUL or a lone surrogate, is denied.
+    read (where it leads is unknown). A path that reaches the memory root under another name
+    (:func:`below_under_another_name`: a bind mount of the root, of one scope folder, of a
+    folder or a file in one; another letter case on a case-insensitive disk) is judged by
+    where it lands, as the kernel will. Everything outside the memory root is allowed. Never
+    raises for odd input: an empty path, or one (joined with ``cwd``) holding NUL or a lone
+    surrogate, is denied.
     """
     raw = os.fspath(target_path)
     if not raw or "\x00" in raw:
@@ -114,7 +126,7 @@ def check_write(
     passes_root = _passes_through(joined, (root_spelled, root_real))
 
     if spelled_parts is None and real_parts is None and not passes_root:
-        real_parts = below_by_identity(real, root_real)
+        real_parts = below_under_another_name(real, root_real)
         if real_parts is None:
             return GuardDecision(True, "outside the memory root: not the memory guard's business")
         spelled_parts = real_parts  # the memory root under another name: judged where it lands
@@ -135,6 +147,16 @@ def check_write(
             "memory files are written only at their real location",
         )
     return _decide_scope(real_parts, workspace_key)
+
+
+def below_under_another_name(real: str, root: str) -> tuple[str, ...] | None:
+    """``real``'s parts below ``root`` when the kernel lands it there although neither its
+    spelling nor its real path lies in ``root``: a folder on its way is ``root`` itself
+    (:func:`below_by_identity`), or a mount shows a part of ``root`` on its way (a bind mount
+    of a scope folder, a folder in one or one file: :func:`harness_memory.mounts.
+    below_by_mount`). None when it lands outside ``root`` (or where cannot be looked up)."""
+    found = below_by_identity(real, root)
+    return found if found is not None else below_by_mount(real, root)
 
 
 def below_by_identity(real: str, root: str) -> tuple[str, ...] | None:

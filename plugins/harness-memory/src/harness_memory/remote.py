@@ -73,6 +73,7 @@ from memory_core.keys import (
 )
 from memory_core.rules import CONTROL_CLASS, MACHINE_NAME_MAX, MACHINE_NAME_RULE
 
+from harness_memory.errors import UNAUTHORIZED_HINT
 from harness_memory.settings import remote_memory_root
 
 if TYPE_CHECKING:
@@ -509,7 +510,10 @@ class _ScopeRun:
             message = done.stderr.decode("utf-8", "replace").strip()
             lowered = message.lower()
             missing = network and any(sign in lowered for sign in _NOTHING_THERE)
-            raise _GitFailed(_last_line(message) or f"git {args[0]} failed", missing=missing)
+            said = _last_line(message) or f"git {args[0]} failed"
+            if network and _REFUSED_SIGN in lowered:  # git's word for the service's 401
+                said += UNAUTHORIZED_HINT
+            raise _GitFailed(said, missing=missing)
         return done
 
     def refs(self) -> dict[str, str]:
@@ -705,6 +709,9 @@ def _held(refs: dict[str, str]) -> str | None:
 _EXCLUDES = "/*/\n*.swp\n*~\n.#*\n"
 _NOTHING_THERE = ("404", "not found", "couldn't find remote ref")
 """What git says when the service has no such scope (404) or no version of it yet."""
+
+_REFUSED_SIGN = "authentication failed"
+"""What git says when the service answers 401: the token is missing, wrong or revoked (A-10)."""
 
 
 def _last_line(message: str) -> str:

@@ -18,7 +18,8 @@ HARNESS_MEMORY_AGENT        agent id (K-7)
 HARNESS_MEMORY_TIMEOUT      seconds for each request to the service (default 2, at most 3600)
 HARNESS_MEMORY_TEMPLATE     path of a template file (default: the hook's built-in template)
 HARNESS_MEMORY_STATE_DIR    where Session records go (default ``~/.claude/harness-memory``,
-                            or ``$CLAUDE_CONFIG_DIR/harness-memory``)
+                            or ``$CLAUDE_CONFIG_DIR/harness-memory``; for a ``--flags-only``
+                            hook without ``--state-dir``, see below)
 HARNESS_MEMORY_ROOT         memory root for the write guard when no Session record exists
 HARNESS_MEMORY_REMOTE       ``on``: remote mode (R-1): memory is a local copy under the state
                             dir, synced with the service over git; the memory root is that
@@ -27,11 +28,17 @@ HARNESS_MEMORY_REMOTE       ``on``: remote mode (R-1): memory is a local copy un
 ==========================  =============================================================
 
 A hook command ``harness-memory install`` writes carries ``--flags-only``: its settings are its
-flags, and every ``HARNESS_MEMORY_*`` variable but ``HARNESS_MEMORY_TOKEN`` is ignored, since a
-repository's own settings can set a Session's environment (Claude Code's ``.claude/settings.json``
-``env``, Gemini CLI's ``.env`` files) and so could move the memory, the Session records the guard
-trusts or the template (P-2a). The variables it ignored are named in
-:attr:`HarnessSettings.ignored_env`, for the Session-start hook to tell the user.
+flags, and every ``HARNESS_MEMORY_*`` variable is ignored, the token's too, since a repository's
+own settings can set a Session's environment (Claude Code's ``.claude/settings.json`` ``env``,
+Gemini CLI's ``.env`` files) and so could move the memory, the Session records the guard trusts
+or the template, or send another token (memory off for the Session, P-2a). The token comes from
+the 0600 file its ``--token-file`` names (H-7). A hook without ``--state-dir`` (the managed
+install's, one command for every user of the machine) keeps its state in
+``.claude/harness-memory`` of the account's home as the password database names it, never where
+``$HOME`` or ``$CLAUDE_CONFIG_DIR`` point (a repository can set those too), and reads the token
+from ``token`` there when no ``--token-file`` is given (:func:`account_state_dir`). The
+variables it ignored are named in :attr:`HarnessSettings.ignored_env`, for the Session-start
+hook to tell the user.
 """
 
 from __future__ import annotations
@@ -49,11 +56,13 @@ __all__ = [
     "DEFAULT_TIMEOUT_S",
     "ENV_PREFIX",
     "MAX_TIMEOUT_S",
+    "TOKEN_FILE_NAME",
     "HarnessSettings",
     "MissingSettingsError",
     "SettingsError",
     "TemplateUnreadableError",
     "TokenFileError",
+    "account_state_dir",
     "default_state_dir",
     "load_settings",
     "remote_memory_root",
@@ -205,6 +214,28 @@ def default_state_dir(environ: Mapping[str, str]) -> Path:
     return base / "harness-memory"
 
 
+TOKEN_FILE_NAME = "token"  # noqa: S105 (a file name, not a password)
+"""The token file's name in a state dir: the installers write it (mode 0600, H-7), and a
+``--flags-only`` hook without ``--token-file`` reads it from :func:`account_state_dir`."""
+
+
+def account_state_dir(environ: Mapping[str, str]) -> Path:
+    """The state dir of a ``--flags-only`` hook that names none (the managed install's):
+    ``.claude/harness-memory`` in the home directory the password database gives the account
+    running the hook. No environment variable moves it: a repository's settings can set
+    ``HOME`` and ``CLAUDE_CONFIG_DIR`` for a Session, and the Session records there tell the
+    write guard which scope the Session may write (P-2a, P-3). An account the database does
+    not know (a container's bare uid), or a system without one (Windows), falls back to
+    :func:`default_state_dir`."""
+    try:
+        import pwd  # POSIX only: Windows has no password database
+
+        home = pwd.getpwuid(os.getuid()).pw_dir
+    except (ImportError, KeyError):
+        return default_state_dir(environ)
+    return Path(home) / ".claude" / "harness-memory"
+
+
 def remote_memory_root(state_dir: Path, project: str, agent: str) -> Path:
     """The memory root of remote mode's local copy (R-1, :class:`harness_memory.remote.
     RemoteCopy`): ``<state_dir>/remote/<project>/agents/<agent>/agent_state/memory``, shaped like
@@ -222,8 +253,10 @@ def load_settings(
     """Merge command-line ``flags`` (``url``, ``token``, …; None = not given) over ``environ``.
 
     With ``flags_only`` (an installed hook's ``--flags-only``) no ``HARNESS_MEMORY_*`` variable
-    but ``HARNESS_MEMORY_TOKEN`` is read: a setting is its flag or its default, and the variables
-    that say otherwise are listed in ``ignored_env`` (P-2a).
+    is read, the token's neither: a setting is its flag or its default, and the variables that
+    say otherwise are listed in ``ignored_env`` (P-2a). Without ``state_dir`` the state dir is
+    then :func:`account_state_dir`, and without ``token``/``token_file`` the token file is its
+    :data:`TOKEN_FILE_NAME` when there is one.
 
     Raises :class:`SettingsError` for a timeout that is not a number of seconds in
     (0, :data:`MAX_TIMEOUT_S`] and a ``remote`` value other than on/off (1/0, true/false, yes/no).
@@ -236,7 +269,7 @@ def load_settings(
     def pick(name: str) -> str | None:
         value = flags.get(name)
         variable = ENV_PREFIX + name.upper()
-        if flags_only and name != "token":
+        if flags_only:
             if environ.get(variable) and environ[variable] != value:
                 ignored.append(variable)
         elif value is None:
@@ -256,9 +289,15 @@ def load_settings(
         )
     template = pick("template")
     given_state_dir = pick("state_dir")
-    state_dir = Path(given_state_dir) if given_state_dir else default_state_dir(environ)
+    if given_state_dir:
+        state_dir = Path(given_state_dir)
+    else:
+        state_dir = account_state_dir(environ) if flags_only else default_state_dir(environ)
     root = pick("root")
-    token_file = pick("token_file")
+    token, token_file = pick("token"), pick("token_file")
+    own_token_file = state_dir / TOKEN_FILE_NAME
+    if flags_only and token is None and token_file is None and os.path.lexists(own_token_file):
+        token_file = str(own_token_file)
     switch = (pick("remote") or "off").lower()
     if switch not in _SWITCH:
         raise SettingsError(f"remote must be on or off, got {switch!r}")
@@ -268,7 +307,7 @@ def load_settings(
         memory_root = remote_memory_root(state_dir, project, agent)
     return HarnessSettings(
         url=pick("url"),
-        token=pick("token"),
+        token=token,
         project=project,
         agent=agent,
         timeout=timeout,

@@ -20,7 +20,7 @@ from typing import Any
 from memory_core.errors import UnresolvablePath
 from memory_core.keys import real_path
 
-from harness_memory.guard import below_by_identity, check_write, is_usable_path
+from harness_memory.guard import below_under_another_name, check_write, is_usable_path
 from harness_memory.hooks import claude_code
 from harness_memory.hooks.tool_targets import ToolWrites, shell_paths
 from harness_memory.settings import HarnessSettings
@@ -104,16 +104,32 @@ def shell_refusal(
                     f"reach the hooks' Session records ({_shown(prefix)}…); only the hooks "
                     "write them"
                 )
-    own = {f"{real}/{scope}" for real in roots for scope in ("user", key) if scope}
+    own = {(scope,) for scope in ("user", key) if scope}
     for path in paths:
         if (reason := _records_refusal(path, cwd, records)) is not None:
             return reason
         usable = is_usable_path(path)  # else check_write refuses it, never a crash
-        if usable and real_or_none(path) in own and ".." not in PurePath(path).parts:
+        if usable and ".." not in PurePath(path).parts and _scope_folder(path, roots) in own:
             continue  # the Session's own scope folder itself (``cd``, ``ls``, a copy into it)
         decision = check_write(path, memory_root=memory_root, workspace_key=key, cwd=cwd)
         if not decision.allowed:
             return f"{REFUSAL_PREFIX}{decision.reason} ({_shown(path)})"
+    return None
+
+
+def _scope_folder(path: str, roots: set[str]) -> tuple[str, ...] | None:
+    """``path``'s parts below the memory root (spelled ``roots``) when it lands there, by its
+    real path or under another name (a bind mount of the root or of a scope folder); None
+    when it lands elsewhere or where cannot be known."""
+    real = real_or_none(path)
+    if real is None:
+        return None
+    for root in roots:
+        if PurePath(real).is_relative_to(root):
+            return PurePath(real).relative_to(root).parts
+    for root in roots:
+        if (found := below_under_another_name(real, root)) is not None:
+            return found
     return None
 
 
@@ -143,10 +159,11 @@ def _records_refusal(target: str, cwd: str, records: set[str]) -> str | None:
     real = real_or_none(joined)
     spellings = {os.path.normpath(joined), real or joined}
     inside = any(f"{path}/".startswith(f"{folder}/") for path in spellings for folder in records)
-    # the folder under another name (a bind mount, a letter case): by identity, on the real
-    # path only (a symlink on the spelled way leads to the same folders; a stat per folder)
+    # the folder under another name (a bind mount of it or of a record, a letter case): on the
+    # real path only (a symlink on the spelled way leads to the same folders)
     if inside or (
-        real is not None and any(below_by_identity(real, folder) is not None for folder in records)
+        real is not None
+        and any(below_under_another_name(real, folder) is not None for folder in records)
     ):
         return (
             f"{REFUSAL_PREFIX}the hooks' Session records say which Workspace scope this "
@@ -164,7 +181,7 @@ def _shown(path: str) -> str:
 def could_reach(prefix: str, roots: set[str]) -> bool:
     """Whether a path whose literal start is ``prefix`` may land in the memory root: the prefix
     lies in it (spelled, resolved, or through a folder that is the memory root under another
-    name: :func:`~harness_memory.guard.below_by_identity`), or the rest of the word could
+    name: :func:`~harness_memory.guard.below_under_another_name`), or the rest of the word could
     complete it into the root."""
     if not is_usable_path(prefix):
         return True  # no file name holds it: refused like any unusable path
@@ -173,7 +190,7 @@ def could_reach(prefix: str, roots: set[str]) -> bool:
     if resolved is None:
         return True  # a symlink on its way cannot be read: it could lead anywhere
     real = real_or_none(folded)
-    if real is None or any(below_by_identity(real, root) is not None for root in roots):
+    if real is None or any(below_under_another_name(real, root) is not None for root in roots):
         return True  # the memory root under another name (a bind mount, a letter case)
     for root in roots:
         inside = root.rstrip("/") + "/"

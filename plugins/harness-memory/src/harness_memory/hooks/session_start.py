@@ -21,7 +21,7 @@ from harness_memory.fitting import Delivery, HarnessLimits, fit
 from harness_memory.hooks.claude_code import HookInput
 from harness_memory.records import SessionMeta, write_record
 from harness_memory.session import SessionStart, start_from_settings
-from harness_memory.settings import HarnessSettings, MissingSettingsError
+from harness_memory.settings import ENV_PREFIX, HarnessSettings, MissingSettingsError
 
 __all__ = [
     "availability_message",
@@ -101,11 +101,17 @@ def ignored_env_message(settings: HarnessSettings) -> str | None:
     hooks' flags decide where memory lives and what is injected (P-2a)."""
     if not settings.ignored_env:
         return None
-    return (
+    said = (
         f"Agent Memory ignored {', '.join(settings.ignored_env)} in this Session's environment "
         "(a repository's settings can set it): the installed hooks' own flags decide where "
-        "memory lives and what is injected."
+        "memory lives, what is injected and which token is sent."
     )
+    if ENV_PREFIX + "TOKEN" in settings.ignored_env:
+        said += (
+            " They read the token from the 0600 file the install writes: run `harness-memory "
+            "install` again to put yours there."
+        )
+    return said
 
 
 def availability_message(meta: SessionMeta) -> str | None:

@@ -106,6 +106,8 @@ def run(
         out.write(describe(planned.changes) or "nothing to change\n")
         for path in planned.removals:
             out.write(f"would remove {path}\n")
+        for path in planned.made_folders:
+            out.write(f"would remove {path} (made by the install) if nothing else is in it\n")
         for path in [] if install else _token_backups(harness, planned.changes):
             out.write(f"would remove {path}: a backup holding the bearer token\n")
         for note in planned.notes:
@@ -119,13 +121,14 @@ def run(
 
 
 def _remove(planned: Plan) -> list[Path]:
-    """Delete the state files an uninstall takes away, then the folders left empty."""
+    """Delete the state files an uninstall takes away, then the folders left empty: the state
+    folders, then those the install made (deepest first)."""
     removed: list[Path] = []
     for path in planned.removals:
         with contextlib.suppress(FileNotFoundError):
             path.unlink()
             removed.append(path)
-    for folder in planned.folders:
+    for folder in [*planned.folders, *planned.made_folders]:
         with contextlib.suppress(OSError):  # not empty: someone else's files stay
             folder.rmdir()
             removed.append(folder)

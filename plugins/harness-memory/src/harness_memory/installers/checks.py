@@ -8,15 +8,19 @@
 - The URL must be ``http(s)://host[:port]``. The service is asked for the agent's config
   (``GET /api/projects/{project}/agents/{agent}/config``, A-2): a 404 (unknown project or agent)
   or a refused token is an error; no answer is a warning only, since a service may
-  legitimately be down while its hooks are installed (they fail open, P-2).
+  legitimately be down while its hooks are installed (they fail open, P-2). A token bound for
+  another machine over plain ``http://`` is a warning too: it would cross the wire in the clear
+  (docs/security.md, "Transport encryption"); the way out is TLS in front and its ``https://``.
 
 Each finding is a :class:`Finding`; errors stop the install before any file is touched.
 """
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from urllib.parse import urlsplit
 
 from memory_core.errors import InvalidId
 from memory_core.layout import app_data_dir_of
@@ -28,6 +32,7 @@ from harness_memory.errors import (
     ServiceRejectedError,
     ServiceUnreachableError,
 )
+from harness_memory.installers.claude_code import EACH_USERS_OWN_FILE
 
 __all__ = ["CHECK_TIMEOUT_S", "Finding", "check_root", "check_service"]
 
@@ -104,6 +109,34 @@ def check_service(
         client = MemoryClient(url, token=token, timeout=timeout)
     except ServiceUnreachableError:
         return [Finding(True, f"the service URL {url!r} is not http(s)://host[:port]")]
+    clear = [] if token is None else _in_the_clear(url)
+    return clear + _asked(client, url, project, agent, token, managed=managed)
+
+
+def _in_the_clear(url: str) -> list[Finding]:
+    """A warning when ``url`` sends the token to another machine over plain HTTP."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    try:
+        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    if parts.scheme != "http" or loopback:
+        return []
+    return [
+        Finding(
+            False,
+            f"the token goes to {url} in the clear (plain http to {host}, not this machine): "
+            "anyone on the way can read it and use it; put TLS in front of the service "
+            "(e.g. caddy reverse-proxy) and install again with its https:// URL",
+        )
+    ]
+
+
+def _asked(
+    client: MemoryClient, url: str, project: str, agent: str, token: str | None, *, managed: bool
+) -> list[Finding]:
+    """What asking the service for the agent's config says (see :func:`check_service`)."""
     try:
         client.agent_config(project, agent)
     except InvalidId as error:
@@ -113,8 +146,7 @@ def check_service(
             return [
                 Finding(
                     False,
-                    f"the service at {url} needs a bearer token: each user gives theirs in "
-                    "env.HARNESS_MEMORY_TOKEN of their own ~/.claude/settings.json (mode 0600); "
+                    f"the service at {url} needs a bearer token: {EACH_USERS_OWN_FILE}; "
                     "the project and agent could not be checked without one",
                 )
             ]

@@ -4,29 +4,45 @@ Writes what the plugin README's Claude Code section gives: the ``SessionStart`` 
 ``PreToolUse`` guard on the tools that write (:data:`WRITE_MATCHER`), the ``PostToolUse`` hook
 on the same tools that records their memory writes as versions (V-1), the memory root in
 ``permissions.additionalDirectories`` and the ``Edit(//<memory root>/**)`` allow rule (so headless
-Sessions may write memory; the guard still keeps writes to the Session's scopes), and with a
-token ``env.HARNESS_MEMORY_TOKEN``. ``$CLAUDE_CONFIG_DIR`` moves the file as Claude Code does.
-Uninstall removes our hook entries and our two permission entries, nothing else.
+Sessions may write memory; the guard still keeps writes to the Session's scopes). A token goes
+into the install's token file (``<settings folder>/harness-memory/token``, mode 0600, H-7),
+which the hooks that call the service name with ``--token-file``: never into ``env``, which a
+repository's ``.claude/settings.json`` overrides (P-2a); one an earlier install wrote there is
+moved into the file. ``$CLAUDE_CONFIG_DIR`` moves the files as Claude Code does. Uninstall
+removes our hook entries, our two permission entries and the token file, nothing else.
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from harness_memory.hooks.claude_code import RECOMMENDED_PARTS
-from harness_memory.installers.files import FileChange, dump_json, read_json_object
+from harness_memory.installers.files import (
+    FileChange,
+    dump_json,
+    earlier_text,
+    read_json_object,
+)
 from harness_memory.installers.guard_gaps import gap_notes
 from harness_memory.installers.hook_groups import merge_hooks
 from harness_memory.installers.own_memory import Switch, switch_back, switch_off
 from harness_memory.installers.plan import Plan, with_state
-from harness_memory.installers.record import STATE_FOLDER, read_record
-from harness_memory.installers.secrets import tokens_in
+from harness_memory.installers.record import STATE_FOLDER, TOKEN_NAME, read_record, token_plan
+from harness_memory.installers.secrets import TOKEN_ENV, tokens_in
 from harness_memory.installers.spec import InstallOptions, root_changes
 
-__all__ = ["AUTO_MEMORY", "SESSION_START_PARTS", "managed_dir", "plan", "settings_path"]
+__all__ = [
+    "AUTO_MEMORY",
+    "EACH_USERS_OWN_FILE",
+    "SESSION_START_PARTS",
+    "managed_dir",
+    "plan",
+    "settings_path",
+]
 
 HARNESS = "claude-code"
 SESSION_START_PARTS = RECOMMENDED_PARTS
@@ -70,6 +86,15 @@ MANAGED = (
 )
 
 
+EACH_USERS_OWN_FILE = (
+    "each user gives theirs in the token file of their own account's home (mode 0600, read "
+    "by the managed hooks, which no repository's settings can change): "
+    "(umask 077; mkdir -p ~/.claude/harness-memory && "
+    "printf '%s\\n' \"$TOKEN\" > ~/.claude/harness-memory/token)"
+)
+"""How a user of a managed install gives the hooks their bearer token (H-7, P-2a)."""
+
+
 def managed_dir(platform: str = sys.platform) -> Path:
     """Where Claude Code reads its managed settings (``managed-settings.json``) on ``platform``:
     ``/etc/claude-code`` on Linux and WSL, ``/Library/Application Support/ClaudeCode`` on
@@ -93,15 +118,16 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     old, document = read_json_object(path)
     record = read_record(path.parent)
     state = None if managed is not None else path.parent / STATE_FOLDER  # each user's own
-    wanted = _wanted(options, state) if install else {}
+    token = options.token if options.token is not None else _env_token(document)
+    token_file = state / TOKEN_NAME if state is not None and token is not None else None
+    wanted = _wanted(options, state, token_file) if install else {}
     merged, _ = merge_hooks(document, HARNESS, wanted, source=path)
     gone, added = root_changes(document, HARNESS, options, install=install)
     for root in gone:
         _permissions(merged, root, install=False)
     if added is not None:
         _permissions(merged, added, install=True)
-    if options.token is not None or not install:
-        _token(merged, options.token if install else None)
+    _drop_env_token(merged)  # the hooks read no token from env (P-2a): the file holds it
     notes: list[str] = []
     if install:
         notes.append(switch_off(merged, AUTO_MEMORY, record.previous))
@@ -113,12 +139,18 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         notes += gap_notes(HARNESS)
     elif (said := switch_back(merged, AUTO_MEMORY, record.previous)) is not None:
         notes.append(said)
-    changes = []
+    changes: list[FileChange] = []
+    removals: list[Path] = []
+    if install and managed is None:
+        changes, removals = token_plan(path.parent, token)
     if install or old is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
         mode = 0o644 if managed else 0o600  # every user's Claude Code reads managed settings
-        changes.append(FileChange(path, old, dump_json(merged), secrets, create_mode=mode))
-    return with_state(changes, notes, record, install=install)
+        text = dump_json(merged, old)
+        was = None if install else earlier_text(path, merged)  # the user's own bytes (H-3)
+        change = FileChange(path, old, text, secrets, create_mode=mode)
+        changes.append(change if was is None else replace(change, new=was.text, mode=was.mode))
+    return with_state(changes, notes, record, install=install, removals=removals)
 
 
 def _own_memory_folders(config_dir: Path, document: dict[str, Any]) -> list[str]:
@@ -139,17 +171,23 @@ def _own_memory_folders(config_dir: Path, document: dict[str, Any]) -> list[str]
     ]
 
 
-def _wanted(options: InstallOptions, state: Path | None) -> dict[str, list[dict[str, Any]]]:
+def _wanted(
+    options: InstallOptions, state: Path | None, token_file: Path | None
+) -> dict[str, list[dict[str, Any]]]:
     """The hook groups per event; every command names the state folder ``state`` (None: the
-    managed settings' hooks, whose users each keep their own under ``~/.claude``)."""
+    managed settings' hooks, whose users each keep their own in their account's home,
+    :func:`~harness_memory.settings.account_state_dir`), and those that call the service the
+    ``token_file`` (None: no token, or each user's own ``token`` in that folder)."""
     starts = []
     for part in range(1, SESSION_START_PARTS + 1):
-        command = options.hook_command(HARNESS, "session-start", state_dir=state)
+        command = options.hook_command(
+            HARNESS, "session-start", state_dir=state, token_file=token_file
+        )
         if SESSION_START_PARTS > 1:
             command += f" --part {part} --parts {SESSION_START_PARTS}"
         starts.append({"hooks": [{"type": "command", "command": command}]})
     guard = options.hook_command(HARNESS, "pre-tool-use", state_dir=state)
-    record = options.hook_command(HARNESS, "post-tool-use", state_dir=state)
+    record = options.hook_command(HARNESS, "post-tool-use", state_dir=state, token_file=token_file)
     wanted: dict[str, list[dict[str, Any]]] = {
         "SessionStart": starts,
         "PreToolUse": [
@@ -160,7 +198,7 @@ def _wanted(options: InstallOptions, state: Path | None) -> dict[str, list[dict[
         ],
     }
     if options.remote:  # R-1: what the agent wrote goes back at the Session's end too
-        ended = options.hook_command(HARNESS, "session-end", state_dir=state)
+        ended = options.hook_command(HARNESS, "session-end", state_dir=state, token_file=token_file)
         wanted["SessionEnd"] = [{"hooks": [{"type": "command", "command": ended}]}]
     return wanted
 
@@ -188,11 +226,17 @@ def _permissions(document: dict[str, Any], root: str, *, install: bool) -> None:
         document.pop("permissions", None)
 
 
-def _token(document: dict[str, Any], token: str | None) -> None:
+def _env_token(document: dict[str, Any]) -> str | None:
+    """The token an earlier install wrote into the settings' ``env``, to move into the file."""
     env = document.get("env")
-    if token is not None:
-        document["env"] = {**(env if isinstance(env, dict) else {}), "HARNESS_MEMORY_TOKEN": token}
-    elif isinstance(env, dict) and "HARNESS_MEMORY_TOKEN" in env:
-        del env["HARNESS_MEMORY_TOKEN"]
+    token = env.get(TOKEN_ENV) if isinstance(env, dict) else None
+    return token if isinstance(token, str) and token else None
+
+
+def _drop_env_token(document: dict[str, Any]) -> None:
+    """Take ``env.HARNESS_MEMORY_TOKEN`` out of the settings (and ``env`` when left empty)."""
+    env = document.get("env")
+    if isinstance(env, dict) and TOKEN_ENV in env:
+        del env[TOKEN_ENV]
         if not env:
             del document["env"]

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,7 @@ from harness_memory.installers.files import (
     FileChange,
     SettingsFileError,
     dump_json,
+    earlier_text,
     read_json_object,
     read_text,
 )
@@ -139,7 +141,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     except TOMLKitError as error:
         raise SettingsFileError(f"{config_path} is not valid TOML ({error})") from None
     key_source = str(hooks_path.absolute())
-    _update_trust(config, key_source, removed, merged, install=install)
+    _update_trust(config, key_source, removed, merged, ours=set(wanted))
     gone, added = root_changes(document, HARNESS, options, install=install)
     for root in gone:
         _writable_root(config, root, install=False)
@@ -159,7 +161,10 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     changes, removals = token_plan(home, options.token) if install else ([], [])
     if install or old_hooks is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
-        changes.append(FileChange(hooks_path, old_hooks, dump_json(merged), secrets))
+        text = dump_json(merged, old_hooks)
+        was = None if install else earlier_text(hooks_path, merged)  # the user's own bytes (H-3)
+        change = FileChange(hooks_path, old_hooks, text, secrets)
+        changes.append(change if was is None else replace(change, new=was.text, mode=was.mode))
     new_config = tomlkit.dumps(config)
     if not install:  # tables taken out leave their blank separator line behind
         new_config = new_config.rstrip("\n") + "\n" if new_config.strip() else ""
@@ -243,10 +248,12 @@ def _state_table(config: Any) -> Any:
 
 
 def _update_trust(
-    config: Any, key_source: str, removed: Removed, merged: dict[str, Any], *, install: bool
+    config: Any, key_source: str, removed: Removed, merged: dict[str, Any], *, ours: set[str]
 ) -> None:
     """Bring ``[hooks.state]`` to what the merged ``hooks.json`` needs, touching only entries
-    that change: removed groups' entries go, later groups' entries move up, ours are trusted."""
+    that change: removed groups' entries go, later groups' entries move up, and the groups this
+    install wrote (the events in ``ours``; none for an uninstall) are trusted. A group of the
+    user's own is never trusted by the install: Codex asks the user about it as before."""
     state = _state_table(config)
     current = {str(key): state[key] for key in state} if state is not None else {}
     wanted = dict(current)
@@ -268,17 +275,17 @@ def _update_trust(
                 shift = sum(1 for index in gone if index < int(group))
                 if shift:
                     wanted[f"{prefix}{int(group) - shift}:{handler}"] = current[key]
-    if install:
-        wanted.update(_our_trust(key_source, merged))
+    wanted.update(_our_trust(key_source, merged, ours))
     _apply_state(config, current, wanted)
 
 
-def _our_trust(key_source: str, merged: dict[str, Any]) -> dict[str, Any]:
-    """The trust entries of our hooks: the last group of each event we wrote."""
+def _our_trust(key_source: str, merged: dict[str, Any], ours: set[str]) -> dict[str, Any]:
+    """The trust entries of our hooks: the last group of each event in ``ours`` (the events
+    this install wrote: it appends its group after the user's)."""
     entries: dict[str, Any] = {}
     for event, label in _EVENT_LABELS.items():
-        groups = merged["hooks"].get(event)
-        if not groups:  # Stop: only in remote mode
+        groups = merged.get("hooks", {}).get(event)
+        if event not in ours or not groups:  # Stop: ours only in remote mode
             continue
         group = groups[-1]
         for index, handler in enumerate(group["hooks"]):

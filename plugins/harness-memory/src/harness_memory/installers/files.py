@@ -25,10 +25,12 @@ from typing import Any
 
 from memory_core.atomic import atomic_write_bytes, make_dirs
 
+from harness_memory.installers.json_layout import layout_of
 from harness_memory.installers.secrets import MASK, holds, mask, private_mode
 
 __all__ = [
     "BACKUP_SUFFIX",
+    "Earlier",
     "FileChange",
     "SettingsFileError",
     "Written",
@@ -36,6 +38,7 @@ __all__ = [
     "backups_of",
     "describe",
     "dump_json",
+    "earlier_text",
     "read_json_object",
     "read_text",
     "write_target",
@@ -63,6 +66,10 @@ class FileChange:
     create_mode: int = 0o600
     """The mode of the file when the change creates it: private, since it may hold a token;
     ``0o644`` for a file every user's harness must read (Claude Code's managed settings)."""
+    mode: int | None = None
+    """The mode to give the file whatever it has now: an uninstall giving the file back as it
+    was before the install (:func:`earlier_text`), when the install made it private for the
+    token it no longer holds. None: keep the file's mode."""
 
     @property
     def changed(self) -> bool:
@@ -73,6 +80,7 @@ class FileChange:
         """The permission bits the file gets: :attr:`create_mode` for a new file, else the old
         ones; group and other bits cleared when the new text holds a token (H-7)."""
         base = self.create_mode if old_mode is None else old_mode
+        base = base if self.mode is None else self.mode
         return private_mode(base) if holds(self.new, self.secrets) else base
 
 
@@ -107,14 +115,21 @@ def read_json_object(path: Path) -> tuple[str | None, dict[str, Any]]:
     """``(text, object)`` of a JSON settings file; ``(None, {})`` when it does not exist.
 
     A blank file counts as ``{}``. Raises :class:`SettingsFileError` for anything but a JSON
-    object (JSON with comments included: it is not rewritten, so nothing of it can be lost).
+    object, naming a comment's line when the file holds one (it is not rewritten, so no
+    comment can be lost).
     """
     text = read_text(path)
     if text is None or not text.strip():
         return text, {}
     try:
         document = json.loads(text)
-    except ValueError as error:
+    except json.JSONDecodeError as error:
+        if text.startswith(("//", "/*"), error.pos):
+            raise SettingsFileError(
+                f"{path} holds a comment (line {error.lineno}): the install writes the file "
+                "back as plain JSON and would drop it; take the comments out and run the "
+                "install again, or add the hooks by hand (see the harness-memory README)"
+            ) from None
         raise SettingsFileError(
             f"{path} is not valid JSON ({error}); fix it or add the hooks by hand "
             "(see the harness-memory README)"
@@ -124,9 +139,39 @@ def read_json_object(path: Path) -> tuple[str | None, dict[str, Any]]:
     return text, document
 
 
-def dump_json(document: dict[str, Any]) -> str:
-    """The settings object as the file's new text: two-space indent, a final line end."""
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+def dump_json(document: dict[str, Any], like: str | None = None) -> str:
+    """The settings object as the file's new text, laid out as ``like`` (the file's text now)
+    is: compact, four spaces or a tab, its final line end or none
+    (:func:`~harness_memory.installers.json_layout.layout_of`); two-space indent and a final
+    line end for a new file or one no layout reproduces."""
+    return layout_of(like).render(document)
+
+
+@dataclass(frozen=True, slots=True)
+class Earlier:
+    """A settings file as a backup kept it: its ``text`` and permission bits (``mode``)."""
+
+    text: str
+    mode: int
+
+
+def earlier_text(path: Path, document: dict[str, Any]) -> Earlier | None:
+    """The newest backup of ``path`` whose JSON object is ``document``: what the user's file
+    was, byte for byte and with its mode, before an install changed it (a hand-aligned file no
+    layout reproduces included). None when no backup holds that object (the user changed the
+    file since), or when none can be read."""
+    wanted = json.dumps(document)  # keys in order, `true` not `1`
+    for backup in reversed(backups_of(path)):
+        try:
+            text = read_text(backup)
+            mode = _mode_of(backup)
+            if text is None or mode is None or not text.strip():
+                continue
+            if json.dumps(json.loads(text)) == wanted:
+                return Earlier(text, mode)
+        except (SettingsFileError, ValueError):
+            continue
+    return None
 
 
 def describe(changes: list[FileChange]) -> str:

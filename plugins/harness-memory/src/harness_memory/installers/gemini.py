@@ -14,11 +14,17 @@ what install added.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from harness_memory.hooks.gemini import GEMINI_VERSION
-from harness_memory.installers.files import FileChange, dump_json, read_json_object
+from harness_memory.installers.files import (
+    FileChange,
+    dump_json,
+    earlier_text,
+    read_json_object,
+)
 from harness_memory.installers.guard_gaps import gap_notes
 from harness_memory.installers.hook_groups import merge_hooks
 from harness_memory.installers.own_memory import Switch, switch_back, switch_off
@@ -111,7 +117,10 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     changes, removals = token_plan(path.parent, options.token) if install else ([], [])
     if install or old is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
-        changes.append(FileChange(path, old, dump_json(merged), secrets))
+        text = dump_json(merged, old)
+        was = None if install else earlier_text(path, merged)  # the user's own bytes (H-3)
+        change = FileChange(path, old, text, secrets)
+        changes.append(change if was is None else replace(change, new=was.text, mode=was.mode))
     return with_state(changes, notes, record, install=install, removals=removals)
 
 

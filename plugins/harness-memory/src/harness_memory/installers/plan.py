@@ -8,6 +8,7 @@ was turned off and what stays on (H-6), what the guard cannot see in that harnes
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,12 +21,15 @@ __all__ = ["Plan", "with_state"]
 @dataclass(frozen=True, slots=True)
 class Plan:
     """``changes`` to write; ``removals``: files an uninstall deletes (its state folder's),
-    ``folders``: folders it removes when they are left empty; ``notes`` to print, in order."""
+    ``folders``: the state folders it removes when they are left empty; ``made_folders``: the
+    folders the install made for its files, deepest first, which it removes after them when
+    nothing else is left in them; ``notes`` to print, in order."""
 
     changes: list[FileChange]
     notes: list[str] = field(default_factory=list)
     removals: list[Path] = field(default_factory=list)
     folders: list[Path] = field(default_factory=list)
+    made_folders: list[Path] = field(default_factory=list)
 
 
 def with_state(
@@ -41,10 +45,19 @@ def with_state(
     uninstall removes the record, the token file and the Session records, and the folder when
     nothing else is in it. A settings file an install created is removed, with its backups,
     instead of being left empty (``{}``, a blank ``config.toml``); one that holds anything
-    else (keys the user added since) is written like any other (H-3)."""
+    else (keys the user added since) is written like any other (H-3). So is a folder an install
+    made to hold its files (``~/.claude`` where there was none): an uninstall removes it when
+    it is left empty, and leaves it while anything else is in it (the harness's own files)."""
     if install:
         made = [str(c.path) for c in changes if c.old is None and c.backup]
         record.created += [name for name in made if name not in record.created]
+        state = record.path.parent
+        folders = _missing_folders([c.path for c in changes if c.old is None] + [record.path])
+        record.created_folders += [
+            str(folder)
+            for folder in folders
+            if folder != state and str(folder) not in record.created_folders
+        ]
         return Plan([*changes, record.change()], notes, list(removals or []))
     files, folders = leftovers(record.path.parent.parent)
     kept: list[FileChange] = []
@@ -53,7 +66,21 @@ def with_state(
             files += [change.path, *backups_of(change.path)]
         else:
             kept.append(change)
-    return Plan(kept, notes, files, folders)
+    made_folders = sorted(map(Path, record.created_folders), key=lambda f: -len(f.parts))
+    return Plan(kept, notes, files, folders, made_folders)
+
+
+def _missing_folders(paths: list[Path]) -> list[Path]:
+    """The folders that do not exist yet on the way to each of ``paths`` (which writing them
+    creates), each once, in the order found."""
+    missing: list[Path] = []
+    for path in paths:
+        folder = path.parent
+        while not os.path.lexists(folder) and folder.parent != folder:
+            if folder not in missing:
+                missing.append(folder)
+            folder = folder.parent
+    return missing
 
 
 def _left_empty(change: FileChange) -> bool:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from harness_memory.installers.files import FileChange, dump_json, read_json_object, read_text
+from harness_memory.settings import TOKEN_FILE_NAME
 
 __all__ = [
     "RECORD_NAME",
@@ -31,14 +32,17 @@ __all__ = [
 
 STATE_FOLDER = "harness-memory"
 RECORD_NAME = "install.json"
-TOKEN_NAME = "token"  # noqa: S105 (a file name, not a password)
+TOKEN_NAME = TOKEN_FILE_NAME
 _SESSIONS = "sessions"
 
 
 class InstallRecord:
-    """The install record of one settings folder: ``previous`` (see ``own_memory.Record``) and
+    """The install record of one settings folder: ``previous`` (see ``own_memory.Record``),
     ``created``: the settings files (paths as the harness names them) that did not exist before
-    an install made them, which ``uninstall`` removes again when it leaves them empty."""
+    an install made them, which ``uninstall`` removes again when it leaves them empty, and
+    ``created_folders``: the folders an install made to hold them (``~/.claude``,
+    ``~/.codex``, ``~/.gemini``, a ``$CLAUDE_CONFIG_DIR`` and its parents, the managed
+    settings folder), which ``uninstall`` removes again when nothing else is left in them."""
 
     def __init__(self, path: Path, text: str | None, document: dict[str, Any]) -> None:
         self.path = path
@@ -48,13 +52,18 @@ class InstallRecord:
         created = document.get("created")
         listed = created if isinstance(created, list) else []
         self.created: list[str] = [name for name in listed if isinstance(name, str)]
+        folders = document.get("createdFolders")
+        listed = folders if isinstance(folders, list) else []
+        self.created_folders: list[str] = [name for name in listed if isinstance(name, str)]
 
     def change(self) -> FileChange:
-        """The record's new text, holding :attr:`previous` (and :attr:`created` when it names
-        a file), as a change without a backup."""
+        """The record's new text, holding :attr:`previous` (and :attr:`created`,
+        :attr:`created_folders` when they name any), as a change without a backup."""
         document: dict[str, Any] = {"previous": self.previous}
         if self.created:
             document["created"] = self.created
+        if self.created_folders:
+            document["createdFolders"] = self.created_folders
         return FileChange(self.path, self.text, dump_json(document), backup=False)
 
 

@@ -10,7 +10,8 @@ A hook command that is gone means no memory and a guard that refuses every write
 check (the command fails closed, :data:`~harness_memory.installers.spec.GUARD_FAILS_CLOSED`):
 ``status`` says so and exits 1. Hook commands an earlier install wrote with the token on
 them (``--token``) get a warning to install again (H-7), and so do hook commands without
-``--flags-only``, whose settings a repository's environment could change (P-2a). For hooks in
+``--flags-only``, whose settings a repository's environment could change (P-2a), and
+settings whose ``env`` still holds the token those hooks no longer read. For hooks in
 remote mode (R-1) it shows, per scope of the local copy, the last sync, whether changes wait to
 go back, the last error and what the service's merge of this machine's changes did (R-2); it
 asks the service nothing.
@@ -128,6 +129,13 @@ def _installed(
             f"where every local user can read it (ps); run `harness-memory install {harness}` "
             "again to move it into a token file only you can read"
         )
+    if _env_token_unread(document, commands):
+        lines.append(
+            f"{label}: WARNING: the settings' env holds HARNESS_MEMORY_TOKEN, which the "
+            "installed hooks no longer read (a repository's settings can override it): their "
+            f"Sessions reach the service without it; run `harness-memory install {harness}` "
+            "again to move it into a token file only you can read"
+        )
     if any("--flags-only" not in command.split() for command in commands):
         lines.append(
             f"{label}: WARNING: a hook command reads HARNESS_MEMORY_* variables, which a "
@@ -156,6 +164,19 @@ def _installed(
             f"made them; run `harness-memory install {harness}` again"
         )
     return lines, fine
+
+
+def _env_token_unread(document: dict[str, Any], commands: list[str]) -> bool:
+    """Whether ``env.HARNESS_MEMORY_TOKEN`` (where an earlier Claude Code install kept the
+    token) is set while every hook that would send it reads no variable (``--flags-only``)
+    and names no token file."""
+    env = document.get("env")
+    if not isinstance(env, dict) or not env.get("HARNESS_MEMORY_TOKEN"):
+        return False
+    senders = [c for c in commands if " hook claude-code session-start " in f" {c} "]
+    return bool(senders) and all(
+        "--flags-only" in c.split() and not flag_values(c, "--token-file") for c in senders
+    )
 
 
 def _first_word(command: str) -> str:

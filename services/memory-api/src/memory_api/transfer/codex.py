@@ -61,6 +61,7 @@ from memory_core.keys import check_topic_file_name
 from memory_api.transfer.harness_files import file_date, listing, read_text, walk_files
 from memory_api.transfer.ownership import place_by_directories
 from memory_api.transfer.sources import (
+    ELSEWHERE,
     Merged,
     Skipped,
     SourceError,
@@ -423,7 +424,10 @@ def codex_scopes(workspace: Path | None, env: Mapping[str, str] | None = None) -
     folders = [f for f in codex_memories_dirs(environment) if entry_kind(f) == "folder"]
     if not folders:
         looked = " or ".join(map(str, codex_memories_dirs(environment)))
-        raise SourceError(f"Codex CLI keeps no memories here: {looked}")
+        raise SourceError(
+            f"Codex CLI keeps no memories here: {looked}. "
+            f"{ELSEWHERE.format(variable='CODEX_HOME', harness='Codex CLI')}"
+        )
     home = Path(environment.get("HOME") or Path.home())
     label = " and ".join(map(str, folders))
     user = SourceScope(label=f"{label} (user)", role="user")

@@ -42,7 +42,14 @@ from memory_core.index import topic_link_targets
 
 from memory_api.transfer.harness_files import file_date, read_text
 from memory_api.transfer.ownership import WrongProject, project_base
-from memory_api.transfer.sources import Merged, Skipped, SourceError, SourceScope, read_folder
+from memory_api.transfer.sources import (
+    ELSEWHERE,
+    Merged,
+    Skipped,
+    SourceError,
+    SourceScope,
+    read_folder,
+)
 from memory_api.transfer.topic_making import add_made, list_items, sections, slug
 
 __all__ = ["ADDED_MEMORIES", "gemini_dir", "gemini_scopes", "project_memory_dir"]
@@ -268,5 +275,8 @@ def gemini_scopes(
                     _project_file(ours, base / name)
         scopes.append(ours)
     if not any(scope.files or scope.index or scope.skipped for scope in scopes):
-        raise SourceError(f"Gemini CLI keeps no memory for this here: {gemini}")
+        raise SourceError(
+            f"Gemini CLI keeps no memory for this here: {gemini}. "
+            f"{ELSEWHERE.format(variable='GEMINI_CLI_HOME', harness='Gemini CLI')}"
+        )
     return scopes

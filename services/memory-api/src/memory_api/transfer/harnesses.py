@@ -38,7 +38,7 @@ from memory_api.transfer.gemini import gemini_scopes
 from memory_api.transfer.harness_names import HARNESSES
 from memory_api.transfer.memory_tool import memory_tool_scope, vscode_scopes
 from memory_api.transfer.ownership import check_claude_code_folder, import_command
-from memory_api.transfer.sources import SourceError, SourceScope, read_source
+from memory_api.transfer.sources import ELSEWHERE, SourceError, SourceScope, read_source
 from memory_api.transfer.topic_making import index_unlinked
 
 __all__ = ["HARNESSES", "HarnessRequest", "harness_scopes"]
@@ -85,7 +85,10 @@ def _check_usage(request: HarnessRequest) -> None:
 def _claude_code(request: HarnessRequest, workspace: Path, env: Mapping[str, str]) -> SourceScope:
     folder = claude_code_memory_dir(str(workspace), env)
     if not folder.is_dir():
-        raise SourceError(f"Claude Code keeps no memory for that Workspace here: {folder}")
+        raise SourceError(
+            f"Claude Code keeps no memory for that Workspace here: {folder}. "
+            f"{ELSEWHERE.format(variable='CLAUDE_CONFIG_DIR', harness='Claude Code')}"
+        )
     if folder.parent.parent == config_dir(env) / "projects":
         anyway = import_command(folder, workspace, request.project, request.agent)
         owner = check_claude_code_folder(folder, workspace, anyway)

@@ -55,7 +55,7 @@ from memory_core.atomic import fsync_directory
 from memory_core.counting import counted
 from memory_core.errors import FileKeptChanging, InvalidId, NotRegularFileError
 from memory_core.file_edit import FileTooLarge, edit_file
-from memory_core.index_merge import IndexMerge, merge_index
+from memory_core.index_merge import IndexMerge, merge_index, rewrite_links
 from memory_core.index_rewrite import IndexNotRewritable, MergedBytes, merge_index_bytes
 from memory_core.keys import check_topic_file_name
 from memory_core.line_merge import merge_lines
@@ -439,12 +439,14 @@ def _import_files(
         return
     report.index_added.extend(merge.added)
     report.index_skipped.extend(merge.skipped)
-    if source.index_origin is not None:
-        there = len(merge.skipped)
+    if source.index_origin is not None:  # its own lines: the lines made have rows of their own
+        made = {rewrite_links(line, renames) for _, line in source.indexed}
+        own = [line for line in merge.added if line not in made]
+        there = len([line for line, _ in merge.skipped if line not in made])
         report.merged.append(
             Merged(
                 source.index_origin,
-                f"index: {counted(len(merge.added), 'line')} merged into {layout.INDEX_FILE}"
+                f"index: {counted(len(own), 'line')} merged into {layout.INDEX_FILE}"
                 + (f", {there} already there" if there else ""),
             )
         )

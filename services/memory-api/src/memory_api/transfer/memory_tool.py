@@ -218,7 +218,11 @@ def vscode_scopes(
     scopes = [user] if workspace is None else [user, ours]
     if not any(scope.files or scope.skipped for scope in scopes):
         where = "; ".join(looked) or "no VS Code user data folder on this machine"
-        raise SourceError(f"VS Code's memory tool keeps no memories here: {where}")
+        raise SourceError(
+            f"VS Code's memory tool keeps no memories here: {where}. A memories folder "
+            "elsewhere (VS Code's data kept in another place, a copy from another machine): "
+            "`memory-api memory import FOLDER --from memory-tool --user` (or --workspace PATH)"
+        )
     for scope in scopes:
         scope.files.sort(key=lambda item: item.name)
     return scopes

@@ -43,6 +43,7 @@ __all__ = [
     "ARCHIVE_FORMAT",
     "ARCHIVE_MANIFEST",
     "ARCHIVE_ROOT",
+    "ELSEWHERE",
     "HISTORY_FOLDER",
     "IMPORT_FILE_CAP",
     "Merged",
@@ -81,6 +82,15 @@ Workspace it was imported for."""
 
 class SourceError(ValueError):
     """The source cannot be imported at all (missing, not a folder or archive, corrupt)."""
+
+
+ELSEWHERE = (
+    "If {harness} keeps its files elsewhere, set {variable} to that folder and run the import "
+    "again; a memory folder of your own: `memory-api memory import FOLDER --user` "
+    "(or --workspace PATH)"
+)
+"""The next step a ``--from HARNESS`` import that found nothing ends with (``harness``, the
+``variable`` that moves its files)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,9 +13,10 @@ scope's lock, through :meth:`~.recorder.ScopeHistories.around`:
 3. for a topic file, the lines of that version's ``MEMORY.md`` that linked to it (T-4) are
    merged into the index as it is now (:func:`memory_core.index_merge.merge_index`: a line
    already there, or one whose links the index already holds, is not added; every line others
-   wrote stays), again through ``edit_file``; an index that does not exist is created with
-   them. Restoring ``MEMORY.md`` itself merges that version's lines the same way: lines lost
-   since come back, none written since is dropped;
+   wrote stays; each line goes back where it stood in that version, after the same neighbour
+   line when the index still holds it), again through ``edit_file``; an index that does not
+   exist is created with them. Restoring ``MEMORY.md`` itself merges that version's lines the
+   same way: lines lost since come back, none written since is dropped;
 4. the result is recorded (``restore``, ``Restored-From:``).
 
 Restoring a deleted file is the undo of a delete: its lines go back into the index in the form
@@ -65,6 +66,7 @@ class _Plan:
     name: str
     data: bytes
     index_lines: str | None  # the lines to merge into MEMORY.md (None: none to merge)
+    places: str | None  # the version's MEMORY.md, where each line goes back to its place
 
 
 def _linking_lines(old_index: bytes | None, name: str) -> str | None:
@@ -96,10 +98,11 @@ def restore_file(
     if data is None:
         raise NotFound(f"{name!r} is not in version {version}; nothing to restore")
     if name == layout.INDEX_FILE:
-        plan = _Plan(name, data, decode_text(data)[0])
+        plan = _Plan(name, data, decode_text(data)[0], decode_text(data)[0])
     else:
         old_index = content_at(repository, version, layout.INDEX_FILE)
-        plan = _Plan(name, data, _linking_lines(old_index, name))
+        places = None if old_index is None else decode_text(old_index)[0]
+        plan = _Plan(name, data, _linking_lines(old_index, name), places)
     who = Attribution("restore", principal=principal, restored_from=version, subject=name)
     added, recorded = histories.around(
         agent_id, scope, who, _apply, histories, repository, root, scope, plan
@@ -125,7 +128,7 @@ def _apply(
 ) -> list[str]:
     """Steps 2 and 3 of the module docstring; returns the index lines added."""
     if plan.name == layout.INDEX_FILE:
-        return _merge_into_index(root, scope, plan.index_lines or "")
+        return _merge_into_index(root, scope, plan.index_lines or "", plan.places)
     path = scope / plan.name
     recorded = _recorded_blob(histories, repository, plan.name)
     if recorded is None:
@@ -133,7 +136,9 @@ def _apply(
             raise Conflict(_taken(path, plan.name))
     else:
         _replace_recorded(path, plan, recorded)
-    return _merge_into_index(root, scope, plan.index_lines) if plan.index_lines else []
+    if not plan.index_lines:
+        return []
+    return _merge_into_index(root, scope, plan.index_lines, plan.places)
 
 
 def _taken(path: Path, name: str) -> str:
@@ -177,8 +182,9 @@ def _replace_recorded(path: Path, plan: _Plan, recorded: str) -> None:
             raise Conflict(changed)
 
 
-def _merge_into_index(root: Path, scope: Path, lines: str) -> list[str]:
-    """Merge ``lines`` into the scope's index (created when missing); the lines added."""
+def _merge_into_index(root: Path, scope: Path, lines: str, places: str | None) -> list[str]:
+    """Merge ``lines`` into the scope's index (created when missing), each where it stood in
+    ``places`` (the version's index); the lines added."""
     path = real_path(scope / layout.INDEX_FILE)
     if not is_within(root, path):
         logger.warning("index of %s links outside the memory root; no line restored", scope.name)
@@ -187,7 +193,7 @@ def _merge_into_index(root: Path, scope: Path, lines: str) -> list[str]:
 
     def edit(raw: bytes) -> bytes | None:
         try:  # the form the delete pruned it in (A-6): kept as written
-            merged = merge_index_bytes(raw, lines, {})
+            merged = merge_index_bytes(raw, lines, {}, places=places)
         except IndexNotRewritable:
             return None
         if merged.data is not None:
@@ -210,4 +216,4 @@ def _merge_into_index(root: Path, scope: Path, lines: str) -> list[str]:
     merge = merge_index(None, lines, {})
     if create_new_bytes(path, merge.text.encode("utf-8")):
         return merge.added
-    return _merge_into_index(root, scope, lines)  # created meanwhile: merge into that one
+    return _merge_into_index(root, scope, lines, places)  # created meanwhile: merge into it

@@ -1,0 +1,44 @@
+"""P-5: ``memory import --from HARNESS`` on a machine where that harness keeps nothing says
+where it looked and what to do next — the variable that moves the harness's files, or the
+import of a folder by its path — exits 1 and writes nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from memory_api.cli import main
+from memory_core import layout
+
+from tests.api.harness_memory import agent_made, import_argv
+
+NEXT_STEP = {
+    "claude-code": "set CLAUDE_CONFIG_DIR to that folder and run the import again",
+    "codex": "set CODEX_HOME to that folder and run the import again",
+    "gemini": "set GEMINI_CLI_HOME to that folder and run the import again",
+    "vscode": "`memory-api memory import FOLDER --from memory-tool --user`",
+}
+
+
+@pytest.mark.parametrize("harness", NEXT_STEP)
+def test_p5_a_harness_that_keeps_nothing_here_says_where_it_looked_and_what_next(
+    data_dir: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    harness: str,
+) -> None:
+    home = tmp_path / "new-laptop"
+    home.mkdir()
+    workspace = tmp_path / "src" / "shop"
+    workspace.mkdir(parents=True)
+    unset = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "XDG_CONFIG_HOME")
+    agent_made(data_dir, monkeypatch, HOME=str(home), VSCODE_PORTABLE=None, **dict.fromkeys(unset))
+
+    assert main(import_argv(harness, workspace)) == 1
+
+    said = capsys.readouterr().err
+    assert "keeps no memor" in said
+    assert str(home) in said or harness == "vscode"  # the place looked at, by its path
+    assert NEXT_STEP[harness] in said
+    assert [p.name for p in layout.memory_root(data_dir, "coder").iterdir()] == ["user"]

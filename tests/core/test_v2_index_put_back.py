@@ -1,0 +1,94 @@
+"""V-2: a restore puts an index line back where it stood in the version it comes from — after
+the same neighbour line, with the blank lines that stood between them — in the index's own form
+(CRLF, CR alone, UTF-16), every line written since kept where it is. Lines merged from elsewhere
+(an import: no version to place them by) still go at the end."""
+
+from __future__ import annotations
+
+import pytest
+from memory_core.index_merge import merge_index
+from memory_core.index_rewrite import merge_index_bytes
+
+THEN = (
+    "# User memory\n"
+    "\n"
+    "- [A](a.md) — a\n"
+    "- [B](b.md) — b\n"
+    "- [C](c.md) — c\n"
+    "\n"
+    "## Reference\n"
+    "\n"
+    "- [D](d.md) — d\n"
+)
+
+
+def without(text: str, line: str) -> str:
+    return text.replace(line + "\n", "", 1)
+
+
+@pytest.mark.parametrize("line", [row for row in THEN.splitlines() if row.startswith("- ")])
+def test_v2_each_line_goes_back_to_its_own_place(line: str) -> None:
+    merged = merge_index(without(THEN, line), line + "\n", {}, places=THEN)
+
+    assert merged.text == THEN
+    assert merged.added == [line]
+
+
+def test_v2_a_line_whose_neighbour_above_is_gone_goes_after_the_nearest_one_left() -> None:
+    now = without(THEN, "- [B](b.md) — b").replace("- [A](a.md) — a\n", "")
+
+    merged = merge_index(now, "- [B](b.md) — b\n", {}, places=THEN)
+
+    assert merged.text == THEN.replace("- [A](a.md) — a\n", "")
+
+
+def test_v2_a_line_with_no_neighbour_above_left_goes_before_the_one_below() -> None:
+    now = "- [C](c.md) — c\n- [Z](z.md)\n"
+
+    merged = merge_index(now, "- [B](b.md) — b\n", {}, places=THEN)
+
+    assert merged.text == "- [B](b.md) — b\n- [C](c.md) — c\n- [Z](z.md)\n"
+
+
+def test_v2_a_line_none_of_whose_neighbours_is_left_goes_at_the_end() -> None:
+    now = "# Rewritten\n- [X](x.md)\n"
+
+    assert merge_index(now, "- [B](b.md) — b\n", {}, places=THEN).text == now + "- [B](b.md) — b\n"
+
+
+def test_v2_lines_written_since_keep_their_place() -> None:
+    now = without(THEN, "- [B](b.md) — b").replace("- [C]", "- [New](new.md)\n- [C]")
+
+    merged = merge_index(now, "- [B](b.md) — b\n", {}, places=THEN)
+
+    assert merged.text == THEN.replace("- [C]", "- [New](new.md)\n- [C]")
+
+
+def test_v2_without_the_version_lines_are_added_at_the_end_as_an_import_adds_them() -> None:
+    now = without(THEN, "- [B](b.md) — b")
+
+    assert merge_index(now, "- [B](b.md) — b\n", {}).text == now + "- [B](b.md) — b\n"
+
+
+@pytest.mark.parametrize(
+    ("codec", "end"),
+    [("utf-8", "\r\n"), ("utf-8", "\r"), ("utf-16", "\n"), ("cp1252", "\r\n")],
+)
+def test_v2_the_index_keeps_its_form_with_the_line_put_back(codec: str, end: str) -> None:
+    then = THEN.replace("\n", end)
+    now = then.replace("- [B](b.md) — b" + end, "", 1)
+
+    merged = merge_index_bytes(now.encode(codec), "- [B](b.md) — b\n", {}, places=then)
+
+    assert merged.data == then.encode(codec)
+
+
+def test_v2_a_run_of_lines_lost_together_comes_back_together_in_order() -> None:
+    then = "".join(f"- [Note {n}](note-{n}.md) — note {n}\n" for n in range(2000))
+    kept = then.splitlines(keepends=True)
+    now = "".join(kept[:500] + kept[1500:1501] + kept[1999:])  # most of it lost since
+
+    merged = merge_index(now, then, {}, places=then)
+
+    assert merged.text == then
+    assert len(merged.added) == 2000 - 502
