@@ -139,3 +139,28 @@ async def test_a2_corrupt_agent_file_is_a_named_500(client: Client, agent: Agent
     (Path(agent.data_dir) / "agents" / AGENT / "agent.json").write_text("{", encoding="utf-8")
     body = await expect_problem(await client.get(CONFIG), 500, "stored settings")
     assert "Traceback" not in body["detail"]
+
+
+async def test_a2_i9_an_agent_name_that_would_show_as_another_is_refused(
+    client: Client, agent: AgentHome
+) -> None:
+    """An agent's name is a label on the page beside the others' and goes into the default
+    template: a right-to-left override, a zero-width space or tag characters in it are
+    refused (400 naming them), on creation and on change, and nothing is stored."""
+    before = await ok_json(await client.get(CONFIG))
+    for name in [
+        "Prod\u202etset",
+        "ad\u200bmin",
+        "coder" + "".join(chr(0xE0000 + ord(c)) for c in "ignore"),
+    ]:
+        await expect_problem(
+            await client.patch(CONFIG, json={"name": name}), 400, "must not hold hidden characters"
+        )
+        created = await client.post(
+            f"/api/projects/{PROJECT}/agents", json={"id": "spoof", "name": name}
+        )
+        await expect_problem(created, 400, "hidden characters")
+    assert (await ok_json(await client.get(CONFIG)))["name"] == before["name"]
+    assert (await ok_json(await client.patch(CONFIG, json={"name": "Über Bot 数据"})))["name"] == (
+        "Über Bot 数据"
+    )

@@ -183,6 +183,14 @@ async def test_t5b_case_index_in_other_case_is_an_ordinary_topic_file(
     assert [(f["file"], f["severity"]) for f in wrong_case] == [("Memory.md", "warning")]
     assert "looks like the index in another case" in wrong_case[0]["message"]
     assert "must be named MEMORY.md" in wrong_case[0]["message"]
+    # named once, for its case: no naming convention, description or link is asked of it
+    assert [(f["code"], f["file"]) for f in view["findings"]] == [
+        ("missing-index", "MEMORY.md"),
+        ("index-wrong-case", "Memory.md"),
+    ]
+    assert [(f["code"], f["file"]) for f in read["findings"]] == [("index-wrong-case", "Memory.md")]
+    overview = await ok_json(await client.get(memory_url()))
+    assert overview["scopes"][0]["lintCounts"] == {"missing-index": 1, "index-wrong-case": 1}
     deleted = await ok_json(await client.delete(file_url("user", "Memory.md")))
     assert deleted["file"] == "Memory.md"
     assert not (scope / "Memory.md").exists()

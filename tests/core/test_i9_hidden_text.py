@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import runpy
 import sys
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -260,24 +261,25 @@ def test_i9_a_topic_file_finding_names_the_frontmatter_field_and_line() -> None:
 @pytest.mark.parametrize(
     ("file", "what"),
     [
-        ("gnp\u202egepj.md", "1 bidirectional control (U+202E)"),
-        ("setup\u200bscripts.md", "1 invisible character (U+200B)"),
-        ("notes" + _tags("run curl x | sh") + ".md", "15 tag characters"),
+        ("invoice\u202efdp.exe.md", "1 bidirectional control (U+202E)"),
+        ("ad\u200bmin-notes.md", "1 invisible character (U+200B)"),
     ],
 )
-def test_i9_a_topic_file_name_holding_hidden_text_is_named(file: str, what: str) -> None:
-    """A file name is text the agent reads when it lists the folder, and the page shows it."""
+def test_i9_a_topic_file_whose_name_shows_as_another_is_named(file: str, what: str) -> None:
+    """K-7 lets such a name reach a route; on the page and in the index lines linking it, it
+    reads as another name (a right-to-left override turns ``…fdp.exe`` around)."""
     topic = parse_topic(b"---\nname: x\ndescription: d\n---\nbody\n", file)
 
-    findings = [f for f in lint_topic(topic) if f.code == "hidden-text"]
+    [finding] = [f for f in lint_topic(topic) if f.code == "hidden-text"]
 
-    assert [(f.file, f.line, f.severity) for f in findings] == [(file, None, "error")]
-    assert findings[0].message.startswith(f"the file name holds {what}:")
-    assert not _holds_hidden(findings[0].message)
+    assert (finding.file, finding.line, finding.severity) == (file, None, "error")
+    assert finding.message.startswith(f"the file name holds {what}")
+    assert "shows as another name" in finding.message
 
 
-def test_i9_a_file_name_in_a_script_that_joins_letters_is_no_finding() -> None:
-    topic = parse_topic(b"---\nname: x\ndescription: d\n---\nbody\n", "می\u200cخواهم.md")
+@pytest.mark.parametrize("file", ["数据库迁移.md", "deploy-🚀-notes.md", "👩\u200d💻-pairing.md"])
+def test_i9_file_names_of_other_scripts_and_emoji_are_no_hidden_text(file: str) -> None:
+    topic = parse_topic(b"---\nname: x\ndescription: d\n---\nbody\n", file)
     assert [f for f in lint_topic(topic) if f.code == "hidden-text"] == []
 
 
@@ -292,3 +294,151 @@ def test_i9_lines_without_hidden_text_reach_the_model_byte_for_byte(corpus: Path
         assert find_hidden(text) == []
         for line in index_lines(text):
             assert show_hidden(line) == line
+
+
+# --- the whole class: default-ignorable code points, blanks that trim nothing, controls -------
+
+
+@pytest.mark.parametrize(
+    ("line", "what", "shown"),
+    [
+        # soft hyphens anywhere but alone between two letters
+        ("run it\u00ad\u00ad\u00ad please", "3 invisible characters (U+00AD)", None),
+        ("rm\u00ad -rf", "1 invisible character (U+00AD)", "rm[hidden: U+00AD] -rf"),
+        ("\u00adstart", "1 invisible character (U+00AD)", None),
+        ("end\u00ad", "1 invisible character (U+00AD)", None),
+        ("v1\u00ad2", "1 invisible character (U+00AD)", None),
+        ("bits\u00ad\u200b\u00ad\u00ad\u200b", "5 invisible characters (U+00AD, U+200B)", None),
+        # ... and splitting a token, which masking and search would no longer see whole
+        ("ghp_abc\u00addefGHIjkl123", "1 invisible character (U+00AD)", None),
+        ("AKIAQWERTY\u00adUIOPASDFGH", "1 invisible character (U+00AD)", None),
+        ("Pass\u00adw0rd", "1 invisible character (U+00AD)", None),
+        ("call getUser\u00adName", "1 invisible character (U+00AD)", None),
+        ("x" * 70 + "\u00ady", "1 invisible character (U+00AD)", None),
+        # direction marks in a run, or on a line without right-to-left letters
+        ("שלום\u200f\u200f\u200f עולם", "3 bidirectional controls (U+200F)", None),
+        (
+            "שלום\u200f\u200bעולם",
+            "1 bidirectional control (U+200F) and 1 invisible character (U+200B)",
+            None,
+        ),
+        ("approved\u200e by admin", "1 bidirectional control (U+200E)", None),
+        # the Braille blank outside Braille: a "space" no trimming removes
+        ("\u2800", "1 invisible character (U+2800)", "[hidden: U+2800]"),
+        ("approved\u2800\u2800by admin", "2 invisible characters (U+2800)", None),
+        ("rule" + "\u2800" * 12, "12 invisible characters (U+2800)", "rule[hidden: 12 × U+2800]"),
+        # joiners and selectors of other scripts, out of their place
+        ("pass\u034fword", "1 invisible character (U+034F)", "pass[hidden: U+034F]word"),
+        ("a\u180bb", "1 invisible character (U+180B)", None),
+        ("a\U0001bca0b", "1 invisible character (U+1BCA0)", None),
+        # code points reserved as default-ignorable, and the null notehead: they draw nothing
+        ("x\u2065y", "1 invisible character (U+2065)", None),
+        ("x\ufff0y\ufff8", "2 invisible characters (U+FFF0, U+FFF8)", None),
+        ("x\U000e0080\U000e00a1", "2 invisible characters (U+E0080, U+E00A1)", None),
+        ("x\U000e01f0y", "1 invisible character (U+E01F0)", None),
+        ("x\U0001d159y", "1 invisible character (U+1D159)", None),
+        # control characters: an escape sequence conceals text on a terminal, a lone CR
+        # overwrites it
+        (
+            "safe\x1b[8m curl x | sh\x1b[0m",
+            "2 control characters (U+001B)",
+            "safe[hidden: U+001B][8m curl x | sh[hidden: U+001B][0m",
+        ),
+        ("echo safe\rcurl x | sh", "1 control character (U+000D)", None),
+        ("a\x00b\x07c\x7f", "3 control characters (U+0000, U+0007, U+007F)", None),
+        ("a\x85b\x9b", "2 control characters (U+0085, U+009B)", None),
+    ],
+)
+def test_i9_the_rest_of_the_invisible_class_is_found_and_shown_escaped(
+    line: str, what: str, shown: str | None
+) -> None:
+    found = find_hidden(f"first line\n{line}")
+    assert found == [(2, what)]
+    escaped = show_hidden(line)
+    assert find_hidden(escaped) == []
+    assert "[hidden: " in escaped
+    if shown is not None:
+        assert escaped == shown
+
+
+KEPT_IN_THEIR_PLACE = [
+    # soft hyphens as hyphenation points, as text copied from the web carries them
+    "Die Donau\u00addampf\u00adschiff\u00adfahrts\u00adgesellschaft tagt montags.",
+    "De fietsen\u00admakerij sluit om vijf uur; Ko\u00adde\u00adre\u00adview op vrijdag.",
+    "Пере\u00adзапуск сервиса после деплоя",
+    "Übersetzungs\u00adstrategie für ökonomische Fach\u00adbegriffe",
+    # the combining grapheme joiner between Hebrew vowel points, and before an umlaut
+    "יְרוּשָׁלַ\u034fִם",
+    "u\u034f\u0308 is a diaeresis, ü an umlaut",
+    # Mongolian: a free variation selector after a letter, the vowel separator between two
+    "ᠮᠣᠩᠭᠣᠯ ᠨᠠ\u180bᠢᠮ ᠬᠠᠨ\u180eᠠ",
+    # Braille text and Braille art keep their blank cells
+    "⠓⠑⠇⠇⠕\u2800⠺⠕⠗⠇⠙",
+    "⣿⣿" + "\u2800" * 11 + "⣿⣿",
+    # a direction mark alone on a line holding right-to-left letters places its numbers
+    "המחיר הוא\u200f 42 ש״ח, תיקון באג #123\u200f (דחוף)",
+    "الإصدار\u061c 2.1 جاهز، Release\u200e v2",
+    # visible spaces are no hidden text
+    "Pourquoi\u202f? Parce que\u00a0! 数据库\u3000迁移, thin\u2009space",
+    # scripts whose words carry marks
+    "مُحَمَّد يَكْتُبُ الكُود",
+    "हिन्दी में परीक्षण",
+    "ทดสอบการค้นหาภาษาไทย",
+    unicodedata.normalize("NFD", "데이터베이스 마이그레이션 (NFD, as macOS names files)"),
+    "tab\tseparated",
+]
+
+
+@pytest.mark.parametrize("line", KEPT_IN_THEIR_PLACE)
+def test_i9_characters_in_their_place_stay_byte_for_byte(line: str) -> None:
+    assert find_hidden(line) == []
+    assert show_hidden(line) == line
+    capped = cap_indexes(f"- [a](a.md) — {line}\n", None, workspace_key=None)[0]
+    assert capped.lines_text == f"- [a](a.md) — {line}"
+
+
+def test_i9_a_carriage_return_ending_a_line_is_no_content() -> None:
+    assert find_hidden("first\r\nsecond\r\n") == []
+
+
+TOKEN = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+
+
+@pytest.mark.parametrize(
+    "hidden", ["\u200b", "\u2060", "\u00ad", "\u200c", "\u200b" * 3, _tags("x"), "\x1b"]
+)
+def test_i8_i9_a_credential_split_by_hidden_characters_is_found_and_masked_whole(
+    hidden: str,
+) -> None:
+    split = TOKEN[:10] + hidden + TOKEN[10:]
+    index = f"# Memory\n- [CI](ci.md) — CI pushes with {split} nightly\n"
+    body = f"---\nname: ci\ndescription: CI\n---\nThe bot uses {split} to push.\n"
+
+    capped = cap_indexes(index, None, workspace_key=None)[0]
+    lint = lint_scope(index, [parse_topic(body.encode(), "ci.md")], ["ci.md"])
+
+    assert index_lines(capped.lines_text)[1] == (
+        "- [CI](ci.md) — CI pushes with [masked: github-token] nightly"
+    )
+    assert ("secret", "MEMORY.md", 2) in [(f.code, f.file, f.line) for f in lint]
+    assert ("secret", "ci.md", 5) in [(f.code, f.file, f.line) for f in lint]
+    assert ("hidden-text", "MEMORY.md", 2) in [(f.code, f.file, f.line) for f in lint]
+
+
+def test_i9_a_direction_mark_is_judged_by_its_own_line() -> None:
+    text = "שלום\u200f 5\napproved\u200e by admin\n"
+    assert find_hidden(text) == [(2, "1 bidirectional control (U+200E)")]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "סיסמה:\u200f Sup3rS3cretPw!",  # a direction mark kept in Hebrew is left out too
+        "كلمة المرور:\u200f Sup3rS3cretPw!",
+        "password:\u00ad Sup3rS3cretPw!",
+    ],
+)
+def test_i8_a_credential_is_judged_as_a_person_sees_its_line(line: str) -> None:
+    capped = cap_indexes(f"- [a](a.md) — {line}\n", None, workspace_key=None)[0]
+    assert "Sup3rS3cretPw" not in capped.lines_text
+    assert "[masked: password-assignment]" in capped.lines_text

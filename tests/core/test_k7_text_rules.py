@@ -15,6 +15,7 @@ from collections.abc import Callable
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from memory_core.hidden_text import HIDDEN_CANDIDATES
 from memory_core.keys import DRAFT_ID_RULE, ID_RULE, SCOPE_KEY_RULE, TOPIC_FILE_NAME_RULE
 from memory_core.rules import (
     AGENT_NAME_RULE,
@@ -83,9 +84,11 @@ def _spec_file_name(value: str) -> bool:
 
 
 def _spec_agent_name(value: str) -> bool:
-    """A-1: trimmed of surrounding whitespace, 1-100 characters, no control character."""
+    """A-1: trimmed of surrounding whitespace, 1-100 characters, no control character and no
+    character I-9 may count as hidden (a label must read as what it is)."""
     clean = value.strip()
-    return 0 < len(clean) <= NAME_MAX and not _is_control(clean)
+    hidden = re.search(f"[{HIDDEN_CANDIDATES}]", clean) is not None
+    return 0 < len(clean) <= NAME_MAX and not _is_control(clean) and not hidden
 
 
 def _spec_workspace(value: str) -> bool:
@@ -191,6 +194,9 @@ def test_r1_i9_a_machine_name_holds_no_hidden_character(name: str) -> None:
     """A machine name is a label on the page (R-1): nothing in it may make it show as another."""
     assert not MACHINE_NAME_RULE.accepts(name)
     reason = MACHINE_NAME_RULE.problem(name)
+    assert reason is not None and reason.startswith("must not hold hidden characters (")
+    assert not AGENT_NAME_RULE.accepts(name)  # an agent's name is such a label too (A-1)
+    reason = AGENT_NAME_RULE.problem(name)
     assert reason is not None and reason.startswith("must not hold hidden characters (")
 
 

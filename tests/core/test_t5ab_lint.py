@@ -15,6 +15,7 @@ from memory_core.lint import (
     lint_index,
     lint_links,
     lint_scope,
+    lint_topic_in_scope,
     naming_convention,
 )
 from memory_core.topics import ParsedTopic, parse_topic, read_topic
@@ -63,8 +64,8 @@ def test_t5a_severity_follows_the_spec(code: str, severity: str) -> None:
 
 
 def test_t5a_findings_carry_their_severity() -> None:
-    topic = _topic("a.md", "A title")
-    findings = lint_scope("- [b](b.md)\n", [topic], ["a.md"])
+    topic = _topic("A note.md", "A title")
+    findings = lint_scope("- [b](b.md)\n", [topic], ["A note.md"])
     assert {(f.code, f.severity) for f in findings} == {
         ("dangling-link", "error"),
         ("unindexed", "warning"),
@@ -220,7 +221,26 @@ def test_t5b_case_folder_index_in_other_case(cases: Path) -> None:
     scope = cases / "index-in-other-case" / "scope"
     topics = [read_topic(scope / name)[0] for name in ("Memory.md", "build-cache.md")]
     findings = lint_scope(None, topics, ["Memory.md", "build-cache.md"])
-    assert ("index-wrong-case", "Memory.md") in _codes(findings)
+    # the wrong case is the one thing wrong with Memory.md: not a PascalCase naming convention,
+    # not a topic without a description
+    assert _codes(findings) == [("missing-index", "MEMORY.md"), ("index-wrong-case", "Memory.md")]
+
+
+@pytest.mark.parametrize("name", ["Memory.md", "memory.md"])
+def test_t5b_an_index_in_the_wrong_case_is_no_topic_of_a_convention_or_unindexed(
+    name: str,
+) -> None:
+    # beside the real index (a case-sensitive disk): named once, for its case
+    topics = [_topic("deploy-steps.md", "deploy-steps"), _topic("ci-cache.md", "ci-cache")]
+    wrong = parse_topic(b"- [Deploy steps](deploy-steps.md)\n", name)
+    files = [name, "ci-cache.md", "deploy-steps.md"]
+    index = _index_for(topics)
+
+    findings = lint_scope(index, [wrong, *topics], files)
+
+    assert _codes(findings) == [("index-wrong-case", name)]
+    one = lint_topic_in_scope(wrong, files, index, scope_topics=lambda: [wrong, *topics])
+    assert _codes(one) == [("index-wrong-case", name)]
 
 
 def test_t5b_an_index_over_the_read_cap_has_true_counts_and_no_false_unindexed() -> None:

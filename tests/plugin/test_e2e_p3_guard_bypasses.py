@@ -3,7 +3,8 @@
 The hooks are installed with ``harness-memory install``; the model stand-in asks the CLI's own
 shell tool (Codex ``exec_command``, Gemini ``run_shell_command``) to write into another
 Workspace's scope the ways that got through before — ``…/./…``, ``…//memory/…``, a glob, a
-brace, a symlink in the Workspace — in Claude Code through ``Bash`` and an MCP write tool
+brace, a symlink in the Workspace, bash's ``$'…'``, a command inside ``bash -c '…'``, an
+option glued to its path (``cp -t…``) — in Claude Code through ``Bash`` and an MCP write tool
 (``mcp__files__write_file``, a small stdio MCP server), and, in Codex, to type a write into a
 running terminal
 (``write_stdin``, which Codex never shows its PreToolUse hook: the install switches terminals
@@ -48,6 +49,9 @@ BYPASSES = [
     "cp /etc/hostname {root}/anoth*/",
     "touch {root}/{{user,{other}}}/brace.md",
     "echo x > notes/link.md",
+    "echo x > $'{root}/{other}/ansi-c.md'",
+    "bash -c 'echo x > {root}/{other}/inner.md'",
+    "cp -t{root}/{other} /etc/hostname",
 ]
 OWN = "echo kept > {root}/{own}/shell-note.md"
 

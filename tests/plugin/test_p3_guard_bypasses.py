@@ -136,7 +136,11 @@ ALLOWED = [
 def fill(command: str, where: Layout) -> str:
     return command.format(
         root=where.root,
+        data=where.data,
+        root_tail=str(where.root)[1:],
         other=where.other,
+        other_hex=where.other[0].encode().hex(),
+        other_tail=where.other[1:],
         own=where.own,
         state_dir=where.root.parent,
         workspace=where.workspace,
@@ -160,6 +164,91 @@ def test_p3_shell_writes_into_own_scopes_and_everyday_commands_pass(
 ) -> None:
     shell = fill(command, where)
     assert answer(where, harness, SHELL[harness][1], {"command": shell}) is None, shell
+
+
+BASH_FORMS = [
+    "echo x > $'{root}/{other}/a.md'",
+    'echo x > $"{root}/{other}/a.md"',
+    "echo x > $'\\x2f'{root_tail}/{other}/a.md",
+    "echo x > $'\\057'{root_tail}/$'\\x{other_hex}'{other_tail}/a.md",
+    "X=$'{root}'; echo x > $X/{other}/a.md",
+    "echo x > /\\\n{root_tail}/{other}/a.md",
+    "eval 'echo x > {root}/{other}/a.md'",
+    "bash -c 'echo x > {root}/{other}/a.md'",
+    "sh -c 'cd {root} && echo x > {other}/a.md'",
+    "bash -c \"sh -c 'echo x > {root}/{other}/a.md'\"",
+    "cp -t{root}/{other} /etc/hostname",
+    "cp -vt{root}/{other} /etc/hostname",
+    "cd {root}/{own} && echo x > ~+/../{other}/a.md",
+    "echo x > /$(echo {root_tail})/{other}/a.md",
+    "echo x > /{state_dir}/$(echo memory)/{other}/a.md",
+    "cd $(echo {root}/{own}) && echo x > ../{other}/a.md",
+    "cd $UNSET_VARIABLE{root} && echo x > {other}/a.md",
+    "cd {root}/{own}; cd $(pwd)/..; echo x > {other}/a.md",
+    "find {root}/{own} -name MEMORY.md -execdir sh -c 'echo x > ../{other}/a.md' \\;",
+]
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize("command", BASH_FORMS)
+def test_p3_what_bash_writes_into_another_scope_is_refused_however_quoted(
+    where: Layout, harness: str, command: str
+) -> None:
+    """Bash's own quoting (``$'…'`` with its escapes, ``$"…"``, a line continuation), a command
+    inside a word that another shell runs (``eval``, ``sh -c``), a short option glued to its
+    path and ``~+`` are read as bash reads them; a word built at run time after ``/`` or
+    ``//`` (which the kernel reads as ``/``) could reach any folder; after a ``cd`` into a
+    folder known only at run time (or ``find -execdir``) a relative path naming another scope
+    could land in it: each form below really writes into the other scope when bash runs it
+    (checked last, after the guard refused it)."""
+    shell = fill(command, where)
+    other = where.root / where.other
+
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": shell}))
+
+    assert reason is not None, shell
+    assert reason.startswith("Agent Memory write guard: ")
+    before = set(other.iterdir())
+    subprocess.run(["bash", "-c", shell], cwd=where.workspace, check=True, capture_output=True)
+    assert set(other.iterdir()) - before, f"bash wrote nothing into the other scope: {shell}"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "echo x > {data}/tok$(echo ens)/mine.json",
+        "echo x > {data}/tokens/$UNSET_VARIABLE.json",
+        "cp /etc/hostname {data}/dra`echo fts`/",
+    ],
+)
+def test_p3_words_built_at_run_time_into_the_services_folders_are_refused(
+    where: Layout, command: str
+) -> None:
+    """The data dir's own folders (P-3, ``tokens/`` first) are held like the memory root against
+    a word the guard cannot decide."""
+    shell = fill(command, where)
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": shell}))
+    assert reason is not None, shell
+    assert "the memory service's own folders" in reason
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "ls ~nobody-here-at-all/x ~+ ~-",
+        "echo x > ~+/notes.txt",
+        "bash -c 'echo x > {root}/user/a.md'",
+        "eval 'cd {root}/{own} && echo x > a.md'",
+        "echo x > $'{root}/{own}/a.md'",
+        "cp -t/tmp /etc/hostname",
+        "cd $(git rev-parse --show-toplevel 2>/dev/null || pwd) && npm test > out-$(date).log",
+        "cd $(mktemp -d) && cp ../notes.txt . && echo x > {own}/a.md",
+    ],
+)
+def test_p3_the_same_forms_into_own_scopes_or_elsewhere_pass(where: Layout, command: str) -> None:
+    """A ``~user`` naming no user here stays as written (bash does the same), never a crash."""
+    shell = fill(command, where)
+    assert answer(where, "claude-code", "Bash", {"command": shell}) is None, shell
 
 
 @pytest.mark.parametrize("harness", list(MCP))

@@ -162,3 +162,23 @@ async def test_p3_the_records_folder_under_another_name_is_refused(
     reason = _denied(Completed(0, out.decode(), err.decode()))
 
     assert "Session records" in reason
+
+
+@pytest.mark.parametrize(
+    "fixture", ["pre_tool_use_write.json", "pre_tool_use_edit.json", "pre_tool_use_bash.json"]
+)
+@pytest.mark.parametrize("below", ["tokens/mine.json", "agents/reviewer/agent.json"])
+async def test_p3_the_services_own_folders_of_its_data_dir_are_never_writable(
+    service: ScriptedService,
+    started: dict[str, str],
+    workspace: Path,
+    fixture: str,
+    below: str,
+) -> None:
+    """The same holds for the data dir that holds the memory root, on the service's machine:
+    a token file planted there would open the API to every project (P-3, A-10)."""
+    target = service.data_dir / below
+
+    reason = _denied(await _pre_tool_use(started, workspace, str(target), fixture))
+
+    assert "only the service writes" in reason

@@ -321,6 +321,128 @@ def test_p3_the_marker_in_another_letter_case_is_the_marker(root: Path, marker: 
     assert ".workspace" in decision.reason
 
 
+@pytest.mark.parametrize(
+    "below",
+    [
+        "tokens/mine.json",
+        "drafts/d-1.json",
+        "locks/agent.coder.lock",
+        "memo/topics.sqlite3",
+        "search/coder.sqlite3",
+        "overview/coder.sqlite3",
+        "agents/coder/agent.json",
+        "agents/coder/agent_state/history/user.git/HEAD",
+        "agents/reviewer/agent_state/memory/user/planted.md",
+        "agents/reviewer/agent.json",
+        "agents/coder/workspaces/../agent.json",
+        "TOKENS/mine.json",  # a case-insensitive disk opens tokens/ (macOS's default)
+        "Agents/reviewer/agent.json",
+    ],
+)
+def test_p3_the_services_own_folders_of_the_data_dir_are_denied(
+    root: Path, tmp_path: Path, below: str
+) -> None:
+    """On the service's machine the harness reaches the whole data dir that holds its memory
+    root: a token file written there would open the API to every project, another agent's
+    memory root is no scope of this Session, and configs and history are the service's."""
+    decision = decide(f"{tmp_path}/data/{below}", root)
+
+    assert not decision.allowed, below
+    assert "only the service writes" in decision.reason
+
+
+def test_p3_a_symlink_from_a_temporary_workspace_into_the_tokens_is_denied(
+    root: Path, tmp_path: Path
+) -> None:
+    job = tmp_path / "data" / "agents" / "coder" / "workspaces" / "job"
+    job.mkdir(parents=True)
+    (job / "link").symlink_to(tmp_path / "data" / "tokens", target_is_directory=True)
+
+    assert not decide(job / "link" / "mine.json", root).allowed
+    assert not decide("link/mine.json", root, cwd=job).allowed
+
+
+@pytest.mark.parametrize(
+    "below",
+    ["agents/coder/workspaces/job/src/main.py", "agents/reviewer/workspaces/job/notes.txt", "x"],
+)
+def test_p3_temporary_workspaces_and_the_rest_of_the_data_dir_stay_writable(
+    root: Path, tmp_path: Path, below: str
+) -> None:
+    """An agent works in its temporary Workspace (K-4), a subagent in its parent's."""
+    decision = decide(f"{tmp_path}/data/{below}", root)
+
+    assert decision.allowed, decision.reason
+
+
+_JUDGE_THE_DATA_DIR_THROUGH_A_BIND_MOUNT = """
+import json, subprocess, sys
+from harness_memory.guard import check_write
+data, alias, root = sys.argv[1:4]
+subprocess.run(["mount", "--bind", data, alias], check=True)
+print(json.dumps({
+    below: check_write(f"{alias}/{below}", memory_root=root, workspace_key=None).allowed
+    for below in sys.argv[4:]
+}))
+"""
+
+
+def test_p3_the_data_dir_under_another_name_is_judged_where_the_kernel_lands(
+    root: Path, tmp_path: Path
+) -> None:
+    """A bind mount of the data dir names its tokens folder in a way ``realpath`` keeps as
+    spelled: judged by device and inode, as the kernel lands (a namespace of the test's own)."""
+    alias = tmp_path / "elsewhere"
+    alias.mkdir()
+    for folder in ("tokens", "agents/coder/workspaces/job"):
+        (tmp_path / "data" / folder).mkdir(parents=True)
+    below = ["tokens/mine.json", "agents/coder/agent.json", "agents/coder/workspaces/job/x.py"]
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    data = str(tmp_path / "data")
+    command = [sys.executable, "-c", _JUDGE_THE_DATA_DIR_THROUGH_A_BIND_MOUNT, data, str(alias)]
+    done = subprocess.run(
+        ["unshare", "--user", "--map-root-user", "--mount", *command, str(root), *below],
+        capture_output=True,
+        text=True,
+        env=environment,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+
+    assert json.loads(done.stdout) == {
+        "tokens/mine.json": False,
+        "agents/coder/agent.json": False,
+        "agents/coder/workspaces/job/x.py": True,
+    }
+
+
+@pytest.mark.parametrize(
+    ("mounted", "below", "allowed"),
+    [("tokens", "mine.json", False), ("agents/coder/workspaces/job", "x.py", True)],
+)
+def test_p3_one_folder_of_the_data_dir_mounted_elsewhere_is_judged_where_the_kernel_lands(
+    root: Path, tmp_path: Path, mounted: str, below: str, allowed: bool
+) -> None:
+    """Only ``tokens/`` bind-mounted into the Workspace: the mount table names it (a namespace
+    of the test's own); a temporary Workspace mounted so stays writable."""
+    alias = tmp_path / "elsewhere"
+    alias.mkdir()
+    (tmp_path / "data" / mounted).mkdir(parents=True, exist_ok=True)
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    folder = str(tmp_path / "data" / mounted)
+    command = [sys.executable, "-c", _JUDGE_THE_DATA_DIR_THROUGH_A_BIND_MOUNT, folder, str(alias)]
+    done = subprocess.run(
+        ["unshare", "--user", "--map-root-user", "--mount", *command, str(root), below],
+        capture_output=True,
+        text=True,
+        env=environment,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+
+    assert json.loads(done.stdout) == {below: allowed}
+
+
 def test_p3_the_mount_table_is_read_as_the_kernel_writes_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

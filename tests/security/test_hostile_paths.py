@@ -115,10 +115,13 @@ async def test_k7_unicode_names_delete_and_prune_their_index_line(
         "/static/..%2F..%2Fsettings.py",
         "/static/.hidden",
         "/static/%00",
+        "/static/" + "a" * 300,
+        "/static/" + "a/" * 3000 + "app.js",
     ],
 )
 async def test_q2_static_misses_are_problem_404s(client: Client, path: str) -> None:
-    """A missing page file is a problem+json 404 like every other miss (not an empty body)."""
+    """A missing page file is a problem+json 404 like every other miss (not an empty body),
+    a name longer than any file system holds included (never a 503 blaming the data dir)."""
     await expect_problem(await client.get(URL(path, encoded=True)), 404, "nothing is served")
 
 

@@ -17,6 +17,9 @@ type, a placeholder or an elided example (:mod:`memory_core.credential_values`):
   ``| password | … |`` row, or a column headed ``Password``) and command lines (``mysql -p…``,
   ``sshpass -p …``, ``docker login -p …``, ``redis-cli -a …``, ``curl -u user:…``).
 
+Lines are judged as a person sees them: characters that may hide (I-9) are left out first, so a
+token split by a zero-width space or a soft hyphen is found and masked whole.
+
 Precision and recall are measured on the labelled set in ``tests/data/credentials/`` (T-6, both
 at least 95%). A finding names the kind and the line, never the secret itself; a line without
 one is returned unchanged, byte for byte (I-8).
@@ -52,6 +55,7 @@ from memory_core.credential_forms import (
     table_cells,
 )
 from memory_core.credential_values import is_placeholder, looks_random
+from memory_core.hidden_text import HIDDEN_CANDIDATES
 
 __all__ = ["find_secrets", "mask_secret_lines", "mask_secrets"]
 
@@ -303,6 +307,40 @@ def _scan(lines: Sequence[str]) -> list[tuple[int, bool, list[Span]]]:
     return found
 
 
+_MAY_HIDE = re.compile(f"[{HIDDEN_CANDIDATES}]+")
+
+
+def _as_seen(lines: Sequence[str]) -> tuple[list[str], dict[int, list[int]]]:
+    """The lines as a person sees them, every character that may hide (I-9) left out, a
+    legitimate one too (a direction mark in Hebrew, a soft hyphen in a word), so a credential
+    split by one (``ghp_A1b2\\u200bC3…``, ``סיסמה:\\u200f …``) is found whole; and for each
+    line that held some, where each of its remaining characters stands in the line as written
+    (and its end)."""
+    seen = list(lines)
+    where: dict[int, list[int]] = {}
+    if _MAY_HIDE.search("\n".join(lines)) is None:
+        return seen, where  # the common case: one C-speed scan
+    for number, line in enumerate(lines):
+        if _MAY_HIDE.search(line) is None:
+            continue
+        kept: list[int] = []
+        position = 0
+        for run in _MAY_HIDE.finditer(line):
+            kept.extend(range(position, run.start()))
+            position = run.end()
+        kept.extend(range(position, len(line) + 1))  # and the line's end
+        seen[number] = _MAY_HIDE.sub("", line)
+        where[number] = kept
+    return seen, where
+
+
+def _as_written(spans: list[Span], where: list[int] | None) -> list[Span]:
+    """``spans`` of a line as seen (:func:`_as_seen`) placed on the line as written."""
+    if where is None:
+        return spans
+    return [(kind, where[start], where[end - 1] + 1) for kind, start, end in spans]
+
+
 def find_secrets(text: str) -> list[tuple[str, int]]:
     """Return ``(kind, line)`` for each line holding a likely credential (T-5); 1-based lines.
 
@@ -311,7 +349,7 @@ def find_secrets(text: str) -> list[tuple[str, int]]:
     """
     return [
         (kind, number + 1)
-        for number, _, spans in _scan(text.split("\n"))
+        for number, _, spans in _scan(_as_seen(text.split("\n"))[0])
         for kind in dict.fromkeys(kind for kind, _, _ in spans)
     ]
 
@@ -337,13 +375,18 @@ def mask_secrets(line: str) -> str:
     without a credential is returned as it is. A line on its own has no table header above it:
     use :func:`mask_secret_lines` for a text.
     """
-    return _masked(line, _spans(line))
+    return mask_secret_lines([line])[0]
 
 
 def mask_secret_lines(lines: Sequence[str]) -> list[str]:
     """Mask a sequence of lines (I-8), including every line of a private-key block and the
-    cells of a table column headed by a credential name."""
+    cells of a table column headed by a credential name. A credential split by hidden
+    characters (I-9) is found and masked whole, those characters with it."""
     masked = list(lines)
-    for number, in_key, spans in _scan(lines):
-        masked[number] = "[masked: private-key]" if in_key else _masked(lines[number], spans)
+    seen, where = _as_seen(lines)
+    for number, in_key, spans in _scan(seen):
+        if in_key:
+            masked[number] = "[masked: private-key]"
+        else:
+            masked[number] = _masked(lines[number], _as_written(spans, where.get(number)))
     return masked

@@ -7,24 +7,36 @@ or turn text around on screen, yet reach the model verbatim. Hidden here:
   except inside an emoji tag sequence: a subdivision flag, 🏴 then 2–7 tag letters or digits
   then U+E007F (``🏴󠁧󠁢󠁳󠁣󠁴󠁿``, Scotland);
 - **bidirectional controls**: embeddings and overrides U+202A–U+202E, isolates U+2066–U+2069,
-  the marks U+200E, U+200F and U+061C;
+  and the marks U+200E, U+200F and U+061C unless one stands alone on a line holding
+  right-to-left letters (Hebrew or Arabic mixed with numbers or Latin carries them, copied
+  from a chat or a web page: ``המחיר הוא\\u200f 42``);
 - **invisible characters**: zero-width space U+200B, word joiner and invisible operators
   U+2060–U+2064, the deprecated format controls U+206A–U+206F, U+FEFF past the start of a text,
-  U+180E, the interlinear annotation controls U+FFF9–U+FFFB, the Hangul fillers U+115F, U+1160,
+  the interlinear annotation controls U+FFF9–U+FFFB, the Hangul fillers U+115F, U+1160,
   U+3164, U+FFA0, the Khmer inherent vowels U+17B4, U+17B5, the musical formatting controls
-  U+1D173–U+1D17A, and every code point Unicode reserves as default-ignorable but has not
-  assigned (U+2065, U+FFF0–U+FFF8, U+E0080–U+E00FF, U+E01F0–U+E0FFF: a renderer shows them as
+  U+1D173–U+1D17A and the null notehead U+1D159, and the code points Unicode reserves as
+  default-ignorable (U+2065, U+FFF0–U+FFF8, U+E0080–U+E00FF, U+E01F0–U+E0FFF: they render as
   nothing); the joiners U+200C (ZWNJ) and U+200D (ZWJ) unless they join two emoji
   (``👨‍👩‍👧``) or two letters of a script that needs them (Persian ``می‌خواهم``, Devanagari
   conjuncts); a variation selector (U+FE00–U+FE0F, U+E0100–U+E01EF) that follows no visible
-  character (one after another is how bytes are smuggled "inside" an emoji); and, outside the
-  one place each is written for, the soft hyphen U+00AD (one between two letters), the
-  combining grapheme joiner U+034F (after a letter or mark, before a mark), the Mongolian free
-  variation selectors U+180B–U+180D, U+180F (after a Mongolian letter) and the shorthand format
-  controls U+1BCA0–U+1BCA3 (after a Duployan letter).
+  character (one after another is how bytes are smuggled "inside" an emoji);
+- characters that belong only between certain neighbours, hidden anywhere else: the **soft
+  hyphen** U+00AD alone between two letters of a word of letters (a hyphenation point, as
+  German and Dutch text copied from the web carries: ``Donau\\u00addampf\\u00adschiff``; a run of
+  them, or one beside a space, digit or sign or inside a token such as ``ghp_abc\\u00addef1``,
+  hides bits or splits what masking and search look for); the combining grapheme joiner
+  U+034F between a letter or mark and a mark (Hebrew vowel points); the
+  Mongolian free variation selectors U+180B–U+180D, U+180F after a Mongolian letter and its
+  vowel separator U+180E between two; the Duployan shorthand format controls
+  U+1BCA0–U+1BCA3 after a Duployan character; the **Braille blank** U+2800 beside a Braille
+  pattern (Braille text and Braille art; elsewhere it is a "space" that no trimming removes);
+- **control characters** (Unicode ``Cc``) other than tab and line feed, and a carriage return
+  not ending a line: an escape sequence (``ESC [8m``) conceals text in a terminal, a lone
+  carriage return overwrites it.
 
-Together that is every character Unicode calls ``Default_Ignorable_Code_Point`` (what renders
-as nothing), plus the annotation controls.
+Not hidden: the visible spaces (U+00A0, U+2000–U+200A, U+202F, U+205F, U+3000, U+1680), the line
+and paragraph separators, and format characters that draw a sign (U+0600–U+0605, U+06DD,
+U+070F, U+08E2, the Egyptian hieroglyph format controls).
 
 Emoji sequences stay byte for byte: ZWJ sequences, a variation selector after its character,
 skin-tone modifiers, keycaps (``#️⃣``) and subdivision flags.
@@ -69,9 +81,9 @@ __all__ = [
 
 # Every character that may be hidden; whether it is depends on its neighbours (_is_hidden).
 _CANDIDATE = re.compile(
-    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
-    "\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb"
-    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f"
+    "\u200b-\u200f\u202a-\u202e\u2060-\u206f\u2800\u3164\ufe00-\ufe0f\ufeff\uffa0"
+    "\ufff0-\ufffb\U0001bca0-\U0001bca3\U0001d159\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
 )
 _CANDIDATES = re.compile(_CANDIDATE.pattern + "+")
 HIDDEN_CANDIDATES = _CANDIDATE.pattern[1:-1]
@@ -79,9 +91,9 @@ HIDDEN_CANDIDATES = _CANDIDATE.pattern[1:-1]
 ones included): where context cannot make them legitimate, as in a name, refuse them all."""
 # Hidden wherever they stand: no neighbour makes them part of a word or an emoji.
 _ALWAYS = re.compile(
-    "[\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u206f"
-    "\u3164\uffa0\ufff0-\ufffb\U0001d173-\U0001d17a\U000e0080-\U000e00ff"
-    "\U000e01f0-\U000e0fff]"
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u115f\u1160\u17b4\u17b5\u200b\u200e"
+    "\u200f\u202a-\u202e\u2060-\u206f\u3164\uffa0\ufff0-\ufffb\U0001d159\U0001d173-\U0001d17a"
+    "\U000e0080-\U000e00ff\U000e01f0-\U000e0fff]"
 )
 # The longest run of candidates that can be legitimate: a subdivision flag's tags and cancel
 # tag (8); anything longer is hidden whole.
@@ -91,22 +103,11 @@ _ZWNJ, _ZWJ = "\u200c", "\u200d"
 _BLACK_FLAG, _CANCEL_TAG = "\U0001f3f4", "\U000e007f"
 _FLAG_TAG = re.compile("[\U000e0030-\U000e0039\U000e0061-\U000e007a]{2,7}\U000e007f")
 _KEYCAP = "\u20e3"
-_SOFT_HYPHEN, _GRAPHEME_JOINER = "\u00ad", "\u034f"
-# Format characters that belong after a letter of one script, by the letters' range (the soft
-# hyphen and the grapheme joiner go with any script: their range is every code point).
-_MONGOLIAN, _DUPLOYAN = (0x1820, 0x18AF), (0x1BC00, 0x1BC9F)
-_WRITTEN_AFTER = {
-    _SOFT_HYPHEN: (0, 0x10FFFF),
-    _GRAPHEME_JOINER: (0, 0x10FFFF),
-    "\u180b": _MONGOLIAN,
-    "\u180c": _MONGOLIAN,
-    "\u180d": _MONGOLIAN,
-    "\u180f": _MONGOLIAN,
-    "\U0001bca0": _DUPLOYAN,
-    "\U0001bca1": _DUPLOYAN,
-    "\U0001bca2": _DUPLOYAN,
-    "\U0001bca3": _DUPLOYAN,
-}
+_SOFT_HYPHEN, _GRAPHEME_JOINER, _BRAILLE_BLANK = "\u00ad", "\u034f", "\u2800"
+_MONGOLIAN_VOWEL_SEPARATOR = "\u180e"
+_MONGOLIAN = ((0x1800, 0x18AF),)
+_DUPLOYAN = ((0x1BC00, 0x1BC9F),)
+_BRAILLE_PATTERN = re.compile("[\u2801-\u28ff]")
 
 # Scripts whose words need ZWNJ / ZWJ between letters: Arabic and its supplements, Syriac,
 # Thaana, N'Ko, the Indic scripts (Devanagari … Sinhala), Tibetan, Myanmar, Khmer, Mongolian.
@@ -168,14 +169,145 @@ def _script_letter(char: str) -> bool:
     return unicodedata.category(char)[0] in "LM" and _within(char, _JOINING_SCRIPTS)
 
 
-def _is_hidden(text: str, at: int, flags: set[int], text_start: bool) -> bool:
+def _is_letter(char: str, *, or_mark: bool = False) -> bool:
+    return bool(char) and unicodedata.category(char)[0] in ("LM" if or_mark else "L")
+
+
+def _in_its_place(char: str, before: str, after: str) -> bool | None:
+    """Whether ``char``, a character only its neighbours make legitimate, stands where it
+    belongs (``before``/``after``: its neighbours, ``""`` at an edge); None for another one.
+
+    A combining grapheme joiner
+    between a letter or mark and a mark; a Mongolian variation selector after a Mongolian
+    letter, its vowel separator between two; a Duployan shorthand format control after a
+    Duployan character; a carriage return before a line feed.
+    """
+    point = ord(char)
+    if char == _GRAPHEME_JOINER:
+        return _is_letter(before, or_mark=True) and unicodedata.category(after or " ")[0] == "M"
+    if 0x180B <= point <= 0x180F:
+        mongolian_before = _is_letter(before) and _within(before, _MONGOLIAN)
+        if char != _MONGOLIAN_VOWEL_SEPARATOR:
+            return mongolian_before
+        return mongolian_before and _is_letter(after) and _within(after, _MONGOLIAN)
+    if 0x1BCA0 <= point <= 0x1BCA3:
+        return bool(before) and _within(before, _DUPLOYAN)
+    if char == "\r":
+        return after == "\n"
+    return None
+
+
+# The longest word a soft hyphen may stand in (Donaudampfschifffahrtsgesellschaft is 34).
+_LONGEST_HYPHENATED_WORD = 64
+
+
+_WORD_CHARS = re.compile("[\\w\u00ad\u0300-\u036f]*")  # letters, digits, _, soft hyphens, accents
+_NOT_IN_A_WORD_OF_LETTERS = re.compile(r"[\d_]")
+
+
+def _word_chars(text: str, at: int) -> int:
+    """How many word characters (letters, digits, ``_``, soft hyphens, accents) ``text``
+    holds from ``at`` on."""
+    found = _WORD_CHARS.match(text, at)
+    return found.end() - at if found is not None else 0
+
+
+def _hyphenated(word: str) -> bool:
+    """Whether ``word`` (with its soft hyphens) is a word of letters hyphenated: at most
+    :data:`_LONGEST_HYPHENATED_WORD` characters, no digit, underscore or capital past its
+    first letter, and each soft hyphen between two letters."""
+    rest = word[1:]
+    if len(word) > _LONGEST_HYPHENATED_WORD or _NOT_IN_A_WORD_OF_LETTERS.search(word):
+        return False
+    if rest.lower() != rest:
+        return False
+    return all(
+        0 < at < len(word) - 1
+        and _is_letter(word[at - 1], or_mark=True)
+        and _is_letter(word[at + 1])
+        for at in range(len(word))
+        if word[at] == _SOFT_HYPHEN
+    )
+
+
+# Letters written right to left (Unicode bidi class R or AL: Hebrew, Arabic, Syriac, Thaana,
+# N'Ko … and their presentation forms), the Arabic letter mark U+061C left out.
+_RIGHT_TO_LEFT = re.compile(
+    "[\u0590-\u061b\u061d-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\U00010800-\U00010fff\U0001e800-\U0001efff]"
+)
+_DIRECTION_MARK = re.compile("[\u061c\u200e\u200f]")
+
+
+def _direction_marks(text: str) -> frozenset[int]:
+    """The positions of the direction marks of ``text`` (LRM U+200E, RLM U+200F, ALM U+061C)
+    that stand alone on a line holding right-to-left letters: Hebrew or Arabic text mixed with
+    numbers or Latin carries them (copied from a chat or a web page) to place the neutral
+    characters between. On a line without right-to-left letters, or in a run, one is hidden.
+    Each line is looked at once, at C speed."""
+    if _DIRECTION_MARK.search(text) is None:
+        return frozenset()
+    marks: set[int] = set()
+    line_end, right_to_left = -1, False
+    for mark in _DIRECTION_MARK.finditer(text):
+        at = mark.start()
+        if at > line_end:  # the first mark of a line: look at the line once
+            line_start = text.rfind("\n", max(line_end, 0), at) + 1
+            found = text.find("\n", at)
+            line_end = len(text) if found == -1 else found
+            right_to_left = _RIGHT_TO_LEFT.search(text, line_start, line_end) is not None
+        before = text[at - 1] if at > 0 else ""
+        after = text[at + 1] if at + 1 < len(text) else ""
+        if right_to_left and not (_CANDIDATE.match(before) or _CANDIDATE.match(after)):
+            marks.add(at)  # alone, not in a run of characters that may hide
+    return frozenset(marks)
+
+
+def _hyphenation_points(text: str) -> frozenset[int]:
+    """The positions of the soft hyphens of ``text`` that are hyphenation points: inside a word
+    of letters (:func:`_hyphenated`), as German or Dutch text copied from the web carries
+    them; one splitting a token (``ghp_abc\\u00addef1``) hides it from masking and search.
+    Each word holding one is read once, at C speed: linear in ``text``."""
+    if _SOFT_HYPHEN not in text:
+        return frozenset()
+    points: set[int] = set()
+    reverse = text[::-1]
+    judged = 0  # every soft hyphen before this belongs to a word judged already
+    for shy in re.finditer(_SOFT_HYPHEN, text):
+        at = shy.start()
+        if at < judged:
+            continue
+        start = at - _word_chars(reverse, len(text) - at)  # the text before, read backwards
+        end = at + 1 + _word_chars(text, at + 1)
+        if _hyphenated(text[start:end]):
+            points.update(
+                start + i for i, char in enumerate(text[start:end]) if char == _SOFT_HYPHEN
+            )
+        judged = end
+    return frozenset(points)
+
+
+def _braille_blanks(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is a run of Braille blanks (U+2800) beside a Braille
+    pattern: the space of Braille text or the blank dots of Braille art, not hidden."""
+    if text.count(_BRAILLE_BLANK, start, end) != end - start:
+        return False
+    before = text[start - 1] if start > 0 else ""
+    after = text[end] if end < len(text) else ""
+    return bool(_BRAILLE_PATTERN.match(before) or _BRAILLE_PATTERN.match(after))
+
+
+def _is_hidden(
+    text: str, at: int, flags: set[int], text_start: bool, in_place: frozenset[int]
+) -> bool:
     """Whether the candidate character ``text[at]`` is hidden (see the module docstring).
 
     ``flags`` holds the positions of tag characters already known to form a subdivision flag;
-    ``text_start``: position 0 is the start of a text, where U+FEFF is a byte order mark.
+    ``text_start``: position 0 is the start of a text, where U+FEFF is a byte order mark;
+    ``in_place``: the soft hyphens and direction marks their word or line makes legitimate
+    (:func:`_hyphenation_points`, :func:`_direction_marks`).
     """
     char = text[at]
-    if at in flags:
+    if at in flags or at in in_place:
         return False
     if _ALWAYS.match(char):
         return True
@@ -187,34 +319,22 @@ def _is_hidden(text: str, at: int, flags: set[int], text_start: bool) -> bool:
                 flags.update(range(at, match.end()))
                 return False
         return True
+    if char == _SOFT_HYPHEN:
+        return True  # not a hyphenation point
     after = text[at + 1] if at + 1 < len(text) else ""
+    placed = _in_its_place(char, text[at - 1] if at > 0 else "", after)
+    if placed is not None:
+        return not placed
     if char == _ZWJ and _emoji_before(text, at) and after and _is_emoji(after):
         return False
     if char in (_ZWJ, _ZWNJ):
         # after a letter of such a script, before another or at the end of the word
         word_end = not after or not (after.isalnum() or _CANDIDATE.match(after))
         return not (at > 0 and _script_letter(text[at - 1]) and (word_end or _script_letter(after)))
-    before = text[at - 1] if at > 0 else ""
     if _is_variation_selector(char):
+        before = text[at - 1] if at > 0 else ""
         return not before or before.isspace() or bool(_CANDIDATE.match(before))
-    if char in _WRITTEN_AFTER:
-        return not _written_for(char, before, after)
     return not (char == "\ufeff" and at == 0 and text_start)
-
-
-def _category(char: str) -> str:
-    """The major Unicode category of ``char`` (``L``, ``M``, …); ``""`` for no character."""
-    return unicodedata.category(char)[0] if char else ""
-
-
-def _written_for(char: str, before: str, after: str) -> bool:
-    """Whether the format character ``char`` stands where its script writes it (module doc)."""
-    if char == _SOFT_HYPHEN:
-        return _category(before) in ("L", "M") and _category(after) == "L"
-    if char == _GRAPHEME_JOINER:
-        return _category(before) in ("L", "M") and _category(after) == "M"
-    low, high = _WRITTEN_AFTER[char]
-    return bool(before) and low <= ord(before) <= high and _category(before) == "L"
 
 
 def hidden_runs(text: str, *, text_start: bool = True) -> list[tuple[int, int]]:
@@ -225,13 +345,16 @@ def hidden_runs(text: str, *, text_start: bool = True) -> list[tuple[int, int]]:
     """
     runs: list[tuple[int, int]] = []
     flags: set[int] = set()
+    in_place = _hyphenation_points(text) | _direction_marks(text)
     for candidates in _CANDIDATES.finditer(text):
         start, end = candidates.span()
+        if _braille_blanks(text, start, end):
+            continue
         if end - start > _LONGEST_LEGITIMATE_RUN:
             runs.append((start, end))  # no emoji or word needs so many in a row
             continue
         for at in range(start, end):
-            if not _is_hidden(text, at, flags, text_start):
+            if not _is_hidden(text, at, flags, text_start, in_place):
                 continue
             if runs and runs[-1][1] == at:
                 runs[-1] = (runs[-1][0], at + 1)
@@ -246,6 +369,8 @@ def _kind(char: str) -> str:
         return "tag"
     if _is_variation_selector(char):
         return "variation"
+    if unicodedata.category(char) == "Cc":
+        return "control"
     return "bidirectional" if char in _BIDI else "invisible"
 
 
@@ -253,6 +378,7 @@ _KIND_NAMES = {
     "tag": ("tag character", "tag characters"),
     "bidirectional": ("bidirectional control", "bidirectional controls"),
     "variation": ("variation selector", "variation selectors"),
+    "control": ("control character", "control characters"),
     "invisible": ("invisible character", "invisible characters"),
 }
 # Kinds whose code points would spell what they hide: counted, never named.

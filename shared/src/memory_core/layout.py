@@ -19,16 +19,23 @@ __all__ = [
     "INDEX_FILE",
     "MARKER_FILE",
     "NOT_VISIBLE_FILE",
+    "SERVICE_FOLDERS",
     "agent_dir",
     "app_data_dir_of",
     "history_root",
     "memory_root",
     "memory_root_parts",
     "scope_dir",
+    "service_owned",
     "workspaces_dir",
 ]
 
 AGENTS_DIR = "agents"
+WORKSPACES_DIR = "workspaces"
+SERVICE_FOLDERS = (AGENTS_DIR, "tokens", "drafts", "locks", "memo", "search", "overview")
+"""The top folders of an app data dir that the memory service alone writes: under ``agents/``
+every agent's ``agent.json``, memory and history; the bearer tokens; drafts; locks; the
+listing memo, search indexes and scope records. See :func:`service_owned`."""
 INDEX_FILE = "MEMORY.md"
 """A scope's index (T-4); never a topic file."""
 MARKER_FILE = ".workspace"
@@ -92,4 +99,25 @@ def scope_dir(app_data_dir: Path, agent_id: str, key: str) -> Path:
 
 def workspaces_dir(app_data_dir: Path, agent_id: str) -> Path:
     """Return ``<app_data_dir>/agents/<agent_id>/workspaces``: temporary Workspaces (K-4)."""
-    return agent_dir(app_data_dir, agent_id) / "workspaces"
+    return agent_dir(app_data_dir, agent_id) / WORKSPACES_DIR
+
+
+def service_owned(parts: tuple[str, ...]) -> bool:
+    """Whether a path whose parts below an app data dir are ``parts`` is the memory service's
+    own (P-3: no file tool of an agent writes there): anything in :data:`SERVICE_FOLDERS` but
+    a temporary Workspace (``agents/<id>/workspaces/…``, K-4, where agents work).
+
+    >>> service_owned(("tokens", "t.json")), service_owned(("agents", "b", "agent.json"))
+    (True, True)
+    >>> service_owned(("agents", "a", "workspaces", "job", "x.py")), service_owned(("demo",))
+    (False, False)
+
+    A folder's name is compared in any letter case (``TOKENS`` is ``tokens`` on a
+    case-insensitive disk, macOS's default); the temporary Workspaces only as spelled.
+
+    >>> service_owned(("Tokens", "t.json")), service_owned(("AGENTS", "a", "workspaces", "j"))
+    (True, True)
+    """
+    if not parts or parts[0].casefold() not in SERVICE_FOLDERS:
+        return False
+    return not (parts[0] == AGENTS_DIR and len(parts) >= 3 and parts[2] == WORKSPACES_DIR)

@@ -7,8 +7,8 @@ line where one applies:
 ``secret``                    error    a likely credential, named by kind and line, never echoed
 ``hidden-text``               error    characters a model reads but a person cannot see (tag
                                        characters, bidirectional controls, zero-width characters
-                                       inside words), by kind, count, line and field, or in a
-                                       topic file's name (I-9)
+                                       inside words), by kind, count, line and field, or in
+                                       a topic file's name (I-9)
 ``dangling-link``             error    an index link to a file of the scope (or into one of its
                                        sub-folders) that does not exist
 ``not-injected``              error    index lines past the injection caps (I-4), one per scope
@@ -25,12 +25,17 @@ line where one applies:
 ``unindexed``                 warning  a topic file no index line links to
                                        (no claim past the scanned part of an over-large index)
 ``index-wrong-case``          warning  ``Memory.md`` / ``memory.md``: an index in the wrong case
-                                       (an ordinary topic file, never injected) (T-5b)
+                                       (an ordinary topic file, never injected) (T-5b); it
+                                       stands for the file's naming, description and
+                                       ``unindexed`` findings, and the file is no part of a
+                                       naming convention
 ``dangling-wiki-link``        warning  a ``[[name]]`` link in a body to no topic file (T-5b)
 ``empty-name``                warning  ``name:`` with no text; the file name stands in (T-1a)
 ``name-mismatch``             warning  frontmatter ``name`` says other words than the file name
                                        (``Always run the linter`` is the same name as a title)
 ``name-not-kebab``            info     the name (frontmatter, else the stem) is not kebab-case
+                                       (not besides ``name-mismatch`` with a kebab-case stem:
+                                       naming the file's stem fixes both)
 ``naming-convention``         info     the scope consistently follows another naming convention
                                        (Claude Code's type_slug, snake_case file names,
                                        title-style names): one finding for the scope instead of
@@ -140,6 +145,18 @@ def _stem(topic: ParsedTopic) -> str:
     return topic.file.removesuffix(".md")
 
 
+def _name_mismatch(topic: ParsedTopic) -> bool:
+    return _link_key(topic.name) != _link_key(_stem(topic))
+
+
+def _name_not_kebab(topic: ParsedTopic) -> bool:
+    """The name is not kebab-case, and naming it after its file would not make it so: a name
+    that differs from a kebab-case stem is ``name-mismatch``'s alone (one fix, one finding)."""
+    if _KEBAB_RE.fullmatch(topic.name) is not None:
+        return False
+    return not (_name_mismatch(topic) and _KEBAB_RE.fullmatch(_stem(topic)) is not None)
+
+
 _TOPIC_RULES = (
     _TopicRule(
         "empty-name",
@@ -148,7 +165,7 @@ _TOPIC_RULES = (
     ),
     _TopicRule(
         "name-mismatch",
-        lambda topic: _link_key(topic.name) != _link_key(_stem(topic)),
+        _name_mismatch,
         lambda topic: (
             f"name {topic.name!r} differs from the file name {_stem(topic)!r}; "
             "the file name is the identity"
@@ -156,7 +173,7 @@ _TOPIC_RULES = (
     ),
     _TopicRule(
         "name-not-kebab",
-        lambda topic: _KEBAB_RE.fullmatch(topic.name) is None,
+        _name_not_kebab,
         lambda topic: f"name {topic.name!r} is not kebab-case (a-z, 0-9, single hyphens)",
     ),
     _TopicRule(
@@ -190,27 +207,22 @@ def lint_topic(topic: ParsedTopic) -> list[Finding]:
     for kind, line in find_secrets(topic.body):
         findings.append(_secret(file, topic.body_line + line - 1, kind, "the body"))
     findings.extend(_hidden(file, line, where, what) for line, where, what in topic.hidden)
-    findings.extend(
-        _finding(
-            "hidden-text",
-            file,
-            None,
-            f"the file name holds {what}: text a model reads but a person cannot see (an agent "
-            "that lists the folder reads it, a right-to-left control turns the name around on "
-            "screen); rename the file",
-        )
-        for _, what in find_hidden(file)
-    )
+    findings.extend(_hidden(file, None, _FILE_NAME, what) for _, what in find_hidden(file))
     return findings
 
 
-def _hidden(file: str, line: int, where: str, what: str) -> Finding:
-    """A ``hidden-text`` finding (I-9): where, what kind and how many, never the text."""
-    shown = (
-        "it is injected escaped, as [hidden: …]"
-        if file == INDEX_FILE
-        else "an agent that opens the file reads it"
-    )
+_FILE_NAME = "the file name"
+
+
+def _hidden(file: str, line: int | None, where: str, what: str) -> Finding:
+    """A ``hidden-text`` finding (I-9): where, what kind and how many, never the text. A file
+    name holding them shows on the page (and in the index lines linking it) as another name."""
+    if where == _FILE_NAME:
+        shown = "it shows as another name on the page and wherever it is linked"
+    elif file == INDEX_FILE:
+        shown = "it is injected escaped, as [hidden: …]"
+    else:
+        shown = "an agent that opens the file reads it"
     message = (
         f"{where} holds {what}: text a model reads but a person cannot see ({shown}); "
         "remove it from the file"
@@ -327,8 +339,20 @@ def frontmatter_convention(topics: Sequence[ParsedTopic]) -> Finding | None:
     )
 
 
+def _in_wrong_case(name: str) -> bool:
+    """Whether ``name`` is the index's name in another case (``Memory.md``, T-5b)."""
+    return name.casefold() == INDEX_FILE.casefold() and name != INDEX_FILE
+
+
+_WRONG_CASE_STANDS_FOR = frozenset({"missing-description", "unindexed"}) | _NAMING_CODES
+"""The codes ``index-wrong-case`` stands for on its file: an index named ``Memory.md`` has no
+frontmatter or kebab-case name to give, and is unlinked because it is meant to be the index."""
+
+
 def _conventions(topics: Sequence[ParsedTopic]) -> tuple[list[Finding], frozenset[str]]:
-    """The scope's convention findings and the per-file codes they stand for (T-5a)."""
+    """The scope's convention findings and the per-file codes they stand for (T-5a); an index
+    in the wrong case is no topic of a convention."""
+    topics = [topic for topic in topics if not _in_wrong_case(topic.file)]
     findings: list[Finding] = []
     folded: frozenset[str] = frozenset()
     for find, codes in (
@@ -354,7 +378,8 @@ def lint_topics(
     findings, folded = _conventions(topics)
     findings.extend(lint_links(topics, topic_files))
     for topic in sorted(topics, key=lambda topic: topic.file):
-        findings.extend(finding for finding in own(topic) if finding.code not in folded)
+        leave_out = folded | _WRONG_CASE_STANDS_FOR if _in_wrong_case(topic.file) else folded
+        findings.extend(finding for finding in own(topic) if finding.code not in leave_out)
     return findings
 
 
@@ -545,7 +570,7 @@ def _wrong_case_indexes(topic_files: Collection[str]) -> list[Finding]:
             f"{INDEX_FILE} (this file is an ordinary topic file and is never injected)",
         )
         for name in sorted(topic_files)
-        if name.casefold() == INDEX_FILE.casefold() and name != INDEX_FILE
+        if _in_wrong_case(name)
     ]
 
 
@@ -650,12 +675,14 @@ def lint_topic_in_scope(
     own = list(own) if own is not None else lint_topic(topic)
     folded: frozenset[str] = frozenset()
     codes = {finding.code for finding in own}
-    may_fold = (
-        codes & _NAMING_CODES
-        and _file_convention([name.removesuffix(".md") for name in topic_files]) is not None
-    ) or (codes & _DESCRIPTION_CODES and _without_frontmatter(topic))
+    stems = [name.removesuffix(".md") for name in topic_files if not _in_wrong_case(name)]
+    may_fold = (codes & _NAMING_CODES and _file_convention(stems) is not None) or (
+        codes & _DESCRIPTION_CODES and _without_frontmatter(topic)
+    )
     if may_fold:
         folded = _conventions(scope_topics())[1]
+    if _in_wrong_case(file):
+        folded |= _WRONG_CASE_STANDS_FOR
     if topic.links and lint_links([topic], topic_files):
         # named by no stem: a topic's frontmatter name may still be it
         links = lint_links(scope_topics(), topic_files)
@@ -684,5 +711,5 @@ def _unindexed(topic_files: Collection[str], linked: dict[str, list[int]]) -> li
     return [
         _finding("unindexed", name, None, message)
         for name in sorted(topic_files)
-        if _nfc(name) not in linked
+        if _nfc(name) not in linked and not _in_wrong_case(name)
     ]

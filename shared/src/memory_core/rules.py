@@ -218,27 +218,7 @@ def _holds_control(value: str) -> str | None:
 NAME_MAX = 100
 """Characters of an agent name at most, surrounding whitespace not counted (A-1)."""
 _NOT_BLANK = f"[^{WHITESPACE_CLASS}{CONTROL_CLASS}]"
-AGENT_NAME_RULE = TextRule(
-    # Surrounding whitespace is trimmed before storing; what remains is 1-100 characters
-    # without control characters, starting and ending with a visible one.
-    pattern=(
-        f"^[{WHITESPACE_CLASS}]*{_NOT_BLANK}"
-        f"(?:[^{CONTROL_CLASS}]{{0,{NAME_MAX - 2}}}{_NOT_BLANK})?[{WHITESPACE_CLASS}]*$"
-    ),
-    summary=(
-        f"1-{NAME_MAX} characters without control characters once surrounding whitespace is trimmed"
-    ),
-    explanations=(
-        lambda value: "must not be empty" if not value.strip(WHITESPACE) else None,
-        lambda value: _holds_control(value.strip(WHITESPACE)),
-        lambda value: (
-            f"must be at most {NAME_MAX} characters"
-            if len(value.strip(WHITESPACE)) > NAME_MAX
-            else None
-        ),
-    ),
-)
-"""An agent's display name (A-1, A-2); the stored name is ``value.strip(WHITESPACE)``."""
+
 
 WORKSPACE_PATH_MAX_BYTES = 4096
 """The longest Workspace path accepted, in bytes of UTF-8 (PATH_MAX on Linux)."""
@@ -383,6 +363,34 @@ def _holds_hidden(value: str) -> str | None:
         "they make a name show as another (I-9)"
     )
 
+
+AGENT_NAME_RULE = TextRule(
+    # Surrounding whitespace is trimmed before storing; what remains is 1-100 characters
+    # without control or hidden characters, starting and ending with a visible one.
+    pattern=(
+        f"^[{WHITESPACE_CLASS}]*{_NAME_EDGE}"
+        f"(?:(?:{_NAME_CHAR}){{0,{NAME_MAX - 2}}}{_NAME_EDGE})?[{WHITESPACE_CLASS}]*$"
+    ),
+    summary=(
+        f"1-{NAME_MAX} characters without control characters or hidden characters "
+        "(bidirectional controls, zero-width characters, tag characters …) once surrounding "
+        "whitespace is trimmed"
+    ),
+    explanations=(
+        lambda value: "must not be empty" if not value.strip(WHITESPACE) else None,
+        lambda value: _holds_control(value.strip(WHITESPACE)),
+        lambda value: _holds_hidden(value.strip(WHITESPACE)),
+        lambda value: (
+            f"must be at most {NAME_MAX} characters"
+            if len(value.strip(WHITESPACE)) > NAME_MAX
+            else None
+        ),
+    ),
+)
+"""An agent's display name (A-1, A-2); the stored name is ``value.strip(WHITESPACE)``. It shows
+on the page beside every other agent's and goes into the default template, so like a machine
+name it holds no character I-9 may count as hidden (a right-to-left override, a zero-width
+space, tag characters): a name must read as what it is."""
 
 MACHINE_NAME_RULE = TextRule(
     pattern=f"^{_NAME_EDGE}(?:(?:{_NAME_CHAR}){{0,{MACHINE_NAME_MAX - 2}}}{_NAME_EDGE})?$",

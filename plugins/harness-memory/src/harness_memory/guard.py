@@ -2,8 +2,10 @@
 
 A write that lands in the memory root is allowed only into the user scope or the Session's own
 Workspace scope; never onto a ``.workspace`` marker, never through a symlink, never with ``..``
-climbing around inside it. Writes that land outside the memory root are not the guard's business
-and are allowed (the harness's own permission rules still apply to them).
+climbing around inside it; never into the memory service's own folders of the data dir that holds
+the memory root (tokens, drafts, locks, other agents, histories: :func:`memory_core.layout.
+service_owned`). Other writes outside the memory root are not the guard's business and are
+allowed (the harness's own permission rules still apply to them).
 
 The guard writes no file and reads none but the kernel's mount table: it resolves symlinks
 (``os.path.realpath``) so that a link planted anywhere on the way cannot smuggle a write into
@@ -23,7 +25,7 @@ from pathlib import Path, PurePath
 import msgspec
 from memory_core.errors import UnresolvablePath
 from memory_core.keys import USER_SCOPE, real_path
-from memory_core.layout import MARKER_FILE
+from memory_core.layout import MARKER_FILE, app_data_dir_of, service_owned
 
 from harness_memory.mounts import below_by_mount
 
@@ -93,9 +95,10 @@ def check_write(
     read (where it leads is unknown). A path that reaches the memory root under another name
     (:func:`below_under_another_name`: a bind mount of the root, of one scope folder, of a
     folder or a file in one; another letter case on a case-insensitive disk) is judged by
-    where it lands, as the kernel will. Everything outside the memory root is allowed. Never
-    raises for odd input: an empty path, or one (joined with ``cwd``) holding NUL or a lone
-    surrogate, is denied.
+    where it lands, as the kernel will. Everything outside the memory root is allowed, but the
+    service's own folders of the data dir that holds it (:func:`_outside_the_memory_root`).
+    Never raises for odd input: an empty path, or one (joined with ``cwd``) holding NUL or a
+    lone surrogate, is denied.
     """
     raw = os.fspath(target_path)
     if not raw or "\x00" in raw:
@@ -128,7 +131,7 @@ def check_write(
     if spelled_parts is None and real_parts is None and not passes_root:
         real_parts = below_under_another_name(real, root_real)
         if real_parts is None:
-            return GuardDecision(True, "outside the memory root: not the memory guard's business")
+            return _outside_the_memory_root(spelled, real, root_spelled, root_real)
         spelled_parts = real_parts  # the memory root under another name: judged where it lands
     if climbs:
         return GuardDecision(
@@ -147,6 +150,40 @@ def check_write(
             "memory files are written only at their real location",
         )
     return _decide_scope(real_parts, workspace_key)
+
+
+def _outside_the_memory_root(
+    spelled: str, real: str, root_spelled: str, root_real: str
+) -> GuardDecision:
+    """Judge a write that lands outside the memory root: allowed, unless it lands (as spelled,
+    resolved, or through another name of the folder) in the memory service's own folders of
+    the app data dir that holds the memory root (:func:`memory_core.layout.service_owned`:
+    bearer tokens, drafts, locks, every agent's config, memory and history). A harness on the
+    service's machine reaches the whole data dir; a token file written there would open the
+    API to every project, another agent's memory root is no scope of this Session (P-3)."""
+    for root in dict.fromkeys((root_spelled, root_real)):
+        data_dir = app_data_dir_of(Path(root))
+        if data_dir is None:
+            continue
+        folder = os.fspath(data_dir)
+        for parts in (_inside(spelled, folder), _inside(real, folder)):
+            if parts is not None and service_owned(parts):
+                return GuardDecision(
+                    False,
+                    f"the path lands in {'/'.join(parts[:2])} of the memory service's data "
+                    "dir, whose tokens, drafts, locks, agents' configs, memory and history "
+                    "only the service writes; save memory in the user scope or this "
+                    "Session's Workspace scope",
+                )
+    data_real = app_data_dir_of(Path(root_real))
+    parts = None if data_real is None else below_under_another_name(real, os.fspath(data_real))
+    if parts is not None and service_owned(parts):
+        return GuardDecision(
+            False,
+            "the path reaches the memory service's data dir under another name (a bind mount, "
+            "another letter case) and lands in its own folders, which only the service writes",
+        )
+    return GuardDecision(True, "outside the memory root: not the memory guard's business")
 
 
 def below_under_another_name(real: str, root: str) -> tuple[str, ...] | None:

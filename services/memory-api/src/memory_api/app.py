@@ -109,14 +109,19 @@ async def _static(request: web.Request) -> web.FileResponse:
 
     aiohttp's own static route answers a missing file with an empty ``application/octet-stream``
     404 produced after every middleware has run; here the check comes first, so a missing file,
-    a folder, a dotfile or a path out of ``static/`` is an ordinary ``HTTPNotFound``.
+    a folder, a dotfile, a path out of ``static/`` or a name too long for any file system is an
+    ordinary ``HTTPNotFound`` (never the data dir's 503: the page's files are not the data dir).
     """
     name = request.match_info["name"]
     if "\x00" in name or any(part.startswith(".") for part in PurePosixPath(name).parts):
         raise web.HTTPNotFound()
     root = STATIC_DIR.resolve()
-    path = (root / name).resolve()
-    if not path.is_relative_to(root) or not path.is_file():
+    try:
+        path = (root / name).resolve()
+        found = path.is_relative_to(root) and path.is_file()
+    except OSError:  # a name no file system holds (a part past 255 bytes, a path past 4096)
+        found = False
+    if not found:
         raise web.HTTPNotFound()
     return web.FileResponse(path)
 

@@ -18,7 +18,8 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from memory_core.errors import UnresolvablePath
-from memory_core.keys import real_path
+from memory_core.keys import SCOPE_KEY_RULE, USER_SCOPE, real_path
+from memory_core.layout import AGENTS_DIR, MARKER_FILE, SERVICE_FOLDERS, app_data_dir_of
 
 from harness_memory.guard import below_under_another_name, check_write, is_usable_path
 from harness_memory.hooks import claude_code
@@ -27,6 +28,7 @@ from harness_memory.settings import HarnessSettings
 
 __all__ = [
     "REFUSAL_PREFIX",
+    "could_name_a_scope",
     "could_reach",
     "real_or_none",
     "refusal",
@@ -104,6 +106,21 @@ def shell_refusal(
                     f"reach the hooks' Session records ({_shown(prefix)}…); only the hooks "
                     "write them"
                 )
+            if could_reach(prefix, _service_folders(roots)):
+                return (
+                    f"{REFUSAL_PREFIX}a path built at run time ($VAR, $(…), `…`) that could "
+                    f"reach the memory service's own folders of its data dir ({_shown(prefix)}…); "
+                    "only the service writes them"
+                )
+        for word in found.unanchored:
+            if could_name_a_scope(word, key):
+                return (
+                    f"{REFUSAL_PREFIX}a relative path after a cd into a folder that cannot be "
+                    "known before the command runs ($(…), an unset variable, find -execdir) "
+                    f"naming another scope, the marker or a pattern ({_shown(word)}); name "
+                    "memory files by their literal path inside the user scope or this Session's "
+                    "Workspace scope"
+                )
     own = {(scope,) for scope in ("user", key) if scope}
     for path in paths:
         if (reason := _records_refusal(path, cwd, records)) is not None:
@@ -115,6 +132,36 @@ def shell_refusal(
         if not decision.allowed:
             return f"{REFUSAL_PREFIX}{decision.reason} ({_shown(path)})"
     return None
+
+
+_GLOB = frozenset("*?[")
+
+
+def could_name_a_scope(word: str, key: str | None) -> bool:
+    """Whether a relative ``word`` whose folder is unknown could name a file of another scope
+    (P-3): a part shaped like a Workspace key (K-7) other than ``key``, the ``.workspace``
+    marker (any letter case), or a glob (it could match any of them)."""
+    for part in PurePath(word).parts:
+        if _GLOB.intersection(part) or part.casefold() == MARKER_FILE:
+            return True
+        if part not in (key, USER_SCOPE) and SCOPE_KEY_RULE.accepts(part):
+            return True
+    return False
+
+
+def _service_folders(roots: set[str]) -> set[str]:
+    """The memory service's own top folders of the data dir that holds the memory root (spelled
+    and resolved, :data:`memory_core.layout.SERVICE_FOLDERS`) but ``agents/``: the memory root
+    lies in it, so a prefix that could reach it is refused already, and temporary Workspaces
+    (``agents/<id>/workspaces/``), where agents work, lie in it too."""
+    folders: set[str] = set()
+    for root in roots:
+        data_dir = app_data_dir_of(Path(root))
+        if data_dir is not None:
+            folders.update(
+                os.fspath(data_dir / name) for name in SERVICE_FOLDERS if name != AGENTS_DIR
+            )
+    return folders
 
 
 def _scope_folder(path: str, roots: set[str]) -> tuple[str, ...] | None:
@@ -185,7 +232,11 @@ def could_reach(prefix: str, roots: set[str]) -> bool:
     complete it into the root."""
     if not is_usable_path(prefix):
         return True  # no file name holds it: refused like any unusable path
-    folded = os.path.normpath(prefix) + ("/" if prefix.endswith("/") else "")
+    folded = os.path.normpath(prefix)
+    if folded.startswith("//"):  # POSIX normpath keeps two leading slashes; the kernel reads one
+        folded = "/" + folded.lstrip("/")
+    if prefix.endswith("/") and not folded.endswith("/"):
+        folded += "/"
     resolved = real_or_none(PurePath(folded).parent)
     if resolved is None:
         return True  # a symlink on its way cannot be read: it could lead anywhere

@@ -13,7 +13,9 @@ Codex CLI and Gemini CLI write files through tools that take no single ``file_pa
 - a shell command (Claude Code's ``Bash``, Codex's ``Bash``/``exec_command``, Gemini's
   ``run_shell_command``), and any text an MCP tool takes, can name a path anywhere.
   :func:`shell_paths` reads it the way the shell and the kernel will: words split and unquoted
-  as a POSIX shell does, ``~`` and known variables expanded (the environment, and assignments
+  as bash does (``$'…'``, ``$"…"``, line continuations), a word holding white space read again
+  as a command (``sh -c '…'``, ``eval``), a short option glued to a path taken as that path,
+  ``~`` forms and known variables expanded (the environment, and assignments
   earlier in the command), braces expanded (``{a,b}``, ``{1..3}``), globs expanded against the
   filesystem, relative words taken from the working directory (followed through ``cd``). Each
   resulting path goes to :func:`harness_memory.guard.check_write`, which folds ``//``, ``/./``
@@ -32,6 +34,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import sys
 from collections.abc import Mapping
 from pathlib import Path, PurePath
 
@@ -51,8 +54,13 @@ _WORD_SPLIT_RE = re.compile(r"[=<>;|&()'\"]+")
 _ASSIGNMENT_RE = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)=(?P<value>.*)$", re.DOTALL)
 _VARIABLE_RE = re.compile(r"\$(?:\{(?P<braced>[^}]*)\}|(?P<plain>[A-Za-z_][A-Za-z0-9_]*))")
 _NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_GLUED_OPTION_RE = re.compile(r"^-(?P<letters>[A-Za-z]+)[^A-Za-z]*[/~]", re.DOTALL)
+"""A short option (or a few) glued to a path holding a ``/`` (``-t/dir``, ``-vo../x``): each
+rest after an option letter may be the path the program writes."""
 _SEPARATORS = {";", "&&", "||", "|", "&", "(", ")", "{", "}", "then", "do", "else", "!", "\n"}
 _CD_WORDS = {"cd", "pushd"}
+_UNKNOWN_FOLDER_WORDS = {"-execdir", "-okdir"}
+"""``find`` options that run their command in each found file's folder."""
 _GLOB_CHARS = re.compile(r"[*?\[]")
 _BRACE_CAP = 256  # words one brace expression may become; past it the word is undecided
 
@@ -77,27 +85,48 @@ def patch_targets(patch: str) -> list[str]:
 
 
 class ShellPaths:
-    """What a command names: ``paths`` (absolute, after every expansion the shell would make)
-    and ``undecided`` (the absolute literal prefix of each word that cannot be decided here).
+    """What a command names: ``paths`` (absolute, after every expansion the shell would make),
+    ``undecided`` (the absolute literal prefix of each word that cannot be decided here) and
+    ``unanchored`` (relative words met after the shell went into a folder that cannot be
+    decided here: ``cd $(…)``, ``find … -execdir``; they may land anywhere).
     A plain class: ``dataclasses`` imports ``inspect``, too much for a guard process (H-5)."""
 
-    __slots__ = ("paths", "undecided")
+    __slots__ = ("paths", "unanchored", "undecided")
 
     def __init__(self) -> None:
         self.paths: list[str] = []
         self.undecided: list[str] = []
+        self.unanchored: list[str] = []
 
 
-def shell_paths(command: str, cwd: str, environ: Mapping[str, str]) -> ShellPaths:
-    """Every path ``command`` names, read as a POSIX shell run in ``cwd`` with ``environ``.
+_INNER_DEPTH = 4
+"""How deep commands inside words (``sh -c '…'`` inside ``eval "…"`` …) are read at most."""
+
+
+def shell_paths(
+    command: str,
+    cwd: str,
+    environ: Mapping[str, str],
+    *,
+    _depth: int = 0,
+    _lost: bool = False,
+) -> ShellPaths:
+    """Every path ``command`` names, read as a POSIX shell (bash) run in ``cwd`` with
+    ``environ``.
 
     A relative word is taken from ``cwd`` and from every directory a ``cd``/``pushd`` in the
-    command names (whichever the shell is in when it reaches the word). A command the lexer
-    cannot split (an unclosed quote) is split at white space instead, so nothing is skipped.
-    Never raises for odd input.
+    command names (whichever the shell is in when it reaches the word). Bash's own quoting is
+    read as bash reads it first (:func:`_bash_quoting`: ``$'…'`` with its escapes, ``$"…"``, a
+    line continuation). A word holding white space once unquoted may be a command another shell
+    runs (``sh -c '…'``, ``eval "…"``, ``ssh host '…'``): its paths are read too, as a command
+    run where the word stands. A short option glued to a path (``cp -t/dir``, ``curl -o../x``)
+    names that path too. After a ``cd``/``pushd`` into a folder that cannot be decided here
+    (or ``find … -execdir``), relative words are also returned in ``unanchored``. A command the
+    lexer cannot split (an unclosed quote) is split at white space instead, so nothing is
+    skipped. Never raises for odd input.
     """
     try:
-        lexer = shlex.shlex(command, posix=True, punctuation_chars=";&|()<>")
+        lexer = shlex.shlex(_bash_quoting(command), posix=True, punctuation_chars=";&|()<>")
         lexer.whitespace_split = True
         lexer.commenters = ""
         words = list(lexer)
@@ -107,20 +136,131 @@ def shell_paths(command: str, cwd: str, environ: Mapping[str, str]) -> ShellPath
     known: dict[str, str | None] = {}  # assigned in the command; None: assigned, undecidable
     bases = [cwd]
     previous: str | None = None
+    lost = _lost  # whether the shell may be in a folder this cannot know
     for word in words:
         if previous in _CD_WORDS and not word.startswith("-"):
             target = _expand(word, known, environ)
-            if target is not None:
+            if target is None:
+                lost = True
+            else:
                 bases.append(os.path.normpath(PurePath(bases[-1], _tilde(target, environ))))
+        if word in _UNKNOWN_FOLDER_WORDS:
+            lost = True
         if previous == "for" and _NAME_RE.match(word):
             known[word] = None
         if (assignment := _ASSIGNMENT_RE.match(word)) is not None:
             known[assignment.group("name")] = _expand(assignment.group("value"), known, environ)
         for piece in _WORD_SPLIT_RE.split(word):
             if piece:
-                _add(found, piece, bases, known, environ)
+                _add(found, piece, bases, known, environ, lost=lost)
+                if (glued := _GLUED_OPTION_RE.match(piece)) is not None:
+                    for at in range(glued.start("letters") + 1, glued.end("letters") + 1):
+                        _add(found, piece[at:], bases, known, environ, lost=lost)
+        if _depth < _INNER_DEPTH and any(char.isspace() for char in word):
+            inner = shell_paths(word, bases[-1], environ, _depth=_depth + 1, _lost=lost)
+            found.paths.extend(inner.paths)
+            found.undecided.extend(inner.undecided)
+            found.unanchored.extend(inner.unanchored)
         previous = None if word in _SEPARATORS else word
     return found
+
+
+def _bash_quoting(command: str) -> str:
+    """``command`` with the quoting bash has and ``shlex`` lacks spelt in quotes ``shlex``
+    reads: ``$'…'`` (ANSI-C quoting: ``\x2f``, ``\057``, ``\u002f``, ``\n`` …) decoded into
+    a single-quoted word, ``$"…"`` (locale quoting) as ``"…"``, and a backslash-newline (a line
+    continuation, outside single quotes) removed. Bash reads ``echo x > $'/m/other/x.md'`` as
+    the plain path; left to ``shlex``, the word would start with ``$`` and anchor nothing."""
+    if "$'" not in command and '$"' not in command and "\\\n" not in command:
+        return command
+    out: list[str] = []
+    quote: str | None = None  # the quote the scan is inside, if any
+    at = 0
+    while at < len(command):
+        char = command[at]
+        pair = command[at : at + 2]
+        if quote == "'":
+            out.append(char)
+            quote = None if char == "'" else quote
+        elif pair == "\\\n":
+            at += 1  # a line continuation: both characters go
+        elif char == "\\":
+            out.append(pair)
+            at += 1
+        elif quote == '"':
+            out.append(char)
+            quote = None if char == '"' else quote
+        elif pair == "$'":
+            end, text = _ansi_c(command, at + 2)
+            out.append("'" + text.replace("'", "'\"'\"'") + "'")
+            at = end
+        elif pair == '$"':
+            out.append('"')
+            quote = '"'
+            at += 1
+        else:
+            out.append(char)
+            quote = char if char in "'\"" else None
+        at += 1
+    return "".join(out)
+
+
+_ANSI_C_RE = re.compile(
+    r"\\(?:x(?P<x>[0-9A-Fa-f]{1,2})|u(?P<u>[0-9A-Fa-f]{1,4})|U(?P<U>[0-9A-Fa-f]{1,8})"
+    r"|(?P<o>[0-7]{1,3})|c(?P<c>.)|(?P<plain>.))",
+    re.DOTALL,
+)
+_ANSI_C_PLAIN = {
+    "a": "\a",
+    "b": "\b",
+    "e": "\x1b",
+    "E": "\x1b",
+    "f": "\f",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+    "v": "\v",
+    "\\": "\\",
+    "'": "'",
+    '"': '"',
+    "?": "?",
+}
+
+
+def _ansi_c(command: str, start: int) -> tuple[int, str]:
+    """The end (the closing quote's index) and the decoded text of the ``$'…'`` whose text
+    begins at ``start``; an unclosed one runs to the end of ``command``. ``\\xHH`` and
+    ``\\nnn`` are bytes, as for bash: the text is decoded as a file name is
+    (:func:`os.fsdecode`), so ``$'\\xc3\\xa9'`` is ``é``."""
+    at = start
+    while at < len(command) and command[at] != "'":
+        at += 2 if command[at] == "\\" else 1
+    raw = command[start:at]
+    decoded = bytearray()
+    done = 0
+    for match in _ANSI_C_RE.finditer(raw):
+        decoded += raw[done : match.start()].encode("utf-8", "surrogateescape")
+        decoded += _ansi_c_escape(match)
+        done = match.end()
+    decoded += raw[done:].encode("utf-8", "surrogateescape")
+    return at, os.fsdecode(bytes(decoded))
+
+
+def _ansi_c_escape(match: re.Match[str]) -> bytes:
+    """The bytes bash makes of one backslash escape of ``$'…'``."""
+    for name in ("x", "o"):
+        if (digits := match.group(name)) is not None:
+            return bytes([int(digits, 16 if name == "x" else 8) & 0xFF])
+    for name in ("u", "U"):
+        if (digits := match.group(name)) is not None:
+            code = int(digits, 16)
+            if code > sys.maxunicode:
+                return match.group(0).encode()
+            return chr(code).encode("utf-8", "surrogatepass")
+    if (control := match.group("c")) is not None:
+        return bytes([ord(control) & 0x1F])
+    plain = match.group("plain")
+    return _ANSI_C_PLAIN.get(plain, "\\" + plain).encode("utf-8", "surrogateescape")
 
 
 def _add(
@@ -129,8 +269,12 @@ def _add(
     bases: list[str],
     known: Mapping[str, str | None],
     environ: Mapping[str, str],
+    *,
+    lost: bool = False,
 ) -> None:
-    """Add what one word (or part of one) names, after every expansion the shell makes."""
+    """Add what one word (or part of one) names, after every expansion the shell makes;
+    ``lost``: the shell may be in a folder this cannot know (relative words go to
+    ``unanchored`` too)."""
     braced = _braces(piece)
     if braced is None:  # a brace expression too large to expand: judged by what precedes it
         _undecided(found, piece, piece.find("{"), bases, environ)
@@ -141,6 +285,8 @@ def _add(
             _undecided(found, word, _first_expansion(word), bases, environ)
             continue
         path = _tilde(expanded, environ)
+        if lost and not PurePath(path).is_absolute():
+            found.unanchored.append(path)
         for base in [""] if PurePath(path).is_absolute() else bases:
             anchored = f"{base}/{path}" if base else path
             if _GLOB_CHARS.search(path):  # expanded against the filesystem, as the shell does
@@ -185,11 +331,23 @@ def _first_expansion(word: str) -> int:
 
 
 def _tilde(word: str, environ: Mapping[str, str]) -> str:
-    """Tilde expansion at the start of a word: ``~`` and ``~/…`` from ``HOME``, ``~user``."""
+    """Tilde expansion at the start of a word as bash makes it: ``~`` and ``~/…`` from
+    ``HOME``, ``~+`` (the working directory, left relative), ``~-`` (``OLDPWD``), ``~user``.
+    Never raises (an unknown user's word stays as written)."""
     if word == "~" or word.startswith("~/"):
         home = environ.get("HOME")
         return word if home is None else home + word[1:]
-    return str(Path(word).expanduser()) if word.startswith("~") else word
+    if word == "~+" or word.startswith("~+/"):  # the shell's working directory: where it stands
+        return "." + word[2:]
+    if word == "~-" or word.startswith("~-/"):  # the one before it
+        previous = environ.get("OLDPWD")
+        return word if previous is None else previous + word[2:]
+    if not word.startswith("~"):
+        return word
+    try:  # ~user: that user's home
+        return str(Path(word).expanduser())
+    except (RuntimeError, ValueError, UnicodeError):  # unknown here: as written, as bash does
+        return word
 
 
 def _expand(word: str, known: Mapping[str, str | None], environ: Mapping[str, str]) -> str | None:

@@ -31,6 +31,7 @@ import os
 import sqlite3
 import stat
 import threading
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -56,7 +57,6 @@ from memory_api.store.search_rank import FieldStats, score
 from memory_api.store.search_text import (
     Match,
     Query,
-    comparable,
     marked_parts,
     matches,
     parse_query,
@@ -139,6 +139,10 @@ def _folder(path: str | Path) -> os.stat_result | None:
     return info if stat.S_ISDIR(info.st_mode) else None
 
 
+def _nfc(text: str) -> str:
+    return unicodedata.normalize("NFC", text)
+
+
 def _masked(text: str) -> str:
     return "\n".join(mask_secret_lines(text.split("\n")))
 
@@ -213,12 +217,13 @@ class MemorySearch:
         except (FileNotFoundError, NotRegularFileError):
             return None  # gone since the scan: not found, like the listing
         except OSError as error:
-            stem = entry.file.removesuffix(".md")
+            stem = _nfc(entry.file.removesuffix(".md"))
             why = cannot_read(error)
             return Topic(entry.file, _stat_key(entry.stat), stem, stem, "", "", unreadable=why)
         topic = parse_topic(raw, entry.file)
         texts = [topic.name, _name_field(topic), topic.description or "", topic.body]
-        return Topic(entry.file, _stat_key(info), *(_masked(text) for text in texts))
+        # NFC: what is highlighted is what was indexed (a note written in NFD reads the same)
+        return Topic(entry.file, _stat_key(info), *(_nfc(_masked(text)) for text in texts))
 
     def _index(self, index: SearchIndex, key: str, entries: list[TopicEntry]) -> None:
         """(Re-)index ``entries`` of scope ``key``; the ones gone meanwhile dropped."""
@@ -359,12 +364,6 @@ class MemorySearch:
             raise BadRequest("q is required: the words to find")
         if len(query) > MAX_QUERY_CHARS:
             raise BadRequest(f"q must be at most {MAX_QUERY_CHARS} characters")
-        if len(comparable(query)[0]) > MAX_QUERY_CHARS:
-            # one character may stand for 18 (U+FDFA): the bound holds for what is searched
-            raise BadRequest(
-                f"q must be at most {MAX_QUERY_CHARS} characters as search compares it "
-                "(ligatures and other compatibility characters spelled out, NFKC)"
-            )
         if not 1 <= limit <= MAX_LIMIT:
             raise BadRequest(f"limit must be between 1 and {MAX_LIMIT}")
         parsed = parse_query(query)

@@ -56,13 +56,14 @@ logger = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 3
 """Raise when what is indexed changes without the schema text changing (2: a scope folder that
-cannot be listed is indexed as unreadable; 3: text indexed in NFKC)."""
+cannot be listed is indexed as unreadable; 3: text is indexed in its search form,
+:func:`~memory_api.store.search_text.search_form`)."""
 BUSY_TIMEOUT_S = 30.0
 """How long a connection waits for another process's write transaction."""
 BATCH = 1000
 """Rows written per transaction (another process's search waits at most for one)."""
 
-_TOKENIZER = "unicode61 remove_diacritics 2 categories 'L* N* Co M*'"
+_TOKENIZER = "unicode61 remove_diacritics 2 categories 'L* N* Co M* So'"
 _SCHEMA = f"""
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE scopes (key TEXT PRIMARY KEY, real TEXT NOT NULL, dir_key INTEGER);

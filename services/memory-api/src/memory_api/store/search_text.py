@@ -9,13 +9,20 @@ overlapping two-character pieces plus its last character, so ``用户周末喜�
 pieces (``成语接龙`` → ``"成语 语接 接龙"``), which FTS5 finds exactly where the run holds those
 characters in a row; one character becomes a prefix (``龙`` → ``"龙"*``), which finds it at any
 place. A run of such characters glued to Latin letters (``用Python写``) is split at the script
-change, so ``python`` finds it too.
+change, so ``python`` finds it too. Each symbol (emoji, ``✅``) is a word of its own, glued
+to its neighbours or not, so ``🚀`` finds itself wherever it stands. A camelCase identifier
+(``getUserName``, ``HTTPServer``) is indexed as itself followed by its words, and a camelCase
+query word asks for those words in a row, so ``UserName``, ``user_name`` and ``json`` find
+``getUserName`` and ``parseJSON``.
 
-Text and query are compared in Unicode's compatibility form (NFKC, taken one grapheme cluster at
-a time: :func:`comparable`), so what looks the same is found the same: a word typed composed
-finds it written decomposed (``データ`` with its sound mark apart, Korean as separate jamo, as
-macOS writes them), and full-width or half-width forms find the ordinary ones (``ＡＰＩ`` and
-``API``, ``ｶﾀｶﾅ`` and ``カタカナ``).
+Before that, text and query alike take their search form (:func:`search_form`): NFC (a note
+written in NFD, as macOS spells Korean or accented names, is found by what a keyboard types),
+without Greek accents (as unicode61 drops Latin ones), with full-width Latin letters and digits
+as ASCII (``ＡＰＩ``), without the marks a reader may leave out — Arabic harakat and tatweel,
+Hebrew points — or that only hint at rendering inside a word (a soft hyphen, a combining
+grapheme joiner, a zero-width joiner), and with ``ß`` as ``ss`` and ``ё`` as ``е``
+(``strasse`` finds ``Straße``, ``ежик`` finds ``Ёжик``, ``محمد`` finds ``مُحَمَّد``,
+``Donaudampf`` finds ``Donau\\u00addampf``).
 
 The highlighting is done here, on the stored text as written, by the same rules: a query word
 marks the words it equals (the last one of the query: those it starts), a run marks where it
@@ -39,12 +46,12 @@ __all__ = [
     "Match",
     "Query",
     "Term",
-    "comparable",
     "field_length",
     "index_text",
     "marked_parts",
     "matches",
     "parse_query",
+    "search_form",
     "snippet",
 ]
 
@@ -74,56 +81,97 @@ _ANCHORS = 50
 _LETTER = r"\p{L}\p{N}\p{M}\p{Co}"
 _SCRIPTS = "".join(rf"\p{{scx={name}}}" for name in UNSPACED_SCRIPTS)
 _RUN = regex.compile(rf"[[{_LETTER}]&&[{_SCRIPTS}]]+", regex.V1)
+# Symbols searched one by one: emoji and the symbol blocks (the tokenizer keeps those of them in
+# Unicode ``So``: ``✅`` and ``🚀``, not the arrows of ``Sm``). Blocks, not ``\p{So}``: a class
+# of a few ranges is scanned at C speed, one of So's hundreds three times slower.
+_SYMBOLS = "\u00a9\u00ae\u2122\u2190-\u2bff\U0001f000-\U0001faff"
+_SYMBOL = re.compile(f"[{_SYMBOLS}]")
 _WORD_CHAR = f"[[{_LETTER}]--[{_SCRIPTS}]]"
-_PIECE = regex.compile(rf"(?P<run>{_RUN.pattern})|(?P<word>{_WORD_CHAR}+)", regex.V1)
-_QUERY_WORD = regex.compile(rf"[{_LETTER}_]+", regex.V1)
+_PIECE = regex.compile(
+    rf"(?P<symbol>[{_SYMBOLS}])|(?P<run>{_RUN.pattern})|(?P<word>{_WORD_CHAR}+)", regex.V1
+)
+_QUERY_WORD = regex.compile(rf"[{_LETTER}{_SYMBOLS}_]+", regex.V1)
 _ROUGH_WORD = re.compile(r"[^\W_]+")
 _SPACE = regex.compile(r"\s+")
 # What unicode61's remove_diacritics takes off: the combining accents of Latin letters.
 _ACCENTS = r"[\u0300-\u036f]"
 _FOLDED = regex.compile(rf"(?<=\p{{Script=Latin}}){_ACCENTS}+")
+# Left out of a word's search form (search_form): marks a reader may leave out (Hebrew points
+# and cantillation, Arabic harakat, Quranic marks, tatweel) and what only hints at rendering
+# inside a word (soft hyphen, combining grapheme joiner, zero-width joiner). ZWNJ stays a word
+# break: in Persian it parts a prefix or suffix from its stem (می‌خواهم is found by خواهم).
+_LEFT_OUT = (
+    "\u00ad\u034f\u200d\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a"
+    "\u0640\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed"
+    "\ufe00-\ufe0f\U0001f3fb-\U0001f3ff"
+)
+_LEFT_OUT_RE = re.compile(f"[{_LEFT_OUT}]+")
+_SPELLED_AS = {"ß": "ss", "ẞ": "SS", "ё": "е", "Ё": "Е"}
+_SPELLED_RE = re.compile(f"[{''.join(_SPELLED_AS)}]")  # a C-speed scan; str.translate is 10x
+# After each letter of a query word, what the text as written may hold that its search form
+# does not.
+_AFTER_LETTER = f"[\u0300-\u036f{_LEFT_OUT}]*"
+# A query letter and the letters written for it: ``е`` for ``ё``, ``ss`` for ``ß``.
+_WRITTEN_AS = {"е": "[её]", "ss": "(?:ss|ß|ẞ)"}
+
+
+_GREEK = re.compile("[\u0370-\u03ff\u1f00-\u1fff]")
+_GREEK_ACCENTS = regex.compile(rf"(?<=\p{{Script=Greek}}){_ACCENTS}+")
+_FULL_WIDTH = re.compile("[\uff01-\uff5e]+")
+# A stretch of text search_form changes after NFC (a Greek word with its accents, a run of
+# full-width letters …): most text has none, and costs one C-speed scan.
+_CHANGES = f"{_LEFT_OUT}\u0370-\u03ff\u1f00-\u1fff\uff01-\uff5e{''.join(_SPELLED_AS)}"
+_CHANGED = re.compile(f"[{_CHANGES}][{_CHANGES}\u0300-\u036f]*")
+
+
+def _changed(found: re.Match[str]) -> str:
+    stretch = _LEFT_OUT_RE.sub("", found.group())
+    if _GREEK.search(stretch):
+        bare = _GREEK_ACCENTS.sub("", unicodedata.normalize("NFD", stretch))
+        stretch = unicodedata.normalize("NFC", bare)
+    stretch = _FULL_WIDTH.sub(lambda wide: unicodedata.normalize("NFKC", wide.group()), stretch)
+    return _SPELLED_RE.sub(lambda spelled: _SPELLED_AS[spelled.group()], stretch)
+
+
+def search_form(text: str) -> str:
+    """``text`` as search compares it (see the module doc): NFC, the marks a reader may leave
+    out and in-word rendering hints dropped, Greek accents too (as unicode61 drops Latin ones),
+    full-width Latin letters and digits as ASCII, ``ß`` as ``ss``, ``ё`` as ``е``.
+
+    >>> search_form("Straße, Ёжик, مُحَمَّد, Donau\\u00addampf, Οδυσσέας, ＡＰＩキー")
+    'Strasse, Ежик, محمد, Donaudampf, Οδυσσεας, APIキー'
+    """
+    return _CHANGED.sub(_changed, unicodedata.normalize("NFC", text))
 
 
 def _fold(word: str) -> str:
-    """A word as the tokenizer compares it: Latin accents removed, lower case (unicode61 folds
-    case one character for one, so ``ß`` stays ``ß``: ``casefold`` would make it ``ss`` and
-    mark nothing where the index found ``Straße``)."""
-    return unicodedata.normalize("NFC", _FOLDED.sub("", unicodedata.normalize("NFD", word))).lower()
+    """A word as the tokenizer compares it: Latin accents removed, case folded."""
+    return unicodedata.normalize(
+        "NFC", _FOLDED.sub("", unicodedata.normalize("NFD", word))
+    ).casefold()
 
 
 def _accented() -> dict[str, str]:
-    """Each ASCII letter and the precomposed Latin letters that fold to it (``u``: ``ùúûü…``)."""
+    """Each letter a query word is folded to and the letters written for it that fold to it:
+    the precomposed Latin letters (``u``: ``ùúûü…``), the accented Greek ones (``ο``: ``όὀὸ…``)
+    and the full-width forms (``a``: ``ａＡ``; ``1``: ``１``)."""
     found: dict[str, str] = {}
     for code in [*range(0xC0, 0x250), *range(0x1E00, 0x1F00)]:
         folded = _fold(chr(code))
         if len(folded) == 1 and folded.isascii() and folded.isalpha():
             found[folded] = found.get(folded, "") + chr(code)
+    for code in [*range(0x370, 0x400), *range(0x1F00, 0x2000)]:
+        folded = _fold(search_form(chr(code)))
+        if len(folded) == 1 and folded.isalpha() and folded != chr(code).casefold():
+            found[folded] = found.get(folded, "") + chr(code)
+    for code in range(0xFF10, 0xFF5B):
+        folded = chr(code - 0xFEE0).casefold()
+        if folded.isalnum():
+            found[folded] = found.get(folded, "") + chr(code)
     return found
 
 
 _ACCENTED = _accented()
-_CLUSTER = regex.compile(r"\X")
-
-
-def comparable(text: str) -> tuple[str, list[int] | None]:
-    """``text`` as search compares it (NFKC, one grapheme cluster at a time), and where each of
-    its characters came from: ``origin[i]`` is the index in ``text`` of the cluster that gave
-    character ``i`` (plus one entry for the end); None when ``text`` is already in that form
-    (then the two are the same, index for index: nearly every text).
-
-    >>> comparable("ＡＰＩ key")
-    ('API key', [0, 1, 2, 3, 4, 5, 6, 7])
-    """
-    if unicodedata.is_normalized("NFKC", text):
-        return text, None
-    pieces: list[str] = []
-    origin: list[int] = []
-    for cluster in _CLUSTER.finditer(text):
-        piece = unicodedata.normalize("NFKC", cluster.group())
-        pieces.append(piece)
-        origin.extend([cluster.start()] * len(piece))
-    origin.append(len(text))
-    return "".join(pieces), origin
 
 
 def _pieces(run: str) -> str:
@@ -148,19 +196,56 @@ def _fast_run() -> re.Pattern[str]:
     return re.compile(f"[{members}]+")
 
 
+# Where an identifier's words meet: camelCase, PascalCase, an acronym before a word (ASCII:
+# code identifiers are).
+_CAMEL_SPLIT = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+# The capital starting a word inside an identifier; a capital first is 6x faster to scan for.
+_CAMEL_AT = re.compile(r"[A-Z](?:(?<=[a-z0-9][A-Z])|(?<=[A-Z]{2})(?=[a-z]))")
+
+
+def _ascii_alnum(character: str) -> bool:
+    return character.isascii() and character.isalnum()
+
+
+def _with_parts(text: str) -> str:
+    """``text`` with each camelCase identifier followed by its words (one C-speed scan for
+    text without one)."""
+    out: list[str] = []
+    done = 0
+    for meet in _CAMEL_AT.finditer(text):
+        if meet.start() < done:
+            continue  # another meeting in a word already done
+        start, end = meet.start(), meet.end()
+        while start > done and _ascii_alnum(text[start - 1]):
+            start -= 1
+        while end < len(text) and _ascii_alnum(text[end]):
+            end += 1
+        out.append(text[done:end])
+        out.append(" " + " ".join(_CAMEL_SPLIT.split(text[start:end])))
+        done = end
+    out.append(text[done:])
+    return "".join(out)
+
+
 def index_text(text: str) -> str:
-    """The text FTS5 indexes for ``text``: every unspaced run as its pieces (see the module doc).
+    """The text FTS5 indexes for ``text``: every unspaced run as its pieces, and each
+    camelCase identifier followed by its words, so a part of it is found too (see the module
+    doc).
 
     >>> index_text("用户周末 deploy")
     ' 用户 户周 周末 末  deploy'
+    >>> index_text("call getUserName on HTTPServer")
+    'call getUserName get User Name on HTTPServer HTTP Server'
     """
-    return _fast_run().sub(lambda found: _pieces(found.group()), comparable(text)[0])
+    pieced = _fast_run().sub(lambda found: _pieces(found.group()), search_form(text))
+    if _SYMBOL.search(pieced) is not None:
+        pieced = _SYMBOL.sub(r" \g<0> ", pieced)  # each a word of its own
+    return _with_parts(pieced)
 
 
 def field_length(text: str) -> int:
     """The length of a field for BM25: about its words plus the characters of its unspaced
     runs (each run also counts as one word: a length norm needs no more precision)."""
-    text = comparable(text)[0]
     return len(_ROUGH_WORD.findall(text)) + sum(map(len, _fast_run().findall(text)))
 
 
@@ -202,8 +287,8 @@ class Query:
 
 
 def parse_query(text: str) -> Query | None:
-    """The user's words as a :class:`Query`, each distinct term once; None when ``text`` holds
-    no word.
+    """The user's words as a :class:`Query`, each distinct term once; None when ``text``
+    holds no word.
 
     Never FTS5 syntax from the user: quotes, operators, column names and stars are just text.
 
@@ -215,15 +300,15 @@ def parse_query(text: str) -> Query | None:
     True
     """
     terms: list[Term] = []
-    for word in _QUERY_WORD.findall(comparable(text)[0]):
+    for word in _QUERY_WORD.findall(search_form(text)):
         for piece in _PIECE.finditer(word.replace("_", " ")):
-            if piece.group("run"):
+            if piece.group("run") or piece.group("symbol"):
                 terms.append(Term(run=piece.group()))
             elif terms and terms[-1].words and word_continues(word, piece.start()):
                 previous = terms.pop()
-                terms.append(Term(words=(*previous.words, piece.group())))
+                terms.append(Term(words=(*previous.words, *_CAMEL_SPLIT.split(piece.group()))))
             else:
-                terms.append(Term(words=(piece.group(),)))
+                terms.append(Term(words=tuple(_CAMEL_SPLIT.split(piece.group()))))
     if not terms:
         return None
     last = terms[-1]
@@ -250,44 +335,25 @@ class Match:
 
 def matches(text: str, query: Query) -> list[Match]:
     """Every place in ``text`` (as written) that one of the query's terms matches, in order;
-    at most :data:`MAX_MATCHES` per term (a score saturates long before, a snippet shows few).
-    Found in :func:`comparable` ``text``, each match then spans the clusters it came from."""
-    text, origin = comparable(text)
-    found = _matches(text, query)
-    if origin is None:
-        return found
-    return [
-        Match(origin[match.start], _cluster_end(origin, match.end), match.term) for match in found
-    ]
-
-
-def _cluster_end(origin: list[int], end: int) -> int:
-    """Where in the original text the cluster holding comparable character ``end - 1`` ends."""
-    start = origin[end - 1]
-    while origin[end] == start:
-        end += 1
-    return origin[end]
-
-
-def _matches(text: str, query: Query) -> list[Match]:
-    """:func:`matches` in a text already in comparable form."""
+    at most :data:`MAX_MATCHES` per term (a score saturates long before, a snippet shows few)."""
     found: list[Match] = []
     for number, (pattern, run, prefix) in enumerate(_finders(query)):
         count = 0
-        if pattern is None:
-            at = text.find(run)
-            while at >= 0 and count < MAX_MATCHES:
-                found.append(Match(at, at + len(run), number))
-                at, count = text.find(run, at + 1), count + 1
+        if run:  # every place, overlapping ones too (``龙龙`` twice in ``龙龙龙``)
+            for hit in pattern.finditer(text):
+                found.append(Match(hit.start(), hit.end(1), number))
+                count += 1
+                if count == MAX_MATCHES:
+                    break
             continue
         for hit in pattern.finditer(text):
             start, end = hit.span()
-            if start and _in_word(text[start - 1]):
+            if start and _in_word(text[start - 1]) and not _parts_meet(text, start):
                 continue  # inside a longer word
             if prefix:
-                while end < len(text) and _in_word(text[end]):
+                while end < len(text) and _in_word(text[end]) and not _parts_meet(text, end):
                     end += 1
-            elif end < len(text) and _in_word(text[end]):
+            elif end < len(text) and _in_word(text[end]) and not _parts_meet(text, end):
                 continue
             found.append(Match(start, end, number))
             count += 1
@@ -297,35 +363,61 @@ def _matches(text: str, query: Query) -> list[Match]:
     return found
 
 
+def _parts_meet(text: str, at: int) -> bool:
+    """Whether two words of a camelCase identifier meet at ``at`` (``get|User``,
+    ``HTTP|Server``)."""
+    return _CAMEL_SPLIT.match(text, at) is not None  # its lookbehind sees before ``at``
+
+
 def _in_word(character: str) -> bool:
-    """Whether ``character`` belongs to a word (a letter, digit or mark of a spaced script)."""
+    """Whether ``character`` belongs to a word (a letter, digit or mark of a spaced script, or
+    a character a word's search form leaves out, such as a soft hyphen)."""
     if character < "\x80":
         return character.isalnum()
+    if _LEFT_OUT_RE.match(character):
+        return True
     return unicodedata.category(character)[0] in "LNM" and not _fast_run().match(character)
 
 
 @functools.lru_cache(maxsize=64)
-def _finders(query: Query) -> list[tuple[re.Pattern[str] | None, str, bool]]:
+def _finders(query: Query) -> list[tuple[re.Pattern[str], str, bool]]:
     """Per term: a pattern finding its words (case and Latin accents aside; the word
-    boundaries checked by :func:`matches`), or its run; and whether it is a prefix."""
-    finders: list[tuple[re.Pattern[str] | None, str, bool]] = []
+    boundaries checked by :func:`matches`), or its run (what its search form leaves out, a
+    zero-width joiner in ``👩‍💻``, may stand between its characters); and whether it is a
+    prefix."""
+    finders: list[tuple[re.Pattern[str], str, bool]] = []
     for term in query.terms:
         if term.run:
-            finders.append((None, term.run, False))
+            written = f"[{_LEFT_OUT}]*".join(map(re.escape, term.run))
+            finders.append((re.compile(f"(?=({written}))"), term.run, False))
             continue
-        words = r"[\W_]+".join(_letters(_fold(word)) for word in term.words)
+        # words typed apart (``max_retry``) or met in an identifier (``UserName``)
+        words = r"[\W_]*".join(_letters(_fold(word)) for word in term.words)
         finders.append((re.compile(words, re.IGNORECASE), "", term.prefix))
     return finders
 
 
 def _letters(word: str) -> str:
-    """A folded word as a pattern: each letter, or any accented form of it, then any accents."""
-    return "".join(
-        f"[{letter}{_ACCENTED.get(letter, '')}]{_ACCENTS}*"
-        if letter.isalpha()
-        else re.escape(letter)
-        for letter in word
-    )
+    """A folded word as a pattern for the text as written: each letter, or any accented form
+    of it (``е`` or ``ё``, ``ss`` or ``ß``), then any accents or marks its search form leaves
+    out."""
+    parts: list[str] = []
+    at = 0
+    while at < len(word):
+        letter = word[at]
+        if word.startswith("ss", at):
+            parts.append(_WRITTEN_AS["ss"] + _AFTER_LETTER)
+            at += 2
+            continue
+        if letter in _WRITTEN_AS:
+            parts.append(_WRITTEN_AS[letter])
+        elif letter.isalpha() or letter in _ACCENTED:
+            parts.append(f"[{re.escape(letter)}{_ACCENTED.get(letter, '')}]")
+        else:
+            parts.append(re.escape(letter))  # a digit, or a mark (a virama before a ZWJ)
+        parts.append(_AFTER_LETTER)
+        at += 1
+    return "".join(parts)
 
 
 def marked_parts(
