@@ -20,6 +20,7 @@ from tests.plugin.harness_run import install, workspace_with_key
 from tests.plugin.helpers import HARNESS_MEMORY, run_cli
 from tests.plugin.real_service import RealService
 from tests.plugin.test_e2e_h6_one_memory import AUTO_MEMORY_DIR, answer
+from tests.plugin.test_e2e_repository_switches_hooks_off import account_home
 
 pytestmark = pytest.mark.e2e
 
@@ -80,9 +81,13 @@ async def test_h6_the_managed_install_keeps_claude_codes_memory_off_in_any_repos
     installed = await run_cli("install", "claude-code", "--managed", managed, *flags)
     assert installed.returncode == 0, installed.stderr
     home = tmp_path / "home"
-    (home / ".claude").mkdir(parents=True)
-    user = {"env": {"HARNESS_MEMORY_TOKEN": real_service.token}}
-    (home / ".claude" / "settings.json").write_text(json.dumps(user), encoding="utf-8")
+    # the managed hooks read each user's token from the account's home, as the password
+    # database names it: here the namespace's root account, whose home the overlay makes ``home``
+    (overlay / "upper" / "passwd").write_text(account_home(0, home), encoding="utf-8")
+    token = home / ".claude" / "harness-memory" / "token"
+    token.parent.mkdir(parents=True)
+    token.write_text(real_service.token + "\n", encoding="utf-8")
+    token.chmod(0o600)
 
     sent = await first_requests(claude, real_service, workspace, home, overlay)
 
