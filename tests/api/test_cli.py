@@ -9,6 +9,7 @@ import re
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import time
@@ -45,6 +46,36 @@ def restore_logging() -> Iterator[None]:
     root.handlers[:] = handlers
     root.setLevel(level)
     logging._srcfile, logging.logThreads, logging.logMultiprocessing = switches
+
+
+@pytest.fixture
+def open_umask() -> Iterator[None]:
+    """``umask 000`` (WSL's long-standing default), put back after the test."""
+    old = os.umask(0)
+    try:
+        yield
+    finally:
+        os.umask(old)
+
+
+def test_a1_under_umask_000_no_folder_or_file_of_the_data_dir_is_writable_by_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, open_umask: None
+) -> None:
+    """Every account could otherwise plant memories the model reads, or git configuration
+    the service runs, in a data dir made under ``umask 000``."""
+    data_dir = tmp_path / "fresh" / "data"
+    monkeypatch.delenv("MEMORY_API_TOKENS", raising=False)
+    create = ["agent", "create", "--project", "acme", "--id", "coder", "--name", "Coder"]
+    assert main([*create, "--data-dir", str(data_dir)]) == 0
+
+    made = [data_dir, *data_dir.rglob("*")]
+    assert memory_root(data_dir, "coder") / "user" in made
+    open_to_others = [
+        f"{path.relative_to(tmp_path)} {stat.S_IMODE(path.lstat().st_mode):o}"
+        for path in made
+        if path.lstat().st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    ]
+    assert open_to_others == []
 
 
 def test_a1_agent_create_and_list(env: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -40,6 +40,23 @@ REFUSED_MEMORY_PROMPTS = {
         "{{MEMORY_USER_INDEX}}\nsee {{MEMORY_USER_INDEX }}\n",
         "also holds '{{MEMORY_USER_INDEX }}', which would reach the model as written",
     ),
+    # words in another order or of another placeholder, beside the right one
+    "words-reordered": (
+        "{{MEMORY_USER_INDEX}}\nand {{USER_MEMORY_INDEX}}\n",
+        "also holds '{{USER_MEMORY_INDEX}}', which would reach the model as written",
+    ),
+    "workspace-index-guessed": (
+        "{{MEMORY_USER_INDEX}}\nhere: {{MEMORY_WORKSPACE_INDEX}}\n",
+        "also holds '{{MEMORY_WORKSPACE_INDEX}}', which would reach the model as written",
+    ),
+    "template-placeholder": (
+        "{{MEMORY}}\n{{MEMORY_USER_INDEX}}\n",
+        "also holds '{{MEMORY}}', which would reach the model as written",
+    ),
+    "key-placeholder": (
+        "Key {{WORKSPACE_MEMORY_KEY}}\n{{MEMORY_USER_INDEX}}\n",
+        "also holds '{{WORKSPACE_MEMORY_KEY}}', which would reach the model as written",
+    ),
 }
 
 
@@ -92,6 +109,8 @@ async def test_prompt_without_index_placeholder_a_memory_prompt_edit_is_refused_
         ("{{MEMORY_USER_INDEX}}", "'{{MEMORY_USER_INDEX}}' (the memory prompt's) instead"),
         ("{{MEMORY_INDEX}} {{MEMORY_INDEX}}", "it holds it 2 times"),
         ("{{ Memory_Index }}", "'{{ Memory_Index }}' instead"),
+        ("{{WORKSPACE_INDEX}}", "'{{WORKSPACE_INDEX}}' instead"),
+        ("{{MEMORY_INDEX}}\n{{INDEX}}", "also holds '{{INDEX}}'"),
     ],
 )
 async def test_prompt_without_index_placeholder_a_workspace_prompt_edit_is_refused_with_422(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import codecs
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -76,6 +77,41 @@ async def test_t4_percent_encoded_and_spaced_targets_are_pruned(
 
     assert result["removedIndexLines"] == SPACED_FORMS
     assert index.read_text(encoding="utf-8") == "\n".join(KEPT)
+
+
+async def test_a6_a_name_in_another_normalization_is_pruned_as_the_same_file(
+    client: Client, agent: AgentHome
+) -> None:
+    """macOS hands out decomposed names; an index usually holds composed text: one file."""
+    write_topic(agent.user, unicodedata.normalize("NFD", "café.md"))
+    index = agent.user / layout.INDEX_FILE
+    index.write_text("- [Café](café.md) — composed link\n- [Other](o.md) — x\n", "utf-8")
+
+    result = await ok_json(
+        await client.delete(file_url("user", unicodedata.normalize("NFD", "café.md")))
+    )
+
+    assert result["removedIndexLines"] == ["- [Café](café.md) — composed link"]
+
+
+async def test_a6_of_two_files_whose_names_differ_only_in_normalization_only_one_goes(
+    client: Client, agent: AgentHome
+) -> None:
+    """Two files to the kernel (composed and decomposed ``café.md``): a delete of one prunes
+    the lines that spell its name, and the other file keeps its line."""
+    composed, decomposed = (unicodedata.normalize(form, "café.md") for form in ("NFC", "NFD"))
+    write_topic(agent.user, composed)
+    write_topic(agent.user, decomposed)
+    index = agent.user / layout.INDEX_FILE
+    lines = [f"- [Composed]({composed}) — one", f"- [Decomposed]({decomposed}) — two"]
+    index.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    result = await ok_json(await client.delete(file_url("user", decomposed)))
+
+    assert result["removedIndexLines"] == [lines[1]]
+    assert index.read_text(encoding="utf-8") == lines[0] + "\n"
+    assert (agent.user / composed).exists()
+    assert not (agent.user / decomposed).exists()
 
 
 async def test_a6_rewrite_keeps_bom_crlf_and_permissions(client: Client, agent: AgentHome) -> None:

@@ -91,6 +91,8 @@ async def test_cjk_substring_search(
         ("Deploy to PRODUCTION via the Zürich café", "zurich cafe", "Zürich"),
         ("Deploy to PRODUCTION via the Zürich café", "ZÜRICH", "Zürich"),
         ("une e\u0301cole a\u0300 Paris", "ecole", "e\u0301cole"),
+        ("Die Straße ist gesperrt", "straße", "Straße"),
+        ("Deploy from İstanbul office", "istanbul", "İstanbul"),
         # Cyrillic, Greek, Arabic, Devanagari: spaced scripts, whole words and prefixes
         ("Деплой запрещён в пятницу", "пятн", "пятницу"),
         ("Η ανάπτυξη γίνεται την Τρίτη", "ΑΝΆΠΤΥΞΗ", "ανάπτυξη"),
@@ -154,6 +156,32 @@ async def test_s2_a_word_in_any_script_is_found_and_marked(
     assert whole(hit["snippet"]) == _nfc(body)
 
 
+@pytest.mark.parametrize(
+    ("body", "query", "mark"),
+    [
+        # decomposed text (macOS writes Japanese sound marks and Korean syllables apart)
+        (_nfd("毎週データベースをバックアップする"), "データベース", _nfd("データベース")),
+        (_nfd("내일 서울에서 배포"), "서울", _nfd("서울")),
+        ("毎週データベースをバックアップする", _nfd("データベース"), "データベース"),
+        # full-width Latin, as Japanese input methods type it
+        ("ＡＰＩキーを更新する", "API", "ＡＰＩ"),
+        ("rotate the API key", "ＡＰＩ", "API"),
+    ],
+)
+async def test_s2_text_that_looks_the_same_is_found_the_same(
+    client: Client, agent: AgentHome, body: str, query: str, mark: str
+) -> None:
+    """Composed or decomposed, full-width or not: a query finds the text that reads as it does,
+    and the mark covers those characters (shown composed: NFC)."""
+    topic(agent.user, "note.md", "note", "x", body)
+    topic(agent.user, "other.md", "other", "x", "nothing to see in English, 中文或ไทย")
+    results = await search(client, query)
+    assert files_of(results) == [("user", "note.md")], results
+    [hit] = results["hits"]
+    assert [_nfc(part) for part in marked(hit["snippet"])] == [_nfc(mark)]
+    assert _nfc(whole(hit["snippet"])) == _nfc(body)
+
+
 async def test_s2_a_run_is_not_found_by_characters_apart(client: Client, agent: AgentHome) -> None:
     """A query run matches those characters in a row, not scattered over the text."""
     topic(agent.user, "a.md", "a", "x", "成语和接龙")
@@ -213,6 +241,15 @@ async def test_s2_every_query_form_answers_never_a_500(client: Client, agent: Ag
     await expect_problem(
         await client.get(memory_url() + "/search", params={"q": "中" * 501}), 400, "at most 500"
     )
+    # each distinct word is matched through every candidate: 32 at most, a repeated one once
+    many = " ".join(f"w{number}" for number in range(33))
+    await expect_problem(
+        await client.get(memory_url() + "/search", params={"q": many}),
+        400,
+        "q holds 33 different words; at most 32 are searched together",
+    )
+    repeated = await client.get(memory_url() + "/search", params={"q": " ".join(["e"] * 250)})
+    assert repeated.status == 200
     found = await ok_json(await client.get(memory_url() + "/search", params={"q": "NEAR"}))
     assert files_of(found) == [("user", "a.md")]
     assert marked(found["hits"][0]["snippet"]) == ["NEAR"]

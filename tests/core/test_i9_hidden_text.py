@@ -10,6 +10,7 @@ import unicodedata
 from pathlib import Path
 
 import pytest
+import regex
 from memory_core.hidden_text import find_hidden, hidden_runs, show_hidden
 from memory_core.index import index_lines
 from memory_core.injection import cap_indexes, memory_sections
@@ -148,6 +149,14 @@ def test_i9_case_injection_shows_hidden_text_escaped_and_the_emoji_line_as_is(
         ("🏴" + _tags("gbsct"), "5 tag characters", None),  # no cancel tag
         ("x" + _tags("gbsct") + "\U000e007f", "6 tag characters", None),  # no black flag
         ("mixed\u202e" + _tags("hi") + "\u200b", None, None),
+        # every other character that renders as nothing, outside where its script writes it
+        ("a\u034fb", "1 invisible character (U+034F)", "a[hidden: U+034F]b"),
+        ("x\u180b\u180c\u180d\u180fy", "4 invisible characters", None),
+        ("a\U0001bca0\U0001bca1b", "2 invisible characters (U+1BCA0, U+1BCA1)", None),
+        ("q\u00ad\u00ad\u00adr", "3 invisible characters (U+00AD)", "q[hidden: 3 × U+00AD]r"),
+        ("end\u00ad", "1 invisible character (U+00AD)", None),
+        ("x\u2065y\ufff0z", "2 invisible characters (U+2065, U+FFF0)", None),
+        ("ok\U000e0080\U000e00ff\U000e01f0\U000e0fff", "4 invisible characters", None),
     ],
 )
 def test_i9_hidden_characters_are_found_and_shown_escaped(
@@ -177,6 +186,8 @@ KEPT = [
     "Malayalam ന്\u200d and Sinhala ශ්\u200dරී",
     "Arabic ل\u200dا",
     "ideographic variation 葛\U000e0100 and math ≩\ufe00",
+    "German Silben\u00adtrennung, a mark kept apart e\u0301\u034f\u0301",
+    "Mongolian \u1820\u180b\u1821 and Duployan \U0001bc00\U0001bca0\U0001bc01",
     "plain ASCII, em dash — and 数据库迁移",
 ]
 
@@ -187,6 +198,38 @@ def test_i9_emoji_sequences_and_script_joiners_stay_byte_for_byte(line: str) -> 
     assert show_hidden(line) == line
     capped = cap_indexes(f"- [a](a.md) — {line}\n", None, workspace_key=None)[0]
     assert capped.lines_text == f"- [a](a.md) — {line}"
+
+
+def test_i9_every_character_that_renders_as_nothing_is_looked_at() -> None:
+    """Unicode's Default_Ignorable_Code_Point is what a renderer shows as nothing: each one
+    between a space and a letter, where no script writes it, is hidden text (where a script
+    does write it, it stays: KEPT)."""
+    ignorable = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+    unseen = [
+        f"U+{point:04X}"
+        for point in range(0x110000)
+        if ignorable.match(chr(point)) and not find_hidden(f"a {chr(point)}b")
+    ]
+    assert unseen == []
+
+
+def test_i9_an_edited_prompt_reaches_the_model_as_a_person_sees_it() -> None:
+    """A memory prompt is edited on the page or by hand in agent.json (A-2): hidden text in it
+    is escaped like an index's; emoji sequences and script joiners stay."""
+    prompt = (
+        "# Memory\n{{MEMORY_USER_INDEX}}\nBe brief." + SMUGGLED + "\n"
+        "Ask first \u202eexcept for admins\u202c. Persian می\u200cخواهم, 👨\u200d👩\u200d👧\n"
+    )
+    workspace_prompt = "## Here\n{{MEMORY_INDEX}}\nstay" + _tags("x") + "\n"
+    user, workspace = cap_indexes("- [a](a.md) — one\n", "- [b](b.md) — two\n", workspace_key="w")
+
+    text = "".join(s.text for s in memory_sections(prompt, workspace_prompt, user, workspace))
+
+    assert "Be brief.[hidden: 67 tag characters]\n" in text
+    assert "Ask first [hidden: U+202E]except for admins[hidden: U+202C]." in text
+    assert "Persian می\u200cخواهم, 👨\u200d👩\u200d👧" in text
+    assert "stay[hidden: U+E0078]" in text
+    assert not _holds_hidden(text)
 
 
 def test_i9_a_byte_order_mark_starting_a_text_is_no_content() -> None:

@@ -13,14 +13,17 @@ import json
 import os
 import stat
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from harness_memory.cli import main
 from harness_memory.installers.files import BACKUP_SUFFIX
 from harness_memory.installers.secrets import MASK
+from harness_memory.records import write_record
 
 from tests.plugin.helpers import HARNESS_MEMORY
+from tests.plugin.test_plugin_surface import meta
 
 CASES = Path(__file__).resolve().parents[1] / "data" / "cases"
 HARNESSES = ("claude-code", "codex", "gemini")
@@ -230,3 +233,51 @@ def test_token_in_readable_settings_old_backups_made_private(tmp_path: Path) -> 
     assert TOKEN not in settings.read_text(encoding="utf-8")
     token_file = home / TOKEN_FILES["claude-code"]
     assert token_file.read_text(encoding="utf-8") == TOKEN + "\n" and mode(token_file) == 0o600
+
+
+@pytest.fixture
+def open_umask() -> Iterator[None]:
+    """``umask 000``, as some containers and shells run: every bit a ``mkdir`` asks for."""
+    old = os.umask(0)
+    try:
+        yield
+    finally:
+        os.umask(old)
+
+
+@pytest.mark.parametrize("harness", HARNESSES)
+def test_folders_the_install_and_a_session_make_are_never_open_to_others(
+    tmp_path: Path, harness: str, open_umask: None
+) -> None:
+    """Under ``umask 000`` ``mkdir -p`` makes world-writable folders: another account could
+    then drop a Session record the write guard trusts, or swap the settings file. Every folder
+    the install or a Session start makes is the owner's: 0700 beside private files, never
+    writable by group or others."""
+    home = tmp_path / "home"
+    status, _ = run(home, memory_root(tmp_path), "install", harness, "--token", TOKEN)
+    assert status == 0
+    state = home / SETTINGS_FILES[harness].split("/")[0] / "harness-memory"
+    write_record(state, "s1", meta("s1"))  # what a Session start writes
+
+    made = [home / SETTINGS_FILES[harness].split("/")[0], state, state / "sessions"]
+    assert {str(path): stat.S_IMODE(path.stat().st_mode) for path in made} == {
+        str(path): 0o700 for path in made
+    }
+
+
+def test_a_managed_install_folder_stays_readable_by_every_user(
+    tmp_path: Path, open_umask: None
+) -> None:
+    """Managed settings are read by every user's Claude Code: their folder is 0755, not 0777."""
+    managed = tmp_path / "etc" / "claude-code"
+    status, _ = run(
+        tmp_path / "home",
+        memory_root(tmp_path),
+        "install",
+        "claude-code",
+        "--managed",
+        str(managed),
+    )
+    assert status == 0
+    assert stat.S_IMODE(managed.stat().st_mode) == 0o755
+    assert stat.S_IMODE((managed / "managed-settings.json").stat().st_mode) == 0o644

@@ -11,8 +11,9 @@ from harness_memory.hooks.tool_targets import patch_targets, shell_paths
 from memory_core import layout
 from memory_core.keys import workspace_memory_key
 
-from tests.plugin.helpers import Completed, hook_fixture, run_cli
+from tests.plugin.helpers import Completed, code_under_test, hook_fixture, run_cli
 from tests.plugin.scripted_service import USER_INDEX_LINE, ScriptedService
+from tests.plugin.test_e2e_p3_file_tool_spellings import relative
 
 GUARD = {
     "codex": (
@@ -108,6 +109,29 @@ async def test_p3_markers_dot_dot_and_the_root_itself_are_refused(
     target = f"{own}/{name}" if name else str(root)
     done = await guard(harness, GUARD[harness][1], env_for(tmp_path, root), workspace, target)
     assert "Agent Memory write guard" in refused(harness, done)
+
+
+@pytest.mark.parametrize("spelling", ["@{rel}", "@/{rel}", "@//{rel}"])
+async def test_p3_gemini_an_at_path_is_judged_as_gemini_reads_it(
+    tmp_path: Path, workspace: Path, spelling: str
+) -> None:
+    """Gemini CLI's file tools read ``@path`` as ``path`` from the Workspace (measured:
+    ``test_e2e_p3_file_tool_spellings.py``); as written it would lie inside the Workspace."""
+    root = layout.memory_root(tmp_path / "data", "coder")
+    spelled = relative(root / "other-app-0badc0de" / "stolen.md", workspace)
+    target = spelling.format(rel=spelled)
+    env = {**env_for(tmp_path, root), **code_under_test()}  # this checkout's guard
+    done = await guard("gemini", GUARD["gemini"][1], env, workspace, target)
+    assert "other-app-0badc0de" in refused("gemini", done)
+
+
+async def test_p3_gemini_an_at_path_in_the_workspace_is_allowed(
+    tmp_path: Path, workspace: Path
+) -> None:
+    root = layout.memory_root(tmp_path / "data", "coder")
+    env = {**env_for(tmp_path, root), **code_under_test()}
+    done = await guard("gemini", GUARD["gemini"][1], env, workspace, "@docs/notes.md")
+    assert (done.returncode, done.stdout) == (0, "")
 
 
 def test_p3_patch_targets_name_every_file_a_patch_writes() -> None:

@@ -129,6 +129,47 @@ async def test_unreadable_memory_files_an_index_is_never_missing_nor_nothing_sav
     assert "unreadable" not in workspace_manifest  # its index is missing: nothing saved yet
 
 
+def _never_read_index(scope: Path, kind: str, outside: Path) -> str:
+    """Make the scope's ``MEMORY.md`` an entry the service never reads (T-5b): a symlink out of
+    the memory root (a dotfiles checkout), a FIFO or a folder; return why it is not read."""
+    index = scope / layout.INDEX_FILE
+    index.unlink()
+    if kind == "symlink":
+        target = outside / "dotfiles-MEMORY.md"
+        target.write_text("- [OK](ok-topic.md) — readable\n", encoding="utf-8")
+        index.symlink_to(target)
+        return "a symlink to outside the memory root"
+    if kind == "fifo":
+        os.mkfifo(index)
+        return "a FIFO (named pipe), not a regular file"
+    index.mkdir()
+    return "a folder, not a file"
+
+
+@pytest.mark.parametrize("kind", ["symlink", "fifo", "folder"])
+async def test_unreadable_memory_files_an_index_never_read_is_not_nothing_saved(
+    client: Client, agent: AgentHome, tmp_path: Path, kind: str
+) -> None:
+    """An index that is there but never read (T-5b) is not an empty memory: the model is told
+    it could not be read and why, as for one the service may not read (Q-2b)."""
+    make_case(agent.user)
+    why = _never_read_index(agent.user, kind, tmp_path)
+    workspace, _ = agent.workspace("app")
+
+    started = await ok_json(
+        await client.post(f"{memory_url()}/session-start", json={"workspace": str(workspace)})
+    )
+
+    assert "Nothing saved yet: the user memory index" not in started["memory"]
+    assert (
+        "the user memory index could not be read: MEMORY.md is there, but Agent Memory "
+        f"does not read it: it is {why}."
+    ) in started["memory"]
+    user = next(m for m in started["manifests"] if m["scope"] == "user")
+    assert user["unreadable"] == f"does not read it: it is {why}"
+    assert user["linesKept"] == 0
+
+
 async def test_unreadable_memory_files_a_scope_folder_is_named_never_listed_empty(
     client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -23,11 +23,41 @@ __all__ = [
     "atomic_write_bytes",
     "create_new_bytes",
     "fsync_directory",
+    "make_dirs",
+    "no_files_for_others_to_write",
     "write_temp_beside",
 ]
 
 DEFAULT_MODE = 0o644
 """Permission bits of a file written without an explicit ``mode``: owner writes, all read."""
+
+
+def make_dirs(folder: Path, mode: int = 0o700) -> None:
+    """Create ``folder`` and its missing parents, each with permission bits ``mode`` (0700:
+    the owner's only), never wider than the umask allows but never wider than ``mode`` either:
+    ``Path.mkdir(parents=True)`` gives parents ``0777`` less the umask, world-writable under
+    ``umask 000``. Folders that exist are left as they are. Raises ``OSError`` as ``mkdir``."""
+    missing: list[Path] = []
+    current = folder
+    while not current.is_dir() and current.parent != current:
+        missing.append(current)
+        current = current.parent
+    for path in reversed(missing):
+        with contextlib.suppress(FileExistsError):
+            path.mkdir(mode=mode)
+    if not folder.is_dir():
+        raise NotADirectoryError(f"not a folder: {folder}")
+
+
+def no_files_for_others_to_write() -> None:
+    """Clear group and other *write* from this process's umask (keep the rest of it).
+
+    Under ``umask 000`` (WSL's long-standing default, some containers and shells) every folder
+    and file made without an explicit mode — the data dir, memory scopes, history repositories
+    whose ``config`` git runs — would be writable by every account on the machine: one could
+    plant memories the model reads, or git configuration the service executes. Called first by
+    both command lines."""
+    os.umask(os.umask(0o022) | 0o022)
 
 
 def fsync_directory(directory: Path) -> None:

@@ -196,17 +196,20 @@ def _same_name(left: str, right: str) -> bool:
     return unicodedata.normalize("NFC", left) == unicodedata.normalize("NFC", right)
 
 
-def line_links_to(line: str, file_name: str) -> bool:
+def line_links_to(line: str, file_name: str, *, exact: bool = False) -> bool:
     """Tell whether ``line`` holds a Markdown link to ``file_name``, or names it as an entry
     (T-4); prose never counts.
 
     The target is compared after decoding; a raw, undecoded match counts too (a file whose
-    name really holds ``%20``). Unicode is compared in NFC.
+    name really holds ``%20``). Unicode is compared in NFC, or, with ``exact``, as spelled (the
+    folder holds another file whose name differs only in normalization: a link then names the
+    one it spells, as the kernel takes it).
     """
+    same = str.__eq__ if exact else _same_name
     for match in _targets_with_raw(line):
-        if any(_same_name(candidate, file_name) for candidate in match):
+        if any(same(candidate, file_name) for candidate in match):
             return True
-    return any(_same_name(entry, file_name) for entry in entry_targets(line))
+    return any(same(entry, file_name) for entry in entry_targets(line))
 
 
 def _targets_with_raw(line: str) -> list[tuple[str, ...]]:
@@ -263,8 +266,9 @@ def _lines_with_any_ends(text: str) -> list[str]:
     return _ANY_LINE_RE.findall(text)
 
 
-def prune_index(text: str, file_name: str) -> tuple[str, list[str]]:
+def prune_index(text: str, file_name: str, *, exact: bool = False) -> tuple[str, list[str]]:
     """Remove every line holding a link to ``file_name`` (T-4, A-6); keep the rest byte-for-byte.
+    ``exact``: as for :func:`line_links_to`.
 
     Returns ``(new_text, removed_lines)`` (removed lines without their line ends). Prose
     mentions and lines in fenced code stay. A line ends at LF, CRLF or a lone CR (classic Mac
@@ -285,7 +289,7 @@ def prune_index(text: str, file_name: str) -> tuple[str, list[str]]:
         number
         for number in _lines_that_may_name(text, tokens, starts, file_name)
         if (fenced is None or not fenced[number])
-        and line_links_to(_content(tokens[number]), file_name)
+        and line_links_to(_content(tokens[number]), file_name, exact=exact)
     ]
     if not removed_at:
         return text, []

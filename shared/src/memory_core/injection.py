@@ -46,7 +46,7 @@ from memory_core.caps import (
     unreadable_note,
 )
 from memory_core.credentials import mask_secret_lines
-from memory_core.hidden_text import show_hidden_lines
+from memory_core.hidden_text import show_hidden, show_hidden_lines
 from memory_core.keys import USER_SCOPE
 from memory_core.rules import INDEX_PLACEHOLDER, USER_INDEX_PLACEHOLDER
 from memory_core.wire import CapFired, IndexPlacement, MemorySection, ScopeManifest
@@ -347,7 +347,8 @@ def _prompt_sections(prompt: str, placeholder: str, index: CappedIndex) -> list[
 
     The index goes exactly once: at the first placeholder (further ones are dropped), or, when
     the prompt holds none (stored before the rule of ``MEMORY_PROMPT_RULE``, or edited by
-    hand), after the prompt and a blank line.
+    hand), after the prompt and a blank line. Hidden characters of the prompt's own text are
+    shown escaped (:func:`~memory_core.hidden_text.show_hidden`, I-9).
     """
     pieces = prompt.split(placeholder)
     if len(pieces) == 1:
@@ -359,7 +360,8 @@ def _prompt_sections(prompt: str, placeholder: str, index: CappedIndex) -> list[
         if number:
             sections.append(MemorySection(kind="index", scope=index.scope, text=index.lines_text))
             sections.append(MemorySection(kind="note", scope=index.scope, text=index.note_text))
-        sections.append(MemorySection(kind="prompt", scope=None, text=piece))
+        # an edited prompt reaches the model as a person sees it, as an index does (I-9)
+        sections.append(MemorySection(kind="prompt", scope=None, text=show_hidden(piece)))
     _strip_line_ends(sections, leading=True)
     _strip_line_ends(sections, leading=False)
     return [section for section in sections if section.text]

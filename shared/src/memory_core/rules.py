@@ -275,16 +275,17 @@ def _any_case(word: str) -> str:
 
 
 _LOOKALIKE = (
-    r"\{{1,3}[ \t]*"
+    r"\{{1,3}[A-Za-z \t_-]*(?:"
     + _any_case("memory")
-    + "[ _-]*(?:"
-    + _any_case("user")
-    + "[ _-]*)?"
+    + "|"
     + _any_case("index")
-    + r"[ \t]*\}"
+    + r")[A-Za-z \t_-]*\}"
 )
-"""The start of anything written to be an index placeholder: one to three braces, any case,
-spaces, ``_`` or ``-`` between the words, a closing brace (the exact placeholders are such too)."""
+"""The start of anything written to be a memory placeholder: one to three braces, then words
+(letters, spaces, ``_`` or ``-``, any case and order) of which one is *memory* or *index*, then a
+closing brace — ``{{ Memory_Index }}``, ``{{MEMORY_WORKSPACE_INDEX}}``, ``{{USER_INDEX}}``, and
+the template's own ``{{MEMORY}}`` and ``{{WORKSPACE_MEMORY_KEY}}``, which a prompt inside
+``{{MEMORY}}`` never has filled in (the exact index placeholders are such too)."""
 
 
 def _prompt_pattern(placeholder: str) -> str:

@@ -183,19 +183,36 @@ def _agent_memory(app_data_dir: Path, project: str, agent: str) -> _AgentMemory:
     )
 
 
+def _never_read(index: Path, *, inside: bool) -> tuple[PreparedIndex, tuple[int, bool]] | None:
+    """The stand-in of an index that is there but never read (T-5b); None when it is not there
+    (no entry, or a symlink to nothing)."""
+    if not os.path.lexists(index):
+        return None
+    if not inside:
+        why = "a symlink to outside the memory root"
+    elif index.is_dir():
+        why = "a folder, not a file"
+    elif index.exists():
+        why = "not a regular file"
+    else:
+        return None
+    return unreadable_index(f"does not read it: it is {why}"), (0, True)
+
+
 def _read_index(root: Path, key: str) -> tuple[str | PreparedIndex, tuple[int, bool]] | None:
     """A scope's ``MEMORY.md``: its text (first 1 MiB, whole lines) and the unread lines.
 
-    None when the scope or its index does not exist, is not a regular file or resolves outside
-    the memory root (a symlink out): the injection then says nothing is saved. One that is there
-    but cannot be read is :func:`~memory_core.injection.unreadable_index`: the injection says so
-    (Q-2b), never that nothing is saved.
+    None when the scope or its index does not exist: the injection then says nothing is saved.
+    One that is there but cannot be read, or is never read (not a regular file, or resolving
+    outside the memory root: a symlink out, T-5b), is
+    :func:`~memory_core.injection.unreadable_index`: the injection says so (Q-2b), never that
+    nothing is saved.
     """
     try:
         scope = root / key
         target = Path(os.path.realpath(scope / layout.INDEX_FILE))
         if root not in target.parents or not target.is_file():
-            return None
+            return _never_read(scope / layout.INDEX_FILE, inside=root in target.parents)
         with target.open("rb") as handle:
             raw = handle.read(INDEX_READ_CAP + 1)
             if len(raw) <= INDEX_READ_CAP:

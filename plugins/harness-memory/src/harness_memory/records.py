@@ -111,10 +111,10 @@ def write_record(state_dir: Path, session_id: str, meta: SessionMeta) -> Path:
     ``OSError`` when the state dir cannot be written (nothing is left behind then),
     ``UnicodeEncodeError`` for a text that is no valid Unicode (a lone surrogate).
     """
-    from memory_core.atomic import atomic_write_bytes  # only a Session start writes (H-5)
+    from memory_core.atomic import atomic_write_bytes, make_dirs  # only a Session start writes
 
     path = record_path(state_dir, session_id)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_dirs(path.parent)  # the guard trusts these records: no other account may add one
     atomic_write_bytes(path, msgspec.json.encode(meta), mode=0o600, durable=False)
     _prune(path.parent, keep=path)
     return path

@@ -606,9 +606,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code (see the module docstring)."""
+    from memory_core.atomic import no_files_for_others_to_write
     from memory_core.errors import InvalidId
     from memory_core.swap import shield_from_sigio
 
+    no_files_for_others_to_write()  # umask 000 would open the data dir to every account
     shield_from_sigio()  # index edits take file leases (memory_core.swap)
     args = build_parser().parse_args(argv)
     command: Command = args.func

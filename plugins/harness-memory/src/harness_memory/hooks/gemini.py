@@ -11,7 +11,8 @@ stdin — ``session_id``, ``transcript_path``, ``cwd``, ``hook_event_name``, ``t
   runs). No size limit was found: 500,000 characters arrived whole.
 - ``BeforeTool``: ``{"decision": "deny", "reason": …}`` blocks the call and the reason reaches
   the model as the tool's error. Tools guarded (:data:`GUARDED_TOOLS`): ``write_file`` and
-  ``replace`` (``tool_input.file_path``), ``run_shell_command`` (every path its ``command``
+  ``replace`` (``tool_input.file_path``, read both as written and as Gemini CLI reads it:
+  :func:`file_path_readings`), ``run_shell_command`` (every path its ``command``
   names, relative ones from its ``dir_path``, the folder it runs in) and MCP tools
   (``mcp_<server>_<tool>``: every path in their string arguments).
 - ``AfterTool`` (the same fields and ``tool_response``): the same tools' memory writes are
@@ -39,6 +40,7 @@ __all__ = [
     "GUARDED_TOOLS",
     "after_tool",
     "before_tool",
+    "file_path_readings",
     "session_start",
     "tool_writes",
 ]
@@ -78,12 +80,33 @@ def tool_writes(hook: HookInput) -> ToolWrites:
     when it names one), an MCP tool's string arguments."""
     tool, arguments = hook.tool_name or "", hook.tool_input or {}
     if tool in ("write_file", "replace") and isinstance(arguments.get("file_path"), str):
-        return ToolWrites(paths=[arguments["file_path"]])
+        return ToolWrites(paths=file_path_readings(arguments["file_path"]))
     if tool == "run_shell_command" and isinstance(arguments.get("command"), str):
         return ToolWrites(texts=[_in_folder(arguments["command"], arguments.get("dir_path"))])
     if tool.startswith("mcp_"):
         return ToolWrites(texts=string_leaves(arguments))
     return ToolWrites()
+
+
+def file_path_readings(path: str) -> list[str]:
+    """Every path Gemini CLI may make of a file tool's ``file_path`` (P-3): as written, and as
+    its ``resolveDefensiveToolPath`` reads it when no entry of that name is there — a
+    ``@path`` as ``path`` (the ``@`` and any slashes after it dropped, so ``@/abs`` becomes
+    relative), every NUL removed. The guard judges each; the call is refused when one lands
+    where it may not write.
+
+    >>> file_path_readings("@../other-1234abcd/x.md")
+    ['@../other-1234abcd/x.md', '../other-1234abcd/x.md']
+    """
+    readings = [path]
+    clean = path.replace("\0", "")
+    if clean != path:
+        readings.append(clean)
+    if clean.startswith("@") and len(clean) > 1:
+        stripped = clean[1:].lstrip("/\\")
+        if stripped:
+            readings.append(stripped)
+    return readings
 
 
 def _in_folder(command: str, folder: object) -> str:

@@ -151,8 +151,8 @@ def unreadable_message(meta: SessionMeta) -> str | None:
     if not said:
         return None
     return (
-        f"Agent Memory: {'; '.join(said)}, so what it lists is not in this Session; fix the "
-        "permissions of MEMORY.md."
+        f"Agent Memory: {'; '.join(said)}, so what it lists is not in this Session; make "
+        "MEMORY.md a plain file of its scope folder that Agent Memory may read."
     )
 
 

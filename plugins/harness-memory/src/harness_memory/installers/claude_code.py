@@ -72,14 +72,17 @@ AUTO_MEMORY = Switch(
 REPOSITORY_CAN_SWITCH_OFF = (
     "Hooks in your user settings run only while no repository switches them off: a "
     'Workspace\'s .claude/settings.json or settings.local.json with "disableAllHooks": true '
-    "leaves its Sessions without memory and without the write guard. Claude Code's managed "
-    "settings cannot be overridden that way: `harness-memory install claude-code --managed` "
-    "(as root) writes the hooks there, for every user of this machine."
+    "leaves its Sessions without memory and without the write guard, and one with "
+    '"autoMemoryEnabled": true turns Claude Code\'s own auto memory back on beside Agent '
+    "Memory. Claude Code's managed settings cannot be overridden that way: `harness-memory "
+    "install claude-code --managed` (as root) writes the hooks and autoMemoryEnabled = false "
+    "there, for every user of this machine."
 )
 MANAGED = (
     "Installed into Claude Code's managed settings ({path}): every user's Claude Code on this "
-    "machine runs these hooks, and no repository's or user's settings can switch them off "
-    "(disableAllHooks outside managed settings leaves managed hooks running)."
+    "machine runs these hooks with its own auto memory off, and no repository's or user's "
+    "settings can switch them off or it back on (disableAllHooks outside managed settings "
+    "leaves managed hooks running; autoMemoryEnabled there is overridden)."
 )
 
 

@@ -23,7 +23,7 @@ from glob import escape as glob_escape
 from pathlib import Path
 from typing import Any
 
-from memory_core.atomic import atomic_write_bytes
+from memory_core.atomic import atomic_write_bytes, make_dirs
 
 from harness_memory.installers.json_layout import layout_of
 from harness_memory.installers.secrets import MASK, holds, mask, private_mode
@@ -287,7 +287,9 @@ def _write(change: FileChange, target: Path, stamp: str) -> Written:
     if change.backup and change.old is not None and old_mode is not None:
         backup_mode = private_mode(old_mode) if holds(change.old, change.secrets) else old_mode
         backup = _write_backup(target, stamp, target.read_bytes(), backup_mode)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    # a folder the install makes is never wider than the file it holds (umask 000 included):
+    # private beside a private file (a token, the install record), else readable by all
+    make_dirs(target.parent, 0o700 if mode & 0o077 == 0 else 0o755)
     try:
         atomic_write_bytes(target, change.new.encode("utf-8"), mode=mode)
     except OSError:

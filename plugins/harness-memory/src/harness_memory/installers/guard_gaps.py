@@ -46,6 +46,11 @@ GUARD_GAPS: dict[str, tuple[str, ...]] = {
         "Reads: Gemini CLI's file tools reach the memory root only because the install adds it "
         "to `context.includeDirectories`, which also opens other Workspaces' scopes to reading; "
         "the guard refuses writes only.",
+        "A trusted Workspace's own `.gemini/settings.json` switches these hooks off "
+        "(`hooksConfig.enabled: false`, or their names in `hooksConfig.disabled`): its Sessions "
+        "then get no memory and no write guard, and nobody is told. `hooksConfig.disabled` is "
+        "merged from every settings level, so no level of Gemini CLI 0.61's settings keeps the "
+        "hooks on; trust only folders whose `.gemini/` you have read.",
     ),
 }
 """Harness name (as ``harness-memory install`` takes it) → the sentences saying what its

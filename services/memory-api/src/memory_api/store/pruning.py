@@ -34,6 +34,8 @@ from __future__ import annotations
 
 import codecs
 import logging
+import os
+import unicodedata
 from pathlib import Path
 
 from memory_core import layout
@@ -92,23 +94,24 @@ def delete_topic(root: Path, scope: Path, file_name: str) -> list[str]:
     return removed
 
 
-def _pruned(raw: bytes, file_name: str) -> tuple[bytes, list[str]] | None:
-    """The index ``raw`` without its lines linking ``file_name``, and those lines; None when no
-    line links it. Raises :class:`_NotRewritable` for bytes that re-encoding would not give
-    back (see :func:`~memory_core.decoding.decode_exact`).
+def _pruned(raw: bytes, file_name: str, *, exact: bool) -> tuple[bytes, list[str]] | None:
+    """The index ``raw`` without its lines linking ``file_name`` (spelled as it is, with
+    ``exact``: :func:`_has_twin`), and those lines; None when no line links it. Raises
+    :class:`_NotRewritable` for bytes that re-encoding would not give back (see
+    :func:`~memory_core.decoding.decode_exact`).
 
     A pure function of the bytes (it may be applied several times, to newer contents).
     """
-    exact = decode_exact(raw)
-    if exact is None:
+    decoded = decode_exact(raw)
+    if decoded is None:
         # Only UTF-16 and UTF-32 can fail: any other bytes read as UTF-8, cp1252 or Latin-1.
         if raw.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
             raise _NotRewritable("it is UTF-32 text with a cut code unit or no character's value")
         raise _NotRewritable("it is UTF-16 text with an odd byte or a lone surrogate")
-    new_text, removed = prune_index(exact.text, file_name)
+    new_text, removed = prune_index(decoded.text, file_name, exact=exact)
     if not removed:
         return None
-    return exact.encode(new_text), removed
+    return decoded.encode(new_text), removed
 
 
 def _refusal(file_name: str, why: str) -> str:
@@ -133,9 +136,10 @@ def prune_index_file(root: Path, scope: Path, file_name: str) -> list[str]:
         return []
 
     last: list[tuple[bytes, list[str]]] = []  # the latest input and its removed lines
+    exact = _has_twin(scope, file_name)
 
     def edit(raw: bytes) -> bytes | None:
-        pruned = _pruned(raw, file_name)
+        pruned = _pruned(raw, file_name, exact=exact)
         last[:] = [(raw, [] if pruned is None else pruned[1])]
         return None if pruned is None else pruned[0]
 
@@ -171,5 +175,20 @@ def prune_index_file(root: Path, scope: Path, file_name: str) -> list[str]:
         return []
     if last and last[0][0] == edited.before:
         return last[0][1]
-    pruned = _pruned(edited.before, file_name)
+    pruned = _pruned(edited.before, file_name, exact=exact)
     return [] if pruned is None else pruned[1]
+
+
+def _has_twin(scope: Path, file_name: str) -> bool:
+    """Whether ``scope`` holds another entry whose name is ``file_name`` in another Unicode
+    normalization (``café.md`` composed and decomposed, two files to the kernel): then only the
+    lines that spell the deleted one's name are its lines. An ASCII name has no twin."""
+    if file_name.isascii():
+        return False
+    wanted = unicodedata.normalize("NFC", file_name)
+    try:
+        with os.scandir(scope) as entries:
+            names = [entry.name for entry in entries]
+    except OSError:
+        return False
+    return any(name != file_name and unicodedata.normalize("NFC", name) == wanted for name in names)

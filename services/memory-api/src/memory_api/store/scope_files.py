@@ -29,6 +29,7 @@ from memory_core.injection import PreparedIndex, prepare_index, unreadable_index
 from memory_api.store.scopes import (
     IndexText,
     Marker,
+    index_refusal,
     read_index_text,
     read_marker,
     workspace_presence,
@@ -214,7 +215,14 @@ class ScopeFiles:
         self, root: Path, scope: Path | None, *, cached_only: bool = False
     ) -> PreparedIndex:
         """The scope's index split and masked for the caps (I-8); a missing index (or no scope,
-        None) gives the blank one. Masked once per version of the file. ``cached_only``: as for
+        None) gives the blank one, one that is there but never read (a symlink out of the root,
+        a FIFO, a folder: T-5b) a note saying so, as for an unreadable one (Q-2b), never
+        "nothing saved yet". Masked once per version of the file. ``cached_only``: as for
         :meth:`read`."""
         entry = self.read(root, scope, cached_only=cached_only) if scope is not None else None
-        return _MISSING if entry is None else entry.prepared()
+        if entry is not None:
+            return entry.prepared()
+        if scope is None or cached_only:
+            return _MISSING  # read() answers None without reading only for no file at all
+        why = index_refusal(root, scope)
+        return _MISSING if why is None else unreadable_index(f"does not read it: it is {why}")

@@ -44,6 +44,7 @@ __all__ = [
     "TopicEntry",
     "count_listed",
     "create_scope_dir",
+    "index_refusal",
     "judged_topics",
     "list_folder",
     "list_scopes",
@@ -525,6 +526,13 @@ def _is_the_index(scope: Path, lexical: Path) -> bool:
         return lexical.samefile(scope / layout.INDEX_FILE)
     except OSError:
         return False
+
+
+def index_refusal(root: Path, scope: Path) -> str | None:
+    """Why the real ``scope``'s ``MEMORY.md``, which is there, is never read (T-5b): ``"a
+    symlink to outside the memory root"``, ``"a FIFO (named pipe), not a regular file"`` …;
+    None when it is a readable regular file or is not there. One ``lstat`` when it is missing."""
+    return _refusal(root, scope / layout.INDEX_FILE)
 
 
 def _refusal(root: Path, lexical: Path) -> str | None:

@@ -69,6 +69,7 @@ __all__ = [
     "INDEX_FOLDER",
     "MAX_LIMIT",
     "MAX_QUERY_CHARS",
+    "MAX_QUERY_TERMS",
     "MemorySearch",
 ]
 
@@ -77,6 +78,10 @@ logger = logging.getLogger(__name__)
 INDEX_FOLDER = "search"
 """The app data dir's folder holding one ``<agent id>.sqlite3`` index per agent."""
 MAX_QUERY_CHARS = 500
+MAX_QUERY_TERMS = 32
+"""Distinct words (or runs of unspaced script) one query may hold: each is matched through
+every candidate's text, so the cost of a search grows with them (about 35 ms a word over a
+600 KB topic)."""
 MAX_LIMIT = 100
 CANDIDATES = MAX_LIMIT
 """How many of FTS5's best matches are scored exactly (as many as an answer may hold, so a
@@ -364,6 +369,11 @@ class MemorySearch:
         parsed = parse_query(query)
         if parsed is None:
             return SearchResults(query=query, scope=scope, total=0, hits=[])
+        if len(parsed.terms) > MAX_QUERY_TERMS:
+            raise BadRequest(
+                f"q holds {len(parsed.terms)} different words; at most {MAX_QUERY_TERMS} are "
+                "searched together"
+            )
         agent = self._agent(agent_id, root)
         with agent.lock:
             try:

@@ -287,7 +287,8 @@ class Query:
 
 
 def parse_query(text: str) -> Query | None:
-    """The user's words as a :class:`Query`; None when ``text`` holds no word.
+    """The user's words as a :class:`Query`, each distinct term once; None when ``text``
+    holds no word.
 
     Never FTS5 syntax from the user: quotes, operators, column names and stars are just text.
 
@@ -313,7 +314,7 @@ def parse_query(text: str) -> Query | None:
     last = terms[-1]
     if last.words:
         terms[-1] = Term(words=last.words, prefix=True)
-    return Query(tuple(terms))
+    return Query(tuple(dict.fromkeys(terms)))  # a word typed twice is one thing to find
 
 
 def word_continues(word: str, start: int) -> bool:
