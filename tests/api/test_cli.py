@@ -78,6 +78,26 @@ def test_a1_under_umask_000_no_folder_or_file_of_the_data_dir_is_writable_by_oth
     assert open_to_others == []
 
 
+def test_a1_a_umask_that_keeps_others_out_is_honoured_as_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``umask 002``: a data dir its group shares on purpose (Kubernetes' ``fsGroup``) stays
+    writable by the group, never by others."""
+    old = os.umask(0o002)
+    try:
+        data_dir = tmp_path / "shared" / "data"
+        monkeypatch.delenv("MEMORY_API_TOKENS", raising=False)
+        create = ["agent", "create", "--project", "acme", "--id", "coder", "--name", "Coder"]
+        assert main([*create, "--data-dir", str(data_dir)]) == 0
+    finally:
+        os.umask(old)
+
+    scope = memory_root(data_dir, "coder") / "user"
+    assert stat.S_IMODE(scope.stat().st_mode) & stat.S_IWGRP
+    made = [data_dir, *data_dir.rglob("*")]
+    assert [path for path in made if path.lstat().st_mode & stat.S_IWOTH] == []
+
+
 def test_a1_agent_create_and_list(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["agent", "create", "--project", "acme", "--id", "coder", "--name", "Coder"]) == 0
     assert "created agent 'coder'" in capsys.readouterr().out

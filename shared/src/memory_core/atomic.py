@@ -50,14 +50,18 @@ def make_dirs(folder: Path, mode: int = 0o700) -> None:
 
 
 def no_files_for_others_to_write() -> None:
-    """Clear group and other *write* from this process's umask (keep the rest of it).
+    """Keep this process from making folders and files other accounts may write.
 
     Under ``umask 000`` (WSL's long-standing default, some containers and shells) every folder
     and file made without an explicit mode — the data dir, memory scopes, history repositories
     whose ``config`` git runs — would be writable by every account on the machine: one could
-    plant memories the model reads, or git configuration the service executes. Called first by
-    both command lines."""
-    os.umask(os.umask(0o022) | 0o022)
+    plant memories the model reads, or git configuration the service executes. A umask that
+    lets *others* write is taken as no choice at all and group and other write are cleared
+    (``000`` → ``022``); one that already keeps others out (``002``: a data dir shared by a
+    group on purpose, as Kubernetes' ``fsGroup`` or OpenShift's group 0 use) is left as it is.
+    Called first by both command lines."""
+    old = os.umask(0o022)
+    os.umask(old | 0o022 if not old & 0o002 else old)
 
 
 def fsync_directory(directory: Path) -> None:

@@ -136,7 +136,8 @@ def main(
     the hook's command in the harness's log."""
     env = os.environ if environ is None else environ
     out = sys.stdout if stdout is None else stdout
-    os.umask(os.umask(0o022) | 0o022)  # memory_core.atomic.no_files_for_others_to_write (H-5)
+    umask = os.umask(0o022)  # as memory_core.atomic.no_files_for_others_to_write (H-5: no
+    os.umask(umask | 0o022 if not umask & 0o002 else umask)  # import of it in a hook process)
     parser = build_parser()
     args = parser.parse_args(argv)
     flags = {name: getattr(args, name, None) for name in _SETTING_FLAGS}
