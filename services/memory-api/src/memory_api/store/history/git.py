@@ -325,18 +325,11 @@ def remove_stale_locks(repository: Path) -> None:
 
 
 def _ref_locks(refs: Path) -> list[Path]:
-    """The ``*.lock`` files under ``refs`` (a few folders: heads, machines, taken)."""
-    found: list[Path] = []
-    pending = [refs]
-    while pending:
-        folder = pending.pop()
-        try:
-            with os.scandir(folder) as listing:
-                for entry in listing:
-                    if entry.is_dir(follow_symlinks=False):
-                        pending.append(Path(entry.path))
-                    elif entry.name.endswith(".lock"):
-                        found.append(Path(entry.path))
-        except OSError:
-            continue
-    return found
+    """The ``*.lock`` files under ``refs`` (a few folders: heads, machines, taken); symlinks
+    are not followed and a folder that cannot be listed is skipped (``os.walk``)."""
+    return [
+        Path(folder, name)
+        for folder, _, names in os.walk(refs)
+        for name in names
+        if name.endswith(".lock")
+    ]
