@@ -52,6 +52,7 @@ __all__ = [
     "read_marker",
     "scan_scope",
     "scan_topics",
+    "scope_dir_refusal",
     "scope_folders",
     "scope_real_dir",
     "sub_folder_files",
@@ -182,14 +183,21 @@ def create_scope_dir(root: Path, key: str) -> bool:
     alone and is no failure here: :func:`scope_real_dir` judges it next, and nothing is ever
     created through a symlink. Raises ``InvalidId`` for a bad ``key``.
     """
+    return scope_dir_refusal(root, key) is None
+
+
+def scope_dir_refusal(root: Path, key: str) -> str | None:
+    """:func:`create_scope_dir`, returning None when the scope is there (or was made) and else
+    why the operating system refused, for a person: ``"could not create its folder (Read-only
+    file system)"`` (A-9 says so, never a calm answer naming a folder that is not there)."""
     try:
         (root / check_scope_key(key)).mkdir(parents=True, exist_ok=True)
     except FileExistsError:
         pass
     except OSError as error:
         logger.warning("cannot create scope %s in %s: %s", key, root, error)
-        return False
-    return True
+        return f"could not create its folder ({error.strerror or error})"
+    return None
 
 
 @functools.lru_cache(maxsize=NAME_CHECKS_CACHED)
