@@ -32,6 +32,7 @@ import contextlib
 import logging
 import os
 import shutil
+import stat
 import subprocess
 import tempfile
 from collections.abc import Iterable
@@ -55,6 +56,7 @@ __all__ = [
     "git_succeeds",
     "init_repository",
     "is_repository",
+    "make_private",
     "remove_stale_locks",
 ]
 
@@ -65,11 +67,19 @@ BRANCH = "refs/heads/main"
 GIT_TIMEOUT = 120.0
 """Seconds one git command may take before it is killed (a repack of a long history)."""
 
+PRIVATE = "0600"
+"""``core.sharedRepository`` of every history repository: git makes its files 0600 (objects
+0400) and its folders 0700, whatever the umask. A history holds every past version of the
+scope's notes, a credential removed since among them, so it is owner-only like the search index
+(docs/security.md)."""
+_OPEN_TO_OTHERS = stat.S_IRWXG | stat.S_IRWXO
+
 _REPOSITORY_CONFIG = (
     ("core.fsync", "committed"),  # objects and refs reach the disk before a version counts
     ("core.fsyncMethod", "fsync"),
     ("core.logAllRefUpdates", "false"),
     ("gc.auto", "0"),  # the service repacks itself (maintenance.py), never inside a record
+    ("core.sharedRepository", PRIVATE),  # every file git makes, owner-only (see above)
 )
 
 
@@ -263,10 +273,12 @@ def init_repository(path: Path) -> None:
     dropped). Raises :class:`HistoryUnavailable` when git or the disk refuses.
     """
     if is_repository(path):
+        make_private(path)
         return
     check_repository(path)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        _owner_only(path.parent)
         temp = Path(tempfile.mkdtemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"))
     except OSError as error:
         raise HistoryUnavailable(f"the history folder cannot be made: {error.strerror}") from None
@@ -280,6 +292,7 @@ def init_repository(path: Path) -> None:
             "--quiet",
             "--bare",
             "--initial-branch=main",
+            f"--shared={PRIVATE}",
             f"--template={empty_template}",
             str(repository),
         )
@@ -294,6 +307,35 @@ def init_repository(path: Path) -> None:
         raise HistoryUnavailable(f"the history cannot be created: {error.strerror}") from None
     finally:
         shutil.rmtree(temp, ignore_errors=True)
+
+
+def make_private(repository: Path) -> None:
+    """Make ``repository`` and its history folder owner-only if they are not (a repository made
+    before :data:`PRIVATE`, 0755 folders and 0644 files): one ``lstat`` each when they are.
+
+    Its files lose every group and other bit (0644 → 0600, 0444 → 0400), its folders become
+    0700, and its configuration gets ``core.sharedRepository`` so git keeps it so. Raises
+    :class:`HistoryUnavailable` when the modes cannot be changed (a file of another account).
+    """
+    try:
+        _owner_only(repository.parent)
+        if not os.lstat(repository).st_mode & _OPEN_TO_OTHERS:
+            return
+        for folder, folders, files in os.walk(repository):
+            for name in (*folders, *files):
+                _owner_only(Path(folder, name))
+        _owner_only(repository)
+    except OSError as error:
+        raise HistoryUnavailable(f"the history cannot be made private: {error.strerror}") from None
+    git(repository, "config", "core.sharedRepository", PRIVATE)
+    logger.info("history %s made owner-only (it was open to other accounts)", repository)
+
+
+def _owner_only(path: Path) -> None:
+    """Clear the group and other bits of ``path`` (never through a symlink) when any is set."""
+    mode = os.lstat(path).st_mode
+    if mode & _OPEN_TO_OTHERS and not stat.S_ISLNK(mode):
+        os.chmod(path, stat.S_IMODE(mode) & ~_OPEN_TO_OTHERS)  # noqa: PTH101 - one chmod
 
 
 _STALE_LOCKS = (
