@@ -510,6 +510,9 @@ _INCOMING = "refs/remotes/origin/incoming"
 _MAIN = "refs/heads/main"
 _OBJECT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 _MERGED_LINE = re.compile(r"^remote: Merged: (.*?)(?:\x1b\[K)?\s*$", re.MULTILINE)
+_REFUSED_LINE = re.compile(r"^remote: Refused: (.*?)(?:\x1b\[K)?\s*$", re.MULTILINE)
+"""The service's own reason for a push it could not take, where git says only "unpacker
+error" (a full disk on the service)."""
 
 
 class _ScopeRun:
@@ -572,6 +575,8 @@ class _ScopeRun:
                     raise _GitFailed(_reason(message), missing=True)
                 raise _GitFailed(self.copy.not_found())
             reason = _reason(message) or f"git {args[0]} failed"
+            if refused := _REFUSED_LINE.search(message):
+                reason += f" (the service says: {refused.group(1).strip()[:500]})"
             status = _HTTP_STATUS.search(message)
             if network and status is not None and int(status.group(1)) >= 500:
                 said = self.copy.service_says(self.key)

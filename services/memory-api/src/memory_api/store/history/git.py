@@ -48,6 +48,8 @@ __all__ = [
     "HistoryDamaged",
     "HistoryUnavailable",
     "check_repository",
+    "disk_is_full",
+    "full_disk_detail",
     "git",
     "git_available",
     "git_environment",
@@ -127,6 +129,33 @@ _FULL_SIGNS = ("no space left on device", "out of diskspace", "disk quota exceed
 """What git says (lower-cased) when the disk is full."""
 
 
+FULL_DISK_MARGIN = 1024 * 1024
+"""Bytes a disk must have free beyond what a push needs not to be taken for full."""
+
+
+def full_disk_detail(what: str) -> str:
+    """What the service says when the disk holding a history is full, ``what`` naming the step
+    (``"git receive-pack"``): the cause and what to do."""
+    return (
+        f"the disk holding the history is full ({what}): nothing was changed; free space on "
+        "the data dir's volume, then try again"
+    )
+
+
+def disk_is_full(path: Path, said: str, needed: int) -> bool:
+    """Whether git's refusal (``said``, its words) on the repository ``path`` came from a full
+    disk: git names it (``No space left on device``, a quota), or fewer than ``needed`` bytes
+    plus :data:`FULL_DISK_MARGIN` are free on ``path``'s filesystem (``statvfs``, what an
+    unprivileged process may use): a push's ``unpack-objects`` says only "abnormal exit"."""
+    if any(sign in said.lower() for sign in _FULL_SIGNS):
+        return True
+    try:
+        info = os.statvfs(path)
+    except OSError:
+        return False
+    return info.f_bavail * info.f_frsize < needed + FULL_DISK_MARGIN
+
+
 def _refusal(
     repository: Path, args: tuple[str, ...], message: str, code: int
 ) -> HistoryUnavailable:
@@ -136,10 +165,7 @@ def _refusal(
     first = message.splitlines()[0] if message else f"exit code {code}"
     lowered = message.lower()
     if any(sign in lowered for sign in _FULL_SIGNS):
-        return HistoryUnavailable(
-            f"the disk holding the history is full (git {args[0]}): nothing was changed; free "
-            "space on the data dir's volume, then try again"
-        )
+        return HistoryUnavailable(full_disk_detail(f"git {args[0]}"))
     if any(sign in lowered for sign in _DAMAGE_SIGNS):
         logger.error(
             "the history %s is damaged; check it with: git --git-dir=%s fsck",
