@@ -143,3 +143,22 @@ def test_a9_offline_a_scope_folder_this_account_cannot_create_is_said_too(tmp_pa
     assert USER_LINE in meta["systemPrompt"]
     assert "Nothing saved yet: the Workspace memory index" not in meta["systemPrompt"]
     assert "cannot be saved in this Session" in meta["systemPrompt"]
+
+
+def test_a5_a_user_scope_the_service_cannot_create_is_503_saying_why_never_no_scope(
+    served: ServedProcess,
+) -> None:
+    """K-6: the user scope is made on demand; when the kernel refuses, reading it is no 404
+    "no scope 'user'" (there is one, it just cannot be made) but a 503 naming the reason."""
+    base = served.base_url
+    assert call(base, "POST", "/api/projects/acme/agents", {"id": "coder", "name": "C"})[0] == 201
+    root = layout.memory_root(served.data_dir, "coder")
+    (root / "user").rmdir()
+    root.chmod(0o555)
+
+    for route in ("files", "index"):
+        status, problem = call(base, "GET", f"{AGENT}/memory/scopes/user/{route}")
+        assert status == 503, problem
+        assert problem["detail"] == (
+            f"the user scope of agent 'coder' is not there and the service {NOT_CREATED}"
+        )

@@ -50,8 +50,10 @@ __all__ = [
     "list_scopes",
     "read_index_text",
     "read_marker",
+    "refusal_text",
     "scan_scope",
     "scan_topics",
+    "scope_dir_error",
     "scope_dir_refusal",
     "scope_folders",
     "scope_real_dir",
@@ -190,14 +192,25 @@ def scope_dir_refusal(root: Path, key: str) -> str | None:
     """:func:`create_scope_dir`, returning None when the scope is there (or was made) and else
     why the operating system refused, for a person: ``"could not create its folder (Read-only
     file system)"`` (A-9 says so, never a calm answer naming a folder that is not there)."""
+    error = scope_dir_error(root, key)
+    return None if error is None else refusal_text(error)
+
+
+def scope_dir_error(root: Path, key: str) -> OSError | None:
+    """:func:`create_scope_dir`, returning the operating system's refusal (logged) or None."""
     try:
         (root / check_scope_key(key)).mkdir(parents=True, exist_ok=True)
     except FileExistsError:
         pass
     except OSError as error:
         logger.warning("cannot create scope %s in %s: %s", key, root, error)
-        return f"could not create its folder ({error.strerror or error})"
+        return error
     return None
+
+
+def refusal_text(error: OSError) -> str:
+    """What :func:`scope_dir_refusal` says of ``error``."""
+    return f"could not create its folder ({error.strerror or error})"
 
 
 @functools.lru_cache(maxsize=NAME_CHECKS_CACHED)
