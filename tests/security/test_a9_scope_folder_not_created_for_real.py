@@ -148,17 +148,19 @@ def test_a9_offline_a_scope_folder_this_account_cannot_create_is_said_too(tmp_pa
 def test_a5_a_user_scope_the_service_cannot_create_is_503_saying_why_never_no_scope(
     served: ServedProcess,
 ) -> None:
-    """K-6: the user scope is made on demand; when the kernel refuses, reading it is no 404
-    "no scope 'user'" (there is one, it just cannot be made) but a 503 naming the reason."""
+    """K-6: the user scope is made on demand; when the kernel refuses, reading it (its files,
+    index, history, a machine's fetch) is no 404 "no scope 'user'" (there is one, it just cannot
+    be made) but a 503 naming the reason."""
     base = served.base_url
     assert call(base, "POST", "/api/projects/acme/agents", {"id": "coder", "name": "C"})[0] == 201
     root = layout.memory_root(served.data_dir, "coder")
     (root / "user").rmdir()
     root.chmod(0o555)
 
-    for route in ("files", "index"):
-        status, problem = call(base, "GET", f"{AGENT}/memory/scopes/user/{route}")
+    fetch = "git/user.git/info/refs?service=git-upload-pack"  # a machine's sync
+    for route in ("scopes/user/files", "scopes/user/index", "scopes/user/changes", fetch):
+        status, problem = call(base, "GET", f"{AGENT}/memory/{route}")
         assert status == 503, problem
         assert problem["detail"] == (
-            f"the user scope of agent 'coder' is not there and the service {NOT_CREATED}"
+            f"scope 'user' of agent 'coder' is not there and the service {NOT_CREATED}"
         )

@@ -47,7 +47,7 @@ from memory_core.wire import (
     TopicList,
 )
 
-from memory_api.errors import BadRequest, NotFound, ServiceError, Unavailable
+from memory_api.errors import BadRequest, NotFound, ServiceError
 from memory_api.store.agents import AgentRecord, AgentStore
 from memory_api.store.answers import OverviewPage, ScopeAnswers
 from memory_api.store.change_feed import ChangeFeed
@@ -68,12 +68,7 @@ from memory_api.store.pruning import delete_topic
 from memory_api.store.recently_used import RecentlyUsed
 from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scope_records import MAX_AGENTS, ScopeRecordFiles
-from memory_api.store.scopes import (
-    create_scope_dir,
-    refusal_text,
-    scope_dir_error,
-    scope_real_dir,
-)
+from memory_api.store.scopes import create_scope_dir, made_scope_dir, scope_real_dir
 from memory_api.store.search import MemorySearch
 from memory_api.store.sessions import check_workspace_path, start_session
 from memory_api.store.stat_cache import NeedsBlockingIO
@@ -149,13 +144,8 @@ class MemoryStore:
         :class:`Unavailable` (503) saying why, never "no scope".
         """
         root = self._root(agent_id)
-        if key == USER_SCOPE and scope_real_dir(root, key) is None:
-            error = scope_dir_error(root, key)
-            if error is not None and not isinstance(error, NotADirectoryError):
-                raise Unavailable(
-                    f"the user scope of agent {agent_id!r} is not there and the service "
-                    f"{refusal_text(error)}"
-                )
+        if key == USER_SCOPE:
+            return root, made_scope_dir(root, key, agent_id)
         scope = scope_real_dir(root, key)
         if scope is None:
             raise NotFound(f"no scope {key!r} in the memory of agent {agent_id!r}")

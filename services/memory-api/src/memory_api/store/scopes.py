@@ -26,6 +26,7 @@ from memory_core.keys import check_scope_key, check_topic_file_name, key_for_rea
 from memory_core.lint import IndexRead
 from memory_core.topics import READ_CAP_BYTES, decode_text
 
+from memory_api.errors import NotFound, Unavailable
 from memory_api.store.containment import (
     NotRegularFileError,
     OutsideMemoryRoot,
@@ -48,6 +49,7 @@ __all__ = [
     "judged_topics",
     "list_folder",
     "list_scopes",
+    "made_scope_dir",
     "read_index_text",
     "read_marker",
     "refusal_text",
@@ -206,6 +208,27 @@ def scope_dir_error(root: Path, key: str) -> OSError | None:
         logger.warning("cannot create scope %s in %s: %s", key, root, error)
         return error
     return None
+
+
+def made_scope_dir(root: Path, key: str, agent_id: str) -> Path:
+    """Create scope ``key`` of agent ``agent_id`` under the real ``root`` if missing (a scope
+    made on demand: the user scope, K-6, or a Workspace scope a push or an import makes) and
+    return its real folder.
+
+    Raises :class:`~memory_api.errors.Unavailable` (503) when the operating system refuses to
+    make it (a read-only or full data dir, no permission: never "no scope", there should be
+    one) and :class:`~memory_api.errors.NotFound` (404) when it is no folder inside the root
+    (a file on its way, a link out)."""
+    error = scope_dir_error(root, key)
+    if error is not None and not isinstance(error, NotADirectoryError):
+        raise Unavailable(
+            f"scope {key!r} of agent {agent_id!r} is not there and the service "
+            f"{refusal_text(error)}"
+        )
+    scope = scope_real_dir(root, key)
+    if scope is None:
+        raise NotFound(f"no scope {key!r} in the memory of agent {agent_id!r}")
+    return scope
 
 
 def refusal_text(error: OSError) -> str:

@@ -55,7 +55,7 @@ from memory_api.store.history.recorder import Attribution
 from memory_api.store.history.repo import read_head, read_ref, set_ref
 from memory_api.store.history.service import HistoryStore
 from memory_api.store.locks import lock_name
-from memory_api.store.scopes import create_scope_dir, scope_real_dir
+from memory_api.store.scopes import made_scope_dir, scope_real_dir
 from memory_api.store.sync.backend import (
     GitService,
     Head,
@@ -129,7 +129,7 @@ class SyncStore:
         ``create`` (a push), for a Workspace scope (its marker comes with the push)."""
         root = checked_memory_root(self.histories.app_data_dir, request.agent_id)
         if request.key == USER_SCOPE or create:
-            create_scope_dir(root, request.key)
+            return made_scope_dir(root, request.key, request.agent_id)
         scope = scope_real_dir(root, request.key)
         if scope is None:
             raise NotFound(f"no scope {request.key!r} in the memory of agent {request.agent_id!r}")
