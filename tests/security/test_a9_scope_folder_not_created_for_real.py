@@ -163,4 +163,8 @@ def test_a5_a_user_scope_the_service_cannot_create_is_503_saying_why_never_no_sc
         assert status == 503, problem
         assert problem["detail"] == (
             f"scope 'user' of agent 'coder' is not there and the service {NOT_CREATED}"
-        )
+        ), route
+
+    status, problem = call(base, "GET", f"{AGENT}/memory")  # never an overview of no scope
+    assert status == 503, problem
+    assert NOT_CREATED in problem["detail"]

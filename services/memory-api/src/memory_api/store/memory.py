@@ -18,6 +18,7 @@ marker (K-5).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import os
@@ -68,7 +69,7 @@ from memory_api.store.pruning import delete_topic
 from memory_api.store.recently_used import RecentlyUsed
 from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scope_records import MAX_AGENTS, ScopeRecordFiles
-from memory_api.store.scopes import create_scope_dir, made_scope_dir, scope_real_dir
+from memory_api.store.scopes import made_scope_dir, scope_real_dir
 from memory_api.store.search import MemorySearch
 from memory_api.store.sessions import check_workspace_path, start_session
 from memory_api.store.stat_cache import NeedsBlockingIO
@@ -170,7 +171,10 @@ class MemoryStore:
         self, agent_id: str, limit: int, after: Place | None, query: str | None
     ) -> OverviewPage:
         root = self._root(agent_id)
-        create_scope_dir(root, USER_SCOPE)  # K-6; a failure leaves the scope out, never a 500
+        # K-6: something not a folder in the user scope's place leaves it out; the kernel's
+        # refusal to make it (read-only, full) is a 503, never an overview without a user scope
+        with contextlib.suppress(NotFound):
+            made_scope_dir(root, USER_SCOPE, agent_id)
         page = self.answers.overview(
             root,
             limit=limit,
