@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from aiohttp.test_utils import unused_port
+from harness_memory.remote import RemoteCopy
 from memory_core import layout
 
 from tests.plugin.helpers import hook_fixture, run_cli
@@ -168,3 +169,29 @@ def test_a5_a_user_scope_the_service_cannot_create_is_503_saying_why_never_no_sc
     status, problem = call(base, "GET", f"{AGENT}/memory")  # never an overview of no scope
     assert status == 503, problem
     assert NOT_CREATED in problem["detail"]
+
+
+def test_r1_a_workspace_scope_a_push_cannot_make_is_said_with_the_services_reason(
+    served: ServedProcess, tmp_path: Path
+) -> None:
+    """R-1: a machine's first sync of a Workspace makes its scope on the service with a push;
+    when the kernel refuses the folder, the sync's error carries why (never the "no scope" a
+    fetch would be told)."""
+    base = served.base_url
+    assert call(base, "POST", "/api/projects/acme/agents", {"id": "coder", "name": "C"})[0] == 201
+    layout.memory_root(served.data_dir, "coder").chmod(0o555)
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    laptop = RemoteCopy(
+        url=base, token=None, project="acme", agent="coder", state_dir=tmp_path / "laptop",
+        timeout=30.0,
+    )  # fmt: skip
+
+    results = {result.scope: result for result in laptop.sync(str(workspace))}
+
+    assert results["user"].ok, results["user"].as_json()
+    [ours] = [result for key, result in results.items() if key != "user"]
+    assert not ours.ok, ours.as_json()
+    assert "503" in (ours.error or "")
+    said = f"scope {ours.scope!r} of agent 'coder' is not there and the service {NOT_CREATED}"
+    assert f"the service says: {said}" in (ours.error or ""), ours.error
