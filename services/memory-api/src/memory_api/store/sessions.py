@@ -29,6 +29,7 @@ read from or listed.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import stat
@@ -163,22 +164,23 @@ def _ensure_dir(root: Path, key: str, cached_only: bool) -> _Ensured:
 
 def _ensure_marker(
     root: Path, scope: Path, key: str, real_workspace: str, files: ScopeFiles, cached_only: bool
-) -> None:
+) -> str | None:
     """Create the ``.workspace`` marker if missing (K-5); never overwrite one (atomic create).
+    Returns None, or why the operating system refused to write it (logged).
     ``cached_only``: only a marker kept in ``files`` and naming ``real_workspace`` is looked at
     (a ``stat``); anything else raises :class:`NeedsBlockingIO`."""
     if cached_only:
         marker = files.marker(root, scope, key, orphan_check=False, cached_only=True)
         if marker.path != real_workspace:
             raise NeedsBlockingIO(key)  # the worker thread logs the mismatch
-        return
+        return None
     data = (real_workspace + "\n").encode("utf-8")
     try:
         if create_new_bytes(scope / layout.MARKER_FILE, data):
-            return
-    except OSError as error:  # a read-only scope: the Session still starts, the overview tells
+            return None
+    except OSError as error:  # a read-only scope, a full disk: the caller judges
         logger.warning("scope %s: cannot write its .workspace marker: %s", key, error)
-        return
+        return f"could not write its {layout.MARKER_FILE} marker ({error.strerror or error})"
     marker = files.marker(root, scope, key, orphan_check=False)
     if marker.path != real_workspace:
         logger.warning(
@@ -188,6 +190,7 @@ def _ensure_marker(
             real_workspace,
             "; ".join(marker.problems) or "marker mismatch",
         )
+    return None
 
 
 def ensure_workspace_scope(
@@ -206,13 +209,22 @@ def ensure_workspace_scope_why(
 
     ``files`` is the service's scope-file cache (None: the marker is read afresh). Returns the
     key and the scope's real directory, or None for it and why when the scope cannot be used
-    (the operating system refused to create it, a file or a link out in its place). Blocking.
+    (the operating system refused to create it, a file or a link out in its place).
+
+    A marker that cannot be written in an empty scope folder (a full disk, where ``mkdir``
+    still succeeds: a folder takes no data block) undoes the folder: K-5 makes both or neither,
+    and the Session is told the scope could not be created. A scope that holds something keeps
+    its notes in use; the missing marker is logged and the overview reports it. Blocking.
     """
     key = key_for_real_path(real_workspace)
     ensured = _ensure_dir(root, key, cached_only)
     if ensured.path is not None:
         marker_files = files or ScopeFiles(max_entries=1)
-        _ensure_marker(root, ensured.path, key, real_workspace, marker_files, cached_only)
+        refusal = _ensure_marker(root, ensured.path, key, real_workspace, marker_files, cached_only)
+        if refusal is not None:
+            with contextlib.suppress(OSError):  # ENOTEMPTY: a scope in use stays
+                ensured.path.rmdir()
+                return key, _Ensured(None, refusal)
     return key, ensured
 
 

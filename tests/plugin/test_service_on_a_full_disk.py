@@ -1,9 +1,11 @@
-"""R-1: a push the service cannot take because the disk holding its data dir is full.
+"""The service on a full disk: what it cannot do is said, never answered as fine.
 
-git's own words for it are "unpacker error" / "unpack-objects abnormal exit": nothing a user
-can act on. The service names the cause in its answer (a ``remote:`` line, even to ``git push
--q``) and the sync's error carries it: the service's disk is full, nothing was taken, the
-machine's writes wait for the next sync.
+- R-1: a push the service cannot take. git's own words for it are "unpacker error" /
+  "unpack-objects abnormal exit": nothing a user can act on. The service names the cause in its
+  answer (a ``remote:`` line, even to ``git push -q``) and the sync's error carries it: the
+  service's disk is full, nothing was taken, the machine's writes wait for the next sync.
+- A-9, K-5: a Session start in a new Workspace, where ``mkdir`` succeeds but the marker cannot be
+  written: the answer names no folder and says why.
 
 The full disk is real: the service runs in a mount namespace of its own (``unshare --mount``,
 root) whose data dir is a small tmpfs, filled to the last byte once the agent exists.
@@ -95,3 +97,36 @@ def test_r1_a_push_to_a_full_disk_says_the_services_disk_is_full(
     assert "the disk holding the history is full" in error, error
     assert "free space on the data dir's volume" in error
     assert "unpacker error" in error  # git's words stay, the service's reason beside them
+
+
+def test_a9_a_session_start_on_a_full_disk_names_no_workspace_scope_and_says_why(
+    service_on_a_small_disk: RealService, tmp_path: Path
+) -> None:
+    """A-9, K-5 on a full disk, where ``mkdir`` still succeeds (a folder takes no data block)
+    but the ``.workspace`` marker cannot be written: the Session starts, the folder is not left
+    behind without its marker, and the answer says the scope could not be created."""
+    service = service_on_a_small_disk
+    agent = f"/api/projects/acme/agents/{AGENT}"
+    status, _, body = service.request(
+        "POST", "/api/projects/acme/agents", {"id": AGENT, "name": "Coder"}
+    )
+    assert status == 201, body
+    seen = Path(f"/proc/{service.served.process.pid}/root") / str(service.data_dir).lstrip("/")
+    fill(seen)
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+
+    for _ in range(2):  # and again: nothing of the first attempt makes the second look fine
+        status, _, started = service.request(
+            "POST", f"{agent}/memory/session-start", {"workspace": str(workspace)}
+        )
+        assert status == 200, started
+        key = started["key"]
+        assert started["directories"]["workspace"] is None
+        manifest = next(m for m in started["manifests"] if m["scope"] == key)
+        assert (
+            manifest["uncreated"]
+            == "could not write its .workspace marker (No space left on device)"
+        )
+        assert "Do not write into its Directory" in started["memory"]
+        assert not (seen / "agents" / AGENT / "agent_state" / "memory" / key).exists()
