@@ -91,3 +91,31 @@ def test_v1_a_history_made_before_the_rule_is_made_owner_only_at_its_next_record
         capture_output=True, check=True,
     ).stdout.decode().split()  # fmt: skip
     assert names == [layout.INDEX_FILE, "deploy.md", "second.md"]  # the history still works
+
+
+def test_v1_a_history_it_may_not_make_private_is_warned_of_and_still_records(
+    tmp_path: Path,
+    open_umask: None,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A file of another account in an old history (a job run as another user made it): the
+    chmod is refused; a warning names the repository, and the record is still made (refusing
+    it would refuse every change to the scope)."""
+    scope = make_scope(tmp_path)
+    repository = layout.history_root(tmp_path, "coder") / "user.git"
+    record(tmp_path, scope)
+    repository.chmod(0o755)
+
+    def refused(path: object, mode: int) -> None:
+        raise PermissionError(1, "Operation not permitted", str(path))
+
+    monkeypatch.setattr(os, "chmod", refused)  # the kernel's EPERM for another account's file
+    write_topic(scope, "second.md")
+
+    version = record(tmp_path, scope)
+
+    assert version
+    [warning] = [r for r in caplog.records if "still open to other accounts" in r.getMessage()]
+    assert str(repository) in warning.getMessage()
+    assert "Operation not permitted" in warning.getMessage()

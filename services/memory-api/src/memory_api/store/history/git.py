@@ -340,8 +340,10 @@ def make_private(repository: Path) -> None:
     before :data:`PRIVATE`, 0755 folders and 0644 files): one ``lstat`` each when they are.
 
     Its files lose every group and other bit (0644 → 0600, 0444 → 0400), its folders become
-    0700, and its configuration gets ``core.sharedRepository`` so git keeps it so. Raises
-    :class:`HistoryUnavailable` when the modes cannot be changed (a file of another account).
+    0700, and its configuration gets ``core.sharedRepository`` so git keeps it so. A mode it
+    may not change (a file of another account, made by a job run as another user) is logged as
+    a warning naming the repository and the reason, and the record goes on: refusing it would
+    refuse every change to the scope (a delete needs its version) for want of a chmod.
     """
     try:
         _owner_only(repository.parent)
@@ -352,7 +354,13 @@ def make_private(repository: Path) -> None:
                 _owner_only(Path(folder, name))
         _owner_only(repository)
     except OSError as error:
-        raise HistoryUnavailable(f"the history cannot be made private: {error.strerror}") from None
+        logger.warning(
+            "history %s is still open to other accounts (%s): give it to the service's user "
+            "(chown -R), and the next record makes it owner-only",
+            repository,
+            error.strerror or error,
+        )
+        return
     git(repository, "config", "core.sharedRepository", PRIVATE)
     logger.info("history %s made owner-only (it was open to other accounts)", repository)
 
