@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -195,3 +196,38 @@ def test_r1_a_workspace_scope_a_push_cannot_make_is_said_with_the_services_reaso
     assert "503" in (ours.error or "")
     said = f"scope {ours.scope!r} of agent 'coder' is not there and the service {NOT_CREATED}"
     assert f"the service says: {said}" in (ours.error or ""), ours.error
+
+
+def test_a9_on_a_read_only_mount_the_workspace_scope_is_said_not_created(tmp_path: Path) -> None:
+    """The same with the kernel's EROFS: the service in a mount namespace of its own, its
+    agent's memory root bind-mounted read-only there once the agent exists."""
+    unshare, nsenter = shutil.which("unshare"), shutil.which("nsenter")
+    if os.geteuid() != 0 or unshare is None or nsenter is None:
+        pytest.skip("a mount of the service's own needs root, unshare and nsenter")
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    env = {name: value for name, value in os.environ.items() if name != "MEMORY_API_TOKENS"}
+    prefix = (unshare, "--mount", "--propagation", "private")
+    served = serve(data_dir, env, command_prefix=prefix)
+    try:
+        base = served.base_url
+        created = call(base, "POST", "/api/projects/acme/agents", {"id": "coder", "name": "C"})
+        assert created[0] == 201
+        root = layout.memory_root(data_dir, "coder")
+        read_only = f"mount --bind {root} {root} && mount -o remount,ro,bind {root}"
+        namespace = [nsenter, "-t", str(served.process.pid), "-m"]
+        subprocess.run([*namespace, "sh", "-c", read_only], check=True)
+        workspace = tmp_path / "workspace"
+        workspace.mkdir()
+
+        status, started = call(
+            base, "POST", f"{AGENT}/memory/session-start", {"workspace": str(workspace)}
+        )
+    finally:
+        served.stop()
+
+    assert status == 200, started
+    assert started["directories"]["workspace"] is None
+    manifest = next(m for m in started["manifests"] if m["scope"] == started["key"])
+    assert manifest["uncreated"] == "could not create its folder (Read-only file system)"
+    assert "Do not write into its Directory" in started["memory"]
