@@ -7,7 +7,10 @@ the agent exists. A Workspace whose scope folder cannot be made still gets its S
 be read is injected), but the answer names no folder for it, its manifest says why, the model is
 told not to save there (never "nothing saved yet" in a folder that is not there), and the
 harness tells the user. With the service down the harness, reading the files itself (H-4), says
-the same of a memory root this account may not write.
+the same of a memory root this account may not write. Reading a user scope the service cannot
+make, and a machine's push that must make a Workspace scope, say why (503), never "no scope".
+The last test does it with a real read-only bind mount (EROFS) in the service's own mount
+namespace; the full disk is in ``tests/plugin/test_service_on_a_full_disk.py``.
 """
 
 from __future__ import annotations
