@@ -23,6 +23,7 @@ __all__ = [
     "empty_note",
     "share_budget",
     "truncation_note",
+    "uncreated_note",
     "unreadable_note",
 ]
 
@@ -80,6 +81,18 @@ def _label(scope: str) -> str:
 def empty_note(scope: str) -> str:
     """The note injected for a blank or missing index (I-3)."""
     return f"(Nothing saved yet: the {_label(scope)} is empty; MEMORY.md is blank or missing.)"
+
+
+def uncreated_note(scope: str, why: str) -> str:
+    """The note injected for a scope whose directory could not be created (A-9, K-5, K-6): the
+    model must not be sent to save memories into a folder that is not there. ``why`` is the
+    reason, e.g. "could not create its folder (Read-only file system)"."""
+    return (
+        f"(Not available: {'user memory' if scope == USER_SCOPE else f'Workspace memory ({scope})'}"
+        " cannot be saved in this "
+        f"Session: Agent Memory {why}. Do not write into its Directory; tell the user that "
+        "memory could not be prepared, and say what you would have saved.)"
+    )
 
 
 def unreadable_note(scope: str, why: str) -> str:

@@ -43,6 +43,7 @@ from memory_core.caps import (
     empty_note,
     share_budget,
     truncation_note,
+    uncreated_note,
     unreadable_note,
 )
 from memory_core.credentials import mask_secret_lines
@@ -67,6 +68,7 @@ __all__ = [
     "placed_manifests",
     "prepare_index",
     "truncation_note",
+    "uncreated_index",
     "unreadable_index",
 ]
 
@@ -111,12 +113,21 @@ class PreparedIndex(msgspec.Struct, frozen=True, cache_hash=True):
     """Lines past the read cap of an over-large index, and whether that count is exact."""
     unreadable: str | None = None
     """Why an index that is there could not be read (Q-2b); it is then injected as a note."""
+    uncreated: str | None = None
+    """Why the scope's directory is not there: it could not be created (A-9); it is then
+    injected as a note telling the model not to save into it."""
 
 
 def unreadable_index(why: str) -> PreparedIndex:
     """The stand-in of an index that is there but cannot be read, ``why`` saying why (Q-2b):
     no line, and a note saying so where "nothing saved yet" would stand."""
     return PreparedIndex(blank=True, total=0, candidates=(), ends=(), unreadable=why)
+
+
+def uncreated_index(why: str) -> PreparedIndex:
+    """The stand-in of the index of a scope whose directory could not be created, ``why``
+    saying why (A-9, K-5, K-6): no line, and a note telling the model not to save there."""
+    return PreparedIndex(blank=True, total=0, candidates=(), ends=(), uncreated=why)
 
 
 @functools.lru_cache(maxsize=4)
@@ -164,6 +175,7 @@ class _Scope:
         self.scope = scope
         self.blank = prepared.blank
         self.unreadable = prepared.unreadable
+        self.uncreated = prepared.uncreated
         self.unread = prepared.unread
         self.total = prepared.total
         self.candidates = prepared.candidates
@@ -192,7 +204,9 @@ def _finish(state: _Scope, headroom_chars: int) -> CappedIndex:
     elif kept < total:
         cap = "lines"
     lines_text, note_text = "", ""
-    if state.unreadable is not None:
+    if state.uncreated is not None:
+        note_text = uncreated_note(state.scope, state.uncreated)
+    elif state.unreadable is not None:
         note_text = unreadable_note(state.scope, state.unreadable)
     elif state.blank:
         note_text = empty_note(state.scope)
@@ -210,6 +224,7 @@ def _finish(state: _Scope, headroom_chars: int) -> CappedIndex:
         headroom_lines=0 if cap != "none" else LINE_CAP - total,
         headroom_chars=0 if cap != "none" else headroom_chars,
         unreadable=state.unreadable,
+        uncreated=state.uncreated,
     )
     return CappedIndex(
         scope=state.scope,

@@ -338,6 +338,10 @@ class ScopeManifest(Wire, frozen=True, omit_defaults=True):
     """Why the scope's ``MEMORY.md``, which is there, could not be read (``"cannot read it
     (Permission denied)"``, Q-2b); then nothing of it is injected and a note says so instead of
     "nothing saved yet". Sent only when set."""
+    uncreated: str | None = None
+    """Why the scope's directory is not there: the service could not create it (``"could not
+    create its folder (Read-only file system)"``, A-9); then a note tells the model not to save
+    into it, and the harness tells the user. Sent only when set."""
 
 
 class IndexLine(Wire, frozen=True):
@@ -451,7 +455,9 @@ class SessionStartRequest(Wire, frozen=True):
 
 
 class SessionDirectories(Wire, frozen=True):
-    """Where this Session's memory lives; ``workspace`` is None without a Workspace scope."""
+    """Where this Session's memory lives; ``user`` / ``workspace`` is None when that scope is not
+    there: no Workspace scope (temporary, memory off), or a scope the service could not create
+    (its manifest's ``uncreated`` says why)."""
 
     app_data_dir: str
     memory_root: str

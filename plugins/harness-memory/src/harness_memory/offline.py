@@ -10,7 +10,10 @@ answer (:class:`~memory_core.wire.SessionStartResponse`), so the harness renders
 **Read-only.** Nothing is created or written: no scope directory, no ``.workspace`` marker. A
 Workspace scope that does not exist yet gets the "nothing saved yet" note; its key is still the
 key the service would give (K-1), so the key line never claims memory is off when it is not
-(I-2). Only an ``agent.json`` that says ``"enabled": false`` makes the key line say so.
+(I-2). A scope folder that is missing and could not be made here (the memory root is not
+writable by this account) is injected as a note saying memories cannot be saved there, never
+as "nothing saved yet" in a folder the model cannot write (A-9). Only an ``agent.json`` that
+says ``"enabled": false`` makes the key line say so.
 
 Raises :class:`OfflineUnavailableError` when the files cannot stand in for the service (the memory
 root is missing or unreadable, or not shaped ``<app data dir>/agents/<agent>/agent_state/memory``,
@@ -28,7 +31,13 @@ from pathlib import Path
 from memory_core import layout
 from memory_core.decoding import decode_text
 from memory_core.errors import InvalidId, UnresolvablePath
-from memory_core.injection import PreparedIndex, cap_indexes, memory_sections, unreadable_index
+from memory_core.injection import (
+    PreparedIndex,
+    cap_indexes,
+    memory_sections,
+    uncreated_index,
+    unreadable_index,
+)
 from memory_core.keys import (
     USER_SCOPE,
     check_agent_id,
@@ -119,6 +128,10 @@ def _answer(
     if settings.enabled:
         user = _read_index(root, USER_SCOPE)
         ours = _read_index(root, key) if key is not None else None
+        if user is None:
+            user = _uncreated(root, USER_SCOPE)
+        if ours is None and key is not None:
+            ours = _uncreated(root, key)
         capped = cap_indexes(
             None if user is None else user[0],
             None if ours is None else ours[0],
@@ -144,6 +157,16 @@ def _answer(
         template_has_memory=True,
         sections=sections,
     )
+
+
+def _uncreated(root: Path, key: str) -> tuple[PreparedIndex, tuple[int, bool]] | None:
+    """The stand-in of a scope whose folder is missing and cannot be made here: the memory root
+    is not writable by this account (a read-only mount, another account's folder), so the model
+    must not be sent to save into it (A-9); None when the folder is there or can be made."""
+    if os.path.lexists(root / key) or os.access(root, os.W_OK | os.X_OK):
+        return None
+    why = "cannot create its folder here (the memory root is not writable by this account)"
+    return uncreated_index(why), (0, True)
 
 
 def _unread(index: tuple[str | PreparedIndex, tuple[int, bool]] | None) -> tuple[int, bool]:

@@ -375,18 +375,19 @@ class RemoteCopy:
             "and token settings"
         )
 
-    def service_says(self, key: str) -> str | None:
-        """The ``detail`` of the problem the service answers for scope ``key``'s ref list, or
-        None: git prints only the status of a failed exchange ("returned error: 503"), never
-        the reason the service gave (a damaged history, a full disk: what to do). Asked only
-        after such a failure; the token goes in a header, as with git."""
+    def service_says(self, key: str, service: str = "git-upload-pack") -> str | None:
+        """The ``detail`` of the problem the service answers for scope ``key``'s ref list for
+        ``service`` (``git-receive-pack`` after a failed push: a Workspace scope it must make
+        then), or None: git prints only the status of a failed exchange ("returned error:
+        503"), never the reason the service gave (a damaged history, a full disk: what to do).
+        Asked only after such a failure; the token goes in a header, as with git."""
         import urllib.error
         import urllib.request
 
         headers = {"X-Memory-Machine": self.machine_id}
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
-        url = f"{self.scope_url(key)}/info/refs?service=git-upload-pack"
+        url = f"{self.scope_url(key)}/info/refs?service={service}"
         request = urllib.request.Request(url, headers=headers)  # noqa: S310 - http(s) only
         try:
             with urllib.request.urlopen(request, timeout=self.timeout):  # noqa: S310
@@ -510,6 +511,9 @@ _INCOMING = "refs/remotes/origin/incoming"
 _MAIN = "refs/heads/main"
 _OBJECT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 _MERGED_LINE = re.compile(r"^remote: Merged: (.*?)(?:\x1b\[K)?\s*$", re.MULTILINE)
+_REFUSED_LINE = re.compile(r"^remote: Refused: (.*?)(?:\x1b\[K)?\s*$", re.MULTILINE)
+"""The service's own reason for a push it could not take, where git says only "unpacker
+error" (a full disk on the service)."""
 
 
 class _ScopeRun:
@@ -572,9 +576,12 @@ class _ScopeRun:
                     raise _GitFailed(_reason(message), missing=True)
                 raise _GitFailed(self.copy.not_found())
             reason = _reason(message) or f"git {args[0]} failed"
+            if refused := _REFUSED_LINE.search(message):
+                reason += f" (the service says: {refused.group(1).strip()[:500]})"
             status = _HTTP_STATUS.search(message)
             if network and status is not None and int(status.group(1)) >= 500:
-                said = self.copy.service_says(self.key)
+                service = "git-receive-pack" if args[0] == "push" else "git-upload-pack"
+                said = self.copy.service_says(self.key, service)
                 if said:
                     reason += f" (the service says: {said})"
             if network and _REFUSED_SIGN in lowered:  # git's word for the service's 401

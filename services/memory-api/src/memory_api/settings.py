@@ -109,6 +109,11 @@ class Settings:
     """Bytes of a machine's push over git at most (R-1)."""
     sync_timeout: float = float(DEFAULT_SYNC_TIMEOUT)
     """Seconds one git fetch or push may take (R-1)."""
+    tokens_file_warning: str | None = None
+    """Set when the ``MEMORY_API_TOKENS_FILE`` file is readable by every account (its mode
+    lets others read, ``0644``/``0444``): what ``serve`` logs as a warning, naming the file and
+    its mode. Not refused: a mounted Kubernetes Secret is ``0644`` unless ``defaultMode`` says
+    otherwise, and refusing would take a running deployment down on an upgrade."""
     retired_workers: str | None = None
     """The value of ``MEMORY_API_WORKERS`` when set (not blank): no longer read, since the
     service is one process; ``serve`` logs a warning saying how to run more."""
@@ -144,6 +149,7 @@ class Settings:
                 _int(env, "MEMORY_API_SYNC_TIMEOUT", DEFAULT_SYNC_TIMEOUT, low=1, high=3600)
             ),
             retired_workers=env.get("MEMORY_API_WORKERS", "").strip() or None,
+            tokens_file_warning=tokens_file_warning(env.get("MEMORY_API_TOKENS_FILE", "").strip()),
         )
 
 
@@ -200,6 +206,28 @@ def _env_tokens(env: Mapping[str, str]) -> tuple[TokenEntry, ...]:
     if len(set(names)) != len(names):
         raise SettingsError("MEMORY_API_TOKENS, MEMORY_API_TOKENS_FILE: token names must be unique")
     return entries
+
+
+def tokens_file_warning(path: str) -> str | None:
+    """Why the tokens file at ``path`` (followed through symlinks, as a mounted Secret is one)
+    is too open, or None: its mode lets every account on the machine read the plain secrets
+    (the "other" read bit). A group read bit is fine: a Kubernetes Secret mounted ``0440`` with
+    ``fsGroup`` is read by the service through its group. None for no path, or one that cannot
+    be looked at (reading it then fails with its own error)."""
+    if not path:
+        return None
+    try:
+        mode = stat.S_IMODE(Path(path).stat().st_mode)
+    except OSError:
+        return None
+    if not mode & stat.S_IROTH:
+        return None
+    return (
+        f"MEMORY_API_TOKENS_FILE {path} is readable by every account (mode {mode:04o}): anyone "
+        "on this machine can read its secrets. Make it owner-only (chmod 600), or group-only "
+        "for the service's group (0440); in Kubernetes set the Secret volume's defaultMode "
+        "(0400, or 0440 with fsGroup)."
+    )
 
 
 def _tokens_file_text(path: Path) -> str:

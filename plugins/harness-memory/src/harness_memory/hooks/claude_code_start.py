@@ -24,6 +24,7 @@ from harness_memory.hooks.session_start import (
     cut_summary,
     ignored_env_message,
     start_for_hook,
+    uncreated_message,
     unreadable_message,
 )
 from harness_memory.records import SessionMeta
@@ -74,14 +75,14 @@ def session_start(
 
 
 def _user_message(meta: SessionMeta, delivery: Delivery, parts: int) -> str | None:
-    """What the user must hear: memory failed open, an index could not be read (Q-2b), or the
-    prompt did not fit (H-1)."""
+    """What the user must hear: memory failed open, an index could not be read (Q-2b), a scope
+    folder could not be created (A-9), or the prompt did not fit (H-1)."""
     notice = availability_message(meta)
     if meta.status == "failed-open":
         return notice
-    unreadable = unreadable_message(meta)
-    if unreadable is not None:
-        notice = unreadable if notice is None else f"{notice} {unreadable}"
+    for problem in (unreadable_message(meta), uncreated_message(meta)):
+        if problem is not None:
+            notice = problem if notice is None else f"{notice} {problem}"
     cut = cut_summary(delivery)
     if not cut:
         return notice

@@ -30,6 +30,7 @@ __all__ = [
     "ignored_env_message",
     "session_start_answer",
     "start_for_hook",
+    "uncreated_message",
     "unreadable_message",
 ]
 
@@ -73,6 +74,7 @@ def session_start_answer(
         ignored_env_message(settings),
         availability_message(result.session_meta),
         unreadable_message(result.session_meta),
+        uncreated_message(result.session_meta),
     )
     said = [notice for notice in notices if notice is not None]
     if cut := cut_summary(delivery):
@@ -153,6 +155,30 @@ def unreadable_message(meta: SessionMeta) -> str | None:
     return (
         f"Agent Memory: {'; '.join(said)}, so what it lists is not in this Session; make "
         "MEMORY.md a plain file of its scope folder that Agent Memory may read."
+    )
+
+
+def uncreated_message(meta: SessionMeta) -> str | None:
+    """Tell the user of each scope whose folder the service could not create (a read-only or
+    full data dir, no permission): the model was told not to save there, so nothing learnt in
+    this Session is kept in it until it is fixed (A-9).
+
+    ``meta`` is the Session's :class:`~harness_memory.records.SessionMeta`; its manifests'
+    ``uncreated`` say why.
+    """
+    said = [
+        f"{'user' if m.scope == 'user' else 'Workspace'} memory cannot be saved in this "
+        f"Session: Agent Memory {m.uncreated}"
+        for m in meta.manifests
+        if m.uncreated is not None
+    ]
+    if not said:
+        return None
+    directories = meta.directories
+    where = f" in {directories.memory_root}" if directories is not None else ""
+    return (
+        f"Agent Memory: {'; '.join(said)}. Make the memory folder{where} writable by the "
+        "memory service (or free space on its disk) and start a new Session."
     )
 
 

@@ -18,6 +18,7 @@ marker (K-5).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import os
@@ -68,7 +69,7 @@ from memory_api.store.pruning import delete_topic
 from memory_api.store.recently_used import RecentlyUsed
 from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scope_records import MAX_AGENTS, ScopeRecordFiles
-from memory_api.store.scopes import create_scope_dir, scope_real_dir
+from memory_api.store.scopes import made_scope_dir, scope_real_dir
 from memory_api.store.search import MemorySearch
 from memory_api.store.sessions import check_workspace_path, start_session
 from memory_api.store.stat_cache import NeedsBlockingIO
@@ -138,12 +139,14 @@ class MemoryStore:
     def _scope(self, agent_id: str, key: str) -> tuple[Path, Path]:
         """Return (real root, real scope dir); the user scope is created on demand (K-6).
 
-        A scope that is missing, or cannot be created, or is no directory inside the root, is
-        :class:`NotFound` (404), never a 500.
+        A scope that is missing or is no directory inside the root (a file on its way) is
+        :class:`NotFound` (404), never a 500; the user scope, which is made on demand, when the
+        operating system refuses to make it (a read-only or full data dir, no permission) is
+        :class:`Unavailable` (503) saying why, never "no scope".
         """
         root = self._root(agent_id)
         if key == USER_SCOPE:
-            create_scope_dir(root, key)
+            return root, made_scope_dir(root, key, agent_id)
         scope = scope_real_dir(root, key)
         if scope is None:
             raise NotFound(f"no scope {key!r} in the memory of agent {agent_id!r}")
@@ -168,7 +171,10 @@ class MemoryStore:
         self, agent_id: str, limit: int, after: Place | None, query: str | None
     ) -> OverviewPage:
         root = self._root(agent_id)
-        create_scope_dir(root, USER_SCOPE)  # K-6; a failure leaves the scope out, never a 500
+        # K-6: something not a folder in the user scope's place leaves it out; the kernel's
+        # refusal to make it (read-only, full) is a 503, never an overview without a user scope
+        with contextlib.suppress(NotFound):
+            made_scope_dir(root, USER_SCOPE, agent_id)
         page = self.answers.overview(
             root,
             limit=limit,

@@ -26,6 +26,7 @@ from memory_core.keys import check_scope_key, check_topic_file_name, key_for_rea
 from memory_core.lint import IndexRead
 from memory_core.topics import READ_CAP_BYTES, decode_text
 
+from memory_api.errors import NotFound, Unavailable
 from memory_api.store.containment import (
     NotRegularFileError,
     OutsideMemoryRoot,
@@ -48,10 +49,14 @@ __all__ = [
     "judged_topics",
     "list_folder",
     "list_scopes",
+    "made_scope_dir",
     "read_index_text",
     "read_marker",
+    "refusal_text",
     "scan_scope",
     "scan_topics",
+    "scope_dir_error",
+    "scope_dir_refusal",
     "scope_folders",
     "scope_real_dir",
     "sub_folder_files",
@@ -182,14 +187,53 @@ def create_scope_dir(root: Path, key: str) -> bool:
     alone and is no failure here: :func:`scope_real_dir` judges it next, and nothing is ever
     created through a symlink. Raises ``InvalidId`` for a bad ``key``.
     """
+    return scope_dir_refusal(root, key) is None
+
+
+def scope_dir_refusal(root: Path, key: str) -> str | None:
+    """:func:`create_scope_dir`, returning None when the scope is there (or was made) and else
+    why the operating system refused, for a person: ``"could not create its folder (Read-only
+    file system)"`` (A-9 says so, never a calm answer naming a folder that is not there)."""
+    error = scope_dir_error(root, key)
+    return None if error is None else refusal_text(error)
+
+
+def scope_dir_error(root: Path, key: str) -> OSError | None:
+    """:func:`create_scope_dir`, returning the operating system's refusal (logged) or None."""
     try:
         (root / check_scope_key(key)).mkdir(parents=True, exist_ok=True)
     except FileExistsError:
         pass
     except OSError as error:
         logger.warning("cannot create scope %s in %s: %s", key, root, error)
-        return False
-    return True
+        return error
+    return None
+
+
+def made_scope_dir(root: Path, key: str, agent_id: str) -> Path:
+    """Create scope ``key`` of agent ``agent_id`` under the real ``root`` if missing (a scope
+    made on demand: the user scope, K-6, or a Workspace scope a push or an import makes) and
+    return its real folder.
+
+    Raises :class:`~memory_api.errors.Unavailable` (503) when the operating system refuses to
+    make it (a read-only or full data dir, no permission: never "no scope", there should be
+    one) and :class:`~memory_api.errors.NotFound` (404) when it is no folder inside the root
+    (a file on its way, a link out)."""
+    error = scope_dir_error(root, key)
+    if error is not None and not isinstance(error, NotADirectoryError):
+        raise Unavailable(
+            f"scope {key!r} of agent {agent_id!r} is not there and the service "
+            f"{refusal_text(error)}"
+        )
+    scope = scope_real_dir(root, key)
+    if scope is None:
+        raise NotFound(f"no scope {key!r} in the memory of agent {agent_id!r}")
+    return scope
+
+
+def refusal_text(error: OSError) -> str:
+    """What :func:`scope_dir_refusal` says of ``error``."""
+    return f"could not create its folder ({error.strerror or error})"
 
 
 @functools.lru_cache(maxsize=NAME_CHECKS_CACHED)

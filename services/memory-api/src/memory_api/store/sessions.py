@@ -12,6 +12,10 @@ or make something (the caller runs it again in a worker thread). The rules, in o
   Session creates the scope directory and its ``.workspace`` marker (the real path, one line) and
   nothing else. A marker naming another path is never overwritten: it is kept, a warning is
   logged, and the overview reports it (A-3).
+- A scope directory the operating system refuses to create (a read-only or full data dir, no
+  permission) is no silent success: the answer names no directory for it, its manifest's
+  ``uncreated`` says why, and the injected text says it cannot be saved in this Session instead
+  of "nothing saved yet" (the model is never sent to write into a folder that is not there).
 - K-6a: a Workspace that is not there for the service (the harness in another mount namespace)
   is flagged ``.workspace-not-visible`` beside the marker, and one that is has the flag removed:
   the overview then calls its missing path "not visible from the service", never orphaned.
@@ -25,6 +29,7 @@ read from or listed.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import stat
@@ -33,7 +38,7 @@ from pathlib import Path
 
 from memory_core import layout
 from memory_core.errors import UnresolvablePath
-from memory_core.injection import AssembledMemory, assemble_memory
+from memory_core.injection import AssembledMemory, PreparedIndex, assemble_memory, uncreated_index
 from memory_core.keys import (
     USER_SCOPE,
     has_control_character,
@@ -54,7 +59,7 @@ from memory_api.store.agents import AgentRecord
 from memory_api.store.containment import OutsideMemoryRoot, memory_root_below
 from memory_api.store.exclusive import create_new_bytes
 from memory_api.store.scope_files import ScopeFiles
-from memory_api.store.scopes import create_scope_dir, scope_real_dir
+from memory_api.store.scopes import scope_dir_refusal, scope_real_dir
 from memory_api.store.stat_cache import NeedsBlockingIO
 
 __all__ = [
@@ -124,44 +129,58 @@ class _Prepared:
     key: str | None
     user_dir: Path | None
     workspace_dir: Path | None
+    user_uncreated: str | None = None
+    workspace_uncreated: str | None = None
 
 
-def _ensure_dir(root: Path, key: str, cached_only: bool) -> Path | None:
-    """Create scope ``key`` under the real ``root`` if missing; its real path or None.
+@dataclass(frozen=True, slots=True)
+class _Ensured:
+    """A scope directory made ready: its real path, or None and why it could not be made."""
+
+    path: Path | None
+    uncreated: str | None = None
+
+
+def _ensure_dir(root: Path, key: str, cached_only: bool) -> _Ensured:
+    """Create scope ``key`` under the real ``root`` if missing: its real path, or why it could
+    not be made (the operating system refused, or something not a directory is in its place).
     ``cached_only``: raise :class:`NeedsBlockingIO` instead of creating it."""
     try:
         resolved = scope_real_dir(root, key)  # the common case: it exists, nothing to create
         if resolved is None:
             if cached_only:
                 raise NeedsBlockingIO(key)
-            if not create_scope_dir(root, key):
-                return None
+            refusal = scope_dir_refusal(root, key)
+            if refusal is not None:
+                return _Ensured(None, refusal)
             resolved = scope_real_dir(root, key)
     except OutsideMemoryRoot:
         resolved = None
     if resolved is None:
         logger.warning("scope %s is not a directory inside the memory root; not used", key)
-    return resolved
+        return _Ensured(None, "found something that is not a folder in its folder's place")
+    return _Ensured(resolved)
 
 
 def _ensure_marker(
     root: Path, scope: Path, key: str, real_workspace: str, files: ScopeFiles, cached_only: bool
-) -> None:
+) -> str | None:
     """Create the ``.workspace`` marker if missing (K-5); never overwrite one (atomic create).
+    Returns None, or why the operating system refused to write it (logged).
     ``cached_only``: only a marker kept in ``files`` and naming ``real_workspace`` is looked at
     (a ``stat``); anything else raises :class:`NeedsBlockingIO`."""
     if cached_only:
         marker = files.marker(root, scope, key, orphan_check=False, cached_only=True)
         if marker.path != real_workspace:
             raise NeedsBlockingIO(key)  # the worker thread logs the mismatch
-        return
+        return None
     data = (real_workspace + "\n").encode("utf-8")
     try:
         if create_new_bytes(scope / layout.MARKER_FILE, data):
-            return
-    except OSError as error:  # a read-only scope: the Session still starts, the overview tells
+            return None
+    except OSError as error:  # a read-only scope, a full disk: the caller judges
         logger.warning("scope %s: cannot write its .workspace marker: %s", key, error)
-        return
+        return f"could not write its {layout.MARKER_FILE} marker ({error.strerror or error})"
     marker = files.marker(root, scope, key, orphan_check=False)
     if marker.path != real_workspace:
         logger.warning(
@@ -171,24 +190,42 @@ def _ensure_marker(
             real_workspace,
             "; ".join(marker.problems) or "marker mismatch",
         )
+    return None
 
 
 def ensure_workspace_scope(
     root: Path, real_workspace: str, files: ScopeFiles | None = None, *, cached_only: bool = False
 ) -> tuple[str, Path | None]:
+    """:func:`ensure_workspace_scope_why` without the reason a scope could not be made."""
+    key, ensured = ensure_workspace_scope_why(root, real_workspace, files, cached_only=cached_only)
+    return key, ensured.path
+
+
+def ensure_workspace_scope_why(
+    root: Path, real_workspace: str, files: ScopeFiles | None = None, *, cached_only: bool = False
+) -> tuple[str, _Ensured]:
     """Create the Workspace scope of ``real_workspace`` (symlinks resolved) and its marker if
     missing, under the real memory ``root`` (K-1, K-5); a marker naming another path is kept.
 
     ``files`` is the service's scope-file cache (None: the marker is read afresh). Returns the
-    key and the scope's real directory, or None for it when the scope cannot be used (a file or
-    a link out in its place). Blocking.
+    key and the scope's real directory, or None for it and why when the scope cannot be used
+    (the operating system refused to create it, a file or a link out in its place).
+
+    A marker that cannot be written in an empty scope folder (a full disk, where ``mkdir``
+    still succeeds: a folder takes no data block) undoes the folder: K-5 makes both or neither,
+    and the Session is told the scope could not be created. A scope that holds something keeps
+    its notes in use; the missing marker is logged and the overview reports it. Blocking.
     """
     key = key_for_real_path(real_workspace)
-    scope = _ensure_dir(root, key, cached_only)
-    if scope is not None:
+    ensured = _ensure_dir(root, key, cached_only)
+    if ensured.path is not None:
         marker_files = files or ScopeFiles(max_entries=1)
-        _ensure_marker(root, scope, key, real_workspace, marker_files, cached_only)
-    return key, scope
+        refusal = _ensure_marker(root, ensured.path, key, real_workspace, marker_files, cached_only)
+        if refusal is not None:
+            with contextlib.suppress(OSError):  # ENOTEMPTY: a scope in use stays
+                ensured.path.rmdir()
+                return key, _Ensured(None, refusal)
+    return key, ensured
 
 
 def _prepare(
@@ -202,20 +239,18 @@ def _prepare(
     if not enabled:
         return _Prepared("off", None, None, None)
     real_workspace, visible = workspace
-    user_dir = _ensure_dir(root, USER_SCOPE, cached_only)
+    user = _ensure_dir(root, USER_SCOPE, cached_only)
     # Both paths are real already, so only a Workspace below <app_data_dir>/agents/ can be
     # temporary (K-4): the full rule, which resolves both again, runs just for those.
     agents = f"{app_data_dir}{os.sep}{layout.AGENTS_DIR}{os.sep}"
     if real_workspace.startswith(agents) and is_temporary_workspace(
         Path(real_workspace), app_data_dir
     ):
-        return _Prepared("temporary", None, user_dir, None)
-    key, workspace_dir = ensure_workspace_scope(
-        root, real_workspace, files, cached_only=cached_only
-    )
-    if workspace_dir is not None:
-        _flag_visibility(workspace_dir, key, visible=visible, cached_only=cached_only)
-    return _Prepared("persistent", key, user_dir, workspace_dir)
+        return _Prepared("temporary", None, user.path, None, user.uncreated)
+    key, ensured = ensure_workspace_scope_why(root, real_workspace, files, cached_only=cached_only)
+    if ensured.path is not None:
+        _flag_visibility(ensured.path, key, visible=visible, cached_only=cached_only)
+    return _Prepared("persistent", key, user.path, ensured.path, user.uncreated, ensured.uncreated)
 
 
 def _flag_visibility(scope: Path, key: str, *, visible: bool, cached_only: bool) -> None:
@@ -235,6 +270,16 @@ def _flag_visibility(scope: Path, key: str, *, visible: bool, cached_only: bool)
             create_new_bytes(flag, b"")
     except OSError as error:
         logger.warning("scope %s: cannot set its %s flag: %s", key, flag.name, error)
+
+
+def _index(
+    files: ScopeFiles, root: Path, scope: Path | None, uncreated: str | None, cached_only: bool
+) -> PreparedIndex:
+    """The scope's index made ready for the caps; a scope that could not be created is injected
+    as a note saying so, never as "nothing saved yet" in a folder the model cannot write."""
+    if uncreated is not None:
+        return uncreated_index(uncreated)
+    return files.prepared(root, scope, cached_only=cached_only)
 
 
 def start_session(
@@ -272,7 +317,9 @@ def start_session(
         app_data_dir=os.fspath(base),
         memory_root=memory_root,
         user=None if prepared.user_dir is None else f"{memory_root}{os.sep}{USER_SCOPE}",
-        workspace=None if prepared.key is None else f"{memory_root}{os.sep}{prepared.key}",
+        workspace=(
+            None if prepared.workspace_dir is None else f"{memory_root}{os.sep}{prepared.key}"
+        ),
     )
     injected = enabled and template_has_memory
     memory = _NOTHING
@@ -282,8 +329,8 @@ def start_session(
         memory = assemble_memory(
             record.memory.effective_prompt,
             record.memory.effective_workspace_prompt,
-            files.prepared(root, prepared.user_dir, cached_only=cached_only),
-            files.prepared(root, prepared.workspace_dir, cached_only=cached_only),
+            _index(files, root, prepared.user_dir, prepared.user_uncreated, cached_only),
+            _index(files, root, prepared.workspace_dir, prepared.workspace_uncreated, cached_only),
             prepared.key,
         )
     return SessionStartResponse(

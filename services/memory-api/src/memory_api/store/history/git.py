@@ -32,6 +32,7 @@ import contextlib
 import logging
 import os
 import shutil
+import stat
 import subprocess
 import tempfile
 from collections.abc import Iterable
@@ -47,6 +48,8 @@ __all__ = [
     "HistoryDamaged",
     "HistoryUnavailable",
     "check_repository",
+    "disk_is_full",
+    "full_disk_detail",
     "git",
     "git_available",
     "git_environment",
@@ -55,6 +58,7 @@ __all__ = [
     "git_succeeds",
     "init_repository",
     "is_repository",
+    "make_private",
     "remove_stale_locks",
 ]
 
@@ -65,11 +69,19 @@ BRANCH = "refs/heads/main"
 GIT_TIMEOUT = 120.0
 """Seconds one git command may take before it is killed (a repack of a long history)."""
 
+PRIVATE = "0600"
+"""``core.sharedRepository`` of every history repository: git makes its files 0600 (objects
+0400) and its folders 0700, whatever the umask. A history holds every past version of the
+scope's notes, a credential removed since among them, so it is owner-only like the search index
+(docs/security.md)."""
+_OPEN_TO_OTHERS = stat.S_IRWXG | stat.S_IRWXO
+
 _REPOSITORY_CONFIG = (
     ("core.fsync", "committed"),  # objects and refs reach the disk before a version counts
     ("core.fsyncMethod", "fsync"),
     ("core.logAllRefUpdates", "false"),
     ("gc.auto", "0"),  # the service repacks itself (maintenance.py), never inside a record
+    ("core.sharedRepository", PRIVATE),  # every file git makes, owner-only (see above)
 )
 
 
@@ -117,6 +129,33 @@ _FULL_SIGNS = ("no space left on device", "out of diskspace", "disk quota exceed
 """What git says (lower-cased) when the disk is full."""
 
 
+FULL_DISK_MARGIN = 1024 * 1024
+"""Bytes a disk must have free beyond what a push needs not to be taken for full."""
+
+
+def full_disk_detail(what: str) -> str:
+    """What the service says when the disk holding a history is full, ``what`` naming the step
+    (``"git receive-pack"``): the cause and what to do."""
+    return (
+        f"the disk holding the history is full ({what}): nothing was changed; free space on "
+        "the data dir's volume, then try again"
+    )
+
+
+def disk_is_full(path: Path, said: str, needed: int) -> bool:
+    """Whether git's refusal (``said``, its words) on the repository ``path`` came from a full
+    disk: git names it (``No space left on device``, a quota), or fewer than ``needed`` bytes
+    plus :data:`FULL_DISK_MARGIN` are free on ``path``'s filesystem (``statvfs``, what an
+    unprivileged process may use): a push's ``unpack-objects`` says only "abnormal exit"."""
+    if any(sign in said.lower() for sign in _FULL_SIGNS):
+        return True
+    try:
+        info = os.statvfs(path)
+    except OSError:
+        return False
+    return info.f_bavail * info.f_frsize < needed + FULL_DISK_MARGIN
+
+
 def _refusal(
     repository: Path, args: tuple[str, ...], message: str, code: int
 ) -> HistoryUnavailable:
@@ -126,10 +165,7 @@ def _refusal(
     first = message.splitlines()[0] if message else f"exit code {code}"
     lowered = message.lower()
     if any(sign in lowered for sign in _FULL_SIGNS):
-        return HistoryUnavailable(
-            f"the disk holding the history is full (git {args[0]}): nothing was changed; free "
-            "space on the data dir's volume, then try again"
-        )
+        return HistoryUnavailable(full_disk_detail(f"git {args[0]}"))
     if any(sign in lowered for sign in _DAMAGE_SIGNS):
         logger.error(
             "the history %s is damaged; check it with: git --git-dir=%s fsck",
@@ -263,10 +299,12 @@ def init_repository(path: Path) -> None:
     dropped). Raises :class:`HistoryUnavailable` when git or the disk refuses.
     """
     if is_repository(path):
+        make_private(path)
         return
     check_repository(path)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        _owner_only(path.parent)
         temp = Path(tempfile.mkdtemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"))
     except OSError as error:
         raise HistoryUnavailable(f"the history folder cannot be made: {error.strerror}") from None
@@ -280,6 +318,7 @@ def init_repository(path: Path) -> None:
             "--quiet",
             "--bare",
             "--initial-branch=main",
+            f"--shared={PRIVATE}",
             f"--template={empty_template}",
             str(repository),
         )
@@ -294,6 +333,43 @@ def init_repository(path: Path) -> None:
         raise HistoryUnavailable(f"the history cannot be created: {error.strerror}") from None
     finally:
         shutil.rmtree(temp, ignore_errors=True)
+
+
+def make_private(repository: Path) -> None:
+    """Make ``repository`` and its history folder owner-only if they are not (a repository made
+    before :data:`PRIVATE`, 0755 folders and 0644 files): one ``lstat`` each when they are.
+
+    Its files lose every group and other bit (0644 → 0600, 0444 → 0400), its folders become
+    0700, and its configuration gets ``core.sharedRepository`` so git keeps it so. A mode it
+    may not change (a file of another account, made by a job run as another user) is logged as
+    a warning naming the repository and the reason, and the record goes on: refusing it would
+    refuse every change to the scope (a delete needs its version) for want of a chmod.
+    """
+    try:
+        _owner_only(repository.parent)
+        if not os.lstat(repository).st_mode & _OPEN_TO_OTHERS:
+            return
+        for folder, folders, files in os.walk(repository):
+            for name in (*folders, *files):
+                _owner_only(Path(folder, name))
+        _owner_only(repository)
+    except OSError as error:
+        logger.warning(
+            "history %s is still open to other accounts (%s): give it to the service's user "
+            "(chown -R), and the next record makes it owner-only",
+            repository,
+            error.strerror or error,
+        )
+        return
+    git(repository, "config", "core.sharedRepository", PRIVATE)
+    logger.info("history %s made owner-only (it was open to other accounts)", repository)
+
+
+def _owner_only(path: Path) -> None:
+    """Clear the group and other bits of ``path`` (never through a symlink) when any is set."""
+    mode = os.lstat(path).st_mode
+    if mode & _OPEN_TO_OTHERS and not stat.S_ISLNK(mode):
+        os.chmod(path, stat.S_IMODE(mode) & ~_OPEN_TO_OTHERS)  # noqa: PTH101 - one chmod
 
 
 _STALE_LOCKS = (

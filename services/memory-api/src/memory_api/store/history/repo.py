@@ -149,7 +149,7 @@ def set_ref(repository: Path, ref: str, commit: str | None) -> None:
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
             lock = path.with_name(path.name + ".lock")
-            fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+            fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             try:
                 os.write(fd, commit.encode("ascii") + b"\n")
             finally:

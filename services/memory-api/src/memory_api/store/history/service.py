@@ -71,7 +71,12 @@ from memory_api.store.history.restore import restore_file
 from memory_api.store.history.snapshot import Snapshot, disk_blob
 from memory_api.store.history.unchanged import UnchangedScopes
 from memory_api.store.locks import lock_name
-from memory_api.store.scopes import create_scope_dir, list_scopes, scope_real_dir
+from memory_api.store.scopes import (
+    create_scope_dir,
+    list_scopes,
+    made_scope_dir,
+    scope_real_dir,
+)
 
 __all__ = ["HistoryStore", "scope_history_bytes"]
 
@@ -145,7 +150,7 @@ class HistoryStore:
         """(real memory root, real scope folder); the user scope is created on demand (K-6)."""
         root = checked_memory_root(self.histories.app_data_dir, agent_id)
         if key == USER_SCOPE:
-            create_scope_dir(root, key)
+            return root, made_scope_dir(root, key, agent_id)
         scope = scope_real_dir(root, key)
         if scope is None:
             raise NotFound(f"no scope {key!r} in the memory of agent {agent_id!r}")

@@ -26,7 +26,9 @@ by a machine's first push (its marker comes with the push). Then:
   back where it was), so a machine never takes a push for landed when it did not. A push git
   itself refused (its report says ``ng`` or an unpack error: the ref did not move) is answered
   with that report and nothing is taken: the ref as it stands names what the machine held
-  before, never something it just wrote.
+  before, never something it just wrote. When its objects could not be unpacked because the
+  disk is full (git says only "unpacker error"), the report carries a ``remote: Refused: …``
+  line naming the full disk (:data:`REFUSED_PREFIX`).
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ from memory_api.errors import BadRequest, NotFound
 from memory_api.store.containment import checked_memory_root
 from memory_api.store.history.git import (
     HistoryUnavailable,
+    disk_is_full,
+    full_disk_detail,
     git_succeeds,
     init_repository,
     remove_stale_locks,
@@ -51,7 +55,7 @@ from memory_api.store.history.recorder import Attribution
 from memory_api.store.history.repo import read_head, read_ref, set_ref
 from memory_api.store.history.service import HistoryStore
 from memory_api.store.locks import lock_name
-from memory_api.store.scopes import create_scope_dir, scope_real_dir
+from memory_api.store.scopes import made_scope_dir, scope_real_dir
 from memory_api.store.sync.backend import (
     GitService,
     Head,
@@ -67,8 +71,12 @@ from memory_api.store.sync.backend import (
 from memory_api.store.sync.machines import Machine, MachineLog
 from memory_api.store.sync.push import take_push
 
-__all__ = ["MERGED_PREFIX", "GitRequest", "SyncLimits", "SyncStore"]
+__all__ = ["MERGED_PREFIX", "REFUSED_PREFIX", "GitRequest", "SyncLimits", "SyncStore"]
 
+REFUSED_PREFIX = "Refused: "
+"""How a push's answer names why the service could not take it when git's own words would not
+say (``remote: Refused: the disk holding the history is full …`` beside git's "unpacker
+error"): one message line on git's side band; the plugin's sync reports it as the reason."""
 MERGED_PREFIX = "Merged: "
 """How a push's answer names each merge outcome (R-2) to the pushing machine: one message line
 each on git's side band (``remote: Merged: …``), as the version's ``Merged:`` trailers do."""
@@ -121,7 +129,7 @@ class SyncStore:
         ``create`` (a push), for a Workspace scope (its marker comes with the push)."""
         root = checked_memory_root(self.histories.app_data_dir, request.agent_id)
         if request.key == USER_SCOPE or create:
-            create_scope_dir(root, request.key)
+            return made_scope_dir(root, request.key, request.agent_id)
         scope = scope_real_dir(root, request.key)
         if scope is None:
             raise NotFound(f"no scope {request.key!r} in the memory of agent {request.agent_id!r}")
@@ -255,11 +263,16 @@ class SyncStore:
                 # failed their check, nothing new): nothing was pushed, so nothing is taken.
                 # Taking the ref as it stands would merge what the machine last held (an old
                 # `main`) as if the machine had just written it.
+                reason = refused_reason(answer) or "nothing new"
+                unpacked = b"unpack ok" in answer
+                if not unpacked and disk_is_full(repository, reason, needed=4 * len(body)):
+                    reason = full_disk_detail("git receive-pack")
+                    answer = with_messages(answer, body, [f"{REFUSED_PREFIX}{reason}"])
                 logger.warning(
                     "a push by machine %s to scope %s moved nothing: %s",
                     machine.machine_id,
                     request.key,
-                    refused_reason(answer) or "nothing new",
+                    reason,
                 )
                 return head, answer
             try:

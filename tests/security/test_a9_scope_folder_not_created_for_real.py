@@ -1,0 +1,236 @@
+"""A-9 with the kernel's own refusal: Session start on a data dir the service may not write.
+
+The real service runs as in ``test_q2b_unreadable_memory_files_for_real`` (as root, under
+``setpriv`` without ``CAP_DAC_OVERRIDE``: refused like any other account). The agent's memory
+root is made read-only (``chmod 555``, what a read-only mount or a full disk refuses alike) after
+the agent exists. A Workspace whose scope folder cannot be made still gets its Session (what can
+be read is injected), but the answer names no folder for it, its manifest says why, the model is
+told not to save there (never "nothing saved yet" in a folder that is not there), and the
+harness tells the user. With the service down the harness, reading the files itself (H-4), says
+the same of a memory root this account may not write. Reading a user scope the service cannot
+make, and a machine's push that must make a Workspace scope, say why (503), never "no scope".
+The last test does it with a real read-only bind mount (EROFS) in the service's own mount
+namespace; the full disk is in ``tests/plugin/test_service_on_a_full_disk.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from aiohttp.test_utils import unused_port
+from harness_memory.remote import RemoteCopy
+from memory_core import layout
+
+from tests.plugin.helpers import hook_fixture, run_cli
+from tests.security.test_a10a_unreadable_tokens_for_real import _prefix
+from tests.security.test_q2b_unreadable_memory_files_for_real import AGENT, call
+from tests.support.serve import ServedProcess, serve, venv_bin
+
+NOT_CREATED = "could not create its folder (Permission denied)"
+CODE_UNDER_TEST = {"PYTHONPATH": os.environ["PYTHONPATH"]} if "PYTHONPATH" in os.environ else {}
+"""A checkout's code for the harness's processes (the installed package's otherwise)."""
+USER_LINE = "- [Prefers pnpm](prefers-pnpm.md) — pnpm, never npm"
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[ServedProcess]:
+    if os.geteuid() != 0:
+        pytest.skip("a service refused like any account needs root to drop CAP_DAC_OVERRIDE")
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    env = {name: value for name, value in os.environ.items() if name != "MEMORY_API_TOKENS"}
+    process = serve(data_dir, env, command_prefix=_prefix())
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+def test_a9_a_workspace_scope_the_service_cannot_create_is_said_never_named_as_ready(
+    served: ServedProcess, tmp_path: Path
+) -> None:
+    base = served.base_url
+    assert call(base, "POST", "/api/projects/acme/agents", {"id": "coder", "name": "C"})[0] == 201
+    root = layout.memory_root(served.data_dir, "coder")
+    (root / "user" / layout.INDEX_FILE).write_text(USER_LINE + "\n", encoding="utf-8")
+    root.chmod(0o555)  # the user scope is there; nothing new can be made beside it
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+
+    status, started = call(
+        base, "POST", f"{AGENT}/memory/session-start", {"workspace": str(workspace)}
+    )
+
+    assert status == 200, started  # the Session starts with what can be read
+    key = started["key"]
+    assert not (root / key).exists()
+    assert started["directories"]["workspace"] is None  # no folder named that is not there
+    assert started["directories"]["user"] == str(root / "user")
+    manifest = next(m for m in started["manifests"] if m["scope"] == key)
+    assert manifest["uncreated"] == NOT_CREATED
+    assert "uncreated" not in started["manifests"][0]  # the user scope is fine
+    memory = started["memory"]
+    assert USER_LINE in memory
+    assert f"Nothing saved yet: the Workspace memory index ({key})" not in memory
+    assert (
+        f"(Not available: Workspace memory ({key}) cannot be saved in this Session: Agent "
+        f"Memory {NOT_CREATED}. Do not write into its Directory;" in memory
+    )
+
+    # the harness tells the user, not only the model (Codex's hook: its systemMessage)
+    env = {
+        "HARNESS_MEMORY_URL": base,
+        "HARNESS_MEMORY_PROJECT": "acme",
+        "HARNESS_MEMORY_AGENT": "coder",
+        "HARNESS_MEMORY_STATE_DIR": str(tmp_path / "state"),
+        "HARNESS_MEMORY_ROOT": str(root),
+        "HOME": str(tmp_path / "home"),
+        **CODE_UNDER_TEST,
+    }
+    for harness, fixture in (("codex", "codex_session_start.json"),
+                             ("claude-code", "session_start.json")):  # fmt: skip
+        stdin = hook_fixture(fixture, workspace=str(workspace))
+        done = asyncio.run(run_cli("hook", harness, "session-start", stdin=stdin, env=env))
+        assert done.returncode == 0, done.stderr
+        answer = done.json()
+        said = answer["systemMessage"]
+        assert f"Workspace memory cannot be saved in this Session: Agent Memory {NOT_CREATED}" in (
+            said
+        ), harness
+        assert str(root) in said
+        context = answer["hookSpecificOutput"]["additionalContext"]
+        assert "Do not write into its Directory" in context
+
+
+def test_a9_offline_a_scope_folder_this_account_cannot_create_is_said_too(tmp_path: Path) -> None:
+    """H-4: the service down, the memory root read-only for this account: the Workspace scope
+    that is not there yet cannot be made by the model either, and the injection says so."""
+    if os.geteuid() != 0:
+        pytest.skip("a harness refused like any account needs root to drop CAP_DAC_OVERRIDE")
+    root = layout.memory_root(tmp_path / "data", "coder")
+    (root / "user").mkdir(parents=True)
+    (root / "user" / layout.INDEX_FILE).write_text(USER_LINE + "\n", encoding="utf-8")
+    root.chmod(0o555)
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    env = {
+        "HARNESS_MEMORY_URL": f"http://127.0.0.1:{unused_port()}",  # nothing listens
+        "HARNESS_MEMORY_PROJECT": "acme",
+        "HARNESS_MEMORY_AGENT": "coder",
+        "HARNESS_MEMORY_ROOT": str(root),
+        "HARNESS_MEMORY_STATE_DIR": str(tmp_path / "state"),
+        "HARNESS_MEMORY_TIMEOUT": "2",
+        "HOME": str(tmp_path),
+        "PATH": os.environ.get("PATH", ""),
+        **CODE_UNDER_TEST,
+    }
+    command = [venv_bin("harness-memory"), "session-start", "--workspace", str(workspace)]
+    done = subprocess.run(
+        [*_prefix(), *command, "--format", "json"],
+        env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+
+    assert done.returncode == 0, done.stderr
+    meta = json.loads(done.stdout)["sessionMeta"]
+    assert meta["status"] == "offline"
+    [user, ours] = meta["manifests"]
+    assert "uncreated" not in user
+    assert ours["uncreated"] == (
+        "cannot create its folder here (the memory root is not writable by this account)"
+    )
+    assert USER_LINE in meta["systemPrompt"]
+    assert "Nothing saved yet: the Workspace memory index" not in meta["systemPrompt"]
+    assert "cannot be saved in this Session" in meta["systemPrompt"]
+
+
+def test_a5_a_user_scope_the_service_cannot_create_is_503_saying_why_never_no_scope(
+    served: ServedProcess,
+) -> None:
+    """K-6: the user scope is made on demand; when the kernel refuses, reading it (its files,
+    index, history, a machine's fetch) is no 404 "no scope 'user'" (there is one, it just cannot
+    be made) but a 503 naming the reason."""
+    base = served.base_url
+    assert call(base, "POST", "/api/projects/acme/agents", {"id": "coder", "name": "C"})[0] == 201
+    root = layout.memory_root(served.data_dir, "coder")
+    (root / "user").rmdir()
+    root.chmod(0o555)
+
+    fetch = "git/user.git/info/refs?service=git-upload-pack"  # a machine's sync
+    for route in ("scopes/user/files", "scopes/user/index", "scopes/user/changes", fetch):
+        status, problem = call(base, "GET", f"{AGENT}/memory/{route}")
+        assert status == 503, problem
+        assert problem["detail"] == (
+            f"scope 'user' of agent 'coder' is not there and the service {NOT_CREATED}"
+        ), route
+
+    status, problem = call(base, "GET", f"{AGENT}/memory")  # never an overview of no scope
+    assert status == 503, problem
+    assert NOT_CREATED in problem["detail"]
+
+
+def test_r1_a_workspace_scope_a_push_cannot_make_is_said_with_the_services_reason(
+    served: ServedProcess, tmp_path: Path
+) -> None:
+    """R-1: a machine's first sync of a Workspace makes its scope on the service with a push;
+    when the kernel refuses the folder, the sync's error carries why (never the "no scope" a
+    fetch would be told)."""
+    base = served.base_url
+    assert call(base, "POST", "/api/projects/acme/agents", {"id": "coder", "name": "C"})[0] == 201
+    layout.memory_root(served.data_dir, "coder").chmod(0o555)
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    laptop = RemoteCopy(
+        url=base, token=None, project="acme", agent="coder", state_dir=tmp_path / "laptop",
+        timeout=30.0,
+    )  # fmt: skip
+
+    results = {result.scope: result for result in laptop.sync(str(workspace))}
+
+    assert results["user"].ok, results["user"].as_json()
+    [ours] = [result for key, result in results.items() if key != "user"]
+    assert not ours.ok, ours.as_json()
+    assert "503" in (ours.error or "")
+    said = f"scope {ours.scope!r} of agent 'coder' is not there and the service {NOT_CREATED}"
+    assert f"the service says: {said}" in (ours.error or ""), ours.error
+
+
+def test_a9_on_a_read_only_mount_the_workspace_scope_is_said_not_created(tmp_path: Path) -> None:
+    """The same with the kernel's EROFS: the service in a mount namespace of its own, its
+    agent's memory root bind-mounted read-only there once the agent exists."""
+    unshare, nsenter = shutil.which("unshare"), shutil.which("nsenter")
+    if os.geteuid() != 0 or unshare is None or nsenter is None:
+        pytest.skip("a mount of the service's own needs root, unshare and nsenter")
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    env = {name: value for name, value in os.environ.items() if name != "MEMORY_API_TOKENS"}
+    prefix = (unshare, "--mount", "--propagation", "private")
+    served = serve(data_dir, env, command_prefix=prefix)
+    try:
+        base = served.base_url
+        created = call(base, "POST", "/api/projects/acme/agents", {"id": "coder", "name": "C"})
+        assert created[0] == 201
+        root = layout.memory_root(data_dir, "coder")
+        read_only = f"mount --bind {root} {root} && mount -o remount,ro,bind {root}"
+        namespace = [nsenter, "-t", str(served.process.pid), "-m"]
+        subprocess.run([*namespace, "sh", "-c", read_only], check=True)
+        workspace = tmp_path / "workspace"
+        workspace.mkdir()
+
+        status, started = call(
+            base, "POST", f"{AGENT}/memory/session-start", {"workspace": str(workspace)}
+        )
+    finally:
+        served.stop()
+
+    assert status == 200, started
+    assert started["directories"]["workspace"] is None
+    manifest = next(m for m in started["manifests"] if m["scope"] == started["key"])
+    assert manifest["uncreated"] == "could not create its folder (Read-only file system)"
+    assert "Do not write into its Directory" in started["memory"]

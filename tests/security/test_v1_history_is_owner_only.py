@@ -1,0 +1,121 @@
+"""V-1, I-8: a scope's history repository holds every past version of its notes (a credential
+removed since among them), so it is owner-only like the search index: its folders 0700, its files
+without any group or other bit, whatever the umask; one made before that rule (0755 folders,
+0644 files) is made so at its next record, and git keeps it so (``core.sharedRepository``).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from memory_api.store.history.recorder import Attribution, ScopeHistories
+from memory_core import layout
+
+from tests.api.conftest import write_topic
+
+
+@pytest.fixture
+def open_umask() -> Iterator[None]:
+    """The umask a data dir is often made under (``022``): git alone would make 0755/0644."""
+    before = os.umask(0o022)
+    try:
+        yield
+    finally:
+        os.umask(before)
+
+
+def modes_open_to_others(folder: Path) -> list[str]:
+    """Every path under ``folder`` (itself too) with a group or other permission bit."""
+    found = []
+    for path in [folder, *folder.rglob("*")]:
+        mode = os.lstat(path).st_mode
+        if stat.S_IMODE(mode) & 0o077 and not stat.S_ISLNK(mode):
+            found.append(f"{oct(stat.S_IMODE(mode))} {path.relative_to(folder.parent)}")
+    return found
+
+
+def record(data_dir: Path, scope: Path) -> str:
+    recorded = ScopeHistories(data_dir).record("coder", scope, Attribution("checkpoint"))
+    assert recorded is not None
+    return recorded.version
+
+
+def make_scope(data_dir: Path) -> Path:
+    scope = layout.scope_dir(data_dir, "coder", "user")
+    scope.mkdir(parents=True)
+    write_topic(scope, "deploy.md")
+    (scope / layout.INDEX_FILE).write_text("- [Deploy](deploy.md) — how\n", encoding="utf-8")
+    return scope
+
+
+def test_v1_a_new_history_is_owner_only(tmp_path: Path, open_umask: None) -> None:
+    scope = make_scope(tmp_path)
+
+    record(tmp_path, scope)
+    write_topic(scope, "second.md")
+    record(tmp_path, scope)
+
+    history = layout.history_root(tmp_path, "coder")
+    assert modes_open_to_others(history) == []
+    assert stat.S_IMODE(history.stat().st_mode) == 0o700
+    repository = history / "user.git"
+    assert stat.S_IMODE(repository.stat().st_mode) == 0o700
+    assert stat.S_IMODE((repository / "HEAD").stat().st_mode) == 0o600
+
+
+def test_v1_a_history_made_before_the_rule_is_made_owner_only_at_its_next_record(
+    tmp_path: Path, open_umask: None
+) -> None:
+    scope = make_scope(tmp_path)
+    history = layout.history_root(tmp_path, "coder")
+    repository = history / "user.git"
+    record(tmp_path, scope)
+    for path in [history, *history.rglob("*")]:  # as an older service left it
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    git = ["git", f"--git-dir={repository}", "config"]
+    subprocess.run([*git, "--unset", "core.sharedRepository"], check=True)
+
+    write_topic(scope, "second.md")
+    version = record(tmp_path, scope)
+
+    assert modes_open_to_others(history) == []
+    shared = subprocess.run([*git, "core.sharedRepository"], capture_output=True, check=True)
+    assert shared.stdout.decode().strip() == "0600"
+    names = subprocess.run(
+        ["git", f"--git-dir={repository}", "ls-tree", "--name-only", version],
+        capture_output=True, check=True,
+    ).stdout.decode().split()  # fmt: skip
+    assert names == [layout.INDEX_FILE, "deploy.md", "second.md"]  # the history still works
+
+
+def test_v1_a_history_it_may_not_make_private_is_warned_of_and_still_records(
+    tmp_path: Path,
+    open_umask: None,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A file of another account in an old history (a job run as another user made it): the
+    chmod is refused; a warning names the repository, and the record is still made (refusing
+    it would refuse every change to the scope)."""
+    scope = make_scope(tmp_path)
+    repository = layout.history_root(tmp_path, "coder") / "user.git"
+    record(tmp_path, scope)
+    repository.chmod(0o755)
+
+    def refused(path: object, mode: int) -> None:
+        raise PermissionError(1, "Operation not permitted", str(path))
+
+    monkeypatch.setattr(os, "chmod", refused)  # the kernel's EPERM for another account's file
+    write_topic(scope, "second.md")
+
+    version = record(tmp_path, scope)
+
+    assert version
+    [warning] = [r for r in caplog.records if "still open to other accounts" in r.getMessage()]
+    assert str(repository) in warning.getMessage()
+    assert "Operation not permitted" in warning.getMessage()
