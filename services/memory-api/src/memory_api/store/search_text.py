@@ -32,6 +32,8 @@ from the same matches, so what is counted is what is shown.
 
 from __future__ import annotations
 
+import bisect
+import dataclasses
 import functools
 import re
 import unicodedata
@@ -42,6 +44,7 @@ from memory_core.wire import SnippetPart
 
 __all__ = [
     "MAX_MATCHES",
+    "SIGN_SEPARATORS",
     "UNSPACED_SCRIPTS",
     "Match",
     "Query",
@@ -81,11 +84,21 @@ _ANCHORS = 50
 _LETTER = r"\p{L}\p{N}\p{M}\p{Co}"
 _SCRIPTS = "".join(rf"\p{{scx={name}}}" for name in UNSPACED_SCRIPTS)
 _RUN = regex.compile(rf"[[{_LETTER}]&&[{_SCRIPTS}]]+", regex.V1)
-# Symbols searched one by one: emoji and the symbol blocks (the tokenizer keeps those of them in
-# Unicode ``So``: ``✅`` and ``🚀``, not the arrows of ``Sm``). Blocks, not ``\p{So}``: a class
-# of a few ranges is scanned at C speed, one of So's hundreds three times slower.
-_SYMBOLS = "\u00a9\u00ae\u2122\u2190-\u2bff\U0001f000-\U0001faff"
+# Symbols searched one by one: emoji, the symbol blocks (``✅``, ``🚀``, arrows and math signs)
+# and the Latin-1 signs ``¬ ± × ÷``. Blocks, not ``\p{So}``: a class of a few ranges is scanned
+# at C speed, one of So's hundreds three times slower.
+_SYMBOLS = "\u00a9\u00ac\u00ae\u00b1\u00d7\u00f7\u2122\u2190-\u2bff\U0001f000-\U0001faff"
 _SYMBOL = re.compile(f"[{_SYMBOLS}]")
+SIGN_SEPARATORS = "".join(
+    sign
+    for sign in map(chr, range(0x30000))
+    if unicodedata.category(sign) == "Sm"
+    and not _SYMBOL.match(sign)
+    and unicodedata.normalize("NFKC", sign) == sign
+)
+"""The math signs that stay word breaks for the tokenizer (``+ < = > | ~`` and a few more):
+code and tables hold them everywhere, and ``a+b`` is the words ``a`` and ``b``. The others,
+arrows and the signs of the math blocks (``→ ≠ ≤``), are symbols: each a word of its own."""
 _WORD_CHAR = f"[[{_LETTER}]--[{_SCRIPTS}]]"
 _PIECE = regex.compile(
     rf"(?P<symbol>[{_SYMBOLS}])|(?P<run>{_RUN.pattern})|(?P<word>{_WORD_CHAR}+)", regex.V1
@@ -106,7 +119,7 @@ _LEFT_OUT = (
     "\ufe00-\ufe0f\U0001f3fb-\U0001f3ff"
 )
 _LEFT_OUT_RE = re.compile(f"[{_LEFT_OUT}]+")
-_SPELLED_AS = {"ß": "ss", "ẞ": "SS", "ё": "е", "Ё": "Е"}
+_SPELLED_AS = {"ß": "ss", "ẞ": "SS", "ё": "е", "Ё": "Е", "ı": "i"}
 _SPELLED_RE = re.compile(f"[{''.join(_SPELLED_AS)}]")  # a C-speed scan; str.translate is 10x
 # After each letter of a query word, what the text as written may hold that its search form
 # does not.
@@ -117,31 +130,151 @@ _WRITTEN_AS = {"е": "[её]", "ss": "(?:ss|ß|ẞ)"}
 
 _GREEK = re.compile("[\u0370-\u03ff\u1f00-\u1fff]")
 _GREEK_ACCENTS = regex.compile(rf"(?<=\p{{Script=Greek}}){_ACCENTS}+")
-_FULL_WIDTH = re.compile("[\uff01-\uff5e]+")
+
+
+def _ranges(codes: list[int], gap: int = 1) -> str:
+    """Code points as the ranges of a character class (neighbours less than ``gap`` apart
+    joined)."""
+    ranges: list[list[int]] = []
+    for code in codes:
+        if ranges and code - ranges[-1][1] <= gap:
+            ranges[-1][1] = code
+        else:
+            ranges.append([code, code])
+    return "".join(f"{re.escape(chr(low))}-{re.escape(chr(high))}" for low, high in ranges)
+
+
+def _is_compat(character: str) -> bool:
+    """Whether search folds ``character`` to its compatibility form (NFKC): half-width kana,
+    ligatures, squared words, circled and parenthesised letters and numbers, superscripts,
+    math alphanumerics, full-width Latin, presentation forms. Not the Hangul letters a Korean
+    keyboard types alone (their NFKC would join ``ㄱㅏ`` into ``가``), nor what NFKC spells
+    with a space (``´`` as a space and an accent, ``ﷺ`` as four words)."""
+    code = ord(character)
+    if 0x3131 <= code <= 0x318E or 0xFFA0 <= code <= 0xFFDC:
+        return False
+    folded = unicodedata.normalize("NFKC", character)
+    if folded == unicodedata.normalize("NFC", character):
+        return False
+    return not (" " in folded and folded.strip())
+
+
+def _compat_codes() -> list[int]:
+    return [
+        code
+        for code in range(0x30000)
+        if unicodedata.decomposition(chr(code)) and _is_compat(chr(code))
+    ]
+
+
+_COMPAT_CODES = _compat_codes()
+_COMPAT = _ranges([code for code in _COMPAT_CODES if code < 0x10000]) + _ranges(
+    [code for code in _COMPAT_CODES if code >= 0x10000], gap=0x400
+)
+"""The compatibility characters as a class: exact in plane 0 (a bitmap, scanned at C speed),
+a few whole blocks above it (``re`` tests a character against each range of those in turn).
+A character of those blocks that NFKC leaves alone is left alone."""
+_COMPAT_RE = re.compile(f"[{_COMPAT}]")
+_MARKS = _ranges(
+    [code for code in range(0x300, 0x10000) if unicodedata.category(chr(code))[0] == "M"]
+)
 # A stretch of text search_form changes after NFC (a Greek word with its accents, a run of
-# full-width letters …): most text has none, and costs one C-speed scan.
-_CHANGES = f"{_LEFT_OUT}\u0370-\u03ff\u1f00-\u1fff\uff01-\uff5e{''.join(_SPELLED_AS)}"
-_CHANGED = re.compile(f"[{_CHANGES}][{_CHANGES}\u0300-\u036f]*")
+# half-width kana, a ligature …) with the marks on it: most text has none, and costs one
+# C-speed scan.
+_CHANGES = f"{_LEFT_OUT}\u0370-\u03ff\u1f00-\u1fff{_COMPAT}{''.join(_SPELLED_AS)}"
+_CHANGED = re.compile(f"[{_CHANGES}][{_CHANGES}{_MARKS}]*")
+# One character and the marks on it (a half-width sound mark too): what a highlight never
+# splits.
+_CLUSTER = re.compile(f"(?s:.)[{_MARKS}\uff9e\uff9f]*")
 
 
-def _changed(found: re.Match[str]) -> str:
-    stretch = _LEFT_OUT_RE.sub("", found.group())
+def _fold_stretch(stretch: str) -> str:
+    """A changed stretch in its search form (see :func:`search_form`)."""
+    if _COMPAT_RE.search(stretch):
+        stretch = unicodedata.normalize("NFKC", stretch)
+    stretch = _LEFT_OUT_RE.sub("", stretch)
     if _GREEK.search(stretch):
         bare = _GREEK_ACCENTS.sub("", unicodedata.normalize("NFD", stretch))
         stretch = unicodedata.normalize("NFC", bare)
-    stretch = _FULL_WIDTH.sub(lambda wide: unicodedata.normalize("NFKC", wide.group()), stretch)
     return _SPELLED_RE.sub(lambda spelled: _SPELLED_AS[spelled.group()], stretch)
 
 
+def _changed(found: re.Match[str]) -> str:
+    return _fold_stretch(found.group())
+
+
 def search_form(text: str) -> str:
-    """``text`` as search compares it (see the module doc): NFC, the marks a reader may leave
-    out and in-word rendering hints dropped, Greek accents too (as unicode61 drops Latin ones),
-    full-width Latin letters and digits as ASCII, ``ß`` as ``ss``, ``ё`` as ``е``.
+    """``text`` as search compares it (see the module doc): NFC, compatibility characters
+    folded as NFKC folds them (half-width kana, ligatures, ``㍿``, ``①``, ``²``, ``𝐀``,
+    full-width Latin), the marks a reader may leave out and in-word rendering hints dropped,
+    Greek accents too (as unicode61 drops Latin ones), ``ß`` as ``ss``, ``ё`` as ``е``,
+    Turkish ``ı`` as ``i``.
 
     >>> search_form("Straße, Ёжик, مُحَمَّد, Donau\\u00addampf, Οδυσσέας, ＡＰＩキー")
     'Strasse, Ежик, محمد, Donaudampf, Οδυσσεας, APIキー'
+    >>> search_form("ｶﾞｲﾄﾞ, ﬁle, ㍿, ①, x², 𝐀, Kırmızı")
+    'ガイド, file, 株式会社, 1, x2, A, Kirmizi'
     """
     return _CHANGED.sub(_changed, unicodedata.normalize("NFC", text))
+
+
+@dataclass(frozen=True, slots=True)
+class _FormMap:
+    """Where the characters of a text's search form stand in the text: ``spans`` holds, per
+    changed character (with its marks), ``(form start, form end, text start, text end)``;
+    the form between them is the text, shifted."""
+
+    spans: list[tuple[int, int, int, int]]
+    starts: list[int]
+
+    def start(self, at: int) -> int:
+        """The text position of form position ``at`` as a match's start (a character the
+        form spells as several begins there)."""
+        index = bisect.bisect_right(self.starts, at) - 1
+        if index < 0:
+            return at
+        _, form_end, text_start, text_end = self.spans[index]
+        return text_start if at < form_end else text_end + at - form_end
+
+    def end(self, at: int) -> int:
+        """The text position of form position ``at`` as a match's end (after the whole
+        character the form's last matched character comes from)."""
+        if at <= 0:
+            return 0
+        index = bisect.bisect_right(self.starts, at - 1) - 1
+        if index < 0:
+            return at
+        _, form_end, _, text_end = self.spans[index]
+        return text_end if at - 1 < form_end else text_end + at - form_end
+
+
+def _form_with_map(text: str) -> tuple[str, _FormMap | None]:
+    """:func:`search_form` of ``text`` (in NFC, as stored) and where its characters stand in
+    ``text`` (None: the same text). Each changed character maps on its own when the stretch
+    it is in folds as its characters one by one do, else the stretch maps as a whole."""
+    pieces: list[str] = []
+    spans: list[tuple[int, int, int, int]] = []
+    done = length = 0
+    for stretch in _CHANGED.finditer(text):
+        pieces.append(text[done : stretch.start()])
+        length += stretch.start() - done
+        whole = _fold_stretch(stretch.group())
+        units = [
+            (stretch.start() + cluster.start(), stretch.start() + cluster.end(), folded)
+            for cluster in _CLUSTER.finditer(stretch.group())
+            for folded in [_fold_stretch(cluster.group())]
+        ]
+        if "".join(folded for _, _, folded in units) != whole:
+            units = [(stretch.start(), stretch.end(), whole)]
+        for text_start, text_end, folded in units:
+            spans.append((length, length + len(folded), text_start, text_end))
+            length += len(folded)
+        pieces.append(whole)
+        done = stretch.end()
+    if not spans:
+        return text, None
+    pieces.append(text[done:])
+    return "".join(pieces), _FormMap(spans, [span[0] for span in spans])
 
 
 def _fold(word: str) -> str:
@@ -254,11 +387,14 @@ class Term:
     """One thing every hit must hold: ``words`` in a row (as typed), or ``run`` as a substring.
 
     ``prefix``: the last word may be the start of a longer word (search as you type).
+    ``identifier``: the words as typed in one snake_case or camelCase identifier
+    (``user_name``), which ranks the hits holding it exactly first; else empty.
     """
 
     words: tuple[str, ...] = ()
     run: str = ""
     prefix: bool = False
+    identifier: str = ""
 
     @property
     def fts(self) -> str:
@@ -301,19 +437,22 @@ def parse_query(text: str) -> Query | None:
     """
     terms: list[Term] = []
     for word in _QUERY_WORD.findall(search_form(text)):
+        begin = 0
         for piece in _PIECE.finditer(word.replace("_", " ")):
             if piece.group("run") or piece.group("symbol"):
                 terms.append(Term(run=piece.group()))
             elif terms and terms[-1].words and word_continues(word, piece.start()):
-                previous = terms.pop()
-                terms.append(Term(words=(*previous.words, *_CAMEL_SPLIT.split(piece.group()))))
+                words = (*terms.pop().words, *_CAMEL_SPLIT.split(piece.group()))
+                terms.append(Term(words=words, identifier=word[begin : piece.end()]))
             else:
-                terms.append(Term(words=tuple(_CAMEL_SPLIT.split(piece.group()))))
+                begin = piece.start()
+                words = tuple(_CAMEL_SPLIT.split(piece.group()))
+                terms.append(Term(words=words, identifier=piece.group() if len(words) > 1 else ""))
     if not terms:
         return None
     last = terms[-1]
     if last.words:
-        terms[-1] = Term(words=last.words, prefix=True)
+        terms[-1] = dataclasses.replace(last, prefix=True)
     return Query(tuple(dict.fromkeys(terms)))  # a word typed twice is one thing to find
 
 
@@ -326,18 +465,24 @@ def word_continues(word: str, start: int) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class Match:
-    """Where a term matched in a text: characters ``start`` to ``end``; ``term`` its index."""
+    """Where a term matched in a text: characters ``start`` to ``end``; ``term`` its index;
+    ``exact``: the term's identifier as typed, neither longer nor spelled apart."""
 
     start: int
     end: int
     term: int
+    exact: bool = False
 
 
 def matches(text: str, query: Query) -> list[Match]:
-    """Every place in ``text`` (as written) that one of the query's terms matches, in order;
-    at most :data:`MAX_MATCHES` per term (a score saturates long before, a snippet shows few)."""
+    """Every place in ``text`` (as written, in NFC as stored) that one of the query's terms
+    matches, in order; at most :data:`MAX_MATCHES` per term (a score saturates long before, a
+    snippet shows few). The terms are found in the text's search form, and each place maps
+    back onto whole characters of the text (``file`` marks ``ﬁle``, ``株式`` marks ``㍿``)."""
+    text, places = _form_with_map(text)
     found: list[Match] = []
     for number, (pattern, run, prefix) in enumerate(_finders(query)):
+        identifier = query.terms[number].identifier.casefold()
         count = 0
         if run:  # every place, overlapping ones too (``龙龙`` twice in ``龙龙龙``)
             for hit in pattern.finditer(text):
@@ -350,15 +495,19 @@ def matches(text: str, query: Query) -> list[Match]:
             start, end = hit.span()
             if start and _in_word(text[start - 1]) and not _parts_meet(text, start):
                 continue  # inside a longer word
+            exact = bool(identifier) and text[start:end].casefold() == identifier
             if prefix:
                 while end < len(text) and _in_word(text[end]) and not _parts_meet(text, end):
                     end += 1
+                    exact = False
             elif end < len(text) and _in_word(text[end]) and not _parts_meet(text, end):
                 continue
-            found.append(Match(start, end, number))
+            found.append(Match(start, end, number, exact))
             count += 1
             if count == MAX_MATCHES:
                 break
+    if places is not None:  # back onto the text as written, whole characters
+        found = [Match(places.start(m.start), places.end(m.end), m.term, m.exact) for m in found]
     found.sort(key=lambda match: (match.start, match.end))
     return found
 
