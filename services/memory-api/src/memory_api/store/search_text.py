@@ -168,13 +168,15 @@ def _compat_codes() -> list[int]:
 
 
 _COMPAT_CODES = _compat_codes()
-_COMPAT = _ranges([code for code in _COMPAT_CODES if code < 0x10000]) + _ranges(
-    [code for code in _COMPAT_CODES if code >= 0x10000], gap=0x400
-)
-"""The compatibility characters as a class: exact in plane 0 (a bitmap, scanned at C speed),
-a few whole blocks above it (``re`` tests a character against each range of those in turn).
-A character of those blocks that NFKC leaves alone is left alone."""
-_COMPAT_RE = re.compile(f"[{_COMPAT}]")
+_COMPAT = _ranges([code for code in _COMPAT_CODES if code < 0x10000])
+_COMPAT_ASTRAL = _ranges([code for code in _COMPAT_CODES if code >= 0x10000], gap=0x400)
+"""The compatibility characters as classes: exactly those of plane 0 (``re`` makes a class
+of plane 0 alone a bitmap, scanned at C speed), and a few whole blocks above it (math letters,
+enclosed letters: one such range makes ``re`` test every character against each range of the
+class in turn, three times slower, so only text holding a character above plane 0 is scanned
+for them). A character of those blocks that NFKC leaves alone is left alone."""
+_COMPAT_RE = re.compile(f"[{_COMPAT}{_COMPAT_ASTRAL}]")
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 _MARKS = _ranges(
     [code for code in range(0x300, 0x10000) if unicodedata.category(chr(code))[0] == "M"]
 )
@@ -183,6 +185,14 @@ _MARKS = _ranges(
 # C-speed scan.
 _CHANGES = f"{_LEFT_OUT}\u0370-\u03ff\u1f00-\u1fff{_COMPAT}{''.join(_SPELLED_AS)}"
 _CHANGED = re.compile(f"[{_CHANGES}][{_CHANGES}{_MARKS}]*")
+_CHANGED_ASTRAL = re.compile(f"[{_CHANGES}{_COMPAT_ASTRAL}][{_CHANGES}{_COMPAT_ASTRAL}{_MARKS}]*")
+
+
+def _changed_in(text: str) -> re.Pattern[str]:
+    """The pattern of the stretches search_form changes, for ``text``."""
+    return _CHANGED if _ASTRAL.search(text) is None else _CHANGED_ASTRAL
+
+
 # One character and the marks on it (a half-width sound mark too): what a highlight never
 # splits.
 _CLUSTER = re.compile(f"(?s:.)[{_MARKS}\uff9e\uff9f]*")
@@ -215,7 +225,8 @@ def search_form(text: str) -> str:
     >>> search_form("ｶﾞｲﾄﾞ, ﬁle, ㍿, ①, x², 𝐀, Kırmızı")
     'ガイド, file, 株式会社, 1, x2, A, Kirmizi'
     """
-    return _CHANGED.sub(_changed, unicodedata.normalize("NFC", text))
+    text = unicodedata.normalize("NFC", text)
+    return _changed_in(text).sub(_changed, text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,7 +266,7 @@ def _form_with_map(text: str) -> tuple[str, _FormMap | None]:
     pieces: list[str] = []
     spans: list[tuple[int, int, int, int]] = []
     done = length = 0
-    for stretch in _CHANGED.finditer(text):
+    for stretch in _changed_in(text).finditer(text):
         pieces.append(text[done : stretch.start()])
         length += stretch.start() - done
         whole = _fold_stretch(stretch.group())
