@@ -416,3 +416,27 @@ async def test_s2_hostile_topics_answer(client: Client, agent: AgentHome) -> Non
             await expect_problem(response, 400, "")
     assert files_of(await search(client, "ガイド")) == [("user", "kana.md")]
     assert files_of(await search(client, "🚀")) == [("user", "emoji.md")]
+
+
+@pytest.mark.parametrize(
+    ("text", "query", "spans"),
+    [
+        ("x" * 100_000, "x", [(0, 100_000)]),  # one word, found once, marked whole
+        ("x" * 100_000, "x" * 500, [(0, 100_000)]),
+        ("y " + "x" * 100_000, "y x", [(0, 1), (2, 100_002)]),
+        ("y " + "x" * 100_000, "x y", [(0, 1)]),  # x no whole word: y alone is marked
+        ("aB" * 10_000, "b", [(at, at + 2) for at in range(1, 1001 * 2 - 1, 2)][:1000]),
+        ("用户x" + "ж" * 50_000, "x", [(2, 50_003)]),  # after a run, to the word's end
+        ("ж" * 50_000 + " жук", "жу", [(50_001, 50_004)]),
+        ("user_name_x", "user", [(0, 4)]),
+        ("getUserName", "get", [(0, 3)]),
+    ],
+)
+def test_s2_long_words_are_matched_in_one_pass(
+    text: str, query: str, spans: list[tuple[int, int]]
+) -> None:
+    """The places inside a long word are skipped by the pattern itself, and a prefix is marked
+    to the end of its word (or where an identifier's next word starts)."""
+    parsed = search_text.parse_query(query)
+    assert parsed is not None
+    assert [(match.start, match.end) for match in search_text.matches(text, parsed)] == spans

@@ -37,7 +37,7 @@ import dataclasses
 import functools
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import regex
 from memory_core.wire import SnippetPart
@@ -184,8 +184,16 @@ _MARKS = _ranges(
 # half-width kana, a ligature …) with the marks on it: most text has none, and costs one
 # C-speed scan.
 _CHANGES = f"{_LEFT_OUT}\u0370-\u03ff\u1f00-\u1fff{_COMPAT}{''.join(_SPELLED_AS)}"
-_CHANGED = re.compile(f"[{_CHANGES}][{_CHANGES}{_MARKS}]*")
-_CHANGED_ASTRAL = re.compile(f"[{_CHANGES}{_COMPAT_ASTRAL}][{_CHANGES}{_COMPAT_ASTRAL}{_MARKS}]*")
+_STRETCH = 64
+"""Characters of a changed stretch folded at once, at most (and the marks on the last): a
+highlight in it maps back by folding its characters one by one, which costs little that way."""
+_CHANGED = re.compile(
+    f"[{_CHANGES}][{_CHANGES}{_MARKS}]{{0,{_STRETCH - 1}}}[{_MARKS}\uff9e\uff9f]*"
+)
+_CHANGED_ASTRAL = re.compile(
+    f"[{_CHANGES}{_COMPAT_ASTRAL}][{_CHANGES}{_COMPAT_ASTRAL}{_MARKS}]{{0,{_STRETCH - 1}}}"
+    f"[{_MARKS}\uff9e\uff9f]*"
+)
 
 
 def _changed_in(text: str) -> re.Pattern[str]:
@@ -229,63 +237,76 @@ def search_form(text: str) -> str:
     return _changed_in(text).sub(_changed, text)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _FormMap:
-    """Where the characters of a text's search form stand in the text: ``spans`` holds, per
-    changed character (with its marks), ``(form start, form end, text start, text end)``;
-    the form between them is the text, shifted."""
+    """Where the characters of a text's search form stand in the text: ``stretches`` holds,
+    per changed stretch, ``(form start, form end, text start, text end)``; the form between
+    them is the text, shifted. Inside a stretch each character (with its marks) maps on its
+    own, worked out when a match needs it."""
 
-    spans: list[tuple[int, int, int, int]]
+    text: str
+    stretches: list[tuple[int, int, int, int]]
     starts: list[int]
+    units: dict[int, list[tuple[int, int, int, int]]] = field(default_factory=dict)
+
+    def _units(self, index: int) -> list[tuple[int, int, int, int]]:
+        """The spans of each character of stretch ``index``; the whole stretch as one when
+        it does not fold as its characters one by one do."""
+        known = self.units.get(index)
+        if known is not None:
+            return known
+        form_start, form_end, text_start, text_end = self.stretches[index]
+        units, length = [], form_start
+        for cluster in _CLUSTER.finditer(self.text, text_start, text_end):
+            folded = len(_fold_stretch(cluster.group()))
+            units.append((length, length + folded, cluster.start(), cluster.end()))
+            length += folded
+        if length != form_end:
+            units = [self.stretches[index]]
+        self.units[index] = units
+        return units
+
+    def _place(self, at: int, start: bool) -> int:
+        index = bisect.bisect_right(self.starts, at) - 1
+        if index < 0:
+            return at + (0 if start else 1)
+        _, form_end, _, text_end = self.stretches[index]
+        if at >= form_end:
+            return text_end + at - form_end + (0 if start else 1)
+        for _, unit_end, unit_start, unit_text_end in self._units(index):
+            if at < unit_end:
+                return unit_start if start else unit_text_end
+        return text_end
 
     def start(self, at: int) -> int:
         """The text position of form position ``at`` as a match's start (a character the
         form spells as several begins there)."""
-        index = bisect.bisect_right(self.starts, at) - 1
-        if index < 0:
-            return at
-        _, form_end, text_start, text_end = self.spans[index]
-        return text_start if at < form_end else text_end + at - form_end
+        return self._place(at, start=True)
 
     def end(self, at: int) -> int:
         """The text position of form position ``at`` as a match's end (after the whole
         character the form's last matched character comes from)."""
-        if at <= 0:
-            return 0
-        index = bisect.bisect_right(self.starts, at - 1) - 1
-        if index < 0:
-            return at
-        _, form_end, _, text_end = self.spans[index]
-        return text_end if at - 1 < form_end else text_end + at - form_end
+        return 0 if at <= 0 else self._place(at - 1, start=False)
 
 
 def _form_with_map(text: str) -> tuple[str, _FormMap | None]:
     """:func:`search_form` of ``text`` (in NFC, as stored) and where its characters stand in
-    ``text`` (None: the same text). Each changed character maps on its own when the stretch
-    it is in folds as its characters one by one do, else the stretch maps as a whole."""
+    ``text`` (None: the same text)."""
     pieces: list[str] = []
-    spans: list[tuple[int, int, int, int]] = []
+    stretches: list[tuple[int, int, int, int]] = []
     done = length = 0
     for stretch in _changed_in(text).finditer(text):
         pieces.append(text[done : stretch.start()])
         length += stretch.start() - done
         whole = _fold_stretch(stretch.group())
-        units = [
-            (stretch.start() + cluster.start(), stretch.start() + cluster.end(), folded)
-            for cluster in _CLUSTER.finditer(stretch.group())
-            for folded in [_fold_stretch(cluster.group())]
-        ]
-        if "".join(folded for _, _, folded in units) != whole:
-            units = [(stretch.start(), stretch.end(), whole)]
-        for text_start, text_end, folded in units:
-            spans.append((length, length + len(folded), text_start, text_end))
-            length += len(folded)
+        stretches.append((length, length + len(whole), stretch.start(), stretch.end()))
+        length += len(whole)
         pieces.append(whole)
         done = stretch.end()
-    if not spans:
+    if not stretches:
         return text, None
     pieces.append(text[done:])
-    return "".join(pieces), _FormMap(spans, [span[0] for span in spans])
+    return "".join(pieces), _FormMap(text, stretches, [span[0] for span in stretches])
 
 
 def _fold(word: str) -> str:
@@ -508,9 +529,9 @@ def matches(text: str, query: Query) -> list[Match]:
                 continue  # inside a longer word
             exact = bool(identifier) and text[start:end].casefold() == identifier
             if prefix:
-                while end < len(text) and _in_word(text[end]) and not _parts_meet(text, end):
-                    end += 1
-                    exact = False
+                rest = _end_of_word(text, end)
+                exact = exact and rest == end
+                end = rest
             elif end < len(text) and _in_word(text[end]) and not _parts_meet(text, end):
                 continue
             found.append(Match(start, end, number, exact))
@@ -539,6 +560,40 @@ def _in_word(character: str) -> bool:
     return unicodedata.category(character)[0] in "LNM" and not _fast_run().match(character)
 
 
+@functools.cache
+def _word_began() -> str:
+    """A pattern for "the character just passed began a word": before it no letter or digit
+    (or the text's start), a character of an unspaced run, or two words of an identifier
+    meeting. Put after a word's first letter, so the engine scans for that letter at C speed
+    and skips the places inside a word there too (a 1 MB word holds a million ``x``). The run
+    class in two lookbehinds: a bitmap for plane 0, and ranges above it tried only for a
+    character above it (one such range makes ``re`` try every range for every character)."""
+    members = re.findall(r"(\\?.)-(\\?.)", _fast_run().pattern[1:-2], re.DOTALL)
+    plane_0 = "".join(f"{low}-{high}" for low, high in members if ord(high[-1]) < 0x10000)
+    above = "".join(f"{low}-{high}" for low, high in members if ord(high[-1]) >= 0x10000)
+    one = "(?s:.)"
+    return (
+        rf"(?:(?<![^\W_]{one})|(?<=[{plane_0}]{one})"
+        rf"|(?<=[\U00010000-\U0010ffff]{one})(?<=[{above}]{one})"
+        r"|(?-i:(?<=[a-z0-9][A-Z])|(?<=[A-Z][A-Z])(?=[a-z])))"
+    )
+
+
+_WORDISH = re.compile(rf"[\w{_MARKS}]*")
+
+
+def _end_of_word(text: str, at: int) -> int:
+    """Where the word going on at ``at`` ends: letters, digits and marks, up to an underscore,
+    an unspaced run or where two words of an identifier meet. A few C-speed scans, however long
+    the word."""
+    end = _WORDISH.match(text, at).end()  # type: ignore[union-attr]
+    underscore = text.find("_", at, end)
+    end = end if underscore < 0 else underscore
+    for stop in (_CAMEL_SPLIT.search(text, at, end), _fast_run().search(text, at, end)):
+        end = end if stop is None else stop.start()
+    return end
+
+
 @functools.lru_cache(maxsize=64)
 def _finders(query: Query) -> list[tuple[re.Pattern[str], str, bool]]:
     """Per term: a pattern finding its words (case and Latin accents aside; the word
@@ -552,20 +607,23 @@ def _finders(query: Query) -> list[tuple[re.Pattern[str], str, bool]]:
             finders.append((re.compile(f"(?=({written}))"), term.run, False))
             continue
         # words typed apart (``max_retry``) or met in an identifier (``UserName``)
-        words = r"[\W_]*".join(_letters(_fold(word)) for word in term.words)
+        first, *others = (_fold(word) for word in term.words)
+        words = r"[\W_]*".join([_letters(first, _word_began()), *map(_letters, others)])
         finders.append((re.compile(words, re.IGNORECASE), "", term.prefix))
     return finders
 
 
-def _letters(word: str) -> str:
+def _letters(word: str, after_first: str = "") -> str:
     """A folded word as a pattern for the text as written: each letter, or any accented form
     of it (``е`` or ``ё``, ``ss`` or ``ß``), then any accents or marks its search form leaves
-    out."""
+    out; ``after_first`` right after the first letter."""
     parts: list[str] = []
     at = 0
     while at < len(word):
         letter = word[at]
-        if word.startswith("ss", at):
+        if at == 1:
+            parts.insert(1, after_first)
+        if at and word.startswith("ss", at):
             parts.append(_WRITTEN_AS["ss"] + _AFTER_LETTER)
             at += 2
             continue
@@ -577,6 +635,8 @@ def _letters(word: str) -> str:
             parts.append(re.escape(letter))  # a digit, or a mark (a virama before a ZWJ)
         parts.append(_AFTER_LETTER)
         at += 1
+    if len(word) == 1:
+        parts.insert(1, after_first)
     return "".join(parts)
 
 
