@@ -9,25 +9,33 @@ overlapping two-character pieces plus its last character, so ``用户周末喜�
 pieces (``成语接龙`` → ``"成语 语接 接龙"``), which FTS5 finds exactly where the run holds those
 characters in a row; one character becomes a prefix (``龙`` → ``"龙"*``), which finds it at any
 place. A run of such characters glued to Latin letters (``用Python写``) is split at the script
-change, so ``python`` finds it too. Each symbol (emoji, ``✅``) is a word of its own, glued
-to its neighbours or not, so ``🚀`` finds itself wherever it stands. A camelCase identifier
+change, so ``python`` finds it too. Each symbol (emoji, ``✅``, an arrow or math sign such as
+``→ ≠ ≤``, ``± ×``) is a word of its own, glued to its neighbours or not, so ``🚀`` finds itself
+wherever it stands; the ASCII signs ``+ < = > | ~`` stay word breaks
+(:data:`SIGN_SEPARATORS`: ``a+b`` is ``a`` and ``b``). A camelCase identifier
 (``getUserName``, ``HTTPServer``) is indexed as itself followed by its words, and a camelCase
 query word asks for those words in a row, so ``UserName``, ``user_name`` and ``json`` find
-``getUserName`` and ``parseJSON``.
+``getUserName`` and ``parseJSON``; the hits holding a query identifier exactly as typed
+(``user_name``) rank first.
 
 Before that, text and query alike take their search form (:func:`search_form`): NFC (a note
 written in NFD, as macOS spells Korean or accented names, is found by what a keyboard types),
-without Greek accents (as unicode61 drops Latin ones), with full-width Latin letters and digits
-as ASCII (``ＡＰＩ``), without the marks a reader may leave out — Arabic harakat and tatweel,
-Hebrew points — or that only hint at rendering inside a word (a soft hyphen, a combining
-grapheme joiner, a zero-width joiner), and with ``ß`` as ``ss`` and ``ё`` as ``е``
-(``strasse`` finds ``Straße``, ``ежик`` finds ``Ёжик``, ``محمد`` finds ``مُحَمَّد``,
-``Donaudampf`` finds ``Donau\\u00addampf``).
+with compatibility characters as NFKC folds them (half-width katakana ``ｶﾞｲﾄﾞ`` as ``ガイド``,
+full-width Latin ``ＡＰＩ``, ligatures ``ﬁ``, squared words ``㍿``, circled and parenthesised
+letters and numbers, superscripts, math letters ``𝐀``; not Hangul letters typed alone),
+without Greek accents (as unicode61 drops Latin ones), without the marks a reader may leave
+out — Arabic harakat and tatweel, Hebrew points — or that only hint at rendering inside a word
+(a soft hyphen, a combining grapheme joiner, a zero-width joiner), and with ``ß`` as ``ss``,
+``ё`` as ``е`` and Turkish ``ı`` as ``i`` (``strasse`` finds ``Straße``, ``kirmizi`` finds
+``Kırmızı``, ``ежик`` finds ``Ёжик``, ``محمد`` finds ``مُحَمَّد``, ``Donaudampf`` finds
+``Donau\\u00addampf``).
 
-The highlighting is done here, on the stored text as written, by the same rules: a query word
-marks the words it equals (the last one of the query: those it starts), a run marks where it
-occurs in a run. Term frequencies and field lengths for the ranking (:mod:`.search_rank`) come
-from the same matches, so what is counted is what is shown.
+The highlighting is done here by the same rules, in the stored text's search form, each place
+mapped back onto whole characters of the text as written (``file`` marks ``ﬁle``, ``株式``
+marks all of ``㍿``, never half of a character and its marks): a query word marks the words it
+equals (the last one of the query: those it starts), a run marks where it occurs in a run.
+Term frequencies and field lengths for the ranking (:mod:`.search_rank`) come from the same
+matches, so what is counted is what is shown.
 """
 
 from __future__ import annotations
@@ -233,6 +241,8 @@ def search_form(text: str) -> str:
     >>> search_form("ｶﾞｲﾄﾞ, ﬁle, ㍿, ①, x², 𝐀, Kırmızı")
     'ガイド, file, 株式会社, 1, x2, A, Kirmizi'
     """
+    if text.isascii():
+        return text  # no ASCII character changes: the common case, at C speed
     text = unicodedata.normalize("NFC", text)
     return _changed_in(text).sub(_changed, text)
 
@@ -292,6 +302,8 @@ class _FormMap:
 def _form_with_map(text: str) -> tuple[str, _FormMap | None]:
     """:func:`search_form` of ``text`` (in NFC, as stored) and where its characters stand in
     ``text`` (None: the same text)."""
+    if text.isascii():
+        return text, None
     pieces: list[str] = []
     stretches: list[tuple[int, int, int, int]] = []
     done = length = 0
