@@ -368,9 +368,13 @@ async def test_s2_an_identifier_as_typed_ranks_first(client: Client, agent: Agen
     topic(agent.user, "words.md", "words", "x", "user name is a field; " + "more words " * 30)
     topic(agent.user, "code.md", "code", "x", "read user_name from the form; " + "filler " * 60)
     topic(agent.user, "camel.md", "camel", "x", "getUserName() " + "filler " * 60)
+    topic(agent.user, "longer.md", "longer", "x", "get_user_name_list and user name")
     assert files_of(await search(client, "user_name"))[0] == ("user", "code.md")
-    assert files_of(await search(client, "getUserName")) == [("user", "camel.md")]
-    assert files_of(await search(client, "user_nam"))[0] == ("user", "prose.md")
+    assert files_of(await search(client, "USER_NAME"))[0] == ("user", "code.md")
+    assert files_of(await search(client, "getUserName")) == [
+        ("user", "camel.md"),
+        ("user", "longer.md"),  # get_user_name_list: its words, in a longer identifier
+    ]
 
 
 @pytest.mark.parametrize(

@@ -510,7 +510,7 @@ def word_continues(word: str, start: int) -> bool:
 @dataclass(frozen=True, slots=True)
 class Match:
     """Where a term matched in a text: characters ``start`` to ``end``; ``term`` its index;
-    ``exact``: the term's identifier as typed, neither longer nor spelled apart."""
+    ``exact``: the term's identifier as typed, neither spelled apart nor part of a longer one."""
 
     start: int
     end: int
@@ -539,7 +539,12 @@ def matches(text: str, query: Query) -> list[Match]:
             start, end = hit.span()
             if start and _in_word(text[start - 1]) and not _parts_meet(text, start):
                 continue  # inside a longer word
-            exact = bool(identifier) and text[start:end].casefold() == identifier
+            exact = (
+                bool(identifier)
+                and text[start:end].casefold() == identifier
+                and not _in_identifier(text, start - 1)
+                and not _in_identifier(text, end)
+            )
             if prefix:
                 rest = _end_of_word(text, end)
                 exact = exact and rest == end
@@ -554,6 +559,12 @@ def matches(text: str, query: Query) -> list[Match]:
         found = [Match(places.start(m.start), places.end(m.end), m.term, m.exact) for m in found]
     found.sort(key=lambda match: (match.start, match.end))
     return found
+
+
+def _in_identifier(text: str, at: int) -> bool:
+    """Whether ``text[at]`` is there and could belong to an identifier (a letter, digit or
+    underscore): then a match next to it is part of a longer one (``get_user_name``)."""
+    return 0 <= at < len(text) and (text[at].isalnum() or text[at] == "_")
 
 
 def _parts_meet(text: str, at: int) -> bool:
