@@ -137,6 +137,7 @@ _WRITTEN_AS = {"е": "[её]", "ss": "(?:ss|ß|ẞ)"}
 
 
 _GREEK = re.compile("[\u0370-\u03ff\u1f00-\u1fff]")
+_ACCENT_RE = re.compile(f"{_ACCENTS}+")
 _GREEK_ACCENTS = regex.compile(rf"(?<=\p{{Script=Greek}}){_ACCENTS}+")
 
 
@@ -523,7 +524,8 @@ def matches(text: str, query: Query) -> list[Match]:
     matches, in order; at most :data:`MAX_MATCHES` per term (a score saturates long before, a
     snippet shows few). The terms are found in the text's search form, and each place maps
     back onto whole characters of the text (``file`` marks ``ﬁle``, ``株式`` marks ``㍿``)."""
-    text, places = _form_with_map(text)
+    written = text
+    text, places = _form_with_map(written)
     found: list[Match] = []
     for number, (pattern, run, prefix) in enumerate(_finders(query)):
         identifier = query.terms[number].identifier.casefold()
@@ -557,8 +559,29 @@ def matches(text: str, query: Query) -> list[Match]:
                 break
     if places is not None:  # back onto the text as written, whole characters
         found = [Match(places.start(m.start), places.end(m.end), m.term, m.exact) for m in found]
+    if not written.isascii():
+        found = [_whole_graphemes(written, match) for match in found]
     found.sort(key=lambda match: (match.start, match.end))
     return found
+
+
+# What goes on a grapheme from before: marks (a half-width sound mark too), joiners, skin tones.
+_EXTENDING = regex.compile(r"[\p{Grapheme_Extend}\p{Mc}\p{Emoji_Modifier}\u200d]")
+_GRAPHEME = regex.compile(r"\X")
+
+
+def _whole_graphemes(text: str, match: Match) -> Match:
+    """``match`` widened to whole user-perceived characters of ``text`` (a mark, a skin tone
+    or a joined emoji after its last character, a mark its first character is): a highlight
+    never shows half of one (``ด`` marks ``ดื่``, ``👩`` marks ``👩🏽\u200d💻``)."""
+    start, end = match.start, match.end
+    while start > 0 and (_EXTENDING.match(text, start) or text[start - 1] == "\u200d"):
+        start -= 1
+    grapheme = _GRAPHEME.match(text, end - 1)
+    end = max(end, grapheme.end()) if grapheme else end
+    if (start, end) == (match.start, match.end):
+        return match
+    return Match(start, end, match.term, match.exact)
 
 
 def _in_identifier(text: str, at: int) -> bool:
@@ -639,7 +662,13 @@ def _finders(query: Query) -> list[tuple[re.Pattern[str], str, bool]]:
 def _letters(word: str, after_first: str = "") -> str:
     """A folded word as a pattern for the text as written: each letter, or any accented form
     of it (``е`` or ``ё``, ``ss`` or ``ß``), then any accents or marks its search form leaves
-    out; ``after_first`` right after the first letter."""
+    out; ``after_first`` right after the first letter. A Latin accent in the word is left to
+    the letter before it, which takes any (the tokenizer drops them too): a pattern of a letter
+    that may repeat after one that may too is a catastrophic backtrack on a run of accents."""
+    if _ACCENT_RE.fullmatch(word) is None:
+        word = _ACCENT_RE.sub("", word) or word
+    else:  # accents alone: each exactly
+        return re.escape(word[0]) + after_first + re.escape(word[1:])
     parts: list[str] = []
     at = 0
     while at < len(word):
