@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import regex
 from memory_api.store import search_text
 
 from tests.api.conftest import AgentHome, Client, expect_problem, memory_url, ok_json
@@ -119,8 +120,12 @@ async def test_cjk_substring_search(
         ("Deploy with 🚀 on Fridays", "🚀", "🚀"),
         ("CI is green✅again", "✅", "✅"),
         ("ship it 🚢🚀 now", "🚀", "🚀"),
-        ("pair with 👩🏽\u200d💻 on reviews", "👩\u200d💻", "👩"),
-        ("we ❤\ufe0f uv", "❤\ufe0f", "❤"),
+        # (marked whole: skin tone, joined emoji and variation selector are one character)
+        ("pair with 👩🏽\u200d💻 on reviews", "👩\u200d💻", "👩🏽\u200d💻"),
+        ("pair with 👩🏽\u200d💻 on reviews", "💻", "👩🏽\u200d💻"),
+        ("we ❤\ufe0f uv", "❤\ufe0f", "❤\ufe0f"),
+        # a mark stays with its letter: one Thai character marks the cluster it starts
+        ("ดื่มกาแฟตอนเช้า", "ด", "ดื่"),
         ("部署🚀完成", "部署", "部署"),
         # ё typed as е and the other way round, ß as ss
         ("Ёжик в тумане", "ежик", "Ёжик"),
@@ -166,6 +171,30 @@ async def test_s2_a_word_in_any_script_is_found_and_marked(
         # full-width Latin, as Japanese input methods type it
         ("ＡＰＩキーを更新する", "API", "ＡＰＩ"),
         ("rotate the API key", "ＡＰＩ", "API"),
+        # half-width katakana, as old systems and some input methods write it (NFKC folds it)
+        ("ｶﾞｲﾄﾞを読んでからﾃﾞﾌﾟﾛｲする", "ガイド", "ｶﾞｲﾄﾞ"),
+        ("ガイドを読んでからデプロイする", "ｶﾞｲﾄﾞ", "ガイド"),
+        ("ｶﾞｲﾄﾞを読んでからﾃﾞﾌﾟﾛｲする", "ﾌﾟﾛ", "ﾌﾟﾛ"),
+        # ligatures, squared words, circled numbers and letters, superscripts, math letters
+        ("open the ﬁle ﬁrst", "file", "ﬁle"),
+        ("open the file first", "ﬁle", "file"),
+        ("取引先は㍿です", "株式会社", "㍿"),
+        ("取引先は㍿です", "株式", "㍿"),  # a character the form spells as four is marked whole
+        ("step ② is the rollout", "2", "②"),
+        ("step ⑵ is the rollout", "2", "⑵"),
+        ("E = mc² holds", "mc2", "mc²"),
+        ("the 𝐀𝐏𝐈 key is bold", "api", "𝐀𝐏𝐈"),
+        ("the API key is plain", "𝐀𝐏𝐈", "API"),
+        # Turkish: dotless ı is found by i (and İ by i, as before), marked as written
+        ("Kırmızı düğme çalışmıyor", "kirmizi", "Kırmızı"),
+        ("KIRMIZI DÜĞME", "kırmızı", "KIRMIZI"),
+        ("ıspanak yemeği", "ispanak", "ıspanak"),
+        ("İstanbul ofisi", "istanbul", "İstanbul"),
+        # arrows and math signs are words of their own
+        ("build → deploy", "→", "→"),
+        ("require a ≠ b here", "≠", "≠"),
+        ("keep p95 ≤ 20 ms", "≤", "≤"),
+        ("the area is 5×3 m", "×", "×"),
     ],
 )
 async def test_s2_text_that_looks_the_same_is_found_the_same(
@@ -324,3 +353,101 @@ async def test_s2_a_word_inside_an_identifier_ranks_below_the_word_itself(
         ("user", "servers.md"),
         ("user", "errors.md"),
     ]
+
+
+async def test_s2_ascii_operators_still_part_words(client: Client, agent: AgentHome) -> None:
+    """``a+b`` is the words ``a`` and ``b`` (code and tables hold ``+ = < > |`` everywhere), while
+    a sign of the math blocks is a word: ``≠`` finds the note holding it, ``+`` finds nothing."""
+    topic(agent.user, "code.md", "code", "x", "total=price+tax | see x<y")
+    topic(agent.user, "math.md", "math", "x", "price ≠ cost")
+    assert files_of(await search(client, "tax")) == [("user", "code.md")]
+    assert marked((await search(client, "price+tax"))["hits"][0]["snippet"]) == ["price", "tax"]
+    assert files_of(await search(client, "+")) == []
+    assert files_of(await search(client, "≠")) == [("user", "math.md")]
+
+
+async def test_s2_an_identifier_as_typed_ranks_first(client: Client, agent: AgentHome) -> None:
+    """A snake_case or camelCase query ranks the hits holding that identifier exactly above
+    those holding its words otherwise, whatever BM25 says of the field lengths."""
+    topic(agent.user, "prose.md", "prose", "x", "the user named bob")
+    topic(agent.user, "words.md", "words", "x", "user name is a field; " + "more words " * 30)
+    topic(agent.user, "code.md", "code", "x", "read user_name from the form; " + "filler " * 60)
+    topic(agent.user, "camel.md", "camel", "x", "getUserName() " + "filler " * 60)
+    topic(agent.user, "longer.md", "longer", "x", "get_user_name_list and user name")
+    assert files_of(await search(client, "user_name"))[0] == ("user", "code.md")
+    assert files_of(await search(client, "USER_NAME"))[0] == ("user", "code.md")
+    assert files_of(await search(client, "getUserName")) == [
+        ("user", "camel.md"),
+        ("user", "longer.md"),  # get_user_name_list: its words, in a longer identifier
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ｶﾞｲﾄﾞ ﬁle ㍿ ① ⑴ x² 𝐀 ﬃx Kırmızı",
+        "a\u00adb ｶﾞ\u00ad ﬁ\u0301le ㍿\u20dd 👩🏽\u200d💻 ❤\ufe0f",
+        "Οδυσσέας ﬁ ｱﾞ ß ё Ｉbَ ดื่มกาแฟ 🚀\u0301",
+        "\u0301" * 400 + " a" + "\u0301" * 400,  # a query of 400 accents, no backtracking
+    ],
+)
+def test_s2_a_mark_covers_whole_characters_as_written(text: str) -> None:
+    """Every place a query finds maps back onto whole user-perceived characters of the text as
+    written (extended grapheme clusters): never inside a ligature, a squared word, a half-width
+    sound mark, a letter and its marks, or an emoji and its skin tone or joined emoji."""
+    text = _nfc(text)
+    edges = {0} | {grapheme.end() for grapheme in regex.finditer(r"\X", text)}
+    form = search_text.search_form(text)
+    for word in {*form.split(), *(form[i : i + 2] for i in range(len(form) - 1))}:
+        query = search_text.parse_query(word)
+        if query is None:
+            continue
+        for match in search_text.matches(text, query):
+            assert 0 <= match.start < match.end <= len(text), (word, match)
+            assert {match.start, match.end} <= edges, (word, match)
+
+
+async def test_s2_hostile_topics_answer(client: Client, agent: AgentHome) -> None:
+    """Topics built to be slow (a long word, thousands of camelCase parts, 10,000 emoji, nested
+    marks, pages of half-width kana and ligatures) and queries of the same: each answer is a 200
+    or a 400 problem, never a 500."""
+    topic(agent.user, "word.md", "word", "x", "x" * 100_000)
+    topic(agent.user, "camel.md", "camel", "x", "aB" * 20_000)
+    topic(agent.user, "emoji.md", "emoji", "x", "🚀" * 10_000 + " 👩🏽\u200d💻" * 500)
+    topic(agent.user, "zalgo.md", "zalgo", "x", ("z" + "\u0301\u0316\u0334" * 30 + " ") * 500)
+    topic(agent.user, "accents.md", "accents", "x", "\u0301" * 5_000 + " a" + "\u0301" * 5_000)
+    topic(agent.user, "kana.md", "kana", "x", "ｶﾞｲﾄﾞ" * 5_000 + " ﬁ" * 5_000 + " ㍿" * 5_000)
+    queries = ["x" * 500, "x", "aB" * 250, "a_b" * 166, "🚀" * 500, "z" + "\u0301" * 499]
+    queries += ["ｶﾞｲﾄﾞ" * 100, "ﬁ" * 500, "株式", "㍿" * 500, "→" * 500, "\u0316" * 500]
+    queries += ["\u0301" * 500, "a" + "\u0301" * 499, "z" + "\u0301\u0316\u0334" * 100]
+    for query in queries:
+        response = await client.get(memory_url() + "/search", params={"q": query})
+        assert response.status in (200, 400), (query[:20], await response.text())
+        if response.status == 400:
+            await expect_problem(response, 400, "")
+    assert files_of(await search(client, "ガイド")) == [("user", "kana.md")]
+    assert files_of(await search(client, "🚀")) == [("user", "emoji.md")]
+
+
+@pytest.mark.parametrize(
+    ("text", "query", "spans"),
+    [
+        ("x" * 100_000, "x", [(0, 100_000)]),  # one word, found once, marked whole
+        ("x" * 100_000, "x" * 500, [(0, 100_000)]),
+        ("y " + "x" * 100_000, "y x", [(0, 1), (2, 100_002)]),
+        ("y " + "x" * 100_000, "x y", [(0, 1)]),  # x no whole word: y alone is marked
+        ("aB" * 10_000, "b", [(at, at + 2) for at in range(1, 1001 * 2 - 1, 2)][:1000]),
+        ("用户x" + "ж" * 50_000, "x", [(2, 50_003)]),  # after a run, to the word's end
+        ("ж" * 50_000 + " жук", "жу", [(50_001, 50_004)]),
+        ("user_name_x", "user", [(0, 4)]),
+        ("getUserName", "get", [(0, 3)]),
+    ],
+)
+def test_s2_long_words_are_matched_in_one_pass(
+    text: str, query: str, spans: list[tuple[int, int]]
+) -> None:
+    """The places inside a long word are skipped by the pattern itself, and a prefix is marked
+    to the end of its word (or where an identifier's next word starts)."""
+    parsed = search_text.parse_query(query)
+    assert parsed is not None
+    assert [(match.start, match.end) for match in search_text.matches(text, parsed)] == spans

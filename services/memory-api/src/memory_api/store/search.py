@@ -439,16 +439,19 @@ def _entry(root: Path, scope: Path, name: str) -> TopicEntry | None:
 
 
 def _ranked(query: Query, rows: list[Row], stats: FieldStats | None, limit: int) -> list[SearchHit]:
-    """The candidates scored (:func:`~.search_rank.score`), the best ``limit`` as hits."""
+    """The candidates scored (:func:`~.search_rank.score`), the best ``limit`` as hits: first
+    those holding the most of the query's identifiers exactly as typed (``user_name`` before
+    ``user named``), then by score."""
     if stats is None:
         return []
     terms = range(len(query.terms))
-    scored: list[tuple[float, Row, list[list[Match]]]] = []
+    scored: list[tuple[int, float, Row, list[list[Match]]]] = []
     for row in rows:
         found = [matches(text, query) for text in row.fields]
         frequencies = [[sum(m.term == term for m in field) for term in terms] for field in found]
-        scored.append((score(stats, row.lengths, frequencies), row, found))
-    scored.sort(key=lambda item: -item[0])  # stable: ties keep FTS5's order
+        exact = len({m.term for field in found for m in field if m.exact})
+        scored.append((exact, score(stats, row.lengths, frequencies), row, found))
+    scored.sort(key=lambda item: (-item[0], -item[1]))  # stable: ties keep FTS5's order
     return [
         SearchHit(
             scope=row.scope,
@@ -460,5 +463,5 @@ def _ranked(query: Query, rows: list[Row], stats: FieldStats | None, limit: int)
             description_parts=marked_parts(row.fields[1], found[1]),
             snippet=snippet(row.fields[2], found[2]),
         )
-        for value, row, found in scored[:limit]
+        for _, value, row, found in scored[:limit]
     ]

@@ -41,7 +41,7 @@ import regex
 
 from memory_api.store.cache_file import open_cache_file, remove_cache_file
 from memory_api.store.search_rank import FIELD_WEIGHTS, FIELDS, FieldStats
-from memory_api.store.search_text import Query, field_length, index_text
+from memory_api.store.search_text import SIGN_SEPARATORS, Query, field_length, index_text
 
 __all__ = [
     "BUSY_TIMEOUT_S",
@@ -54,16 +54,19 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """Raise when what is indexed changes without the schema text changing (2: a scope folder that
 cannot be listed is indexed as unreadable; 3: text is indexed in its search form,
-:func:`~memory_api.store.search_text.search_form`)."""
+:func:`~memory_api.store.search_text.search_form`; 4: that form folds compatibility
+characters and Turkish ``ı``, and math signs are words)."""
 BUSY_TIMEOUT_S = 30.0
 """How long a connection waits for another process's write transaction."""
 BATCH = 1000
 """Rows written per transaction (another process's search waits at most for one)."""
 
-_TOKENIZER = "unicode61 remove_diacritics 2 categories 'L* N* Co M* So'"
+_TOKENIZER = (
+    f"unicode61 remove_diacritics 2 categories 'L* N* Co M* So Sm' separators '{SIGN_SEPARATORS}'"
+)
 _SCHEMA = f"""
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE scopes (key TEXT PRIMARY KEY, real TEXT NOT NULL, dir_key INTEGER);

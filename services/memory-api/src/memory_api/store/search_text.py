@@ -9,39 +9,50 @@ overlapping two-character pieces plus its last character, so ``用户周末喜�
 pieces (``成语接龙`` → ``"成语 语接 接龙"``), which FTS5 finds exactly where the run holds those
 characters in a row; one character becomes a prefix (``龙`` → ``"龙"*``), which finds it at any
 place. A run of such characters glued to Latin letters (``用Python写``) is split at the script
-change, so ``python`` finds it too. Each symbol (emoji, ``✅``) is a word of its own, glued
-to its neighbours or not, so ``🚀`` finds itself wherever it stands. A camelCase identifier
+change, so ``python`` finds it too. Each symbol (emoji, ``✅``, an arrow or math sign such as
+``→ ≠ ≤``, ``± ×``) is a word of its own, glued to its neighbours or not, so ``🚀`` finds itself
+wherever it stands; the ASCII signs ``+ < = > | ~`` stay word breaks
+(:data:`SIGN_SEPARATORS`: ``a+b`` is ``a`` and ``b``). A camelCase identifier
 (``getUserName``, ``HTTPServer``) is indexed as itself followed by its words, and a camelCase
 query word asks for those words in a row, so ``UserName``, ``user_name`` and ``json`` find
-``getUserName`` and ``parseJSON``.
+``getUserName`` and ``parseJSON``; the hits holding a query identifier exactly as typed
+(``user_name``) rank first.
 
 Before that, text and query alike take their search form (:func:`search_form`): NFC (a note
 written in NFD, as macOS spells Korean or accented names, is found by what a keyboard types),
-without Greek accents (as unicode61 drops Latin ones), with full-width Latin letters and digits
-as ASCII (``ＡＰＩ``), without the marks a reader may leave out — Arabic harakat and tatweel,
-Hebrew points — or that only hint at rendering inside a word (a soft hyphen, a combining
-grapheme joiner, a zero-width joiner), and with ``ß`` as ``ss`` and ``ё`` as ``е``
-(``strasse`` finds ``Straße``, ``ежик`` finds ``Ёжик``, ``محمد`` finds ``مُحَمَّد``,
-``Donaudampf`` finds ``Donau\\u00addampf``).
+with compatibility characters as NFKC folds them (half-width katakana ``ｶﾞｲﾄﾞ`` as ``ガイド``,
+full-width Latin ``ＡＰＩ``, ligatures ``ﬁ``, squared words ``㍿``, circled and parenthesised
+letters and numbers, superscripts, math letters ``𝐀``; not Hangul letters typed alone),
+without Greek accents (as unicode61 drops Latin ones), without the marks a reader may leave
+out — Arabic harakat and tatweel, Hebrew points — or that only hint at rendering inside a word
+(a soft hyphen, a combining grapheme joiner, a zero-width joiner), and with ``ß`` as ``ss``,
+``ё`` as ``е`` and Turkish ``ı`` as ``i`` (``strasse`` finds ``Straße``, ``kirmizi`` finds
+``Kırmızı``, ``ежик`` finds ``Ёжик``, ``محمد`` finds ``مُحَمَّد``, ``Donaudampf`` finds
+``Donau\\u00addampf``).
 
-The highlighting is done here, on the stored text as written, by the same rules: a query word
-marks the words it equals (the last one of the query: those it starts), a run marks where it
-occurs in a run. Term frequencies and field lengths for the ranking (:mod:`.search_rank`) come
-from the same matches, so what is counted is what is shown.
+The highlighting is done here by the same rules, in the stored text's search form, each place
+mapped back onto whole characters of the text as written (``file`` marks ``ﬁle``, ``株式``
+marks all of ``㍿``, never half of a character and its marks): a query word marks the words it
+equals (the last one of the query: those it starts), a run marks where it occurs in a run.
+Term frequencies and field lengths for the ranking (:mod:`.search_rank`) come from the same
+matches, so what is counted is what is shown.
 """
 
 from __future__ import annotations
 
+import bisect
+import dataclasses
 import functools
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import regex
 from memory_core.wire import SnippetPart
 
 __all__ = [
     "MAX_MATCHES",
+    "SIGN_SEPARATORS",
     "UNSPACED_SCRIPTS",
     "Match",
     "Query",
@@ -81,11 +92,21 @@ _ANCHORS = 50
 _LETTER = r"\p{L}\p{N}\p{M}\p{Co}"
 _SCRIPTS = "".join(rf"\p{{scx={name}}}" for name in UNSPACED_SCRIPTS)
 _RUN = regex.compile(rf"[[{_LETTER}]&&[{_SCRIPTS}]]+", regex.V1)
-# Symbols searched one by one: emoji and the symbol blocks (the tokenizer keeps those of them in
-# Unicode ``So``: ``✅`` and ``🚀``, not the arrows of ``Sm``). Blocks, not ``\p{So}``: a class
-# of a few ranges is scanned at C speed, one of So's hundreds three times slower.
-_SYMBOLS = "\u00a9\u00ae\u2122\u2190-\u2bff\U0001f000-\U0001faff"
+# Symbols searched one by one: emoji, the symbol blocks (``✅``, ``🚀``, arrows and math signs)
+# and the Latin-1 signs ``¬ ± × ÷``. Blocks, not ``\p{So}``: a class of a few ranges is scanned
+# at C speed, one of So's hundreds three times slower.
+_SYMBOLS = "\u00a9\u00ac\u00ae\u00b1\u00d7\u00f7\u2122\u2190-\u2bff\U0001f000-\U0001faff"
 _SYMBOL = re.compile(f"[{_SYMBOLS}]")
+SIGN_SEPARATORS = "".join(
+    sign
+    for sign in map(chr, range(0x30000))
+    if unicodedata.category(sign) == "Sm"
+    and not _SYMBOL.match(sign)
+    and unicodedata.normalize("NFKC", sign) == sign
+)
+"""The math signs that stay word breaks for the tokenizer (``+ < = > | ~`` and a few more):
+code and tables hold them everywhere, and ``a+b`` is the words ``a`` and ``b``. The others,
+arrows and the signs of the math blocks (``→ ≠ ≤``), are symbols: each a word of its own."""
 _WORD_CHAR = f"[[{_LETTER}]--[{_SCRIPTS}]]"
 _PIECE = regex.compile(
     rf"(?P<symbol>[{_SYMBOLS}])|(?P<run>{_RUN.pattern})|(?P<word>{_WORD_CHAR}+)", regex.V1
@@ -106,7 +127,7 @@ _LEFT_OUT = (
     "\ufe00-\ufe0f\U0001f3fb-\U0001f3ff"
 )
 _LEFT_OUT_RE = re.compile(f"[{_LEFT_OUT}]+")
-_SPELLED_AS = {"ß": "ss", "ẞ": "SS", "ё": "е", "Ё": "Е"}
+_SPELLED_AS = {"ß": "ss", "ẞ": "SS", "ё": "е", "Ё": "Е", "ı": "i"}
 _SPELLED_RE = re.compile(f"[{''.join(_SPELLED_AS)}]")  # a C-speed scan; str.translate is 10x
 # After each letter of a query word, what the text as written may hold that its search form
 # does not.
@@ -116,32 +137,189 @@ _WRITTEN_AS = {"е": "[её]", "ss": "(?:ss|ß|ẞ)"}
 
 
 _GREEK = re.compile("[\u0370-\u03ff\u1f00-\u1fff]")
+_ACCENT_RE = re.compile(f"{_ACCENTS}+")
 _GREEK_ACCENTS = regex.compile(rf"(?<=\p{{Script=Greek}}){_ACCENTS}+")
-_FULL_WIDTH = re.compile("[\uff01-\uff5e]+")
+
+
+def _ranges(codes: list[int], gap: int = 1) -> str:
+    """Code points as the ranges of a character class (neighbours less than ``gap`` apart
+    joined)."""
+    ranges: list[list[int]] = []
+    for code in codes:
+        if ranges and code - ranges[-1][1] <= gap:
+            ranges[-1][1] = code
+        else:
+            ranges.append([code, code])
+    return "".join(f"{re.escape(chr(low))}-{re.escape(chr(high))}" for low, high in ranges)
+
+
+def _is_compat(character: str) -> bool:
+    """Whether search folds ``character`` to its compatibility form (NFKC): half-width kana,
+    ligatures, squared words, circled and parenthesised letters and numbers, superscripts,
+    math alphanumerics, full-width Latin, presentation forms. Not the Hangul letters a Korean
+    keyboard types alone (their NFKC would join ``ㄱㅏ`` into ``가``), nor what NFKC spells
+    with a space (``´`` as a space and an accent, ``ﷺ`` as four words)."""
+    code = ord(character)
+    if 0x3131 <= code <= 0x318E or 0xFFA0 <= code <= 0xFFDC:
+        return False
+    folded = unicodedata.normalize("NFKC", character)
+    if folded == unicodedata.normalize("NFC", character):
+        return False
+    return not (" " in folded and folded.strip())
+
+
+def _compat_codes() -> list[int]:
+    return [
+        code
+        for code in range(0x30000)
+        if unicodedata.decomposition(chr(code)) and _is_compat(chr(code))
+    ]
+
+
+_COMPAT_CODES = _compat_codes()
+_COMPAT = _ranges([code for code in _COMPAT_CODES if code < 0x10000])
+_COMPAT_ASTRAL = _ranges([code for code in _COMPAT_CODES if code >= 0x10000], gap=0x400)
+"""The compatibility characters as classes: exactly those of plane 0 (``re`` makes a class
+of plane 0 alone a bitmap, scanned at C speed), and a few whole blocks above it (math letters,
+enclosed letters: one such range makes ``re`` test every character against each range of the
+class in turn, three times slower, so only text holding a character above plane 0 is scanned
+for them). A character of those blocks that NFKC leaves alone is left alone."""
+_COMPAT_RE = re.compile(f"[{_COMPAT}{_COMPAT_ASTRAL}]")
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+_MARKS = _ranges(
+    [code for code in range(0x300, 0x10000) if unicodedata.category(chr(code))[0] == "M"]
+)
 # A stretch of text search_form changes after NFC (a Greek word with its accents, a run of
-# full-width letters …): most text has none, and costs one C-speed scan.
-_CHANGES = f"{_LEFT_OUT}\u0370-\u03ff\u1f00-\u1fff\uff01-\uff5e{''.join(_SPELLED_AS)}"
-_CHANGED = re.compile(f"[{_CHANGES}][{_CHANGES}\u0300-\u036f]*")
+# half-width kana, a ligature …) with the marks on it: most text has none, and costs one
+# C-speed scan.
+_CHANGES = f"{_LEFT_OUT}\u0370-\u03ff\u1f00-\u1fff{_COMPAT}{''.join(_SPELLED_AS)}"
+_STRETCH = 64
+"""Characters of a changed stretch folded at once, at most (and the marks on the last): a
+highlight in it maps back by folding its characters one by one, which costs little that way."""
+_CHANGED = re.compile(
+    f"[{_CHANGES}][{_CHANGES}{_MARKS}]{{0,{_STRETCH - 1}}}[{_MARKS}\uff9e\uff9f]*"
+)
+_CHANGED_ASTRAL = re.compile(
+    f"[{_CHANGES}{_COMPAT_ASTRAL}][{_CHANGES}{_COMPAT_ASTRAL}{_MARKS}]{{0,{_STRETCH - 1}}}"
+    f"[{_MARKS}\uff9e\uff9f]*"
+)
 
 
-def _changed(found: re.Match[str]) -> str:
-    stretch = _LEFT_OUT_RE.sub("", found.group())
+def _changed_in(text: str) -> re.Pattern[str]:
+    """The pattern of the stretches search_form changes, for ``text``."""
+    return _CHANGED if _ASTRAL.search(text) is None else _CHANGED_ASTRAL
+
+
+# One character and the marks on it (a half-width sound mark too): what a highlight never
+# splits.
+_CLUSTER = re.compile(f"(?s:.)[{_MARKS}\uff9e\uff9f]*")
+
+
+def _fold_stretch(stretch: str) -> str:
+    """A changed stretch in its search form (see :func:`search_form`)."""
+    if _COMPAT_RE.search(stretch):
+        stretch = unicodedata.normalize("NFKC", stretch)
+    stretch = _LEFT_OUT_RE.sub("", stretch)
     if _GREEK.search(stretch):
         bare = _GREEK_ACCENTS.sub("", unicodedata.normalize("NFD", stretch))
         stretch = unicodedata.normalize("NFC", bare)
-    stretch = _FULL_WIDTH.sub(lambda wide: unicodedata.normalize("NFKC", wide.group()), stretch)
     return _SPELLED_RE.sub(lambda spelled: _SPELLED_AS[spelled.group()], stretch)
 
 
+def _changed(found: re.Match[str]) -> str:
+    return _fold_stretch(found.group())
+
+
 def search_form(text: str) -> str:
-    """``text`` as search compares it (see the module doc): NFC, the marks a reader may leave
-    out and in-word rendering hints dropped, Greek accents too (as unicode61 drops Latin ones),
-    full-width Latin letters and digits as ASCII, ``ß`` as ``ss``, ``ё`` as ``е``.
+    """``text`` as search compares it (see the module doc): NFC, compatibility characters
+    folded as NFKC folds them (half-width kana, ligatures, ``㍿``, ``①``, ``²``, ``𝐀``,
+    full-width Latin), the marks a reader may leave out and in-word rendering hints dropped,
+    Greek accents too (as unicode61 drops Latin ones), ``ß`` as ``ss``, ``ё`` as ``е``,
+    Turkish ``ı`` as ``i``.
 
     >>> search_form("Straße, Ёжик, مُحَمَّد, Donau\\u00addampf, Οδυσσέας, ＡＰＩキー")
     'Strasse, Ежик, محمد, Donaudampf, Οδυσσεας, APIキー'
+    >>> search_form("ｶﾞｲﾄﾞ, ﬁle, ㍿, ①, x², 𝐀, Kırmızı")
+    'ガイド, file, 株式会社, 1, x2, A, Kirmizi'
     """
-    return _CHANGED.sub(_changed, unicodedata.normalize("NFC", text))
+    if text.isascii():
+        return text  # no ASCII character changes: the common case, at C speed
+    text = unicodedata.normalize("NFC", text)
+    return _changed_in(text).sub(_changed, text)
+
+
+@dataclass(slots=True)
+class _FormMap:
+    """Where the characters of a text's search form stand in the text: ``stretches`` holds,
+    per changed stretch, ``(form start, form end, text start, text end)``; the form between
+    them is the text, shifted. Inside a stretch each character (with its marks) maps on its
+    own, worked out when a match needs it."""
+
+    text: str
+    stretches: list[tuple[int, int, int, int]]
+    starts: list[int]
+    units: dict[int, list[tuple[int, int, int, int]]] = field(default_factory=dict)
+
+    def _units(self, index: int) -> list[tuple[int, int, int, int]]:
+        """The spans of each character of stretch ``index``; the whole stretch as one when
+        it does not fold as its characters one by one do."""
+        known = self.units.get(index)
+        if known is not None:
+            return known
+        form_start, form_end, text_start, text_end = self.stretches[index]
+        units, length = [], form_start
+        for cluster in _CLUSTER.finditer(self.text, text_start, text_end):
+            folded = len(_fold_stretch(cluster.group()))
+            units.append((length, length + folded, cluster.start(), cluster.end()))
+            length += folded
+        if length != form_end:
+            units = [self.stretches[index]]
+        self.units[index] = units
+        return units
+
+    def _place(self, at: int, start: bool) -> int:
+        index = bisect.bisect_right(self.starts, at) - 1
+        if index < 0:
+            return at + (0 if start else 1)
+        _, form_end, _, text_end = self.stretches[index]
+        if at >= form_end:
+            return text_end + at - form_end + (0 if start else 1)
+        for _, unit_end, unit_start, unit_text_end in self._units(index):
+            if at < unit_end:
+                return unit_start if start else unit_text_end
+        return text_end
+
+    def start(self, at: int) -> int:
+        """The text position of form position ``at`` as a match's start (a character the
+        form spells as several begins there)."""
+        return self._place(at, start=True)
+
+    def end(self, at: int) -> int:
+        """The text position of form position ``at`` as a match's end (after the whole
+        character the form's last matched character comes from)."""
+        return 0 if at <= 0 else self._place(at - 1, start=False)
+
+
+def _form_with_map(text: str) -> tuple[str, _FormMap | None]:
+    """:func:`search_form` of ``text`` (in NFC, as stored) and where its characters stand in
+    ``text`` (None: the same text)."""
+    if text.isascii():
+        return text, None
+    pieces: list[str] = []
+    stretches: list[tuple[int, int, int, int]] = []
+    done = length = 0
+    for stretch in _changed_in(text).finditer(text):
+        pieces.append(text[done : stretch.start()])
+        length += stretch.start() - done
+        whole = _fold_stretch(stretch.group())
+        stretches.append((length, length + len(whole), stretch.start(), stretch.end()))
+        length += len(whole)
+        pieces.append(whole)
+        done = stretch.end()
+    if not stretches:
+        return text, None
+    pieces.append(text[done:])
+    return "".join(pieces), _FormMap(text, stretches, [span[0] for span in stretches])
 
 
 def _fold(word: str) -> str:
@@ -254,11 +432,14 @@ class Term:
     """One thing every hit must hold: ``words`` in a row (as typed), or ``run`` as a substring.
 
     ``prefix``: the last word may be the start of a longer word (search as you type).
+    ``identifier``: the words as typed in one snake_case or camelCase identifier
+    (``user_name``), which ranks the hits holding it exactly first; else empty.
     """
 
     words: tuple[str, ...] = ()
     run: str = ""
     prefix: bool = False
+    identifier: str = ""
 
     @property
     def fts(self) -> str:
@@ -301,19 +482,22 @@ def parse_query(text: str) -> Query | None:
     """
     terms: list[Term] = []
     for word in _QUERY_WORD.findall(search_form(text)):
+        begin = 0
         for piece in _PIECE.finditer(word.replace("_", " ")):
             if piece.group("run") or piece.group("symbol"):
                 terms.append(Term(run=piece.group()))
             elif terms and terms[-1].words and word_continues(word, piece.start()):
-                previous = terms.pop()
-                terms.append(Term(words=(*previous.words, *_CAMEL_SPLIT.split(piece.group()))))
+                words = (*terms.pop().words, *_CAMEL_SPLIT.split(piece.group()))
+                terms.append(Term(words=words, identifier=word[begin : piece.end()]))
             else:
-                terms.append(Term(words=tuple(_CAMEL_SPLIT.split(piece.group()))))
+                begin = piece.start()
+                words = tuple(_CAMEL_SPLIT.split(piece.group()))
+                terms.append(Term(words=words, identifier=piece.group() if len(words) > 1 else ""))
     if not terms:
         return None
     last = terms[-1]
     if last.words:
-        terms[-1] = Term(words=last.words, prefix=True)
+        terms[-1] = dataclasses.replace(last, prefix=True)
     return Query(tuple(dict.fromkeys(terms)))  # a word typed twice is one thing to find
 
 
@@ -326,18 +510,25 @@ def word_continues(word: str, start: int) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class Match:
-    """Where a term matched in a text: characters ``start`` to ``end``; ``term`` its index."""
+    """Where a term matched in a text: characters ``start`` to ``end``; ``term`` its index;
+    ``exact``: the term's identifier as typed, neither spelled apart nor part of a longer one."""
 
     start: int
     end: int
     term: int
+    exact: bool = False
 
 
 def matches(text: str, query: Query) -> list[Match]:
-    """Every place in ``text`` (as written) that one of the query's terms matches, in order;
-    at most :data:`MAX_MATCHES` per term (a score saturates long before, a snippet shows few)."""
+    """Every place in ``text`` (as written, in NFC as stored) that one of the query's terms
+    matches, in order; at most :data:`MAX_MATCHES` per term (a score saturates long before, a
+    snippet shows few). The terms are found in the text's search form, and each place maps
+    back onto whole characters of the text (``file`` marks ``ﬁle``, ``株式`` marks ``㍿``)."""
+    written = text
+    text, places = _form_with_map(written)
     found: list[Match] = []
     for number, (pattern, run, prefix) in enumerate(_finders(query)):
+        identifier = query.terms[number].identifier.casefold()
         count = 0
         if run:  # every place, overlapping ones too (``龙龙`` twice in ``龙龙龙``)
             for hit in pattern.finditer(text):
@@ -350,17 +541,53 @@ def matches(text: str, query: Query) -> list[Match]:
             start, end = hit.span()
             if start and _in_word(text[start - 1]) and not _parts_meet(text, start):
                 continue  # inside a longer word
+            exact = (
+                bool(identifier)
+                and text[start:end].casefold() == identifier
+                and not _in_identifier(text, start - 1)
+                and not _in_identifier(text, end)
+            )
             if prefix:
-                while end < len(text) and _in_word(text[end]) and not _parts_meet(text, end):
-                    end += 1
+                rest = _end_of_word(text, end)
+                exact = exact and rest == end
+                end = rest
             elif end < len(text) and _in_word(text[end]) and not _parts_meet(text, end):
                 continue
-            found.append(Match(start, end, number))
+            found.append(Match(start, end, number, exact))
             count += 1
             if count == MAX_MATCHES:
                 break
+    if places is not None:  # back onto the text as written, whole characters
+        found = [Match(places.start(m.start), places.end(m.end), m.term, m.exact) for m in found]
+    if not written.isascii():
+        found = [_whole_graphemes(written, match) for match in found]
     found.sort(key=lambda match: (match.start, match.end))
     return found
+
+
+# What goes on a grapheme from before: marks (a half-width sound mark too), joiners, skin tones.
+_EXTENDING = regex.compile(r"[\p{Grapheme_Extend}\p{Mc}\p{Emoji_Modifier}\u200d]")
+_GRAPHEME = regex.compile(r"\X")
+
+
+def _whole_graphemes(text: str, match: Match) -> Match:
+    """``match`` widened to whole user-perceived characters of ``text`` (a mark, a skin tone
+    or a joined emoji after its last character, a mark its first character is): a highlight
+    never shows half of one (``ด`` marks ``ดื่``, ``👩`` marks ``👩🏽\u200d💻``)."""
+    start, end = match.start, match.end
+    while start > 0 and (_EXTENDING.match(text, start) or text[start - 1] == "\u200d"):
+        start -= 1
+    grapheme = _GRAPHEME.match(text, end - 1)
+    end = max(end, grapheme.end()) if grapheme else end
+    if (start, end) == (match.start, match.end):
+        return match
+    return Match(start, end, match.term, match.exact)
+
+
+def _in_identifier(text: str, at: int) -> bool:
+    """Whether ``text[at]`` is there and could belong to an identifier (a letter, digit or
+    underscore): then a match next to it is part of a longer one (``get_user_name``)."""
+    return 0 <= at < len(text) and (text[at].isalnum() or text[at] == "_")
 
 
 def _parts_meet(text: str, at: int) -> bool:
@@ -379,6 +606,40 @@ def _in_word(character: str) -> bool:
     return unicodedata.category(character)[0] in "LNM" and not _fast_run().match(character)
 
 
+@functools.cache
+def _word_began() -> str:
+    """A pattern for "the character just passed began a word": before it no letter or digit
+    (or the text's start), a character of an unspaced run, or two words of an identifier
+    meeting. Put after a word's first letter, so the engine scans for that letter at C speed
+    and skips the places inside a word there too (a 1 MB word holds a million ``x``). The run
+    class in two lookbehinds: a bitmap for plane 0, and ranges above it tried only for a
+    character above it (one such range makes ``re`` try every range for every character)."""
+    members = re.findall(r"(\\?.)-(\\?.)", _fast_run().pattern[1:-2], re.DOTALL)
+    plane_0 = "".join(f"{low}-{high}" for low, high in members if ord(high[-1]) < 0x10000)
+    above = "".join(f"{low}-{high}" for low, high in members if ord(high[-1]) >= 0x10000)
+    one = "(?s:.)"
+    return (
+        rf"(?:(?<![^\W_]{one})|(?<=[{plane_0}]{one})"
+        rf"|(?<=[\U00010000-\U0010ffff]{one})(?<=[{above}]{one})"
+        r"|(?-i:(?<=[a-z0-9][A-Z])|(?<=[A-Z][A-Z])(?=[a-z])))"
+    )
+
+
+_WORDISH = re.compile(rf"[\w{_MARKS}]*")
+
+
+def _end_of_word(text: str, at: int) -> int:
+    """Where the word going on at ``at`` ends: letters, digits and marks, up to an underscore,
+    an unspaced run or where two words of an identifier meet. A few C-speed scans, however long
+    the word."""
+    end = _WORDISH.match(text, at).end()  # type: ignore[union-attr]
+    underscore = text.find("_", at, end)
+    end = end if underscore < 0 else underscore
+    for stop in (_CAMEL_SPLIT.search(text, at, end), _fast_run().search(text, at, end)):
+        end = end if stop is None else stop.start()
+    return end
+
+
 @functools.lru_cache(maxsize=64)
 def _finders(query: Query) -> list[tuple[re.Pattern[str], str, bool]]:
     """Per term: a pattern finding its words (case and Latin accents aside; the word
@@ -392,20 +653,29 @@ def _finders(query: Query) -> list[tuple[re.Pattern[str], str, bool]]:
             finders.append((re.compile(f"(?=({written}))"), term.run, False))
             continue
         # words typed apart (``max_retry``) or met in an identifier (``UserName``)
-        words = r"[\W_]*".join(_letters(_fold(word)) for word in term.words)
+        first, *others = (_fold(word) for word in term.words)
+        words = r"[\W_]*".join([_letters(first, _word_began()), *map(_letters, others)])
         finders.append((re.compile(words, re.IGNORECASE), "", term.prefix))
     return finders
 
 
-def _letters(word: str) -> str:
+def _letters(word: str, after_first: str = "") -> str:
     """A folded word as a pattern for the text as written: each letter, or any accented form
     of it (``е`` or ``ё``, ``ss`` or ``ß``), then any accents or marks its search form leaves
-    out."""
+    out; ``after_first`` right after the first letter. A Latin accent in the word is left to
+    the letter before it, which takes any (the tokenizer drops them too): a pattern of a letter
+    that may repeat after one that may too is a catastrophic backtrack on a run of accents."""
+    if _ACCENT_RE.fullmatch(word) is None:
+        word = _ACCENT_RE.sub("", word) or word
+    else:  # accents alone: each exactly
+        return re.escape(word[0]) + after_first + re.escape(word[1:])
     parts: list[str] = []
     at = 0
     while at < len(word):
         letter = word[at]
-        if word.startswith("ss", at):
+        if at == 1:
+            parts.insert(1, after_first)
+        if at and word.startswith("ss", at):
             parts.append(_WRITTEN_AS["ss"] + _AFTER_LETTER)
             at += 2
             continue
@@ -417,6 +687,8 @@ def _letters(word: str) -> str:
             parts.append(re.escape(letter))  # a digit, or a mark (a virama before a ZWJ)
         parts.append(_AFTER_LETTER)
         at += 1
+    if len(word) == 1:
+        parts.insert(1, after_first)
     return "".join(parts)
 
 
