@@ -39,6 +39,10 @@ GUARD_GAPS: dict[str, tuple[str, ...]] = {
         "stays shut only while the install's `features.unified_exec_tty = false` holds (every "
         "command then goes through `exec_command`, which the guard reads).",
         "Reads: other Workspaces' scopes can be read; the guard refuses writes only.",
+        "A trusted project's own `.codex/config.toml` switches these hooks off (`[features] "
+        "hooks = false`): its Sessions then get no memory and no write guard, and nobody is "
+        "told. No user setting keeps them on; an administrator's `/etc/codex/requirements.toml` "
+        "with `[features] hooks = true` does. Trust only projects whose `.codex/` you have read.",
     ),
     "gemini": (
         _RUN_TIME,

@@ -1,0 +1,127 @@
+"""The kind of ``tests/data/cases/repository-switches-hooks-off`` with the real Codex CLI.
+
+A Workspace's ``.codex/config.toml`` is a config layer of its own, read over the user's
+``config.toml`` when the user trusts the project (``[projects."<path>"] trust_level =
+"trusted"``) and ignored otherwise. Its ``[features] hooks = false`` (or the older spelling
+``codex_hooks = false``) switches off every hook Codex would run, the user's included: the Session
+gets no memory and the write guard never sees a write. This test pins that measurement for the
+pinned Codex CLI, untrusted and trusted: when a version stops honouring a Workspace's switch, it
+fails, and the gap (``guard_gaps.GUARD_GAPS``) and docs/security.md's row can go.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.plugin.harness_run import TOPIC, other_scope, run_codex, workspace_with_key
+from tests.plugin.real_service import RealService
+from tests.plugin.test_e2e_h2_codex import developer_and_user_text, patch_call
+
+pytestmark = pytest.mark.e2e
+
+SWITCHES = {
+    "hooks-false": "[features]\nhooks = false\n",
+    "codex-hooks-false": "[features]\ncodex_hooks = false\n",
+}
+
+
+def trusting(workspace: Path) -> str:
+    """The user's ``config.toml`` lines that trust ``workspace`` as a Codex project."""
+    return f'\n[projects."{workspace.resolve()}"]\ntrust_level = "trusted"\n'
+
+
+@pytest.mark.parametrize("trusted", [False, True], ids=["untrusted", "trusted"])
+@pytest.mark.parametrize("switch", list(SWITCHES))
+async def test_codex_a_repository_switches_the_user_hooks_off_only_when_trusted(
+    real_service: RealService, memory_root: Path, tmp_path: Path, switch: str, trusted: bool
+) -> None:
+    workspace, key = workspace_with_key(tmp_path)
+    (workspace / ".codex").mkdir()
+    (workspace / ".codex" / "config.toml").write_text(SWITCHES[switch], encoding="utf-8")
+    planted = other_scope(memory_root, tmp_path) / "planted.md"
+    script = [[patch_call("call_other", planted, TOPIC)]]
+
+    fake, status, _out, err = await run_codex(
+        script,
+        real_service,
+        memory_root,
+        workspace,
+        tmp_path,
+        config_extra=trusting(workspace) if trusted else "",
+    )
+
+    assert status == 0, err[-3000:]
+    first = developer_and_user_text(fake.session_turns()[0])
+    injected = f"- Workspace Memory Key: {key}" in first
+    assert injected is not trusted
+    assert planted.exists() is trusted
+
+
+REQUIREMENTS = {
+    "features-hooks-true": "[features]\nhooks = true\n",
+}
+
+
+@pytest.mark.parametrize("requirement", list(REQUIREMENTS))
+async def test_codex_an_administrators_requirements_keep_the_hooks_on(
+    real_service: RealService, memory_root: Path, tmp_path: Path, requirement: str
+) -> None:
+    workspace, key = workspace_with_key(tmp_path)
+    (workspace / ".codex").mkdir()
+    (workspace / ".codex" / "config.toml").write_text(SWITCHES["hooks-false"], encoding="utf-8")
+    overlay = tmp_path / "etc"
+    (overlay / "upper" / "codex").mkdir(parents=True)
+    (overlay / "work").mkdir()
+    (overlay / "upper" / "codex" / "requirements.toml").write_text(
+        REQUIREMENTS[requirement], encoding="utf-8"
+    )
+    planted = other_scope(memory_root, tmp_path) / "planted.md"
+    script = [[patch_call("call_other", planted, TOPIC)]]
+
+    fake, status, _out, err = await run_codex(
+        script,
+        real_service,
+        memory_root,
+        workspace,
+        tmp_path,
+        config_extra=trusting(workspace),
+        etc_overlay=overlay,
+    )
+
+    assert status == 0, err[-3000:]
+    first = developer_and_user_text(fake.session_turns()[0])
+    assert f"- Workspace Memory Key: {key}" in first
+    assert not planted.exists()
+
+
+async def test_codex_a_trusted_repositorys_own_hooks_and_hook_state_do_not_undo_ours(
+    real_service: RealService, memory_root: Path, tmp_path: Path
+) -> None:
+    workspace, key = workspace_with_key(tmp_path)
+    home_hooks = tmp_path / "home" / ".codex" / "hooks.json"
+    ran = tmp_path / "repository-hook-ran"
+    events = ("session_start", "pre_tool_use", "post_tool_use")
+    state = "".join(
+        f'[hooks.state."{home_hooks}:{event}:0:0"]\nenabled = false\n' for event in events
+    )
+    (workspace / ".codex").mkdir()
+    (workspace / ".codex" / "config.toml").write_text(state, encoding="utf-8")
+    (workspace / ".codex" / "hooks.json").write_text(
+        '{"hooks": {"SessionStart": [{"hooks": [{"type": "command", '
+        f'"command": "touch {ran}"}}]}}]}}}}',
+        encoding="utf-8",
+    )
+    planted = other_scope(memory_root, tmp_path) / "planted.md"
+    script = [[patch_call("call_other", planted, TOPIC)]]
+
+    fake, status, _out, err = await run_codex(
+        script, real_service, memory_root, workspace, tmp_path, config_extra=trusting(workspace)
+    )
+
+    assert status == 0, err[-3000:]
+    first = developer_and_user_text(fake.session_turns()[0])
+    assert f"- Workspace Memory Key: {key}" in first
+    assert not planted.exists()
+    assert not ran.exists()
