@@ -4,10 +4,13 @@ Every installer plans its change as a list of :class:`FileChange` (old text, new
 :func:`apply_changes` carries them out: a file whose text does not change is not touched (so a
 second install changes nothing, and makes no backup); a changed file is first copied to
 ``<name>.harness-memory-backup-<UTC time>`` beside it, then replaced atomically with its
-permission bits kept. A settings file that is a symlink (a dotfiles manager's) is written
-through: its target changes, the link stays. A file or backup that holds the bearer token is
-made private, and no output shows a token (H-7). :func:`describe` renders the plan as unified
-diffs for ``--dry-run``.
+permission bits kept. Backups do not pile up: once every file is written, a backup holding
+the same bytes as its file now does, or as a newer backup of it, is removed
+(:func:`prune_backups`), so each earlier text is kept once and an install followed by an
+uninstall leaves one backup (of the installed file). A settings file that is a symlink (a
+dotfiles manager's) is written through: its target changes, the link stays. A file or backup
+that holds the bearer token is made private, and no output shows a token (H-7).
+:func:`describe` renders the plan as unified diffs for ``--dry-run``.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import difflib
 import json
 import os
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from glob import escape as glob_escape
 from pathlib import Path
@@ -39,6 +42,7 @@ __all__ = [
     "describe",
     "dump_json",
     "earlier_text",
+    "prune_backups",
     "read_json_object",
     "read_text",
     "write_target",
@@ -229,6 +233,8 @@ class Written:
     old_mode: int | None
     mode: int
     tightened: tuple[Path, ...] = ()
+    pruned: tuple[Path, ...] = ()
+    """Older backups removed as copies of the file now or of a newer one (:func:`prune_backups`)."""
 
 
 def apply_changes(changes: list[FileChange], *, now: datetime | None = None) -> list[Written]:
@@ -263,7 +269,33 @@ def apply_changes(changes: list[FileChange], *, now: datetime | None = None) -> 
         raise SettingsFileError(
             f"cannot write {_named(change.path, target)}: {error.strerror or error}"
         ) from None
-    return written
+    return [replace(done, pruned=prune_backups(done.path)) for done in written]
+
+
+def prune_backups(path: Path) -> tuple[Path, ...]:
+    """Remove the backups of ``path`` (:func:`backups_of`) that hold the same bytes as the file
+    now does or as a newer backup: each earlier text is kept once, in its newest backup, and
+    none repeats the file. Returns the backups removed, oldest first. A backup or file that
+    cannot be read, and a backup that cannot be removed, stays (never an error: the write it
+    follows is done)."""
+    target = write_target(path)
+    try:
+        kept = {target.read_bytes()}
+    except OSError:
+        kept = set()
+    removed: list[Path] = []
+    for backup in reversed(backups_of(path)):  # newest first
+        try:
+            data = backup.read_bytes()
+        except OSError:
+            continue
+        if data not in kept:
+            kept.add(data)
+            continue
+        with contextlib.suppress(OSError):
+            backup.unlink()
+            removed.append(backup)
+    return tuple(reversed(removed))
 
 
 def _writable_folder(folder: Path, *, may_create: bool) -> bool:
