@@ -28,6 +28,7 @@ from typing import Any
 
 from memory_core.atomic import atomic_write_bytes, make_dirs
 
+from harness_memory.installers import jsonc
 from harness_memory.installers.json_layout import layout_of
 from harness_memory.installers.secrets import MASK, holds, mask, private_mode
 
@@ -42,6 +43,7 @@ __all__ = [
     "describe",
     "dump_json",
     "earlier_text",
+    "has_comments_safely",
     "prune_backups",
     "read_json_object",
     "read_text",
@@ -115,12 +117,15 @@ def read_text(path: Path) -> str | None:
         raise SettingsFileError(f"{path} is not UTF-8 text") from None
 
 
-def read_json_object(path: Path) -> tuple[str | None, dict[str, Any]]:
+def read_json_object(path: Path, *, comments: bool = False) -> tuple[str | None, dict[str, Any]]:
     """``(text, object)`` of a JSON settings file; ``(None, {})`` when it does not exist.
 
-    A blank file counts as ``{}``. Raises :class:`SettingsFileError` for anything but a JSON
-    object, naming a comment's line when the file holds one (it is not rewritten, so no
-    comment can be lost).
+    A blank file counts as ``{}``. With ``comments`` (a harness that reads its settings with
+    ``//`` and ``/* */`` comments: Gemini CLI) a commented file is read too
+    (:func:`~harness_memory.installers.jsonc.loads`); its changes are then made in its text
+    (:func:`dump_json` with ``comments``). Raises :class:`SettingsFileError` for anything but a
+    JSON object, naming a comment's line when the file holds one and ``comments`` is off (it
+    is not rewritten, so no comment can be lost).
     """
     text = read_text(path)
     if text is None or not text.strip():
@@ -128,6 +133,16 @@ def read_json_object(path: Path) -> tuple[str | None, dict[str, Any]]:
     try:
         document = json.loads(text)
     except json.JSONDecodeError as error:
+        if comments and has_comments_safely(text):
+            try:
+                document = jsonc.loads(text)
+            except jsonc.JsoncError as failure:
+                raise SettingsFileError(f"{path} is not valid JSON ({failure})") from None
+            if not isinstance(document, dict):
+                raise SettingsFileError(
+                    f"{path} holds a JSON {type(document).__name__}, not an object"
+                ) from None
+            return text, document
         if text.startswith(("//", "/*"), error.pos):
             raise SettingsFileError(
                 f"{path} holds a comment (line {error.lineno}): the install writes the file "
@@ -143,12 +158,34 @@ def read_json_object(path: Path) -> tuple[str | None, dict[str, Any]]:
     return text, document
 
 
-def dump_json(document: dict[str, Any], like: str | None = None) -> str:
+def dump_json(
+    document: dict[str, Any], like: str | None = None, *, path: Path | None = None
+) -> str:
     """The settings object as the file's new text, laid out as ``like`` (the file's text now)
     is: compact, four spaces or a tab, its final line end or none
     (:func:`~harness_memory.installers.json_layout.layout_of`); two-space indent and a final
-    line end for a new file or one no layout reproduces."""
+    line end for a new file or one no layout reproduces. A ``like`` holding comments is edited
+    in place instead (:func:`~harness_memory.installers.jsonc.edit`): every byte outside the
+    members that change stays; :class:`SettingsFileError` (naming ``path``) when the change
+    would cut a comment."""
+    if like is not None and has_comments_safely(like):
+        try:
+            return jsonc.edit(like, document)
+        except jsonc.JsoncError as error:
+            raise SettingsFileError(
+                f"{path or 'the settings file'}: {error}; the install keeps every comment, so "
+                "move that comment or add the hooks by hand (see the harness-memory README)"
+            ) from None
     return layout_of(like).render(document)
+
+
+def has_comments_safely(text: str) -> bool:
+    """Whether ``text`` holds a ``//`` or ``/* */`` comment outside its strings (False for a
+    text whose strings do not close: it is no JSON at all)."""
+    try:
+        return jsonc.has_comments(text)
+    except jsonc.JsoncError:
+        return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +196,7 @@ class Earlier:
     mode: int
 
 
-def earlier_text(path: Path, document: dict[str, Any]) -> Earlier | None:
+def earlier_text(path: Path, document: dict[str, Any], *, comments: bool = False) -> Earlier | None:
     """The newest backup of ``path`` whose JSON object is ``document``: what the user's file
     was, byte for byte and with its mode, before an install changed it (a hand-aligned file no
     layout reproduces included). None when no backup holds that object (the user changed the
@@ -171,7 +208,8 @@ def earlier_text(path: Path, document: dict[str, Any]) -> Earlier | None:
             mode = _mode_of(backup)
             if text is None or mode is None or not text.strip():
                 continue
-            if json.dumps(json.loads(text)) == wanted:
+            found = jsonc.loads(text) if comments else json.loads(text)
+            if json.dumps(found) == wanted:
                 return Earlier(text, mode)
         except (SettingsFileError, ValueError):
             continue

@@ -1,0 +1,214 @@
+"""H-3: Gemini CLI reads its settings with comments (``strip-json-comments``), so ``install
+gemini`` takes a commented ``settings.json`` as it is: every comment, blank line and byte of the
+user's stays, only the install's own keys are added (a comma after the member they follow);
+``uninstall`` gives the file back byte for byte (from its backup, or — the backup gone — by
+taking those keys out of the text again). A change that would cut or rewrite a comment is
+refused, naming the line, with the file untouched; the real Gemini CLI runs the hooks of a
+commented file (``test_h3_gemini_commented_settings_reach_the_real_cli``)."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from harness_memory.cli import main
+from harness_memory.installers.files import backups_of
+from harness_memory.installers.jsonc import JsoncError, edit, loads
+
+from tests.plugin.harness_run import (
+    GEMINI_SETTINGS,
+    TOPIC,
+    other_scope,
+    run_gemini_in,
+    workspace_with_key,
+)
+from tests.plugin.harness_run import install as install_for_real
+from tests.plugin.real_service import RealService
+from tests.plugin.test_e2e_h2_gemini import first_user_text, write_call
+from tests.plugin.test_h3_uninstall_puts_back import install, run
+
+COMMENTED = {
+    "two-space": (
+        "// Gemini CLI settings: mine\n"
+        "{\n"
+        "  // the look\n"
+        '  "ui": {"theme": "GitHub"}, /* kept inline */\n'
+        '  "general": {\n'
+        '    "vimMode": true // yes, vim\n'
+        "  }\n"
+        "}\n"
+        "// the end\n"
+    ),
+    "tabs-crlf": (
+        '{\r\n\t/* block\r\n\t   comment */\r\n\t"context": {\r\n\t\t"fileName": "GEMINI.md"'
+        ' // name\r\n\t},\r\n\t"url": "http://example.test//not-a-comment"\r\n}'
+    ),
+    "comment-last": '{\n  "security": {"auth": {"selectedType": "gemini-api-key"}}\n  // last\n}\n',
+    "only-comments": "{\n  // nothing set yet\n}\n",
+}
+
+
+def settings_file(home: Path, text: str) -> Path:
+    path = home / ".gemini" / "settings.json"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(text.encode("utf-8"))
+    return path
+
+
+def kept_in_order(original: str, now: str) -> bool:
+    """Whether every line of ``original`` is in ``now``, in order, as it was or with one comma
+    added (after the member the install's keys follow)."""
+    lines = iter(now.splitlines())
+    for line in original.splitlines():
+        if not any(new == line or _one_comma_added(line, new) for new in lines):
+            return False
+    return True
+
+
+def _one_comma_added(line: str, new: str) -> bool:
+    return len(new) == len(line) + 1 and any(
+        new == line[:at] + "," + line[at:] for at in range(len(line) + 1)
+    )
+
+
+@pytest.mark.parametrize("case", list(COMMENTED))
+def test_h3_gemini_install_keeps_every_comment_and_uninstall_gives_the_file_back(
+    tmp_path: Path, case: str
+) -> None:
+    home = tmp_path / "home"
+    settings = settings_file(home, COMMENTED[case])
+
+    install("gemini", home)
+    installed = settings.read_bytes().decode("utf-8")
+
+    assert kept_in_order(COMMENTED[case], installed), installed
+    document = loads(installed)
+    assert {"SessionStart", "BeforeTool", "AfterTool"} <= set(document["hooks"])
+    assert document["context"]["includeDirectoryTree"] is False
+    for name, value in loads(COMMENTED[case]).items():
+        assert document[name] == value or value.items() <= document[name].items()
+
+    run("uninstall", "gemini", home=home)
+
+    assert settings.read_bytes() == COMMENTED[case].encode("utf-8")
+
+
+@pytest.mark.parametrize("case", list(COMMENTED))
+def test_h3_gemini_uninstall_without_a_backup_takes_out_only_its_keys(
+    tmp_path: Path, case: str
+) -> None:
+    home = tmp_path / "home"
+    settings = settings_file(home, COMMENTED[case])
+    install("gemini", home)
+    for backup in backups_of(settings):
+        backup.unlink()
+
+    run("uninstall", "gemini", home=home)
+
+    assert settings.read_bytes() == COMMENTED[case].encode("utf-8")
+
+
+def test_h3_gemini_a_change_that_would_rewrite_a_comment_is_refused_naming_its_line(
+    tmp_path: Path,
+) -> None:
+    home = tmp_path / "home"
+    text = '{\n  "context": {\n    "includeDirectories": ["/srv/docs" /* mine */]\n  }\n}\n'
+    settings = settings_file(home, text)
+    out = io.StringIO()
+
+    root = tmp_path / "data" / "agents" / "coder" / "agent_state" / "memory"
+    words = ["install", "gemini", "--home", str(home), "--url", "http://127.0.0.1:9"]
+    words += ["--project", "acme", "--agent", "coder", "--no-check", "--memory-root", str(root)]
+    status = main(
+        words,
+        environ={"HOME": str(home)},
+        stdout=out,
+    )
+
+    assert status == 1
+    assert settings.read_text(encoding="utf-8") == text
+    assert backups_of(settings) == []
+
+
+def test_h3_gemini_status_reads_a_commented_settings_file(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    settings_file(home, COMMENTED["two-space"])
+    install("gemini", home)
+
+    out = io.StringIO()
+    main(["status", "--home", str(home)], environ={"HOME": str(home)}, stdout=out)
+
+    assert "gemini: cannot read" not in out.getvalue()
+    assert "gemini: not installed" not in out.getvalue()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a": 1, "b": [1, 2, {"c": null}], "d": "x"}',
+        '{\n    "a": "http://x//y /* not a comment */",\n    "b": {}\n}\n',
+        "{}",
+    ],
+)
+def test_h3_jsonc_reads_plain_json_as_json_does_and_an_unchanged_object_changes_no_byte(
+    text: str,
+) -> None:
+    assert loads(text) == json.loads(text)
+    assert edit(text, json.loads(text)) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['{"a": 1,}', '{"a": [1,]}', '{"a": 1 /* open', '{"a": 1, "a": 2}', '{"a": tru}', "{} {}"],
+    ids=["trailing-comma", "array-trailing-comma", "open-comment", "twice", "bad", "two-values"],
+)
+def test_h3_jsonc_refuses_what_gemini_cli_would_not_read_naming_the_line(text: str) -> None:
+    with pytest.raises(JsoncError, match="line 1"):
+        loads(text)
+
+
+def test_h3_jsonc_adds_to_a_compact_object_on_its_line() -> None:
+    text = '{"a": 1, /* c */ "b": {}}'
+    wanted = {"a": 1, "b": {"x": [1]}, "z": True}
+
+    changed = edit(text, wanted)
+
+    assert changed == '{"a": 1, /* c */ "b": {"x": [1]}, "z": true}'
+    assert edit(changed, loads(text)) == text
+
+
+def test_h3_jsonc_members_after_a_trailing_comment_follow_it() -> None:
+    text = '{\n  "a": 1 // about a\n}\n'
+
+    changed = edit(text, {"a": 1, "b": 2})
+
+    assert changed == '{\n  "a": 1, // about a\n  "b": 2\n}\n'
+
+
+async def test_h3_gemini_commented_settings_reach_the_real_cli(
+    real_service: RealService, memory_root: Path, tmp_path: Path
+) -> None:
+    home = tmp_path / "home"
+    plain = json.loads(GEMINI_SETTINGS)
+    commented = (
+        "// mine\n{\n"
+        + ",\n".join(
+            f"  /* {key} */ {json.dumps(key)}: {json.dumps(value)}" for key, value in plain.items()
+        )
+        + " // last\n}\n"
+    )
+    settings_file(home, commented)
+    install_for_real("gemini", home, real_service, memory_root)
+    workspace, key = workspace_with_key(tmp_path)
+    planted = other_scope(memory_root, tmp_path) / "planted.md"
+
+    fake, status, _out, err = await run_gemini_in(
+        [[write_call(planted, TOPIC)]], real_service, workspace, home, tmp_path
+    )
+
+    assert status == 0, err[-3000:]
+    assert f"- Workspace Memory Key: {key}" in first_user_text(fake.session_turns()[0])
+    assert not planted.exists()
+    assert "// mine" in (home / ".gemini" / "settings.json").read_text(encoding="utf-8")
