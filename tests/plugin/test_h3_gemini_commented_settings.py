@@ -47,6 +47,21 @@ COMMENTED = {
     ),
     "comment-last": '{\n  "security": {"auth": {"selectedType": "gemini-api-key"}}\n  // last\n}\n',
     "only-comments": "{\n  // nothing set yet\n}\n",
+    "own-lists": (
+        "{\n"
+        '  "context": {\n'
+        '    "includeDirectories": [\n'
+        '      "/srv/docs", // the team docs\n'
+        '      "/srv/specs"   /* aligned */\n'
+        "    ]\n"
+        "  },\n"
+        '  "hooks": {\n'
+        '    "BeforeTool": [ // my lint hook first\n'
+        '      {"matcher": "write_file", "hooks": [{"type": "command", "command": "lint"}]}\n'
+        "    ]\n"
+        "  }\n"
+        "}\n"
+    ),
 }
 
 
@@ -87,8 +102,14 @@ def test_h3_gemini_install_keeps_every_comment_and_uninstall_gives_the_file_back
     document = loads(installed)
     assert {"SessionStart", "BeforeTool", "AfterTool"} <= set(document["hooks"])
     assert document["context"]["includeDirectoryTree"] is False
-    for name, value in loads(COMMENTED[case]).items():
-        assert document[name] == value or value.items() <= document[name].items()
+    users = loads(COMMENTED[case])
+    for name, value in users.items():
+        if name not in ("context", "hooks"):
+            assert document[name] == value
+    for event, groups in users.get("hooks", {}).items():
+        assert document["hooks"][event][: len(groups)] == groups  # the user's hooks first
+    for folder in users.get("context", {}).get("includeDirectories", []):
+        assert folder in document["context"]["includeDirectories"]
 
     run("uninstall", "gemini", home=home)
 
@@ -111,10 +132,10 @@ def test_h3_gemini_uninstall_without_a_backup_takes_out_only_its_keys(
 
 
 def test_h3_gemini_a_change_that_would_rewrite_a_comment_is_refused_naming_its_line(
-    tmp_path: Path,
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     home = tmp_path / "home"
-    text = '{\n  "context": {\n    "includeDirectories": ["/srv/docs" /* mine */]\n  }\n}\n'
+    text = '{\n  "context": {\n    "includeDirectoryTree": [true /* on */]\n  }\n}\n'
     settings = settings_file(home, text)
     out = io.StringIO()
 
@@ -128,6 +149,7 @@ def test_h3_gemini_a_change_that_would_rewrite_a_comment_is_refused_naming_its_l
     )
 
     assert status == 1
+    assert "line 3" in caplog.text and "holds a comment" in caplog.text
     assert settings.read_text(encoding="utf-8") == text
     assert backups_of(settings) == []
 
@@ -177,6 +199,29 @@ def test_h3_jsonc_adds_to_a_compact_object_on_its_line() -> None:
 
     assert changed == '{"a": 1, /* c */ "b": {"x": [1]}, "z": true}'
     assert edit(changed, loads(text)) == text
+
+
+def test_h3_jsonc_items_after_the_users_keep_their_bytes_and_go_again() -> None:
+    text = '{"dirs": ["/a", /* b? */ "/b"], "x": [\n  1 // one\n]}'
+
+    changed = edit(text, {"dirs": ["/a", "/b", "/root"], "x": [1, 2]})
+
+    assert changed == '{"dirs": ["/a", /* b? */ "/b", "/root"], "x": [\n  1, // one\n  2\n]}'
+    assert edit(changed, loads(text)) == text
+
+
+def test_h3_jsonc_an_empty_list_gets_its_items_laid_out_like_the_file() -> None:
+    text = '{\n  // mine\n  "dirs": []\n}\n'
+
+    changed = edit(text, {"dirs": ["/root"]})
+
+    assert changed == '{\n  // mine\n  "dirs": [\n    "/root"\n  ]\n}\n'
+    assert edit(changed, loads(text)) == text
+
+
+def test_h3_jsonc_a_file_nested_too_deeply_is_an_error_not_a_crash() -> None:
+    with pytest.raises(JsoncError, match="nested too deeply"):
+        loads("// deep\n" + "[" * 100_000 + "]" * 100_000)
 
 
 def test_h3_jsonc_members_after_a_trailing_comment_follow_it() -> None:

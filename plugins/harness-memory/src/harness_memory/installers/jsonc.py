@@ -47,7 +47,9 @@ class _Node:
     end: int
     value: Any = None
     members: list[_Member] = field(default_factory=list)
+    """An object's members; an array's items (each as a member without a key)."""
     is_object: bool = False
+    is_array: bool = False
 
 
 class _Scanner:
@@ -141,19 +143,22 @@ class _Scanner:
         return node
 
     def array(self, at: int) -> _Node:
-        items: list[Any] = []
+        node = _Node(at, at, [], is_array=True)
         index = self.skip(at + 1)
         while self.text[index : index + 1] != "]":
             item = self.value(index)
-            items.append(item.value)
+            node.value.append(item.value)
+            node.members.append(_Member("", item.start, item))
             index = self.skip(item.end)
             if self.text[index : index + 1] == ",":
+                node.members[-1].comma = index
                 index = self.skip(index + 1)
                 if self.text[index : index + 1] == "]":
                     raise self.fail(index, "a ',' before ']'")
             elif self.text[index : index + 1] != "]":
                 raise self.fail(index, "',' or ']' is expected")
-        return _Node(at, index + 1, items)
+        node.end = index + 1
+        return node
 
     def document(self) -> _Node:
         node = self.value(0)
@@ -168,7 +173,10 @@ def loads(text: str) -> Any:
 
     Raises :class:`JsoncError` naming the line for text that is not one value, a key twice in
     one object, or a comment never closed."""
-    return _Scanner(text).document().value
+    try:
+        return _Scanner(text).document().value
+    except RecursionError:
+        raise JsoncError("line 1: nested too deeply") from None
 
 
 def has_comments(text: str) -> bool:
@@ -196,7 +204,10 @@ def edit(text: str, new: dict[str, Any], unit: str = "  ") -> str:
     Raises :class:`JsoncError` for text that is not a JSON object, or a change that would cut
     or rewrite a comment."""
     scanner = _Scanner(text)
-    root = scanner.document()
+    try:
+        root = scanner.document()
+    except RecursionError:
+        raise JsoncError("line 1: nested too deeply") from None
     if not root.is_object:
         raise scanner.fail(root.start, "the settings are not a JSON object")
     edits: list[tuple[int, int, str]] = []
@@ -244,13 +255,32 @@ def _edit_object(
         if member.value.is_object and isinstance(wanted, dict):
             _edit_object(scanner, member.value, wanted, unit, edits, compact=indent is None)
             continue
+        if member.value.is_array and isinstance(wanted, list):
+            grown = _edit_array(scanner, member.value, wanted, unit, compact=indent is None)
+            if grown is not None:
+                edits += grown
+                continue
         if _comment_in(scanner, member.value.start, member.value.end):
             raise scanner.fail(member.value.start, f"{member.key!r} holds a comment")
         edits.append((member.value.start, member.value.end, _render(wanted, indent, unit)))
     edits += _cuts(scanner, node, [m for m in node.members if m.key not in new])
-    added = [key for key in new if key not in members]
+    added: list[tuple[str | None, Any]] = [(key, new[key]) for key in new if key not in members]
     if added:
-        edits += _insertion(scanner, node, {key: new[key] for key in added}, unit, compact)
+        edits += _insertion(scanner, node, added, unit, compact)
+
+
+def _edit_array(
+    scanner: _Scanner, node: _Node, new: list[Any], unit: str, *, compact: bool
+) -> list[tuple[int, int, str]] | None:
+    """The edits turning the array ``node`` into ``new`` when ``new`` only adds items after
+    its own or only takes items off its end (the user's items keep their bytes); None when
+    the change is another (the caller replaces the array)."""
+    old: list[Any] = node.value
+    if len(new) > len(old) and not _types_differ(old, new[: len(old)]):
+        return _insertion(scanner, node, [(None, item) for item in new[len(old) :]], unit, compact)
+    if len(new) < len(old) and not _types_differ(old[: len(new)], new):
+        return _cuts(scanner, node, node.members[len(new) :])
+    return None
 
 
 def _types_differ(old: Any, new: Any) -> bool:
@@ -266,18 +296,23 @@ def _render(value: Any, indent: str | None, unit: str) -> str:
 
 
 def _insertion(
-    scanner: _Scanner, node: _Node, added: dict[str, Any], unit: str, compact: bool
+    scanner: _Scanner,
+    node: _Node,
+    added: list[tuple[str | None, Any]],
+    unit: str,
+    compact: bool,
 ) -> list[tuple[int, int, str]]:
-    """The edits adding ``added`` after ``node``'s last member (laid out like it)."""
+    """The edits adding ``added`` (``(key, value)``; key None for an array's item) after
+    ``node``'s last member or item, laid out like it."""
     text = scanner.text
     newline = "\r\n" if "\r\n" in text else "\n"
     if node.members:
         last = node.members[-1].value
         indent = _indent_at(text, node.members[-1].start)
         if indent is None:  # a compact object: on the same line
-            parts = [f"{_key(k)}: {_render(v, None, unit)}" for k, v in added.items()]
+            parts = [_key(k) + _render(v, None, unit) for k, v in added]
             return [(last.end, last.end, "".join(", " + part for part in parts))]
-        parts = [f"{indent}{_key(k)}: {_render(v, indent, unit)}" for k, v in added.items()]
+        parts = [indent + _key(k) + _render(v, indent, unit) for k, v in added]
         body = "".join("," + newline + part for part in parts)
         line_end = text.find("\n", last.end)
         if (
@@ -292,11 +327,11 @@ def _insertion(
         # the comma after the value, the members after whatever comment ends its line
         return [(last.end, last.end, ","), (line_end, line_end, body[1:])]
     if compact:
-        parts = [f"{_key(k)}: {_render(v, None, unit)}" for k, v in added.items()]
+        parts = [_key(k) + _render(v, None, unit) for k, v in added]
         return [(node.start + 1, node.end - 1, ", ".join(parts))]
     outer = _line_indent(text, node.start)
     indent = outer + unit
-    parts = [f"{indent}{_key(k)}: {_render(v, indent, unit)}" for k, v in added.items()]
+    parts = [indent + _key(k) + _render(v, indent, unit) for k, v in added]
     members = ("," + newline).join(parts)
     close = node.end - 1
     if text[node.start + 1 : close].strip() == "":
@@ -307,8 +342,9 @@ def _insertion(
     return [(close, close, newline + members + newline + outer)]
 
 
-def _key(key: str) -> str:
-    return json.dumps(key, ensure_ascii=False)
+def _key(key: str | None) -> str:
+    """What stands before a value: ``"key": `` in an object, nothing in an array."""
+    return "" if key is None else json.dumps(key, ensure_ascii=False) + ": "
 
 
 def _closed(segment: str) -> bool:
