@@ -4,20 +4,28 @@ A Workspace's ``.codex/config.toml`` is a config layer of its own, read over the
 ``config.toml`` when the user trusts the project (``[projects."<path>"] trust_level =
 "trusted"``) and ignored otherwise. Its ``[features] hooks = false`` (or the older spelling
 ``codex_hooks = false``) switches off every hook Codex would run, the user's included: the Session
-gets no memory and the write guard never sees a write. This test pins that measurement for the
-pinned Codex CLI, untrusted and trusted: when a version stops honouring a Workspace's switch, it
-fails, and the gap (``guard_gaps.GUARD_GAPS``) and docs/security.md's row can go.
+gets no memory and the write guard never sees a write; its ``unified_exec_tty = true`` turns
+terminals back on, so what the model types into one (never shown to a hook) lands. A project's
+own hooks and ``[hooks.state]`` change nothing. An administrator's
+``/etc/codex/requirements.toml`` (``[features] hooks = true``, ``unified_exec_tty = false``)
+holds over a trusted project. These tests pin each measurement for the pinned Codex CLI: when a
+version changes one, it fails, and the gap (``guard_gaps.GUARD_GAPS``), the README and
+docs/security.md's row change with it.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 import pytest
 
+from tests.plugin.fake_model_apis import Json, Turn
 from tests.plugin.harness_run import TOPIC, other_scope, run_codex, workspace_with_key
 from tests.plugin.real_service import RealService
 from tests.plugin.test_e2e_h2_codex import developer_and_user_text, patch_call
+from tests.plugin.test_e2e_p3_guard_bypasses import codex_call
 
 pytestmark = pytest.mark.e2e
 
@@ -125,3 +133,50 @@ async def test_codex_a_trusted_repositorys_own_hooks_and_hook_state_do_not_undo_
     assert f"- Workspace Memory Key: {key}" in first
     assert not planted.exists()
     assert not ran.exists()
+
+
+@pytest.mark.parametrize("pinned", [False, True], ids=["user-config", "requirements-pin"])
+async def test_codex_a_trusted_project_turns_terminals_back_on_unless_an_administrator_pins_them(
+    real_service: RealService, memory_root: Path, tmp_path: Path, pinned: bool
+) -> None:
+    """The install's ``features.unified_exec_tty = false`` keeps typing into a terminal
+    (``write_stdin``, which Codex never shows its hooks) shut; a trusted project's
+    ``.codex/config.toml`` can set it back to true. ``/etc/codex/requirements.toml`` pins it."""
+    workspace, _ = workspace_with_key(tmp_path)
+    (workspace / ".codex").mkdir()
+    (workspace / ".codex" / "config.toml").write_text(
+        "[features]\nunified_exec_tty = true\n", encoding="utf-8"
+    )
+    overlay = None
+    if pinned:
+        overlay = tmp_path / "etc"
+        (overlay / "upper" / "codex").mkdir(parents=True)
+        (overlay / "work").mkdir()
+        (overlay / "upper" / "codex" / "requirements.toml").write_text(
+            "[features]\nunified_exec_tty = false\n", encoding="utf-8"
+        )
+    other = other_scope(memory_root, tmp_path)
+    typed = f"echo typed > {other}/typed.md\nexit\n"
+
+    def type_into_the_shell(body: Json) -> list[Json]:
+        started = re.search(r"session ID (\d+)", json.dumps(body.get("input", [])))
+        session = int(started.group(1)) if started else 1
+        arguments = {"session_id": session, "chars": typed, "yield_time_ms": 1000}
+        return [codex_call("stdin", "write_stdin", arguments)]
+
+    turns: list[Turn] = [
+        [codex_call("tty", "exec_command", {"cmd": "bash", "tty": True})],
+        type_into_the_shell,
+    ]
+    _fake, status, _out, err = await run_codex(
+        turns,
+        real_service,
+        memory_root,
+        workspace,
+        tmp_path,
+        config_extra=trusting(workspace),
+        etc_overlay=overlay,
+    )
+
+    assert status == 0, err[-3000:]
+    assert (other / "typed.md").exists() is not pinned

@@ -40,9 +40,10 @@ GUARD_GAPS: dict[str, tuple[str, ...]] = {
         "command then goes through `exec_command`, which the guard reads).",
         "Reads: other Workspaces' scopes can be read; the guard refuses writes only.",
         "A trusted project's own `.codex/config.toml` switches these hooks off (`[features] "
-        "hooks = false`): its Sessions then get no memory and no write guard, and nobody is "
-        "told. No user setting keeps them on; an administrator's `/etc/codex/requirements.toml` "
-        "with `[features] hooks = true` does. Trust only projects whose `.codex/` you have read.",
+        "hooks = false`: no memory, no write guard, nobody told) or terminals back on "
+        "(`unified_exec_tty = true`). No user setting prevents it; an administrator's "
+        "`/etc/codex/requirements.toml` with `[features] hooks = true` and `unified_exec_tty = "
+        "false` does. Trust only projects whose `.codex/` you have read.",
     ),
     "gemini": (
         _RUN_TIME,
