@@ -117,6 +117,22 @@ def test_h3_gemini_install_keeps_every_comment_and_uninstall_gives_the_file_back
 
 
 @pytest.mark.parametrize("case", list(COMMENTED))
+def test_h3_gemini_a_second_install_of_a_commented_file_changes_nothing(
+    tmp_path: Path, case: str
+) -> None:
+    home = tmp_path / "home"
+    settings = settings_file(home, COMMENTED[case])
+    install("gemini", home)
+    installed = settings.read_bytes()
+
+    said = install("gemini", home)
+
+    assert "nothing to change" in said
+    assert settings.read_bytes() == installed
+    assert len(backups_of(settings)) == 1
+
+
+@pytest.mark.parametrize("case", list(COMMENTED))
 def test_h3_gemini_uninstall_without_a_backup_takes_out_only_its_keys(
     tmp_path: Path, case: str
 ) -> None:

@@ -14,7 +14,8 @@ lose it; so is a file with a key twice in one object (which one a reader takes i
 choice). Only the install's own keys change, and they carry no comment of the user's.
 
 Libraries looked at: ``json-five`` keeps comments through its model loader and dumper, but a
-new member must be built as tokens with their whitespace by hand; ``jsonc-edit`` runs
+new member must be built as model nodes with their whitespace lists by hand, and it reads
+JSON5 (unquoted keys, trailing commas), more than Gemini CLI does; ``jsonc-edit`` runs
 Microsoft's ``jsonc-parser`` in a Node.js child process. This module is the small scanner the
 edits need.
 """
