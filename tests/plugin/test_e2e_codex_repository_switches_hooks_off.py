@@ -180,3 +180,44 @@ async def test_codex_a_trusted_project_turns_terminals_back_on_unless_an_adminis
 
     assert status == 0, err[-3000:]
     assert (other / "typed.md").exists() is not pinned
+
+
+@pytest.mark.parametrize("pinned", [False, True], ids=["user-config", "requirements-pin"])
+async def test_codex_a_trusted_project_turns_its_own_memories_back_on_unless_pinned(
+    real_service: RealService, memory_root: Path, tmp_path: Path, pinned: bool
+) -> None:
+    """H-6: the install's ``features.memories = false`` keeps Codex's own memories out of the
+    model's context; a trusted project's ``.codex/config.toml`` can set it back to true, and
+    ``memory_summary.md`` reaches the model beside Agent Memory. ``/etc/codex/requirements.toml``
+    pins it."""
+    workspace, key = workspace_with_key(tmp_path)
+    memories = tmp_path / "home" / ".codex" / "memories"
+    memories.mkdir(parents=True)
+    (memories / "memory_summary.md").write_text("CODEX-OWN-MEMORY-SUMMARY\n", encoding="utf-8")
+    (workspace / ".codex").mkdir()
+    (workspace / ".codex" / "config.toml").write_text(
+        "[features]\nmemories = true\n", encoding="utf-8"
+    )
+    overlay = None
+    if pinned:
+        overlay = tmp_path / "etc"
+        (overlay / "upper" / "codex").mkdir(parents=True)
+        (overlay / "work").mkdir()
+        (overlay / "upper" / "codex" / "requirements.toml").write_text(
+            "[features]\nmemories = false\n", encoding="utf-8"
+        )
+
+    fake, status, _out, err = await run_codex(
+        [[]],
+        real_service,
+        memory_root,
+        workspace,
+        tmp_path,
+        config_extra=trusting(workspace),
+        etc_overlay=overlay,
+    )
+
+    assert status == 0, err[-3000:]
+    session = fake.session_turns()[0]
+    assert f"- Workspace Memory Key: {key}" in developer_and_user_text(session)
+    assert ("CODEX-OWN-MEMORY-SUMMARY" in json.dumps(session)) is not pinned
