@@ -273,3 +273,21 @@ async def test_h3_gemini_commented_settings_reach_the_real_cli(
     assert f"- Workspace Memory Key: {key}" in first_user_text(fake.session_turns()[0])
     assert not planted.exists()
     assert "// mine" in (home / ".gemini" / "settings.json").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted"),
+    [
+        ('{"a": 1, "b": 2}', '{"a": 1, "c": 3}'),
+        ('{\n  "a": 1, // a\n  "b": 2\n}\n', '{\n  "a": 1, // a\n  "c": 3\n}\n'),
+    ],
+)
+def test_h3_jsonc_a_member_taken_out_and_another_added_follow_the_last_kept(
+    text: str, wanted: str
+) -> None:
+    assert edit(text, {"a": 1, "c": 3}) == wanted
+
+
+def test_h3_jsonc_every_member_taken_out_while_others_come_is_refused_not_torn() -> None:
+    with pytest.raises(JsoncError):
+        edit('{\n  // mine\n  "a": 1\n}\n', {"b": 2})

@@ -22,6 +22,7 @@ edits need.
 
 from __future__ import annotations
 
+import itertools
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -213,7 +214,12 @@ def edit(text: str, new: dict[str, Any], unit: str = "  ") -> str:
         raise scanner.fail(root.start, "the settings are not a JSON object")
     edits: list[tuple[int, int, str]] = []
     _edit_object(scanner, root, new, _unit_of(scanner, root) or unit, edits)
-    for start, end, replacement in sorted(edits, reverse=True):
+    ordered = sorted(edits)
+    for before, after in itertools.pairwise(ordered):
+        start = after[0]
+        if start < before[1]:  # a member added where one is taken out: no text does both here
+            raise scanner.fail(start, "the change both takes out and adds members there")
+    for start, end, replacement in reversed(ordered):
         text = text[:start] + replacement + text[end:]
     return text
 
@@ -264,10 +270,14 @@ def _edit_object(
         if _comment_in(scanner, member.value.start, member.value.end):
             raise scanner.fail(member.value.start, f"{member.key!r} holds a comment")
         edits.append((member.value.start, member.value.end, _render(wanted, indent, unit)))
-    edits += _cuts(scanner, node, [m for m in node.members if m.key not in new])
     added: list[tuple[str | None, Any]] = [(key, new[key]) for key in new if key not in members]
+    gone = [member for member in node.members if member.key not in new]
+    edits += _cuts(scanner, node, gone, keep_comma=bool(added))
     if added:
-        edits += _insertion(scanner, node, added, unit, compact)
+        kept = [member for member in node.members if member.key in new]
+        if len(kept) < len(node.members) and not kept:
+            raise scanner.fail(node.start, "the change takes out every member and adds others")
+        edits += _insertion(scanner, node, added, unit, compact, kept)
 
 
 def _edit_array(
@@ -302,45 +312,52 @@ def _insertion(
     added: list[tuple[str | None, Any]],
     unit: str,
     compact: bool,
+    kept: list[_Member] | None = None,
 ) -> list[tuple[int, int, str]]:
-    """The edits adding ``added`` (``(key, value)``; key None for an array's item) after
-    ``node``'s last member or item, laid out like it."""
+    """The edits adding ``added`` (``(key, value)``; key None for an array's item) after the
+    last of ``kept`` (``node``'s members or items that stay; all of them by default), laid out
+    like it."""
     text = scanner.text
     newline = "\r\n" if "\r\n" in text else "\n"
-    if node.members:
-        last = node.members[-1].value
-        indent = _indent_at(text, node.members[-1].start)
+    members = node.members if kept is None else kept
+    if members:
+        tail = members[-1]  # its comma stays when members after it are taken out (_cuts)
+        last = tail.value
+        anchor = last.end if tail.comma is None else tail.comma + 1
+        indent = _indent_at(text, tail.start)
         if indent is None:  # a compact object: on the same line
             parts = [_key(k) + _render(v, None, unit) for k, v in added]
-            return [(last.end, last.end, "".join(", " + part for part in parts))]
+            joined = ", ".join(parts)
+            return [(anchor, anchor, (", " if tail.comma is None else " ") + joined)]
         parts = [indent + _key(k) + _render(v, indent, unit) for k, v in added]
-        body = "".join("," + newline + part for part in parts)
-        line_end = text.find("\n", last.end)
+        body = "".join("," + newline + part for part in parts)[1:]  # without the first comma
+        line_end = text.find("\n", anchor)
         if (
             line_end < 0
-            or scanner.skip(last.end) < line_end
-            or not _closed(text[last.end : line_end])
-            or text[last.end : line_end].strip() == ""
+            or scanner.skip(anchor) < line_end
+            or not _closed(text[anchor:line_end])
+            or text[anchor:line_end].strip() == ""
         ):
-            return [(last.end, last.end, body)]
+            return [(anchor, anchor, ("," if tail.comma is None else "") + body)]
         if text[line_end - 1 : line_end] == "\r":
             line_end -= 1
         # the comma after the value, the members after whatever comment ends its line
-        return [(last.end, last.end, ","), (line_end, line_end, body[1:])]
+        comma = [(last.end, last.end, ",")] if tail.comma is None else []
+        return [*comma, (line_end, line_end, body)]
     if compact:
         parts = [_key(k) + _render(v, None, unit) for k, v in added]
         return [(node.start + 1, node.end - 1, ", ".join(parts))]
     outer = _line_indent(text, node.start)
     indent = outer + unit
     parts = [indent + _key(k) + _render(v, indent, unit) for k, v in added]
-    members = ("," + newline).join(parts)
+    joined = ("," + newline).join(parts)
     close = node.end - 1
     if text[node.start + 1 : close].strip() == "":
-        return [(node.start + 1, close, newline + members + newline + outer)]
+        return [(node.start + 1, close, newline + joined + newline + outer)]
     close_line = text.rfind("\n", 0, close) + 1
     if close_line > node.start and text[close_line:close].strip() == "":
-        return [(close_line, close_line, members + newline)]
-    return [(close, close, newline + members + newline + outer)]
+        return [(close_line, close_line, joined + newline)]
+    return [(close, close, newline + joined + newline + outer)]
 
 
 def _key(key: str | None) -> str:
@@ -359,10 +376,13 @@ def _line_indent(text: str, at: int) -> str:
     return line[: len(line) - len(line.lstrip(" \t"))]
 
 
-def _cuts(scanner: _Scanner, node: _Node, gone: list[_Member]) -> list[tuple[int, int, str]]:
+def _cuts(
+    scanner: _Scanner, node: _Node, gone: list[_Member], *, keep_comma: bool = False
+) -> list[tuple[int, int, str]]:
     """The edits taking the members ``gone`` out of ``node``, each with its line and comma:
     one before a kept member from its line to that member's line; those after the last kept
-    member from the end of its line, its comma too."""
+    member from the end of its line, its comma too (unless ``keep_comma``: members are added
+    after it)."""
     text = scanner.text
     members = node.members
     kept = [index for index, member in enumerate(members) if member not in gone]
@@ -398,9 +418,11 @@ def _cuts(scanner: _Scanner, node: _Node, gone: list[_Member]) -> list[tuple[int
             line_start = text.rfind("\n", 0, first.start) + 1
             if text[line_start : first.start].strip() == "" and line_start > comma:
                 start = line_start - 1 - (text[line_start - 2 : line_start - 1] == "\r")
-                cuts += [(comma, comma + 1), (max(start, comma + 1), last.value.end)]
+                cuts.append((max(start, comma + 1), last.value.end))
+                if not keep_comma:
+                    cuts.append((comma, comma + 1))
             else:
-                cuts.append((comma, last.value.end))
+                cuts.append((comma + 1 if keep_comma else comma, last.value.end))
     for start, end in cuts:
         if _comment_in(scanner, start, end):
             raise scanner.fail(start, "taking the install's keys out would cut a comment")
