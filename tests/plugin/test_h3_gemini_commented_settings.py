@@ -16,6 +16,8 @@ import pytest
 from harness_memory.cli import main
 from harness_memory.installers.files import backups_of
 from harness_memory.installers.jsonc import JsoncError, edit, loads
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.plugin.harness_run import (
     GEMINI_SETTINGS,
@@ -291,3 +293,61 @@ def test_h3_jsonc_a_member_taken_out_and_another_added_follow_the_last_kept(
 def test_h3_jsonc_every_member_taken_out_while_others_come_is_refused_not_torn() -> None:
     with pytest.raises(JsoncError):
         edit('{\n  // mine\n  "a": 1\n}\n', {"b": 2})
+
+
+_SCALARS = st.one_of(st.integers(-1000, 1000), st.booleans(), st.none(), st.text(max_size=8))
+_VALUES = st.recursive(
+    _SCALARS,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+_COMMENTS = st.sampled_from([" // note\n", "/* c */", " /* a // b */ ", "\n// line\n"])
+
+
+def with_comments(text: str, data: st.DataObject) -> str:
+    """``text`` (JSON) with comments drawn in after some of its ``{``, ``[``, ``,`` and ``:``
+    and before some of its ``}``, ``]`` and ``,`` (outside strings), where a reader takes them
+    as white space."""
+    out: list[str] = []
+    in_string = escaped = False
+    for char in text:
+        if not in_string and char in "}]," and data.draw(st.booleans(), label="before"):
+            out.append(data.draw(_COMMENTS))
+        out.append(char)
+        if in_string:
+            in_string = not (char == '"' and not escaped)
+            escaped = char == "\\" and not escaped
+        elif char == '"':
+            in_string, escaped = True, False
+        elif char in "{[,:" and data.draw(st.booleans(), label="comment here"):
+            out.append(data.draw(_COMMENTS))
+    return "".join(out)
+
+
+@settings(max_examples=200)
+@given(
+    users=st.dictionaries(st.text(max_size=6), _VALUES, min_size=1, max_size=4),
+    indent=st.sampled_from([None, 2, 4, "\t"]),
+    data=st.data(),
+)
+def test_h3_jsonc_any_commented_object_round_trips_through_an_install_and_back(
+    users: dict[str, object], indent: int | str | None, data: st.DataObject
+) -> None:
+    """Whatever the user's object and wherever the comments: read as JSON reads it, no change
+    leaves every byte, and adding our members (a new key, an item after a list's own) then
+    taking them out again gives the text back byte for byte."""
+    text = with_comments(json.dumps(users, indent=indent), data)
+    assert loads(text) == users
+    assert edit(text, users) == text
+
+    ours = dict(users)
+    ours["agent-memory"] = {"hooks": [{"command": "harness-memory hook gemini"}]}
+    lists = [key for key, value in users.items() if isinstance(value, list)]
+    for key in lists:
+        ours[key] = [*users[key], "/memory-root"]  # type: ignore[misc]
+    installed = edit(text, ours)
+
+    assert loads(installed) == ours
+    assert edit(installed, users) == text

@@ -346,7 +346,9 @@ def _insertion(
         return [*comma, (line_end, line_end, body)]
     if compact:
         parts = [_key(k) + _render(v, None, unit) for k, v in added]
-        return [(node.start + 1, node.end - 1, ", ".join(parts))]
+        if text[node.start + 1 : node.end - 1].strip() == "":
+            return [(node.start + 1, node.end - 1, ", ".join(parts))]
+        return [(node.end - 1, node.end - 1, ", ".join(parts))]  # after the comments inside
     outer = _line_indent(text, node.start)
     indent = outer + unit
     parts = [indent + _key(k) + _render(v, indent, unit) for k, v in added]
@@ -357,7 +359,9 @@ def _insertion(
     close_line = text.rfind("\n", 0, close) + 1
     if close_line > node.start and text[close_line:close].strip() == "":
         return [(close_line, close_line, joined + newline)]
-    return [(close, close, newline + joined + newline + outer)]
+    # a comment and the closing bracket on one line: the members after it on that line too
+    inline = [_key(k) + _render(v, None, unit) for k, v in added]
+    return [(close, close, ", ".join(inline))]
 
 
 def _key(key: str | None) -> str:
