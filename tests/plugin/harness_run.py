@@ -94,10 +94,12 @@ async def run_in_loopback(
     sockets: Path,
     files: Sequence[Path] = (),
     hidden: Sequence[Path] = (),
+    etc_overlay: Path | None = None,
 ) -> tuple[int, str, str, int]:
     """Run ``command`` (``{port}`` in its words, env and ``files`` replaced by the stand-in's
     port) in a loopback-only namespace with the stand-in and the service bridged in, and the
-    ``hidden`` folders out of its sight; returns ``(exit status, stdout, stderr, model
+    ``hidden`` folders out of its sight and ``etc_overlay``'s ``upper/`` over ``/etc`` (as in
+    :func:`~tests.plugin.loopback_only.wrap`); returns ``(exit status, stdout, stderr, model
     port)``."""
     service_port = urlsplit(service.url).port
     assert service_port is not None
@@ -111,7 +113,13 @@ async def run_in_loopback(
         words = [word.replace("{port}", str(port)) for word in command]
         environment = {k: v.replace("{port}", str(port)) for k, v in env.items()}
         code, out, err = await run_isolated(
-            words, bridges, cwd=cwd, env=environment, limit_s=RUN_LIMIT_S, hidden=hidden
+            words,
+            bridges,
+            cwd=cwd,
+            env=environment,
+            limit_s=RUN_LIMIT_S,
+            hidden=hidden,
+            etc_overlay=etc_overlay,
         )
     return code, out.decode(errors="replace"), err.decode(errors="replace"), port
 
@@ -154,10 +162,12 @@ async def run_codex(
     config_extra: str = "",
     hooks: bool = True,
     install_flags: Sequence[str] = (),
+    etc_overlay: Path | None = None,
 ) -> tuple[FakeResponses, int, str, str]:
     """Codex ``exec`` headless with the hooks installed into a fresh HOME under ``tmp``: the
     stand-in's provider (and ``config_extra``) in the user's ``config.toml`` first, then
-    ``harness-memory install`` (unless not ``hooks``)."""
+    ``harness-memory install`` (unless not ``hooks``); ``etc_overlay`` as in
+    :func:`run_in_loopback` (an administrator's ``/etc/codex``)."""
     codex = npm_cli(CODEX)
     home = tmp / "home"
     (home / ".codex").mkdir(parents=True, exist_ok=True)
@@ -181,6 +191,7 @@ async def run_codex(
         },
         sockets=tmp,
         files=[home / ".codex" / "config.toml"],
+        etc_overlay=etc_overlay,
     )
     return fake, status, out, err
 

@@ -89,7 +89,7 @@ def test_h3_install_adds_its_keys_after_the_users_text_in_the_files_layout(
     assert list(document)[: len(users)] == list(users)
 
 
-@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
+@pytest.mark.parametrize("harness", ["claude-code", "codex"])
 @pytest.mark.parametrize(
     "text",
     [
@@ -100,6 +100,8 @@ def test_h3_install_adds_its_keys_after_the_users_text_in_the_files_layout(
 def test_h3_a_settings_file_with_comments_is_refused_saying_so(
     tmp_path: Path, harness: str, text: str, caplog: pytest.LogCaptureFixture
 ) -> None:
+    """Claude Code and Codex CLI read their JSON files without comments; Gemini CLI's are
+    edited with them kept (``test_h3_gemini_commented_settings.py``)."""
     path = users_file(tmp_path, harness, text)
 
     assert run(tmp_path, "install", harness) == 1

@@ -166,5 +166,5 @@ def test_h7_no_backup_keeps_the_token_after_a_remote_mode_uninstall(tmp_path: Pa
     left = every_file(home / ".claude")
     tokens = ("first-token", "second-token", "older-token")
     assert [name for name, text in left.items() if any(t in text for t in tokens)] == [], said
-    assert json.loads(left.pop("settings.json")) == {"theme": "dark"}
-    assert original in left.values()  # the first install's backup of the user's file
+    assert left.pop("settings.json") == original  # from the first install's backup, byte for byte
+    assert original not in left.values()  # that backup repeated the file: removed (H-3)

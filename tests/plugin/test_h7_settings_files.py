@@ -222,7 +222,7 @@ def test_token_in_readable_settings_old_backups_made_private(tmp_path: Path) -> 
     settings.write_text(older, encoding="utf-8")
     settings.chmod(0o600)
     leaked = settings.with_name(settings.name + BACKUP_SUFFIX + "20240101T000000Z")
-    leaked.write_text(older, encoding="utf-8")
+    leaked.write_text(json.dumps({"env": {"HARNESS_MEMORY_TOKEN": TOKEN}, "theme": "x"}))
     leaked.chmod(0o644)
 
     status, said = run(home, root, "install", "claude-code")

@@ -16,6 +16,7 @@
     harness-memory hook claude-code|gemini session-end, hook codex stop   (remote mode: send back)
     harness-memory sync [--workspace DIR] [--status] [--format json|text]  (harness_memory.cli_sync)
     harness-memory install|uninstall claude-code|codex|gemini …   (harness_memory.cli_install)
+    harness-memory token set [--file PATH] < token      (harness_memory.cli_token)
 
 Every flag falls back to its ``HARNESS_MEMORY_*`` variable (see :mod:`harness_memory.settings`),
 except in a hook given ``--flags-only`` (as installed), which reads none, the token's neither
@@ -37,6 +38,7 @@ import argparse
 import functools
 import gc
 import importlib
+import io
 import json
 import os
 import sys
@@ -49,6 +51,7 @@ from memory_core.keys import check_draft_id
 
 from harness_memory.cli_install import INSTALL_HELP, add_install_flags, run_install
 from harness_memory.cli_sync import SYNC_HELP, add_sync_flags
+from harness_memory.cli_token import TOKEN_HELP, add_token_flags, run_token
 from harness_memory.hooks.claude_code import decode_input
 from harness_memory.settings import (
     ENV_PREFIX,
@@ -151,6 +154,9 @@ def main(
         _log_to_stderr()
     if args.command in ("install", "uninstall", "status"):
         return run_install(parser, args, env, out)
+    if args.command == "token":
+        text = sys.stdin if stdin is None else io.TextIOWrapper(stdin, encoding="utf-8")
+        return run_token(parser, args, env, text, out)
     if args.command == "session-start":
         return _session_start(parser, args, settings, out)
     if args.command == "draft":
@@ -314,6 +320,7 @@ def build_parser() -> argparse.ArgumentParser:
             _add_hook,
         ),
         "sync": (SYNC_HELP, lambda sync: add_sync_flags(sync, _add_setting_flags)),
+        "token": (TOKEN_HELP, add_token_flags),
         **{
             verb: (help_text, functools.partial(add_install_flags, verb=verb))
             for verb, help_text in INSTALL_HELP.items()

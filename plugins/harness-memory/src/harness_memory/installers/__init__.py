@@ -198,6 +198,11 @@ def _report(
             out.write(f"{harness}: backup of the previous file: {done.backup}\n")
         for backup in done.tightened:
             out.write(f"{harness}: {backup} holds the bearer token: made it owner-only\n")
+        for backup in done.pruned:
+            out.write(
+                f"{harness}: removed {backup}: the same bytes as {done.path} now or a newer "
+                "backup\n"
+            )
     for path in removed:
         out.write(f"{harness}: removed {path}\n")
     for path in dropped:

@@ -89,8 +89,7 @@ MANAGED = (
 EACH_USERS_OWN_FILE = (
     "each user gives theirs in the token file of their own account's home (mode 0600, read "
     "by the managed hooks, which no repository's settings can change): "
-    "(umask 077; mkdir -p ~/.claude/harness-memory && "
-    "printf '%s\\n' \"$TOKEN\" > ~/.claude/harness-memory/token)"
+    "`harness-memory token set` (reads the token from stdin)"
 )
 """How a user of a managed install gives the hooks their bearer token (H-7, P-2a)."""
 

@@ -4,10 +4,13 @@ Every installer plans its change as a list of :class:`FileChange` (old text, new
 :func:`apply_changes` carries them out: a file whose text does not change is not touched (so a
 second install changes nothing, and makes no backup); a changed file is first copied to
 ``<name>.harness-memory-backup-<UTC time>`` beside it, then replaced atomically with its
-permission bits kept. A settings file that is a symlink (a dotfiles manager's) is written
-through: its target changes, the link stays. A file or backup that holds the bearer token is
-made private, and no output shows a token (H-7). :func:`describe` renders the plan as unified
-diffs for ``--dry-run``.
+permission bits kept. Backups do not pile up: once every file is written, a backup holding
+the same bytes as its file now does, or as a newer backup of it, is removed
+(:func:`prune_backups`), so each earlier text is kept once and an install followed by an
+uninstall leaves one backup (of the installed file). A settings file that is a symlink (a
+dotfiles manager's) is written through: its target changes, the link stays. A file or backup
+that holds the bearer token is made private, and no output shows a token (H-7).
+:func:`describe` renders the plan as unified diffs for ``--dry-run``.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import difflib
 import json
 import os
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from glob import escape as glob_escape
 from pathlib import Path
@@ -25,6 +28,7 @@ from typing import Any
 
 from memory_core.atomic import atomic_write_bytes, make_dirs
 
+from harness_memory.installers import jsonc
 from harness_memory.installers.json_layout import layout_of
 from harness_memory.installers.secrets import MASK, holds, mask, private_mode
 
@@ -39,6 +43,8 @@ __all__ = [
     "describe",
     "dump_json",
     "earlier_text",
+    "has_comments_safely",
+    "prune_backups",
     "read_json_object",
     "read_text",
     "write_target",
@@ -111,12 +117,15 @@ def read_text(path: Path) -> str | None:
         raise SettingsFileError(f"{path} is not UTF-8 text") from None
 
 
-def read_json_object(path: Path) -> tuple[str | None, dict[str, Any]]:
+def read_json_object(path: Path, *, comments: bool = False) -> tuple[str | None, dict[str, Any]]:
     """``(text, object)`` of a JSON settings file; ``(None, {})`` when it does not exist.
 
-    A blank file counts as ``{}``. Raises :class:`SettingsFileError` for anything but a JSON
-    object, naming a comment's line when the file holds one (it is not rewritten, so no
-    comment can be lost).
+    A blank file counts as ``{}``. With ``comments`` (a harness that reads its settings with
+    ``//`` and ``/* */`` comments: Gemini CLI) a commented file is read too
+    (:func:`~harness_memory.installers.jsonc.loads`); its changes are then made in its text
+    (:func:`dump_json` with ``comments``). Raises :class:`SettingsFileError` for anything but a
+    JSON object, naming a comment's line when the file holds one and ``comments`` is off (it
+    is not rewritten, so no comment can be lost).
     """
     text = read_text(path)
     if text is None or not text.strip():
@@ -124,6 +133,16 @@ def read_json_object(path: Path) -> tuple[str | None, dict[str, Any]]:
     try:
         document = json.loads(text)
     except json.JSONDecodeError as error:
+        if comments and has_comments_safely(text):
+            try:
+                document = jsonc.loads(text)
+            except jsonc.JsoncError as failure:
+                raise SettingsFileError(f"{path} is not valid JSON ({failure})") from None
+            if not isinstance(document, dict):
+                raise SettingsFileError(
+                    f"{path} holds a JSON {type(document).__name__}, not an object"
+                ) from None
+            return text, document
         if text.startswith(("//", "/*"), error.pos):
             raise SettingsFileError(
                 f"{path} holds a comment (line {error.lineno}): the install writes the file "
@@ -139,12 +158,34 @@ def read_json_object(path: Path) -> tuple[str | None, dict[str, Any]]:
     return text, document
 
 
-def dump_json(document: dict[str, Any], like: str | None = None) -> str:
+def dump_json(
+    document: dict[str, Any], like: str | None = None, *, path: Path | None = None
+) -> str:
     """The settings object as the file's new text, laid out as ``like`` (the file's text now)
     is: compact, four spaces or a tab, its final line end or none
     (:func:`~harness_memory.installers.json_layout.layout_of`); two-space indent and a final
-    line end for a new file or one no layout reproduces."""
+    line end for a new file or one no layout reproduces. A ``like`` holding comments is edited
+    in place instead (:func:`~harness_memory.installers.jsonc.edit`): every byte outside the
+    members that change stays; :class:`SettingsFileError` (naming ``path``) when the change
+    would cut a comment."""
+    if like is not None and has_comments_safely(like):
+        try:
+            return jsonc.edit(like, document)
+        except jsonc.JsoncError as error:
+            raise SettingsFileError(
+                f"{path or 'the settings file'}: {error}; the install keeps every comment, so "
+                "move that comment or add the hooks by hand (see the harness-memory README)"
+            ) from None
     return layout_of(like).render(document)
+
+
+def has_comments_safely(text: str) -> bool:
+    """Whether ``text`` holds a ``//`` or ``/* */`` comment outside its strings (False for a
+    text whose strings do not close: it is no JSON at all)."""
+    try:
+        return jsonc.has_comments(text)
+    except jsonc.JsoncError:
+        return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +196,7 @@ class Earlier:
     mode: int
 
 
-def earlier_text(path: Path, document: dict[str, Any]) -> Earlier | None:
+def earlier_text(path: Path, document: dict[str, Any], *, comments: bool = False) -> Earlier | None:
     """The newest backup of ``path`` whose JSON object is ``document``: what the user's file
     was, byte for byte and with its mode, before an install changed it (a hand-aligned file no
     layout reproduces included). None when no backup holds that object (the user changed the
@@ -167,7 +208,8 @@ def earlier_text(path: Path, document: dict[str, Any]) -> Earlier | None:
             mode = _mode_of(backup)
             if text is None or mode is None or not text.strip():
                 continue
-            if json.dumps(json.loads(text)) == wanted:
+            found = jsonc.loads(text) if comments else json.loads(text)
+            if json.dumps(found) == wanted:
                 return Earlier(text, mode)
         except (SettingsFileError, ValueError):
             continue
@@ -229,6 +271,8 @@ class Written:
     old_mode: int | None
     mode: int
     tightened: tuple[Path, ...] = ()
+    pruned: tuple[Path, ...] = ()
+    """Older backups removed as copies of the file now or of a newer one (:func:`prune_backups`)."""
 
 
 def apply_changes(changes: list[FileChange], *, now: datetime | None = None) -> list[Written]:
@@ -263,7 +307,33 @@ def apply_changes(changes: list[FileChange], *, now: datetime | None = None) -> 
         raise SettingsFileError(
             f"cannot write {_named(change.path, target)}: {error.strerror or error}"
         ) from None
-    return written
+    return [replace(done, pruned=prune_backups(done.path)) for done in written]
+
+
+def prune_backups(path: Path) -> tuple[Path, ...]:
+    """Remove the backups of ``path`` (:func:`backups_of`) that hold the same bytes as the file
+    now does or as a newer backup: each earlier text is kept once, in its newest backup, and
+    none repeats the file. Returns the backups removed, oldest first. A backup or file that
+    cannot be read, and a backup that cannot be removed, stays (never an error: the write it
+    follows is done)."""
+    target = write_target(path)
+    try:
+        kept = {target.read_bytes()}
+    except OSError:
+        kept = set()
+    removed: list[Path] = []
+    for backup in reversed(backups_of(path)):  # newest first
+        try:
+            data = backup.read_bytes()
+        except OSError:
+            continue
+        if data not in kept:
+            kept.add(data)
+            continue
+        with contextlib.suppress(OSError):
+            backup.unlink()
+            removed.append(backup)
+    return tuple(reversed(removed))
 
 
 def _writable_folder(folder: Path, *, may_create: bool) -> bool:

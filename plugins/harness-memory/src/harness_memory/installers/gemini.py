@@ -8,7 +8,10 @@ CLI's file tools refuse paths outside the Workspace's directories, memory includ
 of those directories in the first request is switched off (:data:`DIRECTORY_TREE`), so no other
 Workspace's scope is named there, and its background auto memory too (:data:`AUTO_MEMORY`,
 H-6); both are restored by uninstall. Other settings and hooks stay; uninstall takes out only
-what install added.
+what install added. Gemini CLI reads its settings with comments (``strip-json-comments``): a
+commented file is changed in its text, every comment and byte outside our keys kept
+(:mod:`~harness_memory.installers.jsonc`), and uninstall gives it back from its backup byte for
+byte.
 """
 
 from __future__ import annotations
@@ -84,7 +87,7 @@ STAYS_ON = (
 def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) -> Plan:
     """The change to Gemini CLI's user settings; ``SettingsFileError`` for a bad file."""
     path = settings_path(options.home, environ)
-    old, document = read_json_object(path)
+    old, document = read_json_object(path, comments=True)
     record = read_record(path.parent)
     state = path.parent / STATE_FOLDER
     wanted: dict[str, list[dict[str, Any]]] = {}
@@ -117,8 +120,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     changes, removals = token_plan(path.parent, options.token) if install else ([], [])
     if install or old is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
-        text = dump_json(merged, old)
-        was = None if install else earlier_text(path, merged)  # the user's own bytes (H-3)
+        text = dump_json(merged, old, path=path)
+        was = None if install else earlier_text(path, merged, comments=True)  # H-3: their bytes
         change = FileChange(path, old, text, secrets)
         changes.append(change if was is None else replace(change, new=was.text, mode=was.mode))
     return with_state(changes, notes, record, install=install, removals=removals)

@@ -39,6 +39,11 @@ GUARD_GAPS: dict[str, tuple[str, ...]] = {
         "stays shut only while the install's `features.unified_exec_tty = false` holds (every "
         "command then goes through `exec_command`, which the guard reads).",
         "Reads: other Workspaces' scopes can be read; the guard refuses writes only.",
+        "A trusted project's own `.codex/config.toml` switches these hooks off (`[features] "
+        "hooks = false`: no memory, no write guard, nobody told) or terminals back on "
+        "(`unified_exec_tty = true`). No user setting prevents it; an administrator's "
+        "`/etc/codex/requirements.toml` with `[features] hooks = true` and `unified_exec_tty = "
+        "false` does. Trust only projects whose `.codex/` you have read.",
     ),
     "gemini": (
         _RUN_TIME,

@@ -46,7 +46,7 @@ def installed_remote_settings(home: Path, environ: Mapping[str, str]) -> dict[st
     tokens: list[str] = []
     for harness, path in targets:
         try:
-            _, document = read_json_object(path)
+            _, document = read_json_object(path, comments=harness == "gemini")
         except SettingsFileError:
             continue
         for command in our_commands(document, harness):

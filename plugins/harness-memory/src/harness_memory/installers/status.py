@@ -53,7 +53,7 @@ def status(home: Path, environ: Mapping[str, str], managed: Path) -> tuple[list[
     copies: set[tuple[str, str, str, str]] = set()
     for label, harness, path in targets:
         try:
-            _, document = read_json_object(path)
+            _, document = read_json_object(path, comments=harness == "gemini")
         except SettingsFileError as error:
             lines.append(f"{label}: cannot read its settings: {error}")
             healthy = False

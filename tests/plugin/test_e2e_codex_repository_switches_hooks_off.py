@@ -1,0 +1,223 @@
+"""The kind of ``tests/data/cases/repository-switches-hooks-off`` with the real Codex CLI.
+
+A Workspace's ``.codex/config.toml`` is a config layer of its own, read over the user's
+``config.toml`` when the user trusts the project (``[projects."<path>"] trust_level =
+"trusted"``) and ignored otherwise. Its ``[features] hooks = false`` (or the older spelling
+``codex_hooks = false``) switches off every hook Codex would run, the user's included: the Session
+gets no memory and the write guard never sees a write; its ``unified_exec_tty = true`` turns
+terminals back on, so what the model types into one (never shown to a hook) lands. A project's
+own hooks and ``[hooks.state]`` change nothing. An administrator's
+``/etc/codex/requirements.toml`` (``[features] hooks = true``, ``unified_exec_tty = false``)
+holds over a trusted project. These tests pin each measurement for the pinned Codex CLI: when a
+version changes one, it fails, and the gap (``guard_gaps.GUARD_GAPS``), the README and
+docs/security.md's row change with it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.plugin.fake_model_apis import Json, Turn
+from tests.plugin.harness_run import TOPIC, other_scope, run_codex, workspace_with_key
+from tests.plugin.real_service import RealService
+from tests.plugin.test_e2e_h2_codex import developer_and_user_text, patch_call
+from tests.plugin.test_e2e_p3_guard_bypasses import codex_call
+
+pytestmark = pytest.mark.e2e
+
+SWITCHES = {
+    "hooks-false": "[features]\nhooks = false\n",
+    "codex-hooks-false": "[features]\ncodex_hooks = false\n",
+}
+
+
+def trusting(workspace: Path) -> str:
+    """The user's ``config.toml`` lines that trust ``workspace`` as a Codex project."""
+    return f'\n[projects."{workspace.resolve()}"]\ntrust_level = "trusted"\n'
+
+
+@pytest.mark.parametrize("trusted", [False, True], ids=["untrusted", "trusted"])
+@pytest.mark.parametrize("switch", list(SWITCHES))
+async def test_codex_a_repository_switches_the_user_hooks_off_only_when_trusted(
+    real_service: RealService, memory_root: Path, tmp_path: Path, switch: str, trusted: bool
+) -> None:
+    workspace, key = workspace_with_key(tmp_path)
+    (workspace / ".codex").mkdir()
+    (workspace / ".codex" / "config.toml").write_text(SWITCHES[switch], encoding="utf-8")
+    planted = other_scope(memory_root, tmp_path) / "planted.md"
+    script = [[patch_call("call_other", planted, TOPIC)]]
+
+    fake, status, _out, err = await run_codex(
+        script,
+        real_service,
+        memory_root,
+        workspace,
+        tmp_path,
+        config_extra=trusting(workspace) if trusted else "",
+    )
+
+    assert status == 0, err[-3000:]
+    first = developer_and_user_text(fake.session_turns()[0])
+    injected = f"- Workspace Memory Key: {key}" in first
+    assert injected is not trusted
+    assert planted.exists() is trusted
+
+
+REQUIREMENTS = {
+    "features-hooks-true": "[features]\nhooks = true\n",
+}
+
+
+@pytest.mark.parametrize("requirement", list(REQUIREMENTS))
+async def test_codex_an_administrators_requirements_keep_the_hooks_on(
+    real_service: RealService, memory_root: Path, tmp_path: Path, requirement: str
+) -> None:
+    workspace, key = workspace_with_key(tmp_path)
+    (workspace / ".codex").mkdir()
+    (workspace / ".codex" / "config.toml").write_text(SWITCHES["hooks-false"], encoding="utf-8")
+    overlay = tmp_path / "etc"
+    (overlay / "upper" / "codex").mkdir(parents=True)
+    (overlay / "work").mkdir()
+    (overlay / "upper" / "codex" / "requirements.toml").write_text(
+        REQUIREMENTS[requirement], encoding="utf-8"
+    )
+    planted = other_scope(memory_root, tmp_path) / "planted.md"
+    script = [[patch_call("call_other", planted, TOPIC)]]
+
+    fake, status, _out, err = await run_codex(
+        script,
+        real_service,
+        memory_root,
+        workspace,
+        tmp_path,
+        config_extra=trusting(workspace),
+        etc_overlay=overlay,
+    )
+
+    assert status == 0, err[-3000:]
+    first = developer_and_user_text(fake.session_turns()[0])
+    assert f"- Workspace Memory Key: {key}" in first
+    assert not planted.exists()
+
+
+async def test_codex_a_trusted_repositorys_own_hooks_and_hook_state_do_not_undo_ours(
+    real_service: RealService, memory_root: Path, tmp_path: Path
+) -> None:
+    workspace, key = workspace_with_key(tmp_path)
+    home_hooks = tmp_path / "home" / ".codex" / "hooks.json"
+    ran = tmp_path / "repository-hook-ran"
+    events = ("session_start", "pre_tool_use", "post_tool_use")
+    state = "".join(
+        f'[hooks.state."{home_hooks}:{event}:0:0"]\nenabled = false\n' for event in events
+    )
+    (workspace / ".codex").mkdir()
+    (workspace / ".codex" / "config.toml").write_text(state, encoding="utf-8")
+    (workspace / ".codex" / "hooks.json").write_text(
+        '{"hooks": {"SessionStart": [{"hooks": [{"type": "command", '
+        f'"command": "touch {ran}"}}]}}]}}}}',
+        encoding="utf-8",
+    )
+    planted = other_scope(memory_root, tmp_path) / "planted.md"
+    script = [[patch_call("call_other", planted, TOPIC)]]
+
+    fake, status, _out, err = await run_codex(
+        script, real_service, memory_root, workspace, tmp_path, config_extra=trusting(workspace)
+    )
+
+    assert status == 0, err[-3000:]
+    first = developer_and_user_text(fake.session_turns()[0])
+    assert f"- Workspace Memory Key: {key}" in first
+    assert not planted.exists()
+    assert not ran.exists()
+
+
+@pytest.mark.parametrize("pinned", [False, True], ids=["user-config", "requirements-pin"])
+async def test_codex_a_trusted_project_turns_terminals_back_on_unless_an_administrator_pins_them(
+    real_service: RealService, memory_root: Path, tmp_path: Path, pinned: bool
+) -> None:
+    """The install's ``features.unified_exec_tty = false`` keeps typing into a terminal
+    (``write_stdin``, which Codex never shows its hooks) shut; a trusted project's
+    ``.codex/config.toml`` can set it back to true. ``/etc/codex/requirements.toml`` pins it."""
+    workspace, _ = workspace_with_key(tmp_path)
+    (workspace / ".codex").mkdir()
+    (workspace / ".codex" / "config.toml").write_text(
+        "[features]\nunified_exec_tty = true\n", encoding="utf-8"
+    )
+    overlay = None
+    if pinned:
+        overlay = tmp_path / "etc"
+        (overlay / "upper" / "codex").mkdir(parents=True)
+        (overlay / "work").mkdir()
+        (overlay / "upper" / "codex" / "requirements.toml").write_text(
+            "[features]\nunified_exec_tty = false\n", encoding="utf-8"
+        )
+    other = other_scope(memory_root, tmp_path)
+    typed = f"echo typed > {other}/typed.md\nexit\n"
+
+    def type_into_the_shell(body: Json) -> list[Json]:
+        started = re.search(r"session ID (\d+)", json.dumps(body.get("input", [])))
+        session = int(started.group(1)) if started else 1
+        arguments = {"session_id": session, "chars": typed, "yield_time_ms": 1000}
+        return [codex_call("stdin", "write_stdin", arguments)]
+
+    turns: list[Turn] = [
+        [codex_call("tty", "exec_command", {"cmd": "bash", "tty": True})],
+        type_into_the_shell,
+    ]
+    _fake, status, _out, err = await run_codex(
+        turns,
+        real_service,
+        memory_root,
+        workspace,
+        tmp_path,
+        config_extra=trusting(workspace),
+        etc_overlay=overlay,
+    )
+
+    assert status == 0, err[-3000:]
+    assert (other / "typed.md").exists() is not pinned
+
+
+@pytest.mark.parametrize("pinned", [False, True], ids=["user-config", "requirements-pin"])
+async def test_codex_a_trusted_project_turns_its_own_memories_back_on_unless_pinned(
+    real_service: RealService, memory_root: Path, tmp_path: Path, pinned: bool
+) -> None:
+    """H-6: the install's ``features.memories = false`` keeps Codex's own memories out of the
+    model's context; a trusted project's ``.codex/config.toml`` can set it back to true, and
+    ``memory_summary.md`` reaches the model beside Agent Memory. ``/etc/codex/requirements.toml``
+    pins it."""
+    workspace, key = workspace_with_key(tmp_path)
+    memories = tmp_path / "home" / ".codex" / "memories"
+    memories.mkdir(parents=True)
+    (memories / "memory_summary.md").write_text("CODEX-OWN-MEMORY-SUMMARY\n", encoding="utf-8")
+    (workspace / ".codex").mkdir()
+    (workspace / ".codex" / "config.toml").write_text(
+        "[features]\nmemories = true\n", encoding="utf-8"
+    )
+    overlay = None
+    if pinned:
+        overlay = tmp_path / "etc"
+        (overlay / "upper" / "codex").mkdir(parents=True)
+        (overlay / "work").mkdir()
+        (overlay / "upper" / "codex" / "requirements.toml").write_text(
+            "[features]\nmemories = false\n", encoding="utf-8"
+        )
+
+    fake, status, _out, err = await run_codex(
+        [[]],
+        real_service,
+        memory_root,
+        workspace,
+        tmp_path,
+        config_extra=trusting(workspace),
+        etc_overlay=overlay,
+    )
+
+    assert status == 0, err[-3000:]
+    session = fake.session_turns()[0]
+    assert f"- Workspace Memory Key: {key}" in developer_and_user_text(session)
+    assert ("CODEX-OWN-MEMORY-SUMMARY" in json.dumps(session)) is not pinned

@@ -1,0 +1,151 @@
+"""H-7: ``harness-memory token set`` writes a user's token file, owner-only, from stdin.
+
+The managed install takes no token: each user's hooks read ``.claude/harness-memory/token`` in
+the account's home as the password database gives it. ``token set`` writes that file (or the
+one ``--file`` names) ``0600`` in ``0700`` folders, whatever the umask; the token comes from
+stdin, never the command line (``ps``), and is never printed. A text that cannot be a token
+writes nothing.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import pwd
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+from harness_memory.cli import main
+from harness_memory.settings import load_settings
+
+from tests.plugin.helpers import HARNESS_MEMORY, code_under_test
+
+TOKEN = "mem_0123456789abcdef0123456789abcdef"
+
+
+def token_set(stdin: bytes, *flags: str) -> tuple[int, str]:
+    out = io.StringIO()
+    status = main(["token", "set", *flags], environ={}, stdin=io.BytesIO(stdin), stdout=out)
+    return status, out.getvalue()
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+@pytest.fixture
+def account(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The account's home as the password database gives it (moved under ``tmp_path``)."""
+    home = tmp_path / "account"
+    entry = pwd.getpwuid(os.getuid())
+    moved = pwd.struct_passwd((*entry[:5], str(home), entry[6]))
+    monkeypatch.setattr(pwd, "getpwuid", lambda uid: moved)
+    home.mkdir()
+    return home
+
+
+def test_h7_token_set_writes_the_file_the_managed_hooks_read(account: Path) -> None:
+    status, out = token_set(f"{TOKEN}\n".encode())
+
+    state = account / ".claude" / "harness-memory"
+    assert status == 0
+    assert (state / "token").read_text(encoding="utf-8") == f"{TOKEN}\n"
+    assert mode(state / "token") == 0o600
+    assert mode(state) == mode(account / ".claude") == 0o700
+    assert str(state / "token") in out
+    assert TOKEN not in out
+    settings = load_settings({"url": "http://127.0.0.1:1"}, {"HOME": "/repo"}, flags_only=True)
+    assert settings.bearer_token() == TOKEN
+
+
+def test_h7_token_set_writes_the_file_named_and_replaces_a_readable_one(tmp_path: Path) -> None:
+    token_file = tmp_path / ".codex" / "harness-memory" / "token"
+    token_file.parent.mkdir(parents=True)
+    token_file.write_text("old-token\n", encoding="utf-8")
+    token_file.chmod(0o644)
+
+    status, _ = token_set(TOKEN.encode(), "--file", str(token_file))  # no final line end
+
+    assert status == 0
+    assert token_file.read_text(encoding="utf-8") == f"{TOKEN}\n"
+    assert mode(token_file) == 0o600
+
+
+def test_h7_token_set_replaces_a_symlink_never_writes_through_it(tmp_path: Path) -> None:
+    shared = tmp_path / "readable-by-all"
+    shared.write_text("", encoding="utf-8")
+    shared.chmod(0o644)
+    token_file = tmp_path / "state" / "token"
+    token_file.parent.mkdir()
+    token_file.symlink_to(shared)
+
+    assert token_set(TOKEN.encode(), "--file", str(token_file))[0] == 0
+
+    assert not token_file.is_symlink()
+    assert token_file.read_text(encoding="utf-8") == f"{TOKEN}\n"
+    assert shared.read_text(encoding="utf-8") == ""
+
+
+def test_h7_token_set_stays_owner_only_under_umask_000(tmp_path: Path) -> None:
+    token_file = tmp_path / "new" / "folders" / "token"
+    old = os.umask(0)
+    try:
+        assert token_set(TOKEN.encode(), "--file", str(token_file))[0] == 0
+    finally:
+        os.umask(old)
+
+    assert mode(token_file) == 0o600
+    assert mode(token_file.parent) == mode(token_file.parent.parent) == 0o700
+
+
+@pytest.mark.parametrize(
+    "given",
+    [b"", b"\n  \n", f"{TOKEN}\nsecond-line\n".encode(), b"to ken", b"tok\x1ben", b"\xff\xfe"],
+    ids=["empty", "blank", "two-lines", "space", "control", "not-utf8"],
+)
+def test_h7_token_set_refuses_what_cannot_be_a_token_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], given: bytes
+) -> None:
+    token_file = tmp_path / "token"
+    token_file.write_text("kept\n", encoding="utf-8")
+    token_file.chmod(0o600)
+
+    with pytest.raises(SystemExit) as stopped:
+        token_set(given, "--file", str(token_file))
+
+    assert stopped.value.code == 2
+    assert "nothing written" in capsys.readouterr().err
+    assert token_file.read_text(encoding="utf-8") == "kept\n"
+
+
+def test_h7_token_set_takes_no_token_on_the_command_line(tmp_path: Path) -> None:
+    """A token typed as an argument is refused (usage error), so it never sits in ``ps``."""
+    token_file = tmp_path / "token"
+    done = subprocess.run(
+        [str(HARNESS_MEMORY), "token", "set", "--file", str(token_file), TOKEN],
+        input=b"",
+        capture_output=True,
+        env={**os.environ, **code_under_test()},
+        check=False,
+    )
+
+    assert done.returncode == 2
+    assert not token_file.exists()
+    assert TOKEN.encode() not in done.stdout
+
+
+def test_h7_token_set_from_a_pipe_with_the_installed_command(tmp_path: Path) -> None:
+    token_file = tmp_path / "token"
+    done = subprocess.run(
+        [str(HARNESS_MEMORY), "token", "set", "--file", str(token_file)],
+        input=f"{TOKEN}\n".encode(),
+        capture_output=True,
+        env={**os.environ, **code_under_test()},
+        check=False,
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert token_file.read_text(encoding="utf-8") == f"{TOKEN}\n"
+    assert TOKEN.encode() not in done.stdout + done.stderr
