@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
 from memory_core import layout
+from memory_core.decoding import not_decoded_why
 from memory_core.errors import InvalidId
 from memory_core.index import index_lines, topic_link_targets
 from memory_core.keys import check_scope_key, check_topic_file_name, key_for_real_path
@@ -590,7 +591,9 @@ def read_index_text(root: Path, scope: Path) -> IndexText | None:
 
     An index that is a symlink out of the root, a loop or a directory counts as absent (the
     listing names it as a refused entry, T-5b); one that is there but cannot be read (no
-    permission, an I/O error) is an :class:`IndexText` whose ``error`` says why (Q-2b).
+    permission, an I/O error) is an :class:`IndexText` whose ``error`` says why (Q-2b), and so
+    is one in a legacy multi-byte encoding (Shift-JIS, GB18030, …), which would read as mojibake
+    (:func:`~memory_core.decoding.not_decoded_why`).
     """
     lexical = scope / layout.INDEX_FILE
     target = real_child(scope, layout.INDEX_FILE)
@@ -620,6 +623,9 @@ def read_index_text(root: Path, scope: Path) -> IndexText | None:
             except OSError:
                 return None
         return IndexText(text="", stat=info, error=cannot_read(error))
+    head = raw[: raw.rfind(b"\n", 0, READ_CAP_BYTES) + 1] if len(raw) > READ_CAP_BYTES else raw
+    if (why := not_decoded_why(head)) is not None:
+        return IndexText(text="", stat=info, error=why)  # never injected as mojibake
     if len(raw) <= READ_CAP_BYTES:
         return IndexText(text=decode_text(raw)[0], stat=info)
     return _over_cap_index(raw, info)
