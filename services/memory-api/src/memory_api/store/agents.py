@@ -30,6 +30,7 @@ import msgspec
 from memory_core.atomic import atomic_write_bytes
 from memory_core.errors import InvalidId
 from memory_core.file_edit import edit_file
+from memory_core.hidden_text import find_hidden
 from memory_core.keys import USER_SCOPE, check_agent_id, check_project_id
 from memory_core.layout import AGENTS_DIR, agent_dir, scope_dir, workspaces_dir
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
@@ -196,6 +197,24 @@ def _check_name(name: str) -> str:
     if reason is not None:
         raise BadRequest(f"name {reason}")
     return name.strip(WHITESPACE)
+
+
+def _check_texts(texts: dict[str, str | None]) -> None:
+    """Refuse a template or memory prompt (``{field name: text}``) holding hidden text (I-9):
+    :class:`BadRequest` (400) naming the field, each line and what is hidden there, as an agent
+    name with hidden characters is refused. What I-9 keeps (an emoji's joiner, a Persian ZWNJ,
+    a direction mark in Hebrew text) passes; one saved before, or edited by hand, reaches the
+    model escaped. ``None`` (a default) passes. Linear in the text; blocking for a long text
+    (run in a thread)."""
+    for field, text in texts.items():
+        found = find_hidden(text) if text else []
+        if found:
+            where = "; ".join(f"line {line}: {what}" for line, what in found[:5])
+            more = f"; and {len(found) - 5} more lines" if len(found) > 5 else ""
+            raise BadRequest(
+                f"{field} must not hold hidden characters ({where}{more}): the model would "
+                "read what a person cannot see (I-9). Nothing was saved"
+            )
 
 
 class AgentStore:
@@ -365,13 +384,15 @@ class AgentStore:
         """Create agent ``body.id`` in ``project`` with its user scope and ``workspaces/`` (K-6).
 
         Without a template the agent gets :func:`memory_api.defaults.default_template`.
-        Raises ``InvalidId`` (400), :class:`BadRequest` for an empty or overlong name,
+        Raises ``InvalidId`` (400), :class:`BadRequest` for an empty or overlong name or a
+        template holding hidden characters (I-9),
         :class:`Conflict` (409) when the id is taken in any project.
         """
         check_project_id(project)
         check_agent_id(body.id)
         name = _check_name(body.name)
         template = body.template
+        _check_texts({"template": template})
         if template is None:
             template = default_template(name=name, agent_id=body.id, data_dir=self.data_dir)
         record = AgentRecord(
@@ -392,7 +413,8 @@ class AgentStore:
         Unset fields stay; a ``None`` prompt restores the built-in default. ``if_match`` is the
         ``If-Match`` header: when given and not naming the current ETag, :class:`PreconditionFailed`
         (412) is raised and nothing is written; when absent the PATCH applies unconditionally.
-        Raises ``InvalidId``, :class:`NotFound`, :class:`BadRequest` (empty name) and
+        Raises ``InvalidId``, :class:`NotFound`, :class:`BadRequest` (an empty name; hidden
+        characters in the name, the template or a prompt, I-9) and
         :class:`~memory_api.errors.Unprocessable` (422: a prompt without its index placeholder
         exactly once, I-1) as well; every check on the PATCH alone comes before the lock.
 
@@ -417,6 +439,13 @@ class AgentStore:
             if any(isinstance(changes.get(field), str) for field, _, _ in _PROMPT_RULES):
                 await asyncio.to_thread(_check_prompts, changes)
         template = None if isinstance(patch.template, msgspec.UnsetType) else patch.template
+        texts = {
+            "template": template,
+            "memory.prompt": changes.get("prompt"),
+            "memory.workspacePrompt": changes.get("workspace_prompt"),
+        }
+        if any(texts.values()):
+            await asyncio.to_thread(_check_texts, texts)
         return await self.locks.run_held(
             lock_name("agent", agent_id),
             self._patch_held,
