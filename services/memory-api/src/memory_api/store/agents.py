@@ -30,11 +30,16 @@ import msgspec
 from memory_core.atomic import atomic_write_bytes
 from memory_core.errors import InvalidId
 from memory_core.file_edit import edit_file
-from memory_core.hidden_text import find_hidden
 from memory_core.keys import USER_SCOPE, check_agent_id, check_project_id
 from memory_core.layout import AGENTS_DIR, agent_dir, scope_dir, workspaces_dir
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
-from memory_core.rules import AGENT_NAME_RULE, MEMORY_PROMPT_RULE, WHITESPACE, WORKSPACE_PROMPT_RULE
+from memory_core.rules import (
+    AGENT_NAME_RULE,
+    MEMORY_PROMPT_RULE,
+    TEMPLATE_RULE,
+    WHITESPACE,
+    WORKSPACE_PROMPT_RULE,
+)
 from memory_core.wire import AgentCreate, ConfigPatch
 
 from memory_api.defaults import default_template
@@ -199,22 +204,12 @@ def _check_name(name: str) -> str:
     return name.strip(WHITESPACE)
 
 
-def _check_texts(texts: dict[str, str | None]) -> None:
-    """Refuse a template or memory prompt (``{field name: text}``) holding hidden text (I-9):
-    :class:`BadRequest` (400) naming the field, each line and what is hidden there, as an agent
-    name with hidden characters is refused. What I-9 keeps (an emoji's joiner, a Persian ZWNJ,
-    a direction mark in Hebrew text) passes; one saved before, or edited by hand, reaches the
-    model escaped. ``None`` (a default) passes. Linear in the text; blocking for a long text
-    (run in a thread)."""
-    for field, text in texts.items():
-        found = find_hidden(text) if text else []
-        if found:
-            where = "; ".join(f"line {line}: {what}" for line, what in found[:5])
-            more = f"; and {len(found) - 5} more lines" if len(found) > 5 else ""
-            raise BadRequest(
-                f"{field} must not hold hidden characters ({where}{more}): the model would "
-                "read what a person cannot see (I-9). Nothing was saved"
-            )
+def _check_template(template: str | None) -> None:
+    """Refuse a template holding hidden characters (I-9): :class:`BadRequest` (400) naming each
+    line and what is hidden there (:data:`~memory_core.rules.TEMPLATE_RULE`), as an agent name
+    with hidden characters is refused. ``None`` (the default template) passes."""
+    if template is not None and (reason := TEMPLATE_RULE.problem(template)) is not None:
+        raise BadRequest(f"template {reason}. Nothing was saved")
 
 
 class AgentStore:
@@ -392,7 +387,7 @@ class AgentStore:
         check_agent_id(body.id)
         name = _check_name(body.name)
         template = body.template
-        _check_texts({"template": template})
+        _check_template(template)
         if template is None:
             template = default_template(name=name, agent_id=body.id, data_dir=self.data_dir)
         record = AgentRecord(
@@ -414,7 +409,7 @@ class AgentStore:
         ``If-Match`` header: when given and not naming the current ETag, :class:`PreconditionFailed`
         (412) is raised and nothing is written; when absent the PATCH applies unconditionally.
         Raises ``InvalidId``, :class:`NotFound`, :class:`BadRequest` (an empty name; hidden
-        characters in the name, the template or a prompt, I-9) and
+        characters in the name or the template, I-9) and
         :class:`~memory_api.errors.Unprocessable` (422: a prompt without its index placeholder
         exactly once, I-1) as well; every check on the PATCH alone comes before the lock.
 
@@ -439,13 +434,8 @@ class AgentStore:
             if any(isinstance(changes.get(field), str) for field, _, _ in _PROMPT_RULES):
                 await asyncio.to_thread(_check_prompts, changes)
         template = None if isinstance(patch.template, msgspec.UnsetType) else patch.template
-        texts = {
-            "template": template,
-            "memory.prompt": changes.get("prompt"),
-            "memory.workspacePrompt": changes.get("workspace_prompt"),
-        }
-        if any(texts.values()):
-            await asyncio.to_thread(_check_texts, texts)
+        if template:
+            await asyncio.to_thread(_check_template, template)
         return await self.locks.run_held(
             lock_name("agent", agent_id),
             self._patch_held,
