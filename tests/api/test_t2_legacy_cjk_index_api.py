@@ -63,3 +63,24 @@ async def test_t2_shift_jis_index_delete_prunes_in_its_bytes_and_undo_puts_them_
     url = f"{file_url('user', 'deploy.md')}/restore"
     await ok_json(await client.post(url, json={"version": deleted["restoreVersion"]}))
     assert index.read_bytes() == before
+
+
+async def test_t2_shift_jis_index_a_non_ascii_name_is_pruned_and_put_back_in_its_bytes(
+    client: Client, agent: AgentHome
+) -> None:
+    """The link to ``デプロイ.md`` in a Shift-JIS index is the name's Shift-JIS bytes: the
+    delete prunes that line (the file name on disk is UTF-8), the undo puts it back."""
+    (agent.user / "デプロイ.md").write_text(TOPIC.format("deploy"), encoding="utf-8")
+    (agent.user / "testing.md").write_text(TOPIC.format("testing"), encoding="utf-8")
+    lines = ["# メモリ", "- [デプロイ](デプロイ.md) - 金曜日", "- [テスト](testing.md) - pytest"]
+    index = agent.user / layout.INDEX_FILE
+    index.write_bytes("\n".join([*lines, ""]).encode("cp932"))
+    before = index.read_bytes()
+
+    deleted = await ok_json(await client.delete(file_url("user", "デプロイ.md")))
+    assert len(deleted["removedIndexLines"]) == 1
+    assert index.read_bytes() == "\n".join([lines[0], lines[2], ""]).encode("cp932")
+
+    url = f"{file_url('user', 'デプロイ.md')}/restore"
+    await ok_json(await client.post(url, json={"version": deleted["restoreVersion"]}))
+    assert index.read_bytes() == before

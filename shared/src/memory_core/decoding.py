@@ -20,6 +20,7 @@ __all__ = [
     "decode_exact",
     "decode_text",
     "legacy_multibyte",
+    "name_spellings",
     "not_decoded_why",
 ]
 
@@ -159,6 +160,34 @@ def not_decoded_why(raw: bytes) -> str | None:
         if (codec := legacy_multibyte(raw)) is not None:
             return f"does not decode it: it is not UTF-8, and {_looks_like(raw, codec)}"
     return None
+
+
+def name_spellings(raw: bytes, name: str) -> list[str]:
+    """How a link to file ``name`` can read in the text :func:`decode_exact` makes of the index
+    bytes ``raw``: ``name`` itself, and for an index read as Windows-1252 or Latin-1 whose bytes
+    are legacy multi-byte text (:func:`legacy_multibyte`), ``name`` written in each such encoding
+    that can hold it, read back as that 8-bit codec. A delete prunes, and a restore finds, the
+    lines linking any of them (A-6): the link to a non-ASCII name in a Shift-JIS index is that
+    name's Shift-JIS bytes.
+
+    >>> raw = "- [メモ](メモ.md)\\n".encode("cp932")
+    >>> name_spellings(raw, "メモ.md")[1].encode("latin-1") == "メモ.md".encode("cp932")
+    True
+    """
+    if name.isascii():
+        return [name]
+    exact = decode_exact(raw)
+    if exact is None or exact.codec not in ("cp1252", "latin-1") or legacy_multibyte(raw) is None:
+        return [name]
+    spellings = [name]
+    for codec in LEGACY_MULTIBYTE:
+        try:
+            spelled = name.encode(codec).decode(exact.codec)
+        except (UnicodeEncodeError, UnicodeDecodeError):
+            continue
+        if spelled not in spellings:
+            spellings.append(spelled)
+    return spellings
 
 
 _SAMPLE_BYTES = 4096

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memory_core import layout
+from memory_core.decoding import name_spellings
 from memory_core.errors import FileKeptChanging, NotRegularFileError
 from memory_core.file_edit import FileTooLarge, edit_file
 from memory_core.file_kind import file_kind
@@ -73,7 +74,12 @@ class _Plan:
 def _linking_lines(old_index: bytes | None, name: str) -> str | None:
     if old_index is None:
         return None
-    lines = index_lines_linking(decode_text(old_index)[0], name)
+    text = decode_text(old_index)[0]
+    lines = [
+        line
+        for spelling in name_spellings(old_index, name)
+        for line in index_lines_linking(text, spelling)
+    ]
     return "".join(line + "\n" for line in lines) or None
 
 
