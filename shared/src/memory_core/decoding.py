@@ -39,7 +39,9 @@ _WEIGHED = ("cp1252", "latin_1", *LEGACY_MULTIBYTE)
 _HIGH_RUN = re.compile(rb"[\x80-\xff]{2,}")
 
 
-def decode_text(raw: bytes, *, partial: bool = False) -> tuple[str, list[str]]:
+def decode_text(
+    raw: bytes, *, partial: bool = False, name_legacy: bool = True
+) -> tuple[str, list[str]]:
     """Decode a topic file's bytes to text with LF line ends; never raises (T-2).
 
     Returns ``(text, problems)``. A UTF-8 byte order mark is stripped (a UTF-32 or UTF-16 one
@@ -48,7 +50,10 @@ def decode_text(raw: bytes, *, partial: bool = False) -> tuple[str, list[str]]:
     that are not UTF-8 are read as cp1252, or Latin-1 when cp1252 cannot map them, and named
     as an ``encoding`` problem; CRLF (and lone CR) line ends become LF and are named as a
     ``line-endings`` problem. ``partial`` says the bytes were cut at the read cap, so an
-    incomplete UTF-8 sequence at the very end is dropped rather than reported.
+    incomplete UTF-8 sequence at the very end is dropped rather than reported. Bytes read as
+    cp1252 that look like a legacy CJK encoding say so in their problem, with the iconv command
+    (:func:`legacy_multibyte`); ``name_legacy=False`` skips that judgement (a caller decoding
+    many lines of one file for their links only).
 
     >>> decode_text(b"\\xef\\xbb\\xbfa\\r\\nb")
     ('a\\nb', ['encoding: UTF-8 byte order mark removed', 'line-endings: CRLF read as LF'])
@@ -79,7 +84,7 @@ def decode_text(raw: bytes, *, partial: bool = False) -> tuple[str, list[str]]:
             except UnicodeDecodeError:
                 text, used = raw.decode("latin-1"), "Latin-1"
             problem = f"encoding: not valid UTF-8 ({where}); read as {used}"
-            if (legacy := legacy_multibyte(raw)) is not None:
+            if name_legacy and (legacy := legacy_multibyte(raw)) is not None:
                 problem += f", but {_looks_like(raw, legacy)}"
             problems.append(problem)
     if "\r" in text:

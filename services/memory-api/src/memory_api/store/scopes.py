@@ -649,7 +649,8 @@ def _over_cap_index(raw: bytes, info: os.stat_result) -> IndexText:
     if rest_lines and rest_lines[-1] == b"":
         rest_lines.pop()
     for offset, line in enumerate(rest_lines, start=read_lines + 1):
-        head_text = decode_text(line[:LINK_LINE_CAP], partial=len(line) > LINK_LINE_CAP)[0]
+        cut_line = line[:LINK_LINE_CAP]
+        head_text = decode_text(cut_line, partial=len(line) > LINK_LINE_CAP, name_legacy=False)[0]
         for target in topic_link_targets(head_text):
             links.setdefault(unicodedata.normalize("NFC", target), []).append(offset)
     partial = IndexRead(
