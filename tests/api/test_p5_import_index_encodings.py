@@ -177,3 +177,27 @@ def test_p5_import_lines_after_which_the_index_would_read_otherwise_leave_it_alo
     out = printed(capsys)
     assert index.read_bytes() == written
     assert "would no longer read as utf-16-le" in out and "add these lines by hand" in out
+
+
+def test_p5_import_a_source_in_a_legacy_cjk_encoding_is_skipped_not_garbled(
+    scope: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """T-2: a Shift-JIS topic file and index are not stored as UTF-8 from a cp1252 reading
+    (mojibake for good); each is listed as skipped, naming the encoding and the iconv command.
+    A Windows-1252 topic is still transcoded."""
+    source = tmp_path / "memory"
+    source.mkdir()
+    topic = "---\nname: deploy\ndescription: 金曜日はデプロイしない\n---\n本文\n"
+    (source / "deploy.md").write_bytes(topic.encode("cp932"))
+    (source / "MEMORY.md").write_bytes("- [デプロイ](deploy.md) - 金曜日\n".encode("cp932"))
+    cafe = "---\nname: cafe\ndescription: Café, Noël\n---\nbody\n"
+    (source / "cafe.md").write_bytes(cafe.encode("cp1252"))
+
+    assert run_import(source) == 0
+    out = printed(capsys)
+
+    assert sorted(files(scope)) == ["MEMORY.md", "cafe.md"]
+    assert files(scope)["cafe.md"] == cafe.encode()
+    assert "ƒ" not in files(scope)["MEMORY.md"].decode()
+    assert out.count("not imported: it is not UTF-8, and looks like Shift-JIS (cp932") == 2
+    assert "iconv -f CP932 -t UTF-8" in out

@@ -24,6 +24,7 @@ from memory_core.rules import (
     MACHINE_NAME_RULE,
     MAX_UTF8_BYTES_KEYWORD,
     NAME_MAX,
+    TEMPLATE_RULE,
     WHITESPACE,
     WORKSPACE_PATH_RULE,
     TextRule,
@@ -203,3 +204,22 @@ def test_r1_i9_a_machine_name_holds_no_hidden_character(name: str) -> None:
 @pytest.mark.parametrize("name", ["laptop", "Büro-PC", "ノートPC", "a", "x" * 64, "dev box 2"])
 def test_r1_a_machine_name_of_visible_characters_passes(name: str) -> None:
     assert MACHINE_NAME_RULE.accepts(name)
+
+
+def test_a2_i9_the_template_rule_refuses_what_is_hidden_wherever_it_stands() -> None:
+    """A template keeps tabs, CRLF, emoji sequences, script joiners and direction marks; it is
+    refused for controls, zero-width spaces, bidirectional overrides and tag characters."""
+    for kept in (
+        "# Role\r\n\tindented\n{{MEMORY}}\n",
+        "👨\u200d👩\u200d👧 می\u200cخواهم המחיר הוא\u200f 42\n{{MEMORY}}",
+    ):
+        assert TEMPLATE_RULE.accepts(kept), kept
+    for refused, what in (
+        ("a\x1b[8mb", "line 1: "),
+        ("a\nad\u200bmin", "line 2: "),
+        ("x\n\ny\u202e", "line 3: "),
+        ("run" + "".join(chr(0xE0000 + ord(c)) for c in "sh"), "line 1: 2 tag characters"),
+    ):
+        reason = TEMPLATE_RULE.problem(refused)
+        assert reason is not None and reason.startswith("must not hold hidden characters (")
+        assert what in reason

@@ -195,6 +195,7 @@ NO_HOOK_LOADS = (
     "frontmatter",  # topic files are the service's and the offline fallback's
     "yaml",
     "merge3",
+    "charset_normalizer",  # only for an index that is not UTF-8
     "tomlkit",  # the installers' Codex config editing
     "harness_memory.installers",
     "harness_memory.offline",  # only when the service cannot be reached (H-4)

@@ -11,12 +11,37 @@ to give every other byte back unchanged (A-6): the byte order mark, the codec, t
 from __future__ import annotations
 
 import codecs
+import re
 from dataclasses import dataclass
 
-__all__ = ["ExactText", "decode_exact", "decode_text"]
+__all__ = [
+    "LEGACY_MULTIBYTE",
+    "ExactText",
+    "decode_exact",
+    "decode_text",
+    "legacy_multibyte",
+    "name_spellings",
+    "not_decoded_why",
+]
+
+LEGACY_MULTIBYTE = ("cp932", "gb18030", "big5", "euc_jp", "euc_kr")
+"""Multi-byte encodings whose text :func:`decode_text` would read as Windows-1252 or Latin-1
+(cp932 is Windows' Shift-JIS), with the name a user knows each by and iconv's name for it."""
+
+_KNOWN_AS = {
+    "cp932": ("Shift-JIS", "CP932"),
+    "gb18030": ("GBK/GB18030", "GB18030"),
+    "big5": ("Big5", "BIG5"),
+    "euc_jp": ("EUC-JP", "EUC-JP"),
+    "euc_kr": ("EUC-KR", "EUC-KR"),
+}
+_WEIGHED = ("cp1252", "latin_1", *LEGACY_MULTIBYTE)
+_HIGH_RUN = re.compile(rb"[\x80-\xff]{2,}")
 
 
-def decode_text(raw: bytes, *, partial: bool = False) -> tuple[str, list[str]]:
+def decode_text(
+    raw: bytes, *, partial: bool = False, name_legacy: bool = True
+) -> tuple[str, list[str]]:
     """Decode a topic file's bytes to text with LF line ends; never raises (T-2).
 
     Returns ``(text, problems)``. A UTF-8 byte order mark is stripped (a UTF-32 or UTF-16 one
@@ -25,7 +50,10 @@ def decode_text(raw: bytes, *, partial: bool = False) -> tuple[str, list[str]]:
     that are not UTF-8 are read as cp1252, or Latin-1 when cp1252 cannot map them, and named
     as an ``encoding`` problem; CRLF (and lone CR) line ends become LF and are named as a
     ``line-endings`` problem. ``partial`` says the bytes were cut at the read cap, so an
-    incomplete UTF-8 sequence at the very end is dropped rather than reported.
+    incomplete UTF-8 sequence at the very end is dropped rather than reported. Bytes read as
+    cp1252 that look like a legacy CJK encoding say so in their problem, with the iconv command
+    (:func:`legacy_multibyte`); ``name_legacy=False`` skips that judgement (a caller decoding
+    many lines of one file for their links only).
 
     >>> decode_text(b"\\xef\\xbb\\xbfa\\r\\nb")
     ('a\\nb', ['encoding: UTF-8 byte order mark removed', 'line-endings: CRLF read as LF'])
@@ -55,7 +83,10 @@ def decode_text(raw: bytes, *, partial: bool = False) -> tuple[str, list[str]]:
                 text, used = raw.decode("cp1252"), "cp1252"
             except UnicodeDecodeError:
                 text, used = raw.decode("latin-1"), "Latin-1"
-            problems.append(f"encoding: not valid UTF-8 ({where}); read as {used}")
+            problem = f"encoding: not valid UTF-8 ({where}); read as {used}"
+            if name_legacy and (legacy := legacy_multibyte(raw)) is not None:
+                problem += f", but {_looks_like(raw, legacy)}"
+            problems.append(problem)
     if "\r" in text:
         kind = "CRLF" if "\r\n" in text else "CR"
         text = text.replace("\r\n", "\n").replace("\r", "\n")
@@ -63,6 +94,105 @@ def decode_text(raw: bytes, *, partial: bool = False) -> tuple[str, list[str]]:
     if text.startswith("\ufeff"):  # a BOM that survived (UTF-16 or doubled)
         text = text[1:]
     return text, problems
+
+
+def legacy_multibyte(raw: bytes) -> str | None:
+    """The legacy multi-byte encoding (one of :data:`LEGACY_MULTIBYTE`) that ``raw``, bytes
+    that are not UTF-8, most likely are, or None when they read best as Windows-1252/Latin-1.
+
+    ``charset-normalizer`` weighs the candidates; its verdict on the family (a CJK encoding or
+    an 8-bit Western one) is taken, never its choice among the CJK ones as a way to read the
+    text: on one or two index lines it tells GB18030, Big5 and EUC-JP apart only 0-80 % of the
+    time (``docs/note-format.md``, "Encodings"). A CJK verdict stands only when the bytes
+    decode strictly in that encoding and at least half their bytes above 0x7F come in runs of
+    two or more, as CJK characters' bytes do and the lone accented letters of Western text
+    (``niño``, ``Noël``, whose byte pairs happen to be valid Big5) do not.
+    Cost: ~1.7 ms for a 25,000-character Shift-JIS index (38 KB), plus ~12 ms to import the
+    library the first time; UTF-8 text never gets here.
+    """
+    from charset_normalizer import from_bytes  # only for bytes that are not UTF-8
+
+    best = from_bytes(raw, cp_isolation=list(_WEIGHED)).best()
+    if best is None or best.encoding not in LEGACY_MULTIBYTE:
+        return None
+    if not _decodes(raw, best.encoding):
+        return None
+    high = sum(1 for byte in raw if byte > 0x7F)
+    paired = sum(len(run) for run in _HIGH_RUN.findall(raw))
+    return best.encoding if 2 * paired >= high else None
+
+
+def _looks_like(raw: bytes, codec: str) -> str:
+    """``looks like Shift-JIS (cp932; or Big5, which reads it too); convert it to UTF-8
+    (iconv -f CP932 -t UTF-8)``: ``codec`` first, then every other legacy multi-byte encoding
+    that decodes ``raw`` as well, since which one it is short text cannot tell for sure."""
+    known, iconv = _KNOWN_AS[codec]
+    others = [
+        _KNOWN_AS[other][0] for other in LEGACY_MULTIBYTE if other != codec and _decodes(raw, other)
+    ]
+    also = f"; or {' or '.join(others)}, which read it too" if others else ""
+    return f"looks like {known} ({codec}{also}); convert it to UTF-8 (iconv -f {iconv} -t UTF-8)"
+
+
+def _decodes(raw: bytes, codec: str) -> bool:
+    try:
+        raw.decode(codec)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def not_decoded_why(raw: bytes) -> str | None:
+    """Why an index (``MEMORY.md``) of bytes ``raw`` is not decoded, or None when it is.
+
+    An index that is not UTF-8 (nor UTF-16/32) but :func:`legacy_multibyte` text is not read as
+    cp1252: that would inject mojibake. Its readers inject a note instead (Q-2b) and lint names
+    it (``unreadable``), in words that follow "the service …" / "Agent Memory …":
+    ``"does not decode it: it is not UTF-8, and looks like Shift-JIS (cp932…); convert it …"``.
+    Its bytes stay as they are: a delete still prunes its lines (:func:`decode_exact` keeps
+    every byte).
+
+    >>> not_decoded_why("- [メモ](a.md)\\n".encode("utf-8")) is None
+    True
+    """
+    if raw.startswith((codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return None  # UTF-32's little-endian mark begins with UTF-16's
+    if raw.startswith(codecs.BOM_UTF32_BE) or _utf16_without_bom(raw) is not None:
+        return None
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        if (codec := legacy_multibyte(raw)) is not None:
+            return f"does not decode it: it is not UTF-8, and {_looks_like(raw, codec)}"
+    return None
+
+
+def name_spellings(raw: bytes, name: str) -> list[str]:
+    """How a link to file ``name`` can read in the text :func:`decode_exact` makes of the index
+    bytes ``raw``: ``name`` itself, and for an index read as Windows-1252 or Latin-1 whose bytes
+    are legacy multi-byte text (:func:`legacy_multibyte`), ``name`` written in each such encoding
+    that can hold it, read back as that 8-bit codec. A delete prunes, and a restore finds, the
+    lines linking any of them (A-6): the link to a non-ASCII name in a Shift-JIS index is that
+    name's Shift-JIS bytes.
+
+    >>> raw = "- [メモ](メモ.md)\\n".encode("cp932")
+    >>> name_spellings(raw, "メモ.md")[1].encode("latin-1") == "メモ.md".encode("cp932")
+    True
+    """
+    if name.isascii():
+        return [name]
+    exact = decode_exact(raw)
+    if exact is None or exact.codec not in ("cp1252", "latin-1") or legacy_multibyte(raw) is None:
+        return [name]
+    spellings = [name]
+    for codec in LEGACY_MULTIBYTE:
+        try:
+            spelled = name.encode(codec).decode(exact.codec)
+        except (UnicodeEncodeError, UnicodeDecodeError):
+            continue
+        if spelled not in spellings:
+            spellings.append(spelled)
+    return spellings
 
 
 _SAMPLE_BYTES = 4096

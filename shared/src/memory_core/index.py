@@ -5,7 +5,9 @@ An index link is a Markdown link whose target is a topic file of the scope:
 - inline: ``[t](file.md)``, ``[t](./file.md)``, ``[t](<Deploy notes.md>)``,
   ``[t](Deploy%20notes.md)``, each with an optional ``#anchor`` and/or link title
   (``"…"``, ``'…'`` or ``(…)``);
-- a reference definition on its own line: ``[t]: file.md``;
+- a reference definition on its own line: ``[t]: file.md``, and every line that uses its label
+  (``- [Deploy][d]``, ``[d][]``, ``[d]``): the definition says where that line links
+  (:func:`reference_definitions`), wherever in the index it stands;
 - an entry that names the file in a code span as the first thing of a list item or table row
   (`` - `a-note.md` - about a ``, ``| `a-note.md` | about a |``), the form OpenCode's memory
   index uses.
@@ -29,7 +31,7 @@ import bisect
 import itertools
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from urllib.parse import unquote
 
 from memory_core.markdown import blank_code_spans, fenced_lines
@@ -38,16 +40,21 @@ __all__ = [
     "entry_span",
     "entry_targets",
     "index_lines",
+    "index_lines_linking",
     "line_links_to",
     "link_targets",
     "linked_topic_files",
     "links_of_lines",
     "prune_index",
+    "reference_definitions",
+    "reference_labels",
     "scope_link_targets",
     "topic_link_targets",
 ]
 
-_REFERENCE_RE = re.compile(r" {0,3}\[[^\]\n]+\]:[ \t]*(<[^<>\n]*>|\S+)")
+_REFERENCE_RE = re.compile(r" {0,3}\[([^\]\n]+)\]:[ \t]*(<[^<>\n]*>|\S+)")
+# ``[text][label]``, ``[label][]`` or ``[label]`` not followed by ``(``, ``[`` or ``:``
+_REFERENCE_USE_RE = re.compile(r"\[([^\[\]\n]+)\](?:\[([^\[\]\n]*)\])?(?![(\[:])")
 # `` - `a-note.md` - about a``, ``1. **`a.md`**: …``, ``| `a.md` | … |``: a code span naming a
 # Markdown file as the first thing of a list item or a table row.
 _ENTRY_RE = re.compile(
@@ -133,7 +140,7 @@ def link_targets(line: str) -> list[str]:
     targets: list[str] = []
     reference = _REFERENCE_RE.match(prose)
     if reference:
-        raw = reference.group(1)
+        raw = reference.group(2)
         targets.append(_clean(raw[1:-1] if raw.startswith("<") else raw))
     position = prose.find("](")
     while position != -1:
@@ -160,6 +167,53 @@ def entry_targets(line: str) -> list[str]:
     return [line[span[0] : span[1]]] if span is not None else []
 
 
+def _label(label: str) -> str:
+    """A reference label as CommonMark matches it: case-folded, inner whitespace collapsed."""
+    return " ".join(label.split()).casefold()
+
+
+def reference_labels(line: str) -> list[str]:
+    """The labels of the reference links a line uses (``[t][label]``, ``[label][]``,
+    ``[label]``), normalized (:func:`_label`); a definition line and code spans use none. A
+    shortcut ``[label]`` is a link only where a definition of it exists: resolve through
+    :func:`reference_definitions`.
+
+    >>> reference_labels("- [Deploy freeze][Freeze  Notes] and [other][] - see [x](x.md)")
+    ['freeze notes', 'other']
+    """
+    prose = blank_code_spans(line)
+    if _REFERENCE_RE.match(prose):
+        return []
+    labels: list[str] = []
+    for match in _REFERENCE_USE_RE.finditer(prose):
+        first, second = match.group(1), match.group(2)
+        label = _label(second if second else first)
+        if label:
+            labels.append(label)
+    return labels
+
+
+def reference_definitions(lines: Sequence[str]) -> dict[str, str]:
+    """Each reference label defined in ``lines`` (split by :func:`index_lines`; fenced code
+    skipped) and the target its first definition gives, cleaned as :func:`link_targets` does
+    (CommonMark: a later definition of the same label is ignored).
+
+    >>> reference_definitions(["- [Deploy][d]", "", "[D]: ./deploy.md#why", "[d]: other.md"])
+    {'d': 'deploy.md'}
+    """
+    found: dict[str, str] = {}
+    for line, fenced in zip(lines, fenced_lines(lines), strict=True):
+        if fenced or "]:" not in line:
+            continue
+        match = _REFERENCE_RE.match(blank_code_spans(line))
+        if match is not None:
+            raw = match.group(2)
+            found.setdefault(
+                _label(match.group(1)), _clean(raw[1:-1] if raw.startswith("<") else raw)
+            )
+    return found
+
+
 def _is_local(target: str) -> bool:
     return "/" not in target and "\\" not in target and ":" not in target
 
@@ -182,10 +236,14 @@ def _in_sub_folder(target: str) -> str | None:
     return "/".join(parts)
 
 
-def scope_link_targets(line: str) -> list[str]:
+def scope_link_targets(line: str, references: Mapping[str, str] | None = None) -> list[str]:
     """:func:`topic_link_targets` and the links into sub-folders of the scope, as relative POSIX
-    paths (``archive/2026-02.md``): every target inside the scope's folder (T-5)."""
+    paths (``archive/2026-02.md``): every target inside the scope's folder (T-5). With the
+    index's ``references`` (:func:`reference_definitions`), the reference links the line uses
+    count too."""
     targets = [*link_targets(line), *entry_targets(line)]
+    if references:
+        targets.extend(references[label] for label in reference_labels(line) if label in references)
     local = [target for target in targets if _is_local(target)]
     deeper = [path for path in map(_in_sub_folder, targets) if path is not None]
     return [*local, *deeper]
@@ -230,12 +288,17 @@ def linked_topic_files(text: str) -> dict[str, list[int]]:
 def links_of_lines(lines: Sequence[str]) -> dict[str, list[int]]:
     """:func:`linked_topic_files` of ``lines`` already split by :func:`index_lines`: each
     target inside the scope's folder (NFC) and the 1-based lines linking it, code fences
-    skipped."""
+    skipped; a line using a reference label links where its definition points.
+
+    >>> links_of_lines(["- [Deploy][d] - no Friday deploys", "", "[d]: deploy.md"])
+    {'deploy.md': [1, 3]}
+    """
     found: dict[str, list[int]] = {}
+    references = reference_definitions(lines) if any("]:" in line for line in lines) else {}
     for number, (line, fenced) in enumerate(zip(lines, fenced_lines(lines), strict=True), start=1):
         if fenced:
             continue
-        for target in dict.fromkeys(scope_link_targets(line)):
+        for target in dict.fromkeys(scope_link_targets(line, references)):
             found.setdefault(unicodedata.normalize("NFC", target), []).append(number)
     return found
 
@@ -291,6 +354,10 @@ def prune_index(text: str, file_name: str, *, exact: bool = False) -> tuple[str,
         if (fenced is None or not fenced[number])
         and line_links_to(_content(tokens[number]), file_name, exact=exact)
     ]
+    if removed_at and "]:" in text:
+        contents = [_content(token) for token in tokens]
+        uses = _reference_uses(contents, fenced, file_name, exact=exact)
+        removed_at = sorted({*removed_at, *uses})
     if not removed_at:
         return text, []
     # the kept stretches between the removed lines, sliced from the text as they are
@@ -301,6 +368,36 @@ def prune_index(text: str, file_name: str, *, exact: bool = False) -> tuple[str,
         # the file had no final line end: the new last line must not gain one
         result = result.removesuffix("\n").removesuffix("\r")
     return result, [_content(tokens[number]) for number in removed_at]
+
+
+def _reference_uses(
+    contents: Sequence[str], fenced: Sequence[bool] | None, file_name: str, *, exact: bool
+) -> list[int]:
+    """The 0-based numbers of the lines that use a reference label whose definition in
+    ``contents`` links ``file_name`` (a definition's own line is found by
+    :func:`line_links_to`)."""
+    same = str.__eq__ if exact else _same_name
+    references = reference_definitions(contents)
+    labels = {label for label, target in references.items() if same(target, file_name)}
+    if not labels:
+        return []
+    return [
+        number
+        for number, line in enumerate(contents)
+        if "[" in line
+        and (fenced is None or not fenced[number])
+        and any(label in labels for label in reference_labels(line))
+    ]
+
+
+def index_lines_linking(text: str, file_name: str) -> list[str]:
+    """The lines of the index ``text`` (:func:`index_lines`) that link to ``file_name``: the
+    lines :func:`prune_index` removes for it, in order (a restore puts these back, V-2).
+
+    >>> index_lines_linking("- [Deploy][d]\\n- [B](b.md)\\n\\n[d]: deploy.md\\n", "deploy.md")
+    ['- [Deploy][d]', '[d]: deploy.md']
+    """
+    return prune_index(text, file_name)[1]
 
 
 def _content(token: str) -> str:

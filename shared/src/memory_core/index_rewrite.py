@@ -35,14 +35,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from memory_core.decoding import decode_exact
+from memory_core.decoding import LEGACY_MULTIBYTE, decode_exact
 from memory_core.index_merge import IndexMerge, merge_index
 
 __all__ = ["LEGACY_MULTIBYTE", "IndexNotRewritable", "MergedBytes", "merge_index_bytes"]
-
-LEGACY_MULTIBYTE = ("cp932", "gb18030", "big5", "euc_jp", "euc_kr")
-"""Multi-byte encodings whose text :func:`~memory_core.decoding.decode_exact` reads as
-Windows-1252 or Latin-1 (cp932 is Windows' Shift-JIS)."""
 
 _EIGHT_BIT = ("cp1252", "latin-1")
 _LONE_CR = re.compile(r"\r(?!\n)")

@@ -588,7 +588,7 @@ def _unreadable(unreadable: Sequence[tuple[str, str]]) -> list[Finding]:
             name,
             None,
             f"{name or 'this scope folder'} is there but the service {why}: it is not missing, "
-            "yet nothing in it is listed, searched or injected until its permissions are fixed",
+            "yet nothing in it is listed, searched or injected until that is fixed",
         )
         for name, why in sorted(unreadable)
     ]

@@ -392,6 +392,44 @@ on the page beside every other agent's and goes into the default template, so li
 name it holds no character I-9 may count as hidden (a right-to-left override, a zero-width
 space, tag characters): a name must read as what it is."""
 
+# Hidden wherever they stand in a template (I-9): C0/C1 controls but tab and the line ends,
+# the zero-width space, bidirectional embeddings, overrides and isolates, the invisible
+# operators and deprecated format controls, and every tag character (a subdivision flag's too).
+_TEMPLATE_REFUSED = (
+    "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b\u202a-\u202e\u2060-\u206f\U000e0000-\U000e007f"
+)
+
+
+def _template_hidden(value: str) -> str | None:
+    found = [
+        (value.count("\n", 0, match.start()) + 1, match.group())
+        for match in re.finditer(f"[{_TEMPLATE_REFUSED}]+", value)
+    ]
+    if not found:
+        return None
+    where = "; ".join(f"line {line}: {describe_hidden(run)}" for line, run in found[:5])
+    more = f"; and {len(found) - 5} more" if len(found) > 5 else ""
+    return (
+        f"must not hold hidden characters ({where}{more}): the model would read what a person "
+        "cannot see (I-9)"
+    )
+
+
+TEMPLATE_RULE = TextRule(
+    pattern=f"^[^{_TEMPLATE_REFUSED}]*$",
+    summary=(
+        "text without hidden characters: control characters other than tab and line ends, "
+        "zero-width spaces, bidirectional embeddings, overrides or isolates, invisible "
+        "operators, tag characters (I-9)"
+    ),
+    explanations=(_template_hidden,),
+)
+"""An agent's system prompt template (A-1, A-2): refused, as an agent name is, when it holds a
+character that is hidden wherever it stands (I-9), tag characters included (the "rules file
+backdoor" spells commands with them). Characters hidden only out of place (a joiner between two
+emoji or in a Persian word is not; a direction mark, a soft hyphen) pass, and like anything
+stored before this rule or written by hand reach the model escaped (the plugin's rendering)."""
+
 MACHINE_NAME_RULE = TextRule(
     pattern=f"^{_NAME_EDGE}(?:(?:{_NAME_CHAR}){{0,{MACHINE_NAME_MAX - 2}}}{_NAME_EDGE})?$",
     summary=(

@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from memory_core import layout
-from memory_core.index import index_lines, line_links_to
+from memory_core.index import index_lines_linking
 from memory_core.index_merge import merge_index, rewrite_links
 from memory_core.line_merge import merge_lines
 from memory_core.scope_files import is_scope_file
@@ -145,7 +145,7 @@ def index_lines_for(index: bytes | None, name: str) -> list[str]:
     text = _text(index)
     if not text:
         return []
-    return [line for line in index_lines(text) if line_links_to(line, name)]
+    return index_lines_linking(text, name)
 
 
 def _text(data: bytes | None) -> str | None:

@@ -214,13 +214,19 @@ def substitute(
     ``extra`` maps further whole placeholders (``{"{{AGENT_ID}}": "coder"}``) to values, filled
     in the same pass. One pass over the template: placeholder text that arrives inside a value
     (an index that mentions ``{{WORKSPACE_MEMORY_KEY}}``) is never expanded again. Other ``{{…}}``
-    placeholders are left for the harness.
+    placeholders are left for the harness. Hidden characters of the template's own text are
+    shown escaped (I-9), as the plugin's rendering does.
 
+    >>> substitute("a\\u202eb {{MEMORY}}", "M", "k")
+    'a[hidden: U+202E]b M'
     >>> substitute("{{MEMORY}}|{{WORKSPACE_MEMORY_KEY}}|{{CWD}}", "M {{MEMORY}}", "k-0000abcd")
     'M {{MEMORY}}|k-0000abcd|{{CWD}}'
     >>> substitute("{{AGENT_ID}}: {{MEMORY}}", "{{AGENT_ID}}", "k", {"{{AGENT_ID}}": "coder"})
     'coder: {{AGENT_ID}}'
     """
+    from memory_core.hidden_text import show_hidden  # not on a write guard's path (H-5)
+
+    template = show_hidden(template)
     values = {**(extra or {}), MEMORY_PLACEHOLDER: memory, KEY_PLACEHOLDER: key_value}
     pattern = re.compile("|".join(re.escape(name) for name in values) if extra else _SUBSTITUTE)
     return pattern.sub(lambda match: values[match.group(0)], template)

@@ -25,6 +25,7 @@ from memory_core.rules import (
     DRAFT_PROMPT_RULE,
     MACHINE_ID_RULE,
     MEMORY_PROMPT_RULE,
+    TEMPLATE_RULE,
     WORKSPACE_PATH_RULE,
     WORKSPACE_PROMPT_RULE,
 )
@@ -40,6 +41,7 @@ TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 # Request fields carry their rule in the JSON Schema; the service checks the same rule (400).
 AgentId = Annotated[str, ID_RULE.meta("The agent's id (K-7):")]
 AgentName = Annotated[str, AGENT_NAME_RULE.meta("The display name:")]
+AgentTemplate = Annotated[str, TEMPLATE_RULE.meta("The system prompt template:")]
 WorkspacePath = Annotated[str, WORKSPACE_PATH_RULE.meta("The Workspace path the harness sees:")]
 DraftPrompt = Annotated[str, DRAFT_PROMPT_RULE.meta("The chat prompt:")]
 MemoryPrompt = Annotated[str, MEMORY_PROMPT_RULE.meta("The memory prompt (I-1):")]
@@ -98,7 +100,7 @@ class AgentCreate(Wire, frozen=True):
 
     id: AgentId
     name: AgentName
-    template: str | None = None
+    template: AgentTemplate | None = None
 
 
 class AgentSummary(Wire, frozen=True):
@@ -167,7 +169,7 @@ class ConfigPatch(Wire, frozen=True):
     """Body of ``PATCH …/config`` (A-2); send ``If-Match`` with the ETag last read."""
 
     name: AgentName | msgspec.UnsetType = msgspec.UNSET
-    template: str | msgspec.UnsetType = msgspec.UNSET
+    template: AgentTemplate | msgspec.UnsetType = msgspec.UNSET
     memory: MemoryPatch | msgspec.UnsetType = msgspec.UNSET
 
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memory_core import layout
-from memory_core.decoding import decode_text
+from memory_core.decoding import decode_text, not_decoded_why
 from memory_core.errors import InvalidId, UnresolvablePath
 from memory_core.injection import (
     PreparedIndex,
@@ -238,6 +238,11 @@ def _read_index(root: Path, key: str) -> tuple[str | PreparedIndex, tuple[int, b
             return _never_read(scope / layout.INDEX_FILE, inside=root in target.parents)
         with target.open("rb") as handle:
             raw = handle.read(INDEX_READ_CAP + 1)
+            head = (
+                raw[: raw.rfind(b"\n", 0, INDEX_READ_CAP) + 1] if len(raw) > INDEX_READ_CAP else raw
+            )
+            if (why := not_decoded_why(head)) is not None:
+                return unreadable_index(why), (0, True)  # never injected as mojibake
             if len(raw) <= INDEX_READ_CAP:
                 return decode_text(raw)[0], (0, True)
             rest = raw[INDEX_READ_CAP:] + handle.read(_COUNT_CAP)

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Literal, TypeAlias
 
 import msgspec
+from memory_core.hidden_text import show_hidden
 from memory_core.template import KEY_PLACEHOLDER, MEMORY_PLACEHOLDER
 from memory_core.wire import MemorySection
 
@@ -45,8 +46,11 @@ def render_sections(
     ``memory`` replaces ``{{MEMORY}}``: the service's sections (A-9), or its plain text (a
     service that sends no sections; it then counts as one ``prompt`` run). ``key_value`` replaces
     ``{{WORKSPACE_MEMORY_KEY}}``; ``extra`` maps further whole placeholders to values. Other
-    ``{{…}}`` placeholders are left as written. Sections with no text are left out.
+    ``{{…}}`` placeholders are left as written. Sections with no text are left out. Hidden
+    characters of the template's own text (a bidirectional override, tag characters, I-9) are
+    shown escaped, as in the memory prompts: the model reads the template as a person sees it.
     """
+    template = show_hidden(template)
     values = {**(extra or {}), KEY_PLACEHOLDER: key_value}
     names = [MEMORY_PLACEHOLDER, *(name for name in values if name)]
     if isinstance(memory, str):

@@ -33,7 +33,13 @@ from memory_core.file_edit import edit_file
 from memory_core.keys import USER_SCOPE, check_agent_id, check_project_id
 from memory_core.layout import AGENTS_DIR, agent_dir, scope_dir, workspaces_dir
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
-from memory_core.rules import AGENT_NAME_RULE, MEMORY_PROMPT_RULE, WHITESPACE, WORKSPACE_PROMPT_RULE
+from memory_core.rules import (
+    AGENT_NAME_RULE,
+    MEMORY_PROMPT_RULE,
+    TEMPLATE_RULE,
+    WHITESPACE,
+    WORKSPACE_PROMPT_RULE,
+)
 from memory_core.wire import AgentCreate, ConfigPatch
 
 from memory_api.defaults import default_template
@@ -196,6 +202,14 @@ def _check_name(name: str) -> str:
     if reason is not None:
         raise BadRequest(f"name {reason}")
     return name.strip(WHITESPACE)
+
+
+def _check_template(template: str | None) -> None:
+    """Refuse a template holding hidden characters (I-9): :class:`BadRequest` (400) naming each
+    line and what is hidden there (:data:`~memory_core.rules.TEMPLATE_RULE`), as an agent name
+    with hidden characters is refused. ``None`` (the default template) passes."""
+    if template is not None and (reason := TEMPLATE_RULE.problem(template)) is not None:
+        raise BadRequest(f"template {reason}. Nothing was saved")
 
 
 class AgentStore:
@@ -365,13 +379,15 @@ class AgentStore:
         """Create agent ``body.id`` in ``project`` with its user scope and ``workspaces/`` (K-6).
 
         Without a template the agent gets :func:`memory_api.defaults.default_template`.
-        Raises ``InvalidId`` (400), :class:`BadRequest` for an empty or overlong name,
+        Raises ``InvalidId`` (400), :class:`BadRequest` for an empty or overlong name or a
+        template holding hidden characters (I-9),
         :class:`Conflict` (409) when the id is taken in any project.
         """
         check_project_id(project)
         check_agent_id(body.id)
         name = _check_name(body.name)
         template = body.template
+        _check_template(template)
         if template is None:
             template = default_template(name=name, agent_id=body.id, data_dir=self.data_dir)
         record = AgentRecord(
@@ -392,7 +408,8 @@ class AgentStore:
         Unset fields stay; a ``None`` prompt restores the built-in default. ``if_match`` is the
         ``If-Match`` header: when given and not naming the current ETag, :class:`PreconditionFailed`
         (412) is raised and nothing is written; when absent the PATCH applies unconditionally.
-        Raises ``InvalidId``, :class:`NotFound`, :class:`BadRequest` (empty name) and
+        Raises ``InvalidId``, :class:`NotFound`, :class:`BadRequest` (an empty name; hidden
+        characters in the name or the template, I-9) and
         :class:`~memory_api.errors.Unprocessable` (422: a prompt without its index placeholder
         exactly once, I-1) as well; every check on the PATCH alone comes before the lock.
 
@@ -417,6 +434,8 @@ class AgentStore:
             if any(isinstance(changes.get(field), str) for field, _, _ in _PROMPT_RULES):
                 await asyncio.to_thread(_check_prompts, changes)
         template = None if isinstance(patch.template, msgspec.UnsetType) else patch.template
+        if template:
+            await asyncio.to_thread(_check_template, template)
         return await self.locks.run_held(
             lock_name("agent", agent_id),
             self._patch_held,

@@ -40,7 +40,7 @@ from pathlib import Path
 
 from memory_core import layout
 from memory_core.atomic import fsync_directory
-from memory_core.decoding import decode_exact
+from memory_core.decoding import decode_exact, name_spellings
 from memory_core.errors import FileKeptChanging, NotRegularFileError
 from memory_core.file_edit import FileTooLarge, edit_file
 from memory_core.index import prune_index
@@ -108,7 +108,10 @@ def _pruned(raw: bytes, file_name: str, *, exact: bool) -> tuple[bytes, list[str
         if raw.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
             raise _NotRewritable("it is UTF-32 text with a cut code unit or no character's value")
         raise _NotRewritable("it is UTF-16 text with an odd byte or a lone surrogate")
-    new_text, removed = prune_index(decoded.text, file_name, exact=exact)
+    new_text, removed = decoded.text, []
+    for spelling in name_spellings(raw, file_name):  # a Shift-JIS index: the name's SJIS bytes
+        new_text, gone = prune_index(new_text, spelling, exact=exact)
+        removed.extend(gone)
     if not removed:
         return None
     return decoded.encode(new_text), removed

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
 from memory_core import layout
+from memory_core.decoding import not_decoded_why
 from memory_core.errors import InvalidId
 from memory_core.index import index_lines, topic_link_targets
 from memory_core.keys import check_scope_key, check_topic_file_name, key_for_real_path
@@ -634,7 +635,9 @@ def read_index_text(root: Path, scope: Path) -> IndexText | None:
 
     An index that is a symlink out of the root, a loop or a directory counts as absent (the
     listing names it as a refused entry, T-5b); one that is there but cannot be read (no
-    permission, an I/O error) is an :class:`IndexText` whose ``error`` says why (Q-2b).
+    permission, an I/O error) is an :class:`IndexText` whose ``error`` says why (Q-2b), and so
+    is one in a legacy multi-byte encoding (Shift-JIS, GB18030, …), which would read as mojibake
+    (:func:`~memory_core.decoding.not_decoded_why`).
     """
     lexical = scope / layout.INDEX_FILE
     target = real_child(scope, layout.INDEX_FILE)
@@ -664,6 +667,9 @@ def read_index_text(root: Path, scope: Path) -> IndexText | None:
             except OSError:
                 return None
         return IndexText(text="", stat=info, error=cannot_read(error))
+    head = raw[: raw.rfind(b"\n", 0, READ_CAP_BYTES) + 1] if len(raw) > READ_CAP_BYTES else raw
+    if (why := not_decoded_why(head)) is not None:
+        return IndexText(text="", stat=info, error=why)  # never injected as mojibake
     if len(raw) <= READ_CAP_BYTES:
         return IndexText(text=decode_text(raw)[0], stat=info)
     return _over_cap_index(raw, info)
@@ -687,7 +693,8 @@ def _over_cap_index(raw: bytes, info: os.stat_result) -> IndexText:
     if rest_lines and rest_lines[-1] == b"":
         rest_lines.pop()
     for offset, line in enumerate(rest_lines, start=read_lines + 1):
-        head_text = decode_text(line[:LINK_LINE_CAP], partial=len(line) > LINK_LINE_CAP)[0]
+        cut_line = line[:LINK_LINE_CAP]
+        head_text = decode_text(cut_line, partial=len(line) > LINK_LINE_CAP, name_legacy=False)[0]
         for target in topic_link_targets(head_text):
             links.setdefault(unicodedata.normalize("NFC", target), []).append(offset)
     partial = IndexRead(

@@ -13,7 +13,10 @@ named ``../x`` or a link member can do no harm (it is listed as skipped).
 Topic bytes are kept as they are when they are UTF-8 (a BOM included). Text in another
 encoding is decoded as reading does (:func:`memory_core.decoding.decode_text`: UTF-16 by its
 BOM, else cp1252 or Latin-1) and stored as UTF-8, so the scope reads the same text and every
-tool can open it; the report names the file and the encoding.
+tool can open it; the report names the file and the encoding. A file (topic or index) that
+looks like a legacy CJK encoding (Shift-JIS, GB18030, Big5, EUC-*) is not imported but listed
+as skipped, naming the encoding and the iconv command: stored as UTF-8 from a cp1252 reading
+it would be mojibake for good (:func:`memory_core.decoding.not_decoded_why`).
 
 Blocking: run in a worker thread or from the command line.
 """
@@ -32,7 +35,7 @@ from pathlib import Path, PurePosixPath
 from typing import Literal
 
 from memory_core import layout
-from memory_core.decoding import decode_text
+from memory_core.decoding import decode_text, not_decoded_why
 from memory_core.errors import InvalidId
 from memory_core.keys import check_scope_key, check_topic_file_name
 
@@ -176,6 +179,14 @@ def stored_bytes(raw: bytes) -> tuple[bytes, str | None]:
     return text.encode("utf-8"), "; ".join([*encoding, "stored as UTF-8"])
 
 
+def _legacy_reason(raw: bytes) -> str | None:
+    """Why a file is not imported when its bytes look like a legacy CJK encoding, else None."""
+    why = not_decoded_why(raw)
+    if why is None:
+        return None
+    return f"not imported: {why.removeprefix('does not decode it: ')}, then import it again"
+
+
 def _index_text(raw: bytes) -> str:
     text, _ = decode_text(raw)
     return text
@@ -237,6 +248,9 @@ def _read_entry(scope: SourceScope, path: Path, known: Mapping[str, str] | None 
     raw = read_bytes(path)
     if isinstance(raw, Skipped):
         scope.skipped.append(raw)
+        return
+    if (legacy := _legacy_reason(raw)) is not None:
+        scope.skipped.append(Skipped(str(path), legacy))
         return
     if path.name == layout.INDEX_FILE:
         scope.index = _index_text(raw)
@@ -321,6 +335,9 @@ def _history_member(
 
 
 def _add_member(scope: SourceScope, name: str, raw: bytes, origin: str) -> None:
+    if name != layout.MARKER_FILE and (legacy := _legacy_reason(raw)) is not None:
+        scope.skipped.append(Skipped(origin, legacy))
+        return
     if name == layout.INDEX_FILE:
         scope.index = _index_text(raw)
         scope.index_origin = origin

@@ -39,10 +39,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memory_core import layout
+from memory_core.decoding import name_spellings
 from memory_core.errors import FileKeptChanging, NotRegularFileError
 from memory_core.file_edit import FileTooLarge, edit_file
 from memory_core.file_kind import file_kind
-from memory_core.index import index_lines, line_links_to
+from memory_core.index import index_lines_linking
 from memory_core.index_merge import merge_index
 from memory_core.index_rewrite import IndexNotRewritable, merge_index_bytes
 from memory_core.line_merge import merge_lines
@@ -73,7 +74,12 @@ class _Plan:
 def _linking_lines(old_index: bytes | None, name: str) -> str | None:
     if old_index is None:
         return None
-    lines = [line for line in index_lines(decode_text(old_index)[0]) if line_links_to(line, name)]
+    text = decode_text(old_index)[0]
+    lines = [
+        line
+        for spelling in name_spellings(old_index, name)
+        for line in index_lines_linking(text, spelling)
+    ]
     return "".join(line + "\n" for line in lines) or None
 
 

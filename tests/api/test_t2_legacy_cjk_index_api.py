@@ -1,0 +1,86 @@
+"""T-2, Q-2b, A-6, V-2: a Shift-JIS ``MEMORY.md`` through the service.
+
+It used to be injected as cp1252 mojibake with no finding. Now the Session start injects a note
+saying the index could not be decoded (never "nothing saved yet", never mojibake), lint names it
+(``unreadable``, with the likely encoding and the iconv command), and a delete still prunes its
+line in its own bytes, which the undo puts back byte for byte.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memory_core import layout
+
+from tests.api.conftest import AgentHome, Client, file_url, memory_url, ok_json
+
+LINES = [
+    "# メモリ",
+    "- [デプロイ](deploy.md) - 金曜日はデプロイしない",
+    "- [テスト](testing.md) - pytestを使う",
+]
+TOPIC = "---\nname: {0}\ndescription: a topic\nupdated_at: 2026-11-20\n---\nbody\n"
+
+
+def _index(agent: AgentHome, lines: list[str]) -> Path:
+    for stem in ("deploy", "testing"):
+        (agent.user / f"{stem}.md").write_text(TOPIC.format(stem), encoding="utf-8")
+    index = agent.user / layout.INDEX_FILE
+    index.write_bytes("\r\n".join([*lines, ""]).encode("cp932"))
+    return index
+
+
+async def test_t2_shift_jis_index_is_injected_as_a_note_never_as_mojibake(
+    client: Client, agent: AgentHome, tmp_path: Path
+) -> None:
+    _index(agent, LINES)
+    started = await ok_json(
+        await client.post(f"{memory_url()}/session-start", json={"workspace": str(tmp_path)})
+    )
+    memory = started["memory"]
+    assert "ƒ" not in memory and "\x83" not in memory  # cp1252's reading of Shift-JIS bytes
+    assert "could not be read: MEMORY.md is there, but Agent Memory does not decode it" in memory
+    assert "looks like Shift-JIS (cp932" in memory and "iconv -f CP932 -t UTF-8" in memory
+    assert "nothing saved yet" not in memory.split("## Workspace memory")[0].lower()
+
+    view = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
+    unreadable = [f for f in view["findings"] if f["code"] == "unreadable"]
+    assert len(unreadable) == 1 and unreadable[0]["severity"] == "error"
+    assert "MEMORY.md is there but the service does not decode it" in unreadable[0]["message"]
+    assert "Shift-JIS" in unreadable[0]["message"]
+    assert not [f for f in view["findings"] if f["code"] == "unindexed"]  # no line judged
+
+
+async def test_t2_shift_jis_index_delete_prunes_in_its_bytes_and_undo_puts_them_back(
+    client: Client, agent: AgentHome
+) -> None:
+    index = _index(agent, LINES)
+    before = index.read_bytes()
+    deleted = await ok_json(await client.delete(file_url("user", "deploy.md")))
+    assert len(deleted["removedIndexLines"]) == 1
+    assert index.read_bytes() == "\r\n".join([LINES[0], LINES[2], ""]).encode("cp932")
+
+    url = f"{file_url('user', 'deploy.md')}/restore"
+    await ok_json(await client.post(url, json={"version": deleted["restoreVersion"]}))
+    assert index.read_bytes() == before
+
+
+async def test_t2_shift_jis_index_a_non_ascii_name_is_pruned_and_put_back_in_its_bytes(
+    client: Client, agent: AgentHome
+) -> None:
+    """The link to ``デプロイ.md`` in a Shift-JIS index is the name's Shift-JIS bytes: the
+    delete prunes that line (the file name on disk is UTF-8), the undo puts it back."""
+    (agent.user / "デプロイ.md").write_text(TOPIC.format("deploy"), encoding="utf-8")
+    (agent.user / "testing.md").write_text(TOPIC.format("testing"), encoding="utf-8")
+    lines = ["# メモリ", "- [デプロイ](デプロイ.md) - 金曜日", "- [テスト](testing.md) - pytest"]
+    index = agent.user / layout.INDEX_FILE
+    index.write_bytes("\n".join([*lines, ""]).encode("cp932"))
+    before = index.read_bytes()
+
+    deleted = await ok_json(await client.delete(file_url("user", "デプロイ.md")))
+    assert len(deleted["removedIndexLines"]) == 1
+    assert index.read_bytes() == "\n".join([lines[0], lines[2], ""]).encode("cp932")
+
+    url = f"{file_url('user', 'デプロイ.md')}/restore"
+    await ok_json(await client.post(url, json={"version": deleted["restoreVersion"]}))
+    assert index.read_bytes() == before
