@@ -186,6 +186,16 @@ BASH_FORMS = [
     "cd $UNSET_VARIABLE{root} && echo x > {other}/a.md",
     "cd {root}/{own}; cd $(pwd)/..; echo x > {other}/a.md",
     "find {root}/{own} -name MEMORY.md -execdir sh -c 'echo x > ../{other}/a.md' \\;",
+    "echo x > ${{UNSET_VARIABLE:-{root}/{other}}}/a.md",
+    "echo x > ${{UNSET_VARIABLE-{root}}}/{other}/a.md",
+    'echo x > "${{UNSET_VARIABLE:-{root}}}/{other}/a.md"',
+    "X={root}/{own}; echo x > ${{X/{own}/{other}}}/a.md",
+    "X={root}/{own}; echo x > ${{X%{own}}}{other}/a.md",
+    "echo x > ${{HOME%/}}/agents/coder/agent_state/memory/{other}/a.md",
+    "cd -L {root}/{own} && echo x > ../{other}/a.md",
+    "cd -P -- {root}/{own} && echo x > ../{other}/a.md",
+    "CDPATH={root} cd {other} && echo x > a.md",
+    "export CDPATH=/nowhere:{root}; cd {other}; echo x > a.md",
 ]
 
 
@@ -199,8 +209,11 @@ def test_p3_what_bash_writes_into_another_scope_is_refused_however_quoted(
     path and ``~+`` are read as bash reads them; a word built at run time after ``/`` or
     ``//`` (which the kernel reads as ``/``) could reach any folder; after a ``cd`` into a
     folder known only at run time (or ``find -execdir``) a relative path naming another scope
-    could land in it: each form below really writes into the other scope when bash runs it
-    (checked last, after the guard refused it)."""
+    could land in it; a parameter expansion's default word (``${X:-/path}``) or a pattern
+    (``${X/own/other}``, ``${X%…}``) on a value in the memory root is judged, and ``cd``'s
+    options (``-L``, ``-P``, ``--``) and ``CDPATH`` are read as bash reads them: each form below
+    really writes into the other scope when bash runs it (checked
+    last, after the guard refused it)."""
     shell = fill(command, where)
     other = where.root / where.other
 

@@ -112,6 +112,16 @@ def shell_refusal(
                     f"reach the memory service's own folders of its data dir ({_shown(prefix)}…); "
                     "only the service writes them"
                 )
+        for folder in found.derived:
+            if any(_lies_in(folder, spelled) for spelled in (roots, records)) or _lies_in(
+                folder, _service_folders(roots)
+            ):
+                return (
+                    f"{REFUSAL_PREFIX}a path a pattern expansion (${{VAR/…}}, ${{VAR%…}}) makes "
+                    f"at run time from a folder of the memory root, the Session records or the "
+                    f"service's own folders ({_shown(folder)}/…); name memory files by their "
+                    "literal path inside the user scope or this Session's Workspace scope"
+                )
         for word in found.unanchored:
             if could_name_a_scope(word, key):
                 return (
@@ -248,6 +258,21 @@ def could_reach(prefix: str, roots: set[str]) -> bool:
         if (folded + "/").startswith(inside) or (resolved + "/").startswith(inside):
             return True
         if inside.startswith(folded):
+            return True
+    return False
+
+
+def _lies_in(folder: str, roots: set[str]) -> bool:
+    """Whether ``folder`` is one of ``roots`` or lies below one, spelled, resolved or under
+    another name (unlike :func:`could_reach`, a folder holding a root is not in it)."""
+    real = real_or_none(folder)
+    if real is None:
+        return True  # a symlink on its way cannot be read: it could lead anywhere
+    for root in roots:
+        for spelled in (os.path.normpath(folder), real):
+            if f"{spelled}/".startswith(root.rstrip("/") + "/"):
+                return True
+        if below_under_another_name(real, root) is not None:
             return True
     return False
 

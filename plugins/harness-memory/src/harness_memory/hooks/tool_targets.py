@@ -88,12 +88,15 @@ class ShellPaths:
     """What a command names: ``paths`` (absolute, after every expansion the shell would make),
     ``undecided`` (the absolute literal prefix of each word that cannot be decided here) and
     ``unanchored`` (relative words met after the shell went into a folder that cannot be
-    decided here: ``cd $(…)``, ``find … -execdir``; they may land anywhere).
+    decided here: ``cd $(…)``, ``find … -execdir``; they may land anywhere) and ``derived``
+    (the folder a variable's known value lies in when a pattern expansion, ``${X/a/b}``,
+    ``${X%…}``, may change the rest of it at run time: the result may name anything in it).
     A plain class: ``dataclasses`` imports ``inspect``, too much for a guard process (H-5)."""
 
-    __slots__ = ("paths", "unanchored", "undecided")
+    __slots__ = ("derived", "paths", "unanchored", "undecided")
 
     def __init__(self) -> None:
+        self.derived: list[str] = []
         self.paths: list[str] = []
         self.undecided: list[str] = []
         self.unanchored: list[str] = []
@@ -143,7 +146,7 @@ def shell_paths(
             if target is None:
                 lost = True
             else:
-                bases.append(os.path.normpath(PurePath(bases[-1], _tilde(target, environ))))
+                bases.extend(_cd_folders(_tilde(target, environ), bases[-1], known, environ))
         if word in _UNKNOWN_FOLDER_WORDS:
             lost = True
         if previous == "for" and _NAME_RE.match(word):
@@ -161,8 +164,27 @@ def shell_paths(
             found.paths.extend(inner.paths)
             found.undecided.extend(inner.undecided)
             found.unanchored.extend(inner.unanchored)
+            found.derived.extend(inner.derived)
+        if previous in _CD_WORDS and word.startswith("-") and word != "-":
+            continue  # cd -P, cd -L, cd --: the folder is the next word
         previous = None if word in _SEPARATORS else word
     return found
+
+
+def _cd_folders(
+    target: str, base: str, known: Mapping[str, str | None], environ: Mapping[str, str]
+) -> list[str]:
+    """The folders ``cd target`` run in ``base`` may go into: ``base/target`` and, for a
+    relative target not starting with ``.``, each folder of ``CDPATH`` (assigned in the
+    command or in the environment) joined with it, as bash looks it up; an undecidable
+    ``CDPATH`` entry is left out (its words are judged as any other)."""
+    folders = [os.path.normpath(PurePath(base, target))]
+    cdpath = known.get("CDPATH", environ.get("CDPATH"))
+    if cdpath and not PurePath(target).is_absolute() and not target.startswith("."):
+        for entry in cdpath.split(":"):
+            if entry:
+                folders.append(os.path.normpath(PurePath(base, _tilde(entry, environ), target)))
+    return folders
 
 
 def _bash_quoting(command: str) -> str:
@@ -283,6 +305,10 @@ def _add(
         expanded = _expand(word, known, environ)
         if expanded is None:
             _undecided(found, word, _first_expansion(word), bases, environ)
+            for alternative in _operator_alternatives(word, known, environ):
+                _add(found, alternative, bases, known, environ, lost=lost)
+            if (folder := _pattern_folder(word, known, environ)) is not None:
+                found.derived.append(folder)
             continue
         path = _tilde(expanded, environ)
         if lost and not PurePath(path).is_absolute():
@@ -293,6 +319,50 @@ def _add(
                 found.paths.extend(_glob(anchored))
             else:
                 found.paths.append(anchored)
+
+
+_DEFAULT_OPERATOR_RE = re.compile(r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*):?[-=+?](?P<word>[^}]*)\}")
+"""``${NAME:-word}``, ``${NAME-word}``, ``${NAME:=word}``, ``${NAME:+word}`` …: the word or
+the variable's value, whichever the shell picks at run time."""
+_PATTERN_OPERATOR_RE = re.compile(r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:[/#%^,:@][^}]*)\}")
+# (a default operator is matched first: ``:-`` is a default, ``:1:2`` a pattern)
+"""``${NAME/pattern/text}``, ``${NAME%suffix}``, ``${NAME:1:3}`` …: text made from the
+variable's value at run time."""
+
+
+def _operator_alternatives(
+    word: str, known: Mapping[str, str | None], environ: Mapping[str, str]
+) -> list[str]:
+    """The words ``word`` may become when its first ``${…}`` holds an operator: for a default
+    (``${NAME:-word}`` and its kin) the operator's own word and, when known, the variable's
+    value; for a pattern (``${NAME%/}``, ``${NAME/a/b}``) the variable's known value, each put
+    in the expansion's place. A literal path in a default, or after a pattern on a known
+    path, is judged, never passed as 'nothing literal to anchor it'. Empty when none applies."""
+    first = _first_expansion(word)
+    found = _DEFAULT_OPERATOR_RE.match(word, first) or _PATTERN_OPERATOR_RE.match(word, first)
+    if found is None:
+        return []
+    head, tail = word[: found.start()], word[found.end() :]
+    alternatives = [head + found.group("word") + tail] if "word" in found.groupdict() else []
+    value = known.get(found.group("name"), environ.get(found.group("name")))
+    if value and "$" not in value:  # a value is not expanded again
+        alternatives.append(head + value + tail)
+    return alternatives
+
+
+def _pattern_folder(
+    word: str, known: Mapping[str, str | None], environ: Mapping[str, str]
+) -> str | None:
+    """The folder a pattern expansion at the start of ``word`` may name anything in: the
+    folder holding the variable's known absolute value (``X=/m/own; ${X/own/other}``: ``/m``);
+    None when ``word`` starts with no such expansion."""
+    found = _PATTERN_OPERATOR_RE.match(word)
+    if found is None or _DEFAULT_OPERATOR_RE.match(word):
+        return None
+    value = known.get(found.group("name"), environ.get(found.group("name")))
+    if not value or "$" in value or not value.startswith("/"):
+        return None
+    return str(PurePath(os.path.normpath(value)).parent)
 
 
 def _glob(pattern: str) -> list[str]:
@@ -374,27 +444,30 @@ def _expand(word: str, known: Mapping[str, str | None], environ: Mapping[str, st
     return expanded
 
 
-def _braces(word: str) -> list[str] | None:
-    """Bash's brace expansion of ``word`` (``a{b,c}d`` → ``abd``, ``acd``; ``{1..3}``);
-    ``[word]`` without braces; None past :data:`_BRACE_CAP` words."""
-    open_at = _brace_start(word)
-    if open_at is None:
-        return [word]
-    close_at, options = _brace_body(word, open_at)
-    if close_at is None:
+def _braces(word: str, start: int = 0) -> list[str] | None:
+    """Bash's brace expansion of ``word`` (``a{b,c}d`` → ``abd``, ``acd``; ``{1..3}``) from
+    ``start`` on; ``[word]`` when nothing in it expands (``{}``, ``{x}``, ``awk '{print $1}'``
+    stay as written, as bash leaves them); None past :data:`_BRACE_CAP` words."""
+    open_at = _brace_start(word, start)
+    while open_at is not None:
+        close_at, options = _brace_body(word, open_at)
+        if close_at is not None and options is not None:
+            break
+        open_at = _brace_start(word, open_at + 1)  # a brace that stays as written: the next
+    if open_at is None or close_at is None or options is None:
         return [word]
     head, tail = word[:open_at], word[close_at + 1 :]
     results: list[str] = []
     for option in options:
-        expanded = _braces(head + option + tail)
+        expanded = _braces(head + option + tail, len(head))
         if expanded is None or len(results) + len(expanded) > _BRACE_CAP:
             return None
         results.extend(expanded)
     return results
 
 
-def _brace_start(word: str) -> int | None:
-    at = word.find("{")
+def _brace_start(word: str, start: int) -> int | None:
+    at = word.find("{", start)
     while at != -1:
         if at == 0 or word[at - 1] != "$":
             return at
@@ -402,8 +475,10 @@ def _brace_start(word: str) -> int | None:
     return None
 
 
-def _brace_body(word: str, open_at: int) -> tuple[int | None, list[str]]:
-    """The closing brace's index and the alternatives of the brace at ``open_at``."""
+def _brace_body(word: str, open_at: int) -> tuple[int | None, list[str] | None]:
+    """The closing brace's index and the alternatives of the brace at ``open_at``; None for
+    the alternatives when the brace expands to nothing else (one alternative, not a
+    sequence), None for both when it is never closed."""
     depth, start, options = 0, open_at + 1, []
     for at in range(open_at, len(word)):
         char = word[at]
@@ -419,11 +494,12 @@ def _brace_body(word: str, open_at: int) -> tuple[int | None, list[str]]:
         elif char == "," and depth == 1:
             options.append(word[start:at])
             start = at + 1
-    return None, []
+    return None, None
 
 
-def _sequence(body: str) -> list[str]:
-    """``{1..3}``, ``{a..c}`` and ``{1..9..2}`` as bash expands them; else the braces stay."""
+def _sequence(body: str) -> list[str] | None:
+    """``{1..3}``, ``{a..c}`` and ``{1..9..2}`` as bash expands them; None for any other body
+    (the braces stay as written)."""
     parts = body.split("..")
     if len(parts) in (2, 3):
         step = abs(int(parts[2])) if len(parts) == 3 and parts[2].lstrip("-").isdigit() else 1
@@ -431,10 +507,9 @@ def _sequence(body: str) -> list[str]:
         if first.lstrip("-").isdigit() and last.lstrip("-").isdigit() and step:
             low, high = int(first), int(last)
             numbers = range(low, high + 1, step) if low <= high else range(low, high - 1, -step)
-            if len(numbers) <= _BRACE_CAP:
-                return [str(n) for n in numbers]
+            return [str(n) for n in numbers[: _BRACE_CAP + 1]]  # past the cap: undecided
         if len(first) == 1 and len(last) == 1 and step:
             low, high = ord(first), ord(last)
             codes = range(low, high + 1, step) if low <= high else range(low, high - 1, -step)
             return [chr(c) for c in codes]
-    return ["{" + body + "}"]
+    return None

@@ -1,0 +1,112 @@
+"""P-3: the write guard refuses no everyday developer command.
+
+Commands as they stand in real projects' scripts, READMEs and CI files (git, npm, make, docker,
+find -exec, awk programs, parameter expansions with defaults and patterns, here-documents, cd
+into a folder known at run time) are run by the hooks in a Workspace whose data dir holds the
+memory root in the user's home, as an install puts it: none is refused, and none crashes the
+hook (``find … -exec rm {} \\;`` and ``awk '{print $1}'`` once ended it with a RecursionError,
+which the harness takes as no answer and runs the command unguarded).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from harness_memory.cli import main
+from memory_core import layout
+from memory_core.keys import workspace_memory_key
+
+EVERYDAY = [
+    'git commit -m "$(cat msg)"',
+    "npm test",
+    "cd $(git rev-parse --show-toplevel)",
+    "find . -name '*.pyc' -exec rm {} \\;",
+    "find . -type f -name '*.log' -print0 | xargs -0 rm -f",
+    "awk '{print $1}' README.md | sort | uniq -c",
+    "git log --format='%h %s' -n 20 > /tmp/log.txt",
+    'for f in src/*.py; do python -m py_compile "$f"; done',
+    'export PATH="$HOME/.local/bin:$PATH" && pip install -e .',
+    "python -m venv .venv && . .venv/bin/activate && pip install -r requirements.txt",
+    "make -j$(nproc) all",
+    "docker build -t app:${VERSION:-latest} .",
+    'docker run --rm -v "$PWD":/app -w /app node:20 npm ci',
+    "tar -czf dist/app-$(date +%Y%m%d).tar.gz build/",
+    "mkdir -p build && cd build && cmake .. && make",
+    "sed -i 's/foo/bar/g' src/*.js",
+    "rsync -av --exclude node_modules ./ /tmp/backup/",
+    'cp -r templates/ "${OUT_DIR:-dist}/templates"',
+    'echo "${GITHUB_SHA::7}" > version.txt',
+    "git diff --name-only HEAD~1 | grep '\\.py$' | xargs ruff check",
+    'npx prettier --write "src/**/*.{ts,tsx}"',
+    "go test ./... 2>&1 | tee test.log",
+    "cargo build --release && cp target/release/app ~/bin/",
+    "jq '.version' package.json > /tmp/v",
+    "curl -fsSL https://example.com/install.sh -o /tmp/install.sh",
+    'cd "$(dirname "$0")/.." && ./scripts/build.sh',
+    'DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"; echo "$DIR"',
+    'while read -r line; do echo "$line"; done < input.txt > output.txt',
+    "if [ -f .env ]; then set -a; . ./.env; set +a; fi",
+    "test -d node_modules || npm install",
+    "git stash && git pull --rebase && git stash pop",
+    "ssh-keygen -t ed25519 -f ~/.ssh/id_test -N ''",
+    "kill -9 $(lsof -t -i:3000) 2>/dev/null || true",
+    "printf '%s\\n' \"${ARR[@]}\" > list.txt",
+    "echo ${PWD##*/} > name.txt",
+    "cp config/${ENV}.yaml config/current.yaml",
+    'pytest -k "not slow" --junitxml=reports/junit-${CI_JOB_ID:-local}.xml',
+    'mv "${file%.txt}.md" docs/',
+    'git log --pretty=format:\'{"h":"%h"}\' > log.json',
+    "npm run build -- --outDir=dist/{cjs,esm}",
+    "ls -la {src,tests}/ && wc -l $(git ls-files '*.py')",
+    'touch "${TMPDIR:-/tmp}/lock"',
+    "cd ${PROJECT_ROOT:-.} && make test",
+    "echo x > ${HOME}/notes.txt",
+    'echo "${HOME%/}/cache" > .cachedir',
+    "X=$HOME/src; echo ${X/src/build} > /tmp/o",
+    "python - <<'PY' > out.txt\nprint(1)\nPY",
+    'cat > /tmp/conf.json <<EOF\n{"a": 1}\nEOF',
+]
+
+
+@pytest.fixture
+def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """A home holding the data dir (``~/.local/share/agent-memory``), a Workspace in it, and
+    the memory root with the user scope and the Workspace's scope."""
+    home = tmp_path / "home" / "dev"
+    data = home / ".local" / "share" / "agent-memory"
+    root = layout.memory_root(data, "coder")
+    work = home / "src" / "my-app"
+    work.mkdir(parents=True)
+    for scope in ("user", workspace_memory_key(work)):
+        (root / scope).mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("PWD", str(work))
+    return root, work
+
+
+@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
+@pytest.mark.parametrize("command", EVERYDAY)
+def test_p3_everyday_commands_are_not_refused(
+    workspace: tuple[Path, Path], tmp_path: Path, harness: str, command: str
+) -> None:
+    root, work = workspace
+    event, tool = (
+        ("before-tool", "run_shell_command") if harness == "gemini" else ("pre-tool-use", "Bash")
+    )
+    hook = {
+        "session_id": "s-1",
+        "cwd": str(work),
+        "hook_event_name": "BeforeTool" if harness == "gemini" else "PreToolUse",
+        "tool_name": tool,
+        "tool_input": {"command": command},
+    }
+    flags = ["--memory-root", str(root), "--state-dir", str(tmp_path / "state")]
+    out = io.StringIO()
+    stdin = io.BytesIO(json.dumps(hook).encode())
+
+    assert main(["hook", harness, event, *flags], environ={}, stdin=stdin, stdout=out) == 0
+
+    assert out.getvalue() == "", (command, out.getvalue())
