@@ -277,7 +277,9 @@ def test_h7_install_takes_the_token_from_the_variable_so_it_is_on_no_command_lin
     assert token_file(home, "codex").read_text(encoding="utf-8") == TOKEN + "\n"
 
 
-@pytest.mark.parametrize("kind", ["folder", "fifo", "empty", "huge", "not-utf8"])
+@pytest.mark.parametrize(
+    "kind", ["folder", "fifo", "empty", "huge", "not-utf8", "two-lines", "non-ascii", "spaced"]
+)
 def test_h7_a_token_file_that_is_no_token_is_named_never_waited_on(
     tmp_path: Path, kind: str
 ) -> None:
@@ -287,11 +289,20 @@ def test_h7_a_token_file_that_is_no_token_is_named_never_waited_on(
     elif kind == "fifo":
         os.mkfifo(path)  # nobody writes it: opening it for reading must not block
     else:
-        content = {"empty": b" \n", "huge": b"x" * 70_000, "not-utf8": b"\xff\xfe"}[kind]
+        content = {
+            "empty": b" \n",
+            "huge": b"x" * 70_000,
+            "not-utf8": b"\xff\xfe",
+            "two-lines": b"mem_abc\nX-Other: 1\n",  # once sent, failed as "unreachable"
+            "non-ascii": "mem_t\u00f8ken\n".encode(),
+            "spaced": b"mem_abc def\n",
+        }[kind]
         path.write_bytes(content)
+        path.chmod(0o600)  # a private file: what is judged is what it holds
     settings = load_settings({"token_file": str(path)}, {})
-    with pytest.raises(TokenFileError, match=f"cannot read the token file {path}"):
+    with pytest.raises(TokenFileError, match=f"cannot read the token file {path}") as raised:
         settings.bearer_token()
+    assert "other users may read it" not in str(raised.value)
 
 
 CLAUDE_SETTINGS = ".claude/settings.json"

@@ -44,6 +44,7 @@ hook to tell the user.
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections.abc import Mapping
 from pathlib import Path
@@ -95,6 +96,10 @@ class MissingSettingsError(Exception):
     def notice(self) -> str:
         """What a hook tells the user (its ``systemMessage``): memory is off, and what to set."""
         return f"Agent Memory is off for this Session: {self}"
+
+
+_NOT_IN_A_TOKEN = re.compile(r"[^\x21-\x7e]")
+"""A character no bearer token holds (RFC 6750's token68 is visible ASCII)."""
 
 
 class TokenFileError(MissingSettingsError):
@@ -164,7 +169,9 @@ class HarnessSettings(msgspec.Struct, frozen=True, kw_only=True):
 
         Raises :class:`TokenFileError` when the file cannot be read, is no regular file, may be
         read by other users (group or others bits: a token file is 0600, H-7), is larger than
-        :data:`TOKEN_FILE_MAX_BYTES`, is not UTF-8 or holds only whitespace.
+        :data:`TOKEN_FILE_MAX_BYTES`, is not UTF-8, holds only whitespace, or holds a character
+        an ``Authorization`` header cannot carry as a token (white space or a line break inside
+        it, a control or non-ASCII character): sent, it failed as "service unreachable".
         """
         if self.token is not None or self.token_file is None:
             return self.token
@@ -186,6 +193,11 @@ class HarnessSettings(msgspec.Struct, frozen=True, kw_only=True):
             raise TokenFileError(self.token_file, "not UTF-8 text") from error
         if not token:
             raise TokenFileError(self.token_file, "it is empty")
+        if (odd := _NOT_IN_A_TOKEN.search(token)) is not None:
+            raise TokenFileError(
+                self.token_file,
+                f"it holds {odd.group()!r}, which no bearer token holds (one token on one line)",
+            )
         return token
 
     def read_template(self) -> str:
