@@ -127,7 +127,7 @@ ALLOWED = [
     "cd {root}/{own} && echo x > a.md",
     "echo x > ~/notes.txt",
     "git status && ls -la && cat README.md",
-    "echo $HOME $(date) > /tmp/out.txt",
+    "echo $PWD $(date) > /tmp/out.txt",  # (HOME is the data dir here, which is refused)
     "cd /tmp && echo x > y.txt",
     "python3 -c 'print(1)' | tee /tmp/log.txt",
 ]
@@ -224,6 +224,27 @@ def test_p3_what_bash_writes_into_another_scope_is_refused_however_quoted(
     before = set(other.iterdir())
     subprocess.run(["bash", "-c", shell], cwd=where.workspace, check=True, capture_output=True)
     assert set(other.iterdir()) - before, f"bash wrote nothing into the other scope: {shell}"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "rm -rf {data}",
+        "mv {data} /tmp/elsewhere && mv /tmp/prepared {data}",
+        "tar -xf /tmp/planted.tar -C {data}",
+        "cp -r /tmp/planted/. {data}/",
+        "unzip /tmp/planted.zip -d {data}",
+        "cd {data} && tar -xf /tmp/planted.tar",
+    ],
+)
+def test_p3_a_command_on_the_data_dir_itself_is_refused(where: Layout, command: str) -> None:
+    """The data dir holds the service's folders (tokens, every agent's memory and history):
+    removing it, swapping it, or unpacking into it plants or deletes them without naming one,
+    and each was allowed."""
+    shell = fill(command, where)
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": shell}))
+    assert reason is not None, shell
+    assert "the memory service's data dir itself" in reason
 
 
 @pytest.mark.parametrize(

@@ -337,6 +337,9 @@ def test_p3_the_marker_in_another_letter_case_is_the_marker(root: Path, marker: 
         "agents/coder/workspaces/../agent.json",
         "TOKENS/mine.json",  # a case-insensitive disk opens tokens/ (macOS's default)
         "Agents/reviewer/agent.json",
+        ".",  # the data dir itself: rm -rf, mv, tar -C, cp -r x/. into it reach every folder
+        "",
+        "agents/coder/..",
     ],
 )
 def test_p3_the_services_own_folders_of_the_data_dir_are_denied(

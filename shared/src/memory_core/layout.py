@@ -104,13 +104,17 @@ def workspaces_dir(app_data_dir: Path, agent_id: str) -> Path:
 
 def service_owned(parts: tuple[str, ...]) -> bool:
     """Whether a path whose parts below an app data dir are ``parts`` is the memory service's
-    own (P-3: no file tool of an agent writes there): anything in :data:`SERVICE_FOLDERS` but
-    a temporary Workspace (``agents/<id>/workspaces/…``, K-4, where agents work).
+    own (P-3: no file tool of an agent writes there): the data dir itself (``parts`` empty:
+    removing, moving or unpacking into it reaches every folder in it) and anything in
+    :data:`SERVICE_FOLDERS` but a temporary Workspace (``agents/<id>/workspaces/…``, K-4, where
+    agents work).
 
     >>> service_owned(("tokens", "t.json")), service_owned(("agents", "b", "agent.json"))
     (True, True)
     >>> service_owned(("agents", "a", "workspaces", "job", "x.py")), service_owned(("demo",))
     (False, False)
+    >>> service_owned(())
+    True
 
     A folder's name is compared in any letter case (``TOKENS`` is ``tokens`` on a
     case-insensitive disk, macOS's default); the temporary Workspaces only as spelled.
@@ -118,6 +122,8 @@ def service_owned(parts: tuple[str, ...]) -> bool:
     >>> service_owned(("Tokens", "t.json")), service_owned(("AGENTS", "a", "workspaces", "j"))
     (True, True)
     """
-    if not parts or parts[0].casefold() not in SERVICE_FOLDERS:
+    if not parts:
+        return True
+    if parts[0].casefold() not in SERVICE_FOLDERS:
         return False
     return not (parts[0] == AGENTS_DIR and len(parts) >= 3 and parts[2] == WORKSPACES_DIR)

@@ -168,10 +168,16 @@ def _outside_the_memory_root(
         folder = os.fspath(data_dir)
         for parts in (_inside(spelled, folder), _inside(real, folder)):
             if parts is not None and service_owned(parts):
+                where = (
+                    f"lands in {'/'.join(parts[:2])} of the memory service's data dir"
+                    if parts
+                    else "is the memory service's data dir itself (removing, moving or "
+                    "unpacking into it reaches every folder in it)"
+                )
                 return GuardDecision(
                     False,
-                    f"the path lands in {'/'.join(parts[:2])} of the memory service's data "
-                    "dir, whose tokens, drafts, locks, agents' configs, memory and history "
+                    f"the path {where}, whose tokens, drafts, locks, agents' configs, "
+                    "memory and history "
                     "only the service writes; save memory in the user scope or this "
                     "Session's Workspace scope",
                 )
