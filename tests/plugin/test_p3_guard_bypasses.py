@@ -250,6 +250,27 @@ def test_p3_a_command_on_the_data_dir_itself_is_refused(where: Layout, command: 
 @pytest.mark.parametrize(
     "command",
     [
+        "tar -xf /tmp/planted.tar -C {hooks_state}",
+        "mv {hooks_state} /tmp/elsewhere && mv /tmp/planted {hooks_state}",
+        "cp -r /tmp/planted/. {hooks_state}/",
+        "cd {hooks_state} && tar -xf /tmp/planted.tar",
+    ],
+)
+def test_p3_a_command_on_the_hooks_state_dir_itself_is_refused(
+    where: Layout, command: str
+) -> None:
+    """The hooks' state dir holds the Session records (``sessions/``), which say which
+    Workspace scope a Session may write: unpacking into it or swapping it plants a record
+    naming another scope without naming the records folder, and each was allowed."""
+    shell = fill(command.replace("{hooks_state}", str(where.state)), where)
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": shell}))
+    assert reason is not None, shell
+    assert "Session records" in reason
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
         "echo x > {data}/tok$(echo ens)/mine.json",
         "echo x > {data}/tokens/$UNSET_VARIABLE.json",
         "cp /etc/hostname {data}/dra`echo fts`/",

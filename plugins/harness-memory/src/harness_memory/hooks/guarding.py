@@ -207,15 +207,21 @@ def _records_folders(settings: HarnessSettings) -> set[str]:
 
 def _records_refusal(target: str, cwd: str, records: set[str]) -> str | None:
     """The reason to refuse a write of ``target`` (relative to ``cwd``) into the Session
-    records, spelled, resolved (``..``, a symlink on the way) or under another name, or None
-    when it lands elsewhere. An unusable path, or one through a symlink that cannot be read,
-    is left to :func:`~harness_memory.guard.check_write` (which refuses both)."""
+    records, spelled, resolved (``..``, a symlink on the way) or under another name, or into
+    the state dir that holds them (``tar -C``, ``mv … <state dir>`` plant records without
+    naming one), or None when it lands elsewhere. An unusable path, or one through a symlink
+    that cannot be read, is left to :func:`~harness_memory.guard.check_write` (which refuses
+    both)."""
     if not is_usable_path(target) or not is_usable_path(cwd):
         return None
     joined = os.fspath(Path(cwd, target))
     real = real_or_none(joined)
     spellings = {os.path.normpath(joined), real or joined}
-    inside = any(f"{path}/".startswith(f"{folder}/") for path in spellings for folder in records)
+    inside = any(
+        f"{path}/".startswith(f"{folder}/") or path == os.path.dirname(folder)  # noqa: PTH120
+        for path in spellings
+        for folder in records
+    )  # the state dir itself too: unpacking into it (tar -C) or swapping it plants records
     # the folder under another name (a bind mount of it or of a record, a letter case): on the
     # real path only (a symlink on the spelled way leads to the same folders)
     if inside or (
