@@ -256,9 +256,7 @@ def test_p3_a_command_on_the_data_dir_itself_is_refused(where: Layout, command: 
         "cd {hooks_state} && tar -xf /tmp/planted.tar",
     ],
 )
-def test_p3_a_command_on_the_hooks_state_dir_itself_is_refused(
-    where: Layout, command: str
-) -> None:
+def test_p3_a_command_on_the_hooks_state_dir_itself_is_refused(where: Layout, command: str) -> None:
     """The hooks' state dir holds the Session records (``sessions/``), which say which
     Workspace scope a Session may write: unpacking into it or swapping it plants a record
     naming another scope without naming the records folder, and each was allowed."""
