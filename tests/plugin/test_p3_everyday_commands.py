@@ -67,6 +67,8 @@ EVERYDAY = [
     'echo "${HOME%/}/cache" > .cachedir',
     "X=$HOME/src; echo ${X/src/build} > /tmp/o",
     "python - <<'PY' > out.txt\nprint(1)\nPY",
+    "ls /proc/self/fd/ && cat /proc/self/status && echo hi > /dev/stderr",
+    "cat /proc/self/cwd/README.md > /dev/null; cat < /dev/stdin > /dev/stdout",
     'cat > /tmp/conf.json <<EOF\n{"a": 1}\nEOF',
 ]
 

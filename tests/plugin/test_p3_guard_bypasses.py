@@ -196,6 +196,11 @@ BASH_FORMS = [
     "cd -P -- {root}/{own} && echo x > ../{other}/a.md",
     "CDPATH={root} cd {other} && echo x > a.md",
     "export CDPATH=/nowhere:{root}; cd {other}; echo x > a.md",
+    "cd {root}/{own} && echo x > /proc/self/cwd/../{other}/a.md",
+    "cd {root}/{own} && echo x > /proc/$$/cwd/../{other}/a.md",
+    "cd {root}/{own} && echo x > /proc/thread-self/cwd/../{other}/a.md",
+    "exec 3<{root}/{own}; echo x > /proc/self/fd/3/../{other}/a.md",
+    "exec 3<{root}/{own}; echo x > /dev/fd/3/../{other}/a.md",
 ]
 
 
@@ -211,7 +216,9 @@ def test_p3_what_bash_writes_into_another_scope_is_refused_however_quoted(
     folder known only at run time (or ``find -execdir``) a relative path naming another scope
     could land in it; a parameter expansion's default word (``${X:-/path}``) or a pattern
     (``${X/own/other}``, ``${X%…}``) on a value in the memory root is judged, and ``cd``'s
-    options (``-L``, ``-P``, ``--``) and ``CDPATH`` are read as bash reads them: each form below
+    options (``-L``, ``-P``, ``--``) and ``CDPATH`` are read as bash reads them, and the
+    shell's own process links (``/proc/self/cwd``, ``/proc/$$/cwd``, ``/dev/fd/3``) are judged
+    as the shell's, not the guard's: each form below
     really writes into the other scope when bash runs it (checked
     last, after the guard refused it)."""
     shell = fill(command, where)

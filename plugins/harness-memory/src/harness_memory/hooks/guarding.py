@@ -127,6 +127,7 @@ def shell_refusal(
                 return (
                     f"{REFUSAL_PREFIX}a relative path after a cd into a folder that cannot be "
                     "known before the command runs ($(…), an unset variable, find -execdir) "
+                    "or after a folder the shell holds open (/proc/self/fd/N, /dev/fd/N) "
                     f"naming another scope, the marker or a pattern ({_shown(word)}); name "
                     "memory files by their literal path inside the user scope or this Session's "
                     "Workspace scope"

@@ -296,7 +296,16 @@ def _add(
 ) -> None:
     """Add what one word (or part of one) names, after every expansion the shell makes;
     ``lost``: the shell may be in a folder this cannot know (relative words go to
-    ``unanchored`` too)."""
+    ``unanchored`` too). A path through the shell's own process links (``/proc/self/cwd``,
+    ``/proc/$$/fd/3``, ``/dev/fd/3``) is judged where the shell will be, not where this
+    process is: ``…/cwd/rest`` as the relative word ``rest``; a folder opened on a descriptor
+    cannot be known here, so ``rest`` after one is ``unanchored``."""
+    if (link := _PROCESS_LINK_RE.match(piece)) is not None and link.group("rest"):
+        rest = link.group("rest").lstrip("/")
+        if link.group("cwd"):
+            _add(found, rest or ".", bases, known, environ, lost=lost)
+        elif rest:
+            found.unanchored.append(rest)
     braced = _braces(piece)
     if braced is None:  # a brace expression too large to expand: judged by what precedes it
         _undecided(found, piece, piece.find("{"), bases, environ)
@@ -321,6 +330,15 @@ def _add(
                 found.paths.append(anchored)
 
 
+_PROCESS_LINK_RE = re.compile(
+    r"^/+(?:proc/+[^/]+/+(?:task/+[^/]+/+)?(?:(?P<cwd>cwd)|fd/+[^/]+)|dev/+fd/+[^/]+"
+    r"|dev/+std(?:in|out|err))(?P<rest>/.*)?$",
+    re.DOTALL,
+)
+"""A path through a process's own links: its working directory (``/proc/self/cwd``, also
+``/proc/$$/cwd``, ``/proc/<pid>/cwd``: the pid may be the shell's) or a descriptor it holds open
+(``/proc/self/fd/3``, ``/dev/fd/3``, ``/dev/stdin``), then ``rest``. Resolved by the guard
+they would name the guard's own folders, not the shell's."""
 _DEFAULT_OPERATOR_RE = re.compile(r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*):?[-=+?](?P<word>[^}]*)\}")
 """``${NAME:-word}``, ``${NAME-word}``, ``${NAME:=word}``, ``${NAME:+word}`` …: the word or
 the variable's value, whichever the shell picks at run time."""
