@@ -475,3 +475,23 @@ def test_r2_a_wiped_local_copy_is_put_back_never_sent_as_deleting_every_memory(
     synced(desktop)
     assert (desktop.memory_root / "user" / "uv.md").exists()
     assert (desktop.memory_root / "user" / "pnpm.md").exists()
+
+
+def test_r2_a_wiped_copy_of_a_scope_holding_only_its_index_is_put_back(
+    real_service: RealService, served_root: Path, two_machines: tuple[RemoteCopy, RemoteCopy]
+) -> None:
+    """A new scope holds its ``MEMORY.md`` alone: its copy folder removed is a lost copy as
+    surely as one of many files (nobody deletes a scope's index to delete its memories), so it
+    is put back, never sent as the index's deletion to the service and every machine."""
+    laptop, _ = two_machines
+    append(laptop.memory_root / "user" / "MEMORY.md", "- kept: the index of this scope\n")
+    synced(laptop)
+    assert sorted(path.name for path in (served_root / "user").iterdir()) == ["MEMORY.md"]
+    shutil.rmtree(laptop.memory_root / "user")
+
+    [result] = synced(laptop)
+
+    assert any("was gone: they were put back" in line for line in result.outcomes)
+    served = (served_root / "user" / "MEMORY.md").read_text(encoding="utf-8")
+    assert "- kept: the index of this scope" in served
+    assert (laptop.memory_root / "user" / "MEMORY.md").exists()

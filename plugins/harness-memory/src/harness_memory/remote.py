@@ -688,12 +688,16 @@ class _ScopeRun:
         return SyncResult(self.key, ok=True, sent=sent, waiting=waiting, outcomes=self.outcomes)
 
     def _every_file_gone(self) -> bool:
-        """Whether not one of the two or more files of this copy's last commit is left in the
-        scope folder: the copy was wiped (a cleaned cache folder, a state dir made again),
-        not memories deleted one by one; sent, it would delete the scope on the service and
-        every machine. (A scope's last file deleted is a deletion like any other.)"""
+        """Whether not one of the files of this copy's last commit is left in the scope
+        folder, two or more of them or its ``MEMORY.md`` alone: the copy was wiped (a cleaned
+        cache folder, a state dir made again), not memories deleted one by one; sent, it
+        would delete the scope on the service and every machine. (A scope's last topic file
+        deleted is a deletion like any other; nobody deletes an index to delete memories, and
+        a new scope holds its index alone.)"""
         tracked = [name for name in self.git("ls-files", "-z", raw=True).split("\0") if name]
-        return len(tracked) > 1 and not any(os.path.lexists(self.scope / n) for n in tracked)
+        if len(tracked) < 2 and tracked != [layout.INDEX_FILE]:
+            return False
+        return not any(os.path.lexists(self.scope / name) for name in tracked)
 
     def _put_back(self) -> list[str]:
         """Put the files of the copy's last commit back (none written since is overwritten)
