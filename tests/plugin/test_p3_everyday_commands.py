@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import io
 import json
+import time
 from pathlib import Path
 
 import pytest
 from harness_memory.cli import main
+from harness_memory.hooks.tool_targets import shell_paths
 from memory_core import layout
 from memory_core.keys import workspace_memory_key
 
@@ -112,3 +114,23 @@ def test_p3_everyday_commands_are_not_refused(
     assert main(["hook", harness, event, *flags], environ={}, stdin=stdin, stdout=out) == 0
 
     assert out.getvalue() == "", (command, out.getvalue())
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "echo " + "{" * 100_000,  # never closed: each once scanned to the end (7 s at 20 000)
+        "echo " + "{" * 10_000 + "a,b" + "}" * 10_000,
+        "echo " + "${X:-" * 3000 + "}" * 3000,  # once a RecursionError
+        "cd a && " * 5000 + "echo x > y",  # every folder kept: killed for memory
+    ],
+)
+def test_p3_a_hostile_command_is_read_in_time_linear_in_its_length(command: str) -> None:
+    """The guard reads any command a model may send in well under a second: nothing in the
+    lexer is quadratic in a word's braces, recursive in its expansions, or multiplies words
+    by every folder a chain of ``cd`` went into (folders past 64 are taken as unknown)."""
+    started = time.perf_counter()
+
+    shell_paths(command, "/tmp", {"X": "/tmp/x"})
+
+    assert time.perf_counter() - started < 2.0

@@ -102,6 +102,12 @@ class ShellPaths:
         self.unanchored: list[str] = []
 
 
+_FOLDERS_CAP = 64
+"""How many folders a command's ``cd``s are followed into; past it the shell's folder is taken
+as unknown (each relative word is judged against every folder: a cap keeps that linear)."""
+_OPERATOR_CAP = 16
+"""How many ``${…}`` one word may hold for their defaults and patterns to be read; a word
+holding more is refused as a path that could lead anywhere."""
 _INNER_DEPTH = 4
 """How deep commands inside words (``sh -c '…'`` inside ``eval "…"`` …) are read at most."""
 
@@ -145,8 +151,10 @@ def shell_paths(
             target = _expand(word, known, environ)
             if target is None:
                 lost = True
-            else:
+            elif len(bases) < _FOLDERS_CAP:
                 bases.extend(_cd_folders(_tilde(target, environ), bases[-1], known, environ))
+            else:  # past the cap, the folder is taken as unknown (relative words: unanchored)
+                lost = True
         if word in _UNKNOWN_FOLDER_WORDS:
             lost = True
         if previous == "for" and _NAME_RE.match(word):
@@ -314,6 +322,9 @@ def _add(
         expanded = _expand(word, known, environ)
         if expanded is None:
             _undecided(found, word, _first_expansion(word), bases, environ)
+            if word.count("${") > _OPERATOR_CAP:  # not a command anyone types: refused
+                found.undecided.append("/")
+                continue
             for alternative in _operator_alternatives(word, known, environ):
                 _add(found, alternative, bases, known, environ, lost=lost)
             if (folder := _pattern_folder(word, known, environ)) is not None:
@@ -466,14 +477,10 @@ def _braces(word: str, start: int = 0) -> list[str] | None:
     """Bash's brace expansion of ``word`` (``a{b,c}d`` → ``abd``, ``acd``; ``{1..3}``) from
     ``start`` on; ``[word]`` when nothing in it expands (``{}``, ``{x}``, ``awk '{print $1}'``
     stay as written, as bash leaves them); None past :data:`_BRACE_CAP` words."""
-    open_at = _brace_start(word, start)
-    while open_at is not None:
-        close_at, options = _brace_body(word, open_at)
-        if close_at is not None and options is not None:
-            break
-        open_at = _brace_start(word, open_at + 1)  # a brace that stays as written: the next
-    if open_at is None or close_at is None or options is None:
+    found = _expanding_brace(word, start)
+    if found is None:
         return [word]
+    open_at, close_at, options = found
     head, tail = word[:open_at], word[close_at + 1 :]
     results: list[str] = []
     for option in options:
@@ -484,35 +491,39 @@ def _braces(word: str, start: int = 0) -> list[str] | None:
     return results
 
 
-def _brace_start(word: str, start: int) -> int | None:
-    at = word.find("{", start)
-    while at != -1:
-        if at == 0 or word[at - 1] != "$":
-            return at
-        at = word.find("{", at + 1)
-    return None
+_SEQUENCE_LENGTH = 64
+"""The longest body read as a sequence (``{1..9..2}``); a longer one is text."""
 
 
-def _brace_body(word: str, open_at: int) -> tuple[int | None, list[str] | None]:
-    """The closing brace's index and the alternatives of the brace at ``open_at``; None for
-    the alternatives when the brace expands to nothing else (one alternative, not a
-    sequence), None for both when it is never closed."""
-    depth, start, options = 0, open_at + 1, []
-    for at in range(open_at, len(word)):
+def _expanding_brace(word: str, start: int) -> tuple[int, int, list[str]] | None:
+    """The leftmost brace from ``start`` that expands: its opening and closing index and its
+    alternatives; None when none does. One pass pairs every brace (a ``${…}`` pairs too, and
+    its commas are its own, but it never expands), so a word of many braces costs its
+    length, not its length squared."""
+    stack: list[int] = []
+    commas: dict[int, list[int]] = {}
+    best: tuple[int, int, list[str]] | None = None
+    for at in range(start, len(word)):
         char = word[at]
         if char == "{":
-            depth += 1
-        elif char == "}":
-            depth -= 1
-            if depth == 0:
-                options.append(word[start:at])
-                if len(options) > 1:
-                    return at, options
-                return at, _sequence(options[0])
-        elif char == "," and depth == 1:
-            options.append(word[start:at])
-            start = at + 1
-    return None, None
+            stack.append(at)
+        elif char == "," and stack:
+            commas.setdefault(stack[-1], []).append(at)
+        elif char == "}" and stack:
+            open_at = stack.pop()
+            if (best is not None and open_at > best[0]) or word[open_at - 1 : open_at] == "$":
+                continue
+            cuts = commas.pop(open_at, [])
+            if cuts:
+                edges = [open_at, *cuts, at]
+                options = [word[edges[i] + 1 : edges[i + 1]] for i in range(len(edges) - 1)]
+            else:
+                body = word[open_at + 1 : at]
+                short = len(body) <= _SEQUENCE_LENGTH and "{" not in body
+                options = (_sequence(body) if short else None) or []
+            if options:
+                best = (open_at, at, options)
+    return best
 
 
 def _sequence(body: str) -> list[str] | None:
