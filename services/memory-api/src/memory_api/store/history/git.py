@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -156,6 +157,12 @@ def disk_is_full(path: Path, said: str, needed: int) -> bool:
     return info.f_bavail * info.f_frsize < needed + FULL_DISK_MARGIN
 
 
+_QUOTED = re.compile(r"'[^'\n]*'")
+"""What git quotes in a message: a path, a ref, a file name. Those are names (a Workspace
+folder called ``corruption-lab`` gives its scope's history that word), never git's verdict, so
+the signs above are looked for in the rest."""
+
+
 def _refusal(
     repository: Path, args: tuple[str, ...], message: str, code: int
 ) -> HistoryUnavailable:
@@ -163,7 +170,7 @@ def _refusal(
     full disk and a damaged repository are named as such, with what to do."""
     logger.error("git %s failed on %s (%d): %s", " ".join(args), repository, code, message)
     first = message.splitlines()[0] if message else f"exit code {code}"
-    lowered = message.lower()
+    lowered = _QUOTED.sub("''", message.replace(os.fspath(repository), "")).lower()
     if any(sign in lowered for sign in _FULL_SIGNS):
         return HistoryUnavailable(full_disk_detail(f"git {args[0]}"))
     if any(sign in lowered for sign in _DAMAGE_SIGNS):
