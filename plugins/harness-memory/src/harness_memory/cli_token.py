@@ -20,13 +20,10 @@ token file may be) or a file that cannot be written; nothing is written then.
 from __future__ import annotations
 
 import argparse
-import getpass
 import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import IO
-
-from memory_core.atomic import atomic_write_bytes, make_dirs
 
 from harness_memory.settings import TOKEN_FILE_MAX_BYTES, TOKEN_FILE_NAME, account_state_dir
 
@@ -69,6 +66,8 @@ def read_token(stream: IO[str], *, interactive: bool) -> str:
     :data:`~harness_memory.settings.TOKEN_FILE_MAX_BYTES` bytes.
     """
     if interactive:
+        import getpass  # only this command asks; a hook process never loads it (H-5)
+
         text = getpass.getpass("token: ")
     else:
         try:
@@ -99,6 +98,8 @@ def set_token(token: str, path: Path) -> None:
             raise IsADirectoryError(f"{path} is a folder")
     except FileNotFoundError:
         pass
+    from memory_core.atomic import atomic_write_bytes, make_dirs  # not in hooks (H-5)
+
     make_dirs(path.parent, 0o700)
     atomic_write_bytes(path, (token + "\n").encode("utf-8"), mode=0o600)
 
