@@ -5,6 +5,7 @@
     harness-memory install codex --url URL --project P --agent A --memory-root DIR \\
         [--token T] [--timeout S] [--executable PATH] [--dry-run]
     harness-memory install claude-code --managed [DIR] …   # Claude Code's managed settings
+    harness-memory install codex --managed [DIR] …   # Codex CLI's requirements.toml
     harness-memory install codex --remote URL --project P --agent A [--token T] …
         # remote mode (R-1): a local copy under ~/.harness-memory, synced with the service
     harness-memory uninstall codex [--memory-root DIR] [--dry-run]
@@ -36,6 +37,8 @@ def _logger() -> logging.Logger:
 
 
 _HARNESSES = ("claude-code", "codex", "gemini")
+_MANAGED = ("claude-code", "codex")
+"""The harnesses with settings no user or repository overrides (``--managed``)."""
 
 
 INSTALL_HELP = {
@@ -64,8 +67,9 @@ def add_install_flags(parser: argparse.ArgumentParser, verb: str) -> None:
         nargs="?",
         const="",
         metavar="DIR",
-        help="claude-code only: Claude Code's managed settings (in DIR, default "
-        "/etc/claude-code on Linux), which no repository can switch off; needs root",
+        help="for every user of the machine, where no repository can switch the hooks off: "
+        "Claude Code's managed settings (in DIR, default /etc/claude-code on Linux), Codex "
+        "CLI's requirements (DIR/requirements.toml, default /etc/codex); needs root",
     )
     if verb == "uninstall":
         return
@@ -245,11 +249,12 @@ def _remote_state(
 
 
 def _managed_dir(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Path | None:
-    """The folder of Claude Code's managed settings for ``--managed [DIR]``, or None."""
+    """The folder of the managed settings for ``--managed [DIR]`` (Claude Code's, or Codex
+    CLI's requirements), or None."""
     if args.managed is None:
         return None
-    if args.harness != "claude-code":
-        parser.error(f"--managed is for claude-code only ({args.harness} has no managed hooks)")
+    if args.harness not in _MANAGED:
+        parser.error(f"--managed is for {' and '.join(_MANAGED)} only ({args.harness} has none)")
     if getattr(args, "token", None):
         from harness_memory.installers.claude_code import EACH_USERS_OWN_FILE
 
@@ -257,9 +262,15 @@ def _managed_dir(parser: argparse.ArgumentParser, args: argparse.Namespace) -> P
             "--managed with --token: managed settings are read by every user of the machine, "
             f"so a token there is anyone's; {EACH_USERS_OWN_FILE}"
         )
+    if args.managed:
+        return Path(args.managed).absolute()
+    if args.harness == "codex":
+        from harness_memory.installers.codex_managed import DEFAULT_DIR
+
+        return DEFAULT_DIR
     from harness_memory.installers.claude_code import managed_dir
 
-    return Path(args.managed).absolute() if args.managed else managed_dir()
+    return managed_dir()
 
 
 def _status(args: argparse.Namespace, environ: Mapping[str, str], out: IO[str]) -> int:

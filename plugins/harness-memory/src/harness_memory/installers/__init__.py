@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from harness_memory.installers import claude_code, codex, gemini
+from harness_memory.installers import claude_code, codex, codex_managed, gemini
 from harness_memory.installers.executable import Executable, choose_executable
 from harness_memory.installers.files import (
     FileChange,
@@ -83,7 +83,10 @@ class InstallResult:
 def plan(
     harness: str, options: InstallOptions, environ: Mapping[str, str], *, install: bool
 ) -> Plan:
-    """Plan an install (or uninstall) for ``harness``; ``KeyError`` for an unknown harness."""
+    """Plan an install (or uninstall) for ``harness``; ``KeyError`` for an unknown harness.
+    Codex CLI with ``options.managed_dir`` plans its requirements (:mod:`.codex_managed`)."""
+    if harness == "codex" and options.managed_dir is not None:
+        return codex_managed.plan(options, environ, install=install)
     return HARNESSES[harness](options, environ, install=install)
 
 

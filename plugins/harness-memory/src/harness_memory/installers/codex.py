@@ -50,8 +50,10 @@ __all__ = [
     "MEMORIES",
     "TERMINALS",
     "codex_home",
+    "hook_groups",
     "plan",
     "trust_hash",
+    "writable_root",
 ]
 
 HARNESS = "codex"
@@ -133,7 +135,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     hooks_path, config_path = home / "hooks.json", home / "config.toml"
     old_hooks, document = read_json_object(hooks_path)
     record = read_record(home)
-    wanted = _wanted(options, home) if install else {}
+    wanted = hook_groups(options, home / STATE_FOLDER) if install else {}
     merged, removed = merge_hooks(document, HARNESS, wanted, source=hooks_path)
     old_config = read_text(config_path)
     try:
@@ -144,9 +146,9 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     _update_trust(config, key_source, removed, merged, ours=set(wanted))
     gone, added = root_changes(document, HARNESS, options, install=install)
     for root in gone:
-        _writable_root(config, root, install=False)
+        writable_root(config, root, install=False)
     if added is not None:
-        _writable_root(config, added, install=True)
+        writable_root(config, added, install=True)
     notes: list[str] = []
     if install:
         notes.append(switch_off(config, MEMORIES, record.previous, tomlkit.table))
@@ -199,9 +201,12 @@ def _holds(folder: Path) -> bool:
         return True
 
 
-def _wanted(options: InstallOptions, home: Path) -> dict[str, list[dict[str, Any]]]:
-    state = home / STATE_FOLDER
-    token_file = state / TOKEN_NAME if options.token is not None else None
+def hook_groups(options: InstallOptions, state: Path | None) -> dict[str, list[dict[str, Any]]]:
+    """Our hook groups per event. Every command names the state folder ``state`` and, with a
+    token, the token file in it; ``state`` None: the managed install's hooks, whose users each
+    keep their state (and token) in their account's home
+    (:func:`~harness_memory.settings.account_state_dir`)."""
+    token_file = state / TOKEN_NAME if state is not None and options.token is not None else None
     start = {
         "type": "command",
         "command": options.hook_command(
@@ -322,7 +327,9 @@ def _tidy(config: Any) -> None:
         del config["hooks"]
 
 
-def _writable_root(config: Any, root: str, *, install: bool) -> None:
+def writable_root(config: Any, root: str, *, install: bool) -> None:
+    """Add ``root`` to (or take it out of) ``sandbox_workspace_write.writable_roots`` of a
+    ``tomlkit`` document; the table goes when an uninstall leaves it empty."""
     section = config.get("sandbox_workspace_write")
     if section is None:
         if not install:
