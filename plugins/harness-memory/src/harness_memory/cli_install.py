@@ -17,6 +17,7 @@ read or understood (named on stderr; nothing is written), 2 for a usage error.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import shlex
 from collections.abc import Mapping
 from pathlib import Path
@@ -117,6 +118,10 @@ def run_install(
         for name in ("url", "project", "agent")
     }
     home = Path(args.home or environ.get("HOME") or Path.home())
+    managed = _managed_dir(parser, args)
+    reused_token = None
+    if install and not root and not any(values.values()) and args.remote_url is None:
+        root, reused_token = _as_installed(args, environ, home, managed, values, out)
     remote_state = _remote_state(parser, args, values, home)
     if remote_state is not None and values["project"] and values["agent"]:
         from harness_memory.settings import remote_memory_root
@@ -130,11 +135,10 @@ def run_install(
             f"{args.command} {args.harness}: missing {', '.join(missing)}"
             " (or the HARNESS_MEMORY_* variables)"
         )
-    managed = _managed_dir(parser, args)
     chosen = choose_executable(getattr(args, "executable", None), dict(environ))
     token = getattr(args, "token", None)
     if token is None and managed is None:  # managed settings are every user's: never a token
-        token = environ.get("HARNESS_MEMORY_TOKEN") or None
+        token = environ.get("HARNESS_MEMORY_TOKEN") or reused_token
     options = InstallOptions(
         executable=chosen.command,
         url=values["url"] or "",
@@ -169,6 +173,36 @@ def run_install(
 
         out.write(f"{args.harness}: {compile_bytecode(chosen.command)}\n")
     return 0
+
+
+def _as_installed(
+    args: argparse.Namespace,
+    environ: Mapping[str, str],
+    home: Path,
+    managed: Path | None,
+    values: dict[str, Any],
+    out: IO[str],
+) -> tuple[str | None, str | None]:
+    """``install HARNESS`` given no URL, project, agent or root: take them (and the timeout,
+    remote mode, the token file's token) from the hooks already installed, so installing again
+    is the whole upgrade (:mod:`harness_memory.installers.reinstall`). Fills ``values`` and
+    ``args``; returns ``(memory root or None, token or None)``."""
+    from harness_memory.installers.reinstall import installed_settings
+
+    found = installed_settings(args.harness, home, environ, managed)
+    flags = found.flags
+    if not {"url", "project", "agent"} <= flags.keys():
+        return None, None
+    values.update(url=flags["url"], project=flags["project"], agent=flags["agent"])
+    root = flags.get("memory-root")
+    if flags.get("remote") == "on":
+        args.remote_url, values["url"], root = flags["url"], None, None
+    if args.timeout is None and "timeout" in flags:
+        with contextlib.suppress(ValueError):
+            args.timeout = float(flags["timeout"])
+    shown = " ".join(f"--{name} {shlex.quote(value)}" for name, value in flags.items())
+    out.write(f"{args.harness}: installing again with the settings of {found.path}: {shown}\n")
+    return root, found.token
 
 
 def _checked(args: argparse.Namespace, root: str, options: Any) -> bool:

@@ -24,9 +24,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import tomlkit
+from tomlkit.exceptions import TOMLKitError
+
 from harness_memory.installers import claude_code, codex, gemini
+from harness_memory.installers import codex_managed as codex_managed_plan
 from harness_memory.installers.executable import checkout_of, describe_executable
-from harness_memory.installers.files import SettingsFileError, read_json_object
+from harness_memory.installers.files import SettingsFileError, read_json_object, read_text
 from harness_memory.installers.spec import flag_values, installed_roots, our_commands
 
 __all__ = ["status"]
@@ -40,20 +44,29 @@ _SEEN_BY = {
 """Each tool event our hooks use (the harnesses' names) and what its line says."""
 
 
-def status(home: Path, environ: Mapping[str, str], managed: Path) -> tuple[list[str], bool]:
-    """``(lines to print, every installed harness can run its hooks)``."""
+def status(
+    home: Path,
+    environ: Mapping[str, str],
+    managed: Path,
+    codex_managed: Path = codex_managed_plan.DEFAULT_DIR,
+) -> tuple[list[str], bool]:
+    """``(lines to print, every installed harness can run its hooks)``: the user settings of
+    each harness, Claude Code's managed settings in ``managed`` and Codex CLI's requirements in
+    ``codex_managed``. Each thing to fix names the install that fixes it."""
+    requirements = codex_managed / codex_managed_plan.REQUIREMENTS_NAME
     targets = [
-        ("claude-code", "claude-code", claude_code.settings_path(home, environ)),
-        ("claude-code (managed)", "claude-code", managed / "managed-settings.json"),
-        ("codex", "codex", codex.codex_home(home, environ) / "hooks.json"),
-        ("gemini", "gemini", gemini.settings_path(home, environ)),
+        ("claude-code", "claude-code", claude_code.settings_path(home, environ), ""),
+        ("claude-code (managed)", "claude-code", managed / "managed-settings.json", " --managed"),
+        ("codex", "codex", codex.codex_home(home, environ) / "hooks.json", ""),
+        ("codex (managed)", "codex", requirements, " --managed"),
+        ("gemini", "gemini", gemini.settings_path(home, environ), ""),
     ]
     lines: list[str] = []
     healthy = True
     copies: set[tuple[str, str, str, str]] = set()
-    for label, harness, path in targets:
+    for label, harness, path, managed_flag in targets:
         try:
-            _, document = read_json_object(path, comments=harness == "gemini")
+            document = _read(path, harness)
         except SettingsFileError as error:
             lines.append(f"{label}: cannot read its settings: {error}")
             healthy = False
@@ -62,13 +75,25 @@ def status(home: Path, environ: Mapping[str, str], managed: Path) -> tuple[list[
         if not commands:
             lines.append(f"{label}: not installed ({path})")
             continue
-        said, fine = _installed(label, harness, path, document, commands)
+        again = f"harness-memory install {harness}{managed_flag}"
+        said, fine = _installed(label, again, path, document, commands)
         lines += said
         healthy = healthy and fine
         copies.update(_remote_copies(commands))
     for state_dir, url, project, agent in sorted(copies):
         lines += _remote_lines(Path(state_dir), url, project, agent)
     return lines, healthy
+
+
+def _read(path: Path, harness: str) -> dict[str, Any]:
+    """The settings document at ``path``: JSON (Gemini CLI's with comments), or Codex CLI's
+    ``requirements.toml``; :class:`SettingsFileError` when it cannot be read."""
+    if path.suffix != ".toml":
+        return read_json_object(path, comments=harness == "gemini")[1]
+    try:
+        return dict(tomlkit.parse(read_text(path) or "").unwrap())
+    except TOMLKitError as error:
+        raise SettingsFileError(f"{path} is not valid TOML ({error})") from None
 
 
 def _remote_copies(commands: list[str]) -> set[tuple[str, str, str, str]]:
@@ -101,8 +126,11 @@ def _remote_lines(state_dir: Path, url: str, project: str, agent: str) -> list[s
 
 
 def _installed(
-    label: str, harness: str, path: Path, document: dict[str, Any], commands: list[str]
+    label: str, again: str, path: Path, document: dict[str, Any], commands: list[str]
 ) -> tuple[list[str], bool]:
+    """The lines of one installed harness; ``again`` is the install that fixes what they find
+    (installing again takes every setting from the installed hooks)."""
+    harness = again.split()[2]
     lines = [f"{label}: installed in {path}"]
     fine = True
     for executable in dict.fromkeys(_first_word(command) for command in commands):
@@ -111,8 +139,7 @@ def _installed(
             fine = False
             lines.append(
                 f"{label}: PROBLEM: the hook command {problem}: no memory reaches its Sessions "
-                "and the write guard refuses every write it would check; run "
-                f"`harness-memory install {harness}` again"
+                f"and the write guard refuses every write it would check; run `{again}` again"
             )
             continue
         checkout = checkout_of(Path(executable))
@@ -126,21 +153,21 @@ def _installed(
     if any(flag_values(command, "--token") for command in commands):
         lines.append(
             f"{label}: WARNING: a hook command carries the bearer token on its command line, "
-            f"where every local user can read it (ps); run `harness-memory install {harness}` "
+            f"where every local user can read it (ps); run `{again}` "
             "again to move it into a token file only you can read"
         )
     if _env_token_unread(document, commands):
         lines.append(
             f"{label}: WARNING: the settings' env holds HARNESS_MEMORY_TOKEN, which the "
             "installed hooks no longer read (a repository's settings can override it): their "
-            f"Sessions reach the service without it; run `harness-memory install {harness}` "
+            f"Sessions reach the service without it; run `{again}` "
             "again to move it into a token file only you can read"
         )
     if any("--flags-only" not in command.split() for command in commands):
         lines.append(
             f"{label}: WARNING: a hook command reads HARNESS_MEMORY_* variables, which a "
             "repository's settings can set in its Sessions (another template, state dir or "
-            f"agent); run `harness-memory install {harness}` again so the hooks take their "
+            f"agent); run `{again}` again so the hooks take their "
             "settings from their flags alone (--flags-only)"
         )
     for root in installed_roots(document, harness):
@@ -161,7 +188,7 @@ def _installed(
         lines.append(
             f"{label}: no post-write hook (an install from before it): the agent's memory "
             "writes become versions only at the next Session start, without the tool that "
-            f"made them; run `harness-memory install {harness}` again"
+            f"made them; run `{again}` again"
         )
     return lines, fine
 
