@@ -141,3 +141,17 @@ def test_h3_the_hook_names_the_one_command_when_the_env_token_is_all_it_had(
     flags = {"state_dir": str(tmp_path / "state"), "token_file": str(token_file)}
     said = ignored_env_message(load_settings(flags, env, flags_only=True), "codex") or ""
     assert "ignored HARNESS_MEMORY_TOKEN" in said and "harness-memory install" not in said
+
+
+def test_h3_installing_again_keeps_remote_mode(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    flags = ["--remote", "http://127.0.0.1:9", "--project", "acme", "--agent", "coder"]
+    status, said = cli(home, "install", "codex", *flags, "--token", TOKEN)
+    assert status == 0, said
+    before = (home / SETTINGS["codex"]).read_bytes()
+
+    status, said = cli(home, "install", "codex")
+
+    assert status == 0, said
+    assert "--remote on" in said and "nothing to change (already installed)" in said
+    assert (home / SETTINGS["codex"]).read_bytes() == before
