@@ -77,12 +77,44 @@ def status(
             continue
         again = f"harness-memory install {harness}{managed_flag}"
         said, fine = _installed(label, again, path, document, commands)
+        if managed_flag:
+            account, fine_too = _account_lines(label, environ)
+            said, fine = said + account, fine and fine_too
         lines += said
         healthy = healthy and fine
         copies.update(_remote_copies(commands))
     for state_dir, url, project, agent in sorted(copies):
         lines += _remote_lines(Path(state_dir), url, project, agent)
     return lines, healthy
+
+
+def _account_lines(label: str, environ: Mapping[str, str]) -> tuple[list[str], bool]:
+    """Where the managed hooks keep this user's Session records and read their token, found
+    as the hooks find it (:func:`~harness_memory.settings.load_settings` with no flags: the
+    account's home from the password database, never ``$HOME`` or ``$CLAUDE_CONFIG_DIR``), and
+    whether that token file would be read; False for one the hooks would refuse."""
+    from harness_memory.settings import TOKEN_FILE_NAME, TokenFileError, load_settings
+
+    settings = load_settings({}, environ, flags_only=True)
+    lines = [
+        f"{label}: your Session records and token file are in {settings.state_dir} (your "
+        "account's home, wherever $HOME or $CLAUDE_CONFIG_DIR point)"
+    ]
+    if settings.token_file is None:
+        lines.append(
+            f"{label}: no token file ({settings.state_dir / TOKEN_FILE_NAME}): the hooks send "
+            "no token; if the service needs one, run `harness-memory token set`"
+        )
+        return lines, True
+    try:
+        settings.bearer_token()
+    except TokenFileError as error:
+        lines.append(
+            f"{label}: PROBLEM: {error}: the hooks send no token, so the service refuses "
+            "them; run `harness-memory token set`"
+        )
+        return lines, False
+    return lines, True
 
 
 def _read(path: Path, harness: str) -> dict[str, Any]:
