@@ -153,6 +153,30 @@ def test_install_through_symlinked_settings_folder_and_a_link_chain(
     assert wrote == [f"{harness}: {home / name} is a symlink: wrote its target {final}"]
 
 
+@pytest.mark.parametrize("harness", HARNESSES)
+def test_install_through_a_symlink_whose_target_is_not_there_yet(
+    tmp_path: Path, harness: str
+) -> None:
+    """A link into a dotfiles checkout that does not hold the file yet: the install creates
+    the target (the link stays); uninstall removes that target again with its backups, and
+    the link is left as it was, pointing at nothing."""
+    home, dotfiles = tmp_path / "home", tmp_path / "dotfiles"
+    link = home / LINKED[harness][0]
+    link.parent.mkdir(parents=True)
+    dotfiles.mkdir()
+    target = dotfiles / link.name
+    link.symlink_to(target)
+
+    status, said = run(home, memory_root(tmp_path), "install", harness)
+    assert status == 0, said
+    assert link.is_symlink() and target.is_file()
+
+    status, said = run(home, memory_root(tmp_path), "uninstall", harness)
+    assert status == 0, said
+    assert link.is_symlink() and link.readlink() == target
+    assert list(dotfiles.iterdir()) == []  # neither a "{}" nor a backup of our hooks left
+
+
 # --- token-in-readable-settings -----------------------------------------------------------------
 
 
