@@ -177,6 +177,31 @@ def test_install_through_a_symlink_whose_target_is_not_there_yet(
     assert list(dotfiles.iterdir()) == []  # neither a "{}" nor a backup of our hooks left
 
 
+@pytest.mark.parametrize("harness", HARNESSES)
+def test_install_says_when_others_may_write_the_settings_or_their_folder(
+    tmp_path: Path, harness: str
+) -> None:
+    """Whoever can write a harness's settings, or replace them in their folder, chooses the
+    commands its hooks run as you: a settings file (or folder) every user may write is named,
+    with the ``chmod`` that closes it; its mode stays the user's."""
+    home = make_home("token-in-readable-settings", tmp_path)
+    settings = home / SETTINGS_FILES[harness]
+    settings.chmod(0o666)
+    settings.parent.chmod(0o777)
+
+    status, said = run(home, memory_root(tmp_path), "install", harness, "--token", TOKEN)
+
+    assert status == 0, said
+    assert f"WARNING: {settings} may be written by every user" in said
+    assert f"chmod o-w {settings}" in said
+    assert f"WARNING: {settings.parent} may be written by every user" in said
+    assert mode(settings) == 0o666 and TOKEN not in settings.read_text(encoding="utf-8")
+    settings.chmod(0o644)
+    settings.parent.chmod(0o755)
+    status, said = run(home, memory_root(tmp_path), "install", harness, "--timeout", "5")
+    assert status == 0 and "WARNING" not in said
+
+
 # --- token-in-readable-settings -----------------------------------------------------------------
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -175,6 +176,34 @@ def _names_a_token(text: str, harness: str) -> bool:
     return bool(tokens_in(document, harness))
 
 
+def _open_to_others(written: list[Written]) -> list[str]:
+    """What of the files just written, or the folders holding them, other users may write:
+    whoever can write a harness's settings (or replace them in their folder) chooses the
+    commands its hooks run as you, and the Session records the guard trusts. Said, not
+    changed: the modes are the user's (H-7)."""
+    said: list[str] = []
+    folders: list[Path] = []
+    for done in written:
+        if done.mode & stat.S_IWOTH:
+            said.append(
+                f"{done.target} may be written by every user of this machine (mode "
+                f"{done.mode:04o}): they could change the commands your hooks run; "
+                f"chmod o-w {done.target}"
+            )
+        if done.target.parent not in folders:
+            folders.append(done.target.parent)
+    for folder in folders:
+        with contextlib.suppress(OSError):
+            mode = folder.stat().st_mode
+            if mode & stat.S_IWOTH and not mode & stat.S_ISVTX:
+                said.append(
+                    f"{folder} may be written by every user of this machine (mode "
+                    f"{stat.S_IMODE(mode):04o}): they could replace the settings in it; "
+                    f"chmod o-w {folder}"
+                )
+    return said
+
+
 def _report(
     harness: str,
     written: list[Written],
@@ -206,6 +235,9 @@ def _report(
                 f"{harness}: removed {backup}: the same bytes as {done.path} now or a newer "
                 "backup\n"
             )
+    if install:
+        for warning in _open_to_others(written):
+            out.write(f"{harness}: WARNING: {warning}\n")
     for path in removed:
         out.write(f"{harness}: removed {path}\n")
     for path in dropped:
