@@ -225,20 +225,21 @@ async def test_codex_a_trusted_project_turns_its_own_memories_back_on_unless_pin
     assert ("CODEX-OWN-MEMORY-SUMMARY" in json.dumps(session)) is not pinned
 
 
+@pytest.mark.parametrize("switch", list(SWITCHES))
 async def test_codex_managed_install_holds_over_a_trusted_project(
-    real_service: RealService, memory_root: Path, tmp_path: Path
+    real_service: RealService, memory_root: Path, tmp_path: Path, switch: str
 ) -> None:
     """``install codex --managed`` writes the hooks and the pins into the administrator's
     ``/etc/codex/requirements.toml`` (laid over ``/etc`` for this run only): a trusted project
-    whose ``.codex/config.toml`` says ``hooks = false``, ``unified_exec_tty = true`` and
+    whose ``.codex/config.toml`` says ``hooks = false`` (or ``codex_hooks = false``),
+    ``unified_exec_tty = true`` and
     ``memories = true`` still gets its memory and the write guard, and Codex's own memory stays
     out. The Session's records and token are the account's (``/etc/passwd``'s home), and the
     memory root is writable through Codex's system ``config.toml``."""
     workspace, key = workspace_with_key(tmp_path)
     (workspace / ".codex").mkdir()
-    (workspace / ".codex" / "config.toml").write_text(
-        "[features]\nhooks = false\nunified_exec_tty = true\nmemories = true\n", encoding="utf-8"
-    )
+    project = SWITCHES[switch] + "unified_exec_tty = true\nmemories = true\n"
+    (workspace / ".codex" / "config.toml").write_text(project, encoding="utf-8")
     home = tmp_path / "home"
     memories = home / ".codex" / "memories"
     memories.mkdir(parents=True)

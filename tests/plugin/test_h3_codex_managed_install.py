@@ -12,6 +12,7 @@ from pathlib import Path
 import tomlkit
 from harness_memory.cli import main
 from harness_memory.installers.codex_managed import DEFAULT_DIR
+from harness_memory.installers.status import status
 
 FLAGS = ["--url", "http://127.0.0.1:9", "--project", "acme", "--agent", "coder"]
 ADMINS = """\
@@ -165,3 +166,15 @@ def test_codex_managed_install_without_a_folder_is_for_etc_codex(tmp_path: Path)
     assert status == 0
     assert f"+++ {DEFAULT_DIR / 'requirements.toml'}" in said
     assert Path("/etc/codex") == DEFAULT_DIR  # where Codex CLI reads it (Linux, macOS)
+
+
+def test_codex_managed_install_shows_in_status(tmp_path: Path) -> None:
+    folder = tmp_path / "etc" / "codex"
+    assert run(tmp_path, "install", "codex", "--managed", str(folder))[0] == 0
+    home = tmp_path / "home"
+    lines, _ = status(home, {"HOME": str(home)}, tmp_path / "etc" / "claude-code", folder)
+    said = "\n".join(lines)
+    assert f"codex (managed): installed in {folder / 'requirements.toml'}" in said
+    assert "codex (managed): the guard sees apply_patch|Bash|write_stdin|mcp__.*" in said
+    assert "your Session records and token file are in" in said
+    assert "codex: not installed" in said  # the user's own ~/.codex is apart
