@@ -248,6 +248,7 @@ async def test_codex_managed_install_holds_over_a_trusted_project(
     (overlay / "upper" / "codex").mkdir(parents=True)
     (overlay / "work").mkdir()
     admin = "# the administrator\n[features]\nweb_search_request = false  # theirs\n"
+    admin += f'\n[hooks]\nmanaged_dir = "{tmp_path / "it-hooks"}"\n'  # where IT's scripts live
     (overlay / "upper" / "codex" / "requirements.toml").write_text(admin, encoding="utf-8")
     flags = ["--url", real_service.url, "--project", "acme", "--agent", "coder"]
     flags += ["--memory-root", str(memory_root), "--executable", str(HARNESS_MEMORY)]
