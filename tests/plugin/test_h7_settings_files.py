@@ -330,3 +330,35 @@ def test_a_managed_install_folder_stays_readable_by_every_user(
     assert status == 0
     assert stat.S_IMODE(managed.stat().st_mode) == 0o755
     assert stat.S_IMODE((managed / "managed-settings.json").stat().st_mode) == 0o644
+
+
+@pytest.fixture
+def closed_umask() -> Iterator[None]:
+    """``umask 077``, as hardened systems give root: a ``mkdir`` gets the owner's bits only."""
+    old = os.umask(0o077)
+    try:
+        yield
+    finally:
+        os.umask(old)
+
+
+@pytest.mark.parametrize(
+    ("harness", "settings"),
+    [("claude-code", "managed-settings.json"), ("codex", "requirements.toml")],
+)
+def test_a_managed_install_is_readable_by_every_user_under_roots_closed_umask(
+    tmp_path: Path, closed_umask: None, harness: str, settings: str
+) -> None:
+    """Every user's harness reads the managed settings: the folders the install makes for them
+    are 0755 under ``umask 077`` too (a 0700 ``/etc/codex`` would leave every other user
+    without the hooks and the pins, and nobody told); the install record stays private."""
+    managed = tmp_path / "etc" / harness
+    status, said = run(
+        tmp_path / "home", memory_root(tmp_path), "install", harness, "--managed", str(managed)
+    )
+    assert status == 0, said
+    for folder in (tmp_path / "etc", managed):
+        assert mode(folder) == 0o755
+    assert mode(managed / settings) == 0o644
+    assert mode(managed / "harness-memory") == 0o700
+    assert mode(managed / "harness-memory" / "install.json") == 0o600

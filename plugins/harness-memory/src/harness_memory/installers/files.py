@@ -357,9 +357,7 @@ def _write(change: FileChange, target: Path, stamp: str) -> Written:
     if change.backup and change.old is not None and old_mode is not None:
         backup_mode = private_mode(old_mode) if holds(change.old, change.secrets) else old_mode
         backup = _write_backup(target, stamp, target.read_bytes(), backup_mode)
-    # a folder the install makes is never wider than the file it holds (umask 000 included):
-    # private beside a private file (a token, the install record), else readable by all
-    make_dirs(target.parent, 0o700 if mode & 0o077 == 0 else 0o755)
+    _make_folders(target.parent, 0o700 if mode & 0o077 == 0 else 0o755)
     try:
         atomic_write_bytes(target, change.new.encode("utf-8"), mode=mode)
     except OSError:
@@ -368,6 +366,23 @@ def _write(change: FileChange, target: Path, stamp: str) -> Written:
         raise
     tightened = _tighten_old_backups(target, change.secrets)
     return Written(change.path, target, backup, old_mode, mode, tightened)
+
+
+def _make_folders(folder: Path, mode: int) -> None:
+    """Make ``folder`` and its missing parents with exactly ``mode``, whatever the umask: never
+    wider than the file they hold (``umask 000``), and never narrower either — private beside a
+    private file (a token, the install record), else readable by every user, as managed
+    settings must be under root's ``umask 077`` (a ``0700`` ``/etc/codex`` would leave every
+    other user's harness without them, silently). Folders that exist are left as they are."""
+    missing: list[Path] = []
+    current = folder
+    while not os.path.lexists(current) and current.parent != current:
+        missing.append(current)
+        current = current.parent
+    make_dirs(folder, mode)
+    for path in missing:
+        with contextlib.suppress(OSError):
+            path.chmod(mode)
 
 
 def _write_backup(target: Path, stamp: str, data: bytes, mode: int) -> Path:
