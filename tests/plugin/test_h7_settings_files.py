@@ -362,3 +362,29 @@ def test_a_managed_install_is_readable_by_every_user_under_roots_closed_umask(
     assert mode(managed / settings) == 0o644
     assert mode(managed / "harness-memory") == 0o700
     assert mode(managed / "harness-memory" / "install.json") == 0o600
+
+
+@pytest.mark.parametrize(
+    ("harness", "settings"),
+    [("claude-code", "managed-settings.json"), ("codex", "requirements.toml")],
+)
+def test_a_managed_install_says_when_other_users_cannot_read_it(
+    tmp_path: Path, harness: str, settings: str
+) -> None:
+    """An administrator's managed file (or a folder above it) other users cannot read leaves
+    their harness without the hooks: the install names it, with the ``chmod`` that opens it;
+    the mode stays the administrator's."""
+    managed = tmp_path / "etc" / harness
+    managed.mkdir(parents=True)
+    (managed / settings).write_text("{}\n" if settings.endswith(".json") else "", "utf-8")
+    (managed / settings).chmod(0o640)
+    (tmp_path / "etc").chmod(0o700)
+
+    status, said = run(
+        tmp_path / "home", memory_root(tmp_path), "install", harness, "--managed", str(managed)
+    )
+
+    assert status == 0, said
+    assert f"WARNING: {managed / settings} cannot be read by other users (mode 0640)" in said
+    assert f"WARNING: other users cannot enter {tmp_path / 'etc'}" in said
+    assert mode(managed / settings) == 0o640

@@ -27,6 +27,7 @@ from harness_memory.installers.files import (
     backups_of,
     describe,
     read_text,
+    write_target,
 )
 from harness_memory.installers.plan import Plan
 from harness_memory.installers.record import others_in
@@ -204,6 +205,33 @@ def _open_to_others(written: list[Written]) -> list[str]:
     return said
 
 
+def _closed_to_others(changes: list[FileChange]) -> list[str]:
+    """What keeps other users from reading a file every user's harness must read (managed
+    settings: created ``0644``): the file's own mode, or a folder above it they cannot enter.
+    Said, not changed: an administrator's modes are theirs."""
+    said: list[str] = []
+    for change in changes:
+        if not change.create_mode & stat.S_IROTH:
+            continue
+        target = write_target(change.path)
+        with contextlib.suppress(OSError):
+            mode = stat.S_IMODE(target.stat().st_mode)
+            if not mode & stat.S_IROTH:
+                said.append(
+                    f"{target} cannot be read by other users (mode {mode:04o}): their harness "
+                    f"does not read it; chmod o+r {target}"
+                )
+        for folder in target.parents:
+            with contextlib.suppress(OSError):
+                if not folder.stat().st_mode & stat.S_IXOTH:
+                    said.append(
+                        f"other users cannot enter {folder}: their harness does not read "
+                        f"{target}; chmod o+x {folder}"
+                    )
+                    break
+    return said
+
+
 def _report(
     harness: str,
     written: list[Written],
@@ -236,7 +264,7 @@ def _report(
                 "backup\n"
             )
     if install:
-        for warning in _open_to_others(written):
+        for warning in _open_to_others(written) + _closed_to_others(planned.changes):
             out.write(f"{harness}: WARNING: {warning}\n")
     for path in removed:
         out.write(f"{harness}: removed {path}\n")
