@@ -155,3 +155,25 @@ def test_h3_installing_again_keeps_remote_mode(tmp_path: Path) -> None:
     assert status == 0, said
     assert "--remote on" in said and "nothing to change (already installed)" in said
     assert (home / SETTINGS["codex"]).read_bytes() == before
+
+
+@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
+def test_h3_installing_again_moves_a_token_from_the_command_lines_into_its_file(
+    tmp_path: Path, root: Path, harness: str
+) -> None:
+    """An install from before the token file wrote ``--token T`` on its hook commands:
+    installing again with nothing else keeps that token, in the 0600 file, off every line."""
+    home = tmp_path / "home"
+    first_install(home, root, harness, "--token", TOKEN)
+    path = home / SETTINGS[harness]
+    token = path.parent / "harness-memory" / "token"
+    named = json.dumps(f"--token-file {token}")[1:-1]
+    path.write_text(path.read_text("utf-8").replace(named, f"--token {TOKEN}"), "utf-8")
+    token.unlink()
+
+    status, said = cli(home, "install", harness)
+
+    assert status == 0, said
+    assert TOKEN not in said and TOKEN not in path.read_text("utf-8")
+    assert token.read_text("utf-8") == TOKEN + "\n"
+    assert "WARNING" not in cli(home, "status")[1]

@@ -33,7 +33,8 @@ FLAGS = ("url", "project", "agent", "memory-root", "timeout", "remote")
 class Installed:
     """What the installed hooks of one harness say: ``flags`` (a name of :data:`FLAGS` → the
     one value every command that names it gives), ``token`` (the text of the token file they
-    name, None when they name none or it cannot be read) and ``path``, the settings file."""
+    name, or the ``--token`` an older install wrote on them; None when there is neither or the
+    file cannot be read) and ``path``, the settings file."""
 
     path: Path
     flags: dict[str, str] = field(default_factory=dict)
@@ -57,7 +58,10 @@ def installed_settings(
         if len(values) == 1:
             flags[name] = values.pop()
     files = {value for command in commands for value in flag_values(command, "--token-file")}
-    return Installed(path, flags, _token(files.pop()) if len(files) == 1 else None)
+    typed = {value for command in commands for value in flag_values(command, "--token")}
+    # an install from before the token file wrote the token on the command lines (H-7)
+    token = typed.pop() if len(typed) == 1 else None
+    return Installed(path, flags, _token(files.pop()) if len(files) == 1 else token)
 
 
 def _settings_file(
