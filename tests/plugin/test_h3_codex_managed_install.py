@@ -178,3 +178,14 @@ def test_codex_managed_install_shows_in_status(tmp_path: Path) -> None:
     assert "codex (managed): the guard sees apply_patch|Bash|write_stdin|mcp__.*" in said
     assert "your Session records and token file are in" in said
     assert "codex: not installed" in said  # the user's own ~/.codex is apart
+
+
+def test_codex_managed_install_refuses_an_event_that_is_no_list_of_groups(tmp_path: Path) -> None:
+    folder = tmp_path / "etc" / "codex"
+    folder.mkdir(parents=True)
+    path = folder / "requirements.toml"
+    path.write_text('[hooks.PreToolUse]\ncommand = "/opt/it/audit"\n', encoding="utf-8")
+    status, _ = run(tmp_path, "install", "codex", "--managed", str(folder))
+    assert status == 1
+    assert path.read_text(encoding="utf-8") == '[hooks.PreToolUse]\ncommand = "/opt/it/audit"\n'
+    assert list(folder.iterdir()) == [path]

@@ -111,8 +111,13 @@ def test_h3_dry_run_prints_the_change_and_writes_nothing(tmp_path: Path, harness
     assert not list(tmp_path.rglob(f"*{BACKUP_SUFFIX}*"))
 
 
+EVENT_NOT_A_LIST = '{"hooks": {"PreToolUse": {"matcher": "x"}, "BeforeTool": {"matcher": "x"}}}'
+
+
 @pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
-@pytest.mark.parametrize("bad", ["{ not json", "[1, 2]", '{"hooks": []}', "\udcff"])
+@pytest.mark.parametrize(
+    "bad", ["{ not json", "[1, 2]", '{"hooks": []}', "\udcff", EVENT_NOT_A_LIST]
+)
 def test_h3_bad_settings_are_refused_and_left_untouched(
     tmp_path: Path, harness: str, bad: str, caplog: pytest.LogCaptureFixture
 ) -> None:
