@@ -46,9 +46,11 @@ from harness_memory.installers.spec import InstallOptions, root_changes
 
 __all__ = [
     "CONTEXT_LIMIT_TOKENS",
+    "EDITED_TABLES",
     "GUARD_MATCHER",
     "MEMORIES",
     "TERMINALS",
+    "check_tables",
     "codex_home",
     "hook_groups",
     "plan",
@@ -142,6 +144,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         config = tomlkit.parse(old_config or "")
     except TOMLKitError as error:
         raise SettingsFileError(f"{config_path} is not valid TOML ({error})") from None
+    check_tables(config, config_path)
     key_source = str(hooks_path.absolute())
     _update_trust(config, key_source, removed, merged, ours=set(wanted))
     gone, added = root_changes(document, HARNESS, options, install=install)
@@ -242,6 +245,33 @@ def hook_groups(options: InstallOptions, state: Path | None) -> dict[str, list[d
         }
         wanted["Stop"] = [{"hooks": [stop]}]
     return wanted
+
+
+EDITED_TABLES = ("features", "hooks", "hooks.state", "sandbox_workspace_write")
+"""The tables of a ``config.toml`` (and ``requirements.toml``) an install edits."""
+
+
+def check_tables(document: Any, source: object, names: tuple[str, ...] = EDITED_TABLES) -> None:
+    """Raise :class:`SettingsFileError` (naming ``source``) when one of the dotted ``names`` is
+    in ``document`` but is no table (``features = 3``), or ``sandbox_workspace_write.
+    writable_roots`` is no list of paths: the install would otherwise overwrite the user's
+    value or stop half-way; it is not guessed at."""
+    for name in names:
+        value: Any = document
+        for key in name.split("."):
+            value = value.get(key) if isinstance(value, dict) else None
+        if value is not None and not isinstance(value, dict):
+            raise SettingsFileError(f"{source}: {name} is not a table")
+    section = document.get("sandbox_workspace_write")
+    if "sandbox_workspace_write" not in names or not isinstance(section, dict):
+        return
+    roots = section.get("writable_roots")
+    if roots is not None and not (
+        isinstance(roots, list) and all(isinstance(root, str) for root in roots)
+    ):
+        raise SettingsFileError(
+            f"{source}: sandbox_workspace_write.writable_roots is not a list of paths"
+        )
 
 
 def _state_table(config: Any) -> Any:

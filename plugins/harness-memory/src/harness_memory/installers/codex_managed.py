@@ -39,6 +39,7 @@ from harness_memory.installers.codex import (
     HARNESS,
     MEMORIES,
     TERMINALS,
+    check_tables,
     hook_groups,
     writable_root,
 )
@@ -93,6 +94,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     record = read_record(folder)
     old_requirements = read_text(requirements_path)
     requirements = _parse(requirements_path, old_requirements)
+    check_tables(requirements, requirements_path, ("features", "hooks"))
     before = _hooks_document(requirements, requirements_path)
     wanted = hook_groups(options, None) if install else {}
     merged, _ = merge_hooks(before, HARNESS, wanted, source=requirements_path)
@@ -107,6 +109,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         notes += [sentence for sentence in said if sentence is not None]
     old_config = read_text(config_path)
     config = _parse(config_path, old_config)
+    check_tables(config, config_path, ("sandbox_workspace_write",))
     gone, added = root_changes(before, HARNESS, options, install=install)
     for root in gone:
         writable_root(config, root, install=False)

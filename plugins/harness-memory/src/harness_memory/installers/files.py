@@ -47,6 +47,7 @@ __all__ = [
     "prune_backups",
     "read_json_object",
     "read_text",
+    "require_shapes",
     "write_target",
 ]
 
@@ -156,6 +157,19 @@ def read_json_object(path: Path, *, comments: bool = False) -> tuple[str | None,
     if not isinstance(document, dict):
         raise SettingsFileError(f"{path} holds a JSON {type(document).__name__}, not an object")
     return text, document
+
+
+def require_shapes(document: Any, source: object, shapes: dict[str, type]) -> None:
+    """Raise :class:`SettingsFileError` (naming ``source``) when a dotted key of ``shapes`` is in
+    ``document`` with a value of another type (``"permissions": 3``, ``"allow": "x"``): the
+    install would otherwise replace the user's value with its own; it is not guessed at."""
+    for name, kind in shapes.items():
+        value: Any = document
+        for key in name.split("."):
+            value = value.get(key) if isinstance(value, dict) else None
+        if value is not None and not isinstance(value, kind):
+            wanted = "an object" if kind is dict else "a list"
+            raise SettingsFileError(f"{source}: {name} is not {wanted}")
 
 
 def dump_json(
