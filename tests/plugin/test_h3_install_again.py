@@ -121,13 +121,15 @@ def test_h3_install_with_nothing_installed_and_nothing_given_still_asks_for_the_
 def test_h3_the_hook_names_the_one_command_when_the_env_token_is_all_it_had(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A user-settings hook (``--state-dir``) without a token file: ``install claude-code``;
-    a managed hook (no state dir) without one: ``token set``; a hook with its token file:
-    nothing to do."""
+    """A Claude Code user-settings hook (``--state-dir``) without a token file: ``install
+    claude-code``; a managed hook (no state dir) without one: ``token set``; a hook with its
+    token file, or another harness's: nothing to do."""
     env = {"HARNESS_MEMORY_TOKEN": TOKEN, "HOME": str(tmp_path)}
     user = load_settings({"state_dir": str(tmp_path / "state")}, env, flags_only=True)
     said = ignored_env_message(user, "claude-code") or ""
     assert "run `harness-memory install claude-code` once" in said
+    said = ignored_env_message(user, "codex") or ""  # no install of it kept a token in env
+    assert "ignored HARNESS_MEMORY_TOKEN" in said and "harness-memory install" not in said
 
     entry = pwd.getpwuid(os.getuid())  # the account's home, with no token file in it yet
     account = pwd.struct_passwd((*entry[:5], str(tmp_path / "account"), entry[6]))

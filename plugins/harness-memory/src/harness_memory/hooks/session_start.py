@@ -113,11 +113,12 @@ def ignored_env_message(settings: HarnessSettings, harness: str) -> str | None:
     installed hooks ignored (``--flags-only``): a repository's settings can set them, and the
     hooks' flags decide where memory lives and what is injected (P-2a).
 
-    When the token was among them and the hooks have none of their own (an install from before
-    the token file: its token is in the settings' ``env``), it names the one command that puts
-    it there: ``harness-memory install HARNESS`` (``harness`` as the install takes it), which
-    takes everything else from the installed hooks; for the managed hooks, which name no state
-    folder, ``harness-memory token set``."""
+    When the token was among them and the hooks have none of their own, it names the one
+    command that gives them theirs: for the managed hooks, which name no state folder,
+    ``harness-memory token set``; for Claude Code's (``harness`` as the install takes it),
+    whose install from before the token file kept it in the settings' ``env``,
+    ``harness-memory install claude-code``, which takes everything else from the installed
+    hooks."""
     if not settings.ignored_env:
         return None
     said = (
@@ -131,7 +132,7 @@ def ignored_env_message(settings: HarnessSettings, harness: str) -> str | None:
                 " They read your token from a file only you can read, and there is none: "
                 "run `harness-memory token set` once to put yours there."
             )
-        else:
+        elif harness == "claude-code":  # the one install that kept a token in env
             said += (
                 " They read the token from a file only you can read, and there is none: run "
                 f"`harness-memory install {harness}` once to move yours there (it keeps "
