@@ -92,9 +92,14 @@ def test_codex_managed_install_merges_into_an_administrators_requirements(
     path = folder / "requirements.toml"
     path.write_text(ADMINS, encoding="utf-8")
     path.chmod(0o640)
+    system = folder / "config.toml"
+    system_text = '# IT defaults\n[sandbox_workspace_write]\nwritable_roots = ["/srv/shared"]\n'
+    system.write_text(system_text, encoding="utf-8")
 
     status, said = run(tmp_path, "install", "codex", "--managed", str(folder))
     assert status == 0
+    roots = tomlkit.parse(system.read_text(encoding="utf-8")).unwrap()["sandbox_workspace_write"]
+    assert roots["writable_roots"][0] == "/srv/shared" and len(roots["writable_roots"]) == 2
     text = path.read_text(encoding="utf-8")
     for line in ADMINS.splitlines():
         if not line.startswith("memories"):
@@ -117,7 +122,7 @@ def test_codex_managed_install_merges_into_an_administrators_requirements(
     assert path.read_text(encoding="utf-8") == ADMINS
     assert stat.S_IMODE(path.stat().st_mode) == 0o640
     assert "features.memories = true again" in said
-    assert not (folder / "config.toml").exists()
+    assert system.read_text(encoding="utf-8") == system_text
     assert not (folder / "harness-memory").exists()
 
 
