@@ -9,8 +9,10 @@ import io
 import stat
 from pathlib import Path
 
+import pytest
 import tomlkit
 from harness_memory.cli import main
+from harness_memory.installers import claude_code, codex_managed
 from harness_memory.installers.codex_managed import DEFAULT_DIR
 from harness_memory.installers.status import status
 
@@ -194,3 +196,24 @@ def test_codex_managed_install_refuses_an_event_that_is_no_list_of_groups(tmp_pa
     assert status == 1
     assert path.read_text(encoding="utf-8") == '[hooks.PreToolUse]\ncommand = "/opt/it/audit"\n'
     assert list(folder.iterdir()) == [path]
+
+
+@pytest.mark.parametrize("harness", ["claude-code", "codex"])
+def test_a_user_install_beside_the_managed_one_says_both_would_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, harness: str
+) -> None:
+    """The managed install already runs the hooks for every user: a user install of the same
+    harness beside it would inject the memory twice, and says so."""
+    folder = tmp_path / "etc" / harness
+    monkeypatch.setattr(codex_managed, "DEFAULT_DIR", folder)
+    monkeypatch.setattr(claude_code, "managed_dir", lambda: folder)
+    status, said = run(tmp_path, "install", harness)
+    assert status == 0 and "WARNING" not in said
+    run(tmp_path, "uninstall", harness)
+    assert run(tmp_path, "install", harness, "--managed")[0] == 0
+
+    status, said = run(tmp_path, "install", harness)
+
+    assert status == 0
+    assert "(the managed install) already runs these hooks for every user" in said
+    assert f"`harness-memory uninstall {harness}`" in said

@@ -166,6 +166,8 @@ def run_install(
     except OSError as error:
         _logger().error("%s %s: cannot write: %s", args.command, args.harness, error)
         return 1
+    if install and managed is None and (also := _managed_install_too(args.harness, home, environ)):
+        out.write(f"{args.harness}: WARNING: {also}\n")
     if args.dry_run:
         out.write(f"next: {_next_command(args, str(root) if root else None, values)}\n")
     elif install:
@@ -173,6 +175,36 @@ def run_install(
 
         out.write(f"{args.harness}: {compile_bytecode(chosen.command)}\n")
     return 0
+
+
+def _managed_install_too(harness: str, home: Path, environ: Mapping[str, str]) -> str | None:
+    """For a user install: the sentence saying this machine's managed install of ``harness``
+    already runs the hooks for every user (both would run: the memory injected twice, every
+    write guarded twice), or None."""
+    from harness_memory.installers.reinstall import installed_settings
+
+    if harness not in _MANAGED:
+        return None
+    folder = _default_managed_dir(harness)
+    found = installed_settings(harness, home, environ, folder)
+    if not found.flags:
+        return None
+    return (
+        f"{found.path} (the managed install) already runs these hooks for every user of this "
+        f"machine: with these in your own settings too, both run — the memory injected twice; "
+        f"`harness-memory uninstall {harness}` takes yours out again"
+    )
+
+
+def _default_managed_dir(harness: str) -> Path:
+    """Where ``--managed`` without a folder installs ``harness``."""
+    if harness == "codex":
+        from harness_memory.installers.codex_managed import DEFAULT_DIR
+
+        return DEFAULT_DIR
+    from harness_memory.installers.claude_code import managed_dir
+
+    return managed_dir()
 
 
 def _as_installed(
@@ -296,15 +328,7 @@ def _managed_dir(parser: argparse.ArgumentParser, args: argparse.Namespace) -> P
             "--managed with --token: managed settings are read by every user of the machine, "
             f"so a token there is anyone's; {EACH_USERS_OWN_FILE}"
         )
-    if args.managed:
-        return Path(args.managed).absolute()
-    if args.harness == "codex":
-        from harness_memory.installers.codex_managed import DEFAULT_DIR
-
-        return DEFAULT_DIR
-    from harness_memory.installers.claude_code import managed_dir
-
-    return managed_dir()
+    return Path(args.managed).absolute() if args.managed else _default_managed_dir(args.harness)
 
 
 def _status(args: argparse.Namespace, environ: Mapping[str, str], out: IO[str]) -> int:
