@@ -752,13 +752,16 @@ class RecordRequest(Wire, frozen=True):
     scope: ScopeKey | None = None
 
 
-class RecordedScope(Wire, frozen=True):
+class RecordedScope(Wire, frozen=True, omit_defaults=True):
     """What one scope recorded: the new version and its files, or ``version`` None when
-    nothing had changed since its newest version."""
+    nothing had changed since its newest version. ``skipped`` (only sent when set) says why
+    the scope was not recorded at all: a checkpoint of every scope names the user scope it
+    could not create, e.g. ``"could not create its folder (Permission denied)"`` (V-1)."""
 
     scope: str
     version: str | None
     files: list[FileChange]
+    skipped: str | None = None
 
 
 class RecordResult(Wire, frozen=True):

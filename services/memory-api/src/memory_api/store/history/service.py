@@ -72,9 +72,9 @@ from memory_api.store.history.snapshot import Snapshot, disk_blob
 from memory_api.store.history.unchanged import UnchangedScopes
 from memory_api.store.locks import lock_name
 from memory_api.store.scopes import (
-    create_scope_dir,
     list_scopes,
     made_scope_dir,
+    scope_dir_refusal,
     scope_real_dir,
 )
 
@@ -358,15 +358,19 @@ class HistoryStore:
         self.ensure_enabled()
         await self.agents.get(project, agent_id)
 
-        def scopes() -> list[tuple[str, Path]]:
+        def scopes() -> tuple[list[tuple[str, Path]], str | None]:
             if key is not None:
-                return [(key, self._scope(agent_id, key)[1])]
+                return [(key, self._scope(agent_id, key)[1])], None
             root = checked_memory_root(self.histories.app_data_dir, agent_id)
-            create_scope_dir(root, USER_SCOPE)
-            return list_scopes(root)
+            refused = scope_dir_refusal(root, USER_SCOPE)
+            return list_scopes(root), refused
 
-        found = await asyncio.to_thread(scopes)
+        found, user_refused = await asyncio.to_thread(scopes)
         recorded = [await self._record_scope(agent_id, name, scope, who) for name, scope in found]
+        if key is None and all(item.scope != USER_SCOPE for item in recorded):
+            # never a calm answer for a scope that was not recorded: it is named, and why
+            why = user_refused or "its entry in the memory root is no folder inside the root"
+            recorded.insert(0, RecordedScope(scope=USER_SCOPE, version=None, files=[], skipped=why))
         return RecordResult(scopes=recorded)
 
     def record_later(self, agent_id: str, keys: list[str], who: Attribution) -> None:
