@@ -34,6 +34,7 @@ from memory_core.wire import (
 )
 
 from memory_api.errors import NotFound
+from memory_api.store.history.deletions import recent_deletions
 from memory_api.store.history.diffs import diff_hunks, unified_text
 from memory_api.store.history.git import (
     BRANCH,
@@ -300,37 +301,31 @@ def scope_changes(
     return [version_of(entry) for entry in entries], more
 
 
-DELETIONS_READ = 2000
-"""Versions with deletions looked at, at most, for a scope's recently deleted files."""
-
-
 def deleted_files(repository: Path, present: set[str], *, limit: int) -> list[DeletedFile]:
     """Files deleted from the scope and not there now, newest deletion first, at most
     ``limit``; each with the last version that held it (:class:`~memory_core.wire.DeletedFile`).
-    Only what a restore can bring back is listed: ``MEMORY.md`` and topic files."""
-    if read_head(repository) is None:
-        return []
-    entries = log(repository, "--diff-filter=D", "-n", str(DELETIONS_READ), BRANCH)
-    found: list[DeletedFile] = []
-    seen: set[str] = set()
-    for entry in entries:
-        if not entry.parents:
+    Only what a restore can bring back is listed: ``MEMORY.md`` and topic files.
+
+    The deletions come from the index of :mod:`.deletions` (only versions recorded since it was
+    last brought up to date are walked), and only the versions listed are read from git: the
+    cost follows what is new and what is listed, not the history's length."""
+    chosen: dict[str, str] = {}
+    for version, name in recent_deletions(repository):
+        if len(chosen) >= limit:
+            break
+        if name in chosen or name in present or name == layout.MARKER_FILE:
             continue
-        for item in entry.files:
-            name = item.name
-            if item.status != "D" or name in seen or name in present:
-                continue
-            seen.add(name)
-            if name == layout.MARKER_FILE:
-                continue
-            found.append(
-                DeletedFile(
-                    file=name,
-                    deleted_in=entry.version,
-                    author=author_of(entry),
-                    restore_version=entry.parents[0],
-                )
-            )
-            if len(found) >= limit:
-                return found
-    return found
+        chosen.setdefault(name, version)  # the newest deletion of a file comes first
+    versions = list(dict.fromkeys(chosen.values()))
+    listed = log(repository, "--no-walk=unsorted", *versions) if versions else []
+    entries = {entry.version: entry for entry in listed}
+    return [
+        DeletedFile(
+            file=name,
+            deleted_in=version,
+            author=author_of(entries[version]),
+            restore_version=entries[version].parents[0],
+        )
+        for name, version in chosen.items()
+        if version in entries and entries[version].parents
+    ]
