@@ -40,6 +40,7 @@ from memory_api.store.history.git import (
     BRANCH,
     REPAIR,
     HistoryDamaged,
+    git,
     git_status,
     git_succeeds,
 )
@@ -288,17 +289,49 @@ def scope_changes(
 ) -> tuple[list[Version], bool]:
     """The scope's versions, newest first: recorded at ``since`` (seconds since the epoch) or
     later, newer than the version ``after``, older than ``before``; at most ``limit``, and
-    whether more follow."""
+    whether more follow.
+
+    ``after`` follows the history's own order (every version not below it, whatever its date):
+    the cursor no clock can fool. ``since`` compares each version's recorded time (its
+    committer date, the clock of the process that recorded it) and looks at every version in
+    the range: one dated earlier by a clock running behind (another replica, a machine's merge)
+    is left out itself but never hides the versions below it, as git's own ``--since`` would
+    (it stops at the first version older than the date). Raises :class:`NotFound` for an
+    ``after`` or ``before`` that is no version here."""
     args: list[str] = []
-    if since is not None:
-        args.append(f"--since=@{since}")
     if after is not None:
         check_version(repository, after)
         args.append(f"^{after}")
-    entries, more = _page(repository, limit, before, *args)
-    if since is not None:
-        entries = [entry for entry in entries if entry.commit_time >= since]
+    if since is None:
+        entries, more = _page(repository, limit, before, *args)
+    else:
+        entries, more = _page_since(repository, limit, before, since, *args)
     return [version_of(entry) for entry in entries], more
+
+
+def _page_since(
+    repository: Path, limit: int, before: str | None, since: int, *args: str
+) -> tuple[list[LogEntry], bool]:
+    """:func:`_page` of the versions recorded at ``since`` or later: their ids and times are
+    listed first (``rev-list --timestamp``, no diff, read from the commit-graph), then only
+    those answered are logged with their files."""
+    if read_head(repository) is None:
+        return [], False
+    start = BRANCH
+    if before is not None:
+        check_version(repository, before)
+        start = before
+    listed = git(repository, "rev-list", "--timestamp", start, *args, "--").decode("ascii")
+    found = []
+    for line in listed.splitlines():
+        when, _, version = line.partition(" ")
+        if int(when) >= since and version != before:
+            found.append(version)
+            if len(found) > limit:
+                break
+    page = found[:limit]
+    entries = log(repository, "--no-walk=unsorted", *page) if page else []
+    return entries, len(found) > limit
 
 
 def deleted_files(repository: Path, present: set[str], *, limit: int) -> list[DeletedFile]:
