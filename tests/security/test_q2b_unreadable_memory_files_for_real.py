@@ -184,3 +184,36 @@ def test_unreadable_memory_files_for_real_offline_the_harness_says_so_too(tmp_pa
     assert "the user memory index could not be read" in meta["systemPrompt"]
     assert "Nothing saved yet: the user memory index" not in meta["systemPrompt"]
     assert meta["manifests"][0]["unreadable"] == DENIED
+
+
+def test_unreadable_memory_files_for_real_a_delete_that_could_not_be_undone_is_refused(
+    served: ServedProcess,
+) -> None:
+    """V-1, A-6: the history cannot keep the content of a topic file the service may not read,
+    so deleting it could never be undone: the delete is refused (503 naming why), the file
+    and its index line stay, and no "recently deleted" entry offers a restore that would not
+    bring it back. A file it can read is deleted as before."""
+    base = served.base_url
+    assert call(base, "POST", "/api/projects/acme/agents", {"id": "coder", "name": "C"})[0] == 201
+    user = layout.scope_dir(served.data_dir, "coder", "user")
+    make_case(user)
+    _private(user / "private-topic.md")
+    index = (user / layout.INDEX_FILE).read_bytes()
+
+    status, problem = call(base, "DELETE", f"{AGENT}/memory/scopes/user/files/private-topic.md")
+
+    assert status == 503, problem
+    assert problem["detail"].startswith(
+        "'private-topic.md' was not deleted: the history cannot keep its content as it is now "
+        "(cannot be read (Permission denied)), so the delete could not be undone; nothing changed"
+    )
+    assert str(user) not in problem["detail"]
+    assert (user / "private-topic.md").exists()
+    assert (user / layout.INDEX_FILE).read_bytes() == index
+    status, deleted = call(base, "GET", f"{AGENT}/memory/scopes/user/deleted")
+    assert (status, deleted["files"]) == (200, [])
+
+    status, done = call(base, "DELETE", f"{AGENT}/memory/scopes/user/files/ok-topic.md")
+    assert status == 200 and done["restoreVersion"], done
+    status, deleted = call(base, "GET", f"{AGENT}/memory/scopes/user/deleted")
+    assert [item["file"] for item in deleted["files"]] == ["ok-topic.md"]
