@@ -217,3 +217,42 @@ def test_unreadable_memory_files_for_real_a_delete_that_could_not_be_undone_is_r
     assert status == 200 and done["restoreVersion"], done
     status, deleted = call(base, "GET", f"{AGENT}/memory/scopes/user/deleted")
     assert [item["file"] for item in deleted["files"]] == ["ok-topic.md"]
+
+
+def test_unreadable_memory_files_for_real_a_restore_never_replaces_what_it_could_not_keep(
+    served: ServedProcess,
+) -> None:
+    """V-2, Q-2b: a topic file recorded once, then rewritten by an agent the service may not
+    read: its history says it is there (never "deleted", which would offer a restore as an
+    undo) and that what it holds is in no version; a restore of the older version is refused
+    (503 naming why), and the agent's text stays."""
+    base = served.base_url
+    assert call(base, "POST", "/api/projects/acme/agents", {"id": "coder", "name": "C"})[0] == 201
+    user = layout.scope_dir(served.data_dir, "coder", "user")
+    make_case(user)
+    topic = user / "private-topic.md"
+    status, recorded = call(base, "POST", f"{AGENT}/memory/scopes/user/checkpoint")
+    assert status == 200, recorded
+    old = recorded["scopes"][0]["version"]
+    topic.write_text("---\nname: p\ndescription: newer\n---\nthe agent's newest text\n")
+    _private(topic)
+    newest = topic.read_bytes()
+
+    status, history = call(
+        base, "GET", f"{AGENT}/memory/scopes/user/files/private-topic.md/history"
+    )
+    assert status == 200, history
+    assert (history["exists"], history["unrecorded"]) == (True, True)
+    status, problem = call(
+        base,
+        "POST",
+        f"{AGENT}/memory/scopes/user/files/private-topic.md/restore",
+        {"version": old},
+    )
+
+    assert status == 503, problem
+    assert problem["detail"].startswith(
+        "'private-topic.md' was not replaced: the history cannot keep its content as it is now "
+        "(cannot be read (Permission denied)), so the restore could not be undone"
+    )
+    assert topic.read_bytes() == newest

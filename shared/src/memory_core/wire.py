@@ -627,8 +627,9 @@ class FileHistory(Wire, frozen=True):
     """Answer of ``GET …/scopes/{key}/files/{name}/history`` (V-2): newest first.
 
     ``more`` tells that older versions follow (ask again with ``before`` = the last version
-    here); ``exists`` whether the file is on disk now; ``unrecorded`` that the file on disk
-    differs from its newest version (a write no version holds yet: a checkpoint records it).
+    here); ``exists`` whether the file is on disk now (one the service cannot read, or over its
+    read cap, too: Q-2b); ``unrecorded`` that the file on disk differs from its newest version
+    (a write no version holds yet: a checkpoint records it, unless the service cannot read it).
     """
 
     scope: str

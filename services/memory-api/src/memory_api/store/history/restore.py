@@ -9,7 +9,9 @@ scope's lock, through :meth:`~.recorder.ScopeHistories.around`:
    anything that has its name (a file the history does not hold, a symlink, a FIFO: the 409
    says which, and that nothing was written); an existing one is replaced through
    :func:`memory_core.file_edit.edit_file`, and only if it still holds what step 1 recorded: a
-   write that slipped in between is never overwritten unrecorded (409, try again);
+   write that slipped in between is never overwritten unrecorded (409, try again), and one
+   step 1 could not take (the service cannot read it, it is over its read cap) is not replaced
+   at all (503 saying why);
 3. for a topic file, the lines of that version's ``MEMORY.md`` that linked to it (T-4) are
    merged into the index as it is now (:func:`memory_core.index_merge.merge_index`: a line
    already there, or one whose links the index already holds, is not added; every line others
@@ -97,7 +99,8 @@ def restore_file(
 
     Raises :class:`NotFound` for a version not of this history or one that does not hold the
     file, :class:`Conflict` when the file changed while it was restored (nothing lost),
-    :class:`~.git.HistoryUnavailable` when the history cannot record.
+    :class:`~.git.HistoryUnavailable` when the history cannot record, or cannot take the file
+    it would replace as it is now (unreadable, over its read cap: nothing is replaced).
     """
     repository = histories.repository(agent_id, scope)
     check_version(repository, version)
@@ -112,7 +115,7 @@ def restore_file(
         plan = _Plan(name, data, _linking_lines(old_index, name), places)
     who = Attribution("restore", principal=principal, restored_from=version, subject=name)
     merged, recorded = histories.around(
-        agent_id, scope, who, _apply, histories, repository, root, scope, plan
+        agent_id, scope, who, _apply, histories, repository, root, scope, plan, removes=(name,)
     )
     return RestoreResult(
         file=name,

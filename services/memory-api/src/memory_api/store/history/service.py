@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import stat
 from collections.abc import Coroutine
 from dataclasses import dataclass
 from pathlib import Path
@@ -94,6 +95,14 @@ next one)."""
 class _Later:
     who: Attribution
     again: bool = False
+
+
+def _is_regular_file(path: Path) -> bool:
+    """Whether ``path`` is a regular file itself (never through a symlink), readable or not."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 def scope_history_bytes(repository: Path) -> int:
@@ -185,11 +194,16 @@ class HistoryStore:
         on_disk = disk_blob(scope, name, self.histories.blob_ids)
         head = read_head(repository)
         newest = None if head is None else self.histories.tree(repository, head).get(name)
+        # a file the service cannot read (or over its read cap) is there all the same (Q-2b):
+        # never "deleted", and what it holds now is in no version
+        exists = on_disk is not None or _is_regular_file(scope / name)
         return FileHistory(
             scope=key,
             file=name,
-            exists=on_disk is not None,
-            unrecorded=on_disk != (None if newest is None else newest.blob),
+            exists=exists,
+            unrecorded=(on_disk is None or newest is None or on_disk != newest.blob)
+            if exists
+            else newest is not None,
             versions=versions,
             more=more,
         )
