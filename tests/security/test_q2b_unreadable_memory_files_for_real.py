@@ -256,3 +256,30 @@ def test_unreadable_memory_files_for_real_a_restore_never_replaces_what_it_could
         "(cannot be read (Permission denied)), so the restore could not be undone"
     )
     assert topic.read_bytes() == newest
+
+
+def test_unreadable_memory_files_for_real_a_scope_it_may_not_enter_has_no_deleted_files_claimed(
+    served: ServedProcess,
+) -> None:
+    """V-2, Q-2b: in a scope folder another account keeps to itself (``chmod 700``) the service
+    cannot tell which files are there now: its recently deleted files are not listed as if none
+    were there (503 saying why), and a file's history never says the file is gone, which
+    would offer a restore as an undo. The versions themselves still read."""
+    base = served.base_url
+    assert call(base, "POST", "/api/projects/acme/agents", {"id": "coder", "name": "C"})[0] == 201
+    user = layout.scope_dir(served.data_dir, "coder", "user")
+    make_case(user)
+    assert call(base, "DELETE", f"{AGENT}/memory/scopes/user/files/private-topic.md")[0] == 200
+    os.chown(user, NOBODY, NOBODY)
+    user.chmod(0o700)
+
+    status, problem = call(base, "GET", f"{AGENT}/memory/scopes/user/deleted")
+    assert (status, problem["detail"]) == (503, "the scope cannot be listed: Permission denied")
+    status, problem = call(base, "GET", f"{AGENT}/memory/scopes/user/files/ok-topic.md/history")
+    assert status == 503, problem
+    assert problem["detail"] == (
+        "the scope cannot be listed: Permission denied; whether 'ok-topic.md' is there cannot "
+        "be told"
+    )
+    status, changes = call(base, "GET", f"{AGENT}/memory/scopes/user/changes")
+    assert status == 200 and changes["versions"], changes

@@ -54,7 +54,7 @@ from memory_core.wire import (
     ScopeChanges,
 )
 
-from memory_api.errors import NotFound, ServiceError
+from memory_api.errors import NotFound, ServiceError, Unavailable
 from memory_api.store.agents import AgentStore
 from memory_api.store.change_feed import ChangeFeed
 from memory_api.store.containment import checked_memory_root
@@ -98,11 +98,18 @@ class _Later:
 
 
 def _is_regular_file(path: Path) -> bool:
-    """Whether ``path`` is a regular file itself (never through a symlink), readable or not."""
+    """Whether ``path`` is a regular file itself (never through a symlink), readable or not.
+    Raises :class:`~memory_api.errors.Unavailable` (503) when the folder cannot be searched:
+    whether the file is there cannot be told then, and it is never taken for absent (Q-2b)."""
     try:
         return stat.S_ISREG(os.lstat(path).st_mode)
-    except OSError:
+    except (FileNotFoundError, NotADirectoryError):
         return False
+    except OSError as error:
+        raise Unavailable(
+            f"the scope cannot be listed: {error.strerror or type(error).__name__}; whether "
+            f"{path.name!r} is there cannot be told"
+        ) from None
 
 
 def scope_history_bytes(repository: Path) -> int:
@@ -296,8 +303,12 @@ class HistoryStore:
 
         def work() -> DeletedFiles:
             scope, repository = self._repository(agent_id, key)
-            with os.scandir(scope) as listing:
-                present = {entry.name for entry in listing if is_scope_file(entry.name)}
+            try:
+                with os.scandir(scope) as listing:
+                    present = {entry.name for entry in listing if is_scope_file(entry.name)}
+            except OSError as error:  # what is there now cannot be told, so neither what is not
+                why = error.strerror or type(error).__name__
+                raise Unavailable(f"the scope cannot be listed: {why}") from None
             files = reading.deleted_files(repository, present, limit=limit)
             return DeletedFiles(scope=key, files=files)
 
