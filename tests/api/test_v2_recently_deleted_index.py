@@ -120,11 +120,20 @@ def test_v2_a_look_walks_only_the_versions_recorded_since_the_index(
     assert f"^{indexed}" in walks[0]  # only what came after the indexed version
 
 
-def test_v2_maintenance_brings_the_index_up_to_date(
+def test_v2_maintenance_brings_the_index_up_to_date_and_never_walks_the_whole_history(
     scope: Scope, walks: list[tuple[str, ...]]
 ) -> None:
-    scope.delete("a.md")
+    """Maintenance runs under the scope's lock: it walks what came after the index, and leaves
+    a missing index to the next look (a whole walk of a long history would hold the lock)."""
     maintain(scope.repository)
+    assert walks == []
+    assert not (scope.repository / INDEX_FILE).exists()
+
+    assert scope.listed() == []  # the look builds it
+    scope.delete("a.md")
+    walks.clear()
+    maintain(scope.repository)
+    assert len(walks) == 1 and any(arg.startswith("^") for arg in walks[0])
     walks.clear()
 
     assert [name for name, _ in scope.listed()] == ["a.md"]

@@ -13,7 +13,8 @@ was recorded; :func:`~.maintenance.maintain` brings it up to date every
 :data:`~.recorder.MAINTENANCE_PACKS` records, so the walk is short): its cost follows what is
 new and what is listed, not the history's length. When ``to`` is no longer an ancestor of the
 newest version (retention rewrote the history, V-3; a history put back from a bundle) or the
-index is missing or unreadable, it is built again by one whole walk and written back.
+index is missing or unreadable, the next look builds it again by one whole walk (outside the
+scope's lock) and writes it back.
 
 The file is written whole (temp file, rename), so two processes that refresh it at once each
 leave an index true for the version it names (the last one wins); it says nothing git does not
@@ -50,12 +51,13 @@ Deletion = tuple[str, str]
 """``(version, file)``: the version that deleted ``file`` (its id, 40 hex digits)."""
 
 
-def recent_deletions(repository: Path) -> list[Deletion]:
+def recent_deletions(repository: Path, *, rebuild: bool = True) -> list[Deletion]:
     """The deletions of the branch's history, newest first, at most :data:`ENTRIES_KEPT`
     (the same file may appear more than once: deleted, brought back, deleted again). Brings
-    the index up to date and writes it back (a failed write is logged; the answer stands).
-    An empty history gives an empty list. Raises :class:`~.git.HistoryUnavailable` when git
-    cannot read the history."""
+    the index up to date and writes it back (a failed write is logged; the answer stands);
+    without ``rebuild``, an index that would need the whole walk is left for the next look
+    (an empty list then). An empty history gives an empty list. Raises
+    :class:`~.git.HistoryUnavailable` when git cannot read the history."""
     head = read_head(repository)
     if head is None:
         return []
@@ -64,8 +66,10 @@ def recent_deletions(repository: Path) -> list[Deletion]:
         return known
     if to is not None and _is_ancestor(repository, to, head):
         found = _walk(repository, head, f"^{to}") + known
-    else:
+    elif rebuild:
         found = _walk(repository, head, "-n", str(ENTRIES_KEPT))
+    else:
+        return []
     found = found[:ENTRIES_KEPT]
     _write_index(repository, head, found)
     return found
@@ -122,9 +126,11 @@ def _write_index(repository: Path, to: str, deletions: list[Deletion]) -> None:
 
 
 def refresh(repository: Path) -> None:
-    """Bring the index of ``repository`` up to date (:func:`~.maintenance.maintain` does,
-    under the scope's lock). Logs, never raises, when git cannot read the history."""
+    """Bring the index of ``repository`` up to date by walking the versions recorded since it
+    (:func:`~.maintenance.maintain` does, under the scope's lock, which a whole walk of a long
+    history would hold for seconds: a missing or outdated index is left to the next look).
+    Logs, never raises, when git cannot read the history."""
     try:
-        recent_deletions(repository)
+        recent_deletions(repository, rebuild=False)
     except HistoryUnavailable as error:
         logger.warning("the deletions of %s are not indexed: %s", repository.name, error.detail)
