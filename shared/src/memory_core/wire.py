@@ -757,8 +757,9 @@ class RecordRequest(Wire, frozen=True):
 class RecordedScope(Wire, frozen=True, omit_defaults=True):
     """What one scope recorded: the new version and its files, or ``version`` None when
     nothing had changed since its newest version. ``skipped`` (only sent when set) says why
-    the scope was not recorded at all: a checkpoint of every scope names the user scope it
-    could not create, e.g. ``"could not create its folder (Permission denied)"`` (V-1)."""
+    the scope was not recorded at all, in a record of every scope: the user scope's folder it
+    could not create (``"could not create its folder (Permission denied)"``), a damaged or
+    refused history (V-1, V-3)."""
 
     scope: str
     version: str | None

@@ -375,7 +375,11 @@ class HistoryStore:
     ) -> RecordResult:
         """V-1: record what changed on disk in scope ``key`` (every scope when None) as
         ``who``: a checkpoint, or a post-write hook's record. Raises ``InvalidId`` (400),
-        :class:`NotFound` and :class:`~.git.HistoryUnavailable` (503)."""
+        :class:`NotFound` and :class:`~.git.HistoryUnavailable` (503).
+
+        Of every scope, one that could not be recorded (its history damaged or refused, the
+        user scope's folder not made) is an entry with ``skipped`` saying why, and the others
+        are recorded; the request fails (503) only when no scope could be recorded."""
         check_project_id(project)
         check_agent_id(agent_id)
         if key is not None:
@@ -391,8 +395,23 @@ class HistoryStore:
             return list_scopes(root), refused
 
         found, user_refused = await asyncio.to_thread(scopes)
-        recorded = [await self._record_scope(agent_id, name, scope, who) for name, scope in found]
-        if key is None and all(item.scope != USER_SCOPE for item in recorded):
+        if key is not None:
+            return RecordResult(scopes=[await self._record_scope(agent_id, key, found[0][1], who)])
+        recorded: list[RecordedScope] = []
+        failures: list[HistoryUnavailable] = []
+        for name, scope in found:
+            try:
+                recorded.append(await self._record_scope(agent_id, name, scope, who))
+            except HistoryUnavailable as error:
+                # one damaged or refused history never stops the record of every other scope;
+                # it is named with why, never left out as if recorded
+                failures.append(error)
+                recorded.append(
+                    RecordedScope(scope=name, version=None, files=[], skipped=error.detail)
+                )
+        if failures and len(failures) == len(found):
+            raise failures[0]  # nothing recorded at all: the request failed
+        if all(item.scope != USER_SCOPE for item in recorded):
             # never a calm answer for a scope that was not recorded: it is named, and why
             why = user_refused or "its entry in the memory root is no folder inside the root"
             recorded.insert(0, RecordedScope(scope=USER_SCOPE, version=None, files=[], skipped=why))
