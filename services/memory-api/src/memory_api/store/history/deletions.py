@@ -120,7 +120,8 @@ def _read_index(repository: Path) -> tuple[str | None, list[Deletion]]:
 def _write_index(repository: Path, to: str, deletions: list[Deletion]) -> None:
     data = json.dumps({"to": to, "deleted": [list(item) for item in deletions]}).encode()
     try:
-        atomic_write_bytes(repository / INDEX_FILE, data, durable=False)
+        # owner-only, as every file of the history (it names deleted files)
+        atomic_write_bytes(repository / INDEX_FILE, data, mode=0o600, durable=False)
     except OSError as error:
         logger.warning("the deletions of %s are not kept: %s", repository.name, error.strerror)
 
