@@ -159,7 +159,8 @@ def run_install(
         _logger().error("%s %s: cannot write: %s", args.command, args.harness, error)
         return 1
     if args.dry_run:
-        out.write(f"next: {_next_command(args, str(root) if root else None, values)}\n")
+        shown = _next_command(args, str(root) if root else None, values, environ)
+        out.write(f"next: {shown}\n")
     elif install:
         from harness_memory.installers.executable import compile_bytecode
 
@@ -196,9 +197,12 @@ def _checked(args: argparse.Namespace, root: str, options: Any) -> bool:
     return True
 
 
-def _next_command(args: argparse.Namespace, root: str | None, values: dict[str, Any]) -> str:
-    """The command that does what this dry run showed (the token left for the user to fill)."""
-    words = ["harness-memory", args.command, args.harness]
+def _next_command(
+    args: argparse.Namespace, root: str | None, values: dict[str, Any], environ: Mapping[str, str]
+) -> str:
+    """The command that does what this dry run showed (the token left for the user to fill),
+    starting with this program as the user can run it again (:func:`_program_as_typed`)."""
+    words = [_program_as_typed(environ), args.command, args.harness]
     remote = getattr(args, "remote_url", None)  # remote mode's root follows from the ids
     given = {"--memory-root": None if remote else root, **{f"--{k}": v for k, v in values.items()}}
     if remote:
@@ -215,6 +219,24 @@ def _next_command(args: argparse.Namespace, root: str | None, values: dict[str, 
     if getattr(args, "no_check", False):
         words.append("--no-check")
     return shlex.join(words)
+
+
+def _program_as_typed(environ: Mapping[str, str], argv0: str | None = None) -> str:
+    """``harness-memory`` when that name on ``PATH`` runs this very program, else the path the
+    user started it by (``argv0``, default ``sys.argv[0]``): beside ``make run`` that is
+    ``.venv/bin/harness-memory``, and a bare ``harness-memory`` the shell would not find (or
+    would find another install of). Not started as the console script (``python -m``, a test):
+    the bare name."""
+    import shutil
+    import sys
+
+    typed = sys.argv[0] if argv0 is None else argv0
+    if Path(typed).name != "harness-memory":
+        return "harness-memory"
+    on_path = shutil.which("harness-memory", path=environ.get("PATH", ""))
+    if on_path is not None and Path(on_path).resolve() == Path(typed).resolve():
+        return "harness-memory"
+    return typed
 
 
 REMOTE_STATE_DIR = ".harness-memory"
