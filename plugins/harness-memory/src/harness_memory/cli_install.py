@@ -118,14 +118,11 @@ def run_install(
         from harness_memory.settings import remote_memory_root
 
         root = str(remote_memory_root(remote_state, values["project"], values["agent"]))
-    missing = [f"--{name}" for name, value in values.items() if install and not value]
+    missing = [name for name, value in values.items() if install and not value]
     if install and not root:
-        missing.insert(0, "--memory-root")
+        missing.insert(0, "memory-root")
     if missing:
-        parser.error(
-            f"{args.command} {args.harness}: missing {', '.join(missing)}"
-            " (or the HARNESS_MEMORY_* variables)"
-        )
+        parser.error(_missing_settings(args, missing, values["agent"]))
     managed = _managed_dir(parser, args)
     chosen = choose_executable(getattr(args, "executable", None), dict(environ))
     token = getattr(args, "token", None)
@@ -195,6 +192,23 @@ def _checked(args: argparse.Namespace, root: str, options: Any) -> bool:
         _logger().error("%s %s: nothing was changed", args.command, args.harness)
         return False
     return True
+
+
+def _missing_settings(args: argparse.Namespace, missing: list[str], agent: str | None) -> str:
+    """The usage error of an install missing settings (``memory-root``, ``url``, …): each flag
+    with the variable it falls back to, and, when the memory root is missing, what that folder
+    is (a new user beside ``make run`` has never seen the word)."""
+    variable = {"memory-root": "ROOT", "url": "URL", "project": "PROJECT", "agent": "AGENT"}
+    named = ", ".join(f"--{name} (HARNESS_MEMORY_{variable[name]})" for name in missing)
+    said = f"{args.command} {args.harness}: missing {named}"
+    if "memory-root" in missing:
+        folder = f"agents/{agent or '<agent>'}/agent_state/memory"
+        said += (
+            f"; the memory root is the agent's folder in the service's data dir, <data dir>/"
+            f'{folder} (beside `make run`: "$PWD/.data/{folder}" in the checkout), or use '
+            "--remote URL for a service on another machine"
+        )
+    return said
 
 
 def _next_command(
