@@ -10,6 +10,8 @@ encoding with the command that converts it. Western 8-bit text is still read as 
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from memory_core.decoding import decode_exact, decode_text, legacy_multibyte, not_decoded_why
 
@@ -92,3 +94,79 @@ def test_t2_a_cjk_index_still_decodes_exactly_so_a_delete_can_prune_it(
     raw = text.encode(codec)
     exact = decode_exact(raw)
     assert exact is not None and exact.encode(exact.text) == raw
+
+
+# --- one or two index lines, generated: how often each is told right ------------------------
+
+_WORDS = {
+    "ja": "設定 ビルド手順 デプロイ テスト 金曜日 議事録 環境構築 認証 データベース 障害対応 "
+    "手順書 レビュー リリース ログ 監視 バックアップ キャッシュ 東京 しりとり 確認 メモ ユーザー "
+    "コード規約 本番",
+    "zh": "设置 构建步骤 部署 测试 周五 会议 记录 环境 认证 数据库 故障 手册 审查 发布 日志 监控 "
+    "备份 缓存 北京 用户 喜欢 代码规范 迁移 成语接龙 喝咖啡",
+    "zh-tw": "設定 建置步驟 部署 測試 週五 會議 紀錄 環境 認證 資料庫 故障 手冊 審查 發佈 日誌 "
+    "監控 備份 快取 效能 臺北 使用者 喜歡 程式規範 遷移 網路",
+    "ko": "설정 빌드 절차 배포 테스트 금요일 회의 기록 환경 인증 데이터베이스 장애 검토 출시 로그 "
+    "감시 백업 캐시 서울 사용자 선호 코드 규칙 작업 개발 운영",
+    "de": "Größe Übergröße Maße Füße Bücher schön Straße Prüfung Lösung Gebäude Änderung "
+    "Übersicht Käse für über Äpfel hören Öl Fußöl »Zitat« 20°C",
+    "fr": "Café Noël élève Déploiement réunion données sécurité préférences à faire théâtre forêt "
+    "garçon français où déjà très hôtel reçu naïve l’été œuvre",
+    "es": "niño año configuración reunión mañana señor está después información canción "
+    "pequeño también así árbol fácil último aquí ¿Qué? ¡Hola! acción",
+    "pt": "São Paulo configuração ação não informações reunião você também é coração órgão",
+}
+_CJK_ENCODINGS = [("ja", "cp932"), ("ja", "euc_jp"), ("zh", "gb18030"), ("zh-tw", "big5")]
+_CJK_ENCODINGS.append(("ko", "euc_kr"))
+
+
+def _index_lines(lang: str, codec: str, lines: int, count: int = 150) -> list[bytes]:
+    """``count`` indexes of ``lines`` lines such as ``- [設定](settings.md) ― ビルド手順``, in
+    ``lang`` written in ``codec`` (the dash it cannot hold written as one it can)."""
+    rng = random.Random(f"{lang} {codec} {lines}")  # noqa: S311 - test data, seeded
+    words = _WORDS[lang].split()
+    joiner = " " if lang in ("ko", "de", "fr", "es", "pt") else ""
+    found: list[bytes] = []
+    while len(found) < count:
+        text = "\n".join(
+            f"- [{rng.choice(words)}]({rng.choice(['settings', 'build', 'db'])}.md) "
+            f"{rng.choice(['—', '-', ':'])} "
+            + joiner.join(rng.choice(words) for _ in range(rng.randint(1, 3)))
+            for _ in range(lines)
+        ) + rng.choice(["\n", ""])
+        for dash in ("—", "―", "-"):
+            try:
+                raw = text.replace("—", dash).encode(codec)
+            except UnicodeEncodeError:
+                continue
+            found.append(raw)
+            break
+    return found
+
+
+_WESTERN = ("cp1252", "latin_1")
+_WESTERN_ENCODINGS = [(lang, codec) for lang in ("de", "fr", "es", "pt") for codec in _WESTERN]
+
+
+@pytest.mark.parametrize("lines", [1, 2])
+@pytest.mark.parametrize(("lang", "codec"), _CJK_ENCODINGS, ids=lambda v: str(v))
+def test_t2_short_cjk_indexes_are_told_as_cjk(lang: str, codec: str, lines: int) -> None:
+    """A one-line Shift-JIS index (katakana's trail bytes are ASCII, ``デ`` is ``0x83 0x66``)
+    was read as cp1252 about one time in ten, Big5 one time in eight: now at most 2 %."""
+    samples = _index_lines(lang, codec, lines)
+    told = [raw for raw in samples if legacy_multibyte(raw) is not None]
+    assert len(told) >= 0.98 * len(samples), [
+        raw.decode(codec) for raw in samples if raw not in told
+    ][:5]
+    assert all(not_decoded_why(raw) is not None for raw in told)
+
+
+@pytest.mark.parametrize("lines", [1, 2])
+@pytest.mark.parametrize(("lang", "codec"), _WESTERN_ENCODINGS, ids=lambda v: str(v))
+def test_t2_short_western_indexes_are_never_told_as_cjk(lang: str, codec: str, lines: int) -> None:
+    """``ação``, ``Füße``: two accented letters in a row are valid Big5 or GBK pairs, yet stand
+    where Western letters do; such an index is read as cp1252 (or Latin-1), never refused."""
+    samples = _index_lines(lang, codec, lines)
+    taken = [raw.decode(codec) for raw in samples if legacy_multibyte(raw) is not None]
+    assert taken == []
+    assert all(not_decoded_why(raw) is None for raw in samples)

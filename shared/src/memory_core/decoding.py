@@ -37,6 +37,7 @@ _KNOWN_AS = {
 }
 _WEIGHED = ("cp1252", "latin_1", *LEGACY_MULTIBYTE)
 _HIGH_RUN = re.compile(rb"[\x80-\xff]{2,}")
+_HIGH_BYTE = re.compile(rb"[\x80-\xff]")
 
 
 def decode_text(
@@ -103,23 +104,76 @@ def legacy_multibyte(raw: bytes) -> str | None:
     ``charset-normalizer`` weighs the candidates; its verdict on the family (a CJK encoding or
     an 8-bit Western one) is taken, never its choice among the CJK ones as a way to read the
     text: on one or two index lines it tells GB18030, Big5 and EUC-JP apart only 0-80 % of the
-    time (``docs/note-format.md``, "Encodings"). A CJK verdict stands only when the bytes
-    decode strictly in that encoding and at least half their bytes above 0x7F come in runs of
-    two or more, as CJK characters' bytes do and the lone accented letters of Western text
-    (``niño``, ``Noël``, whose byte pairs happen to be valid Big5) do not.
-    Cost: ~1.7 ms for a 25,000-character Shift-JIS index (38 KB), plus ~12 ms to import the
+    time (``docs/note-format.md``, "Encodings"). Its family verdict is weighed against how
+    the bytes read as Windows-1252 (:func:`_unlike_western`, over :data:`_SAMPLE_BYTES` from
+    the first byte above 0x7F; two such bytes at least, one alone tells nothing): a CJK
+    verdict stands when the bytes decode strictly in that encoding and either a quarter of
+    their bytes above 0x7F stand where Western text never has them, or at least half come in
+    runs of two or more (as CJK characters' bytes do) and some stand so — the lone accented
+    letters of Western text (``niño``, ``Noël``, ``ação``, whose byte pairs happen to be valid
+    Big5) stand nowhere else. A Western verdict on bytes half of whose high bytes stand so is
+    overruled: the CJK encoding is then the one it weighs best among those alone (one line of
+    katakana, ``- [設定](settings.md) ― ビルド手順``, is judged Windows-1252 now and then).
+    On short index lines generated in each encoding (``tests/core/test_t2_legacy_cjk_index.py``)
+    this tells every Shift-JIS, EUC-JP, GB18030 and EUC-KR line and 99 % of Big5 ones as CJK,
+    and no German, French, Spanish, Portuguese, Italian or Nordic one in Windows-1252 or
+    Latin-1.
+    Cost: ~1.5 ms for a 28,000-character Shift-JIS index (41 KB), plus ~12 ms to import the
     library the first time; UTF-8 text never gets here.
     """
     from charset_normalizer import from_bytes  # only for bytes that are not UTF-8
 
     best = from_bytes(raw, cp_isolation=list(_WEIGHED)).best()
-    if best is None or best.encoding not in LEGACY_MULTIBYTE:
+    first = _HIGH_BYTE.search(raw)
+    sample = raw[first.start() if first else 0 :][:_SAMPLE_BYTES]
+    unlike, high = _unlike_western(sample)
+    codec = None if best is None else best.encoding
+    if high < 2:
+        return None  # one byte above 0x7F tells nothing
+    if codec not in LEGACY_MULTIBYTE and 2 * unlike >= high:  # no Western text: which CJK?
+        best = from_bytes(raw, cp_isolation=list(LEGACY_MULTIBYTE)).best()
+        decoding = (other for other in LEGACY_MULTIBYTE if _decodes(raw, other))
+        codec = best.encoding if best is not None else next(decoding, None)
+    if codec not in LEGACY_MULTIBYTE or not _decodes(raw, codec):
         return None
-    if not _decodes(raw, best.encoding):
-        return None
-    high = sum(1 for byte in raw if byte > 0x7F)
-    paired = sum(len(run) for run in _HIGH_RUN.findall(raw))
-    return best.encoding if 2 * paired >= high else None
+    paired = sum(len(run) for run in _HIGH_RUN.findall(sample))
+    if 4 * unlike >= high or (2 * paired >= high and unlike):
+        return codec
+    return None
+
+
+_WESTERN_LETTERS = frozenset(
+    "ÀÁÂÃÄÅÆÇÈÉÊËÌÍÎÏÐÑÒÓÔÕÖØÙÚÛÜÝÞßàáâãäåæçèéêëìíîïðñòóôõöøùúûüýþÿŒœŠšŽžŸ"
+)
+_WESTERN_SIGNS = frozenset("\xa0¡¢£¥§©ª«®°±²³µ·¹º»¼½¾¿×÷‘’‚“”„•–—…€™")
+_SIGNS_APART = frozenset("¢£¥§©®±²³¹ª¼½¾×÷”•€™")
+"""Signs Western text never glues to a following letter (``°C``, ``µs``, ``¡Hola``, ``it’s``
+and ``»Zitat«`` it does)."""
+_NEVER_AFTER_WESTERN = frozenset("@[\\^`{|}~")
+_HIGH = re.compile("[^\x00-\x7f]")
+_LONG_HIGH_RUN = re.compile("[^\x00-\x7f]{3,}")
+
+
+def _unlike_western(raw: bytes) -> tuple[int, int]:
+    """How many of the bytes above 0x7F of ``raw``, read as Windows-1252, stand where Western
+    text never has them: no accented letter or common sign (``ƒ``, ``‹``, ``ˆ``, a byte
+    cp1252 leaves undefined), one followed by ``@ [ \\ ^ ` { | } ~``, or one of three or more
+    in a row (``Größe`` has two). Shift-JIS and Big5 put a byte 0x40-0x7E after a lead byte
+    above 0x7F (``デ`` is ``0x83 0x66``, ``ƒf`` in cp1252), so one line of katakana holds few
+    pairs of high bytes but many such bytes; Western text holds next to none. Returns
+    ``(unlike, high)``, ``high`` the count of bytes above 0x7F."""
+    text = raw.decode("cp1252", errors="replace")  # one character per byte
+    in_runs = {at for run in _LONG_HIGH_RUN.finditer(text) for at in range(*run.span())}
+    unlike = len(in_runs)
+    for high in _HIGH.finditer(text):
+        at, found = high.start(), high.group()
+        if at not in in_runs and (
+            (found not in _WESTERN_LETTERS and found not in _WESTERN_SIGNS)
+            or text[at + 1 : at + 2] in _NEVER_AFTER_WESTERN
+            or (found in _SIGNS_APART and text[at + 1 : at + 2].isalpha())
+        ):
+            unlike += 1
+    return unlike, len(_HIGH.findall(text))
 
 
 def _looks_like(raw: bytes, codec: str) -> str:
