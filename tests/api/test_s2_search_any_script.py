@@ -175,6 +175,14 @@ async def test_s2_a_word_in_any_script_is_found_and_marked(
         ("ｶﾞｲﾄﾞを読んでからﾃﾞﾌﾟﾛｲする", "ガイド", "ｶﾞｲﾄﾞ"),
         ("ガイドを読んでからデプロイする", "ｶﾞｲﾄﾞ", "ガイド"),
         ("ｶﾞｲﾄﾞを読んでからﾃﾞﾌﾟﾛｲする", "ﾌﾟﾛ", "ﾌﾟﾛ"),
+        # a sound mark written apart voices the kana before it, whatever the widths
+        ("カﾞイドを読む", "ガイド", "カﾞイド"),
+        ("ガイドを読む", "カﾞイド", "ガイド"),
+        ("カ゛イドを読む", "ガイド", "カ゛イド"),
+        ("ハﾟンを焼く", "パン", "ハﾟン"),
+        ("ｶ゛ｲﾄﾞを読む", "ガイド", "ｶ゛ｲﾄﾞ"),
+        ("かﾞっこうへ行く", "がっこう", "かﾞっこう"),
+        ("デプロイ手順", "テﾞプロイ", "デプロイ"),
         # ligatures, squared words, circled numbers and letters, superscripts, math letters
         ("open the ﬁle ﬁrst", "file", "ﬁle"),
         ("open the file first", "ﬁle", "file"),

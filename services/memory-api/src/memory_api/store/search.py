@@ -70,6 +70,7 @@ __all__ = [
     "MAX_LIMIT",
     "MAX_QUERY_CHARS",
     "MAX_QUERY_TERMS",
+    "SCORED_CHARS",
     "MemorySearch",
 ]
 
@@ -86,6 +87,13 @@ MAX_LIMIT = 100
 CANDIDATES = MAX_LIMIT
 """How many of FTS5's best matches are scored exactly (as many as an answer may hold, so a
 larger ``limit`` only shows more of the same order)."""
+SCORED_CHARS = 65_536
+"""How much of each field of a candidate is matched (characters from its start): its matches
+are counted for the score, marked and shown in its snippet. Matching is linear in the text, so
+one search matches at most :data:`CANDIDATES` times three times this (and each shown name
+again), however large the topic files (1 MiB each: 100 of them were 100 MB matched per query
+word). A term FTS5 found in a candidate (every candidate holds every term) that none of those
+parts holds is in the rest of a longer field: it counts once there."""
 MAX_AGENTS = 16
 """How many agents' indexes one process keeps open (least recently searched closed first)."""
 
@@ -441,14 +449,19 @@ def _entry(root: Path, scope: Path, name: str) -> TopicEntry | None:
 def _ranked(query: Query, rows: list[Row], stats: FieldStats | None, limit: int) -> list[SearchHit]:
     """The candidates scored (:func:`~.search_rank.score`), the best ``limit`` as hits: first
     those holding the most of the query's identifiers exactly as typed (``user_name`` before
-    ``user named``), then by score."""
+    ``user named``), then by score. Each field is matched in its first :data:`SCORED_CHARS`
+    characters only: a snippet shows a passage of those."""
     if stats is None:
         return []
     terms = range(len(query.terms))
     scored: list[tuple[int, float, Row, list[list[Match]]]] = []
     for row in rows:
-        found = [matches(text, query) for text in row.fields]
+        found = [matches(text[:SCORED_CHARS], query) for text in row.fields]
         frequencies = [[sum(m.term == term for m in field) for term in terms] for field in found]
+        cut = [number for number, text in enumerate(row.fields) if len(text) > SCORED_CHARS]
+        for term in terms if cut else ():  # one matched in no part read is in the rest
+            if not any(field[term] for field in frequencies):
+                frequencies[cut[-1]][term] = 1
         exact = len({m.term for field in found for m in field if m.exact})
         scored.append((exact, score(stats, row.lengths, frequencies), row, found))
     scored.sort(key=lambda item: (-item[0], -item[1]))  # stable: ties keep FTS5's order
@@ -459,7 +472,7 @@ def _ranked(query: Query, rows: list[Row], stats: FieldStats | None, limit: int)
             name=row.name,
             description=row.fields[1] or None,
             score=round(value, 4),
-            name_parts=marked_parts(row.name, matches(row.name, query)),
+            name_parts=marked_parts(row.name, matches(row.name[:SCORED_CHARS], query)),
             description_parts=marked_parts(row.fields[1], found[1]),
             snippet=snippet(row.fields[2], found[2]),
         )

@@ -20,7 +20,9 @@ query word asks for those words in a row, so ``UserName``, ``user_name`` and ``j
 
 Before that, text and query alike take their search form (:func:`search_form`): NFC (a note
 written in NFD, as macOS spells Korean or accented names, is found by what a keyboard types),
-with compatibility characters as NFKC folds them (half-width katakana ``ｶﾞｲﾄﾞ`` as ``ガイド``,
+with compatibility characters as NFKC folds them (half-width katakana ``ｶﾞｲﾄﾞ`` as ``ガイド``;
+a sound mark written apart, half-width ``ﾞ ﾟ`` or spacing ``゛ ゜``, voices the kana before it
+whatever its width: ``カﾞ``, ``カ゛`` and ``ｶﾞ`` are ``ガ``, ``ハﾟ`` is ``パ``;
 full-width Latin ``ＡＰＩ``, ligatures ``ﬁ``, squared words ``㍿``, circled and parenthesised
 letters and numbers, superscripts, math letters ``𝐀``; not Hangul letters typed alone),
 without Greek accents (as unicode61 drops Latin ones), without the marks a reader may leave
@@ -45,6 +47,7 @@ import dataclasses
 import functools
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import regex
@@ -189,19 +192,26 @@ _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 _MARKS = _ranges(
     [code for code in range(0x300, 0x10000) if unicodedata.category(chr(code))[0] == "M"]
 )
+# The sound marks written apart from their kana: half-width ``ﾞ ﾟ`` and the spacing full-width
+# ``゛ ゜``. After a kana they voice it (``カﾞ`` and ``カ゛`` read ``ガ``), as the combining marks
+# U+3099 and U+309A do, into which they are folded; NFKC alone spells ``゛`` as a space and a
+# mark, and composes ``ﾞ`` only with a kana of its own stretch.
+_SOUND_MARKS = "\uff9e\uff9f\u309b\u309c"
+_VOICING = str.maketrans(dict(zip(_SOUND_MARKS, "\u3099\u309a\u3099\u309a", strict=True)))
+_SOUND_MARK_RE = re.compile(f"[{_SOUND_MARKS}]")
 # A stretch of text search_form changes after NFC (a Greek word with its accents, a run of
 # half-width kana, a ligature …) with the marks on it: most text has none, and costs one
 # C-speed scan.
-_CHANGES = f"{_LEFT_OUT}\u0370-\u03ff\u1f00-\u1fff{_COMPAT}{''.join(_SPELLED_AS)}"
+_CHANGES = f"{_LEFT_OUT}\u0370-\u03ff\u1f00-\u1fff{_COMPAT}{''.join(_SPELLED_AS)}{_SOUND_MARKS}"
 _STRETCH = 64
 """Characters of a changed stretch folded at once, at most (and the marks on the last): a
 highlight in it maps back by folding its characters one by one, which costs little that way."""
 _CHANGED = re.compile(
-    f"[{_CHANGES}][{_CHANGES}{_MARKS}]{{0,{_STRETCH - 1}}}[{_MARKS}\uff9e\uff9f]*"
+    f"[{_CHANGES}][{_CHANGES}{_MARKS}]{{0,{_STRETCH - 1}}}[{_MARKS}{_SOUND_MARKS}]*"
 )
 _CHANGED_ASTRAL = re.compile(
     f"[{_CHANGES}{_COMPAT_ASTRAL}][{_CHANGES}{_COMPAT_ASTRAL}{_MARKS}]{{0,{_STRETCH - 1}}}"
-    f"[{_MARKS}\uff9e\uff9f]*"
+    f"[{_MARKS}{_SOUND_MARKS}]*"
 )
 
 
@@ -212,11 +222,13 @@ def _changed_in(text: str) -> re.Pattern[str]:
 
 # One character and the marks on it (a half-width sound mark too): what a highlight never
 # splits.
-_CLUSTER = re.compile(f"(?s:.)[{_MARKS}\uff9e\uff9f]*")
+_CLUSTER = re.compile(f"(?s:.)[{_MARKS}{_SOUND_MARKS}]*")
 
 
 def _fold_stretch(stretch: str) -> str:
     """A changed stretch in its search form (see :func:`search_form`)."""
+    if _SOUND_MARK_RE.search(stretch):  # on the kana before: カﾞ, カ゛ and ｶﾞ are ガ
+        stretch = unicodedata.normalize("NFC", stretch.translate(_VOICING))
     if _COMPAT_RE.search(stretch):
         stretch = unicodedata.normalize("NFKC", stretch)
     stretch = _LEFT_OUT_RE.sub("", stretch)
@@ -230,6 +242,19 @@ def _changed(found: re.Match[str]) -> str:
     return _fold_stretch(found.group())
 
 
+def _stretches(text: str) -> Iterator[tuple[int, int]]:
+    """The spans of ``text`` (in NFC) that :func:`search_form` changes, in order: the stretches
+    of :func:`_changed_in`, one that starts with a sound mark taking the character before it
+    too (the kana it voices)."""
+    done = 0
+    for found in _changed_in(text).finditer(text):
+        start = found.start()
+        if start > done and text[start] in _SOUND_MARKS:
+            start -= 1
+        yield start, found.end()
+        done = found.end()
+
+
 def search_form(text: str) -> str:
     """``text`` as search compares it (see the module doc): NFC, compatibility characters
     folded as NFKC folds them (half-width kana, ligatures, ``㍿``, ``①``, ``²``, ``𝐀``,
@@ -241,10 +266,14 @@ def search_form(text: str) -> str:
     'Strasse, Ежик, محمد, Donaudampf, Οδυσσεας, APIキー'
     >>> search_form("ｶﾞｲﾄﾞ, ﬁle, ㍿, ①, x², 𝐀, Kırmızı")
     'ガイド, file, 株式会社, 1, x2, A, Kirmizi'
+    >>> search_form("カﾞイド, ハﾟン, カ゛イド") == "ガイド, パン, ガイド"
+    True
     """
     if text.isascii():
         return text  # no ASCII character changes: the common case, at C speed
     text = unicodedata.normalize("NFC", text)
+    if _SOUND_MARK_RE.search(text) is not None:
+        return _form_with_map(text)[0]  # a sound mark's stretch takes the kana before it
     return _changed_in(text).sub(_changed, text)
 
 
@@ -308,14 +337,14 @@ def _form_with_map(text: str) -> tuple[str, _FormMap | None]:
     pieces: list[str] = []
     stretches: list[tuple[int, int, int, int]] = []
     done = length = 0
-    for stretch in _changed_in(text).finditer(text):
-        pieces.append(text[done : stretch.start()])
-        length += stretch.start() - done
-        whole = _fold_stretch(stretch.group())
-        stretches.append((length, length + len(whole), stretch.start(), stretch.end()))
+    for start, end in _stretches(text):
+        pieces.append(text[done:start])
+        length += start - done
+        whole = _fold_stretch(text[start:end])
+        stretches.append((length, length + len(whole), start, end))
         length += len(whole)
         pieces.append(whole)
-        done = stretch.end()
+        done = end
     if not stretches:
         return text, None
     pieces.append(text[done:])
