@@ -16,12 +16,15 @@ from dataclasses import dataclass
 
 __all__ = [
     "LEGACY_MULTIBYTE",
+    "NOT_DECODED",
     "ExactText",
     "decode_exact",
+    "decode_file",
     "decode_text",
     "legacy_multibyte",
     "name_spellings",
     "not_decoded_why",
+    "shown_lines",
 ]
 
 LEGACY_MULTIBYTE = ("cp932", "gb18030", "big5", "euc_jp", "euc_kr")
@@ -219,6 +222,45 @@ def not_decoded_why(raw: bytes) -> str | None:
         if (codec := legacy_multibyte(raw)) is not None:
             return f"does not decode it: it is not UTF-8, and {_looks_like(raw, codec)}"
     return None
+
+
+NOT_DECODED = "encoding: not decoded: "
+"""How the problem of a file :func:`decode_file` does not decode starts (T-2)."""
+
+
+def decode_file(raw: bytes, *, partial: bool = False) -> tuple[str | None, list[str]]:
+    """A file's bytes as every reader takes them: one decision per file (T-2, Q-2b).
+
+    Returns ``(text, problems)`` as :func:`decode_text`, or ``(None, [problem])`` for bytes
+    :func:`not_decoded_why` does not decode (a legacy CJK encoding: read as cp1252 they would
+    be mojibake wherever shown), the problem starting with :data:`NOT_DECODED` and naming the
+    likely encoding and the ``iconv`` command. An index and a topic file are judged alike, so
+    a topic file in Shift-JIS lists by its file name with no description, never as mojibake.
+    ``partial``: the bytes were cut at the read cap (judged on their complete lines).
+
+    >>> decode_file("- [設定](settings.md) ― ビルド手順".encode("cp932"))[1][0][:60]
+    'encoding: not decoded: it is not UTF-8, and looks like Shift'
+    """
+    whole = (raw[: raw.rfind(b"\n") + 1] or raw) if partial else raw
+    why = not_decoded_why(whole)
+    if why is not None:
+        return None, [NOT_DECODED + why.removeprefix("does not decode it: ")]
+    return decode_text(raw, partial=partial, name_legacy=False)
+
+
+def shown_lines(raw: bytes, lines: list[str]) -> list[str]:
+    """``lines`` of the text :func:`decode_exact` makes of the index bytes ``raw`` (pruned or
+    put back, A-6, V-2), as a person is shown them: for an index :func:`decode_file` does not
+    decode (read as cp1252 or Latin-1 only to keep its bytes), each line's bytes in the legacy
+    encoding it looks like (``- [設定](settings.md)``, not ``- [\x90Ý’è](settings.md)``), a
+    byte that encoding cannot read as U+FFFD; other lines as they are."""
+    exact = decode_exact(raw)
+    if exact is None or exact.codec not in ("cp1252", "latin-1"):
+        return lines
+    codec = legacy_multibyte(raw) if not_decoded_why(raw) is not None else None
+    if codec is None:
+        return lines
+    return [line.encode(exact.codec).decode(codec, errors="replace") for line in lines]
 
 
 def name_spellings(raw: bytes, name: str) -> list[str]:

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memory_core.credentials import mask_secret_lines
+from memory_core.decoding import NOT_DECODED
 from memory_core.errors import InvalidId
 from memory_core.topics import READ_CAP_BYTES, ParsedTopic, parse_topic
 from memory_core.wire import Finding, SearchHit, SearchResults
@@ -217,9 +218,10 @@ class MemorySearch:
     @staticmethod
     def _topic(entry: TopicEntry) -> Topic | None:
         """Read one topic file for the index, likely credentials masked (I-8); None if it is
-        gone. One that is there but cannot be read is indexed by its name alone, with why
-        (Q-2b). Read past the listings' parse cache: a first build reads every file once, and
-        must not fill that cache with them (memory stays bounded)."""
+        gone. One that is there but cannot be read, or that is not decoded (a legacy CJK
+        encoding, T-2), is indexed by its name alone, with why (Q-2b). Read past the listings'
+        parse cache: a first build reads every file once, and must not fill that cache with
+        them (memory stays bounded)."""
         try:
             raw, info = read_regular(entry.real, READ_CAP_BYTES + 1)
         except (FileNotFoundError, NotRegularFileError):
@@ -231,7 +233,13 @@ class MemorySearch:
         topic = parse_topic(raw, entry.file)
         texts = [topic.name, _name_field(topic), topic.description or "", topic.body]
         # NFC: what is highlighted is what was indexed (a note written in NFD reads the same)
-        return Topic(entry.file, _stat_key(info), *(_nfc(_masked(text)) for text in texts))
+        name, name_field, description, body = (_nfc(_masked(text)) for text in texts)
+        # a legacy CJK encoding: not decoded, named by every search as a file it cannot read
+        undecoded = [problem for problem in topic.problems if problem.startswith(NOT_DECODED)]
+        no_text = (
+            f"does not decode it: {undecoded[0].removeprefix(NOT_DECODED)}" if undecoded else None
+        )
+        return Topic(entry.file, _stat_key(info), name, name_field, description, body, no_text)
 
     def _index(self, index: SearchIndex, key: str, entries: list[TopicEntry]) -> None:
         """(Re-)index ``entries`` of scope ``key``; the ones gone meanwhile dropped."""
