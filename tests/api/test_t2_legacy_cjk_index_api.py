@@ -133,8 +133,9 @@ async def test_t2_a_cjk_topic_file_is_judged_as_an_index_is_never_listed_as_moji
     found = await ok_json(await client.get(f"{memory_url()}/search", params={"q": "settings"}))
     assert [hit["file"] for hit in found["hits"]] == ["settings.md"]
     [named] = found["unreadable"]
-    assert "does not decode it" in named["message"] and "only its name was searched" in named[
-        "message"
-    ]
+    assert (
+        "does not decode it" in named["message"]
+        and "only its name was searched" in named["message"]
+    )
     for answer in (listing, overview, read, found):
         assert mojibake not in json.dumps(answer, ensure_ascii=False)
