@@ -13,7 +13,8 @@ change feed (:mod:`.change_feed`, inotify on a local filesystem) a search after 
 only the scopes whose folder an event named since the last one (and those the feed cannot vouch
 for); every scope again after the queue overflowed or another process wrote the index. Likely
 credentials are masked before indexing (I-8): a secret can neither be found by search nor shown
-in a snippet.
+in a snippet; so is hidden text (I-9), shown as ``[hidden: 67 tag characters]``: a snippet an
+agent reads carries nothing a person cannot see.
 
 Matching, ranking and highlighting: :mod:`.search_text` (words in any script, a run of Chinese,
 Japanese, Korean or Thai found anywhere inside), :mod:`.search_rank` (BM25 per field, name and
@@ -38,6 +39,7 @@ from pathlib import Path
 from memory_core.credentials import mask_secret_lines
 from memory_core.decoding import NOT_DECODED
 from memory_core.errors import InvalidId
+from memory_core.hidden_text import show_hidden
 from memory_core.topics import READ_CAP_BYTES, ParsedTopic, parse_topic
 from memory_core.wire import Finding, SearchHit, SearchResults
 
@@ -153,7 +155,10 @@ def _nfc(text: str) -> str:
 
 
 def _masked(text: str) -> str:
-    return "\n".join(mask_secret_lines(text.split("\n")))
+    """``text`` as search keeps and shows it: likely credentials masked (I-8), then hidden
+    characters shown as ``[hidden: …]`` (I-9: a snippet read by an agent carries no text a
+    person cannot see)."""
+    return "\n".join(show_hidden(line) for line in mask_secret_lines(text.split("\n")))
 
 
 def _name_field(topic: ParsedTopic) -> str:

@@ -59,7 +59,8 @@ SCHEMA_VERSION = 5
 cannot be listed is indexed as unreadable; 3: text is indexed in its search form,
 :func:`~memory_api.store.search_text.search_form`; 4: that form folds compatibility
 characters and Turkish ``ı``, and math signs are words; 5: a sound mark written apart,
-``ﾞ ﾟ ゛ ゜``, voices the kana before it: ``カﾞ`` is ``ガ``)."""
+``ﾞ ﾟ ゛ ゜``, voices the kana before it: ``カﾞ`` is ``ガ``; hidden characters are indexed
+shown as ``[hidden: …]``, I-9; a topic file in a legacy CJK encoding by its name alone)."""
 BUSY_TIMEOUT_S = 30.0
 """How long a connection waits for another process's write transaction."""
 BATCH = 1000
