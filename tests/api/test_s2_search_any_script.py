@@ -108,6 +108,12 @@ async def test_cjk_substring_search(
         ("يَكْتُبُ مُحَمَّد الكُود بِسُرْعَة", "محمد", "مُحَمَّد"),
         ("يَكْتُبُ مُحَمَّد الكُود بِسُرْعَة", "الكود", "الكُود"),
         ("كتب مـحـمـد الكود", "محمد", "مـحـمـد"),
+        # Arabic proclitics (و ف ب ك ل) and the article are written onto the word
+        ("والنشر ممنوع يوم الجمعة", "النشر", "النشر"),
+        ("نلتقي بالجمعة القادمة", "الجمعة", "الجمعة"),
+        ("النشر ممنوع يوم الجمعة", "جمعة", "جمعة"),
+        ("وَالنَّشْرُ مَمْنُوعٌ", "النشر", "النَّشْرُ"),
+        ("فبالكتاب نبدأ", "كتاب", "كتاب"),
         ("يكتب محمد الكود", "مُحَمَّد", "محمد"),
         ("שָׁלוֹם עֲלֵיכֶם, the deploy is done", "שלום", "שָׁלוֹם"),
         # Greek accents, as Latin ones: typed without the tonos
@@ -218,6 +224,18 @@ async def test_s2_text_that_looks_the_same_is_found_the_same(
     [hit] = results["hits"]
     assert [_nfc(part) for part in marked(hit["snippet"])] == [_nfc(mark)]
     assert _nfc(whole(hit["snippet"])) == _nfc(body)
+
+
+async def test_s2_an_arabic_word_is_split_only_after_its_article(
+    client: Client, agent: AgentHome
+) -> None:
+    """A word that merely starts with a proclitic's letter is one word: ``تاب`` does not find
+    ``كتاب``, ``يت`` not ``بيت``; after the article it is found (``كتاب`` in ``بالكتاب``)."""
+    topic(agent.user, "a.md", "a", "x", "كتاب في بيت")
+    topic(agent.user, "b.md", "b", "x", "بدأنا بالكتاب")
+    assert files_of(await search(client, "تاب")) == []
+    assert files_of(await search(client, "يت")) == []
+    assert sorted(files_of(await search(client, "كتاب"))) == [("user", "a.md"), ("user", "b.md")]
 
 
 async def test_s2_a_run_is_not_found_by_characters_apart(client: Client, agent: AgentHome) -> None:

@@ -12,7 +12,10 @@ place. A run of such characters glued to Latin letters (``用Python写``) is spl
 change, so ``python`` finds it too. Each symbol (emoji, ``✅``, an arrow or math sign such as
 ``→ ≠ ≤``, ``± ×``) is a word of its own, glued to its neighbours or not, so ``🚀`` finds itself
 wherever it stands; the ASCII signs ``+ < = > | ~`` stay word breaks
-(:data:`SIGN_SEPARATORS`: ``a+b`` is ``a`` and ``b``). A camelCase identifier
+(:data:`SIGN_SEPARATORS`: ``a+b`` is ``a`` and ``b``). Arabic writes its proclitics (``و ف ب
+ك ل``) and the article ``ال`` onto the word: a word holding the article is indexed with its
+parts too, without its proclitics and without the article (``والنشر``, "and the publishing",
+as ``والنشر النشر نشر``), and a query word is found after them. A camelCase identifier
 (``getUserName``, ``HTTPServer``) is indexed as itself followed by its words, and a camelCase
 query word asks for those words in a row, so ``UserName``, ``user_name`` and ``json`` find
 ``getUserName`` and ``parseJSON``; the hits holding a query identifier exactly as typed
@@ -434,6 +437,45 @@ def _with_parts(text: str) -> str:
     return "".join(out)
 
 
+# Arabic writes its proclitics — و ف ("and", "so"), ب ك ل ("with", "as", "for") — and the
+# article ال onto the word: والنشر is "and the publishing". A word holding the article is
+# indexed with its parts too (النشر, نشر), and a query word is found after them. Only before
+# the article: a word that merely starts with one of those letters (بيت, كتاب) is never split.
+_PROCLITICS = "[وف]?[بكل]?"
+_ARABIC_LETTER = "[\u0621-\u064a\u066e\u066f\u0671-\u06d3\u06d5\u06ee\u06ef\u06fa-\u06fc\u06ff]"
+_ARABIC_LETTER_RE = re.compile(_ARABIC_LETTER)
+_WITH_ARTICLE = re.compile(rf"(?<![^\W_])({_PROCLITICS})ال({_ARABIC_LETTER}{{2,}})")
+_ARABIC_PREFIX = re.compile(f"{_PROCLITICS}(?:ال)?")
+
+
+def _with_arabic_parts(text: str) -> str:
+    """``text`` with each Arabic word holding the article followed by its parts without the
+    proclitics and without the article (``والنشر`` → ``والنشر النشر نشر``)."""
+
+    def parts(found: re.Match[str]) -> str:
+        clitics, stem = found.groups()
+        return f"{found.group()} {'ال' + stem + ' ' if clitics else ''}{stem}"
+
+    return _WITH_ARTICLE.sub(parts, text)
+
+
+def _after_arabic_prefix(text: str, at: int) -> bool:
+    """Whether ``text[at]`` starts a word's part after its Arabic proclitics or article
+    (``والنشر``: ``النشر`` at 1, ``نشر`` at 3), the word holding the article."""
+    if _ARABIC_LETTER_RE.match(text, at) is None:
+        return False
+    for length in range(1, 5):
+        start = at - length
+        if start < 0 or (start and _in_word(text[start - 1])):
+            continue
+        prefix = text[start:at]
+        if _ARABIC_PREFIX.fullmatch(prefix) and (
+            prefix.endswith("ال") or text.startswith("ال", at)
+        ):
+            return True
+    return False
+
+
 def index_text(text: str) -> str:
     """The text FTS5 indexes for ``text``: every unspaced run as its pieces, and each
     camelCase identifier followed by its words, so a part of it is found too (see the module
@@ -447,6 +489,8 @@ def index_text(text: str) -> str:
     pieced = _fast_run().sub(lambda found: _pieces(found.group()), search_form(text))
     if _SYMBOL.search(pieced) is not None:
         pieced = _SYMBOL.sub(r" \g<0> ", pieced)  # each a word of its own
+    if "ال" in pieced:
+        pieced = _with_arabic_parts(pieced)
     return _with_parts(pieced)
 
 
@@ -568,7 +612,12 @@ def matches(text: str, query: Query) -> list[Match]:
             continue
         for hit in pattern.finditer(text):
             start, end = hit.span()
-            if start and _in_word(text[start - 1]) and not _parts_meet(text, start):
+            if (
+                start
+                and _in_word(text[start - 1])
+                and not _parts_meet(text, start)
+                and not _after_arabic_prefix(text, start)
+            ):
                 continue  # inside a longer word
             exact = (
                 bool(identifier)
@@ -638,11 +687,12 @@ def _in_word(character: str) -> bool:
 @functools.cache
 def _word_began() -> str:
     """A pattern for "the character just passed began a word": before it no letter or digit
-    (or the text's start), a character of an unspaced run, or two words of an identifier
-    meeting. Put after a word's first letter, so the engine scans for that letter at C speed
-    and skips the places inside a word there too (a 1 MB word holds a million ``x``). The run
-    class in two lookbehinds: a bitmap for plane 0, and ranges above it tried only for a
-    character above it (one such range makes ``re`` try every range for every character)."""
+    (or the text's start), a character of an unspaced run, two words of an identifier
+    meeting, or an Arabic word's proclitics or article. Put after a word's first letter, so
+    the engine scans for that letter at C speed and skips the places inside a word there too
+    (a 1 MB word holds a million ``x``). The run class in two lookbehinds: a bitmap for
+    plane 0, and ranges above it tried only for a character above it (one such range makes
+    ``re`` try every range for every character)."""
     members = re.findall(r"(\\?.)-(\\?.)", _fast_run().pattern[1:-2], re.DOTALL)
     plane_0 = "".join(f"{low}-{high}" for low, high in members if ord(high[-1]) < 0x10000)
     above = "".join(f"{low}-{high}" for low, high in members if ord(high[-1]) >= 0x10000)
@@ -650,7 +700,11 @@ def _word_began() -> str:
     return (
         rf"(?:(?<![^\W_]{one})|(?<=[{plane_0}]{one})"
         rf"|(?<=[\U00010000-\U0010ffff]{one})(?<=[{above}]{one})"
-        r"|(?-i:(?<=[a-z0-9][A-Z])|(?<=[A-Z][A-Z])(?=[a-z])))"
+        r"|(?-i:(?<=[a-z0-9][A-Z])|(?<=[A-Z][A-Z])(?=[a-z]))"
+        # after an Arabic word's proclitics or article (the word checked: _after_arabic_prefix)
+        rf"|(?<=[وفبكل]ا)(?<![^\W_]..)|(?<=[وف][بكل]ا)(?<![^\W_]...)"
+        rf"|(?<=ال{one})(?<![^\W_]...)|(?<=[وفبكل]ال{one})(?<![^\W_]....)"
+        rf"|(?<=[وف][بكل]ال{one})(?<![^\W_].....))"
     )
 
 
