@@ -62,6 +62,14 @@ async def test_t2_shift_jis_index_delete_prunes_in_its_bytes_and_undo_puts_them_
     assert deleted["removedIndexLines"] == [LINES[1]]  # as written, never cp1252's reading
     assert index.read_bytes() == "\r\n".join([LINES[0], LINES[2], ""]).encode("cp932")
 
+    # the index as it was, and its change, as a person reads them: the Shift-JIS text
+    index_url = f"{memory_url()}/scopes/user/files/MEMORY.md"
+    was = await ok_json(await client.get(f"{index_url}/versions/{deleted['restoreVersion']}"))
+    assert was["text"] == "\n".join([*LINES, ""])
+    diff = await ok_json(await client.get(f"{index_url}/diff"))
+    removed = [line["text"] for line in diff["hunks"][0]["lines"] if line["kind"] == "removed"]
+    assert removed == [LINES[1]]
+
     url = f"{file_url('user', 'deploy.md')}/restore"
     restored = await ok_json(await client.post(url, json={"version": deleted["restoreVersion"]}))
     assert restored["indexLinesAdded"] == [LINES[1]]

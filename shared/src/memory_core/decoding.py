@@ -25,6 +25,7 @@ __all__ = [
     "name_spellings",
     "not_decoded_why",
     "shown_lines",
+    "shown_text",
 ]
 
 LEGACY_MULTIBYTE = ("cp932", "gb18030", "big5", "euc_jp", "euc_kr")
@@ -246,6 +247,22 @@ def decode_file(raw: bytes, *, partial: bool = False) -> tuple[str | None, list[
     if why is not None:
         return None, [NOT_DECODED + why.removeprefix("does not decode it: ")]
     return decode_text(raw, partial=partial, name_legacy=False)
+
+
+def shown_text(raw: bytes) -> str:
+    """The whole text of ``raw`` as a person is shown it (a version of a file, a diff, V-2):
+    :func:`decode_text`'s, or for bytes :func:`decode_file` does not decode, the bytes in the
+    legacy encoding they look like (a byte it cannot read as U+FFFD), never their cp1252
+    reading. Fields are never parsed from this text: a parse follows :func:`decode_file`.
+
+    >>> shown_text("- [設定](settings.md)".encode("cp932"))
+    '- [設定](settings.md)'
+    """
+    text, _ = decode_file(raw)
+    if text is not None:
+        return text
+    codec = legacy_multibyte(raw) or "cp1252"
+    return decode_text(raw.decode(codec, errors="replace").encode("utf-8"))[0]
 
 
 def shown_lines(raw: bytes, lines: list[str]) -> list[str]:
