@@ -79,6 +79,9 @@ async def test_cjk_substring_search(
         # Thai: no spaces between words, vowel and tone marks inside them
         ("ผู้ใช้ชอบดื่มกาแฟตอนเช้า", "กาแฟ", "กาแฟ"),
         ("ผู้ใช้ชอบดื่มกาแฟตอนเช้า", "ดื่ม", "ดื่ม"),
+        # the zero-width space Thai text marks word breaks with is no break to a reader
+        ("ผู้ใช้\u200bชอบ\u200bดื่ม\u200bกาแฟ", "ชอบดื่ม", "ชอบ\u200bดื่ม"),
+        ("ผู้ใช้\u200bชอบ\u200bดื่ม\u200bกาแฟ", "กาแฟ", "กาแฟ"),
         # Latin glued to CJK, either side, and inside a word
         ("请用Python写部署脚本", "python", "Python"),
         ("请用Python写部署脚本", "部署", "部署"),

@@ -30,7 +30,8 @@ full-width Latin ``ＡＰＩ``, ligatures ``ﬁ``, squared words ``㍿``, circle
 letters and numbers, superscripts, math letters ``𝐀``; not Hangul letters typed alone),
 without Greek accents (as unicode61 drops Latin ones), without the marks a reader may leave
 out — Arabic harakat and tatweel, Hebrew points — or that only hint at rendering inside a word
-(a soft hyphen, a combining grapheme joiner, a zero-width joiner), and with ``ß`` as ``ss``,
+(a soft hyphen, a combining grapheme joiner, a zero-width joiner, the zero-width space of
+Thai word breaks), and with ``ß`` as ``ss``,
 ``ё`` as ``е`` and Turkish ``ı`` as ``i`` (``strasse`` finds ``Straße``, ``kirmizi`` finds
 ``Kırmızı``, ``ежик`` finds ``Ёжик``, ``محمد`` finds ``مُحَمَّد``, ``Donaudampf`` finds
 ``Donau\\u00addampf``).
@@ -125,10 +126,13 @@ _ACCENTS = r"[\u0300-\u036f]"
 _FOLDED = regex.compile(rf"(?<=\p{{Script=Latin}}){_ACCENTS}+")
 # Left out of a word's search form (search_form): marks a reader may leave out (Hebrew points
 # and cantillation, Arabic harakat, Quranic marks, tatweel) and what only hints at rendering
-# inside a word (soft hyphen, combining grapheme joiner, zero-width joiner). ZWNJ stays a word
-# break: in Persian it parts a prefix or suffix from its stem (می‌خواهم is found by خواهم).
+# inside a word (soft hyphen, combining grapheme joiner, zero-width joiner, and the zero-width
+# space Thai, Lao, Khmer and Myanmar text marks its word breaks with, which a reader does not
+# see: ไทยไม่มี finds ไทย\u200bไม่มี; elsewhere search keeps it shown as [hidden: U+200B], I-9).
+# ZWNJ stays a word break: in Persian it parts a prefix or suffix from its stem (می‌خواهم is
+# found by خواهم).
 _LEFT_OUT = (
-    "\u00ad\u034f\u200d\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a"
+    "\u00ad\u034f\u200b\u200d\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a"
     "\u0640\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed"
     "\ufe00-\ufe0f\U0001f3fb-\U0001f3ff"
 )
