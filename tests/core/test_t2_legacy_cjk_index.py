@@ -13,7 +13,16 @@ from __future__ import annotations
 import random
 
 import pytest
-from memory_core.decoding import decode_exact, decode_text, legacy_multibyte, not_decoded_why
+from memory_core.decoding import (
+    NOT_DECODED,
+    decode_exact,
+    decode_file,
+    decode_text,
+    legacy_multibyte,
+    not_decoded_why,
+)
+from memory_core.lint import lint_topic
+from memory_core.topics import parse_topic
 
 JAPANESE = (
     "# メモリ\n- [デプロイ](deploy.md) - 金曜日はデプロイしない\n- [テスト](testing.md) - pytest\n"
@@ -52,16 +61,20 @@ def test_t2_a_cjk_index_is_not_decoded_and_why_names_the_encoding_and_the_fix(
 
 
 @pytest.mark.parametrize(("text", "codec", "known", "iconv"), CJK_CASES, ids=lambda v: str(v)[:8])
-def test_t2_a_cjk_topic_file_problem_says_it_looks_like_cjk_and_how_to_convert(
+def test_t2_a_cjk_topic_file_is_not_decoded_and_its_problem_names_the_encoding_and_the_fix(
     text: str, codec: str, known: str, iconv: str
 ) -> None:
-    problems = decode_text(text.encode(codec))[1]
-    assert len(problems) == 1
-    assert problems[0].startswith("encoding: not valid UTF-8 (byte 0x")
-    assert (
-        "; read as cp1252, but looks like " in problems[0] or "read as Latin-1, but" in problems[0]
-    )
-    assert "; convert it to UTF-8 (iconv -f " in problems[0]
+    """One decision per file: a topic file is judged as an index is, never read as mojibake."""
+    raw = f"---\nname: x\ndescription: {text.splitlines()[1]}\n---\n{text}".encode(codec)
+    topic = parse_topic(raw, "notes.md")
+    assert (topic.name, topic.description, topic.body, topic.links) == ("notes", None, "", [])
+    [problem] = topic.problems
+    assert problem.startswith(NOT_DECODED + "it is not UTF-8, and looks like ")
+    assert known in problem and iconv in problem
+    assert decode_file(raw) == (None, [problem])
+    # decode_text alone still reads cp1252, saying what it looks like
+    read_as = decode_text(raw)[1][0]
+    assert "; read as cp1252, but looks like " in read_as or "read as Latin-1, but" in read_as
 
 
 @pytest.mark.parametrize("text", WESTERN, ids=lambda v: v[:12])
@@ -170,3 +183,12 @@ def test_t2_short_western_indexes_are_never_told_as_cjk(lang: str, codec: str, l
     taken = [raw.decode(codec) for raw in samples if legacy_multibyte(raw) is not None]
     assert taken == []
     assert all(not_decoded_why(raw) is None for raw in samples)
+
+
+def test_t2_q2b_a_cjk_topic_file_is_linted_unreadable_and_nothing_else() -> None:
+    """Its missing description or name is no finding of its own: none of its text is read."""
+    raw = "---\nname: 設定\ndescription: ビルド手順\n---\n本文\n".encode("cp932")
+    [finding] = lint_topic(parse_topic(raw, "settings.md"))
+    assert (finding.code, finding.severity, finding.file) == ("unreadable", "error", "settings.md")
+    assert finding.message.startswith("settings.md is there but the service does not decode it: ")
+    assert "Shift-JIS" in finding.message and "iconv -f CP932 -t UTF-8" in finding.message
