@@ -14,7 +14,7 @@ from memory_api.store import search as search_module
 from memory_api.store import stat_cache
 from memory_api.store.containment import read_regular
 from memory_api.store.search import INDEX_FOLDER, MemorySearch
-from memory_api.store.search_text import Match, Query
+from memory_api.store.search_text import Match, Query, matches
 from memory_core.wire import SearchResults
 
 from tests.api.conftest import AgentHome, Client, ok_json
@@ -227,7 +227,7 @@ def test_s1_matching_work_is_bounded_however_large_the_candidates(
         topic(agent.user, f"big{number}.md", f"big{number}", "large", f"kafka {filler} zebra")
     topic(agent.user, "small.md", "small", "tiny", "kafka and a zebra")
     matched: list[int] = []
-    real = search_module.matches
+    real = matches
 
     def counting(text: str, query: Query) -> list[Match]:
         matched.append(len(text))
