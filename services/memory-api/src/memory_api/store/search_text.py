@@ -443,18 +443,20 @@ def _with_parts(text: str) -> str:
 
 # Arabic writes its proclitics — و ف ("and", "so"), ب ك ل ("with", "as", "for") — and the
 # article ال onto the word: والنشر is "and the publishing". A word holding the article is
-# indexed with its parts too (النشر, نشر), and a query word is found after them. Only before
-# the article: a word that merely starts with one of those letters (بيت, كتاب) is never split.
+# indexed with its parts too (النشر, نشر), and a query word is found after them; after ل
+# the article's alef is not written (للنشر, "for the publishing": نشر). Only before the
+# article: a word that merely starts with one of those letters (بيت, كتاب) is never split.
 _PROCLITICS = "[وف]?[بكل]?"
 _ARABIC_LETTER = "[\u0621-\u064a\u066e\u066f\u0671-\u06d3\u06d5\u06ee\u06ef\u06fa-\u06fc\u06ff]"
 _ARABIC_LETTER_RE = re.compile(_ARABIC_LETTER)
-_WITH_ARTICLE = re.compile(rf"(?<![^\W_])({_PROCLITICS})ال({_ARABIC_LETTER}{{2,}})")
-_ARABIC_PREFIX = re.compile(f"{_PROCLITICS}(?:ال)?")
+_WITH_ARTICLE = re.compile(rf"(?<![^\W_])(?:({_PROCLITICS})ال|[وف]?لل)({_ARABIC_LETTER}{{2,}})")
+_ARABIC_PREFIX = re.compile(f"{_PROCLITICS}(?:ال)?|[وف]?لل")
 
 
 def _with_arabic_parts(text: str) -> str:
     """``text`` with each Arabic word holding the article followed by its parts without the
-    proclitics and without the article (``والنشر`` → ``والنشر النشر نشر``)."""
+    proclitics and without the article (``والنشر`` → ``والنشر النشر نشر``, ``للنشر`` →
+    ``للنشر نشر``)."""
 
     def parts(found: re.Match[str]) -> str:
         clitics, stem = found.groups()
@@ -474,7 +476,7 @@ def _after_arabic_prefix(text: str, at: int) -> bool:
             continue
         prefix = text[start:at]
         if _ARABIC_PREFIX.fullmatch(prefix) and (
-            prefix.endswith("ال") or text.startswith("ال", at)
+            prefix.endswith(("ال", "لل")) or text.startswith("ال", at)
         ):
             return True
     return False
@@ -493,7 +495,7 @@ def index_text(text: str) -> str:
     pieced = _fast_run().sub(lambda found: _pieces(found.group()), search_form(text))
     if _SYMBOL.search(pieced) is not None:
         pieced = _SYMBOL.sub(r" \g<0> ", pieced)  # each a word of its own
-    if "ال" in pieced:
+    if "ال" in pieced or "لل" in pieced:
         pieced = _with_arabic_parts(pieced)
     return _with_parts(pieced)
 
@@ -707,7 +709,8 @@ def _word_began() -> str:
         r"|(?-i:(?<=[a-z0-9][A-Z])|(?<=[A-Z][A-Z])(?=[a-z]))"
         # after an Arabic word's proclitics or article (the word checked: _after_arabic_prefix)
         rf"|(?<=[وفبكل]ا)(?<![^\W_]..)|(?<=[وف][بكل]ا)(?<![^\W_]...)"
-        rf"|(?<=ال{one})(?<![^\W_]...)|(?<=[وفبكل]ال{one})(?<![^\W_]....)"
+        rf"|(?<=[ال]ل{one})(?<![^\W_]...)|(?<=[وفبكل]ال{one})(?<![^\W_]....)"
+        rf"|(?<=[وف]لل{one})(?<![^\W_]....)"
         rf"|(?<=[وف][بكل]ال{one})(?<![^\W_].....))"
     )
 
