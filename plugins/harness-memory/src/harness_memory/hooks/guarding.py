@@ -140,7 +140,7 @@ def shell_refusal(
     for text in texts:
         found = shell_paths(text, cwd, os.environ)  # the hook runs with the harness's env
         paths.update(dict.fromkeys(found.paths))
-        named = [*paths, *found.undecided, *found.derived, *found.unanchored]
+        named = [*paths, *found.undecided, *found.derived, *found.unanchored, *found.built]
         if (reason := _over_caps(named)) is not None:
             return reason
         for prefix in found.undecided:
@@ -171,6 +171,14 @@ def shell_refusal(
                     f"at run time from a folder of the memory root, the Session records or the "
                     f"service's own folders ({_shown(folder)}/…); name memory files by their "
                     "literal path inside the user scope or this Session's Workspace scope"
+                )
+        for word in found.built:
+            if could_name_a_scope(word, key, globs=False):
+                return (
+                    f"{REFUSAL_PREFIX}a path built at run time with nothing literal before it "
+                    "($(…)/…, $VAR/…, text inside $(…) or `…`) naming another scope or the "
+                    f"marker ({_shown(word)}); name memory files by their literal path inside "
+                    "the user scope or this Session's Workspace scope"
                 )
         for word in found.unanchored:
             if could_name_a_scope(word, key):
@@ -228,12 +236,12 @@ def _over_caps(paths: list[str]) -> str | None:
 _GLOB = frozenset("*?[")
 
 
-def could_name_a_scope(word: str, key: str | None) -> bool:
+def could_name_a_scope(word: str, key: str | None, *, globs: bool = True) -> bool:
     """Whether a relative ``word`` whose folder is unknown could name a file of another scope
     (P-3): a part shaped like a Workspace key (K-7) other than ``key``, the ``.workspace``
-    marker (any letter case), or a glob (it could match any of them)."""
+    marker (any letter case), or, with ``globs``, a glob (it could match any of them)."""
     for part in PurePath(word).parts:
-        if _GLOB.intersection(part) or part.casefold() == MARKER_FILE:
+        if (globs and _GLOB.intersection(part)) or part.casefold() == MARKER_FILE:
             return True
         if part not in (key, USER_SCOPE) and SCOPE_KEY_RULE.accepts(part):
             return True
