@@ -37,6 +37,7 @@ __all__ = [
     "below_under_another_name",
     "check_write",
     "is_usable_path",
+    "replaceable_ancestor",
     "unseen_by_mount",
 ]
 
@@ -170,8 +171,21 @@ def _outside_the_memory_root(
     service's machine reaches the whole data dir; a token file written there would open the
     API to every project, another agent's memory root is no scope of this Session (P-3).
     Without a mount table to read where bind mounts exist, a path on the memory root's or the
-    data dir's filesystem is refused (:func:`unseen_by_mount`)."""
-    for root in dict.fromkeys((root_spelled, root_real)):
+    data dir's filesystem is refused (:func:`unseen_by_mount`); so is a folder above the data
+    dir that this account may rename or remove (:func:`replaceable_ancestor`)."""
+    roots = tuple(dict.fromkeys((root_spelled, root_real)))
+    data_dirs = [app_data_dir_of(Path(root)) for root in roots]
+    held = [os.fspath(found) for found in data_dirs if found is not None]
+    what = "the memory service's data dir" if held else "the memory root"
+    if (above := replaceable_ancestor((spelled, real), held or list(roots))) is not None:
+        return GuardDecision(
+            False,
+            f"the path is a folder holding {what} ({_shown_path(above)}) that this account "
+            "may move, remove or replace: the data "
+            "in it would go with it, or another folder take its place, and every scope with it; "
+            "save memory in the user scope or this Session's Workspace scope",
+        )
+    for root in roots:
         data_dir = app_data_dir_of(Path(root))
         if data_dir is None:
             continue
@@ -208,6 +222,32 @@ def _outside_the_memory_root(
             "another letter case) and lands in its own folders, which only the service writes",
         )
     return GuardDecision(True, "outside the memory root: not the memory guard's business")
+
+
+def replaceable_ancestor(spellings: tuple[str, ...], folders: list[str]) -> str | None:
+    """The folder of ``spellings`` (a path as spelled and resolved, absolute and normalised)
+    that holds one of ``folders`` (the data dir or the memory root, spelled and resolved) and
+    that this account may rename, remove or replace by another (a symlink to a folder of its
+    own): the kernel lets it when its parent is writable here (``os.access``, asked at decision
+    time). Moving such a folder away and back (``mv ~/.local/share /tmp/s && echo x >
+    /tmp/s/…/<other>/a.md && mv /tmp/s ~/.local/share``) writes any scope by a path the guard
+    cannot judge beforehand. ``/``, the account's home and the folders above it are never
+    returned: ``cd ~``, ``cp x ~/`` and ``ls /`` name them every day, and a home's parent is
+    the administrator's (``docs/security.md`` says what stays open). None when no spelling
+    holds a folder so."""
+    home = os.path.normpath(Path.home())
+    for path in dict.fromkeys(spellings):
+        if path == "/" or path == home or home.startswith(path.rstrip("/") + "/"):
+            continue
+        holds = any(folder.startswith(path.rstrip("/") + "/") for folder in folders)
+        if holds and os.access(os.path.dirname(path), os.W_OK):  # noqa: PTH120
+            return path
+    return None
+
+
+def _shown_path(path: str) -> str:
+    """``path`` for a message, a lone surrogate written as ``\\udXXX`` (valid UTF-8 JSON)."""
+    return path.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def below_under_another_name(real: str, root: str, mounts: MountTable) -> tuple[str, ...] | None:

@@ -32,6 +32,7 @@ from harness_memory.guard import (
     below_under_another_name,
     check_write,
     is_usable_path,
+    replaceable_ancestor,
     unseen_by_mount,
 )
 from harness_memory.hooks import claude_code
@@ -301,7 +302,9 @@ def _records_refusal(target: str, cwd: str, records: set[str], mounts: MountTabl
     naming one), or None when it lands elsewhere. An unusable path, or one through a symlink
     that cannot be read, is left to :func:`~harness_memory.guard.check_write` (which refuses
     both). Without a mount table where bind mounts exist, a path on the records folder's
-    filesystem is refused too (:func:`~harness_memory.guard.unseen_by_mount`)."""
+    filesystem is refused too (:func:`~harness_memory.guard.unseen_by_mount`), and so is a
+    folder above the state dir this account may move or replace
+    (:func:`~harness_memory.guard.replaceable_ancestor`)."""
     if not is_usable_path(target) or not is_usable_path(cwd):
         return None
     joined = os.fspath(Path(cwd, target))
@@ -312,6 +315,8 @@ def _records_refusal(target: str, cwd: str, records: set[str], mounts: MountTabl
         for path in spellings
         for folder in records
     )  # the state dir itself too: unpacking into it (tar -C) or swapping it plants records
+    state_dirs = [os.path.dirname(folder) for folder in records]  # noqa: PTH120
+    inside = inside or replaceable_ancestor(tuple(spellings), state_dirs) is not None
     # the folder under another name (a bind mount of it or of a record, a letter case): on the
     # real path only (a symlink on the spelled way leads to the same folders)
     if inside or (
