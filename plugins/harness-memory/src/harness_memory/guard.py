@@ -181,9 +181,9 @@ def _outside_the_memory_root(
         return GuardDecision(
             False,
             f"the path is a folder holding {what} ({_shown_path(above)}) that this account "
-            "may move, remove or replace: the data "
-            "in it would go with it, or another folder take its place, and every scope with it; "
-            "save memory in the user scope or this Session's Workspace scope",
+            "may move, remove or replace: moving it away and back, or putting another folder "
+            "in its place, reaches every scope without naming one; save memory in the user "
+            "scope or this Session's Workspace scope",
         )
     for root in roots:
         data_dir = app_data_dir_of(Path(root))
