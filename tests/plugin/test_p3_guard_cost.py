@@ -139,3 +139,11 @@ def test_p3_below_the_caps_the_guard_still_finds_the_one_path_into_another_scope
     assert reason is not None and where.other in reason
     reason = refusal(answer(where, "claude-code", "Bash", {"command": f"{command} one-more"}))
     assert reason is not None and "names 51 paths" in reason
+
+
+def test_p3_the_caps_count_every_argument_of_an_mcp_call_together(where: Layout) -> None:
+    """An MCP tool's string arguments are read one by one but counted as one call: as many
+    arguments as ``PATHS_CAP``, each naming one file, plus one more, are refused."""
+    arguments = {"paths": [f"out/{n}.txt" for n in range(guarding.PATHS_CAP + 1)]}
+    reason = refusal(answer(where, "gemini", "mcp_files_write_many", arguments))
+    assert reason is not None and f"names {guarding.PATHS_CAP + 1} paths" in reason

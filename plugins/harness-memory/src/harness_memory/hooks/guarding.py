@@ -127,8 +127,8 @@ def shell_refusal(
     shell and the kernel will (:func:`~harness_memory.hooks.tool_targets.shell_paths`); a word
     this cannot decide is refused when its literal part is in the memory root or could still
     become it (P-3: refuse what could reach another scope). ``mounts`` is the decision's mount
-    table (read here when None). A text naming more than :data:`PATHS_CAP` distinct paths in
-    all is refused unjudged."""
+    table (read here when None). Texts naming more than the guard judges in time (all of them
+    together: :data:`PATHS_CAP`, :data:`PARTS_CAP`, :data:`DEPTH_CAP`) are refused unjudged."""
     located = claude_code._locate(hook, settings)
     if located is None:
         return None
@@ -137,13 +137,12 @@ def shell_refusal(
     root = os.path.normpath(Path(memory_root).absolute())
     roots = {root, real_or_none(root) or root}
     records = _records_folders(settings)
-    paths: dict[str, None] = {}
-    for text in texts:
-        found = shell_paths(text, cwd, os.environ)  # the hook runs with the harness's env
-        paths.update(dict.fromkeys(found.paths))
-        named = [*paths, *found.undecided, *found.derived, *found.unanchored, *found.built]
-        if (reason := _over_caps(named)) is not None:
-            return reason
+    read = [shell_paths(text, cwd, os.environ) for text in texts]  # the harness's env
+    paths = dict.fromkeys(path for found in read for path in found.paths)
+    words = (found.undecided + found.derived + found.unanchored + found.built for found in read)
+    if (reason := _over_caps([*paths, *(word for some in words for word in some)])) is not None:
+        return reason  # counted once for the whole call: linear in what it names
+    for found in read:
         for prefix in found.undecided:
             if could_reach(prefix, roots, table):
                 return (
