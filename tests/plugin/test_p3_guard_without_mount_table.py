@@ -13,6 +13,10 @@ path and the memory root's device and inode.
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -99,3 +103,51 @@ def test_p3_where_the_kernel_has_no_bind_mounts_a_missing_table_hides_nothing(
     assert shell(where, f"echo x > {where.root}/{where.other}/a.md") is not None
     assert shell(where, "echo x > notes/a.md") is not None  # a symlink into the other scope
     assert shell(where, f"echo x > {where.data}/tokens/mine.json") is not None
+
+
+_THROUGH_A_BIND_MOUNT_WITHOUT_THE_TABLE = """
+import io, json, subprocess, sys
+from harness_memory import mounts
+from harness_memory.cli import main
+root, source, alias, workspace, state, missing = sys.argv[1:7]
+subprocess.run(["mount", "--bind", source, alias], check=True)
+mounts.MOUNT_TABLE = mounts.Path(missing)
+mounts.BIND_MOUNTS = True
+answers = {}
+for path in sys.argv[7:]:
+    hook = {"session_id": "s-1", "cwd": workspace, "hook_event_name": "PreToolUse",
+            "tool_name": "Write", "tool_input": {"file_path": path, "content": "x"}}
+    out = io.StringIO()
+    flags = ["hook", "claude-code", "pre-tool-use", "--memory-root", root, "--state-dir", state]
+    assert main(flags, environ={}, stdin=io.BytesIO(json.dumps(hook).encode()), stdout=out) == 0
+    answers[path] = out.getvalue()
+print(json.dumps(answers))
+"""
+
+
+def test_p3_a_scope_bind_mounted_in_the_workspace_is_refused_without_the_table(
+    where: Layout,
+) -> None:
+    """For real, in a user and mount namespace of the test's own: another Workspace's scope
+    mounted inside this Workspace while the guard cannot read the mount table. The write
+    through it is refused naming the missing table; the Session's own scope by its path is
+    not."""
+    alias = where.workspace / "other-memory"
+    alias.mkdir()
+    through, own = alias / "a.md", where.root / where.own / "a.md"
+    missing = where.workspace / "no-proc"
+    arguments = [where.root, where.root / where.other, alias, where.workspace, where.state]
+    arguments += [missing, through, own]
+    script = [sys.executable, "-c", _THROUGH_A_BIND_MOUNT_WITHOUT_THE_TABLE]
+    done = subprocess.run(
+        ["unshare", "--user", "--map-root-user", "--mount", *script, *map(str, arguments)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    answers = json.loads(done.stdout)
+
+    assert "mount table cannot be read" in answers[str(through)]
+    assert answers[str(own)] == ""
