@@ -22,6 +22,7 @@ outside the memory root on its filesystem is refused, since where it lands canno
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path, PurePath
 
 import msgspec
@@ -32,10 +33,12 @@ from memory_core.layout import MARKER_FILE, app_data_dir_of, service_owned
 from harness_memory.mounts import MountTable, below_by_mount, read_mount_table
 
 __all__ = [
+    "HARD_LINK_REASON",
     "GuardDecision",
     "below_by_identity",
     "below_under_another_name",
     "check_write",
+    "has_other_names",
     "is_usable_path",
     "replaceable_ancestor",
     "unseen_by_mount",
@@ -158,7 +161,10 @@ def check_write(
             "the path goes through a symlink inside the memory root; "
             "memory files are written only at their real location",
         )
-    return _decide_scope(real_parts, workspace_key)
+    decision = _decide_scope(real_parts, workspace_key)
+    if decision.allowed and has_other_names(real, root_real):
+        return _HARD_LINKED
+    return decision
 
 
 def _outside_the_memory_root(
@@ -221,7 +227,37 @@ def _outside_the_memory_root(
             "the path reaches the memory service's data dir under another name (a bind mount, "
             "another letter case) and lands in its own folders, which only the service writes",
         )
+    if has_other_names(real, root_real):
+        return _HARD_LINKED
     return GuardDecision(True, "outside the memory root: not the memory guard's business")
+
+
+HARD_LINK_REASON = (
+    "the file has other names (hard links) on the filesystem of the memory root (or of the "
+    "Session records), so writing it may write a file of another scope (or a record) under "
+    "another name; write a new file, or memory files by their path in the user scope or this "
+    "Session's Workspace scope"
+)
+"""Why a write of a file with another name is refused (:func:`has_other_names`)."""
+_HARD_LINKED = GuardDecision(False, HARD_LINK_REASON)
+
+
+def has_other_names(real: str, folder: str) -> bool:
+    """Whether ``real`` (symlinks resolved) is an existing file with more than one name (a hard
+    link) on ``folder``'s filesystem: writing it writes every name, and one may lie in the
+    memory root (or the Session records), in a scope this Session may not write. Which names it
+    has cannot be asked of the kernel, so any is refused; the service leaves every memory file
+    one name (its own second name for a temporary file lasts only while it writes it). Two
+    ``stat`` calls; False for a folder, a missing file or another filesystem."""
+    try:
+        found = Path(real).lstat()
+        return (
+            stat.S_ISREG(found.st_mode)
+            and found.st_nlink > 1
+            and found.st_dev == Path(folder).stat().st_dev
+        )
+    except OSError:
+        return False
 
 
 def replaceable_ancestor(spellings: tuple[str, ...], folders: list[str]) -> str | None:

@@ -29,8 +29,10 @@ from memory_core.keys import SCOPE_KEY_RULE, USER_SCOPE, real_path
 from memory_core.layout import AGENTS_DIR, MARKER_FILE, SERVICE_FOLDERS, app_data_dir_of
 
 from harness_memory.guard import (
+    HARD_LINK_REASON,
     below_under_another_name,
     check_write,
+    has_other_names,
     is_usable_path,
     replaceable_ancestor,
     unseen_by_mount,
@@ -301,7 +303,8 @@ def _records_refusal(target: str, cwd: str, records: set[str], mounts: MountTabl
     naming one), or None when it lands elsewhere. An unusable path, or one through a symlink
     that cannot be read, is left to :func:`~harness_memory.guard.check_write` (which refuses
     both). Without a mount table where bind mounts exist, a path on the records folder's
-    filesystem is refused too (:func:`~harness_memory.guard.unseen_by_mount`), and so is a
+    filesystem is refused too (:func:`~harness_memory.guard.unseen_by_mount`), a file with
+    another name (a hard link) on it (:func:`~harness_memory.guard.has_other_names`), and a
     folder above the state dir this account may move or replace
     (:func:`~harness_memory.guard.replaceable_ancestor`)."""
     if not is_usable_path(target) or not is_usable_path(cwd):
@@ -330,6 +333,8 @@ def _records_refusal(target: str, cwd: str, records: set[str], mounts: MountTabl
             f"{REFUSAL_PREFIX}the hooks' Session records say which Workspace scope this "
             f"Session may write; only the hooks write them ({_shown(target)})"
         )
+    if real is not None and any(has_other_names(real, folder) for folder in records):
+        return f"{REFUSAL_PREFIX}{HARD_LINK_REASON} ({_shown(target)})"
     return None
 
 
