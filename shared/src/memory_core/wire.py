@@ -642,7 +642,9 @@ class FileHistory(Wire, frozen=True):
 
 class FileAtVersion(Wire, frozen=True):
     """Answer of ``GET …/scopes/{key}/files/{name}/versions/{version}`` (V-2): the file as it
-    was. ``text`` is the whole file decoded as reading does (T-2); for a topic file ``name``,
+    was. ``text`` is the whole file decoded as reading does (T-2; bytes in a legacy CJK
+    encoding, which are not decoded, in the encoding they look like, never as mojibake,
+    :func:`~memory_core.decoding.shown_text`); for a topic file ``name``,
     ``description`` and ``body`` are read from it as for the current file (A-5). Likely
     credentials are masked (I-8) unless ``?reveal=true``; ``masked`` says so."""
 

@@ -19,7 +19,8 @@ from typing import get_args
 
 from memory_core import layout
 from memory_core.credentials import mask_secret_lines
-from memory_core.topics import decode_text, parse_topic
+from memory_core.decoding import shown_text
+from memory_core.topics import parse_topic
 from memory_core.wire import (
     Author,
     DeletedFile,
@@ -174,7 +175,7 @@ def file_history(
 
 
 def _text(data: bytes | None) -> str | None:
-    return None if data is None else decode_text(data)[0]
+    return None if data is None else shown_text(data)  # a legacy CJK file never as mojibake
 
 
 def _mask(text: str, reveal: bool) -> str:
@@ -210,7 +211,7 @@ def file_at(
     data = content_at(repository, version, name)
     if data is None:
         raise NotFound(f"{name!r} is not in version {version}")
-    text = decode_text(data)[0]
+    text = shown_text(data)
     shown = _mask(text, reveal)
     title = description = None
     body = text

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memory_core import layout
-from memory_core.decoding import name_spellings
+from memory_core.decoding import name_spellings, shown_lines
 from memory_core.errors import FileKeptChanging, NotRegularFileError
 from memory_core.file_edit import FileTooLarge, edit_file
 from memory_core.file_kind import file_kind
@@ -108,6 +108,7 @@ def restore_file(
     if data is None:
         raise NotFound(f"{name!r} is not in version {version}; nothing to restore")
     if name == layout.INDEX_FILE:
+        old_index: bytes | None = data
         plan = _Plan(name, data, decode_text(data)[0], decode_text(data)[0])
     else:
         old_index = content_at(repository, version, layout.INDEX_FILE)
@@ -117,12 +118,17 @@ def restore_file(
     merged, recorded = histories.around(
         agent_id, scope, who, _apply, histories, repository, root, scope, plan, removes=(name,)
     )
+
+    def shown(lines: list[str]) -> list[str]:
+        """The lines as a person reads them: an index's in Shift-JIS…, never as mojibake."""
+        return lines if old_index is None else shown_lines(old_index, lines)
+
     return RestoreResult(
         file=name,
         restored_from=version,
         version=None if recorded is None else recorded.version,
-        index_lines_added=merged.added,
-        index_lines_not_added=merged.not_added,
+        index_lines_added=shown(merged.added),
+        index_lines_not_added=shown(merged.not_added),
         index_problem=merged.problem,
     )
 
