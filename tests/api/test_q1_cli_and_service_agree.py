@@ -37,6 +37,8 @@ class Shell:
 
     def run(self, *args: str, **extra: str) -> subprocess.CompletedProcess[str]:
         env = {"HOME": str(self.home), "PATH": os.environ.get("PATH", ""), **extra}
+        if "PYTHONPATH" in os.environ:  # a checkout named as the code under test runs that code
+            env.setdefault("PYTHONPATH", os.environ["PYTHONPATH"])
         return subprocess.run(
             [venv_bin("memory-api"), *args],
             env=env,
@@ -152,5 +154,44 @@ def test_q1_a_service_with_tokens_is_asked_with_one(shell: Shell, tmp_path: Path
         done = shell.run(*CREATE, "--token", SECRET, MEMORY_API_URL=served.base_url)
         assert done.returncode == 0, done.stderr
         assert _agents(served, SECRET) == ["coder"]
+    finally:
+        served.stop()
+
+
+def test_a10_a_token_limited_to_other_projects_is_named_as_the_likely_cause_of_a_404(
+    shell: Shell, tmp_path: Path
+) -> None:
+    """The service answers a project a token does not reach as a missing one (A-10): "no
+    project 'demo'" even from ``agent create``, which needs no project to exist. The command
+    line says the token may be why; without a token sent, a 404 is left as the service said."""
+    alice = "alice-acme-only-secret-0123"
+    served = serve(
+        tmp_path / "data",
+        {
+            "PATH": os.environ.get("PATH", ""),
+            "MEMORY_API_TOKENS": f"admin={SECRET},alice:acme={alice}",
+        },
+    )
+    try:
+        demo = ["agent", "create", "--project", "demo", "--id", "demo", "--name", "Demo"]
+        made = shell.run(*demo, "--token", SECRET, MEMORY_API_URL=served.base_url)
+        assert made.returncode == 0, made.stderr
+
+        other = ["agent", "create", "--project", "demo", "--id", "zed", "--name", "Zed"]
+        refused = shell.run(*other, MEMORY_API_URL=served.base_url, MEMORY_API_TOKEN=alice)
+        assert refused.returncode == 1
+        assert refused.stderr.strip() == (
+            "memory-api: no project 'demo'; if project 'demo' exists, your token may not reach "
+            "it: a token limited to some projects is answered so for every other (give one "
+            "that reaches it with --token or MEMORY_API_TOKEN)"
+        )
+        listed = shell.run(
+            "agent", "list", "--project", "demo", "--token", alice, MEMORY_API_URL=served.base_url
+        )
+        assert listed.returncode == 1
+        assert "your token may not reach it" in listed.stderr
+
+        created = shell.run(*CREATE, MEMORY_API_URL=served.base_url, MEMORY_API_TOKEN=alice)
+        assert created.returncode == 0, created.stderr
     finally:
         served.stop()

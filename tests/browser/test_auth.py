@@ -25,10 +25,11 @@ def test_a10_401_asks_for_a_token_then_the_page_works(
     expect(field).to_be_focused()
     shot(page, "a10-token-prompt")
 
-    # A wrong token is refused and asked for again.
+    # A wrong token is refused and asked for again, as the token just typed (not "stored").
     field.fill("not-the-token")
     dialog.get_by_role("button", name="Sign in").click()
-    expect(page.locator("dialog.token-dialog")).to_contain_text("refused the stored token")
+    expect(page.locator("dialog.token-dialog")).to_contain_text("refused that token")
+    expect(page.locator("dialog.token-dialog")).not_to_contain_text("stored")
 
     page.locator("dialog.token-dialog").get_by_label("Bearer token").fill(TOKEN)
     page.locator("dialog.token-dialog").get_by_role("button", name="Sign in").click()
@@ -57,3 +58,40 @@ def test_a10_cancelled_token_prompt_leaves_a_clear_error(
     page.locator("dialog.token-dialog").get_by_role("button", name="Cancel").click()
     expect(page.locator(".alert-error")).to_contain_text("bearer token")
     expect(page.locator(".alert-error").get_by_role("button", name="Retry")).to_be_visible()
+
+
+def test_a10_a_token_for_another_project_is_named_on_the_missing_agent_page(
+    make_service: ServiceFactory, open_page: PageFactory
+) -> None:
+    """The service answers 404 for a project the token does not reach, worded like a missing
+    agent (A-10); the page knows the signed-in token's reach (/api/me) and says it, instead of
+    "deleted or renamed" for an agent that is there."""
+    service = make_service(env={"MEMORY_API_TOKENS": f"alice:acme={TOKEN}"})
+    page = open_page(service)
+    page.goto(MEMORY_TAB)  # the demo agent, in project demo
+    dialog = page.locator("dialog.token-dialog")
+    dialog.get_by_label("Bearer token").fill(TOKEN)
+    dialog.get_by_role("button", name="Sign in").click()
+
+    missing = page.locator(".not-found")
+    expect(missing).to_contain_text("No agent “demo” in project demo")
+    expect(missing).to_contain_text(
+        "The token you signed in with (alice) reaches only acme: sign out and sign in with one "
+        "for demo, or the address is mistyped."
+    )
+    expect(missing).not_to_contain_text("deleted or renamed")
+
+
+def test_a10_an_agent_missing_where_the_token_reaches_is_said_missing(
+    make_service: ServiceFactory, open_page: PageFactory
+) -> None:
+    service = make_service(token=TOKEN)
+    page = open_page(service)
+    page.goto("/#/projects/demo/agents/nobody/memory")
+    dialog = page.locator("dialog.token-dialog")
+    dialog.get_by_label("Bearer token").fill(TOKEN)
+    dialog.get_by_role("button", name="Sign in").click()
+
+    missing = page.locator(".not-found")
+    expect(missing).to_contain_text("No agent “nobody” in project demo")
+    expect(missing).to_contain_text("It may have been deleted or renamed")

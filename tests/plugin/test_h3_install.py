@@ -179,8 +179,33 @@ def test_h3_missing_settings_name_the_flags_and_their_variables(
         main(["install", "claude-code", "--home", str(tmp_path)], environ={"HOME": str(tmp_path)})
     assert exited.value.code == 2
     said = capsys.readouterr().err
-    assert "missing --memory-root, --url, --project, --agent" in said
-    assert "HARNESS_MEMORY_* variables" in said
+    assert (
+        "missing --memory-root (HARNESS_MEMORY_ROOT), --url (HARNESS_MEMORY_URL), --project "
+        "(HARNESS_MEMORY_PROJECT), --agent (HARNESS_MEMORY_AGENT)"
+    ) in said
+    assert "<data dir>/agents/<agent>/agent_state/memory" in said
+    assert not (tmp_path / ".claude").exists()
+
+
+def test_h3_a_missing_memory_root_is_said_what_it_is_for_the_agent_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Beside ``make run`` a new user has the URL and the ids, and has never seen a memory
+    root: the error says what folder it is, for that agent, and where ``make run`` keeps it."""
+    flags = ["--url", "http://127.0.0.1:8765", "--project", "acme", "--agent", "coder"]
+    with pytest.raises(SystemExit) as exited:
+        main(
+            ["install", "claude-code", "--home", str(tmp_path), *flags],
+            environ={"HOME": str(tmp_path)},
+        )
+    assert exited.value.code == 2
+    said = capsys.readouterr().err
+    assert (
+        "install claude-code: missing --memory-root (HARNESS_MEMORY_ROOT); the memory root is "
+        "the agent's folder in the service's data dir, <data dir>/agents/coder/agent_state/"
+        'memory (beside `make run`: "$PWD/.data/agents/coder/agent_state/memory" in the '
+        "checkout), or use --remote URL for a service on another machine"
+    ) in " ".join(said.split())
     assert not (tmp_path / ".claude").exists()
 
 

@@ -115,7 +115,7 @@ def test_h3_install_with_nothing_installed_and_nothing_given_still_asks_for_the_
     with pytest.raises(SystemExit) as exited:
         cli(tmp_path / "home", "install", "codex")
     assert exited.value.code == 2
-    assert "missing --memory-root, --url, --project, --agent" in capsys.readouterr().err
+    assert "missing --memory-root (HARNESS_MEMORY_ROOT), --url" in capsys.readouterr().err
 
 
 def test_h3_the_hook_names_the_one_command_when_the_env_token_is_all_it_had(

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
 from harness_memory.cli import main
 
-from tests.plugin.helpers import HARNESS_MEMORY
+from tests.plugin.helpers import HARNESS_MEMORY, code_under_test
 from tests.plugin.real_service import RealService
 
 UNREACHABLE = "http://127.0.0.1:9"
@@ -142,6 +143,31 @@ def test_h7_a_dry_run_names_the_next_command_without_the_token(tmp_path: Path) -
     assert line.startswith("next: harness-memory install claude-code --memory-root ")
     assert f"--memory-root {root}" in line and "--token YOUR_TOKEN" in line
     assert "--dry-run" not in line and "s3cret" not in said
+    assert untouched(tmp_path / "home")
+
+
+@pytest.mark.parametrize("on_path", [False, True])
+def test_h7_the_next_command_runs_the_program_the_user_typed(tmp_path: Path, on_path: bool) -> None:
+    """Beside ``make run`` the README runs ``.venv/bin/harness-memory``, which is not on
+    ``PATH``: the dry run's ``next:`` line names that path, so pasting it runs this program
+    (a bare ``harness-memory`` was "command not found"); on ``PATH``, the bare name."""
+    root = a_root(tmp_path)
+    program = Path(HARNESS_MEMORY)
+    path = f"{program.parent}:/usr/bin:/bin" if on_path else "/usr/bin:/bin"
+    flags = ["--memory-root", str(root), "--url", UNREACHABLE, "--project", "acme"]
+    flags += ["--agent", "coder", "--executable", str(program), "--dry-run"]
+    done = subprocess.run(
+        [str(program), "install", "claude-code", *flags],
+        env={"HOME": str(tmp_path / "home"), "PATH": path, **code_under_test()},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    [line] = [line for line in done.stdout.splitlines() if line.startswith("next: ")]
+    shown = "harness-memory" if on_path else str(program)
+    assert line.startswith(f"next: {shown} install claude-code --memory-root {root} ")
     assert untouched(tmp_path / "home")
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from aiohttp.test_utils import unused_port
 from harness_memory.cli import DRAFT_SEPARATOR, build_parser
 
-from tests.plugin.helpers import harness_env, run_cli
+from tests.plugin.helpers import code_under_test, harness_env, run_cli
 from tests.plugin.scripted_service import USER_INDEX_LINE, ScriptedService
 from tests.support.cli_help import every_help
 
@@ -82,9 +82,12 @@ async def test_p2_session_start_cli_fails_open_with_a_warning(tmp_path: Path) ->
 
 
 async def test_p4_session_start_cli_usage_errors_exit_2(tmp_path: Path) -> None:
-    missing = await run_cli("session-start", "--url", "http://127.0.0.1:9", env={})
+    missing = await run_cli("session-start", "--url", "http://127.0.0.1:9", env=code_under_test())
     assert missing.returncode == 2
-    assert "--project" in missing.stderr and "--agent" in missing.stderr
+    # Each missing flag with the variable it falls back to, not "the HARNESS_MEMORY_* variables".
+    assert (
+        "error: missing --project (HARNESS_MEMORY_PROJECT), --agent (HARNESS_MEMORY_AGENT)\n"
+    ) in missing.stderr
     bad_timeout = await run_cli("session-start", "--timeout", "soon", env={})
     assert bad_timeout.returncode == 2
     assert "timeout" in bad_timeout.stderr
@@ -196,9 +199,11 @@ async def test_a12_draft_show_fails_with_exit_1_when_the_draft_is_gone(
     )  # fmt: skip
     assert down.returncode == 1
     assert "unreachable" in down.stderr
-    missing = await run_cli("draft", "show", draft.id, env={})
+    missing = await run_cli("draft", "show", draft.id, env=code_under_test())
     assert missing.returncode == 2
-    assert "--url" in missing.stderr
+    assert "missing --url (HARNESS_MEMORY_URL), --project (HARNESS_MEMORY_PROJECT)" in (
+        missing.stderr
+    )
 
 
 def test_q1_harness_memory_help_names_no_requirement_ids() -> None:

@@ -242,7 +242,7 @@ def _session_start(
     except TokenFileError as error:
         parser.error(str(error))
     except MissingSettingsError as error:
-        parser.error(f"missing {_flags(error.names)} (or the HARNESS_MEMORY_* variables)")
+        parser.error(f"missing {_flags(error.names)}")
     except TemplateUnreadableError as error:
         parser.error(str(error))
     if args.format == "json":
@@ -253,7 +253,9 @@ def _session_start(
 
 
 def _flags(names: list[str]) -> str:
-    return ", ".join(f"--{name.removeprefix(ENV_PREFIX).lower()}" for name in names)
+    """The missing settings' variables (``HARNESS_MEMORY_PROJECT``) as their flags, each with
+    the variable it falls back to: ``--project (HARNESS_MEMORY_PROJECT)``."""
+    return ", ".join(f"--{name.removeprefix(ENV_PREFIX).lower()} ({name})" for name in names)
 
 
 def _write_line(text: str, out: IO[str]) -> None:
@@ -286,7 +288,7 @@ def _draft_show(
     try:
         url, project, agent = settings.required()
     except MissingSettingsError as error:
-        parser.error(f"missing {_flags(error.names)} (or the HARNESS_MEMORY_* variables)")
+        parser.error(f"missing {_flags(error.names)}")
     try:
         client = MemoryClient(url, token=settings.bearer_token(), timeout=settings.timeout)
         draft = client.get_draft(project, agent, args.draft_id)

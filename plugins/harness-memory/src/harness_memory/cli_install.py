@@ -127,14 +127,11 @@ def run_install(
         from harness_memory.settings import remote_memory_root
 
         root = str(remote_memory_root(remote_state, values["project"], values["agent"]))
-    missing = [f"--{name}" for name, value in values.items() if install and not value]
+    missing = [name for name, value in values.items() if install and not value]
     if install and not root:
-        missing.insert(0, "--memory-root")
+        missing.insert(0, "memory-root")
     if missing:
-        parser.error(
-            f"{args.command} {args.harness}: missing {', '.join(missing)}"
-            " (or the HARNESS_MEMORY_* variables)"
-        )
+        parser.error(_missing_settings(args, missing, values["agent"]))
     chosen = choose_executable(getattr(args, "executable", None), dict(environ))
     token = getattr(args, "token", None)
     if token is None and managed is None:  # managed settings are every user's: never a token
@@ -169,7 +166,8 @@ def run_install(
     if install and managed is None and (also := _managed_install_too(args.harness, home, environ)):
         out.write(f"{args.harness}: WARNING: {also}\n")
     if args.dry_run:
-        out.write(f"next: {_next_command(args, str(root) if root else None, values)}\n")
+        shown = _next_command(args, str(root) if root else None, values, environ)
+        out.write(f"next: {shown}\n")
     elif install:
         from harness_memory.installers.executable import compile_bytecode
 
@@ -266,9 +264,29 @@ def _checked(args: argparse.Namespace, root: str, options: Any) -> bool:
     return True
 
 
-def _next_command(args: argparse.Namespace, root: str | None, values: dict[str, Any]) -> str:
-    """The command that does what this dry run showed (the token left for the user to fill)."""
-    words = ["harness-memory", args.command, args.harness]
+def _missing_settings(args: argparse.Namespace, missing: list[str], agent: str | None) -> str:
+    """The usage error of an install missing settings (``memory-root``, ``url``, …): each flag
+    with the variable it falls back to, and, when the memory root is missing, what that folder
+    is (a new user beside ``make run`` has never seen the word)."""
+    variable = {"memory-root": "ROOT", "url": "URL", "project": "PROJECT", "agent": "AGENT"}
+    named = ", ".join(f"--{name} (HARNESS_MEMORY_{variable[name]})" for name in missing)
+    said = f"{args.command} {args.harness}: missing {named}"
+    if "memory-root" in missing:
+        folder = f"agents/{agent or '<agent>'}/agent_state/memory"
+        said += (
+            f"; the memory root is the agent's folder in the service's data dir, <data dir>/"
+            f'{folder} (beside `make run`: "$PWD/.data/{folder}" in the checkout), or use '
+            "--remote URL for a service on another machine"
+        )
+    return said
+
+
+def _next_command(
+    args: argparse.Namespace, root: str | None, values: dict[str, Any], environ: Mapping[str, str]
+) -> str:
+    """The command that does what this dry run showed (the token left for the user to fill),
+    starting with this program as the user can run it again (:func:`_program_as_typed`)."""
+    words = [_program_as_typed(environ), args.command, args.harness]
     remote = getattr(args, "remote_url", None)  # remote mode's root follows from the ids
     given = {"--memory-root": None if remote else root, **{f"--{k}": v for k, v in values.items()}}
     if remote:
@@ -285,6 +303,24 @@ def _next_command(args: argparse.Namespace, root: str | None, values: dict[str, 
     if getattr(args, "no_check", False):
         words.append("--no-check")
     return shlex.join(words)
+
+
+def _program_as_typed(environ: Mapping[str, str], argv0: str | None = None) -> str:
+    """``harness-memory`` when that name on ``PATH`` runs this very program, else the path the
+    user started it by (``argv0``, default ``sys.argv[0]``): beside ``make run`` that is
+    ``.venv/bin/harness-memory``, and a bare ``harness-memory`` the shell would not find (or
+    would find another install of). Not started as the console script (``python -m``, a test):
+    the bare name."""
+    import shutil
+    import sys
+
+    typed = sys.argv[0] if argv0 is None else argv0
+    if Path(typed).name != "harness-memory":
+        return "harness-memory"
+    on_path = shutil.which("harness-memory", path=environ.get("PATH", ""))
+    if on_path is not None and Path(on_path).resolve() == Path(typed).resolve():
+        return "harness-memory"
+    return typed
 
 
 REMOTE_STATE_DIR = ".harness-memory"

@@ -616,6 +616,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     shield_from_sigio()  # index edits take file leases (memory_core.swap)
     args = build_parser().parse_args(argv)
     command: Command = args.func
+    settings: Settings | None = None
     try:
         settings = Settings.from_env()
         if getattr(args, "data_dir", None):
@@ -627,7 +628,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"memory-api: {kind}{error}", file=sys.stderr)
         return 2
     except RemoteError as error:
-        print(f"memory-api: {error.detail}{_remote_hint(error)}", file=sys.stderr)
+        token = getattr(args, "token", None) or (settings.service_token if settings else None)
+        hint = _remote_hint(error, getattr(args, "project", None), sent_token=bool(token))
+        print(f"memory-api: {error.detail}{hint}", file=sys.stderr)
         return 1
     except (ServiceError, InvalidId) as error:
         detail = error.detail if isinstance(error, ServiceError) else str(error)
@@ -638,7 +641,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
-def _remote_hint(error: RemoteError) -> str:
+def _remote_hint(error: RemoteError, project: str | None, *, sent_token: bool) -> str:
+    """What to do about a service's refusal, said after its ``detail`` (A-10).
+
+    A token limited to some projects gets 404 for every other, worded like a missing project
+    or agent ("no project 'demo'" for a project full of agents, even from ``agent create``,
+    which makes a new project): with a token sent, the 404 says that the token may be why.
+    """
     if error.status == 401:
         return " (give the service's bearer token with --token or MEMORY_API_TOKEN)"
+    if error.status == 404 and sent_token and project:
+        return (
+            f"; if project {project!r} exists, your token may not reach it: a token limited "
+            "to some projects is answered so for every other (give one that reaches it with "
+            "--token or MEMORY_API_TOKEN)"
+        )
     return ""

@@ -122,7 +122,8 @@ export function confirmDialog({ title, message, confirmLabel = "Confirm", danger
 
 /**
  * Ask for a bearer token (A-10). Resolves {token, remember} or null when cancelled.
- * `detail` is the service's 401 explanation; `hadToken` says the stored one was refused.
+ * `detail` is the service's 401 explanation; `hadToken` says the token the page sent (just
+ * typed, or remembered from before) was refused.
  */
 export function tokenDialog(detail, hadToken) {
   const input = h("input", {
@@ -143,7 +144,7 @@ export function tokenDialog(detail, hadToken) {
         "p",
         { class: "muted" },
         hadToken
-          ? "The service refused the stored token. Enter another bearer token."
+          ? "The service refused that token. Enter another bearer token."
           : "This service needs a bearer token. Ask its operator for one.",
       ),
       detail ? h("p", { class: "alert alert-warn", text: detail }) : null,

@@ -99,12 +99,14 @@ export class AgentView {
       if (!(error instanceof ApiError)) throw error;
       if (!this.root.contains(loading)) return;
       if (error.status === 404) {
+        const why = await this.notFoundReason();
+        if (!this.root.contains(loading)) return;
         this.showCrumbs(this.agent);
         replace(
           this.root,
           notFoundState(
             `No agent “${this.agent}” in project ${this.project}`,
-            "It may have been deleted or renamed, or the address is mistyped.",
+            why,
             [
               [`Agents of ${this.project}`, `#/projects/${encodeURIComponent(this.project)}`],
               ["All agents", "#/"],
@@ -118,6 +120,24 @@ export class AgentView {
       return;
     }
     this.render();
+  }
+
+  /**
+   * Why the agent's config answered 404. The service answers a token that does not reach the
+   * project exactly as a missing agent (A-10), so when the signed-in token is limited to other
+   * projects (`/api/me`), the page says so: the user knows their own token's reach.
+   */
+  async notFoundReason() {
+    const me = await this.loadMe().catch(() => null);
+    const reach = Array.isArray(me?.projects) ? me.projects : null;
+    if (reach && !reach.includes(this.project)) {
+      const list = reach.length ? `only ${reach.join(", ")}` : "no project";
+      return (
+        `The token you signed in with (${me.name}) reaches ${list}: sign out and sign in ` +
+        `with one for ${this.project}, or the address is mistyped.`
+      );
+    }
+    return "It may have been deleted or renamed, or the address is mistyped.";
   }
 
   render() {
