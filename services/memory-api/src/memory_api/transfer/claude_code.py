@@ -18,12 +18,13 @@ Blocking (a few ``stat`` calls and file reads).
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
+
+from memory_api.transfer.sources import json_value
 
 __all__ = [
     "MAX_SANITIZED_LENGTH",
@@ -120,7 +121,7 @@ def git_project_root(workspace: Path) -> Path | None:
 def _user_setting(config: Path) -> Path | None:
     """``autoMemoryDirectory`` of the user's ``settings.json``, expanded; None when unset."""
     try:
-        settings = json.loads((config / "settings.json").read_text(encoding="utf-8"))
+        settings = json_value((config / "settings.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     value = settings.get("autoMemoryDirectory") if isinstance(settings, dict) else None

@@ -32,7 +32,6 @@ Blocking (reads a few files).
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -48,6 +47,7 @@ from memory_api.transfer.sources import (
     Skipped,
     SourceError,
     SourceScope,
+    json_value,
     read_folder,
 )
 from memory_api.transfer.topic_making import add_made, list_items, sections, slug
@@ -76,7 +76,7 @@ def gemini_dir(env: Mapping[str, str] | None = None) -> Path:
 def _context_names(gemini: Path) -> list[str]:
     """``context.fileName`` of the user's settings (a name or a list), else ``GEMINI.md``."""
     try:
-        settings = json.loads((gemini / "settings.json").read_text(encoding="utf-8"))
+        settings = json_value((gemini / "settings.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return ["GEMINI.md"]
     context = settings.get("context") if isinstance(settings, dict) else None
@@ -104,7 +104,7 @@ def project_memory_dir(gemini: Path, forms: list[str]) -> Path | None:
     """
     tmp = gemini / "tmp"
     try:
-        registry = json.loads((gemini / "projects.json").read_text(encoding="utf-8"))
+        registry = json_value((gemini / "projects.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         registry = {}
     projects = registry.get("projects") if isinstance(registry, dict) else None

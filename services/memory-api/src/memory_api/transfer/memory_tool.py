@@ -30,7 +30,6 @@ Blocking (reads the folders).
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Mapping
@@ -47,6 +46,7 @@ from memory_api.transfer.sources import (
     SourceFile,
     SourceScope,
     entry_kind,
+    json_value,
     read_bytes,
     stored_bytes,
 )
@@ -93,7 +93,7 @@ def _json_entry(scope: SourceScope, path: Path, raw: bytes, stem: str) -> bool:
     """A Copilot memory entry (``{"subject", "fact", …}``) made a topic file; False when the
     JSON is not one."""
     try:
-        entry = json.loads(raw)
+        entry = json_value(raw)
     except ValueError:
         return False
     if not isinstance(entry, dict) or not isinstance(entry.get("fact"), str):
@@ -175,7 +175,7 @@ def _folder_of(storage: Path) -> Path | None:
     """The folder a ``workspaceStorage/<id>`` belongs to (``workspace.json``), or None for a
     multi-root workspace, a remote one, or an unreadable file."""
     try:
-        described = json.loads((storage / "workspace.json").read_text(encoding="utf-8"))
+        described = json_value((storage / "workspace.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     uri = described.get("folder") if isinstance(described, dict) else None

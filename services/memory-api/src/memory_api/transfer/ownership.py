@@ -25,7 +25,6 @@ name).
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 from dataclasses import dataclass
@@ -36,7 +35,7 @@ from memory_api.transfer.claude_code import (
     git_project_root,
     sanitize_path,
 )
-from memory_api.transfer.sources import SourceError
+from memory_api.transfer.sources import SourceError, json_value
 
 __all__ = [
     "Ownership",
@@ -104,7 +103,7 @@ def _first_cwd(transcript: Path) -> str | None:
                 if b'"cwd"' not in raw:
                     continue
                 try:
-                    record = json.loads(raw)
+                    record = json_value(raw)
                 except ValueError:
                     continue
                 cwd = record.get("cwd") if isinstance(record, dict) else None

@@ -1,0 +1,170 @@
+"""P-5: an import of a hostile source is refused or reported, never a traceback or a flood.
+
+What an import reads is held in memory until it is written: a source holding more than
+``IMPORT_READ_CAP`` bytes of files (an archive whose members compress a thousandfold, a folder
+of large sparse files) is refused before anything is written, instead of taking gigabytes.
+A tree nested thousands of folders deep is walked, and JSON nested deeper than Python reads is
+"not JSON", never a ``RecursionError``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import tarfile
+from pathlib import Path
+
+import pytest
+from memory_api.cli import main
+from memory_api.transfer import sources
+from memory_api.transfer.harness_files import walk_files
+from memory_api.transfer.sources import ARCHIVE_FORMAT, SourceError, read_folder
+from memory_core import layout
+
+PROJECT, AGENT = "acme", "coder"
+ARGS = ["--project", PROJECT, "--agent", AGENT]
+CAP = 4 * 1024 * 1024
+"""The read cap the tests set: the rule is the same at 256 MiB, only slower to show."""
+
+
+@pytest.fixture
+def env(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The CLI on the test data dir, with the agent ``coder`` created."""
+    monkeypatch.setenv("MEMORY_API_DATA_DIR", str(data_dir))
+    monkeypatch.setenv("COLUMNS", "200")
+    assert main(["agent", "create", "--project", PROJECT, "--id", AGENT, "--name", "C"]) == 0
+    return data_dir
+
+
+def _user_scope(data_dir: Path) -> Path:
+    return layout.memory_root(data_dir, AGENT) / "user"
+
+
+def _archive(path: Path, members: dict[str, bytes]) -> Path:
+    manifest = json.dumps({"format": ARCHIVE_FORMAT}).encode()
+    with tarfile.open(path, "w:gz") as archive:
+        for name, data in {"agent-memory/export.json": manifest, **members}.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    return path
+
+
+def test_p5_an_archive_of_members_that_compress_a_thousandfold_is_refused_unread(
+    env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """300 members of 15 MiB of one letter made a 20 MB archive that the import read whole
+    into memory (4.5 GB: a MemoryError, or the machine's memory gone)."""
+    monkeypatch.setattr(sources, "IMPORT_READ_CAP", CAP)
+    member = b"a" * (CAP // 3)
+    bomb = _archive(
+        tmp_path / "bomb.tar.gz",
+        {f"agent-memory/scopes/user/f{number:03d}.md": member for number in range(40)},
+    )
+    assert bomb.stat().st_size < CAP // 10
+    assert main(["memory", "import", str(bomb), *ARGS]) == 1
+    err = capsys.readouterr().err
+    assert "the source holds more than 4 MiB of files (at bomb.tar.gz:agent-memory/" in err
+    assert "/scopes/user/f003.md)" in err  # the 4th member passes the cap: none after is read
+    assert "import its folders or scopes one at a time" in err
+    assert "Traceback" not in err
+    scope = _user_scope(env)
+    assert not scope.exists() or not any(scope.glob("f*.md"))  # nothing written
+
+
+def test_p5_a_folder_of_large_sparse_files_is_refused_before_anything_is_written(
+    env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sources, "IMPORT_READ_CAP", CAP)
+    folder = tmp_path / "memory"
+    folder.mkdir()
+    for number in range(10):
+        with (folder / f"big-{number}.md").open("wb") as handle:
+            handle.truncate(CAP // 3)  # sparse: no disk, yet every byte is read
+    assert main(["memory", "import", str(folder), "--user", *ARGS]) == 1
+    err = capsys.readouterr().err
+    assert "the source holds more than 4 MiB of files" in err and "big-3.md" in err
+    scope = _user_scope(env)
+    assert not scope.exists() or not any(scope.glob("big-*.md"))
+    with pytest.raises(SourceError, match="more than 4 MiB of files"):
+        read_folder(folder)  # the rule holds for every reader, not only the command
+
+
+def test_p5_a_source_under_the_cap_is_imported_whole(
+    env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The budget is one per import: two imports in a row each get all of it."""
+    monkeypatch.setattr(sources, "IMPORT_READ_CAP", CAP)
+    folder = tmp_path / "memory"
+    folder.mkdir()
+    for number in range(3):
+        (folder / f"note-{number}.md").write_bytes(b"x" * (CAP // 4))
+    for _ in range(2):
+        assert main(["memory", "import", str(folder), "--user", *ARGS]) == 0
+    assert sorted(path.name for path in _user_scope(env).glob("note-*.md")) == [
+        "note-0.md",
+        "note-1.md",
+        "note-2.md",
+    ]
+
+
+def _deep_tree(root: Path, depth: int) -> Path:
+    """``root/a/a/…/a/note.md``, ``depth`` folders deep (made from inside, as paths this long
+    are past what one call may name)."""
+    root.mkdir()
+    here = os.open(root, os.O_RDONLY)
+    try:
+        for _ in range(depth):
+            os.mkdir("a", dir_fd=here)
+            inner = os.open("a", os.O_RDONLY, dir_fd=here)
+            os.close(here)
+            here = inner
+        note = os.open("note.md", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=here)
+        os.write(note, b"deep down\n")
+        os.close(note)
+    finally:
+        os.close(here)
+    return root
+
+
+def test_p5_a_tree_thousands_of_folders_deep_is_walked_not_a_recursion_error(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """1500 nested folders were a RecursionError traceback of ``--from memory-tool``."""
+    folder = _deep_tree(tmp_path / "memories", 1500)
+    skipped: list[sources.Skipped] = []
+    assert [path.name for path in walk_files(folder, skipped)] == ["note.md"]
+    assert skipped == []
+    argv = ["memory", "import", str(folder), "--from", "memory-tool", "--user", *ARGS]
+    assert main(argv) == 0
+    assert "Traceback" not in capsys.readouterr().err
+    [stored] = _user_scope(env).glob("a-a-*.md")
+    assert stored.read_bytes().endswith(b"deep down\n")
+
+
+def test_p5_json_nested_deeper_than_python_reads_is_not_json(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A memory-tool ``.json`` file or an archive's ``export.json`` of 200 000 ``[`` was a
+    RecursionError traceback."""
+    folder = tmp_path / "memories"
+    folder.mkdir()
+    (folder / "deep.json").write_bytes(b"[" * 200_000)
+    (folder / "kept.md").write_text("kept\n", encoding="utf-8")
+    argv = ["memory", "import", str(folder), "--from", "memory-tool", "--user", *ARGS]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "JSON that is not a memory entry" in out
+    assert (_user_scope(env) / "kept.md").exists()
+
+    archive = tmp_path / "deep.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        info = tarfile.TarInfo("agent-memory/export.json")
+        info.size = 200_000
+        tar.addfile(info, io.BytesIO(b"[" * 200_000))
+    assert main(["memory", "import", str(archive), *ARGS]) == 1
+    err = capsys.readouterr().err
+    assert "export.json is not JSON" in err and "Traceback" not in err
+    with pytest.raises(ValueError, match="nested too deep"):
+        sources.json_value(b"[" * 200_000)
