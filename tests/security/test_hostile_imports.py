@@ -168,3 +168,43 @@ def test_p5_json_nested_deeper_than_python_reads_is_not_json(
     assert "export.json is not JSON" in err and "Traceback" not in err
     with pytest.raises(ValueError, match="nested too deep"):
         sources.json_value(b"[" * 200_000)
+
+
+def test_p5_names_and_lines_a_source_chose_reach_the_terminal_as_text(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file named with a terminal's escape sequence (ESC [2J clears the screen, ESC ] sets
+    the window title or, OSC 52, the clipboard) reached the operator's terminal as it was, and
+    so did one in a description made into an index line; rich's markup ate ``[red]``."""
+    folder = tmp_path / "memory"
+    folder.mkdir()
+    (folder / "a\x1b[2Jcleared.md").write_text("x\n", encoding="utf-8")
+    (folder / "b\x1b]52;c;ZXZpbA==\x07.md").write_text("x\n", encoding="utf-8")
+    (folder / "[red]plain.md").write_text("x\n", encoding="utf-8")
+    (folder / "made.md").write_text(
+        "---\nname: made\ndescription: \x1b[8mhidden\n---\nbody\n", encoding="utf-8"
+    )
+    assert main(["memory", "import", str(folder), "--user", "--dry-run", *ARGS]) == 0
+    captured = capsys.readouterr()
+    assert "\x1b" not in captured.out + captured.err
+    assert "a\\x1b[2Jcleared.md" in captured.out
+    assert "b\\x1b]52;c;ZXZpbA==\\x07.md" in captured.out
+    assert "[red]plain.md" in captured.out
+    assert "\\x1b[8mhidden" in captured.out
+
+
+def test_p5_a_json_note_holding_a_lone_surrogate_is_not_a_memory_entry(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``{"fact": "\\ud800"}`` (valid JSON, no text) failed the whole import with "'utf-8'
+    codec can't encode character", naming no file; now that file is reported and the rest
+    imported."""
+    folder = tmp_path / "memories"
+    folder.mkdir()
+    (folder / "odd.json").write_text('{"subject": "x", "fact": "f\\ud800"}', encoding="utf-8")
+    (folder / "fine.json").write_text('{"subject": "Fine", "fact": "kept"}', encoding="utf-8")
+    argv = ["memory", "import", str(folder), "--from", "memory-tool", "--user", *ARGS]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "odd.json" in out and "JSON that is not a memory entry" in out
+    assert any(b"kept" in path.read_bytes() for path in _user_scope(env).glob("*.md"))

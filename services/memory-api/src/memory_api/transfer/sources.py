@@ -223,12 +223,18 @@ class SourceScope:
 def json_value(text: str | bytes) -> object:
     """The JSON value ``text`` holds (:func:`json.loads`); raises ValueError when it is not
     JSON, also when it nests deeper than Python reads (``json`` raises ``RecursionError``
-    then, which no ``except ValueError`` of a reader expects: a hostile file of 200 000 ``[``).
+    then, which no ``except ValueError`` of a reader expects: a hostile file of 200 000 ``[``)
+    or when a string holds a lone surrogate (``"\ud800"``: no text, its UTF-8 encoding
+    failed the whole import later).
     """
     try:
-        return json.loads(text)
+        value = json.loads(text)
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
     except RecursionError:
         raise ValueError("JSON nested too deep to be read") from None
+    except UnicodeEncodeError:
+        raise ValueError("JSON whose strings hold a lone surrogate (not text)") from None
+    return value
 
 
 def stored_bytes(raw: bytes) -> tuple[bytes, str | None]:
