@@ -35,9 +35,20 @@ SECRET = b"TOPSECRET-0123456789"
         (b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + SECRET,
          "does not start with an HTTP method (TLS or another protocol"),
         (b"HELLO " + SECRET + b"\r\n\r\n", "does not start with an HTTP method"),
+        # Not a bad character: a header sent twice that may be sent once, or too many headers.
+        (b"GET /api/me HTTP/1.1\r\nHost: x\r\nHost: " + SECRET + b"\r\n\r\n",
+         "a header that may be sent only once (Host, Content-Length"),
+        (b"POST /api/me HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 20\r\n\r\n",
+         "was sent more than once: send it once"),
+        (b"GET /api/me HTTP/1.1\r\nHost: x\r\nContent-Type: a\r\nContent-Type: " + SECRET
+         + b"\r\n\r\n", "was sent more than once: send it once"),
+        (b"GET /api/me HTTP/1.1\r\nHost: x\r\n"
+         + b"".join(b"X-%d: %s\r\n" % (n, SECRET) for n in range(200)) + b"\r\n",
+         "more header lines than the service reads (128)"),
     ],
     ids=["control-char-in-token", "non-ascii-header-name", "huge-header", "huge-request-line",
-         "tls-handshake", "not-http"],
+         "tls-handshake", "not-http", "host-twice", "content-length-twice",
+         "content-type-twice", "too-many-headers"],
 )  # fmt: skip
 async def test_a11_a_request_the_parser_refuses_is_a_problem_json_400_without_its_bytes(
     data_dir: Path, request_bytes: bytes, detail: str

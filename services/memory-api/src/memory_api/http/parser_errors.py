@@ -53,9 +53,26 @@ _DETAILS: tuple[tuple[type[BaseException], str], ...] = (
 )
 
 
+_MESSAGE_DETAILS: tuple[tuple[str, str], ...] = (
+    (
+        "Duplicate",
+        "a header that may be sent only once (Host, Content-Length, Content-Type, "
+        "Transfer-Encoding, User-Agent …) was sent more than once: send it once",
+    ),
+    ("Too many headers", "the request has more header lines than the service reads (128)"),
+)
+"""Refusals aiohttp raises as a plain ``BadHttpMessage``, told apart by the start of their
+message (its first words name the rule, never the bytes sent): both parsers word them so."""
+
+
 def refusal_detail(status: int, error: BaseException | None) -> str:
     """The problem ``detail`` for an answer aiohttp makes itself: the kind of refusal, never
     the bytes the client sent (they may hold a token)."""
+    if isinstance(error, http_exceptions.HttpProcessingError):
+        message = error.message.lstrip()
+        for start, detail in _MESSAGE_DETAILS:
+            if message.startswith(start):
+                return detail + "; the connection is closed"
     if error is not None:
         kind_of = type(error)
         if kind_of is http_exceptions.BadHttpMessage and "header" in str(error).lower():
