@@ -78,3 +78,41 @@ async def test_a11_a_request_the_parser_refuses_is_a_problem_json_400_without_it
     assert detail in problem["detail"]
     assert "the connection is closed" in problem["detail"]
     assert SECRET not in answer
+
+
+@pytest.mark.parametrize("path", ["/api/me", "/healthz", "/no/such/page"])
+async def test_a11_an_expect_header_aiohttp_refuses_before_the_middlewares_is_a_problem(
+    data_dir: Path, path: str
+) -> None:
+    """aiohttp answers ``Expect:`` with anything but ``100-continue`` (a 417) before any
+    middleware runs: it came as ``text/plain`` quoting the header. Now it is problem details
+    saying what to send, and ``100-continue`` still gets its interim answer."""
+    server = TestServer(create_app(Settings(data_dir=data_dir)))
+    await server.start_server()
+
+    async def exchange(expect: bytes) -> bytes:
+        reader, writer = await asyncio.open_connection(server.host, server.port)
+        writer.write(b"GET " + path.encode() + b" HTTP/1.1\r\nHost: localhost\r\nExpect: "
+                     + expect + b"\r\nConnection: close\r\n\r\n")  # fmt: skip
+        await writer.drain()
+        answer = await asyncio.wait_for(reader.read(), 30)
+        writer.close()
+        await writer.wait_closed()
+        return answer
+
+    try:
+        refused = await exchange(b"200-ok " + SECRET)
+        continued = await exchange(b"100-continue")
+    finally:
+        await server.close()
+
+    head, _, body = refused.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    assert " 417 " in lines[0]
+    assert "Content-Type: application/problem+json" in lines
+    assert "X-Content-Type-Options: nosniff" in lines
+    problem = json.loads(body)
+    assert problem["status"] == 417
+    assert "knows only 'Expect: 100-continue'" in problem["detail"]
+    assert SECRET not in refused
+    assert continued.startswith(b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 ")
