@@ -110,14 +110,20 @@ def parse_token_spec(spec: str) -> tuple[str, tuple[str, ...] | None, str]:
     """Split ``name=secret`` or ``name:proj-a|proj-b=secret`` into (name, projects, secret).
 
     Raises ValueError (never echoing the secret) for a missing ``=``, a bad name or project id,
-    or a secret shorter than 16 characters.
+    a ``:`` naming no project (a token meant to reach some never reaches every one), or a
+    secret shorter than 16 characters.
     """
     head, sep, secret = spec.partition("=")
     if not sep:
         raise ValueError("each entry must look like name=secret or name:project|project=secret")
-    name, _, reach = head.strip().partition(":")
+    name, colon, reach = head.strip().partition(":")
     check_token_name(name)
     projects: tuple[str, ...] | None = None
+    if colon and not reach.strip():  # "ci:=…": a reach meant, none written; never every project
+        raise ValueError(
+            f"token {name!r}: no project after ':'; name them (name:proj-a|proj-b=secret), or "
+            "drop the ':' for a token that reaches every project"
+        )
     if reach.strip():
         try:
             projects = tuple(check_project_id(p.strip()) for p in reach.split("|"))
