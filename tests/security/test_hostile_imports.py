@@ -13,11 +13,13 @@ import io
 import json
 import os
 import tarfile
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from memory_api.cli import main
-from memory_api.transfer import sources
+from memory_api.transfer import ownership, sources
 from memory_api.transfer.harness_files import walk_files
 from memory_api.transfer.sources import ARCHIVE_FORMAT, SourceError, read_folder
 from memory_core import layout
@@ -208,3 +210,50 @@ def test_p5_a_json_note_holding_a_lone_surrogate_is_not_a_memory_entry(
     out = capsys.readouterr().out
     assert "odd.json" in out and "JSON that is not a memory entry" in out
     assert any(b"kept" in path.read_bytes() for path in _user_scope(env).glob("*.md"))
+
+
+def _finishes(call: Callable[[], object]) -> object:
+    """``call()`` run in a thread of its own; its result, failing (not hanging) when it has not
+    returned after 60 s: a read that blocks would otherwise hold the suite for ever."""
+    outcome: list[object] = []
+    worker = threading.Thread(target=lambda: outcome.append(call()), daemon=True)
+    worker.start()
+    worker.join(60)
+    assert outcome, "still reading after 60 s: it blocked"
+    return outcome[0]
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
+def test_p5_a_harness_settings_file_that_is_a_fifo_or_a_device_is_never_read(
+    data_dir: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    kind: str,
+) -> None:
+    """``~/.claude/settings.json`` as a FIFO blocked ``--from claude-code`` for ever; linked to
+    ``/dev/zero`` it was read until memory ran out. Gemini CLI's settings and registry, VS
+    Code's ``workspace.json``, a ``.git`` pointer and Claude Code's transcripts are read the
+    same bounded way: a regular file, at most 1 MiB (4 MiB of a transcript)."""
+    home = tmp_path / "home"
+    (home / ".claude").mkdir(parents=True)
+    workspace = tmp_path / "src" / "shop"
+    workspace.mkdir(parents=True)
+    odd = home / ".claude" / "settings.json"
+    if kind == "fifo":
+        os.mkfifo(odd)
+    else:
+        odd.symlink_to("/dev/zero")
+    for env in ("CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME"):
+        monkeypatch.delenv(env, raising=False)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("MEMORY_API_DATA_DIR", str(data_dir))
+    assert main(["agent", "create", "--project", PROJECT, "--id", AGENT, "--name", "C"]) == 0
+
+    argv = ["memory", "import", "--from", "claude-code", "--workspace", str(workspace), *ARGS]
+    assert _finishes(lambda: main(argv)) == 1  # nothing kept there: said, never blocked
+    assert "Claude Code keeps no memory for that Workspace here" in capsys.readouterr().err
+    assert _finishes(lambda: sources.read_small_text(odd)) is None
+    transcript = home / ".claude" / "session.jsonl"
+    os.mkfifo(transcript)
+    assert _finishes(lambda: ownership.transcript_directories(transcript.parent)) == set()

@@ -48,6 +48,7 @@ from memory_api.transfer.sources import (
     entry_kind,
     json_value,
     read_bytes,
+    read_small_text,
     stored_bytes,
 )
 from memory_api.transfer.topic_making import add_made, slug, unique_name
@@ -174,9 +175,10 @@ def memory_tool_scope(folder: Path, *, shown: str | None = None) -> SourceScope:
 def _folder_of(storage: Path) -> Path | None:
     """The folder a ``workspaceStorage/<id>`` belongs to (``workspace.json``), or None for a
     multi-root workspace, a remote one, or an unreadable file."""
+    text = read_small_text(storage / "workspace.json")
     try:
-        described = json_value((storage / "workspace.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        described = None if text is None else json_value(text)
+    except ValueError:
         return None
     uri = described.get("folder") if isinstance(described, dict) else None
     if not isinstance(uri, str):

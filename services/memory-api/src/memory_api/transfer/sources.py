@@ -57,6 +57,7 @@ __all__ = [
     "HISTORY_FOLDER",
     "IMPORT_FILE_CAP",
     "IMPORT_READ_CAP",
+    "SETTINGS_READ_CAP",
     "Merged",
     "Role",
     "Skipped",
@@ -70,6 +71,7 @@ __all__ = [
     "read_budget",
     "read_bytes",
     "read_folder",
+    "read_small_text",
     "read_source",
     "stored_bytes",
 ]
@@ -313,6 +315,24 @@ def read_bytes(path: Path) -> bytes | Skipped:
         return Skipped(str(path), f"cannot be read ({error.strerror or error})")
     _spend(len(raw), str(path))
     return raw
+
+
+SETTINGS_READ_CAP = 1024 * 1024
+"""A coding agent's own small file (its settings, a project registry, a git pointer) longer
+than this (bytes) is not read: it is a few lines."""
+
+
+def read_small_text(path: Path) -> str | None:
+    """The UTF-8 text of a coding agent's own small file (``settings.json``, a registry, a
+    ``.git`` pointer), or None when it cannot be read: missing, no permission, not UTF-8, not a
+    regular file, longer than :data:`SETTINGS_READ_CAP`. Symlinks are followed (a dotfile
+    manager links these files); a FIFO or a device is never read (one blocked the import for
+    ever, ``/dev/zero`` read until memory ran out)."""
+    try:
+        raw, _ = read_regular(path, SETTINGS_READ_CAP + 1, follow_symlinks=True)
+        return None if len(raw) > SETTINGS_READ_CAP else raw.decode("utf-8")
+    except (OSError, NotRegularFileError, UnicodeDecodeError):
+        return None
 
 
 def _read_entry(scope: SourceScope, path: Path, known: Mapping[str, str] | None = None) -> None:
