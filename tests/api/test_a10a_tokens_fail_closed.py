@@ -296,3 +296,23 @@ def test_a10a_finding_a_token_never_raises_on_a_digest_outside_ascii() -> None:
     )
     assert find_token(entries, GOOD) == entries[1]
     assert find_token(entries, "é") is None
+
+
+@pytest.mark.parametrize("command", [["create", "--name", "ops"], ["revoke", "--name", "ops"]])
+def test_a10a_token_commands_name_a_file_in_the_folders_place(
+    data_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    command: list[str],
+) -> None:
+    """``token create`` said ``[Errno 17] File exists``, ``token revoke`` ``[Errno 20] Not a
+    directory``, when a file stood where the token folder should be."""
+    monkeypatch.setenv("MEMORY_API_DATA_DIR", str(data_dir))
+    monkeypatch.delenv("MEMORY_API_TOKENS", raising=False)
+    (data_dir / "tokens").mkdir(exist_ok=True)
+    _folder_is_a_file(data_dir / "tokens")
+    assert main(["token", *command]) == 1
+    err = capsys.readouterr().err
+    assert "the token folder" in err and "is not a folder (a file is in its place)" in err
+    assert "Errno" not in err
+    assert (data_dir / "tokens").read_text(encoding="utf-8") == "not a folder\n"

@@ -284,7 +284,7 @@ class TokenStore:
         """Create a token file and return (entry, secret); the secret is shown only this once.
 
         Raises ValueError for a bad name or project id, :class:`Conflict` when the name is taken
-        (by a file or by ``MEMORY_API_TOKENS``).
+        (by a file or by ``MEMORY_API_TOKENS``) or a file is where the token folder should be.
         """
         check_token_name(name)
         if projects is not None:
@@ -298,15 +298,30 @@ class TokenStore:
             projects=projects,
             created_at=utc_timestamp(datetime.now(UTC)),
         )
-        self._dir.mkdir(parents=True, exist_ok=True)
-        if not create_new_bytes(self._dir / f"{name}.json", _encoder.encode(entry), mode=0o600):
+        try:
+            self._dir.mkdir(parents=True, exist_ok=True)
+            created = create_new_bytes(
+                self._dir / f"{name}.json", _encoder.encode(entry), mode=0o600
+            )
+        except (FileExistsError, NotADirectoryError):  # a file where the folder should be
+            raise self._not_a_folder() from None
+        if not created:
             raise Conflict(f"token {name!r} exists already")
         return entry, secret
 
+    def _not_a_folder(self) -> Conflict:
+        return Conflict(
+            f"the token folder {self._dir} is not a folder (a file is in its place): move that "
+            "file aside and run the command again"
+        )
+
     def revoke(self, name: str) -> None:
-        """Delete the token file ``name``; raises :class:`NotFound` when there is none."""
+        """Delete the token file ``name``; raises :class:`NotFound` when there is none,
+        :class:`Conflict` when a file is where the token folder should be."""
         check_token_name(name)
         try:
             (self._dir / f"{name}.json").unlink()
         except FileNotFoundError:
             raise NotFound(f"no token named {name!r} in {self._dir}") from None
+        except NotADirectoryError:
+            raise self._not_a_folder() from None
