@@ -257,3 +257,46 @@ def test_p5_a_harness_settings_file_that_is_a_fifo_or_a_device_is_never_read(
     transcript = home / ".claude" / "session.jsonl"
     os.mkfifo(transcript)
     assert _finishes(lambda: ownership.transcript_directories(transcript.parent)) == set()
+
+
+@pytest.mark.parametrize(
+    ("marker", "reason"),
+    [
+        (b"/srv/shop\n/etc\x00x\x1b[2J", "must not hold"),
+        (b"relative/path", "must be an absolute path"),
+        (b"/" + b"a" * 5000, "must be at most 4096 bytes long"),
+        (b"\xff\xfe/srv/shop", "is not UTF-8"),
+    ],
+    ids=["lines-nul-escape", "relative", "5000-bytes", "not-utf-8"],
+)
+def test_p5_an_archived_marker_that_names_no_workspace_path_is_not_restored(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], marker: bytes, reason: str
+) -> None:
+    """An export archive's ``.workspace`` was restored as it was: several lines, a NUL, an
+    escape sequence, a relative path, 5 MB, bytes that are not UTF-8 (as U+FFFD). None is a
+    path a Session start writes (K-5); the scope and its memories are restored without it."""
+    archive = _archive(
+        tmp_path / "odd.tar.gz",
+        {
+            "agent-memory/scopes/shop-0123abcd/.workspace": marker,
+            "agent-memory/scopes/shop-0123abcd/kept.md": b"---\nname: kept\n---\nkept\n",
+        },
+    )
+    assert main(["memory", "import", str(archive), *ARGS]) == 0
+    out = capsys.readouterr().out
+    assert "a marker that names no Workspace path: it " + reason in out
+    scope = layout.memory_root(env, AGENT) / "shop-0123abcd"
+    assert (scope / "kept.md").exists()
+    assert not (scope / layout.MARKER_FILE).exists()
+
+
+def test_p5_an_archived_marker_naming_a_workspace_path_is_restored(
+    env: Path, tmp_path: Path
+) -> None:
+    archive = _archive(
+        tmp_path / "fine.tar.gz",
+        {"agent-memory/scopes/shop-0123abcd/.workspace": b"/srv/shop\n"},
+    )
+    assert main(["memory", "import", str(archive), *ARGS]) == 0
+    marker = layout.memory_root(env, AGENT) / "shop-0123abcd" / layout.MARKER_FILE
+    assert marker.read_text(encoding="utf-8") == "/srv/shop\n"

@@ -45,6 +45,7 @@ from memory_core import layout
 from memory_core.decoding import decode_text, not_decoded_why
 from memory_core.errors import InvalidId
 from memory_core.keys import check_scope_key, check_topic_file_name
+from memory_core.rules import WORKSPACE_PATH_RULE
 
 from memory_api.store.containment import NotRegularFileError, read_regular
 from memory_api.store.history.bundles import BUNDLE_CAP
@@ -444,7 +445,7 @@ def _add_member(scope: SourceScope, name: str, raw: bytes, origin: str) -> None:
         scope.index = _index_text(raw)
         scope.index_origin = origin
     elif name == layout.MARKER_FILE:
-        scope.marker = raw.decode("utf-8", "replace").strip()
+        scope.marker = _marker(raw, scope, origin)
     else:
         reason = _file_reason(name)
         if reason is not None:
@@ -452,6 +453,25 @@ def _add_member(scope: SourceScope, name: str, raw: bytes, origin: str) -> None:
             return
         data, note = stored_bytes(raw)
         scope.files.append(SourceFile(name, data, origin, note))
+
+
+def _marker(raw: bytes, scope: SourceScope, origin: str) -> str | None:
+    """The Workspace path an archived ``.workspace`` marker holds, or None (listed as skipped)
+    when it is none a Session start could have written (K-5): not UTF-8, several lines, a NUL
+    or another control character, not absolute, longer than 4096 bytes. Such a marker was
+    restored as it was (a 5 MB one, one holding a terminal's escape sequence)."""
+    try:
+        path = raw.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        reason: str | None = "is not UTF-8"
+    else:
+        reason = WORKSPACE_PATH_RULE.problem(path) if path else None
+    if reason is None:
+        return path or None
+    scope.skipped.append(
+        Skipped(origin, f"a marker that names no Workspace path: it {reason}; not restored")
+    )
+    return None
 
 
 @read_budget()
