@@ -116,3 +116,30 @@ async def test_a11_an_expect_header_aiohttp_refuses_before_the_middlewares_is_a_
     assert "knows only 'Expect: 100-continue'" in problem["detail"]
     assert SECRET not in refused
     assert continued.startswith(b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 ")
+
+
+@pytest.mark.parametrize(
+    "request_line",
+    [b"CONNECT 127.0.0.1:22 HTTP/1.1", b"OPTIONS * HTTP/1.1"],
+    ids=["connect", "asterisk"],
+)
+async def test_a11_a_request_target_that_is_no_path_is_told_so(
+    data_dir: Path, request_line: bytes
+) -> None:
+    """``CONNECT host:port`` was answered "nothing is served at " (the path empty)."""
+    server = TestServer(create_app(Settings(data_dir=data_dir)))
+    await server.start_server()
+    try:
+        reader, writer = await asyncio.open_connection(server.host, server.port)
+        writer.write(request_line + b"\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        await writer.drain()
+        answer = await asyncio.wait_for(reader.read(), 30)
+        writer.close()
+        await writer.wait_closed()
+    finally:
+        await server.close()
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert b" 404 " in head.split(b"\r\n")[0]
+    problem = json.loads(body)
+    assert "target is not a path" in problem["detail"]
+    assert "serves paths only, such as /api/projects" in problem["detail"]
