@@ -16,16 +16,18 @@ import tarfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 from memory_api.cli import main
-from memory_api.transfer import ownership, sources
+from memory_api.transfer import ownership, sources, topic_making
 from memory_api.transfer.harness_files import walk_files
 from memory_api.transfer.sources import ARCHIVE_FORMAT, SourceError, read_folder
 from memory_core import layout
 
 PROJECT, AGENT = "acme", "coder"
 ARGS = ["--project", PROJECT, "--agent", AGENT]
+T = TypeVar("T")
 CAP = 4 * 1024 * 1024
 """The read cap the tests set: the rule is the same at 256 MiB, only slower to show."""
 
@@ -212,10 +214,10 @@ def test_p5_a_json_note_holding_a_lone_surrogate_is_not_a_memory_entry(
     assert any(b"kept" in path.read_bytes() for path in _user_scope(env).glob("*.md"))
 
 
-def _finishes(call: Callable[[], object]) -> object:
+def _finishes(call: Callable[[], T]) -> T:
     """``call()`` run in a thread of its own; its result, failing (not hanging) when it has not
     returned after 60 s: a read that blocks would otherwise hold the suite for ever."""
-    outcome: list[object] = []
+    outcome: list[T] = []
     worker = threading.Thread(target=lambda: outcome.append(call()), daemon=True)
     worker.start()
     worker.join(60)
@@ -300,3 +302,41 @@ def test_p5_an_archived_marker_naming_a_workspace_path_is_restored(
     assert main(["memory", "import", str(archive), *ARGS]) == 0
     marker = layout.memory_root(env, AGENT) / "shop-0123abcd" / layout.MARKER_FILE
     assert marker.read_text(encoding="utf-8") == "/srv/shop\n"
+
+
+def test_p5_a_line_of_a_million_spaces_after_a_hash_is_read_in_linear_time(
+    env: Path, tmp_path: Path
+) -> None:
+    """A topic file without a description gets an index line from its first heading; the
+    heading pattern backtracked in quadratic time: ``# a``, 80 000 spaces and ``b`` took 18 s,
+    this 1 MiB line about an hour. The same line split into sections (a coding agent's file
+    made into topic files) is just as long."""
+    folder = tmp_path / "memory"
+    folder.mkdir()
+    line = "# a" + " " * (1024 * 1024) + "b"
+    (folder / "wide.md").write_text(line + "\nbody\n", encoding="utf-8")
+    argv = ["memory", "import", str(folder), "--user", *ARGS]
+    assert _finishes(lambda: main(argv)) == 0
+    assert (_user_scope(env) / "wide.md").exists()
+    assert len(_finishes(lambda: topic_making.sections(line + "\ntext\n", 2))) == 1
+
+
+@pytest.mark.parametrize(
+    ("line", "heading"),
+    [
+        ("# Title", (1, "Title")),
+        ("## Deploy steps ##", (2, "Deploy steps")),
+        ("###   C# \t#", (3, "C")),
+        ("# ", (1, "")),
+        ("####### seven", None),
+        ("#no-space", None),
+    ],
+)
+def test_p5_headings_read_as_before(line: str, heading: tuple[int, str] | None) -> None:
+    """The linear reading gives what the backtracking pattern gave: the text without the
+    closing run of spaces, tabs and ``#``."""
+    found = topic_making.sections(f"{line}\nbody\n", 6)
+    if heading is None:
+        assert [section.level for section in found] == [0]
+    else:
+        assert [(found[0].level, found[0].title)] == [heading]
