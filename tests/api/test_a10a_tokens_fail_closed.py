@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from memory_api.app import create_app
-from memory_api.bearer import TokenEntry, hash_secret
+from memory_api.bearer import TokenEntry, find_token, hash_secret
 from memory_api.cli import main
 from memory_api.settings import Settings
 from memory_api.store.tokens import TokenStore
@@ -35,6 +35,8 @@ from tests.api.conftest import (
 
 AGENTS = "/api/projects/acme/agents"
 UNREADABLE = "bearer tokens cannot be read"
+GOOD = "good-secret-0123456789abcdef"
+ENV = "env-secret-0123456789abcdefgh"
 
 
 def _folder_is_a_file(tokens: Path) -> None:
@@ -66,6 +68,15 @@ def _token_file_is_a_symlink_loop(tokens: Path) -> None:
     (tokens / "ops.json").symlink_to("ops.json")
 
 
+def _token_file_is_a_symlink_to_nothing(tokens: Path) -> None:
+    """A token mounted as a secret whose mount is gone: the name is listed, its file is not."""
+    (tokens / "ops.json").symlink_to(tokens.parent / "gone" / "ops.json")
+
+
+def _record(**fields: object) -> bytes:
+    return json.dumps({"name": "ops", "sha256": hash_secret(GOOD), **fields}).encode()
+
+
 FAULTS: dict[str, Callable[[Path], None]] = {
     "folder-replaced-by-a-file": _folder_is_a_file,
     "folder-a-symlink-loop": _folder_is_a_symlink_loop,
@@ -75,6 +86,17 @@ FAULTS: dict[str, Callable[[Path], None]] = {
     "only-token-file-a-fifo": _token_file_is_a_fifo,
     "only-token-file-a-folder": _token_file_is_a_folder,
     "only-token-file-a-symlink-loop": _token_file_is_a_symlink_loop,
+    "only-token-file-a-symlink-to-nothing": _token_file_is_a_symlink_to_nothing,
+    # Values no token has: each one's secret is unknown, so it cannot be judged either.
+    "only-token-file-sha256-not-ascii": _only_token_file(_record(sha256="é" * 64)),
+    "only-token-file-sha256-upper-case": _only_token_file(
+        _record(sha256=hash_secret(GOOD).upper())
+    ),
+    "only-token-file-sha256-empty": _only_token_file(_record(sha256="")),
+    "only-token-file-name-with-a-newline": _only_token_file(_record(name="ops\nERROR forged")),
+    "only-token-file-bad-project-id": _only_token_file(_record(projects=["../acme"])),
+    # A misspelt field: "project" would leave projects unset, reaching every project.
+    "only-token-file-unknown-field": _only_token_file(_record(project=["acme"])),
 }
 
 
@@ -167,10 +189,6 @@ async def test_a10a_a_folder_that_cannot_be_listed_refuses_with_503(
     assert checks["tokensReadable"].startswith("the token folder cannot be listed (Permission")
 
 
-GOOD = "good-secret-0123456789abcdef"
-ENV = "env-secret-0123456789abcdefgh"
-
-
 def _bearer(secret: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {secret}"}
 
@@ -246,3 +264,55 @@ def test_a10a_unreadable_tokens_count_as_tokens_and_token_list_names_them(
     captured = capsys.readouterr()
     assert "no tokens" not in captured.out
     assert "cannot be read: tokens/ops.json" in captured.err
+
+
+async def test_a10a_a_token_record_no_token_has_leaves_the_readable_tokens_working(
+    client: Client, agent: AgentHome
+) -> None:
+    """One hand-edited token file whose ``sha256`` holds a character outside ASCII made every
+    request carrying a token a 500 (``hmac.compare_digest`` refuses such a ``str``). It is a
+    token file that cannot be read: the readable tokens work, an unknown one is 503, and the
+    log (not the client) says which field is wrong, without echoing it."""
+    tokens = agent.data_dir / "tokens"
+    (tokens / "good.json").write_bytes(_record(name="good"))
+    (tokens / "edited.json").write_bytes(_record(name="edited", sha256="é" * 64))
+    me = await ok_json(await client.get("/api/me", headers=_bearer(GOOD)))
+    assert me["name"] == "good"
+    unknown = _bearer("some-other-secret-0123456789")
+    body = await expect_problem(await client.get("/api/me", headers=unknown), 503, UNREADABLE)
+    assert "(not a token record)" in body["detail"] and "sha256" not in body["detail"]
+    known = TokenStore(agent.data_dir).known()
+    assert known.unreadable is not None
+    assert "tokens/edited.json: not a token record (sha256 must be the 64 lowercase hex" in (
+        known.unreadable
+    )
+    assert "é" not in known.unreadable
+
+
+def test_a10a_finding_a_token_never_raises_on_a_digest_outside_ascii() -> None:
+    entries = (
+        TokenEntry(name="odd", sha256="é" * 64),
+        TokenEntry(name="good", sha256=hash_secret(GOOD)),
+    )
+    assert find_token(entries, GOOD) == entries[1]
+    assert find_token(entries, "é") is None
+
+
+@pytest.mark.parametrize("command", [["create", "--name", "ops"], ["revoke", "--name", "ops"]])
+def test_a10a_token_commands_name_a_file_in_the_folders_place(
+    data_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    command: list[str],
+) -> None:
+    """``token create`` said ``[Errno 17] File exists``, ``token revoke`` ``[Errno 20] Not a
+    directory``, when a file stood where the token folder should be."""
+    monkeypatch.setenv("MEMORY_API_DATA_DIR", str(data_dir))
+    monkeypatch.delenv("MEMORY_API_TOKENS", raising=False)
+    (data_dir / "tokens").mkdir(exist_ok=True)
+    _folder_is_a_file(data_dir / "tokens")
+    assert main(["token", *command]) == 1
+    err = capsys.readouterr().err
+    assert "the token folder" in err and "is not a folder (a file is in its place)" in err
+    assert "Errno" not in err
+    assert (data_dir / "tokens").read_text(encoding="utf-8") == "not a folder\n"

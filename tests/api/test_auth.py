@@ -10,6 +10,7 @@ from memory_api.bearer import TokenEntry, hash_secret
 from memory_api.http.auth import BindRefused, bind_decision, is_loopback
 from memory_api.settings import Settings
 from memory_api.store.tokens import TokenStore
+from multidict import CIMultiDict
 from pytest_aiohttp import AiohttpClient
 
 from tests.api.conftest import Client, create_agent, expect_problem, ok_json
@@ -61,6 +62,22 @@ async def test_a10_wrong_token_is_401(secured: Client, header: str) -> None:
     response = await secured.get("/api/me", headers={"Authorization": header})
     assert response.status == 401
     assert response.content_type == "application/problem+json"
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [(ACME_BOT, ADMIN), (ADMIN, ADMIN), ("wrong-secret-000000000", ADMIN)],
+    ids=["narrow-then-wide", "the-same-twice", "wrong-then-right"],
+)
+async def test_a10_several_authorization_headers_are_400_never_one_of_them(
+    secured: Client, headers: tuple[str, str]
+) -> None:
+    """Which of two ``Authorization`` headers counts is a guess a proxy in front may make the
+    other way (one it adds, one the client sent): neither passes."""
+    sent = CIMultiDict(("Authorization", f"Bearer {secret}") for secret in headers)
+    response = await secured.get("/api/projects/globex/agents", headers=sent)
+    body = await expect_problem(response, 400, "carries 2 Authorization headers; send exactly one")
+    assert ADMIN not in body["detail"]
 
 
 async def test_a10_unknown_route_under_api_needs_a_token_first(secured: Client) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import socket
 import tarfile
 from pathlib import Path
 
@@ -247,3 +249,68 @@ def test_p5_the_export_summary_counts_one_thing_in_the_singular(tmp_path: Path) 
     printed = out.getvalue()
     assert "1 file, 1 byte in 1 scope\n" in printed
     assert "1 byte " in printed and "1 bytes" not in printed
+
+
+def _export(output: Path | str) -> int:
+    return main(["memory", "export", "--project", PROJECT, "--agent", "coder", "-o", str(output)])
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "socket"])
+def test_p5_an_output_that_is_no_regular_file_is_refused_and_left_as_it_is(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str
+) -> None:
+    """The archive is renamed over its output: ``-o /dev/full`` (as root) replaced the device
+    with the archive, a FIFO or a socket went the same way, a folder failed with a bare errno."""
+    if kind == "fifo":
+        output = tmp_path / "pipe"
+        os.mkfifo(output)
+    elif kind == "folder":
+        output = tmp_path / "exports"
+        output.mkdir()
+    else:  # a special file of our own: a device would need root, and be the machine's
+        output = tmp_path / "listener"
+        server = socket.socket(socket.AF_UNIX)
+        server.bind(str(output))
+        server.close()
+    before = os.lstat(output)
+    assert _export(output) == 1
+    err = capsys.readouterr().err
+    assert f"the output {output} is " in err and "which the archive would replace" in err
+    after = os.lstat(output)
+    assert (after.st_mode, after.st_ino, after.st_rdev) == (
+        before.st_mode,
+        before.st_ino,
+        before.st_rdev,
+    )
+    assert not list(output.parent.glob(f".{output.name}.*.tmp"))
+
+
+@pytest.mark.parametrize(
+    "inside", ["agents/coder/agent_state/memory/user/MEMORY.md", "tokens/ops.json", "coder.tar.gz"]
+)
+def test_p5_an_output_inside_the_data_dir_is_refused(
+    env: Path, capsys: pytest.CaptureFixture[str], inside: str
+) -> None:
+    """The archive became a scope's index, or a token file the service could not read (every
+    request a 503), when ``-o`` named a file of the data dir."""
+    output = env / inside
+    existed = output.read_bytes() if output.exists() else None
+    assert _export(output) == 1
+    assert "lies inside the data dir" in capsys.readouterr().err
+    assert (output.read_bytes() if output.exists() else None) == existed
+
+
+def test_p5_an_existing_archive_or_a_symlink_is_replaced_whole(env: Path, tmp_path: Path) -> None:
+    """A regular file is overwritten (export again to the same name); a symlink is replaced,
+    never written through."""
+    again = tmp_path / "coder.tar.gz"
+    again.write_bytes(b"an older export")
+    assert _export(again) == 0
+    assert tarfile.is_tarfile(again)
+    target = tmp_path / "kept.txt"
+    target.write_text("kept\n", encoding="utf-8")
+    link = tmp_path / "link.tar.gz"
+    link.symlink_to(target)
+    assert _export(link) == 0
+    assert not link.is_symlink() and tarfile.is_tarfile(link)
+    assert target.read_text(encoding="utf-8") == "kept\n"

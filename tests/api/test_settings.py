@@ -77,6 +77,9 @@ def test_a11_every_variable(tmp_path: Path) -> None:
         ("MEMORY_API_TOKENS", "nosecret", "name=secret"),
         ("MEMORY_API_TOKENS", "a=short", "at least 16"),
         ("MEMORY_API_TOKENS", "a:Bad Project=0123456789abcdef", "invalid project"),
+        # a reach meant, none written: it left the token reaching every project
+        ("MEMORY_API_TOKENS", "a:=0123456789abcdef", "no project after ':'"),
+        ("MEMORY_API_TOKENS", "a: =0123456789abcdef", "no project after ':'"),
         ("MEMORY_API_TOKENS", "a=0123456789abcdef,a=0123456789abcdeg", "unique"),
         ("MEMORY_API_CHAT_URL", "https://chat/new", "{draftId}"),
         ("MEMORY_API_CHAT_URL", "ftp://x/{draftId}", "http(s)"),

@@ -35,9 +35,20 @@ SECRET = b"TOPSECRET-0123456789"
         (b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + SECRET,
          "does not start with an HTTP method (TLS or another protocol"),
         (b"HELLO " + SECRET + b"\r\n\r\n", "does not start with an HTTP method"),
+        # Not a bad character: a header sent twice that may be sent once, or too many headers.
+        (b"GET /api/me HTTP/1.1\r\nHost: x\r\nHost: " + SECRET + b"\r\n\r\n",
+         "a header that may be sent only once (Host, Content-Length"),
+        (b"POST /api/me HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 20\r\n\r\n",
+         "was sent more than once: send it once"),
+        (b"GET /api/me HTTP/1.1\r\nHost: x\r\nContent-Type: a\r\nContent-Type: " + SECRET
+         + b"\r\n\r\n", "was sent more than once: send it once"),
+        (b"GET /api/me HTTP/1.1\r\nHost: x\r\n"
+         + b"".join(b"X-%d: %s\r\n" % (n, SECRET) for n in range(200)) + b"\r\n",
+         "more header lines than the service reads (128)"),
     ],
     ids=["control-char-in-token", "non-ascii-header-name", "huge-header", "huge-request-line",
-         "tls-handshake", "not-http"],
+         "tls-handshake", "not-http", "host-twice", "content-length-twice",
+         "content-type-twice", "too-many-headers"],
 )  # fmt: skip
 async def test_a11_a_request_the_parser_refuses_is_a_problem_json_400_without_its_bytes(
     data_dir: Path, request_bytes: bytes, detail: str
@@ -67,3 +78,68 @@ async def test_a11_a_request_the_parser_refuses_is_a_problem_json_400_without_it
     assert detail in problem["detail"]
     assert "the connection is closed" in problem["detail"]
     assert SECRET not in answer
+
+
+@pytest.mark.parametrize("path", ["/api/me", "/healthz", "/no/such/page"])
+async def test_a11_an_expect_header_aiohttp_refuses_before_the_middlewares_is_a_problem(
+    data_dir: Path, path: str
+) -> None:
+    """aiohttp answers ``Expect:`` with anything but ``100-continue`` (a 417) before any
+    middleware runs: it came as ``text/plain`` quoting the header. Now it is problem details
+    saying what to send, and ``100-continue`` still gets its interim answer."""
+    server = TestServer(create_app(Settings(data_dir=data_dir)))
+    await server.start_server()
+
+    async def exchange(expect: bytes) -> bytes:
+        reader, writer = await asyncio.open_connection(server.host, server.port)
+        writer.write(b"GET " + path.encode() + b" HTTP/1.1\r\nHost: localhost\r\nExpect: "
+                     + expect + b"\r\nConnection: close\r\n\r\n")  # fmt: skip
+        await writer.drain()
+        answer = await asyncio.wait_for(reader.read(), 30)
+        writer.close()
+        await writer.wait_closed()
+        return answer
+
+    try:
+        refused = await exchange(b"200-ok " + SECRET)
+        continued = await exchange(b"100-continue")
+    finally:
+        await server.close()
+
+    head, _, body = refused.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    assert " 417 " in lines[0]
+    assert "Content-Type: application/problem+json" in lines
+    assert "X-Content-Type-Options: nosniff" in lines
+    problem = json.loads(body)
+    assert problem["status"] == 417
+    assert "knows only 'Expect: 100-continue'" in problem["detail"]
+    assert SECRET not in refused
+    assert continued.startswith(b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 ")
+
+
+@pytest.mark.parametrize(
+    "request_line",
+    [b"CONNECT 127.0.0.1:22 HTTP/1.1", b"OPTIONS * HTTP/1.1"],
+    ids=["connect", "asterisk"],
+)
+async def test_a11_a_request_target_that_is_no_path_is_told_so(
+    data_dir: Path, request_line: bytes
+) -> None:
+    """``CONNECT host:port`` was answered "nothing is served at " (the path empty)."""
+    server = TestServer(create_app(Settings(data_dir=data_dir)))
+    await server.start_server()
+    try:
+        reader, writer = await asyncio.open_connection(server.host, server.port)
+        writer.write(request_line + b"\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        await writer.drain()
+        answer = await asyncio.wait_for(reader.read(), 30)
+        writer.close()
+        await writer.wait_closed()
+    finally:
+        await server.close()
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert b" 404 " in head.split(b"\r\n")[0]
+    problem = json.loads(body)
+    assert "target is not a path" in problem["detail"]
+    assert "serves paths only, such as /api/projects" in problem["detail"]

@@ -170,6 +170,27 @@ async def test_q2_a_br_or_zstd_body_that_does_not_decode_is_400(
     await expect_problem(response, 400, "cannot be read")
 
 
+@pytest.mark.parametrize(
+    ("coding", "data"),
+    [("br", b"xx"), ("gzip", gzip.compress(b'{"name": "x"}')[:10])],
+    ids=["br-two-bytes", "gzip-header-only"],
+)
+async def test_q2_a_coded_body_that_decodes_to_nothing_is_unreadable_not_empty(
+    client: Client, agent: AgentHome, coding: str, data: bytes
+) -> None:
+    """Bytes the decoder takes as the start of a stream yield nothing, silently: "the request
+    body is empty" sent the client looking for a body it had sent."""
+    response = await client.patch(
+        CONFIG, data=data, headers={"Content-Encoding": coding, **JSON_TYPE}
+    )
+    body = await expect_problem(response, 400, "the request body cannot be read")
+    assert (
+        f"bytes of {coding} data decode to nothing (not {coding} data, or cut off)"
+        in body["detail"]
+    )
+    assert response.headers["Connection"] == "close"
+
+
 @pytest.mark.parametrize("coding", ["gzip", "deflate", "br", "zstd"])
 async def test_q2_an_undecodable_body_closes_the_connection_and_logs_no_traceback(
     client: Client, agent: AgentHome, coding: str, caplog: pytest.LogCaptureFixture

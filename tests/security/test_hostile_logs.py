@@ -115,3 +115,4 @@ async def test_a10_a11_request_the_parser_refuses_never_logs_its_token_or_query(
     refused = [r for r in caplog.records if r.name == "aiohttp.server"]
     assert refused, "the refusal is still logged"
     assert all(r.exc_info is None and "\n" not in r.getMessage() for r in refused)
+    assert all(r.levelno == logging.WARNING for r in refused)  # the client's fault, no alert

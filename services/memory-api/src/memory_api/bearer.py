@@ -20,6 +20,7 @@ from memory_core.keys import check_project_id
 
 __all__ = [
     "TokenEntry",
+    "check_token_entry",
     "check_token_name",
     "find_token",
     "hash_secret",
@@ -29,12 +30,18 @@ __all__ = [
 
 SECRET_PREFIX = "mem_"  # noqa: S105 - a public marker in front of every secret, not one
 _NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+_SHA256_RE = re.compile(r"[0-9a-f]{64}")
 
 
-class TokenEntry(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
+class TokenEntry(
+    msgspec.Struct, frozen=True, kw_only=True, rename="camel", forbid_unknown_fields=True
+):
     """One known token: its name, the hex SHA-256 of its secret, and its reach.
 
     ``projects`` is None for a token that reaches every project, else the project ids it may see.
+    Decoding a token file refuses a field it does not know: a misspelt ``project`` would
+    otherwise leave ``projects`` unset, a token meant for one project reaching every one
+    (A-10a); :func:`check_token_entry` checks the values.
     """
 
     name: str
@@ -65,14 +72,36 @@ def check_token_name(name: str) -> str:
     return name
 
 
+def check_token_entry(entry: TokenEntry) -> TokenEntry:
+    """Return ``entry`` (as read from a token file) if it can be a token, else raise ValueError
+    saying which field is wrong, never echoing ``sha256`` (A-10a). ``sha256`` must be 64
+    lowercase hex digits (what :func:`hash_secret` gives; anything else matches no secret),
+    ``name`` a token name (see :func:`check_token_name`), each of ``projects`` a project id.
+    """
+    if _SHA256_RE.fullmatch(entry.sha256) is None:
+        # never echoed: an operator may have put the secret itself there
+        raise ValueError(
+            "sha256 must be the 64 lowercase hex digits of the secret's SHA-256 (as "
+            f"'memory-api token create' writes it), not {len(entry.sha256)} other characters"
+        )
+    check_token_name(entry.name)
+    for project in entry.projects or ():
+        try:
+            check_project_id(project)
+        except InvalidId as error:
+            raise ValueError(f"projects: {error}") from None
+    return entry
+
+
 def find_token(entries: tuple[TokenEntry, ...], secret: str) -> TokenEntry | None:
     """Return the entry whose hash is ``secret``'s, or None; every digest is compared in constant
-    time (:func:`hmac.compare_digest`) and the loop never stops early.
+    time (:func:`hmac.compare_digest`, as bytes: it refuses a ``str`` outside ASCII) and the loop
+    never stops early.
     """
-    digest = hash_secret(secret)
+    digest = hash_secret(secret).encode()
     match: TokenEntry | None = None
     for entry in entries:
-        if hmac.compare_digest(entry.sha256, digest):
+        if hmac.compare_digest(entry.sha256.encode("utf-8", "surrogateescape"), digest):
             match = entry
     return match
 
@@ -81,14 +110,20 @@ def parse_token_spec(spec: str) -> tuple[str, tuple[str, ...] | None, str]:
     """Split ``name=secret`` or ``name:proj-a|proj-b=secret`` into (name, projects, secret).
 
     Raises ValueError (never echoing the secret) for a missing ``=``, a bad name or project id,
-    or a secret shorter than 16 characters.
+    a ``:`` naming no project (a token meant to reach some never reaches every one), or a
+    secret shorter than 16 characters.
     """
     head, sep, secret = spec.partition("=")
     if not sep:
         raise ValueError("each entry must look like name=secret or name:project|project=secret")
-    name, _, reach = head.strip().partition(":")
+    name, colon, reach = head.strip().partition(":")
     check_token_name(name)
     projects: tuple[str, ...] | None = None
+    if colon and not reach.strip():  # "ci:=…": a reach meant, none written; never every project
+        raise ValueError(
+            f"token {name!r}: no project after ':'; name them (name:proj-a|proj-b=secret), or "
+            "drop the ':' for a token that reaches every project"
+        )
     if reach.strip():
         try:
             projects = tuple(check_project_id(p.strip()) for p in reach.split("|"))

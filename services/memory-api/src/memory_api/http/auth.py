@@ -33,7 +33,7 @@ from aiohttp.typedefs import Handler, Middleware
 
 from memory_api.appkeys import PRINCIPAL_KEY
 from memory_api.bearer import find_token
-from memory_api.errors import Forbidden, NotFound, Unauthorized, Unavailable
+from memory_api.errors import BadRequest, Forbidden, NotFound, Unauthorized, Unavailable
 from memory_api.http.browser_guard import host_refusal, origin_refusal
 from memory_api.principal import LOCAL, Principal
 from memory_api.store.tokens import KnownTokens, TokenStore
@@ -102,7 +102,9 @@ def _principal(known: KnownTokens, request: web.Request, open_without_tokens: bo
 
     No token at all: :data:`LOCAL` when the service listens on loopback (``open_without_tokens``),
     else 401 — should every token be revoked while it listens on a public address, it fails
-    closed instead of opening up. Otherwise the ``Authorization: Bearer`` secret must match one.
+    closed instead of opening up. Otherwise the ``Authorization: Bearer`` secret must match one;
+    several ``Authorization`` headers are a :class:`~memory_api.errors.BadRequest` (400), never
+    the first or the last of them.
     """
     if not known.entries:
         if known.unreadable is not None:
@@ -113,7 +115,13 @@ def _principal(known: KnownTokens, request: web.Request, open_without_tokens: bo
             "no bearer token is configured and this service listens beyond loopback, so it "
             "answers no API request until a token is created"
         )
-    scheme, _, secret = request.headers.get("Authorization", "").partition(" ")
+    sent = request.headers.getall("Authorization", ())
+    if len(sent) > 1:  # which one counts is a guess a proxy in front may guess otherwise
+        raise BadRequest(
+            f"the request carries {len(sent)} Authorization headers; send exactly one "
+            "('Authorization: Bearer <token>')"
+        )
+    scheme, _, secret = (sent[0] if sent else "").partition(" ")
     if scheme.lower() != "bearer" or not secret.strip():
         raise Unauthorized(
             "this service needs a bearer token: send 'Authorization: Bearer <token>'"

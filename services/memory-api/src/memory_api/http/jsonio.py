@@ -108,9 +108,9 @@ async def read_json(request: web.Request, decoder: msgspec.json.Decoder[T]) -> T
     announcing more than it sends; a ``Content-Encoding`` it cannot decode is refused with 415
     (``web.HTTPUnsupportedMediaType``, see :func:`_check_encoding`). Raises :class:`BadRequest`
     for an empty body or one that cannot be read (data that does not decode in its
-    ``Content-Encoding``, a connection lost mid-body), :class:`BodyTimedOut` (408) for one
-    still incomplete after :data:`BODY_ARRIVAL_S`, ``msgspec.ValidationError`` /
-    ``DecodeError`` for a wrong shape or broken JSON.
+    ``Content-Encoding`` or decodes to nothing, a connection lost mid-body),
+    :class:`BodyTimedOut` (408) for one still incomplete after :data:`BODY_ARRIVAL_S`,
+    ``msgspec.ValidationError`` / ``DecodeError`` for a wrong shape or broken JSON.
     """
     _check_media_type(request)
     _check_encoding(request)
@@ -137,6 +137,13 @@ async def read_json(request: web.Request, decoder: msgspec.json.Decoder[T]) -> T
     except ConnectionError:  # the client went away mid-body: its fault, not the data dir's
         raise BadRequest("the request body was cut off: the connection was lost") from None
     if not body or body.isspace():
+        coding = request.headers.get(hdrs.CONTENT_ENCODING, "").strip().lower()
+        if request.content_length and coding not in ("", "identity"):
+            # A stream cut before its first block (brotli's ``xx``) decodes to nothing, silently.
+            raise UnreadableBody(
+                f"the request body cannot be read: its {request.content_length} bytes of "
+                f"{coding} data decode to nothing (not {coding} data, or cut off)"
+            )
         raise BadRequest("the request body is empty; expected a JSON object")
     return decoder.decode(body)
 

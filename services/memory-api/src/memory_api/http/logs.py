@@ -117,6 +117,8 @@ class ParserRefusalFilter(logging.Filter):
     header with a stray control character (``Authorization: Bearer <token>\\x01``) or a request
     line past 8190 bytes (its query string). That would put a bearer token or a query string in
     the log (A-10, A-11), so the record keeps only the peer, the kind of refusal and the status.
+    A refusal (a 4xx) is the client's fault, not the service's: it is logged as a warning, so a
+    scanner's stream of bad requests does not raise an error line, and alert, per request.
     """
 
     def filter(self, record: logging.LogRecord) -> bool:
@@ -128,6 +130,8 @@ class ParserRefusalFilter(logging.Filter):
             record.args = (peer, type(error).__name__, error.code)
             record.exc_info = None
             record.exc_text = None
+            if error.code < 500 and record.levelno > logging.WARNING:
+                record.levelno, record.levelname = logging.WARNING, "WARNING"
         return True
 
 

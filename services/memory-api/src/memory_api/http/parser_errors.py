@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from http import HTTPStatus
 
 from aiohttp import http_exceptions, web_protocol, web_server
+from aiohttp.web_exceptions import HTTPException
 from aiohttp.web_request import BaseRequest
 from aiohttp.web_response import StreamResponse
 
@@ -53,9 +54,34 @@ _DETAILS: tuple[tuple[type[BaseException], str], ...] = (
 )
 
 
+_MESSAGE_DETAILS: tuple[tuple[str, str], ...] = (
+    (
+        "Duplicate",
+        "a header that may be sent only once (Host, Content-Length, Content-Type, "
+        "Transfer-Encoding, User-Agent …) was sent more than once: send it once",
+    ),
+    ("Too many headers", "the request has more header lines than the service reads (128)"),
+)
+"""Refusals aiohttp raises as a plain ``BadHttpMessage``, told apart by the start of their
+message (its first words name the rule, never the bytes sent): both parsers word them so."""
+
+
+_ESCAPED_DETAILS = {
+    417: "the service knows only 'Expect: 100-continue' (or no Expect header); send the "
+    "request without this Expect value",
+}
+"""Details of the errors aiohttp raises past every middleware (see
+:meth:`ProblemRequestHandler.finish_response`), by status; others name their status."""
+
+
 def refusal_detail(status: int, error: BaseException | None) -> str:
     """The problem ``detail`` for an answer aiohttp makes itself: the kind of refusal, never
     the bytes the client sent (they may hold a token)."""
+    if isinstance(error, http_exceptions.HttpProcessingError):
+        message = error.message.lstrip()
+        for start, detail in _MESSAGE_DETAILS:
+            if message.startswith(start):
+                return detail + "; the connection is closed"
     if error is not None:
         kind_of = type(error)
         if kind_of is http_exceptions.BadHttpMessage and "header" in str(error).lower():
@@ -113,6 +139,26 @@ class ProblemRequestHandler(web_protocol.RequestHandler):
         response = problem_response(status, refusal_detail(status, exc), headers=self.headers)
         response.force_close()
         return response
+
+    async def finish_response(
+        self, request: BaseRequest, resp: StreamResponse, start_time: float | None
+    ) -> tuple[StreamResponse, bool]:
+        """aiohttp's own, an error raised past every middleware answered as problem details.
+
+        aiohttp runs a route's ``Expect`` handler before the middlewares: ``Expect:`` anything
+        but ``100-continue`` raised a ``417`` that reached the client as ``text/plain`` quoting
+        the header. Whatever ``HTTPException`` escapes so is answered here (the middlewares
+        answer every other one, :mod:`memory_api.http.problems`)."""
+        if isinstance(resp, HTTPException) and resp.status >= 400:
+            detail = _ESCAPED_DETAILS.get(resp.status, resp.reason)
+            resp = problem_response(
+                resp.status,
+                detail + "; the connection is closed",  # the body sent, if any, is never read
+                instance=request.path,
+                headers=self.headers,
+            )
+            resp.force_close()
+        return await super().finish_response(request, resp, start_time)
 
 
 def install_parser_problems(headers: Mapping[str, str]) -> None:

@@ -81,6 +81,11 @@ def _phrase(status: int) -> str:
 
 def _http_detail(request: web.Request, error: web.HTTPException) -> str:
     if error.status == 404:
+        if not request.path.startswith("/"):  # CONNECT host:port, OPTIONS *: no path at all
+            return (
+                f"the {request.method} request's target is not a path (as CONNECT host:port and "
+                "OPTIONS * are not): this service serves paths only, such as /api/projects"
+            )
         return f"nothing is served at {request.path}"
     if error.status == 405:
         allowed = error.headers.get("Allow", "")

@@ -14,7 +14,9 @@ Fail closed (A-10a). Whether the service runs open on loopback or asks for a tok
 only from what was *read*: no folder at all, or a folder that lists and holds no token file,
 means "no token"; a folder that cannot be stat'ed or listed (no permission, a file in its
 place, a symlink loop) or a token file that cannot be read or decoded (empty, broken JSON, a
-FIFO, no permission) is *unreadable*, and :class:`KnownTokens` says so instead of leaving the
+FIFO, no permission, a symlink to nothing, a field no token record has, a ``sha256`` that is
+not 64 lowercase hex digits: :func:`~memory_api.bearer.check_token_entry`) is *unreadable*,
+and :class:`KnownTokens` says so instead of leaving the
 token out. The service then refuses what it cannot judge (503, :mod:`memory_api.http.auth`)
 until the tokens read again. Since the folder lives on the data dir, every replica and every
 restart sees the same state: nothing about "having had tokens" is kept in a process.
@@ -34,7 +36,13 @@ from memory_core.counting import counted
 from memory_core.keys import check_project_id
 from memory_core.wire import utc_timestamp
 
-from memory_api.bearer import TokenEntry, check_token_name, hash_secret, new_secret
+from memory_api.bearer import (
+    TokenEntry,
+    check_token_entry,
+    check_token_name,
+    hash_secret,
+    new_secret,
+)
 from memory_api.errors import Conflict, NotFound
 from memory_api.store.containment import NotRegularFileError, read_regular
 from memory_api.store.exclusive import create_new_bytes
@@ -90,6 +98,19 @@ _encoder = msgspec.json.Encoder()
 
 def _reason(error: OSError) -> str:
     return error.strerror or type(error).__name__
+
+
+def _gone(path: str) -> _Read:
+    """A token file found missing: revoked since the listing (no token), unless its name is
+    still there as a symlink to nothing (a secret mount gone, a moved target): that is a token
+    which cannot be read, never a missing one (A-10a)."""
+    try:
+        os.lstat(path)
+    except FileNotFoundError:
+        return _Read(None)
+    except OSError as error:
+        return _Read(None, _reason(error))
+    return _Read(None, "a symlink to a missing file")
 
 
 class TokenStore:
@@ -230,13 +251,14 @@ class TokenStore:
     def _read(self, path: str) -> tuple[_Read, bool]:
         """The token of one file and whether it had to be read (not cached).
 
-        A file gone since the listing (revoked meanwhile) is no token; any other failure is a
-        problem named in the answer, never a silently missing token (A-10a).
+        A file gone since the listing (revoked meanwhile) is no token; any other failure (a
+        symlink left pointing at nothing included) is a problem named in the answer, never a
+        silently missing token (A-10a).
         """
         try:
             info = os.stat(path)  # noqa: PTH116 - no Path per request
         except FileNotFoundError:
-            return _Read(None), True
+            return _gone(path), True
         except OSError as error:
             return _Read(None, _reason(error)), True
         key = file_key(info)
@@ -246,14 +268,14 @@ class TokenStore:
         read: _Read
         try:
             raw, _ = read_regular(Path(path), TOKEN_READ_CAP, follow_symlinks=True)
-            read = _Read(_decoder.decode(raw))
+            read = _Read(check_token_entry(_decoder.decode(raw)))
         except FileNotFoundError:
-            return _Read(None), True
+            return _gone(path), True
         except NotRegularFileError:
             read = _Read(None, "not a regular file")
         except OSError as error:
             read = _Read(None, _reason(error))
-        except msgspec.DecodeError as error:
+        except (msgspec.DecodeError, ValueError) as error:
             read = _Read(None, f"not a token record ({error})")
         self._cache.put(path, key, read)
         return read, True
@@ -262,7 +284,7 @@ class TokenStore:
         """Create a token file and return (entry, secret); the secret is shown only this once.
 
         Raises ValueError for a bad name or project id, :class:`Conflict` when the name is taken
-        (by a file or by ``MEMORY_API_TOKENS``).
+        (by a file or by ``MEMORY_API_TOKENS``) or a file is where the token folder should be.
         """
         check_token_name(name)
         if projects is not None:
@@ -276,15 +298,30 @@ class TokenStore:
             projects=projects,
             created_at=utc_timestamp(datetime.now(UTC)),
         )
-        self._dir.mkdir(parents=True, exist_ok=True)
-        if not create_new_bytes(self._dir / f"{name}.json", _encoder.encode(entry), mode=0o600):
+        try:
+            self._dir.mkdir(parents=True, exist_ok=True)
+            created = create_new_bytes(
+                self._dir / f"{name}.json", _encoder.encode(entry), mode=0o600
+            )
+        except (FileExistsError, NotADirectoryError):  # a file where the folder should be
+            raise self._not_a_folder() from None
+        if not created:
             raise Conflict(f"token {name!r} exists already")
         return entry, secret
 
+    def _not_a_folder(self) -> Conflict:
+        return Conflict(
+            f"the token folder {self._dir} is not a folder (a file is in its place): move that "
+            "file aside and run the command again"
+        )
+
     def revoke(self, name: str) -> None:
-        """Delete the token file ``name``; raises :class:`NotFound` when there is none."""
+        """Delete the token file ``name``; raises :class:`NotFound` when there is none,
+        :class:`Conflict` when a file is where the token folder should be."""
         check_token_name(name)
         try:
             (self._dir / f"{name}.json").unlink()
         except FileNotFoundError:
             raise NotFound(f"no token named {name!r} in {self._dir}") from None
+        except NotADirectoryError:
+            raise self._not_a_folder() from None

@@ -18,12 +18,13 @@ Blocking (a few ``stat`` calls and file reads).
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
+
+from memory_api.transfer.sources import json_value, read_small_text
 
 __all__ = [
     "MAX_SANITIZED_LENGTH",
@@ -87,18 +88,14 @@ def config_dir(env: Mapping[str, str]) -> Path:
 
 def _main_worktree(git_file: Path) -> Path | None:
     """The main working tree of a linked worktree whose ``.git`` file is ``git_file``."""
-    try:
-        text = git_file.read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError):
+    text = read_small_text(git_file)
+    if text is None or not text.strip().startswith("gitdir:"):
         return None
-    if not text.startswith("gitdir:"):
-        return None
-    gitdir = (git_file.parent / text.removeprefix("gitdir:").strip()).resolve()
-    try:
-        common = (gitdir / "commondir").read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError):
+    gitdir = (git_file.parent / text.strip().removeprefix("gitdir:").strip()).resolve()
+    common = read_small_text(gitdir / "commondir")
+    if common is None:
         return git_file.parent  # a submodule or a plain gitdir link: its own root
-    common_dir = (gitdir / common).resolve()
+    common_dir = (gitdir / common.strip()).resolve()
     return common_dir.parent if common_dir.name == ".git" else git_file.parent
 
 
@@ -119,9 +116,10 @@ def git_project_root(workspace: Path) -> Path | None:
 
 def _user_setting(config: Path) -> Path | None:
     """``autoMemoryDirectory`` of the user's ``settings.json``, expanded; None when unset."""
+    text = read_small_text(config / "settings.json")
     try:
-        settings = json.loads((config / "settings.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        settings = None if text is None else json_value(text)
+    except ValueError:
         return None
     value = settings.get("autoMemoryDirectory") if isinstance(settings, dict) else None
     if not isinstance(value, str) or not value.strip():

@@ -7,6 +7,11 @@ added under its own name: renamed or transcoded, merged (an index merged, a file
 topic files), skipped (with the reason), and each index line made for a topic the source index
 never linked.
 
+Every name, path, line and reason a source chose is printed as text, never as what it would do
+(:func:`shown`): a control character is escaped (``\x1b``: a file named with a terminal's
+escape sequence would clear the screen, retitle the window or write the clipboard of the
+operator who imports it), and so is rich's markup (``[red]``).
+
 Paths (the archive written, the folders imported from) are printed on lines of their own that
 rich never wraps, not as a table's title or caption: those are wrapped to the table's width, and
 a long path came out broken over several lines even on a 200-column terminal.
@@ -23,15 +28,31 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from memory_api.store.scopes import shown_name
 from memory_api.transfer.exporter import ExportReport
 from memory_api.transfer.importer import ImportReport
 
-__all__ = ["PROGRESS_MIN_FILES", "import_progress", "print_export", "print_import"]
+__all__ = ["PROGRESS_MIN_FILES", "import_progress", "print_export", "print_import", "shown"]
 
 PROGRESS_MIN_FILES = 100
 """Folders with more topic files than this get a progress bar (P-5, "on large folders")."""
 _ACTIONS = ("added", "renamed", "unchanged", "already imported", "skipped", "index lines added")
 _HEADERS = ("added", "renamed", "same", "earlier", "skipped", "index+")
+
+
+def shown(text: str) -> str:
+    r"""``text`` (a name, path, index line or reason from a source) as rich prints it verbatim:
+    control characters escaped like a listing's names (:func:`~memory_api.store.scopes.
+    shown_name`: ``\x1b``, ``\n``, bytes that are not UTF-8 as ``\xe9``), then markup.
+
+    >>> shown("a\x1b[2J[red].md")
+    'a\\x1b[2J\\[red].md'
+    """
+    try:
+        plain = shown_name(text)
+    except UnicodeEncodeError:  # a lone surrogate, which no file name holds
+        plain = shown_name(text.encode("utf-8", "backslashreplace").decode("utf-8"))
+    return escape(plain)
 
 
 @contextmanager
@@ -70,18 +91,18 @@ def _summary(reports: list[ImportReport]) -> Table:
         table.add_column(header, justify="right")
     for report in reports:
         counts = report.counts()
-        table.add_row(escape(report.key), *(str(counts[action]) for action in _ACTIONS))
+        table.add_row(shown(report.key), *(str(counts[action]) for action in _ACTIONS))
     return table
 
 
 def _details(report: ImportReport) -> Table | None:
-    table = Table(title=escape(f"{report.key}: details"), show_lines=False)
+    table = Table(title=shown(f"{report.key}: details"), show_lines=False)
     table.add_column("what")
     table.add_column("entry", overflow="fold")
     table.add_column("detail", overflow="fold")
 
-    def row(*cells: str) -> None:  # file names and index lines hold [brackets]: no markup
-        table.add_row(*(escape(cell) for cell in cells))
+    def row(*cells: str) -> None:  # names and lines a source chose: printed, never acted on
+        table.add_row(*(shown(cell) for cell in cells))
 
     for outcome in report.files:
         if outcome.action in ("renamed", "already imported"):
@@ -110,7 +131,7 @@ def print_import(reports: list[ImportReport], console: Console | None = None) ->
         if details is not None:
             out.print(details)
     for report in reports:
-        out.print(f"From: {report.label}", soft_wrap=True)
+        out.print(f"From: {shown(report.label)}", soft_wrap=True)
     out.print(_summary(reports))
     if all(not report.changed for report in reports):
         out.print("Nothing to change: everything offered is already there.")
@@ -120,23 +141,25 @@ def print_export(report: ExportReport, console: Console | None = None) -> None:
     """Print the scopes and file counts written to the archive, what was left out, and the
     archived files the service never reads (T-5b)."""
     out = console or Console(highlight=False)
-    out.print(f"Export → {report.output}", soft_wrap=True)
+    out.print(f"Export → {shown(str(report.output))}", soft_wrap=True)
     table = Table()
     table.add_column("scope")
     table.add_column("files", justify="right")
     if report.history:
         table.add_column("history", justify="right")
     for key, count in report.files.items():
-        cells = [key, str(count)]
+        cells = [shown(key), str(count)]
         if report.history:
             size = report.history.get(key)
             cells.append("none" if size is None else counted(size, "byte"))
         table.add_row(*cells)
     out.print(table)
     for skipped in report.skipped:
-        out.print(f"not archived: {skipped.origin}: {skipped.reason}")
+        out.print(f"not archived: {shown(skipped.origin)}: {shown(skipped.reason)}")
     for kept in report.unaddressable:
-        out.print(f"archived, never read by the service: {kept.origin}: {kept.reason}")
+        out.print(
+            f"archived, never read by the service: {shown(kept.origin)}: {shown(kept.reason)}"
+        )
     total = sum(report.files.values())
     out.print(
         f"{counted(total, 'file')}, {counted(report.bytes, 'byte')} "

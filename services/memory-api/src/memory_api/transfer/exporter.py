@@ -34,8 +34,13 @@ from pathlib import Path
 
 from memory_core.wire import utc_timestamp
 
-from memory_api.errors import NotFound
-from memory_api.store.containment import NotRegularFileError, checked_memory_root, read_regular
+from memory_api.errors import BadRequest, NotFound
+from memory_api.store.containment import (
+    NotRegularFileError,
+    checked_memory_root,
+    is_within,
+    read_regular,
+)
 from memory_api.store.history.bundles import bundle_bytes
 from memory_api.store.history.recorder import ScopeHistories
 from memory_api.store.scopes import list_folder, list_scopes, shown_name
@@ -48,7 +53,7 @@ from memory_api.transfer.sources import (
     Skipped,
 )
 
-__all__ = ["ARCHIVE_VERSION", "ExportReport", "export_scopes"]
+__all__ = ["ARCHIVE_VERSION", "ExportReport", "check_output", "export_scopes"]
 
 ARCHIVE_VERSION = 1
 
@@ -121,6 +126,34 @@ def _export_history(
         report.history[key] = len(bundle)
 
 
+def check_output(output: Path, app_data_dir: Path) -> None:
+    """Raise :class:`~memory_api.errors.BadRequest` unless the archive may be written as
+    ``output``: the archive replaces its name whole (a temporary file renamed over it), so the
+    name must be free or a regular file (a symlink there is replaced, never followed), and it
+    must lie outside the data dir. A device, FIFO or folder there was replaced by the archive
+    (``-o /dev/full`` as root took the device away); inside the data dir the archive became
+    a scope's ``MEMORY.md`` or a token file that the service could no longer read.
+    """
+    try:
+        info = os.lstat(output)
+    except FileNotFoundError:
+        info = None
+    except OSError as error:
+        raise BadRequest(f"the output {output} cannot be looked at: {error.strerror}") from None
+    if info is not None and not (stat.S_ISREG(info.st_mode) or stat.S_ISLNK(info.st_mode)):
+        what = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+        raise BadRequest(
+            f"the output {output} is {what}, which the archive would replace: name a new "
+            "file (or one to overwrite), such as coder.tar.gz"
+        )
+    where = Path(os.path.realpath(output.parent))
+    if is_within(Path(os.path.realpath(app_data_dir)), where):
+        raise BadRequest(
+            f"the output {output} lies inside the data dir {app_data_dir}, whose files the "
+            "service owns: write the archive elsewhere"
+        )
+
+
 def export_scopes(
     app_data_dir: Path,
     project: str,
@@ -132,9 +165,12 @@ def export_scopes(
     """Write the agent's scopes (all, or those in ``keys``) to the gzip'ed tar ``output``;
     with ``histories``, each scope's history as a bundle too (V-3).
 
-    Raises :class:`~memory_api.errors.NotFound` for a requested key that has no scope, and
-    ``OSError`` when the output cannot be written (nothing is left under its name then).
+    Raises :class:`~memory_api.errors.NotFound` for a requested key that has no scope,
+    :class:`~memory_api.errors.BadRequest` for an ``output`` the archive may not replace (see
+    :func:`check_output`), and ``OSError`` when the output cannot be written (nothing is left
+    under its name then).
     """
+    check_output(output, app_data_dir)
     root = checked_memory_root(Path(os.path.realpath(app_data_dir)), agent_id)
     scopes = list_scopes(root)
     if keys is not None:

@@ -32,7 +32,6 @@ Blocking (reads a few files).
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -48,7 +47,9 @@ from memory_api.transfer.sources import (
     Skipped,
     SourceError,
     SourceScope,
+    json_value,
     read_folder,
+    read_small_text,
 )
 from memory_api.transfer.topic_making import add_made, list_items, sections, slug
 
@@ -75,9 +76,10 @@ def gemini_dir(env: Mapping[str, str] | None = None) -> Path:
 
 def _context_names(gemini: Path) -> list[str]:
     """``context.fileName`` of the user's settings (a name or a list), else ``GEMINI.md``."""
+    text = read_small_text(gemini / "settings.json")
     try:
-        settings = json.loads((gemini / "settings.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        settings = None if text is None else json_value(text)
+    except ValueError:
         return ["GEMINI.md"]
     context = settings.get("context") if isinstance(settings, dict) else None
     value = context.get("fileName") if isinstance(context, dict) else None
@@ -87,10 +89,8 @@ def _context_names(gemini: Path) -> list[str]:
 
 
 def _owner(folder: Path) -> str | None:
-    try:
-        return (folder / PROJECT_ROOT_FILE).read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError):
-        return None
+    text = read_small_text(folder / PROJECT_ROOT_FILE)
+    return None if text is None else text.strip()
 
 
 def project_memory_dir(gemini: Path, forms: list[str]) -> Path | None:
@@ -103,9 +103,10 @@ def project_memory_dir(gemini: Path, forms: list[str]) -> Path | None:
     path.
     """
     tmp = gemini / "tmp"
+    text = read_small_text(gemini / "projects.json")
     try:
-        registry = json.loads((gemini / "projects.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        registry = {} if text is None else json_value(text)
+    except ValueError:
         registry = {}
     projects = registry.get("projects") if isinstance(registry, dict) else None
     for form in forms:

@@ -44,17 +44,29 @@ def listing(folder: Path) -> list[Path] | Skipped:
 
 
 def walk_files(folder: Path, skipped: list[Skipped]) -> Iterator[Path]:
-    """Every regular file under ``folder`` (symlinks never followed), in name order; what
-    cannot be read is added to ``skipped`` with the reason."""
-    entries = listing(folder)
-    if isinstance(entries, Skipped):
-        skipped.append(entries)
+    """Every regular file under ``folder`` (symlinks never followed), in name order, a folder's
+    files where its name sorts; what cannot be read is added to ``skipped`` with the reason.
+
+    The walk keeps its own stack of listings, so a tree of any depth (a few thousand nested
+    folders fit in ``PATH_MAX``) is walked, never a ``RecursionError``; a folder too deep for
+    the system to name is skipped by its listing (``File name too long``).
+    """
+    top = listing(folder)
+    if isinstance(top, Skipped):
+        skipped.append(top)
         return
-    for path in entries:
+    pending = [iter(top)]  # the listings being walked, the deepest last
+    while pending:
+        path = next(pending[-1], None)
+        if path is None:
+            pending.pop()
+            continue
         kind = entry_kind(path)
         if isinstance(kind, Skipped):
             skipped.append(kind)
-        elif kind == "folder":
-            yield from walk_files(path, skipped)
-        else:
+        elif kind == "file":
             yield path
+        elif isinstance(inner := listing(path), Skipped):
+            skipped.append(inner)
+        else:
+            pending.append(iter(inner))

@@ -38,7 +38,13 @@ from memory_api.transfer.gemini import gemini_scopes
 from memory_api.transfer.harness_names import HARNESSES
 from memory_api.transfer.memory_tool import memory_tool_scope, vscode_scopes
 from memory_api.transfer.ownership import check_claude_code_folder, import_command
-from memory_api.transfer.sources import ELSEWHERE, SourceError, SourceScope, read_source
+from memory_api.transfer.sources import (
+    ELSEWHERE,
+    SourceError,
+    SourceScope,
+    read_budget,
+    read_source,
+)
 from memory_api.transfer.topic_making import index_unlinked
 
 __all__ = ["HARNESSES", "HarnessRequest", "harness_scopes"]
@@ -106,6 +112,7 @@ def _claude_code(request: HarnessRequest, workspace: Path, env: Mapping[str, str
     return scope
 
 
+@read_budget()
 def harness_scopes(
     request: HarnessRequest, env: Mapping[str, str] | None = None
 ) -> list[SourceScope]:

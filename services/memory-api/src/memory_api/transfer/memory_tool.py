@@ -30,7 +30,6 @@ Blocking (reads the folders).
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Mapping
@@ -47,7 +46,9 @@ from memory_api.transfer.sources import (
     SourceFile,
     SourceScope,
     entry_kind,
+    json_value,
     read_bytes,
+    read_small_text,
     stored_bytes,
 )
 from memory_api.transfer.topic_making import add_made, slug, unique_name
@@ -93,7 +94,7 @@ def _json_entry(scope: SourceScope, path: Path, raw: bytes, stem: str) -> bool:
     """A Copilot memory entry (``{"subject", "fact", …}``) made a topic file; False when the
     JSON is not one."""
     try:
-        entry = json.loads(raw)
+        entry = json_value(raw)
     except ValueError:
         return False
     if not isinstance(entry, dict) or not isinstance(entry.get("fact"), str):
@@ -174,9 +175,10 @@ def memory_tool_scope(folder: Path, *, shown: str | None = None) -> SourceScope:
 def _folder_of(storage: Path) -> Path | None:
     """The folder a ``workspaceStorage/<id>`` belongs to (``workspace.json``), or None for a
     multi-root workspace, a remote one, or an unreadable file."""
+    text = read_small_text(storage / "workspace.json")
     try:
-        described = json.loads((storage / "workspace.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        described = None if text is None else json_value(text)
+    except ValueError:
         return None
     uri = described.get("folder") if isinstance(described, dict) else None
     if not isinstance(uri, str):

@@ -25,18 +25,18 @@ name).
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
+from memory_api.store.containment import NotRegularFileError, read_regular
 from memory_api.transfer.claude_code import (
     MAX_SANITIZED_LENGTH,
     git_project_root,
     sanitize_path,
 )
-from memory_api.transfer.sources import SourceError
+from memory_api.transfer.sources import SourceError, json_value
 
 __all__ = [
     "Ownership",
@@ -93,25 +93,25 @@ def place_by_directories(directories: list[Path], workspace: Path | None) -> Pat
 
 
 def _first_cwd(transcript: Path) -> str | None:
-    """The first ``cwd`` a Claude Code transcript records, or None."""
-    read = 0
+    """The first ``cwd`` a Claude Code transcript records in its first
+    :data:`TRANSCRIPT_READ_CAP` bytes, or None. A FIFO or device is never read (the import
+    blocked on one, or read ``/dev/zero`` as one endless line)."""
     try:
-        with transcript.open("rb") as handle:
-            for raw in handle:
-                read += len(raw)
-                if read > TRANSCRIPT_READ_CAP:
-                    return None
-                if b'"cwd"' not in raw:
-                    continue
-                try:
-                    record = json.loads(raw)
-                except ValueError:
-                    continue
-                cwd = record.get("cwd") if isinstance(record, dict) else None
-                if isinstance(cwd, str) and cwd.startswith("/"):
-                    return cwd
-    except OSError:
+        data, _ = read_regular(transcript, TRANSCRIPT_READ_CAP + 1, follow_symlinks=True)
+    except (OSError, NotRegularFileError):
         return None
+    if len(data) > TRANSCRIPT_READ_CAP:  # the line the cap cuts is not read
+        data = data[: data.rfind(b"\n", 0, TRANSCRIPT_READ_CAP) + 1]
+    for raw in data.split(b"\n"):
+        if b'"cwd"' not in raw:
+            continue
+        try:
+            record = json_value(raw)
+        except ValueError:
+            continue
+        cwd = record.get("cwd") if isinstance(record, dict) else None
+        if isinstance(cwd, str) and cwd.startswith("/"):
+            return cwd
     return None
 
 

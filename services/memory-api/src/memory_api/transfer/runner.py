@@ -39,7 +39,7 @@ from memory_api.store.sessions import (
 )
 from memory_api.transfer.harnesses import HarnessRequest, harness_scopes
 from memory_api.transfer.importer import ImportReport, import_scope
-from memory_api.transfer.sources import SourceError, SourceScope, read_source
+from memory_api.transfer.sources import SourceError, SourceScope, read_budget, read_source
 from memory_api.transfer.topic_making import index_unlinked, name_unlinked
 
 __all__ = ["Target", "offered_scopes", "run_import"]
@@ -56,6 +56,7 @@ class Target:
     workspace: str | None = None
 
 
+@read_budget()
 def offered_scopes(
     source: str | None,
     archive_scope: str | None,

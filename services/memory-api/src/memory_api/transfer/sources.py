@@ -18,18 +18,25 @@ looks like a legacy CJK encoding (Shift-JIS, GB18030, Big5, EUC-*) is not import
 as skipped, naming the encoding and the iconv command: stored as UTF-8 from a cp1252 reading
 it would be mojibake for good (:func:`memory_core.decoding.not_decoded_why`).
 
+One import reads at most :data:`IMPORT_READ_CAP` bytes of files in all, and of history bundles
+:data:`~memory_api.store.history.bundles.BUNDLE_CAP` (:func:`read_budget`): what it reads is
+held in memory until it is written, and a folder of a thousand 16 MiB files, or a 20 MB archive
+of members that compress a thousandfold, would otherwise take gigabytes. A source holding more
+is refused (:class:`SourceError`) before anything is written.
+
 Blocking: run in a worker thread or from the command line.
 """
 
 from __future__ import annotations
 
 import codecs
-import io
+import contextlib
 import json
 import os
 import stat
 import tarfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Literal
@@ -38,6 +45,7 @@ from memory_core import layout
 from memory_core.decoding import decode_text, not_decoded_why
 from memory_core.errors import InvalidId
 from memory_core.keys import check_scope_key, check_topic_file_name
+from memory_core.rules import WORKSPACE_PATH_RULE
 
 from memory_api.store.containment import NotRegularFileError, read_regular
 from memory_api.store.history.bundles import BUNDLE_CAP
@@ -49,6 +57,8 @@ __all__ = [
     "ELSEWHERE",
     "HISTORY_FOLDER",
     "IMPORT_FILE_CAP",
+    "IMPORT_READ_CAP",
+    "SETTINGS_READ_CAP",
     "Merged",
     "Role",
     "Skipped",
@@ -57,9 +67,12 @@ __all__ = [
     "SourceScope",
     "entry_kind",
     "is_archive",
+    "json_value",
     "read_archive",
+    "read_budget",
     "read_bytes",
     "read_folder",
+    "read_small_text",
     "read_source",
     "stored_bytes",
 ]
@@ -76,6 +89,10 @@ HISTORY_FOLDER = "history"
 """``agent-memory/history/<key>.bundle``: a scope's history, exported ``--with-history`` (V-3)."""
 ARCHIVE_MAX_MEMBERS = 200_000
 """An archive with more members than this is refused (a guard against a tar bomb)."""
+IMPORT_READ_CAP = 256 * 1024 * 1024
+"""The bytes of files one import reads in all (topic files, indexes, a coding agent's notes),
+history bundles aside: thousands of memories are a few MiB (T-2 reads 1 MiB of a file at most)."""
+_MIB = 1024 * 1024
 
 
 Role = Literal["user", "workspace"]
@@ -84,7 +101,55 @@ Workspace it was imported for."""
 
 
 class SourceError(ValueError):
-    """The source cannot be imported at all (missing, not a folder or archive, corrupt)."""
+    """The source cannot be imported at all (missing, not a folder or archive, corrupt, or
+    holding more than an import reads: :func:`read_budget`)."""
+
+
+@dataclass(slots=True)
+class _Budget:
+    """The bytes an import may still read: of files, and of history bundles."""
+
+    files: int
+    history: int
+
+
+_BUDGET: ContextVar[_Budget | None] = ContextVar("import_read_budget", default=None)
+
+
+@contextlib.contextmanager
+def read_budget() -> Iterator[None]:
+    """Count what the reads of one import take against one budget: :data:`IMPORT_READ_CAP`
+    bytes of files, :data:`~memory_api.store.history.bundles.BUNDLE_CAP` of history bundles
+    (see the module docstring). Nested uses share the outermost; also a decorator."""
+    if _BUDGET.get() is not None:
+        yield
+        return
+    token = _BUDGET.set(_Budget(files=IMPORT_READ_CAP, history=BUNDLE_CAP))
+    try:
+        yield
+    finally:
+        _BUDGET.reset(token)
+
+
+def _spend(size: int, origin: str, *, history: bool = False) -> None:
+    """Take ``size`` bytes read at ``origin`` from the current :func:`read_budget` (none: no
+    limit); raises :class:`SourceError` once the source holds more than it allows."""
+    budget = _BUDGET.get()
+    if budget is None:
+        return
+    if history:
+        budget.history -= size
+        left, cap, what = budget.history, BUNDLE_CAP, "history bundles"
+    else:
+        budget.files -= size
+        left, cap, what = budget.files, IMPORT_READ_CAP, "files"
+    if left < 0:
+        raise SourceError(
+            f"the source holds more than {cap // _MIB} MiB of {what} (at {origin}); an import "
+            "reads at most that much, so that it never holds more in memory: import its "
+            "folders or scopes one at a time (--archive-scope KEY), leaving out what is not "
+            "memory"
+        )
 
 
 ELSEWHERE = (
@@ -156,6 +221,23 @@ class SourceScope:
     merged: list[Merged] = field(default_factory=list)
     indexed: list[tuple[str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+
+
+def json_value(text: str | bytes) -> object:
+    """The JSON value ``text`` holds (:func:`json.loads`); raises ValueError when it is not
+    JSON, also when it nests deeper than Python reads (``json`` raises ``RecursionError``
+    then, which no ``except ValueError`` of a reader expects: a hostile file of 200 000 ``[``)
+    or when a string holds a lone surrogate (``"\ud800"``: no text, its UTF-8 encoding
+    failed the whole import later).
+    """
+    try:
+        value = json.loads(text)
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except RecursionError:
+        raise ValueError("JSON nested too deep to be read") from None
+    except UnicodeEncodeError:
+        raise ValueError("JSON whose strings hold a lone surrogate (not text)") from None
+    return value
 
 
 def stored_bytes(raw: bytes) -> tuple[bytes, str | None]:
@@ -232,7 +314,26 @@ def read_bytes(path: Path) -> bytes | Skipped:
         raw, _ = read_regular(path, IMPORT_FILE_CAP + 1)
     except (OSError, NotRegularFileError) as error:
         return Skipped(str(path), f"cannot be read ({error.strerror or error})")
+    _spend(len(raw), str(path))
     return raw
+
+
+SETTINGS_READ_CAP = 1024 * 1024
+"""A coding agent's own small file (its settings, a project registry, a git pointer) longer
+than this (bytes) is not read: it is a few lines."""
+
+
+def read_small_text(path: Path) -> str | None:
+    """The UTF-8 text of a coding agent's own small file (``settings.json``, a registry, a
+    ``.git`` pointer), or None when it cannot be read: missing, no permission, not UTF-8, not a
+    regular file, longer than :data:`SETTINGS_READ_CAP`. Symlinks are followed (a dotfile
+    manager links these files); a FIFO or a device is never read (one blocked the import for
+    ever, ``/dev/zero`` read until memory ran out)."""
+    try:
+        raw, _ = read_regular(path, SETTINGS_READ_CAP + 1, follow_symlinks=True)
+        return None if len(raw) > SETTINGS_READ_CAP else raw.decode("utf-8")
+    except (OSError, NotRegularFileError, UnicodeDecodeError):
+        return None
 
 
 def _read_entry(scope: SourceScope, path: Path, known: Mapping[str, str] | None = None) -> None:
@@ -260,6 +361,7 @@ def _read_entry(scope: SourceScope, path: Path, known: Mapping[str, str] | None 
     scope.files.append(SourceFile(path.name, data, str(path), note))
 
 
+@read_budget()
 def read_folder(
     folder: Path, known: Mapping[str, str] | None = None, *, shown: str | None = None
 ) -> SourceScope:
@@ -328,6 +430,7 @@ def _history_member(
     if not member.isreg() or member.size > BUNDLE_CAP:
         loose.append(Skipped(origin, "not a history bundle the import reads (link, or too big)"))
         return True
+    _spend(member.size, origin, history=True)
     handle = archive.extractfile(member)
     scope = scopes.setdefault(key, SourceScope(label=f"archive:{key}", key=key))
     scope.history = handle.read(BUNDLE_CAP + 1) if handle is not None else None
@@ -342,7 +445,7 @@ def _add_member(scope: SourceScope, name: str, raw: bytes, origin: str) -> None:
         scope.index = _index_text(raw)
         scope.index_origin = origin
     elif name == layout.MARKER_FILE:
-        scope.marker = raw.decode("utf-8", "replace").strip()
+        scope.marker = _marker(raw, scope, origin)
     else:
         reason = _file_reason(name)
         if reason is not None:
@@ -352,6 +455,26 @@ def _add_member(scope: SourceScope, name: str, raw: bytes, origin: str) -> None:
         scope.files.append(SourceFile(name, data, origin, note))
 
 
+def _marker(raw: bytes, scope: SourceScope, origin: str) -> str | None:
+    """The Workspace path an archived ``.workspace`` marker holds, or None (listed as skipped)
+    when it is none a Session start could have written (K-5): not UTF-8, several lines, a NUL
+    or another control character, not absolute, longer than 4096 bytes. Such a marker was
+    restored as it was (a 5 MB one, one holding a terminal's escape sequence)."""
+    try:
+        path = raw.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        reason: str | None = "is not UTF-8"
+    else:
+        reason = WORKSPACE_PATH_RULE.problem(path) if path else None
+    if reason is None:
+        return path or None
+    scope.skipped.append(
+        Skipped(origin, f"a marker that names no Workspace path: it {reason}; not restored")
+    )
+    return None
+
+
+@read_budget()
 def read_archive(path: Path, *, shown: str | None = None) -> list[SourceScope]:
     """Read an export archive into one :class:`SourceScope` per archived scope, sorted by key;
     ``shown`` is the path as the user wrote it, for messages (default: ``path``).
@@ -383,6 +506,7 @@ def read_archive(path: Path, *, shown: str | None = None) -> list[SourceScope]:
                 if member.size > IMPORT_FILE_CAP:
                     scope.skipped.append(Skipped(origin, "larger than the import cap"))
                     continue
+                _spend(member.size, origin)
                 handle = archive.extractfile(member)
                 raw = handle.read(IMPORT_FILE_CAP + 1) if handle is not None else b""
                 _add_member(scope, name, raw, origin)
@@ -401,7 +525,7 @@ def read_archive(path: Path, *, shown: str | None = None) -> list[SourceScope]:
 def _check_manifest(archive: tarfile.TarFile, member: tarfile.TarInfo, where: str) -> bool:
     handle = archive.extractfile(member)
     try:
-        manifest = json.load(io.BytesIO(handle.read(1024 * 1024) if handle else b""))
+        manifest = json_value(handle.read(1024 * 1024) if handle else b"")
     except ValueError:
         raise SourceError(f"{where}: {ARCHIVE_MANIFEST} is not JSON") from None
     if not isinstance(manifest, dict) or manifest.get("format") != ARCHIVE_FORMAT:
@@ -409,6 +533,7 @@ def _check_manifest(archive: tarfile.TarFile, member: tarfile.TarInfo, where: st
     return True
 
 
+@read_budget()
 def read_source(path: Path, *, shown: str | None = None) -> list[SourceScope]:
     """Read ``path`` as an export archive when it is one, else as a memory folder; ``shown``
     is the path as the user wrote it (``./memories``), which messages name (default: ``path``).
