@@ -34,6 +34,7 @@ from memory_core.wire import (
 )
 
 from harness_memory.errors import (
+    TOKEN_SENT,
     BadServiceAnswerError,
     ServiceRejectedError,
     ServiceTimeoutError,
@@ -57,13 +58,19 @@ class MemoryClient:
 
     ``base_url`` is the service root (``http://127.0.0.1:8765``, ``https://…`` too); ``token`` a
     bearer token or None (a service with no tokens accepts loopback callers without one, A-10);
-    ``timeout`` the total seconds one request may take, connect and read included. Each call
-    opens and closes its own connection. Raises :class:`ServiceUnreachableError` for a URL that
-    is not http(s)://host[:port].
+    ``timeout`` the total seconds one request may take, connect and read included;
+    ``token_source`` where the token came from (``--token``, ``--token-file PATH`` …), which a
+    refusal (401) names. Each call opens and closes its own connection. Raises
+    :class:`ServiceUnreachableError` for a URL that is not http(s)://host[:port].
     """
 
     def __init__(
-        self, base_url: str, *, token: str | None = None, timeout: float = DEFAULT_TIMEOUT_S
+        self,
+        base_url: str,
+        *,
+        token: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT_S,
+        token_source: str | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         parts = urlsplit(self.base_url)
@@ -79,6 +86,7 @@ class MemoryClient:
         self._host = parts.hostname
         self._prefix = parts.path
         self._token = token
+        self._token_source = (token_source or TOKEN_SENT) if token else None
         self.timeout = timeout
 
     @property
@@ -198,7 +206,8 @@ class MemoryClient:
                 f"memory service unreachable at {self.base_url}: {error}"
             ) from error
         if status >= 400:
-            raise ServiceRejectedError(status, problem_detail(raw, reason))
+            detail = problem_detail(raw, reason)
+            raise ServiceRejectedError(status, detail, token_source=self._token_source)
         try:
             return msgspec.json.decode(raw, type=answer)
         except msgspec.DecodeError as error:
