@@ -10,6 +10,7 @@ and is no fault of the token (exit 0).
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 from harness_memory.cli import main
@@ -105,3 +106,15 @@ def test_h7_status_names_the_project_of_an_agent_installed_under_another(
         "'coder' in project 'other'): agent 'coder' is in project 'acme', not 'other': give "
         "--project acme"
     ]
+
+
+def test_h7_a_sessions_404_points_at_status_which_says_why(
+    real_service: RealService, memory_root: Path, tmp_path: Path
+) -> None:
+    out = io.StringIO()
+    flags = ["--url", real_service.url, "--token", real_service.token, "--agent", "coder"]
+    args = ["session-start", *flags, "--project", "acm", "--format", "json"]
+    assert main(args, environ={"HOME": str(tmp_path)}, stdout=out) == 0
+    error = json.loads(out.getvalue())["sessionMeta"]["error"]
+    assert error.startswith("memory service answered 404: no agent 'coder' in project 'acm' (")
+    assert "for installed hooks, `harness-memory status` says why" in error

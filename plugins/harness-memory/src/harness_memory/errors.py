@@ -89,13 +89,16 @@ UNAUTHORIZED_HINT = unauthorized_hint(None)
 """What a 401 to a request without a token adds: where the plugin takes its bearer token from."""
 
 _NO_AGENT_HINT = (
-    " (this service, or this token, knows no such agent: create it where the service runs, "
-    "`memory-api agent create --project P --id A`, or give the --url, --project and --agent "
-    "of one it holds; installed hooks: run `harness-memory install` again with them, and "
-    "`harness-memory status` shows what they use)"
+    " (this service, or this token, knows no such agent: for installed hooks, `harness-memory "
+    "status` says why — the agent in another project, a project the token does not reach; "
+    "else fix --project or --agent, or create it where the service runs, `memory-api agent "
+    "create --project P --id A`; installed hooks: run `harness-memory install` again with "
+    "the right ones)"
 )
-"""What a 404 for the agent adds: the two ways out of a hook pointed at an agent the service
-does not hold (a service started over another data dir, a typo, a token of another project)."""
+"""What a 404 for the agent adds: where to learn why (a typo in the project, a token of another
+project, a service started over another data dir) and the ways out. A hook asks the service
+nothing more (H-5: its time is the Session's); ``status`` does (:mod:`~harness_memory.
+installers.service_check`)."""
 
 
 def _hint(status: int, detail: str, token_source: str | None) -> str:
