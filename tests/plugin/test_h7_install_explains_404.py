@@ -12,6 +12,7 @@ A project the token cannot reach is never named from the service's answers.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import os
 from collections.abc import Iterator
@@ -24,6 +25,7 @@ from harness_memory.installers.checks import check_service, explain_missing_agen
 
 from tests.plugin.helpers import HARNESS_MEMORY
 from tests.plugin.real_service import TOKEN, RealService
+from tests.plugin.scripted_service import ScriptedService
 from tests.support.serve import serve
 
 ACME_ONLY = "alice-acme-only-token-0123456789"
@@ -121,3 +123,21 @@ def test_h7_an_agent_missing_everywhere_is_to_be_created(
         "in project 'acme'; create it with `memory-api agent create --project acme --id ghost "
         "--name NAME`"
     ) in caplog.text
+
+
+async def test_a10_a_service_that_cannot_tell_the_reach_has_the_token_named_as_a_maybe(
+    service: ScriptedService,
+) -> None:
+    """A service that answers neither ``/api/me`` nor the project lists (an older one): with a
+    token sent, its 404 may be the token's reach, said as ``memory-api`` says it; without one,
+    the agent is to be created."""
+    with_token = await asyncio.to_thread(check_service, service.url, "demo", "coder", "t0k")
+    assert [f.error for f in with_token] == [True]
+    assert (
+        "if project 'demo' exists, your token may not reach it: a token limited to some "
+        "projects is answered so for every other (give one that reaches it); else create it "
+        "with `memory-api agent create --project demo --id coder --name NAME`"
+    ) in with_token[0].text
+    without = await asyncio.to_thread(check_service, service.url, "demo", "coder", None)
+    assert "your token may not reach it" not in without[0].text
+    assert "the service holds no agent 'coder' in project 'demo'; create it" in without[0].text
