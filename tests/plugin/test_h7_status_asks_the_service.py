@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import shlex
 from pathlib import Path
 
 from harness_memory.cli import main
@@ -118,3 +119,23 @@ def test_h7_a_sessions_404_points_at_status_which_says_why(
     error = json.loads(out.getvalue())["sessionMeta"]["error"]
     assert error.startswith("memory service answered 404: no agent 'coder' in project 'acm' (")
     assert "for installed hooks, `harness-memory status` says why" in error
+
+
+def test_h7_hooks_of_an_install_before_flags_only_are_not_blamed_for_a_token_status_cannot_see(
+    real_service: RealService, memory_root: Path, tmp_path: Path
+) -> None:
+    """Such hooks took the token from the environment Claude Code gave them (its settings'
+    ``env``), which ``status`` does not see: it cannot check their token, and says so."""
+    home = tmp_path / "home"
+    install(home, memory_root, real_service.url, real_service.token, "claude-code")
+    settings = home / ".claude" / "settings.json"
+    token_file = shlex.quote(str(home / ".claude" / "harness-memory" / "token"))
+    old = settings.read_text(encoding="utf-8").replace(" --flags-only", "")
+    settings.write_text(old.replace(f" --token-file {token_file}", ""), encoding="utf-8")
+    code, lines = status(home)
+    assert code == 0
+    [said] = service_lines(lines)
+    assert said.startswith(
+        f"service {real_service.url} (acme/coder): could not be checked: these hooks (an "
+        "install from before --flags-only) take their token from the environment"
+    )

@@ -13,7 +13,9 @@ for (``GET …/config``, A-2), as :func:`~harness_memory.installers.checks.check
   hold (404, explained by :func:`~harness_memory.installers.checks.explain_missing_agent`): a
   PROBLEM line, and ``status`` exits 1;
 - no answer (down, slow, no memory service there): said, and not a failure — the token could not
-  be checked, and the hooks fail open until the service answers.
+  be checked, and the hooks fail open until the service answers. Neither is a 401 to hooks of an
+  install from before ``--flags-only`` that name no token: they take it from the environment the
+  harness gives them (Claude Code's settings ``env``), which ``status`` does not see.
 """
 
 from __future__ import annotations
@@ -104,6 +106,13 @@ def _asked(use: ServiceUse, environ: Mapping[str, str], timeout: float) -> tuple
     except (SettingsError, InvalidId) as error:
         return f"PROBLEM: the hooks' settings: {error}", False
     except ServiceRejectedError as error:
+        if error.status in (401, 403) and not use.flags_only and settings.token_source is None:
+            return (
+                "could not be checked: these hooks (an install from before --flags-only) take "
+                "their token from the environment the harness gives them; run "
+                "`harness-memory install` again to give them a token file",
+                True,
+            )
         if error.status in (401, 403):
             sent = settings.token_source
             source = f"the token from {sent}" if sent else "no token (none is configured)"
