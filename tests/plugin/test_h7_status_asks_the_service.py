@@ -139,3 +139,20 @@ def test_h7_hooks_of_an_install_before_flags_only_are_not_blamed_for_a_token_sta
         f"service {real_service.url} (acme/coder): could not be checked: these hooks (an "
         "install from before --flags-only) take their token from the environment"
     )
+
+
+def test_h7_status_finds_the_agents_project_in_the_agent_json_beside_the_memory_root(
+    real_service: RealService, memory_root: Path, tmp_path: Path
+) -> None:
+    """A token limited to another project learns nothing of ``acme`` from the service; the
+    memory root the hooks name is a folder on this machine, whose ``agent.json`` says it."""
+    secret = real_service.cli("token", "create", "--name", "typo", "--project", "acm").stdout
+    home = tmp_path / "home"
+    flags = ["--home", str(home), "--memory-root", str(memory_root), "--url", real_service.url]
+    flags += ["--project", "acm", "--agent", "coder", "--executable", str(HARNESS_MEMORY)]
+    flags += ["--token", secret.strip(), "--no-check"]
+    assert main(["install", "gemini", *flags], environ={"HOME": str(home)}) == 0
+    code, lines = status(home)
+    assert code == 1
+    [said] = service_lines(lines)
+    assert said.endswith("agent 'coder' is in project 'acme', not 'acm': give --project acme")

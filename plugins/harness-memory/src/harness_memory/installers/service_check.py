@@ -124,7 +124,10 @@ def _asked(use: ServiceUse, environ: Mapping[str, str], timeout: float) -> tuple
                 False,
             )
         if error.status == 404:
-            said = explain_missing_agent(client, use.project, use.agent)
+            root = None if settings.remote else settings.memory_root  # remote: the copy's
+            said = explain_missing_agent(
+                client, use.project, use.agent, memory_root=str(root) if root else None
+            )
             return f"PROBLEM: the service answered 404 ({error.detail}): {said}", False
         return f"the service answered {error.status} ({error.detail}); the hooks fail open", True
     except MemoryClientError as error:
