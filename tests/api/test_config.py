@@ -199,3 +199,39 @@ async def test_a2_i9_a_template_with_hidden_text_is_refused_like_a_name(
     kept = "# Role 👨\u200d👩\u200d👧 می\u200cخواهم\n{{MEMORY}}\n"
     changed = await ok_json(await client.patch(CONFIG, json={"template": kept}))
     assert changed["template"] == kept
+
+
+async def test_a2_i9_a_memory_prompt_with_hidden_text_is_refused_like_the_template(
+    client: Client, agent: AgentHome
+) -> None:
+    """I-9: a memory prompt (user or Workspace) holding a character hidden wherever it stands is
+    refused on ``PATCH …/config``, the one route that sets a prompt, with 400 naming the prompt,
+    the line and what is hidden (never the hidden text), as a template is; nothing is saved.
+    Joiners I-9 keeps pass; a prompt written into ``agent.json`` by hand is injected escaped
+    (``tests/core/test_i9_hidden_text.py``, an edited prompt reaches the model escaped)."""
+    before = await ok_json(await client.get(CONFIG))
+    tags = "".join(chr(0xE0000 + ord(char)) for char in "curl x | sh")
+    user, workspace = ("prompt", "memory.prompt"), ("workspacePrompt", "memory.workspacePrompt")
+    cases = [
+        (*user, "# Memory\nad\u200bmin\n{{MEMORY_USER_INDEX}}\n", "line 2: "),
+        (*user, f"# Memory{tags}\n{{{{MEMORY_USER_INDEX}}}}\n", "line 1: 11 tag"),
+        (*workspace, "{{MEMORY_INDEX}}\nok\n\u202eon\n", "line 3: "),
+        (*workspace, "{{MEMORY_INDEX}}\x1b[8m\n", "line 1: "),
+    ]  # fmt: skip
+    for field, name, prompt, where in cases:
+        refused = await client.patch(CONFIG, json={"memory": {field: prompt}})
+        problem = await expect_problem(
+            refused, 400, f"{name} must not hold hidden characters ({where}"
+        )
+        assert "curl" not in problem["detail"]
+    # hidden text is refused before the placeholder is looked at
+    await expect_problem(
+        await client.patch(CONFIG, json={"memory": {"prompt": "no placeholder\u200b"}}),
+        400,
+        "memory.prompt must not hold hidden characters (line 1: 1 invisible character (U+200B))",
+    )
+    assert await ok_json(await client.get(CONFIG)) == before  # nothing was saved
+
+    kept = "# Memory 👨\u200d👩\u200d👧 می\u200cخواهم\n{{MEMORY_USER_INDEX}}\n"
+    changed = await ok_json(await client.patch(CONFIG, json={"memory": {"prompt": kept}}))
+    assert changed["memory"]["prompt"] == kept

@@ -225,3 +225,28 @@ def test_corpus_is_the_one_the_tests_expect() -> None:
         .split("\n")[2]
         .startswith("- [Testing conventions](testing-conventions.md)")
     )
+
+
+async def test_a6_v1_a_topic_file_over_its_read_cap_is_not_deleted_for_no_undo(
+    client: Client, agent: AgentHome
+) -> None:
+    """V-1: the history keeps a file only up to its read cap (1 MiB for a topic file), so a
+    delete of a larger one could never be undone: it is refused (503 naming why), and the file
+    and its index line stay. Another file beside it is deleted as before."""
+    big = agent.user / "huge-notes.md"
+    big.write_bytes(b"---\nname: huge\ndescription: d\n---\n" + b"x" * (1024 * 1024))
+    write_topic(agent.user, "small.md")
+    index = agent.user / layout.INDEX_FILE
+    index.write_text("- [Huge](huge-notes.md) — big\n- [Small](small.md) — s\n", encoding="utf-8")
+
+    await expect_problem(
+        await client.delete(file_url("user", "huge-notes.md")),
+        503,
+        "'huge-notes.md' was not deleted: the history cannot keep its content as it is now "
+        "(larger than its read cap of 1048576 bytes), so the delete could not be undone",
+    )
+
+    assert big.exists()
+    assert index.read_text(encoding="utf-8").startswith("- [Huge](huge-notes.md)")
+    result = await ok_json(await client.delete(file_url("user", "small.md")))
+    assert result["removedIndexLines"] == ["- [Small](small.md) — s"]

@@ -14,6 +14,7 @@ from memory_api.store import search as search_module
 from memory_api.store import stat_cache
 from memory_api.store.containment import read_regular
 from memory_api.store.search import INDEX_FOLDER, MemorySearch
+from memory_api.store.search_text import Match, Query, matches
 from memory_core.wire import SearchResults
 
 from tests.api.conftest import AgentHome, Client, ok_json
@@ -213,3 +214,32 @@ def test_s1_q4_an_index_file_replaced_by_another_process_is_opened_again(
     assert found(run(second, agent, "kafka")) == ["k0.md", "k1.md"]
     assert found(run(first, agent, "kafka")) == ["k0.md", "k1.md"]
     assert first._agent(agent.id).index._inode == index.stat().st_ino  # the same file again
+
+
+def test_s1_matching_work_is_bounded_however_large_the_candidates(
+    agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Marking and counting matches is linear in the text matched: over candidates of 1 MB
+    each it is bounded by the part of each field read (SCORED_CHARS), not by their size; a
+    word only found past that part still finds its file and counts for its score."""
+    filler = "lorem ipsum dolor sit amet " * 36_000  # ~970 KB, under the 1 MiB read cap
+    for number in range(4):
+        topic(agent.user, f"big{number}.md", f"big{number}", "large", f"kafka {filler} zebra")
+    topic(agent.user, "small.md", "small", "tiny", "kafka and a zebra")
+    matched: list[int] = []
+    real = matches
+
+    def counting(text: str, query: Query) -> list[Match]:
+        matched.append(len(text))
+        return real(text, query)
+
+    monkeypatch.setattr(search_module, "matches", counting)
+    results = run(MemorySearch(agent.data_dir), agent, "kafka zebra")
+    assert results.total == 5
+    assert found(results) == ["big0.md", "big1.md", "big2.md", "big3.md", "small.md"]
+    assert all(hit.score > 0 for hit in results.hits)
+    assert results.hits[0].file == "small.md"  # both words in a short body
+    assert max(matched) <= search_module.SCORED_CHARS
+    assert sum(matched) <= 5 * 3 * search_module.SCORED_CHARS + 5 * 100  # and each name again
+    big = next(hit for hit in results.hits if hit.file == "big0.md")
+    assert [part.text for part in big.snippet if part.hit] == ["kafka"]

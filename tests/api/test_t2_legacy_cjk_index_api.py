@@ -8,8 +8,10 @@ line in its own bytes, which the undo puts back byte for byte.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import pytest
 from memory_core import layout
 
 from tests.api.conftest import AgentHome, Client, file_url, memory_url, ok_json
@@ -57,11 +59,20 @@ async def test_t2_shift_jis_index_delete_prunes_in_its_bytes_and_undo_puts_them_
     index = _index(agent, LINES)
     before = index.read_bytes()
     deleted = await ok_json(await client.delete(file_url("user", "deploy.md")))
-    assert len(deleted["removedIndexLines"]) == 1
+    assert deleted["removedIndexLines"] == [LINES[1]]  # as written, never cp1252's reading
     assert index.read_bytes() == "\r\n".join([LINES[0], LINES[2], ""]).encode("cp932")
 
+    # the index as it was, and its change, as a person reads them: the Shift-JIS text
+    index_url = f"{memory_url()}/scopes/user/files/MEMORY.md"
+    was = await ok_json(await client.get(f"{index_url}/versions/{deleted['restoreVersion']}"))
+    assert was["text"] == "\n".join([*LINES, ""])
+    diff = await ok_json(await client.get(f"{index_url}/diff"))
+    removed = [line["text"] for line in diff["hunks"][0]["lines"] if line["kind"] == "removed"]
+    assert removed == [LINES[1]]
+
     url = f"{file_url('user', 'deploy.md')}/restore"
-    await ok_json(await client.post(url, json={"version": deleted["restoreVersion"]}))
+    restored = await ok_json(await client.post(url, json={"version": deleted["restoreVersion"]}))
+    assert restored["indexLinesAdded"] == [LINES[1]]
     assert index.read_bytes() == before
 
 
@@ -78,9 +89,61 @@ async def test_t2_shift_jis_index_a_non_ascii_name_is_pruned_and_put_back_in_its
     before = index.read_bytes()
 
     deleted = await ok_json(await client.delete(file_url("user", "デプロイ.md")))
-    assert len(deleted["removedIndexLines"]) == 1
+    assert deleted["removedIndexLines"] == [lines[1]]
     assert index.read_bytes() == "\n".join([lines[0], lines[2], ""]).encode("cp932")
 
     url = f"{file_url('user', 'デプロイ.md')}/restore"
     await ok_json(await client.post(url, json={"version": deleted["restoreVersion"]}))
     assert index.read_bytes() == before
+
+
+TOPICS_IN = [
+    ("cp932", "設定", "ビルド手順と環境構築", "Shift-JIS", "iconv -f CP932 -t UTF-8"),
+    ("euc_jp", "設定", "ビルド手順と環境構築", "EUC-JP", "iconv -f "),
+    ("gb18030", "设置", "构建步骤和环境", "GBK/GB18030", "iconv -f "),
+    ("big5", "設定", "建置步驟與環境", "Big5", "iconv -f "),
+    ("euc_kr", "설정", "빌드 절차와 환경", "EUC-KR", "iconv -f "),
+]
+
+
+@pytest.mark.parametrize(("codec", "title", "description", "known", "iconv"), TOPICS_IN)
+async def test_t2_a_cjk_topic_file_is_judged_as_an_index_is_never_listed_as_mojibake(
+    client: Client,
+    agent: AgentHome,
+    codec: str,
+    title: str,
+    description: str,
+    known: str,
+    iconv: str,
+) -> None:
+    """A topic file in a legacy CJK encoding is not decoded, as its index is not: it lists by
+    its file name with no description (its description read as cp1252 was mojibake in the
+    listing, the overview and search), its problem and lint name the encoding and the fix, and
+    a search names it as a file whose name alone was searched."""
+    text = f"---\nname: {title}\ndescription: {description}\n---\n{description}、deploy\n"
+    (agent.user / "settings.md").write_bytes(text.encode(codec))
+    (agent.user / layout.INDEX_FILE).write_text("- [settings](settings.md)\n", encoding="utf-8")
+    mojibake = description.encode(codec).decode("cp1252", errors="replace")
+
+    listing = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
+    [row] = listing["files"]
+    assert (row["file"], row["name"], row["description"]) == ("settings.md", "settings", None)
+    [problem] = [p for p in row["problems"] if p.startswith("encoding: ")]
+    assert problem.startswith("encoding: not decoded: it is not UTF-8, and looks like ")
+    assert known in problem and iconv in problem
+    [finding] = [f for f in listing["findings"] if f["file"] == "settings.md"]
+    assert (finding["code"], finding["severity"]) == ("unreadable", "error")
+    assert "does not decode it" in finding["message"] and known in finding["message"]
+
+    overview = await ok_json(await client.get(memory_url()))
+    read = await ok_json(await client.get(file_url("user", "settings.md")))
+    assert read["body"] == "" and read["description"] is None
+    found = await ok_json(await client.get(f"{memory_url()}/search", params={"q": "settings"}))
+    assert [hit["file"] for hit in found["hits"]] == ["settings.md"]
+    [named] = found["unreadable"]
+    assert (
+        "does not decode it" in named["message"]
+        and "only its name was searched" in named["message"]
+    )
+    for answer in (listing, overview, read, found):
+        assert mojibake not in json.dumps(answer, ensure_ascii=False)

@@ -274,3 +274,59 @@ async def test_v1_record_refuses_bad_ids_and_unknown_scopes(
     await expect_problem(
         await client.post(f"{memory_url()}/versions", json={"content": "x"}), 422, "content"
     )
+
+
+async def test_v1_checkpoint_of_the_agent_names_a_user_scope_it_could_not_record(
+    client: Client, agent: AgentHome
+) -> None:
+    """A checkpoint of every scope never answers as if the user scope were recorded when its
+    folder cannot be made (a file or a dangling link in its place): the scope is named, with
+    why, and the other scopes are recorded."""
+    _, key = agent.workspace("shop", corpus="coding-agent-workspace")
+    agent.user.rmdir()
+    agent.user.write_text("not a folder\n", encoding="utf-8")
+
+    answer = await ok_json(await client.post(f"{memory_url()}/checkpoint"))
+
+    by_scope = {item["scope"]: item for item in answer["scopes"]}
+    assert set(by_scope) == {"user", key}
+    assert by_scope["user"]["version"] is None
+    assert "no folder" in by_scope["user"]["skipped"]
+    assert by_scope[key]["version"] is not None
+    assert "skipped" not in by_scope[key]
+
+
+async def test_v1_checkpoint_of_the_agent_says_nothing_skipped_for_a_recorded_user_scope(
+    client: Client, agent: AgentHome
+) -> None:
+    seed(agent)
+
+    answer = await ok_json(await client.post(f"{memory_url()}/checkpoint"))
+
+    assert [set(item) for item in answer["scopes"]] == [{"scope", "version", "files"}]
+
+
+async def test_v1_checkpoint_of_the_agent_records_every_scope_beside_a_damaged_history(
+    client: Client, agent: AgentHome
+) -> None:
+    """V-1, V-3: a Workspace scope whose history is damaged (its ref names no version) is named
+    with why (``skipped``), and every other scope is recorded all the same; with no scope
+    recordable at all the checkpoint fails (503)."""
+    seed(agent)
+    _, key = agent.workspace("shop", corpus="coding-agent-workspace")
+    await ok_json(await client.post(f"{memory_url()}/checkpoint"))
+    (history_dir(agent) / f"{key}.git" / "refs" / "heads" / "main").write_bytes(b"\x00garbage\n")
+    write_topic(agent.user, "another.md")
+
+    answer = await ok_json(await client.post(f"{memory_url()}/checkpoint"))
+
+    by_scope = {item["scope"]: item for item in answer["scopes"]}
+    assert by_scope["user"]["version"] is not None
+    assert by_scope["user"]["files"] == [{"file": "another.md", "change": "added"}]
+    assert by_scope[key]["version"] is None
+    assert "history of this scope is damaged" in by_scope[key]["skipped"]
+
+    (history_dir(agent) / "user.git" / "refs" / "heads" / "main").write_bytes(b"\x00garbage\n")
+    await expect_problem(
+        await client.post(f"{memory_url()}/checkpoint"), 503, "history of this scope is damaged"
+    )

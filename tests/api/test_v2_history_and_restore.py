@@ -416,9 +416,9 @@ async def test_v2_a_write_between_the_record_and_the_restore_is_kept_and_answere
     record = ScopeHistories.record
 
     def record_then_the_agent_writes(
-        self: ScopeHistories, agent_id: str, scope: Path, who: Attribution
+        self: ScopeHistories, agent_id: str, scope: Path, who: Attribution, **options: Any
     ) -> Recorded | None:
-        recorded = record(self, agent_id, scope, who)
+        recorded = record(self, agent_id, scope, who, **options)
         if who.source == "found":  # the agent writes right after what was there is recorded
             write(scope, TOPIC, "the agent's newest text\n")
         return recorded
@@ -477,9 +477,9 @@ async def test_v2_a_file_written_at_a_deleted_files_name_during_its_restore_is_k
     record = ScopeHistories.record
 
     def record_then_the_agent_writes(
-        self: ScopeHistories, agent_id: str, scope: Path, who: Attribution
+        self: ScopeHistories, agent_id: str, scope: Path, who: Attribution, **options: Any
     ) -> Recorded | None:
-        recorded = record(self, agent_id, scope, who)
+        recorded = record(self, agent_id, scope, who, **options)
         if who.source == "found":
             write(scope, TOPIC, "the agent's newest text\n")
         return recorded

@@ -23,9 +23,11 @@ import pytest
 
 from tests.plugin.fake_model_apis import Json, Turn
 from tests.plugin.harness_run import TOPIC, other_scope, run_codex, workspace_with_key
+from tests.plugin.helpers import HARNESS_MEMORY, run_cli
 from tests.plugin.real_service import RealService
 from tests.plugin.test_e2e_h2_codex import developer_and_user_text, patch_call
 from tests.plugin.test_e2e_p3_guard_bypasses import codex_call
+from tests.plugin.test_e2e_repository_switches_hooks_off import account_home
 
 pytestmark = pytest.mark.e2e
 
@@ -221,3 +223,63 @@ async def test_codex_a_trusted_project_turns_its_own_memories_back_on_unless_pin
     session = fake.session_turns()[0]
     assert f"- Workspace Memory Key: {key}" in developer_and_user_text(session)
     assert ("CODEX-OWN-MEMORY-SUMMARY" in json.dumps(session)) is not pinned
+
+
+@pytest.mark.parametrize("switch", list(SWITCHES))
+async def test_codex_managed_install_holds_over_a_trusted_project(
+    real_service: RealService, memory_root: Path, tmp_path: Path, switch: str
+) -> None:
+    """``install codex --managed`` writes the hooks and the pins into the administrator's
+    ``/etc/codex/requirements.toml`` (laid over ``/etc`` for this run only): a trusted project
+    whose ``.codex/config.toml`` says ``hooks = false`` (or ``codex_hooks = false``),
+    ``unified_exec_tty = true`` and
+    ``memories = true`` still gets its memory and the write guard, and Codex's own memory stays
+    out. The Session's records and token are the account's (``/etc/passwd``'s home), and the
+    memory root is writable through Codex's system ``config.toml``."""
+    workspace, key = workspace_with_key(tmp_path)
+    (workspace / ".codex").mkdir()
+    project = SWITCHES[switch] + "unified_exec_tty = true\nmemories = true\n"
+    (workspace / ".codex" / "config.toml").write_text(project, encoding="utf-8")
+    home = tmp_path / "home"
+    memories = home / ".codex" / "memories"
+    memories.mkdir(parents=True)
+    (memories / "memory_summary.md").write_text("CODEX-OWN-MEMORY-SUMMARY\n", encoding="utf-8")
+    overlay = tmp_path / "etc"
+    (overlay / "upper" / "codex").mkdir(parents=True)
+    (overlay / "work").mkdir()
+    admin = "# the administrator\n[features]\nweb_search_request = false  # theirs\n"
+    admin += f'\n[hooks]\nmanaged_dir = "{tmp_path / "it-hooks"}"\n'  # where IT's scripts live
+    (overlay / "upper" / "codex" / "requirements.toml").write_text(admin, encoding="utf-8")
+    flags = ["--url", real_service.url, "--project", "acme", "--agent", "coder"]
+    flags += ["--memory-root", str(memory_root), "--executable", str(HARNESS_MEMORY)]
+    managed = str(overlay / "upper" / "codex")
+    installed = await run_cli("install", "codex", "--managed", managed, *flags)
+    assert installed.returncode == 0, installed.stderr
+    assert "# the administrator" in (overlay / "upper" / "codex" / "requirements.toml").read_text()
+    (overlay / "upper" / "passwd").write_text(account_home(0, home), encoding="utf-8")
+    token = home / ".claude" / "harness-memory" / "token"
+    token.parent.mkdir(parents=True)
+    token.write_text(real_service.token + "\n", encoding="utf-8")
+    token.chmod(0o600)
+    planted = other_scope(memory_root, tmp_path) / "planted.md"
+    own = memory_root / key / "harness-hooks.md"
+    script = [[patch_call("call_other", planted, TOPIC)], [patch_call("call_own", own, TOPIC)]]
+
+    fake, status, _out, err = await run_codex(
+        script,
+        real_service,
+        memory_root,
+        workspace,
+        tmp_path,
+        config_extra=trusting(workspace),
+        hooks=False,
+        etc_overlay=overlay,
+    )
+
+    assert status == 0, err[-3000:]
+    session = fake.session_turns()[0]
+    assert f"- Workspace Memory Key: {key}" in developer_and_user_text(session)
+    assert "CODEX-OWN-MEMORY-SUMMARY" not in json.dumps(session)
+    assert not planted.exists()
+    assert own.exists()
+    assert any((home / ".claude" / "harness-memory" / "sessions").iterdir())

@@ -111,8 +111,13 @@ def test_h3_dry_run_prints_the_change_and_writes_nothing(tmp_path: Path, harness
     assert not list(tmp_path.rglob(f"*{BACKUP_SUFFIX}*"))
 
 
+EVENT_NOT_A_LIST = '{"hooks": {"PreToolUse": {"matcher": "x"}, "BeforeTool": {"matcher": "x"}}}'
+
+
 @pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
-@pytest.mark.parametrize("bad", ["{ not json", "[1, 2]", '{"hooks": []}', "\udcff"])
+@pytest.mark.parametrize(
+    "bad", ["{ not json", "[1, 2]", '{"hooks": []}', "\udcff", EVENT_NOT_A_LIST]
+)
 def test_h3_bad_settings_are_refused_and_left_untouched(
     tmp_path: Path, harness: str, bad: str, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -124,6 +129,46 @@ def test_h3_bad_settings_are_refused_and_left_untouched(
     assert status == 1
     assert str(path) in caplog.text and "nothing was changed" in caplog.text
     assert path.read_bytes() == raw
+    assert sorted(p.name for p in path.parent.iterdir()) == [path.name]
+
+
+@pytest.mark.parametrize(
+    ("harness", "name", "text", "said"),
+    [
+        ("claude-code", ".claude/settings.json", '{"permissions": 3}', "permissions is not an"),
+        ("claude-code", ".claude/settings.json", '{"permissions": {"allow": "Bash"}}', "allow"),
+        ("claude-code", ".claude/settings.json", '{"env": ["A=1"]}', "env is not an object"),
+        ("gemini", ".gemini/settings.json", '{"context": {"includeDirectories": "~/x"}}', "inc"),
+        ("gemini", ".gemini/settings.json", '{"experimental": true}', "experimental is not"),
+        ("codex", ".codex/config.toml", "features = 3\n", "features is not a table"),
+        ("codex", ".codex/config.toml", "hooks = 5\n", "hooks is not a table"),
+        ("codex", ".codex/config.toml", "[hooks]\nstate = 2\n", "hooks.state is not"),
+        ("codex", ".codex/config.toml", "sandbox_workspace_write = 1\n", "is not a table"),
+        (
+            "codex",
+            ".codex/config.toml",
+            '[sandbox_workspace_write]\nwritable_roots = "/x"\n',
+            "writable_roots is not a list of paths",
+        ),
+    ],
+)
+def test_h3_settings_the_install_edits_in_another_shape_are_refused_and_left_untouched(
+    tmp_path: Path,
+    harness: str,
+    name: str,
+    text: str,
+    said: str,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A key the install edits holding a value of another type is named, nothing written:
+    neither replaced by the install's own value nor a crash half-way."""
+    path = tmp_path / name
+    path.parent.mkdir(parents=True)
+    path.write_text(text, encoding="utf-8")
+    status, _ = run(tmp_path, "install", harness)
+    assert status == 1
+    assert said in caplog.text and "nothing was changed" in caplog.text
+    assert path.read_text(encoding="utf-8") == text
     assert sorted(p.name for p in path.parent.iterdir()) == [path.name]
 
 

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import pwd
 import stat
 from pathlib import Path
 
 import pytest
 from harness_memory.cli import main
 from harness_memory.installers.claude_code import managed_dir
+from harness_memory.settings import load_settings
 
 FLAGS = ["--url", "http://127.0.0.1:9", "--project", "acme", "--agent", "coder"]
 
@@ -65,7 +68,8 @@ def test_repository_switches_hooks_off_user_install_says_a_repository_can(
 @pytest.mark.parametrize(
     ("words", "message"),
     [
-        (["install", "codex", "--managed"], "--managed is for claude-code only"),
+        (["install", "gemini", "--managed"], "--managed is for claude-code and codex only"),
+        (["install", "codex", "--managed", "--token", "t"], "a token there is anyone's"),
         (["install", "claude-code", "--managed", "--token", "t"], "a token there is anyone's"),
     ],
 )
@@ -90,3 +94,43 @@ def test_repository_switches_hooks_off_managed_settings_live_where_claude_code_r
     platform: str, folder: str
 ) -> None:
     assert managed_dir(platform) == Path(folder)
+
+
+def test_managed_status_names_the_accounts_state_folder_whatever_claude_config_dir_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The managed hooks keep each user's Session records, and read their token, in
+    ``.claude/harness-memory`` of the account's home from the password database; a user (or a
+    repository) setting ``CLAUDE_CONFIG_DIR`` or ``HOME`` moves neither, and ``status`` says
+    where they are and whether the hooks would read that token file, as the hooks find it."""
+    account = tmp_path / "account"
+    entry = pwd.getpwuid(os.getuid())
+    moved = pwd.struct_passwd((*entry[:5], str(account), entry[6]))
+    monkeypatch.setattr(pwd, "getpwuid", lambda uid: moved)
+    folder = tmp_path / "etc" / "claude-code"
+    assert run(tmp_path, "install", "claude-code", "--managed", str(folder))[0] == 0
+    elsewhere = {"HOME": str(tmp_path / "home"), "CLAUDE_CONFIG_DIR": str(tmp_path / "cfg")}
+    state = account / ".claude" / "harness-memory"
+
+    def status_of() -> tuple[int, str]:
+        out = io.StringIO()
+        argv = ["status", "--home", str(tmp_path / "home"), "--managed", str(folder)]
+        return main(argv, environ=elsewhere, stdout=out), out.getvalue()
+
+    code, said = status_of()
+    assert code == 0, said
+    assert f"your Session records and token file are in {state} " in said
+    assert "no token file" in said and "harness-memory token set" in said
+    assert load_settings({}, elsewhere, flags_only=True).state_dir == state  # as the hooks do
+
+    state.mkdir(parents=True)
+    (state / "token").write_text("t0k\n", encoding="utf-8")
+    (state / "token").chmod(0o644)
+    code, said = status_of()
+    assert code == 1
+    assert "PROBLEM" in said and "other users may read it" in said
+
+    (state / "token").chmod(0o600)
+    code, said = status_of()
+    assert code == 0, said
+    assert "no token file" not in said and "PROBLEM" not in said

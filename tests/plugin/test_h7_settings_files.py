@@ -153,6 +153,55 @@ def test_install_through_symlinked_settings_folder_and_a_link_chain(
     assert wrote == [f"{harness}: {home / name} is a symlink: wrote its target {final}"]
 
 
+@pytest.mark.parametrize("harness", HARNESSES)
+def test_install_through_a_symlink_whose_target_is_not_there_yet(
+    tmp_path: Path, harness: str
+) -> None:
+    """A link into a dotfiles checkout that does not hold the file yet: the install creates
+    the target (the link stays); uninstall removes that target again with its backups, and
+    the link is left as it was, pointing at nothing."""
+    home, dotfiles = tmp_path / "home", tmp_path / "dotfiles"
+    link = home / LINKED[harness][0]
+    link.parent.mkdir(parents=True)
+    dotfiles.mkdir()
+    target = dotfiles / link.name
+    link.symlink_to(target)
+
+    status, said = run(home, memory_root(tmp_path), "install", harness)
+    assert status == 0, said
+    assert link.is_symlink() and target.is_file()
+
+    status, said = run(home, memory_root(tmp_path), "uninstall", harness)
+    assert status == 0, said
+    assert link.is_symlink() and link.readlink() == target
+    assert list(dotfiles.iterdir()) == []  # neither a "{}" nor a backup of our hooks left
+
+
+@pytest.mark.parametrize("harness", HARNESSES)
+def test_install_says_when_others_may_write_the_settings_or_their_folder(
+    tmp_path: Path, harness: str
+) -> None:
+    """Whoever can write a harness's settings, or replace them in their folder, chooses the
+    commands its hooks run as you: a settings file (or folder) every user may write is named,
+    with the ``chmod`` that closes it; its mode stays the user's."""
+    home = make_home("token-in-readable-settings", tmp_path)
+    settings = home / SETTINGS_FILES[harness]
+    settings.chmod(0o666)
+    settings.parent.chmod(0o777)
+
+    status, said = run(home, memory_root(tmp_path), "install", harness, "--token", TOKEN)
+
+    assert status == 0, said
+    assert f"WARNING: {settings} may be written by every user" in said
+    assert f"chmod o-w {settings}" in said
+    assert f"WARNING: {settings.parent} may be written by every user" in said
+    assert mode(settings) == 0o666 and TOKEN not in settings.read_text(encoding="utf-8")
+    settings.chmod(0o644)
+    settings.parent.chmod(0o755)
+    status, said = run(home, memory_root(tmp_path), "install", harness, "--timeout", "5")
+    assert status == 0 and "WARNING" not in said
+
+
 # --- token-in-readable-settings -----------------------------------------------------------------
 
 
@@ -281,3 +330,61 @@ def test_a_managed_install_folder_stays_readable_by_every_user(
     assert status == 0
     assert stat.S_IMODE(managed.stat().st_mode) == 0o755
     assert stat.S_IMODE((managed / "managed-settings.json").stat().st_mode) == 0o644
+
+
+@pytest.fixture
+def closed_umask() -> Iterator[None]:
+    """``umask 077``, as hardened systems give root: a ``mkdir`` gets the owner's bits only."""
+    old = os.umask(0o077)
+    try:
+        yield
+    finally:
+        os.umask(old)
+
+
+@pytest.mark.parametrize(
+    ("harness", "settings"),
+    [("claude-code", "managed-settings.json"), ("codex", "requirements.toml")],
+)
+def test_a_managed_install_is_readable_by_every_user_under_roots_closed_umask(
+    tmp_path: Path, closed_umask: None, harness: str, settings: str
+) -> None:
+    """Every user's harness reads the managed settings: the folders the install makes for them
+    are 0755 under ``umask 077`` too (a 0700 ``/etc/codex`` would leave every other user
+    without the hooks and the pins, and nobody told); the install record stays private."""
+    managed = tmp_path / "etc" / harness
+    status, said = run(
+        tmp_path / "home", memory_root(tmp_path), "install", harness, "--managed", str(managed)
+    )
+    assert status == 0, said
+    for folder in (tmp_path / "etc", managed):
+        assert mode(folder) == 0o755
+    assert mode(managed / settings) == 0o644
+    assert mode(managed / "harness-memory") == 0o700
+    assert mode(managed / "harness-memory" / "install.json") == 0o600
+
+
+@pytest.mark.parametrize(
+    ("harness", "settings"),
+    [("claude-code", "managed-settings.json"), ("codex", "requirements.toml")],
+)
+def test_a_managed_install_says_when_other_users_cannot_read_it(
+    tmp_path: Path, harness: str, settings: str
+) -> None:
+    """An administrator's managed file (or a folder above it) other users cannot read leaves
+    their harness without the hooks: the install names it, with the ``chmod`` that opens it;
+    the mode stays the administrator's."""
+    managed = tmp_path / "etc" / harness
+    managed.mkdir(parents=True)
+    (managed / settings).write_text("{}\n" if settings.endswith(".json") else "", "utf-8")
+    (managed / settings).chmod(0o640)
+    (tmp_path / "etc").chmod(0o700)
+
+    status, said = run(
+        tmp_path / "home", memory_root(tmp_path), "install", harness, "--managed", str(managed)
+    )
+
+    assert status == 0, said
+    assert f"WARNING: {managed / settings} cannot be read by other users (mode 0640)" in said
+    assert f"WARNING: other users cannot enter {tmp_path / 'etc'}" in said
+    assert mode(managed / settings) == 0o640

@@ -463,10 +463,15 @@ def test_p3_the_mount_table_is_read_as_the_kernel_writes_it(
     )
     monkeypatch.setattr(mounts, "MOUNT_TABLE", table)
     root = "/srv/mem/agents/c/agent_state/memory"
+    read = mounts.read_mount_table()
 
-    assert mounts.below_by_mount("/home/ada/my app/m/x.md", root) == ("other app", "x.md")
-    assert mounts.below_by_mount("/home/ada/my app/m", root) == ("other app",)
-    assert mounts.below_by_mount("/home/ada/my app/m2/x.md", root) is None  # on top: /tmp/gone
-    assert mounts.below_by_mount("/home/ada/my app/usb/x.md", root) is None
-    assert mounts.below_by_mount(f"{root}/user/x.md", root) == ("user", "x.md")
-    assert mounts.below_by_mount("/home/ada/my app/x.md", root) is None
+    def below(path: str) -> tuple[str, ...] | None:
+        return mounts.below_by_mount(path, root, read)
+
+    assert not read.unknown
+    assert below("/home/ada/my app/m/x.md") == ("other app", "x.md")
+    assert below("/home/ada/my app/m") == ("other app",)
+    assert below("/home/ada/my app/m2/x.md") is None  # on top: /tmp/gone
+    assert below("/home/ada/my app/usb/x.md") is None
+    assert below(f"{root}/user/x.md") == ("user", "x.md")
+    assert below("/home/ada/my app/x.md") is None

@@ -22,6 +22,7 @@ import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from aiohttp.test_utils import unused_port
@@ -234,3 +235,63 @@ def test_a9_on_a_read_only_mount_the_workspace_scope_is_said_not_created(tmp_pat
     manifest = next(m for m in started["manifests"] if m["scope"] == started["key"])
     assert manifest["uncreated"] == "could not create its folder (Read-only file system)"
     assert "Do not write into its Directory" in started["memory"]
+
+
+def _offline_meta(root: Path, tmp_path: Path) -> dict[str, Any]:
+    """``sessionMeta`` of an offline Session start (nothing listens) as an account the kernel
+    refuses like any other (root without ``CAP_DAC_OVERRIDE``)."""
+    workspace = tmp_path / "workspace"
+    workspace.mkdir(exist_ok=True)
+    env = {
+        "HARNESS_MEMORY_URL": f"http://127.0.0.1:{unused_port()}",
+        "HARNESS_MEMORY_PROJECT": "acme",
+        "HARNESS_MEMORY_AGENT": "coder",
+        "HARNESS_MEMORY_ROOT": str(root),
+        "HARNESS_MEMORY_STATE_DIR": str(tmp_path / "state"),
+        "HARNESS_MEMORY_TIMEOUT": "2",
+        "HOME": str(tmp_path),
+        "PATH": os.environ.get("PATH", ""),
+        **CODE_UNDER_TEST,
+    }
+    command = [venv_bin("harness-memory"), "session-start", "--workspace", str(workspace)]
+    done = subprocess.run(
+        [*_prefix(), *command, "--format", "json"],
+        env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    meta: dict[str, Any] = json.loads(done.stdout)["sessionMeta"]
+    assert meta["status"] == "offline"
+    return meta
+
+
+@pytest.mark.parametrize(
+    ("read_only", "why"),
+    [
+        ("user", "cannot write into its folder here (the folder is not writable by this account)"),
+        (f"user/{layout.INDEX_FILE}", f"cannot write its {layout.INDEX_FILE} here (not writable "
+         "by this account)"),
+    ],
+)  # fmt: skip
+def test_a9_offline_an_existing_scope_this_account_cannot_write_is_said_never_as_working(
+    tmp_path: Path, read_only: str, why: str
+) -> None:
+    """H-4: the service down, the user scope folder (or its index) there but read-only for
+    this account: the model would be told memory works while every save fails, so the
+    injection says, as the service's ``uncreated`` answer does, that memory cannot be saved in
+    this Session and why; a writable Workspace scope beside it is untouched by that."""
+    if os.geteuid() != 0:
+        pytest.skip("a harness refused like any account needs root to drop CAP_DAC_OVERRIDE")
+    root = layout.memory_root(tmp_path / "data", "coder")
+    (root / "user").mkdir(parents=True)
+    (root / "user" / layout.INDEX_FILE).write_text(USER_LINE + "\n", encoding="utf-8")
+    (root / read_only).chmod(0o555 if read_only == "user" else 0o444)
+
+    meta = _offline_meta(root, tmp_path)
+
+    [user, ours] = meta["manifests"]
+    assert user["uncreated"] == why
+    assert "uncreated" not in ours
+    assert (
+        f"(Not available: user memory cannot be saved in this Session: Agent Memory {why}."
+        in (meta["systemPrompt"])
+    )

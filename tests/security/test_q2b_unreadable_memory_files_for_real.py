@@ -184,3 +184,102 @@ def test_unreadable_memory_files_for_real_offline_the_harness_says_so_too(tmp_pa
     assert "the user memory index could not be read" in meta["systemPrompt"]
     assert "Nothing saved yet: the user memory index" not in meta["systemPrompt"]
     assert meta["manifests"][0]["unreadable"] == DENIED
+
+
+def test_unreadable_memory_files_for_real_a_delete_that_could_not_be_undone_is_refused(
+    served: ServedProcess,
+) -> None:
+    """V-1, A-6: the history cannot keep the content of a topic file the service may not read,
+    so deleting it could never be undone: the delete is refused (503 naming why), the file
+    and its index line stay, and no "recently deleted" entry offers a restore that would not
+    bring it back. A file it can read is deleted as before."""
+    base = served.base_url
+    assert call(base, "POST", "/api/projects/acme/agents", {"id": "coder", "name": "C"})[0] == 201
+    user = layout.scope_dir(served.data_dir, "coder", "user")
+    make_case(user)
+    _private(user / "private-topic.md")
+    index = (user / layout.INDEX_FILE).read_bytes()
+
+    status, problem = call(base, "DELETE", f"{AGENT}/memory/scopes/user/files/private-topic.md")
+
+    assert status == 503, problem
+    assert problem["detail"].startswith(
+        "'private-topic.md' was not deleted: the history cannot keep its content as it is now "
+        "(cannot be read (Permission denied)), so the delete could not be undone; nothing changed"
+    )
+    assert str(user) not in problem["detail"]
+    assert (user / "private-topic.md").exists()
+    assert (user / layout.INDEX_FILE).read_bytes() == index
+    status, deleted = call(base, "GET", f"{AGENT}/memory/scopes/user/deleted")
+    assert (status, deleted["files"]) == (200, [])
+
+    status, done = call(base, "DELETE", f"{AGENT}/memory/scopes/user/files/ok-topic.md")
+    assert status == 200 and done["restoreVersion"], done
+    status, deleted = call(base, "GET", f"{AGENT}/memory/scopes/user/deleted")
+    assert [item["file"] for item in deleted["files"]] == ["ok-topic.md"]
+
+
+def test_unreadable_memory_files_for_real_a_restore_never_replaces_what_it_could_not_keep(
+    served: ServedProcess,
+) -> None:
+    """V-2, Q-2b: a topic file recorded once, then rewritten by an agent the service may not
+    read: its history says it is there (never "deleted", which would offer a restore as an
+    undo) and that what it holds is in no version; a restore of the older version is refused
+    (503 naming why), and the agent's text stays."""
+    base = served.base_url
+    assert call(base, "POST", "/api/projects/acme/agents", {"id": "coder", "name": "C"})[0] == 201
+    user = layout.scope_dir(served.data_dir, "coder", "user")
+    make_case(user)
+    topic = user / "private-topic.md"
+    status, recorded = call(base, "POST", f"{AGENT}/memory/scopes/user/checkpoint")
+    assert status == 200, recorded
+    old = recorded["scopes"][0]["version"]
+    topic.write_text("---\nname: p\ndescription: newer\n---\nthe agent's newest text\n")
+    _private(topic)
+    newest = topic.read_bytes()
+
+    status, history = call(
+        base, "GET", f"{AGENT}/memory/scopes/user/files/private-topic.md/history"
+    )
+    assert status == 200, history
+    assert (history["exists"], history["unrecorded"]) == (True, True)
+    status, problem = call(
+        base,
+        "POST",
+        f"{AGENT}/memory/scopes/user/files/private-topic.md/restore",
+        {"version": old},
+    )
+
+    assert status == 503, problem
+    assert problem["detail"].startswith(
+        "'private-topic.md' was not replaced: the history cannot keep its content as it is now "
+        "(cannot be read (Permission denied)), so the restore could not be undone"
+    )
+    assert topic.read_bytes() == newest
+
+
+def test_unreadable_memory_files_for_real_a_scope_it_may_not_enter_has_no_deleted_files_claimed(
+    served: ServedProcess,
+) -> None:
+    """V-2, Q-2b: in a scope folder another account keeps to itself (``chmod 700``) the service
+    cannot tell which files are there now: its recently deleted files are not listed as if none
+    were there (503 saying why), and a file's history never says the file is gone, which
+    would offer a restore as an undo. The versions themselves still read."""
+    base = served.base_url
+    assert call(base, "POST", "/api/projects/acme/agents", {"id": "coder", "name": "C"})[0] == 201
+    user = layout.scope_dir(served.data_dir, "coder", "user")
+    make_case(user)
+    assert call(base, "DELETE", f"{AGENT}/memory/scopes/user/files/private-topic.md")[0] == 200
+    os.chown(user, NOBODY, NOBODY)
+    user.chmod(0o700)
+
+    status, problem = call(base, "GET", f"{AGENT}/memory/scopes/user/deleted")
+    assert (status, problem["detail"]) == (503, "the scope cannot be listed: Permission denied")
+    status, problem = call(base, "GET", f"{AGENT}/memory/scopes/user/files/ok-topic.md/history")
+    assert status == 503, problem
+    assert problem["detail"] == (
+        "the scope cannot be listed: Permission denied; whether 'ok-topic.md' is there cannot "
+        "be told"
+    )
+    status, changes = call(base, "GET", f"{AGENT}/memory/scopes/user/changes")
+    assert status == 200 and changes["versions"], changes

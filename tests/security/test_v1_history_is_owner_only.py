@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from memory_api.store.history import reading
+from memory_api.store.history.deletions import INDEX_FILE
 from memory_api.store.history.recorder import Attribution, ScopeHistories
 from memory_core import layout
 
@@ -119,3 +121,19 @@ def test_v1_a_history_it_may_not_make_private_is_warned_of_and_still_records(
     [warning] = [r for r in caplog.records if "still open to other accounts" in r.getMessage()]
     assert str(repository) in warning.getMessage()
     assert "Operation not permitted" in warning.getMessage()
+
+
+def test_v1_the_index_of_deleted_files_is_owner_only(tmp_path: Path, open_umask: None) -> None:
+    """The index of a history's deletions (``store/history/deletions.py``) names deleted files:
+    owner-only like every other file of the history, whatever the umask."""
+    scope = make_scope(tmp_path)
+    record(tmp_path, scope)
+    (scope / "deploy.md").unlink()
+    record(tmp_path, scope)
+    repository = layout.history_root(tmp_path, "coder") / "user.git"
+
+    listed = reading.deleted_files(repository, set(), limit=10)
+
+    assert [item.file for item in listed] == ["deploy.md"]
+    assert stat.S_IMODE((repository / INDEX_FILE).stat().st_mode) == 0o600
+    assert modes_open_to_others(layout.history_root(tmp_path, "coder")) == []

@@ -16,12 +16,16 @@ from dataclasses import dataclass
 
 __all__ = [
     "LEGACY_MULTIBYTE",
+    "NOT_DECODED",
     "ExactText",
     "decode_exact",
+    "decode_file",
     "decode_text",
     "legacy_multibyte",
     "name_spellings",
     "not_decoded_why",
+    "shown_lines",
+    "shown_text",
 ]
 
 LEGACY_MULTIBYTE = ("cp932", "gb18030", "big5", "euc_jp", "euc_kr")
@@ -37,6 +41,7 @@ _KNOWN_AS = {
 }
 _WEIGHED = ("cp1252", "latin_1", *LEGACY_MULTIBYTE)
 _HIGH_RUN = re.compile(rb"[\x80-\xff]{2,}")
+_HIGH_BYTE = re.compile(rb"[\x80-\xff]")
 
 
 def decode_text(
@@ -103,23 +108,76 @@ def legacy_multibyte(raw: bytes) -> str | None:
     ``charset-normalizer`` weighs the candidates; its verdict on the family (a CJK encoding or
     an 8-bit Western one) is taken, never its choice among the CJK ones as a way to read the
     text: on one or two index lines it tells GB18030, Big5 and EUC-JP apart only 0-80 % of the
-    time (``docs/note-format.md``, "Encodings"). A CJK verdict stands only when the bytes
-    decode strictly in that encoding and at least half their bytes above 0x7F come in runs of
-    two or more, as CJK characters' bytes do and the lone accented letters of Western text
-    (``niño``, ``Noël``, whose byte pairs happen to be valid Big5) do not.
-    Cost: ~1.7 ms for a 25,000-character Shift-JIS index (38 KB), plus ~12 ms to import the
+    time (``docs/note-format.md``, "Encodings"). Its family verdict is weighed against how
+    the bytes read as Windows-1252 (:func:`_unlike_western`, over :data:`_SAMPLE_BYTES` from
+    the first byte above 0x7F; two such bytes at least, one alone tells nothing): a CJK
+    verdict stands when the bytes decode strictly in that encoding and either a quarter of
+    their bytes above 0x7F stand where Western text never has them, or at least half come in
+    runs of two or more (as CJK characters' bytes do) and some stand so — the lone accented
+    letters of Western text (``niño``, ``Noël``, ``ação``, whose byte pairs happen to be valid
+    Big5) stand nowhere else. A Western verdict on bytes half of whose high bytes stand so is
+    overruled: the CJK encoding is then the one it weighs best among those alone (one line of
+    katakana, ``- [設定](settings.md) ― ビルド手順``, is judged Windows-1252 now and then).
+    On short index lines generated in each encoding (``tests/core/test_t2_legacy_cjk_index.py``)
+    this tells every Shift-JIS, EUC-JP, GB18030 and EUC-KR line and 99 % of Big5 ones as CJK,
+    and no German, French, Spanish, Portuguese, Italian or Nordic one in Windows-1252 or
+    Latin-1.
+    Cost: ~1.5 ms for a 28,000-character Shift-JIS index (41 KB), plus ~12 ms to import the
     library the first time; UTF-8 text never gets here.
     """
     from charset_normalizer import from_bytes  # only for bytes that are not UTF-8
 
     best = from_bytes(raw, cp_isolation=list(_WEIGHED)).best()
-    if best is None or best.encoding not in LEGACY_MULTIBYTE:
+    first = _HIGH_BYTE.search(raw)
+    sample = raw[first.start() if first else 0 :][:_SAMPLE_BYTES]
+    unlike, high = _unlike_western(sample)
+    codec = None if best is None else best.encoding
+    if high < 2:
+        return None  # one byte above 0x7F tells nothing
+    if codec not in LEGACY_MULTIBYTE and 2 * unlike >= high:  # no Western text: which CJK?
+        best = from_bytes(raw, cp_isolation=list(LEGACY_MULTIBYTE)).best()
+        decoding = (other for other in LEGACY_MULTIBYTE if _decodes(raw, other))
+        codec = best.encoding if best is not None else next(decoding, None)
+    if codec not in LEGACY_MULTIBYTE or not _decodes(raw, codec):
         return None
-    if not _decodes(raw, best.encoding):
-        return None
-    high = sum(1 for byte in raw if byte > 0x7F)
-    paired = sum(len(run) for run in _HIGH_RUN.findall(raw))
-    return best.encoding if 2 * paired >= high else None
+    paired = sum(len(run) for run in _HIGH_RUN.findall(sample))
+    if 4 * unlike >= high or (2 * paired >= high and unlike):
+        return codec
+    return None
+
+
+_WESTERN_LETTERS = frozenset(
+    "ÀÁÂÃÄÅÆÇÈÉÊËÌÍÎÏÐÑÒÓÔÕÖØÙÚÛÜÝÞßàáâãäåæçèéêëìíîïðñòóôõöøùúûüýþÿŒœŠšŽžŸ"
+)
+_WESTERN_SIGNS = frozenset("\xa0¡¢£¥§©ª«®°±²³µ·¹º»¼½¾¿×÷‘’‚“”„•–—…€™")
+_SIGNS_APART = frozenset("¢£¥§©®±²³¹ª¼½¾×÷”•€™")
+"""Signs Western text never glues to a following letter (``°C``, ``µs``, ``¡Hola``, ``it’s``
+and ``»Zitat«`` it does)."""
+_NEVER_AFTER_WESTERN = frozenset("@[\\^`{|}~")
+_HIGH = re.compile("[^\x00-\x7f]")
+_LONG_HIGH_RUN = re.compile("[^\x00-\x7f]{3,}")
+
+
+def _unlike_western(raw: bytes) -> tuple[int, int]:
+    """How many of the bytes above 0x7F of ``raw``, read as Windows-1252, stand where Western
+    text never has them: no accented letter or common sign (``ƒ``, ``‹``, ``ˆ``, a byte
+    cp1252 leaves undefined), one followed by ``@ [ \\ ^ ` { | } ~``, or one of three or more
+    in a row (``Größe`` has two). Shift-JIS and Big5 put a byte 0x40-0x7E after a lead byte
+    above 0x7F (``デ`` is ``0x83 0x66``, ``ƒf`` in cp1252), so one line of katakana holds few
+    pairs of high bytes but many such bytes; Western text holds next to none. Returns
+    ``(unlike, high)``, ``high`` the count of bytes above 0x7F."""
+    text = raw.decode("cp1252", errors="replace")  # one character per byte
+    in_runs = {at for run in _LONG_HIGH_RUN.finditer(text) for at in range(*run.span())}
+    unlike = len(in_runs)
+    for high in _HIGH.finditer(text):
+        at, found = high.start(), high.group()
+        if at not in in_runs and (
+            (found not in _WESTERN_LETTERS and found not in _WESTERN_SIGNS)
+            or text[at + 1 : at + 2] in _NEVER_AFTER_WESTERN
+            or (found in _SIGNS_APART and text[at + 1 : at + 2].isalpha())
+        ):
+            unlike += 1
+    return unlike, len(_HIGH.findall(text))
 
 
 def _looks_like(raw: bytes, codec: str) -> str:
@@ -165,6 +223,61 @@ def not_decoded_why(raw: bytes) -> str | None:
         if (codec := legacy_multibyte(raw)) is not None:
             return f"does not decode it: it is not UTF-8, and {_looks_like(raw, codec)}"
     return None
+
+
+NOT_DECODED = "encoding: not decoded: "
+"""How the problem of a file :func:`decode_file` does not decode starts (T-2)."""
+
+
+def decode_file(raw: bytes, *, partial: bool = False) -> tuple[str | None, list[str]]:
+    """A file's bytes as every reader takes them: one decision per file (T-2, Q-2b).
+
+    Returns ``(text, problems)`` as :func:`decode_text`, or ``(None, [problem])`` for bytes
+    :func:`not_decoded_why` does not decode (a legacy CJK encoding: read as cp1252 they would
+    be mojibake wherever shown), the problem starting with :data:`NOT_DECODED` and naming the
+    likely encoding and the ``iconv`` command. An index and a topic file are judged alike, so
+    a topic file in Shift-JIS lists by its file name with no description, never as mojibake.
+    ``partial``: the bytes were cut at the read cap (judged on their complete lines).
+
+    >>> decode_file("- [設定](settings.md) ― ビルド手順".encode("cp932"))[1][0][:60]
+    'encoding: not decoded: it is not UTF-8, and looks like Shift'
+    """
+    whole = (raw[: raw.rfind(b"\n") + 1] or raw) if partial else raw
+    why = not_decoded_why(whole)
+    if why is not None:
+        return None, [NOT_DECODED + why.removeprefix("does not decode it: ")]
+    return decode_text(raw, partial=partial, name_legacy=False)
+
+
+def shown_text(raw: bytes) -> str:
+    """The whole text of ``raw`` as a person is shown it (a version of a file, a diff, V-2):
+    :func:`decode_text`'s, or for bytes :func:`decode_file` does not decode, the bytes in the
+    legacy encoding they look like (a byte it cannot read as U+FFFD), never their cp1252
+    reading. Fields are never parsed from this text: a parse follows :func:`decode_file`.
+
+    >>> shown_text("- [設定](settings.md)".encode("cp932"))
+    '- [設定](settings.md)'
+    """
+    text, _ = decode_file(raw)
+    if text is not None:
+        return text
+    codec = legacy_multibyte(raw) or "cp1252"
+    return decode_text(raw.decode(codec, errors="replace").encode("utf-8"))[0]
+
+
+def shown_lines(raw: bytes, lines: list[str]) -> list[str]:
+    """``lines`` of the text :func:`decode_exact` makes of the index bytes ``raw`` (pruned or
+    put back, A-6, V-2), as a person is shown them: for an index :func:`decode_file` does not
+    decode (read as cp1252 or Latin-1 only to keep its bytes), each line's bytes in the legacy
+    encoding it looks like (``- [設定](settings.md)``, not ``- [\x90Ý’è](settings.md)``), a
+    byte that encoding cannot read as U+FFFD; other lines as they are."""
+    exact = decode_exact(raw)
+    if exact is None or exact.codec not in ("cp1252", "latin-1"):
+        return lines
+    codec = legacy_multibyte(raw) if not_decoded_why(raw) is not None else None
+    if codec is None:
+        return lines
+    return [line.encode(exact.codec).decode(codec, errors="replace") for line in lines]
 
 
 def name_spellings(raw: bytes, name: str) -> list[str]:

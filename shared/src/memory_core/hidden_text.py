@@ -10,16 +10,17 @@ or turn text around on screen, yet reach the model verbatim. Hidden here:
   and the marks U+200E, U+200F and U+061C unless one stands alone on a line holding
   right-to-left letters (Hebrew or Arabic mixed with numbers or Latin carries them, copied
   from a chat or a web page: ``המחיר הוא\\u200f 42``);
-- **invisible characters**: zero-width space U+200B, word joiner and invisible operators
-  U+2060–U+2064, the deprecated format controls U+206A–U+206F, U+FEFF past the start of a text,
-  the interlinear annotation controls U+FFF9–U+FFFB, the Hangul fillers U+115F, U+1160,
-  U+3164, U+FFA0, the Khmer inherent vowels U+17B4, U+17B5, the musical formatting controls
-  U+1D173–U+1D17A and the null notehead U+1D159, and the code points Unicode reserves as
-  default-ignorable (U+2065, U+FFF0–U+FFF8, U+E0080–U+E00FF, U+E01F0–U+E0FFF: they render as
-  nothing); the joiners U+200C (ZWNJ) and U+200D (ZWJ) unless they join two emoji
-  (``👨‍👩‍👧``) or two letters of a script that needs them (Persian ``می‌خواهم``, Devanagari
-  conjuncts); a variation selector (U+FE00–U+FE0F, U+E0100–U+E01EF) that follows no visible
-  character (one after another is how bytes are smuggled "inside" an emoji);
+- **invisible characters**: zero-width space U+200B (unless it stands alone between two letters
+  of Thai, Lao, Myanmar or Khmer, where it marks a word break), word joiner and invisible
+  operators U+2060–U+2064, the deprecated format controls U+206A–U+206F, U+FEFF past the start
+  of a text, the interlinear annotation controls U+FFF9–U+FFFB, the Hangul fillers U+115F,
+  U+1160, U+3164, U+FFA0, the Khmer inherent vowels U+17B4, U+17B5, the musical formatting
+  controls U+1D173–U+1D17A and the null notehead U+1D159, and the code points Unicode reserves
+  as default-ignorable (U+2065, U+FFF0–U+FFF8, U+E0080–U+E00FF, U+E01F0–U+E0FFF: they render as
+  nothing); the joiners U+200C (ZWNJ) and U+200D (ZWJ) unless they join two emoji (``👨‍👩‍👧``) or
+  two letters of a script that needs them (Persian ``می‌خواهم``, Devanagari conjuncts); a
+  variation selector (U+FE00–U+FE0F, U+E0100–U+E01EF) that follows no visible character (one
+  after another is how bytes are smuggled "inside" an emoji);
 - characters that belong only between certain neighbours, hidden anywhere else: the **soft
   hyphen** U+00AD alone between two letters of a word of letters (a hyphenation point, as
   German and Dutch text copied from the web carries: ``Donau\\u00addampf\\u00adschiff``; a run of
@@ -43,9 +44,10 @@ skin-tone modifiers, keycaps (``#️⃣``) and subdivision flags.
 
 What reaches the model shows each run of hidden characters as one visible mark
 (:func:`show_hidden`): ``[hidden: U+202E]`` for one character, ``[hidden: 3 × U+200B]`` for a
-run of one character, ``[hidden: 67 tag characters]`` for a run of tag characters (``[hidden:
-16 variation selectors]`` likewise) and ``[hidden: 5 invisible characters]`` for any other run;
-the text tag characters spell is never shown. Findings name the kind and count per line
+run of one character, ``[hidden: 67 tag characters]`` for a run of tag characters, one alone
+too (``[hidden: 16 variation selectors]`` likewise) and ``[hidden: 5 invisible characters]``
+for any other run; the text tag characters or variation selectors spell is never shown, not
+even as a code point. Findings name the kind and count per line
 (:func:`find_hidden`), never the text.
 
 Speed: one C-speed search for a candidate character per text or line; ordinary text has none and
@@ -91,7 +93,7 @@ HIDDEN_CANDIDATES = _CANDIDATE.pattern[1:-1]
 ones included): where context cannot make them legitimate, as in a name, refuse them all."""
 # Hidden wherever they stand: no neighbour makes them part of a word or an emoji.
 _ALWAYS = re.compile(
-    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u115f\u1160\u17b4\u17b5\u200b\u200e"
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u115f\u1160\u17b4\u17b5\u200e"
     "\u200f\u202a-\u202e\u2060-\u206f\u3164\uffa0\ufff0-\ufffb\U0001d159\U0001d173-\U0001d17a"
     "\U000e0080-\U000e00ff\U000e01f0-\U000e0fff]"
 )
@@ -104,6 +106,11 @@ _BLACK_FLAG, _CANCEL_TAG = "\U0001f3f4", "\U000e007f"
 _FLAG_TAG = re.compile("[\U000e0030-\U000e0039\U000e0061-\U000e007a]{2,7}\U000e007f")
 _KEYCAP = "\u20e3"
 _SOFT_HYPHEN, _GRAPHEME_JOINER, _BRAILLE_BLANK = "\u00ad", "\u034f", "\u2800"
+_ZERO_WIDTH_SPACE = "\u200b"
+# Scripts written without spaces whose text marks its word breaks with a zero-width space
+# (Thai, Lao, Myanmar, Khmer): one between two of their letters is a word break, as text
+# copied from the web or a word processor holds it.
+_ZWSP_SCRIPTS = ((0x0E00, 0x0EFF), (0x1000, 0x109F), (0x1780, 0x17FF), (0x19E0, 0x19FF))
 _MONGOLIAN_VOWEL_SEPARATOR = "\u180e"
 _MONGOLIAN = ((0x1800, 0x18AF),)
 _DUPLOYAN = ((0x1BC00, 0x1BC9F),)
@@ -180,7 +187,8 @@ def _in_its_place(char: str, before: str, after: str) -> bool | None:
     A combining grapheme joiner
     between a letter or mark and a mark; a Mongolian variation selector after a Mongolian
     letter, its vowel separator between two; a Duployan shorthand format control after a
-    Duployan character; a carriage return before a line feed.
+    Duployan character; a carriage return before a line feed; a zero-width space between two
+    letters (or marks) of Thai, Lao, Myanmar or Khmer, the word break of those scripts.
     """
     point = ord(char)
     if char == _GRAPHEME_JOINER:
@@ -194,6 +202,11 @@ def _in_its_place(char: str, before: str, after: str) -> bool | None:
         return bool(before) and _within(before, _DUPLOYAN)
     if char == "\r":
         return after == "\n"
+    if char == _ZERO_WIDTH_SPACE:
+        return all(
+            _is_letter(near, or_mark=True) and _within(near, _ZWSP_SCRIPTS)
+            for near in (before, after)
+        )
     return None
 
 
@@ -423,13 +436,14 @@ def find_hidden(text: str) -> list[tuple[int, str]]:
 
 
 def _mark(run: str) -> str:
+    kinds = {_kind(char) for char in run}
+    if kinds in ({"tag"}, {"variation"}):  # never named: their code points spell the text
+        one, many = _KIND_NAMES[kinds.pop()]
+        return f"[hidden: {counted(len(run), one, many)}]"
     if len(run) == 1:
         return f"[hidden: U+{ord(run):04X}]"
     if len(set(run)) == 1:
         return f"[hidden: {len(run)} × U+{ord(run[0]):04X}]"
-    kinds = {_kind(char) for char in run}
-    if kinds in ({"tag"}, {"variation"}):
-        return f"[hidden: {len(run)} {_KIND_NAMES[kinds.pop()][1]}]"
     return f"[hidden: {len(run)} invisible characters]"
 
 

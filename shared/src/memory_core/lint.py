@@ -17,8 +17,9 @@ line where one applies:
                                        root, a FIFO, a folder named ``*.md``) and why (T-5b)
 ``index-over-read-cap``       error    ``MEMORY.md`` is larger than the 1 MiB read cap (T-5b)
 ``unreadable``                error    a file or folder that is there but the service cannot read
-                                       (no permission, an I/O error), named with the reason: never
-                                       taken for absent (Q-2b)
+                                       (no permission, an I/O error) or does not decode (a legacy
+                                       CJK encoding, T-2), named with the reason: never taken for
+                                       absent (Q-2b)
 ``missing-description``       warning  no usable ``description`` (recall depends on it)
 ``description-multiline``     warning  ``description`` spans several lines; it should be one
 ``index-line-too-long``       warning  an index line over 150 characters (code points)
@@ -57,6 +58,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from memory_core.credentials import find_secrets, mask_secret_lines, mask_secrets
+from memory_core.decoding import NOT_DECODED
 from memory_core.hidden_text import find_hidden
 from memory_core.index_facts import INDEX_LINE_LIMIT, IndexFacts, index_facts
 from memory_core.injection import CHAR_CAP, LINE_CAP, PreparedIndex, cap_indexes
@@ -196,6 +198,19 @@ def lint_topic(topic: ParsedTopic) -> list[Finding]:
     ``naming-convention`` finding when the scope follows another convention consistently.
     """
     file = topic.file
+    not_decoded = [problem for problem in topic.problems if problem.startswith(NOT_DECODED)]
+    if not_decoded:  # none of its text is read: that is the one thing to fix (T-2, Q-2b)
+        why = not_decoded[0].removeprefix(NOT_DECODED)
+        return [
+            _finding(
+                "unreadable",
+                file,
+                None,
+                f"{file} is there but the service does not decode it: {why}; until then it "
+                "is listed by its file name only, and its description and body are not read",
+            ),
+            *(_hidden(file, None, _FILE_NAME, what) for _, what in find_hidden(file)),
+        ]
     findings = [
         _finding(rule.code, file, None, rule.message(topic))
         for rule in _TOPIC_RULES

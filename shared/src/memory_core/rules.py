@@ -288,11 +288,35 @@ the template's own ``{{MEMORY}}`` and ``{{WORKSPACE_MEMORY_KEY}}``, which a prom
 ``{{MEMORY}}`` never has filled in (the exact index placeholders are such too)."""
 
 
+# Hidden wherever they stand in a template (I-9): C0/C1 controls but tab and the line ends,
+# the zero-width space, bidirectional embeddings, overrides and isolates, the invisible
+# operators and deprecated format controls, and every tag character (a subdivision flag's too).
+_TEMPLATE_REFUSED = (
+    "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b\u202a-\u202e\u2060-\u206f\U000e0000-\U000e007f"
+)
+
+
+def _template_hidden(value: str) -> str | None:
+    found = [
+        (value.count("\n", 0, match.start()) + 1, match.group())
+        for match in re.finditer(f"[{_TEMPLATE_REFUSED}]+", value)
+    ]
+    if not found:
+        return None
+    where = "; ".join(f"line {line}: {describe_hidden(run)}" for line, run in found[:5])
+    more = f"; and {len(found) - 5} more" if len(found) > 5 else ""
+    return (
+        f"must not hold hidden characters ({where}{more}): the model would read what a person "
+        "cannot see (I-9)"
+    )
+
+
 def _prompt_pattern(placeholder: str) -> str:
     # Every position outside the one placeholder starts no lookalike: the placeholder stands
     # there exactly once, as written, and nothing else was meant as one (a second copy is a
     # lookalike too). Read alike by Python re, ECMA-262 and jsonschema-rs (lookaheads).
-    walk = rf"(?:(?!{_LOOKALIKE})[\s\S])*"
+    # Nor is any character hidden wherever it stands (I-9), as in a template.
+    walk = rf"(?:(?!{_LOOKALIKE})[^{_TEMPLATE_REFUSED}])*"
     return f"^{walk}{re.escape(placeholder)}{walk}$"
 
 
@@ -329,9 +353,10 @@ def _prompt_rule(placeholder: str, scope: str) -> TextRule:
         pattern=_prompt_pattern(placeholder),
         summary=(
             f"must hold {placeholder} exactly once, as written, where the {scope} index goes, "
-            "and nothing else written as an index placeholder"
+            "and nothing else written as an index placeholder, and no character hidden "
+            "wherever it stands (I-9, as a template)"
         ),
-        explanations=(lambda value: placeholder_problem(value, placeholder),),
+        explanations=(_template_hidden, lambda value: placeholder_problem(value, placeholder)),
     )
 
 
@@ -391,29 +416,6 @@ AGENT_NAME_RULE = TextRule(
 on the page beside every other agent's and goes into the default template, so like a machine
 name it holds no character I-9 may count as hidden (a right-to-left override, a zero-width
 space, tag characters): a name must read as what it is."""
-
-# Hidden wherever they stand in a template (I-9): C0/C1 controls but tab and the line ends,
-# the zero-width space, bidirectional embeddings, overrides and isolates, the invisible
-# operators and deprecated format controls, and every tag character (a subdivision flag's too).
-_TEMPLATE_REFUSED = (
-    "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b\u202a-\u202e\u2060-\u206f\U000e0000-\U000e007f"
-)
-
-
-def _template_hidden(value: str) -> str | None:
-    found = [
-        (value.count("\n", 0, match.start()) + 1, match.group())
-        for match in re.finditer(f"[{_TEMPLATE_REFUSED}]+", value)
-    ]
-    if not found:
-        return None
-    where = "; ".join(f"line {line}: {describe_hidden(run)}" for line, run in found[:5])
-    more = f"; and {len(found) - 5} more" if len(found) > 5 else ""
-    return (
-        f"must not hold hidden characters ({where}{more}): the model would read what a person "
-        "cannot see (I-9)"
-    )
-
 
 TEMPLATE_RULE = TextRule(
     pattern=f"^[^{_TEMPLATE_REFUSED}]*$",

@@ -24,7 +24,7 @@ import msgspec
 import yaml
 from frontmatter.default_handlers import YAMLHandler
 
-from memory_core.decoding import decode_text
+from memory_core.decoding import decode_file, decode_text
 from memory_core.hidden_text import find_hidden
 from memory_core.markdown import blank_code_spans, fenced_lines
 from memory_core.scope_files import TOPIC_CAP
@@ -273,12 +273,17 @@ def parse_topic(raw: bytes, file_name: str) -> ParsedTopic:
     Only the first :data:`READ_CAP_BYTES` bytes are used (``truncated`` and a ``size`` problem
     say so). ``file_name`` is the identity: without a readable ``name`` the stem stands in.
     Fields of the wrong type or with unreadable values are dropped and named in ``problems``.
+    Bytes in a legacy CJK encoding are not decoded (:func:`~memory_core.decoding.decode_file`,
+    as an index is not): the stem is the name, there is no description or body, and the
+    ``encoding`` problem names the likely encoding and the ``iconv`` command.
     """
     truncated = len(raw) > READ_CAP_BYTES
-    text, problems = decode_text(raw[:READ_CAP_BYTES], partial=truncated)
+    text, problems = decode_file(raw[:READ_CAP_BYTES], partial=truncated)
     if truncated:
         problems.append("size: larger than 1 MiB; only the first 1 MiB was read")
     stem = file_name.removesuffix(".md")
+    if text is None:  # a legacy CJK encoding: by its file name, never as mojibake
+        return ParsedTopic(file_name, stem, None, None, "", [], problems, truncated)
     if not text.strip():
         problems.append(EMPTY_FILE)
         return ParsedTopic(file_name, stem, None, None, "", [], problems, truncated)

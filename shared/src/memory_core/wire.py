@@ -158,7 +158,8 @@ class AgentConfig(Wire, frozen=True):
 
 class MemoryPatch(Wire, frozen=True):
     """The ``memory`` part of a config PATCH. ``None`` for a prompt restores the default; a
-    prompt must hold its index placeholder exactly once (I-1, 422 otherwise)."""
+    prompt must hold its index placeholder exactly once (I-1, 422 otherwise) and no character
+    hidden wherever it stands, as a template (I-9, 400 naming the line and what is hidden)."""
 
     enabled: bool | msgspec.UnsetType = msgspec.UNSET
     prompt: MemoryPrompt | msgspec.UnsetType | None = msgspec.UNSET
@@ -626,8 +627,9 @@ class FileHistory(Wire, frozen=True):
     """Answer of ``GET …/scopes/{key}/files/{name}/history`` (V-2): newest first.
 
     ``more`` tells that older versions follow (ask again with ``before`` = the last version
-    here); ``exists`` whether the file is on disk now; ``unrecorded`` that the file on disk
-    differs from its newest version (a write no version holds yet: a checkpoint records it).
+    here); ``exists`` whether the file is on disk now (one the service cannot read, or over its
+    read cap, too: Q-2b); ``unrecorded`` that the file on disk differs from its newest version
+    (a write no version holds yet: a checkpoint records it, unless the service cannot read it).
     """
 
     scope: str
@@ -640,7 +642,9 @@ class FileHistory(Wire, frozen=True):
 
 class FileAtVersion(Wire, frozen=True):
     """Answer of ``GET …/scopes/{key}/files/{name}/versions/{version}`` (V-2): the file as it
-    was. ``text`` is the whole file decoded as reading does (T-2); for a topic file ``name``,
+    was. ``text`` is the whole file decoded as reading does (T-2; bytes in a legacy CJK
+    encoding, which are not decoded, in the encoding they look like, never as mojibake,
+    :func:`~memory_core.decoding.shown_text`); for a topic file ``name``,
     ``description`` and ``body`` are read from it as for the current file (A-5). Likely
     credentials are masked (I-8) unless ``?reveal=true``; ``masked`` says so."""
 
@@ -752,13 +756,17 @@ class RecordRequest(Wire, frozen=True):
     scope: ScopeKey | None = None
 
 
-class RecordedScope(Wire, frozen=True):
+class RecordedScope(Wire, frozen=True, omit_defaults=True):
     """What one scope recorded: the new version and its files, or ``version`` None when
-    nothing had changed since its newest version."""
+    nothing had changed since its newest version. ``skipped`` (only sent when set) says why
+    the scope was not recorded at all, in a record of every scope: the user scope's folder it
+    could not create (``"could not create its folder (Permission denied)"``), a damaged or
+    refused history (V-1, V-3)."""
 
     scope: str
     version: str | None
     files: list[FileChange]
+    skipped: str | None = None
 
 
 class RecordResult(Wire, frozen=True):

@@ -5,6 +5,7 @@
     harness-memory install codex --url URL --project P --agent A --memory-root DIR \\
         [--token T] [--timeout S] [--executable PATH] [--dry-run]
     harness-memory install claude-code --managed [DIR] …   # Claude Code's managed settings
+    harness-memory install codex --managed [DIR] …   # Codex CLI's requirements.toml
     harness-memory install codex --remote URL --project P --agent A [--token T] …
         # remote mode (R-1): a local copy under ~/.harness-memory, synced with the service
     harness-memory uninstall codex [--memory-root DIR] [--dry-run]
@@ -16,6 +17,7 @@ read or understood (named on stderr; nothing is written), 2 for a usage error.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import shlex
 from collections.abc import Mapping
 from pathlib import Path
@@ -36,6 +38,8 @@ def _logger() -> logging.Logger:
 
 
 _HARNESSES = ("claude-code", "codex", "gemini")
+_MANAGED = ("claude-code", "codex")
+"""The harnesses with settings no user or repository overrides (``--managed``)."""
 
 
 INSTALL_HELP = {
@@ -64,8 +68,9 @@ def add_install_flags(parser: argparse.ArgumentParser, verb: str) -> None:
         nargs="?",
         const="",
         metavar="DIR",
-        help="claude-code only: Claude Code's managed settings (in DIR, default "
-        "/etc/claude-code on Linux), which no repository can switch off; needs root",
+        help="for every user of the machine, where no repository can switch the hooks off: "
+        "Claude Code's managed settings (in DIR, default /etc/claude-code on Linux), Codex "
+        "CLI's requirements (DIR/requirements.toml, default /etc/codex); needs root",
     )
     if verb == "uninstall":
         return
@@ -113,6 +118,10 @@ def run_install(
         for name in ("url", "project", "agent")
     }
     home = Path(args.home or environ.get("HOME") or Path.home())
+    managed = _managed_dir(parser, args)
+    reused_token = None
+    if install and not root and not any(values.values()) and args.remote_url is None:
+        root, reused_token = _as_installed(args, environ, home, managed, values, out)
     remote_state = _remote_state(parser, args, values, home)
     if remote_state is not None and values["project"] and values["agent"]:
         from harness_memory.settings import remote_memory_root
@@ -123,11 +132,10 @@ def run_install(
         missing.insert(0, "memory-root")
     if missing:
         parser.error(_missing_settings(args, missing, values["agent"]))
-    managed = _managed_dir(parser, args)
     chosen = choose_executable(getattr(args, "executable", None), dict(environ))
     token = getattr(args, "token", None)
     if token is None and managed is None:  # managed settings are every user's: never a token
-        token = environ.get("HARNESS_MEMORY_TOKEN") or None
+        token = environ.get("HARNESS_MEMORY_TOKEN") or reused_token
     options = InstallOptions(
         executable=chosen.command,
         url=values["url"] or "",
@@ -155,6 +163,8 @@ def run_install(
     except OSError as error:
         _logger().error("%s %s: cannot write: %s", args.command, args.harness, error)
         return 1
+    if install and managed is None and (also := _managed_install_too(args.harness, home, environ)):
+        out.write(f"{args.harness}: WARNING: {also}\n")
     if args.dry_run:
         shown = _next_command(args, str(root) if root else None, values, environ)
         out.write(f"next: {shown}\n")
@@ -163,6 +173,66 @@ def run_install(
 
         out.write(f"{args.harness}: {compile_bytecode(chosen.command)}\n")
     return 0
+
+
+def _managed_install_too(harness: str, home: Path, environ: Mapping[str, str]) -> str | None:
+    """For a user install: the sentence saying this machine's managed install of ``harness``
+    already runs the hooks for every user (both would run: the memory injected twice, every
+    write guarded twice), or None."""
+    from harness_memory.installers.reinstall import installed_settings
+
+    if harness not in _MANAGED:
+        return None
+    folder = _default_managed_dir(harness)
+    found = installed_settings(harness, home, environ, folder)
+    if not found.flags:
+        return None
+    return (
+        f"{found.path} (the managed install) already runs these hooks for every user of this "
+        f"machine: with these in your own settings too, both run — the memory injected twice; "
+        f"`harness-memory uninstall {harness}` takes yours out again"
+    )
+
+
+def _default_managed_dir(harness: str) -> Path:
+    """Where ``--managed`` without a folder installs ``harness``."""
+    if harness == "codex":
+        from harness_memory.installers.codex_managed import DEFAULT_DIR
+
+        return DEFAULT_DIR
+    from harness_memory.installers.claude_code import managed_dir
+
+    return managed_dir()
+
+
+def _as_installed(
+    args: argparse.Namespace,
+    environ: Mapping[str, str],
+    home: Path,
+    managed: Path | None,
+    values: dict[str, Any],
+    out: IO[str],
+) -> tuple[str | None, str | None]:
+    """``install HARNESS`` given no URL, project, agent or root: take them (and the timeout,
+    remote mode, the token file's token) from the hooks already installed, so installing again
+    is the whole upgrade (:mod:`harness_memory.installers.reinstall`). Fills ``values`` and
+    ``args``; returns ``(memory root or None, token or None)``."""
+    from harness_memory.installers.reinstall import installed_settings
+
+    found = installed_settings(args.harness, home, environ, managed)
+    flags = found.flags
+    if not {"url", "project", "agent"} <= flags.keys():
+        return None, None
+    values.update(url=flags["url"], project=flags["project"], agent=flags["agent"])
+    root = flags.get("memory-root")
+    if flags.get("remote") == "on":
+        args.remote_url, values["url"], root = flags["url"], None, None
+    if args.timeout is None and "timeout" in flags:
+        with contextlib.suppress(ValueError):
+            args.timeout = float(flags["timeout"])
+    shown = " ".join(f"--{name} {shlex.quote(value)}" for name, value in flags.items())
+    out.write(f"{args.harness}: installing again with the settings of {found.path}: {shown}\n")
+    return root, found.token
 
 
 def _checked(args: argparse.Namespace, root: str, options: Any) -> bool:
@@ -281,11 +351,12 @@ def _remote_state(
 
 
 def _managed_dir(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Path | None:
-    """The folder of Claude Code's managed settings for ``--managed [DIR]``, or None."""
+    """The folder of the managed settings for ``--managed [DIR]`` (Claude Code's, or Codex
+    CLI's requirements), or None."""
     if args.managed is None:
         return None
-    if args.harness != "claude-code":
-        parser.error(f"--managed is for claude-code only ({args.harness} has no managed hooks)")
+    if args.harness not in _MANAGED:
+        parser.error(f"--managed is for {' and '.join(_MANAGED)} only ({args.harness} has none)")
     if getattr(args, "token", None):
         from harness_memory.installers.claude_code import EACH_USERS_OWN_FILE
 
@@ -293,9 +364,7 @@ def _managed_dir(parser: argparse.ArgumentParser, args: argparse.Namespace) -> P
             "--managed with --token: managed settings are read by every user of the machine, "
             f"so a token there is anyone's; {EACH_USERS_OWN_FILE}"
         )
-    from harness_memory.installers.claude_code import managed_dir
-
-    return Path(args.managed).absolute() if args.managed else managed_dir()
+    return Path(args.managed).absolute() if args.managed else _default_managed_dir(args.harness)
 
 
 def _status(args: argparse.Namespace, environ: Mapping[str, str], out: IO[str]) -> int:

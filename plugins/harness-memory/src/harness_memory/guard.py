@@ -14,12 +14,15 @@ lands it, so that another name the kernel resolves and ``realpath`` does not can
 folder on its way that is the memory root by device and inode (a bind mount of the root,
 another letter case on a case-insensitive disk), or a mount that shows a part of the memory
 root elsewhere (a bind mount of one scope folder, of a folder in one, of one of its files:
-:mod:`harness_memory.mounts`).
+:mod:`harness_memory.mounts`). The mount table is read once per decision and passed to every
+path it judges (``mounts``); where it cannot be read on a kernel that has bind mounts, a path
+outside the memory root on its filesystem is refused, since where it lands cannot be known.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path, PurePath
 
 import msgspec
@@ -27,14 +30,18 @@ from memory_core.errors import UnresolvablePath
 from memory_core.keys import USER_SCOPE, real_path
 from memory_core.layout import MARKER_FILE, app_data_dir_of, service_owned
 
-from harness_memory.mounts import below_by_mount
+from harness_memory.mounts import MountTable, below_by_mount, read_mount_table
 
 __all__ = [
+    "HARD_LINK_REASON",
     "GuardDecision",
     "below_by_identity",
     "below_under_another_name",
     "check_write",
+    "has_other_names",
     "is_usable_path",
+    "replaceable_ancestor",
+    "unseen_by_mount",
 ]
 
 
@@ -80,6 +87,7 @@ def check_write(
     memory_root: str | os.PathLike[str],
     workspace_key: str | None,
     cwd: str | os.PathLike[str] | None = None,
+    mounts: MountTable | None = None,
 ) -> GuardDecision:
     """Decide whether a file tool may write ``target_path`` (P-3).
 
@@ -97,8 +105,11 @@ def check_write(
     folder or a file in one; another letter case on a case-insensitive disk) is judged by
     where it lands, as the kernel will. Everything outside the memory root is allowed, but the
     service's own folders of the data dir that holds it (:func:`_outside_the_memory_root`).
-    Never raises for odd input: an empty path, or one (joined with ``cwd``) holding NUL or a
-    lone surrogate, is denied.
+    ``mounts`` is the decision's mount table (:func:`harness_memory.mounts.read_mount_table`),
+    read here when None; where it could not be read on a kernel with bind mounts
+    (``unknown``), a path outside the memory root on the memory root's or the data dir's
+    filesystem is denied (:func:`unseen_by_mount`). Never raises for odd input: an empty path,
+    or one (joined with ``cwd``) holding NUL or a lone surrogate, is denied.
     """
     raw = os.fspath(target_path)
     if not raw or "\x00" in raw:
@@ -129,9 +140,10 @@ def check_write(
     passes_root = _passes_through(joined, (root_spelled, root_real))
 
     if spelled_parts is None and real_parts is None and not passes_root:
-        real_parts = below_under_another_name(real, root_real)
+        table = read_mount_table() if mounts is None else mounts
+        real_parts = below_under_another_name(real, root_real, table)
         if real_parts is None:
-            return _outside_the_memory_root(spelled, real, root_spelled, root_real)
+            return _outside_the_memory_root(spelled, real, root_spelled, root_real, table)
         spelled_parts = real_parts  # the memory root under another name: judged where it lands
     if climbs:
         return GuardDecision(
@@ -149,19 +161,37 @@ def check_write(
             "the path goes through a symlink inside the memory root; "
             "memory files are written only at their real location",
         )
-    return _decide_scope(real_parts, workspace_key)
+    decision = _decide_scope(real_parts, workspace_key)
+    if decision.allowed and has_other_names(real, root_real):
+        return _HARD_LINKED
+    return decision
 
 
 def _outside_the_memory_root(
-    spelled: str, real: str, root_spelled: str, root_real: str
+    spelled: str, real: str, root_spelled: str, root_real: str, mounts: MountTable
 ) -> GuardDecision:
     """Judge a write that lands outside the memory root: allowed, unless it lands (as spelled,
     resolved, or through another name of the folder) in the memory service's own folders of
     the app data dir that holds the memory root (:func:`memory_core.layout.service_owned`:
     bearer tokens, drafts, locks, every agent's config, memory and history). A harness on the
     service's machine reaches the whole data dir; a token file written there would open the
-    API to every project, another agent's memory root is no scope of this Session (P-3)."""
-    for root in dict.fromkeys((root_spelled, root_real)):
+    API to every project, another agent's memory root is no scope of this Session (P-3).
+    Without a mount table to read where bind mounts exist, a path on the memory root's or the
+    data dir's filesystem is refused (:func:`unseen_by_mount`); so is a folder above the data
+    dir that this account may rename or remove (:func:`replaceable_ancestor`)."""
+    roots = tuple(dict.fromkeys((root_spelled, root_real)))
+    data_dirs = [app_data_dir_of(Path(root)) for root in roots]
+    held = [os.fspath(found) for found in data_dirs if found is not None]
+    what = "the memory service's data dir" if held else "the memory root"
+    if (above := replaceable_ancestor((spelled, real), held or list(roots))) is not None:
+        return GuardDecision(
+            False,
+            f"the path is a folder holding {what} ({_shown_path(above)}) that this account "
+            "may move, remove or replace: moving it away and back, or putting another folder "
+            "in its place, reaches every scope without naming one; save memory in the user "
+            "scope or this Session's Workspace scope",
+        )
+    for root in roots:
         data_dir = app_data_dir_of(Path(root))
         if data_dir is None:
             continue
@@ -182,24 +212,111 @@ def _outside_the_memory_root(
                     "Session's Workspace scope",
                 )
     data_real = app_data_dir_of(Path(root_real))
-    parts = None if data_real is None else below_under_another_name(real, os.fspath(data_real))
+    data_folder = None if data_real is None else os.fspath(data_real)
+    if any(unseen_by_mount(real, folder, mounts) for folder in (root_real, data_folder) if folder):
+        return GuardDecision(
+            False,
+            "the kernel's mount table cannot be read here (no /proc/self/mountinfo), so whether "
+            "this path is a part of the memory root mounted under another name cannot be known; "
+            "write memory files by their path inside the memory root, or make /proc readable",
+        )
+    parts = None if data_folder is None else below_under_another_name(real, data_folder, mounts)
     if parts is not None and service_owned(parts):
         return GuardDecision(
             False,
             "the path reaches the memory service's data dir under another name (a bind mount, "
             "another letter case) and lands in its own folders, which only the service writes",
         )
+    if has_other_names(real, root_real):
+        return _HARD_LINKED
     return GuardDecision(True, "outside the memory root: not the memory guard's business")
 
 
-def below_under_another_name(real: str, root: str) -> tuple[str, ...] | None:
+HARD_LINK_REASON = (
+    "the file has other names (hard links) on the filesystem of the memory root (or of the "
+    "Session records), so writing it may write a file of another scope (or a record) under "
+    "another name; write a new file, or memory files by their path in the user scope or this "
+    "Session's Workspace scope"
+)
+"""Why a write of a file with another name is refused (:func:`has_other_names`)."""
+_HARD_LINKED = GuardDecision(False, HARD_LINK_REASON)
+
+
+def has_other_names(real: str, folder: str) -> bool:
+    """Whether ``real`` (symlinks resolved) is an existing file with more than one name (a hard
+    link) on ``folder``'s filesystem: writing it writes every name, and one may lie in the
+    memory root (or the Session records), in a scope this Session may not write. Which names it
+    has cannot be asked of the kernel, so any is refused; the service leaves every memory file
+    one name (its own second name for a temporary file lasts only while it writes it). Two
+    ``stat`` calls; False for a folder, a missing file or another filesystem."""
+    try:
+        found = Path(real).lstat()
+        return (
+            stat.S_ISREG(found.st_mode)
+            and found.st_nlink > 1
+            and found.st_dev == Path(folder).stat().st_dev
+        )
+    except OSError:
+        return False
+
+
+def replaceable_ancestor(spellings: tuple[str, ...], folders: list[str]) -> str | None:
+    """The folder of ``spellings`` (a path as spelled and resolved, absolute and normalised)
+    that holds one of ``folders`` (the data dir or the memory root, spelled and resolved) and
+    that this account may rename, remove or replace by another (a symlink to a folder of its
+    own): the kernel lets it when its parent is writable here (``os.access``, asked at decision
+    time). Moving such a folder away and back (``mv ~/.local/share /tmp/s && echo x >
+    /tmp/s/…/<other>/a.md && mv /tmp/s ~/.local/share``) writes any scope by a path the guard
+    cannot judge beforehand. ``/``, the account's home and the folders above it are never
+    returned: ``cd ~``, ``cp x ~/`` and ``ls /`` name them every day, and a home's parent is
+    the administrator's (``docs/security.md`` says what stays open). None when no spelling
+    holds a folder so."""
+    home = os.path.normpath(Path.home())
+    for path in dict.fromkeys(spellings):
+        if path == "/" or path == home or home.startswith(path.rstrip("/") + "/"):
+            continue
+        holds = any(folder.startswith(path.rstrip("/") + "/") for folder in folders)
+        if holds and os.access(os.path.dirname(path), os.W_OK):  # noqa: PTH120
+            return path
+    return None
+
+
+def _shown_path(path: str) -> str:
+    """``path`` for a message, a lone surrogate written as ``\\udXXX`` (valid UTF-8 JSON)."""
+    return path.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def below_under_another_name(real: str, root: str, mounts: MountTable) -> tuple[str, ...] | None:
     """``real``'s parts below ``root`` when the kernel lands it there although neither its
     spelling nor its real path lies in ``root``: a folder on its way is ``root`` itself
-    (:func:`below_by_identity`), or a mount shows a part of ``root`` on its way (a bind mount
-    of a scope folder, a folder in one or one file: :func:`harness_memory.mounts.
-    below_by_mount`). None when it lands outside ``root`` (or where cannot be looked up)."""
+    (:func:`below_by_identity`), or a mount of this decision's table ``mounts`` shows a part
+    of ``root`` on its way (a bind mount of a scope folder, a folder in one or one file:
+    :func:`harness_memory.mounts.below_by_mount`). None when it lands outside ``root`` (or
+    where cannot be looked up: see :func:`unseen_by_mount`)."""
     found = below_by_identity(real, root)
-    return found if found is not None else below_by_mount(real, root)
+    return found if found is not None else below_by_mount(real, root, mounts)
+
+
+def unseen_by_mount(real: str, root: str, mounts: MountTable) -> bool:
+    """Whether ``real`` may land in ``root`` through a mount this decision cannot see: the
+    mount table could not be read on a kernel with bind mounts (``mounts.unknown``) and the
+    nearest existing folder on ``real``'s way (or ``real`` itself) lies on ``root``'s
+    filesystem, as every bind mount of a part of ``root`` does (same device). False with a
+    readable table, for a path on another filesystem, or when ``root`` cannot be looked at
+    (a missing folder has no second name). One ``stat`` per folder until one exists."""
+    if not mounts.unknown:
+        return False
+    try:
+        wanted = Path(root).stat().st_dev
+    except OSError:
+        return False
+    path = PurePath(real)
+    for folder in (path, *path.parents):
+        try:
+            return Path(folder).stat().st_dev == wanted
+        except OSError:
+            continue
+    return False
 
 
 def below_by_identity(real: str, root: str) -> tuple[str, ...] | None:
@@ -207,7 +324,9 @@ def below_by_identity(real: str, root: str) -> tuple[str, ...] | None:
     under another name, as the kernel finds it: same device and inode (a bind mount or a
     second mount of the volume; another letter case on a case-insensitive disk, macOS's
     default, which ``os.path.realpath`` leaves as spelled). None when none is (or the memory
-    root cannot be looked at). One ``stat`` per existing folder on the way."""
+    root cannot be looked at). One ``stat`` per folder on the way (each by its path string:
+    a ``Path`` per folder would parse the whole path again, a cost growing with its depth
+    squared)."""
     try:
         wanted = Path(root).stat()
     except OSError:
@@ -215,7 +334,7 @@ def below_by_identity(real: str, root: str) -> tuple[str, ...] | None:
     path = PurePath(real)
     for folder in (path, *path.parents):
         try:
-            found = Path(folder).stat()
+            found = os.stat(folder)  # noqa: PTH116 (see above)
         except OSError:
             continue  # not there (yet): a folder above may still be the root
         if (found.st_dev, found.st_ino) == (wanted.st_dev, wanted.st_ino):
@@ -224,11 +343,19 @@ def below_by_identity(real: str, root: str) -> tuple[str, ...] | None:
 
 
 def _passes_through(joined: str, roots: tuple[str, ...]) -> bool:
-    """Tell whether the spelled path, read left to right, enters any of ``roots`` at some point."""
-    current = PurePath(PurePath(joined).anchor)
-    for part in PurePath(joined).parts[1:]:
-        current = current / part
-        if part != ".." and any(_inside(str(current), root) is not None for root in roots):
+    """Tell whether the spelled path, read left to right, enters any of ``roots`` (absolute and
+    normalised) at some point. Compares strings: one pass over the parts, each prefix built
+    once (no path parsed again per part)."""
+    parts = PurePath(joined).parts
+    if not parts:
+        return False
+    inside = [(root, root.rstrip("/") + "/") for root in roots]
+    current = parts[0]
+    for part in parts[1:]:
+        current = current + part if current.endswith("/") else f"{current}/{part}"
+        if part != ".." and any(
+            current == root or current.startswith(prefix) for root, prefix in inside
+        ):
             return True
     return False
 

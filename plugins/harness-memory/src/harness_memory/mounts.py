@@ -8,19 +8,29 @@ kernel's mount table does: each mount names its filesystem (``major:minor``), th
 filesystem it shows (its *root*) and where it shows it (its *mount point*), so a path's place
 in its filesystem is the root of the innermost mount holding it plus the rest of the path
 (``/proc/self/mountinfo``, proc(5)). Two paths land in the same place when both are the same.
+
+The table is read once per guard decision (:func:`read_mount_table`, one hook call) and handed
+to every path that decision judges: a command naming thousands of paths reads it once, and no
+table outlives the decision it was read for (a mount made between two tool calls is seen by
+the second). Where there is none to read, :attr:`MountTable.unknown` says whether bind mounts
+could still be there unseen (Linux without ``/proc``) or cannot exist (macOS, Windows).
 """
 
 from __future__ import annotations
 
 import os
 import re
+import sys
 from pathlib import Path, PurePath
 from typing import NamedTuple
 
-__all__ = ["MOUNT_TABLE", "below_by_mount"]
+__all__ = ["BIND_MOUNTS", "MOUNT_TABLE", "MountTable", "below_by_mount", "read_mount_table"]
 
 MOUNT_TABLE = Path("/proc/self/mountinfo")
 """The calling process's mount table: its own mount namespace, paths as its root sees them."""
+BIND_MOUNTS = sys.platform.startswith("linux")
+"""Whether this kernel can show a folder or a file under a second name by a bind mount
+(Linux); macOS and Windows cannot, so there a missing mount table hides none."""
 
 _OCTAL = re.compile(rb"\\([0-7]{3})")
 
@@ -41,14 +51,33 @@ def _unescape(field: bytes) -> str:
     return os.fsdecode(field)
 
 
-def _mounts() -> list[_Mount] | None:
-    """The mount table, in its order (a mount listed later is on top); None without one."""
+class MountTable:
+    """The kernel's mount table as read for one guard decision (P-3).
+
+    ``mounts`` lists each mount in the table's order (a mount listed later is on top); it is
+    empty when there was no table to read. ``unknown`` is True when a table could not be read
+    on a kernel that has bind mounts (Linux without ``/proc``, or ``/proc`` not readable here):
+    then a path outside the memory root on the memory root's filesystem may be a part of it
+    under another name, and the guard refuses it rather than guess. A plain class, like
+    :class:`harness_memory.hooks.tool_targets.ShellPaths` (H-5)."""
+
+    __slots__ = ("mounts", "unknown")
+
+    def __init__(self, mounts: list[_Mount], *, unknown: bool = False) -> None:
+        self.mounts = mounts
+        self.unknown = unknown
+
+
+def read_mount_table() -> MountTable:
+    """Read :data:`MOUNT_TABLE` once (a few dozen lines; tens of microseconds). Never raises:
+    without a readable table it is empty, and ``unknown`` where bind mounts exist
+    (:data:`BIND_MOUNTS`)."""
     try:
         lines = MOUNT_TABLE.read_bytes().splitlines()
-    except OSError:  # no /proc (macOS, Windows) or not readable here: no bind mounts known
-        return None
+    except OSError:  # no /proc (macOS, Windows; a chroot or sandbox without it) or unreadable
+        return MountTable([], unknown=BIND_MOUNTS)
     table = [line.split(b" ", 5) for line in lines]
-    return [_Mount(f[2], _unescape(f[3]), _unescape(f[4])) for f in table if len(f) > 5]
+    return MountTable([_Mount(f[2], _unescape(f[3]), _unescape(f[4])) for f in table if len(f) > 5])
 
 
 def _below(path: str, folder: str) -> str | None:
@@ -74,14 +103,15 @@ def _landing(path: str, mounts: list[_Mount]) -> tuple[bytes, str] | None:
     return mount.device, f"{mount.shown.rstrip('/')}/{rest}" if rest else mount.shown
 
 
-def below_by_mount(real: str, root: str) -> tuple[str, ...] | None:
+def below_by_mount(real: str, root: str, table: MountTable) -> tuple[str, ...] | None:
     """``real``'s parts below ``root`` when the kernel lands it there through a mount: a bind
     mount of the root, of a scope folder, of a folder inside one or of one of its files, or
     another mount of the same filesystem. Both paths are absolute with symlinks resolved (the
-    mount table names real paths). None when it lands elsewhere, or when there is no mount table
-    to read (then only the spelling and :func:`harness_memory.guard.below_by_identity` judge).
-    Reads the mount table once (a few dozen lines; tens of microseconds)."""
-    mounts = _mounts()
+    mount table names real paths); ``table`` is this decision's :func:`read_mount_table`.
+    None when it lands elsewhere, or when the table is empty (then only the spelling and
+    :func:`harness_memory.guard.below_by_identity` judge, and the guard refuses what an
+    ``unknown`` table may hide). One pass over the table's lines, no file read."""
+    mounts = table.mounts
     if not mounts:
         return None
     target, home = _landing(real, mounts), _landing(root, mounts)

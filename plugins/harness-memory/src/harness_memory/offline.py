@@ -10,9 +10,11 @@ answer (:class:`~memory_core.wire.SessionStartResponse`), so the harness renders
 **Read-only.** Nothing is created or written: no scope directory, no ``.workspace`` marker. A
 Workspace scope that does not exist yet gets the "nothing saved yet" note; its key is still the
 key the service would give (K-1), so the key line never claims memory is off when it is not
-(I-2). A scope folder that is missing and could not be made here (the memory root is not
-writable by this account) is injected as a note saying memories cannot be saved there, never
-as "nothing saved yet" in a folder the model cannot write (A-9). Only an ``agent.json`` that
+(I-2). A scope whose memories cannot be saved from here — its folder is missing and could not
+be made (the memory root is not writable by this account), or its folder or ``MEMORY.md`` is
+there but not writable by this account — is injected as the service's ``uncreated`` note
+saying memories cannot be saved there in this Session and why, never as "nothing saved yet"
+nor as memory that works in a folder the model cannot write (A-9). Only an ``agent.json`` that
 says ``"enabled": false`` makes the key line say so.
 
 Raises :class:`OfflineUnavailableError` when the files cannot stand in for the service (the memory
@@ -126,12 +128,10 @@ def _answer(
     sections = []
     manifests = []
     if settings.enabled:
-        user = _read_index(root, USER_SCOPE)
-        ours = _read_index(root, key) if key is not None else None
-        if user is None:
-            user = _uncreated(root, USER_SCOPE)
-        if ours is None and key is not None:
-            ours = _uncreated(root, key)
+        user = _uncreated(root, USER_SCOPE) or _read_index(root, USER_SCOPE)
+        ours = None
+        if key is not None:
+            ours = _uncreated(root, key) or _read_index(root, key)
         capped = cap_indexes(
             None if user is None else user[0],
             None if ours is None else ours[0],
@@ -160,13 +160,31 @@ def _answer(
 
 
 def _uncreated(root: Path, key: str) -> tuple[PreparedIndex, tuple[int, bool]] | None:
-    """The stand-in of a scope whose folder is missing and cannot be made here: the memory root
-    is not writable by this account (a read-only mount, another account's folder), so the model
-    must not be sent to save into it (A-9); None when the folder is there or can be made."""
-    if os.path.lexists(root / key) or os.access(root, os.W_OK | os.X_OK):
-        return None
-    why = "cannot create its folder here (the memory root is not writable by this account)"
-    return uncreated_index(why), (0, True)
+    """The stand-in of a scope the model cannot save into from here, so it must not be sent to
+    (A-9): its folder is missing and the memory root is not writable by this account (a
+    read-only mount, another account's folder), or its folder is there but not writable by
+    this account, or its ``MEMORY.md`` is there but not writable. None when memories can be
+    saved (the folder can be made, or it and its index can be written)."""
+    why = _unwritable_why(root, key)
+    return None if why is None else (uncreated_index(why), (0, True))
+
+
+def _unwritable_why(root: Path, key: str) -> str | None:
+    """Why this account cannot save memories into scope ``key`` (the kernel's own answer, by
+    ``access(2)``, which also says so of a read-only mount), or None."""
+    scope = root / key
+    if not os.path.lexists(scope):
+        if os.access(root, os.W_OK | os.X_OK):
+            return None
+        return "cannot create its folder here (the memory root is not writable by this account)"
+    if not scope.is_dir():
+        return None  # not a scope folder: the index reading says what it is
+    if not os.access(scope, os.W_OK | os.X_OK):
+        return "cannot write into its folder here (the folder is not writable by this account)"
+    index = scope / layout.INDEX_FILE
+    if index.is_file() and not index.is_symlink() and not os.access(index, os.W_OK):
+        return f"cannot write its {layout.INDEX_FILE} here (not writable by this account)"
+    return None
 
 
 def _unread(index: tuple[str | PreparedIndex, tuple[int, bool]] | None) -> tuple[int, bool]:

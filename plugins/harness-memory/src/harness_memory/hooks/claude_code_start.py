@@ -68,7 +68,10 @@ def session_start(
     delivery = fit(result.sections, result.session_meta.manifests, claude_code_limits(parts))
     output = context_answer(delivery.pieces[part - 1]) if part <= len(delivery.pieces) else {}
     if part == 1:
-        said = (ignored_env_message(settings), _user_message(result.session_meta, delivery, parts))
+        said = (
+            ignored_env_message(settings, "claude-code"),
+            _user_message(result.session_meta, delivery, parts),
+        )
         if message := " ".join(notice for notice in said if notice is not None):
             output["systemMessage"] = message
     return output or None

@@ -71,7 +71,7 @@ def session_start(hook: HookInput, settings: HarnessSettings) -> dict[str, Any]:
     # Session start and its HTTP client (H-5).
     from harness_memory.hooks.session_start import session_start_answer
 
-    return session_start_answer(hook, settings, "Gemini CLI", limits())
+    return session_start_answer(hook, settings, "Gemini CLI", limits(), installed_as="gemini")
 
 
 def tool_writes(hook: HookInput) -> ToolWrites:

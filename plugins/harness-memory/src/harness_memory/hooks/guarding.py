@@ -8,6 +8,13 @@ settings and the Session's record, exactly as for Claude Code's guard. That reco
 the Session-start hook alone: a write into the records folder (``<state dir>/sessions``) is
 refused like a write into another Workspace's scope, since a Session that rewrote its record's
 key would be let into that scope next (P-3).
+
+One tool call is one decision: the kernel's mount table is read once for it
+(:func:`harness_memory.mounts.read_mount_table`) and handed to every path judged, and a command
+naming more paths than :data:`PATHS_CAP` (or more folders on their ways than :data:`PARTS_CAP`,
+or one path deeper than :data:`DEPTH_CAP`) is refused unjudged, so the answer always comes well
+within the harness's hook timeout (a guard killed by the timeout would let the call through in
+Claude Code).
 """
 
 from __future__ import annotations
@@ -21,12 +28,24 @@ from memory_core.errors import UnresolvablePath
 from memory_core.keys import SCOPE_KEY_RULE, USER_SCOPE, real_path
 from memory_core.layout import AGENTS_DIR, MARKER_FILE, SERVICE_FOLDERS, app_data_dir_of
 
-from harness_memory.guard import below_under_another_name, check_write, is_usable_path
+from harness_memory.guard import (
+    HARD_LINK_REASON,
+    below_under_another_name,
+    check_write,
+    has_other_names,
+    is_usable_path,
+    replaceable_ancestor,
+    unseen_by_mount,
+)
 from harness_memory.hooks import claude_code
 from harness_memory.hooks.tool_targets import ToolWrites, shell_paths
+from harness_memory.mounts import MountTable, read_mount_table
 from harness_memory.settings import HarnessSettings
 
 __all__ = [
+    "DEPTH_CAP",
+    "PARTS_CAP",
+    "PATHS_CAP",
     "REFUSAL_PREFIX",
     "could_name_a_scope",
     "could_reach",
@@ -38,6 +57,17 @@ __all__ = [
 ]
 
 REFUSAL_PREFIX = "Agent Memory write guard: "
+PATHS_CAP = 5_000
+"""The most distinct paths one tool call may name and be judged (P-3). Each costs the guard
+under a millisecond, a few ``stat`` calls per folder on its way (``docs/performance.md``), so
+the caps keep a decision within a few seconds where the install gives the Codex and Gemini CLI
+hooks 30 s; a call naming more is refused, saying why, rather than killed by the timeout.
+Counted, never timed: the same command gets the same answer on every machine."""
+PARTS_CAP = 50_000
+"""The most folders and names (``/``-separated parts) all judged paths of one call may hold."""
+DEPTH_CAP = 256
+"""The most parts one judged path may hold: each ``stat`` on its way walks every folder above
+it, so a path's cost grows with its depth squared (``PATH_MAX``, 4096 bytes, allows 2048)."""
 
 
 def write_refusal(
@@ -45,82 +75,112 @@ def write_refusal(
 ) -> str | None:
     """The guard's reason to refuse a tool call that writes ``writes`` (its paths with
     :func:`refusal`, its texts with :func:`shell_refusal`), or None when it is allowed."""
-    reason = refusal(writes.paths, hook, settings)
+    mounts = read_mount_table()  # once for the whole decision
+    reason = refusal(writes.paths, hook, settings, mounts=mounts)
     if reason is None and writes.texts:
-        reason = shell_refusal(writes.texts, hook, settings)
+        reason = shell_refusal(writes.texts, hook, settings, mounts=mounts)
     return reason
 
 
 def refusal(
-    targets: Iterable[str], hook: claude_code.HookInput, settings: HarnessSettings
+    targets: Iterable[str],
+    hook: claude_code.HookInput,
+    settings: HarnessSettings,
+    *,
+    mounts: MountTable | None = None,
 ) -> str | None:
     """The guard's reason to refuse the first target it denies, or None when all are allowed.
 
-    With no memory root known (no record, no ``--memory-root``) nothing is refused.
+    With no memory root known (no record, no ``--memory-root``) nothing is refused. ``mounts``
+    is the decision's mount table (read here when None). More than :data:`PATHS_CAP` targets
+    are refused unjudged.
     """
-    wanted = list(targets)
+    wanted = list(dict.fromkeys(targets))
     if not wanted:
         return None
     located = claude_code._locate(hook, settings)
     if located is None:
         return None
     memory_root, key, cwd = located
+    anchored = [target if target.startswith("/") else f"{cwd}/{target}" for target in wanted]
+    if (reason := _over_caps(anchored)) is not None:
+        return reason
+    table = read_mount_table() if mounts is None else mounts
     records = _records_folders(settings)
     for target in wanted:
-        if (reason := _records_refusal(target, cwd, records)) is not None:
+        if (reason := _records_refusal(target, cwd, records, table)) is not None:
             return reason
-        decision = check_write(target, memory_root=memory_root, workspace_key=key, cwd=cwd)
+        decision = check_write(
+            target, memory_root=memory_root, workspace_key=key, cwd=cwd, mounts=table
+        )
         if not decision.allowed:
             return f"{REFUSAL_PREFIX}{decision.reason} ({_shown(target)})"
     return None
 
 
 def shell_refusal(
-    texts: Iterable[str], hook: claude_code.HookInput, settings: HarnessSettings
+    texts: Iterable[str],
+    hook: claude_code.HookInput,
+    settings: HarnessSettings,
+    *,
+    mounts: MountTable | None = None,
 ) -> str | None:
     """:func:`refusal` for every path a shell command (or other text) names, read the way the
     shell and the kernel will (:func:`~harness_memory.hooks.tool_targets.shell_paths`); a word
     this cannot decide is refused when its literal part is in the memory root or could still
-    become it (P-3: refuse what could reach another scope)."""
+    become it (P-3: refuse what could reach another scope). ``mounts`` is the decision's mount
+    table (read here when None). Texts naming more than the guard judges in time (all of them
+    together: :data:`PATHS_CAP`, :data:`PARTS_CAP`, :data:`DEPTH_CAP`) are refused unjudged."""
     located = claude_code._locate(hook, settings)
     if located is None:
         return None
     memory_root, key, cwd = located
+    table = read_mount_table() if mounts is None else mounts
     root = os.path.normpath(Path(memory_root).absolute())
     roots = {root, real_or_none(root) or root}
     records = _records_folders(settings)
-    paths: dict[str, None] = {}
-    for text in texts:
-        found = shell_paths(text, cwd, os.environ)  # the hook runs with the harness's env
-        paths.update(dict.fromkeys(found.paths))
+    read = [shell_paths(text, cwd, os.environ) for text in texts]  # the harness's env
+    paths = dict.fromkeys(path for found in read for path in found.paths)
+    words = (found.undecided + found.derived + found.unanchored + found.built for found in read)
+    if (reason := _over_caps([*paths, *(word for some in words for word in some)])) is not None:
+        return reason  # counted once for the whole call: linear in what it names
+    for found in read:
         for prefix in found.undecided:
-            if could_reach(prefix, roots):
+            if could_reach(prefix, roots, table):
                 return (
                     f"{REFUSAL_PREFIX}a path built at run time ($VAR, $(…), `…`) that could "
                     f"reach the memory root ({_shown(prefix)}…); name memory files by their "
                     "literal path inside the user scope or this Session's Workspace scope"
                 )
-            if could_reach(prefix, records):
+            if could_reach(prefix, records, table):
                 return (
                     f"{REFUSAL_PREFIX}a path built at run time ($VAR, $(…), `…`) that could "
                     f"reach the hooks' Session records ({_shown(prefix)}…); only the hooks "
                     "write them"
                 )
-            if could_reach(prefix, _service_folders(roots)):
+            if could_reach(prefix, _service_folders(roots), table):
                 return (
                     f"{REFUSAL_PREFIX}a path built at run time ($VAR, $(…), `…`) that could "
                     f"reach the memory service's own folders of its data dir ({_shown(prefix)}…); "
                     "only the service writes them"
                 )
         for folder in found.derived:
-            if any(_lies_in(folder, spelled) for spelled in (roots, records)) or _lies_in(
-                folder, _service_folders(roots)
+            if any(_lies_in(folder, spelled, table) for spelled in (roots, records)) or _lies_in(
+                folder, _service_folders(roots), table
             ):
                 return (
                     f"{REFUSAL_PREFIX}a path a pattern expansion (${{VAR/…}}, ${{VAR%…}}) makes "
                     f"at run time from a folder of the memory root, the Session records or the "
                     f"service's own folders ({_shown(folder)}/…); name memory files by their "
                     "literal path inside the user scope or this Session's Workspace scope"
+                )
+        for word in found.built:
+            if could_name_a_scope(word, key, globs=False):
+                return (
+                    f"{REFUSAL_PREFIX}a path built at run time with nothing literal before it "
+                    "($(…)/…, $VAR/…, text inside $(…) or `…`) naming another scope or the "
+                    f"marker ({_shown(word)}); name memory files by their literal path inside "
+                    "the user scope or this Session's Workspace scope"
                 )
         for word in found.unanchored:
             if could_name_a_scope(word, key):
@@ -134,26 +194,56 @@ def shell_refusal(
                 )
     own = {(scope,) for scope in ("user", key) if scope}
     for path in paths:
-        if (reason := _records_refusal(path, cwd, records)) is not None:
+        if (reason := _records_refusal(path, cwd, records, table)) is not None:
             return reason
         usable = is_usable_path(path)  # else check_write refuses it, never a crash
-        if usable and ".." not in PurePath(path).parts and _scope_folder(path, roots) in own:
+        if usable and ".." not in PurePath(path).parts and _scope_folder(path, roots, table) in own:
             continue  # the Session's own scope folder itself (``cd``, ``ls``, a copy into it)
-        decision = check_write(path, memory_root=memory_root, workspace_key=key, cwd=cwd)
+        decision = check_write(
+            path, memory_root=memory_root, workspace_key=key, cwd=cwd, mounts=table
+        )
         if not decision.allowed:
             return f"{REFUSAL_PREFIX}{decision.reason} ({_shown(path)})"
+    return None
+
+
+def _over_caps(paths: list[str]) -> str | None:
+    """The refusal of a tool call whose ``paths`` (absolute, or relative to one folder) are
+    more than the guard judges within the hook's time limit (:data:`PATHS_CAP`,
+    :data:`PARTS_CAP`, :data:`DEPTH_CAP`), or None. One pass, no file looked at."""
+    split = "; split it into smaller commands (xargs -n, a loop over a file list)"
+    if len(paths) > PATHS_CAP:
+        return (
+            f"{REFUSAL_PREFIX}the call names {len(paths)} paths, more than the {PATHS_CAP} the "
+            f"guard judges in one call within the hook's time limit{split}"
+        )
+    parts = 0
+    for path in paths:
+        depth = path.count("/") + 1
+        if depth > DEPTH_CAP:
+            return (
+                f"{REFUSAL_PREFIX}a path of {depth} parts, more than the {DEPTH_CAP} the guard "
+                f"judges within the hook's time limit ({_shown(path[:120])}…)"
+            )
+        parts += depth
+    if parts > PARTS_CAP:
+        return (
+            f"{REFUSAL_PREFIX}the paths the call names hold {parts} folders and names in all, "
+            f"more than the {PARTS_CAP} the guard judges in one call within the hook's time "
+            f"limit{split}"
+        )
     return None
 
 
 _GLOB = frozenset("*?[")
 
 
-def could_name_a_scope(word: str, key: str | None) -> bool:
+def could_name_a_scope(word: str, key: str | None, *, globs: bool = True) -> bool:
     """Whether a relative ``word`` whose folder is unknown could name a file of another scope
     (P-3): a part shaped like a Workspace key (K-7) other than ``key``, the ``.workspace``
-    marker (any letter case), or a glob (it could match any of them)."""
+    marker (any letter case), or, with ``globs``, a glob (it could match any of them)."""
     for part in PurePath(word).parts:
-        if _GLOB.intersection(part) or part.casefold() == MARKER_FILE:
+        if (globs and _GLOB.intersection(part)) or part.casefold() == MARKER_FILE:
             return True
         if part not in (key, USER_SCOPE) and SCOPE_KEY_RULE.accepts(part):
             return True
@@ -175,7 +265,7 @@ def _service_folders(roots: set[str]) -> set[str]:
     return folders
 
 
-def _scope_folder(path: str, roots: set[str]) -> tuple[str, ...] | None:
+def _scope_folder(path: str, roots: set[str], mounts: MountTable) -> tuple[str, ...] | None:
     """``path``'s parts below the memory root (spelled ``roots``) when it lands there, by its
     real path or under another name (a bind mount of the root or of a scope folder); None
     when it lands elsewhere or where cannot be known."""
@@ -186,7 +276,7 @@ def _scope_folder(path: str, roots: set[str]) -> tuple[str, ...] | None:
         if PurePath(real).is_relative_to(root):
             return PurePath(real).relative_to(root).parts
     for root in roots:
-        if (found := below_under_another_name(real, root)) is not None:
+        if (found := below_under_another_name(real, root, mounts)) is not None:
             return found
     return None
 
@@ -206,13 +296,17 @@ def _records_folders(settings: HarnessSettings) -> set[str]:
     return {folder, real_or_none(folder) or folder}
 
 
-def _records_refusal(target: str, cwd: str, records: set[str]) -> str | None:
+def _records_refusal(target: str, cwd: str, records: set[str], mounts: MountTable) -> str | None:
     """The reason to refuse a write of ``target`` (relative to ``cwd``) into the Session
     records, spelled, resolved (``..``, a symlink on the way) or under another name, or into
     the state dir that holds them (``tar -C``, ``mv … <state dir>`` plant records without
     naming one), or None when it lands elsewhere. An unusable path, or one through a symlink
     that cannot be read, is left to :func:`~harness_memory.guard.check_write` (which refuses
-    both)."""
+    both). Without a mount table where bind mounts exist, a path on the records folder's
+    filesystem is refused too (:func:`~harness_memory.guard.unseen_by_mount`), a file with
+    another name (a hard link) on it (:func:`~harness_memory.guard.has_other_names`), and a
+    folder above the state dir this account may move or replace
+    (:func:`~harness_memory.guard.replaceable_ancestor`)."""
     if not is_usable_path(target) or not is_usable_path(cwd):
         return None
     joined = os.fspath(Path(cwd, target))
@@ -223,16 +317,24 @@ def _records_refusal(target: str, cwd: str, records: set[str]) -> str | None:
         for path in spellings
         for folder in records
     )  # the state dir itself too: unpacking into it (tar -C) or swapping it plants records
+    state_dirs = [os.path.dirname(folder) for folder in records]  # noqa: PTH120
+    inside = inside or replaceable_ancestor(tuple(spellings), state_dirs) is not None
     # the folder under another name (a bind mount of it or of a record, a letter case): on the
     # real path only (a symlink on the spelled way leads to the same folders)
     if inside or (
         real is not None
-        and any(below_under_another_name(real, folder) is not None for folder in records)
+        and any(
+            below_under_another_name(real, folder, mounts) is not None
+            or unseen_by_mount(real, folder, mounts)
+            for folder in records
+        )
     ):
         return (
             f"{REFUSAL_PREFIX}the hooks' Session records say which Workspace scope this "
             f"Session may write; only the hooks write them ({_shown(target)})"
         )
+    if real is not None and any(has_other_names(real, folder) for folder in records):
+        return f"{REFUSAL_PREFIX}{HARD_LINK_REASON} ({_shown(target)})"
     return None
 
 
@@ -242,11 +344,12 @@ def _shown(path: str) -> str:
     return path.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def could_reach(prefix: str, roots: set[str]) -> bool:
+def could_reach(prefix: str, roots: set[str], mounts: MountTable) -> bool:
     """Whether a path whose literal start is ``prefix`` may land in the memory root: the prefix
     lies in it (spelled, resolved, or through a folder that is the memory root under another
-    name: :func:`~harness_memory.guard.below_under_another_name`), or the rest of the word could
-    complete it into the root."""
+    name in this decision's ``mounts``: :func:`~harness_memory.guard.below_under_another_name`,
+    or one it cannot see: :func:`~harness_memory.guard.unseen_by_mount`), or the rest of the
+    word could complete it into the root."""
     if not is_usable_path(prefix):
         return True  # no file name holds it: refused like any unusable path
     folded = os.path.normpath(prefix)
@@ -258,7 +361,11 @@ def could_reach(prefix: str, roots: set[str]) -> bool:
     if resolved is None:
         return True  # a symlink on its way cannot be read: it could lead anywhere
     real = real_or_none(folded)
-    if real is None or any(below_under_another_name(real, root) is not None for root in roots):
+    if real is None or any(
+        below_under_another_name(real, root, mounts) is not None
+        or unseen_by_mount(real, root, mounts)
+        for root in roots
+    ):
         return True  # the memory root under another name (a bind mount, a letter case)
     for root in roots:
         inside = root.rstrip("/") + "/"
@@ -269,9 +376,10 @@ def could_reach(prefix: str, roots: set[str]) -> bool:
     return False
 
 
-def _lies_in(folder: str, roots: set[str]) -> bool:
+def _lies_in(folder: str, roots: set[str], mounts: MountTable) -> bool:
     """Whether ``folder`` is one of ``roots`` or lies below one, spelled, resolved or under
-    another name (unlike :func:`could_reach`, a folder holding a root is not in it)."""
+    another name in this decision's ``mounts`` (unlike :func:`could_reach`, a folder holding a
+    root is not in it)."""
     real = real_or_none(folder)
     if real is None:
         return True  # a symlink on its way cannot be read: it could lead anywhere
@@ -279,7 +387,9 @@ def _lies_in(folder: str, roots: set[str]) -> bool:
         for spelled in (os.path.normpath(folder), real):
             if f"{spelled}/".startswith(root.rstrip("/") + "/"):
                 return True
-        if below_under_another_name(real, root) is not None:
+        if below_under_another_name(real, root, mounts) is not None:
+            return True
+        if unseen_by_mount(real, root, mounts):
             return True
     return False
 

@@ -30,6 +30,7 @@ from harness_memory.guard import check_write, is_usable_path
 from harness_memory.hooks import claude_code
 from harness_memory.hooks.guarding import could_reach, real_or_none
 from harness_memory.hooks.tool_targets import ToolWrites, shell_paths
+from harness_memory.mounts import read_mount_table
 from harness_memory.settings import HarnessSettings
 
 __all__ = ["record_writes", "written_scopes"]
@@ -57,9 +58,12 @@ def written_scopes(
     roots = {root, real_or_none(root) or root}
     folders = {f"{real}/{scope}": scope for real in roots for scope in own}
     found: dict[str, None] = {}
+    mounts = read_mount_table()  # once for the whole call
 
     def add(path: str) -> None:
-        decision = check_write(path, memory_root=memory_root, workspace_key=key, cwd=cwd)
+        decision = check_write(
+            path, memory_root=memory_root, workspace_key=key, cwd=cwd, mounts=mounts
+        )
         if decision.allowed and decision.scope is not None:
             found[decision.scope] = None
             return
@@ -75,7 +79,7 @@ def written_scopes(
         named = shell_paths(text, cwd, os.environ)  # the hook runs with the harness's env
         for path in named.paths:
             add(path)
-        if any(could_reach(prefix, roots) for prefix in named.undecided):
+        if any(could_reach(prefix, roots, mounts) for prefix in named.undecided):
             found.update(dict.fromkeys(own))
     return list(found)
 

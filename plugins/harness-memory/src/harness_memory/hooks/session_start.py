@@ -21,7 +21,12 @@ from harness_memory.fitting import Delivery, HarnessLimits, fit
 from harness_memory.hooks.claude_code import HookInput
 from harness_memory.records import SessionMeta, write_record
 from harness_memory.session import SessionStart, start_from_settings
-from harness_memory.settings import ENV_PREFIX, HarnessSettings, MissingSettingsError
+from harness_memory.settings import (
+    ENV_PREFIX,
+    HarnessSettings,
+    MissingSettingsError,
+    account_state_dir,
+)
 
 __all__ = [
     "availability_message",
@@ -61,9 +66,15 @@ def start_for_hook(
 
 
 def session_start_answer(
-    hook: HookInput, settings: HarnessSettings, harness: str, limits: HarnessLimits
+    hook: HookInput,
+    settings: HarnessSettings,
+    harness: str,
+    limits: HarnessLimits,
+    *,
+    installed_as: str,
 ) -> dict[str, Any]:
-    """The SessionStart answer of a one-piece ``harness`` (its name for the user). Never raises."""
+    """The SessionStart answer of a one-piece ``harness`` (its name for the user;
+    ``installed_as`` the name ``harness-memory install`` takes). Never raises."""
     try:
         result = start_for_hook(settings, cwd=hook.cwd, session_id=hook.session_id)
     except MissingSettingsError as error:
@@ -71,7 +82,7 @@ def session_start_answer(
     delivery = fit(result.sections, result.session_meta.manifests, limits)
     answer = context_answer(delivery.pieces[0]) if delivery.pieces else {}
     notices = (
-        ignored_env_message(settings),
+        ignored_env_message(settings, installed_as),
         availability_message(result.session_meta),
         unreadable_message(result.session_meta),
         uncreated_message(result.session_meta),
@@ -97,10 +108,17 @@ def context_answer(piece: str) -> dict[str, Any]:
     }
 
 
-def ignored_env_message(settings: HarnessSettings) -> str | None:
+def ignored_env_message(settings: HarnessSettings, harness: str) -> str | None:
     """Tell the user which ``HARNESS_MEMORY_*`` variables of the Session's environment the
     installed hooks ignored (``--flags-only``): a repository's settings can set them, and the
-    hooks' flags decide where memory lives and what is injected (P-2a)."""
+    hooks' flags decide where memory lives and what is injected (P-2a).
+
+    When the token was among them and the hooks have none of their own, it names the one
+    command that gives them theirs: for the managed hooks, which name no state folder,
+    ``harness-memory token set``; for Claude Code's (``harness`` as the install takes it),
+    whose install from before the token file kept it in the settings' ``env``,
+    ``harness-memory install claude-code``, which takes everything else from the installed
+    hooks."""
     if not settings.ignored_env:
         return None
     said = (
@@ -108,11 +126,18 @@ def ignored_env_message(settings: HarnessSettings) -> str | None:
         "(a repository's settings can set it): the installed hooks' own flags decide where "
         "memory lives, what is injected and which token is sent."
     )
-    if ENV_PREFIX + "TOKEN" in settings.ignored_env:
-        said += (
-            " They read the token from the 0600 file the install writes: run `harness-memory "
-            "install` again to put yours there."
-        )
+    if ENV_PREFIX + "TOKEN" in settings.ignored_env and settings.token_file is None:
+        if settings.state_dir == account_state_dir({}):  # the managed hooks name no state dir
+            said += (
+                " They read your token from a file only you can read, and there is none: "
+                "run `harness-memory token set` once to put yours there."
+            )
+        elif harness == "claude-code":  # the one install that kept a token in env
+            said += (
+                " They read the token from a file only you can read, and there is none: run "
+                f"`harness-memory install {harness}` once to move yours there (it keeps "
+                "every other setting of the installed hooks)."
+            )
     return said
 
 

@@ -25,8 +25,12 @@ Codex CLI and Gemini CLI write files through tools that take no single ``file_pa
 A word that cannot be decided here — command substitution (``$(…)``, backquotes), a variable
 neither set nor assigned, ``${…}`` with an operator — is returned apart with its literal
 prefix; the guard refuses it when that prefix is inside the memory root or could still become
-it. What stays unseen: a path built entirely at run time with nothing literal to anchor it, or
-written by a program (a script, ``python -c``) — the harness README says what fences those.
+it. A word with nothing literal before its first expansion (``$(…)/<key>/a.md``,
+``$X/<key>/a.md``), the literal text glued after a command substitution (``$(…)<rest>``) and the
+words inside one (``$(printf '\x2f%s' 'm/<key>/a.md')``) may become a path anywhere: they are
+returned in ``built``, and the guard refuses one naming another scope's key or the marker. What
+stays unseen: a path built entirely at run time with no scope's key literal in it, or written by
+a program (a script, ``python -c``) — the harness README says what fences those.
 """
 
 from __future__ import annotations
@@ -90,12 +94,16 @@ class ShellPaths:
     ``unanchored`` (relative words met after the shell went into a folder that cannot be
     decided here: ``cd $(…)``, ``find … -execdir``; they may land anywhere) and ``derived``
     (the folder a variable's known value lies in when a pattern expansion, ``${X/a/b}``,
-    ``${X%…}``, may change the rest of it at run time: the result may name anything in it).
+    ``${X%…}``, may change the rest of it at run time: the result may name anything in it) and
+    ``built`` (text that becomes part of a path built at run time, with nothing literal before
+    it: a word starting with an expansion, the text glued after ``$(…)`` or a backquote, every
+    word inside a command substitution; it may land anywhere).
     A plain class: ``dataclasses`` imports ``inspect``, too much for a guard process (H-5)."""
 
-    __slots__ = ("derived", "paths", "unanchored", "undecided")
+    __slots__ = ("built", "derived", "paths", "unanchored", "undecided")
 
     def __init__(self) -> None:
+        self.built: list[str] = []
         self.derived: list[str] = []
         self.paths: list[str] = []
         self.undecided: list[str] = []
@@ -110,6 +118,9 @@ _OPERATOR_CAP = 16
 holding more is refused as a path that could lead anywhere."""
 _INNER_DEPTH = 4
 """How deep commands inside words (``sh -c '…'`` inside ``eval "…"`` …) are read at most."""
+_GLUED_TAIL_RE = re.compile(r"[)`](?P<tail>[^\s;&|<>()`'\"$]+)")
+"""Literal text glued after a command substitution's end (``$(…)rest``, `` `…`rest``): the
+lexer splits it from the substitution, but the shell makes one word of both."""
 
 
 def shell_paths(
@@ -142,11 +153,24 @@ def shell_paths(
     except ValueError:
         words = command.split()
     found = ShellPaths()
+    found.built.extend(match.group("tail") for match in _GLUED_TAIL_RE.finditer(command))
     known: dict[str, str | None] = {}  # assigned in the command; None: assigned, undecidable
     bases = [cwd]
     previous: str | None = None
     lost = _lost  # whether the shell may be in a folder this cannot know
+    substituting = 0  # how many ``$(`` the lexer is inside
+    quoted_back = False  # whether it is inside a backquoted command
+    last = ""  # the word before, separators included
     for word in words:
+        if word == "(" and last.endswith("$"):
+            substituting += 1
+        elif word == ")" and substituting:
+            substituting -= 1
+        if word.count("`") % 2:
+            quoted_back = not quoted_back
+        if substituting or quoted_back or "`" in word:
+            found.built.append(word)  # text the command substitution's output is made of
+        last = word
         if previous in _CD_WORDS and not word.startswith("-"):
             target = _expand(word, known, environ)
             if target is None:
@@ -173,6 +197,7 @@ def shell_paths(
             found.undecided.extend(inner.undecided)
             found.unanchored.extend(inner.unanchored)
             found.derived.extend(inner.derived)
+            found.built.extend(inner.built)
         if previous in _CD_WORDS and word.startswith("-") and word != "-":
             continue  # cd -P, cd -L, cd --: the folder is the next word
         previous = None if word in _SEPARATORS else word
@@ -413,10 +438,12 @@ def _glob(pattern: str) -> list[str]:
 def _undecided(
     found: ShellPaths, word: str, cut: int, bases: list[str], environ: Mapping[str, str]
 ) -> None:
-    """Note the literal text of ``word`` before ``cut``, anchored, as an undecided path."""
+    """Note the literal text of ``word`` before ``cut``, anchored, as an undecided path; a word
+    with nothing literal before it is noted as ``built`` (its rest may name a scope)."""
     prefix = _tilde(word[:cut], environ) if cut > 0 else ""
     if not prefix:
-        return  # nothing literal to anchor it: not judged (the README names this gap)
+        found.built.append(word)  # nothing literal to anchor it: judged by what it names
+        return
     if PurePath(prefix).is_absolute():
         found.undecided.append(prefix)
     else:

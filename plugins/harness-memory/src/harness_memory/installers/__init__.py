@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import contextlib
 import json
+import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from harness_memory.installers import claude_code, codex, gemini
+from harness_memory.installers import claude_code, codex, codex_managed, gemini
 from harness_memory.installers.executable import Executable, choose_executable
 from harness_memory.installers.files import (
     FileChange,
@@ -26,6 +27,7 @@ from harness_memory.installers.files import (
     backups_of,
     describe,
     read_text,
+    write_target,
 )
 from harness_memory.installers.plan import Plan
 from harness_memory.installers.record import others_in
@@ -83,7 +85,10 @@ class InstallResult:
 def plan(
     harness: str, options: InstallOptions, environ: Mapping[str, str], *, install: bool
 ) -> Plan:
-    """Plan an install (or uninstall) for ``harness``; ``KeyError`` for an unknown harness."""
+    """Plan an install (or uninstall) for ``harness``; ``KeyError`` for an unknown harness.
+    Codex CLI with ``options.managed_dir`` plans its requirements (:mod:`.codex_managed`)."""
+    if harness == "codex" and options.managed_dir is not None:
+        return codex_managed.plan(options, environ, install=install)
     return HARNESSES[harness](options, environ, install=install)
 
 
@@ -172,6 +177,61 @@ def _names_a_token(text: str, harness: str) -> bool:
     return bool(tokens_in(document, harness))
 
 
+def _open_to_others(written: list[Written]) -> list[str]:
+    """What of the files just written, or the folders holding them, other users may write:
+    whoever can write a harness's settings (or replace them in their folder) chooses the
+    commands its hooks run as you, and the Session records the guard trusts. Said, not
+    changed: the modes are the user's (H-7)."""
+    said: list[str] = []
+    folders: list[Path] = []
+    for done in written:
+        if done.mode & stat.S_IWOTH:
+            said.append(
+                f"{done.target} may be written by every user of this machine (mode "
+                f"{done.mode:04o}): they could change the commands your hooks run; "
+                f"chmod o-w {done.target}"
+            )
+        if done.target.parent not in folders:
+            folders.append(done.target.parent)
+    for folder in folders:
+        with contextlib.suppress(OSError):
+            mode = folder.stat().st_mode
+            if mode & stat.S_IWOTH and not mode & stat.S_ISVTX:
+                said.append(
+                    f"{folder} may be written by every user of this machine (mode "
+                    f"{stat.S_IMODE(mode):04o}): they could replace the settings in it; "
+                    f"chmod o-w {folder}"
+                )
+    return said
+
+
+def _closed_to_others(changes: list[FileChange]) -> list[str]:
+    """What keeps other users from reading a file every user's harness must read (managed
+    settings: created ``0644``): the file's own mode, or a folder above it they cannot enter.
+    Said, not changed: an administrator's modes are theirs."""
+    said: list[str] = []
+    for change in changes:
+        if not change.create_mode & stat.S_IROTH:
+            continue
+        target = write_target(change.path)
+        with contextlib.suppress(OSError):
+            mode = stat.S_IMODE(target.stat().st_mode)
+            if not mode & stat.S_IROTH:
+                said.append(
+                    f"{target} cannot be read by other users (mode {mode:04o}): their harness "
+                    f"does not read it; chmod o+r {target}"
+                )
+        for folder in target.parents:
+            with contextlib.suppress(OSError):
+                if not folder.stat().st_mode & stat.S_IXOTH:
+                    said.append(
+                        f"other users cannot enter {folder}: their harness does not read "
+                        f"{target}; chmod o+x {folder}"
+                    )
+                    break
+    return said
+
+
 def _report(
     harness: str,
     written: list[Written],
@@ -203,6 +263,9 @@ def _report(
                 f"{harness}: removed {backup}: the same bytes as {done.path} now or a newer "
                 "backup\n"
             )
+    if install:
+        for warning in _open_to_others(written) + _closed_to_others(planned.changes):
+            out.write(f"{harness}: WARNING: {warning}\n")
     for path in removed:
         out.write(f"{harness}: removed {path}\n")
     for path in dropped:

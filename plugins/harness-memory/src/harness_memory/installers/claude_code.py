@@ -26,6 +26,7 @@ from harness_memory.installers.files import (
     dump_json,
     earlier_text,
     read_json_object,
+    require_shapes,
 )
 from harness_memory.installers.guard_gaps import gap_notes
 from harness_memory.installers.hook_groups import merge_hooks
@@ -51,6 +52,15 @@ shows at most 10,000 characters of each; four carry both indexes at the caps).""
 WRITE_MATCHER = "Write|Edit|MultiEdit|NotebookEdit|Bash|mcp__.*"
 """The tools the PreToolUse guard sees: the file tools, the shell and MCP tools (P-3); the
 PostToolUse hook sees the same ones and records their memory writes as versions (V-1)."""
+
+
+EDITED_SHAPES: dict[str, type] = {
+    "permissions": dict,
+    "permissions.additionalDirectories": list,
+    "permissions.allow": list,
+    "env": dict,
+}
+"""The settings an install edits, and the type each must have for it to do so."""
 
 
 def settings_path(home: Path, environ: Mapping[str, str]) -> Path:
@@ -115,6 +125,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         else settings_path(options.home, environ)
     )
     old, document = read_json_object(path)
+    require_shapes(document, path, EDITED_SHAPES)
     record = read_record(path.parent)
     state = None if managed is not None else path.parent / STATE_FOLDER  # each user's own
     token = options.token if options.token is not None else _env_token(document)

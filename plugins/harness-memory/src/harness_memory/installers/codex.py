@@ -46,12 +46,16 @@ from harness_memory.installers.spec import InstallOptions, root_changes
 
 __all__ = [
     "CONTEXT_LIMIT_TOKENS",
+    "EDITED_TABLES",
     "GUARD_MATCHER",
     "MEMORIES",
     "TERMINALS",
+    "check_tables",
     "codex_home",
+    "hook_groups",
     "plan",
     "trust_hash",
+    "writable_root",
 ]
 
 HARNESS = "codex"
@@ -133,20 +137,21 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     hooks_path, config_path = home / "hooks.json", home / "config.toml"
     old_hooks, document = read_json_object(hooks_path)
     record = read_record(home)
-    wanted = _wanted(options, home) if install else {}
+    wanted = hook_groups(options, home / STATE_FOLDER) if install else {}
     merged, removed = merge_hooks(document, HARNESS, wanted, source=hooks_path)
     old_config = read_text(config_path)
     try:
         config = tomlkit.parse(old_config or "")
     except TOMLKitError as error:
         raise SettingsFileError(f"{config_path} is not valid TOML ({error})") from None
+    check_tables(config, config_path)
     key_source = str(hooks_path.absolute())
     _update_trust(config, key_source, removed, merged, ours=set(wanted))
     gone, added = root_changes(document, HARNESS, options, install=install)
     for root in gone:
-        _writable_root(config, root, install=False)
+        writable_root(config, root, install=False)
     if added is not None:
-        _writable_root(config, added, install=True)
+        writable_root(config, added, install=True)
     notes: list[str] = []
     if install:
         notes.append(switch_off(config, MEMORIES, record.previous, tomlkit.table))
@@ -199,9 +204,12 @@ def _holds(folder: Path) -> bool:
         return True
 
 
-def _wanted(options: InstallOptions, home: Path) -> dict[str, list[dict[str, Any]]]:
-    state = home / STATE_FOLDER
-    token_file = state / TOKEN_NAME if options.token is not None else None
+def hook_groups(options: InstallOptions, state: Path | None) -> dict[str, list[dict[str, Any]]]:
+    """Our hook groups per event. Every command names the state folder ``state`` and, with a
+    token, the token file in it; ``state`` None: the managed install's hooks, whose users each
+    keep their state (and token) in their account's home
+    (:func:`~harness_memory.settings.account_state_dir`)."""
+    token_file = state / TOKEN_NAME if state is not None and options.token is not None else None
     start = {
         "type": "command",
         "command": options.hook_command(
@@ -237,6 +245,33 @@ def _wanted(options: InstallOptions, home: Path) -> dict[str, list[dict[str, Any
         }
         wanted["Stop"] = [{"hooks": [stop]}]
     return wanted
+
+
+EDITED_TABLES = ("features", "hooks", "hooks.state", "sandbox_workspace_write")
+"""The tables of a ``config.toml`` (and ``requirements.toml``) an install edits."""
+
+
+def check_tables(document: Any, source: object, names: tuple[str, ...] = EDITED_TABLES) -> None:
+    """Raise :class:`SettingsFileError` (naming ``source``) when one of the dotted ``names`` is
+    in ``document`` but is no table (``features = 3``), or ``sandbox_workspace_write.
+    writable_roots`` is no list of paths: the install would otherwise overwrite the user's
+    value or stop half-way; it is not guessed at."""
+    for name in names:
+        value: Any = document
+        for key in name.split("."):
+            value = value.get(key) if isinstance(value, dict) else None
+        if value is not None and not isinstance(value, dict):
+            raise SettingsFileError(f"{source}: {name} is not a table")
+    section = document.get("sandbox_workspace_write")
+    if "sandbox_workspace_write" not in names or not isinstance(section, dict):
+        return
+    roots = section.get("writable_roots")
+    if roots is not None and not (
+        isinstance(roots, list) and all(isinstance(root, str) for root in roots)
+    ):
+        raise SettingsFileError(
+            f"{source}: sandbox_workspace_write.writable_roots is not a list of paths"
+        )
 
 
 def _state_table(config: Any) -> Any:
@@ -322,7 +357,9 @@ def _tidy(config: Any) -> None:
         del config["hooks"]
 
 
-def _writable_root(config: Any, root: str, *, install: bool) -> None:
+def writable_root(config: Any, root: str, *, install: bool) -> None:
+    """Add ``root`` to (or take it out of) ``sandbox_workspace_write.writable_roots`` of a
+    ``tomlkit`` document; the table goes when an uninstall leaves it empty."""
     section = config.get("sandbox_workspace_write")
     if section is None:
         if not install:

@@ -47,6 +47,7 @@ __all__ = [
     "prune_backups",
     "read_json_object",
     "read_text",
+    "require_shapes",
     "write_target",
 ]
 
@@ -156,6 +157,19 @@ def read_json_object(path: Path, *, comments: bool = False) -> tuple[str | None,
     if not isinstance(document, dict):
         raise SettingsFileError(f"{path} holds a JSON {type(document).__name__}, not an object")
     return text, document
+
+
+def require_shapes(document: Any, source: object, shapes: dict[str, type]) -> None:
+    """Raise :class:`SettingsFileError` (naming ``source``) when a dotted key of ``shapes`` is in
+    ``document`` with a value of another type (``"permissions": 3``, ``"allow": "x"``): the
+    install would otherwise replace the user's value with its own; it is not guessed at."""
+    for name, kind in shapes.items():
+        value: Any = document
+        for key in name.split("."):
+            value = value.get(key) if isinstance(value, dict) else None
+        if value is not None and not isinstance(value, kind):
+            wanted = "an object" if kind is dict else "a list"
+            raise SettingsFileError(f"{source}: {name} is not {wanted}")
 
 
 def dump_json(
@@ -357,9 +371,7 @@ def _write(change: FileChange, target: Path, stamp: str) -> Written:
     if change.backup and change.old is not None and old_mode is not None:
         backup_mode = private_mode(old_mode) if holds(change.old, change.secrets) else old_mode
         backup = _write_backup(target, stamp, target.read_bytes(), backup_mode)
-    # a folder the install makes is never wider than the file it holds (umask 000 included):
-    # private beside a private file (a token, the install record), else readable by all
-    make_dirs(target.parent, 0o700 if mode & 0o077 == 0 else 0o755)
+    _make_folders(target.parent, 0o700 if mode & 0o077 == 0 else 0o755)
     try:
         atomic_write_bytes(target, change.new.encode("utf-8"), mode=mode)
     except OSError:
@@ -368,6 +380,23 @@ def _write(change: FileChange, target: Path, stamp: str) -> Written:
         raise
     tightened = _tighten_old_backups(target, change.secrets)
     return Written(change.path, target, backup, old_mode, mode, tightened)
+
+
+def _make_folders(folder: Path, mode: int) -> None:
+    """Make ``folder`` and its missing parents with exactly ``mode``, whatever the umask: never
+    wider than the file they hold (``umask 000``), and never narrower either — private beside a
+    private file (a token, the install record), else readable by every user, as managed
+    settings must be under root's ``umask 077`` (a ``0700`` ``/etc/codex`` would leave every
+    other user's harness without them, silently). Folders that exist are left as they are."""
+    missing: list[Path] = []
+    current = folder
+    while not os.path.lexists(current) and current.parent != current:
+        missing.append(current)
+        current = current.parent
+    make_dirs(folder, mode)
+    for path in missing:
+        with contextlib.suppress(OSError):
+            path.chmod(mode)
 
 
 def _write_backup(target: Path, stamp: str, data: bytes, mode: int) -> Path:

@@ -27,6 +27,7 @@ from harness_memory.installers.files import (
     dump_json,
     earlier_text,
     read_json_object,
+    require_shapes,
 )
 from harness_memory.installers.guard_gaps import gap_notes
 from harness_memory.installers.hook_groups import merge_hooks
@@ -43,6 +44,14 @@ GUARD_MATCHER = "write_file|replace|run_shell_command|mcp_.*"
 """Gemini CLI's tools that write files: ``write_file`` and ``replace`` (``file_path``), the
 shell (``command``) and MCP tools (``mcp_<server>_<tool>``, any argument)."""
 HOOK_TIMEOUT_MS = 30_000
+
+
+EDITED_SHAPES: dict[str, type] = {
+    "context": dict,
+    "context.includeDirectories": list,
+    "experimental": dict,
+}
+"""The settings an install edits, and the type each must have for it to do so."""
 
 
 def settings_path(home: Path, environ: Mapping[str, str]) -> Path:
@@ -88,6 +97,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     """The change to Gemini CLI's user settings; ``SettingsFileError`` for a bad file."""
     path = settings_path(options.home, environ)
     old, document = read_json_object(path, comments=True)
+    require_shapes(document, path, EDITED_SHAPES)
     record = read_record(path.parent)
     state = path.parent / STATE_FOLDER
     wanted: dict[str, list[dict[str, Any]]] = {}

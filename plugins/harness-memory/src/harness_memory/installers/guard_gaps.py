@@ -41,9 +41,10 @@ GUARD_GAPS: dict[str, tuple[str, ...]] = {
         "Reads: other Workspaces' scopes can be read; the guard refuses writes only.",
         "A trusted project's own `.codex/config.toml` switches these hooks off (`[features] "
         "hooks = false`: no memory, no write guard, nobody told) or terminals back on "
-        "(`unified_exec_tty = true`). No user setting prevents it; an administrator's "
+        "(`unified_exec_tty = true`). No user setting prevents it; "
         "`/etc/codex/requirements.toml` with `[features] hooks = true` and `unified_exec_tty = "
-        "false` does. Trust only projects whose `.codex/` you have read.",
+        "false` does: `harness-memory install codex --managed` (as root) writes the hooks and "
+        "those lines there. Trust only projects whose `.codex/` you have read.",
     ),
     "gemini": (
         _RUN_TIME,

@@ -33,7 +33,8 @@ def merge_hooks(
 
     ``wanted`` empty means uninstall. An event left with no group and a ``"hooks"`` object left
     empty are removed. Raises :class:`SettingsFileError` when ``"hooks"`` or an event's entry
-    has a shape no harness accepts (it is then not guessed at); its message names ``source``.
+    has a shape no harness accepts (an event ``wanted`` holding no list included: it is then
+    not guessed at); its message names ``source``.
     """
     result = copy.deepcopy(document)
     hooks = result.get("hooks", {})
@@ -52,7 +53,9 @@ def merge_hooks(
         else:
             del hooks[event]
     for event, groups in wanted.items():
-        hooks.setdefault(event, []).extend(copy.deepcopy(groups))
+        if not isinstance(hooks.setdefault(event, []), list):  # {"matcher": …}: not guessed at
+            raise SettingsFileError(f"{source}: hooks.{event} is not a list of hook groups")
+        hooks[event].extend(copy.deepcopy(groups))
     if hooks:
         result["hooks"] = hooks
     else:

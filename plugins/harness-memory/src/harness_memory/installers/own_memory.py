@@ -33,6 +33,9 @@ class Switch:
     off: Any
     what: str
     default_on: bool
+    done: str = "turned off"
+    """What setting it does, as the install says it: ``turned off``; ``pinned on`` for a
+    requirement that keeps a feature on."""
 
     @property
     def dotted(self) -> str:
@@ -100,7 +103,7 @@ def switch_off(
         before = "on by default" if switch.default_on else "off by default; now off explicitly"
     else:
         before = f"{switch.dotted} was {_shown(was['value'])}"
-    return f"{switch.what}: turned off ({switch.dotted} = {_shown(switch.off)}; {before})."
+    return f"{switch.what}: {switch.done} ({switch.dotted} = {_shown(switch.off)}; {before})."
 
 
 def switch_back(document: MutableMapping[str, Any], switch: Switch, previous: Record) -> str | None:

@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness_memory.installers.files import FileChange, backups_of
+from harness_memory.installers.files import FileChange, backups_of, write_target
 from harness_memory.installers.record import InstallRecord, leftovers
 
 __all__ = ["Plan", "with_state"]
@@ -44,12 +44,13 @@ def with_state(
     settings files it creates (and removes ``removals``: a token file no longer wanted); an
     uninstall removes the record, the token file and the Session records, and the folder when
     nothing else is in it. A settings file an install created is removed, with its backups,
-    instead of being left empty (``{}``, a blank ``config.toml``); one that holds anything
+    instead of being left empty (``{}``, a blank ``config.toml``; through a symlink whose
+    target it created, that target: the link stays as it was); one that holds anything
     else (keys the user added since) is written like any other (H-3). So is a folder an install
     made to hold its files (``~/.claude`` where there was none): an uninstall removes it when
     it is left empty, and leaves it while anything else is in it (the harness's own files)."""
     if install:
-        made = [str(c.path) for c in changes if c.old is None and c.backup]
+        made = [name for c in changes if c.old is None and c.backup for name in _names(c.path)]
         record.created += [name for name in made if name not in record.created]
         state = record.path.parent
         folders = _missing_folders([c.path for c in changes if c.old is None] + [record.path])
@@ -62,8 +63,8 @@ def with_state(
     files, folders = leftovers(record.path.parent.parent)
     kept: list[FileChange] = []
     for change in changes:
-        if str(change.path) in record.created and _left_empty(change):
-            files += [change.path, *backups_of(change.path)]
+        if _created(change.path, record) and _left_empty(change):
+            files += [write_target(change.path), *backups_of(change.path)]
         else:
             kept.append(change)
     made_folders = sorted(map(Path, record.created_folders), key=lambda f: -len(f.parts))
@@ -83,10 +84,21 @@ def _missing_folders(paths: list[Path]) -> list[Path]:
     return missing
 
 
+def _names(path: Path) -> list[str]:
+    """How the install record names a settings file the install creates: its path, and for a
+    symlink whose target did not exist yet (a dotfiles checkout without it), that target."""
+    return [str(path), str(write_target(path))] if path.is_symlink() else [str(path)]
+
+
+def _created(path: Path, record: InstallRecord) -> bool:
+    """Whether an install created the file at ``path``: for a symlink, the target it points
+    at now (a link made or moved since points at someone else's file)."""
+    return all(name in record.created for name in _names(path))
+
+
 def _left_empty(change: FileChange) -> bool:
-    """Whether the file would hold nothing after ``change``: blank, or an empty JSON object;
-    and it is a file of its own, not a symlink (whose target is someone else's)."""
-    if change.path.is_symlink() or change.old is None:
+    """Whether the file would hold nothing after ``change``: blank, or an empty JSON object."""
+    if change.old is None:
         return False
     text = change.new.strip()
     return text in ("", "{}")

@@ -25,9 +25,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import tomlkit
+from tomlkit.exceptions import TOMLKitError
+
 from harness_memory.installers import claude_code, codex, gemini
+from harness_memory.installers import codex_managed as codex_managed_plan
 from harness_memory.installers.executable import checkout_of, describe_executable
-from harness_memory.installers.files import SettingsFileError, read_json_object
+from harness_memory.installers.files import SettingsFileError, read_json_object, read_text
 from harness_memory.installers.spec import flag_values, installed_roots, our_commands
 
 __all__ = ["status"]
@@ -41,21 +45,30 @@ _SEEN_BY = {
 """Each tool event our hooks use (the harnesses' names) and what its line says."""
 
 
-def status(home: Path, environ: Mapping[str, str], managed: Path) -> tuple[list[str], bool]:
-    """``(lines to print, every installed harness can run its hooks)``."""
+def status(
+    home: Path,
+    environ: Mapping[str, str],
+    managed: Path,
+    codex_managed: Path = codex_managed_plan.DEFAULT_DIR,
+) -> tuple[list[str], bool]:
+    """``(lines to print, every installed harness can run its hooks)``: the user settings of
+    each harness, Claude Code's managed settings in ``managed`` and Codex CLI's requirements in
+    ``codex_managed``. Each thing to fix names the install that fixes it."""
+    requirements = codex_managed / codex_managed_plan.REQUIREMENTS_NAME
     targets = [
-        ("claude-code", "claude-code", claude_code.settings_path(home, environ)),
-        ("claude-code (managed)", "claude-code", managed / "managed-settings.json"),
-        ("codex", "codex", codex.codex_home(home, environ) / "hooks.json"),
-        ("gemini", "gemini", gemini.settings_path(home, environ)),
+        ("claude-code", "claude-code", claude_code.settings_path(home, environ), ""),
+        ("claude-code (managed)", "claude-code", managed / "managed-settings.json", " --managed"),
+        ("codex", "codex", codex.codex_home(home, environ) / "hooks.json", ""),
+        ("codex (managed)", "codex", requirements, " --managed"),
+        ("gemini", "gemini", gemini.settings_path(home, environ), ""),
     ]
     lines: list[str] = []
     healthy = True
     copies: set[tuple[str, str, str, str]] = set()
     installed: list[str] = []
-    for label, harness, path in targets:
+    for label, harness, path, managed_flag in targets:
         try:
-            _, document = read_json_object(path, comments=harness == "gemini")
+            document = _read(path, harness)
         except SettingsFileError as error:
             lines.append(f"{label}: cannot read its settings: {error}")
             healthy = False
@@ -64,7 +77,11 @@ def status(home: Path, environ: Mapping[str, str], managed: Path) -> tuple[list[
         if not commands:
             lines.append(f"{label}: not installed ({path})")
             continue
-        said, fine = _installed(label, harness, path, document, commands)
+        again = f"harness-memory install {harness}{managed_flag}"
+        said, fine = _installed(label, again, path, document, commands)
+        if managed_flag:
+            account, fine_too = _account_lines(label, environ)
+            said, fine = said + account, fine and fine_too
         lines += said
         healthy = healthy and fine
         copies.update(_remote_copies(commands))
@@ -75,6 +92,46 @@ def status(home: Path, environ: Mapping[str, str], managed: Path) -> tuple[list[
 
     said, taken = service_lines(installed, environ)  # the token as the service takes it (H-7)
     return lines + said, healthy and taken
+
+
+def _account_lines(label: str, environ: Mapping[str, str]) -> tuple[list[str], bool]:
+    """Where the managed hooks keep this user's Session records and read their token, found
+    as the hooks find it (:func:`~harness_memory.settings.load_settings` with no flags: the
+    account's home from the password database, never ``$HOME`` or ``$CLAUDE_CONFIG_DIR``), and
+    whether that token file would be read; False for one the hooks would refuse."""
+    from harness_memory.settings import TOKEN_FILE_NAME, TokenFileError, load_settings
+
+    settings = load_settings({}, environ, flags_only=True)
+    lines = [
+        f"{label}: your Session records and token file are in {settings.state_dir} (your "
+        "account's home, wherever $HOME or $CLAUDE_CONFIG_DIR point)"
+    ]
+    if settings.token_file is None:
+        lines.append(
+            f"{label}: no token file ({settings.state_dir / TOKEN_FILE_NAME}): the hooks send "
+            "no token; if the service needs one, run `harness-memory token set`"
+        )
+        return lines, True
+    try:
+        settings.bearer_token()
+    except TokenFileError as error:
+        lines.append(
+            f"{label}: PROBLEM: {error}: the hooks send no token, so the service refuses "
+            "them; run `harness-memory token set`"
+        )
+        return lines, False
+    return lines, True
+
+
+def _read(path: Path, harness: str) -> dict[str, Any]:
+    """The settings document at ``path``: JSON (Gemini CLI's with comments), or Codex CLI's
+    ``requirements.toml``; :class:`SettingsFileError` when it cannot be read."""
+    if path.suffix != ".toml":
+        return read_json_object(path, comments=harness == "gemini")[1]
+    try:
+        return dict(tomlkit.parse(read_text(path) or "").unwrap())
+    except TOMLKitError as error:
+        raise SettingsFileError(f"{path} is not valid TOML ({error})") from None
 
 
 def _remote_copies(commands: list[str]) -> set[tuple[str, str, str, str]]:
@@ -107,8 +164,11 @@ def _remote_lines(state_dir: Path, url: str, project: str, agent: str) -> list[s
 
 
 def _installed(
-    label: str, harness: str, path: Path, document: dict[str, Any], commands: list[str]
+    label: str, again: str, path: Path, document: dict[str, Any], commands: list[str]
 ) -> tuple[list[str], bool]:
+    """The lines of one installed harness; ``again`` is the install that fixes what they find
+    (installing again takes every setting from the installed hooks)."""
+    harness = again.split()[2]
     lines = [f"{label}: installed in {path}"]
     fine = True
     for executable in dict.fromkeys(_first_word(command) for command in commands):
@@ -117,8 +177,7 @@ def _installed(
             fine = False
             lines.append(
                 f"{label}: PROBLEM: the hook command {problem}: no memory reaches its Sessions "
-                "and the write guard refuses every write it would check; run "
-                f"`harness-memory install {harness}` again"
+                f"and the write guard refuses every write it would check; run `{again}` again"
             )
             continue
         checkout = checkout_of(Path(executable))
@@ -132,21 +191,21 @@ def _installed(
     if any(flag_values(command, "--token") for command in commands):
         lines.append(
             f"{label}: WARNING: a hook command carries the bearer token on its command line, "
-            f"where every local user can read it (ps); run `harness-memory install {harness}` "
+            f"where every local user can read it (ps); run `{again}` "
             "again to move it into a token file only you can read"
         )
     if _env_token_unread(document, commands):
         lines.append(
             f"{label}: WARNING: the settings' env holds HARNESS_MEMORY_TOKEN, which the "
             "installed hooks no longer read (a repository's settings can override it): their "
-            f"Sessions reach the service without it; run `harness-memory install {harness}` "
+            f"Sessions reach the service without it; run `{again}` "
             "again to move it into a token file only you can read"
         )
     if any("--flags-only" not in command.split() for command in commands):
         lines.append(
             f"{label}: WARNING: a hook command reads HARNESS_MEMORY_* variables, which a "
             "repository's settings can set in its Sessions (another template, state dir or "
-            f"agent); run `harness-memory install {harness}` again so the hooks take their "
+            f"agent); run `{again}` again so the hooks take their "
             "settings from their flags alone (--flags-only)"
         )
     for root in installed_roots(document, harness):
@@ -167,7 +226,7 @@ def _installed(
         lines.append(
             f"{label}: no post-write hook (an install from before it): the agent's memory "
             "writes become versions only at the next Session start, without the tool that "
-            f"made them; run `harness-memory install {harness}` again"
+            f"made them; run `{again}` again"
         )
     return lines, fine
 

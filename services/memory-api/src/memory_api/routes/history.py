@@ -141,9 +141,10 @@ async def post_restore(request: web.Request) -> web.Response:
 async def get_changes(request: web.Request) -> web.Response:
     """V-2: ``ScopeChanges`` — the scope's versions, newest first, each with its files.
 
-    Query: ``since`` (a UTC time, ``2026-11-29T22:05:19Z``: recorded then or later), ``after``
-    (a version: only newer ones), ``before`` (a version: only older ones, the paging cursor),
-    ``limit`` (1-500, default 50).
+    Query: ``since`` (a UTC time, ``2026-11-29T22:05:19Z``: recorded then or later by the
+    recording process's clock, every version looked at), ``after`` (a version: only those
+    recorded since, in the history's own order — the cursor no clock skew can fool),
+    ``before`` (a version: only older ones, the paging cursor), ``limit`` (1-500, default 50).
     """
     project, agent, key = _ids(request)
     store = get_history_store(request.app)

@@ -187,12 +187,18 @@ _PROMPT_RULES = (
 
 
 def _check_prompts(changes: dict[str, Any]) -> None:
-    """Refuse a memory prompt that would not carry its index exactly once (I-1): 422 naming the
-    placeholder it needs and what it holds instead. ``None`` (the default) always passes.
-    Blocking for a long prompt (a linear scan, under a second for 1 MiB): run in a thread."""
+    """Refuse a memory prompt holding a character hidden wherever it stands (I-9): 400 naming
+    the line and what is hidden there, as a template is refused (:func:`_check_template`); and
+    one that would not carry its index exactly once (I-1): 422 naming the placeholder it needs
+    and what it holds instead. ``None`` (the default) always passes. Blocking for a long prompt
+    (a linear scan, under a second for 1 MiB): run in a thread."""
     for field, name, rule in _PROMPT_RULES:
         value = changes.get(field)
-        if isinstance(value, str) and not rule.accepts(value):
+        if not isinstance(value, str):
+            continue
+        if (hidden := TEMPLATE_RULE.problem(value)) is not None:
+            raise BadRequest(f"{name} {hidden}. Nothing was saved")
+        if not rule.accepts(value):
             raise Unprocessable(f"{name} {rule.summary}; {rule.problem(value)}. Nothing was saved")
 
 
@@ -409,7 +415,7 @@ class AgentStore:
         ``If-Match`` header: when given and not naming the current ETag, :class:`PreconditionFailed`
         (412) is raised and nothing is written; when absent the PATCH applies unconditionally.
         Raises ``InvalidId``, :class:`NotFound`, :class:`BadRequest` (an empty name; hidden
-        characters in the name or the template, I-9) and
+        characters in the name, the template or a memory prompt, I-9) and
         :class:`~memory_api.errors.Unprocessable` (422: a prompt without its index placeholder
         exactly once, I-1) as well; every check on the PATCH alone comes before the lock.
 

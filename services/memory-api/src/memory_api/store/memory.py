@@ -317,7 +317,8 @@ class MemoryStore:
         Raises ``InvalidId``, :class:`NotFound`, :class:`~memory_api.errors.Conflict` when
         the index kept changing during every pruning attempt, and
         :class:`~memory_api.store.history.git.HistoryUnavailable` (503, nothing deleted) when
-        the history cannot record what the delete would remove.
+        the history cannot record what the delete would remove (git refuses; the file cannot
+        be read or is over its read cap, so its content as it is now cannot be kept).
         """
         _check(project, agent_id, key, file_name)
         await self.agents.get(project, agent_id)
@@ -327,7 +328,15 @@ class MemoryStore:
         name = lock_name("index", agent_id, scope.name)
         who = Attribution("delete", principal=principal, subject=file_name)
         removed, recorded = await self.locks.run_held(
-            name, self.histories.around, agent_id, scope, who, delete_topic, root, scope, file_name
+            name,
+            functools.partial(self.histories.around, removes=(file_name,)),
+            agent_id,
+            scope,
+            who,
+            delete_topic,
+            root,
+            scope,
+            file_name,
         )
         if recorded is None:
             return DeleteResult(file=file_name, removed_index_lines=removed)

@@ -40,7 +40,7 @@ from pathlib import Path
 
 from memory_core import layout
 from memory_core.atomic import fsync_directory
-from memory_core.decoding import decode_exact, name_spellings
+from memory_core.decoding import decode_exact, name_spellings, shown_lines
 from memory_core.errors import FileKeptChanging, NotRegularFileError
 from memory_core.file_edit import FileTooLarge, edit_file
 from memory_core.index import prune_index
@@ -127,8 +127,10 @@ def _refusal(file_name: str, why: str) -> str:
 def prune_index_file(root: Path, scope: Path, file_name: str) -> list[str]:
     """Remove the lines of the scope's ``MEMORY.md`` that link to ``file_name`` (T-4, A-6).
 
-    Returns the removed lines (without line ends); an empty list when there is no index (none,
-    not a regular file, or one leading out of the root) or no such line. Raises
+    Returns the removed lines (without line ends; those of an index in a legacy CJK encoding as
+    :func:`~memory_core.decoding.shown_lines` shows them, never as mojibake); an empty list
+    when there is no index (none, not a regular file, or one leading out of the root) or no
+    such line. Raises
     :class:`Conflict` (409) or :class:`~memory_api.errors.Unavailable` (503) when the lines are
     there, or may be, and cannot be removed; the index is then unchanged.
     """
@@ -177,9 +179,9 @@ def prune_index_file(root: Path, scope: Path, file_name: str) -> list[str]:
     if edited is None:
         return []
     if last and last[0][0] == edited.before:
-        return last[0][1]
+        return shown_lines(edited.before, last[0][1])
     pruned = _pruned(edited.before, file_name, exact=exact)
-    return [] if pruned is None else pruned[1]
+    return [] if pruned is None else shown_lines(edited.before, pruned[1])
 
 
 def _has_twin(scope: Path, file_name: str) -> bool:

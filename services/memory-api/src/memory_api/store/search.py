@@ -13,7 +13,8 @@ change feed (:mod:`.change_feed`, inotify on a local filesystem) a search after 
 only the scopes whose folder an event named since the last one (and those the feed cannot vouch
 for); every scope again after the queue overflowed or another process wrote the index. Likely
 credentials are masked before indexing (I-8): a secret can neither be found by search nor shown
-in a snippet.
+in a snippet; so is hidden text (I-9), shown as ``[hidden: 67 tag characters]``: a snippet an
+agent reads carries nothing a person cannot see.
 
 Matching, ranking and highlighting: :mod:`.search_text` (words in any script, a run of Chinese,
 Japanese, Korean or Thai found anywhere inside), :mod:`.search_rank` (BM25 per field, name and
@@ -36,7 +37,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memory_core.credentials import mask_secret_lines
+from memory_core.decoding import NOT_DECODED
 from memory_core.errors import InvalidId
+from memory_core.hidden_text import show_hidden
 from memory_core.topics import READ_CAP_BYTES, ParsedTopic, parse_topic
 from memory_core.wire import Finding, SearchHit, SearchResults
 
@@ -70,6 +73,7 @@ __all__ = [
     "MAX_LIMIT",
     "MAX_QUERY_CHARS",
     "MAX_QUERY_TERMS",
+    "SCORED_CHARS",
     "MemorySearch",
 ]
 
@@ -86,6 +90,13 @@ MAX_LIMIT = 100
 CANDIDATES = MAX_LIMIT
 """How many of FTS5's best matches are scored exactly (as many as an answer may hold, so a
 larger ``limit`` only shows more of the same order)."""
+SCORED_CHARS = 65_536
+"""How much of each field of a candidate is matched (characters from its start): its matches
+are counted for the score, marked and shown in its snippet. Matching is linear in the text, so
+one search matches at most :data:`CANDIDATES` times three times this (and each shown name
+again), however large the topic files (1 MiB each: 100 of them were 100 MB matched per query
+word). A term FTS5 found in a candidate (every candidate holds every term) that none of those
+parts holds is in the rest of a longer field: it counts once there."""
 MAX_AGENTS = 16
 """How many agents' indexes one process keeps open (least recently searched closed first)."""
 
@@ -144,7 +155,10 @@ def _nfc(text: str) -> str:
 
 
 def _masked(text: str) -> str:
-    return "\n".join(mask_secret_lines(text.split("\n")))
+    """``text`` as search keeps and shows it: likely credentials masked (I-8), then hidden
+    characters shown as ``[hidden: …]`` (I-9: a snippet read by an agent carries no text a
+    person cannot see)."""
+    return "\n".join(show_hidden(line) for line in mask_secret_lines(text.split("\n")))
 
 
 def _name_field(topic: ParsedTopic) -> str:
@@ -209,9 +223,10 @@ class MemorySearch:
     @staticmethod
     def _topic(entry: TopicEntry) -> Topic | None:
         """Read one topic file for the index, likely credentials masked (I-8); None if it is
-        gone. One that is there but cannot be read is indexed by its name alone, with why
-        (Q-2b). Read past the listings' parse cache: a first build reads every file once, and
-        must not fill that cache with them (memory stays bounded)."""
+        gone. One that is there but cannot be read, or that is not decoded (a legacy CJK
+        encoding, T-2), is indexed by its name alone, with why (Q-2b). Read past the listings'
+        parse cache: a first build reads every file once, and must not fill that cache with
+        them (memory stays bounded)."""
         try:
             raw, info = read_regular(entry.real, READ_CAP_BYTES + 1)
         except (FileNotFoundError, NotRegularFileError):
@@ -223,7 +238,13 @@ class MemorySearch:
         topic = parse_topic(raw, entry.file)
         texts = [topic.name, _name_field(topic), topic.description or "", topic.body]
         # NFC: what is highlighted is what was indexed (a note written in NFD reads the same)
-        return Topic(entry.file, _stat_key(info), *(_nfc(_masked(text)) for text in texts))
+        name, name_field, description, body = (_nfc(_masked(text)) for text in texts)
+        # a legacy CJK encoding: not decoded, named by every search as a file it cannot read
+        undecoded = [problem for problem in topic.problems if problem.startswith(NOT_DECODED)]
+        no_text = (
+            f"does not decode it: {undecoded[0].removeprefix(NOT_DECODED)}" if undecoded else None
+        )
+        return Topic(entry.file, _stat_key(info), name, name_field, description, body, no_text)
 
     def _index(self, index: SearchIndex, key: str, entries: list[TopicEntry]) -> None:
         """(Re-)index ``entries`` of scope ``key``; the ones gone meanwhile dropped."""
@@ -441,14 +462,19 @@ def _entry(root: Path, scope: Path, name: str) -> TopicEntry | None:
 def _ranked(query: Query, rows: list[Row], stats: FieldStats | None, limit: int) -> list[SearchHit]:
     """The candidates scored (:func:`~.search_rank.score`), the best ``limit`` as hits: first
     those holding the most of the query's identifiers exactly as typed (``user_name`` before
-    ``user named``), then by score."""
+    ``user named``), then by score. Each field is matched in its first :data:`SCORED_CHARS`
+    characters only: a snippet shows a passage of those."""
     if stats is None:
         return []
     terms = range(len(query.terms))
     scored: list[tuple[int, float, Row, list[list[Match]]]] = []
     for row in rows:
-        found = [matches(text, query) for text in row.fields]
+        found = [matches(text[:SCORED_CHARS], query) for text in row.fields]
         frequencies = [[sum(m.term == term for m in field) for term in terms] for field in found]
+        cut = [number for number, text in enumerate(row.fields) if len(text) > SCORED_CHARS]
+        for term in terms if cut else ():  # one matched in no part read is in the rest
+            if not any(field[term] for field in frequencies):
+                frequencies[cut[-1]][term] = 1
         exact = len({m.term for field in found for m in field if m.exact})
         scored.append((exact, score(stats, row.lengths, frequencies), row, found))
     scored.sort(key=lambda item: (-item[0], -item[1]))  # stable: ties keep FTS5's order
@@ -459,7 +485,7 @@ def _ranked(query: Query, rows: list[Row], stats: FieldStats | None, limit: int)
             name=row.name,
             description=row.fields[1] or None,
             score=round(value, 4),
-            name_parts=marked_parts(row.name, matches(row.name, query)),
+            name_parts=marked_parts(row.name, matches(row.name[:SCORED_CHARS], query)),
             description_parts=marked_parts(row.fields[1], found[1]),
             snippet=snippet(row.fields[2], found[2]),
         )

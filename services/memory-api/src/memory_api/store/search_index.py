@@ -54,11 +54,15 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """Raise when what is indexed changes without the schema text changing (2: a scope folder that
 cannot be listed is indexed as unreadable; 3: text is indexed in its search form,
 :func:`~memory_api.store.search_text.search_form`; 4: that form folds compatibility
-characters and Turkish ``ı``, and math signs are words)."""
+characters and Turkish ``ı``, and math signs are words; 5: a sound mark written apart,
+``ﾞ ﾟ ゛ ゜``, voices the kana before it: ``カﾞ`` is ``ガ``; hidden characters are indexed
+shown as ``[hidden: …]``, I-9; a topic file in a legacy CJK encoding by its name alone; an
+Arabic word holding the article with its parts, ``والنشر`` as ``والنشر النشر نشر``; a
+zero-width space left out of a word, as Thai word breaks hold it)."""
 BUSY_TIMEOUT_S = 30.0
 """How long a connection waits for another process's write transaction."""
 BATCH = 1000

@@ -12,7 +12,10 @@ place. A run of such characters glued to Latin letters (``用Python写``) is spl
 change, so ``python`` finds it too. Each symbol (emoji, ``✅``, an arrow or math sign such as
 ``→ ≠ ≤``, ``± ×``) is a word of its own, glued to its neighbours or not, so ``🚀`` finds itself
 wherever it stands; the ASCII signs ``+ < = > | ~`` stay word breaks
-(:data:`SIGN_SEPARATORS`: ``a+b`` is ``a`` and ``b``). A camelCase identifier
+(:data:`SIGN_SEPARATORS`: ``a+b`` is ``a`` and ``b``). Arabic writes its proclitics (``و ف ب
+ك ل``) and the article ``ال`` onto the word: a word holding the article is indexed with its
+parts too, without its proclitics and without the article (``والنشر``, "and the publishing",
+as ``والنشر النشر نشر``), and a query word is found after them. A camelCase identifier
 (``getUserName``, ``HTTPServer``) is indexed as itself followed by its words, and a camelCase
 query word asks for those words in a row, so ``UserName``, ``user_name`` and ``json`` find
 ``getUserName`` and ``parseJSON``; the hits holding a query identifier exactly as typed
@@ -20,12 +23,15 @@ query word asks for those words in a row, so ``UserName``, ``user_name`` and ``j
 
 Before that, text and query alike take their search form (:func:`search_form`): NFC (a note
 written in NFD, as macOS spells Korean or accented names, is found by what a keyboard types),
-with compatibility characters as NFKC folds them (half-width katakana ``ｶﾞｲﾄﾞ`` as ``ガイド``,
+with compatibility characters as NFKC folds them (half-width katakana ``ｶﾞｲﾄﾞ`` as ``ガイド``;
+a sound mark written apart, half-width ``ﾞ ﾟ`` or spacing ``゛ ゜``, voices the kana before it
+whatever its width: ``カﾞ``, ``カ゛`` and ``ｶﾞ`` are ``ガ``, ``ハﾟ`` is ``パ``;
 full-width Latin ``ＡＰＩ``, ligatures ``ﬁ``, squared words ``㍿``, circled and parenthesised
 letters and numbers, superscripts, math letters ``𝐀``; not Hangul letters typed alone),
 without Greek accents (as unicode61 drops Latin ones), without the marks a reader may leave
 out — Arabic harakat and tatweel, Hebrew points — or that only hint at rendering inside a word
-(a soft hyphen, a combining grapheme joiner, a zero-width joiner), and with ``ß`` as ``ss``,
+(a soft hyphen, a combining grapheme joiner, a zero-width joiner, the zero-width space of
+Thai word breaks), and with ``ß`` as ``ss``,
 ``ё`` as ``е`` and Turkish ``ı`` as ``i`` (``strasse`` finds ``Straße``, ``kirmizi`` finds
 ``Kırmızı``, ``ежик`` finds ``Ёжик``, ``محمد`` finds ``مُحَمَّد``, ``Donaudampf`` finds
 ``Donau\\u00addampf``).
@@ -45,6 +51,7 @@ import dataclasses
 import functools
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import regex
@@ -119,10 +126,13 @@ _ACCENTS = r"[\u0300-\u036f]"
 _FOLDED = regex.compile(rf"(?<=\p{{Script=Latin}}){_ACCENTS}+")
 # Left out of a word's search form (search_form): marks a reader may leave out (Hebrew points
 # and cantillation, Arabic harakat, Quranic marks, tatweel) and what only hints at rendering
-# inside a word (soft hyphen, combining grapheme joiner, zero-width joiner). ZWNJ stays a word
-# break: in Persian it parts a prefix or suffix from its stem (می‌خواهم is found by خواهم).
+# inside a word (soft hyphen, combining grapheme joiner, zero-width joiner, and the zero-width
+# space Thai, Lao, Khmer and Myanmar text marks its word breaks with, which a reader does not
+# see: ไทยไม่มี finds ไทย\u200bไม่มี; elsewhere search keeps it shown as [hidden: U+200B], I-9).
+# ZWNJ stays a word break: in Persian it parts a prefix or suffix from its stem (می‌خواهم is
+# found by خواهم).
 _LEFT_OUT = (
-    "\u00ad\u034f\u200d\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a"
+    "\u00ad\u034f\u200b\u200d\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a"
     "\u0640\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed"
     "\ufe00-\ufe0f\U0001f3fb-\U0001f3ff"
 )
@@ -189,19 +199,26 @@ _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 _MARKS = _ranges(
     [code for code in range(0x300, 0x10000) if unicodedata.category(chr(code))[0] == "M"]
 )
+# The sound marks written apart from their kana: half-width ``ﾞ ﾟ`` and the spacing full-width
+# ``゛ ゜``. After a kana they voice it (``カﾞ`` and ``カ゛`` read ``ガ``), as the combining marks
+# U+3099 and U+309A do, into which they are folded; NFKC alone spells ``゛`` as a space and a
+# mark, and composes ``ﾞ`` only with a kana of its own stretch.
+_SOUND_MARKS = "\uff9e\uff9f\u309b\u309c"
+_VOICING = str.maketrans(dict(zip(_SOUND_MARKS, "\u3099\u309a\u3099\u309a", strict=True)))
+_SOUND_MARK_RE = re.compile(f"[{_SOUND_MARKS}]")
 # A stretch of text search_form changes after NFC (a Greek word with its accents, a run of
 # half-width kana, a ligature …) with the marks on it: most text has none, and costs one
 # C-speed scan.
-_CHANGES = f"{_LEFT_OUT}\u0370-\u03ff\u1f00-\u1fff{_COMPAT}{''.join(_SPELLED_AS)}"
+_CHANGES = f"{_LEFT_OUT}\u0370-\u03ff\u1f00-\u1fff{_COMPAT}{''.join(_SPELLED_AS)}{_SOUND_MARKS}"
 _STRETCH = 64
 """Characters of a changed stretch folded at once, at most (and the marks on the last): a
 highlight in it maps back by folding its characters one by one, which costs little that way."""
 _CHANGED = re.compile(
-    f"[{_CHANGES}][{_CHANGES}{_MARKS}]{{0,{_STRETCH - 1}}}[{_MARKS}\uff9e\uff9f]*"
+    f"[{_CHANGES}][{_CHANGES}{_MARKS}]{{0,{_STRETCH - 1}}}[{_MARKS}{_SOUND_MARKS}]*"
 )
 _CHANGED_ASTRAL = re.compile(
     f"[{_CHANGES}{_COMPAT_ASTRAL}][{_CHANGES}{_COMPAT_ASTRAL}{_MARKS}]{{0,{_STRETCH - 1}}}"
-    f"[{_MARKS}\uff9e\uff9f]*"
+    f"[{_MARKS}{_SOUND_MARKS}]*"
 )
 
 
@@ -212,11 +229,13 @@ def _changed_in(text: str) -> re.Pattern[str]:
 
 # One character and the marks on it (a half-width sound mark too): what a highlight never
 # splits.
-_CLUSTER = re.compile(f"(?s:.)[{_MARKS}\uff9e\uff9f]*")
+_CLUSTER = re.compile(f"(?s:.)[{_MARKS}{_SOUND_MARKS}]*")
 
 
 def _fold_stretch(stretch: str) -> str:
     """A changed stretch in its search form (see :func:`search_form`)."""
+    if _SOUND_MARK_RE.search(stretch):  # on the kana before: カﾞ, カ゛ and ｶﾞ are ガ
+        stretch = unicodedata.normalize("NFC", stretch.translate(_VOICING))
     if _COMPAT_RE.search(stretch):
         stretch = unicodedata.normalize("NFKC", stretch)
     stretch = _LEFT_OUT_RE.sub("", stretch)
@@ -230,6 +249,19 @@ def _changed(found: re.Match[str]) -> str:
     return _fold_stretch(found.group())
 
 
+def _stretches(text: str) -> Iterator[tuple[int, int]]:
+    """The spans of ``text`` (in NFC) that :func:`search_form` changes, in order: the stretches
+    of :func:`_changed_in`, one that starts with a sound mark taking the character before it
+    too (the kana it voices)."""
+    done = 0
+    for found in _changed_in(text).finditer(text):
+        start = found.start()
+        if start > done and text[start] in _SOUND_MARKS:
+            start -= 1
+        yield start, found.end()
+        done = found.end()
+
+
 def search_form(text: str) -> str:
     """``text`` as search compares it (see the module doc): NFC, compatibility characters
     folded as NFKC folds them (half-width kana, ligatures, ``㍿``, ``①``, ``²``, ``𝐀``,
@@ -241,10 +273,14 @@ def search_form(text: str) -> str:
     'Strasse, Ежик, محمد, Donaudampf, Οδυσσεας, APIキー'
     >>> search_form("ｶﾞｲﾄﾞ, ﬁle, ㍿, ①, x², 𝐀, Kırmızı")
     'ガイド, file, 株式会社, 1, x2, A, Kirmizi'
+    >>> search_form("カﾞイド, ハﾟン, カ゛イド") == "ガイド, パン, ガイド"
+    True
     """
     if text.isascii():
         return text  # no ASCII character changes: the common case, at C speed
     text = unicodedata.normalize("NFC", text)
+    if _SOUND_MARK_RE.search(text) is not None:
+        return _form_with_map(text)[0]  # a sound mark's stretch takes the kana before it
     return _changed_in(text).sub(_changed, text)
 
 
@@ -308,14 +344,14 @@ def _form_with_map(text: str) -> tuple[str, _FormMap | None]:
     pieces: list[str] = []
     stretches: list[tuple[int, int, int, int]] = []
     done = length = 0
-    for stretch in _changed_in(text).finditer(text):
-        pieces.append(text[done : stretch.start()])
-        length += stretch.start() - done
-        whole = _fold_stretch(stretch.group())
-        stretches.append((length, length + len(whole), stretch.start(), stretch.end()))
+    for start, end in _stretches(text):
+        pieces.append(text[done:start])
+        length += start - done
+        whole = _fold_stretch(text[start:end])
+        stretches.append((length, length + len(whole), start, end))
         length += len(whole)
         pieces.append(whole)
-        done = stretch.end()
+        done = end
     if not stretches:
         return text, None
     pieces.append(text[done:])
@@ -405,6 +441,47 @@ def _with_parts(text: str) -> str:
     return "".join(out)
 
 
+# Arabic writes its proclitics — و ف ("and", "so"), ب ك ل ("with", "as", "for") — and the
+# article ال onto the word: والنشر is "and the publishing". A word holding the article is
+# indexed with its parts too (النشر, نشر), and a query word is found after them; after ل
+# the article's alef is not written (للنشر, "for the publishing": نشر). Only before the
+# article: a word that merely starts with one of those letters (بيت, كتاب) is never split.
+_PROCLITICS = "[وف]?[بكل]?"
+_ARABIC_LETTER = "[\u0621-\u064a\u066e\u066f\u0671-\u06d3\u06d5\u06ee\u06ef\u06fa-\u06fc\u06ff]"
+_ARABIC_LETTER_RE = re.compile(_ARABIC_LETTER)
+_WITH_ARTICLE = re.compile(rf"(?<![^\W_])(?:({_PROCLITICS})ال|[وف]?لل)({_ARABIC_LETTER}{{2,}})")
+_ARABIC_PREFIX = re.compile(f"{_PROCLITICS}(?:ال)?|[وف]?لل")
+
+
+def _with_arabic_parts(text: str) -> str:
+    """``text`` with each Arabic word holding the article followed by its parts without the
+    proclitics and without the article (``والنشر`` → ``والنشر النشر نشر``, ``للنشر`` →
+    ``للنشر نشر``)."""
+
+    def parts(found: re.Match[str]) -> str:
+        clitics, stem = found.groups()
+        return f"{found.group()} {'ال' + stem + ' ' if clitics else ''}{stem}"
+
+    return _WITH_ARTICLE.sub(parts, text)
+
+
+def _after_arabic_prefix(text: str, at: int) -> bool:
+    """Whether ``text[at]`` starts a word's part after its Arabic proclitics or article
+    (``والنشر``: ``النشر`` at 1, ``نشر`` at 3), the word holding the article."""
+    if _ARABIC_LETTER_RE.match(text, at) is None:
+        return False
+    for length in range(1, 5):
+        start = at - length
+        if start < 0 or (start and _in_word(text[start - 1])):
+            continue
+        prefix = text[start:at]
+        if _ARABIC_PREFIX.fullmatch(prefix) and (
+            prefix.endswith(("ال", "لل")) or text.startswith("ال", at)
+        ):
+            return True
+    return False
+
+
 def index_text(text: str) -> str:
     """The text FTS5 indexes for ``text``: every unspaced run as its pieces, and each
     camelCase identifier followed by its words, so a part of it is found too (see the module
@@ -418,6 +495,8 @@ def index_text(text: str) -> str:
     pieced = _fast_run().sub(lambda found: _pieces(found.group()), search_form(text))
     if _SYMBOL.search(pieced) is not None:
         pieced = _SYMBOL.sub(r" \g<0> ", pieced)  # each a word of its own
+    if "ال" in pieced or "لل" in pieced:
+        pieced = _with_arabic_parts(pieced)
     return _with_parts(pieced)
 
 
@@ -539,7 +618,12 @@ def matches(text: str, query: Query) -> list[Match]:
             continue
         for hit in pattern.finditer(text):
             start, end = hit.span()
-            if start and _in_word(text[start - 1]) and not _parts_meet(text, start):
+            if (
+                start
+                and _in_word(text[start - 1])
+                and not _parts_meet(text, start)
+                and not _after_arabic_prefix(text, start)
+            ):
                 continue  # inside a longer word
             exact = (
                 bool(identifier)
@@ -609,11 +693,12 @@ def _in_word(character: str) -> bool:
 @functools.cache
 def _word_began() -> str:
     """A pattern for "the character just passed began a word": before it no letter or digit
-    (or the text's start), a character of an unspaced run, or two words of an identifier
-    meeting. Put after a word's first letter, so the engine scans for that letter at C speed
-    and skips the places inside a word there too (a 1 MB word holds a million ``x``). The run
-    class in two lookbehinds: a bitmap for plane 0, and ranges above it tried only for a
-    character above it (one such range makes ``re`` try every range for every character)."""
+    (or the text's start), a character of an unspaced run, two words of an identifier
+    meeting, or an Arabic word's proclitics or article. Put after a word's first letter, so
+    the engine scans for that letter at C speed and skips the places inside a word there too
+    (a 1 MB word holds a million ``x``). The run class in two lookbehinds: a bitmap for
+    plane 0, and ranges above it tried only for a character above it (one such range makes
+    ``re`` try every range for every character)."""
     members = re.findall(r"(\\?.)-(\\?.)", _fast_run().pattern[1:-2], re.DOTALL)
     plane_0 = "".join(f"{low}-{high}" for low, high in members if ord(high[-1]) < 0x10000)
     above = "".join(f"{low}-{high}" for low, high in members if ord(high[-1]) >= 0x10000)
@@ -621,7 +706,12 @@ def _word_began() -> str:
     return (
         rf"(?:(?<![^\W_]{one})|(?<=[{plane_0}]{one})"
         rf"|(?<=[\U00010000-\U0010ffff]{one})(?<=[{above}]{one})"
-        r"|(?-i:(?<=[a-z0-9][A-Z])|(?<=[A-Z][A-Z])(?=[a-z])))"
+        r"|(?-i:(?<=[a-z0-9][A-Z])|(?<=[A-Z][A-Z])(?=[a-z]))"
+        # after an Arabic word's proclitics or article (the word checked: _after_arabic_prefix)
+        rf"|(?<=[وفبكل]ا)(?<![^\W_]..)|(?<=[وف][بكل]ا)(?<![^\W_]...)"
+        rf"|(?<=[ال]ل{one})(?<![^\W_]...)|(?<=[وفبكل]ال{one})(?<![^\W_]....)"
+        rf"|(?<=[وف]لل{one})(?<![^\W_]....)"
+        rf"|(?<=[وف][بكل]ال{one})(?<![^\W_].....))"
     )
 
 

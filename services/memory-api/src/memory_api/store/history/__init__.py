@@ -5,6 +5,7 @@
 - :mod:`~.snapshot` — what a version holds: a scope's memory files as found on disk
 - :mod:`~.recorder` — :class:`~.recorder.ScopeHistories`: record what changed, around a change
 - :mod:`~.reading` — a file's versions, the file at a version, diffs, changes, deleted files
+- :mod:`~.deletions` — the index of which versions deleted which files (recently deleted)
 - :mod:`~.diffs` — hunks and unified diff text of two versions of a file
 - :mod:`~.restore` — bring a file and its index lines back from a version (V-2)
 - :mod:`~.maintenance` — repacking, the operator's retention (V-3)

@@ -19,7 +19,8 @@ from typing import get_args
 
 from memory_core import layout
 from memory_core.credentials import mask_secret_lines
-from memory_core.topics import decode_text, parse_topic
+from memory_core.decoding import shown_text
+from memory_core.topics import parse_topic
 from memory_core.wire import (
     Author,
     DeletedFile,
@@ -34,11 +35,13 @@ from memory_core.wire import (
 )
 
 from memory_api.errors import NotFound
+from memory_api.store.history.deletions import recent_deletions
 from memory_api.store.history.diffs import diff_hunks, unified_text
 from memory_api.store.history.git import (
     BRANCH,
     REPAIR,
     HistoryDamaged,
+    git,
     git_status,
     git_succeeds,
 )
@@ -172,7 +175,7 @@ def file_history(
 
 
 def _text(data: bytes | None) -> str | None:
-    return None if data is None else decode_text(data)[0]
+    return None if data is None else shown_text(data)  # a legacy CJK file never as mojibake
 
 
 def _mask(text: str, reveal: bool) -> str:
@@ -208,7 +211,7 @@ def file_at(
     data = content_at(repository, version, name)
     if data is None:
         raise NotFound(f"{name!r} is not in version {version}")
-    text = decode_text(data)[0]
+    text = shown_text(data)
     shown = _mask(text, reveal)
     title = description = None
     body = text
@@ -287,50 +290,76 @@ def scope_changes(
 ) -> tuple[list[Version], bool]:
     """The scope's versions, newest first: recorded at ``since`` (seconds since the epoch) or
     later, newer than the version ``after``, older than ``before``; at most ``limit``, and
-    whether more follow."""
+    whether more follow.
+
+    ``after`` follows the history's own order (every version not below it, whatever its date):
+    the cursor no clock can fool. ``since`` compares each version's recorded time (its
+    committer date, the clock of the process that recorded it) and looks at every version in
+    the range: one dated earlier by a clock running behind (another replica, a machine's merge)
+    is left out itself but never hides the versions below it, as git's own ``--since`` would
+    (it stops at the first version older than the date). Raises :class:`NotFound` for an
+    ``after`` or ``before`` that is no version here."""
     args: list[str] = []
-    if since is not None:
-        args.append(f"--since=@{since}")
     if after is not None:
         check_version(repository, after)
         args.append(f"^{after}")
-    entries, more = _page(repository, limit, before, *args)
-    if since is not None:
-        entries = [entry for entry in entries if entry.commit_time >= since]
+    if since is None:
+        entries, more = _page(repository, limit, before, *args)
+    else:
+        entries, more = _page_since(repository, limit, before, since, *args)
     return [version_of(entry) for entry in entries], more
 
 
-DELETIONS_READ = 2000
-"""Versions with deletions looked at, at most, for a scope's recently deleted files."""
+def _page_since(
+    repository: Path, limit: int, before: str | None, since: int, *args: str
+) -> tuple[list[LogEntry], bool]:
+    """:func:`_page` of the versions recorded at ``since`` or later: their ids and times are
+    listed first (``rev-list --timestamp``, no diff, read from the commit-graph), then only
+    those answered are logged with their files."""
+    if read_head(repository) is None:
+        return [], False
+    start = BRANCH
+    if before is not None:
+        check_version(repository, before)
+        start = before
+    listed = git(repository, "rev-list", "--timestamp", start, *args, "--").decode("ascii")
+    found = []
+    for line in listed.splitlines():
+        when, _, version = line.partition(" ")
+        if int(when) >= since and version != before:
+            found.append(version)
+            if len(found) > limit:
+                break
+    page = found[:limit]
+    entries = log(repository, "--no-walk=unsorted", *page) if page else []
+    return entries, len(found) > limit
 
 
 def deleted_files(repository: Path, present: set[str], *, limit: int) -> list[DeletedFile]:
     """Files deleted from the scope and not there now, newest deletion first, at most
     ``limit``; each with the last version that held it (:class:`~memory_core.wire.DeletedFile`).
-    Only what a restore can bring back is listed: ``MEMORY.md`` and topic files."""
-    if read_head(repository) is None:
-        return []
-    entries = log(repository, "--diff-filter=D", "-n", str(DELETIONS_READ), BRANCH)
-    found: list[DeletedFile] = []
-    seen: set[str] = set()
-    for entry in entries:
-        if not entry.parents:
+    Only what a restore can bring back is listed: ``MEMORY.md`` and topic files.
+
+    The deletions come from the index of :mod:`.deletions` (only versions recorded since it was
+    last brought up to date are walked), and only the versions listed are read from git: the
+    cost follows what is new and what is listed, not the history's length."""
+    chosen: dict[str, str] = {}
+    for version, name in recent_deletions(repository):
+        if len(chosen) >= limit:
+            break
+        if name in chosen or name in present or name == layout.MARKER_FILE:
             continue
-        for item in entry.files:
-            name = item.name
-            if item.status != "D" or name in seen or name in present:
-                continue
-            seen.add(name)
-            if name == layout.MARKER_FILE:
-                continue
-            found.append(
-                DeletedFile(
-                    file=name,
-                    deleted_in=entry.version,
-                    author=author_of(entry),
-                    restore_version=entry.parents[0],
-                )
-            )
-            if len(found) >= limit:
-                return found
-    return found
+        chosen.setdefault(name, version)  # the newest deletion of a file comes first
+    versions = list(dict.fromkeys(chosen.values()))
+    listed = log(repository, "--no-walk=unsorted", *versions) if versions else []
+    entries = {entry.version: entry for entry in listed}
+    return [
+        DeletedFile(
+            file=name,
+            deleted_in=version,
+            author=author_of(entries[version]),
+            restore_version=entries[version].parents[0],
+        )
+        for name, version in chosen.items()
+        if version in entries and entries[version].parents
+    ]

@@ -304,20 +304,29 @@ class ScopeHistories:
         who: Attribution,
         work: Callable[..., T],
         *args: object,
+        removes: Collection[str] = (),
     ) -> tuple[T, Recorded | None]:
         """Run the change ``work(*args)`` on the real ``scope`` between two records: what is
         on disk first (as ``found``, so nothing the change removes is lost to the history),
         then the change, as ``who``. Returns ``work``'s result and the change's version.
+        ``removes`` names the files the change deletes or replaces: each must have been taken
+        as it is by the first record, or the change could not be undone.
 
         The caller holds the scope's lock. Raises :class:`HistoryUnavailable` when the first
-        record fails (``work`` is not run then) and whatever ``work`` raises; a failure of the
-        second record is logged, and the next record of the scope takes the change.
+        record fails, or could not take a file of ``removes`` as it is now (it cannot be read,
+        or is over its read cap: the history would only hold an older content, or none), and
+        ``work`` is not run then; and whatever ``work`` raises. A failure of the second record
+        is logged, and the next record of the scope takes the change.
         """
         if not self.enabled:
             return work(*args), None
         # what was found was made by someone unknown, not by the change's caller
         found = Attribution("found", subject=_before(who))
-        self.record(agent_id, scope, found)
+        taken: list[Snapshot] = []
+        self.record(agent_id, scope, found, seen=taken.append)
+        for name, why in taken[0].kept if taken else ():
+            if name in removes:
+                raise HistoryUnavailable(_not_undoable(who, name, why))
         result = work(*args)
         try:
             return result, self.record(agent_id, scope, who)
@@ -326,6 +335,19 @@ class ScopeHistories:
                 "the %s in scope %s is not recorded yet: %s", who.source, scope.name, error.detail
             )
             return result, None
+
+
+def _not_undoable(who: Attribution, name: str, why: str) -> str:
+    """Why a change that would remove or replace ``name`` is refused: the history could not
+    take its content as it is now (``why``), so the change could never be undone."""
+    done, then = {
+        "delete": ("deleted", "delete the file by hand if it should go for good"),
+        "restore": ("replaced", "restore again"),
+    }.get(who.source, ("changed", "try again"))
+    return (
+        f"{name!r} was not {done}: the history cannot keep its content as it is now ({why}), "
+        f"so the {who.source} could not be undone; nothing changed. Fix that, or {then}"
+    )
 
 
 def _before(who: Attribution) -> str:

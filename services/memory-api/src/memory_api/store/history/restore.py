@@ -9,7 +9,9 @@ scope's lock, through :meth:`~.recorder.ScopeHistories.around`:
    anything that has its name (a file the history does not hold, a symlink, a FIFO: the 409
    says which, and that nothing was written); an existing one is replaced through
    :func:`memory_core.file_edit.edit_file`, and only if it still holds what step 1 recorded: a
-   write that slipped in between is never overwritten unrecorded (409, try again);
+   write that slipped in between is never overwritten unrecorded (409, try again), and one
+   step 1 could not take (the service cannot read it, it is over its read cap) is not replaced
+   at all (503 saying why);
 3. for a topic file, the lines of that version's ``MEMORY.md`` that linked to it (T-4) are
    merged into the index as it is now (:func:`memory_core.index_merge.merge_index`: a line
    already there, or one whose links the index already holds, is not added; every line others
@@ -39,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memory_core import layout
-from memory_core.decoding import name_spellings
+from memory_core.decoding import name_spellings, shown_lines
 from memory_core.errors import FileKeptChanging, NotRegularFileError
 from memory_core.file_edit import FileTooLarge, edit_file
 from memory_core.file_kind import file_kind
@@ -97,7 +99,8 @@ def restore_file(
 
     Raises :class:`NotFound` for a version not of this history or one that does not hold the
     file, :class:`Conflict` when the file changed while it was restored (nothing lost),
-    :class:`~.git.HistoryUnavailable` when the history cannot record.
+    :class:`~.git.HistoryUnavailable` when the history cannot record, or cannot take the file
+    it would replace as it is now (unreadable, over its read cap: nothing is replaced).
     """
     repository = histories.repository(agent_id, scope)
     check_version(repository, version)
@@ -105,6 +108,7 @@ def restore_file(
     if data is None:
         raise NotFound(f"{name!r} is not in version {version}; nothing to restore")
     if name == layout.INDEX_FILE:
+        old_index: bytes | None = data
         plan = _Plan(name, data, decode_text(data)[0], decode_text(data)[0])
     else:
         old_index = content_at(repository, version, layout.INDEX_FILE)
@@ -112,14 +116,19 @@ def restore_file(
         plan = _Plan(name, data, _linking_lines(old_index, name), places)
     who = Attribution("restore", principal=principal, restored_from=version, subject=name)
     merged, recorded = histories.around(
-        agent_id, scope, who, _apply, histories, repository, root, scope, plan
+        agent_id, scope, who, _apply, histories, repository, root, scope, plan, removes=(name,)
     )
+
+    def shown(lines: list[str]) -> list[str]:
+        """The lines as a person reads them: an index's in Shift-JIS…, never as mojibake."""
+        return lines if old_index is None else shown_lines(old_index, lines)
+
     return RestoreResult(
         file=name,
         restored_from=version,
         version=None if recorded is None else recorded.version,
-        index_lines_added=merged.added,
-        index_lines_not_added=merged.not_added,
+        index_lines_added=shown(merged.added),
+        index_lines_not_added=shown(merged.not_added),
         index_problem=merged.problem,
     )
 

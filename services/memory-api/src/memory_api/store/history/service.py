@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import stat
 from collections.abc import Coroutine
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,7 +54,7 @@ from memory_core.wire import (
     ScopeChanges,
 )
 
-from memory_api.errors import NotFound, ServiceError
+from memory_api.errors import NotFound, ServiceError, Unavailable
 from memory_api.store.agents import AgentStore
 from memory_api.store.change_feed import ChangeFeed
 from memory_api.store.containment import checked_memory_root
@@ -72,9 +73,9 @@ from memory_api.store.history.snapshot import Snapshot, disk_blob
 from memory_api.store.history.unchanged import UnchangedScopes
 from memory_api.store.locks import lock_name
 from memory_api.store.scopes import (
-    create_scope_dir,
     list_scopes,
     made_scope_dir,
+    scope_dir_refusal,
     scope_real_dir,
 )
 
@@ -94,6 +95,21 @@ next one)."""
 class _Later:
     who: Attribution
     again: bool = False
+
+
+def _is_regular_file(path: Path) -> bool:
+    """Whether ``path`` is a regular file itself (never through a symlink), readable or not.
+    Raises :class:`~memory_api.errors.Unavailable` (503) when the folder cannot be searched:
+    whether the file is there cannot be told then, and it is never taken for absent (Q-2b)."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError as error:
+        raise Unavailable(
+            f"the scope cannot be listed: {error.strerror or type(error).__name__}; whether "
+            f"{path.name!r} is there cannot be told"
+        ) from None
 
 
 def scope_history_bytes(repository: Path) -> int:
@@ -185,11 +201,16 @@ class HistoryStore:
         on_disk = disk_blob(scope, name, self.histories.blob_ids)
         head = read_head(repository)
         newest = None if head is None else self.histories.tree(repository, head).get(name)
+        # a file the service cannot read (or over its read cap) is there all the same (Q-2b):
+        # never "deleted", and what it holds now is in no version
+        exists = on_disk is not None or _is_regular_file(scope / name)
         return FileHistory(
             scope=key,
             file=name,
-            exists=on_disk is not None,
-            unrecorded=on_disk != (None if newest is None else newest.blob),
+            exists=exists,
+            unrecorded=(on_disk is None or newest is None or on_disk != newest.blob)
+            if exists
+            else newest is not None,
             versions=versions,
             more=more,
         )
@@ -282,8 +303,12 @@ class HistoryStore:
 
         def work() -> DeletedFiles:
             scope, repository = self._repository(agent_id, key)
-            with os.scandir(scope) as listing:
-                present = {entry.name for entry in listing if is_scope_file(entry.name)}
+            try:
+                with os.scandir(scope) as listing:
+                    present = {entry.name for entry in listing if is_scope_file(entry.name)}
+            except OSError as error:  # what is there now cannot be told, so neither what is not
+                why = error.strerror or type(error).__name__
+                raise Unavailable(f"the scope cannot be listed: {why}") from None
             files = reading.deleted_files(repository, present, limit=limit)
             return DeletedFiles(scope=key, files=files)
 
@@ -350,7 +375,11 @@ class HistoryStore:
     ) -> RecordResult:
         """V-1: record what changed on disk in scope ``key`` (every scope when None) as
         ``who``: a checkpoint, or a post-write hook's record. Raises ``InvalidId`` (400),
-        :class:`NotFound` and :class:`~.git.HistoryUnavailable` (503)."""
+        :class:`NotFound` and :class:`~.git.HistoryUnavailable` (503).
+
+        Of every scope, one that could not be recorded (its history damaged or refused, the
+        user scope's folder not made) is an entry with ``skipped`` saying why, and the others
+        are recorded; the request fails (503) only when no scope could be recorded."""
         check_project_id(project)
         check_agent_id(agent_id)
         if key is not None:
@@ -358,15 +387,34 @@ class HistoryStore:
         self.ensure_enabled()
         await self.agents.get(project, agent_id)
 
-        def scopes() -> list[tuple[str, Path]]:
+        def scopes() -> tuple[list[tuple[str, Path]], str | None]:
             if key is not None:
-                return [(key, self._scope(agent_id, key)[1])]
+                return [(key, self._scope(agent_id, key)[1])], None
             root = checked_memory_root(self.histories.app_data_dir, agent_id)
-            create_scope_dir(root, USER_SCOPE)
-            return list_scopes(root)
+            refused = scope_dir_refusal(root, USER_SCOPE)
+            return list_scopes(root), refused
 
-        found = await asyncio.to_thread(scopes)
-        recorded = [await self._record_scope(agent_id, name, scope, who) for name, scope in found]
+        found, user_refused = await asyncio.to_thread(scopes)
+        if key is not None:
+            return RecordResult(scopes=[await self._record_scope(agent_id, key, found[0][1], who)])
+        recorded: list[RecordedScope] = []
+        failures: list[HistoryUnavailable] = []
+        for name, scope in found:
+            try:
+                recorded.append(await self._record_scope(agent_id, name, scope, who))
+            except HistoryUnavailable as error:
+                # one damaged or refused history never stops the record of every other scope;
+                # it is named with why, never left out as if recorded
+                failures.append(error)
+                recorded.append(
+                    RecordedScope(scope=name, version=None, files=[], skipped=error.detail)
+                )
+        if failures and len(failures) == len(found):
+            raise failures[0]  # nothing recorded at all: the request failed
+        if all(item.scope != USER_SCOPE for item in recorded):
+            # never a calm answer for a scope that was not recorded: it is named, and why
+            why = user_refused or "its entry in the memory root is no folder inside the root"
+            recorded.insert(0, RecordedScope(scope=USER_SCOPE, version=None, files=[], skipped=why))
         return RecordResult(scopes=recorded)
 
     def record_later(self, agent_id: str, keys: list[str], who: Attribution) -> None:

@@ -109,7 +109,8 @@ def take_snapshot(
         try:
             data, opened = read_regular(Path(entry.path), read_cap(name) + 1)
         except (OSError, NotRegularFileError) as error:
-            _keep(snapshot, seen, name, f"cannot be read ({error})")
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+            _keep(snapshot, seen, name, f"cannot be read ({reason})")
             continue
         if len(data) > read_cap(name):
             _keep(snapshot, seen, name, f"larger than its read cap of {read_cap(name)} bytes")

@@ -1,0 +1,181 @@
+"""Upgrading an install: ``harness-memory install HARNESS`` again, with nothing else (H-3, H-7).
+
+An install from before the token file kept Claude Code's token in the settings' ``env``, which
+the hooks no longer read: memory is off for their Sessions until the install runs again. The
+one command the Session-start hook and ``harness-memory status`` name is
+``harness-memory install claude-code``, and it is enough: with no URL, project, agent or
+memory root given, it takes them (and the timeout, and the token file's token) from the hooks
+already installed, moves the ``env`` token into the token file, and run once more it changes
+nothing.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import pwd
+import stat
+from pathlib import Path
+
+import pytest
+from harness_memory.cli import main
+from harness_memory.hooks.session_start import ignored_env_message
+from harness_memory.installers.spec import flag_values, our_commands
+from harness_memory.settings import load_settings
+
+from tests.plugin.helpers import HARNESS_MEMORY
+
+TOKEN = "s3cr3t-Token-4711"
+SETTINGS = {
+    "claude-code": ".claude/settings.json",
+    "codex": ".codex/hooks.json",
+    "gemini": ".gemini/settings.json",
+}
+
+
+def cli(home: Path, *words: str) -> tuple[int, str]:
+    out = io.StringIO()
+    argv = [*words, "--home", str(home)]
+    if words[0] == "install":
+        argv += ["--executable", str(HARNESS_MEMORY), "--no-check"]
+    return main(argv, environ={"HOME": str(home)}, stdout=out), out.getvalue()
+
+
+def first_install(home: Path, root: Path, harness: str, *extra: str) -> None:
+    flags = ["--url", "http://127.0.0.1:9", "--project", "acme", "--agent", "coder"]
+    status, said = cli(home, "install", harness, *flags, "--memory-root", str(root), *extra)
+    assert status == 0, said
+
+
+def settings(home: Path, harness: str) -> dict[str, object]:
+    document: dict[str, object] = json.loads((home / SETTINGS[harness]).read_text("utf-8"))
+    return document
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    path = tmp_path / "data" / "agents" / "coder" / "agent_state" / "memory"
+    path.mkdir(parents=True)
+    return path
+
+
+def test_h3_an_install_whose_token_is_in_env_is_upgraded_by_the_one_command(
+    tmp_path: Path, root: Path
+) -> None:
+    home = tmp_path / "home"
+    first_install(home, root, "claude-code", "--timeout", "5")
+    path = home / SETTINGS["claude-code"]
+    older = path.read_text("utf-8").replace(" --flags-only", "")  # as an older release wrote it
+    document = json.loads(older)
+    document["env"] = {"HARNESS_MEMORY_TOKEN": TOKEN, "EDITOR": "vim"}
+    path.write_text(json.dumps(document, indent=2), "utf-8")
+    _, told = cli(home, "status")
+    assert "run `harness-memory install claude-code` again" in told
+
+    status, said = cli(home, "install", "claude-code")
+
+    assert status == 0, said
+    assert f"--memory-root {root}" in said and "--timeout 5" in said  # what it took over
+    assert TOKEN not in said
+    document = settings(home, "claude-code")
+    assert document["env"] == {"EDITOR": "vim"}
+    token = home / ".claude" / "harness-memory" / "token"
+    assert token.read_text("utf-8") == TOKEN + "\n"
+    assert stat.S_IMODE(token.stat().st_mode) == 0o600
+    commands = our_commands(document, "claude-code")
+    assert all("--flags-only" in command.split() for command in commands)
+    assert all(flag_values(command, "--memory-root") == [str(root)] for command in commands)
+    assert all(flag_values(command, "--timeout") == ["5"] for command in commands)
+    starts = [c for c in commands if " session-start " in c]
+    assert all(flag_values(c, "--token-file") == [str(token)] for c in starts)
+    assert "WARNING" not in cli(home, "status")[1]
+
+
+@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
+def test_h3_installing_again_with_nothing_else_changes_nothing_and_keeps_the_token(
+    tmp_path: Path, root: Path, harness: str
+) -> None:
+    home = tmp_path / "home"
+    first_install(home, root, harness, "--token", TOKEN)
+    before = (home / SETTINGS[harness]).read_bytes()
+
+    status, said = cli(home, "install", harness)
+
+    assert status == 0, said
+    assert "nothing to change (already installed)" in said
+    assert (home / SETTINGS[harness]).read_bytes() == before
+    token = (home / SETTINGS[harness]).parent / "harness-memory" / "token"
+    assert token.read_text("utf-8") == TOKEN + "\n"
+
+
+def test_h3_install_with_nothing_installed_and_nothing_given_still_asks_for_the_settings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        cli(tmp_path / "home", "install", "codex")
+    assert exited.value.code == 2
+    assert "missing --memory-root (HARNESS_MEMORY_ROOT), --url" in capsys.readouterr().err
+
+
+def test_h3_the_hook_names_the_one_command_when_the_env_token_is_all_it_had(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Claude Code user-settings hook (``--state-dir``) without a token file: ``install
+    claude-code``; a managed hook (no state dir) without one: ``token set``; a hook with its
+    token file, or another harness's: nothing to do."""
+    env = {"HARNESS_MEMORY_TOKEN": TOKEN, "HOME": str(tmp_path)}
+    user = load_settings({"state_dir": str(tmp_path / "state")}, env, flags_only=True)
+    said = ignored_env_message(user, "claude-code") or ""
+    assert "run `harness-memory install claude-code` once" in said
+    said = ignored_env_message(user, "codex") or ""  # no install of it kept a token in env
+    assert "ignored HARNESS_MEMORY_TOKEN" in said and "harness-memory install" not in said
+
+    entry = pwd.getpwuid(os.getuid())  # the account's home, with no token file in it yet
+    account = pwd.struct_passwd((*entry[:5], str(tmp_path / "account"), entry[6]))
+    monkeypatch.setattr(pwd, "getpwuid", lambda uid: account)
+    managed = load_settings({}, env, flags_only=True)
+    said = ignored_env_message(managed, "claude-code") or ""
+    assert "run `harness-memory token set` once" in said
+
+    token_file = tmp_path / "token"
+    token_file.write_text(TOKEN, "utf-8")
+    flags = {"state_dir": str(tmp_path / "state"), "token_file": str(token_file)}
+    said = ignored_env_message(load_settings(flags, env, flags_only=True), "codex") or ""
+    assert "ignored HARNESS_MEMORY_TOKEN" in said and "harness-memory install" not in said
+
+
+def test_h3_installing_again_keeps_remote_mode(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    flags = ["--remote", "http://127.0.0.1:9", "--project", "acme", "--agent", "coder"]
+    status, said = cli(home, "install", "codex", *flags, "--token", TOKEN)
+    assert status == 0, said
+    before = (home / SETTINGS["codex"]).read_bytes()
+
+    status, said = cli(home, "install", "codex")
+
+    assert status == 0, said
+    assert "--remote on" in said and "nothing to change (already installed)" in said
+    assert (home / SETTINGS["codex"]).read_bytes() == before
+
+
+@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
+def test_h3_installing_again_moves_a_token_from_the_command_lines_into_its_file(
+    tmp_path: Path, root: Path, harness: str
+) -> None:
+    """An install from before the token file wrote ``--token T`` on its hook commands:
+    installing again with nothing else keeps that token, in the 0600 file, off every line."""
+    home = tmp_path / "home"
+    first_install(home, root, harness, "--token", TOKEN)
+    path = home / SETTINGS[harness]
+    token = path.parent / "harness-memory" / "token"
+    named = json.dumps(f"--token-file {token}")[1:-1]
+    path.write_text(path.read_text("utf-8").replace(named, f"--token {TOKEN}"), "utf-8")
+    token.unlink()
+
+    status, said = cli(home, "install", harness)
+
+    assert status == 0, said
+    assert TOKEN not in said and TOKEN not in path.read_text("utf-8")
+    assert token.read_text("utf-8") == TOKEN + "\n"
+    assert "WARNING" not in cli(home, "status")[1]

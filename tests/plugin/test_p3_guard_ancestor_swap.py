@@ -1,0 +1,137 @@
+"""P-3: a folder above the data dir, replaced whole, is judged where the kernel resolves it.
+
+The README's local setup keeps the data dir in the account's home
+(``~/.local/share/agent-memory``): ``~/.local`` and ``~/.local/share`` hold it, and the account
+may rename them. A swap made before a tool call is judged by the kernel's resolution at that
+decision (the memory root is resolved again for every call). A command that moves such a
+folder away, writes inside it and moves it back (or puts a symlink to a folder of its own in
+its place) names no path in the memory root the guard could judge beforehand: a word naming a
+folder that holds the data dir (or the hooks' state dir) and that this account may move is
+refused, like the data dir itself. ``/``, the home and the folders above it pass (``cd ~``).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from harness_memory.cli import main
+from memory_core import layout
+from memory_core.keys import workspace_memory_key
+
+
+class Home:
+    """An account's home holding the data dir at ``~/.local/share/agent-memory`` (scopes
+    ``user``, the Session's own and another Workspace's) and the hooks' state dir at
+    ``~/.claude/harness-memory``."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.tmp = tmp_path
+        self.home = tmp_path / "home"
+        self.data = self.home / ".local" / "share" / "agent-memory"
+        self.root = layout.memory_root(self.data, "coder")
+        self.workspace = self.home / "src" / "my-app"
+        self.workspace.mkdir(parents=True)
+        self.own = workspace_memory_key(self.workspace)
+        self.other = workspace_memory_key(self.home / "src" / "billing")
+        for scope in ("user", self.own, self.other):
+            (self.root / scope).mkdir(parents=True)
+            (self.root / scope / "MEMORY.md").write_text("", encoding="utf-8")
+        self.state = self.home / ".claude" / "harness-memory"
+
+    def refusal(self, command: str) -> str | None:
+        hook = {
+            "session_id": "s-1",
+            "cwd": str(self.workspace),
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Bash",
+            "tool_input": {"command": command},
+        }
+        flags = ["--memory-root", str(self.root), "--state-dir", str(self.state)]
+        out = io.StringIO()
+        stdin = io.BytesIO(json.dumps(hook).encode())
+        assert (
+            main(
+                ["hook", "claude-code", "pre-tool-use", *flags], environ={}, stdin=stdin, stdout=out
+            )
+            == 0
+        )
+        answer: Any = json.loads(out.getvalue()) if out.getvalue() else None
+        return (
+            None
+            if answer is None
+            else str(answer["hookSpecificOutput"]["permissionDecisionReason"])
+        )
+
+
+@pytest.fixture
+def at(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Home:
+    found = Home(tmp_path)
+    monkeypatch.setenv("HOME", str(found.home))
+    return found
+
+
+def test_p3_a_parent_of_the_data_dir_swapped_before_the_call_is_judged_where_it_now_leads(
+    at: Home,
+) -> None:
+    """``~/.local/share`` moved elsewhere and a symlink put in its place: the memory root is
+    resolved at the decision, so another scope is refused by either name, and the Session's
+    own scope stays writable by either (this was right already)."""
+    moved = at.tmp / "moved-share"
+    shutil.move(at.home / ".local" / "share", moved)
+    (at.home / ".local" / "share").symlink_to(moved)
+    real_root = moved / "agent-memory" / "agents" / "coder" / "agent_state" / "memory"
+
+    assert at.refusal(f"echo x > {at.root}/{at.other}/a.md") is not None
+    assert at.refusal(f"echo x > {real_root}/{at.other}/a.md") is not None
+    assert at.refusal(f"echo x > {moved}/agent-memory/tokens/mine.json") is not None
+    assert at.refusal(f"echo x > {at.root}/{at.own}/a.md") is None
+    assert at.refusal(f"echo x > {real_root}/{at.own}/a.md") is None
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "mv ~/.local/share {tmp}/s && echo x > {tmp}/s/{below}/{other}/a.md && "
+        "mv {tmp}/s ~/.local/share",
+        "mv ~/.local {tmp}/l && echo x > {tmp}/l/share/{below}/{other}/a.md && mv {tmp}/l ~/.local",
+        "cp -a ~/.local/share {tmp}/s && rm -rf ~/.local/share && ln -s {tmp}/s ~/.local/share "
+        "&& echo x > {tmp}/s/{below}/{other}/a.md",
+        "mv ~/.claude {tmp}/c && mv {tmp}/c ~/.claude",
+    ],
+)
+def test_p3_moving_a_folder_that_holds_the_data_dir_away_and_back_is_refused(
+    at: Home, command: str
+) -> None:
+    """Each command first let through; run by bash, each but the last wrote into the other
+    scope (the last swaps the folder holding the hooks' Session records)."""
+    below = at.root.relative_to(at.home / ".local" / "share")
+    shell = command.format(tmp=at.tmp, below=below, other=at.other)
+
+    reason = at.refusal(shell)
+
+    assert reason is not None, shell
+    assert "may move, remove or replace" in reason or "Session records" in reason
+    if at.other in shell:
+        environment = {"HOME": str(at.home), "PATH": "/usr/bin:/bin"}
+        subprocess.run(["bash", "-c", shell], env=environment, check=True, capture_output=True)
+        assert (at.root / at.other / "a.md").read_text(encoding="utf-8") == "x\n"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cd ~ && ls -la",
+        "cp notes.txt ~/",
+        "ls / ~/.local/share/other-app",
+        "cat ~/.local/share/other-app/config.toml > /dev/null",
+        "mkdir -p ~/.local/bin && cp tool ~/.local/bin/",
+    ],
+)
+def test_p3_the_home_and_folders_beside_the_data_dir_stay_usable(at: Home, command: str) -> None:
+    assert at.refusal(command) is None, command

@@ -1,0 +1,149 @@
+"""P-3: one tool call is one guard decision, answered well within the harness's hook timeout.
+
+The kernel's mount table is read once per decision, however many paths the call names, and
+again for the next one (a mount made between two calls is seen). A call naming more paths than
+the guard judges in time (:data:`~harness_memory.hooks.guarding.PATHS_CAP`, ``PARTS_CAP``,
+``DEPTH_CAP``) is refused naming why, before any path is looked at, rather than left to the
+harness's timeout (Claude Code lets a call through when its PreToolUse hook times out). The
+caps count; nothing here is timed, so every machine gives the same answers.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from harness_memory import mounts
+from harness_memory.hooks import guarding
+
+from tests.plugin.test_p3_guard_bypasses import SHELL, Layout, answer, refusal
+
+
+class CountingTable:
+    """The real mount table, counting how often it is read."""
+
+    def __init__(self) -> None:
+        self.reads = 0
+
+    def read_bytes(self) -> bytes:
+        self.reads += 1
+        return Path("/proc/self/mountinfo").read_bytes()
+
+
+@pytest.fixture
+def where(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Layout:
+    found = Layout(tmp_path)
+    monkeypatch.setenv("HOME", str(found.data))
+    return found
+
+
+@pytest.fixture
+def table(monkeypatch: pytest.MonkeyPatch) -> CountingTable:
+    counting = CountingTable()
+    monkeypatch.setattr(mounts, "MOUNT_TABLE", counting)
+    return counting
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+def test_p3_the_mount_table_is_read_once_per_call_however_many_paths_it_names(
+    where: Layout, table: CountingTable, harness: str
+) -> None:
+    """300 distinct paths in the Workspace, 100 in the Session's own scope and one in another
+    Workspace's scope: one read of the mount table for the call, one more for the next."""
+    words = [f"{where.workspace}/d{n % 7}/f{n}.txt" for n in range(300)]
+    words += [f"{where.root}/{where.own}/n{n}.md" for n in range(100)]
+    allowed = "touch " + " ".join(words)
+    refused = f"{allowed} {where.root}/{where.other}/a.md"
+
+    assert answer(where, harness, SHELL[harness][1], {"command": allowed}) is None
+    assert table.reads == 1
+    assert refusal(answer(where, harness, SHELL[harness][1], {"command": refused})) is not None
+    assert table.reads == 2
+
+
+def test_p3_file_tool_paths_share_the_calls_mount_table(
+    where: Layout, table: CountingTable
+) -> None:
+    """An MCP tool naming many paths in its arguments is one decision too."""
+    arguments = {"paths": [f"{where.workspace}/out/{n}.txt" for n in range(200)]}
+    assert answer(where, "claude-code", "mcp__files__write_many", arguments) is None
+    assert table.reads == 1
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+def test_p3_a_call_naming_more_paths_than_the_guard_judges_in_time_is_refused_saying_why(
+    where: Layout, table: CountingTable, harness: str
+) -> None:
+    """One path past the cap: refused with the count and what to do, no path looked at (a
+    command of ordinary size is judged as ever)."""
+    many = " ".join(f"f{n}.txt" for n in range(guarding.PATHS_CAP))
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": f"touch {many}"}))
+
+    assert reason is not None
+    assert f"names {guarding.PATHS_CAP + 1} paths" in reason  # the words and ``touch``
+    assert f"more than the {guarding.PATHS_CAP}" in reason and "split it" in reason
+    assert answer(where, harness, SHELL[harness][1], {"command": "touch f1.txt f2.txt"}) is None
+
+
+def test_p3_a_path_deeper_than_the_guard_judges_in_time_is_refused(
+    where: Layout, table: CountingTable
+) -> None:
+    """Each ``stat`` on a path's way walks every folder above it: a path of more parts than
+    ``DEPTH_CAP`` (``PATH_MAX`` allows 2048) is refused; one of ordinary depth is judged."""
+    deep = "/".join(["a"] * guarding.DEPTH_CAP)
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": f"echo x > {deep}/f"}))
+
+    assert reason is not None and f"more than the {guarding.DEPTH_CAP}" in reason
+    assert answer(where, "claude-code", "Bash", {"command": "echo x > a/b/c/d/e/f"}) is None
+
+
+def test_p3_paths_holding_more_parts_in_all_than_the_guard_judges_in_time_are_refused(
+    where: Layout, table: CountingTable
+) -> None:
+    """Fewer paths than ``PATHS_CAP``, each under ``DEPTH_CAP``, but more parts in all than
+    ``PARTS_CAP``: refused, naming the count."""
+    depth = guarding.DEPTH_CAP // 2
+    count = guarding.PARTS_CAP // depth + 1
+    assert count < guarding.PATHS_CAP
+    words = " ".join("/d" * (depth - 1) + f"/f{n}" for n in range(count))  # depth + 1 parts
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": f"touch {words}"}))
+
+    assert reason is not None and f"more than the {guarding.PARTS_CAP}" in reason
+
+
+@pytest.mark.parametrize("count", [guarding.PATHS_CAP + 1, 3])
+def test_p3_a_patch_naming_more_files_than_the_cap_is_refused(
+    where: Layout, table: CountingTable, count: int
+) -> None:
+    """The cap holds for paths a tool names outright (a Codex ``apply_patch``'s files)."""
+    patch = "".join(f"*** Add File: out/{n}.txt\n+x\n" for n in range(count))
+    arguments = {"command": f"*** Begin Patch\n{patch}*** End Patch\n"}
+    reason = refusal(answer(where, "codex", "apply_patch", arguments))
+    if count > guarding.PATHS_CAP:
+        assert reason is not None and f"names {count} paths" in reason
+    else:
+        assert reason is None
+        assert table.reads == 1
+
+
+def test_p3_below_the_caps_the_guard_still_finds_the_one_path_into_another_scope(
+    where: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the cap lowered to 50, a call of 49 harmless paths and one into another scope is
+    judged (and refused for that path); with one more it is refused for its size."""
+    monkeypatch.setattr(guarding, "PATHS_CAP", 50)
+    harmless = " ".join(f"{where.workspace}/f{n}.txt" for n in range(48))
+    command = f"touch {harmless} {where.root}/{where.other}/a.md"  # 50 with ``touch``
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
+    assert reason is not None and where.other in reason
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": f"{command} one-more"}))
+    assert reason is not None and "names 51 paths" in reason
+
+
+def test_p3_the_caps_count_every_argument_of_an_mcp_call_together(where: Layout) -> None:
+    """An MCP tool's string arguments are read one by one but counted as one call: as many
+    arguments as ``PATHS_CAP``, each naming one file, plus one more, are refused."""
+    arguments = {"paths": [f"out/{n}.txt" for n in range(guarding.PATHS_CAP + 1)]}
+    reason = refusal(answer(where, "gemini", "mcp_files_write_many", arguments))
+    assert reason is not None and f"names {guarding.PATHS_CAP + 1} paths" in reason
