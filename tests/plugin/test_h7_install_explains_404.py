@@ -113,6 +113,17 @@ def test_h7_an_agent_of_a_project_beyond_the_token_is_found_by_its_agent_json(
     assert "agent 'coder' is in project 'acme', not 'acm': give --project acme" in findings[0].text
 
 
+def test_h7_install_reads_the_agent_json_beside_the_memory_root_it_is_given(
+    limited_service: RealService, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The install passes its memory root to the check: with a token that reaches no project
+    holding ``coder``, the project comes from the agent's own ``agent.json``."""
+    status, _ = install(limited_service, tmp_path / "home", "acm", "coder", NOWHERE)
+    assert status == 1
+    assert "agent 'coder' is in project 'acme', not 'acm': give --project acme" in caplog.text
+    assert "memory-api agent create" not in caplog.text
+
+
 def test_h7_an_agent_missing_everywhere_is_to_be_created(
     limited_service: RealService, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
