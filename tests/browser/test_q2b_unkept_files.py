@@ -132,3 +132,24 @@ def test_q2b_a_delete_the_service_refuses_shows_its_503_detail(
     expect(toast).to_contain_text("nothing changed")
     expect(target).to_be_visible()
     assert path.exists()
+
+
+def test_q2b_an_index_the_service_cannot_read_is_offered_no_record_or_restore(
+    open_page: PageFactory, refused_service: Service
+) -> None:
+    service = refused_service
+    _checkpoint(service)
+    index = _unkeep(service, "unreadable", "MEMORY.md")
+    page = open_page(service)
+
+    page.goto(MEMORY_TAB + "/history/user/MEMORY.md")
+    panel = viewer(page)
+    note = panel.locator(".unkept-note")
+    expect(note).to_contain_text("The history cannot keep MEMORY.md as it is now")
+    expect(note).to_contain_text("Permission denied")
+    expect(panel.get_by_role("button", name="Record it now")).to_have_count(0)
+    version = panel.locator("li.version").first
+    version.locator(".version-toggle").click()
+    expect(version.locator(".unkept-restore")).to_contain_text("Permission denied")
+    expect(version.get_by_role("button", name="Restore this version")).to_have_count(0)
+    assert index.stat().st_uid == NOBODY
