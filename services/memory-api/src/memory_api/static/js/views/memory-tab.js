@@ -12,6 +12,7 @@ import { ApiError, api, paths } from "../api.js";
 import { confirmDialog, toast } from "../dialogs.js";
 import { errorBox, h, keepFocus, plural, replace, withBusy } from "../dom.js";
 import { fixRequirement } from "../findings.js";
+import { showHidden } from "../hidden-text.js";
 import { collapseState } from "../store.js";
 import { openBridge } from "./bridge.js";
 import { GroupPages } from "./group-pages.js";
@@ -609,7 +610,7 @@ export class MemoryTab {
       return false;
     }
     const ok = await confirmDialog({
-      title: `Delete “${topic.name}”?`,
+      title: `Delete “${showHidden(topic.name)}”?`,
       message: `${topic.file} is removed from the ${scopeLabel(scope)}, and its lines in MEMORY.md go with it. Undo, or Recently deleted later, brings both back (unless this service keeps no history).`,
       confirmLabel: "Delete",
       danger: true,

@@ -82,7 +82,7 @@ export function markRefused(button, reason) {
 
 /** The error toast of a refused change of `file` (`doing`: "delete", "restore"), with the
  * service's detail whole; a 503 says why nothing changed (the history could not keep the
- * file, V-1): long, so it stays 10 s rather than 8. */
+ * file, V-1): long, so it stays 20 s rather than 8. */
 export function refusalToast(doing, file, error) {
   toast(`Could not ${doing} ${file}: ${error.detail}`, {
     error: true,
