@@ -111,16 +111,9 @@ def check_write(
     filesystem is denied (:func:`unseen_by_mount`). Never raises for odd input: an empty path,
     or one (joined with ``cwd``) holding NUL or a lone surrogate, is denied.
     """
-    raw = os.fspath(target_path)
-    if not raw or "\x00" in raw:
-        return GuardDecision(False, "the target path is empty or holds a NUL character")
-    joined = os.fspath(Path(cwd if cwd is not None else Path.cwd()) / raw)
-    if not is_usable_path(joined):  # resolving it would raise: a crashed guard lets writes by
-        return GuardDecision(
-            False,
-            "the target path (with the working directory) holds a NUL character or a lone "
-            "surrogate, which no file name can hold; name the file by its real path",
-        )
+    joined = _joined(target_path, cwd)
+    if isinstance(joined, GuardDecision):
+        return joined
     spelled = os.path.normpath(joined)  # lexical: the path as written, ".." folded
     root_spelled = os.path.normpath(Path(memory_root).absolute())
     try:
@@ -165,6 +158,24 @@ def check_write(
     if decision.allowed and has_other_names(real, root_real):
         return _HARD_LINKED
     return decision
+
+
+def _joined(
+    target_path: str | os.PathLike[str], cwd: str | os.PathLike[str] | None
+) -> str | GuardDecision:
+    """``target_path`` joined with ``cwd`` (the working directory when None), or the refusal of
+    a path no file name can be: empty, or holding NUL or a lone surrogate."""
+    raw = os.fspath(target_path)
+    if not raw or "\x00" in raw:
+        return GuardDecision(False, "the target path is empty or holds a NUL character")
+    joined = os.fspath(Path(cwd if cwd is not None else Path.cwd()) / raw)
+    if not is_usable_path(joined):  # resolving it would raise: a crashed guard lets writes by
+        return GuardDecision(
+            False,
+            "the target path (with the working directory) holds a NUL character or a lone "
+            "surrogate, which no file name can hold; name the file by its real path",
+        )
+    return joined
 
 
 def _outside_the_memory_root(

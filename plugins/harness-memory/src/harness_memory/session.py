@@ -187,14 +187,8 @@ def start_session_sync(
     started_at, clock = utc_timestamp(time.time()), time.perf_counter()
     fetched = _Fetched(str(Path(workspace).absolute()))
     service = (service_url, token, timeout_s, token_source)
-    if local_copy is not None:
-        synced = _sync_copy(fetched, local_copy, service, (project, agent, draft_id), sync_since)
-    else:
-        synced = None
-        _fetch(fetched, service, (project, agent, session_id, draft_id))
-        if memory_root is not None and fetched.error_kind in _OFFLINE_KINDS:
-            _read_files(fetched, memory_root, project, agent)
-    _say_error(fetched, project, agent)
+    ids = (project, agent, session_id, draft_id)
+    synced = _gather(fetched, service, ids, memory_root, local_copy, sync_since)
     answer = fetched.answer
     memory = answer.memory if answer is not None and answer.injected else ""
     sections = _render(template, answer, memory, agent)
@@ -235,6 +229,30 @@ def start_session_sync(
         initial_prompt=meta.initial_prompt,
         sections=sections,
     )
+
+
+def _gather(
+    fetched: _Fetched,
+    service: tuple[str, str | None, float, str | None],
+    ids: tuple[str, str, str | None, str | None],
+    memory_root: Path | None,
+    local_copy: RemoteCopy | None,
+    sync_since: float | None,
+) -> list[dict[str, Any]] | None:
+    """Fill ``fetched`` for :func:`start_session_sync`: from the synced ``local_copy`` (remote
+    mode: what each scope's sync did is returned), else from the service and, when it could
+    not be reached, the files under ``memory_root`` (H-4: None returned). Logs a failure once.
+    ``ids``: project, agent, Session id, draft id."""
+    project, agent, _, draft_id = ids
+    synced = None
+    if local_copy is not None:
+        synced = _sync_copy(fetched, local_copy, service, (project, agent, draft_id), sync_since)
+    else:
+        _fetch(fetched, service, ids)
+        if memory_root is not None and fetched.error_kind in _OFFLINE_KINDS:
+            _read_files(fetched, memory_root, project, agent)
+    _say_error(fetched, project, agent)
+    return synced
 
 
 def _say_error(fetched: _Fetched, project: str, agent: str) -> None:

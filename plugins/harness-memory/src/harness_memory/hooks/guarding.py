@@ -38,7 +38,7 @@ from harness_memory.guard import (
     unseen_by_mount,
 )
 from harness_memory.hooks import claude_code
-from harness_memory.hooks.tool_targets import ToolWrites, shell_paths
+from harness_memory.hooks.tool_targets import ShellPaths, ToolWrites, shell_paths
 from harness_memory.mounts import MountTable, read_mount_table
 from harness_memory.settings import HarnessSettings
 
@@ -145,53 +145,8 @@ def shell_refusal(
     if (reason := _over_caps([*paths, *(word for some in words for word in some)])) is not None:
         return reason  # counted once for the whole call: linear in what it names
     for found in read:
-        for prefix in found.undecided:
-            if could_reach(prefix, roots, table):
-                return (
-                    f"{REFUSAL_PREFIX}a path built at run time ($VAR, $(…), `…`) that could "
-                    f"reach the memory root ({_shown(prefix)}…); name memory files by their "
-                    "literal path inside the user scope or this Session's Workspace scope"
-                )
-            if could_reach(prefix, records, table):
-                return (
-                    f"{REFUSAL_PREFIX}a path built at run time ($VAR, $(…), `…`) that could "
-                    f"reach the hooks' Session records ({_shown(prefix)}…); only the hooks "
-                    "write them"
-                )
-            if could_reach(prefix, _service_folders(roots), table):
-                return (
-                    f"{REFUSAL_PREFIX}a path built at run time ($VAR, $(…), `…`) that could "
-                    f"reach the memory service's own folders of its data dir ({_shown(prefix)}…); "
-                    "only the service writes them"
-                )
-        for folder in found.derived:
-            if any(_lies_in(folder, spelled, table) for spelled in (roots, records)) or _lies_in(
-                folder, _service_folders(roots), table
-            ):
-                return (
-                    f"{REFUSAL_PREFIX}a path a pattern expansion (${{VAR/…}}, ${{VAR%…}}) makes "
-                    f"at run time from a folder of the memory root, the Session records or the "
-                    f"service's own folders ({_shown(folder)}/…); name memory files by their "
-                    "literal path inside the user scope or this Session's Workspace scope"
-                )
-        for word in found.built:
-            if could_name_a_scope(word, key, globs=False):
-                return (
-                    f"{REFUSAL_PREFIX}a path built at run time with nothing literal before it "
-                    "($(…)/…, $VAR/…, text inside $(…) or `…`) naming another scope or the "
-                    f"marker ({_shown(word)}); name memory files by their literal path inside "
-                    "the user scope or this Session's Workspace scope"
-                )
-        for word in found.unanchored:
-            if could_name_a_scope(word, key):
-                return (
-                    f"{REFUSAL_PREFIX}a relative path after a cd into a folder that cannot be "
-                    "known before the command runs ($(…), an unset variable, find -execdir) "
-                    "or after a folder the shell holds open (/proc/self/fd/N, /dev/fd/N) "
-                    f"naming another scope, the marker or a pattern ({_shown(word)}); name "
-                    "memory files by their literal path inside the user scope or this Session's "
-                    "Workspace scope"
-                )
+        if (reason := _run_time_refusal(found, key, roots, records, table)) is not None:
+            return reason
     own = {(scope,) for scope in ("user", key) if scope}
     for path in paths:
         if (reason := _records_refusal(path, cwd, records, table)) is not None:
@@ -204,6 +159,63 @@ def shell_refusal(
         )
         if not decision.allowed:
             return f"{REFUSAL_PREFIX}{decision.reason} ({_shown(path)})"
+    return None
+
+
+def _run_time_refusal(
+    found: ShellPaths, key: str | None, roots: set[str], records: set[str], table: MountTable
+) -> str | None:
+    """The refusal of a word :func:`shell_refusal` cannot resolve before the command runs (a
+    prefix built at run time, a pattern expansion, a path with nothing literal before it, a
+    relative path after an unknown ``cd``) that could reach the memory root, the Session
+    records or the service's folders, or name another scope; None when none could."""
+    for prefix in found.undecided:
+        if could_reach(prefix, roots, table):
+            return (
+                f"{REFUSAL_PREFIX}a path built at run time ($VAR, $(…), `…`) that could "
+                f"reach the memory root ({_shown(prefix)}…); name memory files by their "
+                "literal path inside the user scope or this Session's Workspace scope"
+            )
+        if could_reach(prefix, records, table):
+            return (
+                f"{REFUSAL_PREFIX}a path built at run time ($VAR, $(…), `…`) that could "
+                f"reach the hooks' Session records ({_shown(prefix)}…); only the hooks "
+                "write them"
+            )
+        if could_reach(prefix, _service_folders(roots), table):
+            return (
+                f"{REFUSAL_PREFIX}a path built at run time ($VAR, $(…), `…`) that could "
+                f"reach the memory service's own folders of its data dir ({_shown(prefix)}…); "
+                "only the service writes them"
+            )
+    for folder in found.derived:
+        if any(_lies_in(folder, spelled, table) for spelled in (roots, records)) or _lies_in(
+            folder, _service_folders(roots), table
+        ):
+            return (
+                f"{REFUSAL_PREFIX}a path a pattern expansion (${{VAR/…}}, ${{VAR%…}}) makes "
+                f"at run time from a folder of the memory root, the Session records or the "
+                f"service's own folders ({_shown(folder)}/…); name memory files by their "
+                "literal path inside the user scope or this Session's Workspace scope"
+            )
+    for word in found.built:
+        if could_name_a_scope(word, key, globs=False):
+            return (
+                f"{REFUSAL_PREFIX}a path built at run time with nothing literal before it "
+                "($(…)/…, $VAR/…, text inside $(…) or `…`) naming another scope or the "
+                f"marker ({_shown(word)}); name memory files by their literal path inside "
+                "the user scope or this Session's Workspace scope"
+            )
+    for word in found.unanchored:
+        if could_name_a_scope(word, key):
+            return (
+                f"{REFUSAL_PREFIX}a relative path after a cd into a folder that cannot be "
+                "known before the command runs ($(…), an unset variable, find -execdir) "
+                "or after a folder the shell holds open (/proc/self/fd/N, /dev/fd/N) "
+                f"naming another scope, the marker or a pattern ({_shown(word)}); name "
+                "memory files by their literal path inside the user scope or this Session's "
+                "Workspace scope"
+            )
     return None
 
 
