@@ -199,6 +199,13 @@ async def test_a2_i9_a_template_with_hidden_text_is_refused_like_a_name(
     kept = "# Role 👨\u200d👩\u200d👧 می\u200cخواهم\n{{MEMORY}}\n"
     changed = await ok_json(await client.patch(CONFIG, json={"template": kept}))
     assert changed["template"] == kept
+    # a zero-width space alone between two Thai letters is their word break (I-9 keeps it)
+    thai = "# บทบาท\nคุณ\u200bเป็น\u200bผู้ช่วย\n{{MEMORY}}\n"
+    changed = await ok_json(await client.patch(CONFIG, json={"template": thai}))
+    assert changed["template"] == thai
+    prompt = "# ความจำ\nคุณ\u200bเป็น\n{{MEMORY_USER_INDEX}}\n"
+    changed = await ok_json(await client.patch(CONFIG, json={"memory": {"prompt": prompt}}))
+    assert changed["memory"]["prompt"] == prompt
 
 
 async def test_a2_i9_a_memory_prompt_with_hidden_text_is_refused_like_the_template(

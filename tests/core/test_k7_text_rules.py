@@ -15,7 +15,7 @@ from collections.abc import Callable
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from memory_core.hidden_text import HIDDEN_CANDIDATES
+from memory_core.hidden_text import HIDDEN_CANDIDATES, ZWSP_WORD_LETTERS, hidden_runs
 from memory_core.keys import DRAFT_ID_RULE, ID_RULE, SCOPE_KEY_RULE, TOPIC_FILE_NAME_RULE
 from memory_core.rules import (
     AGENT_NAME_RULE,
@@ -23,6 +23,7 @@ from memory_core.rules import (
     DRAFT_PROMPT_RULE,
     MACHINE_NAME_RULE,
     MAX_UTF8_BYTES_KEYWORD,
+    MEMORY_PROMPT_RULE,
     NAME_MAX,
     TEMPLATE_RULE,
     WHITESPACE,
@@ -216,6 +217,7 @@ def test_a2_i9_the_template_rule_refuses_what_is_hidden_wherever_it_stands() -> 
         assert TEMPLATE_RULE.accepts(kept), kept
     for refused, what in (
         ("a\x1b[8mb", "line 1: "),
+        ("Thai word break in a Latin word: ad\u200bmin", "line 1: "),
         ("a\nad\u200bmin", "line 2: "),
         ("x\n\ny\u202e", "line 3: "),
         ("run" + "".join(chr(0xE0000 + ord(c)) for c in "sh"), "line 1: 2 tag characters"),
@@ -223,3 +225,66 @@ def test_a2_i9_the_template_rule_refuses_what_is_hidden_wherever_it_stands() -> 
         reason = TEMPLATE_RULE.problem(refused)
         assert reason is not None and reason.startswith("must not hold hidden characters (")
         assert what in reason
+
+
+THAI_TEMPLATE = "# บทบาท\nคุณ\u200bเป็น\u200bผู้ช่วย\u200bที่\u200bดี\n{{MEMORY}}\n"
+"""A Thai template as a word processor writes it: a zero-width space marks each word break."""
+
+
+@pytest.mark.parametrize(
+    "kept",
+    [
+        THAI_TEMPLATE,
+        "ພາສາ\u200bລາວ",  # Lao
+        "မြန်မာ\u200bစာ",  # Myanmar: after a mark (the virama)
+        "ភាសា\u200bខ្មែរ",  # Khmer
+    ],
+)
+def test_a2_i9_a_template_keeps_the_word_break_of_thai_lao_myanmar_and_khmer(kept: str) -> None:
+    """I-9 keeps a zero-width space alone between two letters of these scripts (their word
+    break): so does the template rule, pattern and check alike, and so do the memory prompts."""
+    assert TEMPLATE_RULE.problem(kept) is None
+    assert python_regex(TEMPLATE_RULE.pattern).search(kept)
+    prompt = kept.replace("{{MEMORY}}", "") + "\n{{MEMORY_USER_INDEX}}"
+    assert MEMORY_PROMPT_RULE.problem(prompt) is None
+    assert not hidden_runs(kept)
+
+
+@pytest.mark.parametrize(
+    "refused",
+    [
+        "ad\u200bmin",  # between Latin letters
+        "คุณ\u200b\u200bเป็น",  # two in a row
+        "\u200bคุณ",  # at the start
+        "คุณ\u200b",  # at the end
+        "คุณ\u200b admin",  # beside a space
+        "คุณ\u200badmin",  # Thai then Latin
+    ],
+)
+def test_a2_i9_a_zero_width_space_out_of_its_place_is_refused_in_a_template(
+    refused: str,
+) -> None:
+    reason = TEMPLATE_RULE.problem(refused)
+    assert reason is not None and "U+200B" in reason, reason
+    assert MEMORY_PROMPT_RULE.problem(refused + "{{MEMORY_USER_INDEX}}") == reason
+    assert hidden_runs(refused)
+
+
+_VISIBLE = st.characters(codec="utf-8", exclude_categories=("Cs", "Cc", "Cf", "Zl", "Zp"))
+
+
+@settings(max_examples=300)
+@given(
+    before=st.one_of(_VISIBLE, st.sampled_from(ZWSP_WORD_LETTERS)),
+    after=st.one_of(_VISIBLE, st.sampled_from(ZWSP_WORD_LETTERS)),
+)
+def test_a2_i9_the_template_rule_and_i9_agree_on_every_zero_width_space(
+    before: str, after: str
+) -> None:
+    """One notion of hidden text: a zero-width space between two visible characters passes the
+    template rule exactly when I-9 does not count it hidden."""
+    text = f"{before}\u200b{after}"
+    zwsp_hidden = any(start <= 1 < end for start, end in hidden_runs(text))
+    if any(start != 1 for start, _ in hidden_runs(text)):
+        return  # a neighbour hidden in its own right (a Khmer inherent vowel): not this rule's
+    assert TEMPLATE_RULE.accepts(text) == (not zwsp_hidden), text

@@ -226,7 +226,7 @@ async def test_a10_a_wrong_token_fails_open_with_the_services_detail(
     assert meta.status == "failed-open"
     assert meta.error_kind == "rejected"
     assert meta.error is not None and "401" in meta.error
-    assert "give this service's token in HARNESS_MEMORY_TOKEN or a --token-file" in meta.error
+    assert "(the service refused the token: it is wrong, or was revoked;" in meta.error
     assert names(memory_root) == {"user"}
 
 

@@ -104,7 +104,7 @@ def test_h7_a_service_that_does_not_answer_is_a_warning(
 @pytest.mark.parametrize(
     ("agent", "token", "said"),
     [
-        ("ghost", None, "knows no agent 'ghost' in project 'acme' (404"),
+        ("ghost", None, "answered 404 (no agent 'ghost' in project 'acme'): the service holds"),
         ("coder", "not-the-token", "refused the token (401"),
         ("coder", "not-the-token", "give yours in HARNESS_MEMORY_TOKEN (or --token,"),
     ],

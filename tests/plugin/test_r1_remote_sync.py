@@ -205,14 +205,18 @@ def test_r1_a_token_the_service_refuses_says_where_the_token_comes_from(
         agent=AGENT,
         state_dir=tmp_path / "laptop" / "state",
         timeout=30.0,
+        token_source="--token-file /home/ada/.claude/harness-memory/token",
     )
 
     [result] = revoked.sync(None)
 
     assert not result.ok and result.error is not None
     assert "Authentication failed" in result.error
-    assert "give this service's token in HARNESS_MEMORY_TOKEN or a --token-file" in result.error
-    assert "run `harness-memory install` again with it" in result.error
+    assert (
+        "(the service refused the token from --token-file /home/ada/.claude/harness-memory/"
+        "token: it is wrong, or was revoked; give one this service takes; installed hooks: run "
+        "`harness-memory install` again with a token it takes)"
+    ) in result.error
     assert "mem_not-a-token" not in result.error
 
 

@@ -74,6 +74,7 @@ from memory_core.counting import counted
 
 __all__ = [
     "HIDDEN_CANDIDATES",
+    "ZWSP_WORD_LETTERS",
     "describe_hidden",
     "find_hidden",
     "hidden_runs",
@@ -111,6 +112,15 @@ _ZERO_WIDTH_SPACE = "\u200b"
 # (Thai, Lao, Myanmar, Khmer): one between two of their letters is a word break, as text
 # copied from the web or a word processor holds it.
 _ZWSP_SCRIPTS = ((0x0E00, 0x0EFF), (0x1000, 0x109F), (0x1780, 0x17FF), (0x19E0, 0x19FF))
+ZWSP_WORD_LETTERS = "".join(
+    chr(point)
+    for first, last in _ZWSP_SCRIPTS
+    for point in range(first, last + 1)
+    if unicodedata.category(chr(point))[0] in "LM"
+)
+"""The letters and marks of Thai, Lao, Myanmar and Khmer, each literal (the body of a regex
+class): a zero-width space alone between two of them is their word break, never hidden. Rules
+that must say the same in a pattern (the template's, A-2) build on this one list."""
 _MONGOLIAN_VOWEL_SEPARATOR = "\u180e"
 _MONGOLIAN = ((0x1800, 0x18AF),)
 _DUPLOYAN = ((0x1BC00, 0x1BC9F),)
@@ -203,10 +213,7 @@ def _in_its_place(char: str, before: str, after: str) -> bool | None:
     if char == "\r":
         return after == "\n"
     if char == _ZERO_WIDTH_SPACE:
-        return all(
-            _is_letter(near, or_mark=True) and _within(near, _ZWSP_SCRIPTS)
-            for near in (before, after)
-        )
+        return all(bool(near) and near in ZWSP_WORD_LETTERS for near in (before, after))
     return None
 
 

@@ -26,7 +26,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from memory_core.hidden_text import HIDDEN_CANDIDATES, describe_hidden
+from memory_core.hidden_text import HIDDEN_CANDIDATES, ZWSP_WORD_LETTERS, describe_hidden
 
 if TYPE_CHECKING:
     import msgspec
@@ -289,17 +289,51 @@ the template's own ``{{MEMORY}}`` and ``{{WORKSPACE_MEMORY_KEY}}``, which a prom
 
 
 # Hidden wherever they stand in a template (I-9): C0/C1 controls but tab and the line ends,
-# the zero-width space, bidirectional embeddings, overrides and isolates, the invisible
-# operators and deprecated format controls, and every tag character (a subdivision flag's too).
+# bidirectional embeddings, overrides and isolates, the invisible operators and deprecated
+# format controls, and every tag character (a subdivision flag's too); and the zero-width
+# space, unless it stands alone between two letters of Thai, Lao, Myanmar or Khmer, where I-9
+# keeps it as the word break (its letters: memory_core.hidden_text.ZWSP_WORD_LETTERS).
+_ZWSP = "\u200b"
 _TEMPLATE_REFUSED = (
     "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b\u202a-\u202e\u2060-\u206f\U000e0000-\U000e007f"
 )
 
 
+def _runs(chars: str) -> list[tuple[int, int]]:
+    """The code points of ``chars`` (ascending) as inclusive ranges of consecutive ones."""
+    ranges: list[tuple[int, int]] = []
+    for point in map(ord, chars):
+        if ranges and ranges[-1][1] == point - 1:
+            ranges[-1] = (ranges[-1][0], point)
+        else:
+            ranges.append((point, point))
+    return ranges
+
+
+_WORD_BREAK_LETTER = f"[{char_class(_runs(ZWSP_WORD_LETTERS))}]"
+_TEMPLATE_CHAR = f"(?:{_WORD_BREAK_LETTER}\\u200b(?={_WORD_BREAK_LETTER})|[^{_TEMPLATE_REFUSED}])"
+"""One step through a template: a character not refused, or a word-break letter with the
+zero-width space after it when another such letter follows (no lookbehind: ECMA-262, Python
+re and jsonschema-rs read it alike)."""
+_TEMPLATE_RUN = re.compile(f"[{_TEMPLATE_REFUSED}]+")
+
+
+def _word_break(value: str, start: int, end: int) -> bool:
+    """Whether ``value[start:end]`` is one zero-width space between two word-break letters."""
+    return (
+        value[start:end] == _ZWSP
+        and start > 0
+        and end < len(value)
+        and value[start - 1] in ZWSP_WORD_LETTERS
+        and value[end] in ZWSP_WORD_LETTERS
+    )
+
+
 def _template_hidden(value: str) -> str | None:
     found = [
         (value.count("\n", 0, match.start()) + 1, match.group())
-        for match in re.finditer(f"[{_TEMPLATE_REFUSED}]+", value)
+        for match in _TEMPLATE_RUN.finditer(value)
+        if not _word_break(value, match.start(), match.end())
     ]
     if not found:
         return None
@@ -316,7 +350,7 @@ def _prompt_pattern(placeholder: str) -> str:
     # there exactly once, as written, and nothing else was meant as one (a second copy is a
     # lookalike too). Read alike by Python re, ECMA-262 and jsonschema-rs (lookaheads).
     # Nor is any character hidden wherever it stands (I-9), as in a template.
-    walk = rf"(?:(?!{_LOOKALIKE})[^{_TEMPLATE_REFUSED}])*"
+    walk = rf"(?:(?!{_LOOKALIKE}){_TEMPLATE_CHAR})*"
     return f"^{walk}{re.escape(placeholder)}{walk}$"
 
 
@@ -418,11 +452,12 @@ name it holds no character I-9 may count as hidden (a right-to-left override, a 
 space, tag characters): a name must read as what it is."""
 
 TEMPLATE_RULE = TextRule(
-    pattern=f"^[^{_TEMPLATE_REFUSED}]*$",
+    pattern=f"^{_TEMPLATE_CHAR}*$",
     summary=(
         "text without hidden characters: control characters other than tab and line ends, "
-        "zero-width spaces, bidirectional embeddings, overrides or isolates, invisible "
-        "operators, tag characters (I-9)"
+        "zero-width spaces (but one between two letters of Thai, Lao, Myanmar or Khmer, their "
+        "word break), bidirectional embeddings, overrides or isolates, invisible operators, "
+        "tag characters (I-9)"
     ),
     explanations=(_template_hidden,),
 )

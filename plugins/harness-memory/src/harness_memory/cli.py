@@ -290,7 +290,8 @@ def _draft_show(
     except MissingSettingsError as error:
         parser.error(f"missing {_flags(error.names)}")
     try:
-        client = MemoryClient(url, token=settings.bearer_token(), timeout=settings.timeout)
+        token, source = settings.bearer_token(), settings.token_source
+        client = MemoryClient(url, token=token, timeout=settings.timeout, token_source=source)
         draft = client.get_draft(project, agent, args.draft_id)
     except (MemoryClientError, InvalidId, TokenFileError) as error:
         logging.getLogger("harness_memory").error("cannot fetch draft %s: %s", args.draft_id, error)

@@ -252,7 +252,12 @@ def _checked(args: argparse.Namespace, root: str, options: Any) -> bool:
         )
     managed = options.managed_dir is not None
     findings += check_service(
-        options.url, options.project, options.agent, options.token, managed=managed
+        options.url,
+        options.project,
+        options.agent,
+        options.token,
+        managed=managed,
+        memory_root=None if options.remote else root,
     )
     for finding in findings:
         (_logger().error if finding.error else _logger().warning)(

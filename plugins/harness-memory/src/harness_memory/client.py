@@ -1,5 +1,6 @@
 """The memory service's Session-start (A-9), draft (A-12), config (A-2) and version-record (V-1)
-calls: the plugin's one client.
+calls, and the reach, project and agent lists (A-10, A-1) that install and status ask to explain
+a refusal: the plugin's one client.
 
 ``MemoryClient(url, token=…, timeout=…)`` makes each call as one blocking HTTP request with
 ``http.client`` (``http://`` and ``https://``) within one time budget for the whole request
@@ -22,7 +23,10 @@ import msgspec
 from memory_core.keys import check_agent_id, check_draft_id, check_project_id
 from memory_core.wire import (
     AgentConfig,
+    AgentList,
     Draft,
+    Me,
+    ProjectList,
     RecordRequest,
     RecordResult,
     SessionStartRequest,
@@ -30,6 +34,7 @@ from memory_core.wire import (
 )
 
 from harness_memory.errors import (
+    TOKEN_SENT,
     BadServiceAnswerError,
     ServiceRejectedError,
     ServiceTimeoutError,
@@ -53,13 +58,19 @@ class MemoryClient:
 
     ``base_url`` is the service root (``http://127.0.0.1:8765``, ``https://…`` too); ``token`` a
     bearer token or None (a service with no tokens accepts loopback callers without one, A-10);
-    ``timeout`` the total seconds one request may take, connect and read included. Each call
-    opens and closes its own connection. Raises :class:`ServiceUnreachableError` for a URL that
-    is not http(s)://host[:port].
+    ``timeout`` the total seconds one request may take, connect and read included;
+    ``token_source`` where the token came from (``--token``, ``--token-file PATH`` …), which a
+    refusal (401) names. Each call opens and closes its own connection. Raises
+    :class:`ServiceUnreachableError` for a URL that is not http(s)://host[:port].
     """
 
     def __init__(
-        self, base_url: str, *, token: str | None = None, timeout: float = DEFAULT_TIMEOUT_S
+        self,
+        base_url: str,
+        *,
+        token: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT_S,
+        token_source: str | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         parts = urlsplit(self.base_url)
@@ -75,7 +86,13 @@ class MemoryClient:
         self._host = parts.hostname
         self._prefix = parts.path
         self._token = token
+        self._token_source = (token_source or TOKEN_SENT) if token else None
         self.timeout = timeout
+
+    @property
+    def sends_token(self) -> bool:
+        """Whether the calls carry a bearer token."""
+        return bool(self._token)
 
     def session_start(
         self,
@@ -141,6 +158,25 @@ class MemoryClient:
             "GET", _agent_path(project, agent) + "/config", None, AgentConfig, "a config"
         )
 
+    def me(self) -> Me:
+        """Call ``GET /api/me`` (A-10): the token's name and reach (``projects`` None: every
+        project). Raises ``ServiceRejectedError`` (401) for a refused token, else one of the
+        named errors."""
+        return self._call("GET", "/api/me", None, Me, "the caller's reach")
+
+    def projects(self) -> ProjectList:
+        """Call ``GET /api/projects`` (A-10): the projects holding agents that the token
+        reaches (the service never names another). Raises like :meth:`me`."""
+        return self._call("GET", "/api/projects", None, ProjectList, "a project list")
+
+    def agents(self, project: str) -> AgentList:
+        """Call ``GET /api/projects/{project}/agents`` (A-1): the project's agents. Raises
+        ``InvalidId`` for a bad project id; ``ServiceRejectedError`` 404 for a project outside
+        the token's reach (an empty list for one without agents), else one of the named errors.
+        """
+        path = f"/api/projects/{quote(check_project_id(project), safe='')}/agents"
+        return self._call("GET", path, None, AgentList, "an agent list")
+
     def _call(
         self,
         method: str,
@@ -170,7 +206,8 @@ class MemoryClient:
                 f"memory service unreachable at {self.base_url}: {error}"
             ) from error
         if status >= 400:
-            raise ServiceRejectedError(status, problem_detail(raw, reason))
+            detail = problem_detail(raw, reason)
+            raise ServiceRejectedError(status, detail, token_source=self._token_source)
         try:
             return msgspec.json.decode(raw, type=answer)
         except msgspec.DecodeError as error:

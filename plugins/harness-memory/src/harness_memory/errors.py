@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 
 __all__ = [
+    "TOKEN_SENT",
     "UNAUTHORIZED_HINT",
     "BadServiceAnswerError",
     "MemoryClientError",
@@ -21,6 +22,7 @@ __all__ = [
     "ServiceTimeoutError",
     "ServiceUnreachableError",
     "problem_detail",
+    "unauthorized_hint",
 ]
 
 _MAX_DETAIL = 300
@@ -45,37 +47,64 @@ class ServiceTimeoutError(MemoryClientError):
 
 
 class ServiceRejectedError(MemoryClientError):
-    """The service answered with an HTTP error; ``status`` and the problem ``detail`` are kept."""
+    """The service answered with an HTTP error; ``status`` and the problem ``detail`` are kept.
+
+    ``token_source`` says where the token sent came from (``--token``, ``--token-file PATH``,
+    ``HARNESS_MEMORY_TOKEN`` …, :attr:`~harness_memory.settings.HarnessSettings.token_source`),
+    ``TOKEN_SENT`` when one was sent from a place unknown, None when none was: a 401's message
+    names it (:func:`unauthorized_hint`)."""
 
     reason = "rejected"
 
-    def __init__(self, status: int, detail: str) -> None:
+    def __init__(self, status: int, detail: str, *, token_source: str | None = None) -> None:
         self.status = status
         self.detail = detail
         said = f"memory service answered {status}: {detail}"
-        super().__init__(said + _hint(status, detail))
+        super().__init__(said + _hint(status, detail, token_source))
 
 
-UNAUTHORIZED_HINT = (
-    " (give this service's token in HARNESS_MEMORY_TOKEN or a --token-file; installed hooks: "
-    "run `harness-memory install` again with it)"
-)
-"""What a 401 adds: where the plugin takes its bearer token from (A-10, P-2a)."""
+TOKEN_SENT = "the caller"  # noqa: S105 (a place named in a message, not a password)
+"""The :class:`ServiceRejectedError` ``token_source`` of a token sent from a place unknown."""
+
+
+def unauthorized_hint(token_source: str | None) -> str:
+    """What a 401 adds (A-10, P-2a): with no token sent (``token_source`` None), where the
+    plugin takes one from; with one sent, that the service refused it and where it came from
+    (``token_source``, or :data:`TOKEN_SENT`), so the user fixes the token they gave rather
+    than look for a missing one."""
+    again = "installed hooks: run `harness-memory install` again with a token it takes"
+    if token_source is None:
+        return (
+            " (no token was sent: give this service's token in HARNESS_MEMORY_TOKEN or a "
+            f"--token-file; {again})"
+        )
+    where = "" if token_source == TOKEN_SENT else f" from {token_source}"
+    return (
+        f" (the service refused the token{where}: it is wrong, or was revoked; give one this "
+        f"service takes; {again})"
+    )
+
+
+UNAUTHORIZED_HINT = unauthorized_hint(None)
+"""What a 401 to a request without a token adds: where the plugin takes its bearer token from."""
 
 _NO_AGENT_HINT = (
-    " (this service, or this token, knows no such agent: create it where the service runs, "
-    "`memory-api agent create --project P --id A`, or give the --url, --project and --agent "
-    "of one it holds; installed hooks: run `harness-memory install` again with them, and "
-    "`harness-memory status` shows what they use)"
+    " (this service, or this token, knows no such agent: for installed hooks, `harness-memory "
+    "status` says why — the agent in another project, a project the token does not reach; "
+    "else fix --project or --agent, or create it where the service runs, `memory-api agent "
+    "create --project P --id A`; installed hooks: run `harness-memory install` again with "
+    "the right ones)"
 )
-"""What a 404 for the agent adds: the two ways out of a hook pointed at an agent the service
-does not hold (a service started over another data dir, a typo, a token of another project)."""
+"""What a 404 for the agent adds: where to learn why (a typo in the project, a token of another
+project, a service started over another data dir) and the ways out. A hook asks the service
+nothing more (H-5: its time is the Session's); ``status`` does (:mod:`~harness_memory.
+installers.service_check`)."""
 
 
-def _hint(status: int, detail: str) -> str:
+def _hint(status: int, detail: str, token_source: str | None) -> str:
     """The next step a rejection's message ends with, or nothing."""
     if status == 401:
-        return UNAUTHORIZED_HINT
+        return unauthorized_hint(token_source)
     if status == 404 and detail.startswith("no agent "):
         return _NO_AGENT_HINT
     return ""

@@ -73,7 +73,7 @@ from memory_core.keys import (
 )
 from memory_core.rules import CONTROL_CLASS, MACHINE_NAME_MAX, MACHINE_NAME_RULE
 
-from harness_memory.errors import UNAUTHORIZED_HINT
+from harness_memory.errors import TOKEN_SENT, unauthorized_hint
 from harness_memory.settings import remote_memory_root
 
 if TYPE_CHECKING:
@@ -199,7 +199,8 @@ class ScopeSync:
 class RemoteCopy:
     """The local copy of one agent's memory, synced with the service at ``url`` (R-1).
 
-    ``state_dir`` is the harness's state dir (P-2a); ``token`` the bearer token or None;
+    ``state_dir`` is the harness's state dir (P-2a); ``token`` the bearer token or None, and
+    ``token_source`` where it came from (a refusal names it, :func:`unauthorized_hint`);
     ``timeout`` the seconds one request may take (git gets at least
     :data:`MIN_GIT_TIMEOUT_S`). Raises ``InvalidId`` for a bad project or agent id.
     """
@@ -213,11 +214,13 @@ class RemoteCopy:
         agent: str,
         state_dir: Path,
         timeout: float,
+        token_source: str | None = None,
     ) -> None:
         check_project_id(project)
         check_agent_id(agent)
         self.url = url.rstrip("/")
         self.token = token
+        self.token_source = (token_source or TOKEN_SENT) if token else None
         self.project = project
         self.agent = agent
         self.remote_dir = state_dir / REMOTE_DIR
@@ -242,6 +245,7 @@ class RemoteCopy:
             agent=agent,
             state_dir=settings.state_dir,
             timeout=settings.timeout,
+            token_source=settings.token_source,
         )
 
     # --- the scopes of a Session --------------------------------------------------------------
@@ -585,7 +589,7 @@ class _ScopeRun:
                 if said:
                     reason += f" (the service says: {said})"
             if network and _REFUSED_SIGN in lowered:  # git's word for the service's 401
-                reason += UNAUTHORIZED_HINT
+                reason += unauthorized_hint(self.copy.token_source)
             raise _GitFailed(reason)
         return done
 

@@ -167,6 +167,7 @@ def start_session_sync(
     memory_root: Path | None = None,
     local_copy: RemoteCopy | None = None,
     sync_since: float | None = None,
+    token_source: str | None = None,
 ) -> SessionStart:
     """:func:`start_session` without an event loop, for a shell, a hook or a blocking embedder.
 
@@ -180,11 +181,12 @@ def start_session_sync(
     the key line still names the Workspace scope); ``session_meta.remote_sync`` says what each
     scope's sync did; ``sync_since`` is :meth:`~harness_memory.remote.RemoteCopy.sync`'s
     ``fresh_since`` (a scope synced since then, by another hook entry of this Session, is
-    read as that sync left it).
+    read as that sync left it). ``token_source`` says where ``token`` came from (``--token``,
+    ``--token-file PATH`` …): a refusal of it names that place.
     """
     started_at, clock = utc_timestamp(time.time()), time.perf_counter()
     fetched = _Fetched(str(Path(workspace).absolute()))
-    service = (service_url, token, timeout_s)
+    service = (service_url, token, timeout_s, token_source)
     if local_copy is not None:
         synced = _sync_copy(fetched, local_copy, service, (project, agent, draft_id), sync_since)
     else:
@@ -308,6 +310,7 @@ def start_from_settings(
         memory_root=settings.memory_root,
         local_copy=local_copy,
         sync_since=sync_since,
+        token_source=settings.token_source,
     )
 
 
@@ -324,16 +327,22 @@ class _Fetched(msgspec.Struct):
     offline: bool = False
 
 
+def _client(service: tuple[str, str | None, float, str | None]) -> MemoryClient:
+    """The client of ``(url, token, timeout, token source)``; raises like :class:`MemoryClient`."""
+    url, token, timeout, source = service
+    return MemoryClient(url, token=token, timeout=timeout, token_source=source)
+
+
 def _fetch(
     fetched: _Fetched,
-    service: tuple[str, str | None, float],
+    service: tuple[str, str | None, float, str | None],
     ids: tuple[str, str, str | None, str | None],
 ) -> None:
     """Fetch the draft (if any) and the Session start into ``fetched``; every failure is
     recorded there, none raised (P-2)."""
     project, agent, session_id, draft_id = ids
     try:
-        client = MemoryClient(service[0], token=service[1], timeout=service[2])
+        client = _client(service)
         if draft_id is not None:
             _fetch_draft(fetched, client, project, agent, draft_id)
         if fetched.draft is not None and fetched.draft.workspace is not None:
@@ -350,7 +359,7 @@ def _fetch(
 def _sync_copy(
     fetched: _Fetched,
     copy: RemoteCopy,
-    service: tuple[str, str | None, float],
+    service: tuple[str, str | None, float, str | None],
     ids: tuple[str, str, str | None],
     fresh_since: float | None,
 ) -> list[dict[str, Any]]:
@@ -361,7 +370,7 @@ def _sync_copy(
 
     project, agent, draft_id = ids
     try:
-        client: MemoryClient | None = MemoryClient(service[0], token=service[1], timeout=service[2])
+        client: MemoryClient | None = _client(service)
     except MemoryClientError as error:  # a URL that is no URL; the sync says so too
         client = None
         if draft_id is not None:

@@ -151,6 +151,10 @@ class HarnessSettings(msgspec.Struct, frozen=True, kw_only=True):
     ignored_env: tuple[str, ...] = ()
     """``HARNESS_MEMORY_*`` variables set in the environment but ignored (``flags_only``)
     because they say something other than the hook's flags, sorted."""
+    token_source: str | None = None
+    """Where the token comes from, as a refusal names it (``--token``, ``HARNESS_MEMORY_TOKEN``,
+    ``--token-file PATH``, ``HARNESS_MEMORY_TOKEN_FILE PATH``, ``the token file PATH`` of the
+    state dir); None when no token is configured (or the settings were not loaded)."""
 
     def missing(self) -> list[str]:
         """Name the variables a Session start still needs (URL, project, agent)."""
@@ -310,6 +314,7 @@ def load_settings(
     own_token_file = state_dir / TOKEN_FILE_NAME
     if flags_only and token is None and token_file is None and os.path.lexists(own_token_file):
         token_file = str(own_token_file)
+    source = _token_source(flags, token, token_file, own_token_file)
     switch = (pick("remote") or "off").lower()
     if switch not in _SWITCH:
         raise SettingsError(f"remote must be on or off, got {switch!r}")
@@ -329,4 +334,20 @@ def load_settings(
         token_file=Path(token_file) if token_file else None,
         remote=_SWITCH[switch],
         ignored_env=tuple(sorted(ignored)),
+        token_source=source,
     )
+
+
+def _token_source(
+    flags: Mapping[str, str | None], token: str | None, token_file: str | None, own: Path
+) -> str | None:
+    """Where :func:`load_settings` took the token from, named as the user gave it."""
+    if token is not None:
+        return "--token" if flags.get("token") else ENV_PREFIX + "TOKEN"
+    if token_file is None:
+        return None
+    if flags.get("token_file"):
+        return f"--token-file {token_file}"
+    if token_file == str(own):
+        return f"the token file {token_file}"
+    return f"{ENV_PREFIX}TOKEN_FILE {token_file}"

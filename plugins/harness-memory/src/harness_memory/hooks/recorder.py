@@ -90,7 +90,8 @@ def record(job: RecordJob) -> None:
     try:
         url, project, agent = job.settings.required()
         token = job.settings.bearer_token()  # --token-file is read here, never in the hook
-        client = MemoryClient(url, token=token, timeout=RECORD_TIMEOUT_S)
+        source = job.settings.token_source
+        client = MemoryClient(url, token=token, timeout=RECORD_TIMEOUT_S, token_source=source)
         for scope in job.scopes:
             request = RecordRequest(
                 scope=scope, session_id=job.session_id, harness=job.harness, tool=job.tool

@@ -11,6 +11,10 @@
   legitimately be down while its hooks are installed (they fail open, P-2). A token bound for
   another machine over plain ``http://`` is a warning too: it would cross the wire in the clear
   (docs/security.md, "Transport encryption"); the way out is TLS in front and its ``https://``.
+- A 404 says why where it can (:func:`explain_missing_agent`): the agent is in another project
+  (the service's project lists, which name only projects the token reaches, or the memory
+  root's ``agents/<agent>/agent.json``), or the token does not reach the project (A-10 answers
+  a project outside a token's reach like a missing one); only else is the agent to be created.
 
 Each finding is a :class:`Finding`; errors stop the install before any file is touched.
 """
@@ -18,12 +22,16 @@ Each finding is a :class:`Finding`; errors stop the install before any file is t
 from __future__ import annotations
 
 import ipaddress
+import json
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from urllib.parse import urlsplit
 
 from memory_core.errors import InvalidId
-from memory_core.layout import app_data_dir_of
+from memory_core.keys import check_project_id
+from memory_core.layout import agent_dir, app_data_dir_of
 
 from harness_memory.client import MemoryClient
 from harness_memory.errors import (
@@ -34,10 +42,20 @@ from harness_memory.errors import (
 )
 from harness_memory.installers.claude_code import EACH_USERS_OWN_FILE
 
-__all__ = ["CHECK_TIMEOUT_S", "Finding", "check_root", "check_service"]
+__all__ = [
+    "CHECK_TIMEOUT_S",
+    "Finding",
+    "check_root",
+    "check_service",
+    "explain_missing_agent",
+    "local_project_of",
+]
 
 CHECK_TIMEOUT_S = 3.0
 """Seconds the install waits for the service's answer (a hang guard, not a speed claim)."""
+
+_AGENT_JSON_CAP = 64 * 1024
+"""The most of an ``agent.json`` read to learn its project: the file is a few hundred bytes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,18 +117,21 @@ def check_service(
     *,
     managed: bool = False,
     timeout: float = CHECK_TIMEOUT_S,
+    memory_root: str | None = None,
 ) -> list[Finding]:
     """Findings for the service at ``url``: is it a URL, does it answer, does it know the
     agent, does it take the token — asked through the plugin's one client
     (:meth:`~harness_memory.client.MemoryClient.agent_config`). A ``managed`` install carries no
-    token (each user gives theirs), so a service asking for one is a warning there. Never
-    raises."""
+    token (each user gives theirs), so a service asking for one is a warning there.
+    ``memory_root`` (the install's, when it has one) is where a 404 looks for the project the
+    agent is in when the service cannot say (:func:`explain_missing_agent`). Never raises."""
     try:
         client = MemoryClient(url, token=token, timeout=timeout)
     except ServiceUnreachableError:
         return [Finding(True, f"the service URL {url!r} is not http(s)://host[:port]")]
     clear = [] if token is None else _in_the_clear(url)
-    return clear + _asked(client, url, project, agent, token, managed=managed)
+    asked = _asked(client, url, project, agent, token, managed=managed, memory_root=memory_root)
+    return clear + asked
 
 
 def _in_the_clear(url: str) -> list[Finding]:
@@ -134,7 +155,14 @@ def _in_the_clear(url: str) -> list[Finding]:
 
 
 def _asked(
-    client: MemoryClient, url: str, project: str, agent: str, token: str | None, *, managed: bool
+    client: MemoryClient,
+    url: str,
+    project: str,
+    agent: str,
+    token: str | None,
+    *,
+    managed: bool,
+    memory_root: str | None,
 ) -> list[Finding]:
     """What asking the service for the agent's config says (see :func:`check_service`)."""
     try:
@@ -150,7 +178,10 @@ def _asked(
                     "the project and agent could not be checked without one",
                 )
             ]
-        return [_rejected(error.status, f": {error.detail}", url, project, agent)]
+        if error.status == 404:
+            said = explain_missing_agent(client, project, agent, memory_root=memory_root)
+            return [Finding(True, f"the service at {url} answered 404 ({error.detail}): {said}")]
+        return [_rejected(error.status, f": {error.detail}", url)]
     except BadServiceAnswerError as error:
         return [Finding(False, f"the service at {url} is not the memory service? {error}")]
     except MemoryClientError as error:
@@ -165,14 +196,94 @@ def _asked(
     return []
 
 
-def _rejected(status: int, detail: str, url: str, project: str, agent: str) -> Finding:
-    if status == 404:
-        return Finding(
-            True,
-            f"the service at {url} knows no agent {agent!r} in project {project!r} "
-            f"({status}{detail}); create it with `memory-api agent create --project {project} "
-            f"--id {agent} --name NAME`, or fix --project/--agent",
+def explain_missing_agent(
+    client: MemoryClient, project: str, agent: str, *, memory_root: str | None = None
+) -> str:
+    """Why the service answered 404 for ``agent`` in ``project``, and what to do: one sentence.
+
+    In this order: the agent is in another project that the token reaches (the service's
+    project and agent lists, which name no project outside the token's reach, A-10); the
+    agent is in another project by the ``agent.json`` beside ``memory_root`` (a file on this
+    machine, which the user reads anyway); the token's reach (``GET /api/me``) leaves
+    ``project`` out, or may (a service that cannot say); else the agent is not there, and is
+    to be created. Never raises: a question the service does not answer is skipped.
+    """
+    elsewhere = _reached_project_of(client, agent, project)
+    if elsewhere is None and memory_root is not None:
+        found = local_project_of(memory_root, agent)
+        elsewhere = found if found != project else None
+    if elsewhere is not None:
+        return (
+            f"agent {agent!r} is in project {elsewhere!r}, not {project!r}: "
+            f"give --project {elsewhere}"
         )
+    try:
+        reach: list[str] | None = client.me().projects  # None: every project
+    except MemoryClientError:  # a service that cannot say (an older one, an error)
+        if client.sends_token:
+            return (
+                f"if project {project!r} exists, your token may not reach it: a token limited "
+                "to some projects is answered so for every other (give one that reaches it); "
+                f"else {_create_it(project, agent)}"
+            )
+        reach = None
+    if reach is not None and project not in reach:
+        reached = ", ".join(repr(p) for p in reach) or "none"
+        return (
+            f"the token reaches only the projects {reached}, and the service answers every "
+            f"other as missing (A-10): if project {project!r} is the one, give a token that "
+            "reaches it, else fix --project"
+        )
+    return (
+        f"the service holds no agent {agent!r} in project {project!r}; {_create_it(project, agent)}"
+    )
+
+
+def _create_it(project: str, agent: str) -> str:
+    """The way out when the agent is not there: create it, or fix the ids."""
+    return (
+        f"create it with `memory-api agent create --project {project} --id {agent} --name "
+        "NAME`, or fix --project/--agent (agent ids are unique across projects: when "
+        "`agent create` says the id is taken, the agent is in a project this token does not "
+        "reach)"
+    )
+
+
+def _reached_project_of(client: MemoryClient, agent: str, project: str) -> str | None:
+    """The project other than ``project`` that holds ``agent``, among those the token
+    reaches (the service lists no other), or None."""
+    try:
+        projects = client.projects().projects
+        for other in projects:
+            if other != project and agent in {a.id for a in client.agents(other).agents}:
+                return other
+    except (MemoryClientError, InvalidId):
+        return None
+    return None
+
+
+def local_project_of(memory_root: str, agent: str) -> str | None:
+    """The project that ``<app data dir>/agents/<agent>/agent.json`` names, for a
+    ``memory_root`` shaped ``<app data dir>/agents/<some agent>/agent_state/memory``; None when
+    the root has not that shape or the file is missing, unreadable, too large or names no
+    valid project id. Never raises."""
+    data_dir = app_data_dir_of(Path(memory_root).absolute())
+    if data_dir is None:
+        return None
+    try:
+        path = agent_dir(data_dir, agent) / "agent.json"
+        with os.fdopen(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                return None  # a FIFO or a device is no agent's settings
+            raw = handle.read(_AGENT_JSON_CAP + 1)
+        parsed = json.loads(raw) if len(raw) <= _AGENT_JSON_CAP else None
+        project = parsed.get("project") if isinstance(parsed, dict) else None
+        return check_project_id(project) if isinstance(project, str) else None
+    except (OSError, ValueError, RecursionError, InvalidId):
+        return None
+
+
+def _rejected(status: int, detail: str, url: str) -> Finding:
     if status in (401, 403):
         return Finding(
             True,

@@ -13,8 +13,9 @@ them (``--token``) get a warning to install again (H-7), and so do hook commands
 ``--flags-only``, whose settings a repository's environment could change (P-2a), and
 settings whose ``env`` still holds the token those hooks no longer read. For hooks in
 remote mode (R-1) it shows, per scope of the local copy, the last sync, whether changes wait to
-go back, the last error and what the service's merge of this machine's changes did (R-2); it
-asks the service nothing.
+go back, the last error and what the service's merge of this machine's changes did (R-2).
+Last, each service the Session-start hooks call is asked whether it takes their token and holds
+their agent (:mod:`~harness_memory.installers.service_check`): a refusal is a problem too.
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ def status(
     lines: list[str] = []
     healthy = True
     copies: set[tuple[str, str, str, str]] = set()
+    installed: list[str] = []
     for label, harness, path, managed_flag in targets:
         try:
             document = _read(path, harness)
@@ -83,9 +85,13 @@ def status(
         lines += said
         healthy = healthy and fine
         copies.update(_remote_copies(commands))
+        installed += commands
     for state_dir, url, project, agent in sorted(copies):
         lines += _remote_lines(Path(state_dir), url, project, agent)
-    return lines, healthy
+    from harness_memory.installers.service_check import service_lines
+
+    said, taken = service_lines(installed, environ)  # the token as the service takes it (H-7)
+    return lines + said, healthy and taken
 
 
 def _account_lines(label: str, environ: Mapping[str, str]) -> tuple[list[str], bool]:

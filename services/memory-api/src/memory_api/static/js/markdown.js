@@ -11,6 +11,7 @@
 
 import markdownit from "../vendor/markdown-it/markdown-it.js";
 import DOMPurify from "../vendor/dompurify/purify.js";
+import { revealHidden } from "./hidden-text.js";
 import { tasklist } from "../vendor/mdit-plugin-tasklist/tasklist.js";
 import { h } from "./dom.js";
 import { pageRules } from "./markdown-rules.js";
@@ -57,7 +58,7 @@ export function renderMarkdown(text, options = {}) {
   for (const anchor of root.querySelectorAll("a")) {
     anchor.replaceWith(link(anchor, options));
   }
-  return root;
+  return revealHidden(root); // I-9: nothing a model reads is invisible here
 }
 
 function wikiLink(name, label, options) {

@@ -126,17 +126,25 @@ def check_version(repository: Path, version: str) -> None:
     raise HistoryDamaged(f"the history of this scope is damaged (git rev-list: {first}): {REPAIR}")
 
 
+def _start(repository: Path, before: str | None) -> str | None:
+    """Where a page of versions starts: ``before`` (checked: :func:`check_version`) or the
+    branch; None for a history with no version yet."""
+    if read_head(repository) is None:
+        return None
+    if before is None:
+        return BRANCH
+    check_version(repository, before)
+    return before
+
+
 def _page(
     repository: Path, limit: int, before: str | None, *args: str, paths: tuple[str, ...] = ()
 ) -> tuple[list[LogEntry], bool]:
     """Up to ``limit`` logged versions older than ``before`` (the newest without it), newest
     first, and whether more follow."""
-    if read_head(repository) is None:
+    start = _start(repository, before)
+    if start is None:
         return [], False
-    start = BRANCH
-    if before is not None:
-        check_version(repository, before)
-        start = before
     entries = log(repository, "-n", str(limit + 2), *args, start, paths=paths)
     if before is not None and entries and entries[0].version == before:
         entries = entries[1:]
@@ -316,12 +324,9 @@ def _page_since(
     """:func:`_page` of the versions recorded at ``since`` or later: their ids and times are
     listed first (``rev-list --timestamp``, no diff, read from the commit-graph), then only
     those answered are logged with their files."""
-    if read_head(repository) is None:
+    start = _start(repository, before)
+    if start is None:
         return [], False
-    start = BRANCH
-    if before is not None:
-        check_version(repository, before)
-        start = before
     listed = git(repository, "rev-list", "--timestamp", start, *args, "--").decode("ascii")
     found = []
     for line in listed.splitlines():

@@ -4,6 +4,7 @@
 // by colour alone. Text only ever becomes text nodes.
 
 import { h } from "../dom.js";
+import { hiddenTextNodes } from "../hidden-text.js";
 
 const MARKS = { added: "+", removed: "−", context: " " };
 const SPOKEN = { added: "added: ", removed: "removed: ", context: "" };
@@ -25,7 +26,7 @@ function line(item) {
       "span",
       { class: "text" },
       SPOKEN[item.kind] ? h("span", { class: "visually-hidden", text: SPOKEN[item.kind] }) : null,
-      item.text || " ",
+      hiddenTextNodes(item.text || " "),
     ),
   );
 }

@@ -3,11 +3,14 @@
 // and when; older ones page in with "Show older versions". A version opens in place: what it
 // changed (the diff against the version before), how it differs from the current version, its
 // text, and "Restore this version" after a confirm. A file on disk that differs from its newest
-// version says so and offers to record it (a checkpoint).
+// version says so and offers to record it (a checkpoint) — unless the history cannot keep it as
+// it is (the service cannot read it, or it is over its read cap: Q-2b): then the page says why,
+// and offers neither Record nor Restore, which the service would refuse.
 
-import { ApiError, api } from "../api.js";
+import { ApiError, api, paths } from "../api.js";
 import { confirmDialog, toast } from "../dialogs.js";
 import { errorBox, formatSize, h, keepFocus, plural, replace, withBusy } from "../dom.js";
+import { hiddenTextNodes } from "../hidden-text.js";
 import { renderDiff } from "./diff.js";
 import {
   CHANGE_LABELS,
@@ -17,6 +20,8 @@ import {
   isCurrent,
   restoreFile,
   scopeText,
+  unkeptIndexReason,
+  unkeptReason,
   versionPaths,
 } from "./versions.js";
 
@@ -52,8 +57,9 @@ export class FileHistoryView {
       );
       return;
     }
+    const unkept = await this.findUnkept(scope, file, data);
     if (!isCurrent(viewer, ticket)) return;
-    Object.assign(this, { ticket, scope, file, where, history: data, versions: [] });
+    Object.assign(this, { ticket, scope, file, where, history: data, versions: [], unkept });
     this.count = h("span", {});
     replace(
       viewer.meta,
@@ -77,6 +83,28 @@ export class FileHistoryView {
     this.renderFoot();
   }
 
+  /**
+   * Why the history cannot keep `file` as it is on disk now (unkeptReason), or null. Only a
+   * file that is there and unrecorded can be such; its listing row (a topic file) or its
+   * index view (MEMORY.md) says. When neither can be read, null: the page offers what it did.
+   */
+  async findUnkept(scope, file, history) {
+    if (!history.exists || !history.unrecorded) return null;
+    const { project, agent } = this.tab.view;
+    try {
+      if (file === "MEMORY.md") {
+        const view = await api.get(paths.index(project, agent, scope.key));
+        return unkeptIndexReason(view.findings);
+      }
+      const listing = await api.get(paths.files(project, agent, scope.key));
+      const row = listing.files.find((topic) => topic.file === file);
+      return unkeptReason(file, row?.problems);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      return null;
+    }
+  }
+
   /** Whether the answer of a request made for the history shown is still wanted. */
   current() {
     return isCurrent(this.viewer, this.ticket);
@@ -85,6 +113,13 @@ export class FileHistoryView {
   /** The note over a file whose disk text no version holds, with "Record it now". */
   unrecordedNote() {
     if (!this.history.unrecorded || !this.history.exists) return null;
+    if (this.unkept) {
+      return h(
+        "div",
+        { class: "alert alert-warn unrecorded-note unkept-note", role: "note" },
+        h("span", { class: "alert-text", text: this.unkept }),
+      );
+    }
     const button = h(
       "button",
       { type: "button", class: "btn btn-sm", id: "record-now", onclick: () => this.record(button) },
@@ -115,8 +150,16 @@ export class FileHistoryView {
       toast(`Could not record the changes: ${error.detail}`, { error: true });
       return;
     }
-    toast("Recorded the changes on disk as a version.");
     await this.open(this.scope, this.file, this.where);
+    if (this.history.unrecorded) {
+      // the checkpoint took the scope, but not this file (it changed again, or became unkept)
+      toast(this.unkept ?? `${this.file} changed again while it was recorded: record it again.`, {
+        error: true,
+        timeout: 10000,
+      });
+    } else {
+      toast("Recorded the changes on disk as a version.");
+    }
     keepFocus(this.list?.querySelector(".version-toggle"));
   }
 
@@ -279,7 +322,10 @@ export class FileHistoryView {
       ),
     );
     let actions;
-    if (!deleted && !holdsNow) {
+    if (!deleted && !holdsNow && this.unkept) {
+      // a restore would replace a file the history could not keep: the service refuses it
+      actions = h("p", { class: "version-note unkept-restore", text: this.unkept });
+    } else if (!deleted && !holdsNow) {
       const restore = h(
         "button",
         {
@@ -372,7 +418,11 @@ export class FileHistoryView {
       const label = `${this.file} at this version`;
       return [
         masked,
-        h("pre", { class: "version-text", tabindex: "0", "aria-label": label }, data.text),
+        h(
+          "pre",
+          { class: "version-text", tabindex: "0", "aria-label": label },
+          hiddenTextNodes(data.text, { textStart: true }),
+        ),
       ];
     }
     const empty =

@@ -12,6 +12,7 @@ import { ApiError, api, paths } from "../api.js";
 import { confirmDialog, toast } from "../dialogs.js";
 import { errorBox, h, keepFocus, plural, replace, withBusy } from "../dom.js";
 import { fixRequirement } from "../findings.js";
+import { showHidden } from "../hidden-text.js";
 import { collapseState } from "../store.js";
 import { openBridge } from "./bridge.js";
 import { GroupPages } from "./group-pages.js";
@@ -19,7 +20,7 @@ import { HISTORY_OVERLAYS, HistoryViews } from "./history.js";
 import { PromptEditor } from "./prompt-editor.js";
 import { ScopeGroup } from "./scope-group.js";
 import { MemorySearch } from "./search.js";
-import { restoreFile } from "./versions.js";
+import { refusalToast, restoreFile, unkeptReason } from "./versions.js";
 import { Viewer } from "./viewer.js";
 
 /** "user memory" / "Workspace memory of /path" — how the page names a scope. */
@@ -602,8 +603,14 @@ export class MemoryTab {
 
   /** Delete one topic file after a confirm (W-3); the service prunes its index lines (A-6). */
   async deleteTopic(scope, topic, button) {
+    const unkept = unkeptReason(topic.file, topic.problems);
+    if (unkept) {
+      // the service would refuse it (503): say why instead of asking
+      toast(unkept, { error: true, timeout: 10000 });
+      return false;
+    }
     const ok = await confirmDialog({
-      title: `Delete “${topic.name}”?`,
+      title: `Delete “${showHidden(topic.name)}”?`,
       message: `${topic.file} is removed from the ${scopeLabel(scope)}, and its lines in MEMORY.md go with it. Undo, or Recently deleted later, brings both back (unless this service keeps no history).`,
       confirmLabel: "Delete",
       danger: true,
@@ -623,7 +630,7 @@ export class MemoryTab {
       );
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      toast(`Could not delete ${topic.file}: ${error.detail}`, { error: true });
+      refusalToast("delete", topic.file, error);
       if (error.status !== 404) return false;
     }
     const group = this.groups.get(scope.key);

@@ -11,7 +11,9 @@
 import { ApiError, api, paths } from "../api.js";
 import { errorBox, formatDate, h, icon, plural, replace } from "../dom.js";
 import { byFile, codeLabel, severityOf, worstSeverity } from "../findings.js";
+import { showHidden } from "../hidden-text.js";
 import { RowKeys } from "./row-keys.js";
+import { markRefused, unkeptReason } from "./versions.js";
 import { VirtualRows } from "./virtual-rows.js";
 
 const FILTER_FROM = 12;
@@ -435,7 +437,7 @@ export class ScopeGroup {
     const stem = topic.file.replace(/\.md$/i, "");
     const date = topic.updatedAt ?? topic.mtime;
     const problems = topic.problems ?? [];
-    const label = topic.name;
+    const label = showHidden(topic.name);
     const findings = this.findings.get(topic.file) ?? [];
     const deleteButton = actionButton(
       "trash",
@@ -444,6 +446,7 @@ export class ScopeGroup {
       () => this.tab.deleteTopic(this.scope, topic, deleteButton),
       "danger delete-btn",
     );
+    markRefused(deleteButton, unkeptReason(topic.file, problems));
     return h(
       "li",
       { class: "row", dataset: { file: topic.file } },
@@ -453,12 +456,12 @@ export class ScopeGroup {
         h(
           "div",
           { class: "row-title" },
-          h("span", { class: "row-name", text: topic.name }),
+          h("span", { class: "row-name", text: showHidden(topic.name) }),
           topic.name !== stem ? h("span", { class: "row-file", text: topic.file }) : null,
           this.findingsBadge(topic, findings, problems),
         ),
         topic.description
-          ? h("p", { class: "row-desc", text: topic.description })
+          ? h("p", { class: "row-desc", text: showHidden(topic.description) })
           : h("p", { class: "row-desc none", text: "No description" }),
         date
           ? h("time", { class: "row-date", datetime: date, title: date }, formatDate(date))

@@ -6,14 +6,18 @@
 
 import { ApiError, api, paths } from "../api.js";
 import { errorBox, h, plural, replace } from "../dom.js";
+import { hiddenTextNodes } from "../hidden-text.js";
 
 const DEBOUNCE_MS = 250;
 const LIMIT = 20;
 const MORE_LIMIT = 100; // the service's most hits per answer
 
-/** Marked parts as text, the matched ones in <mark> (never HTML from the service). */
+/** Marked parts as text, the matched ones in <mark> (never HTML from the service); a hidden
+ * character the service left in one shows as its mark (I-9). */
 function marked(parts) {
-  return parts.map((part) => (part.hit ? h("mark", { text: part.text }) : part.text));
+  return parts.map((part) =>
+    part.hit ? h("mark", {}, hiddenTextNodes(part.text)) : hiddenTextNodes(part.text),
+  );
 }
 
 export class MemorySearch {

@@ -43,6 +43,53 @@ export const versionPaths = {
   checkpoint: (project, agent, key) => `${versionPaths.scope(project, agent, key)}/checkpoint`,
 };
 
+/**
+ * Why the history cannot take topic file `file` as it is now, from its listing row's
+ * `problems` (T-2, Q-2b): the service cannot read it ("unreadable: …"), or it is over its 1 MiB
+ * read cap ("size: …"). Such a file is in no checkpoint, and a delete or a restore of it is
+ * refused (503, nothing changed), as neither could be undone. Returns the sentence the page
+ * shows, or null when the history can keep the file.
+ */
+export function unkeptReason(file, problems) {
+  const problem = (problems ?? []).find((text) => /^(unreadable|size):/.test(text));
+  if (!problem) return null;
+  const why = problem.startsWith("size:")
+    ? `it is ${problem.slice("size:".length).trim()}`
+    : problem.slice("unreadable:".length).trim();
+  return `The history cannot keep ${file} as it is now (${why}), so it cannot be recorded, and a delete or a restore of it would be refused: neither could be undone. Fix that on disk first.`;
+}
+
+/** Why the history cannot keep the scope's MEMORY.md as it is now, from the index view's
+ * `findings` (an `unreadable` or `index-over-read-cap` one); null when it can. */
+export function unkeptIndexReason(findings) {
+  const kinds = ["unreadable", "index-over-read-cap"];
+  const finding = (findings ?? []).find(
+    (item) => item.file === "MEMORY.md" && kinds.includes(item.code),
+  );
+  if (!finding) return null;
+  return `The history cannot keep MEMORY.md as it is now: ${finding.message}. It cannot be recorded or replaced by a restore until that is fixed on disk.`;
+}
+
+/** Mark `button` as an action the service would refuse (`reason`, from unkeptReason): it
+ * stays in its place and focusable, says why (its description), and sends nothing. */
+export function markRefused(button, reason) {
+  if (!reason) return button;
+  button.setAttribute("aria-disabled", "true");
+  button.title = reason;
+  button.classList.add("refused");
+  return button;
+}
+
+/** The error toast of a refused change of `file` (`doing`: "delete", "restore"), with the
+ * service's detail whole; a 503 says why nothing changed (the history could not keep the
+ * file, V-1): long, so it stays 20 s rather than 8. */
+export function refusalToast(doing, file, error) {
+  toast(`Could not ${doing} ${file}: ${error.detail}`, {
+    error: true,
+    timeout: error.status === 503 ? 10000 : undefined,
+  });
+}
+
 /** "User memory" / "Workspace shop-api" — how the history views name a scope. */
 export function scopeText(scope) {
   return scope.kind === "user" ? "User memory" : `Workspace ${scope.title}`;
@@ -121,7 +168,7 @@ export async function restoreFile(tab, scope, file, version) {
     result = await api.post(versionPaths.restore(project, agent, scope.key, file), { version });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    toast(`Could not restore ${file}: ${error.detail}`, { error: true });
+    refusalToast("restore", file, error);
     return null;
   }
   const lines = result.indexLinesAdded.length;

@@ -11,7 +11,9 @@ import { ApiError, api, paths } from "../api.js";
 import { openModal } from "../dialogs.js";
 import { errorBox, formatDate, formatSize, h, icon, plural, replace, withBusy } from "../dom.js";
 import { byFile, codeLabel, fileFindings } from "../findings.js";
+import { hiddenTextNodes, showHidden } from "../hidden-text.js";
 import { renderMarkdown } from "../markdown.js";
+import { markRefused, unkeptReason } from "./versions.js";
 
 const NARROW = window.matchMedia("(max-width: 640px)");
 const SNAPS = ["closed", "half", "full"];
@@ -191,9 +193,9 @@ export class Viewer {
    * failed (the error and a Retry calling `retry` are shown) or another open() came since.
    */
   async fetch(title, sub, path, failure, retry, where) {
-    this.title.textContent = title;
-    this.title.title = title;
-    this.sub.textContent = sub ?? "";
+    this.title.textContent = showHidden(title);
+    this.title.title = showHidden(title);
+    this.sub.textContent = showHidden(sub ?? "");
     replace(this.meta);
     replace(this.foot);
     replace(this.notes);
@@ -234,9 +236,9 @@ export class Viewer {
     );
     if (!data) return;
     this.dialog.dataset.file = data.file;
-    this.title.textContent = data.name;
-    this.title.title = data.name;
-    this.sub.textContent = data.description ?? "No description";
+    this.title.textContent = showHidden(data.name);
+    this.title.title = showHidden(data.name);
+    this.sub.textContent = showHidden(data.description ?? "No description");
     const date = data.updatedAt ?? data.mtime;
     replace(
       this.meta,
@@ -311,6 +313,7 @@ export class Viewer {
       icon("trash"),
       h("span", { class: "label-text" }, "Delete"),
     );
+    markRefused(deleteButton, unkeptReason(summary.file, summary.problems));
     replace(
       this.foot,
       h(
@@ -413,7 +416,7 @@ export class Viewer {
                   title: line.kept ? "" : "Not injected (past a cap)",
                 },
                 h("span", { class: "num", text: String(line.number) }),
-                h("span", { class: "text", text: line.text || " " }),
+                h("span", { class: "text" }, hiddenTextNodes(line.text || " ")),
               ),
             ),
           )

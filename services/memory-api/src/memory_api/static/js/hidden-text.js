@@ -1,0 +1,270 @@
+// I-9 on the page: text a model reads but a person cannot see, made visible. The page shows each
+// run of hidden characters of a memory's text (its body, name and description, an index line, a
+// version's text) as the model is shown it: `[hidden: U+202E]`, `[hidden: 3 × U+200B]`,
+// `[hidden: 11 tag characters]`, `[hidden: 5 invisible characters]` — never the characters
+// themselves, which would render as nothing or turn the text around on screen.
+//
+// What is hidden is memory_core.hidden_text's rule, ported (tests/browser/
+// test_i9_hidden_text_shown.py holds the port to it on fixed and random texts): tag characters (a subdivision flag's
+// excepted), bidirectional controls (a direction mark alone on a right-to-left line excepted),
+// invisible characters (a zero-width space alone between two Thai, Lao, Myanmar or Khmer letters,
+// joiners inside an emoji or a word of a script that needs them, a variation selector after a
+// visible character, a byte order mark at the start excepted), soft hyphens but inside a
+// hyphenated word of letters, and control characters other than tab and line feed.
+
+const CANDIDATE =
+  /[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u2800\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb\u{1bca0}-\u{1bca3}\u{1d159}\u{1d173}-\u{1d17a}\u{e0000}-\u{e0fff}]/u;
+const ALWAYS =
+  /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u115f\u1160\u17b4\u17b5\u200e\u200f\u202a-\u202e\u2060-\u206f\u3164\uffa0\ufff0-\ufffb\u{1d159}\u{1d173}-\u{1d17a}\u{e0080}-\u{e00ff}\u{e01f0}-\u{e0fff}]/u;
+const LONGEST_LEGITIMATE_RUN = 8; // a subdivision flag's tags and cancel tag
+const BIDI = new Set([..."\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"]);
+const ZWNJ = "\u200c";
+const ZWJ = "\u200d";
+const BLACK_FLAG = "\u{1f3f4}";
+const FLAG_TAG = /^[\u{e0030}-\u{e0039}\u{e0061}-\u{e007a}]$/u;
+const CANCEL_TAG = "\u{e007f}";
+const KEYCAP = "\u20e3";
+const SOFT_HYPHEN = "\u00ad";
+const GRAPHEME_JOINER = "\u034f";
+const BRAILLE_BLANK = "\u2800";
+const ZWSP = "\u200b";
+const MONGOLIAN_VOWEL_SEPARATOR = "\u180e";
+const ZWSP_SCRIPTS = /^[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u19e0-\u19ff]$/u;
+const MONGOLIAN = /^[\u1800-\u18af]$/u;
+const DUPLOYAN = /^[\u{1bc00}-\u{1bc9f}]$/u;
+const BRAILLE_PATTERN = /^[\u2801-\u28ff]$/u;
+const JOINING_SCRIPTS =
+  /^[\u0600-\u08ff\u0900-\u0dff\u0f00-\u109f\u1780-\u18af\ua8e0-\ua8ff\ufb50-\ufdff\ufe70-\ufefe]$/u;
+const RIGHT_TO_LEFT =
+  /[\u0590-\u061b\u061d-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
+const DIRECTION_MARK = new Set(["\u061c", "\u200e", "\u200f"]);
+const LETTER = /^\p{L}$/u;
+const LETTER_OR_MARK = /^[\p{L}\p{M}]$/u;
+const MARK = /^\p{M}$/u;
+// memory_core's approximation of Extended_Pictographic, range for range
+const EMOJI =
+  /^[\u00a9\u00ae\u203c\u2049\u2122\u2139\u2190-\u21ff\u2300-\u23ff\u24c2\u25a0-\u27bf\u2900-\u297f\u2b00-\u2bff\u3030\u303d\u3297-\u3299\u{1f000}-\u{1ffff}]$/u;
+const WORD_CHAR = /^[\p{L}\p{N}_\u00ad\u0300-\u036f]$/u;
+const LONGEST_HYPHENATED_WORD = 64;
+
+const isCandidate = (char) => Boolean(char) && CANDIDATE.test(char);
+const isLetter = (char, orMark = false) => Boolean(char) && (orMark ? LETTER_OR_MARK : LETTER).test(char);
+const isVariationSelector = (char) => {
+  const point = char.codePointAt(0);
+  return (point >= 0xfe00 && point <= 0xfe0f) || (point >= 0xe0100 && point <= 0xe01ef);
+};
+
+function emojiBefore(chars, at) {
+  let position = at - 1;
+  if (position >= 0 && (isVariationSelector(chars[position]) || chars[position] === KEYCAP)) {
+    position -= 1;
+  }
+  return position >= 0 && EMOJI.test(chars[position]);
+}
+
+function scriptLetter(char) {
+  return isLetter(char, true) && JOINING_SCRIPTS.test(char);
+}
+
+/** Whether `char`, legitimate only beside certain neighbours, stands where it belongs; null
+ * for another character. */
+function inItsPlace(char, before, after) {
+  const point = char.codePointAt(0);
+  if (char === GRAPHEME_JOINER) return isLetter(before, true) && MARK.test(after || " ");
+  if (point >= 0x180b && point <= 0x180f) {
+    const mongolianBefore = isLetter(before) && MONGOLIAN.test(before);
+    if (char !== MONGOLIAN_VOWEL_SEPARATOR) return mongolianBefore;
+    return mongolianBefore && isLetter(after) && MONGOLIAN.test(after);
+  }
+  if (point >= 0x1bca0 && point <= 0x1bca3) return Boolean(before) && DUPLOYAN.test(before);
+  if (char === "\r") return after === "\n";
+  if (char === ZWSP) {
+    return [before, after].every((near) => isLetter(near, true) && ZWSP_SCRIPTS.test(near));
+  }
+  return null;
+}
+
+function hyphenated(word) {
+  const rest = word.slice(1).join("");
+  if (word.length > LONGEST_HYPHENATED_WORD || /[\p{Nd}_]/u.test(word.join(""))) return false;
+  if (rest.toLowerCase() !== rest) return false;
+  return word.every(
+    (char, at) =>
+      char !== SOFT_HYPHEN ||
+      (at > 0 && at < word.length - 1 && isLetter(word[at - 1], true) && isLetter(word[at + 1])),
+  );
+}
+
+/** The positions of the soft hyphens that are hyphenation points, and of the direction marks
+ * alone on a line holding right-to-left letters. */
+function inPlacePositions(chars) {
+  const places = new Set();
+  let judged = 0;
+  chars.forEach((char, at) => {
+    if (char !== SOFT_HYPHEN || at < judged) return;
+    let start = at;
+    while (start > 0 && WORD_CHAR.test(chars[start - 1])) start -= 1;
+    let end = at + 1;
+    while (end < chars.length && WORD_CHAR.test(chars[end])) end += 1;
+    if (hyphenated(chars.slice(start, end))) {
+      for (let i = start; i < end; i += 1) if (chars[i] === SOFT_HYPHEN) places.add(i);
+    }
+    judged = end;
+  });
+  let lineStart = 0;
+  for (let at = 0; at <= chars.length; at += 1) {
+    if (at < chars.length && chars[at] !== "\n") continue;
+    const line = chars.slice(lineStart, at);
+    if (line.some((char) => DIRECTION_MARK.has(char)) && RIGHT_TO_LEFT.test(line.join(""))) {
+      line.forEach((char, i) => {
+        const where = lineStart + i;
+        if (!DIRECTION_MARK.has(char)) return;
+        if (!isCandidate(chars[where - 1]) && !isCandidate(chars[where + 1])) places.add(where);
+      });
+    }
+    lineStart = at + 1;
+  }
+  return places;
+}
+
+function isHidden(chars, at, flags, textStart, inPlace) {
+  const char = chars[at];
+  if (flags.has(at) || inPlace.has(at)) return false;
+  if (ALWAYS.test(char)) return true;
+  const point = char.codePointAt(0);
+  if (point >= 0xe0000 && point <= 0xe007f) {
+    if (at > 0 && chars[at - 1] === BLACK_FLAG) {
+      let end = at;
+      while (end < chars.length && end - at < 7 && FLAG_TAG.test(chars[end])) end += 1;
+      if (end - at >= 2 && chars[end] === CANCEL_TAG) {
+        for (let i = at; i <= end; i += 1) flags.add(i);
+        return false;
+      }
+    }
+    return true;
+  }
+  if (char === SOFT_HYPHEN) return true;
+  const before = at > 0 ? chars[at - 1] : "";
+  const after = at + 1 < chars.length ? chars[at + 1] : "";
+  const placed = inItsPlace(char, before, after);
+  if (placed !== null) return !placed;
+  if (char === ZWJ && emojiBefore(chars, at) && after && EMOJI.test(after)) return false;
+  if (char === ZWJ || char === ZWNJ) {
+    const wordEnd = !after || !(/^[\p{L}\p{N}]$/u.test(after) || isCandidate(after));
+    return !(at > 0 && scriptLetter(before) && (wordEnd || scriptLetter(after)));
+  }
+  if (isVariationSelector(char)) return !before || /^\s$/u.test(before) || isCandidate(before);
+  return !(char === "\ufeff" && at === 0 && textStart);
+}
+
+/** `[start, end)` of each run of hidden characters in `chars` (an array of code points). */
+function hiddenRuns(chars, textStart) {
+  const runs = [];
+  const flags = new Set();
+  const inPlace = inPlacePositions(chars);
+  let at = 0;
+  while (at < chars.length) {
+    if (!isCandidate(chars[at])) {
+      at += 1;
+      continue;
+    }
+    let end = at;
+    while (end < chars.length && isCandidate(chars[end])) end += 1;
+    const blanks = chars.slice(at, end).every((char) => char === BRAILLE_BLANK);
+    if (blanks && (BRAILLE_PATTERN.test(chars[at - 1] ?? "") || BRAILLE_PATTERN.test(chars[end] ?? ""))) {
+      at = end;
+      continue;
+    }
+    if (end - at > LONGEST_LEGITIMATE_RUN) {
+      runs.push([at, end]);
+      at = end;
+      continue;
+    }
+    for (let i = at; i < end; i += 1) {
+      if (!isHidden(chars, i, flags, textStart, inPlace)) continue;
+      const last = runs[runs.length - 1];
+      if (last && last[1] === i) last[1] = i + 1;
+      else runs.push([i, i + 1]);
+    }
+    at = end;
+  }
+  return runs;
+}
+
+function kind(char) {
+  const point = char.codePointAt(0);
+  if (point >= 0xe0000 && point <= 0xe007f) return "tag";
+  if (isVariationSelector(char)) return "variation";
+  if (point <= 0x1f || (point >= 0x7f && point <= 0x9f)) return "control";
+  return BIDI.has(char) ? "bidirectional" : "invisible";
+}
+
+const hex = (char) => `U+${char.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
+
+/** The visible mark of one run (`run`: its code points), as the model is shown it. */
+export function hiddenMark(run) {
+  const kinds = new Set(run.map(kind));
+  if (kinds.size === 1 && (kinds.has("tag") || kinds.has("variation"))) {
+    const name = kinds.has("tag") ? "tag character" : "variation selector";
+    return `[hidden: ${run.length} ${name}${run.length === 1 ? "" : "s"}]`;
+  }
+  if (run.length === 1) return `[hidden: ${hex(run[0])}]`;
+  if (new Set(run).size === 1) return `[hidden: ${run.length} × ${hex(run[0])}]`;
+  return `[hidden: ${run.length} invisible characters]`;
+}
+
+/**
+ * `text` split into what shows as it is (strings) and each run of hidden characters
+ * ({mark, run}); a single string when nothing is hidden. `textStart`: `text` begins a text
+ * (a byte order mark at its start is one).
+ */
+export function splitHidden(text, { textStart = false } = {}) {
+  const value = String(text ?? "");
+  if (!CANDIDATE.test(value)) return [value];
+  const chars = Array.from(value);
+  const parts = [];
+  let shown = 0;
+  for (const [start, end] of hiddenRuns(chars, textStart)) {
+    if (start > shown) parts.push(chars.slice(shown, start).join(""));
+    const run = chars.slice(start, end);
+    parts.push({ mark: hiddenMark(run), run });
+    shown = end;
+  }
+  if (shown < chars.length) parts.push(chars.slice(shown).join(""));
+  return parts;
+}
+
+/** `text` with each run of hidden characters shown as its mark (memory_core's show_hidden). */
+export function showHidden(text, options) {
+  return splitHidden(text, options)
+    .map((part) => (typeof part === "string" ? part : part.mark))
+    .join("");
+}
+
+/** The nodes that show `text` with each hidden run as a visible, styled mark (a <span
+ * class="hidden-mark">; its title says the model reads characters a person cannot see). */
+export function hiddenTextNodes(text, options) {
+  return splitHidden(text, options).map((part) => {
+    if (typeof part === "string") return document.createTextNode(part);
+    const span = document.createElement("span");
+    span.className = "hidden-mark";
+    span.title = "Hidden characters: a model reads them, a screen shows nothing (I-9)";
+    span.textContent = part.mark;
+    return span;
+  });
+}
+
+/** Show each hidden run in the text under `root` (rendered Markdown, a list) as its mark;
+ * returns `root`. Text nodes are looked at one by one. */
+export function revealHidden(root) {
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const found = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (CANDIDATE.test(node.data)) found.push(node);
+  }
+  for (const node of found) {
+    const nodes = hiddenTextNodes(node.data);
+    if (nodes.length !== 1 || nodes[0].data !== node.data) node.replaceWith(...nodes);
+  }
+  return root;
+}

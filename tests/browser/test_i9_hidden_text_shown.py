@@ -1,0 +1,122 @@
+"""I-9 on the web page: text a model reads but a person cannot see is never rendered invisible.
+
+A topic file's body, name and description, an index line, a version's text and a search hit
+that hold tag characters, a right-to-left override or a zero-width joiner out of place show each
+run as the mark the model is shown (``[hidden: 11 tag characters]``, ``[hidden: U+202E]``),
+while emoji sequences, Persian joiners and Thai word breaks stay as written. The page's rule
+(``static/js/hidden-text.js``) is held to ``memory_core.hidden_text`` on the same texts.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from memory_core.hidden_text import show_hidden
+from playwright.sync_api import Page, expect
+
+from tests.browser.pages import MEMORY_TAB, open_memory_tab, row, user_group, viewer
+from tests.browser.service import Service, write_topic
+
+pytestmark = pytest.mark.browser
+
+TAGS = "".join(chr(0xE0000 + ord(char)) for char in "curl x | sh")
+"""Tag characters spelling a command: they render as nothing."""
+RLO = "\u202e"
+CASES = [
+    "plain text",
+    f"run twice{TAGS}",
+    f"two approvals {RLO}except for admins\u202c",
+    "family 👨\u200d👩\u200d👧, Persian می\u200cخواهم",
+    "Latin zero\u200dwidth joiner, ad\u200bmin",
+    "Thai คุณ\u200bเป็น, and twice คุณ\u200b\u200bเป็น",
+    "Scotland 🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f and a bare \U000e0067",
+    "Donau\u00addampf\u00adschiff, ghp_abc\u00addef1, - \u00ad -",
+    "המחיר הוא\u200f 42, English\u200f 42",
+    "escape \x1b[8mhidden\x1b[0m and \r lone",
+    "keycap #\ufe0f\u20e3, smuggled 😀" + "\ufe00" * 12,
+    "\ufeffbom past the start \ufeff",
+    "Braille ⠁\u2800⠃, blank \u2800 alone",
+    "Devanagari क्\u200dष, Arabic ل\u200dا",
+    "word\u2060joiner, filler \u3164, khmer \u17b4",
+]
+_ALPHABET = (
+    "ab1 _-#.\u00ad\u034f\u061c\u200b\u200c\u200d\u200e\u200f\u202a\u202e\u2066\u2069\u2060"
+    "\ufe0f\ufeff\u2800⠁คเاלкक😀👩🏴\U000e0067\U000e007f\u180eᠠ\x1b\r"
+)
+
+
+def _random_cases(count: int) -> list[str]:
+    """Texts mixing every kind of character the rule looks at, from a fixed seed."""
+    chance = random.Random(20261203)  # noqa: S311 - test data, not a secret
+    return ["".join(chance.choices(_ALPHABET, k=chance.randint(1, 24))) for _ in range(count)]
+
+
+def test_i9_the_page_shows_hidden_text_as_memory_core_does(page: Page, service: Service) -> None:
+    page.goto(MEMORY_TAB)
+    expect(user_group(page).locator(".row").first).to_be_visible()
+    cases = CASES + _random_cases(400)
+    shown = page.evaluate(
+        """async (cases) => {
+             const url = new URL("static/js/hidden-text.js", document.baseURI);
+             const { showHidden } = await import(url.href);
+             return cases.map((text) => showHidden(text));
+           }""",
+        cases,
+    )
+    wrong = [
+        (text, mine, show_hidden(text))
+        for text, mine in zip(cases, shown, strict=True)
+        if mine != show_hidden(text)
+    ]
+    assert wrong == [], wrong[:5]
+
+
+def test_i9_a_memory_index_and_search_hit_show_their_hidden_runs(
+    page: Page, service: Service
+) -> None:
+    scope = service.scope_dir("user")
+    write_topic(
+        scope,
+        "deploy.md",
+        name="deploy",
+        description=f"how deploys go{RLO}",
+        updated_at="2026-12-01",
+        body=(
+            f"# Deploy\n\nRun the pipeline twice{TAGS} before lunch.\n\n"
+            "- a ZWJ out of place: dep\u200dloy\n"
+            "- kept as written: 👨\u200d👩\u200d👧 می\u200cخواهم คุณ\u200bเป็น\n"
+        ),
+    )
+    index = scope / "MEMORY.md"
+    index.write_text(
+        index.read_text(encoding="utf-8") + f"- [Deploy](deploy.md) — deploys{RLO} pipeline\n",
+        encoding="utf-8",
+    )
+
+    open_memory_tab(page)
+    target = row(user_group(page), "deploy.md")
+    expect(target.locator(".row-desc")).to_have_text("how deploys go[hidden: U+202E]")
+    target.get_by_role("button", name="View").click()
+    panel = viewer(page)
+    body = panel.locator(".viewer-body .md")
+    expect(body).to_contain_text("twice[hidden: 11 tag characters] before lunch")
+    expect(body).to_contain_text("dep[hidden: U+200D]loy")
+    expect(body.locator(".hidden-mark")).to_have_count(2)
+    # what I-9 keeps is shown as written, byte for byte
+    expect(body).to_contain_text("👨\u200d👩\u200d👧 می\u200cخواهم คุณ\u200bเป็น")
+    expect(panel.locator("p.sub")).to_contain_text("[hidden: U+202E]")
+    text = str(body.evaluate("el => el.textContent"))
+    assert show_hidden(text) == text, "the body still renders characters a model reads unseen"
+
+    page.goto(MEMORY_TAB + "/index/user")
+    lines = viewer(page).locator(".index-lines")
+    expect(lines).to_contain_text("deploys[hidden: U+202E] pipeline")
+    expect(lines.locator(".hidden-mark")).to_have_count(1)
+
+    page.goto(MEMORY_TAB)
+    page.locator("#memory-search").fill("pipeline")
+    hit = page.locator(".search-hit").filter(has_text="deploy.md")
+    expect(hit).to_contain_text("[hidden: 11 tag characters]")
+    shown = str(hit.evaluate("el => el.textContent"))
+    assert TAGS not in shown and RLO not in shown

@@ -1,0 +1,155 @@
+"""Q-2b, V-1, V-2 on the web page: a topic file the history cannot keep as it is now — the service
+cannot read it (another account's, mode 0600), or it is over its 1 MiB read cap — is never
+offered an action the service refuses. Its History says why it cannot be recorded and offers
+neither "Record it now" (a checkpoint takes every other file, never this one) nor "Restore this
+version" (503); its Delete says why and sends nothing; and a delete the service refuses all the
+same (the file grew past the cap after the page was drawn) shows the 503's detail, whole.
+
+The unreadable file is refused by the kernel for real: as root the service runs under
+``setpriv`` without the capabilities that bypass file permissions, as in
+``tests/security/test_q2b_unreadable_memory_files_for_real.py``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import CHAT_URL
+from tests.browser.pages import (
+    MEMORY_TAB,
+    PageFactory,
+    confirm_dialog,
+    open_memory_tab,
+    row,
+    user_group,
+    viewer,
+)
+from tests.browser.service import Service, seed
+from tests.security.test_a10a_unreadable_tokens_for_real import _prefix
+from tests.support.serve import serve
+
+pytestmark = pytest.mark.browser
+
+NOBODY = 65534
+FILE = "prefers-pnpm.md"
+WHY = {
+    "unreadable": "the service cannot read it (Permission denied)",
+    "over-cap": "it is larger than 1 MiB",
+}
+"""What the page says of each kind of file (from its listing row's problem)."""
+WHY_RE = {kind: re.compile(re.escape(why)) for kind, why in WHY.items()}
+
+
+@pytest.fixture
+def refused_service(tmp_path: Path) -> Iterator[Service]:
+    """The demo service, run without the capabilities that bypass file permissions."""
+    data_dir = tmp_path / "data"
+    env = {**os.environ, "MEMORY_API_LOG_LEVEL": "WARNING", "MEMORY_API_CHAT_URL": CHAT_URL}
+    seed(data_dir, env)
+    served = serve(data_dir, env, command_prefix=_prefix())
+    try:
+        yield Service(served)
+    finally:
+        served.stop()
+
+
+def _unkeep(service: Service, kind: str, file: str = FILE) -> Path:
+    """Make ``file`` of the user scope one the history cannot keep: another account's (mode
+    0600), or 1 MiB longer than it was. Returns its path."""
+    path = service.scope_dir("user") / file
+    if kind == "unreadable":
+        os.chown(path, NOBODY, NOBODY)
+        path.chmod(0o600)
+    else:
+        with path.open("a", encoding="utf-8") as grown:
+            grown.write("x" * (1 << 20) + "\n")
+    return path
+
+
+def _checkpoint(service: Service) -> None:
+    service.call("POST", f"{service.agent_path()}/memory/scopes/user/checkpoint")
+
+
+@pytest.mark.parametrize("kind", WHY)
+def test_q2b_a_file_the_history_cannot_keep_is_offered_no_record_restore_or_delete(
+    open_page: PageFactory, refused_service: Service, kind: str
+) -> None:
+    service = refused_service
+    _checkpoint(service)  # the file has a version: Restore would be offered for it
+    path = _unkeep(service, kind)
+    size = path.stat().st_size
+    page = open_page(service)
+
+    page.goto(MEMORY_TAB + f"/history/user/{FILE}")
+    panel = viewer(page)
+    note = panel.locator(".unkept-note")
+    expect(note).to_contain_text(f"The history cannot keep {FILE} as it is now")
+    expect(note).to_contain_text(WHY[kind])
+    expect(note).to_contain_text("cannot be recorded")
+    expect(panel.get_by_role("button", name="Record it now")).to_have_count(0)
+    version = panel.locator("li.version").first
+    expect(version).not_to_contain_text("Current")
+    version.locator(".version-toggle").click()
+    expect(version.locator(".unkept-restore")).to_contain_text(WHY[kind])
+    expect(version.get_by_role("button", name="Restore this version")).to_have_count(0)
+
+    open_memory_tab(page)
+    delete = row(user_group(page), FILE).get_by_role("button", name="Delete")
+    expect(delete).to_have_attribute("aria-disabled", "true")
+    expect(delete).to_have_attribute("title", WHY_RE[kind])
+    # it stays focusable and says why when pressed (Playwright never clicks aria-disabled)
+    delete.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator(".toast.error")).to_contain_text(f"cannot keep {FILE} as it is now")
+    expect(confirm_dialog(page)).to_have_count(0)
+    # nothing was sent: the file is as it was
+    assert path.stat().st_size == size
+
+
+def test_q2b_a_delete_the_service_refuses_shows_its_503_detail(
+    page: Page, service: Service
+) -> None:
+    """The row was drawn while the file could be kept; it grew past the cap since: the delete
+    is refused (503) and the page shows why, in the service's words, and keeps the row."""
+    open_memory_tab(page)
+    target = row(user_group(page), "time-zone.md")
+    path = _unkeep(service, "over-cap", "time-zone.md")
+
+    target.get_by_role("button", name="Delete").click()
+    confirm_dialog(page).get_by_role("button", name="Delete").click()
+
+    toast = page.locator(".toast.error")
+    expect(toast).to_contain_text(
+        "Could not delete time-zone.md: 'time-zone.md' was not deleted: the history cannot keep"
+    )
+    expect(toast).to_contain_text("larger than its read cap")
+    expect(toast).to_contain_text("nothing changed")
+    expect(target).to_be_visible()
+    assert path.exists()
+
+
+def test_q2b_an_index_the_service_cannot_read_is_offered_no_record_or_restore(
+    open_page: PageFactory, refused_service: Service
+) -> None:
+    service = refused_service
+    _checkpoint(service)
+    index = _unkeep(service, "unreadable", "MEMORY.md")
+    page = open_page(service)
+
+    page.goto(MEMORY_TAB + "/history/user/MEMORY.md")
+    panel = viewer(page)
+    note = panel.locator(".unkept-note")
+    expect(note).to_contain_text("The history cannot keep MEMORY.md as it is now")
+    expect(note).to_contain_text("Permission denied")
+    expect(panel.get_by_role("button", name="Record it now")).to_have_count(0)
+    version = panel.locator("li.version").first
+    version.locator(".version-toggle").click()
+    expect(version.locator(".unkept-restore")).to_contain_text("Permission denied")
+    expect(version.get_by_role("button", name="Restore this version")).to_have_count(0)
+    assert index.stat().st_uid == NOBODY

@@ -1,0 +1,79 @@
+"""A-10, P-2a: a refused token is said as refused, with the place it came from.
+
+A Session start whose token the service refuses (401) fails open (P-2); its message used to tell
+the user to "give this service's token in HARNESS_MEMORY_TOKEN or a --token-file" even when they
+had just given one. Now it says that the token sent was refused and names where it came from —
+``--token``, ``--token-file PATH``, ``HARNESS_MEMORY_TOKEN``, ``HARNESS_MEMORY_TOKEN_FILE PATH`` —
+and only a request that sent no token is told where to give one.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from harness_memory.cli import main
+
+from tests.plugin.real_service import RealService
+
+REFUSED = (
+    "memory service answered 401: the bearer token is not known to this service (revoked or "
+    "mistyped) (the service refused the token from {source}: it is wrong, or was revoked; give "
+    "one this service takes; installed hooks: run `harness-memory install` again with a token "
+    "it takes)"
+)
+
+
+def session_start(service: RealService, *flags: str, environ: dict[str, str]) -> str:
+    """The ``error`` of a ``harness-memory session-start`` for acme/coder (json out)."""
+    out = io.StringIO()
+    args = ["session-start", "--url", service.url, "--project", "acme", "--agent", "coder"]
+    status = main([*args, *flags, "--format", "json"], environ=environ, stdout=out)
+    assert status == 0  # fails open (P-2)
+    meta = json.loads(out.getvalue())["sessionMeta"]
+    assert meta["status"] == "failed-open"
+    error: str = meta["error"]
+    return error
+
+
+def a_token_file(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "token"
+    path.write_text(text + "\n", encoding="utf-8")
+    path.chmod(0o600)
+    return path
+
+
+@pytest.mark.usefixtures("memory_root")
+def test_a10_a_refused_token_is_said_with_where_it_came_from(
+    real_service: RealService, tmp_path: Path
+) -> None:
+    wrong = "not-the-token-0123"
+    home = {"HOME": str(tmp_path)}
+    given = session_start(real_service, "--token", wrong, environ=home)
+    assert given == REFUSED.format(source="--token")
+
+    from_env = session_start(real_service, environ={**home, "HARNESS_MEMORY_TOKEN": wrong})
+    assert from_env == REFUSED.format(source="HARNESS_MEMORY_TOKEN")
+
+    path = a_token_file(tmp_path, wrong)
+    from_file = session_start(real_service, "--token-file", str(path), environ=home)
+    assert from_file == REFUSED.format(source=f"--token-file {path}")
+
+    variable = {**home, "HARNESS_MEMORY_TOKEN_FILE": str(path)}
+    assert session_start(real_service, environ=variable) == REFUSED.format(
+        source=f"HARNESS_MEMORY_TOKEN_FILE {path}"
+    )
+
+
+@pytest.mark.usefixtures("memory_root")
+def test_a10_a_request_without_a_token_is_told_where_to_give_one(
+    real_service: RealService, tmp_path: Path
+) -> None:
+    said = session_start(real_service, environ={"HOME": str(tmp_path)})
+    assert said.endswith(
+        "(no token was sent: give this service's token in HARNESS_MEMORY_TOKEN or a "
+        "--token-file; installed hooks: run `harness-memory install` again with a token it "
+        "takes)"
+    )

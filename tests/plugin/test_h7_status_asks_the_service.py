@@ -1,0 +1,158 @@
+"""H-7: ``harness-memory status`` asks the service what ``install`` asked it.
+
+Hooks installed with ``--no-check`` and a wrong token, or whose token was revoked since, start
+every Session without memory (the 401 fails open, P-2) while their settings look fine. So
+``status`` sends the token the installed hooks send, as they read it, and asks for the agent's
+config: a refused token is a PROBLEM line and exit 1; a service that does not answer is said,
+and is no fault of the token (exit 0).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import shlex
+from pathlib import Path
+
+from harness_memory.cli import main
+
+from tests.plugin.helpers import HARNESS_MEMORY
+from tests.plugin.real_service import RealService
+
+UNREACHABLE = "http://127.0.0.1:9"
+
+
+def install(home: Path, root: Path, url: str, token: str, *extra: str) -> None:
+    flags = ["--home", str(home), "--memory-root", str(root), "--url", url]
+    flags += ["--project", "acme", "--agent", "coder", "--executable", str(HARNESS_MEMORY)]
+    status = main(
+        ["install", *extra, *flags, "--token", token, "--no-check"],
+        environ={"HOME": str(home)},
+        stdout=io.StringIO(),
+    )
+    assert status == 0
+
+
+def status(home: Path) -> tuple[int, list[str]]:
+    out = io.StringIO()
+    code = main(["status", "--home", str(home)], environ={"HOME": str(home)}, stdout=out)
+    return code, out.getvalue().splitlines()
+
+
+def service_lines(lines: list[str]) -> list[str]:
+    return [line for line in lines if line.startswith("service ")]
+
+
+def test_h7_status_fails_on_a_token_the_service_refuses(
+    real_service: RealService, memory_root: Path, tmp_path: Path
+) -> None:
+    home = tmp_path / "home"
+    install(home, memory_root, real_service.url, "not-the-token", "claude-code")
+    code, lines = status(home)
+    token_file = home / ".claude" / "harness-memory" / "token"
+    assert code == 1
+    assert service_lines(lines) == [
+        f"service {real_service.url} (acme/coder): PROBLEM: the service refused the token "
+        f"from --token-file {token_file} (401: the bearer token is not known to this service "
+        "(revoked or mistyped)): every Session of these hooks starts without memory; give a "
+        "token it takes (`harness-memory install` again, or `harness-memory token set` for a "
+        "managed install)"
+    ]
+
+
+def test_h7_status_fails_once_the_installed_token_is_revoked(
+    real_service: RealService, memory_root: Path, tmp_path: Path
+) -> None:
+    secret = real_service.cli("token", "create", "--name", "laptop").stdout.strip()
+    home = tmp_path / "home"
+    install(home, memory_root, real_service.url, secret, "codex")
+    assert status(home)[0] == 0
+    assert service_lines(status(home)[1]) == [
+        f"service {real_service.url} (acme/coder): takes the hooks' token and holds the agent"
+    ]
+
+    real_service.cli("token", "revoke", "--name", "laptop")
+    code, lines = status(home)
+    assert code == 1
+    [said] = service_lines(lines)
+    assert "PROBLEM: the service refused the token from --token-file " in said
+
+
+def test_h7_status_says_an_unanswering_service_and_blames_no_token(
+    memory_root: Path, tmp_path: Path
+) -> None:
+    home = tmp_path / "home"
+    install(home, memory_root, UNREACHABLE, "any-token", "gemini")
+    code, lines = status(home)
+    assert code == 0
+    [said] = service_lines(lines)
+    assert said.startswith(f"service {UNREACHABLE} (acme/coder): does not answer (")
+    assert said.endswith("so the token could not be checked; the hooks fail open until it answers")
+    assert "PROBLEM" not in said
+
+
+def test_h7_status_names_the_project_of_an_agent_installed_under_another(
+    real_service: RealService, memory_root: Path, tmp_path: Path
+) -> None:
+    real_service.create_agent("helper", "other")
+    home = tmp_path / "home"
+    flags = ["--home", str(home), "--memory-root", str(memory_root), "--url", real_service.url]
+    flags += ["--project", "other", "--agent", "coder", "--executable", str(HARNESS_MEMORY)]
+    flags += ["--token", real_service.token, "--no-check"]
+    assert main(["install", "codex", *flags], environ={"HOME": str(home)}) == 0
+    code, lines = status(home)
+    assert code == 1
+    assert service_lines(lines) == [
+        f"service {real_service.url} (other/coder): PROBLEM: the service answered 404 (no agent "
+        "'coder' in project 'other'): agent 'coder' is in project 'acme', not 'other': give "
+        "--project acme"
+    ]
+
+
+def test_h7_a_sessions_404_points_at_status_which_says_why(
+    real_service: RealService, memory_root: Path, tmp_path: Path
+) -> None:
+    out = io.StringIO()
+    flags = ["--url", real_service.url, "--token", real_service.token, "--agent", "coder"]
+    args = ["session-start", *flags, "--project", "acm", "--format", "json"]
+    assert main(args, environ={"HOME": str(tmp_path)}, stdout=out) == 0
+    error = json.loads(out.getvalue())["sessionMeta"]["error"]
+    assert error.startswith("memory service answered 404: no agent 'coder' in project 'acm' (")
+    assert "for installed hooks, `harness-memory status` says why" in error
+
+
+def test_h7_hooks_of_an_install_before_flags_only_are_not_blamed_for_a_token_status_cannot_see(
+    real_service: RealService, memory_root: Path, tmp_path: Path
+) -> None:
+    """Such hooks took the token from the environment Claude Code gave them (its settings'
+    ``env``), which ``status`` does not see: it cannot check their token, and says so."""
+    home = tmp_path / "home"
+    install(home, memory_root, real_service.url, real_service.token, "claude-code")
+    settings = home / ".claude" / "settings.json"
+    token_file = shlex.quote(str(home / ".claude" / "harness-memory" / "token"))
+    old = settings.read_text(encoding="utf-8").replace(" --flags-only", "")
+    settings.write_text(old.replace(f" --token-file {token_file}", ""), encoding="utf-8")
+    code, lines = status(home)
+    assert code == 0
+    [said] = service_lines(lines)
+    assert said.startswith(
+        f"service {real_service.url} (acme/coder): could not be checked: these hooks (an "
+        "install from before --flags-only) take their token from the environment"
+    )
+
+
+def test_h7_status_finds_the_agents_project_in_the_agent_json_beside_the_memory_root(
+    real_service: RealService, memory_root: Path, tmp_path: Path
+) -> None:
+    """A token limited to another project learns nothing of ``acme`` from the service; the
+    memory root the hooks name is a folder on this machine, whose ``agent.json`` says it."""
+    secret = real_service.cli("token", "create", "--name", "typo", "--project", "acm").stdout
+    home = tmp_path / "home"
+    flags = ["--home", str(home), "--memory-root", str(memory_root), "--url", real_service.url]
+    flags += ["--project", "acm", "--agent", "coder", "--executable", str(HARNESS_MEMORY)]
+    flags += ["--token", secret.strip(), "--no-check"]
+    assert main(["install", "gemini", *flags], environ={"HOME": str(home)}) == 0
+    code, lines = status(home)
+    assert code == 1
+    [said] = service_lines(lines)
+    assert said.endswith("agent 'coder' is in project 'acme', not 'acm': give --project acme")
