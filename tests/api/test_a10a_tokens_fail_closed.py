@@ -289,6 +289,18 @@ async def test_a10a_a_token_record_no_token_has_leaves_the_readable_tokens_worki
     assert "é" not in known.unreadable
 
 
+async def test_a10a_a_token_record_saved_with_a_bom_is_read(
+    client: Client, agent: AgentHome
+) -> None:
+    """A token record edited in a Windows editor starts with a UTF-8 BOM (RFC 8259 lets a
+    parser ignore it): it is the same token, not a file that cannot be read (503 for all)."""
+    tokens = agent.data_dir / "tokens"
+    (tokens / "ops.json").write_bytes(b"\xef\xbb\xbf" + _record(name="ops"))
+    me = await ok_json(await client.get("/api/me", headers=_bearer(GOOD)))
+    assert me["name"] == "ops"
+    assert TokenStore(agent.data_dir).known().unreadable is None
+
+
 def test_a10a_finding_a_token_never_raises_on_a_digest_outside_ascii() -> None:
     entries = (
         TokenEntry(name="odd", sha256="é" * 64),

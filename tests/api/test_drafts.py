@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from memory_api.appkeys import get_draft_store
 
 from tests.api.conftest import AGENT, PROJECT, AgentHome, Client, expect_problem, ok_json
@@ -76,3 +77,32 @@ async def test_a12_bad_bodies(client: Client, agent: AgentHome) -> None:
         await client.post(DRAFTS, json={"prompt": "p", "workspace": "/a\nb"}), 400, "control"
     )
     await expect_problem(await client.post(DRAFTS, json={}), 422, "prompt")
+
+
+@pytest.mark.parametrize(
+    ("prompt", "said"),
+    [
+        ("\u0000", "line 1: 1 control character (U+0000)"),
+        ("update memory\n\u001b[8mrm -rf ~", "line 2: 1 control character (U+001B)"),
+        ("a\nb\nsafe\u202egpj.exe", "line 3: 1 bidirectional control (U+202E)"),
+        ("ok\u200b", "line 1: 1 invisible character (U+200B)"),
+        ("run \U000e0072\U000e006d", "line 1: 2 tag characters"),
+    ],
+)
+async def test_a12_i9_a_prompt_with_hidden_characters_is_refused_naming_them(
+    client: Client, agent: AgentHome, prompt: str, said: str
+) -> None:
+    """A draft's prompt reaches the model as the user's words: the template's rule (I-9)."""
+    response = await client.post(DRAFTS, json={"prompt": prompt})
+    body = await expect_problem(response, 400, "prompt must not hold hidden characters")
+    assert said in body["detail"]
+    folder = get_draft_store(client.app).directory
+    assert not folder.exists() or not any(folder.iterdir())  # nothing stored
+
+
+async def test_a12_i9_tabs_line_ends_and_joined_emoji_are_no_hidden_characters(
+    client: Client, agent: AgentHome
+) -> None:
+    prompt = "update memory:\r\n\tkeep 👨\u200d👩\u200d👧 and מחיר\u200f 42"
+    created = await ok_json(await client.post(DRAFTS, json={"prompt": prompt}), 201)
+    assert created["prompt"] == prompt

@@ -1,8 +1,8 @@
 """K-1, K-3, K-5: the Workspace's real path is ``realpath``'s, however it is found.
 
 The key is a hash of the real path ``check_real_workspace`` gives, so it must equal
-``os.path.realpath`` to the byte for every kind of path, and a path that is not a folder is
-refused.
+``os.path.realpath`` to the byte for every kind of path, a path that is not a folder is
+refused, a symlink loop refused as one, and a path not there for the service accepted.
 """
 
 from __future__ import annotations
@@ -70,13 +70,10 @@ def test_k1_the_real_path_is_realpaths_to_the_byte(tmp_path: Path, layout: Layou
     assert check_real_workspace(workspace) == os.path.realpath(workspace)
 
 
-@pytest.mark.parametrize("kind", ["file", "link to a file", "fifo", "symlink loop"])
+@pytest.mark.parametrize("kind", ["file", "link to a file", "fifo"])
 def test_k1_a_workspace_that_is_no_folder_is_refused(tmp_path: Path, kind: str) -> None:
     target = tmp_path / "thing"
-    if kind == "symlink loop":  # resolves to no folder: refused, as it always was
-        (tmp_path / "other").symlink_to(target)
-        target.symlink_to(tmp_path / "other")
-    elif kind == "fifo":
+    if kind == "fifo":
         os.mkfifo(target)  # stat only: never opened, never blocks
     else:
         target.write_text("x", encoding="utf-8")
@@ -87,3 +84,58 @@ def test_k1_a_workspace_that_is_no_folder_is_refused(tmp_path: Path, kind: str) 
 
     with pytest.raises(BadRequest, match="must be a directory"):
         check_real_workspace(str(workspace))
+
+
+def _two_links_in_a_loop(tmp: Path) -> str:
+    (tmp / "a").symlink_to(tmp / "b")
+    (tmp / "b").symlink_to(tmp / "a")
+    return str(tmp / "a")
+
+
+def _a_link_to_itself(tmp: Path) -> str:
+    (tmp / "self").symlink_to("self")
+    return str(tmp / "self")
+
+
+def _below_a_loop(tmp: Path) -> str:
+    return _two_links_in_a_loop(tmp) + "/repo"
+
+
+@pytest.mark.parametrize("layout", [_two_links_in_a_loop, _a_link_to_itself, _below_a_loop])
+def test_k1_a_symlink_loop_is_refused_as_a_loop(tmp_path: Path, layout: Layout) -> None:
+    """ELOOP is said as such, never "not a file" (the path is a link, and it leads nowhere)."""
+    workspace = layout(tmp_path)
+    with pytest.raises(BadRequest, match=r"symlink loop \(ELOOP") as refused:
+        check_real_workspace(workspace)
+    assert "not a file" not in str(refused.value)
+
+
+def test_k1_a_name_too_long_for_this_filesystem_is_a_workspace_not_here(tmp_path: Path) -> None:
+    """ENAMETOOLONG: another machine's filesystem may hold it; the service takes it as a
+    Workspace it cannot see, its real path as spelled."""
+    workspace = str(tmp_path / ("x" * 300) / "repo")
+    assert check_real_workspace(workspace) == workspace
+
+
+def test_k1_a_workspace_below_a_folder_the_service_may_not_search_is_not_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """EACCES on a parent (the harness runs as another user): a Workspace the service cannot
+    see, never "not a file". The tests run as root, whom no mode stops: the kernel's answer
+    for the locked folder is given by ``os.stat`` and ``os.lstat`` here."""
+    locked = tmp_path / "home" / "alice"
+    (locked / "repo").mkdir(parents=True)
+    real_stat, real_lstat = os.stat, os.lstat
+
+    def refusing(real: Callable[..., os.stat_result]) -> Callable[..., os.stat_result]:
+        def call(path: str | os.PathLike[str], *args: object, **kwargs: object) -> os.stat_result:
+            if os.fspath(path).startswith(f"{locked}{os.sep}"):
+                raise PermissionError(13, "Permission denied", path)
+            return real(path, *args, **kwargs)
+
+        return call
+
+    monkeypatch.setattr(os, "stat", refusing(real_stat))
+    monkeypatch.setattr(os, "lstat", refusing(real_lstat))
+    workspace = str(locked / "repo")
+    assert check_real_workspace(workspace) == workspace

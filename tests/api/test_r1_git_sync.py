@@ -10,6 +10,7 @@ rules and recorded as a version. The harness plugin's own remote mode is shown e
 from __future__ import annotations
 
 import asyncio
+import gzip
 import io
 import json
 import subprocess
@@ -502,6 +503,62 @@ async def test_r1_bodies_are_capped_and_typed(client: Client, agent: AgentHome) 
         headers={"Content-Type": "application/x-git-upload-pack-request"},
     )
     assert response.status == 413
+
+
+def pkt(line: str) -> bytes:
+    """One pkt-line: four hex digits of length (themselves included), then the line."""
+    data = line.encode("ascii")
+    return f"{len(data) + 4:04x}".encode("ascii") + data
+
+
+@pytest.mark.parametrize(
+    ("service", "body", "said"),
+    [
+        ("git-upload-pack", b"zzzz", "not git's pkt-line protocol (at byte 0: b'zzzz'"),
+        ("git-upload-pack", bytes(range(7, 250, 3)), "not git's pkt-line protocol"),
+        ("git-upload-pack", b"", "is empty"),
+        ("git-upload-pack", b"0032want", "a pkt-line of 50 bytes is cut off"),
+        ("git-upload-pack", b"0003", "length 3 is not 4 to 65520"),
+        ("git-upload-pack", b"0000ffff", "length 65535 is not 4 to 65520"),
+        ("git-upload-pack", b"00", "b'00' is no pkt-line length"),
+        ("git-receive-pack", b"zzzz0000", "not git's pkt-line protocol (at byte 0: b'zzzz'"),
+        ("git-receive-pack", pkt("a b refs/machines/x\n"), "no flush packet"),
+        ("git-receive-pack", b"0000PACK", "names no ref to update"),
+    ],
+)
+async def test_r1_a_body_not_framed_as_git_pkt_lines_is_a_400_problem(
+    client: Client, agent: AgentHome, service: str, body: bytes, said: str
+) -> None:
+    """``git http-backend`` answers such a body 200 with nothing; the service says why."""
+    response = await client.post(
+        f"{memory_url()}/git/user.git/{service}",
+        data=body,
+        headers={"Content-Type": f"application/x-{service}-request", "X-Memory-Machine": MACHINE},
+    )
+    await expect_problem(response, 400, said)
+
+
+async def test_r1_a_gzipped_fetch_request_is_read_as_git_sends_it(
+    client: Client, agent: AgentHome, laptop: GitMachine
+) -> None:
+    """git gzips a fetch's wants and haves past 1 KiB (``Content-Encoding: gzip``): the body
+    checked and given to git is the decoded one."""
+    scope_holds(agent.user, {"a.md": "---\nname: a\ndescription: a\n---\nbody\n"})
+    await laptop.fetch()
+    head = laptop.run("rev-parse", "origin/main").stdout.strip()
+    haves = b"".join(pkt(f"have {number:040x}\n") for number in range(1, 40))
+    body = pkt(f"want {head}\n") + b"0000" + haves + pkt("done\n")
+    assert len(body) > 1024
+    response = await client.post(
+        f"{memory_url()}/git/user.git/git-upload-pack",
+        data=gzip.compress(body),
+        headers={
+            "Content-Type": "application/x-git-upload-pack-request",
+            "Content-Encoding": "gzip",
+        },
+    )
+    assert response.status == 200
+    assert b"PACK" in await response.read()
 
 
 async def test_r1_tokens_guard_git_like_every_route(

@@ -175,6 +175,26 @@ async def test_s1_bad_requests_are_problems(
     await expect_problem(await client.get(foreign, params={"q": "a"}), 404, "elsewhere")
 
 
+async def test_s1_a_query_of_marks_or_hidden_characters_finds_nothing(
+    client: Client, agent: AgentHome
+) -> None:
+    _, key = agent.workspace("shop")
+    topic(agent.user, "deploy.md", "deploy", "how we deploy", "cafe\u0301 ü and more")
+    topic(agent.root / key, "tools.md", "tools", "uv and pnpm", "nothing")
+    nothing_to_find = [
+        "\u0301",  # a lone combining acute: the tokenizer drops it, leaving an empty prefix
+        "\u0308",
+        "\u0301\u0308 \ufe0f",
+        "?!\u200b\u2060\U000e0041",  # punctuation and invisible characters
+        "\u00ad",
+    ]
+    for query in nothing_to_find:
+        results = await search(client, query)
+        assert (results["total"], results["hits"]) == (0, []), ascii(query)
+    # a mark beside a word is no word of its own: the word is still found
+    assert files_of(await search(client, "deploy \u0301")) == [("user", "deploy.md")]
+
+
 async def test_s1_route_is_in_the_openapi_document(client: Client) -> None:
     document = await ok_json(await client.get("/openapi.json"))
     operation = document["paths"]["/api/projects/{project}/agents/{agent}/memory/search"]["get"]

@@ -123,6 +123,20 @@ def test_a10_tokens_file_is_read_like_the_variable(tmp_path: Path) -> None:
     assert settings.env_tokens[2].sha256 == hash_secret("fedcba9876543210#fedc")
 
 
+def test_a10_a_tokens_file_starting_with_a_bom_is_read_without_it(tmp_path: Path) -> None:
+    """Windows editors (Notepad, "UTF-8 with BOM") start a file with U+FEFF: no part of the
+    first token's name. A BOM anywhere else is still a character of its entry."""
+    tokens = tmp_path / "tokens"
+    tokens.write_bytes(b"\xef\xbb\xbfops=0123456789abcdef0123\r\nbot=fedcba9876543210fedc\r\n")
+    env = {"MEMORY_API_DATA_DIR": str(tmp_path), "MEMORY_API_TOKENS_FILE": str(tokens)}
+    settings = Settings.from_env(env)
+    assert [entry.name for entry in settings.env_tokens] == ["ops", "bot"]
+    assert settings.env_tokens[0].sha256 == hash_secret("0123456789abcdef0123")
+    tokens.write_bytes(b"ops=0123456789abcdef0123\n\xef\xbb\xbfbot=fedcba9876543210fedc\n")
+    with pytest.raises(SettingsError, match=r"token name '\\ufeffbot'"):
+        Settings.from_env(env)
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [

@@ -13,6 +13,7 @@ look-alikes (``bypass: проходит``, ``compass: …``, ``pwd: /srv/app``, 
 
 from __future__ import annotations
 
+import random
 import re
 import time
 from collections import Counter
@@ -215,6 +216,69 @@ def test_t6_a_line_repeating_a_prose_name_is_scanned_in_linear_work(
     monkeypatch.setattr(credential_forms, "_SEPARATOR", counting)
     find_secrets(line)
     assert counting.calls <= 6 * 3000
+
+
+# The separator pattern as it was before it was made linear: the reference it must agree with.
+_QUADRATIC_SEPARATOR = re.compile(
+    r"[*_]{0,2}(?:[ \t]*(?:=>|->|→|[:=：]|[—–](?=[ \t])"
+    r"|(?<=[ \t])(?:is|was|ist|lautet|est|es|é|è|это)(?=[ \t]))"
+    r"|(?:是|为|為|は|는|은|이))[*_]{0,2}[ \t]*",
+    re.IGNORECASE,
+)
+_SEPARATOR_PIECES = [
+    *" \t\t  **__`x:=>-→：—–",
+    "is", "IS", "was", "ist", "lautet", "est", "es", "é", "è", "это", "是", "为", "は", "는",
+    "password", "pw", "Passwort", "пароль", "密码", " for the admin", "Lm29xQ!k",
+]  # fmt: skip
+
+
+def _spans(found: re.Match[str] | None) -> tuple[int, int] | None:
+    return None if found is None else found.span()
+
+
+def test_t6_the_linear_separator_finds_what_the_quadratic_one_found() -> None:
+    """Generated lines of separators, spaces, tabs, stars and names: ``search`` and
+    ``finditer`` give the same spans, and so does ``match`` at every position but those
+    strictly inside a run of spaces and tabs (where no prose name or filler word ends: there
+    the linear pattern declines at once)."""
+    generator = random.Random(20261203)  # noqa: S311 - generated test lines, no secret
+    linear = credential_forms._SEPARATOR
+    for _ in range(3000):
+        line = "".join(generator.choices(_SEPARATOR_PIECES, k=generator.randint(0, 24)))
+        assert _spans(linear.search(line)) == _spans(_QUADRATIC_SEPARATOR.search(line)), line
+        assert [m.span() for m in linear.finditer(line)] == [
+            m.span() for m in _QUADRATIC_SEPARATOR.finditer(line)
+        ], line
+        for at in range(len(line) + 1):
+            if not (line[at - 1 : at] in (" ", "\t") and line[at : at + 1] in (" ", "\t")):
+                assert _spans(linear.match(line, at)) == _spans(
+                    _QUADRATIC_SEPARATOR.match(line, at)
+                ), (line, at)
+
+
+def test_t6_masking_is_the_same_with_the_linear_separator(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Masking (every detector, the separator among them) finds the same spans."""
+    generator = random.Random(7)  # noqa: S311 - generated test lines, no secret
+    lines = [
+        "".join(generator.choices(_SEPARATOR_PIECES, k=generator.randint(1, 30)))
+        for _ in range(1500)
+    ]
+    linear = [credentials._spans(line) for line in lines]
+    monkeypatch.setattr(credential_forms, "_SEPARATOR", _QUADRATIC_SEPARATOR)
+    assert [credentials._spans(line) for line in lines] == linear
+    assert sum(map(bool, linear)) > 100  # the lines give values to mask, not only nothing
+
+
+def test_t6_a_megabyte_of_spaces_and_tabs_is_searched_for_a_separator_in_one_pass() -> None:
+    """A backtick then spaces and tabs: every position of the run was an attempt that walked
+    the rest of it again (6000 characters 3 s; a megabyte hours). Sized, not timed: each
+    attempt inside the run now ends at its first character."""
+    line = "`" + " \t" * 500_000
+    assert credential_forms._SEPARATOR.search(line) is None
+    assert credential_forms._SEPARATOR.search(line + ": x") is not None
+    inside = [credential_forms._SEPARATOR.match(line + ":", at) for at in (2, 3, 999_999)]
+    assert inside == [None, None, None]  # declined at once: the run's start is where it matches
+    assert credential_forms._SEPARATOR.match(line + ":", 1) is not None
 
 
 def test_t6_the_hint_screen_misses_nothing_that_every_detector_finds(

@@ -19,10 +19,10 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from memory_core.draft_rules import DRAFT_TEXT_RULE
 from memory_core.keys import ID_RULE, SCOPE_KEY_RULE, VERSION_RULE
 from memory_core.rules import (
     AGENT_NAME_RULE,
-    DRAFT_PROMPT_RULE,
     MACHINE_ID_RULE,
     MEMORY_PROMPT_RULE,
     TEMPLATE_RULE,
@@ -43,7 +43,7 @@ AgentId = Annotated[str, ID_RULE.meta("The agent's id (K-7):")]
 AgentName = Annotated[str, AGENT_NAME_RULE.meta("The display name:")]
 AgentTemplate = Annotated[str, TEMPLATE_RULE.meta("The system prompt template:")]
 WorkspacePath = Annotated[str, WORKSPACE_PATH_RULE.meta("The Workspace path the harness sees:")]
-DraftPrompt = Annotated[str, DRAFT_PROMPT_RULE.meta("The chat prompt:")]
+DraftPrompt = Annotated[str, DRAFT_TEXT_RULE.meta("The chat prompt:")]
 MemoryPrompt = Annotated[str, MEMORY_PROMPT_RULE.meta("The memory prompt (I-1):")]
 WorkspacePrompt = Annotated[str, WORKSPACE_PROMPT_RULE.meta("The Workspace memory prompt (I-1):")]
 

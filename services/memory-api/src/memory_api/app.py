@@ -33,6 +33,7 @@ from memory_api.http.logs import install_parser_refusal_filter
 from memory_api.http.metrics import Metrics, metrics_middleware
 from memory_api.http.parser_errors import ProblemRequestHandler, install_parser_problems
 from memory_api.http.problems import problem_middleware
+from memory_api.http.ranges import file_response
 from memory_api.routes import agents, config, drafts, git_sync, history, memory, ops, projects
 from memory_api.settings import Settings
 from memory_api.store.history.git import git_available
@@ -101,7 +102,7 @@ async def _security_headers(request: web.Request, response: web.StreamResponse) 
 
 async def _index(request: web.Request) -> web.FileResponse:
     """The web page (W-1 … W-5)."""
-    return web.FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+    return file_response(request, STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
 
 async def _static(request: web.Request) -> web.FileResponse:
@@ -111,6 +112,7 @@ async def _static(request: web.Request) -> web.FileResponse:
     404 produced after every middleware has run; here the check comes first, so a missing file,
     a folder, a dotfile, a path out of ``static/`` or a name too long for any file system is an
     ordinary ``HTTPNotFound`` (never the data dir's 503: the page's files are not the data dir).
+    A ``Range`` header is read as RFC 9110 says (:mod:`memory_api.http.ranges`).
     """
     name = request.match_info["name"]
     if "\x00" in name or any(part.startswith(".") for part in PurePosixPath(name).parts):
@@ -123,7 +125,7 @@ async def _static(request: web.Request) -> web.FileResponse:
         found = False
     if not found:
         raise web.HTTPNotFound()
-    return web.FileResponse(path)
+    return file_response(request, path)
 
 
 async def _cap_connections(app: web.Application) -> None:

@@ -231,10 +231,12 @@ def tokens_file_warning(path: str) -> str | None:
 
 
 def _tokens_file_text(path: Path) -> str:
-    """The entries of a tokens file: ``#`` comment lines dropped, lines joined with commas."""
+    """The entries of a tokens file: ``#`` comment lines dropped, lines joined with commas. A
+    leading byte order mark (what Windows editors write at the start of UTF-8) is no part of
+    the first entry."""
     raw = _read_named_file(path, "MEMORY_API_TOKENS_FILE", cap=TOKENS_FILE_CAP)
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")  # UTF-8, a leading BOM dropped
     except UnicodeDecodeError:
         raise SettingsError(f"MEMORY_API_TOKENS_FILE: {path} is not UTF-8") from None
     # Whole-line comments only: a secret may hold a "#".

@@ -256,8 +256,8 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
                 "q",
                 True,
                 "The words to find; all must match, the last as a prefix. Text without a word "
-                "(only spaces or punctuation) finds nothing. At most 32 different words "
-                "(400 beyond).",
+                "(only spaces, punctuation, combining marks or invisible characters) finds "
+                "nothing. At most 32 different words (400 beyond).",
                 {"type": "string", "minLength": 1, "maxLength": 500},
                 "pnpm",
             ),

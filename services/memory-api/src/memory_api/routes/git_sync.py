@@ -15,7 +15,8 @@ that scope's files and nothing else, and the refs it sees are ``main`` alone (se
 :mod:`memory_api.store.sync.backend`).
 
 Bodies are read in chunks up to a cap (``MEMORY_API_SYNC_MAX_PUSH`` for a push, 16 MiB for a
-fetch's wants and haves; more is 413) before git runs; a fetch's answer is streamed from git.
+fetch's wants and haves; more is 413) before git runs, and one not framed as git's pkt-lines
+is 400 (:mod:`memory_api.store.sync.pkt_line`); a fetch's answer is streamed from git.
 Git's answers other than 200 become problem details like every error of the service. These
 routes are git's protocol (documented by git, ``gitprotocol-http``), not JSON: they are left out
 of ``/openapi.json``, whose schemas cannot state pkt-lines; the machines list is in it.
@@ -34,6 +35,7 @@ from memory_api.http.jsonio import json_response
 from memory_api.store.history.git import HistoryUnavailable
 from memory_api.store.sync.backend import GitService, Head, StreamedAnswer
 from memory_api.store.sync.machines import check_machine
+from memory_api.store.sync.pkt_line import check_request
 from memory_api.store.sync.service import GitRequest
 
 __all__ = ["GIT_BASE", "MACHINE_HEADER", "MACHINE_NAME_HEADER", "routes"]
@@ -93,7 +95,9 @@ async def _stream(request: web.Request, answer: StreamedAnswer) -> web.StreamRes
 
 async def _read_body(request: web.Request, service: GitService, cap: int, seconds: float) -> bytes:
     """The request body, read in chunks up to ``cap`` bytes (413 beyond) within ``seconds``
-    (408 beyond); its type must be git's for ``service`` (415 otherwise)."""
+    (408 beyond); its type must be git's for ``service`` (415 otherwise) and it must be framed
+    as git frames a request of ``service`` (400 otherwise: git would answer it 200 and nothing).
+    """
     expected = f"application/x-{service}-request"
     if request.content_type != expected:
         raise web.HTTPUnsupportedMediaType(text=f"the body of {service} must be {expected}")
@@ -113,7 +117,9 @@ async def _read_body(request: web.Request, service: GitService, cap: int, second
         raise BodyTimedOut(f"the request body did not arrive within {seconds:g} s") from None
     except ConnectionError:
         raise BadRequest("the request body was cut off: the connection was lost") from None
-    return b"".join(chunks)
+    body = b"".join(chunks)
+    check_request(service, body)
+    return body
 
 
 @routes.get(GIT_BASE + "/info/refs")

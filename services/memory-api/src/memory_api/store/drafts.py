@@ -21,8 +21,8 @@ from pathlib import Path
 import msgspec
 from memory_core import keys
 from memory_core.atomic import atomic_write_bytes
+from memory_core.draft_rules import DRAFT_TEXT_RULE
 from memory_core.errors import InvalidId
-from memory_core.rules import DRAFT_PROMPT_RULE
 from memory_core.wire import Draft, DraftCreate, utc_timestamp
 
 from memory_api.errors import BadRequest, NotFound
@@ -63,8 +63,9 @@ def check_draft_id(draft_id: str) -> str:
 
 
 def _check_body(body: DraftCreate) -> None:
-    """Refuse an empty prompt, and a workspace that a Session start (A-9) would refuse."""
-    reason = DRAFT_PROMPT_RULE.problem(body.prompt)
+    """Refuse an empty prompt or one holding a hidden character (I-9, named with its line),
+    and a workspace that a Session start (A-9) would refuse."""
+    reason = DRAFT_TEXT_RULE.problem(body.prompt)
     if reason is not None:
         raise BadRequest(f"prompt {reason}")
     if body.workspace is not None:
@@ -122,8 +123,9 @@ class DraftStore:
     async def create(self, project: str, agent: str, body: DraftCreate) -> Draft:
         """Store a new draft for ``agent`` of ``project`` and return it (ids already checked).
 
-        Raises :class:`BadRequest` for an empty prompt or a workspace path that Session start
-        would refuse (relative, control characters, too long; ``check_workspace_path``).
+        Raises :class:`BadRequest` for an empty prompt, one holding a hidden character (I-9)
+        or a workspace path that Session start would refuse (relative, control characters, too
+        long; ``check_workspace_path``).
         Expired drafts are swept on the way.
         """
         _check_body(body)

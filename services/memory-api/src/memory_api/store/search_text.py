@@ -119,6 +119,9 @@ _PIECE = regex.compile(
     rf"(?P<symbol>[{_SYMBOLS}])|(?P<run>{_RUN.pattern})|(?P<word>{_WORD_CHAR}+)", regex.V1
 )
 _QUERY_WORD = regex.compile(rf"[{_LETTER}{_SYMBOLS}_]+", regex.V1)
+_BASE_CHAR = regex.compile(r"[\p{L}\p{N}\p{Co}]")
+"""A character a query word needs to be searchable: marks alone (``\u0301``) are no word (the
+tokenizer drops an accent, and an empty prefix would match every note)."""
 _ROUGH_WORD = re.compile(r"[^\W_]+")
 _SPACE = regex.compile(r"\s+")
 # What unicode61's remove_diacritics takes off: the combining accents of Latin letters.
@@ -551,6 +554,8 @@ def parse_query(text: str) -> Query | None:
     holds no word.
 
     Never FTS5 syntax from the user: quotes, operators, column names and stars are just text.
+    A piece of marks with no letter or digit (a lone combining accent, a variation selector)
+    is no word: left out.
 
     >>> parse_query('deploy "notes').fts
     '"deploy" "notes"*'
@@ -558,11 +563,15 @@ def parse_query(text: str) -> Query | None:
     '"用"* "Python" "写代 代码"'
     >>> parse_query("?!") is None
     True
+    >>> parse_query("\\u0301 \\ufe0f") is None
+    True
     """
     terms: list[Term] = []
     for word in _QUERY_WORD.findall(search_form(text)):
         begin = 0
         for piece in _PIECE.finditer(word.replace("_", " ")):
+            if piece.group("word") and _BASE_CHAR.search(piece.group()) is None:
+                continue  # marks alone: nothing to find
             if piece.group("run") or piece.group("symbol"):
                 terms.append(Term(run=piece.group()))
             elif terms and terms[-1].words and word_continues(word, piece.start()):

@@ -30,6 +30,7 @@ read from or listed.
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
 import os
 import stat
@@ -94,12 +95,14 @@ def check_real_workspace(workspace: str) -> str:
     """Resolve the checked ``workspace`` (``os.path.realpath``) and return its real path: an
     ``lstat`` per component and a ``stat``.
 
-    Raises :class:`BadRequest` when the path exists but is no directory (a file, a device, a
-    symlink loop: no Session works in one), when a symlink on its way cannot be read (its real
-    path, hence its key, is unknown: ``/proc/<pid>/root`` of a process the service may not
-    trace) or when its real path holds a control character (reached through a symlink; the
-    marker could not hold it on one line, K-5). A path that does not exist here is accepted:
-    the harness may see a filesystem the service does not.
+    Raises :class:`BadRequest` when the path exists but is no directory (a file, a device: no
+    Session works in one), when it is a symlink loop (``ELOOP``, said so), when a symlink on
+    its way cannot be read (its real path, hence its key, is unknown: ``/proc/<pid>/root`` of
+    a process the service may not trace) or when its real path holds a control character
+    (reached through a symlink; the marker could not hold it on one line, K-5). A path that is
+    not there for the service is accepted (``ENOENT``, ``ENOTDIR``, ``ENAMETOOLONG``, ``EACCES``
+    on a parent): the harness may see a filesystem the service does not, or run as another
+    user.
     """
     return _real_workspace(workspace)[0]
 
@@ -115,7 +118,14 @@ def _real_workspace(workspace: str) -> tuple[str, bool]:
     try:
         is_dir = stat.S_ISDIR(os.stat(real).st_mode)  # noqa: PTH116 - one stat, no Path
         present = True
-    except OSError:  # missing here (the harness may see another filesystem), a loop, …
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise BadRequest(
+                "the workspace path is a symlink loop (ELOOP: too many levels of symbolic "
+                "links): it leads to no folder"
+            ) from None
+        # not there for the service: missing, below a file, a name too long or a folder it may
+        # not search (the harness may see another filesystem, or run as another user)
         is_dir = not os.path.lexists(real)
         present = False
     if not is_dir:

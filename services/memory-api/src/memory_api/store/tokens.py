@@ -24,6 +24,7 @@ restart sees the same state: nothing about "having had tokens" is kept in a proc
 
 from __future__ import annotations
 
+import codecs
 import logging
 import os
 import stat
@@ -268,7 +269,8 @@ class TokenStore:
         read: _Read
         try:
             raw, _ = read_regular(Path(path), TOKEN_READ_CAP, follow_symlinks=True)
-            read = _Read(check_token_entry(_decoder.decode(raw)))
+            # a record edited by hand in a Windows editor starts with a BOM (RFC 8259 8.1)
+            read = _Read(check_token_entry(_decoder.decode(raw.removeprefix(codecs.BOM_UTF8))))
         except FileNotFoundError:
             return _gone(path), True
         except NotRegularFileError:
