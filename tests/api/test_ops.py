@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
-from memory_api.app import STATIC_DIR, create_app
+from memory_api.app import create_app
 from memory_api.http.logs import ACCESS_LOGGER, AccessLogger, configure_logging
 from memory_api.http.openapi import OPERATIONS, documented_routes, openapi_json
 from memory_api.settings import Settings
@@ -156,47 +156,33 @@ async def test_a11_index_and_static_are_served(client: Client) -> None:
 
 @pytest.mark.parametrize(
     "asked",
-    ["items=0-1", "bytes=abc", "bytes=5-1", "bytes=", "bytes 0-1", "bytes=0-1,4-5", "bytes=1-2x"],
+    [
+        "bytes=0-1",
+        "BYTES= -3",
+        "bytes=4-",
+        "bytes=999999999-",
+        "bytes=-0",
+        "bytes=0-1,4-5",
+        "items=0-1",
+        "bytes=abc",
+        "bytes=5-1",
+        "bytes=",
+        "bytes 0-1",
+        "bytes=1-2x",
+    ],
 )
 @pytest.mark.parametrize("path", ["/static/app.css", "/"])
-async def test_a11_a_range_of_another_unit_or_invalid_syntax_is_ignored(
+async def test_a11_the_pages_files_are_served_whole_whatever_range_asks(
     client: Client, path: str, asked: str
 ) -> None:
-    """RFC 9110 14.2: an unknown unit or invalid ranges are ignored (several ranges may be):
-    the whole file, 200."""
+    """RFC 9110 14.2 lets a server ignore ``Range``: the page's files are small, and each is
+    answered whole (200), never aiohttp's empty 416 for a range it cannot parse."""
     whole = await (await client.get(path)).read()
     response = await client.get(path, headers={"Range": asked})
     assert response.status == 200
+    assert "Content-Range" not in response.headers
     assert await response.read() == whole and len(whole) > 10
-
-
-async def test_a11_one_satisfiable_byte_range_is_that_part(client: Client) -> None:
-    whole = (STATIC_DIR / "app.css").read_bytes()
-    for asked, part in (
-        ("bytes=0-1", whole[:2]),
-        ("BYTES= -3", whole[-3:]),
-        ("bytes=4-", whole[4:]),
-    ):
-        response = await client.get("/static/app.css", headers={"Range": asked})
-        assert response.status == 206
-        assert await response.read() == part
-        assert response.headers["Content-Range"].endswith(f"/{len(whole)}")
-        assert response.headers["X-Content-Type-Options"] == "nosniff"
-
-
-@pytest.mark.parametrize(
-    "asked", ["bytes=999999999-", "bytes=-0", "bytes=999999999-1000000000, 99999999999-"]
-)
-async def test_a11_an_unsatisfiable_byte_range_is_a_416_problem_naming_the_size(
-    client: Client, asked: str
-) -> None:
-    size = (STATIC_DIR / "app.css").stat().st_size
-    response = await client.get("/static/app.css", headers={"Range": asked})
-    assert response.status == 416
-    assert response.headers["Content-Range"] == f"bytes */{size}"
-    assert response.content_type == "application/problem+json"
-    problem = await response.json(content_type=None)
-    assert problem["status"] == 416 and f"{size} bytes" in problem["detail"]
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
 
 
 @pytest.mark.parametrize("path", ["/", "/static/icon.svg", "/api/me", "/nowhere"])

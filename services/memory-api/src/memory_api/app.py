@@ -14,6 +14,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path, PurePosixPath
 
 from aiohttp import web
+from aiohttp.abc import AbstractStreamWriter
+from aiohttp.web_request import BaseRequest
+from multidict import CIMultiDict
 
 from memory_api.appkeys import (
     AGENT_STORE_KEY,
@@ -33,7 +36,6 @@ from memory_api.http.logs import install_parser_refusal_filter
 from memory_api.http.metrics import Metrics, metrics_middleware
 from memory_api.http.parser_errors import ProblemRequestHandler, install_parser_problems
 from memory_api.http.problems import problem_middleware
-from memory_api.http.ranges import file_response
 from memory_api.routes import agents, config, drafts, git_sync, history, memory, ops, projects
 from memory_api.settings import Settings
 from memory_api.store.history.git import git_available
@@ -100,9 +102,22 @@ async def _security_headers(request: web.Request, response: web.StreamResponse) 
         response.headers.setdefault(name, value)
 
 
+class _WholeFile(web.FileResponse):
+    """A file of the web page, always whole (200): a ``Range`` header is ignored, as RFC 9110
+    lets a server do (14.2). The page's files are small and nothing of the page asks for a
+    part; aiohttp would answer a ``Range`` it cannot parse with an empty octet-stream 416."""
+
+    async def prepare(self, request: BaseRequest) -> AbstractStreamWriter | None:
+        if "Range" in request.headers and not self.prepared:
+            headers = CIMultiDict(request.headers)
+            headers.popall("Range")
+            request = request.clone(headers=headers)
+        return await super().prepare(request)
+
+
 async def _index(request: web.Request) -> web.FileResponse:
     """The web page (W-1 … W-5)."""
-    return file_response(request, STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+    return _WholeFile(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
 
 async def _static(request: web.Request) -> web.FileResponse:
@@ -112,7 +127,7 @@ async def _static(request: web.Request) -> web.FileResponse:
     404 produced after every middleware has run; here the check comes first, so a missing file,
     a folder, a dotfile, a path out of ``static/`` or a name too long for any file system is an
     ordinary ``HTTPNotFound`` (never the data dir's 503: the page's files are not the data dir).
-    A ``Range`` header is read as RFC 9110 says (:mod:`memory_api.http.ranges`).
+    Served whole, whatever ``Range`` asks (:class:`_WholeFile`).
     """
     name = request.match_info["name"]
     if "\x00" in name or any(part.startswith(".") for part in PurePosixPath(name).parts):
@@ -125,7 +140,7 @@ async def _static(request: web.Request) -> web.FileResponse:
         found = False
     if not found:
         raise web.HTTPNotFound()
-    return file_response(request, path)
+    return _WholeFile(path)
 
 
 async def _cap_connections(app: web.Application) -> None:

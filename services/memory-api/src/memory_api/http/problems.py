@@ -45,7 +45,7 @@ __all__ = ["PROBLEM_CONTENT_TYPE", "problem_middleware", "problem_response"]
 logger = logging.getLogger(__name__)
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
-_KEEP_HEADERS = ("Accept-Encoding", "Allow", "Content-Range", "Retry-After", "WWW-Authenticate")
+_KEEP_HEADERS = ("Accept-Encoding", "Allow", "Retry-After", "WWW-Authenticate")
 _encoder = msgspec.json.Encoder()
 
 
