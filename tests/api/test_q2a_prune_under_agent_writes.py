@@ -14,6 +14,7 @@ import json
 import random
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ STYLES = ("append", "append", "inplace", "rename")
 VICTIMS = 36
 KEEPERS = 12
 WRITER_PAUSE_S = 0.002
+WRITERS_WAIT_S = 30.0
 
 
 @pytest.fixture
@@ -59,6 +61,21 @@ def start_writers(
         command += ["--serial-lock", str(lock), "--stop-file", str(stop)]
         processes.append(subprocess.Popen(command))
     return stop, results
+
+
+async def each_writer_wrote(index: Path, seen: set[str]) -> set[str]:
+    """Wait until ``index`` holds, for every writer of :data:`STYLES`, a line of it not in
+    ``seen``; return the index's lines then. A rewrite in progress may show a cut file: it is
+    read again. Fails after :data:`WRITERS_WAIT_S` (a hang guard, not a speed check)."""
+    deadline = time.monotonic() + WRITERS_WAIT_S
+    while True:
+        text = await asyncio.to_thread(index.read_text, encoding="utf-8")
+        lines = set(text.splitlines())
+        new = lines - seen
+        if all(any(line.startswith(f"- w{n} note ") for line in new) for n in range(len(STYLES))):
+            return lines
+        assert time.monotonic() < deadline, "a writer wrote nothing"
+        await asyncio.sleep(WRITER_PAUSE_S)
 
 
 async def delete_all(session: aiohttp.ClientSession, bases: list[str], victims: list[str]) -> None:
@@ -98,9 +115,9 @@ async def test_q2a_deletes_pruning_the_index_lose_no_line_the_agent_writes_meanw
         work.mkdir()
 
         stop, results = start_writers(index, work, writers)
-        await asyncio.sleep(0.3)  # the writers are under way before the first delete
+        seen = await each_writer_wrote(index, set())  # under way before the first delete
         await delete_all(session, bases, victims)
-        await asyncio.sleep(0.3)
+        await each_writer_wrote(index, seen)  # and still writing after the last one
         stop.touch()
         for process in writers:
             assert await asyncio.to_thread(process.wait, 30) == 0
