@@ -56,8 +56,8 @@ def test_q3_bench_scale_reuses_a_data_set_and_its_search_index(tmp_path: Path) -
     the warm queries each: which rows are reported, not how many queries make them, is what
     is checked."""
     build_scale_data(tmp_path / "set", TINY)
-    flags = ("--tiny", "--rounds", "1", "--data", str(tmp_path / "set"), "--keep-index")
-    flags += ("--only", "search")
+    data = ("--data", str(tmp_path / "set"), "--keep-index")
+    flags = ("--tiny", "--rounds", "1", *data, "--only", "search")
     rows = [
         {what.strip() for what, _, _ in run_bench("bench.scale", *flags, out=out)[1]["rows"]}
         for out in (tmp_path / "first.json", tmp_path / "second.json")
