@@ -10,6 +10,7 @@ to a few seconds; it failed on the pruning that replaced the index by ``rename``
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import json
 import random
 import subprocess
@@ -63,17 +64,26 @@ def start_writers(
     return stop, results
 
 
-async def each_writer_wrote(index: Path, seen: set[str]) -> set[str]:
-    """Wait until ``index`` holds, for every writer of :data:`STYLES`, a line of it not in
-    ``seen``; return the index's lines then. A rewrite in progress may show a cut file: it is
-    read again. Fails after :data:`WRITERS_WAIT_S` (a hang guard, not a speed check)."""
+def index_lines(index: Path, lock: Path) -> set[str]:
+    """The lines of ``index`` between two writer turns: read holding the writers' turn lock, so
+    no rewrite is half done (the service's own edits replace the file in one step)."""
+    with lock.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            return set(index.read_text(encoding="utf-8").splitlines())
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+async def each_writer_writes(index: Path, lock: Path) -> None:
+    """Wait until ``index`` holds, for every writer of :data:`STYLES`, a line it did not hold
+    when called. Fails after :data:`WRITERS_WAIT_S` (a hang guard, not a speed check)."""
+    seen = await asyncio.to_thread(index_lines, index, lock)
     deadline = time.monotonic() + WRITERS_WAIT_S
     while True:
-        text = await asyncio.to_thread(index.read_text, encoding="utf-8")
-        lines = set(text.splitlines())
-        new = lines - seen
+        new = await asyncio.to_thread(index_lines, index, lock) - seen
         if all(any(line.startswith(f"- w{n} note ") for line in new) for n in range(len(STYLES))):
-            return lines
+            return
         assert time.monotonic() < deadline, "a writer wrote nothing"
         await asyncio.sleep(WRITER_PAUSE_S)
 
@@ -115,9 +125,10 @@ async def test_q2a_deletes_pruning_the_index_lose_no_line_the_agent_writes_meanw
         work.mkdir()
 
         stop, results = start_writers(index, work, writers)
-        seen = await each_writer_wrote(index, set())  # under way before the first delete
+        turns = work / "agent-turns.lock"
+        await each_writer_writes(index, turns)  # under way before the first delete
         await delete_all(session, bases, victims)
-        await each_writer_wrote(index, seen)  # and still writing after the last one
+        await each_writer_writes(index, turns)  # and still writing after the last one
         stop.touch()
         for process in writers:
             assert await asyncio.to_thread(process.wait, 30) == 0
