@@ -65,9 +65,11 @@ lint: $(TEST_STAMP)
 typecheck: $(TEST_STAMP)
 	$(BIN)/mypy
 
-## Every test, spread over the machine's cores (pytest-xdist); a test file stays on one worker.
+## Every test, spread over the machine's cores (pytest-xdist). worksteal: each worker starts on its
+## share of the tests in order and an idle one takes tests off a busy one's queue, so a long file
+## (the Schemathesis run, a bench smoke, the two-machine e2e) no longer leaves a core idle at the end.
 pytest: $(TEST_STAMP)
-	$(BIN)/pytest -n auto --dist loadfile
+	$(BIN)/pytest -n auto --dist worksteal
 
 ## Speed and memory against the budgets a user feels, with ratios within one run as information
 ## (docs/performance.md); JSON in artifacts/. The throughput cases are driven by wrk (installed

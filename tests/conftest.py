@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -36,6 +37,18 @@ def keep_out_of_home() -> Path:
     for name in HOME_VARIABLES:
         os.environ.pop(name, None)
     return home
+
+
+@pytest.fixture
+def open_umask() -> Iterator[None]:
+    """``umask 000`` for the test (WSL's long-standing default, and some containers' and
+    shells'): every permission bit a ``mkdir`` or ``open`` asks for is granted, so only the
+    product's own modes keep a file or folder from others. Put back after the test."""
+    before = os.umask(0)
+    try:
+        yield
+    finally:
+        os.umask(before)
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from pathlib import Path
 
 import pytest
 from memory_api.bearer import hash_secret
 from memory_api.store import stat_cache, tokens
 from memory_api.store.tokens import TokenStore
+
+from tests.support.file_clock import next_file_tick
 
 
 class _Scans:
@@ -36,11 +37,6 @@ class _Scans:
 @pytest.fixture
 def scans(monkeypatch: pytest.MonkeyPatch) -> _Scans:
     return _Scans(monkeypatch)
-
-
-def _tick() -> None:
-    """Let the filesystem's coarse clock move on, so the next change gets a new timestamp."""
-    time.sleep(0.03)
 
 
 def _names(store: TokenStore) -> list[str]:
@@ -77,13 +73,13 @@ def test_a10_tokens_created_and_revoked_elsewhere_are_seen_at_once(
     store = TokenStore(tmp_path)
     other = TokenStore(tmp_path)  # another process: the CLI
     assert _names(store) == []  # no folder yet
-    _tick()
+    next_file_tick(tmp_path)  # the next change gets a new timestamp
     other.create("ops", None)
     assert _names(store) == ["ops"]
-    _tick()
+    next_file_tick(tmp_path)  # the next change gets a new timestamp
     other.create("bot", ("acme",))
     assert _names(store) == ["bot", "ops"]
-    _tick()
+    next_file_tick(tmp_path)  # the next change gets a new timestamp
     other.revoke("ops")
     assert _names(store) == ["bot"]
 
@@ -96,7 +92,7 @@ def test_a10_a_token_file_edited_in_place_is_seen(
     entry, _secret = store.create("bot", ("acme",))
     assert [e.projects for e in store.entries()] == [("acme",)]
     path = tmp_path / tokens.TOKENS_DIR / "bot.json"
-    _tick()
+    next_file_tick(tmp_path)  # the next change gets a new timestamp
     edited = {"name": "bot", "sha256": hash_secret("x" * 32), "projects": ["beta"]}
     with path.open("r+", encoding="utf-8") as file:  # in place: the folder does not change
         file.truncate(0)

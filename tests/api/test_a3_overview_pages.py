@@ -7,7 +7,6 @@ what these tests write out of them), so a change on disk must be seen through th
 
 from __future__ import annotations
 
-import asyncio
 import os
 from pathlib import Path
 from typing import Any
@@ -26,10 +25,9 @@ from tests.api.conftest import (
     ok_json,
     write_topic,
 )
+from tests.support.file_clock import next_file_tick
 
 BASE_TIME = 1_700_000_000
-TICK_S = 0.05
-"""Longer than one tick of the coarse clock Linux stamps files and folders with (≤ 10 ms)."""
 
 
 @pytest.fixture(autouse=True)
@@ -208,10 +206,10 @@ async def test_a3_totals_follow_the_disk_at_once(client: Client, agent: AgentHom
 
     write_topic(scope, "third.md")
     created = await ok_json(await client.get(memory_url()))
-    await asyncio.sleep(TICK_S)  # a change in the very tick the folder was listed in is racy
+    next_file_tick(agent.tmp)  # a change in the very tick the folder was listed in is racy
     (scope / "third.md").rename(scope / "renamed.md")
     renamed = await ok_json(await client.get(f"{memory_url()}/scopes/{key}/files"))
-    await asyncio.sleep(TICK_S)
+    next_file_tick(agent.tmp)
     (scope / "note-0.md").unlink()
     deleted = await ok_json(await client.get(memory_url()))
 
@@ -284,7 +282,7 @@ async def test_a1_memory_counts_come_from_the_listings_and_follow_the_disk(
     agents = f"/api/projects/{agent.project}/agents"
 
     first = (await ok_json(await client.get(agents)))["agents"][0]["memoryCount"]
-    await asyncio.sleep(TICK_S)
+    next_file_tick(agent.tmp)
     (agent.root / key / "note-1.md").unlink()
     (agent.root / key / "link.md").unlink()
     second = (await ok_json(await client.get(agents)))["agents"][0]["memoryCount"]

@@ -31,9 +31,7 @@ from memory_core.wire import TopicSummary
 from pytest_aiohttp import AiohttpClient
 
 from tests.api.conftest import AgentHome, Client, memory_url, ok_json, real
-
-TICK_S = 0.05
-"""Longer than one tick of the coarse clock Linux stamps files with (≤ 10 ms)."""
+from tests.support.file_clock import next_file_tick
 
 TOPICS = {
     "deploy-steps.md": "---\nname: deploy-steps\ndescription: how we deploy\n---\n"
@@ -117,7 +115,7 @@ async def test_a5_q4_listing_after_a_restart_sees_a_file_edited_in_place_meanwhi
     path = scope / "deploy-steps.md"
     before = path.stat()
 
-    await asyncio.sleep(TICK_S)
+    next_file_tick(agent.tmp)
     edited = TOPICS["deploy-steps.md"].replace("how we deploy", "how we rolled")
     path.write_text(edited, encoding="utf-8")  # same size, in place, mtime set back
     os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))

@@ -48,16 +48,6 @@ def restore_logging() -> Iterator[None]:
     logging._srcfile, logging.logThreads, logging.logMultiprocessing = switches
 
 
-@pytest.fixture
-def open_umask() -> Iterator[None]:
-    """``umask 000`` (WSL's long-standing default), put back after the test."""
-    old = os.umask(0)
-    try:
-        yield
-    finally:
-        os.umask(old)
-
-
 def test_a1_under_umask_000_no_folder_or_file_of_the_data_dir_is_writable_by_others(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, open_umask: None
 ) -> None:

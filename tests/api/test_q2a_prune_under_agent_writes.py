@@ -10,10 +10,12 @@ to a few seconds; it failed on the pruning that replaced the index by ``rename``
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import json
 import random
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,6 +34,7 @@ STYLES = ("append", "append", "inplace", "rename")
 VICTIMS = 36
 KEEPERS = 12
 WRITER_PAUSE_S = 0.002
+WRITERS_WAIT_S = 30.0
 
 
 @pytest.fixture
@@ -59,6 +62,30 @@ def start_writers(
         command += ["--serial-lock", str(lock), "--stop-file", str(stop)]
         processes.append(subprocess.Popen(command))
     return stop, results
+
+
+def index_lines(index: Path, lock: Path) -> set[str]:
+    """The lines of ``index`` between two writer turns: read holding the writers' turn lock, so
+    no rewrite is half done (the service's own edits replace the file in one step)."""
+    with lock.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            return set(index.read_text(encoding="utf-8").splitlines())
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+async def each_writer_writes(index: Path, lock: Path) -> None:
+    """Wait until ``index`` holds, for every writer of :data:`STYLES`, a line it did not hold
+    when called. Fails after :data:`WRITERS_WAIT_S` (a hang guard, not a speed check)."""
+    seen = await asyncio.to_thread(index_lines, index, lock)
+    deadline = time.monotonic() + WRITERS_WAIT_S
+    while True:
+        new = await asyncio.to_thread(index_lines, index, lock) - seen
+        if all(any(line.startswith(f"- w{n} note ") for line in new) for n in range(len(STYLES))):
+            return
+        assert time.monotonic() < deadline, "a writer wrote nothing"
+        await asyncio.sleep(WRITER_PAUSE_S)
 
 
 async def delete_all(session: aiohttp.ClientSession, bases: list[str], victims: list[str]) -> None:
@@ -98,9 +125,10 @@ async def test_q2a_deletes_pruning_the_index_lose_no_line_the_agent_writes_meanw
         work.mkdir()
 
         stop, results = start_writers(index, work, writers)
-        await asyncio.sleep(0.3)  # the writers are under way before the first delete
+        turns = work / "agent-turns.lock"
+        await each_writer_writes(index, turns)  # under way before the first delete
         await delete_all(session, bases, victims)
-        await asyncio.sleep(0.3)
+        await each_writer_writes(index, turns)  # and still writing after the last one
         stop.touch()
         for process in writers:
             assert await asyncio.to_thread(process.wait, 30) == 0

@@ -9,7 +9,6 @@ an editor or a shell would, and the very next request must show the change.
 
 from __future__ import annotations
 
-import asyncio
 import os
 from pathlib import Path
 from typing import Any
@@ -20,9 +19,7 @@ from memory_api.store.stat_cache import StatCache, derived_key, file_key, is_rac
 from memory_core import layout
 
 from tests.api.conftest import AgentHome, Client, memory_url, ok_json, write_topic
-
-TICK_S = 0.05
-"""Longer than one tick of the coarse clock Linux stamps files with (≤ 10 ms)."""
+from tests.support.file_clock import next_file_tick
 
 
 @pytest.fixture(autouse=True)
@@ -68,7 +65,7 @@ async def test_q4_session_start_sees_a_same_size_rewrite_that_sets_the_mtime_bac
     before = index.stat()
     assert "— old" in (await _start(client, workspace))["memory"]
 
-    await asyncio.sleep(TICK_S)
+    next_file_tick(agent.tmp)
     index.write_text("- [Alpha](alpha.md) — new\n", encoding="utf-8")  # same size, in place
     os.utime(index, ns=(before.st_atime_ns, before.st_mtime_ns))  # as `cp -p` or `touch -d`
     assert index.stat().st_size == before.st_size

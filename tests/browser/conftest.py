@@ -9,6 +9,7 @@ Screenshots of each state land in ``artifacts/screenshots/`` (git-ignored).
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -75,17 +76,53 @@ def browser() -> Iterator[Browser]:
         launched.close()
 
 
+class SeededDataDirs:
+    """Fresh demo data dirs, each as ``memory-api demo seed`` leaves it, seeded once per worker.
+
+    A seeded data dir cannot be copied elsewhere: its Workspace scopes are keyed by the real
+    path of ``<data dir>/demo-workspaces/<name>`` (K-1, K-5). So the n-th data dir of every test
+    of this worker lives at one path, ``<base>/data-<n>``: the first test that needs it with a
+    given environment seeds it there and keeps a copy; every later one gets that copy back at
+    the same path (mtimes kept), exactly the files a seed of its own would have left.
+    """
+
+    def __init__(self, base: Path) -> None:
+        self._base = base
+        self._seeded: dict[tuple[int, frozenset[tuple[str, str]]], Path] = {}
+
+    def fresh(self, number: int, extra: dict[str, str]) -> Path:
+        """The data dir ``<base>/data-<number>``, freshly seeded with ``extra`` in the
+        environment; whatever an earlier test left there is gone."""
+        data_dir = self._base / f"data-{number}"
+        shutil.rmtree(data_dir, ignore_errors=True)
+        key = (number, frozenset(extra.items()))
+        kept = self._seeded.get(key)
+        if kept is None:
+            seed(data_dir, {**os.environ, **extra})
+            kept = self._base / "seeded" / str(len(self._seeded))
+            shutil.copytree(data_dir, kept, symlinks=True)
+            self._seeded[key] = kept
+        else:
+            shutil.copytree(kept, data_dir, symlinks=True)
+        return data_dir
+
+
+@pytest.fixture(scope="session")
+def seeded_data_dirs(tmp_path_factory: pytest.TempPathFactory) -> SeededDataDirs:
+    """This worker's :class:`SeededDataDirs`."""
+    return SeededDataDirs(tmp_path_factory.mktemp("browser-data"))
+
+
 @pytest.fixture
-def make_service(tmp_path: Path) -> Iterator[ServiceFactory]:
+def make_service(seeded_data_dirs: SeededDataDirs) -> Iterator[ServiceFactory]:
     """Start seeded services over fresh data dirs: ``make_service(token=…, env=…)``."""
     started: list[Service] = []
 
     def make(*, token: str | None = None, env: dict[str, str] | None = None) -> Service:
-        data_dir = tmp_path / f"data-{len(started)}"
         extra = {"MEMORY_API_CHAT_URL": CHAT_URL, **(env or {})}
         if token:
             extra["MEMORY_API_TOKENS"] = f"tester={token}"
-        seed(data_dir, {**os.environ, **extra})
+        data_dir = seeded_data_dirs.fresh(len(started), extra)
         service = start_service(data_dir, extra, token)
         started.append(service)
         return service

@@ -22,6 +22,10 @@ from tests.plugin.npm_cli import CODEX, GEMINI, npm_cli
 from tests.plugin.real_service import RealService
 
 RUN_LIMIT_S = 180  # a hang guard for the CLI run, not an assertion about speed
+GEMINI_ONE_PROCESS = {"GEMINI_CLI_NO_RELAUNCH": "true"}
+"""Gemini CLI starts Node, then starts it again as a child with a bigger heap and this variable
+set, and the child runs the Session (its hooks, its model calls). Set from the start, the first
+Node runs that same Session with the same environment, and the second start is saved."""
 TOPIC = """---
 name: harness-hooks
 description: Memory reaches this coding agent through its Session-start and pre-tool hooks
@@ -246,6 +250,7 @@ async def run_gemini_in(
             "GOOGLE_GEMINI_BASE_URL": "http://127.0.0.1:{port}",
             "GEMINI_CLI_TRUST_WORKSPACE": "true",
             "NO_COLOR": "1",
+            **GEMINI_ONE_PROCESS,
             **code_under_test(),
         },
         sockets=sockets,

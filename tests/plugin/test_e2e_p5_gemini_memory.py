@@ -26,7 +26,7 @@ from memory_core import layout
 from memory_core.keys import key_for_real_path
 
 from tests.plugin.fake_model_apis import FakeGemini, Json, serve_app
-from tests.plugin.harness_run import GEMINI_SETTINGS, RUN_LIMIT_S
+from tests.plugin.harness_run import GEMINI_ONE_PROCESS, GEMINI_SETTINGS, RUN_LIMIT_S
 from tests.plugin.loopback_only import run_isolated, unix_bridges
 from tests.plugin.npm_cli import GEMINI, npm_cli
 
@@ -72,6 +72,7 @@ async def gemini_session(
                     "GOOGLE_GEMINI_BASE_URL": f"http://127.0.0.1:{port}",
                     "GEMINI_CLI_TRUST_WORKSPACE": "true",
                     "NO_COLOR": "1",
+                    **GEMINI_ONE_PROCESS,
                 },
                 limit_s=RUN_LIMIT_S,
             )

@@ -13,7 +13,6 @@ import json
 import os
 import stat
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -282,16 +281,6 @@ def test_token_in_readable_settings_old_backups_made_private(tmp_path: Path) -> 
     assert TOKEN not in settings.read_text(encoding="utf-8")
     token_file = home / TOKEN_FILES["claude-code"]
     assert token_file.read_text(encoding="utf-8") == TOKEN + "\n" and mode(token_file) == 0o600
-
-
-@pytest.fixture
-def open_umask() -> Iterator[None]:
-    """``umask 000``, as some containers and shells run: every bit a ``mkdir`` asks for."""
-    old = os.umask(0)
-    try:
-        yield
-    finally:
-        os.umask(old)
 
 
 @pytest.mark.parametrize("harness", HARNESSES)

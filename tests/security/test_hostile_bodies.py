@@ -10,6 +10,7 @@ bad agent bodies (``tests/api/test_agents.py``), stale ``If-Match``
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gzip
 import io
 import logging
@@ -43,16 +44,34 @@ SECRET = "admin-secret-0123456789abcdef"
 
 
 async def raw_request(client: Client, head: bytes, body: bytes = b"") -> tuple[int, bytes, bytes]:
-    """Send bytes no well-behaved client would send; return (status, head, body) of the answer."""
+    """Send bytes no well-behaved client would send; return (status, head, body) of the answer.
+
+    The answer ends where its own ``Content-Length`` says, not when the server closes the
+    connection: after refusing a body it was never sent, aiohttp lingers up to 10 s reading
+    it before closing, and waiting for that close measured the linger, not the answer.
+    """
     reader, writer = await asyncio.open_connection(client.server.host, client.server.port)
-    writer.write(head + b"\r\n" + body)
-    await writer.drain()
-    answer = await reader.read()
-    writer.close()
-    await writer.wait_closed()
-    status_line, _, rest = answer.partition(b"\r\n")
-    headers, _, payload = rest.partition(b"\r\n\r\n")
+    try:
+        writer.write(head + b"\r\n" + body)
+        await writer.drain()
+        answer_head = await reader.readuntil(b"\r\n\r\n")
+        status_line, _, headers = answer_head.removesuffix(b"\r\n\r\n").partition(b"\r\n")
+        length = _content_length(headers)
+        payload = await (reader.read() if length is None else reader.readexactly(length))
+    finally:
+        writer.close()
+        with contextlib.suppress(ConnectionError):
+            await writer.wait_closed()
     return int(status_line.split()[1]), headers, payload
+
+
+def _content_length(headers: bytes) -> int | None:
+    """The ``Content-Length`` of an answer's header block; None when it has none."""
+    for line in headers.split(b"\r\n"):
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            return int(value.strip())
+    return None
 
 
 @pytest.mark.parametrize(

@@ -22,7 +22,7 @@ from tests.api.conftest import write_topic
 
 
 @pytest.fixture
-def open_umask() -> Iterator[None]:
+def umask_022() -> Iterator[None]:
     """The umask a data dir is often made under (``022``): git alone would make 0755/0644."""
     before = os.umask(0o022)
     try:
@@ -55,7 +55,7 @@ def make_scope(data_dir: Path) -> Path:
     return scope
 
 
-def test_v1_a_new_history_is_owner_only(tmp_path: Path, open_umask: None) -> None:
+def test_v1_a_new_history_is_owner_only(tmp_path: Path, umask_022: None) -> None:
     scope = make_scope(tmp_path)
 
     record(tmp_path, scope)
@@ -71,7 +71,7 @@ def test_v1_a_new_history_is_owner_only(tmp_path: Path, open_umask: None) -> Non
 
 
 def test_v1_a_history_made_before_the_rule_is_made_owner_only_at_its_next_record(
-    tmp_path: Path, open_umask: None
+    tmp_path: Path, umask_022: None
 ) -> None:
     scope = make_scope(tmp_path)
     history = layout.history_root(tmp_path, "coder")
@@ -97,7 +97,7 @@ def test_v1_a_history_made_before_the_rule_is_made_owner_only_at_its_next_record
 
 def test_v1_a_history_it_may_not_make_private_is_warned_of_and_still_records(
     tmp_path: Path,
-    open_umask: None,
+    umask_022: None,
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
 ) -> None:

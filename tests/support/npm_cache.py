@@ -72,12 +72,36 @@ def ensure_npm_package(
     return prefix
 
 
+_VERSIONS: dict[tuple[Path, bool, tuple[int, int, int, int]], str] = {}
+"""The versions :func:`version_of` found, by the binary's real path and file identity: asked
+again in this process, an unchanged file gets the same answer without starting the CLI."""
+
+
 def version_of(binary: Path, *, last_word: bool = False) -> str | None:
     """The version ``binary --version`` prints (its first word, or the first line's last word).
 
     None when the binary is missing, fails or prints nothing. It runs in a HOME of its own,
-    removed afterwards: ``gemini --version`` writes ``~/.gemini/projects.json``.
+    removed afterwards: ``gemini --version`` writes ``~/.gemini/projects.json``. Each test
+    that drives a CLI asks for it, and one ``gemini --version`` starts Node twice (it relaunches
+    itself with a bigger heap): the answer is kept for as long as the file it ran is the same
+    (device, inode, size and mtime of its real path), so a reinstall is asked again.
     """
+    try:
+        real = binary.resolve(strict=True)
+        info = real.stat()
+    except OSError:
+        return None
+    key = (real, last_word, (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns))
+    if key not in _VERSIONS:
+        found = _run_version(binary, last_word=last_word)
+        if found is None:
+            return None  # a failure (a timeout on a busy machine) is asked again next time
+        _VERSIONS[key] = found
+    return _VERSIONS[key]
+
+
+def _run_version(binary: Path, *, last_word: bool) -> str | None:
+    """Run ``binary --version`` in a throwaway HOME; see :func:`version_of`."""
     with tempfile.TemporaryDirectory(prefix="version-home-") as home:
         try:
             done = subprocess.run(
