@@ -61,6 +61,9 @@ export class VirtualRows {
   reserve(count) {
     this.list.style.setProperty("--rows", String(count));
     this.reserved = count;
+    // Nothing to scroll to yet: the loading note above the reserved list must not make the
+    // area a scroll region with nothing focusable in it (axe: scrollable-region-focusable).
+    this.viewport.classList.add("reserving");
     this.fitHeight();
     this.notify({ first: 0, last: 0 });
   }
@@ -72,6 +75,7 @@ export class VirtualRows {
   setItems(items, { keepScroll = false } = {}) {
     this.items = items;
     this.reserved = null;
+    this.viewport.classList.remove("reserving");
     this.pinned = null;
     for (const row of this.built.values()) row.remove();
     this.built.clear();
