@@ -206,6 +206,13 @@ class _BareRuns:
     def __init__(self, line: str) -> None:
         self.line = line
         self.start = self.end = self.unmarked_end = -1
+        # The last closing ``»`` and ``“``/``”``: an opening one after it closes nothing, and
+        # is not looked for over the rest of the line again from each name (``pw: «`` × n).
+        self.last_close = {"«": line.rfind("»"), "„": max(line.rfind("“"), line.rfind("”"))}
+
+    def may_quote(self, at: int) -> bool:
+        """Whether a quoted value (:data:`_QUOTED`) can start at ``at``."""
+        return self.last_close.get(self.line[at : at + 1], at) >= at
 
     def value_end(self, at: int) -> int:
         """Where ``_without_trailing_marks`` of the bare value at ``at`` ends (``at`` when there
@@ -249,7 +256,7 @@ def _phrase_value(
         else:
             return None
         strong = True
-    quoted = _QUOTED.match(line, at)
+    quoted = _QUOTED.match(line, at) if runs.may_quote(at) else None
     if quoted is not None:
         group = next(name for name in _QUOTED_GROUPS if quoted.group(name) is not None)
         return _value_span(quoted.start(group), quoted.group(group), kind, strong=strong)
