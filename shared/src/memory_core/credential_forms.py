@@ -195,12 +195,51 @@ def _assignment_spans(line: str, hints: frozenset[str]) -> Iterator[Span]:
             yield found
 
 
-def _phrase_value(line: str, at: int, kind: str) -> Span | None:
+class _BareRuns:
+    """Where the bare value (:data:`_BARE`) starting at a position of one line ends.
+
+    Prose names inside one run of value characters (``:pw:pw:pw…``) all start a value that ends
+    where the run ends: the run is matched, and its trailing marks found, once rather than again
+    from each name, so the work is linear in the line's length however many names it holds.
+    """
+
+    def __init__(self, line: str) -> None:
+        self.line = line
+        self.start = self.end = self.unmarked_end = -1
+        # The last closing ``»`` and ``“``/``”``: an opening one after it closes nothing, and
+        # is not looked for over the rest of the line again from each name (``pw: «`` × n).
+        self.last_close = {"«": line.rfind("»"), "„": max(line.rfind("“"), line.rfind("”"))}
+
+    def may_quote(self, at: int) -> bool:
+        """Whether a quoted value (:data:`_QUOTED`) can start at ``at``."""
+        return self.last_close.get(self.line[at : at + 1], at) >= at
+
+    def value_end(self, at: int) -> int:
+        """Where ``_without_trailing_marks`` of the bare value at ``at`` ends (``at`` when there
+        is none), found without copying the value."""
+        if not self.start <= at < self.end:
+            bare = _BARE.match(self.line, at)
+            if bare is None:
+                return at
+            self.start, self.end = at, bare.end()
+            self.unmarked_end = self.end
+            while self.unmarked_end > at and self.line[self.unmarked_end - 1] in ".,:'\"":
+                self.unmarked_end -= 1
+        if self.line[max(at, self.end - 3) : self.end].endswith(("...", "…")):
+            return self.end  # an elided value keeps its dots
+        return max(at, self.unmarked_end)
+
+
+def _phrase_value(
+    line: str, at: int, kind: str, runs: _BareRuns, covered: tuple[int, int]
+) -> Span | None:
     """The value a prose name of a credential ending at ``at`` is given, when it is a secret.
 
     Right after the name (``pw: x``, ``pw is x``, ``pw `x` ``) any credential counts; past a
     few words (``password for the staging admin: x``) or a bare space (``vnc password 8301``)
-    only a strong one (:func:`~memory_core.credential_values.looks_secret`).
+    only a strong one (:func:`~memory_core.credential_values.looks_secret`). A bare value
+    inside ``covered`` (``(start, end)`` of a value already found on the line) is not judged
+    again: it would be masked within that one, under its kind.
     """
     strong = False
     separator = _SEPARATOR.match(line, at)
@@ -217,14 +256,14 @@ def _phrase_value(line: str, at: int, kind: str) -> Span | None:
         else:
             return None
         strong = True
-    quoted = _QUOTED.match(line, at)
+    quoted = _QUOTED.match(line, at) if runs.may_quote(at) else None
     if quoted is not None:
         group = next(name for name in _QUOTED_GROUPS if quoted.group(name) is not None)
         return _value_span(quoted.start(group), quoted.group(group), kind, strong=strong)
-    bare = _BARE.match(line, at)
-    if bare is None:
+    end = runs.value_end(at)
+    if covered[0] <= at and end <= covered[1]:
         return None
-    return _value_span(at, _without_trailing_marks(bare.group()), kind, strong=strong)
+    return _value_span(at, line[at:end], kind, strong=strong)
 
 
 def _past_filler(line: str, at: int) -> int | None:
@@ -244,11 +283,14 @@ def _phrase_spans(line: str, hints: frozenset[str]) -> Iterator[Span]:
     if hints.isdisjoint(PHRASE_HINTS):
         return
     prose = blank_code_spans(line) if "`" in line else line
+    runs = _BareRuns(line)
+    covered = (0, 0)
     for kind, start, end in phrases(line):
         if prose[start] != line[start]:
             continue  # a word inside code (``python -c pass``) names nothing
-        found = _phrase_value(line, end, kind)
+        found = _phrase_value(line, end, kind, runs, covered)
         if found is not None:
+            covered = (found[1], found[2])
             yield found
 
 

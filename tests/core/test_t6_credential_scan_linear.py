@@ -1,0 +1,201 @@
+"""T-5/I-8: the scan of a line holding many prose names of credentials is linear in its length.
+
+A prose name's bare value runs to the end of its run of value characters, so in ``:pw:pw:pw…``
+every name gave a value reaching the end of the line, which was matched and judged again per
+name: 6,000 characters took 2 s, a 1 MiB line (memory files are read up to 1 MiB) hours. The
+scan must find and mask exactly what it did (no cap, no skipped line): the former prose-name
+code is kept here as the reference the scan is compared with on generated lines. Work is
+counted (characters judged, value matches), never timed.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+
+import pytest
+from memory_core import credential_forms
+from memory_core.credential_forms import (
+    _BARE,
+    _QUOTED,
+    _QUOTED_GROUPS,
+    _SPACES,
+    Span,
+    _past_filler,
+    _value_span,
+    _without_trailing_marks,
+)
+from memory_core.credential_keys import PHRASE_HINTS, phrases
+from memory_core.credential_values import looks_secret
+from memory_core.credentials import find_secrets, mask_secret_lines
+from memory_core.markdown import blank_code_spans
+
+MIB = 1 << 20
+
+
+# ---- the reference: prose-name values as they were found before the scan was made linear ----
+def _reference_phrase_value(line: str, at: int, kind: str) -> Span | None:
+    strong = False
+    separator = credential_forms._SEPARATOR.match(line, at)
+    if separator is not None and separator.end() > at:
+        at = separator.end()
+    elif line.startswith(("`", " `"), at):
+        at = line.index("`", at)
+    else:
+        after_filler = _past_filler(line, at)
+        if after_filler is not None:
+            at = after_filler
+        elif line.startswith((" ", "\t"), at):
+            at = _SPACES.match(line, at).end()  # type: ignore[union-attr] # matches anywhere
+        else:
+            return None
+        strong = True
+    quoted = _QUOTED.match(line, at)
+    if quoted is not None:
+        group = next(name for name in _QUOTED_GROUPS if quoted.group(name) is not None)
+        return _value_span(quoted.start(group), quoted.group(group), kind, strong=strong)
+    bare = _BARE.match(line, at)
+    if bare is None:
+        return None
+    return _value_span(at, _without_trailing_marks(bare.group()), kind, strong=strong)
+
+
+def _reference_phrase_spans(line: str, hints: frozenset[str]) -> Iterator[Span]:
+    if hints.isdisjoint(PHRASE_HINTS):
+        return
+    prose = blank_code_spans(line) if "`" in line else line
+    for kind, start, end in phrases(line):
+        if prose[start] != line[start]:
+            continue
+        found = _reference_phrase_value(line, end, kind)
+        if found is not None:
+            yield found
+
+
+# ---- generated lines: names, separators, values and prose, glued or spaced ----
+_NAMES = [
+    "password", "Password", "pw", "PW", "pass", "passwd", "passphrase", "Passwort", "пароль",
+    "密码", "パスワード", "비밀번호", "token", "Token", "secret", "api_key", "api key", "API-Key",
+    "apiKey", "DB_PASSWORD", "root pw", "mot de passe", "contraseña", "токен",
+]  # fmt: skip
+_SEPARATORS = [
+    ":", ": ", "=", " = ", " is ", " was ", " ist ", " lautet ", "：", "=>", " -> ", "→", " — ",
+    "是", "は", "는", "`", " `", "**: ", "_:", "'", '"', ": '", ': "', " «", " „", "",
+    " for the admin: ", " of the NAS is ",
+]  # fmt: skip
+_VALUES = [
+    "Lm29xQ!k", "hunter2", "200152", "sunshine", "Winter2025!", "ghp_A1b2C3d4E5f6G7h8I9j0K1l2",
+    "abc...", "abc…", "x", "$TOKEN", "<token>", "****", "your-api-key-here", "os.environ[",
+    "/home/alex", "--frozen", "uKdMNKHWnfVaEpVwKZgT", "проходит", "密码是", "4096", "a.b.c",
+]  # fmt: skip
+_GLUE = [*" ,;|.:'\"`()<>[]{}-_!?", "»", "”", " and ", " see ", ".", "...", "\t"]
+
+
+def _generated_lines(seed: int, count: int) -> list[str]:
+    generator = random.Random(seed)  # noqa: S311 - generated test lines, no secret
+    pieces = [_NAMES, _SEPARATORS, _VALUES, _GLUE]
+    lines = []
+    for _ in range(count):
+        parts: list[str] = []
+        for _ in range(generator.randint(1, 14)):
+            if generator.random() < 0.6:
+                parts += [
+                    generator.choice(_NAMES),
+                    generator.choice(_SEPARATORS),
+                    generator.choice(_VALUES),
+                ]
+            else:
+                parts.append(generator.choice(generator.choice(pieces)))
+            if generator.random() < 0.5:
+                parts.append(generator.choice(_GLUE))
+        lines.append("".join(parts))
+    return lines
+
+
+def test_t5_the_linear_scan_finds_and_masks_what_the_former_scan_did(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Thousands of generated lines mixing names, separators, values and prose: the findings
+    and the masked lines are identical to those of the former prose-name code."""
+    lines = _generated_lines(20261203, 4000)
+    text = "\n".join(lines)
+    linear = (find_secrets(text), mask_secret_lines(lines))
+    monkeypatch.setattr(credential_forms, "_phrase_spans", _reference_phrase_spans)
+    reference = (find_secrets(text), mask_secret_lines(lines))
+    assert linear[0] == reference[0]
+    for number, (got, expected) in enumerate(zip(linear[1], reference[1], strict=True)):
+        assert got == expected, lines[number]
+    assert len(reference[0]) > 1000  # the lines give values to mask, not only nothing
+
+
+class _Counted:
+    """Counts the calls of ``looks_secret`` and the characters of the values it judged."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.characters = 0
+
+    def __call__(self, value: str, *, password: bool = False, strong: bool = False) -> bool:
+        self.calls += 1
+        self.characters += len(value)
+        return looks_secret(value, password=password, strong=strong)
+
+
+class _CountingPattern:
+    """Stands in for a compiled pattern and counts its ``match`` calls."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern = pattern
+        self.calls = 0
+        self.openings = 0  # calls at a ``«`` or ``„``, which scan on to a closing mark
+
+    def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        self.calls += 1
+        self.openings += text[pos : pos + 1] in ("«", "„")
+        return self.pattern.match(text, pos)
+
+
+# A prose name glued to its separator and the next name: one run of value characters, every
+# name's value reaching the end of the line; a found value covers the names after it.
+# An opening « or „ that nothing closes is not scanned for its closing mark again per name.
+_HOSTILE = [
+    ":pw",
+    "pw:",
+    "pw=",
+    "=pw",
+    "*pw*:",
+    "pw：",
+    "pw=>",
+    ":PW",
+    "'pw:",
+    "pw:x",
+    "pw: «",
+    "pw „",
+]
+
+
+@pytest.mark.parametrize("unit", _HOSTILE)
+def test_t5_a_mebibyte_line_repeating_a_glued_name_is_judged_in_linear_work(
+    unit: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 1 MiB line of ``:pw`` (and its kin) was judged once per name over the rest of the
+    line: about 6e10 characters. Now the characters judged and the bare-value matches stay
+    within a few times the line's length; the findings are those of a short line."""
+    line = unit * (MIB // len(unit))
+    counted = _Counted()
+    counting = _CountingPattern(_BARE)
+    monkeypatch.setattr(credential_forms, "looks_secret", counted)
+    monkeypatch.setattr(credential_forms, "_BARE", counting)
+    quoted = _CountingPattern(_QUOTED)
+    monkeypatch.setattr(credential_forms, "_QUOTED", quoted)
+    found = find_secrets(line)
+    assert found == find_secrets(unit * 50)
+    assert counted.characters <= 4 * len(line)
+    assert counting.calls <= 4 * len(line) // len(unit) + 10
+    assert quoted.openings == 0  # no closing mark on the line: never scanned for one
+    assert (mask_secret_lines([line]) != [line]) == bool(found)
+    medium = [unit * (1500 // len(unit))]  # long enough for the 300-character assignment cap
+    masked = (find_secrets(medium[0]), mask_secret_lines(medium))
+    monkeypatch.setattr(credential_forms, "_phrase_spans", _reference_phrase_spans)
+    assert (find_secrets(medium[0]), mask_secret_lines(medium)) == masked
