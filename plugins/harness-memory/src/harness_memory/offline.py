@@ -128,10 +128,8 @@ def _answer(
     sections = []
     manifests = []
     if settings.enabled:
-        user = _uncreated(root, USER_SCOPE) or _read_index(root, USER_SCOPE)
-        ours = None
-        if key is not None:
-            ours = _uncreated(root, key) or _read_index(root, key)
+        user = _scope_index(root, USER_SCOPE)
+        ours = None if key is None else _scope_index(root, key)
         capped = cap_indexes(
             None if user is None else user[0],
             None if ours is None else ours[0],
@@ -157,6 +155,17 @@ def _answer(
         template_has_memory=True,
         sections=sections,
     )
+
+
+def _scope_index(root: Path, key: str) -> tuple[str | PreparedIndex, tuple[int, bool]] | None:
+    """What scope ``key`` injects offline: an index that is there but cannot be read says so
+    first (Q-2b: the operator's fault to fix, and the likelier reason memories cannot be saved
+    either); else a scope the model cannot save into gets the ``uncreated`` note (A-9); else
+    its index (:func:`_read_index`; None when there is none yet)."""
+    index = _read_index(root, key)
+    if index is not None and isinstance(index[0], PreparedIndex):
+        return index  # could not be read, or never read (a symlink out, not a regular file)
+    return _uncreated(root, key) or index
 
 
 def _uncreated(root: Path, key: str) -> tuple[PreparedIndex, tuple[int, bool]] | None:
