@@ -12,9 +12,10 @@ from __future__ import annotations
 import io
 import json
 import os
+import subprocess
 import tarfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
@@ -132,11 +133,24 @@ def _deep_tree(root: Path, depth: int) -> Path:
     return root
 
 
+@pytest.fixture
+def deep_tree(tmp_path: Path) -> Iterator[Path]:
+    """:func:`_deep_tree` of 1500 folders, removed by ``rm -rf`` after the test: left in
+    ``tmp_path``, it would be removed by pytest's own clean-up of old temporary folders in a
+    later session, whose recursive ``shutil.rmtree`` it takes past Python's recursion limit
+    (the session then ends in an error, its test results all passed)."""
+    folder = _deep_tree(tmp_path / "memories", 1500)
+    try:
+        yield folder
+    finally:
+        subprocess.run(["rm", "-rf", str(folder)], check=True)
+
+
 def test_p5_a_tree_thousands_of_folders_deep_is_walked_not_a_recursion_error(
-    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    env: Path, deep_tree: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """1500 nested folders were a RecursionError traceback of ``--from memory-tool``."""
-    folder = _deep_tree(tmp_path / "memories", 1500)
+    folder = deep_tree
     skipped: list[sources.Skipped] = []
     assert [path.name for path in walk_files(folder, skipped)] == ["note.md"]
     assert skipped == []
