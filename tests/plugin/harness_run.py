@@ -128,6 +128,20 @@ async def run_in_loopback(
     return code, out.decode(errors="replace"), err.decode(errors="replace"), port
 
 
+CODEX_SANDBOX = (
+    "--skip-git-repo-check",
+    "--sandbox",
+    "workspace-write",
+    # /tmp and $TMPDIR are not made writable roots: Codex protects each writable root's .git by
+    # binding over it, and makes a missing one as an empty /tmp/.git for as long as it runs, which
+    # puts every other test's tmp_path inside a "git repository" meanwhile
+    "-c",
+    "sandbox_workspace_write.exclude_slash_tmp=true",
+    "-c",
+    "sandbox_workspace_write.exclude_tmpdir_env_var=true",
+)
+"""``codex exec`` flags for a Session in a Workspace-write sandbox."""
+
 CODEX_CONFIG = """
 model = "gpt-5.5"
 model_provider = "stand_in"
@@ -179,7 +193,7 @@ async def run_codex(
     if hooks:
         install("codex", home, service, memory_root, *install_flags)  # into its config.toml
     fake = FakeResponses(turns=turns)
-    command = [str(codex), "exec", "--skip-git-repo-check", "--sandbox", "workspace-write", PROMPT]
+    command = [str(codex), "exec", *CODEX_SANDBOX, PROMPT]
     status, out, err, _ = await run_in_loopback(
         command,
         app_factory=fake.app,

@@ -43,6 +43,7 @@ from tests.plugin.fake_anthropic import Block
 from tests.plugin.fake_model_apis import FakeResponses, Json, Turn
 from tests.plugin.harness_run import (
     CODEX_CONFIG,
+    CODEX_SANDBOX,
     PROMPT,
     gemini_home,
     run_gemini_in,
@@ -133,7 +134,7 @@ class Machine:
         self.install("codex")  # config.toml afresh: the run writes the stand-in's port into it
         fake = FakeResponses(turns=turns)
         codex = npm_cli(CODEX)
-        command = [str(codex), "exec", "--skip-git-repo-check", "--sandbox", "workspace-write"]
+        command = [str(codex), "exec", *CODEX_SANDBOX]
         status, _out, err, _ = await run_in_loopback(
             [*command, PROMPT],
             app_factory=fake.app,
