@@ -259,16 +259,18 @@ def has_other_names(real: str, folder: str) -> bool:
     memory root (or the Session records), in a scope this Session may not write. Which names it
     has cannot be asked of the kernel, so any is refused; the service leaves every memory file
     one name (its own second name for a temporary file lasts only while it writes it). Two
-    ``stat`` calls; False for a folder, a missing file or another filesystem."""
+    ``stat`` calls; False for a folder, a missing file (or ``folder``) or another filesystem.
+    True when either cannot be looked at otherwise (``EACCES``, ``EIO`` …): a read error never
+    lets a write through that a readable file would have been refused."""
     try:
         found = Path(real).lstat()
-        return (
-            stat.S_ISREG(found.st_mode)
-            and found.st_nlink > 1
-            and found.st_dev == Path(folder).stat().st_dev
-        )
-    except OSError:
+        if not stat.S_ISREG(found.st_mode) or found.st_nlink <= 1:
+            return False
+        return found.st_dev == Path(folder).stat().st_dev
+    except (FileNotFoundError, NotADirectoryError):
         return False
+    except OSError:
+        return True
 
 
 def replaceable_ancestor(spellings: tuple[str, ...], folders: list[str]) -> str | None:
