@@ -286,6 +286,15 @@ def test_unreadable_memory_files_for_real_a_scope_it_may_not_enter_has_no_delete
     assert status == 200 and changes["versions"], changes
 
 
+def _export(served: ServedProcess, archive: Path) -> subprocess.CompletedProcess[str]:
+    """``memory-api memory export`` of agent coder into ``archive``, refused like the service."""
+    export = [venv_bin("memory-api"), "memory", "export", "--project", "acme", "--agent"]
+    return subprocess.run(
+        [*_prefix(), *export, "coder", "-o", str(archive)],
+        env=served.env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+
+
 def _problem(base: str, method: str, path: str, body: object = None) -> tuple[int, str]:
     status, problem = call(base, method, path, body)
     return status, str(problem.get("detail", ""))
@@ -337,11 +346,7 @@ def test_unreadable_memory_files_for_real_get_one_status_on_every_route(
     assert call(base, "POST", f"{AGENT}/memory/session-start", start)[0] == 200
 
     archive = tmp_path / "coder.tar.gz"
-    export = [venv_bin("memory-api"), "memory", "export", "--project", "acme", "--agent"]
-    done = subprocess.run(
-        [*_prefix(), *export, "coder", "-o", str(archive)],
-        env=served.env, capture_output=True, text=True, check=False,
-    )  # fmt: skip
+    done = _export(served, archive)
     assert done.returncode == 1, done.stderr
     assert "file 'user/private-topic.md' is there, but the service" in done.stderr
     assert READ_ACCESS_FIX in done.stderr
@@ -372,6 +377,10 @@ def test_unreadable_memory_files_for_real_get_one_status_on_every_route(
     ):
         status, detail = _problem(base, method, path, body)
         assert status == 503 and "Permission denied" in detail, (method, path, detail)
+    done = _export(served, archive)
+    assert done.returncode == 1, done.stderr
+    assert f"scope 'user' cannot be listed: the service {DENIED}" in done.stderr
+    assert not archive.exists()
     for method, path, body in (
         ("GET", f"{AGENT}/memory", None),
         ("GET", f"{AGENT}/memory/search?q=topic", None),
