@@ -6,6 +6,7 @@ Every exception class of the service, where it lives, and what it answers::
     ├── BadRequest          400  a request that cannot be understood (bad JSON, bad header)
     │   └── UnreadableBody       a body that does not decode; closes the connection  errors.py
     ├── BodyTimedOut        408  a body that did not all arrive in time; closes it   errors.py
+    ├── BodyTooLarge        413  a body over a route's own limit (git's, R-1)  routes/git_sync.py
     ├── Unauthorized        401  no or unknown bearer token (A-10)
     ├── Forbidden           403  a browser rule refused it: a Host or Origin not the service's
     │                            own, a cross-site unsafe request (A-10a)      http/browser_guard.py
@@ -69,6 +70,13 @@ class BodyTimedOut(ServiceError):
 
     status = 408
     closes_connection = True
+
+
+class BodyTooLarge(ServiceError):
+    """A request body over the route's own limit (413), where that is not the application's
+    ``client_max_size`` (git's pushes and fetches, R-1); the ``detail`` names the limit."""
+
+    status = 413
 
 
 class Unauthorized(ServiceError):

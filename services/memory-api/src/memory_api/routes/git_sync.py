@@ -30,9 +30,10 @@ from urllib.parse import unquote
 from aiohttp import web
 
 from memory_api.appkeys import PRINCIPAL_KEY, get_sync_store
-from memory_api.errors import BadRequest, BodyTimedOut, NotFound
+from memory_api.errors import BadRequest, BodyTimedOut, BodyTooLarge, NotFound
 from memory_api.http.expect import expect_handler
 from memory_api.http.jsonio import json_response
+from memory_api.http.problems import body_too_large
 from memory_api.store.history.git import HistoryUnavailable
 from memory_api.store.sync.backend import GitService, Head, StreamedAnswer
 from memory_api.store.sync.machines import check_machine
@@ -104,7 +105,7 @@ async def _read_body(request: web.Request, service: GitService, cap: int, second
         raise web.HTTPUnsupportedMediaType(text=f"the body of {service} must be {expected}")
     length = request.content_length
     if length is not None and length > cap:
-        raise web.HTTPRequestEntityTooLarge(max_size=cap, actual_size=length)
+        raise BodyTooLarge(body_too_large(cap))
     chunks: list[bytes] = []
     size = 0
     try:
@@ -112,7 +113,7 @@ async def _read_body(request: web.Request, service: GitService, cap: int, second
             while chunk := await request.content.read(_CHUNK):
                 size += len(chunk)
                 if size > cap:
-                    raise web.HTTPRequestEntityTooLarge(max_size=cap, actual_size=size)
+                    raise BodyTooLarge(body_too_large(cap))
                 chunks.append(chunk)
     except TimeoutError:
         raise BodyTimedOut(f"the request body did not arrive within {seconds:g} s") from None
