@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 import regex
 from memory_api.store import search_text
+from memory_core.hidden_text import show_hidden
 
 from tests.api.conftest import AgentHome, Client, expect_problem, memory_url, ok_json
 from tests.api.test_s1_search import files_of, search, topic
@@ -509,3 +510,59 @@ async def test_s2_i9_hidden_text_never_reaches_a_search_answer(
     assert "approvals [hidden: U+202E]except admins[hidden: U+202C]" in whole(hit["snippet"])
     family = next(hit for hit in results["hits"] if hit["file"] == "family.md")
     assert family["description"] == "setup: 👨\u200d👩\u200d👧 and می\u200cخواهم"
+
+
+@pytest.mark.parametrize(
+    "hidden",
+    [
+        "\u200b",  # a zero-width space
+        "\u2060",  # a word joiner
+        "\u202e",  # a right-to-left override
+        "".join(chr(0xE0000 + ord(c)) for c in "run this"),  # tag characters
+        "\ufe0f" * 3,  # variation selectors after no character
+    ],
+)
+async def test_s2_i9_the_marks_of_hidden_text_are_not_searched(
+    client: Client, agent: AgentHome, hidden: str
+) -> None:
+    """A note holding hidden characters is searched as a person sees it: the word ``hidden``
+    of its ``[hidden: …]`` mark (nor ``invisible``, ``tag``, ``U+200B``) finds it no more than
+    it finds a note without them, while a note that says ``hidden`` is still found, and its
+    snippet still shows its own hidden characters as marks."""
+    says, description = f"Hidden files {hidden}stay out.", f"the {hidden}word"
+    topic(agent.user, "plain.md", "plain", "a note", f"Keep setup scripts {hidden}idempotent.")
+    topic(agent.user, "says.md", "says", description, says)
+    for query in ("hidden", "invisible", "characters", "tag", "U+200B", "200B", "selectors"):
+        found = files_of(await search(client, query))
+        assert ("user", "plain.md") not in found, query
+    [hit] = (await search(client, "hidden"))["hits"]
+    assert hit["file"] == "says.md"
+    assert marked(hit["snippet"]) == ["Hidden"]
+    assert whole(hit["snippet"]) == show_hidden(says) != says
+    assert hit["description"] == show_hidden(description) == whole(hit["descriptionParts"])
+    assert "[hidden: " in hit["description"]
+    assert files_of(await search(client, "the word")) == [("user", "says.md")]
+
+
+@pytest.mark.parametrize(
+    ("body", "query", "mark"),
+    [
+        # a hidden character inside a word: found by what a person reads, marked with it
+        ("use pass\u200bword rotation", "password", "pass[hidden: U+200B]word"),
+        ("use pass\u2060word rotation", "pass", "pass[hidden: U+2060]word"),
+        # beside a match: the mark stays outside it
+        ("a \u202edeploy\u202c freeze", "deploy", "deploy"),
+        ("ship\U000e0041\U000e0042 now", "ship", "ship"),
+        # a Thai word break stays as written (not hidden)
+        ("ผู้ใช้\u200bชอบ", "ชอบ", "ชอบ"),
+    ],
+)
+async def test_s2_i9_a_match_is_marked_around_the_hidden_marks(
+    client: Client, agent: AgentHome, body: str, query: str, mark: str
+) -> None:
+    """Matched in the text a person sees, marked in the text an answer shows: a mark inside a
+    match is marked with it, one where it starts or ends stays outside."""
+    topic(agent.user, "note.md", "note", "x", body)
+    [hit] = (await search(client, query))["hits"]
+    assert marked(hit["snippet"]) == [mark]
+    assert not regex.search(r"[\u200b\u2060\u202e\u202c\U000e0000-\U000e007f]", mark)

@@ -55,6 +55,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import regex
+from memory_core.hidden_text import without_hidden
 from memory_core.wire import SnippetPart
 
 __all__ = [
@@ -70,7 +71,9 @@ __all__ = [
     "matches",
     "parse_query",
     "search_form",
+    "shown_matches",
     "snippet",
+    "visible_text",
 ]
 
 UNSPACED_SCRIPTS = (
@@ -131,7 +134,8 @@ _FOLDED = regex.compile(rf"(?<=\p{{Script=Latin}}){_ACCENTS}+")
 # and cantillation, Arabic harakat, Quranic marks, tatweel) and what only hints at rendering
 # inside a word (soft hyphen, combining grapheme joiner, zero-width joiner, and the zero-width
 # space Thai, Lao, Khmer and Myanmar text marks its word breaks with, which a reader does not
-# see: ไทยไม่มี finds ไทย\u200bไม่มี; elsewhere search keeps it shown as [hidden: U+200B], I-9).
+# see: ไทยไม่มี finds ไทย\u200bไม่มี; elsewhere it is hidden, I-9, and left out of what is searched
+# with the other hidden characters: visible_text).
 # ZWNJ stays a word break: in Persian it parts a prefix or suffix from its stem (می‌خواهم is
 # found by خواهم).
 _LEFT_OUT = (
@@ -501,6 +505,43 @@ def index_text(text: str) -> str:
     if "ال" in pieced or "لل" in pieced:
         pieced = _with_arabic_parts(pieced)
     return _with_parts(pieced)
+
+
+def visible_text(text: str) -> str:
+    """What search indexes and matches of a text as written: what a person sees, each run of
+    hidden characters (I-9) left out, so ``pass\u200bword`` is ``password`` and a word spelt
+    by tag characters, or a ``[hidden: …]`` mark, is nowhere to be found. The marks are put in
+    only where an answer shows the text (:func:`shown_matches`)."""
+    return without_hidden(text)[0]
+
+
+def shown_matches(text: str, query: Query) -> tuple[str, list[Match]]:
+    """``text`` (as written) as an answer shows it, each run of hidden characters (I-9) as its
+    ``[hidden: …]`` mark, and where ``query`` matched in it: found in :func:`visible_text`,
+    as indexed, each place moved past the marks before it. A mark where a match starts or ends
+    stays outside it; one inside a match (``password`` finds ``pass\u200bword``) is marked
+    with it."""
+    visible, marks = without_hidden(text)
+    found = matches(visible, query)
+    if not marks:
+        return text, found
+    places = [place for place, _ in marks]
+    before = [0]  # before[i]: the characters of the first i marks
+    for _, mark in marks:
+        before.append(before[-1] + len(mark))
+    shown: list[str] = []
+    done = 0
+    for place, mark in marks:
+        shown += (visible[done:place], mark)
+        done = place
+    shown.append(visible[done:])
+
+    def moved(match: Match) -> Match:
+        start = match.start + before[bisect.bisect_right(places, match.start)]
+        end = match.end + before[bisect.bisect_left(places, match.end)]
+        return Match(start, end, match.term, match.exact)
+
+    return "".join(shown), [moved(match) for match in found]
 
 
 def field_length(text: str) -> int:
