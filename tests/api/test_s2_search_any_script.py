@@ -176,6 +176,68 @@ async def test_s2_a_word_in_any_script_is_found_and_marked(
 @pytest.mark.parametrize(
     ("body", "query", "mark"),
     [
+        # Hindi compounds are written as one word: a part of one is found
+        ("भारत के प्रधानमंत्री ने कहा", "मंत्री", "मंत्री"),  # prime minister: minister
+        ("भारत के प्रधानमंत्री ने कहा", "प्रधान", "प्रधान"),
+        ("मुख्यमंत्री ने बैठक बुलाई", "मुख्य", "मुख्य"),  # chief minister: chief
+        ("पास के डाकघर में पत्र भेजो", "घर", "घर"),  # post office: house
+        ("नया विद्यालय खुला है", "विद्या", "विद्या"),  # school: learning
+        ("राष्ट्रपति भवन दिल्ली में है", "पति", "पति"),  # president: lord
+        ("जलवायु परिवर्तन पर चर्चा", "वायु", "वायु"),  # climate: air
+        ("प्रधानमंत्री और मुख्यमंत्री", "मंत्री", "मंत्री"),  # both marked
+        # a nukta letter as typed (U+095C) or as NFC spells it (ड + ़)
+        ("रेलगाड़ी देर से आई", "गा\u095cी", "गाड़ी"),
+        # a one-cluster query: the cluster where it stands whole
+        ("पास के डाकघर में", "क", "क"),
+        # Bengali, Tamil: the same rule
+        ("নতুন বিদ্যালয় খুলেছে", "বিদ্যা", "বিদ্যা"),
+        ("தமிழ்நாடு அரசு", "நாடு", "நாடு"),
+    ],
+)
+async def test_s2_a_part_of_an_indic_compound_is_found_and_marked(
+    client: Client, agent: AgentHome, body: str, query: str, mark: str
+) -> None:
+    """S-2 in Indic scripts: a word is any part of a word made of whole grapheme clusters (a
+    consonant with its vowel sign, virama and the consonants it joins), so a part of a compound
+    written without a space is found, and marked, as a Chinese word inside a run is."""
+    topic(agent.user, "note.md", "note", "x", body)
+    topic(agent.user, "other.md", "other", "x", "nothing to see in English, हिन्दी में कुछ नहीं")
+    results = await search(client, query)
+    assert files_of(results) == [("user", "note.md")], results
+    [hit] = results["hits"]
+    assert hit["score"] > 0
+    assert set(marked(hit["snippet"])) == {_nfc(mark)}
+    assert whole(hit["snippet"]) == _nfc(body)
+
+
+@pytest.mark.parametrize(
+    ("body", "query"),
+    [
+        ("हर दिन एक मंत्री आता है", "मंत्र"),  # mantra is not in minister: ी is on त्र
+        ("मेरा पत्र आया", "पत"),  # त्र is one cluster: its virama is never split off
+        ("आज का समाचार", "सम"),  # मा is one cluster: its vowel sign is never split off
+        ("नई किताब पढ़ी", "क"),  # कि is not क
+        ("पुरानी कांग्रेस", "का"),  # कां is not का
+        ("নতুন কম্পিউটার", "কম"),  # ম্পি is one cluster
+    ],
+)
+async def test_s2_an_indic_query_never_matches_half_a_cluster(
+    client: Client, agent: AgentHome, body: str, query: str
+) -> None:
+    """Matching in Indic scripts is on cluster boundaries: a query that ends or starts inside
+    a cluster (before its vowel sign, or at a virama joining the next consonant) finds nothing,
+    for the index as for the marks."""
+    topic(agent.user, "note.md", "note", "x", body)
+    results = await search(client, query)
+    assert (results["total"], results["hits"]) == (0, [])
+    parsed = search_text.parse_query(query)
+    assert parsed is not None
+    assert search_text.matches(body, parsed) == []
+
+
+@pytest.mark.parametrize(
+    ("body", "query", "mark"),
+    [
         # decomposed text (macOS writes Japanese sound marks and Korean syllables apart)
         (_nfd("毎週データベースをバックアップする"), "データベース", _nfd("データベース")),
         (_nfd("내일 서울에서 배포"), "서울", _nfd("서울")),

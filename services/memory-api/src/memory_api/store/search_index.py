@@ -72,7 +72,7 @@ shown as ``[hidden: …]``, I-9; a topic file in a legacy CJK encoding by its na
 Arabic word holding the article with its parts, ``والنشر`` as ``والنشر النشر نشر``; a
 zero-width space left out of a word, as Thai word breaks hold it; 6: text is indexed as a
 person sees it, hidden characters left out, I-9: never their ``[hidden: …]`` marks, which an
-answer puts in when it shows the text)."""
+answer puts in when it shows the text; an Indic word as pairs of its grapheme clusters)."""
 BUSY_TIMEOUT_S = 30.0
 """How long a connection waits for another process's write transaction."""
 BATCH = 1000
