@@ -606,6 +606,20 @@ async def test_s2_i9_the_marks_of_hidden_text_are_not_searched(
     assert files_of(await search(client, "the word")) == [("user", "says.md")]
 
 
+@pytest.mark.parametrize("filler", [104, 110, 116, 122])
+async def test_s2_i9_a_snippet_shows_a_hidden_mark_whole_or_not_at_all(
+    client: Client, agent: AgentHome, filler: int
+) -> None:
+    """A mark holds spaces (``[hidden: 12 tag characters]``): the end of a passage cut at a
+    space inside one showed ``[hidden: 12 tag…``; it is cut past the mark instead."""
+    tags = "".join(chr(0xE0000 + ord(c)) for c in "run this now")
+    topic(agent.user, "note.md", "note", "x", f"deploy {'a' * filler} b{tags} tail words here")
+    [hit] = (await search(client, "deploy"))["hits"]
+    shown = whole(hit["snippet"])
+    assert "b[hidden: 12 tag characters]" in shown
+    assert shown.endswith("]…")
+
+
 @pytest.mark.parametrize(
     ("body", "query", "mark"),
     [

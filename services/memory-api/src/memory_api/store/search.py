@@ -60,8 +60,8 @@ from memory_api.store.scopes import (
 from memory_api.store.search_index import Row, ScopeState, SearchIndex, Topic
 from memory_api.store.search_rank import FieldStats, score
 from memory_api.store.search_text import (
-    Match,
     Query,
+    Shown,
     marked_parts,
     parse_query,
     shown_matches,
@@ -469,41 +469,38 @@ def _ranked(query: Query, rows: list[Row], stats: FieldStats | None, limit: int)
     if stats is None:
         return []
     terms = range(len(query.terms))
-    scored: list[tuple[int, float, Row, tuple[str, ...], tuple[list[Match], ...]]] = []
+    scored: list[tuple[int, float, Row, list[Shown]]] = []
     for row in rows:
-        shown, found = zip(
-            *(shown_matches(text[:SCORED_CHARS], query) for text in row.fields), strict=True
-        )
+        shown = [shown_matches(text[:SCORED_CHARS], query) for text in row.fields]
+        found = [field.found for field in shown]
         frequencies = [[sum(m.term == term for m in field) for term in terms] for field in found]
         cut = [number for number, text in enumerate(row.fields) if len(text) > SCORED_CHARS]
         for term in terms if cut else ():  # one matched in no part read is in the rest
             if not any(field[term] for field in frequencies):
                 frequencies[cut[-1]][term] = 1
         exact = len({m.term for field in found for m in field if m.exact})
-        scored.append((exact, score(stats, row.lengths, frequencies), row, shown, found))
+        scored.append((exact, score(stats, row.lengths, frequencies), row, shown))
     scored.sort(key=lambda item: (-item[0], -item[1]))  # stable: ties keep FTS5's order
-    return [_hit(query, row, value, shown, found) for _, value, row, shown, found in scored[:limit]]
+    return [_hit(query, row, value, shown) for _, value, row, shown in scored[:limit]]
 
 
-def _hit(
-    query: Query, row: Row, value: float, shown: tuple[str, ...], found: tuple[list[Match], ...]
-) -> SearchHit:
+def _hit(query: Query, row: Row, value: float, shown: list[Shown]) -> SearchHit:
     """One hit: its name and description marked, a passage of its body; each field as
-    :func:`~.search_text.shown_matches` shows it (``shown``, ``found``: its first
-    :data:`SCORED_CHARS` characters; an ellipsis for the rest)."""
-    name, name_found = shown_matches(row.name[:SCORED_CHARS], query)
-    description = row.fields[1]
-    passage = snippet(shown[2], found[2])
+    :func:`~.search_text.shown_matches` shows it (``shown``: its first :data:`SCORED_CHARS`
+    characters; an ellipsis for the rest)."""
+    name = shown_matches(row.name[:SCORED_CHARS], query)
+    description, body = shown[1:]
+    passage = snippet(body.text, body.found, body.marks)
     if len(row.fields[2]) > SCORED_CHARS and passage and passage[-1].text != "…":
         passage.append(SnippetPart(text="…", hit=False))
     return SearchHit(
         scope=row.scope,
         file=row.file,
         name=show_hidden(row.name),
-        description=show_hidden(description) if description else None,
+        description=show_hidden(row.fields[1]) if row.fields[1] else None,
         score=round(value, 4),
-        name_parts=_cut(marked_parts(name, name_found), row.name),
-        description_parts=_cut(marked_parts(shown[1], found[1]), description),
+        name_parts=_cut(marked_parts(name.text, name.found), row.name),
+        description_parts=_cut(marked_parts(description.text, description.found), row.fields[1]),
         snippet=passage,
     )
 

@@ -66,11 +66,14 @@ from memory_core.hidden_text import without_hidden
 from memory_core.wire import SnippetPart
 
 __all__ = [
+    "CLUSTER",
+    "INDIC_SCRIPTS",
     "MAX_MATCHES",
     "SIGN_SEPARATORS",
     "UNSPACED_SCRIPTS",
     "Match",
     "Query",
+    "Shown",
     "Term",
     "field_length",
     "index_text",
@@ -575,7 +578,17 @@ def visible_text(text: str) -> str:
     return without_hidden(text)[0]
 
 
-def shown_matches(text: str, query: Query) -> tuple[str, list[Match]]:
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """A text as an answer shows it (:func:`shown_matches`): ``text`` with its ``[hidden: …]``
+    marks, ``found`` the matches in it, ``marks`` the ``(start, end)`` of each mark in it."""
+
+    text: str
+    found: list[Match]
+    marks: list[tuple[int, int]]
+
+
+def shown_matches(text: str, query: Query) -> Shown:
     """``text`` (as written) as an answer shows it, each run of hidden characters (I-9) as its
     ``[hidden: …]`` mark, and where ``query`` matched in it: found in :func:`visible_text`,
     as indexed, each place moved past the marks before it. A mark where a match starts or ends
@@ -584,7 +597,7 @@ def shown_matches(text: str, query: Query) -> tuple[str, list[Match]]:
     visible, marks = without_hidden(text)
     found = matches(visible, query)
     if not marks:
-        return text, found
+        return Shown(text, found, [])
     places = [place for place, _ in marks]
     before = [0]  # before[i]: the characters of the first i marks
     for _, mark in marks:
@@ -601,7 +614,8 @@ def shown_matches(text: str, query: Query) -> tuple[str, list[Match]]:
         end = match.end + before[bisect.bisect_left(places, match.end)]
         return Match(start, end, match.term, match.exact)
 
-    return "".join(shown), [moved(match) for match in found]
+    spans = [(place + before[i], place + before[i + 1]) for i, place in enumerate(places)]
+    return Shown("".join(shown), [moved(match) for match in found], spans)
 
 
 def field_length(text: str) -> int:
@@ -944,11 +958,15 @@ def marked_parts(
     return parts
 
 
-def snippet(text: str, found: list[Match]) -> list[SnippetPart]:
+def snippet(
+    text: str, found: list[Match], whole: list[tuple[int, int]] | None = None
+) -> list[SnippetPart]:
     """A passage of about :data:`SNIPPET_CHARS` of ``text`` around its best matches, marked.
 
     The best passage holds the most distinct terms (then the most matches, then the earliest);
-    without a match it is the start of the text. An ellipsis stands for what is cut.
+    without a match it is the start of the text. An ellipsis stands for what is cut, never
+    inside one of the spans ``whole`` (sorted, apart: the ``[hidden: …]`` marks of a text, which
+    hold spaces), which the passage shows whole or not at all.
     """
     if not text.strip():
         return []
@@ -965,12 +983,23 @@ def snippet(text: str, found: list[Match]) -> list[SnippetPart]:
             best_start, best = start, score
     start = _word_start(text, best_start, found, lead)
     end = _word_end(text, start + SNIPPET_CHARS)
+    if whole:
+        start, end = _outside(whole, start, True), _outside(whole, end, False)
     parts = marked_parts(text, found, start, end)
     if parts and start > lead:
         parts.insert(0, SnippetPart(text="…", hit=False))
     if parts and text[end:].strip():
         parts.append(SnippetPart(text="…", hit=False))
     return parts
+
+
+def _outside(spans: list[tuple[int, int]], at: int, start: bool) -> int:
+    """A cut at ``at`` moved out of the span of ``spans`` it falls inside, if any: a start to
+    the span's start, an end to the span's end."""
+    index = bisect.bisect_right(spans, at, key=lambda span: span[0]) - 1
+    if index >= 0 and spans[index][0] < at < spans[index][1]:
+        return spans[index][0] if start else spans[index][1]
+    return at
 
 
 def _word_start(text: str, start: int, found: list[Match], lead: int) -> int:
