@@ -572,7 +572,7 @@ def index_text(text: str) -> str:
 
 def visible_text(text: str) -> str:
     """What search indexes and matches of a text as written: what a person sees, each run of
-    hidden characters (I-9) left out, so ``pass\u200bword`` is ``password`` and a word spelt
+    hidden characters (I-9) left out, so ``pass\\u200bword`` is ``password`` and a word spelt
     by tag characters, or a ``[hidden: …]`` mark, is nowhere to be found. The marks are put in
     only where an answer shows the text (:func:`shown_matches`)."""
     return without_hidden(text)[0]
@@ -592,7 +592,7 @@ def shown_matches(text: str, query: Query) -> Shown:
     """``text`` (as written) as an answer shows it, each run of hidden characters (I-9) as its
     ``[hidden: …]`` mark, and where ``query`` matched in it: found in :func:`visible_text`,
     as indexed, each place moved past the marks before it. A mark where a match starts or ends
-    stays outside it; one inside a match (``password`` finds ``pass\u200bword``) is marked
+    stays outside it; one inside a match (``password`` finds ``pass\\u200bword``) is marked
     with it."""
     visible, marks = without_hidden(text)
     found = matches(visible, query)
@@ -692,8 +692,10 @@ def parse_query(text: str) -> Query | None:
     for word in _QUERY_WORD.findall(search_form(text)):
         begin = 0
         for piece in _PIECE.finditer(word.replace("_", " ")):
-            if piece.group("word") and _BASE_CHAR.search(piece.group()) is None:
-                continue  # marks alone: nothing to find
+            if (piece.group("word") or piece.group("indic")) and not _BASE_CHAR.search(
+                piece.group()
+            ):
+                continue  # marks alone (a lone vowel sign too): nothing to find
             if piece.group("indic"):
                 terms.append(Term(run=piece.group(), clusters=True))
             elif piece.group("run") or piece.group("symbol"):
