@@ -32,6 +32,7 @@ from harness_memory.installers import claude_code, codex, gemini
 from harness_memory.installers import codex_managed as codex_managed_plan
 from harness_memory.installers.executable import checkout_of, describe_executable
 from harness_memory.installers.files import SettingsFileError, read_json_object, read_text
+from harness_memory.installers.secrets import TOKEN_ENV
 from harness_memory.installers.spec import flag_values, installed_roots, our_commands
 
 __all__ = ["status"]
@@ -66,6 +67,7 @@ def status(
     healthy = True
     copies: set[tuple[str, str, str, str]] = set()
     installed: list[str] = []
+    given: dict[str, dict[str, str]] = {}  # the variables Claude Code's settings give a hook
     for label, harness, path, managed_flag in targets:
         try:
             document = _read(path, harness)
@@ -86,11 +88,12 @@ def status(
         healthy = healthy and fine
         copies.update(_remote_copies(commands))
         installed += commands
+        given.update(dict.fromkeys(commands, _settings_env(document)))
     for state_dir, url, project, agent in sorted(copies):
         lines += _remote_lines(Path(state_dir), url, project, agent)
     from harness_memory.installers.service_check import service_lines
 
-    said, taken = service_lines(installed, environ)  # the token as the service takes it (H-7)
+    said, taken = service_lines(installed, environ, env=given)  # the token as it takes it (H-7)
     return lines + said, healthy and taken
 
 
@@ -194,6 +197,13 @@ def _installed(
             f"where every local user can read it (ps); run `{again}` "
             "again to move it into a token file only you can read"
         )
+    if _env_token_read(document, commands):
+        lines.append(
+            f"{label}: WARNING: the settings' env holds HARNESS_MEMORY_TOKEN, which these hooks "
+            "read from there: every process the harness starts sees it, and a repository's "
+            f"settings can put another in its place; run `{again}` again to move it into a "
+            "token file only you can read"
+        )
     if _env_token_unread(document, commands):
         lines.append(
             f"{label}: WARNING: the settings' env holds HARNESS_MEMORY_TOKEN, which the "
@@ -242,6 +252,23 @@ def _env_token_unread(document: dict[str, Any], commands: list[str]) -> bool:
     return bool(senders) and all(
         "--flags-only" in c.split() and not flag_values(c, "--token-file") for c in senders
     )
+
+
+def _env_token_read(document: dict[str, Any], commands: list[str]) -> bool:
+    """Whether ``env.HARNESS_MEMORY_TOKEN`` is set and a hook that sends the token reads it
+    (one without ``--flags-only``: an install from before it)."""
+    senders = [c for c in commands if " hook claude-code session-start " in f" {c} "]
+    return bool(_settings_env(document).get(TOKEN_ENV)) and any(
+        "--flags-only" not in c.split() for c in senders
+    )
+
+
+def _settings_env(document: dict[str, Any]) -> dict[str, str]:
+    """The variables the settings' ``env`` (Claude Code's) gives every hook: its string values."""
+    env = document.get("env")
+    if not isinstance(env, dict):
+        return {}
+    return {str(k): v for k, v in env.items() if isinstance(v, str)}
 
 
 def _first_word(command: str) -> str:
