@@ -101,10 +101,18 @@ def _account_lines(label: str, environ: Mapping[str, str]) -> tuple[list[str], b
     """Where the managed hooks keep this user's Session records and read their token, found
     as the hooks find it (:func:`~harness_memory.settings.load_settings` with no flags: the
     account's home from the password database, never ``$HOME`` or ``$CLAUDE_CONFIG_DIR``), and
-    whether that token file would be read; False for one the hooks would refuse."""
-    from harness_memory.settings import TOKEN_FILE_NAME, TokenFileError, load_settings
+    whether that token file would be read; False for one the hooks would refuse, and for an
+    account the password database does not know (no state dir: no records, no token)."""
+    from harness_memory.settings import (
+        TOKEN_FILE_NAME,
+        TokenFileError,
+        load_settings,
+        unknown_account_note,
+    )
 
     settings = load_settings({}, environ, flags_only=True)
+    if settings.state_dir is None:
+        return [f"{label}: PROBLEM: {unknown_account_note()}"], False
     lines = [
         f"{label}: your Session records and token file are in {settings.state_dir} (your "
         "account's home, wherever $HOME or $CLAUDE_CONFIG_DIR point)"
