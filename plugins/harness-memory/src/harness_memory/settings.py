@@ -134,10 +134,11 @@ class HarnessSettings(msgspec.Struct, frozen=True, kw_only=True):
 
     ``timeout`` is in seconds for each request to the service; ``state_dir`` holds the Session
     records (None: none are kept, :func:`account_state_dir`); ``memory_root`` is the root the
-    write guard protects and the offline fallback reads (H-4). ``token_file`` names a file holding the token, read by :meth:`bearer_token` when
-    ``token`` is not given (only a Session start reads it; the write guard never calls the
-    service). ``remote`` is remote mode (R-1): the Session's scopes are a local copy under
-    ``state_dir``, synced with the service (:mod:`harness_memory.remote`).
+    write guard protects and the offline fallback reads (H-4). ``token_file`` names a file
+    holding the token, read by :meth:`bearer_token` when ``token`` is not given (only a Session
+    start reads it; the write guard never calls the service). ``remote`` is remote mode (R-1):
+    the Session's scopes are a local copy under ``state_dir``, synced with the service
+    (:mod:`harness_memory.remote`).
     """
 
     url: str | None

@@ -21,7 +21,7 @@ their agent (:mod:`~harness_memory.installers.service_check`): a refusal is a pr
 from __future__ import annotations
 
 import shlex
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,8 @@ from harness_memory.installers import claude_code, codex, gemini
 from harness_memory.installers import codex_managed as codex_managed_plan
 from harness_memory.installers.executable import checkout_of, describe_executable
 from harness_memory.installers.files import SettingsFileError, read_json_object, read_text
+from harness_memory.installers.gemini_managed import unread_reason
+from harness_memory.installers.managed_record import managed_file, read_place
 from harness_memory.installers.secrets import TOKEN_ENV
 from harness_memory.installers.spec import flag_values, installed_roots, our_commands
 
@@ -51,17 +53,29 @@ def status(
     environ: Mapping[str, str],
     managed: Path,
     codex_managed: Path = codex_managed_plan.DEFAULT_DIR,
+    *,
+    also: Sequence[tuple[str, Path]] = (),
 ) -> tuple[list[str], bool]:
     """``(lines to print, every installed harness can run its hooks)``: the user settings of
-    each harness, Claude Code's managed settings in ``managed`` and Codex CLI's requirements in
-    ``codex_managed``. Each thing to fix names the install that fixes it."""
-    requirements = codex_managed / codex_managed_plan.REQUIREMENTS_NAME
+    each harness, Claude Code's managed settings in ``managed``, Codex CLI's requirements in
+    ``codex_managed``, Gemini CLI's system settings where it reads them (``environ`` may move
+    them), and ``also``: ``(harness, managed settings file)`` pairs found elsewhere (the
+    installs :func:`~harness_memory.installers.managed_record.recorded`). Each thing to fix
+    names the install that fixes it."""
+    managed_files = [
+        ("claude-code", managed_file("claude-code", managed)),
+        ("codex", managed_file("codex", codex_managed)),
+        ("gemini", read_place("gemini", environ)),
+    ]
+    managed_files += [pair for pair in also if pair not in managed_files]
     targets = [
         ("claude-code", "claude-code", claude_code.settings_path(home, environ), ""),
-        ("claude-code (managed)", "claude-code", managed / "managed-settings.json", " --managed"),
         ("codex", "codex", codex.codex_home(home, environ) / "hooks.json", ""),
-        ("codex (managed)", "codex", requirements, " --managed"),
         ("gemini", "gemini", gemini.settings_path(home, environ), ""),
+    ]
+    targets += [
+        (f"{harness} (managed)", harness, path, _managed_flag(harness, path, environ))
+        for harness, path in managed_files
     ]
     lines: list[str] = []
     healthy = True
@@ -83,7 +97,8 @@ def status(
         said, fine = _installed(label, again, path, document, commands)
         if managed_flag:
             account, fine_too = _account_lines(label, environ)
-            said, fine = said + account, fine and fine_too
+            place, read = _place_lines(label, harness, path, environ)
+            said, fine = said + place + account, fine and fine_too and read
         lines += said
         healthy = healthy and fine
         copies.update(_remote_copies(commands))
@@ -95,6 +110,40 @@ def status(
 
     said, taken = service_lines(installed, environ, env=given)  # the token as it takes it (H-7)
     return lines + said, healthy and taken
+
+
+_NAMES = {"claude-code": "Claude Code", "codex": "Codex CLI", "gemini": "Gemini CLI"}
+
+
+def _managed_flag(harness: str, path: Path, environ: Mapping[str, str]) -> str:
+    """``--managed`` as the install of the managed settings at ``path`` takes it: bare for the
+    place the harness reads, else with the folder (Gemini CLI: the file) it names."""
+    if path == read_place(harness, environ):
+        return " --managed"
+    named = path if harness == "gemini" else path.parent
+    return f" --managed {shlex.quote(str(named))}"
+
+
+def _place_lines(
+    label: str, harness: str, path: Path, environ: Mapping[str, str]
+) -> tuple[list[str], bool]:
+    """Whether the harness reads the managed settings at ``path``: a line when it reads them
+    elsewhere (an install into an image being built), and Gemini CLI's ownership rule
+    (:func:`~harness_memory.installers.gemini_managed.unread_reason`: a PROBLEM where it
+    reads them, a warning elsewhere); False when the harness skips the file it reads."""
+    place = read_place(harness, environ)
+    lines: list[str] = []
+    if path != place:
+        lines.append(
+            f"{label}: {_NAMES[harness]} reads {place}, not this file: these hooks run only "
+            "where it is put there (an image being built, another machine)"
+        )
+    reason = unread_reason(path) if harness == "gemini" else None
+    if reason is None:
+        return lines, True
+    if path == place:
+        return [*lines, f"{label}: PROBLEM: {reason}: no hooks run"], False
+    return [*lines, f"{label}: WARNING: {reason}"], True
 
 
 def _account_lines(label: str, environ: Mapping[str, str]) -> tuple[list[str], bool]:
