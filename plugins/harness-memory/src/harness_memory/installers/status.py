@@ -1,9 +1,11 @@
 """``harness-memory status``: what each harness's settings run, and whether it still can (issue 26).
 
-For every harness (Claude Code's user and managed settings, Codex CLI, Gemini CLI) it reads the
-settings the install wrote and reports: installed or not; the ``harness-memory`` the hooks run
-and whether it exists, is executable and outlives the source checkout it came from; the memory
-root and whether it exists (Gemini CLI does not start without it); the tools the guard sees, and
+For every harness (its user settings, and its managed settings where the harness reads them or
+where this account's managed install put them: :mod:`~harness_memory.installers.managed_record`)
+it reads the settings the install wrote and reports: installed or not; the ``harness-memory``
+the hooks run and whether it exists, is executable and outlives the source checkout it came
+from; the memory root and whether it exists (Gemini CLI does not start without it); the tools
+the guard sees, and
 the tools whose memory writes are recorded as versions (V-1), or that none are (an install
 from before the post-write hook: installing again adds it).
 A hook command that is gone means no memory and a guard that refuses every write it would
@@ -11,7 +13,10 @@ check (the command fails closed, :data:`~harness_memory.installers.spec.GUARD_FA
 ``status`` says so and exits 1. Hook commands an earlier install wrote with the token on
 them (``--token``) get a warning to install again (H-7), and so do hook commands without
 ``--flags-only``, whose settings a repository's environment could change (P-2a), and
-settings whose ``env`` still holds the token those hooks no longer read. For hooks in
+settings whose ``env`` holds the token (read by the service check as those hooks read it, or no
+longer read at all). Managed settings a harness would not read (another place; Gemini CLI's
+system file not root's alone) are said, and so is an account whose managed hooks keep no state
+(no password database entry). For hooks in
 remote mode (R-1) it shows, per scope of the local copy, the last sync, whether changes wait to
 go back, the last error and what the service's merge of this machine's changes did (R-2).
 Last, each service the Session-start hooks call is asked whether it takes their token and holds
