@@ -234,7 +234,7 @@ def test_a_managed_install_records_nothing_in_a_home_of_another_account(
     status, said = run(tmp_path, "install", "codex", "--managed", str(folder))
 
     assert status == 0
-    assert f"{home} is not this account's home, so this install is not recorded there" in said
+    assert f"{home} is not a home this account owns, so this install is not recorded" in said
     assert not (home / ".harness-memory").exists()
 
 

@@ -153,7 +153,11 @@ def unread_reason(path: Path) -> str | None:
     """Why Gemini CLI 0.61 would skip the system settings at ``path`` ("Security Warning:
     Skipping system settings file"), or None: the file (once written by this process, when it
     does not exist yet) and every folder above it must be owned by root (uid 0) and not
-    writable by group or others; a folder that does not exist yet is made by this process."""
+    writable by group or others; a folder that does not exist yet is made by this process.
+    None on Windows, where Gemini CLI checks the files' access lists instead (not checked
+    here)."""
+    if not hasattr(os, "geteuid"):
+        return None
     folders = [folder for folder in path.absolute().parents if os.path.lexists(folder)]
     for place in [path, *folders]:
         try:

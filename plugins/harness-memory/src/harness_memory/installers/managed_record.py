@@ -97,8 +97,8 @@ def record_plan(
             [],
             [],
             (
-                f"{home} is not this account's home, so this install is not recorded there: "
-                f"`harness-memory status` run by its owner does not show {path}"
+                f"{home} is not a home this account owns, so this install is not recorded "
+                f"there: `harness-memory status --managed {path.parent}` shows {path}"
             ),
         )
     old, document = read_json_object(record)
@@ -115,8 +115,11 @@ def record_plan(
 
 
 def _own(home: Path) -> bool:
-    """Whether ``home`` exists and belongs to the account running this process."""
+    """Whether ``home`` exists and belongs to the account running this process (on a system
+    without POSIX owners, Windows: whether it exists)."""
+    geteuid = getattr(os, "geteuid", None)
     try:
-        return home.stat().st_uid == os.geteuid()
+        owner = home.stat().st_uid
     except OSError:
         return False
+    return geteuid is None or owner == geteuid()
