@@ -50,6 +50,15 @@ INSTALL_HELP = {
 """The ``install``, ``uninstall`` and ``status`` commands and their help."""
 
 
+MEMORY_ROOT_HELP = (
+    "the agent's memory folder in the service's data dir: <data dir>/agents/<agent>/"
+    "agent_state/memory (beside `make run`: .data/agents/<agent>/agent_state/memory in the "
+    "checkout) [HARNESS_MEMORY_ROOT]"
+)
+"""What ``--memory-root`` of ``install`` and ``uninstall`` names: a new user has never seen the
+word, so its help says where the folder is (:func:`memory_core.layout.memory_root`)."""
+
+
 def add_install_flags(parser: argparse.ArgumentParser, verb: str) -> None:
     """Add the flags of ``verb`` (a key of :data:`INSTALL_HELP`) to its parser."""
     home_help = "the home directory (default: $HOME)"
@@ -59,8 +68,10 @@ def add_install_flags(parser: argparse.ArgumentParser, verb: str) -> None:
             "--managed", default=None, metavar="DIR", help="Claude Code's managed settings folder"
         )
         return
-    parser.add_argument("harness", choices=_HARNESSES)
-    parser.add_argument("--memory-root", dest="root", help="the memory root [HARNESS_MEMORY_ROOT]")
+    parser.add_argument(
+        "harness", choices=_HARNESSES, help="the coding agent whose settings get the hooks"
+    )
+    parser.add_argument("--memory-root", dest="root", help=MEMORY_ROOT_HELP)
     parser.add_argument("--dry-run", action="store_true", help="print the change, write nothing")
     parser.add_argument("--home", default=None, help=home_help)
     parser.add_argument(
