@@ -250,3 +250,12 @@ def test_h3_install_help_says_where_the_memory_root_is() -> None:
         flat
     )
     assert ".data/agents/<agent>/agent_state/memory" in flat  # make run's data dir
+
+
+def test_h3_uninstall_help_says_its_memory_root_is_not_needed() -> None:
+    """``uninstall`` finds the roots in the hook entries it wrote (the plugin README): its help
+    does not ask the user for a folder it does not need."""
+    uninstall = next(text for text in every_help(build_parser()) if "uninstall [-h]" in text)
+    assert "--memory-root ROOT not needed: the memory roots the installed hooks name" in (
+        " ".join(uninstall.split())
+    )

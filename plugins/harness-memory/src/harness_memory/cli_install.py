@@ -55,8 +55,13 @@ MEMORY_ROOT_HELP = (
     "agent_state/memory (beside `make run`: .data/agents/<agent>/agent_state/memory in the "
     "checkout) [HARNESS_MEMORY_ROOT]"
 )
-"""What ``--memory-root`` of ``install`` and ``uninstall`` names: a new user has never seen the
-word, so its help says where the folder is (:func:`memory_core.layout.memory_root`)."""
+"""What ``--memory-root`` of ``install`` names: a new user has never seen the word, so its help
+says where the folder is (:func:`memory_core.layout.memory_root`)."""
+UNINSTALL_MEMORY_ROOT_HELP = (
+    "not needed: the memory roots the installed hooks name are taken out of the settings "
+    "anyway; a root given here is taken out too [HARNESS_MEMORY_ROOT]"
+)
+"""What ``--memory-root`` of ``uninstall`` does: nothing the user has to give."""
 
 
 def add_install_flags(parser: argparse.ArgumentParser, verb: str) -> None:
@@ -71,7 +76,8 @@ def add_install_flags(parser: argparse.ArgumentParser, verb: str) -> None:
     parser.add_argument(
         "harness", choices=_HARNESSES, help="the coding agent whose settings get the hooks"
     )
-    parser.add_argument("--memory-root", dest="root", help=MEMORY_ROOT_HELP)
+    root_help = UNINSTALL_MEMORY_ROOT_HELP if verb == "uninstall" else MEMORY_ROOT_HELP
+    parser.add_argument("--memory-root", dest="root", help=root_help)
     parser.add_argument("--dry-run", action="store_true", help="print the change, write nothing")
     parser.add_argument("--home", default=None, help=home_help)
     parser.add_argument(
