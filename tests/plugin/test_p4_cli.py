@@ -8,6 +8,7 @@ from pathlib import Path
 
 from aiohttp.test_utils import unused_port
 from harness_memory.cli import DRAFT_SEPARATOR, build_parser
+from memory_core import layout
 
 from tests.plugin.helpers import code_under_test, harness_env, run_cli
 from tests.plugin.scripted_service import USER_INDEX_LINE, ScriptedService
@@ -213,3 +214,48 @@ def test_q1_harness_memory_help_names_no_requirement_ids() -> None:
     assert len(helps) >= 8  # harness-memory and each of its commands
     found = [match for text in helps for match in re.findall(r"\b[A-Z]-\d+[a-z]?\b", text)]
     assert found == []
+
+
+async def test_p4_a_usage_error_shows_the_usage_of_its_own_command() -> None:
+    """A user who leaves out a flag of ``install`` (or gives a hook a bad one) sees that
+    command's usage, with the flags it takes, above the error: not the bare list of commands,
+    which says nothing about ``--memory-root``."""
+    install = await run_cli(
+        "install", "claude-code", "--url", "http://127.0.0.1:9", env=code_under_test()
+    )
+    assert install.returncode == 2
+    assert install.stderr.startswith("usage: harness-memory install [-h] [--memory-root ROOT]")
+    assert "harness-memory install: error: install claude-code: missing --memory-root" in (
+        install.stderr
+    )
+    hook = await run_cli(
+        "hook", "claude-code", "session-start", "--part", "3", "--parts", "2", env=code_under_test()
+    )
+    assert hook.returncode == 2
+    assert hook.stderr.startswith("usage: harness-memory hook claude-code [-h] [--part PART]")
+    assert "harness-memory hook claude-code: error: --part 3 is past --parts 2" in hook.stderr
+    draft = await run_cli("draft", "show", "d" * 32, env=code_under_test())
+    assert draft.returncode == 2
+    assert draft.stderr.startswith("usage: harness-memory draft show [-h]")
+
+
+def test_h3_install_help_says_where_the_memory_root_is() -> None:
+    """``harness-memory install --help`` tells a new user which folder ``--memory-root`` names
+    (the agent's folder in the service's data dir, as the service lays it out), instead of
+    "the memory root", a word they have never seen."""
+    install = next(text for text in every_help(build_parser()) if "install [-h]" in text)
+    flat = " ".join(install.split())
+    where = layout.memory_root(Path("<data dir>"), "coder").as_posix().replace("coder", "<agent>")
+    assert f"--memory-root ROOT the agent's memory folder in the service's data dir: {where}" in (
+        flat
+    )
+    assert ".data/agents/<agent>/agent_state/memory" in flat  # make run's data dir
+
+
+def test_h3_uninstall_help_says_its_memory_root_is_not_needed() -> None:
+    """``uninstall`` finds the roots in the hook entries it wrote (the plugin README): its help
+    does not ask the user for a folder it does not need."""
+    uninstall = next(text for text in every_help(build_parser()) if "uninstall [-h]" in text)
+    assert "--memory-root ROOT not needed: the memory roots the installed hooks name" in (
+        " ".join(uninstall.split())
+    )

@@ -141,8 +141,10 @@ def main(
     out = sys.stdout if stdout is None else stdout
     umask = os.umask(0o022)  # as memory_core.atomic.no_files_for_others_to_write (H-5: no
     os.umask(umask | 0o022 if not umask & 0o002 else umask)  # import of it in a hook process)
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args = build_parser().parse_args(argv)
+    # A usage error shows the usage of the command it is about (`harness-memory install
+    # [--memory-root ROOT] …`), not the bare list of commands.
+    parser: argparse.ArgumentParser = args.command_parser
     flags = {name: getattr(args, name, None) for name in _SETTING_FLAGS}
     if args.command == "sync":
         flags = _with_installed_remote(flags, env)
@@ -330,7 +332,9 @@ def build_parser() -> argparse.ArgumentParser:
         },
     }
     for name, (help_text, build) in builders.items():
-        build(commands.add_parser(name, help=help_text))
+        command = commands.add_parser(name, help=help_text)
+        build(command)
+        command.set_defaults(command_parser=command)
     return parser
 
 
@@ -425,6 +429,7 @@ def _add_draft(drafts: argparse.ArgumentParser) -> None:
     draft_commands = drafts.add_subparsers(dest="draft_command", required=True)
     show = draft_commands.add_parser("show", help="print a draft's prompt")
     _add_setting_flags(show, hook=False, draft=True)
+    show.set_defaults(command_parser=show)
     show.add_argument("draft_id", type=_draft_id, metavar="ID", help="the draft id")
     show.add_argument(
         "--format",
@@ -441,6 +446,7 @@ def _add_hook(hook: argparse.ArgumentParser) -> None:
     for harness, events in HOOKS.items():
         adapter = agents.add_parser(harness, help=f"{harness} hooks (JSON on stdin and stdout)")
         adapter.add_argument("event", choices=list(events))
+        adapter.set_defaults(command_parser=adapter)
         if harness == "claude-code":
             adapter.add_argument(
                 "--part",

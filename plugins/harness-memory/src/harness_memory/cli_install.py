@@ -49,6 +49,20 @@ INSTALL_HELP = {
 """The ``install``, ``uninstall`` and ``status`` commands and their help."""
 
 
+MEMORY_ROOT_HELP = (
+    "the agent's memory folder in the service's data dir: <data dir>/agents/<agent>/"
+    "agent_state/memory (beside `make run`: .data/agents/<agent>/agent_state/memory in the "
+    "checkout) [HARNESS_MEMORY_ROOT]"
+)
+"""What ``--memory-root`` of ``install`` names: a new user has never seen the word, so its help
+says where the folder is (:func:`memory_core.layout.memory_root`)."""
+UNINSTALL_MEMORY_ROOT_HELP = (
+    "not needed: the memory roots the installed hooks name are taken out of the settings "
+    "anyway; a root given here is taken out too [HARNESS_MEMORY_ROOT]"
+)
+"""What ``--memory-root`` of ``uninstall`` does: nothing the user has to give."""
+
+
 def add_install_flags(parser: argparse.ArgumentParser, verb: str) -> None:
     """Add the flags of ``verb`` (a key of :data:`INSTALL_HELP`) to its parser."""
     home_help = "the home directory (default: $HOME)"
@@ -62,8 +76,11 @@ def add_install_flags(parser: argparse.ArgumentParser, verb: str) -> None:
             "CLI's requirements.toml and Gemini CLI's settings.json are read from DIR too",
         )
         return
-    parser.add_argument("harness", choices=_HARNESSES)
-    parser.add_argument("--memory-root", dest="root", help="the memory root [HARNESS_MEMORY_ROOT]")
+    parser.add_argument(
+        "harness", choices=_HARNESSES, help="the coding agent whose settings get the hooks"
+    )
+    root_help = UNINSTALL_MEMORY_ROOT_HELP if verb == "uninstall" else MEMORY_ROOT_HELP
+    parser.add_argument("--memory-root", dest="root", help=root_help)
     parser.add_argument("--dry-run", action="store_true", help="print the change, write nothing")
     parser.add_argument("--home", default=None, help=home_help)
     parser.add_argument(
