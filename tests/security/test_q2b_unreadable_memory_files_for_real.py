@@ -300,6 +300,51 @@ def _problem(base: str, method: str, path: str, body: object = None) -> tuple[in
     return status, str(problem.get("detail", ""))
 
 
+def _an_unreadable_index_then_scope_folder(
+    served: ServedProcess, user: Path, version: str, tmp_path: Path
+) -> None:
+    """The middle of the test below: an unreadable ``MEMORY.md``, then a scope folder the
+    service may not enter (503 where one file is needed, 200 naming it where many are)."""
+    base = served.base_url
+    archive = tmp_path / "coder.tar.gz"
+    _private(user / layout.INDEX_FILE)
+    status, detail = _problem(base, "DELETE", f"{AGENT}/memory/scopes/user/files/ok-topic.md")
+    assert status == 503 and "'ok-topic.md' was not deleted" in detail, detail
+    assert "MEMORY.md could not be read or replaced (Permission denied)" in detail
+    assert "an operator must give the account the service runs as" in detail
+    assert (user / "ok-topic.md").exists()
+
+    os.chown(user, NOBODY, NOBODY)
+    user.chmod(0o700)
+    for method, path, body in (
+        ("GET", f"{AGENT}/memory/scopes/user/files", None),
+        ("GET", f"{AGENT}/memory/scopes/user/files/ok-topic.md", None),
+    ):
+        status, detail = _problem(base, method, path, body)
+        assert status == 503, (method, path, detail)
+        assert f"cannot be listed: the service {DENIED}" in detail and "'user'" in detail
+        assert READ_ACCESS_FIX in detail
+    for method, path, body in (
+        ("DELETE", f"{AGENT}/memory/scopes/user/files/ok-topic.md", None),
+        ("POST", f"{AGENT}/memory/scopes/user/files/ok-topic.md/restore", {"version": version}),
+        ("POST", f"{AGENT}/memory/scopes/user/checkpoint", None),
+        ("GET", f"{AGENT}/memory/scopes/user/deleted", None),
+    ):
+        status, detail = _problem(base, method, path, body)
+        assert status == 503 and "Permission denied" in detail, (method, path, detail)
+    done = _export(served, archive)
+    assert done.returncode == 1, done.stderr
+    assert f"scope 'user' cannot be listed: the service {DENIED}" in done.stderr
+    assert not archive.exists()
+    for method, path, body in (
+        ("GET", f"{AGENT}/memory", None),
+        ("GET", f"{AGENT}/memory/search?q=topic", None),
+        ("POST", f"{AGENT}/memory/session-start", {"workspace": str(tmp_path)}),
+    ):
+        status, answer = call(base, method, path, body)
+        assert status == 200 and DENIED in json.dumps(answer), (method, path, answer)
+
+
 def test_unreadable_memory_files_for_real_get_one_status_on_every_route(
     served: ServedProcess, tmp_path: Path
 ) -> None:
@@ -352,42 +397,7 @@ def test_unreadable_memory_files_for_real_get_one_status_on_every_route(
     assert READ_ACCESS_FIX in done.stderr
     assert not archive.exists()
 
-    _private(user / layout.INDEX_FILE)
-    status, detail = _problem(base, "DELETE", f"{AGENT}/memory/scopes/user/files/ok-topic.md")
-    assert status == 503 and "'ok-topic.md' was not deleted" in detail, detail
-    assert "MEMORY.md could not be read or replaced (Permission denied)" in detail
-    assert "an operator must give the account the service runs as" in detail
-    assert (user / "ok-topic.md").exists()
-
-    os.chown(user, NOBODY, NOBODY)
-    user.chmod(0o700)
-    for method, path, body in (
-        ("GET", f"{AGENT}/memory/scopes/user/files", None),
-        ("GET", f"{AGENT}/memory/scopes/user/files/ok-topic.md", None),
-    ):
-        status, detail = _problem(base, method, path, body)
-        assert status == 503, (method, path, detail)
-        assert f"cannot be listed: the service {DENIED}" in detail and "'user'" in detail
-        assert READ_ACCESS_FIX in detail
-    for method, path, body in (
-        ("DELETE", f"{AGENT}/memory/scopes/user/files/ok-topic.md", None),
-        ("POST", f"{AGENT}/memory/scopes/user/files/ok-topic.md/restore", {"version": version}),
-        ("POST", f"{AGENT}/memory/scopes/user/checkpoint", None),
-        ("GET", f"{AGENT}/memory/scopes/user/deleted", None),
-    ):
-        status, detail = _problem(base, method, path, body)
-        assert status == 503 and "Permission denied" in detail, (method, path, detail)
-    done = _export(served, archive)
-    assert done.returncode == 1, done.stderr
-    assert f"scope 'user' cannot be listed: the service {DENIED}" in done.stderr
-    assert not archive.exists()
-    for method, path, body in (
-        ("GET", f"{AGENT}/memory", None),
-        ("GET", f"{AGENT}/memory/search?q=topic", None),
-        ("POST", f"{AGENT}/memory/session-start", {"workspace": str(tmp_path)}),
-    ):
-        status, answer = call(base, method, path, body)
-        assert status == 200 and DENIED in json.dumps(answer), (method, path, answer)
+    _an_unreadable_index_then_scope_folder(served, user, version, tmp_path)
 
     _private(served.data_dir / "agents" / "coder" / "agent.json")
     for method, path in (("GET", f"{AGENT}/config"), ("GET", f"{AGENT}/memory")):
