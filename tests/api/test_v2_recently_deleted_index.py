@@ -49,7 +49,8 @@ class Scope:
     def listed(self, limit: int = 100) -> list[tuple[str, str]]:
         """``(file, version to restore)`` of the recently deleted files, newest first."""
         present = {path.name for path in self.folder.iterdir()}
-        found = reading.deleted_files(self.repository, present, limit=limit)
+        found, complete = reading.deleted_files(self.repository, present, limit=limit)
+        assert complete  # a short history is looked through at once
         return [(item.file, item.restore_version) for item in found]
 
     def git(self, *args: str) -> str:

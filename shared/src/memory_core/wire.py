@@ -638,6 +638,12 @@ class FileHistory(Wire, frozen=True):
     unrecorded: bool
     versions: list[FileVersion]
     more: bool
+    unrecordable: str | None = None
+    """Why the history cannot keep the file on disk as it is now (Q-2b), in the words of its
+    listing row's problem: ``"the service cannot read it (Permission denied)"``, ``"it is
+    larger than 1 MiB (its read cap)"`` (16 MiB for ``MEMORY.md``). Then it is ``unrecorded``,
+    no checkpoint takes it, and a delete or a restore of it is refused (503): neither could be
+    undone. None when the history can keep it, or it is not there."""
 
 
 class FileAtVersion(Wire, frozen=True):
@@ -716,10 +722,16 @@ class DeletedFile(Wire, frozen=True):
 
 
 class DeletedFiles(Wire, frozen=True):
-    """Answer of ``GET …/scopes/{key}/deleted`` (V-2): newest deletion first."""
+    """Answer of ``GET …/scopes/{key}/deleted`` (V-2): newest deletion first.
+
+    ``complete`` is false while the service is still looking through a long history for its
+    deletions (the first look after an upgrade, or after retention rewrote the history): then
+    ``files`` are those deleted in the newest versions looked at so far, and each look goes on
+    further (ask again until it is true)."""
 
     scope: str
     files: list[DeletedFile]
+    complete: bool = True
 
 
 class RestoreRequest(Wire, frozen=True):

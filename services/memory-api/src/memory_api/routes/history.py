@@ -163,7 +163,9 @@ async def get_changes(request: web.Request) -> web.Response:
 @routes.get(BASE + "/scopes/{key}/deleted")
 async def get_deleted(request: web.Request) -> web.Response:
     """V-2: ``DeletedFiles`` — files deleted from the scope and not there now, newest first,
-    each with the version a restore takes it from. Query: ``limit`` (1-500, default 50)."""
+    each with the version a restore takes it from. Query: ``limit`` (1-500, default 50).
+    ``complete`` is false while a long history is still being looked through (the first look
+    after an upgrade): each look answers at once with what was found and goes on further."""
     project, agent, key = _ids(request)
     store = get_history_store(request.app)
     deleted = await store.deleted(project, agent, key, _limit(request, CHANGES_LIMIT))
