@@ -213,7 +213,7 @@ def test_v2_the_first_look_at_a_long_history_answers_at_once_and_each_look_goes_
     for number in range(3):
         scope.write(f"y{number}.md")
     scope.delete("c.md")
-    looks = []
+    looks: list[tuple[list[tuple[str, str]], bool]] = []
     while not looks or not looks[-1][1]:
         walks.clear()
         looks.append(scope.look())
