@@ -2,8 +2,8 @@
 
 Run: ``python -m bench.history_reads [--files N] [--versions N] [--keep DIR]``. The history
 is made as a busy scope's is (:func:`busy_history`): ``--versions`` versions over ``--files``
-topic files, each rewriting one file, every 1,000th deleting one, every 50th recorded by a
-replica whose clock runs 10 minutes behind; then maintained as the service does (repack,
+topic files, each rewriting one file, every 1,000th deleting one (30 in all), every 50th from
+a replica whose clock runs 10 minutes behind; then maintained as the service does (repack,
 commit-graph, the kept indexes). Timed in-process, p50 of warm calls:
 
 - **changes since** a time (``GET …/changes?since=``) for the last 10 minutes, the last day
@@ -42,12 +42,15 @@ STEP = 10
 """Seconds between two versions of the busy history."""
 BEHIND = 600
 """Seconds the clock of the replica that records every 50th version runs behind."""
+DELETED = 30
+"""Files the history deletes, one every ``versions / 30`` versions (every 1,000th of 30,000):
+``note-00000.md`` … ``note-00029.md``; the others are rewritten in turn."""
 
 
 def busy_history(base: Path, files: int, versions: int) -> tuple[Path, int]:
     """A scope's history as a busy scope has it (see the module), made in one ``fast-import``
     run of the recorder's format after a first record of the whole scope, then maintained;
-    ``(repository, recorded time of its newest version)``."""
+    ``(repository, recorded time of its newest version)``. ``files`` must be over 30."""
     data_dir = base / "busy"
     scope = layout.scope_dir(data_dir, AGENT, "user")
     _write_scope(scope, files)
@@ -55,15 +58,16 @@ def busy_history(base: Path, files: int, versions: int) -> tuple[Path, int]:
     histories.record(AGENT, scope, Attribution("checkpoint"))
     repository = histories.repository(AGENT, scope)
     start = int(time.time())
+    every = max(1, versions // DELETED)
     stream = []
     for number in range(versions - 1):
         when = start + STEP * (number + 1) - (BEHIND if number % 50 == 49 else 0)
         message = f"Edited in a claude-code Session\n\nSource: write\nSession-Id: s{number}\n"
-        if number % 1000 == 999:
-            change = f"D note-{number // 1000:05d}.md\n".encode()
+        if number % every == every - 1:
+            change = f"D note-{number // every:05d}.md\n".encode()
         else:
             text = f"{BODY}version {number}\n".encode()
-            name = f"note-{1000 + number % (files - 1000):05d}.md" if files > 1000 else "x.md"
+            name = f"note-{DELETED + number % (files - DELETED):05d}.md"
             change = f"M 100644 inline {name}\n".encode() + b"data %d\n%s\n" % (len(text), text)
         stream.append(
             b"commit refs/heads/main\n"
