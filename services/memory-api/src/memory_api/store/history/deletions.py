@@ -12,14 +12,14 @@ flat file list). So the deletions found are kept beside the repository, in
 A look walks the versions recorded since ``to`` (none when nothing was recorded;
 :func:`~.maintenance.maintain` brings the index up to date every
 :data:`~.recorder.MAINTENANCE_PACKS` records, so the walk is short), then, while the index is
-not complete, walks on down the history for at most :data:`LOOK_BUDGET` seconds, in steps of
-:data:`STEP` versions along the branch (a step crosses the versions merged in on the way too),
-and says whether it is complete: the first look after an upgrade, or after retention rewrote
-the history (``to`` is then no longer an ancestor of the newest version: V-3) or a history was
-put back from a bundle, or with the index missing or damaged, answers at once with the newest
-deletions, and the looks after it go on where it stopped (the web page asks again until the
-index is complete). No look walks the whole of a long history; maintenance, which holds the
-scope's lock, never walks down at all.
+not complete, walks on down the history for :data:`LOOK_BUDGET` seconds (the step under way is
+finished), in steps of :data:`STEP` versions along the branch (a step crosses the versions
+merged in on the way too), and says whether it is complete: the first look after an upgrade,
+or after retention rewrote the history (``to`` is then no longer an ancestor of the newest
+version: V-3) or a history was put back from a bundle, or with the index missing or damaged,
+answers at once with the newest deletions, and the looks after it go on where it stopped (the
+web page asks again until the index is complete). No look walks the whole of a long history;
+maintenance, which holds the scope's lock, never walks down at all.
 
 Two processes that walk at once each write an index true for what it names (the last one
 wins); it says nothing git does not (the versions are read from git again before they are
@@ -58,10 +58,10 @@ ENTRIES_KEPT = 2000
 """Deletions (one per file a version deleted) the index keeps, newest first."""
 STEP = 100
 """Versions along the branch walked down at a time while the index is not complete (about
-15 ms over 3,000 files)."""
+25 ms over 3,000 files on a quiet machine, a few times that under load)."""
 LOOK_BUDGET = 0.05
-"""Seconds a look spends at most walking down a history whose index is not complete (it
-walks one :data:`STEP` at least): the rest is left to the next look."""
+"""Seconds after which a look starts no further step down a history whose index is not
+complete (it walks one :data:`STEP` at least): the rest is left to the next look."""
 
 Deletion = tuple[str, str]
 """``(version, file)``: the version that deleted ``file`` (its id, 40 hex digits)."""
