@@ -629,7 +629,12 @@ class FileHistory(Wire, frozen=True):
     ``more`` tells that older versions follow (ask again with ``before`` = the last version
     here); ``exists`` whether the file is on disk now (one the service cannot read, or over its
     read cap, too: Q-2b); ``unrecorded`` that the file on disk differs from its newest version
-    (a write no version holds yet: a checkpoint records it, unless the service cannot read it).
+    (a write no version holds yet: a checkpoint records it, unless the service cannot read it);
+    ``unrecordable`` why the history cannot keep the file on disk as it is now, in the words of
+    its listing row's problem (``"the service cannot read it (Permission denied)"``, ``"it is
+    larger than 1 MiB (its read cap)"``, 16 MiB for ``MEMORY.md``): then it is ``unrecorded``,
+    no checkpoint takes it, and a delete or a restore of it is refused (503), as neither could
+    be undone; null when the history can keep it, or it is not there.
     """
 
     scope: str
@@ -639,11 +644,6 @@ class FileHistory(Wire, frozen=True):
     versions: list[FileVersion]
     more: bool
     unrecordable: str | None = None
-    """Why the history cannot keep the file on disk as it is now (Q-2b), in the words of its
-    listing row's problem: ``"the service cannot read it (Permission denied)"``, ``"it is
-    larger than 1 MiB (its read cap)"`` (16 MiB for ``MEMORY.md``). Then it is ``unrecorded``,
-    no checkpoint takes it, and a delete or a restore of it is refused (503): neither could be
-    undone. None when the history can keep it, or it is not there."""
 
 
 class FileAtVersion(Wire, frozen=True):
