@@ -133,6 +133,7 @@ def _figures(base: Path, files: int, versions: int, runs: int) -> dict[str, Any]
         _, complete = reading.deleted_files(repository, set(), limit=50)
         looks.append((time.perf_counter() - began) * 1000)
     figures["deleted_building_looks"] = len(looks)
+    figures["deleted_building_look_p50_ms"] = statistics.median(looks)
     figures["deleted_building_look_max_ms"] = max(looks)
     figures["deleted_building_total_ms"] = sum(looks)
     figures["deleted_warm_p50_ms"] = _p50(
