@@ -78,3 +78,22 @@ def test_q3_bench_quick_run_reports_every_case_budget_and_ratio(tmp_path: Path) 
     assert "| case |" in said
     assert "| budget |" in said
     assert "| ratio (information) |" in said
+
+
+def test_q3_bench_history_reads_runs_at_a_tiny_size() -> None:
+    """``bench/history_reads.py`` (docs/performance.md): every figure, at 40 files and 400
+    versions; the recently deleted index built by looks until complete, 30 files listed."""
+    from bench.history_reads import history_reads_bench
+
+    figures = history_reads_bench(files=40, versions=400, runs=1)
+
+    assert figures["deleted_listed"] == 30
+    assert figures["deleted_building_looks"] >= 1
+    for name in (
+        "changes_since_10_minutes_p50_ms",
+        "changes_since_day_p50_ms",
+        "changes_since_all_p50_ms",
+        "changes_since_first_look_ms",
+        "deleted_warm_p50_ms",
+    ):
+        assert figures[name] > 0, name

@@ -100,6 +100,27 @@ async def test_v2_history_says_when_the_file_on_disk_is_not_recorded_yet(
 
     assert history["exists"] is True
     assert history["unrecorded"] is True
+    assert history["unrecordable"] is None  # a checkpoint records it
+
+
+async def test_v2_history_says_why_the_file_on_disk_cannot_be_kept_as_it_is(
+    client: Client, agent: AgentHome
+) -> None:
+    """Q-2b: a file over its 1 MiB read cap is there, differs from its newest version, and no
+    checkpoint can take it: its history says why, in the words of its listing row."""
+    seed(agent)
+    await checkpoint(client)
+    write(agent.user, TOPIC, "x" * (1 << 20) + "\n")
+    await checkpoint(client)  # takes every other file, never this one
+
+    history = await ok_json(await client.get(history_url("user", TOPIC, "history")))
+
+    assert (history["exists"], history["unrecorded"]) == (True, True)
+    assert history["unrecordable"] == "it is larger than 1 MiB (its read cap)"
+    assert len(history["versions"]) == 1
+    write(agent.user, TOPIC, "small again\n")
+    history = await ok_json(await client.get(history_url("user", TOPIC, "history")))
+    assert (history["unrecorded"], history["unrecordable"]) == (True, None)
 
 
 async def test_v2_the_file_at_a_version_with_credentials_masked(

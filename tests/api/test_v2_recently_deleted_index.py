@@ -5,6 +5,11 @@ The index (``store/history/deletions.py``) names the version it reaches; a look 
 versions recorded after it. Whatever happens to it — missing, damaged, left behind by
 retention's rewrite of the history — the listing is the one a whole walk of the history gives:
 newest deletion first, each file once, not the files there now, with the version to restore.
+
+An index that must be built (the first look after an upgrade) is never built by one look walking
+the whole of a long history, which a user would feel as a hung page: each look walks a bounded
+part further down, answers at once with the deletions found so far, newest first, and says
+whether the listing is complete; the page asks again until it is.
 """
 
 from __future__ import annotations
@@ -15,12 +20,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from memory_api.store.history import reading, repo
+from memory_api.store.history import deletions, reading, repo
 from memory_api.store.history.deletions import INDEX_FILE
 from memory_api.store.history.maintenance import Retention, apply_retention, maintain
 from memory_api.store.history.recorder import Attribution, ScopeHistories
 from memory_api.store.history.repo import read_head
 from memory_core import layout
+
+from tests.api.conftest import AgentHome, Client, memory_url, ok_json
+from tests.api.test_v1_versions import checkpoint
 
 AGENT = "historian"
 WHO = Attribution("checkpoint")
@@ -48,9 +56,16 @@ class Scope:
 
     def listed(self, limit: int = 100) -> list[tuple[str, str]]:
         """``(file, version to restore)`` of the recently deleted files, newest first."""
+        found, complete = self.look(limit)
+        assert complete  # a short history is looked through at once
+        return found
+
+    def look(self, limit: int = 100) -> tuple[list[tuple[str, str]], bool]:
+        """One look at the recently deleted files: ``(file, version to restore)`` of those
+        found, newest first, and whether the listing is complete."""
         present = {path.name for path in self.folder.iterdir()}
-        found = reading.deleted_files(self.repository, present, limit=limit)
-        return [(item.file, item.restore_version) for item in found]
+        found, complete = reading.deleted_files(self.repository, present, limit=limit)
+        return [(item.file, item.restore_version) for item in found], complete
 
     def git(self, *args: str) -> str:
         command = ["git", f"--git-dir={self.repository}", *args]
@@ -175,3 +190,114 @@ def test_v2_after_retention_rewrote_the_history_the_listing_names_its_new_versio
     assert [name for name, _ in after] == ["b.md"]  # a.md's deletion was squashed away
     assert all(version in branch for _, version in after)
     assert scope.held(after[0][1], "b.md")
+
+
+@pytest.fixture
+def short_steps(monkeypatch: pytest.MonkeyPatch) -> int:
+    """Looks walk down 3 versions at a time, one step each: a history of a dozen versions
+    stands for a long one."""
+    monkeypatch.setattr(deletions, "STEP", 3)
+    monkeypatch.setattr(deletions, "LOOK_BUDGET", 1e-9)
+    return 3
+
+
+def test_v2_the_first_look_at_a_long_history_answers_at_once_and_each_look_goes_further(
+    scope: Scope, short_steps: int, walks: list[tuple[str, ...]]
+) -> None:
+    """14 versions, a.md deleted in the 5th, b.md in the 10th, c.md in the newest; the index
+    is not there (the first look after an upgrade)."""
+    scope.delete("a.md")
+    for number in range(4):
+        scope.write(f"x{number}.md")
+    scope.delete("b.md")
+    for number in range(3):
+        scope.write(f"y{number}.md")
+    scope.delete("c.md")
+    looks: list[tuple[list[tuple[str, str]], bool]] = []
+    while not looks or not looks[-1][1]:
+        walks.clear()
+        looks.append(scope.look())
+        assert len(walks) == 1  # one step down, never the whole history
+
+    assert looks[0] == (looks[-1][0][:1], False)  # c.md at once, and "still looking"
+    assert [[name for name, _ in found] for found, _ in looks] == [
+        ["c.md"],
+        ["c.md", "b.md"],
+        ["c.md", "b.md"],
+        ["c.md", "b.md", "a.md"],
+        ["c.md", "b.md", "a.md"],
+    ]
+    for name, version in looks[-1][0]:
+        assert scope.held(version, name)
+    walks.clear()
+    assert scope.listed() == looks[-1][0]  # complete now: nothing more is walked
+    assert walks == []
+
+
+def test_v2_versions_recorded_while_the_index_is_being_built_are_listed_first(
+    scope: Scope, short_steps: int
+) -> None:
+    for number in range(6):
+        scope.write(f"x{number}.md")
+    scope.delete("a.md")
+    for number in range(6):
+        scope.write(f"y{number}.md")
+    found, complete = scope.look()
+    assert (found, complete) == ([], False)
+
+    scope.delete("b.md")  # recorded while the index is not complete
+    looks = [scope.look()]
+    while not looks[-1][1]:
+        looks.append(scope.look())
+
+    assert [name for name, _ in looks[0][0]] == ["b.md"]
+    assert [name for name, _ in looks[-1][0]] == ["b.md", "a.md"]
+
+
+def test_v2_maintenance_never_walks_down_an_index_being_built(
+    scope: Scope, short_steps: int, walks: list[tuple[str, ...]]
+) -> None:
+    """Maintenance holds the scope's lock: it walks what was recorded since the index, never
+    further down; the looks go on where they were."""
+    scope.delete("a.md")
+    for number in range(6):
+        scope.write(f"x{number}.md")
+    assert scope.look() == ([], False)
+    scope.delete("b.md")
+    walks.clear()
+
+    maintain(scope.repository)
+
+    assert len(walks) == 1 and any(arg.startswith("^") for arg in walks[0])
+    found, complete = scope.look()
+    assert [name for name, _ in found] == ["b.md"] and not complete
+
+
+async def test_v2_recently_deleted_says_whether_every_version_was_looked_at(
+    client: Client, agent: AgentHome, short_steps: int
+) -> None:
+    """The route's answer: ``complete`` false while the service is still looking through the
+    history (the files found so far listed), true once it is done."""
+    url = f"{memory_url()}/scopes/user/deleted"
+    for name in ("old.md", "new.md"):
+        (agent.user / name).write_text("a note\n", encoding="utf-8")
+    await checkpoint(client)
+    (agent.user / "old.md").unlink()
+    await checkpoint(client)
+    for number in range(4):
+        (agent.user / f"x{number}.md").write_text("more\n", encoding="utf-8")
+        await checkpoint(client)
+    (agent.user / "new.md").unlink()
+    await checkpoint(client)
+    repository = layout.history_root(agent.data_dir, agent.id) / "user.git"
+    (repository / INDEX_FILE).unlink(missing_ok=True)  # as after an upgrade
+
+    first = await ok_json(await client.get(url))
+    answers = [first]
+    while not answers[-1]["complete"]:
+        answers.append(await ok_json(await client.get(url)))
+
+    assert [item["file"] for item in first["files"]] == ["new.md"]
+    assert first["complete"] is False
+    assert [item["file"] for item in answers[-1]["files"]] == ["new.md", "old.md"]
+    assert len(answers) == 3  # 7 versions, 3 a look

@@ -42,7 +42,13 @@ WHY = {
     "unreadable": "the service cannot read it (Permission denied)",
     "over-cap": "it is larger than 1 MiB",
 }
-"""What the page says of each kind of file (from its listing row's problem)."""
+"""What the page says of each kind of file (its history's ``unrecordable``, its listing row's
+problem: both begin so)."""
+HISTORY_WHY = {
+    "unreadable": "(the service cannot read it (Permission denied))",
+    "over-cap": "(it is larger than 1 MiB (its read cap))",
+}
+"""Why, as the History note says it: the history's own ``unrecordable``, not the listing's."""
 WHY_RE = {kind: re.compile(re.escape(why)) for kind, why in WHY.items()}
 
 
@@ -90,7 +96,7 @@ def test_q2b_a_file_the_history_cannot_keep_is_offered_no_record_restore_or_dele
     panel = viewer(page)
     note = panel.locator(".unkept-note")
     expect(note).to_contain_text(f"The history cannot keep {FILE} as it is now")
-    expect(note).to_contain_text(WHY[kind])
+    expect(note).to_contain_text(HISTORY_WHY[kind])
     expect(note).to_contain_text("cannot be recorded")
     expect(panel.get_by_role("button", name="Record it now")).to_have_count(0)
     version = panel.locator("li.version").first

@@ -10,10 +10,14 @@ wrote, and the API's own deletes record themselves.
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
+from typing import Any
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from memory_core import layout
+from playwright.sync_api import Locator, Page, Response, expect
 
 from tests.browser.axe import axe_violations
 from tests.browser.conftest import DESKTOP, PHONE
@@ -347,6 +351,68 @@ def test_v2_recently_deleted_lists_the_deleted_files_and_restores_one(
     expect(page).to_have_url(re.compile(r"/memory/history/user/review-style\.md$"))
     expect(_versions(page).first).to_contain_text("Deleted by local")
     expect(panel.locator(".viewer-meta")).to_contain_text("Not in the memory now")
+
+
+def _add_versions(service: Service, count: int) -> None:
+    """``count`` versions of the user scope, each rewriting ``bulk.md``, added to its history
+    in one ``git fast-import`` run (a long history, as years of Sessions make it); the file on
+    disk is then as the newest one holds it."""
+    repository = layout.history_root(service.data_dir, "demo") / "user.git"
+    stream = []
+    for number in range(count):
+        message = f"Written in a Session\n\nSource: write\nSession-Id: s{number}\n".encode()
+        data = f"bulk {number}\n".encode()
+        stream += [
+            b"commit refs/heads/main\n",
+            f"author a <a@x> {1_800_000_000 + number} +0000\n".encode(),
+            f"committer memory-api <m@x> {1_800_000_000 + number} +0000\n".encode(),
+            b"data %d\n%s\n" % (len(message), message),
+            b"from refs/heads/main^0\n" if number == 0 else b"",
+            b"M 100644 inline bulk.md\n",
+            b"data %d\n%s\n" % (len(data), data),
+        ]
+    command = ["git", f"--git-dir={repository}", "fast-import", "--quiet", "--done"]
+    subprocess.run(command, input=b"".join(stream) + b"done\n", check=True, capture_output=True)
+    (service.scope_dir("user") / "bulk.md").write_bytes(data)
+
+
+def test_v2_recently_deleted_of_a_long_history_says_it_is_still_looking_until_it_is_done(
+    open_page: PageFactory, service: Service
+) -> None:
+    """The first look after an upgrade, at a history of 10,000 versions with no index of its
+    deletions yet: the page shows the files each answer found and that it is still looking,
+    asks again until the service has looked through every version, then lists them all."""
+    service.call("DELETE", _scope(service) + "/files/time-zone.md")  # deep down the history
+    _add_versions(service, 10_000)
+    service.call("DELETE", _scope(service) + "/files/review-style.md")  # the newest version
+    index = layout.history_root(service.data_dir, "demo") / "user.git" / "memory-api-deletions.json"
+    index.unlink(missing_ok=True)  # as before the upgrade
+    page = _open(open_page, service, "desktop")
+    answers: list[dict[str, Any]] = []
+
+    def keep(response: Response) -> None:
+        if response.url.endswith("/scopes/user/deleted"):
+            answers.append(json.loads(response.body()))
+
+    page.on("response", keep)
+    # whether the page ever said it was still looking (its own signal, however short)
+    page.add_init_script(
+        """new MutationObserver(() => {
+             if (document.querySelector(".deleted-looking")) window.__looking = true;
+           }).observe(document, { childList: true, subtree: true });"""
+    )
+    page.goto(MEMORY_TAB + "/deleted/user")
+
+    deleted = viewer(page).locator("li.deleted-file")
+    expect(deleted).to_have_count(2)
+    expect(deleted.first).to_have_attribute("data-file", "review-style.md")
+    expect(deleted.nth(1)).to_have_attribute("data-file", "time-zone.md")
+    expect(viewer(page).locator(".deleted-looking")).to_have_count(0)
+    assert page.evaluate("window.__looking === true")
+    assert answers[0]["complete"] is False
+    assert [item["file"] for item in answers[0]["files"]] == ["review-style.md"]
+    assert answers[-1]["complete"] is True
+    _assert_axe_clean(page, "Recently deleted, done looking")
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -244,6 +244,7 @@ def test_unreadable_memory_files_for_real_a_restore_never_replaces_what_it_could
     )
     assert status == 200, history
     assert (history["exists"], history["unrecorded"]) == (True, True)
+    assert history["unrecordable"] == f"the service {DENIED}"  # as its listing row says
     status, problem = call(
         base,
         "POST",

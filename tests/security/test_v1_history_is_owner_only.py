@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from memory_api.store.history import reading
+from memory_api.store.history import clocks, reading
 from memory_api.store.history.deletions import INDEX_FILE
 from memory_api.store.history.recorder import Attribution, ScopeHistories
 from memory_core import layout
@@ -125,15 +125,18 @@ def test_v1_a_history_it_may_not_make_private_is_warned_of_and_still_records(
 
 def test_v1_the_index_of_deleted_files_is_owner_only(tmp_path: Path, open_umask: None) -> None:
     """The index of a history's deletions (``store/history/deletions.py``) names deleted files:
-    owner-only like every other file of the history, whatever the umask."""
+    owner-only like every other file of the history, whatever the umask; so is the service's
+    other file there, the bound on clocks running behind (``store/history/clocks.py``)."""
     scope = make_scope(tmp_path)
     record(tmp_path, scope)
     (scope / "deploy.md").unlink()
     record(tmp_path, scope)
     repository = layout.history_root(tmp_path, "coder") / "user.git"
 
-    listed = reading.deleted_files(repository, set(), limit=10)
+    listed, _ = reading.deleted_files(repository, set(), limit=10)
+    reading.scope_changes(repository, limit=10, since=1)  # keeps the bound on clocks behind
 
     assert [item.file for item in listed] == ["deploy.md"]
     assert stat.S_IMODE((repository / INDEX_FILE).stat().st_mode) == 0o600
+    assert stat.S_IMODE((repository / clocks.INDEX_FILE).stat().st_mode) == 0o600
     assert modes_open_to_others(layout.history_root(tmp_path, "coder")) == []

@@ -629,7 +629,12 @@ class FileHistory(Wire, frozen=True):
     ``more`` tells that older versions follow (ask again with ``before`` = the last version
     here); ``exists`` whether the file is on disk now (one the service cannot read, or over its
     read cap, too: Q-2b); ``unrecorded`` that the file on disk differs from its newest version
-    (a write no version holds yet: a checkpoint records it, unless the service cannot read it).
+    (a write no version holds yet: a checkpoint records it, unless the service cannot read it);
+    ``unrecordable`` why the history cannot keep the file on disk as it is now, in the words of
+    its listing row's problem (``"the service cannot read it (Permission denied)"``, ``"it is
+    larger than 1 MiB (its read cap)"``, 16 MiB for ``MEMORY.md``): then it is ``unrecorded``,
+    no checkpoint takes it, and a delete or a restore of it is refused (503), as neither could
+    be undone; null when the history can keep it, or it is not there.
     """
 
     scope: str
@@ -638,6 +643,7 @@ class FileHistory(Wire, frozen=True):
     unrecorded: bool
     versions: list[FileVersion]
     more: bool
+    unrecordable: str | None = None
 
 
 class FileAtVersion(Wire, frozen=True):
@@ -716,10 +722,16 @@ class DeletedFile(Wire, frozen=True):
 
 
 class DeletedFiles(Wire, frozen=True):
-    """Answer of ``GET …/scopes/{key}/deleted`` (V-2): newest deletion first."""
+    """Answer of ``GET …/scopes/{key}/deleted`` (V-2): newest deletion first.
+
+    ``complete`` is false while the service is still looking through a long history for its
+    deletions (the first look after an upgrade, or after retention rewrote the history): then
+    ``files`` are those deleted in the newest versions looked at so far, and each look goes on
+    further (ask again until it is true)."""
 
     scope: str
     files: list[DeletedFile]
+    complete: bool = True
 
 
 class RestoreRequest(Wire, frozen=True):

@@ -78,7 +78,8 @@ async def get_file_history(request: web.Request) -> web.Response:
     """V-2: ``FileHistory`` — the versions that changed the file, newest first.
 
     Query: ``limit`` (1-1000, default 100), ``before`` (a version: only older ones; the paging
-    cursor). ``unrecorded`` tells that the file on disk differs from its newest version.
+    cursor). ``unrecorded`` tells that the file on disk differs from its newest version, and
+    ``unrecordable`` why the history cannot keep it as it is (unreadable, over its read cap).
     """
     project, agent, key = _ids(request)
     store = get_history_store(request.app)
@@ -142,7 +143,8 @@ async def get_changes(request: web.Request) -> web.Response:
     """V-2: ``ScopeChanges`` — the scope's versions, newest first, each with its files.
 
     Query: ``since`` (a UTC time, ``2026-11-29T22:05:19Z``: recorded then or later by the
-    recording process's clock, every version looked at), ``after`` (a version: only those
+    recording process's clock, wherever a version dated earlier by a clock running behind
+    stands), ``after`` (a version: only those
     recorded since, in the history's own order — the cursor no clock skew can fool),
     ``before`` (a version: only older ones, the paging cursor), ``limit`` (1-500, default 50).
     """
@@ -163,7 +165,9 @@ async def get_changes(request: web.Request) -> web.Response:
 @routes.get(BASE + "/scopes/{key}/deleted")
 async def get_deleted(request: web.Request) -> web.Response:
     """V-2: ``DeletedFiles`` — files deleted from the scope and not there now, newest first,
-    each with the version a restore takes it from. Query: ``limit`` (1-500, default 50)."""
+    each with the version a restore takes it from. Query: ``limit`` (1-500, default 50).
+    ``complete`` is false while a long history is still being looked through (the first look
+    after an upgrade): each look answers at once with what was found and goes on further."""
     project, agent, key = _ids(request)
     store = get_history_store(request.app)
     deleted = await store.deleted(project, agent, key, _limit(request, CHANGES_LIMIT))

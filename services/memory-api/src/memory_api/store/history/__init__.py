@@ -6,6 +6,8 @@
 - :mod:`~.recorder` — :class:`~.recorder.ScopeHistories`: record what changed, around a change
 - :mod:`~.reading` — a file's versions, the file at a version, diffs, changes, deleted files
 - :mod:`~.deletions` — the index of which versions deleted which files (recently deleted)
+- :mod:`~.clocks` — the bound on clocks running behind that lets changes ``since`` stop early
+- :mod:`~.side_files` — the small JSON files those two keep in a history's git folder
 - :mod:`~.diffs` — hunks and unified diff text of two versions of a file
 - :mod:`~.restore` — bring a file and its index lines back from a version (V-2)
 - :mod:`~.maintenance` — repacking, the operator's retention (V-3)

@@ -5,9 +5,10 @@ scope's file list). Once :data:`~.recorder.MAINTENANCE_PACKS` packs have gathere
 :func:`maintain` rolls the small ones into larger ones (``git repack --geometric=2 -d``: the
 file lists then cost a delta each, about a hundred bytes instead of the whole list) and writes
 the commit-graph with changed-path Bloom filters, which lets the history of one file skip every
-version that did not touch it; then the index of deletions is brought up to date
-(:mod:`.deletions`). All are safe to stop halfway; the service runs them under the scope's
-lock, outside any request (a background task after a record, or the CLI).
+version that did not touch it; then the index of deletions (:mod:`.deletions`) and the bound
+on clocks running behind (:mod:`.clocks`) are brought up to date. All are safe to stop
+halfway; the service runs them under the scope's lock, outside any request (a background task
+after a record, or the CLI).
 
 **Retention** (:func:`apply_retention`, ``memory-api history prune``): git cannot drop versions
 from the middle of a history without rewriting what follows, so the operator's limits cut its
@@ -32,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memory_api.errors import ServiceError
-from memory_api.store.history import deletions
+from memory_api.store.history import clocks, deletions
 from memory_api.store.history.git import (
     BRANCH,
     REPAIR,
@@ -79,13 +80,15 @@ class Pruned:
 
 
 def maintain(repository: Path) -> None:
-    """Repack the small packs, write the commit-graph and bring the index of deletions up to
-    date (:mod:`.deletions`; see the module); under the lock."""
+    """Repack the small packs, write the commit-graph and bring the index of deletions
+    (:mod:`.deletions`) and the bound on clocks running behind (:mod:`.clocks`) up to date;
+    under the lock."""
     remove_stale_locks(repository)
     _remove_temp_packs(repository)
     git(repository, "repack", "-d", "-q", "--geometric=2")
     git(repository, "commit-graph", "write", "--reachable", "--changed-paths", "--split")
     deletions.refresh(repository)
+    clocks.refresh(repository)
 
 
 def _remove_temp_packs(repository: Path) -> None:

@@ -35,6 +35,7 @@ from memory_core.wire import (
 )
 
 from memory_api.errors import NotFound
+from memory_api.store.history import clocks
 from memory_api.store.history.deletions import recent_deletions
 from memory_api.store.history.diffs import diff_hunks, unified_text
 from memory_api.store.history.git import (
@@ -204,7 +205,7 @@ def content_at(repository: Path, version: str, name: str) -> bytes | None:
 
 
 def _one(repository: Path, version: str) -> LogEntry:
-    entries = log(repository, "-n", "1", version)
+    entries = log(repository, "-n", "1", version, files=False)
     if not entries:
         raise NotFound(f"no version {version} in this scope's history")
     return entries[0]
@@ -302,11 +303,12 @@ def scope_changes(
 
     ``after`` follows the history's own order (every version not below it, whatever its date):
     the cursor no clock can fool. ``since`` compares each version's recorded time (its
-    committer date, the clock of the process that recorded it) and looks at every version in
-    the range: one dated earlier by a clock running behind (another replica, a machine's merge)
-    is left out itself but never hides the versions below it, as git's own ``--since`` would
-    (it stops at the first version older than the date). Raises :class:`NotFound` for an
-    ``after`` or ``before`` that is no version here."""
+    committer date, the clock of the process that recorded it): one dated earlier by a clock
+    running behind (another replica, a machine's merge) is left out itself but never hides the
+    versions below it, as git's own ``--since`` would (it stops at the first version older than
+    the date); the walk stops only where no version below can be dated ``since`` or later
+    (:mod:`.clocks`), so it reads what was recorded since, not the whole history. Raises
+    :class:`NotFound` for an ``after`` or ``before`` that is no version here."""
     args: list[str] = []
     if after is not None:
         check_version(repository, after)
@@ -321,44 +323,65 @@ def scope_changes(
 def _page_since(
     repository: Path, limit: int, before: str | None, since: int, *args: str
 ) -> tuple[list[LogEntry], bool]:
-    """:func:`_page` of the versions recorded at ``since`` or later: their ids and times are
-    listed first (``rev-list --timestamp``, no diff, read from the commit-graph), then only
-    those answered are logged with their files."""
-    start = _start(repository, before)
-    if start is None:
+    """:func:`_page` of the versions recorded at ``since`` or later.
+
+    Their ids and times are listed first (``rev-list --timestamp``, no diff, read from the
+    commit-graph), by a walk that stops at versions dated before ``since`` minus the most any
+    version here is dated behind one below it (:func:`~.clocks.behind`: nothing below such a
+    version is dated ``since`` or later) and after as many versions as the page needs (asked
+    again without that limit when versions dated before ``since`` took places in it); then
+    only those answered are logged with their files. It reads what was recorded since, not the
+    whole history."""
+    head = read_head(repository)
+    if head is None:
         return [], False
-    listed = git(repository, "rev-list", "--timestamp", start, *args, "--").decode("ascii")
-    found = []
-    for line in listed.splitlines():
-        when, _, version = line.partition(" ")
-        if int(when) >= since and version != before:
-            found.append(version)
-            if len(found) > limit:
-                break
+    start = head if before is None else before
+    if before is not None:
+        check_version(repository, before)
+    floor = since - clocks.behind(repository, start)
+    bounded = (f"--max-age={floor}",) if floor > 0 else ()
+    wanted: tuple[str, ...] = ("-n", str(limit + 2))  # the page, one more, ``before`` itself
+    while True:
+        listed = git(repository, "rev-list", "--timestamp", *wanted, *bounded, start, *args, "--")
+        lines = listed.decode("ascii").splitlines()
+        found = []
+        for line in lines:
+            when, _, version = line.partition(" ")
+            if int(when) >= since and version != before:
+                found.append(version)
+        if len(found) > limit or not wanted or len(lines) < limit + 2:
+            break
+        wanted = ()  # versions dated before ``since`` took places: every one down to the floor
     page = found[:limit]
     entries = log(repository, "--no-walk=unsorted", *page) if page else []
     return entries, len(found) > limit
 
 
-def deleted_files(repository: Path, present: set[str], *, limit: int) -> list[DeletedFile]:
+def deleted_files(
+    repository: Path, present: set[str], *, limit: int
+) -> tuple[list[DeletedFile], bool]:
     """Files deleted from the scope and not there now, newest deletion first, at most
-    ``limit``; each with the last version that held it (:class:`~memory_core.wire.DeletedFile`).
+    ``limit``; each with the last version that held it (:class:`~memory_core.wire.DeletedFile`);
+    and whether every version was looked at (False while the index of deletions is still being
+    built: then only the newest versions' deletions are listed, and asking again lists more).
     Only what a restore can bring back is listed: ``MEMORY.md`` and topic files.
 
     The deletions come from the index of :mod:`.deletions` (only versions recorded since it was
-    last brought up to date are walked), and only the versions listed are read from git: the
-    cost follows what is new and what is listed, not the history's length."""
+    last brought up to date are walked, and a bounded part of a history it is still being
+    built for), and only the versions listed are read from git, without their files: the cost
+    follows what is new and what is listed, not the history's length."""
+    deletions = recent_deletions(repository)
     chosen: dict[str, str] = {}
-    for version, name in recent_deletions(repository):
+    for version, name in deletions.found:
         if len(chosen) >= limit:
             break
         if name in chosen or name in present or name == layout.MARKER_FILE:
             continue
         chosen.setdefault(name, version)  # the newest deletion of a file comes first
     versions = list(dict.fromkeys(chosen.values()))
-    listed = log(repository, "--no-walk=unsorted", *versions) if versions else []
+    listed = log(repository, "--no-walk=unsorted", *versions, files=False) if versions else []
     entries = {entry.version: entry for entry in listed}
-    return [
+    files = [
         DeletedFile(
             file=name,
             deleted_in=version,
@@ -368,3 +391,4 @@ def deleted_files(repository: Path, present: set[str], *, limit: int) -> list[De
         for name, version in chosen.items()
         if version in entries and entries[version].parents
     ]
+    return files, deletions.complete

@@ -25,7 +25,14 @@ from pathlib import Path
 
 from memory_core.scope_merge import blob_id
 
-from memory_api.store.history.git import BRANCH, REPAIR, HistoryDamaged, HistoryUnavailable, git
+from memory_api.store.history.git import (
+    BRANCH,
+    REPAIR,
+    HistoryDamaged,
+    HistoryUnavailable,
+    git,
+    git_status,
+)
 
 __all__ = [
     "COMMITTER",
@@ -38,6 +45,7 @@ __all__ = [
     "commit_changes",
     "commit_of",
     "entry_at",
+    "is_ancestor",
     "log",
     "read_blob",
     "read_blobs",
@@ -269,6 +277,12 @@ def commit_of(repository: Path, version: str) -> tuple[str, list[str]] | None:
     return (trees[0], parents) if trees else None
 
 
+def is_ancestor(repository: Path, older: str, newer: str) -> bool:
+    """Whether version ``older`` is ``newer`` or one below it (False for one git lacks)."""
+    code, _ = git_status(repository, "merge-base", "--is-ancestor", older, newer)
+    return code == 0
+
+
 def _quoted(name: str) -> bytes:
     """A path as ``fast-import`` reads it: verbatim, or C-quoted when it starts with a quote."""
     raw = name.encode("utf-8", "surrogateescape")
@@ -355,24 +369,18 @@ def _remove_temp_packs(repository: Path, *, keep: set[str]) -> None:
 _LOG_FORMAT = "%x1e%H%x1f%P%x1f%at%x1f%ct%x1f%s%x1f%(trailers:only,unfold,separator=%x1d)"
 
 
-def log(repository: Path, *args: str, paths: Sequence[str] = ()) -> list[LogEntry]:
-    """The versions ``git log ARGS -- PATHS`` lists, newest first, each with its changed files.
+def log(
+    repository: Path, *args: str, paths: Sequence[str] = (), files: bool = True
+) -> list[LogEntry]:
+    """The versions ``git log ARGS -- PATHS`` lists, newest first, each with its changed files
+    (without ``files``: none, and no version is compared with its parent, which over a scope
+    of thousands of files is most of the cost).
 
     ``args`` are revision and limiting options (``-n``, ``--since``, a range …); renames are
     never detected (a file is its name). An empty history gives an empty list.
     """
-    out = git(
-        repository,
-        "log",
-        "-z",
-        "--no-renames",
-        "--raw",
-        "--no-abbrev",
-        f"--format={_LOG_FORMAT}",
-        *args,
-        "--",
-        *paths,
-    )
+    diff = ("--no-renames", "--raw", "--no-abbrev") if files else ()
+    out = git(repository, "log", "-z", *diff, f"--format={_LOG_FORMAT}", *args, "--", *paths)
     return [entry for chunk in out.split(b"\x1e")[1:] if (entry := _entry(chunk)) is not None]
 
 

@@ -198,12 +198,12 @@ class HistoryStore:
     ) -> FileHistory:
         scope, repository = self._repository(agent_id, key)
         versions, more = reading.file_history(repository, name, limit=limit, before=before)
-        on_disk = disk_blob(scope, name, self.histories.blob_ids)
+        on_disk, unrecordable = disk_blob(scope, name, self.histories.blob_ids)
         head = read_head(repository)
         newest = None if head is None else self.histories.tree(repository, head).get(name)
         # a file the service cannot read (or over its read cap) is there all the same (Q-2b):
         # never "deleted", and what it holds now is in no version
-        exists = on_disk is not None or _is_regular_file(scope / name)
+        exists = on_disk is not None or unrecordable is not None or _is_regular_file(scope / name)
         return FileHistory(
             scope=key,
             file=name,
@@ -211,6 +211,7 @@ class HistoryStore:
             unrecorded=(on_disk is None or newest is None or on_disk != newest.blob)
             if exists
             else newest is not None,
+            unrecordable=unrecordable if exists else None,
             versions=versions,
             more=more,
         )
@@ -298,7 +299,9 @@ class HistoryStore:
         return await asyncio.to_thread(work)
 
     async def deleted(self, project: str, agent_id: str, key: str, limit: int) -> DeletedFiles:
-        """V-2: the scope's recently deleted files (not there now), newest deletion first."""
+        """V-2: the scope's recently deleted files (not there now), newest deletion first;
+        ``complete`` false while a long history is still being looked through (each look
+        goes on for a bounded time: :mod:`.deletions`)."""
         await self._checked(project, agent_id, key, None)
 
         def work() -> DeletedFiles:
@@ -309,8 +312,8 @@ class HistoryStore:
             except OSError as error:  # what is there now cannot be told, so neither what is not
                 why = error.strerror or type(error).__name__
                 raise Unavailable(f"the scope cannot be listed: {why}") from None
-            files = reading.deleted_files(repository, present, limit=limit)
-            return DeletedFiles(scope=key, files=files)
+            files, complete = reading.deleted_files(repository, present, limit=limit)
+            return DeletedFiles(scope=key, files=files, complete=complete)
 
         return await asyncio.to_thread(work)
 

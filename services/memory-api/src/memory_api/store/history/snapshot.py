@@ -32,11 +32,11 @@ from memory_core.scope_files import is_scope_file
 from memory_core.scope_files import scope_file_cap as read_cap
 from memory_core.scope_merge import blob_id
 
-from memory_api.store.containment import NotRegularFileError, read_regular
+from memory_api.store.containment import NotRegularFileError, cannot_read, read_regular
 from memory_api.store.history.repo import Change, TreeEntry
 from memory_api.store.stat_cache import StatCache, file_key
 
-__all__ = ["BlobIds", "Snapshot", "disk_blob", "read_cap", "take_snapshot"]
+__all__ = ["BlobIds", "Snapshot", "disk_blob", "over_cap", "read_cap", "take_snapshot"]
 
 logger = logging.getLogger(__name__)
 
@@ -133,25 +133,37 @@ def _keep(snapshot: Snapshot, seen: set[str], name: str, reason: str) -> None:
     logger.debug("history: %s keeps its last recorded content: %s", name, reason)
 
 
-def disk_blob(scope: Path, name: str, blob_ids: BlobIds) -> str | None:
-    """The blob id of the memory file ``name`` as it is on disk now, or None when there is no
-    such regular file (or it cannot be read within its cap)."""
+def disk_blob(scope: Path, name: str, blob_ids: BlobIds) -> tuple[str | None, str | None]:
+    """``(blob id, None)`` of the memory file ``name`` as it is on disk now; ``(None, why)``
+    when it is a regular file the history cannot take as it is (Q-2b), ``why`` said as the
+    listing says it: ``"the service cannot read it (Permission denied)"``, ``"it is larger
+    than 1 MiB (its read cap)"``; ``(None, None)`` when there is no such regular file."""
     path = scope / name
     try:
         info = os.lstat(path)
     except OSError:
-        return None
-    if not stat.S_ISREG(info.st_mode) or info.st_size > read_cap(name):
-        return None
+        return None, None
+    if not stat.S_ISREG(info.st_mode):
+        return None, None
+    if info.st_size > read_cap(name):
+        return None, over_cap(name)
     known = blob_ids.get(os.fspath(path), file_key(info))
     if known is not None:
-        return known
+        return known, None
     try:
         data, opened = read_regular(path, read_cap(name) + 1)
-    except (OSError, NotRegularFileError):
-        return None
+    except (FileNotFoundError, NotRegularFileError):
+        return None, None  # gone, or no regular file, since the lstat
+    except OSError as error:
+        return None, f"the service {cannot_read(error)}"
     if len(data) > read_cap(name):
-        return None
+        return None, over_cap(name)
     blob = blob_id(data)
     blob_ids.put(os.fspath(path), file_key(opened), blob)
-    return blob
+    return blob, None
+
+
+def over_cap(name: str) -> str:
+    """Why a file over its read cap cannot be kept: ``"it is larger than 1 MiB (its read
+    cap)"`` (16 MiB for ``MEMORY.md``)."""
+    return f"it is larger than {read_cap(name) >> 20} MiB (its read cap)"

@@ -4,10 +4,11 @@
 // changed (the diff against the version before), how it differs from the current version, its
 // text, and "Restore this version" after a confirm. A file on disk that differs from its newest
 // version says so and offers to record it (a checkpoint) — unless the history cannot keep it as
-// it is (the service cannot read it, or it is over its read cap: Q-2b): then the page says why,
+// it is (the service cannot read it, or it is over its read cap: Q-2b, the history's `unrecordable`):
+// then the page says why,
 // and offers neither Record nor Restore, which the service would refuse.
 
-import { ApiError, api, paths } from "../api.js";
+import { ApiError, api } from "../api.js";
 import { confirmDialog, toast } from "../dialogs.js";
 import { errorBox, formatSize, h, keepFocus, plural, replace, withBusy } from "../dom.js";
 import { hiddenTextNodes } from "../hidden-text.js";
@@ -20,8 +21,7 @@ import {
   isCurrent,
   restoreFile,
   scopeText,
-  unkeptIndexReason,
-  unkeptReason,
+  unkeptSentence,
   versionPaths,
 } from "./versions.js";
 
@@ -57,8 +57,9 @@ export class FileHistoryView {
       );
       return;
     }
-    const unkept = await this.findUnkept(scope, file, data);
     if (!isCurrent(viewer, ticket)) return;
+    // the service says why it cannot keep the file as it is on disk now (Q-2b), if it cannot
+    const unkept = data.exists && data.unrecorded ? unkeptSentence(file, data.unrecordable) : null;
     Object.assign(this, { ticket, scope, file, where, history: data, versions: [], unkept });
     this.count = h("span", {});
     replace(
@@ -81,28 +82,6 @@ export class FileHistoryView {
     );
     this.addVersions(data);
     this.renderFoot();
-  }
-
-  /**
-   * Why the history cannot keep `file` as it is on disk now (unkeptReason), or null. Only a
-   * file that is there and unrecorded can be such; its listing row (a topic file) or its
-   * index view (MEMORY.md) says. When neither can be read, null: the page offers what it did.
-   */
-  async findUnkept(scope, file, history) {
-    if (!history.exists || !history.unrecorded) return null;
-    const { project, agent } = this.tab.view;
-    try {
-      if (file === "MEMORY.md") {
-        const view = await api.get(paths.index(project, agent, scope.key));
-        return unkeptIndexReason(view.findings);
-      }
-      const listing = await api.get(paths.files(project, agent, scope.key));
-      const row = listing.files.find((topic) => topic.file === file);
-      return unkeptReason(file, row?.problems);
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      return null;
-    }
   }
 
   /** Whether the answer of a request made for the history shown is still wanted. */

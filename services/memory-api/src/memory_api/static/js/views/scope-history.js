@@ -3,7 +3,8 @@
 //   (remembered in the browser, js/store.js), the last day, the last week or ever, newest first,
 //   each with who, when and the files it changed (each opens that file's history);
 // - Recently deleted (…/memory/deleted/{key}): files deleted and not there now, each with
-//   Restore (the file and its index lines come back) and its History.
+//   Restore (the file and its index lines come back) and its History; while the service is still
+//   looking through a long history for them, the page says so and asks again until it is done.
 
 import { ApiError, api } from "../api.js";
 import { errorBox, h, icon, keepFocus, plural, replace, withBusy } from "../dom.js";
@@ -21,6 +22,9 @@ import {
 } from "./versions.js";
 
 const DAY = 24 * 60 * 60 * 1000;
+/** Looks at Recently deleted asked in a row while the service is still looking through a long
+ * history (each goes a bounded way further: 600 cross well over 100,000 versions). */
+const MAX_DELETED_LOOKS = 600;
 
 /**
  * The periods of What changed: {id, label, query, empty} — `query` the changes route's `since`
@@ -255,46 +259,82 @@ export class ScopeHistoryView {
 
   // --- Recently deleted ------------------------------------------------------------------------
 
-  /** Show the files deleted from `scope` and not there now, each with Restore and History. */
+  /**
+   * Show the files deleted from `scope` and not there now, each with Restore and History. While
+   * the service is still looking through a long history (`complete: false`, the first look after
+   * an upgrade) the page says so and asks again (each answer comes at once and goes further)
+   * until every version was looked at, showing the files found so far.
+   */
   async openDeleted(scope, where) {
     const title = `Recently deleted · ${scopeText(scope)}`;
     const ticket = this.begin(title, scope, "deleted", where);
     const { project, agent } = this.tab.view;
-    let listing;
-    try {
-      listing = await api.get(versionPaths.deleted(project, agent, scope.key));
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
+    let shown = null;
+    for (let looks = 1; ; looks += 1) {
+      let listing;
+      try {
+        listing = await api.get(versionPaths.deleted(project, agent, scope.key));
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        if (!this.current(ticket)) return;
+        replace(
+          this.viewer.body,
+          errorBox(`Could not read the deleted files: ${error.detail}`, () =>
+            this.openDeleted(scope, where),
+          ),
+        );
+        return;
+      }
       if (!this.current(ticket)) return;
-      replace(
-        this.viewer.body,
-        errorBox(`Could not read the deleted files: ${error.detail}`, () =>
-          this.openDeleted(scope, where),
-        ),
-      );
-      return;
+      const seen = JSON.stringify([listing.files, listing.complete]);
+      if (seen !== shown) {
+        shown = seen;
+        this.showDeleted(scope, where, listing);
+      }
+      // a service that cannot keep its index would never be done: not asked forever
+      if (listing.complete !== false || looks >= MAX_DELETED_LOOKS) return;
     }
-    if (!this.current(ticket)) return;
+  }
+
+  /** Draw one answer of …/deleted; the focus stays on the file it was on when it is there. */
+  showDeleted(scope, where, listing) {
     const count = plural(listing.files.length, "deleted file", "deleted files");
     replace(this.viewer.meta, h("span", { text: count }));
+    const looking =
+      listing.complete === false
+        ? h("p", {
+            class: "state deleted-looking",
+            role: "status",
+            text: "Still looking through the older versions of this history for deleted files…",
+          })
+        : null;
     if (!listing.files.length) {
       replace(
         this.viewer.body,
-        h("p", {
-          class: "state",
-          id: "deleted-empty",
-          tabindex: "-1",
-          text: "No deleted file is waiting here. A file deleted from this scope can be restored from here as long as its history keeps it.",
-        }),
+        looking ??
+          h("p", {
+            class: "state",
+            id: "deleted-empty",
+            tabindex: "-1",
+            text: "No deleted file is waiting here. A file deleted from this scope can be restored from here as long as its history keeps it.",
+          }),
       );
       return;
     }
+    // the focus stays on the file it was on (its list is drawn anew)
+    const active = document.activeElement;
+    const focusedFile = active?.closest?.(".deleted-file")?.dataset.file;
+    const focusedRestore = active?.classList?.contains("restore-btn");
     const list = h(
       "ul",
       { class: "deleted", "aria-label": "Deleted files, newest first" },
       listing.files.map((item) => this.deletedItem(scope, item, where)),
     );
-    replace(this.viewer.body, list);
+    replace(this.viewer.body, list, looking);
+    if (focusedFile !== undefined) {
+      const again = [...list.children].find((item) => item.dataset.file === focusedFile);
+      keepFocus(again?.querySelector(focusedRestore ? ".restore-btn" : "button"));
+    }
   }
 
   deletedItem(scope, item, where) {

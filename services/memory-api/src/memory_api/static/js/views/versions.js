@@ -56,18 +56,21 @@ export function unkeptReason(file, problems) {
   const why = problem.startsWith("size:")
     ? `it is ${problem.slice("size:".length).trim()}`
     : problem.slice("unreadable:".length).trim();
-  return `The history cannot keep ${file} as it is now (${why}), so it cannot be recorded, and a delete or a restore of it would be refused: neither could be undone. Fix that on disk first.`;
+  return unkeptSentence(file, why);
 }
 
-/** Why the history cannot keep the scope's MEMORY.md as it is now, from the index view's
- * `findings` (an `unreadable` or `index-over-read-cap` one); null when it can. */
-export function unkeptIndexReason(findings) {
-  const kinds = ["unreadable", "index-over-read-cap"];
-  const finding = (findings ?? []).find(
-    (item) => item.file === "MEMORY.md" && kinds.includes(item.code),
-  );
-  if (!finding) return null;
-  return `The history cannot keep MEMORY.md as it is now: ${finding.message}. It cannot be recorded or replaced by a restore until that is fixed on disk.`;
+/**
+ * The sentence the page shows for a file the history cannot keep as it is now, `why` being
+ * said as its history's `unrecordable` says it ("the service cannot read it (Permission
+ * denied)"); null without a `why`. MEMORY.md cannot be deleted here, so only recording and
+ * restoring are named for it.
+ */
+export function unkeptSentence(file, why) {
+  if (!why) return null;
+  if (file === "MEMORY.md") {
+    return `The history cannot keep MEMORY.md as it is now (${why}): it cannot be recorded or replaced by a restore until that is fixed on disk.`;
+  }
+  return `The history cannot keep ${file} as it is now (${why}), so it cannot be recorded, and a delete or a restore of it would be refused: neither could be undone. Fix that on disk first.`;
 }
 
 /** Mark `button` as an action the service would refuse (`reason`, from unkeptReason): it

@@ -1,0 +1,51 @@
+"""The service's own small files beside a history: what it learnt from walking the versions,
+kept so the next answer need not walk them again (:mod:`.deletions`, :mod:`.clocks`).
+
+Each is one JSON document in the scope's git folder (git ignores files it does not know there;
+no bundle, push or fetch carries one), owner-only like every file of the history, written whole
+(temp file, rename): two processes that write one at once each leave a document true for the
+version it names, and the last one wins. Each says nothing git does not, so one that is
+missing or damaged costs a walk, never a wrong answer.
+
+Blocking: run it in a worker thread.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from pathlib import Path
+
+from memory_core.atomic import atomic_write_bytes
+
+__all__ = ["HEX40", "read_side_file", "write_side_file"]
+
+logger = logging.getLogger(__name__)
+
+HEX40 = re.compile(r"[0-9a-f]{40}")
+"""A version id as the side files write it."""
+_CAP = 1024 * 1024
+"""Bytes of a side file read at most: far above what any of them holds."""
+
+
+def read_side_file(repository: Path, name: str) -> dict[str, object] | None:
+    """The JSON object in the file ``name`` of the git folder ``repository``; None when it is
+    missing, unreadable, over 1 MiB or no JSON object (its writer then makes it again)."""
+    try:
+        with (repository / name).open("rb") as handle:
+            raw = handle.read(_CAP + 1)
+        document = json.loads(raw) if len(raw) <= _CAP else None
+    except (OSError, ValueError):
+        return None
+    return document if isinstance(document, dict) else None
+
+
+def write_side_file(repository: Path, name: str, document: dict[str, object]) -> None:
+    """Write ``document`` whole as the file ``name`` of ``repository`` (mode 0600: it names
+    files of the scope); a failure is logged, never raised (the next look walks again)."""
+    data = json.dumps(document).encode()
+    try:
+        atomic_write_bytes(repository / name, data, mode=0o600, durable=False)
+    except OSError as error:
+        logger.warning("%s of %s not kept: %s", name, repository.name, error.strerror)
