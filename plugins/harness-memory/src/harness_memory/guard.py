@@ -273,7 +273,9 @@ def has_other_names(real: str, folder: str) -> bool:
         return True
 
 
-def replaceable_ancestor(spellings: tuple[str, ...], folders: list[str]) -> str | None:
+def replaceable_ancestor(
+    spellings: tuple[str, ...], folders: list[str], *, spare_home: bool = True
+) -> str | None:
     """The folder of ``spellings`` (a path as spelled and resolved, absolute and normalised)
     that holds one of ``folders`` (the data dir or the memory root, spelled and resolved) and
     that this account may rename, remove or replace by another (a symlink to a folder of its
@@ -281,12 +283,14 @@ def replaceable_ancestor(spellings: tuple[str, ...], folders: list[str]) -> str 
     time). Moving such a folder away and back (``mv ~/.local/share /tmp/s && echo x >
     /tmp/s/…/<other>/a.md && mv /tmp/s ~/.local/share``) writes any scope by a path the guard
     cannot judge beforehand. ``/``, the account's home and the folders above it are never
-    returned: ``cd ~``, ``cp x ~/`` and ``ls /`` name them every day, and a home's parent is
-    the administrator's (``docs/security.md`` says what stays open). None when no spelling
-    holds a folder so."""
+    returned while ``spare_home``: ``cd ~``, ``cp x ~/`` and ``ls /`` name them every day;
+    a command that moves or removes what it names (``mv ~ /tmp/x``) passes ``spare_home=False``,
+    and then they are judged like any other folder (root's ``/root``, whose parent ``/`` root
+    may write; a home in a folder of the account's own). None when no spelling holds a folder
+    so."""
     home = os.path.normpath(Path.home())
     for path in dict.fromkeys(spellings):
-        if path == "/" or path == home or home.startswith(path.rstrip("/") + "/"):
+        if spare_home and (path == "/" or path == home or home.startswith(path.rstrip("/") + "/")):
             continue
         holds = any(folder.startswith(path.rstrip("/") + "/") for folder in folders)
         if holds and os.access(os.path.dirname(path), os.W_OK):  # noqa: PTH120

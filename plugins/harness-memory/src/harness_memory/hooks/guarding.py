@@ -38,7 +38,12 @@ from harness_memory.guard import (
     unseen_by_mount,
 )
 from harness_memory.hooks import claude_code
-from harness_memory.hooks.tool_targets import ShellPaths, ToolWrites, shell_paths
+from harness_memory.hooks.tool_targets import (
+    GLOB_SCAN_CAP,
+    ShellPaths,
+    ToolWrites,
+    shell_paths,
+)
 from harness_memory.mounts import MountTable, read_mount_table
 from harness_memory.settings import HarnessSettings
 
@@ -147,6 +152,8 @@ def shell_refusal(
     for found in read:
         if (reason := _run_time_refusal(found, key, roots, records, table)) is not None:
             return reason
+        if (reason := _moved_home_refusal(found.moved, roots, records)) is not None:
+            return reason
     own = {(scope,) for scope in ("user", key) if scope}
     for path in paths:
         if (reason := _records_refusal(path, cwd, records, table)) is not None:
@@ -206,6 +213,21 @@ def _run_time_refusal(
                 f"marker ({_shown(word)}); name memory files by their literal path inside "
                 "the user scope or this Session's Workspace scope"
             )
+    if found.over_scan:
+        return (
+            f"{REFUSAL_PREFIX}a glob in the command reads more than {GLOB_SCAN_CAP} folder "
+            "entries, more than the guard reads within the hook's time limit; name the "
+            "files, or narrow the pattern (a folder before the first *, fewer * levels)"
+        )
+    for word in found.written_at_run_time:
+        return (
+            f"{REFUSAL_PREFIX}the command writes a path the shell builds at run time "
+            f"({_shown(word)}: $(…), `…`, a variable set from one or unset, or a relative "
+            "path after a cd into such a folder); where it lands cannot be known before the "
+            "command runs, and it could be another Workspace's memory scope. Write to a "
+            "literal path (a $(mktemp) or $(date …) in it is read), or run the command that "
+            "makes the path first and use what it printed"
+        )
     for word in found.unanchored:
         if could_name_a_scope(word, key):
             return (
@@ -216,6 +238,35 @@ def _run_time_refusal(
                 "memory files by their literal path inside the user scope or this Session's "
                 "Workspace scope"
             )
+    return None
+
+
+def _moved_home_refusal(moved: list[str], roots: set[str], records: set[str]) -> str | None:
+    """The refusal of a command moving or removing (``mv``, ``rm``: :data:`~harness_memory.
+    hooks.tool_targets.MOVERS`) the account's home or a folder above it that holds the data
+    dir (or the memory root, or the hooks' state dir) and that this account may rename: moved
+    away, written inside and moved back, it reaches every scope without naming one (P-3). The
+    guard spares the home and its parents for every other command (``cd ~``, ``cp x ~/``);
+    folders below the home are judged for every word already (:func:`~harness_memory.guard.
+    replaceable_ancestor`). None when no operand is such a folder."""
+    home = os.path.normpath(Path.home())
+    data_dirs = [app_data_dir_of(Path(root)) for root in roots]
+    held = [os.fspath(found) for found in data_dirs if found is not None] or sorted(roots)
+    folders = [*held, *(os.path.dirname(folder) for folder in records)]  # noqa: PTH120
+    for path in moved:
+        if not is_usable_path(path):
+            continue  # judged (and refused) as a path like every other word
+        spelled = os.path.normpath(path)
+        for spelling in dict.fromkeys((spelled, real_or_none(spelled) or spelled)):
+            if spelling != home and not home.startswith(spelling.rstrip("/") + "/"):
+                continue
+            if replaceable_ancestor((spelling,), folders, spare_home=False) is not None:
+                return (
+                    f"{REFUSAL_PREFIX}the command moves or removes {_shown(spelling)}, which "
+                    "holds the memory service's data dir (or the hooks' Session records) and "
+                    "which this account may rename: moving it away and back reaches every "
+                    "scope without naming one; move or remove the folders you mean inside it"
+                )
     return None
 
 
