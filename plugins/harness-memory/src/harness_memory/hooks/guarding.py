@@ -396,7 +396,7 @@ def _records_refusal(target: str, cwd: str, records: set[str], mounts: MountTabl
             f"{REFUSAL_PREFIX}the hooks' Session records say which Workspace scope this "
             f"Session may write; only the hooks write them ({_shown(target)})"
         )
-    if real is not None and any(has_other_names(real, folder) for folder in records):
+    if real is not None and any(has_other_names(real, folder, mounts) for folder in records):
         return f"{REFUSAL_PREFIX}{HARD_LINK_REASON} ({_shown(target)})"
     return None
 
