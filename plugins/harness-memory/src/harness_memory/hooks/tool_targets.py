@@ -285,7 +285,18 @@ class _Writes:
     to ``found.written_at_run_time``. ``tails`` are the texts glued after a command
     substitution's end (``$(…)/a.md``), which the lexer splits from it."""
 
-    __slots__ = ("_closed", "_command", "_found", "_operands", "_redirect", "_skip", "_tails")
+    __slots__ = (
+        "_base",
+        "_closed",
+        "_command",
+        "_found",
+        "_loop",
+        "_loops",
+        "_operands",
+        "_redirect",
+        "_skip",
+        "_tails",
+    )
 
     def __init__(self, found: ShellPaths, tails: set[str]) -> None:
         self._found = found
@@ -295,6 +306,9 @@ class _Writes:
         self._redirect = False
         self._closed = False  # the word before closed a command substitution
         self._skip = False
+        self._loops: dict[str, list[str] | None] = {}  # a for loop's name: its values
+        self._loop: tuple[str, list[str] | None] | None = None  # the one being read
+        self._base = ""
 
     def closed_substitution(self) -> None:
         """The lexer met the ``)`` ending a command substitution at the top level."""
@@ -312,17 +326,22 @@ class _Writes:
         """Take the next top-level word of the command (separators included), the shell
         standing in ``base``."""
         glued, self._closed = self._closed and word in self._tails, False
+        self._base = base
         if word in _SEPARATORS:
             self.end()
             return
         if _REDIRECTION_RE.match(word):
             self._redirect = True
             return
-        run_time = _built_at_run_time(word, known, environ, lost=lost)
         if self._redirect:
             self._redirect = False
-            if run_time and not (word.isdigit() or word == "-"):  # ``>&2``: a descriptor
+            if word.isdigit() or word == "-":  # ``>&2``: a descriptor
+                return
+            if self._built(word, known, environ, lost=lost):
                 self._found.written_at_run_time.append(word)
+            return
+        if self._command == "for":
+            self._read_loop(word, known, environ)
             return
         if glued and self._operands:  # ``$(…)/a.md``: one word, built at run time
             self._operands[-1] = (self._operands[-1][0] + word, True)
@@ -344,15 +363,74 @@ class _Writes:
             if expanded is not None:
                 self._found.moved.append(os.path.join(base, _tilde(expanded, environ)))  # noqa: PTH118
         if self._command == "dd" and word.startswith("of="):
-            if _built_at_run_time(word[3:], known, environ, lost=lost):
+            if self._built(word[3:], known, environ, lost=lost):
                 self._found.written_at_run_time.append(word)
         elif self._command in WRITERS or self._command in DESTINATION_WRITERS:
-            self._operands.append((word, run_time))
+            self._operands.append((word, self._built(word, known, environ, lost=lost)))
+
+    def _read_loop(
+        self, word: str, known: Mapping[str, str | None], environ: Mapping[str, str]
+    ) -> None:
+        """Take a word of ``for NAME in WORDS``: the values a loop variable takes, each word
+        expanded as the shell will (braces, known variables, globs from the shell's folder);
+        None when one cannot be decided here (``for f in $(…)``, ``for f; do``)."""
+        if self._loop is None:
+            self._loop = (word, None) if _NAME_RE.match(word) else None
+            return
+        name, values = self._loop
+        if word == "in" and values is None:
+            self._loop = (name, [])
+            return
+        if values is None or len(values) > _BRACE_CAP:
+            self._loop = (name, None)
+            return
+        for each in _braces(word) or [word]:
+            expanded = _expand(each, known, environ)
+            if expanded is None:
+                self._loop = (name, None)
+                return
+            expanded = _tilde(expanded, environ)
+            if not _GLOB_CHARS.search(expanded):
+                values.append(expanded)
+                continue
+            relative = not PurePath(expanded).is_absolute()
+            anchored = f"{self._base}/{expanded}" if relative else expanded
+            matches = _glob(anchored, self._found)
+            cut = len(self._base) + 1 if relative else 0
+            values.extend(match[cut:] if match != anchored else expanded for match in matches)
+
+    def _built(
+        self,
+        word: str,
+        known: Mapping[str, str | None],
+        environ: Mapping[str, str],
+        *,
+        lost: bool,
+    ) -> bool:
+        """Whether the place ``word`` names is built at run time (:func:`_built_at_run_time`),
+        unless its only expansions are loop variables whose values are known
+        (:meth:`_read_loop`): then each place it takes is judged as a path and it is not."""
+        if not _built_at_run_time(word, known, environ, lost=lost):
+            return False
+        places = _through_loops(word, self._loops)
+        if places is None or lost:
+            return True
+        for place in places:
+            expanded = _expand(place, known, environ)
+            if expanded is None:
+                return True
+            path = _tilde(expanded, environ)
+            absolute = PurePath(path).is_absolute()
+            self._found.paths.append(path if absolute else f"{self._base}/{path}")
+        return False
 
     def end(self) -> None:
         """The simple command ended: judge its operands."""
         command, operands = self._command, self._operands
         self._command, self._operands, self._redirect, self._skip = None, [], False, False
+        if self._loop is not None:
+            self._loops[self._loop[0]] = self._loop[1]
+            self._loop = None
         written: list[tuple[str, bool]] = []
         if command in WRITERS:
             written = [(word, built) for word, built in operands if not word.startswith("-")]
@@ -365,6 +443,41 @@ class _Writes:
                 elif word.startswith(("--target-directory=", "-t")) and len(word) > 2:
                     written.append((word, built))
         self._found.written_at_run_time.extend(word for word, built in written if built)
+
+
+_LOOP_VARIABLE_RE = re.compile(
+    r"\$(?:\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)(?:(?P<op>%%?)(?P<suffix>[^}*?\[/$`\\]*))?\}"
+    r"|(?P<plain>[A-Za-z_][A-Za-z0-9_]*))"
+)
+"""A loop variable as a path may use it: ``$f``, ``${f}``, ``${f%.js}`` (a literal suffix
+off, so the place stays in the value's folder)."""
+
+
+def _through_loops(word: str, loops: Mapping[str, list[str] | None]) -> list[str] | None:
+    """The words ``word`` becomes for each value of the one loop variable in it (``$f``,
+    ``${f}``, ``${f%.js}``, ``${f%%.js}``; other variables stay for :func:`_expand`), or None
+    when it holds none, more than one, or one whose values are unknown."""
+    names = {
+        found.group("braced") or found.group("plain") for found in _LOOP_VARIABLE_RE.finditer(word)
+    }
+    looping = names & loops.keys()
+    if len(looping) != 1:
+        return None
+    name = looping.pop()
+    values = loops[name]
+    if values is None:
+        return None
+
+    def put(value: str) -> str:
+        def one(found: re.Match[str]) -> str:
+            if (found.group("braced") or found.group("plain")) != name:
+                return found.group(0)
+            suffix = found.group("suffix") or ""
+            return value[: -len(suffix)] if suffix and value.endswith(suffix) else value
+
+        return _LOOP_VARIABLE_RE.sub(one, word)
+
+    return [put(value) for value in values]
 
 
 def _built_at_run_time(
