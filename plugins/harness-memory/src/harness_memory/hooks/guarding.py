@@ -37,9 +37,8 @@ from harness_memory.guard import (
     replaceable_ancestor,
     unseen_by_mount,
 )
-from harness_memory.hooks import claude_code
+from harness_memory.hooks import claude_code, tool_targets
 from harness_memory.hooks.tool_targets import (
-    GLOB_SCAN_CAP,
     ShellPaths,
     ToolWrites,
     shell_paths,
@@ -215,9 +214,10 @@ def _run_time_refusal(
             )
     if found.over_scan:
         return (
-            f"{REFUSAL_PREFIX}a glob in the command reads more than {GLOB_SCAN_CAP} folder "
-            "entries, more than the guard reads within the hook's time limit; name the "
-            "files, or narrow the pattern (a folder before the first *, fewer * levels)"
+            f"{REFUSAL_PREFIX}a glob in the command reads more than "
+            f"{tool_targets.GLOB_SCAN_CAP} folder entries, more than the guard reads within "
+            "the hook's time limit; name the files, or narrow the pattern (a folder "
+            "before the first *, fewer * levels)"
         )
     for word in found.written_at_run_time:
         return (

@@ -115,7 +115,8 @@ class ShellPaths:
     unset, a relative path after a ``cd`` into such a folder): where they land cannot be known.
     ``over_scan`` is True when a glob read more folder entries than :data:`GLOB_SCAN_CAP`.
     ``moved`` holds the absolute paths a command moving or removing what it names
-    (:data:`MOVERS`: ``mv ~ /tmp/x``, ``rm -rf ~``) takes as operands, as known here.
+    (:data:`MOVERS`: ``mv ~ /tmp/x``, ``rm -rf ~``) takes as operands, as known here (not
+    ``mv``'s destination, which it moves things into).
     A plain class: ``dataclasses`` imports ``inspect``, too much for a guard process (H-5)."""
 
     __slots__ = (
@@ -292,6 +293,7 @@ class _Writes:
         "_found",
         "_loop",
         "_loops",
+        "_moving",
         "_operands",
         "_redirect",
         "_skip",
@@ -309,6 +311,7 @@ class _Writes:
         self._loops: dict[str, list[str] | None] = {}  # a for loop's name: its values
         self._loop: tuple[str, list[str] | None] | None = None  # the one being read
         self._base = ""
+        self._moving: list[str] = []  # a mover's options and operands (absolute)
 
     def closed_substitution(self) -> None:
         """The lexer met the ``)`` ending a command substitution at the top level."""
@@ -358,10 +361,12 @@ class _Writes:
                 return  # a wrapper's option or a timeout's duration
             self._command = name
             return
-        if self._command in MOVERS and not word.startswith("-"):
+        if self._command in MOVERS:
             expanded = _expand(word, known, environ)
-            if expanded is not None:
-                self._found.moved.append(os.path.join(base, _tilde(expanded, environ)))  # noqa: PTH118
+            if word.startswith("-"):
+                self._moving.append(word)
+            elif expanded is not None:
+                self._moving.append(os.path.join(base, _tilde(expanded, environ)))  # noqa: PTH118
         if self._command == "dd" and word.startswith("of="):
             if self._built(word[3:], known, environ, lost=lost):
                 self._found.written_at_run_time.append(word)
@@ -431,6 +436,12 @@ class _Writes:
         if self._loop is not None:
             self._loops[self._loop[0]] = self._loop[1]
             self._loop = None
+        moving, self._moving = self._moving, []
+        targeted = any(word.startswith(("-t", "--target-directory")) for word in moving)
+        paths = [word for word in moving if not word.startswith("-")]
+        if command == "mv" and not targeted:
+            paths = paths[:-1]  # the destination: moved into, not away
+        self._found.moved.extend(paths)
         written: list[tuple[str, bool]] = []
         if command in WRITERS:
             written = [(word, built) for word, built in operands if not word.startswith("-")]
