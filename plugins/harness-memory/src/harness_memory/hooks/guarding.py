@@ -12,9 +12,12 @@ key would be let into that scope next (P-3).
 One tool call is one decision: the kernel's mount table is read once for it
 (:func:`harness_memory.mounts.read_mount_table`) and handed to every path judged, and a command
 naming more paths than :data:`PATHS_CAP` (or more folders on their ways than :data:`PARTS_CAP`,
-or one path deeper than :data:`DEPTH_CAP`) is refused unjudged, so the answer always comes well
-within the harness's hook timeout (a guard killed by the timeout would let the call through in
-Claude Code).
+or one path deeper than :data:`DEPTH_CAP`, or globs reading more folder entries than
+:data:`~harness_memory.hooks.tool_targets.GLOB_SCAN_CAP`) is refused unjudged, so the answer
+always comes well within the harness's hook timeout (a guard killed by the timeout would let the
+call through in Claude Code). A place the command surely writes that the shell builds at run
+time is refused whatever it may name (:func:`_run_time_refusal`), and so is a command moving or
+removing the home (or a folder above it) that holds the data dir (:func:`_moved_home_refusal`).
 """
 
 from __future__ import annotations

@@ -28,9 +28,16 @@ prefix; the guard refuses it when that prefix is inside the memory root or could
 it. A word with nothing literal before its first expansion (``$(…)/<key>/a.md``,
 ``$X/<key>/a.md``), the literal text glued after a command substitution (``$(…)<rest>``) and the
 words inside one (``$(printf '\x2f%s' 'm/<key>/a.md')``) may become a path anywhere: they are
-returned in ``built``, and the guard refuses one naming another scope's key or the marker. What
-stays unseen: a path built entirely at run time with no scope's key literal in it, or written by
-a program (a script, ``python -c``) — the harness README says what fences those.
+returned in ``built``, and the guard refuses one naming another scope's key or the marker.
+
+A place the command surely writes (a redirection's target, a :data:`WRITERS` operand, a
+:data:`DESTINATION_WRITERS` destination, ``dd of=``) that the shell builds at run time from what
+cannot be read here is returned in ``written_at_run_time``, whatever it names: the guard refuses
+it. ``$(mktemp)`` and name-only substitutions (``$(date +%F)``, ``$(nproc)``) are read as what
+they print first, and a ``for`` loop's variable over words read here takes those values. Globs
+are expanded by a counted scan (:data:`GLOB_SCAN_CAP` entries per command). What stays unseen: a
+path a program the command starts builds or writes (a script, ``python -c``, ``xargs -I{}``) —
+the harness README says what fences those.
 """
 
 from __future__ import annotations
