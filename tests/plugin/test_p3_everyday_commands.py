@@ -89,6 +89,9 @@ EVERYDAY = [
     'ln -sf "$(pwd)/bin/tool" ~/.local/bin/tool',
     'cp "$(command -v python3)" /tmp/py && pushd "$(git rev-parse --show-toplevel)" > /dev/null',
     "sudo -u www-data touch /tmp/app.lock && timeout 30 tee /tmp/out.txt < input.txt",
+    "if (( $(nproc) > 2 )); then make -j4 > build.log; fi",
+    '[[ "$(git branch --show-current)" > "main" ]] && echo later > /tmp/order.txt',
+    "source .venv/bin/activate && pytest -q > out.txt 2>&1",
 ]
 
 

@@ -97,6 +97,9 @@ WHOLLY_AT_RUN_TIME = [
     "sudo -n true 2>/dev/null; env LC_ALL=C cp note.md $(cat target)/a.md",
     "sh -c 'echo x > \"$(cat target)\"/a.md'",
     "echo x > $UNSET_VARIABLE$(cat target)/a.md",
+    "d=/tmp; read -r d < target; echo x > $d/a.md",
+    'printf -v d %s "$(cat target)"; cp note.md $d/a.md',
+    "d=/tmp; . ./set-d.sh; echo x > $d/a.md",
 ]
 """Each names no scope: ``target`` holds the other scope's folder, read when the command runs."""
 
@@ -111,6 +114,7 @@ def test_p3_a_write_to_a_place_built_wholly_at_run_time_is_refused(
     other = where.root / where.other
     (where.workspace / "target").write_text(f"{other}\n", encoding="utf-8")
     (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
+    (where.workspace / "set-d.sh").write_text("d=$(cat target)\n", encoding="utf-8")
 
     reason = refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
 
@@ -129,6 +133,8 @@ def test_p3_a_write_to_a_place_built_wholly_at_run_time_is_refused(
     [
         "echo x > $(printf '\\x2f%s' '{root_tail}/{own}/a.md')",
         "echo x > $(printf %s /)$(printf %s {root_tail})/user/a.md",
+        "echo x > {root}/{own}/.workspac$(date +e)",
+        "echo x > {root}/{own}/notes-$(date +%F-{other}).md",
     ],
 )
 def test_p3_a_write_built_at_run_time_is_refused_even_into_own_scopes(
@@ -137,7 +143,7 @@ def test_p3_a_write_built_at_run_time_is_refused_even_into_own_scopes(
     """Where it lands is known only when it runs: the own scopes are written by their path."""
     shell = fill(command, where)
     reason = refusal(answer(where, "claude-code", "Bash", {"command": shell}))
-    assert reason is not None and "builds at run time" in reason, shell
+    assert reason is not None and "at run time" in reason, shell
 
 
 @pytest.mark.parametrize(

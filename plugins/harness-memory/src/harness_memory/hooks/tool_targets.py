@@ -281,9 +281,15 @@ _WRAPPERS = frozenset(
 _REDIRECTION_RE = re.compile(r"^[&<]?>[>|&]?$")
 """A redirection operator as the lexer splits it (``>``, ``>>``, ``>|``, ``&>``, ``<>``,
 ``>&``; a descriptor number before it is a word of its own)."""
+_SETTERS = frozenset(
+    {"source", ".", "eval", "read", "mapfile", "readarray", "printf", "getopts", "set"}
+)
+"""Commands that may set any variable (a sourced file, ``eval``) or one named at run time
+(``read NAME``, ``printf -v NAME``): after one, a write place holding ``$`` is taken as
+built at run time, whatever the guard knew of the variable (``HOME`` included)."""
 _WRAPPER_OPTIONS = frozenset({"-u", "-g", "-n", "-s", "-k", "-C", "-D", "-h", "-p"})
 """Wrapper options taking the next word (``sudo -u root``, ``nice -n 5``, ``env -u NAME``)."""
-_DURATION_RE = re.compile(r"^[0-9.]+[smhd]?$")
+_DURATION_RE = re.compile(r"^[0-9]+(?:\.[0-9]+)?[smhd]?$")
 
 
 class _Writes:
@@ -305,6 +311,8 @@ class _Writes:
         "_redirect",
         "_skip",
         "_tails",
+        "_test",
+        "_unsure",
     )
 
     def __init__(self, found: ShellPaths, tails: set[str]) -> None:
@@ -319,6 +327,8 @@ class _Writes:
         self._loop: tuple[str, list[str] | None] | None = None  # the one being read
         self._base = ""
         self._moving: list[str] = []  # a mover's options and operands (absolute)
+        self._test = False  # inside ``[[ … ]]`` or ``(( … ))``
+        self._unsure = False  # a command that sets variables at run time has run
 
     def closed_substitution(self) -> None:
         """The lexer met the ``)`` ending a command substitution at the top level."""
@@ -340,7 +350,10 @@ class _Writes:
         if word in _SEPARATORS:
             self.end()
             return
-        if _REDIRECTION_RE.match(word):
+        if word in ("[[", "((") or (self._test and word in ("]]", "))")):
+            self._test = word in ("[[", "((")  # ``>`` compares there
+            return
+        if _REDIRECTION_RE.match(word) and not self._test:
             self._redirect = True
             return
         if self._redirect:
@@ -367,6 +380,7 @@ class _Writes:
                 self._skip = word in _WRAPPER_OPTIONS
                 return  # a wrapper's option or a timeout's duration
             self._command = name
+            self._unsure = self._unsure or name in _SETTERS
             return
         if self._command in MOVERS:
             expanded = _expand(word, known, environ)
@@ -422,6 +436,8 @@ class _Writes:
         """Whether the place ``word`` names is built at run time (:func:`_built_at_run_time`),
         unless its only expansions are loop variables whose values are known
         (:meth:`_read_loop`): then each place it takes is judged as a path and it is not."""
+        if self._unsure and "$" in word:
+            return True  # a variable a sourced file, ``eval`` or ``read`` may have set
         if not _built_at_run_time(word, known, environ, lost=lost):
             return False
         places = _through_loops(word, self._loops)
@@ -547,15 +563,17 @@ _DEFAULT_PICK_RE = re.compile(
 _SUBSTITUTION_RE = re.compile(r"\$\((?P<dollar>[^()`$]*)\)|`(?P<back>[^`$()]*)`")
 """A command substitution holding a plain command (no nested expansion)."""
 _NAME_ONLY_RE = re.compile(
-    r"^\s*(?:date(?:\s+(?P<q>['\"]?)\+[%A-Za-z0-9_:-]*(?P=q))?|nproc|whoami|hostname"
-    r"|id\s+-[ugnr]+|uname(?:\s+-[smrnpio]+)?|git\s+rev-parse\s+(?:--short\s+)?HEAD)\s*$"
+    r"^\s*(?:date(?:\s+(?:-u\s+)?(?P<q>['\"]?)\+(?:%[A-Za-z]|[-_:T])*(?P=q))?"
+    r"|nproc|whoami|hostname|id\s+-[ugnr]+|uname(?:\s+-[smrnpio]+)?|git\s+rev-parse\s+(?:--short\s+)?HEAD)\s*$"
 )
-"""Substitutions whose output is one name with no ``/`` and no ``..`` (a date without ``/``
-in its format, a count, an account or host name, a commit id)."""
+"""Substitutions whose output is one name with no ``..`` and no literal text of the command's
+own (a date of ``%`` fields and ``-_:T``, a count, an account or host name, a commit id)."""
 _MKTEMP_RE = re.compile(r"^\s*mktemp(?:\s+-[dqu]+)*\s*$")
 """``mktemp`` without a template: a new name in ``$TMPDIR`` (``/tmp`` when unset)."""
-_RUN_TIME_NAME = "0"
-"""What a name-only substitution is read as: one name, no ``/`` (any would do)."""
+_RUN_TIME_NAME = "@"
+"""What a name-only substitution is read as: one name, no ``/``, and a character no scope key,
+``user`` or the marker holds, so a scope or marker name completed by it is never one the
+guard allows (``…/my-app-1a2b3c4$(date +%-d)`` is no Session's scope)."""
 
 
 def _read_substitutions(command: str, environ: Mapping[str, str]) -> str:
