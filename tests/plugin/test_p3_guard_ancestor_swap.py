@@ -136,6 +136,7 @@ def test_p3_moving_a_folder_that_holds_the_data_dir_away_and_back_is_refused(
         "mv {tmp} {tmp}-moved",
         "rm -rf ~",
         "sudo rm -rf {tmp}/home",
+        "cp -al ~ {tmp}/h && echo x >> {tmp}/h/{below}/{other}/MEMORY.md",
     ],
 )
 def test_p3_moving_or_removing_the_home_that_holds_the_data_dir_is_refused(
@@ -143,23 +144,25 @@ def test_p3_moving_or_removing_the_home_that_holds_the_data_dir_is_refused(
 ) -> None:
     """The home (here in a folder this account may write, as root's ``/root`` is in ``/``)
     and every folder above it were spared for every command (``cd ~``); moved away, written
-    in and moved back it reached every scope. Now a command moving or removing it (``mv``,
-    ``rm``, ``rmdir``) is refused; each one writing into the other scope was first run by
-    bash, and it did."""
+    in and moved back (or hard-linked whole elsewhere: ``cp -al``) it reached every scope.
+    Now a command moving, removing or hard-linking it (``mv``, ``rm``, ``rmdir``, ``cp -l``)
+    is refused; each one writing into the other scope was first run by bash, and it did."""
     below = at.root.relative_to(at.home)
     shell = command.format(tmp=at.tmp, below=below, other=at.other)
 
     reason = at.refusal(shell)
 
     assert reason is not None, shell
-    assert "moves or removes" in reason and "may rename" in reason
+    assert "moves, removes or hard-links" in reason and "may rename" in reason
     if at.other in shell:
         environment = {"HOME": str(at.home), "PATH": "/usr/bin:/bin"}
         subprocess.run(
             ["bash", "-c", shell], cwd=at.tmp, env=environment, check=True, capture_output=True
         )
-        assert (at.root / at.other / "a.md").read_text(encoding="utf-8") == "x\n"
-        (at.root / at.other / "a.md").unlink()
+        written = {
+            path.name: path.read_text(encoding="utf-8") for path in (at.root / at.other).iterdir()
+        }
+        assert "x\n" in written.values(), written
 
 
 @pytest.mark.parametrize(

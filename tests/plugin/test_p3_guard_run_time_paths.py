@@ -100,6 +100,7 @@ WHOLLY_AT_RUN_TIME = [
     "d=/tmp; read -r d < target; echo x > $d/a.md",
     'printf -v d %s "$(cat target)"; cp note.md $d/a.md',
     "d=/tmp; . ./set-d.sh; echo x > $d/a.md",
+    "for d in /tmp; do d=$(cat target); echo x > $d/a.md; done",
 ]
 """Each names no scope: ``target`` holds the other scope's folder, read when the command runs."""
 

@@ -265,7 +265,8 @@ def _moved_home_refusal(moved: list[str], roots: set[str], records: set[str]) ->
                 continue
             if replaceable_ancestor((spelling,), folders, spare_home=False) is not None:
                 return (
-                    f"{REFUSAL_PREFIX}the command moves or removes {_shown(spelling)}, which "
+                    f"{REFUSAL_PREFIX}the command moves, removes or hard-links "
+                    f"{_shown(spelling)}, which "
                     "holds the memory service's data dir (or the hooks' Session records) and "
                     "which this account may rename: moving it away and back reaches every "
                     "scope without naming one; move or remove the folders you mean inside it"

@@ -121,9 +121,9 @@ class ShellPaths:
     run time from what this cannot read (``$(…)``, a backquote, a variable set from one or
     unset, a relative path after a ``cd`` into such a folder): where they land cannot be known.
     ``over_scan`` is True when a glob read more folder entries than :data:`GLOB_SCAN_CAP`.
-    ``moved`` holds the absolute paths a command moving or removing what it names
-    (:data:`MOVERS`: ``mv ~ /tmp/x``, ``rm -rf ~``) takes as operands, as known here (not
-    ``mv``'s destination, which it moves things into).
+    ``moved`` holds the absolute paths a command moving, removing or hard-linking what it names
+    (:data:`MOVERS`: ``mv ~ /tmp/x``, ``rm -rf ~``, ``cp -al ~ /tmp/x``) takes as operands, as
+    known here (not the destination, which it moves things into).
     A plain class: ``dataclasses`` imports ``inspect``, too much for a guard process (H-5)."""
 
     __slots__ = (
@@ -273,7 +273,8 @@ DESTINATION_WRITERS = frozenset({"cp", "mv", "ln", "install", "rsync"})
 its sources, which stay judged as every other word is."""
 MOVERS = frozenset({"mv", "rm", "rmdir", "unlink", "rename"})
 """Commands that move or remove the folders they name: naming the account's home (or a folder
-above it) they can take the memory root away and put it back (:attr:`ShellPaths.moved`)."""
+above it) they can take the memory root away and put it back (:attr:`ShellPaths.moved`);
+``cp -l`` (``-al``, ``--link``) too, which gives every file in them a second name."""
 _WRAPPERS = frozenset(
     {"sudo", "doas", "env", "command", "builtin", "exec", "nohup", "nice", "time", "timeout"}
 )
@@ -374,7 +375,10 @@ class _Writes:
             if self._skip:  # the argument of a wrapper's option (``sudo -u root``)
                 self._skip = False
                 return
-            if _ASSIGNMENT_RE.match(word) or name in _WRAPPERS:
+            if (assigned := _ASSIGNMENT_RE.match(word)) is not None:
+                self._loops.pop(assigned.group("name"), None)  # no longer the loop's values
+                return
+            if name in _WRAPPERS:
                 return
             if word.startswith("-") or _DURATION_RE.match(word):
                 self._skip = word in _WRAPPER_OPTIONS
@@ -382,7 +386,7 @@ class _Writes:
             self._command = name
             self._unsure = self._unsure or name in _SETTERS
             return
-        if self._command in MOVERS:
+        if self._command in MOVERS or self._command == "cp":
             expanded = _expand(word, known, environ)
             if word.startswith("-"):
                 self._moving.append(word)
@@ -462,9 +466,15 @@ class _Writes:
         moving, self._moving = self._moving, []
         targeted = any(word.startswith(("-t", "--target-directory")) for word in moving)
         paths = [word for word in moving if not word.startswith("-")]
-        if command == "mv" and not targeted:
+        if command in ("mv", "cp") and not targeted:
             paths = paths[:-1]  # the destination: moved into, not away
-        self._found.moved.extend(paths)
+        linking = any(
+            word == "--link" or (word[1:2] != "-" and "l" in word[1:])
+            for word in moving
+            if word.startswith("-")
+        )
+        if command != "cp" or linking:  # ``cp -al ~ /tmp/h``: every file a second name
+            self._found.moved.extend(paths)
         written: list[tuple[str, bool]] = []
         if command in WRITERS:
             written = [(word, built) for word, built in operands if not word.startswith("-")]
