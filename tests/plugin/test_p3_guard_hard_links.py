@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from harness_memory import names
@@ -103,6 +104,31 @@ def test_p3_a_hard_link_is_refused_when_the_memory_roots_inodes_cannot_all_be_re
     store = where.workspace / "store.js"
     store.write_text("x", encoding="utf-8")
     os.link(store, where.workspace / "linked.js")
+
+    reason = write(where, where.workspace / "linked.js")
+
+    assert reason is not None and "hard links" in reason
+    assert write(where, where.workspace / "single.js") is None
+
+
+def test_p3_a_hard_link_is_refused_when_a_folder_of_the_memory_root_cannot_be_listed(
+    where: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A scope folder the guard may not list (``EACCES``; the tests run as root, so the
+    kernel's refusal is stood in for): whether it holds the file's other name is unknown, so
+    the write is refused, as it would be were the folder readable and the name there."""
+    store = where.workspace / "store.js"
+    store.write_text("x", encoding="utf-8")
+    os.link(store, where.workspace / "linked.js")
+    hidden = os.fspath(where.root / where.other)
+    scandir = os.scandir
+
+    def refusing(folder: str) -> Any:
+        if os.fspath(folder) == hidden:
+            raise PermissionError(13, "Permission denied", hidden)
+        return scandir(folder)
+
+    monkeypatch.setattr(os, "scandir", refusing)
 
     reason = write(where, where.workspace / "linked.js")
 

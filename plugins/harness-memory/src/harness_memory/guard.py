@@ -270,16 +270,14 @@ def has_other_names(real: str, folder: str, mounts: MountTable | None = None) ->
     decision's ``mounts``, the inodes ``folder`` holds are read (once per decision:
     :meth:`harness_memory.mounts.MountTable.inodes_in`) and a file of several names none of
     which is in it passes (a pnpm store on the same disk); without, any file of several names
-    counts (inside the memory root, where the service leaves every memory file one name).
-    False for a folder, a missing file (or ``folder``) or another filesystem. True when either
-    cannot be looked at otherwise (``EACCES``, ``EIO`` …), or ``folder``'s inodes cannot all
-    be read: a read error never lets a write through that a readable file would have been
-    refused."""
+    counts (inside the memory root, where the service leaves every memory file one name), as
+    does any on ``folder``'s filesystem when its inodes cannot all be read. False for a
+    folder, a missing file (or ``folder``). True when either cannot be looked at otherwise
+    (``EACCES``, ``EIO`` …): a read error never lets a write through that a readable file
+    would have been refused."""
     try:
         found = Path(real).lstat()
         if not stat.S_ISREG(found.st_mode) or found.st_nlink <= 1:
-            return False
-        if found.st_dev != Path(folder).stat().st_dev:
             return False
     except (FileNotFoundError, NotADirectoryError):
         return False
@@ -288,7 +286,14 @@ def has_other_names(real: str, folder: str, mounts: MountTable | None = None) ->
     if mounts is None:
         return True
     inodes = mounts.inodes_in(folder)
-    return inodes is None or (found.st_dev, found.st_ino) in inodes
+    if inodes is not None:  # compared as stat gives them (overlayfs: a file's own device)
+        return (found.st_dev, found.st_ino) in inodes
+    try:
+        return found.st_dev == Path(folder).stat().st_dev
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
 
 
 def replaceable_ancestor(
@@ -334,14 +339,14 @@ def below_under_another_name(real: str, root: str, mounts: MountTable) -> tuple[
 
 def unseen_by_mount(real: str, root: str, mounts: MountTable) -> bool:
     """Whether ``real`` may land in ``root`` through a mount this decision cannot see: the
-    mount table could not be read on a kernel with bind mounts (``mounts.unknown``), ``real``
-    lies on ``root``'s filesystem (the nearest existing folder on its way, or ``real``
-    itself), as every bind mount of a part of ``root`` does, and ``real`` or a folder on its
-    way is a file or folder of ``root`` by device and inode, which is what a bind mount shows
-    (:meth:`harness_memory.mounts.MountTable.inodes_in`, read once per decision); or the
-    inodes of ``root`` cannot all be read (then any path on its filesystem may be one). False
-    with a readable table, for a path on another filesystem, or when ``root`` cannot be looked
-    at (a missing folder has no second name). One ``stat`` per folder on the way."""
+    mount table could not be read on a kernel with bind mounts (``mounts.unknown``) and
+    ``real`` or a folder on its way is a file or folder of ``root`` by device and inode, which
+    is what a bind mount shows
+    (:meth:`harness_memory.mounts.MountTable.inodes_in`, read once per decision; compared as
+    ``stat`` gives them, so a file of an overlayfs, whose device is its layer's, is found too);
+    or the inodes of ``root`` cannot all be read and ``real`` lies on ``root``'s filesystem
+    (then any path there may be one). False with a readable table, or when ``root`` cannot be
+    looked at (a missing folder has no second name). One ``stat`` per folder on the way."""
     if not mounts.unknown:
         return False
     try:
@@ -349,18 +354,14 @@ def unseen_by_mount(real: str, root: str, mounts: MountTable) -> bool:
     except OSError:
         return False
     path = PurePath(real)
-    for folder in (path, *path.parents):
-        try:
-            if Path(folder).stat().st_dev != wanted:
-                return False
-            break
-        except OSError:
-            continue
-    else:
-        return False
     inodes = mounts.inodes_in(root)
-    if inodes is None:
-        return True
+    if inodes is None:  # unknown: any path on the root's filesystem may be a part of it
+        for folder in (path, *path.parents):
+            try:
+                return Path(folder).stat().st_dev == wanted
+            except OSError:
+                continue
+        return False
     for folder in (path, *path.parents):
         try:
             found = os.stat(folder)  # noqa: PTH116 (see below_by_identity)
