@@ -101,6 +101,8 @@ WHOLLY_AT_RUN_TIME = [
     'printf -v d %s "$(cat target)"; cp note.md $d/a.md',
     "d=/tmp; . ./set-d.sh; echo x > $d/a.md",
     "for d in /tmp; do d=$(cat target); echo x > $d/a.md; done",
+    'echo $(echo x > "$(cat target)"/a.md)',
+    'v=`tee "$(cat target)"/a.md < note.md`',
 ]
 """Each names no scope: ``target`` holds the other scope's folder, read when the command runs."""
 

@@ -210,6 +210,7 @@ def shell_paths(
     tails = [match.group("tail") for match in _GLUED_TAIL_RE.finditer(command)]
     found.built.extend(tails)
     writes = _Writes(found, set(tails))
+    inside = _Writes(found, set())  # the commands inside ``$(…)`` and backquotes write too
     known: dict[str, str | None] = {}  # assigned in the command; None: assigned, undecidable
     bases = [cwd]
     previous: str | None = None
@@ -227,6 +228,7 @@ def shell_paths(
             quoted_back = not quoted_back
         if substituting or quoted_back or "`" in word:
             found.built.append(word)  # text the command substitution's output is made of
+            _see_inside(inside, word, quoted_back, known, environ, lost=lost, base=bases[-1])
         if closing:  # the end of a top-level ``$(…)``; ``);``, ``)|`` also end the command
             writes.closed_substitution()
             if word.strip(")"):
@@ -264,6 +266,34 @@ def shell_paths(
         previous = None if word in _SEPARATORS else word
     writes.end()
     return found
+
+
+def _see_inside(
+    inside: _Writes,
+    word: str,
+    quoted_back: bool,
+    known: Mapping[str, str | None],
+    environ: Mapping[str, str],
+    *,
+    lost: bool,
+    base: str,
+) -> None:
+    """Feed ``inside`` (the commands inside ``$(…)`` and backquotes) one word of one: a
+    ``(`` or ``)`` begins or ends a command there, and so does a backquote (the text after an
+    opening one, ``v=`tee``, and before a closing one is the word inside)."""
+    if word.count("`") % 2:
+        before, _, after = word.partition("`") if not quoted_back else word.rpartition("`")
+        piece = after if quoted_back else before
+        if quoted_back:
+            inside.end()
+        if piece:
+            inside.see(piece, known, environ, lost=lost, base=base)
+        if not quoted_back:
+            inside.end()
+        return
+    inside.see(word.strip("`"), known, environ, lost=lost, base=base)
+    if word in ("(", ")") or word.startswith(")"):
+        inside.end()
 
 
 WRITERS = frozenset({"tee", "touch", "truncate", "rm", "rmdir", "unlink", "shred"})
