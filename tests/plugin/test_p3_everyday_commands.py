@@ -92,6 +92,7 @@ EVERYDAY = [
     "if (( $(nproc) > 2 )); then make -j4 > build.log; fi",
     '[[ "$(git branch --show-current)" > "main" ]] && echo later > /tmp/order.txt',
     "source .venv/bin/activate && pytest -q > out.txt 2>&1",
+    "sed -n '1,20p' $(git ls-files '*.py' | head -1) && sed -i 's/foo/bar/' src/app.py",
 ]
 
 

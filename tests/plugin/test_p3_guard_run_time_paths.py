@@ -103,6 +103,8 @@ WHOLLY_AT_RUN_TIME = [
     "for d in /tmp; do d=$(cat target); echo x > $d/a.md; done",
     'echo $(echo x > "$(cat target)"/a.md)',
     'v=`tee "$(cat target)"/a.md < note.md`',
+    "cp note.md a.md && sed -i s/x/y/ a.md && mv a.md $(cat target)/",
+    'sed -i.bak "s/^/x/" "$(cat target)/MEMORY.md"',
 ]
 """Each names no scope: ``target`` holds the other scope's folder, read when the command runs."""
 

@@ -52,6 +52,7 @@ from pathlib import Path, PurePath
 __all__ = [
     "DESTINATION_WRITERS",
     "GLOB_SCAN_CAP",
+    "IN_PLACE_EDITORS",
     "WRITERS",
     "ShellPaths",
     "ToolWrites",
@@ -301,6 +302,9 @@ WRITERS = frozenset({"tee", "touch", "truncate", "rm", "rmdir", "unlink", "shred
 DESTINATION_WRITERS = frozenset({"cp", "mv", "ln", "install", "rsync"})
 """Commands that write their last operand (or the folder after ``-t``); ``mv`` also removes
 its sources, which stay judged as every other word is."""
+IN_PLACE_EDITORS = frozenset({"sed", "perl"})
+"""Commands that rewrite their file operands when given ``-i`` (``sed -i``, ``perl -pi``)."""
+_OPERAND_WRITERS = WRITERS | DESTINATION_WRITERS | IN_PLACE_EDITORS
 MOVERS = frozenset({"mv", "rm", "rmdir", "unlink", "rename"})
 """Commands that move or remove the folders they name: naming the account's home (or a folder
 above it) they can take the memory root away and put it back (:attr:`ShellPaths.moved`);
@@ -425,7 +429,7 @@ class _Writes:
         if self._command == "dd" and word.startswith("of="):
             if self._built(word[3:], known, environ, lost=lost):
                 self._found.written_at_run_time.append(word)
-        elif self._command in WRITERS or self._command in DESTINATION_WRITERS:
+        elif self._command in _OPERAND_WRITERS:
             self._operands.append((word, self._built(word, known, environ, lost=lost)))
 
     def _read_loop(
@@ -506,7 +510,12 @@ class _Writes:
         if command != "cp" or linking:  # ``cp -al ~ /tmp/h``: every file a second name
             self._found.moved.extend(paths)
         written: list[tuple[str, bool]] = []
-        if command in WRITERS:
+        in_place = any(
+            word.startswith("--in-place") or (word[1:2] not in ("", "-") and "i" in word[1:])
+            for word, _ in operands
+            if word.startswith("-")
+        )
+        if command in WRITERS or (command in IN_PLACE_EDITORS and in_place):
             written = [(word, built) for word, built in operands if not word.startswith("-")]
         elif command in DESTINATION_WRITERS:
             files = [(word, built) for word, built in operands if not word.startswith("-")]
