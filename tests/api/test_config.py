@@ -135,9 +135,10 @@ async def test_a2_bad_bodies(client: Client, agent: AgentHome) -> None:
     )
 
 
-async def test_a2_corrupt_agent_file_is_a_named_500(client: Client, agent: AgentHome) -> None:
+async def test_a2_corrupt_agent_file_is_a_named_503(client: Client, agent: AgentHome) -> None:
+    """Q-2b: settings the service has but cannot use answer as every file it cannot read."""
     (Path(agent.data_dir) / "agents" / AGENT / "agent.json").write_text("{", encoding="utf-8")
-    body = await expect_problem(await client.get(CONFIG), 500, "stored settings")
+    body = await expect_problem(await client.get(CONFIG), 503, "stored settings")
     assert "Traceback" not in body["detail"]
 
 

@@ -10,6 +10,7 @@ import json
 import os
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -96,6 +97,119 @@ def test_p5_a_worktree_shares_the_main_working_trees_memory(tmp_path: Path) -> N
     assert claude_code_memory_dir(str(plain), {"HOME": "/home/ada"}) == (
         home_default / sanitize_path(os.path.realpath(plain)) / "memory"
     )
+
+
+def _empty_git_folder(outer: Path) -> None:
+    (outer / ".git").mkdir()  # what the Codex CLI leaves at /tmp/.git while it runs
+
+
+def _head_only(outer: Path) -> None:
+    (outer / ".git").mkdir()
+    (outer / ".git" / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
+
+
+def _no_refs(outer: Path) -> None:
+    _head_only(outer)
+    (outer / ".git" / "objects").mkdir()
+
+
+def _a_head_that_names_no_ref(outer: Path) -> None:
+    _head_only(outer)
+    (outer / ".git" / "objects").mkdir()
+    (outer / ".git" / "refs").mkdir()
+    (outer / ".git" / "HEAD").write_text("ref: heads/main\n", encoding="utf-8")
+
+
+def _made_by_hand(outer: Path) -> None:
+    _head_only(outer)
+    (outer / ".git" / "objects").mkdir()
+    (outer / ".git" / "refs").mkdir()
+
+
+def _detached_by_hand(outer: Path) -> None:
+    _made_by_hand(outer)
+    (outer / ".git" / "HEAD").write_text("a" * 40 + "\n", encoding="utf-8")
+
+
+def _head_a_symlink_to_a_ref(outer: Path) -> None:
+    _made_by_hand(outer)
+    (outer / ".git" / "HEAD").unlink()
+    (outer / ".git" / "HEAD").symlink_to("refs/heads/main")
+
+
+def _git_init(outer: Path) -> None:
+    git("init", "-q", str(outer))
+
+
+def _empty_git_folder_inside_a_repository(outer: Path) -> None:
+    _git_init(outer)
+    (outer / "pkg").mkdir()
+    _empty_git_folder(outer / "pkg")
+
+
+def _git_file_naming_no_repository(outer: Path) -> None:
+    (outer / "elsewhere").mkdir()
+    (outer / ".git").write_text("gitdir: elsewhere\n", encoding="utf-8")
+
+
+def _git_file_naming_a_repository(outer: Path) -> None:
+    _git_init(outer / "store")
+    (outer / ".git").write_text("gitdir: store/.git\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "layout",
+    [
+        _empty_git_folder,
+        _head_only,
+        _no_refs,
+        _a_head_that_names_no_ref,
+        _made_by_hand,
+        _detached_by_hand,
+        _head_a_symlink_to_a_ref,
+        _git_init,
+        _empty_git_folder_inside_a_repository,
+        _git_file_naming_no_repository,
+        _git_file_naming_a_repository,
+    ],
+)
+def test_p5_the_repository_above_a_workspace_is_the_one_git_finds(
+    tmp_path: Path, layout: Callable[[Path], None]
+) -> None:
+    """git takes a ``.git`` folder as a repository only when it holds a valid ``HEAD``,
+    ``objects`` and ``refs`` (``is_git_directory``), and a ``.git`` file only when it names
+    such a folder; any other ``.git`` is passed over (a folder) or ends the search (a file).
+    The lookup answers as ``git rev-parse --show-toplevel`` does, run in the Workspace."""
+    outer = tmp_path / "outer"
+    outer.mkdir()
+    layout(outer)
+    workspace = outer / "pkg" / "app"
+    workspace.mkdir(parents=True)
+
+    done = subprocess.run(
+        ["git", "-C", str(workspace), "rev-parse", "--show-toplevel"],
+        capture_output=True, text=True, check=False, timeout=60,
+    )  # fmt: skip
+    by_git = Path(done.stdout.strip()) if done.returncode == 0 else None
+
+    assert git_project_root(Path(os.path.realpath(workspace))) == by_git
+    assert by_git in (None, Path(os.path.realpath(outer))), done.stderr
+
+
+def test_p5_an_empty_git_folder_above_the_workspace_leaves_its_memory_where_it_is(
+    tmp_path: Path,
+) -> None:
+    """While the Codex CLI runs it makes an empty ``/tmp/.git``: the import of a Workspace
+    below it still looks in the folder named after the Workspace, not after ``/tmp``."""
+    _empty_git_folder(tmp_path)
+    workspace = tmp_path / "shop"
+    workspace.mkdir()
+    env = {"CLAUDE_CONFIG_DIR": str(tmp_path / "cfg")}
+
+    found = claude_code_memory_dir(str(workspace), env)
+
+    name = sanitize_path(os.path.realpath(workspace))
+    assert found == tmp_path / "cfg" / "projects" / name / "memory"
 
 
 def test_p5_user_setting_auto_memory_directory_wins(tmp_path: Path) -> None:

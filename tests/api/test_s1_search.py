@@ -180,6 +180,7 @@ async def test_s1_a_query_of_marks_or_hidden_characters_finds_nothing(
 ) -> None:
     _, key = agent.workspace("shop")
     topic(agent.user, "deploy.md", "deploy", "how we deploy", "cafe\u0301 ü and more")
+    topic(agent.user, "hindi.md", "hindi", "x", "\u093e\u0902 stray marks, and किताब")
     topic(agent.root / key, "tools.md", "tools", "uv and pnpm", "nothing")
     nothing_to_find = [
         "\u0301",  # a lone combining acute: the tokenizer drops it, leaving an empty prefix
@@ -187,6 +188,8 @@ async def test_s1_a_query_of_marks_or_hidden_characters_finds_nothing(
         "\u0301\u0308 \ufe0f",
         "?!\u200b\u2060\U000e0041",  # punctuation and invisible characters
         "\u00ad",
+        "\u093e",  # a lone Devanagari vowel sign, and a sign with a nasal mark
+        "\u093e\u0902",
     ]
     for query in nothing_to_find:
         results = await search(client, query)

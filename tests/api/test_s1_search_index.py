@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from memory_api.store import search as search_module
-from memory_api.store import stat_cache
+from memory_api.store import search_text, stat_cache
 from memory_api.store.containment import read_regular
 from memory_api.store.search import INDEX_FOLDER, MemorySearch
 from memory_api.store.search_text import Match, Query, matches
@@ -233,7 +233,7 @@ def test_s1_matching_work_is_bounded_however_large_the_candidates(
         matched.append(len(text))
         return real(text, query)
 
-    monkeypatch.setattr(search_module, "matches", counting)
+    monkeypatch.setattr(search_text, "matches", counting)  # under shown_matches
     results = run(MemorySearch(agent.data_dir), agent, "kafka zebra")
     assert results.total == 5
     assert found(results) == ["big0.md", "big1.md", "big2.md", "big3.md", "small.md"]

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 import regex
 from memory_api.store import search_text
+from memory_core.hidden_text import show_hidden
 
 from tests.api.conftest import AgentHome, Client, expect_problem, memory_url, ok_json
 from tests.api.test_s1_search import files_of, search, topic
@@ -170,6 +171,68 @@ async def test_s2_a_word_in_any_script_is_found_and_marked(
     # the snippet shows the text in NFC: canonically the same text, as it is highlighted
     assert _nfc(mark) in marked(hit["snippet"])
     assert whole(hit["snippet"]) == _nfc(body)
+
+
+@pytest.mark.parametrize(
+    ("body", "query", "mark"),
+    [
+        # Hindi compounds are written as one word: a part of one is found
+        ("भारत के प्रधानमंत्री ने कहा", "मंत्री", "मंत्री"),  # prime minister: minister
+        ("भारत के प्रधानमंत्री ने कहा", "प्रधान", "प्रधान"),
+        ("मुख्यमंत्री ने बैठक बुलाई", "मुख्य", "मुख्य"),  # chief minister: chief
+        ("पास के डाकघर में पत्र भेजो", "घर", "घर"),  # post office: house
+        ("नया विद्यालय खुला है", "विद्या", "विद्या"),  # school: learning
+        ("राष्ट्रपति भवन दिल्ली में है", "पति", "पति"),  # president: lord
+        ("जलवायु परिवर्तन पर चर्चा", "वायु", "वायु"),  # climate: air
+        ("प्रधानमंत्री और मुख्यमंत्री", "मंत्री", "मंत्री"),  # both marked
+        # a nukta letter as typed (U+095C) or as NFC spells it (ड + ़)
+        ("रेलगाड़ी देर से आई", "गा\u095cी", "गाड़ी"),
+        # a one-cluster query: the cluster where it stands whole
+        ("पास के डाकघर में", "क", "क"),
+        # Bengali, Tamil: the same rule
+        ("নতুন বিদ্যালয় খুলেছে", "বিদ্যা", "বিদ্যা"),
+        ("தமிழ்நாடு அரசு", "நாடு", "நாடு"),
+    ],
+)
+async def test_s2_a_part_of_an_indic_compound_is_found_and_marked(
+    client: Client, agent: AgentHome, body: str, query: str, mark: str
+) -> None:
+    """S-2 in Indic scripts: a word is any part of a word made of whole grapheme clusters (a
+    consonant with its vowel sign, virama and the consonants it joins), so a part of a compound
+    written without a space is found, and marked, as a Chinese word inside a run is."""
+    topic(agent.user, "note.md", "note", "x", body)
+    topic(agent.user, "other.md", "other", "x", "nothing to see in English, हिन्दी में कुछ नहीं")
+    results = await search(client, query)
+    assert files_of(results) == [("user", "note.md")], results
+    [hit] = results["hits"]
+    assert hit["score"] > 0
+    assert set(marked(hit["snippet"])) == {_nfc(mark)}
+    assert whole(hit["snippet"]) == _nfc(body)
+
+
+@pytest.mark.parametrize(
+    ("body", "query"),
+    [
+        ("हर दिन एक मंत्री आता है", "मंत्र"),  # mantra is not in minister: ी is on त्र
+        ("मेरा पत्र आया", "पत"),  # त्र is one cluster: its virama is never split off
+        ("आज का समाचार", "सम"),  # मा is one cluster: its vowel sign is never split off
+        ("नई किताब पढ़ी", "क"),  # कि is not क
+        ("पुरानी कांग्रेस", "का"),  # कां is not का
+        ("নতুন কম্পিউটার", "কম"),  # ম্পি is one cluster
+    ],
+)
+async def test_s2_an_indic_query_never_matches_half_a_cluster(
+    client: Client, agent: AgentHome, body: str, query: str
+) -> None:
+    """Matching in Indic scripts is on cluster boundaries: a query that ends or starts inside
+    a cluster (before its vowel sign, or at a virama joining the next consonant) finds nothing,
+    for the index as for the marks."""
+    topic(agent.user, "note.md", "note", "x", body)
+    results = await search(client, query)
+    assert (results["total"], results["hits"]) == (0, [])
+    parsed = search_text.parse_query(query)
+    assert parsed is not None
+    assert search_text.matches(body, parsed) == []
 
 
 @pytest.mark.parametrize(
@@ -509,3 +572,73 @@ async def test_s2_i9_hidden_text_never_reaches_a_search_answer(
     assert "approvals [hidden: U+202E]except admins[hidden: U+202C]" in whole(hit["snippet"])
     family = next(hit for hit in results["hits"] if hit["file"] == "family.md")
     assert family["description"] == "setup: 👨\u200d👩\u200d👧 and می\u200cخواهم"
+
+
+@pytest.mark.parametrize(
+    "hidden",
+    [
+        "\u200b",  # a zero-width space
+        "\u2060",  # a word joiner
+        "\u202e",  # a right-to-left override
+        "".join(chr(0xE0000 + ord(c)) for c in "run this"),  # tag characters
+        "\ufe0f" * 3,  # variation selectors after no character
+    ],
+)
+async def test_s2_i9_the_marks_of_hidden_text_are_not_searched(
+    client: Client, agent: AgentHome, hidden: str
+) -> None:
+    """A note holding hidden characters is searched as a person sees it: the word ``hidden``
+    of its ``[hidden: …]`` mark (nor ``invisible``, ``tag``, ``U+200B``) finds it no more than
+    it finds a note without them, while a note that says ``hidden`` is still found, and its
+    snippet still shows its own hidden characters as marks."""
+    says, description = f"Hidden files {hidden}stay out.", f"the {hidden}word"
+    topic(agent.user, "plain.md", "plain", "a note", f"Keep setup scripts {hidden}idempotent.")
+    topic(agent.user, "says.md", "says", description, says)
+    for query in ("hidden", "invisible", "characters", "tag", "U+200B", "200B", "selectors"):
+        found = files_of(await search(client, query))
+        assert ("user", "plain.md") not in found, query
+    [hit] = (await search(client, "hidden"))["hits"]
+    assert hit["file"] == "says.md"
+    assert marked(hit["snippet"]) == ["Hidden"]
+    assert whole(hit["snippet"]) == show_hidden(says) != says
+    assert hit["description"] == show_hidden(description) == whole(hit["descriptionParts"])
+    assert "[hidden: " in hit["description"]
+    assert files_of(await search(client, "the word")) == [("user", "says.md")]
+
+
+@pytest.mark.parametrize("filler", [104, 110, 116, 122])
+async def test_s2_i9_a_snippet_shows_a_hidden_mark_whole_or_not_at_all(
+    client: Client, agent: AgentHome, filler: int
+) -> None:
+    """A mark holds spaces (``[hidden: 12 tag characters]``): the end of a passage cut at a
+    space inside one showed ``[hidden: 12 tag…``; it is cut past the mark instead."""
+    tags = "".join(chr(0xE0000 + ord(c)) for c in "run this now")
+    topic(agent.user, "note.md", "note", "x", f"deploy {'a' * filler} b{tags} tail words here")
+    [hit] = (await search(client, "deploy"))["hits"]
+    shown = whole(hit["snippet"])
+    assert "b[hidden: 12 tag characters]" in shown
+    assert shown.endswith("]…")
+
+
+@pytest.mark.parametrize(
+    ("body", "query", "mark"),
+    [
+        # a hidden character inside a word: found by what a person reads, marked with it
+        ("use pass\u200bword rotation", "password", "pass[hidden: U+200B]word"),
+        ("use pass\u2060word rotation", "pass", "pass[hidden: U+2060]word"),
+        # beside a match: the mark stays outside it
+        ("a \u202edeploy\u202c freeze", "deploy", "deploy"),
+        ("ship\U000e0041\U000e0042 now", "ship", "ship"),
+        # a Thai word break stays as written (not hidden)
+        ("ผู้ใช้\u200bชอบ", "ชอบ", "ชอบ"),
+    ],
+)
+async def test_s2_i9_a_match_is_marked_around_the_hidden_marks(
+    client: Client, agent: AgentHome, body: str, query: str, mark: str
+) -> None:
+    """Matched in the text a person sees, marked in the text an answer shows: a mark inside a
+    match is marked with it, one where it starts or ends stays outside."""
+    topic(agent.user, "note.md", "note", "x", body)
+    [hit] = (await search(client, query))["hits"]
+    assert marked(hit["snippet"]) == [mark]
+    assert not regex.search(r"[\u200b\u2060\u202e\u202c\U000e0000-\U000e007f]", mark)

@@ -147,3 +147,31 @@ async def test_t2_a_cjk_topic_file_is_judged_as_an_index_is_never_listed_as_moji
     )
     for answer in (listing, overview, read, found):
         assert mojibake not in json.dumps(answer, ensure_ascii=False)
+
+
+@pytest.mark.parametrize(
+    ("codec", "word", "known"),
+    [
+        ("gb18030", "資料庫", "GBK/GB18030"),  # traditional characters: GBK's ASCII trail bytes
+        ("gb18030", "遷移", "GBK/GB18030"),
+        ("big5", "說明", "Big5"),
+        ("cp932", "テスト", "Shift-JIS"),
+    ],
+)
+async def test_t2_one_cjk_word_in_an_english_topic_file_is_named_by_search_never_mojibake(
+    client: Client, agent: AgentHome, codec: str, word: str, known: str
+) -> None:
+    """A mostly English topic file holding one CJK word, in a legacy encoding (``資料庫`` in
+    GB18030 is ``ÙYÁÏ’ì`` read as cp1252), was read as cp1252: a search for the word found
+    nothing and said nothing, and one for an English word of it showed the mojibake. It is
+    judged CJK, as a whole index is: not decoded, and every search names it."""
+    text = f"---\nname: db\ndescription: database notes\n---\nWe keep the schema in {word} now.\n"
+    (agent.user / "db.md").write_bytes(text.encode(codec))
+    mojibake = word.encode(codec).decode("cp1252", errors="replace")
+    for query in (word, "schema"):
+        found = await ok_json(await client.get(f"{memory_url()}/search", params={"q": query}))
+        assert found["hits"] == []
+        [named] = found["unreadable"]
+        assert named["file"] == "user/db.md"
+        assert "does not decode it" in named["message"] and known in named["message"]
+        assert mojibake not in json.dumps(found, ensure_ascii=False)

@@ -192,3 +192,50 @@ def test_t2_q2b_a_cjk_topic_file_is_linted_unreadable_and_nothing_else() -> None
     assert (finding.code, finding.severity, finding.file) == ("unreadable", "error", "settings.md")
     assert finding.message.startswith("settings.md is there but the service does not decode it: ")
     assert "Shift-JIS" in finding.message and "iconv -f CP932 -t UTF-8" in finding.message
+
+
+# --- one CJK word in English text, generated: a short run in mostly-ASCII legacy text --------
+
+_ENGLISH = [
+    "Use the {} before deploying to production.",
+    "- [{}](db.md) - the database notes",
+    "The team calls it {}.\nAnother English line about deploys.\n",
+    "---\nname: db\ndescription: database notes\n---\nWe keep the schema in {} now.\n",
+    "Deploys go out on Tuesday ({}) after review.",
+]
+
+
+def _in_english(lang: str, codec: str) -> list[bytes]:
+    """Each word of two or more characters of ``lang`` in each English line, in ``codec``."""
+    found: list[bytes] = []
+    for word in _WORDS[lang].split():
+        for line in _ENGLISH:
+            try:
+                found.append(line.format(word).encode(codec))
+            except UnicodeEncodeError:
+                continue
+    return found
+
+
+@pytest.mark.parametrize(
+    ("lang", "codec"), [*_CJK_ENCODINGS, ("zh-tw", "gb18030"), ("ja", "big5")], ids=str
+)
+def test_t2_one_cjk_word_in_english_text_is_told_as_cjk(lang: str, codec: str) -> None:
+    """GBK writes traditional characters, and Big5 and Shift-JIS many of theirs, with an ASCII
+    trail byte (``資料`` in GB18030 is ``ÙYÁÏ`` read as cp1252): a word of them in an English
+    line showed too few bytes unlike Western text and was read as cp1252, mojibake that no
+    search finds. A word of two or more such characters standing apart from ASCII letters is
+    CJK text; one character alone (two bytes, as ``Öl`` or ``ça``) cannot be told."""
+    samples = [raw for raw in _in_english(lang, codec) if len(raw.decode(codec)) < len(raw)]
+    assert len(samples) > 50
+    missed = [raw.decode(codec) for raw in samples if legacy_multibyte(raw) is None]
+    assert missed == []
+
+
+@pytest.mark.parametrize(("lang", "codec"), _WESTERN_ENCODINGS, ids=str)
+def test_t2_one_accented_word_in_english_text_is_never_told_as_cjk(lang: str, codec: str) -> None:
+    """The same English lines with a German, French, Spanish or Portuguese word (``Öl``,
+    ``ça``, ``¿Qué?``, ``São``) stay Windows-1252 or Latin-1."""
+    samples = _in_english(lang, codec)
+    assert len(samples) > 50
+    assert [raw.decode(codec) for raw in samples if legacy_multibyte(raw) is not None] == []

@@ -247,10 +247,14 @@ async def run_gemini_in(
     sockets: Path,
     *,
     hidden: Sequence[Path] = (),
+    etc_overlay: Path | None = None,
+    relaunch: bool = False,
 ) -> tuple[FakeGemini, int, str, str]:
     """One Gemini CLI ``-p --yolo`` Session in ``workspace`` with the ``home`` whose hooks are
-    installed, against a stand-in scripted with ``turns``, ``hidden`` folders out of its sight;
-    ``(stand-in, exit status, stdout, stderr)``."""
+    installed, against a stand-in scripted with ``turns``, ``hidden`` folders out of its sight
+    and ``etc_overlay`` as in :func:`run_in_loopback` (an administrator's ``/etc/gemini-cli``);
+    with ``relaunch``, Gemini CLI starts its second Node as it does for a user
+    (:data:`GEMINI_ONE_PROCESS`); ``(stand-in, exit status, stdout, stderr)``."""
     fake = FakeGemini(turns=turns)
     status, out, err, _ = await run_in_loopback(
         [str(npm_cli(GEMINI)), "--yolo", "-p", PROMPT],
@@ -264,10 +268,11 @@ async def run_gemini_in(
             "GOOGLE_GEMINI_BASE_URL": "http://127.0.0.1:{port}",
             "GEMINI_CLI_TRUST_WORKSPACE": "true",
             "NO_COLOR": "1",
-            **GEMINI_ONE_PROCESS,
+            **({} if relaunch else GEMINI_ONE_PROCESS),
             **code_under_test(),
         },
         sockets=sockets,
         hidden=hidden,
+        etc_overlay=etc_overlay,
     )
     return fake, status, out, err

@@ -3,10 +3,13 @@
 A trusted Workspace's ``.gemini/settings.json`` is merged over the user's settings; with
 ``"hooksConfig": {"enabled": false}``, or the hooks' names in ``hooksConfig.disabled``, no hook
 from the user's settings runs: the Session gets no memory and the write guard never sees a write.
-Since ``hooksConfig.disabled`` is merged from every settings level, no settings file keeps them
-on; ``install gemini`` says so (``guard_gaps.GUARD_GAPS``, ``test_p3_guard_gaps.py``). This test
-keeps that statement true for the pinned Gemini CLI: when a version stops honouring a
-Workspace's switch, it fails, and the gap and docs/security.md's row can go.
+``install gemini --managed`` writes the hooks into Gemini CLI's system settings, which override
+every other file: ``hooksConfig.enabled: true`` there wins, and its hooks carry no name. Since
+``hooksConfig.disabled`` is merged from every settings level, a Workspace naming the managed hooks'
+exact commands still switches them off; ``install gemini`` says so (``guard_gaps.GUARD_GAPS``,
+``test_p3_guard_gaps.py``). These tests keep those statements true for the pinned Gemini CLI: when
+a version stops honouring a Workspace's switch, they fail, and the gap and docs/security.md's row
+can go.
 """
 
 from __future__ import annotations
@@ -17,9 +20,18 @@ from typing import Any
 
 import pytest
 
-from tests.plugin.harness_run import TOPIC, other_scope, run_gemini, workspace_with_key
+from tests.plugin.harness_run import (
+    TOPIC,
+    gemini_home,
+    other_scope,
+    run_gemini,
+    run_gemini_in,
+    workspace_with_key,
+)
+from tests.plugin.helpers import HARNESS_MEMORY, run_cli
 from tests.plugin.real_service import RealService
 from tests.plugin.test_e2e_h2_gemini import first_user_text, write_call
+from tests.plugin.test_e2e_repository_switches_hooks_off import account_home
 
 pytestmark = pytest.mark.e2e
 
@@ -53,5 +65,128 @@ async def test_gemini_a_repository_switches_the_user_settings_hooks_off(
 
     assert status == 0, err[-3000:]
     first = first_user_text(fake.session_turns()[0])
+    assert f"- Workspace Memory Key: {key}" not in first
+    assert planted.exists()
+
+
+MANAGED_SWITCHES: dict[str, tuple[str, dict[str, Any]]] = {
+    "user-enabled-false": ("user", {"hooksConfig": {"enabled": False}}),
+    **{f"workspace-{name}": ("workspace", switch) for name, switch in SWITCHES.items()},
+}
+
+
+@pytest.mark.parametrize("switch", list(MANAGED_SWITCHES))
+async def test_gemini_managed_install_holds_over_the_users_and_a_workspaces_switch(
+    real_service: RealService, memory_root: Path, tmp_path: Path, switch: str
+) -> None:
+    """``install gemini --managed`` writes the hooks and ``hooksConfig.enabled = true`` into
+    Gemini CLI's system settings (``/etc/gemini-cli/settings.json``, laid over ``/etc`` for this
+    run only, root's and writable by no one else, as Gemini CLI requires): the user's settings
+    or a trusted Workspace's saying ``hooksConfig.enabled: false`` no longer switch them off
+    (the system file's value wins), nor do the user install's hook names in a Workspace's
+    ``hooksConfig.disabled`` (the managed hooks carry none). The Session gets its memory and
+    the write guard refuses a write into another Workspace's scope; its records and token are
+    the account's (``/etc/passwd``'s home)."""
+    where, settings = MANAGED_SWITCHES[switch]
+    workspace, key = workspace_with_key(tmp_path)
+    if where == "workspace":
+        (workspace / ".gemini").mkdir()
+        (workspace / ".gemini" / "settings.json").write_text(json.dumps(settings))
+
+    planted, first, _ = await managed_gemini_session(
+        real_service, memory_root, tmp_path, workspace, user=settings if where == "user" else {}
+    )
+
+    assert f"- Workspace Memory Key: {key}" in first
+    assert not planted.exists()
+    assert any((tmp_path / "home" / ".claude" / "harness-memory" / "sessions").iterdir())
+
+
+async def managed_gemini_session(
+    real_service: RealService,
+    memory_root: Path,
+    tmp_path: Path,
+    workspace: Path,
+    *,
+    user: dict[str, Any] | None = None,
+    relaunch: bool = False,
+) -> tuple[Path, str, str]:
+    """One Session under ``install gemini --managed`` (laid over ``/etc``) in ``workspace``,
+    the ``user`` keys in the user's settings, writing into another Workspace's scope: ``(that
+    file, first user text, stderr)``. The account's token is in its home (``/etc/passwd``'s)."""
+    home = tmp_path / "home"
+    gemini_home(home)
+    path = home / ".gemini" / "settings.json"
+    path.write_text(json.dumps({**json.loads(path.read_text()), **(user or {})}))
+    overlay = tmp_path / "etc"
+    (overlay / "upper").mkdir(parents=True)
+    (overlay / "work").mkdir()
+    flags = ["--url", real_service.url, "--project", "acme", "--agent", "coder"]
+    flags += ["--memory-root", str(memory_root), "--executable", str(HARNESS_MEMORY)]
+    system = overlay / "upper" / "gemini-cli"
+    installed = await run_cli("install", "gemini", "--managed", str(system), *flags)
+    assert installed.returncode == 0, installed.stderr
+    (overlay / "upper" / "passwd").write_text(account_home(0, home), encoding="utf-8")
+    token = home / ".claude" / "harness-memory" / "token"
+    token.parent.mkdir(parents=True)
+    token.write_text(real_service.token + "\n", encoding="utf-8")
+    token.chmod(0o600)
+    planted = other_scope(memory_root, tmp_path) / "planted.md"
+    fake, status, _out, err = await run_gemini_in(
+        [[write_call(planted, TOPIC)]],
+        real_service,
+        workspace,
+        home,
+        tmp_path,
+        etc_overlay=overlay,
+        relaunch=relaunch,
+    )
+    assert status == 0, err[-3000:]
+    return planted, first_user_text(fake.session_turns()[0]), err
+
+
+@pytest.mark.parametrize("relaunch", [False, True])
+async def test_gemini_managed_install_holds_over_a_workspaces_env_naming_other_system_settings(
+    real_service: RealService, memory_root: Path, tmp_path: Path, relaunch: bool
+) -> None:
+    """``$GEMINI_CLI_SYSTEM_SETTINGS_PATH`` moves Gemini CLI's system settings, and a trusted
+    Workspace's ``.gemini/.env`` (never filtered by ``advanced.excludedEnvVars``) sets
+    variables: Gemini CLI 0.61 reads the settings before the ``.env``, so the managed hooks
+    still run (measured in one Node process, and letting it start its second one as it does
+    for a user)."""
+    workspace, key = workspace_with_key(tmp_path)
+    (workspace / ".gemini").mkdir()
+    moved = "GEMINI_CLI_SYSTEM_SETTINGS_PATH=/nonexistent/settings.json\n"
+    (workspace / ".gemini" / ".env").write_text(moved, encoding="utf-8")
+
+    planted, first, _ = await managed_gemini_session(
+        real_service, memory_root, tmp_path, workspace, relaunch=relaunch
+    )
+
+    assert f"- Workspace Memory Key: {key}" in first
+    assert not planted.exists()
+
+
+async def test_gemini_managed_hooks_a_workspace_names_by_their_commands_are_switched_off(
+    real_service: RealService, memory_root: Path, tmp_path: Path
+) -> None:
+    """What still holds against the managed install: ``hooksConfig.disabled`` is merged from
+    every settings level, so a trusted Workspace listing the managed hooks' exact commands
+    switches them off (no memory, no guard). The commands name this machine's URL, ids and
+    memory root; ``install gemini`` says so (``guard_gaps``). When a Gemini CLI version stops
+    honouring it, this fails and the gap can go."""
+    workspace, key = workspace_with_key(tmp_path)
+    flags = ["--url", real_service.url, "--project", "acme", "--agent", "coder"]
+    flags += ["--memory-root", str(memory_root), "--executable", str(HARNESS_MEMORY)]
+    shown = await run_cli("install", "gemini", "--managed", str(tmp_path / "shown"), *flags)
+    assert shown.returncode == 0, shown.stderr
+    installed = json.loads((tmp_path / "shown" / "settings.json").read_text(encoding="utf-8"))
+    named = [h["command"] for g in installed["hooks"].values() for e in g for h in e["hooks"]]
+    (workspace / ".gemini").mkdir()
+    switch = {"hooksConfig": {"disabled": named}}
+    (workspace / ".gemini" / "settings.json").write_text(json.dumps(switch), encoding="utf-8")
+
+    planted, first, _ = await managed_gemini_session(real_service, memory_root, tmp_path, workspace)
+
     assert f"- Workspace Memory Key: {key}" not in first
     assert planted.exists()

@@ -68,7 +68,7 @@ def test_repository_switches_hooks_off_user_install_says_a_repository_can(
 @pytest.mark.parametrize(
     ("words", "message"),
     [
-        (["install", "gemini", "--managed"], "--managed is for claude-code and codex only"),
+        (["install", "gemini", "--managed", "--token", "t"], "a token there is anyone's"),
         (["install", "codex", "--managed", "--token", "t"], "a token there is anyone's"),
         (["install", "claude-code", "--managed", "--token", "t"], "a token there is anyone's"),
     ],

@@ -141,6 +141,87 @@ def test_h7_hooks_of_an_install_before_flags_only_are_not_blamed_for_a_token_sta
     )
 
 
+def old_claude_code_install_with_the_token_in_env(
+    home: Path, root: Path, url: str, token: str
+) -> None:
+    """Hooks as an install from before ``--flags-only`` and the token file left them: no
+    ``--flags-only``, no ``--token-file``, the token in the settings' ``env``."""
+    install(home, root, url, "placeholder", "claude-code")
+    settings = home / ".claude" / "settings.json"
+    token_file = home / ".claude" / "harness-memory" / "token"
+    text = settings.read_text(encoding="utf-8").replace(" --flags-only", "")
+    document = json.loads(text.replace(f" --token-file {shlex.quote(str(token_file))}", ""))
+    document["env"] = {"HARNESS_MEMORY_TOKEN": token}
+    settings.write_text(json.dumps(document), encoding="utf-8")
+    token_file.unlink()
+
+
+def test_h7_status_checks_a_token_an_earlier_install_kept_in_the_settings_env(
+    real_service: RealService, memory_root: Path, tmp_path: Path
+) -> None:
+    """Claude Code gives its hooks the settings' ``env``: ``status`` sends the token from
+    there, as those hooks do, and says it belongs in the 0600 token file (installing again
+    moves it)."""
+    home = tmp_path / "home"
+    old_claude_code_install_with_the_token_in_env(
+        home, memory_root, real_service.url, real_service.token
+    )
+
+    code, lines = status(home)
+
+    assert code == 0
+    assert service_lines(lines) == [
+        f"service {real_service.url} (acme/coder): takes the hooks' token (from "
+        "HARNESS_MEMORY_TOKEN in the settings' env) and holds the agent; the token belongs in "
+        "a file only you can read: `harness-memory install claude-code` again moves it there"
+    ]
+    assert any(
+        "WARNING: the settings' env holds HARNESS_MEMORY_TOKEN, which these hooks read" in line
+        for line in lines
+    )
+
+
+def test_h7_status_fails_on_a_refused_token_in_the_settings_env(
+    real_service: RealService, memory_root: Path, tmp_path: Path
+) -> None:
+    home = tmp_path / "home"
+    old_claude_code_install_with_the_token_in_env(
+        home, memory_root, real_service.url, "not-the-token"
+    )
+
+    code, lines = status(home)
+
+    assert code == 1
+    [said] = service_lines(lines)
+    assert said.startswith(
+        f"service {real_service.url} (acme/coder): PROBLEM: the service refused the token "
+        "from HARNESS_MEMORY_TOKEN in the settings' env (401: "
+    )
+
+
+def test_h7_an_install_again_moves_the_settings_env_token_and_status_then_checks_the_file(
+    real_service: RealService, memory_root: Path, tmp_path: Path
+) -> None:
+    home = tmp_path / "home"
+    old_claude_code_install_with_the_token_in_env(
+        home, memory_root, real_service.url, real_service.token
+    )
+    again = main(
+        ["install", "claude-code", "--home", str(home), "--no-check"],
+        environ={"HOME": str(home)},
+        stdout=io.StringIO(),
+    )
+    assert again == 0
+
+    code, lines = status(home)
+
+    assert code == 0
+    assert service_lines(lines) == [
+        f"service {real_service.url} (acme/coder): takes the hooks' token and holds the agent"
+    ]
+    assert not any("settings' env" in line for line in lines)
+
+
 def test_h7_status_finds_the_agents_project_in_the_agent_json_beside_the_memory_root(
     real_service: RealService, memory_root: Path, tmp_path: Path
 ) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import unused_port
 from harness_memory.cli import main
-from harness_memory.settings import load_settings
+from harness_memory.settings import SettingsError, load_settings
 
 from tests.plugin.helpers import hook_fixture
 
@@ -157,18 +157,30 @@ def test_p2a_a_hook_naming_no_state_dir_keeps_it_in_the_accounts_home(
     assert load_settings({}, repository).state_dir == Path("/repo/state")  # typed by hand
 
 
-def test_p2a_an_account_the_password_database_does_not_know_keeps_it_in_home(
+def test_p2a_an_account_the_password_database_does_not_know_keeps_no_state_under_home(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Its only home would be ``$HOME``, which a repository's settings can set: a hook naming
+    no state dir keeps none for it, and reads no token file from there (the real uid:
+    ``test_p2a_unknown_account.py``)."""
+
     def unknown(uid: int) -> pwd.struct_passwd:
         raise KeyError(uid)
 
     monkeypatch.setattr(pwd, "getpwuid", unknown)
+    planted = tmp_path / ".claude" / "harness-memory"
+    planted.mkdir(parents=True)
+    (planted / "token").write_text("r3po\n", encoding="utf-8")
+    (planted / "token").chmod(0o600)
 
     settings = load_settings({}, {"HOME": str(tmp_path)}, flags_only=True)
 
-    assert settings.state_dir == tmp_path / ".claude" / "harness-memory"
-    assert settings.token_file is None  # no token file there: no token
+    assert settings.state_dir is None
+    assert settings.token_file is None and settings.bearer_token() is None
+    with pytest.raises(SettingsError, match="has no entry in the password database"):
+        load_settings({"remote": "on"}, {"HOME": str(tmp_path)}, flags_only=True)
+    given = load_settings({"state_dir": str(tmp_path / "s")}, {}, flags_only=True)
+    assert given.state_dir == tmp_path / "s"  # a user-settings install's hooks name theirs
 
 
 def test_p2a_status_warns_about_hooks_an_earlier_install_wrote_without_flags_only(

@@ -134,7 +134,7 @@ async def test_q2_topic_file_that_cannot_be_removed_is_a_503_problem_and_stays(
 async def test_a5_scope_that_cannot_be_listed_is_named_never_shown_empty(
     client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Q-2b: an empty listing would say the scope holds nothing; the listing is a 500 naming
+    """Q-2b: an empty listing would say the scope holds nothing; the listing is a 503 naming
     the reason, and the overview keeps the scope with it (``unreadable``) and a finding."""
     write_topic(agent.user, "hidden.md")
     _, key = agent.workspace("app", corpus="user-scope")
@@ -143,7 +143,7 @@ async def test_a5_scope_that_cannot_be_listed_is_named_never_shown_empty(
     listing = await client.get(f"{memory_url()}/scopes/{key}/files")
     overview = await ok_json(await client.get(memory_url()))
 
-    await expect_problem(listing, 500, "cannot be listed: the service cannot read it")
+    await expect_problem(listing, 503, "cannot be listed: the service cannot read it")
     assert [scope["key"] for scope in overview["scopes"]] == ["user", key]
     assert overview["scopes"][1]["unreadable"] == "cannot read it (Permission denied)"
     assert overview["scopes"][1]["lintCounts"] == {"unreadable": 1}
@@ -197,7 +197,7 @@ async def test_a2_agent_file_that_is_no_regular_file_is_named_and_never_blocks(
     else:
         os.mkfifo(stored)
 
-    await expect_problem(await client.get(CONFIG), 500, "not a regular file")
+    await expect_problem(await client.get(CONFIG), 503, "not a regular file")
     listing = await ok_json(await client.get("/api/projects/acme/agents"))
     assert [item["id"] for item in listing["agents"]] == ["other"]
     assert listing["unreadable"] == [  # named, never gone unsaid (Q-2b)

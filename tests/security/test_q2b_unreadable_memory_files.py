@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from memory_api.app import create_app
 from memory_api.bearer import TokenEntry, hash_secret
+from memory_api.errors import READ_ACCESS_FIX
 from memory_api.settings import Settings
 from memory_api.store import agents, scopes, search, topic_cache
 from memory_core import layout
@@ -94,8 +95,9 @@ async def test_unreadable_memory_files_a_topic_is_listed_counted_and_named_never
 
     await expect_problem(
         await client.get(file_url("user", "private-topic.md")),
-        500,
-        f"topic file 'private-topic.md' in scope 'user' is there, but the service {DENIED}",
+        503,
+        f"topic file 'private-topic.md' in scope 'user' is there, but the service {DENIED}: "
+        f"{READ_ACCESS_FIX}",
     )
     assert (await client.get(file_url("user", "ok-topic.md"))).status == 200
 
@@ -179,8 +181,8 @@ async def test_unreadable_memory_files_a_scope_folder_is_named_never_listed_empt
 
     await expect_problem(
         await client.get(f"{memory_url()}/scopes/{key}/files"),
-        500,
-        f"scope {key!r} cannot be listed: the service {DENIED}",
+        503,
+        f"scope {key!r} cannot be listed: the service {DENIED}: {READ_ACCESS_FIX}",
     )
     overview = await ok_json(await client.get(memory_url()))
 
@@ -202,11 +204,12 @@ async def test_unreadable_memory_files_an_agent_json_is_named_to_who_reaches_eve
     assert listing["unreadable"] == [
         {
             "id": "private",
-            "problem": "the stored settings of agent 'private' cannot be read (Permission denied)",
+            "problem": "the stored settings of agent 'private' cannot be read "
+            f"(Permission denied): {READ_ACCESS_FIX}",
         }
     ]
     await expect_problem(
-        await client.get("/api/projects/acme/agents/private/config"), 500, "Permission denied"
+        await client.get("/api/projects/acme/agents/private/config"), 503, "Permission denied"
     )
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from aiohttp.test_utils import unused_port
+from memory_api.errors import READ_ACCESS_FIX
 from memory_core import layout
 
 from tests.plugin.helpers import hook_fixture, run_cli
@@ -73,7 +74,7 @@ def test_unreadable_memory_files_for_real_are_listed_named_and_never_nothing_sav
     assert found["unreadable"] == ["private-topic.md"]
     assert "dangling-link" not in found
     status, problem = call(base, "GET", f"{AGENT}/memory/scopes/user/files/private-topic.md")
-    assert status == 500 and DENIED in problem["detail"], problem
+    assert status == 503 and DENIED in problem["detail"], problem
 
     _private(user / layout.INDEX_FILE)
     status, view = call(base, "GET", f"{AGENT}/memory/scopes/user/index")
@@ -139,7 +140,7 @@ def test_unreadable_memory_files_for_real_a_scope_folder_it_may_not_enter_is_nev
 
     key = first["key"]
     status, problem = call(base, "GET", f"{AGENT}/memory/scopes/{key}/files/a.md")
-    assert status == 500 and DENIED in problem["detail"], problem  # never "no topic file"
+    assert status == 503 and DENIED in problem["detail"], problem  # never "no topic file"
     status, found = call(base, "GET", f"{AGENT}/memory/search?q=agent")
     assert status == 200, found
     [unsearched] = found["unreadable"]
@@ -283,3 +284,116 @@ def test_unreadable_memory_files_for_real_a_scope_it_may_not_enter_has_no_delete
     )
     status, changes = call(base, "GET", f"{AGENT}/memory/scopes/user/changes")
     assert status == 200 and changes["versions"], changes
+
+
+def _export(served: ServedProcess, archive: Path) -> subprocess.CompletedProcess[str]:
+    """``memory-api memory export`` of agent coder into ``archive``, refused like the service."""
+    export = [venv_bin("memory-api"), "memory", "export", "--project", "acme", "--agent"]
+    return subprocess.run(
+        [*_prefix(), *export, "coder", "-o", str(archive)],
+        env=served.env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+
+
+def _problem(base: str, method: str, path: str, body: object = None) -> tuple[int, str]:
+    status, problem = call(base, method, path, body)
+    return status, str(problem.get("detail", ""))
+
+
+def test_unreadable_memory_files_for_real_get_one_status_on_every_route(
+    served: ServedProcess, tmp_path: Path
+) -> None:
+    """Q-2b: a memory file (or scope folder, or ``agent.json``) that is there but cannot be
+    read gets one answer on every route that needs it: 503 problem+json naming the file and
+    what an operator must do, never a 404 nor a 500. Routes that answer about many files
+    (listing, index, search, overview, Session start, a file's history) answer 200 and name
+    it there. ``memory export`` stops naming it, with no archive written."""
+    base = served.base_url
+    assert call(base, "POST", "/api/projects/acme/agents", {"id": "coder", "name": "C"})[0] == 201
+    user = layout.scope_dir(served.data_dir, "coder", "user")
+    make_case(user)
+    status, recorded = call(base, "POST", f"{AGENT}/memory/scopes/user/checkpoint")
+    assert status == 200, recorded
+    version = recorded["scopes"][0]["version"]
+    _private(user / "private-topic.md")
+    topic = f"{AGENT}/memory/scopes/user/files/private-topic.md"
+
+    status, detail = _problem(base, "GET", topic)
+    assert status == 503
+    assert "'private-topic.md'" in detail and DENIED in detail
+    assert READ_ACCESS_FIX in detail and str(user) not in detail
+    for method, path, body in (
+        ("DELETE", topic, None),
+        ("POST", f"{topic}/restore", {"version": version}),
+    ):
+        status, detail = _problem(base, method, path, body)
+        assert status == 503 and "'private-topic.md'" in detail, (method, path, detail)
+        assert "cannot be read (Permission denied)" in detail, detail
+    for method, path, body in (  # about many files: each names it where it says why
+        ("GET", f"{AGENT}/memory/scopes/user/files", None),
+        ("GET", f"{AGENT}/memory/scopes/user/index", None),
+        ("GET", f"{AGENT}/memory/search?q=topic", None),
+    ):
+        status, answer = call(base, method, path, body)
+        assert status == 200, (method, path, answer)
+        [named] = codes(answer.get("findings") or answer["unreadable"])["unreadable"]
+        assert named.endswith("private-topic.md"), (path, named)
+    status, overview = call(base, "GET", f"{AGENT}/memory")
+    assert status == 200 and overview["scopes"][0]["lintCounts"]["unreadable"] == 1, overview
+    status, history = call(base, "GET", f"{topic}/history")
+    assert status == 200 and (history["exists"], history["unrecorded"]) == (True, True)
+    start = {"workspace": str(tmp_path)}
+    assert call(base, "POST", f"{AGENT}/memory/session-start", start)[0] == 200
+
+    archive = tmp_path / "coder.tar.gz"
+    done = _export(served, archive)
+    assert done.returncode == 1, done.stderr
+    assert "file 'user/private-topic.md' is there, but the service" in done.stderr
+    assert READ_ACCESS_FIX in done.stderr
+    assert not archive.exists()
+
+    _private(user / layout.INDEX_FILE)
+    status, detail = _problem(base, "DELETE", f"{AGENT}/memory/scopes/user/files/ok-topic.md")
+    assert status == 503 and "'ok-topic.md' was not deleted" in detail, detail
+    assert "MEMORY.md could not be read or replaced (Permission denied)" in detail
+    assert "an operator must give the account the service runs as" in detail
+    assert (user / "ok-topic.md").exists()
+
+    os.chown(user, NOBODY, NOBODY)
+    user.chmod(0o700)
+    for method, path, body in (
+        ("GET", f"{AGENT}/memory/scopes/user/files", None),
+        ("GET", f"{AGENT}/memory/scopes/user/files/ok-topic.md", None),
+    ):
+        status, detail = _problem(base, method, path, body)
+        assert status == 503, (method, path, detail)
+        assert f"cannot be listed: the service {DENIED}" in detail and "'user'" in detail
+        assert READ_ACCESS_FIX in detail
+    for method, path, body in (
+        ("DELETE", f"{AGENT}/memory/scopes/user/files/ok-topic.md", None),
+        ("POST", f"{AGENT}/memory/scopes/user/files/ok-topic.md/restore", {"version": version}),
+        ("POST", f"{AGENT}/memory/scopes/user/checkpoint", None),
+        ("GET", f"{AGENT}/memory/scopes/user/deleted", None),
+    ):
+        status, detail = _problem(base, method, path, body)
+        assert status == 503 and "Permission denied" in detail, (method, path, detail)
+    done = _export(served, archive)
+    assert done.returncode == 1, done.stderr
+    assert f"scope 'user' cannot be listed: the service {DENIED}" in done.stderr
+    assert not archive.exists()
+    for method, path, body in (
+        ("GET", f"{AGENT}/memory", None),
+        ("GET", f"{AGENT}/memory/search?q=topic", None),
+        ("POST", f"{AGENT}/memory/session-start", {"workspace": str(tmp_path)}),
+    ):
+        status, answer = call(base, method, path, body)
+        assert status == 200 and DENIED in json.dumps(answer), (method, path, answer)
+
+    _private(served.data_dir / "agents" / "coder" / "agent.json")
+    for method, path in (("GET", f"{AGENT}/config"), ("GET", f"{AGENT}/memory")):
+        status, detail = _problem(base, method, path)
+        assert status == 503, (method, path, detail)
+        assert detail == (
+            f"the stored settings of agent 'coder' cannot be read (Permission denied): "
+            f"{READ_ACCESS_FIX}"
+        )

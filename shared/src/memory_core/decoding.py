@@ -112,16 +112,18 @@ def legacy_multibyte(raw: bytes) -> str | None:
     the bytes read as Windows-1252 (:func:`_unlike_western`, over :data:`_SAMPLE_BYTES` from
     the first byte above 0x7F; two such bytes at least, one alone tells nothing): a CJK
     verdict stands when the bytes decode strictly in that encoding and either a quarter of
-    their bytes above 0x7F stand where Western text never has them, or at least half come in
-    runs of two or more (as CJK characters' bytes do) and some stand so — the lone accented
+    their bytes above 0x7F stand where Western text never has them (in a run of three, or in a
+    word of two or more multi-byte characters apart from ASCII letters, :data:`_CJK_WORD`: one
+    traditional Chinese word in an English line of GB18030), or at least half come in runs of
+    two or more (as CJK characters' bytes do) and some stand so — the lone accented
     letters of Western text (``niño``, ``Noël``, ``ação``, whose byte pairs happen to be valid
     Big5) stand nowhere else. A Western verdict on bytes half of whose high bytes stand so is
     overruled: the CJK encoding is then the one it weighs best among those alone (one line of
     katakana, ``- [設定](settings.md) ― ビルド手順``, is judged Windows-1252 now and then).
     On short index lines generated in each encoding (``tests/core/test_t2_legacy_cjk_index.py``)
     this tells every Shift-JIS, EUC-JP, GB18030 and EUC-KR line and 99 % of Big5 ones as CJK,
-    and no German, French, Spanish, Portuguese, Italian or Nordic one in Windows-1252 or
-    Latin-1.
+    every English line holding one CJK word of two characters or more, and no German, French,
+    Spanish, Portuguese, Italian or Nordic one in Windows-1252 or Latin-1.
     Cost: ~1.5 ms for a 28,000-character Shift-JIS index (41 KB), plus ~12 ms to import the
     library the first time; UTF-8 text never gets here.
     """
@@ -129,7 +131,7 @@ def legacy_multibyte(raw: bytes) -> str | None:
 
     best = from_bytes(raw, cp_isolation=list(_WEIGHED)).best()
     first = _HIGH_BYTE.search(raw)
-    sample = raw[first.start() if first else 0 :][:_SAMPLE_BYTES]
+    sample = raw[max(first.start() - 1, 0) if first else 0 :][:_SAMPLE_BYTES]  # and what it follows
     unlike, high = _unlike_western(sample)
     codec = None if best is None else best.encoding
     if high < 2:
@@ -156,6 +158,14 @@ and ``»Zitat«`` it does)."""
 _NEVER_AFTER_WESTERN = frozenset("@[\\^`{|}~")
 _HIGH = re.compile("[^\x00-\x7f]")
 _LONG_HIGH_RUN = re.compile("[^\x00-\x7f]{3,}")
+_CJK_WORD = re.compile(
+    rb"(?<![A-Za-z\x80-\xff])(?:[\x81-\xfe][\x40-\x7e\x80-\xfe]){2,}(?![A-Za-z\x80-\xff])"
+)
+"""A word of two or more characters of a legacy multi-byte encoding standing apart from
+ASCII letters: each a lead byte above 0x7F and its trail byte, often ASCII (GBK's traditional
+characters, Big5's, Shift-JIS's katakana: ``資料`` in GB18030 is ``0xD9 0x59 0xC1 0xCF``,
+``ÙYÁÏ`` in cp1252). The accented letters of a Western word are glued to its ASCII letters
+(``été``, ``Größe``, ``¿Qué``) or stand one pair alone (``Öl``, ``ça``), never so."""
 
 
 def _unlike_western(raw: bytes) -> tuple[int, int]:
@@ -168,6 +178,8 @@ def _unlike_western(raw: bytes) -> tuple[int, int]:
     ``(unlike, high)``, ``high`` the count of bytes above 0x7F."""
     text = raw.decode("cp1252", errors="replace")  # one character per byte
     in_runs = {at for run in _LONG_HIGH_RUN.finditer(text) for at in range(*run.span())}
+    for word in _CJK_WORD.finditer(raw):
+        in_runs.update(at for at in range(*word.span()) if raw[at] > 0x7F)
     unlike = len(in_runs)
     for high in _HIGH.finditer(text):
         at, found = high.start(), high.group()

@@ -80,6 +80,7 @@ __all__ = [
     "hidden_runs",
     "show_hidden",
     "show_hidden_lines",
+    "without_hidden",
 ]
 
 # Every character that may be hidden; whether it is depends on its neighbours (_is_hidden).
@@ -473,6 +474,29 @@ def show_hidden(line: str, *, text_start: bool = False) -> str:
         return line
     parts.append(line[shown:])
     return "".join(parts)
+
+
+def without_hidden(text: str, *, text_start: bool = False) -> tuple[str, list[tuple[int, str]]]:
+    """``text`` as a person sees it, each run of hidden characters left out (I-9), and per run
+    ``(where it stood in that text, its mark)``, in order: inserting each mark at its place
+    gives :func:`show_hidden` of ``text``. What a person reads is what is searched; what an
+    agent reads carries the marks.
+
+    >>> without_hidden("pass\u200bword \u202eon")
+    ('password on', [(4, '[hidden: U+200B]'), (9, '[hidden: U+202E]')])
+    """
+    if _CANDIDATE.search(text) is None:
+        return text, []
+    parts: list[str] = []
+    marks: list[tuple[int, str]] = []
+    kept = shown = 0
+    for start, end in hidden_runs(text, text_start=text_start):
+        parts.append(text[shown:start])
+        kept += start - shown
+        marks.append((kept, _mark(text[start:end])))
+        shown = end
+    parts.append(text[shown:])
+    return "".join(parts), marks
 
 
 def show_hidden_lines(lines: Sequence[str]) -> list[str]:

@@ -6,6 +6,7 @@
         [--token T] [--timeout S] [--executable PATH] [--dry-run]
     harness-memory install claude-code --managed [DIR] …   # Claude Code's managed settings
     harness-memory install codex --managed [DIR] …   # Codex CLI's requirements.toml
+    harness-memory install gemini --managed [PATH] …   # Gemini CLI's system settings
     harness-memory install codex --remote URL --project P --agent A [--token T] …
         # remote mode (R-1): a local copy under ~/.harness-memory, synced with the service
     harness-memory uninstall codex [--memory-root DIR] [--dry-run]
@@ -38,8 +39,6 @@ def _logger() -> logging.Logger:
 
 
 _HARNESSES = ("claude-code", "codex", "gemini")
-_MANAGED = ("claude-code", "codex")
-"""The harnesses with settings no user or repository overrides (``--managed``)."""
 
 
 INSTALL_HELP = {
@@ -56,7 +55,11 @@ def add_install_flags(parser: argparse.ArgumentParser, verb: str) -> None:
     if verb == "status":
         parser.add_argument("--home", default=None, help=home_help)
         parser.add_argument(
-            "--managed", default=None, metavar="DIR", help="Claude Code's managed settings folder"
+            "--managed",
+            default=None,
+            metavar="DIR",
+            help="Claude Code's managed settings folder (default: where it reads them); Codex "
+            "CLI's requirements.toml and Gemini CLI's settings.json are read from DIR too",
         )
         return
     parser.add_argument("harness", choices=_HARNESSES)
@@ -70,7 +73,9 @@ def add_install_flags(parser: argparse.ArgumentParser, verb: str) -> None:
         metavar="DIR",
         help="for every user of the machine, where no repository can switch the hooks off: "
         "Claude Code's managed settings (in DIR, default /etc/claude-code on Linux), Codex "
-        "CLI's requirements (DIR/requirements.toml, default /etc/codex); needs root",
+        "CLI's requirements (DIR/requirements.toml, default /etc/codex), Gemini CLI's system "
+        "settings (the file PATH.json, or DIR/settings.json; default "
+        "$GEMINI_CLI_SYSTEM_SETTINGS_PATH or /etc/gemini-cli/settings.json); needs root",
     )
     if verb == "uninstall":
         return
@@ -118,7 +123,7 @@ def run_install(
         for name in ("url", "project", "agent")
     }
     home = Path(args.home or environ.get("HOME") or Path.home())
-    managed = _managed_dir(parser, args)
+    managed = _managed_dir(parser, args, environ)
     reused_token = None
     if install and not root and not any(values.values()) and args.remote_url is None:
         root, reused_token = _as_installed(args, environ, home, managed, values, out)
@@ -181,9 +186,7 @@ def _managed_install_too(harness: str, home: Path, environ: Mapping[str, str]) -
     write guarded twice), or None."""
     from harness_memory.installers.reinstall import installed_settings
 
-    if harness not in _MANAGED:
-        return None
-    folder = _default_managed_dir(harness)
+    folder = _default_managed_dir(harness, environ)
     found = installed_settings(harness, home, environ, folder)
     if not found.flags:
         return None
@@ -194,12 +197,17 @@ def _managed_install_too(harness: str, home: Path, environ: Mapping[str, str]) -
     )
 
 
-def _default_managed_dir(harness: str) -> Path:
-    """Where ``--managed`` without a folder installs ``harness``."""
+def _default_managed_dir(harness: str, environ: Mapping[str, str]) -> Path:
+    """Where ``--managed`` without a folder installs ``harness``: where the harness reads its
+    managed settings (Gemini CLI: the file itself, which ``environ`` may move)."""
     if harness == "codex":
         from harness_memory.installers.codex_managed import DEFAULT_DIR
 
         return DEFAULT_DIR
+    if harness == "gemini":
+        from harness_memory.installers.gemini import system_settings_path
+
+        return system_settings_path(environ)
     from harness_memory.installers.claude_code import managed_dir
 
     return managed_dir()
@@ -355,13 +363,13 @@ def _remote_state(
     return home / REMOTE_STATE_DIR
 
 
-def _managed_dir(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Path | None:
-    """The folder of the managed settings for ``--managed [DIR]`` (Claude Code's, or Codex
-    CLI's requirements), or None."""
+def _managed_dir(
+    parser: argparse.ArgumentParser, args: argparse.Namespace, environ: Mapping[str, str]
+) -> Path | None:
+    """The folder of the managed settings for ``--managed [DIR]`` (Claude Code's, Codex
+    CLI's requirements; Gemini CLI's system settings file or folder), or None."""
     if args.managed is None:
         return None
-    if args.harness not in _MANAGED:
-        parser.error(f"--managed is for {' and '.join(_MANAGED)} only ({args.harness} has none)")
     if getattr(args, "token", None):
         from harness_memory.installers.claude_code import EACH_USERS_OWN_FILE
 
@@ -369,15 +377,22 @@ def _managed_dir(parser: argparse.ArgumentParser, args: argparse.Namespace) -> P
             "--managed with --token: managed settings are read by every user of the machine, "
             f"so a token there is anyone's; {EACH_USERS_OWN_FILE}"
         )
-    return Path(args.managed).absolute() if args.managed else _default_managed_dir(args.harness)
+    if args.managed:
+        return Path(args.managed).absolute()
+    return _default_managed_dir(args.harness, environ)
 
 
 def _status(args: argparse.Namespace, environ: Mapping[str, str], out: IO[str]) -> int:
     from harness_memory.installers.claude_code import managed_dir
+    from harness_memory.installers.managed_record import managed_file, recorded
     from harness_memory.installers.status import status
 
     home = Path(args.home or environ.get("HOME") or Path.home())
-    managed = Path(args.managed) if args.managed else managed_dir()
-    lines, healthy = status(home, environ, managed)
+    managed = Path(args.managed).absolute() if args.managed else managed_dir()
+    also = recorded(home)  # managed installs this account made elsewhere
+    if args.managed:
+        given = [(h, managed_file(h, managed)) for h in ("codex", "gemini")]
+        also += [(harness, path) for harness, path in given if path.exists()]
+    lines, healthy = status(home, environ, managed, also=also)
     out.write("".join(f"{line}\n" for line in lines))
     return 0 if healthy else 1

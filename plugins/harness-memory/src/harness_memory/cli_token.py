@@ -25,7 +25,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import IO
 
-from harness_memory.settings import TOKEN_FILE_MAX_BYTES, TOKEN_FILE_NAME, account_state_dir
+from harness_memory.settings import (
+    TOKEN_FILE_MAX_BYTES,
+    TOKEN_FILE_NAME,
+    account_state_dir,
+    unknown_account_note,
+)
 
 __all__ = [
     "TOKEN_HELP",
@@ -112,7 +117,10 @@ def run_token(
     out: IO[str],
 ) -> int:
     """``token set``: read the token, write the file, say where (never the token)."""
-    path = args.file if args.file is not None else account_state_dir(environ) / TOKEN_FILE_NAME
+    state = account_state_dir(environ)
+    if args.file is None and state is None:
+        parser.error(f"token set: {unknown_account_note()}; or give --file PATH")
+    path = args.file if args.file is not None or state is None else state / TOKEN_FILE_NAME
     try:
         token = read_token(stdin, interactive=stdin.isatty())
     except TokenInputError as error:

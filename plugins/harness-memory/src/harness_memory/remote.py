@@ -74,7 +74,7 @@ from memory_core.keys import (
 from memory_core.rules import CONTROL_CLASS, MACHINE_NAME_MAX, MACHINE_NAME_RULE
 
 from harness_memory.errors import TOKEN_SENT, unauthorized_hint
-from harness_memory.settings import remote_memory_root
+from harness_memory.settings import ENV_PREFIX, MissingSettingsError, remote_memory_root
 
 if TYPE_CHECKING:
     from harness_memory.settings import HarnessSettings
@@ -236,8 +236,11 @@ class RemoteCopy:
         """The local copy ``settings`` configure (URL, project, agent, state dir, timeout).
 
         Raises :class:`~harness_memory.settings.MissingSettingsError` when one of the first
-        three is missing and ``InvalidId`` for a bad project or agent id."""
+        three is missing, or the state dir (an account the password database does not know),
+        and ``InvalidId`` for a bad project or agent id."""
         url, project, agent = settings.required()
+        if settings.state_dir is None:  # an account the password database does not know
+            raise MissingSettingsError([ENV_PREFIX + "STATE_DIR"])
         return cls(
             url=url,
             token=token,

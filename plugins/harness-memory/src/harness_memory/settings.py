@@ -36,7 +36,8 @@ the 0600 file its ``--token-file`` names (H-7). A hook without ``--state-dir`` (
 install's, one command for every user of the machine) keeps its state in
 ``.claude/harness-memory`` of the account's home as the password database names it, never where
 ``$HOME`` or ``$CLAUDE_CONFIG_DIR`` point (a repository can set those too), and reads the token
-from ``token`` there when no ``--token-file`` is given (:func:`account_state_dir`). The
+from ``token`` there when no ``--token-file`` is given (:func:`account_state_dir`); for an
+account the password database does not know it keeps no state and reads no token file. The
 variables it ignored are named in :attr:`HarnessSettings.ignored_env`, for the Session-start
 hook to tell the user.
 """
@@ -67,6 +68,7 @@ __all__ = [
     "default_state_dir",
     "load_settings",
     "remote_memory_root",
+    "unknown_account_note",
 ]
 
 ENV_PREFIX = "HARNESS_MEMORY_"
@@ -131,11 +133,12 @@ class HarnessSettings(msgspec.Struct, frozen=True, kw_only=True):
     """Resolved settings; ``None`` means "not configured" (the caller decides if that is fatal).
 
     ``timeout`` is in seconds for each request to the service; ``state_dir`` holds the Session
-    records; ``memory_root`` is the root the write guard protects and the offline fallback reads
-    (H-4). ``token_file`` names a file holding the token, read by :meth:`bearer_token` when
-    ``token`` is not given (only a Session start reads it; the write guard never calls the
-    service). ``remote`` is remote mode (R-1): the Session's scopes are a local copy under
-    ``state_dir``, synced with the service (:mod:`harness_memory.remote`).
+    records (None: none are kept, :func:`account_state_dir`); ``memory_root`` is the root the
+    write guard protects and the offline fallback reads (H-4). ``token_file`` names a file
+    holding the token, read by :meth:`bearer_token` when ``token`` is not given (only a Session
+    start reads it; the write guard never calls the service). ``remote`` is remote mode (R-1):
+    the Session's scopes are a local copy under ``state_dir``, synced with the service
+    (:mod:`harness_memory.remote`).
     """
 
     url: str | None
@@ -144,7 +147,7 @@ class HarnessSettings(msgspec.Struct, frozen=True, kw_only=True):
     agent: str | None
     timeout: float = DEFAULT_TIMEOUT_S
     template_file: Path | None = None
-    state_dir: Path
+    state_dir: Path | None
     memory_root: Path | None = None
     token_file: Path | None = None
     remote: bool = False
@@ -235,21 +238,38 @@ TOKEN_FILE_NAME = "token"  # noqa: S105 (a file name, not a password)
 ``--flags-only`` hook without ``--token-file`` reads it from :func:`account_state_dir`."""
 
 
-def account_state_dir(environ: Mapping[str, str]) -> Path:
+def account_state_dir(environ: Mapping[str, str]) -> Path | None:
     """The state dir of a ``--flags-only`` hook that names none (the managed install's):
     ``.claude/harness-memory`` in the home directory the password database gives the account
     running the hook. No environment variable moves it: a repository's settings can set
     ``HOME`` and ``CLAUDE_CONFIG_DIR`` for a Session, and the Session records there tell the
-    write guard which scope the Session may write (P-2a, P-3). An account the database does
-    not know (a container's bare uid), or a system without one (Windows), falls back to
-    :func:`default_state_dir`."""
+    write guard which scope the Session may write (P-2a, P-3).
+
+    None for an account the database does not know (a container's bare uid, an entry without
+    a home): its only home would be ``$HOME``, which the agent's repository may set, so it
+    has no state dir: its hooks keep no Session records (the guard takes the Workspace from
+    the hook's ``cwd``, as for a Session without one) and read no token file
+    (:func:`unknown_account_note` says why). A system without a password database (Windows)
+    falls back to :func:`default_state_dir`."""
     try:
         import pwd  # POSIX only: Windows has no password database
-
-        home = pwd.getpwuid(os.getuid()).pw_dir
-    except (ImportError, KeyError):
+    except ImportError:
         return default_state_dir(environ)
-    return Path(home) / ".claude" / "harness-memory"
+    try:
+        home = pwd.getpwuid(os.getuid()).pw_dir
+    except KeyError:
+        return None
+    return Path(home) / ".claude" / "harness-memory" if home else None
+
+
+def unknown_account_note() -> str:
+    """Why an account without a password database entry has no state dir, and the fix."""
+    return (
+        f"this account (uid {os.getuid()}) has no entry in the password database, so the "
+        "managed hooks keep no Session records and read no token file for it: its only home "
+        "would be $HOME, which a repository's settings can set. Give the account an entry "
+        "with its home (useradd, or a passwd line in the container image)"
+    )
 
 
 def remote_memory_root(state_dir: Path, project: str, agent: str) -> Path:
@@ -305,22 +325,25 @@ def load_settings(
         )
     template = pick("template")
     given_state_dir = pick("state_dir")
+    state_dir: Path | None
     if given_state_dir:
         state_dir = Path(given_state_dir)
     else:
         state_dir = account_state_dir(environ) if flags_only else default_state_dir(environ)
     root = pick("root")
     token, token_file = pick("token"), pick("token_file")
-    own_token_file = state_dir / TOKEN_FILE_NAME
-    if flags_only and token is None and token_file is None and os.path.lexists(own_token_file):
-        token_file = str(own_token_file)
+    own_token_file = None if state_dir is None else state_dir / TOKEN_FILE_NAME
+    if flags_only and token is None and token_file is None and own_token_file is not None:
+        token_file = str(own_token_file) if os.path.lexists(own_token_file) else None
     source = _token_source(flags, token, token_file, own_token_file)
     switch = (pick("remote") or "off").lower()
     if switch not in _SWITCH:
         raise SettingsError(f"remote must be on or off, got {switch!r}")
     project, agent = pick("project"), pick("agent")
     memory_root = Path(root) if root else None
-    if _SWITCH[switch] and memory_root is None and project and agent:
+    if _SWITCH[switch] and state_dir is None:
+        raise SettingsError(f"remote mode needs --state-dir: {unknown_account_note()}")
+    if _SWITCH[switch] and memory_root is None and project and agent and state_dir is not None:
         memory_root = remote_memory_root(state_dir, project, agent)
     return HarnessSettings(
         url=pick("url"),
@@ -339,7 +362,7 @@ def load_settings(
 
 
 def _token_source(
-    flags: Mapping[str, str | None], token: str | None, token_file: str | None, own: Path
+    flags: Mapping[str, str | None], token: str | None, token_file: str | None, own: Path | None
 ) -> str | None:
     """Where :func:`load_settings` took the token from, named as the user gave it."""
     if token is not None:

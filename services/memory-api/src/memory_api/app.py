@@ -32,6 +32,7 @@ from memory_api.appkeys import (
 )
 from memory_api.http.auth import auth_middleware
 from memory_api.http.connections import ConnectionCap, quiet_accept_errors
+from memory_api.http.expect import expect_handler
 from memory_api.http.logs import install_parser_refusal_filter
 from memory_api.http.metrics import Metrics, metrics_middleware
 from memory_api.http.parser_errors import ProblemRequestHandler, install_parser_problems
@@ -174,7 +175,7 @@ def create_app(settings: Settings) -> web.Application:
 
     # memory first: its Session start is the first route aiohttp tries under /api/projects
     for module in (ops, memory, history, git_sync, projects, agents, config, drafts):
-        app.router.add_routes(module.routes)
+        _add_routes(app, module.routes)
 
     app.middlewares.extend(
         [
@@ -185,6 +186,16 @@ def create_app(settings: Settings) -> web.Application:
     )
 
     app.on_response_prepare.append(_security_headers)
-    app.router.add_get("/", _index)
-    app.router.add_get("/static/{name:.+}", _static)
+    app.router.add_get("/", _index, expect_handler=expect_handler())
+    app.router.add_get("/static/{name:.+}", _static, expect_handler=expect_handler())
     return app
+
+
+def _add_routes(app: web.Application, table: web.RouteTableDef) -> None:
+    """Add the routes of ``table``, each answering ``Expect: 100-continue`` as its body limit
+    says (:mod:`memory_api.http.expect`) unless it names its own ``expect_handler``."""
+    for route in table:
+        if not isinstance(route, web.RouteDef):
+            raise TypeError(f"only plain routes are served here, not {route!r}")
+        kwargs = {"expect_handler": expect_handler(), **route.kwargs}
+        web.RouteDef(route.method, route.path, route.handler, kwargs).register(app.router)

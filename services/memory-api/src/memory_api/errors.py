@@ -6,6 +6,7 @@ Every exception class of the service, where it lives, and what it answers::
     ├── BadRequest          400  a request that cannot be understood (bad JSON, bad header)
     │   └── UnreadableBody       a body that does not decode; closes the connection  errors.py
     ├── BodyTimedOut        408  a body that did not all arrive in time; closes it   errors.py
+    ├── BodyTooLarge        413  a body over a route's own limit (git's, R-1)  routes/git_sync.py
     ├── Unauthorized        401  no or unknown bearer token (A-10)
     ├── Forbidden           403  a browser rule refused it: a Host or Origin not the service's
     │                            own, a cross-site unsafe request (A-10a)      http/browser_guard.py
@@ -16,9 +17,11 @@ Every exception class of the service, where it lives, and what it answers::
     ├── PreconditionFailed  412  a stale ``If-Match`` (A-2)
     ├── Unprocessable       422  a well-formed value a rule refuses (a prompt without its
     │                            index placeholder, I-1)
-    ├── UnreadableAgent     500  ``agent.json`` exists but is not valid, named   store/agents.py
-    ├── CannotRead          500  a memory file or scope folder that is there but the service
-    │                            may not read or list (Q-2b): named, never a 404
+    ├── UnreadableAgent     503  ``agent.json`` exists but cannot be read or is not valid,
+    │                            named                                         store/agents.py
+    ├── CannotRead          503  a memory file or scope folder that is there but the service
+    │                            may not read or list (Q-2b): named with what an operator must
+    │                            do, never a 404 (absent) nor a 500
     ├── Unavailable         503  the service cannot judge or do it now: its bearer tokens cannot
     │                            be read (A-10a), an index the disk will not take (A-6)
     └── LockTimeoutError    503  a lock held by another too long; retry later   store/locks.py
@@ -69,6 +72,13 @@ class BodyTimedOut(ServiceError):
     closes_connection = True
 
 
+class BodyTooLarge(ServiceError):
+    """A request body over the route's own limit (413), where that is not the application's
+    ``client_max_size`` (git's pushes and fetches, R-1); the ``detail`` names the limit."""
+
+    status = 413
+
+
 class Unauthorized(ServiceError):
     """No bearer token, or one the service does not know (401)."""
 
@@ -114,9 +124,24 @@ class Unavailable(ServiceError):
     status = 503
 
 
-class CannotRead(ServiceError):
-    """A memory file or scope folder is there but the service cannot read or list it (500,
-    Q-2b): no permission, an I/O error. Never answered as a 404, which would say it is absent;
-    the ``detail`` names the file and the reason, for an operator to fix."""
+READ_ACCESS_FIX = (
+    "an operator must give the account the service runs as read access to it (its owner and "
+    "mode; for an I/O error, repair the disk), then try again"
+)
+"""What an operator does about a file or folder the service cannot read (Q-2b)."""
 
-    status = 500
+
+class CannotRead(ServiceError):
+    """A memory file or scope folder is there but the service cannot read or list it (503,
+    Q-2b): no permission, an I/O error. One status on every route, whatever it reads: the
+    service cannot serve the request until an operator fixes the file, and the request may
+    succeed when repeated then. Never a 404, which would say it is absent, nor a 500.
+
+    ``what`` names the file (never its path) and why it cannot be read; the ``detail`` adds
+    :data:`READ_ACCESS_FIX`: ``"topic file 'a.md' in scope 'user' is there, but the service
+    cannot read it (Permission denied): an operator must …"``."""
+
+    status = 503
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"{what}: {READ_ACCESS_FIX}")

@@ -123,7 +123,7 @@ def _locate(hook: HookInput, settings: HarnessSettings) -> tuple[Path, str | Non
     one the service reported, so the guard protects the directory the operator named.
     """
     record: GuardView | None = None
-    if hook.session_id:
+    if hook.session_id and settings.state_dir is not None:
         record = read_guard_view(settings.state_dir, hook.session_id)
     if record is not None:
         root = settings.memory_root or Path(record.memory_root)

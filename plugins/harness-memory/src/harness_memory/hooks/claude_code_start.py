@@ -25,6 +25,7 @@ from harness_memory.hooks.session_start import (
     ignored_env_message,
     start_for_hook,
     uncreated_message,
+    unknown_account_message,
     unreadable_message,
 )
 from harness_memory.records import SessionMeta
@@ -70,6 +71,7 @@ def session_start(
     if part == 1:
         said = (
             ignored_env_message(settings, "claude-code"),
+            unknown_account_message(settings),
             _user_message(result.session_meta, delivery, parts),
         )
         if message := " ".join(notice for notice in said if notice is not None):

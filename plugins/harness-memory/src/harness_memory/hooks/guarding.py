@@ -358,7 +358,10 @@ def real_or_none(path: str | PurePath) -> str | None:
 
 
 def _records_folders(settings: HarnessSettings) -> set[str]:
-    """The folder of the Session records (``<state dir>/sessions``), spelled and resolved."""
+    """The folder of the Session records (``<state dir>/sessions``), spelled and resolved;
+    none without a state dir."""
+    if settings.state_dir is None:
+        return set()
     folder = os.path.normpath(Path(settings.state_dir, "sessions").absolute())
     return {folder, real_or_none(folder) or folder}
 

@@ -26,6 +26,7 @@ from harness_memory.settings import (
     HarnessSettings,
     MissingSettingsError,
     account_state_dir,
+    unknown_account_note,
 )
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "session_start_answer",
     "start_for_hook",
     "uncreated_message",
+    "unknown_account_message",
     "unreadable_message",
 ]
 
@@ -55,7 +57,7 @@ def start_for_hook(
     result = start_from_settings(
         settings, workspace=cwd or str(Path.cwd()), session_id=session_id, template_fallback=True
     )
-    if session_id and save_record:
+    if session_id and save_record and settings.state_dir is not None:
         try:
             write_record(settings.state_dir, session_id, result.session_meta)
         except (OSError, UnicodeEncodeError) as error:  # a lone surrogate in the cwd or the id
@@ -83,6 +85,7 @@ def session_start_answer(
     answer = context_answer(delivery.pieces[0]) if delivery.pieces else {}
     notices = (
         ignored_env_message(settings, installed_as),
+        unknown_account_message(settings),
         availability_message(result.session_meta),
         unreadable_message(result.session_meta),
         uncreated_message(result.session_meta),
@@ -127,7 +130,8 @@ def ignored_env_message(settings: HarnessSettings, harness: str) -> str | None:
         "memory lives, what is injected and which token is sent."
     )
     if ENV_PREFIX + "TOKEN" in settings.ignored_env and settings.token_file is None:
-        if settings.state_dir == account_state_dir({}):  # the managed hooks name no state dir
+        managed = settings.state_dir is not None and settings.state_dir == account_state_dir({})
+        if managed:  # the managed hooks name no state dir
             said += (
                 " They read your token from a file only you can read, and there is none: "
                 "run `harness-memory token set` once to put yours there."
@@ -139,6 +143,15 @@ def ignored_env_message(settings: HarnessSettings, harness: str) -> str | None:
                 "every other setting of the installed hooks)."
             )
     return said
+
+
+def unknown_account_message(settings: HarnessSettings) -> str | None:
+    """Tell the user that hooks naming no state dir (the managed install's) keep no Session
+    records and read no token file for an account the password database does not know
+    (:func:`~harness_memory.settings.account_state_dir`), and how to fix it; None otherwise."""
+    if settings.state_dir is not None:
+        return None
+    return f"Agent Memory: {unknown_account_note()}."
 
 
 def availability_message(meta: SessionMeta) -> str | None:

@@ -37,7 +37,8 @@ def session_scopes(hook: HookInput, settings: HarnessSettings) -> tuple[list[str
     from memory_core.errors import UnresolvablePath
     from memory_core.keys import key_for_real_path, real_path
 
-    view = read_guard_view(settings.state_dir, hook.session_id) if hook.session_id else None
+    state, session = settings.state_dir, hook.session_id
+    view = read_guard_view(state, session) if state is not None and session else None
     if view is not None and view.key is None:
         return [USER_SCOPE], None
     try:

@@ -13,11 +13,18 @@ import contextlib
 import json
 import stat
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO
 
-from harness_memory.installers import claude_code, codex, codex_managed, gemini
+from harness_memory.installers import (
+    claude_code,
+    codex,
+    codex_managed,
+    gemini,
+    gemini_managed,
+    managed_record,
+)
 from harness_memory.installers.executable import Executable, choose_executable
 from harness_memory.installers.files import (
     FileChange,
@@ -86,10 +93,31 @@ def plan(
     harness: str, options: InstallOptions, environ: Mapping[str, str], *, install: bool
 ) -> Plan:
     """Plan an install (or uninstall) for ``harness``; ``KeyError`` for an unknown harness.
-    Codex CLI with ``options.managed_dir`` plans its requirements (:mod:`.codex_managed`)."""
-    if harness == "codex" and options.managed_dir is not None:
-        return codex_managed.plan(options, environ, install=install)
-    return HARNESSES[harness](options, environ, install=install)
+    Codex CLI with ``options.managed_dir`` plans its requirements (:mod:`.codex_managed`),
+    Gemini CLI its system settings (:mod:`.gemini_managed`); a managed install into any other
+    place than the harness reads is recorded for ``status`` (:mod:`.managed_record`)."""
+    if options.managed_dir is None:
+        return HARNESSES[harness](options, environ, install=install)
+    if harness == "codex":
+        planned = codex_managed.plan(options, environ, install=install)
+    elif harness == "gemini":
+        planned = gemini_managed.plan(options, environ, install=install)
+    else:
+        planned = HARNESSES[harness](options, environ, install=install)
+    path = managed_record.managed_file(harness, options.managed_dir)
+    if path == managed_record.read_place(harness, environ):
+        return planned
+    changes, removals, note = managed_record.record_plan(
+        options.home, harness, path, install=install
+    )
+    made = [options.home / managed_record.STATE_DIR] if removals else []
+    return replace(
+        planned,
+        changes=[*planned.changes, *changes],
+        removals=[*planned.removals, *removals],
+        made_folders=[*planned.made_folders, *made],
+        notes=[*planned.notes, *([note] if note else [])],
+    )
 
 
 def run(

@@ -16,6 +16,7 @@ byte.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -37,7 +38,19 @@ from harness_memory.installers.record import STATE_FOLDER, TOKEN_NAME, read_reco
 from harness_memory.installers.secrets import tokens_in
 from harness_memory.installers.spec import InstallOptions, root_changes
 
-__all__ = ["AUTO_MEMORY", "DIRECTORY_TREE", "GUARD_MATCHER", "plan", "settings_path"]
+__all__ = [
+    "AUTO_MEMORY",
+    "DIRECTORY_TREE",
+    "EDITED_SHAPES",
+    "GUARD_MATCHER",
+    "HOOK_TIMEOUT_MS",
+    "STAYS_ON",
+    "TREE_WHY",
+    "include_directory",
+    "plan",
+    "settings_path",
+    "system_settings_path",
+]
 
 HARNESS = "gemini"
 GUARD_MATCHER = "write_file|replace|run_shell_command|mcp_.*"
@@ -58,6 +71,25 @@ def settings_path(home: Path, environ: Mapping[str, str]) -> Path:
     """``$GEMINI_CLI_HOME/.gemini/settings.json`` when set, else ``~/.gemini/settings.json``."""
     base = environ.get("GEMINI_CLI_HOME")
     return (Path(base) if base else home) / ".gemini" / "settings.json"
+
+
+SYSTEM_SETTINGS_VARIABLE = "GEMINI_CLI_SYSTEM_SETTINGS_PATH"
+
+
+def system_settings_path(environ: Mapping[str, str], platform: str = sys.platform) -> Path:
+    """Gemini CLI's system settings file, the settings that override every other file:
+    ``$GEMINI_CLI_SYSTEM_SETTINGS_PATH`` when set, else ``/etc/gemini-cli/settings.json`` on
+    Linux, ``/Library/Application Support/GeminiCli/settings.json`` on macOS,
+    ``C:\\ProgramData\\gemini-cli\\settings.json`` on Windows (Gemini CLI 0.61's
+    ``getSystemSettingsPath``; its configuration docs)."""
+    configured = environ.get(SYSTEM_SETTINGS_VARIABLE)
+    if configured:
+        return Path(configured)
+    if platform == "darwin":
+        return Path("/Library/Application Support/GeminiCli/settings.json")
+    if platform == "win32":
+        return Path("C:/ProgramData/gemini-cli/settings.json")
+    return Path("/etc/gemini-cli/settings.json")
 
 
 AUTO_MEMORY = Switch(
@@ -116,9 +148,9 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     merged, _ = merge_hooks(document, HARNESS, wanted, source=path)
     gone, added = root_changes(document, HARNESS, options, install=install)
     for root in gone:
-        _include_directory(merged, root, install=False)
+        include_directory(merged, root, install=False)
     if added is not None:
-        _include_directory(merged, added, install=True)
+        include_directory(merged, added, install=True)
     notes: list[str] = []
     for switch in (AUTO_MEMORY, DIRECTORY_TREE):
         if install:
@@ -150,7 +182,9 @@ def _handler(options: InstallOptions, event: str, state: Path) -> dict[str, Any]
     }
 
 
-def _include_directory(document: dict[str, Any], root: str, *, install: bool) -> None:
+def include_directory(document: dict[str, Any], root: str, *, install: bool) -> None:
+    """Add ``root`` to ``context.includeDirectories`` (or take it out), dropping what is left
+    empty."""
     context = document.get("context")
     if not isinstance(context, dict):
         if not install:

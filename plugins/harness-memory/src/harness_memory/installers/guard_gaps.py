@@ -57,9 +57,12 @@ GUARD_GAPS: dict[str, tuple[str, ...]] = {
         "the guard refuses writes only.",
         "A trusted Workspace's own `.gemini/settings.json` switches these hooks off "
         "(`hooksConfig.enabled: false`, or their names in `hooksConfig.disabled`): its Sessions "
-        "then get no memory and no write guard, and nobody is told. `hooksConfig.disabled` is "
-        "merged from every settings level, so no level of Gemini CLI 0.61's settings keeps the "
-        "hooks on; trust only folders whose `.gemini/` you have read.",
+        "then get no memory and no write guard, and nobody is told. Gemini CLI's system "
+        "settings override the first: `harness-memory install gemini --managed` (as root) "
+        "writes the hooks, unnamed, and `hooksConfig.enabled: true` there. "
+        "`hooksConfig.disabled` is merged from every settings level, so a Workspace naming "
+        "the managed hooks' exact commands still switches them off; trust only folders whose "
+        "`.gemini/` you have read.",
     ),
 }
 """Harness name (as ``harness-memory install`` takes it) → the sentences saying what its

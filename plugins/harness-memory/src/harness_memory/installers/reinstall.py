@@ -19,8 +19,8 @@ import tomlkit
 from tomlkit.exceptions import TOMLKitError
 
 from harness_memory.installers import claude_code, codex, gemini
-from harness_memory.installers.codex_managed import REQUIREMENTS_NAME
 from harness_memory.installers.files import SettingsFileError, read_json_object, read_text
+from harness_memory.installers.managed_record import managed_file
 from harness_memory.installers.spec import flag_values, our_commands
 
 __all__ = ["FLAGS", "Installed", "installed_settings"]
@@ -67,13 +67,11 @@ def installed_settings(
 def _settings_file(
     harness: str, home: Path, environ: Mapping[str, str], managed: Path | None
 ) -> Path:
+    if managed is not None:
+        return managed_file(harness, managed)
     if harness == "claude-code":
-        if managed is not None:
-            return managed / "managed-settings.json"
         return claude_code.settings_path(home, environ)
     if harness == "codex":
-        if managed is not None:
-            return managed / REQUIREMENTS_NAME
         return codex.codex_home(home, environ) / "hooks.json"
     return gemini.settings_path(home, environ)
 

@@ -13,9 +13,13 @@ for (``GET …/config``, A-2), as :func:`~harness_memory.installers.checks.check
   hold (404, explained by :func:`~harness_memory.installers.checks.explain_missing_agent`): a
   PROBLEM line, and ``status`` exits 1;
 - no answer (down, slow, no memory service there): said, and not a failure — the token could not
-  be checked, and the hooks fail open until the service answers. Neither is a 401 to hooks of an
-  install from before ``--flags-only`` that name no token: they take it from the environment the
-  harness gives them (Claude Code's settings ``env``), which ``status`` does not see.
+  be checked, and the hooks fail open until the service answers.
+
+Hooks of an install from before ``--flags-only`` read ``HARNESS_MEMORY_*`` variables, and Claude
+Code gives them its settings' ``env`` over the user's environment: their token is read from
+there too (``env`` of :func:`service_uses`), and the line says that it belongs in the ``0600``
+token file, where installing again moves it. A 401 to such hooks with no token anywhere
+``status`` can see is said, not blamed.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from harness_memory.client import MemoryClient
 from harness_memory.errors import MemoryClientError, ServiceRejectedError
 from harness_memory.installers.checks import CHECK_TIMEOUT_S, explain_missing_agent
 from harness_memory.installers.spec import flag_values
-from harness_memory.settings import SettingsError, TokenFileError, load_settings
+from harness_memory.settings import ENV_PREFIX, SettingsError, TokenFileError, load_settings
 
 __all__ = ["ServiceUse", "service_lines", "service_uses"]
 
@@ -51,18 +55,24 @@ _FLAGS = {
 class ServiceUse:
     """One service, project and agent the installed hooks call, and how they find the token:
     ``flags`` are the hook command's setting flags (``token_file``, ``state_dir``, …; absent:
-    None), ``flags_only`` whether it reads no ``HARNESS_MEMORY_*`` variable (P-2a)."""
+    None), ``flags_only`` whether it reads no ``HARNESS_MEMORY_*`` variable (P-2a), ``env``
+    the ``HARNESS_MEMORY_*`` variables the harness's settings give the hook (Claude Code's
+    ``env``), which only a hook without ``flags_only`` reads."""
 
     url: str
     project: str
     agent: str
     flags: tuple[tuple[str, str | None], ...]
     flags_only: bool
+    env: tuple[tuple[str, str], ...] = ()
 
 
-def service_uses(commands: Iterable[str]) -> list[ServiceUse]:
+def service_uses(
+    commands: Iterable[str], env: Mapping[str, Mapping[str, str]] | None = None
+) -> list[ServiceUse]:
     """Each distinct :class:`ServiceUse` of the Session-start hook ``commands`` among
-    ``commands`` (the hook that sends the token at every Session), in a stable order."""
+    ``commands`` (the hook that sends the token at every Session), in a stable order; ``env``
+    maps a command to the variables its settings give it (none when absent)."""
     found: dict[ServiceUse, None] = {}
     for command in commands:
         if " session-start " not in f" {command} ":
@@ -71,22 +81,31 @@ def service_uses(commands: Iterable[str]) -> list[ServiceUse]:
         url, project, agent = flags["url"], flags["project"], flags["agent"]
         if url and project and agent:
             flags_only = "--flags-only" in command.split()
-            use = ServiceUse(url, project, agent, tuple(sorted(flags.items())), flags_only)
+            given = {} if flags_only else (env or {}).get(command, {})
+            variables = tuple(sorted((k, v) for k, v in given.items() if k.startswith(ENV_PREFIX)))
+            use = ServiceUse(
+                url, project, agent, tuple(sorted(flags.items())), flags_only, variables
+            )
             found[use] = None
     return list(found)
 
 
 def service_lines(
-    commands: Iterable[str], environ: Mapping[str, str], *, timeout: float = CHECK_TIMEOUT_S
+    commands: Iterable[str],
+    environ: Mapping[str, str],
+    *,
+    env: Mapping[str, Mapping[str, str]] | None = None,
+    timeout: float = CHECK_TIMEOUT_S,
 ) -> tuple[list[str], bool]:
     """``(lines to print, every service that answered takes its token and holds its agent)``
     for the installed hook ``commands`` (any harness's); ``environ`` is the user's environment
     (where a hook without ``--state-dir`` finds its token file, and an old hook without
-    ``--flags-only`` its variables). ``timeout`` is the seconds each service may take to
-    answer. Never raises."""
+    ``--flags-only`` its variables), ``env`` the variables a command's settings give it over
+    that (:func:`service_uses`). ``timeout`` is the seconds each service may take to answer.
+    Never raises."""
     lines: list[str] = []
     fine = True
-    for use in service_uses(commands):
+    for use in service_uses(commands, env):
         said, ok = _asked(use, environ, timeout)
         lines.append(f"service {use.url} ({use.project}/{use.agent}): {said}")
         fine = fine and ok
@@ -96,8 +115,9 @@ def service_lines(
 def _asked(use: ServiceUse, environ: Mapping[str, str], timeout: float) -> tuple[str, bool]:
     """What asking the service for the agent's config with the hooks' token says, and
     whether that is fine."""
+    given = dict(use.env)
     try:
-        settings = load_settings(dict(use.flags), environ, flags_only=use.flags_only)
+        settings = load_settings(dict(use.flags), {**environ, **given}, flags_only=use.flags_only)
         token = settings.bearer_token()
         client = MemoryClient(use.url, token=token, timeout=timeout)
         client.agent_config(use.project, use.agent)
@@ -114,7 +134,7 @@ def _asked(use: ServiceUse, environ: Mapping[str, str], timeout: float) -> tuple
                 True,
             )
         if error.status in (401, 403):
-            sent = settings.token_source
+            sent = _source(settings.token_source, given)
             source = f"the token from {sent}" if sent else "no token (none is configured)"
             return (
                 f"PROBLEM: the service refused {source} ({error.status}: {error.detail}): "
@@ -136,7 +156,25 @@ def _asked(use: ServiceUse, environ: Mapping[str, str], timeout: float) -> tuple
             "open until it answers",
             True,
         )
+    if _source(settings.token_source, given) == _IN_SETTINGS_ENV:
+        return (
+            f"takes the hooks' token (from {_IN_SETTINGS_ENV}) and holds the agent; the token "
+            "belongs in a file only you can read: `harness-memory install claude-code` again "
+            "moves it there",
+            True,
+        )
     return "takes the hooks' token and holds the agent", True
+
+
+_IN_SETTINGS_ENV = f"{ENV_PREFIX}TOKEN in the settings' env"
+
+
+def _source(source: str | None, given: Mapping[str, str]) -> str | None:
+    """Where the token came from, as a line says it: the settings' ``env`` when the hooks'
+    variable came from there (``given``), else as :func:`load_settings` named it."""
+    if source == ENV_PREFIX + "TOKEN" and given.get(ENV_PREFIX + "TOKEN"):
+        return _IN_SETTINGS_ENV
+    return source
 
 
 def _flag(command: str, flag: str) -> str | None:

@@ -49,7 +49,9 @@ class InstallOptions:
     token: str | None = None
     timeout: float | None = None
     managed_dir: Path | None = None
-    """Claude Code only: install into its managed settings in this folder (not the user's)."""
+    """Install into the harness's settings for every user, not the user's: Claude Code's
+    managed settings and Codex CLI's requirements in this folder, Gemini CLI's system settings
+    in this file (a path ending in ``.json``) or folder."""
     remote_state_dir: Path | None = None
     """Remote mode (R-1): the state dir every harness's hooks share, which holds the local copy
     (``memory_root`` is inside it); every hook command gets ``--remote on --state-dir`` it.

@@ -1,9 +1,11 @@
 """``harness-memory status``: what each harness's settings run, and whether it still can (issue 26).
 
-For every harness (Claude Code's user and managed settings, Codex CLI, Gemini CLI) it reads the
-settings the install wrote and reports: installed or not; the ``harness-memory`` the hooks run
-and whether it exists, is executable and outlives the source checkout it came from; the memory
-root and whether it exists (Gemini CLI does not start without it); the tools the guard sees, and
+For every harness (its user settings, and its managed settings where the harness reads them or
+where this account's managed install put them: :mod:`~harness_memory.installers.managed_record`)
+it reads the settings the install wrote and reports: installed or not; the ``harness-memory``
+the hooks run and whether it exists, is executable and outlives the source checkout it came
+from; the memory root and whether it exists (Gemini CLI does not start without it); the tools
+the guard sees, and
 the tools whose memory writes are recorded as versions (V-1), or that none are (an install
 from before the post-write hook: installing again adds it).
 A hook command that is gone means no memory and a guard that refuses every write it would
@@ -11,7 +13,10 @@ check (the command fails closed, :data:`~harness_memory.installers.spec.GUARD_FA
 ``status`` says so and exits 1. Hook commands an earlier install wrote with the token on
 them (``--token``) get a warning to install again (H-7), and so do hook commands without
 ``--flags-only``, whose settings a repository's environment could change (P-2a), and
-settings whose ``env`` still holds the token those hooks no longer read. For hooks in
+settings whose ``env`` holds the token (read by the service check as those hooks read it, or no
+longer read at all). Managed settings a harness would not read (another place; Gemini CLI's
+system file not root's alone) are said, and so is an account whose managed hooks keep no state
+(no password database entry). For hooks in
 remote mode (R-1) it shows, per scope of the local copy, the last sync, whether changes wait to
 go back, the last error and what the service's merge of this machine's changes did (R-2).
 Last, each service the Session-start hooks call is asked whether it takes their token and holds
@@ -21,7 +26,7 @@ their agent (:mod:`~harness_memory.installers.service_check`): a refusal is a pr
 from __future__ import annotations
 
 import shlex
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +37,9 @@ from harness_memory.installers import claude_code, codex, gemini
 from harness_memory.installers import codex_managed as codex_managed_plan
 from harness_memory.installers.executable import checkout_of, describe_executable
 from harness_memory.installers.files import SettingsFileError, read_json_object, read_text
+from harness_memory.installers.gemini_managed import unread_reason
+from harness_memory.installers.managed_record import managed_file, read_place
+from harness_memory.installers.secrets import TOKEN_ENV
 from harness_memory.installers.spec import flag_values, installed_roots, our_commands
 
 __all__ = ["status"]
@@ -50,22 +58,35 @@ def status(
     environ: Mapping[str, str],
     managed: Path,
     codex_managed: Path = codex_managed_plan.DEFAULT_DIR,
+    *,
+    also: Sequence[tuple[str, Path]] = (),
 ) -> tuple[list[str], bool]:
     """``(lines to print, every installed harness can run its hooks)``: the user settings of
-    each harness, Claude Code's managed settings in ``managed`` and Codex CLI's requirements in
-    ``codex_managed``. Each thing to fix names the install that fixes it."""
-    requirements = codex_managed / codex_managed_plan.REQUIREMENTS_NAME
+    each harness, Claude Code's managed settings in ``managed``, Codex CLI's requirements in
+    ``codex_managed``, Gemini CLI's system settings where it reads them (``environ`` may move
+    them), and ``also``: ``(harness, managed settings file)`` pairs found elsewhere (the
+    installs :func:`~harness_memory.installers.managed_record.recorded`). Each thing to fix
+    names the install that fixes it."""
+    managed_files = [
+        ("claude-code", managed_file("claude-code", managed)),
+        ("codex", managed_file("codex", codex_managed)),
+        ("gemini", read_place("gemini", environ)),
+    ]
+    managed_files += [pair for pair in also if pair not in managed_files]
     targets = [
         ("claude-code", "claude-code", claude_code.settings_path(home, environ), ""),
-        ("claude-code (managed)", "claude-code", managed / "managed-settings.json", " --managed"),
         ("codex", "codex", codex.codex_home(home, environ) / "hooks.json", ""),
-        ("codex (managed)", "codex", requirements, " --managed"),
         ("gemini", "gemini", gemini.settings_path(home, environ), ""),
+    ]
+    targets += [
+        (f"{harness} (managed)", harness, path, _managed_flag(harness, path, environ))
+        for harness, path in managed_files
     ]
     lines: list[str] = []
     healthy = True
     copies: set[tuple[str, str, str, str]] = set()
     installed: list[str] = []
+    given: dict[str, dict[str, str]] = {}  # the variables Claude Code's settings give a hook
     for label, harness, path, managed_flag in targets:
         try:
             document = _read(path, harness)
@@ -81,27 +102,71 @@ def status(
         said, fine = _installed(label, again, path, document, commands)
         if managed_flag:
             account, fine_too = _account_lines(label, environ)
-            said, fine = said + account, fine and fine_too
+            place, read = _place_lines(label, harness, path, environ)
+            said, fine = said + place + account, fine and fine_too and read
         lines += said
         healthy = healthy and fine
         copies.update(_remote_copies(commands))
         installed += commands
+        given.update(dict.fromkeys(commands, _settings_env(document)))
     for state_dir, url, project, agent in sorted(copies):
         lines += _remote_lines(Path(state_dir), url, project, agent)
     from harness_memory.installers.service_check import service_lines
 
-    said, taken = service_lines(installed, environ)  # the token as the service takes it (H-7)
+    said, taken = service_lines(installed, environ, env=given)  # the token as it takes it (H-7)
     return lines + said, healthy and taken
+
+
+_NAMES = {"claude-code": "Claude Code", "codex": "Codex CLI", "gemini": "Gemini CLI"}
+
+
+def _managed_flag(harness: str, path: Path, environ: Mapping[str, str]) -> str:
+    """``--managed`` as the install of the managed settings at ``path`` takes it: bare for the
+    place the harness reads, else with the folder (Gemini CLI: the file) it names."""
+    if path == read_place(harness, environ):
+        return " --managed"
+    named = path if harness == "gemini" else path.parent
+    return f" --managed {shlex.quote(str(named))}"
+
+
+def _place_lines(
+    label: str, harness: str, path: Path, environ: Mapping[str, str]
+) -> tuple[list[str], bool]:
+    """Whether the harness reads the managed settings at ``path``: a line when it reads them
+    elsewhere (an install into an image being built), and Gemini CLI's ownership rule
+    (:func:`~harness_memory.installers.gemini_managed.unread_reason`: a PROBLEM where it
+    reads them, a warning elsewhere); False when the harness skips the file it reads."""
+    place = read_place(harness, environ)
+    lines: list[str] = []
+    if path != place:
+        lines.append(
+            f"{label}: {_NAMES[harness]} reads {place}, not this file: these hooks run only "
+            "where it is put there (an image being built, another machine)"
+        )
+    reason = unread_reason(path) if harness == "gemini" else None
+    if reason is None:
+        return lines, True
+    if path == place:
+        return [*lines, f"{label}: PROBLEM: {reason}: no hooks run"], False
+    return [*lines, f"{label}: WARNING: {reason}"], True
 
 
 def _account_lines(label: str, environ: Mapping[str, str]) -> tuple[list[str], bool]:
     """Where the managed hooks keep this user's Session records and read their token, found
     as the hooks find it (:func:`~harness_memory.settings.load_settings` with no flags: the
     account's home from the password database, never ``$HOME`` or ``$CLAUDE_CONFIG_DIR``), and
-    whether that token file would be read; False for one the hooks would refuse."""
-    from harness_memory.settings import TOKEN_FILE_NAME, TokenFileError, load_settings
+    whether that token file would be read; False for one the hooks would refuse, and for an
+    account the password database does not know (no state dir: no records, no token)."""
+    from harness_memory.settings import (
+        TOKEN_FILE_NAME,
+        TokenFileError,
+        load_settings,
+        unknown_account_note,
+    )
 
     settings = load_settings({}, environ, flags_only=True)
+    if settings.state_dir is None:
+        return [f"{label}: PROBLEM: {unknown_account_note()}"], False
     lines = [
         f"{label}: your Session records and token file are in {settings.state_dir} (your "
         "account's home, wherever $HOME or $CLAUDE_CONFIG_DIR point)"
@@ -194,6 +259,13 @@ def _installed(
             f"where every local user can read it (ps); run `{again}` "
             "again to move it into a token file only you can read"
         )
+    if _env_token_read(document, commands):
+        lines.append(
+            f"{label}: WARNING: the settings' env holds HARNESS_MEMORY_TOKEN, which these hooks "
+            "read from there: every process the harness starts sees it, and a repository's "
+            f"settings can put another in its place; run `{again}` again to move it into a "
+            "token file only you can read"
+        )
     if _env_token_unread(document, commands):
         lines.append(
             f"{label}: WARNING: the settings' env holds HARNESS_MEMORY_TOKEN, which the "
@@ -242,6 +314,23 @@ def _env_token_unread(document: dict[str, Any], commands: list[str]) -> bool:
     return bool(senders) and all(
         "--flags-only" in c.split() and not flag_values(c, "--token-file") for c in senders
     )
+
+
+def _env_token_read(document: dict[str, Any], commands: list[str]) -> bool:
+    """Whether ``env.HARNESS_MEMORY_TOKEN`` is set and a hook that sends the token reads it
+    (one without ``--flags-only``: an install from before it)."""
+    senders = [c for c in commands if " hook claude-code session-start " in f" {c} "]
+    return bool(_settings_env(document).get(TOKEN_ENV)) and any(
+        "--flags-only" not in c.split() for c in senders
+    )
+
+
+def _settings_env(document: dict[str, Any]) -> dict[str, str]:
+    """The variables the settings' ``env`` (Claude Code's) gives every hook: its string values."""
+    env = document.get("env")
+    if not isinstance(env, dict):
+        return {}
+    return {str(k): v for k, v in env.items() if isinstance(v, str)}
 
 
 def _first_word(command: str) -> str:

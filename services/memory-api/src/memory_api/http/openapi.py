@@ -394,8 +394,19 @@ def _operation(method: str, path: str, handler_doc: str | None) -> dict[str, Any
         "5XX": {"description": "Problem details (RFC 9457)", "content": problem},
     }
     if path.startswith("/api/"):
+        doc["responses"]["503"] = {"description": _UNAVAILABLE, "content": problem}
         doc["security"] = [{"bearer": []}, {}]
     return doc
+
+
+_UNAVAILABLE = (
+    "Problem details (RFC 9457): the service cannot answer until an operator acts, and the "
+    "same request may succeed then. A memory file, scope folder or `agent.json` the request "
+    "needs is there but the service cannot read it (no permission, an I/O error: Q-2b; never "
+    "answered as a 404 nor a 500), its bearer tokens cannot be read (A-10a), a lock stayed "
+    "held, the disk refused a write. The `detail` names the file (never its path), the reason "
+    "and what to do."
+)
 
 
 def _version() -> str:

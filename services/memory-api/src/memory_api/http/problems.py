@@ -40,13 +40,18 @@ from memory_core.wire import Problem
 
 from memory_api.errors import ServiceError, Unauthorized
 
-__all__ = ["PROBLEM_CONTENT_TYPE", "problem_middleware", "problem_response"]
+__all__ = ["PROBLEM_CONTENT_TYPE", "body_too_large", "problem_middleware", "problem_response"]
 
 logger = logging.getLogger(__name__)
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 _KEEP_HEADERS = ("Accept-Encoding", "Allow", "Retry-After", "WWW-Authenticate")
 _encoder = msgspec.json.Encoder()
+
+
+def body_too_large(limit: int) -> str:
+    """The ``detail`` of a 413: the body is over ``limit`` bytes."""
+    return f"the request body is larger than the limit of {limit} bytes"
 
 
 def problem_response(
@@ -91,8 +96,7 @@ def _http_detail(request: web.Request, error: web.HTTPException) -> str:
         allowed = error.headers.get("Allow", "")
         return f"{request.method} is not allowed on {request.path}; allowed: {allowed or 'none'}"
     if error.status == 413:
-        limit = request.client_max_size
-        return f"the request body is larger than the limit of {limit} bytes"
+        return body_too_large(request.client_max_size)
     text = (error.text or "").strip()
     if text and not text.startswith(f"{error.status}:"):
         return text

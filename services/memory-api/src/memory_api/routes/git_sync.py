@@ -30,8 +30,10 @@ from urllib.parse import unquote
 from aiohttp import web
 
 from memory_api.appkeys import PRINCIPAL_KEY, get_sync_store
-from memory_api.errors import BadRequest, BodyTimedOut, NotFound
+from memory_api.errors import BadRequest, BodyTimedOut, BodyTooLarge, NotFound
+from memory_api.http.expect import expect_handler
 from memory_api.http.jsonio import json_response
+from memory_api.http.problems import body_too_large
 from memory_api.store.history.git import HistoryUnavailable
 from memory_api.store.sync.backend import GitService, Head, StreamedAnswer
 from memory_api.store.sync.machines import check_machine
@@ -103,7 +105,7 @@ async def _read_body(request: web.Request, service: GitService, cap: int, second
         raise web.HTTPUnsupportedMediaType(text=f"the body of {service} must be {expected}")
     length = request.content_length
     if length is not None and length > cap:
-        raise web.HTTPRequestEntityTooLarge(max_size=cap, actual_size=length)
+        raise BodyTooLarge(body_too_large(cap))
     chunks: list[bytes] = []
     size = 0
     try:
@@ -111,7 +113,7 @@ async def _read_body(request: web.Request, service: GitService, cap: int, second
             while chunk := await request.content.read(_CHUNK):
                 size += len(chunk)
                 if size > cap:
-                    raise web.HTTPRequestEntityTooLarge(max_size=cap, actual_size=size)
+                    raise BodyTooLarge(body_too_large(cap))
                 chunks.append(chunk)
     except TimeoutError:
         raise BodyTimedOut(f"the request body did not arrive within {seconds:g} s") from None
@@ -120,6 +122,16 @@ async def _read_body(request: web.Request, service: GitService, cap: int, second
     body = b"".join(chunks)
     check_request(service, body)
     return body
+
+
+def _fetch_body_limit(request: web.Request) -> int:
+    """The largest fetch request body in bytes (R-1), for ``Expect: 100-continue``."""
+    return get_sync_store(request.app).limits.fetch_body
+
+
+def _push_body_limit(request: web.Request) -> int:
+    """The largest push body in bytes (R-1), for ``Expect: 100-continue``."""
+    return get_sync_store(request.app).limits.push_body
 
 
 @routes.get(GIT_BASE + "/info/refs")
@@ -134,7 +146,7 @@ async def get_info_refs(request: web.Request) -> web.StreamResponse:
     return await _stream(request, await store.advertise(_request(request), service))
 
 
-@routes.post(GIT_BASE + "/git-upload-pack")
+@routes.post(GIT_BASE + "/git-upload-pack", expect_handler=expect_handler(_fetch_body_limit))
 async def post_upload_pack(request: web.Request) -> web.StreamResponse:
     """R-1: a fetch: git's pack of what the machine wants, streamed."""
     store = get_sync_store(request.app)
@@ -144,7 +156,7 @@ async def post_upload_pack(request: web.Request) -> web.StreamResponse:
     return await _stream(request, await store.upload_pack(git_request, body))
 
 
-@routes.post(GIT_BASE + "/git-receive-pack")
+@routes.post(GIT_BASE + "/git-receive-pack", expect_handler=expect_handler(_push_body_limit))
 async def post_receive_pack(request: web.Request) -> web.Response:
     """R-1, R-2: a push to the machine's own ref, merged into the scope folder and recorded
     before git's report is answered."""

@@ -44,6 +44,7 @@ from memory_core.wire import AgentCreate, ConfigPatch
 
 from memory_api.defaults import default_template
 from memory_api.errors import (
+    READ_ACCESS_FIX,
     BadRequest,
     Conflict,
     NotFound,
@@ -123,7 +124,11 @@ class _Patch:
 
 
 class UnreadableAgent(ServiceError):
-    """``agent.json`` exists but is not valid (hand-edited or from elsewhere): 500, named."""
+    """``agent.json`` exists but cannot be read (no permission, an I/O error) or is not valid
+    (hand-edited or from elsewhere): 503 like every file the service has but cannot read
+    (Q-2b), named with the reason, never a 404 nor a 500."""
+
+    status = 503
 
 
 _decoder = msgspec.json.Decoder(_AgentFile)
@@ -268,7 +273,7 @@ class AgentStore:
         except OSError as error:
             raise UnreadableAgent(
                 f"the stored settings of agent {agent_id!r} cannot be read "
-                f"({error.strerror or type(error).__name__})"
+                f"({error.strerror or type(error).__name__}): {READ_ACCESS_FIX}"
             ) from None
         if len(raw) > AGENT_READ_CAP:
             raise UnreadableAgent(

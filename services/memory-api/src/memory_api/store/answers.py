@@ -6,7 +6,7 @@ the stat-keyed :class:`~memory_api.store.topic_cache.TopicCache` and folders lis
 :class:`~memory_api.store.listings.FolderListings`; a file that vanishes between the directory
 scan and the read is simply left out; one that is there but cannot be read (no permission, an
 I/O error) is listed and counted with that problem, named by an ``unreadable`` finding, and a
-read of it is a 500 naming it, never a 404 (Q-2b): no answer takes it for absent. Lint (T-5)
+read of it is a 503 naming it, never a 404 (Q-2b): no answer takes it for absent. Lint (T-5)
 runs on every scope shown (the overview's page, a listing, an index view), kept by the stat keys
 of the files it judged (a scope unchanged on disk is not linted again); for a Workspace
 scope the user index is passed along, because both share the injection's character budget
@@ -438,7 +438,7 @@ class ScopeAnswers:
 
     def topic_list(self, root: Path, scope: Path, key: str) -> TopicList:
         """Every topic file of the scope, sorted by file name, and the scope's lint (A-5); a
-        file that cannot be read is listed with that problem. :class:`CannotRead` (500) when
+        file that cannot be read is listed with that problem. :class:`CannotRead` (503) when
         the folder itself cannot be listed: it is never answered as an empty scope (Q-2b)."""
         listing = self._scan(root, scope)
         if listing.error is not None:
@@ -460,7 +460,7 @@ class ScopeAnswers:
         self, root: Path, scope: Path, key: str, file_name: str, *, reveal: bool = False
     ) -> TopicFile:
         """One topic file (A-5); :class:`NotFound` when it does not list (missing, outside),
-        :class:`CannotRead` (500) when it is there but cannot be read, or its scope folder
+        :class:`CannotRead` (503) when it is there but cannot be read, or its scope folder
         cannot be listed, so whether it is there is unknown (Q-2b).
 
         Its findings are those the scope's lint gives about this file, found by linting it

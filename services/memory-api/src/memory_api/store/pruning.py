@@ -174,7 +174,12 @@ def prune_index_file(root: Path, scope: Path, file_name: str) -> list[str]:
         logger.error("index %s cannot be pruned: %s", lexical, error)
         reason = error.strerror or type(error).__name__
         raise Unavailable(
-            _refusal(file_name, f"could not be read or replaced ({reason}); try again later")
+            _refusal(
+                file_name,
+                f"could not be read or replaced ({reason}): an operator must give the account "
+                "the service runs as read and write access to it and its folder (for an I/O "
+                "error or a full disk, repair or free the disk), then try again",
+            )
         ) from None
     if edited is None:
         return []

@@ -13,8 +13,10 @@ change feed (:mod:`.change_feed`, inotify on a local filesystem) a search after 
 only the scopes whose folder an event named since the last one (and those the feed cannot vouch
 for); every scope again after the queue overflowed or another process wrote the index. Likely
 credentials are masked before indexing (I-8): a secret can neither be found by search nor shown
-in a snippet; so is hidden text (I-9), shown as ``[hidden: 67 tag characters]``: a snippet an
-agent reads carries nothing a person cannot see.
+in a snippet. Hidden text (I-9) is searched as a person sees it, its characters left out (a
+word spelt in tag characters is not found, ``password`` finds ``pass\u200bword``), and an
+answer shows each run as its mark, ``[hidden: 67 tag characters]``: a snippet an agent reads
+carries nothing a person cannot see, and ``hidden`` finds only a note that says it.
 
 Matching, ranking and highlighting: :mod:`.search_text` (words in any script, a run of Chinese,
 Japanese, Korean or Thai found anywhere inside), :mod:`.search_rank` (BM25 per field, name and
@@ -41,7 +43,7 @@ from memory_core.decoding import NOT_DECODED
 from memory_core.errors import InvalidId
 from memory_core.hidden_text import show_hidden
 from memory_core.topics import READ_CAP_BYTES, ParsedTopic, parse_topic
-from memory_core.wire import Finding, SearchHit, SearchResults
+from memory_core.wire import Finding, SearchHit, SearchResults, SnippetPart
 
 from memory_api.errors import BadRequest
 from memory_api.store.change_feed import ChangeFeed, FeedReader, Look, RootFeed
@@ -58,11 +60,11 @@ from memory_api.store.scopes import (
 from memory_api.store.search_index import Row, ScopeState, SearchIndex, Topic
 from memory_api.store.search_rank import FieldStats, score
 from memory_api.store.search_text import (
-    Match,
     Query,
+    Shown,
     marked_parts,
-    matches,
     parse_query,
+    shown_matches,
     snippet,
 )
 from memory_api.store.stat_cache import file_key, is_racy
@@ -155,10 +157,10 @@ def _nfc(text: str) -> str:
 
 
 def _masked(text: str) -> str:
-    """``text`` as search keeps and shows it: likely credentials masked (I-8), then hidden
-    characters shown as ``[hidden: …]`` (I-9: a snippet read by an agent carries no text a
-    person cannot see)."""
-    return "\n".join(show_hidden(line) for line in mask_secret_lines(text.split("\n")))
+    """``text`` as search keeps it: likely credentials masked (I-8). Its hidden characters
+    stay: left out of what is indexed and matched, shown as ``[hidden: …]`` in an answer
+    (I-9, :func:`~.search_text.shown_matches`)."""
+    return "\n".join(mask_secret_lines(text.split("\n")))
 
 
 def _name_field(topic: ParsedTopic) -> str:
@@ -467,27 +469,45 @@ def _ranked(query: Query, rows: list[Row], stats: FieldStats | None, limit: int)
     if stats is None:
         return []
     terms = range(len(query.terms))
-    scored: list[tuple[int, float, Row, list[list[Match]]]] = []
+    scored: list[tuple[int, float, Row, list[Shown]]] = []
     for row in rows:
-        found = [matches(text[:SCORED_CHARS], query) for text in row.fields]
+        shown = [shown_matches(text[:SCORED_CHARS], query) for text in row.fields]
+        found = [field.found for field in shown]
         frequencies = [[sum(m.term == term for m in field) for term in terms] for field in found]
         cut = [number for number, text in enumerate(row.fields) if len(text) > SCORED_CHARS]
         for term in terms if cut else ():  # one matched in no part read is in the rest
             if not any(field[term] for field in frequencies):
                 frequencies[cut[-1]][term] = 1
         exact = len({m.term for field in found for m in field if m.exact})
-        scored.append((exact, score(stats, row.lengths, frequencies), row, found))
+        scored.append((exact, score(stats, row.lengths, frequencies), row, shown))
     scored.sort(key=lambda item: (-item[0], -item[1]))  # stable: ties keep FTS5's order
-    return [
-        SearchHit(
-            scope=row.scope,
-            file=row.file,
-            name=row.name,
-            description=row.fields[1] or None,
-            score=round(value, 4),
-            name_parts=marked_parts(row.name, matches(row.name[:SCORED_CHARS], query)),
-            description_parts=marked_parts(row.fields[1], found[1]),
-            snippet=snippet(row.fields[2], found[2]),
-        )
-        for _, value, row, found in scored[:limit]
-    ]
+    return [_hit(query, row, value, shown) for _, value, row, shown in scored[:limit]]
+
+
+def _hit(query: Query, row: Row, value: float, shown: list[Shown]) -> SearchHit:
+    """One hit: its name and description marked, a passage of its body; each field as
+    :func:`~.search_text.shown_matches` shows it (``shown``: its first :data:`SCORED_CHARS`
+    characters; an ellipsis for the rest)."""
+    name = shown_matches(row.name[:SCORED_CHARS], query)
+    description, body = shown[1:]
+    passage = snippet(body.text, body.found, body.marks)
+    if len(row.fields[2]) > SCORED_CHARS and passage and passage[-1].text != "…":
+        passage.append(SnippetPart(text="…", hit=False))
+    return SearchHit(
+        scope=row.scope,
+        file=row.file,
+        name=show_hidden(row.name),
+        description=show_hidden(row.fields[1]) if row.fields[1] else None,
+        score=round(value, 4),
+        name_parts=_cut(marked_parts(name.text, name.found), row.name),
+        description_parts=_cut(marked_parts(description.text, description.found), row.fields[1]),
+        snippet=passage,
+    )
+
+
+def _cut(parts: list[SnippetPart], text: str) -> list[SnippetPart]:
+    """``parts`` of the first :data:`SCORED_CHARS` characters of ``text``, an ellipsis after
+    them when ``text`` is longer."""
+    if len(text) > SCORED_CHARS:
+        parts.append(SnippetPart(text="…", hit=False))
+    return parts

@@ -3,9 +3,11 @@ data dir's own ``search/`` folder, never inside the memory root.
 
 Tables: ``files`` (one small row per indexed topic file: scope, file, the stat key it was read
 at, the lengths of its fields, why it could not be read when it could not, Q-2b), ``texts``
-(beside it, by ``id``: its name, description and body as written — credentials masked, I-8),
-``docs`` (a contentless FTS5 table over the same three
-fields as :func:`~memory_api.store.search_text.index_text` gives them, ``rowid`` = ``files.id``),
+(beside it, by ``id``: its name, description and body as written — credentials masked, I-8,
+hidden characters kept, shown as marks only in an answer, I-9), ``docs`` (a contentless FTS5
+table over the same three fields as a person sees them,
+:func:`~memory_api.store.search_text.visible_text`, and as
+:func:`~memory_api.store.search_text.index_text` gives them, ``rowid`` = ``files.id``),
 ``scopes`` (each scope's real folder and the stat key of that folder when it was listed) and
 ``meta`` (what wrote the file, and the memory root's stat key).
 
@@ -41,7 +43,13 @@ import regex
 
 from memory_api.store.cache_file import open_cache_file, remove_cache_file
 from memory_api.store.search_rank import FIELD_WEIGHTS, FIELDS, FieldStats
-from memory_api.store.search_text import SIGN_SEPARATORS, Query, field_length, index_text
+from memory_api.store.search_text import (
+    SIGN_SEPARATORS,
+    Query,
+    field_length,
+    index_text,
+    visible_text,
+)
 
 __all__ = [
     "BUSY_TIMEOUT_S",
@@ -54,7 +62,7 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 """Raise when what is indexed changes without the schema text changing (2: a scope folder that
 cannot be listed is indexed as unreadable; 3: text is indexed in its search form,
 :func:`~memory_api.store.search_text.search_form`; 4: that form folds compatibility
@@ -62,7 +70,9 @@ characters and Turkish ``ı``, and math signs are words; 5: a sound mark written
 ``ﾞ ﾟ ゛ ゜``, voices the kana before it: ``カﾞ`` is ``ガ``; hidden characters are indexed
 shown as ``[hidden: …]``, I-9; a topic file in a legacy CJK encoding by its name alone; an
 Arabic word holding the article with its parts, ``والنشر`` as ``والنشر النشر نشر``; a
-zero-width space left out of a word, as Thai word breaks hold it)."""
+zero-width space left out of a word, as Thai word breaks hold it; 6: text is indexed as a
+person sees it, hidden characters left out, I-9: never their ``[hidden: …]`` marks, which an
+answer puts in when it shows the text; an Indic word as pairs of its grapheme clusters)."""
 BUSY_TIMEOUT_S = 30.0
 """How long a connection waits for another process's write transaction."""
 BATCH = 1000
@@ -160,6 +170,12 @@ class ScopeState:
 
 def _connect(path: Path | None) -> sqlite3.Connection:
     return open_cache_file(path, _SCHEMA, FINGERPRINT, timeout_s=BUSY_TIMEOUT_S)
+
+
+def _indexed(text: str) -> str:
+    """What FTS5 indexes of a field as written: the text a person sees (hidden characters
+    left out, I-9), pieced (:func:`~memory_api.store.search_text.index_text`)."""
+    return index_text(visible_text(text))
 
 
 def _inode(path: Path) -> int:
@@ -326,7 +342,7 @@ class SearchIndex:
                 scope,
                 topic.file,
                 topic.stat_key,
-                *(field_length(text) for text in fields),
+                *(field_length(visible_text(text)) for text in fields),
                 topic.unreadable,
             ),
         )
@@ -335,7 +351,7 @@ class SearchIndex:
         )
         self.db.execute(
             "INSERT INTO docs (rowid, name, description, body) VALUES (?, ?, ?, ?)",
-            (cursor.lastrowid, *(index_text(text) for text in fields)),
+            (cursor.lastrowid, *(_indexed(text) for text in fields)),
         )
         self.scopes[scope].files[topic.file] = topic.stat_key
         if topic.unreadable is None:
@@ -362,7 +378,7 @@ class SearchIndex:
             self.db.execute(
                 "INSERT INTO docs (docs, rowid, name, description, body) "
                 "VALUES ('delete', ?, ?, ?, ?)",
-                (rowid, *(index_text(text) for text in fields)),
+                (rowid, *(_indexed(text) for text in fields)),
             )
             self.db.execute("DELETE FROM texts WHERE id = ?", (rowid,))
         self.db.execute(f"DELETE FROM files WHERE {where}", values)  # noqa: S608 - constants

@@ -9,7 +9,14 @@ overlapping two-character pieces plus its last character, so ``用户周末喜�
 pieces (``成语接龙`` → ``"成语 语接 接龙"``), which FTS5 finds exactly where the run holds those
 characters in a row; one character becomes a prefix (``龙`` → ``"龙"*``), which finds it at any
 place. A run of such characters glued to Latin letters (``用Python写``) is split at the script
-change, so ``python`` finds it too. Each symbol (emoji, ``✅``, an arrow or math sign such as
+change, so ``python`` finds it too. A word of an Indic script (:data:`INDIC_SCRIPTS`: Hindi
+writes its compounds as one word, ``प्रधानमंत्री``) is indexed in the same way by its grapheme
+clusters, each pair joined by a private-use character, plus its last cluster
+(``डाकघर``, "post office", as ``डा\\ue000क क\\ue000घ घ\\ue000र र\\ue000``): a query word of those
+scripts is the phrase of its cluster pairs, found exactly where a word holds those clusters
+in a row (``घर`` finds ``डाकघर``), never where a cluster of the query is half of one in the
+text (``मंत्र`` does not find ``मंत्री``: ``त्री`` is one cluster); one cluster asks for the
+pieces that start with it whole. Each symbol (emoji, ``✅``, an arrow or math sign such as
 ``→ ≠ ≤``, ``± ×``) is a word of its own, glued to its neighbours or not, so ``🚀`` finds itself
 wherever it stands; the ASCII signs ``+ < = > | ~`` stay word breaks
 (:data:`SIGN_SEPARATORS`: ``a+b`` is ``a`` and ``b``). Arabic writes its proclitics (``و ف ب
@@ -55,14 +62,18 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import regex
+from memory_core.hidden_text import without_hidden
 from memory_core.wire import SnippetPart
 
 __all__ = [
+    "CLUSTER",
+    "INDIC_SCRIPTS",
     "MAX_MATCHES",
     "SIGN_SEPARATORS",
     "UNSPACED_SCRIPTS",
     "Match",
     "Query",
+    "Shown",
     "Term",
     "field_length",
     "index_text",
@@ -70,7 +81,9 @@ __all__ = [
     "matches",
     "parse_query",
     "search_form",
+    "shown_matches",
     "snippet",
+    "visible_text",
 ]
 
 UNSPACED_SCRIPTS = (
@@ -87,6 +100,24 @@ UNSPACED_SCRIPTS = (
 """Scripts whose words are not separated by spaces (Korean is, but its particles glue to the
 noun: ``서울에서`` holds ``서울``). By Unicode script extensions, so ``ー`` and ``々`` belong."""
 
+INDIC_SCRIPTS = (
+    "Devanagari",
+    "Bengali",
+    "Gurmukhi",
+    "Gujarati",
+    "Oriya",
+    "Tamil",
+    "Telugu",
+    "Kannada",
+    "Malayalam",
+    "Sinhala",
+)
+"""Scripts whose words are spaced but whose compounds are written as one word (Hindi
+``प्रधानमंत्री``, "prime minister", is ``प्रधान`` and ``मंत्री``) and whose letters are
+syllables of several characters, a consonant with its vowel sign (matra), virama and the
+consonants it joins: a word of them is searched by its grapheme clusters (:data:`CLUSTER`),
+so any part of it made of whole clusters is found, never half of one."""
+
 SNIPPET_CHARS = 140
 """About how many characters a body snippet shows around the matches."""
 _LEAD_CHARS = 40
@@ -99,6 +130,16 @@ _ANCHORS = 50
 _LETTER = r"\p{L}\p{N}\p{M}\p{Co}"
 _SCRIPTS = "".join(rf"\p{{scx={name}}}" for name in UNSPACED_SCRIPTS)
 _RUN = regex.compile(rf"[[{_LETTER}]&&[{_SCRIPTS}]]+", regex.V1)
+_INDIC = "".join(rf"\p{{scx={name}}}" for name in INDIC_SCRIPTS)
+_INDIC_RUN = regex.compile(rf"[[\p{{L}}\p{{M}}]&&[{_INDIC}]]+", regex.V1)
+CLUSTER = regex.compile(r"\X")
+"""A grapheme cluster, as ``regex`` segments text (Unicode's extended grapheme clusters with
+the conjunct rule: ``त्री``, a consonant, virama, consonant and vowel sign, is one)."""
+_JOINS = "\ue000"
+"""What joins the two clusters of an indexed Indic pair (a private-use character: a word
+character to the tokenizer, never typed into a query), so a one-cluster query asks for the
+pairs that start with that whole cluster (``"का\\ue000"*``), never one that starts with its
+characters and goes on with a vowel sign (``कां``)."""
 # Symbols searched one by one: emoji, the symbol blocks (``✅``, ``🚀``, arrows and math signs)
 # and the Latin-1 signs ``¬ ± × ÷``. Blocks, not ``\p{So}``: a class of a few ranges is scanned
 # at C speed, one of So's hundreds three times slower.
@@ -114,9 +155,11 @@ SIGN_SEPARATORS = "".join(
 """The math signs that stay word breaks for the tokenizer (``+ < = > | ~`` and a few more):
 code and tables hold them everywhere, and ``a+b`` is the words ``a`` and ``b``. The others,
 arrows and the signs of the math blocks (``→ ≠ ≤``), are symbols: each a word of its own."""
-_WORD_CHAR = f"[[{_LETTER}]--[{_SCRIPTS}]]"
+_WORD_CHAR = f"[[{_LETTER}]--[{_SCRIPTS}]--[[\\p{{L}}\\p{{M}}]&&[{_INDIC}]]]"
 _PIECE = regex.compile(
-    rf"(?P<symbol>[{_SYMBOLS}])|(?P<run>{_RUN.pattern})|(?P<word>{_WORD_CHAR}+)", regex.V1
+    rf"(?P<symbol>[{_SYMBOLS}])|(?P<run>{_RUN.pattern})|(?P<indic>{_INDIC_RUN.pattern})"
+    rf"|(?P<word>{_WORD_CHAR}+)",
+    regex.V1,
 )
 _QUERY_WORD = regex.compile(rf"[{_LETTER}{_SYMBOLS}_]+", regex.V1)
 _BASE_CHAR = regex.compile(r"[\p{L}\p{N}\p{Co}]")
@@ -131,7 +174,8 @@ _FOLDED = regex.compile(rf"(?<=\p{{Script=Latin}}){_ACCENTS}+")
 # and cantillation, Arabic harakat, Quranic marks, tatweel) and what only hints at rendering
 # inside a word (soft hyphen, combining grapheme joiner, zero-width joiner, and the zero-width
 # space Thai, Lao, Khmer and Myanmar text marks its word breaks with, which a reader does not
-# see: ไทยไม่มี finds ไทย\u200bไม่มี; elsewhere search keeps it shown as [hidden: U+200B], I-9).
+# see: ไทยไม่มี finds ไทย\u200bไม่มี; elsewhere it is hidden, I-9, and left out of what is searched
+# with the other hidden characters: visible_text).
 # ZWNJ stays a word break: in Persian it parts a prefix or suffix from its stem (می‌خواهم is
 # found by خواهم).
 _LEFT_OUT = (
@@ -398,6 +442,27 @@ def _pieces(run: str) -> str:
     return f" {pairs} {run[-1]} "
 
 
+def _cluster_pairs(clusters: list[str]) -> list[str]:
+    """The indexed pieces of an Indic word's clusters: each with the next, joined by
+    :data:`_JOINS`, and the last with the joiner alone (``प्रधानमंत्री`` →
+    ``प्र\\ue000धा धा\\ue000न न\\ue000मं मं\\ue000त्री त्री\\ue000``)."""
+    following = [*clusters[1:], ""]
+    return [cluster + _JOINS + after for cluster, after in zip(clusters, following, strict=True)]
+
+
+def _indic_pieces(found: re.Match[str]) -> str:
+    return " " + " ".join(_cluster_pairs(CLUSTER.findall(found.group()))) + " "
+
+
+@functools.cache
+def _fast_indic() -> re.Pattern[str]:
+    """:data:`_INDIC_RUN` for the standard ``re`` module (their blocks lie in plane 0)."""
+    every = "".join(map(chr, range(0x10000)))
+    ranges = [(found.start(), found.end() - 1) for found in _INDIC_RUN.finditer(every)]
+    members = "".join(f"{re.escape(chr(low))}-{re.escape(chr(high))}" for low, high in ranges)
+    return re.compile(f"[{members}]+")
+
+
 @functools.cache
 def _fast_run() -> re.Pattern[str]:
     """:data:`_RUN` for the standard ``re`` module: the same characters as explicit ranges.
@@ -496,11 +561,61 @@ def index_text(text: str) -> str:
     'call getUserName get User Name on HTTPServer HTTP Server'
     """
     pieced = _fast_run().sub(lambda found: _pieces(found.group()), search_form(text))
+    if not pieced.isascii():
+        pieced = _fast_indic().sub(_indic_pieces, pieced)
     if _SYMBOL.search(pieced) is not None:
         pieced = _SYMBOL.sub(r" \g<0> ", pieced)  # each a word of its own
     if "ال" in pieced or "لل" in pieced:
         pieced = _with_arabic_parts(pieced)
     return _with_parts(pieced)
+
+
+def visible_text(text: str) -> str:
+    """What search indexes and matches of a text as written: what a person sees, each run of
+    hidden characters (I-9) left out, so ``pass\\u200bword`` is ``password`` and a word spelt
+    by tag characters, or a ``[hidden: …]`` mark, is nowhere to be found. The marks are put in
+    only where an answer shows the text (:func:`shown_matches`)."""
+    return without_hidden(text)[0]
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """A text as an answer shows it (:func:`shown_matches`): ``text`` with its ``[hidden: …]``
+    marks, ``found`` the matches in it, ``marks`` the ``(start, end)`` of each mark in it."""
+
+    text: str
+    found: list[Match]
+    marks: list[tuple[int, int]]
+
+
+def shown_matches(text: str, query: Query) -> Shown:
+    """``text`` (as written) as an answer shows it, each run of hidden characters (I-9) as its
+    ``[hidden: …]`` mark, and where ``query`` matched in it: found in :func:`visible_text`,
+    as indexed, each place moved past the marks before it. A mark where a match starts or ends
+    stays outside it; one inside a match (``password`` finds ``pass\\u200bword``) is marked
+    with it."""
+    visible, marks = without_hidden(text)
+    found = matches(visible, query)
+    if not marks:
+        return Shown(text, found, [])
+    places = [place for place, _ in marks]
+    before = [0]  # before[i]: the characters of the first i marks
+    for _, mark in marks:
+        before.append(before[-1] + len(mark))
+    shown: list[str] = []
+    done = 0
+    for place, mark in marks:
+        shown += (visible[done:place], mark)
+        done = place
+    shown.append(visible[done:])
+
+    def moved(match: Match) -> Match:
+        start = match.start + before[bisect.bisect_right(places, match.start)]
+        end = match.end + before[bisect.bisect_left(places, match.end)]
+        return Match(start, end, match.term, match.exact)
+
+    spans = [(place + before[i], place + before[i + 1]) for i, place in enumerate(places)]
+    return Shown("".join(shown), [moved(match) for match in found], spans)
 
 
 def field_length(text: str) -> int:
@@ -522,10 +637,17 @@ class Term:
     run: str = ""
     prefix: bool = False
     identifier: str = ""
+    clusters: bool = False
+    """``run`` is of an Indic script: found where it starts and ends on cluster boundaries."""
 
     @property
     def fts(self) -> str:
         """This term in FTS5 query syntax (a quoted phrase; ``*`` for a prefix)."""
+        if self.clusters:
+            pairs = _cluster_pairs(CLUSTER.findall(self.run))
+            if len(pairs) == 1:
+                return f'"{pairs[0]}"*'  # the pairs starting with the cluster, the last one too
+            return '"' + " ".join(pairs[:-1]) + '"'
         if self.run:
             if len(self.run) == 1:
                 return f'"{self.run}"*'
@@ -570,9 +692,13 @@ def parse_query(text: str) -> Query | None:
     for word in _QUERY_WORD.findall(search_form(text)):
         begin = 0
         for piece in _PIECE.finditer(word.replace("_", " ")):
-            if piece.group("word") and _BASE_CHAR.search(piece.group()) is None:
-                continue  # marks alone: nothing to find
-            if piece.group("run") or piece.group("symbol"):
+            if (piece.group("word") or piece.group("indic")) and not _BASE_CHAR.search(
+                piece.group()
+            ):
+                continue  # marks alone (a lone vowel sign too): nothing to find
+            if piece.group("indic"):
+                terms.append(Term(run=piece.group(), clusters=True))
+            elif piece.group("run") or piece.group("symbol"):
                 terms.append(Term(run=piece.group()))
             elif terms and terms[-1].words and word_continues(word, piece.start()):
                 words = (*terms.pop().words, *_CAMEL_SPLIT.split(piece.group()))
@@ -615,11 +741,16 @@ def matches(text: str, query: Query) -> list[Match]:
     written = text
     text, places = _form_with_map(written)
     found: list[Match] = []
+    indic = any(term.clusters for term in query.terms)
+    edges = _cluster_edges(text) if indic else set()
     for number, (pattern, run, prefix) in enumerate(_finders(query)):
         identifier = query.terms[number].identifier.casefold()
         count = 0
         if run:  # every place, overlapping ones too (``龙龙`` twice in ``龙龙龙``)
+            clusters = query.terms[number].clusters
             for hit in pattern.finditer(text):
+                if clusters and not (hit.start() in edges and hit.end(1) in edges):
+                    continue  # half of a cluster: a vowel sign or virama split off
                 found.append(Match(hit.start(), hit.end(1), number))
                 count += 1
                 if count == MAX_MATCHES:
@@ -656,6 +787,16 @@ def matches(text: str, query: Query) -> list[Match]:
         found = [_whole_graphemes(written, match) for match in found]
     found.sort(key=lambda match: (match.start, match.end))
     return found
+
+
+def _cluster_edges(text: str) -> set[int]:
+    """Where the clusters of each Indic word of ``text`` (a search form) start and end, as
+    :func:`index_text` pieces them."""
+    edges: set[int] = set()
+    for word in _fast_indic().finditer(text):
+        edges.update(cluster.start() for cluster in CLUSTER.finditer(text, *word.span()))
+        edges.add(word.end())
+    return edges
 
 
 # What goes on a grapheme from before: marks (a half-width sound mark too), joiners, skin tones.
@@ -819,11 +960,15 @@ def marked_parts(
     return parts
 
 
-def snippet(text: str, found: list[Match]) -> list[SnippetPart]:
+def snippet(
+    text: str, found: list[Match], whole: list[tuple[int, int]] | None = None
+) -> list[SnippetPart]:
     """A passage of about :data:`SNIPPET_CHARS` of ``text`` around its best matches, marked.
 
     The best passage holds the most distinct terms (then the most matches, then the earliest);
-    without a match it is the start of the text. An ellipsis stands for what is cut.
+    without a match it is the start of the text. An ellipsis stands for what is cut, never
+    inside one of the spans ``whole`` (sorted, apart: the ``[hidden: …]`` marks of a text, which
+    hold spaces), which the passage shows whole or not at all.
     """
     if not text.strip():
         return []
@@ -840,12 +985,23 @@ def snippet(text: str, found: list[Match]) -> list[SnippetPart]:
             best_start, best = start, score
     start = _word_start(text, best_start, found, lead)
     end = _word_end(text, start + SNIPPET_CHARS)
+    if whole:
+        start, end = _outside(whole, start, True), _outside(whole, end, False)
     parts = marked_parts(text, found, start, end)
     if parts and start > lead:
         parts.insert(0, SnippetPart(text="…", hit=False))
     if parts and text[end:].strip():
         parts.append(SnippetPart(text="…", hit=False))
     return parts
+
+
+def _outside(spans: list[tuple[int, int]], at: int, start: bool) -> int:
+    """A cut at ``at`` moved out of the span of ``spans`` it falls inside, if any: a start to
+    the span's start, an end to the span's end."""
+    index = bisect.bisect_right(spans, at, key=lambda span: span[0]) - 1
+    if index >= 0 and spans[index][0] < at < spans[index][1]:
+        return spans[index][0] if start else spans[index][1]
+    return at
 
 
 def _word_start(text: str, start: int, found: list[Match], lead: int) -> int:

@@ -96,7 +96,8 @@ def check_real_workspace(workspace: str) -> str:
     ``lstat`` per component and a ``stat``.
 
     Raises :class:`BadRequest` when the path exists but is no directory (a file, a device: no
-    Session works in one), when it is a symlink loop (``ELOOP``, said so), when a symlink on
+    Session works in one), when the kernel refuses to follow its symlinks (``ELOOP``, said so:
+    a loop, or a chain of more than 40, which ``os.path.realpath`` would resolve), when a symlink on
     its way cannot be read (its real path, hence its key, is unknown: ``/proc/<pid>/root`` of
     a process the service may not trace) or when its real path holds a control character
     (reached through a symlink; the marker could not hold it on one line, K-5). A path that is
@@ -116,13 +117,16 @@ def _real_workspace(workspace: str) -> tuple[str, bool]:
     if has_control_character(real):
         raise BadRequest("the workspace's real path holds a control character (newline, tab …)")
     try:
-        is_dir = stat.S_ISDIR(os.stat(real).st_mode)  # noqa: PTH116 - one stat, no Path
+        # the path as given, not ``real``: the kernel's own walk, which follows at most 40
+        # symlinks (MAXSYMLINKS) where realpath follows any number (K-1: as the kernel does)
+        is_dir = stat.S_ISDIR(os.stat(workspace).st_mode)  # noqa: PTH116 - one stat, no Path
         present = True
     except OSError as error:
         if error.errno == errno.ELOOP:
             raise BadRequest(
                 "the workspace path is a symlink loop (ELOOP: too many levels of symbolic "
-                "links): it leads to no folder"
+                "links, a loop or more than 40 on the way): the kernel opens no folder "
+                "through it"
             ) from None
         # not there for the service: missing, below a file, a name too long or a folder it may
         # not search (the harness may see another filesystem, or run as another user)

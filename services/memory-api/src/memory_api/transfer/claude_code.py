@@ -8,10 +8,11 @@ How Claude Code (read from its shipped CLI, version 2.1.x) names the folder:
   settings for security, and so does this lookup;
 - otherwise it is ``<config dir>/projects/<sanitized>/memory/``, where the sanitized name is
   derived from the project's base: the root of the git repository holding the Workspace (for a
-  linked worktree the main working tree, so every worktree shares one memory), else the
-  Workspace itself; every character outside ``[a-zA-Z0-9]`` becomes ``-``; a name longer than
-  200 characters is cut to 200 and gets ``-`` plus the base-36 absolute value of the path's
-  32-bit Java-style string hash appended.
+  linked worktree the main working tree, so every worktree shares one memory; a repository as
+  git tells one, :func:`git_project_root`), else the Workspace itself; every character
+  outside ``[a-zA-Z0-9]`` becomes ``-``; a name longer than 200 characters is cut to 200
+  and gets ``-`` plus the base-36 absolute value of the path's 32-bit Java-style string hash
+  appended.
 
 Blocking (a few ``stat`` calls and file reads).
 """
@@ -24,6 +25,7 @@ import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
 
+from memory_api.store.containment import NotRegularFileError, read_regular
 from memory_api.transfer.sources import json_value, read_small_text
 
 __all__ = [
@@ -31,6 +33,7 @@ __all__ = [
     "claude_code_memory_dir",
     "config_dir",
     "git_project_root",
+    "is_git_directory",
     "java_string_hash",
     "sanitize_path",
 ]
@@ -86,31 +89,81 @@ def config_dir(env: Mapping[str, str]) -> Path:
     return (Path(home) if home else Path.home()) / ".claude"
 
 
-def _main_worktree(git_file: Path) -> Path | None:
-    """The main working tree of a linked worktree whose ``.git`` file is ``git_file``."""
+_HEAD_READ = 255
+"""Bytes of ``HEAD`` git reads to judge it (``validate_headref``: a 256-byte buffer)."""
+_C_SPACE = b" \t\n\v\f\r"
+_OBJECT_ID = re.compile(rb"[0-9a-fA-F]{40}")
+"""A detached ``HEAD``: an object id, SHA-1 (40 hex digits) or SHA-256 (64, which start so)."""
+
+
+def _valid_head(head: Path) -> bool:
+    """git's ``validate_headref``: ``HEAD`` is a symlink to ``refs/…``, a file starting
+    ``ref: refs/…`` (spaces allowed after ``ref:``), or a detached object id."""
+    try:
+        if head.is_symlink():
+            return os.readlink(head).startswith("refs/")  # noqa: PTH115 - the link's own text
+        data, _ = read_regular(head, _HEAD_READ)
+    except (OSError, NotRegularFileError):
+        return False
+    if data.startswith(b"ref:"):
+        return data[4:].lstrip(_C_SPACE).startswith(b"refs/")
+    return _OBJECT_ID.match(data) is not None
+
+
+def is_git_directory(folder: Path) -> bool:
+    """git's ``is_git_directory`` (``setup.c``): whether git takes ``folder`` as a repository's
+    git dir. ``HEAD`` must be valid (:func:`_valid_head`) and ``objects`` and ``refs`` must be
+    searchable, in the common dir a ``commondir`` file names (a linked worktree's git dir keeps
+    only its own ``HEAD``). An empty ``.git`` folder, such as the ``/tmp/.git`` the Codex CLI
+    makes while it runs, is none: git looks further up, and so does :func:`git_project_root`.
+    """
+    if not _valid_head(folder / "HEAD"):
+        return False
+    named = read_small_text(folder / "commondir")
+    common = folder / named.strip() if named is not None and named.strip() else folder
+    return all(os.access(common / name, os.X_OK) for name in ("objects", "refs"))
+
+
+def _gitfile_dir(git_file: Path) -> Path | None:
+    """The git dir a ``.git`` file names (``gitdir: <path>``, relative to its folder), or None
+    when it names none git would take (git then stops: "not a git repository")."""
     text = read_small_text(git_file)
-    if text is None or not text.strip().startswith("gitdir:"):
+    if text is None or not text.startswith("gitdir: "):  # git's read_gitfile: one space
         return None
-    gitdir = (git_file.parent / text.strip().removeprefix("gitdir:").strip()).resolve()
+    gitdir = Path(os.path.realpath(git_file.parent / text[len("gitdir: ") :].rstrip("\r\n")))
+    return gitdir if is_git_directory(gitdir) else None
+
+
+def _main_worktree(gitdir: Path, folder: Path) -> Path:
+    """The main working tree of the linked worktree ``folder`` whose git dir is ``gitdir``
+    (``<main>/.git/worktrees/<name>``, its ``commondir`` naming ``<main>/.git``); ``folder``
+    itself for a submodule or a plain gitdir link."""
     common = read_small_text(gitdir / "commondir")
     if common is None:
-        return git_file.parent  # a submodule or a plain gitdir link: its own root
-    common_dir = (gitdir / common.strip()).resolve()
-    return common_dir.parent if common_dir.name == ".git" else git_file.parent
+        return folder
+    common_dir = Path(os.path.realpath(gitdir / common.strip()))
+    return common_dir.parent if common_dir.name == ".git" else folder
 
 
 def git_project_root(workspace: Path) -> Path | None:
     """The git project root of ``workspace`` (real path), or None outside any repository.
 
-    The nearest folder holding ``.git``; for a linked worktree (``.git`` is a file pointing
-    into ``<main>/.git/worktrees/<name>``) the main working tree.
+    Found as git finds it (``setup_git_directory``): the nearest folder whose ``.git`` is a
+    folder git takes as a repository (:func:`is_git_directory`), or a file naming one
+    (``gitdir:``); for a linked worktree the main working tree. A ``.git`` folder that is no
+    repository is passed over; a ``.git`` file that names none ends the search with None, as
+    git stops there with an error. (Claude Code 2.1.332 itself counts any ``.git`` folder or
+    file; a stray empty one above the Workspace, made for a moment by another tool, would send
+    the import to a folder named after it that holds none of this Workspace's memory.)
     """
     for folder in (workspace, *workspace.parents):
         marker = folder / ".git"
         if marker.is_dir():
-            return folder
-        if marker.is_file():
-            return _main_worktree(marker) or folder
+            if is_git_directory(marker):
+                return folder
+        elif marker.is_file():
+            gitdir = _gitfile_dir(marker)
+            return None if gitdir is None else _main_worktree(gitdir, folder)
     return None
 
 

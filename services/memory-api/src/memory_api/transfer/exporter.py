@@ -12,7 +12,10 @@ Layout (the one :func:`memory_api.transfer.sources.read_archive` reads back)::
 Only regular files directly in a scope are archived; a symlink, a folder or a FIFO in a scope,
 and the dot-named temp files of atomic writes (``.*.tmp``), are left out and listed. A ``*.md``
 file whose name no route can address (K-7: not UTF-8, a control character, a backslash) is
-archived as it is and named too, escaped, with why the service never reads it (T-5b). Each file
+archived as it is and named too, escaped, with why the service never reads it (T-5b). A file or
+scope folder that is there but cannot be read (no permission, an I/O error) stops the export with
+:class:`~memory_api.errors.CannotRead` naming it (Q-2b): an archive without it would pass for the
+whole memory. Each file
 is read once through the containment checks (A-7: nothing outside the memory root). The archive
 is written to a temp file beside the output and renamed into place, so an interrupted export
 leaves no half archive under the output's name.
@@ -34,9 +37,10 @@ from pathlib import Path
 
 from memory_core.wire import utc_timestamp
 
-from memory_api.errors import BadRequest, NotFound
+from memory_api.errors import BadRequest, CannotRead, NotFound
 from memory_api.store.containment import (
     NotRegularFileError,
+    cannot_read,
     checked_memory_root,
     is_within,
     read_regular,
@@ -87,21 +91,41 @@ def _is_temp(name: str) -> bool:
 
 
 def _export_scope(archive: tarfile.TarFile, key: str, scope: Path, report: ExportReport) -> None:
+    """Archive the regular files of ``scope`` (see the module docstring). Raises
+    :class:`~memory_api.errors.CannotRead` when the folder or one of its files is there but
+    cannot be read (Q-2b): an archive without it would pass for the whole scope."""
     report.files[key] = 0
     listing = list_folder(scope)
     refused = dict(listing.refused) if listing is not None else {}
-    for entry in sorted(os.scandir(scope), key=lambda item: item.name):
+    try:
+        entries = sorted(os.scandir(scope), key=lambda item: item.name)
+    except OSError as error:
+        raise CannotRead(
+            f"scope {key!r} cannot be listed: the service {cannot_read(error)}; no archive "
+            "was written"
+        ) from None
+    for entry in entries:
         origin = f"{key}/{shown_name(entry.name)}"
-        info = entry.stat(follow_symlinks=False)
+        try:
+            info = entry.stat(follow_symlinks=False)
+        except FileNotFoundError:
+            continue  # deleted since the folder was listed
         if not stat.S_ISREG(info.st_mode) or _is_temp(entry.name):
             kind = "a temp file" if _is_temp(entry.name) else "not a regular file"
             report.skipped.append(Skipped(origin, f"{kind} (not archived)"))
             continue
         try:
             data, opened = read_regular(Path(entry.path), IMPORT_FILE_CAP + 1)
-        except (OSError, NotRegularFileError) as error:
-            report.skipped.append(Skipped(origin, f"cannot be read ({error})"))
+        except FileNotFoundError:
             continue
+        except NotRegularFileError:
+            report.skipped.append(Skipped(origin, "not a regular file (not archived)"))
+            continue
+        except OSError as error:
+            raise CannotRead(
+                f"file {origin!r} is there, but the service {cannot_read(error)}; no archive "
+                "was written"
+            ) from None
         if len(data) > IMPORT_FILE_CAP:
             report.skipped.append(Skipped(origin, "larger than the import cap (not archived)"))
             continue
@@ -167,8 +191,9 @@ def export_scopes(
 
     Raises :class:`~memory_api.errors.NotFound` for a requested key that has no scope,
     :class:`~memory_api.errors.BadRequest` for an ``output`` the archive may not replace (see
-    :func:`check_output`), and ``OSError`` when the output cannot be written (nothing is left
-    under its name then).
+    :func:`check_output`), :class:`~memory_api.errors.CannotRead` when a scope folder or a
+    file in one is there but cannot be read (Q-2b), and ``OSError`` when the output cannot be
+    written (in both cases nothing is left under its name).
     """
     check_output(output, app_data_dir)
     root = checked_memory_root(Path(os.path.realpath(app_data_dir)), agent_id)

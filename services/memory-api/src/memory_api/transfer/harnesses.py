@@ -69,7 +69,8 @@ def _workspace(request: HarnessRequest) -> Path | None:
     if request.workspace is None:
         return None
     real = Path(os.path.realpath(request.workspace))
-    if not real.is_dir():
+    # the path as given: the kernel follows at most 40 symlinks, realpath any number (K-1)
+    if not Path(request.workspace).is_dir():
         raise SourceError(f"the Workspace {request.workspace} is no directory on this machine")
     return real
 
