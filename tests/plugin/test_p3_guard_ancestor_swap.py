@@ -137,6 +137,9 @@ def test_p3_moving_a_folder_that_holds_the_data_dir_away_and_back_is_refused(
         "rm -rf ~",
         "sudo rm -rf {tmp}/home",
         "cp -al ~ {tmp}/h && echo x >> {tmp}/h/{below}/{other}/MEMORY.md",
+        "find ~ -name MEMORY.md -delete",
+        "find {tmp} -name '*.md' -exec sed -i s/a/b/ {{}} +",
+        "cd ~ && find -name '*.md' -execdir rm {{}} \\;",
     ],
 )
 def test_p3_moving_or_removing_the_home_that_holds_the_data_dir_is_refused(
@@ -144,16 +147,18 @@ def test_p3_moving_or_removing_the_home_that_holds_the_data_dir_is_refused(
 ) -> None:
     """The home (here in a folder this account may write, as root's ``/root`` is in ``/``)
     and every folder above it were spared for every command (``cd ~``); moved away, written
-    in and moved back (or hard-linked whole elsewhere: ``cp -al``) it reached every scope.
-    Now a command moving, removing or hard-linking it (``mv``, ``rm``, ``rmdir``, ``cp -l``)
-    is refused; each one writing into the other scope was first run by bash, and it did."""
+    in and moved back (or hard-linked whole elsewhere: ``cp -al``) it reached every scope, and
+    so did a command over every file below it (``rm -rf ~``, ``find ~ … -delete``). Now a
+    command moving, removing, hard-linking or acting on everything below it (``mv``, ``rm``,
+    ``rmdir``, ``cp -l``, ``find -delete``/``-exec``) is refused; each one writing into the
+    other scope was first run by bash, and it did."""
     below = at.root.relative_to(at.home)
     shell = command.format(tmp=at.tmp, below=below, other=at.other)
 
     reason = at.refusal(shell)
 
     assert reason is not None, shell
-    assert "moves, removes or hard-links" in reason and "may rename" in reason
+    assert ("moves" in reason and "may rename" in reason) or "acts on every file" in reason
     if at.other in shell:
         environment = {"HOME": str(at.home), "PATH": "/usr/bin:/bin"}
         subprocess.run(
@@ -169,6 +174,7 @@ def test_p3_moving_or_removing_the_home_that_holds_the_data_dir_is_refused(
     "command",
     [
         "cd ~ && ls -la",
+        "find ~/.cache -name '*.tmp' -delete && find . -name '*.pyc' -exec rm {} +",
         "mv notes.txt ~/ && rm ~/notes.txt && rm -rf ~/.cache/pip",
         "mv ~/Downloads/app.tar.gz . && cp -r ~ /tmp/home-copy-never-made",
         "cp notes.txt ~/",

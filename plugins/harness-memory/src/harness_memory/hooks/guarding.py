@@ -154,7 +154,7 @@ def shell_refusal(
     for found in read:
         if (reason := _run_time_refusal(found, key, roots, records, table)) is not None:
             return reason
-        if (reason := _moved_home_refusal(found.moved, roots, records)) is not None:
+        if (reason := _moved_home_refusal(found, roots, records)) is not None:
             return reason
     own = {(scope,) for scope in ("user", key) if scope}
     for path in paths:
@@ -244,32 +244,43 @@ def _run_time_refusal(
     return None
 
 
-def _moved_home_refusal(moved: list[str], roots: set[str], records: set[str]) -> str | None:
-    """The refusal of a command moving or removing (``mv``, ``rm``: :data:`~harness_memory.
-    hooks.tool_targets.MOVERS`) the account's home or a folder above it that holds the data
-    dir (or the memory root, or the hooks' state dir) and that this account may rename: moved
-    away, written inside and moved back, it reaches every scope without naming one (P-3). The
-    guard spares the home and its parents for every other command (``cd ~``, ``cp x ~/``);
-    folders below the home are judged for every word already (:func:`~harness_memory.guard.
+def _moved_home_refusal(found: ShellPaths, roots: set[str], records: set[str]) -> str | None:
+    """The refusal of a command renaming (``mv``), removing (``rm -r``), hard-linking
+    (``cp -al``) or acting on every file below (``find … -delete``/``-exec``) the account's
+    home or a folder above it that holds the data dir (or the memory root, or the hooks'
+    state dir): renamed away (where this account may: its parent is writable), written inside
+    and moved back, or swept whole, it reaches every scope without naming one (P-3). The guard
+    spares the home and its parents for every other command (``cd ~``, ``cp x ~/``); folders
+    below the home are judged for every word already (:func:`~harness_memory.guard.
     replaceable_ancestor`). None when no operand is such a folder."""
     home = os.path.normpath(Path.home())
     data_dirs = [app_data_dir_of(Path(root)) for root in roots]
     held = [os.fspath(found) for found in data_dirs if found is not None] or sorted(roots)
     folders = [*held, *(os.path.dirname(folder) for folder in records)]  # noqa: PTH120
-    for path in moved:
+    for path, renamed in [
+        *((path, True) for path in found.moved),
+        *((p, False) for p in found.swept),
+    ]:
         if not is_usable_path(path):
             continue  # judged (and refused) as a path like every other word
         spelled = os.path.normpath(path)
         for spelling in dict.fromkeys((spelled, real_or_none(spelled) or spelled)):
             if spelling != home and not home.startswith(spelling.rstrip("/") + "/"):
                 continue
-            if replaceable_ancestor((spelling,), folders, spare_home=False) is not None:
+            inside = spelling.rstrip("/") + "/"
+            if renamed and replaceable_ancestor((spelling,), folders, spare_home=False):
                 return (
-                    f"{REFUSAL_PREFIX}the command moves, removes or hard-links "
-                    f"{_shown(spelling)}, which "
-                    "holds the memory service's data dir (or the hooks' Session records) and "
-                    "which this account may rename: moving it away and back reaches every "
-                    "scope without naming one; move or remove the folders you mean inside it"
+                    f"{REFUSAL_PREFIX}the command moves {_shown(spelling)}, which holds the "
+                    "memory service's data dir (or the hooks' Session records) and which this "
+                    "account may rename: moving it away and back reaches every scope without "
+                    "naming one; move the folders you mean inside it"
+                )
+            if not renamed and any(folder.startswith(inside) for folder in folders):
+                return (
+                    f"{REFUSAL_PREFIX}the command removes, hard-links or acts on every file "
+                    f"below {_shown(spelling)}, which holds the memory service's data dir (or "
+                    "the hooks' Session records): that reaches every scope without naming one; "
+                    "name the folders you mean inside it"
                 )
     return None
 

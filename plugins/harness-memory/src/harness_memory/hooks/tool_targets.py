@@ -42,6 +42,7 @@ the harness README says what fences those.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import shlex
@@ -122,9 +123,10 @@ class ShellPaths:
     run time from what this cannot read (``$(…)``, a backquote, a variable set from one or
     unset, a relative path after a ``cd`` into such a folder): where they land cannot be known.
     ``over_scan`` is True when a glob read more folder entries than :data:`GLOB_SCAN_CAP`.
-    ``moved`` holds the absolute paths a command moving, removing or hard-linking what it names
-    (:data:`MOVERS`: ``mv ~ /tmp/x``, ``rm -rf ~``, ``cp -al ~ /tmp/x``) takes as operands, as
-    known here (not the destination, which it moves things into).
+    ``moved`` holds the absolute paths a command renaming what it names takes as operands
+    (``mv ~ /tmp/x``; not its destination, which it moves things into), and ``swept`` those a
+    command removing, hard-linking or acting on everything below takes (``rm -rf ~``,
+    ``cp -al ~ /tmp/x``, ``find ~ … -delete``/``-exec``: :data:`MOVERS`), as known here.
     A plain class: ``dataclasses`` imports ``inspect``, too much for a guard process (H-5)."""
 
     __slots__ = (
@@ -134,6 +136,7 @@ class ShellPaths:
         "moved",
         "over_scan",
         "paths",
+        "swept",
         "unanchored",
         "undecided",
         "written_at_run_time",
@@ -147,6 +150,7 @@ class ShellPaths:
         self.unanchored: list[str] = []
         self.written_at_run_time: list[str] = []
         self.moved: list[str] = []
+        self.swept: list[str] = []
         self.over_scan = False
         self.budget = _ScanBudget()
 
@@ -159,6 +163,7 @@ class ShellPaths:
         self.built.extend(inner.built)
         self.written_at_run_time.extend(inner.written_at_run_time)
         self.moved.extend(inner.moved)
+        self.swept.extend(inner.swept)
         self.over_scan = self.over_scan or inner.over_scan
 
 
@@ -304,6 +309,8 @@ DESTINATION_WRITERS = frozenset({"cp", "mv", "ln", "install", "rsync"})
 its sources, which stay judged as every other word is."""
 IN_PLACE_EDITORS = frozenset({"sed", "perl"})
 """Commands that rewrite their file operands when given ``-i`` (``sed -i``, ``perl -pi``)."""
+_FIND_ACTIONS = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir"})
+"""``find`` actions that write (or run a command on) every file below its start folders."""
 _OPERAND_WRITERS = WRITERS | DESTINATION_WRITERS | IN_PLACE_EDITORS
 MOVERS = frozenset({"mv", "rm", "rmdir", "unlink", "rename"})
 """Commands that move or remove the folders they name: naming the account's home (or a folder
@@ -420,7 +427,7 @@ class _Writes:
             self._command = name
             self._unsure = self._unsure or name in _SETTERS
             return
-        if self._command in MOVERS or self._command == "cp":
+        if self._command in MOVERS or self._command in ("cp", "find"):
             expanded = _expand(word, known, environ)
             if word.startswith("-"):
                 self._moving.append(word)
@@ -507,8 +514,13 @@ class _Writes:
             for word in moving
             if word.startswith("-")
         )
-        if command != "cp" or linking:  # ``cp -al ~ /tmp/h``: every file a second name
+        if command in ("mv", "rename"):
             self._found.moved.extend(paths)
+        elif command in MOVERS or (command == "cp" and linking):  # ``cp -al``: second names
+            self._found.swept.extend(paths)
+        elif command == "find" and _FIND_ACTIONS.intersection(moving):
+            starts = list(itertools.takewhile(lambda word: not word.startswith("-"), moving))
+            self._found.swept.extend(starts or [self._base])
         written: list[tuple[str, bool]] = []
         in_place = any(
             word.startswith("--in-place") or (word[1:2] not in ("", "-") and "i" in word[1:])
