@@ -307,7 +307,7 @@ def replaceable_ancestor(
     /tmp/s/…/<other>/a.md && mv /tmp/s ~/.local/share``) writes any scope by a path the guard
     cannot judge beforehand. ``/``, the account's home and the folders above it are never
     returned while ``spare_home``: ``cd ~``, ``cp x ~/`` and ``ls /`` name them every day;
-    a command that moves or removes what it names (``mv ~ /tmp/x``) passes ``spare_home=False``,
+    a command that renames what it names (``mv ~ /tmp/x``) passes ``spare_home=False``,
     and then they are judged like any other folder (root's ``/root``, whose parent ``/`` root
     may write; a home in a folder of the account's own). None when no spelling holds a folder
     so."""
