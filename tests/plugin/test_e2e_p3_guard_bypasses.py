@@ -4,12 +4,12 @@ The hooks are installed with ``harness-memory install``; the model stand-in asks
 shell tool (Codex ``exec_command``, Gemini ``run_shell_command``) to write into another
 Workspace's scope the ways that got through before — ``…/./…``, ``…//memory/…``, a glob, a
 brace, a symlink in the Workspace, bash's ``$'…'``, a command inside ``bash -c '…'``, an
-option glued to its path (``cp -t…``) — in Claude Code through ``Bash`` and an MCP write tool
-(``mcp__files__write_file``, a small stdio MCP server), and, in Codex, to type a write into a
-running terminal
-(``write_stdin``, which Codex never shows its PreToolUse hook: the install switches terminals
-off). Every attempt is refused and nothing lands; a write into the Session's own scope through
-the same shell still does.
+option glued to its path (``cp -t…``), a place built wholly at run time from a file naming the
+other scope (``> "$(cat target)"/…``, ``d=$(cat target); cp … "$d/…"``) — in Claude Code
+through ``Bash`` and an MCP write tool (``mcp__files__write_file``, a small stdio MCP server),
+and, in Codex, to type a write into a running terminal (``write_stdin``, which Codex never
+shows its PreToolUse hook: the install switches terminals off). Every attempt is refused and
+nothing lands; a write into the Session's own scope through the same shell still does.
 """
 
 from __future__ import annotations
@@ -52,6 +52,8 @@ BYPASSES = [
     "echo x > $'{root}/{other}/ansi-c.md'",
     "bash -c 'echo x > {root}/{other}/inner.md'",
     "cp -t{root}/{other} /etc/hostname",
+    'echo x > "$(cat target)"/run-time.md',
+    'd=$(cat target); cp /etc/hostname "$d/run-time-copy.md"',
 ]
 OWN = "echo kept > {root}/{own}/shell-note.md"
 
@@ -88,6 +90,7 @@ async def test_p3_codex_shell_bypasses_and_typing_into_a_terminal_are_refused(
     workspace, own = workspace_with_key(tmp_path)
     other = other_scope(memory_root, tmp_path)
     (workspace / "notes").symlink_to(other)
+    (workspace / "target").write_text(f"{other}\n", encoding="utf-8")
     shell = commands(memory_root, other, own)
     turns: list[Turn] = [
         [codex_call(f"c{n}", "exec_command", {"cmd": c})] for n, c in enumerate(shell)
@@ -124,6 +127,7 @@ async def test_p3_gemini_shell_bypasses_are_refused(
     workspace, own = workspace_with_key(tmp_path)
     other = other_scope(memory_root, tmp_path)
     (workspace / "notes").symlink_to(other)
+    (workspace / "target").write_text(f"{other}\n", encoding="utf-8")
     shell = commands(memory_root, other, own)
     turns: list[Turn] = [[gemini_call(c)] for c in shell]
     fake, status, _, err = await run_gemini(turns, real_service, memory_root, workspace, tmp_path)
@@ -147,6 +151,7 @@ async def test_p3_claude_code_bash_and_mcp_bypasses_are_refused(
     workspace, own = workspace_with_key(tmp_path)
     other = other_scope(memory_root, tmp_path)
     (workspace / "notes").symlink_to(other)
+    (workspace / "target").write_text(f"{other}\n", encoding="utf-8")
     home = tmp_path / "home"
     home.mkdir()
     install("claude-code", home, real_service, memory_root)

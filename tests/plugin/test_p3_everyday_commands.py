@@ -72,6 +72,27 @@ EVERYDAY = [
     "ls /proc/self/fd/ && cat /proc/self/status && echo hi > /dev/stderr",
     "cat /proc/self/cwd/README.md > /dev/null; cat < /dev/stdin > /dev/stdout",
     'cat > /tmp/conf.json <<EOF\n{"a": 1}\nEOF',
+    # run-time words where nothing is written, or written places the guard reads (P-3)
+    'mkdir -p "$(dirname build/out/app.js)" && cp app.js build/out/',
+    'cd "$(git rev-parse --show-toplevel)" && git status --short',
+    'echo "built $(date -u +%FT%TZ)" >> logs/build-$(date +%Y%m%d).log',
+    'tmp=$(mktemp -d) && cp -r src "$tmp/" && ls "$tmp"',
+    'out="$(mktemp)"; pytest -q > "$out" 2>&1; tail -n 20 "$out"',
+    "docker rm $(docker ps -aq --filter status=exited)",
+    "echo $(nproc) > .jobs && make -j$(nproc) > build.log 2>&1",
+    'echo "v-$(git rev-parse --short HEAD)" > version.txt',
+    "git diff > /tmp/patch-$(git rev-parse --short HEAD).diff",
+    "cp $(git ls-files '*.md') /tmp/docs/",
+    'for f in src/*.js; do mv "$f" "${f%.js}.ts"; done',
+    "for i in 1 2 3; do ./bench > out_$i.txt; done",
+    'for f in *.md; do cp "$f" "/tmp/backup/$f"; done',
+    'ln -sf "$(pwd)/bin/tool" ~/.local/bin/tool',
+    'cp "$(command -v python3)" /tmp/py && pushd "$(git rev-parse --show-toplevel)" > /dev/null',
+    "sudo -u www-data touch /tmp/app.lock && timeout 30 tee /tmp/out.txt < input.txt",
+    "if (( $(nproc) > 2 )); then make -j4 > build.log; fi",
+    '[[ "$(git branch --show-current)" > "main" ]] && echo later > /tmp/order.txt',
+    "source .venv/bin/activate && pytest -q > out.txt 2>&1",
+    "sed -n '1,20p' $(git ls-files '*.py' | head -1) && sed -i 's/foo/bar/' src/app.py",
 ]
 
 

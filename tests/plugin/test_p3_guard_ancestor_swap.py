@@ -7,7 +7,10 @@ decision (the memory root is resolved again for every call). A command that move
 folder away, writes inside it and moves it back (or puts a symlink to a folder of its own in
 its place) names no path in the memory root the guard could judge beforehand: a word naming a
 folder that holds the data dir (or the hooks' state dir) and that this account may move is
-refused, like the data dir itself. ``/``, the home and the folders above it pass (``cd ~``).
+refused, like the data dir itself. ``/``, the home and the folders above it pass (``cd ~``),
+but to a command that moves or removes them (``mv ~ /tmp/h``, ``rm -rf ~``): where this account
+may rename its home (root's ``/root``, a home in a folder of its own) that moves the memory root
+away as surely as ``mv ~/.local``.
 """
 
 from __future__ import annotations
@@ -126,7 +129,54 @@ def test_p3_moving_a_folder_that_holds_the_data_dir_away_and_back_is_refused(
 @pytest.mark.parametrize(
     "command",
     [
+        "mv ~ {tmp}/h && echo x > {tmp}/h/{below}/{other}/a.md && mv {tmp}/h ~",
+        'mv "$HOME/" {tmp}/h && echo x > {tmp}/h/{below}/{other}/a.md && mv {tmp}/h "$HOME"',
+        "cd ~/.. && mv home h && echo x > h/{below}/{other}/a.md && mv h home",
+        "sh -c 'mv ~ {tmp}/h' && echo x > {tmp}/h/{below}/{other}/a.md && mv {tmp}/h ~",
+        "mv {tmp} {tmp}-moved",
+        "rm -rf ~",
+        "sudo rm -rf {tmp}/home",
+        "cp -al ~ {tmp}/h && echo x >> {tmp}/h/{below}/{other}/MEMORY.md",
+        "find ~ -name MEMORY.md -delete",
+        "find {tmp} -name '*.md' -exec sed -i s/a/b/ {{}} +",
+        "cd ~ && find -name '*.md' -execdir rm {{}} \\;",
+    ],
+)
+def test_p3_moving_or_removing_the_home_that_holds_the_data_dir_is_refused(
+    at: Home, command: str
+) -> None:
+    """The home (here in a folder this account may write, as root's ``/root`` is in ``/``)
+    and every folder above it were spared for every command (``cd ~``); moved away, written
+    in and moved back (or hard-linked whole elsewhere: ``cp -al``) it reached every scope, and
+    so did a command over every file below it (``rm -rf ~``, ``find ~ … -delete``). Now a
+    command moving, removing, hard-linking or acting on everything below it (``mv``, ``rm``,
+    ``rmdir``, ``cp -l``, ``find -delete``/``-exec``) is refused; each one writing into the
+    other scope was first run by bash, and it did."""
+    below = at.root.relative_to(at.home)
+    shell = command.format(tmp=at.tmp, below=below, other=at.other)
+
+    reason = at.refusal(shell)
+
+    assert reason is not None, shell
+    assert ("moves" in reason and "may rename" in reason) or "acts on every file" in reason
+    if at.other in shell:
+        environment = {"HOME": str(at.home), "PATH": "/usr/bin:/bin"}
+        subprocess.run(
+            ["bash", "-c", shell], cwd=at.tmp, env=environment, check=True, capture_output=True
+        )
+        written = {
+            path.name: path.read_text(encoding="utf-8") for path in (at.root / at.other).iterdir()
+        }
+        assert "x\n" in written.values(), written
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
         "cd ~ && ls -la",
+        "find ~/.cache -name '*.tmp' -delete && find . -name '*.pyc' -exec rm {} +",
+        "mv notes.txt ~/ && rm ~/notes.txt && rm -rf ~/.cache/pip",
+        "mv ~/Downloads/app.tar.gz . && cp -r ~ /tmp/home-copy-never-made",
         "cp notes.txt ~/",
         "ls / ~/.local/share/other-app",
         "cat ~/.local/share/other-app/config.toml > /dev/null",

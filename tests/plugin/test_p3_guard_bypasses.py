@@ -301,7 +301,7 @@ def test_p3_words_built_at_run_time_into_the_services_folders_are_refused(
         "eval 'cd {root}/{own} && echo x > a.md'",
         "echo x > $'{root}/{own}/a.md'",
         "cp -t/tmp /etc/hostname",
-        "cd $(git rev-parse --show-toplevel 2>/dev/null || pwd) && npm test > out-$(date).log",
+        "cd $(git rev-parse --show-toplevel 2>/dev/null || pwd) && npm test > /tmp/out-$(date).log",
         "cd $(mktemp -d) && cp ../notes.txt . && echo x > {own}/a.md",
     ],
 )
@@ -421,12 +421,12 @@ def test_p3_gemini_shell_commands_are_judged_in_the_folder_they_run_in(
 
 
 NOT_SEEN = [
-    'echo x > "$(cat target)"/a.md',
+    "xargs -I{{}} cp note.md {{}}/a.md < target",
     "sh ./write-note.sh",
 ]
 """What the install output and the README's harness table say the guard does not cover
-(``harness_memory.installers.guard_gaps``): a path built wholly at run time, a file written by
-a program the command starts."""
+(``harness_memory.installers.guard_gaps``): a path a program the command starts builds at run
+time (``xargs``), a file written by a program the command starts (a script)."""
 
 
 @pytest.mark.parametrize("harness", list(SHELL))
@@ -439,6 +439,8 @@ def test_p3_what_the_guard_cannot_see_passes_as_the_install_says(
     (where.workspace / "target").write_text(fill("{root}/{other}\n", where), encoding="utf-8")
     script = fill("echo x > {root}/{other}/a.md\n", where)
     (where.workspace / "write-note.sh").write_text(script, encoding="utf-8")
+    (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
+    command = fill(command, where)
     assert answer(where, harness, SHELL[harness][1], {"command": command}) is None
     subprocess.run(["bash", "-c", command], cwd=where.workspace, check=True)
     assert (where.root / where.other / "a.md").read_text(encoding="utf-8") == "x\n"

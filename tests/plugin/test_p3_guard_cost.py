@@ -5,16 +5,22 @@ again for the next one (a mount made between two calls is seen). A call naming m
 the guard judges in time (:data:`~harness_memory.hooks.guarding.PATHS_CAP`, ``PARTS_CAP``,
 ``DEPTH_CAP``) is refused naming why, before any path is looked at, rather than left to the
 harness's timeout (Claude Code lets a call through when its PreToolUse hook times out). The
-caps count; nothing here is timed, so every machine gives the same answers.
+caps count; nothing here is timed, so every machine gives the same answers. So does the scan
+a glob makes: past :data:`~harness_memory.hooks.tool_targets.GLOB_SCAN_CAP` folder entries
+read for one call it stops and the call is refused.
 """
 
 from __future__ import annotations
 
+import glob
+import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from harness_memory import mounts
-from harness_memory.hooks import guarding
+from harness_memory.hooks import guarding, tool_targets
 
 from tests.plugin.test_p3_guard_bypasses import SHELL, Layout, answer, refusal
 
@@ -147,3 +153,78 @@ def test_p3_the_caps_count_every_argument_of_an_mcp_call_together(where: Layout)
     arguments = {"paths": [f"out/{n}.txt" for n in range(guarding.PATHS_CAP + 1)]}
     reason = refusal(answer(where, "gemini", "mcp_files_write_many", arguments))
     assert reason is not None and f"names {guarding.PATHS_CAP + 1} paths" in reason
+
+
+class CountingScandir:
+    """``os.scandir``, counting every folder entry a glob reads."""
+
+    def __init__(self, scandir: Any) -> None:
+        self.scandir = scandir
+        self.entries = 0
+
+    def __call__(self, folder: str) -> Any:
+        counter = self
+
+        class Counted:
+            def __init__(self) -> None:
+                self.inner = counter.scandir(folder)
+
+            def __enter__(self) -> Counted:
+                return self
+
+            def __exit__(self, *exc: object) -> None:
+                self.inner.close()
+
+            def __iter__(self) -> Iterator[os.DirEntry[str]]:
+                for entry in self.inner:
+                    counter.entries += 1
+                    yield entry
+
+        return Counted()
+
+
+@pytest.fixture
+def tree(where: Layout) -> Path:
+    """A tree in the Workspace: 12 folders, 12 in each, 12 files in each (1,884 entries)."""
+    top = where.workspace / "tree"
+    for a in range(12):
+        for b in range(12):
+            folder = top / f"a{a}" / f"b{b}"
+            folder.mkdir(parents=True)
+            for c in range(12):
+                (folder / f"f{c}.txt").write_bytes(b"")
+    return top
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+def test_p3_a_glob_reading_more_entries_than_the_cap_is_refused_and_stops_there(
+    where: Layout, tree: Path, monkeypatch: pytest.MonkeyPatch, harness: str
+) -> None:
+    """A pattern is expanded against the filesystem, every entry of every folder it crosses
+    read: ``/*/*/*/*`` reads whatever the machine holds. The scan counts the entries it reads
+    (here capped at 500) and stops at the cap: the call is refused saying why, and no more
+    than the cap (and the one past it) was read."""
+    counting = CountingScandir(os.scandir)
+    monkeypatch.setattr(tool_targets, "GLOB_SCAN_CAP", 500)
+    monkeypatch.setattr(os, "scandir", counting)
+
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": "rm tree/*/*/*.txt"}))
+
+    assert reason is not None and "folder entries" in reason and "500" in reason
+    assert counting.entries <= 501
+    counting.entries = 0
+    assert answer(where, harness, SHELL[harness][1], {"command": "rm tree/a1/*/*.txt"}) is None
+    assert 0 < counting.entries <= 500
+
+
+def test_p3_a_glob_within_the_cap_finds_what_the_shell_finds(where: Layout, tree: Path) -> None:
+    """The counted scan matches as :func:`glob.glob` (and bash) do: hidden names only for a
+    part starting with ``.``, a trailing ``/`` for folders alone (the guard also judges a
+    new name in each folder the pattern's head matches: ``tree/a1/b?`` as written)."""
+    (tree / ".hidden").mkdir()
+    cwd = str(where.workspace)
+    for pattern in ["tree/*/b1*/f1.txt", "tree/a1/*/", "tree/.*", "tree/*", "tree/a[0-2]/b?"]:
+        found = tool_targets.shell_paths(f"ls {pattern}", cwd, {}).paths
+        expected = sorted(f"{cwd}/{path}" for path in glob.glob(pattern, root_dir=cwd))  # noqa: PTH207 (the shell's way)
+        matched = {path for path in found if path.startswith(f"{cwd}/tree")}
+        assert {path for path in matched if os.path.lexists(path)} == set(expected)

@@ -1,14 +1,25 @@
 """P-3: a path the shell builds at run time is refused when what the command spells could name
-another scope.
+another scope, and a file the command surely writes is refused when its place is built at run
+time at all.
 
 A word with nothing literal before its first expansion (``$(…)/<other>/a.md``,
 ``$UNSET/<other>/a.md``), the text glued after a command substitution (``$(printf %s /)…``) and
 the words inside one (``$(printf '\\x2f%s' '…/<other>/a.md')``) may land anywhere: one naming
 another Workspace's key or the marker is refused. Paths built from variables set earlier in the
 same command (``D=~/…; echo x > $D/…``) and ``$(echo ~/…)`` were judged already (kept here as
-the spec). Each refused form is then run by bash, which writes into the other scope: the gap was
-real. What stays open (``docs/security.md``): a path built wholly at run time with no scope's key
-literal in it (``"$(cat target)"/a.md``, a key split or encoded).
+the spec).
+
+A path built wholly at run time with no scope's key in it (``echo x > "$(cat target)"/a.md``,
+``d=$(cat target); echo x > $d/a.md``, ``cd "$(cat target)" && echo x > a.md``) names nothing
+the guard can judge: what ``target`` holds is known only when the command runs. Such a place
+is refused where the command surely writes it: a redirection's target, the operands of
+``tee``/``touch``/``truncate``/``rm``/``rmdir``/``unlink``/``shred``, the destination of
+``cp``/``mv``/``ln``/``install``/``rsync``, ``dd of=``. Everywhere else a word built at run time
+is read as before (``git commit -m "$(cat msg)"``, ``make -j$(nproc)``, ``kill $(lsof …)``,
+``cd "$(git rev-parse --show-toplevel)"``), and ``$(mktemp)``, ``$(date +%F)``, ``$(nproc)``
+and their kin are read as what they print (a new name in ``$TMPDIR``, one name). Each refused
+form is then run by bash, which writes into the other scope: the gap was real. What stays open
+(``docs/security.md``): a path a program builds (``xargs -I{} cp … {}/a.md``, a script).
 """
 
 from __future__ import annotations
@@ -69,11 +80,82 @@ def test_p3_paths_built_at_run_time_naming_another_scope_are_refused(
     assert set(other.iterdir()) - before, f"bash wrote nothing into the other scope: {shell}"
 
 
+WHOLLY_AT_RUN_TIME = [
+    'echo x > "$(cat target)"/a.md',
+    "echo x >$(cat target)/a.md",
+    "echo x > `cat target`/a.md",
+    "d=$(cat target); echo x > $d/a.md",
+    'd="$(head -n1 target)" && printf x >> "$d/a.md"',
+    'cd "$(cat target)" && echo x > a.md',
+    "cd `cat target`; echo x | tee a.md",
+    'cp note.md "$(cat target)"/a.md',
+    'cp -t "$(cat target)" note.md',
+    "install -m 644 note.md $(cat target)/a.md",
+    'tee "$(cat target)/a.md" < note.md',
+    "touch $(cat target)/a.md",
+    "dd if=note.md of=$(cat target)/a.md status=none",
+    "sudo -n true 2>/dev/null; env LC_ALL=C cp note.md $(cat target)/a.md",
+    "sh -c 'echo x > \"$(cat target)\"/a.md'",
+    "echo x > $UNSET_VARIABLE$(cat target)/a.md",
+    "d=/tmp; read -r d < target; echo x > $d/a.md",
+    'printf -v d %s "$(cat target)"; cp note.md $d/a.md',
+    "d=/tmp; . ./set-d.sh; echo x > $d/a.md",
+    "for d in /tmp; do d=$(cat target); echo x > $d/a.md; done",
+    'echo $(echo x > "$(cat target)"/a.md)',
+    'v=`tee "$(cat target)"/a.md < note.md`',
+    "cp note.md a.md && sed -i s/x/y/ a.md && mv a.md $(cat target)/",
+    'sed -i.bak "s/^/x/" "$(cat target)/MEMORY.md"',
+]
+"""Each names no scope: ``target`` holds the other scope's folder, read when the command runs."""
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize("command", WHOLLY_AT_RUN_TIME)
+def test_p3_a_write_to_a_place_built_wholly_at_run_time_is_refused(
+    where: Layout, harness: str, command: str
+) -> None:
+    """Each was let through (``docs/security.md`` listed it as open); run by bash, each writes
+    into the other scope."""
+    other = where.root / where.other
+    (where.workspace / "target").write_text(f"{other}\n", encoding="utf-8")
+    (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
+    (where.workspace / "set-d.sh").write_text("d=$(cat target)\n", encoding="utf-8")
+
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": command}))
+
+    assert reason is not None, command
+    assert "builds at run time" in reason and "could be another Workspace" in reason
+    before = set(other.iterdir())
+    environment = {"PATH": "/usr/bin:/bin", "HOME": str(where.data)}
+    subprocess.run(
+        ["bash", "-c", command], cwd=where.workspace, env=environment, capture_output=True
+    )
+    assert set(other.iterdir()) - before, f"bash wrote nothing into the other scope: {command}"
+
+
 @pytest.mark.parametrize(
     "command",
     [
         "echo x > $(printf '\\x2f%s' '{root_tail}/{own}/a.md')",
         "echo x > $(printf %s /)$(printf %s {root_tail})/user/a.md",
+        "echo x > {root}/{own}/.workspac$(date +e)",
+        "echo x > {root}/{own}/notes-$(date +%F-{other}).md",
+    ],
+)
+def test_p3_a_write_built_at_run_time_is_refused_even_into_own_scopes(
+    where: Layout, command: str
+) -> None:
+    """Where it lands is known only when it runs: the own scopes are written by their path."""
+    shell = fill(command, where)
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": shell}))
+    assert reason is not None and "at run time" in reason, shell
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "echo x > {root}/{own}/notes-$(date +%F).md",
+        "out=$(mktemp); echo x > {root}/user/a.md; cp {root}/user/a.md $out",
         "echo $(date) > /tmp/guard-test-out.txt",
         "cp $(git ls-files 2>/dev/null) /tmp/guard-test-out/ || true",
         "ls $(pwd)/*.md $UNSET_VARIABLE/*.tmp",

@@ -2,13 +2,16 @@
 
 ``/proc/self/mountinfo`` is missing on macOS and Windows, and on Linux in a chroot or a sandbox
 without ``/proc``. On Linux a bind mount can show a part of the memory root anywhere on its
-filesystem, and only the table says where: there a path outside the memory root on the memory
-root's (or the data dir's, or the Session records') filesystem is refused, naming the missing
-table; the memory root's own scopes stay writable by their paths (a file tool's), and another
-filesystem is not the guard's business. A shell command run in a Workspace on that filesystem
-is refused whole: each of its words, ``echo`` too, may name a file there. Where the kernel has
-no bind mounts (macOS, Windows) nothing is hidden: the guard decides by the spelling, the real
-path and the memory root's device and inode.
+filesystem, and only the table says where by path; but a bind mount shows the very folder (or
+file) it mounts, same device and inode. So without the table the guard reads the memory root's
+(and the data dir's, and the Session records') inodes once per decision and refuses a path
+outside them that leads through one of them, naming the missing table: another Workspace's
+scope mounted in the Workspace is refused for real (in a mount namespace of the test's own).
+Everyday writes in a Workspace on the same filesystem pass (once every command there was
+refused). When those inodes cannot all be read (past the scan's cap of entries, a folder that
+cannot be read), every path on that filesystem is refused as before: a read error never widens
+access. Where the kernel has no bind mounts (macOS, Windows) nothing is hidden: the guard
+decides by the spelling, the real path and the memory root's device and inode.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from harness_memory import mounts
+from harness_memory import mounts, names
 from harness_memory.guard import check_write
 from harness_memory.mounts import read_mount_table
 
@@ -45,13 +48,15 @@ def write(where: Layout, path: Path) -> str | None:
     return refusal(answer(where, "claude-code", "Write", {"file_path": str(path), "content": ""}))
 
 
-def test_p3_linux_without_a_mount_table_refuses_what_a_bind_mount_could_hide(
+def test_p3_linux_without_a_mount_table_judges_a_path_by_the_memory_roots_inodes(
     where: Layout, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The Workspace's own files, on the memory root's filesystem, are no part of it by inode:
+    written as with a table. The memory root's scopes are judged by their paths."""
     monkeypatch.setattr(mounts, "BIND_MOUNTS", True)
     table = read_mount_table()
     assert table.unknown and not table.mounts
-    assert ANOTHER_FILESYSTEM.stat().st_dev != where.root.stat().st_dev
+    assert (where.workspace.stat().st_dev) == where.root.stat().st_dev
 
     def decide(path: Path) -> bool:
         return check_write(path, memory_root=where.root, workspace_key=where.own).allowed
@@ -59,25 +64,33 @@ def test_p3_linux_without_a_mount_table_refuses_what_a_bind_mount_could_hide(
     assert decide(where.root / "user" / "a.md")
     assert decide(where.root / where.own / "a.md")
     assert not decide(where.root / where.other / "a.md")
-    assert not decide(where.workspace / "notes.md")  # may be another scope mounted here
+    assert decide(where.workspace / "notes.md")
     assert decide(ANOTHER_FILESYSTEM / "guard-test-never-written.txt")
+
+    assert write(where, where.workspace / "src" / "a.md") is None
+    assert write(where, where.root / where.own / "a.md") is None
+    assert write(where, where.root / where.other / "a.md") is not None
+    assert shell(where, f"echo x > {where.root}/{where.own}/a.md") is None
+    assert shell(where, f"echo x > {where.workspace}/notes.md && ls") is None
+    assert shell(where, f"echo x > {where.root}/{where.other}/a.md") is not None
+
+
+def test_p3_linux_without_a_mount_table_refuses_the_filesystem_when_the_inodes_are_unknown(
+    where: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Memory root entries past the scan's cap (counted: here 2): which inodes it holds is
+    unknown, so every path outside it on its filesystem could be a part of it mounted there,
+    and a word built at run time whose literal part lies there could reach it."""
+    monkeypatch.setattr(mounts, "BIND_MOUNTS", True)
+    monkeypatch.setattr(names, "NAMES_CAP", 2)
+    monkeypatch.delenv("UNSET_VARIABLE", raising=False)
 
     reason = write(where, where.workspace / "mounted" / "a.md")
     assert reason is not None and "mount table cannot be read" in reason
     assert write(where, where.root / where.own / "a.md") is None
-    assert write(where, where.root / where.other / "a.md") is not None
     assert write(where, ANOTHER_FILESYSTEM / "guard-test-never-written.txt") is None
     reason = shell(where, f"echo x > {where.root}/{where.own}/a.md")
     assert reason is not None and "mount table cannot be read" in reason  # ``echo`` here
-
-
-def test_p3_linux_without_a_mount_table_refuses_words_built_at_run_time_on_that_filesystem(
-    where: Layout, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A word the guard cannot decide whose literal part lies on the memory root's filesystem
-    could be a part of it mounted there: refused too."""
-    monkeypatch.setattr(mounts, "BIND_MOUNTS", True)
-    monkeypatch.delenv("UNSET_VARIABLE", raising=False)
 
     def mcp_write(folder: Path) -> str | None:
         arguments = {"path": f"{folder}/$UNSET_VARIABLE.md"}
@@ -107,7 +120,7 @@ def test_p3_where_the_kernel_has_no_bind_mounts_a_missing_table_hides_nothing(
 
 _THROUGH_A_BIND_MOUNT_WITHOUT_THE_TABLE = """
 import io, json, subprocess, sys
-from harness_memory import mounts
+from harness_memory import mounts, names
 from harness_memory.cli import main
 root, source, alias, workspace, state, missing = sys.argv[1:7]
 subprocess.run(["mount", "--bind", source, alias], check=True)
@@ -130,14 +143,15 @@ def test_p3_a_scope_bind_mounted_in_the_workspace_is_refused_without_the_table(
 ) -> None:
     """For real, in a user and mount namespace of the test's own: another Workspace's scope
     mounted inside this Workspace while the guard cannot read the mount table. The write
-    through it is refused naming the missing table; the Session's own scope by its path is
-    not."""
+    through it is refused naming the missing table; the Session's own scope by its path and
+    a file of the Workspace beside the mount are not."""
     alias = where.workspace / "other-memory"
     alias.mkdir()
     through, own = alias / "a.md", where.root / where.own / "a.md"
+    plain = where.workspace / "notes.md"
     missing = where.workspace / "no-proc"
     arguments = [where.root, where.root / where.other, alias, where.workspace, where.state]
-    arguments += [missing, through, own]
+    arguments += [missing, through, own, plain]
     script = [sys.executable, "-c", _THROUGH_A_BIND_MOUNT_WITHOUT_THE_TABLE]
     done = subprocess.run(
         ["unshare", "--user", "--map-root-user", "--mount", *script, *map(str, arguments)],
@@ -151,3 +165,4 @@ def test_p3_a_scope_bind_mounted_in_the_workspace_is_refused_without_the_table(
 
     assert "mount table cannot be read" in answers[str(through)]
     assert answers[str(own)] == ""
+    assert answers[str(plain)] == ""  # the Workspace's own file, on the same filesystem

@@ -7,7 +7,9 @@ the memory root (tokens, drafts, locks, other agents, histories: :func:`memory_c
 service_owned`). Other writes outside the memory root are not the guard's business and are
 allowed (the harness's own permission rules still apply to them).
 
-The guard writes no file and reads none but the kernel's mount table: it resolves symlinks
+The guard writes no file and reads none but the kernel's mount table (and, for a hard-linked
+file or without that table, the inodes of the memory root: :mod:`harness_memory.names`): it
+resolves symlinks
 (``os.path.realpath``) so that a link planted anywhere on the way cannot smuggle a write into
 another scope, and, for a path that seems to lie outside the memory root, asks where the kernel
 lands it, so that another name the kernel resolves and ``realpath`` does not cannot either: a
@@ -16,7 +18,9 @@ another letter case on a case-insensitive disk), or a mount that shows a part of
 root elsewhere (a bind mount of one scope folder, of a folder in one, of one of its files:
 :mod:`harness_memory.mounts`). The mount table is read once per decision and passed to every
 path it judges (``mounts``); where it cannot be read on a kernel that has bind mounts, a path
-outside the memory root on its filesystem is refused, since where it lands cannot be known.
+outside the memory root that leads through one of the memory root's files or folders (same
+device and inode, as a bind mount shows them) is refused, and every path on its filesystem
+when those cannot all be read.
 """
 
 from __future__ import annotations
@@ -107,9 +111,10 @@ def check_write(
     service's own folders of the data dir that holds it (:func:`_outside_the_memory_root`).
     ``mounts`` is the decision's mount table (:func:`harness_memory.mounts.read_mount_table`),
     read here when None; where it could not be read on a kernel with bind mounts
-    (``unknown``), a path outside the memory root on the memory root's or the data dir's
-    filesystem is denied (:func:`unseen_by_mount`). Never raises for odd input: an empty path,
-    or one (joined with ``cwd``) holding NUL or a lone surrogate, is denied.
+    (``unknown``), a path outside the memory root through a file or folder of the memory root
+    or the data dir (by device and inode) is denied (:func:`unseen_by_mount`). Never raises
+    for odd input: an empty path, or one (joined with ``cwd``) holding NUL or a lone
+    surrogate, is denied.
     """
     joined = _joined(target_path, cwd)
     if isinstance(joined, GuardDecision):
@@ -187,9 +192,10 @@ def _outside_the_memory_root(
     bearer tokens, drafts, locks, every agent's config, memory and history). A harness on the
     service's machine reaches the whole data dir; a token file written there would open the
     API to every project, another agent's memory root is no scope of this Session (P-3).
-    Without a mount table to read where bind mounts exist, a path on the memory root's or the
-    data dir's filesystem is refused (:func:`unseen_by_mount`); so is a folder above the data
-    dir that this account may rename or remove (:func:`replaceable_ancestor`)."""
+    Without a mount table to read where bind mounts exist, a path through a file or folder of
+    the memory root or the data dir is refused (:func:`unseen_by_mount`); so is a folder above
+    the data dir that this account may rename or remove (:func:`replaceable_ancestor`), and a
+    file with another name in the memory root (:func:`has_other_names`)."""
     roots = tuple(dict.fromkeys((root_spelled, root_real)))
     data_dirs = [app_data_dir_of(Path(root)) for root in roots]
     held = [os.fspath(found) for found in data_dirs if found is not None]
@@ -227,9 +233,11 @@ def _outside_the_memory_root(
     if any(unseen_by_mount(real, folder, mounts) for folder in (root_real, data_folder) if folder):
         return GuardDecision(
             False,
-            "the kernel's mount table cannot be read here (no /proc/self/mountinfo), so whether "
-            "this path is a part of the memory root mounted under another name cannot be known; "
-            "write memory files by their path inside the memory root, or make /proc readable",
+            "the kernel's mount table cannot be read here (no /proc/self/mountinfo), and the "
+            "path leads through a file or folder of the memory root or the service's data dir "
+            "(same device and inode: mounted under another name), or their entries cannot all "
+            "be read; write memory files by their path inside the memory root, or make /proc "
+            "readable",
         )
     parts = None if data_folder is None else below_under_another_name(real, data_folder, mounts)
     if parts is not None and service_owned(parts):
@@ -238,7 +246,7 @@ def _outside_the_memory_root(
             "the path reaches the memory service's data dir under another name (a bind mount, "
             "another letter case) and lands in its own folders, which only the service writes",
         )
-    if has_other_names(real, root_real):
+    if has_other_names(real, root_real, mounts):
         return _HARD_LINKED
     return GuardDecision(True, "outside the memory root: not the memory guard's business")
 
@@ -253,27 +261,44 @@ HARD_LINK_REASON = (
 _HARD_LINKED = GuardDecision(False, HARD_LINK_REASON)
 
 
-def has_other_names(real: str, folder: str) -> bool:
-    """Whether ``real`` (symlinks resolved) is an existing file with more than one name (a hard
-    link) on ``folder``'s filesystem: writing it writes every name, and one may lie in the
-    memory root (or the Session records), in a scope this Session may not write. Which names it
-    has cannot be asked of the kernel, so any is refused; the service leaves every memory file
-    one name (its own second name for a temporary file lasts only while it writes it). Two
-    ``stat`` calls; False for a folder, a missing file (or ``folder``) or another filesystem.
-    True when either cannot be looked at otherwise (``EACCES``, ``EIO`` …): a read error never
-    lets a write through that a readable file would have been refused."""
+def has_other_names(real: str, folder: str, mounts: MountTable | None = None) -> bool:
+    """Whether writing ``real`` (symlinks resolved), an existing file with more than one name
+    (a hard link) on ``folder``'s filesystem, may write a file of ``folder`` under another
+    name: writing it writes every name, and one may lie in the memory root (or the Session
+    records), in a scope this Session may not write. Which names a file has cannot be asked
+    of the kernel, but ``folder`` holds one only if it holds the file's inode: with this
+    decision's ``mounts``, the inodes ``folder`` holds are read (once per decision:
+    :meth:`harness_memory.mounts.MountTable.inodes_in`) and a file of several names none of
+    which is in it passes (a pnpm store on the same disk); without, any file of several names
+    counts (inside the memory root, where the service leaves every memory file one name), as
+    does any on ``folder``'s filesystem when its inodes cannot all be read. False for a
+    folder, a missing file (or ``folder``). True when either cannot be looked at otherwise
+    (``EACCES``, ``EIO`` …): a read error never lets a write through that a readable file
+    would have been refused."""
     try:
         found = Path(real).lstat()
         if not stat.S_ISREG(found.st_mode) or found.st_nlink <= 1:
             return False
-        return found.st_dev == Path(folder).stat().st_dev
     except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError:
+        return True
+    if mounts is None:
+        return True
+    inodes = mounts.inodes_in(folder)
+    if inodes is not None:  # compared as stat gives them (overlayfs: a file's own device)
+        return (found.st_dev, found.st_ino) in inodes
+    try:
+        return found.st_dev == Path(folder).stat().st_dev
+    except FileNotFoundError:
         return False
     except OSError:
         return True
 
 
-def replaceable_ancestor(spellings: tuple[str, ...], folders: list[str]) -> str | None:
+def replaceable_ancestor(
+    spellings: tuple[str, ...], folders: list[str], *, spare_home: bool = True
+) -> str | None:
     """The folder of ``spellings`` (a path as spelled and resolved, absolute and normalised)
     that holds one of ``folders`` (the data dir or the memory root, spelled and resolved) and
     that this account may rename, remove or replace by another (a symlink to a folder of its
@@ -281,12 +306,14 @@ def replaceable_ancestor(spellings: tuple[str, ...], folders: list[str]) -> str 
     time). Moving such a folder away and back (``mv ~/.local/share /tmp/s && echo x >
     /tmp/s/…/<other>/a.md && mv /tmp/s ~/.local/share``) writes any scope by a path the guard
     cannot judge beforehand. ``/``, the account's home and the folders above it are never
-    returned: ``cd ~``, ``cp x ~/`` and ``ls /`` name them every day, and a home's parent is
-    the administrator's (``docs/security.md`` says what stays open). None when no spelling
-    holds a folder so."""
+    returned while ``spare_home``: ``cd ~``, ``cp x ~/`` and ``ls /`` name them every day;
+    a command that renames what it names (``mv ~ /tmp/x``) passes ``spare_home=False``,
+    and then they are judged like any other folder (root's ``/root``, whose parent ``/`` root
+    may write; a home in a folder of the account's own). None when no spelling holds a folder
+    so."""
     home = os.path.normpath(Path.home())
     for path in dict.fromkeys(spellings):
-        if path == "/" or path == home or home.startswith(path.rstrip("/") + "/"):
+        if spare_home and (path == "/" or path == home or home.startswith(path.rstrip("/") + "/")):
             continue
         holds = any(folder.startswith(path.rstrip("/") + "/") for folder in folders)
         if holds and os.access(os.path.dirname(path), os.W_OK):  # noqa: PTH120
@@ -312,11 +339,14 @@ def below_under_another_name(real: str, root: str, mounts: MountTable) -> tuple[
 
 def unseen_by_mount(real: str, root: str, mounts: MountTable) -> bool:
     """Whether ``real`` may land in ``root`` through a mount this decision cannot see: the
-    mount table could not be read on a kernel with bind mounts (``mounts.unknown``) and the
-    nearest existing folder on ``real``'s way (or ``real`` itself) lies on ``root``'s
-    filesystem, as every bind mount of a part of ``root`` does (same device). False with a
-    readable table, for a path on another filesystem, or when ``root`` cannot be looked at
-    (a missing folder has no second name). One ``stat`` per folder until one exists."""
+    mount table could not be read on a kernel with bind mounts (``mounts.unknown``) and
+    ``real`` or a folder on its way is a file or folder of ``root`` by device and inode, which
+    is what a bind mount shows
+    (:meth:`harness_memory.mounts.MountTable.inodes_in`, read once per decision; compared as
+    ``stat`` gives them, so a file of an overlayfs, whose device is its layer's, is found too);
+    or the inodes of ``root`` cannot all be read and ``real`` lies on ``root``'s filesystem
+    (then any path there may be one). False with a readable table, or when ``root`` cannot be
+    looked at (a missing folder has no second name). One ``stat`` per folder on the way."""
     if not mounts.unknown:
         return False
     try:
@@ -324,11 +354,21 @@ def unseen_by_mount(real: str, root: str, mounts: MountTable) -> bool:
     except OSError:
         return False
     path = PurePath(real)
+    inodes = mounts.inodes_in(root)
+    if inodes is None:  # unknown: any path on the root's filesystem may be a part of it
+        for folder in (path, *path.parents):
+            try:
+                return Path(folder).stat().st_dev == wanted
+            except OSError:
+                continue
+        return False
     for folder in (path, *path.parents):
         try:
-            return Path(folder).stat().st_dev == wanted
+            found = os.stat(folder)  # noqa: PTH116 (see below_by_identity)
         except OSError:
-            continue
+            continue  # not there (yet): a folder above may still be a mounted part
+        if (found.st_dev, found.st_ino) in inodes:
+            return True
     return False
 
 

@@ -24,6 +24,8 @@ import sys
 from pathlib import Path, PurePath
 from typing import NamedTuple
 
+from harness_memory.names import inodes_in
+
 __all__ = ["BIND_MOUNTS", "MOUNT_TABLE", "MountTable", "below_by_mount", "read_mount_table"]
 
 MOUNT_TABLE = Path("/proc/self/mountinfo")
@@ -61,11 +63,19 @@ class MountTable:
     under another name, and the guard refuses it rather than guess. A plain class, like
     :class:`harness_memory.hooks.tool_targets.ShellPaths` (H-5)."""
 
-    __slots__ = ("mounts", "unknown")
+    __slots__ = ("_inodes", "mounts", "unknown")
 
     def __init__(self, mounts: list[_Mount], *, unknown: bool = False) -> None:
         self.mounts = mounts
         self.unknown = unknown
+        self._inodes: dict[str, frozenset[tuple[int, int]] | None] = {}
+
+    def inodes_in(self, folder: str) -> frozenset[tuple[int, int]] | None:
+        """The inodes ``folder`` holds (:func:`harness_memory.names.inodes_in`), read once for
+        this decision, like the table itself: a later decision reads them again."""
+        if folder not in self._inodes:
+            self._inodes[folder] = inodes_in(folder)
+        return self._inodes[folder]
 
 
 def read_mount_table() -> MountTable:

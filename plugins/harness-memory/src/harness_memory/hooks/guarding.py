@@ -12,9 +12,12 @@ key would be let into that scope next (P-3).
 One tool call is one decision: the kernel's mount table is read once for it
 (:func:`harness_memory.mounts.read_mount_table`) and handed to every path judged, and a command
 naming more paths than :data:`PATHS_CAP` (or more folders on their ways than :data:`PARTS_CAP`,
-or one path deeper than :data:`DEPTH_CAP`) is refused unjudged, so the answer always comes well
-within the harness's hook timeout (a guard killed by the timeout would let the call through in
-Claude Code).
+or one path deeper than :data:`DEPTH_CAP`, or globs reading more folder entries than
+:data:`~harness_memory.hooks.tool_targets.GLOB_SCAN_CAP`) is refused unjudged, so the answer
+always comes well within the harness's hook timeout (a guard killed by the timeout would let the
+call through in Claude Code). A place the command surely writes that the shell builds at run
+time is refused whatever it may name (:func:`_run_time_refusal`), and so is a command moving or
+removing the home (or a folder above it) that holds the data dir (:func:`_moved_home_refusal`).
 """
 
 from __future__ import annotations
@@ -37,8 +40,12 @@ from harness_memory.guard import (
     replaceable_ancestor,
     unseen_by_mount,
 )
-from harness_memory.hooks import claude_code
-from harness_memory.hooks.tool_targets import ShellPaths, ToolWrites, shell_paths
+from harness_memory.hooks import claude_code, tool_targets
+from harness_memory.hooks.tool_targets import (
+    ShellPaths,
+    ToolWrites,
+    shell_paths,
+)
 from harness_memory.mounts import MountTable, read_mount_table
 from harness_memory.settings import HarnessSettings
 
@@ -147,6 +154,8 @@ def shell_refusal(
     for found in read:
         if (reason := _run_time_refusal(found, key, roots, records, table)) is not None:
             return reason
+        if (reason := _moved_home_refusal(found, roots, records)) is not None:
+            return reason
     own = {(scope,) for scope in ("user", key) if scope}
     for path in paths:
         if (reason := _records_refusal(path, cwd, records, table)) is not None:
@@ -206,6 +215,22 @@ def _run_time_refusal(
                 f"marker ({_shown(word)}); name memory files by their literal path inside "
                 "the user scope or this Session's Workspace scope"
             )
+    if found.over_scan:
+        return (
+            f"{REFUSAL_PREFIX}a glob in the command reads more than "
+            f"{tool_targets.GLOB_SCAN_CAP} folder entries, more than the guard reads within "
+            "the hook's time limit; name the files, or narrow the pattern (a folder "
+            "before the first *, fewer * levels)"
+        )
+    for word in found.written_at_run_time:
+        return (
+            f"{REFUSAL_PREFIX}the command writes a path the shell builds at run time "
+            f"({_shown(word)}: $(…), `…`, a variable set from one or unset, or a relative "
+            "path after a cd into such a folder); where it lands cannot be known before the "
+            "command runs, and it could be another Workspace's memory scope. Write to a "
+            "literal path (a $(mktemp) or $(date …) in it is read), or run the command that "
+            "makes the path first and use what it printed"
+        )
     for word in found.unanchored:
         if could_name_a_scope(word, key):
             return (
@@ -216,6 +241,47 @@ def _run_time_refusal(
                 "memory files by their literal path inside the user scope or this Session's "
                 "Workspace scope"
             )
+    return None
+
+
+def _moved_home_refusal(found: ShellPaths, roots: set[str], records: set[str]) -> str | None:
+    """The refusal of a command renaming (``mv``), removing (``rm -r``), hard-linking
+    (``cp -al``) or acting on every file below (``find … -delete``/``-exec``) the account's
+    home or a folder above it that holds the data dir (or the memory root, or the hooks'
+    state dir): renamed away (where this account may: its parent is writable), written inside
+    and moved back, or swept whole, it reaches every scope without naming one (P-3). The guard
+    spares the home and its parents for every other command (``cd ~``, ``cp x ~/``); folders
+    below the home are judged for every word already (:func:`~harness_memory.guard.
+    replaceable_ancestor`). None when no operand is such a folder."""
+    home = os.path.normpath(Path.home())
+    data_dirs = [app_data_dir_of(Path(root)) for root in roots]
+    held = [os.fspath(found) for found in data_dirs if found is not None] or sorted(roots)
+    folders = [*held, *(os.path.dirname(folder) for folder in records)]  # noqa: PTH120
+    for path, renamed in [
+        *((path, True) for path in found.moved),
+        *((p, False) for p in found.swept),
+    ]:
+        if not is_usable_path(path):
+            continue  # judged (and refused) as a path like every other word
+        spelled = os.path.normpath(path)
+        for spelling in dict.fromkeys((spelled, real_or_none(spelled) or spelled)):
+            if spelling != home and not home.startswith(spelling.rstrip("/") + "/"):
+                continue
+            inside = spelling.rstrip("/") + "/"
+            if renamed and replaceable_ancestor((spelling,), folders, spare_home=False):
+                return (
+                    f"{REFUSAL_PREFIX}the command moves {_shown(spelling)}, which holds the "
+                    "memory service's data dir (or the hooks' Session records) and which this "
+                    "account may rename: moving it away and back reaches every scope without "
+                    "naming one; move the folders you mean inside it"
+                )
+            if not renamed and any(folder.startswith(inside) for folder in folders):
+                return (
+                    f"{REFUSAL_PREFIX}the command removes, hard-links or acts on every file "
+                    f"below {_shown(spelling)}, which holds the memory service's data dir (or "
+                    "the hooks' Session records): that reaches every scope without naming one; "
+                    "name the folders you mean inside it"
+                )
     return None
 
 
@@ -348,7 +414,7 @@ def _records_refusal(target: str, cwd: str, records: set[str], mounts: MountTabl
             f"{REFUSAL_PREFIX}the hooks' Session records say which Workspace scope this "
             f"Session may write; only the hooks write them ({_shown(target)})"
         )
-    if real is not None and any(has_other_names(real, folder) for folder in records):
+    if real is not None and any(has_other_names(real, folder, mounts) for folder in records):
         return f"{REFUSAL_PREFIX}{HARD_LINK_REASON} ({_shown(target)})"
     return None
 

@@ -28,13 +28,21 @@ prefix; the guard refuses it when that prefix is inside the memory root or could
 it. A word with nothing literal before its first expansion (``$(…)/<key>/a.md``,
 ``$X/<key>/a.md``), the literal text glued after a command substitution (``$(…)<rest>``) and the
 words inside one (``$(printf '\x2f%s' 'm/<key>/a.md')``) may become a path anywhere: they are
-returned in ``built``, and the guard refuses one naming another scope's key or the marker. What
-stays unseen: a path built entirely at run time with no scope's key literal in it, or written by
-a program (a script, ``python -c``) — the harness README says what fences those.
+returned in ``built``, and the guard refuses one naming another scope's key or the marker.
+
+A place the command surely writes (a redirection's target, a :data:`WRITERS` operand, a
+:data:`DESTINATION_WRITERS` destination, ``dd of=``) that the shell builds at run time from what
+cannot be read here is returned in ``written_at_run_time``, whatever it names: the guard refuses
+it. ``$(mktemp)`` and name-only substitutions (``$(date +%F)``, ``$(nproc)``) are read as what
+they print first, and a ``for`` loop's variable over words read here takes those values. Globs
+are expanded by a counted scan (:data:`GLOB_SCAN_CAP` entries per command). What stays unseen: a
+path a program the command starts builds or writes (a script, ``python -c``, ``xargs -I{}``) —
+the harness README says what fences those.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import shlex
@@ -42,7 +50,16 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path, PurePath
 
-__all__ = ["ShellPaths", "ToolWrites", "patch_targets", "shell_paths"]
+__all__ = [
+    "DESTINATION_WRITERS",
+    "GLOB_SCAN_CAP",
+    "IN_PLACE_EDITORS",
+    "WRITERS",
+    "ShellPaths",
+    "ToolWrites",
+    "patch_targets",
+    "shell_paths",
+]
 
 _PATCH_TARGET_RE = re.compile(
     r"^[^\S\n]*\*\*\* (?i:add file|update file|delete file|move to): (?P<path>.+?)\s*$",
@@ -66,6 +83,8 @@ _CD_WORDS = {"cd", "pushd"}
 _UNKNOWN_FOLDER_WORDS = {"-execdir", "-okdir"}
 """``find`` options that run their command in each found file's folder."""
 _GLOB_CHARS = re.compile(r"[*?\[]")
+_PUNCTUATION = re.compile(r"^[;&|()<>]+$").match
+"""A token the lexer made of punctuation characters alone (``)``, ``);``, ``&&`` …)."""
 _BRACE_CAP = 256  # words one brace expression may become; past it the word is undecided
 
 
@@ -98,9 +117,30 @@ class ShellPaths:
     ``built`` (text that becomes part of a path built at run time, with nothing literal before
     it: a word starting with an expansion, the text glued after ``$(…)`` or a backquote, every
     word inside a command substitution; it may land anywhere).
+
+    ``written_at_run_time`` holds the words the command surely writes (a redirection's target,
+    an operand of a file-writing command: :data:`WRITERS`) whose place the shell builds at
+    run time from what this cannot read (``$(…)``, a backquote, a variable set from one or
+    unset, a relative path after a ``cd`` into such a folder): where they land cannot be known.
+    ``over_scan`` is True when a glob read more folder entries than :data:`GLOB_SCAN_CAP`.
+    ``moved`` holds the absolute paths a command renaming what it names takes as operands
+    (``mv ~ /tmp/x``; not its destination, which it moves things into), and ``swept`` those a
+    command removing, hard-linking or acting on everything below takes (``rm -rf ~``,
+    ``cp -al ~ /tmp/x``, ``find ~ … -delete``/``-exec``: :data:`MOVERS`), as known here.
     A plain class: ``dataclasses`` imports ``inspect``, too much for a guard process (H-5)."""
 
-    __slots__ = ("built", "derived", "paths", "unanchored", "undecided")
+    __slots__ = (
+        "budget",
+        "built",
+        "derived",
+        "moved",
+        "over_scan",
+        "paths",
+        "swept",
+        "unanchored",
+        "undecided",
+        "written_at_run_time",
+    )
 
     def __init__(self) -> None:
         self.built: list[str] = []
@@ -108,6 +148,23 @@ class ShellPaths:
         self.paths: list[str] = []
         self.undecided: list[str] = []
         self.unanchored: list[str] = []
+        self.written_at_run_time: list[str] = []
+        self.moved: list[str] = []
+        self.swept: list[str] = []
+        self.over_scan = False
+        self.budget = _ScanBudget()
+
+    def take(self, inner: ShellPaths) -> None:
+        """Add what ``inner`` (a command read inside a word of this one) names."""
+        self.paths.extend(inner.paths)
+        self.undecided.extend(inner.undecided)
+        self.unanchored.extend(inner.unanchored)
+        self.derived.extend(inner.derived)
+        self.built.extend(inner.built)
+        self.written_at_run_time.extend(inner.written_at_run_time)
+        self.moved.extend(inner.moved)
+        self.swept.extend(inner.swept)
+        self.over_scan = self.over_scan or inner.over_scan
 
 
 _FOLDERS_CAP = 64
@@ -130,6 +187,7 @@ def shell_paths(
     *,
     _depth: int = 0,
     _lost: bool = False,
+    _budget: _ScanBudget | None = None,
 ) -> ShellPaths:
     """Every path ``command`` names, read as a POSIX shell (bash) run in ``cwd`` with
     ``environ``.
@@ -145,6 +203,7 @@ def shell_paths(
     lexer cannot split (an unclosed quote) is split at white space instead, so nothing is
     skipped. Never raises for odd input.
     """
+    command = _read_substitutions(command, environ)
     try:
         lexer = shlex.shlex(_bash_quoting(command), posix=True, punctuation_chars=";&|()<>")
         lexer.whitespace_split = True
@@ -153,7 +212,11 @@ def shell_paths(
     except ValueError:
         words = command.split()
     found = ShellPaths()
-    found.built.extend(match.group("tail") for match in _GLUED_TAIL_RE.finditer(command))
+    found.budget = found.budget if _budget is None else _budget  # one for the whole command
+    tails = [match.group("tail") for match in _GLUED_TAIL_RE.finditer(command)]
+    found.built.extend(tails)
+    writes = _Writes(found, set(tails))
+    inside = _Writes(found, set())  # the commands inside ``$(…)`` and backquotes write too
     known: dict[str, str | None] = {}  # assigned in the command; None: assigned, undecidable
     bases = [cwd]
     previous: str | None = None
@@ -162,14 +225,22 @@ def shell_paths(
     quoted_back = False  # whether it is inside a backquoted command
     last = ""  # the word before, separators included
     for word in words:
+        closing = substituting > 0 and substituting <= word.count(")") and _PUNCTUATION(word)
         if word == "(" and last.endswith("$"):
             substituting += 1
-        elif word == ")" and substituting:
-            substituting -= 1
+        elif substituting and _PUNCTUATION(word):  # ``)``, or ``);`` as the lexer groups them
+            substituting = max(0, substituting - word.count(")"))
         if word.count("`") % 2:
             quoted_back = not quoted_back
         if substituting or quoted_back or "`" in word:
             found.built.append(word)  # text the command substitution's output is made of
+            _see_inside(inside, word, quoted_back, known, environ, lost=lost, base=bases[-1])
+        if closing:  # the end of a top-level ``$(…)``; ``);``, ``)|`` also end the command
+            writes.closed_substitution()
+            if word.strip(")"):
+                writes.end()
+        elif not substituting and not quoted_back:
+            writes.see(word, known, environ, lost=lost, base=bases[-1])
         last = word
         if previous in _CD_WORDS and not word.startswith("-"):
             target = _expand(word, known, environ)
@@ -192,16 +263,400 @@ def shell_paths(
                     for at in range(glued.start("letters") + 1, glued.end("letters") + 1):
                         _add(found, piece[at:], bases, known, environ, lost=lost)
         if _depth < _INNER_DEPTH and any(char.isspace() for char in word):
-            inner = shell_paths(word, bases[-1], environ, _depth=_depth + 1, _lost=lost)
-            found.paths.extend(inner.paths)
-            found.undecided.extend(inner.undecided)
-            found.unanchored.extend(inner.unanchored)
-            found.derived.extend(inner.derived)
-            found.built.extend(inner.built)
+            inner = shell_paths(
+                word, bases[-1], environ, _depth=_depth + 1, _lost=lost, _budget=found.budget
+            )
+            found.take(inner)
         if previous in _CD_WORDS and word.startswith("-") and word != "-":
             continue  # cd -P, cd -L, cd --: the folder is the next word
         previous = None if word in _SEPARATORS else word
+    writes.end()
     return found
+
+
+def _see_inside(
+    inside: _Writes,
+    word: str,
+    quoted_back: bool,
+    known: Mapping[str, str | None],
+    environ: Mapping[str, str],
+    *,
+    lost: bool,
+    base: str,
+) -> None:
+    """Feed ``inside`` (the commands inside ``$(…)`` and backquotes) one word of one: a
+    ``(`` or ``)`` begins or ends a command there, and so does a backquote (the text after an
+    opening one, ``v=`tee``, and before a closing one is the word inside)."""
+    if word.count("`") % 2:
+        before, _, after = word.partition("`") if not quoted_back else word.rpartition("`")
+        piece = after if quoted_back else before
+        if quoted_back:
+            inside.end()
+        if piece:
+            inside.see(piece, known, environ, lost=lost, base=base)
+        if not quoted_back:
+            inside.end()
+        return
+    inside.see(word.strip("`"), known, environ, lost=lost, base=base)
+    if word in ("(", ")") or word.startswith(")"):
+        inside.end()
+
+
+WRITERS = frozenset({"tee", "touch", "truncate", "rm", "rmdir", "unlink", "shred"})
+"""Commands that write (or remove) every file operand they are given."""
+DESTINATION_WRITERS = frozenset({"cp", "mv", "ln", "install", "rsync"})
+"""Commands that write their last operand (or the folder after ``-t``); ``mv`` also removes
+its sources, which stay judged as every other word is."""
+IN_PLACE_EDITORS = frozenset({"sed", "perl"})
+"""Commands that rewrite their file operands when given ``-i`` (``sed -i``, ``perl -pi``)."""
+_FIND_ACTIONS = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir"})
+"""``find`` actions that write (or run a command on) every file below its start folders."""
+_OPERAND_WRITERS = WRITERS | DESTINATION_WRITERS | IN_PLACE_EDITORS
+MOVERS = frozenset({"mv", "rm", "rmdir", "unlink", "rename"})
+"""Commands that move or remove the folders they name: naming the account's home (or a folder
+above it) they can take the memory root away and put it back (:attr:`ShellPaths.moved`);
+``cp -l`` (``-al``, ``--link``) too, which gives every file in them a second name."""
+_WRAPPERS = frozenset(
+    {"sudo", "doas", "env", "command", "builtin", "exec", "nohup", "nice", "time", "timeout"}
+)
+"""Words that run the command after them (their options and a ``timeout`` duration skipped)."""
+_REDIRECTION_RE = re.compile(r"^[&<]?>[>|&]?$")
+"""A redirection operator as the lexer splits it (``>``, ``>>``, ``>|``, ``&>``, ``<>``,
+``>&``; a descriptor number before it is a word of its own)."""
+_SETTERS = frozenset(
+    {"source", ".", "eval", "read", "mapfile", "readarray", "printf", "getopts", "set"}
+)
+"""Commands that may set any variable (a sourced file, ``eval``) or one named at run time
+(``read NAME``, ``printf -v NAME``): after one, a write place holding ``$`` is taken as
+built at run time, whatever the guard knew of the variable (``HOME`` included)."""
+_WRAPPER_OPTIONS = frozenset({"-u", "-g", "-n", "-s", "-k", "-C", "-D", "-h", "-p"})
+"""Wrapper options taking the next word (``sudo -u root``, ``nice -n 5``, ``env -u NAME``)."""
+_DURATION_RE = re.compile(r"^[0-9]+(?:\.[0-9]+)?[smhd]?$")
+
+
+class _Writes:
+    """Follows one command's simple commands for the words they surely write: a redirection's
+    target and a file-writing command's operands (:data:`WRITERS`, :data:`DESTINATION_WRITERS`,
+    ``dd of=``); each one whose place is built at run time (:func:`_built_at_run_time`) goes
+    to ``found.written_at_run_time``. ``tails`` are the texts glued after a command
+    substitution's end (``$(…)/a.md``), which the lexer splits from it."""
+
+    __slots__ = (
+        "_base",
+        "_closed",
+        "_command",
+        "_found",
+        "_loop",
+        "_loops",
+        "_moving",
+        "_operands",
+        "_redirect",
+        "_skip",
+        "_tails",
+        "_test",
+        "_unsure",
+    )
+
+    def __init__(self, found: ShellPaths, tails: set[str]) -> None:
+        self._found = found
+        self._tails = tails
+        self._command: str | None = None
+        self._operands: list[tuple[str, bool]] = []  # (word, built at run time)
+        self._redirect = False
+        self._closed = False  # the word before closed a command substitution
+        self._skip = False
+        self._loops: dict[str, list[str] | None] = {}  # a for loop's name: its values
+        self._loop: tuple[str, list[str] | None] | None = None  # the one being read
+        self._base = ""
+        self._moving: list[str] = []  # a mover's options and operands (absolute)
+        self._test = False  # inside ``[[ … ]]`` or ``(( … ))``
+        self._unsure = False  # a command that sets variables at run time has run
+
+    def closed_substitution(self) -> None:
+        """The lexer met the ``)`` ending a command substitution at the top level."""
+        self._closed = True
+
+    def see(
+        self,
+        word: str,
+        known: Mapping[str, str | None],
+        environ: Mapping[str, str],
+        *,
+        lost: bool,
+        base: str,
+    ) -> None:
+        """Take the next top-level word of the command (separators included), the shell
+        standing in ``base``."""
+        glued, self._closed = self._closed and word in self._tails, False
+        self._base = base
+        if word in _SEPARATORS:
+            self.end()
+            return
+        if word in ("[[", "((") or (self._test and word in ("]]", "))")):
+            self._test = word in ("[[", "((")  # ``>`` compares there
+            return
+        if _REDIRECTION_RE.match(word) and not self._test:
+            self._redirect = True
+            return
+        if self._redirect:
+            self._redirect = False
+            if word.isdigit() or word == "-":  # ``>&2``: a descriptor
+                return
+            if self._built(word, known, environ, lost=lost):
+                self._found.written_at_run_time.append(word)
+            return
+        if self._command == "for":
+            self._read_loop(word, known, environ)
+            return
+        if glued and self._operands:  # ``$(…)/a.md``: one word, built at run time
+            self._operands[-1] = (self._operands[-1][0] + word, True)
+            return
+        if self._command is None:
+            name = word.rsplit("/", 1)[-1]
+            if self._skip:  # the argument of a wrapper's option (``sudo -u root``)
+                self._skip = False
+                return
+            if (assigned := _ASSIGNMENT_RE.match(word)) is not None:
+                self._loops.pop(assigned.group("name"), None)  # no longer the loop's values
+                return
+            if name in _WRAPPERS:
+                return
+            if word.startswith("-") or _DURATION_RE.match(word):
+                self._skip = word in _WRAPPER_OPTIONS
+                return  # a wrapper's option or a timeout's duration
+            self._command = name
+            self._unsure = self._unsure or name in _SETTERS
+            return
+        if self._command in MOVERS or self._command in ("cp", "find"):
+            expanded = _expand(word, known, environ)
+            if word.startswith("-"):
+                self._moving.append(word)
+            elif expanded is not None:
+                self._moving.append(os.path.join(base, _tilde(expanded, environ)))  # noqa: PTH118
+        if self._command == "dd" and word.startswith("of="):
+            if self._built(word[3:], known, environ, lost=lost):
+                self._found.written_at_run_time.append(word)
+        elif self._command in _OPERAND_WRITERS:
+            self._operands.append((word, self._built(word, known, environ, lost=lost)))
+
+    def _read_loop(
+        self, word: str, known: Mapping[str, str | None], environ: Mapping[str, str]
+    ) -> None:
+        """Take a word of ``for NAME in WORDS``: the values a loop variable takes, each word
+        expanded as the shell will (braces, known variables, globs from the shell's folder);
+        None when one cannot be decided here (``for f in $(…)``, ``for f; do``)."""
+        if self._loop is None:
+            self._loop = (word, None) if _NAME_RE.match(word) else None
+            return
+        name, values = self._loop
+        if word == "in" and values is None:
+            self._loop = (name, [])
+            return
+        if values is None or len(values) > _BRACE_CAP:
+            self._loop = (name, None)
+            return
+        for each in _braces(word) or [word]:
+            expanded = _expand(each, known, environ)
+            if expanded is None:
+                self._loop = (name, None)
+                return
+            expanded = _tilde(expanded, environ)
+            if not _GLOB_CHARS.search(expanded):
+                values.append(expanded)
+                continue
+            relative = not PurePath(expanded).is_absolute()
+            anchored = f"{self._base}/{expanded}" if relative else expanded
+            matches = _glob(anchored, self._found)
+            cut = len(self._base) + 1 if relative else 0
+            values.extend(match[cut:] if match != anchored else expanded for match in matches)
+
+    def _built(
+        self,
+        word: str,
+        known: Mapping[str, str | None],
+        environ: Mapping[str, str],
+        *,
+        lost: bool,
+    ) -> bool:
+        """Whether the place ``word`` names is built at run time (:func:`_built_at_run_time`),
+        unless its only expansions are loop variables whose values are known
+        (:meth:`_read_loop`): then each place it takes is judged as a path and it is not."""
+        if self._unsure and "$" in word:
+            return True  # a variable a sourced file, ``eval`` or ``read`` may have set
+        if not _built_at_run_time(word, known, environ, lost=lost):
+            return False
+        places = _through_loops(word, self._loops)
+        if places is None or lost:
+            return True
+        for place in places:
+            expanded = _expand(place, known, environ)
+            if expanded is None:
+                return True
+            path = _tilde(expanded, environ)
+            absolute = PurePath(path).is_absolute()
+            self._found.paths.append(path if absolute else f"{self._base}/{path}")
+        return False
+
+    def end(self) -> None:
+        """The simple command ended: judge its operands."""
+        command, operands = self._command, self._operands
+        self._command, self._operands, self._redirect, self._skip = None, [], False, False
+        if self._loop is not None:
+            self._loops[self._loop[0]] = self._loop[1]
+            self._loop = None
+        moving, self._moving = self._moving, []
+        targeted = any(word.startswith(("-t", "--target-directory")) for word in moving)
+        paths = [word for word in moving if not word.startswith("-")]
+        if command in ("mv", "cp") and not targeted:
+            paths = paths[:-1]  # the destination: moved into, not away
+        linking = any(
+            word == "--link" or (word[1:2] != "-" and "l" in word[1:])
+            for word in moving
+            if word.startswith("-")
+        )
+        if command in ("mv", "rename"):
+            self._found.moved.extend(paths)
+        elif command in MOVERS or (command == "cp" and linking):  # ``cp -al``: second names
+            self._found.swept.extend(paths)
+        elif command == "find" and _FIND_ACTIONS.intersection(moving):
+            starts = list(itertools.takewhile(lambda word: not word.startswith("-"), moving))
+            self._found.swept.extend(starts or [self._base])
+        written: list[tuple[str, bool]] = []
+        in_place = any(
+            word.startswith("--in-place") or (word[1:2] not in ("", "-") and "i" in word[1:])
+            for word, _ in operands
+            if word.startswith("-")
+        )
+        if command in WRITERS or (command in IN_PLACE_EDITORS and in_place):
+            written = [(word, built) for word, built in operands if not word.startswith("-")]
+        elif command in DESTINATION_WRITERS:
+            files = [(word, built) for word, built in operands if not word.startswith("-")]
+            written = files[-1:]
+            for at, (word, built) in enumerate(operands):
+                if word in ("-t", "--target-directory") and at + 1 < len(operands):
+                    written.append(operands[at + 1])
+                elif word.startswith(("--target-directory=", "-t")) and len(word) > 2:
+                    written.append((word, built))
+        self._found.written_at_run_time.extend(word for word, built in written if built)
+
+
+_LOOP_VARIABLE_RE = re.compile(
+    r"\$(?:\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)(?:(?P<op>%%?)(?P<suffix>[^}*?\[/$`\\]*))?\}"
+    r"|(?P<plain>[A-Za-z_][A-Za-z0-9_]*))"
+)
+"""A loop variable as a path may use it: ``$f``, ``${f}``, ``${f%.js}`` (a literal suffix
+off, so the place stays in the value's folder)."""
+
+
+def _through_loops(word: str, loops: Mapping[str, list[str] | None]) -> list[str] | None:
+    """The words ``word`` becomes for each value of the one loop variable in it (``$f``,
+    ``${f}``, ``${f%.js}``, ``${f%%.js}``; other variables stay for :func:`_expand`), or None
+    when it holds none, more than one, or one whose values are unknown."""
+    names = {
+        found.group("braced") or found.group("plain") for found in _LOOP_VARIABLE_RE.finditer(word)
+    }
+    looping = names & loops.keys()
+    if len(looping) != 1:
+        return None
+    name = looping.pop()
+    values = loops[name]
+    if values is None:
+        return None
+
+    def put(value: str) -> str:
+        def one(found: re.Match[str]) -> str:
+            if (found.group("braced") or found.group("plain")) != name:
+                return found.group(0)
+            suffix = found.group("suffix") or ""
+            return value[: -len(suffix)] if suffix and value.endswith(suffix) else value
+
+        return _LOOP_VARIABLE_RE.sub(one, word)
+
+    return [put(value) for value in values]
+
+
+def _built_at_run_time(
+    word: str, known: Mapping[str, str | None], environ: Mapping[str, str], *, lost: bool
+) -> bool:
+    """Whether the place ``word`` names is built when the command runs from what cannot be
+    read here: an expansion :func:`_expand` cannot decide (``$(…)``, a backquote, a variable
+    neither in the environment nor assigned a known value) that is no default the shell
+    decides from known values (``${TMPDIR:-/tmp}``), or a relative word after a ``cd`` into
+    a folder known only at run time (``lost``)."""
+    expanded = _expand(word, known, environ)
+    if expanded is None:
+        expanded = _defaults_decided(word, known, environ)
+        if expanded is None:
+            return True
+    return lost and not PurePath(_tilde(expanded, environ)).is_absolute()
+
+
+def _defaults_decided(
+    word: str, known: Mapping[str, str | None], environ: Mapping[str, str]
+) -> str | None:
+    """``word`` with every ``${NAME:-word}`` (and its kin ``-``, ``:=``, ``=``, ``:+``, ``+``)
+    replaced by what the shell picks from the variable's known value (the environment, or a
+    known assignment); None when a variable was assigned a value known only at run time, or
+    anything else in ``word`` stays undecided."""
+    undecided = False
+
+    def pick(match: re.Match[str]) -> str:
+        nonlocal undecided
+        name, operator, default = match.group("name"), match.group("op"), match.group("word")
+        if name in known and known[name] is None:
+            undecided = True
+            return ""
+        value = known[name] if name in known else environ.get(name)
+        present = value is not None and (value != "" or ":" not in operator)
+        if "+" in operator:
+            return default if present else ""
+        return value if present and value is not None else default
+
+    replaced = _DEFAULT_PICK_RE.sub(pick, word)
+    return None if undecided else _expand(replaced, known, environ)
+
+
+_DEFAULT_PICK_RE = re.compile(
+    r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?P<op>:?[-=+])(?P<word>[^}$`]*)\}"
+)
+
+
+_SUBSTITUTION_RE = re.compile(r"\$\((?P<dollar>[^()`$]*)\)|`(?P<back>[^`$()]*)`")
+"""A command substitution holding a plain command (no nested expansion)."""
+_NAME_ONLY_RE = re.compile(
+    r"^\s*(?:date(?:\s+(?:-u\s+)?(?P<q>['\"]?)\+(?:%[A-Za-z]|[-_:T])*(?P=q))?"
+    r"|nproc|whoami|hostname|id\s+-[ugnr]+|uname(?:\s+-[smrnpio]+)?|git\s+rev-parse\s+(?:--short\s+)?HEAD)\s*$"
+)
+"""Substitutions whose output is one name with no ``..`` and no literal text of the command's
+own (a date of ``%`` fields and ``-_:T``, a count, an account or host name, a commit id)."""
+_MKTEMP_RE = re.compile(r"^\s*mktemp(?:\s+-[dqu]+)*\s*$")
+"""``mktemp`` without a template: a new name in ``$TMPDIR`` (``/tmp`` when unset)."""
+_RUN_TIME_NAME = "@"
+"""What a name-only substitution is read as: one name, no ``/``, and a character no scope key,
+``user`` or the marker holds, so a scope or marker name completed by it is never one the
+guard allows (``…/my-app-1a2b3c4$(date +%-d)`` is no Session's scope)."""
+
+
+def _read_substitutions(command: str, environ: Mapping[str, str]) -> str:
+    """``command`` with the command substitutions whose output this can tell put in as text:
+    a name-only one (:data:`_NAME_ONLY_RE`: ``$(date +%F)``, ``$(nproc)``) as one name, and
+    ``$(mktemp)``/``$(mktemp -d)`` as a path in the temporary folder (``$TMPDIR``, unless the
+    command sets it). So ``> logs/build-$(date +%F).log`` and ``out=$(mktemp); … > "$out"``
+    name a known place; every other substitution stays for the shell."""
+    if "$(" not in command and "`" not in command:
+        return command
+    folder = None if "TMPDIR" in command else environ.get("TMPDIR") or "/tmp"  # noqa: S108
+
+    def text(match: re.Match[str]) -> str:
+        inner = match.group("dollar")
+        inner = match.group("back") if inner is None else inner
+        if _NAME_ONLY_RE.match(inner):
+            return _RUN_TIME_NAME
+        if folder is not None and _MKTEMP_RE.match(inner):
+            return f"{folder.rstrip('/')}/tmp.XXXXXXXXXX"  # noqa: S108 (read, never made)
+        return match.group(0)
+
+    return _SUBSTITUTION_RE.sub(text, command)
 
 
 def _cd_folders(
@@ -361,7 +816,7 @@ def _add(
         for base in [""] if PurePath(path).is_absolute() else bases:
             anchored = f"{base}/{path}" if base else path
             if _GLOB_CHARS.search(path):  # expanded against the filesystem, as the shell does
-                found.paths.extend(_glob(anchored))
+                found.paths.extend(_glob(anchored, found))
             else:
                 found.paths.append(anchored)
 
@@ -419,20 +874,97 @@ def _pattern_folder(
     return str(PurePath(os.path.normpath(value)).parent)
 
 
-def _glob(pattern: str) -> list[str]:
+GLOB_SCAN_CAP = 100_000
+"""The most folder entries the globs of one command may read (P-3). A pattern is expanded
+against the filesystem as the shell will (``/*/*/*/*`` reads every folder four deep); each
+entry costs a microsecond or so, so the cap keeps a scan well within the hook's time limit,
+and a command whose globs read more is refused, saying why. Counted, never timed: the same
+command gets the same answer on every machine."""
+
+
+class _ScanBudget:
+    """How many folder entries the globs of one command may still read
+    (:data:`GLOB_SCAN_CAP`)."""
+
+    __slots__ = ("left",)
+
+    def __init__(self) -> None:
+        self.left = GLOB_SCAN_CAP
+
+
+class _OverScan(Exception):
+    """A glob read past :data:`GLOB_SCAN_CAP` entries."""
+
+
+def _glob(pattern: str, found: ShellPaths) -> list[str]:
     """What the shell makes of a word with a pattern: its matches, else the word itself; and,
     for a file that does not exist yet, its folder's matches (``cp f /m/mem?ry/x/`` and
-    ``echo > /m/mem?ry/x/new.md`` alike reach the folders the pattern names)."""
-    import glob  # only for a word with a pattern (H-5)
-
+    ``echo > /m/mem?ry/x/new.md`` alike reach the folders the pattern names). Past the
+    command's scan budget (:data:`GLOB_SCAN_CAP`) ``found.over_scan`` is set and the word is
+    kept as written (the guard refuses the command)."""
     head, _, tail = pattern.rpartition("/")
     try:
-        matches = glob.glob(pattern)  # noqa: PTH207 (a str pattern, as the shell reads it)
+        matches = _scan(pattern, found.budget)
         if _GLOB_CHARS.search(head):
-            matches += [f"{folder}/{tail}" for folder in glob.glob(head)]  # noqa: PTH207
-    except (UnicodeEncodeError, ValueError):  # NUL or a lone surrogate: judged as written
+            matches += [f"{folder}/{tail}" for folder in _scan(head, found.budget)]
+    except _OverScan:
+        found.over_scan = True
         matches = []
     return matches or [pattern]
+
+
+def _scan(pattern: str, budget: _ScanBudget) -> list[str]:
+    """The existing paths ``pattern`` matches, as :func:`glob.glob` finds them (a name
+    starting with ``.`` only for a part starting with ``.``; a trailing ``/`` keeps folders),
+    each folder entry read counted against ``budget``: :class:`_OverScan` past it. A folder
+    that cannot be read matches nothing, as for the shell."""
+    import fnmatch  # only for a word with a pattern (H-5)
+
+    folders = ["/" if pattern.startswith("/") else ""]
+    parts = [part for part in pattern.split("/") if part]
+    for index, part in enumerate(parts):
+        inner = index < len(parts) - 1
+        folders_only = inner or pattern.endswith("/")
+        if not _GLOB_CHARS.search(part):
+            folders = [folder + part + ("/" if inner else "") for folder in folders]
+            continue
+        matched: list[str] = []
+        for folder in folders:
+            try:
+                with os.scandir(folder or ".") as entries:
+                    for entry in entries:
+                        budget.left -= 1
+                        if budget.left < 0:
+                            raise _OverScan
+                        name = entry.name
+                        if name.startswith(".") and not part.startswith("."):
+                            continue
+                        if not fnmatch.fnmatchcase(name, part):
+                            continue
+                        if folders_only and not _is_folder(entry):
+                            continue
+                        matched.append(folder + name + ("/" if inner else ""))
+            except (OSError, UnicodeEncodeError, ValueError):  # unreadable, NUL, a surrogate
+                continue
+        folders = matched
+    found = [path for path in folders if _exists(path)]
+    return [path + "/" for path in found] if pattern.endswith("/") else found
+
+
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    """Whether a folder entry is (or leads to) a folder; False when that cannot be read."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def _exists(path: str) -> bool:
+    """Whether ``path`` names something (a dangling symlink too), as :func:`glob.glob` asks."""
+    try:
+        return os.path.lexists(path.rstrip("/") or "/")
+    except (UnicodeEncodeError, ValueError):
+        return False
 
 
 def _undecided(

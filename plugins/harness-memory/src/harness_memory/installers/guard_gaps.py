@@ -7,7 +7,8 @@ the guard cannot refuse. ``harness-memory install HARNESS`` prints these lines (
 ``--dry-run``), and the README's harness table states the same lines in its "what is not
 guarded" row — ``tests/plugin/test_p3_guard_gaps.py`` checks both against :data:`GUARD_GAPS`,
 so the two cannot drift apart. The first gap is shown real (the guard lets such a command
-through, and run it writes into another Workspace's scope) by ``test_p3_guard_bypasses.py``;
+through, and run it writes into another Workspace's scope) by ``test_p3_guard_bypasses.py``,
+and the run-time places it refuses by ``test_p3_guard_run_time_paths.py``;
 the others state what the README's table measured of each harness (its sandbox, its terminals,
 its include directories)."""
 
@@ -19,9 +20,11 @@ HEADING = "What the write guard does not cover (P-3):"
 """The first line of the block the install prints."""
 
 _RUN_TIME = (
-    "A path built wholly at run time (nothing literal before `$(…)`), or a file written by a "
-    "program the command starts (a script): the guard reads the command's text, not what it "
-    "runs."
+    "A path a program the command starts builds or writes (a script, `python -c`, "
+    '`xargs -I{} cp x {}/a.md`, `tar -x -C "$(cat f)"`): the guard reads the command\'s text, '
+    'not what it runs. A place the shell builds at run time (`> "$(cat f)"/a.md`, '
+    "`d=$(cat f); cp x $d`) is refused only where the command surely writes it (a redirection; "
+    "`cp`, `mv`, `ln`, `install`, `rsync`, `tee`, `touch`, `truncate`, `rm`, `dd of=` …)."
 )
 
 GUARD_GAPS: dict[str, tuple[str, ...]] = {
