@@ -12,14 +12,21 @@ from __future__ import annotations
 
 import io
 import json
-import time
+import sys
+import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING
 
 import pytest
 from harness_memory.cli import main
 from harness_memory.hooks.tool_targets import shell_paths
 from memory_core import layout
 from memory_core.keys import workspace_memory_key
+
+if TYPE_CHECKING:
+    from _typeshed import TraceFunction
 
 EVERYDAY = [
     'git commit -m "$(cat msg)"',
@@ -137,21 +144,50 @@ def test_p3_everyday_commands_are_not_refused(
     assert out.getvalue() == "", (command, out.getvalue())
 
 
-@pytest.mark.parametrize(
-    "command",
-    [
-        "echo " + "{" * 100_000,  # never closed: each once scanned to the end (7 s at 20 000)
-        "echo " + "{" * 10_000 + "a,b" + "}" * 10_000,
-        "echo " + "${X:-" * 3000 + "}" * 3000,  # once a RecursionError
-        "cd a && " * 5000 + "echo x > y",  # every folder kept: killed for memory
-    ],
-)
-def test_p3_a_hostile_command_is_read_in_time_linear_in_its_length(command: str) -> None:
-    """The guard reads any command a model may send in well under a second: nothing in the
-    lexer is quadratic in a word's braces, recursive in its expansions, or multiplies words
-    by every folder a chain of ``cd`` went into (folders past 64 are taken as unknown)."""
-    started = time.perf_counter()
+HOSTILE: dict[str, Callable[[int], str]] = {
+    # never closed: each once scanned to the end (7 s at 20 000)
+    "unclosed braces": lambda n: "echo " + "{" * n,
+    "nested braces": lambda n: "echo " + "{" * n + "a,b" + "}" * n,
+    "nested defaults": lambda n: "echo " + "${X:-" * n + "}" * n,  # once a RecursionError
+    "cd chain": lambda n: "cd a && " * n + "echo x > y",  # every folder kept: killed for memory
+}
+"""Commands a model may send, by how many times their hostile part repeats."""
+_FULL_SIZE = {"unclosed braces": 100_000, "nested braces": 10_000, "nested defaults": 3000}
+"""As the hostile commands were first seen; the ``cd`` chain at 5,000."""
 
-    shell_paths(command, "/tmp", {"X": "/tmp/x"})
 
-    assert time.perf_counter() - started < 2.0
+def _lines_run_and_peak_bytes(command: str) -> tuple[int, int]:
+    """How many Python lines reading ``command`` runs, and the most memory it holds (bytes):
+    counts that grow with the work done and do not depend on how busy the machine is."""
+    lines = 0
+
+    def trace(frame: FrameType, event: str, arg: object) -> TraceFunction:
+        nonlocal lines
+        lines += event == "line"
+        return trace
+
+    tracemalloc.start()
+    sys.settrace(trace)
+    try:
+        shell_paths(command, "/tmp", {"X": "/tmp/x"})
+    finally:
+        sys.settrace(None)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    return lines, peak
+
+
+@pytest.mark.parametrize("form", HOSTILE)
+def test_p3_a_hostile_command_is_read_in_work_linear_in_its_length(form: str) -> None:
+    """The guard reads any command a model may send in work and memory linear in its length:
+    nothing in the lexer is quadratic in a word's braces, recursive in its expansions, or
+    multiplies words by every folder a chain of ``cd`` went into (folders past 64 are taken as
+    unknown). Doubling the hostile part doubles the lines run and the memory held (counted,
+    never timed); read at full size, it ends without a RecursionError."""
+    command = HOSTILE[form]
+    shell_paths(command(_FULL_SIZE.get(form, 5000)), "/tmp", {"X": "/tmp/x"})
+    (lines, peak), (lines_twice, peak_twice) = (
+        _lines_run_and_peak_bytes(command(n)) for n in (500, 1000)
+    )
+    assert lines_twice <= 2.2 * lines, (lines, lines_twice)
+    assert peak_twice <= 2.5 * peak, (peak, peak_twice)
