@@ -90,6 +90,7 @@ EVERYDAY = [
     'echo "v-$(git rev-parse --short HEAD)" > version.txt',
     "git diff > /tmp/patch-$(git rev-parse --short HEAD).diff",
     "cp $(git ls-files '*.md') /tmp/docs/",
+    "rsync -t $(git ls-files '*.md') /tmp/docs/",  # rsync's -t keeps times: no target folder
     'for f in src/*.js; do mv "$f" "${f%.js}.ts"; done',
     "for i in 1 2 3; do ./bench > out_$i.txt; done",
     'for f in *.md; do cp "$f" "/tmp/backup/$f"; done',

@@ -532,7 +532,8 @@ class _Writes:
         elif command in DESTINATION_WRITERS:
             files = [(word, built) for word, built in operands if not word.startswith("-")]
             written = files[-1:]
-            for at, (word, built) in enumerate(operands):
+            # rsync's ``-t`` keeps times: only cp, mv, ln and install take a target folder
+            for at, (word, built) in enumerate(operands if command != "rsync" else ()):
                 if word in ("-t", "--target-directory") and at + 1 < len(operands):
                     written.append(operands[at + 1])
                 elif word.startswith(("--target-directory=", "-t")) and len(word) > 2:
