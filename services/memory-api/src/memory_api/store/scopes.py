@@ -371,6 +371,10 @@ def _classify(scope: Path, entries: Iterable[os.DirEntry[str]]) -> FolderListing
     for entry in entries:
         name = entry.name
         if name.startswith("."):
+            # K-7 refuses it: a dot-named ``*.md`` file is named (T-5b); the atomic writes'
+            # ``.*.tmp``, other dotfiles and editors' lock links (``.#notes.md``) are not.
+            if name.endswith(".md") and not _is_link(entry):
+                refused.append((shown_name(name), _name_refusal(name)))
             continue
         if not name.endswith(".md"):
             if name.casefold().endswith(".md"):
@@ -425,6 +429,8 @@ def _name_refusal(name: str) -> str:
             what = "holds a control character (a line break, a tab …)"
         elif "\\" in name or "/" in name:
             what = "holds a backslash"
+        elif name.startswith("."):
+            what = "starts with '.' (a hidden file)"
         else:
             try:
                 check_topic_file_name(name)
