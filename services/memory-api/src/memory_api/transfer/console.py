@@ -164,6 +164,8 @@ def print_export(report: ExportReport, console: Console | None = None) -> None:
     out.print(table)
     for skipped in report.skipped:
         out.print(f"not archived: {shown(skipped.origin)}: {shown(skipped.reason)}")
+    for link in report.linked:
+        out.print(f"archived through its symlink: {shown(link.origin)} → {shown(link.reason)}")
     for kept in report.unaddressable:
         out.print(
             f"archived, never read by the service: {shown(kept.origin)}: {shown(kept.reason)}"
