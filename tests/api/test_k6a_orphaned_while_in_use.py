@@ -69,6 +69,29 @@ async def test_orphaned_while_in_use_a_workspace_seen_then_gone_is_orphaned(
     assert not (agent.root / started["key"] / layout.NOT_VISIBLE_FILE).exists()
 
 
+@pytest.mark.parametrize("left", ["a file", "a dangling symlink", "a symlink to a file"])
+async def test_orphaned_while_in_use_a_workspace_folder_replaced_by_no_folder_is_orphaned(
+    client: Client, agent: AgentHome, left: str
+) -> None:
+    """Seen, then the folder removed and something that is no folder left at its path (a file
+    of that name, a link to nothing or to a file): no Workspace is there, so it is orphaned."""
+    workspace = agent.tmp / "src" / "workspace"
+    workspace.mkdir(parents=True)
+    started = await start(client, workspace)
+    workspace.rmdir()
+    if left == "a file":
+        workspace.write_text("not a folder\n", encoding="utf-8")
+    elif left == "a dangling symlink":
+        workspace.symlink_to(agent.tmp / "nowhere")
+    else:
+        (agent.tmp / "notes.txt").write_text("x\n", encoding="utf-8")
+        workspace.symlink_to(agent.tmp / "notes.txt")
+
+    scope = await scope_of(client, started["key"])
+
+    assert (scope["orphaned"], scope["notVisible"]) == (True, False)
+
+
 async def test_orphaned_while_in_use_a_workspace_it_may_no_longer_look_up_is_not_orphaned(
     client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -314,3 +314,49 @@ def test_p5_an_existing_archive_or_a_symlink_is_replaced_whole(env: Path, tmp_pa
     assert _export(link) == 0
     assert not link.is_symlink() and tarfile.is_tarfile(link)
     assert target.read_text(encoding="utf-8") == "kept\n"
+
+
+def test_p5_export_archives_what_a_symlink_in_a_scope_gives_the_service(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A scope's ``MEMORY.md`` or topic file that is a symlink to a regular file inside the
+    memory root is read, listed and injected like any other (A-5, A-7): the archive holds the
+    bytes the service reads under the link's name, and the report says it followed the link, so
+    the import of the archive gives back the same memory. A link leading out of the memory root
+    is read by nobody: it stays out of the archive, named with why."""
+    root = layout.memory_root(env, "coder")
+    [workspace] = [scope for scope in root.iterdir() if scope.name != "user"]
+    index = workspace / layout.INDEX_FILE
+    (workspace / "index.txt").write_bytes(index.read_bytes())
+    index.unlink()
+    index.symlink_to("index.txt")
+    shared = root / "user" / "shared-notes.md"
+    shared.write_text("---\nname: shared-notes\ndescription: shared\n---\nx\n", encoding="utf-8")
+    (workspace / "shared-notes.md").symlink_to(Path("..") / "user" / "shared-notes.md")
+    outside = tmp_path / "outside.md"
+    outside.write_text("---\nname: outside\ndescription: o\n---\nx\n", encoding="utf-8")
+    (workspace / "outside.md").symlink_to(outside)
+    output = tmp_path / "coder.tar.gz"
+    argv = ["memory", "export", "--project", PROJECT, "--agent", "coder", "--scope"]
+
+    assert main([*argv, workspace.name, "-o", str(output)]) == 0
+    printed = capsys.readouterr().out
+
+    member = f"agent-memory/scopes/{workspace.name}"
+    with tarfile.open(output) as archive:
+        names = set(archive.getnames())
+        assert (archive.extractfile(f"{member}/MEMORY.md") or io.BytesIO()).read() == (
+            index.read_bytes()
+        )
+        assert (archive.extractfile(f"{member}/shared-notes.md") or io.BytesIO()).read() == (
+            shared.read_bytes()
+        )
+    assert f"{member}/outside.md" not in names
+    assert f"archived through its symlink: {workspace.name}/MEMORY.md → index.txt" in printed
+    assert (
+        f"archived through its symlink: {workspace.name}/shared-notes.md → "
+        "../user/shared-notes.md" in printed
+    )
+    assert f"not archived: {workspace.name}/outside.md: a symlink to outside the memory root" in (
+        printed
+    )

@@ -144,6 +144,26 @@ def test_p5_import_an_index_whose_form_cannot_be_told_is_left_alone_and_reported
     assert "[Deploy notes](<Deploy notes.md>)" in out
 
 
+def test_p5_import_again_into_an_index_left_alone_never_says_everything_is_there(
+    scope: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The topic files went in, their lines could not: a second run changes nothing, and it
+    says which lines are still missing, never "everything offered is already there"."""
+    index = scope / layout.INDEX_FILE
+    written = b"- [Alt](alt.md)\r\n- [Old](old.md)\r- [New](new.md)\n"
+    index.write_bytes(written)
+    assert run_import(CASE / "memory") == 0
+    capsys.readouterr()
+
+    assert run_import(CASE / "memory") == 0
+    out = printed(capsys)
+
+    assert index.read_bytes() == written
+    assert "everything offered is already there" not in out
+    assert "Nothing changed, but not added: 3 index lines (see why above)" in out  # its title too
+    assert "add these lines by hand" in out and "[Deploy notes](<Deploy notes.md>)" in out
+
+
 def test_p5_import_a_character_the_index_encoding_cannot_hold_leaves_it_alone(
     scope: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

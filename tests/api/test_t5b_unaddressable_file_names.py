@@ -110,3 +110,33 @@ def test_unaddressable_file_names_the_export_report_names_them(
     with tarfile.open(output) as archive:
         members = {os.fsencode(PurePosixPath(name).name) for name in archive.getnames()}
     assert set(raw_names(agent.user)) <= members
+
+
+async def test_a_dot_named_topic_file_is_a_refused_entry_not_skipped_unsaid(
+    client: Client, agent: AgentHome
+) -> None:
+    """K-7 refuses a name that starts with ``.`` (``.deploy-notes.md``, which an agent's file
+    tool writes as readily as any other): it is never read, so it is named like every other
+    refused name. The atomic writes' dot-named temp files (``.*.tmp``) and a dot-named entry
+    that does not end in ``.md`` stay unsaid, as before."""
+    body = "---\nname: deploy-notes\ndescription: x\n---\nbody\n"
+    (agent.user / ".deploy-notes.md").write_text(body, encoding="utf-8")
+    (agent.user / ".hidden.MD").write_text(body, encoding="utf-8")
+    (agent.user / ".ok-topic.md.4f1c.tmp").write_text(body, encoding="utf-8")
+    (agent.user / ".DS_Store").write_bytes(b"\0")
+    (agent.user / "ok-topic.md").write_text(body.replace("deploy-notes", "ok-topic"), "utf-8")
+    on_disk = raw_names(agent.user)
+
+    listing = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
+    overview = await ok_json(await client.get(memory_url()))
+
+    assert [row["file"] for row in listing["files"]] == ["ok-topic.md"]
+    refused = {f["file"]: f["message"] for f in listing["findings"] if f["code"] == "refused-entry"}
+    assert refused == {
+        ".deploy-notes.md": f".deploy-notes.md is {refusal(STARTS_WITH_DOT)}; not read",
+    }
+    assert overview["scopes"][0]["lintCounts"]["refused-entry"] == 1
+    assert raw_names(agent.user) == on_disk
+
+
+STARTS_WITH_DOT = "starts with '.' (a hidden file)"

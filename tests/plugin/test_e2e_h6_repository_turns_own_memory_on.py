@@ -1,11 +1,15 @@
 """H-6 against a repository's settings, with the real Claude Code CLI.
 
 Claude Code merges a Workspace's ``.claude/settings.json`` and ``settings.local.json`` over the
-user's settings, so ``"autoMemoryEnabled": true`` checked into a repository turns Claude Code's
-own auto memory back on after ``install claude-code`` turned it off in the user's settings: the
-model gets two memory sections (Claude Code's names its ``~/.claude/projects/…/memory/``
-folder). The user-settings install says so. Installed with ``--managed``, the
-``autoMemoryEnabled = false`` of Claude Code's managed settings wins: one memory section.
+user's settings, ``env`` included. Claude Code reads ``CLAUDE_CODE_DISABLE_AUTO_MEMORY`` before
+``autoMemoryEnabled``: ``"1"`` turns its own auto memory off, a false value (``"0"``) forces it on.
+``install claude-code`` sets both (``autoMemoryEnabled: false``, the variable ``"1"``), so a
+repository's ``"autoMemoryEnabled": true`` no longer turns it back on; its ``"env":
+{"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"}`` does, over the user's settings: the model gets two
+memory sections (Claude Code's names its ``~/.claude/projects/…/memory/`` folder). The
+user-settings install says so. Installed with ``--managed``, Claude Code's managed settings win
+over either: one memory section. The variable forcing memory on in the user's own settings
+before the install is switched off too.
 """
 
 from __future__ import annotations
@@ -48,17 +52,27 @@ async def first_requests(
     return json.dumps(fake.message_requests(), ensure_ascii=False)
 
 
+TURNS_IT_ON = [
+    '{"autoMemoryEnabled": true}\n',
+    '{"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"}}\n',
+]
+"""What a repository's Claude Code settings may say to turn Claude Code's own memory on."""
+
+
 @pytest.mark.parametrize("where", ["settings.json", "settings.local.json"])
 async def test_h6_a_repository_turns_claude_codes_memory_on_over_the_user_install(
     claude: Path, real_service: RealService, memory_root: Path, tmp_path: Path, where: str
 ) -> None:
     workspace, key = workspace_with_key(tmp_path)
     (workspace / ".claude").mkdir()
-    (workspace / ".claude" / where).write_text('{"autoMemoryEnabled": true}\n')
+    (workspace / ".claude" / where).write_text(TURNS_IT_ON[1])
     home = tmp_path / "home"
     home.mkdir()
     said = install("claude-code", home, real_service, memory_root)
-    assert '"autoMemoryEnabled": true turns Claude Code\'s own auto memory back on' in said
+    assert (
+        '"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"} turns Claude Code\'s own auto memory '
+        "back on"
+    ) in said
 
     sent = await first_requests(claude, real_service, workspace, home)
 
@@ -66,12 +80,30 @@ async def test_h6_a_repository_turns_claude_codes_memory_on_over_the_user_instal
     assert OWN_MEMORY in sent and AUTO_MEMORY_DIR.findall(sent)
 
 
-async def test_h6_the_managed_install_keeps_claude_codes_memory_off_in_any_repository(
-    claude: Path, real_service: RealService, memory_root: Path, tmp_path: Path
+@pytest.mark.parametrize("where", ["settings.json", "settings.local.json"])
+async def test_h6_a_repositorys_auto_memory_enabled_does_not_turn_it_on_over_the_user_install(
+    claude: Path, real_service: RealService, memory_root: Path, tmp_path: Path, where: str
 ) -> None:
     workspace, key = workspace_with_key(tmp_path)
     (workspace / ".claude").mkdir()
-    (workspace / ".claude" / "settings.json").write_text('{"autoMemoryEnabled": true}\n')
+    (workspace / ".claude" / where).write_text(TURNS_IT_ON[0])
+    home = tmp_path / "home"
+    home.mkdir()
+    install("claude-code", home, real_service, memory_root)
+
+    sent = await first_requests(claude, real_service, workspace, home)
+
+    assert f"- Workspace Memory Key: {key}" in sent
+    assert OWN_MEMORY not in sent and not AUTO_MEMORY_DIR.findall(sent)
+
+
+@pytest.mark.parametrize("setting", TURNS_IT_ON)
+async def test_h6_the_managed_install_keeps_claude_codes_memory_off_in_any_repository(
+    claude: Path, real_service: RealService, memory_root: Path, tmp_path: Path, setting: str
+) -> None:
+    workspace, key = workspace_with_key(tmp_path)
+    (workspace / ".claude").mkdir()
+    (workspace / ".claude" / "settings.json").write_text(setting)
     overlay = tmp_path / "etc-overlay"
     (overlay / "upper" / "claude-code").mkdir(parents=True)
     (overlay / "work").mkdir()
@@ -90,6 +122,26 @@ async def test_h6_the_managed_install_keeps_claude_codes_memory_off_in_any_repos
     token.chmod(0o600)
 
     sent = await first_requests(claude, real_service, workspace, home, overlay)
+
+    assert f"- Workspace Memory Key: {key}" in sent
+    assert OWN_MEMORY not in sent and not AUTO_MEMORY_DIR.findall(sent)
+
+
+async def test_h6_the_user_install_switches_off_a_variable_that_forced_claude_codes_memory_on(
+    claude: Path, real_service: RealService, memory_root: Path, tmp_path: Path
+) -> None:
+    """The user's own settings said ``CLAUDE_CODE_DISABLE_AUTO_MEMORY = "false"`` (memory forced
+    on): after the install the model gets one memory section, Agent Memory's."""
+    workspace, key = workspace_with_key(tmp_path)
+    home = tmp_path / "home"
+    (home / ".claude").mkdir(parents=True)
+    (home / ".claude" / "settings.json").write_text(
+        '{"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "false"}}\n'
+    )
+    said = install("claude-code", home, real_service, memory_root)
+    assert "env.CLAUDE_CODE_DISABLE_AUTO_MEMORY was 'false'" in said
+
+    sent = await first_requests(claude, real_service, workspace, home)
 
     assert f"- Workspace Memory Key: {key}" in sent
     assert OWN_MEMORY not in sent and not AUTO_MEMORY_DIR.findall(sent)

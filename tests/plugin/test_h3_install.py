@@ -244,7 +244,9 @@ def test_h3_claude_code_permissions_and_token(tmp_path: Path) -> None:
         "additionalDirectories": [ROOT],
         "allow": [f"Edit(/{ROOT}/**)"],
     }
-    assert "env" not in document  # a repository's settings env would override it (P-2a)
+    # no token in env: a repository's settings env would override it (P-2a); only the
+    # variable that keeps Claude Code's own memory off (H-6)
+    assert document["env"] == {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1"}
     token_file = tmp_path / ".claude" / "harness-memory" / "token"
     assert token_file.read_text(encoding="utf-8") == "t0k\n"
     assert stat.S_IMODE(token_file.stat().st_mode) == 0o600

@@ -79,7 +79,7 @@ def test_h3_an_install_whose_token_is_in_env_is_upgraded_by_the_one_command(
     assert f"--memory-root {root}" in said and "--timeout 5" in said  # what it took over
     assert TOKEN not in said
     document = settings(home, "claude-code")
-    assert document["env"] == {"EDITOR": "vim"}
+    assert document["env"] == {"EDITOR": "vim", "CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1"}
     token = home / ".claude" / "harness-memory" / "token"
     assert token.read_text("utf-8") == TOKEN + "\n"
     assert stat.S_IMODE(token.stat().st_mode) == 0o600

@@ -140,6 +140,51 @@ def test_h6_absent_key_is_absent_again(tmp_path: Path, harness: str) -> None:
     assert not path.exists() or value_at(load(home, harness), KEYS[harness]) == "absent"
 
 
+AUTO_MEMORY_VARIABLE = "CLAUDE_CODE_DISABLE_AUTO_MEMORY"
+
+
+def test_h6_claude_code_install_sets_the_variable_that_switches_its_memory_off(
+    tmp_path: Path,
+) -> None:
+    """Claude Code reads ``CLAUDE_CODE_DISABLE_AUTO_MEMORY`` before ``autoMemoryEnabled``: the
+    install sets it to ``"1"`` in the settings' ``env`` beside ``autoMemoryEnabled: false``, in
+    the dry-run diff and in what it says; uninstall takes it out again (it was absent)."""
+    home = tmp_path / "home"
+    status, shown = run(home, "install", "claude-code", "--dry-run")
+    assert status == 0
+    assert f'+    "{AUTO_MEMORY_VARIABLE}": "1"' in shown
+    status, said = run(home, "install", "claude-code")
+    assert status == 0
+    assert load(home, "claude-code")["env"] == {AUTO_MEMORY_VARIABLE: "1"}
+    assert f"(env.{AUTO_MEMORY_VARIABLE} = '1'" in said
+    status, said = run(home, "uninstall", "claude-code")
+    assert status == 0
+    assert not (home / ".claude" / "settings.json").exists()  # the install created it
+
+
+@pytest.mark.parametrize("spelling", ["0", "false", "No", " off "])
+def test_h6_a_variable_forcing_claude_codes_memory_on_is_switched_off_and_put_back(
+    tmp_path: Path, spelling: str
+) -> None:
+    """A false value of ``CLAUDE_CODE_DISABLE_AUTO_MEMORY`` in the user's ``env`` forces Claude
+    Code's auto memory on whatever ``autoMemoryEnabled`` says (measured on 2.1.332): the install
+    turns it off and says what it was, uninstall puts back exactly the user's settings."""
+    home = tmp_path / "home"
+    path = home / FILES["claude-code"]
+    path.parent.mkdir(parents=True)
+    before = {"theme": "dark", "env": {AUTO_MEMORY_VARIABLE: spelling, "EDITOR": "vim"}}
+    path.write_text(json.dumps(before, indent=2) + "\n", encoding="utf-8")
+    status, said = run(home, "install", "claude-code")
+    assert status == 0
+    installed = load(home, "claude-code")
+    assert installed["autoMemoryEnabled"] is False
+    assert installed["env"] == {AUTO_MEMORY_VARIABLE: "1", "EDITOR": "vim"}
+    assert f"env.{AUTO_MEMORY_VARIABLE} was {spelling!r}" in said
+    assert run(home, "install", "claude-code")[0] == 0  # a re-install keeps the user's value
+    assert run(home, "uninstall", "claude-code")[0] == 0
+    assert load(home, "claude-code") == before
+
+
 def test_h6_a_value_changed_after_the_install_is_left_and_said(tmp_path: Path) -> None:
     home = tmp_path / "home"
     run(home, "install", "claude-code")

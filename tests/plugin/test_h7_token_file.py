@@ -324,7 +324,8 @@ def test_h7_claude_codes_hooks_read_the_token_from_a_private_file_never_env(
     assert status == 0, said
     assert TOKEN not in said
     settings = json.loads((home / CLAUDE_SETTINGS).read_text(encoding="utf-8"))
-    assert "env" not in settings and TOKEN not in json.dumps(settings)
+    assert settings["env"] == {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1"}  # H-6, no token
+    assert TOKEN not in json.dumps(settings)
     path = home / ".claude" / "harness-memory" / "token"
     assert path.read_text(encoding="utf-8") == TOKEN + "\n" and mode(path) == 0o600
     for event in ("SessionStart", "PostToolUse"):
@@ -350,7 +351,8 @@ def test_h7_a_claude_code_token_an_earlier_install_kept_in_env_moves_into_the_fi
 
     assert status == 0, said
     assert TOKEN not in said
-    assert json.loads(path.read_text(encoding="utf-8"))["env"] == {"OTHER": "kept"}
+    env = json.loads(path.read_text(encoding="utf-8"))["env"]
+    assert env == {"OTHER": "kept", "CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1"}
     token = home / ".claude" / "harness-memory" / "token"
     assert token.read_text(encoding="utf-8") == TOKEN + "\n" and mode(token) == 0o600
     assert all("--token-file" in c for c in claude_commands(home, "SessionStart"))

@@ -38,6 +38,7 @@ from harness_memory.installers.spec import InstallOptions, root_changes
 
 __all__ = [
     "AUTO_MEMORY",
+    "AUTO_MEMORY_VARIABLE",
     "EACH_USERS_OWN_FILE",
     "SESSION_START_PARTS",
     "managed_dir",
@@ -78,21 +79,36 @@ AUTO_MEMORY = Switch(
 """Claude Code's auto memory (``~/.claude/projects/<project>/memory/``): on unless
 ``autoMemoryEnabled`` is false; with it on the model gets a second memory section (H-6)."""
 
+AUTO_MEMORY_VARIABLE = Switch(
+    keys=("env", "CLAUDE_CODE_DISABLE_AUTO_MEMORY"),
+    off="1",
+    what="Claude Code's own auto memory, by the variable that wins over autoMemoryEnabled",
+    default_on=False,
+    when_absent="not set before, which leaves it to autoMemoryEnabled",
+)
+"""Claude Code reads ``CLAUDE_CODE_DISABLE_AUTO_MEMORY`` before ``autoMemoryEnabled``: a true
+value (``1``, ``true``, ``yes``, ``on``) turns its auto memory off, a false one (``0``,
+``false``, ``no``, ``off``) turns it on whatever ``autoMemoryEnabled`` says (measured on
+2.1.332). The settings' ``env`` sets it for every Session, so the install sets it to ``"1"``
+there too (H-6); in managed settings it wins over a repository's ``env``."""
+
 
 REPOSITORY_CAN_SWITCH_OFF = (
     "Hooks in your user settings run only while no repository switches them off: a "
     'Workspace\'s .claude/settings.json or settings.local.json with "disableAllHooks": true '
     "leaves its Sessions without memory and without the write guard, and one with "
-    '"autoMemoryEnabled": true turns Claude Code\'s own auto memory back on beside Agent '
-    "Memory. Claude Code's managed settings cannot be overridden that way: `harness-memory "
-    "install claude-code --managed` (as root) writes the hooks and autoMemoryEnabled = false "
+    '"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"} turns Claude Code\'s own auto memory '
+    "back on beside Agent Memory. Claude Code's managed settings "
+    "cannot be overridden that way: `harness-memory install claude-code --managed` (as root) "
+    "writes the hooks, autoMemoryEnabled = false and CLAUDE_CODE_DISABLE_AUTO_MEMORY = 1 "
     "there, for every user of this machine."
 )
 MANAGED = (
     "Installed into Claude Code's managed settings ({path}): every user's Claude Code on this "
     "machine runs these hooks with its own auto memory off, and no repository's or user's "
     "settings can switch them off or it back on (disableAllHooks outside managed settings "
-    "leaves managed hooks running; autoMemoryEnabled there is overridden)."
+    "leaves managed hooks running; autoMemoryEnabled and CLAUDE_CODE_DISABLE_AUTO_MEMORY there "
+    "are overridden)."
 )
 
 
@@ -141,14 +157,17 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     notes: list[str] = []
     if install:
         notes.append(switch_off(merged, AUTO_MEMORY, record.previous))
+        notes.append(switch_off(merged, AUTO_MEMORY_VARIABLE, record.previous))
         notes += _own_memory_folders(settings_path(options.home, environ).parent, document)
         notes.append(
             "Claude Code's CLAUDE.md files stay loaded: they hold your instructions, not memory."
         )
         notes.append(MANAGED.format(path=path) if managed else REPOSITORY_CAN_SWITCH_OFF)
         notes += gap_notes(HARNESS)
-    elif (said := switch_back(merged, AUTO_MEMORY, record.previous)) is not None:
-        notes.append(said)
+    else:
+        for switch in (AUTO_MEMORY, AUTO_MEMORY_VARIABLE):
+            if (said := switch_back(merged, switch, record.previous)) is not None:
+                notes.append(said)
     changes: list[FileChange] = []
     removals: list[Path] = []
     if install and managed is None:

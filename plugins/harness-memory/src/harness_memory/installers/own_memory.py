@@ -36,6 +36,9 @@ class Switch:
     done: str = "turned off"
     """What setting it does, as the install says it: ``turned off``; ``pinned on`` for a
     requirement that keeps a feature on."""
+    when_absent: str | None = None
+    """What the harness does while the key is absent, as the install says it, where
+    ``default_on`` does not tell (a variable that, unset, leaves the choice to another key)."""
 
     @property
     def dotted(self) -> str:
@@ -99,7 +102,9 @@ def switch_off(
         previous[switch.dotted] = {"absent": True} if current is _ABSENT else {"value": current}
     was = previous[switch.dotted]
     _set(document, switch.keys, switch.off, new_table)
-    if "absent" in was:
+    if "absent" in was and switch.when_absent is not None:
+        before = switch.when_absent
+    elif "absent" in was:
         before = "on by default" if switch.default_on else "off by default; now off explicitly"
     else:
         before = f"{switch.dotted} was {_shown(was['value'])}"

@@ -140,7 +140,8 @@ class Marker:
 def workspace_presence(scope: Path | str, path: str) -> tuple[bool, bool]:
     """``(orphaned, not_visible)`` of the Workspace ``path`` a scope's marker names (K-6a).
 
-    A path that exists here is neither. One that does not is *not visible* while the scope
+    A folder at that path (through symlinks) is neither. A path with no folder there (nothing,
+    or a file or a link to one left where the folder was) is *not visible* while the scope
     holds :data:`~memory_core.layout.NOT_VISIBLE_FILE` (the service could not see it at the
     latest Session start either), else *orphaned* (it was seen, or the scope predates the
     flag, and is gone). A path the service may not look up (a folder on its way is another
@@ -148,13 +149,16 @@ def workspace_presence(scope: Path | str, path: str) -> tuple[bool, bool]:
     cannot even look up (too long) is as absent as a deleted one, not a data dir error.
     """
     try:
-        os.stat(path)  # noqa: PTH116 - no Path per scope: the overview judges thousands
+        # no Path per scope: the overview judges thousands
+        mode = os.stat(path).st_mode  # noqa: PTH116
     except PermissionError:
         return False, True
     except (OSError, ValueError):  # ValueError: a NUL in a hand-edited marker, no such path
-        unseen = os.path.lexists(f"{os.fspath(scope)}{os.sep}{layout.NOT_VISIBLE_FILE}")
-        return not unseen, unseen
-    return False, False
+        mode = None
+    if mode is not None and stat.S_ISDIR(mode):
+        return False, False
+    unseen = os.path.lexists(f"{os.fspath(scope)}{os.sep}{layout.NOT_VISIBLE_FILE}")
+    return not unseen, unseen
 
 
 def scope_real_dir(root: Path, key: str) -> Path | None:
@@ -371,6 +375,10 @@ def _classify(scope: Path, entries: Iterable[os.DirEntry[str]]) -> FolderListing
     for entry in entries:
         name = entry.name
         if name.startswith("."):
+            # K-7 refuses it: a dot-named ``*.md`` file is named (T-5b); the atomic writes'
+            # ``.*.tmp``, other dotfiles and editors' lock links (``.#notes.md``) are not.
+            if name.endswith(".md") and not _is_link(entry):
+                refused.append((shown_name(name), _name_refusal(name)))
             continue
         if not name.endswith(".md"):
             if name.casefold().endswith(".md"):
@@ -425,6 +433,8 @@ def _name_refusal(name: str) -> str:
             what = "holds a control character (a line break, a tab …)"
         elif "\\" in name or "/" in name:
             what = "holds a backslash"
+        elif name.startswith("."):
+            what = "starts with '.' (a hidden file)"
         else:
             try:
                 check_topic_file_name(name)

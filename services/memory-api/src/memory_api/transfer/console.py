@@ -115,9 +115,8 @@ def _details(report: ImportReport) -> Table | None:
         row("index line made", name, f"the source index never linked it: {line}")
     for skipped in report.skipped:
         row("not imported", skipped.origin, skipped.reason)
-    for line, reason in report.index_skipped:
-        if reason not in ("already there", "already indexed", "title"):
-            row("index line not added", line, reason)
+    for line, reason in report.lines_left_out:
+        row("index line not added", line, reason)
     for note in report.notes:
         row("note", note, "")
     return table if table.row_count else None
@@ -133,7 +132,16 @@ def print_import(reports: list[ImportReport], console: Console | None = None) ->
     for report in reports:
         out.print(f"From: {shown(report.label)}", soft_wrap=True)
     out.print(_summary(reports))
-    if all(not report.changed for report in reports):
+    if any(report.changed for report in reports):
+        return
+    # a file the source holds but no import takes (another project's, not a memory) is said
+    # above; an index line of a memory that is there is missing from its index
+    lines = sum(len(report.lines_left_out) for report in reports)
+    if lines:
+        out.print(
+            f"Nothing changed, but not added: {counted(lines, 'index line')} (see why above)."
+        )
+    else:
         out.print("Nothing to change: everything offered is already there.")
 
 
@@ -156,6 +164,8 @@ def print_export(report: ExportReport, console: Console | None = None) -> None:
     out.print(table)
     for skipped in report.skipped:
         out.print(f"not archived: {shown(skipped.origin)}: {shown(skipped.reason)}")
+    for link in report.linked:
+        out.print(f"archived through its symlink: {shown(link.origin)} → {shown(link.reason)}")
     for kept in report.unaddressable:
         out.print(
             f"archived, never read by the service: {shown(kept.origin)}: {shown(kept.reason)}"

@@ -9,8 +9,12 @@ Layout (the one :func:`memory_api.transfer.sources.read_archive` reads back)::
     agent-memory/history/<key>.bundle        with --with-history: the scope's history (V-3),
                                              a git bundle of its versions
 
-Only regular files directly in a scope are archived; a symlink, a folder or a FIFO in a scope,
-and the dot-named temp files of atomic writes (``.*.tmp``), are left out and listed. A ``*.md``
+Only regular files directly in a scope are archived, and what the service reads through a
+symlink there: a ``MEMORY.md`` or ``*.md`` link to a regular file inside the memory root is
+archived under the link's name with the bytes it leads to (the service lists, searches and
+injects it like any other, A-7), and named with its target. Any other symlink (out of the root,
+to nothing, not ``*.md``), a folder or a FIFO in a scope, and the dot-named temp files of atomic
+writes (``.*.tmp``), are left out and listed. A ``*.md``
 file whose name no route can address (K-7: not UTF-8, a control character, a backslash) is
 archived as it is and named too, escaped, with why the service never reads it (T-5b). A file or
 scope folder that is there but cannot be read (no permission, an I/O error) stops the export with
@@ -44,6 +48,7 @@ from memory_api.store.containment import (
     checked_memory_root,
     is_within,
     read_regular,
+    real_path,
 )
 from memory_api.store.history.bundles import bundle_bytes
 from memory_api.store.history.recorder import ScopeHistories
@@ -66,7 +71,8 @@ ARCHIVE_VERSION = 1
 class ExportReport:
     """What was archived: files per scope key, bytes, what was left out with the reason, the
     archived files the service never reads with why (``unaddressable``: names K-7 refuses,
-    T-5b), and the bytes of each scope's history bundle (``--with-history``; a scope without
+    T-5b), the symlinks archived as the file they lead to (``linked``: origin and the link's
+    text), and the bytes of each scope's history bundle (``--with-history``; a scope without
     versions has none). Every origin is ``<key>/<name>`` with the name escaped (``shown_name``).
     """
 
@@ -76,6 +82,7 @@ class ExportReport:
     bytes: int = 0
     skipped: list[Skipped] = field(default_factory=list)
     unaddressable: list[Skipped] = field(default_factory=list)
+    linked: list[Skipped] = field(default_factory=list)
 
 
 def _add(archive: tarfile.TarFile, name: str, data: bytes, mtime: float) -> None:
@@ -90,8 +97,25 @@ def _is_temp(name: str) -> bool:
     return name.startswith(".") and name.endswith(".tmp")
 
 
-def _export_scope(archive: tarfile.TarFile, key: str, scope: Path, report: ExportReport) -> None:
-    """Archive the regular files of ``scope`` (see the module docstring). Raises
+def _link_target(root: Path, entry: os.DirEntry[str]) -> tuple[Path | None, str]:
+    """Where the symlink ``entry`` of a scope leads, when the service reads it as a scope file:
+    a regular file inside the memory ``root`` for ``MEMORY.md`` or a ``*.md`` name (A-7); else
+    None and why it is left out."""
+    if not entry.name.endswith(".md"):
+        return None, "a symlink, not a memory file (not archived)"
+    target = real_path(Path(entry.path))
+    if not is_within(root, target):
+        return None, "a symlink to outside the memory root, which no reader follows (not archived)"
+    if not target.is_file():
+        return None, "a symlink to no regular file (not archived)"
+    return target, ""
+
+
+def _export_scope(
+    archive: tarfile.TarFile, root: Path, key: str, scope: Path, report: ExportReport
+) -> None:
+    """Archive the regular files of ``scope`` and what its symlinks give the service (see the
+    module docstring). Raises
     :class:`~memory_api.errors.CannotRead` when the folder or one of its files is there but
     cannot be read (Q-2b): an archive without it would pass for the whole scope."""
     report.files[key] = 0
@@ -110,12 +134,20 @@ def _export_scope(archive: tarfile.TarFile, key: str, scope: Path, report: Expor
             info = entry.stat(follow_symlinks=False)
         except FileNotFoundError:
             continue  # deleted since the folder was listed
-        if not stat.S_ISREG(info.st_mode) or _is_temp(entry.name):
+        source = Path(entry.path)
+        if stat.S_ISLNK(info.st_mode) and not _is_temp(entry.name):
+            target, left_out = _link_target(root, entry)
+            if target is None:
+                report.skipped.append(Skipped(origin, left_out))
+                continue
+            source = target
+            report.linked.append(Skipped(origin, str(Path(entry.path).readlink())))
+        elif not stat.S_ISREG(info.st_mode) or _is_temp(entry.name):
             kind = "a temp file" if _is_temp(entry.name) else "not a regular file"
             report.skipped.append(Skipped(origin, f"{kind} (not archived)"))
             continue
         try:
-            data, opened = read_regular(Path(entry.path), IMPORT_FILE_CAP + 1)
+            data, opened = read_regular(source, IMPORT_FILE_CAP + 1)
         except FileNotFoundError:
             continue
         except NotRegularFileError:
@@ -223,7 +255,7 @@ def export_scopes(
                 data = json.dumps(manifest, indent=2).encode("utf-8") + b"\n"
                 _add(archive, f"{ARCHIVE_ROOT}/{ARCHIVE_MANIFEST}", data, now)
                 for key, scope in scopes:
-                    _export_scope(archive, key, scope, report)
+                    _export_scope(archive, root, key, scope, report)
                     if histories is not None:
                         _export_history(archive, histories, agent_id, key, scope, report)
             handle.flush()

@@ -117,6 +117,10 @@ class FileOutcome:
     note: str | None = None
 
 
+MERGED_ALREADY = frozenset({"already there", "already indexed", "title"})
+"""Why :func:`memory_core.index_merge.merge_index` skips a line that needs no adding."""
+
+
 @dataclass(slots=True)
 class ImportReport:
     """The outcome of importing one :class:`~memory_api.transfer.sources.SourceScope`.
@@ -148,6 +152,12 @@ class ImportReport:
         counts["skipped"] = len(self.skipped)
         counts["index lines added"] = len(self.index_added)
         return counts
+
+    @property
+    def lines_left_out(self) -> list[tuple[str, str]]:
+        """The source index lines not added for a reason other than being there already (an
+        index the service may not rewrite, T-2): ``(line, why)``, each to add by hand."""
+        return [(line, why) for line, why in self.index_skipped if why not in MERGED_ALREADY]
 
     @property
     def changed(self) -> bool:
