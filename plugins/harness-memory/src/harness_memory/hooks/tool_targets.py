@@ -204,13 +204,7 @@ def shell_paths(
     skipped. Never raises for odd input.
     """
     command = _read_substitutions(command, environ)
-    try:
-        lexer = shlex.shlex(_bash_quoting(command), posix=True, punctuation_chars=";&|()<>")
-        lexer.whitespace_split = True
-        lexer.commenters = ""
-        words = list(lexer)
-    except ValueError:
-        words = command.split()
+    words = _shell_words(command)
     found = ShellPaths()
     found.budget = found.budget if _budget is None else _budget  # one for the whole command
     tails = [match.group("tail") for match in _GLUED_TAIL_RE.finditer(command)]
@@ -243,25 +237,14 @@ def shell_paths(
             writes.see(word, known, environ, lost=lost, base=bases[-1])
         last = word
         if previous in _CD_WORDS and not word.startswith("-"):
-            target = _expand(word, known, environ)
-            if target is None:
-                lost = True
-            elif len(bases) < _FOLDERS_CAP:
-                bases.extend(_cd_folders(_tilde(target, environ), bases[-1], known, environ))
-            else:  # past the cap, the folder is taken as unknown (relative words: unanchored)
-                lost = True
+            lost = not _enter(word, bases, known, environ) or lost
         if word in _UNKNOWN_FOLDER_WORDS:
             lost = True
         if previous == "for" and _NAME_RE.match(word):
             known[word] = None
         if (assignment := _ASSIGNMENT_RE.match(word)) is not None:
             known[assignment.group("name")] = _expand(assignment.group("value"), known, environ)
-        for piece in _WORD_SPLIT_RE.split(word):
-            if piece:
-                _add(found, piece, bases, known, environ, lost=lost)
-                if (glued := _GLUED_OPTION_RE.match(piece)) is not None:
-                    for at in range(glued.start("letters") + 1, glued.end("letters") + 1):
-                        _add(found, piece[at:], bases, known, environ, lost=lost)
+        _add_pieces(found, word, bases, known, environ, lost=lost)
         if _depth < _INNER_DEPTH and any(char.isspace() for char in word):
             inner = shell_paths(
                 word, bases[-1], environ, _depth=_depth + 1, _lost=lost, _budget=found.budget
@@ -272,6 +255,50 @@ def shell_paths(
         previous = None if word in _SEPARATORS else word
     writes.end()
     return found
+
+
+def _shell_words(command: str) -> list[str]:
+    """``command`` split into words and separators as bash splits it (quotes read, ``;&|()<>``
+    as punctuation); at white space when the lexer cannot split it (an unclosed quote)."""
+    try:
+        lexer = shlex.shlex(_bash_quoting(command), posix=True, punctuation_chars=";&|()<>")
+        lexer.whitespace_split = True
+        lexer.commenters = ""
+        return list(lexer)
+    except ValueError:
+        return command.split()
+
+
+def _enter(
+    word: str, bases: list[str], known: Mapping[str, str | None], environ: Mapping[str, str]
+) -> bool:
+    """``cd word``: push the folders it may lead to onto ``bases``; False when the folder
+    cannot be decided here (built at run time, or past :data:`_FOLDERS_CAP`: relative words are
+    then unanchored)."""
+    target = _expand(word, known, environ)
+    if target is None or len(bases) >= _FOLDERS_CAP:
+        return False
+    bases.extend(_cd_folders(_tilde(target, environ), bases[-1], known, environ))
+    return True
+
+
+def _add_pieces(
+    found: ShellPaths,
+    word: str,
+    bases: list[str],
+    known: Mapping[str, str | None],
+    environ: Mapping[str, str],
+    *,
+    lost: bool,
+) -> None:
+    """Add the paths of ``word``'s pieces (split at ``=``, quotes and shell punctuation:
+    :data:`_WORD_SPLIT_RE`), and the path a short option glued to a piece names (``-t/dir``)."""
+    for piece in _WORD_SPLIT_RE.split(word):
+        if piece:
+            _add(found, piece, bases, known, environ, lost=lost)
+            if (glued := _GLUED_OPTION_RE.match(piece)) is not None:
+                for at in range(glued.start("letters") + 1, glued.end("letters") + 1):
+                    _add(found, piece[at:], bases, known, environ, lost=lost)
 
 
 def _see_inside(
