@@ -19,6 +19,8 @@ from typing import Any
 import pytest
 from memory_api.app import create_app
 from memory_api.settings import Settings
+from memory_api.store.history.git import HistoryUnavailable
+from memory_api.store.sync import backend
 from memory_core import layout
 from pytest_aiohttp import AiohttpClient
 
@@ -66,6 +68,13 @@ def _call(base: str, method: str, path: str, body: dict[str, Any] | None = None)
         return error.code, json.loads(error.read())
 
 
+NO_GIT_DETAIL = (
+    "history is not available: the git program is not installed; an operator must install git "
+    "(on the service's PATH), or set MEMORY_API_HISTORY=off to keep no history (deletes are "
+    "then final), and restart the service"
+)
+
+
 def test_v1_without_git_a_delete_is_refused_not_made_final(data_dir: Path, tmp_path: Path) -> None:
     bare = tmp_path / "bin"  # a PATH holding python but no git
     bare.mkdir()
@@ -82,12 +91,17 @@ def test_v1_without_git_a_delete_is_refused_not_made_final(data_dir: Path, tmp_p
         write_topic(user, "f.md")
 
         status, problem = _call(base, "DELETE", file_url("user", "f.md"))
-        assert status == 503
-        assert "git" in problem["detail"]
+        assert (status, problem["detail"]) == (503, NO_GIT_DETAIL)
         assert (user / "f.md").exists()
-        status, problem = _call(base, "GET", f"{memory_url()}/scopes/user/changes")
-        assert status == 503
-        assert "git" in problem["detail"]
+        for path in (  # every history answer says what is wrong and what an operator does
+            f"{memory_url()}/scopes/user/changes",
+            f"{memory_url()}/scopes/user/files/f.md/history",
+            f"{memory_url()}/git/user.git/info/refs?service=git-upload-pack",
+        ):
+            status, problem = _call(base, "GET", path)
+            assert (status, problem["detail"]) == (503, NO_GIT_DETAIL), path
+        status, problem = _call(base, "POST", f"{memory_url()}/checkpoint")
+        assert (status, problem["detail"]) == (503, NO_GIT_DETAIL)
         status, started = _call(
             base, "POST", f"{memory_url()}/session-start", {"workspace": str(tmp_path)}
         )
@@ -102,3 +116,14 @@ def test_v1_without_git_a_delete_is_refused_not_made_final(data_dir: Path, tmp_p
 def test_v1_history_switch_reads_off(data_dir: Path, value: str) -> None:
     env = {"MEMORY_API_DATA_DIR": str(data_dir), "MEMORY_API_HISTORY": value}
     assert Settings.from_env(env).history is False
+
+
+def test_v1_without_git_the_sync_backend_says_what_to_do(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R-1: the git backend of a machine's fetch or push, started without a ``git`` program,
+    refuses with the same words as every history answer (what to install, or what to set)."""
+    monkeypatch.setattr(backend, "git_program", lambda: None)
+
+    with pytest.raises(HistoryUnavailable) as refused:
+        backend.cgi_command()
+
+    assert refused.value.detail == NO_GIT_DETAIL

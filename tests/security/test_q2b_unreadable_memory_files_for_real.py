@@ -260,6 +260,44 @@ def test_unreadable_memory_files_for_real_a_restore_never_replaces_what_it_could
     assert topic.read_bytes() == newest
 
 
+def test_unreadable_memory_files_for_real_a_checkpoint_records_the_rest_and_names_what_it_cannot(
+    served: ServedProcess,
+) -> None:
+    """V-1, Q-2b: a checkpoint of a scope holding a topic file the service may not read records
+    every file it can read and names the one it could not, with why and what an operator must
+    do: never a calm "nothing changed" (no version, no files) while that file holds text no
+    version does. The checkpoint of every scope names it the same way."""
+    base = served.base_url
+    assert call(base, "POST", "/api/projects/acme/agents", {"id": "coder", "name": "C"})[0] == 201
+    user = layout.scope_dir(served.data_dir, "coder", "user")
+    make_case(user)
+    status, first = call(base, "POST", f"{AGENT}/memory/scopes/user/checkpoint")
+    assert status == 200 and first["scopes"][0]["version"], first
+    assert "unrecordable" not in first["scopes"][0]  # every file taken: nothing to name
+    topic = user / "private-topic.md"
+    topic.write_text("---\nname: p\ndescription: newer\n---\nthe agent's newest text\n")
+    _private(topic)
+    unkept = [
+        {
+            "file": "private-topic.md",
+            "why": f"cannot be read (Permission denied): {READ_ACCESS_FIX}",
+        }
+    ]
+
+    status, recorded = call(base, "POST", f"{AGENT}/memory/scopes/user/checkpoint")
+
+    assert status == 200, recorded
+    [scope] = recorded["scopes"]
+    assert (scope["version"], scope["files"]) == (None, [])  # nothing it can read changed
+    assert scope["unrecordable"] == unkept
+    (user / "new-topic.md").write_text("---\nname: n\ndescription: new\n---\nnew\n")
+    status, recorded = call(base, "POST", f"{AGENT}/memory/checkpoint")
+    assert status == 200, recorded
+    [scope] = recorded["scopes"]
+    assert scope["version"] and scope["files"] == [{"file": "new-topic.md", "change": "added"}]
+    assert scope["unrecordable"] == unkept
+
+
 def test_unreadable_memory_files_for_real_a_scope_it_may_not_enter_has_no_deleted_files_claimed(
     served: ServedProcess,
 ) -> None:
@@ -275,13 +313,17 @@ def test_unreadable_memory_files_for_real_a_scope_it_may_not_enter_has_no_delete
     os.chown(user, NOBODY, NOBODY)
     user.chmod(0o700)
 
-    status, problem = call(base, "GET", f"{AGENT}/memory/scopes/user/deleted")
-    assert (status, problem["detail"]) == (503, "the scope cannot be listed: Permission denied")
+    unlisted = f"scope 'user' cannot be listed: the service {DENIED}: {READ_ACCESS_FIX}"
+    for method, path in (("GET", "deleted"), ("POST", "checkpoint")):
+        status, problem = call(base, method, f"{AGENT}/memory/scopes/user/{path}")
+        assert (status, problem["detail"]) == (503, unlisted), path
+    status, problem = call(base, "POST", f"{AGENT}/memory/checkpoint")  # its only scope
+    assert (status, problem["detail"]) == (503, unlisted)
     status, problem = call(base, "GET", f"{AGENT}/memory/scopes/user/files/ok-topic.md/history")
     assert status == 503, problem
     assert problem["detail"] == (
-        "the scope cannot be listed: Permission denied; whether 'ok-topic.md' is there cannot "
-        "be told"
+        f"scope 'user' cannot be listed: the service {DENIED}; whether 'ok-topic.md' is there "
+        f"cannot be told: {READ_ACCESS_FIX}"
     )
     status, changes = call(base, "GET", f"{AGENT}/memory/scopes/user/changes")
     assert status == 200 and changes["versions"], changes
@@ -332,7 +374,9 @@ def _an_unreadable_index_then_scope_folder(
         ("GET", f"{AGENT}/memory/scopes/user/deleted", None),
     ):
         status, detail = _problem(base, method, path, body)
-        assert status == 503 and "Permission denied" in detail, (method, path, detail)
+        assert status == 503, (method, path, detail)  # the history's routes say it as the rest
+        assert f"scope 'user' cannot be listed: the service {DENIED}" in detail, (path, detail)
+        assert READ_ACCESS_FIX in detail, (method, path, detail)
     done = _export(served, archive)
     assert done.returncode == 1, done.stderr
     assert f"scope 'user' cannot be listed: the service {DENIED}" in done.stderr
@@ -375,6 +419,7 @@ def test_unreadable_memory_files_for_real_get_one_status_on_every_route(
         status, detail = _problem(base, method, path, body)
         assert status == 503 and "'private-topic.md'" in detail, (method, path, detail)
         assert "cannot be read (Permission denied)" in detail, detail
+        assert READ_ACCESS_FIX in detail, (method, path, detail)
     for method, path, body in (  # about many files: each names it where it says why
         ("GET", f"{AGENT}/memory/scopes/user/files", None),
         ("GET", f"{AGENT}/memory/scopes/user/index", None),

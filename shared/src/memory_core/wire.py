@@ -768,17 +768,31 @@ class RecordRequest(Wire, frozen=True):
     scope: ScopeKey | None = None
 
 
+class UnrecordableFile(Wire, frozen=True):
+    """A memory file a record could not take as it is now (V-1, Q-2b): its ``file`` name and
+    ``why``, with what an operator must do when the service may not read it (``"cannot be read
+    (Permission denied): an operator must give the account the service runs as read access to
+    it …"``, ``"larger than its read cap of 1048576 bytes"``). Its newest version, if any, is
+    kept; it is never taken for deleted."""
+
+    file: str
+    why: str
+
+
 class RecordedScope(Wire, frozen=True, omit_defaults=True):
     """What one scope recorded: the new version and its files, or ``version`` None when
-    nothing had changed since its newest version. ``skipped`` (only sent when set) says why
-    the scope was not recorded at all, in a record of every scope: the user scope's folder it
-    could not create (``"could not create its folder (Permission denied)"``), a damaged or
-    refused history (V-1, V-3)."""
+    nothing it could read had changed since its newest version. ``skipped`` (only sent when
+    set) says why the scope was not recorded at all, in a record of every scope: the user
+    scope's folder it could not create (``"could not create its folder (Permission
+    denied)"``), a damaged or refused history (V-1, V-3). ``unrecordable`` (only sent when
+    there are some) names the files of the scope the record could not take as they are now:
+    every other file is recorded all the same (Q-2b)."""
 
     scope: str
     version: str | None
     files: list[FileChange]
     skipped: str | None = None
+    unrecordable: list[UnrecordableFile] = msgspec.field(default_factory=list)
 
 
 class RecordResult(Wire, frozen=True):

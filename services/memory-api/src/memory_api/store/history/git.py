@@ -45,6 +45,7 @@ from memory_api.errors import ServiceError
 __all__ = [
     "BRANCH",
     "GIT_TIMEOUT",
+    "NO_GIT",
     "REPAIR",
     "HistoryDamaged",
     "HistoryUnavailable",
@@ -106,6 +107,13 @@ REPAIR = (
     'history then starts at the next record): docs/operations.md, "A damaged history"'
 )
 """What to do about a :class:`HistoryDamaged`, said in its detail."""
+NO_GIT = (
+    "history is not available: the git program is not installed; an operator must install git "
+    "(on the service's PATH), or set MEMORY_API_HISTORY=off to keep no history (deletes are "
+    "then final), and restart the service"
+)
+"""The detail of every history answer without git (:func:`git_program` finds none): what is
+wrong and what an operator does about it."""
 _DAMAGE_SIGNS = (
     "unable to read",
     "could not read",
@@ -217,7 +225,7 @@ def _run(
 ) -> subprocess.CompletedProcess[bytes]:
     program = git_program()
     if program is None:
-        raise HistoryUnavailable("history is not available: the git program is not installed")
+        raise HistoryUnavailable(NO_GIT)
     command = [program, "-c", "safe.directory=*"]
     for name, value in config:
         command += ["-c", f"{name}={value}"]

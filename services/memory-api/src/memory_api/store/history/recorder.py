@@ -37,7 +37,8 @@ from memory_core.counting import counted
 from memory_core.keys import has_control_character
 from memory_core.wire import FileChangeKind, VersionSource
 
-from memory_api.store.containment import real_path
+from memory_api.errors import READ_ACCESS_FIX
+from memory_api.store.containment import cannot_read, real_path
 from memory_api.store.history.git import (
     REPAIR,
     HistoryDamaged,
@@ -53,7 +54,7 @@ from memory_api.store.history.repo import (
     read_head,
     tree_of,
 )
-from memory_api.store.history.snapshot import BlobIds, Snapshot, take_snapshot
+from memory_api.store.history.snapshot import BlobIds, KeptFile, Snapshot, take_snapshot
 from memory_api.store.recently_used import RecentlyUsed
 
 __all__ = [
@@ -261,8 +262,11 @@ class ScopeHistories:
         before = {} if head is None else self.tree(repository, head)
         try:
             snapshot = take_snapshot(scope, before, self.blob_ids, only)
-        except OSError as error:
-            raise HistoryUnavailable(f"the scope cannot be listed: {error.strerror}") from None
+        except OSError as error:  # nothing is taken for deleted: the record is refused
+            raise HistoryUnavailable(
+                f"scope {scope.name!r} cannot be listed: the service {cannot_read(error)}: "
+                f"{READ_ACCESS_FIX}"
+            ) from None
         if seen is not None:
             seen(snapshot)
         if not snapshot.changes and not (keep_empty and head is not None):
@@ -324,9 +328,9 @@ class ScopeHistories:
         found = Attribution("found", subject=_before(who))
         taken: list[Snapshot] = []
         self.record(agent_id, scope, found, seen=taken.append)
-        for name, why in taken[0].kept if taken else ():
-            if name in removes:
-                raise HistoryUnavailable(_not_undoable(who, name, why))
+        for kept in taken[0].kept if taken else ():
+            if kept.name in removes:
+                raise HistoryUnavailable(_not_undoable(who, kept))
         result = work(*args)
         try:
             return result, self.record(agent_id, scope, who)
@@ -337,17 +341,22 @@ class ScopeHistories:
             return result, None
 
 
-def _not_undoable(who: Attribution, name: str, why: str) -> str:
-    """Why a change that would remove or replace ``name`` is refused: the history could not
-    take its content as it is now (``why``), so the change could never be undone."""
+def _not_undoable(who: Attribution, kept: KeptFile) -> str:
+    """Why a change that would remove or replace the file ``kept`` names is refused: the
+    history could not take its content as it is now (``kept.why``), so the change could never
+    be undone. A file the service may not read says what an operator must do (Q-2b)."""
     done, then = {
         "delete": ("deleted", "delete the file by hand if it should go for good"),
         "restore": ("replaced", "restore again"),
     }.get(who.source, ("changed", "try again"))
-    return (
-        f"{name!r} was not {done}: the history cannot keep its content as it is now ({why}), "
-        f"so the {who.source} could not be undone; nothing changed. Fix that, or {then}"
+    refused = (
+        f"{kept.name!r} was not {done}: the history cannot keep its content as it is now "
+        f"({kept.why}), so the {who.source} could not be undone; nothing changed"
     )
+    if not kept.unreadable:
+        return f"{refused}. Fix that, or {then}"
+    by_hand = f"; or {then}" if who.source == "delete" else ""
+    return f"{refused}: {READ_ACCESS_FIX}{by_hand}"
 
 
 def _before(who: Attribution) -> str:

@@ -52,14 +52,15 @@ from memory_core.wire import (
     RecordResult,
     RestoreResult,
     ScopeChanges,
+    UnrecordableFile,
 )
 
-from memory_api.errors import NotFound, ServiceError, Unavailable
+from memory_api.errors import READ_ACCESS_FIX, CannotRead, NotFound, ServiceError
 from memory_api.store.agents import AgentStore
 from memory_api.store.change_feed import ChangeFeed
-from memory_api.store.containment import checked_memory_root
+from memory_api.store.containment import cannot_read, checked_memory_root
 from memory_api.store.history import reading
-from memory_api.store.history.git import HistoryUnavailable, git_available
+from memory_api.store.history.git import NO_GIT, HistoryUnavailable, git_available
 from memory_api.store.history.maintenance import maintain
 from memory_api.store.history.recorder import (
     Attribution,
@@ -69,7 +70,7 @@ from memory_api.store.history.recorder import (
 )
 from memory_api.store.history.repo import read_head
 from memory_api.store.history.restore import restore_file
-from memory_api.store.history.snapshot import Snapshot, disk_blob
+from memory_api.store.history.snapshot import KeptFile, Snapshot, disk_blob
 from memory_api.store.history.unchanged import UnchangedScopes
 from memory_api.store.locks import lock_name
 from memory_api.store.scopes import (
@@ -97,19 +98,27 @@ class _Later:
     again: bool = False
 
 
-def _is_regular_file(path: Path) -> bool:
-    """Whether ``path`` is a regular file itself (never through a symlink), readable or not.
-    Raises :class:`~memory_api.errors.Unavailable` (503) when the folder cannot be searched:
-    whether the file is there cannot be told then, and it is never taken for absent (Q-2b)."""
+def _is_regular_file(key: str, path: Path) -> bool:
+    """Whether ``path`` (a file of scope ``key``) is a regular file itself (never through a
+    symlink), readable or not. Raises :class:`~memory_api.errors.CannotRead` (503) when the
+    folder cannot be searched: whether the file is there cannot be told then, and it is never
+    taken for absent (Q-2b)."""
     try:
         return stat.S_ISREG(os.lstat(path).st_mode)
     except (FileNotFoundError, NotADirectoryError):
         return False
     except OSError as error:
-        raise Unavailable(
-            f"the scope cannot be listed: {error.strerror or type(error).__name__}; whether "
+        raise CannotRead(
+            f"scope {key!r} cannot be listed: the service {cannot_read(error)}; whether "
             f"{path.name!r} is there cannot be told"
         ) from None
+
+
+def _unrecordable(kept: KeptFile) -> UnrecordableFile:
+    """A file a record could not take, as the answer names it: with what an operator must do
+    when the service may not read it (Q-2b)."""
+    why = f"{kept.why}: {READ_ACCESS_FIX}" if kept.unreadable else kept.why
+    return UnrecordableFile(file=kept.name, why=why)
 
 
 def scope_history_bytes(repository: Path) -> int:
@@ -160,7 +169,7 @@ class HistoryStore:
         if not self.histories.enabled:
             raise NotFound("this service keeps no history (MEMORY_API_HISTORY=off)")
         if not git_available():
-            raise HistoryUnavailable("history is not available: the git program is not installed")
+            raise HistoryUnavailable(NO_GIT)
 
     def _scope(self, agent_id: str, key: str) -> tuple[Path, Path]:
         """(real memory root, real scope folder); the user scope is created on demand (K-6)."""
@@ -203,7 +212,9 @@ class HistoryStore:
         newest = None if head is None else self.histories.tree(repository, head).get(name)
         # a file the service cannot read (or over its read cap) is there all the same (Q-2b):
         # never "deleted", and what it holds now is in no version
-        exists = on_disk is not None or unrecordable is not None or _is_regular_file(scope / name)
+        exists = (
+            on_disk is not None or unrecordable is not None or _is_regular_file(key, scope / name)
+        )
         return FileHistory(
             scope=key,
             file=name,
@@ -310,8 +321,9 @@ class HistoryStore:
                 with os.scandir(scope) as listing:
                     present = {entry.name for entry in listing if is_scope_file(entry.name)}
             except OSError as error:  # what is there now cannot be told, so neither what is not
-                why = error.strerror or type(error).__name__
-                raise Unavailable(f"the scope cannot be listed: {why}") from None
+                raise CannotRead(
+                    f"scope {key!r} cannot be listed: the service {cannot_read(error)}"
+                ) from None
             files, complete = reading.deleted_files(repository, present, limit=limit)
             return DeletedFiles(scope=key, files=files, complete=complete)
 
@@ -365,12 +377,15 @@ class HistoryStore:
             vouched[0].recorded(scope.name, vouched[1])
         if due:
             self._maintain_later(agent_id, scope)
+        # a file it could not take is named, never left out as if recorded (Q-2b)
+        unrecordable = [_unrecordable(kept) for kept in found[0].kept] if found else []
         if recorded is None:
-            return RecordedScope(scope=key, version=None, files=[])
+            return RecordedScope(scope=key, version=None, files=[], unrecordable=unrecordable)
         return RecordedScope(
             scope=key,
             version=recorded.version,
             files=[FileChange(file=name, change=kind) for name, kind in recorded.files],
+            unrecordable=unrecordable,
         )
 
     async def record(

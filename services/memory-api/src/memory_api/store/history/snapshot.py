@@ -27,6 +27,7 @@ import stat
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from memory_core.scope_files import is_scope_file
 from memory_core.scope_files import scope_file_cap as read_cap
@@ -36,12 +37,23 @@ from memory_api.store.containment import NotRegularFileError, cannot_read, read_
 from memory_api.store.history.repo import Change, TreeEntry
 from memory_api.store.stat_cache import StatCache, file_key
 
-__all__ = ["BlobIds", "Snapshot", "disk_blob", "over_cap", "read_cap", "take_snapshot"]
+__all__ = ["BlobIds", "KeptFile", "Snapshot", "disk_blob", "over_cap", "read_cap", "take_snapshot"]
 
 logger = logging.getLogger(__name__)
 
 BlobIds = StatCache[str, str]
 """Blob id by file path, valid for one file version."""
+
+
+class KeptFile(NamedTuple):
+    """A memory file whose content a record could not take as it is now (it keeps the content
+    of its newest version): its ``name``, ``why`` (``"cannot be read (Permission denied)"``,
+    ``"larger than its read cap of 1048576 bytes"``) and whether the service may not read it
+    (``unreadable``: an operator's fix, Q-2b) rather than it being over its read cap."""
+
+    name: str
+    why: str
+    unreadable: bool
 
 
 @dataclass(slots=True)
@@ -50,13 +62,14 @@ class Snapshot:
 
     ``changes`` are the files to record (new bytes, or None for a file gone); ``newest_mtime``
     the latest modification time among the changed files still there (seconds, 0 for none);
-    ``kept`` the files whose content could not be taken now, with the reason; ``linked``
-    whether a memory file has other hard links (it can change through another folder).
+    ``kept`` the files whose content could not be taken now, each with why (:class:`KeptFile`);
+    ``linked`` whether a memory file has other hard links (it can change through another
+    folder).
     """
 
     changes: list[Change] = field(default_factory=list)
     newest_mtime: float = 0.0
-    kept: list[tuple[str, str]] = field(default_factory=list)
+    kept: list[KeptFile] = field(default_factory=list)
     linked: bool = False
 
     @property
@@ -91,7 +104,7 @@ def take_snapshot(
         try:
             info = entry.stat(follow_symlinks=False)
         except OSError as error:
-            _keep(snapshot, seen, name, f"cannot be looked at ({error.strerror})")
+            _keep(snapshot, seen, KeptFile(name, f"cannot be looked at ({error.strerror})", True))
             continue
         if not stat.S_ISREG(info.st_mode):
             continue  # a symlink, folder or FIFO is no memory file: not there for the history
@@ -99,7 +112,7 @@ def take_snapshot(
         if info.st_nlink > 1:
             snapshot.linked = True
         if info.st_size > read_cap(name):
-            _keep(snapshot, seen, name, f"larger than its read cap of {read_cap(name)} bytes")
+            _keep(snapshot, seen, _over_cap(name))
             continue
         key = file_key(info)
         known = blob_ids.get(entry.path, key)
@@ -110,10 +123,11 @@ def take_snapshot(
             data, opened = read_regular(Path(entry.path), read_cap(name) + 1)
         except (OSError, NotRegularFileError) as error:
             reason = error.strerror if isinstance(error, OSError) and error.strerror else error
-            _keep(snapshot, seen, name, f"cannot be read ({reason})")
+            refused = not isinstance(error, NotRegularFileError)  # not a FIFO put in its place
+            _keep(snapshot, seen, KeptFile(name, f"cannot be read ({reason})", refused))
             continue
         if len(data) > read_cap(name):
-            _keep(snapshot, seen, name, f"larger than its read cap of {read_cap(name)} bytes")
+            _keep(snapshot, seen, _over_cap(name))
             continue
         blob = blob_id(data)
         blob_ids.put(entry.path, file_key(opened), blob)
@@ -127,10 +141,14 @@ def take_snapshot(
     return snapshot
 
 
-def _keep(snapshot: Snapshot, seen: set[str], name: str, reason: str) -> None:
-    seen.add(name)
-    snapshot.kept.append((name, reason))
-    logger.debug("history: %s keeps its last recorded content: %s", name, reason)
+def _keep(snapshot: Snapshot, seen: set[str], kept: KeptFile) -> None:
+    seen.add(kept.name)
+    snapshot.kept.append(kept)
+    logger.debug("history: %s keeps its last recorded content: %s", kept.name, kept.why)
+
+
+def _over_cap(name: str) -> KeptFile:
+    return KeptFile(name, f"larger than its read cap of {read_cap(name)} bytes", False)
 
 
 def disk_blob(scope: Path, name: str, blob_ids: BlobIds) -> tuple[str | None, str | None]:

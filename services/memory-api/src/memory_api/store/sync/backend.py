@@ -37,7 +37,12 @@ from functools import cache
 from pathlib import Path
 from typing import Literal
 
-from memory_api.store.history.git import HistoryUnavailable, git_environment, git_program
+from memory_api.store.history.git import (
+    NO_GIT,
+    HistoryUnavailable,
+    git_environment,
+    git_program,
+)
 
 __all__ = [
     "HEAD_CAP",
@@ -136,7 +141,7 @@ def cgi_command() -> list[str]:
     :class:`HistoryUnavailable` without git."""
     program = git_program()
     if program is None:
-        raise HistoryUnavailable("history is not available: the git program is not installed")
+        raise HistoryUnavailable(NO_GIT)
     backend = _http_backend()
     return [backend] if backend is not None else [program, "http-backend"]
 
