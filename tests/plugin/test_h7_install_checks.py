@@ -68,7 +68,7 @@ def test_h7_a_memory_root_of_another_shape_or_agent_is_an_error(
     odd = tmp_path / "just-a-folder"
     odd.mkdir()
     assert install(tmp_path / "home", str(odd))[0] == 1
-    assert "is not shaped <app data dir>/agents/<agent>/agent_state/memory" in caplog.text
+    assert "is not shaped <data dir>/agents/<agent>/agent_state/memory" in caplog.text
     assert install(tmp_path / "home", str(a_root(tmp_path, "reviewer")))[0] == 1
     assert "is agent reviewer's, not coder's" in caplog.text
     assert untouched(tmp_path / "home")
@@ -79,7 +79,7 @@ def test_h7_the_app_data_dir_given_as_the_memory_root_is_answered_with_the_root_
 ) -> None:
     root = a_root(tmp_path)
     assert install(tmp_path / "home", str(tmp_path / "data"))[0] == 1
-    assert f"the app data dir given? its root for coder is {root}" in caplog.text
+    assert f"the data dir given? its root for coder is {root}" in caplog.text
     assert untouched(tmp_path / "home")
 
 

@@ -1,8 +1,8 @@
 """What ``install`` checks before it writes anything (H-7): the memory root, the URL, the ids.
 
 - The memory root must be an absolute path to an existing folder shaped
-  ``<app data dir>/agents/<agent>/agent_state/memory`` for the agent being installed: the guard
-  protects that folder, the offline fallback (H-4) reads the app data dir from its shape, and
+  ``<data dir>/agents/<agent>/agent_state/memory`` for the agent being installed: the guard
+  protects that folder, the offline fallback (H-4) reads the data dir from its shape, and
   Gemini CLI does not even start with a missing include directory. A root under ``/agents/`` is
   the mark of an unset ``$MEMORY_API_DATA_DIR`` in the shell that typed it, and is said so.
 - The URL must be ``http(s)://host[:port]``. The service is asked for the agent's config
@@ -82,7 +82,7 @@ def check_root(raw: str, agent: str) -> list[Finding]:
             Finding(
                 True,
                 f"the memory root {raw} {what}{unset}; it is "
-                "<app data dir>/agents/<agent>/agent_state/memory, made by "
+                "<data dir>/agents/<agent>/agent_state/memory, made by "
                 "`memory-api agent create`",
             )
         ]
@@ -90,13 +90,13 @@ def check_root(raw: str, agent: str) -> list[Finding]:
     if app_data_dir_of(path.absolute()) is None:
         inside = path / "agents" / agent / "agent_state" / "memory"
         hint = (
-            f"; the app data dir given? its root for {agent} is {inside}" if inside.is_dir() else ""
+            f"; the data dir given? its root for {agent} is {inside}" if inside.is_dir() else ""
         )
         findings.append(
             Finding(
                 True,
                 f"the memory root {raw} is not shaped "
-                f"<app data dir>/agents/<agent>/agent_state/memory{hint}",
+                f"<data dir>/agents/<agent>/agent_state/memory{hint}",
             )
         )
     elif path.absolute().parts[-3] != agent:
@@ -263,8 +263,8 @@ def _reached_project_of(client: MemoryClient, agent: str, project: str) -> str |
 
 
 def local_project_of(memory_root: str, agent: str) -> str | None:
-    """The project that ``<app data dir>/agents/<agent>/agent.json`` names, for a
-    ``memory_root`` shaped ``<app data dir>/agents/<some agent>/agent_state/memory``; None when
+    """The project that ``<data dir>/agents/<agent>/agent.json`` names, for a
+    ``memory_root`` shaped ``<data dir>/agents/<some agent>/agent_state/memory``; None when
     the root has not that shape or the file is missing, unreadable, too large or names no
     valid project id. Never raises."""
     data_dir = app_data_dir_of(Path(memory_root).absolute())
