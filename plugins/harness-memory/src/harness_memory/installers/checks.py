@@ -89,9 +89,7 @@ def check_root(raw: str, agent: str) -> list[Finding]:
     findings = []
     if app_data_dir_of(path.absolute()) is None:
         inside = path / "agents" / agent / "agent_state" / "memory"
-        hint = (
-            f"; the data dir given? its root for {agent} is {inside}" if inside.is_dir() else ""
-        )
+        hint = f"; the data dir given? its root for {agent} is {inside}" if inside.is_dir() else ""
         findings.append(
             Finding(
                 True,
