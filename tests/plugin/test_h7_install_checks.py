@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 from harness_memory.cli import main
+from harness_memory.cli_install import MEMORY_ROOT_HELP
+from harness_memory.offline import OfflineUnavailableError, session_start_from_files
 
 from tests.plugin.helpers import HARNESS_MEMORY, code_under_test
 from tests.plugin.real_service import RealService
@@ -72,6 +74,27 @@ def test_h7_a_memory_root_of_another_shape_or_agent_is_an_error(
     assert install(tmp_path / "home", str(a_root(tmp_path, "reviewer")))[0] == 1
     assert "is agent reviewer's, not coder's" in caplog.text
     assert untouched(tmp_path / "home")
+
+
+def test_h7_every_message_names_the_memory_roots_shape_as_the_help_does(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """One term for the service's folder, the one ``memory-api`` and ``install --help`` use
+    (``MEMORY_API_DATA_DIR``, "data dir"): the root checks and the offline fallback said
+    ``<app data dir>`` beside the help's ``<data dir>``."""
+    shape = "<data dir>/agents/<agent>/agent_state/memory"
+    odd = tmp_path / "just-a-folder"
+    odd.mkdir()
+    install(tmp_path / "home", str(odd))
+    install(tmp_path / "home", "/nowhere/agents/coder/agent_state/memory")
+    with pytest.raises(OfflineUnavailableError) as offline:
+        session_start_from_files(odd, project="acme", agent="coder", workspace=str(tmp_path))
+
+    said = [record.getMessage() for record in caplog.records] + [str(offline.value)]
+    shapes = [line for line in said if "agent_state/memory" in line]
+    assert shape in MEMORY_ROOT_HELP
+    assert len(shapes) == 3 and all(shape in line for line in shapes)
+    assert not [line for line in said if "app data dir" in line]
 
 
 def test_h7_the_app_data_dir_given_as_the_memory_root_is_answered_with_the_root_in_it(
