@@ -201,12 +201,8 @@ def run_install(
     except OSError as error:
         _logger().error("%s %s: cannot write: %s", args.command, args.harness, error)
         return 1
-    if install and not args.dry_run:
-        from harness_memory.installers.executable import compile_bytecode
-
-        out.write(f"{args.harness}: {compile_bytecode(chosen.command)}\n")
-    if install and managed is None and (also := _managed_install_too(args.harness, home, environ)):
-        out.write(f"{args.harness}: WARNING: {also}\n")
+    if install:
+        _after_install(args, chosen.command, home, environ, managed=managed, out=out)
     out.flush()  # what was done first, then the warnings: the lines a user reads last
     for warning in warnings:
         _logger().warning("%s %s: %s", args.command, args.harness, warning)
@@ -214,6 +210,25 @@ def run_install(
         shown = _next_command(args, str(root) if root else None, values, environ)
         out.write(f"next: {shown}\n")
     return 0
+
+
+def _after_install(
+    args: argparse.Namespace,
+    command: str,
+    home: Path,
+    environ: Mapping[str, str],
+    *,
+    managed: Path | None,
+    out: IO[str],
+) -> None:
+    """What an install does and says after the files: the hooks' bytecode compiled (not in a
+    dry run), and a warning when a managed install runs these hooks for every user already."""
+    if not args.dry_run:
+        from harness_memory.installers.executable import compile_bytecode
+
+        out.write(f"{args.harness}: {compile_bytecode(command)}\n")
+    if managed is None and (also := _managed_install_too(args.harness, home, environ)):
+        out.write(f"{args.harness}: WARNING: {also}\n")
 
 
 def _token(
