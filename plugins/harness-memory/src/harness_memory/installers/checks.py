@@ -300,7 +300,7 @@ def local_project_of(memory_root: str, agent: str) -> str | None:
         return None
 
 
-WAYS_TO_GIVE_ONE = (
+_WAYS_TO_GIVE_ONE = (
     "with --token-file PATH (a file only you can read, chmod 600) or in "
     "HARNESS_MEMORY_TOKEN (--token shows it to every local user in ps), and install again"
 )
@@ -312,7 +312,7 @@ def _no_token(url: str, project: str, detail: str) -> Finding:
     return Finding(
         True,
         f"the service at {url} needs a bearer token and none was given (401: {detail}); "
-        f"give it {WAYS_TO_GIVE_ONE}. A token is made where the service runs: "
+        f"give it {_WAYS_TO_GIVE_ONE}. A token is made where the service runs: "
         f"`(umask 077; memory-api token create --name NAME --project {project} > FILE)` "
         "writes one to FILE",
     )
@@ -324,7 +324,7 @@ def _rejected(status: int, detail: str, url: str, token_source: str | None = Non
         return Finding(
             True,
             f"the service at {url} refused the token{source} ({status}{detail}): it is wrong "
-            f"or was revoked; give one it takes {WAYS_TO_GIVE_ONE}",
+            f"or was revoked; give one it takes {_WAYS_TO_GIVE_ONE}",
         )
     if 400 <= status < 500:
         return Finding(True, f"the service at {url} rejected the ids ({status}{detail})")
