@@ -151,7 +151,7 @@ class AgentHome:
 
 @pytest.fixture
 def data_dir(tmp_path: Path) -> Path:
-    """An empty app data dir."""
+    """An empty data dir."""
     path = tmp_path / "data"
     path.mkdir()
     return path

@@ -1,4 +1,4 @@
-"""Layout: paths under the app data dir come only from checked ids (K-7, A-7)."""
+"""Layout: paths under the data dir come only from checked ids (K-7, A-7)."""
 
 from __future__ import annotations
 

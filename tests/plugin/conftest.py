@@ -29,6 +29,16 @@ def real_service(tmp_path: Path) -> Iterator[RealService]:
 
 
 @pytest.fixture
+def open_service(tmp_path: Path) -> Iterator[RealService]:
+    """The real ``memory-api serve`` with no tokens configured (open, on loopback only)."""
+    running = start_service(tmp_path, tokens=False)
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture
 def memory_root(real_service: RealService) -> Path:
     """Agent ``coder`` created with the service's CLI, its user scope seeded from the corpus."""
     root = real_service.create_agent("coder")

@@ -121,16 +121,15 @@ class RealService(ServedWrapper):
         return None
 
 
-def start_service(tmp_path: Path) -> RealService:
-    """Start ``memory-api serve`` over ``tmp_path/data`` with only PATH, HOME and the token set.
+def start_service(tmp_path: Path, *, tokens: bool = True) -> RealService:
+    """Start ``memory-api serve`` over ``tmp_path/data`` with only PATH, HOME and the token set;
+    without ``tokens``, with none at all (open, on loopback only: A-10).
 
     Raises RuntimeError (with the service's log) when it exits or never becomes ready.
     """
-    env = {
-        "PATH": os.environ.get("PATH", ""),
-        "HOME": str(tmp_path / "service-home"),
-        "MEMORY_API_TOKENS": f"plugin={TOKEN}",
-    }
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(tmp_path / "service-home")}
+    if tokens:
+        env["MEMORY_API_TOKENS"] = f"plugin={TOKEN}"
     return RealService(serve(tmp_path / "data", env, log_path=tmp_path / "memory-api.log"), TOKEN)
 
 

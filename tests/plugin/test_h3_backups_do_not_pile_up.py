@@ -1,8 +1,13 @@
 """H-3: backups do not pile up. Every install or uninstall that changes a settings file first
 copies it to ``<file>.harness-memory-backup-<UTC time>``; then a backup holding the same bytes
 as the file now does, or as a newer backup, is removed (and named in the output). So each
-earlier text of the file is kept once, none repeats the file, and install followed by
-uninstall, however often, leaves one backup: the installed file's."""
+earlier text of the file is kept once and none repeats the file.
+
+An uninstall keeps no copy of a text an install wrote (the install record keeps each one's
+digest): such a file holds nothing of the user's, whose own text the install's backup kept. So
+install followed by uninstall, however often, gives the file back byte for byte and leaves no
+backup; a file the user changed since the install is backed up, and the output says where.
+"""
 
 from __future__ import annotations
 
@@ -33,23 +38,38 @@ def texts(paths: list[Path]) -> list[str]:
 
 
 @pytest.mark.parametrize("harness", sorted(USERS))
-def test_h3_install_then_uninstall_leaves_one_backup_of_the_installed_file(
+def test_h3_install_then_uninstall_gives_the_file_back_and_leaves_no_backup(
     tmp_path: Path, harness: str
 ) -> None:
     home = tmp_path / "home"
     settings = user_file(home, harness)
     install(harness, home)
-    installed = settings.read_text(encoding="utf-8")
 
     said = run("uninstall", harness, home=home)
 
     assert settings.read_text(encoding="utf-8") == USERS[harness]
-    assert texts(backups_of(settings)) == [installed]
-    assert "the same bytes as" in said
+    assert backups_of(settings) == []
+    assert f"no backup of {settings} kept: it held what the install wrote" in said
 
 
 @pytest.mark.parametrize("harness", sorted(USERS))
-def test_h3_install_and_uninstall_again_and_again_keep_at_most_one_backup(
+def test_h3_a_file_changed_since_the_install_is_backed_up_by_the_uninstall_which_says_where(
+    tmp_path: Path, harness: str
+) -> None:
+    home = tmp_path / "home"
+    settings = user_file(home, harness)
+    install(harness, home)
+    edited = settings.read_text(encoding="utf-8") + ("\n" if harness == "codex" else " ")
+    settings.write_text(edited, encoding="utf-8")  # the user's edit: a blank line or space
+
+    said = run("uninstall", harness, home=home)
+
+    [backup] = [path for path in backups_of(settings) if path.read_text("utf-8") == edited]
+    assert f"(it held changes made since the install: they are kept there): {backup}" in said
+
+
+@pytest.mark.parametrize("harness", sorted(USERS))
+def test_h3_install_and_uninstall_again_and_again_leave_no_backup(
     tmp_path: Path, harness: str
 ) -> None:
     home = tmp_path / "home"
@@ -59,7 +79,7 @@ def test_h3_install_and_uninstall_again_and_again_keep_at_most_one_backup(
         assert texts(backups_of(settings)) == [USERS[harness]]
         run("uninstall", harness, home=home)
         assert settings.read_text(encoding="utf-8") == USERS[harness]
-        assert len(backups_of(settings)) == 1
+        assert backups_of(settings) == []
 
 
 def test_h3_every_distinct_earlier_text_is_kept_once(tmp_path: Path) -> None:
@@ -79,7 +99,7 @@ def test_h3_a_hand_aligned_file_comes_back_byte_for_byte_and_its_copies_go(
     tmp_path: Path,
 ) -> None:
     """The uninstall gives a file no layout reproduces back from its backup; that backup then
-    repeats the file and goes, the other earlier texts stay."""
+    repeats the file and goes, and so do the copies of what each install wrote."""
     home = tmp_path / "home"
     settings = home / ".claude" / "settings.json"
     settings.parent.mkdir(parents=True)
@@ -91,9 +111,7 @@ def test_h3_a_hand_aligned_file_comes_back_byte_for_byte_and_its_copies_go(
     run("uninstall", "claude-code", home=home)
 
     assert settings.read_text(encoding="utf-8") == aligned
-    kept = texts(backups_of(settings))
-    assert aligned not in kept
-    assert len(kept) == len(set(kept)) == 2
+    assert backups_of(settings) == []
 
 
 def test_h3_a_backup_the_user_changed_and_a_symlink_named_like_one_stay(tmp_path: Path) -> None:

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 from harness_memory.cli import main
+from harness_memory.cli_install import MEMORY_ROOT_HELP
+from harness_memory.offline import OfflineUnavailableError, session_start_from_files
 
 from tests.plugin.helpers import HARNESS_MEMORY, code_under_test
 from tests.plugin.real_service import RealService
@@ -68,10 +70,31 @@ def test_h7_a_memory_root_of_another_shape_or_agent_is_an_error(
     odd = tmp_path / "just-a-folder"
     odd.mkdir()
     assert install(tmp_path / "home", str(odd))[0] == 1
-    assert "is not shaped <app data dir>/agents/<agent>/agent_state/memory" in caplog.text
+    assert "is not shaped <data dir>/agents/<agent>/agent_state/memory" in caplog.text
     assert install(tmp_path / "home", str(a_root(tmp_path, "reviewer")))[0] == 1
     assert "is agent reviewer's, not coder's" in caplog.text
     assert untouched(tmp_path / "home")
+
+
+def test_h7_every_message_names_the_memory_roots_shape_as_the_help_does(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """One term for the service's folder, the one ``memory-api`` and ``install --help`` use
+    (``MEMORY_API_DATA_DIR``, "data dir"): the root checks and the offline fallback said
+    ``<app data dir>`` beside the help's ``<data dir>``."""
+    shape = "<data dir>/agents/<agent>/agent_state/memory"
+    odd = tmp_path / "just-a-folder"
+    odd.mkdir()
+    install(tmp_path / "home", str(odd))
+    install(tmp_path / "home", "/nowhere/agents/coder/agent_state/memory")
+    with pytest.raises(OfflineUnavailableError) as offline:
+        session_start_from_files(odd, project="acme", agent="coder", workspace=str(tmp_path))
+
+    said = [record.getMessage() for record in caplog.records] + [str(offline.value)]
+    shapes = [line for line in said if "agent_state/memory" in line]
+    assert shape in MEMORY_ROOT_HELP
+    assert len(shapes) == 3 and all(shape in line for line in shapes)
+    assert not [line for line in said if "app data dir" in line]
 
 
 def test_h7_the_app_data_dir_given_as_the_memory_root_is_answered_with_the_root_in_it(
@@ -79,7 +102,7 @@ def test_h7_the_app_data_dir_given_as_the_memory_root_is_answered_with_the_root_
 ) -> None:
     root = a_root(tmp_path)
     assert install(tmp_path / "home", str(tmp_path / "data"))[0] == 1
-    assert f"the app data dir given? its root for coder is {root}" in caplog.text
+    assert f"the data dir given? its root for coder is {root}" in caplog.text
     assert untouched(tmp_path / "home")
 
 
@@ -101,12 +124,103 @@ def test_h7_a_service_that_does_not_answer_is_a_warning(
     assert "installed — wrote" in said
 
 
+def test_h7_the_warning_of_a_service_that_does_not_answer_is_the_last_line(
+    tmp_path: Path,
+) -> None:
+    """An install for a service started later succeeds (exit 0), but its warning was the first
+    of a dozen lines and went unread: it is said last, once, with what it means."""
+    flags = ["--memory-root", str(a_root(tmp_path)), "--url", UNREACHABLE, "--project", "acme"]
+    flags += ["--agent", "coder", "--executable", str(HARNESS_MEMORY)]
+    done = subprocess.run(
+        [str(HARNESS_MEMORY), "install", "claude-code", *flags],
+        env={"HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin", **code_under_test()},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,  # one stream, in the order written, as a terminal shows it
+        text=True,
+        check=False,
+        timeout=60,
+    )
+
+    assert done.returncode == 0, done.stdout
+    lines = done.stdout.splitlines()
+    assert lines[-1].startswith(
+        f"harness-memory: WARNING: install claude-code: the service at {UNREACHABLE} does "
+        "not answer"
+    )
+    assert f"they reach no memory until a service answers at {UNREACHABLE}" in lines[-1]
+    assert sum("does not answer" in line for line in lines) == 1
+    assert "claude-code: installed — wrote" in done.stdout
+
+
+def test_h7_an_install_without_a_token_is_told_the_service_needs_one_and_how_to_give_it(
+    real_service: RealService, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """No token sent is no token refused: the error says none was given, and the ways."""
+    root = real_service.create_agent("coder")
+    status, _ = install(tmp_path / "home", str(root), url=real_service.url)
+
+    assert status == 1
+    assert (
+        f"the service at {real_service.url} needs a bearer token and none was given (401"
+    ) in caplog.text
+    assert "give it with --token-file PATH (a file only you can read" in caplog.text
+    assert "or in HARNESS_MEMORY_TOKEN" in caplog.text
+    assert "`(umask 077; memory-api token create --name NAME --project acme > FILE)`" in (
+        caplog.text
+    )
+    assert "refused" not in caplog.text
+    assert untouched(tmp_path / "home")
+
+
+def test_h7_install_takes_the_token_from_a_file_only_its_owner_reads(
+    real_service: RealService, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    root = real_service.create_agent("coder")
+    given = tmp_path / "my-token"
+    given.write_text(real_service.token + "\n", encoding="utf-8")
+    given.chmod(0o644)
+
+    refused, _ = install(
+        tmp_path / "home", str(root), "--token-file", str(given), url=real_service.url
+    )
+    assert refused == 1
+    assert f"cannot read the token file {given}: other users may read it: chmod 600" in (
+        caplog.text
+    )
+    assert untouched(tmp_path / "home")
+
+    given.chmod(0o600)
+    status, said = install(
+        tmp_path / "home", str(root), "--token-file", str(given), url=real_service.url
+    )
+    hooks_token = tmp_path / "home" / ".claude" / "harness-memory" / "token"
+    assert status == 0
+    assert hooks_token.read_text(encoding="utf-8") == real_service.token + "\n"
+    assert real_service.token not in said
+
+
+def test_h7_a_refused_token_from_a_file_names_the_file(
+    real_service: RealService, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    root = real_service.create_agent("coder")
+    given = tmp_path / "my-token"
+    given.write_text("not-the-token\n", encoding="utf-8")
+    given.chmod(0o600)
+
+    status, _ = install(
+        tmp_path / "home", str(root), "--token-file", str(given), url=real_service.url
+    )
+
+    assert status == 1
+    assert f"refused the token from --token-file {given} (401" in caplog.text
+
+
 @pytest.mark.parametrize(
     ("agent", "token", "said"),
     [
         ("ghost", None, "answered 404 (no agent 'ghost' in project 'acme'): the service holds"),
-        ("coder", "not-the-token", "refused the token (401"),
-        ("coder", "not-the-token", "give yours in HARNESS_MEMORY_TOKEN (or --token,"),
+        ("coder", "not-the-token", "refused the token from --token (401"),
+        ("coder", "not-the-token", "give one it takes with --token-file PATH (a file only you"),
     ],
 )
 def test_h7_unknown_agent_or_refused_token_is_an_error_when_the_service_answers(

@@ -22,11 +22,12 @@ from tests.plugin.real_service import RealService
 UNREACHABLE = "http://127.0.0.1:9"
 
 
-def install(home: Path, root: Path, url: str, token: str, *extra: str) -> None:
+def install(home: Path, root: Path, url: str, token: str | None, *extra: str) -> None:
     flags = ["--home", str(home), "--memory-root", str(root), "--url", url]
     flags += ["--project", "acme", "--agent", "coder", "--executable", str(HARNESS_MEMORY)]
+    flags += [] if token is None else ["--token", token]
     status = main(
-        ["install", *extra, *flags, "--token", token, "--no-check"],
+        ["install", *extra, *flags, "--no-check"],
         environ={"HOME": str(home)},
         stdout=io.StringIO(),
     )
@@ -237,3 +238,40 @@ def test_h7_status_finds_the_agents_project_in_the_agent_json_beside_the_memory_
     assert code == 1
     [said] = service_lines(lines)
     assert said.endswith("agent 'coder' is in project 'acme', not 'acm': give --project acme")
+
+
+def test_h7_status_says_a_service_without_tokens_asks_for_none(
+    open_service: RealService, tmp_path: Path
+) -> None:
+    """A service with no tokens configured (open, on loopback only, A-10) takes no token: the
+    line says so, not that it "takes the hooks' token" (which no hook sent)."""
+    root = open_service.create_agent("coder")
+    home = tmp_path / "home"
+    install(home, root, open_service.url, None, "claude-code")
+
+    code, lines = status(home)
+
+    assert code == 0
+    assert service_lines(lines) == [
+        f"service {open_service.url} (acme/coder): holds the agent and asks for no token "
+        "(none are configured there)"
+    ]
+
+
+def test_h7_status_says_a_token_sent_to_a_service_without_tokens_is_not_needed(
+    open_service: RealService, tmp_path: Path
+) -> None:
+    """An open service takes any token, so its taking the hooks' proves nothing: said so."""
+    root = open_service.create_agent("coder")
+    home = tmp_path / "home"
+    install(home, root, open_service.url, "any-token", "codex")
+
+    code, lines = status(home)
+
+    token_file = home / ".codex" / "harness-memory" / "token"
+    assert code == 0
+    assert service_lines(lines) == [
+        f"service {open_service.url} (acme/coder): holds the agent and asks for no token "
+        f"(none are configured there); the hooks' token (from --token-file {token_file}) is "
+        "not needed"
+    ]

@@ -1,4 +1,4 @@
-"""Paths inside the app data dir, derived only from checked ids (see docs/architecture.md).
+"""Paths inside the data dir, derived only from checked ids (see docs/architecture.md).
 
 Every function re-checks the ids it is given (K-7) before joining them into a path, so a path
 built here can never step outside the directory it names; nothing here touches the disk.
@@ -33,7 +33,7 @@ __all__ = [
 AGENTS_DIR = "agents"
 WORKSPACES_DIR = "workspaces"
 SERVICE_FOLDERS = (AGENTS_DIR, "tokens", "drafts", "locks", "memo", "search", "overview")
-"""The top folders of an app data dir that the memory service alone writes: under ``agents/``
+"""The top folders of a data dir that the memory service alone writes: under ``agents/``
 every agent's ``agent.json``, memory and history; the bearer tokens; drafts; locks; the
 listing memo, search indexes and scope records. See :func:`service_owned`."""
 INDEX_FILE = "MEMORY.md"
@@ -57,7 +57,7 @@ def memory_root(app_data_dir: Path, agent_id: str) -> Path:
 
 
 def memory_root_parts(agent_id: str) -> tuple[str, str, str, str]:
-    """The folders from the app data dir down to the memory root of ``agent_id``, in order;
+    """The folders from the data dir down to the memory root of ``agent_id``, in order;
     raises ``InvalidId`` for a bad agent id."""
     return (AGENTS_DIR, check_agent_id(agent_id), "agent_state", "memory")
 
@@ -69,7 +69,7 @@ def history_root(app_data_dir: Path, agent_id: str) -> Path:
 
 
 def app_data_dir_of(root: Path) -> Path | None:
-    """Return the app data dir of a memory root (the inverse of :func:`memory_root`), or None
+    """Return the data dir of a memory root (the inverse of :func:`memory_root`), or None
     when ``root`` is not shaped ``<app_data_dir>/agents/<agent_id>/agent_state/memory``.
 
     >>> str(app_data_dir_of(Path("/data/agents/coder/agent_state/memory")))
@@ -103,7 +103,7 @@ def workspaces_dir(app_data_dir: Path, agent_id: str) -> Path:
 
 
 def service_owned(parts: tuple[str, ...]) -> bool:
-    """Whether a path whose parts below an app data dir are ``parts`` is the memory service's
+    """Whether a path whose parts below a data dir are ``parts`` is the memory service's
     own (P-3: no file tool of an agent writes there): the data dir itself (``parts`` empty:
     removing, moving or unpacking into it reaches every folder in it) and anything in
     :data:`SERVICE_FOLDERS` but a temporary Workspace (``agents/<id>/workspaces/…``, K-4, where

@@ -3,7 +3,7 @@
 ::
 
     harness-memory install codex --url URL --project P --agent A --memory-root DIR \\
-        [--token T] [--timeout S] [--executable PATH] [--dry-run]
+        [--token-file PATH | --token T] [--timeout S] [--executable PATH] [--dry-run]
     harness-memory install claude-code --managed [DIR] …   # Claude Code's managed settings
     harness-memory install codex --managed [DIR] …   # Codex CLI's requirements.toml
     harness-memory install gemini --managed [PATH] …   # Gemini CLI's system settings
@@ -12,7 +12,10 @@
     harness-memory uninstall codex [--memory-root DIR] [--dry-run]
 
 Exit status 0 on success (also when nothing had to change), 1 when a settings file cannot be
-read or understood (named on stderr; nothing is written), 2 for a usage error.
+read or understood, a check fails (H-7) or the token file cannot be read (named on stderr;
+nothing is written), 2 for a usage error. An install whose checks only warn (a service that
+does not answer yet, a token sent in the clear) succeeds, and says the warnings last, after
+everything else, so that they are the lines a user reads.
 """
 
 from __future__ import annotations
@@ -105,6 +108,12 @@ def add_install_flags(parser: argparse.ArgumentParser, verb: str) -> None:
         "install runs, so prefer the variable [HARNESS_MEMORY_TOKEN; not with --managed]",
     )
     parser.add_argument(
+        "--token-file",
+        metavar="PATH",
+        help="a file only you can read (mode 0600) holding the bearer token "
+        "[HARNESS_MEMORY_TOKEN_FILE; not with --managed]",
+    )
+    parser.add_argument(
         "--remote",
         dest="remote_url",
         metavar="URL",
@@ -130,6 +139,7 @@ def run_install(
 ) -> int:
     """Carry out ``install``/``uninstall``/``status`` as the module says; the exit status."""
     from harness_memory.installers import InstallOptions, SettingsFileError, choose_executable, run
+    from harness_memory.settings import TokenFileError
 
     if args.command == "status":
         return _status(args, environ, out)
@@ -155,9 +165,11 @@ def run_install(
     if missing:
         parser.error(_missing_settings(args, missing, values["agent"]))
     chosen = choose_executable(getattr(args, "executable", None), dict(environ))
-    token = getattr(args, "token", None)
-    if token is None and managed is None:  # managed settings are every user's: never a token
-        token = environ.get("HARNESS_MEMORY_TOKEN") or reused_token
+    try:
+        token, token_source = _token(args, environ, managed, reused_token)
+    except TokenFileError as error:
+        _logger().error("%s %s: %s (nothing was changed)", args.command, args.harness, error)
+        return 1
     options = InstallOptions(
         executable=chosen.command,
         url=values["url"] or "",
@@ -170,8 +182,12 @@ def run_install(
         managed_dir=managed,
         remote_state_dir=remote_state,
     )
-    if install and not args.no_check and not _checked(args, str(root), options):
-        return 1
+    warnings: list[str] = []
+    if install and not args.no_check:
+        checked = _checked(args, str(root), options, token_source)
+        if checked is None:
+            return 1
+        warnings = checked
     if remote_state is not None and not args.dry_run:  # Gemini CLI needs the root to exist
         remote_state.mkdir(mode=0o700, parents=True, exist_ok=True)
         Path(str(root)).mkdir(parents=True, exist_ok=True)
@@ -185,16 +201,61 @@ def run_install(
     except OSError as error:
         _logger().error("%s %s: cannot write: %s", args.command, args.harness, error)
         return 1
-    if install and managed is None and (also := _managed_install_too(args.harness, home, environ)):
-        out.write(f"{args.harness}: WARNING: {also}\n")
+    if install:
+        _after_install(args, chosen.command, home, environ, managed=managed, out=out)
+    out.flush()  # what was done first, then the warnings: the lines a user reads last
+    for warning in warnings:
+        _logger().warning("%s %s: %s", args.command, args.harness, warning)
     if args.dry_run:
         shown = _next_command(args, str(root) if root else None, values, environ)
         out.write(f"next: {shown}\n")
-    elif install:
+    return 0
+
+
+def _after_install(
+    args: argparse.Namespace,
+    command: str,
+    home: Path,
+    environ: Mapping[str, str],
+    *,
+    managed: Path | None,
+    out: IO[str],
+) -> None:
+    """What an install does and says after the files: the hooks' bytecode compiled (not in a
+    dry run), and a warning when a managed install runs these hooks for every user already."""
+    if not args.dry_run:
         from harness_memory.installers.executable import compile_bytecode
 
-        out.write(f"{args.harness}: {compile_bytecode(chosen.command)}\n")
-    return 0
+        out.write(f"{args.harness}: {compile_bytecode(command)}\n")
+    if managed is None and (also := _managed_install_too(args.harness, home, environ)):
+        out.write(f"{args.harness}: WARNING: {also}\n")
+
+
+def _token(
+    args: argparse.Namespace,
+    environ: Mapping[str, str],
+    managed: Path | None,
+    reused: str | None,
+) -> tuple[str | None, str | None]:
+    """``(token, where it came from)`` for the hooks, as a refusal names the place: ``--token``,
+    then ``--token-file PATH``, ``HARNESS_MEMORY_TOKEN``, ``HARNESS_MEMORY_TOKEN_FILE PATH``,
+    then the token of the hooks already installed (``reused``); ``(None, None)`` for none and
+    for a managed install (managed settings are every user's: never a token). Raises
+    :class:`~harness_memory.settings.TokenFileError` for a token file that cannot be read, may
+    be read by others, or holds no token."""
+    if getattr(args, "token", None):
+        return args.token, "--token"
+    if getattr(args, "token_file", None):
+        return _read_token_file(Path(args.token_file)), f"--token-file {args.token_file}"
+    if managed is not None:
+        return None, None
+    if environ.get("HARNESS_MEMORY_TOKEN"):
+        return environ["HARNESS_MEMORY_TOKEN"], "HARNESS_MEMORY_TOKEN"
+    if file := environ.get("HARNESS_MEMORY_TOKEN_FILE"):
+        return _read_token_file(Path(file)), f"HARNESS_MEMORY_TOKEN_FILE {file}"
+    if reused is not None:
+        return reused, "the token file of the hooks installed before"
+    return None, None
 
 
 def _managed_install_too(harness: str, home: Path, environ: Mapping[str, str]) -> str | None:
@@ -260,8 +321,21 @@ def _as_installed(
     return root, found.token
 
 
-def _checked(args: argparse.Namespace, root: str, options: Any) -> bool:
-    """Run the install checks (H-7), reporting each finding; False when one is an error."""
+def _read_token_file(path: Path) -> str | None:
+    """The token in ``path``, read as a hook reads its ``--token-file``
+    (:meth:`~harness_memory.settings.HarnessSettings.bearer_token`: owner-only, one token)."""
+    from harness_memory.settings import HarnessSettings
+
+    unset: dict[str, Any] = dict.fromkeys(("url", "token", "project", "agent", "state_dir"))
+    return HarnessSettings(**unset, token_file=path).bearer_token()
+
+
+def _checked(
+    args: argparse.Namespace, root: str, options: Any, token_source: str | None
+) -> list[str] | None:
+    """Run the install checks (H-7): each error reported, and None when there is one; else the
+    warnings, for the install to say after everything else (``token_source``: where the token
+    came from, which a refusal names)."""
     from harness_memory.installers.checks import Finding, check_root, check_service
     from harness_memory.installers.executable import describe_executable
 
@@ -283,15 +357,14 @@ def _checked(args: argparse.Namespace, root: str, options: Any) -> bool:
         options.token,
         managed=managed,
         memory_root=None if options.remote else root,
+        token_source=token_source,
     )
-    for finding in findings:
-        (_logger().error if finding.error else _logger().warning)(
-            "%s %s: %s", args.command, args.harness, finding.text
-        )
-    if any(finding.error for finding in findings):
-        _logger().error("%s %s: nothing was changed", args.command, args.harness)
-        return False
-    return True
+    errors = [finding.text for finding in findings if finding.error]
+    if errors:
+        for text in [*errors, "nothing was changed"]:
+            _logger().error("%s %s: %s", args.command, args.harness, text)
+        return None
+    return [finding.text for finding in findings]
 
 
 def _missing_settings(args: argparse.Namespace, missing: list[str], agent: str | None) -> str:
@@ -328,6 +401,8 @@ def _next_command(
             words += [flag, str(value)]
     if getattr(args, "token", None):
         words += ["--token", "YOUR_TOKEN"]
+    if getattr(args, "token_file", None):
+        words += ["--token-file", args.token_file]
     if args.managed is not None:
         words += ["--managed", *([args.managed] if args.managed else [])]
     if getattr(args, "no_check", False):
@@ -387,12 +462,12 @@ def _managed_dir(
     CLI's requirements; Gemini CLI's system settings file or folder), or None."""
     if args.managed is None:
         return None
-    if getattr(args, "token", None):
+    if given := [f for f in ("token", "token_file") if getattr(args, f, None)]:
         from harness_memory.installers.claude_code import EACH_USERS_OWN_FILE
 
         parser.error(
-            "--managed with --token: managed settings are read by every user of the machine, "
-            f"so a token there is anyone's; {EACH_USERS_OWN_FILE}"
+            f"--managed with --{given[0].replace('_', '-')}: managed settings are read by every "
+            f"user of the machine, so a token there is anyone's; {EACH_USERS_OWN_FILE}"
         )
     if args.managed:
         return Path(args.managed).absolute()

@@ -188,7 +188,7 @@ def _outside_the_memory_root(
 ) -> GuardDecision:
     """Judge a write that lands outside the memory root: allowed, unless it lands (as spelled,
     resolved, or through another name of the folder) in the memory service's own folders of
-    the app data dir that holds the memory root (:func:`memory_core.layout.service_owned`:
+    the data dir that holds the memory root (:func:`memory_core.layout.service_owned`:
     bearer tokens, drafts, locks, every agent's config, memory and history). A harness on the
     service's machine reaches the whole data dir; a token file written there would open the
     API to every project, another agent's memory root is no scope of this Session (P-3).

@@ -2,7 +2,7 @@
 
 When the memory service cannot be reached but the memory root is readable on this machine, a
 harness still gets the injection the service would have built: the agent's switch and prompts
-are read from ``<app data dir>/agents/<agent>/agent.json``, each scope's ``MEMORY.md`` is read
+are read from ``<data dir>/agents/<agent>/agent.json``, each scope's ``MEMORY.md`` is read
 (1 MiB at most, as the service reads it, T-5b) and ``memory_core`` caps and wraps the indexes
 exactly as the service does (I-1 … I-5, I-8). The answer has the shape of the service's A-9
 answer (:class:`~memory_core.wire.SessionStartResponse`), so the harness renders it the same way.
@@ -18,7 +18,7 @@ nor as memory that works in a folder the model cannot write (A-9). Only an ``age
 says ``"enabled": false`` makes the key line say so.
 
 Raises :class:`OfflineUnavailableError` when the files cannot stand in for the service (the memory
-root is missing or unreadable, or not shaped ``<app data dir>/agents/<agent>/agent_state/memory``,
+root is missing or unreadable, or not shaped ``<data dir>/agents/<agent>/agent_state/memory``,
 or ``agent.json`` names another project, or a symlink on the Workspace's way cannot be read).
 """
 
@@ -94,7 +94,7 @@ def session_start_from_files(
     if app_data_dir is None or Path(memory_root).parent.parent.name != agent:
         raise OfflineUnavailableError(
             f"{memory_root} is not the memory root of agent {agent!r} "
-            "(<app data dir>/agents/<agent>/agent_state/memory)"
+            "(<data dir>/agents/<agent>/agent_state/memory)"
         )
     if not root.is_dir() or not os.access(root, os.R_OK | os.X_OK):
         raise OfflineUnavailableError(f"the memory root {memory_root} is not readable here")

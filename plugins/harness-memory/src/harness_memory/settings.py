@@ -210,7 +210,7 @@ class HarnessSettings(msgspec.Struct, frozen=True, kw_only=True):
     def read_template(self) -> str:
         """Return the template file's text (UTF-8); without a file, the built-in template.
 
-        The built-in one is :data:`DEFAULT_TEMPLATE`, with the app data dir and agent id left as
+        The built-in one is :data:`DEFAULT_TEMPLATE`, with the data dir and agent id left as
         ``{{APP_DATA_DIR}}`` and ``{{AGENT_ID}}`` for the Session start to fill. Raises
         :class:`TemplateUnreadableError` when the configured file cannot be read: also when it
         is no regular file (a FIFO nobody writes would block, ``/dev/zero`` never ends) or is

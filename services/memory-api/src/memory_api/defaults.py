@@ -3,7 +3,7 @@
 Its shape (``{{MEMORY}}`` and the Environment section with the key line where the placeholder
 insert would put them, I-7) comes from :func:`memory_core.template.default_template`; here it gets
 a first paragraph naming the agent and the real values the memory prompts' ``Directory:`` lines
-resolve from (I-6): the app data dir and the agent id. ``{{CWD}}`` is left for the harness.
+resolve from (I-6): the data dir and the agent id. ``{{CWD}}`` is left for the harness.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """``memory-api demo seed``: a demo agent with real memories to look at (Q-1).
 
 Creates project ``demo`` with agent ``demo`` (the default template: ``{{MEMORY}}``, the
-``# Environment`` section with the Workspace Memory Key, app data dir, agent id and CWD lines),
+``# Environment`` section with the Workspace Memory Key, data dir, agent id and CWD lines),
 then fills its scopes from a corpus folder shaped like ``tests/data/corpus``:
 
 ==============================  ==============================================================

@@ -4,7 +4,7 @@ Only :meth:`Settings.from_env` looks at the environment; everything else receive
 :class:`Settings`. Variables (all optional):
 
 =========================  ====================================================================
-``MEMORY_API_DATA_DIR``    the app data dir (default ``$XDG_DATA_HOME/agent-memory``, i.e.
+``MEMORY_API_DATA_DIR``    the data dir (default ``$XDG_DATA_HOME/agent-memory``, i.e.
                            ``~/.local/share/agent-memory``; ``make run`` sets ``<repo>/.data``)
 ``MEMORY_API_HOST``        address to bind (default ``127.0.0.1``)
 ``MEMORY_API_PORT``        TCP port (default ``8765``)

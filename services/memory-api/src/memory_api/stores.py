@@ -1,4 +1,4 @@
-"""The one place the stores of an app data dir are built, for the service and its CLI alike.
+"""The one place the stores of a data dir are built, for the service and its CLI alike.
 
 :func:`build_stores` gives every store of one data dir, sharing one :class:`Locks`;
 :func:`prepare_data_dir` creates the data dir's top folders. :func:`memory_api.app.create_app`
@@ -26,12 +26,12 @@ __all__ = ["DATA_FOLDERS", "LOCKS_DIR", "Stores", "build_stores", "prepare_data_
 
 LOCKS_DIR = "locks"
 DATA_FOLDERS = ("agents", DRAFTS_DIR, TOKENS_DIR, LOCKS_DIR)
-"""The top folders of an app data dir (see docs/architecture.md, "On disk")."""
+"""The top folders of a data dir (see docs/architecture.md, "On disk")."""
 
 
 @dataclass(frozen=True, slots=True)
 class Stores:
-    """Every store of one app data dir; ``agents``, ``memory``, ``history`` and ``sync`` share
+    """Every store of one data dir; ``agents``, ``memory``, ``history`` and ``sync`` share
     one set of locks, ``memory``, ``history`` and ``sync`` one :class:`ScopeHistories`,
     ``memory`` and ``history`` the process's one :class:`ChangeFeed`."""
 

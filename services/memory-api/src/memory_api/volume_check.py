@@ -111,7 +111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m memory_api.volume_check",
         description="Does this data dir's filesystem hold replicas together (Q-4)?",
     )
-    parser.add_argument("--data-dir", help="the app data dir [MEMORY_API_DATA_DIR]")
+    parser.add_argument("--data-dir", help="the data dir [MEMORY_API_DATA_DIR]")
     parser.add_argument(
         "--hold",
         type=float,

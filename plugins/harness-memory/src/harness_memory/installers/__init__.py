@@ -184,7 +184,7 @@ def _token_backups(harness: str, changes: list[FileChange]) -> list[Path]:
     ``env`` or on one of our hook commands, this token or an older one)."""
     found: list[Path] = []
     for change in changes:
-        if not change.backup:
+        if not (change.backup or change.ours):  # the plugin's own state files have none
             continue
         for backup in backups_of(change.path):
             try:
@@ -271,6 +271,7 @@ def _report(
     dropped: list[Path],
 ) -> None:
     verb = "installed" if install else "uninstalled"
+    ours = {change.path: change.ours for change in planned.changes}
     if not written and not removed and not dropped:
         out.write(f"{harness}: nothing to change (already {verb})\n")
     for done in written:
@@ -282,8 +283,12 @@ def _report(
                 f"{harness}: {done.target} holds the bearer token: made it readable by its "
                 f"owner only (mode {done.old_mode:04o} -> {done.mode:04o})\n"
             )
-        if done.backup is not None and done.backup not in dropped:
-            out.write(f"{harness}: backup of the previous file: {done.backup}\n")
+        if ours.get(done.path) is True:
+            out.write(f"{harness}: no backup of {done.path} kept: it held what the install wrote\n")
+        elif done.backup is not None and done.backup not in dropped:
+            changed = ours.get(done.path) is False
+            since = " (it held changes made since the install: they are kept there)" * changed
+            out.write(f"{harness}: backup of the previous file{since}: {done.backup}\n")
         for backup in done.tightened:
             out.write(f"{harness}: {backup} holds the bearer token: made it owner-only\n")
         for backup in done.pruned:

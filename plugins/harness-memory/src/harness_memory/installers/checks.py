@@ -1,16 +1,18 @@
 """What ``install`` checks before it writes anything (H-7): the memory root, the URL, the ids.
 
 - The memory root must be an absolute path to an existing folder shaped
-  ``<app data dir>/agents/<agent>/agent_state/memory`` for the agent being installed: the guard
-  protects that folder, the offline fallback (H-4) reads the app data dir from its shape, and
+  ``<data dir>/agents/<agent>/agent_state/memory`` for the agent being installed: the guard
+  protects that folder, the offline fallback (H-4) reads the data dir from its shape, and
   Gemini CLI does not even start with a missing include directory. A root under ``/agents/`` is
   the mark of an unset ``$MEMORY_API_DATA_DIR`` in the shell that typed it, and is said so.
 - The URL must be ``http(s)://host[:port]``. The service is asked for the agent's config
-  (``GET /api/projects/{project}/agents/{agent}/config``, A-2): a 404 (unknown project or agent)
-  or a refused token is an error; no answer is a warning only, since a service may
-  legitimately be down while its hooks are installed (they fail open, P-2). A token bound for
-  another machine over plain ``http://`` is a warning too: it would cross the wire in the clear
-  (docs/security.md, "Transport encryption"); the way out is TLS in front and its ``https://``.
+  (``GET /api/projects/{project}/agents/{agent}/config``, A-2): a 404 (unknown project or agent),
+  a refused token (named with where it came from) or a service that needs a token when none was
+  given (said so, with the ways to give one) is an error; no answer is a warning only, since a
+  service may legitimately be down while its hooks are installed (they fail open, P-2). A token
+  bound for another machine over plain ``http://`` is a warning too: it would cross the wire in
+  the clear (docs/security.md, "Transport encryption"); the way out is TLS in front and its
+  ``https://``.
 - A 404 says why where it can (:func:`explain_missing_agent`): the agent is in another project
   (the service's project lists, which name only projects the token reaches, or the memory
   root's ``agents/<agent>/agent.json``), or the token does not reach the project (A-10 answers
@@ -82,21 +84,19 @@ def check_root(raw: str, agent: str) -> list[Finding]:
             Finding(
                 True,
                 f"the memory root {raw} {what}{unset}; it is "
-                "<app data dir>/agents/<agent>/agent_state/memory, made by "
+                "<data dir>/agents/<agent>/agent_state/memory, made by "
                 "`memory-api agent create`",
             )
         ]
     findings = []
     if app_data_dir_of(path.absolute()) is None:
         inside = path / "agents" / agent / "agent_state" / "memory"
-        hint = (
-            f"; the app data dir given? its root for {agent} is {inside}" if inside.is_dir() else ""
-        )
+        hint = f"; the data dir given? its root for {agent} is {inside}" if inside.is_dir() else ""
         findings.append(
             Finding(
                 True,
                 f"the memory root {raw} is not shaped "
-                f"<app data dir>/agents/<agent>/agent_state/memory{hint}",
+                f"<data dir>/agents/<agent>/agent_state/memory{hint}",
             )
         )
     elif path.absolute().parts[-3] != agent:
@@ -118,19 +118,30 @@ def check_service(
     managed: bool = False,
     timeout: float = CHECK_TIMEOUT_S,
     memory_root: str | None = None,
+    token_source: str | None = None,
 ) -> list[Finding]:
     """Findings for the service at ``url``: is it a URL, does it answer, does it know the
     agent, does it take the token — asked through the plugin's one client
     (:meth:`~harness_memory.client.MemoryClient.agent_config`). A ``managed`` install carries no
     token (each user gives theirs), so a service asking for one is a warning there.
     ``memory_root`` (the install's, when it has one) is where a 404 looks for the project the
-    agent is in when the service cannot say (:func:`explain_missing_agent`). Never raises."""
+    agent is in when the service cannot say (:func:`explain_missing_agent`); ``token_source``
+    where ``token`` came from (``--token``, ``HARNESS_MEMORY_TOKEN``, ``--token-file PATH`` …),
+    which a refusal names. Never raises."""
     try:
         client = MemoryClient(url, token=token, timeout=timeout)
     except ServiceUnreachableError:
         return [Finding(True, f"the service URL {url!r} is not http(s)://host[:port]")]
     clear = [] if token is None else _in_the_clear(url)
-    asked = _asked(client, url, project, agent, token, managed=managed, memory_root=memory_root)
+    asked = _asked(
+        client,
+        url,
+        (project, agent),
+        token,
+        managed=managed,
+        memory_root=memory_root,
+        token_source=token_source,
+    )
     return clear + asked
 
 
@@ -157,14 +168,16 @@ def _in_the_clear(url: str) -> list[Finding]:
 def _asked(
     client: MemoryClient,
     url: str,
-    project: str,
-    agent: str,
+    ids: tuple[str, str],
     token: str | None,
     *,
     managed: bool,
     memory_root: str | None,
+    token_source: str | None,
 ) -> list[Finding]:
-    """What asking the service for the agent's config says (see :func:`check_service`)."""
+    """What asking the service for the config of ``ids`` (project, agent) says (see
+    :func:`check_service`)."""
+    project, agent = ids
     try:
         client.agent_config(project, agent)
     except InvalidId as error:
@@ -178,19 +191,23 @@ def _asked(
                     "the project and agent could not be checked without one",
                 )
             ]
+        if token is None and error.status == 401:
+            return [_no_token(url, project, error.detail)]
         if error.status == 404:
             said = explain_missing_agent(client, project, agent, memory_root=memory_root)
             return [Finding(True, f"the service at {url} answered 404 ({error.detail}): {said}")]
-        return [_rejected(error.status, f": {error.detail}", url)]
+        return [_rejected(error.status, f": {error.detail}", url, token_source)]
     except BadServiceAnswerError as error:
         return [Finding(False, f"the service at {url} is not the memory service? {error}")]
     except MemoryClientError as error:
         return [
             Finding(
                 False,
-                f"the service at {url} does not answer ({error}); the hooks are installed "
-                "anyway and fail open until it does (Sessions start without memory, or with "
-                "it read from the files on this machine) — check the URL if it is up",
+                f"the service at {url} does not answer ({error}): the hooks are installed, but "
+                f"they reach no memory until a service answers at {url} — every Session starts "
+                "without it, or with the memory files on this machine read directly (the hooks "
+                "fail open); start the service, or install again with the right --url; "
+                "`harness-memory status` then checks it",
             )
         ]
     return []
@@ -263,8 +280,8 @@ def _reached_project_of(client: MemoryClient, agent: str, project: str) -> str |
 
 
 def local_project_of(memory_root: str, agent: str) -> str | None:
-    """The project that ``<app data dir>/agents/<agent>/agent.json`` names, for a
-    ``memory_root`` shaped ``<app data dir>/agents/<some agent>/agent_state/memory``; None when
+    """The project that ``<data dir>/agents/<agent>/agent.json`` names, for a
+    ``memory_root`` shaped ``<data dir>/agents/<some agent>/agent_state/memory``; None when
     the root has not that shape or the file is missing, unreadable, too large or names no
     valid project id. Never raises."""
     data_dir = app_data_dir_of(Path(memory_root).absolute())
@@ -283,13 +300,31 @@ def local_project_of(memory_root: str, agent: str) -> str | None:
         return None
 
 
-def _rejected(status: int, detail: str, url: str) -> Finding:
+_WAYS_TO_GIVE_ONE = (
+    "with --token-file PATH (a file only you can read, chmod 600) or in "
+    "HARNESS_MEMORY_TOKEN (--token shows it to every local user in ps), and install again"
+)
+"""The ways ``install`` takes a bearer token, as its messages say them."""
+
+
+def _no_token(url: str, project: str, detail: str) -> Finding:
+    """The error for a service that asks for a token when the install was given none."""
+    return Finding(
+        True,
+        f"the service at {url} needs a bearer token and none was given (401: {detail}); "
+        f"give it {_WAYS_TO_GIVE_ONE}. A token is made where the service runs: "
+        f"`(umask 077; memory-api token create --name NAME --project {project} > FILE)` "
+        "writes one to FILE",
+    )
+
+
+def _rejected(status: int, detail: str, url: str, token_source: str | None = None) -> Finding:
     if status in (401, 403):
+        source = f" from {token_source}" if token_source else ""
         return Finding(
             True,
-            f"the service at {url} refused the token ({status}{detail}); give yours in "
-            "HARNESS_MEMORY_TOKEN (or --token, which every local user sees in ps) and install "
-            "again",
+            f"the service at {url} refused the token{source} ({status}{detail}): it is wrong "
+            f"or was revoked; give one it takes {_WAYS_TO_GIVE_ONE}",
         )
     if 400 <= status < 500:
         return Finding(True, f"the service at {url} rejected the ids ({status}{detail})")

@@ -24,6 +24,7 @@ from pathlib import Path
 
 __all__ = [
     "HOOK_PACKAGES",
+    "OUTLIVE_THE_CHECKOUT",
     "Executable",
     "checkout_of",
     "choose_executable",
@@ -48,6 +49,18 @@ sys.exit(0 if ok else 3)
 or out of date (``compileall`` writes it whatever ``PYTHONDONTWRITEBYTECODE`` says); exit
 status 3 when one could not be written."""
 _NOT_ALL_WRITTEN = 3
+
+
+OUTLIVE_THE_CHECKOUT = (
+    "To outlive the checkout: `make wheels`, then `pipx install dist/agent_memory_harness-*.whl "
+    "--pip-args='--no-index --find-links dist'`, or with only Python (no pipx): `python3 -m venv "
+    "~/.local/share/agent-memory && ~/.local/share/agent-memory/bin/pip install --no-index "
+    "--find-links dist agent-memory-harness` (the plugin README: Install without the checkout); "
+    "then run this install again with that harness-memory (e.g. "
+    "~/.local/share/agent-memory/bin/harness-memory install …)"
+)
+"""How an editable install's note says to install one that outlives the checkout: the plugin
+README's ways, pipx and a plain venv (a machine with only Python has neither pipx nor uv)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,9 +150,7 @@ def choose_executable(explicit: str | None, environ: dict[str, str] | None = Non
         str(script),
         f"hooks run {script} ({where}), an editable install of the checkout {checkout}: "
         "`make clean` or moving the checkout stops memory and the write guard (the guard then "
-        "refuses every write it would check). To outlive the checkout: `make wheels`, then "
-        "`pipx install dist/agent_memory_harness-*.whl --pip-args='--no-index --find-links dist'` "
-        "(the plugin README: Install without the checkout), and run this install again",
+        f"refuses every write it would check). {OUTLIVE_THE_CHECKOUT}",
         checkout,
     )
 

@@ -6,8 +6,9 @@ second install changes nothing, and makes no backup); a changed file is first co
 ``<name>.harness-memory-backup-<UTC time>`` beside it, then replaced atomically with its
 permission bits kept. Backups do not pile up: once every file is written, a backup holding
 the same bytes as its file now does, or as a newer backup of it, is removed
-(:func:`prune_backups`), so each earlier text is kept once and an install followed by an
-uninstall leaves one backup (of the installed file). A settings file that is a symlink (a
+(:func:`prune_backups`), so each earlier text is kept once; an uninstall keeps no copy of a
+text an install wrote (:attr:`FileChange.ours`), so an install followed by an uninstall leaves
+no backup. A settings file that is a symlink (a
 dotfiles manager's) is written through: its target changes, the link stays. A file or backup
 that holds the bearer token is made private, and no output shows a token (H-7).
 :func:`describe` renders the plan as unified diffs for ``--dry-run``.
@@ -70,6 +71,11 @@ class FileChange:
     """Tokens either text holds: masked in every output, and a file holding one is private."""
     backup: bool = True
     """Whether the old text is kept in a backup (not for this plugin's own state files)."""
+    ours: bool | None = None
+    """For an uninstall: True when the old text is one an install wrote (its record says so),
+    so no backup of it is kept (``backup`` False): it holds nothing of the user's; False when
+    it is not (the user changed the file since); None when no record says (an install from
+    before the record kept what it wrote, or a file no install wrote)."""
     create_mode: int = 0o600
     """The mode of the file when the change creates it: private, since it may hold a token;
     ``0o644`` for a file every user's harness must read (Claude Code's managed settings)."""

@@ -8,8 +8,9 @@ was turned off and what stays on (H-6), what the guard cannot see in that harnes
 
 from __future__ import annotations
 
+import contextlib
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from harness_memory.installers.files import FileChange, backups_of, write_target
@@ -48,8 +49,17 @@ def with_state(
     target it created, that target: the link stays as it was); one that holds anything
     else (keys the user added since) is written like any other (H-3). So is a folder an install
     made to hold its files (``~/.claude`` where there was none): an uninstall removes it when
-    it is left empty, and leaves it while anything else is in it (the harness's own files)."""
+    it is left empty, and leaves it while anything else is in it (the harness's own files).
+
+    The record keeps what the install wrote to each settings file
+    (:meth:`~harness_memory.installers.record.InstallRecord.note_written`); an uninstall keeps
+    no backup of a file that holds just that, and removes the backups that hold a text an
+    install wrote: none holds anything of the user's, whose own text the install's backup
+    kept (and the uninstall gives back)."""
     if install:
+        for change in changes:
+            if change.backup:  # a settings file, not the plugin's own state
+                record.note_written(change.path, change.new)
         made = [name for c in changes if c.old is None and c.backup for name in _names(c.path)]
         record.created += [name for name in made if name not in record.created]
         state = record.path.parent
@@ -65,10 +75,24 @@ def with_state(
     for change in changes:
         if _created(change.path, record) and _left_empty(change):
             files += [write_target(change.path), *backups_of(change.path)]
-        else:
-            kept.append(change)
+            continue
+        if change.old is not None:
+            ours = record.wrote(change.path, change.old.encode("utf-8"))
+            change = replace(change, backup=change.backup and not ours, ours=ours)
+        files += _backups_of_ours(change.path, record)
+        kept.append(change)
     made_folders = sorted(map(Path, record.created_folders), key=lambda f: -len(f.parts))
     return Plan(kept, notes, files, folders, made_folders)
+
+
+def _backups_of_ours(path: Path, record: InstallRecord) -> list[Path]:
+    """The backups of the settings file ``path`` that hold a text an install wrote there."""
+    found: list[Path] = []
+    for backup in backups_of(path):
+        with contextlib.suppress(OSError):
+            if record.wrote(path, backup.read_bytes()) is True:
+                found.append(backup)
+    return found
 
 
 def _missing_folders(paths: list[Path]) -> list[Path]:

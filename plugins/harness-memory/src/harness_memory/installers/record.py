@@ -13,6 +13,7 @@ the token file; :func:`leftovers` names what ``uninstall`` removes from the fold
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ __all__ = [
     "leftovers",
     "others_in",
     "read_record",
+    "text_digest",
     "token_plan",
 ]
 
@@ -34,6 +36,14 @@ STATE_FOLDER = "harness-memory"
 RECORD_NAME = "install.json"
 TOKEN_NAME = TOKEN_FILE_NAME
 _SESSIONS = "sessions"
+_WRITTEN_KEPT = 16
+"""How many texts an install wrote the record keeps per settings file (the newest): enough for
+the installs again between an install and its uninstall, and a bound on the record's size."""
+
+
+def text_digest(data: bytes) -> str:
+    """The SHA-256 of a settings file's bytes, hex: how the record names a text it wrote."""
+    return hashlib.sha256(data).hexdigest()
 
 
 class InstallRecord:
@@ -42,7 +52,11 @@ class InstallRecord:
     an install made them, which ``uninstall`` removes again when it leaves them empty, and
     ``created_folders``: the folders an install made to hold them (``~/.claude``,
     ``~/.codex``, ``~/.gemini``, a ``$CLAUDE_CONFIG_DIR`` and its parents, the managed
-    settings folder), which ``uninstall`` removes again when nothing else is left in them."""
+    settings folder), which ``uninstall`` removes again when nothing else is left in them;
+    ``written``: per settings file (its path as the harness names it), the digests
+    (:func:`text_digest`) of the texts installs wrote there, oldest first: a file or backup
+    holding one of them holds nothing of the user's, so ``uninstall`` keeps no copy of it
+    (H-3)."""
 
     def __init__(self, path: Path, text: str | None, document: dict[str, Any]) -> None:
         self.path = path
@@ -55,15 +69,37 @@ class InstallRecord:
         folders = document.get("createdFolders")
         listed = folders if isinstance(folders, list) else []
         self.created_folders: list[str] = [name for name in listed if isinstance(name, str)]
+        written = document.get("written")
+        found = written if isinstance(written, dict) else {}
+        self.written: dict[str, list[str]] = {
+            str(path): [d for d in digests if isinstance(d, str)]
+            for path, digests in found.items()
+            if isinstance(digests, list)
+        }
+
+    def wrote(self, path: Path, data: bytes) -> bool | None:
+        """Whether ``data`` is a text an install wrote to the settings file ``path``; None
+        when the record keeps no text of ``path``."""
+        digests = self.written.get(str(path))
+        return None if digests is None else text_digest(data) in digests
+
+    def note_written(self, path: Path, text: str) -> None:
+        """Remember ``text`` as written to ``path`` by this install (the newest few kept)."""
+        digest = text_digest(text.encode("utf-8"))
+        kept = [d for d in self.written.get(str(path), []) if d != digest] + [digest]
+        self.written[str(path)] = kept[-_WRITTEN_KEPT:]
 
     def change(self) -> FileChange:
         """The record's new text, holding :attr:`previous` (and :attr:`created`,
-        :attr:`created_folders` when they name any), as a change without a backup."""
+        :attr:`created_folders`, :attr:`written` when they name any), as a change without a
+        backup."""
         document: dict[str, Any] = {"previous": self.previous}
         if self.created:
             document["created"] = self.created
         if self.created_folders:
             document["createdFolders"] = self.created_folders
+        if self.written:
+            document["written"] = self.written
         return FileChange(self.path, self.text, dump_json(document), backup=False)
 
 

@@ -8,7 +8,9 @@ agent and token the installed hooks use, the token is read as the hooks read it
 :meth:`~harness_memory.settings.HarnessSettings.bearer_token`) and the agent's config is asked
 for (``GET …/config``, A-2), as :func:`~harness_memory.installers.checks.check_service` does.
 
-- the service takes the token and holds the agent: one line saying so;
+- the service takes the token and holds the agent: one line saying so; a service that asks
+  for no token at all (no tokens configured: open, on loopback only, A-10) is said as that,
+  not as taking the hooks' token (asked again without it when the hooks send one);
 - a refused token (401/403), a token file that cannot be read, an agent the service does not
   hold (404, explained by :func:`~harness_memory.installers.checks.explain_missing_agent`): a
   PROBLEM line, and ``status`` exits 1;
@@ -156,7 +158,12 @@ def _asked(use: ServiceUse, environ: Mapping[str, str], timeout: float) -> tuple
             "open until it answers",
             True,
         )
-    if _source(settings.token_source, given) == _IN_SETTINGS_ENV:
+    origin = _source(settings.token_source, given)
+    if token is None or _asks_no_token(use, timeout):
+        where = f" (from {origin})" if origin else ""
+        sent = "" if token is None else f"; the hooks' token{where} is not needed"
+        return f"holds the agent and asks for no token (none are configured there){sent}", True
+    if origin == _IN_SETTINGS_ENV:
         return (
             f"takes the hooks' token (from {_IN_SETTINGS_ENV}) and holds the agent; the token "
             "belongs in a file only you can read: `harness-memory install claude-code` again "
@@ -164,6 +171,17 @@ def _asked(use: ServiceUse, environ: Mapping[str, str], timeout: float) -> tuple
             True,
         )
     return "takes the hooks' token and holds the agent", True
+
+
+def _asks_no_token(use: ServiceUse, timeout: float) -> bool:
+    """Whether the service answers the agent's config to a request without a token: a service
+    with no tokens configured (open, on loopback only, A-10) takes any token, so its taking
+    the hooks' says nothing. False on any error (a refusal included)."""
+    try:
+        MemoryClient(use.url, token=None, timeout=timeout).agent_config(use.project, use.agent)
+    except (MemoryClientError, InvalidId):
+        return False
+    return True
 
 
 _IN_SETTINGS_ENV = f"{ENV_PREFIX}TOKEN in the settings' env"

@@ -1,4 +1,4 @@
-"""The filesystem under the app data dir; everything that touches the disk lives here.
+"""The filesystem under the data dir; everything that touches the disk lives here.
 
 Memory (this package's memory half):
 

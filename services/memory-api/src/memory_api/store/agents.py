@@ -224,7 +224,7 @@ def _check_template(template: str | None) -> None:
 
 
 class AgentStore:
-    """The agents of one app data dir. Async methods do their file work in worker threads.
+    """The agents of one data dir. Async methods do their file work in worker threads.
 
     ``locks`` are the cross-process locks of the same data dir; an agent's lock is
     ``agent.<agent_id>``.

@@ -93,7 +93,7 @@ def is_within(root: Path, candidate: Path) -> bool:
 def checked_memory_root(app_data_dir: Path, agent_id: str) -> Path:
     """Return the real memory root of ``agent_id`` under the (trusted) ``app_data_dir``.
 
-    The app data dir comes from the operator and may itself sit behind a symlink; below it the
+    The data dir comes from the operator and may itself sit behind a symlink; below it the
     path ``agents/<id>/agent_state/memory`` must contain no symlink, else the root could be
     redirected anywhere and :class:`OutsideMemoryRoot` is raised; so it is when the root itself
     is a file, a FIFO or anything else but a directory. The root need not exist yet (nor can it,
@@ -104,7 +104,7 @@ def checked_memory_root(app_data_dir: Path, agent_id: str) -> Path:
 
 
 def memory_root_below(real_app_data_dir: Path, agent_id: str) -> Path:
-    """:func:`checked_memory_root` for an app data dir that is a real path already (the
+    """:func:`checked_memory_root` for a data dir that is a real path already (the
     service resolves its own once, at start): one ``lstat`` per folder below it, four."""
     parts = layout.memory_root_parts(agent_id)
     current = os.fspath(real_app_data_dir)

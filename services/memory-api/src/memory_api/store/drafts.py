@@ -102,7 +102,7 @@ def _remove(path: Path) -> bool:
 
 
 class DraftStore:
-    """The drafts of one app data dir; ``ttl`` is in seconds, ``clock`` returns aware UTC time."""
+    """The drafts of one data dir; ``ttl`` is in seconds, ``clock`` returns aware UTC time."""
 
     def __init__(
         self, data_dir: Path, ttl: float, clock: Callable[[], datetime] = _utc_now

@@ -1,6 +1,6 @@
 """Cross-process locks over one data dir (Q-4), taken from the event loop or from threads.
 
-Several service processes may share one app data dir, so every read-modify-write (an index
+Several service processes may share one data dir, so every read-modify-write (an index
 pruning, an agent config update, a marker creation) holds a *file* lock: ``filelock``'s
 ``flock``-based lock on ``<app_data_dir>/locks/<name>.lock``. The lock file is only a handle;
 what it protects is named by ``name``, built from checked ids (see :func:`lock_name`).

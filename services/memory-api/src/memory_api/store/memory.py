@@ -94,7 +94,7 @@ def _check(project: str, agent_id: str, key: str | None = None, file: str | None
 
 
 class MemoryStore:
-    """The memory files of every agent under one app data dir.
+    """The memory files of every agent under one data dir.
 
     ``app_data_dir`` is the service's data dir; ``agents`` the agent store of the same dir (its
     cross-process locks are shared); ``cache`` a parse cache (by default a fresh one over the

@@ -64,7 +64,7 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 RECORDS_FOLDER = "overview"
-"""The app data dir's folder holding one ``<agent id>.sqlite3`` of scope records per agent."""
+"""The data dir's folder holding one ``<agent id>.sqlite3`` of scope records per agent."""
 MAX_AGENTS = 16
 """How many agents' record files one process keeps open (least recently used closed first)."""
 BUSY_TIMEOUT_S = 30.0

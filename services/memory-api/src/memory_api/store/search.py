@@ -1,6 +1,6 @@
 """Full-text search over every scope of an agent (S-1), on an index kept on disk.
 
-The index of each agent is an SQLite FTS5 file under ``<app data dir>/search/``
+The index of each agent is an SQLite FTS5 file under ``<data dir>/search/``
 (:mod:`.search_index`), shared by every service process on the data dir and kept across
 restarts. **Every search first brings it up to date with the disk, by stat**: the memory root's
 folder (a scope added or removed changes it), each scope's folder (a file added, removed or
@@ -82,7 +82,7 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 INDEX_FOLDER = "search"
-"""The app data dir's folder holding one ``<agent id>.sqlite3`` index per agent."""
+"""The data dir's folder holding one ``<agent id>.sqlite3`` index per agent."""
 MAX_QUERY_CHARS = 500
 MAX_QUERY_TERMS = 32
 """Distinct words (or runs of unspaced script) one query may hold: each is matched through

@@ -115,7 +115,7 @@ def _gone(path: str) -> _Read:
 
 
 class TokenStore:
-    """The tokens of one app data dir plus those from the environment.
+    """The tokens of one data dir plus those from the environment.
 
     Methods are blocking (small files): the service calls :meth:`known` through
     ``asyncio.to_thread`` (or on the event loop while :attr:`cheap`), the CLI calls

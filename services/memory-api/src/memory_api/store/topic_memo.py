@@ -3,7 +3,7 @@
 Listing a scope of 5,000 topic files the first time after a start parses every file (YAML) and
 screens every body for credentials (T-5, T-6): seconds of CPU, all of it a pure function of
 each file's content. :class:`TopicMemo` keeps that result on disk beside the data, in
-``<app data dir>/memo/topics.sqlite3`` (0600, in a 0700 folder), under the same identity the
+``<data dir>/memo/topics.sqlite3`` (0600, in a 0700 folder), under the same identity the
 in-memory cache uses: the file's real path, the name it was listed under, and the
 :func:`~memory_api.store.stat_cache.file_key` of the version it was read from. A row is served
 only while a fresh ``lstat`` of the file gives that very key, so a file changed, replaced or
@@ -48,7 +48,7 @@ __all__ = ["FINGERPRINT", "MEMO_FILE", "LightTopic", "TopicMemo", "light"]
 logger = logging.getLogger(__name__)
 
 MEMO_FILE = Path("memo") / "topics.sqlite3"
-"""Where the memo lives, under the app data dir."""
+"""Where the memo lives, under the data dir."""
 BUSY_TIMEOUT_S = 5.0
 """How long a write waits for another process's; past it the rows are simply not stored."""
 

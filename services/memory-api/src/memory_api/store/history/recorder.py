@@ -197,7 +197,7 @@ def checked_history_root(app_data_dir: Path, agent_id: str) -> Path:
 
 
 class ScopeHistories:
-    """The history repositories of every scope under one app data dir (blocking methods).
+    """The history repositories of every scope under one data dir (blocking methods).
 
     ``enabled`` False (``MEMORY_API_HISTORY=off``) records nothing and runs changes as they
     are. The per-process caches (blob ids by file version, the newest version's file list by

@@ -140,7 +140,7 @@ def scope_history_bytes(repository: Path) -> int:
 
 
 class HistoryStore:
-    """The histories of every scope under one app data dir, for the routes (async).
+    """The histories of every scope under one data dir, for the routes (async).
 
     ``feed`` is the process's change feed (shared with the memory store): with it a Session
     start's record skips the scopes it vouches unchanged (:mod:`.unchanged`); None: every

@@ -64,7 +64,7 @@ def check_machine(machine_id: str | None, name: str | None) -> Machine | None:
 
 
 class MachineLog:
-    """The machines files of every agent under one app data dir (blocking methods)."""
+    """The machines files of every agent under one data dir (blocking methods)."""
 
     def __init__(self, app_data_dir: Path) -> None:
         self.app_data_dir = app_data_dir

@@ -108,7 +108,7 @@ class GitRequest:
 
 
 class SyncStore:
-    """The git side of the histories under one app data dir, for the routes (async)."""
+    """The git side of the histories under one data dir, for the routes (async)."""
 
     def __init__(self, history: HistoryStore, limits: SyncLimits | None = None) -> None:
         self.history = history
