@@ -13,9 +13,14 @@ itself. From the second longer one on, the shared text is summarised once, read 
 (:class:`_Tails`: where each kind of character last occurs, where the tail that a pattern of
 looks_secret accepts whole begins, the words of the text), and each value is judged from those
 summaries and its first few characters. Each method of _Tails is one test of looks_secret
-rewritten for a suffix; ``tests/core/test_t6_credential_scan_linear.py`` compares them with
-looks_secret on every suffix of generated values, so a change to a pattern of
+rewritten for a suffix, giving the same answer; ``tests/core/test_t6_credential_value_suffixes.py``
+compares them with looks_secret on every suffix of generated values, so a change to a test of
 :mod:`memory_core.credential_values` must be made here too.
+
+>>> line = "example-" * 10 + "Lm29xQ!kZ" * 8
+>>> judge = ValueSuffixes(line, len(line))
+>>> [judge.looks_secret(start) for start in (0, 8, 80)]
+[False, False, True]
 """
 
 from __future__ import annotations
