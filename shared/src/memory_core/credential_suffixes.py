@@ -4,8 +4,9 @@ A line can give one long value to many prose names: in ``:password:password:…`
 ``密码是密码是…`` every name's bare value runs to the end of the same run of value characters,
 and in ``pw «pw «pw «… »`` every name's quoted value ends at the same ``»``. Judged one by one,
 each a copy given to :func:`~memory_core.credential_values.looks_secret`, that work is quadratic
-in the line's length (30,000 characters of ``=api-key`` took over 100 s, and a topic file is
-read up to 1 MiB), though only the starts of the values differ.
+in the line's length (finding the credentials in 30,000 characters of ``密码是`` took 52 s, of
+``pw „`` with one closing ``“`` 36 s, and a topic file is read up to 1 MiB), though only the
+starts of the values differ.
 
 :class:`ValueSuffixes` gives the verdicts of looks_secret for every value ending at one place.
 A value of at most :data:`SHORT` characters, and the first longer one, is judged by looks_secret
