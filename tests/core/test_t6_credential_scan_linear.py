@@ -2,20 +2,24 @@
 
 A prose name's bare value runs to the end of its run of value characters, so in ``:pw:pw:pw…``
 every name gave a value reaching the end of the line, which was matched and judged again per
-name: 6,000 characters took 2 s, a 1 MiB line (memory files are read up to 1 MiB) hours. The
+name: 6,000 characters took 2 s, a 1 MiB line (memory files are read up to 1 MiB) hours. A
+value found covers the names after it, but one judged no credential did not: finding the
+credentials in 30,000 characters of ``=API-Key`` (every name's value ``API-Key=API-Key=…``,
+placeholder words) took 22 s, of ``密码是`` 52 s, and every ``«`` before one ``»`` gave a value
+ending there (``pw „`` × n and one ``“``: 36 s). The
 scan must find and mask exactly what it did (no cap, no skipped line): the former prose-name
 code is kept here as the reference the scan is compared with on generated lines. Work is
-counted (characters judged, value matches), never timed.
-"""
+counted (characters judged or summarised, value matches), never timed."""
 
 from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import TypeVar
 
 import pytest
-from memory_core import credential_forms
+from memory_core import credential_forms, credential_suffixes
 from memory_core.credential_forms import (
     _BARE,
     _QUOTED,
@@ -27,11 +31,11 @@ from memory_core.credential_forms import (
     _without_trailing_marks,
 )
 from memory_core.credential_keys import PHRASE_HINTS, phrases
-from memory_core.credential_values import looks_secret
 from memory_core.credentials import find_secrets, mask_secret_lines
 from memory_core.markdown import blank_code_spans
 
 MIB = 1 << 20
+_T = TypeVar("_T")
 
 
 # ---- the reference: prose-name values as they were found before the scan was made linear ----
@@ -129,17 +133,86 @@ def test_t5_the_linear_scan_finds_and_masks_what_the_former_scan_did(
     assert len(reference[0]) > 1000  # the lines give values to mask, not only nothing
 
 
-class _Counted:
-    """Counts the calls of ``looks_secret`` and the characters of the values it judged."""
+# ---- generated lines of the kind where many names share one long value ----
+_GLUED = [":", "=", "：", "是", "は", "는", "=>", "->", "→", "**:", ":_", "_=", "="]
+_BETWEEN = ["", "", "", "a", "1", "Ab", "-", ".", "x.", "Lm29", "$", "!", "your", "/", "'", "密"]
+_OPENINGS = [(" «", "»"), (": «", "»"), (" „", "“"), (" „", "”"), ("«", "»"), (" «x ", "»")]
+_LAST = [
+    *("", "Lm29xQ!k", "Winter2025!", "your-key", "200152", "x", "...", "…", ".", "!", "?"),
+    *("2024-01-01", "sunshine", "ghp_A1b2C3d4E5f6G7h8I9j0K1l2", "os.environ", "--frozen"),
+]  # fmt: skip
 
-    def __init__(self) -> None:
-        self.calls = 0
+
+def _shared_value_lines(seed: int, count: int) -> list[str]:
+    """Lines where a few kinds of glued name (``pw:``, ``密码是``, ``api-key=x``) or quoted
+    name (``pw «``) repeat, so most names' values run on to one end; some values are credentials
+    once the names before them (``your``, ``example``) are left behind."""
+    generator = random.Random(seed)  # noqa: S311 - generated test lines, no secret
+    lines = []
+    for _ in range(count):
+        quoted = generator.random() < 0.3
+        if quoted:
+            opening, closing = generator.choice(_OPENINGS)
+            units = [generator.choice(_NAMES) + opening + generator.choice(_BETWEEN)]
+        else:
+            closing = ""
+            units = [
+                generator.choice(_NAMES) + generator.choice(_GLUED) + generator.choice(_BETWEEN)
+                for _ in range(generator.randint(1, 3))
+            ]
+        parts = [generator.choice(["", "the NAS ", "- ", "| x | "])]
+        parts += generator.choices(units, k=generator.randint(2, 60))
+        if generator.random() < 0.3:  # a credential after the names: found, covering nothing
+            parts.append(generator.choice(units).replace("your", "Lm29xQ"))
+        parts += [generator.choice(_LAST), closing, generator.choice(["", "", " and more", "."])]
+        lines.append("".join(parts))
+    return lines
+
+
+def test_t5_lines_of_names_sharing_one_value_are_masked_as_the_former_scan_did(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Generated lines where many names give one long value, bare or quoted: the findings and
+    the masked lines are identical to those of the former prose-name code."""
+    lines = _shared_value_lines(20261204, 1500)
+    text = "\n".join(lines)
+    linear = (find_secrets(text), mask_secret_lines(lines))
+    monkeypatch.setattr(credential_forms, "_phrase_spans", _reference_phrase_spans)
+    reference = (find_secrets(text), mask_secret_lines(lines))
+    assert linear[0] == reference[0]
+    for number, (got, expected) in enumerate(zip(linear[1], reference[1], strict=True)):
+        assert got == expected, lines[number]
+    assert 300 < len(reference[0]) < len(lines) - 300  # lines with a credential and without
+
+
+class _Judged:
+    """Counts the characters of the values handed to the functions that judge values, and of
+    the texts summarised for judging values together (credential_suffixes._Tails)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.characters = 0
+        for module, name in [
+            (credential_forms, "looks_secret"),
+            *((credential_suffixes, name) for name in ("looks_secret", "is_placeholder")),
+            *((credential_suffixes, name) for name in ("_is_word", "looks_random")),
+            (credential_suffixes, "character_classes"),
+        ]:
+            monkeypatch.setattr(module, name, self._counting(getattr(module, name)))
+        judged = self
 
-    def __call__(self, value: str, *, password: bool = False, strong: bool = False) -> bool:
-        self.calls += 1
-        self.characters += len(value)
-        return looks_secret(value, password=password, strong=strong)
+        class CountedTails(credential_suffixes._Tails):
+            def __init__(self, text: str) -> None:
+                judged.characters += len(text)
+                super().__init__(text)
+
+        monkeypatch.setattr(credential_suffixes, "_Tails", CountedTails)
+
+    def _counting(self, judge: Callable[..., _T]) -> Callable[..., _T]:
+        def counted(value: str, *args: bool, **flags: bool) -> _T:
+            self.characters += len(value)
+            return judge(value, *args, **flags)
+
+        return counted
 
 
 class _CountingPattern:
@@ -183,9 +256,8 @@ def test_t5_a_mebibyte_line_repeating_a_glued_name_is_judged_in_linear_work(
     line: about 6e10 characters. Now the characters judged and the bare-value matches stay
     within a few times the line's length; the findings are those of a short line."""
     line = unit * (MIB // len(unit))
-    counted = _Counted()
+    counted = _Judged(monkeypatch)
     counting = _CountingPattern(_BARE)
-    monkeypatch.setattr(credential_forms, "looks_secret", counted)
     monkeypatch.setattr(credential_forms, "_BARE", counting)
     quoted = _CountingPattern(_QUOTED)
     monkeypatch.setattr(credential_forms, "_QUOTED", quoted)
@@ -199,3 +271,37 @@ def test_t5_a_mebibyte_line_repeating_a_glued_name_is_judged_in_linear_work(
     masked = (find_secrets(medium[0]), mask_secret_lines(medium))
     monkeypatch.setattr(credential_forms, "_phrase_spans", _reference_phrase_spans)
     assert (find_secrets(medium[0]), mask_secret_lines(medium)) == masked
+
+
+# Many names sharing one long value, judged no credential so that no found value covers the
+# names after it, each form decided by another test of looks_secret: bare (every value of
+# ``:password`` × n is ``password:password:…``, placeholder words; of ``密码是`` × n a word; of
+# ``pw=A.`` code; of ``pw=-`` a flag; of ``pw:/`` a path; of ``pw=$`` a reference) or quoted
+# (every ``«`` before the one ``»``, each value a credential in ``pw:«Xk-`` × n).
+_SHARED = [
+    *[(":password", ""), ("password:", ""), ("=token", ""), ("token=", ""), ("=api-key", "")],
+    *[("api-key=", ""), ("密码是", ""), ("パスワードは", ""), ("pw=A.", ""), ("pw=-", "")],
+    *[("pw:/", ""), ("pw=$", ""), ("pw «", "»"), ("pw: «", "»"), ("pw „", "“")],
+    *[("token: «x ", "»"), ("pw:«Xk-", "»")],
+]
+
+
+def _judged_characters(line: str) -> int:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        judged = _Judged(monkeypatch)
+        find_secrets(line)
+    return judged.characters
+
+
+@pytest.mark.parametrize(("unit", "closing"), _SHARED)
+def test_t5_names_sharing_one_long_value_are_judged_in_linear_work(unit: str, closing: str) -> None:
+    """Each name's value was copied and judged whole: finding the credentials in 30,000
+    characters of ``pw=A.`` took 46 s, of ``密码是`` 52 s. Now the characters judged and
+    summarised stay within a few times the line's length, and grow as the line does (twice
+    the line, twice the work, where judging each value whole gave four times)."""
+    work = []
+    for size in (50_000, 100_000):
+        line = unit * (size // len(unit)) + closing
+        work.append(_judged_characters(line))
+        assert work[-1] <= 6 * len(line)
+    assert work[1] <= 2.1 * work[0]

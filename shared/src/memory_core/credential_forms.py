@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import itertools
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from memory_core.credential_keys import PHRASE_HINTS, credential_key_kind, phrases
+from memory_core.credential_suffixes import ValueSuffixes
 from memory_core.credential_values import looks_secret
 from memory_core.markdown import blank_code_spans
 
@@ -70,6 +72,8 @@ _QUOTED = re.compile(
     r"|\"(?P<double>[^\"\n]+)\"|'(?P<single>[^'\n]+)'|«(?P<angle>[^»\n]+)»|„(?P<low>[^“”\n]+)[“”]"
 )
 _QUOTED_GROUPS = ("code", "double", "single", "angle", "low")
+# What ends the quoted value each of « and „ opens (a line break ends it unclosed).
+_CLOSING = {"«": re.compile("[»\n]"), "„": re.compile("[“”\n]")}
 _BARE = re.compile(r"[^\s,;|<>()\[\]{}`]+")
 _SPACES = re.compile(r"[ \t]*")
 
@@ -195,26 +199,43 @@ def _assignment_spans(line: str, hints: frozenset[str]) -> Iterator[Span]:
             yield found
 
 
-class _BareRuns:
-    """Where the bare value (:data:`_BARE`) starting at a position of one line ends.
+class _Values:
+    """The values the prose names of one line are given, and whether each is a credential.
 
-    Prose names inside one run of value characters (``:pw:pw:pw…``) all start a value that ends
-    where the run ends: the run is matched, and its trailing marks found, once rather than again
-    from each name, so the work is linear in the line's length however many names it holds.
+    Many names can share the end of their value: every name inside one run of value characters
+    (``:pw:pw:pw…``, ``密码是密码是…``) gives a bare value running to the end of the run, and
+    every ``«`` (``„``) before a ``»`` (``“``) opens a quoted value ending there. The run is
+    matched and its trailing marks found once, a closing mark is found by bisection, and the
+    values ending at one place are judged together
+    (:class:`~memory_core.credential_suffixes.ValueSuffixes`), so the work is linear in the
+    line's length however many names share a value.
     """
 
     def __init__(self, line: str) -> None:
         self.line = line
         self.start = self.end = self.unmarked_end = -1
-        # The last closing ``»`` and ``“``/``”``: an opening one after it closes nothing, and
-        # is not looked for over the rest of the line again from each name (``pw: «`` × n).
-        self.last_close = {"«": line.rfind("»"), "„": max(line.rfind("“"), line.rfind("”"))}
+        self.closings: dict[str, list[int]] = {}
+        self.judges: dict[int, ValueSuffixes] = {}
 
-    def may_quote(self, at: int) -> bool:
-        """Whether a quoted value (:data:`_QUOTED`) can start at ``at``."""
-        return self.last_close.get(self.line[at : at + 1], at) >= at
+    def quoted(self, at: int) -> tuple[int, int] | None:
+        """``(start, end)`` of the quoted value (:data:`_QUOTED`) starting at ``at``, or None."""
+        opening = self.line[at : at + 1]
+        if opening in _CLOSING:  # «…» and „…“: found without a scan to the closing mark
+            closings = self.closings.get(opening)
+            if closings is None:
+                found = _CLOSING[opening].finditer(self.line)
+                closings = self.closings[opening] = [closing.start() for closing in found]
+            after = bisect_right(closings, at)
+            if after == len(closings) or closings[after] == at + 1:
+                return None
+            end = closings[after]
+            return None if self.line[end] == "\n" else (at + 1, end)
+        quoted = _QUOTED.match(self.line, at)
+        if quoted is None:
+            return None
+        return quoted.span(next(name for name in _QUOTED_GROUPS if quoted.group(name) is not None))
 
-    def value_end(self, at: int) -> int:
+    def bare_end(self, at: int) -> int:
         """Where ``_without_trailing_marks`` of the bare value at ``at`` ends (``at`` when there
         is none), found without copying the value."""
         if not self.start <= at < self.end:
@@ -229,9 +250,18 @@ class _BareRuns:
             return self.end  # an elided value keeps its dots
         return max(at, self.unmarked_end)
 
+    def span(self, start: int, end: int, kind: str, *, strong: bool) -> Span | None:
+        """The span of ``line[start:end]`` when it is a ``kind`` credential, else None."""
+        judge = self.judges.get(end)
+        if judge is None:
+            judge = self.judges[end] = ValueSuffixes(self.line, end)
+        if not judge.looks_secret(start, password=kind == "password", strong=strong):
+            return None
+        return f"{kind}-assignment", start, end
+
 
 def _phrase_value(
-    line: str, at: int, kind: str, runs: _BareRuns, covered: tuple[int, int]
+    line: str, at: int, kind: str, values: _Values, covered: tuple[int, int]
 ) -> Span | None:
     """The value a prose name of a credential ending at ``at`` is given, when it is a secret.
 
@@ -256,14 +286,13 @@ def _phrase_value(
         else:
             return None
         strong = True
-    quoted = _QUOTED.match(line, at) if runs.may_quote(at) else None
+    quoted = values.quoted(at)
     if quoted is not None:
-        group = next(name for name in _QUOTED_GROUPS if quoted.group(name) is not None)
-        return _value_span(quoted.start(group), quoted.group(group), kind, strong=strong)
-    end = runs.value_end(at)
+        return values.span(*quoted, kind, strong=strong)
+    end = values.bare_end(at)
     if covered[0] <= at and end <= covered[1]:
         return None
-    return _value_span(at, line[at:end], kind, strong=strong)
+    return values.span(at, end, kind, strong=strong)
 
 
 def _past_filler(line: str, at: int) -> int | None:
@@ -283,12 +312,12 @@ def _phrase_spans(line: str, hints: frozenset[str]) -> Iterator[Span]:
     if hints.isdisjoint(PHRASE_HINTS):
         return
     prose = blank_code_spans(line) if "`" in line else line
-    runs = _BareRuns(line)
+    values = _Values(line)
     covered = (0, 0)
     for kind, start, end in phrases(line):
         if prose[start] != line[start]:
             continue  # a word inside code (``python -c pass``) names nothing
-        found = _phrase_value(line, end, kind, runs, covered)
+        found = _phrase_value(line, end, kind, values, covered)
         if found is not None:
             covered = (found[1], found[2])
             yield found

@@ -23,6 +23,8 @@ import unicodedata
 
 __all__ = ["is_placeholder", "looks_random", "looks_secret"]
 
+# credential_suffixes rewrites each test of looks_secret for the suffixes of one value: a change
+# to a test here is made there too (its tests compare the two).
 # References and templates: $VAR, ${VAR}, $(cmd), %(x)s, %VAR%, {{ x }}, {x}, <x>, (x), [x].
 _REFERENCE = re.compile(r"(?:\$[({A-Za-z_]|%[({A-Za-z_]|[{<[(#?}])")
 # A YAML tag standing for a value kept elsewhere: ``!vault |``, ``!Ref DbPassword``, ``!!binary``.
