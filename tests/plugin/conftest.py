@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,6 +27,34 @@ def real_service(tmp_path: Path) -> Iterator[RealService]:
         yield running
     finally:
         running.stop()
+
+
+@pytest.fixture(scope="session")
+def shared_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealService]:
+    """One real ``memory-api serve`` per test worker, for tests that need a running service but
+    not one of their own: each makes its agent with :func:`new_agent` (agents do not share
+    memory, history or config), so no test sees another's files. A test that stops the service,
+    fills its disk, reads its whole log or changes its settings keeps ``real_service``."""
+    running = start_service(tmp_path_factory.mktemp("shared-service"))
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+_AGENT_NUMBERS = itertools.count(1)
+
+
+@pytest.fixture
+def new_agent(shared_service: RealService) -> str:
+    """The id of an agent made for this test alone on ``shared_service`` (``coder-<n>``, in
+    project ``acme``), with nothing in its memory yet. Made through the API (A-1), not the
+    CLI: one request instead of a Python process per test."""
+    agent = f"coder-{next(_AGENT_NUMBERS)}"
+    body = {"id": agent, "name": agent.title()}
+    status, _, answer = shared_service.request("POST", "/api/projects/acme/agents", body)
+    assert status == 201, answer
+    return agent
 
 
 @pytest.fixture
