@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from memory_core import layout
 
 from tests.plugin.claude_code_cli import claude_code_binary
 from tests.plugin.real_service import RealService, seed_scope, start_service
@@ -55,6 +56,15 @@ def new_agent(shared_service: RealService) -> str:
     status, _, answer = shared_service.request("POST", "/api/projects/acme/agents", body)
     assert status == 201, answer
     return agent
+
+
+@pytest.fixture
+def shared_memory_root(shared_service: RealService, new_agent: str) -> Path:
+    """``new_agent``'s memory root on ``shared_service``, its user scope seeded from the corpus
+    (``memory_root``'s for an agent of this test's own)."""
+    root = layout.memory_root(shared_service.data_dir, new_agent)
+    seed_scope(root / "user", "user-scope")
+    return root
 
 
 @pytest.fixture

@@ -55,9 +55,16 @@ def other_scope(memory_root: Path, tmp_path: Path) -> Path:
     return scope
 
 
-def install(harness: str, home: Path, service: RealService, memory_root: Path, *extra: str) -> str:
-    """``harness-memory install HARNESS`` into ``home``, as a user would run it (``extra``
-    flags last, so they win); returns what it printed."""
+def install(
+    harness: str,
+    home: Path,
+    service: RealService,
+    memory_root: Path,
+    *extra: str,
+    agent: str = "coder",
+) -> str:
+    """``harness-memory install HARNESS`` into ``home`` for ``acme/{agent}``, as a user would
+    run it (``extra`` flags last, so they win); returns what it printed."""
     done = subprocess.run(
         [
             str(HARNESS_MEMORY),
@@ -70,7 +77,7 @@ def install(harness: str, home: Path, service: RealService, memory_root: Path, *
             "--project",
             "acme",
             "--agent",
-            "coder",
+            agent,
             "--memory-root",
             str(memory_root),
             "--token",
@@ -181,17 +188,18 @@ async def run_codex(
     hooks: bool = True,
     install_flags: Sequence[str] = (),
     etc_overlay: Path | None = None,
+    agent: str = "coder",
 ) -> tuple[FakeResponses, int, str, str]:
     """Codex ``exec`` headless with the hooks installed into a fresh HOME under ``tmp``: the
     stand-in's provider (and ``config_extra``) in the user's ``config.toml`` first, then
     ``harness-memory install`` (unless not ``hooks``); ``etc_overlay`` as in
-    :func:`run_in_loopback` (an administrator's ``/etc/codex``)."""
+    :func:`run_in_loopback` (an administrator's ``/etc/codex``); the hooks serve ``agent``."""
     codex = npm_cli(CODEX)
     home = tmp / "home"
     (home / ".codex").mkdir(parents=True, exist_ok=True)
     (home / ".codex" / "config.toml").write_text(CODEX_CONFIG + config_extra, encoding="utf-8")
     if hooks:
-        install("codex", home, service, memory_root, *install_flags)  # into its config.toml
+        install("codex", home, service, memory_root, *install_flags, agent=agent)  # config.toml
     fake = FakeResponses(turns=turns)
     command = [str(codex), "exec", *CODEX_SANDBOX, PROMPT]
     status, out, err, _ = await run_in_loopback(
@@ -223,12 +231,14 @@ async def run_gemini(
     *,
     install_flags: Sequence[str] = (),
     home: Path | None = None,
+    agent: str = "coder",
 ) -> tuple[FakeGemini, int, str, str]:
     """Gemini CLI ``-p --yolo`` headless with the hooks installed into a fresh HOME (``home``,
-    default ``tmp/home``; :func:`gemini_home`); the loopback bridge's sockets go into ``tmp``."""
+    default ``tmp/home``; :func:`gemini_home`) serving ``agent``; the loopback bridge's sockets go
+    into ``tmp``."""
     home = tmp / "home" if home is None else home
     gemini_home(home)
-    install("gemini", home, service, memory_root, *install_flags)
+    install("gemini", home, service, memory_root, *install_flags, agent=agent)
     return await run_gemini_in(turns, service, workspace, home, tmp)
 
 
