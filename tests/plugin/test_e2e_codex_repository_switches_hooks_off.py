@@ -45,21 +45,27 @@ def trusting(workspace: Path) -> str:
 @pytest.mark.parametrize("trusted", [False, True], ids=["untrusted", "trusted"])
 @pytest.mark.parametrize("switch", list(SWITCHES))
 async def test_codex_a_repository_switches_the_user_hooks_off_only_when_trusted(
-    real_service: RealService, memory_root: Path, tmp_path: Path, switch: str, trusted: bool
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
+    switch: str,
+    trusted: bool,
 ) -> None:
     workspace, key = workspace_with_key(tmp_path)
     (workspace / ".codex").mkdir()
     (workspace / ".codex" / "config.toml").write_text(SWITCHES[switch], encoding="utf-8")
-    planted = other_scope(memory_root, tmp_path) / "planted.md"
+    planted = other_scope(shared_memory_root, tmp_path) / "planted.md"
     script = [[patch_call("call_other", planted, TOPIC)]]
 
     fake, status, _out, err = await run_codex(
         script,
-        real_service,
-        memory_root,
+        shared_service,
+        shared_memory_root,
         workspace,
         tmp_path,
         config_extra=trusting(workspace) if trusted else "",
+        agent=new_agent,
     )
 
     assert status == 0, err[-3000:]
@@ -76,7 +82,11 @@ REQUIREMENTS = {
 
 @pytest.mark.parametrize("requirement", list(REQUIREMENTS))
 async def test_codex_an_administrators_requirements_keep_the_hooks_on(
-    real_service: RealService, memory_root: Path, tmp_path: Path, requirement: str
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
+    requirement: str,
 ) -> None:
     workspace, key = workspace_with_key(tmp_path)
     (workspace / ".codex").mkdir()
@@ -87,17 +97,18 @@ async def test_codex_an_administrators_requirements_keep_the_hooks_on(
     (overlay / "upper" / "codex" / "requirements.toml").write_text(
         REQUIREMENTS[requirement], encoding="utf-8"
     )
-    planted = other_scope(memory_root, tmp_path) / "planted.md"
+    planted = other_scope(shared_memory_root, tmp_path) / "planted.md"
     script = [[patch_call("call_other", planted, TOPIC)]]
 
     fake, status, _out, err = await run_codex(
         script,
-        real_service,
-        memory_root,
+        shared_service,
+        shared_memory_root,
         workspace,
         tmp_path,
         config_extra=trusting(workspace),
         etc_overlay=overlay,
+        agent=new_agent,
     )
 
     assert status == 0, err[-3000:]
@@ -107,7 +118,7 @@ async def test_codex_an_administrators_requirements_keep_the_hooks_on(
 
 
 async def test_codex_a_trusted_repositorys_own_hooks_and_hook_state_do_not_undo_ours(
-    real_service: RealService, memory_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
     workspace, key = workspace_with_key(tmp_path)
     home_hooks = tmp_path / "home" / ".codex" / "hooks.json"
@@ -123,11 +134,17 @@ async def test_codex_a_trusted_repositorys_own_hooks_and_hook_state_do_not_undo_
         f'"command": "touch {ran}"}}]}}]}}}}',
         encoding="utf-8",
     )
-    planted = other_scope(memory_root, tmp_path) / "planted.md"
+    planted = other_scope(shared_memory_root, tmp_path) / "planted.md"
     script = [[patch_call("call_other", planted, TOPIC)]]
 
     fake, status, _out, err = await run_codex(
-        script, real_service, memory_root, workspace, tmp_path, config_extra=trusting(workspace)
+        script,
+        shared_service,
+        shared_memory_root,
+        workspace,
+        tmp_path,
+        config_extra=trusting(workspace),
+        agent=new_agent,
     )
 
     assert status == 0, err[-3000:]
@@ -139,7 +156,11 @@ async def test_codex_a_trusted_repositorys_own_hooks_and_hook_state_do_not_undo_
 
 @pytest.mark.parametrize("pinned", [False, True], ids=["user-config", "requirements-pin"])
 async def test_codex_a_trusted_project_turns_terminals_back_on_unless_an_administrator_pins_them(
-    real_service: RealService, memory_root: Path, tmp_path: Path, pinned: bool
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
+    pinned: bool,
 ) -> None:
     """The install's ``features.unified_exec_tty = false`` keeps typing into a terminal
     (``write_stdin``, which Codex never shows its hooks) shut; a trusted project's
@@ -157,7 +178,7 @@ async def test_codex_a_trusted_project_turns_terminals_back_on_unless_an_adminis
         (overlay / "upper" / "codex" / "requirements.toml").write_text(
             "[features]\nunified_exec_tty = false\n", encoding="utf-8"
         )
-    other = other_scope(memory_root, tmp_path)
+    other = other_scope(shared_memory_root, tmp_path)
     typed = f"echo typed > {other}/typed.md\nexit\n"
 
     def type_into_the_shell(body: Json) -> list[Json]:
@@ -172,12 +193,13 @@ async def test_codex_a_trusted_project_turns_terminals_back_on_unless_an_adminis
     ]
     _fake, status, _out, err = await run_codex(
         turns,
-        real_service,
-        memory_root,
+        shared_service,
+        shared_memory_root,
         workspace,
         tmp_path,
         config_extra=trusting(workspace),
         etc_overlay=overlay,
+        agent=new_agent,
     )
 
     assert status == 0, err[-3000:]
@@ -186,7 +208,11 @@ async def test_codex_a_trusted_project_turns_terminals_back_on_unless_an_adminis
 
 @pytest.mark.parametrize("pinned", [False, True], ids=["user-config", "requirements-pin"])
 async def test_codex_a_trusted_project_turns_its_own_memories_back_on_unless_pinned(
-    real_service: RealService, memory_root: Path, tmp_path: Path, pinned: bool
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
+    pinned: bool,
 ) -> None:
     """H-6: the install's ``features.memories = false`` keeps Codex's own memories out of the
     model's context; a trusted project's ``.codex/config.toml`` can set it back to true, and
@@ -211,12 +237,13 @@ async def test_codex_a_trusted_project_turns_its_own_memories_back_on_unless_pin
 
     fake, status, _out, err = await run_codex(
         [[]],
-        real_service,
-        memory_root,
+        shared_service,
+        shared_memory_root,
         workspace,
         tmp_path,
         config_extra=trusting(workspace),
         etc_overlay=overlay,
+        agent=new_agent,
     )
 
     assert status == 0, err[-3000:]
@@ -227,7 +254,11 @@ async def test_codex_a_trusted_project_turns_its_own_memories_back_on_unless_pin
 
 @pytest.mark.parametrize("switch", list(SWITCHES))
 async def test_codex_managed_install_holds_over_a_trusted_project(
-    real_service: RealService, memory_root: Path, tmp_path: Path, switch: str
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
+    switch: str,
 ) -> None:
     """``install codex --managed`` writes the hooks and the pins into the administrator's
     ``/etc/codex/requirements.toml`` (laid over ``/etc`` for this run only): a trusted project
@@ -250,8 +281,8 @@ async def test_codex_managed_install_holds_over_a_trusted_project(
     admin = "# the administrator\n[features]\nweb_search_request = false  # theirs\n"
     admin += f'\n[hooks]\nmanaged_dir = "{tmp_path / "it-hooks"}"\n'  # where IT's scripts live
     (overlay / "upper" / "codex" / "requirements.toml").write_text(admin, encoding="utf-8")
-    flags = ["--url", real_service.url, "--project", "acme", "--agent", "coder"]
-    flags += ["--memory-root", str(memory_root), "--executable", str(HARNESS_MEMORY)]
+    flags = ["--url", shared_service.url, "--project", "acme", "--agent", new_agent]
+    flags += ["--memory-root", str(shared_memory_root), "--executable", str(HARNESS_MEMORY)]
     managed = str(overlay / "upper" / "codex")
     installed = await run_cli("install", "codex", "--managed", managed, *flags)
     assert installed.returncode == 0, installed.stderr
@@ -259,21 +290,22 @@ async def test_codex_managed_install_holds_over_a_trusted_project(
     (overlay / "upper" / "passwd").write_text(account_home(0, home), encoding="utf-8")
     token = home / ".claude" / "harness-memory" / "token"
     token.parent.mkdir(parents=True)
-    token.write_text(real_service.token + "\n", encoding="utf-8")
+    token.write_text(shared_service.token + "\n", encoding="utf-8")
     token.chmod(0o600)
-    planted = other_scope(memory_root, tmp_path) / "planted.md"
-    own = memory_root / key / "harness-hooks.md"
+    planted = other_scope(shared_memory_root, tmp_path) / "planted.md"
+    own = shared_memory_root / key / "harness-hooks.md"
     script = [[patch_call("call_other", planted, TOPIC)], [patch_call("call_own", own, TOPIC)]]
 
     fake, status, _out, err = await run_codex(
         script,
-        real_service,
-        memory_root,
+        shared_service,
+        shared_memory_root,
         workspace,
         tmp_path,
         config_extra=trusting(workspace),
         hooks=False,
         etc_overlay=overlay,
+        agent=new_agent,
     )
 
     assert status == 0, err[-3000:]
