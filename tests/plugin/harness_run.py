@@ -16,10 +16,11 @@ from aiohttp import web
 from memory_core.keys import workspace_memory_key
 
 from tests.plugin.fake_model_apis import FakeGemini, FakeResponses, Turn, serve_app
-from tests.plugin.helpers import HARNESS_MEMORY, code_under_test
+from tests.plugin.helpers import HARNESS_MEMORY
 from tests.plugin.loopback_only import run_isolated, unix_bridges
 from tests.plugin.npm_cli import CODEX, GEMINI, npm_cli
 from tests.plugin.real_service import RealService
+from tests.support.serve import code_under_test
 
 RUN_LIMIT_S = 180  # a hang guard for the CLI run, not an assertion about speed
 GEMINI_ONE_PROCESS = {"GEMINI_CLI_NO_RELAUNCH": "true"}

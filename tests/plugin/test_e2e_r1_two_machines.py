@@ -49,13 +49,13 @@ from tests.plugin.harness_run import (
     run_gemini_in,
     run_in_loopback,
 )
-from tests.plugin.helpers import HARNESS_MEMORY, code_under_test
+from tests.plugin.helpers import HARNESS_MEMORY
 from tests.plugin.loopback_only import run_isolated, unix_bridges
 from tests.plugin.npm_cli import CODEX, npm_cli
 from tests.plugin.real_service import RealService
 from tests.plugin.test_e2e_h2_codex import developer_and_user_text
 from tests.plugin.test_e2e_h2_gemini import first_user_text, write_call
-from tests.support.serve import ServedProcess, venv_bin
+from tests.support.serve import ServedProcess, code_under_test, venv_bin
 
 pytestmark = pytest.mark.e2e
 

@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 from harness_memory.cli import main
 
-from tests.plugin.helpers import HARNESS_MEMORY, code_under_test
+from tests.plugin.helpers import HARNESS_MEMORY
 from tests.plugin.real_service import RealService
+from tests.support.serve import code_under_test
 
 UNREACHABLE = "http://127.0.0.1:9"
 
