@@ -12,6 +12,7 @@ from memory_core import layout
 from tests.plugin.claude_code_cli import claude_code_binary
 from tests.plugin.real_service import RealService, seed_scope, start_service
 from tests.plugin.scripted_service import ScriptedService, ServerFactory, serve_scripted
+from tests.support.guard_cases import Layout, guarded_layout
 
 
 @pytest.fixture
@@ -79,3 +80,10 @@ def memory_root(real_service: RealService) -> Path:
 def claude() -> Path:
     """The pinned Claude Code CLI, installed into ``.cache/claude-code`` on first use."""
     return claude_code_binary()
+
+
+@pytest.fixture
+def where(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Layout:
+    """The write guard's data dir for the P-3 tests (:func:`~tests.support.guard_cases.
+    guarded_layout`): agent ``coder``'s scopes, ``HOME`` the data dir."""
+    return guarded_layout(tmp_path, monkeypatch)

@@ -16,7 +16,7 @@ import pytest
 from harness_memory import mounts
 from harness_memory.hooks import guarding
 
-from tests.plugin.test_p3_guard_bypasses import SHELL, Layout, answer, refusal
+from tests.support.guard_cases import SHELL, Layout, answer, refusal
 
 
 class CountingTable:
@@ -28,13 +28,6 @@ class CountingTable:
     def read_bytes(self) -> bytes:
         self.reads += 1
         return Path("/proc/self/mountinfo").read_bytes()
-
-
-@pytest.fixture
-def where(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Layout:
-    found = Layout(tmp_path)
-    monkeypatch.setenv("HOME", str(found.data))
-    return found
 
 
 @pytest.fixture
