@@ -16,18 +16,22 @@ docs/security.md's row change with it.
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
 
-from tests.plugin.fake_model_apis import Json, Turn
+from tests.plugin.fake_model_apis import Turn
 from tests.plugin.harness_run import TOPIC, other_scope, run_codex, workspace_with_key
 from tests.plugin.helpers import HARNESS_MEMORY, run_cli
 from tests.plugin.real_service import RealService
-from tests.plugin.test_e2e_h2_codex import developer_and_user_text, patch_call
-from tests.plugin.test_e2e_p3_guard_bypasses import codex_call
 from tests.plugin.test_e2e_repository_switches_hooks_off import account_home
+from tests.support.codex_turns import (
+    add_file,
+    developer_and_user_text,
+    function_call,
+    requirements_overlay,
+    type_into_the_terminal,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -56,7 +60,7 @@ async def test_codex_a_repository_switches_the_user_hooks_off_only_when_trusted(
     (workspace / ".codex").mkdir()
     (workspace / ".codex" / "config.toml").write_text(SWITCHES[switch], encoding="utf-8")
     planted = other_scope(shared_memory_root, tmp_path) / "planted.md"
-    script = [[patch_call("call_other", planted, TOPIC)]]
+    script = [[add_file("call_other", planted, TOPIC)]]
 
     fake, status, _out, err = await run_codex(
         script,
@@ -91,14 +95,9 @@ async def test_codex_an_administrators_requirements_keep_the_hooks_on(
     workspace, key = workspace_with_key(tmp_path)
     (workspace / ".codex").mkdir()
     (workspace / ".codex" / "config.toml").write_text(SWITCHES["hooks-false"], encoding="utf-8")
-    overlay = tmp_path / "etc"
-    (overlay / "upper" / "codex").mkdir(parents=True)
-    (overlay / "work").mkdir()
-    (overlay / "upper" / "codex" / "requirements.toml").write_text(
-        REQUIREMENTS[requirement], encoding="utf-8"
-    )
+    overlay = requirements_overlay(tmp_path, REQUIREMENTS[requirement])
     planted = other_scope(shared_memory_root, tmp_path) / "planted.md"
-    script = [[patch_call("call_other", planted, TOPIC)]]
+    script = [[add_file("call_other", planted, TOPIC)]]
 
     fake, status, _out, err = await run_codex(
         script,
@@ -135,7 +134,7 @@ async def test_codex_a_trusted_repositorys_own_hooks_and_hook_state_do_not_undo_
         encoding="utf-8",
     )
     planted = other_scope(shared_memory_root, tmp_path) / "planted.md"
-    script = [[patch_call("call_other", planted, TOPIC)]]
+    script = [[add_file("call_other", planted, TOPIC)]]
 
     fake, status, _out, err = await run_codex(
         script,
@@ -170,26 +169,13 @@ async def test_codex_a_trusted_project_turns_terminals_back_on_unless_an_adminis
     (workspace / ".codex" / "config.toml").write_text(
         "[features]\nunified_exec_tty = true\n", encoding="utf-8"
     )
-    overlay = None
-    if pinned:
-        overlay = tmp_path / "etc"
-        (overlay / "upper" / "codex").mkdir(parents=True)
-        (overlay / "work").mkdir()
-        (overlay / "upper" / "codex" / "requirements.toml").write_text(
-            "[features]\nunified_exec_tty = false\n", encoding="utf-8"
-        )
+    pin = "[features]\nunified_exec_tty = false\n"
+    overlay = requirements_overlay(tmp_path, pin) if pinned else None
     other = other_scope(shared_memory_root, tmp_path)
     typed = f"echo typed > {other}/typed.md\nexit\n"
-
-    def type_into_the_shell(body: Json) -> list[Json]:
-        started = re.search(r"session ID (\d+)", json.dumps(body.get("input", [])))
-        session = int(started.group(1)) if started else 1
-        arguments = {"session_id": session, "chars": typed, "yield_time_ms": 1000}
-        return [codex_call("stdin", "write_stdin", arguments)]
-
     turns: list[Turn] = [
-        [codex_call("tty", "exec_command", {"cmd": "bash", "tty": True})],
-        type_into_the_shell,
+        [function_call("tty", "exec_command", {"cmd": "bash", "tty": True})],
+        type_into_the_terminal(typed),
     ]
     _fake, status, _out, err = await run_codex(
         turns,
@@ -226,14 +212,8 @@ async def test_codex_a_trusted_project_turns_its_own_memories_back_on_unless_pin
     (workspace / ".codex" / "config.toml").write_text(
         "[features]\nmemories = true\n", encoding="utf-8"
     )
-    overlay = None
-    if pinned:
-        overlay = tmp_path / "etc"
-        (overlay / "upper" / "codex").mkdir(parents=True)
-        (overlay / "work").mkdir()
-        (overlay / "upper" / "codex" / "requirements.toml").write_text(
-            "[features]\nmemories = false\n", encoding="utf-8"
-        )
+    pin = "[features]\nmemories = false\n"
+    overlay = requirements_overlay(tmp_path, pin) if pinned else None
 
     fake, status, _out, err = await run_codex(
         [[]],
@@ -294,7 +274,7 @@ async def test_codex_managed_install_holds_over_a_trusted_project(
     token.chmod(0o600)
     planted = other_scope(shared_memory_root, tmp_path) / "planted.md"
     own = shared_memory_root / key / "harness-hooks.md"
-    script = [[patch_call("call_other", planted, TOPIC)], [patch_call("call_own", own, TOPIC)]]
+    script = [[add_file("call_other", planted, TOPIC)], [add_file("call_own", own, TOPIC)]]
 
     fake, status, _out, err = await run_codex(
         script,

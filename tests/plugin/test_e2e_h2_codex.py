@@ -11,38 +11,15 @@ namespace; the real ``memory-api`` serves memory.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from tests.plugin.harness_run import TOPIC, index_lines, other_scope, run_codex, workspace_with_key
 from tests.plugin.real_service import RealService
+from tests.support.codex_turns import add_file, call_output, developer_and_user_text
 
 pytestmark = pytest.mark.e2e
-
-
-def patch_call(call_id: str, path: Path, body: str) -> dict[str, Any]:
-    added = "".join(f"+{line}\n" for line in body.splitlines())
-    patch = f"*** Begin Patch\n*** Add File: {path}\n{added}*** End Patch\n"
-    return {"type": "custom_tool_call", "call_id": call_id, "name": "apply_patch", "input": patch}
-
-
-def developer_and_user_text(body: dict[str, Any]) -> str:
-    return "\n".join(
-        part.get("text", "")
-        for item in body.get("input", [])
-        if item.get("type") == "message"
-        for part in item.get("content", [])
-    )
-
-
-def call_output(body: dict[str, Any], call_id: str) -> str:
-    for item in body.get("input", []):
-        if item.get("call_id") == call_id and item.get("type", "").endswith("_output"):
-            return json.dumps(item.get("output"))
-    raise AssertionError(f"no output of {call_id} in the request")
 
 
 async def test_h2_codex_injection_and_guard_end_to_end(
@@ -51,7 +28,7 @@ async def test_h2_codex_injection_and_guard_end_to_end(
     workspace, key = workspace_with_key(tmp_path)
     denied = other_scope(memory_root, tmp_path) / "stolen.md"
     own = memory_root / key / "harness-hooks.md"
-    script = [[patch_call("call_other", denied, "stolen")], [patch_call("call_own", own, TOPIC)]]
+    script = [[add_file("call_other", denied, "stolen")], [add_file("call_own", own, TOPIC)]]
     fake, status, out, err = await run_codex(script, real_service, memory_root, workspace, tmp_path)
     assert status == 0, err[-3000:]
     turns = fake.session_turns()

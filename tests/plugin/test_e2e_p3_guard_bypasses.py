@@ -15,7 +15,6 @@ the same shell still does.
 from __future__ import annotations
 
 import json
-import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -40,6 +39,7 @@ from tests.plugin.harness_run import (
     workspace_with_key,
 )
 from tests.plugin.real_service import RealService
+from tests.support.codex_turns import apply_patch, function_call, outputs, type_into_the_terminal
 
 pytestmark = pytest.mark.e2e
 
@@ -61,23 +61,6 @@ def commands(memory_root: Path, other: Path, own: str) -> list[str]:
     return [c.format(**values) for c in [*BYPASSES, OWN]]
 
 
-def codex_call(call_id: str, name: str, arguments: dict[str, Any]) -> Json:
-    return {
-        "type": "function_call",
-        "call_id": call_id,
-        "name": name,
-        "arguments": json.dumps(arguments),
-    }
-
-
-def outputs(body: Json) -> dict[str, str]:
-    return {
-        item["call_id"]: json.dumps(item.get("output"))
-        for item in body.get("input", [])
-        if item.get("type") == "function_call_output"
-    }
-
-
 def landed(other: Path) -> list[str]:
     return sorted(p.name for p in other.iterdir() if p.name != "MEMORY.md")
 
@@ -90,19 +73,12 @@ async def test_p3_codex_shell_bypasses_and_typing_into_a_terminal_are_refused(
     (workspace / "notes").symlink_to(other)
     shell = commands(shared_memory_root, other, own)
     turns: list[Turn] = [
-        [codex_call(f"c{n}", "exec_command", {"cmd": c})] for n, c in enumerate(shell)
+        [function_call(f"c{n}", "exec_command", {"cmd": c})] for n, c in enumerate(shell)
     ]
     typed = f"echo typed > {other}/typed.md\nexit\n"
-    turns.append([codex_call("tty", "exec_command", {"cmd": "bash", "tty": True})])
-    turns.append([codex_call("pipe", "exec_command", {"cmd": "bash", "yield_time_ms": 500})])
-
-    def type_into_the_shell(body: Json) -> list[Json]:
-        started = re.search(r"session ID (\d+)", json.dumps(body.get("input", [])))
-        session = int(started.group(1)) if started else 1
-        arguments = {"session_id": session, "chars": typed, "yield_time_ms": 1000}
-        return [codex_call("stdin", "write_stdin", arguments)]
-
-    turns.append(type_into_the_shell)
+    turns.append([function_call("tty", "exec_command", {"cmd": "bash", "tty": True})])
+    turns.append([function_call("pipe", "exec_command", {"cmd": "bash", "yield_time_ms": 500})])
+    turns.append(type_into_the_terminal(typed))
     fake, status, _, err = await run_codex(
         turns, shared_service, shared_memory_root, workspace, tmp_path, agent=new_agent
     )
@@ -214,7 +190,7 @@ async def test_p3_a_missing_hook_command_refuses_writes_instead_of_losing_the_gu
     workspace, own = workspace_with_key(tmp_path)
     target = shared_memory_root / own / "would-be-allowed.md"
     if harness == "codex":
-        call = codex_call("c0", "exec_command", {"cmd": f"echo x > {target}"})
+        call = function_call("c0", "exec_command", {"cmd": f"echo x > {target}"})
         fake, status, _, err = await run_codex(
             [[call]],
             shared_service,
@@ -258,18 +234,6 @@ async def test_p3_a_missing_hook_command_refuses_writes_instead_of_losing_the_gu
     assert not target.exists()
 
 
-def patch_call(call_id: str, patch: str) -> Json:
-    return {"type": "custom_tool_call", "call_id": call_id, "name": "apply_patch", "input": patch}
-
-
-def custom_outputs(body: Json) -> dict[str, str]:
-    return {
-        item["call_id"]: json.dumps(item.get("output"))
-        for item in body.get("input", [])
-        if item.get("type") == "custom_tool_call_output"
-    }
-
-
 async def test_p3_codex_patch_headers_read_as_codex_reads_them_are_refused(
     shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
@@ -284,12 +248,12 @@ async def test_p3_codex_patch_headers_read_as_codex_reads_them_are_refused(
         "tab": f"*** Begin Patch\n\t*** Add File: {other}/tab.md\n+x\n*** End Patch\n",
         "delete": f"*** Begin Patch\n  *** Delete File: {other}/MEMORY.md\n*** End Patch\n",
     }
-    turns: list[Turn] = [[patch_call(name, patch)] for name, patch in patches.items()]
+    turns: list[Turn] = [[apply_patch(name, patch)] for name, patch in patches.items()]
     fake, status, _, err = await run_codex(
         turns, shared_service, shared_memory_root, workspace, tmp_path, agent=new_agent
     )
     assert status == 0, err[-3000:]
-    said = custom_outputs(fake.requests[-1])
+    said = outputs(fake.requests[-1], "custom_tool_call_output")
     for name in patches:
         assert "Agent Memory write guard" in said[name], (name, said[name])
     assert landed(other) == []
