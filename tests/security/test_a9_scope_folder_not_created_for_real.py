@@ -28,7 +28,7 @@ from memory_core import layout
 
 from tests.plugin.helpers import hook_fixture, run_cli
 from tests.security.test_q2b_unreadable_memory_files_for_real import AGENT, call
-from tests.support.refused_account import offline_session_meta, serve_refused
+from tests.support.refused_account import offline_session_meta, refused_service
 from tests.support.serve import ServedProcess, code_under_test, serve
 
 NOT_CREATED = "could not create its folder (Permission denied)"
@@ -37,15 +37,8 @@ USER_LINE = "- [Prefers pnpm](prefers-pnpm.md) — pnpm, never npm"
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[ServedProcess]:
-    if os.geteuid() != 0:
-        pytest.skip("a service refused like any account needs root to drop CAP_DAC_OVERRIDE")
-    data_dir = tmp_path / "data"
-    data_dir.mkdir()
-    process = serve_refused(data_dir)
-    try:
-        yield process
-    finally:
-        process.stop()
+    why = "a service refused like any account needs root to drop CAP_DAC_OVERRIDE"
+    yield from refused_service(tmp_path, why)
 
 
 def test_a9_a_workspace_scope_the_service_cannot_create_is_said_never_named_as_ready(

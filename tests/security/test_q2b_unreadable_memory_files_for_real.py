@@ -19,7 +19,7 @@ from memory_core import layout
 
 from tests.plugin.helpers import hook_fixture, run_cli
 from tests.security.test_q2b_unreadable_memory_files import DENIED, codes, make_case
-from tests.support.refused_account import offline_session_meta, request_json, serve_refused
+from tests.support.refused_account import offline_session_meta, refused_service, request_json
 from tests.support.serve import ServedProcess
 
 NOBODY = 65534
@@ -41,15 +41,7 @@ def _private(path: Path) -> None:
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[ServedProcess]:
-    if os.geteuid() != 0:
-        pytest.skip("giving a file to another account needs root")
-    data_dir = tmp_path / "data"
-    data_dir.mkdir()
-    process = serve_refused(data_dir)
-    try:
-        yield process
-    finally:
-        process.stop()
+    yield from refused_service(tmp_path, "giving a file to another account needs root")
 
 
 def test_unreadable_memory_files_for_real_are_listed_named_and_never_nothing_saved(

@@ -3,9 +3,9 @@ harness may not read or write (A-9, A-10a, Q-2b), with the kernel's own refusal.
 
 Root reads and writes past a file's mode, so as root the process runs under ``setpriv`` without
 the two capabilities that let it (``CAP_DAC_OVERRIDE``, ``CAP_DAC_READ_SEARCH``); as any other
-user it runs as it is. :func:`serve_refused` starts ``memory-api serve`` that way,
-:func:`offline_session_meta` runs the harness's Session start that way with the service down,
-and :func:`request_json` speaks to the service.
+user it runs as it is. :func:`serve_refused` starts ``memory-api serve`` that way
+(:func:`refused_service` for a fixture), :func:`offline_session_meta` runs the harness's Session
+start that way with the service down, and :func:`request_json` speaks to the service.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,21 @@ def serve_refused(data_dir: Path) -> ServedProcess:
     environment but ``MEMORY_API_TOKENS`` (its tokens are those of ``data_dir``, if any)."""
     env = {name: value for name, value in os.environ.items() if name != "MEMORY_API_TOKENS"}
     return serve(data_dir, env, command_prefix=refused_prefix())
+
+
+def refused_service(tmp_path: Path, why_root: str) -> Iterator[ServedProcess]:
+    """For a fixture (``yield from``): :func:`serve_refused` over an empty ``tmp_path/data``,
+    stopped after the test. Skips, saying ``why_root``, unless running as root (only root can
+    give a file to another account, or drop the capabilities a test needs gone)."""
+    if os.geteuid() != 0:
+        pytest.skip(why_root)
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    process = serve_refused(data_dir)
+    try:
+        yield process
+    finally:
+        process.stop()
 
 
 def request_json(
