@@ -50,24 +50,33 @@ async def first_requests(
 
 @pytest.mark.parametrize("where", ["settings.json", "settings.local.json"])
 async def test_h6_a_repository_turns_claude_codes_memory_on_over_the_user_install(
-    claude: Path, real_service: RealService, memory_root: Path, tmp_path: Path, where: str
+    claude: Path,
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
+    where: str,
 ) -> None:
     workspace, key = workspace_with_key(tmp_path)
     (workspace / ".claude").mkdir()
     (workspace / ".claude" / where).write_text('{"autoMemoryEnabled": true}\n')
     home = tmp_path / "home"
     home.mkdir()
-    said = install("claude-code", home, real_service, memory_root)
+    said = install("claude-code", home, shared_service, shared_memory_root, agent=new_agent)
     assert '"autoMemoryEnabled": true turns Claude Code\'s own auto memory back on' in said
 
-    sent = await first_requests(claude, real_service, workspace, home)
+    sent = await first_requests(claude, shared_service, workspace, home)
 
     assert f"- Workspace Memory Key: {key}" in sent
     assert OWN_MEMORY in sent and AUTO_MEMORY_DIR.findall(sent)
 
 
 async def test_h6_the_managed_install_keeps_claude_codes_memory_off_in_any_repository(
-    claude: Path, real_service: RealService, memory_root: Path, tmp_path: Path
+    claude: Path,
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
 ) -> None:
     workspace, key = workspace_with_key(tmp_path)
     (workspace / ".claude").mkdir()
@@ -75,8 +84,8 @@ async def test_h6_the_managed_install_keeps_claude_codes_memory_off_in_any_repos
     overlay = tmp_path / "etc-overlay"
     (overlay / "upper" / "claude-code").mkdir(parents=True)
     (overlay / "work").mkdir()
-    flags = ["--url", real_service.url, "--project", "acme", "--agent", "coder"]
-    flags += ["--memory-root", str(memory_root), "--executable", str(HARNESS_MEMORY)]
+    flags = ["--url", shared_service.url, "--project", "acme", "--agent", new_agent]
+    flags += ["--memory-root", str(shared_memory_root), "--executable", str(HARNESS_MEMORY)]
     managed = str(overlay / "upper" / "claude-code")
     installed = await run_cli("install", "claude-code", "--managed", managed, *flags)
     assert installed.returncode == 0, installed.stderr
@@ -86,10 +95,10 @@ async def test_h6_the_managed_install_keeps_claude_codes_memory_off_in_any_repos
     (overlay / "upper" / "passwd").write_text(account_home(0, home), encoding="utf-8")
     token = home / ".claude" / "harness-memory" / "token"
     token.parent.mkdir(parents=True)
-    token.write_text(real_service.token + "\n", encoding="utf-8")
+    token.write_text(shared_service.token + "\n", encoding="utf-8")
     token.chmod(0o600)
 
-    sent = await first_requests(claude, real_service, workspace, home, overlay)
+    sent = await first_requests(claude, shared_service, workspace, home, overlay)
 
     assert f"- Workspace Memory Key: {key}" in sent
     assert OWN_MEMORY not in sent and not AUTO_MEMORY_DIR.findall(sent)

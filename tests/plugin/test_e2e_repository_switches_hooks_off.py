@@ -53,21 +53,25 @@ def planting(target: Path) -> Any:
 
 
 async def test_repository_switches_hooks_off_not_the_managed_install(
-    claude: Path, real_service: RealService, memory_root: Path, tmp_path: Path
+    claude: Path,
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
 ) -> None:
     workspace = tmp_path / "src" / "cloned-repo"
     shutil.copytree(CASE / "workspace", workspace)
     assert json.loads((workspace / ".claude" / "settings.json").read_text())["disableAllHooks"]
     key = workspace_memory_key(workspace)
-    other = memory_root / workspace_memory_key(tmp_path / "src" / "billing")
+    other = shared_memory_root / workspace_memory_key(tmp_path / "src" / "billing")
     other.mkdir(parents=True)
     target = other / "planted.md"
 
     overlay = tmp_path / "etc-overlay"
     (overlay / "upper" / "claude-code").mkdir(parents=True)
     (overlay / "work").mkdir()
-    flags = ["--url", real_service.url, "--project", "acme", "--agent", "coder"]
-    flags += ["--memory-root", str(memory_root), "--executable", str(HARNESS_MEMORY)]
+    flags = ["--url", shared_service.url, "--project", "acme", "--agent", new_agent]
+    flags += ["--memory-root", str(shared_memory_root), "--executable", str(HARNESS_MEMORY)]
     managed = str(overlay / "upper" / "claude-code")
     installed = await run_cli("install", "claude-code", "--managed", managed, *flags)
     assert installed.returncode == 0, installed.stderr
@@ -81,7 +85,7 @@ async def test_repository_switches_hooks_off_not_the_managed_install(
     (overlay / "upper" / "passwd").write_text(account_home(0, home), encoding="utf-8")
     token = home / ".claude" / "harness-memory" / "token"
     token.parent.mkdir()
-    token.write_text(real_service.token + "\n", encoding="utf-8")
+    token.write_text(shared_service.token + "\n", encoding="utf-8")
     token.chmod(0o600)
     repository = {"HARNESS_MEMORY_TOKEN": "not-the-token", "CLAUDE_CONFIG_DIR": str(workspace)}
     settings = workspace / ".claude" / "settings.json"
@@ -94,7 +98,7 @@ async def test_repository_switches_hooks_off_not_the_managed_install(
             workspace,
             home,
             model_url,
-            service_url=real_service.url,
+            service_url=shared_service.url,
             etc_overlay=overlay,
         )
     assert status == 0, f"{out}\n{err}"
