@@ -16,7 +16,7 @@ from aiohttp import web
 from memory_core.keys import workspace_memory_key
 
 from tests.plugin.fake_model_apis import FakeGemini, FakeResponses, Turn, serve_app
-from tests.plugin.helpers import HARNESS_MEMORY
+from tests.plugin.helpers import HARNESS_MEMORY, Completed, run_cli
 from tests.plugin.loopback_only import run_isolated, unix_bridges
 from tests.plugin.npm_cli import CODEX, GEMINI, npm_cli
 from tests.plugin.real_service import RealService
@@ -94,6 +94,43 @@ def install(
     )
     assert done.returncode == 0, done.stderr
     return done.stdout
+
+
+async def install_managed_claude_code(
+    service: RealService, memory_root: Path, agent: str, tmp_path: Path
+) -> tuple[Path, Completed]:
+    """``harness-memory install claude-code --managed`` for ``acme/{agent}`` into an ``/etc``
+    overlay folder under ``tmp_path`` (its ``upper/claude-code`` is the managed settings'
+    folder), as an administrator would run it; ``(overlay, what install printed)``."""
+    overlay = tmp_path / "etc-overlay"
+    (overlay / "upper" / "claude-code").mkdir(parents=True)
+    (overlay / "work").mkdir()
+    flags = ["--url", service.url, "--project", "acme", "--agent", agent]
+    flags += ["--memory-root", str(memory_root), "--executable", str(HARNESS_MEMORY)]
+    managed = str(overlay / "upper" / "claude-code")
+    installed = await run_cli("install", "claude-code", "--managed", managed, *flags)
+    assert installed.returncode == 0, installed.stderr
+    return overlay, installed
+
+
+def account_home(uid: int, home: Path) -> str:
+    """``/etc/passwd`` with the home of account ``uid`` made ``home``."""
+    lines = Path("/etc/passwd").read_text(encoding="utf-8").splitlines()
+    fields = [line.split(":") for line in lines]
+    moved = [[*f[:5], str(home), *f[6:]] if f[2:3] == [str(uid)] else f for f in fields]
+    return "".join(":".join(f) + "\n" for f in moved)
+
+
+def managed_hooks_user(overlay: Path, home: Path, token: str) -> None:
+    """The user the managed hooks serve: the overlay's ``/etc/passwd`` makes ``home`` the home
+    of the namespace's root account (no variable a repository can set moves it), and the token
+    file the managed hooks read there (``.claude/harness-memory/token``, mode 0600) holds
+    ``token``."""
+    (overlay / "upper" / "passwd").write_text(account_home(0, home), encoding="utf-8")
+    token_file = home / ".claude" / "harness-memory" / "token"
+    token_file.parent.mkdir(parents=True, exist_ok=True)
+    token_file.write_text(token + "\n", encoding="utf-8")
+    token_file.chmod(0o600)
 
 
 async def run_in_loopback(

@@ -21,10 +21,15 @@ from pathlib import Path
 import pytest
 
 from tests.plugin.fake_model_apis import Turn
-from tests.plugin.harness_run import TOPIC, other_scope, run_codex, workspace_with_key
+from tests.plugin.harness_run import (
+    TOPIC,
+    managed_hooks_user,
+    other_scope,
+    run_codex,
+    workspace_with_key,
+)
 from tests.plugin.helpers import HARNESS_MEMORY, run_cli
 from tests.plugin.real_service import RealService
-from tests.plugin.test_e2e_repository_switches_hooks_off import account_home
 from tests.support.codex_turns import (
     add_file,
     developer_and_user_text,
@@ -267,11 +272,7 @@ async def test_codex_managed_install_holds_over_a_trusted_project(
     installed = await run_cli("install", "codex", "--managed", managed, *flags)
     assert installed.returncode == 0, installed.stderr
     assert "# the administrator" in (overlay / "upper" / "codex" / "requirements.toml").read_text()
-    (overlay / "upper" / "passwd").write_text(account_home(0, home), encoding="utf-8")
-    token = home / ".claude" / "harness-memory" / "token"
-    token.parent.mkdir(parents=True)
-    token.write_text(shared_service.token + "\n", encoding="utf-8")
-    token.chmod(0o600)
+    managed_hooks_user(overlay, home, shared_service.token)
     planted = other_scope(shared_memory_root, tmp_path) / "planted.md"
     own = shared_memory_root / key / "harness-hooks.md"
     script = [[add_file("call_other", planted, TOPIC)], [add_file("call_own", own, TOPIC)]]

@@ -16,11 +16,14 @@ from pathlib import Path
 import pytest
 
 from tests.plugin.claude_code_session import run_claude, serve_model
-from tests.plugin.harness_run import install, workspace_with_key
-from tests.plugin.helpers import HARNESS_MEMORY, run_cli
+from tests.plugin.harness_run import (
+    install,
+    install_managed_claude_code,
+    managed_hooks_user,
+    workspace_with_key,
+)
 from tests.plugin.real_service import RealService
 from tests.plugin.test_e2e_h6_one_memory import AUTO_MEMORY_DIR, answer
-from tests.plugin.test_e2e_repository_switches_hooks_off import account_home
 
 pytestmark = pytest.mark.e2e
 
@@ -81,22 +84,13 @@ async def test_h6_the_managed_install_keeps_claude_codes_memory_off_in_any_repos
     workspace, key = workspace_with_key(tmp_path)
     (workspace / ".claude").mkdir()
     (workspace / ".claude" / "settings.json").write_text('{"autoMemoryEnabled": true}\n')
-    overlay = tmp_path / "etc-overlay"
-    (overlay / "upper" / "claude-code").mkdir(parents=True)
-    (overlay / "work").mkdir()
-    flags = ["--url", shared_service.url, "--project", "acme", "--agent", new_agent]
-    flags += ["--memory-root", str(shared_memory_root), "--executable", str(HARNESS_MEMORY)]
-    managed = str(overlay / "upper" / "claude-code")
-    installed = await run_cli("install", "claude-code", "--managed", managed, *flags)
-    assert installed.returncode == 0, installed.stderr
+    overlay, _ = await install_managed_claude_code(
+        shared_service, shared_memory_root, new_agent, tmp_path
+    )
     home = tmp_path / "home"
     # the managed hooks read each user's token from the account's home, as the password
     # database names it: here the namespace's root account, whose home the overlay makes ``home``
-    (overlay / "upper" / "passwd").write_text(account_home(0, home), encoding="utf-8")
-    token = home / ".claude" / "harness-memory" / "token"
-    token.parent.mkdir(parents=True)
-    token.write_text(shared_service.token + "\n", encoding="utf-8")
-    token.chmod(0o600)
+    managed_hooks_user(overlay, home, shared_service.token)
 
     sent = await first_requests(claude, shared_service, workspace, home, overlay)
 
