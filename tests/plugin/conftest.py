@@ -1,4 +1,10 @@
-"""Fixtures for the plugin tests: a scripted service for failure cases, the real service for e2e."""
+"""Fixtures for the plugin tests: a scripted service for failure cases, the real service for e2e.
+
+The e2e tests share one real service per test worker (``shared_service``), each with an agent
+of its own (``new_agent``, ``shared_memory_root``): starting ``memory-api serve`` per test was
+most of their setup time. ``real_service`` starts a private one, for a test that stops it or
+depends on the whole service's state.
+"""
 
 from __future__ import annotations
 
