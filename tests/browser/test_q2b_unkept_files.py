@@ -31,7 +31,7 @@ from tests.browser.pages import (
     viewer,
 )
 from tests.browser.service import Service, seed
-from tests.security.test_a10a_unreadable_tokens_for_real import _prefix
+from tests.support.refused_account import refused_prefix
 from tests.support.serve import serve
 
 pytestmark = pytest.mark.browser
@@ -58,7 +58,7 @@ def refused_service(tmp_path: Path) -> Iterator[Service]:
     data_dir = tmp_path / "data"
     env = {**os.environ, "MEMORY_API_LOG_LEVEL": "WARNING", "MEMORY_API_CHAT_URL": CHAT_URL}
     seed(data_dir, env)
-    served = serve(data_dir, env, command_prefix=_prefix())
+    served = serve(data_dir, env, command_prefix=refused_prefix())
     try:
         yield Service(served)
     finally:

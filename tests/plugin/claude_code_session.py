@@ -22,9 +22,10 @@ from memory_core import layout
 
 from tests.plugin.fake_anthropic import Block, FakeAnthropic
 from tests.plugin.fake_anthropic import Script as ModelScript
-from tests.plugin.helpers import HARNESS_MEMORY, code_under_test
+from tests.plugin.helpers import HARNESS_MEMORY
 from tests.plugin.loopback_only import run_isolated, unix_bridges
 from tests.plugin.real_service import RealService
+from tests.support.serve import code_under_test
 
 RUN_LIMIT_S = 300  # a hang guard for the CLI run, not an assertion about speed
 

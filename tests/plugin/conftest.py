@@ -1,15 +1,24 @@
-"""Fixtures for the plugin tests: a scripted service for failure cases, the real service for e2e."""
+"""Fixtures for the plugin tests: a scripted service for failure cases, the real service for e2e.
+
+The e2e tests share one real service per test worker (``shared_service``), each with an agent
+of its own (``new_agent``, ``shared_memory_root``): starting ``memory-api serve`` per test was
+most of their setup time. ``real_service`` starts a private one, for a test that stops it or
+depends on the whole service's state.
+"""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from memory_core import layout
 
 from tests.plugin.claude_code_cli import claude_code_binary
 from tests.plugin.real_service import RealService, seed_scope, start_service
 from tests.plugin.scripted_service import ScriptedService, ServerFactory, serve_scripted
+from tests.support.guard_cases import Layout, guarded_layout
 
 
 @pytest.fixture
@@ -26,6 +35,43 @@ def real_service(tmp_path: Path) -> Iterator[RealService]:
         yield running
     finally:
         running.stop()
+
+
+@pytest.fixture(scope="session")
+def shared_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealService]:
+    """One real ``memory-api serve`` per test worker, for tests that need a running service but
+    not one of their own: each makes its agent with :func:`new_agent` (agents do not share
+    memory, history or config), so no test sees another's files. A test that stops the service,
+    fills its disk, reads its whole log or changes its settings keeps ``real_service``."""
+    running = start_service(tmp_path_factory.mktemp("shared-service"))
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+_AGENT_NUMBERS = itertools.count(1)
+
+
+@pytest.fixture
+def new_agent(shared_service: RealService) -> str:
+    """The id of an agent made for this test alone on ``shared_service`` (``coder-<n>``, in
+    project ``acme``), with nothing in its memory yet. Made through the API (A-1), not the
+    CLI: one request instead of a Python process per test."""
+    agent = f"coder-{next(_AGENT_NUMBERS)}"
+    body = {"id": agent, "name": agent.title()}
+    status, _, answer = shared_service.request("POST", "/api/projects/acme/agents", body)
+    assert status == 201, answer
+    return agent
+
+
+@pytest.fixture
+def shared_memory_root(shared_service: RealService, new_agent: str) -> Path:
+    """``new_agent``'s memory root on ``shared_service``, its user scope seeded from the corpus
+    (``memory_root``'s for an agent of this test's own)."""
+    root = layout.memory_root(shared_service.data_dir, new_agent)
+    seed_scope(root / "user", "user-scope")
+    return root
 
 
 @pytest.fixture
@@ -50,3 +96,10 @@ def memory_root(real_service: RealService) -> Path:
 def claude() -> Path:
     """The pinned Claude Code CLI, installed into ``.cache/claude-code`` on first use."""
     return claude_code_binary()
+
+
+@pytest.fixture
+def where(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Layout:
+    """The write guard's data dir for the P-3 tests (:func:`~tests.support.guard_cases.
+    guarded_layout`): agent ``coder``'s scopes, ``HOME`` the data dir."""
+    return guarded_layout(tmp_path, monkeypatch)

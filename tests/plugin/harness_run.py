@@ -16,10 +16,11 @@ from aiohttp import web
 from memory_core.keys import workspace_memory_key
 
 from tests.plugin.fake_model_apis import FakeGemini, FakeResponses, Turn, serve_app
-from tests.plugin.helpers import HARNESS_MEMORY, code_under_test
+from tests.plugin.helpers import HARNESS_MEMORY, Completed, run_cli
 from tests.plugin.loopback_only import run_isolated, unix_bridges
 from tests.plugin.npm_cli import CODEX, GEMINI, npm_cli
 from tests.plugin.real_service import RealService
+from tests.support.serve import code_under_test
 
 RUN_LIMIT_S = 180  # a hang guard for the CLI run, not an assertion about speed
 GEMINI_ONE_PROCESS = {"GEMINI_CLI_NO_RELAUNCH": "true"}
@@ -55,9 +56,16 @@ def other_scope(memory_root: Path, tmp_path: Path) -> Path:
     return scope
 
 
-def install(harness: str, home: Path, service: RealService, memory_root: Path, *extra: str) -> str:
-    """``harness-memory install HARNESS`` into ``home``, as a user would run it (``extra``
-    flags last, so they win); returns what it printed."""
+def install(
+    harness: str,
+    home: Path,
+    service: RealService,
+    memory_root: Path,
+    *extra: str,
+    agent: str = "coder",
+) -> str:
+    """``harness-memory install HARNESS`` into ``home`` for ``acme/{agent}``, as a user would
+    run it (``extra`` flags last, so they win); returns what it printed."""
     done = subprocess.run(
         [
             str(HARNESS_MEMORY),
@@ -70,7 +78,7 @@ def install(harness: str, home: Path, service: RealService, memory_root: Path, *
             "--project",
             "acme",
             "--agent",
-            "coder",
+            agent,
             "--memory-root",
             str(memory_root),
             "--token",
@@ -86,6 +94,43 @@ def install(harness: str, home: Path, service: RealService, memory_root: Path, *
     )
     assert done.returncode == 0, done.stderr
     return done.stdout
+
+
+async def install_managed_claude_code(
+    service: RealService, memory_root: Path, agent: str, tmp_path: Path
+) -> tuple[Path, Completed]:
+    """``harness-memory install claude-code --managed`` for ``acme/{agent}`` into an ``/etc``
+    overlay folder under ``tmp_path`` (its ``upper/claude-code`` is the managed settings'
+    folder), as an administrator would run it; ``(overlay, what install printed)``."""
+    overlay = tmp_path / "etc-overlay"
+    (overlay / "upper" / "claude-code").mkdir(parents=True)
+    (overlay / "work").mkdir()
+    flags = ["--url", service.url, "--project", "acme", "--agent", agent]
+    flags += ["--memory-root", str(memory_root), "--executable", str(HARNESS_MEMORY)]
+    managed = str(overlay / "upper" / "claude-code")
+    installed = await run_cli("install", "claude-code", "--managed", managed, *flags)
+    assert installed.returncode == 0, installed.stderr
+    return overlay, installed
+
+
+def account_home(uid: int, home: Path) -> str:
+    """``/etc/passwd`` with the home of account ``uid`` made ``home``."""
+    lines = Path("/etc/passwd").read_text(encoding="utf-8").splitlines()
+    fields = [line.split(":") for line in lines]
+    moved = [[*f[:5], str(home), *f[6:]] if f[2:3] == [str(uid)] else f for f in fields]
+    return "".join(":".join(f) + "\n" for f in moved)
+
+
+def managed_hooks_user(overlay: Path, home: Path, token: str) -> None:
+    """The user the managed hooks serve: the overlay's ``/etc/passwd`` makes ``home`` the home
+    of the namespace's root account (no variable a repository can set moves it), and the token
+    file the managed hooks read there (``.claude/harness-memory/token``, mode 0600) holds
+    ``token``."""
+    (overlay / "upper" / "passwd").write_text(account_home(0, home), encoding="utf-8")
+    token_file = home / ".claude" / "harness-memory" / "token"
+    token_file.parent.mkdir(parents=True, exist_ok=True)
+    token_file.write_text(token + "\n", encoding="utf-8")
+    token_file.chmod(0o600)
 
 
 async def run_in_loopback(
@@ -181,17 +226,18 @@ async def run_codex(
     hooks: bool = True,
     install_flags: Sequence[str] = (),
     etc_overlay: Path | None = None,
+    agent: str = "coder",
 ) -> tuple[FakeResponses, int, str, str]:
     """Codex ``exec`` headless with the hooks installed into a fresh HOME under ``tmp``: the
     stand-in's provider (and ``config_extra``) in the user's ``config.toml`` first, then
     ``harness-memory install`` (unless not ``hooks``); ``etc_overlay`` as in
-    :func:`run_in_loopback` (an administrator's ``/etc/codex``)."""
+    :func:`run_in_loopback` (an administrator's ``/etc/codex``); the hooks serve ``agent``."""
     codex = npm_cli(CODEX)
     home = tmp / "home"
     (home / ".codex").mkdir(parents=True, exist_ok=True)
     (home / ".codex" / "config.toml").write_text(CODEX_CONFIG + config_extra, encoding="utf-8")
     if hooks:
-        install("codex", home, service, memory_root, *install_flags)  # into its config.toml
+        install("codex", home, service, memory_root, *install_flags, agent=agent)  # config.toml
     fake = FakeResponses(turns=turns)
     command = [str(codex), "exec", *CODEX_SANDBOX, PROMPT]
     status, out, err, _ = await run_in_loopback(
@@ -223,12 +269,14 @@ async def run_gemini(
     *,
     install_flags: Sequence[str] = (),
     home: Path | None = None,
+    agent: str = "coder",
 ) -> tuple[FakeGemini, int, str, str]:
     """Gemini CLI ``-p --yolo`` headless with the hooks installed into a fresh HOME (``home``,
-    default ``tmp/home``; :func:`gemini_home`); the loopback bridge's sockets go into ``tmp``."""
+    default ``tmp/home``; :func:`gemini_home`) serving ``agent``; the loopback bridge's sockets go
+    into ``tmp``."""
     home = tmp / "home" if home is None else home
     gemini_home(home)
-    install("gemini", home, service, memory_root, *install_flags)
+    install("gemini", home, service, memory_root, *install_flags, agent=agent)
     return await run_gemini_in(turns, service, workspace, home, tmp)
 
 

@@ -31,13 +31,6 @@ def harness_env(service_url: str, **extra: str) -> dict[str, str]:
     }
 
 
-def code_under_test() -> dict[str, str]:
-    """``PYTHONPATH`` for a harness's environment where a checkout names the code under test
-    (else empty): its hooks then run that code, not the installed package's."""
-    path = os.environ.get("PYTHONPATH")
-    return {"PYTHONPATH": path} if path else {}
-
-
 def names(directory: Path) -> set[str]:
     """The names directly in ``directory`` (the scopes of a memory root, a scope's files)."""
     return {entry.name for entry in directory.iterdir()}

@@ -16,18 +16,27 @@ docs/security.md's row change with it.
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
 
-from tests.plugin.fake_model_apis import Json, Turn
-from tests.plugin.harness_run import TOPIC, other_scope, run_codex, workspace_with_key
+from tests.plugin.fake_model_apis import Turn
+from tests.plugin.harness_run import (
+    TOPIC,
+    managed_hooks_user,
+    other_scope,
+    run_codex,
+    workspace_with_key,
+)
 from tests.plugin.helpers import HARNESS_MEMORY, run_cli
 from tests.plugin.real_service import RealService
-from tests.plugin.test_e2e_h2_codex import developer_and_user_text, patch_call
-from tests.plugin.test_e2e_p3_guard_bypasses import codex_call
-from tests.plugin.test_e2e_repository_switches_hooks_off import account_home
+from tests.support.codex_turns import (
+    add_file,
+    developer_and_user_text,
+    function_call,
+    requirements_overlay,
+    type_into_the_terminal,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -45,21 +54,27 @@ def trusting(workspace: Path) -> str:
 @pytest.mark.parametrize("trusted", [False, True], ids=["untrusted", "trusted"])
 @pytest.mark.parametrize("switch", list(SWITCHES))
 async def test_codex_a_repository_switches_the_user_hooks_off_only_when_trusted(
-    real_service: RealService, memory_root: Path, tmp_path: Path, switch: str, trusted: bool
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
+    switch: str,
+    trusted: bool,
 ) -> None:
     workspace, key = workspace_with_key(tmp_path)
     (workspace / ".codex").mkdir()
     (workspace / ".codex" / "config.toml").write_text(SWITCHES[switch], encoding="utf-8")
-    planted = other_scope(memory_root, tmp_path) / "planted.md"
-    script = [[patch_call("call_other", planted, TOPIC)]]
+    planted = other_scope(shared_memory_root, tmp_path) / "planted.md"
+    script = [[add_file("call_other", planted, TOPIC)]]
 
     fake, status, _out, err = await run_codex(
         script,
-        real_service,
-        memory_root,
+        shared_service,
+        shared_memory_root,
         workspace,
         tmp_path,
         config_extra=trusting(workspace) if trusted else "",
+        agent=new_agent,
     )
 
     assert status == 0, err[-3000:]
@@ -76,28 +91,28 @@ REQUIREMENTS = {
 
 @pytest.mark.parametrize("requirement", list(REQUIREMENTS))
 async def test_codex_an_administrators_requirements_keep_the_hooks_on(
-    real_service: RealService, memory_root: Path, tmp_path: Path, requirement: str
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
+    requirement: str,
 ) -> None:
     workspace, key = workspace_with_key(tmp_path)
     (workspace / ".codex").mkdir()
     (workspace / ".codex" / "config.toml").write_text(SWITCHES["hooks-false"], encoding="utf-8")
-    overlay = tmp_path / "etc"
-    (overlay / "upper" / "codex").mkdir(parents=True)
-    (overlay / "work").mkdir()
-    (overlay / "upper" / "codex" / "requirements.toml").write_text(
-        REQUIREMENTS[requirement], encoding="utf-8"
-    )
-    planted = other_scope(memory_root, tmp_path) / "planted.md"
-    script = [[patch_call("call_other", planted, TOPIC)]]
+    overlay = requirements_overlay(tmp_path, REQUIREMENTS[requirement])
+    planted = other_scope(shared_memory_root, tmp_path) / "planted.md"
+    script = [[add_file("call_other", planted, TOPIC)]]
 
     fake, status, _out, err = await run_codex(
         script,
-        real_service,
-        memory_root,
+        shared_service,
+        shared_memory_root,
         workspace,
         tmp_path,
         config_extra=trusting(workspace),
         etc_overlay=overlay,
+        agent=new_agent,
     )
 
     assert status == 0, err[-3000:]
@@ -107,7 +122,7 @@ async def test_codex_an_administrators_requirements_keep_the_hooks_on(
 
 
 async def test_codex_a_trusted_repositorys_own_hooks_and_hook_state_do_not_undo_ours(
-    real_service: RealService, memory_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
     workspace, key = workspace_with_key(tmp_path)
     home_hooks = tmp_path / "home" / ".codex" / "hooks.json"
@@ -123,11 +138,17 @@ async def test_codex_a_trusted_repositorys_own_hooks_and_hook_state_do_not_undo_
         f'"command": "touch {ran}"}}]}}]}}}}',
         encoding="utf-8",
     )
-    planted = other_scope(memory_root, tmp_path) / "planted.md"
-    script = [[patch_call("call_other", planted, TOPIC)]]
+    planted = other_scope(shared_memory_root, tmp_path) / "planted.md"
+    script = [[add_file("call_other", planted, TOPIC)]]
 
     fake, status, _out, err = await run_codex(
-        script, real_service, memory_root, workspace, tmp_path, config_extra=trusting(workspace)
+        script,
+        shared_service,
+        shared_memory_root,
+        workspace,
+        tmp_path,
+        config_extra=trusting(workspace),
+        agent=new_agent,
     )
 
     assert status == 0, err[-3000:]
@@ -139,7 +160,11 @@ async def test_codex_a_trusted_repositorys_own_hooks_and_hook_state_do_not_undo_
 
 @pytest.mark.parametrize("pinned", [False, True], ids=["user-config", "requirements-pin"])
 async def test_codex_a_trusted_project_turns_terminals_back_on_unless_an_administrator_pins_them(
-    real_service: RealService, memory_root: Path, tmp_path: Path, pinned: bool
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
+    pinned: bool,
 ) -> None:
     """The install's ``features.unified_exec_tty = false`` keeps typing into a terminal
     (``write_stdin``, which Codex never shows its hooks) shut; a trusted project's
@@ -149,35 +174,23 @@ async def test_codex_a_trusted_project_turns_terminals_back_on_unless_an_adminis
     (workspace / ".codex" / "config.toml").write_text(
         "[features]\nunified_exec_tty = true\n", encoding="utf-8"
     )
-    overlay = None
-    if pinned:
-        overlay = tmp_path / "etc"
-        (overlay / "upper" / "codex").mkdir(parents=True)
-        (overlay / "work").mkdir()
-        (overlay / "upper" / "codex" / "requirements.toml").write_text(
-            "[features]\nunified_exec_tty = false\n", encoding="utf-8"
-        )
-    other = other_scope(memory_root, tmp_path)
+    pin = "[features]\nunified_exec_tty = false\n"
+    overlay = requirements_overlay(tmp_path, pin) if pinned else None
+    other = other_scope(shared_memory_root, tmp_path)
     typed = f"echo typed > {other}/typed.md\nexit\n"
-
-    def type_into_the_shell(body: Json) -> list[Json]:
-        started = re.search(r"session ID (\d+)", json.dumps(body.get("input", [])))
-        session = int(started.group(1)) if started else 1
-        arguments = {"session_id": session, "chars": typed, "yield_time_ms": 1000}
-        return [codex_call("stdin", "write_stdin", arguments)]
-
     turns: list[Turn] = [
-        [codex_call("tty", "exec_command", {"cmd": "bash", "tty": True})],
-        type_into_the_shell,
+        [function_call("tty", "exec_command", {"cmd": "bash", "tty": True})],
+        type_into_the_terminal(typed),
     ]
     _fake, status, _out, err = await run_codex(
         turns,
-        real_service,
-        memory_root,
+        shared_service,
+        shared_memory_root,
         workspace,
         tmp_path,
         config_extra=trusting(workspace),
         etc_overlay=overlay,
+        agent=new_agent,
     )
 
     assert status == 0, err[-3000:]
@@ -186,7 +199,11 @@ async def test_codex_a_trusted_project_turns_terminals_back_on_unless_an_adminis
 
 @pytest.mark.parametrize("pinned", [False, True], ids=["user-config", "requirements-pin"])
 async def test_codex_a_trusted_project_turns_its_own_memories_back_on_unless_pinned(
-    real_service: RealService, memory_root: Path, tmp_path: Path, pinned: bool
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
+    pinned: bool,
 ) -> None:
     """H-6: the install's ``features.memories = false`` keeps Codex's own memories out of the
     model's context; a trusted project's ``.codex/config.toml`` can set it back to true, and
@@ -200,23 +217,18 @@ async def test_codex_a_trusted_project_turns_its_own_memories_back_on_unless_pin
     (workspace / ".codex" / "config.toml").write_text(
         "[features]\nmemories = true\n", encoding="utf-8"
     )
-    overlay = None
-    if pinned:
-        overlay = tmp_path / "etc"
-        (overlay / "upper" / "codex").mkdir(parents=True)
-        (overlay / "work").mkdir()
-        (overlay / "upper" / "codex" / "requirements.toml").write_text(
-            "[features]\nmemories = false\n", encoding="utf-8"
-        )
+    pin = "[features]\nmemories = false\n"
+    overlay = requirements_overlay(tmp_path, pin) if pinned else None
 
     fake, status, _out, err = await run_codex(
         [[]],
-        real_service,
-        memory_root,
+        shared_service,
+        shared_memory_root,
         workspace,
         tmp_path,
         config_extra=trusting(workspace),
         etc_overlay=overlay,
+        agent=new_agent,
     )
 
     assert status == 0, err[-3000:]
@@ -227,7 +239,11 @@ async def test_codex_a_trusted_project_turns_its_own_memories_back_on_unless_pin
 
 @pytest.mark.parametrize("switch", list(SWITCHES))
 async def test_codex_managed_install_holds_over_a_trusted_project(
-    real_service: RealService, memory_root: Path, tmp_path: Path, switch: str
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
+    switch: str,
 ) -> None:
     """``install codex --managed`` writes the hooks and the pins into the administrator's
     ``/etc/codex/requirements.toml`` (laid over ``/etc`` for this run only): a trusted project
@@ -250,30 +266,27 @@ async def test_codex_managed_install_holds_over_a_trusted_project(
     admin = "# the administrator\n[features]\nweb_search_request = false  # theirs\n"
     admin += f'\n[hooks]\nmanaged_dir = "{tmp_path / "it-hooks"}"\n'  # where IT's scripts live
     (overlay / "upper" / "codex" / "requirements.toml").write_text(admin, encoding="utf-8")
-    flags = ["--url", real_service.url, "--project", "acme", "--agent", "coder"]
-    flags += ["--memory-root", str(memory_root), "--executable", str(HARNESS_MEMORY)]
+    flags = ["--url", shared_service.url, "--project", "acme", "--agent", new_agent]
+    flags += ["--memory-root", str(shared_memory_root), "--executable", str(HARNESS_MEMORY)]
     managed = str(overlay / "upper" / "codex")
     installed = await run_cli("install", "codex", "--managed", managed, *flags)
     assert installed.returncode == 0, installed.stderr
     assert "# the administrator" in (overlay / "upper" / "codex" / "requirements.toml").read_text()
-    (overlay / "upper" / "passwd").write_text(account_home(0, home), encoding="utf-8")
-    token = home / ".claude" / "harness-memory" / "token"
-    token.parent.mkdir(parents=True)
-    token.write_text(real_service.token + "\n", encoding="utf-8")
-    token.chmod(0o600)
-    planted = other_scope(memory_root, tmp_path) / "planted.md"
-    own = memory_root / key / "harness-hooks.md"
-    script = [[patch_call("call_other", planted, TOPIC)], [patch_call("call_own", own, TOPIC)]]
+    managed_hooks_user(overlay, home, shared_service.token)
+    planted = other_scope(shared_memory_root, tmp_path) / "planted.md"
+    own = shared_memory_root / key / "harness-hooks.md"
+    script = [[add_file("call_other", planted, TOPIC)], [add_file("call_own", own, TOPIC)]]
 
     fake, status, _out, err = await run_codex(
         script,
-        real_service,
-        memory_root,
+        shared_service,
+        shared_memory_root,
         workspace,
         tmp_path,
         config_extra=trusting(workspace),
         hooks=False,
         etc_overlay=overlay,
+        agent=new_agent,
     )
 
     assert status == 0, err[-3000:]

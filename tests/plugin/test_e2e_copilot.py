@@ -111,15 +111,15 @@ def results(body: dict[str, Any]) -> dict[str, str]:
 
 
 async def test_h2_copilot_cli_ignores_the_users_claude_code_hooks(
-    real_service: RealService, memory_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
     workspace, key = workspace_with_key(tmp_path)
     home = tmp_path / "home"
     home.mkdir()
-    install("claude-code", home, real_service, memory_root)
+    install("claude-code", home, shared_service, shared_memory_root, agent=new_agent)
     answer: Block = {"type": "text", "text": "ok"}
     status, err, bodies = await run_copilot(
-        lambda body: ([answer], "end_turn"), workspace, home, real_service, tmp_path
+        lambda body: ([answer], "end_turn"), workspace, home, shared_service, tmp_path
     )
     assert status == 0, err[-3000:]
     assert bodies, err[-3000:]
@@ -128,20 +128,20 @@ async def test_h2_copilot_cli_ignores_the_users_claude_code_hooks(
 
 
 async def test_h2_copilot_cli_runs_a_repositorys_claude_code_hooks_harmlessly(
-    real_service: RealService, memory_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
     workspace, key = workspace_with_key(tmp_path)
     home = tmp_path / "home"
     home.mkdir()
-    install("claude-code", home, real_service, memory_root)
+    install("claude-code", home, shared_service, shared_memory_root, agent=new_agent)
     (workspace / ".claude").mkdir()  # a team committed the Claude Code hooks to the repository
     (workspace / ".claude" / "settings.json").write_text(
         (home / ".claude" / "settings.json").read_text(encoding="utf-8"), encoding="utf-8"
     )
     (home / ".claude" / "settings.json").unlink()
-    other = other_scope(memory_root, tmp_path)
+    other = other_scope(shared_memory_root, tmp_path)
     status, err, bodies = await run_copilot(
-        writes_into(other), workspace, home, real_service, tmp_path
+        writes_into(other), workspace, home, shared_service, tmp_path
     )
     assert status == 0, err[-3000:]
     assert list((home / ".claude" / "harness-memory" / "sessions").glob("*.json"))  # it ran

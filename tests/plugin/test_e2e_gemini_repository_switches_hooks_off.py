@@ -22,6 +22,7 @@ import pytest
 
 from tests.plugin.harness_run import (
     TOPIC,
+    account_home,
     gemini_home,
     other_scope,
     run_gemini,
@@ -31,7 +32,6 @@ from tests.plugin.harness_run import (
 from tests.plugin.helpers import HARNESS_MEMORY, run_cli
 from tests.plugin.real_service import RealService
 from tests.plugin.test_e2e_h2_gemini import first_user_text, write_call
-from tests.plugin.test_e2e_repository_switches_hooks_off import account_home
 
 pytestmark = pytest.mark.e2e
 
@@ -51,16 +51,20 @@ SWITCHES: dict[str, dict[str, Any]] = {
 
 @pytest.mark.parametrize("switch", list(SWITCHES))
 async def test_gemini_a_repository_switches_the_user_settings_hooks_off(
-    real_service: RealService, memory_root: Path, tmp_path: Path, switch: str
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
+    switch: str,
 ) -> None:
     workspace, key = workspace_with_key(tmp_path)
     (workspace / ".gemini").mkdir()
     (workspace / ".gemini" / "settings.json").write_text(json.dumps(SWITCHES[switch]))
-    planted = other_scope(memory_root, tmp_path) / "planted.md"
+    planted = other_scope(shared_memory_root, tmp_path) / "planted.md"
     script = [[write_call(planted, TOPIC)]]
 
     fake, status, _out, err = await run_gemini(
-        script, real_service, memory_root, workspace, tmp_path
+        script, shared_service, shared_memory_root, workspace, tmp_path, agent=new_agent
     )
 
     assert status == 0, err[-3000:]

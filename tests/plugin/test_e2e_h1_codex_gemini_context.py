@@ -26,12 +26,18 @@ PREVIEW_MARKERS = ("truncated output", "Full hook output saved to", "Truncated: 
 
 @pytest.mark.parametrize("harness", ["codex", "gemini"])
 async def test_h1_indexes_at_the_caps_reach_the_model_whole(
-    real_service: RealService, memory_root: Path, tmp_path: Path, harness: str
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
+    harness: str,
 ) -> None:
     workspace, _ = workspace_with_key(tmp_path)
-    key, capped = seed(memory_root, workspace)
+    key, capped = seed(shared_memory_root, workspace)
     runner = run_codex if harness == "codex" else run_gemini
-    fake, status, _, err = await runner([], real_service, memory_root, workspace, tmp_path)
+    fake, status, _, err = await runner(
+        [], shared_service, shared_memory_root, workspace, tmp_path, agent=new_agent
+    )
     assert status == 0, err[-3000:]
     first = json.loads(json.dumps(fake.session_turns()[0]))
     text = json.dumps(first, ensure_ascii=False)

@@ -11,53 +11,32 @@ namespace; the real ``memory-api`` serves memory.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from tests.plugin.harness_run import TOPIC, index_lines, other_scope, run_codex, workspace_with_key
 from tests.plugin.real_service import RealService
+from tests.support.codex_turns import add_file, call_output, developer_and_user_text
 
 pytestmark = pytest.mark.e2e
 
 
-def patch_call(call_id: str, path: Path, body: str) -> dict[str, Any]:
-    added = "".join(f"+{line}\n" for line in body.splitlines())
-    patch = f"*** Begin Patch\n*** Add File: {path}\n{added}*** End Patch\n"
-    return {"type": "custom_tool_call", "call_id": call_id, "name": "apply_patch", "input": patch}
-
-
-def developer_and_user_text(body: dict[str, Any]) -> str:
-    return "\n".join(
-        part.get("text", "")
-        for item in body.get("input", [])
-        if item.get("type") == "message"
-        for part in item.get("content", [])
-    )
-
-
-def call_output(body: dict[str, Any], call_id: str) -> str:
-    for item in body.get("input", []):
-        if item.get("call_id") == call_id and item.get("type", "").endswith("_output"):
-            return json.dumps(item.get("output"))
-    raise AssertionError(f"no output of {call_id} in the request")
-
-
 async def test_h2_codex_injection_and_guard_end_to_end(
-    real_service: RealService, memory_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
     workspace, key = workspace_with_key(tmp_path)
-    denied = other_scope(memory_root, tmp_path) / "stolen.md"
-    own = memory_root / key / "harness-hooks.md"
-    script = [[patch_call("call_other", denied, "stolen")], [patch_call("call_own", own, TOPIC)]]
-    fake, status, out, err = await run_codex(script, real_service, memory_root, workspace, tmp_path)
+    denied = other_scope(shared_memory_root, tmp_path) / "stolen.md"
+    own = shared_memory_root / key / "harness-hooks.md"
+    script = [[add_file("call_other", denied, "stolen")], [add_file("call_own", own, TOPIC)]]
+    fake, status, out, err = await run_codex(
+        script, shared_service, shared_memory_root, workspace, tmp_path, agent=new_agent
+    )
     assert status == 0, err[-3000:]
     turns = fake.session_turns()
     assert len(turns) >= 3, err[-3000:]
     first = developer_and_user_text(turns[0])
-    for line in index_lines(memory_root):
+    for line in index_lines(shared_memory_root):
         assert line in first
     assert f"- Workspace Memory Key: {key}" in first
 
@@ -67,5 +46,5 @@ async def test_h2_codex_injection_and_guard_end_to_end(
     assert sorted(p.name for p in denied.parent.iterdir()) == ["MEMORY.md"]
 
     assert own.read_text(encoding="utf-8") == TOPIC
-    assert "harness-hooks.md" in real_service.list_files("coder", key)
+    assert "harness-hooks.md" in shared_service.list_files(new_agent, key)
     assert "hook: PreToolUse Blocked" in err or "blocked" in out.lower() + err.lower()

@@ -39,20 +39,20 @@ def first_user_text(body: dict[str, Any]) -> str:
 
 
 async def test_h2_gemini_injection_and_guard_end_to_end(
-    real_service: RealService, memory_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
     workspace, key = workspace_with_key(tmp_path)
-    denied = other_scope(memory_root, tmp_path) / "stolen.md"
-    own = memory_root / key / "harness-hooks.md"
+    denied = other_scope(shared_memory_root, tmp_path) / "stolen.md"
+    own = shared_memory_root / key / "harness-hooks.md"
     script = [[write_call(denied, "stolen\n")], [write_call(own, TOPIC)]]
     fake, status, out, err = await run_gemini(
-        script, real_service, memory_root, workspace, tmp_path
+        script, shared_service, shared_memory_root, workspace, tmp_path, agent=new_agent
     )
     assert status == 0, err[-3000:]
     turns = fake.session_turns()
     assert len(turns) >= 3, err[-3000:]
     first = first_user_text(turns[0])
-    for line in index_lines(memory_root):
+    for line in index_lines(shared_memory_root):
         assert line in first
     assert f"- Workspace Memory Key: {key}" in first
 
@@ -61,12 +61,12 @@ async def test_h2_gemini_injection_and_guard_end_to_end(
     assert sorted(p.name for p in denied.parent.iterdir()) == ["MEMORY.md"]
 
     assert own.read_text(encoding="utf-8") == TOPIC
-    assert "harness-hooks.md" in real_service.list_files("coder", key)
+    assert "harness-hooks.md" in shared_service.list_files(new_agent, key)
     assert out.strip().endswith("Done.")
 
 
 async def test_h2_gemini_a_home_holding_dollar_names_reach_the_hooks(
-    real_service: RealService, memory_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
     """Gemini CLI replaces ``$GEMINI_CWD``, ``$GEMINI_SESSION_ID`` (and three more names) in a
     hook command's text, inside quotes too, before its shell runs it. In a HOME whose path holds
@@ -74,13 +74,19 @@ async def test_h2_gemini_a_home_holding_dollar_names_reach_the_hooks(
     index lines arrive) and keeps its Session record in the state folder it was given (H-7)."""
     workspace, key = workspace_with_key(tmp_path)
     home = tmp_path / "$GEMINI_CWD$GEMINI_SESSION_ID" / "home"
-    own = memory_root / key / "harness-hooks.md"
+    own = shared_memory_root / key / "harness-hooks.md"
     fake, status, _, err = await run_gemini(
-        [[write_call(own, TOPIC)]], real_service, memory_root, workspace, tmp_path, home=home
+        [[write_call(own, TOPIC)]],
+        shared_service,
+        shared_memory_root,
+        workspace,
+        tmp_path,
+        home=home,
+        agent=new_agent,
     )
     assert status == 0, err[-3000:]
     first = first_user_text(fake.session_turns()[0])
-    for line in index_lines(memory_root):
+    for line in index_lines(shared_memory_root):
         assert line in first, err[-3000:]
     assert own.read_text(encoding="utf-8") == TOPIC
     records = home / ".gemini" / "harness-memory" / "sessions"

@@ -45,15 +45,19 @@ def answer(body: dict[str, object]) -> tuple[list[Block], str]:
 
 
 async def test_h6_claude_code_gets_one_memory_section(
-    claude: Path, real_service: RealService, memory_root: Path, tmp_path: Path
+    claude: Path,
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
 ) -> None:
     workspace, key = workspace_with_key(tmp_path)
     home = tmp_path / "home"
     home.mkdir()
-    install("claude-code", home, real_service, memory_root)
+    install("claude-code", home, shared_service, shared_memory_root, agent=new_agent)
     async with serve_model(answer) as (fake, model_url):
         status, out, err = await run_claude(
-            claude, workspace, home, model_url, service_url=real_service.url, prompt="hi"
+            claude, workspace, home, model_url, service_url=shared_service.url, prompt="hi"
         )
     assert status == 0, f"{out}\n{err}"
     [first, *_] = session_turns(fake) or fake.message_requests()
@@ -64,7 +68,7 @@ async def test_h6_claude_code_gets_one_memory_section(
 
 
 async def test_h6_codex_own_memories_off_after_install(
-    real_service: RealService, memory_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
     for hooks in (False, True):
         run_dir = tmp_path / f"hooks-{hooks}"
@@ -74,12 +78,13 @@ async def test_h6_codex_own_memories_off_after_install(
         workspace, key = workspace_with_key(run_dir)
         fake, status, _, err = await run_codex(
             [],
-            real_service,
-            memory_root,
+            shared_service,
+            shared_memory_root,
             workspace,
             run_dir,
             config_extra=CODEX_MEMORIES,
             hooks=hooks,
+            agent=new_agent,
         )
         assert status == 0, err[-3000:]
         sent = json.dumps(fake.requests, ensure_ascii=False)
@@ -92,20 +97,26 @@ async def test_h6_codex_own_memories_off_after_install(
 
 @pytest.mark.parametrize("temporary", [False, True])
 async def test_gemini_other_workspaces_stay_private(
-    real_service: RealService, memory_root: Path, tmp_path: Path, temporary: bool
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
+    temporary: bool,
 ) -> None:
-    other = other_scope(memory_root, tmp_path)
+    other = other_scope(shared_memory_root, tmp_path)
     (other / "client-acme-merger.md").write_text("theirs\n", encoding="utf-8")
     (other / "GEMINI.md").write_text("Another Workspace's instructions\n", encoding="utf-8")
     if temporary:  # a temporary Workspace (K-4): no Workspace scope at all
-        workspace = real_service.data_dir / "agents" / "coder" / "workspaces" / "run-1"
+        workspace = shared_service.data_dir / "agents" / new_agent / "workspaces" / "run-1"
         workspace.mkdir(parents=True)
         script: list[Turn] = []
     else:
         workspace, key = workspace_with_key(tmp_path)
-        own = memory_root / key / "harness-hooks.md"
+        own = shared_memory_root / key / "harness-hooks.md"
         script = [[write_call(own, TOPIC)]]
-    fake, status, _, err = await run_gemini(script, real_service, memory_root, workspace, tmp_path)
+    fake, status, _, err = await run_gemini(
+        script, shared_service, shared_memory_root, workspace, tmp_path, agent=new_agent
+    )
     assert status == 0, err[-3000:]
     sent = json.dumps(fake.requests, ensure_ascii=False)
     for secret in (other.name, "client-acme-merger", "Another Workspace's instructions"):
@@ -114,4 +125,4 @@ async def test_gemini_other_workspaces_stay_private(
     assert workspace_memory_key(tmp_path / "another-app") not in sent
     if not temporary:
         assert own.read_text(encoding="utf-8") == TOPIC  # writes into its own scope still work
-        assert "harness-hooks.md" in real_service.list_files("coder", key)
+        assert "harness-hooks.md" in shared_service.list_files(new_agent, key)

@@ -20,11 +20,14 @@ from pathlib import Path
 import pytest
 
 from tests.plugin.claude_code_session import run_claude, serve_model
-from tests.plugin.harness_run import install, workspace_with_key
-from tests.plugin.helpers import HARNESS_MEMORY, run_cli
+from tests.plugin.harness_run import (
+    install,
+    install_managed_claude_code,
+    managed_hooks_user,
+    workspace_with_key,
+)
 from tests.plugin.real_service import RealService
 from tests.plugin.test_e2e_h6_one_memory import AUTO_MEMORY_DIR, answer
-from tests.plugin.test_e2e_repository_switches_hooks_off import account_home
 
 pytestmark = pytest.mark.e2e
 
@@ -61,20 +64,25 @@ TURNS_IT_ON = [
 
 @pytest.mark.parametrize("where", ["settings.json", "settings.local.json"])
 async def test_h6_a_repository_turns_claude_codes_memory_on_over_the_user_install(
-    claude: Path, real_service: RealService, memory_root: Path, tmp_path: Path, where: str
+    claude: Path,
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
+    where: str,
 ) -> None:
     workspace, key = workspace_with_key(tmp_path)
     (workspace / ".claude").mkdir()
     (workspace / ".claude" / where).write_text(TURNS_IT_ON[1])
     home = tmp_path / "home"
     home.mkdir()
-    said = install("claude-code", home, real_service, memory_root)
+    said = install("claude-code", home, shared_service, shared_memory_root, agent=new_agent)
     assert (
         '"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"} turns Claude Code\'s own auto memory '
         "back on"
     ) in said
 
-    sent = await first_requests(claude, real_service, workspace, home)
+    sent = await first_requests(claude, shared_service, workspace, home)
 
     assert f"- Workspace Memory Key: {key}" in sent
     assert OWN_MEMORY in sent and AUTO_MEMORY_DIR.findall(sent)
@@ -82,16 +90,21 @@ async def test_h6_a_repository_turns_claude_codes_memory_on_over_the_user_instal
 
 @pytest.mark.parametrize("where", ["settings.json", "settings.local.json"])
 async def test_h6_a_repositorys_auto_memory_enabled_does_not_turn_it_on_over_the_user_install(
-    claude: Path, real_service: RealService, memory_root: Path, tmp_path: Path, where: str
+    claude: Path,
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
+    where: str,
 ) -> None:
     workspace, key = workspace_with_key(tmp_path)
     (workspace / ".claude").mkdir()
     (workspace / ".claude" / where).write_text(TURNS_IT_ON[0])
     home = tmp_path / "home"
     home.mkdir()
-    install("claude-code", home, real_service, memory_root)
+    install("claude-code", home, shared_service, shared_memory_root, agent=new_agent)
 
-    sent = await first_requests(claude, real_service, workspace, home)
+    sent = await first_requests(claude, shared_service, workspace, home)
 
     assert f"- Workspace Memory Key: {key}" in sent
     assert OWN_MEMORY not in sent and not AUTO_MEMORY_DIR.findall(sent)
@@ -99,29 +112,25 @@ async def test_h6_a_repositorys_auto_memory_enabled_does_not_turn_it_on_over_the
 
 @pytest.mark.parametrize("setting", TURNS_IT_ON)
 async def test_h6_the_managed_install_keeps_claude_codes_memory_off_in_any_repository(
-    claude: Path, real_service: RealService, memory_root: Path, tmp_path: Path, setting: str
+    claude: Path,
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
+    setting: str,
 ) -> None:
     workspace, key = workspace_with_key(tmp_path)
     (workspace / ".claude").mkdir()
     (workspace / ".claude" / "settings.json").write_text(setting)
-    overlay = tmp_path / "etc-overlay"
-    (overlay / "upper" / "claude-code").mkdir(parents=True)
-    (overlay / "work").mkdir()
-    flags = ["--url", real_service.url, "--project", "acme", "--agent", "coder"]
-    flags += ["--memory-root", str(memory_root), "--executable", str(HARNESS_MEMORY)]
-    managed = str(overlay / "upper" / "claude-code")
-    installed = await run_cli("install", "claude-code", "--managed", managed, *flags)
-    assert installed.returncode == 0, installed.stderr
+    overlay, _ = await install_managed_claude_code(
+        shared_service, shared_memory_root, new_agent, tmp_path
+    )
     home = tmp_path / "home"
     # the managed hooks read each user's token from the account's home, as the password
     # database names it: here the namespace's root account, whose home the overlay makes ``home``
-    (overlay / "upper" / "passwd").write_text(account_home(0, home), encoding="utf-8")
-    token = home / ".claude" / "harness-memory" / "token"
-    token.parent.mkdir(parents=True)
-    token.write_text(real_service.token + "\n", encoding="utf-8")
-    token.chmod(0o600)
+    managed_hooks_user(overlay, home, shared_service.token)
 
-    sent = await first_requests(claude, real_service, workspace, home, overlay)
+    sent = await first_requests(claude, shared_service, workspace, home, overlay)
 
     assert f"- Workspace Memory Key: {key}" in sent
     assert OWN_MEMORY not in sent and not AUTO_MEMORY_DIR.findall(sent)

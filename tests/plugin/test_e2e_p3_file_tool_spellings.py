@@ -38,13 +38,17 @@ def relative(target: Path, start: Path) -> str:
 
 
 async def test_p3_claude_code_write_to_a_tilde_path_is_judged_from_home(
-    claude: Path, real_service: RealService, memory_root: Path, tmp_path: Path
+    claude: Path,
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
 ) -> None:
     workspace, _own = workspace_with_key(tmp_path)
-    other = other_scope(memory_root, tmp_path)
+    other = other_scope(shared_memory_root, tmp_path)
     home = tmp_path / "home"
     home.mkdir()
-    install("claude-code", home, real_service, memory_root)
+    install("claude-code", home, shared_service, shared_memory_root, agent=new_agent)
     tilde = "~/" + relative(other / "tilde.md", home)
     call: Block = {
         "type": "tool_use",
@@ -62,7 +66,7 @@ async def test_p3_claude_code_write_to_a_tilde_path_is_judged_from_home(
 
     async with serve_model(script) as (fake, model_url):
         status, out, err = await run_claude(
-            claude, workspace, home, model_url, service_url=real_service.url
+            claude, workspace, home, model_url, service_url=shared_service.url
         )
 
     assert status == 0, f"{out}\n{err}"
@@ -72,14 +76,19 @@ async def test_p3_claude_code_write_to_a_tilde_path_is_judged_from_home(
 
 
 async def test_p3_gemini_write_to_an_at_path_is_judged_without_the_at(
-    real_service: RealService, memory_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
     workspace, _own = workspace_with_key(tmp_path)
-    other = other_scope(memory_root, tmp_path)
+    other = other_scope(shared_memory_root, tmp_path)
     at = "@" + relative(other / "at.md", workspace)
 
     fake, status, _out, err = await run_gemini(
-        [[write_call(Path(at), "planted\n")]], real_service, memory_root, workspace, tmp_path
+        [[write_call(Path(at), "planted\n")]],
+        shared_service,
+        shared_memory_root,
+        workspace,
+        tmp_path,
+        agent=new_agent,
     )
 
     assert status == 0, err[-3000:]

@@ -15,7 +15,6 @@ nothing lands; a write into the Session's own scope through the same shell still
 from __future__ import annotations
 
 import json
-import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -40,6 +39,7 @@ from tests.plugin.harness_run import (
     workspace_with_key,
 )
 from tests.plugin.real_service import RealService
+from tests.support.codex_turns import apply_patch, function_call, outputs, type_into_the_terminal
 
 pytestmark = pytest.mark.e2e
 
@@ -63,50 +63,28 @@ def commands(memory_root: Path, other: Path, own: str) -> list[str]:
     return [c.format(**values) for c in [*BYPASSES, OWN]]
 
 
-def codex_call(call_id: str, name: str, arguments: dict[str, Any]) -> Json:
-    return {
-        "type": "function_call",
-        "call_id": call_id,
-        "name": name,
-        "arguments": json.dumps(arguments),
-    }
-
-
-def outputs(body: Json) -> dict[str, str]:
-    return {
-        item["call_id"]: json.dumps(item.get("output"))
-        for item in body.get("input", [])
-        if item.get("type") == "function_call_output"
-    }
-
-
 def landed(other: Path) -> list[str]:
     return sorted(p.name for p in other.iterdir() if p.name != "MEMORY.md")
 
 
 async def test_p3_codex_shell_bypasses_and_typing_into_a_terminal_are_refused(
-    real_service: RealService, memory_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
     workspace, own = workspace_with_key(tmp_path)
-    other = other_scope(memory_root, tmp_path)
+    other = other_scope(shared_memory_root, tmp_path)
     (workspace / "notes").symlink_to(other)
     (workspace / "target").write_text(f"{other}\n", encoding="utf-8")
-    shell = commands(memory_root, other, own)
+    shell = commands(shared_memory_root, other, own)
     turns: list[Turn] = [
-        [codex_call(f"c{n}", "exec_command", {"cmd": c})] for n, c in enumerate(shell)
+        [function_call(f"c{n}", "exec_command", {"cmd": c})] for n, c in enumerate(shell)
     ]
     typed = f"echo typed > {other}/typed.md\nexit\n"
-    turns.append([codex_call("tty", "exec_command", {"cmd": "bash", "tty": True})])
-    turns.append([codex_call("pipe", "exec_command", {"cmd": "bash", "yield_time_ms": 500})])
-
-    def type_into_the_shell(body: Json) -> list[Json]:
-        started = re.search(r"session ID (\d+)", json.dumps(body.get("input", [])))
-        session = int(started.group(1)) if started else 1
-        arguments = {"session_id": session, "chars": typed, "yield_time_ms": 1000}
-        return [codex_call("stdin", "write_stdin", arguments)]
-
-    turns.append(type_into_the_shell)
-    fake, status, _, err = await run_codex(turns, real_service, memory_root, workspace, tmp_path)
+    turns.append([function_call("tty", "exec_command", {"cmd": "bash", "tty": True})])
+    turns.append([function_call("pipe", "exec_command", {"cmd": "bash", "yield_time_ms": 500})])
+    turns.append(type_into_the_terminal(typed))
+    fake, status, _, err = await run_codex(
+        turns, shared_service, shared_memory_root, workspace, tmp_path, agent=new_agent
+    )
     assert status == 0, err[-3000:]
     said = outputs(fake.requests[-1])
     for number in range(len(BYPASSES)):
@@ -114,7 +92,7 @@ async def test_p3_codex_shell_bypasses_and_typing_into_a_terminal_are_refused(
     assert "TTY execution is disabled" in said["tty"]
     assert "stdin is closed" in said["stdin"] or "Unknown process" in said["stdin"]
     assert landed(other) == []
-    assert (memory_root / own / "shell-note.md").read_text(encoding="utf-8") == "kept\n"
+    assert (shared_memory_root / own / "shell-note.md").read_text(encoding="utf-8") == "kept\n"
 
 
 def gemini_call(command: str) -> Json:
@@ -122,15 +100,17 @@ def gemini_call(command: str) -> Json:
 
 
 async def test_p3_gemini_shell_bypasses_are_refused(
-    real_service: RealService, memory_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
     workspace, own = workspace_with_key(tmp_path)
-    other = other_scope(memory_root, tmp_path)
+    other = other_scope(shared_memory_root, tmp_path)
     (workspace / "notes").symlink_to(other)
     (workspace / "target").write_text(f"{other}\n", encoding="utf-8")
-    shell = commands(memory_root, other, own)
+    shell = commands(shared_memory_root, other, own)
     turns: list[Turn] = [[gemini_call(c)] for c in shell]
-    fake, status, _, err = await run_gemini(turns, real_service, memory_root, workspace, tmp_path)
+    fake, status, _, err = await run_gemini(
+        turns, shared_service, shared_memory_root, workspace, tmp_path, agent=new_agent
+    )
     assert status == 0, err[-3000:]
     replies = [
         json.dumps(part)
@@ -142,24 +122,28 @@ async def test_p3_gemini_shell_bypasses_are_refused(
     for reply in replies[: len(BYPASSES)]:
         assert "Agent Memory write guard" in reply, reply
     assert landed(other) == []
-    assert (memory_root / own / "shell-note.md").read_text(encoding="utf-8") == "kept\n"
+    assert (shared_memory_root / own / "shell-note.md").read_text(encoding="utf-8") == "kept\n"
 
 
 async def test_p3_claude_code_bash_and_mcp_bypasses_are_refused(
-    claude: Path, real_service: RealService, memory_root: Path, tmp_path: Path
+    claude: Path,
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
 ) -> None:
     workspace, own = workspace_with_key(tmp_path)
-    other = other_scope(memory_root, tmp_path)
+    other = other_scope(shared_memory_root, tmp_path)
     (workspace / "notes").symlink_to(other)
     (workspace / "target").write_text(f"{other}\n", encoding="utf-8")
     home = tmp_path / "home"
     home.mkdir()
-    install("claude-code", home, real_service, memory_root)
+    install("claude-code", home, shared_service, shared_memory_root, agent=new_agent)
     calls: list[Block] = [
         {"type": "tool_use", "id": f"toolu_{n}", "name": "Bash", "input": {"command": c}}
-        for n, c in enumerate(commands(memory_root, other, own)[: len(BYPASSES)])
+        for n, c in enumerate(commands(shared_memory_root, other, own)[: len(BYPASSES)])
     ]
-    written = {"path": f"{memory_root}/./{other.name}/mcp.md", "content": "x"}
+    written = {"path": f"{shared_memory_root}/./{other.name}/mcp.md", "content": "x"}
     calls.append(
         {"type": "tool_use", "id": "toolu_mcp", "name": "mcp__files__write_file", "input": written}
     )
@@ -183,7 +167,7 @@ async def test_p3_claude_code_bash_and_mcp_bypasses_are_refused(
             workspace,
             home,
             model_url,
-            service_url=real_service.url,
+            service_url=shared_service.url,
             extra=("--mcp-config", mcp, "--allowedTools", "mcp__files__write_file"),
         )
     assert status == 0, f"{out}\n{err}"
@@ -200,31 +184,43 @@ GUARD_GONE = "the write guard did not run"
 
 @pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
 async def test_p3_a_missing_hook_command_refuses_writes_instead_of_losing_the_guard(
-    claude: Path, real_service: RealService, memory_root: Path, tmp_path: Path, harness: str
+    claude: Path,
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
+    harness: str,
 ) -> None:
     """The checkout the hooks ran from is gone: the guard fails closed, in every harness."""
     workspace, own = workspace_with_key(tmp_path)
-    target = memory_root / own / "would-be-allowed.md"
+    target = shared_memory_root / own / "would-be-allowed.md"
     if harness == "codex":
-        call = codex_call("c0", "exec_command", {"cmd": f"echo x > {target}"})
+        call = function_call("c0", "exec_command", {"cmd": f"echo x > {target}"})
         fake, status, _, err = await run_codex(
-            [[call]], real_service, memory_root, workspace, tmp_path, install_flags=MISSING
+            [[call]],
+            shared_service,
+            shared_memory_root,
+            workspace,
+            tmp_path,
+            install_flags=MISSING,
+            agent=new_agent,
         )
         said = outputs(fake.requests[-1])["c0"]
     elif harness == "gemini":
         gemini, status, _, err = await run_gemini(
             [[gemini_call(f"echo x > {target}")]],
-            real_service,
-            memory_root,
+            shared_service,
+            shared_memory_root,
             workspace,
             tmp_path,
             install_flags=MISSING,
+            agent=new_agent,
         )
         said = json.dumps(gemini.requests[-1]["contents"][-1])
     else:
         home = tmp_path / "home"
         home.mkdir()
-        install("claude-code", home, real_service, memory_root, *MISSING)
+        install("claude-code", home, shared_service, shared_memory_root, *MISSING, agent=new_agent)
         write = {"file_path": str(target), "content": "x\n"}
         call_block: Block = {"type": "tool_use", "id": "toolu_w", "name": "Write", "input": write}
 
@@ -235,7 +231,7 @@ async def test_p3_a_missing_hook_command_refuses_writes_instead_of_losing_the_gu
 
         async with serve_model(script) as (claude_fake, model_url):
             status, _, err = await run_claude(
-                claude, workspace, home, model_url, service_url=real_service.url
+                claude, workspace, home, model_url, service_url=shared_service.url
             )
         said = result_text(tool_results(session_turns(claude_fake)[-1])[0])
     assert status == 0, err[-3000:]
@@ -243,36 +239,26 @@ async def test_p3_a_missing_hook_command_refuses_writes_instead_of_losing_the_gu
     assert not target.exists()
 
 
-def patch_call(call_id: str, patch: str) -> Json:
-    return {"type": "custom_tool_call", "call_id": call_id, "name": "apply_patch", "input": patch}
-
-
-def custom_outputs(body: Json) -> dict[str, str]:
-    return {
-        item["call_id"]: json.dumps(item.get("output"))
-        for item in body.get("input", [])
-        if item.get("type") == "custom_tool_call_output"
-    }
-
-
 async def test_p3_codex_patch_headers_read_as_codex_reads_them_are_refused(
-    real_service: RealService, memory_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
     """Codex trims every hunk header before it reads the path (``parse_one_hunk``), so an
     indented ``*** Add File:`` or ``*** Delete File:`` still writes; the guard reads the
     patch the same way: nothing lands in another Workspace's scope, its index stays."""
     workspace, _ = workspace_with_key(tmp_path)
-    other = other_scope(memory_root, tmp_path)
+    other = other_scope(shared_memory_root, tmp_path)
     index = (other / "MEMORY.md").read_text(encoding="utf-8")
     patches = {
         "spaces": f"*** Begin Patch\n   *** Add File: {other}/spaces.md\n+x\n*** End Patch\n",
         "tab": f"*** Begin Patch\n\t*** Add File: {other}/tab.md\n+x\n*** End Patch\n",
         "delete": f"*** Begin Patch\n  *** Delete File: {other}/MEMORY.md\n*** End Patch\n",
     }
-    turns: list[Turn] = [[patch_call(name, patch)] for name, patch in patches.items()]
-    fake, status, _, err = await run_codex(turns, real_service, memory_root, workspace, tmp_path)
+    turns: list[Turn] = [[apply_patch(name, patch)] for name, patch in patches.items()]
+    fake, status, _, err = await run_codex(
+        turns, shared_service, shared_memory_root, workspace, tmp_path, agent=new_agent
+    )
     assert status == 0, err[-3000:]
-    said = custom_outputs(fake.requests[-1])
+    said = outputs(fake.requests[-1], "custom_tool_call_output")
     for name in patches:
         assert "Agent Memory write guard" in said[name], (name, said[name])
     assert landed(other) == []
@@ -280,12 +266,12 @@ async def test_p3_codex_patch_headers_read_as_codex_reads_them_are_refused(
 
 
 async def test_p3_gemini_shell_commands_in_another_scope_folder_are_refused(
-    real_service: RealService, memory_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
     """``run_shell_command`` with ``dir_path`` runs the command in that folder: one into
     another Workspace's scope is refused, nothing lands; one into the Session's own lands."""
     workspace, own = workspace_with_key(tmp_path)
-    other = other_scope(memory_root, tmp_path)
+    other = other_scope(shared_memory_root, tmp_path)
     shell = "run_shell_command"
     turns: list[Turn] = [
         [
@@ -302,15 +288,17 @@ async def test_p3_gemini_shell_commands_in_another_scope_folder_are_refused(
                     "name": shell,
                     "args": {
                         "command": "echo kept > own-dir.md",
-                        "dir_path": str(memory_root / own),
+                        "dir_path": str(shared_memory_root / own),
                     },
                 }
             }
         ],
     ]
-    fake, status, _, err = await run_gemini(turns, real_service, memory_root, workspace, tmp_path)
+    fake, status, _, err = await run_gemini(
+        turns, shared_service, shared_memory_root, workspace, tmp_path, agent=new_agent
+    )
     assert status == 0, err[-3000:]
     said = json.dumps([request["contents"][-1] for request in fake.requests])
     assert "Agent Memory write guard" in said, said[-3000:]
     assert landed(other) == []
-    assert (memory_root / own / "own-dir.md").read_text(encoding="utf-8") == "kept\n"
+    assert (shared_memory_root / own / "own-dir.md").read_text(encoding="utf-8") == "kept\n"

@@ -49,13 +49,13 @@ from tests.plugin.harness_run import (
     run_gemini_in,
     run_in_loopback,
 )
-from tests.plugin.helpers import HARNESS_MEMORY, code_under_test
+from tests.plugin.helpers import HARNESS_MEMORY
 from tests.plugin.loopback_only import run_isolated, unix_bridges
 from tests.plugin.npm_cli import CODEX, npm_cli
 from tests.plugin.real_service import RealService
-from tests.plugin.test_e2e_h2_codex import developer_and_user_text
 from tests.plugin.test_e2e_h2_gemini import first_user_text, write_call
-from tests.support.serve import ServedProcess, venv_bin
+from tests.support.codex_turns import apply_patch, developer_and_user_text
+from tests.support.serve import ServedProcess, code_under_test, venv_bin
 
 pytestmark = pytest.mark.e2e
 
@@ -227,13 +227,12 @@ class Writes:
 def append_patch(call_id: str, path: Path, last: str, line: str) -> Json:
     """Codex's ``apply_patch`` adding ``line`` after the file's ``last`` line."""
     patch = f"*** Begin Patch\n*** Update File: {path}\n@@\n {last}\n+{line}\n*** End Patch\n"
-    return {"type": "custom_tool_call", "call_id": call_id, "name": "apply_patch", "input": patch}
+    return apply_patch(call_id, patch)
 
 
 def delete_patch(call_id: str, path: Path) -> Json:
     """Codex's ``apply_patch`` deleting ``path``."""
-    patch = f"*** Begin Patch\n*** Delete File: {path}\n*** End Patch\n"
-    return {"type": "custom_tool_call", "call_id": call_id, "name": "apply_patch", "input": patch}
+    return apply_patch(call_id, f"*** Begin Patch\n*** Delete File: {path}\n*** End Patch\n")
 
 
 async def arrived(path: Path, check: Callable[[str], bool]) -> None:

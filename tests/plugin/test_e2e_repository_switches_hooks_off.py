@@ -30,7 +30,7 @@ from tests.plugin.claude_code_session import (
     tool_results,
 )
 from tests.plugin.fake_anthropic import Block
-from tests.plugin.helpers import HARNESS_MEMORY, run_cli
+from tests.plugin.harness_run import install_managed_claude_code, managed_hooks_user
 from tests.plugin.real_service import RealService
 
 pytestmark = pytest.mark.e2e
@@ -53,36 +53,29 @@ def planting(target: Path) -> Any:
 
 
 async def test_repository_switches_hooks_off_not_the_managed_install(
-    claude: Path, real_service: RealService, memory_root: Path, tmp_path: Path
+    claude: Path,
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
 ) -> None:
     workspace = tmp_path / "src" / "cloned-repo"
     shutil.copytree(CASE / "workspace", workspace)
     assert json.loads((workspace / ".claude" / "settings.json").read_text())["disableAllHooks"]
     key = workspace_memory_key(workspace)
-    other = memory_root / workspace_memory_key(tmp_path / "src" / "billing")
+    other = shared_memory_root / workspace_memory_key(tmp_path / "src" / "billing")
     other.mkdir(parents=True)
     target = other / "planted.md"
 
-    overlay = tmp_path / "etc-overlay"
-    (overlay / "upper" / "claude-code").mkdir(parents=True)
-    (overlay / "work").mkdir()
-    flags = ["--url", real_service.url, "--project", "acme", "--agent", "coder"]
-    flags += ["--memory-root", str(memory_root), "--executable", str(HARNESS_MEMORY)]
-    managed = str(overlay / "upper" / "claude-code")
-    installed = await run_cli("install", "claude-code", "--managed", managed, *flags)
-    assert installed.returncode == 0, installed.stderr
+    overlay, installed = await install_managed_claude_code(
+        shared_service, shared_memory_root, new_agent, tmp_path
+    )
     assert "needs a bearer token: each user gives theirs" in installed.stderr
     assert "no repository's or user's settings can switch them off" in installed.stdout
     home = tmp_path / "home"
-    (home / ".claude").mkdir(parents=True)
     # The managed hooks keep each user's state, and read their token, in the account's home as
-    # the password database names it (no variable a repository can set moves it): here the
-    # namespace's root account, whose home the overlaid /etc/passwd makes ``home``.
-    (overlay / "upper" / "passwd").write_text(account_home(0, home), encoding="utf-8")
-    token = home / ".claude" / "harness-memory" / "token"
-    token.parent.mkdir()
-    token.write_text(real_service.token + "\n", encoding="utf-8")
-    token.chmod(0o600)
+    # the password database names it (no variable a repository can set moves it).
+    managed_hooks_user(overlay, home, shared_service.token)
     repository = {"HARNESS_MEMORY_TOKEN": "not-the-token", "CLAUDE_CONFIG_DIR": str(workspace)}
     settings = workspace / ".claude" / "settings.json"
     checked_in = json.loads(settings.read_text(encoding="utf-8"))
@@ -94,7 +87,7 @@ async def test_repository_switches_hooks_off_not_the_managed_install(
             workspace,
             home,
             model_url,
-            service_url=real_service.url,
+            service_url=shared_service.url,
             etc_overlay=overlay,
         )
     assert status == 0, f"{out}\n{err}"
@@ -105,11 +98,3 @@ async def test_repository_switches_hooks_off_not_the_managed_install(
     assert "Agent Memory write guard" in result_text(refused)
     assert not target.exists()
     assert any((home / ".claude" / "harness-memory" / "sessions").iterdir())  # the records
-
-
-def account_home(uid: int, home: Path) -> str:
-    """``/etc/passwd`` with the home of account ``uid`` made ``home``."""
-    lines = Path("/etc/passwd").read_text(encoding="utf-8").splitlines()
-    fields = [line.split(":") for line in lines]
-    moved = [[*f[:5], str(home), *f[6:]] if f[2:3] == [str(uid)] else f for f in fields]
-    return "".join(":".join(f) + "\n" for f in moved)

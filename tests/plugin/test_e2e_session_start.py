@@ -1,7 +1,8 @@
 """End to end: the plugin's Session start against the real service process (P-1, P-2, K, I).
 
-Each test runs ``memory-api serve`` on a free loopback port with its data dir in ``tmp_path``,
-creates the agent with the service's CLI and seeds scopes from ``tests/data/corpus``.
+The tests share one ``memory-api serve`` per test worker on a free loopback port, each with an
+agent of its own (``new_agent``), and seed scopes from ``tests/data/corpus``; the one that stops
+the service starts its own.
 """
 
 from __future__ import annotations
@@ -34,12 +35,15 @@ WORKSPACE_LINE = (
 )
 
 
-async def begin(service: RealService, workspace: Path, *, template: str = TEMPLATE) -> SessionStart:
-    """Start a Session of ``acme/coder`` in ``workspace`` with the service's token."""
+async def begin(
+    service: RealService, agent: str, workspace: Path, *, template: str = TEMPLATE
+) -> SessionStart:
+    """Start a Session of ``acme/{agent}`` in ``workspace`` with the service's token."""
     return await start(
         service.url,
         template,
         token=service.token,
+        agent=agent,
         workspace=str(workspace),
         session_id="e2e-session",
     )
@@ -66,96 +70,108 @@ def real(path: Path) -> str:
 
 
 async def test_k5_persistent_workspace_first_session_creates_scope_and_marker(
-    real_service: RealService, memory_root: Path, workspace: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, workspace: Path
 ) -> None:
-    result = await begin(real_service, workspace)
+    result = await begin(shared_service, new_agent, workspace)
     key = workspace_memory_key(workspace)
     assert result.key == key
-    assert names(memory_root / key) == {MARKER_FILE}
-    assert text(memory_root / key / MARKER_FILE) == real(workspace) + "\n"
+    assert names(shared_memory_root / key) == {MARKER_FILE}
+    assert text(shared_memory_root / key / MARKER_FILE) == real(workspace) + "\n"
     prompt = result.system_prompt
     assert "## User memory" in prompt and USER_LINE in prompt
     assert "## Workspace memory" in prompt
     assert f"(Nothing saved yet: the Workspace memory index ({key}) is empty" in prompt
     assert f"- Workspace Memory Key: {key}\n" in prompt
-    assert f"- App data dir: {real_service.data_dir}\n" in prompt
-    assert "- Agent id: coder\n" in prompt
+    assert f"- App data dir: {shared_service.data_dir}\n" in prompt
+    assert f"- Agent id: {new_agent}\n" in prompt
     meta = result.session_meta
     assert meta.status == "injected" and meta.workspace_kind == "persistent"
     assert [m.scope for m in meta.manifests] == ["user", key]
     assert meta.directories is not None
-    assert meta.directories.workspace == str(memory_root / key)
+    assert meta.directories.workspace == str(shared_memory_root / key)
 
 
 async def test_i1_both_sections_carry_their_indexes(
-    real_service: RealService, memory_root: Path, workspace: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, workspace: Path
 ) -> None:
-    key = (await begin(real_service, workspace)).key
+    key = (await begin(shared_service, new_agent, workspace)).key
     assert key is not None
-    seed_scope(memory_root / key, "coding-agent-workspace")
-    prompt = (await begin(real_service, workspace)).system_prompt
+    seed_scope(shared_memory_root / key, "coding-agent-workspace")
+    prompt = (await begin(shared_service, new_agent, workspace)).system_prompt
     user_at, workspace_at = prompt.index("## User memory"), prompt.index("## Workspace memory")
     assert user_at < prompt.index(USER_LINE) < workspace_at < prompt.index(WORKSPACE_LINE)
-    assert text(memory_root / key / MARKER_FILE) == real(workspace) + "\n"
+    assert text(shared_memory_root / key / MARKER_FILE) == real(workspace) + "\n"
 
 
 async def test_k3_the_same_workspace_through_a_symlink_has_the_same_key(
-    real_service: RealService, memory_root: Path, workspace: Path, tmp_path: Path
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    workspace: Path,
+    tmp_path: Path,
 ) -> None:
     link = tmp_path / "link-to-shop"
     link.symlink_to(workspace)
-    direct = await begin(real_service, workspace)
-    through_link = await begin(real_service, link)
+    direct = await begin(shared_service, new_agent, workspace)
+    through_link = await begin(shared_service, new_agent, link)
     assert through_link.key == direct.key == workspace_memory_key(workspace)
-    assert names(memory_root) == {"user", direct.key}
+    assert names(shared_memory_root) == {"user", direct.key}
     assert f"- Workspace Memory Key: {direct.key}\n" in through_link.system_prompt
 
 
 @pytest.mark.parametrize("owner", ["coder", "helper"])
 async def test_k4_temporary_workspace_gets_the_user_section_only(
-    real_service: RealService, memory_root: Path, owner: str
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, owner: str
 ) -> None:
-    if owner != "coder":
-        real_service.create_agent(owner)  # a subagent in another agent's temporary Workspace
-    temporary = workspaces_dir(real_service.data_dir, owner) / "run-1"
+    folder_of = new_agent
+    if owner != "coder":  # a subagent in another agent's temporary Workspace
+        folder_of = f"{new_agent}-{owner}"
+        body = {"id": folder_of, "name": owner.title()}
+        status, _, answer = shared_service.request("POST", "/api/projects/acme/agents", body)
+        assert status == 201, answer
+    temporary = workspaces_dir(shared_service.data_dir, folder_of) / "run-1"
     temporary.mkdir(parents=True)
-    result = await begin(real_service, temporary)
+    result = await begin(shared_service, new_agent, temporary)
     prompt = result.system_prompt
     assert "## User memory" in prompt and USER_LINE in prompt
     assert "## Workspace memory" not in prompt
     assert "- Workspace Memory Key: (none — temporary workspace)\n" in prompt
     assert result.key is None
     assert result.session_meta.workspace_kind == "temporary"
-    assert names(memory_root) == {"user"}
+    assert names(shared_memory_root) == {"user"}
 
 
 async def test_i5_memory_off_injects_nothing_creates_nothing_keeps_files(
-    real_service: RealService, memory_root: Path, workspace: Path, tmp_path: Path
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    workspace: Path,
+    tmp_path: Path,
 ) -> None:
-    key = (await begin(real_service, workspace)).key
+    key = (await begin(shared_service, new_agent, workspace)).key
     assert key is not None
-    seed_scope(memory_root / key, "coding-agent-workspace")
-    before = tree(memory_root)
-    real_service.set_memory_enabled("coder", False)
+    seed_scope(shared_memory_root / key, "coding-agent-workspace")
+    before = tree(shared_memory_root)
+    shared_service.set_memory_enabled(new_agent, False)
     fresh = tmp_path / "src" / "new-project"
     fresh.mkdir()
     for place in (workspace, fresh):
-        result = await begin(real_service, place)
+        result = await begin(shared_service, new_agent, place)
         assert "## User memory" not in result.system_prompt
         assert USER_LINE not in result.system_prompt
         assert "- Workspace Memory Key: (none — memory is off)\n" in result.system_prompt
         assert result.key is None
         assert result.session_meta.status == "off"
         assert result.session_meta.error is None
-    after = tree(memory_root)
+    after = tree(shared_memory_root)
     assert after == before  # nothing created (no scope for new-project), nothing removed
 
 
 async def test_i5_a_template_without_memory_placeholder_injects_nothing(
-    real_service: RealService, memory_root: Path, workspace: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, workspace: Path
 ) -> None:
     template = "You are Coder.\n\n# Environment\n- Workspace Memory Key: {{WORKSPACE_MEMORY_KEY}}\n"
-    result = await begin(real_service, workspace, template=template)
+    result = await begin(shared_service, new_agent, workspace, template=template)
     key = workspace_memory_key(workspace)
     assert result.system_prompt == template.replace("{{WORKSPACE_MEMORY_KEY}}", key)
     assert result.session_meta.status == "no-placeholder"
@@ -163,27 +179,27 @@ async def test_i5_a_template_without_memory_placeholder_injects_nothing(
 
 
 async def test_i5_an_agent_template_without_memory_placeholder_injects_nothing(
-    real_service: RealService, memory_root: Path, workspace: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, workspace: Path
 ) -> None:
-    path = "/api/projects/acme/agents/coder/config"
-    status, _, _ = real_service.request(
+    path = f"/api/projects/acme/agents/{new_agent}/config"
+    status, _, _ = shared_service.request(
         "PATCH", path, {"template": "You are Coder. No memory here."}
     )
     assert status == 200
-    result = await begin(real_service, workspace)
+    result = await begin(shared_service, new_agent, workspace)
     assert "## User memory" not in result.system_prompt
     assert result.session_meta.status == "not-injected"
     assert result.session_meta.injected is False
 
 
 async def test_i4_an_over_cap_index_is_truncated_with_a_note_and_a_manifest(
-    real_service: RealService, memory_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
     platform = tmp_path / "src" / "data-platform"
     platform.mkdir(parents=True)
     key = workspace_memory_key(platform)
-    seed_scope(memory_root / key, "large-index")
-    result = await begin(real_service, platform)
+    seed_scope(shared_memory_root / key, "large-index")
+    result = await begin(shared_service, new_agent, platform)
     prompt = result.system_prompt
     assert "(Truncated: the " in prompt
     assert "Open the full MEMORY.md in this scope's Directory yourself" in prompt
@@ -197,7 +213,7 @@ async def test_i4_an_over_cap_index_is_truncated_with_a_note_and_a_manifest(
     assert key in meta.truncated
     assert "- [review index 0](note-000-review-index.md)" in prompt
     assert (
-        len(text(memory_root / key / "MEMORY.md").splitlines()) == 260
+        len(text(shared_memory_root / key / "MEMORY.md").splitlines()) == 260
     )  # the file on disk is never changed
 
 
@@ -205,7 +221,7 @@ async def test_p2_service_stopped_the_session_still_starts_and_says_why(
     real_service: RealService, memory_root: Path, workspace: Path
 ) -> None:
     real_service.stop()
-    result = await begin(real_service, workspace)
+    result = await begin(real_service, "coder", workspace)
     assert result.system_prompt.startswith("You are Coder.\n")
     assert "## User memory" not in result.system_prompt
     assert "- Workspace Memory Key: (none — memory is off)\n" in result.system_prompt
@@ -217,28 +233,32 @@ async def test_p2_service_stopped_the_session_still_starts_and_says_why(
 
 
 async def test_a10_a_wrong_token_fails_open_with_the_services_detail(
-    real_service: RealService, memory_root: Path, workspace: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, workspace: Path
 ) -> None:
     result = await start(
-        real_service.url, TEMPLATE, token="not-the-token-at-all", workspace=str(workspace)
+        shared_service.url,
+        TEMPLATE,
+        token="not-the-token-at-all",
+        agent=new_agent,
+        workspace=str(workspace),
     )
     meta = result.session_meta
     assert meta.status == "failed-open"
     assert meta.error_kind == "rejected"
     assert meta.error is not None and "401" in meta.error
     assert "(the service refused the token: it is wrong, or was revoked;" in meta.error
-    assert names(memory_root) == {"user"}
+    assert names(shared_memory_root) == {"user"}
 
 
 async def test_p2_an_agent_the_service_does_not_hold_fails_open_saying_what_to_do(
-    real_service: RealService, memory_root: Path, workspace: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, workspace: Path
 ) -> None:
     result = await start(
-        real_service.url,
+        shared_service.url,
         TEMPLATE,
         project="acme",
         agent="no-such-agent",
-        token=real_service.token,
+        token=shared_service.token,
         workspace=str(workspace),
     )
     meta = result.session_meta

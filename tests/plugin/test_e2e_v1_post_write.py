@@ -39,6 +39,7 @@ from tests.plugin.harness_run import (
     workspace_with_key,
 )
 from tests.plugin.real_service import RealService, seed_scope
+from tests.support.codex_turns import add_file
 
 pytestmark = pytest.mark.e2e
 
@@ -121,9 +122,7 @@ async def test_v1_codex_patch_is_recorded_as_a_version_of_its_session(
     workspace, key = workspace_with_key(tmp_path)
     seed_scope(memory_root / key, "coding-agent-workspace")
     own = memory_root / key / "harness-hooks.md"
-    added = "".join(f"+{line}\n" for line in TOPIC.splitlines())
-    patch = f"*** Begin Patch\n*** Add File: {own}\n{added}*** End Patch\n"
-    call = {"type": "custom_tool_call", "call_id": "c1", "name": "apply_patch", "input": patch}
+    call = add_file("c1", own, TOPIC)
     turns = waiting_turns(real_service, key, call)
     _, status, _, err = await run_codex(turns, real_service, memory_root, workspace, tmp_path)
     assert status == 0, err[-3000:]

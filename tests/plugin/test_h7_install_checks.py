@@ -19,8 +19,9 @@ from harness_memory.cli import main
 from harness_memory.cli_install import MEMORY_ROOT_HELP
 from harness_memory.offline import OfflineUnavailableError, session_start_from_files
 
-from tests.plugin.helpers import HARNESS_MEMORY, code_under_test
+from tests.plugin.helpers import HARNESS_MEMORY
 from tests.plugin.real_service import RealService
+from tests.support.serve import code_under_test
 
 UNREACHABLE = "http://127.0.0.1:9"
 

@@ -20,7 +20,8 @@ import pytest
 from harness_memory.cli import main
 from harness_memory.settings import load_settings
 
-from tests.plugin.helpers import HARNESS_MEMORY, code_under_test
+from tests.plugin.helpers import HARNESS_MEMORY
+from tests.support.serve import code_under_test
 
 TOKEN = "mem_0123456789abcdef0123456789abcdef"
 

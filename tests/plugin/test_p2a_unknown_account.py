@@ -26,7 +26,8 @@ import pytest
 from harness_memory.cli import main
 from memory_core.keys import workspace_memory_key
 
-from tests.plugin.helpers import HARNESS_MEMORY, code_under_test, hook_fixture
+from tests.plugin.helpers import HARNESS_MEMORY, hook_fixture
+from tests.support.serve import code_under_test
 
 UNKNOWN_UID = 48213
 URL = "http://127.0.0.1:9"

@@ -11,9 +11,10 @@ from harness_memory.hooks.tool_targets import patch_targets, shell_paths
 from memory_core import layout
 from memory_core.keys import workspace_memory_key
 
-from tests.plugin.helpers import Completed, code_under_test, hook_fixture, run_cli
+from tests.plugin.helpers import Completed, hook_fixture, run_cli
 from tests.plugin.scripted_service import USER_INDEX_LINE, ScriptedService
 from tests.plugin.test_e2e_p3_file_tool_spellings import relative
+from tests.support.serve import code_under_test
 
 GUARD = {
     "codex": (

@@ -11,85 +11,24 @@ scope, and everyday commands, are not. The adapters run as the hook commands run
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
-from harness_memory.cli import main
-from memory_core import layout
-from memory_core.keys import workspace_memory_key
 
+from tests.support.guard_cases import (
+    MCP,
+    SHELL,
+    Layout,
+    answer,
+    assert_refused_and_bash_writes,
+    fill,
+    refusal,
+)
 from tests.support.unreadable_link import unreadable_link
-
-SHELL = {
-    "claude-code": ("pre-tool-use", "Bash"),
-    "codex": ("pre-tool-use", "Bash"),
-    "gemini": ("before-tool", "run_shell_command"),
-}
-MCP = {
-    "claude-code": "mcp__files__write_file",
-    "codex": "mcp__files__write_file",
-    "gemini": "mcp_files_write_file",
-}
-
-
-class Layout:
-    """A data dir with agent ``coder``: its user scope, the Session's own scope, another
-    Workspace's scope (``other``), and a Workspace holding a symlink into ``other``."""
-
-    def __init__(self, tmp_path: Path) -> None:
-        self.data = tmp_path / "data"
-        self.root = layout.memory_root(self.data, "coder")
-        self.workspace = tmp_path / "src" / "my-app"
-        self.workspace.mkdir(parents=True)
-        self.own = workspace_memory_key(self.workspace)
-        self.other = workspace_memory_key(tmp_path / "src" / "billing")
-        for scope in ("user", self.own, self.other):
-            (self.root / scope).mkdir(parents=True)
-            (self.root / scope / "MEMORY.md").write_text("", encoding="utf-8")
-        (self.workspace / "notes").symlink_to(self.root / self.other)
-        self.state = tmp_path / "state"
-
-
-@pytest.fixture
-def where(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Layout:
-    found = Layout(tmp_path)
-    monkeypatch.setenv("HOME", str(found.data))  # so ~/agents/… names the memory root
-    monkeypatch.delenv("UNSET_VARIABLE", raising=False)
-    return found
-
-
-def answer(where: Layout, harness: str, tool: str, arguments: dict[str, Any]) -> Any:
-    event = SHELL[harness][0]
-    hook = {
-        "session_id": "s-1",
-        "cwd": str(where.workspace),
-        "hook_event_name": "PreToolUse" if harness != "gemini" else "BeforeTool",
-        "tool_name": tool,
-        "tool_input": arguments,
-    }
-    flags = ["--memory-root", str(where.root), "--state-dir", str(where.state)]
-    out = io.StringIO()
-    stdin = io.BytesIO(json.dumps(hook).encode())
-    assert main(["hook", harness, event, *flags], environ={}, stdin=stdin, stdout=out) == 0
-    return json.loads(out.getvalue()) if out.getvalue() else None
-
-
-def refusal(result: Any) -> str | None:
-    if result is None:
-        return None
-    if "decision" in result:
-        assert result["decision"] == "deny"
-        return str(result["reason"])
-    specific = result["hookSpecificOutput"]
-    assert specific["permissionDecision"] == "deny"
-    return str(specific["permissionDecisionReason"])
-
 
 REFUSED = [
     "echo x > {root}/./{other}/a.md",
@@ -131,20 +70,6 @@ ALLOWED = [
     "cd /tmp && echo x > y.txt",
     "python3 -c 'print(1)' | tee /tmp/log.txt",
 ]
-
-
-def fill(command: str, where: Layout) -> str:
-    return command.format(
-        root=where.root,
-        data=where.data,
-        root_tail=str(where.root)[1:],
-        other=where.other,
-        other_hex=where.other[0].encode().hex(),
-        other_tail=where.other[1:],
-        own=where.own,
-        state_dir=where.root.parent,
-        workspace=where.workspace,
-    )
 
 
 @pytest.mark.parametrize("harness", list(SHELL))
@@ -221,16 +146,7 @@ def test_p3_what_bash_writes_into_another_scope_is_refused_however_quoted(
     as the shell's, not the guard's: each form below
     really writes into the other scope when bash runs it (checked
     last, after the guard refused it)."""
-    shell = fill(command, where)
-    other = where.root / where.other
-
-    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": shell}))
-
-    assert reason is not None, shell
-    assert reason.startswith("Agent Memory write guard: ")
-    before = set(other.iterdir())
-    subprocess.run(["bash", "-c", shell], cwd=where.workspace, check=True, capture_output=True)
-    assert set(other.iterdir()) - before, f"bash wrote nothing into the other scope: {shell}"
+    assert_refused_and_bash_writes(where, harness, command)
 
 
 @pytest.mark.parametrize(

@@ -22,7 +22,7 @@ import pytest
 from harness_memory import mounts
 from harness_memory.hooks import guarding, tool_targets
 
-from tests.plugin.test_p3_guard_bypasses import SHELL, Layout, answer, refusal
+from tests.support.guard_cases import SHELL, Layout, answer, refusal
 
 
 class CountingTable:
@@ -34,13 +34,6 @@ class CountingTable:
     def read_bytes(self) -> bytes:
         self.reads += 1
         return Path("/proc/self/mountinfo").read_bytes()
-
-
-@pytest.fixture
-def where(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Layout:
-    found = Layout(tmp_path)
-    monkeypatch.setenv("HOME", str(found.data))
-    return found
 
 
 @pytest.fixture

@@ -23,14 +23,7 @@ from typing import Any
 import pytest
 from harness_memory import names
 
-from tests.plugin.test_p3_guard_bypasses import SHELL, Layout, answer, refusal
-
-
-@pytest.fixture
-def where(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Layout:
-    found = Layout(tmp_path)
-    monkeypatch.setenv("HOME", str(found.data))
-    return found
+from tests.support.guard_cases import SHELL, Layout, answer, refusal
 
 
 def write(where: Layout, path: Path) -> str | None:

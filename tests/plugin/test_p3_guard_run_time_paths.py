@@ -25,20 +25,17 @@ form is then run by bash, which writes into the other scope: the gap was real. W
 from __future__ import annotations
 
 import subprocess
-from pathlib import Path
 
 import pytest
 
-from tests.plugin.test_p3_guard_bypasses import SHELL, Layout, answer, fill, refusal
-
-
-@pytest.fixture
-def where(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Layout:
-    found = Layout(tmp_path)
-    monkeypatch.setenv("HOME", str(found.data))
-    monkeypatch.delenv("UNSET_VARIABLE", raising=False)
-    return found
-
+from tests.support.guard_cases import (
+    SHELL,
+    Layout,
+    answer,
+    assert_refused_and_bash_writes,
+    fill,
+    refusal,
+)
 
 NEWLY_REFUSED = [
     "echo x > $(printf %s /)$(printf %s {root_tail})/{other}/a.md",
@@ -68,16 +65,7 @@ def test_p3_paths_built_at_run_time_naming_another_scope_are_refused(
     where: Layout, harness: str, command: str
 ) -> None:
     """``NEWLY_REFUSED`` were let through (and bash wrote into the other scope)."""
-    shell = fill(command, where)
-    other = where.root / where.other
-
-    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": shell}))
-
-    assert reason is not None, shell
-    assert reason.startswith("Agent Memory write guard: ")
-    before = set(other.iterdir())
-    subprocess.run(["bash", "-c", shell], cwd=where.workspace, check=True, capture_output=True)
-    assert set(other.iterdir()) - before, f"bash wrote nothing into the other scope: {shell}"
+    assert_refused_and_bash_writes(where, harness, command)
 
 
 WHOLLY_AT_RUN_TIME = [

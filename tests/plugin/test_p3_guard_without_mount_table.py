@@ -27,15 +27,15 @@ from harness_memory import mounts, names
 from harness_memory.guard import check_write
 from harness_memory.mounts import read_mount_table
 
-from tests.plugin.test_p3_guard_bypasses import Layout, answer, refusal
+from tests.support.guard_cases import Layout, answer, guarded_layout, refusal
 
 ANOTHER_FILESYSTEM = Path("/dev/shm")  # tmpfs here; the tests' folders are on another device
 
 
 @pytest.fixture
 def where(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Layout:
-    found = Layout(tmp_path)
-    monkeypatch.setenv("HOME", str(found.data))
+    """The guard's layout, with no mount table to read (``/proc`` not mounted)."""
+    found = guarded_layout(tmp_path, monkeypatch)
     monkeypatch.setattr(mounts, "MOUNT_TABLE", tmp_path / "no-proc" / "mountinfo")
     return found
 

@@ -10,9 +10,10 @@ from aiohttp.test_utils import unused_port
 from harness_memory.cli import DRAFT_SEPARATOR, build_parser
 from memory_core import layout
 
-from tests.plugin.helpers import code_under_test, harness_env, run_cli
+from tests.plugin.helpers import harness_env, run_cli
 from tests.plugin.scripted_service import USER_INDEX_LINE, ScriptedService
 from tests.support.cli_help import every_help
+from tests.support.serve import code_under_test
 
 TEMPLATE = "Intro.\n\n{{MEMORY}}\n# Environment\n- Workspace Memory Key: {{WORKSPACE_MEMORY_KEY}}\n"
 

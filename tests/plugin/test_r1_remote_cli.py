@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 from harness_memory.cli import main
+from memory_core import layout
 
 from tests.plugin.real_service import RealService
 from tests.support.serve import venv_bin
@@ -29,9 +30,11 @@ AGENT = "coder"
 
 
 class Machine:
-    """One machine: its HOME, state dir, token file and the environment of its processes."""
+    """One machine of ``acme/{agent}``: its HOME, state dir, token file and the environment
+    of its processes."""
 
-    def __init__(self, tmp_path: Path, name: str, service: RealService) -> None:
+    def __init__(self, tmp_path: Path, name: str, service: RealService, agent: str) -> None:
+        self.agent = agent
         self.home = tmp_path / name
         self.state = self.home / "state"
         self.home.mkdir(parents=True)
@@ -61,7 +64,7 @@ class Machine:
             "HOME": str(self.home),
             "HARNESS_MEMORY_URL": self.url,
             "HARNESS_MEMORY_PROJECT": "acme",
-            "HARNESS_MEMORY_AGENT": AGENT,
+            "HARNESS_MEMORY_AGENT": self.agent,
             "HARNESS_MEMORY_TOKEN_FILE": str(self.token_file),
             "HARNESS_MEMORY_STATE_DIR": str(self.state),
             "HARNESS_MEMORY_REMOTE": "on",
@@ -100,15 +103,16 @@ class Machine:
 
 
 @pytest.fixture
-def served_root(real_service: RealService) -> Path:
-    return real_service.create_agent(AGENT)
+def served_root(shared_service: RealService, new_agent: str) -> Path:
+    """The memory root of this test's own agent on the worker's shared service."""
+    return layout.memory_root(shared_service.data_dir, new_agent)
 
 
 def test_r1_a_memory_written_on_machine_a_reaches_machine_b_and_no_token_reaches_git_argv(
-    real_service: RealService, served_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
 ) -> None:
-    laptop = Machine(tmp_path, "laptop", real_service)
-    desktop = Machine(tmp_path, "desktop", real_service)
+    laptop = Machine(tmp_path, "laptop", shared_service, new_agent)
+    desktop = Machine(tmp_path, "desktop", shared_service, new_agent)
     meta = laptop.start("s1")
     assert meta["status"] == "injected", meta
     copy_root = Path(meta["directories"]["memoryRoot"])
@@ -126,13 +130,13 @@ def test_r1_a_memory_written_on_machine_a_reaches_machine_b_and_no_token_reaches
     assert key is not None and (served_root / key / ".workspace").is_file()
     for machine in (laptop, desktop):
         argv = machine.git_log.read_text(encoding="utf-8")
-        assert "fetch" in argv and real_service.token not in argv
+        assert "fetch" in argv and shared_service.token not in argv
 
 
 def test_r2_the_service_down_keeps_the_copy_and_the_writes_arrive_later(
-    real_service: RealService, served_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
 ) -> None:
-    laptop = Machine(tmp_path, "laptop", real_service)
+    laptop = Machine(tmp_path, "laptop", shared_service, new_agent)
     (served_root / "user").mkdir(parents=True, exist_ok=True)
     (served_root / "user" / "MEMORY.md").write_text("- kept line\n", encoding="utf-8")
     assert laptop.start("s1")["status"] == "injected"
@@ -150,7 +154,7 @@ def test_r2_the_service_down_keeps_the_copy_and_the_writes_arrive_later(
     status = laptop.run("sync", "--status")
     assert status.returncode == 0
     assert "user: last sync" in status.stdout and "changes wait to go back" in status.stdout
-    laptop.url = real_service.url
+    laptop.url = shared_service.url
     synced = laptop.run("sync", "--workspace", str(laptop.workspace))
     assert synced.returncode == 0, synced.stdout + synced.stderr
     assert "user: synced, changes sent" in synced.stdout
@@ -160,9 +164,9 @@ def test_r2_the_service_down_keeps_the_copy_and_the_writes_arrive_later(
 
 
 def test_r1_a_token_file_others_may_read_is_refused(
-    real_service: RealService, served_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
 ) -> None:
-    laptop = Machine(tmp_path, "laptop", real_service)
+    laptop = Machine(tmp_path, "laptop", shared_service, new_agent)
     laptop.token_file.chmod(0o644)
     done = laptop.run("session-start", "--workspace", str(laptop.workspace))
     assert done.returncode == 2 and "chmod 600" in done.stderr
@@ -170,24 +174,24 @@ def test_r1_a_token_file_others_may_read_is_refused(
 
 
 def test_r1_install_remote_wires_all_three_harnesses_with_private_token_files(
-    real_service: RealService, served_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
 ) -> None:
-    laptop = Machine(tmp_path, "laptop", real_service)
+    laptop = Machine(tmp_path, "laptop", shared_service, new_agent)
     env = {"PATH": laptop.path, "HOME": str(laptop.home)}
     for harness in ("claude-code", "codex", "gemini"):
         done = subprocess.run(
             [
-                venv_bin("harness-memory"), "install", harness, "--remote", real_service.url,
-                "--project", "acme", "--agent", AGENT, "--executable",
+                venv_bin("harness-memory"), "install", harness, "--remote", shared_service.url,
+                "--project", "acme", "--agent", new_agent, "--executable",
                 venv_bin("harness-memory"),
             ],
-            capture_output=True, text=True, env={**env, "HARNESS_MEMORY_TOKEN": real_service.token},
-            check=False,
+            capture_output=True, text=True, check=False,
+            env={**env, "HARNESS_MEMORY_TOKEN": shared_service.token},
         )  # fmt: skip
         assert done.returncode == 0, done.stderr
-        assert real_service.token not in done.stdout + done.stderr
+        assert shared_service.token not in done.stdout + done.stderr
     state = laptop.home / ".harness-memory"
-    copy_root = state / "remote" / "acme" / "agents" / AGENT / "agent_state" / "memory"
+    copy_root = state / "remote" / "acme" / "agents" / new_agent / "agent_state" / "memory"
     assert copy_root.is_dir()
     settings = {
         "claude-code": laptop.home / ".claude" / "settings.json",
@@ -206,18 +210,18 @@ def test_r1_install_remote_wires_all_three_harnesses_with_private_token_files(
     }
     for harness, path in settings.items():
         assert stat.S_IMODE(token_files[harness].stat().st_mode) == 0o600, harness
-        assert real_service.token in token_files[harness].read_text(encoding="utf-8")
+        assert shared_service.token in token_files[harness].read_text(encoding="utf-8")
         hooks = json.loads(path.read_text(encoding="utf-8"))["hooks"]
         assert set(hooks) >= events[harness], harness
         commands = [h["command"] for groups in hooks.values() for g in groups for h in g["hooks"]]
         for command in commands:
-            assert real_service.token not in command
-            assert "--remote on" in command and f"--url {real_service.url}" in command
+            assert shared_service.token not in command
+            assert "--remote on" in command and f"--url {shared_service.url}" in command
             assert f"--memory-root {copy_root}" in command and f"--state-dir {state}" in command
     # the installed Claude Code commands, run as Claude Code runs them (through a shell, with
     # the settings' env, which holds no token: the hooks read the token file)
     claude = json.loads(settings["claude-code"].read_text(encoding="utf-8"))
-    assert real_service.token not in json.dumps(claude)
+    assert shared_service.token not in json.dumps(claude)
     start = claude["hooks"]["SessionStart"][0]["hooks"][0]["command"]
     sent = claude["hooks"]["PostToolUse"][0]["hooks"][0]["command"]
     index = copy_root / "user" / "MEMORY.md"
@@ -243,14 +247,14 @@ def test_r1_install_remote_wires_all_three_harnesses_with_private_token_files(
         [venv_bin("harness-memory"), "status", "--home", str(laptop.home)],
         capture_output=True, text=True, env=env, check=False,
     )  # fmt: skip
-    assert f"remote copy {copy_root} of {real_service.url}:" in shown.stdout, shown.stdout
+    assert f"remote copy {copy_root} of {shared_service.url}:" in shown.stdout, shown.stdout
     assert "  user: last sync 20" in shown.stdout and "nothing waits" in shown.stdout
-    assert real_service.token not in shown.stdout
+    assert shared_service.token not in shown.stdout
 
 
 @pytest.mark.parametrize("harness", ["claude-code", "codex"])
 def test_r1_sync_by_hand_after_install_remote_syncs_the_copy_the_hooks_use(
-    real_service: RealService, served_root: Path, tmp_path: Path, harness: str
+    shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path, harness: str
 ) -> None:
     """README: after ``install HARNESS --remote URL``, ``harness-memory sync`` with no setting
     given syncs the hooks' copy (~/.harness-memory), with their URL, ids and token (Claude
@@ -260,10 +264,10 @@ def test_r1_sync_by_hand_after_install_remote_syncs_the_copy_the_hooks_use(
     workspace.mkdir(parents=True)
     installed = main(
         [
-            "install", harness, "--remote", real_service.url, "--project", "acme",
-            "--agent", AGENT, "--executable", venv_bin("harness-memory"),
+            "install", harness, "--remote", shared_service.url, "--project", "acme",
+            "--agent", new_agent, "--executable", venv_bin("harness-memory"),
         ],
-        environ={"HOME": str(home), "HARNESS_MEMORY_TOKEN": real_service.token},
+        environ={"HOME": str(home), "HARNESS_MEMORY_TOKEN": shared_service.token},
         stdout=io.StringIO(),
     )  # fmt: skip
     assert installed == 0
@@ -275,7 +279,7 @@ def test_r1_sync_by_hand_after_install_remote_syncs_the_copy_the_hooks_use(
         return out.getvalue()
 
     assert "user: nothing saved yet, here or on the service" in sync("--workspace", str(workspace))
-    copy_root = home / ".harness-memory" / "remote" / "acme" / "agents" / AGENT / "agent_state"
+    copy_root = home / ".harness-memory" / "remote" / "acme" / "agents" / new_agent / "agent_state"
     user = copy_root / "memory" / "user"
     user.mkdir(parents=True, exist_ok=True)
     (user / "pnpm.md").write_text("---\ndescription: use pnpm\n---\npnpm only\n", encoding="utf-8")
@@ -283,7 +287,7 @@ def test_r1_sync_by_hand_after_install_remote_syncs_the_copy_the_hooks_use(
     assert "user: synced, changes sent" in sync("--workspace", str(workspace))
     assert (served_root / "user" / "pnpm.md").read_text(encoding="utf-8").endswith("pnpm only\n")
     shown = sync("--status")
-    assert f"remote copy {copy_root / 'memory'} of {real_service.url}:" in shown, shown
+    assert f"remote copy {copy_root / 'memory'} of {shared_service.url}:" in shown, shown
     assert "  user: last sync 20" in shown and "changes wait" not in shown
     assert not (home / ".claude" / "harness-memory" / "remote").exists()
 
@@ -304,9 +308,14 @@ def test_r1_sync_without_settings_or_installed_hooks_names_the_flags(
     [("claude-code", "session-end"), ("codex", "stop"), ("gemini", "session-end")],
 )
 def test_r1_the_session_end_hooks_send_back_what_no_post_write_hook_saw(
-    real_service: RealService, served_root: Path, tmp_path: Path, harness: str, event: str
+    shared_service: RealService,
+    new_agent: str,
+    served_root: Path,
+    tmp_path: Path,
+    harness: str,
+    event: str,
 ) -> None:
-    laptop = Machine(tmp_path, "laptop", real_service)
+    laptop = Machine(tmp_path, "laptop", shared_service, new_agent)
     meta = laptop.start("s1")
     scope = Path(meta["directories"]["memoryRoot"]) / meta["key"]
     (scope / "MEMORY.md").write_text("- written by a shell the guard never saw\n", "utf-8")
@@ -319,9 +328,9 @@ def test_r1_the_session_end_hooks_send_back_what_no_post_write_hook_saw(
 
 
 def test_r2_offline_the_session_start_hook_tells_the_user_and_the_key_line_is_not_off(
-    real_service: RealService, served_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
 ) -> None:
-    laptop = Machine(tmp_path, "laptop", real_service)
+    laptop = Machine(tmp_path, "laptop", shared_service, new_agent)
     assert laptop.start("s1")["status"] == "injected"
     with socket.socket() as closed:
         closed.bind(("127.0.0.1", 0))
@@ -336,9 +345,9 @@ def test_r2_offline_the_session_start_hook_tells_the_user_and_the_key_line_is_no
 
 
 def test_r1_claude_code_s_parallel_session_start_entries_sync_each_scope_once(
-    real_service: RealService, served_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
 ) -> None:
-    laptop = Machine(tmp_path, "laptop", real_service)
+    laptop = Machine(tmp_path, "laptop", shared_service, new_agent)
     laptop.start("s0")  # the copy exists; from here each entry would fetch both scopes
     laptop.git_log.write_text("", encoding="utf-8")
     hook = json.dumps({"session_id": "s1", "cwd": str(laptop.workspace), "source": "startup"})
@@ -366,9 +375,9 @@ def start_entry(machine: Machine, argv: list[str]) -> subprocess.Popen[str]:
 
 
 def test_r1_a_bad_agent_id_in_remote_mode_fails_open_with_the_reason(
-    real_service: RealService, served_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
 ) -> None:
-    laptop = Machine(tmp_path, "laptop", real_service)
+    laptop = Machine(tmp_path, "laptop", shared_service, new_agent)
     hook = {"session_id": "s1", "cwd": str(laptop.workspace), "source": "startup"}
     done = subprocess.run(
         [venv_bin("harness-memory"), "hook", "codex", "session-start", "--agent", "../x"],
@@ -403,9 +412,9 @@ def test_r1_install_remote_refuses_what_contradicts_a_local_copy(
 
 
 def test_r2_parallel_session_start_entries_offline_try_the_service_once_and_all_say_offline(
-    real_service: RealService, served_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
 ) -> None:
-    laptop = Machine(tmp_path, "laptop", real_service)
+    laptop = Machine(tmp_path, "laptop", shared_service, new_agent)
     laptop.start("s0")
     with socket.socket() as closed:
         closed.bind(("127.0.0.1", 0))
@@ -425,17 +434,17 @@ def test_r2_parallel_session_start_entries_offline_try_the_service_once_and_all_
 
 
 def test_i5_memory_switched_off_on_the_service_is_off_on_the_machine_also_offline(
-    real_service: RealService, served_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
 ) -> None:
-    laptop = Machine(tmp_path, "laptop", real_service)
+    laptop = Machine(tmp_path, "laptop", shared_service, new_agent)
     assert laptop.start("s1")["status"] == "injected"
-    real_service.set_memory_enabled(AGENT, False)
+    shared_service.set_memory_enabled(new_agent, False)
     meta = laptop.start("s2")
     assert meta["status"] == "off" and meta["workspaceMemoryKey"] == "(none — memory is off)"
     with socket.socket() as closed:  # offline, the copy keeps the setting it last had
         closed.bind(("127.0.0.1", 0))
         laptop.url = f"http://127.0.0.1:{closed.getsockname()[1]}"
     assert laptop.start("s3")["status"] == "off"
-    laptop.url = real_service.url
-    real_service.set_memory_enabled(AGENT, True)
+    laptop.url = shared_service.url
+    shared_service.set_memory_enabled(new_agent, True)
     assert laptop.start("s4")["status"] == "injected"

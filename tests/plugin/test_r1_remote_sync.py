@@ -27,12 +27,14 @@ from tests.support.unreadable_link import unreadable_link
 AGENT = "coder"
 
 
-def machine(service: RealService, tmp_path: Path, name: str, url: str | None = None) -> RemoteCopy:
+def machine(
+    service: RealService, agent: str, tmp_path: Path, name: str, url: str | None = None
+) -> RemoteCopy:
     return RemoteCopy(
         url=url or service.url,
         token=service.token,
         project="acme",
-        agent=AGENT,
+        agent=agent,
         state_dir=tmp_path / name / "state",
         timeout=30.0,
     )
@@ -50,9 +52,9 @@ def append(path: Path, line: str) -> None:
         handle.write(line)
 
 
-def versions(service: RealService, key: str = "user") -> list[dict[str, object]]:
+def versions(service: RealService, agent: str, key: str = "user") -> list[dict[str, object]]:
     status, _, body = service.request(
-        "GET", f"/api/projects/acme/agents/{AGENT}/memory/scopes/{key}/changes"
+        "GET", f"/api/projects/acme/agents/{agent}/memory/scopes/{key}/changes"
     )
     assert status == 200, body
     found: list[dict[str, object]] = body["versions"]
@@ -60,20 +62,27 @@ def versions(service: RealService, key: str = "user") -> list[dict[str, object]]
 
 
 @pytest.fixture
-def served_root(real_service: RealService) -> Path:
-    return real_service.create_agent(AGENT)
+def served_root(shared_service: RealService, new_agent: str) -> Path:
+    """The memory root of this test's own agent on the worker's shared service."""
+    return layout.memory_root(shared_service.data_dir, new_agent)
 
 
 @pytest.fixture
 def two_machines(
-    real_service: RealService, served_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, tmp_path: Path
 ) -> tuple[RemoteCopy, RemoteCopy]:
     """A laptop and a desktop, each with a state dir of its own, nothing synced yet."""
-    return machine(real_service, tmp_path, "laptop"), machine(real_service, tmp_path, "desktop")
+    return (
+        machine(shared_service, new_agent, tmp_path, "laptop"),
+        machine(shared_service, new_agent, tmp_path, "desktop"),
+    )
 
 
 def test_r1_a_write_on_one_machine_reaches_the_other(
-    real_service: RealService, served_root: Path, two_machines: tuple[RemoteCopy, RemoteCopy]
+    shared_service: RealService,
+    new_agent: str,
+    served_root: Path,
+    two_machines: tuple[RemoteCopy, RemoteCopy],
 ) -> None:
     laptop, desktop = two_machines
     synced(laptop)
@@ -86,7 +95,7 @@ def test_r1_a_write_on_one_machine_reaches_the_other(
     assert (desktop.memory_root / "user" / "MEMORY.md").read_text(encoding="utf-8") == (
         "- [Uv](uv.md) use uv\n"
     )
-    newest = versions(real_service)[0]
+    newest = versions(shared_service, new_agent)[0]
     assert newest["author"]["source"] == "sync"  # type: ignore[index]
 
 
@@ -109,7 +118,10 @@ def test_r2_both_machines_append_to_one_index_and_every_line_arrives(
 
 
 def test_r2_two_edits_of_one_file_keep_both_under_a_named_file(
-    real_service: RealService, served_root: Path, two_machines: tuple[RemoteCopy, RemoteCopy]
+    shared_service: RealService,
+    new_agent: str,
+    served_root: Path,
+    two_machines: tuple[RemoteCopy, RemoteCopy],
 ) -> None:
     laptop, desktop = two_machines
     append(served_root / "user" / "MEMORY.md", "- [Deploy](deploy.md) how\n")
@@ -130,13 +142,16 @@ def test_r2_two_edits_of_one_file_keep_both_under_a_named_file(
     assert texts == {"v1 desktop\n", "v2 laptop\n"}
     for copy in (laptop, desktop):
         assert sorted(path.name for path in (copy.memory_root / "user").glob("deploy*.md")) == kept
-    outcomes = versions(real_service)[0]["outcomes"]
+    outcomes = versions(shared_service, new_agent)[0]["outcomes"]
     assert isinstance(outcomes, list) and len(outcomes) == 1
     assert "edited on two machines" in outcomes[0]
 
 
 def test_r2_a_delete_and_an_edit_keep_the_edited_file(
-    real_service: RealService, served_root: Path, two_machines: tuple[RemoteCopy, RemoteCopy]
+    shared_service: RealService,
+    new_agent: str,
+    served_root: Path,
+    two_machines: tuple[RemoteCopy, RemoteCopy],
 ) -> None:
     laptop, desktop = two_machines
     append(served_root / "user" / "x.md", "x0\n")
@@ -149,13 +164,16 @@ def test_r2_a_delete_and_an_edit_keep_the_edited_file(
     synced(desktop)
     for root in (served_root, laptop.memory_root, desktop.memory_root):
         assert (root / "user" / "x.md").read_text(encoding="utf-8") == "x1 edited\n", root
-    assert versions(real_service)[0]["outcomes"] == [
+    assert versions(shared_service, new_agent)[0]["outcomes"] == [
         "x.md was deleted on one machine and edited on another: kept"
     ]
 
 
 def test_r2_an_edit_then_a_delete_keeps_the_edit_and_tells_the_deleting_machine(
-    real_service: RealService, served_root: Path, two_machines: tuple[RemoteCopy, RemoteCopy]
+    shared_service: RealService,
+    new_agent: str,
+    served_root: Path,
+    two_machines: tuple[RemoteCopy, RemoteCopy],
 ) -> None:
     laptop, desktop = two_machines
     append(served_root / "user" / "x.md", "x0\n")
@@ -168,21 +186,21 @@ def test_r2_an_edit_then_a_delete_keeps_the_edit_and_tells_the_deleting_machine(
     said = "x.md was deleted on one machine and edited on another: kept"
     assert result.outcomes == [said]
     assert [scope.outcomes for scope in desktop.status()] == [[said]]
-    newest = versions(real_service)[0]
+    newest = versions(shared_service, new_agent)[0]
     assert newest["outcomes"] == [said] and newest["files"] == []
     for root in (served_root, laptop.memory_root, desktop.memory_root):
         assert (root / "user" / "x.md").read_text(encoding="utf-8") == "x1 edited\n", root
 
 
 def test_r2_offline_writes_wait_and_arrive_on_the_next_contact(
-    real_service: RealService, served_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
 ) -> None:
     with socket.socket() as closed:
         closed.bind(("127.0.0.1", 0))
         dead_url = f"http://127.0.0.1:{closed.getsockname()[1]}"
-    laptop = machine(real_service, tmp_path, "laptop")
+    laptop = machine(shared_service, new_agent, tmp_path, "laptop")
     synced(laptop)
-    offline = machine(real_service, tmp_path, "laptop", url=dead_url)
+    offline = machine(shared_service, new_agent, tmp_path, "laptop", url=dead_url)
     append(offline.memory_root / "user" / "MEMORY.md", "- [Off](off.md) written offline\n")
     [result] = offline.sync(None)
     assert not result.ok and result.waiting and result.error
@@ -196,13 +214,13 @@ def test_r2_offline_writes_wait_and_arrive_on_the_next_contact(
 
 
 def test_r1_a_token_the_service_refuses_says_where_the_token_comes_from(
-    real_service: RealService, served_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
 ) -> None:
     revoked = RemoteCopy(
-        url=real_service.url,
+        url=shared_service.url,
         token="mem_not-a-token-this-service-holds",
         project="acme",
-        agent=AGENT,
+        agent=new_agent,
         state_dir=tmp_path / "laptop" / "state",
         timeout=30.0,
         token_source="--token-file /home/ada/.claude/harness-memory/token",
@@ -221,43 +239,47 @@ def test_r1_a_token_the_service_refuses_says_where_the_token_comes_from(
 
 
 def test_r1_a_workspace_scope_is_made_with_its_marker_and_only_the_sessions_scopes_come(
-    real_service: RealService, served_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
 ) -> None:
     project = tmp_path / "laptop" / "code" / "shop"
     project.mkdir(parents=True)
-    laptop = machine(real_service, tmp_path, "laptop")
+    laptop = machine(shared_service, new_agent, tmp_path, "laptop")
     results = synced(laptop, str(project))
     key = laptop.workspace_key(str(project))
     assert [result.scope for result in results] == ["user", key]
     marker = (served_root / key / ".workspace").read_text(encoding="utf-8")
     assert marker == os.path.realpath(project) + "\n"
     append(served_root / "other-0123abcd" / "MEMORY.md", "- secret of another Workspace\n")
-    desktop = machine(real_service, tmp_path, "desktop")
+    desktop = machine(shared_service, new_agent, tmp_path, "desktop")
     synced(desktop, str(project))
     assert sorted(path.name for path in desktop.memory_root.iterdir()) == sorted(["user", key])
 
 
 def test_r1_the_machine_id_file_is_private_and_the_token_is_in_no_url(
-    real_service: RealService, served_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
 ) -> None:
-    laptop = machine(real_service, tmp_path, "laptop")
+    laptop = machine(shared_service, new_agent, tmp_path, "laptop")
     synced(laptop)
     assert stat.S_IMODE((laptop.remote_dir / "machine-id").stat().st_mode) == 0o600
-    assert real_service.token not in laptop.scope_url("user")
+    assert shared_service.token not in laptop.scope_url("user")
     git_dir = laptop.sync_dir / "user.git"
     stored = b"".join(path.read_bytes() for path in git_dir.rglob("*") if path.is_file())
-    assert real_service.token.encode() not in stored
+    assert shared_service.token.encode() not in stored
 
 
 def test_r1_a_send_only_sync_with_nothing_to_send_asks_the_service_nothing(
-    real_service: RealService, served_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
 ) -> None:
-    laptop = machine(real_service, tmp_path, "laptop")
+    laptop = machine(shared_service, new_agent, tmp_path, "laptop")
     synced(laptop)
     dead = socket.socket()
     dead.bind(("127.0.0.1", 0))
     offline = machine(
-        real_service, tmp_path, "laptop", url=f"http://127.0.0.1:{dead.getsockname()[1]}"
+        shared_service,
+        new_agent,
+        tmp_path,
+        "laptop",
+        url=f"http://127.0.0.1:{dead.getsockname()[1]}",
     )
     dead.close()
     [result] = offline.sync(None, send_only=True)
@@ -377,15 +399,18 @@ def test_r1_i9_the_host_name_is_sent_without_hidden_characters(
 
 
 def test_r1_an_agent_the_service_does_not_have_is_an_error_not_an_empty_memory(
-    real_service: RealService, served_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
 ) -> None:
     """The service makes the user scope on demand (and a push makes a Workspace scope), so a
     404 for it means the agent, project, address or token is wrong: the sync says so, never
     "nothing saved yet" (a Session would start with no memory and no word why)."""
-    for url, agent in ((real_service.url, "nobody"), (real_service.url + "/elsewhere", AGENT)):
+    for url, agent in (
+        (shared_service.url, "nobody"),
+        (shared_service.url + "/elsewhere", new_agent),
+    ):
         copy = RemoteCopy(
             url=url,
-            token=real_service.token,
+            token=shared_service.token,
             project="acme",
             agent=agent,
             state_dir=tmp_path / f"typo-{len(url)}" / "state",
@@ -401,11 +426,11 @@ def test_r1_an_agent_the_service_does_not_have_is_an_error_not_an_empty_memory(
     "url", ["file:///srv/memory", "/srv/memory", "ext::sh -c touch% /tmp/x", "ssh://host/x"]
 )
 def test_r1_only_the_service_s_http_address_is_synced_with(
-    real_service: RealService, tmp_path: Path, url: str
+    shared_service: RealService, tmp_path: Path, url: str
 ) -> None:
     """git would sync with a path, file://, ssh or ext:: as readily, past every rule the
     service enforces on a push: remote mode refuses any address but http(s)."""
-    copy = machine(real_service, tmp_path, "odd", url=url)
+    copy = machine(shared_service, AGENT, tmp_path, "odd", url=url)
     with pytest.raises(RemoteError, match=r"http\(s\)://host\[:port\]"):
         copy.sync(None)
     assert copy.git_environment()["GIT_ALLOW_PROTOCOL"] == "http:https"
@@ -423,7 +448,7 @@ def test_r1_a_push_the_service_refuses_says_why_not_git_s_last_words(tmp_path: P
     service = RealService(serve(tmp_path / "data", env, log_path=tmp_path / "log"), TOKEN)
     try:
         service.create_agent(AGENT)
-        laptop = machine(service, tmp_path, "laptop")
+        laptop = machine(service, AGENT, tmp_path, "laptop")
         synced(laptop)
         big = "---\ndescription: big\n---\n" + os.urandom(30_000).hex() + "\n"
         append(laptop.memory_root / "user" / "big.md", big)
@@ -435,13 +460,16 @@ def test_r1_a_push_the_service_refuses_says_why_not_git_s_last_words(tmp_path: P
 
 
 def test_r1_a_failed_exchange_carries_the_reason_the_service_gave(
-    real_service: RealService, served_root: Path, two_machines: tuple[RemoteCopy, RemoteCopy]
+    shared_service: RealService,
+    new_agent: str,
+    served_root: Path,
+    two_machines: tuple[RemoteCopy, RemoteCopy],
 ) -> None:
     """git prints only "returned error: 503" for a failed exchange, never the problem's
     ``detail`` (a damaged history: what the operator must do); the sync's error carries it."""
     laptop, _ = two_machines
     synced(laptop)
-    history = layout.history_root(real_service.data_dir, AGENT) / "user.git"
+    history = layout.history_root(shared_service.data_dir, new_agent) / "user.git"
     shutil.rmtree(history)
     history.write_text("not a repository\n", encoding="utf-8")
     append(laptop.memory_root / "user" / "MEMORY.md", "- [Uv](uv.md) use uv\n")
@@ -451,11 +479,14 @@ def test_r1_a_failed_exchange_carries_the_reason_the_service_gave(
     assert not result.ok and result.waiting
     assert "503" in (result.error or "")
     assert "the service says: the history of scope 'user' is not a folder" in (result.error or "")
-    assert real_service.token not in (result.error or "")
+    assert shared_service.token not in (result.error or "")
 
 
 def test_r2_a_wiped_local_copy_is_put_back_never_sent_as_deleting_every_memory(
-    real_service: RealService, served_root: Path, two_machines: tuple[RemoteCopy, RemoteCopy]
+    shared_service: RealService,
+    new_agent: str,
+    served_root: Path,
+    two_machines: tuple[RemoteCopy, RemoteCopy],
 ) -> None:
     """A machine's copy folder removed (a cleaned cache, a state dir made again) would read
     as every memory deleted, and the sync would delete the scope on the service and then on
@@ -482,7 +513,10 @@ def test_r2_a_wiped_local_copy_is_put_back_never_sent_as_deleting_every_memory(
 
 
 def test_r2_a_wiped_copy_of_a_scope_holding_only_its_index_is_put_back(
-    real_service: RealService, served_root: Path, two_machines: tuple[RemoteCopy, RemoteCopy]
+    shared_service: RealService,
+    new_agent: str,
+    served_root: Path,
+    two_machines: tuple[RemoteCopy, RemoteCopy],
 ) -> None:
     """A new scope holds its ``MEMORY.md`` alone: its copy folder removed is a lost copy as
     surely as one of many files (nobody deletes a scope's index to delete its memories), so it

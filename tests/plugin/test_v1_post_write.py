@@ -232,24 +232,24 @@ def test_v1_status_says_when_an_earlier_install_has_no_post_write_hook(
 # --- each harness's hook as a process, on its real CLI's input --------------------------------
 
 
-def wait_for_version(service: RealService, key: str, source: str) -> dict[str, Any]:
-    """The newest version of ``key`` from ``source``; the hook's detached process sends it
-    after the hook has exited."""
-    version: dict[str, Any] | None = service.wait_for_version("coder", key, source)
+def wait_for_version(service: RealService, agent: str, key: str, source: str) -> dict[str, Any]:
+    """The newest version of ``agent``'s scope ``key`` from ``source``; the hook's detached
+    process sends it after the hook has exited."""
+    version: dict[str, Any] | None = service.wait_for_version(agent, key, source)
     assert version is not None, (
-        f"no {source} version of {key}: {service.scope_versions('coder', key)}"
+        f"no {source} version of {key}: {service.scope_versions(agent, key)}"
     )
     return version
 
 
-def hook_flags(service: RealService, root: Path, tmp_path: Path) -> list[str]:
+def hook_flags(service: RealService, agent: str, root: Path, tmp_path: Path) -> list[str]:
     return [
         "--url",
         service.url,
         "--project",
         "acme",
         "--agent",
-        "coder",
+        agent,
         "--memory-root",
         str(root),
         "--state-dir",
@@ -259,29 +259,33 @@ def hook_flags(service: RealService, root: Path, tmp_path: Path) -> list[str]:
 
 @pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
 async def test_v1_post_write_hook_records_a_version_naming_session_harness_and_tool(
-    real_service: RealService, memory_root: Path, tmp_path: Path, harness: str
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
+    harness: str,
 ) -> None:
     workspace = tmp_path / "src" / "shop-api"
     workspace.mkdir(parents=True)
     key = workspace_memory_key(workspace)
-    target = memory_root / key / "hooks.md"
+    target = shared_memory_root / key / "hooks.md"
     target.parent.mkdir()
     target.write_text(TOPIC, encoding="utf-8")  # what the tool wrote, as the hook sees it after
     fixture, session_id, tool = RECORDED[harness]
     stdin = hook_fixture(fixture, workspace=str(workspace), target=str(target))
     env = {"HOME": str(tmp_path / "home")}
-    flags = hook_flags(real_service, memory_root, tmp_path)
+    flags = hook_flags(shared_service, new_agent, shared_memory_root, tmp_path)
     if harness == "claude-code":  # as installed: the token in the settings' env, or a file
-        env["HARNESS_MEMORY_TOKEN"] = real_service.token
+        env["HARNESS_MEMORY_TOKEN"] = shared_service.token
     else:
         token_file = tmp_path / "token"
-        token_file.write_text(real_service.token + "\n", encoding="utf-8")
+        token_file.write_text(shared_service.token + "\n", encoding="utf-8")
         token_file.chmod(0o600)
         flags += ["--token-file", str(token_file)]
     done = await run_cli("hook", harness, EVENTS[harness][2], *flags, stdin=stdin, env=env)
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
 
-    version = wait_for_version(real_service, key, "write")
+    version = wait_for_version(shared_service, new_agent, key, "write")
     assert version["author"]["sessionId"] == session_id
     assert version["author"]["harness"] == harness
     assert version["author"]["tool"] == tool
@@ -292,18 +296,22 @@ async def test_v1_post_write_hook_records_a_version_naming_session_harness_and_t
     "fixture", ["post_tool_use_bash.json", "post_tool_use_edit.json"], ids=["Bash", "Edit"]
 )
 async def test_v1_claude_code_records_a_shell_write_and_an_edit_too(
-    real_service: RealService, memory_root: Path, tmp_path: Path, fixture: str
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
+    fixture: str,
 ) -> None:
     workspace = tmp_path / "src" / "shop-api"
     workspace.mkdir(parents=True)
-    target = memory_root / "user" / "shell-note.md"
+    target = shared_memory_root / "user" / "shell-note.md"
     target.write_text(TOPIC, encoding="utf-8")
     stdin = hook_fixture(fixture, workspace=str(workspace), target=str(target))
-    env = {"HARNESS_MEMORY_TOKEN": real_service.token, "HOME": str(tmp_path / "home")}
-    flags = hook_flags(real_service, memory_root, tmp_path)
+    env = {"HARNESS_MEMORY_TOKEN": shared_service.token, "HOME": str(tmp_path / "home")}
+    flags = hook_flags(shared_service, new_agent, shared_memory_root, tmp_path)
     done = await run_cli("hook", "claude-code", "post-tool-use", *flags, stdin=stdin, env=env)
     assert done.returncode == 0, done.stderr
-    version = wait_for_version(real_service, "user", "write")
+    version = wait_for_version(shared_service, new_agent, "user", "write")
     assert version["author"]["tool"] == json.loads(stdin)["tool_name"]
     assert any(change["file"] == "shell-note.md" for change in version["files"])
 

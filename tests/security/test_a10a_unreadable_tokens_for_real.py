@@ -9,46 +9,14 @@ must never act as if it held none.
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from memory_api.store.tokens import TokenStore
 
-from tests.support.serve import ServedProcess, serve
-
-NO_DAC = ("-dac_override", "-dac_read_search")
-
-
-def _prefix() -> tuple[str, ...]:
-    if os.geteuid() != 0:
-        return ()
-    setpriv = shutil.which("setpriv")
-    if setpriv is None:
-        pytest.skip("running as root without setpriv: a mode of 000 would not refuse a read")
-    caps = ",".join(NO_DAC)
-    return (setpriv, f"--inh-caps={caps}", f"--bounding-set={caps}")
-
-
-def _call(
-    base: str, method: str, path: str, token: str | None = None, body: object = None
-) -> tuple[int, dict[str, object]]:
-    headers = {"Content-Type": "application/json"}
-    if token is not None:
-        headers["Authorization"] = f"Bearer {token}"
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(  # noqa: S310 - the loopback service
-        base + path, data=data, method=method, headers=headers
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=30) as answer:  # noqa: S310 - loopback
-            return answer.status, json.loads(answer.read() or b"{}")
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read() or b"{}")
+from tests.support.refused_account import request_json, serve_refused
+from tests.support.serve import ServedProcess
 
 
 @pytest.fixture
@@ -56,8 +24,7 @@ def served(tmp_path: Path) -> Iterator[tuple[ServedProcess, str]]:
     data_dir = tmp_path / "data"
     data_dir.mkdir()
     _, secret = TokenStore(data_dir).create("ops", None)
-    env = {name: value for name, value in os.environ.items() if name != "MEMORY_API_TOKENS"}
-    process = serve(data_dir, env, command_prefix=_prefix())
+    process = serve_refused(data_dir)
     try:
         yield process, secret
     finally:
@@ -72,7 +39,8 @@ def test_a10a_a_token_folder_or_file_the_service_may_not_read_refuses_with_503(
     process, secret = served
     base, tokens = process.base_url, process.data_dir / "tokens"
     assert (
-        _call(base, "POST", "/api/projects/acme/agents", secret, {"id": "c", "name": "C"})[0] == 201
+        request_json(base, "POST", "/api/projects/acme/agents", secret, {"id": "c", "name": "C"})[0]
+        == 201
     )
     topic = process.data_dir / "agents" / "c" / "agent_state" / "memory" / "user" / "keep.md"
     topic.write_text("---\ndescription: keep\n---\nbody\n", encoding="utf-8")
@@ -81,16 +49,16 @@ def test_a10a_a_token_folder_or_file_the_service_may_not_read_refuses_with_503(
     for locked in (tokens, tokens / "ops.json"):
         locked.chmod(0o000)
         for token in (None, secret):
-            status, problem = _call(base, "DELETE", delete, token)
+            status, problem = request_json(base, "DELETE", delete, token)
             assert status == 503, problem
             assert "bearer tokens cannot be read" in str(problem["detail"])
         assert topic.exists()
-        status, ready = _call(base, "GET", "/readyz")
+        status, ready = request_json(base, "GET", "/readyz")
         assert status == 503 and "Permission denied" in json.dumps(ready), ready
-        assert _call(base, "GET", "/healthz")[0] == 200
+        assert request_json(base, "GET", "/healthz")[0] == 200
         locked.chmod(0o700)
-        assert _call(base, "GET", "/api/me", secret)[1]["name"] == "ops"
-        assert _call(base, "GET", "/api/me")[0] == 401  # a token exists: none is still 401
+        assert request_json(base, "GET", "/api/me", secret)[1]["name"] == "ops"
+        assert request_json(base, "GET", "/api/me")[0] == 401  # a token exists: none is still 401
 
     log = process.log_text()
     assert log.count("the bearer tokens cannot be read") == 2, log  # once per fault, not flood

@@ -16,42 +16,29 @@ namespace; the full disk is in ``tests/plugin/test_service_on_a_full_disk.py``.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from aiohttp.test_utils import unused_port
 from harness_memory.remote import RemoteCopy
 from memory_core import layout
 
 from tests.plugin.helpers import hook_fixture, run_cli
-from tests.security.test_a10a_unreadable_tokens_for_real import _prefix
 from tests.security.test_q2b_unreadable_memory_files_for_real import AGENT, call
-from tests.support.serve import ServedProcess, serve, venv_bin
+from tests.support.refused_account import offline_session_meta, refused_service
+from tests.support.serve import ServedProcess, code_under_test, serve
 
 NOT_CREATED = "could not create its folder (Permission denied)"
-CODE_UNDER_TEST = {"PYTHONPATH": os.environ["PYTHONPATH"]} if "PYTHONPATH" in os.environ else {}
-"""A checkout's code for the harness's processes (the installed package's otherwise)."""
 USER_LINE = "- [Prefers pnpm](prefers-pnpm.md) — pnpm, never npm"
 
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[ServedProcess]:
-    if os.geteuid() != 0:
-        pytest.skip("a service refused like any account needs root to drop CAP_DAC_OVERRIDE")
-    data_dir = tmp_path / "data"
-    data_dir.mkdir()
-    env = {name: value for name, value in os.environ.items() if name != "MEMORY_API_TOKENS"}
-    process = serve(data_dir, env, command_prefix=_prefix())
-    try:
-        yield process
-    finally:
-        process.stop()
+    why = "a service refused like any account needs root to drop CAP_DAC_OVERRIDE"
+    yield from refused_service(tmp_path, why)
 
 
 def test_a9_a_workspace_scope_the_service_cannot_create_is_said_never_named_as_ready(
@@ -93,7 +80,7 @@ def test_a9_a_workspace_scope_the_service_cannot_create_is_said_never_named_as_r
         "HARNESS_MEMORY_STATE_DIR": str(tmp_path / "state"),
         "HARNESS_MEMORY_ROOT": str(root),
         "HOME": str(tmp_path / "home"),
-        **CODE_UNDER_TEST,
+        **code_under_test(),
     }
     for harness, fixture in (("codex", "codex_session_start.json"),
                              ("claude-code", "session_start.json")):  # fmt: skip
@@ -119,28 +106,9 @@ def test_a9_offline_a_scope_folder_this_account_cannot_create_is_said_too(tmp_pa
     (root / "user").mkdir(parents=True)
     (root / "user" / layout.INDEX_FILE).write_text(USER_LINE + "\n", encoding="utf-8")
     root.chmod(0o555)
-    workspace = tmp_path / "workspace"
-    workspace.mkdir()
-    env = {
-        "HARNESS_MEMORY_URL": f"http://127.0.0.1:{unused_port()}",  # nothing listens
-        "HARNESS_MEMORY_PROJECT": "acme",
-        "HARNESS_MEMORY_AGENT": "coder",
-        "HARNESS_MEMORY_ROOT": str(root),
-        "HARNESS_MEMORY_STATE_DIR": str(tmp_path / "state"),
-        "HARNESS_MEMORY_TIMEOUT": "2",
-        "HOME": str(tmp_path),
-        "PATH": os.environ.get("PATH", ""),
-        **CODE_UNDER_TEST,
-    }
-    command = [venv_bin("harness-memory"), "session-start", "--workspace", str(workspace)]
-    done = subprocess.run(
-        [*_prefix(), *command, "--format", "json"],
-        env=env, capture_output=True, text=True, check=False,
-    )  # fmt: skip
 
-    assert done.returncode == 0, done.stderr
-    meta = json.loads(done.stdout)["sessionMeta"]
-    assert meta["status"] == "offline"
+    meta = offline_session_meta(root, tmp_path)
+
     [user, ours] = meta["manifests"]
     assert "uncreated" not in user
     assert ours["uncreated"] == (
@@ -237,33 +205,6 @@ def test_a9_on_a_read_only_mount_the_workspace_scope_is_said_not_created(tmp_pat
     assert "Do not write into its Directory" in started["memory"]
 
 
-def _offline_meta(root: Path, tmp_path: Path) -> dict[str, Any]:
-    """``sessionMeta`` of an offline Session start (nothing listens) as an account the kernel
-    refuses like any other (root without ``CAP_DAC_OVERRIDE``)."""
-    workspace = tmp_path / "workspace"
-    workspace.mkdir(exist_ok=True)
-    env = {
-        "HARNESS_MEMORY_URL": f"http://127.0.0.1:{unused_port()}",
-        "HARNESS_MEMORY_PROJECT": "acme",
-        "HARNESS_MEMORY_AGENT": "coder",
-        "HARNESS_MEMORY_ROOT": str(root),
-        "HARNESS_MEMORY_STATE_DIR": str(tmp_path / "state"),
-        "HARNESS_MEMORY_TIMEOUT": "2",
-        "HOME": str(tmp_path),
-        "PATH": os.environ.get("PATH", ""),
-        **CODE_UNDER_TEST,
-    }
-    command = [venv_bin("harness-memory"), "session-start", "--workspace", str(workspace)]
-    done = subprocess.run(
-        [*_prefix(), *command, "--format", "json"],
-        env=env, capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    meta: dict[str, Any] = json.loads(done.stdout)["sessionMeta"]
-    assert meta["status"] == "offline"
-    return meta
-
-
 @pytest.mark.parametrize(
     ("read_only", "why"),
     [
@@ -286,7 +227,7 @@ def test_a9_offline_an_existing_scope_this_account_cannot_write_is_said_never_as
     (root / "user" / layout.INDEX_FILE).write_text(USER_LINE + "\n", encoding="utf-8")
     (root / read_only).chmod(0o555 if read_only == "user" else 0o444)
 
-    meta = _offline_meta(root, tmp_path)
+    meta = offline_session_meta(root, tmp_path)
 
     [user, ours] = meta["manifests"]
     assert user["uncreated"] == why

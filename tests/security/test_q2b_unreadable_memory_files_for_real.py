@@ -17,21 +17,25 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from aiohttp.test_utils import unused_port
 from memory_api.errors import READ_ACCESS_FIX
 from memory_core import layout
 
 from tests.plugin.helpers import hook_fixture, run_cli
-from tests.security.test_a10a_unreadable_tokens_for_real import _call, _prefix
 from tests.security.test_q2b_unreadable_memory_files import DENIED, codes, make_case
-from tests.support.serve import ServedProcess, serve, venv_bin
+from tests.support.refused_account import (
+    offline_session_meta,
+    refused_prefix,
+    refused_service,
+    request_json,
+)
+from tests.support.serve import ServedProcess, venv_bin
 
 NOBODY = 65534
 
 
 def call(base: str, method: str, path: str, body: object = None) -> tuple[int, Any]:
     """One request without a token (the service has none): status and decoded JSON."""
-    return _call(base, method, path, None, body)
+    return request_json(base, method, path, None, body)
 
 
 AGENT = "/api/projects/acme/agents/coder"
@@ -45,16 +49,7 @@ def _private(path: Path) -> None:
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[ServedProcess]:
-    if os.geteuid() != 0:
-        pytest.skip("giving a file to another account needs root")
-    data_dir = tmp_path / "data"
-    data_dir.mkdir()
-    env = {name: value for name, value in os.environ.items() if name != "MEMORY_API_TOKENS"}
-    process = serve(data_dir, env, command_prefix=_prefix())
-    try:
-        yield process
-    finally:
-        process.stop()
+    yield from refused_service(tmp_path, "giving a file to another account needs root")
 
 
 def test_unreadable_memory_files_for_real_are_listed_named_and_never_nothing_saved(
@@ -161,27 +156,9 @@ def test_unreadable_memory_files_for_real_offline_the_harness_says_so_too(tmp_pa
     root = layout.memory_root(tmp_path / "data", "coder")
     make_case(root / "user")
     _private(root / "user" / layout.INDEX_FILE)
-    workspace = tmp_path / "workspace"
-    workspace.mkdir()
-    env = {
-        "HARNESS_MEMORY_URL": f"http://127.0.0.1:{unused_port()}",  # nothing listens
-        "HARNESS_MEMORY_PROJECT": "acme",
-        "HARNESS_MEMORY_AGENT": "coder",
-        "HARNESS_MEMORY_ROOT": str(root),
-        "HARNESS_MEMORY_STATE_DIR": str(tmp_path / "state"),
-        "HARNESS_MEMORY_TIMEOUT": "2",
-        "HOME": str(tmp_path),
-        "PATH": os.environ.get("PATH", ""),
-    }
-    command = [venv_bin("harness-memory"), "session-start", "--workspace", str(workspace)]
-    done = subprocess.run(
-        [*_prefix(), *command, "--format", "json"],
-        env=env, capture_output=True, text=True, check=False,
-    )  # fmt: skip
 
-    assert done.returncode == 0, done.stderr
-    meta = json.loads(done.stdout)["sessionMeta"]
-    assert meta["status"] == "offline"
+    meta = offline_session_meta(root, tmp_path)
+
     assert "the user memory index could not be read" in meta["systemPrompt"]
     assert "Nothing saved yet: the user memory index" not in meta["systemPrompt"]
     assert meta["manifests"][0]["unreadable"] == DENIED
@@ -333,7 +310,7 @@ def _export(served: ServedProcess, archive: Path) -> subprocess.CompletedProcess
     """``memory-api memory export`` of agent coder into ``archive``, refused like the service."""
     export = [venv_bin("memory-api"), "memory", "export", "--project", "acme", "--agent"]
     return subprocess.run(
-        [*_prefix(), *export, "coder", "-o", str(archive)],
+        [*refused_prefix(), *export, "coder", "-o", str(archive)],
         env=served.env, capture_output=True, text=True, check=False,
     )  # fmt: skip
 

@@ -7,6 +7,7 @@ that use it speak HTTP to ``base_url`` and run the service's CLI with its ``env`
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -31,6 +32,13 @@ def venv_bin(name: str) -> str:
     """
     beside = Path(sys.executable).with_name(name)
     return str(beside) if beside.exists() else name
+
+
+def code_under_test() -> dict[str, str]:
+    """``PYTHONPATH`` for a child process's environment where a checkout names the code under
+    test (else empty): the child then runs that code, not the installed package's."""
+    path = os.environ.get("PYTHONPATH")
+    return {"PYTHONPATH": path} if path else {}
 
 
 @dataclass

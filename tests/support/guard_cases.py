@@ -1,0 +1,125 @@
+"""The write guard's hook as the P-3 tests drive it: a data dir laid out for it, its answer to a
+tool call, the refusal's reason, and the check that a refused shell command was a real bypass.
+
+:class:`Layout` is a data dir with agent ``coder`` (its user scope, the Session's own scope,
+another Workspace's scope, a Workspace with a symlink into that one); :func:`answer` runs a
+harness's pre-tool hook in this process (:func:`harness_memory.cli.main` with the hook's JSON on
+stdin, as the hook command runs it); :func:`fill` puts the layout's paths into a command
+written with ``{root}``, ``{other}``, ``{own}``…; :func:`assert_refused_and_bash_writes` is the
+check of every "refused however spelled" case.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from harness_memory.cli import main
+from memory_core import layout
+from memory_core.keys import workspace_memory_key
+
+SHELL = {
+    "claude-code": ("pre-tool-use", "Bash"),
+    "codex": ("pre-tool-use", "Bash"),
+    "gemini": ("before-tool", "run_shell_command"),
+}
+"""Each harness's pre-tool hook event and its shell tool's name."""
+MCP = {
+    "claude-code": "mcp__files__write_file",
+    "codex": "mcp__files__write_file",
+    "gemini": "mcp_files_write_file",
+}
+"""Each harness's name of the ``write_file`` tool of an MCP server called ``files``."""
+
+
+class Layout:
+    """A data dir with agent ``coder``: its user scope, the Session's own scope, another
+    Workspace's scope (``other``), and a Workspace holding a symlink into ``other``."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.data = tmp_path / "data"
+        self.root = layout.memory_root(self.data, "coder")
+        self.workspace = tmp_path / "src" / "my-app"
+        self.workspace.mkdir(parents=True)
+        self.own = workspace_memory_key(self.workspace)
+        self.other = workspace_memory_key(tmp_path / "src" / "billing")
+        for scope in ("user", self.own, self.other):
+            (self.root / scope).mkdir(parents=True)
+            (self.root / scope / "MEMORY.md").write_text("", encoding="utf-8")
+        (self.workspace / "notes").symlink_to(self.root / self.other)
+        self.state = tmp_path / "state"
+
+
+def guarded_layout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Layout:
+    """A :class:`Layout` under ``tmp_path`` with ``HOME`` the data dir (so ``~/agents/…``
+    names the memory root) and ``UNSET_VARIABLE`` unset, for the test's duration."""
+    found = Layout(tmp_path)
+    monkeypatch.setenv("HOME", str(found.data))
+    monkeypatch.delenv("UNSET_VARIABLE", raising=False)
+    return found
+
+
+def answer(where: Layout, harness: str, tool: str, arguments: dict[str, Any]) -> Any:
+    """The decoded JSON ``harness``'s pre-tool hook prints for a call of ``tool`` with
+    ``arguments`` in the Workspace (None when it prints nothing: the call is allowed)."""
+    event = SHELL[harness][0]
+    hook = {
+        "session_id": "s-1",
+        "cwd": str(where.workspace),
+        "hook_event_name": "PreToolUse" if harness != "gemini" else "BeforeTool",
+        "tool_name": tool,
+        "tool_input": arguments,
+    }
+    flags = ["--memory-root", str(where.root), "--state-dir", str(where.state)]
+    out = io.StringIO()
+    stdin = io.BytesIO(json.dumps(hook).encode())
+    assert main(["hook", harness, event, *flags], environ={}, stdin=stdin, stdout=out) == 0
+    return json.loads(out.getvalue()) if out.getvalue() else None
+
+
+def refusal(result: Any) -> str | None:
+    """The reason of a hook's answer that denies (asserted to deny); None for no answer."""
+    if result is None:
+        return None
+    if "decision" in result:
+        assert result["decision"] == "deny"
+        return str(result["reason"])
+    specific = result["hookSpecificOutput"]
+    assert specific["permissionDecision"] == "deny"
+    return str(specific["permissionDecisionReason"])
+
+
+def fill(command: str, where: Layout) -> str:
+    """``command`` with the layout's paths put in: ``{root}``, ``{data}``, ``{root_tail}`` (the
+    root without its first ``/``), ``{other}``, ``{other_hex}`` (its first letter in hex),
+    ``{other_tail}``, ``{own}``, ``{state_dir}`` (the root's parent), ``{workspace}``."""
+    return command.format(
+        root=where.root,
+        data=where.data,
+        root_tail=str(where.root)[1:],
+        other=where.other,
+        other_hex=where.other[0].encode().hex(),
+        other_tail=where.other[1:],
+        own=where.own,
+        state_dir=where.root.parent,
+        workspace=where.workspace,
+    )
+
+
+def assert_refused_and_bash_writes(where: Layout, harness: str, command: str) -> None:
+    """``command`` (filled) through ``harness``'s shell tool is refused by the guard; then bash
+    runs it and it really writes into the other scope: the refused form was a real bypass."""
+    shell = fill(command, where)
+    other = where.root / where.other
+
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": shell}))
+
+    assert reason is not None, shell
+    assert reason.startswith("Agent Memory write guard: ")
+    before = set(other.iterdir())
+    subprocess.run(["bash", "-c", shell], cwd=where.workspace, check=True, capture_output=True)
+    assert set(other.iterdir()) - before, f"bash wrote nothing into the other scope: {shell}"
