@@ -359,6 +359,38 @@ def test_r1_a_local_copy_is_not_synced_for_a_workspace_whose_key_is_unknown(
 
 
 @pytest.mark.parametrize(
+    ("folder", "problem"),
+    [(b"caf\xe9", "is not UTF-8"), (b"a\x1b[2Jb", "must not hold control characters")],
+)
+def test_r1_k5_a_workspace_whose_path_no_marker_can_hold_gets_no_scope(
+    tmp_path: Path, folder: bytes, problem: str
+) -> None:
+    """K-5: the marker holds the real path, UTF-8, one line. A Workspace folder named in
+    another encoding, or holding a control character, made a local scope whose marker held
+    those bytes (and pushed it, the service making a scope without a marker); now a named
+    RemoteError before any scope is asked for (the Session start fails open saying why), and
+    the post-write and Session-end hooks send the user scope only."""
+    workspace = os.fsdecode(os.fsencode(tmp_path) + b"/" + folder)
+    Path(workspace).mkdir()
+    copy = RemoteCopy(
+        url="http://127.0.0.1:9",
+        token=None,
+        project="acme",
+        agent=AGENT,
+        state_dir=tmp_path / "state",
+        timeout=1.0,
+    )
+
+    with pytest.raises(RemoteError, match=problem):
+        copy.sync(workspace)
+    assert not copy.memory_root.exists() or list(copy.memory_root.iterdir()) == []
+    settings = HarnessSettings(
+        url="http://127.0.0.1:9", token=None, project="acme", agent="coder", state_dir=tmp_path
+    )
+    assert session_scopes(HookInput(session_id=None, cwd=workspace), settings) == (["user"], None)
+
+
+@pytest.mark.parametrize(
     ("host", "name"),
     [
         ("laptop\u202egpj.exe", "laptopgpj.exe"),

@@ -58,6 +58,7 @@ __all__ = [
     "placeholder_problem",
     "python_regex",
     "utf8_length",
+    "workspace_path_problem",
 ]
 
 MAX_UTF8_BYTES_KEYWORD = "x-maxUtf8Bytes"
@@ -243,6 +244,17 @@ WORKSPACE_PATH_RULE = TextRule(
 A relative path would be resolved against the service's own working directory, which means
 nothing to the harness; a control character would split the one-line ``.workspace`` marker (K-5).
 """
+
+
+def workspace_path_problem(workspace: str) -> str | None:
+    """Why the service refuses ``workspace`` as a Session's Workspace path (A-9, K-5: its
+    marker holds the real path, UTF-8, one line), as words after "it", or None: ``"is not
+    UTF-8"`` for a folder named in another encoding (Python reads such bytes as lone
+    surrogates, which JSON cannot carry), else the :data:`WORKSPACE_PATH_RULE` refusal (a
+    control character, not absolute, over 4096 bytes)."""
+    if utf8_length(workspace) is None:
+        return "is not UTF-8"
+    return WORKSPACE_PATH_RULE.problem(workspace)
 
 
 def marker_problem(raw: bytes) -> tuple[str, str | None]:

@@ -71,7 +71,12 @@ from memory_core.keys import (
     key_for_real_path,
     real_path,
 )
-from memory_core.rules import CONTROL_CLASS, MACHINE_NAME_MAX, MACHINE_NAME_RULE
+from memory_core.rules import (
+    CONTROL_CLASS,
+    MACHINE_NAME_MAX,
+    MACHINE_NAME_RULE,
+    workspace_path_problem,
+)
 
 from harness_memory.errors import TOKEN_SENT, unauthorized_hint
 from harness_memory.settings import remote_memory_root
@@ -103,11 +108,16 @@ class RemoteError(Exception):
 
 def _real_workspace(workspace: str) -> str:
     """``workspace``'s real path on this machine (K-1); :class:`RemoteError` when a symlink on
-    its way cannot be read."""
+    its way cannot be read, or when it is no path a Session start takes (not UTF-8, a control
+    character: its ``.workspace`` marker could not be written as K-5 says)."""
     try:
-        return real_path(workspace)
+        real = real_path(workspace)
     except UnresolvablePath as error:
         raise RemoteError(f"the Workspace's real path cannot be known: {error}") from None
+    problem = workspace_path_problem(real)
+    if problem is not None:  # its marker could not be written as K-5 says, nor taken (R-1)
+        raise RemoteError(f"the Workspace path {real!r} has no memory scope: it {problem}")
+    return real
 
 
 class SyncResult:
