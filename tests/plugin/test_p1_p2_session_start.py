@@ -201,6 +201,18 @@ async def test_p2_a_workspace_path_the_service_refuses_fails_open_saying_why_wit
     assert service.calls == []
 
 
+@pytest.mark.parametrize("url", ["http://[::1", "http://[::1:8765/", "https://[memory]:8765"])
+async def test_p2_a_service_url_that_is_no_url_fails_open_saying_so(url: str) -> None:
+    """A URL ``urlsplit`` refuses (an unclosed IPv6 bracket, a bracketed host that is no
+    address) failed open as "unexpected error: ValueError('Invalid IPv6 URL')" with a
+    traceback in the harness's log; it is the named error of any URL that is not
+    http(s)://host[:port]."""
+    result = await start(url, TEMPLATE, session_id="s-1")
+    assert_failed_open(result, "unreachable", "must be http(s)://host[:port]", url.rstrip("/"))
+    with pytest.raises(ServiceUnreachableError, match=r"http\(s\)://host\[:port\]"):
+        MemoryClient(url)
+
+
 async def test_client_raises_named_errors(service: ScriptedService) -> None:
     cases: list[tuple[str, type[Exception]]] = [
         ("not-found", ServiceRejectedError),

@@ -430,7 +430,15 @@ def test_r1_an_agent_the_service_does_not_have_is_an_error_not_an_empty_memory(
 
 
 @pytest.mark.parametrize(
-    "url", ["file:///srv/memory", "/srv/memory", "ext::sh -c touch% /tmp/x", "ssh://host/x"]
+    "url",
+    [
+        "file:///srv/memory",
+        "/srv/memory",
+        "ext::sh -c touch% /tmp/x",
+        "ssh://host/x",
+        "http://[::1",  # urlsplit's own ValueError ended harness-memory sync in a traceback
+        "http://[memory]:8765",
+    ],
 )
 def test_r1_only_the_service_s_http_address_is_synced_with(
     real_service: RealService, tmp_path: Path, url: str

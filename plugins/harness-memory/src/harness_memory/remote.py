@@ -78,7 +78,8 @@ from memory_core.rules import (
     workspace_path_problem,
 )
 
-from harness_memory.errors import TOKEN_SENT, unauthorized_hint
+from harness_memory.client import service_url_parts
+from harness_memory.errors import TOKEN_SENT, ServiceUnreachableError, unauthorized_hint
 from harness_memory.settings import remote_memory_root
 
 if TYPE_CHECKING:
@@ -302,14 +303,14 @@ class RemoteCopy:
         in :meth:`sync`."""
         if shutil.which("git") is None:
             raise RemoteError("remote mode needs the git program, which is not installed")
-        parts = urlsplit(self.url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
+        try:
+            service_url_parts(self.url)
+        except ServiceUnreachableError as error:
             # git would take a path, file://, ssh or ext:: too and bypass the service's rules
             raise RemoteError(
-                "remote mode syncs with the memory service at http(s)://host[:port], not a "
-                f"{parts.scheme or 'plain path'!r} address: set its address "
-                "(HARNESS_MEMORY_URL or --url)"
-            )
+                f"remote mode syncs with the memory service at http(s)://host[:port]: {error}; "
+                "set its address (HARNESS_MEMORY_URL or --url)"
+            ) from None
         scope = self.memory_root / key
         git_dir = self.sync_dir / f"{key}.git"
         try:
@@ -473,7 +474,10 @@ class RemoteCopy:
 
 def _shown(url: str) -> str:
     """``url`` without a user name or password it may carry (they are never printed)."""
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # no URL at all (an unclosed IPv6 bracket): no user name to take out
+        return url
     if "@" not in parts.netloc:
         return url
     return parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
