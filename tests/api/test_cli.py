@@ -380,3 +380,20 @@ def test_a_command_the_disk_refuses_names_the_data_dir_and_what_to_do(
         f"memory-api: the disk refused a write ({os.strerror(refusal)}): {fix} "
         f"(the data dir {data_dir.resolve()}), then run the command again\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("url", "why"),
+    [
+        ("http://[::1", "Invalid IPv6 URL"),
+        ("http://127.0.0.1:99999", "Port out of range 0-65535"),
+        ("http://127.0.0.1:port", "Port could not be cast to integer value as 'port'"),
+    ],
+)
+def test_q1_a_service_url_that_is_no_url_is_said_as_one(
+    url: str, why: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--url http://[::1`` said only "memory-api: Invalid IPv6 URL"; a port out of range was
+    "no memory-api service answers at …", as if the address had been tried."""
+    assert main(["agent", "list", "--url", url]) == 1
+    assert capsys.readouterr().err == f"memory-api: not an http(s) URL: {url!r} ({why})\n"
