@@ -454,6 +454,20 @@ async def test_r1_machine_headers_follow_their_rules(client: Client, agent: Agen
         await expect_problem(response, 400, part)
 
 
+@pytest.mark.parametrize("name", ["%FF", "caf%E9", "%C0%AF", "%ED%A0%80", "laptop%E2%80"])
+async def test_r1_a_machine_name_that_is_no_percent_encoded_utf8_is_refused(
+    client: Client, agent: AgentHome, name: str
+) -> None:
+    """``%FF`` (Latin-1, an overlong '/', a surrogate, a cut character) was decoded with
+    replacement and noted as the name U+FFFD, one no machine sent."""
+    url = f"{memory_url()}/git/user.git/info/refs"
+    headers = {"X-Memory-Machine": MACHINE, "X-Memory-Machine-Name": name}
+    response = await client.get(url, params={"service": "git-receive-pack"}, headers=headers)
+    await expect_problem(
+        response, 400, f"X-Memory-Machine-Name must be percent-encoded UTF-8: {name!r} is not"
+    )
+
+
 @pytest.mark.parametrize(
     ("name", "said"),
     [
