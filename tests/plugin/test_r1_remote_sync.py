@@ -12,6 +12,7 @@ import shutil
 import socket
 import stat
 from pathlib import Path
+from urllib.parse import quote, unquote
 
 import pytest
 from harness_memory.hooks.claude_code import HookInput
@@ -396,6 +397,7 @@ def test_r1_k5_a_workspace_whose_path_no_marker_can_hold_gets_no_scope(
         ("laptop\u202egpj.exe", "laptopgpj.exe"),
         ("ad\u200bmin\u2066", "admin"),
         ("\u200b\u202e", None),  # nothing visible left: the machine's id
+        ("lap\udcfftop", "laptop"),  # a byte that is no UTF-8 (b"lap\xfftop"), as Python reads it
     ],
 )
 def test_r1_i9_the_host_name_is_sent_without_hidden_characters(
@@ -406,6 +408,8 @@ def test_r1_i9_the_host_name_is_sent_without_hidden_characters(
     monkeypatch.setattr(socket, "gethostname", lambda: host)
     machine_id, sent = machine_identity(tmp_path)
     assert sent == (name or machine_id)
+    # the header git sends it in: percent-encoded UTF-8, read back as the service reads it
+    assert unquote(quote(sent, safe=""), errors="strict") == sent
 
 
 def test_r1_an_agent_the_service_does_not_have_is_an_error_not_an_empty_memory(

@@ -100,7 +100,10 @@ MIN_GIT_TIMEOUT_S = 10.0
 """Seconds one git exchange may take at least, whatever the request timeout (a first fetch of a
 large scope takes longer than one JSON request)."""
 _STATE_FILE = "sync-state.json"
-_NOT_IN_MACHINE_NAME = re.compile(f"[{CONTROL_CLASS}{HIDDEN_CANDIDATES}]")
+_NOT_IN_MACHINE_NAME = re.compile(f"[{CONTROL_CLASS}{HIDDEN_CANDIDATES}\\ud800-\\udfff]")
+"""What a host name loses to become the machine's name: control and hidden characters (I-9),
+and the lone surrogates Python reads a host name's bytes that are no UTF-8 as (``lap\\xfftop``
+failed every sync with UnicodeEncodeError where the name is percent-encoded for git)."""
 
 
 class RemoteError(Exception):
