@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import os
@@ -346,3 +347,53 @@ def test_q1_help_speaks_to_users_not_in_requirement_ids() -> None:
     assert len(helps) >= 14  # memory-api and each of its commands
     found = [match for text in helps for match in re.findall(r"\b[A-Z]-\d+[a-z]?\b", text)]
     assert found == []
+
+
+@pytest.mark.parametrize(
+    ("refusal", "fix"),
+    [
+        (errno.ENOSPC, "free space on its volume"),
+        (errno.EROFS, "mount it writable"),
+        (errno.EDQUOT, "free space within the disk quota"),
+    ],
+)
+def test_a_command_the_disk_refuses_names_the_data_dir_and_what_to_do(
+    data_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    refusal: int,
+    fix: str,
+) -> None:
+    """``token create`` (or ``agent create``, ``demo seed``) on a full or read-only disk said
+    only "memory-api: [Errno 28] No space left on device": no place, nothing to do."""
+    from memory_api.store import tokens
+
+    def refused(*_: object, **__: object) -> bool:
+        raise OSError(refusal, os.strerror(refusal))
+
+    monkeypatch.setenv("MEMORY_API_DATA_DIR", str(data_dir))
+    monkeypatch.delenv("MEMORY_API_TOKENS", raising=False)
+    monkeypatch.setattr(tokens, "create_new_bytes", refused)
+    assert main(["token", "create", "--name", "ops"]) == 1
+    said = capsys.readouterr().err
+    assert said == (
+        f"memory-api: the disk refused a write ({os.strerror(refusal)}): {fix} "
+        f"(the data dir {data_dir.resolve()}), then run the command again\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("url", "why"),
+    [
+        ("http://[::1", "Invalid IPv6 URL"),
+        ("http://127.0.0.1:99999", "Port out of range 0-65535"),
+        ("http://127.0.0.1:port", "Port could not be cast to integer value as 'port'"),
+    ],
+)
+def test_q1_a_service_url_that_is_no_url_is_said_as_one(
+    url: str, why: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--url http://[::1`` said only "memory-api: Invalid IPv6 URL"; a port out of range was
+    "no memory-api service answers at …", as if the address had been tried."""
+    assert main(["agent", "list", "--url", url]) == 1
+    assert capsys.readouterr().err == f"memory-api: not an http(s) URL: {url!r} ({why})\n"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 from memory_api.appkeys import get_draft_store
@@ -106,3 +107,33 @@ async def test_a12_i9_tabs_line_ends_and_joined_emoji_are_no_hidden_characters(
     prompt = "update memory:\r\n\tkeep 👨\u200d👩\u200d👧 and מחיר\u200f 42"
     created = await ok_json(await client.post(DRAFTS, json={"prompt": prompt}), 201)
     assert created["prompt"] == prompt
+
+
+async def test_a12_creating_a_draft_reads_no_live_draft(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The sweep on each create read and decoded every draft file: N live drafts of up to a
+    request body each made every create read N of them (200 drafts of 900 KB: 0.7 s a create,
+    77 s in all, growing with the square of the count). A draft written within the TTL is
+    live and is not read; an expired one is still swept, and a live one still answers."""
+    from memory_api.store import drafts
+
+    made = [await ok_json(await client.post(DRAFTS, json={"prompt": "p" * 1000}), 201)]
+    for _ in range(20):
+        made.append(await ok_json(await client.post(DRAFTS, json={"prompt": "p"}), 201))
+    real_load = drafts._load
+    read: list[str] = []
+
+    def counted_load(path: Path) -> object:
+        read.append(path.name)
+        return real_load(path)
+
+    monkeypatch.setattr(drafts, "_load", counted_load)
+    await ok_json(await client.post(DRAFTS, json={"prompt": "one more"}), 201)
+    assert read == []
+    assert await ok_json(await client.get(f"{DRAFTS}/{made[0]['id']}")) == made[0]
+
+    store = get_draft_store(client.app)
+    store.clock = lambda: datetime.now(UTC) + timedelta(hours=2)
+    assert await store.sweep() == 22
+    assert not any(store.directory.iterdir())

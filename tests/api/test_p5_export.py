@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import io
 import json
 import os
@@ -360,3 +361,29 @@ def test_p5_export_archives_what_a_symlink_in_a_scope_gives_the_service(
     assert f"not archived: {workspace.name}/outside.md: a symlink to outside the memory root" in (
         printed
     )
+
+
+def test_p5_an_export_the_disk_refuses_names_the_archive_and_leaves_nothing(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk while the archive is written: it said only "[Errno 28] No space left on
+    device". It names the archive and what to do; nothing is left under its name, no temp
+    file beside it, and an archive that was there before is kept."""
+    from memory_api.transfer import exporter
+
+    def disk_full(*_: object) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(exporter, "_export_scope", disk_full)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "old.tar.gz").write_bytes(b"the archive of yesterday")
+    for name in ("new.tar.gz", "old.tar.gz"):
+        argv = ["memory", "export", "--project", PROJECT, "--agent", "coder", "-o", str(out / name)]
+        assert main(argv) == 1
+        said = capsys.readouterr().err
+        assert f"memory-api: the archive {out / name} could not be written " in said
+        assert "(No space left on device): nothing was left under its name" in said
+        assert "[Errno" not in said
+    assert sorted(path.name for path in out.iterdir()) == ["old.tar.gz"]
+    assert (out / "old.tar.gz").read_bytes() == b"the archive of yesterday"

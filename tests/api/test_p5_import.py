@@ -8,7 +8,9 @@ name with a space, snake_case names, ``metadata.type``, extra fields).
 
 from __future__ import annotations
 
+import errno
 import io
+import itertools
 import os
 import shutil
 from pathlib import Path
@@ -420,3 +422,42 @@ def test_p5_the_index_merged_counts_the_source_index_lines_not_the_lines_made(
     out = capsys.readouterr().out
     assert "index: 1 line merged into MEMORY.md" in out  # the source index held one line
     assert "index line made" in out and "orphan.md" in out  # the other has its own row
+
+
+def test_p5_an_import_the_disk_stops_half_way_says_so_and_the_same_run_finishes_it(
+    env: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk after the first file: the import said only "[Errno 28] No space left on
+    device" (no scope, nothing on what was left). It names the scope and the cause, says the
+    files written are whole, and the same import run again ends as one that was never stopped
+    (nothing imported twice)."""
+    from memory_api.store.exclusive import create_new_bytes as real_create
+    from memory_api.transfer import importer
+
+    written = itertools.count()
+
+    def disk_full_after_one(path: Path, data: bytes, **kwargs: bool) -> bool:
+        if next(written) >= 1:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real_create(path, data, **kwargs)
+
+    monkeypatch.setattr(importer, "create_new_bytes", disk_full_after_one)
+    assert run(str(CASE / "memory"), "--user") == 1
+    said = capsys.readouterr().err
+    assert "memory-api: the import stopped in scope user (No space left on device)" in said
+    assert "every file it wrote is whole" in said
+    assert "run the same import again" in said
+    assert "[Errno" not in said
+    stopped = sorted(path.name for path in user_scope(env).iterdir())
+    assert len(stopped) == 1
+
+    monkeypatch.setattr(importer, "create_new_bytes", real_create)
+    assert run(str(CASE / "memory"), "--user") == 0
+    finished = snapshot(user_scope(env))
+    assert main(["agent", "create", "--project", PROJECT, "--id", "fresh", "--name", "F"]) == 0
+    fresh = ["--project", PROJECT, "--agent", "fresh", "--user"]
+    assert main(["memory", "import", str(CASE / "memory"), *fresh]) == 0
+    clean = snapshot(layout.memory_root(env, "fresh") / "user")
+    assert {name: got[0] for name, got in finished.items()} == {
+        name: got[0] for name, got in clean.items()
+    }

@@ -454,6 +454,20 @@ async def test_r1_machine_headers_follow_their_rules(client: Client, agent: Agen
         await expect_problem(response, 400, part)
 
 
+@pytest.mark.parametrize("name", ["%FF", "caf%E9", "%C0%AF", "%ED%A0%80", "laptop%E2%80"])
+async def test_r1_a_machine_name_that_is_no_percent_encoded_utf8_is_refused(
+    client: Client, agent: AgentHome, name: str
+) -> None:
+    """``%FF`` (Latin-1, an overlong '/', a surrogate, a cut character) was decoded with
+    replacement and noted as the name U+FFFD, one no machine sent."""
+    url = f"{memory_url()}/git/user.git/info/refs"
+    headers = {"X-Memory-Machine": MACHINE, "X-Memory-Machine-Name": name}
+    response = await client.get(url, params={"service": "git-receive-pack"}, headers=headers)
+    await expect_problem(
+        response, 400, f"X-Memory-Machine-Name must be percent-encoded UTF-8: {name!r} is not"
+    )
+
+
 @pytest.mark.parametrize(
     ("name", "said"),
     [
@@ -620,6 +634,38 @@ async def test_r1_a_push_cannot_re_point_a_scope_at_another_workspace(
     user = next(item for item in machines["scopes"] if item["scope"] == "user")
     assert user["machines"][0]["outcomes"] == [
         ".workspace was not taken: the user scope has no marker"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("marker", "problem"),
+    [
+        # the key is the one of the path on the first line: only the rest of the marker is bad
+        ("/home/alice/code/a\x1b[2Jb\n", "must not hold control characters (newline, tab …)"),
+        ("/home/alice/code/shop\nrm -rf ~\n", "must not hold control characters (newline, tab …)"),
+    ],
+)
+async def test_r1_k5_a_pushed_marker_is_taken_only_as_a_session_start_writes_one(
+    client: Client, agent: AgentHome, tmp_path: Path, marker: str, problem: str
+) -> None:
+    """K-5: a marker is the real path, UTF-8, one line. A machine's push of one holding a
+    terminal's escape sequence or a second line under the right key was taken as it was (the
+    overview then showed the escape in the scope's title and path); it is refused as an
+    archive's is, and the scope keeps the marker it had (none, for a scope the push made)."""
+    key = key_for_real_path(marker.splitlines()[0])
+    machine = GitMachine(tmp_path / "m" / key, git_url(client, key), MACHINE, "laptop")
+    await asyncio.to_thread(machine.run, "init", "-q")
+    await asyncio.to_thread(machine.run, "remote", "add", "origin", machine.url)
+    machine.write(".workspace", marker)
+    machine.write("MEMORY.md", "- a line\n")
+    await machine.push()
+    scope = agent.root / key
+    assert (scope / "MEMORY.md").read_text(encoding="utf-8") == "- a line\n"
+    assert not (scope / ".workspace").exists()
+    outcomes = (await versions(client, key))[0]["outcomes"]
+    assert outcomes == [
+        ".workspace was not taken: it names no Workspace path a Session start could write: "
+        f"it {problem} (K-5)"
     ]
 
 

@@ -180,6 +180,39 @@ async def test_p2_bad_ids_in_the_harness_settings_fail_open_without_a_request(
     assert service.calls == []
 
 
+@pytest.mark.parametrize(
+    ("workspace", "problem"),
+    [
+        ("/home/ada/caf\udce9", "is not UTF-8"),  # a folder named in Latin-1, read by Python
+        ("/home/ada/a\x1b[2Jb", "must not hold control characters"),
+    ],
+)
+async def test_p2_a_workspace_path_the_service_refuses_fails_open_saying_why_without_a_request(
+    service: ScriptedService, workspace: str, problem: str
+) -> None:
+    """A Workspace folder whose name is not UTF-8 failed open as "unexpected error:
+    UnicodeEncodeError(…)" with a traceback in the harness's log (JSON cannot carry it); it
+    is said like the service's own refusal of a path (A-9), before anything is sent."""
+    result = await start(service.url, TEMPLATE, session_id="s-1", workspace=workspace)
+    assert_failed_open(
+        result, "invalid-workspace", "cannot be given to the memory service", problem
+    )
+    assert "Error" not in (result.session_meta.error or "")
+    assert service.calls == []
+
+
+@pytest.mark.parametrize("url", ["http://[::1", "http://[::1:8765/", "https://[memory]:8765"])
+async def test_p2_a_service_url_that_is_no_url_fails_open_saying_so(url: str) -> None:
+    """A URL ``urlsplit`` refuses (an unclosed IPv6 bracket, a bracketed host that is no
+    address) failed open as "unexpected error: ValueError('Invalid IPv6 URL')" with a
+    traceback in the harness's log; it is the named error of any URL that is not
+    http(s)://host[:port]."""
+    result = await start(url, TEMPLATE, session_id="s-1")
+    assert_failed_open(result, "unreachable", "must be http(s)://host[:port]", url.rstrip("/"))
+    with pytest.raises(ServiceUnreachableError, match=r"http\(s\)://host\[:port\]"):
+        MemoryClient(url)
+
+
 async def test_client_raises_named_errors(service: ScriptedService) -> None:
     cases: list[tuple[str, type[Exception]]] = [
         ("not-found", ServiceRejectedError),

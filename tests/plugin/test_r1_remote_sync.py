@@ -12,6 +12,7 @@ import shutil
 import socket
 import stat
 from pathlib import Path
+from urllib.parse import quote, unquote
 
 import pytest
 from harness_memory.hooks.claude_code import HookInput
@@ -381,11 +382,44 @@ def test_r1_a_local_copy_is_not_synced_for_a_workspace_whose_key_is_unknown(
 
 
 @pytest.mark.parametrize(
+    ("folder", "problem"),
+    [(b"caf\xe9", "is not UTF-8"), (b"a\x1b[2Jb", "must not hold control characters")],
+)
+def test_r1_k5_a_workspace_whose_path_no_marker_can_hold_gets_no_scope(
+    tmp_path: Path, folder: bytes, problem: str
+) -> None:
+    """K-5: the marker holds the real path, UTF-8, one line. A Workspace folder named in
+    another encoding, or holding a control character, made a local scope whose marker held
+    those bytes (and pushed it, the service making a scope without a marker); now a named
+    RemoteError before any scope is asked for (the Session start fails open saying why), and
+    the post-write and Session-end hooks send the user scope only."""
+    workspace = os.fsdecode(os.fsencode(tmp_path) + b"/" + folder)
+    Path(workspace).mkdir()
+    copy = RemoteCopy(
+        url="http://127.0.0.1:9",
+        token=None,
+        project="acme",
+        agent=AGENT,
+        state_dir=tmp_path / "state",
+        timeout=1.0,
+    )
+
+    with pytest.raises(RemoteError, match=problem):
+        copy.sync(workspace)
+    assert not copy.memory_root.exists() or list(copy.memory_root.iterdir()) == []
+    settings = HarnessSettings(
+        url="http://127.0.0.1:9", token=None, project="acme", agent="coder", state_dir=tmp_path
+    )
+    assert session_scopes(HookInput(session_id=None, cwd=workspace), settings) == (["user"], None)
+
+
+@pytest.mark.parametrize(
     ("host", "name"),
     [
         ("laptop\u202egpj.exe", "laptopgpj.exe"),
         ("ad\u200bmin\u2066", "admin"),
         ("\u200b\u202e", None),  # nothing visible left: the machine's id
+        ("lap\udcfftop", "laptop"),  # a byte that is no UTF-8 (b"lap\xfftop"), as Python reads it
     ],
 )
 def test_r1_i9_the_host_name_is_sent_without_hidden_characters(
@@ -396,6 +430,8 @@ def test_r1_i9_the_host_name_is_sent_without_hidden_characters(
     monkeypatch.setattr(socket, "gethostname", lambda: host)
     machine_id, sent = machine_identity(tmp_path)
     assert sent == (name or machine_id)
+    # the header git sends it in: percent-encoded UTF-8, read back as the service reads it
+    assert unquote(quote(sent, safe=""), errors="strict") == sent
 
 
 def test_r1_an_agent_the_service_does_not_have_is_an_error_not_an_empty_memory(
@@ -423,7 +459,15 @@ def test_r1_an_agent_the_service_does_not_have_is_an_error_not_an_empty_memory(
 
 
 @pytest.mark.parametrize(
-    "url", ["file:///srv/memory", "/srv/memory", "ext::sh -c touch% /tmp/x", "ssh://host/x"]
+    "url",
+    [
+        "file:///srv/memory",
+        "/srv/memory",
+        "ext::sh -c touch% /tmp/x",
+        "ssh://host/x",
+        "http://[::1",  # urlsplit's own ValueError ended harness-memory sync in a traceback
+        "http://[memory]:8765",
+    ],
 )
 def test_r1_only_the_service_s_http_address_is_synced_with(
     shared_service: RealService, tmp_path: Path, url: str

@@ -54,9 +54,11 @@ __all__ = [
     "WORKSPACE_PROMPT_RULE",
     "TextRule",
     "char_class",
+    "marker_problem",
     "placeholder_problem",
     "python_regex",
     "utf8_length",
+    "workspace_path_problem",
 ]
 
 MAX_UTF8_BYTES_KEYWORD = "x-maxUtf8Bytes"
@@ -242,6 +244,39 @@ WORKSPACE_PATH_RULE = TextRule(
 A relative path would be resolved against the service's own working directory, which means
 nothing to the harness; a control character would split the one-line ``.workspace`` marker (K-5).
 """
+
+
+def workspace_path_problem(workspace: str) -> str | None:
+    """Why the service refuses ``workspace`` as a Session's Workspace path (A-9, K-5: its
+    marker holds the real path, UTF-8, one line), as words after "it", or None: ``"is not
+    UTF-8"`` for a folder named in another encoding (Python reads such bytes as lone
+    surrogates, which JSON cannot carry), else the :data:`WORKSPACE_PATH_RULE` refusal (a
+    control character, not absolute, over 4096 bytes)."""
+    if utf8_length(workspace) is None:
+        return "is not UTF-8"
+    return WORKSPACE_PATH_RULE.problem(workspace)
+
+
+def marker_problem(raw: bytes) -> tuple[str, str | None]:
+    """Judge the bytes ``raw`` of a ``.workspace`` marker that comes from elsewhere (an
+    archive's, a machine's push): ``(path, problem)``, the path with its outer whitespace and
+    line end stripped, and what keeps it from being one a Session start could have written
+    (K-5: the real path, UTF-8, one line) as words after "it" (``"is not UTF-8"``, the
+    :data:`WORKSPACE_PATH_RULE` refusal: several lines, a control character, not absolute,
+    over 4096 bytes), or None. An empty marker is ``("", None)``: the caller says what none
+    means to it.
+
+    >>> marker_problem(b"/src/shop" + bytes([10]))
+    ('/src/shop', None)
+    >>> marker_problem(b"/src/a" + bytes([27]) + b"b")[1]
+    'must not hold control characters (newline, tab …)'
+    """
+    try:
+        path = raw.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        return "", "is not UTF-8"
+    return path, (WORKSPACE_PATH_RULE.problem(path) if path else None)
+
 
 DRAFT_PROMPT_RULE = TextRule(
     pattern=f"[^{WHITESPACE_CLASS}]",

@@ -17,7 +17,7 @@ from __future__ import annotations
 import http.client
 import time
 from typing import TypeVar
-from urllib.parse import quote, urlsplit
+from urllib.parse import SplitResult, quote, urlsplit
 
 import msgspec
 from memory_core.keys import check_agent_id, check_draft_id, check_project_id
@@ -43,7 +43,7 @@ from harness_memory.errors import (
 )
 from harness_memory.settings import DEFAULT_TIMEOUT_S
 
-__all__ = ["DEFAULT_TIMEOUT_S", "MAX_ANSWER_BYTES", "MemoryClient"]
+__all__ = ["DEFAULT_TIMEOUT_S", "MAX_ANSWER_BYTES", "MemoryClient", "service_url_parts"]
 MAX_ANSWER_BYTES = 64 * 1024 * 1024
 """The largest answer read; an A-9 answer at the caps is well below 1 MB."""
 
@@ -51,6 +51,26 @@ _ENCODER = msgspec.json.Encoder()
 _CHUNK = 64 * 1024
 
 _T = TypeVar("_T")
+
+
+def service_url_parts(url: str) -> SplitResult:
+    """``url`` split (``urllib.parse.urlsplit``) when it is an ``http(s)://host[:port]`` address;
+    else :class:`ServiceUnreachableError` saying so. A URL ``urlsplit`` itself refuses (an
+    unclosed IPv6 bracket, ``http://[::1``, or a bracketed host that is no address) raised
+    ``ValueError``: the Session start failed open as "unexpected error" with a traceback, and
+    ``harness-memory sync`` ended in one."""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname
+    except ValueError as error:
+        host, reason = None, f" ({error})"
+    else:
+        reason = ""
+    if host is None or parts.scheme not in {"http", "https"}:
+        raise ServiceUnreachableError(
+            f"memory service URL must be http(s)://host[:port], got {url!r}{reason}"
+        )
+    return parts
 
 
 class MemoryClient:
@@ -73,17 +93,13 @@ class MemoryClient:
         token_source: str | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
-        parts = urlsplit(self.base_url)
-        if parts.scheme not in {"http", "https"} or not parts.hostname:
-            raise ServiceUnreachableError(
-                f"memory service URL must be http(s)://host[:port], got {base_url!r}"
-            )
+        parts = service_url_parts(self.base_url)
         try:
             self._port = parts.port
         except ValueError as error:
             raise ServiceUnreachableError(f"memory service URL {base_url!r}: {error}") from None
         self._https = parts.scheme == "https"
-        self._host = parts.hostname
+        self._host = parts.hostname or ""  # never empty: service_url_parts checked it
         self._prefix = parts.path
         self._token = token
         self._token_source = (token_source or TOKEN_SENT) if token else None

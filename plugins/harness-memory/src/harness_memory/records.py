@@ -57,7 +57,8 @@ class SessionMeta(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
 
     ``system_prompt`` is the assembled prompt exactly as returned; ``duration_ms`` the wall time
     of the whole start in milliseconds; ``error``/``error_kind`` say why memory failed open
-    (``unreachable``, ``timeout``, ``rejected``, ``bad-answer``, ``invalid-id``, ``internal``);
+    (``unreachable``, ``timeout``, ``rejected``, ``bad-answer``, ``invalid-id``,
+    ``invalid-workspace``, ``internal``);
     ``manifests`` what each scope's injection kept and dropped (I-4) and ``truncated`` the scopes
     whose index was cut; ``workspace_memory_key`` is the value the key line rendered (I-2).
 

@@ -71,9 +71,15 @@ from memory_core.keys import (
     key_for_real_path,
     real_path,
 )
-from memory_core.rules import CONTROL_CLASS, MACHINE_NAME_MAX, MACHINE_NAME_RULE
+from memory_core.rules import (
+    CONTROL_CLASS,
+    MACHINE_NAME_MAX,
+    MACHINE_NAME_RULE,
+    workspace_path_problem,
+)
 
-from harness_memory.errors import TOKEN_SENT, unauthorized_hint
+from harness_memory.client import service_url_parts
+from harness_memory.errors import TOKEN_SENT, ServiceUnreachableError, unauthorized_hint
 from harness_memory.settings import ENV_PREFIX, MissingSettingsError, remote_memory_root
 
 if TYPE_CHECKING:
@@ -94,7 +100,10 @@ MIN_GIT_TIMEOUT_S = 10.0
 """Seconds one git exchange may take at least, whatever the request timeout (a first fetch of a
 large scope takes longer than one JSON request)."""
 _STATE_FILE = "sync-state.json"
-_NOT_IN_MACHINE_NAME = re.compile(f"[{CONTROL_CLASS}{HIDDEN_CANDIDATES}]")
+_NOT_IN_MACHINE_NAME = re.compile(f"[{CONTROL_CLASS}{HIDDEN_CANDIDATES}\\ud800-\\udfff]")
+"""What a host name loses to become the machine's name: control and hidden characters (I-9),
+and the lone surrogates Python reads a host name's bytes that are no UTF-8 as (``lap\\xfftop``
+failed every sync with UnicodeEncodeError where the name is percent-encoded for git)."""
 
 
 class RemoteError(Exception):
@@ -103,11 +112,16 @@ class RemoteError(Exception):
 
 def _real_workspace(workspace: str) -> str:
     """``workspace``'s real path on this machine (K-1); :class:`RemoteError` when a symlink on
-    its way cannot be read."""
+    its way cannot be read, or when it is no path a Session start takes (not UTF-8, a control
+    character: its ``.workspace`` marker could not be written as K-5 says)."""
     try:
-        return real_path(workspace)
+        real = real_path(workspace)
     except UnresolvablePath as error:
         raise RemoteError(f"the Workspace's real path cannot be known: {error}") from None
+    problem = workspace_path_problem(real)
+    if problem is not None:  # its marker could not be written as K-5 says, nor taken (R-1)
+        raise RemoteError(f"the Workspace path {real!r} has no memory scope: it {problem}")
+    return real
 
 
 class SyncResult:
@@ -295,14 +309,14 @@ class RemoteCopy:
         in :meth:`sync`."""
         if shutil.which("git") is None:
             raise RemoteError("remote mode needs the git program, which is not installed")
-        parts = urlsplit(self.url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
+        try:
+            service_url_parts(self.url)
+        except ServiceUnreachableError as error:
             # git would take a path, file://, ssh or ext:: too and bypass the service's rules
             raise RemoteError(
-                "remote mode syncs with the memory service at http(s)://host[:port], not a "
-                f"{parts.scheme or 'plain path'!r} address: set its address "
-                "(HARNESS_MEMORY_URL or --url)"
-            )
+                f"remote mode syncs with the memory service at http(s)://host[:port]: {error}; "
+                "set its address (HARNESS_MEMORY_URL or --url)"
+            ) from None
         scope = self.memory_root / key
         git_dir = self.sync_dir / f"{key}.git"
         try:
@@ -466,7 +480,10 @@ class RemoteCopy:
 
 def _shown(url: str) -> str:
     """``url`` without a user name or password it may carry (they are never printed)."""
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # no URL at all (an unclosed IPv6 bracket): no user name to take out
+        return url
     if "@" not in parts.netloc:
         return url
     return parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()

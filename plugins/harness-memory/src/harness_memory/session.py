@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 from memory_core.errors import InvalidId
+from memory_core.rules import workspace_path_problem
 from memory_core.template import (
     AGENT_ID_PLACEHOLDER,
     APP_DATA_DIR_PLACEHOLDER,
@@ -365,6 +366,8 @@ def _fetch(
             _fetch_draft(fetched, client, project, agent, draft_id)
         if fetched.draft is not None and fetched.draft.workspace is not None:
             fetched.workspace = fetched.draft.workspace
+        if _refused_workspace(fetched):
+            return
         fetched.answer = client.session_start(
             project, agent, fetched.workspace, session_id=session_id
         )
@@ -372,6 +375,24 @@ def _fetch(
         fetched.error, fetched.error_kind = _describe(failure)
         if draft_id is not None and fetched.draft is None and fetched.draft_error is None:
             fetched.draft_error, fetched.draft_error_kind = fetched.error, fetched.error_kind
+
+
+def _refused_workspace(fetched: _Fetched) -> bool:
+    """Whether the Session's Workspace path is one the service refuses
+    (:func:`~memory_core.rules.workspace_path_problem`): then ``fetched`` says so (kind
+    ``invalid-workspace``) and nothing is sent or synced. A path that is not UTF-8 failed open
+    as "unexpected error: UnicodeEncodeError(…)" with a traceback in the log; in remote mode
+    it (and one holding a control character) made a Workspace scope whose marker no Session
+    start could write."""
+    problem = workspace_path_problem(fetched.workspace)
+    if problem is None:
+        return False
+    fetched.error = (
+        f"the Workspace path {fetched.workspace!r} cannot be given to the memory service: "
+        f"it {problem}"
+    )
+    fetched.error_kind = "invalid-workspace"
+    return True
 
 
 def _sync_copy(
@@ -399,6 +420,8 @@ def _sync_copy(
             _fetch_draft(fetched, client, project, agent, draft_id)
         if fetched.draft is not None and fetched.draft.workspace is not None:
             fetched.workspace = fetched.draft.workspace
+    if _refused_workspace(fetched):
+        return []
     if client is not None and fetched.draft_error_kind not in _OFFLINE_KINDS:
         _copy_agent_settings(client, copy, project, agent)
     results: list[dict[str, Any]] = []

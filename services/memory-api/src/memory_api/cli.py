@@ -34,6 +34,7 @@ import dataclasses
 import errno
 import gc
 import logging
+import os
 import sys
 from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
@@ -636,9 +637,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         detail = error.detail if isinstance(error, ServiceError) else str(error)
         print(f"memory-api: {detail}", file=sys.stderr)
         return 1
-    except (OSError, ValueError) as error:
+    except OSError as error:
+        print(f"memory-api: {_disk_refusal(error, settings)}", file=sys.stderr)
+        return 1
+    except ValueError as error:
         print(f"memory-api: {error}", file=sys.stderr)
         return 1
+
+
+_DISK_FIXES = {
+    errno.ENOSPC: "free space on its volume",
+    errno.EDQUOT: "free space within the disk quota",
+    errno.EROFS: "mount it writable",
+}
+"""What an operator does about a data dir whose disk refuses writes, by ``errno``."""
+
+
+def _disk_refusal(error: OSError, settings: Settings | None) -> str:
+    """An ``OSError`` a command ended on, said for a person: the reason, the file when known,
+    and for a full or read-only disk the data dir and what to do, then to run the command
+    again. A write to a full disk said only "[Errno 28] No space left on device" (``token
+    create``, ``agent create``, ``demo seed``)."""
+    said = error.strerror or str(error)
+    if error.filename is not None:
+        said += f": {os.fsdecode(error.filename)}"
+    fix = _DISK_FIXES.get(error.errno or 0)
+    if fix is None:
+        return said if error.strerror else str(error)
+    place = f"the data dir {settings.data_dir}" if settings is not None else "the data dir"
+    return f"the disk refused a write ({said}): {fix} ({place}), then run the command again"
 
 
 def _remote_hint(error: RemoteError, project: str | None, *, sent_token: bool) -> str:

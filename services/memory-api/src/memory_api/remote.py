@@ -57,8 +57,12 @@ class Remote:
     token: str | None = None
 
     def __post_init__(self) -> None:
-        parts = urlsplit(self.url)
-        if parts.scheme not in ("http", "https") or not parts.netloc:
+        try:
+            parts = urlsplit(self.url)
+            host, _ = parts.hostname, parts.port
+        except ValueError as error:  # http://[::1 said only "Invalid IPv6 URL"
+            raise ValueError(f"not an http(s) URL: {self.url!r} ({error})") from None
+        if parts.scheme not in ("http", "https") or not host:
             raise ValueError(f"not an http(s) URL: {self.url!r}")
 
     def answers(self) -> bool:

@@ -33,9 +33,11 @@ def session_scopes(hook: HookInput, settings: HarnessSettings) -> tuple[list[str
     """``(scopes, Workspace path)`` of the hook's Session: the user scope and, when the Session
     has one, its Workspace scope (the record's key, else the key of the hook's ``cwd`` on this
     machine, K-1). The path is the Workspace's real path (None without a Workspace scope, and
-    when a symlink on its way cannot be read: then only the user scope, said in the log)."""
+    when a symlink on its way cannot be read or it is no path a marker can hold, not UTF-8 or
+    with a control character, K-5: then only the user scope, said in the log)."""
     from memory_core.errors import UnresolvablePath
     from memory_core.keys import key_for_real_path, real_path
+    from memory_core.rules import workspace_path_problem
 
     state, session = settings.state_dir, hook.session_id
     view = read_guard_view(state, session) if state is not None and session else None
@@ -49,6 +51,9 @@ def session_scopes(hook: HookInput, settings: HarnessSettings) -> tuple[list[str
         logger.warning(
             "only the user scope is synced: the Workspace's real path cannot be known: %s", error
         )
+        return [USER_SCOPE], None
+    if (problem := workspace_path_problem(real)) is not None:
+        logger.warning("only the user scope is synced: the Workspace path %r %s", real, problem)
         return [USER_SCOPE], None
     return [USER_SCOPE, key_for_real_path(real)], real
 

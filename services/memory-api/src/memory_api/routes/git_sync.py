@@ -52,12 +52,24 @@ _CHUNK = 64 * 1024
 routes = web.RouteTableDef()
 
 
+def _machine_name(request: web.Request) -> str | None:
+    """The ``X-Memory-Machine-Name`` header percent-decoded as UTF-8 (None without one); a
+    :class:`BadRequest` when its bytes are no UTF-8. ``%FF`` was noted as the name U+FFFD
+    (the replacement character), a name no machine sent."""
+    name = request.headers.get(MACHINE_NAME_HEADER)
+    if name is None:
+        return None
+    try:
+        return unquote(name, errors="strict")
+    except UnicodeDecodeError:
+        raise BadRequest(
+            f"{MACHINE_NAME_HEADER} must be percent-encoded UTF-8: {name[:100]!r} is not"
+        ) from None
+
+
 def _request(request: web.Request, content_type: str | None = None) -> GitRequest:
     info = request.match_info
-    name = request.headers.get(MACHINE_NAME_HEADER)
-    machine = check_machine(
-        request.headers.get(MACHINE_HEADER), None if name is None else unquote(name)
-    )
+    machine = check_machine(request.headers.get(MACHINE_HEADER), _machine_name(request))
     return GitRequest(
         project=info["project"],
         agent_id=info["agent"],

@@ -41,7 +41,7 @@ from pathlib import Path
 
 from memory_core.wire import utc_timestamp
 
-from memory_api.errors import BadRequest, CannotRead, NotFound
+from memory_api.errors import BadRequest, CannotRead, NotFound, Unavailable
 from memory_api.store.containment import (
     NotRegularFileError,
     cannot_read,
@@ -224,8 +224,9 @@ def export_scopes(
     Raises :class:`~memory_api.errors.NotFound` for a requested key that has no scope,
     :class:`~memory_api.errors.BadRequest` for an ``output`` the archive may not replace (see
     :func:`check_output`), :class:`~memory_api.errors.CannotRead` when a scope folder or a
-    file in one is there but cannot be read (Q-2b), and ``OSError`` when the output cannot be
-    written (in both cases nothing is left under its name).
+    file in one is there but cannot be read (Q-2b), and :class:`~memory_api.errors.Unavailable`
+    naming the output when it cannot be written (a full disk: it said only "[Errno 28] No
+    space left on device"); in both cases nothing is left under its name.
     """
     check_output(output, app_data_dir)
     root = checked_memory_root(Path(os.path.realpath(app_data_dir)), agent_id)
@@ -261,6 +262,13 @@ def export_scopes(
             handle.flush()
             os.fsync(handle.fileno())
         Path(temp).replace(output)
+    except OSError as error:
+        Path(temp).unlink(missing_ok=True)
+        raise Unavailable(
+            f"the archive {output} could not be written ({error.strerror or error}): nothing "
+            "was left under its name; free space where it goes (or fix its folder's owner or "
+            "mode) and export again, or name another place with -o"
+        ) from error
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise

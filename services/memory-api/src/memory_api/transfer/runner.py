@@ -18,6 +18,7 @@ agent exists in the project.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +27,7 @@ from typing import Literal
 from memory_core import layout
 from memory_core.keys import USER_SCOPE, is_temporary_workspace, key_for_real_path
 
-from memory_api.errors import BadRequest, NotFound
+from memory_api.errors import BadRequest, NotFound, Unavailable
 from memory_api.store.containment import checked_memory_root, real_path
 from memory_api.store.exclusive import create_new_bytes
 from memory_api.store.history.recorder import ScopeHistories
@@ -172,8 +173,11 @@ def run_import(
 
     A user or Workspace target takes exactly one source scope (:class:`BadRequest`
     otherwise).
-    Raises what :func:`~memory_api.transfer.importer.import_scope` raises, ``InvalidId`` for a
-    bad agent id and :class:`BadRequest` for a bad or temporary Workspace path.
+    Raises what :func:`~memory_api.transfer.importer.import_scope` raises, except that a disk
+    that refuses a write or a folder (``OSError``: full, read-only, no permission) stops it with
+    :class:`Unavailable` saying where, that what was written is whole and that the same import
+    run again finishes it; ``InvalidId`` for a bad agent id and :class:`BadRequest` for a bad or
+    temporary Workspace path.
     """
     if target.kind in ("user", "workspace") and len(sources) != 1:
         keys = ", ".join(source.key or source.label for source in sources) or "none"
@@ -187,18 +191,40 @@ def run_import(
         root.mkdir(parents=True, exist_ok=True)
     reports: list[ImportReport] = []
     for source in sources:
-        place = _place(app_data_dir, root, target, source, dry_run)
-        report = import_scope(
-            root,
-            place.scope,
-            place.key,
-            source,
-            locks=locks,
-            agent_id=agent_id,
-            dry_run=dry_run,
-            advance=advance,
-            histories=histories,
-        )
+        where = source.key or source.label
+        try:
+            place = _place(app_data_dir, root, target, source, dry_run)
+            where = place.key
+            report = import_scope(
+                root,
+                place.scope,
+                place.key,
+                source,
+                locks=locks,
+                agent_id=agent_id,
+                dry_run=dry_run,
+                advance=advance,
+                histories=histories,
+            )
+        except OSError as error:
+            raise Unavailable(_stopped(error, where, reports)) from error
         report.notes[:0] = place.notes
         reports.append(report)
     return reports
+
+
+def _stopped(error: OSError, where: str, done: list[ImportReport]) -> str:
+    """What an import the disk stopped half-way says (P-5): where and why, that what it wrote
+    is whole, and that the same import run again takes up where it stopped. It said only
+    "[Errno 28] No space left on device" (no scope, no file, nothing on what was left)."""
+    why = error.strerror or str(error)
+    if error.filename is not None:
+        why += f": {os.fsdecode(error.filename)}"
+    finished = ", ".join(report.key for report in done)
+    return (
+        f"the import stopped in scope {where} ({why})"
+        + (f", after importing scope(s) {finished}" if finished else "")
+        + ": every file it wrote is whole; fix the cause (free space on the data dir's volume, "
+        "its owner or mode) and run the same import again: it takes up where it stopped and "
+        "imports nothing twice"
+    )

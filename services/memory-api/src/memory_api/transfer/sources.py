@@ -45,7 +45,7 @@ from memory_core import layout
 from memory_core.decoding import decode_text, not_decoded_why
 from memory_core.errors import InvalidId
 from memory_core.keys import check_scope_key, check_topic_file_name
-from memory_core.rules import WORKSPACE_PATH_RULE
+from memory_core.rules import marker_problem
 
 from memory_api.store.containment import NotRegularFileError, read_regular
 from memory_api.store.history.bundles import BUNDLE_CAP
@@ -460,12 +460,7 @@ def _marker(raw: bytes, scope: SourceScope, origin: str) -> str | None:
     when it is none a Session start could have written (K-5): not UTF-8, several lines, a NUL
     or another control character, not absolute, longer than 4096 bytes. Such a marker was
     restored as it was (a 5 MB one, one holding a terminal's escape sequence)."""
-    try:
-        path = raw.decode("utf-8").strip()
-    except UnicodeDecodeError:
-        reason: str | None = "is not UTF-8"
-    else:
-        reason = WORKSPACE_PATH_RULE.problem(path) if path else None
+    path, reason = marker_problem(raw)
     if reason is None:
         return path or None
     scope.skipped.append(

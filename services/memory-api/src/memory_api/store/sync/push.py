@@ -12,8 +12,9 @@ first push). Then, under the scope's lock:
    changed since it is read (``git diff-tree``), so a push costs the same in a scope of ten
    files or of thousands;
    a machine cannot re-point a scope at another Workspace: a ``.workspace`` marker it sends is
-   taken only into a Workspace scope and only when the path it names has the scope's key (K-1,
-   K-5); otherwise the marker the machine started from is kept (reported);
+   taken only into a Workspace scope and only when it is one a Session start could write (one
+   line of UTF-8, an absolute path without control characters, K-5) naming a path with the
+   scope's key (K-1); otherwise the marker the machine started from is kept (reported);
 2. the push is merged with the newest version by the R-2 rules
    (:func:`memory_core.scope_merge.merge_scopes`, base = the machine's base, first = the
    service, second = the machine): the usual push, made on what the service already holds, is
@@ -48,6 +49,7 @@ from pathlib import Path
 
 from memory_core.keys import USER_SCOPE, key_for_real_path
 from memory_core.layout import MARKER_FILE
+from memory_core.rules import marker_problem
 from memory_core.scope_files import is_scope_file, scope_file_cap
 from memory_core.scope_merge import MergeOutcome, merge_scopes
 from memory_core.scope_write import apply_scope
@@ -288,9 +290,10 @@ def _keep_marker(
     if key == USER_SCOPE:
         reason = "the user scope has no marker"
     else:
-        lines = read_blob(repository, pushed).decode("utf-8", "replace").splitlines()
-        path = lines[0].strip() if lines else ""
-        if not path.startswith("/") or key_for_real_path(path) != key:
+        path, problem = marker_problem(read_blob(repository, pushed))
+        if problem is not None:
+            reason = f"it names no Workspace path a Session start could write: it {problem} (K-5)"
+        elif not path or key_for_real_path(path) != key:
             reason = f"it names a Workspace whose key is not {key} (K-1)"
     if reason is None:
         return
