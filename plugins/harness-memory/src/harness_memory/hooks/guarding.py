@@ -108,7 +108,10 @@ def refusal(
     located = claude_code._locate(hook, settings)
     if located is None:
         return None
-    memory_root, key, cwd = located
+    memory_root, key, known = located
+    if known is None and any(not target.startswith("/") for target in wanted):
+        return _UNKNOWN_FOLDER
+    cwd = known or "/"  # every target is absolute when the folder is unknown
     anchored = [target if target.startswith("/") else f"{cwd}/{target}" for target in wanted]
     if (reason := _over_caps(anchored)) is not None:
         return reason
@@ -141,12 +144,15 @@ def shell_refusal(
     located = claude_code._locate(hook, settings)
     if located is None:
         return None
-    memory_root, key, cwd = located
+    memory_root, key, known = located
+    cwd = _UNKNOWN_BASE if known is None else known
+    read = [shell_paths(text, cwd, os.environ) for text in texts]  # the harness's env
+    if known is None and any(_from_unknown_folder(found) for found in read):
+        return _UNKNOWN_FOLDER
     table = read_mount_table() if mounts is None else mounts
     root = os.path.normpath(Path(memory_root).absolute())
     roots = {root, real_or_none(root) or root}
     records = _records_folders(settings)
-    read = [shell_paths(text, cwd, os.environ) for text in texts]  # the harness's env
     paths = dict.fromkeys(path for found in read for path in found.paths)
     words = (found.undecided + found.derived + found.unanchored + found.built for found in read)
     if (reason := _over_caps([*paths, *(word for some in words for word in some)])) is not None:
@@ -169,6 +175,23 @@ def shell_refusal(
         if not decision.allowed:
             return f"{REFUSAL_PREFIX}{decision.reason} ({_shown(path)})"
     return None
+
+
+_UNKNOWN_BASE = "/\x00"
+"""The base relative words are read from when the harness's working folder is unknown
+(:func:`~harness_memory.hooks.claude_code.working_folder`): no path holds a NUL, so a word
+anchored there is a relative one."""
+_UNKNOWN_FOLDER = (
+    f"{REFUSAL_PREFIX}the folder this tool works in cannot be known here (its name is not "
+    "UTF-8 and the harness passed it altered, or it holds a character no file name can); a "
+    "relative path from it may land in any scope: name files by their absolute path"
+)
+
+
+def _from_unknown_folder(found: ShellPaths) -> bool:
+    """Whether a command read from :data:`_UNKNOWN_BASE` names a path relative to it."""
+    words = [*found.paths, *found.undecided, *found.derived, *found.written_at_run_time]
+    return any(word.startswith(_UNKNOWN_BASE) for word in words) or bool(found.unanchored)
 
 
 def _run_time_refusal(
