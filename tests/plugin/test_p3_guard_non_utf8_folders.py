@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 from harness_memory.cli import main
 
-from tests.support.guard_cases import SHELL, Layout, guarded_layout, refusal
+from tests.support.guard_cases import MCP, SHELL, Layout, guarded_layout, refusal
 
 WRITE_TOOLS = {"claude-code": "Write", "codex": "apply_patch", "gemini": "write_file"}
 """Each harness's file tool."""
@@ -144,3 +144,30 @@ def test_p3_cd_into_a_non_utf8_symlink_to_another_scope_is_refused(
     assert reason is not None
     subprocess.run(["bash", "-c", command], cwd=parent, check=True)
     assert (Path(os.fsdecode(folder)) / "new.md").exists()
+
+
+@pytest.mark.parametrize("harness", sorted(SHELL))
+def test_p3_a_tool_call_the_guard_cannot_read_is_denied_not_let_through(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, harness: str
+) -> None:
+    """A write tool's argument nested past the JSON parser's depth once made the whole hook
+    input unreadable: answered with nothing, the harness ran the write into another scope."""
+    where = guarded_layout(tmp_path, monkeypatch)
+    target = json.dumps(str(where.root / where.other / "a.md")).encode()
+    arguments = b'{"path": ' + target + b', "content": "x", "junk": ' + b"[" * 5000 + b"]" * 5000
+    tool = json.dumps(MCP[harness]).encode()
+    stdin = b'{"session_id": "s-1", "tool_name": ' + tool + b', "tool_input": ' + arguments + b"}}"
+    flags = ["--memory-root", str(where.root), "--state-dir", str(where.state)]
+    out = io.StringIO()
+
+    status = main(
+        ["hook", harness, SHELL[harness][0], *flags],
+        environ={},
+        stdin=io.BytesIO(stdin),
+        stdout=out,
+    )
+
+    assert status == 0
+    reason = refusal(json.loads(out.getvalue()))
+    assert reason is not None
+    assert "could not be read" in reason
