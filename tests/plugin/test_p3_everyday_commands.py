@@ -101,6 +101,9 @@ EVERYDAY = [
     '[[ "$(git branch --show-current)" > "main" ]] && echo later > /tmp/order.txt',
     "source .venv/bin/activate && pytest -q > out.txt 2>&1",
     "sed -n '1,20p' $(git ls-files '*.py' | head -1) && sed -i 's/foo/bar/' src/app.py",
+    # a find over the home holding the data dir whose -name tests keep the memory files out
+    "cd ~ && find . -name '*.pyc' -delete",
+    "find ~ -type d -name __pycache__ -prune -exec rm -rf {} +",
 ]
 
 

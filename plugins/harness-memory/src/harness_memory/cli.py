@@ -25,7 +25,8 @@ Exit status: 0 when the Session started (memory or the draft may have failed ope
 goes to stderr), 2 for a usage error (a draft id that is not 32 lowercase hex digits included).
 ``draft show`` exits 1 when the draft cannot be fetched (expired, unknown, service down). Hook
 adapters always exit 0 so a memory problem never blocks the harness; malformed hook input is
-logged and answered with nothing.
+logged and answered with nothing, but for a pre-tool event with a memory root configured,
+where the write guard denies the call it cannot read (P-3).
 
 With ``--draft`` the text output is the system prompt, then the line :data:`DRAFT_SEPARATOR`,
 then the draft's prompt verbatim (the Session's first user message); JSON gains
@@ -216,12 +217,33 @@ def _hook(args: argparse.Namespace, raw: bytes, settings: HarnessSettings) -> An
     except ValueError as error:
         name = _HARNESS_NAMES[args.agent_kind]
         print(f"harness-memory: hook input is not the JSON {name} sends: {error}", file=sys.stderr)
-        return None
+        if settings.memory_root is None:  # nothing the guard could protect without a record
+            return None
+        return _unread_tool_call(args.event, f"the tool call could not be read ({error})")
     module, _, function = HOOKS[args.agent_kind][args.event].partition(":")
     adapter = getattr(importlib.import_module(module), function)
     if (args.agent_kind, args.event) == ("claude-code", "session-start"):
         return adapter(hook, settings, part=args.part, parts=args.parts)
     return adapter(hook, settings)
+
+
+def _unread_tool_call(event: str, why: str) -> Any:
+    """The write guard's answer to a tool call whose hook input cannot be read, with a memory
+    root configured (P-3): a deny, in the harness's shape, for a pre-tool event (no answer
+    lets the call run unjudged: a tool argument nested past the JSON parser's depth once
+    carried a write into another scope); None for every other event, which fails open."""
+    reason = f"Agent Memory write guard: {why}; send the call with plain arguments"
+    if event == "before-tool":  # Gemini CLI
+        return {"decision": "deny", "reason": reason}
+    if event == "pre-tool-use":  # Claude Code, Codex CLI
+        return {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": reason,
+            }
+        }
+    return None
 
 
 def _session_start(

@@ -28,6 +28,7 @@ stops the Session; the SessionStart answer then carries a ``systemMessage`` for 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -90,12 +91,15 @@ class HookInput(msgspec.Struct, frozen=True, kw_only=True):
 def decode_input(raw: bytes) -> HookInput:
     """Decode a hook's stdin JSON (the fields read here).
 
-    Raises ``ValueError`` when it is not JSON (nested past the parser's depth included), not an
+    Bytes that are not UTF-8 inside a string (a harness passing a folder's name as the kernel
+    holds it, ``b"\xff"``) are read as :func:`os.fsdecode` reads a file name (``"\udcff"``),
+    so the guard judges the very folder the kernel will. Raises ``ValueError`` when it is not
+    JSON (nested past the parser's depth included), not an
     object, or a field read here has the wrong type (text fields must be strings or null,
     ``tool_input`` an object or null).
     """
-    try:
-        document = json.loads(raw)
+    try:  # a byte that is not UTF-8 (a folder named b"\xff") is kept as os.fsdecode keeps it
+        document = json.loads(raw.decode("utf-8-sig", "surrogateescape"))
     except RecursionError:  # hostile nesting: the same "not JSON" answer, never a traceback
         raise ValueError("nested too deeply to be a hook's input") from None
     if not isinstance(document, dict):
@@ -116,8 +120,12 @@ def decode_input(raw: bytes) -> HookInput:
     )
 
 
-def _locate(hook: HookInput, settings: HarnessSettings) -> tuple[Path, str | None, str] | None:
-    """Find (memory root, the Session's key, base for relative paths) from trusted settings.
+def _locate(
+    hook: HookInput, settings: HarnessSettings
+) -> tuple[Path, str | None, str | None] | None:
+    """Find (memory root, the Session's key, base for relative paths) from trusted settings;
+    the base is None when the folder the harness works in cannot be known here
+    (:func:`working_folder`): relative paths may then land anywhere.
 
     A configured memory root (``--memory-root`` / ``HARNESS_MEMORY_ROOT``) always wins over the
     one the service reported, so the guard protects the directory the operator named.
@@ -127,12 +135,12 @@ def _locate(hook: HookInput, settings: HarnessSettings) -> tuple[Path, str | Non
         record = read_guard_view(settings.state_dir, hook.session_id)
     if record is not None:
         root = settings.memory_root or Path(record.memory_root)
-        return root, record.key, hook.cwd or record.workspace
+        return root, record.key, working_folder(hook.cwd or record.workspace)
     if settings.memory_root is None:
         return None
-    cwd = hook.cwd or str(Path.cwd())
-    if not is_usable_path(cwd):  # no Workspace can be named by it: only the user scope is open
-        return settings.memory_root, None, cwd
+    cwd = working_folder(hook.cwd)
+    if cwd is None:  # no Workspace can be named by it: only the user scope is open
+        return settings.memory_root, None, None
     app_data_dir = app_data_dir_of(settings.memory_root.absolute())
     try:
         temporary = app_data_dir is not None and is_temporary_workspace(Path(cwd), app_data_dir)
@@ -140,3 +148,30 @@ def _locate(hook: HookInput, settings: HarnessSettings) -> tuple[Path, str | Non
     except UnresolvablePath:  # a link on the cwd's way cannot be read: no Workspace is known
         key = None
     return settings.memory_root, key, cwd
+
+
+def working_folder(given: str | None) -> str | None:
+    """The folder the harness's tools start relative paths from, as the kernel names it: the
+    hook's ``cwd`` (this process's working folder when none is given); None when it cannot be
+    known here (P-3: then a relative path may land anywhere, another scope included).
+
+    A harness written in JavaScript or Rust passes a folder whose name is not UTF-8
+    (``b"\xff"``) with each bad byte replaced by U+FFFD (Node's ``process.cwd()``, Rust's
+    ``to_string_lossy``): that names another folder, or none. Such a ``cwd`` is taken to be this
+    process's working folder (which the harness starts the hook in) when that folder's name,
+    read the same lossy way, is the one given; else it is unknown, as is one no file name can
+    hold (NUL, a lone surrogate past ``os.fsencode``)."""
+    if not given:
+        try:
+            return str(Path.cwd())
+        except OSError:  # the folder was removed: where relative paths land is unknown
+            return None
+    if not is_usable_path(given):
+        return None
+    if "\ufffd" not in given:
+        return given
+    try:
+        here = str(Path.cwd())
+    except OSError:
+        return None
+    return here if os.fsencode(here).decode("utf-8", "replace") == given else None

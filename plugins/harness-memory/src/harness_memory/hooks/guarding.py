@@ -47,6 +47,7 @@ from harness_memory.hooks.tool_targets import (
     shell_paths,
 )
 from harness_memory.mounts import MountTable, read_mount_table
+from harness_memory.names import NAMES_CAP
 from harness_memory.settings import HarnessSettings
 
 __all__ = [
@@ -108,7 +109,10 @@ def refusal(
     located = claude_code._locate(hook, settings)
     if located is None:
         return None
-    memory_root, key, cwd = located
+    memory_root, key, known = located
+    if known is None and any(not target.startswith("/") for target in wanted):
+        return _UNKNOWN_FOLDER
+    cwd = known or "/"  # every target is absolute when the folder is unknown
     anchored = [target if target.startswith("/") else f"{cwd}/{target}" for target in wanted]
     if (reason := _over_caps(anchored)) is not None:
         return reason
@@ -141,12 +145,15 @@ def shell_refusal(
     located = claude_code._locate(hook, settings)
     if located is None:
         return None
-    memory_root, key, cwd = located
+    memory_root, key, known = located
+    cwd = _UNKNOWN_BASE if known is None else known
+    read = [shell_paths(text, cwd, os.environ) for text in texts]  # the harness's env
+    if known is None and any(_from_unknown_folder(found) for found in read):
+        return _UNKNOWN_FOLDER
     table = read_mount_table() if mounts is None else mounts
     root = os.path.normpath(Path(memory_root).absolute())
     roots = {root, real_or_none(root) or root}
     records = _records_folders(settings)
-    read = [shell_paths(text, cwd, os.environ) for text in texts]  # the harness's env
     paths = dict.fromkeys(path for found in read for path in found.paths)
     words = (found.undecided + found.derived + found.unanchored + found.built for found in read)
     if (reason := _over_caps([*paths, *(word for some in words for word in some)])) is not None:
@@ -169,6 +176,23 @@ def shell_refusal(
         if not decision.allowed:
             return f"{REFUSAL_PREFIX}{decision.reason} ({_shown(path)})"
     return None
+
+
+_UNKNOWN_BASE = "/\x00"
+"""The base relative words are read from when the harness's working folder is unknown
+(:func:`~harness_memory.hooks.claude_code.working_folder`): no path holds a NUL, so a word
+anchored there is a relative one."""
+_UNKNOWN_FOLDER = (
+    f"{REFUSAL_PREFIX}the folder this tool works in cannot be known here (its name is not "
+    "UTF-8 and the harness passed it altered, or it holds a character no file name can); a "
+    "relative path from it may land in any scope: name files by their absolute path"
+)
+
+
+def _from_unknown_folder(found: ShellPaths) -> bool:
+    """Whether a command read from :data:`_UNKNOWN_BASE` names a path relative to it."""
+    words = [*found.paths, *found.undecided, *found.derived, *found.written_at_run_time]
+    return any(word.startswith(_UNKNOWN_BASE) for word in words) or bool(found.unanchored)
 
 
 def _run_time_refusal(
@@ -252,14 +276,18 @@ def _moved_home_refusal(found: ShellPaths, roots: set[str], records: set[str]) -
     and moved back, or swept whole, it reaches every scope without naming one (P-3). The guard
     spares the home and its parents for every other command (``cd ~``, ``cp x ~/``); folders
     below the home are judged for every word already (:func:`~harness_memory.guard.
-    replaceable_ancestor`). None when no operand is such a folder."""
+    replaceable_ancestor`). A ``find`` whose actions reach only names matching its ``-name``
+    patterns (``find ~ -name '*.pyc' -delete``) is spared when no file or folder of the data
+    dir and the state dir, nor a folder on their way, matches them (:func:`_names_match`).
+    None when no operand is such a folder."""
     home = os.path.normpath(Path.home())
     data_dirs = [app_data_dir_of(Path(root)) for root in roots]
     held = [os.fspath(found) for found in data_dirs if found is not None] or sorted(roots)
     folders = [*held, *(os.path.dirname(folder) for folder in records)]  # noqa: PTH120
+    sifted = [path for path, names in found.sifted if _names_match(folders, names)]
     for path, renamed in [
         *((path, True) for path in found.moved),
-        *((p, False) for p in found.swept),
+        *((p, False) for p in [*found.swept, *sifted]),
     ]:
         if not is_usable_path(path):
             continue  # judged (and refused) as a path like every other word
@@ -283,6 +311,43 @@ def _moved_home_refusal(found: ShellPaths, roots: set[str], records: set[str]) -
                     "name the folders you mean inside it"
                 )
     return None
+
+
+def _names_match(folders: list[str], names: tuple[tuple[bool, str], ...]) -> bool:
+    """Whether a file or folder below ``folders`` (or one of the folders on their way) has a
+    name matching every ``-name`` pattern (``-iname``: in any letter case) of a ``find``, as
+    :func:`fnmatch.fnmatchcase` reads them (``*`` matches a leading dot, as GNU find's does).
+    True past :data:`~harness_memory.names.NAMES_CAP` entries or when a folder in them cannot
+    be read: a read error never widens access."""
+    import fnmatch  # only for a find sweeping a folder that holds the data dir (H-5)
+
+    def matches(name: str) -> bool:
+        return all(
+            fnmatch.fnmatchcase(
+                name if exact else name.casefold(), pattern if exact else pattern.casefold()
+            )
+            for exact, pattern in names
+        )
+
+    seen = 0
+    for folder in folders:
+        if any(matches(part) for part in PurePath(folder).parts[1:]):
+            return True
+        pending = [folder]
+        while pending:
+            try:
+                with os.scandir(pending.pop()) as entries:
+                    for entry in entries:
+                        seen += 1
+                        if seen > NAMES_CAP or matches(entry.name):
+                            return True
+                        if entry.is_dir(follow_symlinks=False):
+                            pending.append(entry.path)
+            except FileNotFoundError:
+                continue
+            except OSError:
+                return True
+    return False
 
 
 def _over_caps(paths: list[str]) -> str | None:

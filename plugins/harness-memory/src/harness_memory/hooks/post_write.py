@@ -52,7 +52,8 @@ def written_scopes(
     located = claude_code._locate(hook, settings)
     if located is None:
         return []
-    memory_root, key, cwd = located
+    memory_root, key, known = located
+    cwd = known or str(Path.cwd())  # unknown: the guard let no relative path through
     own = [scope for scope in (USER_SCOPE, key) if scope]
     root = os.path.normpath(Path(memory_root).absolute())
     roots = {root, real_or_none(root) or root}

@@ -126,7 +126,9 @@ class ShellPaths:
     ``moved`` holds the absolute paths a command renaming what it names takes as operands
     (``mv ~ /tmp/x``; not its destination, which it moves things into), and ``swept`` those a
     command removing, hard-linking or acting on everything below takes (``rm -rf ~``,
-    ``cp -al ~ /tmp/x``, ``find ~ … -delete``/``-exec``: :data:`MOVERS`), as known here.
+    ``cp -al ~ /tmp/x``, ``find ~ … -delete``/``-exec``: :data:`MOVERS`), as known here;
+    ``sifted`` holds a ``find``'s start folders whose actions reach only names matching its
+    ``-name``/``-iname`` patterns (each with whether letter case counts), ANDed.
     A plain class: ``dataclasses`` imports ``inspect``, too much for a guard process (H-5)."""
 
     __slots__ = (
@@ -136,6 +138,7 @@ class ShellPaths:
         "moved",
         "over_scan",
         "paths",
+        "sifted",
         "swept",
         "unanchored",
         "undecided",
@@ -151,6 +154,7 @@ class ShellPaths:
         self.written_at_run_time: list[str] = []
         self.moved: list[str] = []
         self.swept: list[str] = []
+        self.sifted: list[tuple[str, tuple[tuple[bool, str], ...]]] = []
         self.over_scan = False
         self.budget = _ScanBudget()
 
@@ -164,6 +168,7 @@ class ShellPaths:
         self.written_at_run_time.extend(inner.written_at_run_time)
         self.moved.extend(inner.moved)
         self.swept.extend(inner.swept)
+        self.sifted.extend(inner.sifted)
         self.over_scan = self.over_scan or inner.over_scan
 
 
@@ -338,6 +343,50 @@ IN_PLACE_EDITORS = frozenset({"sed", "perl"})
 """Commands that rewrite their file operands when given ``-i`` (``sed -i``, ``perl -pi``)."""
 _FIND_ACTIONS = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir"})
 """``find`` actions that write (or run a command on) every file below its start folders."""
+_FIND_WIDENING = frozenset({"-o", "-or", "!", "-not", "(", ")", ",", "-L", "-follow"})
+"""``find`` words after which a ``-name`` test no longer bounds what its actions reach."""
+
+
+_FIND_OPERATORS = frozenset({"!", "("})
+"""``find``'s operators that the shell's lexer gives as separators (``\\!``, ``\\(``)."""
+
+
+def _find_starts(moving: list[str]) -> list[str]:
+    """A ``find``'s start folders among its words (options as written, operands anchored):
+    those after its leading options (``-H``, ``-L``, ``-P``, ``-D debug``, ``-O3``) and
+    before its expression."""
+    at = 0
+    while at < len(moving) and moving[at].startswith(("-H", "-L", "-P", "-D", "-O")):
+        at += 2 if moving[at] == "-D" else 1  # ``-D`` takes its debug options as a word
+    return list(
+        itertools.takewhile(
+            lambda word: not word.startswith("-") and word not in _FIND_OPERATORS,
+            moving[at:],
+        )
+    )
+
+
+def _find_names(words: list[str]) -> tuple[tuple[bool, str], ...] | None:
+    """The ``-name``/``-iname`` patterns (with whether letter case counts) of a ``find`` whose
+    words (as the shell gives them) are tests joined by AND only, each action
+    (:data:`_FIND_ACTIONS`) after one of them, so that its actions reach only files (and
+    folders) matching every one; None when there is none, one is built at run time, or
+    another word (``-o``, ``!``, a parenthesis, ``-L``) may widen what it reaches."""
+    if _FIND_WIDENING.intersection(words):
+        return None
+    found = [
+        (at, test == "-name", pattern)
+        for at, (test, pattern) in enumerate(itertools.pairwise(words))
+        if test in ("-name", "-iname")
+    ]
+    actions = [at for at, word in enumerate(words) if word in _FIND_ACTIONS]
+    if not found or min(actions, default=0) < found[0][0]:
+        return None
+    if any("$" in pattern or "`" in pattern for _, _, pattern in found):
+        return None
+    return tuple((exact, pattern) for _, exact, pattern in found)
+
+
 _OPERAND_WRITERS = WRITERS | DESTINATION_WRITERS | IN_PLACE_EDITORS
 MOVERS = frozenset({"mv", "rm", "rmdir", "unlink", "rename"})
 """Commands that move or remove the folders they name: naming the account's home (or a folder
@@ -382,6 +431,7 @@ class _Writes:
         "_tails",
         "_test",
         "_unsure",
+        "_words",
     )
 
     def __init__(self, found: ShellPaths, tails: set[str]) -> None:
@@ -396,6 +446,7 @@ class _Writes:
         self._loop: tuple[str, list[str] | None] | None = None  # the one being read
         self._base = ""
         self._moving: list[str] = []  # a mover's options and operands (absolute)
+        self._words: list[str] = []  # a mover's words as the shell gives them (not anchored)
         self._test = False  # inside ``[[ … ]]`` or ``(( … ))``
         self._unsure = False  # a command that sets variables at run time has run
 
@@ -416,6 +467,11 @@ class _Writes:
         standing in ``base``."""
         glued, self._closed = self._closed and word in self._tails, False
         self._base = base
+        opened = self._words.count("(") > self._words.count(")")  # ``\( … \)`` of a find
+        if self._command == "find" and (word in _FIND_OPERATORS or (word == ")" and opened)):
+            self._words.append(word)
+            self._moving.append(word)
+            return
         if word in _SEPARATORS:
             self.end()
             return
@@ -456,6 +512,7 @@ class _Writes:
             return
         if self._command in MOVERS or self._command in ("cp", "find"):
             expanded = _expand(word, known, environ)
+            self._words.append(word if expanded is None else expanded)
             if word.startswith("-"):
                 self._moving.append(word)
             elif expanded is not None:
@@ -532,6 +589,7 @@ class _Writes:
             self._loops[self._loop[0]] = self._loop[1]
             self._loop = None
         moving, self._moving = self._moving, []
+        words, self._words = self._words, []
         targeted = any(word.startswith(("-t", "--target-directory")) for word in moving)
         paths = [word for word in moving if not word.startswith("-")]
         if command in ("mv", "cp") and not targeted:
@@ -546,8 +604,11 @@ class _Writes:
         elif command in MOVERS or (command == "cp" and linking):  # ``cp -al``: second names
             self._found.swept.extend(paths)
         elif command == "find" and _FIND_ACTIONS.intersection(moving):
-            starts = list(itertools.takewhile(lambda word: not word.startswith("-"), moving))
-            self._found.swept.extend(starts or [self._base])
+            starts = _find_starts(moving)
+            if (names := _find_names(words)) is not None:
+                self._found.sifted.extend((start, names) for start in starts or [self._base])
+            else:
+                self._found.swept.extend(starts or [self._base])
         written: list[tuple[str, bool]] = []
         in_place = any(
             word.startswith("--in-place") or (word[1:2] not in ("", "-") and "i" in word[1:])
