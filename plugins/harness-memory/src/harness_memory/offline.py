@@ -46,6 +46,7 @@ from memory_core.keys import (
     is_temporary_workspace,
     key_for_real_path,
     real_path,
+    real_workspace_path,
 )
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
 from memory_core.template import key_line_value
@@ -102,7 +103,7 @@ def session_start_from_files(
     kind: WorkspaceKind = "persistent"
     key: str | None = None
     try:
-        real_workspace = real_path(workspace)
+        real_workspace = real_workspace_path(workspace)
         if not settings.enabled:
             kind = "off"
         elif is_temporary_workspace(Path(real_workspace), Path(real_path(app_data_dir))):

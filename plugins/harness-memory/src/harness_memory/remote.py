@@ -69,7 +69,7 @@ from memory_core.keys import (
     check_agent_id,
     check_project_id,
     key_for_real_path,
-    real_path,
+    real_workspace_path,
 )
 from memory_core.rules import (
     CONTROL_CLASS,
@@ -112,10 +112,11 @@ class RemoteError(Exception):
 
 def _real_workspace(workspace: str) -> str:
     """``workspace``'s real path on this machine (K-1); :class:`RemoteError` when a symlink on
-    its way cannot be read, or when it is no path a Session start takes (not UTF-8, a control
-    character: its ``.workspace`` marker could not be written as K-5 says)."""
+    its way cannot be read or the kernel would not follow its symlinks (``ELOOP``), or when it
+    is no path a Session start takes (not UTF-8, a control character: its ``.workspace``
+    marker could not be written as K-5 says)."""
     try:
-        real = real_path(workspace)
+        real = real_workspace_path(workspace)
     except UnresolvablePath as error:
         raise RemoteError(f"the Workspace's real path cannot be known: {error}") from None
     problem = workspace_path_problem(real)
