@@ -136,7 +136,7 @@ class AgentList(Wire, frozen=True):
     unreadable: list[UnreadableAgentEntry] = msgspec.field(default_factory=list)
 
 
-class MemoryConfig(Wire, frozen=True):
+class MemoryConfig(Wire, frozen=True, omit_defaults=True):
     """The effective memory settings of an agent, built-in defaults folded in (A-2)."""
 
     enabled: bool
@@ -144,6 +144,12 @@ class MemoryConfig(Wire, frozen=True):
     workspace_prompt: str
     prompt_is_default: bool
     workspace_prompt_is_default: bool
+    prompt_warnings: list[str] = msgspec.field(default_factory=list)
+    """One line per stored prompt that does not hold its index placeholder exactly once, as
+    written (I-1: edited by hand in ``agent.json``; the API refuses such a prompt with 422),
+    naming what it holds instead (:func:`memory_core.rules.prompt_warnings`). Sent only when
+    not empty (``omit_defaults``), so a client built before the field reads every usual
+    answer."""
 
 
 class AgentConfig(Wire, frozen=True):
