@@ -89,3 +89,19 @@ def test_i1_an_index_placed_after_its_prompt_is_said_even_with_nothing_misspelt(
 
 def test_i1_the_default_prompts_say_nothing(tmp_path: Path) -> None:
     assert prompt_message(_started(tmp_path, None)) is None
+
+
+def test_h4_i1_the_files_say_where_each_index_went_as_the_service_does(tmp_path: Path) -> None:
+    """Offline (H-4), a prompt without its placeholder also gets its index after it, and the
+    manifest says so (``placement: after-prompt``), as the service's answer does; the hook
+    then names it."""
+    started = _started(tmp_path, "# Memory\n{{MEMROY}}\n")
+    placements = {m.scope: m.placement for m in started.session_meta.manifests}
+    assert placements["user"] == "after-prompt"
+    assert started.system_prompt.startswith("# Memory\n{{MEMROY}}\n\n- [A](a.md) a note")
+    said = prompt_message(started)
+    assert said is not None
+    assert "the user index went after its prompt" in said
+    assert [where for scope, where in placements.items() if scope != "user"] == ["placeholder"]
+    default = _started(tmp_path / "default", None).session_meta.manifests
+    assert [m.placement for m in default] == ["placeholder", "placeholder"]

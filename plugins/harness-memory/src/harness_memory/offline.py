@@ -37,6 +37,7 @@ from memory_core.injection import (
     PreparedIndex,
     cap_indexes,
     memory_sections,
+    placed_manifests,
     uncreated_index,
     unreadable_index,
 )
@@ -137,13 +138,11 @@ def _answer(
             workspace_key=key,
             unread=(_unread(user), _unread(ours)),
         )
-        sections = memory_sections(
-            settings.prompt,
-            settings.workspace_prompt,
-            capped[0],
-            capped[1] if len(capped) > 1 else None,
-        )
-        manifests = [item.manifest for item in capped]
+        ours_capped = capped[1] if len(capped) > 1 else None
+        prompts = (settings.prompt, settings.workspace_prompt)
+        sections = memory_sections(*prompts, capped[0], ours_capped)
+        # where each index went (I-1: after a prompt without its placeholder), as the service
+        manifests = placed_manifests(*prompts, capped[0], ours_capped)
     return SessionStartResponse(
         enabled=settings.enabled,
         injected=settings.enabled,
