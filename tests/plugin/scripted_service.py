@@ -1,7 +1,8 @@
 """A scripted memory service for the failure cases of P-2 (slow, 4xx/5xx, garbage).
 
 It answers A-9 and ``GET …/drafts/{id}`` (A-12) with the same DTOs the real service uses
-(``memory_core.wire``) or fails on purpose. Drafts are stored with
+(``memory_core.wire``) or fails on purpose; with ``newer`` set it answers as a service upgraded
+before the plugin, an unknown field in every object of every answer. Drafts are stored with
 :meth:`ScriptedService.add_draft`; like the real service it answers 404 for an unknown, expired
 or other agent's draft. The end-to-end tests (``test_e2e_*``) use the real service instead.
 """
@@ -14,13 +15,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 from memory_core import layout
 from memory_core.wire import (
+    Answer,
     Draft,
     ScopeManifest,
     SessionDirectories,
@@ -28,6 +30,8 @@ from memory_core.wire import (
     SessionStartResponse,
     utc_timestamp,
 )
+
+from tests.support.newer_fields import with_unknown_fields
 
 Behaviour = Literal["ok", "off", "temporary", "slow", "not-found", "boom", "garbage"]
 ServerFactory = Callable[[web.Application], Awaitable[TestServer]]
@@ -50,6 +54,8 @@ class ScriptedService:
     drafts: dict[str, Draft] = field(default_factory=dict)
     draft_calls: list[str] = field(default_factory=list)
     url: str = ""
+    newer: bool = False
+    """Answer as a newer service would: an unknown field in every object (A-11)."""
 
     @property
     def memory_root(self) -> Path:
@@ -129,9 +135,14 @@ class ScriptedService:
             return web.Response(status=503, text="upstream gone")
         if self.behaviour == "garbage":
             return web.Response(status=200, text="{not json", content_type="application/json")
-        return web.Response(
-            body=msgspec.json.encode(self.answer(body)), content_type="application/json"
-        )
+        return self._json(self.answer(body))
+
+    def _json(self, answer: Answer) -> web.Response:
+        """``answer`` as the 200 JSON answer, with a newer service's fields when ``newer``."""
+        sent: Any = msgspec.to_builtins(answer)
+        if self.newer:
+            sent = with_unknown_fields(sent, type(answer))
+        return web.Response(body=msgspec.json.encode(sent), content_type="application/json")
 
     async def handle_draft(self, request: web.Request) -> web.StreamResponse:
         """``GET …/drafts/{draft}``: the stored draft, or a 404 problem like the real service's."""
@@ -146,7 +157,7 @@ class ScriptedService:
             draft = None
         if draft is None or (draft.project, draft.agent) != (project, agent):
             return _not_found(f"no draft {draft_id!r} for agent {agent!r} (it may have expired)")
-        return web.Response(body=msgspec.json.encode(draft), content_type="application/json")
+        return self._json(draft)
 
 
 def _not_found(detail: str) -> web.Response:

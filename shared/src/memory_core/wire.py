@@ -1,12 +1,18 @@
 """The JSON DTOs that cross HTTP: one contract for the service, the plugin and the web page.
 
-Every Struct here derives from :class:`Wire`. Field names are snake_case in Python and camelCase on
-the wire (``workspace_path`` → ``workspacePath``). Timestamps are ISO 8601 strings in UTC
-(``2026-11-29T22:05:19Z``); sizes are bytes; ``mtime`` is the file's modification time.
+Every Struct here derives from :class:`Wire`, through :class:`RequestBody` (what the service
+decodes) or :class:`Answer` (what it sends, which the plugin, the CLI and the page decode). Field
+names are snake_case in Python and camelCase on the wire (``workspace_path`` →
+``workspacePath``). Timestamps are ISO 8601 strings in UTC (``2026-11-29T22:05:19Z``); sizes are
+bytes; ``mtime`` is the file's modification time.
 
-Request bodies forbid unknown fields so a typo in a client is a 422, not a silently ignored
-setting. A request field with a rule (``AgentId``, ``AgentName``, ``WorkspacePath``,
-``DraftPrompt``) carries its :class:`~memory_core.rules.TextRule` in its JSON Schema; the service
+The compatibility rule (A-11), so a team upgrades the central service before each developer's
+plugin: answers may gain fields, and clients ignore unknown fields (:class:`Answer`); requests
+with an unknown field are refused with a 422 naming it (:class:`RequestBody`), so a typo in a
+client is an error, not a silently ignored setting. A type is one or the other, never both.
+
+A request field with a rule (``AgentId``, ``AgentName``, ``WorkspacePath``, ``DraftPrompt``)
+carries its :class:`~memory_core.rules.TextRule` in its JSON Schema; the service
 checks the same rule and answers 400 with the reason (A-11).
 
 PATCH bodies use ``msgspec.UNSET`` for "not sent" and ``None`` for "restore the default".
@@ -59,23 +65,42 @@ def utc_timestamp(moment: datetime | float) -> str:
     return moment.astimezone(UTC).strftime(TIMESTAMP_FORMAT)
 
 
-class Wire(msgspec.Struct, frozen=True, kw_only=True, rename="camel", forbid_unknown_fields=True):
-    """Base of every DTO.
+class Wire(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
+    """Base of every DTO; derive from :class:`RequestBody` or :class:`Answer`, not from this.
 
     - ``frozen``: DTOs are values; handlers build new ones instead of mutating.
     - ``kw_only``: construction by name only, so adding a field never reorders callers.
     - ``rename="camel"``: Python stays snake_case, JSON is camelCase (spec: A, "JSON in camelCase").
-    - ``forbid_unknown_fields``: an unknown request field is a validation error (422).
 
     Subclasses repeat ``frozen=True`` because mypy's dataclass_transform support does not
     inherit it and would otherwise report a non-frozen subclass of a frozen base.
     """
 
 
+class RequestBody(Wire, frozen=True, forbid_unknown_fields=True):
+    """Base of a request body the service decodes (and of the parts nested in one).
+
+    ``forbid_unknown_fields``: an unknown field is a validation error, answered 422 with the
+    field named (``Object contains unknown field `extra` ``), and the OpenAPI schema says
+    ``additionalProperties: false``. Never decoded by a client: nothing the service answers is
+    a :class:`RequestBody`.
+    """
+
+
+class Answer(Wire, frozen=True):
+    """Base of what the service answers (and of the parts nested in one): what a client decodes.
+
+    Unknown fields are ignored on decoding, so a plugin or CLI installed before the service
+    gained an answer field still reads the answer (a rolling upgrade: the central service
+    first, each developer's plugin later). A field is never removed or retyped in place: a
+    client built before the change would refuse the answer (a missing field) or misread it.
+    """
+
+
 # --- errors ---------------------------------------------------------------------------------
 
 
-class Problem(Wire, frozen=True, kw_only=True, omit_defaults=True):
+class Problem(Answer, frozen=True, kw_only=True, omit_defaults=True):
     """An RFC 9457 problem details body, sent as ``application/problem+json``.
 
     ``type`` is a URI reference naming the kind of problem (``about:blank`` when only the
@@ -92,7 +117,7 @@ class Problem(Wire, frozen=True, kw_only=True, omit_defaults=True):
 # --- agents and config (A-1, A-2) -------------------------------------------------------------
 
 
-class AgentCreate(Wire, frozen=True):
+class AgentCreate(RequestBody, frozen=True):
     """Body of ``POST /api/projects/{project}/agents`` (A-1). ``id`` must match K-7.
 
     Without ``template`` the agent gets the built-in default template.
@@ -103,7 +128,7 @@ class AgentCreate(Wire, frozen=True):
     template: AgentTemplate | None = None
 
 
-class AgentSummary(Wire, frozen=True):
+class AgentSummary(Answer, frozen=True):
     """One agent card of the agents list (A-1, W-1). ``memory_count`` counts topic files."""
 
     id: str
@@ -113,13 +138,13 @@ class AgentSummary(Wire, frozen=True):
     memory_count: int
 
 
-class ProjectList(Wire, frozen=True):
+class ProjectList(Answer, frozen=True):
     """Answer of ``GET /api/projects``: the project ids that hold agents and the caller may see."""
 
     projects: list[str]
 
 
-class UnreadableAgentEntry(Wire, frozen=True):
+class UnreadableAgentEntry(Answer, frozen=True):
     """An agent whose ``agent.json`` is there but cannot be read or is invalid (Q-2b): its id
     and why. Its project is unknown, so it is shown only to a caller reaching every project."""
 
@@ -127,7 +152,7 @@ class UnreadableAgentEntry(Wire, frozen=True):
     problem: str
 
 
-class AgentList(Wire, frozen=True):
+class AgentList(Answer, frozen=True):
     """Answer of ``GET /api/projects/{project}/agents``, agents sorted by id; ``unreadable``
     names the agents of unknown project whose settings cannot be read (Q-2b), for a caller
     that reaches every project (empty for any other)."""
@@ -136,7 +161,7 @@ class AgentList(Wire, frozen=True):
     unreadable: list[UnreadableAgentEntry] = msgspec.field(default_factory=list)
 
 
-class MemoryConfig(Wire, frozen=True, omit_defaults=True):
+class MemoryConfig(Answer, frozen=True, omit_defaults=True):
     """The effective memory settings of an agent, built-in defaults folded in (A-2)."""
 
     enabled: bool
@@ -148,11 +173,10 @@ class MemoryConfig(Wire, frozen=True, omit_defaults=True):
     """One line per stored prompt that does not hold its index placeholder exactly once, as
     written (I-1: edited by hand in ``agent.json``; the API refuses such a prompt with 422),
     naming what it holds instead (:func:`memory_core.rules.prompt_warnings`). Sent only when
-    not empty (``omit_defaults``), so a client built before the field reads every usual
-    answer."""
+    not empty (``omit_defaults``): the usual answer is as it was."""
 
 
-class AgentConfig(Wire, frozen=True):
+class AgentConfig(Answer, frozen=True):
     """Answer of ``GET …/config`` (A-2); its ETag travels in the ``ETag`` header."""
 
     id: str
@@ -162,7 +186,7 @@ class AgentConfig(Wire, frozen=True):
     memory: MemoryConfig
 
 
-class MemoryPatch(Wire, frozen=True):
+class MemoryPatch(RequestBody, frozen=True):
     """The ``memory`` part of a config PATCH. ``None`` for a prompt restores the default; a
     prompt must hold its index placeholder exactly once (I-1, 422 otherwise) and no character
     hidden wherever it stands, as a template (I-9, 400 naming the line and what is hidden)."""
@@ -172,7 +196,7 @@ class MemoryPatch(Wire, frozen=True):
     workspace_prompt: WorkspacePrompt | msgspec.UnsetType | None = msgspec.UNSET
 
 
-class ConfigPatch(Wire, frozen=True):
+class ConfigPatch(RequestBody, frozen=True):
     """Body of ``PATCH …/config`` (A-2); send ``If-Match`` with the ETag last read."""
 
     name: AgentName | msgspec.UnsetType = msgspec.UNSET
@@ -183,7 +207,7 @@ class ConfigPatch(Wire, frozen=True):
 # --- memory overview, files, index (A-3 … A-6) ------------------------------------------------
 
 
-class ScopeSummary(Wire, frozen=True):
+class ScopeSummary(Answer, frozen=True):
     """One scope of the overview (A-3).
 
     ``title`` is the Workspace's basename (``"User memory"`` for the user scope);
@@ -219,7 +243,7 @@ class ScopeSummary(Wire, frozen=True):
     absent. None when it was listed."""
 
 
-class OverviewTotals(Wire, frozen=True):
+class OverviewTotals(Answer, frozen=True):
     """What the whole memory holds, counted from folder listings alone, no index read (A-3).
 
     ``scopes``: every scope (the user scope and each Workspace's); ``files``: their topic files
@@ -232,7 +256,7 @@ class OverviewTotals(Wire, frozen=True):
     matching: int
 
 
-class MemoryOverview(Wire, frozen=True):
+class MemoryOverview(Answer, frozen=True):
     """Answer of ``GET …/memory`` (A-3): one page of scopes, the user scope first, then the
     Workspaces by newest activity.
 
@@ -247,14 +271,14 @@ class MemoryOverview(Wire, frozen=True):
     next_cursor: str | None = None
 
 
-class PlaceholderResult(Wire, frozen=True):
+class PlaceholderResult(Answer, frozen=True):
     """Answer of ``POST …/memory/template-placeholder`` (A-4, I-7)."""
 
     template: str
     changed: bool
 
 
-class TopicSummary(Wire, frozen=True):
+class TopicSummary(Answer, frozen=True):
     """One topic file of a scope listing (A-5).
 
     ``file`` is the file name (the identity, e.g. ``Deploy notes.md``); ``name`` is the
@@ -272,7 +296,7 @@ class TopicSummary(Wire, frozen=True):
     problems: list[str]
 
 
-class TopicList(Wire, frozen=True):
+class TopicList(Answer, frozen=True):
     """Answer of ``GET …/memory/scopes/{key}/files``: every topic file, sorted by file name.
 
     ``findings`` is the scope's whole lint (T-5), as the index view reports it: the web page
@@ -306,7 +330,7 @@ credential, lines never injected, an entry refused); ``warning`` the agent's con
 (no description, an unindexed file); ``info`` style (a name that is not kebab-case)."""
 
 
-class Finding(Wire, frozen=True):
+class Finding(Answer, frozen=True):
     """One lint finding (T-5, T-5a, T-5b).
 
     ``code`` names the rule (docs/note-format.md lists them); ``severity`` is ``error``,
@@ -321,7 +345,7 @@ class Finding(Wire, frozen=True):
     message: str
 
 
-class ScopeManifest(Wire, frozen=True, omit_defaults=True):
+class ScopeManifest(Answer, frozen=True, omit_defaults=True):
     """What the injection did with one scope's index (A-9, I-4).
 
     ``lines_total`` counts the index's lines; ``lines_kept`` those injected; ``lines_dropped`` the
@@ -341,8 +365,8 @@ class ScopeManifest(Wire, frozen=True, omit_defaults=True):
     """Where the kept lines stand in the text (I-1): ``"placeholder"``, where the prompt's index
     placeholder stood (its first one); ``"after-prompt"``, after a prompt that holds none (one
     stored before the placeholder rule, or edited by hand). Sent only when not
-    ``"placeholder"`` (``omit_defaults``): a client built before the field (whose decoder
-    refuses unknown fields) still reads every usual answer."""
+    ``"placeholder"`` (``omit_defaults``): a plugin built before answers ignored unknown
+    fields refuses any field it does not know, and still reads every usual answer."""
     unreadable: str | None = None
     """Why the scope's ``MEMORY.md``, which is there, could not be read (``"cannot read it
     (Permission denied)"``, Q-2b); then nothing of it is injected and a note says so instead of
@@ -353,7 +377,7 @@ class ScopeManifest(Wire, frozen=True, omit_defaults=True):
     into it, and the harness tells the user. Sent only when set."""
 
 
-class IndexLine(Wire, frozen=True):
+class IndexLine(Answer, frozen=True):
     """One line of an index as the injection sees it: 1-based number, text, kept or dropped."""
 
     number: int
@@ -361,7 +385,7 @@ class IndexLine(Wire, frozen=True):
     kept: bool
 
 
-class IndexView(Wire, frozen=True):
+class IndexView(Answer, frozen=True):
     """Answer of ``GET …/memory/scopes/{key}/index`` (A-5): the raw index and what is injected."""
 
     scope: str
@@ -372,7 +396,7 @@ class IndexView(Wire, frozen=True):
     findings: list[Finding]
 
 
-class DeleteResult(Wire, frozen=True):
+class DeleteResult(Answer, frozen=True):
     """Answer of ``DELETE …/memory/scopes/{key}/files/{file}`` (A-6). ``version`` is the
     version that records the delete and ``restore_version`` the one before it, which a restore
     takes the file back from (the Undo, V-2); both None when no history is kept."""
@@ -386,7 +410,7 @@ class DeleteResult(Wire, frozen=True):
 # --- search (S-1) ----------------------------------------------------------------------------
 
 
-class SnippetPart(Wire, frozen=True):
+class SnippetPart(Answer, frozen=True):
     """A piece of a search snippet; ``hit`` marks the words that matched (to highlight)."""
 
     text: str
@@ -412,7 +436,7 @@ MarkedText = Annotated[
 ]
 
 
-class SearchHit(Wire, frozen=True):
+class SearchHit(Answer, frozen=True):
     """One topic file found by ``GET …/memory/search`` (S-1).
 
     ``scope`` and ``file`` address it (A-5); ``name`` and ``description`` as listed, and again
@@ -433,7 +457,7 @@ class SearchHit(Wire, frozen=True):
     snippet: list[SnippetPart]
 
 
-class SearchResults(Wire, frozen=True):
+class SearchResults(Answer, frozen=True):
     """Answer of ``GET …/memory/search?q=…`` (S-1): the best ``hits`` first; ``total`` counts
     every matching file (there may be more than the hits returned); ``scope`` echoes the filter.
     """
@@ -450,7 +474,7 @@ class SearchResults(Wire, frozen=True):
 # --- Session start (A-9) ----------------------------------------------------------------------
 
 
-class SessionStartRequest(Wire, frozen=True):
+class SessionStartRequest(RequestBody, frozen=True):
     """Body of ``POST …/memory/session-start``: the Workspace path as the harness sees it.
 
     ``sections`` asks for the answer's ``sections`` as well (A-9): a harness that must split
@@ -463,7 +487,7 @@ class SessionStartRequest(Wire, frozen=True):
     sections: bool = False
 
 
-class SessionDirectories(Wire, frozen=True):
+class SessionDirectories(Answer, frozen=True):
     """Where this Session's memory lives; ``user`` / ``workspace`` is None when that scope is not
     there: no Workspace scope (temporary, memory off), or a scope the service could not create
     (its manifest's ``uncreated`` says why)."""
@@ -474,7 +498,7 @@ class SessionDirectories(Wire, frozen=True):
     workspace: str | None
 
 
-class MemorySection(Wire, frozen=True):
+class MemorySection(Answer, frozen=True):
     """One run of the ``memory`` text (A-9, I-1); the sections, concatenated in order, are it.
 
     ``kind`` is ``prompt`` (instruction text of a memory prompt; ``scope`` None), ``index`` (the
@@ -489,7 +513,7 @@ class MemorySection(Wire, frozen=True):
     text: str
 
 
-class SessionStartResponse(Wire, frozen=True):
+class SessionStartResponse(Answer, frozen=True):
     """Answer of ``POST …/memory/session-start`` (A-9).
 
     ``memory`` is the text that replaces ``{{MEMORY}}`` (empty when ``injected`` is false);
@@ -514,14 +538,14 @@ class SessionStartResponse(Wire, frozen=True):
 # --- drafts (A-12) and the caller -------------------------------------------------------------
 
 
-class DraftCreate(Wire, frozen=True):
+class DraftCreate(RequestBody, frozen=True):
     """Body of ``POST …/drafts``: a chat prompt, optionally pinned to a Workspace path."""
 
     prompt: DraftPrompt
     workspace: WorkspacePath | None = None
 
 
-class Draft(Wire, frozen=True):
+class Draft(Answer, frozen=True):
     """A stored draft (A-12); it expires at ``expires_at``."""
 
     id: str
@@ -533,7 +557,7 @@ class Draft(Wire, frozen=True):
     expires_at: str
 
 
-class Me(Wire, frozen=True):
+class Me(Answer, frozen=True):
     """Answer of ``GET /api/me``: the caller's token name and reach, and page settings.
 
     ``projects`` is None when the token reaches every project. ``chat_url_template`` is the
@@ -546,7 +570,7 @@ class Me(Wire, frozen=True):
     chat_url_template: str | None
 
 
-class Health(Wire, frozen=True):
+class Health(Answer, frozen=True):
     """Answer of ``/healthz`` and ``/readyz``: ``status`` is ``ok`` or ``fail`` with reasons."""
 
     status: Literal["ok", "fail"]
@@ -577,7 +601,7 @@ FileChangeKind = Literal["added", "modified", "deleted"]
 DiffLineKind = Literal["context", "added", "removed"]
 
 
-class Author(Wire, frozen=True):
+class Author(Answer, frozen=True):
     """Who a version is from (V-1). ``source`` says what recorded it; ``session_id`` and
     ``harness`` name the Session (a Session start, a post-write hook) and ``tool`` the tool
     that wrote; ``principal`` is the API caller's token name (``local`` without tokens, or
@@ -596,14 +620,14 @@ class Author(Wire, frozen=True):
     """The machine whose local copy sent the change (``sync``, R-1): its name."""
 
 
-class FileChange(Wire, frozen=True):
+class FileChange(Answer, frozen=True):
     """One file a version changed: ``MEMORY.md``, ``.workspace`` or a topic file."""
 
     file: str
     change: FileChangeKind
 
 
-class Version(Wire, frozen=True):
+class Version(Answer, frozen=True):
     """One version of a scope (V-1): its id, a one-line summary, who, and the files it changed.
 
     ``restored_from`` names the version a restore brought back (None otherwise)."""
@@ -618,7 +642,7 @@ class Version(Wire, frozen=True):
     kept twice under a new name, an edited file kept though deleted elsewhere."""
 
 
-class FileVersion(Wire, frozen=True):
+class FileVersion(Answer, frozen=True):
     """One version of one file in its history (V-2): the scope version that changed it, how,
     who, and ``size`` in bytes at that version (None where it was deleted)."""
 
@@ -629,7 +653,7 @@ class FileVersion(Wire, frozen=True):
     size: int | None
 
 
-class FileHistory(Wire, frozen=True):
+class FileHistory(Answer, frozen=True):
     """Answer of ``GET …/scopes/{key}/files/{name}/history`` (V-2): newest first.
 
     ``more`` tells that older versions follow (ask again with ``before`` = the last version
@@ -652,7 +676,7 @@ class FileHistory(Wire, frozen=True):
     unrecordable: str | None = None
 
 
-class FileAtVersion(Wire, frozen=True):
+class FileAtVersion(Answer, frozen=True):
     """Answer of ``GET …/scopes/{key}/files/{name}/versions/{version}`` (V-2): the file as it
     was. ``text`` is the whole file decoded as reading does (T-2; bytes in a legacy CJK
     encoding, which are not decoded, in the encoding they look like, never as mojibake,
@@ -672,7 +696,7 @@ class FileAtVersion(Wire, frozen=True):
     masked: bool
 
 
-class DiffLine(Wire, frozen=True):
+class DiffLine(Answer, frozen=True):
     """One line of a hunk: ``context``, ``added`` or ``removed``, its text (without the line
     end) and its 1-based number in the old and the new file (None on the side it is not)."""
 
@@ -682,7 +706,7 @@ class DiffLine(Wire, frozen=True):
     new_number: int | None
 
 
-class DiffHunk(Wire, frozen=True):
+class DiffHunk(Answer, frozen=True):
     """A hunk of a unified diff: where it starts and how many lines it spans on each side."""
 
     old_start: int
@@ -692,7 +716,7 @@ class DiffHunk(Wire, frozen=True):
     lines: list[DiffLine]
 
 
-class FileDiff(Wire, frozen=True):
+class FileDiff(Answer, frozen=True):
     """Answer of ``GET …/scopes/{key}/files/{name}/diff`` (V-2): ``name`` from version
     ``from_version`` (None: the file did not exist) to ``to_version`` (None: deleted there).
     ``unified`` is the diff as ``diff -u`` prints it; ``hunks`` the same, structured. Likely
@@ -707,7 +731,7 @@ class FileDiff(Wire, frozen=True):
     masked: bool
 
 
-class ScopeChanges(Wire, frozen=True):
+class ScopeChanges(Answer, frozen=True):
     """Answer of ``GET …/scopes/{key}/changes`` (V-2): the scope's versions, newest first,
     each with the files it changed; ``more`` tells that older ones follow (``before``)."""
 
@@ -716,7 +740,7 @@ class ScopeChanges(Wire, frozen=True):
     more: bool
 
 
-class DeletedFile(Wire, frozen=True):
+class DeletedFile(Answer, frozen=True):
     """A file deleted from a scope and not there now (V-2): ``deleted_in`` the version that
     deleted it, ``author`` who, and ``restore_version`` the last version that held it, the
     one a restore takes it from."""
@@ -727,7 +751,7 @@ class DeletedFile(Wire, frozen=True):
     restore_version: str
 
 
-class DeletedFiles(Wire, frozen=True):
+class DeletedFiles(Answer, frozen=True):
     """Answer of ``GET …/scopes/{key}/deleted`` (V-2): newest deletion first.
 
     ``complete`` is false while the service is still looking through a long history for its
@@ -740,13 +764,13 @@ class DeletedFiles(Wire, frozen=True):
     complete: bool = True
 
 
-class RestoreRequest(Wire, frozen=True):
+class RestoreRequest(RequestBody, frozen=True):
     """Body of ``POST …/scopes/{key}/files/{name}/restore``: the version to bring back."""
 
     version: VersionId
 
 
-class RestoreResult(Wire, frozen=True):
+class RestoreResult(Answer, frozen=True):
     """Answer of a restore (V-2): the file holds what it held at ``restored_from``, and the
     index lines linking it then are back in ``MEMORY.md`` (``index_lines_added``; a line is not
     added twice, nor where another line already links the file). ``version`` is the new
@@ -763,7 +787,7 @@ class RestoreResult(Wire, frozen=True):
     index_problem: str | None = None
 
 
-class RecordRequest(Wire, frozen=True):
+class RecordRequest(RequestBody, frozen=True):
     """Body of ``POST …/memory/versions``: a post-write hook asks to record what its Session
     wrote (V-1). ``scope`` limits it to one scope (all scopes without it); the other fields say
     who wrote (each cut to 200 characters, control characters dropped). No content is sent."""
@@ -774,7 +798,7 @@ class RecordRequest(Wire, frozen=True):
     scope: ScopeKey | None = None
 
 
-class UnrecordableFile(Wire, frozen=True):
+class UnrecordableFile(Answer, frozen=True):
     """A memory file a record could not take as it is now (V-1, Q-2b): its ``file`` name and
     ``why``, with what an operator must do when the service may not read it (``"cannot be read
     (Permission denied): an operator must give the account the service runs as read access to
@@ -785,7 +809,7 @@ class UnrecordableFile(Wire, frozen=True):
     why: str
 
 
-class RecordedScope(Wire, frozen=True, omit_defaults=True):
+class RecordedScope(Answer, frozen=True, omit_defaults=True):
     """What one scope recorded: the new version and its files, or ``version`` None when
     nothing it could read had changed since its newest version. ``skipped`` (only sent when
     set) says why the scope was not recorded at all, in a record of every scope: the user
@@ -801,7 +825,7 @@ class RecordedScope(Wire, frozen=True, omit_defaults=True):
     unrecordable: list[UnrecordableFile] = msgspec.field(default_factory=list)
 
 
-class RecordResult(Wire, frozen=True):
+class RecordResult(Answer, frozen=True):
     """Answer of ``POST …/memory/versions`` and of the checkpoints: one entry per scope."""
 
     scopes: list[RecordedScope]
@@ -812,7 +836,7 @@ class RecordResult(Wire, frozen=True):
 MachineId = Annotated[str, MACHINE_ID_RULE.meta("A machine's id (R-1):")]
 
 
-class MachineSync(Wire, frozen=True):
+class MachineSync(Answer, frozen=True):
     """A machine keeping a local copy of a scope (R-1): its ``id`` and ``name``, the token
     (``principal``) it synced with, when it last fetched or sent (``last_sync``) and last sent
     changes (``last_push``, None before its first), and what the merge of its last changes did
@@ -826,14 +850,14 @@ class MachineSync(Wire, frozen=True):
     outcomes: list[str]
 
 
-class ScopeMachines(Wire, frozen=True):
+class ScopeMachines(Answer, frozen=True):
     """The machines that have synced one scope, most recent first."""
 
     scope: str
     machines: list[MachineSync]
 
 
-class MachineList(Wire, frozen=True):
+class MachineList(Answer, frozen=True):
     """Answer of ``GET …/memory/machines``: per scope with a machine, its machines."""
 
     scopes: list[ScopeMachines]

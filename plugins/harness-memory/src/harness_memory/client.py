@@ -5,7 +5,8 @@ a refusal: the plugin's one client.
 ``MemoryClient(url, token=…, timeout=…)`` makes each call as one blocking HTTP request with
 ``http.client`` (``http://`` and ``https://``) within one time budget for the whole request
 (connect, send, the answer to its last byte), and decodes the answer with msgspec into the wire
-types of :mod:`memory_core.wire`, the service's own. Every failure is one of the named errors of
+types of :mod:`memory_core.wire`, the service's own, ignoring answer fields it does not know (a
+service upgraded before the plugin, A-11). Every failure is one of the named errors of
 :mod:`harness_memory.errors`. Ids are checked before anything is sent
 (``memory_core.errors.InvalidId``): project and agent against K-7, a draft id against the
 service's pattern (32 lowercase hex digits, A-12). An async harness calls
@@ -24,6 +25,7 @@ from memory_core.keys import check_agent_id, check_draft_id, check_project_id
 from memory_core.wire import (
     AgentConfig,
     AgentList,
+    Answer,
     Draft,
     Me,
     ProjectList,
@@ -50,7 +52,7 @@ MAX_ANSWER_BYTES = 64 * 1024 * 1024
 _ENCODER = msgspec.json.Encoder()
 _CHUNK = 64 * 1024
 
-_T = TypeVar("_T")
+_A = TypeVar("_A", bound=Answer)
 
 
 def service_url_parts(url: str) -> SplitResult:
@@ -198,11 +200,14 @@ class MemoryClient:
         method: str,
         path: str,
         body: bytes | None,
-        answer: type[_T],
+        answer: type[_A],
         what: str,
-    ) -> _T:
+    ) -> _A:
         """Send one request (``path`` below the service root) and decode its 2xx answer as
-        ``answer`` (msgspec keeps a type's decoding plan once built: one process, one build)."""
+        ``answer`` (msgspec keeps a type's decoding plan once built: one process, one build).
+
+        ``answer`` is an :class:`~memory_core.wire.Answer`, which ignores fields it does not
+        know: a service upgraded before this plugin may answer more (A-11)."""
         deadline = time.monotonic() + self.timeout
         headers = {"Accept": "application/json", "Connection": "close"}
         if self._token:

@@ -2,8 +2,10 @@
 
 A command that changes data goes through the service that answers, so what it does is what the
 service (and its web page) shows. Plain ``urllib`` and the wire DTOs: a CLI command starts
-without importing aiohttp. Every call either returns the decoded answer or raises
-:class:`RemoteError` with the service's problem ``detail`` (RFC 9457) or why none came.
+without importing aiohttp. Answers are read as :class:`~memory_core.wire.Answer` types, which
+ignore fields they do not know (a service newer than this command line, A-11). Every call
+either returns the decoded answer or raises :class:`RemoteError` with the service's problem
+``detail`` (RFC 9457) or why none came.
 """
 
 from __future__ import annotations
@@ -12,16 +14,25 @@ import json
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import quote, urlsplit
 
 import msgspec
-from memory_core.wire import AgentConfig, AgentCreate, AgentList, AgentSummary, ProjectList
+from memory_core.wire import (
+    AgentConfig,
+    AgentCreate,
+    AgentList,
+    AgentSummary,
+    Answer,
+    ProjectList,
+)
 
 __all__ = ["ANSWER_WAIT_S", "Remote", "RemoteError", "default_url"]
 
 ANSWER_WAIT_S = 5.0
 """Seconds a request may take before the service counts as not answering."""
+
+_A = TypeVar("_A", bound=Answer)
 
 
 class RemoteError(Exception):
@@ -76,21 +87,29 @@ class Remote:
     def create_agent(self, project: str, body: AgentCreate) -> AgentConfig:
         """``POST /api/projects/{project}/agents``: the new agent's config. Raises RemoteError."""
         answer = self._call("POST", f"/api/projects/{_segment(project)}/agents", body)
-        return msgspec.convert(answer, AgentConfig)
+        return self._read(answer, AgentConfig)
 
     def agents(self, project: str | None) -> list[AgentSummary]:
         """The agents of ``project`` (None: of every project the token reaches), sorted by
         project, then id. Raises RemoteError."""
         if project is None:
-            listed = msgspec.convert(self._call("GET", "/api/projects", None), ProjectList)
+            listed = self._read(self._call("GET", "/api/projects", None), ProjectList)
             projects = listed.projects
         else:
             projects = [project]
         agents: list[AgentSummary] = []
         for name in projects:
             answer = self._call("GET", f"/api/projects/{_segment(name)}/agents", None)
-            agents.extend(msgspec.convert(answer, AgentList).agents)
+            agents.extend(self._read(answer, AgentList).agents)
         return agents
+
+    def _read(self, answer: Any, kind: type[_A]) -> _A:
+        """``answer`` (decoded JSON) as ``kind``; fields it does not know are ignored. Raises
+        RemoteError (status 0) for an answer of another shape."""
+        try:
+            return msgspec.convert(answer, kind)
+        except msgspec.ValidationError as error:
+            raise RemoteError(0, f"{self.url} answered no {kind.__name__}: {error}") from None
 
     def _call(self, method: str, path: str, body: Any, *, auth: bool = True) -> Any:
         data = None if body is None else msgspec.json.encode(body)

@@ -1,7 +1,8 @@
 """JSON in and out of handlers: msgspec DTOs to ``application/json`` responses, bodies to DTOs.
 
 Decoders are built once per type at module level by the route modules and passed in, so a body
-is decoded straight into its Struct (unknown fields are a 422 because every DTO forbids them).
+is decoded straight into its Struct: a :class:`~memory_core.wire.RequestBody`, whose unknown
+fields are a 422 (only answers ignore unknown fields, for clients older than the service).
 Errors are left to the problem middleware: ``msgspec.ValidationError`` → 422,
 ``msgspec.DecodeError`` → 400, a body over ``client_max_size`` → 413.
 """
@@ -16,12 +17,13 @@ from typing import Any, TypeVar
 import msgspec
 from aiohttp import StreamReader, hdrs, web
 from aiohttp.web_protocol import RequestPayloadError
+from memory_core.wire import RequestBody
 
 from memory_api.errors import BadRequest, BodyTimedOut, UnreadableBody
 
 __all__ = ["json_response", "json_text", "query_flag", "read_json"]
 
-T = TypeVar("T")
+Body = TypeVar("Body", bound=RequestBody)
 
 _encoder = msgspec.json.Encoder()
 
@@ -98,7 +100,7 @@ def _check_encoding(request: web.Request) -> None:
     )
 
 
-async def read_json(request: web.Request, decoder: msgspec.json.Decoder[T]) -> T:
+async def read_json(request: web.Request, decoder: msgspec.json.Decoder[Body]) -> Body:
     """Read the whole body (bounded by ``client_max_size``) and decode it with ``decoder``.
 
     The body must be declared JSON (``Content-Type: application/json``; 415 otherwise, see

@@ -76,13 +76,15 @@ class Operation:
     """What one route takes and answers: a summary, the body DTO, the success status and DTO.
 
     ``media`` is the success content type for routes that do not answer JSON; ``query`` lists
-    the optional query parameters as ``(name, description, JSON Schema)``.
+    the optional query parameters as ``(name, description, JSON Schema)``. A body's schema
+    says ``additionalProperties: false`` (an unknown field is a 422); an answer's does not, as
+    answers may gain fields (:class:`~memory_core.wire.Answer`).
     """
 
     summary: str
-    response: type[Any] | None = None
+    response: type[wire.Answer] | None = None
     status: int = 200
-    body: type[Any] | None = None
+    body: type[wire.RequestBody] | None = None
     media: str = "application/json"
     if_match: bool = False
     query: tuple[tuple[str, bool, str, dict[str, Any], Any], ...] = ()
@@ -435,7 +437,7 @@ def build_openapi(app: web.Application) -> dict[str, Any]:
         "info": {
             "title": "Agent Memory API",
             "version": _version(),
-            "description": "Markdown notes an AI agent keeps between Sessions, served over HTTP.",
+            "description": _DESCRIPTION,
         },
         "paths": paths,
         "components": {
@@ -449,6 +451,14 @@ def build_openapi(app: web.Application) -> dict[str, Any]:
             },
         },
     }
+
+
+_DESCRIPTION = (
+    "Markdown notes an AI agent keeps between Sessions, served over HTTP.\n\n"
+    "Compatibility: answers may gain fields, and clients ignore fields they do not know (a "
+    "service is upgraded before its clients); a request with an unknown field is refused with "
+    "422 naming it (`additionalProperties: false`). A field is never removed or retyped."
+)
 
 
 _documents: weakref.WeakKeyDictionary[web.Application, bytes] = weakref.WeakKeyDictionary()
