@@ -184,3 +184,35 @@ async def test_prompt_without_index_placeholder_stored_twice_injects_the_index_o
     _assert_manifests_describe_the_text(answer)
     assert "placement" not in answer["manifests"][0]  # the default: at the (first) placeholder
     assert answer["memory"].startswith("A " + "\n".join(USER_LINES) + "\nB \n\n")
+
+
+@pytest.mark.parametrize(
+    ("prompt", "named"),
+    [
+        ("# Memory\n{{MEMROY_USER_INDEX}}\n", "it holds '{{MEMROY_USER_INDEX}}' instead"),
+        ("# Memory\n{{ MEMORY_USER_INDEX }}\n", "it holds '{{ MEMORY_USER_INDEX }}' instead"),
+        ("# Memory\n{{memory}} here\n", "it holds '{{memory}}' instead"),
+        ("# Memory\n{{MEMROY}}\n", "it holds none; it holds '{{MEMROY}}', which is no placeholder"),
+    ],
+)
+async def test_a_misspelt_placeholder_stored_by_hand_is_named_in_the_config_answer(
+    client: Client, agent: AgentHome, prompt: str, named: str
+) -> None:
+    """The only sign of a misspelt placeholder in ``agent.json`` was the manifest's
+    ``placement: after-prompt``; the config answer a person reads names it, and what a Session
+    start does with such a prompt."""
+    assert "promptWarnings" not in (await ok_json(await client.get(CONFIG)))["memory"]
+    _store_by_hand(agent, prompt=prompt)
+    warnings = (await ok_json(await client.get(CONFIG)))["memory"]["promptWarnings"]
+    assert warnings == [
+        f"memory.prompt must hold {USER_INDEX_PLACEHOLDER} exactly once, as written: {named}; "
+        "a Session start adds the user index after the prompt; text written as a placeholder "
+        "reaches the model as it is"
+    ]
+    _store_by_hand(agent, workspacePrompt="## Workspace\n{{MEMORY_INDEX}}\n{{MEMROY}}\n")
+    warnings = (await ok_json(await client.get(CONFIG)))["memory"]["promptWarnings"]
+    assert warnings[1] == (
+        f"memory.workspacePrompt must hold {INDEX_PLACEHOLDER} exactly once, as written: it "
+        "holds '{{MEMROY}}', which is no placeholder; text written as a placeholder reaches "
+        "the model as it is"
+    )

@@ -17,6 +17,7 @@ from memory_api.store.sessions import check_real_workspace
 from memory_core.keys import key_for_real_path
 
 from tests.api.conftest import AgentHome, Client, expect_problem, memory_url, ok_json
+from tests.support.symlink_chain import chain_of_links
 
 Layout = Callable[[Path], str]
 
@@ -113,19 +114,8 @@ def test_k1_a_symlink_loop_is_refused_as_a_loop(tmp_path: Path, layout: Layout) 
     assert "not a file" not in str(refused.value)
 
 
-def _chain_of_links(tmp: Path, links: int) -> str:
-    """A folder reached through ``links`` symlinks, each naming the one before (absolute)."""
-    (tmp / "real").mkdir(parents=True)
-    previous = tmp / "real"
-    for number in range(links):
-        link = tmp / f"link-{number}"
-        link.symlink_to(previous)
-        previous = link
-    return str(previous)
-
-
 def test_k1_a_chain_of_40_symlinks_resolves_as_the_kernel_does(tmp_path: Path) -> None:
-    workspace = _chain_of_links(tmp_path, 40)
+    workspace = chain_of_links(tmp_path, 40)
     assert Path(workspace).is_dir()  # the kernel follows 40 (Linux's MAXSYMLINKS)
     assert check_real_workspace(workspace) == str(tmp_path / "real")
 
@@ -133,7 +123,7 @@ def test_k1_a_chain_of_40_symlinks_resolves_as_the_kernel_does(tmp_path: Path) -
 def test_k1_a_chain_of_41_symlinks_is_refused_as_the_kernel_refuses_it(tmp_path: Path) -> None:
     """``os.path.realpath`` follows any number of links; the kernel stops at 40 (ELOOP). A
     Workspace no process can enter through its path gets no key."""
-    workspace = _chain_of_links(tmp_path, 41)
+    workspace = chain_of_links(tmp_path, 41)
     with pytest.raises(OSError, match="Too many levels of symbolic links"):
         Path(workspace).stat()
     assert os.path.realpath(workspace) == str(tmp_path / "real")
@@ -145,7 +135,7 @@ def test_k1_a_chain_of_41_symlinks_is_refused_as_the_kernel_refuses_it(tmp_path:
 async def test_k1_a_session_start_through_41_symlinks_is_a_400_and_makes_no_scope(
     client: Client, agent: AgentHome, tmp_path: Path
 ) -> None:
-    workspace = _chain_of_links(tmp_path / "chain", 41)
+    workspace = chain_of_links(tmp_path / "chain", 41)
     url = f"{memory_url()}/session-start"
 
     refused = await client.post(url, json={"workspace": workspace})

@@ -651,22 +651,87 @@ async def test_r1_k5_a_pushed_marker_is_taken_only_as_a_session_start_writes_one
     """K-5: a marker is the real path, UTF-8, one line. A machine's push of one holding a
     terminal's escape sequence or a second line under the right key was taken as it was (the
     overview then showed the escape in the scope's title and path); it is refused as an
-    archive's is, and the scope keeps the marker it had (none, for a scope the push made)."""
+    archive's is, and the scope keeps the marker it had."""
+    real = marker.splitlines()[0].split("\x1b")[0]
     key = key_for_real_path(marker.splitlines()[0])
+    scope = agent.root / key
+    scope.mkdir(parents=True)
+    (scope / ".workspace").write_text(real + "\n", encoding="utf-8")
     machine = GitMachine(tmp_path / "m" / key, git_url(client, key), MACHINE, "laptop")
-    await asyncio.to_thread(machine.run, "init", "-q")
-    await asyncio.to_thread(machine.run, "remote", "add", "origin", machine.url)
+    await machine.fetch()
     machine.write(".workspace", marker)
     machine.write("MEMORY.md", "- a line\n")
     await machine.push()
-    scope = agent.root / key
     assert (scope / "MEMORY.md").read_text(encoding="utf-8") == "- a line\n"
-    assert not (scope / ".workspace").exists()
+    assert (scope / ".workspace").read_text(encoding="utf-8") == real + "\n"
     outcomes = (await versions(client, key))[0]["outcomes"]
     assert outcomes == [
         ".workspace was not taken: it names no Workspace path a Session start could write: "
         f"it {problem} (K-5)"
     ]
+
+
+_SHOP = "/home/alice/code/shop"
+
+
+@pytest.mark.parametrize(
+    ("marker", "why"),
+    [
+        (None, "it brings no .workspace marker naming its Workspace (K-5)"),
+        (
+            "/home/alice/code/bank\n",
+            "its .workspace marker was not taken: it names a Workspace whose key is not "
+            f"{key_for_real_path(_SHOP)} (K-1)",
+        ),
+        (
+            _SHOP + "\nrm -rf ~\n",
+            "its .workspace marker was not taken: it names no Workspace path a Session start "
+            "could write: it must not hold control characters (newline, tab …) (K-5)",
+        ),
+        ("", "its .workspace marker was not taken: it names a Workspace whose key is not"),
+    ],
+)
+async def test_r1_k5_a_push_cannot_make_a_workspace_scope_without_a_marker_it_takes(
+    client: Client,
+    agent: AgentHome,
+    laptop: GitMachine,
+    tmp_path: Path,
+    marker: str | None,
+    why: str,
+) -> None:
+    """A scope is tied to its Workspace only by its marker: the first push of a Workspace scope
+    that brings none, or one the service refuses, made the folder anyway (``marker: missing``
+    in the overview). It is refused by name (git's ``[remote rejected]``) and creates nothing;
+    the same machine's user scope still syncs, and a push bringing a right marker makes it."""
+    key = key_for_real_path(_SHOP)
+    machine = GitMachine(tmp_path / "m" / key, git_url(client, key), MACHINE, "laptop")
+    await asyncio.to_thread(machine.run, "init", "-q")
+    await asyncio.to_thread(machine.run, "remote", "add", "origin", machine.url)
+    if marker is not None:
+        machine.write(".workspace", marker)
+    machine.write("MEMORY.md", "- a line\n")
+    await asyncio.to_thread(machine.run, "add", "-A")
+    await asyncio.to_thread(machine.run, "commit", "-q", "-m", "first")
+    refused = await asyncio.to_thread(
+        machine.run, "push", "origin", f"+HEAD:{machine.ref}", check=False
+    )
+    assert refused.returncode != 0
+    assert "[remote rejected]" in refused.stderr
+    assert f"scope {key} is not on the service yet and {why}" in refused.stderr
+    assert not (agent.root / key).exists()
+    overview = await ok_json(await client.get(memory_url()))
+    assert key not in json.dumps(overview)
+
+    scope_holds(agent.user, {"MEMORY.md": "- user\n"})
+    await laptop.fetch()
+    laptop.write("MEMORY.md", "- user line\n")
+    await laptop.push()
+    assert (agent.user / "MEMORY.md").read_text(encoding="utf-8") == "- user line\n"
+
+    machine.write(".workspace", _SHOP + "\n")
+    await machine.push()
+    assert (agent.root / key / ".workspace").read_text(encoding="utf-8") == _SHOP + "\n"
+    assert (agent.root / key / "MEMORY.md").read_text(encoding="utf-8") == "- a line\n"
 
 
 async def test_r2_a_made_up_base_cannot_delete_the_services_files(

@@ -26,10 +26,12 @@ from memory_core.keys import (
     has_control_character,
     is_temporary_workspace,
     key_for_real_path,
+    real_workspace_path,
     safe_basename,
     workspace_memory_key,
 )
 
+from tests.support.symlink_chain import chain_of_links
 from tests.support.unreadable_link import unreadable_link
 
 SCOPE_KEY_RE = re.compile(r"^[a-z0-9_][a-z0-9._-]{0,47}-[0-9a-f]{8}$")
@@ -391,3 +393,23 @@ def test_k1_a_link_kept_by_a_lenient_realpath_still_gives_no_key(
     assert workspace_memory_key(tmp_path / "src" / "app") == key_for_real_path(
         str(tmp_path / "src" / "app")
     )
+
+
+def test_k1_a_workspace_through_41_symlinks_gets_no_key_as_the_kernel_opens_none(
+    tmp_path: Path,
+) -> None:
+    """``os.path.realpath`` follows any number of links; the kernel stops at 40 (ELOOP), and
+    the service refuses such a Workspace (400): no key is derived from it here either."""
+    workspace = chain_of_links(tmp_path / "far", 41)
+    assert os.path.realpath(workspace) == str(tmp_path / "far" / "real")
+
+    with pytest.raises(UnresolvablePath, match="Too many levels of symbolic links") as raised:
+        workspace_memory_key(workspace)
+    with pytest.raises(UnresolvablePath):
+        real_workspace_path(workspace)
+
+    assert raised.value.link == workspace
+    near = chain_of_links(tmp_path / "near", 40)
+    assert real_workspace_path(near) == str(tmp_path / "near" / "real")
+    assert workspace_memory_key(near) == key_for_real_path(str(tmp_path / "near" / "real"))
+    assert real_workspace_path(tmp_path / "not-there") == str(tmp_path / "not-there")

@@ -21,7 +21,7 @@ from typing import Any
 
 from memory_core.layout import memory_root
 
-from tests.support.serve import ServedProcess, ServedWrapper, serve, venv_bin
+from tests.support.serve import ServedProcess, ServedWrapper, code_under_test, serve, venv_bin
 
 CORPUS = Path(__file__).parents[1] / "data" / "corpus"
 TOKEN = "plugin-e2e-token-0123456789"
@@ -122,12 +122,17 @@ class RealService(ServedWrapper):
 
 
 def start_service(tmp_path: Path, *, tokens: bool = True) -> RealService:
-    """Start ``memory-api serve`` over ``tmp_path/data`` with only PATH, HOME and the token set;
+    """Start ``memory-api serve`` over ``tmp_path/data`` with only PATH, HOME and the token set
+    (and ``PYTHONPATH`` when a checkout names the code under test, :func:`code_under_test`);
     without ``tokens``, with none at all (open, on loopback only: A-10).
 
     Raises RuntimeError (with the service's log) when it exits or never becomes ready.
     """
-    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(tmp_path / "service-home")}
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": str(tmp_path / "service-home"),
+        **code_under_test(),
+    }
     if tokens:
         env["MEMORY_API_TOKENS"] = f"plugin={TOKEN}"
     return RealService(serve(tmp_path / "data", env, log_path=tmp_path / "memory-api.log"), TOKEN)

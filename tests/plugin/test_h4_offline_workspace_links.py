@@ -1,6 +1,7 @@
-"""H-4, K-1 on the plugin's offline path: a Workspace whose real path cannot be known (a symlink
-on its way the kernel will not read) gets no key made up from its spelling; the files do not
-stand in, with a named error the Session start fails open on (P-2)."""
+"""H-4, K-1 on the plugin's offline and remote paths: a Workspace whose real path cannot be
+known (a symlink on its way the kernel will not read, or more than 40 of them) gets no key made
+up from its spelling; the files do not stand in, with a named error the Session start fails
+open on (P-2)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,10 @@ from pathlib import Path
 
 import pytest
 from harness_memory.offline import OfflineUnavailableError, session_start_from_files
+from harness_memory.remote import RemoteCopy, RemoteError
+from memory_core.keys import key_for_real_path
 
+from tests.support.symlink_chain import chain_of_links
 from tests.support.unreadable_link import unreadable_link
 
 
@@ -25,3 +29,34 @@ def test_h4_a_workspace_through_a_symlink_that_cannot_be_read_gets_no_key(
         )
 
     assert str(locked) in str(raised.value)
+
+
+def test_h4_a_workspace_through_41_symlinks_gets_no_key_as_the_service_gives_none(
+    tmp_path: Path,
+) -> None:
+    """The kernel follows 40 symlinks and answers ELOOP beyond; the service refuses such a
+    Workspace (400), so the files do not make up a key for it either (K-1)."""
+    memory_root = tmp_path / "app" / "agents" / "coder" / "agent_state" / "memory"
+    (memory_root / "user").mkdir(parents=True)
+    workspace = chain_of_links(tmp_path / "chain", 41)
+
+    with pytest.raises(OfflineUnavailableError, match="Too many levels of symbolic links"):
+        session_start_from_files(memory_root, project="acme", agent="coder", workspace=workspace)
+
+
+def test_h4_a_remote_copy_derives_no_key_through_41_symlinks(tmp_path: Path) -> None:
+    copy = RemoteCopy(
+        url="http://127.0.0.1:9",
+        token=None,
+        project="acme",
+        agent="coder",
+        state_dir=tmp_path / "state",
+        timeout=5.0,
+    )
+    near = chain_of_links(tmp_path / "near", 40)
+    assert copy.workspace_key(near) == key_for_real_path(str(tmp_path / "near" / "real"))
+
+    with pytest.raises(RemoteError, match="Too many levels of symbolic links"):
+        copy.workspace_key(chain_of_links(tmp_path / "far", 41))
+    with pytest.raises(RemoteError, match="Too many levels of symbolic links"):
+        copy.sync(chain_of_links(tmp_path / "farther", 41))

@@ -577,3 +577,36 @@ def test_r2_a_wiped_copy_of_a_scope_holding_only_its_index_is_put_back(
     served = (served_root / "user" / "MEMORY.md").read_text(encoding="utf-8")
     assert "- kept: the index of this scope" in served
     assert (laptop.memory_root / "user" / "MEMORY.md").exists()
+
+
+def test_r1_k5_a_workspace_scope_sent_without_its_marker_is_refused_by_name(
+    shared_service: RealService,
+    new_agent: str,
+    served_root: Path,
+    two_machines: tuple[RemoteCopy, RemoteCopy],
+    tmp_path: Path,
+) -> None:
+    """A Workspace scope the service does not have yet is made only by a push bringing its
+    marker (K-5): a copy sending one without (made by hand, or by an older plugin) is told why,
+    and the service makes no folder; the user scope and the Workspace synced with its marker
+    go through."""
+    laptop, _ = two_machines
+    workspace = tmp_path / "src" / "shop"
+    workspace.mkdir(parents=True)
+    key = laptop.workspace_key(str(workspace))
+    append(laptop.memory_root / key / "MEMORY.md", "- a line\n")
+
+    refused = laptop.sync_scope(key)
+
+    assert not refused.ok, refused.as_json()
+    assert refused.error is not None
+    assert "[remote rejected]" in refused.error
+    assert f"scope {key} is not on the service yet" in refused.error
+    assert not (served_root / key).exists()
+    # the files written before the first sync go with the marker the Session's sync writes
+    results = synced(laptop, str(workspace))
+    assert [result.scope for result in results] == ["user", key]
+    assert (served_root / key / "MEMORY.md").read_text(encoding="utf-8") == "- a line\n"
+    assert (served_root / key / ".workspace").read_text(encoding="utf-8") == (
+        os.path.realpath(workspace) + "\n"
+    )

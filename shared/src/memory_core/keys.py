@@ -1,8 +1,8 @@
 """Workspace memory keys, the temporary-Workspace test and the id checks (K-1…K-4, K-7).
 
-Everything here is pure except :func:`real_path`, :func:`workspace_memory_key` and
-:func:`is_temporary_workspace`, which resolve symlinks (``os.path.realpath``) but never create,
-read or write a file.
+Everything here is pure except :func:`real_path`, :func:`real_workspace_path`,
+:func:`workspace_memory_key` and :func:`is_temporary_workspace`, which resolve symlinks
+(``os.path.realpath``, a ``stat``) but never create, read or write a file.
 
 >>> safe_basename("Über Projekt")
 'uber-projekt'
@@ -14,6 +14,7 @@ read or write a file.
 
 from __future__ import annotations
 
+import errno
 import functools
 import hashlib
 import os
@@ -50,6 +51,7 @@ __all__ = [
     "is_temporary_workspace",
     "key_for_real_path",
     "real_path",
+    "real_workspace_path",
     "safe_basename",
     "workspace_memory_key",
 ]
@@ -322,15 +324,36 @@ def _unresolvable(error: OSError, path: str) -> UnresolvablePath:
     return UnresolvablePath(link, error.strerror or type(error).__name__)
 
 
+def real_workspace_path(workspace: str | os.PathLike[str]) -> str:
+    """:func:`real_path` of a Workspace, refused where the kernel opens no folder through it.
+
+    ``os.path.realpath`` follows any number of symlinks; the kernel follows at most 40
+    (``MAXSYMLINKS``) and answers ``ELOOP`` beyond, as it does for a loop. A Workspace reached
+    that way is no folder a harness can work in, and the service refuses it (400), so no key is
+    derived from it here either (K-1). One ``stat`` of the path as given beside ``real_path``;
+    a path that is not there (``ENOENT``, ``EACCES`` on a parent …) is resolved as spelled.
+
+    Raises :class:`~memory_core.errors.UnresolvablePath` on ``ELOOP`` or when a symlink on the
+    way cannot be read.
+    """
+    real = real_path(workspace)
+    try:
+        os.stat(workspace)  # noqa: PTH116 - the kernel's own walk, one stat
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise _unresolvable(error, os.fspath(workspace)) from None
+    return real
+
+
 def workspace_memory_key(workspace: str | os.PathLike[str]) -> str:
     """Resolve ``workspace`` (symlinks, ``..``, relative to the cwd) and derive its key (K-1, K-3).
 
     Two symlinks to one directory give one key; a renamed or moved directory gets a new one. The
     path need not exist (``os.path.realpath`` resolves as far as it can); nothing is created.
     Raises :class:`~memory_core.errors.UnresolvablePath` when a symlink on its way cannot be
-    read (:func:`real_path`).
+    read or the kernel would not follow its symlinks (``ELOOP``, :func:`real_workspace_path`).
     """
-    return key_for_real_path(real_path(workspace))
+    return key_for_real_path(real_workspace_path(workspace))
 
 
 def is_temporary_workspace(workspace: Path, app_data_dir: Path) -> bool:

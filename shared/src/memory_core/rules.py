@@ -55,7 +55,9 @@ __all__ = [
     "TextRule",
     "char_class",
     "marker_problem",
+    "placeholder_lookalikes",
     "placeholder_problem",
+    "prompt_warnings",
     "python_regex",
     "utf8_length",
     "workspace_path_problem",
@@ -415,6 +417,55 @@ def placeholder_problem(prompt: str, placeholder: str) -> str | None:
         twice = f"it holds it {count} times (the index would be injected {count} times)"
         return f"{twice}, and {named} besides" if others else twice
     return f"it also holds {named}, which would reach the model as written"
+
+
+_BRACED = r"\{\{[ \t]*[A-Za-z][A-Za-z0-9 \t_-]*\}\}"
+"""A ``{{NAME}}`` of any spelling (``{{MEMROY}}``, ``{{ Memory }}``): nothing fills one in
+within a memory prompt, so it reaches the model as written."""
+
+
+def placeholder_lookalikes(text: str) -> list[str]:
+    """Everything in ``text`` written to be a placeholder: a memory placeholder of any
+    spelling (braces around *memory* or *index* words: ``{{ MEMORY_USER_INDEX }}``,
+    ``{MEMORY_INDEX}``, ``{{memory}}``) or any ``{{NAME}}`` (``{{MEMROY}}``), once each, in
+    order of first appearance; exact placeholders included.
+
+    >>> placeholder_lookalikes("a {{ MEMORY_USER_INDEX }} b {{MEMROY}} c {memory_index}")
+    ['{{ MEMORY_USER_INDEX }}', '{{MEMROY}}', '{memory_index}']
+    """
+    pattern = f"{_LOOKALIKE}\\}}{{0,2}}|{_BRACED}"
+    return list(dict.fromkeys(m.group(0) for m in re.finditer(pattern, text)))
+
+
+def prompt_warnings(prompt: str, workspace_prompt: str) -> list[str]:
+    """What a person must be told of an agent's stored memory prompts (I-1): one line per
+    prompt that does not hold its index placeholder exactly once, as written, or holds other
+    text written as a placeholder (one edited by hand in ``agent.json``, or stored before the
+    rule), naming what it holds and what a Session start then does. Empty for the defaults.
+
+    >>> prompt_warnings("# Memory\\n{{ MEMORY_USER_INDEX }}\\n", "{{MEMORY_INDEX}}")[0][:60]
+    'memory.prompt must hold {{MEMORY_USER_INDEX}} exactly once, '
+    """
+    warnings: list[str] = []
+    for field, text, placeholder, scope in (
+        ("memory.prompt", prompt, USER_INDEX_PLACEHOLDER, "user"),
+        ("memory.workspacePrompt", workspace_prompt, INDEX_PLACEHOLDER, "Workspace"),
+    ):
+        others = [found for found in placeholder_lookalikes(text) if found != placeholder]
+        if text.count(placeholder) == 1 and not others:
+            continue
+        problem = placeholder_problem(text, placeholder) or ""
+        missed = [found for found in others if repr(found) not in problem]
+        if missed:  # no memory word in it ({{MEMROY}}): the rule's lookalikes miss it
+            names = ", ".join(repr(found) for found in missed)
+            problem += ("; " if problem else "") + f"it holds {names}, which is no placeholder"
+        then = f"; a Session start adds the {scope} index after the prompt"
+        warnings.append(
+            f"{field} must hold {placeholder} exactly once, as written: {problem}"
+            f"{then if placeholder not in text else ''}; text written as a placeholder "
+            "reaches the model as it is"
+        )
+    return warnings
 
 
 def _prompt_rule(placeholder: str, scope: str) -> TextRule:

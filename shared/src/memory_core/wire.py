@@ -161,7 +161,7 @@ class AgentList(Answer, frozen=True):
     unreadable: list[UnreadableAgentEntry] = msgspec.field(default_factory=list)
 
 
-class MemoryConfig(Answer, frozen=True):
+class MemoryConfig(Answer, frozen=True, omit_defaults=True):
     """The effective memory settings of an agent, built-in defaults folded in (A-2)."""
 
     enabled: bool
@@ -169,6 +169,11 @@ class MemoryConfig(Answer, frozen=True):
     workspace_prompt: str
     prompt_is_default: bool
     workspace_prompt_is_default: bool
+    prompt_warnings: list[str] = msgspec.field(default_factory=list)
+    """One line per stored prompt that does not hold its index placeholder exactly once, as
+    written (I-1: edited by hand in ``agent.json``; the API refuses such a prompt with 422),
+    naming what it holds instead (:func:`memory_core.rules.prompt_warnings`). Sent only when
+    not empty (``omit_defaults``): the usual answer is as it was."""
 
 
 class AgentConfig(Answer, frozen=True):

@@ -37,6 +37,7 @@ from memory_core.injection import (
     PreparedIndex,
     cap_indexes,
     memory_sections,
+    placed_manifests,
     uncreated_index,
     unreadable_index,
 )
@@ -46,6 +47,7 @@ from memory_core.keys import (
     is_temporary_workspace,
     key_for_real_path,
     real_path,
+    real_workspace_path,
 )
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
 from memory_core.template import key_line_value
@@ -102,7 +104,7 @@ def session_start_from_files(
     kind: WorkspaceKind = "persistent"
     key: str | None = None
     try:
-        real_workspace = real_path(workspace)
+        real_workspace = real_workspace_path(workspace)
         if not settings.enabled:
             kind = "off"
         elif is_temporary_workspace(Path(real_workspace), Path(real_path(app_data_dir))):
@@ -136,13 +138,11 @@ def _answer(
             workspace_key=key,
             unread=(_unread(user), _unread(ours)),
         )
-        sections = memory_sections(
-            settings.prompt,
-            settings.workspace_prompt,
-            capped[0],
-            capped[1] if len(capped) > 1 else None,
-        )
-        manifests = [item.manifest for item in capped]
+        ours_capped = capped[1] if len(capped) > 1 else None
+        prompts = (settings.prompt, settings.workspace_prompt)
+        sections = memory_sections(*prompts, capped[0], ours_capped)
+        # where each index went (I-1: after a prompt without its placeholder), as the service
+        manifests = placed_manifests(*prompts, capped[0], ours_capped)
     return SessionStartResponse(
         enabled=settings.enabled,
         injected=settings.enabled,

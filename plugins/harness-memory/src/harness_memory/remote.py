@@ -69,7 +69,7 @@ from memory_core.keys import (
     check_agent_id,
     check_project_id,
     key_for_real_path,
-    real_path,
+    real_workspace_path,
 )
 from memory_core.rules import (
     CONTROL_CLASS,
@@ -112,10 +112,11 @@ class RemoteError(Exception):
 
 def _real_workspace(workspace: str) -> str:
     """``workspace``'s real path on this machine (K-1); :class:`RemoteError` when a symlink on
-    its way cannot be read, or when it is no path a Session start takes (not UTF-8, a control
-    character: its ``.workspace`` marker could not be written as K-5 says)."""
+    its way cannot be read or the kernel would not follow its symlinks (``ELOOP``), or when it
+    is no path a Session start takes (not UTF-8, a control character: its ``.workspace``
+    marker could not be written as K-5 says)."""
     try:
-        real = real_path(workspace)
+        real = real_workspace_path(workspace)
     except UnresolvablePath as error:
         raise RemoteError(f"the Workspace's real path cannot be known: {error}") from None
     problem = workspace_path_problem(real)
@@ -684,6 +685,10 @@ class _ScopeRun:
                 self.git("init", "-q", "--initial-branch=main")
             self._write_excludes()
             refs = self.refs()
+            if marker is not None and _BASE not in refs:
+                # never fetched: the service may not have the scope, which only a push
+                # bringing its marker makes (K-5), even one of files written before this sync
+                self._write_marker(marker)
             changed = self._changed()
             if changed and _MAIN in refs and self._every_file_gone():
                 changed = self._put_back()
@@ -809,12 +814,16 @@ class _ScopeRun:
                 found += [line.strip() for line in merged.split("\x1f") if line.strip()]
         return found
 
-    def _make_workspace_scope(self, marker: str) -> None:
-        """A Workspace scope the service does not have yet: its marker (K-5) goes with the
-        first push, which makes it there."""
+    def _write_marker(self, marker: str) -> None:
+        """Write the Workspace's ``.workspace`` marker (K-5) into the copy unless it has one."""
         marker_file = self.scope / layout.MARKER_FILE
         if not marker_file.exists():
             marker_file.write_text(marker + "\n", encoding="utf-8", errors="surrogateescape")
+
+    def _make_workspace_scope(self, marker: str) -> None:
+        """A Workspace scope the service does not have yet: its marker (K-5) goes with the
+        first push, which makes it there."""
+        self._write_marker(marker)
         changed = self._changed()
         if changed:
             refs = {_MAIN: self._commit_local(None, changed)}

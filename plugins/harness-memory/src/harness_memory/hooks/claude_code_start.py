@@ -23,6 +23,7 @@ from harness_memory.hooks.session_start import (
     context_answer,
     cut_summary,
     ignored_env_message,
+    prompt_message,
     start_for_hook,
     uncreated_message,
     unknown_account_message,
@@ -73,6 +74,7 @@ def session_start(
             ignored_env_message(settings, "claude-code"),
             unknown_account_message(settings),
             _user_message(result.session_meta, delivery, parts),
+            prompt_message(result),
         )
         if message := " ".join(notice for notice in said if notice is not None):
             output["systemMessage"] = message

@@ -34,6 +34,7 @@ __all__ = [
     "context_answer",
     "cut_summary",
     "ignored_env_message",
+    "prompt_message",
     "session_start_answer",
     "start_for_hook",
     "uncreated_message",
@@ -87,6 +88,7 @@ def session_start_answer(
         ignored_env_message(settings, installed_as),
         unknown_account_message(settings),
         availability_message(result.session_meta),
+        prompt_message(result),
         unreadable_message(result.session_meta),
         uncreated_message(result.session_meta),
     )
@@ -193,6 +195,41 @@ def unreadable_message(meta: SessionMeta) -> str | None:
     return (
         f"Agent Memory: {'; '.join(said)}, so what it lists is not in this Session; make "
         "MEMORY.md a plain file of its scope folder that Agent Memory may read."
+    )
+
+
+def prompt_message(result: SessionStart) -> str | None:
+    """Tell the user when the agent's memory prompts, as stored, reached the model with text
+    written as a memory placeholder (``{{MEMROY_INDEX}}``, ``{{ MEMORY_USER_INDEX }}``): a
+    prompt edited by hand in ``agent.json`` (the API refuses one, I-1). Such text is no
+    placeholder and stands in the model's context as written, and a prompt without its own
+    placeholder gets its index after it (the manifest's ``placement: after-prompt``); this
+    names both. None when the prompts hold their placeholders as written."""
+    from memory_core.rules import placeholder_lookalikes  # only a Session start reads prompts
+
+    found = [
+        name
+        for section in result.sections
+        if section.kind == "prompt"
+        for name in placeholder_lookalikes(section.text)
+    ]
+    after = [
+        "user" if m.scope == "user" else "Workspace"
+        for m in result.session_meta.manifests
+        if m.placement == "after-prompt"
+    ]
+    if not found and not after:
+        return None
+    said = "Agent Memory: the agent's memory prompts "
+    if found:
+        names = ", ".join(repr(name) for name in dict.fromkeys(found))
+        said += f"hold {names}: not a placeholder, so the model read it as written"
+    if after:
+        said += "; " if found else "hold no index placeholder; "
+        said += f"the {' and '.join(after)} index went after its prompt"
+    return (
+        f"{said}. Fix memory.prompt ({{{{MEMORY_USER_INDEX}}}}) or memory.workspacePrompt "
+        "({{MEMORY_INDEX}}) in the agent's settings (the web page, or PATCH …/config)."
     )
 
 

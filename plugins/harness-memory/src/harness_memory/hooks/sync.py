@@ -36,7 +36,7 @@ def session_scopes(hook: HookInput, settings: HarnessSettings) -> tuple[list[str
     when a symlink on its way cannot be read or it is no path a marker can hold, not UTF-8 or
     with a control character, K-5: then only the user scope, said in the log)."""
     from memory_core.errors import UnresolvablePath
-    from memory_core.keys import key_for_real_path, real_path
+    from memory_core.keys import key_for_real_path, real_path, real_workspace_path
     from memory_core.rules import workspace_path_problem
 
     state, session = settings.state_dir, hook.session_id
@@ -46,7 +46,7 @@ def session_scopes(hook: HookInput, settings: HarnessSettings) -> tuple[list[str
     try:
         if view is not None and view.key is not None:
             return [USER_SCOPE, view.key], real_path(view.workspace)
-        real = real_path(hook.cwd or Path.cwd())
+        real = real_workspace_path(hook.cwd or Path.cwd())
     except UnresolvablePath as error:
         logger.warning(
             "only the user scope is synced: the Workspace's real path cannot be known: %s", error

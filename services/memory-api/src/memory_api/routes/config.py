@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import msgspec
 from aiohttp import web
+from memory_core.rules import prompt_warnings
 from memory_core.wire import AgentConfig, ConfigPatch, MemoryConfig
 
 from memory_api.appkeys import get_agent_store
@@ -41,6 +42,9 @@ def agent_config(record: AgentRecord) -> AgentConfig:
             workspace_prompt=memory.effective_workspace_prompt,
             prompt_is_default=memory.prompt is None,
             workspace_prompt_is_default=memory.workspace_prompt is None,
+            prompt_warnings=prompt_warnings(
+                memory.effective_prompt, memory.effective_workspace_prompt
+            ),
         ),
     )
 

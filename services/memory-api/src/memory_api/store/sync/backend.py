@@ -54,6 +54,7 @@ __all__ = [
     "cgi_environment",
     "parse_head",
     "refused_reason",
+    "refused_report",
     "run_buffered",
     "run_streaming",
     "split_answer",
@@ -242,6 +243,22 @@ def with_messages(answer: bytes, request: bytes, lines: list[str]) -> bytes:
         data = b"\x02" + line.encode("utf-8", "replace")[:room] + b"\n"
         packets += f"{len(data) + 4:04x}".encode("ascii") + data
     return answer[:-4] + packets + b"0000"
+
+
+def refused_report(request: bytes, ref: str, reason: str) -> bytes:
+    """A push's report (report-status, as ``git receive-pack`` writes it: on side band 1 when
+    the push's ``request`` asked for a side band) saying its objects unpacked but ``ref`` was
+    refused for ``reason`` (``ng <ref> <reason>``): the pushing ``git`` prints ``! [remote
+    rejected] … (<reason>)`` and fails. ``reason`` is cut to one line that fits a packet."""
+    said = " ".join(reason.split()).encode("utf-8", "replace")[:800]
+    inner = b""
+    for line in (b"unpack ok\n", b"ng " + ref.encode("utf-8") + b" " + said + b"\n"):
+        inner += f"{len(line) + 4:04x}".encode("ascii") + line
+    inner += b"0000"
+    if not _capabilities(request) & {"side-band", "side-band-64k"}:
+        return inner
+    data = b"\x01" + inner
+    return f"{len(data) + 4:04x}".encode("ascii") + data + b"0000"
 
 
 _REFUSED = re.compile(rb"(?:unpack (?!ok\b)|ng refs/\S+ )([^\n\x00]{1,200})")

@@ -71,7 +71,7 @@ from memory_api.store.history.repo import (
 from memory_api.store.sync.backend import MachineRef
 from memory_api.store.sync.machines import Machine
 
-__all__ = ["TakenPush", "take_push"]
+__all__ = ["TakenPush", "new_scope_refusal", "take_push"]
 
 _FILE_MODES = ("100644", "100755")
 
@@ -286,15 +286,7 @@ def _keep_marker(
         if pushed is None and MARKER_FILE in base:
             incoming[MARKER_FILE] = base[MARKER_FILE]  # a marker is never deleted by a push
         return
-    reason = None
-    if key == USER_SCOPE:
-        reason = "the user scope has no marker"
-    else:
-        path, problem = marker_problem(read_blob(repository, pushed))
-        if problem is not None:
-            reason = f"it names no Workspace path a Session start could write: it {problem} (K-5)"
-        elif not path or key_for_real_path(path) != key:
-            reason = f"it names a Workspace whose key is not {key} (K-1)"
+    reason = _marker_refusal(repository, key, pushed)
     if reason is None:
         return
     outcomes.append(f"{MARKER_FILE} was not taken: {reason}")
@@ -302,6 +294,44 @@ def _keep_marker(
         incoming[MARKER_FILE] = base[MARKER_FILE]
     else:
         del incoming[MARKER_FILE]
+
+
+def _marker_refusal(repository: Path, key: str, blob: str) -> str | None:
+    """Why the pushed marker ``blob`` does not fit scope ``key`` (None: it does, K-1, K-5)."""
+    if key == USER_SCOPE:
+        return "the user scope has no marker"
+    path, problem = marker_problem(read_blob(repository, blob))
+    if problem is not None:
+        return f"it names no Workspace path a Session start could write: it {problem} (K-5)"
+    if not path or key_for_real_path(path) != key:
+        return f"it names a Workspace whose key is not {key} (K-1)"
+    return None
+
+
+def new_scope_refusal(repository: Path, key: str, pushed: str | None) -> str | None:
+    """Why the commit ``pushed`` may not make Workspace scope ``key``, which is not on the
+    service yet (None: it may). A scope is tied to its Workspace only by its ``.workspace``
+    marker (K-5), so the push that makes one must bring a marker the service takes: a regular
+    file within its cap that names a path with the scope's key. Raises
+    :class:`~memory_api.store.history.git.HistoryUnavailable` when git cannot read the commit."""
+    commit = None if pushed is None else commit_of(repository, pushed)
+    found = None if commit is None else sized_tree(repository, commit[0]).get(MARKER_FILE)
+    if commit is None:
+        reason: str | None = "the push names no commit"
+    elif found is None:
+        reason = f"it brings no {MARKER_FILE} marker naming its Workspace (K-5)"
+    else:
+        entry, size = found
+        reason = _refusal(MARKER_FILE, entry.mode, size)
+        reason = reason or _marker_refusal(repository, key, entry.blob)
+        if reason is not None:
+            reason = f"its {MARKER_FILE} marker was not taken: {reason}"
+    if reason is None:
+        return None
+    return (
+        f"scope {key} is not on the service yet and {reason}; nothing was taken (a Session "
+        "start in the Workspace makes the scope)"
+    )
 
 
 def _unique(outcomes: list[MergeOutcome]) -> list[MergeOutcome]:

@@ -3,7 +3,10 @@
 Each method checks its ids (K-7) and the machine's headers before any I/O, confirms the agent
 is one of the project (else 404, A-10) and finds the scope: the user scope is created on demand
 (K-6); a Workspace scope must exist to be fetched (a Session start makes it, K-5) and is made
-by a machine's first push (its marker comes with the push). Then:
+by a machine's first push only when that brings a ``.workspace`` marker the service takes (the
+marker is all that ties a scope to its Workspace): any other first push is refused by name
+(git's report says ``ng <ref> <reason>``, :func:`.backend.refused_report`) and creates no
+folder. Then:
 
 - **a fetch's ref advertisement** (``info/refs?service=git-upload-pack``): under the scope's
   lock, what is on disk is recorded first (an agent on the service's machine may have written
@@ -35,6 +38,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,12 +68,13 @@ from memory_api.store.sync.backend import (
     cgi_command,
     cgi_environment,
     refused_reason,
+    refused_report,
     run_buffered,
     run_streaming,
     with_messages,
 )
 from memory_api.store.sync.machines import Machine, MachineLog
-from memory_api.store.sync.push import take_push
+from memory_api.store.sync.push import new_scope_refusal, take_push
 
 __all__ = ["MERGED_PREFIX", "REFUSED_PREFIX", "GitRequest", "SyncLimits", "SyncStore"]
 
@@ -125,15 +130,33 @@ class SyncStore:
         await self.history.agents.get(request.project, request.agent_id)
 
     def _scope(self, request: GitRequest, *, create: bool) -> Path:
-        """The real scope folder; a missing one is made for the user scope and, with
-        ``create`` (a push), for a Workspace scope (its marker comes with the push)."""
+        """The real scope folder; a missing one is made for the user scope (K-6). A missing
+        Workspace scope is 404, except with ``create`` (a push): then its folder as it will be
+        (not made yet: the push that makes it must bring its marker, :meth:`_made`)."""
         root = checked_memory_root(self.histories.app_data_dir, request.agent_id)
-        if request.key == USER_SCOPE or create:
+        if request.key == USER_SCOPE:
             return made_scope_dir(root, request.key, request.agent_id)
         scope = scope_real_dir(root, request.key)
-        if scope is None:
-            raise NotFound(f"no scope {request.key!r} in the memory of agent {request.agent_id!r}")
-        return scope
+        if scope is not None:
+            return scope
+        planned = root / request.key
+        if create and not os.path.lexists(planned):
+            return planned
+        raise NotFound(f"no scope {request.key!r} in the memory of agent {request.agent_id!r}")
+
+    def _made(
+        self, request: GitRequest, scope: Path, repository: Path, pushed: str | None
+    ) -> str | Path:
+        """The scope folder a push lands in: made now when the push is the first of a
+        Workspace scope and brings a marker the service takes; else why it may not be made
+        (nothing is created, R-1, K-5). Under the scope's lock."""
+        made = scope_real_dir(scope.parent, request.key)  # a Session start may have made it
+        if made is not None:
+            return made
+        refusal = new_scope_refusal(repository, request.key, pushed)
+        if refusal is not None:
+            return refusal
+        return made_scope_dir(scope.parent, request.key, request.agent_id)
 
     def _lock(self, request: GitRequest, scope: Path) -> str:
         return lock_name("index", request.agent_id, scope.name)
@@ -258,28 +281,23 @@ class SyncStore:
                 raise
             if head.status != 200:
                 return head, answer
-            if read_ref(repository, push_ref.name) == before:
-                # git did not move the ref (its report says why: a refused ref, objects that
-                # failed their check, nothing new): nothing was pushed, so nothing is taken.
-                # Taking the ref as it stands would merge what the machine last held (an old
-                # `main`) as if the machine had just written it.
-                reason = refused_reason(answer) or "nothing new"
-                unpacked = b"unpack ok" in answer
-                if not unpacked and disk_is_full(repository, reason, needed=4 * len(body)):
-                    reason = full_disk_detail("git receive-pack")
-                    answer = with_messages(answer, body, [f"{REFUSED_PREFIX}{reason}"])
-                logger.warning(
-                    "a push by machine %s to scope %s moved nothing: %s",
-                    machine.machine_id,
-                    request.key,
-                    reason,
-                )
-                return head, answer
+            pushed = read_ref(repository, push_ref.name)
+            if pushed == before:
+                return head, self._moved_nothing(request, repository, answer, body)
+            try:
+                landing = self._made(request, scope, repository, pushed)
+                if isinstance(landing, str):  # refused: nothing is created, nothing taken
+                    logger.warning("a push to scope %s was refused: %s", request.key, landing)
+                    set_ref(repository, push_ref.name, before)
+                    return head, refused_report(body, push_ref.name, landing)
+            except BaseException:
+                set_ref(repository, push_ref.name, before)
+                raise
             try:
                 taken = take_push(
                     self.histories,
                     request.agent_id,
-                    scope,
+                    landing,
                     push_ref,
                     machine,
                     request.principal,
@@ -301,6 +319,24 @@ class SyncStore:
             return head, with_messages(answer, body, said)
 
         return await self.locks.run_held(self._lock(request, scope), work)
+
+    def _moved_nothing(
+        self, request: GitRequest, repository: Path, answer: bytes, body: bytes
+    ) -> bytes:
+        """git did not move the machine's ref (its report says why: a refused ref, objects
+        that failed their check, nothing new): nothing was pushed, so nothing is taken. Taking
+        the ref as it stands would merge what the machine last held (an old ``main``) as if
+        the machine had just written it. git's report, naming a full disk when that is why."""
+        reason = refused_reason(answer) or "nothing new"
+        unpacked = b"unpack ok" in answer
+        if not unpacked and disk_is_full(repository, reason, needed=4 * len(body)):
+            reason = full_disk_detail("git receive-pack")
+            answer = with_messages(answer, body, [f"{REFUSED_PREFIX}{reason}"])
+        machine_id = request.machine.machine_id if request.machine is not None else "?"
+        logger.warning(
+            "a push by machine %s to scope %s moved nothing: %s", machine_id, request.key, reason
+        )
+        return answer
 
     async def machine_list(self, project: str, agent_id: str) -> MachineList:
         """Per scope, the machines that synced it (R-1, the page)."""
