@@ -45,7 +45,7 @@ from pathlib import Path
 from memory_core.keys import USER_SCOPE, check_agent_id, check_project_id, check_scope_key
 from memory_core.wire import MachineList
 
-from memory_api.errors import BadRequest, NotFound
+from memory_api.errors import BadRequest, NotFound, Unavailable
 from memory_api.store.containment import checked_memory_root
 from memory_api.store.history.git import (
     HistoryUnavailable,
@@ -149,14 +149,19 @@ class SyncStore:
     ) -> str | Path:
         """The scope folder a push lands in: made now when the push is the first of a
         Workspace scope and brings a marker the service takes; else why it may not be made
-        (nothing is created, R-1, K-5). Under the scope's lock."""
+        (nothing is created, R-1, K-5), or why the operating system refused to make it (a
+        read-only or full data dir: said in git's report, since the pushing git shows no
+        body of an error status, only "RPC failed; HTTP 503"). Under the scope's lock."""
         made = scope_real_dir(scope.parent, request.key)  # a Session start may have made it
         if made is not None:
             return made
         refusal = new_scope_refusal(repository, request.key, pushed)
         if refusal is not None:
             return refusal
-        return made_scope_dir(scope.parent, request.key, request.agent_id)
+        try:
+            return made_scope_dir(scope.parent, request.key, request.agent_id)
+        except Unavailable as error:
+            return error.detail
 
     def _lock(self, request: GitRequest, scope: Path) -> str:
         return lock_name("index", request.agent_id, scope.name)
