@@ -47,6 +47,7 @@ __all__ = [
     "STAYS_ON",
     "TREE_WHY",
     "include_directory",
+    "merged_settings",
     "plan",
     "settings_path",
     "system_settings_path",
@@ -145,12 +146,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         }
         if options.remote:  # R-1: what the agent wrote goes back at the Session's end too
             wanted["SessionEnd"] = [{"hooks": [_handler(options, "session-end", state)]}]
-    merged, _ = merge_hooks(document, HARNESS, wanted, source=path)
-    gone, added = root_changes(document, HARNESS, options, install=install)
-    for root in gone:
-        include_directory(merged, root, install=False)
-    if added is not None:
-        include_directory(merged, added, install=True)
+    merged = merged_settings(document, wanted, options, path, install=install)
     notes: list[str] = []
     for switch in (AUTO_MEMORY, DIRECTORY_TREE):
         if install:
@@ -167,6 +163,26 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         change = FileChange(path, old, text, secrets)
         changes.append(change if was is None else replace(change, new=was.text, mode=was.mode))
     return with_state(changes, notes, record, install=install, removals=removals)
+
+
+def merged_settings(
+    document: dict[str, Any],
+    wanted: dict[str, list[dict[str, Any]]],
+    options: InstallOptions,
+    path: Path,
+    *,
+    install: bool,
+) -> dict[str, Any]:
+    """Settings ``document`` (read from ``path``) with Agent Memory's hook groups set to
+    ``wanted`` and the memory root in ``context.includeDirectories`` (the former one taken
+    out, the new one added on install): the user's and the system settings alike."""
+    merged, _ = merge_hooks(document, HARNESS, wanted, source=path)
+    gone, added = root_changes(document, HARNESS, options, install=install)
+    for root in gone:
+        include_directory(merged, root, install=False)
+    if added is not None:
+        include_directory(merged, added, install=True)
+    return merged
 
 
 def _handler(options: InstallOptions, event: str, state: Path) -> dict[str, Any]:

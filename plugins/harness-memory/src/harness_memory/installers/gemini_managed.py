@@ -51,15 +51,14 @@ from harness_memory.installers.gemini import (
     HOOK_TIMEOUT_MS,
     STAYS_ON,
     TREE_WHY,
-    include_directory,
+    merged_settings,
     system_settings_path,
 )
 from harness_memory.installers.guard_gaps import gap_notes
-from harness_memory.installers.hook_groups import merge_hooks
 from harness_memory.installers.own_memory import Switch, switch_back, switch_off
 from harness_memory.installers.plan import Plan, with_state
 from harness_memory.installers.record import read_record
-from harness_memory.installers.spec import InstallOptions, root_changes
+from harness_memory.installers.spec import InstallOptions
 
 __all__ = ["PINS", "SETTINGS_NAME", "plan", "settings_file", "unread_reason"]
 
@@ -110,12 +109,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     require_shapes(document, path, {**EDITED_SHAPES, "hooksConfig": dict})
     record = read_record(path.parent)
     wanted = _wanted(options) if install else {}
-    merged, _ = merge_hooks(document, HARNESS, wanted, source=path)
-    gone, added = root_changes(document, HARNESS, options, install=install)
-    for root in gone:
-        include_directory(merged, root, install=False)
-    if added is not None:
-        include_directory(merged, added, install=True)
+    merged = merged_settings(document, wanted, options, path, install=install)
     notes: list[str] = []
     if install:
         notes += [switch_off(merged, pin, record.previous) for pin in PINS]
