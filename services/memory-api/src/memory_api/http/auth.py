@@ -34,7 +34,8 @@ from aiohttp.typedefs import Handler, Middleware
 from memory_api.appkeys import PRINCIPAL_KEY
 from memory_api.bearer import find_token
 from memory_api.errors import BadRequest, Forbidden, NotFound, Unauthorized, Unavailable
-from memory_api.http.browser_guard import host_refusal, origin_refusal
+from memory_api.http.browser_guard import host_refusal, invalid_host_detail, origin_refusal
+from memory_api.http.host_header import InvalidHost
 from memory_api.principal import LOCAL, Principal
 from memory_api.store.tokens import KnownTokens, TokenStore
 
@@ -138,7 +139,7 @@ def _check_browser_rules(
     request: web.Request, open_mode: bool, allowed_hosts: frozenset[str]
 ) -> None:
     """Apply the rules of :mod:`~memory_api.http.browser_guard` to an ``/api/`` request;
-    raises :class:`Forbidden`.
+    raises :class:`Forbidden`, or :class:`BadRequest` for a ``Host`` that is no host at all.
 
     ``open_mode``: no token at all, on loopback: the ``Host`` rule on every request, the
     ``Origin`` rule on every unsafe one. Always: the ``Sec-Fetch-Site`` rule on unsafe ones.
@@ -146,7 +147,10 @@ def _check_browser_rules(
     headers = request.headers
     host = headers.get("Host")
     if open_mode:
-        refusal = host_refusal(host, allowed_hosts)
+        try:
+            refusal = host_refusal(host, allowed_hosts)
+        except InvalidHost as error:
+            raise BadRequest(invalid_host_detail(host or "", error)) from None
         if refusal is not None:
             raise Forbidden(refusal)
     refusal = origin_refusal(

@@ -10,8 +10,11 @@ Jupyter's Origin check):
   request names the attacker's name in ``Host``. Rule: without tokens, an ``/api/`` request is
   answered only when addressed to a loopback name (:func:`host_refusal`): ``localhost``,
   ``*.localhost``, a loopback address (``127.0.0.0/8``, ``[::1]``), any port, or a name the
-  operator lists in ``MEMORY_API_ALLOWED_HOSTS``. (The page, ``/static/`` and the operations
-  endpoints hold nothing private and answer any ``Host``.)
+  operator lists in ``MEMORY_API_ALLOWED_HOSTS``; 403 otherwise. A ``Host`` that is no
+  ``host[:port]`` at all (``evil.example#.localhost``, ``u@localhost``, ``127.1``,
+  ``[::1%25lo]``: :mod:`memory_api.http.host_header`) is never guessed at: 400, saying why.
+  (The page, ``/static/`` and the operations endpoints hold nothing private and answer any
+  ``Host``.)
 - **Cross-site request forgery.** A page of any origin may send a form POST or a ``fetch``
   with a ``text/plain`` body without asking the server first (no CORS preflight); it cannot
   read the answer, but the change is made. Rules (:func:`origin_refusal`), on every method but
@@ -33,11 +36,18 @@ unsafe requests, defence in depth that no proxy changes.
 
 from __future__ import annotations
 
-import functools
 import ipaddress
 from collections.abc import Collection
 
-__all__ = ["SAFE_METHODS", "host_name", "host_refusal", "is_loopback_name", "origin_refusal"]
+from memory_api.http.host_header import HostHeader, InvalidHost, read_host
+
+__all__ = [
+    "SAFE_METHODS",
+    "host_refusal",
+    "invalid_host_detail",
+    "is_loopback_host",
+    "origin_refusal",
+]
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 """Methods that change nothing (RFC 9110 9.2.1); every other one is checked for its origin."""
@@ -50,61 +60,51 @@ def _shown(value: str) -> str:
     return repr(value if len(value) <= _SHOWN else value[:_SHOWN] + "…")
 
 
-@functools.lru_cache(maxsize=256)
-def host_name(host: str) -> str | None:
-    """The name in a ``Host`` header value, lower-cased, without port, brackets or final dot;
-    None when it is not ``name``, ``name:port``, ``[v6]`` or ``[v6]:port``.
+def is_loopback_host(host: HostHeader) -> bool:
+    """Whether a ``Host`` read by :func:`~memory_api.http.host_header.read_host` always means
+    this machine: ``localhost``, a ``.localhost`` name (RFC 6761) or a loopback address
+    (``127.0.0.0/8``, ``::1``, ``::ffff:127.0.0.0/104``).
 
-    >>> host_name("LocalHost.:8765"), host_name("[::1]:80"), host_name("a:b:c")
-    ('localhost', '::1', None)
-    """
-    value = host.strip().lower()
-    if value.startswith("["):
-        name, bracket, rest = value[1:].partition("]")
-        if not bracket or (rest and not rest.startswith(":")):
-            return None
-        port = rest[1:]
-    else:
-        name, _, port = value.partition(":")
-    if port and not port.isdigit():
-        return None
-    return name.rstrip(".") or None
-
-
-@functools.lru_cache(maxsize=256)
-def is_loopback_name(name: str) -> bool:
-    """Whether a host name (as :func:`host_name` gives it) always means this machine:
-    ``localhost``, a ``.localhost`` name (RFC 6761) or a loopback address.
-
-    >>> [is_loopback_name(n) for n in ("localhost", "app.localhost", "127.8.0.1", "::1")]
-    [True, True, True, True]
-    >>> is_loopback_name("localhost.evil.example")
+    >>> [is_loopback_host(read_host(h)) for h in ("localhost", "app.localhost", "[::1]:80")]
+    [True, True, True]
+    >>> is_loopback_host(read_host("localhost.evil.example"))
     False
     """
-    if name == "localhost" or name.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(name).is_loopback
-    except ValueError:
-        return False
+    address = host.address
+    if address is None:
+        return host.name == "localhost" or host.name.endswith(".localhost")
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return address.is_loopback
 
 
 def host_refusal(host: str | None, allowed: Collection[str]) -> str | None:
-    """Why a request to a service without tokens is refused for its ``Host``; None: it passes.
+    """Why a request to a service without tokens is refused for its ``Host`` (403); None: it
+    passes. Raises :class:`~memory_api.http.host_header.InvalidHost` (400) for a ``Host`` that
+    is no ``host[:port]`` at all (``evil.example#.localhost``, ``127.1``, ``[::1%25lo]``).
 
     ``allowed`` holds the extra names of ``MEMORY_API_ALLOWED_HOSTS`` (lower-case, no port). A
     request without ``Host`` (HTTP/1.0) comes from no browser and passes.
     """
     if host is None:
         return None
-    name = host_name(host)
-    if name is not None and (is_loopback_name(name) or name in allowed):
+    read = read_host(host)
+    if is_loopback_host(read) or (read.address is None and read.name in allowed):
         return None
     return (
         f"this service has no bearer token, so it answers only requests addressed to a "
         f"loopback name (localhost, 127.0.0.1, [::1]) or one in MEMORY_API_ALLOWED_HOSTS; "
         f"this one was addressed to {_shown(host)} (Host rule: a page using DNS rebinding, or "
         f"a name the operator has not allowed)"
+    )
+
+
+def invalid_host_detail(host: str, error: InvalidHost) -> str:
+    """The problem ``detail`` of a ``Host`` that :func:`host_refusal` could not read (400)."""
+    return (
+        f"the Host header {_shown(host)} is not a host name or address with an optional port "
+        f"(RFC 9110 7.2): {error}; this service has no bearer token, so it answers only "
+        f"requests addressed to a loopback name (localhost, 127.0.0.1, [::1]) and a port"
     )
 
 
