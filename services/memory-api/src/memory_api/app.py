@@ -32,7 +32,7 @@ from memory_api.appkeys import (
 )
 from memory_api.http.auth import auth_middleware
 from memory_api.http.connections import ConnectionCap, quiet_accept_errors
-from memory_api.http.expect import expect_handler
+from memory_api.http.expect import REQUEST_GATE_KEY, expect_handler, install_expect_refusals
 from memory_api.http.logs import install_parser_refusal_filter
 from memory_api.http.metrics import Metrics, metrics_middleware
 from memory_api.http.parser_errors import ProblemRequestHandler, install_parser_problems
@@ -157,6 +157,7 @@ def create_app(settings: Settings) -> web.Application:
     app = web.Application(client_max_size=settings.max_body)
     install_parser_refusal_filter()  # a refused request's bytes never reach a log
     install_parser_problems(SECURITY_HEADERS)  # and its answer is problem+json, never them
+    install_expect_refusals()  # no 100 Continue for a request that no route takes
 
     app[SETTINGS_KEY] = settings
     stores = build_stores(settings)
@@ -177,13 +178,9 @@ def create_app(settings: Settings) -> web.Application:
     for module in (ops, memory, history, git_sync, projects, agents, config, drafts):
         _add_routes(app, module.routes)
 
-    app.middlewares.extend(
-        [
-            metrics_middleware(metrics),
-            problem_middleware,
-            auth_middleware(stores.tokens, settings.host, settings.allowed_hosts),
-        ]
-    )
+    gate = auth_middleware(stores.tokens, settings.host, settings.allowed_hosts)
+    app[REQUEST_GATE_KEY] = gate  # asked before 100 Continue too (http/expect.py)
+    app.middlewares.extend([metrics_middleware(metrics), problem_middleware, gate])
 
     app.on_response_prepare.append(_security_headers)
     app.router.add_get("/", _index, expect_handler=expect_handler())

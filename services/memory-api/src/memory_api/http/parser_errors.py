@@ -25,6 +25,7 @@ from aiohttp.web_request import BaseRequest
 from aiohttp.web_response import StreamResponse
 
 from memory_api.http.connections import ConnectionCap, refusal_bytes
+from memory_api.http.expect import REFUSED_UNREAD_KEY
 from memory_api.http.problems import problem_response
 
 __all__ = ["ProblemRequestHandler", "install_parser_problems", "refusal_detail"]
@@ -148,7 +149,9 @@ class ProblemRequestHandler(web_protocol.RequestHandler):
         aiohttp runs a route's ``Expect`` handler before the middlewares: ``Expect:`` anything
         but ``100-continue`` raised a ``417`` that reached the client as ``text/plain`` quoting
         the header. Whatever ``HTTPException`` escapes so is answered here (the middlewares
-        answer every other one, :mod:`memory_api.http.problems`)."""
+        answer every other one, :mod:`memory_api.http.problems`). A request refused before its
+        body was invited (:data:`~memory_api.http.expect.REFUSED_UNREAD_KEY`) has its connection
+        closed once the answer is written."""
         if isinstance(resp, HTTPException) and resp.status >= 400:
             detail = _ESCAPED_DETAILS.get(resp.status, resp.reason)
             resp = problem_response(
@@ -158,7 +161,10 @@ class ProblemRequestHandler(web_protocol.RequestHandler):
                 headers=self.headers,
             )
             resp.force_close()
-        return await super().finish_response(request, resp, start_time)
+        finished = await super().finish_response(request, resp, start_time)
+        if request.get(REFUSED_UNREAD_KEY):  # its body was never invited: nothing to wait for
+            self.force_close()
+        return finished
 
 
 def install_parser_problems(headers: Mapping[str, str]) -> None:
