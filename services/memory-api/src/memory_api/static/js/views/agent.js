@@ -7,6 +7,7 @@ import { toast } from "../dialogs.js";
 import { errorBox, h, notFoundState, replace } from "../dom.js";
 import { MemoryTab } from "./memory-tab.js";
 import { PromptEditor } from "./prompt-editor.js";
+import { promptWarningsNotice } from "./prompt-warnings.js";
 
 const STALE =
   "This agent's settings were changed elsewhere since you loaded them, so nothing was saved. " +
@@ -169,6 +170,8 @@ export class AgentView {
     });
     this.templateEditor.update(this.config);
     this.memoryTab = new MemoryTab(this);
+    this.warningsBox = h("div", { class: "prompt-warnings-box" });
+    this.renderPromptWarnings();
     this.panels = {
       prompt: h(
         "div",
@@ -194,6 +197,7 @@ export class AgentView {
           h("p", { class: "sub" }, h("code", { text: agent }), ` · project ${project}`),
         ),
       ),
+      this.warningsBox,
       h(
         "nav",
         { class: "tabs", "aria-label": "Agent settings" },
@@ -206,6 +210,22 @@ export class AgentView {
     replace(this.root, this.element);
     this.showTab(this.tab, this.overlay);
     this.memoryTab.load();
+  }
+
+  /** The head's notice of memory prompts the service warns of (I-1), or none. */
+  renderPromptWarnings() {
+    replace(this.warningsBox, promptWarningsNotice(this.config, (field) => this.editPrompt(field)));
+  }
+
+  /** Go to the editor of `config.memory[field]` on the Memory tab and focus its text (W-6). */
+  editPrompt(field) {
+    const editor = field === "prompt" ? this.memoryTab.promptEditor : this.memoryTab.workspaceEditor;
+    if (this.tab !== "memory" || this.overlay) {
+      window.location.hash = agentHref(this.project, this.agent, "memory");
+      this.showTab("memory");
+    }
+    editor.textarea.scrollIntoView({ block: "center" });
+    editor.textarea.focus({ preventScroll: true });
   }
 
   /** Show `tab` ("prompt" or "memory") and the Memory tab's `overlay` (null: none, W-6). */
@@ -247,6 +267,7 @@ export class AgentView {
     this.etag = etag;
     for (const editor of this.editors()) editor.update(config, { overwrite: overwrite(editor) });
     this.memoryTab.onConfig(config);
+    this.renderPromptWarnings();
   }
 
   /** The error box of a failed config write: a 412 offers Reload, others show the detail. */

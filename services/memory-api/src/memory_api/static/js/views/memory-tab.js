@@ -18,6 +18,7 @@ import { openBridge } from "./bridge.js";
 import { GroupPages } from "./group-pages.js";
 import { HISTORY_OVERLAYS, HistoryViews } from "./history.js";
 import { PromptEditor } from "./prompt-editor.js";
+import { promptWarning } from "./prompt-warnings.js";
 import { ScopeGroup } from "./scope-group.js";
 import { MemorySearch } from "./search.js";
 import { refusalToast, restoreFile, unkeptReason } from "./versions.js";
@@ -43,6 +44,7 @@ function memoryPromptEditor(view, field, texts) {
       isDefault: config.memory[`${field}IsDefault`],
     }),
     patch: (value) => ({ memory: { [field]: value } }),
+    storedWarning: (config) => promptWarning(config, field),
   });
 }
 

@@ -1,21 +1,25 @@
 // One prompt editor (the template, memory.prompt, memory.workspacePrompt): a textarea with its
 // own Save that asks to confirm (W-2), an optional "Restore default" (PATCH null, A-2), a
-// warning when a required placeholder is missing, and progress and errors on every action.
+// warning when a required placeholder is missing, the service's warning of the saved text
+// (I-1: `storedWarning`), and progress and errors on every action.
 
 import { ApiError } from "../api.js";
 import { confirmDialog, toast } from "../dialogs.js";
 import { errorBox, h, keepFocus, replace, withBusy } from "../dom.js";
+import { STORED_PAST_THE_PAGE } from "./prompt-warnings.js";
 
 /**
  * Build an editor. `read(config)` → {value, isDefault?}; `patch(value | null)` → the PATCH body;
  * `needs` is a placeholder the text should hold (`needsMessage` explains its absence);
  * `restorable` adds "Restore default"; `confirmText` is the Save confirm's message; `view` is
- * the AgentView that sends the PATCH; `note` (optional) is shown above the text.
+ * the AgentView that sends the PATCH; `note` (optional) is shown above the text;
+ * `storedWarning(config)` (optional) → what the service says is wrong with the saved text, or
+ * null (shown above the text while it says so).
  * The editor keeps the user's unsaved text when the config changes underneath it.
  */
 export class PromptEditor {
   constructor({ id, title, description, restorable, note = null, ...behaviour }) {
-    // behaviour: read, patch, needs, needsMessage, view, confirmText.
+    // behaviour: read, patch, needs, needsMessage, view, confirmText, storedWarning.
     Object.assign(this, behaviour, { title });
     this.saved = "";
     this.textarea = h("textarea", {
@@ -33,6 +37,12 @@ export class PromptEditor {
       hidden: true,
     });
     this.stale = h("div", { class: "alert alert-warn stale-note", hidden: true });
+    this.storedNote = h("div", {
+      class: "alert alert-warn stored-warning",
+      id: `${id}-stored-warning`,
+      role: "note",
+      hidden: true,
+    });
     this.error = h("div", { class: "editor-error" });
     this.status = h("span", { class: "inline-status", role: "status" });
     this.saveButton = h(
@@ -70,6 +80,7 @@ export class PromptEditor {
         "div",
         { class: "section-body" },
         note,
+        this.storedNote,
         this.stale,
         this.textarea,
         this.warning,
@@ -95,6 +106,7 @@ export class PromptEditor {
    * (the editor that saved, a Reload).
    */
   update(config, { overwrite = false } = {}) {
+    this.showStoredWarning(this.storedWarning?.(config) ?? null);
     const { value, isDefault } = this.read(config);
     if (overwrite || !this.isDirty()) {
       this.load(value, isDefault);
@@ -115,6 +127,24 @@ export class PromptEditor {
     this.saved = value;
     this.isDefault = isDefault;
     this.refreshState();
+  }
+
+  /** Show what the service says is wrong with the saved text (`text`), or nothing (null). */
+  showStoredWarning(text) {
+    this.storedNote.hidden = !text;
+    if (!text) {
+      replace(this.storedNote);
+      return;
+    }
+    replace(
+      this.storedNote,
+      h(
+        "div",
+        { class: "alert-text" },
+        h("p", {}, h("strong", {}, "The saved text needs fixing. "), text),
+        h("p", {}, STORED_PAST_THE_PAGE),
+      ),
+    );
   }
 
   load(value, isDefault) {
