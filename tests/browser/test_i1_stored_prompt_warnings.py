@@ -54,7 +54,9 @@ def test_i1_a_misspelt_stored_prompt_is_named_on_the_agent_page_and_in_its_edito
     editor = page.locator("#memory-prompt")
     expect(editor.locator("textarea")).to_be_focused()
     stored = editor.locator(".stored-warning")
-    expect(stored).to_contain_text("The saved text needs fixing. It must hold {{MEMORY_USER_INDEX}}")
+    expect(stored).to_contain_text(
+        "The saved text needs fixing. It must hold {{MEMORY_USER_INDEX}}"
+    )
     expect(stored).to_contain_text("'{{MEMROY}}', which is no placeholder")
     expect(stored).to_contain_text("agent.json edited by hand")
     expect(page.locator("#workspace-prompt .stored-warning")).to_be_hidden()
@@ -71,9 +73,7 @@ def test_i1_a_misspelt_stored_prompt_is_named_on_the_agent_page_and_in_its_edito
     assert "promptWarnings" not in service.config()["memory"]
 
 
-def test_i1_both_stored_prompts_off_the_rule_are_each_named(
-    page: Page, service: Service
-) -> None:
+def test_i1_both_stored_prompts_off_the_rule_are_each_named(page: Page, service: Service) -> None:
     store_by_hand(service, prompt=MISSPELT, workspacePrompt=EXTRA)
 
     page.goto(MEMORY_TAB)
