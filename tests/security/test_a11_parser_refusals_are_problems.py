@@ -45,10 +45,13 @@ SECRET = b"TOPSECRET-0123456789"
         (b"GET /api/me HTTP/1.1\r\nHost: x\r\n"
          + b"".join(b"X-%d: %s\r\n" % (n, SECRET) for n in range(200)) + b"\r\n",
          "more header lines than the service reads (128)"),
+        # No Host at all: it was told that a header held a character HTTP does not allow.
+        (b"GET /api/me?token=" + SECRET + b" HTTP/1.1\r\nAccept: */*\r\n\r\n",
+         "an HTTP/1.1 request must name the host it is sent to in a Host header (RFC 9110 7.2)"),
     ],
     ids=["control-char-in-token", "non-ascii-header-name", "huge-header", "huge-request-line",
          "tls-handshake", "not-http", "host-twice", "content-length-twice",
-         "content-type-twice", "too-many-headers"],
+         "content-type-twice", "too-many-headers", "host-missing"],
 )  # fmt: skip
 async def test_a11_a_request_the_parser_refuses_is_a_problem_json_400_without_its_bytes(
     data_dir: Path, request_bytes: bytes, detail: str

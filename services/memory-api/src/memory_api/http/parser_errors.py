@@ -62,6 +62,11 @@ _MESSAGE_DETAILS: tuple[tuple[str, str], ...] = (
         "Transfer-Encoding, User-Agent …) was sent more than once: send it once",
     ),
     ("Too many headers", "the request has more header lines than the service reads (128)"),
+    (
+        "Missing 'Host'",
+        "an HTTP/1.1 request must name the host it is sent to in a Host header (RFC 9110 7.2), "
+        "such as 'Host: localhost:8765'",
+    ),
 )
 """Refusals aiohttp raises as a plain ``BadHttpMessage``, told apart by the start of their
 message (its first words name the rule, never the bytes sent): both parsers word them so."""
