@@ -1,13 +1,15 @@
 """K-7, A-7, Q-2: hostile path segments never reach a file outside the scope they name.
 
-Every id in a route is pattern-checked before any I/O; what aiohttp cannot decode (overlong or
-invalid UTF-8) stays percent-encoded text and simply names no file. Attacks already covered in
+Every id in a route is pattern-checked before any I/O; percent-encoded bytes that are not UTF-8
+(overlong forms, surrogates, Latin-1) are refused with 400 before any route runs: aiohttp kept
+them percent-encoded, so they named the file whose name is that text. Attacks already covered in
 ``tests/api/test_memory_files.py`` (``..``, ``%2F``, ``%5C``, C0 controls, 300-byte names,
 ``MEMORY.md``, dotfiles, non-``.md``) are not repeated here.
 """
 
 from __future__ import annotations
 
+import re
 from urllib.parse import quote
 
 import pytest
@@ -22,6 +24,7 @@ from tests.api.conftest import (
     memory_url,
     names,
     ok_json,
+    write_topic,
 )
 
 
@@ -41,10 +44,10 @@ def user_files(agent: AgentHome) -> list[str]:
         ("a%C2%85b.md", 400, "control"),  # U+0085, a C1 control character
         ("Memory.MD", 400, "must end in '.md'"),
         ("%e6%95%b0" * 90 + ".md", 400, "255 bytes"),  # 90 characters, 274 bytes
-        # Not UTF-8 once decoded: aiohttp keeps the text percent-encoded, so it names no file.
-        ("%c0%ae%c0%ae%c0%afprefers-pnpm.md", 404, "no topic file"),
-        ("%ff%fe.md", 404, "no topic file"),
-        ("%ED%A0%80.md", 404, "no topic file"),  # an encoded lone surrogate
+        # Not UTF-8 once decoded: refused, never read as the text of its percent-encoding.
+        ("%c0%ae%c0%ae%c0%afprefers-pnpm.md", 400, "percent-encoded bytes that are not UTF-8"),
+        ("%ff%fe.md", 400, "holds %ff%fe, percent-encoded bytes that are not UTF-8 text"),
+        ("%ED%A0%80.md", 400, "not UTF-8"),  # an encoded lone surrogate
         ("%EF%BC%8E%EF%BC%8E%EF%BC%8Fprefers-pnpm.md", 404, "no topic file"),  # full-width ../
         ("%u002e%u002e.md", 404, "no topic file"),
     ],
@@ -143,3 +146,32 @@ async def test_a5_listing_never_shows_names_no_route_could_address(
     listing = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
 
     assert [item["file"] for item in listing["files"]] == ["ok.md"]
+
+
+@pytest.mark.parametrize("sent", ["%FF.md", "%ff.md", "%E9t%E9.md"])
+async def test_k7_bytes_that_are_not_utf8_never_name_the_file_of_their_encoding(
+    client: Client, agent: AgentHome, sent: str
+) -> None:
+    """``%FF.md`` named the file whose name is the text ``%FF.md``: a client that encoded a name
+    in Latin-1 (``été.md`` as ``%E9t%E9.md``) read or deleted another file. That file is reached
+    by its own encoding, ``%25FF.md``, only."""
+    # the name aiohttp made of it: the escapes kept as text, their hex digits upper-case
+    literal = write_topic(agent.user, re.sub("%..", lambda m: m.group().upper(), sent))
+    url = URL(f"{memory_url()}/scopes/user/files/{sent}", encoded=True)
+    for method in ("GET", "DELETE"):
+        response = await client.request(method, url)
+        await expect_problem(response, 400, "percent-encoded bytes that are not UTF-8 text")
+    assert literal.exists()
+    own = URL(f"{memory_url()}/scopes/user/files/{quote(literal.name, safe='')}", encoded=True)
+    assert (await ok_json(await client.get(own)))["file"] == literal.name
+
+
+@pytest.mark.parametrize("route", ["/search?q=%FF", "?q=%FF", "/search?q=r%E9sum%E9"])
+async def test_k7_a_query_that_is_not_utf8_is_400_not_a_search_for_u_fffd(
+    client: Client, corpus_user: AgentHome, route: str
+) -> None:
+    """The search and the overview's group search were given U+FFFD in place of the bytes, and
+    calmly found nothing."""
+    url = URL(memory_url() + route, encoded=True)
+    body = await expect_problem(await client.get(url), 400, "the request's query holds %")
+    assert "not UTF-8 text" in body["detail"]
