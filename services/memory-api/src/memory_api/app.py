@@ -37,6 +37,7 @@ from memory_api.http.logs import install_parser_refusal_filter
 from memory_api.http.metrics import Metrics, metrics_middleware
 from memory_api.http.parser_errors import ProblemRequestHandler, install_parser_problems
 from memory_api.http.problems import problem_middleware
+from memory_api.http.query_names import query_names_middleware
 from memory_api.http.url_text import url_text_middleware
 from memory_api.routes import agents, config, drafts, git_sync, history, memory, ops, projects
 from memory_api.settings import Settings
@@ -182,7 +183,13 @@ def create_app(settings: Settings) -> web.Application:
     gate = auth_middleware(stores.tokens, settings.host, settings.allowed_hosts)
     app[REQUEST_GATE_KEY] = gate  # asked before 100 Continue too (http/expect.py)
     app.middlewares.extend(
-        [metrics_middleware(metrics), problem_middleware, url_text_middleware, gate]
+        [
+            metrics_middleware(metrics),
+            problem_middleware,
+            url_text_middleware,
+            gate,
+            query_names_middleware,
+        ]
     )
 
     app.on_response_prepare.append(_security_headers)
