@@ -66,12 +66,17 @@ async def test_a10a_names_in_memory_api_allowed_hosts_pass_the_host_rule(
     aiohttp_client: AiohttpClient, data_dir: Path
 ) -> None:
     settings = Settings.from_env(
-        {"MEMORY_API_DATA_DIR": str(data_dir), "MEMORY_API_ALLOWED_HOSTS": "Memory.Box., dev.lan"}
+        {
+            "MEMORY_API_DATA_DIR": str(data_dir),
+            "MEMORY_API_ALLOWED_HOSTS": "Memory.Box., dev.lan, 192.168.1.5",
+        }
     )
-    assert settings.allowed_hosts == ("memory.box", "dev.lan")
+    assert settings.allowed_hosts == ("memory.box", "dev.lan", "192.168.1.5")
     client = await aiohttp_client(create_app(settings))
     await ok_json(await client.get(AGENTS, headers={"Host": "memory.box:8765"}))
     await ok_json(await client.get(AGENTS, headers={"Host": "DEV.LAN"}))
+    await ok_json(await client.get(AGENTS, headers={"Host": "192.168.1.5:8765"}))  # a forward
+    await expect_problem(await client.get(AGENTS, headers={"Host": "192.168.1.6"}), 403, "(Host")
     await expect_problem(await client.get(AGENTS, headers={"Host": "box:8765"}), 403, "(Host rule")
 
 

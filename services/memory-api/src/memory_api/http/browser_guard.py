@@ -89,7 +89,7 @@ def host_refusal(host: str | None, allowed: Collection[str]) -> str | None:
     if host is None:
         return None
     read = read_host(host)
-    if is_loopback_host(read) or (read.address is None and read.name in allowed):
+    if is_loopback_host(read) or read.name in allowed:
         return None
     return (
         f"this service has no bearer token, so it answers only requests addressed to a "
