@@ -457,7 +457,8 @@ _DESCRIPTION = (
     "Markdown notes an AI agent keeps between Sessions, served over HTTP.\n\n"
     "Compatibility: answers may gain fields, and clients ignore fields they do not know (a "
     "service is upgraded before its clients); a request with an unknown field is refused with "
-    "422 naming it (`additionalProperties: false`). A field is never removed or retyped."
+    "422 naming it (`additionalProperties: false`), and a query parameter an operation does not "
+    "list, or one given twice, with 400 naming it. A field is never removed or retyped."
 )
 
 
