@@ -179,8 +179,10 @@ async def test_q2_a_request_no_route_takes_is_answered_at_once_without_100_conti
     [
         (("Origin: http://evil.example",), "403 Forbidden", "(Origin rule)"),
         (("Sec-Fetch-Site: cross-site",), "403 Forbidden", "(cross-site request rule)"),
+        (("Content-Encoding: compress",), "415 Unsupported Media Type",
+         "Content-Encoding 'compress' is not one the service decodes"),
     ],
-)
+)  # fmt: skip
 async def test_q2_a_request_a_browser_rule_refuses_is_answered_at_once(
     server: TestServer, more: tuple[str, ...], status: str, rule: str
 ) -> None:
@@ -225,3 +227,16 @@ async def test_q2_a_request_without_its_token_is_401_at_once_and_with_it_is_invi
         assert headers["connection"] == "close"
         assert "bearer token" in str(problem["detail"])
     assert invited == b"HTTP/1.1 100 Continue\r\n\r\n"
+
+
+async def test_q2_a_body_not_declared_json_to_a_json_route_is_415_at_once(
+    server: TestServer,
+) -> None:
+    """A-10a: the route takes only JSON, which the headers alone say this body is not."""
+    answer = await head_only(server, request_head(AGENTS, 20, "text/plain;charset=UTF-8"))
+
+    assert b"100 Continue" not in answer
+    status_line, headers, problem = problem_of(answer)
+    assert status_line == "HTTP/1.1 415 Unsupported Media Type"
+    assert headers["connection"] == "close"
+    assert "(JSON media type rule" in str(problem["detail"])

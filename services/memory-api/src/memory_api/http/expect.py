@@ -12,6 +12,9 @@ never read as the next request), in this order:
   bearer token, 401 or 503, a project out of its reach, the browser rules, 400 or 403);
 - 404 or 405 (with ``Allow``): no route takes it (:func:`install_expect_refusals` makes
   aiohttp's answer for those, which runs no route, the same);
+- 415: the route takes a JSON body (its operation lists one) and the headers say this one is
+  not JSON or is in a coding the service does not decode
+  (:func:`memory_api.http.jsonio.check_json_headers`);
 - 413: ``Content-Length`` over the route's limit;
 
 and sends ``100 Continue`` only to the rest: the route then runs (what it refuses after reading
@@ -31,6 +34,8 @@ from collections.abc import Awaitable, Callable
 from aiohttp import HttpVersion11, hdrs, web, web_urldispatcher
 from aiohttp.typedefs import Middleware
 
+from memory_api.http.jsonio import check_json_headers
+from memory_api.http.openapi import OPERATIONS
 from memory_api.http.problems import body_too_large, problem_middleware, problem_response
 
 __all__ = [
@@ -64,10 +69,16 @@ _ADMITTED = web.Response(status=204)
 
 async def _routed(request: web.Request) -> web.StreamResponse:
     """What the request's route answers before it reads anything: 404 or 405 when there is
-    none (raised), else that it is admitted."""
+    none, 415 when it takes a JSON body and the headers say this one is not (raised); else
+    that it is admitted."""
     refusal = request.match_info.http_exception
     if refusal is not None:
         raise refusal
+    resource = request.match_info.route.resource
+    if resource is not None:
+        operation = OPERATIONS.get((request.method, resource.canonical))
+        if operation is not None and operation.body is not None:
+            check_json_headers(request)
     return _ADMITTED
 
 

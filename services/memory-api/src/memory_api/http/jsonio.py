@@ -21,7 +21,7 @@ from memory_core.wire import RequestBody
 
 from memory_api.errors import BadRequest, BodyTimedOut, UnreadableBody
 
-__all__ = ["json_response", "json_text", "query_flag", "read_json"]
+__all__ = ["check_json_headers", "json_response", "json_text", "query_flag", "read_json"]
 
 Body = TypeVar("Body", bound=RequestBody)
 
@@ -100,6 +100,15 @@ def _check_encoding(request: web.Request) -> None:
     )
 
 
+def check_json_headers(request: web.Request) -> None:
+    """What :func:`read_json` refuses from the headers alone, before a byte of the body: raises
+    415 (``web.HTTPUnsupportedMediaType``) for a body not declared JSON or a
+    ``Content-Encoding`` the service does not decode. Asked before ``100 Continue`` too
+    (:mod:`memory_api.http.expect`)."""
+    _check_media_type(request)
+    _check_encoding(request)
+
+
 async def read_json(request: web.Request, decoder: msgspec.json.Decoder[Body]) -> Body:
     """Read the whole body (bounded by ``client_max_size``) and decode it with ``decoder``.
 
@@ -114,8 +123,7 @@ async def read_json(request: web.Request, decoder: msgspec.json.Decoder[Body]) -
     :class:`BodyTimedOut` (408) for one still incomplete after :data:`BODY_ARRIVAL_S`,
     ``msgspec.ValidationError`` / ``DecodeError`` for a wrong shape or broken JSON.
     """
-    _check_media_type(request)
-    _check_encoding(request)
+    check_json_headers(request)
     limit = request.client_max_size
     length = request.content_length
     if limit and length is not None and length > limit:
