@@ -240,3 +240,22 @@ async def test_q2_a_body_not_declared_json_to_a_json_route_is_415_at_once(
     assert status_line == "HTTP/1.1 415 Unsupported Media Type"
     assert headers["connection"] == "close"
     assert "(JSON media type rule" in str(problem["detail"])
+
+
+@pytest.mark.parametrize(
+    ("path", "detail"),
+    [
+        (AGENTS + "?x=%FF", "the request's query holds %FF, percent-encoded bytes that are not"),
+        (AGENTS + "?limit=5", "this route takes no query parameter 'limit': it takes none"),
+    ],
+)
+async def test_q2_a_request_whose_path_or_query_is_refused_is_400_at_once(
+    server: TestServer, path: str, detail: str
+) -> None:
+    answer = await head_only(server, request_head(path, 20))
+
+    assert b"100 Continue" not in answer
+    status_line, headers, problem = problem_of(answer)
+    assert status_line == "HTTP/1.1 400 Bad Request"
+    assert headers["connection"] == "close"
+    assert str(problem["detail"]).startswith(detail)

@@ -32,7 +32,7 @@ from memory_api.appkeys import (
 )
 from memory_api.http.auth import auth_middleware
 from memory_api.http.connections import ConnectionCap, quiet_accept_errors
-from memory_api.http.expect import REQUEST_GATE_KEY, expect_handler, install_expect_refusals
+from memory_api.http.expect import REQUEST_GATES_KEY, expect_handler, install_expect_refusals
 from memory_api.http.logs import install_parser_refusal_filter
 from memory_api.http.metrics import Metrics, metrics_middleware
 from memory_api.http.parser_errors import ProblemRequestHandler, install_parser_problems
@@ -180,17 +180,13 @@ def create_app(settings: Settings) -> web.Application:
     for module in (ops, memory, history, git_sync, projects, agents, config, drafts):
         _add_routes(app, module.routes)
 
-    gate = auth_middleware(stores.tokens, settings.host, settings.allowed_hosts)
-    app[REQUEST_GATE_KEY] = gate  # asked before 100 Continue too (http/expect.py)
-    app.middlewares.extend(
-        [
-            metrics_middleware(metrics),
-            problem_middleware,
-            url_text_middleware,
-            gate,
-            query_names_middleware,
-        ]
+    gates = (
+        url_text_middleware,
+        auth_middleware(stores.tokens, settings.host, settings.allowed_hosts),
+        query_names_middleware,
     )
+    app[REQUEST_GATES_KEY] = gates  # asked before 100 Continue too (http/expect.py)
+    app.middlewares.extend([metrics_middleware(metrics), problem_middleware, *gates])
 
     app.on_response_prepare.append(_security_headers)
     app.router.add_get("/", _index, expect_handler=expect_handler())

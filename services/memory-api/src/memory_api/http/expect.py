@@ -8,8 +8,9 @@ path does not take, 401 for a missing token. :func:`expect_handler` answers such
 once, as its route would (problem+json, the connection closed so that a body sent anyway is
 never read as the next request), in this order:
 
-- what the request's gate refuses before any handler runs (:data:`REQUEST_GATE_KEY`: the
-  bearer token, 401 or 503, a project out of its reach, the browser rules, 400 or 403);
+- what the request's gates refuse before any handler runs (:data:`REQUEST_GATES_KEY`: a path
+  or query that is not UTF-8 or names a parameter the route does not take, 400; the bearer
+  token, 401 or 503, a project out of its reach, the browser rules, 400 or 403);
 - 404 or 405 (with ``Allow``): no route takes it (:func:`install_expect_refusals` makes
   aiohttp's answer for those, which runs no route, the same);
 - 415: the route takes a JSON body (its operation lists one) and the headers say this one is
@@ -32,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from aiohttp import HttpVersion11, hdrs, web, web_urldispatcher
-from aiohttp.typedefs import Middleware
+from aiohttp.typedefs import Handler, Middleware
 
 from memory_api.http.jsonio import check_json_headers
 from memory_api.http.openapi import OPERATIONS
@@ -40,7 +41,7 @@ from memory_api.http.problems import body_too_large, problem_middleware, problem
 
 __all__ = [
     "REFUSED_UNREAD_KEY",
-    "REQUEST_GATE_KEY",
+    "REQUEST_GATES_KEY",
     "BodyLimit",
     "ExpectHandler",
     "client_max_size",
@@ -52,10 +53,11 @@ BodyLimit = Callable[[web.Request], int]
 """The largest body in bytes a route takes, from its request."""
 ExpectHandler = Callable[[web.Request], Awaitable[web.StreamResponse | None]]
 
-REQUEST_GATE_KEY: web.AppKey[Middleware] = web.AppKey("request_gate")
-"""The middleware that refuses a request before its handler runs, whatever its body (the bearer
-token and the browser rules: :func:`memory_api.http.auth.auth_middleware`); asked before
-``100 Continue`` is sent. An application without one refuses nothing here."""
+REQUEST_GATES_KEY: web.AppKey[tuple[Middleware, ...]] = web.AppKey("request_gates")
+"""The middlewares that refuse a request before its handler runs, whatever its body, in the
+order they run (the path and query rules, the bearer token and the browser rules:
+:mod:`memory_api.http.url_text`, :func:`memory_api.http.auth.auth_middleware`,
+:mod:`memory_api.http.query_names`); asked before ``100 Continue`` is sent too."""
 
 REFUSED_UNREAD_KEY = web.RequestKey("refused_unread", bool)
 """Set on a request answered here without ``100 Continue``: its body will not come, so the
@@ -82,16 +84,24 @@ async def _routed(request: web.Request) -> web.StreamResponse:
     return _ADMITTED
 
 
+def _through(gate: Middleware, handler: Handler) -> Handler:
+    """``handler`` behind the middleware ``gate``."""
+
+    async def run(request: web.Request) -> web.StreamResponse:
+        return await gate(request, handler)
+
+    return run
+
+
 async def _refused_unread(request: web.Request) -> web.Response | None:
-    """The answer to ``request`` when its gate or its route refuses it whatever its body (401,
+    """The answer to ``request`` when its gates or its route refuse it whatever its body (401,
     403, 503, 404, 405 …, in the order the middlewares would; problem+json, connection
     closed); None when neither does."""
-
-    async def gate_then_route(request: web.Request) -> web.StreamResponse:
-        gate = request.app.get(REQUEST_GATE_KEY)
-        return await (_routed(request) if gate is None else gate(request, _routed))
-
-    response = await problem_middleware(request, gate_then_route)
+    gates: tuple[Middleware, ...] = request.app.get(REQUEST_GATES_KEY, ())
+    gates_then_route: Handler = _routed
+    for gate in reversed(gates):
+        gates_then_route = _through(gate, gates_then_route)
+    response = await problem_middleware(request, gates_then_route)
     if response is _ADMITTED or not isinstance(response, web.Response):
         return None
     response.force_close()
@@ -107,7 +117,7 @@ def expect_handler(limit: BodyLimit = client_max_size) -> ExpectHandler:
     """An aiohttp ``expect_handler`` for a route whose bodies may hold ``limit(request)`` bytes.
 
     It returns the problem response (connection closed, body unread) when the route or the
-    request's gate refuses it (see the module), or 413 when ``Content-Length`` is over the
+    request's gates refuse it (see the module), or 413 when ``Content-Length`` is over the
     limit; else writes ``100 Continue`` and returns None (the route then runs). Raises
     ``web.HTTPExpectationFailed`` (417) for an ``Expect`` other than ``100-continue``.
     """
