@@ -11,6 +11,7 @@ import json
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.axe import axe_violations
 from tests.browser.pages import MEMORY_TAB, PROMPT_TAB, Shot, confirm_dialog
 from tests.browser.service import Service
 
@@ -48,6 +49,7 @@ def test_i1_a_misspelt_stored_prompt_is_named_on_the_agent_page_and_in_its_edito
         "index after the prompt"
     )
     shot(page, "i1-stored-prompt-warning-head")
+    assert axe_violations(page, include="#prompt-warnings") == []  # W-6
 
     notice.get_by_role("button", name="Edit the memory prompt").click()
     expect(page).to_have_url(service.url(MEMORY_TAB))
@@ -62,6 +64,7 @@ def test_i1_a_misspelt_stored_prompt_is_named_on_the_agent_page_and_in_its_edito
     expect(page.locator("#workspace-prompt .stored-warning")).to_be_hidden()
     stored.scroll_into_view_if_needed()
     shot(page, "i1-stored-prompt-warning-editor")
+    assert axe_violations(page, include="#memory-prompt") == []
 
     # Put right and saved from the page: both notes go.
     editor.locator("textarea").fill(MISSPELT.replace("{{MEMROY}}", "{{MEMORY_USER_INDEX}}"))
