@@ -94,8 +94,14 @@ async def test_a2_if_match_star_and_lists_and_missing_header(
     await ok_json(await client.patch(CONFIG, json={"name": "B"}, headers={"If-Match": listed}))
     weak = f"W/{(await client.get(CONFIG)).headers['ETag']}"
     await expect_problem(
-        await client.patch(CONFIG, json={"name": "C"}, headers={"If-Match": weak}), 412, "ETag"
+        await client.patch(CONFIG, json={"name": "C"}, headers={"If-Match": weak}),
+        412,
+        f"If-Match {weak!r} does not name the current ETag of the agent's config",
     )
+    # A value that was never an ETag is told so too, not only that the config changed.
+    response = await client.patch(CONFIG, json={"name": "C"}, headers={"If-Match": "v1"})
+    body = await expect_problem(response, 412, "If-Match 'v1' does not name the current ETag")
+    assert "or that value is not an ETag it had" in body["detail"]
     # Without If-Match the PATCH is unconditional (documented choice).
     await ok_json(await client.patch(CONFIG, json={"name": "D"}))
 

@@ -139,6 +139,10 @@ def _etag(raw: bytes) -> str:
     return '"' + hashlib.sha256(raw).hexdigest()[:32] + '"'
 
 
+_SHOWN_IF_MATCH = 80
+"""Characters of a stale ``If-Match`` quoted in its 412 at most."""
+
+
 def etag_matches(if_match: str, etag: str) -> bool:
     """Tell whether an ``If-Match`` header value names ``etag`` (RFC 9110 strong comparison).
 
@@ -466,9 +470,14 @@ class AgentStore:
         """The blocking part of :meth:`patch`, under the agent's lock: read, check, write."""
         current = self._load_in(project, agent_id)
         if if_match is not None and not etag_matches(if_match, current.etag):
+            shown = (
+                if_match if len(if_match) <= _SHOWN_IF_MATCH else if_match[:_SHOWN_IF_MATCH] + "…"
+            )
             raise PreconditionFailed(
-                "the agent's config changed since it was read (If-Match does not name the "
-                "current ETag); reload it and apply the change again"
+                f"If-Match {shown!r} does not name the current ETag of the agent's config: it "
+                "changed since it was read, or that value is not an ETag it had (a weak W/ tag "
+                "never matches: send the ETag as GET …/config answers it, quotes included); "
+                "reload it and apply the change again"
             )
         updated = msgspec.structs.replace(
             current,
