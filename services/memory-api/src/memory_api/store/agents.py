@@ -433,7 +433,8 @@ class AgentStore:
         Raises ``InvalidId``, :class:`NotFound`, :class:`BadRequest` (an empty name; hidden
         characters in the name, the template or a memory prompt, I-9) and
         :class:`~memory_api.errors.Unprocessable` (422: a prompt without its index placeholder
-        exactly once, a template with ``{{MEMORY}}`` twice or misspelt, I-1) as well; every check on the PATCH alone comes before the lock.
+        exactly once, a template with ``{{MEMORY}}`` twice or misspelt, I-1) as well; every
+        check on the PATCH alone comes before the lock.
 
         The read, the check of ``if_match`` and the write run in one thread while holding the
         agent's lock (:meth:`~memory_api.store.locks.Locks.run_held`): never held across trips
