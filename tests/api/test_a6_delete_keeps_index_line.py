@@ -171,6 +171,45 @@ async def test_delete_keeps_index_line_its_undo_puts_the_line_back_in_the_same_f
     assert (agent.user / "cafe-notes.md").exists()
 
 
+async def test_delete_keeps_index_line_a_utf8_index_with_one_line_of_latin1_is_read_line_by_line(
+    client: Client, agent: AgentHome
+) -> None:
+    """T-2, A-6: a UTF-8 index with one line pasted from a Latin-1 file (a stray ``\\xe9``) was
+    read as cp1252 as a whole: every other line reached the model and the page as mojibake
+    (``CafÃ©``, ``â€”`` linted as hidden control characters), the link to ``café.md`` read
+    as ``cafÃ©.md`` (a dangling link, the file unindexed), and its delete answered 200 with
+    the line left behind. Each line is read in its own encoding; the delete prunes the line,
+    every other byte kept, and the undo puts it back."""
+    for stem in ("café", "other"):
+        (agent.user / f"{stem}.md").write_text(TOPIC.format(stem), encoding="utf-8")
+    gone, stays = "- [Café](café.md) — the café's wifi", "- [Other](other.md) — stays"
+    old_note = "- [Thé](other.md) - from an old note"
+    pasted = old_note.encode("latin-1")
+    index = agent.user / layout.INDEX_FILE
+    raw = f"{gone}\n{stays}\n".encode() + pasted + b"\n"
+    index.write_bytes(raw)
+
+    view = await _index_view(client)
+    assert [line["text"] for line in view["lines"]] == [
+        gone,
+        stays,
+        old_note,
+    ]
+    found = {finding["code"] for finding in view["findings"]}
+    assert not found & {"dangling-link", "unindexed", "hidden-text"}, view["findings"]
+    url = f"{memory_url()}/session-start"
+    started = await ok_json(await client.post(url, json={"workspace": str(agent.tmp)}))
+    assert f"{gone}\n{stays}\n- [Thé](other.md)" in started["memory"]
+
+    deleted = await ok_json(await client.delete(file_url("user", "café.md")))
+    assert deleted["removedIndexLines"] == [gone]
+    assert index.read_bytes() == raw.removeprefix(f"{gone}\n".encode())
+    url = f"{file_url('user', 'café.md')}/restore"
+    restored = await ok_json(await client.post(url, json={"version": deleted["restoreVersion"]}))
+    assert restored["indexLinesAdded"] == [gone]
+    assert index.read_bytes() == raw
+
+
 async def test_delete_keeps_index_line_latin1_bytes_cp1252_cannot_map_are_kept(
     client: Client, agent: AgentHome
 ) -> None:

@@ -216,3 +216,30 @@ async def test_a_misspelt_placeholder_stored_by_hand_is_named_in_the_config_answ
         "holds '{{MEMROY}}', which is no placeholder; text written as a placeholder reaches "
         "the model as it is"
     )
+
+
+@pytest.mark.parametrize(
+    ("template", "found"),
+    [
+        ("{{MEMORY}}\n# Again\n{{MEMORY}}\n", "it holds {{MEMORY}} 2 times"),
+        ("Be kind.\n{{ MEMORY }}\n", "it holds '{{ MEMORY }}', which nothing fills in"),
+        ("{{memory}}\n", "it holds '{{memory}}', which nothing fills in"),
+        ("{{MEMORY}}\n{{MEMORY_USER_INDEX}}\n", "'{{MEMORY_USER_INDEX}}', which nothing fills"),
+        ("{{MEMORY}}\nKey: {{WORKSPACE_MEMORY_KEYS}}\n", "'{{WORKSPACE_MEMORY_KEYS}}', which"),
+    ],
+)
+async def test_prompt_without_index_placeholder_a_template_edit_that_would_misplace_memory_is_422(
+    client: Client, agent: AgentHome, template: str, found: str
+) -> None:
+    """I-1 for the template, the prompt the memory goes into: ``{{MEMORY}}`` written twice
+    injected the whole memory twice, and a misspelt one reached the model as written (and
+    injected nothing); each was saved with 200. Refused, nothing saved; a template without
+    ``{{MEMORY}}`` (I-5) and the harness's own placeholders stay allowed."""
+    before = (await client.get(CONFIG)).headers["ETag"]
+    response = await client.patch(CONFIG, json={"template": template})
+    body = await expect_problem(response, 422, "template must hold {{MEMORY}} at most once")
+    assert found in body["detail"] and "Nothing was saved" in body["detail"]
+    assert (await client.get(CONFIG)).headers["ETag"] == before
+    for allowed in ("No memory here.\n", "{{MEMORY}}\n- CWD: {{CWD}}\n- Agent: {{AGENT_ID}}\n"):
+        config = await ok_json(await client.patch(CONFIG, json={"template": allowed}))
+        assert config["template"] == allowed

@@ -9,6 +9,7 @@ test does what the case's ``run.sh`` does, with a real mount namespace.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
@@ -23,6 +24,7 @@ from memory_core import layout
 from memory_core.keys import key_for_real_path
 
 from tests.api.conftest import AgentHome, Client, memory_url, ok_json
+from tests.api.test_r1_git_sync import MACHINE, GitMachine, git_url
 from tests.security.test_hostile_filesystem import refuse
 from tests.support.serve import ServedProcess, serve, venv_bin
 
@@ -176,3 +178,40 @@ def test_orphaned_while_in_use_case_run_in_another_mount_namespace(
     scope = next(item for item in scopes if item["key"] == key)
     assert (scope["orphaned"], scope["notVisible"]) == (False, True)
     assert (CASE / "run.sh").read_text(encoding="utf-8").count("unshare --mount") == 1
+
+
+async def first_push(client: Client, machine_dir: Path, workspace: Path) -> str:
+    """A machine keeping a local copy (R-1) sends its first sync of ``workspace``'s scope, its
+    marker with it, as the plugin does; the scope's key."""
+    key = key_for_real_path(str(workspace))
+    machine = GitMachine(machine_dir / key, git_url(client, key), MACHINE, "laptop")
+    await asyncio.to_thread(machine.run, "init", "-q")
+    await asyncio.to_thread(machine.run, "remote", "add", "origin", machine.url)
+    machine.write(layout.MARKER_FILE, f"{workspace}\n")
+    machine.write(layout.INDEX_FILE, "- [Deploy](deploy.md) — on the laptop\n")
+    await machine.push()
+    return key
+
+
+async def test_orphaned_while_in_use_a_machines_workspace_is_not_visible_never_orphaned(
+    client: Client, agent: AgentHome
+) -> None:
+    """A team's service (R-1) holds scopes its machines push: each Workspace lies on its
+    machine's disk, so the service never sees it. It was orphaned the moment it arrived (no
+    Session start on the service ever flagged it); it is not visible from the service, as
+    for a harness in a container. One the service does see stays unflagged, and is orphaned
+    once it is gone."""
+    on_the_laptop = agent.tmp / "laptop-disk" / "shop-api"  # never there for the service
+    key = await first_push(client, agent.tmp / "laptop", on_the_laptop)
+
+    scope = await scope_of(client, key)
+    assert (scope["orphaned"], scope["notVisible"]) == (False, True)
+    assert scope["workspacePath"] == str(on_the_laptop)
+
+    here = agent.tmp / "here" / "shop-api"
+    here.mkdir(parents=True)
+    key = await first_push(client, agent.tmp / "desktop", here)
+    assert (await scope_of(client, key))["notVisible"] is False
+    here.rmdir()
+    scope = await scope_of(client, key)
+    assert (scope["orphaned"], scope["notVisible"]) == (True, False)

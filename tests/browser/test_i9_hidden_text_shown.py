@@ -120,3 +120,27 @@ def test_i9_a_memory_index_and_search_hit_show_their_hidden_runs(
     expect(hit).to_contain_text("[hidden: 11 tag characters]")
     shown = str(hit.evaluate("el => el.textContent"))
     assert TAGS not in shown and RLO not in shown
+
+
+def test_i9_a_workspace_named_with_hidden_characters_shows_them(
+    page: Page, service: Service
+) -> None:
+    """A Workspace folder whose name holds a right-to-left override and tag characters: its
+    group showed ``ws-\\u202eevil`` + tags as ``ws-xlive`` (reversed, the tags unseen), in its
+    title, its path, its buttons' labels and the views of its index and history. Each shows the
+    marks the model would be shown."""
+    workspace = f"/srv/checkouts/ws-{RLO}evil{TAGS}"
+    service.add_workspace_scope(workspace)
+
+    open_memory_tab(page)
+    group = page.locator('.group[data-kind="workspace"]').filter(
+        has=page.locator(".group-title .path", has_text="/srv/checkouts/")
+    )
+    title = group.locator(".group-title")
+    expect(title.locator(".name")).to_have_text(f"ws-[hidden: U+202E]evil{show_hidden(TAGS)}")
+    expect(title.locator(".path")).to_have_text(show_hidden(workspace))
+    label = str(group.get_by_role("button", name="Show the index").get_attribute("aria-label"))
+    assert show_hidden(label) == label and "[hidden: U+202E]" in label
+    group.get_by_role("button", name="Show the index").click()
+    sub = str(viewer(page).locator("p.sub").evaluate("el => el.textContent"))
+    assert sub == show_hidden(workspace)

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from memory_core.decoding import decode_exact
 from memory_core.topics import READ_CAP_BYTES, ParsedTopic, decode_text, parse_topic, read_topic
 
 WORKSPACE = "coding-agent-workspace"
@@ -171,6 +172,25 @@ def test_t2_bytes_cp1252_cannot_map_fall_back_to_latin1() -> None:
     text, problems = decode_text(b"a\x81b")
     assert text == "a\x81b"
     assert problems == ["encoding: not valid UTF-8 (byte 0x81 at offset 1); read as Latin-1"]
+
+
+def test_t2_utf8_with_a_line_of_another_encoding_is_read_line_by_line() -> None:
+    """A UTF-8 file with one line pasted from a Latin-1 one: the other lines stay UTF-8 (read
+    as cp1252 as a whole, every accent and dash was mojibake); a file in another encoding
+    throughout is still read as one."""
+    raw = "---\nname: n\ndescription: Café — crème\n---\n".encode() + b"Cr\xe8me br\xfbl\xe9e\n"
+    topic = parse_topic(raw, "n.md")
+    assert (topic.description, topic.body) == ("Café — crème", "Crème brûlée")
+    assert topic.problems == [
+        "encoding: not valid UTF-8 (byte 0xe8 at offset 48); line 5 read as cp1252, every "
+        "other line as UTF-8"
+    ]
+    exact = decode_exact(raw)
+    assert exact is not None and exact.encode(exact.text.replace("n\n", "m\n", 1)) == (
+        raw.replace(b"n\n", b"m\n", 1)
+    )  # an edit gives every other byte back, the pasted line's too
+    whole = "Café — crème\nCrème\n".encode("cp1252")
+    assert decode_text(whole)[0] == "Café — crème\nCrème\n"
 
 
 def test_t2_utf16_with_bom_is_read() -> None:

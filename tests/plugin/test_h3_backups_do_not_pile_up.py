@@ -127,3 +127,34 @@ def test_h3_a_backup_the_user_changed_and_a_symlink_named_like_one_stay(tmp_path
 
     assert edited.read_text(encoding="utf-8") == json.dumps({"theme": "light"})
     assert link.is_symlink()
+
+
+HOOK_FILES = {"claude-code": ".claude/settings.json", "codex": ".codex/hooks.json"}
+HOOK_FILES["gemini"] = ".gemini/settings.json"
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        '{\n  "hooks": {}\n}\n',  # the case token-in-readable-settings makes Codex's so
+        '{\n  "hooks": {"SessionStart": []},\n  "theme": "dark"\n}\n',
+    ],
+)
+@pytest.mark.parametrize("harness", sorted(HOOK_FILES))
+def test_h3_a_file_with_empty_hooks_comes_back_byte_for_byte(
+    tmp_path: Path, harness: str, before: str
+) -> None:
+    """A file that held an empty ``"hooks"`` object or event list before the install: the
+    uninstall takes out what its removal left empty, yet the file is still the one its backup
+    holds, so it comes back as it was and no backup stays (it came back as ``{}`` beside a
+    backup of the user's text)."""
+    home = tmp_path / "home"
+    settings = home / HOOK_FILES[harness]
+    settings.parent.mkdir(parents=True)
+    settings.write_text(before, encoding="utf-8")
+    install(harness, home)
+
+    run("uninstall", harness, home=home)
+
+    assert settings.read_text(encoding="utf-8") == before
+    assert backups_of(settings) == []

@@ -63,6 +63,9 @@ def test_repository_switches_hooks_off_user_install_says_a_repository_can(
     status, said = run(tmp_path, "install", "claude-code")
     assert status == 0
     assert '"disableAllHooks": true' in said and "--managed" in said
+    # and a repository env the hooks' Python cannot start in (measured with the real CLI, in
+    # docs/security.md): the managed install's hooks ran as usual in the same repository
+    assert 'one whose "env" sets PYTHONHOME (or a PYTHONPATH holding a module' in said
 
 
 @pytest.mark.parametrize(

@@ -178,6 +178,34 @@ def test_install_through_a_symlink_whose_target_is_not_there_yet(
 
 
 @pytest.mark.parametrize("harness", HARNESSES)
+def test_install_through_a_hard_linked_settings_file(tmp_path: Path, harness: str) -> None:
+    """A settings file hard-linked to a dotfiles checkout's copy (one inode, two names): the
+    install and the uninstall rewrite it in place, so the copy gets each change and the names
+    stay one file; the output says so. An atomic replace parted the home's name from the
+    copy, which never got the hooks."""
+    home, dotfiles = tmp_path / "home", tmp_path / "dotfiles"
+    settings = home / SETTINGS_FILES[harness]
+    settings.parent.mkdir(parents=True)
+    dotfiles.mkdir()
+    copy = dotfiles / settings.name
+    before = '{\n  "theme": "dark"\n}\n'
+    copy.write_text(before, encoding="utf-8")
+    os.link(copy, settings)
+
+    status, said = run(home, memory_root(tmp_path), "install", harness)
+    assert status == 0, said
+    assert settings.samefile(copy) and copy.stat().st_nlink == 2
+    assert "harness-memory hook" in copy.read_text(encoding="utf-8")
+    assert f"{settings} has 2 hard links: rewritten in place" in said
+    [backup] = backups_of(settings)
+    assert backup.read_text(encoding="utf-8") == before
+
+    status, said = run(home, memory_root(tmp_path), "uninstall", harness)
+    assert status == 0, said
+    assert settings.samefile(copy) and copy.read_text(encoding="utf-8") == before
+
+
+@pytest.mark.parametrize("harness", HARNESSES)
 def test_install_says_when_others_may_write_the_settings_or_their_folder(
     tmp_path: Path, harness: str
 ) -> None:

@@ -93,6 +93,20 @@ async def test_p1_placeholder_text_inside_memory_is_never_expanded_again(
     )
 
 
+async def test_i1_a_template_holding_memory_twice_gets_the_memory_once(
+    service: ScriptedService,
+) -> None:
+    """A harness's template file with ``{{MEMORY}}`` written twice injected the whole memory
+    (prompts and indexes) twice; the memory fills the first, the second is left out, so the
+    text holds each index line once, as the manifests count it."""
+    template = "{{MEMORY}}\n# Reminder\n{{MEMORY}}\n- Key: {{WORKSPACE_MEMORY_KEY}}\n"
+    result = await start(service.url, template, token=None, workspace="/w")
+    assert result.system_prompt.count(USER_INDEX_LINE) == 1
+    assert result.system_prompt.count(WORKSPACE_INDEX_LINE) == 1
+    assert result.system_prompt.endswith("\n# Reminder\n\n- Key: my-app-1c7ddc51\n")
+    assert result.session_meta.status == "injected"
+
+
 async def test_i5_a_template_without_memory_placeholder_injects_nothing(
     service: ScriptedService,
 ) -> None:

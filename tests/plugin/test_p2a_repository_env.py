@@ -19,7 +19,7 @@ from aiohttp.test_utils import unused_port
 from harness_memory.cli import main
 from harness_memory.settings import SettingsError, load_settings
 
-from tests.plugin.helpers import hook_fixture
+from tests.plugin.helpers import hook_fixture, run_cli
 
 HOOK_ENV = ("TEMPLATE", "STATE_DIR", "REMOTE", "TIMEOUT", "ROOT", "URL", "AGENT", "TOKEN_FILE")
 
@@ -200,3 +200,31 @@ def test_p2a_status_warns_about_hooks_an_earlier_install_wrote_without_flags_onl
     assert "--flags-only" in status()
     install("claude-code", home, tmp_path / "data" / "agents" / "coder" / "agent_state" / "memory")
     assert "--flags-only" not in status()
+
+
+async def test_p2a_a_repositorys_io_encoding_does_not_crash_the_session_start_hook(
+    tmp_path: Path,
+) -> None:
+    """A repository's settings ``env`` with ``PYTHONIOENCODING=ascii`` reaches the hooks (Claude
+    Code passes it on): the Session-start hook crashed on the first non-ASCII character of the
+    memory it answers (a dash of the default prompt, an accented index line), and the Session
+    had no memory. The hook answers its harness in UTF-8 whatever that variable says."""
+    root = make_root(tmp_path)
+    user = root / "user"
+    user.mkdir(parents=True, exist_ok=True)
+    line = "- [Café](cafe.md) — the café's wifi"
+    (user / "MEMORY.md").write_text(line + "\n", encoding="utf-8")
+    workspace = tmp_path / "repo"
+    workspace.mkdir()
+    flags = ["--url", f"http://127.0.0.1:{unused_port()}", "--project", "acme"]  # service down
+    flags += ["--agent", "coder", "--memory-root", str(root), "--flags-only"]
+    flags += ["--state-dir", str(tmp_path / "state")]
+    env = {**os.environ, "HOME": str(tmp_path / "home"), "PYTHONIOENCODING": "ascii"}
+    stdin = json.dumps({"session_id": "s1", "cwd": str(workspace), "source": "startup"})
+
+    done = await run_cli(
+        "hook", "claude-code", "session-start", *flags, stdin=stdin.encode(), env=env
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert line in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]

@@ -78,3 +78,15 @@ def test_p3_every_installable_harness_has_its_gaps() -> None:
     from harness_memory.installers import HARNESSES
 
     assert set(GUARD_GAPS) == set(HARNESSES) == set(COLUMNS)
+
+
+def test_h6_the_codex_user_install_says_a_trusted_project_turns_its_own_memories_back_on(
+    tmp_path: Path,
+) -> None:
+    """H-6, as the Claude Code install says of a repository's env: a trusted project's
+    ``memories = true`` brings Codex's own memories back over the user install's ``false``
+    (measured: ``test_e2e_codex_repository_switches_hooks_off.py``), and only the managed
+    install's requirements pin it; the user install said so of hooks and terminals only."""
+    output = install_output(tmp_path / "home", "codex")
+    assert "or Codex's own memories back on (`memories = true`" in output
+    assert "`[features] hooks = true`, `memories = false` and" in output

@@ -84,6 +84,15 @@ def decode_text(
             text = codecs.getincrementaldecoder("utf-8")().decode(raw, final=not partial)
         except UnicodeDecodeError as error:
             where = f"byte 0x{raw[error.start]:02x} at offset {error.start}"
+            if (mixed := _mostly_utf8(raw, partial=partial)) is not None:
+                text, odd = mixed
+                shown = ", ".join(str(number) for number in odd[:5])
+                more = f" and {len(odd) - 5} more" if len(odd) > 5 else ""
+                problems.append(
+                    f"encoding: not valid UTF-8 ({where}); line {shown}{more} read as cp1252, "
+                    "every other line as UTF-8"
+                )
+                return _lf_text(text, problems)
             try:
                 text, used = raw.decode("cp1252"), "cp1252"
             except UnicodeDecodeError:
@@ -92,6 +101,11 @@ def decode_text(
             if name_legacy and (legacy := legacy_multibyte(raw)) is not None:
                 problem += f", but {_looks_like(raw, legacy)}"
             problems.append(problem)
+    return _lf_text(text, problems)
+
+
+def _lf_text(text: str, problems: list[str]) -> tuple[str, list[str]]:
+    """``text`` with LF line ends and no surviving BOM; a ``line-endings`` problem added."""
     if "\r" in text:
         kind = "CRLF" if "\r\n" in text else "CR"
         text = text.replace("\r\n", "\n").replace("\r", "\n")
@@ -99,6 +113,39 @@ def decode_text(
     if text.startswith("\ufeff"):  # a BOM that survived (UTF-16 or doubled)
         text = text[1:]
     return text, problems
+
+
+def _mostly_utf8(raw: bytes, *, partial: bool = False) -> tuple[str, list[int]] | None:
+    """``raw``, not valid UTF-8 as a whole, read line by line when it is UTF-8 text with a few
+    lines of another encoding (a line pasted from a Latin-1 file, a stray byte): at least as
+    many lines hold valid multi-byte UTF-8 as lines are not UTF-8 (text in another 8-bit
+    encoding seldom forms a valid UTF-8 sequence). Each valid line is read as UTF-8, each
+    other one as cp1252 (Latin-1 for bytes cp1252 cannot map). Returns the text
+    (line ends as written) and the numbers of the lines not read as UTF-8; None otherwise (a
+    whole file in another encoding is read as one, never as a mix).
+
+    >>> _mostly_utf8("- café\\n- thé\\n".encode() + b"- caf\\xe9\\n")
+    ('- café\\n- thé\\n- café\\n', [3])
+    """
+    lines = raw.splitlines(keepends=True)
+    parts: list[str] = []
+    odd: list[int] = []
+    utf8 = 0
+    for number, line in enumerate(lines, start=1):
+        last = partial and number == len(lines)
+        try:
+            parts.append(codecs.getincrementaldecoder("utf-8")().decode(line, final=not last))
+        except UnicodeDecodeError:
+            odd.append(number)
+            try:
+                parts.append(line.decode("cp1252"))
+            except UnicodeDecodeError:
+                parts.append(line.decode("latin-1"))
+            continue
+        utf8 += bool(_HIGH_BYTE.search(line))
+    if not odd or utf8 < len(odd):
+        return None
+    return "".join(parts), odd
 
 
 def legacy_multibyte(raw: bytes) -> str | None:
@@ -232,6 +279,8 @@ def not_decoded_why(raw: bytes) -> str | None:
     try:
         raw.decode("utf-8")
     except UnicodeDecodeError:
+        if _mostly_utf8(raw) is not None:
+            return None  # UTF-8 with a few lines of another encoding: read line by line
         if (codec := legacy_multibyte(raw)) is not None:
             return f"does not decode it: it is not UTF-8, and {_looks_like(raw, codec)}"
     return None
@@ -284,12 +333,25 @@ def shown_lines(raw: bytes, lines: list[str]) -> list[str]:
     encoding it looks like (``- [設定](settings.md)``, not ``- [\x90Ý’è](settings.md)``), a
     byte that encoding cannot read as U+FFFD; other lines as they are."""
     exact = decode_exact(raw)
+    if exact is not None and exact.errors == "surrogateescape":  # mostly UTF-8: line by line
+        return [_shown_line(line.encode(exact.codec, exact.errors)) for line in lines]
     if exact is None or exact.codec not in ("cp1252", "latin-1"):
         return lines
     codec = legacy_multibyte(raw) if not_decoded_why(raw) is not None else None
     if codec is None:
         return lines
     return [line.encode(exact.codec).decode(codec, errors="replace") for line in lines]
+
+
+def _shown_line(line: bytes) -> str:
+    """One line of a mostly-UTF-8 index as :func:`decode_text` reads it: UTF-8, else cp1252
+    (Latin-1 for bytes cp1252 cannot map)."""
+    for codec in ("utf-8", "cp1252"):
+        try:
+            return line.decode(codec)
+        except UnicodeDecodeError:
+            continue
+    return line.decode("latin-1")
 
 
 def name_spellings(raw: bytes, name: str) -> list[str]:
@@ -354,13 +416,17 @@ class ExactText:
     bom: bytes
     codec: str
     text: str
+    errors: str = "strict"
+    """``surrogateescape`` for UTF-8 text with a few lines of another encoding (see
+    :func:`_mostly_utf8`): their bytes are kept in ``text`` as lone surrogates, given back as
+    they were by :meth:`encode`; ``strict`` otherwise."""
 
     def encode(self, text: str) -> bytes:
         """``text`` (``self.text`` edited) as bytes of the same file: BOM, then the codec.
 
         Raises ``UnicodeEncodeError`` for a character the codec cannot hold (a pruned text only
         ever holds characters of the original)."""
-        return self.bom + text.encode(self.codec)
+        return self.bom + text.encode(self.codec, self.errors)
 
 
 def decode_exact(raw: bytes) -> ExactText | None:
@@ -389,6 +455,9 @@ def decode_exact(raw: bytes) -> ExactText | None:
     else:
         codec = _utf16_without_bom(raw) or "utf-8"
     candidates = (codec,) if codec != "utf-8" else ("utf-8", "cp1252", "latin-1")
+    if codec == "utf-8" and not _decodes(rest, codec) and _mostly_utf8(rest) is not None:
+        text = rest.decode(codec, "surrogateescape")  # every byte back as it was: utf-8 is
+        return ExactText(bom=bom, codec=codec, text=text, errors="surrogateescape")  # exact
     for candidate in candidates:
         try:
             text = rest.decode(candidate)

@@ -59,6 +59,7 @@ __all__ = [
     "placeholder_problem",
     "prompt_warnings",
     "python_regex",
+    "template_placeholder_problem",
     "utf8_length",
     "workspace_path_problem",
 ]
@@ -466,6 +467,35 @@ def prompt_warnings(prompt: str, workspace_prompt: str) -> list[str]:
             "reaches the model as it is"
         )
     return warnings
+
+
+_TEMPLATE_OWN = ("{{MEMORY}}", "{{WORKSPACE_MEMORY_KEY}}")
+
+
+def template_placeholder_problem(template: str) -> str | None:
+    """What an agent's template holds that would not reach the model as meant (I-1, A-2):
+    ``{{MEMORY}}`` more than once (the memory would be injected that many times), or text
+    written as a memory placeholder that nothing fills in (``{{ MEMORY }}``, ``{{memory}}``,
+    ``{{MEMORY_USER_INDEX}}``: it reaches the model as written, and a misspelt ``{{MEMORY}}``
+    injects nothing); None when it holds neither. A template without ``{{MEMORY}}`` is one
+    (I-5), and the harness's own placeholders (``{{CWD}}``) are left for it.
+
+    >>> template_placeholder_problem("{{MEMORY}}\\n{{ MEMORY }}\\n")
+    "it holds '{{ MEMORY }}', which nothing fills in: it would reach the model as written"
+    """
+    problems = []
+    if (count := template.count("{{MEMORY}}")) > 1:
+        problems.append(
+            f"it holds {{{{MEMORY}}}} {count} times (the memory would be injected {count} times)"
+        )
+    found = re.finditer(_LOOKALIKE + r"\}{0,2}", template)
+    others = [m for m in dict.fromkeys(m.group(0) for m in found) if m not in _TEMPLATE_OWN]
+    if others:
+        named = ", ".join(repr(other) for other in others)
+        problems.append(
+            f"it holds {named}, which nothing fills in: it would reach the model as written"
+        )
+    return "; ".join(problems) or None
 
 
 def _prompt_rule(placeholder: str, scope: str) -> TextRule:

@@ -215,7 +215,8 @@ def substitute(
     in the same pass. One pass over the template: placeholder text that arrives inside a value
     (an index that mentions ``{{WORKSPACE_MEMORY_KEY}}``) is never expanded again. Other ``{{…}}``
     placeholders are left for the harness. Hidden characters of the template's own text are
-    shown escaped (I-9), as the plugin's rendering does.
+    shown escaped (I-9), as the plugin's rendering does. The memory fills the first
+    ``{{MEMORY}}`` only; a second one is left out (I-1: the indexes reach the model once).
 
     >>> substitute("a\\u202eb {{MEMORY}}", "M", "k")
     'a[hidden: U+202E]b M'
@@ -223,13 +224,22 @@ def substitute(
     'M {{MEMORY}}|k-0000abcd|{{CWD}}'
     >>> substitute("{{AGENT_ID}}: {{MEMORY}}", "{{AGENT_ID}}", "k", {"{{AGENT_ID}}": "coder"})
     'coder: {{AGENT_ID}}'
+    >>> substitute("{{MEMORY}} and again {{MEMORY}}", "M", "k")
+    'M and again '
     """
     from memory_core.hidden_text import show_hidden  # not on a write guard's path (H-5)
 
     template = show_hidden(template)
     values = {**(extra or {}), MEMORY_PLACEHOLDER: memory, KEY_PLACEHOLDER: key_value}
     pattern = re.compile("|".join(re.escape(name) for name in values) if extra else _SUBSTITUTE)
-    return pattern.sub(lambda match: values[match.group(0)], template)
+
+    def value(match: re.Match[str]) -> str:
+        found = values[match.group(0)]
+        if match.group(0) == MEMORY_PLACEHOLDER:
+            values[MEMORY_PLACEHOLDER] = ""  # the memory once (I-1): a second {{MEMORY}} goes
+        return found
+
+    return pattern.sub(value, template)
 
 
 def read_template_file(path: Path, max_bytes: int = TEMPLATE_FILE_MAX_BYTES) -> str:

@@ -119,7 +119,14 @@ def run() -> NoReturn:
     Every object is frozen (:func:`gc.freeze`) before the exit, so the interpreter's last
     garbage collections skip the objects the imports made: about 7 % of a hook process's work
     (H-5), spent on memory the exit returns anyway.
+
+    A hook answers its harness in UTF-8 whatever ``PYTHONIOENCODING`` says: a Workspace's
+    settings can set the environment its hooks run in (Claude Code's ``env``), and with
+    ``ascii`` every Session start whose memory held a non-ASCII character crashed, the Session
+    left without memory (P-2a).
     """
+    if sys.argv[1:2] == ["hook"] and isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(encoding="utf-8", errors="strict")
     status = main()
     gc.freeze()
     sys.exit(status)

@@ -46,9 +46,12 @@ def render_sections(
     ``memory`` replaces ``{{MEMORY}}``: the service's sections (A-9), or its plain text (a
     service that sends no sections; it then counts as one ``prompt`` run). ``key_value`` replaces
     ``{{WORKSPACE_MEMORY_KEY}}``; ``extra`` maps further whole placeholders to values. Other
-    ``{{…}}`` placeholders are left as written. Sections with no text are left out. Hidden
-    characters of the template's own text (a bidirectional override, tag characters, I-9) are
-    shown escaped, as in the memory prompts: the model reads the template as a person sees it.
+    ``{{…}}`` placeholders are left as written. A template holding ``{{MEMORY}}`` more than
+    once gets the memory at the first only (the service refuses to store such a template):
+    the indexes reach the model once, as the manifests count them. Sections with no text are
+    left out. Hidden characters of the template's own text (a bidirectional override, tag
+    characters, I-9) are shown escaped, as in the memory prompts: the model reads the template
+    as a person sees it.
     """
     template = show_hidden(template)
     values = {**(extra or {}), KEY_PLACEHOLDER: key_value}
@@ -63,6 +66,7 @@ def render_sections(
         sections.append(PromptSection(kind="template", text=template[at : match.start()]))
         if match.group() == MEMORY_PLACEHOLDER:
             sections += memory_part
+            memory_part = []  # the memory once (I-1): a second {{MEMORY}} is left out
         else:
             sections.append(PromptSection(kind="template", text=values[match.group()]))
         at = match.end()

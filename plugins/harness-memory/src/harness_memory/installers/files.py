@@ -9,7 +9,8 @@ the same bytes as its file now does, or as a newer backup of it, is removed
 (:func:`prune_backups`), so each earlier text is kept once; an uninstall keeps no copy of a
 text an install wrote (:attr:`FileChange.ours`), so an install followed by an uninstall leaves
 no backup. A settings file that is a symlink (a
-dotfiles manager's) is written through: its target changes, the link stays. A file or backup
+dotfiles manager's) is written through: its target changes, the link stays; one with other hard
+links is rewritten in place, so that every name gets the change. A file or backup
 that holds the bearer token is made private, and no output shows a token (H-7).
 :func:`describe` renders the plan as unified diffs for ``--dry-run``.
 """
@@ -48,6 +49,7 @@ __all__ = [
     "prune_backups",
     "read_json_object",
     "read_text",
+    "replace_bytes",
     "require_shapes",
     "write_target",
 ]
@@ -220,8 +222,16 @@ def earlier_text(path: Path, document: dict[str, Any], *, comments: bool = False
     """The newest backup of ``path`` whose JSON object is ``document``: what the user's file
     was, byte for byte and with its mode, before an install changed it (a hand-aligned file no
     layout reproduces included). None when no backup holds that object (the user changed the
-    file since), or when none can be read."""
-    wanted = json.dumps(document)  # keys in order, `true` not `1`
+    file since), or when none can be read.
+
+    Empty hook containers do not count: an uninstall takes out an event list and a ``"hooks"``
+    object its removal left empty, so a file that held ``"hooks": {}`` (or ``"SessionStart":
+    []``) before the install is still the one the backup holds.
+
+    >>> _without_empty_hooks({"hooks": {"SessionStart": []}, "theme": "dark"})
+    {'theme': 'dark'}
+    """
+    wanted = json.dumps(_without_empty_hooks(document))  # keys in order, `true` not `1`
     for backup in reversed(backups_of(path)):
         try:
             text = read_text(backup)
@@ -229,11 +239,22 @@ def earlier_text(path: Path, document: dict[str, Any], *, comments: bool = False
             if text is None or mode is None or not text.strip():
                 continue
             found = jsonc.loads(text) if comments else json.loads(text)
-            if json.dumps(found) == wanted:
+            if isinstance(found, dict) and json.dumps(_without_empty_hooks(found)) == wanted:
                 return Earlier(text, mode)
         except (SettingsFileError, ValueError):
             continue
     return None
+
+
+def _without_empty_hooks(document: dict[str, Any]) -> dict[str, Any]:
+    """``document`` without the event lists of its ``"hooks"`` object that are empty, and
+    without that object when nothing is left in it (a copy; anything else as it is)."""
+    hooks = document.get("hooks")
+    if not isinstance(hooks, dict):
+        return document
+    kept = {event: groups for event, groups in hooks.items() if groups != []}
+    rest = {key: value for key, value in document.items() if key != "hooks"}
+    return {**document, "hooks": kept} if kept else rest
 
 
 def describe(changes: list[FileChange]) -> str:
@@ -293,13 +314,18 @@ class Written:
     tightened: tuple[Path, ...] = ()
     pruned: tuple[Path, ...] = ()
     """Older backups removed as copies of the file now or of a newer one (:func:`prune_backups`)."""
+    hard_links: int = 1
+    """How many names the replaced file had (more than one: rewritten in place, see
+    :func:`replace_bytes`)."""
 
 
 def apply_changes(changes: list[FileChange], *, now: datetime | None = None) -> list[Written]:
     """Write every changed file (backup first, atomic replace); returns what was written.
 
     A symlinked settings file is written through: its final target is replaced atomically in
-    its own folder, the backup lies beside the target, the link stays (H-7). A file that holds
+    its own folder, the backup lies beside the target, the link stays (H-7); a file with other
+    hard links is rewritten in place, so that they get the change too (:func:`replace_bytes`).
+    A file that holds
     a token after the change is made private (group and other bits cleared), and so is a
     backup that holds one; other files keep their mode (a new file is ``0600``).
 
@@ -379,13 +405,41 @@ def _write(change: FileChange, target: Path, stamp: str) -> Written:
         backup = _write_backup(target, stamp, target.read_bytes(), backup_mode)
     _make_folders(target.parent, 0o700 if mode & 0o077 == 0 else 0o755)
     try:
-        atomic_write_bytes(target, change.new.encode("utf-8"), mode=mode)
+        links = replace_bytes(target, change.new.encode("utf-8"), mode)
     except OSError:
         if backup is not None:
             backup.unlink(missing_ok=True)
         raise
     tightened = _tighten_old_backups(target, change.secrets)
-    return Written(change.path, target, backup, old_mode, mode, tightened)
+    return Written(change.path, target, backup, old_mode, mode, tightened, hard_links=links)
+
+
+def replace_bytes(target: Path, data: bytes, mode: int) -> int:
+    """Give the file ``target`` (no symlink: a :func:`write_target`) the bytes ``data`` and the
+    permission bits ``mode`` (H-7); returns how many hard links it had (1 for a new file).
+
+    Atomically, a temporary file renamed over it, unless it has other hard links (a dotfiles
+    checkout's copy hard-linked into the home): a rename would part this name from the others,
+    which would never get the change, so such a file is rewritten in place (its mode set
+    before a byte is written, then synced), as editors write a linked file (Vim's
+    ``backupcopy``, Emacs's ``backup-by-copying-when-linked``); its backup is taken before.
+    Raises ``OSError``.
+    """
+    try:
+        links = os.lstat(target).st_nlink
+    except FileNotFoundError:
+        links = 1
+    if links <= 1:
+        atomic_write_bytes(target, data, mode=mode)
+        return 1
+    fd = os.open(target, os.O_WRONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    with os.fdopen(fd, "wb") as handle:
+        os.fchmod(fd, mode)  # private before a token is in it
+        handle.write(data)
+        handle.truncate()
+        handle.flush()
+        os.fsync(fd)
+    return links
 
 
 def _make_folders(folder: Path, mode: int) -> None:
@@ -459,9 +513,7 @@ def _roll_back(written: list[Written], changes: list[FileChange]) -> None:
             if change.old is None:
                 done.target.unlink()
             else:
-                atomic_write_bytes(
-                    done.target, change.old.encode("utf-8"), mode=done.old_mode or 0o600
-                )
+                replace_bytes(done.target, change.old.encode("utf-8"), done.old_mode or 0o600)
             if done.backup is not None:
                 done.backup.unlink()
 

@@ -43,11 +43,13 @@ GUARD_GAPS: dict[str, tuple[str, ...]] = {
         "command then goes through `exec_command`, which the guard reads).",
         "Reads: other Workspaces' scopes can be read; the guard refuses writes only.",
         "A trusted project's own `.codex/config.toml` switches these hooks off (`[features] "
-        "hooks = false`: no memory, no write guard, nobody told) or terminals back on "
-        "(`unified_exec_tty = true`). No user setting prevents it; "
-        "`/etc/codex/requirements.toml` with `[features] hooks = true` and `unified_exec_tty = "
-        "false` does: `harness-memory install codex --managed` (as root) writes the hooks and "
-        "those lines there. Trust only projects whose `.codex/` you have read.",
+        "hooks = false`: no memory, no write guard, nobody told), terminals back on "
+        "(`unified_exec_tty = true`) or Codex's own memories back on (`memories = true`: its "
+        "memory summary reaches the model beside Agent Memory's). No user setting prevents it; "
+        "`/etc/codex/requirements.toml` with `[features] hooks = true`, `memories = false` and "
+        "`unified_exec_tty = false` does: `harness-memory install codex --managed` (as root) "
+        "writes the hooks and those lines there. Trust only projects whose `.codex/` you have "
+        "read.",
     ),
     "gemini": (
         _RUN_TIME,

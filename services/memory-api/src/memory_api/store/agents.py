@@ -39,6 +39,7 @@ from memory_core.rules import (
     TEMPLATE_RULE,
     WHITESPACE,
     WORKSPACE_PROMPT_RULE,
+    template_placeholder_problem,
 )
 from memory_core.wire import AgentCreate, ConfigPatch
 
@@ -222,9 +223,19 @@ def _check_name(name: str) -> str:
 def _check_template(template: str | None) -> None:
     """Refuse a template holding hidden characters (I-9): :class:`BadRequest` (400) naming each
     line and what is hidden there (:data:`~memory_core.rules.TEMPLATE_RULE`), as an agent name
-    with hidden characters is refused. ``None`` (the default template) passes."""
-    if template is not None and (reason := TEMPLATE_RULE.problem(template)) is not None:
+    with hidden characters is refused; and one holding ``{{MEMORY}}`` more than once or text
+    written as a memory placeholder that nothing fills in (I-1): :class:`Unprocessable` (422)
+    naming it (:func:`~memory_core.rules.template_placeholder_problem`), as a memory prompt
+    without its placeholder is. ``None`` (the default template) passes."""
+    if template is None:
+        return
+    if (reason := TEMPLATE_RULE.problem(template)) is not None:
         raise BadRequest(f"template {reason}. Nothing was saved")
+    if (problem := template_placeholder_problem(template)) is not None:
+        raise Unprocessable(
+            "template must hold {{MEMORY}} at most once, where the memory goes, and nothing "
+            f"else written as a memory placeholder; {problem}. Nothing was saved"
+        )
 
 
 class AgentStore:
@@ -426,7 +437,8 @@ class AgentStore:
         Raises ``InvalidId``, :class:`NotFound`, :class:`BadRequest` (an empty name; hidden
         characters in the name, the template or a memory prompt, I-9) and
         :class:`~memory_api.errors.Unprocessable` (422: a prompt without its index placeholder
-        exactly once, I-1) as well; every check on the PATCH alone comes before the lock.
+        exactly once, a template with ``{{MEMORY}}`` twice or misspelt, I-1) as well; every
+        check on the PATCH alone comes before the lock.
 
         The read, the check of ``if_match`` and the write run in one thread while holding the
         agent's lock (:meth:`~memory_api.store.locks.Locks.run_held`): never held across trips

@@ -12,6 +12,7 @@ is kept in memory, so any service process can serve a draft another created (Q-4
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
 import os
 import stat
@@ -27,8 +28,8 @@ from memory_core.draft_rules import DRAFT_TEXT_RULE
 from memory_core.errors import InvalidId
 from memory_core.wire import Draft, DraftCreate, utc_timestamp
 
-from memory_api.errors import BadRequest, NotFound
-from memory_api.store.containment import read_regular
+from memory_api.errors import BadRequest, CannotRead, NotFound, Unavailable
+from memory_api.store.containment import cannot_read, read_regular
 from memory_api.store.sessions import check_workspace_path
 
 __all__ = ["DRAFTS_DIR", "DraftStore", "check_draft_id"]
@@ -140,8 +141,8 @@ class DraftStore:
 
         Raises :class:`BadRequest` for an empty prompt, one holding a hidden character (I-9)
         or a workspace path that Session start would refuse (relative, control characters, too
-        long; ``check_workspace_path``).
-        Expired drafts are swept on the way.
+        long; ``check_workspace_path``), and :class:`Unavailable` (503) when its folder cannot
+        be written. Expired drafts are swept on the way.
         """
         _check_body(body)
         now = self.clock()
@@ -159,8 +160,18 @@ class DraftStore:
         return draft
 
     def _write(self, draft: Draft) -> None:
-        self.directory.mkdir(parents=True, exist_ok=True)
-        atomic_write_bytes(self._path(draft.id), _encoder.encode(draft), mode=0o600)
+        """Keep ``draft`` as its file; :class:`Unavailable` (503) naming the drafts folder when
+        the operating system refuses (no permission, a full disk): the answer said only that
+        "the data dir could not be used", and which part of it an operator had to guess."""
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            atomic_write_bytes(self._path(draft.id), _encoder.encode(draft), mode=0o600)
+        except OSError as error:
+            raise Unavailable(
+                "the draft was not kept: the data dir's drafts folder cannot be written "
+                f"({error.strerror or error}): an operator must give the account the service "
+                "runs as write access to it (its owner and mode) or free the disk, then try again"
+            ) from None
 
     def _read(self, project: str, agent: str, draft_id: str) -> Draft:
         path = self._path(draft_id)
@@ -169,8 +180,12 @@ class DraftStore:
             draft = _load(path)
         except FileNotFoundError:
             raise missing from None
-        except OSError as error:  # a folder, FIFO or unreadable file under a draft's name
-            logger.warning("ignoring draft entry %s: %s", path.name, error)
+        except OSError as error:
+            if error.errno in (errno.EACCES, errno.EPERM, errno.EIO):  # there, or cannot tell
+                raise CannotRead(
+                    f"draft {draft_id!r} cannot be looked up: the service {cannot_read(error)}"
+                ) from None  # never "it may have expired" (Q-2b)
+            logger.warning("ignoring draft entry %s: %s", path.name, error)  # a folder, a FIFO
             raise missing from None
         if draft is None or self._expired(draft, self.clock()):
             _remove(path)
@@ -182,8 +197,9 @@ class DraftStore:
     async def get(self, project: str, agent: str, draft_id: str) -> Draft:
         """Return a live draft of ``agent`` in ``project``.
 
-        Raises :class:`BadRequest` for a malformed id and :class:`NotFound` for an unknown,
-        expired (then deleted) or other agent's draft.
+        Raises :class:`BadRequest` for a malformed id, :class:`NotFound` for an unknown,
+        expired (then deleted) or other agent's draft, and :class:`CannotRead` (503) when the
+        service may not read the draft or its folder (Q-2b).
         """
         return await asyncio.to_thread(self._read, project, agent, draft_id)
 

@@ -357,15 +357,19 @@ def list_folder(scope: Path | str) -> FolderListing | None:
     """List the real scope dir ``scope`` once and sort its entries into a :class:`FolderListing`;
     None when it is gone (missing, no directory). A folder that is there but cannot be listed
     (no permission, an I/O error) gives an empty listing whose ``error`` says why (Q-2b, logged):
-    it is never taken for an empty scope."""
+    it is never taken for an empty scope. So is a folder whose names can be listed but which
+    may not be entered (read without search permission, mode ``r--``): no file in it can be
+    opened or even ``lstat``-ed, so each would vanish from the listing without a word."""
     try:
         with os.scandir(scope) as entries:
-            return _classify(Path(scope), entries)
+            listing = _classify(Path(scope), entries)
+        os.lstat(f"{os.fspath(scope)}{os.sep}{os.curdir}")  # entered: needs search permission
     except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as error:
         logger.warning("%s cannot be listed: %s", scope, error)
         return FolderListing((), (), (), error=cannot_read(error))
+    return listing
 
 
 def _classify(scope: Path, entries: Iterable[os.DirEntry[str]]) -> FolderListing:

@@ -17,8 +17,9 @@ or make something (the caller runs it again in a worker thread). The rules, in o
   ``uncreated`` says why, and the injected text says it cannot be saved in this Session instead
   of "nothing saved yet" (the model is never sent to write into a folder that is not there).
 - K-6a: a Workspace that is not there for the service (the harness in another mount namespace)
-  is flagged ``.workspace-not-visible`` beside the marker, and one that is has the flag removed:
-  the overview then calls its missing path "not visible from the service", never orphaned.
+  is flagged ``.workspace-not-visible`` beside the marker, and one that is has the flag removed
+  (a machine's push does the same, R-1): the overview then calls its missing path "not visible
+  from the service", never orphaned.
 - I-1…I-5: the indexes are capped and wrapped in the agent's prompts (defaults when unset);
   a template without ``{{MEMORY}}`` gets no text (``injected`` false).
 
@@ -67,6 +68,7 @@ __all__ = [
     "WORKSPACE_PATH_MAX_BYTES",
     "check_real_workspace",
     "check_workspace_path",
+    "flag_visibility",
     "start_session",
 ]
 
@@ -263,15 +265,15 @@ def _prepare(
         return _Prepared("temporary", None, user.path, None, user.uncreated)
     key, ensured = ensure_workspace_scope_why(root, real_workspace, files, cached_only=cached_only)
     if ensured.path is not None:
-        _flag_visibility(ensured.path, key, visible=visible, cached_only=cached_only)
+        flag_visibility(ensured.path, key, visible=visible, cached_only=cached_only)
     return _Prepared("persistent", key, user.path, ensured.path, user.uncreated, ensured.uncreated)
 
 
-def _flag_visibility(scope: Path, key: str, *, visible: bool, cached_only: bool) -> None:
+def flag_visibility(scope: Path, key: str, *, visible: bool, cached_only: bool) -> None:
     """Keep :data:`~memory_core.layout.NOT_VISIBLE_FILE` in ``scope`` exactly while the
-    Workspace is not there for the service at its Session start (K-6a). A failure is logged:
-    the Session starts all the same. ``cached_only``: a flag to change raises
-    :class:`NeedsBlockingIO`."""
+    Workspace is not there for the service at its Session start, or at a machine's latest push
+    (K-6a, R-1). A failure is logged: the Session starts, or the push is taken, all the same.
+    ``cached_only``: a flag to change raises :class:`NeedsBlockingIO`."""
     if os.path.lexists(f"{os.fspath(scope)}{os.sep}{layout.NOT_VISIBLE_FILE}") != visible:
         return  # as it should be: one lstat, no Path
     if cached_only:

@@ -121,19 +121,26 @@ def _export_scope(
     report.files[key] = 0
     listing = list_folder(scope)
     refused = dict(listing.refused) if listing is not None else {}
+    why = listing.error if listing is not None else None  # also: listed but not entered (r--)
     try:
-        entries = sorted(os.scandir(scope), key=lambda item: item.name)
+        entries = sorted(os.scandir(scope), key=lambda item: item.name) if why is None else []
     except OSError as error:
+        why = cannot_read(error)
+    if why is not None:
         raise CannotRead(
-            f"scope {key!r} cannot be listed: the service {cannot_read(error)}; no archive "
-            "was written"
-        ) from None
+            f"scope {key!r} cannot be listed: the service {why}; no archive was written"
+        )
     for entry in entries:
         origin = f"{key}/{shown_name(entry.name)}"
         try:
             info = entry.stat(follow_symlinks=False)
         except FileNotFoundError:
             continue  # deleted since the folder was listed
+        except OSError as error:  # not the archive's fault: say whose it is (Q-2b)
+            raise CannotRead(
+                f"file {origin!r} is there, but the service {cannot_read(error)}; no archive "
+                "was written"
+            ) from None
         source = Path(entry.path)
         if stat.S_ISLNK(info.st_mode) and not _is_temp(entry.name):
             target, left_out = _link_target(root, entry)

@@ -59,7 +59,8 @@ from memory_api.store.history.recorder import Attribution
 from memory_api.store.history.repo import read_head, read_ref, set_ref
 from memory_api.store.history.service import HistoryStore
 from memory_api.store.locks import lock_name
-from memory_api.store.scopes import made_scope_dir, scope_real_dir
+from memory_api.store.scopes import made_scope_dir, read_marker, scope_real_dir
+from memory_api.store.sessions import flag_visibility
 from memory_api.store.sync.backend import (
     GitService,
     Head,
@@ -312,6 +313,8 @@ class SyncStore:
                 raise HistoryUnavailable(
                     f"the push could not be written into the scope: {error.strerror or error}"
                 ) from None
+            if request.key != USER_SCOPE:
+                _flag_seen(landing, request.key)
             self.machines.seen(
                 request.agent_id,
                 request.key,
@@ -350,3 +353,15 @@ class SyncStore:
         await self.history.agents.get(project, agent_id)
         scopes = await asyncio.to_thread(self.machines.scopes, agent_id)
         return MachineList(scopes=scopes)
+
+
+def _flag_seen(scope: Path, key: str) -> None:
+    """After a machine's push into Workspace scope ``key``: flag the Workspace its marker names
+    not visible while it is no folder the service can see (K-6a), as a Session start does. A
+    machine's Workspace lies on that machine's disk, so without the flag the overview called
+    every synced Workspace orphaned the moment it arrived."""
+    marker = read_marker(scope.parent, scope, key)
+    if marker.path is None:
+        return
+    visible = os.path.isdir(marker.path)  # noqa: PTH112 - one stat, no Path
+    flag_visibility(scope, key, visible=visible, cached_only=False)

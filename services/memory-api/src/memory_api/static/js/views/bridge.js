@@ -6,13 +6,14 @@
 import { ApiError, api, paths } from "../api.js";
 import { openModal, toast } from "../dialogs.js";
 import { errorBox, h, icon, replace, withBusy } from "../dom.js";
+import { showHidden } from "../hidden-text.js";
 
 const SOURCE = /^(https?:\/\/\S+|~?\/\S.*|[A-Za-z]:\\\S.*)$/;
 
 /** The scope as the prompt names it: "your user memory" / "your Workspace memory for <path>". */
 function scopePhrase(scope) {
   if (scope.kind === "user") return "your user memory";
-  return `your Workspace memory for ${scope.workspacePath ?? scope.title}`;
+  return `your Workspace memory for ${showHidden(scope.workspacePath ?? scope.title)}`;
 }
 
 /** The file a memory lives in, relative to the agent's memory root: `…/memory/<key>/<file>`. */
@@ -90,7 +91,9 @@ function targetBlock(isEdit, scope, topic) {
     { class: "target" },
     h("span", { class: "label" }, "Scope"),
     h("strong", { id: "bridge-target", text: kind[0].toUpperCase() + kind.slice(1) }),
-    scope.kind === "workspace" ? h("code", { text: scope.workspacePath ?? scope.key }) : null,
+    scope.kind === "workspace"
+      ? h("code", { text: showHidden(scope.workspacePath ?? scope.key) })
+      : null,
   );
 }
 
@@ -101,7 +104,7 @@ function targetBlock(isEdit, scope, topic) {
 function noChatNote(scope) {
   const where =
     scope.kind === "workspace"
-      ? `in the Workspace ${scope.workspacePath ?? scope.title}`
+      ? `in the Workspace ${showHidden(scope.workspacePath ?? scope.title)}`
       : "in any Workspace";
   return h(
     "p",

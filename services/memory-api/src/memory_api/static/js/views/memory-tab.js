@@ -27,7 +27,7 @@ import { Viewer } from "./viewer.js";
 /** "user memory" / "Workspace memory of /path" — how the page names a scope. */
 function scopeLabel(scope) {
   if (scope.kind === "user") return "user memory";
-  return `Workspace memory of ${scope.workspacePath ?? scope.title}`;
+  return `Workspace memory of ${showHidden(scope.workspacePath ?? scope.title)}`;
 }
 
 /**

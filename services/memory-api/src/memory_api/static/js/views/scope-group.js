@@ -224,16 +224,19 @@ export class ScopeGroup {
     const isUser = scope.kind === "user";
     replace(
       this.titleBox,
-      h("span", { class: "name", text: isUser ? scope.title || "User memory" : scope.title }),
+      h("span", {
+        class: "name",
+        text: isUser ? scope.title || "User memory" : showHidden(scope.title),
+      }),
       !isUser
-        ? h("span", { class: "path", text: scope.workspacePath ?? `(no marker) ${scope.key}` })
+        ? h("span", { class: "path", text: showHidden(scope.workspacePath ?? `(no marker) ${scope.key}`) })
         : null,
     );
     // A folder the service cannot list holds memories nobody can count: never "0 memories".
     this.countBadge.textContent = scope.unreadable
       ? "memories unknown"
       : plural(scope.fileCount, "memory", "memories");
-    const label = isUser ? "user memory" : `Workspace ${scope.title}`;
+    const label = isUser ? "user memory" : `Workspace ${showHidden(scope.title)}`;
     this.indexButton.setAttribute("aria-label", `Show the index of ${label}`);
     this.indexButton.title = `Show MEMORY.md of ${label}`;
     this.historyButton.setAttribute("aria-label", `What changed in ${label}`);

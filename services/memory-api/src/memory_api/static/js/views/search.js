@@ -6,7 +6,7 @@
 
 import { ApiError, api, paths } from "../api.js";
 import { errorBox, h, plural, replace } from "../dom.js";
-import { hiddenTextNodes } from "../hidden-text.js";
+import { hiddenTextNodes, showHidden } from "../hidden-text.js";
 
 const DEBOUNCE_MS = 250;
 const LIMIT = 20;
@@ -157,7 +157,7 @@ export class MemorySearch {
 
   hitRow(hit) {
     const scope = this.scopeOf(hit.scope);
-    const where = scope.kind === "user" ? "User memory" : scope.title;
+    const where = scope.kind === "user" ? "User memory" : showHidden(scope.title);
     return h(
       "li",
       { class: "search-hit" },

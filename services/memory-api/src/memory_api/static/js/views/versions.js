@@ -5,6 +5,7 @@
 import { ApiError, api, paths } from "../api.js";
 import { toast } from "../dialogs.js";
 import { h, plural, replace } from "../dom.js";
+import { showHidden } from "../hidden-text.js";
 
 const enc = encodeURIComponent;
 
@@ -95,7 +96,7 @@ export function refusalToast(doing, file, error) {
 
 /** "User memory" / "Workspace shop-api" — how the history views name a scope. */
 export function scopeText(scope) {
-  return scope.kind === "user" ? "User memory" : `Workspace ${scope.title}`;
+  return scope.kind === "user" ? "User memory" : `Workspace ${showHidden(scope.title)}`;
 }
 
 /** A time in milliseconds as the API's `since` takes it: `2026-11-29T22:05:19Z`. */
@@ -204,7 +205,7 @@ export function beginView(viewer, title, sub, where) {
   delete viewer.dialog.dataset.file;
   viewer.title.textContent = title;
   viewer.title.title = title;
-  viewer.sub.textContent = sub ?? "";
+  viewer.sub.textContent = sub == null ? "" : showHidden(sub);
   replace(viewer.meta);
   replace(viewer.foot);
   replace(viewer.notes);

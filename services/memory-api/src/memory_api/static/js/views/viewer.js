@@ -335,7 +335,7 @@ export class Viewer {
   async openFindings(scope, file, where) {
     const { project, agent } = this.tab.view;
     delete this.dialog.dataset.file;
-    const label = scope.kind === "user" ? "user memory" : `Workspace ${scope.title}`;
+    const label = scope.kind === "user" ? "user memory" : `Workspace ${showHidden(scope.title)}`;
     const listing = await this.fetch(
       file ? `Findings · ${file}` : `Findings · ${label}`,
       scope.workspacePath,
@@ -367,7 +367,7 @@ export class Viewer {
 
   /** Show a scope's MEMORY.md with kept/dropped lines and findings (A-5 …/index). */
   async openIndex(scope, where) {
-    const label = scope.kind === "user" ? "User memory" : scope.title;
+    const label = scope.kind === "user" ? "User memory" : showHidden(scope.title);
     delete this.dialog.dataset.file;
     const { project, agent } = this.tab.view;
     const view = await this.fetch(
