@@ -101,6 +101,16 @@ EVERYDAY = [
     '[[ "$(git branch --show-current)" > "main" ]] && echo later > /tmp/order.txt',
     "source .venv/bin/activate && pytest -q > out.txt 2>&1",
     "sed -n '1,20p' $(git ls-files '*.py' | head -1) && sed -i 's/foo/bar/' src/app.py",
+    # here-documents and here-strings: their text is data, however much it reads like a command
+    "tee notes.txt <<EOF\n$(git describe --tags 2>/dev/null)\nEOF",
+    'cat > NOTES.md <<EOF\nRun: cd "$(git rev-parse --show-toplevel)" && make > out.txt\nEOF',
+    "cat >> CHANGELOG.md <<EOF\n## $(git describe --tags)\n- rm -rf ~/.cache/app first\nEOF",
+    "git commit -F - <<EOF\nfix: $(cat msg)\n\nSigned-off-by: $(git config user.name)\nEOF",
+    'cat <<\'EOF\' > deploy.sh\n#!/bin/sh\ncd "$(dirname "$0")"\nrsync -a dist/ "$T"/\nEOF',
+    'tee -a build.log <<< "$(date) built > $(hostname)"',
+    "gh pr create --title fix --body-file - <<'EOF'\nRun `make > out.txt`, `cp x $(cat f)`\nEOF",
+    # a script of several lines, with comments
+    "# install the tools first (don't skip this)\nnpm ci\n\nnpm test  # it's quick",
     # a find over the home holding the data dir whose -name tests keep the memory files out
     "cd ~ && find . -name '*.pyc' -delete",
     "find ~ -type d -name __pycache__ -prune -exec rm -rf {} +",

@@ -50,6 +50,8 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path, PurePath
 
+from harness_memory.hooks.here_data import here_data
+
 __all__ = [
     "DESTINATION_WRITERS",
     "GLOB_SCAN_CAP",
@@ -208,7 +210,8 @@ def shell_paths(
     lexer cannot split (an unclosed quote) is split at white space instead, so nothing is
     skipped. Never raises for odd input.
     """
-    command = _read_substitutions(command, environ)
+    here = here_data(command)  # a here-document's body is data, not command text
+    command = _read_substitutions(here.command, environ)
     words = _shell_words(command)
     found = ShellPaths()
     found.budget = found.budget if _budget is None else _budget  # one for the whole command
@@ -259,19 +262,93 @@ def shell_paths(
             continue  # cd -P, cd -L, cd --: the folder is the next word
         previous = None if word in _SEPARATORS else word
     writes.end()
+    for text, expands in here.texts:
+        for piece in _DATA_SPLIT_RE.split(text):
+            if piece:
+                _add_data(found, piece, bases, known, environ, expands=expands, lost=lost)
     return found
+
+
+_DATA_SPLIT_RE = re.compile(r"[\s=<>;|&()'\"]+")
+"""Where a path ends in here-data: white space, and what ends one in a shell word."""
+
+
+def _add_data(
+    found: ShellPaths,
+    piece: str,
+    bases: list[str],
+    known: Mapping[str, str | None],
+    environ: Mapping[str, str],
+    *,
+    expands: bool,
+    lost: bool,
+) -> None:
+    """Add a word of here-data (:mod:`~harness_memory.hooks.here_data`) as a path the program
+    reading it may take: literally (bash expands no glob, brace or ``~`` there; ``~`` is
+    expanded all the same, as a program may), its variables expanded where bash expands them
+    (``expands``); a word built at run time is judged by its literal start or, with none, by
+    what it names (:func:`_undecided`)."""
+    word = _expand(piece, known, environ) if expands else piece
+    if word is None:
+        _undecided(found, piece, _first_expansion(piece), bases, environ)
+        return
+    path = _tilde(word, environ)
+    if PurePath(path).is_absolute():
+        found.paths.append(path)
+        return
+    if lost:
+        found.unanchored.append(path)
+    found.paths.extend(f"{base}/{path}" for base in bases)
 
 
 def _shell_words(command: str) -> list[str]:
     """``command`` split into words and separators as bash splits it (quotes read, ``;&|()<>``
     as punctuation); at white space when the lexer cannot split it (an unclosed quote)."""
+    text = _lines_separated(_bash_quoting(command))
     try:
-        lexer = shlex.shlex(_bash_quoting(command), posix=True, punctuation_chars=";&|()<>")
+        lexer = shlex.shlex(text, posix=True, punctuation_chars=";&|()<>")
         lexer.whitespace_split = True
         lexer.commenters = ""
         return list(lexer)
     except ValueError:
-        return command.split()
+        return text.split()
+
+
+def _lines_separated(command: str) -> str:
+    """``command`` as bash splits it into commands at its lines: each newline outside quotes
+    spelt ``;`` (bash ends a command there; the lexer took it for white space, so ``true`` then
+    ``cp x "$(cat f)"/a.md`` on the next line was read as one ``true`` command, its ``cp`` an
+    operand) and each comment (a ``#`` starting a word, to the end of its line) left out, as
+    bash ignores it (a ``don't`` in one opened a quote for the lexer). A newline after ``|``,
+    ``&&`` or ``do`` becomes one separator more, which ends nothing that was not ended."""
+    if "\n" not in command and "#" not in command:
+        return command
+    out: list[str] = []
+    quote = ""
+    at = 0
+    while at < len(command):
+        char = command[at]
+        if char == "\\" and quote != "'":
+            out.append(command[at : at + 2])
+            at += 2
+            continue
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "\n":
+            char = " ; "
+        elif char == "#" and (at == 0 or command[at - 1] in _WORD_ENDS):
+            end = command.find("\n", at)
+            at = len(command) if end == -1 else end
+            continue
+        out.append(char)
+        at += 1
+    return "".join(out)
+
+
+_WORD_ENDS = frozenset(" \t\n;&|()<>")
+"""The characters after which a ``#`` starts a comment for bash."""
 
 
 def _enter(
