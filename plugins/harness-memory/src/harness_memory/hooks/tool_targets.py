@@ -50,6 +50,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path, PurePath
 
+from harness_memory.hooks.git_toplevel import with_toplevel
 from harness_memory.hooks.here_data import here_data
 
 __all__ = [
@@ -211,7 +212,8 @@ def shell_paths(
     skipped. Never raises for odd input.
     """
     here = here_data(command)  # a here-document's body is data, not command text
-    command = _read_substitutions(here.command, environ)
+    command = here.command if _depth or _lost else with_toplevel(here.command, cwd, environ)
+    command = _read_substitutions(command, environ)
     words = _shell_words(command)
     found = ShellPaths()
     found.budget = found.budget if _budget is None else _budget  # one for the whole command
