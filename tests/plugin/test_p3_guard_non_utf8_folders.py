@@ -192,13 +192,14 @@ def test_p3_a_tool_call_the_guard_cannot_read_is_denied_with_only_a_state_dir(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, harness: str
 ) -> None:
     """With no ``--memory-root``, the memory root is known from the Session records in the
-    state dir; an unreadable call was answered with nothing (let through) there. Claude Code
-    and Gemini CLI serialize a model's tool arguments with ``JSON.stringify``, which nests as
-    deep as the model wrote; the hook's parser stops at Python's recursion limit."""
+    state dir; an unreadable call was answered with nothing (let through) there. A real
+    harness sends such input: Claude Code and Gemini CLI serialize a model's tool arguments
+    with Node's ``JSON.stringify`` (Node 20 here: 4,174 levels deep), the hook's parser stops
+    below 1,000 (Python's recursion limit)."""
     where = guarded_layout(tmp_path, monkeypatch)
     _recorded_session(where)
     target = json.dumps(str(where.root / where.other / "a.md")).encode()
-    arguments = b'{"path": ' + target + b', "content": "x", "junk": ' + b"[" * 5000 + b"]" * 5000
+    arguments = b'{"path": ' + target + b', "content": "x", "junk": ' + b"[" * 2000 + b"]" * 2000
     tool = json.dumps(MCP[harness]).encode()
     stdin = b'{"session_id": "s-1", "tool_name": ' + tool + b', "tool_input": ' + arguments + b"}}"
     out = io.StringIO()
