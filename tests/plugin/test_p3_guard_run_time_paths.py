@@ -93,6 +93,14 @@ WHOLLY_AT_RUN_TIME = [
     'v=`tee "$(cat target)"/a.md < note.md`',
     "cp note.md a.md && sed -i s/x/y/ a.md && mv a.md $(cat target)/",
     'sed -i.bak "s/^/x/" "$(cat target)/MEMORY.md"',
+    # each let through until this stop: env's folder option, a subshell spelt $((…) ), a
+    # backquote nested in one, a ${X:=…} setting a variable known empty, coproc
+    'env -C "$(cat target)" touch a.md',
+    'env --chdir="$(cat target)" tee a.md < note.md',
+    "echo $((cp note.md $(cat target)/a.md) )",
+    "echo `cp note.md \\`cat target\\`/a.md`",
+    "X=; : ${X:=$(cat target)}; cp note.md $X/a.md",
+    'coproc cp note.md "$(cat target)"/a.md; wait',
 ]
 """Each names no scope: ``target`` holds the other scope's folder, read when the command runs."""
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["SCRIPT_RUNNERS", "SHELLS", "HereData", "here_data"]
+__all__ = ["SCRIPT_RUNNERS", "SHELLS", "HereData", "here_data", "is_arithmetic"]
 
 SHELLS = frozenset(
     {"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox", "fish", "su", "ssh", "sudo"}
@@ -388,6 +388,17 @@ def _arithmetic_end(text: str, inner: int) -> int:
                 return at + 2
         at += 1
     raise _Unsure
+
+
+def is_arithmetic(text: str, at: int) -> bool:
+    """Whether the ``$((`` at ``at`` opens an arithmetic expansion, closed by two adjacent
+    ``))``; False when bash reads it as a command substitution of a subshell (``$((cd x) )``)
+    or this cannot tell (a quote inside)."""
+    try:
+        _arithmetic_end(text, at + 3)
+    except _Unsure:
+        return False
+    return True
 
 
 def _continued(line: str) -> bool:

@@ -51,7 +51,7 @@ from collections.abc import Mapping
 from pathlib import Path, PurePath
 
 from harness_memory.hooks.git_toplevel import with_toplevel
-from harness_memory.hooks.here_data import here_data
+from harness_memory.hooks.here_data import here_data, is_arithmetic
 
 __all__ = [
     "DESTINATION_WRITERS",
@@ -213,7 +213,7 @@ def shell_paths(
     """
     here = here_data(command)  # a here-document's body is data, not command text
     command = here.command if _depth or _lost else with_toplevel(here.command, cwd, environ)
-    command = _read_substitutions(command, environ)
+    command = _read_substitutions(_backquotes_spelt(_subshells_spelt(command)), environ)
     words = _shell_words(command)
     found = ShellPaths()
     found.budget = found.budget if _budget is None else _budget  # one for the whole command
@@ -225,6 +225,7 @@ def shell_paths(
     bases = [cwd]
     previous: str | None = None
     lost = _lost  # whether the shell may be in a folder this cannot know
+    chdir = False  # inside an ``env`` command, whose ``-C``/``--chdir`` is a cd
     substituting = 0  # how many ``$(`` the lexer is inside
     quoted_back = False  # whether it is inside a backquoted command
     last = ""  # the word before, separators included
@@ -248,12 +249,20 @@ def shell_paths(
         last = word
         if previous in _CD_WORDS and not word.startswith("-"):
             lost = not _enter(word, bases, known, environ) or lost
+        chdir = word == "env" or (chdir and word not in _SEPARATORS)
+        if chdir and (folder := _env_folder(previous, word)) is not None:
+            lost = not _enter(folder, bases, known, environ) or lost  # env -C DIR: a cd
         if word in _UNKNOWN_FOLDER_WORDS:
             lost = True
         if previous == "for" and _NAME_RE.match(word):
             known[word] = None
         if (assignment := _ASSIGNMENT_RE.match(word)) is not None:
             known[assignment.group("name")] = _expand(assignment.group("value"), known, environ)
+        for assigning in _ASSIGNING_DEFAULT_RE.finditer(word):  # ``${X:=…}`` may set X
+            name = assigning.group("name")
+            value = known[name] if name in known else environ.get(name)
+            if value is None or (value == "" and assigning.group("colon")):
+                known[name] = None  # what it sets is read from its word at run time
         _add_pieces(found, word, bases, known, environ, lost=lost)
         if _depth < _INNER_DEPTH and any(char.isspace() for char in word):
             inner = shell_paths(
@@ -271,6 +280,9 @@ def shell_paths(
     return found
 
 
+_ASSIGNING_DEFAULT_RE = re.compile(r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?P<colon>:?)=")
+"""``${NAME:=word}`` and ``${NAME=word}``: they assign ``word`` to ``NAME`` when it is unset
+(or, with ``:``, empty)."""
 _DATA_SPLIT_RE = re.compile(r"[\s=<>;|&()'\"]+")
 """Where a path ends in here-data: white space, and what ends one in a shell word."""
 
@@ -316,6 +328,60 @@ def _shell_words(command: str) -> list[str]:
         return text.split()
 
 
+def _subshells_spelt(command: str) -> str:
+    """``command`` with each ``$((`` that bash reads as a command substitution of a subshell
+    (``$((cp x "$(cat f)"/a.md) )``: no adjacent ``))`` closes it) spelt ``$( (``, so the
+    command inside is read as one; an arithmetic ``$((1 + 2))`` stays as written."""
+    if "$((" not in command:
+        return command
+    starts = [at for at in range(len(command)) if command.startswith("$((", at)]
+    for at in reversed(starts):
+        if not is_arithmetic(command, at):
+            command = f"{command[:at]}$( ({command[at + 3 :]}"
+    return command
+
+
+def _backquotes_spelt(command: str) -> str:
+    """``command`` with the escaped backquotes inside a backquoted command (a command
+    substitution nested in one) spelt ``$(`` and ``)`` in turn: the lexer kept them as plain
+    backquotes, so the destination of a ``cp`` nested that way passed. Left as written when
+    the nested ones do not pair."""
+    if "\\`" not in command:
+        return command
+    out: list[str] = []
+    at = 0
+    quote = ""
+    while at < len(command):
+        char = command[at]
+        if char == "\\" and quote != "'":
+            out.append(command[at : at + 2])
+            at += 2
+        elif char == "'" and quote != '"':
+            quote = "" if quote else "'"
+            out.append(char)
+            at += 1
+        elif char == '"' and quote != "'":
+            quote = "" if quote else '"'
+            out.append(char)
+            at += 1
+        elif char == "`" and quote != "'":
+            end = at + 1
+            while end < len(command) and command[end] != "`":
+                end += 2 if command[end] == "\\" else 1
+            inner = command[at + 1 : end].split("\\`")
+            if len(inner) % 2:  # nested ones pair: alternately open and close
+                inner = [
+                    piece + ("" if n == len(inner) - 1 else "$(" if n % 2 == 0 else ")")
+                    for n, piece in enumerate(inner)
+                ]
+            out.append("`" + "".join(inner) + command[end : end + 1])
+            at = end + 1
+        else:
+            out.append(char)
+            at += 1
+    return "".join(out)
+
+
 def _lines_separated(command: str) -> str:
     """``command`` as bash splits it into commands at its lines: each newline outside quotes
     spelt ``;`` (bash ends a command there; the lexer took it for white space, so ``true`` then
@@ -351,6 +417,19 @@ def _lines_separated(command: str) -> str:
 
 _WORD_ENDS = frozenset(" \t\n;&|()<>")
 """The characters after which a ``#`` starts a comment for bash."""
+
+
+def _env_folder(previous: str | None, word: str) -> str | None:
+    """The folder an ``env`` option names for the command it runs (``-C DIR``, ``-CDIR``,
+    ``--chdir DIR``, ``--chdir=DIR``), given the word before ``word``; None for any other
+    word."""
+    if previous in ("-C", "--chdir"):
+        return word
+    if word.startswith("--chdir="):
+        return word.removeprefix("--chdir=")
+    if word.startswith("-C") and len(word) > 2:
+        return word[2:]
+    return None
 
 
 def _enter(
@@ -472,7 +551,19 @@ MOVERS = frozenset({"mv", "rm", "rmdir", "unlink", "rename"})
 above it) they can take the memory root away and put it back (:attr:`ShellPaths.moved`);
 ``cp -l`` (``-al``, ``--link``) too, which gives every file in them a second name."""
 _WRAPPERS = frozenset(
-    {"sudo", "doas", "env", "command", "builtin", "exec", "nohup", "nice", "time", "timeout"}
+    {
+        "sudo",
+        "doas",
+        "env",
+        "command",
+        "builtin",
+        "exec",
+        "nohup",
+        "nice",
+        "time",
+        "timeout",
+        "coproc",
+    }
 )
 """Words that run the command after them (their options and a ``timeout`` duration skipped)."""
 _REDIRECTION_RE = re.compile(r"^[&<]?>[>|&]?$")
