@@ -164,6 +164,11 @@ HOSTILE: dict[str, Callable[[int], str]] = {
     "nested braces": lambda n: "echo " + "{" * n + "a,b" + "}" * n,
     "nested defaults": lambda n: "echo " + "${X:-" * n + "}" * n,  # once a RecursionError
     "cd chain": lambda n: "cd a && " * n + "echo x > y",  # every folder kept: killed for memory
+    # each once read in time quadratic in its length (or, the second, a RecursionError)
+    "unclosed arithmetic": lambda n: "echo " + "$((" * n,
+    "nested substitutions and a here-document": lambda n: "echo " + "$(" * n + " <<E\nx\nE\n",
+    "here-documents on one line": lambda n: "cat " + "<<A " * n + "\n" + "A\n" * n,
+    "here-strings": lambda n: "cat " + "<<< x " * n,
 }
 """Commands a model may send, by how many times their hostile part repeats."""
 _FULL_SIZE = {"unclosed braces": 100_000, "nested braces": 10_000, "nested defaults": 3000}

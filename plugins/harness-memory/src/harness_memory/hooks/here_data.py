@@ -22,13 +22,17 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["SCRIPT_RUNNERS", "SHELLS", "HereData", "here_data", "is_arithmetic"]
+__all__ = ["OPERATOR_CAP", "SCRIPT_RUNNERS", "SHELLS", "HereData", "here_data", "is_arithmetic"]
 
 SHELLS = frozenset(
     {"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox", "fish", "su", "ssh", "sudo"}
 )
 """Commands whose standard input may be a script a shell runs: a here-document fed to one
 (``bash <<'EOF'``) stays command text (``sudo`` and ``su`` may start a shell too)."""
+OPERATOR_CAP = 64
+"""The most ``<<`` one command may hold for its here-data to be read as data: each is read
+with its line, so past it the command is read as written (as before), in time linear in its
+length."""
 _METACHARACTERS = frozenset(" \t\n;&|()<>")
 _CASE_RE = re.compile(r"(?:^|[\s;&|(])case\s")
 _ASSIGNING_RE = re.compile(r"^\$\{[A-Za-z_][A-Za-z0-9_]*:?=")
@@ -70,14 +74,14 @@ def here_data(command: str) -> HereData:
     the command unchanged, with no texts, when it holds none or when any part of it is not
     read here exactly as bash reads it (then its words are judged as command text, as before).
     Never raises."""
-    if "<<" not in command or _CASE_RE.search(command):
+    if "<<" not in command or _CASE_RE.search(command) or command.count("<<") > OPERATOR_CAP:
         return HereData(command, [])
     scan = _Scan(command)
     try:
         scan.command(closer=False, depth=0)
         if scan.pending:
             raise _Unsure  # an operator with no line after it
-    except _Unsure:
+    except (_Unsure, RecursionError):  # nested past Python's depth: read as written
         return HereData(command, [])
     return HereData(scan.result(), scan.texts)
 

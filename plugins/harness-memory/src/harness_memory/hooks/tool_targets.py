@@ -51,7 +51,7 @@ from collections.abc import Mapping
 from pathlib import Path, PurePath
 
 from harness_memory.hooks.git_toplevel import with_toplevel
-from harness_memory.hooks.here_data import here_data, is_arithmetic
+from harness_memory.hooks.here_data import OPERATOR_CAP, here_data, is_arithmetic
 
 __all__ = [
     "DESTINATION_WRITERS",
@@ -331,14 +331,21 @@ def _shell_words(command: str) -> list[str]:
 def _subshells_spelt(command: str) -> str:
     """``command`` with each ``$((`` that bash reads as a command substitution of a subshell
     (``$((cp x "$(cat f)"/a.md) )``: no adjacent ``))`` closes it) spelt ``$( (``, so the
-    command inside is read as one; an arithmetic ``$((1 + 2))`` stays as written."""
+    command inside is read as one; an arithmetic ``$((1 + 2))`` stays as written. A command
+    holding more than :data:`~harness_memory.hooks.here_data.OPERATOR_CAP` of them has each
+    read as a substitution (its text read as commands: refused, never let through)."""
     if "$((" not in command:
         return command
-    starts = [at for at in range(len(command)) if command.startswith("$((", at)]
-    for at in reversed(starts):
-        if not is_arithmetic(command, at):
-            command = f"{command[:at]}$( ({command[at + 3 :]}"
-    return command
+    pieces = command.split("$((")
+    if len(pieces) > OPERATOR_CAP:
+        return "$( (".join(pieces)
+    out = [pieces[0]]
+    at = len(pieces[0])
+    for piece in pieces[1:]:
+        out.append("$((" if is_arithmetic(command, at) else "$( (")
+        out.append(piece)
+        at += 3 + len(piece)
+    return "".join(out)
 
 
 def _backquotes_spelt(command: str) -> str:
