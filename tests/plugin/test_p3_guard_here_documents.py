@@ -84,6 +84,12 @@ STILL_WRITES = [
     "source /dev/stdin <<'EOF'\ncp note.md $(cat target)/a.md\nEOF",
     "eval \"$(cat <<'EOF'\ncp note.md $(cat target)/a.md\nEOF\n)\"",
     "$BASH <<'EOF'\ncp note.md $(cat target)/a.md\nEOF",
+    # … over several lines: the pipe, the shell or the loop on another line than the operator
+    "cat <<'EOF' |\ncp note.md $(cat target)/a.md\nEOF\nsh",
+    "cat <<'EOF' \\\n| sh\ncp note.md $(cat target)/a.md\nEOF",
+    "bash \\\n<<'EOF'\ncp note.md $(cat target)/a.md\nEOF",
+    "{{\n  bash\n}} <<'EOF'\ncp note.md $(cat target)/a.md\nEOF",
+    "while read -r l; do\n  eval \"$l\"\ndone <<'EOF'\ncp note.md $(cat target)/a.md\nEOF",
     # a path in the data, which the program reading it writes
     "python3 - <<'PY'\nopen('{root}/{other}/a.md', 'w').write('x')\nPY",
     # not a body for bash: read as command text

@@ -37,14 +37,16 @@ _METACHARACTERS = frozenset(" \t\n;&|()<>")
 _CASE_RE = re.compile(r"(?:^|[\s;&|(])case\s")
 _ASSIGNING_RE = re.compile(r"^\$\{[A-Za-z_][A-Za-z0-9_]*:?=")
 _WORD_RE = re.compile(r"[^\s;&|()<>'\"]+")
-_SEGMENT_RE = re.compile(r"[;&|()]+")
+_SEGMENT_RE = re.compile(r"[;&|(){}\n]+")
 _ASSIGNMENT_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-SCRIPT_RUNNERS = frozenset({"source", ".", "eval", "xargs", "parallel", "exec"})
+SCRIPT_RUNNERS = frozenset({"source", ".", "eval", "xargs", "parallel"})
 """Commands that run text they read as shell commands, or commands built from it."""
-_WRAPPERS = frozenset(
+_LEADING = frozenset(
     {"env", "nice", "nohup", "timeout", "time", "command", "builtin", "stdbuf", "setsid"}
+    | {"coproc", "exec", "sudo", "doas", "do", "then", "else", "elif", "if", "while", "until", "!"}
 )
-"""Words that run the command after them (their options skipped)."""
+"""Words before a command's name: wrappers that run the command after them (their options
+skipped) and the shell's own keywords."""
 
 
 class HereData:
@@ -52,11 +54,11 @@ class HereData:
 
     ``command`` is the command text with each here-document's operator, delimiter and body,
     and each here-string's operator and word, taken out; the command substitutions an unquoted
-    body or a here-string runs stand each on a line of its own where the body stood (after
-    the line that named it). ``texts`` holds each body's and here-string's text with those
-    substitutions replaced by a backquote (a word built at run time), and whether bash expands
-    its variables (an unquoted delimiter, a here-string) or not (``<<'EOF'``). A plain class
-    (H-5)."""
+    body or a here-string runs stand each on a line of its own, as the argument of ``:``,
+    where the body stood (after the line that named it). ``texts`` holds each body's and
+    here-string's text with those substitutions replaced by a backquote (a word built at run
+    time), and whether bash expands its variables (an unquoted delimiter, a here-string) or not
+    (``<<'EOF'``). A plain class (H-5)."""
 
     __slots__ = ("command", "texts")
 
@@ -83,7 +85,10 @@ def here_data(command: str) -> HereData:
             raise _Unsure  # an operator with no line after it
     except (_Unsure, RecursionError):  # nested past Python's depth: read as written
         return HereData(command, [])
-    return HereData(scan.result(), scan.texts)
+    result = scan.result()
+    if _runs_a_script(result):
+        return HereData(command, [])  # the data may be a script a shell runs: command text
+    return HereData(result, scan.texts)
 
 
 class _Scan:
@@ -234,8 +239,6 @@ class _Scan:
         word = "".join(delimiter)
         if not word or "\n" in word:
             raise _Unsure
-        if _runs_a_script(self.text, start):
-            raise _Unsure  # a script a shell may run: command text
         self.cuts.append((start, self.at, " "))
         self._queue((word, strip_tabs, not quoted), depth)
 
@@ -261,8 +264,6 @@ class _Scan:
             else:
                 self.at += 1
         if self.at == word_start or "\n" in self.text[word_start : self.at]:
-            raise _Unsure
-        if _runs_a_script(self.text, start):
             raise _Unsure
         runs, data = _runs(self.text, word_start, self.at)
         self.cuts.append((start, self.at, " "))
@@ -410,22 +411,22 @@ def _continued(line: str) -> bool:
     return (len(line) - len(line.rstrip("\\"))) % 2 == 1
 
 
-def _runs_a_script(text: str, operator: int) -> bool:
-    """Whether the data of an operator at ``operator`` may be run as shell text: a word of its
-    line is a shell or runs one's text (:data:`SHELLS`, :data:`SCRIPT_RUNNERS`: ``bash <<EOF``,
-    ``cat <<EOF | sh``, ``. /dev/stdin <<EOF``), or the name of a command on the line is built
-    at run time (``$SHELL <<EOF``, ``env "$X" <<EOF``)."""
-    start = text.rfind("\n", 0, operator) + 1
-    end = text.find("\n", operator)
-    line = text[start : len(text) if end == -1 else end]
-    for segment in _SEGMENT_RE.split(line):
+def _runs_a_script(command: str) -> bool:
+    """Whether the here-data of ``command`` (its text with the bodies cut out) may be run as
+    shell text: any word of it is a shell (:data:`SHELLS`: ``bash <<EOF``, ``cat <<EOF | sh``,
+    a ``{ …; bash; } <<EOF`` over several lines), or a command's name is one that runs text it
+    reads (:data:`SCRIPT_RUNNERS`: ``. /dev/stdin <<EOF``, ``eval``, ``xargs``) or is built at
+    run time (``$SHELL <<EOF``, ``while read l; do $l; done <<EOF``)."""
+    words = {word.rsplit("/", 1)[-1] for word in _WORD_RE.findall(command)}
+    if words & SHELLS or words & {"eval", "xargs", "parallel"}:
+        return True
+    for segment in _SEGMENT_RE.split(command):
         names = [word for word in segment.split() if not _ASSIGNMENT_RE.match(word)]
-        while names and (names[0] in _WRAPPERS or names[0].startswith("-") or names[0].isdigit()):
+        while names and (names[0] in _LEADING or names[0].startswith("-") or names[0].isdigit()):
             names.pop(0)
-        if names and ("$" in names[0] or "`" in names[0]):
+        if names and (names[0] in SCRIPT_RUNNERS or "$" in names[0] or "`" in names[0]):
             return True
-    words = {word.rsplit("/", 1)[-1] for word in _WORD_RE.findall(line)}
-    return bool(words & (SHELLS | SCRIPT_RUNNERS))
+    return False
 
 
 def _runs(text: str, start: int, end: int) -> tuple[list[str], str]:
@@ -468,7 +469,7 @@ def _runs(text: str, start: int, end: int) -> tuple[list[str], str]:
         if span_end is None:
             at += 1
             continue
-        runs.append(text[at:span_end])
+        runs.append(": " + text[at:span_end])  # run as ``:``'s argument: no command name
         data.append(text[done:at] + "`")
         done = at = span_end
     data.append(text[done:end])
