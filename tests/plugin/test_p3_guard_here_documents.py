@@ -90,6 +90,11 @@ STILL_WRITES = [
     "bash \\\n<<'EOF'\ncp note.md $(cat target)/a.md\nEOF",
     "{{\n  bash\n}} <<'EOF'\ncp note.md $(cat target)/a.md\nEOF",
     "while read -r l; do\n  eval \"$l\"\ndone <<'EOF'\ncp note.md $(cat target)/a.md\nEOF",
+    # a shell spelt so that no word of the command names one, or a script the body wrote
+    "/bin/[b]ash <<'EOF'\ncp note.md $(cat target)/a.md\nEOF",
+    "b\"as\"h <<'EOF'\ncp note.md $(cat target)/a.md\nEOF",
+    "shopt -s expand_aliases; alias x=bash\nx <<'EOF'\ncp note.md $(cat target)/a.md\nEOF",
+    "cat > s.sh <<'EOF'\ncp note.md $(cat target)/a.md\nEOF\nchmod +x s.sh && ./s.sh",
     # a path in the data, which the program reading it writes
     "python3 - <<'PY'\nopen('{root}/{other}/a.md', 'w').write('x')\nPY",
     # not a body for bash: read as command text

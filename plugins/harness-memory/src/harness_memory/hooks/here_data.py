@@ -36,7 +36,10 @@ length."""
 _METACHARACTERS = frozenset(" \t\n;&|()<>")
 _CASE_RE = re.compile(r"(?:^|[\s;&|(])case\s")
 _ASSIGNING_RE = re.compile(r"^\$\{[A-Za-z_][A-Za-z0-9_]*:?=")
-_WORD_RE = re.compile(r"[^\s;&|()<>'\"]+")
+_WORD_RE = re.compile(r"[^\s;&|()<>'\"=]+")
+_UNREAD_NAME_RE = re.compile(r"[$`'\"\\*?\[/]")
+"""What in a command's name this does not read: an expansion, a quote, an escape, a glob, or a
+folder (a program's path)."""
 _SEGMENT_RE = re.compile(r"[;&|(){}\n]+")
 _ASSIGNMENT_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 SCRIPT_RUNNERS = frozenset({"source", ".", "eval", "xargs", "parallel"})
@@ -415,8 +418,10 @@ def _runs_a_script(command: str) -> bool:
     """Whether the here-data of ``command`` (its text with the bodies cut out) may be run as
     shell text: any word of it is a shell (:data:`SHELLS`: ``bash <<EOF``, ``cat <<EOF | sh``,
     a ``{ …; bash; } <<EOF`` over several lines), or a command's name is one that runs text it
-    reads (:data:`SCRIPT_RUNNERS`: ``. /dev/stdin <<EOF``, ``eval``, ``xargs``) or is built at
-    run time (``$SHELL <<EOF``, ``while read l; do $l; done <<EOF``)."""
+    reads (:data:`SCRIPT_RUNNERS`: ``. /dev/stdin <<EOF``, ``eval``, ``xargs``), is built at
+    run time (``$SHELL <<EOF``, ``while read l; do $l; done <<EOF``), is spelt so that this
+    cannot read it (quoted, escaped, a glob: ``b"as"h``, ``/bin/[b]ash``) or is a program's
+    path (``./run.sh``, perhaps the very file the here-document wrote)."""
     words = {word.rsplit("/", 1)[-1] for word in _WORD_RE.findall(command)}
     if words & SHELLS or words & {"eval", "xargs", "parallel"}:
         return True
@@ -424,7 +429,7 @@ def _runs_a_script(command: str) -> bool:
         names = [word for word in segment.split() if not _ASSIGNMENT_RE.match(word)]
         while names and (names[0] in _LEADING or names[0].startswith("-") or names[0].isdigit()):
             names.pop(0)
-        if names and (names[0] in SCRIPT_RUNNERS or "$" in names[0] or "`" in names[0]):
+        if names and (names[0] in SCRIPT_RUNNERS or _UNREAD_NAME_RE.search(names[0])):
             return True
     return False
 
