@@ -132,6 +132,10 @@ NEXT_LINE = [
     "cat <<EOF >/dev/null\nx\nEOF\ncp note.md $(cat target)/a.md",
     "# don't worry, nothing here\ncp note.md $(cat target)/a.md",
     "echo ok # it's fine\ncp note.md $(cat target)/a.md",
+    "echo ${x:- #}; cp note.md \"$(cat target)\"/a.md",  # no comment inside ${…}
+    # a body's quote left open (a body read as command text: a case in the command)
+    "cat <<EOF\ndon't\nEOF\ntouch $(cat target)/a.md",
+    "case x in y) ;; esac; cat <<EOF\ndon't\nEOF\ntouch $(cat target)/a.md",
 ]
 """A command on a line of its own: each was let through (the lexer read the newline as white
 space, or a comment's quote as a quote) and bash wrote into the other scope."""

@@ -317,15 +317,16 @@ def _add_data(
 
 def _shell_words(command: str) -> list[str]:
     """``command`` split into words and separators as bash splits it (quotes read, ``;&|()<>``
-    as punctuation); at white space when the lexer cannot split it (an unclosed quote)."""
+    as punctuation, a newline as ``;``); at white space and every newline when the lexer cannot
+    split it (an unclosed quote)."""
     text = _lines_separated(_bash_quoting(command))
     try:
         lexer = shlex.shlex(text, posix=True, punctuation_chars=";&|()<>")
         lexer.whitespace_split = True
         lexer.commenters = ""
         return list(lexer)
-    except ValueError:
-        return text.split()
+    except ValueError:  # every line a command: a quote left open may be a body's ``don't``
+        return _bash_quoting(command).replace("\n", " ; ").split()
 
 
 def _subshells_spelt(command: str) -> str:
@@ -411,6 +412,11 @@ def _lines_separated(command: str) -> str:
             quote = "" if char == quote else quote
         elif char in "'\"":
             quote = char
+        elif command.startswith("${", at):  # a ``#`` or newline inside is the word's own
+            end = _braced_end(command, at + 1)
+            out.append(command[at:end])
+            at = end
+            continue
         elif char == "\n":
             char = " ; "
         elif char == "#" and (at == 0 or command[at - 1] in _WORD_ENDS):
@@ -420,6 +426,27 @@ def _lines_separated(command: str) -> str:
         out.append(char)
         at += 1
     return "".join(out)
+
+
+def _braced_end(command: str, opening: int) -> int:
+    """The index after the ``}`` closing the ``{`` at ``opening`` (nested braces counted,
+    escapes and quoted text skipped); the command's length when none closes it."""
+    level = 0
+    at = opening
+    while at < len(command):
+        char = command[at]
+        if char == "\\":
+            at += 2
+            continue
+        if char in "'\"":
+            end = command.find(char, at + 1)
+            at = len(command) if end == -1 else end + 1
+            continue
+        level += (char == "{") - (char == "}")
+        at += 1
+        if level == 0:
+            return at
+    return len(command)
 
 
 _WORD_ENDS = frozenset(" \t\n;&|()<>")
