@@ -101,6 +101,12 @@ WHOLLY_AT_RUN_TIME = [
     "echo `cp note.md \\`cat target\\`/a.md`",
     "X=; : ${X:=$(cat target)}; cp note.md $X/a.md",
     'coproc cp note.md "$(cat target)"/a.md; wait',
+    # a separator the lexer grouped with an arithmetic command's end (on main too), a line
+    # the lexer could not read (a last lone backslash, a quote left open)
+    'i=0; (( i++ )); cp note.md "$(cat target)"/a.md',
+    'echo $((1<<2)); tee "$(cat target)"/a.md < note.md',
+    'cp note.md "$(cat target)"/a.md; echo done \\',
+    'cp note.md "$(cat target)"/a.md\necho \'',
 ]
 """Each names no scope: ``target`` holds the other scope's folder, read when the command runs."""
 

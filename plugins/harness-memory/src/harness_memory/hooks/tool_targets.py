@@ -317,16 +317,38 @@ def _add_data(
 
 def _shell_words(command: str) -> list[str]:
     """``command`` split into words and separators as bash splits it (quotes read, ``;&|()<>``
-    as punctuation, a newline as ``;``); at white space and every newline when the lexer cannot
-    split it (an unclosed quote)."""
-    text = _lines_separated(_bash_quoting(command))
+    as punctuation, a newline as ``;``). When the lexer cannot split it (a quote left open:
+    perhaps a here-document body's ``don't`` read as command text), each line is split on its
+    own, at white space when even that line cannot be, so no line's command is hidden."""
     try:
-        lexer = shlex.shlex(text, posix=True, punctuation_chars=";&|()<>")
-        lexer.whitespace_split = True
-        lexer.commenters = ""
-        return list(lexer)
-    except ValueError:  # every line a command: a quote left open may be a body's ``don't``
-        return _bash_quoting(command).replace("\n", " ; ").split()
+        return _lexed(_lines_separated(_bash_quoting(command)))
+    except ValueError:
+        words: list[str] = []
+        for line in _bash_quoting(command).split("\n"):
+            words.extend(_line_words(_lines_separated(line)))
+            words.append(";")
+        return words
+
+
+def _line_words(line: str) -> list[str]:
+    """One line's words when the whole command cannot be lexed: as the lexer splits the line,
+    with a quote it leaves open closed at its end or a last lone backslash dropped (bash runs
+    what stands before them), or at white space when none of those lexes."""
+    for spelled in (line, line + "'", line + '"', line.removesuffix("\\")):
+        try:
+            return _lexed(spelled)
+        except ValueError:
+            continue
+    return line.split()
+
+
+def _lexed(text: str) -> list[str]:
+    """``text`` split by the lexer as bash splits a line; ``ValueError`` at a quote left
+    open."""
+    lexer = shlex.shlex(text, posix=True, punctuation_chars=";&|()<>")
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    return list(lexer)
 
 
 def _subshells_spelt(command: str) -> str:
@@ -600,6 +622,8 @@ _WRAPPERS = frozenset(
     }
 )
 """Words that run the command after them (their options and a ``timeout`` duration skipped)."""
+_SEPARATING_RE = re.compile(r"[;&|()]")
+"""A character that ends a simple command, in a token of punctuation the lexer grouped."""
 _REDIRECTION_RE = re.compile(r"^[&<]?>[>|&]?$")
 """A redirection operator as the lexer splits it (``>``, ``>>``, ``>|``, ``&>``, ``<>``,
 ``>&``; a descriptor number before it is a word of its own)."""
@@ -682,8 +706,15 @@ class _Writes:
         if word in ("[[", "((") or (self._test and word in ("]]", "))")):
             self._test = word in ("[[", "((")  # ``>`` compares there
             return
+        if self._test and word.startswith("))") and _PUNCTUATION(word):
+            self._test = False
+            self.end()  # ``));``: the lexer groups the separator with the end
+            return
         if _REDIRECTION_RE.match(word) and not self._test:
             self._redirect = True
+            return
+        if _PUNCTUATION(word) and _SEPARATING_RE.search(word) and not self._test:
+            self.end()  # ``);``, ``;;``, ``|&``, ``>(``: a separator the lexer grouped
             return
         if self._redirect:
             self._redirect = False
