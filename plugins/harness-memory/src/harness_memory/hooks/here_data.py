@@ -9,8 +9,10 @@ of its body for a file ``tee`` writes. What of that data still runs, or may stil
 kept: the command substitutions an unquoted body (``<<EOF``) or a here-string runs (``$(…)``,
 `` `…` ``, and ``${NAME:=…}``, which assigns), and the data's words themselves, which the
 program reading them may take as paths (``patch``, ``python -``, ``sqlite3``): the guard judges
-them as paths, literally (no glob, no brace; variables only where bash expands them). A body
-fed to a shell (``bash <<EOF``) is command text and stays one.
+them as paths, literally (no glob, no brace; variables only where bash expands them). A
+command that may run its data as a script (:func:`_runs_a_script`: a shell, ``eval`` or
+``xargs`` anywhere in it, ``source``, a command name built at run time, spelt so it cannot be
+read here, or a program's path) keeps all of it as command text.
 
 :func:`here_data` takes a here-document only where it is sure bash does: anything it does not
 read as bash does (a ``case``, a delimiter built from ``$``, a body with a line continuation, a
