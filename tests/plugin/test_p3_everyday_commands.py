@@ -109,6 +109,9 @@ EVERYDAY = [
     'cat <<\'EOF\' > deploy.sh\n#!/bin/sh\ncd "$(dirname "$0")"\nrsync -a dist/ "$T"/\nEOF',
     'tee -a build.log <<< "$(date) built > $(hostname)"',
     "gh pr create --title fix --body-file - <<'EOF'\nRun `make > out.txt`, `cp x $(cat f)`\nEOF",
+    # unpacking and sorting into folders the guard reads
+    "mkdir -p build && tar -xzf dist.tgz -C build/ && unzip -q -o pkg.zip -d vendor/",
+    'sort -u -o words.txt words.txt && patch -p1 -d "$PWD" < fix.diff',
     # a script of several lines, with comments
     "# install the tools first (don't skip this)\nnpm ci\n\nnpm test  # it's quick",
     # a find over the home holding the data dir whose -name tests keep the memory files out

@@ -57,6 +57,7 @@ __all__ = [
     "DESTINATION_WRITERS",
     "GLOB_SCAN_CAP",
     "IN_PLACE_EDITORS",
+    "OPTION_DESTINATIONS",
     "WRITERS",
     "ShellPaths",
     "ToolWrites",
@@ -755,7 +756,7 @@ class _Writes:
         if self._command == "dd" and word.startswith("of="):
             if self._built(word[3:], known, environ, lost=lost):
                 self._found.written_at_run_time.append(word)
-        elif self._command in _OPERAND_WRITERS:
+        elif self._command in _OPERAND_WRITERS or self._command in OPTION_DESTINATIONS:
             self._operands.append((word, self._built(word, known, environ, lost=lost)))
 
     def _read_loop(
@@ -861,7 +862,51 @@ class _Writes:
                     written.append(operands[at + 1])
                 elif word.startswith(("--target-directory=", "-t")) and len(word) > 2:
                     written.append((word, built))
+        if command in OPTION_DESTINATIONS and (command != "tar" or _extracts(operands)):
+            written = _option_values(operands, OPTION_DESTINATIONS[command])
         self._found.written_at_run_time.extend(word for word, built in written if built)
+
+
+OPTION_DESTINATIONS: dict[str, tuple[str, ...]] = {
+    "tar": ("-C", "--directory"),
+    "unzip": ("-d",),
+    "patch": ("-d", "--directory", "-o", "--output"),
+    "sort": ("-o", "--output"),
+    "curl": ("-o", "--output"),
+    "wget": ("-O", "--output-document", "-P", "--directory-prefix"),
+}
+"""Commands that write into (or to) the place an option names: ``tar -x -C DIR`` and
+``unzip -d DIR`` unpack there, ``patch -d DIR`` patches the files below it, ``patch -o``,
+``sort -o``, ``curl -o`` and ``wget -O`` write the file named (``wget -P``: into the folder); a place the shell builds at run time there is refused as a
+``cp`` destination is (P-3). ``tar`` only when it extracts."""
+
+
+def _option_values(
+    operands: list[tuple[str, bool]], options: tuple[str, ...]
+) -> list[tuple[str, bool]]:
+    """The values ``operands`` give ``options`` (``-C DIR``, ``-CDIR``, ``--directory DIR``,
+    ``--directory=DIR``), each with whether it is built at run time."""
+    values: list[tuple[str, bool]] = []
+    for at, (word, built) in enumerate(operands):
+        for option in options:
+            glued = option + "=" if option.startswith("--") else option  # --directory=, -CDIR
+            if word == option and at + 1 < len(operands):
+                values.append(operands[at + 1])
+            elif word.startswith(glued) and word != option:
+                values.append((word, built))
+    return values
+
+
+def _extracts(operands: list[tuple[str, bool]]) -> bool:
+    """Whether a ``tar`` with these operands extracts (``-x``, ``xzf``, ``-xzf``,
+    ``--extract``, ``--get``)."""
+    words = [word for word, _ in operands]
+    if any(word in ("--extract", "--get") for word in words):
+        return True
+    bundles = [word for word in words if word[:1] == "-" and word[1:2] != "-"]
+    if words and not words[0].startswith("-"):
+        bundles.append(words[0])  # tar's old style: the first word holds its letters
+    return any("x" in bundle for bundle in bundles)
 
 
 _LOOP_VARIABLE_RE = re.compile(
