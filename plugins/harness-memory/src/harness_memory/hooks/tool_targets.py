@@ -877,8 +877,9 @@ OPTION_DESTINATIONS: dict[str, tuple[str, ...]] = {
 }
 """Commands that write into (or to) the place an option names: ``tar -x -C DIR`` and
 ``unzip -d DIR`` unpack there, ``patch -d DIR`` patches the files below it, ``patch -o``,
-``sort -o``, ``curl -o`` and ``wget -O`` write the file named (``wget -P``: into the folder); a place the shell builds at run time there is refused as a
-``cp`` destination is (P-3). ``tar`` only when it extracts."""
+``sort -o``, ``curl -o`` and ``wget -O`` write the file named (``wget -P``: into the folder).
+A place the shell builds at run time there is refused as a ``cp`` destination is (P-3);
+``tar`` only when it extracts."""
 
 
 def _option_values(
