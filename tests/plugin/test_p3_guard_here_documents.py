@@ -132,7 +132,7 @@ NEXT_LINE = [
     "cat <<EOF >/dev/null\nx\nEOF\ncp note.md $(cat target)/a.md",
     "# don't worry, nothing here\ncp note.md $(cat target)/a.md",
     "echo ok # it's fine\ncp note.md $(cat target)/a.md",
-    "echo ${x:- #}; cp note.md \"$(cat target)\"/a.md",  # no comment inside ${…}
+    'echo ${x:- #}; cp note.md "$(cat target)"/a.md',  # no comment inside ${…}
     # a body's quote left open (a body read as command text: a case in the command)
     "cat <<EOF\ndon't\nEOF\ntouch $(cat target)/a.md",
     "case x in y) ;; esac; cat <<EOF\ndon't\nEOF\ntouch $(cat target)/a.md",
