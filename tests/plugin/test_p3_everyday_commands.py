@@ -101,6 +101,19 @@ EVERYDAY = [
     '[[ "$(git branch --show-current)" > "main" ]] && echo later > /tmp/order.txt',
     "source .venv/bin/activate && pytest -q > out.txt 2>&1",
     "sed -n '1,20p' $(git ls-files '*.py' | head -1) && sed -i 's/foo/bar/' src/app.py",
+    # here-documents and here-strings: their text is data, however much it reads like a command
+    "tee notes.txt <<EOF\n$(git describe --tags 2>/dev/null)\nEOF",
+    'cat > NOTES.md <<EOF\nRun: cd "$(git rev-parse --show-toplevel)" && make > out.txt\nEOF',
+    "cat >> CHANGELOG.md <<EOF\n## $(git describe --tags)\n- rm -rf ~/.cache/app first\nEOF",
+    "git commit -F - <<EOF\nfix: $(cat msg)\n\nSigned-off-by: $(git config user.name)\nEOF",
+    'cat <<\'EOF\' > deploy.sh\n#!/bin/sh\ncd "$(dirname "$0")"\nrsync -a dist/ "$T"/\nEOF',
+    'tee -a build.log <<< "$(date) built > $(hostname)"',
+    "gh pr create --title fix --body-file - <<'EOF'\nRun `make > out.txt`, `cp x $(cat f)`\nEOF",
+    # unpacking and sorting into folders the guard reads
+    "mkdir -p build && tar -xzf dist.tgz -C build/ && unzip -q -o pkg.zip -d vendor/",
+    'sort -u -o words.txt words.txt && patch -p1 -d "$PWD" < fix.diff',
+    # a script of several lines, with comments
+    "# install the tools first (don't skip this)\nnpm ci\n\nnpm test  # it's quick",
     # a find over the home holding the data dir whose -name tests keep the memory files out
     "cd ~ && find . -name '*.pyc' -delete",
     "find ~ -type d -name __pycache__ -prune -exec rm -rf {} +",
@@ -154,6 +167,11 @@ HOSTILE: dict[str, Callable[[int], str]] = {
     "nested braces": lambda n: "echo " + "{" * n + "a,b" + "}" * n,
     "nested defaults": lambda n: "echo " + "${X:-" * n + "}" * n,  # once a RecursionError
     "cd chain": lambda n: "cd a && " * n + "echo x > y",  # every folder kept: killed for memory
+    # each once read in time quadratic in its length (or, the second, a RecursionError)
+    "unclosed arithmetic": lambda n: "echo " + "$((" * n,
+    "nested substitutions and a here-document": lambda n: "echo " + "$(" * n + " <<E\nx\nE\n",
+    "here-documents on one line": lambda n: "cat " + "<<A " * n + "\n" + "A\n" * n,
+    "here-strings": lambda n: "cat " + "<<< x " * n,
 }
 """Commands a model may send, by how many times their hostile part repeats."""
 _FULL_SIZE = {"unclosed braces": 100_000, "nested braces": 10_000, "nested defaults": 3000}

@@ -120,9 +120,6 @@ REFUSED_BY_DESIGN = {
     # of another scope's file makes "./a /…/memory/<other>/MEMORY.md" two words, the second the
     # other scope's file; what find prints cannot be known before it runs
     "rm $(find . -name '*.pyc')": "the command writes a path the shell builds at run time",
-    # an unquoted here-document's body runs its $(…); telling body from command needs the
-    # shell's own reading of quotes and delimiters, and a wrong one would hide a command
-    "cat <<EOF > notes.md\n$(date) > $(echo x)\nEOF": "the command writes a path the shell",
 }
 """Commands the guard refuses though an everyday user may type them, with the reason."""
 

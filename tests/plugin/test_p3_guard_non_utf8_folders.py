@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 from harness_memory.cli import main
+from harness_memory.guard_view import record_path
 
 from tests.support.guard_cases import MCP, SHELL, Layout, guarded_layout, refusal
 
@@ -171,3 +172,45 @@ def test_p3_a_tool_call_the_guard_cannot_read_is_denied_not_let_through(
     reason = refusal(json.loads(out.getvalue()))
     assert reason is not None
     assert "could not be read" in reason
+
+
+def _recorded_session(where: Layout) -> None:
+    """The Session ``s-1``'s record in the state dir, as its Session-start hook writes it: the
+    memory root the service reported, its Workspace and key."""
+    record = {
+        "workspace": str(where.workspace),
+        "key": where.own,
+        "directories": {"memoryRoot": str(where.root)},
+    }
+    path = record_path(where.state, "s-1")
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(record), encoding="utf-8")
+
+
+@pytest.mark.parametrize("harness", sorted(SHELL))
+def test_p3_a_tool_call_the_guard_cannot_read_is_denied_with_only_a_state_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, harness: str
+) -> None:
+    """With no ``--memory-root``, the memory root is known from the Session records in the
+    state dir; an unreadable call was answered with nothing (let through) there. A real
+    harness sends such input: Claude Code and Gemini CLI serialize a model's tool arguments
+    with Node's ``JSON.stringify`` (Node 20 here: 4,174 levels deep), the hook's parser stops
+    below 1,000 (Python's recursion limit)."""
+    where = guarded_layout(tmp_path, monkeypatch)
+    _recorded_session(where)
+    target = json.dumps(str(where.root / where.other / "a.md")).encode()
+    arguments = b'{"path": ' + target + b', "content": "x", "junk": ' + b"[" * 2000 + b"]" * 2000
+    tool = json.dumps(MCP[harness]).encode()
+    stdin = b'{"session_id": "s-1", "tool_name": ' + tool + b', "tool_input": ' + arguments + b"}}"
+    out = io.StringIO()
+
+    status = main(
+        ["hook", harness, SHELL[harness][0], "--state-dir", str(where.state)],
+        environ={},
+        stdin=io.BytesIO(stdin),
+        stdout=out,
+    )
+
+    assert status == 0
+    reason = refusal(json.loads(out.getvalue()))
+    assert reason is not None and "could not be read" in reason

@@ -25,6 +25,8 @@ form is then run by bash, which writes into the other scope: the gap was real. W
 from __future__ import annotations
 
 import subprocess
+import tarfile
+import zipfile
 
 import pytest
 
@@ -93,6 +95,20 @@ WHOLLY_AT_RUN_TIME = [
     'v=`tee "$(cat target)"/a.md < note.md`',
     "cp note.md a.md && sed -i s/x/y/ a.md && mv a.md $(cat target)/",
     'sed -i.bak "s/^/x/" "$(cat target)/MEMORY.md"',
+    # each let through until this stop: env's folder option, a subshell spelt $((…) ), a
+    # backquote nested in one, a ${X:=…} setting a variable known empty, coproc
+    'env -C "$(cat target)" touch a.md',
+    'env --chdir="$(cat target)" tee a.md < note.md',
+    "echo $((cp note.md $(cat target)/a.md) )",
+    "echo `cp note.md \\`cat target\\`/a.md`",
+    "X=; : ${X:=$(cat target)}; cp note.md $X/a.md",
+    'coproc cp note.md "$(cat target)"/a.md; wait',
+    # a separator the lexer grouped with an arithmetic command's end (on main too), a line
+    # the lexer could not read (a last lone backslash, a quote left open)
+    'i=0; (( i++ )); cp note.md "$(cat target)"/a.md',
+    'echo $((1<<2)); tee "$(cat target)"/a.md < note.md',
+    'cp note.md "$(cat target)"/a.md; echo done \\',
+    'cp note.md "$(cat target)"/a.md\necho \'',
 ]
 """Each names no scope: ``target`` holds the other scope's folder, read when the command runs."""
 
@@ -156,3 +172,53 @@ def test_p3_run_time_paths_into_own_scopes_or_elsewhere_pass(where: Layout, comm
     """What names no other scope passes (``web-1a2b3c4`` has 7 hex digits, no key's 8)."""
     shell = fill(command, where)
     assert answer(where, "claude-code", "Bash", {"command": shell}) is None, shell
+
+
+UNPACKED_AT_RUN_TIME = [
+    'tar -x -C "$(cat target)" -f a.tar',
+    'tar xf a.tar --directory="$(cat target)"',
+    'unzip -q a.zip -d "$(cat target)"',
+    'patch -d "$(cat target)" -p0 < new.diff',
+    'sort -o "$(cat target)/sorted.md" note.md',
+    'curl -s -o "$(cat target)/fetched.md" "file://$PWD/note.md"',
+]
+"""A place a command writes into (or to) because an option names it (``tar -x -C``,
+``unzip -d``, ``patch -d``, ``sort -o``, ``curl -o``), built at run time: each was let
+through."""
+
+
+@pytest.mark.parametrize("command", UNPACKED_AT_RUN_TIME)
+def test_p3_a_place_an_option_names_built_at_run_time_is_refused(
+    where: Layout, command: str
+) -> None:
+    other = where.root / where.other
+    (where.workspace / "target").write_text(f"{other}\n", encoding="utf-8")
+    (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
+    (where.workspace / "new.diff").write_text(
+        "--- /dev/null\n+++ new.md\n@@ -0,0 +1 @@\n+x\n", encoding="utf-8"
+    )
+    (where.workspace / "unpacked.md").write_text("x\n", encoding="utf-8")
+    with tarfile.open(where.workspace / "a.tar", "w") as archive:
+        archive.add(where.workspace / "unpacked.md", arcname="unpacked.md")
+    with zipfile.ZipFile(where.workspace / "a.zip", "w") as archive:
+        archive.write(where.workspace / "unpacked.md", arcname="unpacked.md")
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
+
+    assert reason is not None and "builds at run time" in reason, command
+    before = set(other.iterdir())
+    subprocess.run(["bash", "-c", command], cwd=where.workspace, capture_output=True, check=False)
+    assert set(other.iterdir()) - before, f"bash wrote nothing into the other scope: {command}"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'tar -czf /tmp/guard-test-out.tgz -C "$(git rev-parse --show-toplevel)" .',
+        "tar -cf - -C $(pwd) . | wc -c",
+        'sort -o "$(mktemp)" note.md',
+    ],
+)
+def test_p3_an_option_naming_a_place_read_or_known_passes(where: Layout, command: str) -> None:
+    """``tar -c -C`` reads there; ``$(mktemp)`` is read as a new name in ``$TMPDIR``."""
+    assert answer(where, "claude-code", "Bash", {"command": command}) is None

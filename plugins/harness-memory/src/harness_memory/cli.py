@@ -53,6 +53,7 @@ from memory_core.keys import check_draft_id
 from harness_memory.cli_install import INSTALL_HELP, add_install_flags, run_install
 from harness_memory.cli_sync import SYNC_HELP, add_sync_flags
 from harness_memory.cli_token import TOKEN_HELP, add_token_flags, run_token
+from harness_memory.guard_view import holds_a_record
 from harness_memory.hooks.claude_code import decode_input
 from harness_memory.settings import (
     ENV_PREFIX,
@@ -224,7 +225,9 @@ def _hook(args: argparse.Namespace, raw: bytes, settings: HarnessSettings) -> An
     except ValueError as error:
         name = _HARNESS_NAMES[args.agent_kind]
         print(f"harness-memory: hook input is not the JSON {name} sends: {error}", file=sys.stderr)
-        if settings.memory_root is None:  # nothing the guard could protect without a record
+        if settings.memory_root is None and not (
+            settings.state_dir is not None and holds_a_record(settings.state_dir)
+        ):  # no memory root configured nor any Session's record: nothing the guard protects
             return None
         return _unread_tool_call(args.event, f"the tool call could not be read ({error})")
     module, _, function = HOOKS[args.agent_kind][args.event].partition(":")

@@ -10,12 +10,13 @@ neither the wire DTOs nor the record's other types (H-5).
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from pathlib import Path
 
 import msgspec
 
-__all__ = ["GuardView", "read_guard_view", "record_path"]
+__all__ = ["GuardView", "holds_a_record", "read_guard_view", "record_path"]
 
 _SAFE_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 
@@ -66,3 +67,17 @@ def read_guard_view(state_dir: Path, session_id: str) -> GuardView | None:
     if fields.directories is None:
         return None
     return GuardView(fields.directories.memory_root, fields.key, fields.workspace)
+
+
+def holds_a_record(state_dir: Path) -> bool:
+    """Whether ``state_dir`` holds any Session's record, or cannot be read to tell: a memory
+    root may then be known to the guard, so a tool call it cannot read is refused (P-3: a read
+    error never widens access). False only for a records folder that is absent or lists no
+    record."""
+    try:
+        with os.scandir(state_dir / "sessions") as entries:
+            return any(entry.name.endswith(".json") for entry in entries)
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True

@@ -50,10 +50,14 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path, PurePath
 
+from harness_memory.hooks.git_toplevel import with_toplevel
+from harness_memory.hooks.here_data import OPERATOR_CAP, here_data, is_arithmetic
+
 __all__ = [
     "DESTINATION_WRITERS",
     "GLOB_SCAN_CAP",
     "IN_PLACE_EDITORS",
+    "OPTION_DESTINATIONS",
     "WRITERS",
     "ShellPaths",
     "ToolWrites",
@@ -208,7 +212,9 @@ def shell_paths(
     lexer cannot split (an unclosed quote) is split at white space instead, so nothing is
     skipped. Never raises for odd input.
     """
-    command = _read_substitutions(command, environ)
+    here = here_data(command)  # a here-document's body is data, not command text
+    command = here.command if _depth or _lost else with_toplevel(here.command, cwd, environ)
+    command = _read_substitutions(_backquotes_spelt(_subshells_spelt(command)), environ)
     words = _shell_words(command)
     found = ShellPaths()
     found.budget = found.budget if _budget is None else _budget  # one for the whole command
@@ -220,6 +226,7 @@ def shell_paths(
     bases = [cwd]
     previous: str | None = None
     lost = _lost  # whether the shell may be in a folder this cannot know
+    chdir = False  # inside an ``env`` command, whose ``-C``/``--chdir`` is a cd
     substituting = 0  # how many ``$(`` the lexer is inside
     quoted_back = False  # whether it is inside a backquoted command
     last = ""  # the word before, separators included
@@ -243,12 +250,20 @@ def shell_paths(
         last = word
         if previous in _CD_WORDS and not word.startswith("-"):
             lost = not _enter(word, bases, known, environ) or lost
+        chdir = word == "env" or (chdir and word not in _SEPARATORS)
+        if chdir and (folder := _env_folder(previous, word)) is not None:
+            lost = not _enter(folder, bases, known, environ) or lost  # env -C DIR: a cd
         if word in _UNKNOWN_FOLDER_WORDS:
             lost = True
         if previous == "for" and _NAME_RE.match(word):
             known[word] = None
         if (assignment := _ASSIGNMENT_RE.match(word)) is not None:
             known[assignment.group("name")] = _expand(assignment.group("value"), known, environ)
+        for assigning in _ASSIGNING_DEFAULT_RE.finditer(word):  # ``${X:=…}`` may set X
+            name = assigning.group("name")
+            value = known[name] if name in known else environ.get(name)
+            if value is None or (value == "" and assigning.group("colon")):
+                known[name] = None  # what it sets is read from its word at run time
         _add_pieces(found, word, bases, known, environ, lost=lost)
         if _depth < _INNER_DEPTH and any(char.isspace() for char in word):
             inner = shell_paths(
@@ -259,19 +274,219 @@ def shell_paths(
             continue  # cd -P, cd -L, cd --: the folder is the next word
         previous = None if word in _SEPARATORS else word
     writes.end()
+    for text, expands in here.texts:
+        for piece in _DATA_SPLIT_RE.split(text):
+            if piece:
+                _add_data(found, piece, bases, known, environ, expands=expands, lost=lost)
     return found
+
+
+_ASSIGNING_DEFAULT_RE = re.compile(r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?P<colon>:?)=")
+"""``${NAME:=word}`` and ``${NAME=word}``: they assign ``word`` to ``NAME`` when it is unset
+(or, with ``:``, empty)."""
+_DATA_SPLIT_RE = re.compile(r"[\s=<>;|&()'\"]+")
+"""Where a path ends in here-data: white space, and what ends one in a shell word."""
+
+
+def _add_data(
+    found: ShellPaths,
+    piece: str,
+    bases: list[str],
+    known: Mapping[str, str | None],
+    environ: Mapping[str, str],
+    *,
+    expands: bool,
+    lost: bool,
+) -> None:
+    """Add a word of here-data (:mod:`~harness_memory.hooks.here_data`) as a path the program
+    reading it may take: literally (bash expands no glob, brace or ``~`` there; ``~`` is
+    expanded all the same, as a program may), its variables expanded where bash expands them
+    (``expands``); a word built at run time is judged by its literal start or, with none, by
+    what it names (:func:`_undecided`)."""
+    word = _expand(piece, known, environ) if expands else piece
+    if word is None:
+        _undecided(found, piece, _first_expansion(piece), bases, environ)
+        return
+    path = _tilde(word, environ)
+    if PurePath(path).is_absolute():
+        found.paths.append(path)
+        return
+    if lost:
+        found.unanchored.append(path)
+    found.paths.extend(f"{base}/{path}" for base in bases)
 
 
 def _shell_words(command: str) -> list[str]:
     """``command`` split into words and separators as bash splits it (quotes read, ``;&|()<>``
-    as punctuation); at white space when the lexer cannot split it (an unclosed quote)."""
+    as punctuation, a newline as ``;``). When the lexer cannot split it (a quote left open:
+    perhaps a here-document body's ``don't`` read as command text), each line is split on its
+    own, at white space when even that line cannot be, so no line's command is hidden."""
     try:
-        lexer = shlex.shlex(_bash_quoting(command), posix=True, punctuation_chars=";&|()<>")
-        lexer.whitespace_split = True
-        lexer.commenters = ""
-        return list(lexer)
+        return _lexed(_lines_separated(_bash_quoting(command)))
     except ValueError:
-        return command.split()
+        words: list[str] = []
+        for line in _bash_quoting(command).split("\n"):
+            words.extend(_line_words(_lines_separated(line)))
+            words.append(";")
+        return words
+
+
+def _line_words(line: str) -> list[str]:
+    """One line's words when the whole command cannot be lexed: as the lexer splits the line,
+    with a quote it leaves open closed at its end or a last lone backslash dropped (bash runs
+    what stands before them), or at white space when none of those lexes."""
+    for spelled in (line, line + "'", line + '"', line.removesuffix("\\")):
+        try:
+            return _lexed(spelled)
+        except ValueError:
+            continue
+    return line.split()
+
+
+def _lexed(text: str) -> list[str]:
+    """``text`` split by the lexer as bash splits a line; ``ValueError`` at a quote left
+    open."""
+    lexer = shlex.shlex(text, posix=True, punctuation_chars=";&|()<>")
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    return list(lexer)
+
+
+def _subshells_spelt(command: str) -> str:
+    """``command`` with each ``$((`` that bash reads as a command substitution of a subshell
+    (``$((cp x "$(cat f)"/a.md) )``: no adjacent ``))`` closes it) spelt ``$( (``, so the
+    command inside is read as one; an arithmetic ``$((1 + 2))`` stays as written. A command
+    holding more than :data:`~harness_memory.hooks.here_data.OPERATOR_CAP` of them has each
+    read as a substitution (its text read as commands: refused, never let through)."""
+    if "$((" not in command:
+        return command
+    pieces = command.split("$((")
+    if len(pieces) > OPERATOR_CAP:
+        return "$( (".join(pieces)
+    out = [pieces[0]]
+    at = len(pieces[0])
+    for piece in pieces[1:]:
+        out.append("$((" if is_arithmetic(command, at) else "$( (")
+        out.append(piece)
+        at += 3 + len(piece)
+    return "".join(out)
+
+
+def _backquotes_spelt(command: str) -> str:
+    """``command`` with the escaped backquotes inside a backquoted command (a command
+    substitution nested in one) spelt ``$(`` and ``)`` in turn: the lexer kept them as plain
+    backquotes, so the destination of a ``cp`` nested that way passed. Left as written when
+    the nested ones do not pair."""
+    if "\\`" not in command:
+        return command
+    out: list[str] = []
+    at = 0
+    quote = ""
+    while at < len(command):
+        char = command[at]
+        if char == "\\" and quote != "'":
+            out.append(command[at : at + 2])
+            at += 2
+        elif char == "'" and quote != '"':
+            quote = "" if quote else "'"
+            out.append(char)
+            at += 1
+        elif char == '"' and quote != "'":
+            quote = "" if quote else '"'
+            out.append(char)
+            at += 1
+        elif char == "`" and quote != "'":
+            end = at + 1
+            while end < len(command) and command[end] != "`":
+                end += 2 if command[end] == "\\" else 1
+            inner = command[at + 1 : end].split("\\`")
+            if len(inner) % 2:  # nested ones pair: alternately open and close
+                inner = [
+                    piece + ("" if n == len(inner) - 1 else "$(" if n % 2 == 0 else ")")
+                    for n, piece in enumerate(inner)
+                ]
+            out.append("`" + "".join(inner) + command[end : end + 1])
+            at = end + 1
+        else:
+            out.append(char)
+            at += 1
+    return "".join(out)
+
+
+def _lines_separated(command: str) -> str:
+    """``command`` as bash splits it into commands at its lines: each newline outside quotes
+    spelt ``;`` (bash ends a command there; the lexer took it for white space, so ``true`` then
+    ``cp x "$(cat f)"/a.md`` on the next line was read as one ``true`` command, its ``cp`` an
+    operand) and each comment (a ``#`` starting a word, to the end of its line) left out, as
+    bash ignores it (a ``don't`` in one opened a quote for the lexer). A newline after ``|``,
+    ``&&`` or ``do`` becomes one separator more, which ends nothing that was not ended."""
+    if "\n" not in command and "#" not in command:
+        return command
+    out: list[str] = []
+    quote = ""
+    at = 0
+    while at < len(command):
+        char = command[at]
+        if char == "\\" and quote != "'":
+            out.append(command[at : at + 2])
+            at += 2
+            continue
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif command.startswith("${", at):  # a ``#`` or newline inside is the word's own
+            end = _braced_end(command, at + 1)
+            out.append(command[at:end])
+            at = end
+            continue
+        elif char == "\n":
+            char = " ; "
+        elif char == "#" and (at == 0 or command[at - 1] in _WORD_ENDS):
+            end = command.find("\n", at)
+            at = len(command) if end == -1 else end
+            continue
+        out.append(char)
+        at += 1
+    return "".join(out)
+
+
+def _braced_end(command: str, opening: int) -> int:
+    """The index after the ``}`` closing the ``{`` at ``opening`` (nested braces counted,
+    escapes and quoted text skipped); the command's length when none closes it."""
+    level = 0
+    at = opening
+    while at < len(command):
+        char = command[at]
+        if char == "\\":
+            at += 2
+            continue
+        if char in "'\"":
+            end = command.find(char, at + 1)
+            at = len(command) if end == -1 else end + 1
+            continue
+        level += (char == "{") - (char == "}")
+        at += 1
+        if level == 0:
+            return at
+    return len(command)
+
+
+_WORD_ENDS = frozenset(" \t\n;&|()<>")
+"""The characters after which a ``#`` starts a comment for bash."""
+
+
+def _env_folder(previous: str | None, word: str) -> str | None:
+    """The folder an ``env`` option names for the command it runs (``-C DIR``, ``-CDIR``,
+    ``--chdir DIR``, ``--chdir=DIR``), given the word before ``word``; None for any other
+    word."""
+    if previous in ("-C", "--chdir"):
+        return word
+    if word.startswith("--chdir="):
+        return word.removeprefix("--chdir=")
+    if word.startswith("-C") and len(word) > 2:
+        return word[2:]
+    return None
 
 
 def _enter(
@@ -393,9 +608,23 @@ MOVERS = frozenset({"mv", "rm", "rmdir", "unlink", "rename"})
 above it) they can take the memory root away and put it back (:attr:`ShellPaths.moved`);
 ``cp -l`` (``-al``, ``--link``) too, which gives every file in them a second name."""
 _WRAPPERS = frozenset(
-    {"sudo", "doas", "env", "command", "builtin", "exec", "nohup", "nice", "time", "timeout"}
+    {
+        "sudo",
+        "doas",
+        "env",
+        "command",
+        "builtin",
+        "exec",
+        "nohup",
+        "nice",
+        "time",
+        "timeout",
+        "coproc",
+    }
 )
 """Words that run the command after them (their options and a ``timeout`` duration skipped)."""
+_SEPARATING_RE = re.compile(r"[;&|()]")
+"""A character that ends a simple command, in a token of punctuation the lexer grouped."""
 _REDIRECTION_RE = re.compile(r"^[&<]?>[>|&]?$")
 """A redirection operator as the lexer splits it (``>``, ``>>``, ``>|``, ``&>``, ``<>``,
 ``>&``; a descriptor number before it is a word of its own)."""
@@ -478,8 +707,15 @@ class _Writes:
         if word in ("[[", "((") or (self._test and word in ("]]", "))")):
             self._test = word in ("[[", "((")  # ``>`` compares there
             return
+        if self._test and word.startswith("))") and _PUNCTUATION(word):
+            self._test = False
+            self.end()  # ``));``: the lexer groups the separator with the end
+            return
         if _REDIRECTION_RE.match(word) and not self._test:
             self._redirect = True
+            return
+        if _PUNCTUATION(word) and _SEPARATING_RE.search(word) and not self._test:
+            self.end()  # ``);``, ``;;``, ``|&``, ``>(``: a separator the lexer grouped
             return
         if self._redirect:
             self._redirect = False
@@ -520,7 +756,7 @@ class _Writes:
         if self._command == "dd" and word.startswith("of="):
             if self._built(word[3:], known, environ, lost=lost):
                 self._found.written_at_run_time.append(word)
-        elif self._command in _OPERAND_WRITERS:
+        elif self._command in _OPERAND_WRITERS or self._command in OPTION_DESTINATIONS:
             self._operands.append((word, self._built(word, known, environ, lost=lost)))
 
     def _read_loop(
@@ -626,7 +862,52 @@ class _Writes:
                     written.append(operands[at + 1])
                 elif word.startswith(("--target-directory=", "-t")) and len(word) > 2:
                     written.append((word, built))
+        if command in OPTION_DESTINATIONS and (command != "tar" or _extracts(operands)):
+            written = _option_values(operands, OPTION_DESTINATIONS[command])
         self._found.written_at_run_time.extend(word for word, built in written if built)
+
+
+OPTION_DESTINATIONS: dict[str, tuple[str, ...]] = {
+    "tar": ("-C", "--directory"),
+    "unzip": ("-d",),
+    "patch": ("-d", "--directory", "-o", "--output"),
+    "sort": ("-o", "--output"),
+    "curl": ("-o", "--output"),
+    "wget": ("-O", "--output-document", "-P", "--directory-prefix"),
+}
+"""Commands that write into (or to) the place an option names: ``tar -x -C DIR`` and
+``unzip -d DIR`` unpack there, ``patch -d DIR`` patches the files below it, ``patch -o``,
+``sort -o``, ``curl -o`` and ``wget -O`` write the file named (``wget -P``: into the folder).
+A place the shell builds at run time there is refused as a ``cp`` destination is (P-3);
+``tar`` only when it extracts."""
+
+
+def _option_values(
+    operands: list[tuple[str, bool]], options: tuple[str, ...]
+) -> list[tuple[str, bool]]:
+    """The values ``operands`` give ``options`` (``-C DIR``, ``-CDIR``, ``--directory DIR``,
+    ``--directory=DIR``), each with whether it is built at run time."""
+    values: list[tuple[str, bool]] = []
+    for at, (word, built) in enumerate(operands):
+        for option in options:
+            glued = option + "=" if option.startswith("--") else option  # --directory=, -CDIR
+            if word == option and at + 1 < len(operands):
+                values.append(operands[at + 1])
+            elif word.startswith(glued) and word != option:
+                values.append((word, built))
+    return values
+
+
+def _extracts(operands: list[tuple[str, bool]]) -> bool:
+    """Whether a ``tar`` with these operands extracts (``-x``, ``xzf``, ``-xzf``,
+    ``--extract``, ``--get``)."""
+    words = [word for word, _ in operands]
+    if any(word in ("--extract", "--get") for word in words):
+        return True
+    bundles = [word for word in words if word[:1] == "-" and word[1:2] != "-"]
+    if words and not words[0].startswith("-"):
+        bundles.append(words[0])  # tar's old style: the first word holds its letters
+    return any("x" in bundle for bundle in bundles)
 
 
 _LOOP_VARIABLE_RE = re.compile(

@@ -20,16 +20,20 @@ HEADING = "What the write guard does not cover (P-3):"
 """The first line of the block the install prints."""
 
 _RUN_TIME = (
-    "A path a program the command starts builds or writes (a script, `python -c`, "
-    '`xargs -I{} cp x {}/a.md`, `tar -x -C "$(cat f)"`): the guard reads the command\'s text, '
-    'not what it runs. A place the shell builds at run time (`> "$(cat f)"/a.md`, '
+    "A path a program the command starts builds or writes is not judged: the guard reads the "
+    "command's text, never parses the programs it runs (a script, `python -c`, `xargs -I{} cp "
+    "x {}/a.md`, `git apply` and the files a patch names, `mkdir`); only the harness's sandbox "
+    'fences those. A place the shell builds at run time (`> "$(cat f)"/a.md`, '
     "`d=$(cat f); cp x $d`) is refused only where the command surely writes it (a redirection; "
-    "`cp`, `mv`, `ln`, `install`, `rsync`, `tee`, `touch`, `truncate`, `rm`, `dd of=` …)."
+    "`cp`, `mv`, `ln`, `install`, `rsync`, `tee`, `touch`, `truncate`, `rm`, `dd of=`, "
+    "`tar -x -C`, `unzip -d`, `patch -d`, `sort -o`, `curl -o` …)."
 )
 
 GUARD_GAPS: dict[str, tuple[str, ...]] = {
     "claude-code": (
         _RUN_TIME,
+        "Claude Code's Bash sandbox (`sandbox.enabled`, off unless turned on) is the only fence "
+        "for those; without it nothing fences them.",
         "Reads: other Workspaces' scopes can be read (`permissions.additionalDirectories` opens "
         "the whole memory root to reading); the guard refuses writes only.",
     ),

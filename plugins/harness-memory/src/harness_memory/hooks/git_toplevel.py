@@ -1,0 +1,72 @@
+"""The folder ``cd "$(git rev-parse --show-toplevel)"`` enters, asked of git itself (P-3).
+
+A command opening with it (``cd "$(git rev-parse --show-toplevel)" && make > build.log``) is the
+usual way an agent gets to the repository's top before it writes there. Read as text, the folder
+is known only at run time (``core.worktree`` can point it anywhere, another scope included), so
+every relative write after it was refused. Git answers the same question the same way before
+the command runs as when it runs, provided nothing has run before it that could change the
+answer: the guard asks git only for a ``cd`` that is the command's first word, in the folder the
+shell starts in and with the harness's environment, as the shell will; the folder git prints is
+then judged like any folder a ``cd`` names (another scope's folder is refused, and so is a
+relative write from it). Git runs at most :data:`GIT_TIMEOUT` seconds; when it fails, is slow or
+prints no single absolute folder, the ``cd`` stays unknown and relative writes after it stay
+refused. Measured on a loaded 2-CPU machine (load 6.5): 2.8 ms median, 13 ms at most over 30
+runs, and 3 ms to import ``subprocess``, only for such a command.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from collections.abc import Mapping
+
+__all__ = ["GIT_TIMEOUT", "with_toplevel"]
+
+GIT_TIMEOUT = 0.05
+"""Seconds git may take to say the repository's top folder (H-5: the hook answers within
+100 ms); past them the folder is taken as unknown, as before."""
+_OPENING_RE = re.compile(
+    r"^\s*(?P<cd>cd|pushd)\s+(?P<q>[\"']?)\$\(\s*git\s+rev-parse\s+--show-toplevel\s*\)(?P=q)"
+    r"(?=\s*(?:&&|;|\n|\|\||>|$))"
+)
+"""``cd "$(git rev-parse --show-toplevel)"`` (or ``pushd``, quoted or not) as the first words of
+a command, followed by its end; a single-quoted one is no substitution and is left alone."""
+
+
+def with_toplevel(command: str, folder: str, environ: Mapping[str, str]) -> str:
+    """``command`` with an opening ``cd "$(git rev-parse --show-toplevel)"`` run in ``folder``
+    replaced by ``cd <the folder git prints>``, quoted; ``command`` unchanged when it opens
+    otherwise or git gives no answer (see the module). Never raises."""
+    found = _OPENING_RE.match(command)
+    if found is None or found.group("q") == "'":
+        return command
+    top = _toplevel(folder, environ)
+    if top is None:
+        return command
+    return f"{found.group('cd')} {shlex.quote(top)}{command[found.end() :]}"
+
+
+def _toplevel(folder: str, environ: Mapping[str, str]) -> str | None:
+    """What ``git rev-parse --show-toplevel`` prints run in ``folder`` with ``environ``: one
+    absolute folder; None when git fails, takes longer than :data:`GIT_TIMEOUT` or prints
+    anything else."""
+    import subprocess  # only for such a command (H-5)
+
+    if "\x00" in folder or not folder.startswith("/"):
+        return None
+    try:
+        done = subprocess.run(
+            ["git", "rev-parse", "--show-toplevel"],  # noqa: S607 (git from the harness's PATH, as the shell finds it)
+            cwd=folder,
+            env=dict(environ),
+            capture_output=True,
+            timeout=GIT_TIMEOUT,
+            check=False,
+        )
+    except (OSError, ValueError, subprocess.SubprocessError):
+        return None
+    lines = done.stdout.split(b"\n")
+    if done.returncode != 0 or len(lines) != 2 or lines[1] or not lines[0].startswith(b"/"):
+        return None
+    return os.fsdecode(lines[0])
