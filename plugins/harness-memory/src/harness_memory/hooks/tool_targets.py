@@ -47,7 +47,7 @@ import os
 import re
 import shlex
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePath
 
 from harness_memory.hooks.git_toplevel import with_toplevel
@@ -255,15 +255,7 @@ def shell_paths(
             lost = not _enter(folder, bases, known, environ) or lost  # env -C DIR: a cd
         if word in _UNKNOWN_FOLDER_WORDS:
             lost = True
-        if previous == "for" and _NAME_RE.match(word):
-            known[word] = None
-        if (assignment := _ASSIGNMENT_RE.match(word)) is not None:
-            known[assignment.group("name")] = _expand(assignment.group("value"), known, environ)
-        for assigning in _ASSIGNING_DEFAULT_RE.finditer(word):  # ``${X:=…}`` may set X
-            name = assigning.group("name")
-            value = known[name] if name in known else environ.get(name)
-            if value is None or (value == "" and assigning.group("colon")):
-                known[name] = None  # what it sets is read from its word at run time
+        _note_assignments(word, previous, known, environ)
         _add_pieces(found, word, bases, known, environ, lost=lost)
         if _depth < _INNER_DEPTH and any(char.isspace() for char in word):
             inner = shell_paths(
@@ -274,11 +266,42 @@ def shell_paths(
             continue  # cd -P, cd -L, cd --: the folder is the next word
         previous = None if word in _SEPARATORS else word
     writes.end()
-    for text, expands in here.texts:
+    _add_here_data(found, here.texts, bases, known, environ, lost=lost)
+    return found
+
+
+def _add_here_data(
+    found: ShellPaths,
+    texts: Iterable[tuple[str, bool]],
+    bases: list[str],
+    known: dict[str, str | None],
+    environ: Mapping[str, str],
+    *,
+    lost: bool,
+) -> None:
+    """Judge each word of the here-documents' bodies and here-strings ``texts`` (each with
+    whether the shell expands it) as a path a program reading it may use."""
+    for text, expands in texts:
         for piece in _DATA_SPLIT_RE.split(text):
             if piece:
                 _add_data(found, piece, bases, known, environ, expands=expands, lost=lost)
-    return found
+
+
+def _note_assignments(
+    word: str, previous: str | None, known: dict[str, str | None], environ: Mapping[str, str]
+) -> None:
+    """Record in ``known`` what ``word`` assigns: a ``for`` loop's name (undecidable), an
+    assignment ``NAME=value`` (its value expanded), and a ``${X:=…}`` that may set X (then
+    read from its word at run time, so undecidable here)."""
+    if previous == "for" and _NAME_RE.match(word):
+        known[word] = None
+    if (assignment := _ASSIGNMENT_RE.match(word)) is not None:
+        known[assignment.group("name")] = _expand(assignment.group("value"), known, environ)
+    for assigning in _ASSIGNING_DEFAULT_RE.finditer(word):
+        name = assigning.group("name")
+        value = known[name] if name in known else environ.get(name)
+        if value is None or (value == "" and assigning.group("colon")):
+            known[name] = None
 
 
 _ASSIGNING_DEFAULT_RE = re.compile(r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?P<colon>:?)=")
