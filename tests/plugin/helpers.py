@@ -13,10 +13,11 @@ from typing import Any
 from harness_memory import SessionStart, start_session
 from harness_memory.client import DEFAULT_TIMEOUT_S
 
-from tests.support.serve import venv_bin
+from tests.support.serve import harness_memory_under_test
 
 FIXTURES = Path(__file__).parent / "fixtures"
-HARNESS_MEMORY = venv_bin("harness-memory")
+HARNESS_MEMORY = harness_memory_under_test()
+"""The ``harness-memory`` the tests run and install hooks to run: the code under test."""
 HARNESS_WORKSPACE = "/home/ada/src/my-app"
 TOKEN = "secret-token"
 

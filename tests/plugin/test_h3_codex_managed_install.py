@@ -208,7 +208,7 @@ def test_a_user_install_beside_the_managed_one_says_both_would_run(
     monkeypatch.setattr(codex_managed, "DEFAULT_DIR", folder)
     monkeypatch.setattr(claude_code, "managed_dir", lambda: folder)
     status, said = run(tmp_path, "install", harness)
-    assert status == 0 and "WARNING" not in said
+    assert status == 0 and "already runs these hooks" not in said
     run(tmp_path, "uninstall", harness)
     assert run(tmp_path, "install", harness, "--managed")[0] == 0
 

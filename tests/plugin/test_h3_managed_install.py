@@ -63,9 +63,9 @@ def test_repository_switches_hooks_off_user_install_says_a_repository_can(
     status, said = run(tmp_path, "install", "claude-code")
     assert status == 0
     assert '"disableAllHooks": true' in said and "--managed" in said
-    # and a repository env the hooks' Python cannot start in (measured with the real CLI, in
-    # docs/security.md): the managed install's hooks ran as usual in the same repository
-    assert 'one whose "env" sets PYTHONHOME (or a PYTHONPATH holding a module' in said
+    # a repository's env reaches no hook's Python (python -I): not a reason for --managed
+    assert "PYTHONHOME" not in said.split("Hooks in your user settings")[1].split("\n")[0]
+    assert " -I …: no PYTHON* variable a repository's settings set" in said
 
 
 @pytest.mark.parametrize(

@@ -7,9 +7,13 @@ that use it speak HTTP to ``base_url`` and run the service's CLI with its ``env`
 
 from __future__ import annotations
 
+import hashlib
 import os
+import shutil
 import subprocess
 import sys
+import sysconfig
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -39,6 +43,61 @@ def code_under_test() -> dict[str, str]:
     test (else empty): the child then runs that code, not the installed package's."""
     path = os.environ.get("PYTHONPATH")
     return {"PYTHONPATH": path} if path else {}
+
+
+def harness_memory_under_test() -> str:
+    """The ``harness-memory`` console script the tests install hooks to run: this virtualenv's
+    (:func:`venv_bin`) or, where ``PYTHONPATH`` names the code under test (a branch's
+    checkout), the one of a virtualenv made for it (:func:`_venv_under_test`).
+
+    Installed hooks start their Python isolated (``PYTHON -I SCRIPT``: P-2a, a repository's
+    settings can set ``PYTHONPATH``), so no variable can point them at other code, the tests'
+    neither: the code under test must be where the script's own Python imports from, as an
+    installed package is.
+    """
+    path = os.environ.get("PYTHONPATH")
+    if not path:
+        return venv_bin("harness-memory")
+    return str(_venv_under_test(path) / "bin" / "harness-memory")
+
+
+_SCRIPT = """#!{python}
+import sys
+from harness_memory.cli import run
+if __name__ == "__main__":
+    sys.exit(run())
+"""
+
+
+def _venv_under_test(pythonpath: str) -> Path:
+    """A virtualenv (made once per ``pythonpath`` and Python, in the temp folder) whose
+    ``.pth`` puts the folders of ``pythonpath`` on ``sys.path``, then this virtualenv's
+    site-packages for the dependencies (as a plain folder: its editable installs' ``.pth``
+    files are not read), with a ``harness-memory`` script run by its Python."""
+    folders = [str(Path(p).absolute()) for p in pythonpath.split(os.pathsep) if p]
+    site = sysconfig.get_paths()["purelib"]
+    digest = hashlib.sha256("\n".join([sys.executable, *folders]).encode()).hexdigest()[:16]
+    venv = Path(tempfile.gettempdir()) / f"agent-memory-under-test-{digest}"
+    if (venv / "bin" / "harness-memory").is_file():
+        return venv
+    building = Path(tempfile.mkdtemp(prefix=venv.name + "-", dir=venv.parent))
+    subprocess.run(  # noqa: S603 - this Python's venv module
+        [sys.executable, "-m", "venv", "--without-pip", "--clear", str(building)], check=True
+    )
+    python = building / "bin" / "python"
+    ours = subprocess.run(  # noqa: S603
+        [str(python), "-I", "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True, check=True, text=True,
+    ).stdout.strip()
+    (Path(ours) / "code_under_test.pth").write_text("\n".join([*folders, site]) + "\n")
+    script = building / "bin" / "harness-memory"
+    script.write_text(_SCRIPT.format(python=venv / "bin" / "python"))
+    script.chmod(0o755)
+    try:
+        building.rename(venv)  # whole or not at all: another test process may make it too
+    except OSError:
+        shutil.rmtree(building, ignore_errors=True)
+    return venv
 
 
 @dataclass

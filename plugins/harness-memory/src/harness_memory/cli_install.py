@@ -172,6 +172,7 @@ def run_install(
         return 1
     options = InstallOptions(
         executable=chosen.command,
+        interpreter=chosen.interpreter,
         url=values["url"] or "",
         project=values["project"] or "",
         agent=values["agent"] or "",
@@ -192,7 +193,10 @@ def run_install(
         remote_state.mkdir(mode=0o700, parents=True, exist_ok=True)
         Path(str(root)).mkdir(parents=True, exist_ok=True)
     if install:
+        from harness_memory.installers.executable import isolation_note
+
         out.write(f"{args.harness}: {chosen.note}\n")
+        out.write(f"{args.harness}: {isolation_note(chosen)}\n")
     try:
         run(args.harness, options, environ, install=install, dry_run=args.dry_run, out=out)
     except SettingsFileError as error:

@@ -46,7 +46,8 @@ def spawn(job: RecordJob) -> None:
     system cannot start it (no ``posix_spawn``, e.g. Windows; out of processes), nothing is
     recorded now: the next Session start records the change. Never raises."""
     payload = msgspec.json.encode(job, enc_hook=os.fspath)
-    command = [sys.executable, "-P", "-m", __name__]
+    isolated = "-I" if sys.flags.isolated else "-P"  # as isolated as the hook (P-2a)
+    command = [sys.executable, isolated, "-m", __name__]
     null = os.devnull
     try:
         read_end, write_end = os.pipe()

@@ -98,9 +98,7 @@ REPOSITORY_CAN_SWITCH_OFF = (
     'Workspace\'s .claude/settings.json or settings.local.json with "disableAllHooks": true '
     "leaves its Sessions without memory and without the write guard, and one with "
     '"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"} turns Claude Code\'s own auto memory '
-    'back on beside Agent Memory; one whose "env" sets PYTHONHOME (or a PYTHONPATH holding a '
-    "module named like one the hooks import) stops the hooks' Python: no memory, and every "
-    "write refused by the guard. Claude Code's managed settings "
+    "back on beside Agent Memory. Claude Code's managed settings "
     "cannot be overridden that way: `harness-memory install claude-code --managed` (as root) "
     "writes the hooks, autoMemoryEnabled = false and CLAUDE_CODE_DISABLE_AUTO_MEMORY = 1 "
     "there, for every user of this machine."

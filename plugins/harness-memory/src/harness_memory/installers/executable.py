@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -30,7 +31,10 @@ __all__ = [
     "choose_executable",
     "compile_bytecode",
     "describe_executable",
+    "REPOSITORY_ENV_STILL",
     "interpreter_of",
+    "isolated_interpreter",
+    "isolation_note",
 ]
 
 HOOK_PACKAGES = ("harness_memory", "memory_core", "msgspec", "frontmatter", "yaml")
@@ -45,7 +49,7 @@ for name in sys.argv[1:]:
         ok = compileall.compile_dir(folder, quiet=2) and ok
 sys.exit(0 if ok else 3)
 """
-"""Run by the hooks' own Python: compile each named package's modules whose bytecode is missing
+"""Run by the hooks' own Python, isolated as they run it (``-I``): compile each named package's modules whose bytecode is missing
 or out of date (``compileall`` writes it whatever ``PYTHONDONTWRITEBYTECODE`` says); exit
 status 3 when one could not be written."""
 _NOT_ALL_WRITTEN = 3
@@ -72,18 +76,57 @@ class Executable:
     note: str
     checkout: Path | None = None
 
+    @property
+    def interpreter(self) -> Path | None:
+        """The Python the hooks start :attr:`command` with (:func:`isolated_interpreter`)."""
+        return isolated_interpreter(self.command)
+
 
 def interpreter_of(script: Path) -> Path | None:
-    """The Python a ``harness-memory`` console script runs (its ``#!`` line), or None when
-    the file cannot be read or has no such line."""
+    """The Python a ``harness-memory`` console script runs, or None when the file cannot be
+    read or names none.
+
+    That is its ``#!`` line or, for a script whose Python's path is too long for ``#!`` or
+    holds a space, the Python its ``#!/bin/sh`` second line execs (pip's and uv's
+    ``'''exec' "PYTHON" "$0" "$@"``).
+    """
     try:
         with script.open("rb") as handle:
-            first = handle.readline(4096).decode("utf-8", "replace")
+            head = handle.read(4096).decode("utf-8", "replace").splitlines()[:2]
     except OSError:
         return None
-    if not first.startswith("#!"):
+    if not head or not head[0].startswith("#!") or not head[0][2:].strip():
         return None
-    return Path(first[2:].strip().split()[0]) if first[2:].strip() else None
+    first = head[0][2:].strip().split()[0]
+    if first in ("/bin/sh", "/usr/bin/sh"):
+        execs = _SH_EXEC_RE.match(head[1]) if len(head) == 2 else None
+        return Path(execs.group("python")) if execs else None
+    return Path(first)
+
+
+_SH_EXEC_RE = re.compile(r"""'''exec' (?P<q>["'])(?P<python>/[^"']+)(?P=q) "\$0" "\$@"$""")
+"""The second line of a console script whose ``#!`` is ``/bin/sh`` (pip, uv)."""
+
+
+def isolated_interpreter(command: str) -> Path | None:
+    """The absolute Python a hook command names before the ``harness-memory`` script
+    ``command``, to run it isolated (``python -I``); None when ``command`` is not an absolute
+    path or its Python cannot be told (no ``#!``, ``#!/usr/bin/env python3``: found on
+    ``PATH``).
+
+    A repository's settings can set the environment of a Session's hooks (Claude Code's
+    ``.claude/settings.json`` ``env``, Gemini CLI's ``.env``). Run as ``PYTHON -I SCRIPT``, the
+    hook's Python reads no ``PYTHON*`` variable (``PYTHONPATH`` holding a ``harness_memory``
+    package of the repository's, which would replace the write guard; ``PYTHONHOME``, which
+    stops it), no user site-packages, and puts neither the script's folder nor the working
+    directory on ``sys.path`` (P-2a, P-3). An editable install's ``.pth`` still works.
+    """
+    if not os.path.isabs(command):
+        return None
+    python = interpreter_of(Path(command))
+    if python is None or not python.is_absolute() or python.name == "env":
+        return None
+    return python
 
 
 def checkout_of(script: Path) -> Path | None:
@@ -155,6 +198,35 @@ def choose_executable(explicit: str | None, environ: dict[str, str] | None = Non
     )
 
 
+REPOSITORY_ENV_STILL = (
+    "a repository's settings can still set LD_PRELOAD or LD_LIBRARY_PATH (code of its own "
+    "loaded into the shell and the Python that run every hook), and the PATH on which the "
+    "write guard (for `cd \"$(git rev-parse --show-toplevel)\"`) and remote mode find git "
+    "(plugin README: What a repository's environment can still do)"
+)
+"""What a repository's settings ``env`` (or Gemini CLI's ``.env``) can still do to the hooks:
+the dynamic loader reads its variables before any word of the hook command runs."""
+
+
+def isolation_note(chosen: Executable) -> str:
+    """What the install says about the environment the hooks' Python runs in (P-2a): isolated
+    by ``-I``, or a warning when the command's Python cannot be told (then a repository's
+    ``PYTHONPATH`` reaches it)."""
+    if chosen.interpreter is not None:
+        return (
+            f"hooks start it as {chosen.interpreter} -I …: no PYTHON* variable a repository's "
+            "settings set (PYTHONPATH, PYTHONHOME…) and no user site-packages reach their "
+            f"Python; {REPOSITORY_ENV_STILL}"
+        )
+    return (
+        f"WARNING: cannot tell which Python runs {chosen.command} (no first line naming it by "
+        "absolute path): its hooks start it directly, so a repository's settings can set its "
+        "PYTHONPATH (a harness_memory package of their own in place of the write guard) or "
+        "PYTHONHOME; give --executable a harness-memory script whose first line names its "
+        "Python"
+    )
+
+
 def compile_bytecode(command: str, packages: tuple[str, ...] = HOOK_PACKAGES) -> str:
     """Byte-compile ``packages`` where the Python of the ``harness-memory`` script ``command``
     imports them from; what was done, as a sentence for the install's output.
@@ -166,12 +238,12 @@ def compile_bytecode(command: str, packages: tuple[str, ...] = HOOK_PACKAGES) ->
     Never raises: a Python that cannot be found or run, or a folder that cannot be written, is
     said in the sentence.
     """
-    interpreter = interpreter_of(Path(command)) if os.sep in command else None
+    interpreter = isolated_interpreter(command)
     if interpreter is None:
         return f"bytecode not compiled: cannot tell which Python runs {command}"
     try:
         done = subprocess.run(  # noqa: S603  (our own program, run by the hooks' own Python)
-            [str(interpreter), "-c", _COMPILE, *packages],
+            [str(interpreter), "-I", "-c", _COMPILE, *packages],
             capture_output=True,
             check=False,
             timeout=600,

@@ -1,8 +1,9 @@
 """What an install writes into any harness: the hook commands and how to recognise ours (H-3).
 
-Every hook command an installer writes runs ``<harness-memory> hook <harness> <event> …flags``
-with the service URL, project, agent and memory root as flags (P-2a: they come from the
-harness's own user settings, never from a Workspace). :func:`is_ours` recognises those commands
+Every hook command an installer writes runs ``<python> -I <harness-memory> hook <harness>
+<event> …flags`` with the service URL, project, agent and memory root as flags (P-2a: they come
+from the harness's own user settings, never from a Workspace, whose settings can set the hooks'
+environment: hence ``-I``, the hooks' Python isolated from it). :func:`is_ours` recognises those commands
 again, so an install replaces exactly its own entries and an uninstall removes exactly them;
 every other hook in the file is kept as it is.
 """
@@ -52,6 +53,10 @@ class InstallOptions:
     """Install into the harness's settings for every user, not the user's: Claude Code's
     managed settings and Codex CLI's requirements in this folder, Gemini CLI's system settings
     in this file (a path ending in ``.json``) or folder."""
+    interpreter: Path | None = None
+    """The absolute Python every hook command starts :attr:`executable` with, isolated
+    (``PYTHON -I SCRIPT``: :func:`~harness_memory.installers.executable.isolated_interpreter`);
+    None: the command starts :attr:`executable` itself."""
     remote_state_dir: Path | None = None
     """Remote mode (R-1): the state dir every harness's hooks share, which holds the local copy
     (``memory_root`` is inside it); every hook command gets ``--remote on --state-dir`` it.
@@ -70,9 +75,11 @@ class InstallOptions:
         state_dir: Path | None = None,
         token_file: Path | None = None,
     ) -> str:
-        """The shell command of one hook: ``harness-memory hook HARNESS EVENT --url … …
-        --flags-only`` (its settings are its flags alone: a repository's settings can set the
-        ``HARNESS_MEMORY_*`` variables of a Session's environment, P-2a).
+        """The shell command of one hook: ``PYTHON -I harness-memory hook HARNESS EVENT --url …
+        … --flags-only``. A repository's settings can set the variables of a Session's
+        environment (P-2a): the hook's settings are its flags alone, and its Python, named by
+        absolute path, runs isolated (no ``PYTHONPATH``, ``PYTHONHOME``, user site-packages;
+        without :attr:`interpreter` the command starts :attr:`executable` itself).
 
         ``token_file`` (for harnesses whose settings give hooks no environment of their own)
         is named with ``--token-file``: the token itself is never on a command line, which
@@ -80,7 +87,8 @@ class InstallOptions:
         ``--remote on`` and names :attr:`remote_state_dir` as its state dir. Each word is quoted
         by :func:`shell_word`.
         """
-        words = [self.executable, "hook", harness, event]
+        python = [str(self.interpreter), "-I"] if self.interpreter is not None else []
+        words = [*python, self.executable, "hook", harness, event]
         words += ["--url", self.url, "--project", self.project, "--agent", self.agent]
         words += ["--memory-root", str(self.memory_root)]
         if self.timeout is not None:

@@ -12,7 +12,9 @@ A hook command that is gone means no memory and a guard that refuses every write
 check (the command fails closed, :data:`~harness_memory.installers.spec.GUARD_FAILS_CLOSED`):
 ``status`` says so and exits 1. Hook commands an earlier install wrote with the token on
 them (``--token``) get a warning to install again (H-7), and so do hook commands without
-``--flags-only``, whose settings a repository's environment could change (P-2a), and
+``--flags-only``, whose settings a repository's environment could change (P-2a), hook commands
+whose Python does not run isolated (``-I``: a repository's ``PYTHONPATH`` could replace the
+guard), and
 settings whose ``env`` holds the token (read by the service check as those hooks read it, or no
 longer read at all). Managed settings a harness would not read (another place; Gemini CLI's
 system file not root's alone) are said, and so is an account whose managed hooks keep no state
@@ -236,8 +238,11 @@ def _installed(
     harness = again.split()[2]
     lines = [f"{label}: installed in {path}"]
     fine = True
-    for executable in dict.fromkeys(_first_word(command) for command in commands):
-        problem = describe_executable(executable)
+    programs = [_program(command) for command in commands]
+    for python, executable in dict.fromkeys(programs):
+        problem = describe_executable(executable) or (
+            describe_executable(python) if python else None
+        )
         if problem is not None:
             fine = False
             lines.append(
@@ -252,7 +257,8 @@ def _installed(
             if checkout
             else "outlives any checkout"
         )
-        lines.append(f"{label}: hooks run {executable} ({where})")
+        started = f"{python} -I {executable}" if python else executable
+        lines.append(f"{label}: hooks run {started} ({where})")
     if any(flag_values(command, "--token") for command in commands):
         lines.append(
             f"{label}: WARNING: a hook command carries the bearer token on its command line, "
@@ -272,6 +278,13 @@ def _installed(
             "installed hooks no longer read (a repository's settings can override it): their "
             f"Sessions reach the service without it; run `{again}` "
             "again to move it into a token file only you can read"
+        )
+    if any(python is None for python, _ in programs):
+        lines.append(
+            f"{label}: WARNING: a hook command starts harness-memory without its Python isolated "
+            "(python -I): a repository's settings can set PYTHONPATH (a harness_memory package "
+            f"of its own in place of the write guard) or PYTHONHOME; run `{again}` again, with a "
+            "harness-memory whose first line names its Python by absolute path"
         )
     if any("--flags-only" not in command.split() for command in commands):
         lines.append(
@@ -333,9 +346,13 @@ def _settings_env(document: dict[str, Any]) -> dict[str, str]:
     return {str(k): v for k, v in env.items() if isinstance(v, str)}
 
 
-def _first_word(command: str) -> str:
+def _program(command: str) -> tuple[str | None, str]:
+    """``(python, harness-memory)`` a hook command starts: ``PYTHON -I SCRIPT hook …`` gives
+    both, ``SCRIPT hook …`` (an install from before ``-I``) no Python."""
     try:
         words = shlex.split(command)
     except ValueError:
         words = command.split()
-    return words[0] if words else command
+    if len(words) > 2 and words[1] == "-I":
+        return words[0], words[2]
+    return None, words[0] if words else command
