@@ -87,6 +87,24 @@ async def run_cli(
     return Completed(process.returncode, out.decode(), err.decode())
 
 
+async def run_cli_in_shell(command: str, stdin: bytes, env: dict[str, str], cwd: Path) -> Completed:
+    """Run an installed hook ``command`` as the harnesses do (``/bin/sh -c``) in exactly
+    ``env``, from ``cwd``."""
+    process = await asyncio.create_subprocess_exec(
+        "/bin/sh",
+        "-c",
+        command,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env=env,
+        cwd=cwd,
+    )
+    out, err = await process.communicate(stdin)
+    assert process.returncode is not None
+    return Completed(process.returncode, out.decode(), err.decode())
+
+
 async def start(
     service_url: str,
     template: str,

@@ -42,7 +42,9 @@ def a_virtualenv(folder: Path) -> tuple[Path, Path]:
     python = folder / "bin" / "python"
     site = subprocess.run(
         [python, "-I", "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        capture_output=True, check=True, text=True,
+        capture_output=True,
+        check=True,
+        text=True,
     ).stdout.strip()
     return python, Path(site)
 

@@ -19,7 +19,8 @@ from aiohttp.test_utils import unused_port
 from harness_memory.cli import main
 from harness_memory.settings import SettingsError, load_settings
 
-from tests.plugin.helpers import hook_fixture, run_cli
+from tests.plugin.helpers import HARNESS_MEMORY, hook_fixture, run_cli, run_cli_in_shell
+from tests.plugin.repository_python_env import KINDS, MARK, plant
 
 HOOK_ENV = ("TEMPLATE", "STATE_DIR", "REMOTE", "TIMEOUT", "ROOT", "URL", "AGENT", "TOKEN_FILE")
 
@@ -228,3 +229,46 @@ async def test_p2a_a_repositorys_io_encoding_does_not_crash_the_session_start_ho
 
     assert done.returncode == 0, done.stderr
     assert line in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+async def test_p2a_a_repositorys_python_variables_reach_no_installed_hook(
+    tmp_path: Path, kind: str
+) -> None:
+    """A repository's settings can set ``PYTHON*`` variables for its Sessions' hooks: a
+    ``PYTHONPATH`` (or user site, or bytecode prefix) holding a ``harness_memory`` of its own
+    replaced the write guard, which then allowed every write; ``PYTHONHOME`` stopped the hooks'
+    Python (no memory, every write refused). Every installed hook starts its Python by absolute
+    path, isolated (``-I``): the Session start answers its memory, the guard refuses a write
+    into another scope, nothing of the repository's runs and nothing more is said on stderr."""
+    root = make_root(tmp_path)
+    (root / "user").mkdir()
+    (root / "user" / "MEMORY.md").write_text("- [Café](cafe.md) — wifi\n", encoding="utf-8")
+    home, workspace = tmp_path / "home", tmp_path / "src" / "cloned-repo"
+    workspace.mkdir(parents=True)
+    flags = ["--home", str(home), "--memory-root", str(root), "--url", "http://127.0.0.1:9"]
+    flags += ["--project", "acme", "--agent", "coder", "--executable", str(HARNESS_MEMORY)]
+    installed = await run_cli("install", "claude-code", *flags, "--no-check")
+    assert installed.returncode == 0, installed.stderr
+    hooks = json.loads((home / ".claude" / "settings.json").read_text(encoding="utf-8"))["hooks"]
+    plain = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
+    environ = {**plain, **plant(workspace, kind)}
+    target = root / "other-workspace" / "planted.md"
+
+    async def run(event: str, stdin: bytes) -> Any:
+        [command] = [h["command"] for g in hooks[event] for h in g["hooks"]][:1]
+        assert shlex.split(command)[1] == "-I", command
+        done = await run_cli_in_shell(command, stdin, environ, workspace)
+        said = (await run_cli_in_shell(command, stdin, plain, workspace)).stderr  # service down
+        assert (done.returncode, done.stderr) == (0, said), kind
+        return json.loads(done.stdout)
+
+    where, to = str(workspace), str(target)
+    started = await run("SessionStart", hook_fixture("session_start.json", workspace=where))
+    guarded = await run(
+        "PreToolUse", hook_fixture("pre_tool_use_write.json", workspace=where, target=to)
+    )
+
+    assert "- [Café](cafe.md) — wifi" in started["hookSpecificOutput"]["additionalContext"]
+    assert guarded["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert not (workspace / MARK).exists()

@@ -81,13 +81,15 @@ def _venv_under_test(pythonpath: str) -> Path:
     if (venv / "bin" / "harness-memory").is_file():
         return venv
     building = Path(tempfile.mkdtemp(prefix=venv.name + "-", dir=venv.parent))
-    subprocess.run(  # noqa: S603 - this Python's venv module
+    subprocess.run(
         [sys.executable, "-m", "venv", "--without-pip", "--clear", str(building)], check=True
     )
     python = building / "bin" / "python"
-    ours = subprocess.run(  # noqa: S603
+    ours = subprocess.run(
         [str(python), "-I", "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        capture_output=True, check=True, text=True,
+        capture_output=True,
+        check=True,
+        text=True,
     ).stdout.strip()
     (Path(ours) / "code_under_test.pth").write_text("\n".join([*folders, site]) + "\n")
     script = building / "bin" / "harness-memory"

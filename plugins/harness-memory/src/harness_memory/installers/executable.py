@@ -26,12 +26,12 @@ from pathlib import Path
 __all__ = [
     "HOOK_PACKAGES",
     "OUTLIVE_THE_CHECKOUT",
+    "REPOSITORY_ENV_STILL",
     "Executable",
     "checkout_of",
     "choose_executable",
     "compile_bytecode",
     "describe_executable",
-    "REPOSITORY_ENV_STILL",
     "interpreter_of",
     "isolated_interpreter",
     "isolation_note",
@@ -49,9 +49,9 @@ for name in sys.argv[1:]:
         ok = compileall.compile_dir(folder, quiet=2) and ok
 sys.exit(0 if ok else 3)
 """
-"""Run by the hooks' own Python, isolated as they run it (``-I``): compile each named package's modules whose bytecode is missing
-or out of date (``compileall`` writes it whatever ``PYTHONDONTWRITEBYTECODE`` says); exit
-status 3 when one could not be written."""
+"""Run by the hooks' own Python, isolated as they run it (``-I``): compile each named
+package's modules whose bytecode is missing or out of date (``compileall`` writes it whatever
+``PYTHONDONTWRITEBYTECODE`` says); exit status 3 when one could not be written."""
 _NOT_ALL_WRITTEN = 3
 
 
@@ -121,7 +121,7 @@ def isolated_interpreter(command: str) -> Path | None:
     stops it), no user site-packages, and puts neither the script's folder nor the working
     directory on ``sys.path`` (P-2a, P-3). An editable install's ``.pth`` still works.
     """
-    if not os.path.isabs(command):
+    if not Path(command).is_absolute():
         return None
     python = interpreter_of(Path(command))
     if python is None or not python.is_absolute() or python.name == "env":
@@ -201,7 +201,7 @@ def choose_executable(explicit: str | None, environ: dict[str, str] | None = Non
 REPOSITORY_ENV_STILL = (
     "a repository's settings can still set LD_PRELOAD or LD_LIBRARY_PATH (code of its own "
     "loaded into the shell and the Python that run every hook), and the PATH on which the "
-    "write guard (for `cd \"$(git rev-parse --show-toplevel)\"`) and remote mode find git "
+    'write guard (for `cd "$(git rev-parse --show-toplevel)"`) and remote mode find git '
     "(plugin README: What a repository's environment can still do)"
 )
 """What a repository's settings ``env`` (or Gemini CLI's ``.env``) can still do to the hooks:

@@ -3,9 +3,9 @@
 Every hook command an installer writes runs ``<python> -I <harness-memory> hook <harness>
 <event> …flags`` with the service URL, project, agent and memory root as flags (P-2a: they come
 from the harness's own user settings, never from a Workspace, whose settings can set the hooks'
-environment: hence ``-I``, the hooks' Python isolated from it). :func:`is_ours` recognises those commands
-again, so an install replaces exactly its own entries and an uninstall removes exactly them;
-every other hook in the file is kept as it is.
+environment: hence ``-I``, the hooks' Python isolated from it). :func:`is_ours` recognises
+those commands again, so an install replaces exactly its own entries and an uninstall removes
+exactly them; every other hook in the file is kept as it is.
 """
 
 from __future__ import annotations
