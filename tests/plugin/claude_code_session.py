@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import web
 from aiohttp.test_utils import unused_port
+from harness_memory.installers.executable import isolated_interpreter
 from memory_core import layout
 
 from tests.plugin.fake_anthropic import Block, FakeAnthropic
@@ -79,6 +80,8 @@ def write_settings(home: Path, service: RealService, *, parts: int = 1) -> None:
     """``~/.claude/settings.json`` exactly as the plugin's README gives it, ``parts`` entries."""
     memory_root = layout.memory_root(service.data_dir, "coder")
     flags = f"--url {service.url} --project acme --agent coder"
+    python = isolated_interpreter(HARNESS_MEMORY)  # as install writes it (P-2a)
+    program = f"{python} -I {HARNESS_MEMORY}" if python else HARNESS_MEMORY
     split = [f" --part {part} --parts {parts}" if parts > 1 else "" for part in range(1, parts + 1)]
     settings = {
         "env": {"HARNESS_MEMORY_TOKEN": service.token},
@@ -92,8 +95,7 @@ def write_settings(home: Path, service: RealService, *, parts: int = 1) -> None:
                     "hooks": [
                         {
                             "type": "command",
-                            "command": f"{HARNESS_MEMORY} hook claude-code session-start"
-                            f"{part} {flags}",
+                            "command": f"{program} hook claude-code session-start{part} {flags}",
                         }
                     ]
                 }
@@ -105,7 +107,7 @@ def write_settings(home: Path, service: RealService, *, parts: int = 1) -> None:
                     "hooks": [
                         {
                             "type": "command",
-                            "command": f"{HARNESS_MEMORY} hook claude-code pre-tool-use "
+                            "command": f"{program} hook claude-code pre-tool-use "
                             f"--memory-root {memory_root}",
                         }
                     ],

@@ -40,7 +40,9 @@ def venv_bin(name: str) -> str:
 
 def code_under_test() -> dict[str, str]:
     """``PYTHONPATH`` for a child process's environment where a checkout names the code under
-    test (else empty): the child then runs that code, not the installed package's."""
+    test (else empty): the child then runs that code, not the installed package's. Installed
+    hooks read no ``PYTHON*`` variable (``python -I``, P-2a): they run the code under test
+    through :func:`harness_memory_under_test`."""
     path = os.environ.get("PYTHONPATH")
     return {"PYTHONPATH": path} if path else {}
 
