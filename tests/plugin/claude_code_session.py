@@ -81,7 +81,7 @@ def write_settings(home: Path, service: RealService, *, parts: int = 1) -> None:
     memory_root = layout.memory_root(service.data_dir, "coder")
     flags = f"--url {service.url} --project acme --agent coder"
     python = isolated_interpreter(HARNESS_MEMORY)  # as install writes it (P-2a)
-    program = f"{python} -I {HARNESS_MEMORY}" if python else HARNESS_MEMORY
+    program = f"{python} -I -X utf8 {HARNESS_MEMORY}" if python else HARNESS_MEMORY
     split = [f" --part {part} --parts {parts}" if parts > 1 else "" for part in range(1, parts + 1)]
     settings = {
         "env": {"HARNESS_MEMORY_TOKEN": service.token},

@@ -121,7 +121,7 @@ def test_installed_wheels_keep_memory_and_the_guard_after_the_checkout_is_gone(
     [start, *_] = [h["command"] for g in settings["hooks"]["SessionStart"] for h in g["hooks"]]
     [guard] = [h["command"] for g in settings["hooks"]["PreToolUse"] for h in g["hooks"]]
     python = script.parent / "python"  # the script's own, isolated (P-2a)
-    assert start.startswith(f"{python} -I {script} hook claude-code session-start")
+    assert start.startswith(f"{python} -I -X utf8 {script} hook claude-code session-start")
     base = {"session_id": "s-1", "cwd": str(workspace)}
     answer = hook(start, {**base, "hook_event_name": "SessionStart", "source": "startup"}, home)
     index = (root / "user" / "MEMORY.md").read_text(encoding="utf-8")

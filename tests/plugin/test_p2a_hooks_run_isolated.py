@@ -68,10 +68,9 @@ def test_p2a_the_hooks_python_is_the_one_the_scripts_first_lines_name(
     assert interpreter_of(script) == Path(python)
     assert isolated_interpreter(str(script)) == Path(python)
     said, commands = install(tmp_path / "home", script)
-    assert all(
-        c.startswith(f"'{python}' -I " if " " in python else f"{python} -I ") for c in commands
-    )
-    assert f"hooks start it as {python} -I …: no PYTHON* variable" in said
+    start = f"'{python}'" if " " in python else python
+    assert all(c.startswith(f"{start} -I -X utf8 ") for c in commands)
+    assert f"hooks start it as {python} -I -X utf8 …: no PYTHON* variable" in said
     assert "LD_PRELOAD" in said  # what a repository's env can still do
 
 
@@ -93,11 +92,11 @@ def test_p2a_status_warns_about_hook_commands_without_an_isolated_python(tmp_pat
     home = tmp_path / "home"
     script = a_script(tmp_path, f"#!{sys.executable}\n")
     install(home, script)
-    assert f"hooks run {sys.executable} -I {script}" in status(home)
+    assert f"hooks run {sys.executable} -I -X utf8 {script}" in status(home)
     assert "without its Python isolated" not in status(home)
     settings = home / ".claude" / "settings.json"
     text = settings.read_text(encoding="utf-8")
-    settings.write_text(text.replace(f"{sys.executable} -I ", ""), encoding="utf-8")
+    settings.write_text(text.replace(f"{sys.executable} -I -X utf8 ", ""), encoding="utf-8")
 
     said = status(home)
 
@@ -136,7 +135,7 @@ def test_p2a_the_recorder_runs_as_isolated_as_the_hook_that_starts_it(
         pass
 
     flags = Flags()
-    flags.isolated = isolated  # type: ignore[attr-defined]
+    flags.isolated = flags.utf8_mode = isolated  # type: ignore[attr-defined]
     monkeypatch.setattr(sys, "flags", flags)
     monkeypatch.setattr(os, "posix_spawn", posix_spawn)
     settings = load_settings({"url": "http://127.0.0.1:9"}, {})
@@ -146,4 +145,5 @@ def test_p2a_the_recorder_runs_as_isolated_as_the_hook_that_starts_it(
 
     recorder.spawn(job)
 
-    assert started == [[sys.executable, "-I" if isolated else "-P", "-m", recorder.__name__]]
+    isolation = ["-I", "-X", "utf8"] if isolated else ["-P"]
+    assert started == [[sys.executable, *isolation, "-m", recorder.__name__]]

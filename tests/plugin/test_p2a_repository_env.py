@@ -11,6 +11,7 @@ import json
 import os
 import pwd
 import shlex
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -272,3 +273,42 @@ async def test_p2a_a_repositorys_python_variables_reach_no_installed_hook(
     assert "- [Café](cafe.md) — wifi" in started["hookSpecificOutput"]["additionalContext"]
     assert guarded["hookSpecificOutput"]["permissionDecision"] == "deny"
     assert not (workspace / MARK).exists()
+
+
+def latin_1_locale(folder: Path) -> Path:
+    """``folder`` holding ``de_DE.ISO-8859-1`` compiled by glibc's ``localedef`` (a locale the
+    machine need not have: ``LOCPATH`` names the folder)."""
+    folder.mkdir(parents=True)
+    made = ["localedef", "-i", "de_DE", "-f", "ISO-8859-1", str(folder / "de_DE.ISO-8859-1")]
+    subprocess.run(made, capture_output=True, check=False)
+    assert (folder / "de_DE.ISO-8859-1" / "LC_CTYPE").is_file()
+    return folder
+
+
+async def test_p2a_a_repositorys_locale_does_not_move_the_memory_root_the_guard_sees(
+    tmp_path: Path,
+) -> None:
+    """A repository's settings can name a locale of its own (``LOCPATH``, a folder of the
+    repository holding one ``localedef`` compiled; ``LC_ALL``). Under ISO-8859-1 the guard's
+    Python read the ``--memory-root`` holding ``é`` as another folder than the tool's path (which
+    the harness sends as UTF-8 JSON) and allowed a Write into another Workspace's scope. The
+    hooks' Python runs in UTF-8 mode (``-X utf8``), as the harnesses do, whatever the locale."""
+    root = tmp_path / "josé" / "agents" / "coder" / "agent_state" / "memory"
+    (root / "user").mkdir(parents=True)
+    home, workspace = tmp_path / "home", tmp_path / "src" / "cloned-repo"
+    locales = latin_1_locale(workspace / ".locale")
+    flags = ["--home", str(home), "--memory-root", str(root), "--url", "http://127.0.0.1:9"]
+    flags += ["--project", "acme", "--agent", "coder", "--executable", str(HARNESS_MEMORY)]
+    installed = await run_cli("install", "claude-code", *flags, "--no-check")
+    assert installed.returncode == 0, installed.stderr
+    hooks = json.loads((home / ".claude" / "settings.json").read_text(encoding="utf-8"))["hooks"]
+    [guard] = [h["command"] for g in hooks["PreToolUse"] for h in g["hooks"]]
+    target = str(root / "other-workspace" / "planted.md")
+    stdin = hook_fixture("pre_tool_use_write.json", workspace=str(workspace), target=target)
+    environ = {"HOME": str(home), "PATH": "/usr/bin:/bin", "LOCPATH": str(locales)}
+    environ["LC_ALL"] = "de_DE.ISO-8859-1"
+
+    done = await run_cli_in_shell(guard, stdin, environ, workspace)
+
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"

@@ -50,6 +50,7 @@ from pathlib import Path
 import msgspec
 from harness_memory.hooks.claude_code import RECOMMENDED_PARTS
 from harness_memory.installers.executable import isolated_interpreter
+from harness_memory.installers.spec import ISOLATED
 from memory_core.injection import cap_indexes, memory_sections
 from memory_core.prompts import DEFAULT_MEMORY_PROMPT, DEFAULT_WORKSPACE_PROMPT
 from memory_core.wire import SessionDirectories, SessionStartResponse
@@ -253,8 +254,8 @@ def _cases(tmp: Path, script: Path, url: str, cut_url: str) -> dict[str, tuple[l
     own_patch = patch.replace(target, str(root / "user" / "x.md"))
     codex_own = {**own, "tool_name": "apply_patch", "tool_input": {"command": own_patch}}
     gemini_own = {**own, "hook_event_name": "AfterTool", "tool_name": "write_file"}
-    python = isolated_interpreter(str(script))  # as the installers write it: PYTHON -I SCRIPT
-    hook = [*([str(python), "-I"] if python else []), str(script), "hook"]
+    python = isolated_interpreter(str(script))  # as the installers write it: PYTHON -I … SCRIPT
+    hook = [*([str(python), *ISOLATED] if python else []), str(script), "hook"]
     guard = ["--memory-root", str(root), *state]
     service = ["--url", url, "--project", "acme", "--agent", "coder", *guard]
     cut = ["--url", cut_url, *service[2:], "--part", "1", "--parts", "1"]

@@ -6,7 +6,8 @@ scopes a tool call wrote as versions (V-1), so the hook itself exits at once (H-
 session of its own (``setsid``: a harness that ends the hook's process group spares it), stdout
 and stderr on ``/dev/null`` (the harness, which reads the hook's output to its end, is not held
 by it) and the :class:`RecordJob` as JSON on its stdin (the token never on a command line).
-``-P`` keeps the Workspace (the hook's working directory) off ``sys.path``. The recorder runs at
+``-P`` keeps the Workspace (the hook's working directory) off ``sys.path``; a hook started
+isolated (``-I``, ``-X utf8``: every installed one) starts its recorder so too. The recorder runs at
 ``nice`` 10, so the hook's own exit and the harness go first on a busy machine, and gives up
 quietly on any failure: the next Session start records what changed anyway.
 """
@@ -46,8 +47,9 @@ def spawn(job: RecordJob) -> None:
     system cannot start it (no ``posix_spawn``, e.g. Windows; out of processes), nothing is
     recorded now: the next Session start records the change. Never raises."""
     payload = msgspec.json.encode(job, enc_hook=os.fspath)
-    isolated = "-I" if sys.flags.isolated else "-P"  # as isolated as the hook (P-2a)
-    command = [sys.executable, isolated, "-m", __name__]
+    isolated = ["-I" if sys.flags.isolated else "-P"]  # as isolated as the hook (P-2a)
+    isolated += ["-X", "utf8"] if sys.flags.utf8_mode else []
+    command = [sys.executable, *isolated, "-m", __name__]
     null = os.devnull
     try:
         read_end, write_end = os.pipe()

@@ -110,7 +110,8 @@ _SH_EXEC_RE = re.compile(r"""'''exec' (?P<q>["'])(?P<python>/[^"']+)(?P=q) "\$0"
 
 def isolated_interpreter(command: str) -> Path | None:
     """The absolute Python a hook command names before the ``harness-memory`` script
-    ``command``, to run it isolated (``python -I``); None when ``command`` is not an absolute
+    ``command``, to run it isolated (``python -I -X utf8``:
+    :data:`~harness_memory.installers.spec.ISOLATED`); None when ``command`` is not an absolute
     path or its Python cannot be told (no ``#!``, ``#!/usr/bin/env python3``: found on
     ``PATH``).
 
@@ -214,9 +215,9 @@ def isolation_note(chosen: Executable) -> str:
     ``PYTHONPATH`` reaches it)."""
     if chosen.interpreter is not None:
         return (
-            f"hooks start it as {chosen.interpreter} -I …: no PYTHON* variable a repository's "
-            "settings set (PYTHONPATH, PYTHONHOME…) and no user site-packages reach their "
-            f"Python; {REPOSITORY_ENV_STILL}"
+            f"hooks start it as {chosen.interpreter} -I -X utf8 …: no PYTHON* variable a "
+            "repository's settings set (PYTHONPATH, PYTHONHOME…), no user site-packages and no "
+            f"locale (LC_ALL, LOCPATH) reach their Python; {REPOSITORY_ENV_STILL}"
         )
     return (
         f"WARNING: cannot tell which Python runs {chosen.command} (no first line naming it by "

@@ -1,11 +1,11 @@
 """What an install writes into any harness: the hook commands and how to recognise ours (H-3).
 
-Every hook command an installer writes runs ``<python> -I <harness-memory> hook <harness>
-<event> …flags`` with the service URL, project, agent and memory root as flags (P-2a: they come
-from the harness's own user settings, never from a Workspace, whose settings can set the hooks'
-environment: hence ``-I``, the hooks' Python isolated from it). :func:`is_ours` recognises
-those commands again, so an install replaces exactly its own entries and an uninstall removes
-exactly them; every other hook in the file is kept as it is.
+Every hook command an installer writes runs ``<python> -I -X utf8 <harness-memory> hook
+<harness> <event> …flags`` with the service URL, project, agent and memory root as flags
+(P-2a: they come from the harness's own user settings, never from a Workspace, whose settings
+can set the hooks' environment: hence :data:`ISOLATED`, the hooks' Python isolated from it).
+:func:`is_ours` recognises those commands again, so an install replaces exactly its own entries
+and an uninstall removes exactly them; every other hook in the file is kept as it is.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any
 
 __all__ = [
     "GUARD_FAILS_CLOSED",
+    "ISOLATED",
     "InstallOptions",
     "flag_values",
     "installed_roots",
@@ -75,11 +76,12 @@ class InstallOptions:
         state_dir: Path | None = None,
         token_file: Path | None = None,
     ) -> str:
-        """The shell command of one hook: ``PYTHON -I harness-memory hook HARNESS EVENT --url …
-        … --flags-only``. A repository's settings can set the variables of a Session's
+        """The shell command of one hook: ``PYTHON -I -X utf8 harness-memory hook HARNESS EVENT
+        --url … … --flags-only``. A repository's settings can set the variables of a Session's
         environment (P-2a): the hook's settings are its flags alone, and its Python, named by
-        absolute path, runs isolated (no ``PYTHONPATH``, ``PYTHONHOME``, user site-packages;
-        without :attr:`interpreter` the command starts :attr:`executable` itself).
+        absolute path, runs isolated (:data:`ISOLATED`: no ``PYTHONPATH``, ``PYTHONHOME``, user
+        site-packages, locale; without :attr:`interpreter` the command starts
+        :attr:`executable` itself).
 
         ``token_file`` (for harnesses whose settings give hooks no environment of their own)
         is named with ``--token-file``: the token itself is never on a command line, which
@@ -87,7 +89,7 @@ class InstallOptions:
         ``--remote on`` and names :attr:`remote_state_dir` as its state dir. Each word is quoted
         by :func:`shell_word`.
         """
-        python = [str(self.interpreter), "-I"] if self.interpreter is not None else []
+        python = [str(self.interpreter), *ISOLATED] if self.interpreter is not None else []
         words = [*python, self.executable, "hook", harness, event]
         words += ["--url", self.url, "--project", self.project, "--agent", self.agent]
         words += ["--memory-root", str(self.memory_root)]
@@ -103,6 +105,16 @@ class InstallOptions:
         words.append("--flags-only")  # a repository's env cannot override these (P-2a)
         command = " ".join(shell_word(word) for word in words)
         return command + GUARD_FAILS_CLOSED if event in GUARD_EVENTS else command
+
+
+ISOLATED = ("-I", "-X", "utf8")
+"""The options every hook command starts its Python with, so that no variable a repository's
+settings set changes what the hook runs or how it reads paths (P-2a): ``-I`` reads no
+``PYTHON*`` variable and no user site-packages, and keeps the script's folder and the working
+directory off ``sys.path``; ``-X utf8`` decodes and encodes file names, arguments and the
+harness's pipes in UTF-8, as the harnesses (Node) do, whatever locale ``LC_ALL``/``LANG`` (with
+``LOCPATH``, one compiled into the repository) name: under ISO-8859-1 the guard read a memory
+root holding ``é`` as another folder than the tool's path, and allowed the write."""
 
 
 def shell_word(word: str) -> str:

@@ -42,7 +42,7 @@ from harness_memory.installers.files import SettingsFileError, read_json_object,
 from harness_memory.installers.gemini_managed import unread_reason
 from harness_memory.installers.managed_record import managed_file, read_place
 from harness_memory.installers.secrets import TOKEN_ENV
-from harness_memory.installers.spec import flag_values, installed_roots, our_commands
+from harness_memory.installers.spec import ISOLATED, flag_values, installed_roots, our_commands
 
 __all__ = ["status"]
 
@@ -257,7 +257,7 @@ def _installed(
             if checkout
             else "outlives any checkout"
         )
-        started = f"{python} -I {executable}" if python else executable
+        started = f"{shlex.join([python, *ISOLATED])} {executable}" if python else executable
         lines.append(f"{label}: hooks run {started} ({where})")
     if any(flag_values(command, "--token") for command in commands):
         lines.append(
@@ -281,9 +281,10 @@ def _installed(
         )
     if any(python is None for python, _ in programs):
         lines.append(
-            f"{label}: WARNING: a hook command starts harness-memory without its Python isolated "
-            "(python -I): a repository's settings can set PYTHONPATH (a harness_memory package "
-            f"of its own in place of the write guard) or PYTHONHOME; run `{again}` again, with a "
+            f"{label}: WARNING: a hook command starts harness-memory without its Python "
+            "isolated (python -I -X utf8): a repository's settings can set PYTHONPATH (a "
+            "harness_memory package of its own in place of the write guard), PYTHONHOME or the "
+            f"locale; run `{again}` again, with a "
             "harness-memory whose first line names its Python by absolute path"
         )
     if any("--flags-only" not in command.split() for command in commands):
@@ -347,12 +348,14 @@ def _settings_env(document: dict[str, Any]) -> dict[str, str]:
 
 
 def _program(command: str) -> tuple[str | None, str]:
-    """``(python, harness-memory)`` a hook command starts: ``PYTHON -I SCRIPT hook …`` gives
-    both, ``SCRIPT hook …`` (an install from before ``-I``) no Python."""
+    """``(python, harness-memory)`` a hook command starts: ``PYTHON -I -X utf8 SCRIPT hook …``
+    gives both, ``SCRIPT hook …`` (an install from before ``-I``) no Python; so does one
+    whose Python is not started with every option of :data:`ISOLATED`."""
     try:
         words = shlex.split(command)
     except ValueError:
         words = command.split()
-    if len(words) > 2 and words[1] == "-I":
-        return words[0], words[2]
+    start = len(ISOLATED) + 1
+    if tuple(words[1:start]) == ISOLATED and len(words) > start:
+        return words[0], words[start]
     return None, words[0] if words else command
