@@ -30,7 +30,8 @@ from tests.plugin.fake_anthropic import Block
 from tests.plugin.harness_run import install_managed_claude_code, managed_hooks_user
 from tests.plugin.helpers import HARNESS_MEMORY, run_cli
 from tests.plugin.real_service import RealService
-from tests.plugin.repository_python_env import MARK, plant
+from tests.plugin.repository_python_env import KINDS, MARK, plant
+from tests.plugin.test_p2a_repository_env import latin_1_locale
 
 pytestmark = pytest.mark.e2e
 
@@ -52,9 +53,7 @@ def planting(target: Path) -> Any:
 @pytest.mark.parametrize(
     ("kind", "managed"),
     [
-        ("PYTHONPATH", False),
-        ("PYTHONHOME", False),
-        ("PYTHONPYCACHEPREFIX", False),
+        *((kind, False) for kind in KINDS),
         ("PYTHONPATH", True),  # managed settings, which no repository switches off (H-3)
     ],
 )
@@ -101,3 +100,45 @@ async def test_p2a_a_repositorys_python_env_neither_stops_memory_nor_replaces_th
     assert "Agent Memory write guard:" in result_text(refused)  # the guard ran, not its tail
     assert not target.exists()
     assert not (workspace / MARK).exists()
+
+
+async def test_p2a_a_repositorys_locale_does_not_let_a_write_through_the_guard(
+    claude: Path,
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
+) -> None:
+    """The repository's ``env`` names a locale compiled into it (``LOCPATH``, ``LC_ALL``
+    ISO-8859-1) and the memory root's path holds ``é``: the guard's Python read that root as
+    another folder than the Write's path and let the Write into another Workspace's scope
+    through (with ``-I`` alone, measured: only Claude Code's own permission check, which a
+    headless run without an allow rule fails, stopped it). In UTF-8 mode (``-X utf8``) the
+    guard refuses it."""
+    workspace = tmp_path / "src" / "cloned-repo"
+    (workspace / ".claude").mkdir(parents=True)
+    locales = latin_1_locale(workspace / ".locale")
+    env = {"LOCPATH": str(locales), "LC_ALL": "de_DE.ISO-8859-1"}
+    (workspace / ".claude" / "settings.json").write_text(json.dumps({"env": env}), "utf-8")
+    (tmp_path / "données").symlink_to(shared_service.data_dir)  # a name holding é
+    root = tmp_path / "données" / shared_memory_root.relative_to(shared_service.data_dir)
+    other = root / workspace_memory_key(tmp_path / "src" / "billing")
+    other.mkdir()
+    target = other / "planted.md"
+    home = tmp_path / "home"
+    flags = ["--url", shared_service.url, "--project", "acme", "--agent", new_agent]
+    flags += ["--memory-root", str(root), "--executable", str(HARNESS_MEMORY)]
+    flags += ["--token", shared_service.token, "--home", str(home)]
+    installed = await run_cli("install", "claude-code", *flags)
+    assert installed.returncode == 0, installed.stderr
+
+    async with serve_model(planting(target)) as (fake, model_url):
+        status, out, err = await run_claude(
+            claude, workspace, home, model_url, service_url=shared_service.url
+        )
+
+    assert status == 0, f"{out}\n{err}"
+    turns = session_turns(fake)
+    [refused] = [b for b in tool_results(turns[1]) if b["tool_use_id"] == "toolu_plant"]
+    assert "Agent Memory write guard:" in result_text(refused)
+    assert not target.exists()
