@@ -9,7 +9,7 @@
     harness-memory install gemini --managed [PATH] …   # Gemini CLI's system settings
     harness-memory install codex --remote URL --project P --agent A [--token T] …
         # remote mode: a local copy under ~/.harness-memory, synced with the service
-    harness-memory uninstall codex [--memory-root DIR] [--dry-run]
+    harness-memory uninstall codex [--memory-root DIR] [--keep-backups] [--dry-run]
 
 Exit status 0 on success (also when nothing had to change), 1 when a settings file cannot be
 read or understood, a check fails (H-7) or the token file cannot be read (named on stderr;
@@ -98,6 +98,12 @@ def add_install_flags(parser: argparse.ArgumentParser, verb: str) -> None:
         "$GEMINI_CLI_SYSTEM_SETTINGS_PATH or /etc/gemini-cli/settings.json); needs root",
     )
     if verb == "uninstall":
+        parser.add_argument(
+            "--keep-backups",
+            action="store_true",
+            help="keep the backups installs made of the settings files (default: removed "
+            "once the files are put back; those holding a token are owner-only)",
+        )
         return
     parser.add_argument("--url", help="memory service root URL [HARNESS_MEMORY_URL]")
     parser.add_argument("--project", help="project id [HARNESS_MEMORY_PROJECT]")
@@ -194,7 +200,16 @@ def run_install(
     if install:
         out.write(f"{args.harness}: {chosen.note}\n")
     try:
-        run(args.harness, options, environ, install=install, dry_run=args.dry_run, out=out)
+        keep = getattr(args, "keep_backups", False)
+        run(
+            args.harness,
+            options,
+            environ,
+            install=install,
+            dry_run=args.dry_run,
+            out=out,
+            keep_backups=keep,
+        )
     except SettingsFileError as error:
         _logger().error("%s %s: %s (nothing was changed)", args.command, args.harness, error)
         return 1

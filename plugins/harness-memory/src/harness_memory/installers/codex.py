@@ -32,14 +32,13 @@ from harness_memory.installers.files import (
     FileChange,
     SettingsFileError,
     dump_json,
-    earlier_text,
     read_json_object,
     read_text,
 )
 from harness_memory.installers.guard_gaps import gap_notes
 from harness_memory.installers.hook_groups import Removed, merge_hooks
 from harness_memory.installers.own_memory import Switch, switch_back, switch_off
-from harness_memory.installers.plan import Plan, with_state
+from harness_memory.installers.plan import Plan, given_back, with_state
 from harness_memory.installers.record import STATE_FOLDER, TOKEN_NAME, read_record, token_plan
 from harness_memory.installers.secrets import tokens_in
 from harness_memory.installers.spec import InstallOptions, root_changes
@@ -167,7 +166,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     if install or old_hooks is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
         text = dump_json(merged, old_hooks)
-        was = None if install else earlier_text(hooks_path, merged)  # the user's own bytes (H-3)
+        was = None if install else given_back(hooks_path, merged, old_hooks, record, HARNESS)
         change = FileChange(hooks_path, old_hooks, text, secrets)
         changes.append(change if was is None else replace(change, new=was.text, mode=was.mode))
     new_config = tomlkit.dumps(config)

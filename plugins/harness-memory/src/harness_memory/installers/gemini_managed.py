@@ -44,7 +44,6 @@ from harness_memory.hooks.gemini import GEMINI_VERSION
 from harness_memory.installers.files import (
     FileChange,
     dump_json,
-    earlier_text,
     read_json_object,
     require_shapes,
 )
@@ -61,7 +60,7 @@ from harness_memory.installers.gemini import (
 )
 from harness_memory.installers.guard_gaps import gap_notes
 from harness_memory.installers.own_memory import Switch, switch_back, switch_off
-from harness_memory.installers.plan import Plan, with_state
+from harness_memory.installers.plan import Plan, given_back, with_state
 from harness_memory.installers.record import read_record
 from harness_memory.installers.spec import InstallOptions, is_ours
 
@@ -133,7 +132,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     changes: list[FileChange] = []
     if install or old is not None:
         text = dump_json(merged, old, path=path)
-        was = None if install else earlier_text(path, merged, comments=True)  # their bytes (H-3)
+        was = None if install else given_back(path, merged, old, record, HARNESS, comments=True)
         change = FileChange(path, old, text, create_mode=0o644)  # every user's Gemini reads it
         changes.append(change if was is None else replace(change, new=was.text, mode=was.mode))
     return with_state(changes, notes, record, install=install)
