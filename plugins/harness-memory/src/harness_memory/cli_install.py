@@ -197,19 +197,10 @@ def run_install(
     if remote_state is not None and not args.dry_run:  # Gemini CLI needs the root to exist
         remote_state.mkdir(mode=0o700, parents=True, exist_ok=True)
         Path(str(root)).mkdir(parents=True, exist_ok=True)
-    if install:
-        out.write(f"{args.harness}: {chosen.note}\n")
+    out.write(f"{args.harness}: {chosen.note}\n" if install else "")
     try:
-        keep = getattr(args, "keep_backups", False)
-        run(
-            args.harness,
-            options,
-            environ,
-            install=install,
-            dry_run=args.dry_run,
-            out=out,
-            keep_backups=keep,
-        )
+        keep = {"keep_backups": getattr(args, "keep_backups", False)}  # uninstall's flag
+        run(args.harness, options, environ, install=install, dry_run=args.dry_run, out=out, **keep)
     except SettingsFileError as error:
         _logger().error("%s %s: %s (nothing was changed)", args.command, args.harness, error)
         return 1
