@@ -95,6 +95,39 @@ async def test_h6_codex_own_memories_off_after_install(
         assert f"- Workspace Memory Key: {key}" in sent
 
 
+async def test_h6_codex_profile_turning_memories_on_beats_the_user_install(
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
+) -> None:
+    """What stays on (H-6), measured: Codex 0.171 lays a profile file
+    (``$CODEX_HOME/NAME.config.toml``, chosen with ``--profile NAME``) over ``config.toml``, so
+    one saying ``[features] memories = true`` brings Codex's own memory back over the user
+    install's ``memories = false``; the install and ``status`` name that file
+    (``codex_profiles``, ``test_h6_own_memory.py``), and ``install codex --managed`` pins it
+    off (``test_e2e_codex_repository_switches_hooks_off.py``). When a Codex version stops
+    honouring it, this fails and the warning can go."""
+    codex_home = tmp_path / "home" / ".codex"
+    (codex_home / "memories").mkdir(parents=True)
+    summary = codex_home / "memories" / "memory_summary.md"
+    summary.write_text(CODEX_SENTINEL + "\n", encoding="utf-8")
+    (codex_home / "work.config.toml").write_text(CODEX_MEMORIES, encoding="utf-8")
+    workspace, key = workspace_with_key(tmp_path)
+
+    fake, status, _, err = await run_codex(
+        [],
+        shared_service,
+        shared_memory_root,
+        workspace,
+        tmp_path,
+        agent=new_agent,
+        exec_flags=["--profile", "work"],
+    )
+
+    assert status == 0, err[-3000:]
+    sent = json.dumps(fake.requests, ensure_ascii=False)
+    assert f"- Workspace Memory Key: {key}" in sent
+    assert CODEX_SENTINEL in sent and "MEMORY_SUMMARY BEGINS" in sent
+
+
 @pytest.mark.parametrize("temporary", [False, True])
 async def test_gemini_other_workspaces_stay_private(
     shared_service: RealService,

@@ -236,6 +236,49 @@ def test_h6_codex_install_names_no_empty_memories_folder(tmp_path: Path) -> None
     assert "stay on disk" not in said
 
 
+PROFILES = {
+    "work.config.toml": "model = 'gpt-5'\n[features]\nmemories = true\n",  # turns it on
+    "review.config.toml": "[features]\nmemories = false\n",
+    "quiet.config.toml": "model = 'gpt-5'\n",
+    "broken.config.toml": "[features\nmemories = true\n",  # Codex refuses it too
+    "notes.toml": "[features]\nmemories = true\n",  # no profile file
+}
+
+
+def test_h6_codex_install_and_status_name_a_profile_that_turns_its_memories_back_on(
+    tmp_path: Path,
+) -> None:
+    """Codex 0.171 lays ``$CODEX_HOME/NAME.config.toml`` over ``config.toml`` for ``--profile
+    NAME``: a profile file saying ``[features] memories = true`` brings Codex's own memory back
+    (``test_e2e_h6_one_memory.py``). The user install leaves the user's profile file as it
+    is and says so, naming the file and the fix; ``status`` says it as long as it holds."""
+    home = tmp_path / "home"
+    (home / ".codex").mkdir(parents=True)
+    for name, text in PROFILES.items():
+        (home / ".codex" / name).write_text(text, encoding="utf-8")
+
+    status, said = run(home, "install", "codex")
+
+    assert status == 0
+    profile = home / ".codex" / "work.config.toml"
+    stays_on = (
+        "WARNING: Codex CLI's own memories stay on in Sessions started with `--profile work`: "
+        f"{profile} says [features] memories = true"
+    )
+    assert stays_on in said and "harness-memory install codex --managed" in said
+    assert "review" not in said and "quiet" not in said and "broken" not in said
+    assert "notes.toml" not in said
+    assert profile.read_text(encoding="utf-8") == PROFILES["work.config.toml"]
+    out = io.StringIO()
+    main(["status", "--home", str(home)], environ={"HOME": str(home)}, stdout=out)
+    assert f"codex: {stays_on}" in out.getvalue()
+
+    profile.write_text("[features]\nmemories = false\n", encoding="utf-8")
+    out = io.StringIO()
+    main(["status", "--home", str(home)], environ={"HOME": str(home)}, stdout=out)
+    assert "stay on in Sessions started with" not in out.getvalue()
+
+
 @pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
 def test_h6_uninstall_removes_its_state_folder_and_says_what_it_leaves(
     tmp_path: Path, harness: str

@@ -28,6 +28,7 @@ from typing import Any
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
 
+from harness_memory.installers.codex_profiles import memory_profile_notes
 from harness_memory.installers.files import (
     FileChange,
     SettingsFileError,
@@ -157,6 +158,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         notes.append(switch_off(config, TERMINALS, record.previous, tomlkit.table))
         notes += gap_notes(HARNESS)
         notes += _memories_kept(home)
+        notes += memory_profile_notes(home)
     else:
         for switch in (MEMORIES, TERMINALS):
             if (said := switch_back(config, switch, record.previous)) is not None:

@@ -35,6 +35,7 @@ from tomlkit.exceptions import TOMLKitError
 
 from harness_memory.installers import claude_code, codex, gemini
 from harness_memory.installers import codex_managed as codex_managed_plan
+from harness_memory.installers.codex_profiles import memory_profile_notes
 from harness_memory.installers.executable import checkout_of, describe_executable
 from harness_memory.installers.files import SettingsFileError, read_json_object, read_text
 from harness_memory.installers.gemini_managed import unread_reason
@@ -100,6 +101,8 @@ def status(
             continue
         again = f"harness-memory install {harness}{managed_flag}"
         said, fine = _installed(label, again, path, document, commands)
+        if label == "codex":  # H-6: a profile file may turn Codex's own memories back on
+            said += [f"{label}: {note}" for note in memory_profile_notes(path.parent)]
         if managed_flag:
             account, fine_too = _account_lines(label, environ)
             place, read = _place_lines(label, harness, path, environ)
