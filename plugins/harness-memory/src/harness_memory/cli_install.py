@@ -101,8 +101,8 @@ def add_install_flags(parser: argparse.ArgumentParser, verb: str) -> None:
         parser.add_argument(
             "--keep-backups",
             action="store_true",
-            help="keep the backups installs made of the settings files (default: removed "
-            "once the files are put back; those holding a token are owner-only)",
+            help="keep the backups installs made of the settings files, those holding a "
+            "token too (default: removed once the files are put back)",
         )
         return
     parser.add_argument("--url", help="memory service root URL [HARNESS_MEMORY_URL]")
