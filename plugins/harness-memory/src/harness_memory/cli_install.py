@@ -491,6 +491,10 @@ def _status(args: argparse.Namespace, environ: Mapping[str, str], out: IO[str]) 
     if args.managed:
         given = [(h, managed_file(h, managed)) for h in ("codex", "gemini")]
         also += [(harness, path) for harness, path in given if path.exists()]
-    lines, healthy = status(home, environ, managed, also=also)
+    try:
+        here: Path | None = Path.cwd()
+    except OSError:  # a folder removed under it
+        here = None
+    lines, healthy = status(home, environ, managed, also=also, workspace=here)
     out.write("".join(f"{line}\n" for line in lines))
     return 0 if healthy else 1

@@ -39,6 +39,7 @@ from harness_memory.installers.codex_profiles import memory_profile_notes
 from harness_memory.installers.executable import checkout_of, describe_executable
 from harness_memory.installers.files import SettingsFileError, read_json_object, read_text
 from harness_memory.installers.gemini_managed import unread_reason
+from harness_memory.installers.gemini_workspace import switched_off_lines
 from harness_memory.installers.managed_record import managed_file, read_place
 from harness_memory.installers.secrets import TOKEN_ENV
 from harness_memory.installers.spec import flag_values, installed_roots, our_commands
@@ -61,13 +62,16 @@ def status(
     codex_managed: Path = codex_managed_plan.DEFAULT_DIR,
     *,
     also: Sequence[tuple[str, Path]] = (),
+    workspace: Path | None = None,
 ) -> tuple[list[str], bool]:
     """``(lines to print, every installed harness can run its hooks)``: the user settings of
     each harness, Claude Code's managed settings in ``managed``, Codex CLI's requirements in
     ``codex_managed``, Gemini CLI's system settings where it reads them (``environ`` may move
     them), and ``also``: ``(harness, managed settings file)`` pairs found elsewhere (the
-    installs :func:`~harness_memory.installers.managed_record.recorded`). Each thing to fix
-    names the install that fixes it."""
+    installs :func:`~harness_memory.installers.managed_record.recorded`); in ``workspace``
+    (the folder status runs in), whether its Gemini CLI settings switch the installed hooks
+    off (:mod:`~harness_memory.installers.gemini_workspace`). Each thing to fix names the
+    install that fixes it."""
     managed_files = [
         ("claude-code", managed_file("claude-code", managed)),
         ("codex", managed_file("codex", codex_managed)),
@@ -88,6 +92,7 @@ def status(
     copies: set[tuple[str, str, str, str]] = set()
     installed: list[str] = []
     given: dict[str, dict[str, str]] = {}  # the variables Claude Code's settings give a hook
+    geminis: list[tuple[str, dict[str, Any]]] = []  # the installed Gemini CLI settings
     for label, harness, path, managed_flag in targets:
         try:
             document = _read(path, harness)
@@ -111,7 +116,11 @@ def status(
         healthy = healthy and fine
         copies.update(_remote_copies(commands))
         installed += commands
+        geminis += [(label, document)] if harness == "gemini" else []
         given.update(dict.fromkeys(commands, _settings_env(document)))
+    if workspace is not None:  # what the Workspace status runs in switches off (Gemini CLI)
+        pinned = any(_pins_hooks_on(d) for label, d in geminis if label != "gemini")
+        lines += switched_off_lines(workspace, geminis, pinned_on=pinned)
     for state_dir, url, project, agent in sorted(copies):
         lines += _remote_lines(Path(state_dir), url, project, agent)
     from harness_memory.installers.service_check import service_lines
@@ -189,6 +198,12 @@ def _account_lines(label: str, environ: Mapping[str, str]) -> tuple[list[str], b
         )
         return lines, False
     return lines, True
+
+
+def _pins_hooks_on(document: dict[str, Any]) -> bool:
+    """Whether Gemini CLI system settings pin ``hooksConfig.enabled`` on."""
+    config = document.get("hooksConfig")
+    return isinstance(config, dict) and config.get("enabled") is True
 
 
 def _read(path: Path, harness: str) -> dict[str, Any]:
