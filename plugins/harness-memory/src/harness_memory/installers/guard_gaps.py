@@ -61,7 +61,8 @@ GUARD_GAPS: dict[str, tuple[str, ...]] = {
         "settings override the first: `harness-memory install gemini --managed` (as root) "
         "writes the hooks and `hooksConfig.enabled: true` there, the hooks named with a random "
         "part no repository can know, so its `hooksConfig.disabled` misses them. Without it, "
-        "trust only folders whose `.gemini/` you have read.",
+        "trust only folders whose `.gemini/` you have read; `harness-memory status` run in a "
+        "Workspace says when its settings switch these hooks off.",
     ),
 }
 """Harness name (as ``harness-memory install`` takes it) → the sentences saying what its
