@@ -43,6 +43,7 @@ from harness_memory.installers.gemini_workspace import switched_off_lines
 from harness_memory.installers.managed_record import managed_file, read_place
 from harness_memory.installers.secrets import TOKEN_ENV
 from harness_memory.installers.spec import flag_values, installed_roots, our_commands
+from harness_memory.installers.workspace_switches import claude_code_lines, codex_lines
 
 __all__ = ["status"]
 
@@ -69,8 +70,9 @@ def status(
     ``codex_managed``, Gemini CLI's system settings where it reads them (``environ`` may move
     them), and ``also``: ``(harness, managed settings file)`` pairs found elsewhere (the
     installs :func:`~harness_memory.installers.managed_record.recorded`); in ``workspace``
-    (the folder status runs in), whether its Gemini CLI settings switch the installed hooks
-    off (:mod:`~harness_memory.installers.gemini_workspace`). Each thing to fix names the
+    (the folder status runs in), whether its settings switch the installed hooks off or the
+    harness's own memory back on (:mod:`~harness_memory.installers.workspace_switches`,
+    :mod:`~harness_memory.installers.gemini_workspace`). Each thing to fix names the
     install that fixes it."""
     managed_files = [
         ("claude-code", managed_file("claude-code", managed)),
@@ -93,6 +95,7 @@ def status(
     installed: list[str] = []
     given: dict[str, dict[str, str]] = {}  # the variables Claude Code's settings give a hook
     geminis: list[tuple[str, dict[str, Any]]] = []  # the installed Gemini CLI settings
+    labels: set[str] = set()  # the installed ones
     for label, harness, path, managed_flag in targets:
         try:
             document = _read(path, harness)
@@ -117,10 +120,10 @@ def status(
         copies.update(_remote_copies(commands))
         installed += commands
         geminis += [(label, document)] if harness == "gemini" else []
+        labels.add(label)
         given.update(dict.fromkeys(commands, _settings_env(document)))
-    if workspace is not None:  # what the Workspace status runs in switches off (Gemini CLI)
-        pinned = any(_pins_hooks_on(d) for label, d in geminis if label != "gemini")
-        lines += switched_off_lines(workspace, geminis, pinned_on=pinned)
+    if workspace is not None:
+        lines += _workspace_lines(workspace, home, geminis, labels)
     for state_dir, url, project, agent in sorted(copies):
         lines += _remote_lines(Path(state_dir), url, project, agent)
     from harness_memory.installers.service_check import service_lines
@@ -198,6 +201,22 @@ def _account_lines(label: str, environ: Mapping[str, str]) -> tuple[list[str], b
         )
         return lines, False
     return lines, True
+
+
+def _workspace_lines(
+    workspace: Path, home: Path, geminis: list[tuple[str, dict[str, Any]]], labels: set[str]
+) -> list[str]:
+    """What the Workspace status runs in switches off of the installed hooks (or the
+    harness's own memory back on): for a user install the managed one does not hold over."""
+    lines: list[str] = []
+    if "claude-code" in labels and "claude-code (managed)" not in labels:
+        lines += claude_code_lines(workspace, home)
+    if "codex" in labels and "codex (managed)" not in labels:
+        lines += codex_lines(workspace, home)
+    if workspace == home:  # its .gemini/settings.json is the user's own, no Workspace's
+        return lines
+    pinned = any(_pins_hooks_on(d) for label, d in geminis if label != "gemini")
+    return lines + switched_off_lines(workspace, geminis, pinned_on=pinned)
 
 
 def _pins_hooks_on(document: dict[str, Any]) -> bool:
