@@ -114,9 +114,9 @@ def given_back(
 ) -> Earlier | None:
     """What an uninstall gives back of the settings file ``path`` (now ``old``, our keys
     taken out: ``document``; None: no file): the text the installs started from, byte for
-    byte, when that is
-    all the file holds (:func:`~harness_memory.installers.files.earlier_text`), else None
-    (the planner's own text: ours taken out, the rest as it is). A backup is a text an
+    byte, when that is all the file holds (:func:`~harness_memory.installers.files.
+    earlier_text`), else None (the planner's own text: ours taken out, the rest as it is).
+    A backup is a text an
     install wrote when the record says so, or, for a file the record keeps no text of (an
     install from before it did), when it holds our hooks. A file that may hold comments
     (``comments``) and holds one now is not given back unless it is just what an install
