@@ -6,6 +6,7 @@ since the install, and never one holding the bearer token."""
 
 from __future__ import annotations
 
+import stat
 from pathlib import Path
 
 import pytest
@@ -127,3 +128,25 @@ def test_h3_uninstall_dry_run_names_the_backups_it_would_remove(
     assert backups_of(settings) == made
     for backup in made:
         assert f"would remove {backup}: a backup an install made" in said
+
+
+def test_h7_uninstall_keep_backups_keeps_a_backup_holding_a_token_owner_only(
+    tmp_path: Path,
+) -> None:
+    """An install that moves a token an older install kept in Claude Code's settings ``env``
+    into the token file backs up the text that held it, owner-only (H-7); an uninstall told
+    to keep the backups keeps that one, still owner-only (without it, it goes:
+    ``test_h3_uninstall_puts_back.py``)."""
+    home = tmp_path / "home"
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text('{"env": {"HARNESS_MEMORY_TOKEN": "older-token"}}\n', encoding="utf-8")
+    settings.chmod(0o644)
+    install("claude-code", home)
+    [held] = [b for b in backups_of(settings) if "older-token" in b.read_text("utf-8")]
+    assert stat.S_IMODE(held.stat().st_mode) == 0o600
+
+    run("uninstall", "claude-code", "--keep-backups", home=home)
+
+    assert held.exists() and stat.S_IMODE(held.stat().st_mode) == 0o600
+    assert "older-token" not in settings.read_text(encoding="utf-8")
