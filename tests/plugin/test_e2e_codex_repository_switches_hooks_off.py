@@ -251,7 +251,8 @@ async def test_codex_managed_install_holds_over_a_trusted_project(
     ``unified_exec_tty = true`` and
     ``memories = true`` still gets its memory and the write guard, and Codex's own memory stays
     out, in a Session started with ``--profile work`` whose profile file says ``memories =
-    true`` too (H-6: the user install cannot hold over that one, ``test_e2e_h6_one_memory.py``).
+    true`` too (H-6: the user install sets that off only in the profile files it finds,
+    ``test_e2e_h6_one_memory.py``).
     The Session's records and token are the account's (``/etc/passwd``'s home), and the
     memory root is writable through Codex's system ``config.toml``."""
     workspace, key = workspace_with_key(tmp_path)

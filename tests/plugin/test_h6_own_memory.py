@@ -245,38 +245,69 @@ PROFILES = {
 }
 
 
-def test_h6_codex_install_and_status_name_a_profile_that_turns_its_memories_back_on(
+def status_of(home: Path) -> str:
+    out = io.StringIO()
+    main(["status", "--home", str(home)], environ={"HOME": str(home)}, stdout=out)
+    return out.getvalue()
+
+
+def test_h6_codex_install_turns_its_memories_off_in_a_profile_too_and_uninstall_puts_it_back(
     tmp_path: Path,
 ) -> None:
     """Codex 0.171 lays ``$CODEX_HOME/NAME.config.toml`` over ``config.toml`` for ``--profile
-    NAME``: a profile file saying ``[features] memories = true`` brings Codex's own memory back
-    (``test_e2e_h6_one_memory.py``). The user install leaves the user's profile file as it
-    is and says so, naming the file and the fix; ``status`` says it as long as it holds."""
+    NAME``: a profile file saying ``[features] memories = true`` would bring Codex's own memory
+    back (``test_e2e_h6_one_memory.py``). The install sets it off there too, keeping the file's
+    comments, and says so; other profile files (and other files) stay as they are; uninstall
+    gives each file back byte for byte and leaves no backup of it."""
     home = tmp_path / "home"
     (home / ".codex").mkdir(parents=True)
-    for name, text in PROFILES.items():
+    work = "# my work profile\nmodel = 'gpt-5'\n[features]\nmemories = true  # I like it\n"
+    profiles = {**PROFILES, "work.config.toml": work}
+    for name, text in profiles.items():
         (home / ".codex" / name).write_text(text, encoding="utf-8")
+    profile = home / ".codex" / "work.config.toml"
 
     status, said = run(home, "install", "codex")
 
     assert status == 0
-    profile = home / ".codex" / "work.config.toml"
-    stays_on = (
-        "WARNING: Codex CLI's own memories stay on in Sessions started with `--profile work`: "
-        f"{profile} says [features] memories = true"
-    )
-    assert stays_on in said and "harness-memory install codex --managed" in said
-    assert "review" not in said and "quiet" not in said and "broken" not in said
-    assert "notes.toml" not in said
-    assert profile.read_text(encoding="utf-8") == PROFILES["work.config.toml"]
-    out = io.StringIO()
-    main(["status", "--home", str(home)], environ={"HOME": str(home)}, stdout=out)
-    assert f"codex: {stays_on}" in out.getvalue()
+    assert tomlkit.parse(profile.read_text(encoding="utf-8")).unwrap()["features"] == {
+        "memories": False
+    }
+    assert "# my work profile" in profile.read_text(encoding="utf-8")
+    assert (
+        f"Codex CLI's own memories in the profile file {profile}: turned off "
+        "(features.memories = false; features.memories was true)"
+    ) in said
+    for name, text in profiles.items():
+        if name != "work.config.toml":
+            assert (home / ".codex" / name).read_text(encoding="utf-8") == text
+    assert "stay on in Sessions started with" not in status_of(home)
 
+    status, said = run(home, "uninstall", "codex")
+
+    assert status == 0
+    assert profile.read_text(encoding="utf-8") == work
+    assert f"in the profile file {profile}: features.memories = true again" in said
+    assert not list((home / ".codex").glob("work.config.toml.harness-memory-backup-*"))
+
+
+def test_h6_status_names_a_codex_profile_that_turns_its_memories_on_after_the_install(
+    tmp_path: Path,
+) -> None:
+    home = tmp_path / "home"
+    assert run(home, "install", "codex")[0] == 0
+    profile = home / ".codex" / "work.config.toml"
+    profile.write_text(PROFILES["work.config.toml"], encoding="utf-8")
+
+    said = status_of(home)
+
+    assert (
+        "codex: WARNING: Codex CLI's own memories stay on in Sessions started with `--profile "
+        f"work`: {profile} says [features] memories = true"
+    ) in said
+    assert "Run `harness-memory install codex` again to set it off there" in said
     profile.write_text("[features]\nmemories = false\n", encoding="utf-8")
-    out = io.StringIO()
-    main(["status", "--home", str(home)], environ={"HOME": str(home)}, stdout=out)
-    assert "stay on in Sessions started with" not in out.getvalue()
+    assert "stay on in Sessions started with" not in status_of(home)
 
 
 @pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])

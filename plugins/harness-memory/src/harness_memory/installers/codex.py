@@ -28,7 +28,7 @@ from typing import Any
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
 
-from harness_memory.installers.codex_profiles import memory_profile_notes
+from harness_memory.installers.codex_profiles import profile_plan
 from harness_memory.installers.files import (
     FileChange,
     SettingsFileError,
@@ -153,18 +153,22 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     if added is not None:
         writable_root(config, added, install=True)
     notes: list[str] = []
+    # H-6: a profile file's memories = true too
+    profiles, profile_notes = profile_plan(home, MEMORIES, record.previous, install=install)
     if install:
         notes.append(switch_off(config, MEMORIES, record.previous, tomlkit.table))
+        notes += profile_notes
         notes.append(switch_off(config, TERMINALS, record.previous, tomlkit.table))
         notes += gap_notes(HARNESS)
         notes += _memories_kept(home)
-        notes += memory_profile_notes(home)
     else:
         for switch in (MEMORIES, TERMINALS):
             if (said := switch_back(config, switch, record.previous)) is not None:
                 notes.append(said)
+        notes += profile_notes
         _tidy(config)
     changes, removals = token_plan(home, options.token) if install else ([], [])
+    changes += profiles
     if install or old_hooks is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
         text = dump_json(merged, old_hooks)
