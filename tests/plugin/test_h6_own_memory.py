@@ -291,6 +291,33 @@ def test_h6_codex_install_turns_its_memories_off_in_a_profile_too_and_uninstall_
     assert not list((home / ".codex").glob("work.config.toml.harness-memory-backup-*"))
 
 
+def test_p3_codex_install_turns_terminals_off_in_a_profile_too_and_uninstall_puts_them_back(
+    tmp_path: Path,
+) -> None:
+    """A profile file's ``unified_exec_tty = true`` would give the model terminals whose input
+    no hook sees (``guard_gaps``): the install sets it off there too, and says so; ``status``
+    names a profile that turns it on after the install; uninstall puts back what it found."""
+    home = tmp_path / "home"
+    (home / ".codex").mkdir(parents=True)
+    tty = "[features]\nunified_exec_tty = true\nmemories = true\n"
+    profile = home / ".codex" / "tty.config.toml"
+    profile.write_text(tty, encoding="utf-8")
+
+    status, said = run(home, "install", "codex")
+
+    assert status == 0
+    features = tomlkit.parse(profile.read_text(encoding="utf-8")).unwrap()["features"]
+    assert features == {"unified_exec_tty": False, "memories": False}
+    assert f"interactive terminals (exec_command with tty) in the profile file {profile}" in said
+    (home / ".codex" / "later.config.toml").write_text(tty, encoding="utf-8")
+    shown = status_of(home)
+    assert "terminals, whose input the write guard never sees, are on in Sessions started " in shown
+    assert "`--profile later`" in shown and "`--profile tty`" not in shown
+
+    assert run(home, "uninstall", "codex")[0] == 0
+    assert profile.read_text(encoding="utf-8") == tty
+
+
 def test_h6_status_names_a_codex_profile_that_turns_its_memories_on_after_the_install(
     tmp_path: Path,
 ) -> None:

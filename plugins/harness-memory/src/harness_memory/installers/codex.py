@@ -153,16 +153,17 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     if added is not None:
         writable_root(config, added, install=True)
     notes: list[str] = []
-    # H-6: a profile file's memories = true too
-    profiles, profile_notes = profile_plan(home, MEMORIES, record.previous, install=install)
+    # H-6, P-3: a profile file's memories or unified_exec_tty = true too
+    switches = (MEMORIES, TERMINALS)
+    profiles, profile_notes = profile_plan(home, switches, record.previous, install=install)
     if install:
         notes.append(switch_off(config, MEMORIES, record.previous, tomlkit.table))
-        notes += profile_notes
         notes.append(switch_off(config, TERMINALS, record.previous, tomlkit.table))
+        notes += profile_notes
         notes += gap_notes(HARNESS)
         notes += _memories_kept(home)
     else:
-        for switch in (MEMORIES, TERMINALS):
+        for switch in switches:
             if (said := switch_back(config, switch, record.previous)) is not None:
                 notes.append(said)
         notes += profile_notes
