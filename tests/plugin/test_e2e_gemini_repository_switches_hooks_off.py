@@ -116,11 +116,13 @@ async def managed_gemini_session(
     user: dict[str, Any] | None = None,
     relaunch: bool = False,
     after_install: Callable[[Path], None] | None = None,
+    refused: bool = False,
 ) -> tuple[Path, str, str]:
     """One Session under ``install gemini --managed`` (laid over ``/etc``) in ``workspace``,
     the ``user`` keys in the user's settings, writing into another Workspace's scope: ``(that
     file, first user text, stderr)``; ``after_install`` is given the system settings' folder
-    once written. The account's token is in its home (``/etc/passwd``'s)."""
+    once written; ``refused``: Gemini CLI is to refuse the Session (no first user text). The
+    account's token is in its home (``/etc/passwd``'s)."""
     home = tmp_path / "home"
     gemini_home(home)
     path = home / ".gemini" / "settings.json"
@@ -150,6 +152,9 @@ async def managed_gemini_session(
         etc_overlay=overlay,
         relaunch=relaunch,
     )
+    if refused:
+        assert status != 0 and not fake.session_turns(), err[-3000:]
+        return planted, "", err
     assert status == 0, err[-3000:]
     return planted, first_user_text(fake.session_turns()[0]), err
 
@@ -225,3 +230,24 @@ async def test_gemini_managed_hooks_a_workspace_names_by_their_names_are_switche
 
     assert f"- Workspace Memory Key: {key}" not in first
     assert planted.exists()
+
+
+async def test_gemini_a_workspaces_env_distrusting_it_stops_the_session_not_the_hooks(
+    real_service: RealService, memory_root: Path, tmp_path: Path
+) -> None:
+    """Gemini CLI runs configured hooks, the system settings' included, only in a folder it
+    trusts (0.61: ``HookRegistry.processHooksFromConfig``). A trusted Workspace's
+    ``.gemini/.env`` saying ``GEMINI_RESTRICTED_MODE=true`` (which makes every folder
+    untrusted) does not make it run without them: headless Gemini CLI refuses to start,
+    saying why, and nothing is written."""
+    workspace, _ = workspace_with_key(tmp_path)
+    (workspace / ".gemini").mkdir()
+    distrust = "GEMINI_RESTRICTED_MODE=true\n"
+    (workspace / ".gemini" / ".env").write_text(distrust, encoding="utf-8")
+
+    planted, _, err = await managed_gemini_session(
+        real_service, memory_root, tmp_path, workspace, refused=True
+    )
+
+    assert "not running in a trusted directory" in err
+    assert not planted.exists()
