@@ -250,7 +250,10 @@ async def test_codex_managed_install_holds_over_a_trusted_project(
     whose ``.codex/config.toml`` says ``hooks = false`` (or ``codex_hooks = false``),
     ``unified_exec_tty = true`` and
     ``memories = true`` still gets its memory and the write guard, and Codex's own memory stays
-    out. The Session's records and token are the account's (``/etc/passwd``'s home), and the
+    out, in a Session started with ``--profile work`` whose profile file says ``memories =
+    true`` too (H-6: the user install sets that off only in the profile files it finds,
+    ``test_e2e_h6_one_memory.py``).
+    The Session's records and token are the account's (``/etc/passwd``'s home), and the
     memory root is writable through Codex's system ``config.toml``."""
     workspace, key = workspace_with_key(tmp_path)
     (workspace / ".codex").mkdir()
@@ -260,6 +263,8 @@ async def test_codex_managed_install_holds_over_a_trusted_project(
     memories = home / ".codex" / "memories"
     memories.mkdir(parents=True)
     (memories / "memory_summary.md").write_text("CODEX-OWN-MEMORY-SUMMARY\n", encoding="utf-8")
+    profile = "[features]\nmemories = true\n"
+    (home / ".codex" / "work.config.toml").write_text(profile, encoding="utf-8")
     overlay = tmp_path / "etc"
     (overlay / "upper" / "codex").mkdir(parents=True)
     (overlay / "work").mkdir()
@@ -287,6 +292,7 @@ async def test_codex_managed_install_holds_over_a_trusted_project(
         hooks=False,
         etc_overlay=overlay,
         agent=new_agent,
+        exec_flags=["--profile", "work"],
     )
 
     assert status == 0, err[-3000:]
