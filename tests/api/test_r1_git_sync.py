@@ -817,3 +817,24 @@ async def test_r1_a_tree_entry_that_leaves_the_scope_is_refused_by_git_itself(
     assert sorted(path.name for path in agent.user.iterdir()) == ["MEMORY.md"]
     assert not (agent.root / "evil.md").exists()
     assert not (agent.root.parent / "evil.md").exists()
+
+
+async def test_r1_a_push_larger_than_gits_post_buffer_is_taken(
+    agent: AgentHome, laptop: GitMachine
+) -> None:
+    """git sends a push body larger than ``http.postBuffer`` (1 MiB by default) chunked, after
+    a probe: a body of one flush packet, ``0000``, which must be answered 200 (remote-curl's
+    ``probe_rpc``). The service answered the probe 400 ("names no ref to update"), so every
+    push of more than 1 MiB, such as a first sync of a large scope, failed with git's bare
+    "RPC failed; HTTP 400". A small buffer here makes a small push take that way."""
+    scope_holds(agent.user, {"MEMORY.md": "- user\n"})
+    await laptop.fetch()
+    notes = {
+        f"note-{number}.md": f"note {number}: {os.urandom(512).hex()}\n" for number in range(8)
+    }
+    for name, text in notes.items():
+        laptop.write(name, text)
+    laptop.config.append("http.postBuffer=1024")
+    await laptop.push()
+    for name, text in notes.items():
+        assert (agent.user / name).read_text(encoding="utf-8") == text
