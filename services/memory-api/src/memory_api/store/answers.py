@@ -517,11 +517,12 @@ class ScopeAnswers:
             facts=index.facts() if index is not None else None,
         )
 
-    def index_view(self, root: Path, scope: Path, key: str) -> IndexView:
+    def index_view(self, root: Path, scope: Path, key: str, *, reveal: bool = False) -> IndexView:
         """The raw index, each line kept or dropped by the injection, and the scope's lint.
 
         A Workspace index is capped as a Session in that Workspace would get it: beside the
         user index, sharing the character budget (I-4); the user index as if injected alone.
+        Likely credentials are masked in the text and its lines (I-8) unless ``reveal`` (W-6).
         """
         index = self.files.read(root, scope)
         text = index.readable_text if index is not None else None
@@ -535,16 +536,17 @@ class ScopeAnswers:
             user_prepared = self.files.prepared(root, user_scope)
             capped = cap_indexes(user_prepared, prepared, workspace_key=key)[1]
         kept = set(capped.kept)
+        shown = index_lines(text or "")
         lines = [
             IndexLine(number=number, text=line, kept=number in kept)
-            for number, line in enumerate(index_lines(text or ""), start=1)
+            for number, line in enumerate(shown if reveal else mask_secret_lines(shown), start=1)
         ]
         listing = self._scan(root, scope)
         read = self._load(listing.topics)
         return IndexView(
             scope=key,
             exists=index is not None,
-            raw=text or "",
+            raw=_masked(text, reveal) or "",
             lines=lines,
             manifest=capped.manifest,
             findings=self._lint(key, scope, listing, index, read, user_index),
