@@ -13,6 +13,7 @@ import asyncio
 import gzip
 import io
 import json
+import os
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -745,3 +746,95 @@ async def test_r2_a_made_up_base_cannot_delete_the_services_files(
     (laptop.folder / "keep.md").unlink()
     await laptop.push()
     assert (agent.user / "keep.md").read_text(encoding="utf-8") == "the service's\n"
+
+
+async def test_r1_a_pushed_name_no_route_can_hold_is_named_escaped_and_the_push_answered(
+    client: Client, agent: AgentHome, laptop: GitMachine
+) -> None:
+    """A machine's tree may hold names no scope file can have (K-7): bytes that are not UTF-8,
+    a line break, a terminal's escape. They are left out and named as a listing names them
+    (T-5b: ``\\xff``, ``\\n``, ``\\x1b``), on one line of git's report, in the version and in
+    the machines' list. The name that is not UTF-8 made the push a 500 after it was taken (the
+    machines' file could not be written), so the machine's git said only "RPC failed"; the one
+    with a line break split the report's line in two."""
+    scope_holds(agent.user, {"MEMORY.md": "- user\n"})
+    await laptop.fetch()
+    laptop.write("ok.md", "ok\n")
+    for name in (b"caf\xe9.md", b"two\nlines.md", b"red\x1b[31m.md"):
+        (laptop.folder / os.fsdecode(name)).write_bytes(b"x\n")
+    await asyncio.to_thread(laptop.run, "add", "-A")
+    await asyncio.to_thread(laptop.run, "commit", "-q", "-m", "odd names")
+    pushed = await asyncio.to_thread(laptop.run, "push", "origin", f"+HEAD:{laptop.ref}")
+    why = "was not taken: it is no memory file (MEMORY.md, .workspace or a topic file name, K-7)"
+    said = [f"{name} {why}" for name in ("caf\\xe9.md", "red\\x1b[31m.md", "two\\nlines.md")]
+    assert [
+        line.removeprefix("remote: Merged: ").rstrip()
+        for line in pushed.stderr.splitlines()
+        if line.startswith("remote: ")
+    ] == said
+    assert sorted(path.name for path in agent.user.iterdir()) == ["MEMORY.md", "ok.md"]
+    assert (await versions(client))[0]["outcomes"] == said
+    machines = await ok_json(await client.get(f"{memory_url()}/machines"))
+    user = next(item for item in machines["scopes"] if item["scope"] == "user")
+    assert user["machines"][0]["outcomes"] == said
+
+
+def tree_by_hand(folder: Path, names: list[bytes]) -> str:
+    """A tree object written without git's checks (``hash-object --literally``) into the
+    repository at ``folder``: each of ``names`` a file holding ``ok``; its id."""
+
+    def written(kind: str, data: bytes) -> str:
+        done = subprocess.run(
+            ["git", "hash-object", "-t", kind, "-w", "--stdin", "--literally"],
+            cwd=folder,
+            input=data,
+            capture_output=True,
+            check=True,
+        )
+        return done.stdout.decode().strip()
+
+    blob = bytes.fromhex(written("blob", b"ok\n"))
+    return written("tree", b"".join(b"100644 " + name + b"\x00" + blob for name in sorted(names)))
+
+
+@pytest.mark.parametrize("name", [b"..", b".git", b".GIT", b"../../evil.md", b"sub/evil.md"])
+async def test_r1_a_tree_entry_that_leaves_the_scope_is_refused_by_git_itself(
+    agent: AgentHome, laptop: GitMachine, tmp_path: Path, name: bytes
+) -> None:
+    """A tree no ``git commit`` makes, written by hand: an entry ``..``, ``.git`` or a path.
+    git's own object check (``receive.fsckObjects``) refuses the push (``[remote rejected]``),
+    and nothing is written into the scope or beside it."""
+    scope_holds(agent.user, {"MEMORY.md": "- user\n"})
+    await laptop.fetch()
+    tree = await asyncio.to_thread(tree_by_hand, laptop.folder, [b"ok.md", name])
+    commit = laptop.run("commit-tree", tree, "-p", "HEAD", "-m", "by hand").stdout.strip()
+    refused = await asyncio.to_thread(
+        laptop.run, "push", "origin", f"+{commit}:{laptop.ref}", check=False
+    )
+    assert refused.returncode != 0
+    assert "[remote rejected]" in refused.stderr
+    assert "(unpacker error)" in refused.stderr
+    assert sorted(path.name for path in agent.user.iterdir()) == ["MEMORY.md"]
+    assert not (agent.root / "evil.md").exists()
+    assert not (agent.root.parent / "evil.md").exists()
+
+
+async def test_r1_a_push_larger_than_gits_post_buffer_is_taken(
+    agent: AgentHome, laptop: GitMachine
+) -> None:
+    """git sends a push body larger than ``http.postBuffer`` (1 MiB by default) chunked, after
+    a probe: a body of one flush packet, ``0000``, which must be answered 200 (remote-curl's
+    ``probe_rpc``). The service answered the probe 400 ("names no ref to update"), so every
+    push of more than 1 MiB, such as a first sync of a large scope, failed with git's bare
+    "RPC failed; HTTP 400". A small buffer here makes a small push take that way."""
+    scope_holds(agent.user, {"MEMORY.md": "- user\n"})
+    await laptop.fetch()
+    notes = {
+        f"note-{number}.md": f"note {number}: {os.urandom(512).hex()}\n" for number in range(8)
+    }
+    for name, text in notes.items():
+        laptop.write(name, text)
+    laptop.config.append("http.postBuffer=1024")
+    await laptop.push()
+    for name, text in notes.items():
+        assert (agent.user / name).read_text(encoding="utf-8") == text
