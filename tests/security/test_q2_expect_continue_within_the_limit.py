@@ -4,7 +4,9 @@ A client that announces its body and waits for ``100 Continue`` must not be invi
 body the service will refuse: a ``Content-Length`` over the route's limit is answered 413 at
 once, without ``100 Continue``, and the connection is closed (the body is never read). Within
 the limit the client gets ``100 Continue`` and then the route's answer. Spoken over a raw
-socket, since an HTTP client library hides the interim answer.
+socket, since an HTTP client library hides the interim answer. An answer is read by its own
+framing (head, then ``Content-Length`` bytes), never by waiting for the connection to close:
+aiohttp keeps reading an unread body for 10 s before it closes (lingering close, RFC 9112 9.6).
 """
 
 from __future__ import annotations
@@ -48,31 +50,58 @@ def request_head(path: str, length: int, content_type: str = "application/json")
     return ("\r\n".join(lines) + "\r\n\r\n").encode()
 
 
+async def answer_of(reader: asyncio.StreamReader) -> bytes:
+    """One whole answer from ``reader``: its head and the body its ``Content-Length`` gives."""
+    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), ANSWER_WAIT_S)
+    _, headers = status_and_headers(head)
+    length = int(headers["content-length"])
+    return head + await asyncio.wait_for(reader.readexactly(length), ANSWER_WAIT_S)
+
+
 async def head_only(server: TestServer, head: bytes) -> bytes:
-    """Send ``head`` and no body; return everything the service sends until it closes."""
+    """Send ``head`` and no body; return the whole answer the service sends to it."""
     reader, writer = await asyncio.open_connection(server.host, server.port)
     try:
         writer.write(head)
         await writer.drain()
-        return await asyncio.wait_for(reader.read(), ANSWER_WAIT_S)
+        return await answer_of(reader)
     finally:
         writer.close()
         await writer.wait_closed()
 
 
+def status_and_headers(head: bytes) -> tuple[str, dict[str, str]]:
+    """The status line and headers (lower-cased names) of an answer's head."""
+    status, *lines = head.rstrip(b"\r\n").decode("latin-1").split("\r\n")
+    return status, {
+        name.lower(): value for name, _, value in (line.partition(": ") for line in lines)
+    }
+
+
 def problem_of(answer: bytes) -> tuple[str, dict[str, str], dict[str, object]]:
     """The status line, headers (lower-cased names) and JSON body of a whole answer."""
     head, _, body = answer.partition(b"\r\n\r\n")
-    status, *lines = head.decode("latin-1").split("\r\n")
-    headers = {name.lower(): value for name, _, value in (line.partition(": ") for line in lines)}
-    return status, headers, json.loads(body)
+    return *status_and_headers(head), json.loads(body)
 
 
 async def test_q2_a_body_announced_over_the_limit_is_413_at_once_without_100_continue(
     server: TestServer,
 ) -> None:
-    answer = await head_only(server, request_head(AGENTS, LIMIT + 1))
+    """A client that stops waiting and sends the body anyway (curl does after a second) gets
+    no other answer: the connection closes once the body is in."""
+    reader, writer = await asyncio.open_connection(server.host, server.port)
+    try:
+        writer.write(request_head(AGENTS, LIMIT + 1))
+        await writer.drain()
+        answer = await answer_of(reader)
+        writer.write(b"x" * (LIMIT + 1))
+        await writer.drain()
+        after = await asyncio.wait_for(reader.read(), ANSWER_WAIT_S)
+    finally:
+        writer.close()
+        await writer.wait_closed()
 
+    assert after == b""  # the end of the connection, no answer to the body
     assert b"100 Continue" not in answer
     status, headers, problem = problem_of(answer)
     assert status == "HTTP/1.1 413 Request Entity Too Large"
