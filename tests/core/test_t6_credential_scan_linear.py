@@ -271,8 +271,9 @@ def test_t5_a_long_line_repeating_a_glued_name_is_judged_in_linear_work(
     1 MiB line (memory files are read up to 1 MiB), 7e8 for 64 KiB. Now the characters judged
     and the bare-value matches stay within a few times the line's length at 32 and 64 KiB
     (2.6e5 at 64 KiB, thousands of times below the former work) and double as the line does,
-    where the former work quadrupled; no rule of the scan looks further than 300 characters,
-    so what holds at 64 KiB holds at 1 MiB. The findings are those of a short line."""
+    where the former work quadrupled; the scan's caps are 300 characters at most and no rule
+    changes with a longer line, so what holds at 64 KiB holds at 1 MiB. The findings are
+    those of a short line."""
     judged = []
     for size in (32 * 1024, 64 * 1024):
         line = unit * (size // len(unit))
