@@ -178,8 +178,11 @@ async def test_codex_a_trusted_project_turns_terminals_back_on_unless_an_adminis
     overlay = requirements_overlay(tmp_path, pin) if pinned else None
     other = other_scope(shared_memory_root, tmp_path)
     typed = f"echo typed > {other}/typed.md\nexit\n"
+    # bash in a terminal never ends by itself: Codex answers its exec_command after
+    # yield_time_ms (10 s unless given) with the session id the next turn types into
+    started = {"cmd": "bash", "tty": True, "yield_time_ms": 500}
     turns: list[Turn] = [
-        [function_call("tty", "exec_command", {"cmd": "bash", "tty": True})],
+        [function_call("tty", "exec_command", started)],
         type_into_the_terminal(typed),
     ]
     _fake, status, _out, err = await run_codex(
