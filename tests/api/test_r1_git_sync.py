@@ -351,6 +351,37 @@ async def test_r2_twins_sent_in_one_push_are_kept_apart(
     }
 
 
+async def test_r2_twins_an_agent_wrote_on_the_service_are_kept_apart_before_a_fetch(
+    client: Client, agent: AgentHome, laptop: GitMachine
+) -> None:
+    """An agent on the service's machine may write ``ok.md`` beside ``OK.md``: a machine on
+    macOS or Windows fetching both would keep one, and send it back as the other's edit."""
+    index = "- [OK](OK.md) upper\n- [ok](ok.md) lower\n- [Memory](Memory.md) a topic\n"
+    files = {"MEMORY.md": index, "OK.md": "upper\n", "ok.md": "lower\n", "Memory.md": "topic\n"}
+    scope_holds(agent.user, files)
+    await laptop.fetch()
+    expected = {
+        "MEMORY.md": "- [OK](OK.md) upper\n- [ok](ok-twin.md) lower\n"
+        "- [Memory](Memory-twin.md) a topic\n",
+        "OK.md": "upper\n",
+        "ok-twin.md": "lower\n",
+        "Memory-twin.md": "topic\n",
+    }
+    for folder in (agent.user, laptop.folder):
+        held = {path.name: path.read_text(encoding="utf-8") for path in folder.glob("*.md")}
+        assert held == expected, folder
+    [parted, found] = (await versions(client))[:2]
+    assert parted["outcomes"] == [
+        "Memory.md differs from MEMORY.md only in letter case or Unicode normalisation, one "
+        "file on macOS and Windows: it is kept as Memory-twin.md",
+        "ok.md differs from OK.md only in letter case or Unicode normalisation, one file on "
+        "macOS and Windows: it is kept as ok-twin.md",
+    ]
+    assert found["outcomes"] == []  # the files as the agent wrote them are a version first
+    await laptop.fetch()
+    assert (await versions(client))[0]["version"] == parted["version"]  # apart: nothing to do
+
+
 async def test_r2_a_delete_and_an_edit_keep_the_edited_file(
     client: Client, agent: AgentHome, laptop: GitMachine, desktop: GitMachine
 ) -> None:

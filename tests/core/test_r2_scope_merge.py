@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from memory_core.scope_merge import MergeOutcome, ScopeMerge, blob_id, kept_name, merge_scopes
+from memory_core.scope_merge import (
+    MergeOutcome,
+    ScopeMerge,
+    blob_id,
+    kept_name,
+    merge_scopes,
+    part_twins,
+)
 
 Copy = dict[str, bytes]
 
@@ -190,3 +197,28 @@ def test_r2_kept_names_are_never_twins_of_a_taken_name() -> None:
     files, merged = _merge(base, first, second)
     assert files["deploy-laptop-2.md"] == b"v2\n"
     assert [outcome.kind for outcome in merged.outcomes] == ["kept-both"]
+
+
+def test_r2_twins_one_copy_holds_are_parted_the_first_by_name_keeping_its_own() -> None:
+    nfc, nfd = "caf\u00e9.md", "cafe\u0301.md"
+    index = f"- [ok](ok.md) lower\n- [C]({nfc}) composed\n- [D]({nfd}) decomposed\n"
+    files = {INDEX: index.encode(), "OK.md": b"O\n", "ok.md": b"o\n", nfc: b"c\n", nfd: b"d\n"}
+    texts = {blob_id(data): data for data in files.values()}
+    parted = part_twins(
+        {name: blob_id(data) for name, data in files.items()}, texts.__getitem__, label="twin"
+    )
+    texts.update(parted.new)
+    held = {name: texts[blob] for name, blob in parted.files.items()}
+    renamed = "caf\u00e9-twin.md"
+    relinked = f"- [ok](ok-twin.md) lower\n- [C]({renamed}) composed\n- [D]({nfd}) decomposed\n"
+    assert held == {
+        INDEX: relinked.encode(),
+        "OK.md": b"O\n",
+        "ok-twin.md": b"o\n",
+        nfd: b"d\n",
+        renamed: b"c\n",
+    }
+    assert [(outcome.file, outcome.twin) for outcome in parted.outcomes] == [
+        (nfc, nfd),
+        ("ok.md", "OK.md"),
+    ]

@@ -74,6 +74,7 @@ __all__ = [
     "index_lines_for",
     "kept_name",
     "merge_scopes",
+    "part_twins",
 ]
 
 OutcomeKind = Literal["kept-both", "kept-edited", "marker-kept", "twin-renamed"]
@@ -234,6 +235,17 @@ def merge_scopes(
             relinks.append(_Relink(second, name, new))
     _merge_index(merge, base, first, second, content, relinks)
     _part_twins(merge, first, content, label, taken)
+    return merge
+
+
+def part_twins(files: Blobs, content: Content, *, label: str) -> ScopeMerge:
+    """``files`` (one copy of a scope) with no two names a case-insensitive or normalising file
+    system folds into one: of each group of twins the name that sorts first keeps its name
+    (``MEMORY.md`` before ``Memory.md``), each other is kept under a new name (``<stem>-<label>
+    .md``, reported as ``twin-renamed``) and the index lines linking it follow it. For a scope
+    that got twins where no merge made it (an agent on the service's machine wrote both)."""
+    merge = ScopeMerge(files=dict(files))
+    _part_twins(merge, {}, content, label, set(files))
     return merge
 
 
