@@ -382,6 +382,24 @@ async def test_r2_twins_an_agent_wrote_on_the_service_are_kept_apart_before_a_fe
     assert (await versions(client))[0]["version"] == parted["version"]  # apart: nothing to do
 
 
+async def test_r2_twins_a_read_only_scope_holds_are_fetched_as_they_are(
+    agent: AgentHome,
+    laptop: GitMachine,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A folder that cannot be written keeps its twins; the fetch goes on (never a 500)."""
+
+    def read_only(*_: object, **__: object) -> None:
+        raise OSError(30, "Read-only file system")
+
+    monkeypatch.setattr("memory_api.store.sync.twins.apply_scope", read_only)
+    scope_holds(agent.user, {"OK.md": "upper\n", "ok.md": "lower\n"})
+    await laptop.fetch()
+    assert laptop.read("OK.md") == "upper\n" and laptop.read("ok.md") == "lower\n"
+    assert "could not be kept apart: [Errno 30] Read-only file system" in caplog.text
+
+
 async def test_r2_a_delete_and_an_edit_keep_the_edited_file(
     client: Client, agent: AgentHome, laptop: GitMachine, desktop: GitMachine
 ) -> None:

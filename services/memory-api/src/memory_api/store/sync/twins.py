@@ -15,6 +15,7 @@ Blocking: run it in a worker thread holding the scope's lock.
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from memory_core.scope_merge import fold_name, part_twins
@@ -24,6 +25,8 @@ from memory_api.store.history.recorder import Attribution, ScopeHistories
 from memory_api.store.history.repo import read_blob, read_head
 
 __all__ = ["TWIN_LABEL", "keep_twins_apart"]
+
+logger = logging.getLogger(__name__)
 
 TWIN_LABEL = "twin"
 """What the new name of a twin the scope held says: ``ok-twin.md``."""
@@ -35,8 +38,9 @@ def keep_twins_apart(
     """Keep the twins the real ``scope`` folder holds apart (see the module), just after it
     was recorded; ``subject`` names what is about to read it (``a fetch by laptop``). The
     outcome lines (none when it holds no twins: one pass over its newest version's names).
-    Raises :class:`~memory_api.store.history.git.HistoryUnavailable` when git refuses and
-    ``OSError`` when the folder cannot be written."""
+    When the folder cannot be written (a read-only data dir) the twins are left as they are,
+    logged; what was written until then is recorded by the next record. Raises
+    :class:`~memory_api.store.history.git.HistoryUnavailable` when git refuses."""
     repository = histories.repository(agent_id, scope)
     head = read_head(repository)
     if head is None:
@@ -53,7 +57,11 @@ def keep_twins_apart(
 
     parted = part_twins(files, content, label=TWIN_LABEL)
     known.update(parted.new)
-    raced = apply_scope(scope, files, parted.files, content, label=TWIN_LABEL)
+    try:
+        raced = apply_scope(scope, files, parted.files, content, label=TWIN_LABEL)
+    except OSError as error:
+        logger.warning("the twins of scope %s could not be kept apart: %s", scope.name, error)
+        return []
     outcomes = [outcome.describe() for outcome in dict.fromkeys(parted.outcomes + raced)]
     written = {name for name, blob in parted.files.items() if files.get(name) != blob}
     written |= {name for name in files if name not in parted.files}
