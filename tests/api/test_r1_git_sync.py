@@ -293,6 +293,113 @@ async def test_r2_two_machines_editing_one_file_keep_both(
     assert by_name["desktop"]["outcomes"] == []
 
 
+async def test_r2_a_pushed_case_twin_of_a_scope_file_is_kept_under_a_reported_name(
+    client: Client, agent: AgentHome, laptop: GitMachine
+) -> None:
+    """``ok.md`` beside ``OK.md`` is one file on macOS and Windows: a machine there would keep
+    one and send it back as an edit of the other. The newcomer is kept under a new name, its
+    index line with it, and the machine's next fetch moves it there."""
+    scope_holds(agent.user, {"MEMORY.md": "- [OK](OK.md) the service's\n", "OK.md": "service\n"})
+    await laptop.fetch()
+    laptop.write("ok.md", "laptop\n")
+    laptop.write("MEMORY.md", laptop.read("MEMORY.md") + "- [ok](ok.md) the laptop's\n")
+    pushed = await laptop.push()
+    said = (
+        "ok.md differs from OK.md only in letter case or Unicode normalisation, one file on "
+        "macOS and Windows: it is kept as ok-laptop.md"
+    )
+    assert f"remote: Merged: {said}" in pushed.stderr
+    assert sorted(path.name for path in agent.user.iterdir()) == [
+        "MEMORY.md",
+        "OK.md",
+        "ok-laptop.md",
+    ]
+    assert (agent.user / "OK.md").read_text(encoding="utf-8") == "service\n"
+    assert (agent.user / "ok-laptop.md").read_text(encoding="utf-8") == "laptop\n"
+    index = "- [OK](OK.md) the service's\n- [ok](ok-laptop.md) the laptop's\n"
+    assert (agent.user / "MEMORY.md").read_text(encoding="utf-8") == index
+    assert (await versions(client))[0]["outcomes"] == [said]
+    await laptop.fetch()
+    assert sorted(path.name for path in laptop.folder.glob("*.md")) == sorted(
+        path.name for path in agent.user.iterdir()
+    )
+    assert laptop.read("ok-laptop.md") == "laptop\n"
+
+
+async def test_r2_twins_sent_in_one_push_are_kept_apart(
+    agent: AgentHome, laptop: GitMachine
+) -> None:
+    nfc, nfd = "caf\u00e9.md", "cafe\u0301.md"
+    scope_holds(agent.user, {"MEMORY.md": ""})
+    await laptop.fetch()
+    for name, text in (
+        (nfc, "composed\n"),
+        (nfd, "decomposed\n"),
+        ("A.md", "A\n"),
+        ("a.md", "a\n"),
+    ):
+        laptop.write(name, text)
+    pushed = await laptop.push()
+    assert pushed.stderr.count("remote: Merged: ") == 2
+    held = {path.name: path.read_text(encoding="utf-8") for path in agent.user.iterdir()}
+    assert held == {
+        "MEMORY.md": "",
+        "A.md": "A\n",
+        "a-laptop.md": "a\n",
+        nfd: "decomposed\n",
+        "caf\u00e9-laptop.md": "composed\n",
+    }
+
+
+async def test_r2_twins_an_agent_wrote_on_the_service_are_kept_apart_before_a_fetch(
+    client: Client, agent: AgentHome, laptop: GitMachine
+) -> None:
+    """An agent on the service's machine may write ``ok.md`` beside ``OK.md``: a machine on
+    macOS or Windows fetching both would keep one, and send it back as the other's edit."""
+    index = "- [OK](OK.md) upper\n- [ok](ok.md) lower\n- [Memory](Memory.md) a topic\n"
+    files = {"MEMORY.md": index, "OK.md": "upper\n", "ok.md": "lower\n", "Memory.md": "topic\n"}
+    scope_holds(agent.user, files)
+    await laptop.fetch()
+    expected = {
+        "MEMORY.md": "- [OK](OK.md) upper\n- [ok](ok-twin.md) lower\n"
+        "- [Memory](Memory-twin.md) a topic\n",
+        "OK.md": "upper\n",
+        "ok-twin.md": "lower\n",
+        "Memory-twin.md": "topic\n",
+    }
+    for folder in (agent.user, laptop.folder):
+        held = {path.name: path.read_text(encoding="utf-8") for path in folder.glob("*.md")}
+        assert held == expected, folder
+    [parted, found] = (await versions(client))[:2]
+    assert parted["outcomes"] == [
+        "Memory.md differs from MEMORY.md only in letter case or Unicode normalisation, one "
+        "file on macOS and Windows: it is kept as Memory-twin.md",
+        "ok.md differs from OK.md only in letter case or Unicode normalisation, one file on "
+        "macOS and Windows: it is kept as ok-twin.md",
+    ]
+    assert found["outcomes"] == []  # the files as the agent wrote them are a version first
+    await laptop.fetch()
+    assert (await versions(client))[0]["version"] == parted["version"]  # apart: nothing to do
+
+
+async def test_r2_twins_a_read_only_scope_holds_are_fetched_as_they_are(
+    agent: AgentHome,
+    laptop: GitMachine,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A folder that cannot be written keeps its twins; the fetch goes on (never a 500)."""
+
+    def read_only(*_: object, **__: object) -> None:
+        raise OSError(30, "Read-only file system")
+
+    monkeypatch.setattr("memory_api.store.sync.twins.apply_scope", read_only)
+    scope_holds(agent.user, {"OK.md": "upper\n", "ok.md": "lower\n"})
+    await laptop.fetch()
+    assert laptop.read("OK.md") == "upper\n" and laptop.read("ok.md") == "lower\n"
+    assert "could not be kept apart: [Errno 30] Read-only file system" in caplog.text
+
+
 async def test_r2_a_delete_and_an_edit_keep_the_edited_file(
     client: Client, agent: AgentHome, laptop: GitMachine, desktop: GitMachine
 ) -> None:
