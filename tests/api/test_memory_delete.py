@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import codecs
+import os
 import unicodedata
 from pathlib import Path
 
@@ -250,3 +251,39 @@ async def test_a6_v1_a_topic_file_over_its_read_cap_is_not_deleted_for_no_undo(
     assert index.read_text(encoding="utf-8").startswith("- [Huge](huge-notes.md)")
     result = await ok_json(await client.delete(file_url("user", "small.md")))
     assert result["removedIndexLines"] == ["- [Small](small.md) — s"]
+
+
+@pytest.mark.parametrize("when", ["looked_at", "read"])
+async def test_a6_v1_a_file_removed_while_the_delete_records_it_is_404_not_an_operators_fault(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch, when: str
+) -> None:
+    """The agent removes the note itself while the page deletes it: the file was listed by the
+    record before the delete, then gone when it was looked at or read. That was taken for a
+    file the service may not read: 503, "an operator must give the account the service runs
+    as read access". A file gone is gone: the delete answers 404 as for any missing file, and
+    the index line the agent left stays (A-6 deletes nothing it did not find)."""
+    from memory_api.store.containment import read_regular
+    from memory_api.store.history import snapshot
+
+    write_topic(agent.user, "f.md")
+    (agent.user / "MEMORY.md").write_text("- [F](f.md) — f\n", encoding="utf-8")
+    await ok_json(await client.post(f"{memory_url()}/scopes/user/checkpoint"))
+    (agent.user / "f.md").write_text("---\ndescription: changed\n---\nsince\n", encoding="utf-8")
+    real_entries, real_read = snapshot._entries, read_regular
+
+    def listed_then_removed(scope: Path) -> list[os.DirEntry[str]]:
+        entries = real_entries(scope)
+        (agent.user / "f.md").unlink(missing_ok=True)
+        return entries
+
+    def read_after_removal(path: Path, cap: int) -> tuple[bytes, os.stat_result]:
+        if path.name == "f.md":
+            path.unlink(missing_ok=True)
+        return real_read(path, cap)
+
+    if when == "looked_at":
+        monkeypatch.setattr(snapshot, "_entries", listed_then_removed)
+    else:
+        monkeypatch.setattr(snapshot, "read_regular", read_after_removal)
+    await expect_problem(await client.delete(file_url("user", "f.md")), 404, "'f.md'")
+    assert (agent.user / "MEMORY.md").read_text(encoding="utf-8") == "- [F](f.md) — f\n"

@@ -461,3 +461,46 @@ def test_p5_an_import_the_disk_stops_half_way_says_so_and_the_same_run_finishes_
     assert {name: got[0] for name, got in finished.items()} == {
         name: got[0] for name, got in clean.items()
     }
+
+
+def test_p5_an_import_interrupted_says_so_and_starts_no_other_write(
+    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C (``KeyboardInterrupt``) during the writes: the import printed a traceback and
+    went on writing every file planned (thousands) before it stopped. It says it was
+    interrupted, that the files are whole, how to finish, exits 130, and begins no write queued
+    behind it (those under way end whole); the same import run again finishes it."""
+    from memory_api.store.exclusive import create_new_bytes as real_create
+    from memory_api.transfer import importer
+
+    files = _generated_folder(tmp_path / "big", 600)
+    written = itertools.count()
+
+    def interrupted_after_three(path: Path, data: bytes, **kwargs: bool) -> bool:
+        if next(written) == 3:
+            raise KeyboardInterrupt
+        return real_create(path, data, **kwargs)
+
+    monkeypatch.setattr(importer, "create_new_bytes", interrupted_after_three)
+    try:
+        code: int | None = run(str(tmp_path / "big"), "--user")
+    except KeyboardInterrupt:
+        code = None
+    said = capsys.readouterr().err
+    assert code == 130
+    assert "memory-api: interrupted: every file written so far is whole" in said
+    assert "run the same command again to finish it" in said
+    assert "Traceback" not in said
+    assert next(written) < len(files) // 6  # it stopped there, not after every planned file
+    scope = user_scope(env)
+    for path in scope.iterdir():
+        assert path.read_bytes() == files[path.name]
+
+    monkeypatch.setattr(importer, "create_new_bytes", real_create)
+    assert run(str(tmp_path / "big"), "--user") == 0
+    assert {path.name for path in scope.iterdir()} == {*files, layout.INDEX_FILE}
+    for name, data in files.items():
+        assert (scope / name).read_bytes() == data
+    assert set(linked_topic_files((scope / layout.INDEX_FILE).read_text(encoding="utf-8"))) == set(
+        files
+    )

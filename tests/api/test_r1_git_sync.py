@@ -13,6 +13,7 @@ import asyncio
 import gzip
 import io
 import json
+import os
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -290,6 +291,113 @@ async def test_r2_two_machines_editing_one_file_keep_both(
     by_name = {row["name"]: row for row in machines["scopes"][0]["machines"]}
     assert by_name["laptop"]["outcomes"] == newest["outcomes"]
     assert by_name["desktop"]["outcomes"] == []
+
+
+async def test_r2_a_pushed_case_twin_of_a_scope_file_is_kept_under_a_reported_name(
+    client: Client, agent: AgentHome, laptop: GitMachine
+) -> None:
+    """``ok.md`` beside ``OK.md`` is one file on macOS and Windows: a machine there would keep
+    one and send it back as an edit of the other. The newcomer is kept under a new name, its
+    index line with it, and the machine's next fetch moves it there."""
+    scope_holds(agent.user, {"MEMORY.md": "- [OK](OK.md) the service's\n", "OK.md": "service\n"})
+    await laptop.fetch()
+    laptop.write("ok.md", "laptop\n")
+    laptop.write("MEMORY.md", laptop.read("MEMORY.md") + "- [ok](ok.md) the laptop's\n")
+    pushed = await laptop.push()
+    said = (
+        "ok.md differs from OK.md only in letter case or Unicode normalisation, one file on "
+        "macOS and Windows: it is kept as ok-laptop.md"
+    )
+    assert f"remote: Merged: {said}" in pushed.stderr
+    assert sorted(path.name for path in agent.user.iterdir()) == [
+        "MEMORY.md",
+        "OK.md",
+        "ok-laptop.md",
+    ]
+    assert (agent.user / "OK.md").read_text(encoding="utf-8") == "service\n"
+    assert (agent.user / "ok-laptop.md").read_text(encoding="utf-8") == "laptop\n"
+    index = "- [OK](OK.md) the service's\n- [ok](ok-laptop.md) the laptop's\n"
+    assert (agent.user / "MEMORY.md").read_text(encoding="utf-8") == index
+    assert (await versions(client))[0]["outcomes"] == [said]
+    await laptop.fetch()
+    assert sorted(path.name for path in laptop.folder.glob("*.md")) == sorted(
+        path.name for path in agent.user.iterdir()
+    )
+    assert laptop.read("ok-laptop.md") == "laptop\n"
+
+
+async def test_r2_twins_sent_in_one_push_are_kept_apart(
+    agent: AgentHome, laptop: GitMachine
+) -> None:
+    nfc, nfd = "caf\u00e9.md", "cafe\u0301.md"
+    scope_holds(agent.user, {"MEMORY.md": ""})
+    await laptop.fetch()
+    for name, text in (
+        (nfc, "composed\n"),
+        (nfd, "decomposed\n"),
+        ("A.md", "A\n"),
+        ("a.md", "a\n"),
+    ):
+        laptop.write(name, text)
+    pushed = await laptop.push()
+    assert pushed.stderr.count("remote: Merged: ") == 2
+    held = {path.name: path.read_text(encoding="utf-8") for path in agent.user.iterdir()}
+    assert held == {
+        "MEMORY.md": "",
+        "A.md": "A\n",
+        "a-laptop.md": "a\n",
+        nfd: "decomposed\n",
+        "caf\u00e9-laptop.md": "composed\n",
+    }
+
+
+async def test_r2_twins_an_agent_wrote_on_the_service_are_kept_apart_before_a_fetch(
+    client: Client, agent: AgentHome, laptop: GitMachine
+) -> None:
+    """An agent on the service's machine may write ``ok.md`` beside ``OK.md``: a machine on
+    macOS or Windows fetching both would keep one, and send it back as the other's edit."""
+    index = "- [OK](OK.md) upper\n- [ok](ok.md) lower\n- [Memory](Memory.md) a topic\n"
+    files = {"MEMORY.md": index, "OK.md": "upper\n", "ok.md": "lower\n", "Memory.md": "topic\n"}
+    scope_holds(agent.user, files)
+    await laptop.fetch()
+    expected = {
+        "MEMORY.md": "- [OK](OK.md) upper\n- [ok](ok-twin.md) lower\n"
+        "- [Memory](Memory-twin.md) a topic\n",
+        "OK.md": "upper\n",
+        "ok-twin.md": "lower\n",
+        "Memory-twin.md": "topic\n",
+    }
+    for folder in (agent.user, laptop.folder):
+        held = {path.name: path.read_text(encoding="utf-8") for path in folder.glob("*.md")}
+        assert held == expected, folder
+    [parted, found] = (await versions(client))[:2]
+    assert parted["outcomes"] == [
+        "Memory.md differs from MEMORY.md only in letter case or Unicode normalisation, one "
+        "file on macOS and Windows: it is kept as Memory-twin.md",
+        "ok.md differs from OK.md only in letter case or Unicode normalisation, one file on "
+        "macOS and Windows: it is kept as ok-twin.md",
+    ]
+    assert found["outcomes"] == []  # the files as the agent wrote them are a version first
+    await laptop.fetch()
+    assert (await versions(client))[0]["version"] == parted["version"]  # apart: nothing to do
+
+
+async def test_r2_twins_a_read_only_scope_holds_are_fetched_as_they_are(
+    agent: AgentHome,
+    laptop: GitMachine,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A folder that cannot be written keeps its twins; the fetch goes on (never a 500)."""
+
+    def read_only(*_: object, **__: object) -> None:
+        raise OSError(30, "Read-only file system")
+
+    monkeypatch.setattr("memory_api.store.sync.twins.apply_scope", read_only)
+    scope_holds(agent.user, {"OK.md": "upper\n", "ok.md": "lower\n"})
+    await laptop.fetch()
+    assert laptop.read("OK.md") == "upper\n" and laptop.read("ok.md") == "lower\n"
+    assert "could not be kept apart: [Errno 30] Read-only file system" in caplog.text
 
 
 async def test_r2_a_delete_and_an_edit_keep_the_edited_file(
@@ -745,3 +853,95 @@ async def test_r2_a_made_up_base_cannot_delete_the_services_files(
     (laptop.folder / "keep.md").unlink()
     await laptop.push()
     assert (agent.user / "keep.md").read_text(encoding="utf-8") == "the service's\n"
+
+
+async def test_r1_a_pushed_name_no_route_can_hold_is_named_escaped_and_the_push_answered(
+    client: Client, agent: AgentHome, laptop: GitMachine
+) -> None:
+    """A machine's tree may hold names no scope file can have (K-7): bytes that are not UTF-8,
+    a line break, a terminal's escape. They are left out and named as a listing names them
+    (T-5b: ``\\xff``, ``\\n``, ``\\x1b``), on one line of git's report, in the version and in
+    the machines' list. The name that is not UTF-8 made the push a 500 after it was taken (the
+    machines' file could not be written), so the machine's git said only "RPC failed"; the one
+    with a line break split the report's line in two."""
+    scope_holds(agent.user, {"MEMORY.md": "- user\n"})
+    await laptop.fetch()
+    laptop.write("ok.md", "ok\n")
+    for name in (b"caf\xe9.md", b"two\nlines.md", b"red\x1b[31m.md"):
+        (laptop.folder / os.fsdecode(name)).write_bytes(b"x\n")
+    await asyncio.to_thread(laptop.run, "add", "-A")
+    await asyncio.to_thread(laptop.run, "commit", "-q", "-m", "odd names")
+    pushed = await asyncio.to_thread(laptop.run, "push", "origin", f"+HEAD:{laptop.ref}")
+    why = "was not taken: it is no memory file (MEMORY.md, .workspace or a topic file name, K-7)"
+    said = [f"{name} {why}" for name in ("caf\\xe9.md", "red\\x1b[31m.md", "two\\nlines.md")]
+    assert [
+        line.removeprefix("remote: Merged: ").rstrip()
+        for line in pushed.stderr.splitlines()
+        if line.startswith("remote: ")
+    ] == said
+    assert sorted(path.name for path in agent.user.iterdir()) == ["MEMORY.md", "ok.md"]
+    assert (await versions(client))[0]["outcomes"] == said
+    machines = await ok_json(await client.get(f"{memory_url()}/machines"))
+    user = next(item for item in machines["scopes"] if item["scope"] == "user")
+    assert user["machines"][0]["outcomes"] == said
+
+
+def tree_by_hand(folder: Path, names: list[bytes]) -> str:
+    """A tree object written without git's checks (``hash-object --literally``) into the
+    repository at ``folder``: each of ``names`` a file holding ``ok``; its id."""
+
+    def written(kind: str, data: bytes) -> str:
+        done = subprocess.run(
+            ["git", "hash-object", "-t", kind, "-w", "--stdin", "--literally"],
+            cwd=folder,
+            input=data,
+            capture_output=True,
+            check=True,
+        )
+        return done.stdout.decode().strip()
+
+    blob = bytes.fromhex(written("blob", b"ok\n"))
+    return written("tree", b"".join(b"100644 " + name + b"\x00" + blob for name in sorted(names)))
+
+
+@pytest.mark.parametrize("name", [b"..", b".git", b".GIT", b"../../evil.md", b"sub/evil.md"])
+async def test_r1_a_tree_entry_that_leaves_the_scope_is_refused_by_git_itself(
+    agent: AgentHome, laptop: GitMachine, tmp_path: Path, name: bytes
+) -> None:
+    """A tree no ``git commit`` makes, written by hand: an entry ``..``, ``.git`` or a path.
+    git's own object check (``receive.fsckObjects``) refuses the push (``[remote rejected]``),
+    and nothing is written into the scope or beside it."""
+    scope_holds(agent.user, {"MEMORY.md": "- user\n"})
+    await laptop.fetch()
+    tree = await asyncio.to_thread(tree_by_hand, laptop.folder, [b"ok.md", name])
+    commit = laptop.run("commit-tree", tree, "-p", "HEAD", "-m", "by hand").stdout.strip()
+    refused = await asyncio.to_thread(
+        laptop.run, "push", "origin", f"+{commit}:{laptop.ref}", check=False
+    )
+    assert refused.returncode != 0
+    assert "[remote rejected]" in refused.stderr
+    assert "(unpacker error)" in refused.stderr
+    assert sorted(path.name for path in agent.user.iterdir()) == ["MEMORY.md"]
+    assert not (agent.root / "evil.md").exists()
+    assert not (agent.root.parent / "evil.md").exists()
+
+
+async def test_r1_a_push_larger_than_gits_post_buffer_is_taken(
+    agent: AgentHome, laptop: GitMachine
+) -> None:
+    """git sends a push body larger than ``http.postBuffer`` (1 MiB by default) chunked, after
+    a probe: a body of one flush packet, ``0000``, which must be answered 200 (remote-curl's
+    ``probe_rpc``). The service answered the probe 400 ("names no ref to update"), so every
+    push of more than 1 MiB, such as a first sync of a large scope, failed with git's bare
+    "RPC failed; HTTP 400". A small buffer here makes a small push take that way."""
+    scope_holds(agent.user, {"MEMORY.md": "- user\n"})
+    await laptop.fetch()
+    notes = {
+        f"note-{number}.md": f"note {number}: {os.urandom(512).hex()}\n" for number in range(8)
+    }
+    for name, text in notes.items():
+        laptop.write(name, text)
+    laptop.config.append("http.postBuffer=1024")
+    await laptop.push()
+    for name, text in notes.items():
+        assert (agent.user / name).read_text(encoding="utf-8") == text

@@ -73,3 +73,28 @@ async def test_w6_listing_carries_the_scope_findings_per_file(
     codes = {(f["file"], f["code"]) for f in listing["findings"]}
     assert ("deploy-bot.md", "secret") in codes
     assert ("MEMORY.md", "missing-index") in codes
+
+
+async def test_i8_the_index_answers_its_credentials_masked_unless_revealed(
+    client: Client, agent: AgentHome
+) -> None:
+    """The index route answered a credential in ``MEMORY.md`` as written, in ``raw`` and in
+    its lines, while Session start injects it masked and a topic file answers it masked (I-8,
+    W-6): any index, in any encoding or line ends, is answered masked; ``?reveal=true``
+    answers it as written."""
+    key_line = "- [Deploy bot](deploy-bot.md) — logs in with GITHUB_TOKEN=" + TOKEN
+    for encoding, ends in (("utf-8", "\n"), ("utf-16", "\r\n"), ("utf-8", "\r")):
+        text = ends.join(["# Index", key_line, "- [Other](other.md) — plain"]) + ends
+        (agent.user / "MEMORY.md").write_bytes(text.encode(encoding))
+        index = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
+        assert TOKEN not in str(index), encoding
+        assert "GITHUB_TOKEN=[masked: " in index["raw"]
+        assert [line["text"] for line in index["lines"]][0::2] == [
+            "# Index",
+            "- [Other](other.md) — plain",
+        ]
+        assert "GITHUB_TOKEN=[masked: " in index["lines"][1]["text"]
+        url = f"{memory_url()}/scopes/user/index?reveal=true"
+        revealed = await ok_json(await client.get(url))
+        assert revealed["lines"][1]["text"] == key_line
+        assert key_line in revealed["raw"]

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from memory_core.scope_merge import MergeOutcome, ScopeMerge, blob_id, kept_name, merge_scopes
+from memory_core.scope_merge import (
+    MergeOutcome,
+    ScopeMerge,
+    blob_id,
+    kept_name,
+    merge_scopes,
+    part_twins,
+)
 
 Copy = dict[str, bytes]
 
@@ -136,3 +143,82 @@ def test_r2_kept_names_are_free_topic_names_within_255_bytes() -> None:
     assert name.endswith("-laptop.md") and len(name.encode()) <= 255
     assert kept_name("a.md", "", {"a.md"}) == "a-copy.md"
     assert kept_name("a.md", "x", {"a-x.md", "a-x-2.md"}) == "a-x-3.md"
+
+
+def test_r2_a_case_twin_of_a_file_the_scope_holds_is_kept_under_a_reported_name() -> None:
+    """A machine on macOS or Windows holds ``OK.md`` and ``ok.md`` as one file: the merged
+    scope never has both, so none of their texts is lost there."""
+    base = {INDEX: b"- [OK](OK.md) the service's\n", "OK.md": b"service\n"}
+    second = {**base, INDEX: base[INDEX] + b"- [ok](ok.md) the laptop's\n", "ok.md": b"laptop\n"}
+    files, merged = _merge(base, dict(base), second)
+    assert files == {
+        INDEX: b"- [OK](OK.md) the service's\n- [ok](ok-laptop.md) the laptop's\n",
+        "OK.md": b"service\n",
+        "ok-laptop.md": b"laptop\n",
+    }
+    assert merged.outcomes == [MergeOutcome("twin-renamed", "ok.md", "ok-laptop.md", "OK.md")]
+    assert merged.outcomes[0].describe() == (
+        "ok.md differs from OK.md only in letter case or Unicode normalisation, one file on "
+        "macOS and Windows: it is kept as ok-laptop.md"
+    )
+
+
+def test_r2_normalisation_twins_sent_together_keep_each_its_own_index_line() -> None:
+    nfc, nfd = "caf\u00e9.md", "cafe\u0301.md"  # NFD sorts first: it keeps its name
+    index = f"- [C]({nfc}) composed\n- [D]({nfd}) decomposed\n".encode()
+    files, merged = _merge({}, {}, {INDEX: index, nfc: b"composed\n", nfd: b"decomposed\n"})
+    renamed = "caf\u00e9-laptop.md"
+    assert files == {
+        INDEX: f"- [C]({renamed}) composed\n- [D]({nfd}) decomposed\n".encode(),
+        nfd: b"decomposed\n",
+        renamed: b"composed\n",
+    }
+    assert [outcome.kind for outcome in merged.outcomes] == ["twin-renamed"]
+
+
+def test_r2_a_topic_file_twin_of_the_index_is_renamed_and_existing_twins_are_left() -> None:
+    base = {INDEX: b"# Memory\n", "A.md": b"A\n", "a.md": b"a\n"}  # written on a Linux service
+    second = {**base, "Memory.md": b"a topic\n", "a.md": b"a, edited\n"}
+    files, merged = _merge(base, dict(base), second)
+    assert files == {
+        INDEX: b"# Memory\n",
+        "A.md": b"A\n",
+        "a.md": b"a, edited\n",
+        "Memory-laptop.md": b"a topic\n",
+    }
+    assert [outcome.file for outcome in merged.outcomes] == ["Memory.md"]
+
+
+def test_r2_kept_names_are_never_twins_of_a_taken_name() -> None:
+    assert kept_name("a.md", "x", {"A-X.md"}) == "a-x-2.md"
+    base = {"deploy.md": b"v0\n", "Deploy-Laptop.md": b"other\n"}
+    first = {**base, "deploy.md": b"v1\n"}
+    second = {**base, "deploy.md": b"v2\n"}
+    files, merged = _merge(base, first, second)
+    assert files["deploy-laptop-2.md"] == b"v2\n"
+    assert [outcome.kind for outcome in merged.outcomes] == ["kept-both"]
+
+
+def test_r2_twins_one_copy_holds_are_parted_the_first_by_name_keeping_its_own() -> None:
+    nfc, nfd = "caf\u00e9.md", "cafe\u0301.md"
+    index = f"- [ok](ok.md) lower\n- [C]({nfc}) composed\n- [D]({nfd}) decomposed\n"
+    files = {INDEX: index.encode(), "OK.md": b"O\n", "ok.md": b"o\n", nfc: b"c\n", nfd: b"d\n"}
+    texts = {blob_id(data): data for data in files.values()}
+    parted = part_twins(
+        {name: blob_id(data) for name, data in files.items()}, texts.__getitem__, label="twin"
+    )
+    texts.update(parted.new)
+    held = {name: texts[blob] for name, blob in parted.files.items()}
+    renamed = "caf\u00e9-twin.md"
+    relinked = f"- [ok](ok-twin.md) lower\n- [C]({renamed}) composed\n- [D]({nfd}) decomposed\n"
+    assert held == {
+        INDEX: relinked.encode(),
+        "OK.md": b"O\n",
+        "ok-twin.md": b"o\n",
+        nfd: b"d\n",
+        renamed: b"c\n",
+    }
+    assert [(outcome.file, outcome.twin) for outcome in parted.outcomes] == [
+        (nfc, nfd),
+        ("ok.md", "OK.md"),
+    ]

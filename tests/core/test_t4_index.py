@@ -9,6 +9,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 from memory_core.index import (
+    RepeatedFind,
     index_lines,
     line_links_to,
     link_targets,
@@ -16,6 +17,7 @@ from memory_core.index import (
     prune_index,
     topic_link_targets,
 )
+from memory_core.index_merge import rewrite_links
 
 LINKS = [
     ("- [Deploy](deploy.md) — hook", "deploy.md"),
@@ -220,3 +222,38 @@ def test_a6_pruning_finds_every_linking_line_the_line_by_line_rule_finds(
     text = "\n".join(lines) + end
 
     assert prune_index(text, file_name) == _prune_every_line(text, file_name)
+
+
+class _CountedFind(RepeatedFind):
+    """:class:`RepeatedFind` counting the characters its searches look at."""
+
+    looked_at = 0
+
+    def _search(self, char: str, start: int) -> int:
+        found = super()._search(char, start)
+        _CountedFind.looked_at += (len(self.text) if found == -1 else found + 1) - start
+        return found
+
+
+@pytest.mark.parametrize("unit", ["](<", "](a (", '](a "', "](a '", "](<x"])
+def test_t4_a_line_of_many_links_never_closed_is_read_once(
+    unit: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each ``](`` searched on for its ``>`` or its title's end: a line of 300,000 ``](<``
+    with no ``>`` (900 kB, within the read cap) made every request reading that index take
+    seconds, quadratic in the line's length (link_targets for lint and Session start, the
+    import's link rewriting). The searches now look at each character about once (work
+    counted, never timed), and what a line links is what it was."""
+    from memory_core import index, index_merge
+
+    monkeypatch.setattr(index, "RepeatedFind", _CountedFind)
+    monkeypatch.setattr(index_merge, "RepeatedFind", _CountedFind)
+    line = "- " + unit * 20_000 + " [A](a.md) [B](<b c.md> 'B')"
+    _CountedFind.looked_at = 0
+    assert link_targets(line) == ["a.md", "b c.md"]
+    assert rewrite_links(line, {"a.md": "z.md"}).endswith(" [A](z.md) [B](<b c.md> 'B')")
+    assert _CountedFind.looked_at <= 4 * len(line)
+
+
+def test_t4_a_link_in_a_title_leaves_both_links_found() -> None:
+    assert link_targets('- [A](a.md "see [B](b.md)") — both') == ["a.md", "b.md"]

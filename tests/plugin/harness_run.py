@@ -227,19 +227,24 @@ async def run_codex(
     install_flags: Sequence[str] = (),
     etc_overlay: Path | None = None,
     agent: str = "coder",
+    exec_flags: Sequence[str] = (),
+    after_install: Callable[[], None] | None = None,
 ) -> tuple[FakeResponses, int, str, str]:
     """Codex ``exec`` headless with the hooks installed into a fresh HOME under ``tmp``: the
     stand-in's provider (and ``config_extra``) in the user's ``config.toml`` first, then
     ``harness-memory install`` (unless not ``hooks``); ``etc_overlay`` as in
-    :func:`run_in_loopback` (an administrator's ``/etc/codex``); the hooks serve ``agent``."""
+    :func:`run_in_loopback` (an administrator's ``/etc/codex``); the hooks serve ``agent``;
+    ``exec_flags`` go after ``exec`` (``--profile NAME``); ``after_install`` runs then."""
     codex = npm_cli(CODEX)
     home = tmp / "home"
     (home / ".codex").mkdir(parents=True, exist_ok=True)
     (home / ".codex" / "config.toml").write_text(CODEX_CONFIG + config_extra, encoding="utf-8")
     if hooks:
         install("codex", home, service, memory_root, *install_flags, agent=agent)  # config.toml
+    if after_install is not None:
+        after_install()
     fake = FakeResponses(turns=turns)
-    command = [str(codex), "exec", *CODEX_SANDBOX, PROMPT]
+    command = [str(codex), "exec", *exec_flags, *CODEX_SANDBOX, PROMPT]
     status, out, err, _ = await run_in_loopback(
         command,
         app_factory=fake.app,

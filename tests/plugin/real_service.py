@@ -2,7 +2,7 @@
 
 ``start_service`` runs ``memory-api serve`` from the virtual environment (see
 :mod:`tests.support.serve`) with its data dir under the test's ``tmp_path``, a minimal
-environment and one bearer token, and creates agents with the service's own CLI. Scopes are
+environment and one bearer token, and creates agents through its API. Scopes are
 seeded by copying corpus files the way an agent's file tools would write them.
 """
 
@@ -54,8 +54,11 @@ class RealService(ServedWrapper):
         return done
 
     def create_agent(self, agent: str, project: str = "acme") -> Path:
-        """Create an agent with the service's CLI; return its memory root."""
-        self.cli("agent", "create", "--project", project, "--id", agent, "--name", agent.title())
+        """Create an agent through the API (A-1; one request, where the CLI's ``agent create``
+        was a Python process per test); return its memory root."""
+        body = {"id": agent, "name": agent.title()}
+        status, _, answer = self.request("POST", f"/api/projects/{project}/agents", body)
+        assert status == 201, answer
         return memory_root(self.data_dir, agent)
 
     def request(

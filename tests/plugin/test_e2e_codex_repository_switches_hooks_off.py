@@ -178,8 +178,11 @@ async def test_codex_a_trusted_project_turns_terminals_back_on_unless_an_adminis
     overlay = requirements_overlay(tmp_path, pin) if pinned else None
     other = other_scope(shared_memory_root, tmp_path)
     typed = f"echo typed > {other}/typed.md\nexit\n"
+    # bash in a terminal never ends by itself: Codex answers its exec_command after
+    # yield_time_ms (10 s unless given) with the session id the next turn types into
+    started = {"cmd": "bash", "tty": True, "yield_time_ms": 500}
     turns: list[Turn] = [
-        [function_call("tty", "exec_command", {"cmd": "bash", "tty": True})],
+        [function_call("tty", "exec_command", started)],
         type_into_the_terminal(typed),
     ]
     _fake, status, _out, err = await run_codex(
@@ -250,7 +253,10 @@ async def test_codex_managed_install_holds_over_a_trusted_project(
     whose ``.codex/config.toml`` says ``hooks = false`` (or ``codex_hooks = false``),
     ``unified_exec_tty = true`` and
     ``memories = true`` still gets its memory and the write guard, and Codex's own memory stays
-    out. The Session's records and token are the account's (``/etc/passwd``'s home), and the
+    out, in a Session started with ``--profile work`` whose profile file says ``memories =
+    true`` too (H-6: the user install sets that off only in the profile files it finds,
+    ``test_e2e_h6_one_memory.py``).
+    The Session's records and token are the account's (``/etc/passwd``'s home), and the
     memory root is writable through Codex's system ``config.toml``."""
     workspace, key = workspace_with_key(tmp_path)
     (workspace / ".codex").mkdir()
@@ -260,6 +266,8 @@ async def test_codex_managed_install_holds_over_a_trusted_project(
     memories = home / ".codex" / "memories"
     memories.mkdir(parents=True)
     (memories / "memory_summary.md").write_text("CODEX-OWN-MEMORY-SUMMARY\n", encoding="utf-8")
+    profile = "[features]\nmemories = true\n"
+    (home / ".codex" / "work.config.toml").write_text(profile, encoding="utf-8")
     overlay = tmp_path / "etc"
     (overlay / "upper" / "codex").mkdir(parents=True)
     (overlay / "work").mkdir()
@@ -287,6 +295,7 @@ async def test_codex_managed_install_holds_over_a_trusted_project(
         hooks=False,
         etc_overlay=overlay,
         agent=new_agent,
+        exec_flags=["--profile", "work"],
     )
 
     assert status == 0, err[-3000:]

@@ -4,17 +4,18 @@ A trusted Workspace's ``.gemini/settings.json`` is merged over the user's settin
 ``"hooksConfig": {"enabled": false}``, or the hooks' names in ``hooksConfig.disabled``, no hook
 from the user's settings runs: the Session gets no memory and the write guard never sees a write.
 ``install gemini --managed`` writes the hooks into Gemini CLI's system settings, which override
-every other file: ``hooksConfig.enabled: true`` there wins, and its hooks carry no name. Since
-``hooksConfig.disabled`` is merged from every settings level, a Workspace naming the managed hooks'
-exact commands still switches them off; ``install gemini`` says so (``guard_gaps.GUARD_GAPS``,
-``test_p3_guard_gaps.py``). These tests keep those statements true for the pinned Gemini CLI: when
-a version stops honouring a Workspace's switch, they fail, and the gap and docs/security.md's row
-can go.
+every other file: ``hooksConfig.enabled: true`` there wins. ``hooksConfig.disabled`` is merged
+from every settings level and matches a hook's ``name`` (its command when it has none), so the
+managed hooks carry names ending in a random part no repository can know: a Workspace listing the
+user install's names or the managed hooks' exact commands misses them. These tests keep those
+statements true for the pinned Gemini CLI: when a version stops honouring a Workspace's switch
+against the user install, they fail, and the gap and docs/security.md's row can go.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -88,7 +89,7 @@ async def test_gemini_managed_install_holds_over_the_users_and_a_workspaces_swit
     run only, root's and writable by no one else, as Gemini CLI requires): the user's settings
     or a trusted Workspace's saying ``hooksConfig.enabled: false`` no longer switch them off
     (the system file's value wins), nor do the user install's hook names in a Workspace's
-    ``hooksConfig.disabled`` (the managed hooks carry none). The Session gets its memory and
+    ``hooksConfig.disabled`` (the managed hooks' names differ). The Session gets its memory and
     the write guard refuses a write into another Workspace's scope; its records and token are
     the account's (``/etc/passwd``'s home)."""
     where, settings = MANAGED_SWITCHES[switch]
@@ -114,10 +115,14 @@ async def managed_gemini_session(
     *,
     user: dict[str, Any] | None = None,
     relaunch: bool = False,
+    after_install: Callable[[Path], None] | None = None,
+    refused: bool = False,
 ) -> tuple[Path, str, str]:
     """One Session under ``install gemini --managed`` (laid over ``/etc``) in ``workspace``,
     the ``user`` keys in the user's settings, writing into another Workspace's scope: ``(that
-    file, first user text, stderr)``. The account's token is in its home (``/etc/passwd``'s)."""
+    file, first user text, stderr)``; ``after_install`` is given the system settings' folder
+    once written; ``refused``: Gemini CLI is to refuse the Session (no first user text). The
+    account's token is in its home (``/etc/passwd``'s)."""
     home = tmp_path / "home"
     gemini_home(home)
     path = home / ".gemini" / "settings.json"
@@ -130,6 +135,8 @@ async def managed_gemini_session(
     system = overlay / "upper" / "gemini-cli"
     installed = await run_cli("install", "gemini", "--managed", str(system), *flags)
     assert installed.returncode == 0, installed.stderr
+    if after_install is not None:
+        after_install(system)
     (overlay / "upper" / "passwd").write_text(account_home(0, home), encoding="utf-8")
     token = home / ".claude" / "harness-memory" / "token"
     token.parent.mkdir(parents=True)
@@ -145,6 +152,9 @@ async def managed_gemini_session(
         etc_overlay=overlay,
         relaunch=relaunch,
     )
+    if refused:
+        assert status != 0 and not fake.session_turns(), err[-3000:]
+        return planted, "", err
     assert status == 0, err[-3000:]
     return planted, first_user_text(fake.session_turns()[0]), err
 
@@ -171,14 +181,15 @@ async def test_gemini_managed_install_holds_over_a_workspaces_env_naming_other_s
     assert not planted.exists()
 
 
-async def test_gemini_managed_hooks_a_workspace_names_by_their_commands_are_switched_off(
+async def test_gemini_managed_hooks_hold_over_a_workspace_naming_their_commands(
     real_service: RealService, memory_root: Path, tmp_path: Path
 ) -> None:
-    """What still holds against the managed install: ``hooksConfig.disabled`` is merged from
-    every settings level, so a trusted Workspace listing the managed hooks' exact commands
-    switches them off (no memory, no guard). The commands name this machine's URL, ids and
-    memory root; ``install gemini`` says so (``guard_gaps``). When a Gemini CLI version stops
-    honouring it, this fails and the gap can go."""
+    """``hooksConfig.disabled`` is merged from every settings level, and Gemini CLI 0.61 matches
+    it against a hook's ``name``, its command only when it has none: a trusted Workspace that
+    lists every command the managed install writes on this machine (its URL, ids and memory
+    root predicted), and the user install's names, does not switch the managed hooks off,
+    whose names end in a random part (``gemini_managed.hook_names``). The Session gets its
+    memory and the guard refuses the write."""
     workspace, key = workspace_with_key(tmp_path)
     flags = ["--url", real_service.url, "--project", "acme", "--agent", "coder"]
     flags += ["--memory-root", str(memory_root), "--executable", str(HARNESS_MEMORY)]
@@ -187,10 +198,56 @@ async def test_gemini_managed_hooks_a_workspace_names_by_their_commands_are_swit
     installed = json.loads((tmp_path / "shown" / "settings.json").read_text(encoding="utf-8"))
     named = [h["command"] for g in installed["hooks"].values() for e in g for h in e["hooks"]]
     (workspace / ".gemini").mkdir()
-    switch = {"hooksConfig": {"disabled": named}}
+    switch = {
+        "hooksConfig": {"disabled": named + SWITCHES["disabled-by-name"]["hooksConfig"]["disabled"]}
+    }
     (workspace / ".gemini" / "settings.json").write_text(json.dumps(switch), encoding="utf-8")
 
     planted, first, _ = await managed_gemini_session(real_service, memory_root, tmp_path, workspace)
 
+    assert f"- Workspace Memory Key: {key}" in first
+    assert not planted.exists()
+
+
+async def test_gemini_managed_hooks_a_workspace_names_by_their_names_are_switched_off(
+    real_service: RealService, memory_root: Path, tmp_path: Path
+) -> None:
+    """The measure that the test above is one: the same Workspace listing the names this
+    machine's managed install gave its hooks (read from the system settings) does switch them
+    off, so a Gemini CLI matching ``disabled`` otherwise would fail here first."""
+    workspace, key = workspace_with_key(tmp_path)
+    (workspace / ".gemini").mkdir()
+
+    def disabling_names(system: Path) -> None:
+        installed = json.loads((system / "settings.json").read_text(encoding="utf-8"))
+        names = [h["name"] for g in installed["hooks"].values() for e in g for h in e["hooks"]]
+        switch = {"hooksConfig": {"disabled": names}}
+        (workspace / ".gemini" / "settings.json").write_text(json.dumps(switch), encoding="utf-8")
+
+    planted, first, _ = await managed_gemini_session(
+        real_service, memory_root, tmp_path, workspace, after_install=disabling_names
+    )
+
     assert f"- Workspace Memory Key: {key}" not in first
     assert planted.exists()
+
+
+async def test_gemini_a_workspaces_env_distrusting_it_stops_the_session_not_the_hooks(
+    real_service: RealService, memory_root: Path, tmp_path: Path
+) -> None:
+    """Gemini CLI runs configured hooks, the system settings' included, only in a folder it
+    trusts (0.61: ``HookRegistry.processHooksFromConfig``). A trusted Workspace's
+    ``.gemini/.env`` saying ``GEMINI_RESTRICTED_MODE=true`` (which makes every folder
+    untrusted) does not make it run without them: headless Gemini CLI refuses to start,
+    saying why, and nothing is written."""
+    workspace, _ = workspace_with_key(tmp_path)
+    (workspace / ".gemini").mkdir()
+    distrust = "GEMINI_RESTRICTED_MODE=true\n"
+    (workspace / ".gemini" / ".env").write_text(distrust, encoding="utf-8")
+
+    planted, _, err = await managed_gemini_session(
+        real_service, memory_root, tmp_path, workspace, refused=True
+    )
+
+    assert "not running in a trusted directory" in err
+    assert not planted.exists()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -93,6 +94,47 @@ async def test_h6_codex_own_memories_off_after_install(
             continue
         assert CODEX_SENTINEL not in sent and "MEMORY_SUMMARY" not in sent
         assert f"- Workspace Memory Key: {key}" in sent
+
+
+def write_profile(path: Path) -> None:
+    path.write_text(CODEX_MEMORIES, encoding="utf-8")
+
+
+async def test_h6_codex_own_memories_off_after_install_in_a_profile_turning_them_on(
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
+) -> None:
+    """Codex 0.171 lays a profile file (``$CODEX_HOME/NAME.config.toml``, chosen with
+    ``--profile NAME``) over ``config.toml``: one saying ``[features] memories = true``
+    brings Codex's own memory back over ``config.toml``'s ``memories = false`` (the control:
+    the install with the profile written after it). The install sets it off in the profile
+    file too: a ``--profile work`` Session then gets Agent Memory only."""
+    for profile_first in (False, True):
+        run_dir = tmp_path / f"p{int(profile_first)}"  # short: the loopback's socket paths
+        codex_home = run_dir / "home" / ".codex"
+        (codex_home / "memories").mkdir(parents=True)
+        summary = codex_home / "memories" / "memory_summary.md"
+        summary.write_text(CODEX_SENTINEL + "\n", encoding="utf-8")
+        profile = codex_home / "work.config.toml"
+        if profile_first:
+            write_profile(profile)
+        workspace, key = workspace_with_key(run_dir)
+        fake, status, _, err = await run_codex(
+            [],
+            shared_service,
+            shared_memory_root,
+            workspace,
+            run_dir,
+            agent=new_agent,
+            exec_flags=["--profile", "work"],
+            after_install=None if profile_first else partial(write_profile, profile),
+        )
+        assert status == 0, err[-3000:]
+        sent = json.dumps(fake.requests, ensure_ascii=False)
+        assert f"- Workspace Memory Key: {key}" in sent
+        if not profile_first:  # the control: written after the install, the profile wins
+            assert CODEX_SENTINEL in sent and "MEMORY_SUMMARY BEGINS" in sent
+            continue
+        assert CODEX_SENTINEL not in sent and "MEMORY_SUMMARY" not in sent
 
 
 @pytest.mark.parametrize("temporary", [False, True])

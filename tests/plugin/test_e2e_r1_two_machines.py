@@ -30,6 +30,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from memory_core.layout import memory_root
 from memory_core.template import OFF_KEY_VALUE
 
 from tests.plugin.claude_code_session import (
@@ -71,17 +72,19 @@ Deploys wait for Monday.
 
 
 class Machine:
-    """One machine: its HOME (both CLIs installed in remote mode), Workspace and local copy."""
+    """One machine: its HOME (the three CLIs installed in remote mode for ``acme/<agent>``),
+    Workspace and local copy."""
 
-    def __init__(self, tmp_path: Path, name: str, service: RealService) -> None:
+    def __init__(self, tmp_path: Path, name: str, service: RealService, agent: str) -> None:
         self.root = tmp_path / name
+        self.agent = agent
         self.home = self.root / "home"
         (self.home / ".codex").mkdir(parents=True)
         self.workspace = self.root / "src" / "shop-api"
         self.workspace.mkdir(parents=True)
         self.service = service
         self.state = self.home / ".harness-memory"
-        self.copy = self.state / "remote" / "acme" / "agents" / "coder" / "agent_state" / "memory"
+        self.copy = self.state / "remote" / "acme" / "agents" / agent / "agent_state" / "memory"
         self.install("claude-code")
         self.install("codex")
         gemini_home(self.home)
@@ -100,7 +103,7 @@ class Machine:
         done = subprocess.run(
             [
                 str(HARNESS_MEMORY), "install", harness, "--remote", self.service.url,
-                "--home", str(self.home), "--project", "acme", "--agent", "coder",
+                "--home", str(self.home), "--project", "acme", "--agent", self.agent,
                 "--executable", str(HARNESS_MEMORY),
             ],
             capture_output=True, text=True, check=False,
@@ -178,10 +181,11 @@ class Machine:
             "PATH": "/usr/bin:/bin",
             "HARNESS_MEMORY_URL": self.service.url,
             "HARNESS_MEMORY_PROJECT": "acme",
-            "HARNESS_MEMORY_AGENT": "coder",
+            "HARNESS_MEMORY_AGENT": self.agent,
             "HARNESS_MEMORY_STATE_DIR": str(self.state),
             "HARNESS_MEMORY_TOKEN_FILE": str(self.home / ".codex" / "harness-memory" / "token"),
             "HARNESS_MEMORY_TIMEOUT": "30",
+            **code_under_test(),
         }
         command = [str(HARNESS_MEMORY), "sync", "--workspace", str(self.workspace), *flags]
         async with unix_bridges([port], self.root) as bridges:
@@ -281,13 +285,13 @@ def restart(service: RealService) -> None:
 
 
 async def claude_code_wrote_on_a(
-    claude: Path, real_service: RealService, tmp_path: Path
+    claude: Path, service: RealService, agent: str, tmp_path: Path
 ) -> tuple[Path, Machine, Machine]:
-    """Two machines; Claude Code on machine A has written the topic file and its index line,
-    which its post-write hook sent back. ``(the service's memory root, A, B)``."""
-    served = real_service.create_agent("coder")
-    machine_a = Machine(tmp_path, "machine-a", real_service)
-    machine_b = Machine(tmp_path, "machine-b", real_service)
+    """Two machines of ``agent``; Claude Code on machine A has written the topic file and its
+    index line, which its post-write hook sent back. ``(the service's memory root, A, B)``."""
+    served = memory_root(service.data_dir, agent)
+    machine_a = Machine(tmp_path, "machine-a", service, agent)
+    machine_b = Machine(tmp_path, "machine-b", service, agent)
     await machine_a.claude(
         claude,
         Writes(
@@ -301,39 +305,40 @@ async def claude_code_wrote_on_a(
 
 
 async def test_r1_claude_code_on_machine_a_writes_and_codex_on_machine_b_sees_it(
-    claude: Path, real_service: RealService, tmp_path: Path
+    claude: Path, shared_service: RealService, new_agent: str, tmp_path: Path
 ) -> None:
-    _, _, machine_b = await claude_code_wrote_on_a(claude, real_service, tmp_path)
+    _, _, machine_b = await claude_code_wrote_on_a(claude, shared_service, new_agent, tmp_path)
     fake = await machine_b.codex([])
     first = developer_and_user_text(fake.session_turns()[0])
     assert LINE in first
-    assert str(real_service.data_dir) not in first  # pointed at its own copy, never the service's
+    assert str(shared_service.data_dir) not in first  # pointed at its own copy, never the service's
     assert f"- App data dir: {machine_b.copy.parents[3]}" in first
     assert (machine_b.user / "deploy-freeze.md").read_text(encoding="utf-8") == TOPIC
     # what the hooks saw of the service's data dir: nothing (an empty tmpfs)
     async with unix_bridges([], machine_b.root) as bridges:
         code, out, _ = await run_isolated(
-            ["ls", "-A", str(real_service.data_dir)],
+            ["ls", "-A", str(shared_service.data_dir)],
             bridges,
             cwd=machine_b.workspace,
             env={"PATH": "/usr/bin:/bin"},
             limit_s=WAIT_S,
-            hidden=(real_service.data_dir,),
+            hidden=(shared_service.data_dir,),
         )
     assert (code, out) == (0, b"")
 
 
 async def test_r1_gemini_on_machine_b_sees_what_claude_code_wrote_on_a_and_its_write_reaches_a(
-    claude: Path, real_service: RealService, tmp_path: Path
+    claude: Path, shared_service: RealService, new_agent: str, tmp_path: Path
 ) -> None:
-    served, machine_a, machine_b = await claude_code_wrote_on_a(claude, real_service, tmp_path)
+    wrote = await claude_code_wrote_on_a(claude, shared_service, new_agent, tmp_path)
+    served, machine_a, machine_b = wrote
     note = TOPIC.replace("deploy-freeze", "release-notes").replace(
         "Deploys wait for Monday.", "Release notes go in CHANGES.md."
     )
     fake = await machine_b.gemini([[write_call(machine_b.user / "release-notes.md", note)]])
     first = first_user_text(fake.session_turns()[0])
     assert LINE in first
-    assert str(real_service.data_dir) not in first  # pointed at its own copy, never the service's
+    assert str(shared_service.data_dir) not in first  # pointed at its own copy, never the service's
     assert (served / "user" / "release-notes.md").read_text(encoding="utf-8") == note
     await machine_a.sync()
     assert (machine_a.user / "release-notes.md").read_text(encoding="utf-8") == note
@@ -341,13 +346,13 @@ async def test_r1_gemini_on_machine_b_sees_what_claude_code_wrote_on_a_and_its_w
 
 
 async def test_r2_two_machines_in_sessions_at_once_append_to_one_index_and_every_line_arrives(
-    claude: Path, real_service: RealService, tmp_path: Path
+    claude: Path, shared_service: RealService, new_agent: str, tmp_path: Path
 ) -> None:
-    served = real_service.create_agent("coder")
+    served = memory_root(shared_service.data_dir, new_agent)
     (served / "user").mkdir(parents=True, exist_ok=True)
     (served / "user" / "MEMORY.md").write_text(LINE + "\n", encoding="utf-8")
-    machine_a = Machine(tmp_path, "machine-a", real_service)
-    machine_b = Machine(tmp_path, "machine-b", real_service)
+    machine_a = Machine(tmp_path, "machine-a", shared_service, new_agent)
+    machine_b = Machine(tmp_path, "machine-b", shared_service, new_agent)
     line_a, line_b = "- [Pnpm](pnpm.md) — pnpm only", "- [Uv](uv.md) — uv for Python"
     index = served / "user" / "MEMORY.md"
     b_started = asyncio.Event()
@@ -369,14 +374,14 @@ async def test_r2_two_machines_in_sessions_at_once_append_to_one_index_and_every
 
 
 async def test_r2_one_machine_edits_the_other_deletes_and_the_edit_is_kept(
-    claude: Path, real_service: RealService, tmp_path: Path
+    claude: Path, shared_service: RealService, new_agent: str, tmp_path: Path
 ) -> None:
-    served = real_service.create_agent("coder")
+    served = memory_root(shared_service.data_dir, new_agent)
     (served / "user").mkdir(parents=True, exist_ok=True)
     (served / "user" / "MEMORY.md").write_text(LINE + "\n", encoding="utf-8")
     (served / "user" / "deploy-freeze.md").write_text(TOPIC, encoding="utf-8")
-    machine_a = Machine(tmp_path, "machine-a", real_service)
-    machine_b = Machine(tmp_path, "machine-b", real_service)
+    machine_a = Machine(tmp_path, "machine-a", shared_service, new_agent)
+    machine_b = Machine(tmp_path, "machine-b", shared_service, new_agent)
     edited = TOPIC.replace("Deploys wait for Monday.", "Deploys wait for Tuesday now.")
     topic = served / "user" / "deploy-freeze.md"
     b_started = asyncio.Event()
@@ -391,10 +396,10 @@ async def test_r2_one_machine_edits_the_other_deletes_and_the_edit_is_kept(
     assert topic.read_text(encoding="utf-8") == edited  # B's delete did not lose A's edit
     # said in the versions (the page's history), the machines list and B's own status
     said = "deploy-freeze.md was deleted on one machine and edited on another: kept"
-    outcomes = [o for v in real_service.scope_versions("coder", "user") for o in v["outcomes"]]
+    outcomes = [o for v in shared_service.scope_versions(new_agent, "user") for o in v["outcomes"]]
     assert outcomes == [said], outcomes
-    status, _, listed = real_service.request(
-        "GET", "/api/projects/acme/agents/coder/memory/machines"
+    status, _, listed = shared_service.request(
+        "GET", f"/api/projects/acme/agents/{new_agent}/memory/machines"
     )
     assert status == 200, listed
     [user] = [scope for scope in listed["scopes"] if scope["scope"] == "user"]
@@ -411,8 +416,8 @@ async def test_r2_the_service_stopped_both_start_with_memory_and_their_writes_ar
     served = real_service.create_agent("coder")
     (served / "user").mkdir(parents=True, exist_ok=True)
     (served / "user" / "MEMORY.md").write_text(LINE + "\n", encoding="utf-8")
-    machine_a = Machine(tmp_path, "machine-a", real_service)
-    machine_b = Machine(tmp_path, "machine-b", real_service)
+    machine_a = Machine(tmp_path, "machine-a", real_service, "coder")
+    machine_b = Machine(tmp_path, "machine-b", real_service, "coder")
     for machine in (machine_a, machine_b):
         await machine.sync()
     real_service.stop()

@@ -26,28 +26,31 @@ PROMPT = (
     "Update the Workspace memory `Deploy notes.md` ({{WORKSPACE_MEMORY_KEY}}):\r\n"
     "  deploys now run `make ship` — «über» 数据库迁移; keep {{MEMORY}} and {{AGENT_ID}} literal.  "
 )
-DRAFTS = "/api/projects/acme/agents/coder/drafts"
 
 
 def marker_of(scope: Path) -> str:
     return (scope / MARKER_FILE).read_text(encoding="utf-8")
 
 
-def create_draft(service: RealService, prompt: str, workspace: Path | None = None) -> str:
+def create_draft(
+    service: RealService, agent: str, prompt: str, workspace: Path | None = None
+) -> str:
     body: dict[str, str] = {"prompt": prompt}
     if workspace is not None:
         body["workspace"] = str(workspace)
-    status, _, draft = service.request("POST", DRAFTS, body)
+    status, _, draft = service.request("POST", f"/api/projects/acme/agents/{agent}/drafts", body)
     assert status == 201, draft
     return str(draft["id"])
 
 
-async def begin(service: RealService, workspace: Path, draft_id: str) -> SessionStart:
-    """Start a Session of ``acme/coder`` from ``draft_id``, the harness being in ``workspace``."""
+async def begin(service: RealService, agent: str, workspace: Path, draft_id: str) -> SessionStart:
+    """Start a Session of ``acme/<agent>`` from ``draft_id``, the harness being in
+    ``workspace``."""
     return await start(
         service.url,
         TEMPLATE,
         token=service.token,
+        agent=agent,
         workspace=str(workspace),
         session_id="e2e-draft",
         draft_id=draft_id,
@@ -55,19 +58,19 @@ async def begin(service: RealService, workspace: Path, draft_id: str) -> Session
 
 
 async def test_a12_w4_a_draft_pinned_to_a_workspace_starts_the_session_in_its_scope(
-    real_service: RealService, memory_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
     pinned = tmp_path / "src" / "shop-api"
     harness_cwd = tmp_path / "src" / "somewhere-else"
     pinned.mkdir(parents=True)
     harness_cwd.mkdir()
-    draft_id = create_draft(real_service, PROMPT, pinned)
-    result = await begin(real_service, harness_cwd, draft_id)
+    draft_id = create_draft(shared_service, new_agent, PROMPT, pinned)
+    result = await begin(shared_service, new_agent, harness_cwd, draft_id)
     key = workspace_memory_key(pinned)
     assert result.key == key
-    assert names(memory_root) == {"user", key}  # no scope for the harness's cwd
-    assert names(memory_root / key) == {MARKER_FILE}
-    assert marker_of(memory_root / key) == str(pinned.resolve()) + "\n"
+    assert names(shared_memory_root) == {"user", key}  # no scope for the harness's cwd
+    assert names(shared_memory_root / key) == {MARKER_FILE}
+    assert marker_of(shared_memory_root / key) == str(pinned.resolve()) + "\n"
     assert result.initial_prompt == PROMPT
     assert f"- Workspace Memory Key: {key}\n" in result.system_prompt
     assert "## Workspace memory" in result.system_prompt
@@ -79,24 +82,24 @@ async def test_a12_w4_a_draft_pinned_to_a_workspace_starts_the_session_in_its_sc
 
 
 async def test_a12_an_unpinned_draft_keeps_the_harnesss_workspace(
-    real_service: RealService, memory_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
     workspace = tmp_path / "src" / "my-app"
     workspace.mkdir(parents=True)
-    draft_id = create_draft(real_service, "Add a memory: I prefer small commits.")
-    result = await begin(real_service, workspace, draft_id)
+    draft_id = create_draft(shared_service, new_agent, "Add a memory: I prefer small commits.")
+    result = await begin(shared_service, new_agent, workspace, draft_id)
     assert result.key == workspace_memory_key(workspace)
     assert result.initial_prompt == "Add a memory: I prefer small commits."
     assert result.session_meta.workspace_source == "harness"
 
 
 async def test_a12_p2_an_unknown_draft_fails_open_with_the_services_404(
-    real_service: RealService, memory_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
     workspace = tmp_path / "src" / "my-app"
     workspace.mkdir(parents=True)
     unknown = "0123456789abcdef0123456789abcdef"
-    result = await begin(real_service, workspace, unknown)
+    result = await begin(shared_service, new_agent, workspace, unknown)
     assert result.initial_prompt is None
     meta = result.session_meta
     assert meta.draft_error_kind == "not-found"
@@ -106,13 +109,13 @@ async def test_a12_p2_an_unknown_draft_fails_open_with_the_services_404(
 
 
 async def test_a12_cli_shows_the_draft_and_starts_the_session_from_it(
-    real_service: RealService, memory_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
     pinned = tmp_path / "src" / "shop-api"
     pinned.mkdir(parents=True)
-    draft_id = create_draft(real_service, PROMPT, pinned)
-    flags = ["--url", real_service.url, "--token", real_service.token]
-    flags += ["--project", "acme", "--agent", "coder"]
+    draft_id = create_draft(shared_service, new_agent, PROMPT, pinned)
+    flags = ["--url", shared_service.url, "--token", shared_service.token]
+    flags += ["--project", "acme", "--agent", new_agent]
     shown = await run_cli("draft", "show", *flags, "--format", "json", draft_id, env={})
     assert shown.returncode == 0, shown.stderr
     assert shown.json()["prompt"] == PROMPT

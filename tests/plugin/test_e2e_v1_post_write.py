@@ -45,30 +45,36 @@ pytestmark = pytest.mark.e2e
 
 
 async def test_v1_claude_code_write_is_recorded_as_a_version_of_its_session(
-    claude: Path, real_service: RealService, memory_root: Path, tmp_path: Path
+    claude: Path,
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
 ) -> None:
     workspace, key = workspace_with_key(tmp_path)
-    seed_scope(memory_root / key, "coding-agent-workspace")
-    own = memory_root / key / "harness-hooks.md"
+    seed_scope(shared_memory_root / key, "coding-agent-workspace")
+    own = shared_memory_root / key / "harness-hooks.md"
     home = tmp_path / "home"
     home.mkdir()
-    install("claude-code", home, real_service, memory_root)
+    install("claude-code", home, shared_service, shared_memory_root, agent=new_agent)
 
     async def script(body: dict[str, Any]) -> tuple[list[Block], str]:
         if not offers_write(body):  # a side request (titles, summaries): answer briefly
             return [{"type": "text", "text": "ok"}], "end_turn"
         if not tool_results(body):
-            await asyncio.to_thread(real_service.wait_for_version, "coder", key, "session-start")
+            await asyncio.to_thread(
+                shared_service.wait_for_version, new_agent, key, "session-start"
+            )
             write = {"file_path": str(own), "content": TOPIC}
             return [{"type": "tool_use", "id": "toolu_own", "name": "Write", "input": write}], (
                 "tool_use"
             )
-        await asyncio.to_thread(real_service.wait_for_version, "coder", key, "write")
+        await asyncio.to_thread(shared_service.wait_for_version, new_agent, key, "write")
         return [{"type": "text", "text": "Saved the memory."}], "end_turn"
 
     async with serve_model(script) as (fake, model_url):
         status, out, err = await run_claude(
-            claude, workspace, home, model_url, service_url=real_service.url
+            claude, workspace, home, model_url, service_url=shared_service.url
         )
     assert status == 0, f"claude failed:\n{out}\n{err}"
     result = json.loads(out)
@@ -78,69 +84,70 @@ async def test_v1_claude_code_write_is_recorded_as_a_version_of_its_session(
     assert own.read_text(encoding="utf-8") == TOPIC
 
     [version] = [
-        v for v in real_service.scope_versions("coder", key) if v["author"]["source"] == "write"
+        v for v in shared_service.scope_versions(new_agent, key) if v["author"]["source"] == "write"
     ]
     assert version["author"]["sessionId"] == result["session_id"]
     assert version["author"]["harness"] == "claude-code"
     assert version["author"]["tool"] == "Write"
     assert version["files"] == [{"file": "harness-hooks.md", "change": "added"}]
-    history = real_service.request(
-        "GET", f"/api/projects/acme/agents/coder/memory/scopes/{key}/files/harness-hooks.md/history"
-    )[2]
+    files = f"/api/projects/acme/agents/{new_agent}/memory/scopes/{key}/files"
+    history = shared_service.request("GET", f"{files}/harness-hooks.md/history")[2]
     assert [v["version"] for v in history["versions"]] == [version["version"]]
 
 
-def assert_recorded(service: RealService, key: str, harness: str, tool: str) -> None:
+def assert_recorded(service: RealService, agent: str, key: str, harness: str, tool: str) -> None:
     """The scope's one version by a write names ``harness`` and ``tool`` and a Session id."""
-    [version] = [
-        v for v in service.scope_versions("coder", key) if v["author"]["source"] == "write"
-    ]
+    [version] = [v for v in service.scope_versions(agent, key) if v["author"]["source"] == "write"]
     assert version["author"]["harness"] == harness
     assert version["author"]["tool"] == tool
     assert version["author"]["sessionId"]
     assert version["files"] == [{"file": "harness-hooks.md", "change": "added"}]
 
 
-def waiting_turns(service: RealService, key: str, first: Json) -> list[Any]:
+def waiting_turns(service: RealService, agent: str, key: str, first: Json) -> list[Any]:
     """The model's turns: ``first`` (the write) once the Session start recorded, then an empty
     turn (the stand-in's closing text) once the write's version is there."""
 
     async def write(body: Json) -> list[Json]:
-        await asyncio.to_thread(service.wait_for_version, "coder", key, "session-start")
+        await asyncio.to_thread(service.wait_for_version, agent, key, "session-start")
         return [first]
 
     async def close(body: Json) -> list[Json]:
-        await asyncio.to_thread(service.wait_for_version, "coder", key, "write")
+        await asyncio.to_thread(service.wait_for_version, agent, key, "write")
         return []
 
     return [write, close]
 
 
 async def test_v1_codex_patch_is_recorded_as_a_version_of_its_session(
-    real_service: RealService, memory_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
     workspace, key = workspace_with_key(tmp_path)
-    seed_scope(memory_root / key, "coding-agent-workspace")
-    own = memory_root / key / "harness-hooks.md"
+    seed_scope(shared_memory_root / key, "coding-agent-workspace")
+    own = shared_memory_root / key / "harness-hooks.md"
     call = add_file("c1", own, TOPIC)
-    turns = waiting_turns(real_service, key, call)
-    _, status, _, err = await run_codex(turns, real_service, memory_root, workspace, tmp_path)
+    turns = waiting_turns(shared_service, new_agent, key, call)
+    _, status, _, err = await run_codex(
+        turns, shared_service, shared_memory_root, workspace, tmp_path, agent=new_agent
+    )
     assert status == 0, err[-3000:]
     assert own.read_text(encoding="utf-8") == TOPIC
-    assert_recorded(real_service, key, "codex", "apply_patch")
+    assert_recorded(shared_service, new_agent, key, "codex", "apply_patch")
 
 
 async def test_v1_gemini_write_is_recorded_as_a_version_of_its_session(
-    real_service: RealService, memory_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
     workspace, key = workspace_with_key(tmp_path)
-    seed_scope(memory_root / key, "coding-agent-workspace")
-    own = memory_root / key / "harness-hooks.md"
+    seed_scope(shared_memory_root / key, "coding-agent-workspace")
+    own = shared_memory_root / key / "harness-hooks.md"
     call = {
         "functionCall": {"name": "write_file", "args": {"file_path": str(own), "content": TOPIC}}
     }
-    turns = waiting_turns(real_service, key, call)
-    _, status, _, err = await run_gemini(turns, real_service, memory_root, workspace, tmp_path)
+    turns = waiting_turns(shared_service, new_agent, key, call)
+    _, status, _, err = await run_gemini(
+        turns, shared_service, shared_memory_root, workspace, tmp_path, agent=new_agent
+    )
     assert status == 0, err[-3000:]
     assert own.read_text(encoding="utf-8") == TOPIC
-    assert_recorded(real_service, key, "gemini", "write_file")
+    assert_recorded(shared_service, new_agent, key, "gemini", "write_file")

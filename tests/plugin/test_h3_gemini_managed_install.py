@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -82,7 +83,11 @@ def test_gemini_managed_install_pins_the_hooks_on_and_gemini_memory_off(tmp_path
         assert "--flags-only" in command
         assert "--state-dir" not in command and "--token" not in command
     handlers = [h for groups in document["hooks"].values() for g in groups for h in g["hooks"]]
-    assert not any("name" in h for h in handlers)  # named by command: not the user install's
+    assert {h["name"].rsplit("-", 1)[0] for h in handlers} == {
+        "agent-memory-session-start",
+        "agent-memory-before-tool",
+        "agent-memory-after-tool",
+    }
     assert stat.S_IMODE(path.stat().st_mode) == 0o644  # every user's Gemini CLI reads it
     assert "no user's or Workspace's settings can switch them off" in said
     assert "Gemini CLI skips the system settings" in said  # /tmp may be written by others
@@ -91,6 +96,27 @@ def test_gemini_managed_install_pins_the_hooks_on_and_gemini_memory_off(tmp_path
     status, said = run(tmp_path, "uninstall", "gemini", "--managed", str(folder))
     assert status == 0
     assert not folder.exists()  # the file, its state folder and the folder the install made
+
+
+def test_gemini_managed_hooks_carry_names_no_repository_can_know(tmp_path: Path) -> None:
+    """Gemini CLI switches off a hook whose ``name`` (its command, when it has none) is in any
+    settings level's ``hooksConfig.disabled``: the managed hooks' names end in 128 random
+    bits, chosen at the first install (two machines' differ) and kept by the next (H-3), so
+    neither the user install's names nor the commands a repository could predict reach them."""
+    names: list[set[str]] = []
+    for machine in ("one", "two"):
+        folder = tmp_path / machine / "gemini-cli"
+        run(tmp_path / machine, "install", "gemini", "--managed", str(folder))
+        document = json.loads((folder / "settings.json").read_text(encoding="utf-8"))
+        handlers = [h for groups in document["hooks"].values() for g in groups for h in g["hooks"]]
+        secrets = {h["name"].rsplit("-", 1)[1] for h in handlers}
+        assert len(secrets) == 1 and re.fullmatch("[0-9a-f]{32}", secrets.pop())
+        assert not {h["name"] for h in handlers} & {h["command"] for h in handlers}
+        names.append({h["name"] for h in handlers})
+        status, said = run(tmp_path / machine, "install", "gemini", "--managed", str(folder))
+        assert status == 0 and "nothing to change (already installed)" in said
+        assert "no repository's hooksConfig.disabled can name them" in said
+    assert not names[0] & names[1]
 
 
 def test_gemini_managed_install_merges_into_an_administrators_commented_settings(

@@ -236,6 +236,107 @@ def test_h6_codex_install_names_no_empty_memories_folder(tmp_path: Path) -> None
     assert "stay on disk" not in said
 
 
+PROFILES = {
+    "work.config.toml": "model = 'gpt-5'\n[features]\nmemories = true\n",  # turns it on
+    "review.config.toml": "[features]\nmemories = false\n",
+    "quiet.config.toml": "model = 'gpt-5'\n",
+    "broken.config.toml": "[features\nmemories = true\n",  # Codex refuses it too
+    "notes.toml": "[features]\nmemories = true\n",  # no profile file
+}
+
+
+def status_of(home: Path) -> str:
+    out = io.StringIO()
+    main(["status", "--home", str(home)], environ={"HOME": str(home)}, stdout=out)
+    return out.getvalue()
+
+
+def test_h6_codex_install_turns_its_memories_off_in_a_profile_too_and_uninstall_puts_it_back(
+    tmp_path: Path,
+) -> None:
+    """Codex 0.171 lays ``$CODEX_HOME/NAME.config.toml`` over ``config.toml`` for ``--profile
+    NAME``: a profile file saying ``[features] memories = true`` would bring Codex's own memory
+    back (``test_e2e_h6_one_memory.py``). The install sets it off there too, keeping the file's
+    comments, and says so; other profile files (and other files) stay as they are; uninstall
+    gives each file back byte for byte and leaves no backup of it."""
+    home = tmp_path / "home"
+    (home / ".codex").mkdir(parents=True)
+    work = "# my work profile\nmodel = 'gpt-5'\n[features]\nmemories = true  # I like it\n"
+    profiles = {**PROFILES, "work.config.toml": work}
+    for name, text in profiles.items():
+        (home / ".codex" / name).write_text(text, encoding="utf-8")
+    profile = home / ".codex" / "work.config.toml"
+
+    status, said = run(home, "install", "codex")
+
+    assert status == 0
+    assert tomlkit.parse(profile.read_text(encoding="utf-8")).unwrap()["features"] == {
+        "memories": False
+    }
+    assert "# my work profile" in profile.read_text(encoding="utf-8")
+    assert (
+        f"Codex CLI's own memories in the profile file {profile}: turned off "
+        "(features.memories = false; features.memories was true)"
+    ) in said
+    for name, text in profiles.items():
+        if name != "work.config.toml":
+            assert (home / ".codex" / name).read_text(encoding="utf-8") == text
+    assert "stay on in Sessions started with" not in status_of(home)
+
+    status, said = run(home, "uninstall", "codex")
+
+    assert status == 0
+    assert profile.read_text(encoding="utf-8") == work
+    assert f"in the profile file {profile}: features.memories = true again" in said
+    assert not list((home / ".codex").glob("work.config.toml.harness-memory-backup-*"))
+
+
+def test_p3_codex_install_turns_terminals_off_in_a_profile_too_and_uninstall_puts_them_back(
+    tmp_path: Path,
+) -> None:
+    """A profile file's ``unified_exec_tty = true`` would give the model terminals whose input
+    no hook sees (``guard_gaps``): the install sets it off there too, and says so; ``status``
+    names a profile that turns it on after the install; uninstall puts back what it found."""
+    home = tmp_path / "home"
+    (home / ".codex").mkdir(parents=True)
+    tty = "[features]\nunified_exec_tty = true\nmemories = true\n"
+    profile = home / ".codex" / "tty.config.toml"
+    profile.write_text(tty, encoding="utf-8")
+
+    status, said = run(home, "install", "codex")
+
+    assert status == 0
+    features = tomlkit.parse(profile.read_text(encoding="utf-8")).unwrap()["features"]
+    assert features == {"unified_exec_tty": False, "memories": False}
+    assert f"interactive terminals (exec_command with tty) in the profile file {profile}" in said
+    (home / ".codex" / "later.config.toml").write_text(tty, encoding="utf-8")
+    shown = status_of(home)
+    assert "terminals, whose input the write guard never sees, are on in Sessions started " in shown
+    assert "`--profile later`" in shown and "`--profile tty`" not in shown
+
+    assert run(home, "uninstall", "codex")[0] == 0
+    assert profile.read_text(encoding="utf-8") == tty
+
+
+def test_h6_status_names_a_codex_profile_that_turns_its_memories_on_after_the_install(
+    tmp_path: Path,
+) -> None:
+    home = tmp_path / "home"
+    assert run(home, "install", "codex")[0] == 0
+    profile = home / ".codex" / "work.config.toml"
+    profile.write_text(PROFILES["work.config.toml"], encoding="utf-8")
+
+    said = status_of(home)
+
+    assert (
+        "codex: WARNING: Codex CLI's own memories stay on in Sessions started with `--profile "
+        f"work`: {profile} says [features] memories = true"
+    ) in said
+    assert "Run `harness-memory install codex` again to set it off there" in said
+    profile.write_text("[features]\nmemories = false\n", encoding="utf-8")
+    assert "stay on in Sessions started with" not in status_of(home)
+
+
 @pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
 def test_h6_uninstall_removes_its_state_folder_and_says_what_it_leaves(
     tmp_path: Path, harness: str

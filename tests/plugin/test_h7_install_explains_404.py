@@ -34,10 +34,12 @@ NOWHERE = "bob-reaches-acm-only-token-01234"
 """A token that reaches only project ``acm``, which holds no agent."""
 
 
-@pytest.fixture
-def limited_service(tmp_path: Path) -> Iterator[RealService]:
+@pytest.fixture(scope="module")
+def limited_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealService]:
     """The real service with three tokens: every project (``TOKEN``), ``acme`` only, ``acm``
-    only; agent ``coder`` in project ``acme``, agent ``reviewer`` in project ``beta``."""
+    only; agent ``coder`` in project ``acme``, agent ``reviewer`` in project ``beta``. One for
+    the module: its tests only ask it (each install is refused before it writes anything)."""
+    tmp_path = tmp_path_factory.mktemp("limited-service")
     env = {
         "PATH": os.environ.get("PATH", ""),
         "HOME": str(tmp_path / "service-home"),

@@ -170,6 +170,32 @@ def test_r2_a_delete_and_an_edit_keep_the_edited_file(
     ]
 
 
+def test_r2_a_case_twin_written_on_one_machine_reaches_every_copy_under_its_own_name(
+    served_root: Path, two_machines: tuple[RemoteCopy, RemoteCopy]
+) -> None:
+    """``ok.md`` beside ``OK.md`` would be one file on a macOS or Windows machine: the service
+    keeps the newcomer under a new name, and the copy that wrote it moves its text there."""
+    laptop, desktop = two_machines
+    append(served_root / "user" / "MEMORY.md", "- [OK](OK.md) the service's\n")
+    append(served_root / "user" / "OK.md", "service\n")
+    synced(laptop)
+    append(laptop.memory_root / "user" / "ok.md", "laptop\n")
+    append(laptop.memory_root / "user" / "MEMORY.md", "- [ok](ok.md) the laptop's\n")
+    [result] = synced(laptop)
+    [said] = result.outcomes
+    kept = said.rpartition(" it is kept as ")[2]
+    assert said.startswith("ok.md differs from OK.md only in letter case") and kept != "ok.md"
+    synced(desktop)
+    for root in (served_root, laptop.memory_root, desktop.memory_root):
+        scope = root / "user"
+        assert sorted(path.name for path in scope.iterdir()) == sorted(["MEMORY.md", "OK.md", kept])
+        assert (scope / "OK.md").read_text(encoding="utf-8") == "service\n", root
+        assert (scope / kept).read_text(encoding="utf-8") == "laptop\n", root
+        assert (scope / "MEMORY.md").read_text(encoding="utf-8") == (
+            f"- [OK](OK.md) the service's\n- [ok]({kept}) the laptop's\n"
+        ), root
+
+
 def test_r2_an_edit_then_a_delete_keeps_the_edit_and_tells_the_deleting_machine(
     shared_service: RealService,
     new_agent: str,

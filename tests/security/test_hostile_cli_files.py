@@ -57,3 +57,19 @@ def test_a1_template_file_past_the_limit_is_refused(
 def test_a1_devices_are_no_template_files(device: str) -> None:
     with pytest.raises(NotRegularFileError):
         read_template_file(Path(device))
+
+
+def test_a1_a_folder_named_as_the_template_file_is_named_as_a_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A folder given as ``--template-file`` (a path mistyped by one level) was said as
+    "[Errno 21] Is a directory: 3": the number of the file descriptor, not the path."""
+    with pytest.raises(NotRegularFileError) as refused:
+        read_template_file(tmp_path)
+    assert refused.value.filename == str(tmp_path)
+    monkeypatch.setenv("MEMORY_API_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.delenv("MEMORY_API_TOKENS", raising=False)
+    assert main([*ARGV, "--template-file", str(tmp_path)]) == 1
+    said = capsys.readouterr().err
+    assert f"not a regular file: {tmp_path}" in said
+    assert not (tmp_path / "data" / "agents" / "coder").exists()

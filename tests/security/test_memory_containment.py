@@ -8,9 +8,13 @@ outside may change. The fixtures come from the API tests' conftest (see ``confte
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import pytest
 from memory_core import layout
 from memory_core.keys import key_for_real_path
 
@@ -267,3 +271,60 @@ async def test_q2a_deletes_through_a_scope_alias_and_its_target_share_one_lock(
         await ok_json(response)
     expected = [line for line in lines if not any(f"]({name})" in line for name in victims)]
     assert index.read_text(encoding="utf-8").split("\n") == expected
+
+
+async def test_a7_an_entry_swapped_while_its_symlink_is_resolved_is_judged_as_it_now_is(
+    client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An agent writes a note by rename while a request resolves it: between the ``lstat``
+    that saw a symlink and its ``readlink``, the symlink became a regular file (EINVAL) or
+    was removed (ENOENT). ``os.path.realpath`` raises then: the listing left a note out, and
+    the overview answered 503 "the data dir could not be used" (a traceback in the log) while
+    an agent merely saved a memory. The entry is resolved again, as it now is; one that leads
+    outside the memory root is still never read."""
+    for name in ("notes.md", "gone.md", "out.md"):
+        (agent.user / name).symlink_to(agent.user / "target.md")
+    (agent.user / "target.md").write_text("---\ndescription: target\n---\nbody\n")
+    (agent.user / "late.md").symlink_to(outside_dir(agent) / "secret.md")
+    looks = itertools.count()
+
+    def made_a_file(path: Path) -> bool:
+        path.unlink()
+        path.write_text("---\ndescription: n\n---\n")
+        return True
+
+    def removed(path: Path) -> bool:
+        path.unlink()
+        return True
+
+    def pointed_outside(path: Path) -> bool:
+        path.unlink()
+        path.symlink_to(outside_dir(agent) / "secret.md")
+        return True
+
+    def removed_at_its_second_look(path: Path) -> bool:
+        # judged refused at the first (it leads outside), gone while the refusal is worded
+        return next(looks) > 0 and removed(path)
+
+    swaps: dict[str, Callable[[Path], bool]] = {
+        "notes.md": made_a_file,
+        "gone.md": removed,
+        "out.md": pointed_outside,
+        "late.md": removed_at_its_second_look,
+    }
+    real_readlink = os.readlink
+
+    def readlink_after_a_swap(path: Any, *args: Any, **kwargs: Any) -> Any:
+        name = Path(path).name
+        if name in swaps and swaps[name](Path(path)):
+            del swaps[name]
+        return real_readlink(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "readlink", readlink_after_a_swap)
+    overview = await ok_json(await client.get(memory_url()))
+    assert overview["scopes"][0]["key"] == "user"
+    listing = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
+    assert [row["file"] for row in listing["files"]] == ["notes.md", "target.md"]
+    assert [row["description"] for row in listing["files"]] == ["n", "target"]
+    assert SECRET not in str(overview) + str(listing)
+    assert not swaps

@@ -70,12 +70,14 @@ def developer_and_user_text(body: Json) -> str:
 
 def type_into_the_terminal(typed: str) -> Callable[[Json], list[Json]]:
     """A turn that types ``typed`` (``write_stdin``) into the terminal session an earlier
-    ``exec_command`` started, the session id read from Codex's output (1 if none is said)."""
+    ``exec_command`` started, the session id read from Codex's output (1 if none is said).
+    Codex answers once the session's process ends (``typed`` ending in ``exit``), a refusal
+    at once; 30 s is only its bound."""
 
     def turn(body: Json) -> list[Json]:
         started = re.search(r"session ID (\d+)", json.dumps(body.get("input", [])))
         session = int(started.group(1)) if started else 1
-        arguments = {"session_id": session, "chars": typed, "yield_time_ms": 1000}
+        arguments = {"session_id": session, "chars": typed, "yield_time_ms": 30_000}
         return [function_call("stdin", "write_stdin", arguments)]
 
     return turn

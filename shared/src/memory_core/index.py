@@ -37,6 +37,7 @@ from urllib.parse import unquote
 from memory_core.markdown import blank_code_spans, fenced_lines
 
 __all__ = [
+    "RepeatedFind",
     "entry_span",
     "entry_targets",
     "index_lines",
@@ -82,20 +83,49 @@ def index_lines(text: str) -> list[str]:
     return [part.removesuffix("\r") for part in parts]
 
 
-def _destination(line: str, start: int) -> str | None:
-    """Parse an inline link destination beginning at ``start`` (just after ``](``)."""
+class RepeatedFind:
+    """``text.find(char, start)`` asked again and again of one line, each character looked at
+    about once: a search remembers where it started and what it found, and a later search
+    from a start in between has the same answer. Every ``](`` of a line searches on for its
+    ``>`` or title's end; a line of many ``](<`` with no ``>`` (or of titles never closed)
+    was scanned to its end once per ``](``: quadratic, seconds per request for a 1 MiB index.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._searched: dict[str, tuple[int, int]] = {}  # char → (searched from, found or -1)
+
+    def find(self, char: str, start: int) -> int:
+        """The first index of ``char`` at or after ``start`` in the text, or -1."""
+        searched = self._searched.get(char)
+        if searched is not None:
+            since, found = searched
+            if since <= start and (found == -1 or start <= found):
+                return found
+        found = self._search(char, start)
+        self._searched[char] = (start, found)
+        return found
+
+    def _search(self, char: str, start: int) -> int:
+        return self.text.find(char, start)
+
+
+def _destination(line: str, start: int, finder: RepeatedFind, before: int) -> str | None:
+    """Parse an inline link destination beginning at ``start`` (just after ``](``); a bare one
+    ends ``before`` the next ``](`` at the latest (none holds one: a file name with ``](``
+    is written ``<…>``), so no character of a line is scanned once per link."""
     end = len(line)
     i = start
     while i < end and line[i] in " \t":
         i += 1
     if i < end and line[i] == "<":
-        close = line.find(">", i + 1)
-        if close == -1 or "<" in line[i + 1 : close]:
+        close = finder.find(">", i + 1)
+        if close == -1 or -1 < finder.find("<", i + 1) < close:
             return None
         target, i = line[i + 1 : close], close + 1
     else:
         depth, first = 0, i
-        while i < end and line[i] not in " \t":
+        while i < before and line[i] not in " \t":
             char = line[i]
             if char == "(":
                 depth += 1
@@ -108,7 +138,7 @@ def _destination(line: str, start: int) -> str | None:
     while i < end and line[i] in " \t":
         i += 1
     if i < end and line[i] in _TITLE_CLOSERS:
-        close = line.find(_TITLE_CLOSERS[line[i]], i + 1)
+        close = finder.find(_TITLE_CLOSERS[line[i]], i + 1)
         if close == -1:
             return None
         i = close + 1
@@ -142,12 +172,15 @@ def link_targets(line: str) -> list[str]:
     if reference:
         raw = reference.group(2)
         targets.append(_clean(raw[1:-1] if raw.startswith("<") else raw))
+    finder = RepeatedFind(prose)
     position = prose.find("](")
     while position != -1:
-        target = _destination(prose, position + 2)
+        following = prose.find("](", position + 2)
+        before = len(prose) if following == -1 else following
+        target = _destination(prose, position + 2, finder, before)
         if target:
             targets.append(_clean(target))
-        position = prose.find("](", position + 2)
+        position = following
     return [target for target in targets if target]
 
 

@@ -31,7 +31,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import quote, unquote
 
-from memory_core.index import entry_span, index_lines, linked_topic_files, topic_link_targets
+from memory_core.index import (
+    RepeatedFind,
+    entry_span,
+    index_lines,
+    linked_topic_files,
+    topic_link_targets,
+)
 from memory_core.markdown import blank_code_spans, fenced_lines
 
 __all__ = ["IndexMerge", "merge_index", "rewrite_links"]
@@ -65,18 +71,21 @@ def _new_destination(raw: str, angled: bool, renames: Mapping[str, str]) -> str 
 def _inline_spans(prose: str) -> list[tuple[int, int, bool]]:
     """``(start, end, angled)`` of every inline link destination in a code-span-blanked line."""
     spans: list[tuple[int, int, bool]] = []
+    finder = RepeatedFind(prose)  # each character looked at about once, as link_targets does
     position = prose.find("](")
     while position != -1:
+        following = prose.find("](", position + 2)
+        before = len(prose) if following == -1 else following
         i = position + 2
         while i < len(prose) and prose[i] in " \t":
             i += 1
         if i < len(prose) and prose[i] == "<":
-            close = prose.find(">", i + 1)
-            if close != -1:
+            close = finder.find(">", i + 1)
+            if close != -1 and not -1 < finder.find("<", i + 1) < close:  # as link_targets
                 spans.append((i + 1, close, True))
         else:
             start, depth = i, 0
-            while i < len(prose) and prose[i] not in " \t":
+            while i < before and prose[i] not in " \t":
                 if prose[i] == "(":
                     depth += 1
                 elif prose[i] == ")":
@@ -86,7 +95,7 @@ def _inline_spans(prose: str) -> list[tuple[int, int, bool]]:
                 i += 1
             if i > start:
                 spans.append((start, i, False))
-        position = prose.find("](", position + 2)
+        position = following
     return spans
 
 

@@ -20,11 +20,20 @@ where a file's text must be merged.
   ``kept-edited``.
 - The ``.workspace`` marker is never replaced (K-5): a different one on the second side is
   reported as ``marker-kept``.
+- The merged scope never holds two names a case-insensitive or normalising file system (macOS,
+  Windows) folds into one (``OK.md`` beside ``ok.md``, ``café.md`` in NFC beside NFD,
+  ``Memory.md`` beside ``MEMORY.md``): a machine there could keep only one, and would send the
+  other's text back as an edit of it. A name the first side does not hold that is such a *twin*
+  of a name the merged scope holds (the first side's, or one the second brings that sorts
+  before it) is kept under a new name like a ``kept-both`` copy, reported as ``twin-renamed``.
+  Twins the first side already holds are left as they are.
 
-A file kept by the last rules gets its index lines: the lines of the keeping side's
-``MEMORY.md`` that link to it (T-4), links rewritten to the new name for a ``kept-both`` copy
-(:func:`~memory_core.index_merge.rewrite_links`), are merged into the index
+A file kept by the ``kept-edited`` and ``kept-both`` rules gets its index lines: the lines of
+the keeping side's ``MEMORY.md`` that link to it (T-4), links rewritten to the new name for a
+``kept-both`` copy (:func:`~memory_core.index_merge.rewrite_links`), are merged into the index
 (:func:`~memory_core.index_merge.merge_index`: nothing twice), so nothing kept is unindexed.
+The merged index's lines linking a ``twin-renamed`` file that are not lines of the first
+side's index (the second side's own) are rewritten to its new name.
 
 "First" is the copy whose names win: the service's scope when it takes a machine's changes,
 the service's answer when a machine takes what came back. Pure.
@@ -45,12 +54,13 @@ import codecs
 import hashlib
 import itertools
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
 from memory_core import layout
-from memory_core.index import index_lines_linking
+from memory_core.index import index_lines_linking, link_targets
 from memory_core.index_merge import merge_index, rewrite_links
 from memory_core.line_merge import merge_lines
 from memory_core.scope_files import is_scope_file
@@ -60,12 +70,14 @@ __all__ = [
     "OutcomeKind",
     "ScopeMerge",
     "blob_id",
+    "fold_name",
     "index_lines_for",
     "kept_name",
     "merge_scopes",
+    "part_twins",
 ]
 
-OutcomeKind = Literal["kept-both", "kept-edited", "marker-kept"]
+OutcomeKind = Literal["kept-both", "kept-edited", "marker-kept", "twin-renamed"]
 Blobs = Mapping[str, str]
 """A copy of a scope: file name → git blob id."""
 Content = Callable[[str], bytes]
@@ -89,11 +101,13 @@ def blob_id(data: bytes) -> str:
 @dataclass(frozen=True, slots=True)
 class MergeOutcome:
     """What a merge did beyond taking one side's change (R-2): ``file`` and, for ``kept-both``,
-    the name the second version is kept under (``kept_as``)."""
+    the name the second version is kept under (``kept_as``); for ``twin-renamed``, the name of
+    the file it is a twin of (``twin``) and the name it is kept under (``kept_as``)."""
 
     kind: OutcomeKind
     file: str
     kept_as: str | None = None
+    twin: str | None = None
 
     def describe(self) -> str:
         """One line for a person: what happened to the file and where its text is."""
@@ -105,6 +119,12 @@ class MergeOutcome:
                 )
             case "kept-edited":
                 return f"{self.file} was deleted on one machine and edited on another: kept"
+            case "twin-renamed":
+                return (
+                    f"{self.file} differs from {self.twin} only in letter case or Unicode "
+                    "normalisation, one file on macOS and Windows: it is kept as "
+                    f"{self.kept_as}"
+                )
             case _:
                 return f"{self.file} named another Workspace path: the scope's own is kept"
 
@@ -122,12 +142,14 @@ class ScopeMerge:
 def kept_name(name: str, label: str, taken: Iterable[str]) -> str:
     """A free topic file name for the second version of ``name``: ``<stem>-<label>.md``, then
     ``<stem>-<label>-2.md`` …; ``label`` folded to ``[a-z0-9-]`` (``copy`` when nothing is
-    left), the stem cut so the name stays within 255 UTF-8 bytes (K-7).
+    left), the stem cut so the name stays within 255 UTF-8 bytes (K-7); never a twin of a name
+    of ``taken`` (:func:`fold_name`).
 
     >>> kept_name("deploy.md", "Alice's Laptop", {"deploy-alice-s-laptop.md"})
     'deploy-alice-s-laptop-2.md'
     """
     used = set(taken)
+    folded = {fold_name(name) for name in used}
     slug = _SLUG_RE.sub("-", label.lower()).strip("-")[:40].strip("-") or "copy"
     stem = name[:-3] if name.endswith(".md") else name
     for number in itertools.count(1):
@@ -135,9 +157,19 @@ def kept_name(name: str, label: str, taken: Iterable[str]) -> str:
         budget = _NAME_MAX_BYTES - len(suffix.encode("utf-8"))
         head = stem.encode("utf-8", "surrogateescape")[:budget].decode("utf-8", "ignore")
         candidate = head + suffix
-        if candidate not in used and is_scope_file(candidate):
+        if fold_name(candidate) not in folded and is_scope_file(candidate):
             return candidate
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def fold_name(name: str) -> str:
+    """The form under which a case-insensitive, normalising file system (APFS, NTFS) finds
+    ``name``: two names with the same form are *twins*, one file there.
+
+    >>> fold_name("Café.md") == fold_name("cafe\u0301.MD")
+    True
+    """
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFD", name).casefold())
 
 
 def index_lines_for(index: bytes | None, name: str) -> list[str]:
@@ -202,7 +234,80 @@ def merge_scopes(
             merge.outcomes.append(MergeOutcome("kept-both", name, new))
             relinks.append(_Relink(second, name, new))
     _merge_index(merge, base, first, second, content, relinks)
+    _part_twins(merge, first, content, label, taken)
     return merge
+
+
+def part_twins(files: Blobs, content: Content, *, label: str) -> ScopeMerge:
+    """``files`` (one copy of a scope) with no two names a case-insensitive or normalising file
+    system folds into one: of each group of twins the name that sorts first keeps its name
+    (``MEMORY.md`` before ``Memory.md``), each other is kept under a new name (``<stem>-<label>
+    .md``, reported as ``twin-renamed``) and the index lines linking it follow it. For a scope
+    that got twins where no merge made it (an agent on the service's machine wrote both)."""
+    merge = ScopeMerge(files=dict(files))
+    _part_twins(merge, {}, content, label, set(files))
+    return merge
+
+
+def _part_twins(
+    merge: ScopeMerge, first: Blobs, content: Content, label: str, taken: set[str]
+) -> None:
+    """Keep each name of the merged scope the first side does not hold that is a twin of one
+    it holds under a new name (see the module), its index lines from the second side with it."""
+    held = {fold_name(name): name for name in sorted(merge.files, reverse=True) if name in first}
+    renames: dict[str, str] = {}
+    for name in sorted(set(merge.files) - set(first)):
+        twin = held.setdefault(fold_name(name), name)
+        if twin == name:
+            continue
+        new = kept_name(name, label, taken | set(merge.files))
+        taken.add(new)
+        merge.files[new] = merge.files.pop(name)
+        held[fold_name(new)] = new
+        merge.outcomes.append(MergeOutcome("twin-renamed", name, new, twin))
+        renames[name] = new
+    index = merge.files.get(layout.INDEX_FILE)
+    if renames and index is not None:
+        _relink_twins(merge, index, first.get(layout.INDEX_FILE), content, renames)
+
+
+def _nfc(name: str) -> str:
+    return unicodedata.normalize("NFC", name)
+
+
+def _relinked(line: str, renames: dict[str, str], held_forms: set[str]) -> str:
+    """``line`` with its links to the old names of ``renames`` pointed at their new names."""
+    targets = set(link_targets(line))
+    here = {
+        _nfc(old): new
+        for old, new in renames.items()
+        if _nfc(old) not in held_forms or old in targets
+    }
+    return rewrite_links(line, here)
+
+
+def _relink_twins(
+    merge: ScopeMerge, index: str, held: str | None, content: Content, renames: dict[str, str]
+) -> None:
+    """Point the lines of the merged index ``index`` (a blob id) that are not lines of the
+    first side's index ``held`` at the new names of ``renames`` (old name → new). A link
+    names a file in any normalisation form (T-4), except where the scope still holds a
+    normalisation twin of the old name: there only a link naming it exactly is its own."""
+    raw = merge.new[index] if index in merge.new else content(index)
+    text = _text(raw)
+    if text is None:
+        return  # an index that is no UTF-8 is left as it is (the merge of it did the same)
+    kept = set((_text(content(held)) or "").split("\n")) if held is not None else set()
+    held_forms = {_nfc(name) for name in merge.files}
+    lines = [
+        line if line in kept else _relinked(line, renames, held_forms) for line in text.split("\n")
+    ]
+    relinked = "\n".join(lines)
+    if relinked == text:
+        return
+    data = (codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b"") + relinked.encode()
+    merge.files[layout.INDEX_FILE] = blob_id(data)
+    merge.new[blob_id(data)] = data
 
 
 def _put(files: dict[str, str], name: str, blob: str | None) -> None:

@@ -254,9 +254,15 @@ def read_template_file(path: Path, max_bytes: int = TEMPLATE_FILE_MAX_BYTES) -> 
     from memory_core.errors import NotRegularFileError
 
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:  # judged before fdopen, which refuses a folder naming only the descriptor's number
+        regular = stat.S_ISREG(os.fstat(fd).st_mode)
+    except BaseException:
+        os.close(fd)
+        raise
+    if not regular:
+        os.close(fd)
+        raise NotRegularFileError(errno.EINVAL, "not a regular file", str(path))
     with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise NotRegularFileError(errno.EINVAL, "not a regular file", str(path))
         raw = handle.read(max_bytes + 1)
     if len(raw) > max_bytes:
         raise OSError(errno.EFBIG, f"larger than {max_bytes} bytes", str(path))

@@ -152,10 +152,11 @@ class UnreadableAgentEntry(Answer, frozen=True):
     problem: str
 
 
-class AgentList(Answer, frozen=True):
+class AgentList(Answer, frozen=True, omit_defaults=True):
     """Answer of ``GET /api/projects/{project}/agents``, agents sorted by id; ``unreadable``
     names the agents of unknown project whose settings cannot be read (Q-2b), for a caller
-    that reaches every project (empty for any other)."""
+    that reaches every project, and is left out when empty (``omit_defaults``: a plugin built
+    before answers ignored unknown fields reads the usual answer, A-11)."""
 
     agents: list[AgentSummary]
     unreadable: list[UnreadableAgentEntry] = msgspec.field(default_factory=list)
@@ -513,14 +514,16 @@ class MemorySection(Answer, frozen=True):
     text: str
 
 
-class SessionStartResponse(Answer, frozen=True):
+class SessionStartResponse(Answer, frozen=True, omit_defaults=True):
     """Answer of ``POST …/memory/session-start`` (A-9).
 
     ``memory`` is the text that replaces ``{{MEMORY}}`` (empty when ``injected`` is false);
     ``workspace_memory_key`` is the value for ``{{WORKSPACE_MEMORY_KEY}}`` (I-2): the key,
     ``(none — temporary workspace)`` or ``(none — memory is off)``; ``key`` is the bare key or
     None; ``manifests`` has one entry per injected scope, user first. ``sections`` is the
-    ``memory`` text as runs (:class:`MemorySection`) when the request asked for them, else empty.
+    ``memory`` text as runs (:class:`MemorySection`) when the request asked for them, else left
+    out (``omit_defaults``: a plugin built before answers ignored unknown fields, which never
+    asks for them, reads the answer, A-11).
     """
 
     enabled: bool

@@ -9,7 +9,7 @@
     harness-memory install gemini --managed [PATH] …   # Gemini CLI's system settings
     harness-memory install codex --remote URL --project P --agent A [--token T] …
         # remote mode: a local copy under ~/.harness-memory, synced with the service
-    harness-memory uninstall codex [--memory-root DIR] [--dry-run]
+    harness-memory uninstall codex [--memory-root DIR] [--keep-backups] [--dry-run]
 
 Exit status 0 on success (also when nothing had to change), 1 when a settings file cannot be
 read or understood, a check fails (H-7) or the token file cannot be read (named on stderr;
@@ -98,6 +98,12 @@ def add_install_flags(parser: argparse.ArgumentParser, verb: str) -> None:
         "$GEMINI_CLI_SYSTEM_SETTINGS_PATH or /etc/gemini-cli/settings.json); needs root",
     )
     if verb == "uninstall":
+        parser.add_argument(
+            "--keep-backups",
+            action="store_true",
+            help="keep the backups installs made of the settings files, those holding a "
+            "token too (default: removed once the files are put back)",
+        )
         return
     parser.add_argument("--url", help="memory service root URL [HARNESS_MEMORY_URL]")
     parser.add_argument("--project", help="project id [HARNESS_MEMORY_PROJECT]")
@@ -198,7 +204,8 @@ def run_install(
         out.write(f"{args.harness}: {chosen.note}\n")
         out.write(f"{args.harness}: {isolation_note(chosen)}\n")
     try:
-        run(args.harness, options, environ, install=install, dry_run=args.dry_run, out=out)
+        keep = {"keep_backups": getattr(args, "keep_backups", False)}  # uninstall's flag
+        run(args.harness, options, environ, install=install, dry_run=args.dry_run, out=out, **keep)
     except SettingsFileError as error:
         _logger().error("%s %s: %s (nothing was changed)", args.command, args.harness, error)
         return 1
@@ -489,6 +496,10 @@ def _status(args: argparse.Namespace, environ: Mapping[str, str], out: IO[str]) 
     if args.managed:
         given = [(h, managed_file(h, managed)) for h in ("codex", "gemini")]
         also += [(harness, path) for harness, path in given if path.exists()]
-    lines, healthy = status(home, environ, managed, also=also)
+    try:
+        here: Path | None = Path.cwd()
+    except OSError:  # a folder removed under it
+        here = None
+    lines, healthy = status(home, environ, managed, also=also, workspace=here)
     out.write("".join(f"{line}\n" for line in lines))
     return 0 if healthy else 1

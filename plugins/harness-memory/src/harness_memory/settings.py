@@ -47,7 +47,8 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Mapping
+import sys
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import msgspec
@@ -238,23 +239,38 @@ TOKEN_FILE_NAME = "token"  # noqa: S105 (a file name, not a password)
 ``--flags-only`` hook without ``--token-file`` reads it from :func:`account_state_dir`."""
 
 
-def account_state_dir(environ: Mapping[str, str]) -> Path | None:
-    """The state dir of a ``--flags-only`` hook that names none (the managed install's):
-    ``.claude/harness-memory`` in the home directory the password database gives the account
-    running the hook. No environment variable moves it: a repository's settings can set
-    ``HOME`` and ``CLAUDE_CONFIG_DIR`` for a Session, and the Session records there tell the
-    write guard which scope the Session may write (P-2a, P-3).
+def account_state_dir(
+    environ: Mapping[str, str],
+    *,
+    platform: str = sys.platform,
+    local_app_data: Callable[[], str | None] | None = None,
+) -> Path | None:
+    """The state dir of a ``--flags-only`` hook that names none (the managed install's), in
+    the running account's own folder as the system gives it: ``.claude/harness-memory`` in
+    the home directory of its password database entry (POSIX), ``harness-memory`` in its
+    Local AppData known folder (``platform`` ``win32``: ``local_app_data``, by default
+    :func:`~harness_memory.windows_folders.local_app_data`). No environment variable moves
+    it (``environ`` is not read): a repository's settings can set ``HOME``,
+    ``CLAUDE_CONFIG_DIR`` and ``LOCALAPPDATA`` for a Session, and the Session records there
+    tell the write guard which scope the Session may write (P-2a, P-3).
 
-    None for an account the database does not know (a container's bare uid, an entry without
-    a home): its only home would be ``$HOME``, which the agent's repository may set, so it
-    has no state dir: its hooks keep no Session records (the guard takes the Workspace from
+    None for an account the system gives no such folder (a container's bare uid, an entry
+    without a home): its only home would be ``$HOME``, which the agent's repository may set, so
+    it has no state dir: its hooks keep no Session records (the guard takes the Workspace from
     the hook's ``cwd``, as for a Session without one) and read no token file
-    (:func:`unknown_account_note` says why). A system without a password database (Windows)
-    falls back to :func:`default_state_dir`."""
+    (:func:`unknown_account_note` says why)."""
+    del environ  # what a repository may set is never read (see above)
+    if platform == "win32":
+        if local_app_data is None:
+            from harness_memory import windows_folders  # ctypes: only where it is needed
+
+            local_app_data = windows_folders.local_app_data
+        folder = local_app_data()
+        return Path(folder) / "harness-memory" if folder else None
     try:
-        import pwd  # POSIX only: Windows has no password database
+        import pwd  # POSIX only
     except ImportError:
-        return default_state_dir(environ)
+        return None
     try:
         home = pwd.getpwuid(os.getuid()).pw_dir
     except KeyError:
@@ -262,8 +278,15 @@ def account_state_dir(environ: Mapping[str, str]) -> Path | None:
     return Path(home) / ".claude" / "harness-memory" if home else None
 
 
-def unknown_account_note() -> str:
-    """Why an account without a password database entry has no state dir, and the fix."""
+def unknown_account_note(platform: str = sys.platform) -> str:
+    """Why an account the system gives no folder of its own has no state dir, and the fix."""
+    if platform == "win32":
+        return (
+            "Windows gives this account no Local AppData folder, so the managed hooks keep "
+            "no Session records and read no token file for it: its only other folder would "
+            "be one an environment variable names, which a repository's settings can set. "
+            "Run the coding agent as an account with a profile"
+        )
     return (
         f"this account (uid {os.getuid()}) has no entry in the password database, so the "
         "managed hooks keep no Session records and read no token file for it: its only home "

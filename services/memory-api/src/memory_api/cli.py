@@ -24,7 +24,8 @@ refuses rather than write into a data dir no service uses. Every command says wh
 
 Each command imports what it needs when it runs: ``agent create`` never loads the web
 application. Exit codes: 0 done, 1 refused (a conflict, an unknown agent, a bad id), 2 bad usage
-or configuration (no data dir named, no service answering).
+or configuration (no data dir named, no service answering), 130 interrupted (Ctrl-C: every file
+is written whole or not at all, so the same command run again finishes the work).
 """
 
 from __future__ import annotations
@@ -55,6 +56,12 @@ __all__ = ["build_parser", "main"]
 
 logger = logging.getLogger("memory_api")
 
+INTERRUPTED = 130
+"""The exit code of a command stopped by Ctrl-C (SIGINT), 128 + the signal, as a shell says."""
+INTERRUPTED_SAID = (
+    "interrupted: every file written so far is whole (none half-written); run the same "
+    "command again to finish it (an import takes up where it stopped and imports nothing twice)"
+)
 SHUTDOWN_TIMEOUT = 8.0
 """Seconds that in-flight requests get to finish on SIGTERM/SIGINT (under Docker's 10 s)."""
 ONE_PROCESS = (
@@ -643,6 +650,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as error:
         print(f"memory-api: {error}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # Ctrl-C: said for a person, never a traceback (files are whole)
+        print(f"\nmemory-api: {INTERRUPTED_SAID}", file=sys.stderr)
+        return INTERRUPTED
 
 
 _DISK_FIXES = {

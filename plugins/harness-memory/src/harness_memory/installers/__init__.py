@@ -128,29 +128,60 @@ def run(
     install: bool,
     dry_run: bool,
     out: IO[str],
+    keep_backups: bool = False,
 ) -> InstallResult:
     """Install or uninstall ``harness``'s hooks, reporting to ``out``.
 
-    Raises :class:`SettingsFileError` (nothing written) for a settings file that is not what
-    the harness reads, or one that cannot be written.
+    An uninstall (without ``keep_backups``) then removes the backups installs made of the
+    settings files it puts back (:attr:`Plan.backups`): the file holds the user's text
+    again, those only texts of it from before; it keeps the one it makes itself of a file the
+    user changed since the install (that text, whole, is in it), unless it holds the bearer
+    token (H-7). Raises :class:`SettingsFileError` (nothing written) for a
+    settings file that is not what the harness reads, or one that cannot be written.
     """
     planned = plan(harness, options, environ, install=install)
+    earlier = [] if install or keep_backups else planned.backups
+    token_backups = [] if install or keep_backups else _token_backups(harness, planned.changes)
     if dry_run:
         out.write(describe(planned.changes) or "nothing to change\n")
         for path in planned.removals:
             out.write(f"would remove {path}\n")
         for path in planned.made_folders:
             out.write(f"would remove {path} (made by the install) if nothing else is in it\n")
-        for path in [] if install else _token_backups(harness, planned.changes):
+        for path in token_backups:
             out.write(f"would remove {path}: a backup holding the bearer token\n")
+        for path in earlier:
+            if path not in token_backups:
+                out.write(f"would remove {path}: {EARLIER_BACKUP}\n")
         for note in planned.notes:
             out.write(f"{harness}: {note}\n")
         return InstallResult(planned, dry_run=True)
     written = apply_changes(planned.changes)
     removed = _remove(planned)
-    dropped = [] if install else _remove_token_backups(harness, planned.changes)
+    dropped = [] if install or keep_backups else _remove_token_backups(harness, planned.changes)
+    gone = _remove_earlier(earlier, already=[*dropped, *(p for w in written for p in w.pruned)])
     _report(harness, written, removed, planned, install=install, out=out, dropped=dropped)
-    return InstallResult(planned, written, removed + dropped)
+    for path in gone:
+        out.write(f"{harness}: removed {path}: {EARLIER_BACKUP}\n")
+    return InstallResult(planned, written, removed + dropped + gone)
+
+
+EARLIER_BACKUP = (
+    "a backup an install made (the file is yours again; `uninstall --keep-backups` keeps them)"
+)
+
+
+def _remove_earlier(backups: list[Path], *, already: list[Path]) -> list[Path]:
+    """Delete ``backups`` (:attr:`Plan.backups`) but those in ``already``; the ones
+    deleted. One that cannot be deleted stays (the uninstall is done)."""
+    removed: list[Path] = []
+    for backup in backups:
+        if backup in already:
+            continue
+        with contextlib.suppress(FileNotFoundError, PermissionError):
+            backup.unlink()
+            removed.append(backup)
+    return removed
 
 
 def _remove(planned: Plan) -> list[Path]:

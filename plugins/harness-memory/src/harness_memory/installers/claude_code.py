@@ -24,14 +24,13 @@ from harness_memory.hooks.claude_code import RECOMMENDED_PARTS
 from harness_memory.installers.files import (
     FileChange,
     dump_json,
-    earlier_text,
     read_json_object,
     require_shapes,
 )
 from harness_memory.installers.guard_gaps import gap_notes
 from harness_memory.installers.hook_groups import merge_hooks
 from harness_memory.installers.own_memory import Switch, switch_back, switch_off
-from harness_memory.installers.plan import Plan, with_state
+from harness_memory.installers.plan import Plan, given_back, with_state
 from harness_memory.installers.record import STATE_FOLDER, TOKEN_NAME, read_record, token_plan
 from harness_memory.installers.secrets import TOKEN_ENV, tokens_in
 from harness_memory.installers.spec import InstallOptions, root_changes
@@ -176,7 +175,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
         mode = 0o644 if managed else 0o600  # every user's Claude Code reads managed settings
         text = dump_json(merged, old)
-        was = None if install else earlier_text(path, merged)  # the user's own bytes (H-3)
+        was = None if install else given_back(path, merged, old, record, HARNESS)
         change = FileChange(path, old, text, secrets, create_mode=mode)
         changes.append(change if was is None else replace(change, new=was.text, mode=was.mode))
     return with_state(changes, notes, record, install=install, removals=removals)

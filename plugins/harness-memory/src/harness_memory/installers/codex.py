@@ -28,18 +28,18 @@ from typing import Any
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
 
+from harness_memory.installers.codex_profiles import profile_plan
 from harness_memory.installers.files import (
     FileChange,
     SettingsFileError,
     dump_json,
-    earlier_text,
     read_json_object,
     read_text,
 )
 from harness_memory.installers.guard_gaps import gap_notes
 from harness_memory.installers.hook_groups import Removed, merge_hooks
 from harness_memory.installers.own_memory import Switch, switch_back, switch_off
-from harness_memory.installers.plan import Plan, with_state
+from harness_memory.installers.plan import Plan, given_back, with_state
 from harness_memory.installers.record import STATE_FOLDER, TOKEN_NAME, read_record, token_plan
 from harness_memory.installers.secrets import tokens_in
 from harness_memory.installers.spec import InstallOptions, root_changes
@@ -153,21 +153,27 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     if added is not None:
         writable_root(config, added, install=True)
     notes: list[str] = []
+    # H-6, P-3: a profile file's memories or unified_exec_tty = true too
+    switches = (MEMORIES, TERMINALS)
+    profiles, profile_notes = profile_plan(home, switches, record.previous, install=install)
     if install:
         notes.append(switch_off(config, MEMORIES, record.previous, tomlkit.table))
         notes.append(switch_off(config, TERMINALS, record.previous, tomlkit.table))
+        notes += profile_notes
         notes += gap_notes(HARNESS)
         notes += _memories_kept(home)
     else:
-        for switch in (MEMORIES, TERMINALS):
+        for switch in switches:
             if (said := switch_back(config, switch, record.previous)) is not None:
                 notes.append(said)
+        notes += profile_notes
         _tidy(config)
     changes, removals = token_plan(home, options.token) if install else ([], [])
+    changes += profiles
     if install or old_hooks is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
         text = dump_json(merged, old_hooks)
-        was = None if install else earlier_text(hooks_path, merged)  # the user's own bytes (H-3)
+        was = None if install else given_back(hooks_path, merged, old_hooks, record, HARNESS)
         change = FileChange(hooks_path, old_hooks, text, secrets)
         changes.append(change if was is None else replace(change, new=was.text, mode=was.mode))
     new_config = tomlkit.dumps(config)

@@ -22,6 +22,7 @@ import difflib
 import json
 import os
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from glob import escape as glob_escape
@@ -218,11 +219,21 @@ class Earlier:
     mode: int
 
 
-def earlier_text(path: Path, document: dict[str, Any], *, comments: bool = False) -> Earlier | None:
-    """The newest backup of ``path`` whose JSON object is ``document``: what the user's file
-    was, byte for byte and with its mode, before an install changed it (a hand-aligned file no
-    layout reproduces included). None when no backup holds that object (the user changed the
-    file since), or when none can be read.
+def earlier_text(
+    path: Path,
+    document: dict[str, Any],
+    *,
+    comments: bool = False,
+    by_us: Callable[[bytes], bool] | None = None,
+) -> Earlier | None:
+    """The text of ``path`` before an install changed it, when its JSON object is
+    ``document``: byte for byte and with its mode (a hand-aligned file no layout reproduces
+    included). With ``by_us`` (whether a backup's bytes are a text an install wrote), the
+    newest backup that is not one is the text the installs started from, and only it is
+    given back: an older one, however alike, misses what the user changed between installs
+    (a comment, which no JSON object shows). Without it, the newest backup whose object is
+    ``document``. None when there is no such backup (the user changed the file since), or
+    when none can be read.
 
     Empty hook containers do not count: an uninstall takes out an event list and a ``"hooks"``
     object its removal left empty, so a file that held ``"hooks": {}`` (or ``"SessionStart":
@@ -234,15 +245,20 @@ def earlier_text(path: Path, document: dict[str, Any], *, comments: bool = False
     wanted = json.dumps(_without_empty_hooks(document))  # keys in order, `true` not `1`
     for backup in reversed(backups_of(path)):
         try:
-            text = read_text(backup)
+            data = backup.read_bytes()
             mode = _mode_of(backup)
-            if text is None or mode is None or not text.strip():
+            if mode is None or not data.strip():
                 continue
+            if by_us is not None and by_us(data):
+                continue
+            text = data.decode("utf-8")
             found = jsonc.loads(text) if comments else json.loads(text)
             if isinstance(found, dict) and json.dumps(_without_empty_hooks(found)) == wanted:
                 return Earlier(text, mode)
-        except (SettingsFileError, ValueError):
+        except (OSError, SettingsFileError, ValueError):
             continue
+        if by_us is not None:
+            return None
     return None
 
 

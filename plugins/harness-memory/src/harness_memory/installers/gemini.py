@@ -26,14 +26,13 @@ from harness_memory.hooks.gemini import GEMINI_VERSION
 from harness_memory.installers.files import (
     FileChange,
     dump_json,
-    earlier_text,
     read_json_object,
     require_shapes,
 )
 from harness_memory.installers.guard_gaps import gap_notes
 from harness_memory.installers.hook_groups import merge_hooks
 from harness_memory.installers.own_memory import Switch, switch_back, switch_off
-from harness_memory.installers.plan import Plan, with_state
+from harness_memory.installers.plan import Plan, given_back, with_state
 from harness_memory.installers.record import STATE_FOLDER, TOKEN_NAME, read_record, token_plan
 from harness_memory.installers.secrets import tokens_in
 from harness_memory.installers.spec import InstallOptions, root_changes
@@ -159,7 +158,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     if install or old is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))
         text = dump_json(merged, old, path=path)
-        was = None if install else earlier_text(path, merged, comments=True)  # H-3: their bytes
+        was = None if install else given_back(path, merged, old, record, HARNESS, comments=True)
         change = FileChange(path, old, text, secrets)
         changes.append(change if was is None else replace(change, new=was.text, mode=was.mode))
     return with_state(changes, notes, record, install=install, removals=removals)

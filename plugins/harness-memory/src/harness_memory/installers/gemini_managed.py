@@ -11,9 +11,12 @@ such as ``hooksConfig.enabled`` is the system file's. The managed install writes
 - the hooks (``SessionStart``, ``BeforeTool``, ``AfterTool``), whose commands name no state
   folder and no token: each user's hooks keep their state, and read their token, in their own
   account's home (:func:`~harness_memory.settings.account_state_dir`, ``harness-memory token
-  set``). They carry no ``name``: Gemini CLI then names them by their command, so a
-  Workspace's ``hooksConfig.disabled`` listing the user install's names
-  (``agent-memory-…``) does not reach them;
+  set``). Each carries a ``name`` no repository can know (:func:`hook_names`): Gemini CLI
+  0.61 switches a hook off when ``hooksConfig.disabled``, the union of every settings level's
+  list, holds the hook's ``name`` (its ``command`` only when it has none; an exact string
+  match, ``HookRegistry.processHookDefinition``), and no system setting forbids the lower
+  levels' lists. So a Workspace's list naming the user install's names, or the managed hooks'
+  commands, does not reach them;
 - pins no user or Workspace file overrides: ``hooksConfig.enabled = true`` (a Workspace's
   ``false`` no longer switches every hook off), ``experimental.autoMemory = false`` and
   ``context.includeDirectoryTree = false`` (H-6, as the user install);
@@ -29,6 +32,8 @@ and every folder above it are owned by root and writable by nobody else; the ins
 from __future__ import annotations
 
 import os
+import re
+import secrets
 import stat
 from collections.abc import Mapping
 from dataclasses import replace
@@ -39,7 +44,6 @@ from harness_memory.hooks.gemini import GEMINI_VERSION
 from harness_memory.installers.files import (
     FileChange,
     dump_json,
-    earlier_text,
     read_json_object,
     require_shapes,
 )
@@ -56,11 +60,11 @@ from harness_memory.installers.gemini import (
 )
 from harness_memory.installers.guard_gaps import gap_notes
 from harness_memory.installers.own_memory import Switch, switch_back, switch_off
-from harness_memory.installers.plan import Plan, with_state
+from harness_memory.installers.plan import Plan, given_back, with_state
 from harness_memory.installers.record import read_record
-from harness_memory.installers.spec import InstallOptions
+from harness_memory.installers.spec import InstallOptions, is_ours
 
-__all__ = ["PINS", "SETTINGS_NAME", "plan", "settings_file", "unread_reason"]
+__all__ = ["PINS", "SETTINGS_NAME", "hook_names", "plan", "settings_file", "unread_reason"]
 
 HARNESS = "gemini"
 SETTINGS_NAME = "settings.json"
@@ -80,10 +84,15 @@ PINS = (
 """What the system settings pin: no Workspace's settings can switch the hooks off with
 ``hooksConfig.enabled``, or Gemini CLI's auto memory or its directory listing back on."""
 
+EVENTS = ("session-start", "before-tool", "after-tool")
+"""The hook events the managed install writes, as ``harness-memory hook gemini`` takes them."""
+
 MANAGED = (
     "Installed into Gemini CLI's system settings ({path}): every user's Gemini CLI on this "
     "machine runs these hooks, and no user's or Workspace's settings can switch them off with "
-    "hooksConfig.enabled or its auto memory back on. Each user gives their token with "
+    "hooksConfig.enabled or its auto memory back on. Their names end in a random part chosen "
+    "at the first install (kept by a later one), so no repository's hooksConfig.disabled can "
+    "name them; a user who reads this file can. Each user gives their token with "
     "`harness-memory token set` (kept in their own account's home)."
 )
 
@@ -108,7 +117,7 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     old, document = read_json_object(path, comments=True)
     require_shapes(document, path, {**EDITED_SHAPES, "hooksConfig": dict})
     record = read_record(path.parent)
-    wanted = _wanted(options) if install else {}
+    wanted = _wanted(options, hook_names(document)) if install else {}
     merged = merged_settings(document, wanted, options, path, install=install)
     notes: list[str] = []
     if install:
@@ -123,18 +132,53 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
     changes: list[FileChange] = []
     if install or old is not None:
         text = dump_json(merged, old, path=path)
-        was = None if install else earlier_text(path, merged, comments=True)  # their bytes (H-3)
+        was = None if install else given_back(path, merged, old, record, HARNESS, comments=True)
         change = FileChange(path, old, text, create_mode=0o644)  # every user's Gemini reads it
         changes.append(change if was is None else replace(change, new=was.text, mode=was.mode))
     return with_state(changes, notes, record, install=install)
 
 
-def _wanted(options: InstallOptions) -> dict[str, list[dict[str, Any]]]:
-    """Our hook groups per event: no state dir, no token file, no name (see the module)."""
+_NAME_RE = re.compile(r"agent-memory-[a-z-]+-(?P<secret>[0-9a-f]{32})")
+"""A managed hook's name: ``agent-memory-EVENT-`` and 128 random bits in hex."""
+
+
+def hook_names(document: Mapping[str, Any], events: tuple[str, ...] = EVENTS) -> dict[str, str]:
+    """Event (``session-start``, …) → the ``name`` its managed hook carries: ``agent-memory-
+    EVENT-`` and a random part, the one our hooks in the system settings ``document`` already
+    carry (a second install changes nothing, H-3), else a new one (``secrets.token_hex``).
+    Nobody who has not read this machine's system settings can list it in
+    ``hooksConfig.disabled`` (see the module)."""
+    secret = next(
+        (match["secret"] for match in map(_NAME_RE.fullmatch, _our_names(document)) if match),
+        None,
+    )
+    secret = secret or secrets.token_hex(16)
+    return {event: f"agent-memory-{event}-{secret}" for event in events}
+
+
+def _our_names(document: Mapping[str, Any]) -> list[str]:
+    hooks = document.get("hooks")
+    groups = (
+        [g for v in hooks.values() if isinstance(v, list) for g in v]
+        if isinstance(hooks, dict)
+        else []
+    )
+    handlers = [h for g in groups if isinstance(g, dict) for h in g.get("hooks") or []]
+    ours = [h for h in handlers if isinstance(h, dict) and is_ours(h.get("command"), HARNESS)]
+    return [h["name"] for h in ours if isinstance(h.get("name"), str)]
+
+
+def _wanted(options: InstallOptions, names: Mapping[str, str]) -> dict[str, list[dict[str, Any]]]:
+    """Our hook groups per event: no state dir, no token file, a name from ``names``."""
 
     def handler(event: str) -> dict[str, Any]:
         command = options.hook_command(HARNESS, event)
-        return {"type": "command", "command": command, "timeout": HOOK_TIMEOUT_MS}
+        return {
+            "name": names[event],
+            "type": "command",
+            "command": command,
+            "timeout": HOOK_TIMEOUT_MS,
+        }
 
     return {
         "SessionStart": [{"hooks": [handler("session-start")]}],

@@ -65,10 +65,10 @@ GUARD_GAPS: dict[str, tuple[str, ...]] = {
         "(`hooksConfig.enabled: false`, or their names in `hooksConfig.disabled`): its Sessions "
         "then get no memory and no write guard, and nobody is told. Gemini CLI's system "
         "settings override the first: `harness-memory install gemini --managed` (as root) "
-        "writes the hooks, unnamed, and `hooksConfig.enabled: true` there. "
-        "`hooksConfig.disabled` is merged from every settings level, so a Workspace naming "
-        "the managed hooks' exact commands still switches them off; trust only folders whose "
-        "`.gemini/` you have read.",
+        "writes the hooks and `hooksConfig.enabled: true` there, the hooks named with a random "
+        "part no repository can know, so its `hooksConfig.disabled` misses them. Without it, "
+        "trust only folders whose `.gemini/` you have read; `harness-memory status` run in a "
+        "Workspace says when its settings switch these hooks off.",
     ),
 }
 """Harness name (as ``harness-memory install`` takes it) → the sentences saying what its

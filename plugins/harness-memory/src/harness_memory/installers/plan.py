@@ -12,11 +12,21 @@ import contextlib
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
-from harness_memory.installers.files import FileChange, backups_of, write_target
+from harness_memory.installers import jsonc
+from harness_memory.installers.files import (
+    Earlier,
+    FileChange,
+    backups_of,
+    earlier_text,
+    has_comments_safely,
+    write_target,
+)
 from harness_memory.installers.record import InstallRecord, leftovers
+from harness_memory.installers.spec import our_commands
 
-__all__ = ["Plan", "with_state"]
+__all__ = ["Plan", "given_back", "with_state"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +41,9 @@ class Plan:
     removals: list[Path] = field(default_factory=list)
     folders: list[Path] = field(default_factory=list)
     made_folders: list[Path] = field(default_factory=list)
+    backups: list[Path] = field(default_factory=list)
+    """An uninstall's: the backups installs made of the settings files it puts back, which it
+    removes after writing them unless asked to keep them (``uninstall --keep-backups``)."""
 
 
 def with_state(
@@ -58,8 +71,12 @@ def with_state(
     kept (and the uninstall gives back)."""
     if install:
         for change in changes:
-            if change.backup:  # a settings file, not the plugin's own state
+            # a settings file (not the plugin's own state) this install writes: a file it
+            # leaves as it is may hold the user's edits since an earlier one, and is not ours
+            if change.backup and change.changed:
                 record.note_written(change.path, change.new)
+                if change.old is not None:
+                    record.note_backed_up(change.path, change.old)
         made = [name for c in changes if c.old is None and c.backup for name in _names(c.path)]
         record.created += [name for name in made if name not in record.created]
         state = record.path.parent
@@ -81,8 +98,45 @@ def with_state(
             change = replace(change, backup=change.backup and not ours, ours=ours)
         files += _backups_of_ours(change.path, record)
         kept.append(change)
+    backups = [b for c in kept for b in _made_backups(c.path, record) if b not in files]
     made_folders = sorted(map(Path, record.created_folders), key=lambda f: -len(f.parts))
-    return Plan(kept, notes, files, folders, made_folders)
+    return Plan(kept, notes, files, folders, made_folders, backups)
+
+
+def given_back(
+    path: Path,
+    document: dict[str, Any],
+    old: str | None,
+    record: InstallRecord,
+    harness: str,
+    *,
+    comments: bool = False,
+) -> Earlier | None:
+    """What an uninstall gives back of the settings file ``path`` (now ``old``, our keys
+    taken out: ``document``; None: no file): the text the installs started from, byte for
+    byte, when that is all the file holds (:func:`~harness_memory.installers.files.
+    earlier_text`), else None (the planner's own text: ours taken out, the rest as it is).
+    A backup is a text an
+    install wrote when the record says so, or, for a file the record keeps no text of (an
+    install from before it did), when it holds our hooks. A file that may hold comments
+    (``comments``) and holds one now is not given back unless it is just what an install
+    wrote: a comment the user added since is no JSON value, and would be lost (H-3, H-6)."""
+    if old is None:
+        return None
+    ours = record.wrote(path, old.encode("utf-8"))
+    if comments and ours is not True and has_comments_safely(old):
+        return None
+
+    def by_us(data: bytes) -> bool:
+        wrote = record.wrote(path, data)
+        if wrote is not None:
+            return wrote
+        try:
+            return bool(our_commands(jsonc.loads(data.decode("utf-8")), harness))
+        except (jsonc.JsoncError, ValueError):
+            return False
+
+    return earlier_text(path, document, comments=comments, by_us=by_us)
 
 
 def _backups_of_ours(path: Path, record: InstallRecord) -> list[Path]:
@@ -91,6 +145,17 @@ def _backups_of_ours(path: Path, record: InstallRecord) -> list[Path]:
     for backup in backups_of(path):
         with contextlib.suppress(OSError):
             if record.wrote(path, backup.read_bytes()) is True:
+                found.append(backup)
+    return found
+
+
+def _made_backups(path: Path, record: InstallRecord) -> list[Path]:
+    """The backups of the settings file ``path`` an install made: regular files holding a text
+    an install backed up or wrote there (:meth:`InstallRecord.backed_up_by_us`)."""
+    found: list[Path] = []
+    for backup in backups_of(path):
+        with contextlib.suppress(OSError):
+            if not backup.is_symlink() and record.backed_up_by_us(path, backup.read_bytes()):
                 found.append(backup)
     return found
 

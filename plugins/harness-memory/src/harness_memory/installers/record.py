@@ -56,7 +56,9 @@ class InstallRecord:
     ``written``: per settings file (its path as the harness names it), the digests
     (:func:`text_digest`) of the texts installs wrote there, oldest first: a file or backup
     holding one of them holds nothing of the user's, so ``uninstall`` keeps no copy of it
-    (H-3)."""
+    (H-3); ``backed_up``: the same of the texts installs backed up before changing the file,
+    whose backups ``uninstall`` removes once it has put the file back (a backup the user
+    changed since, or a symlink named like one, is not one of them)."""
 
     def __init__(self, path: Path, text: str | None, document: dict[str, Any]) -> None:
         self.path = path
@@ -69,13 +71,8 @@ class InstallRecord:
         folders = document.get("createdFolders")
         listed = folders if isinstance(folders, list) else []
         self.created_folders: list[str] = [name for name in listed if isinstance(name, str)]
-        written = document.get("written")
-        found = written if isinstance(written, dict) else {}
-        self.written: dict[str, list[str]] = {
-            str(path): [d for d in digests if isinstance(d, str)]
-            for path, digests in found.items()
-            if isinstance(digests, list)
-        }
+        self.written = _digests(document.get("written"))
+        self.backed_up = _digests(document.get("backedUp"))
 
     def wrote(self, path: Path, data: bytes) -> bool | None:
         """Whether ``data`` is a text an install wrote to the settings file ``path``; None
@@ -83,11 +80,18 @@ class InstallRecord:
         digests = self.written.get(str(path))
         return None if digests is None else text_digest(data) in digests
 
+    def backed_up_by_us(self, path: Path, data: bytes) -> bool:
+        """Whether ``data`` is a text an install backed up, or wrote, at ``path``."""
+        digest = text_digest(data)
+        return digest in self.backed_up.get(str(path), []) or self.wrote(path, data) is True
+
     def note_written(self, path: Path, text: str) -> None:
         """Remember ``text`` as written to ``path`` by this install (the newest few kept)."""
-        digest = text_digest(text.encode("utf-8"))
-        kept = [d for d in self.written.get(str(path), []) if d != digest] + [digest]
-        self.written[str(path)] = kept[-_WRITTEN_KEPT:]
+        _note(self.written, path, text)
+
+    def note_backed_up(self, path: Path, text: str) -> None:
+        """Remember ``text`` as backed up by this install before it changed ``path``."""
+        _note(self.backed_up, path, text)
 
     def change(self) -> FileChange:
         """The record's new text, holding :attr:`previous` (and :attr:`created`,
@@ -100,7 +104,26 @@ class InstallRecord:
             document["createdFolders"] = self.created_folders
         if self.written:
             document["written"] = self.written
+        if self.backed_up:
+            document["backedUp"] = self.backed_up
         return FileChange(self.path, self.text, dump_json(document), backup=False)
+
+
+def _digests(found: object) -> dict[str, list[str]]:
+    """A record's ``written`` or ``backedUp``: path → digests, what is not one left out."""
+    if not isinstance(found, dict):
+        return {}
+    return {
+        str(path): [d for d in digests if isinstance(d, str)]
+        for path, digests in found.items()
+        if isinstance(digests, list)
+    }
+
+
+def _note(digests: dict[str, list[str]], path: Path, text: str) -> None:
+    digest = text_digest(text.encode("utf-8"))
+    kept = [d for d in digests.get(str(path), []) if d != digest] + [digest]
+    digests[str(path)] = kept[-_WRITTEN_KEPT:]
 
 
 def read_record(settings_folder: Path) -> InstallRecord:

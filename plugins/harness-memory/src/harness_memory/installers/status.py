@@ -37,12 +37,15 @@ from tomlkit.exceptions import TOMLKitError
 
 from harness_memory.installers import claude_code, codex, gemini
 from harness_memory.installers import codex_managed as codex_managed_plan
+from harness_memory.installers.codex_profiles import memory_profile_notes
 from harness_memory.installers.executable import checkout_of, describe_executable
 from harness_memory.installers.files import SettingsFileError, read_json_object, read_text
 from harness_memory.installers.gemini_managed import unread_reason
+from harness_memory.installers.gemini_workspace import switched_off_lines
 from harness_memory.installers.managed_record import managed_file, read_place
 from harness_memory.installers.secrets import TOKEN_ENV
 from harness_memory.installers.spec import ISOLATED, flag_values, installed_roots, our_commands
+from harness_memory.installers.workspace_switches import claude_code_lines, codex_lines
 
 __all__ = ["status"]
 
@@ -62,13 +65,17 @@ def status(
     codex_managed: Path = codex_managed_plan.DEFAULT_DIR,
     *,
     also: Sequence[tuple[str, Path]] = (),
+    workspace: Path | None = None,
 ) -> tuple[list[str], bool]:
     """``(lines to print, every installed harness can run its hooks)``: the user settings of
     each harness, Claude Code's managed settings in ``managed``, Codex CLI's requirements in
     ``codex_managed``, Gemini CLI's system settings where it reads them (``environ`` may move
     them), and ``also``: ``(harness, managed settings file)`` pairs found elsewhere (the
-    installs :func:`~harness_memory.installers.managed_record.recorded`). Each thing to fix
-    names the install that fixes it."""
+    installs :func:`~harness_memory.installers.managed_record.recorded`); in ``workspace``
+    (the folder status runs in), whether its settings switch the installed hooks off or the
+    harness's own memory back on (:mod:`~harness_memory.installers.workspace_switches`,
+    :mod:`~harness_memory.installers.gemini_workspace`). Each thing to fix names the
+    install that fixes it."""
     managed_files = [
         ("claude-code", managed_file("claude-code", managed)),
         ("codex", managed_file("codex", codex_managed)),
@@ -89,6 +96,8 @@ def status(
     copies: set[tuple[str, str, str, str]] = set()
     installed: list[str] = []
     given: dict[str, dict[str, str]] = {}  # the variables Claude Code's settings give a hook
+    geminis: list[tuple[str, dict[str, Any]]] = []  # the installed Gemini CLI settings
+    labels: set[str] = set()  # the installed ones
     for label, harness, path, managed_flag in targets:
         try:
             document = _read(path, harness)
@@ -102,6 +111,8 @@ def status(
             continue
         again = f"harness-memory install {harness}{managed_flag}"
         said, fine = _installed(label, again, path, document, commands)
+        if label == "codex":  # H-6: a profile file may turn Codex's own memories back on
+            said += [f"{label}: {note}" for note in memory_profile_notes(path.parent)]
         if managed_flag:
             account, fine_too = _account_lines(label, environ)
             place, read = _place_lines(label, harness, path, environ)
@@ -110,7 +121,11 @@ def status(
         healthy = healthy and fine
         copies.update(_remote_copies(commands))
         installed += commands
+        geminis += [(label, document)] if harness == "gemini" else []
+        labels.add(label)
         given.update(dict.fromkeys(commands, _settings_env(document)))
+    if workspace is not None:
+        lines += _workspace_lines(workspace, home, geminis, labels)
     for state_dir, url, project, agent in sorted(copies):
         lines += _remote_lines(Path(state_dir), url, project, agent)
     from harness_memory.installers.service_check import service_lines
@@ -188,6 +203,28 @@ def _account_lines(label: str, environ: Mapping[str, str]) -> tuple[list[str], b
         )
         return lines, False
     return lines, True
+
+
+def _workspace_lines(
+    workspace: Path, home: Path, geminis: list[tuple[str, dict[str, Any]]], labels: set[str]
+) -> list[str]:
+    """What the Workspace status runs in switches off of the installed hooks (or the
+    harness's own memory back on): for a user install the managed one does not hold over."""
+    lines: list[str] = []
+    if "claude-code" in labels and "claude-code (managed)" not in labels:
+        lines += claude_code_lines(workspace, home)
+    if "codex" in labels and "codex (managed)" not in labels:
+        lines += codex_lines(workspace, home)
+    if workspace == home:  # its .gemini/settings.json is the user's own, no Workspace's
+        return lines
+    pinned = any(_pins_hooks_on(d) for label, d in geminis if label != "gemini")
+    return lines + switched_off_lines(workspace, geminis, pinned_on=pinned)
+
+
+def _pins_hooks_on(document: dict[str, Any]) -> bool:
+    """Whether Gemini CLI system settings pin ``hooksConfig.enabled`` on."""
+    config = document.get("hooksConfig")
+    return isinstance(config, dict) and config.get("enabled") is True
 
 
 def _read(path: Path, harness: str) -> dict[str, Any]:

@@ -240,7 +240,9 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         "Topic files of a scope (A-5)", wire.TopicList
     ),
     ("GET", f"{_BASE}/memory/scopes/{{key}}/index"): Operation(
-        "A scope's index and what the injection keeps (A-5)", wire.IndexView
+        "A scope's index and what the injection keeps; credentials masked (A-5, I-8)",
+        wire.IndexView,
+        query=(_REVEAL,),
     ),
     ("GET", f"{_BASE}/memory/scopes/{{key}}/files/{{file}}"): Operation(
         "One topic file: fields, body, links, findings; credentials masked (A-5, I-8)",

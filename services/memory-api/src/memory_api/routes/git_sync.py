@@ -16,7 +16,9 @@ that scope's files and nothing else, and the refs it sees are ``main`` alone (se
 
 Bodies are read in chunks up to a cap (``MEMORY_API_SYNC_MAX_PUSH`` for a push, 16 MiB for a
 fetch's wants and haves; more is 413) before git runs, and one not framed as git's pkt-lines
-is 400 (:mod:`memory_api.store.sync.pkt_line`); a fetch's answer is streamed from git.
+is 400 (:mod:`memory_api.store.sync.pkt_line`); a fetch's answer is streamed from git. The
+probe git sends before a push larger than its ``http.postBuffer`` (a flush packet alone) is
+answered 200 with nothing, as ``git http-backend`` answers it, without taking the scope's lock.
 Git's answers other than 200 become problem details like every error of the service. These
 routes are git's protocol (documented by git, ``gitprotocol-http``), not JSON: they are left out
 of ``/openapi.json``, whose schemas cannot state pkt-lines; the machines list is in it.
@@ -37,7 +39,7 @@ from memory_api.http.problems import body_too_large
 from memory_api.store.history.git import HistoryUnavailable
 from memory_api.store.sync.backend import GitService, Head, StreamedAnswer
 from memory_api.store.sync.machines import check_machine
-from memory_api.store.sync.pkt_line import check_request
+from memory_api.store.sync.pkt_line import PUSH_PROBE, check_request
 from memory_api.store.sync.service import GitRequest
 
 __all__ = ["GIT_BASE", "MACHINE_HEADER", "MACHINE_NAME_HEADER", "routes"]
@@ -176,7 +178,10 @@ async def post_receive_pack(request: web.Request) -> web.Response:
     limits = store.limits
     body = await _read_body(request, "git-receive-pack", limits.push_body, limits.timeout)
     git_request = _request(request, request.headers.get("Content-Type"))
-    head, answer = await store.receive_pack(git_request, body)
+    if body == PUSH_PROBE:  # git asks before it sends a large push: answered as git would
+        head, answer = Head(200), b""
+    else:
+        head, answer = await store.receive_pack(git_request, body)
     _check_answer(head)
     content_type = head.headers.get("content-type", "application/x-git-receive-pack-result")
     return web.Response(

@@ -141,10 +141,15 @@ async def get_files(request: web.Request) -> web.Response:
 
 @routes.get(BASE + "/scopes/{key}/index")
 async def get_index(request: web.Request) -> web.Response:
-    """A-5: ``IndexView`` — the raw index, which lines the injection keeps, and lint."""
+    """A-5: ``IndexView`` — the raw index, which lines the injection keeps, and lint.
+
+    Likely credentials are masked (I-8); ``?reveal=true`` answers them as written (W-6).
+    """
     project, agent = _ids(request)
     key = request.match_info["key"]
-    return json_response(await get_memory_store(request.app).read_index(project, agent, key))
+    reveal = query_flag(request, "reveal")
+    store = get_memory_store(request.app)
+    return json_response(await store.read_index(project, agent, key, reveal=reveal))
 
 
 @routes.get(BASE + "/scopes/{key}/files/{file}")

@@ -22,6 +22,7 @@ Everything here blocks on the filesystem: call it from a worker thread.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
@@ -57,8 +58,27 @@ def cannot_read(error: OSError) -> str:
     return f"cannot read it ({error.strerror or type(error).__name__})"
 
 
+_RESOLVE_TRIES = 8
+"""How often :func:`real_path` resolves a path that keeps changing under it before it gives up."""
+_CHANGED_MEANWHILE = (errno.ENOENT, errno.EINVAL)
+"""What ``readlink`` says of a symlink removed, or replaced by another entry, since its
+``lstat``."""
+
+
 def real_path(path: Path) -> Path:
-    """Resolve every symlink and ``..`` in ``path`` (it need not exist; loops do not raise)."""
+    """Resolve every symlink and ``..`` in ``path`` (it need not exist; loops do not raise).
+
+    A symlink on the way that is removed or replaced between the ``lstat`` that saw it and its
+    ``readlink`` (an agent writing a note by rename) makes ``os.path.realpath`` raise: the path
+    is then resolved again, as it now is. Raises that ``OSError`` only when the path changed
+    under each of :data:`_RESOLVE_TRIES` tries; any other ``OSError`` at once.
+    """
+    for _ in range(_RESOLVE_TRIES - 1):
+        try:
+            return Path(os.path.realpath(path))
+        except OSError as error:
+            if error.errno not in _CHANGED_MEANWHILE:
+                raise
     return Path(os.path.realpath(path))
 
 

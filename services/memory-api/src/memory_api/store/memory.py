@@ -219,8 +219,8 @@ class MemoryStore:
     def _read(self, agent_id: str, key: str, file_name: str, reveal: bool) -> TopicFile:
         return self.answers.topic_file(*self._scope(agent_id, key), key, file_name, reveal=reveal)
 
-    def _index(self, agent_id: str, key: str) -> IndexView:
-        return self.answers.index_view(*self._scope(agent_id, key), key)
+    def _index(self, agent_id: str, key: str, reveal: bool) -> IndexView:
+        return self.answers.index_view(*self._scope(agent_id, key), key, reveal=reveal)
 
     # --- the routes' operations ---------------------------------------------------------------
 
@@ -285,11 +285,15 @@ class MemoryStore:
         )
         return answer
 
-    async def read_index(self, project: str, agent_id: str, key: str) -> IndexView:
-        """A-5: the scope's raw index, each line kept or dropped by the injection, and lint."""
+    async def read_index(
+        self, project: str, agent_id: str, key: str, *, reveal: bool = False
+    ) -> IndexView:
+        """A-5: the scope's raw index, each line kept or dropped by the injection, and lint.
+
+        Likely credentials are masked (I-8) unless ``reveal`` (W-6)."""
         _check(project, agent_id, key)
         _, answer = await asyncio.to_thread(
-            self._with_agent, project, agent_id, self._index, agent_id, key
+            self._with_agent, project, agent_id, self._index, agent_id, key, reveal
         )
         return answer
 

@@ -252,18 +252,25 @@ def _write_all(
     plans: list[tuple[SourceFile, FileOutcome | None]],
     advance: Callable[[], None] | None,
 ) -> list[tuple[SourceFile, FileOutcome | None]]:
-    """Create the planned new files in parallel (each one fsynced: the disk waits overlap)."""
+    """Create the planned new files in parallel (each one fsynced: the disk waits overlap).
+
+    When a write fails or the import is interrupted (Ctrl-C), the writes under way finish
+    (each file whole) and none not yet started begins: the error is raised then."""
     results: list[tuple[SourceFile, FileOutcome | None]] = []
     with ThreadPoolExecutor(max_workers=WRITE_THREADS) as pool:
-        pending = {
-            number: pool.submit(_create, scope, item, plan)
-            for number, (item, plan) in enumerate(plans)
-            if plan is not None and plan.action in ("added", "renamed")
-        }
-        for number, (item, plan) in enumerate(plans):
-            results.append((item, pending[number].result() if number in pending else plan))
-            if advance is not None:
-                advance()
+        try:
+            pending = {
+                number: pool.submit(_create, scope, item, plan)
+                for number, (item, plan) in enumerate(plans)
+                if plan is not None and plan.action in ("added", "renamed")
+            }
+            for number, (item, plan) in enumerate(plans):
+                results.append((item, pending[number].result() if number in pending else plan))
+                if advance is not None:
+                    advance()
+        except BaseException:
+            pool.shutdown(cancel_futures=True)
+            raise
     return results
 
 

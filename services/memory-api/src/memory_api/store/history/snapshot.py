@@ -93,8 +93,9 @@ def take_snapshot(
 ) -> Snapshot:
     """Compare the memory files of the real ``scope`` folder with ``before`` (name → entry of
     the newest version; empty before the first); with ``only``, just the files of those names
-    (the others are neither looked at nor taken for deleted). Raises ``OSError`` when the
-    folder cannot be listed (nothing is then taken for deleted)."""
+    (the others are neither looked at nor taken for deleted). A file removed while it is
+    taken (listed, then gone when looked at or read) is gone, like one never listed. Raises
+    ``OSError`` when the folder cannot be listed (nothing is then taken for deleted)."""
     snapshot = Snapshot()
     seen: set[str] = set()
     for entry in _entries(scope):
@@ -103,6 +104,8 @@ def take_snapshot(
             continue
         try:
             info = entry.stat(follow_symlinks=False)
+        except FileNotFoundError:
+            continue  # removed since the folder was listed: gone, as a file never there
         except OSError as error:
             _keep(snapshot, seen, KeptFile(name, f"cannot be looked at ({error.strerror})", True))
             continue
@@ -121,6 +124,9 @@ def take_snapshot(
             continue
         try:
             data, opened = read_regular(Path(entry.path), read_cap(name) + 1)
+        except FileNotFoundError:
+            seen.discard(name)  # removed since it was looked at: gone (no read error to keep)
+            continue
         except (OSError, NotRegularFileError) as error:
             reason = error.strerror if isinstance(error, OSError) and error.strerror else error
             refused = not isinstance(error, NotRegularFileError)  # not a FIFO put in its place

@@ -8,6 +8,10 @@ haves (``git-upload-pack``) are pkt-lines from first byte to last; a push (``git
 sends its commands as pkt-lines up to a flush, then what follows them (push options, the pack)
 in its own framing. ``git http-backend`` answers a body that is neither with 200 and nothing
 (``zzzz``, random bytes), so the service checks the framing first and says what is wrong.
+
+One push body is a flush packet alone, :data:`PUSH_PROBE`: before a body larger than its
+``http.postBuffer`` (1 MiB by default), which it then sends chunked, git probes with it and
+gives up on anything but 200 (``probe_rpc`` in git's ``remote-curl.c``).
 """
 
 from __future__ import annotations
@@ -15,10 +19,12 @@ from __future__ import annotations
 from memory_api.errors import BadRequest
 from memory_api.store.sync.backend import GitService
 
-__all__ = ["LARGE_PACKET_MAX", "check_request"]
+__all__ = ["LARGE_PACKET_MAX", "PUSH_PROBE", "check_request"]
 
 LARGE_PACKET_MAX = 65520
 """The longest pkt-line git sends or reads, its four length digits included."""
+PUSH_PROBE = b"0000"
+"""The whole body of git's probe before a large push: one flush packet, no command."""
 _HEX_DIGITS = frozenset(b"0123456789abcdefABCDEF")
 _FLUSH = 0
 _SPECIAL = (0, 1, 2)  # flush, delimiter, response end
@@ -51,7 +57,7 @@ def _packets(body: bytes, *, until_flush: bool) -> int:
 def check_request(service: GitService, body: bytes) -> None:
     """Check that ``body`` (decoded of any ``Content-Encoding``) is a request of git's
     ``service``: a fetch's pkt-lines, whole; a push's commands, at least one, pkt-lines up to
-    a flush.
+    a flush, or git's :data:`PUSH_PROBE`.
 
     Raises :class:`BadRequest` (400) saying where the framing breaks.
     """
@@ -64,5 +70,5 @@ def check_request(service: GitService, body: bytes) -> None:
         raise BadRequest(
             f"the body of {service} is not git's pkt-line protocol ({error})"
         ) from None
-    if push and body.startswith(b"0000"):
+    if push and body.startswith(b"0000") and body != PUSH_PROBE:
         raise BadRequest("the body of git-receive-pack names no ref to update")

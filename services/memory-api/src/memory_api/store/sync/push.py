@@ -68,6 +68,7 @@ from memory_api.store.history.repo import (
     sized_tree,
     tree_of,
 )
+from memory_api.store.scopes import shown_name
 from memory_api.store.sync.backend import MachineRef
 from memory_api.store.sync.machines import Machine
 
@@ -98,6 +99,15 @@ def _refusal(name: str, mode: str, size: int | None) -> str | None:
     return None
 
 
+def _not_taken(name: str, reason: str) -> str:
+    """The outcome line of a pushed entry left out: its name as a listing shows it (bytes that
+    are not UTF-8 and control characters escaped, :func:`shown_name`), cut to 120 characters.
+    So the line is one printable line of UTF-8 in git's report, the version's ``Merged:``
+    trailer and the machines' file, whatever name the machine's tree held (a name of Latin-1
+    bytes made the push a 500 once taken; a line break split the report's line)."""
+    return f"{shown_name(name)[:120]} was not taken: {reason}"
+
+
 def _memory_files(repository: Path, tree: str, skipped: list[str]) -> dict[str, str]:
     """A pushed tree's memory files (name → blob id); the rest named in ``skipped``."""
     files: dict[str, str] = {}
@@ -106,7 +116,7 @@ def _memory_files(repository: Path, tree: str, skipped: list[str]) -> dict[str, 
         if reason is None:
             files[name] = entry.blob
         else:
-            skipped.append(f"{name[:120]} was not taken: {reason}")
+            skipped.append(_not_taken(name, reason))
     return files
 
 
@@ -136,7 +146,7 @@ def _changed_files(
         if reason is None:
             files[name] = blob
         else:
-            skipped.append(f"{name[:120]} was not taken: {reason}")
+            skipped.append(_not_taken(name, reason))
     return files
 
 

@@ -10,7 +10,8 @@ folder. Then:
 
 - **a fetch's ref advertisement** (``info/refs?service=git-upload-pack``): under the scope's
   lock, what is on disk is recorded first (an agent on the service's machine may have written
-  since), so ``main`` is the memory as it is now; the machine is noted (:mod:`.machines`) and
+  since), so ``main`` is the memory as it is now, and names a macOS or Windows machine would
+  fold into one file are kept apart (:mod:`.twins`); the machine is noted (:mod:`.machines`) and
   its ref ``refs/machines/<id>`` set to ``main`` (what it is about to hold);
 - **a fetch's pack** (``git-upload-pack``): git's own work, without the lock (git reads a
   repository safely while a version is being recorded);
@@ -76,6 +77,7 @@ from memory_api.store.sync.backend import (
 )
 from memory_api.store.sync.machines import Machine, MachineLog
 from memory_api.store.sync.push import new_scope_refusal, take_push
+from memory_api.store.sync.twins import keep_twins_apart
 
 __all__ = ["MERGED_PREFIX", "REFUSED_PREFIX", "GitRequest", "SyncLimits", "SyncStore"]
 
@@ -169,11 +171,12 @@ class SyncStore:
 
     def _found(self, request: GitRequest, scope: Path, repository: Path) -> None:
         """Before a fetch: record what is on disk (an agent on this machine may have written),
-        note the machine and point its ref at ``main``, what it is about to hold; under the
-        scope's lock."""
+        keep the twins it holds apart (:mod:`.twins`), note the machine and point its ref at
+        ``main``, what it is about to hold; under the scope's lock."""
         machine = request.machine
         subject = f"a fetch by {machine.name}" if machine is not None else "a fetch"
         self.histories.record(request.agent_id, scope, Attribution("found", subject=subject))
+        keep_twins_apart(self.histories, request.agent_id, scope, subject)
         if machine is not None:
             self.machines.seen(request.agent_id, request.key, machine, request.principal)
             set_ref(repository, MachineRef(machine.machine_id).name, read_head(repository))

@@ -1,0 +1,111 @@
+"""Codex CLI profile files that turn its own memories, or its terminals, back on (H-6, P-3).
+
+Codex CLI 0.171 reads a profile from its own file, ``$CODEX_HOME/NAME.config.toml``, laid over
+``config.toml`` for a Session started with ``--profile NAME`` (a ``[profiles.NAME]`` table in
+``config.toml`` is refused as legacy). A profile file saying ``[features] memories = true``
+therefore beats the install's ``memories = false``, and Codex's ``MEMORY_SUMMARY`` reaches the
+model beside Agent Memory (measured: ``test_e2e_h6_one_memory.py``); one saying
+``unified_exec_tty = true`` gives the model terminals whose input no hook sees. So the install
+sets them off in each such file too (:func:`profile_plan`: the file's comments and layout
+kept, what it held noted in the install record's ``previous`` under ``profile
+NAME.config.toml``), and uninstall puts back what it found. A profile file made or changed
+since the install is one ``status`` names (:func:`memory_profile_notes`); ``install codex
+--managed`` pins both off in ``/etc/codex/requirements.toml``, which every profile obeys.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import replace
+from pathlib import Path
+
+import tomlkit
+from tomlkit.exceptions import TOMLKitError
+
+from harness_memory.installers.files import FileChange, SettingsFileError, read_text
+from harness_memory.installers.own_memory import Record, Switch, switch_back, switch_off
+
+__all__ = ["PROFILE_SUFFIX", "memory_profile_notes", "memory_profiles", "profile_plan"]
+
+PROFILE_SUFFIX = ".config.toml"
+"""A profile file's name: the profile's name and this."""
+_RECORDED = "profile "
+"""The install record's ``previous`` key of a profile file: this and its name."""
+
+
+def memory_profiles(codex_home: Path, keys: tuple[str, ...] = ("memories",)) -> list[Path]:
+    """The profile files in ``codex_home`` whose ``[features]`` turn one of ``keys`` on, by
+    name; a file that cannot be read or parsed is skipped (Codex would refuse it too)."""
+    found: list[Path] = []
+    try:
+        candidates = sorted(codex_home.glob("*" + PROFILE_SUFFIX))
+    except OSError:
+        return []
+    for path in candidates:
+        if path.name == "config.toml" or not path.is_file():
+            continue
+        try:
+            features = tomllib.loads(path.read_text(encoding="utf-8")).get("features")
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            continue
+        if isinstance(features, dict) and any(features.get(key) is True for key in keys):
+            found.append(path)
+    return found
+
+
+def profile_plan(
+    codex_home: Path, switches: tuple[Switch, ...], previous: Record, *, install: bool
+) -> tuple[list[FileChange], list[str]]:
+    """``(changes, notes)`` of the profile files: on install, each of ``switches`` (the
+    install's ``[features]`` switches: memories, terminals) that a profile file turns on is
+    set off there; on uninstall, what the record names is put back. Raises
+    :class:`SettingsFileError` for such a profile file that is not TOML (nothing is
+    guessed)."""
+    if install:
+        paths = memory_profiles(codex_home, tuple(switch.keys[-1] for switch in switches))
+    else:
+        names = [key.removeprefix(_RECORDED) for key in previous if key.startswith(_RECORDED)]
+        paths = [codex_home / name for name in names]
+    changes: list[FileChange] = []
+    notes: list[str] = []
+    for path in paths:
+        old = read_text(path)
+        if old is None:
+            continue
+        try:
+            document = tomlkit.parse(old)
+        except TOMLKitError as error:
+            raise SettingsFileError(f"{path} is not valid TOML ({error})") from None
+        noted = previous.setdefault(_RECORDED + path.name, {})
+        features = document.get("features")
+        for switch in switches:
+            turned_on = isinstance(features, dict) and features.get(switch.keys[-1]) is True
+            if install and not turned_on:
+                continue
+            named = replace(switch, what=f"{switch.what} in the profile file {path}")
+            said = (
+                switch_off(document, named, noted, tomlkit.table)
+                if install
+                else switch_back(document, named, noted)
+            )
+            notes += [said] if said is not None else []
+        changes.append(FileChange(path, old, tomlkit.dumps(document)))
+    return changes, notes
+
+
+def memory_profile_notes(codex_home: Path) -> list[str]:
+    """One WARNING per profile file of :func:`memory_profiles` that turns memories or
+    terminals on (one made or changed since the install): what stays on, and the fix."""
+    said = {
+        "memories": "Codex CLI's own memories stay on",
+        "unified_exec_tty": "Codex CLI's terminals, whose input the write guard never sees, are on",
+    }
+    return [
+        f"WARNING: {what} in Sessions started with `--profile "
+        f"{path.name.removesuffix(PROFILE_SUFFIX)}`: {path} says [features] {key} = true, "
+        "and Codex lays a profile file over config.toml. Run `harness-memory install codex` "
+        "again to set it off there, or pin it for every profile with `harness-memory install "
+        "codex --managed` (as root)"
+        for key, what in said.items()
+        for path in memory_profiles(codex_home, (key,))
+    ]

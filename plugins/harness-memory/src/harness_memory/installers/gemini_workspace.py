@@ -1,0 +1,76 @@
+"""Whether the Workspace ``harness-memory status`` runs in switches Gemini CLI's hooks off.
+
+A trusted Workspace's ``.gemini/settings.json`` is merged over the user's settings: its
+``hooksConfig.enabled: false`` switches every hook of the user's settings off, and its
+``hooksConfig.disabled`` switches off each hook whose ``name`` (its command when it has none)
+it lists (Gemini CLI 0.61, ``HookRegistry``); its Sessions then get no memory and no write
+guard, and nobody is told. Only the system settings hold over it
+(:mod:`~harness_memory.installers.gemini_managed`): their ``hooksConfig.enabled: true`` wins,
+and their hooks' names no repository can know. ``status`` reads the Workspace's file and says
+plainly which installed hooks it switches off there.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from harness_memory.installers.files import SettingsFileError, read_json_object
+from harness_memory.installers.spec import is_ours
+
+__all__ = ["switched_off_lines"]
+
+HARNESS = "gemini"
+
+
+def switched_off_lines(
+    workspace: Path, installed: list[tuple[str, dict[str, Any]]], *, pinned_on: bool
+) -> list[str]:
+    """The status lines for the Workspace folder ``workspace``: for each installed Gemini CLI
+    settings ``(label, document)``, a WARNING when the Workspace's ``.gemini/settings.json``
+    switches its hooks off (``hooksConfig.enabled: false``, unless the system settings pin it
+    on: ``pinned_on``; or a hook's name or command in ``hooksConfig.disabled``); one line
+    when that file cannot be read. None when it does not exist."""
+    path = workspace / ".gemini" / "settings.json"
+    try:
+        _, document = read_json_object(path, comments=True)
+    except SettingsFileError as error:
+        return [f"gemini: WARNING: cannot read this Workspace's settings ({error})"]
+    config = document.get("hooksConfig")
+    if not isinstance(config, dict) or not installed:
+        return []
+    lines: list[str] = []
+    off = config.get("enabled") is False and not pinned_on
+    listed = config.get("disabled")
+    listed = (
+        {item for item in listed if isinstance(item, str)} if isinstance(listed, list) else set()
+    )
+    for label, settings in installed:
+        names = [_name(handler) for handler in _our_handlers(settings)]
+        named = sorted(name for name in names if name in listed)
+        why = "hooksConfig.enabled: false" if off else ""
+        why = why or (f"hooksConfig.disabled lists {', '.join(named)}" if named else "")
+        if why:
+            lines.append(
+                f"{label}: WARNING: {path} switches these hooks off in Sessions in this "
+                f"Workspace when Gemini CLI trusts it ({why}): no memory and no write guard "
+                "there. `harness-memory install gemini --managed` (as root) holds over it"
+            )
+    return lines
+
+
+def _our_handlers(document: dict[str, Any]) -> list[dict[str, Any]]:
+    hooks = document.get("hooks")
+    groups = (
+        [g for v in hooks.values() if isinstance(v, list) for g in v]
+        if isinstance(hooks, dict)
+        else []
+    )
+    handlers = [h for g in groups if isinstance(g, dict) for h in g.get("hooks") or []]
+    return [h for h in handlers if isinstance(h, dict) and is_ours(h.get("command"), HARNESS)]
+
+
+def _name(handler: dict[str, Any]) -> str:
+    """How Gemini CLI names a command hook: its ``name``, else its ``command``."""
+    name = handler.get("name")
+    return name if isinstance(name, str) and name else str(handler.get("command"))

@@ -1,0 +1,123 @@
+"""``harness-memory status``, run in a Workspace, says when what that repository checks in
+switches the user install's hooks off, or the harness's own memory back on, for Claude Code and
+Codex CLI (``tests/data/cases/repository-switches-hooks-off``; measured with the real CLIs in
+``test_e2e_repository_switches_hooks_off.py`` and
+``test_e2e_codex_repository_switches_hooks_off.py``; Gemini CLI:
+``test_h7_status_names_a_workspace_switching_gemini_hooks_off.py``). The nearest such folder
+from the Workspace up to its repository's root is read, never the user's own settings in the
+home; over a managed install, which holds over all of it, nothing is said.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from harness_memory.cli import main
+
+FLAGS = ["--url", "http://127.0.0.1:9", "--project", "acme", "--agent", "coder", "--no-check"]
+FLAGS += ["--executable", "/opt/venv/bin/harness-memory"]
+
+SWITCHES = {
+    ("claude-code", ".claude/settings.json", '{"disableAllHooks": true}'): (
+        'switches these hooks off in Sessions in this Workspace ("disableAllHooks": true)'
+    ),
+    (
+        "claude-code",
+        ".claude/settings.local.json",
+        '{"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "0"}}',
+    ): (
+        "turns the harness's own memory back on in Sessions in this Workspace "
+        '(env.CLAUDE_CODE_DISABLE_AUTO_MEMORY = "0")'
+    ),
+    ("codex", ".codex/config.toml", "[features]\nhooks = false\n"): (
+        "switches these hooks off in Sessions in this Workspace when you trust this project "
+        "([features] hooks = false)"
+    ),
+    ("codex", ".codex/config.toml", "[features]\ncodex_hooks = false\n"): (
+        "([features] codex_hooks = false)"
+    ),
+    ("codex", ".codex/config.toml", "[features]\nunified_exec_tty = true\n"): (
+        "turns terminals back on ([features] unified_exec_tty = true)"
+    ),
+    ("codex", ".codex/config.toml", "[features]\nmemories = true\n"): (
+        "turns the harness's own memory back on in Sessions in this Workspace "
+        "([features] memories = true)"
+    ),
+}
+
+
+def cli(tmp_path: Path, *words: str) -> str:
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    out = io.StringIO()
+    main([*words, "--home", str(home)], environ={"HOME": str(home)}, stdout=out)
+    return out.getvalue()
+
+
+def install(tmp_path: Path, harness: str, *managed: str) -> None:
+    root = tmp_path / "data" / "agents" / "coder" / "agent_state" / "memory"
+    root.mkdir(parents=True, exist_ok=True)
+    cli(tmp_path, "install", harness, *managed, *FLAGS, "--memory-root", str(root))
+
+
+def repository(tmp_path: Path, name: str, text: str) -> tuple[Path, Path]:
+    """A repository holding ``name`` (``.claude/settings.json`` …) and a folder inside it."""
+    root = tmp_path / "src" / "app"
+    (root / ".git").mkdir(parents=True)
+    (root / name).parent.mkdir(parents=True, exist_ok=True)
+    (root / name).write_text(text, encoding="utf-8")
+    inside = root / "packages" / "web"
+    inside.mkdir(parents=True)
+    return root / name, inside
+
+
+@pytest.mark.parametrize(("harness", "name", "text"), list(SWITCHES), ids=str)
+def test_status_in_a_repository_that_switches_the_user_install_off_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, harness: str, name: str, text: str
+) -> None:
+    install(tmp_path, harness)
+    path, inside = repository(tmp_path, name, text)
+    monkeypatch.chdir(inside)
+
+    said = cli(tmp_path, "status")
+
+    assert f"{harness}: WARNING: {path} " in said
+    assert SWITCHES[(harness, name, text)] in said
+    assert f"harness-memory install {harness} --managed" in said
+
+
+@pytest.mark.parametrize("harness", ["claude-code", "codex"])
+def test_status_reads_no_settings_above_the_repository_or_the_users_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, harness: str
+) -> None:
+    install(tmp_path, harness)
+    name, text = (
+        (".claude/settings.json", '{"disableAllHooks": true}')
+        if harness == "claude-code"
+        else (".codex/config.toml", "[features]\nhooks = false\n")
+    )
+    (tmp_path / name).parent.mkdir(parents=True)
+    (tmp_path / name).write_text(text, encoding="utf-8")  # above the repository
+    _, inside = repository(tmp_path, "README.md", "mine\n")
+    monkeypatch.chdir(inside)
+    assert "switches these hooks off" not in cli(tmp_path, "status")
+    monkeypatch.chdir(tmp_path / "home")  # the user's own settings are no Workspace's
+    assert "switches these hooks off" not in cli(tmp_path, "status")
+
+
+@pytest.mark.parametrize(("harness", "name", "text"), list(SWITCHES)[:3], ids=str)
+def test_status_over_a_managed_install_says_nothing_of_the_repository(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, harness: str, name: str, text: str
+) -> None:
+    managed = tmp_path / "etc" / harness
+    install(tmp_path, harness)
+    install(tmp_path, harness, "--managed", str(managed))
+    _, inside = repository(tmp_path, name, text)
+    monkeypatch.chdir(inside)
+
+    said = cli(tmp_path, "status", "--managed", str(managed))
+
+    assert f"{harness} (managed): installed" in said
+    assert "switches these hooks off" not in said and "memory back on" not in said
