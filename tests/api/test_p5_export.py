@@ -387,3 +387,30 @@ def test_p5_an_export_the_disk_refuses_names_the_archive_and_leaves_nothing(
         assert "[Errno" not in said
     assert sorted(path.name for path in out.iterdir()) == ["old.tar.gz"]
     assert (out / "old.tar.gz").read_bytes() == b"the archive of yesterday"
+
+
+def test_p5_export_to_standard_output_writes_the_archive_there_and_the_report_to_stderr(
+    env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``-o -`` wrote a file named ``-`` in the working folder; as ``tar -f -`` it is standard
+    output now (``memory-api memory export -o - | ssh host …``), the report on stderr."""
+    monkeypatch.chdir(env.parent)
+    stdout = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    monkeypatch.setattr("sys.stdout", stdout)
+    assert main(["memory", "export", "--project", PROJECT, "--agent", "coder", "-o", "-"]) == 0
+    stdout.flush()
+    data = stdout.buffer.getvalue()
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as archive:
+        names = archive.getnames()
+    assert any(name.endswith("/MEMORY.md") for name in names)
+    assert "Export → -" in capsys.readouterr().err
+    assert not (env.parent / "-").exists()
+
+
+def test_p5_export_to_standard_output_refuses_a_terminal(
+    env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A binary archive is never written onto a terminal: the command says to redirect it."""
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True)
+    assert main(["memory", "export", "--project", PROJECT, "--agent", "coder", "-o", "-"]) == 2
+    assert "redirect it" in capsys.readouterr().err

@@ -50,6 +50,7 @@ from memory_api.settings import Settings, SettingsError
 
 if TYPE_CHECKING:
     from memory_api.store.agents import AgentStore
+    from memory_api.store.history.recorder import ScopeHistories
     from memory_api.transfer.harnesses import HarnessRequest
 
 __all__ = ["build_parser", "main"]
@@ -382,6 +383,8 @@ def _memory_export(settings: Settings, args: argparse.Namespace) -> int:
     if histories is not None and not histories.enabled:
         print("memory-api: no history is kept here (MEMORY_API_HISTORY=off)", file=sys.stderr)
         return 1
+    if args.output == "-":
+        return _memory_export_to_stdout(settings, args, histories)
     report = export_scopes(
         settings.data_dir,
         args.project,
@@ -392,6 +395,46 @@ def _memory_export(settings: Settings, args: argparse.Namespace) -> int:
     )
     print(f"exported from the data dir {settings.data_dir}", file=sys.stderr)
     print_export(report)
+    return 0
+
+
+def _memory_export_to_stdout(
+    settings: Settings, args: argparse.Namespace, histories: ScopeHistories | None
+) -> int:
+    """``memory export -o -``: the archive on standard output (``… | ssh host …``), as ``tar
+    -f -`` writes it, and the report on standard error. The archive is made whole in a private
+    temporary folder first, so a refusal half-way sends nothing; a terminal gets no archive."""
+    import shutil
+    import tempfile
+
+    from rich.console import Console
+
+    from memory_api.transfer.console import print_export
+    from memory_api.transfer.exporter import export_scopes
+
+    if sys.stdout.isatty():
+        print(
+            "memory-api: -o - writes the archive to standard output: redirect it", file=sys.stderr
+        )
+        return 2
+    with tempfile.TemporaryDirectory(prefix="memory-export-") as folder:
+        archive = Path(folder) / "export.tar.gz"
+        report = export_scopes(
+            settings.data_dir,
+            args.project,
+            args.agent,
+            archive,
+            args.scope or None,
+            histories=histories,
+        )
+        with archive.open("rb") as source:
+            sys.stdout.flush()
+            shutil.copyfileobj(source, sys.stdout.buffer)
+            sys.stdout.buffer.flush()
+    print(f"exported from the data dir {settings.data_dir}", file=sys.stderr)
+    print_export(
+        dataclasses.replace(report, output=Path("-")), Console(stderr=True, highlight=False)
+    )
     return 0
 
 
@@ -507,7 +550,12 @@ def _add_memory_commands(commands: argparse._SubParsersAction[argparse.ArgumentP
     exp.add_argument("--project", required=True, help="project id")
     exp.add_argument("--agent", required=True, help="agent id")
     exp.add_argument("--scope", action="append", help="only this scope key (repeat); default: all")
-    exp.add_argument("-o", "--output", required=True, help="the archive to write (FILE.tar.gz)")
+    exp.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        help="the archive to write (FILE.tar.gz), or - for standard output",
+    )
     exp.add_argument(
         "--with-history",
         action="store_true",
