@@ -242,6 +242,41 @@ def test_a11_json_logs_are_one_object_per_line(capsys: pytest.CaptureFixture[str
     assert record["status"] == 200
 
 
+@pytest.mark.parametrize(
+    "value", ["/srv/data\nINFO forged: tokens off", "a\x1b[2Jb", "a\u2028b\x85c"]
+)
+def test_a11_a_text_log_record_is_one_line_whatever_its_values_hold(
+    capsys: pytest.CaptureFixture[str], value: str
+) -> None:
+    """A data dir (or a key, a path) holding a line break started a second, forged record in
+    the text log, and an escape sequence reached the operator's terminal; both are escaped now.
+    A traceback after the line keeps its own lines."""
+    root = logging.getLogger()
+    saved = (root.handlers[:], root.level)
+    switches = logging._srcfile, logging.logThreads, logging.logMultiprocessing
+    try:
+        configure_logging("text", "INFO")
+        logging.getLogger("memory_api").info("data dir: %s", value)
+        try:
+            raise ValueError("boom")
+        except ValueError:
+            logging.getLogger("memory_api").exception("failed in %s", value)
+    finally:
+        root.handlers[:], level = saved
+        root.setLevel(level)
+        logging._srcfile, logging.logThreads, logging.logMultiprocessing = switches
+    lines = capsys.readouterr().err.splitlines()
+    assert len([line for line in lines if " INFO memory_api[" in line]) == 1
+    first = lines[0]
+    assert first.endswith("data dir: " + value.translate(_ESCAPED)) and "\x1b" not in first
+    assert lines[1].split(": ", 1)[1] == "failed in " + value.translate(_ESCAPED)
+    assert lines[2] == "Traceback (most recent call last):"
+    assert lines[-1] == "ValueError: boom"
+
+
+_ESCAPED = {0x0A: "\\x0a", 0x1B: "\\x1b", 0x2028: "\\u2028", 0x85: "\\x85"}
+
+
 async def test_a11_app_prepares_the_data_dir_folders(client: Client, data_dir: Path) -> None:
     assert {"agents", "drafts", "tokens", "locks"} <= set(_names(data_dir))
 

@@ -27,6 +27,7 @@ __all__ = [
     "ACCESS_LOGGER",
     "ACCESS_NOTE_KEY",
     "AccessLogger",
+    "OneLineFormatter",
     "ParserRefusalFilter",
     "configure_logging",
     "install_parser_refusal_filter",
@@ -65,10 +66,30 @@ def configure_logging(log_format: LogFormat, level: str = "INFO") -> None:
             )
         )
     else:
-        handler.setFormatter(logging.Formatter(_TEXT_FORMAT))
+        handler.setFormatter(OneLineFormatter(_TEXT_FORMAT))
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
+
+
+_CONTROL_ESCAPES = {
+    code: f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    for code in (*range(0x20), 0x7F, *range(0x80, 0xA0), 0x2028, 0x2029)
+    if code != 0x09
+}
+"""Every control character (C0 but tab, DEL, C1) and the Unicode line and paragraph
+separators, as the escape a reader sees: no value a record quotes can start a new line."""
+
+
+class OneLineFormatter(logging.Formatter):
+    """The text log's formatter: a record's line (its message with the values it quotes: a
+    data dir, a scope key, a path) is one line whatever those values hold, its control
+    characters escaped (``\\x0a``), so a value can neither forge a second record nor move the
+    terminal (A-11). A traceback appended after the line keeps its own lines."""
+
+    def formatMessage(self, record: logging.LogRecord) -> str:  # noqa: N802 - logging's name
+        """The record's line with its control characters escaped."""
+        return super().formatMessage(record).translate(_CONTROL_ESCAPES)
 
 
 class AccessLogger(AbstractAccessLogger):
