@@ -275,3 +275,44 @@ def test_h7_status_says_a_token_sent_to_a_service_without_tokens_is_not_needed(
         f"(none are configured there); the hooks' token (from --token-file {token_file}) is "
         "not needed"
     ]
+
+
+def test_h7_status_says_a_service_once_for_two_harnesses_answered_alike(
+    open_service: RealService, tmp_path: Path
+) -> None:
+    """Claude Code and Gemini CLI installed for one agent of one service: two sets of hooks,
+    each with its own state dir, asked alike and answered alike, so one line (the same line
+    twice read as two services)."""
+    root = open_service.create_agent("coder")
+    home = tmp_path / "home"
+    install(home, root, open_service.url, None, "claude-code")
+    install(home, root, open_service.url, None, "gemini")
+
+    code, lines = status(home)
+
+    assert code == 0
+    assert service_lines(lines) == [
+        f"service {open_service.url} (acme/coder): holds the agent and asks for no token "
+        "(none are configured there)"
+    ]
+
+
+def test_h7_status_keeps_a_line_per_harness_when_their_tokens_are_answered_apart(
+    real_service: RealService, memory_root: Path, tmp_path: Path
+) -> None:
+    """One harness's hooks send a token the service takes, the other's one it refuses: two
+    lines, the PROBLEM naming the refused token's file, and exit 1."""
+    home = tmp_path / "home"
+    install(home, memory_root, real_service.url, real_service.token, "claude-code")
+    install(home, memory_root, real_service.url, "not-the-token", "gemini")
+
+    code, lines = status(home)
+
+    refused = home / ".gemini" / "harness-memory" / "token"
+    assert code == 1
+    taken, problem = service_lines(lines)
+    assert (
+        taken
+        == f"service {real_service.url} (acme/coder): takes the hooks' token and holds the agent"
+    )
+    assert f"PROBLEM: the service refused the token from --token-file {refused} " in problem

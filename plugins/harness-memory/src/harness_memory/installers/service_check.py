@@ -104,14 +104,16 @@ def service_lines(
     (where a hook without ``--state-dir`` finds its token file, and an old hook without
     ``--flags-only`` its variables), ``env`` the variables a command's settings give it over
     that (:func:`service_uses`). ``timeout`` is the seconds each service may take to answer.
+    Two harnesses' hooks serving one agent are two uses (each finds its token in its own state
+    dir) but, when both are answered alike, one line: the same line twice reads as two services.
     Never raises."""
-    lines: list[str] = []
+    lines: dict[str, None] = {}
     fine = True
     for use in service_uses(commands, env):
         said, ok = _asked(use, environ, timeout)
-        lines.append(f"service {use.url} ({use.project}/{use.agent}): {said}")
+        lines[f"service {use.url} ({use.project}/{use.agent}): {said}"] = None
         fine = fine and ok
-    return lines, fine
+    return list(lines), fine
 
 
 def _asked(use: ServiceUse, environ: Mapping[str, str], timeout: float) -> tuple[str, bool]:
