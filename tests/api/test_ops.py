@@ -14,6 +14,7 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 from memory_api.app import create_app
+from memory_api.cli import log_banner
 from memory_api.http.logs import ACCESS_LOGGER, AccessLogger, configure_logging
 from memory_api.http.openapi import OPERATIONS, documented_routes, openapi_json
 from memory_api.settings import Settings
@@ -275,6 +276,25 @@ def test_a11_a_text_log_record_is_one_line_whatever_its_values_hold(
 
 
 _ESCAPED = {0x0A: "\\x0a", 0x1B: "\\x1b", 0x2028: "\\u2028", 0x85: "\\x85"}
+
+
+def test_a11_the_start_up_banner_is_lines_of_the_log_not_an_escaped_line_break(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """aiohttp hands ``serve`` its banner as one string with a line break in it; each of its
+    lines is a record of its own, so the text log shows no ``\\x0a`` where the break was."""
+    root = logging.getLogger()
+    saved = (root.handlers[:], root.level)
+    switches = logging._srcfile, logging.logThreads, logging.logMultiprocessing
+    try:
+        configure_logging("text", "INFO")
+        log_banner("======== Running on http://127.0.0.1:8765 ========\n(Press CTRL+C to quit)\n")
+    finally:
+        root.handlers[:], level = saved
+        root.setLevel(level)
+        logging._srcfile, logging.logThreads, logging.logMultiprocessing = switches
+    said = [line.split(": ", 1)[1] for line in capsys.readouterr().err.splitlines()]
+    assert said == ["======== Running on http://127.0.0.1:8765 ========", "(Press CTRL+C to quit)"]
 
 
 async def test_a11_app_prepares_the_data_dir_folders(client: Client, data_dir: Path) -> None:

@@ -171,8 +171,17 @@ def _run_app(settings: Settings) -> None:
         access_log_class=AccessLogger,
         access_log=logging.getLogger(ACCESS_LOGGER),
         shutdown_timeout=SHUTDOWN_TIMEOUT,
-        print=lambda message: logger.info("%s", message.strip()),
+        print=log_banner,
     )
+
+
+def log_banner(message: str) -> None:
+    """Log aiohttp's start-up banner (``======== Running on URL ========``, a line break,
+    ``(Press CTRL+C to quit)``) as one record per line: the text log escapes a line break inside
+    a record (A-11), which showed the banner with a literal ``\\x0a`` in it."""
+    for line in message.splitlines():
+        if line.strip():
+            logger.info("%s", line.strip())
 
 
 def page_url(host: str, port: int, fragment: str = "") -> str:
