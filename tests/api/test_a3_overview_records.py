@@ -11,6 +11,7 @@ tests write a moment earlier are kept at all.
 
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
 import stat
@@ -162,15 +163,20 @@ def test_a3_a_damaged_records_file_is_started_again(agent: AgentHome) -> None:
 
 
 def test_a3_records_written_by_other_code_are_not_used(
-    agent: AgentHome, monkeypatch: pytest.MonkeyPatch
+    agent: AgentHome, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
+    """Records another version wrote (every upgrade meets them) are started again, said at
+    INFO: nothing is wrong, so no WARNING."""
     scopes_of(agent, 2)
     Process(agent.data_dir).page(agent)
     monkeypatch.setattr(scope_records, "_fingerprint", lambda: "other code")
     linted = count_lints(monkeypatch)
-    Process(agent.data_dir).page(agent)
+    with caplog.at_level(logging.INFO):
+        Process(agent.data_dir).page(agent)
 
     assert len(linted) == 3  # the user scope and both Workspaces
+    restarted = [r for r in caplog.records if "starting it again" in r.getMessage()]
+    assert [r.levelno for r in restarted] == [logging.INFO]
 
 
 def test_a3_records_of_scopes_removed_are_dropped(agent: AgentHome) -> None:

@@ -9,6 +9,7 @@ The 2 s "racily fresh" rule is lifted so the files these tests write a moment ea
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import sqlite3
 import stat
@@ -152,14 +153,20 @@ async def test_a5_a_memo_of_another_version_or_damaged_is_not_used(
     aiohttp_client: AiohttpClient,
     settings: Settings,
     monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
+    """Another version's memo (every upgrade meets one) is built again, said at INFO; a damaged
+    one at WARNING."""
     key, _ = _scope(agent)
     first = await _listing(client, key)
     memo = agent.data_dir / MEMO_FILE
 
     monkeypatch.setattr(topic_memo, "FINGERPRINT", "another version")
     parsed = _no_reads(monkeypatch)
+    caplog.set_level(logging.INFO)
     assert await _listing(await _restarted(aiohttp_client, settings), key) == first
+    rebuilt = [r.levelno for r in caplog.records if "; built again" in r.getMessage()]
+    assert rebuilt == [logging.INFO]
     assert sorted(parsed) == sorted(TOPICS)  # its rows were dropped: every file read again
     with sqlite3.connect(memo) as db:
         assert db.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone() == (
@@ -168,7 +175,10 @@ async def test_a5_a_memo_of_another_version_or_damaged_is_not_used(
 
     memo.write_bytes(b"not a database at all" * 100)
     parsed.clear()
+    caplog.clear()
     assert await _listing(await _restarted(aiohttp_client, settings), key) == first
+    rebuilt = [r.levelno for r in caplog.records if "; built again" in r.getMessage()]
+    assert rebuilt == [logging.WARNING]
     assert sorted(parsed) == sorted(TOPICS)
     parsed.clear()
     assert await _listing(await _restarted(aiohttp_client, settings), key) == first

@@ -4,6 +4,7 @@ next search."""
 
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
 import stat
@@ -129,17 +130,24 @@ def test_s1_a_damaged_index_is_built_again(
     assert "building it again" in caplog.text
 
 
-def test_s1_an_index_of_another_version_is_built_again(agent_files: AgentHome) -> None:
+def test_s1_an_index_of_another_version_is_built_again(
+    agent_files: AgentHome, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Every upgrade meets the index the version before wrote: built again, said at INFO (a
+    WARNING greeted every command after an upgrade as if something were wrong)."""
     agent = agent_files
     run(MemorySearch(agent.data_dir), agent, "kafka")
     index = agent.data_dir / INDEX_FOLDER / f"{agent.id}.sqlite3"
     with sqlite3.connect(index) as db:
         db.execute("UPDATE meta SET value = 'schema 0' WHERE key = 'fingerprint'")
         db.execute("INSERT INTO docs (docs) VALUES ('delete-all')")  # old rows: not trusted
-    assert found(run(MemorySearch(agent.data_dir), agent, "kafka")) == [
-        "k0.md",
-        "k1.md",
-    ]
+    with caplog.at_level(logging.INFO):
+        assert found(run(MemorySearch(agent.data_dir), agent, "kafka")) == [
+            "k0.md",
+            "k1.md",
+        ]
+    rebuilt = [r for r in caplog.records if "building it again" in r.getMessage()]
+    assert [r.levelno for r in rebuilt] == [logging.INFO]
 
 
 async def test_s1_an_unusable_index_folder_still_searches(client: Client, agent: AgentHome) -> None:

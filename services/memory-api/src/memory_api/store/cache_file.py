@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import logging
 import os
 import sqlite3
 from collections.abc import Iterator
@@ -25,7 +26,28 @@ from pathlib import Path
 
 import memory_core
 
-__all__ = ["open_cache_file", "remove_cache_file", "source_digest", "transaction"]
+__all__ = [
+    "WrittenByOtherCode",
+    "open_cache_file",
+    "rebuilt_level",
+    "remove_cache_file",
+    "source_digest",
+    "transaction",
+]
+
+
+class WrittenByOtherCode(sqlite3.DatabaseError):
+    """The cache file holds another version's fingerprint: the first start after every upgrade
+    (or two versions sharing one data dir) meets it, and it is built again as a matter of course.
+    """
+
+
+def rebuilt_level(error: BaseException) -> int:
+    """The log level that building a cache file again after ``error`` is said at: INFO for one
+    another version wrote (:class:`WrittenByOtherCode`: expected, nothing for the operator to
+    do; a WARNING there greeted every CLI command after an upgrade), WARNING for a damaged or
+    unreadable one."""
+    return logging.INFO if isinstance(error, WrittenByOtherCode) else logging.WARNING
 
 
 def source_digest(*sources: Path, versions: str = "") -> str:
@@ -75,7 +97,7 @@ def open_cache_file(
             elif db.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone() != (
                 fingerprint,
             ):
-                raise sqlite3.DatabaseError("written by other code")
+                raise WrittenByOtherCode("written by other code")
     except (sqlite3.Error, OSError):
         db.close()
         raise

@@ -45,6 +45,7 @@ from memory_core.wire import Severity
 
 from memory_api.store.cache_file import (
     open_cache_file,
+    rebuilt_level,
     remove_cache_file,
     source_digest,
     transaction,
@@ -170,7 +171,12 @@ class ScopeRecords:
             except (sqlite3.Error, OSError) as error:
                 self._close()
                 if attempt == 0 and isinstance(error, sqlite3.DatabaseError):
-                    logger.warning("scope records %s: %s; starting it again", self.path, error)
+                    logger.log(
+                        rebuilt_level(error),
+                        "scope records %s: %s; starting it again",
+                        self.path,
+                        error,
+                    )
                     with contextlib.suppress(OSError):
                         remove_cache_file(self.path)
                     continue

@@ -41,7 +41,7 @@ from pathlib import Path
 
 import regex
 
-from memory_api.store.cache_file import open_cache_file, remove_cache_file
+from memory_api.store.cache_file import open_cache_file, rebuilt_level, remove_cache_file
 from memory_api.store.search_rank import FIELD_WEIGHTS, FIELDS, FieldStats
 from memory_api.store.search_text import (
     SIGN_SEPARATORS,
@@ -214,7 +214,12 @@ class SearchIndex:
                 return db
             except (sqlite3.DatabaseError, OSError) as error:
                 if attempt == 0 and isinstance(error, sqlite3.DatabaseError):
-                    logger.warning("search index %s: %s; building it again", self.path, error)
+                    logger.log(
+                        rebuilt_level(error),
+                        "search index %s: %s; building it again",
+                        self.path,
+                        error,
+                    )
                     self._remove()
                     continue
                 logger.warning("search index %s unusable (%s): kept in memory", self.path, error)

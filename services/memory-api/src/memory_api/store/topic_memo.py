@@ -37,6 +37,7 @@ from memory_core.wire import Finding, TopicSummary
 
 from memory_api.store.cache_file import (
     open_cache_file,
+    rebuilt_level,
     remove_cache_file,
     source_digest,
     transaction,
@@ -198,6 +199,6 @@ def _open(path: Path) -> sqlite3.Connection:
     except sqlite3.DatabaseError as error:
         if "locked" in str(error) or "busy" in str(error):
             raise
-        logger.warning("listing memo %s: %s; built again", path, error)
+        logger.log(rebuilt_level(error), "listing memo %s: %s; built again", path, error)
     remove_cache_file(path)
     return open_cache_file(path, _SCHEMA, FINGERPRINT, timeout_s=BUSY_TIMEOUT_S)
