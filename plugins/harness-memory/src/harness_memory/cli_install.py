@@ -150,26 +150,11 @@ def run_install(
     if args.command == "status":
         return _status(args, environ, out)
     install = args.command == "install"
-    root = args.root or environ.get("HARNESS_MEMORY_ROOT")
-    values = {
-        name: getattr(args, name, None) or environ.get(f"HARNESS_MEMORY_{name.upper()}")
-        for name in ("url", "project", "agent")
-    }
     home = Path(args.home or environ.get("HOME") or Path.home())
     managed = _managed_dir(parser, args, environ)
-    reused_token = None
-    if install and not root and not any(values.values()) and args.remote_url is None:
-        root, reused_token = _as_installed(args, environ, home, managed, values, out)
-    remote_state = _remote_state(parser, args, values, home)
-    if remote_state is not None and values["project"] and values["agent"]:
-        from harness_memory.settings import remote_memory_root
-
-        root = str(remote_memory_root(remote_state, values["project"], values["agent"]))
-    missing = [name for name, value in values.items() if install and not value]
-    if install and not root:
-        missing.insert(0, "memory-root")
-    if missing:
-        parser.error(_missing_settings(args, missing, values["agent"]))
+    root, values, reused_token, remote_state = _settings_given(
+        parser, args, environ, home, managed, out
+    )
     chosen = choose_executable(getattr(args, "executable", None), dict(environ))
     try:
         token, token_source = _token(args, environ, managed, reused_token)
@@ -221,6 +206,40 @@ def run_install(
         shown = _next_command(args, str(root) if root else None, values, environ)
         out.write(f"next: {shown}\n")
     return 0
+
+
+def _settings_given(
+    parser: argparse.ArgumentParser,
+    args: argparse.Namespace,
+    environ: Mapping[str, str],
+    home: Path,
+    managed: Path | None,
+    out: IO[str],
+) -> tuple[str | None, dict[str, str | None], str | None, Path | None]:
+    """The memory root, the URL and ids, a token reused from the earlier install and the
+    remote state folder for ``install``/``uninstall``: from the flags, else
+    ``HARNESS_MEMORY_*``, else (an ``install`` naming none) as installed before. Exits with a
+    usage error naming what an install is missing."""
+    install = args.command == "install"
+    root = args.root or environ.get("HARNESS_MEMORY_ROOT")
+    values = {
+        name: getattr(args, name, None) or environ.get(f"HARNESS_MEMORY_{name.upper()}")
+        for name in ("url", "project", "agent")
+    }
+    reused_token = None
+    if install and not root and not any(values.values()) and args.remote_url is None:
+        root, reused_token = _as_installed(args, environ, home, managed, values, out)
+    remote_state = _remote_state(parser, args, values, home)
+    if remote_state is not None and values["project"] and values["agent"]:
+        from harness_memory.settings import remote_memory_root
+
+        root = str(remote_memory_root(remote_state, values["project"], values["agent"]))
+    missing = [name for name, value in values.items() if install and not value]
+    if install and not root:
+        missing.insert(0, "memory-root")
+    if missing:
+        parser.error(_missing_settings(args, missing, values["agent"]))
+    return root, values, reused_token, remote_state
 
 
 def _after_install(
