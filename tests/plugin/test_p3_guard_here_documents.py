@@ -90,6 +90,10 @@ STILL_WRITES = [
     "bash \\\n<<'EOF'\ncp note.md $(cat target)/a.md\nEOF",
     "{{\n  bash\n}} <<'EOF'\ncp note.md $(cat target)/a.md\nEOF",
     "while read -r l; do\n  eval \"$l\"\ndone <<'EOF'\ncp note.md $(cat target)/a.md\nEOF",
+    # a program handing the body's lines to a shell: sed's e, a make recipe, awk's system
+    "sed e <<'EOF'\ncp note.md $(cat target)/a.md\nEOF",
+    "make -f - <<'EOF'\nall:\n\tcp note.md $$(cat target)/a.md\nEOF",
+    "awk '{{ system($0) }}' <<'EOF'\ncp note.md $(cat target)/a.md\nEOF",
     # a shell spelt so that no word of the command names one, or a script the body wrote
     "/bin/[b]ash <<'EOF'\ncp note.md $(cat target)/a.md\nEOF",
     "b\"as\"h <<'EOF'\ncp note.md $(cat target)/a.md\nEOF",
