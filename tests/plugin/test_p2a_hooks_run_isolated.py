@@ -133,6 +133,24 @@ def test_p2a_status_warns_about_hook_commands_without_an_isolated_python(tmp_pat
     assert "run `harness-memory install claude-code` again" in said
 
 
+def test_p2a_status_names_hooks_an_earlier_install_started_with_a_program_that_is_no_python(
+    tmp_path: Path,
+) -> None:
+    """What an install wrote for a wrapper script before its ``#!`` was read as no Python:
+    ``/bin/bash -I -X utf8 SCRIPT hook …``, a hook that always fails."""
+    home = tmp_path / "home"
+    script = a_script(tmp_path, f"#!{sys.executable}\n")
+    install(home, script)
+    settings = home / ".claude" / "settings.json"
+    text = settings.read_text(encoding="utf-8")
+    settings.write_text(text.replace(f"{sys.executable} -I ", "/bin/bash -I "), encoding="utf-8")
+
+    said = status(home)
+
+    assert "PROBLEM: the hook command starts harness-memory with /bin/bash, which is no " in said
+    assert "run `harness-memory install claude-code` again" in said
+
+
 def test_p2a_the_hooks_isolated_python_imports_the_code_under_test() -> None:
     """The script the tests install hooks to run (the editable install in CI, whose ``.pth``
     still works under ``-I``; a virtualenv of the branch's code elsewhere) imports under

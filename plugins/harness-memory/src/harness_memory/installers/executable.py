@@ -32,6 +32,7 @@ __all__ = [
     "choose_executable",
     "compile_bytecode",
     "describe_executable",
+    "describe_python",
     "interpreter_of",
     "isolated_interpreter",
     "isolation_note",
@@ -164,6 +165,16 @@ def describe_executable(command: str) -> str | None:
     if not os.access(path, os.X_OK):
         return f"{command} is not executable"
     return None
+
+
+def describe_python(python: str) -> str | None:
+    """A problem with the Python a hook command starts ``harness-memory`` with (``PYTHON -I -X
+    utf8 SCRIPT``), or None when it can run it: missing, not executable, or no CPython program
+    by name (``/bin/bash -I`` is refused, and the hook with it)."""
+    problem = describe_executable(python)
+    if problem is None and not _PYTHON_NAME_RE.fullmatch(Path(python).name):
+        return f"starts harness-memory with {python}, which is no Python (it refuses -I)"
+    return problem
 
 
 def choose_executable(explicit: str | None, environ: dict[str, str] | None = None) -> Executable:
