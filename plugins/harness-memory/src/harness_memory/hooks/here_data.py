@@ -36,9 +36,15 @@ __all__ = [
 
 SHELLS = frozenset(
     {"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox", "fish", "su", "ssh", "sudo"}
+    | {"rbash", "csh", "tcsh", "yash", "posh", "lksh", "oksh", "pdksh", "loksh", "osh", "ysh"}
+    | {"elvish", "xonsh", "pwsh", "nu", "rc", "es", "scsh", "hush", "msh"}
 )
 """Commands whose standard input may be a script a shell runs: a here-document fed to one
-(``bash <<'EOF'``) stays command text (``sudo`` and ``su`` may start a shell too)."""
+(``bash <<'EOF'``, ``rbash``, which Debian installs, ``bash5``: a name with a version after
+it, :data:`_SHELL_RE`) stays command text (``sudo`` and ``su`` may start a shell too)."""
+_SHELL_RE = re.compile(
+    "(?:" + "|".join(sorted(map(re.escape, SHELLS), key=len, reverse=True)) + r")[-.0-9]*"
+)
 OPERATOR_CAP = 64
 """The most ``<<`` one command may hold for its here-data to be read as data: each is read
 with its line, so past it the command is read as written (as before), in time linear in its
@@ -444,7 +450,9 @@ def _runs_a_script(command: str) -> bool:
     is spelt so that this cannot read it (quoted, escaped, a glob: ``b"as"h``, ``/bin/[b]ash``)
     or is a program's path (``./run.sh``, perhaps the very file the here-document wrote)."""
     words = {word.rsplit("/", 1)[-1] for word in _WORD_RE.findall(command)}
-    if words & SHELLS or words & SHELL_ESCAPES or words & {"eval", "xargs", "parallel"}:
+    if any(_SHELL_RE.fullmatch(word) for word in words):
+        return True
+    if words & SHELL_ESCAPES or words & {"eval", "xargs", "parallel"}:
         return True
     for segment in _SEGMENT_RE.split(command):
         names = [word for word in segment.split() if not _ASSIGNMENT_RE.match(word)]
