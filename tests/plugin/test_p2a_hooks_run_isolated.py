@@ -75,7 +75,14 @@ def test_p2a_the_hooks_python_is_the_one_the_scripts_first_lines_name(
 
 
 @pytest.mark.parametrize(
-    "head", ["#!/usr/bin/env python3\n", '#!/bin/sh\nexec python3 -m harness_memory "$@"\n', ""]
+    "head",
+    [
+        "#!/usr/bin/env python3\n",
+        '#!/bin/sh\nexec python3 -m harness_memory "$@"\n',
+        "",
+        "#!/bin/bash -e\n",  # a wrapper: /bin/bash -I fails
+        "#! /usr/bin/perl\n",
+    ],
 )
 def test_p2a_a_script_whose_python_cannot_be_told_is_run_as_it_is_and_said(
     tmp_path: Path, head: str
@@ -86,6 +93,28 @@ def test_p2a_a_script_whose_python_cannot_be_told_is_run_as_it_is_and_said(
     assert all(c.startswith(f"{script} hook claude-code ") for c in commands)
     assert f"WARNING: cannot tell which Python runs {script}" in said
     assert "hooks start it directly, so a repository's settings can set its PYTHONPATH" in said
+
+
+def test_p2a_the_hooks_of_a_wrapper_script_that_is_no_python_run(tmp_path: Path) -> None:
+    """A ``harness-memory`` that is a shell wrapper execing the real one (as Nix installs
+    them): its hooks were written ``/bin/bash -I -X utf8 SCRIPT …``, which bash refuses
+    (``-I: invalid option``), so the guard refused every tool call and no Session got its
+    memory, though the install said nothing was wrong."""
+    script = tmp_path / "bin" / "harness-memory"
+    script.parent.mkdir()
+    script.write_text(f'#!/bin/bash\nexec {HARNESS_MEMORY} "$@"\n')
+    script.chmod(0o755)
+    _, commands = install(tmp_path / "home", script)
+    guard = next(c for c in commands if " pre-tool-use " in c)
+    call: dict[str, object] = {"session_id": "s", "cwd": str(tmp_path)}
+    call["hook_event_name"] = "PreToolUse"
+    call |= {"tool_name": "Write", "tool_input": {"file_path": str(tmp_path / "a.txt")}}
+
+    done = subprocess.run(
+        ["sh", "-c", guard], input=json.dumps(call), capture_output=True, text=True, check=False
+    )
+
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
 
 
 def test_p2a_status_warns_about_hook_commands_without_an_isolated_python(tmp_path: Path) -> None:
@@ -101,6 +130,24 @@ def test_p2a_status_warns_about_hook_commands_without_an_isolated_python(tmp_pat
     said = status(home)
 
     assert "WARNING: a hook command starts harness-memory without its Python isolated" in said
+    assert "run `harness-memory install claude-code` again" in said
+
+
+def test_p2a_status_names_hooks_an_earlier_install_started_with_a_program_that_is_no_python(
+    tmp_path: Path,
+) -> None:
+    """What an install wrote for a wrapper script before its ``#!`` was read as no Python:
+    ``/bin/bash -I -X utf8 SCRIPT hook …``, a hook that always fails."""
+    home = tmp_path / "home"
+    script = a_script(tmp_path, f"#!{sys.executable}\n")
+    install(home, script)
+    settings = home / ".claude" / "settings.json"
+    text = settings.read_text(encoding="utf-8")
+    settings.write_text(text.replace(f"{sys.executable} -I ", "/bin/bash -I "), encoding="utf-8")
+
+    said = status(home)
+
+    assert "PROBLEM: the hook command starts harness-memory with /bin/bash, which is no " in said
     assert "run `harness-memory install claude-code` again" in said
 
 

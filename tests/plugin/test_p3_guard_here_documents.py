@@ -23,6 +23,7 @@ from __future__ import annotations
 import subprocess
 
 import pytest
+from harness_memory.hooks.here_data import here_data
 
 from tests.support.guard_cases import SHELL, Layout, answer, fill, refusal
 
@@ -80,6 +81,7 @@ STILL_WRITES = [
     "cat > out.md <<< $(cp note.md $(cat target)/a.md)",
     # a body a shell runs
     "bash <<'EOF'\ncp note.md $(cat target)/a.md\nEOF",
+    "rbash <<'EOF'\ncp note.md $(cat target)/a.md\nEOF",
     "cat <<'EOF' | sh\ncp note.md $(cat target)/a.md\nEOF",
     "source /dev/stdin <<'EOF'\ncp note.md $(cat target)/a.md\nEOF",
     "eval \"$(cat <<'EOF'\ncp note.md $(cat target)/a.md\nEOF\n)\"",
@@ -90,6 +92,10 @@ STILL_WRITES = [
     "bash \\\n<<'EOF'\ncp note.md $(cat target)/a.md\nEOF",
     "{{\n  bash\n}} <<'EOF'\ncp note.md $(cat target)/a.md\nEOF",
     "while read -r l; do\n  eval \"$l\"\ndone <<'EOF'\ncp note.md $(cat target)/a.md\nEOF",
+    # a program handing the body's lines to a shell: sed's e, a make recipe, awk's system
+    "sed e <<'EOF'\ncp note.md $(cat target)/a.md\nEOF",
+    "make -f - <<'EOF'\nall:\n\tcp note.md $$(cat target)/a.md\nEOF",
+    "awk '{{ system($0) }}' <<'EOF'\ncp note.md $(cat target)/a.md\nEOF",
     # a shell spelt so that no word of the command names one, or a script the body wrote
     "/bin/[b]ash <<'EOF'\ncp note.md $(cat target)/a.md\nEOF",
     "b\"as\"h <<'EOF'\ncp note.md $(cat target)/a.md\nEOF",
@@ -152,3 +158,12 @@ def test_p3_a_newline_ends_a_command_for_the_guard_as_for_bash(
 
     assert reason is not None and "builds at run time" in reason, command
     assert _bash(where, command), f"bash wrote nothing into the other scope: {command}"
+
+
+@pytest.mark.parametrize("shell", ["rbash", "bash5.2", "zsh-5.9", "/opt/bin/tcsh", "yash"])
+def test_p3_a_body_fed_to_any_shell_stays_command_text(shell: str) -> None:
+    """A shell the machine may hold under another name (``rbash``, which Debian installs; a
+    name with its version) runs its here-document: the body is read as command text."""
+    command = f"{shell} <<'EOF'\ncp note.md $(cat target)/a.md\nEOF"
+
+    assert here_data(command).command == command

@@ -40,13 +40,13 @@ async def server(data_dir: Path) -> AsyncIterator[TestServer]:
 
 
 async def answer_to(
-    server: TestServer, host: bytes, more: bytes = b""
+    server: TestServer, host: bytes, more: bytes = b"", *, target: bytes = AGENTS.encode()
 ) -> tuple[int, dict[str, object]]:
-    """Send ``GET /api/…/agents`` with exactly ``Host: host`` (and the header lines ``more``);
-    return the status and the JSON body."""
+    """Send ``GET /api/…/agents`` (or ``target``) with exactly ``Host: host`` (and the header
+    lines ``more``); return the status and the JSON body."""
     reader, writer = await asyncio.open_connection(server.host, server.port)
     try:
-        writer.write(b"GET " + AGENTS.encode() + b" HTTP/1.1\r\nHost: " + host + b"\r\n")
+        writer.write(b"GET " + target + b" HTTP/1.1\r\nHost: " + host + b"\r\n")
         writer.write(more + b"Connection: close\r\n\r\n")
         await writer.drain()
         answer = await asyncio.wait_for(reader.read(), ANSWER_WAIT_S)
@@ -150,6 +150,24 @@ async def test_a10a_a_host_that_is_well_formed_but_not_loopback_is_403(
 
     assert status == 403
     assert "(Host rule: a page using DNS rebinding" in str(problem["detail"])
+
+
+@pytest.mark.parametrize(
+    ("authority", "status"),
+    [("evil.example", 403), ("localhost.evil.example:{port}", 403), ("u@localhost", 400),
+     ("localhost:{port}", 200), ("127.0.0.1:{port}", 200)],
+)  # fmt: skip
+async def test_a10a_an_absolute_form_target_is_addressed_to_its_own_host(
+    server: TestServer, authority: str, status: int
+) -> None:
+    """RFC 9112 3.2.2: a request target in absolute form names the host the request is
+    addressed to, and ``Host`` is not read (aiohttp's ``request.host`` takes the target's too).
+    ``GET http://evil.example/api/… HTTP/1.1`` with ``Host: localhost`` was answered 200."""
+    target = f"http://{authority.format(port=server.port)}{AGENTS}".encode()
+
+    answered, _ = await answer_to(server, b"localhost", target=target)
+
+    assert answered == status
 
 
 async def test_a10a_a_service_with_tokens_does_not_read_host(data_dir: Path) -> None:

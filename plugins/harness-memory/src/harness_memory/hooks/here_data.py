@@ -24,13 +24,27 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["OPERATOR_CAP", "SCRIPT_RUNNERS", "SHELLS", "HereData", "here_data", "is_arithmetic"]
+__all__ = [
+    "OPERATOR_CAP",
+    "SCRIPT_RUNNERS",
+    "SHELLS",
+    "SHELL_ESCAPES",
+    "HereData",
+    "here_data",
+    "is_arithmetic",
+]
 
 SHELLS = frozenset(
     {"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox", "fish", "su", "ssh", "sudo"}
+    | {"rbash", "csh", "tcsh", "yash", "posh", "lksh", "oksh", "pdksh", "loksh", "osh", "ysh"}
+    | {"elvish", "xonsh", "pwsh", "nu", "rc", "es", "scsh", "hush", "msh"}
 )
 """Commands whose standard input may be a script a shell runs: a here-document fed to one
-(``bash <<'EOF'``) stays command text (``sudo`` and ``su`` may start a shell too)."""
+(``bash <<'EOF'``, ``rbash``, which Debian installs, ``bash5``: a name with a version after
+it, :data:`_SHELL_RE`) stays command text (``sudo`` and ``su`` may start a shell too)."""
+_SHELL_RE = re.compile(
+    "(?:" + "|".join(sorted(map(re.escape, SHELLS), key=len, reverse=True)) + r")[-.0-9]*"
+)
 OPERATOR_CAP = 64
 """The most ``<<`` one command may hold for its here-data to be read as data: each is read
 with its line, so past it the command is read as written (as before), in time linear in its
@@ -46,6 +60,16 @@ _SEGMENT_RE = re.compile(r"[;&|(){}\n]+")
 _ASSIGNMENT_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 SCRIPT_RUNNERS = frozenset({"source", ".", "eval", "xargs", "parallel"})
 """Commands that run text they read as shell commands, or commands built from it."""
+SHELL_ESCAPES = frozenset(
+    {"make", "gmake", "sed", "awk", "gawk", "mawk", "nawk", "ed", "ex", "vi", "vim", "nvim"}
+    | {"m4", "dc", "at", "batch", "crontab", "expect", "tclsh", "gdb", "script"}
+)
+"""Programs whose input may hold lines they hand to a shell: a recipe (``make -f - <<EOF``),
+``sed``'s ``e`` command, ``awk``'s ``system``, ``ed``'s and ``ex``'s ``!``, ``m4``'s
+``syscmd``, ``dc``'s ``!``, a job ``at``, ``batch`` or ``crontab`` runs later, Tcl's
+``exec``, ``gdb``'s ``shell``, ``script``'s terminal. Fed a here-document (anywhere in the
+command, as :data:`SHELLS`), its body stays command text. General-purpose interpreters
+(``python -``, ``perl``) are not among them: what their code writes no shell reading shows."""
 _LEADING = frozenset(
     {"env", "nice", "nohup", "timeout", "time", "command", "builtin", "stdbuf", "setsid"}
     | {"coproc", "exec", "sudo", "doas", "do", "then", "else", "elif", "if", "while", "until", "!"}
@@ -419,13 +443,16 @@ def _continued(line: str) -> bool:
 def _runs_a_script(command: str) -> bool:
     """Whether the here-data of ``command`` (its text with the bodies cut out) may be run as
     shell text: any word of it is a shell (:data:`SHELLS`: ``bash <<EOF``, ``cat <<EOF | sh``,
-    a ``{ …; bash; } <<EOF`` over several lines), or a command's name is one that runs text it
-    reads (:data:`SCRIPT_RUNNERS`: ``. /dev/stdin <<EOF``, ``eval``, ``xargs``), is built at
-    run time (``$SHELL <<EOF``, ``while read l; do $l; done <<EOF``), is spelt so that this
-    cannot read it (quoted, escaped, a glob: ``b"as"h``, ``/bin/[b]ash``) or is a program's
-    path (``./run.sh``, perhaps the very file the here-document wrote)."""
+    a ``{ …; bash; } <<EOF`` over several lines) or a program handing lines to one
+    (:data:`SHELL_ESCAPES`: ``sed e <<EOF``, ``make -f - <<EOF``), or a command's name is one
+    that runs text it reads (:data:`SCRIPT_RUNNERS`: ``. /dev/stdin <<EOF``, ``eval``,
+    ``xargs``), is built at run time (``$SHELL <<EOF``, ``while read l; do $l; done <<EOF``),
+    is spelt so that this cannot read it (quoted, escaped, a glob: ``b"as"h``, ``/bin/[b]ash``)
+    or is a program's path (``./run.sh``, perhaps the very file the here-document wrote)."""
     words = {word.rsplit("/", 1)[-1] for word in _WORD_RE.findall(command)}
-    if words & SHELLS or words & {"eval", "xargs", "parallel"}:
+    if any(_SHELL_RE.fullmatch(word) for word in words):
+        return True
+    if words & SHELL_ESCAPES or words & {"eval", "xargs", "parallel"}:
         return True
     for segment in _SEGMENT_RE.split(command):
         names = [word for word in segment.split() if not _ASSIGNMENT_RE.match(word)]

@@ -17,7 +17,8 @@ Codex CLI and Gemini CLI write files through tools that take no single ``file_pa
   as a command (``sh -c '…'``, ``eval``), a short option glued to a path taken as that path,
   ``~`` forms and known variables expanded (the environment, and assignments
   earlier in the command), braces expanded (``{a,b}``, ``{1..3}``), globs expanded against the
-  filesystem, relative words taken from the working directory (followed through ``cd``). Each
+  filesystem (the word as written judged too: its pattern may have been quoted), relative
+  words taken from the working directory (followed through ``cd``). Each
   resulting path goes to :func:`harness_memory.guard.check_write`, which folds ``//``, ``/./``
   and ``..`` and resolves symlinks, so ``…/./memory/…``, ``…//memory/…``, a glob, a brace or a
   Workspace symlink into another scope is judged where it lands.
@@ -1290,11 +1291,13 @@ class _OverScan(Exception):
 
 
 def _glob(pattern: str, found: ShellPaths) -> list[str]:
-    """What the shell makes of a word with a pattern: its matches, else the word itself; and,
+    """What the shell makes of a word with a pattern: its matches, and the word itself; and,
     for a file that does not exist yet, its folder's matches (``cp f /m/mem?ry/x/`` and
-    ``echo > /m/mem?ry/x/new.md`` alike reach the folders the pattern names). Past the
-    command's scan budget (:data:`GLOB_SCAN_CAP`) ``found.over_scan`` is set and the word is
-    kept as written (the guard refuses the command)."""
+    ``echo > /m/mem?ry/x/new.md`` alike reach the folders the pattern names). The word itself
+    is kept whatever matches, since its pattern characters may have been quoted or escaped
+    (``'[s]afe/a.md'``, ``\\[s]afe``): then bash takes it literally, matches or not (a symlink
+    ``[s]afe`` into another scope beside a folder ``safe``). Past the command's scan budget
+    (:data:`GLOB_SCAN_CAP`) ``found.over_scan`` is set (the guard refuses the command)."""
     head, _, tail = pattern.rpartition("/")
     try:
         matches = _scan(pattern, found.budget)
@@ -1303,7 +1306,7 @@ def _glob(pattern: str, found: ShellPaths) -> list[str]:
     except _OverScan:
         found.over_scan = True
         matches = []
-    return matches or [pattern]
+    return [*matches, pattern] if pattern not in matches else matches
 
 
 def _scan(pattern: str, budget: _ScanBudget) -> list[str]:

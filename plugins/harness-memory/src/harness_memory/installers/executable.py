@@ -32,6 +32,7 @@ __all__ = [
     "choose_executable",
     "compile_bytecode",
     "describe_executable",
+    "describe_python",
     "interpreter_of",
     "isolated_interpreter",
     "isolation_note",
@@ -106,6 +107,9 @@ def interpreter_of(script: Path) -> Path | None:
 
 _SH_EXEC_RE = re.compile(r"""'''exec' (?P<q>["'])(?P<python>/[^"']+)(?P=q) "\$0" "\$@"$""")
 """The second line of a console script whose ``#!`` is ``/bin/sh`` (pip, uv)."""
+_PYTHON_NAME_RE = re.compile(r"python[0-9.]*[a-z]*(?:-dbg)?")
+"""The file name of a CPython program (``python``, ``python3``, ``python3.12``, ``python3.13t``,
+``python3.12-dbg``): one that takes ``-I -X utf8``."""
 
 
 def isolated_interpreter(command: str) -> Path | None:
@@ -113,7 +117,8 @@ def isolated_interpreter(command: str) -> Path | None:
     ``command``, to run it isolated (``python -I -X utf8``:
     :data:`~harness_memory.installers.spec.ISOLATED`); None when ``command`` is not an absolute
     path or its Python cannot be told (no ``#!``, ``#!/usr/bin/env python3``: found on
-    ``PATH``).
+    ``PATH``), or the program its ``#!`` names is no Python by name (``#!/bin/bash``: a wrapper
+    that execs the real script, as Nix's are; ``/bin/bash -I`` fails, and every hook with it).
 
     A repository's settings can set the environment of a Session's hooks (Claude Code's
     ``.claude/settings.json`` ``env``, Gemini CLI's ``.env``). Run as ``PYTHON -I SCRIPT``, the
@@ -125,9 +130,9 @@ def isolated_interpreter(command: str) -> Path | None:
     if not Path(command).is_absolute():
         return None
     python = interpreter_of(Path(command))
-    if python is None or not python.is_absolute() or python.name == "env":
+    if python is None or not python.is_absolute():
         return None
-    return python
+    return python if _PYTHON_NAME_RE.fullmatch(python.name) else None
 
 
 def checkout_of(script: Path) -> Path | None:
@@ -160,6 +165,16 @@ def describe_executable(command: str) -> str | None:
     if not os.access(path, os.X_OK):
         return f"{command} is not executable"
     return None
+
+
+def describe_python(python: str) -> str | None:
+    """A problem with the Python a hook command starts ``harness-memory`` with (``PYTHON -I -X
+    utf8 SCRIPT``), or None when it can run it: missing, not executable, or no CPython program
+    by name (``/bin/bash -I`` is refused, and the hook with it)."""
+    problem = describe_executable(python)
+    if problem is None and not _PYTHON_NAME_RE.fullmatch(Path(python).name):
+        return f"starts harness-memory with {python}, which is no Python (it refuses -I)"
+    return problem
 
 
 def choose_executable(explicit: str | None, environ: dict[str, str] | None = None) -> Executable:
@@ -220,9 +235,9 @@ def isolation_note(chosen: Executable) -> str:
             f"locale (LC_ALL, LOCPATH) reach their Python; {REPOSITORY_ENV_STILL}"
         )
     return (
-        f"WARNING: cannot tell which Python runs {chosen.command} (no first line naming it by "
-        "absolute path): its hooks start it directly, so a repository's settings can set its "
-        "PYTHONPATH (a harness_memory package of their own in place of the write guard) or "
+        f"WARNING: cannot tell which Python runs {chosen.command} (no first line naming a "
+        "Python by absolute path): its hooks start it directly, so a repository's settings can "
+        "set its PYTHONPATH (a harness_memory package of their own in place of the write guard) or "
         "PYTHONHOME; give --executable a harness-memory script whose first line names its "
         "Python"
     )

@@ -38,7 +38,11 @@ from tomlkit.exceptions import TOMLKitError
 from harness_memory.installers import claude_code, codex, gemini
 from harness_memory.installers import codex_managed as codex_managed_plan
 from harness_memory.installers.codex_profiles import memory_profile_notes
-from harness_memory.installers.executable import checkout_of, describe_executable
+from harness_memory.installers.executable import (
+    checkout_of,
+    describe_executable,
+    describe_python,
+)
 from harness_memory.installers.files import SettingsFileError, read_json_object, read_text
 from harness_memory.installers.gemini_managed import unread_reason
 from harness_memory.installers.gemini_workspace import switched_off_lines
@@ -277,9 +281,7 @@ def _installed(
     fine = True
     programs = [_program(command) for command in commands]
     for python, executable in dict.fromkeys(programs):
-        problem = describe_executable(executable) or (
-            describe_executable(python) if python else None
-        )
+        problem = describe_executable(executable) or (describe_python(python) if python else None)
         if problem is not None:
             fine = False
             lines.append(

@@ -34,7 +34,12 @@ from aiohttp.typedefs import Handler, Middleware
 from memory_api.appkeys import PRINCIPAL_KEY
 from memory_api.bearer import find_token
 from memory_api.errors import BadRequest, Forbidden, NotFound, Unauthorized, Unavailable
-from memory_api.http.browser_guard import host_refusal, invalid_host_detail, origin_refusal
+from memory_api.http.browser_guard import (
+    addressed_to,
+    host_refusal,
+    invalid_host_detail,
+    origin_refusal,
+)
 from memory_api.http.host_header import InvalidHost
 from memory_api.principal import LOCAL, Principal
 from memory_api.store.tokens import KnownTokens, TokenStore
@@ -145,7 +150,7 @@ def _check_browser_rules(
     ``Origin`` rule on every unsafe one. Always: the ``Sec-Fetch-Site`` rule on unsafe ones.
     """
     headers = request.headers
-    host = headers.get("Host")
+    host = addressed_to(request.raw_path, headers.get("Host"))
     if open_mode:
         try:
             refusal = host_refusal(host, allowed_hosts)

@@ -13,6 +13,9 @@ Jupyter's Origin check):
   operator lists in ``MEMORY_API_ALLOWED_HOSTS``; 403 otherwise. A ``Host`` that is no
   ``host[:port]`` at all (``evil.example#.localhost``, ``u@localhost``, ``127.1``,
   ``[::1%25lo]``: :mod:`memory_api.http.host_header`) is never guessed at: 400, saying why.
+  A request whose target is in absolute form (``GET http://evil.example/api/… HTTP/1.1``) is
+  addressed to that target's host, whatever ``Host`` says (RFC 9112 3.2.2; aiohttp reads it so
+  too): :func:`addressed_to`.
   (The page, ``/static/`` and the operations endpoints hold nothing private and answer any
   ``Host``.)
 - **Cross-site request forgery.** A page of any origin may send a form POST or a ``fetch``
@@ -39,10 +42,13 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Collection
 
+from yarl import URL
+
 from memory_api.http.host_header import HostHeader, InvalidHost, read_host
 
 __all__ = [
     "SAFE_METHODS",
+    "addressed_to",
     "host_refusal",
     "invalid_host_detail",
     "is_loopback_host",
@@ -76,6 +82,21 @@ def is_loopback_host(host: HostHeader) -> bool:
     if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
         address = address.ipv4_mapped
     return address.is_loopback
+
+
+def addressed_to(target: str, host: str | None) -> str | None:
+    """The ``host[:port]`` a request with the request target ``target`` (as sent) and the
+    ``Host`` header ``host`` is addressed to (RFC 9112 3.2.2): an absolute-form target's
+    authority (``http://evil.example/api/…``: ``evil.example``; user information kept, for
+    :func:`host_refusal` to refuse), which takes the place of ``Host``; else ``host`` (None
+    when there is none).
+
+    >>> addressed_to("http://evil.example:80/api/x", "localhost"), addressed_to("/api/x", "h")
+    ('evil.example:80', 'h')
+    """
+    if target.startswith("/"):
+        return host
+    return URL(target).raw_authority
 
 
 def host_refusal(host: str | None, allowed: Collection[str]) -> str | None:
