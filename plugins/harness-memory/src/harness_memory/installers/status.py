@@ -277,27 +277,9 @@ def _installed(
     """The lines of one installed harness; ``again`` is the install that fixes what they find
     (installing again takes every setting from the installed hooks)."""
     harness = again.split()[2]
-    lines = [f"{label}: installed in {path}"]
-    fine = True
     programs = [_program(command) for command in commands]
-    for python, executable in dict.fromkeys(programs):
-        problem = describe_executable(executable) or (describe_python(python) if python else None)
-        if problem is not None:
-            fine = False
-            lines.append(
-                f"{label}: PROBLEM: the hook command {problem}: no memory reaches its Sessions "
-                f"and the write guard refuses every write it would check; run `{again}` again"
-            )
-            continue
-        checkout = checkout_of(Path(executable))
-        where = (
-            f"an editable install of {checkout}; it stops if that checkout is cleaned or moved: "
-            "install the wheels (README)"
-            if checkout
-            else "outlives any checkout"
-        )
-        started = f"{shlex.join([python, *ISOLATED])} {executable}" if python else executable
-        lines.append(f"{label}: hooks run {started} ({where})")
+    started, fine = _program_lines(label, again, programs)
+    lines = [f"{label}: installed in {path}", *started]
     if any(flag_values(command, "--token") for command in commands):
         lines.append(
             f"{label}: WARNING: a hook command carries the bearer token on its command line, "
@@ -353,6 +335,35 @@ def _installed(
             "writes become versions only at the next Session start, without the tool that "
             f"made them; run `{again}` again"
         )
+    return lines, fine
+
+
+def _program_lines(
+    label: str, again: str, programs: list[tuple[str | None, str]]
+) -> tuple[list[str], bool]:
+    """One line per program the hooks start (each ``(python, executable)``, ``python`` None
+    when it is not started isolated): how it runs and whether it outlives the checkout, or a
+    PROBLEM when it cannot run; and whether every one can."""
+    lines: list[str] = []
+    fine = True
+    for python, executable in dict.fromkeys(programs):
+        problem = describe_executable(executable) or (describe_python(python) if python else None)
+        if problem is not None:
+            fine = False
+            lines.append(
+                f"{label}: PROBLEM: the hook command {problem}: no memory reaches its Sessions "
+                f"and the write guard refuses every write it would check; run `{again}` again"
+            )
+            continue
+        checkout = checkout_of(Path(executable))
+        where = (
+            f"an editable install of {checkout}; it stops if that checkout is cleaned or moved: "
+            "install the wheels (README)"
+            if checkout
+            else "outlives any checkout"
+        )
+        started = f"{shlex.join([python, *ISOLATED])} {executable}" if python else executable
+        lines.append(f"{label}: hooks run {started} ({where})")
     return lines, fine
 
 
