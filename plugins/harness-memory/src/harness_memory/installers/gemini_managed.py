@@ -58,11 +58,12 @@ from harness_memory.installers.gemini import (
     merged_settings,
     system_settings_path,
 )
+from harness_memory.installers.gemini_workspace import our_handlers
 from harness_memory.installers.guard_gaps import gap_notes
 from harness_memory.installers.own_memory import Switch, switch_back, switch_off
 from harness_memory.installers.plan import Plan, given_back, with_state
 from harness_memory.installers.record import read_record
-from harness_memory.installers.spec import InstallOptions, is_ours
+from harness_memory.installers.spec import InstallOptions
 
 __all__ = ["PINS", "SETTINGS_NAME", "hook_names", "plan", "settings_file", "unread_reason"]
 
@@ -157,15 +158,7 @@ def hook_names(document: Mapping[str, Any], events: tuple[str, ...] = EVENTS) ->
 
 
 def _our_names(document: Mapping[str, Any]) -> list[str]:
-    hooks = document.get("hooks")
-    groups = (
-        [g for v in hooks.values() if isinstance(v, list) for g in v]
-        if isinstance(hooks, dict)
-        else []
-    )
-    handlers = [h for g in groups if isinstance(g, dict) for h in g.get("hooks") or []]
-    ours = [h for h in handlers if isinstance(h, dict) and is_ours(h.get("command"), HARNESS)]
-    return [h["name"] for h in ours if isinstance(h.get("name"), str)]
+    return [h["name"] for h in our_handlers(document) if isinstance(h.get("name"), str)]
 
 
 def _wanted(options: InstallOptions, names: Mapping[str, str]) -> dict[str, list[dict[str, Any]]]:

@@ -12,13 +12,14 @@ plainly which installed hooks it switches off there.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from harness_memory.installers.files import SettingsFileError, read_json_object
 from harness_memory.installers.spec import is_ours
 
-__all__ = ["switched_off_lines"]
+__all__ = ["our_handlers", "switched_off_lines"]
 
 HARNESS = "gemini"
 
@@ -46,7 +47,7 @@ def switched_off_lines(
         {item for item in listed if isinstance(item, str)} if isinstance(listed, list) else set()
     )
     for label, settings in installed:
-        names = [_name(handler) for handler in _our_handlers(settings)]
+        names = [_name(handler) for handler in our_handlers(settings)]
         named = sorted(name for name in names if name in listed)
         why = "hooksConfig.enabled: false" if off else ""
         why = why or (f"hooksConfig.disabled lists {', '.join(named)}" if named else "")
@@ -59,7 +60,9 @@ def switched_off_lines(
     return lines
 
 
-def _our_handlers(document: dict[str, Any]) -> list[dict[str, Any]]:
+def our_handlers(document: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The hook handlers of Gemini CLI settings ``document`` that an install of ours wrote
+    (their command starts ``harness-memory``), in every event's groups."""
     hooks = document.get("hooks")
     groups = (
         [g for v in hooks.values() if isinstance(v, list) for g in v]
