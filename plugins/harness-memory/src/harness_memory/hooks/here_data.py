@@ -30,6 +30,7 @@ __all__ = [
     "SHELLS",
     "SHELL_ESCAPES",
     "HereData",
+    "closing_bracket",
     "here_data",
     "is_arithmetic",
 ]
@@ -375,9 +376,9 @@ class _Scan:
         self._no_newline_due(start)
 
 
-def _closing(text: str, opening: int) -> int:
+def closing_bracket(text: str, opening: int) -> int | None:
     """The index after the bracket closing the one at ``opening`` (``{`` or ``[``), nested
-    ones and quoted text skipped; :class:`_Unsure` when it is not closed."""
+    ones and quoted text skipped; None when it is not closed (nor a quote inside it)."""
     pair = {"{": "}", "[": "]"}[text[opening]]
     level = 0
     at = opening
@@ -389,7 +390,7 @@ def _closing(text: str, opening: int) -> int:
         if char in "'\"":
             end = text.find(char, at + 1)
             if end == -1:
-                raise _Unsure
+                return None
             at = end + 1
             continue
         if char == text[opening]:
@@ -399,7 +400,15 @@ def _closing(text: str, opening: int) -> int:
             if level == 0:
                 return at + 1
         at += 1
-    raise _Unsure
+    return None
+
+
+def _closing(text: str, opening: int) -> int:
+    """:func:`closing_bracket`; :class:`_Unsure` when it is not closed."""
+    end = closing_bracket(text, opening)
+    if end is None:
+        raise _Unsure
+    return end
 
 
 def _arithmetic_end(text: str, inner: int) -> int:

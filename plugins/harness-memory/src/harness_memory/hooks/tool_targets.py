@@ -52,7 +52,12 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePath
 
 from harness_memory.hooks.git_toplevel import with_toplevel
-from harness_memory.hooks.here_data import OPERATOR_CAP, here_data, is_arithmetic
+from harness_memory.hooks.here_data import (
+    OPERATOR_CAP,
+    closing_bracket,
+    here_data,
+    is_arithmetic,
+)
 
 __all__ = [
     "DESTINATION_WRITERS",
@@ -460,7 +465,7 @@ def _lines_separated(command: str) -> str:
         elif char in "'\"":
             quote = char
         elif command.startswith("${", at):  # a ``#`` or newline inside is the word's own
-            end = _braced_end(command, at + 1)
+            end = closing_bracket(command, at + 1) or len(command)  # unclosed: to the end
             out.append(command[at:end])
             at = end
             continue
@@ -473,27 +478,6 @@ def _lines_separated(command: str) -> str:
         out.append(char)
         at += 1
     return "".join(out)
-
-
-def _braced_end(command: str, opening: int) -> int:
-    """The index after the ``}`` closing the ``{`` at ``opening`` (nested braces counted,
-    escapes and quoted text skipped); the command's length when none closes it."""
-    level = 0
-    at = opening
-    while at < len(command):
-        char = command[at]
-        if char == "\\":
-            at += 2
-            continue
-        if char in "'\"":
-            end = command.find(char, at + 1)
-            at = len(command) if end == -1 else end + 1
-            continue
-        level += (char == "{") - (char == "}")
-        at += 1
-        if level == 0:
-            return at
-    return len(command)
 
 
 _WORD_ENDS = frozenset(" \t\n;&|()<>")
