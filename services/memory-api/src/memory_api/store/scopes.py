@@ -13,6 +13,7 @@ import errno
 import functools
 import logging
 import os
+import re
 import stat
 import unicodedata
 from collections.abc import Iterable
@@ -387,6 +388,8 @@ def _classify(scope: Path, entries: Iterable[os.DirEntry[str]]) -> FolderListing
         if not name.endswith(".md"):
             if name.casefold().endswith(".md"):
                 judged.append(name)  # another case of ".md": the index itself on some disks
+            elif _AFTER_MD.search(name) and not _is_link(entry):
+                refused.append((shown_name(name), _name_refusal(name)))  # "notes.md " (T-5b)
             continue
         if name == layout.INDEX_FILE:
             if not _regular_by_type(entry):
@@ -426,6 +429,11 @@ def _escaped(char: str) -> str:
     return _CONTROL_ESCAPES.get(char, f"\\x{ord(char):02x}")
 
 
+_AFTER_MD = re.compile(r"\.md[\s.]+\Z", re.IGNORECASE)
+"""A name that would be a topic file's but for blanks or dots after its ``.md`` (``notes.md ``,
+``notes.md.``, ``notes.md\n``: a title pasted by a script), which no route reads."""
+
+
 def _name_refusal(name: str) -> str:
     """Why a ``*.md`` entry whose name fails K-7 is never read: what is wrong with the name."""
     try:
@@ -435,6 +443,8 @@ def _name_refusal(name: str) -> str:
     else:
         if any(unicodedata.category(char) == "Cc" for char in name):
             what = "holds a control character (a line break, a tab …)"
+        elif _AFTER_MD.search(name):
+            what = "goes on after '.md' (a trailing space or dot)"
         elif "\\" in name or "/" in name:
             what = "holds a backslash"
         elif name.startswith("."):
@@ -480,7 +490,8 @@ def scan_scope(root: Path, scope: Path, listing: FolderListing | None = None) ->
     Refused (T-5b): ``MEMORY.md`` or a name that passes K-7 when it is a symlink leading outside
     the memory root, a dangling symlink or a loop, a folder, a FIFO, a socket or a device; and a
     name ending in ``.MD`` / ``.Md``, which no route reads (``MEMORY.MD`` above all, an index in
-    another case). Dotfiles and other names are neither.
+    another case), or in ``.md`` and then blanks or dots (``notes.md ``). Dotfiles and other
+    names are neither.
     """
     if listing is None:
         listing = list_folder(scope) or _EMPTY
