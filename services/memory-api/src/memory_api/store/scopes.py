@@ -28,7 +28,7 @@ from memory_core.keys import check_scope_key, check_topic_file_name, key_for_rea
 from memory_core.lint import IndexRead
 from memory_core.topics import READ_CAP_BYTES, decode_text
 
-from memory_api.errors import NotFound, Unavailable
+from memory_api.errors import NotAFolder, NotFound, Unavailable
 from memory_api.store.containment import (
     NotRegularFileError,
     OutsideMemoryRoot,
@@ -223,8 +223,10 @@ def made_scope_dir(root: Path, key: str, agent_id: str) -> Path:
 
     Raises :class:`~memory_api.errors.Unavailable` (503) when the operating system refuses to
     make it (a read-only or full data dir, no permission: never "no scope", there should be
-    one) and :class:`~memory_api.errors.NotFound` (404) when it is no folder inside the root
-    (a file on its way, a link out)."""
+    one), :class:`~memory_api.errors.NotAFolder` (503) when something that is not a folder is
+    in its folder's place (a file, a dangling link: there is a scope, it cannot be used) and
+    :class:`~memory_api.errors.NotFound` (404) when it is no folder inside the root (a file on
+    the root's way, a link out)."""
     error = scope_dir_error(root, key)
     if error is not None and not isinstance(error, NotADirectoryError):
         raise Unavailable(
@@ -233,6 +235,12 @@ def made_scope_dir(root: Path, key: str, agent_id: str) -> Path:
         )
     scope = scope_real_dir(root, key)
     if scope is None:
+        if error is None and os.path.lexists(root / key):
+            raise NotAFolder(
+                f"scope {key!r} of agent {agent_id!r} cannot be used: the service found "
+                "something that is not a folder in its folder's place; an operator must move "
+                "it away (the scope's folder is then made again), then try again"
+            )
         raise NotFound(f"no scope {key!r} in the memory of agent {agent_id!r}")
     return scope
 
