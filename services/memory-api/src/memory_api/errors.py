@@ -126,7 +126,7 @@ class Unavailable(ServiceError):
 
 class NotAFolder(Unavailable):
     """A scope made on demand (the user scope, K-6) cannot be made because something that is
-    not a folder is in its folder's place (a file, a dangling link): 503, never a 404 "no
+    not a folder is in its folder's place (a file): 503, never a 404 "no
     scope", for there is one; an operator must move that thing away (Q-2b)."""
 
 
