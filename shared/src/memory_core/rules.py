@@ -313,9 +313,12 @@ def _any_case(word: str) -> str:
 
 
 _MEMORY_WORD = f"(?:{_any_case('memory')}|{_any_case('index')})"
+_AROUND = 64
+"""At most this many characters a lookalike holds on either side of its memory word (a
+placeholder is short; unbounded, a long brace-less run made each check quadratic)."""
 _LOOKALIKE = (
-    rf"(?:\{{{{1,3}}[A-Za-z \t_-]*{_MEMORY_WORD}[A-Za-z \t_-]*\}}"
-    rf"|\{{\{{[^{{}}\n]*{_MEMORY_WORD}[^{{}}\n]*\}})"
+    rf"(?:\{{{{1,3}}[A-Za-z \t_-]{{0,{_AROUND}}}{_MEMORY_WORD}[A-Za-z \t_-]{{0,{_AROUND}}}\}}"
+    rf"|\{{\{{[^{{}}\n]{{0,{_AROUND}}}{_MEMORY_WORD}[^{{}}\n]{{0,{_AROUND}}}\}})"
 )
 """The start of anything written to be a memory placeholder: one to three braces, then words
 (letters, spaces, ``_`` or ``-``, any case and order) of which one is *memory* or *index*, then a
