@@ -26,7 +26,7 @@ from memory_core.keys import workspace_memory_key
 from memory_core.layout import MARKER_FILE, memory_root
 
 from tests.api.conftest import CORPUS, corpus_topics
-from tests.support.cli_help import every_help
+from tests.support.cli_help import every_help, options_without_help
 
 
 @pytest.fixture
@@ -171,6 +171,25 @@ def test_a10_token_create_prints_the_secret_once(
     assert main(["token", "revoke", "--name", "ci"]) == 0
     assert not (env / "tokens" / "ci.json").exists()
     assert main(["token", "revoke", "--name", "ci"]) == 1
+
+
+def test_a10_the_first_token_says_the_service_now_asks_for_one(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A newcomer beside `make run` who made a token for a teammate found every curl of the
+    README answered 401 a second later, with nothing said at the create: the service was open
+    and no longer is. The first token says so and how to send one; a second says nothing new,
+    and neither puts anything but the secret on stdout (it goes to a 0600 file as is)."""
+    assert main(["token", "create", "--name", "alice", "--project", "acme"]) == 0
+    first = capsys.readouterr()
+    assert first.out.strip().startswith("mem_") and len(first.out.splitlines()) == 1
+    assert "the data dir had no token: from now on its service answers" in first.err
+    assert "'Authorization: Bearer <secret>'" in first.err
+    assert "HARNESS_MEMORY_TOKEN or --token-file" in first.err
+    assert main(["token", "create", "--name", "bob", "--project", "acme"]) == 0
+    second = capsys.readouterr()
+    assert "shown only now" in second.err and "had no token" not in second.err
+    assert len(second.out.splitlines()) == 1
 
 
 def test_a10_token_name_is_checked(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -347,6 +366,20 @@ def test_q1_help_speaks_to_users_not_in_requirement_ids() -> None:
     assert len(helps) >= 14  # memory-api and each of its commands
     found = [match for text in helps for match in re.findall(r"\b[A-Z]-\d+[a-z]?\b", text)]
     assert found == []
+
+
+def test_q1_every_option_of_every_command_says_what_it_is() -> None:
+    """`memory-api token revoke --help` listed `--name NAME` with nothing beside it (which
+    name? the token's, the agent's?). Every option and argument of every command has a text."""
+    assert list(options_without_help(build_parser())) == []
+
+
+def test_q1_help_names_the_default_data_dir_and_where_the_settings_are() -> None:
+    """`memory-api --help` said "Data dir: $MEMORY_API_DATA_DIR" and no more: with it unset
+    (wheels, pipx) a newcomer could not tell where memory lands or where the settings are."""
+    text = " ".join(build_parser().format_help().split())
+    assert "default $XDG_DATA_HOME/agent-memory, i.e. ~/.local/share/agent-memory" in text
+    assert "docs/operations.md" in text
 
 
 @pytest.mark.parametrize(

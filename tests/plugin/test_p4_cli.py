@@ -12,7 +12,7 @@ from memory_core import layout
 
 from tests.plugin.helpers import harness_env, run_cli
 from tests.plugin.scripted_service import USER_INDEX_LINE, ScriptedService
-from tests.support.cli_help import every_help
+from tests.support.cli_help import every_help, options_without_help
 from tests.support.serve import code_under_test
 
 TEMPLATE = "Intro.\n\n{{MEMORY}}\n# Environment\n- Workspace Memory Key: {{WORKSPACE_MEMORY_KEY}}\n"
@@ -215,6 +215,13 @@ def test_q1_harness_memory_help_names_no_requirement_ids() -> None:
     assert len(helps) >= 8  # harness-memory and each of its commands
     found = [match for text in helps for match in re.findall(r"\b[A-Z]-\d+[a-z]?\b", text)]
     assert found == []
+
+
+def test_q1_every_option_of_every_harness_memory_command_says_what_it_is() -> None:
+    """`harness-memory sync --help` listed `--format {json,text}` with nothing beside it, and
+    each `hook HARNESS` its event with no word of what it is. Every option and argument of
+    every command has a text."""
+    assert list(options_without_help(build_parser())) == []
 
 
 async def test_p4_a_usage_error_shows_the_usage_of_its_own_command() -> None:

@@ -477,7 +477,9 @@ def _add_hook(hook: argparse.ArgumentParser) -> None:
     agents = hook.add_subparsers(dest="agent_kind", required=True)
     for harness, events in HOOKS.items():
         adapter = agents.add_parser(harness, help=f"{harness} hooks (JSON on stdin and stdout)")
-        adapter.add_argument("event", choices=list(events))
+        adapter.add_argument(
+            "event", choices=list(events), help="the hook event the harness runs this for"
+        )
         adapter.set_defaults(command_parser=adapter)
         if harness == "claude-code":
             adapter.add_argument(

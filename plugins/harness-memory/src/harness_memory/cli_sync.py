@@ -50,7 +50,13 @@ def add_sync_flags(sync: argparse.ArgumentParser, add_setting_flags: Callable[..
         action="store_true",
         help="sync nothing: per scope, the last sync, what waits to go back, merge outcomes",
     )
-    sync.add_argument("--format", choices=("json", "text"), default="text")
+    sync.add_argument(
+        "--format",
+        choices=("json", "text"),
+        default="text",
+        help="text: a line per scope synced; json: a list of one object per scope "
+        "(--status answers in text)",
+    )
 
 
 def run_sync(

@@ -247,9 +247,20 @@ def _token_store(settings: Settings, args: argparse.Namespace, *, writes: bool) 
     return TokenStore(settings.data_dir, settings.env_tokens)
 
 
+NOW_CLOSED_NOTICE = (
+    "the data dir had no token: from now on its service answers every API request without one "
+    "with 401 (curl and scripts too); send 'Authorization: Bearer <secret>' (memory-api: --token "
+    "or MEMORY_API_TOKEN; harness-memory install: HARNESS_MEMORY_TOKEN or --token-file); the "
+    "web page asks for it"
+)
+"""What ``token create`` adds when the data dir had no token: the service was open and now is
+not (A-10), which every curl, script and page that worked a minute ago meets as a 401."""
+
+
 def _token_create(settings: Settings, args: argparse.Namespace) -> int:
     store = _token_store(settings, args, writes=True)
     projects = tuple(args.project) if args.project else None
+    was_open = not store.known().configured
     entry, secret = store.create(args.name, projects)
     reach = "every project" if entry.projects is None else ", ".join(entry.projects)
     print(
@@ -257,6 +268,8 @@ def _token_create(settings: Settings, args: argparse.Namespace) -> int:
         "it is shown only now, keep it safe:",
         file=sys.stderr,
     )
+    if was_open:
+        print(NOW_CLOSED_NOTICE, file=sys.stderr)
     print(secret)
     return 0
 
@@ -601,7 +614,9 @@ def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser; each leaf command sets ``func`` to its handler."""
     parser = argparse.ArgumentParser(
         prog="memory-api",
-        description="Agent Memory service. Data dir: $MEMORY_API_DATA_DIR.",
+        description="Agent Memory service. Data dir: $MEMORY_API_DATA_DIR (default "
+        "$XDG_DATA_HOME/agent-memory, i.e. ~/.local/share/agent-memory; `make run` uses .data in "
+        "the checkout). Every setting is an environment variable: docs/operations.md.",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -653,7 +668,7 @@ def build_parser() -> argparse.ArgumentParser:
         "list", parents=[_data_dir_option()], help="list token names and reach"
     ).set_defaults(func=_token_list)
     revoke = token.add_parser("revoke", parents=[_data_dir_option()], help="delete a token file")
-    revoke.add_argument("--name", required=True)
+    revoke.add_argument("--name", required=True, help="the token's name, as token list shows it")
     revoke.set_defaults(func=_token_revoke)
 
     demo = commands.add_parser("demo", help="demo data").add_subparsers(
