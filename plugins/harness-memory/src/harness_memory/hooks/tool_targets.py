@@ -58,6 +58,7 @@ from harness_memory.hooks.here_data import (
     here_data,
     is_arithmetic,
 )
+from harness_memory.hooks.unread_programs import is_read
 
 __all__ = [
     "DESTINATION_WRITERS",
@@ -139,6 +140,9 @@ class ShellPaths:
     ``cp -al ~ /tmp/x``, ``find ~ … -delete``/``-exec``: :data:`MOVERS`), as known here;
     ``sifted`` holds a ``find``'s start folders whose actions reach only names matching its
     ``-name``/``-iname`` patterns (each with whether letter case counts), ANDed.
+    ``programs`` holds the programs the command runs whose writes the guard cannot read
+    (:func:`~harness_memory.hooks.unread_programs.is_read`: ``python3``, ``./run.sh``), as
+    spelled.
     A plain class: ``dataclasses`` imports ``inspect``, too much for a guard process (H-5)."""
 
     __slots__ = (
@@ -148,6 +152,7 @@ class ShellPaths:
         "moved",
         "over_scan",
         "paths",
+        "programs",
         "sifted",
         "swept",
         "unanchored",
@@ -165,6 +170,7 @@ class ShellPaths:
         self.moved: list[str] = []
         self.swept: list[str] = []
         self.sifted: list[tuple[str, tuple[tuple[bool, str], ...]]] = []
+        self.programs: list[str] = []
         self.over_scan = False
         self.budget = _ScanBudget()
 
@@ -179,6 +185,7 @@ class ShellPaths:
         self.moved.extend(inner.moved)
         self.swept.extend(inner.swept)
         self.sifted.extend(inner.sifted)
+        self.programs.extend(inner.programs)
         self.over_scan = self.over_scan or inner.over_scan
 
 
@@ -566,6 +573,8 @@ IN_PLACE_EDITORS = frozenset({"sed", "perl"})
 """Commands that rewrite their file operands when given ``-i`` (``sed -i``, ``perl -pi``)."""
 _FIND_ACTIONS = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir"})
 """``find`` actions that write (or run a command on) every file below its start folders."""
+_RUNNING_ACTIONS = (["-exec"], ["-execdir"], ["-ok"], ["-okdir"])
+"""``find`` actions whose next word is a program it runs."""
 _FIND_WIDENING = frozenset({"-o", "-or", "!", "-not", "(", ")", ",", "-L", "-follow"})
 """``find`` words after which a ``-name`` test no longer bounds what its actions reach."""
 
@@ -662,7 +671,9 @@ class _Writes:
         "_loop",
         "_loops",
         "_moving",
+        "_named_at",
         "_operands",
+        "_program",
         "_redirect",
         "_skip",
         "_tails",
@@ -675,6 +686,8 @@ class _Writes:
         self._found = found
         self._tails = tails
         self._command: str | None = None
+        self._program: list[str] = []  # the command's name as spelled, then its options
+        self._named_at = 0
         self._operands: list[tuple[str, bool]] = []  # (word, built at run time)
         self._redirect = False
         self._closed = False  # the word before closed a command substitution
@@ -751,7 +764,8 @@ class _Writes:
             if word.startswith("-") or _DURATION_RE.match(word):
                 self._skip = word in _WRAPPER_OPTIONS
                 return  # a wrapper's option or a timeout's duration
-            self._command = name
+            self._command, self._program = name, [word]
+            self._named_at = len(self._found.programs)  # before the programs in its words
             self._unsure = self._unsure or name in _SETTERS
             return
         if self._command in MOVERS or self._command in ("cp", "find"):
@@ -766,6 +780,16 @@ class _Writes:
                 self._found.written_at_run_time.append(word)
         elif self._command in _OPERAND_WRITERS or self._command in OPTION_DESTINATIONS:
             self._operands.append((word, self._built(word, known, environ, lost=lost)))
+        self._see_program(word)
+
+    def _see_program(self, word: str) -> None:
+        """Note a word of the command named: its options before its first operand (a shell's
+        ``-c``: ``bash -c '…'``), and the program a ``find`` action runs (``-exec python3 …``:
+        the word after the action)."""
+        if "" not in self._program:
+            self._program.append(word if word.startswith("-") else "")
+        if self._command == "find" and self._words[-2:-1] in _RUNNING_ACTIONS:
+            self._found.programs.extend([] if is_read(word) else [word])
 
     def _read_loop(
         self, word: str, known: Mapping[str, str | None], environ: Mapping[str, str]
@@ -829,6 +853,9 @@ class _Writes:
         """The simple command ended: judge its operands."""
         command, operands = self._command, self._operands
         self._command, self._operands, self._redirect, self._skip = None, [], False, False
+        program, self._program = self._program, []
+        if program and not is_read(program[0], program[1:]):
+            self._found.programs.insert(self._named_at, program[0])
         if self._loop is not None:
             self._loops[self._loop[0]] = self._loop[1]
             self._loop = None
