@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import io
 import json
+import subprocess
 import sys
 import tracemalloc
 from collections.abc import Callable
@@ -65,6 +66,8 @@ UNREAD_PROGRAMS_NAMING_MEMORY = [
     ' "w")\' agents/coder agent_state/memory {other} a.md',
     'python3 -c \'import os; open(os.environ["HOME"] + "/agents/coder/agent_state/memory/'
     '{own}/../{other}/a.md", "w")\'',
+    'python3 -c \'import os, sys; open(os.path.join(os.environ["HOME"], "agents/coder",'
+    ' "agent_state", "memory", sys.argv[1], "a.md"), "w")\' {other}',
 ]
 """Each was let through; bash writes into the other scope (``HOME`` holds the data dir)."""
 
@@ -209,6 +212,24 @@ def test_p3_no_everyday_agent_command_is_refused(
 
     assert len(commands) >= 60
     assert refused == [], f"{len(refused)} of {len(commands)} refused"
+
+
+def test_p3_git_apply_of_a_patch_naming_another_scope_is_refused(
+    home: tuple[Path, Path, str], tmp_path: Path
+) -> None:
+    """``git apply`` outside a repository writes the files its patch names, from the folder it
+    runs in: here another Workspace's ``a.md``, named from the home (``b/.local/share/…``),
+    where no word of the command lands in the memory root. It was let through."""
+    root, work, other = home
+    command = (
+        "cd ~ && git apply --unsafe-paths <<'EOF'\n--- /dev/null\n+++ b/.local/share/"
+        f"agent-memory/agents/coder/agent_state/memory/{other}/a.md\n@@ -0,0 +1 @@\n+x\nEOF\n"
+    )
+
+    assert _refused(root, work, "claude-code", command, tmp_path / "state")
+
+    subprocess.run(["bash", "-c", command], cwd=work, check=True, capture_output=True)
+    assert (root / other / "a.md").read_text(encoding="utf-8") == "x\n"
 
 
 def _lines_run(work: Callable[[], object]) -> int:
