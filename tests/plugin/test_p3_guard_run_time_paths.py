@@ -109,6 +109,9 @@ WHOLLY_AT_RUN_TIME = [
     'echo $((1<<2)); tee "$(cat target)"/a.md < note.md',
     'cp note.md "$(cat target)"/a.md; echo done \\',
     'cp note.md "$(cat target)"/a.md\necho \'',
+    # the last command inside a top-level $(…) was never judged (its ``)`` ended nothing)
+    'echo $(cp note.md "$(cat target)"/a.md)',
+    ': "$(tee "$(cat target)"/a.md < note.md)"',
 ]
 """Each names no scope: ``target`` holds the other scope's folder, read when the command runs."""
 

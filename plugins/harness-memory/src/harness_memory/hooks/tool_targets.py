@@ -255,6 +255,7 @@ def shell_paths(
             found.built.append(word)  # text the command substitution's output is made of
             _see_inside(inside, word, quoted_back, known, environ, lost=lost, base=bases[-1])
         if closing:  # the end of a top-level ``$(…)``; ``);``, ``)|`` also end the command
+            inside.end()  # and the last command inside it
             writes.closed_substitution()
             if word.strip(")"):
                 writes.end()
@@ -279,6 +280,7 @@ def shell_paths(
             continue  # cd -P, cd -L, cd --: the folder is the next word
         previous = None if word in _SEPARATORS else word
     writes.end()
+    inside.end()
     _add_here_data(found, here.texts, bases, known, environ, lost=lost)
     return found
 
