@@ -139,3 +139,21 @@ def test_p3_gemini_in_a_folder_the_guard_does_not_resolve_as_bash_stays_unknown(
     reason = _gemini(where, GEMINI_TOP.format(name="a.md"), dir_path)
 
     assert reason is not None and "builds at run time" in reason
+
+
+def test_p3_a_worktree_changed_between_the_answer_and_the_run_is_not_seen(where: Layout) -> None:
+    """Open, and said so in ``docs/security.md``: git is asked when the guard answers, the
+    shell asks again when the command runs. A process the agent started in an earlier call (a
+    background ``(sleep 1; git config core.worktree "$(cat target)") &``, which names no
+    memory) can change ``core.worktree`` in between; the write then lands where git points at
+    run time. Only a sandbox fences it (as for any file a concurrent process changes between
+    a check and a use). Asked after the change, the guard refuses the same command."""
+    _git(where, "init", "-q")
+    command = 'cd "$(git rev-parse --show-toplevel)" && echo x > a.md'
+
+    assert answer(where, "claude-code", "Bash", {"command": command}) is None
+    _git(where, "config", "core.worktree", str(where.root / where.other))  # the other process
+    _bash(where, command)
+
+    assert (where.root / where.other / "a.md").exists()
+    assert refusal(answer(where, "claude-code", "Bash", {"command": command})) is not None
