@@ -36,9 +36,11 @@ A place the command surely writes (a redirection's target, a :data:`WRITERS` ope
 cannot be read here is returned in ``written_at_run_time``, whatever it names: the guard refuses
 it. ``$(mktemp)`` and name-only substitutions (``$(date +%F)``, ``$(nproc)``) are read as what
 they print first, and a ``for`` loop's variable over words read here takes those values. Globs
-are expanded by a counted scan (:data:`GLOB_SCAN_CAP` entries per command). What stays unseen: a
-path a program the command starts builds or writes (a script, ``python -c``, ``xargs -I{}``) —
-the harness README says what fences those.
+are expanded by a counted scan (:data:`GLOB_SCAN_CAP` entries per command). The programs the
+command runs whose writes the guard cannot read are returned in ``programs``
+(:mod:`~harness_memory.hooks.unread_programs`: the guard refuses one where the text names memory
+it may not write). What stays unseen: a path such a program builds from what the text does not
+show (a file it reads, ``xargs -I{}`` fed from one) — the harness README says what fences those.
 """
 
 from __future__ import annotations
