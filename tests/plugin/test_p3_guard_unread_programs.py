@@ -68,6 +68,8 @@ UNREAD_PROGRAMS_NAMING_MEMORY = [
     '{own}/../{other}/a.md", "w")\'',
     'python3 -c \'import os, sys; open(os.path.join(os.environ["HOME"], "agents/coder",'
     ' "agent_state", "memory", sys.argv[1], "a.md"), "w")\' {other}',
+    # a shell whose command text is built at run time runs what no text shows
+    'sh -c "$(cat w.sh)" _ agents/coder/agent_state/memory {other}',
 ]
 """Each was let through; bash writes into the other scope (``HOME`` holds the data dir)."""
 
@@ -78,6 +80,7 @@ def test_p3_a_program_the_guard_cannot_read_naming_other_memory_is_refused(
     where: Layout, harness: str, command: str
 ) -> None:
     (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
+    (where.workspace / "w.sh").write_text('cp note.md "$HOME/$1/$2/a.md"\n', encoding="utf-8")
     assert_refused_and_bash_writes(where, harness, command)
 
 
@@ -230,6 +233,25 @@ def test_p3_git_apply_of_a_patch_naming_another_scope_is_refused(
 
     subprocess.run(["bash", "-c", command], cwd=work, check=True, capture_output=True)
     assert (root / other / "a.md").read_text(encoding="utf-8") == "x\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "root"),
+    [
+        (
+            "python3 load_data.py /data/in.csv --out /data/out",
+            "/data/agents/coder/agent_state/memory",
+        ),
+        ("python3 memory.py --mem /mem-cache", "/mem"),
+        ("python3 /d/agents/coder/workspaces/w1/run.py", "/d/agents/coder/agent_state/memory"),
+        ("node build.js --tag release-1234abcd", "/d/agents/coder/agent_state/memory"),
+    ],
+)
+def test_p3_everyday_words_name_no_memory(text: str, root: str) -> None:
+    """A data dir or memory root one folder deep is not looked for by its name alone (``data``,
+    ``mem`` are everyday words), a temporary Workspace in the data dir is no memory, and a
+    word shaped like a Workspace key names a scope only when the memory root holds it."""
+    assert memory_named(text, root, "my-app-1234abcd", []) is None
 
 
 def _lines_run(work: Callable[[], object]) -> int:

@@ -676,6 +676,7 @@ class _Writes:
         "_loops",
         "_moving",
         "_named_at",
+        "_operand",
         "_operands",
         "_program",
         "_redirect",
@@ -691,6 +692,7 @@ class _Writes:
         self._tails = tails
         self._command: str | None = None
         self._program: list[str] = []  # the command's name as spelled, then its options
+        self._operand: str | None = None  # its first operand
         self._named_at = 0
         self._operands: list[tuple[str, bool]] = []  # (word, built at run time)
         self._redirect = False
@@ -768,7 +770,7 @@ class _Writes:
             if word.startswith("-") or _DURATION_RE.match(word):
                 self._skip = word in _WRAPPER_OPTIONS
                 return  # a wrapper's option or a timeout's duration
-            self._command, self._program = name, [word]
+            self._command, self._program, self._operand = name, [word], None
             self._named_at = len(self._found.programs)  # before the programs in its words
             self._unsure = self._unsure or name in _SETTERS
             return
@@ -790,8 +792,10 @@ class _Writes:
         """Note a word of the command named: its options before its first operand (a shell's
         ``-c``: ``bash -c '…'``), and the program a ``find`` action runs (``-exec python3 …``:
         the word after the action)."""
-        if "" not in self._program:
-            self._program.append(word if word.startswith("-") else "")
+        if self._operand is None and word.startswith("-"):
+            self._program.append(word)
+        elif self._operand is None:
+            self._operand = word
         if self._command == "find" and self._words[-2:-1] in _RUNNING_ACTIONS:
             self._found.programs.extend([] if is_read(word) else [word])
 
@@ -858,7 +862,7 @@ class _Writes:
         command, operands = self._command, self._operands
         self._command, self._operands, self._redirect, self._skip = None, [], False, False
         program, self._program = self._program, []
-        if program and not is_read(program[0], program[1:]):
+        if program and not is_read(program[0], program[1:], self._operand):
             self._found.programs.insert(self._named_at, program[0])
         if self._loop is not None:
             self._loops[self._loop[0]] = self._loop[1]

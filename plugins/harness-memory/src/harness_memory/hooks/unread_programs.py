@@ -7,10 +7,10 @@ places are known only when it runs. Refusing every such program would refuse eve
 (``pytest``, ``make``, ``npm test``), so the guard refuses one only where the command's text
 names memory it may not write: a command that runs a program outside :data:`READ_PROGRAMS`
 and whose text (here-document bodies and quoted code included) names another Workspace's
-scope, the memory root other than as the user scope or this Session's own scope, the Session
-records or the data dir holding the memory root (:func:`memory_named`) is refused, naming
-both. A program building such a path from nothing the text shows (``os.listdir``, a file it
-reads) stays fenced only by the harness's sandbox (``docs/security.md``).
+scope, the memory root other than as the user scope or this Session's own scope, or the
+Session records (:func:`memory_named`) is refused, naming both. A program building such a
+path from nothing the text shows (``os.listdir``, a file it reads) stays fenced only by the
+harness's sandbox (``docs/security.md``).
 
 Everything here reads the text once, in time linear in its length (H-5).
 """
@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from pathlib import Path, PurePath
 
 from memory_core.keys import SCOPE_KEY_RULE, USER_SCOPE
-from memory_core.layout import MARKER_FILE, app_data_dir_of
+from memory_core.layout import MARKER_FILE
 
 from harness_memory.hooks.here_data import SHELLS
 
@@ -79,13 +79,21 @@ _TOKEN_SPLIT_RE = re.compile(r"[^A-Za-z0-9._-]+")
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
 
 
-def is_read(program: str, operands: Iterable[str] = ()) -> bool:
+def is_read(program: str, options: Iterable[str] = (), operand: str | None = None) -> bool:
     """Whether the guard reads every place ``program`` (the command's name as the shell gives
-    it) writes: a bare name in :data:`READ_PROGRAMS`, or a shell given its commands as an
-    operand (``bash -c '…'``, ``sh -ec '…'``: the guard reads that text as a command)."""
+    it, with the ``options`` before its first ``operand``) writes: a bare name in
+    :data:`READ_PROGRAMS`, or a shell given its commands as that operand (``bash -c '…'``,
+    ``sh -ec '…'``: the guard reads that text as a command), unless the shell builds that text
+    at run time (``sh -c "$(cat script)"``: what it runs is not in the text)."""
     if program in READ_PROGRAMS:
         return True
-    return program in SHELLS and any(_SHELL_INLINE_RE.match(word) for word in operands)
+    return (
+        program in SHELLS
+        and any(_SHELL_INLINE_RE.match(word) for word in options)
+        and operand is not None
+        and "$" not in operand
+        and "`" not in operand
+    )
 
 
 def memory_named(text: str, root: str, key: str | None, records: Iterable[str]) -> str | None:
@@ -93,55 +101,50 @@ def memory_named(text: str, root: str, key: str | None, records: Iterable[str]) 
     it, or None: a word shaped like a Workspace key (K-7) other than ``key`` that is a folder
     of the memory root ``root``, or any such word in a text naming the memory root; the memory
     root (by the last two folders of its spelled and real path, so ``~/…``, ``$HOME/…`` and a
-    path without its first ``/`` count) or the data dir holding it, other than as the user
-    scope or ``key``'s scope (``…/memory/<key>/…``) in a text without ``..``; the ``.workspace``
+    path without its first ``/`` count), other than as the user scope or ``key``'s scope
+    (``…/memory/<key>/…``) in a text without ``..``; the ``.workspace``
     marker in a text naming the memory root; the Session records folders ``records`` (by
-    their last two folders). Linear in the text's length; at most :data:`KEYS_CAP` lookups."""
-    anchors = _anchors(root)
+    their last two folders). Letter case aside (a case-insensitive disk reads both alike);
+    linear in the text's length; at most :data:`KEYS_CAP` lookups."""
+    folded = text.lower()  # a case-insensitive disk takes ``Agent_State/Memory`` too
     own = {USER_SCOPE} | ({key} if key else set())
     climbs = ".." in text
     root_named = False
-    for needle, below in anchors:
-        at = text.find(needle)
+    for needle in _needles(root):
+        at = folded.find(needle)
         while at != -1:
             root_named = True
             after = at + len(needle)
-            if climbs or not _into_own(text, after, below, own):
-                return text[at : _word_end(text, after)]
-            at = text.find(needle, after)
+            if climbs or not _into_own(folded, after, own):
+                return folded[at : _word_end(folded, after)]
+            at = folded.find(needle, after)
     for folder in records:
         needle = _last_two(folder)
-        if needle and needle in text:
+        if needle and needle in folded:
             return needle
     return _other_key(text, root, own, root_named=root_named)
 
 
-def _anchors(root: str) -> list[tuple[str, str]]:
-    """The needles naming the memory root ``root`` (its last two folders, spelled and
-    resolved) and the data dir holding it, each with the folders from it down to the root."""
+def _needles(root: str) -> set[str]:
+    """The texts naming the memory root ``root``: its last two folders, spelled and resolved
+    (``agent_state/memory``), lowercased."""
     spelled = os.path.normpath(Path(root).absolute())
-    anchors: dict[str, str] = {}
-    for path in {spelled, os.path.realpath(spelled)}:
-        if needle := _last_two(path):
-            anchors[needle] = ""
-        data_dir = app_data_dir_of(Path(path))
-        if data_dir is not None and (needle := _last_two(os.fspath(data_dir))):
-            anchors[needle] = "/" + PurePath(path).relative_to(data_dir).as_posix()
-    return list(anchors.items())
+    return {needle for path in (spelled, os.path.realpath(spelled)) if (needle := _last_two(path))}
 
 
 def _last_two(path: str) -> str:
-    """``path``'s last two parts joined by ``/`` (its last one when it has only one)."""
+    """``path``'s last two parts joined by ``/``, lowercased; empty when it has fewer (one
+    name alone, ``/data``, would be found in everyday words)."""
     parts = PurePath(path).parts[1:]
-    return "/".join(parts[-2:])
+    return "/".join(parts[-2:]).lower() if len(parts) >= 2 else ""
 
 
-def _into_own(text: str, after: int, below: str, own: set[str]) -> bool:
-    """Whether ``text`` at ``after`` (just past a needle) goes on ``below`` into one of the
-    ``own`` scopes: ``<below>/<scope>`` then a character no folder name ends with."""
-    if not text.startswith(below + "/", after):
+def _into_own(text: str, after: int, own: set[str]) -> bool:
+    """Whether ``text`` at ``after`` (just past a needle) goes on into one of the ``own``
+    scopes: ``/<scope>`` then a character no folder name ends with."""
+    if not text.startswith("/", after):
         return False
-    start = after + len(below) + 1
+    start = after + 1
     end = start
     while end < len(text) and text[end] in _NAME_CHARS:
         end += 1
