@@ -112,6 +112,11 @@ WHOLLY_AT_RUN_TIME = [
     # the last command inside a top-level $(…) was never judged (its ``)`` ended nothing)
     'echo $(cp note.md "$(cat target)"/a.md)',
     ': "$(tee "$(cat target)"/a.md < note.md)"',
+    # the condition of if, elif, while, until was read as an operand of the keyword
+    'if cp note.md "$(cat target)"/a.md; then :; fi',
+    'if false; then :; elif cp note.md "$(cat target)"/a.md; then :; fi',
+    'while cp note.md "$(cat target)"/a.md; do break; done',
+    'until tee "$(cat target)"/a.md < note.md; do :; done',
 ]
 """Each names no scope: ``target`` holds the other scope's folder, read when the command runs."""
 

@@ -641,9 +641,16 @@ _WRAPPERS = frozenset(
         "time",
         "timeout",
         "coproc",
+        # the shell's keywords whose condition is the command after them
+        "if",
+        "elif",
+        "while",
+        "until",
     }
 )
-"""Words that run the command after them (their options and a ``timeout`` duration skipped)."""
+"""Words that run the command after them (their options and a ``timeout`` duration skipped):
+wrappers, and ``if``/``elif``/``while``/``until``, whose condition is a command (``if cp x
+"$(cat f)"/a.md; then`` was read as a command ``if`` whose operand was ``cp``)."""
 _SEPARATING_RE = re.compile(r"[;&|()]")
 """A character that ends a simple command, in a token of punctuation the lexer grouped."""
 _REDIRECTION_RE = re.compile(r"^[&<]?>[>|&]?$")
