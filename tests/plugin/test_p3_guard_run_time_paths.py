@@ -117,6 +117,17 @@ WHOLLY_AT_RUN_TIME = [
     'if false; then :; elif cp note.md "$(cat target)"/a.md; then :; fi',
     'while cp note.md "$(cat target)"/a.md; do break; done',
     'until tee "$(cat target)"/a.md < note.md; do :; done',
+    # a wrapper the guard did not know (its command read as an operand), a wrapper's option
+    # taken for one taking an argument (sudo's -p), the words eval joins
+    'time -p cp note.md "$(cat target)"/a.md',
+    'command -p cp note.md "$(cat target)"/a.md',
+    'stdbuf -o0 cp note.md "$(cat target)"/a.md',
+    'setsid -w cp note.md "$(cat target)"/a.md',
+    'ionice -c3 tee "$(cat target)"/a.md < note.md',
+    'taskset 1 cp note.md "$(cat target)"/a.md',
+    'flock lock cp note.md "$(cat target)"/a.md',
+    'chrt -o 0 cp note.md "$(cat target)"/a.md',
+    "eval cp note.md '\"$(cat target)\"/a.md'",
 ]
 """Each names no scope: ``target`` holds the other scope's folder, read when the command runs."""
 

@@ -213,19 +213,17 @@ def shell_paths(
     _lost: bool = False,
     _budget: _ScanBudget | None = None,
 ) -> ShellPaths:
-    """Every path ``command`` names, read as a POSIX shell (bash) run in ``cwd`` with
-    ``environ``.
+    """Every path ``command`` names, read as bash run in ``cwd`` with ``environ``.
 
-    A relative word is taken from ``cwd`` and from every directory a ``cd``/``pushd`` in the
-    command names (whichever the shell is in when it reaches the word). Bash's own quoting is
-    read as bash reads it first (:func:`_bash_quoting`: ``$'…'`` with its escapes, ``$"…"``, a
-    line continuation). A word holding white space once unquoted may be a command another shell
-    runs (``sh -c '…'``, ``eval "…"``, ``ssh host '…'``): its paths are read too, as a command
-    run where the word stands. A short option glued to a path (``cp -t/dir``, ``curl -o../x``)
-    names that path too. After a ``cd``/``pushd`` into a folder that cannot be decided here
-    (or ``find … -execdir``), relative words are also returned in ``unanchored``. A command the
-    lexer cannot split (an unclosed quote) is split at white space instead, so nothing is
-    skipped. Never raises for odd input.
+    A relative word is taken from ``cwd`` and from every directory a ``cd``/``pushd`` names
+    (whichever the shell is in at the word). Bash's quoting is read first (:func:`_bash_quoting`:
+    ``$'…'``, ``$"…"``, a line continuation). A word holding white space once unquoted, and the
+    words an ``eval`` joins (``eval cp x '"$(…)"/a.md'``), may be a command another shell runs
+    (``sh -c '…'``, ``ssh host '…'``): read too, as run where they stand (:func:`_read_inner`).
+    A short option glued to a path (``cp -t/dir``) names that path too. After a ``cd`` into a
+    folder that cannot be decided here (or ``find … -execdir``), relative words are also
+    returned in ``unanchored``. A command the lexer cannot split (an unclosed quote) is split at
+    white space instead, so nothing is skipped. Never raises for odd input.
     """
     here = here_data(command)  # a here-document's body is data, not command text
     command = here.command if _depth or _lost else with_toplevel(here.command, cwd, environ)
@@ -245,6 +243,7 @@ def shell_paths(
     substituting = 0  # how many ``$(`` the lexer is inside
     quoted_back = False  # whether it is inside a backquoted command
     last = ""  # the word before, separators included
+    evaluating: list[str] | None = None  # the words of an ``eval`` so far
     for word in words:
         closing = substituting > 0 and substituting <= word.count(")") and _PUNCTUATION(word)
         if word == "(" and last.endswith("$"):
@@ -273,18 +272,49 @@ def shell_paths(
             lost = True
         _note_assignments(word, previous, known, environ)
         _add_pieces(found, word, bases, known, environ, lost=lost)
-        if _depth < _INNER_DEPTH and any(char.isspace() for char in word):
-            inner = shell_paths(
-                word, bases[-1], environ, _depth=_depth + 1, _lost=lost, _budget=found.budget
-            )
-            found.take(inner)
+        evaluating, inner = _evaluated(evaluating, word, previous)
+        inner += [word] if any(char.isspace() for char in word) else []
+        _read_inner(found, inner, bases[-1], environ, depth=_depth, lost=lost)
         if previous in _CD_WORDS and word.startswith("-") and word != "-":
             continue  # cd -P, cd -L, cd --: the folder is the next word
         previous = None if word in _SEPARATORS else word
     writes.end()
     inside.end()
+    _read_inner(found, [" ".join(evaluating or [])], bases[-1], environ, depth=_depth, lost=lost)
     _add_here_data(found, here.texts, bases, known, environ, lost=lost)
     return found
+
+
+def _evaluated(
+    evaluating: list[str] | None, word: str, previous: str | None
+) -> tuple[list[str] | None, list[str]]:
+    """Follow an ``eval``'s words: the words so far (None outside one) after ``word``, and the
+    command it runs once its simple command ends (bash joins its words with spaces and reads
+    them again: ``eval cp note.md '"$(cat f)"/a.md'`` copies to the place ``f`` names)."""
+    if evaluating is None:
+        return ([] if word == "eval" and previous is None else None), []
+    if word in _SEPARATORS or _PUNCTUATION(word):
+        return None, [" ".join(evaluating)]
+    evaluating.append(word)
+    return evaluating, []
+
+
+def _read_inner(
+    found: ShellPaths,
+    texts: list[str],
+    base: str,
+    environ: Mapping[str, str],
+    *,
+    depth: int,
+    lost: bool,
+) -> None:
+    """Add what each of ``texts`` (a command another shell or ``eval`` runs, standing in
+    ``base``) names to ``found``, up to :data:`_INNER_DEPTH` commands deep."""
+    for text in texts:
+        if depth < _INNER_DEPTH and text.strip():
+            found.take(
+                shell_paths(text, base, environ, _depth=depth + 1, _lost=lost, _budget=found.budget)
+            )
 
 
 def _add_here_data(
@@ -641,6 +671,17 @@ _WRAPPERS = frozenset(
         "time",
         "timeout",
         "coproc",
+        "stdbuf",
+        "setsid",
+        "ionice",
+        "taskset",
+        "flock",
+        "chrt",
+        "chronic",
+        "unbuffer",
+        "nocache",
+        "eatmydata",
+        "fakeroot",
         # the shell's keywords whose condition is the command after them
         "if",
         "elif",
@@ -662,8 +703,23 @@ _SETTERS = frozenset(
 """Commands that may set any variable (a sourced file, ``eval``) or one named at run time
 (``read NAME``, ``printf -v NAME``): after one, a write place holding ``$`` is taken as
 built at run time, whatever the guard knew of the variable (``HOME`` included)."""
-_WRAPPER_OPTIONS = frozenset({"-u", "-g", "-n", "-s", "-k", "-C", "-D", "-h", "-p"})
-"""Wrapper options taking the next word (``sudo -u root``, ``nice -n 5``, ``env -u NAME``)."""
+_WRAPPER_ARGUMENTS: dict[str, frozenset[str]] = {
+    "sudo": frozenset({"-u", "-g", "-p", "-h", "-C", "-D", "-r", "-t", "-U", "-R", "-T"}),
+    "doas": frozenset({"-u", "-C"}),
+    "env": frozenset({"-u", "-C", "-S", "--unset", "--chdir", "--split-string"}),
+    "nice": frozenset({"-n", "--adjustment"}),
+    "timeout": frozenset({"-s", "-k", "--signal", "--kill-after"}),
+    "ionice": frozenset({"-c", "-n", "-p", "--class", "--classdata"}),
+    "stdbuf": frozenset({"-i", "-o", "-e", "--input", "--output", "--error"}),
+    "flock": frozenset({"-w", "-E", "--timeout", "--conflict-exit-code"}),
+    "exec": frozenset({"-a"}),
+}
+"""Each wrapper's options taking the next word (``sudo -u root``, ``nice -n 5``, ``env -u
+NAME``); another wrapper's option takes none (``time -p cp …``, ``command -p cp …``: the
+``-p`` of ``sudo`` once took ``cp`` for its argument)."""
+_WRAPPER_OPERANDS = {"taskset": 1, "flock": 1, "chrt": 1}
+"""Wrappers taking operands before the command they run (a CPU mask, a lock file, a
+priority)."""
 _DURATION_RE = re.compile(r"^[0-9]+(?:\.[0-9]+)?[smhd]?$")
 
 
@@ -679,6 +735,7 @@ class _Writes:
         "_closed",
         "_command",
         "_found",
+        "_leading",
         "_loop",
         "_loops",
         "_moving",
@@ -692,6 +749,7 @@ class _Writes:
         "_test",
         "_unsure",
         "_words",
+        "_wrapper",
     )
 
     def __init__(self, found: ShellPaths, tails: set[str]) -> None:
@@ -705,6 +763,8 @@ class _Writes:
         self._redirect = False
         self._closed = False  # the word before closed a command substitution
         self._skip = False
+        self._wrapper = ""  # the last wrapper before the command's name (``sudo``)
+        self._leading = 0  # the operands it takes before that name
         self._loops: dict[str, list[str] | None] = {}  # a for loop's name: its values
         self._loop: tuple[str, list[str] | None] | None = None  # the one being read
         self._base = ""
@@ -765,21 +825,7 @@ class _Writes:
             self._operands[-1] = (self._operands[-1][0] + word, True)
             return
         if self._command is None:
-            name = word.rsplit("/", 1)[-1]
-            if self._skip:  # the argument of a wrapper's option (``sudo -u root``)
-                self._skip = False
-                return
-            if (assigned := _ASSIGNMENT_RE.match(word)) is not None:
-                self._loops.pop(assigned.group("name"), None)  # no longer the loop's values
-                return
-            if name in _WRAPPERS:
-                return
-            if word.startswith("-") or _DURATION_RE.match(word):
-                self._skip = word in _WRAPPER_OPTIONS
-                return  # a wrapper's option or a timeout's duration
-            self._command, self._program, self._operand = name, [word], None
-            self._named_at = len(self._found.programs)  # before the programs in its words
-            self._unsure = self._unsure or name in _SETTERS
+            self._take_name(word)
             return
         if self._command in MOVERS or self._command in ("cp", "find"):
             expanded = _expand(word, known, environ)
@@ -794,6 +840,30 @@ class _Writes:
         elif self._command in _OPERAND_WRITERS or self._command in OPTION_DESTINATIONS:
             self._operands.append((word, self._built(word, known, environ, lost=lost)))
         self._see_program(word)
+
+    def _take_name(self, word: str) -> None:
+        """Take a word before the command's name is known: an assignment, a wrapper
+        (:data:`_WRAPPERS`), its options, their arguments (:data:`_WRAPPER_ARGUMENTS`) and its
+        leading operands (:data:`_WRAPPER_OPERANDS`, a ``timeout``'s duration), or the name."""
+        name = word.rsplit("/", 1)[-1]
+        if self._skip:  # the argument of a wrapper's option (``sudo -u root``)
+            self._skip = False
+            return
+        if (assigned := _ASSIGNMENT_RE.match(word)) is not None:
+            self._loops.pop(assigned.group("name"), None)  # no longer the loop's values
+            return
+        if name in _WRAPPERS:
+            self._wrapper, self._leading = name, _WRAPPER_OPERANDS.get(name, 0)
+            return
+        if self._leading and not word.startswith("-"):
+            self._leading -= 1  # ``taskset MASK``, ``flock FILE``, ``chrt PRIORITY``
+            return
+        if word.startswith("-") or _DURATION_RE.match(word):
+            self._skip = word in _WRAPPER_ARGUMENTS.get(self._wrapper, frozenset())
+            return  # a wrapper's option or a timeout's duration
+        self._command, self._program, self._operand = name, [word], None
+        self._named_at = len(self._found.programs)  # before the programs in its words
+        self._unsure = self._unsure or name in _SETTERS
 
     def _see_program(self, word: str) -> None:
         """Note a word of the command named: its options before its first operand (a shell's
@@ -868,6 +938,7 @@ class _Writes:
         """The simple command ended: judge its operands."""
         command, operands = self._command, self._operands
         self._command, self._operands, self._redirect, self._skip = None, [], False, False
+        self._wrapper, self._leading = "", 0
         program, self._program = self._program, []
         if program and not is_read(program[0], program[1:], self._operand):
             self._found.programs.insert(self._named_at, program[0])
