@@ -277,6 +277,14 @@ NAMING_MANY: dict[str, Callable[[int], str]] = {
     ),
     "key-shaped words": lambda n: "python3 x.py" + "".join(f" w{i:06d}-1234abcd" for i in range(n)),
     "unread programs": lambda n: "python3 a; " * n,
+    # the readings of this stop's other changes, at the same sizes
+    "continued here-document lines": lambda n: "cat <<EOF\n" + "EO\\\n" * n + "x\nEOF\n",
+    "case patterns before a here-document": lambda n: (
+        "case x in " + "a) echo;; " * n + "esac; cat <<E\nx\nE\n"
+    ),
+    "here-string lines": lambda n: 'cat <<< "' + "x $(date)\n" * n + '"',
+    "eval words": lambda n: "eval " + "cp a b; eval " * n + "x",
+    "wrappers": lambda n: "taskset 1 flock f " * n + "cp a b",
 }
 """Commands of many mentions a model may send, by how many times their part repeats."""
 
@@ -285,8 +293,9 @@ NAMING_MANY: dict[str, Callable[[int], str]] = {
 def test_p3_the_memory_a_command_names_is_read_in_work_linear_in_its_length(
     form: str, tmp_path: Path
 ) -> None:
-    """H-5: at 32 KiB and 64 KiB, doubling the command doubles the lines run reading it and
-    looking for the memory it names, and the memory the look holds (counted, never timed)."""
+    """H-5: at 32 KiB and 64 KiB, doubling the command doubles the lines run reading it (its
+    words, here-data, ``eval``s and wrappers) and looking for the memory it names, and the
+    memory the look holds (counted, never timed)."""
     root = str(tmp_path / "m" / "agents" / "coder" / "agent_state" / "memory")
     unit = len(NAMING_MANY[form](1)) - len(NAMING_MANY[form](0))
     commands = [NAMING_MANY[form](size // unit) for size in (32 * 1024, 64 * 1024)]
