@@ -70,6 +70,9 @@ UNREAD_PROGRAMS_NAMING_MEMORY = [
     ' "agent_state", "memory", sys.argv[1], "a.md"), "w")\' {other}',
     # a shell whose command text is built at run time runs what no text shows
     'sh -c "$(cat w.sh)" _ agents/coder/agent_state/memory {other}',
+    # a program a program the guard reads runs by an option, the memory in its environment
+    "D=agents/coder/agent_state/memory K={other} tar -cf /dev/null --checkpoint=1"
+    " --checkpoint-action=exec=./w2.sh note.md",
 ]
 """Each was let through; bash writes into the other scope (``HOME`` holds the data dir)."""
 
@@ -81,6 +84,9 @@ def test_p3_a_program_the_guard_cannot_read_naming_other_memory_is_refused(
 ) -> None:
     (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
     (where.workspace / "w.sh").write_text('cp note.md "$HOME/$1/$2/a.md"\n', encoding="utf-8")
+    script = where.workspace / "w2.sh"
+    script.write_text('#!/bin/sh\ncp note.md "$HOME/$D/$K/a.md"\n', encoding="utf-8")
+    script.chmod(0o755)
     assert_refused_and_bash_writes(where, harness, command)
 
 

@@ -60,7 +60,7 @@ from harness_memory.hooks.here_data import (
     here_data,
     is_arithmetic,
 )
-from harness_memory.hooks.unread_programs import is_read
+from harness_memory.hooks.unread_programs import PROGRAM_OPTIONS, is_read
 
 __all__ = [
     "DESTINATION_WRITERS",
@@ -868,13 +868,16 @@ class _Writes:
     def _see_program(self, word: str) -> None:
         """Note a word of the command named: its options before its first operand (a shell's
         ``-c``: ``bash -c '…'``), and the program a ``find`` action runs (``-exec python3 …``:
-        the word after the action)."""
+        the word after the action), or an option does (``tar --to-command=./x.sh``:
+        :data:`~harness_memory.hooks.unread_programs.PROGRAM_OPTIONS`)."""
         if self._operand is None and word.startswith("-"):
             self._program.append(word)
         elif self._operand is None:
             self._operand = word
         if self._command == "find" and self._words[-2:-1] in _RUNNING_ACTIONS:
             self._found.programs.extend([] if is_read(word) else [word])
+        if word.startswith(PROGRAM_OPTIONS.get(self._command or "", ())):
+            self._found.programs.append(f"{self._command} {word}")
 
     def _read_loop(
         self, word: str, known: Mapping[str, str | None], environ: Mapping[str, str]

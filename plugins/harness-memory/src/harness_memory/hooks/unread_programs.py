@@ -27,7 +27,7 @@ from memory_core.layout import MARKER_FILE
 
 from harness_memory.hooks.here_data import SHELLS
 
-__all__ = ["KEYS_CAP", "READ_PROGRAMS", "is_read", "memory_named"]
+__all__ = ["KEYS_CAP", "PROGRAM_OPTIONS", "READ_PROGRAMS", "is_read", "memory_named"]
 
 READ_PROGRAMS = frozenset(
     # the shell's own words and builtins: the guard reads what they do
@@ -71,6 +71,22 @@ else — an interpreter (``python3``, ``perl``, ``node``, ``ruby``, ``awk``, ``s
 script may write or run anything), ``git``, ``patch``, ``make``, ``xargs``, ``source``,
 ``eval``, a program named by its path (``./run.sh``, perhaps the agent's own) or built at run
 time (``$PY``) — may write places no word shows."""
+PROGRAM_OPTIONS: dict[str, tuple[str, ...]] = {
+    "tar": (
+        "--to-command",
+        "--checkpoint-action",
+        "-I",
+        "--use-compress-program",
+        "-F",
+        "--info-script",
+        "--new-volume-script",
+    ),
+    "rsync": ("-e", "--rsh", "--rsync-path"),
+    "sort": ("--compress-program",),
+}
+"""Options by which a program in :data:`READ_PROGRAMS` runs another program, which may write
+anything (``tar --to-command=./x.sh``, ``rsync -e ./x.sh``, ``sort --compress-program``):
+with one, the command runs a program the guard does not read."""
 _SHELL_INLINE_RE = re.compile(r"^-[A-Za-z]*c[A-Za-z]*$")
 KEYS_CAP = 64
 """The most distinct Workspace-key-shaped words of one command looked up in the memory root;
