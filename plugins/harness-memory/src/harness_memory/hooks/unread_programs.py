@@ -51,7 +51,8 @@ READ_PROGRAMS = frozenset(
     | {"declare", "typeset", "readonly", "unset", "shift", "set", "read", "mapfile"}
     | {"readarray", "let", "exit", "return", "break", "continue", "wait", "jobs", "type"}
     | {"hash", "umask", "ulimit", "shopt", "getopts", "kill", "history", "pwd", "times"}
-    # programs that write nothing but their output
+    # programs that write nothing but their output, or a file one of their words names
+    # (``uniq IN OUT``, ``xxd IN OUT``, ``tree -o FILE``: judged as every word is)
     | {"cat", "ls", "grep", "egrep", "fgrep", "rg", "ag", "head", "tail", "wc", "stat", "file"}
     | {"du", "df", "diff", "cmp", "comm", "less", "more", "realpath", "readlink", "basename"}
     | {"dirname", "tree", "uniq", "cut", "tr", "jq", "nl", "od", "xxd", "hexdump", "md5sum"}
@@ -65,8 +66,8 @@ READ_PROGRAMS = frozenset(
     | {"unzip", "curl", "wget", "mktemp"}
 )
 """Programs (as a bare name, found on ``PATH``) whose writes the guard reads whole: the shell's
-own words, programs that write only their output, and those whose every written place one of
-their words names (judged as paths; a run-time one refused where it is written). Anything
+own words and programs whose every written place, if any, one of their words names (judged as
+paths; a run-time one refused where the guard knows it is written). Anything
 else — an interpreter (``python3``, ``perl``, ``node``, ``ruby``, ``awk``, ``sed``, whose
 script may write or run anything), ``git``, ``patch``, ``make``, ``xargs``, ``source``,
 ``eval``, a program named by its path (``./run.sh``, perhaps the agent's own) or built at run
