@@ -128,6 +128,11 @@ WHOLLY_AT_RUN_TIME = [
     'flock lock cp note.md "$(cat target)"/a.md',
     'chrt -o 0 cp note.md "$(cat target)"/a.md',
     "eval cp note.md '\"$(cat target)\"/a.md'",
+    # a command writing its second operand
+    'uniq note.md "$(cat target)/a.md"',
+    'uniq -f 1 note.md "$(cat target)/a.md"',
+    'xxd note.md "$(cat target)/a.md"',
+    'split -l 1 note.md "$(cat target)/part-"',
 ]
 """Each names no scope: ``target`` holds the other scope's folder, read when the command runs."""
 
@@ -185,6 +190,8 @@ def test_p3_a_write_built_at_run_time_is_refused_even_into_own_scopes(
         "tar -czf backup-$(date +%F).tgz src/",
         "echo x > `mktemp`",
         "docker logs $(docker ps -q --filter name=web-1a2b3c4) > logs.txt",
+        'uniq -c "$(git ls-files 2>/dev/null | head -1)" || true',
+        'split -l 1000 "$(ls *.log 2>/dev/null | head -1)" "$(mktemp -d)/part-" || true',
     ],
 )
 def test_p3_run_time_paths_into_own_scopes_or_elsewhere_pass(where: Layout, command: str) -> None:

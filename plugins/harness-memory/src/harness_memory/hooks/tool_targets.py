@@ -837,7 +837,7 @@ class _Writes:
         if self._command == "dd" and word.startswith("of="):
             if self._built(word[3:], known, environ, lost=lost):
                 self._found.written_at_run_time.append(word)
-        elif self._command in _OPERAND_WRITERS or self._command in OPTION_DESTINATIONS:
+        elif self._command in _OPERAND_WRITERS or self._command in _PLACED_OUTPUTS:
             self._operands.append((word, self._built(word, known, environ, lost=lost)))
         self._see_program(word)
 
@@ -988,7 +988,33 @@ class _Writes:
                     written.append((word, built))
         if command in OPTION_DESTINATIONS and (command != "tar" or _extracts(operands)):
             written = _option_values(operands, OPTION_DESTINATIONS[command])
+        if command in SECOND_OPERAND_WRITERS:
+            written = _plain_operands(operands, SECOND_OPERAND_WRITERS[command])[1:2]
         self._found.written_at_run_time.extend(word for word, built in written if built)
+
+
+SECOND_OPERAND_WRITERS: dict[str, frozenset[str]] = {
+    "uniq": frozenset({"-f", "-s", "-w"}),
+    "xxd": frozenset({"-c", "-g", "-l", "-o", "-s", "-n", "-cols", "-len", "-seek"}),
+    "split": frozenset({"-a", "-b", "-C", "-l", "-n", "-t"}),
+}
+"""Commands that write to (or, ``split``, into names starting with) their second operand
+(``uniq IN OUT``, ``xxd IN OUT``, ``split IN PREFIX``), with their options taking the next
+word: a place built at run time there is refused as a ``cp`` destination is (P-3)."""
+
+
+def _plain_operands(
+    operands: list[tuple[str, bool]], taking: frozenset[str]
+) -> list[tuple[str, bool]]:
+    """``operands`` but options and the words the ``taking`` ones take (``-f 1``)."""
+    plain: list[tuple[str, bool]] = []
+    skip = False
+    for word, built in operands:
+        if skip or word.startswith("-"):
+            skip = not skip and word in taking
+            continue
+        plain.append((word, built))
+    return plain
 
 
 OPTION_DESTINATIONS: dict[str, tuple[str, ...]] = {
@@ -1004,6 +1030,9 @@ OPTION_DESTINATIONS: dict[str, tuple[str, ...]] = {
 ``sort -o``, ``curl -o`` and ``wget -O`` write the file named (``wget -P``: into the folder).
 A place the shell builds at run time there is refused as a ``cp`` destination is (P-3);
 ``tar`` only when it extracts."""
+
+
+_PLACED_OUTPUTS = OPTION_DESTINATIONS.keys() | SECOND_OPERAND_WRITERS.keys()
 
 
 def _option_values(
