@@ -15,6 +15,7 @@ nothing lands; a write into the Session's own scope through the same shell still
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -54,12 +55,20 @@ BYPASSES = [
     "cp -t{root}/{other} /etc/hostname",
     'echo x > "$(cat target)"/run-time.md',
     'd=$(cat target); cp /etc/hostname "$d/run-time-copy.md"',
+    # a program the guard cannot read, given the other scope's path in pieces
+    'python3 -c \'p = "{root_tail}"; open("/" + p + "/{other}/py.md", "w").write("x")\'',
 ]
 OWN = "echo kept > {root}/{own}/shell-note.md"
 
 
 def commands(memory_root: Path, other: Path, own: str) -> list[str]:
-    values = {"root": memory_root, "state": memory_root.parent, "other": other.name, "own": own}
+    values = {
+        "root": memory_root,
+        "root_tail": str(memory_root)[1:],
+        "state": memory_root.parent,
+        "other": other.name,
+        "own": own,
+    }
     return [c.format(**values) for c in [*BYPASSES, OWN]]
 
 
@@ -302,3 +311,58 @@ async def test_p3_gemini_shell_commands_in_another_scope_folder_are_refused(
     assert "Agent Memory write guard" in said, said[-3000:]
     assert landed(other) == []
     assert (shared_memory_root / own / "own-dir.md").read_text(encoding="utf-8") == "kept\n"
+
+
+def _repositories(workspace: Path, other: Path) -> None:
+    """The Workspace a git repository with a folder ``src``, and in it a repository
+    ``vendored`` whose ``core.worktree`` points into ``other``."""
+    (workspace / "src").mkdir()
+    (workspace / "vendored").mkdir()
+    for folder in (workspace, workspace / "vendored"):
+        subprocess.run(["git", "init", "-q"], cwd=folder, check=True)
+    subprocess.run(
+        ["git", "config", "core.worktree", str(other)], cwd=workspace / "vendored", check=True
+    )
+
+
+async def test_p3_gemini_top_folder_and_unread_programs_are_judged_where_they_write(
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
+) -> None:
+    """With the real Gemini CLI (0.61.0): ``cd "$(git rev-parse --show-toplevel)"`` in a
+    ``dir_path`` of the Workspace's repository passes the guard (Gemini CLI itself then blocks
+    any command substitution: measured, so the guard's reading matters only where it runs
+    one); in a repository there whose ``core.worktree`` points into another scope the guard
+    refuses it; ``python3 -c`` given that scope's path in pieces is refused. Nothing lands in
+    the other scope."""
+    workspace, _ = workspace_with_key(tmp_path)
+    other = other_scope(shared_memory_root, tmp_path)
+    _repositories(workspace, other)
+    top = 'cd "$(git rev-parse --show-toplevel)" && echo {text} > {name}'
+    pieces = (
+        f'python3 -c \'p = "{str(shared_memory_root)[1:]}"; '
+        f'open("/" + p + "/{other.name}/py.md", "w").write("x")\''
+    )
+    calls = [
+        {"command": top.format(text="top", name="top.md"), "dir_path": str(workspace / "src")},
+        {"command": top.format(text="x", name="a.md"), "dir_path": str(workspace / "vendored")},
+        {"command": pieces},
+    ]
+    turns: list[Turn] = [
+        [{"functionCall": {"name": "run_shell_command", "args": args}}] for args in calls
+    ]
+    fake, status, _, err = await run_gemini(
+        turns, shared_service, shared_memory_root, workspace, tmp_path, agent=new_agent
+    )
+    assert status == 0, err[-3000:]
+    answers = [
+        json.dumps(part["functionResponse"])
+        for content in fake.requests[-1]["contents"]
+        for part in content["parts"]
+        if "functionResponse" in part
+    ]
+    assert len(answers) == len(calls), answers
+    assert "Agent Memory write guard" not in answers[0]
+    assert "command substitution" in answers[0]  # Gemini CLI's own refusal
+    assert "Agent Memory write guard" in answers[1] and other.name in answers[1]
+    assert "a program whose writes the guard cannot read" in answers[2]
+    assert landed(other) == []

@@ -172,6 +172,14 @@ HOSTILE: dict[str, Callable[[int], str]] = {
     "nested substitutions and a here-document": lambda n: "echo " + "$(" * n + " <<E\nx\nE\n",
     "here-documents on one line": lambda n: "cat " + "<<A " * n + "\n" + "A\n" * n,
     "here-strings": lambda n: "cat " + "<<< x " * n,
+    # read as bash reads them since the here-data fallbacks were narrowed
+    "continued body lines": lambda n: "cat <<EOF\n" + "EO\\\n" * n + "x\nEOF\n",
+    "case patterns": lambda n: "case x in " + "a) echo;; " * n + "esac; cat <<E\nx\nE\n",
+    "here-string lines": lambda n: 'cat <<< "' + "x $(date)\n" * n + '"',
+    # an eval's words joined and read again, wrappers taking operands
+    "eval words": lambda n: "eval " + "cp a b; eval " * n + "x",
+    "one long eval": lambda n: "eval " + "a " * n,
+    "wrappers": lambda n: "taskset 1 flock f " * n + "cp a b",
 }
 """Commands a model may send, by how many times their hostile part repeats."""
 _FULL_SIZE = {"unclosed braces": 100_000, "nested braces": 10_000, "nested defaults": 3000}

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -79,3 +80,80 @@ def test_p3_a_top_folder_git_cannot_say_stays_unknown(where: Layout) -> None:
     reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
 
     assert reason is not None and "builds at run time" in reason
+
+
+GEMINI_TOP = 'cd "$(git rev-parse --show-toplevel)" && echo x > {name}'
+"""A ``run_shell_command`` Gemini CLI runs in its ``dir_path`` (``cd DIR && …`` for the guard)."""
+
+
+def _gemini(where: Layout, command: str, dir_path: str) -> str | None:
+    arguments = {"command": command, "dir_path": dir_path}
+    return refusal(answer(where, "gemini", "run_shell_command", arguments))
+
+
+def test_p3_gemini_in_a_folder_of_the_repository_writes_at_its_top(where: Layout) -> None:
+    """With ``dir_path`` a folder of the Workspace's repository, git is asked there: the write
+    at the top passes (it was refused: the ``cd`` before it left the folder unknown)."""
+    _git(where, "init", "-q")
+    (where.workspace / "src").mkdir()
+    command = GEMINI_TOP.format(name="build.log")
+
+    assert _gemini(where, command, "src") is None
+
+    _bash(where, f"cd src && {command}")
+    assert (where.workspace / "build.log").exists()
+
+
+def test_p3_gemini_in_another_repository_is_judged_where_its_git_points(
+    where: Layout, tmp_path: Path
+) -> None:
+    """``dir_path`` a repository whose ``core.worktree`` points into another scope, beside a
+    Workspace that is a repository too: git is asked in ``dir_path``, as the shell will, so
+    the write is refused where it lands (asked in the Workspace, git would have named the
+    Workspace and the write passed)."""
+    _git(where, "init", "-q")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=elsewhere, check=True)
+    subprocess.run(
+        ["git", "config", "core.worktree", str(where.root / where.other)], cwd=elsewhere, check=True
+    )
+    command = GEMINI_TOP.format(name="a.md")
+
+    reason = _gemini(where, command, str(elsewhere))
+
+    assert reason is not None and where.other in reason
+    _bash(where, f"cd {elsewhere} && {command}")
+    assert (where.root / where.other / "a.md").exists(), "bash wrote nothing there"
+
+
+@pytest.mark.parametrize("dir_path", ["src/..", "-"])
+def test_p3_gemini_in_a_folder_the_guard_does_not_resolve_as_bash_stays_unknown(
+    where: Layout, dir_path: str
+) -> None:
+    """``..`` (bash's ``cd`` reads it by the name, the kernel by the folder) and ``-``: git is
+    not asked, and a relative write after the ``cd`` stays refused."""
+    _git(where, "init", "-q")
+    (where.workspace / "src").mkdir()
+
+    reason = _gemini(where, GEMINI_TOP.format(name="a.md"), dir_path)
+
+    assert reason is not None and "builds at run time" in reason
+
+
+def test_p3_a_worktree_changed_between_the_answer_and_the_run_is_not_seen(where: Layout) -> None:
+    """Open, and said so in ``docs/security.md``: git is asked when the guard answers, the
+    shell asks again when the command runs. A process the agent started in an earlier call (a
+    background ``(sleep 1; git config core.worktree "$(cat target)") &``, which names no
+    memory) can change ``core.worktree`` in between; the write then lands where git points at
+    run time. Only a sandbox fences it (as for any file a concurrent process changes between
+    a check and a use). Asked after the change, the guard refuses the same command."""
+    _git(where, "init", "-q")
+    command = 'cd "$(git rev-parse --show-toplevel)" && echo x > a.md'
+
+    assert answer(where, "claude-code", "Bash", {"command": command}) is None
+    _git(where, "config", "core.worktree", str(where.root / where.other))  # the other process
+    _bash(where, command)
+
+    assert (where.root / where.other / "a.md").exists()
+    assert refusal(answer(where, "claude-code", "Bash", {"command": command})) is not None

@@ -56,6 +56,15 @@ DATA_ONLY = [
     "cat <<EOF > out.md\n$(date) > $(echo x)\nEOF",
     "cat <<A > out.md <<B\ntee $(cat target)/a.md\nA\ncp note.md $(cat target)/b.md\nB",
     ": <<'COMMENT'\ncp note.md $(cat target)/a.md\nCOMMENT\ncat note.md > out.md",
+    # each read as written until this stop (the reader was unsure), so refused
+    "cat > out.md <<EOF\nIn this case run: make > $(cat target)/a.md\nEOF",
+    "case $# in 0) echo none;; esac; cat > out.md <<EOF\nmake > $(cat target)/a.md\nEOF",
+    "cat > out.md <<EOF\nEOFs: make > $(cat target)/a.md\nEOF",
+    "python3 - <<PY > out.md\nPYTHONPATH = 1\nprint('make > $(cat target)/a.md')\nPY",
+    "cat > out.md <<EOF\ndocker run \\\n  -v x img > $(cat target)/a.md\nEOF",
+    "cat > out.md <<EOF\nEO\\\nFs > $(cat target)/a.md\nEOF",
+    'tee out.md <<< "fix: x\n\nRun: make > $(cat target)/a.md"',
+    "tee out.md <<< 'one\ntwo: cp note.md $(cat target)/a.md'",
 ]
 """Bodies and here-strings that speak of writes: bash writes only ``out.md`` (each once
 refused)."""
@@ -113,6 +122,14 @@ STILL_WRITES = [
     "cat <<A <<B\nx\nA\ny\nB\ncp note.md $(cat target)/a.md",
     'echo "$(cat <<EOF\ny\nEOF\n)"\ncp note.md $(cat target)/a.md',
     "exec 3<<EOF\nx\nEOF\ncp note.md $(cat target)/a.md",
+    # the readings of this stop: a case's patterns, continued body lines, a line starting with
+    # the delimiter, a here-string over several lines
+    "case x in x) bash <<'EOF' ;; esac\ncp note.md $(cat target)/a.md\nEOF",
+    "case x in x) cat <<'EOF' | sh ;; esac\ncp note.md $(cat target)/a.md\nEOF",
+    "cat <<EOF\nx\n\\\nEOF\ncp note.md $(cat target)/a.md\nEOF",
+    "cat > out.md <<EOF\nEOFs\n$(cp note.md $(cat target)/a.md)\nEOF",
+    'tee out.md <<< "x\n$(cp note.md "$(cat target)"/a.md)"',
+    'cat > out.md <<EOF\n$(cp note.md "$(cat target)"/a.md)\nEOF',
 ]
 """Here-data forms that still write into the other scope when bash runs them."""
 

@@ -109,6 +109,30 @@ WHOLLY_AT_RUN_TIME = [
     'echo $((1<<2)); tee "$(cat target)"/a.md < note.md',
     'cp note.md "$(cat target)"/a.md; echo done \\',
     'cp note.md "$(cat target)"/a.md\necho \'',
+    # the last command inside a top-level $(…) was never judged (its ``)`` ended nothing)
+    'echo $(cp note.md "$(cat target)"/a.md)',
+    ': "$(tee "$(cat target)"/a.md < note.md)"',
+    # the condition of if, elif, while, until was read as an operand of the keyword
+    'if cp note.md "$(cat target)"/a.md; then :; fi',
+    'if false; then :; elif cp note.md "$(cat target)"/a.md; then :; fi',
+    'while cp note.md "$(cat target)"/a.md; do break; done',
+    'until tee "$(cat target)"/a.md < note.md; do :; done',
+    # a wrapper the guard did not know (its command read as an operand), a wrapper's option
+    # taken for one taking an argument (sudo's -p), the words eval joins
+    'time -p cp note.md "$(cat target)"/a.md',
+    'command -p cp note.md "$(cat target)"/a.md',
+    'stdbuf -o0 cp note.md "$(cat target)"/a.md',
+    'setsid -w cp note.md "$(cat target)"/a.md',
+    'ionice -c3 tee "$(cat target)"/a.md < note.md',
+    'taskset 1 cp note.md "$(cat target)"/a.md',
+    'flock lock cp note.md "$(cat target)"/a.md',
+    'chrt -o 0 cp note.md "$(cat target)"/a.md',
+    "eval cp note.md '\"$(cat target)\"/a.md'",
+    # a command writing its second operand
+    'uniq note.md "$(cat target)/a.md"',
+    'uniq -f 1 note.md "$(cat target)/a.md"',
+    'xxd note.md "$(cat target)/a.md"',
+    'split -l 1 note.md "$(cat target)/part-"',
 ]
 """Each names no scope: ``target`` holds the other scope's folder, read when the command runs."""
 
@@ -166,6 +190,8 @@ def test_p3_a_write_built_at_run_time_is_refused_even_into_own_scopes(
         "tar -czf backup-$(date +%F).tgz src/",
         "echo x > `mktemp`",
         "docker logs $(docker ps -q --filter name=web-1a2b3c4) > logs.txt",
+        'uniq -c "$(git ls-files 2>/dev/null | head -1)" || true',
+        'split -l 1000 "$(ls *.log 2>/dev/null | head -1)" "$(mktemp -d)/part-" || true',
     ],
 )
 def test_p3_run_time_paths_into_own_scopes_or_elsewhere_pass(where: Layout, command: str) -> None:

@@ -6,7 +6,11 @@ is known only at run time (``core.worktree`` can point it anywhere, another scop
 every relative write after it was refused. Git answers the same question the same way before
 the command runs as when it runs, provided nothing has run before it that could change the
 answer: the guard asks git only for a ``cd`` that is the command's first word, in the folder the
-shell starts in and with the harness's environment, as the shell will; the folder git prints is
+shell starts in and with the harness's environment, as the shell will, or that follows only a
+``cd`` into a literal folder (``cd src && cd "$(git …)"``; Gemini CLI's ``run_shell_command``
+reaches the guard so, its ``dir_path`` as that folder), asked in that folder (once asked in
+the harness's folder instead: over-refused, and a repository there could have answered for
+another one's ``core.worktree``); the folder git prints is
 then judged like any folder a ``cd`` names (another scope's folder is refused, and so is a
 relative write from it). Git runs at most :data:`GIT_TIMEOUT` seconds; when it fails, is slow or
 prints no single absolute folder, the ``cd`` stays unknown and relative writes after it stay
@@ -27,24 +31,37 @@ GIT_TIMEOUT = 0.05
 """Seconds git may take to say the repository's top folder (H-5: the hook answers within
 100 ms); past them the folder is taken as unknown, as before."""
 _OPENING_RE = re.compile(
-    r"^\s*(?P<cd>cd|pushd)\s+(?P<q>[\"']?)\$\(\s*git\s+rev-parse\s+--show-toplevel\s*\)(?P=q)"
+    r"^\s*(?:cd\s+(?P<folder>(?:'[^']*'|\"'\"|[\w@%+=:,./-])+)\s*&&\s*)?"
+    r"(?P<cd>cd|pushd)\s+(?P<q>[\"']?)\$\(\s*git\s+rev-parse\s+--show-toplevel\s*\)(?P=q)"
     r"(?=\s*(?:&&|;|\n|\|\||>|$))"
 )
 """``cd "$(git rev-parse --show-toplevel)"`` (or ``pushd``, quoted or not) as the first words of
-a command, followed by its end; a single-quoted one is no substitution and is left alone."""
+a command, followed by its end; a single-quoted one is no substitution and is left alone. It may
+follow ``cd FOLDER &&`` with a literal folder (plain or single-quoted as :func:`shlex.quote`
+writes it: how Gemini CLI's ``dir_path`` reaches the guard), where git is then asked."""
 
 
 def with_toplevel(command: str, folder: str, environ: Mapping[str, str]) -> str:
     """``command`` with an opening ``cd "$(git rev-parse --show-toplevel)"`` run in ``folder``
-    replaced by ``cd <the folder git prints>``, quoted; ``command`` unchanged when it opens
-    otherwise or git gives no answer (see the module). Never raises."""
+    (or in the literal folder a ``cd FOLDER &&`` before it enters, from ``folder``) replaced by
+    ``cd <the folder git prints>``, quoted; ``command`` unchanged when it opens otherwise, the
+    folder before it holds ``..`` or git gives no answer (see the module). Never raises."""
     found = _OPENING_RE.match(command)
     if found is None or found.group("q") == "'":
         return command
+    before = ""
+    if found.group("folder") is not None:
+        entered = shlex.split(found.group("folder"))
+        if len(entered) != 1 or ".." in entered[0].split("/") or entered[0].startswith("-"):
+            return command  # bash's cd reads .. by the name, the kernel by the folder
+        if not entered[0].startswith("/") and environ.get("CDPATH"):
+            return command  # a relative folder bash may look for along CDPATH
+        folder = os.path.join(folder, entered[0])  # noqa: PTH118 (an absolute one wins)
+        before = command[: found.start("cd")]
     top = _toplevel(folder, environ)
     if top is None:
         return command
-    return f"{found.group('cd')} {shlex.quote(top)}{command[found.end() :]}"
+    return f"{before}{found.group('cd')} {shlex.quote(top)}{command[found.end() :]}"
 
 
 def _toplevel(folder: str, environ: Mapping[str, str]) -> str | None:

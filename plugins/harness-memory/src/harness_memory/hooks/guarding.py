@@ -46,6 +46,7 @@ from harness_memory.hooks.tool_targets import (
     ToolWrites,
     shell_paths,
 )
+from harness_memory.hooks.unread_programs import memory_named
 from harness_memory.mounts import MountTable, read_mount_table
 from harness_memory.names import NAMES_CAP
 from harness_memory.settings import HarnessSettings
@@ -147,6 +148,7 @@ def shell_refusal(
         return None
     memory_root, key, known = located
     cwd = _UNKNOWN_BASE if known is None else known
+    texts = list(texts)
     read = [shell_paths(text, cwd, os.environ) for text in texts]  # the harness's env
     if known is None and any(_from_unknown_folder(found) for found in read):
         return _UNKNOWN_FOLDER
@@ -175,6 +177,27 @@ def shell_refusal(
         )
         if not decision.allowed:
             return f"{REFUSAL_PREFIX}{decision.reason} ({_shown(path)})"
+    return _unread_program_refusal(texts, read, root, key, records)
+
+
+def _unread_program_refusal(
+    texts: list[str], read: list[ShellPaths], root: str, key: str | None, records: set[str]
+) -> str | None:
+    """The refusal of a command running a program whose writes the guard cannot read
+    (``python3 -c``, ``perl -e``, ``awk``, ``git apply``, ``xargs``, a script) whose text names
+    memory it may not write (:func:`~harness_memory.hooks.unread_programs.memory_named`): that
+    program may build its path from what the text gives it (P-3)."""
+    for text, found in zip(texts, read, strict=True):
+        if found.programs and (named := memory_named(text, root, key, records)) is not None:
+            return (
+                f"{REFUSAL_PREFIX}the command runs {_shown(found.programs[0])}, a program "
+                "whose writes the guard cannot read (it may build a path at run time), and "
+                "its text names another Workspace's memory scope, the memory root outside "
+                f"the user scope and this Session's scope, or the Session records "
+                f"({_shown(named)}); write memory files with the file tools or a literal "
+                "path inside the user scope or this Session's Workspace scope, and run the "
+                "program without naming other memory"
+            )
     return None
 
 

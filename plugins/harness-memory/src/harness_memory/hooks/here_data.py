@@ -15,9 +15,13 @@ command that may run its data as a script (:func:`_runs_a_script`: a shell, ``ev
 read here, or a program's path) keeps all of it as command text.
 
 :func:`here_data` takes a here-document only where it is sure bash does: anything it does not
-read as bash does (a ``case``, a delimiter built from ``$``, a body with a line continuation, a
-body line starting with the delimiter, an unclosed body, a newline inside a nested word while a
-body is due) leaves the command as written, read as before (refused, never let through).
+read as bash does (a delimiter built from ``$``, a continued line in a ``<<-`` body, a body
+line starting with the delimiter inside ``$(…)``, where bash 5.2 ends it at ``EOF)``, an unclosed
+body, a newline inside a nested word while a body is due) leaves the command as written, read as
+before (refused, never let through). As bash does, it reads a ``case`` pattern's ``)`` as no
+closing parenthesis, joins an unquoted body's continued lines (``a\\``) before it looks for the
+delimiter, ends a body only at a line that is the delimiter (``EOFs`` goes on) and takes a
+here-string's quoted word over several lines.
 """
 
 from __future__ import annotations
@@ -51,7 +55,8 @@ OPERATOR_CAP = 64
 with its line, so past it the command is read as written (as before), in time linear in its
 length."""
 _METACHARACTERS = frozenset(" \t\n;&|()<>")
-_CASE_RE = re.compile(r"(?:^|[\s;&|(])case\s")
+_CASE_RE = re.compile(r"(?:case|esac)(?=[\s;&|()<>]|$)")
+"""The words opening and closing a ``case`` command, at a word's start."""
 _ASSIGNING_RE = re.compile(r"^\$\{[A-Za-z_][A-Za-z0-9_]*:?=")
 _WORD_RE = re.compile(r"[^\s;&|()<>'\"=]+")
 _UNREAD_NAME_RE = re.compile(r"[$`'\"\\*?\[/]")
@@ -106,13 +111,12 @@ def here_data(command: str) -> HereData:
     the command unchanged, with no texts, when it holds none or when any part of it is not
     read here exactly as bash reads it (then its words are judged as command text, as before).
     Never raises."""
-    if "<<" not in command or _CASE_RE.search(command) or command.count("<<") > OPERATOR_CAP:
+    if "<<" not in command or command.count("<<") > OPERATOR_CAP:
         return HereData(command, [])
     scan = _Scan(command)
     try:
         scan.command(closer=False, depth=0)
-        if scan.pending:
-            raise _Unsure  # an operator with no line after it
+        scan.last_line()
     except (_Unsure, RecursionError):  # nested past Python's depth: read as written
         return HereData(command, [])
     result = scan.result()
@@ -148,12 +152,16 @@ class _Scan:
         """Scan command text from ``at`` to its end, or past the ``)`` closing it."""
         text = self.text
         parens = 0
+        cases = 0  # ``case`` words not yet closed by ``esac``: a ``)`` ends a pattern there
         word_start = True
         while self.at < len(text):
             char = text[self.at]
             starts = word_start
             word_start = char in _METACHARACTERS
-            if char == "\\":
+            if starts and (keyword := _CASE_RE.match(text, self.at)) is not None:
+                cases = max(0, cases + (1 if keyword.group() == "case" else -1))
+                self.at = keyword.end()
+            elif char == "\\":
                 if text.startswith("\\\n", self.at):
                     word_start = starts
                 self.at += 2
@@ -177,6 +185,8 @@ class _Scan:
                 self.at += 1
             elif char == ")":
                 self.at += 1
+                if parens == 0 and cases:
+                    continue  # the end of a ``case`` pattern
                 if parens == 0:
                     if not closer:
                         raise _Unsure  # a ``)`` bash would refuse or read otherwise
@@ -206,21 +216,24 @@ class _Scan:
                 continue
             delimiter, strip_tabs, expands = item
             body_start = self.at
+            joined = ""  # the start of a line continued from the lines before (``a\``)
             while True:
                 if self.at >= len(self.text):
                     raise _Unsure  # no delimiter line: left as written
                 end = self.text.find("\n", self.at)
                 end = len(self.text) if end == -1 else end
                 line = self.text[self.at : end]
-                bare = line.lstrip("\t") if strip_tabs else line
+                bare = joined + (line.lstrip("\t") if strip_tabs else line)
                 if bare == delimiter:
                     body = self.text[body_start : self.at]
                     self.at = min(end + 1, len(self.text))
                     break
-                if bare.startswith(delimiter):
+                if depth != 0 and bare.startswith(delimiter):
                     raise _Unsure  # ``EOF)`` ends a body inside ``$(…)`` for bash 5.2
-                if expands and _continued(line):
-                    raise _Unsure  # bash joins the lines before it looks for the delimiter
+                continued = expands and _continued(line)
+                if continued and strip_tabs:
+                    raise _Unsure  # a continued line's tabs: not followed here
+                joined = _joined(bare, delimiter) if continued else ""
                 self.at = end + 1
             if expands:
                 runs, data = _runs(body, 0, len(body))
@@ -230,6 +243,16 @@ class _Scan:
                 self.texts.append((body, False))
         self.pending = []
         self.cuts.append((start, self.at, "".join(f"{line}\n" for line in kept)))
+
+    def last_line(self) -> None:
+        """The command's text ended: what its last line's here-strings run is kept after it
+        (``git commit -F - <<< "$(cat msg)"``); a here-document's body still due is
+        :class:`_Unsure` (an operator with no line after it)."""
+        if any(not isinstance(item, list) for item in self.pending):
+            raise _Unsure
+        kept = "".join(f"\n{line}" for item in self.pending for line in item)
+        self.cuts.append((len(self.text), len(self.text), kept))
+        self.pending = []
 
     def _queue(self, item: tuple[str, bool, bool] | list[str], depth: int) -> None:
         if self.pending and depth != self.pending_depth:
@@ -293,8 +316,8 @@ class _Scan:
                 self._dollar(depth + 1)  # no operator inside: a newline there is unsure
             else:
                 self.at += 1
-        if self.at == word_start or "\n" in self.text[word_start : self.at]:
-            raise _Unsure
+        if self.at == word_start or (self.pending and "\n" in self.text[word_start : self.at]):
+            raise _Unsure  # a word spanning lines while a body is due
         runs, data = _runs(self.text, word_start, self.at)
         self.cuts.append((start, self.at, " "))
         self.texts.append((data, True))
@@ -442,6 +465,14 @@ def is_arithmetic(text: str, at: int) -> bool:
     except _Unsure:
         return False
     return True
+
+
+def _joined(line: str, delimiter: str) -> str:
+    """What a continued ``line`` (its last backslash dropped) gives the next line of an
+    unquoted here-document body, for the delimiter check: bash joins them first (``E\\`` then
+    ``OF`` ends a body delimited by ``EOF``). Kept no longer than the delimiter and one more
+    character, so a long run of continued lines is read in linear time."""
+    return line[:-1][: len(delimiter) + 1]
 
 
 def _continued(line: str) -> bool:

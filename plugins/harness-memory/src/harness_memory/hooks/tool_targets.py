@@ -36,9 +36,11 @@ A place the command surely writes (a redirection's target, a :data:`WRITERS` ope
 cannot be read here is returned in ``written_at_run_time``, whatever it names: the guard refuses
 it. ``$(mktemp)`` and name-only substitutions (``$(date +%F)``, ``$(nproc)``) are read as what
 they print first, and a ``for`` loop's variable over words read here takes those values. Globs
-are expanded by a counted scan (:data:`GLOB_SCAN_CAP` entries per command). What stays unseen: a
-path a program the command starts builds or writes (a script, ``python -c``, ``xargs -I{}``) —
-the harness README says what fences those.
+are expanded by a counted scan (:data:`GLOB_SCAN_CAP` entries per command). The programs the
+command runs whose writes the guard cannot read are returned in ``programs``
+(:mod:`~harness_memory.hooks.unread_programs`: the guard refuses one where the text names memory
+it may not write). What stays unseen: a path such a program builds from what the text does not
+show (a file it reads, ``xargs -I{}`` fed from one) — the harness README says what fences those.
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ from harness_memory.hooks.here_data import (
     here_data,
     is_arithmetic,
 )
+from harness_memory.hooks.unread_programs import PROGRAM_OPTIONS, is_read
 
 __all__ = [
     "DESTINATION_WRITERS",
@@ -139,6 +142,9 @@ class ShellPaths:
     ``cp -al ~ /tmp/x``, ``find ~ … -delete``/``-exec``: :data:`MOVERS`), as known here;
     ``sifted`` holds a ``find``'s start folders whose actions reach only names matching its
     ``-name``/``-iname`` patterns (each with whether letter case counts), ANDed.
+    ``programs`` holds the programs the command runs whose writes the guard cannot read
+    (:func:`~harness_memory.hooks.unread_programs.is_read`: ``python3``, ``./run.sh``), as
+    spelled.
     A plain class: ``dataclasses`` imports ``inspect``, too much for a guard process (H-5)."""
 
     __slots__ = (
@@ -148,6 +154,7 @@ class ShellPaths:
         "moved",
         "over_scan",
         "paths",
+        "programs",
         "sifted",
         "swept",
         "unanchored",
@@ -165,6 +172,7 @@ class ShellPaths:
         self.moved: list[str] = []
         self.swept: list[str] = []
         self.sifted: list[tuple[str, tuple[tuple[bool, str], ...]]] = []
+        self.programs: list[str] = []
         self.over_scan = False
         self.budget = _ScanBudget()
 
@@ -179,6 +187,7 @@ class ShellPaths:
         self.moved.extend(inner.moved)
         self.swept.extend(inner.swept)
         self.sifted.extend(inner.sifted)
+        self.programs.extend(inner.programs)
         self.over_scan = self.over_scan or inner.over_scan
 
 
@@ -204,19 +213,17 @@ def shell_paths(
     _lost: bool = False,
     _budget: _ScanBudget | None = None,
 ) -> ShellPaths:
-    """Every path ``command`` names, read as a POSIX shell (bash) run in ``cwd`` with
-    ``environ``.
+    """Every path ``command`` names, read as bash run in ``cwd`` with ``environ``.
 
-    A relative word is taken from ``cwd`` and from every directory a ``cd``/``pushd`` in the
-    command names (whichever the shell is in when it reaches the word). Bash's own quoting is
-    read as bash reads it first (:func:`_bash_quoting`: ``$'…'`` with its escapes, ``$"…"``, a
-    line continuation). A word holding white space once unquoted may be a command another shell
-    runs (``sh -c '…'``, ``eval "…"``, ``ssh host '…'``): its paths are read too, as a command
-    run where the word stands. A short option glued to a path (``cp -t/dir``, ``curl -o../x``)
-    names that path too. After a ``cd``/``pushd`` into a folder that cannot be decided here
-    (or ``find … -execdir``), relative words are also returned in ``unanchored``. A command the
-    lexer cannot split (an unclosed quote) is split at white space instead, so nothing is
-    skipped. Never raises for odd input.
+    A relative word is taken from ``cwd`` and from every directory a ``cd``/``pushd`` names
+    (whichever the shell is in at the word). Bash's quoting is read first (:func:`_bash_quoting`:
+    ``$'…'``, ``$"…"``, a line continuation). A word holding white space once unquoted, and the
+    words an ``eval`` joins (``eval cp x '"$(…)"/a.md'``), may be a command another shell runs
+    (``sh -c '…'``, ``ssh host '…'``): read too, as run where they stand (:func:`_read_inner`).
+    A short option glued to a path (``cp -t/dir``) names that path too. After a ``cd`` into a
+    folder that cannot be decided here (or ``find … -execdir``), relative words are also
+    returned in ``unanchored``. A command the lexer cannot split (an unclosed quote) is split at
+    white space instead, so nothing is skipped. Never raises for odd input.
     """
     here = here_data(command)  # a here-document's body is data, not command text
     command = here.command if _depth or _lost else with_toplevel(here.command, cwd, environ)
@@ -236,6 +243,7 @@ def shell_paths(
     substituting = 0  # how many ``$(`` the lexer is inside
     quoted_back = False  # whether it is inside a backquoted command
     last = ""  # the word before, separators included
+    evaluating: list[str] | None = None  # the words of an ``eval`` so far
     for word in words:
         closing = substituting > 0 and substituting <= word.count(")") and _PUNCTUATION(word)
         if word == "(" and last.endswith("$"):
@@ -248,6 +256,7 @@ def shell_paths(
             found.built.append(word)  # text the command substitution's output is made of
             _see_inside(inside, word, quoted_back, known, environ, lost=lost, base=bases[-1])
         if closing:  # the end of a top-level ``$(…)``; ``);``, ``)|`` also end the command
+            inside.end()  # and the last command inside it
             writes.closed_substitution()
             if word.strip(")"):
                 writes.end()
@@ -263,17 +272,49 @@ def shell_paths(
             lost = True
         _note_assignments(word, previous, known, environ)
         _add_pieces(found, word, bases, known, environ, lost=lost)
-        if _depth < _INNER_DEPTH and any(char.isspace() for char in word):
-            inner = shell_paths(
-                word, bases[-1], environ, _depth=_depth + 1, _lost=lost, _budget=found.budget
-            )
-            found.take(inner)
+        evaluating, inner = _evaluated(evaluating, word, previous)
+        inner += [word] if any(char.isspace() for char in word) else []
+        _read_inner(found, inner, bases[-1], environ, depth=_depth, lost=lost)
         if previous in _CD_WORDS and word.startswith("-") and word != "-":
             continue  # cd -P, cd -L, cd --: the folder is the next word
         previous = None if word in _SEPARATORS else word
     writes.end()
+    inside.end()
+    _read_inner(found, [" ".join(evaluating or [])], bases[-1], environ, depth=_depth, lost=lost)
     _add_here_data(found, here.texts, bases, known, environ, lost=lost)
     return found
+
+
+def _evaluated(
+    evaluating: list[str] | None, word: str, previous: str | None
+) -> tuple[list[str] | None, list[str]]:
+    """Follow an ``eval``'s words: the words so far (None outside one) after ``word``, and the
+    command it runs once its simple command ends (bash joins its words with spaces and reads
+    them again: ``eval cp note.md '"$(cat f)"/a.md'`` copies to the place ``f`` names)."""
+    if evaluating is None:
+        return ([] if word == "eval" and previous is None else None), []
+    if word in _SEPARATORS or _PUNCTUATION(word):
+        return None, [" ".join(evaluating)]
+    evaluating.append(word)
+    return evaluating, []
+
+
+def _read_inner(
+    found: ShellPaths,
+    texts: list[str],
+    base: str,
+    environ: Mapping[str, str],
+    *,
+    depth: int,
+    lost: bool,
+) -> None:
+    """Add what each of ``texts`` (a command another shell or ``eval`` runs, standing in
+    ``base``) names to ``found``, up to :data:`_INNER_DEPTH` commands deep."""
+    for text in texts:
+        if depth < _INNER_DEPTH and text.strip():
+            found.take(
+                shell_paths(text, base, environ, _depth=depth + 1, _lost=lost, _budget=found.budget)
+            )
 
 
 def _add_here_data(
@@ -566,6 +607,8 @@ IN_PLACE_EDITORS = frozenset({"sed", "perl"})
 """Commands that rewrite their file operands when given ``-i`` (``sed -i``, ``perl -pi``)."""
 _FIND_ACTIONS = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir"})
 """``find`` actions that write (or run a command on) every file below its start folders."""
+_RUNNING_ACTIONS = (["-exec"], ["-execdir"], ["-ok"], ["-okdir"])
+"""``find`` actions whose next word is a program it runs."""
 _FIND_WIDENING = frozenset({"-o", "-or", "!", "-not", "(", ")", ",", "-L", "-follow"})
 """``find`` words after which a ``-name`` test no longer bounds what its actions reach."""
 
@@ -628,9 +671,27 @@ _WRAPPERS = frozenset(
         "time",
         "timeout",
         "coproc",
+        "stdbuf",
+        "setsid",
+        "ionice",
+        "taskset",
+        "flock",
+        "chrt",
+        "chronic",
+        "unbuffer",
+        "nocache",
+        "eatmydata",
+        "fakeroot",
+        # the shell's keywords whose condition is the command after them
+        "if",
+        "elif",
+        "while",
+        "until",
     }
 )
-"""Words that run the command after them (their options and a ``timeout`` duration skipped)."""
+"""Words that run the command after them (their options and a ``timeout`` duration skipped):
+wrappers, and ``if``/``elif``/``while``/``until``, whose condition is a command (``if cp x
+"$(cat f)"/a.md; then`` was read as a command ``if`` whose operand was ``cp``)."""
 _SEPARATING_RE = re.compile(r"[;&|()]")
 """A character that ends a simple command, in a token of punctuation the lexer grouped."""
 _REDIRECTION_RE = re.compile(r"^[&<]?>[>|&]?$")
@@ -642,8 +703,23 @@ _SETTERS = frozenset(
 """Commands that may set any variable (a sourced file, ``eval``) or one named at run time
 (``read NAME``, ``printf -v NAME``): after one, a write place holding ``$`` is taken as
 built at run time, whatever the guard knew of the variable (``HOME`` included)."""
-_WRAPPER_OPTIONS = frozenset({"-u", "-g", "-n", "-s", "-k", "-C", "-D", "-h", "-p"})
-"""Wrapper options taking the next word (``sudo -u root``, ``nice -n 5``, ``env -u NAME``)."""
+_WRAPPER_ARGUMENTS: dict[str, frozenset[str]] = {
+    "sudo": frozenset({"-u", "-g", "-p", "-h", "-C", "-D", "-r", "-t", "-U", "-R", "-T"}),
+    "doas": frozenset({"-u", "-C"}),
+    "env": frozenset({"-u", "-C", "-S", "--unset", "--chdir", "--split-string"}),
+    "nice": frozenset({"-n", "--adjustment"}),
+    "timeout": frozenset({"-s", "-k", "--signal", "--kill-after"}),
+    "ionice": frozenset({"-c", "-n", "-p", "--class", "--classdata"}),
+    "stdbuf": frozenset({"-i", "-o", "-e", "--input", "--output", "--error"}),
+    "flock": frozenset({"-w", "-E", "--timeout", "--conflict-exit-code"}),
+    "exec": frozenset({"-a"}),
+}
+"""Each wrapper's options taking the next word (``sudo -u root``, ``nice -n 5``, ``env -u
+NAME``); another wrapper's option takes none (``time -p cp …``, ``command -p cp …``: the
+``-p`` of ``sudo`` once took ``cp`` for its argument)."""
+_WRAPPER_OPERANDS = {"taskset": 1, "flock": 1, "chrt": 1}
+"""Wrappers taking operands before the command they run (a CPU mask, a lock file, a
+priority)."""
 _DURATION_RE = re.compile(r"^[0-9]+(?:\.[0-9]+)?[smhd]?$")
 
 
@@ -659,26 +735,36 @@ class _Writes:
         "_closed",
         "_command",
         "_found",
+        "_leading",
         "_loop",
         "_loops",
         "_moving",
+        "_named_at",
+        "_operand",
         "_operands",
+        "_program",
         "_redirect",
         "_skip",
         "_tails",
         "_test",
         "_unsure",
         "_words",
+        "_wrapper",
     )
 
     def __init__(self, found: ShellPaths, tails: set[str]) -> None:
         self._found = found
         self._tails = tails
         self._command: str | None = None
+        self._program: list[str] = []  # the command's name as spelled, then its options
+        self._operand: str | None = None  # its first operand
+        self._named_at = 0
         self._operands: list[tuple[str, bool]] = []  # (word, built at run time)
         self._redirect = False
         self._closed = False  # the word before closed a command substitution
         self._skip = False
+        self._wrapper = ""  # the last wrapper before the command's name (``sudo``)
+        self._leading = 0  # the operands it takes before that name
         self._loops: dict[str, list[str] | None] = {}  # a for loop's name: its values
         self._loop: tuple[str, list[str] | None] | None = None  # the one being read
         self._base = ""
@@ -739,20 +825,7 @@ class _Writes:
             self._operands[-1] = (self._operands[-1][0] + word, True)
             return
         if self._command is None:
-            name = word.rsplit("/", 1)[-1]
-            if self._skip:  # the argument of a wrapper's option (``sudo -u root``)
-                self._skip = False
-                return
-            if (assigned := _ASSIGNMENT_RE.match(word)) is not None:
-                self._loops.pop(assigned.group("name"), None)  # no longer the loop's values
-                return
-            if name in _WRAPPERS:
-                return
-            if word.startswith("-") or _DURATION_RE.match(word):
-                self._skip = word in _WRAPPER_OPTIONS
-                return  # a wrapper's option or a timeout's duration
-            self._command = name
-            self._unsure = self._unsure or name in _SETTERS
+            self._take_name(word)
             return
         if self._command in MOVERS or self._command in ("cp", "find"):
             expanded = _expand(word, known, environ)
@@ -764,8 +837,47 @@ class _Writes:
         if self._command == "dd" and word.startswith("of="):
             if self._built(word[3:], known, environ, lost=lost):
                 self._found.written_at_run_time.append(word)
-        elif self._command in _OPERAND_WRITERS or self._command in OPTION_DESTINATIONS:
+        elif self._command in _OPERAND_WRITERS or self._command in _PLACED_OUTPUTS:
             self._operands.append((word, self._built(word, known, environ, lost=lost)))
+        self._see_program(word)
+
+    def _take_name(self, word: str) -> None:
+        """Take a word before the command's name is known: an assignment, a wrapper
+        (:data:`_WRAPPERS`), its options, their arguments (:data:`_WRAPPER_ARGUMENTS`) and its
+        leading operands (:data:`_WRAPPER_OPERANDS`, a ``timeout``'s duration), or the name."""
+        name = word.rsplit("/", 1)[-1]
+        if self._skip:  # the argument of a wrapper's option (``sudo -u root``)
+            self._skip = False
+            return
+        if (assigned := _ASSIGNMENT_RE.match(word)) is not None:
+            self._loops.pop(assigned.group("name"), None)  # no longer the loop's values
+            return
+        if name in _WRAPPERS:
+            self._wrapper, self._leading = name, _WRAPPER_OPERANDS.get(name, 0)
+            return
+        if self._leading and not word.startswith("-"):
+            self._leading -= 1  # ``taskset MASK``, ``flock FILE``, ``chrt PRIORITY``
+            return
+        if word.startswith("-") or _DURATION_RE.match(word):
+            self._skip = word in _WRAPPER_ARGUMENTS.get(self._wrapper, frozenset())
+            return  # a wrapper's option or a timeout's duration
+        self._command, self._program, self._operand = name, [word], None
+        self._named_at = len(self._found.programs)  # before the programs in its words
+        self._unsure = self._unsure or name in _SETTERS
+
+    def _see_program(self, word: str) -> None:
+        """Note a word of the command named: its options before its first operand (a shell's
+        ``-c``: ``bash -c '…'``), and the program a ``find`` action runs (``-exec python3 …``:
+        the word after the action), or an option does (``tar --to-command=./x.sh``:
+        :data:`~harness_memory.hooks.unread_programs.PROGRAM_OPTIONS`)."""
+        if self._operand is None and word.startswith("-"):
+            self._program.append(word)
+        elif self._operand is None:
+            self._operand = word
+        if self._command == "find" and self._words[-2:-1] in _RUNNING_ACTIONS:
+            self._found.programs.extend([] if is_read(word) else [word])
+        if word.startswith(PROGRAM_OPTIONS.get(self._command or "", ())):
+            self._found.programs.append(f"{self._command} {word}")
 
     def _read_loop(
         self, word: str, known: Mapping[str, str | None], environ: Mapping[str, str]
@@ -829,6 +941,10 @@ class _Writes:
         """The simple command ended: judge its operands."""
         command, operands = self._command, self._operands
         self._command, self._operands, self._redirect, self._skip = None, [], False, False
+        self._wrapper, self._leading = "", 0
+        program, self._program = self._program, []
+        if program and not is_read(program[0], program[1:], self._operand):
+            self._found.programs.insert(self._named_at, program[0])
         if self._loop is not None:
             self._loops[self._loop[0]] = self._loop[1]
             self._loop = None
@@ -872,7 +988,33 @@ class _Writes:
                     written.append((word, built))
         if command in OPTION_DESTINATIONS and (command != "tar" or _extracts(operands)):
             written = _option_values(operands, OPTION_DESTINATIONS[command])
+        if command in SECOND_OPERAND_WRITERS:
+            written = _plain_operands(operands, SECOND_OPERAND_WRITERS[command])[1:2]
         self._found.written_at_run_time.extend(word for word, built in written if built)
+
+
+SECOND_OPERAND_WRITERS: dict[str, frozenset[str]] = {
+    "uniq": frozenset({"-f", "-s", "-w"}),
+    "xxd": frozenset({"-c", "-g", "-l", "-o", "-s", "-n", "-cols", "-len", "-seek"}),
+    "split": frozenset({"-a", "-b", "-C", "-l", "-n", "-t"}),
+}
+"""Commands that write to (or, ``split``, into names starting with) their second operand
+(``uniq IN OUT``, ``xxd IN OUT``, ``split IN PREFIX``), with their options taking the next
+word: a place built at run time there is refused as a ``cp`` destination is (P-3)."""
+
+
+def _plain_operands(
+    operands: list[tuple[str, bool]], taking: frozenset[str]
+) -> list[tuple[str, bool]]:
+    """``operands`` but options and the words the ``taking`` ones take (``-f 1``)."""
+    plain: list[tuple[str, bool]] = []
+    skip = False
+    for word, built in operands:
+        if skip or word.startswith("-"):
+            skip = not skip and word in taking
+            continue
+        plain.append((word, built))
+    return plain
 
 
 OPTION_DESTINATIONS: dict[str, tuple[str, ...]] = {
@@ -888,6 +1030,9 @@ OPTION_DESTINATIONS: dict[str, tuple[str, ...]] = {
 ``sort -o``, ``curl -o`` and ``wget -O`` write the file named (``wget -P``: into the folder).
 A place the shell builds at run time there is refused as a ``cp`` destination is (P-3);
 ``tar`` only when it extracts."""
+
+
+_PLACED_OUTPUTS = OPTION_DESTINATIONS.keys() | SECOND_OPERAND_WRITERS.keys()
 
 
 def _option_values(

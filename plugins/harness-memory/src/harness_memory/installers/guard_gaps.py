@@ -20,10 +20,14 @@ HEADING = "What the write guard does not cover (P-3):"
 """The first line of the block the install prints."""
 
 _RUN_TIME = (
-    "A path a program the command starts builds or writes is not judged: the guard reads the "
-    "command's text, never parses the programs it runs (a script, `python -c`, `xargs -I{} cp "
-    "x {}/a.md`, `git apply` and the files a patch names, `mkdir`); only the harness's sandbox "
-    'fences those. A place the shell builds at run time (`> "$(cat f)"/a.md`, '
+    "A path a program the command starts builds from what the command's text does not show is "
+    "not judged: the guard reads the text, never parses the programs it runs (a script, "
+    "`python -c` reading a file or listing folders, `xargs -I{} cp x {}/a.md < list`, "
+    '`git apply` of a patch file, `mkdir "$(cat f)"`); only the harness\'s sandbox fences '
+    "those. A program the guard does not read (`python`, `node`, `perl`, `awk`, `sed`, `git`, "
+    "`xargs`, a script) is refused when the text names another Workspace's scope, the memory "
+    "root outside the user scope and the Session's own, or the Session records. "
+    'A place the shell builds at run time (`> "$(cat f)"/a.md`, '
     "`d=$(cat f); cp x $d`) is refused only where the command surely writes it (a redirection; "
     "`cp`, `mv`, `ln`, `install`, `rsync`, `tee`, `touch`, `truncate`, `rm`, `dd of=`, "
     "`tar -x -C`, `unzip -d`, `patch -d`, `sort -o`, `curl -o` …)."

@@ -1,0 +1,331 @@
+"""P-3: a program whose writes the guard cannot read is refused where the command names memory
+it may not write; everyday agent commands are not refused.
+
+The guard reads a command's words as bash will, but a program it starts decides its own writes:
+``python3 -c``, ``node -e``, ``perl -e``, ``awk``, ``sed``'s ``e`` command, ``xargs``, a
+script. Such a program given a path in pieces (``os.path.join(os.environ["HOME"],
+"agents/coder/agent_state/memory", "<other>", "a.md")``, ``"/" + p``) named no word the guard
+judged, so each form below was let through and wrote into another Workspace's scope. A command
+running a program outside :data:`~harness_memory.hooks.unread_programs.READ_PROGRAMS` whose
+text names another scope's key, the memory root other than as the user scope or the Session's
+own scope, the data dir holding it or the Session records is now refused naming both. What a
+program builds from what the text does not show (a file it reads, ``os.listdir``) stays fenced
+only by the harness's sandbox (``docs/security.md``).
+
+Over-refusal is measured on :data:`EVERYDAY_AGENT_COMMANDS`, commands as coding agents send
+them (reading, searching, git, tests, scripts, interpreters, the agent's own memory): none is
+refused.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import json
+import subprocess
+import sys
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING
+
+import pytest
+from harness_memory.cli import main
+from harness_memory.hooks.tool_targets import shell_paths
+from harness_memory.hooks.unread_programs import memory_named
+from memory_core import layout
+from memory_core.keys import workspace_memory_key
+
+from tests.support.guard_cases import SHELL, Layout, assert_refused_and_bash_writes
+
+if TYPE_CHECKING:
+    from _typeshed import TraceFunction
+
+HOME_JOIN = 'os.path.join(os.environ["HOME"], "agents/coder/agent_state/memory", "{other}", "a.md")'
+UNREAD_PROGRAMS_NAMING_MEMORY = [
+    'python3 -c \'p="{root_tail}"; open("/"+p+"/{other}/a.md","w").write("x")\'',
+    f'python3 -c \'import os; open({HOME_JOIN}, "w").write("x")\'',
+    f'python3 - <<\'PY\'\nimport os\nopen({HOME_JOIN}, "w").write("x")\nPY',
+    'node -e \'const p=require("path"); require("fs").writeFileSync(p.join(process.env.HOME,'
+    ' "agents/coder/agent_state/memory", "{other}", "a.md"), "x")\'',
+    'perl -e \'open(my $f, ">", "$ENV{{HOME}}/agents/coder/agent_state/memory/" .'
+    ' "{other}/a.md") or die; print $f "x"\'',
+    "awk -v d=agents/coder/agent_state/memory"
+    ' \'BEGIN {{ print "x" > (ENVIRON["HOME"] "/" d "/{other}/a.md") }}\'',
+    "echo agents/coder/agent_state/memory {other} | xargs printf '%s/%s\\n'"
+    " | xargs -I{{}} cp note.md ~/{{}}/a.md",
+    'sed -n \'1e python3 -c "import os; open(os.environ[\\\\"HOME\\\\"] +'
+    ' \\\\"/agents/coder/agent_state/memory/{other}/a.md\\\\", \\\\"w\\\\")"\' note.md',
+    'bash -c \'python3 -c "import os; open(os.environ[\\"HOME\\"] +'
+    ' \\"/agents/coder/agent_state/memory/{other}/a.md\\", \\"w\\")"\'',
+    "find . -maxdepth 1 -name note.md -exec python3 -c 'import os, sys, shutil;"
+    ' shutil.copy(sys.argv[1], os.environ["HOME"] + "/agents/coder/agent_state/memory/{other}'
+    "/a.md\")' {{}} \\;",
+    'python3 -c \'import os, sys; open(os.path.join(os.environ["HOME"], *sys.argv[1:]),'
+    ' "w")\' agents/coder agent_state/memory {other} a.md',
+    'python3 -c \'import os; open(os.environ["HOME"] + "/agents/coder/agent_state/memory/'
+    '{own}/../{other}/a.md", "w")\'',
+    'python3 -c \'import os, sys; open(os.path.join(os.environ["HOME"], "agents/coder",'
+    ' "agent_state", "memory", sys.argv[1], "a.md"), "w")\' {other}',
+    # a shell whose command text is built at run time runs what no text shows
+    'sh -c "$(cat w.sh)" _ agents/coder/agent_state/memory {other}',
+    # a program a program the guard reads runs by an option, the memory in its environment
+    "D=agents/coder/agent_state/memory K={other} tar -cf /dev/null --checkpoint=1"
+    " --checkpoint-action=exec=./w2.sh note.md",
+]
+"""Each was let through; bash writes into the other scope (``HOME`` holds the data dir)."""
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize("command", UNREAD_PROGRAMS_NAMING_MEMORY)
+def test_p3_a_program_the_guard_cannot_read_naming_other_memory_is_refused(
+    where: Layout, harness: str, command: str
+) -> None:
+    (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
+    (where.workspace / "w.sh").write_text('cp note.md "$HOME/$1/$2/a.md"\n', encoding="utf-8")
+    script = where.workspace / "w2.sh"
+    script.write_text('#!/bin/sh\ncp note.md "$HOME/$D/$K/a.md"\n', encoding="utf-8")
+    script.chmod(0o755)
+    assert_refused_and_bash_writes(where, harness, command)
+
+
+def test_p3_the_refusal_names_the_program_and_the_memory(where: Layout) -> None:
+    from tests.support.guard_cases import answer, fill, refusal
+
+    command = fill(f"python3 -c 'import os; open({HOME_JOIN}, \"w\")'", where)
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
+
+    assert reason is not None
+    assert "runs python3, a program whose writes the guard cannot read" in reason
+    assert "(agent_state/memory)" in reason
+
+
+EVERYDAY_AGENT_COMMANDS = [
+    # reading and searching
+    "ls -la",
+    "pwd && ls",
+    "cat package.json",
+    "head -n 50 README.md",
+    "tail -n 100 logs/app.log",
+    "wc -l src/*.py",
+    'grep -rn "TODO" src/ --include=*.py',
+    'rg -n "def main" --type py',
+    "find . -name '*.py' -not -path './.venv/*' | head -50",
+    "tree -L 2 -I node_modules",
+    "sed -n '1,80p' src/app.py",
+    "awk -F, '{{print $2}}' data.csv | sort | uniq -c | sort -rn | head",
+    "jq '.scripts' package.json",
+    "diff -u old.txt new.txt",
+    # git
+    "git status",
+    "git status --short && git diff --stat",
+    "git log --oneline -20",
+    "git diff HEAD~1 -- src/",
+    "git show --stat HEAD",
+    'git add -A && git commit -m "fix: handle empty input"',
+    "git checkout -b fix-1a2b3c4d",
+    "git stash list && git branch -a",
+    "git apply --check fix.patch && git apply fix.patch",
+    "git ls-files | xargs wc -l | tail -1",
+    "git blame -L 10,20 src/app.py",
+    # tests, builds, linters
+    "python3 -m pytest -q tests/",
+    "pytest -x -q tests/test_api.py::test_create",
+    "npm test -- --watch=false",
+    "npm run lint && npx tsc --noEmit",
+    "cargo test --all",
+    "go build ./... && go vet ./...",
+    "make -C build -j4",
+    "ruff check . --fix && mypy src/",
+    "uv run pytest -k smoke",
+    "pip install -r requirements.txt",
+    "docker compose up -d && docker compose ps",
+    # interpreters and scripts in the repository
+    'python3 -c "import sys; print(sys.version)"',
+    'python3 -c \'import json; print(json.load(open("package.json"))["version"])\'',
+    "python3 scripts/migrate.py --dry-run",
+    "python3 - <<'EOF'\nimport json\nprint(json.dumps({{'a': 1}}))\nEOF",
+    "cat > /tmp/check.py <<'EOF'\nimport os\nprint(os.getcwd())\nEOF\npython3 /tmp/check.py",
+    'node -e "console.log(process.version)"',
+    "node scripts/build.js --prod",
+    "perl -pi -e 's/foo/bar/g' src/*.c",
+    "sed -i 's/old_name/new_name/g' src/config.py",
+    "./scripts/setup.sh && bash scripts/test.sh",
+    "find . -name '*.orig' | xargs rm -f",
+    "xargs -n1 echo < list.txt",
+    "curl -s http://localhost:8080/healthz | jq .",
+    "ps aux | grep '[n]ode' | awk '{{print $2}}'",
+    # the agent's own memory, by the paths its Session start gave it
+    "ls {root}/{own}/",
+    "cat {root}/{own}/MEMORY.md {root}/user/MEMORY.md",
+    'grep -rn "deploy" {root}/{own}/ {root}/user/',
+    "wc -l {root}/{own}/*.md",
+    "cat >> {root}/{own}/MEMORY.md <<'EOF'\n- [Deploy](deploy.md) — how we deploy\nEOF",
+    "python3 scripts/lint_notes.py {root}/{own}/MEMORY.md",
+    "python3 -c 'print(open(\"{root}/user/MEMORY.md\").read())'",
+    "ls ~/.local/share/agent-memory/agents/coder/agent_state/memory/{own}",
+    "head -5 {root}/user/*.md && ls -la {root}/{own}",
+    "python3 scripts/summarise.py --notes {root}/{own} > /tmp/summary.txt",
+    'node -e \'console.log(require("fs").readdirSync("{root}/{own}"))\'',
+]
+"""What coding agents run in a Workspace (their tool logs' usual commands); ``{root}`` is the
+memory root in ``~/.local/share/agent-memory``, ``{own}`` the Session's scope, ``{other}``
+another Workspace's (named by none: a literal word naming another scope or the memory root
+itself is refused whatever the program, since the guard does not tell a program's reads from
+its writes)."""
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path, str]:
+    """A home holding the data dir, a Workspace in it, the memory root with the user scope,
+    the Workspace's scope and another Workspace's; returns (root, Workspace, other key)."""
+    home = tmp_path / "home" / "dev"
+    root = layout.memory_root(home / ".local" / "share" / "agent-memory", "coder")
+    work = home / "src" / "my-app"
+    work.mkdir(parents=True)
+    other = workspace_memory_key(home / "src" / "billing")
+    for scope in ("user", workspace_memory_key(work), other):
+        (root / scope).mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    return root, work, other
+
+
+def _refused(root: Path, work: Path, harness: str, command: str, state: Path) -> bool:
+    event, tool = ("before-tool", "run_shell_command") if harness == "gemini" else SHELL[harness]
+    hook = {
+        "session_id": "s-1",
+        "cwd": str(work),
+        "hook_event_name": "BeforeTool" if harness == "gemini" else "PreToolUse",
+        "tool_name": tool,
+        "tool_input": {"command": command},
+    }
+    flags = ["--memory-root", str(root), "--state-dir", str(state)]
+    out = io.StringIO()
+    stdin = io.BytesIO(json.dumps(hook).encode())
+    assert main(["hook", harness, event, *flags], environ={}, stdin=stdin, stdout=out) == 0
+    return out.getvalue() != ""
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+def test_p3_no_everyday_agent_command_is_refused(
+    home: tuple[Path, Path, str], tmp_path: Path, harness: str
+) -> None:
+    """Over-refusal measured: of the everyday agent commands, the share refused is 0."""
+    root, work, other = home
+    own = workspace_memory_key(work)
+    commands = [c.format(root=root, own=own, other=other) for c in EVERYDAY_AGENT_COMMANDS]
+
+    refused = [c for c in commands if _refused(root, work, harness, c, tmp_path / "state")]
+
+    assert len(commands) >= 60
+    assert refused == [], f"{len(refused)} of {len(commands)} refused"
+
+
+def test_p3_git_apply_of_a_patch_naming_another_scope_is_refused(
+    home: tuple[Path, Path, str], tmp_path: Path
+) -> None:
+    """``git apply`` outside a repository writes the files its patch names, from the folder it
+    runs in: here another Workspace's ``a.md``, named from the home (``b/.local/share/…``),
+    where no word of the command lands in the memory root. It was let through."""
+    root, work, other = home
+    command = (
+        "cd ~ && git apply --unsafe-paths <<'EOF'\n--- /dev/null\n+++ b/.local/share/"
+        f"agent-memory/agents/coder/agent_state/memory/{other}/a.md\n@@ -0,0 +1 @@\n+x\nEOF\n"
+    )
+
+    assert _refused(root, work, "claude-code", command, tmp_path / "state")
+
+    subprocess.run(["bash", "-c", command], cwd=work, check=True, capture_output=True)
+    assert (root / other / "a.md").read_text(encoding="utf-8") == "x\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "root"),
+    [
+        (
+            "python3 load_data.py /data/in.csv --out /data/out",
+            "/data/agents/coder/agent_state/memory",
+        ),
+        ("python3 memory.py --mem /mem-cache", "/mem"),
+        ("python3 /d/agents/coder/workspaces/w1/run.py", "/d/agents/coder/agent_state/memory"),
+        ("node build.js --tag release-1234abcd", "/d/agents/coder/agent_state/memory"),
+    ],
+)
+def test_p3_everyday_words_name_no_memory(text: str, root: str) -> None:
+    """A data dir or memory root one folder deep is not looked for by its name alone (``data``,
+    ``mem`` are everyday words), a temporary Workspace in the data dir is no memory, and a
+    word shaped like a Workspace key names a scope only when the memory root holds it."""
+    assert memory_named(text, root, "my-app-1234abcd", []) is None
+
+
+def _lines_run(work: Callable[[], object]) -> int:
+    """How many Python lines ``work`` runs (counted, never timed)."""
+    lines = 0
+
+    def trace(frame: FrameType, event: str, arg: object) -> TraceFunction:
+        nonlocal lines
+        lines += event == "line"
+        return trace
+
+    sys.settrace(trace)
+    try:
+        work()
+    finally:
+        sys.settrace(None)
+    return lines
+
+
+NAMING_MANY: dict[str, Callable[[int], str]] = {
+    "the root into the own scope, again and again": lambda n: (
+        "python3 x.py" + " /m/agents/coder/agent_state/memory/own-1234abcd/a.md" * n
+    ),
+    "key-shaped words": lambda n: "python3 x.py" + "".join(f" w{i:06d}-1234abcd" for i in range(n)),
+    "unread programs": lambda n: "python3 a; " * n,
+    # the readings of this stop's other changes, at the same sizes
+    "continued here-document lines": lambda n: "cat <<EOF\n" + "EO\\\n" * n + "x\nEOF\n",
+    "case patterns before a here-document": lambda n: (
+        "case x in " + "a) echo;; " * n + "esac; cat <<E\nx\nE\n"
+    ),
+    "here-string lines": lambda n: 'cat <<< "' + "x $(date)\n" * n + '"',
+    "eval words": lambda n: "eval " + "cp a b; eval " * n + "x",
+    "wrappers": lambda n: "taskset 1 flock f " * n + "cp a b",
+}
+"""Commands of many mentions a model may send, by how many times their part repeats."""
+
+
+@pytest.mark.parametrize("form", NAMING_MANY)
+def test_p3_the_memory_a_command_names_is_read_in_work_linear_in_its_length(
+    form: str, tmp_path: Path
+) -> None:
+    """H-5: at 32 KiB and 64 KiB, doubling the command doubles the lines run reading it (its
+    words, here-data, ``eval``s and wrappers) and looking for the memory it names, and the
+    memory the look holds (counted, never timed)."""
+    root = str(tmp_path / "m" / "agents" / "coder" / "agent_state" / "memory")
+    unit = len(NAMING_MANY[form](1)) - len(NAMING_MANY[form](0))
+    commands = [NAMING_MANY[form](size // unit) for size in (32 * 1024, 64 * 1024)]
+
+    def read(command: str) -> None:
+        shell_paths(command, "/tmp", {})
+        memory_named(command, root, "own-1234abcd", [])
+
+    def look(command: str) -> None:
+        memory_named(command, root, "own-1234abcd", [])
+
+    lines, lines_twice = (_lines_run(functools.partial(read, c)) for c in commands)
+    peak, peak_twice = (_peak_bytes(functools.partial(look, c)) for c in commands)
+
+    assert len(commands[1]) >= 64 * 1024 - unit
+    assert lines_twice <= 2.2 * lines, (lines, lines_twice)
+    assert peak_twice <= 2.5 * peak, (peak, peak_twice)
+
+
+def _peak_bytes(work: Callable[[], object]) -> int:
+    """The most memory ``work`` holds at once (bytes)."""
+    tracemalloc.start()
+    try:
+        work()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
