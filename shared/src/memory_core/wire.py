@@ -128,14 +128,18 @@ class AgentCreate(RequestBody, frozen=True):
     template: AgentTemplate | None = None
 
 
-class AgentSummary(Answer, frozen=True):
-    """One agent card of the agents list (A-1, W-1). ``memory_count`` counts topic files."""
+class AgentSummary(Answer, frozen=True, omit_defaults=True):
+    """One agent card of the agents list (A-1, W-1). ``memory_count`` counts topic files;
+    ``unreadable`` (absent when all were counted) says what holds memories the service could
+    not count and why (its memory root or a scope folder it may not list, Q-2b): the count is
+    then of the rest, never "no memory"."""
 
     id: str
     project: str
     name: str
     memory_enabled: bool
     memory_count: int
+    unreadable: str | None = None
 
 
 class ProjectList(Answer, frozen=True):

@@ -230,12 +230,15 @@ def _agent_list(settings: Settings, args: argparse.Namespace) -> int:
         print("no agents" + (f" in project {args.project!r}" if args.project else ""))
         return 1 if unreadable else 0
     print(f"{'PROJECT':<20} {'AGENT':<20} {'MEMORY':<6} {'MEMORIES':>8}  NAME")
+    uncounted = False
     for agent in agents:
         state = "on" if agent.memory_enabled else "off"
-        print(
-            f"{agent.project:<20} {agent.id:<20} {state:<6} {agent.memory_count:>8}  {agent.name}"
-        )
-    return 1 if unreadable else 0
+        count = f"{agent.memory_count}+" if agent.unreadable else str(agent.memory_count)
+        print(f"{agent.project:<20} {agent.id:<20} {state:<6} {count:>8}  {agent.name}")
+        if agent.unreadable:  # "N+": at least N, never "no memory" (Q-2b)
+            print(f"agent {agent.id}: {agent.unreadable}", file=sys.stderr)
+            uncounted = True
+    return 1 if unreadable or uncounted else 0
 
 
 def _token_store(settings: Settings, args: argparse.Namespace, *, writes: bool) -> Any:
