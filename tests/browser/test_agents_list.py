@@ -93,3 +93,19 @@ def test_w1_memories_the_service_cannot_count_are_never_0_memories(
         "title", re.compile("its memory root is no plain folder")
     )
     expect(card).not_to_contain_text("0 memories")
+
+
+def test_w1_when_no_agent_can_be_read_the_page_names_them_not_no_agents_yet(
+    page: Page, service: Service
+) -> None:
+    """Q-2b: the only agent's agent.json cannot be read (a folder here, as unreadable as a file
+    of another account): the page said "No agents yet. Create one with …"."""
+    stored = service.data_dir / "agents" / "demo" / "agent.json"
+    stored.rename(stored.with_name("agent.json.kept"))
+    stored.mkdir()
+    page.goto("/")
+    section = page.locator(".unreadable-agents")
+    expect(section.locator("li")).to_have_text(
+        "demo: the stored settings of agent 'demo' are not a regular file"
+    )
+    expect(page.locator("main")).not_to_contain_text("No agents yet")

@@ -142,18 +142,22 @@ class AgentSummary(Answer, frozen=True, omit_defaults=True):
     unreadable: str | None = None
 
 
-class ProjectList(Answer, frozen=True):
-    """Answer of ``GET /api/projects``: the project ids that hold agents and the caller may see."""
-
-    projects: list[str]
-
-
 class UnreadableAgentEntry(Answer, frozen=True):
     """An agent whose ``agent.json`` is there but cannot be read or is invalid (Q-2b): its id
     and why. Its project is unknown, so it is shown only to a caller reaching every project."""
 
     id: str
     problem: str
+
+
+class ProjectList(Answer, frozen=True, omit_defaults=True):
+    """Answer of ``GET /api/projects``: the project ids that hold agents and the caller may see;
+    ``unreadable`` as in :class:`AgentList` (for a caller reaching every project, left out when
+    empty): agents whose project cannot be known, so that no project listing none of them
+    passes for "no agents yet" (Q-2b)."""
+
+    projects: list[str]
+    unreadable: list[UnreadableAgentEntry] = msgspec.field(default_factory=list)
 
 
 class AgentList(Answer, frozen=True, omit_defaults=True):

@@ -95,7 +95,8 @@ export async function renderAgents(root, { project, setCrumbs }) {
   const load = async () => {
     replace(body, h("p", { class: "state state-loading", role: "status" }, "Loading agents…"));
     try {
-      const known = (await api.get(paths.projects())).projects;
+      const listed = await api.get(paths.projects());
+      const known = listed.projects;
       const projects = project ? [project] : known;
       if (project && !known.includes(project)) {
         // No agent the caller reaches belongs to it: a project exists only through its agents.
@@ -104,6 +105,11 @@ export async function renderAgents(root, { project, setCrumbs }) {
       }
       const lists = await Promise.all(projects.map((id) => api.get(paths.agents(id))));
       if (!root.contains(body)) return;
+      if (projects.length === 0 && listed.unreadable?.length) {
+        // Q-2b: agents whose settings cannot be read hold no project: never "No agents yet".
+        replace(body, unreadableSection([listed]));
+        return;
+      }
       if (projects.length === 0) {
         replace(
           body,
