@@ -284,9 +284,18 @@ def _token_list(settings: Settings, args: argparse.Namespace) -> int:
 
 def _token_revoke(settings: Settings, args: argparse.Namespace) -> int:
     tokens = _token_store(settings, args, writes=True)
-    tokens.revoke(args.name)
-    print(f"revoked token {args.name!r} in the data dir {settings.data_dir}")
-    if not tokens.known().configured:
+    removed = tokens.revoke(args.name)
+    files = ", ".join(f"tokens/{name}" for name in removed)
+    print(f"revoked token {args.name!r} in the data dir {settings.data_dir} (deleted {files})")
+    known = tokens.known()
+    if known.unreadable is not None:  # one of them may hold this token too: never "revoked"
+        print(
+            f"some token files cannot be read ({known.unreadable}); one may hold token "
+            f"{args.name!r} too: fix or remove them, then run this again",
+            file=sys.stderr,
+        )
+        return 1
+    if not known.configured:
         print(
             "that was the last token: the service is open again to local callers (on loopback; "
             "a service bound beyond loopback refuses every API request until a token exists)",
