@@ -788,7 +788,10 @@ class RestoreResult(Answer, frozen=True):
     version that records it (None when nothing had to change). When ``MEMORY.md`` could not
     take the lines (a form the service may not rewrite, too large, not a regular file, a disk
     that refuses), it is left as it was: ``index_problem`` says why and
-    ``index_lines_not_added`` lists the lines to add by hand (the file itself is restored)."""
+    ``index_lines_not_added`` lists the lines to add by hand (the file itself is restored).
+    When the restore changed the files but the history could not record it (a full disk, a
+    damaged history), ``version`` is None and ``unrecorded`` says why: the next record of the
+    scope takes it; never the None of "nothing had to change"."""
 
     file: str
     restored_from: str
@@ -796,6 +799,7 @@ class RestoreResult(Answer, frozen=True):
     index_lines_added: list[str]
     index_lines_not_added: list[str] = []
     index_problem: str | None = None
+    unrecorded: str | None = None
 
 
 class RecordRequest(RequestBody, frozen=True):

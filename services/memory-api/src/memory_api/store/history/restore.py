@@ -56,7 +56,7 @@ from memory_api.errors import Conflict, NotFound
 from memory_api.store.containment import is_within, real_path
 from memory_api.store.exclusive import create_new_bytes
 from memory_api.store.history.reading import check_version, content_at
-from memory_api.store.history.recorder import Attribution, ScopeHistories
+from memory_api.store.history.recorder import Attribution, NotRecorded, Recorded, ScopeHistories
 from memory_api.store.history.repo import blob_id, read_head
 from memory_api.store.pruning import PRUNE_READ_CAP
 
@@ -123,13 +123,15 @@ def restore_file(
         """The lines as a person reads them: an index's in Shift-JIS…, never as mojibake."""
         return lines if old_index is None else shown_lines(old_index, lines)
 
+    unrecorded = recorded.why if isinstance(recorded, NotRecorded) else None
     return RestoreResult(
         file=name,
         restored_from=version,
-        version=None if recorded is None else recorded.version,
+        version=recorded.version if isinstance(recorded, Recorded) else None,
         index_lines_added=shown(merged.added),
         index_lines_not_added=shown(merged.not_added),
         index_problem=merged.problem,
+        unrecorded=unrecorded,
     )
 
 
