@@ -53,7 +53,7 @@ from memory_core.topics import decode_text
 from memory_core.wire import RestoreResult
 
 from memory_api.errors import Conflict, NotFound
-from memory_api.store.containment import is_within, real_path
+from memory_api.store.containment import is_within, read_regular, real_path
 from memory_api.store.exclusive import create_new_bytes
 from memory_api.store.history.reading import check_version, content_at
 from memory_api.store.history.recorder import Attribution, NotRecorded, Recorded, ScopeHistories
@@ -204,10 +204,12 @@ def _replace_recorded(path: Path, plan: _Plan, recorded: str) -> None:
     except (FileTooLarge, NotRegularFileError):
         raise Conflict(f"{plan.name!r} is no longer a file the service may replace") from None
     if edited is None:
-        try:
-            current = path.read_bytes()
+        try:  # an agent may have put a FIFO in its place meanwhile: never blocks
+            current, _ = read_regular(path, PRUNE_READ_CAP + 1)
         except FileNotFoundError:
             raise Conflict(f"{plan.name!r} was deleted while it was restored; try again") from None
+        except OSError:  # no regular file now (NotRegularFileError), or it cannot be read
+            raise Conflict(f"{plan.name!r} is no longer a file the service may replace") from None
         if current != plan.data:
             raise Conflict(changed)
 
