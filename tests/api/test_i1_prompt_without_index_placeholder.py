@@ -57,6 +57,24 @@ REFUSED_MEMORY_PROMPTS = {
         "Key {{WORKSPACE_MEMORY_KEY}}\n{{MEMORY_USER_INDEX}}\n",
         "also holds '{{WORKSPACE_MEMORY_KEY}}', which would reach the model as written",
     ),
+    # a digit, a dot or a template engine's syntax between the braces
+    "zero-for-o": (
+        "{{MEMORY_USER_INDEX}}\n{{MEM0RY_INDEX}}\n",
+        "also holds '{{MEM0RY_INDEX}}', which would reach the model as written",
+    ),
+    "numbered": (
+        "{{MEMORY_USER_INDEX}}\n{{MEMORY_INDEX2}}\n",
+        "also holds '{{MEMORY_INDEX2}}', which would reach the model as written",
+    ),
+    "dotted": ("# Memory\n{{memory.user_index}}\n", "'{{memory.user_index}}' instead"),
+    "jinja-filter": (
+        "# Memory\n{{ MEMORY_USER_INDEX | trim }}\n",
+        "'{{ MEMORY_USER_INDEX | trim }}' instead",
+    ),
+    "handlebars-block": (
+        "{{MEMORY_USER_INDEX}}\n{{#MEMORY_INDEX}}\n",
+        "also holds '{{#MEMORY_INDEX}}', which would reach the model as written",
+    ),
 }
 
 

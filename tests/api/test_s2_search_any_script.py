@@ -174,6 +174,33 @@ async def test_s2_a_word_in_any_script_is_found_and_marked(
 
 
 @pytest.mark.parametrize(
+    ("body", "query"),
+    [
+        ("ꆈꌠꁱꂷꉙꄉ", "ꁱꂷ"),  # Yi (Nuosu): a syllable a character, as Chinese
+        ("𗼇𗶷𘄒𗶷", "𘄒"),  # Tangut
+        ("𛅰𛅱𛅲", "𛅱"),  # Nushu
+        ("ᨲᩫ᩠ᩅᨾᩮᩥᩬᨦ ᨴ᩠ᨿᩴᨣᩣ", "ᨾᩮᩥᩬᨦ"),  # Tai Tham (Lanna), as Thai
+        ("ᦺᦑᦟᦹᧉᦃᦱᧂᦷᦙᧈ", "ᦃᦱᧂ"),  # New Tai Lue
+        ("ᥖᥭᥰᥘᥫᥴᥑᥨᥒᥰ", "ᥘᥫᥴ"),  # Tai Le
+        ("ꪼꪕꪵꪒꪱꪉ", "ꪵꪒ"),  # Tai Viet
+        ("ꦧꦱꦗꦮ", "ꦗꦮ"),  # Javanese, written without spaces
+        ("ᬩᬲᬩᬮᬶ", "ᬩᬮᬶ"),  # Balinese
+    ],
+)
+async def test_s2_a_word_inside_a_run_of_any_unspaced_script_is_found(
+    client: Client, agent: AgentHome, body: str, query: str
+) -> None:
+    """Every script written without spaces between words is searched as Chinese is: a query
+    finds its characters anywhere in a run, and marks them there."""
+    topic(agent.user, "note.md", "note", "x", f"{body} ok")
+    topic(agent.user, "other.md", "other", "x", "nothing to see in English, 中文或ไทย")
+    results = await search(client, query)
+    assert files_of(results) == [("user", "note.md")], results
+    [hit] = results["hits"]
+    assert marked(hit["snippet"]) == [query]
+
+
+@pytest.mark.parametrize(
     ("body", "query", "mark"),
     [
         # Hindi compounds are written as one word: a part of one is found

@@ -140,3 +140,30 @@ async def test_a_dot_named_topic_file_is_a_refused_entry_not_skipped_unsaid(
 
 
 STARTS_WITH_DOT = "starts with '.' (a hidden file)"
+
+
+async def test_a_name_going_on_after_md_is_a_refused_entry_not_skipped_unsaid(
+    client: Client, agent: AgentHome
+) -> None:
+    """A topic file's name with a blank or a dot after its ``.md`` (``notes.md ``, a title a
+    script pasted with its trailing space or line break) is never read: it is named, escaped,
+    with why. An editor's backup or swap file (``notes.md~``, ``notes.md.swp``) stays unsaid."""
+    body = "---\nname: notes\ndescription: x\n---\nbody\n"
+    for name in ("trail.md ", "dot.md.", "line.md\n", "wide.MD\u3000", "ok-topic.md~", "a.md.swp"):
+        (agent.user / name).write_text(body, encoding="utf-8")
+    on_disk = raw_names(agent.user)
+
+    listing = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
+    overview = await ok_json(await client.get(memory_url()))
+
+    assert listing["files"] == []
+    refused = {f["file"]: f["message"] for f in listing["findings"] if f["code"] == "refused-entry"}
+    after_md = refusal("goes on after '.md' (a trailing space or dot)")
+    assert refused == {
+        "trail.md ": f"trail.md  is {after_md}; not read",
+        "dot.md.": f"dot.md. is {after_md}; not read",
+        "line.md\\n": f"line.md\\n is {refusal(CONTROL)}; not read",
+        "wide.MD\u3000": f"wide.MD\u3000 is {after_md}; not read",
+    }
+    assert overview["scopes"][0]["lintCounts"]["refused-entry"] == 4
+    assert raw_names(agent.user) == on_disk

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import sys
+import time
 import unicodedata
 from collections.abc import Callable
 
@@ -30,6 +31,7 @@ from memory_core.rules import (
     WORKSPACE_PATH_RULE,
     TextRule,
     python_regex,
+    template_placeholder_problem,
 )
 
 TRICKY = [
@@ -288,3 +290,17 @@ def test_a2_i9_the_template_rule_and_i9_agree_on_every_zero_width_space(
     if any(start != 1 for start, _ in hidden_runs(text)):
         return  # a neighbour hidden in its own right (a Khmer inherent vowel): not this rule's
     assert TEMPLATE_RULE.accepts(text) == (not zwsp_hidden), text
+
+
+@pytest.mark.parametrize("run", ["memory", "index ", "MEMORY_"])
+@pytest.mark.parametrize("braces", ["{", "{{", "{{{"])
+def test_i1_a_long_unclosed_placeholder_is_judged_in_linear_time(run: str, braces: str) -> None:
+    """A prompt of a request's full size (1 MiB) that opens braces and never closes them
+    (``{{memorymemory…``) was judged in time quadratic in its length — minutes of a worker for
+    one PATCH; each lookalike holds at most a few dozen characters around its word, so it is
+    judged in one pass."""
+    prompt = "{{MEMORY_USER_INDEX}}\n" + braces + run * (1024 * 1024 // len(run))
+    started = time.perf_counter()
+    MEMORY_PROMPT_RULE.problem(prompt)
+    template_placeholder_problem(prompt)
+    assert time.perf_counter() - started < 10

@@ -278,3 +278,31 @@ def test_t5b_injection_counts_unread_lines_as_left_out() -> None:
     )
     unknown = cap_indexes("- a\n", None, workspace_key=None, unread=((4, False), (0, True)))[0]
     assert "shows 1 of at least 5 lines; at least 4 lines were left out" in unknown.text
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        ("Notes.md", "notes.md"),
+        ("caf\u00e9.md", "cafe\u0301.md"),  # composed, and decomposed as macOS writes it
+        ("Caf\u00e9.md", "cafe\u0301.md", "CAFÉ.md"),
+    ],
+)
+def test_t5b_topic_files_whose_names_look_alike_are_named(names: tuple[str, ...]) -> None:
+    """Two topic files whose names differ only in case or Unicode form list as two rows a person
+    cannot tell apart, and a machine on a case- or normalization-insensitive disk keeps one of
+    them: each is a ``look-alike-names`` warning naming the others; the scope lint and the lint
+    of one topic say the same."""
+    topics = [parse_topic(b"---\nname: n\ndescription: d\n---\nb\n", name) for name in names]
+    index = "".join(f"- [n](<{name}>) — d\n" for name in names)
+    found = [f for f in lint_scope(index, topics, names) if f.code == "look-alike-names"]
+    assert sorted(f.file for f in found) == sorted(names)
+    assert all(f.severity == "warning" for f in found)
+    for finding in found:
+        assert all(repr(other) in finding.message for other in names)
+        one = next(topic for topic in topics if topic.file == finding.file)
+        alone = lint_topic_in_scope(one, names, index, scope_topics=lambda: topics)
+        assert [f for f in alone if f.code == "look-alike-names"] == [finding]
+    plain = ("notes.md", "notes-2.md")
+    plain_topics = [parse_topic(b"---\nname: n\n---\nb\n", name) for name in plain]
+    assert not [f for f in lint_scope(None, plain_topics, plain) if f.code == "look-alike-names"]

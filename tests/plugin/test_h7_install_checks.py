@@ -112,7 +112,29 @@ def test_h7_a_url_that_is_not_http_is_an_error(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, url: str
 ) -> None:
     assert install(tmp_path / "home", str(a_root(tmp_path)), url=url)[0] == 1
-    assert "is not http(s)://host[:port]" in caplog.text
+    assert "must be http(s)://host[:port]" in caplog.text
+    assert untouched(tmp_path / "home")
+
+
+@pytest.mark.parametrize(
+    ("url", "why"),
+    [
+        ("http://coder:am_in_the_url_0123456789@127.0.0.1:8765", "user name or password"),
+        ("http://am_in_the_url_0123456789@127.0.0.1:8765/", "user name or password"),
+        ("http://127.0.0.1:8765/?token=am_in_the_url_0123456789", "query or fragment"),
+        ("http://127.0.0.1:8765/#am_in_the_url_0123456789", "query or fragment"),
+    ],
+)
+def test_a10_a_url_holding_a_secret_is_refused_never_written_nor_echoed(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, url: str, why: str
+) -> None:
+    """A service URL carrying credentials (``name:secret@``) or a query would be written into
+    the harness's settings, which every local account can read: the install refuses it, says
+    how to give a token, changes nothing and never prints the secret."""
+    status, out = install(tmp_path / "home", str(a_root(tmp_path)), url=url)
+    assert status == 1
+    assert why in caplog.text
+    assert "am_in_the_url" not in caplog.text + out
     assert untouched(tmp_path / "home")
 
 

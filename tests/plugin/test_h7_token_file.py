@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 from harness_memory.cli import main
 from harness_memory.installers.files import BACKUP_SUFFIX
-from harness_memory.installers.spec import our_commands, shell_word
+from harness_memory.installers.spec import flag_values, our_commands, shell_word
 from harness_memory.settings import TokenFileError, load_settings
 
 from tests.plugin.helpers import HARNESS_MEMORY, hook_fixture, run_cli
@@ -397,3 +397,39 @@ async def test_h7_claude_codes_installed_hook_sends_the_files_token_not_a_reposi
     assert headers["Authorization"] == f"Bearer {TOKEN}"
     told = json.loads(out)["systemMessage"]
     assert "ignored HARNESS_MEMORY_TOKEN" in told and "the-repositorys-token" not in told
+
+
+@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
+@pytest.mark.parametrize("relative_by", ["--home", "the harness's folder variable"])
+def test_h7_a_relative_home_gives_hooks_absolute_paths_a_workspace_cannot_stand_in_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, harness: str, relative_by: str
+) -> None:
+    """``--home h`` (or ``CLAUDE_CONFIG_DIR``, ``CODEX_HOME``, ``GEMINI_CLI_HOME`` given as a
+    relative path) wrote ``--token-file h/.claude/harness-memory/token`` and ``--state-dir …``
+    into the hook commands as given: a hook runs in the Workspace, so it read the token, and
+    wrote its Session records, at that path inside whatever repository the Session is in. Every
+    path a hook command names is absolute, the folder the install was run from."""
+    monkeypatch.chdir(tmp_path)
+    root = memory_root(tmp_path)
+    variable = {"claude-code": "CLAUDE_CONFIG_DIR", "codex": "CODEX_HOME"}.get(
+        harness, "GEMINI_CLI_HOME"
+    )
+    environ = {"HOME": str(tmp_path / "home")}
+    home = "home"
+    if relative_by != "--home":
+        environ[variable] = "config"
+        home = str(tmp_path / "home")
+    flags = ["--home", home, "--memory-root", str(root), "--url", "http://127.0.0.1:9"]
+    flags += ["--project", "acme", "--agent", "coder", "--executable", str(HARNESS_MEMORY)]
+    flags += ["--token", TOKEN, "--no-check"]
+    assert main(["install", harness, *flags], environ=environ, stdout=io.StringIO()) == 0
+
+    written = [path for path in tmp_path.rglob("*.json") if "harness-memory" not in path.parts]
+    documents = [json.loads(path.read_text(encoding="utf-8")) for path in written]
+    commands = [command for document in documents for command in our_commands(document, harness)]
+    named = {
+        flag: [value for command in commands for value in flag_values(command, flag)]
+        for flag in ("--token-file", "--state-dir", "--memory-root")
+    }
+    assert named["--token-file"], commands
+    assert all(Path(value).is_absolute() for values in named.values() for value in values), named

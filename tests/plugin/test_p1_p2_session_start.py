@@ -227,6 +227,20 @@ async def test_p2_a_service_url_that_is_no_url_fails_open_saying_so(url: str) ->
         MemoryClient(url)
 
 
+async def test_a10_a_service_url_holding_a_secret_fails_open_never_echoing_it(
+    service: ScriptedService,
+) -> None:
+    """A URL with a user name and password (``http://coder:SECRET@host``) would send them to
+    nobody who takes them (the service takes a bearer token) and put them in every message
+    naming the URL: it fails open before anything is sent, saying how to give a token, and the
+    secret is in no message."""
+    host = service.url.split("://", 1)[1]
+    result = await start(f"http://coder:am_in_the_url_0123@{host}", TEMPLATE, session_id="s-1")
+    assert_failed_open(result, "unreachable", "user name or password", "--token-file", "***@")
+    assert "am_in_the_url" not in json.dumps(msgspec.to_builtins(result.session_meta))
+    assert service.calls == []
+
+
 async def test_client_raises_named_errors(service: ScriptedService) -> None:
     cases: list[tuple[str, type[Exception]]] = [
         ("not-found", ServiceRejectedError),

@@ -192,6 +192,26 @@ async def test_unreadable_memory_files_a_scope_folder_is_named_never_listed_empt
     assert overview["scopes"][0]["unreadable"] is None
 
 
+async def test_unreadable_memory_files_a_file_in_the_user_scopes_place_is_no_missing_scope(
+    client: Client, agent: AgentHome
+) -> None:
+    """The user scope is made on demand (K-6), so there always is one: with a file in its
+    folder's place (ENOTDIR for every read in it) its routes answered 404 "no scope 'user'".
+    They answer 503 saying what is in the way (as Session start tells the model), and the file
+    is left as it was."""
+    agent.user.rmdir()
+    agent.user.write_text("not a folder\n", encoding="utf-8")
+    detail = (
+        "scope 'user' of agent 'coder' cannot be used: the service found something that is "
+        "not a folder in its folder's place; an operator must move it away (the scope's folder "
+        "is then made again), then try again"
+    )
+    for route in ("files", "index", "files/a.md", "changes"):
+        await expect_problem(await client.get(f"{memory_url()}/scopes/user/{route}"), 503, detail)
+    await expect_problem(await client.delete(file_url("user", "a.md")), 503, detail)
+    assert agent.user.read_text(encoding="utf-8") == "not a folder\n"
+
+
 async def test_unreadable_memory_files_an_agent_json_is_named_to_who_reaches_every_project(
     client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -31,6 +31,10 @@ line where one applies:
                                        ``unindexed`` findings, and the file is no part of a
                                        naming convention
 ``dangling-wiki-link``        warning  a ``[[name]]`` link in a body to no topic file (T-5b)
+``look-alike-names``          warning  topic files whose names differ only in case or in how an
+                                       accent is encoded (``Notes.md``, ``notes.md``): they
+                                       look the same, and a case- or normalization-insensitive
+                                       disk (macOS, Windows) keeps one of them (T-5b)
 ``empty-name``                warning  ``name:`` with no text; the file name stands in (T-1a)
 ``name-mismatch``             warning  frontmatter ``name`` says other words than the file name
                                        (``Always run the linter`` is the same name as a title)
@@ -99,6 +103,7 @@ SEVERITIES: dict[str, Severity] = {
     "unindexed": "warning",
     "index-wrong-case": "warning",
     "dangling-wiki-link": "warning",
+    "look-alike-names": "warning",
     "empty-name": "warning",
     "name-mismatch": "warning",
     "name-not-kebab": "info",
@@ -683,7 +688,7 @@ def lint_topic_in_scope(
     a topic's frontmatter ``name``).
     """
     file = topic.file
-    findings = _wrong_case_indexes([file])
+    findings = [*_wrong_case_indexes([file]), *_look_alike_names(topic_files, only=file)]
     if index_text is not None and (partial is None or partial.exact):
         facts = facts if facts is not None else index_facts(index_text)
         findings.extend(_unindexed([file], _links(facts, partial)))
@@ -712,12 +717,38 @@ def _scope_findings(
     refused: Sequence[tuple[str, str]],
     partial: IndexRead | None,
 ) -> list[Finding]:
-    """``missing-index`` (unless the index was refused) and ``index-wrong-case``."""
-    findings = _wrong_case_indexes(topic_files)
+    """``missing-index`` (unless the index was refused), ``index-wrong-case`` and
+    ``look-alike-names``."""
+    findings = [*_wrong_case_indexes(topic_files), *_look_alike_names(topic_files)]
     index_refused = any(name == INDEX_FILE for name, _ in refused)
     if index_text is None and topic_files and not index_refused:
         message = "topic files exist but MEMORY.md is missing; none of them is injected"
         findings.insert(0, _finding("missing-index", INDEX_FILE, None, message))
+    return findings
+
+
+def _look_alike_names(topic_files: Collection[str], only: str | None = None) -> list[Finding]:
+    """A ``look-alike-names`` finding per topic file (``only`` that one) whose name, NFC and
+    case-folded, is another's too: ``Notes.md`` and ``notes.md``, ``café.md`` written composed
+    and decomposed. A person cannot tell them apart on the page, and a disk that ignores case or
+    normalization (macOS, Windows: a machine this scope is synced to, R-1) holds only one."""
+    groups: dict[str, list[str]] = {}
+    for name in topic_files:
+        if not _in_wrong_case(name):
+            groups.setdefault(_nfc(name).casefold(), []).append(name)
+    findings = []
+    for names in groups.values():
+        for name in sorted(names) if len(names) > 1 else ():
+            if only is not None and name != only:
+                continue
+            others = ", ".join(repr(other) for other in sorted(names) if other != name)
+            message = (
+                f"{name!r} and {others} are different files whose names differ only in case or "
+                "in how an accent is encoded: they look the same, and a disk that ignores the "
+                "difference (macOS, Windows: a machine this scope is synced to) keeps one of "
+                "them; rename one"
+            )
+            findings.append(_finding("look-alike-names", name, None, message))
     return findings
 
 

@@ -312,18 +312,22 @@ def _any_case(word: str) -> str:
     return "".join(f"[{letter.upper()}{letter.lower()}]" for letter in word)
 
 
+_MEMORY_WORD = f"(?:{_any_case('memory')}|{_any_case('index')})"
+_AROUND = 64
+"""At most this many characters a lookalike holds on either side of its memory word (a
+placeholder is short; unbounded, a long brace-less run made each check quadratic)."""
 _LOOKALIKE = (
-    r"\{{1,3}[A-Za-z \t_-]*(?:"
-    + _any_case("memory")
-    + "|"
-    + _any_case("index")
-    + r")[A-Za-z \t_-]*\}"
+    rf"(?:\{{{{1,3}}[A-Za-z \t_-]{{0,{_AROUND}}}{_MEMORY_WORD}[A-Za-z \t_-]{{0,{_AROUND}}}\}}"
+    rf"|\{{\{{[^{{}}\n]{{0,{_AROUND}}}{_MEMORY_WORD}[^{{}}\n]{{0,{_AROUND}}}\}})"
 )
 """The start of anything written to be a memory placeholder: one to three braces, then words
 (letters, spaces, ``_`` or ``-``, any case and order) of which one is *memory* or *index*, then a
 closing brace — ``{{ Memory_Index }}``, ``{{MEMORY_WORKSPACE_INDEX}}``, ``{{USER_INDEX}}``, and
 the template's own ``{{MEMORY}}`` and ``{{WORKSPACE_MEMORY_KEY}}``, which a prompt inside
-``{{MEMORY}}`` never has filled in (the exact index placeholders are such too)."""
+``{{MEMORY}}`` never has filled in (the exact index placeholders are such too); and between
+double braces, whatever else stands around such a word on the line: a digit, a dot or a
+template engine's syntax (``{{MEM0RY_INDEX}}``, ``{{MEMORY.INDEX}}``, ``{{MEMORY_INDEX2}}``,
+``{{ MEMORY_INDEX | trim }}``, ``{{#MEMORY_INDEX}}``): nothing fills those in either."""
 
 
 # Hidden wherever they stand in a template (I-9): C0/C1 controls but tab and the line ends,

@@ -68,7 +68,7 @@ UNINSTALL_MEMORY_ROOT_HELP = (
 
 def add_install_flags(parser: argparse.ArgumentParser, verb: str) -> None:
     """Add the flags of ``verb`` (a key of :data:`INSTALL_HELP`) to its parser."""
-    home_help = "the home directory (default: $HOME)"
+    home_help = "the home directory (default: $HOME; a relative one is taken from here)"
     if verb == "status":
         parser.add_argument("--home", default=None, help=home_help)
         parser.add_argument(
@@ -150,7 +150,7 @@ def run_install(
     if args.command == "status":
         return _status(args, environ, out)
     install = args.command == "install"
-    home = Path(args.home or environ.get("HOME") or Path.home())
+    home = Path(args.home or environ.get("HOME") or Path.home()).absolute()
     managed = _managed_dir(parser, args, environ)
     root, values, reused_token, remote_state = _settings_given(
         parser, args, environ, home, managed, out
@@ -509,7 +509,7 @@ def _status(args: argparse.Namespace, environ: Mapping[str, str], out: IO[str]) 
     from harness_memory.installers.managed_record import managed_file, recorded
     from harness_memory.installers.status import status
 
-    home = Path(args.home or environ.get("HOME") or Path.home())
+    home = Path(args.home or environ.get("HOME") or Path.home()).absolute()
     managed = Path(args.managed).absolute() if args.managed else managed_dir()
     also = recorded(home)  # managed installs this account made elsewhere
     if args.managed:

@@ -45,7 +45,13 @@ from harness_memory.errors import (
 )
 from harness_memory.settings import DEFAULT_TIMEOUT_S
 
-__all__ = ["DEFAULT_TIMEOUT_S", "MAX_ANSWER_BYTES", "MemoryClient", "service_url_parts"]
+__all__ = [
+    "DEFAULT_TIMEOUT_S",
+    "MAX_ANSWER_BYTES",
+    "MemoryClient",
+    "service_url_parts",
+    "shown_url",
+]
 MAX_ANSWER_BYTES = 64 * 1024 * 1024
 """The largest answer read; an A-9 answer at the caps is well below 1 MB."""
 
@@ -60,19 +66,54 @@ def service_url_parts(url: str) -> SplitResult:
     else :class:`ServiceUnreachableError` saying so. A URL ``urlsplit`` itself refuses (an
     unclosed IPv6 bracket, ``http://[::1``, or a bracketed host that is no address) raised
     ``ValueError``: the Session start failed open as "unexpected error" with a traceback, and
-    ``harness-memory sync`` ended in one."""
+    ``harness-memory sync`` ended in one. A URL holding a user name or password
+    (``http://coder:SECRET@host``) is refused too, never echoed with it (A-10: the service takes
+    a bearer token, and an install would write the secret into settings files every local
+    account can read); so is a query or fragment, which the request paths would be glued to."""
     try:
         parts = urlsplit(url)
         host = parts.hostname
     except ValueError as error:
-        host, reason = None, f" ({error})"
+        host, reason, shown = None, f" ({error})", url
     else:
-        reason = ""
+        reason, shown = "", _without_userinfo(parts)
+    if host is not None and "@" in parts.netloc:
+        raise ServiceUnreachableError(
+            "memory service URL must not hold a user name or password (name:secret@host): the "
+            "service takes a bearer token, given with --token-file, --token or "
+            f"HARNESS_MEMORY_TOKEN; got {shown!r}"
+        )
+    if host is not None and (parts.query or parts.fragment):
+        reason = " (a query or fragment has no place in it)"
+        host = None
     if host is None or parts.scheme not in {"http", "https"}:
         raise ServiceUnreachableError(
-            f"memory service URL must be http(s)://host[:port], got {url!r}{reason}"
+            f"memory service URL must be http(s)://host[:port], got {shown!r}{reason}"
         )
     return parts
+
+
+def shown_url(url: str) -> str:
+    """``url`` as a message or record may show it: any ``name:secret@``, query or fragment as
+    ``***`` (what may hold a secret is never printed); a string that is no URL unchanged.
+
+    >>> shown_url("http://coder:s3cret@127.0.0.1:8765/?t=1")
+    'http://***@127.0.0.1:8765/?***'
+    """
+    try:
+        return _without_userinfo(urlsplit(url))
+    except ValueError:  # no URL at all (an unclosed IPv6 bracket): nothing to take out
+        return url
+
+
+def _without_userinfo(parts: SplitResult) -> str:
+    netloc = parts.netloc
+    if "@" in netloc:
+        netloc = "***@" + netloc.rpartition("@")[2]
+    hidden = parts._replace(
+        netloc=netloc, query="***" if parts.query else "", fragment="***" if parts.fragment else ""
+    )
+    return hidden.geturl()
 
 
 class MemoryClient:

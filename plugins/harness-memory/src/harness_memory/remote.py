@@ -59,7 +59,7 @@ import subprocess
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote
 
 from memory_core import layout
 from memory_core.atomic import atomic_write_bytes
@@ -79,7 +79,7 @@ from memory_core.rules import (
     workspace_path_problem,
 )
 
-from harness_memory.client import service_url_parts
+from harness_memory.client import service_url_parts, shown_url
 from harness_memory.errors import TOKEN_SENT, ServiceUnreachableError, unauthorized_hint
 from harness_memory.settings import ENV_PREFIX, MissingSettingsError, remote_memory_root
 
@@ -393,7 +393,7 @@ class RemoteCopy:
         agent, the project or the address is not the service's (A-10: a token limited to other
         projects is answered 404 too)."""
         return (
-            f"the service at {_shown(self.url)} has no agent {self.agent!r} in project "
+            f"the service at {shown_url(self.url)} has no agent {self.agent!r} in project "
             f"{self.project!r} that this token may reach (404): check the URL, project, agent "
             "and token settings"
         )
@@ -478,17 +478,6 @@ class RemoteCopy:
             env[f"GIT_CONFIG_KEY_{number}"] = key
             env[f"GIT_CONFIG_VALUE_{number}"] = value
         return env
-
-
-def _shown(url: str) -> str:
-    """``url`` without a user name or password it may carry (they are never printed)."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:  # no URL at all (an unclosed IPv6 bracket): no user name to take out
-        return url
-    if "@" not in parts.netloc:
-        return url
-    return parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
 
 
 def _fresh_result(key: str, stamp: Path) -> SyncResult:

@@ -34,7 +34,7 @@ from memory_core.template import (
 )
 from memory_core.wire import Draft, SessionStartResponse, utc_timestamp
 
-from harness_memory.client import MemoryClient
+from harness_memory.client import MemoryClient, shown_url
 from harness_memory.errors import (
     MemoryClientError,
     ServiceRejectedError,
@@ -200,7 +200,7 @@ def start_session_sync(
         agent=agent,
         workspace=fetched.workspace,
         session_id=session_id,
-        service_url=service_url,
+        service_url=shown_url(service_url),
         started_at=started_at,
         duration_ms=round((time.perf_counter() - clock) * 1000, 1),
         status=_status(answer, has_placeholder, fetched.offline),

@@ -124,6 +124,12 @@ class Unavailable(ServiceError):
     status = 503
 
 
+class NotAFolder(Unavailable):
+    """A scope made on demand (the user scope, K-6) cannot be made because something that is
+    not a folder is in its folder's place (a file): 503, never a 404 "no
+    scope", for there is one; an operator must move that thing away (Q-2b)."""
+
+
 READ_ACCESS_FIX = (
     "an operator must give the account the service runs as read access to it (its owner and "
     "mode; for an I/O error, repair the disk), then try again"

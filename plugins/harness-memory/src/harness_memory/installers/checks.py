@@ -130,8 +130,8 @@ def check_service(
     which a refusal names. Never raises."""
     try:
         client = MemoryClient(url, token=token, timeout=timeout)
-    except ServiceUnreachableError:
-        return [Finding(True, f"the service URL {url!r} is not http(s)://host[:port]")]
+    except ServiceUnreachableError as error:
+        return [Finding(True, f"the service URL is not usable: {error}")]
     clear = [] if token is None else _in_the_clear(url)
     asked = _asked(
         client,

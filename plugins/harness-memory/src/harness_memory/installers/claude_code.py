@@ -66,7 +66,7 @@ EDITED_SHAPES: dict[str, type] = {
 def settings_path(home: Path, environ: Mapping[str, str]) -> Path:
     """``$CLAUDE_CONFIG_DIR/settings.json``, else ``~/.claude/settings.json``."""
     config = environ.get("CLAUDE_CONFIG_DIR")
-    return (Path(config) if config else home / ".claude") / "settings.json"
+    return (Path(config).absolute() if config else home / ".claude") / "settings.json"
 
 
 AUTO_MEMORY = Switch(

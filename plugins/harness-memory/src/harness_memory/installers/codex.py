@@ -79,7 +79,7 @@ _EVENT_LABELS = {
 def codex_home(home: Path, environ: Mapping[str, str]) -> Path:
     """``$CODEX_HOME``, else ``~/.codex``."""
     configured = environ.get("CODEX_HOME")
-    return Path(configured) if configured else home / ".codex"
+    return Path(configured).absolute() if configured else home / ".codex"
 
 
 def trust_hash(event: str, group: Mapping[str, Any], handler: Mapping[str, Any]) -> str:

@@ -70,7 +70,7 @@ EDITED_SHAPES: dict[str, type] = {
 def settings_path(home: Path, environ: Mapping[str, str]) -> Path:
     """``$GEMINI_CLI_HOME/.gemini/settings.json`` when set, else ``~/.gemini/settings.json``."""
     base = environ.get("GEMINI_CLI_HOME")
-    return (Path(base) if base else home) / ".gemini" / "settings.json"
+    return (Path(base).absolute() if base else home) / ".gemini" / "settings.json"
 
 
 SYSTEM_SETTINGS_VARIABLE = "GEMINI_CLI_SYSTEM_SETTINGS_PATH"

@@ -48,7 +48,7 @@ from memory_core.wire import (
     TopicList,
 )
 
-from memory_api.errors import BadRequest, NotFound, ServiceError
+from memory_api.errors import BadRequest, NotAFolder, NotFound, ServiceError
 from memory_api.store.agents import AgentRecord, AgentStore
 from memory_api.store.answers import OverviewPage, ScopeAnswers
 from memory_api.store.change_feed import ChangeFeed
@@ -173,7 +173,7 @@ class MemoryStore:
         root = self._root(agent_id)
         # K-6: something not a folder in the user scope's place leaves it out; the kernel's
         # refusal to make it (read-only, full) is a 503, never an overview without a user scope
-        with contextlib.suppress(NotFound):
+        with contextlib.suppress(NotFound, NotAFolder):
             made_scope_dir(root, USER_SCOPE, agent_id)
         page = self.answers.overview(
             root,

@@ -13,6 +13,7 @@ import errno
 import functools
 import logging
 import os
+import re
 import stat
 import unicodedata
 from collections.abc import Iterable
@@ -27,7 +28,7 @@ from memory_core.keys import check_scope_key, check_topic_file_name, key_for_rea
 from memory_core.lint import IndexRead
 from memory_core.topics import READ_CAP_BYTES, decode_text
 
-from memory_api.errors import CannotRead, NotFound, Unavailable
+from memory_api.errors import CannotRead, NotAFolder, NotFound, Unavailable
 from memory_api.store.containment import (
     NotRegularFileError,
     OutsideMemoryRoot,
@@ -223,8 +224,10 @@ def made_scope_dir(root: Path, key: str, agent_id: str) -> Path:
 
     Raises :class:`~memory_api.errors.Unavailable` (503) when the operating system refuses to
     make it (a read-only or full data dir, no permission: never "no scope", there should be
-    one) and :class:`~memory_api.errors.NotFound` (404) when it is no folder inside the root
-    (a file on its way, a link out)."""
+    one), :class:`~memory_api.errors.NotAFolder` (503) when something that is not a folder is
+    in its folder's place (a file, a dangling link: there is a scope, it cannot be used) and
+    :class:`~memory_api.errors.NotFound` (404) when it is no folder inside the root (a file on
+    the root's way, a link out)."""
     error = scope_dir_error(root, key)
     if error is not None and not isinstance(error, NotADirectoryError):
         raise Unavailable(
@@ -233,6 +236,12 @@ def made_scope_dir(root: Path, key: str, agent_id: str) -> Path:
         )
     scope = scope_real_dir(root, key)
     if scope is None:
+        if error is None and os.path.lexists(root / key):
+            raise NotAFolder(
+                f"scope {key!r} of agent {agent_id!r} cannot be used: the service found "
+                "something that is not a folder in its folder's place; an operator must move "
+                "it away (the scope's folder is then made again), then try again"
+            )
         raise NotFound(f"no scope {key!r} in the memory of agent {agent_id!r}")
     return scope
 
@@ -405,6 +414,8 @@ def _classify(scope: Path, entries: Iterable[os.DirEntry[str]]) -> FolderListing
         if not name.endswith(".md"):
             if name.casefold().endswith(".md"):
                 judged.append(name)  # another case of ".md": the index itself on some disks
+            elif _AFTER_MD.search(name) and not _is_link(entry):
+                refused.append((shown_name(name), _name_refusal(name)))  # "notes.md " (T-5b)
             continue
         if name == layout.INDEX_FILE:
             if not _regular_by_type(entry):
@@ -444,6 +455,11 @@ def _escaped(char: str) -> str:
     return _CONTROL_ESCAPES.get(char, f"\\x{ord(char):02x}")
 
 
+_AFTER_MD = re.compile(r"\.md[\s.]+\Z", re.IGNORECASE)
+"""A name that would be a topic file's but for blanks or dots after its ``.md`` (``notes.md ``,
+``notes.md.``, ``notes.md\n``: a title pasted by a script), which no route reads."""
+
+
 def _name_refusal(name: str) -> str:
     """Why a ``*.md`` entry whose name fails K-7 is never read: what is wrong with the name."""
     try:
@@ -453,6 +469,8 @@ def _name_refusal(name: str) -> str:
     else:
         if any(unicodedata.category(char) == "Cc" for char in name):
             what = "holds a control character (a line break, a tab …)"
+        elif _AFTER_MD.search(name):
+            what = "goes on after '.md' (a trailing space or dot)"
         elif "\\" in name or "/" in name:
             what = "holds a backslash"
         elif name.startswith("."):
@@ -498,7 +516,8 @@ def scan_scope(root: Path, scope: Path, listing: FolderListing | None = None) ->
     Refused (T-5b): ``MEMORY.md`` or a name that passes K-7 when it is a symlink leading outside
     the memory root, a dangling symlink or a loop, a folder, a FIFO, a socket or a device; and a
     name ending in ``.MD`` / ``.Md``, which no route reads (``MEMORY.MD`` above all, an index in
-    another case). Dotfiles and other names are neither.
+    another case), or in ``.md`` and then blanks or dots (``notes.md ``). Dotfiles and other
+    names are neither.
     """
     if listing is None:
         listing = list_folder(scope) or _EMPTY

@@ -62,7 +62,7 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 """Raise when what is indexed changes without the schema text changing (2: a scope folder that
 cannot be listed is indexed as unreadable; 3: text is indexed in its search form,
 :func:`~memory_api.store.search_text.search_form`; 4: that form folds compatibility
@@ -73,7 +73,9 @@ Arabic word holding the article with its parts, ``والنشر`` as ``والنش
 zero-width space left out of a word, as Thai word breaks hold it; 6: text is indexed as a
 person sees it, hidden characters left out, I-9: never their ``[hidden: …]`` marks, which an
 answer puts in when it shows the text; an Indic word as pairs of its grapheme clusters; 7: a
-UTF-8 file with a line of another encoding is indexed read line by line, not as cp1252)."""
+UTF-8 file with a line of another encoding is indexed read line by line, not as cp1252; 8: Yi,
+Tangut, Nushu, the Tai scripts, Ahom, Javanese and Balinese are unspaced runs,
+:data:`~memory_api.store.search_text.UNSPACED_SCRIPTS`)."""
 BUSY_TIMEOUT_S = 30.0
 """How long a connection waits for another process's write transaction."""
 BATCH = 1000

@@ -3,11 +3,12 @@
 Pure functions, no I/O. Words are what SQLite's ``unicode61`` tokenizer makes them (runs of
 letters, digits, marks and private-use characters; case and Latin diacritics folded), with one
 addition for the scripts written without spaces between words — Chinese, Japanese, Korean,
-Thai, Lao, Khmer, Myanmar (:data:`UNSPACED_SCRIPTS`): a run of those characters is indexed as its
-overlapping two-character pieces plus its last character, so ``用户周末喜欢`` is stored as
-``用户 户周 周末 末喜 喜欢 欢``. A query run of two or more characters becomes the phrase of its
-pieces (``成语接龙`` → ``"成语 语接 接龙"``), which FTS5 finds exactly where the run holds those
-characters in a row; one character becomes a prefix (``龙`` → ``"龙"*``), which finds it at any
+Yi, Thai, Lao, Khmer, Myanmar, the Tai scripts, Javanese, Balinese (:data:`UNSPACED_SCRIPTS`):
+a run of those characters is indexed as its overlapping two-character pieces plus its last
+character, so ``用户周末喜欢`` is stored as ``用户 户周 周末 末喜 喜欢 欢``. A query run of
+two or more characters becomes the phrase of its pieces (``成语接龙`` →
+``"成语 语接 接龙"``), which FTS5 finds exactly where the run holds those characters in a
+row; one character becomes a prefix (``龙`` → ``"龙"*``), which finds it at any
 place. A run of such characters glued to Latin letters (``用Python写``) is split at the script
 change, so ``python`` finds it too. A word of an Indic script (:data:`INDIC_SCRIPTS`: Hindi
 writes its compounds as one word, ``प्रधानमंत्री``) is indexed in the same way by its grapheme
@@ -87,15 +88,29 @@ __all__ = [
 ]
 
 UNSPACED_SCRIPTS = (
+    # ideographic and syllabic: each character a syllable (Unicode line breaking class ID)
     "Han",
     "Hiragana",
     "Katakana",
     "Hangul",
     "Bopomofo",
+    "Yi",
+    "Tangut",
+    "Khitan_Small_Script",
+    "Nushu",
+    # South-East Asian: words run together (line breaking class SA, "complex context")
     "Thai",
     "Lao",
     "Khmer",
     "Myanmar",
+    "Tai_Le",
+    "New_Tai_Lue",
+    "Tai_Tham",
+    "Tai_Viet",
+    "Ahom",
+    # Brahmic scripts written in scriptio continua
+    "Javanese",
+    "Balinese",
 )
 """Scripts whose words are not separated by spaces (Korean is, but its particles glue to the
 noun: ``서울에서`` holds ``서울``). By Unicode script extensions, so ``ー`` and ``々`` belong."""
@@ -128,7 +143,9 @@ _ANCHORS = 50
 """How many matches a snippet is tried around (a long body may hold thousands)."""
 
 _LETTER = r"\p{L}\p{N}\p{M}\p{Co}"
-_SCRIPTS = "".join(rf"\p{{scx={name}}}" for name in UNSPACED_SCRIPTS)
+# The unspaced scripts' characters by script extensions, but for the combining accents Tai Le
+# shares with Latin (U+0300–U+036F): those stay in the Latin word they are written in.
+_SCRIPTS = "[" + "".join(rf"\p{{scx={name}}}" for name in UNSPACED_SCRIPTS) + "]--[\u0300-\u036f]"
 _RUN = regex.compile(rf"[[{_LETTER}]&&[{_SCRIPTS}]]+", regex.V1)
 _INDIC = "".join(rf"\p{{scx={name}}}" for name in INDIC_SCRIPTS)
 _INDIC_RUN = regex.compile(rf"[[\p{{L}}\p{{M}}]&&[{_INDIC}]]+", regex.V1)

@@ -55,8 +55,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memory_core.counting import counted
-from memory_core.errors import InvalidId
-from memory_core.keys import check_topic_file_name
 
 from memory_api.transfer.harness_files import file_date, listing, read_text, walk_files
 from memory_api.transfer.ownership import place_by_directories
@@ -70,6 +68,7 @@ from memory_api.transfer.sources import (
     entry_kind,
     read_bytes,
     stored_bytes,
+    topic_name_problem,
 )
 from memory_api.transfer.topic_making import add_made, list_items, sections, slug, unique_name
 
@@ -314,11 +313,7 @@ def _rollout(split: _Split, path: Path) -> None:
 
 
 def _valid(name: str) -> bool:
-    try:
-        check_topic_file_name(name)
-    except InvalidId:
-        return False
-    return True
+    return topic_name_problem(name) is None
 
 
 def _notes(split: _Split, folder: Path) -> None:

@@ -8,7 +8,8 @@ topic files), skipped (with the reason), and each index line made for a topic th
 never linked.
 
 Every name, path, line and reason a source chose is printed as text, never as what it would do
-(:func:`shown`): a control character is escaped (``\x1b``: a file named with a terminal's
+(:func:`shown`): a character a person cannot see is shown as a mark, a control character is
+escaped (``\x1b``: a file named with a terminal's
 escape sequence would clear the screen, retitle the window or write the clipboard of the
 operator who imports it), and so is rich's markup (``[red]``).
 
@@ -23,6 +24,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from memory_core.counting import counted
+from memory_core.hidden_text import show_hidden
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -43,7 +45,9 @@ _HEADERS = ("added", "renamed", "same", "earlier", "skipped", "index+")
 def shown(text: str) -> str:
     r"""``text`` (a name, path, index line or reason from a source) as rich prints it verbatim:
     control characters escaped like a listing's names (:func:`~memory_api.store.scopes.
-    shown_name`: ``\x1b``, ``\n``, bytes that are not UTF-8 as ``\xe9``), then markup.
+    shown_name`: ``\x1b``, ``\n``, bytes that are not UTF-8 as ``\xe9``), characters a person
+    cannot see as a mark (I-9: ``[hidden: U+202E]``, never turning the name around on screen),
+    then markup.
 
     >>> shown("a\x1b[2J[red].md")
     'a\\x1b[2J\\[red].md'
@@ -52,7 +56,7 @@ def shown(text: str) -> str:
         plain = shown_name(text)
     except UnicodeEncodeError:  # a lone surrogate, which no file name holds
         plain = shown_name(text.encode("utf-8", "backslashreplace").decode("utf-8"))
-    return escape(plain)
+    return escape(show_hidden(plain))
 
 
 @contextmanager

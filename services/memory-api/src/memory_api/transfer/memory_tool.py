@@ -36,9 +36,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from memory_core.errors import InvalidId
-from memory_core.keys import check_topic_file_name
-
 from memory_api.transfer.harness_files import file_date, listing, walk_files
 from memory_api.transfer.sources import (
     Skipped,
@@ -50,6 +47,7 @@ from memory_api.transfer.sources import (
     read_bytes,
     read_small_text,
     stored_bytes,
+    topic_name_problem,
 )
 from memory_api.transfer.topic_making import add_made, slug, unique_name
 
@@ -83,9 +81,7 @@ def vscode_user_dirs(env: Mapping[str, str] | None = None) -> list[Path]:
 def _topic_name(relative: Path, taken: set[str]) -> str:
     """``a/b.txt`` → ``a-b.md`` (a K-7 name; made from its words when it is not one)."""
     stem = "-".join([*relative.parts[:-1], relative.stem])
-    try:
-        check_topic_file_name(f"{stem}.md")
-    except InvalidId:
+    if topic_name_problem(f"{stem}.md") is not None:
         stem = slug(stem, "memory")
     return unique_name(stem, taken)
 

@@ -44,6 +44,7 @@ from typing import Literal
 from memory_core import layout
 from memory_core.decoding import decode_text, not_decoded_why
 from memory_core.errors import InvalidId
+from memory_core.hidden_text import find_hidden
 from memory_core.keys import check_scope_key, check_topic_file_name
 from memory_core.rules import marker_problem
 
@@ -75,6 +76,7 @@ __all__ = [
     "read_small_text",
     "read_source",
     "stored_bytes",
+    "topic_name_problem",
 ]
 
 IMPORT_FILE_CAP = 16 * 1024 * 1024
@@ -278,10 +280,26 @@ def _file_reason(name: str) -> str | None:
     """Why a regular file named ``name`` is not a topic file, or None when it is one."""
     if not name.endswith(".md"):
         return "not a Markdown file (.md)"
+    why = topic_name_problem(name)
+    return None if why is None else f"file name {why}"
+
+
+def topic_name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be an imported topic file's name, or None when it can: K-7's reason
+    (``"must not start with '.'"``), or the characters in it a person cannot see (I-9: a
+    bidirectional override or a tag character makes it read as another name, and the index
+    line an import makes for it would carry them).
+
+    >>> topic_name_problem("evil\u202edm.md")
+    'holds 1 bidirectional control (U+202E), which a person cannot see (rename it)'
+    """
     try:
         check_topic_file_name(name)
     except InvalidId as error:
-        return f"file name {error.reason}"
+        return error.reason
+    hidden = find_hidden(name)
+    if hidden:
+        return f"holds {hidden[0][1]}, which a person cannot see (rename it)"
     return None
 
 

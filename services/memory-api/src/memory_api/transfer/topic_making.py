@@ -21,6 +21,7 @@ import unicodedata
 from dataclasses import dataclass
 
 import yaml
+from memory_core.hidden_text import without_hidden
 from memory_core.index import linked_topic_files
 from memory_core.markdown import fenced_lines
 from memory_core.topics import parse_topic
@@ -145,7 +146,8 @@ def index_line(file_name: str, title: str, hook: str) -> str:
     """``- [title](file_name) — hook``, the seed's index line, at most
     :data:`INDEX_LINE_LIMIT` characters (the hook is cut; brackets in the title become
     parentheses so the link holds). A memory short enough to be its own title (``hook`` the
-    same text, or empty) gets ``- [text](file_name)``, the text cut to fit.
+    same text, or empty) gets ``- [text](file_name)``, the text cut to fit. Characters a person
+    cannot see in the title or hook (I-9) are left out: the line says what a person reads.
 
     >>> index_line("Deploy notes.md", "Deploy [prod]", "release checklist")
     '- [Deploy (prod)](<Deploy notes.md>) — release checklist'
@@ -153,6 +155,7 @@ def index_line(file_name: str, title: str, hook: str) -> str:
     '- [Use uv, never pip](uv.md)'
     """
     link = _link(file_name)
+    title, hook = without_hidden(title)[0], without_hidden(hook)[0]
     alone = not hook.strip() or one_line(hook, 10_000) == one_line(title, 10_000)
     room = INDEX_LINE_LIMIT - len(link) - 6 if alone else 80
     clean = one_line(title, max(room, 40)).replace("[", "(").replace("]", ")") or file_name

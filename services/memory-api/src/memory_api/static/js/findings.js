@@ -23,6 +23,7 @@ const CODE_NAMES = {
   unreadable: ["file the service cannot read", "files the service cannot read"],
   "index-wrong-case": ["index in the wrong case", "indexes in the wrong case"],
   "dangling-wiki-link": ["dangling [[link]]", "dangling [[links]]"],
+  "look-alike-names": ["look-alike file name", "look-alike file names"],
   "naming-convention": ["other naming convention", "other naming conventions"],
   "no-frontmatter": ["folder of notes without frontmatter", "folders of notes without frontmatter"],
   "empty-name": ["empty name", "empty names"],
