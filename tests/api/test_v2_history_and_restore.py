@@ -379,7 +379,31 @@ async def test_v2_restore_to_the_same_content_changes_nothing(
         "indexLinesAdded": [],
         "indexLinesNotAdded": [],
         "indexProblem": None,
+        "unrecorded": None,
     }
+
+
+async def test_v2_a_restore_the_history_could_not_record_says_so_never_nothing_changed(
+    client: Client, agent: AgentHome
+) -> None:
+    """The file came back but its version could not be written (here a lock git cannot take,
+    as a crash leaves it; a full disk alike): the answer said ``version: null``, which means
+    "nothing had to change", and the page toasted "already holds that version: nothing to
+    restore". It says the restore is not recorded yet, and why; the next record takes it."""
+    seed(agent)
+    deleted = await ok_json(await client.delete(file_url("user", TOPIC)))
+    history = agent.data_dir / "agents" / agent.id / "agent_state" / "history" / "user.git"
+    lock = history / "refs" / "heads" / "main.lock"
+    lock.mkdir()
+
+    result = await restore(client, TOPIC, deleted["restoreVersion"])
+
+    assert (agent.user / TOPIC).exists() and result["indexLinesAdded"] == [LINE]
+    assert result["version"] is None
+    assert "cannot lock ref" in result["unrecorded"], result
+    lock.rmdir()
+    recorded = await checkpoint(client)
+    assert {"file": TOPIC, "change": "added"} in recorded["files"], recorded
 
 
 async def test_v2_versions_are_checked_and_belong_to_their_scope(

@@ -135,6 +135,45 @@ async def test_v3_a_broken_branch_ref_is_damage_never_an_empty_history(
     assert (repository_of(agent) / "refs" / "heads" / "main").read_bytes() == b"\x00garbage\n"
 
 
+async def test_v3_a_ref_file_that_is_a_fifo_is_damage_and_never_blocks_the_scope(
+    client: Client, agent: AgentHome
+) -> None:
+    """A FIFO where git keeps the branch (a disk fault, a careless copy): read with a blocking
+    open under the scope's lock, it held every later request of the scope for ever. It is a
+    history that cannot be read (503, at once), and the scope's other requests go on."""
+    await three_versions(client, agent)
+    ref = repository_of(agent) / "refs" / "heads" / "main"
+    ref.unlink()
+    os.mkfifo(ref)
+
+    for response in await asyncio.wait_for(
+        asyncio.gather(
+            client.get(f"{memory_url()}/scopes/user/changes"),
+            client.post(f"{memory_url()}/scopes/user/checkpoint"),
+        ),
+        timeout=30,  # a hang guard: each answers at once
+    ):
+        await expect_problem(response, 503, "is not a regular file")
+
+
+async def test_v3_a_side_file_that_is_a_fifo_is_made_again_never_waited_on(
+    client: Client, agent: AgentHome
+) -> None:
+    """The index of deleted files (``memory-api-deletions.json``) as a FIFO: it is remade
+    from the history, and the deleted file is listed."""
+    await three_versions(client, agent)
+    await ok_json(await client.delete(file_url("user", TOPIC)))
+    side = repository_of(agent) / "memory-api-deletions.json"
+    side.unlink(missing_ok=True)
+    os.mkfifo(side)
+
+    deleted = await ok_json(
+        await asyncio.wait_for(client.get(f"{memory_url()}/scopes/user/deleted"), timeout=30)
+    )
+
+    assert [item["file"] for item in deleted["files"]] == [TOPIC]
+
+
 def _git_on_a_full_disk(folder: Path) -> str:
     """A ``git`` that may write no file past 16 KiB (``ulimit -f``), then says what git says
     on a full disk: the part of a pack it wrote stays, as on a real full disk."""

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
+from memory_core import layout
 from playwright.sync_api import Page, expect
 
 from tests.browser.pages import Shot, user_group
@@ -68,3 +72,40 @@ def test_w1_an_agent_whose_settings_cannot_be_read_is_named_not_gone(
         "lost: the stored settings of agent 'lost' are not a regular file"
     )
     expect(page.locator('.agent-card[data-agent="demo"]')).to_have_count(1)
+
+
+def test_w1_memories_the_service_cannot_count_are_never_0_memories(
+    page: Page, service: Service, tmp_path: Path
+) -> None:
+    """Q-2b: an operator moved the agent's memory root to another disk and left a symlink in
+    its place, which the service never follows (A-7): the card said "0 memories". It says the
+    count is unknown, and why."""
+    root = layout.memory_root(service.data_dir, "demo")
+    moved = tmp_path / "bigger-disk" / "memory"
+    moved.parent.mkdir()
+    root.rename(moved)
+    root.symlink_to(moved)
+    page.goto("/")
+    card = page.locator('.agent-card[data-agent="demo"]')
+    expect(card.locator("a.memory-count")).to_have_text("memories unknown")
+    expect(card.locator(".badge-warn")).to_have_text("Cannot be read")
+    expect(card.locator(".badge-warn")).to_have_attribute(
+        "title", re.compile("its memory root is no plain folder")
+    )
+    expect(card).not_to_contain_text("0 memories")
+
+
+def test_w1_when_no_agent_can_be_read_the_page_names_them_not_no_agents_yet(
+    page: Page, service: Service
+) -> None:
+    """Q-2b: the only agent's agent.json cannot be read (a folder here, as unreadable as a file
+    of another account): the page said "No agents yet. Create one with …"."""
+    stored = service.data_dir / "agents" / "demo" / "agent.json"
+    stored.rename(stored.with_name("agent.json.kept"))
+    stored.mkdir()
+    page.goto("/")
+    section = page.locator(".unreadable-agents")
+    expect(section.locator("li")).to_have_text(
+        "demo: the stored settings of agent 'demo' are not a regular file"
+    )
+    expect(page.locator("main")).not_to_contain_text("No agents yet")

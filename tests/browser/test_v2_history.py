@@ -501,3 +501,31 @@ def test_v2_problems_of_the_history_routes_show_in_the_page_s_words(
     toast = page.locator(".toast").filter(has_text="Deleted time-zone.md")
     expect(toast).to_be_visible()
     expect(toast.get_by_role("button", name="Undo")).to_have_count(0)
+
+
+def test_v2_undo_the_history_could_not_record_is_said_never_nothing_to_restore(
+    page: Page, service: Service
+) -> None:
+    """The Undo brought the file back, but its version could not be written (a lock git
+    cannot take; a full disk alike): the toast said "time-zone.md already holds that version:
+    nothing to restore". It says the file is restored and the history did not record it."""
+    page.goto(MEMORY_TAB)
+    group = user_group(page)
+    target = row(group, "time-zone.md")
+    target.get_by_role("button", name="Delete").click()
+    confirm_dialog(page).get_by_role("button", name="Delete").click()
+    undo = (
+        page.locator(".toast")
+        .filter(has_text="Deleted time-zone.md")
+        .get_by_role("button", name="Undo")
+    )
+    expect(undo).to_be_visible()
+    history = layout.history_root(service.data_dir, "demo") / "user.git"
+    (history / "refs" / "heads" / "main.lock").mkdir()
+
+    undo.click()
+
+    toast = page.locator(".toast").filter(has_text="Restored time-zone.md")
+    expect(toast).to_contain_text("its history could not record it yet")
+    expect(page.locator(".toasts")).not_to_contain_text("nothing to restore")
+    expect(target).to_be_visible()

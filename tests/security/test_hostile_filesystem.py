@@ -40,6 +40,12 @@ DRAFTS = "/api/projects/acme/agents/coder/drafts"
 VICTIM = "VICTIM CONTENT: must never change\n"
 
 
+ROOT_UNLISTED = (
+    "the memory root of agent 'coder' (the folder of its scopes) cannot be listed: the service "
+    "cannot read it (Permission denied)"
+)
+
+
 def refuse(monkeypatch: pytest.MonkeyPatch, owner: object, name: str, match: str) -> None:
     """Make ``owner.name(path, …)`` raise EACCES for paths whose text holds ``match``."""
     original = getattr(owner, name)
@@ -165,6 +171,7 @@ async def test_a7_memory_root_that_is_no_directory_is_404_everywhere(
     await expect_problem(await client.delete(file_url("user", "x.md")), 404, "memory root")
     listing = await ok_json(await client.get("/api/projects/acme/agents"))
     assert listing["agents"][0]["memoryCount"] == 0
+    assert "its memory root is no plain folder" in listing["agents"][0]["unreadable"]
 
 
 async def test_a7_folder_on_the_way_to_the_memory_root_being_a_file_is_404(
@@ -312,28 +319,39 @@ async def test_q2a_index_with_lone_cr_line_ends_never_loses_other_lines(
     assert (agent.user / "b.md").exists()
 
 
-async def test_a3_memory_root_that_cannot_be_listed_gives_an_empty_overview_not_an_error(
+async def test_q2b_a_memory_root_that_cannot_be_listed_is_503_naming_it_never_no_memory(
     client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Q-2b: the overview answered 200 with no scope and search 200 with no hit ("no memory"
+    while the notes are there); both are the 503 of a folder that cannot be read, naming it."""
     write_topic(agent.user, "one.md")
     refuse(monkeypatch, os, "scandir", f"{agent.root}")
 
-    overview = await ok_json(await client.get(memory_url()))
-
-    assert overview["scopes"] == []  # nothing can be listed; the reason is logged
+    for url in (memory_url(), f"{memory_url()}/search?q=one"):
+        problem = await expect_problem(await client.get(url), 503, ROOT_UNLISTED)
+        assert "read access" in problem["detail"]  # what an operator must do
+        assert str(agent.root) not in problem["detail"]
     assert (agent.user / "one.md").exists()
 
 
 async def test_a1_one_memory_root_that_cannot_be_listed_never_breaks_the_agents_list(
     client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Q-2b: its card said 0 memories, as if it had none; its count says why it is unknown."""
     await client.post("/api/projects/acme/agents", json={"id": "other", "name": "Other"})
     write_topic(agent.user, "one.md")
     refuse(monkeypatch, os, "scandir", f"{agent.root}")
 
     listing = await ok_json(await client.get("/api/projects/acme/agents"))
 
-    assert {item["id"]: item["memoryCount"] for item in listing["agents"]} == {
-        "coder": 0,
-        "other": 0,
+    agents = {item["id"]: item for item in listing["agents"]}
+    assert agents["coder"]["memoryCount"] == 0
+    assert agents["coder"]["unreadable"].startswith(ROOT_UNLISTED)
+    assert agents["coder"]["unreadable"].endswith("its memories are not counted")
+    assert agents["other"] == {
+        "id": "other",
+        "project": "acme",
+        "name": "Other",
+        "memoryEnabled": True,
+        "memoryCount": 0,
     }

@@ -264,6 +264,41 @@ async def test_unreadable_memory_files_an_agent_json_is_not_shown_to_a_project_l
     assert [item["id"] for item in by_admin["unreadable"]] == ["spy"]
 
 
+async def test_unreadable_memory_files_agents_of_no_readable_project_are_named_by_the_projects(
+    aiohttp_client: AiohttpClient, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every agent's agent.json is another account's: GET /api/projects answered no project,
+    so the page said "No agents yet" (inviting new ones) and named none of them. The projects
+    list names them to a caller reaching every project, and to no limited token."""
+    admin, limited = "admin-secret-0123456789abcdef", "acme-bot-secret-0123456789ab"
+    settings = Settings(
+        data_dir=data_dir,
+        env_tokens=(
+            TokenEntry(name="admin", sha256=hash_secret(admin)),
+            TokenEntry(name="acme-bot", sha256=hash_secret(limited), projects=("acme",)),
+        ),
+    )
+    client = await aiohttp_client(create_app(settings))
+    client.session.headers.update({"Authorization": f"Bearer {admin}"})
+    await create_agent(client, "coder")
+    refuse(monkeypatch, agents, "read_regular", f"{os.sep}coder{os.sep}")
+
+    by_admin = await ok_json(await client.get("/api/projects"))
+    seen = await ok_json(
+        await client.get("/api/projects", headers={"Authorization": f"Bearer {limited}"})
+    )
+
+    assert by_admin["projects"] == []
+    assert by_admin["unreadable"] == [
+        {
+            "id": "coder",
+            "problem": "the stored settings of agent 'coder' cannot be read "
+            f"(Permission denied): {READ_ACCESS_FIX}",
+        }
+    ]
+    assert seen == {"projects": []}  # a read error never widens a token's reach
+
+
 async def test_unreadable_memory_files_a_topic_never_vanishes_from_search(
     client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -128,20 +128,18 @@ class AgentCreate(RequestBody, frozen=True):
     template: AgentTemplate | None = None
 
 
-class AgentSummary(Answer, frozen=True):
-    """One agent card of the agents list (A-1, W-1). ``memory_count`` counts topic files."""
+class AgentSummary(Answer, frozen=True, omit_defaults=True):
+    """One agent card of the agents list (A-1, W-1). ``memory_count`` counts topic files;
+    ``unreadable`` (absent when all were counted) says what holds memories the service could
+    not count and why (its memory root or a scope folder it may not list, Q-2b): the count is
+    then of the rest, never "no memory"."""
 
     id: str
     project: str
     name: str
     memory_enabled: bool
     memory_count: int
-
-
-class ProjectList(Answer, frozen=True):
-    """Answer of ``GET /api/projects``: the project ids that hold agents and the caller may see."""
-
-    projects: list[str]
+    unreadable: str | None = None
 
 
 class UnreadableAgentEntry(Answer, frozen=True):
@@ -150,6 +148,16 @@ class UnreadableAgentEntry(Answer, frozen=True):
 
     id: str
     problem: str
+
+
+class ProjectList(Answer, frozen=True, omit_defaults=True):
+    """Answer of ``GET /api/projects``: the project ids that hold agents and the caller may see;
+    ``unreadable`` as in :class:`AgentList` (for a caller reaching every project, left out when
+    empty): agents whose project cannot be known, so that no project listing none of them
+    passes for "no agents yet" (Q-2b)."""
+
+    projects: list[str]
+    unreadable: list[UnreadableAgentEntry] = msgspec.field(default_factory=list)
 
 
 class AgentList(Answer, frozen=True, omit_defaults=True):
@@ -780,7 +788,10 @@ class RestoreResult(Answer, frozen=True):
     version that records it (None when nothing had to change). When ``MEMORY.md`` could not
     take the lines (a form the service may not rewrite, too large, not a regular file, a disk
     that refuses), it is left as it was: ``index_problem`` says why and
-    ``index_lines_not_added`` lists the lines to add by hand (the file itself is restored)."""
+    ``index_lines_not_added`` lists the lines to add by hand (the file itself is restored).
+    When the restore changed the files but the history could not record it (a full disk, a
+    damaged history), ``version`` is None and ``unrecorded`` says why: the next record of the
+    scope takes it; never the None of "nothing had to change"."""
 
     file: str
     restored_from: str
@@ -788,6 +799,7 @@ class RestoreResult(Answer, frozen=True):
     index_lines_added: list[str]
     index_lines_not_added: list[str] = []
     index_problem: str | None = None
+    unrecorded: str | None = None
 
 
 class RecordRequest(RequestBody, frozen=True):

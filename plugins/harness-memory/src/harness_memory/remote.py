@@ -32,7 +32,8 @@ One sync of a scope (:func:`sync_scope`), under a lock of its git dir:
 3. the service's ``main`` is fetched and the working tree moved to it with ``git reset --keep``,
    which keeps a file the agent changed meanwhile (it goes back with the next sync); only then
    do the base and the sent ref move, so a change is never measured against a version the
-   files do not hold.
+   files do not hold. A version holding anything but regular files (a symlink, a folder, a
+   submodule: no version of the service holds one) is refused whole, never checked out.
 
 When the service cannot be reached, step 2 or 3 fails: the files stay as they are, the pending
 commit waits for the next sync, and the Session starts from the copy (R-2, H-4).
@@ -523,6 +524,9 @@ _BASE = "refs/remotes/origin/main"
 _SENT = "refs/remotes/origin/sent"
 _INCOMING = "refs/remotes/origin/incoming"
 _MAIN = "refs/heads/main"
+_REGULAR_MODES = frozenset({"100644", "100755"})
+"""The modes of a git tree entry that is a regular file: all a memory scope's versions hold."""
+_ENTRY_KINDS = {"120000": "a symlink", "040000": "a folder", "160000": "a submodule"}
 _OBJECT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 _MERGED_LINE = re.compile(r"^remote: Merged: (.*?)(?:\x1b\[K)?\s*$", re.MULTILINE)
 _REFUSED_LINE = re.compile(r"^remote: Refused: (.*?)(?:\x1b\[K)?\s*$", re.MULTILINE)
@@ -773,6 +777,12 @@ class _ScopeRun:
         incoming = self.refs().get(_INCOMING)
         if incoming is None:
             return False
+        if refused := self._not_memory(incoming):
+            raise _GitFailed(
+                "the service sent a version holding what no memory scope holds, so nothing of "
+                f"it was taken (this copy is as it was): {'; '.join(refused[:5])}"
+                + (f" and {len(refused) - 5} more" if len(refused) > 5 else "")
+            )
         main, base = refs.get(_MAIN), refs.get(_BASE)
         if main is None:  # a new copy: nothing here to keep (step 1 took all)
             self.git("reset", "-q", "--hard", incoming)
@@ -787,6 +797,22 @@ class _ScopeRun:
         if refs.get(_SENT) != incoming:
             self.set_ref(_SENT, incoming)
         return True
+
+    def _not_memory(self, commit: str) -> list[str]:
+        """What of ``commit``'s tree a service of these rules never sends (R-1: a version holds
+        the scope's regular files, none in a folder): each entry's name and what it is. Checked
+        out, a symlink (``MEMORY.md`` -> ``~/.bashrc``) would have led the agent's next index
+        line, or any write to that name, into a file outside the memory root, and a folder or
+        submodule made paths the service never keeps."""
+        listing = self.git("ls-tree", "-z", commit, raw=True)
+        refused: list[str] = []
+        for record in listing.split("\0"):
+            meta, _, name = record.partition("\t")
+            mode = meta.partition(" ")[0]
+            if record and mode not in _REGULAR_MODES:
+                what = _ENTRY_KINDS.get(mode, f"an entry of mode {mode}")
+                refused.append(f"{name[:120]!r} ({what})")  # repr: one printable line
+        return refused
 
     def _merge_outcomes(self, base: str | None, incoming: str) -> list[str]:
         """The ``Merged:`` lines of the versions since ``base`` that took this machine's

@@ -230,12 +230,15 @@ def _agent_list(settings: Settings, args: argparse.Namespace) -> int:
         print("no agents" + (f" in project {args.project!r}" if args.project else ""))
         return 1 if unreadable else 0
     print(f"{'PROJECT':<20} {'AGENT':<20} {'MEMORY':<6} {'MEMORIES':>8}  NAME")
+    uncounted = False
     for agent in agents:
         state = "on" if agent.memory_enabled else "off"
-        print(
-            f"{agent.project:<20} {agent.id:<20} {state:<6} {agent.memory_count:>8}  {agent.name}"
-        )
-    return 1 if unreadable else 0
+        count = f"{agent.memory_count}+" if agent.unreadable else str(agent.memory_count)
+        print(f"{agent.project:<20} {agent.id:<20} {state:<6} {count:>8}  {agent.name}")
+        if agent.unreadable:  # "N+": at least N, never "no memory" (Q-2b)
+            print(f"agent {agent.id}: {agent.unreadable}", file=sys.stderr)
+            uncounted = True
+    return 1 if unreadable or uncounted else 0
 
 
 def _token_store(settings: Settings, args: argparse.Namespace, *, writes: bool) -> Any:
@@ -294,9 +297,18 @@ def _token_list(settings: Settings, args: argparse.Namespace) -> int:
 
 def _token_revoke(settings: Settings, args: argparse.Namespace) -> int:
     tokens = _token_store(settings, args, writes=True)
-    tokens.revoke(args.name)
-    print(f"revoked token {args.name!r} in the data dir {settings.data_dir}")
-    if not tokens.known().configured:
+    removed = tokens.revoke(args.name)
+    files = ", ".join(f"tokens/{name}" for name in removed)
+    print(f"revoked token {args.name!r} in the data dir {settings.data_dir} (deleted {files})")
+    known = tokens.known()
+    if known.unreadable is not None:  # one of them may hold this token too: never "revoked"
+        print(
+            f"some token files cannot be read ({known.unreadable}); one may hold token "
+            f"{args.name!r} too: fix or remove them, then run this again",
+            file=sys.stderr,
+        )
+        return 1
+    if not known.configured:
         print(
             "that was the last token: the service is open again to local callers (on loopback; "
             "a service bound beyond loopback refuses every API request until a token exists)",

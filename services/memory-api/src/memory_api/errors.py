@@ -151,3 +151,5 @@ class CannotRead(ServiceError):
 
     def __init__(self, what: str) -> None:
         super().__init__(f"{what}: {READ_ACCESS_FIX}")
+        self.what = what
+        """What cannot be read and why, without what an operator must do."""

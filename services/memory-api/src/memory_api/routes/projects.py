@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from aiohttp import web
-from memory_core.wire import Me, ProjectList
+from memory_core.wire import Me, ProjectList, UnreadableAgentEntry
 
 from memory_api.appkeys import get_agent_store, get_settings
 from memory_api.http.auth import get_principal
@@ -29,7 +29,13 @@ async def get_me(request: web.Request) -> web.Response:
 
 @routes.get("/api/projects")
 async def list_projects(request: web.Request) -> web.Response:
-    """Return the projects that hold agents and lie within the caller's reach, sorted."""
+    """Return the projects that hold agents and lie within the caller's reach, sorted; for a
+    caller reaching every project, also the agents whose settings cannot be read (Q-2b), whose
+    project is unknown (a read error never widens a token's reach)."""
     principal = get_principal(request)
-    projects = await get_agent_store(request.app).projects()
-    return json_response(ProjectList(projects=[p for p in projects if principal.reaches(p)]))
+    projects, unreadable = await get_agent_store(request.app).projects_with_unreadable()
+    reached = [p for p in projects if principal.reaches(p)]
+    if principal.projects is not None:
+        return json_response(ProjectList(projects=reached))
+    named = [UnreadableAgentEntry(id=agent_id, problem=why) for agent_id, why in unreadable]
+    return json_response(ProjectList(projects=reached, unreadable=named))

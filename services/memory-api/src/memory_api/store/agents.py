@@ -379,6 +379,15 @@ class AgentStore:
         """Return the sorted ids of every project that holds at least one agent."""
         return sorted({record.project for record in await asyncio.to_thread(self._scan)})
 
+    async def projects_with_unreadable(
+        self,
+    ) -> tuple[builtins.list[str], builtins.list[tuple[str, str]]]:
+        """:meth:`projects`, and ``(id, why)`` of every agent whose ``agent.json`` cannot be
+        read (Q-2b): its project is unknown, so only a caller reaching every project may be
+        shown them."""
+        records, unreadable = await asyncio.to_thread(self._scan_all)
+        return sorted({record.project for record in records}), unreadable
+
     # --- writing ------------------------------------------------------------------------------
 
     def _write(self, record: AgentRecord) -> AgentRecord:

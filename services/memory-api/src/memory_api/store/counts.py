@@ -7,47 +7,70 @@ import logging
 import os
 from pathlib import Path
 
+from memory_core.counting import counted
 from memory_core.wire import AgentList, AgentSummary, UnreadableAgentEntry
 
+from memory_api.errors import CannotRead
 from memory_api.store.agents import AgentRecord, AgentStore
 from memory_api.store.containment import OutsideMemoryRoot, checked_memory_root
 from memory_api.store.overview import folder_count
 from memory_api.store.scope_records import ScopeRecordFiles, ScopeRecords
-from memory_api.store.scopes import scope_folders
+from memory_api.store.scopes import list_folder, scope_folders
 
 __all__ = ["agent_list", "agent_summaries", "count_topics"]
 
 logger = logging.getLogger(__name__)
 
 
-def count_topics(data_dir: Path, agent_id: str, records: ScopeRecordFiles | None = None) -> int:
-    """Count the topic files (A-5 rules) in every scope of ``agent_id``; blocking.
+def count_topics(
+    data_dir: Path, agent_id: str, records: ScopeRecordFiles | None = None
+) -> tuple[int, str | None]:
+    """Count the topic files (A-5 rules) in every scope of ``agent_id``, and say why that count
+    is not the whole (None: it is); blocking.
 
     Counted from each scope folder's listing as the scope routes list it, so the count on an
     agent card always equals the rows the Memory tab shows; no topic file or index is looked
     at (a symlinked topic file is resolved). ``records`` keep each folder's count by its stat
     (one ``stat`` per unchanged scope, across restarts: the overview's records); without them
-    every folder is listed now. A memory root that is missing counts 0; one redirected by a
-    symlink outside the data dir counts 0 as well (it is never read, A-7), and so does one the
-    service may not list (logged).
+    every folder is listed now. A memory root that is missing counts 0 (nothing saved yet).
+    What is there but not counted is said, never counted as no memory (Q-2b): a memory root
+    redirected by a symlink or that is no folder (never read, A-7), one the service may not
+    list or enter, a scope folder it may not list (the count is then of the others).
     """
     try:
         root = checked_memory_root(data_dir, agent_id)
         kept = records.of(agent_id) if records is not None else ScopeRecords(None)
         total = 0
-        for _, scope in scope_folders(root):
+        unlisted: list[str] = []
+        for key, scope in scope_folders(root):
             try:
                 info = os.stat(scope)  # noqa: PTH116 - a string: thousands of scopes
+            except FileNotFoundError:
+                continue  # removed since the root was listed
             except OSError:
+                unlisted.append(key)
                 continue
-            total += folder_count(root, scope, info, kept)
+            count = folder_count(root, scope, info, kept)
+            if count == 0 and (listing := list_folder(scope)) is not None and listing.error:
+                unlisted.append(key)  # 0 stands for "cannot be listed" too
+            total += count
         kept.flush()
     except OutsideMemoryRoot:
-        return 0
+        return 0, (
+            "its memory root is no plain folder (a symlink or a file in its place), which the "
+            "service never reads (A-7): its memories are not counted"
+        )
+    except CannotRead as error:
+        return 0, f"{error.what}: its memories are not counted"
     except OSError as error:  # one unreadable memory root must not break the agents list
         logger.warning("cannot count the memories of agent %s: %s", agent_id, error)
-        return 0
-    return total
+        return 0, f"its memories cannot be counted ({error.strerror or type(error).__name__})"
+    if unlisted:
+        return total, (
+            f"{counted(len(unlisted), 'scope folder')} cannot be listed by the service, whose "
+            f"memories are not counted: {', '.join(map(repr, sorted(unlisted)))}"
+        )
+    return total, None
 
 
 async def agent_summaries(
@@ -90,6 +113,7 @@ async def _summaries(
             name=record.name,
             memory_enabled=record.memory.enabled,
             memory_count=count,
+            unreadable=why,
         )
-        for record, count in zip(records, counts, strict=True)
+        for record, (count, why) in zip(records, counts, strict=True)
     ]

@@ -28,7 +28,7 @@ from memory_core.keys import check_scope_key, check_topic_file_name, key_for_rea
 from memory_core.lint import IndexRead
 from memory_core.topics import READ_CAP_BYTES, decode_text
 
-from memory_api.errors import NotAFolder, NotFound, Unavailable
+from memory_api.errors import CannotRead, NotAFolder, NotFound, Unavailable
 from memory_api.store.containment import (
     NotRegularFileError,
     OutsideMemoryRoot,
@@ -52,6 +52,7 @@ __all__ = [
     "list_folder",
     "list_scopes",
     "made_scope_dir",
+    "memory_root_unread",
     "read_index_text",
     "read_marker",
     "refusal_text",
@@ -260,16 +261,33 @@ def _is_scope_key(name: str) -> bool:
     return True
 
 
-def _entries(directory: Path) -> list[os.DirEntry[str]]:
-    """The entries of ``directory``; none when it is missing, no directory, or unlistable
-    (no permission: shown empty, the reason logged, never a 500)."""
+def _entries(root: Path) -> list[os.DirEntry[str]]:
+    """The entries of the memory root ``root``; none when it does not exist (no scope made
+    yet, or a file on its way: :func:`~.containment.checked_memory_root`). Raises
+    :class:`CannotRead` (503, Q-2b) when it is there but cannot be listed or entered (no
+    permission, mode ``r--`` or ``-wx``, an I/O error): shown as holding no scope, it made the
+    overview and search answer "no memory", the agents list count 0 memories and an export
+    write an archive of no scope."""
     try:
-        return list(os.scandir(directory))
+        with os.scandir(root) as listing:
+            entries = list(listing)
+        os.lstat(f"{os.fspath(root)}{os.sep}{os.curdir}")  # entered: every scope lies in it
     except (FileNotFoundError, NotADirectoryError):
         return []
     except OSError as error:
-        logger.warning("%s cannot be listed: %s", directory, error)
-        return []
+        logger.warning("%s cannot be listed: %s", root, error)
+        raise CannotRead(memory_root_unread(root, error)) from None
+    return entries
+
+
+def memory_root_unread(root: Path, error: OSError) -> str:
+    """What the service says of the memory root ``root`` (``…/agents/<id>/agent_state/memory``)
+    that it cannot list, from the error of the listing (never the path)."""
+    agent = root.parent.parent.name
+    return (
+        f"the memory root of agent {agent!r} (the folder of its scopes) cannot be listed: the "
+        f"service {cannot_read(error)}"
+    )
 
 
 def list_scopes(root: Path) -> list[tuple[str, Path]]:

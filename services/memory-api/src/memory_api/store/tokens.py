@@ -293,6 +293,10 @@ class TokenStore:
             projects = tuple(dict.fromkeys(check_project_id(p) for p in projects))
         if any(entry.name == name for entry in self._env):
             raise Conflict(f"token {name!r} is already defined in MEMORY_API_TOKENS")
+        if held := [path for path in self._files_of(name) if Path(path).name != f"{name}.json"]:
+            raise Conflict(  # two secrets of one name: a revoke by it would remove both
+                f"a token named {name!r} exists already, in {TOKENS_DIR}/{Path(held[0]).name}"
+            )
         secret = new_secret()
         entry = TokenEntry(
             name=name,
@@ -317,13 +321,41 @@ class TokenStore:
             "file aside and run the command again"
         )
 
-    def revoke(self, name: str) -> None:
-        """Delete the token file ``name``; raises :class:`NotFound` when there is none,
-        :class:`Conflict` when a file is where the token folder should be."""
+    def _files_of(self, name: str) -> list[str]:
+        """The token files holding the token ``name``: ``<name>.json`` (whatever it holds) and
+        every other whose record is named ``name`` (a copy an operator made of a token file, a
+        file renamed by hand), sorted."""
+        paths, _, _ = self._token_paths()
+        own = f"{name}.json"
+        return [
+            path
+            for path in paths
+            if Path(path).name == own
+            or ((entry := self._read(path)[0].entry) is not None and entry.name == name)
+        ]
+
+    def revoke(self, name: str) -> tuple[str, ...]:
+        """Delete every token file holding the token ``name`` (:meth:`_files_of`: a copy left
+        behind kept the token passing after a revoke that said it was done); return their
+        names. Raises :class:`NotFound` when none holds it, :class:`Conflict` when ``name`` is
+        in ``MEMORY_API_TOKENS`` (no file can revoke it: nothing is deleted) or a file is where
+        the token folder should be. Token files that cannot be read may hold it too: see
+        :attr:`KnownTokens.unreadable` after."""
         check_token_name(name)
-        try:
-            (self._dir / f"{name}.json").unlink()
-        except FileNotFoundError:
-            raise NotFound(f"no token named {name!r} in {self._dir}") from None
-        except NotADirectoryError:
-            raise self._not_a_folder() from None
+        if any(entry.name == name for entry in self._env):
+            raise Conflict(
+                f"token {name!r} is defined in MEMORY_API_TOKENS, which no command changes: "
+                "remove it there and restart the service (no token file was deleted)"
+            )
+        if self._dir.exists() and not self._dir.is_dir():
+            raise self._not_a_folder()
+        removed: list[str] = []
+        for path in self._files_of(name):
+            try:
+                os.unlink(path)  # noqa: PTH108 - the listing's own path strings
+            except FileNotFoundError:
+                continue  # revoked meanwhile by another process
+            removed.append(Path(path).name)
+        if not removed:
+            raise NotFound(f"no token named {name!r} in {self._dir}")
+        return tuple(removed)

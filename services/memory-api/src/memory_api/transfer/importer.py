@@ -67,7 +67,7 @@ from memory_api.store.exclusive import create_new_bytes
 from memory_api.store.history.bundles import take_bundle
 from memory_api.store.history.git import HistoryUnavailable
 from memory_api.store.history.maintenance import maintain
-from memory_api.store.history.recorder import Attribution, ScopeHistories
+from memory_api.store.history.recorder import Attribution, NotRecorded, Recorded, ScopeHistories
 from memory_api.store.history.repo import read_head
 from memory_api.store.locks import Locks, lock_name
 from memory_api.store.pruning import PRUNE_READ_CAP
@@ -408,7 +408,10 @@ def _import_recorded(
     else:
         if source.history is not None:
             report.notes.append("history: the scope has its own; the archive's was not taken")
-        _, recorded = histories.around(agent_id, scope, who, work, root, scope, source, report)
+        _, around = histories.around(agent_id, scope, who, work, root, scope, source, report)
+        if isinstance(around, NotRecorded):  # imported, but no version names it yet
+            report.notes.append(f"history: the import is not recorded yet ({around.why})")
+        recorded = around if isinstance(around, Recorded) else None
     if recorded is not None:
         report.version = recorded.version
         if recorded.maintenance_due:

@@ -61,6 +61,7 @@ __all__ = [
     "MAINTENANCE_PACKS",
     "TRAILER_VALUE_MAX",
     "Attribution",
+    "NotRecorded",
     "Recorded",
     "ScopeHistories",
     "checked_history_root",
@@ -109,6 +110,15 @@ class Recorded:
     parent: str | None
     files: list[tuple[str, FileChangeKind]]
     maintenance_due: bool
+
+
+@dataclass(frozen=True, slots=True)
+class NotRecorded:
+    """A change made on disk that the history could not record as a version (a full disk, a
+    damaged history): why. The next record of the scope takes it (as found); until then no
+    version names it, which an answer must say, never leave to look like "nothing changed"."""
+
+    why: str
 
 
 def clean_value(value: str | None) -> str | None:
@@ -309,10 +319,11 @@ class ScopeHistories:
         work: Callable[..., T],
         *args: object,
         removes: Collection[str] = (),
-    ) -> tuple[T, Recorded | None]:
+    ) -> tuple[T, Recorded | NotRecorded | None]:
         """Run the change ``work(*args)`` on the real ``scope`` between two records: what is
         on disk first (as ``found``, so nothing the change removes is lost to the history),
-        then the change, as ``who``. Returns ``work``'s result and the change's version.
+        then the change, as ``who``. Returns ``work``'s result and the change's version (None:
+        nothing changed; :class:`NotRecorded`: changed, but the second record failed).
         ``removes`` names the files the change deletes or replaces: each must have been taken
         as it is by the first record, or the change could not be undone.
 
@@ -320,7 +331,8 @@ class ScopeHistories:
         record fails, or could not take a file of ``removes`` as it is now (it cannot be read,
         or is over its read cap: the history would only hold an older content, or none), and
         ``work`` is not run then; and whatever ``work`` raises. A failure of the second record
-        is logged, and the next record of the scope takes the change.
+        is logged and returned as :class:`NotRecorded`; the next record of the scope takes the
+        change.
         """
         if not self.enabled:
             return work(*args), None
@@ -338,7 +350,7 @@ class ScopeHistories:
             logger.error(
                 "the %s in scope %s is not recorded yet: %s", who.source, scope.name, error.detail
             )
-            return result, None
+            return result, NotRecorded(error.detail)
 
 
 def _not_undoable(who: Attribution, kept: KeptFile) -> str:

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from memory_core.scope_merge import blob_id
 
+from memory_api.store.containment import read_regular
 from memory_api.store.history.git import (
     BRANCH,
     REPAIR,
@@ -60,6 +61,11 @@ COMMITTER = "memory-api <history@memory-api.invalid>"
 """Who commits every version; who *made* it is the author and the trailers."""
 _FILE_MODE = "100644"
 _HEX40 = re.compile(rb"[0-9a-f]{40}")
+_REF_CAP = 4096
+"""Bytes of a loose ref file read at most: a commit id and a line end (or a ``ref:`` line)."""
+_PACKED_REFS_CAP = 64 * 1024 * 1024
+"""Bytes of ``packed-refs`` read at most: a line of about 100 bytes per ref, so some 600,000
+refs (one per machine and scope, and each one's taken ref)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,12 +124,12 @@ def read_ref(repository: Path, ref: str) -> str | None:
     Git keeps a ref as a loose ref file (``refs/heads/main``) unless refs were packed
     (``packed-refs``); both are read as git writes them (a loose file wins).
     """
-    try:
-        raw = (repository / ref).read_bytes()
+    try:  # a FIFO never blocks: the scope's lock is held
+        raw, _ = read_regular(repository / ref, _REF_CAP, follow_symlinks=True)
     except FileNotFoundError:
         raw = b""
-    except OSError as error:
-        raise HistoryUnavailable(f"the history cannot be read: {error.strerror}") from None
+    except OSError as error:  # NotRegularFileError is one
+        raise HistoryUnavailable(f"the history cannot be read: {error.strerror or error}") from None
     found = _HEX40.match(raw)
     if found is not None:
         return found.group().decode("ascii")
@@ -132,11 +138,17 @@ def read_ref(repository: Path, ref: str) -> str | None:
             f"the history of this scope is damaged (its ref {ref} names no version): {REPAIR}"
         )
     try:
-        packed = (repository / "packed-refs").read_bytes()
+        packed, _ = read_regular(
+            repository / "packed-refs", _PACKED_REFS_CAP + 1, follow_symlinks=True
+        )
     except FileNotFoundError:
         return None
     except OSError as error:
-        raise HistoryUnavailable(f"the history cannot be read: {error.strerror}") from None
+        raise HistoryUnavailable(f"the history cannot be read: {error.strerror or error}") from None
+    if len(packed) > _PACKED_REFS_CAP:
+        raise HistoryUnavailable(
+            f"the history cannot be read: its packed-refs is over {_PACKED_REFS_CAP} bytes"
+        )
     for line in packed.splitlines():
         if line.endswith(b" " + ref.encode()) and _HEX40.match(line):
             return line[:40].decode("ascii")

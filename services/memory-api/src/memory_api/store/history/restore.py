@@ -53,10 +53,10 @@ from memory_core.topics import decode_text
 from memory_core.wire import RestoreResult
 
 from memory_api.errors import Conflict, NotFound
-from memory_api.store.containment import is_within, real_path
+from memory_api.store.containment import is_within, read_regular, real_path
 from memory_api.store.exclusive import create_new_bytes
 from memory_api.store.history.reading import check_version, content_at
-from memory_api.store.history.recorder import Attribution, ScopeHistories
+from memory_api.store.history.recorder import Attribution, NotRecorded, Recorded, ScopeHistories
 from memory_api.store.history.repo import blob_id, read_head
 from memory_api.store.pruning import PRUNE_READ_CAP
 
@@ -123,13 +123,15 @@ def restore_file(
         """The lines as a person reads them: an index's in Shift-JIS…, never as mojibake."""
         return lines if old_index is None else shown_lines(old_index, lines)
 
+    unrecorded = recorded.why if isinstance(recorded, NotRecorded) else None
     return RestoreResult(
         file=name,
         restored_from=version,
-        version=None if recorded is None else recorded.version,
+        version=recorded.version if isinstance(recorded, Recorded) else None,
         index_lines_added=shown(merged.added),
         index_lines_not_added=shown(merged.not_added),
         index_problem=merged.problem,
+        unrecorded=unrecorded,
     )
 
 
@@ -202,10 +204,12 @@ def _replace_recorded(path: Path, plan: _Plan, recorded: str) -> None:
     except (FileTooLarge, NotRegularFileError):
         raise Conflict(f"{plan.name!r} is no longer a file the service may replace") from None
     if edited is None:
-        try:
-            current = path.read_bytes()
+        try:  # an agent may have put a FIFO in its place meanwhile: never blocks
+            current, _ = read_regular(path, PRUNE_READ_CAP + 1)
         except FileNotFoundError:
             raise Conflict(f"{plan.name!r} was deleted while it was restored; try again") from None
+        except OSError:  # no regular file now (NotRegularFileError), or it cannot be read
+            raise Conflict(f"{plan.name!r} is no longer a file the service may replace") from None
         if current != plan.data:
             raise Conflict(changed)
 

@@ -19,6 +19,8 @@ from pathlib import Path
 
 from memory_core.atomic import atomic_write_bytes
 
+from memory_api.store.containment import read_regular
+
 __all__ = ["HEX40", "read_side_file", "write_side_file"]
 
 logger = logging.getLogger(__name__)
@@ -32,11 +34,10 @@ _CAP = 1024 * 1024
 def read_side_file(repository: Path, name: str) -> dict[str, object] | None:
     """The JSON object in the file ``name`` of the git folder ``repository``; None when it is
     missing, unreadable, over 1 MiB or no JSON object (its writer then makes it again)."""
-    try:
-        with (repository / name).open("rb") as handle:
-            raw = handle.read(_CAP + 1)
+    try:  # never through a link, and a FIFO never blocks (the scope's lock is held)
+        raw, _ = read_regular(repository / name, _CAP + 1)
         document = json.loads(raw) if len(raw) <= _CAP else None
-    except (OSError, ValueError):
+    except (OSError, ValueError):  # NotRegularFileError is an OSError
         return None
     return document if isinstance(document, dict) else None
 

@@ -24,7 +24,8 @@ from memory_core.keys import SCOPE_KEY_RULE, check_scope_key
 from memory_core.rules import MACHINE_ID_RULE, MACHINE_NAME_RULE
 from memory_core.wire import MachineSync, ScopeMachines, utc_timestamp
 
-from memory_api.errors import BadRequest
+from memory_api.errors import BadRequest, CannotRead
+from memory_api.store.containment import NotRegularFileError, read_regular
 from memory_api.store.history.git import HistoryUnavailable
 from memory_api.store.history.recorder import checked_history_root
 
@@ -81,13 +82,20 @@ class MachineLog:
         return folder
 
     def _read(self, path: Path) -> dict[str, dict[str, object]]:
+        """The machines the file ``path`` notes (none when it does not exist, or holds no JSON:
+        started afresh, logged). Raises ``OSError`` when it is there but cannot be read: no
+        permission, or no regular file (a FIFO is never opened so that it blocks: its open
+        waited for ever, holding the scope's lock, so every sync and record of the scope
+        waited behind it until a restart)."""
         try:
-            with path.open("rb") as handle:
-                raw = handle.read(_FILE_CAP + 1)
-            document = json.loads(raw)
+            raw, _ = read_regular(path, _FILE_CAP + 1)
         except FileNotFoundError:
             return {}
-        except (OSError, ValueError) as error:
+        except NotRegularFileError as error:
+            raise OSError(f"{path.name} is not a regular file") from error
+        try:
+            document = json.loads(raw)
+        except ValueError as error:
             logger.warning("machines file %s cannot be read (%s); started afresh", path, error)
             return {}
         machines = document.get("machines") if isinstance(document, dict) else None
@@ -114,7 +122,11 @@ class MachineLog:
             logger.warning("machines of agent %s are not noted: %s", agent_id, error)
             return
         path = folder / f"{check_scope_key(key)}.json"
-        machines = self._read(path)
+        try:
+            machines = self._read(path)
+        except OSError as error:  # kept as it is: replaced, every other machine's note is lost
+            logger.warning("machines file %s cannot be read, so it is not noted: %s", path, error)
+            return
         now = utc_timestamp(time.time())
         entry = dict(machines.pop(machine.machine_id, {}))
         entry.update(name=machine.name, principal=principal, lastSync=now)
@@ -131,20 +143,34 @@ class MachineLog:
 
     def scopes(self, agent_id: str) -> list[ScopeMachines]:
         """Every scope of ``agent_id`` some machine synced, with its machines, most recent
-        first; scopes in key order (user first)."""
+        first; scopes in key order (user first). Raises :class:`CannotRead` (503, Q-2b) when
+        the machines folder or a file of it is there but cannot be read: "no machine" would
+        tell the page's reader that no machine keeps a copy."""
         try:
             folder = self._folder(agent_id)
             names = sorted(path.name for path in folder.iterdir())
-        except OSError:
+        except FileNotFoundError:
             return []
+        except OSError as error:
+            raise CannotRead(
+                f"the machines folder of agent {agent_id!r} cannot be listed: the service "
+                f"cannot read it ({error.strerror or error})"
+            ) from None
         found: list[ScopeMachines] = []
         for file_name in names:
             key = file_name.removesuffix(".json")
             if not file_name.endswith(".json") or not SCOPE_KEY_RULE.accepts(key):
                 continue
+            try:
+                noted = self._read(folder / file_name)
+            except OSError as error:
+                raise CannotRead(
+                    f"the machines file of scope {key!r} is there, but the service cannot "
+                    f"read it ({error.strerror or error})"
+                ) from None
             rows = [
                 row
-                for machine_id, entry in self._read(folder / file_name).items()
+                for machine_id, entry in noted.items()
                 if (row := _row(machine_id, entry)) is not None
             ]
             if rows:

@@ -7,7 +7,17 @@ import { errorBox, h, icon, notFoundState, plural, replace } from "../dom.js";
 
 const enc = encodeURIComponent;
 
+/** The card's count: when memories could not all be counted (`agent.unreadable` says why), at
+ * least the ones counted, or "memories unknown" — never "0 memories" (Q-2b). */
+function memoryCount(agent) {
+  if (!agent.unreadable) return plural(agent.memoryCount, "memory", "memories");
+  return agent.memoryCount > 0
+    ? `${plural(agent.memoryCount, "memory", "memories")} or more`
+    : "memories unknown";
+}
+
 function agentCard(agent) {
+  const count = memoryCount(agent);
   return h(
     "li",
     { class: "card agent-card", dataset: { agent: agent.id, project: agent.project } },
@@ -21,11 +31,15 @@ function agentCard(agent) {
         {
           class: "stat-link memory-count",
           href: agentHref(agent.project, agent.id, "memory"),
-          "aria-label": `${plural(agent.memoryCount, "memory", "memories")} of ${agent.name}: open the Memory tab`,
+          "aria-label": `${count} of ${agent.name}: open the Memory tab`,
+          title: agent.unreadable ? `Not all counted: ${agent.unreadable}` : null,
         },
         icon("memory"),
-        plural(agent.memoryCount, "memory", "memories"),
+        count,
       ),
+      agent.unreadable
+        ? h("span", { class: "badge badge-warn", title: agent.unreadable }, "Cannot be read")
+        : null,
       agent.memoryEnabled
         ? h("span", { class: "badge badge-ok" }, "Memory on")
         : h("span", { class: "badge" }, "Memory off"),
@@ -81,7 +95,8 @@ export async function renderAgents(root, { project, setCrumbs }) {
   const load = async () => {
     replace(body, h("p", { class: "state state-loading", role: "status" }, "Loading agents…"));
     try {
-      const known = (await api.get(paths.projects())).projects;
+      const listed = await api.get(paths.projects());
+      const known = listed.projects;
       const projects = project ? [project] : known;
       if (project && !known.includes(project)) {
         // No agent the caller reaches belongs to it: a project exists only through its agents.
@@ -90,6 +105,11 @@ export async function renderAgents(root, { project, setCrumbs }) {
       }
       const lists = await Promise.all(projects.map((id) => api.get(paths.agents(id))));
       if (!root.contains(body)) return;
+      if (projects.length === 0 && listed.unreadable?.length) {
+        // Q-2b: agents whose settings cannot be read hold no project: never "No agents yet".
+        replace(body, unreadableSection([listed]));
+        return;
+      }
       if (projects.length === 0) {
         replace(
           body,

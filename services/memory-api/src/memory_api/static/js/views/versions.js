@@ -183,6 +183,13 @@ export async function restoreFile(tab, scope, file, version) {
         result.indexLinesNotAdded.join(" "),
       { error: true },
     );
+  } else if (result.unrecorded) {
+    // restored on disk, but no version records it yet: never "nothing to restore" (Q-2b)
+    toast(
+      `Restored ${file}, but its history could not record it yet: ${result.unrecorded}. ` +
+        "The next change recorded in this scope takes it.",
+      { error: true },
+    );
   } else {
     toast(
       result.version

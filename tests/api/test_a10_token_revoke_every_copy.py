@@ -1,0 +1,102 @@
+"""A-10: ``memory-api token revoke --name N`` leaves no token named N passing.
+
+A token is its record, not its file name: an operator who copied ``tokens/ci.json`` (a backup
+before editing it, ``cp ci.json ci-old.json``) or renamed it by hand holds the token in a file
+of another name. ``revoke`` deleted ``ci.json`` alone and said ``revoked token 'ci'`` (exit 0),
+while ``token list`` still showed ``ci`` and the running service still answered its secret 200.
+Right: every file whose record is named N is deleted, and what ``revoke`` cannot vouch for (a
+token file it cannot read, a token of ``MEMORY_API_TOKENS``) is said, with exit 1.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.support.refused_account import request_json
+from tests.support.serve import ServedProcess, serve, venv_bin
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[ServedProcess]:
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    env = {name: value for name, value in os.environ.items() if name != "MEMORY_API_TOKENS"}
+    process = serve(data_dir, env)
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+def _token(
+    served: ServedProcess, *words: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``memory-api token WORDS`` over the service's data dir."""
+    return subprocess.run(
+        [venv_bin("memory-api"), "token", *words],
+        env={**served.env, **(env or {})}, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+
+
+def _create(served: ServedProcess, name: str) -> str:
+    done = _token(served, "create", "--name", name)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_a10_a_revoked_token_no_longer_passes_from_a_copy_of_its_file(
+    served: ServedProcess,
+) -> None:
+    tokens = served.data_dir / "tokens"
+    secret = _create(served, "ci")
+    _create(served, "admin")
+    shutil.copy(tokens / "ci.json", tokens / "ci-old.json")  # a backup before an edit
+    (tokens / "ci.json").rename(tokens / "pipeline.json")  # and the file renamed by hand
+    assert request_json(served.base_url, "GET", "/api/me", secret)[1]["name"] == "ci"
+
+    done = _token(served, "revoke", "--name", "ci")
+
+    assert done.returncode == 0, done.stderr
+    assert "tokens/ci-old.json" in done.stdout and "tokens/pipeline.json" in done.stdout
+    assert request_json(served.base_url, "GET", "/api/me", secret)[0] == 401
+    assert sorted(path.name for path in tokens.iterdir()) == ["admin.json"]
+    listed = _token(served, "list")
+    assert [line.split()[0] for line in listed.stdout.splitlines()] == ["admin"]
+
+
+def test_a10_a_new_token_never_takes_a_name_another_file_holds(served: ServedProcess) -> None:
+    tokens = served.data_dir / "tokens"
+    first = _create(served, "ci")
+    (tokens / "ci.json").rename(tokens / "pipeline.json")
+
+    done = _token(served, "create", "--name", "ci")
+
+    assert done.returncode == 1
+    assert "a token named 'ci' exists already, in tokens/pipeline.json" in done.stderr
+    assert sorted(path.name for path in tokens.iterdir()) == ["pipeline.json"]
+    assert request_json(served.base_url, "GET", "/api/me", first)[1]["name"] == "ci"
+
+
+def test_a10_a_revoke_it_cannot_vouch_for_is_said_with_exit_1(served: ServedProcess) -> None:
+    tokens = served.data_dir / "tokens"
+    _create(served, "ci")
+    admin = _create(served, "admin")
+    (tokens / "broken.json").write_text("{not json", encoding="utf-8")  # may hold 'ci' too
+
+    done = _token(served, "revoke", "--name", "ci")
+
+    assert done.returncode == 1
+    assert "one may hold token 'ci' too" in done.stderr and "broken.json" in done.stderr
+    assert not (tokens / "ci.json").exists()
+
+    env_token = {"MEMORY_API_TOKENS": "admin=" + admin}
+    done = _token(served, "revoke", "--name", "admin", env=env_token)
+    assert done.returncode == 1
+    assert "token 'admin' is defined in MEMORY_API_TOKENS" in done.stderr
+    assert (tokens / "admin.json").exists()  # nothing deleted: the token would still pass

@@ -1,0 +1,163 @@
+"""R-1: a machine's local copy takes from the service only what a memory scope holds.
+
+The service's versions hold the scope's regular files, none in a folder (its push takes nothing
+else, its records look at nothing else). A service that is not that one — taken over, or a
+stand-in on the way — sent a version with ``MEMORY.md`` as a symlink to a file of the user's
+(``~/.bashrc``), a symlink to a folder and a sub-folder, and ``git reset`` checked them all out
+into the memory root: the agent's next index line (or any write to ``MEMORY.md``) would have
+landed in that file, beyond the memory root the write guard confines. Right: such a version is
+refused whole, saying what it held, and the copy stays as it was.
+
+The stand-in here is ``git http-backend`` behind a small HTTP server: git's own smart HTTP, as
+the real service speaks it.
+"""
+
+from __future__ import annotations
+
+import http.server
+import os
+import subprocess
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from harness_memory.remote import RemoteCopy
+
+pytestmark = pytest.mark.skipif(
+    subprocess.run(["git", "--exec-path"], capture_output=True, check=False).returncode != 0,
+    reason="needs git",
+)
+
+
+def _git(*args: str, cwd: Path) -> None:
+    subprocess.run(
+        ["git", "-c", "user.name=x", "-c", "user.email=x@x.invalid", *args],
+        cwd=cwd, check=True, capture_output=True,
+    )  # fmt: skip
+
+
+class _Backend(http.server.BaseHTTPRequestHandler):
+    """Any ``…/<scope>.git/<rest>`` answered by ``git http-backend`` from ``server.root``'s
+    ``scope.git``."""
+
+    def _answer(self) -> None:
+        path, _, query = self.path.partition("?")
+        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        env = {
+            "GIT_PROJECT_ROOT": str(self.server.root),  # type: ignore[attr-defined]
+            "GIT_HTTP_EXPORT_ALL": "1",
+            "PATH_INFO": "/scope.git" + path.partition(".git")[2],
+            "QUERY_STRING": query,
+            "REQUEST_METHOD": self.command,
+            "CONTENT_TYPE": self.headers.get("Content-Type", ""),
+            "CONTENT_LENGTH": str(len(body)),
+            "HTTP_CONTENT_ENCODING": self.headers.get("Content-Encoding", ""),
+            "PATH": os.environ.get("PATH", ""),
+        }
+        answer = subprocess.run(
+            ["git", "http-backend"], input=body, env=env, capture_output=True, check=True
+        ).stdout
+        head, _, content = answer.partition(b"\r\n\r\n")
+        fields = [line.decode().partition(":") for line in head.split(b"\r\n")]
+        status = next((int(v.split()[0]) for k, _, v in fields if k.lower() == "status"), 200)
+        self.send_response(status)
+        for name, _, value in fields:
+            if name and name.lower() != "status":
+                self.send_header(name, value.strip())
+        self.send_header("Content-Length", str(len(content)))
+        self.end_headers()
+        self.wfile.write(content)
+
+    def do_GET(self) -> None:
+        self._answer()
+
+    def do_POST(self) -> None:
+        self._answer()
+
+    def log_message(self, format: str, *args: object) -> None:
+        return
+
+
+@pytest.fixture
+def stand_in(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """A stand-in service (its URL) serving every scope from one repository (its work tree:
+    commit there, then :func:`_publish`)."""
+    served = tmp_path / "served"
+    served.mkdir()
+    _git("init", "-q", "--bare", "scope.git", cwd=served)
+    work = tmp_path / "work"
+    work.mkdir()
+    _git("init", "-q", cwd=work)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Backend)
+    server.root = served  # type: ignore[attr-defined]
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", work
+    finally:
+        server.shutdown()
+        thread.join()
+        server.server_close()
+
+
+def _publish(work: Path, message: str) -> None:
+    _git("add", "-A", cwd=work)
+    _git("commit", "-q", "-m", message, cwd=work)
+    _git("push", "-q", "--force", str(work.parent / "served" / "scope.git"), "HEAD:main", cwd=work)
+
+
+def _copy(url: str, tmp_path: Path) -> RemoteCopy:
+    state = tmp_path / "laptop"
+    return RemoteCopy(
+        url=url, token="t" * 40, project="acme", agent="coder", state_dir=state, timeout=30.0
+    )
+
+
+def test_r1_a_version_holding_symlinks_or_folders_is_never_checked_out(
+    stand_in: tuple[str, Path], tmp_path: Path
+) -> None:
+    url, work = stand_in
+    private = tmp_path / "home" / ".bashrc"
+    private.parent.mkdir()
+    private.write_text("export PATH=/usr/bin\n", encoding="utf-8")
+    (work / "MEMORY.md").symlink_to(private)
+    (work / "home").symlink_to(private.parent)
+    (work / "sub").mkdir()
+    (work / "sub" / "x.md").write_text("in a folder\n", encoding="utf-8")
+    (work / "note.md").write_text("---\nname: note\ndescription: d\n---\nbody\n", encoding="utf-8")
+    _publish(work, "hostile")
+    copy = _copy(url, tmp_path)
+
+    result = copy.sync_scope("user")
+
+    assert not result.ok
+    assert result.error is not None and "nothing of it was taken" in result.error
+    for said in ("'MEMORY.md' (a symlink)", "'home' (a symlink)", "'sub' (a folder)"):
+        assert said in result.error
+    scope = copy.memory_root / "user"
+    assert sorted(path.name for path in scope.iterdir()) == []  # not even note.md
+    assert private.read_text(encoding="utf-8") == "export PATH=/usr/bin\n"
+
+
+def test_r1_a_copy_keeps_its_files_when_a_later_version_holds_a_symlink(
+    stand_in: tuple[str, Path], tmp_path: Path
+) -> None:
+    url, work = stand_in
+    note = "---\nname: note\ndescription: d\n---\nbody\n"
+    (work / "note.md").write_text(note, encoding="utf-8")
+    (work / "MEMORY.md").write_text("- [Note](note.md) — d\n", encoding="utf-8")
+    _publish(work, "benign")
+    copy = _copy(url, tmp_path)
+    assert copy.sync_scope("user").ok
+    scope = copy.memory_root / "user"
+    (work / "MEMORY.md").unlink()
+    (work / "MEMORY.md").symlink_to("/etc/hostname")
+    _publish(work, "hostile")
+
+    result = copy.sync_scope("user")
+
+    assert not result.ok and "'MEMORY.md' (a symlink)" in (result.error or "")
+    assert not (scope / "MEMORY.md").is_symlink()
+    assert (scope / "MEMORY.md").read_text(encoding="utf-8") == "- [Note](note.md) — d\n"
+    assert (scope / "note.md").read_text(encoding="utf-8") == note
