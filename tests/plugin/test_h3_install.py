@@ -132,6 +132,22 @@ def test_h3_bad_settings_are_refused_and_left_untouched(
     assert sorted(p.name for p in path.parent.iterdir()) == [path.name]
 
 
+@pytest.mark.parametrize("verb", ["install", "uninstall"])
+@pytest.mark.parametrize("bad", ["{ not json", '{"a": 1} // mine\n'])
+def test_h3_a_bad_settings_files_error_says_what_to_do_by_hand_for_its_own_command(
+    tmp_path: Path, verb: str, bad: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An uninstall is told to take the hooks out by hand, never to add them."""
+    path = tmp_path / FILES["claude-code"]
+    path.parent.mkdir(parents=True)
+    path.write_text(bad, encoding="utf-8")
+    status, _ = run(tmp_path, verb, "claude-code")
+    assert status == 1
+    assert "run the command again" in caplog.text
+    assert "add (install) or take out (uninstall) the hooks by hand" in caplog.text
+    assert path.read_text(encoding="utf-8") == bad
+
+
 @pytest.mark.parametrize(
     ("harness", "name", "text", "said"),
     [

@@ -155,13 +155,14 @@ def read_json_object(path: Path, *, comments: bool = False) -> tuple[str | None,
             return text, document
         if text.startswith(("//", "/*"), error.pos):
             raise SettingsFileError(
-                f"{path} holds a comment (line {error.lineno}): the install writes the file "
-                "back as plain JSON and would drop it; take the comments out and run the "
-                "install again, or add the hooks by hand (see the harness-memory README)"
+                f"{path} holds a comment (line {error.lineno}): the file is written back as "
+                "plain JSON, which would drop it; take the comments out and run the command "
+                "again, or add (install) or take out (uninstall) the hooks by hand (see the "
+                "harness-memory README)"
             ) from None
         raise SettingsFileError(
-            f"{path} is not valid JSON ({error}); fix it or add the hooks by hand "
-            "(see the harness-memory README)"
+            f"{path} is not valid JSON ({error}); fix it and run the command again, or add "
+            "(install) or take out (uninstall) the hooks by hand (see the harness-memory README)"
         ) from None
     if not isinstance(document, dict):
         raise SettingsFileError(f"{path} holds a JSON {type(document).__name__}, not an object")
@@ -196,8 +197,9 @@ def dump_json(
             return jsonc.edit(like, document)
         except jsonc.JsoncError as error:
             raise SettingsFileError(
-                f"{path or 'the settings file'}: {error}; the install keeps every comment, so "
-                "move that comment or add the hooks by hand (see the harness-memory README)"
+                f"{path or 'the settings file'}: {error}; every comment is kept, so move that "
+                "comment, or add (install) or take out (uninstall) the hooks by hand (see the "
+                "harness-memory README)"
             ) from None
     return layout_of(like).render(document)
 
