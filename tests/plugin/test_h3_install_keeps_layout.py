@@ -107,7 +107,7 @@ def test_h3_a_settings_file_with_comments_is_refused_saying_so(
     assert run(tmp_path, "install", harness) == 1
 
     assert f"{path} holds a comment (line 2)" in caplog.text
-    assert "take the comments out and run the install again" in caplog.text
+    assert "take the comments out and run the command again" in caplog.text
     assert path.read_text(encoding="utf-8") == text
     assert sorted(p.name for p in path.parent.iterdir()) == [path.name]
 

@@ -171,6 +171,47 @@ def test_h7_no_token_file_stays_behind(tmp_path: Path, harness: str) -> None:
     assert not token_file(home, harness).exists()
 
 
+def git(cwd: Path, *args: str) -> str:
+    env = {"HOME": str(cwd), "PATH": "/usr/bin:/bin", "GIT_CONFIG_NOSYSTEM": "1"}
+    done = subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.parametrize("harness", ["codex", "gemini"])
+def test_h7_a_settings_folder_in_a_dotfiles_repository_commits_no_token(
+    tmp_path: Path, harness: str
+) -> None:
+    """The state folder holding the token file ignores itself in git (``*``): a settings
+    folder linked into a dotfiles repository shows nothing of it to ``git add -A``; an
+    uninstall takes the ``.gitignore`` away with the rest, and keeps one the user wrote."""
+    home, root = tmp_path / "home", memory_root(tmp_path)
+    dotfiles = tmp_path / "dotfiles"
+    folder = SETTINGS[harness].split("/")[0]
+    (dotfiles / folder).mkdir(parents=True)
+    git(dotfiles, "init", "-q")
+    home.mkdir()
+    (home / folder).symlink_to(dotfiles / folder)
+
+    assert install(home, root, harness, "--token", TOKEN)[0] == 0
+    assert token_file(home, harness).read_text(encoding="utf-8") == TOKEN + "\n"
+    git(dotfiles, "add", "-A")
+    committed = git(dotfiles, "ls-files")
+    assert SETTINGS[harness].split("/")[1] in committed  # the settings themselves are the user's
+    assert "harness-memory" not in committed and TOKEN not in git(dotfiles, "diff", "--cached")
+
+    flags = ["--home", str(home), "--memory-root", str(root)]
+    assert main(["uninstall", harness, *flags], environ={"HOME": str(home)}) == 0
+    assert not (dotfiles / folder / "harness-memory").exists()
+
+    state = dotfiles / folder / "harness-memory"
+    state.mkdir()
+    (state / ".gitignore").write_text("token\n", encoding="utf-8")
+    assert install(home, root, harness, "--token", TOKEN)[0] == 0
+    assert main(["uninstall", harness, *flags], environ={"HOME": str(home)}) == 0
+    assert (state / ".gitignore").read_text(encoding="utf-8") == "token\n"
+
+
 def hook_env(home: Path) -> dict[str, str]:
     """The hook's environment: HOME, a plain PATH, and PYTHONPATH where a checkout names the
     code under test."""

@@ -23,7 +23,7 @@ from harness_memory.installers.files import (
     has_comments_safely,
     write_target,
 )
-from harness_memory.installers.record import InstallRecord, leftovers
+from harness_memory.installers.record import InstallRecord, ignore_plan, leftovers
 from harness_memory.installers.spec import our_commands
 
 __all__ = ["Plan", "given_back", "with_state"]
@@ -86,7 +86,8 @@ def with_state(
             for folder in folders
             if folder != state and str(folder) not in record.created_folders
         ]
-        return Plan([*changes, record.change()], notes, list(removals or []))
+        ignore = ignore_plan(record.path.parent.parent)
+        return Plan([*changes, record.change(), *ignore], notes, list(removals or []))
     files, folders = leftovers(record.path.parent.parent)
     kept: list[FileChange] = []
     for change in changes:

@@ -7,8 +7,10 @@ environment of its own, the bearer token (``token``, mode 0600, H-7) that their 
 hook command names with ``--token-file``: a token on a command line is every local user's to
 read (``ps``). :meth:`InstallRecord.change` plans the record's new text as a
 :class:`~harness_memory.installers.files.FileChange` (no backup: it is ours), :func:`token_plan`
-the token file; :func:`leftovers` names what ``uninstall`` removes from the folder, and
-:func:`others_in` what it leaves because this plugin did not make it.
+the token file, :func:`ignore_plan` the folder's ``.gitignore`` (a settings folder kept in a
+dotfiles repository must not take the token into a commit); :func:`leftovers` names what
+``uninstall`` removes from the folder, and :func:`others_in` what it leaves because this plugin
+did not make it.
 """
 
 from __future__ import annotations
@@ -21,10 +23,13 @@ from harness_memory.installers.files import FileChange, dump_json, read_json_obj
 from harness_memory.settings import TOKEN_FILE_NAME
 
 __all__ = [
+    "IGNORE_NAME",
+    "IGNORE_TEXT",
     "RECORD_NAME",
     "STATE_FOLDER",
     "TOKEN_NAME",
     "InstallRecord",
+    "ignore_plan",
     "leftovers",
     "others_in",
     "read_record",
@@ -35,6 +40,11 @@ __all__ = [
 STATE_FOLDER = "harness-memory"
 RECORD_NAME = "install.json"
 TOKEN_NAME = TOKEN_FILE_NAME
+IGNORE_NAME = ".gitignore"
+IGNORE_TEXT = "# harness-memory: this machine's state (a bearer token, Session records)\n*\n"
+"""The state folder's ``.gitignore``: git leaves out everything in the folder, itself too, so
+``git add -A`` in a dotfiles repository holding ``~/.claude`` (or a link into one) commits no
+token; what ``.pytest_cache`` and ``.ruff_cache`` do for the same reason."""
 _SESSIONS = "sessions"
 _WRITTEN_KEPT = 16
 """How many texts an install wrote the record keeps per settings file (the newest): enough for
@@ -154,11 +164,26 @@ def token_plan(settings_folder: Path, token: str | None) -> tuple[list[FileChang
     return [FileChange(path, old, token + "\n", secrets, backup=False)], []
 
 
+def ignore_plan(settings_folder: Path) -> list[FileChange]:
+    """The change making the state folder's ``.gitignore`` :data:`IGNORE_TEXT` (none when it
+    holds that); one the user made is left as it is. Raises
+    :class:`~harness_memory.installers.files.SettingsFileError` for one that cannot be read."""
+    path = settings_folder / STATE_FOLDER / IGNORE_NAME
+    old = read_text(path)
+    if old is not None:
+        return []
+    return [FileChange(path, None, IGNORE_TEXT, backup=False, create_mode=0o644)]
+
+
 def leftovers(settings_folder: Path) -> tuple[list[Path], list[Path]]:
-    """What uninstall removes: (files: the record, the token file and the Session records;
-    folders, deepest first, removed when they are then empty)."""
+    """What uninstall removes: (files: the record, the token file, the ``.gitignore`` an
+    install wrote and the Session records; folders, deepest first, removed when they are then
+    empty)."""
     state = settings_folder / STATE_FOLDER
     files = [state / name for name in (RECORD_NAME, TOKEN_NAME) if (state / name).is_file()]
+    ignore = state / IGNORE_NAME
+    if ignore.is_file() and not ignore.is_symlink() and read_text(ignore) == IGNORE_TEXT:
+        files.append(ignore)
     sessions = state / _SESSIONS
     if sessions.is_dir() and not sessions.is_symlink():
         files += sorted(p for p in sessions.iterdir() if p.suffix == ".json" and p.is_file())
