@@ -1,15 +1,23 @@
 """S-1: the Memory tab's search box — ranked hits from every scope, matched words marked,
-a hit opens in the viewer, a change on disk is found by the next search, keyboard-usable."""
+a hit opens in the viewer, a change on disk is found by the next search, keyboard-usable.
+The tests that only search share one demo service (``read_only_service``)."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.browser.pages import Shot, open_memory_tab, viewer
+from tests.browser.pages import PageFactory, ServiceFactory, Shot, open_memory_tab, viewer
 from tests.browser.service import Service, write_topic
 
 pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def service(read_only_service: Service) -> Service:
+    """The module's tests but one only search the demo: they share a service (and the index
+    its first search builds); the one that writes a file starts its own (``make_service``)."""
+    return read_only_service
 
 
 def search_box(page: Page) -> Locator:
@@ -40,8 +48,10 @@ def test_s1_search_box_finds_marks_and_opens(page: Page, service: Service, shot:
 
 
 def test_s1_search_sees_a_change_on_disk_and_clears_with_escape(
-    page: Page, service: Service
+    open_page: PageFactory, make_service: ServiceFactory
 ) -> None:
+    service = make_service()
+    page = open_page(service)
     open_memory_tab(page)
     box = search_box(page)
     box.fill("zeppelin")
