@@ -1,14 +1,23 @@
-"""W-1: the agents list — one card per agent with its memory count, deep-linking to Memory."""
+"""W-1: the agents list — one card per agent with its memory count, deep-linking to Memory.
+
+The tests that only look share one demo service (``read_only_service``); the one that breaks an
+agent's settings starts its own."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.pages import Shot, user_group
+from tests.browser.pages import PageFactory, ServiceFactory, Shot, user_group
 from tests.browser.service import Service
 
 pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def service(read_only_service: Service) -> Service:
+    """The demo, shared by the module's tests that only look at it."""
+    return read_only_service
 
 
 def test_w1_card_shows_the_memory_count_and_deep_links_to_the_memory_tab(
@@ -55,10 +64,12 @@ def test_w1_unknown_project_is_not_a_project_without_agents(page: Page, service:
 
 
 def test_w1_an_agent_whose_settings_cannot_be_read_is_named_not_gone(
-    page: Page, service: Service
+    open_page: PageFactory, make_service: ServiceFactory
 ) -> None:
     """Q-2b: its agent.json is a folder (as unreadable as a file of another account); its
     project is unknown, so the page names it apart, with why, instead of dropping it."""
+    service = make_service()
+    page = open_page(service)
     broken = service.data_dir / "agents" / "lost" / "agent.json"
     broken.mkdir(parents=True)
     page.goto("/")
