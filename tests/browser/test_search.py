@@ -15,8 +15,8 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture
 def service(read_only_service: Service) -> Service:
-    """The module's tests but one only search the demo: they share a service (and the index
-    its first search builds); the one that writes a file starts its own (``make_service``)."""
+    """The module's tests but one only search the demo: they share the worker's service (and
+    the index its first search builds); the one that writes a file starts its own."""
     return read_only_service
 
 
