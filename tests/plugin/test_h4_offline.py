@@ -17,6 +17,11 @@ from tests.plugin.real_service import RealService, seed_scope
 
 pytestmark = pytest.mark.e2e
 
+ANSWER_WAIT_S = "30"
+"""The hooks' budget for the service's answer: a hang guard. The online Session starts must be
+served, and 2 s (the default) leaves a busy machine little room for a service's first answer;
+the offline ones meet a closed port, refused at once, so no budget is waited out."""
+
 
 def tree(root: Path) -> dict[str, bytes | None]:
     """Every path under ``root`` with its bytes (None for a directory): a read-only witness."""
@@ -34,7 +39,7 @@ async def start(
         "HARNESS_MEMORY_PROJECT": "acme",
         "HARNESS_MEMORY_AGENT": agent,
         "HARNESS_MEMORY_ROOT": str(root),
-        "HARNESS_MEMORY_TIMEOUT": "2",
+        "HARNESS_MEMORY_TIMEOUT": ANSWER_WAIT_S,
         "HOME": str(workspace.parent),
     }
     return await run_cli(
