@@ -138,6 +138,25 @@ def service(make_service: ServiceFactory) -> Service:
     return make_service()
 
 
+READ_ONLY_DATA_DIR = 1000
+"""The number of :func:`read_only_service`'s data dir among the worker's seeded ones
+(:func:`make_service` numbers a test's services from 0)."""
+
+
+@pytest.fixture(scope="session")
+def read_only_service(seeded_data_dirs: SeededDataDirs) -> Iterator[Service]:
+    """The demo service of :func:`service`, shared by this worker's tests that change nothing
+    on it: they read, search, open and close, and what the browser keeps (collapsed groups,
+    when the user last looked) lives in each page's own context. One seed, one service start
+    and one search index per worker instead of a start per test (scoped per module, it was
+    stopped and started again whenever the worker's tests moved between modules); a test
+    that writes a file, saves, deletes or restores takes :func:`service`."""
+    extra = {"MEMORY_API_CHAT_URL": CHAT_URL}
+    served = start_service(seeded_data_dirs.fresh(READ_ONLY_DATA_DIR, extra), extra)
+    yield served
+    served.stop()
+
+
 def _console_error(message: ConsoleMessage, errors: list[str]) -> None:
     """Keep console errors (a CSP violation, a failed module import); answers with a 4xx status
     are expected (401, 404, 412) and shown by the page itself."""

@@ -2,7 +2,9 @@
 violation on the agents list, the Memory tab, the drawer / bottom sheet (a memory, an index,
 findings) and the modals (Edit, Add, a confirm), at desktop and phone sizes.
 
-One walk per size through every state, on one service, keeps the check to a few runs of axe.
+One walk per size through every state, on one service, keeps the check to a few runs of axe;
+the walks open, check and close (the delete is cancelled), so both sizes use the worker's shared
+``read_only_service``.
 """
 
 from __future__ import annotations
@@ -78,9 +80,9 @@ def _check_modals(page: Page, size: str, shot: Shot) -> None:
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_w6_axe_finds_nothing_serious_on_any_page_panel_or_modal(
-    open_page: PageFactory, service: Service, shot: Shot, size: str
+    open_page: PageFactory, read_only_service: Service, shot: Shot, size: str
 ) -> None:
-    page = open_page(service, DESKTOP if size == "desktop" else PHONE)
+    page = open_page(read_only_service, DESKTOP if size == "desktop" else PHONE)
     page.goto("/#/")
     expect(page.locator(".agent-card").first).to_be_visible()
     shot(page, f"w6-axe-agents-{size}")

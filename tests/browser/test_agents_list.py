@@ -1,4 +1,7 @@
-"""W-1: the agents list — one card per agent with its memory count, deep-linking to Memory."""
+"""W-1: the agents list — one card per agent with its memory count, deep-linking to Memory.
+
+The tests that only look use the worker's shared demo service (``read_only_service``); a test
+that changes an agent takes a service of its own (``service``)."""
 
 from __future__ import annotations
 
@@ -9,15 +12,17 @@ import pytest
 from memory_core import layout
 from playwright.sync_api import Page, expect
 
-from tests.browser.pages import Shot, user_group
+from tests.browser.pages import PageFactory, Shot, user_group
 from tests.browser.service import Service
 
 pytestmark = pytest.mark.browser
 
 
 def test_w1_card_shows_the_memory_count_and_deep_links_to_the_memory_tab(
-    page: Page, service: Service, shot: Shot
+    open_page: PageFactory, read_only_service: Service, shot: Shot
 ) -> None:
+    service = read_only_service
+    page = open_page(service)
     agents = service.get("/api/projects/demo/agents")["agents"]
     count = next(agent["memoryCount"] for agent in agents if agent["id"] == "demo")
     assert count > 300  # the user scope plus both seeded Workspaces
@@ -36,13 +41,19 @@ def test_w1_card_shows_the_memory_count_and_deep_links_to_the_memory_tab(
     expect(user_group(page).locator(".row")).to_have_count(4)
 
 
-def test_w1_project_route_lists_that_projects_agents(page: Page, service: Service) -> None:
+def test_w1_project_route_lists_that_projects_agents(
+    open_page: PageFactory, read_only_service: Service
+) -> None:
+    page = open_page(read_only_service)
     page.goto("/#/projects/demo")
     expect(page.locator("h1")).to_have_text("Agents of demo")
     expect(page.locator(".agent-card")).to_have_count(1)
 
 
-def test_w1_unknown_agent_says_so_in_the_page_s_words(page: Page, service: Service) -> None:
+def test_w1_unknown_agent_says_so_in_the_page_s_words(
+    open_page: PageFactory, read_only_service: Service
+) -> None:
+    page = open_page(read_only_service)
     page.goto("/#/projects/demo/agents/nobody/memory")
     expect(page.get_by_role("heading", level=1)).to_have_text("No agent “nobody” in project demo")
     expect(page.locator("main")).not_to_contain_text("no agent 'nobody'")  # the API's words
@@ -50,7 +61,10 @@ def test_w1_unknown_agent_says_so_in_the_page_s_words(page: Page, service: Servi
     expect(page.locator(".agent-card")).to_have_count(1)
 
 
-def test_w1_unknown_project_is_not_a_project_without_agents(page: Page, service: Service) -> None:
+def test_w1_unknown_project_is_not_a_project_without_agents(
+    open_page: PageFactory, read_only_service: Service
+) -> None:
+    page = open_page(read_only_service)
     page.goto("/#/projects/nowhere")
     expect(page.get_by_role("heading", level=1)).to_have_text("No project “nowhere”")
     expect(page.locator("main")).not_to_contain_text("No agents in this project yet")

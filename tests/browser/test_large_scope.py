@@ -4,18 +4,20 @@ A group builds only the rows in view of its scroll area (a few dozen of 3,000), 
 the same height so none moves when others are built, the scroll area says there is more, and
 any row is reached by scrolling, by the keyboard, through the filter and by its address. Groups
 load their rows once near the screen, holding the height those rows will take meanwhile.
+The scope of 3,000 is written once for the module's tests that only read it (``huge_scope``).
 """
 
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.axe import axe_violations
-from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.conftest import CHAT_URL, DESKTOP, PHONE
 from tests.browser.pages import (
     MEMORY_TAB,
     PageFactory,
@@ -28,7 +30,7 @@ from tests.browser.pages import (
     wait_groups_settled,
     workspace_group,
 )
-from tests.browser.service import Service, write_topic
+from tests.browser.service import Service, seed, start_service, write_topic
 
 pytestmark = pytest.mark.browser
 
@@ -58,6 +60,22 @@ def _seed_huge_scope(service: Service, title: str = "monorepo", files: int = FIL
     return scope.name
 
 
+@pytest.fixture(scope="module")
+def huge_scope(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Service, str]]:
+    """The demo service with a Workspace scope of 3,000 memories more (``monorepo``) and that
+    scope's key, shared by this module's tests that only read it (scrolling, the keyboard, the
+    filter, collapsing and addresses change nothing on the service): the 3,000 files are
+    written, and listed by the service, once instead of once per test."""
+    data_dir = tmp_path_factory.mktemp("huge") / "data"
+    env = {"MEMORY_API_CHAT_URL": CHAT_URL}
+    seed(data_dir, {**os.environ, **env})
+    service = start_service(data_dir, env)
+    try:
+        yield service, _seed_huge_scope(service)
+    finally:
+        service.stop()
+
+
 def _at(group: Locator, position: int) -> Locator:
     """The row at 1-based ``position`` of ``group``'s list (built or not)."""
     return group.locator(f'.row[aria-posinset="{position}"]')
@@ -75,9 +93,9 @@ def _scroll_rows(group: Locator, where: str) -> None:
 
 
 def test_w5_a_scope_of_thousands_builds_only_the_rows_in_view(
-    page: Page, service: Service, shot: Shot
+    open_page: PageFactory, huge_scope: tuple[Service, str], shot: Shot
 ) -> None:
-    _seed_huge_scope(service)
+    page = open_page(huge_scope[0])
     open_memory_tab(page)
     group = workspace_group(page, "monorepo")
     expect(group.locator(".count")).to_have_text(f"{FILES:,} memories")
@@ -129,9 +147,9 @@ def test_w5_a_scope_of_thousands_builds_only_the_rows_in_view(
 
 
 def test_w5_the_keyboard_reaches_every_row_and_keeps_its_place_while_scrolled_away(
-    page: Page, service: Service
+    open_page: PageFactory, huge_scope: tuple[Service, str]
 ) -> None:
-    _seed_huge_scope(service)
+    page = open_page(huge_scope[0])
     open_memory_tab(page)
     group = workspace_group(page, "monorepo")
     _at(group, 1).get_by_role("button", name="View").focus()
@@ -158,9 +176,10 @@ def test_w5_the_keyboard_reaches_every_row_and_keeps_its_place_while_scrolled_aw
 
 
 def test_w5_a_memory_deep_in_a_huge_scope_opens_from_its_address(
-    page: Page, service: Service
+    open_page: PageFactory, huge_scope: tuple[Service, str]
 ) -> None:
-    key = _seed_huge_scope(service)
+    service, key = huge_scope
+    page = open_page(service)
     page.goto(f"{MEMORY_TAB}/view/{key}/fact-0007.md")
     panel = viewer(page)
     expect(panel.locator("h2")).to_have_text("fact-0007")
@@ -248,8 +267,11 @@ new MutationObserver((records) => {
 box is ``aria-busy`` too while a page of groups loads: not logged)."""
 
 
-def test_w5_a_group_is_busy_until_its_rows_in_view_are_built(page: Page, service: Service) -> None:
-    key = _seed_huge_scope(service)
+def test_w5_a_group_is_busy_until_its_rows_in_view_are_built(
+    open_page: PageFactory, huge_scope: tuple[Service, str]
+) -> None:
+    service, key = huge_scope
+    page = open_page(service)
     page.add_init_script(BUSY_LOG)
     page.goto(MEMORY_TAB)
     wait_groups_settled(page)
@@ -314,12 +336,11 @@ SETTLE = """async (button) => {
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_w5_a_row_scrolled_into_view_stays_under_the_pointer(
-    open_page: PageFactory, service: Service, size: str
+    open_page: PageFactory, huge_scope: tuple[Service, str], size: str
 ) -> None:
     """Rows are built as they come into view (so thousands stay quick); a row scrolled into
     view must not then move from under the pointer about to click it."""
-    _seed_huge_scope(service)
-    page = open_page(service, DESKTOP if size == "desktop" else PHONE)
+    page = open_page(huge_scope[0], DESKTOP if size == "desktop" else PHONE)
     open_memory_tab(page)
     huge = workspace_group(page, "monorepo")
     _scroll_rows(huge, str(1000 * _row_height(huge)))

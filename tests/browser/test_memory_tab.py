@@ -1,4 +1,7 @@
-"""W-2: the Memory tab — the switch, the placeholder hint, the scope groups and their collapse."""
+"""W-2: the Memory tab — the switch, the placeholder hint, the scope groups and their collapse.
+
+The tests that only look at the demo (groups, collapse, a phone's layout) share one service
+(``read_only_service``); the others change the agent or its scopes and start their own."""
 
 from __future__ import annotations
 
@@ -8,7 +11,9 @@ import pytest
 from memory_core import layout
 from playwright.sync_api import Page, expect
 
+from tests.browser.conftest import PHONE
 from tests.browser.pages import (
+    PageFactory,
     Shot,
     group_toggle,
     open_memory_tab,
@@ -79,8 +84,10 @@ def test_w2_hint_inserts_the_placeholder_in_one_click(
 
 
 def test_w2_groups_user_first_then_workspaces_with_their_paths(
-    page: Page, service: Service, shot: Shot
+    open_page: PageFactory, read_only_service: Service, shot: Shot
 ) -> None:
+    service = read_only_service
+    page = open_page(service)
     overview = service.overview()
     open_memory_tab(page)
     groups = page.locator(".group")
@@ -99,8 +106,10 @@ def test_w2_groups_user_first_then_workspaces_with_their_paths(
 
 
 def test_w2_collapse_is_a_button_and_is_remembered_per_user_project_agent(
-    page: Page, service: Service, shot: Shot
+    open_page: PageFactory, read_only_service: Service, shot: Shot
 ) -> None:
+    service = read_only_service
+    page = open_page(service)
     open_memory_tab(page)
     shop = workspace_group(page, "shop-api")
     toggle = group_toggle(shop)
@@ -134,17 +143,21 @@ def test_w2_collapse_is_a_button_and_is_remembered_per_user_project_agent(
 
 
 def test_w2_memory_tab_has_no_horizontal_scroll_on_a_phone(
-    phone: Page, service: Service, shot: Shot
+    open_page: PageFactory, read_only_service: Service, shot: Shot
 ) -> None:
+    phone = open_page(read_only_service, PHONE)
     open_memory_tab(phone)
     width = phone.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 390
     shot(phone, "w5-phone-memory-tab")
 
 
-def test_w5_a_phone_shows_the_first_memory_without_scrolling(phone: Page, service: Service) -> None:
+def test_w5_a_phone_shows_the_first_memory_without_scrolling(
+    open_page: PageFactory, read_only_service: Service
+) -> None:
     """The first row started 680 px down a 390×844 screen, under a phone browser's own bars;
     now it lies whole in the top two thirds, with its group's count beside its activity."""
+    phone = open_page(read_only_service, PHONE)
     open_memory_tab(phone)
     first = user_group(phone).locator(".row").first
     box = first.bounding_box()

@@ -1,12 +1,14 @@
 """S-1: the Memory tab's search box — ranked hits from every scope, matched words marked,
-a hit opens in the viewer, a change on disk is found by the next search, keyboard-usable."""
+a hit opens in the viewer, a change on disk is found by the next search, keyboard-usable.
+The tests that only search use the worker's shared demo service (``read_only_service``, and the
+index its first search builds); the one that writes a file takes a service of its own."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.browser.pages import Shot, open_memory_tab, viewer
+from tests.browser.pages import PageFactory, Shot, open_memory_tab, viewer
 from tests.browser.service import Service, write_topic
 
 pytestmark = pytest.mark.browser
@@ -22,7 +24,10 @@ def hits(page: Page) -> Locator:
     return page.locator("#memory-search-results .search-open")
 
 
-def test_s1_search_box_finds_marks_and_opens(page: Page, service: Service, shot: Shot) -> None:
+def test_s1_search_box_finds_marks_and_opens(
+    open_page: PageFactory, read_only_service: Service, shot: Shot
+) -> None:
+    page = open_page(read_only_service)
     open_memory_tab(page)
     search_box(page).fill("pnpm")
     first = hits(page).first
@@ -67,7 +72,10 @@ def test_s1_search_sees_a_change_on_disk_and_clears_with_escape(
     expect(page.locator("#memory-search-results")).to_be_hidden()
 
 
-def test_s1_search_error_is_shown_with_retry(page: Page, service: Service) -> None:
+def test_s1_search_error_is_shown_with_retry(
+    open_page: PageFactory, read_only_service: Service
+) -> None:
+    page = open_page(read_only_service)
     open_memory_tab(page)
     search_box(page).fill("x" * 501)  # too long: the service answers 400 with a detail
     alert = page.locator("#memory-search-results [role=alert]")
@@ -75,7 +83,8 @@ def test_s1_search_error_is_shown_with_retry(page: Page, service: Service) -> No
     expect(alert.get_by_role("button", name="Retry")).to_be_visible()
 
 
-def test_s1_more_hits_on_request(page: Page, service: Service) -> None:
+def test_s1_more_hits_on_request(open_page: PageFactory, read_only_service: Service) -> None:
+    page = open_page(read_only_service)
     open_memory_tab(page)
     search_box(page).fill("the")  # in most of the demo's 300-odd memories
     expect(hits(page)).to_have_count(20)
@@ -85,9 +94,12 @@ def test_s1_more_hits_on_request(page: Page, service: Service) -> None:
     expect(page.get_by_role("button", name="Show up to 100")).to_have_count(0)
 
 
-def test_s1_search_ranks_the_demo_and_shows_each_text_once(page: Page, service: Service) -> None:
+def test_s1_search_ranks_the_demo_and_shows_each_text_once(
+    open_page: PageFactory, read_only_service: Service
+) -> None:
     """Issue 26: ``deploy`` on the demo gave 220 hits scored 0.0, the hand-written
     ``deploy-freeze`` fifth, and each hit showed its description twice."""
+    page = open_page(read_only_service)
     open_memory_tab(page)
     search_box(page).fill("deploy")
     first = hits(page).first
@@ -104,8 +116,11 @@ def test_s1_search_ranks_the_demo_and_shows_each_text_once(page: Page, service: 
             assert description not in snippet.inner_text(), f"hit {index} shows it twice"
 
 
-def test_s2_search_finds_a_word_inside_chinese_text(page: Page, service: Service) -> None:
+def test_s2_search_finds_a_word_inside_chinese_text(
+    open_page: PageFactory, read_only_service: Service
+) -> None:
     """cjk-substring-search: ``回滚`` sits inside ``所有迁移脚本必须提供回滚步骤``."""
+    page = open_page(read_only_service)
     open_memory_tab(page)
     search_box(page).fill("回滚")
     expect(hits(page)).to_have_count(1)

@@ -1,13 +1,17 @@
 """W-3 View: the body in a right drawer on desktop and a bottom sheet with half and full snap
-points on a phone; rendered safely, frontmatter stripped; keyboard-operable."""
+points on a phone; rendered safely, frontmatter stripped; keyboard-operable. The tests that only
+view the demo share one service (``read_only_service``); the two that write a file or delete
+start their own."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.conftest import PHONE
 from tests.browser.pages import (
     MEMORY_TAB,
+    PageFactory,
     Shot,
     confirm_dialog,
     open_memory_tab,
@@ -35,7 +39,11 @@ LINES_OF_TEXT = (
 """How many lines each element's text occupies (distinct tops of its line boxes)."""
 
 
-def test_w3_view_opens_a_right_drawer_on_desktop(page: Page, service: Service, shot: Shot) -> None:
+def test_w3_view_opens_a_right_drawer_on_desktop(
+    open_page: PageFactory, read_only_service: Service, shot: Shot
+) -> None:
+    service = read_only_service
+    page = open_page(service)
     open_memory_tab(page)
     view_button = row(user_group(page), "prefers-pnpm.md").get_by_role("button", name="View")
     view_button.click()
@@ -97,8 +105,9 @@ def test_w3_view_renders_user_content_as_text_never_markup(page: Page, service: 
 
 
 def test_w3_view_is_a_bottom_sheet_with_half_and_full_snap_points_on_a_phone(
-    phone: Page, service: Service, shot: Shot
+    open_page: PageFactory, read_only_service: Service, shot: Shot
 ) -> None:
+    phone = open_page(read_only_service, PHONE)
     phone.goto(MEMORY_TAB)
     group = workspace_group(phone, "shop-api")
     target = row(group, "deploy-freeze.md")
@@ -154,7 +163,11 @@ def test_w3_view_is_a_bottom_sheet_with_half_and_full_snap_points_on_a_phone(
     expect(sheet).not_to_have_attribute("open", "")
 
 
-def test_w3_index_view_marks_the_lines_the_injection_drops(page: Page, service: Service) -> None:
+def test_w3_index_view_marks_the_lines_the_injection_drops(
+    open_page: PageFactory, read_only_service: Service
+) -> None:
+    service = read_only_service
+    page = open_page(service)
     open_memory_tab(page)
     group = workspace_group(page, "data-platform")
     group.get_by_role("button", name="Show the index").click()
@@ -178,9 +191,12 @@ def test_w3_index_view_marks_the_lines_the_injection_drops(page: Page, service: 
     assert lines_per_label and set(lines_per_label) == {1}, lines_per_label
 
 
-def test_w5_a_memory_that_is_gone_says_so_and_offers_no_retry(page: Page, service: Service) -> None:
+def test_w5_a_memory_that_is_gone_says_so_and_offers_no_retry(
+    open_page: PageFactory, read_only_service: Service
+) -> None:
     """A memory deleted since the list was read (by an agent, in another tab) will not come
     back on Retry: the viewer says it is gone and offers none."""
+    page = open_page(read_only_service)
     page.goto(MEMORY_TAB + "/view/user/deleted-meanwhile.md")
     panel = viewer(page)
     expect(panel.locator(".alert-error")).to_contain_text("it is not there any more")

@@ -82,7 +82,11 @@ MANAGED_SWITCHES: dict[str, tuple[str, dict[str, Any]]] = {
 
 @pytest.mark.parametrize("switch", list(MANAGED_SWITCHES))
 async def test_gemini_managed_install_holds_over_the_users_and_a_workspaces_switch(
-    real_service: RealService, memory_root: Path, tmp_path: Path, switch: str
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
+    switch: str,
 ) -> None:
     """``install gemini --managed`` writes the hooks and ``hooksConfig.enabled = true`` into
     Gemini CLI's system settings (``/etc/gemini-cli/settings.json``, laid over ``/etc`` for this
@@ -99,7 +103,10 @@ async def test_gemini_managed_install_holds_over_the_users_and_a_workspaces_swit
         (workspace / ".gemini" / "settings.json").write_text(json.dumps(settings))
 
     planted, first, _ = await managed_gemini_session(
-        real_service, memory_root, tmp_path, workspace, user=settings if where == "user" else {}
+        (shared_service, new_agent, shared_memory_root),
+        tmp_path,
+        workspace,
+        user=settings if where == "user" else {},
     )
 
     assert f"- Workspace Memory Key: {key}" in first
@@ -108,8 +115,7 @@ async def test_gemini_managed_install_holds_over_the_users_and_a_workspaces_swit
 
 
 async def managed_gemini_session(
-    real_service: RealService,
-    memory_root: Path,
+    agent_of: tuple[RealService, str, Path],
     tmp_path: Path,
     workspace: Path,
     *,
@@ -122,7 +128,9 @@ async def managed_gemini_session(
     the ``user`` keys in the user's settings, writing into another Workspace's scope: ``(that
     file, first user text, stderr)``; ``after_install`` is given the system settings' folder
     once written; ``refused``: Gemini CLI is to refuse the Session (no first user text). The
-    account's token is in its home (``/etc/passwd``'s)."""
+    hooks are installed for ``agent_of`` (the service, the agent of project ``acme`` and its
+    memory root); the account's token is in its home (``/etc/passwd``'s)."""
+    service, agent, memory_root = agent_of
     home = tmp_path / "home"
     gemini_home(home)
     path = home / ".gemini" / "settings.json"
@@ -130,7 +138,7 @@ async def managed_gemini_session(
     overlay = tmp_path / "etc"
     (overlay / "upper").mkdir(parents=True)
     (overlay / "work").mkdir()
-    flags = ["--url", real_service.url, "--project", "acme", "--agent", "coder"]
+    flags = ["--url", service.url, "--project", "acme", "--agent", agent]
     flags += ["--memory-root", str(memory_root), "--executable", str(HARNESS_MEMORY)]
     system = overlay / "upper" / "gemini-cli"
     installed = await run_cli("install", "gemini", "--managed", str(system), *flags)
@@ -140,12 +148,12 @@ async def managed_gemini_session(
     (overlay / "upper" / "passwd").write_text(account_home(0, home), encoding="utf-8")
     token = home / ".claude" / "harness-memory" / "token"
     token.parent.mkdir(parents=True)
-    token.write_text(real_service.token + "\n", encoding="utf-8")
+    token.write_text(service.token + "\n", encoding="utf-8")
     token.chmod(0o600)
     planted = other_scope(memory_root, tmp_path) / "planted.md"
     fake, status, _out, err = await run_gemini_in(
         [[write_call(planted, TOPIC)]],
-        real_service,
+        service,
         workspace,
         home,
         tmp_path,
@@ -161,7 +169,11 @@ async def managed_gemini_session(
 
 @pytest.mark.parametrize("relaunch", [False, True])
 async def test_gemini_managed_install_holds_over_a_workspaces_env_naming_other_system_settings(
-    real_service: RealService, memory_root: Path, tmp_path: Path, relaunch: bool
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
+    relaunch: bool,
 ) -> None:
     """``$GEMINI_CLI_SYSTEM_SETTINGS_PATH`` moves Gemini CLI's system settings, and a trusted
     Workspace's ``.gemini/.env`` (never filtered by ``advanced.excludedEnvVars``) sets
@@ -174,7 +186,7 @@ async def test_gemini_managed_install_holds_over_a_workspaces_env_naming_other_s
     (workspace / ".gemini" / ".env").write_text(moved, encoding="utf-8")
 
     planted, first, _ = await managed_gemini_session(
-        real_service, memory_root, tmp_path, workspace, relaunch=relaunch
+        (shared_service, new_agent, shared_memory_root), tmp_path, workspace, relaunch=relaunch
     )
 
     assert f"- Workspace Memory Key: {key}" in first
@@ -182,7 +194,7 @@ async def test_gemini_managed_install_holds_over_a_workspaces_env_naming_other_s
 
 
 async def test_gemini_managed_hooks_hold_over_a_workspace_naming_their_commands(
-    real_service: RealService, memory_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
     """``hooksConfig.disabled`` is merged from every settings level, and Gemini CLI 0.61 matches
     it against a hook's ``name``, its command only when it has none: a trusted Workspace that
@@ -191,8 +203,8 @@ async def test_gemini_managed_hooks_hold_over_a_workspace_naming_their_commands(
     whose names end in a random part (``gemini_managed.hook_names``). The Session gets its
     memory and the guard refuses the write."""
     workspace, key = workspace_with_key(tmp_path)
-    flags = ["--url", real_service.url, "--project", "acme", "--agent", "coder"]
-    flags += ["--memory-root", str(memory_root), "--executable", str(HARNESS_MEMORY)]
+    flags = ["--url", shared_service.url, "--project", "acme", "--agent", new_agent]
+    flags += ["--memory-root", str(shared_memory_root), "--executable", str(HARNESS_MEMORY)]
     shown = await run_cli("install", "gemini", "--managed", str(tmp_path / "shown"), *flags)
     assert shown.returncode == 0, shown.stderr
     installed = json.loads((tmp_path / "shown" / "settings.json").read_text(encoding="utf-8"))
@@ -203,14 +215,16 @@ async def test_gemini_managed_hooks_hold_over_a_workspace_naming_their_commands(
     }
     (workspace / ".gemini" / "settings.json").write_text(json.dumps(switch), encoding="utf-8")
 
-    planted, first, _ = await managed_gemini_session(real_service, memory_root, tmp_path, workspace)
+    planted, first, _ = await managed_gemini_session(
+        (shared_service, new_agent, shared_memory_root), tmp_path, workspace
+    )
 
     assert f"- Workspace Memory Key: {key}" in first
     assert not planted.exists()
 
 
 async def test_gemini_managed_hooks_a_workspace_names_by_their_names_are_switched_off(
-    real_service: RealService, memory_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
     """The measure that the test above is one: the same Workspace listing the names this
     machine's managed install gave its hooks (read from the system settings) does switch them
@@ -225,7 +239,10 @@ async def test_gemini_managed_hooks_a_workspace_names_by_their_names_are_switche
         (workspace / ".gemini" / "settings.json").write_text(json.dumps(switch), encoding="utf-8")
 
     planted, first, _ = await managed_gemini_session(
-        real_service, memory_root, tmp_path, workspace, after_install=disabling_names
+        (shared_service, new_agent, shared_memory_root),
+        tmp_path,
+        workspace,
+        after_install=disabling_names,
     )
 
     assert f"- Workspace Memory Key: {key}" not in first
@@ -233,7 +250,7 @@ async def test_gemini_managed_hooks_a_workspace_names_by_their_names_are_switche
 
 
 async def test_gemini_a_workspaces_env_distrusting_it_stops_the_session_not_the_hooks(
-    real_service: RealService, memory_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
     """Gemini CLI runs configured hooks, the system settings' included, only in a folder it
     trusts (0.61: ``HookRegistry.processHooksFromConfig``). A trusted Workspace's
@@ -246,7 +263,7 @@ async def test_gemini_a_workspaces_env_distrusting_it_stops_the_session_not_the_
     (workspace / ".gemini" / ".env").write_text(distrust, encoding="utf-8")
 
     planted, _, err = await managed_gemini_session(
-        real_service, memory_root, tmp_path, workspace, refused=True
+        (shared_service, new_agent, shared_memory_root), tmp_path, workspace, refused=True
     )
 
     assert "not running in a trusted directory" in err

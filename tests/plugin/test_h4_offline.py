@@ -17,6 +17,11 @@ from tests.plugin.real_service import RealService, seed_scope
 
 pytestmark = pytest.mark.e2e
 
+ANSWER_WAIT_S = "30"
+"""The hooks' budget for the service's answer: a hang guard. The online Session starts must be
+served, and 2 s (the default) leaves a busy machine little room for a service's first answer;
+the offline ones meet a closed port, refused at once, so no budget is waited out."""
+
 
 def tree(root: Path) -> dict[str, bytes | None]:
     """Every path under ``root`` with its bytes (None for a directory): a read-only witness."""
@@ -25,14 +30,16 @@ def tree(root: Path) -> dict[str, bytes | None]:
     }
 
 
-async def start(url: str, token: str, root: Path, workspace: Path) -> Completed:
+async def start(
+    url: str, token: str, root: Path, workspace: Path, agent: str = "coder"
+) -> Completed:
     env = {
         "HARNESS_MEMORY_URL": url,
         "HARNESS_MEMORY_TOKEN": token,
         "HARNESS_MEMORY_PROJECT": "acme",
-        "HARNESS_MEMORY_AGENT": "coder",
+        "HARNESS_MEMORY_AGENT": agent,
         "HARNESS_MEMORY_ROOT": str(root),
-        "HARNESS_MEMORY_TIMEOUT": "2",
+        "HARNESS_MEMORY_TIMEOUT": ANSWER_WAIT_S,
         "HOME": str(workspace.parent),
     }
     return await run_cli(
@@ -84,10 +91,10 @@ async def test_h4_offline_creates_nothing_for_a_new_workspace(
 
 
 async def test_h4_memory_switched_off_in_the_files_stays_off(
-    real_service: RealService, memory_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
-    real_service.set_memory_enabled("coder", False)
-    done = await start(down_url(), real_service.token, memory_root, tmp_path)
+    shared_service.set_memory_enabled(new_agent, False)
+    done = await start(down_url(), shared_service.token, shared_memory_root, tmp_path, new_agent)
     meta = done.json()["sessionMeta"]
     assert meta["status"] == "off"
     assert meta["workspaceMemoryKey"] == OFF_KEY_VALUE
@@ -104,7 +111,7 @@ async def test_h4_unreadable_memory_root_fails_open(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("harness", ["codex", "gemini", "claude-code"])
 async def test_h4_hooks_tell_the_user_memory_came_from_the_files(
-    real_service: RealService, memory_root: Path, tmp_path: Path, harness: str
+    new_agent: str, shared_memory_root: Path, tmp_path: Path, harness: str
 ) -> None:
     workspace = tmp_path / "shop-api"
     workspace.mkdir()
@@ -112,8 +119,8 @@ async def test_h4_hooks_tell_the_user_memory_came_from_the_files(
     env = {
         "HARNESS_MEMORY_URL": down_url(),
         "HARNESS_MEMORY_PROJECT": "acme",
-        "HARNESS_MEMORY_AGENT": "coder",
-        "HARNESS_MEMORY_ROOT": str(memory_root),
+        "HARNESS_MEMORY_AGENT": new_agent,
+        "HARNESS_MEMORY_ROOT": str(shared_memory_root),
         "HARNESS_MEMORY_STATE_DIR": str(tmp_path / "state"),
         "HOME": str(tmp_path),
     }
@@ -123,7 +130,7 @@ async def test_h4_hooks_tell_the_user_memory_came_from_the_files(
     assert "read from the files" in answer["systemMessage"]
     # stderr agrees with it (issue 26): no "failed open" beside memory that was served
     assert "failed open" not in done.stderr
-    assert "memory read from the files on this machine for acme/coder" in done.stderr
+    assert f"memory read from the files on this machine for acme/{new_agent}" in done.stderr
     context = answer["hookSpecificOutput"]["additionalContext"]
     assert "- [Prefers pnpm](prefers-pnpm.md)" in context
     assert f"- Workspace Memory Key: {workspace_memory_key(workspace)}" in context

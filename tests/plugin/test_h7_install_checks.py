@@ -176,16 +176,18 @@ def test_h7_the_warning_of_a_service_that_does_not_answer_is_the_last_line(
 
 
 def test_h7_an_install_without_a_token_is_told_the_service_needs_one_and_how_to_give_it(
-    real_service: RealService, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     """No token sent is no token refused: the error says none was given, and the ways."""
-    root = real_service.create_agent("coder")
-    status, _ = install(tmp_path / "home", str(root), url=real_service.url)
+    root, url = str(shared_memory_root), shared_service.url
+    status, _ = install(tmp_path / "home", root, url=url, agent=new_agent)
 
     assert status == 1
-    assert (
-        f"the service at {real_service.url} needs a bearer token and none was given (401"
-    ) in caplog.text
+    assert (f"the service at {url} needs a bearer token and none was given (401") in caplog.text
     assert "give it with --token-file PATH (a file only you can read" in caplog.text
     assert "or in HARNESS_MEMORY_TOKEN" in caplog.text
     assert "`(umask 077; memory-api token create --name NAME --project acme > FILE)`" in (
@@ -196,15 +198,19 @@ def test_h7_an_install_without_a_token_is_told_the_service_needs_one_and_how_to_
 
 
 def test_h7_install_takes_the_token_from_a_file_only_its_owner_reads(
-    real_service: RealService, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
-    root = real_service.create_agent("coder")
+    root, url, token = str(shared_memory_root), shared_service.url, shared_service.token
     given = tmp_path / "my-token"
-    given.write_text(real_service.token + "\n", encoding="utf-8")
+    given.write_text(token + "\n", encoding="utf-8")
     given.chmod(0o644)
 
     refused, _ = install(
-        tmp_path / "home", str(root), "--token-file", str(given), url=real_service.url
+        tmp_path / "home", root, "--token-file", str(given), url=url, agent=new_agent
     )
     assert refused == 1
     assert f"cannot read the token file {given}: other users may read it: chmod 600" in (
@@ -214,24 +220,31 @@ def test_h7_install_takes_the_token_from_a_file_only_its_owner_reads(
 
     given.chmod(0o600)
     status, said = install(
-        tmp_path / "home", str(root), "--token-file", str(given), url=real_service.url
+        tmp_path / "home", root, "--token-file", str(given), url=url, agent=new_agent
     )
     hooks_token = tmp_path / "home" / ".claude" / "harness-memory" / "token"
     assert status == 0
-    assert hooks_token.read_text(encoding="utf-8") == real_service.token + "\n"
-    assert real_service.token not in said
+    assert hooks_token.read_text(encoding="utf-8") == token + "\n"
+    assert token not in said
 
 
 def test_h7_a_refused_token_from_a_file_names_the_file(
-    real_service: RealService, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
-    root = real_service.create_agent("coder")
     given = tmp_path / "my-token"
     given.write_text("not-the-token\n", encoding="utf-8")
     given.chmod(0o600)
 
     status, _ = install(
-        tmp_path / "home", str(root), "--token-file", str(given), url=real_service.url
+        tmp_path / "home",
+        str(shared_memory_root),
+        *("--token-file", str(given)),
+        url=shared_service.url,
+        agent=new_agent,
     )
 
     assert status == 1
@@ -242,32 +255,39 @@ def test_h7_a_refused_token_from_a_file_names_the_file(
     ("agent", "token", "said"),
     [
         ("ghost", None, "answered 404 (no agent 'ghost' in project 'acme'): the service holds"),
-        ("coder", "not-the-token", "refused the token from --token (401"),
-        ("coder", "not-the-token", "give one it takes with --token-file PATH (a file only you"),
+        (None, "not-the-token", "refused the token from --token (401"),
+        (None, "not-the-token", "give one it takes with --token-file PATH (a file only you"),
     ],
 )
 def test_h7_unknown_agent_or_refused_token_is_an_error_when_the_service_answers(
-    real_service: RealService,
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
     tmp_path: Path,
     caplog: pytest.LogCaptureFixture,
-    agent: str,
+    agent: str | None,
     token: str | None,
     said: str,
 ) -> None:
-    root = real_service.create_agent("coder")
-    extra = ("--token", token) if token else ("--token", real_service.token)
-    status, _ = install(tmp_path / "home", str(root), *extra, url=real_service.url, agent=agent)
+    """``agent`` None: the agent made for the test, which the service holds."""
+    extra = ("--token", token or shared_service.token)
+    root, url = str(shared_memory_root), shared_service.url
+    status, _ = install(tmp_path / "home", root, *extra, url=url, agent=agent or new_agent)
     assert status == 1
     assert said in caplog.text
     assert untouched(tmp_path / "home")
 
 
 def test_h7_a_known_agent_on_an_answering_service_installs_quietly(
-    real_service: RealService, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    shared_service: RealService,
+    new_agent: str,
+    shared_memory_root: Path,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
-    root = real_service.create_agent("coder")
-    token = ("--token", real_service.token)
-    status, _ = install(tmp_path / "home", str(root), *token, url=real_service.url)
+    token = ("--token", shared_service.token)
+    root, url = str(shared_memory_root), shared_service.url
+    status, _ = install(tmp_path / "home", root, *token, url=url, agent=new_agent)
     assert status == 0
     assert "does not answer" not in caplog.text and "ERROR" not in caplog.text
 

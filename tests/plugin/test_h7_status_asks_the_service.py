@@ -5,6 +5,9 @@ every Session without memory (the 401 fails open, P-2) while their settings look
 ``status`` sends the token the installed hooks send, as they read it, and asks for the agent's
 config: a refused token is a PROBLEM line and exit 1; a service that does not answer is said,
 and is no fault of the token (exit 0).
+
+The tests ask the worker's shared service (``shared_service``) about an agent of their own
+(``new_agent``); the two that create tokens, and the open service's, start a service each.
 """
 
 from __future__ import annotations
@@ -22,9 +25,11 @@ from tests.plugin.real_service import RealService
 UNREACHABLE = "http://127.0.0.1:9"
 
 
-def install(home: Path, root: Path, url: str, token: str | None, *extra: str) -> None:
+def install(
+    home: Path, root: Path, url: str, token: str | None, *extra: str, agent: str = "coder"
+) -> None:
     flags = ["--home", str(home), "--memory-root", str(root), "--url", url]
-    flags += ["--project", "acme", "--agent", "coder", "--executable", str(HARNESS_MEMORY)]
+    flags += ["--project", "acme", "--agent", agent, "--executable", str(HARNESS_MEMORY)]
     flags += [] if token is None else ["--token", token]
     status = main(
         ["install", *extra, *flags, "--no-check"],
@@ -45,15 +50,16 @@ def service_lines(lines: list[str]) -> list[str]:
 
 
 def test_h7_status_fails_on_a_token_the_service_refuses(
-    real_service: RealService, memory_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
     home = tmp_path / "home"
-    install(home, memory_root, real_service.url, "not-the-token", "claude-code")
+    url = shared_service.url
+    install(home, shared_memory_root, url, "not-the-token", "claude-code", agent=new_agent)
     code, lines = status(home)
     token_file = home / ".claude" / "harness-memory" / "token"
     assert code == 1
     assert service_lines(lines) == [
-        f"service {real_service.url} (acme/coder): PROBLEM: the service refused the token "
+        f"service {url} (acme/{new_agent}): PROBLEM: the service refused the token "
         f"from --token-file {token_file} (401: the bearer token is not known to this service "
         "(revoked or mistyped)): every Session of these hooks starts without memory; give a "
         "token it takes (`harness-memory install` again, or `harness-memory token set` for a "
@@ -80,55 +86,59 @@ def test_h7_status_fails_once_the_installed_token_is_revoked(
 
 
 def test_h7_status_says_an_unanswering_service_and_blames_no_token(
-    memory_root: Path, tmp_path: Path
+    new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
     home = tmp_path / "home"
-    install(home, memory_root, UNREACHABLE, "any-token", "gemini")
+    install(home, shared_memory_root, UNREACHABLE, "any-token", "gemini", agent=new_agent)
     code, lines = status(home)
     assert code == 0
     [said] = service_lines(lines)
-    assert said.startswith(f"service {UNREACHABLE} (acme/coder): does not answer (")
+    assert said.startswith(f"service {UNREACHABLE} (acme/{new_agent}): does not answer (")
     assert said.endswith("so the token could not be checked; the hooks fail open until it answers")
     assert "PROBLEM" not in said
 
 
 def test_h7_status_names_the_project_of_an_agent_installed_under_another(
-    real_service: RealService, memory_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
-    real_service.create_agent("helper", "other")
+    shared_service.create_agent(f"{new_agent}-helper", "other")
     home = tmp_path / "home"
-    flags = ["--home", str(home), "--memory-root", str(memory_root), "--url", real_service.url]
-    flags += ["--project", "other", "--agent", "coder", "--executable", str(HARNESS_MEMORY)]
-    flags += ["--token", real_service.token, "--no-check"]
+    url = shared_service.url
+    flags = ["--home", str(home), "--memory-root", str(shared_memory_root), "--url", url]
+    flags += ["--project", "other", "--agent", new_agent, "--executable", str(HARNESS_MEMORY)]
+    flags += ["--token", shared_service.token, "--no-check"]
     assert main(["install", "codex", *flags], environ={"HOME": str(home)}) == 0
     code, lines = status(home)
     assert code == 1
     assert service_lines(lines) == [
-        f"service {real_service.url} (other/coder): PROBLEM: the service answered 404 (no agent "
-        "'coder' in project 'other'): agent 'coder' is in project 'acme', not 'other': give "
-        "--project acme"
+        f"service {url} (other/{new_agent}): PROBLEM: the service answered 404 (no agent "
+        f"'{new_agent}' in project 'other'): agent '{new_agent}' is in project 'acme', not "
+        "'other': give --project acme"
     ]
 
 
 def test_h7_a_sessions_404_points_at_status_which_says_why(
-    real_service: RealService, memory_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, tmp_path: Path
 ) -> None:
     out = io.StringIO()
-    flags = ["--url", real_service.url, "--token", real_service.token, "--agent", "coder"]
+    flags = ["--url", shared_service.url, "--token", shared_service.token, "--agent", new_agent]
     args = ["session-start", *flags, "--project", "acm", "--format", "json"]
     assert main(args, environ={"HOME": str(tmp_path)}, stdout=out) == 0
     error = json.loads(out.getvalue())["sessionMeta"]["error"]
-    assert error.startswith("memory service answered 404: no agent 'coder' in project 'acm' (")
+    assert error.startswith(
+        f"memory service answered 404: no agent '{new_agent}' in project 'acm' ("
+    )
     assert "for installed hooks, `harness-memory status` says why" in error
 
 
 def test_h7_hooks_of_an_install_before_flags_only_are_not_blamed_for_a_token_status_cannot_see(
-    real_service: RealService, memory_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
     """Such hooks took the token from the environment Claude Code gave them (its settings'
     ``env``), which ``status`` does not see: it cannot check their token, and says so."""
     home = tmp_path / "home"
-    install(home, memory_root, real_service.url, real_service.token, "claude-code")
+    url, token = shared_service.url, shared_service.token
+    install(home, shared_memory_root, url, token, "claude-code", agent=new_agent)
     settings = home / ".claude" / "settings.json"
     token_file = shlex.quote(str(home / ".claude" / "harness-memory" / "token"))
     old = settings.read_text(encoding="utf-8").replace(" --flags-only", "")
@@ -137,17 +147,17 @@ def test_h7_hooks_of_an_install_before_flags_only_are_not_blamed_for_a_token_sta
     assert code == 0
     [said] = service_lines(lines)
     assert said.startswith(
-        f"service {real_service.url} (acme/coder): could not be checked: these hooks (an "
+        f"service {url} (acme/{new_agent}): could not be checked: these hooks (an "
         "install from before --flags-only) take their token from the environment"
     )
 
 
 def old_claude_code_install_with_the_token_in_env(
-    home: Path, root: Path, url: str, token: str
+    home: Path, root: Path, url: str, token: str, agent: str
 ) -> None:
     """Hooks as an install from before ``--flags-only`` and the token file left them: no
     ``--flags-only``, no ``--token-file``, the token in the settings' ``env``."""
-    install(home, root, url, "placeholder", "claude-code")
+    install(home, root, url, "placeholder", "claude-code", agent=agent)
     settings = home / ".claude" / "settings.json"
     token_file = home / ".claude" / "harness-memory" / "token"
     text = settings.read_text(encoding="utf-8").replace(" --flags-only", "")
@@ -158,21 +168,20 @@ def old_claude_code_install_with_the_token_in_env(
 
 
 def test_h7_status_checks_a_token_an_earlier_install_kept_in_the_settings_env(
-    real_service: RealService, memory_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
     """Claude Code gives its hooks the settings' ``env``: ``status`` sends the token from
     there, as those hooks do, and says it belongs in the 0600 token file (installing again
     moves it)."""
     home = tmp_path / "home"
-    old_claude_code_install_with_the_token_in_env(
-        home, memory_root, real_service.url, real_service.token
-    )
+    url, token = shared_service.url, shared_service.token
+    old_claude_code_install_with_the_token_in_env(home, shared_memory_root, url, token, new_agent)
 
     code, lines = status(home)
 
     assert code == 0
     assert service_lines(lines) == [
-        f"service {real_service.url} (acme/coder): takes the hooks' token (from "
+        f"service {url} (acme/{new_agent}): takes the hooks' token (from "
         "HARNESS_MEMORY_TOKEN in the settings' env) and holds the agent; the token belongs in "
         "a file only you can read: `harness-memory install claude-code` again moves it there"
     ]
@@ -183,11 +192,12 @@ def test_h7_status_checks_a_token_an_earlier_install_kept_in_the_settings_env(
 
 
 def test_h7_status_fails_on_a_refused_token_in_the_settings_env(
-    real_service: RealService, memory_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
     home = tmp_path / "home"
+    url = shared_service.url
     old_claude_code_install_with_the_token_in_env(
-        home, memory_root, real_service.url, "not-the-token"
+        home, shared_memory_root, url, "not-the-token", new_agent
     )
 
     code, lines = status(home)
@@ -195,18 +205,17 @@ def test_h7_status_fails_on_a_refused_token_in_the_settings_env(
     assert code == 1
     [said] = service_lines(lines)
     assert said.startswith(
-        f"service {real_service.url} (acme/coder): PROBLEM: the service refused the token "
+        f"service {url} (acme/{new_agent}): PROBLEM: the service refused the token "
         "from HARNESS_MEMORY_TOKEN in the settings' env (401: "
     )
 
 
 def test_h7_an_install_again_moves_the_settings_env_token_and_status_then_checks_the_file(
-    real_service: RealService, memory_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
     home = tmp_path / "home"
-    old_claude_code_install_with_the_token_in_env(
-        home, memory_root, real_service.url, real_service.token
-    )
+    url, token = shared_service.url, shared_service.token
+    old_claude_code_install_with_the_token_in_env(home, shared_memory_root, url, token, new_agent)
     again = main(
         ["install", "claude-code", "--home", str(home), "--no-check"],
         environ={"HOME": str(home)},
@@ -218,7 +227,7 @@ def test_h7_an_install_again_moves_the_settings_env_token_and_status_then_checks
 
     assert code == 0
     assert service_lines(lines) == [
-        f"service {real_service.url} (acme/coder): takes the hooks' token and holds the agent"
+        f"service {url} (acme/{new_agent}): takes the hooks' token and holds the agent"
     ]
     assert not any("settings' env" in line for line in lines)
 
@@ -298,21 +307,19 @@ def test_h7_status_says_a_service_once_for_two_harnesses_answered_alike(
 
 
 def test_h7_status_keeps_a_line_per_harness_when_their_tokens_are_answered_apart(
-    real_service: RealService, memory_root: Path, tmp_path: Path
+    shared_service: RealService, new_agent: str, shared_memory_root: Path, tmp_path: Path
 ) -> None:
     """One harness's hooks send a token the service takes, the other's one it refuses: two
     lines, the PROBLEM naming the refused token's file, and exit 1."""
     home = tmp_path / "home"
-    install(home, memory_root, real_service.url, real_service.token, "claude-code")
-    install(home, memory_root, real_service.url, "not-the-token", "gemini")
+    url, root = shared_service.url, shared_memory_root
+    install(home, root, url, shared_service.token, "claude-code", agent=new_agent)
+    install(home, root, url, "not-the-token", "gemini", agent=new_agent)
 
     code, lines = status(home)
 
     refused = home / ".gemini" / "harness-memory" / "token"
     assert code == 1
     taken, problem = service_lines(lines)
-    assert (
-        taken
-        == f"service {real_service.url} (acme/coder): takes the hooks' token and holds the agent"
-    )
+    assert taken == f"service {url} (acme/{new_agent}): takes the hooks' token and holds the agent"
     assert f"PROBLEM: the service refused the token from --token-file {refused} " in problem

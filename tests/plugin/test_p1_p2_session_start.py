@@ -38,6 +38,9 @@ TEMPLATE = """You are a careful coding agent.
 - Workspace Memory Key: {{WORKSPACE_MEMORY_KEY}}
 - CWD: {{CWD}}
 """
+ANSWER_WAIT_S = 30.0
+"""The budget of a request the scripted service answers at once: a hang guard, never a check
+of speed (a busy machine may take seconds to schedule the answer)."""
 
 
 async def test_p1_substitutes_memory_key_and_environment_values(service: ScriptedService) -> None:
@@ -250,7 +253,9 @@ async def test_client_raises_named_errors(service: ScriptedService) -> None:
     ]
     for behaviour, error in cases:
         service.behaviour = behaviour  # type: ignore[assignment]
-        client = MemoryClient(service.url, timeout=0.2)
+        # Only the service that never answers waits out a short budget: the others answer at
+        # once, and 0.2 s for them turned a busy machine's slow answer into a timeout.
+        client = MemoryClient(service.url, timeout=0.2 if behaviour == "slow" else ANSWER_WAIT_S)
         with pytest.raises(error):
             await asyncio.to_thread(client.session_start, "acme", "coder", "/w")
     client = MemoryClient(f"http://127.0.0.1:{unused_port()}")

@@ -44,7 +44,7 @@ def env_for(tmp_path: Path, root: Path, url: str = "http://127.0.0.1:9") -> dict
         "HARNESS_MEMORY_AGENT": "coder",
         "HARNESS_MEMORY_STATE_DIR": str(tmp_path / "state"),
         "HARNESS_MEMORY_ROOT": str(root),
-        "HARNESS_MEMORY_TIMEOUT": "1",
+        "HARNESS_MEMORY_TIMEOUT": "30",  # a hang guard: the scripted service answers at once
         "HOME": str(tmp_path / "home"),
     }
 
