@@ -197,6 +197,32 @@ def test_r2_a_case_twin_written_on_one_machine_reaches_every_copy_under_its_own_
         ), root
 
 
+def test_r2_an_index_line_sent_after_its_case_twin_links_the_name_the_twin_is_kept_under(
+    served_root: Path, two_machines: tuple[RemoteCopy, RemoteCopy]
+) -> None:
+    """The agent writes ``ok.md`` beside ``OK.md``, then its index line: the post-write hook
+    sends each (send-only, no fetch between), so the line arrives after its file was kept as
+    ``ok-<machine>.md``. It links that name on the service and on every copy, never ``ok.md``,
+    which a macOS or Windows machine opens as ``OK.md`` (seen end to end on exFAT)."""
+    laptop, desktop = two_machines
+    append(served_root / "user" / "MEMORY.md", "- [OK](OK.md) the service's\n")
+    append(served_root / "user" / "OK.md", "service\n")
+    synced(laptop)
+    append(laptop.memory_root / "user" / "ok.md", "laptop\n")
+    [sent] = laptop.sync(None, send_only=True)
+    kept = sent.outcomes[0].rpartition(" it is kept as ")[2]
+    append(laptop.memory_root / "user" / "MEMORY.md", "- [ok](ok.md) the laptop's\n")
+    laptop.sync(None, send_only=True)
+    synced(laptop)
+    synced(desktop)
+    for root in (served_root, laptop.memory_root, desktop.memory_root):
+        scope = root / "user"
+        assert sorted(path.name for path in scope.iterdir()) == sorted(["MEMORY.md", "OK.md", kept])
+        assert (scope / "MEMORY.md").read_text(encoding="utf-8") == (
+            f"- [OK](OK.md) the service's\n- [ok]({kept}) the laptop's\n"
+        ), root
+
+
 def test_r2_a_file_renamed_only_in_letter_case_reaches_a_copy_on_a_case_insensitive_disk(
     shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
 ) -> None:
