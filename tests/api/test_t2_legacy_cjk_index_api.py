@@ -175,3 +175,69 @@ async def test_t2_one_cjk_word_in_an_english_topic_file_is_named_by_search_never
         assert named["file"] == "user/db.md"
         assert "does not decode it" in named["message"] and known in named["message"]
         assert mojibake not in json.dumps(found, ensure_ascii=False)
+
+
+LEGACY_INDEXES = [
+    ("gb18030", "GBK/GB18030", "# 记忆", "—", "咖啡", "咖啡豆的产地和烘焙", "测试", "先安装依赖"),
+    ("cp932", "Shift-JIS", "# メモリ", "―", "コーヒー", "豆の産地と焙煎", "テスト", "依存を先に"),
+    ("euc_kr", "EUC-KR", "# 메모리", "―", "커피", "원두의 산지와 로스팅", "테스트", "의존성 먼저"),
+    (
+        "cp1251",
+        "Windows-1251 (Cyrillic)",
+        "# Память",
+        "—",
+        "Кофе",
+        "откуда зерна",
+        "Тесты",
+        "сначала",
+    ),
+]
+"""``(codec, name known by, heading, dash, title, description, title, description)``: an index of a
+heading and two lines, the first linking ``coffee.md``."""
+
+
+@pytest.mark.parametrize("case", LEGACY_INDEXES, ids=lambda case: case[0])
+async def test_t2_a_legacy_index_reads_alike_wherever_a_line_of_it_is_shown(
+    client: Client, agent: AgentHome, tmp_path: Path, case: tuple[str, ...]
+) -> None:
+    """A ``MEMORY.md`` in GB18030, Shift-JIS, EUC-KR or Windows-1251: the Session start and the
+    index view name its encoding and inject or show none of its lines as mojibake (Windows-1251
+    was read as cp1252: ``Êîôå`` for ``Кофе``); the delete's report, the index's old version,
+    its diff and the undo's report show the removed line as written."""
+    codec, known, heading, dash, title, description, other, other_description = case
+    lines = [
+        heading,
+        f"- [{title}](coffee.md) {dash} {description}",
+        f"- [{other}](testing.md) {dash} {other_description}",
+    ]
+    for stem in ("coffee", "testing"):
+        (agent.user / f"{stem}.md").write_text(TOPIC.format(stem), encoding="utf-8")
+    index = agent.user / layout.INDEX_FILE
+    index.write_bytes("\n".join([*lines, ""]).encode(codec))
+    before = index.read_bytes()
+    as_cp1252 = lines[1].encode(codec).decode("cp1252", errors="replace")
+
+    started = await ok_json(
+        await client.post(f"{memory_url()}/session-start", json={"workspace": str(tmp_path)})
+    )
+    assert f"looks like {known} ({codec}" in started["memory"]
+    assert as_cp1252 not in started["memory"]
+    view = await ok_json(await client.get(f"{memory_url()}/scopes/user/index"))
+    [unreadable] = [f for f in view["findings"] if f["code"] == "unreadable"]
+    assert f"looks like {known} ({codec}" in unreadable["message"]
+    assert view["lines"] == []  # no line of it shown in another encoding's reading
+
+    deleted = await ok_json(await client.delete(file_url("user", "coffee.md")))
+    assert deleted["removedIndexLines"] == [lines[1]]
+    assert index.read_bytes() == "\n".join([lines[0], lines[2], ""]).encode(codec)
+    index_url = f"{memory_url()}/scopes/user/files/MEMORY.md"
+    was = await ok_json(await client.get(f"{index_url}/versions/{deleted['restoreVersion']}"))
+    assert was["text"] == "\n".join([*lines, ""])
+    diff = await ok_json(await client.get(f"{index_url}/diff"))
+    removed = [line["text"] for line in diff["hunks"][0]["lines"] if line["kind"] == "removed"]
+    assert removed == [lines[1]]
+
+    url = f"{file_url('user', 'coffee.md')}/restore"
+    restored = await ok_json(await client.post(url, json={"version": deleted["restoreVersion"]}))
+    assert restored["indexLinesAdded"] == [lines[1]]
+    assert index.read_bytes() == before

@@ -222,3 +222,20 @@ def test_r2_twins_one_copy_holds_are_parted_the_first_by_name_keeping_its_own() 
         (nfc, nfd),
         ("ok.md", "OK.md"),
     ]
+
+
+def test_r2_an_index_line_sent_after_its_twin_file_links_the_name_the_file_is_kept_under() -> None:
+    """An agent writes ``ok.md`` (a twin of ``OK.md``), then its index line: each write is sent
+    at once, so the line comes in a send of its own, from a copy that still holds ``ok.md``
+    (it has not fetched since). The line links ``ok-laptop.md``, where the text was kept,
+    never ``ok.md``, which a macOS or Windows machine opens as ``OK.md``."""
+    base = {INDEX: b"- [OK](OK.md) the service's\n", "OK.md": b"service\n", "ok.md": b"laptop\n"}
+    first = {INDEX: base[INDEX], "OK.md": b"service\n", "ok-laptop.md": b"laptop\n"}
+    second = {**base, INDEX: base[INDEX] + b"- [ok](ok.md) the laptop's\n"}
+    files, merged = _merge(base, first, second)
+    assert files == {
+        INDEX: b"- [OK](OK.md) the service's\n- [ok](ok-laptop.md) the laptop's\n",
+        "OK.md": b"service\n",
+        "ok-laptop.md": b"laptop\n",
+    }
+    assert merged.outcomes == []

@@ -127,6 +127,12 @@ _WORDS = {
     "garçon français où déjà très hôtel reçu naïve l’été œuvre",
     "es": "niño año configuración reunión mañana señor está después información canción "
     "pequeño también así árbol fácil último aquí ¿Qué? ¡Hola! acción",
+    "ru": "настройка сборка развертывание тестирование пятница встреча запись окружение база "
+    "данных сбой журнал проверка кэш пользователь кофе зерна «итог» №5 ещё",
+    "uk": "налаштування збірка розгортання тестування пʼятниця зустріч запис середовище база "
+    "даних збій журнал перевірка кеш користувач кава їжа",
+    "bg": "настройка сглобяване внедряване тестване петък среща запис среда база данни срив "
+    "дневник преглед кеш потребител кафе",
     "pt": "São Paulo configuração ação não informações reunião você também é coração órgão",
 }
 _CJK_ENCODINGS = [("ja", "cp932"), ("ja", "euc_jp"), ("zh", "gb18030"), ("zh-tw", "big5")]
@@ -138,7 +144,7 @@ def _index_lines(lang: str, codec: str, lines: int, count: int = 150) -> list[by
     ``lang`` written in ``codec`` (the dash it cannot hold written as one it can)."""
     rng = random.Random(f"{lang} {codec} {lines}")  # noqa: S311 - test data, seeded
     words = _WORDS[lang].split()
-    joiner = " " if lang in ("ko", "de", "fr", "es", "pt") else ""
+    joiner = " " if lang in ("ko", "de", "fr", "es", "pt", "ru", "uk", "bg") else ""
     found: list[bytes] = []
     while len(found) < count:
         text = "\n".join(
@@ -183,6 +189,34 @@ def test_t2_short_western_indexes_are_never_told_as_cjk(lang: str, codec: str, l
     taken = [raw.decode(codec) for raw in samples if legacy_multibyte(raw) is not None]
     assert taken == []
     assert all(not_decoded_why(raw) is None for raw in samples)
+
+
+_CYRILLIC = [("ru", "cp1251"), ("uk", "cp1251"), ("bg", "cp1251")]
+
+
+@pytest.mark.parametrize("lines", [1, 2])
+@pytest.mark.parametrize(("lang", "codec"), _CYRILLIC, ids=lambda v: str(v))
+def test_t2_short_cyrillic_indexes_are_told_as_windows_1251(
+    lang: str, codec: str, lines: int
+) -> None:
+    """``Кофе`` in Windows-1251 is ``Êîôå`` in cp1252, every byte an accented Latin letter:
+    such an index was read as cp1252 and injected as mojibake; now it is named as Windows-1251
+    and its lines are shown in it."""
+    samples = _index_lines(lang, codec, lines)
+    told = [raw for raw in samples if legacy_multibyte(raw) == "cp1251"]
+    assert len(told) >= 0.98 * len(samples), [
+        raw.decode(codec) for raw in samples if raw not in told
+    ][:5]
+    assert all("looks like Windows-1251 (Cyrillic)" in (not_decoded_why(raw) or "") for raw in told)
+
+
+@pytest.mark.parametrize(("lang", "codec"), _CJK_ENCODINGS, ids=lambda v: str(v))
+def test_t2_short_cjk_indexes_are_seldom_told_as_cyrillic(lang: str, codec: str) -> None:
+    """CJK bytes read as Windows-1251 hold signs no Cyrillic text has (``Ѓ``, ``ў``) or pairs
+    glued to ASCII letters: at most 1 % of one-line indexes."""
+    samples = _index_lines(lang, codec, 1)
+    cyrillic = [raw.decode(codec) for raw in samples if legacy_multibyte(raw) == "cp1251"]
+    assert len(cyrillic) <= 0.01 * len(samples), cyrillic
 
 
 def test_t2_q2b_a_cjk_topic_file_is_linted_unreadable_and_nothing_else() -> None:

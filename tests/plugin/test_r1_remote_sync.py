@@ -22,6 +22,7 @@ from harness_memory.settings import HarnessSettings
 from memory_core import layout
 
 from tests.plugin.real_service import TOKEN, RealService
+from tests.support.case_insensitive_disk import case_insensitive_disk
 from tests.support.serve import serve
 from tests.support.unreadable_link import unreadable_link
 
@@ -194,6 +195,59 @@ def test_r2_a_case_twin_written_on_one_machine_reaches_every_copy_under_its_own_
         assert (scope / "MEMORY.md").read_text(encoding="utf-8") == (
             f"- [OK](OK.md) the service's\n- [ok]({kept}) the laptop's\n"
         ), root
+
+
+def test_r2_an_index_line_sent_after_its_case_twin_links_the_name_the_twin_is_kept_under(
+    served_root: Path, two_machines: tuple[RemoteCopy, RemoteCopy]
+) -> None:
+    """The agent writes ``ok.md`` beside ``OK.md``, then its index line: the post-write hook
+    sends each (send-only, no fetch between), so the line arrives after its file was kept as
+    ``ok-<machine>.md``. It links that name on the service and on every copy, never ``ok.md``,
+    which a macOS or Windows machine opens as ``OK.md`` (seen end to end on exFAT)."""
+    laptop, desktop = two_machines
+    append(served_root / "user" / "MEMORY.md", "- [OK](OK.md) the service's\n")
+    append(served_root / "user" / "OK.md", "service\n")
+    synced(laptop)
+    append(laptop.memory_root / "user" / "ok.md", "laptop\n")
+    [sent] = laptop.sync(None, send_only=True)
+    kept = sent.outcomes[0].rpartition(" it is kept as ")[2]
+    append(laptop.memory_root / "user" / "MEMORY.md", "- [ok](ok.md) the laptop's\n")
+    laptop.sync(None, send_only=True)
+    synced(laptop)
+    synced(desktop)
+    for root in (served_root, laptop.memory_root, desktop.memory_root):
+        scope = root / "user"
+        assert sorted(path.name for path in scope.iterdir()) == sorted(["MEMORY.md", "OK.md", kept])
+        assert (scope / "MEMORY.md").read_text(encoding="utf-8") == (
+            f"- [OK](OK.md) the service's\n- [ok]({kept}) the laptop's\n"
+        ), root
+
+
+def test_r2_a_file_renamed_only_in_letter_case_reaches_a_copy_on_a_case_insensitive_disk(
+    shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
+) -> None:
+    """A copy on exFAT (as on a Windows or macOS disk) takes the version in which another
+    machine renamed ``notes.md`` to ``Notes.md``: git alone would find the old file in the new
+    name's way and refuse this and every later version."""
+    append(served_root / "user" / "MEMORY.md", "- [Notes](notes.md) notes\n")
+    append(served_root / "user" / "notes.md", "old\n")
+    laptop = machine(shared_service, new_agent, tmp_path, "laptop")
+    synced(laptop)
+    with case_insensitive_disk(tmp_path) as disk:
+        (disk / "probe.md").write_text("one file\n", encoding="utf-8")
+        assert (disk / "PROBE.md").read_text(encoding="utf-8") == "one file\n"
+        desktop = machine(shared_service, new_agent, disk, "desktop")
+        synced(desktop)
+        (laptop.memory_root / "user" / "notes.md").rename(laptop.memory_root / "user" / "Notes.md")
+        (laptop.memory_root / "user" / "Notes.md").write_text("new\n", encoding="utf-8")
+        append(laptop.memory_root / "user" / "MEMORY.md", "- [Later](later.md) later\n")
+        synced(laptop)
+        [taken] = synced(desktop)
+        assert not taken.waiting
+        scope = desktop.memory_root / "user"
+        assert sorted(path.name for path in scope.iterdir()) == ["MEMORY.md", "Notes.md"]
+        assert (scope / "Notes.md").read_text(encoding="utf-8") == "new\n"
+        assert "- [Later](later.md) later" in (scope / "MEMORY.md").read_text(encoding="utf-8")
 
 
 def test_r2_an_edit_then_a_delete_keeps_the_edit_and_tells_the_deleting_machine(

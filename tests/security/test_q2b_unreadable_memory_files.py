@@ -212,6 +212,48 @@ async def test_unreadable_memory_files_a_file_in_the_user_scopes_place_is_no_mis
     assert agent.user.read_text(encoding="utf-8") == "not a folder\n"
 
 
+async def test_unreadable_memory_files_a_file_in_the_user_scopes_place_is_listed_and_searched(
+    client: Client, agent: AgentHome
+) -> None:
+    """The overview (the Memory tab's first request) left the user scope out and a search said
+    nothing of it: a person saw no user scope at all. It is listed first, unreadable, saying
+    what is in its place, and every search says it was not searched."""
+    _, key = agent.workspace("shop", corpus="coding-agent-workspace")
+    agent.user.rmdir()
+    agent.user.write_text("not a folder\n", encoding="utf-8")
+    why = (
+        "found something that is not a folder in its folder's place; an operator must move it "
+        "away (the scope's folder is then made again)"
+    )
+
+    overview = await ok_json(await client.get(memory_url()))
+    user, workspace = overview["scopes"]
+    assert (user["key"], user["kind"], user["unreadable"]) == ("user", "user", why)
+    assert (user["fileCount"], user["lintCounts"]) == (0, {"unreadable": 1})
+    assert user["lintSeverities"] == {"unreadable": "error"}
+    assert workspace["key"] == key and workspace["unreadable"] is None
+    assert overview["totals"]["scopes"] == 2
+    later = await ok_json(await client.get(memory_url(), params={"limit": "1"}))
+    assert [item["key"] for item in later["scopes"]] == ["user"]
+    rest = await ok_json(
+        await client.get(memory_url(), params={"limit": "1", "cursor": later["nextCursor"]})
+    )
+    assert [item["key"] for item in rest["scopes"]] == [key]
+    found = await ok_json(await client.get(memory_url(), params={"q": "user"}))
+    assert [item["key"] for item in found["scopes"]] == ["user"]
+
+    body = await ok_json(await client.get(f"{memory_url()}/search", params={"q": "deploy"}))
+    assert body["unreadable"][0] == {
+        "code": "unreadable",
+        "severity": "error",
+        "file": "user/",
+        "line": None,
+        "message": f"scope 'user' cannot be used: the service {why}: none of its files was "
+        "searched",
+    }
+    assert agent.user.read_text(encoding="utf-8") == "not a folder\n"
+
+
 async def test_unreadable_memory_files_an_agent_json_is_named_to_who_reaches_every_project(
     client: Client, agent: AgentHome, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 __all__ = [
+    "CYRILLIC_8BIT",
     "LEGACY_MULTIBYTE",
     "NOT_DECODED",
     "ExactText",
@@ -32,7 +33,13 @@ LEGACY_MULTIBYTE = ("cp932", "gb18030", "big5", "euc_jp", "euc_kr")
 """Multi-byte encodings whose text :func:`decode_text` would read as Windows-1252 or Latin-1
 (cp932 is Windows' Shift-JIS), with the name a user knows each by and iconv's name for it."""
 
+CYRILLIC_8BIT = "cp1251"
+"""Windows-1251, the 8-bit Cyrillic encoding of Windows (Russian, Ukrainian, Bulgarian,
+Serbian): its letters are the bytes cp1252 gives to accented Latin letters, so read as cp1252
+a Cyrillic index is mojibake (``Êîôå`` for ``Кофе``); :func:`legacy_multibyte` tells it too."""
+
 _KNOWN_AS = {
+    CYRILLIC_8BIT: ("Windows-1251 (Cyrillic)", "CP1251"),
     "cp932": ("Shift-JIS", "CP932"),
     "gb18030": ("GBK/GB18030", "GB18030"),
     "big5": ("Big5", "BIG5"),
@@ -149,8 +156,9 @@ def _mostly_utf8(raw: bytes, *, partial: bool = False) -> tuple[str, list[int]] 
 
 
 def legacy_multibyte(raw: bytes) -> str | None:
-    """The legacy multi-byte encoding (one of :data:`LEGACY_MULTIBYTE`) that ``raw``, bytes
-    that are not UTF-8, most likely are, or None when they read best as Windows-1252/Latin-1.
+    """The legacy encoding (one of :data:`LEGACY_MULTIBYTE`, or :data:`CYRILLIC_8BIT`) that
+    ``raw``, bytes that are not UTF-8, most likely are, or None when they read best as
+    Windows-1252/Latin-1. Windows-1251 Cyrillic is told first (:func:`_cyrillic_8bit`).
 
     ``charset-normalizer`` weighs the candidates; its verdict on the family (a CJK encoding or
     an 8-bit Western one) is taken, never its choice among the CJK ones as a way to read the
@@ -176,6 +184,8 @@ def legacy_multibyte(raw: bytes) -> str | None:
     """
     from charset_normalizer import from_bytes  # only for bytes that are not UTF-8
 
+    if _cyrillic_8bit(raw):
+        return CYRILLIC_8BIT
     best = from_bytes(raw, cp_isolation=list(_WEIGHED)).best()
     first = _HIGH_BYTE.search(raw)
     sample = raw[max(first.start() - 1, 0) if first else 0 :][:_SAMPLE_BYTES]  # and what it follows
@@ -193,6 +203,39 @@ def legacy_multibyte(raw: bytes) -> str | None:
     if 4 * unlike >= high or (2 * paired >= high and unlike):
         return codec
     return None
+
+
+def _cyrillic_8bit(raw: bytes) -> bool:
+    """Whether ``raw``, bytes that are not UTF-8, are Windows-1251 Cyrillic text rather than
+    Western or CJK text: ``charset-normalizer``, weighing Windows-1252, Latin-1, Windows-1251
+    and the CJK encodings, finds Windows-1251 best, every byte above 0x7F reads there as a
+    Cyrillic letter or a sign Cyrillic text uses (``«» — – „ “ … №``), and at least two thirds
+    of them stand in words with no ASCII letter. A Western word read so (``Größe``, ``été``)
+    glues its accented letters to ASCII ones; a Cyrillic word is all bytes above 0x7F."""
+    from charset_normalizer import from_bytes
+
+    try:
+        text = raw.decode(CYRILLIC_8BIT)
+    except UnicodeDecodeError:
+        return False
+    high = _HIGH.findall(text)
+    if len(high) < 2 or any(
+        not ("\u0400" <= found <= "\u04ff") and found not in _CYRILLIC_SIGNS for found in high
+    ):
+        return False
+    apart = sum(
+        len(word)
+        for word in _WORD.findall(text)
+        if len(word) > 1 and not any(letter.isascii() for letter in word)
+    )
+    if 3 * apart < 2 * len(high):
+        return False
+    best = from_bytes(raw, cp_isolation=[*_WEIGHED, CYRILLIC_8BIT]).best()
+    return best is None or best.encoding == CYRILLIC_8BIT
+
+
+_CYRILLIC_SIGNS = frozenset("«»—–„“”…№\xa0‘’")
+_WORD = re.compile(r"[^\W\d_]+")
 
 
 _WESTERN_LETTERS = frozenset(
@@ -245,7 +288,9 @@ def _looks_like(raw: bytes, codec: str) -> str:
     that decodes ``raw`` as well, since which one it is short text cannot tell for sure."""
     known, iconv = _KNOWN_AS[codec]
     others = [
-        _KNOWN_AS[other][0] for other in LEGACY_MULTIBYTE if other != codec and _decodes(raw, other)
+        _KNOWN_AS[other][0]
+        for other in LEGACY_MULTIBYTE
+        if codec != CYRILLIC_8BIT and other != codec and _decodes(raw, other)
     ]
     also = f"; or {' or '.join(others)}, which read it too" if others else ""
     return f"looks like {known} ({codec}{also}); convert it to UTF-8 (iconv -f {iconv} -t UTF-8)"
@@ -372,7 +417,7 @@ def name_spellings(raw: bytes, name: str) -> list[str]:
     if exact is None or exact.codec not in ("cp1252", "latin-1") or legacy_multibyte(raw) is None:
         return [name]
     spellings = [name]
-    for codec in LEGACY_MULTIBYTE:
+    for codec in (*LEGACY_MULTIBYTE, CYRILLIC_8BIT):
         try:
             spelled = name.encode(codec).decode(exact.codec)
         except (UnicodeEncodeError, UnicodeDecodeError):

@@ -235,7 +235,34 @@ def merge_scopes(
             relinks.append(_Relink(second, name, new))
     _merge_index(merge, base, first, second, content, relinks)
     _part_twins(merge, first, content, label, taken)
+    moved = _twins_moved_before(base, first, second)
+    index = merge.files.get(layout.INDEX_FILE)
+    if moved and index is not None:
+        _relink_twins(merge, index, first.get(layout.INDEX_FILE), content, moved)
     return merge
+
+
+def _twins_moved_before(base: Blobs, first: Blobs, second: Blobs) -> dict[str, str]:
+    """The twins an earlier merge of the second side's changes kept under a new name: a name
+    the second side holds as it was in ``base`` that the first side lacks while it holds a
+    twin of it (``OK.md`` beside the sent ``ok.md``) and its very text under another name
+    (``ok-laptop.md``). Old name → new. A machine sends a topic file and, with its next send,
+    the index line linking it (two writes of the agent, each sent at once): that line follows
+    the file to its new name, never links the twin (on macOS or Windows, the other file)."""
+    held = {fold_name(name): name for name in first}
+    moved: dict[str, str] = {}
+    for name, blob in second.items():
+        if name in first or base.get(name) != blob or fold_name(name) not in held:
+            continue
+        stem = name.rpartition(".")[0]
+        copies = sorted(
+            (not other.startswith(f"{stem}-"), other)
+            for other, same in first.items()
+            if same == blob and other not in second
+        )
+        if copies:
+            moved[name] = copies[0][1]
+    return moved
 
 
 def part_twins(files: Blobs, content: Content, *, label: str) -> ScopeMerge:

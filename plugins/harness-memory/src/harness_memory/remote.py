@@ -78,6 +78,7 @@ from memory_core.rules import (
     MACHINE_NAME_RULE,
     workspace_path_problem,
 )
+from memory_core.scope_merge import fold_name
 
 from harness_memory.client import service_url_parts, shown_url
 from harness_memory.errors import TOKEN_SENT, ServiceUnreachableError, unauthorized_hint
@@ -788,6 +789,7 @@ class _ScopeRun:
             self.git("reset", "-q", "--hard", incoming)
             self.moved = True
         elif main != incoming:  # sent and taken, or changed there: keep what was written since
+            self._drop_renamed_twins(main, incoming)
             self.git("reset", "-q", "--keep", incoming)
             self.moved = True
         if base != incoming:
@@ -813,6 +815,30 @@ class _ScopeRun:
                 what = _ENTRY_KINDS.get(mode, f"an entry of mode {mode}")
                 refused.append(f"{name[:120]!r} ({what})")  # repr: one printable line
         return refused
+
+    def _drop_renamed_twins(self, main: str, incoming: str) -> None:
+        """Before step 3's move: when ``incoming`` renames a file only in letter case or
+        Unicode form (``notes.md`` to ``Notes.md``), first move to ``incoming`` without the
+        new names, so the old file is gone before its twin comes. On a case-insensitive or
+        normalising file system (APFS, NTFS, exFAT) git takes the old file for an untracked
+        one in the new name's way and refuses every move (``reset --keep``, even ``--hard``):
+        the copy would never take a version again. Raises :class:`_GitFailed`."""
+        out = self.git("diff", "--name-status", "-z", "--no-renames", main, incoming, raw=True)
+        fields = out.split("\0")
+        changes = list(zip(fields[0::2], fields[1::2], strict=False))
+        gone = {fold_name(name) for status, name in changes if status == "D"}
+        renamed = {name for status, name in changes if status == "A" and fold_name(name) in gone}
+        if not renamed:
+            return
+        listing = self.git("ls-tree", "-z", incoming, raw=True)
+        kept = [
+            entry + "\0"
+            for entry in listing.split("\0")
+            if entry and entry.partition("\t")[2] not in renamed
+        ]
+        tree = self.git("mktree", "-z", stdin="".join(kept).encode("utf-8", "surrogateescape"))
+        step = self.git("commit-tree", tree, "-p", main, "-m", "Twins renamed on the service")
+        self.git("reset", "-q", "--keep", step)
 
     def _merge_outcomes(self, base: str | None, incoming: str) -> list[str]:
         """The ``Merged:`` lines of the versions since ``base`` that took this machine's

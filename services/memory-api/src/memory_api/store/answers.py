@@ -28,7 +28,13 @@ from memory_core import layout
 from memory_core.index import index_lines
 from memory_core.injection import cap_indexes
 from memory_core.keys import USER_SCOPE
-from memory_core.lint import lint_scope, lint_topic_in_scope, lint_topics, mask_secret_lines
+from memory_core.lint import (
+    SEVERITIES,
+    lint_scope,
+    lint_topic_in_scope,
+    lint_topics,
+    mask_secret_lines,
+)
 from memory_core.topics import ParsedTopic
 from memory_core.wire import (
     Finding,
@@ -375,6 +381,7 @@ class ScopeAnswers:
         query: str | None = None,
         records: ScopeRecords | None = None,
         fed: FedRows | None = None,
+        user_unusable: str | None = None,
     ) -> OverviewPage:
         """One page of the scopes under the real ``root`` (A-3): the user scope first, then the
         Workspaces by newest activity (ties by key), ``limit`` at most, those placed after the
@@ -385,7 +392,10 @@ class ScopeAnswers:
         (:mod:`~memory_api.store.overview`); only the page's scopes are read and linted, their
         counts and lint tallies kept in ``records`` (the agent's file; by default this
         object's, in memory); with ``fed`` (the agent's rows kept under a change feed) only the
-        scopes changed since the last request are placed again.
+        scopes changed since the last request are placed again. ``user_unusable`` says why the
+        user scope, which there always is (K-6), has no folder (something else in its place):
+        it is then listed first all the same, ``unreadable`` saying so, with no files, and
+        counted (Q-2b: never left out as if there were none).
         """
         records = records if records is not None else self.records
         if fed is None:
@@ -393,11 +403,18 @@ class ScopeAnswers:
         else:
             with fed.lock:
                 rows = scope_rows(root, records, fed)
+        if user_unusable is not None and all(row.key != USER_SCOPE for row in rows):
+            rows = [ScopeRow.of(USER_SCOPE, "", 0, 0), *rows]
         totals_files = sum(row.files for row in rows)
         matching = rows if not query else [r for r in rows if self._matches(root, r, query)]
         page, more = page_of(after_cursor(matching, after), limit)
         user_text = self._user_index_text(root) if page else None
-        scopes = [self._summary(root, row, user_text, records) for row in page]
+        scopes = [
+            self._summary(root, row, user_text, records)
+            if row.folder
+            else _unusable_user_scope(user_unusable or "")
+            for row in page
+        ]
         records.flush()
         return OverviewPage(
             scopes=scopes,
@@ -608,6 +625,25 @@ def _lint_inputs(
     companion = None if key == USER_SCOPE else user_index
     judged = (companion, tuple(files), tuple(listing.refused), tuple(unreadable))
     return _LintInputs(text, companion, unreadable, sub_folder_files(scope, deeper), judged, keys)
+
+
+def _unusable_user_scope(why: str) -> ScopeSummary:
+    """The overview entry of a user scope with no folder, ``why`` saying what is in its place
+    (A-3, K-6, Q-2b): no files known, one ``unreadable`` error, no activity."""
+    return ScopeSummary(
+        key=USER_SCOPE,
+        kind="user",
+        title=USER_TITLE,
+        workspace_path=None,
+        file_count=0,
+        last_activity=None,
+        marker_problems=[],
+        orphaned=False,
+        lint_counts={"unreadable": 1},
+        severity_counts={SEVERITIES["unreadable"]: 1},
+        lint_severities={"unreadable": SEVERITIES["unreadable"]},
+        unreadable=why,
+    )
 
 
 def _title(path: str | None, key: str) -> str:

@@ -18,7 +18,6 @@ marker (K-5).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import logging
 import os
@@ -37,6 +36,7 @@ from memory_core.keys import (
 from memory_core.template import has_memory_placeholder, insert_placeholder
 from memory_core.wire import (
     DeleteResult,
+    Finding,
     IndexView,
     MemoryOverview,
     PlaceholderResult,
@@ -48,7 +48,7 @@ from memory_core.wire import (
     TopicList,
 )
 
-from memory_api.errors import BadRequest, NotAFolder, NotFound, ServiceError
+from memory_api.errors import BadRequest, NotFound, ServiceError
 from memory_api.store.agents import AgentRecord, AgentStore
 from memory_api.store.answers import OverviewPage, ScopeAnswers
 from memory_api.store.change_feed import ChangeFeed
@@ -69,7 +69,7 @@ from memory_api.store.pruning import delete_topic
 from memory_api.store.recently_used import RecentlyUsed
 from memory_api.store.scope_files import ScopeFiles
 from memory_api.store.scope_records import MAX_AGENTS, ScopeRecordFiles
-from memory_api.store.scopes import made_scope_dir, scope_real_dir
+from memory_api.store.scopes import made_scope_dir, scope_real_dir, scope_unusable
 from memory_api.store.search import MemorySearch
 from memory_api.store.sessions import check_workspace_path, start_session
 from memory_api.store.stat_cache import NeedsBlockingIO
@@ -171,10 +171,6 @@ class MemoryStore:
         self, agent_id: str, limit: int, after: Place | None, query: str | None
     ) -> OverviewPage:
         root = self._root(agent_id)
-        # K-6: something not a folder in the user scope's place leaves it out; the kernel's
-        # refusal to make it (read-only, full) is a 503, never an overview without a user scope
-        with contextlib.suppress(NotFound, NotAFolder):
-            made_scope_dir(root, USER_SCOPE, agent_id)
         page = self.answers.overview(
             root,
             limit=limit,
@@ -182,6 +178,7 @@ class MemoryStore:
             query=query,
             records=self.records.of(agent_id),
             fed=self._fed(agent_id, root),
+            user_unusable=scope_unusable(root, USER_SCOPE, agent_id),
         )
         scopes = [self._with_history(agent_id, root, scope) for scope in page.scopes]
         return OverviewPage(scopes, page.totals, page.next_cursor)
@@ -355,7 +352,19 @@ class MemoryStore:
         root = self._root(agent_id)
         if key is not None:
             self._scope(agent_id, key)  # 404 for a Workspace key with no directory
-        return self.searcher.search(agent_id, root, query, scope=key, limit=limit)
+        found = self.searcher.search(agent_id, root, query, scope=key, limit=limit)
+        why = scope_unusable(root, USER_SCOPE, agent_id) if key is None else None
+        if why is None:
+            return found
+        unusable = Finding(
+            code="unreadable",
+            severity="error",
+            file=f"{USER_SCOPE}/",
+            line=None,
+            message=f"scope {USER_SCOPE!r} cannot be used: the service {why}: none of its "
+            "files was searched",
+        )
+        return msgspec.structs.replace(found, unreadable=[unusable, *found.unreadable])
 
     async def search(
         self, project: str, agent_id: str, query: str, key: str | None, limit: int

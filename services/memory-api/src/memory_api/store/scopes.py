@@ -40,6 +40,8 @@ from memory_api.store.containment import (
 )
 
 __all__ = [
+    "NOT_A_FOLDER",
+    "NOT_A_FOLDER_WHY",
     "FolderListing",
     "IndexText",
     "Marker",
@@ -62,6 +64,7 @@ __all__ = [
     "scope_dir_refusal",
     "scope_folders",
     "scope_real_dir",
+    "scope_unusable",
     "sub_folder_files",
     "topic_entry",
     "workspace_presence",
@@ -217,6 +220,16 @@ def scope_dir_error(root: Path, key: str) -> OSError | None:
     return None
 
 
+NOT_A_FOLDER = "found something that is not a folder in its folder's place"
+"""What is wrong with a scope whose folder's place holds a file or a dangling link (K-6): in
+words that follow "the service …", as a Session start, the files routes (503), the overview,
+a search and a checkpoint say it."""
+NOT_A_FOLDER_WHY = (
+    f"{NOT_A_FOLDER}; an operator must move it away (the scope's folder is then made again)"
+)
+""":data:`NOT_A_FOLDER` with what to do about it."""
+
+
 def made_scope_dir(root: Path, key: str, agent_id: str) -> Path:
     """Create scope ``key`` of agent ``agent_id`` under the real ``root`` if missing (a scope
     made on demand: the user scope, K-6, or a Workspace scope a push or an import makes) and
@@ -238,12 +251,25 @@ def made_scope_dir(root: Path, key: str, agent_id: str) -> Path:
     if scope is None:
         if error is None and os.path.lexists(root / key):
             raise NotAFolder(
-                f"scope {key!r} of agent {agent_id!r} cannot be used: the service found "
-                "something that is not a folder in its folder's place; an operator must move "
-                "it away (the scope's folder is then made again), then try again"
+                f"scope {key!r} of agent {agent_id!r} cannot be used: the service "
+                f"{NOT_A_FOLDER_WHY}, then try again"
             )
         raise NotFound(f"no scope {key!r} in the memory of agent {agent_id!r}")
     return scope
+
+
+def scope_unusable(root: Path, key: str, agent_id: str) -> str | None:
+    """Make scope ``key`` if missing (:func:`made_scope_dir`); :data:`NOT_A_FOLDER_WHY` when
+    something that is not a folder is in its folder's place, else None (a folder, or no folder
+    inside the root: a link out is no scope of this agent). Raises
+    :class:`~memory_api.errors.Unavailable` (503) when the kernel refuses to make it."""
+    try:
+        made_scope_dir(root, key, agent_id)
+    except NotAFolder:
+        return NOT_A_FOLDER_WHY
+    except NotFound:
+        return None
+    return None
 
 
 def refusal_text(error: OSError) -> str:

@@ -61,7 +61,7 @@ from memory_api.store.agents import AgentRecord
 from memory_api.store.containment import OutsideMemoryRoot, memory_root_below
 from memory_api.store.exclusive import create_new_bytes
 from memory_api.store.scope_files import ScopeFiles
-from memory_api.store.scopes import scope_dir_refusal, scope_real_dir
+from memory_api.store.scopes import NOT_A_FOLDER, scope_dir_refusal, scope_real_dir
 from memory_api.store.stat_cache import NeedsBlockingIO
 
 __all__ = [
@@ -174,7 +174,7 @@ def _ensure_dir(root: Path, key: str, cached_only: bool) -> _Ensured:
         resolved = None
     if resolved is None:
         logger.warning("scope %s is not a directory inside the memory root; not used", key)
-        return _Ensured(None, "found something that is not a folder in its folder's place")
+        return _Ensured(None, NOT_A_FOLDER)
     return _Ensured(resolved)
 
 

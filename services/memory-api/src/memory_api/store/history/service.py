@@ -78,6 +78,7 @@ from memory_api.store.scopes import (
     made_scope_dir,
     scope_dir_refusal,
     scope_real_dir,
+    scope_unusable,
 )
 
 __all__ = ["HistoryStore", "scope_history_bytes"]
@@ -410,6 +411,7 @@ class HistoryStore:
                 return [(key, self._scope(agent_id, key)[1])], None
             root = checked_memory_root(self.histories.app_data_dir, agent_id)
             refused = scope_dir_refusal(root, USER_SCOPE)
+            refused = refused or scope_unusable(root, USER_SCOPE, agent_id)
             return list_scopes(root), refused
 
         found, user_refused = await asyncio.to_thread(scopes)
