@@ -100,9 +100,13 @@ async def expect_problem(response: ClientResponse, status: int, detail_part: str
 
 
 def versions_of(deleted: dict[str, Any]) -> dict[str, Any]:
-    """The version fields of a delete's answer (V-2), as the answer gives them: for comparing
-    the rest of it whole."""
-    return {"version": deleted["version"], "restoreVersion": deleted["restoreVersion"]}
+    """The version fields of a delete's answer (V-2), as the answer gives them, for comparing
+    the rest of it whole; a delete the history recorded has nothing ``unrecorded``."""
+    return {
+        "version": deleted["version"],
+        "restoreVersion": deleted["restoreVersion"],
+        "unrecorded": None,
+    }
 
 
 async def ok_json(response: ClientResponse, status: int = 200) -> dict[str, Any]:

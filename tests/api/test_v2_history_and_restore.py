@@ -406,6 +406,31 @@ async def test_v2_a_restore_the_history_could_not_record_says_so_never_nothing_c
     assert {"file": TOPIC, "change": "added"} in recorded["files"], recorded
 
 
+async def test_v2_a_delete_the_history_could_not_record_says_so_never_no_history(
+    client: Client, agent: AgentHome
+) -> None:
+    """The file is gone but the delete's version could not be written (a lock git cannot
+    take): ``version`` and ``restoreVersion`` null alone read as "this service keeps no
+    history". ``unrecorded`` says why; the version before still holds the file, and the next
+    record takes the delete."""
+    seed(agent)
+    before = (await checkpoint(client))["version"]
+    history = agent.data_dir / "agents" / agent.id / "agent_state" / "history" / "user.git"
+    lock = history / "refs" / "heads" / "main.lock"
+    lock.mkdir()
+
+    result = await ok_json(await client.delete(file_url("user", TOPIC)))
+
+    assert not (agent.user / TOPIC).exists() and result["removedIndexLines"] == [LINE]
+    assert result["version"] is None and result["restoreVersion"] is None
+    assert "cannot lock ref" in result["unrecorded"], result
+    lock.rmdir()
+    recorded = await checkpoint(client)
+    assert {"file": TOPIC, "change": "deleted"} in recorded["files"], recorded
+    restored = await restore(client, TOPIC, before)
+    assert (agent.user / TOPIC).exists() and restored["version"] is not None
+
+
 async def test_v2_versions_are_checked_and_belong_to_their_scope(
     client: Client, agent: AgentHome
 ) -> None:

@@ -529,3 +529,25 @@ def test_v2_undo_the_history_could_not_record_is_said_never_nothing_to_restore(
     expect(toast).to_contain_text("its history could not record it yet")
     expect(page.locator(".toasts")).not_to_contain_text("nothing to restore")
     expect(target).to_be_visible()
+
+
+def test_v2_a_delete_the_history_could_not_record_is_said_and_offers_no_undo(
+    page: Page, service: Service
+) -> None:
+    """The file is deleted but the delete's version could not be written (a lock git cannot
+    take): the toast says so, and offers no Undo that has no version to go back to."""
+    page.goto(MEMORY_TAB)
+    group = user_group(page)
+    target = row(group, "time-zone.md")
+    expect(target).to_be_visible()
+    _checkpoint(service)  # the history holds the file before the delete
+    history = layout.history_root(service.data_dir, "demo") / "user.git"
+    (history / "refs" / "heads" / "main.lock").mkdir()
+
+    target.get_by_role("button", name="Delete").click()
+    confirm_dialog(page).get_by_role("button", name="Delete").click()
+
+    toast = page.locator(".toast").filter(has_text="Deleted time-zone.md")
+    expect(toast).to_contain_text("its history could not record it yet")
+    expect(toast.get_by_role("button", name="Undo")).to_have_count(0)
+    expect(target).to_have_count(0)

@@ -408,12 +408,16 @@ class IndexView(Answer, frozen=True):
 class DeleteResult(Answer, frozen=True):
     """Answer of ``DELETE …/memory/scopes/{key}/files/{file}`` (A-6). ``version`` is the
     version that records the delete and ``restore_version`` the one before it, which a restore
-    takes the file back from (the Undo, V-2); both None when no history is kept."""
+    takes the file back from (the Undo, V-2); both None when no history is kept. When the file
+    was deleted but the history could not record the delete (a full disk, a damaged history),
+    both are None and ``unrecorded`` says why: the version before it still holds the file (the
+    scope's history lists it), and the next record of the scope takes the delete."""
 
     file: str
     removed_index_lines: list[str]
     version: str | None = None
     restore_version: str | None = None
+    unrecorded: str | None = None
 
 
 # --- search (S-1) ----------------------------------------------------------------------------

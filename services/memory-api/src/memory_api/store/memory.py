@@ -53,7 +53,7 @@ from memory_api.store.agents import AgentRecord, AgentStore
 from memory_api.store.answers import OverviewPage, ScopeAnswers
 from memory_api.store.change_feed import ChangeFeed
 from memory_api.store.containment import checked_memory_root, real_path
-from memory_api.store.history.recorder import Attribution, ScopeHistories
+from memory_api.store.history.recorder import Attribution, NotRecorded, ScopeHistories
 from memory_api.store.history.service import scope_history_bytes
 from memory_api.store.listings import FolderListings
 from memory_api.store.locks import lock_name
@@ -341,6 +341,10 @@ class MemoryStore:
         )
         if recorded is None:
             return DeleteResult(file=file_name, removed_index_lines=removed)
+        if isinstance(recorded, NotRecorded):  # deleted: never the answer of "no history kept"
+            return DeleteResult(
+                file=file_name, removed_index_lines=removed, unrecorded=recorded.why
+            )
         return DeleteResult(
             file=file_name,
             removed_index_lines=removed,

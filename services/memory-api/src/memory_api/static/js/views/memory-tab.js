@@ -626,10 +626,17 @@ export class MemoryTab {
       const undo = result?.restoreVersion
         ? { label: "Undo", run: () => this.undoDelete(scope, topic.file, result.restoreVersion) }
         : null;
-      toast(
-        `Deleted ${topic.file}${pruned ? ` and ${plural(pruned, "index line", "index lines")}` : ""}.`,
-        { action: undo },
-      );
+      const deleted = `Deleted ${topic.file}${pruned ? ` and ${plural(pruned, "index line", "index lines")}` : ""}`;
+      if (result?.unrecorded) {
+        // gone from disk, but no version records the delete yet: no Undo to offer (V-2)
+        toast(
+          `${deleted}, but its history could not record it yet: ${result.unrecorded}. ` +
+            "The scope's history still holds the file; the next change recorded takes the delete.",
+          { error: true, timeout: 10000 },
+        );
+      } else {
+        toast(`${deleted}.`, { action: undo });
+      }
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       refusalToast("delete", topic.file, error);
