@@ -33,6 +33,7 @@ from harness_memory.settings import TokenFileError, load_settings
 
 from tests.plugin.helpers import HARNESS_MEMORY, hook_fixture, run_cli
 from tests.plugin.scripted_service import ScriptedService
+from tests.support.case_insensitive_disk import case_insensitive_disk
 
 TOKEN = "s3cr3t-Token-4711"
 SETTINGS = {"codex": ".codex/hooks.json", "gemini": ".gemini/settings.json"}
@@ -210,6 +211,24 @@ def test_h7_a_settings_folder_in_a_dotfiles_repository_commits_no_token(
     assert install(home, root, harness, "--token", TOKEN)[0] == 0
     assert main(["uninstall", harness, *flags], environ={"HOME": str(home)}) == 0
     assert (state / ".gitignore").read_text(encoding="utf-8") == "token\n"
+
+
+@pytest.mark.parametrize("harness", ["codex", "gemini"])
+def test_h7_a_token_file_on_a_disk_without_owner_only_modes_is_refused_nothing_changed(
+    tmp_path: Path, harness: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A home on exFAT (a removable disk) keeps no permission bits: the token file an install
+    wrote there was readable by every user, and every hook then refused it ("chmod 600 it",
+    which cannot help there). The install says so and leaves no file behind."""
+    with case_insensitive_disk(tmp_path) as disk:
+        home, root = disk / "home", memory_root(tmp_path)
+        home.mkdir()
+        status, _ = install(home, root, harness, "--token", TOKEN)
+        assert status == 1
+        assert "keeps no owner-only permissions" in caplog.text
+        assert TOKEN not in caplog.text
+        assert not token_file(home, harness).exists()
+        assert not (home / SETTINGS[harness]).exists()
 
 
 def hook_env(home: Path) -> dict[str, str]:

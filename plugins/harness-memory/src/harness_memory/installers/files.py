@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import errno
 import json
 import os
 import stat
@@ -424,12 +425,35 @@ def _write(change: FileChange, target: Path, stamp: str) -> Written:
     _make_folders(target.parent, 0o700 if mode & 0o077 == 0 else 0o755)
     try:
         links = replace_bytes(target, change.new.encode("utf-8"), mode)
+        _check_private(change, target, old_mode)
     except OSError:
         if backup is not None:
             backup.unlink(missing_ok=True)
         raise
     tightened = _tighten_old_backups(target, change.secrets)
     return Written(change.path, target, backup, old_mode, mode, tightened, hard_links=links)
+
+
+def _check_private(change: FileChange, target: Path, old_mode: int | None) -> None:
+    """Raise ``OSError`` (``EPERM``) when ``target``, just written with a token (H-7), is not
+    private after all: a disk that keeps no permission bits (exFAT, FAT, some network shares)
+    shows every file as its mount's mode, so other users may read the token and the hooks
+    refuse the file at every Session. The file is given back its old text first (removed, when
+    it was new), so the install changes nothing."""
+    if not change.secrets or not holds(change.new, change.secrets):
+        return
+    if target.stat().st_mode & 0o077 == 0:
+        return
+    if change.old is None:
+        target.unlink(missing_ok=True)
+    else:
+        replace_bytes(target, change.old.encode("utf-8"), old_mode or 0o600)
+    raise OSError(
+        errno.EPERM,
+        "the disk it is on keeps no owner-only permissions (exFAT, FAT, a network share?), so "
+        "every user could read the token in it, and the hooks would refuse it; keep the "
+        "harness's settings folder on a disk that does (a Linux or macOS file system)",
+    )
 
 
 def replace_bytes(target: Path, data: bytes, mode: int) -> int:
