@@ -161,8 +161,10 @@ async def test_a10a_a_cross_site_session_start_for_etc_creates_nothing(
 
 @pytest.fixture
 async def secured(aiohttp_client: AiohttpClient, data_dir: Path) -> Client:
-    settings = Settings(
-        data_dir=data_dir, env_tokens=(TokenEntry(name="admin", sha256=hash_secret(SECRET)),)
+    settings = Settings(  # bound beyond loopback (a container, behind a proxy)
+        data_dir=data_dir,
+        host="0.0.0.0",  # noqa: S104
+        env_tokens=(TokenEntry(name="admin", sha256=hash_secret(SECRET)),),
     )
     client = await aiohttp_client(create_app(settings))
     client.session.headers.update({"Authorization": f"Bearer {SECRET}"})
@@ -173,8 +175,10 @@ async def secured(aiohttp_client: AiohttpClient, data_dir: Path) -> Client:
 async def test_a10a_with_tokens_host_and_origin_are_the_proxys_business_but_cross_site_is_not(
     secured: Client,
 ) -> None:
-    """Token mode: a reverse proxy may name any host and end TLS (so neither ``Host`` nor
-    ``Origin`` is checked); a page of another site still cannot make a change."""
+    """Token mode bound beyond loopback: a reverse proxy may name any host and end TLS (so
+    neither ``Host`` nor ``Origin`` is checked); a page of another site still cannot make a
+    change. (Bound to loopback, ``Host`` is checked with tokens too:
+    ``tests/security/test_a10a_loopback_service_with_tokens.py``.)"""
     proxied = {"Host": "memory.example.com", "Origin": "https://memory.example.com"}
     await ok_json(await secured.get(AGENTS, headers=proxied))
     await ok_json(

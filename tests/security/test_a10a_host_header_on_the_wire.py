@@ -171,10 +171,12 @@ async def test_a10a_an_absolute_form_target_is_addressed_to_its_own_host(
 
 
 async def test_a10a_a_service_with_tokens_does_not_read_host(data_dir: Path) -> None:
-    """With tokens a proxy in front may name the service as it likes, even in a way no browser
-    would (``memory_api``, a compose service): the token is what is checked."""
+    """With tokens, bound beyond loopback, a proxy in front may name the service as it likes,
+    even in a way no browser would (``memory_api``, a compose service): the token is what is
+    checked."""
     tokens = (TokenEntry(name="admin", sha256=hash_secret(SECRET)),)
-    served = TestServer(create_app(Settings(data_dir=data_dir, env_tokens=tokens)))
+    settings = Settings(data_dir=data_dir, host="::", env_tokens=tokens)
+    served = TestServer(create_app(settings))
     await served.start_server()
     try:
         bearer = f"Authorization: Bearer {SECRET}\r\n".encode()

@@ -409,7 +409,9 @@ async def secured(aiohttp_client: AiohttpClient, data_dir: Path) -> Client:
 async def test_a10_weird_authorization_values_are_401(secured: Client, value: str | bytes) -> None:
     raw = value if isinstance(value, bytes) else value.encode()
     head = (
-        b"GET /api/me HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: " + raw + b"\r\n"
+        b"GET /api/me HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nAuthorization: "
+        + raw
+        + b"\r\n"
     )
     status, headers, payload = await raw_request(secured, head)
     assert status == 401, payload

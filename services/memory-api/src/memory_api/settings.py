@@ -104,7 +104,8 @@ class Settings:
     history_max_versions: int = DEFAULT_HISTORY_MAX_VERSIONS
     """Retention (V-3): versions kept per scope; 0: no limit."""
     allowed_hosts: tuple[str, ...] = ()
-    """Host names (lower-case, no port) a token-less service answers besides loopback ones."""
+    """Host names (lower-case, no port) a service listening only on loopback answers besides
+    loopback ones, with or without tokens (A-10a)."""
     sync_max_push: int = DEFAULT_SYNC_MAX_PUSH
     """Bytes of a machine's push over git at most (R-1)."""
     sync_timeout: float = float(DEFAULT_SYNC_TIMEOUT)

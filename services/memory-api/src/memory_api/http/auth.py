@@ -10,10 +10,12 @@
 - With no token at all the service is open, and :func:`bind_decision` lets it bind only to a
   loopback address. Should every token be revoked while it listens on another address, the API
   fails closed (401) instead of opening up.
-- Open, the API is still closed to web pages (A-10a, :mod:`memory_api.http.browser_guard`):
-  every ``/api/`` request must be addressed to a loopback name (DNS rebinding), and an unsafe
-  method from a page must come from the service's own origin (cross-site request forgery).
-  With tokens only the ``Sec-Fetch-Site`` rule applies.
+- A service that listens only on loopback is closed to web pages (A-10a,
+  :mod:`memory_api.http.browser_guard`), with tokens or without: every request, to any route,
+  must be addressed to a loopback name or one in ``MEMORY_API_ALLOWED_HOSTS`` (DNS rebinding).
+  Open (no token), an unsafe ``/api/`` method from a page must also come from the service's own
+  origin (cross-site request forgery). Bound beyond loopback (tokens needed), only the
+  ``Sec-Fetch-Site`` rule applies: a reverse proxy may name the service as it likes.
 - Tokens that cannot be read never open the door (A-10a): "no token" is concluded only from a
   token folder that is absent or lists no token file (:class:`~memory_api.store.tokens.
   KnownTokens`). When none can be read, every ``/api/`` request answers 503 (one log line per
@@ -140,24 +142,29 @@ def _principal(known: KnownTokens, request: web.Request, open_without_tokens: bo
     return Principal(name=entry.name, projects=entry.projects)
 
 
-def _check_browser_rules(
-    request: web.Request, open_mode: bool, allowed_hosts: frozenset[str]
-) -> None:
-    """Apply the rules of :mod:`~memory_api.http.browser_guard` to an ``/api/`` request;
-    raises :class:`Forbidden`, or :class:`BadRequest` for a ``Host`` that is no host at all.
+def _check_host_rule(request: web.Request, allowed_hosts: frozenset[str]) -> None:
+    """Apply the ``Host`` rule of :mod:`~memory_api.http.browser_guard` (DNS rebinding, A-10a)
+    to a request to a service listening only on loopback, whatever its route; raises
+    :class:`Forbidden` (403) for a name neither loopback nor in ``allowed_hosts``, or
+    :class:`BadRequest` (400) for a ``Host`` that is no host at all."""
+    host = addressed_to(request.raw_path, request.headers.get("Host"))
+    try:
+        refusal = host_refusal(host, allowed_hosts)
+    except InvalidHost as error:
+        raise BadRequest(invalid_host_detail(host or "", error)) from None
+    if refusal is not None:
+        raise Forbidden(refusal)
 
-    ``open_mode``: no token at all, on loopback: the ``Host`` rule on every request, the
-    ``Origin`` rule on every unsafe one. Always: the ``Sec-Fetch-Site`` rule on unsafe ones.
+
+def _check_origin_rules(request: web.Request, open_mode: bool) -> None:
+    """Apply the ``Origin`` and ``Sec-Fetch-Site`` rules of
+    :mod:`~memory_api.http.browser_guard` to an ``/api/`` request; raises :class:`Forbidden`.
+
+    ``open_mode``: no token at all, on loopback: the ``Origin`` rule on every unsafe request.
+    Always: the ``Sec-Fetch-Site`` rule on unsafe ones.
     """
     headers = request.headers
     host = addressed_to(request.raw_path, headers.get("Host"))
-    if open_mode:
-        try:
-            refusal = host_refusal(host, allowed_hosts)
-        except InvalidHost as error:
-            raise BadRequest(invalid_host_detail(host or "", error)) from None
-        if refusal is not None:
-            raise Forbidden(refusal)
     refusal = origin_refusal(
         request.method,
         host,
@@ -176,25 +183,30 @@ def auth_middleware(
     the browser rules (A-10a) and hides projects outside the caller's reach (404, worded like
     a missing agent or project).
 
-    ``host`` is the address the service listens on (decided once: without any token the API is
-    open only on loopback); ``allowed_hosts`` the extra names a token-less service answers to
-    (``MEMORY_API_ALLOWED_HOSTS``). The tokens are looked at on every request (one ``stat`` of
-    their folder, and one per token file), so a token created by another process works at once.
-    The web page and the operations endpoints need no token and hold nothing private: they
-    answer any ``Host`` (a probe or a proxy may name the service as it likes).
+    ``host`` is the address the service listens on (``settings.host``, decided once). On a
+    loopback address or ``localhost`` only this machine reaches the service, so every request,
+    to any route (the page, ``/static/``, ``/healthz`` included) and with or without tokens, must
+    be addressed to a loopback name or one in ``allowed_hosts`` (``MEMORY_API_ALLOWED_HOSTS``):
+    403 otherwise (DNS rebinding, A-10a); and without any token the API is open. Bound beyond
+    loopback (``0.0.0.0``, ``::``, a public address: tokens needed) any ``Host`` is answered, as
+    a reverse proxy or a probe may name the service as it likes. The tokens are looked at on
+    every request (one ``stat`` of their folder, and one per token file), so a token created by
+    another process works at once. The web page and the operations endpoints need no token.
     """
-    open_without_tokens = is_loopback(host)
+    loopback_only = is_loopback(host)
     allowed = frozenset(allowed_hosts)
 
     @web.middleware
     async def authenticate(request: web.Request, handler: Handler) -> web.StreamResponse:
+        if loopback_only:
+            _check_host_rule(request, allowed)
         if not request.path.startswith(API_PREFIX):
             return await handler(request)
         # A handful of unchanged token files: a stat each, answered on the event loop (a thread
         # hop per request cost more than the scan); otherwise in a worker thread.
         known = tokens.known() if tokens.cheap else await asyncio.to_thread(tokens.known)
-        _check_browser_rules(request, open_without_tokens and not known.configured, allowed)
-        principal = _principal(known, request, open_without_tokens)
+        _check_origin_rules(request, loopback_only and not known.configured)
+        principal = _principal(known, request, loopback_only)
         request[PRINCIPAL_KEY] = principal
         project = request.match_info.get("project")
         if project is not None and not principal.reaches(project):

@@ -7,17 +7,22 @@ Jupyter's Origin check):
 
 - **DNS rebinding.** A page of ``evil.example`` makes its own name resolve to ``127.0.0.1``; to
   the browser the service is then that page's own origin, and it may read every answer. Such a
-  request names the attacker's name in ``Host``. Rule: without tokens, an ``/api/`` request is
-  answered only when addressed to a loopback name (:func:`host_refusal`): ``localhost``,
-  ``*.localhost``, a loopback address (``127.0.0.0/8``, ``[::1]``), any port, or a name the
-  operator lists in ``MEMORY_API_ALLOWED_HOSTS``; 403 otherwise. A ``Host`` that is no
+  request names the attacker's name in ``Host``. Rule: a service that listens only on loopback
+  (its bind host is a loopback address or ``localhost``), with or without tokens, answers a
+  request on any route (the page, ``/static/``, ``/api/``, the operations endpoints) only when
+  it is addressed to a loopback name (:func:`host_refusal`): ``localhost``, ``*.localhost``, a
+  loopback address (``127.0.0.0/8``, ``[::1]``), any port, or a name the operator lists in
+  ``MEMORY_API_ALLOWED_HOSTS``; 403 otherwise. Only this machine can reach such a service, so
+  another name comes from a rebinding page or from a proxy on this machine passing on a public
+  name, which the operator allows by listing it. With tokens too: a rebound page would
+  otherwise show the real page under the attacker's origin, and a token typed there and
+  remembered would sit in that origin's ``localStorage``, for the attacker's own page to read
+  once the name is turned back. A ``Host`` that is no
   ``host[:port]`` at all (``evil.example#.localhost``, ``u@localhost``, ``127.1``,
   ``[::1%25lo]``: :mod:`memory_api.http.host_header`) is never guessed at: 400, saying why.
   A request whose target is in absolute form (``GET http://evil.example/api/… HTTP/1.1``) is
   addressed to that target's host, whatever ``Host`` says (RFC 9112 3.2.2; aiohttp reads it so
   too): :func:`addressed_to`.
-  (The page, ``/static/`` and the operations endpoints hold nothing private and answer any
-  ``Host``.)
 - **Cross-site request forgery.** A page of any origin may send a form POST or a ``fetch``
   with a ``text/plain`` body without asking the server first (no CORS preflight); it cannot
   read the answer, but the change is made. Rules (:func:`origin_refusal`), on every method but
@@ -31,10 +36,11 @@ A client that is not a browser (the CLI, the harness plugin, ``curl``) sends no 
 no ``Sec-Fetch-Site`` and is not affected; the service's own page sends its own origin.
 
 With tokens the API needs ``Authorization: Bearer``, which a page of another origin can neither
-know nor send without a preflight the service never grants, so ``Host`` is not checked then (a
-reverse proxy may name any host) and neither is ``Origin`` (a proxy may rewrite ``Host`` or end
-TLS, so the page's origin need not match it); ``Sec-Fetch-Site`` still refuses cross-site
-unsafe requests, defence in depth that no proxy changes.
+know nor send without a preflight the service never grants, so a service bound beyond loopback
+does not check ``Host`` (a reverse proxy may name any host), and no service with tokens checks
+``Origin`` (a proxy may rewrite ``Host`` or end TLS, so the page's origin need not match it);
+``Sec-Fetch-Site`` still refuses cross-site unsafe requests, defence in depth that no proxy
+changes.
 """
 
 from __future__ import annotations
@@ -89,19 +95,23 @@ def addressed_to(target: str, host: str | None) -> str | None:
     ``Host`` header ``host`` is addressed to (RFC 9112 3.2.2): an absolute-form target's
     authority (``http://evil.example/api/…``: ``evil.example``; user information kept, for
     :func:`host_refusal` to refuse), which takes the place of ``Host``; else ``host`` (None
-    when there is none).
+    when there is none): for a path, for ``*`` (``OPTIONS *``) and for the authority form of
+    ``CONNECT`` (``127.0.0.1:22``: where a tunnel would lead, not this service), as aiohttp's
+    parser reads the forms.
 
     >>> addressed_to("http://evil.example:80/api/x", "localhost"), addressed_to("/api/x", "h")
     ('evil.example:80', 'h')
+    >>> addressed_to("127.0.0.1:22", "localhost"), addressed_to("*", "localhost")
+    ('localhost', 'localhost')
     """
-    if target.startswith("/"):
+    if target.startswith("/") or not target.partition(":")[2].startswith("//"):
         return host
     return URL(target).raw_authority
 
 
 def host_refusal(host: str | None, allowed: Collection[str]) -> str | None:
-    """Why a request to a service without tokens is refused for its ``Host`` (403); None: it
-    passes. Raises :class:`~memory_api.http.host_header.InvalidHost` (400) for a ``Host`` that
+    """Why a request to a service listening only on loopback is refused for its ``Host`` (403);
+    None: it passes. Raises :class:`~memory_api.http.host_header.InvalidHost` (400) for a ``Host`` that
     is no ``host[:port]`` at all (``evil.example#.localhost``, ``127.1``, ``[::1%25lo]``).
 
     ``allowed`` holds the extra names of ``MEMORY_API_ALLOWED_HOSTS`` (lower-case, no port). A
@@ -113,10 +123,11 @@ def host_refusal(host: str | None, allowed: Collection[str]) -> str | None:
     if is_loopback_host(read) or read.name in allowed:
         return None
     return (
-        f"this service has no bearer token, so it answers only requests addressed to a "
+        f"this service listens only on loopback, so it answers only requests addressed to a "
         f"loopback name (localhost, 127.0.0.1, [::1]) or one in MEMORY_API_ALLOWED_HOSTS; "
         f"this one was addressed to {_shown(host)} (Host rule: a page using DNS rebinding, or "
-        f"a name the operator has not allowed)"
+        f"a name the operator has not allowed: a reverse proxy on this machine must pass a "
+        f"loopback Host or its name be listed in MEMORY_API_ALLOWED_HOSTS)"
     )
 
 
@@ -124,7 +135,7 @@ def invalid_host_detail(host: str, error: InvalidHost) -> str:
     """The problem ``detail`` of a ``Host`` that :func:`host_refusal` could not read (400)."""
     return (
         f"the Host header {_shown(host)} is not a host name or address with an optional port "
-        f"(RFC 9110 7.2): {error}; this service has no bearer token, so it answers only "
+        f"(RFC 9110 7.2): {error}; this service listens only on loopback, so it answers only "
         f"requests addressed to a loopback name (localhost, 127.0.0.1, [::1]) and a port"
     )
 
