@@ -1,4 +1,4 @@
-"""A-10a in a real browser: pages of other origins cannot use a token-less service.
+"""A-10a in a real browser: pages of other origins cannot use a service on loopback.
 
 Headless Chromium opens pages that attack the demo service the way a page in the user's own
 browser would. The browser's Private Network Access checks are switched off, as other browsers
@@ -9,7 +9,7 @@ answer's status and rule, so the request did reach it) and on disk (nothing chan
   ``text/plain`` form whose body is JSON, and a ``no-cors`` ``text/plain`` fetch;
 - a DNS-rebinding page: loaded from ``rebind.test:<the service's port>`` before its name turns
   to ``127.0.0.1`` (Chromium's ``--host-resolver-rules``), it then fetches the service as its
-  own origin.
+  own origin; with tokens, it gets neither the page nor its token prompt under that name.
 
 The service's own page keeps working: the other browser tests use it unchanged.
 """
@@ -28,6 +28,7 @@ from memory_core.keys import workspace_memory_key
 from playwright.sync_api import Browser, BrowserContext, Page, Response
 
 from tests.browser.conftest import CHROMIUM, LAUNCH_ARGS
+from tests.browser.pages import ServiceFactory
 from tests.browser.service import Service
 
 pytestmark = pytest.mark.browser
@@ -175,3 +176,25 @@ def test_a10a_a_dns_rebinding_page_can_neither_read_nor_delete_memory(
         assert "(Host rule" in problem["detail"]
         assert f"'{REBIND}:{port}'" in problem["detail"]
     assert topic.exists()
+
+
+def test_a10a_a_dns_rebinding_page_never_shows_the_token_prompt_of_a_service_with_tokens(
+    context: BrowserContext, make_service: ServiceFactory
+) -> None:
+    """With tokens the real page was served at ``http://rebind.test:<port>/``: a token typed
+    into its prompt and remembered sat in that origin's ``localStorage``, where the attacker's
+    own page, once the name turned back, could read it. The loopback service now refuses the
+    page and its files under that name, so there is no prompt to type into."""
+    service = make_service(token="rebind-secret-0123456789")
+    port = service.base_url.rsplit(":", 1)[1]
+    origin = f"http://{REBIND}:{port}"
+    page = context.new_page()
+
+    for path in ("/", "/static/app.css"):
+        answer = page.goto(f"{origin}{path}")
+        assert answer is not None
+        assert answer.status == 403
+        assert answer.headers["content-type"] == "application/problem+json"
+        assert "(Host rule" in json.loads(answer.body())["detail"]
+    assert page.locator("dialog.token-dialog").count() == 0
+    assert page.evaluate("() => localStorage.length") == 0

@@ -111,8 +111,9 @@ def addressed_to(target: str, host: str | None) -> str | None:
 
 def host_refusal(host: str | None, allowed: Collection[str]) -> str | None:
     """Why a request to a service listening only on loopback is refused for its ``Host`` (403);
-    None: it passes. Raises :class:`~memory_api.http.host_header.InvalidHost` (400) for a ``Host`` that
-    is no ``host[:port]`` at all (``evil.example#.localhost``, ``127.1``, ``[::1%25lo]``).
+    None: it passes. Raises :class:`~memory_api.http.host_header.InvalidHost` (400) for a
+    ``Host`` that is no ``host[:port]`` at all (``evil.example#.localhost``, ``127.1``,
+    ``[::1%25lo]``).
 
     ``allowed`` holds the extra names of ``MEMORY_API_ALLOWED_HOSTS`` (lower-case, no port). A
     request without ``Host`` (HTTP/1.0) comes from no browser and passes.
