@@ -133,6 +133,25 @@ WHOLLY_AT_RUN_TIME = [
     'uniq -f 1 note.md "$(cat target)/a.md"',
     'xxd note.md "$(cat target)/a.md"',
     'split -l 1 note.md "$(cat target)/part-"',
+    # a file a program the guard reads writes by an option, a find acting below a start
+    # built at run time, a tar's archive, mktemp's: each let through (on main too)
+    'find . -maxdepth 0 -fprint "$(cat target)/a.md"',
+    'find . -maxdepth 0 -fprint0 "$(cat target)/a.md"',
+    'find . -maxdepth 0 -fprintf "$(cat target)/a.md" x',
+    'find . -maxdepth 0 -fls "$(cat target)/a.md"',
+    'find "$(cat target)" -maxdepth 0 -exec cp note.md {}/a.md \\;',
+    'curl -s --output-dir "$(cat target)" -O "file://$PWD/note.md"',
+    'curl -s -D "$(cat target)/a.md" "file://$PWD/note.md"',
+    'curl -s -c "$(cat target)/a.md" "file://$PWD/note.md"',
+    'curl -s --trace-ascii "$(cat target)/a.md" "file://$PWD/note.md"',
+    'wget -q -e output_document="$(cat target)/a.md" "file://$PWD/note.md"',
+    'tar -cf "$(cat target)"/a.tar note.md',
+    'tar -czf "$(cat target)"/a.tgz note.md',
+    'tar cf "$(cat target)"/a.tar note.md',
+    'tar --file="$(cat target)"/a.tar -c note.md',
+    'mktemp -p "$(cat target)"',
+    'mktemp --tmpdir="$(cat target)"',
+    'mktemp --suffix=.md "$(cat target)/aXXXX"',
 ]
 """Each names no scope: ``target`` holds the other scope's folder, read when the command runs."""
 
@@ -192,6 +211,12 @@ def test_p3_a_write_built_at_run_time_is_refused_even_into_own_scopes(
         "docker logs $(docker ps -q --filter name=web-1a2b3c4) > logs.txt",
         'uniq -c "$(git ls-files 2>/dev/null | head -1)" || true',
         'split -l 1000 "$(ls *.log 2>/dev/null | head -1)" "$(mktemp -d)/part-" || true',
+        "find \"$(git rev-parse --show-toplevel 2>/dev/null || pwd)\" -name '*.md'",
+        'tar -xzf "$(ls *.tgz 2>/dev/null | head -1)" -O > /dev/null || true',
+        'tar -czf "/tmp/backup-$(date +%F).tgz" note.md',
+        'chown -R "$(id -u)":"$(id -g)" .',
+        'curl -sS -H "Authorization: Bearer $(cat .token)" -o /tmp/out.json https://example.org',
+        'mkdir -p "$(dirname build/out/app.js)" && mktemp -p /tmp x.XXXX',
     ],
 )
 def test_p3_run_time_paths_into_own_scopes_or_elsewhere_pass(where: Layout, command: str) -> None:
@@ -248,3 +273,28 @@ def test_p3_a_place_an_option_names_built_at_run_time_is_refused(
 def test_p3_an_option_naming_a_place_read_or_known_passes(where: Layout, command: str) -> None:
     """``tar -c -C`` reads there; ``$(mktemp)`` is read as a new name in ``$TMPDIR``."""
     assert answer(where, "claude-code", "Bash", {"command": command}) is None
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'find "$(cat target)" -name MEMORY.md -delete',
+        'chmod 000 "$(cat target)"/MEMORY.md',
+        'chmod --reference=locked "$(cat target)"/MEMORY.md',
+    ],
+)
+def test_p3_removing_or_locking_a_file_at_a_place_built_at_run_time_is_refused(
+    where: Layout, command: str
+) -> None:
+    """Each was let through; run by bash, each takes the other scope's ``MEMORY.md`` away or
+    leaves it unreadable to the service (``find -delete`` below a start built at run time,
+    ``chmod`` of an operand built at run time, or of every one with ``--reference``)."""
+    memory = where.root / where.other / "MEMORY.md"
+    (where.workspace / "target").write_text(f"{memory.parent}\n", encoding="utf-8")
+    (where.workspace / "locked").touch(mode=0o000)
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
+
+    assert reason is not None and "builds at run time" in reason, command
+    subprocess.run(["bash", "-c", command], cwd=where.workspace, check=True)
+    assert not memory.exists() or memory.stat().st_mode & 0o777 == 0, command

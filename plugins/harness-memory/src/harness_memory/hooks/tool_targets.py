@@ -990,6 +990,7 @@ class _Writes:
             written = _option_values(operands, OPTION_DESTINATIONS[command])
         if command in SECOND_OPERAND_WRITERS:
             written = _plain_operands(operands, SECOND_OPERAND_WRITERS[command])[1:2]
+        written.extend(_placed_outputs(command or "", operands))
         self._found.written_at_run_time.extend(word for word, built in written if built)
 
 
@@ -1032,7 +1033,113 @@ A place the shell builds at run time there is refused as a ``cp`` destination is
 ``tar`` only when it extracts."""
 
 
-_PLACED_OUTPUTS = OPTION_DESTINATIONS.keys() | SECOND_OPERAND_WRITERS.keys()
+OUTPUT_OPTIONS: dict[str, tuple[str, ...]] = {
+    "find": ("-fprint", "-fprint0", "-fprintf", "-fls"),
+    "curl": (
+        "--output-dir",
+        "-D",
+        "--dump-header",
+        "-c",
+        "--cookie-jar",
+        "--trace",
+        "--trace-ascii",
+        "--libcurl",
+        "--stderr",
+        "--etag-save",
+    ),
+    "wget": (
+        "-o",
+        "--output-file",
+        "-a",
+        "--append-output",
+        "-e",
+        "--execute",
+        "--save-cookies",
+        "--warc-file",
+    ),
+    "mktemp": ("-p", "--tmpdir"),
+    "sort": ("-T", "--temporary-directory"),
+}
+"""Options of programs the guard reads (:data:`~harness_memory.hooks.unread_programs.
+READ_PROGRAMS`) naming a file they write besides their output or one
+:data:`OPTION_DESTINATIONS` names: ``find -fprint FILE`` (``-fprint0``, ``-fprintf``,
+``-fls``), ``curl --output-dir DIR -O`` and the header, cookie, trace and C-code files it
+saves, ``wget -o LOG`` and a wgetrc command (``-e output_document=FILE``), ``mktemp -p DIR``,
+``sort -T DIR``. A place built at run time there is refused as a ``cp`` destination is (P-3):
+each was let through, and bash wrote into another scope."""
+EVERY_OPERAND_WRITERS: dict[str, frozenset[str]] = {
+    "mktemp": frozenset({"-p", "--suffix"}),
+}
+"""Programs making each plain operand (``mktemp --suffix=.md TEMPLATE`` makes an empty topic
+file), with their options taking the next word. ``mkdir`` is not one: an empty folder, and
+``mkdir -p "$(dirname "$f")"`` is everyday work (``docs/security.md``)."""
+MODE_CHANGERS: dict[str, frozenset[str]] = {
+    "chmod": frozenset(),
+    "chown": frozenset(),
+    "chgrp": frozenset(),
+}
+"""Programs changing the mode or owner of each plain operand after the first (the mode, the
+owner; every one with ``--reference=FILE``): ``chmod 000 "$(cat f)"/MEMORY.md`` leaves the
+service unable to read another scope."""
+_TAR_CREATING = frozenset({"--create", "--append", "--update", "--concatenate", "--catenate"})
+
+
+def _placed_outputs(command: str, operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    """The places ``command`` given ``operands`` writes besides those :class:`_Writes`'s
+    tables for operands name: :data:`OUTPUT_OPTIONS`' values, :data:`EVERY_OPERAND_WRITERS`'
+    and :data:`MODE_CHANGERS`' operands, a ``find``'s start folders when it acts on what it
+    finds (``find "$(cat f)" -delete``), a ``tar``'s archive when it creates one (``-cf``,
+    ``czf``, ``--file=``); each with whether it is built at run time."""
+    written = _option_values(operands, OUTPUT_OPTIONS.get(command, ()))
+    if command in EVERY_OPERAND_WRITERS:
+        written.extend(_plain_operands(operands, EVERY_OPERAND_WRITERS[command]))
+    if command in MODE_CHANGERS:
+        plain = _plain_operands(operands, MODE_CHANGERS[command])
+        referenced = any(word.startswith("--reference") for word, _ in operands)
+        written.extend(plain if referenced else plain[1:])
+    if command == "find" and _FIND_ACTIONS.intersection(word for word, _ in operands):
+        starts = set(_find_starts([word for word, _ in operands]))
+        written.extend((word, built) for word, built in operands if word in starts)
+    if command == "tar" and _creates(operands):
+        written.extend(_tar_archives(operands))
+    return written
+
+
+def _creates(operands: list[tuple[str, bool]]) -> bool:
+    """Whether a ``tar`` with these operands writes its archive (``-c``, ``-r``, ``-u``,
+    ``-A``, in a bundle or tar's old style, or their long names)."""
+    words = [word for word, _ in operands]
+    if _TAR_CREATING.intersection(words):
+        return True
+    bundles = [word[1:] for word in words if word[:1] == "-" and word[1:2] != "-"]
+    if words and not words[0].startswith("-"):
+        bundles.append(words[0])
+    return any(letter in bundle for bundle in bundles for letter in "cruA")
+
+
+def _tar_archives(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    """The archives a ``tar`` names: ``-f FILE``, ``--file FILE``, ``--file=FILE``, the word
+    after a bundle ending in ``f`` (``-czf FILE``, old style ``czf FILE``) or glued after
+    its ``f`` (``-cfFILE``)."""
+    archives: list[tuple[str, bool]] = []
+    for at, (word, built) in enumerate(operands):
+        short = word[1:] if word[:1] == "-" and word[1:2] != "-" else ""
+        old_style = at == 0 and not word.startswith("-") and "f" in word
+        following = operands[at + 1 : at + 2]
+        if word == "--file" or short.endswith("f") or old_style:
+            archives.extend(following)
+        elif word.startswith("--file=") or "f" in short:
+            archives.append((word, built))
+    return archives
+
+
+_PLACED_OUTPUTS = (
+    OPTION_DESTINATIONS.keys()
+    | SECOND_OPERAND_WRITERS.keys()
+    | OUTPUT_OPTIONS.keys()
+    | EVERY_OPERAND_WRITERS.keys()
+    | MODE_CHANGERS.keys()
+)
 
 
 def _option_values(
