@@ -60,7 +60,7 @@ from harness_memory.hooks.here_data import (
     here_data,
     is_arithmetic,
 )
-from harness_memory.hooks.unread_programs import PROGRAM_OPTIONS, is_read
+from harness_memory.hooks.unread_programs import PROGRAM_OPTIONS, RUNNING_VARIABLES, is_read
 
 __all__ = [
     "DESTINATION_WRITERS",
@@ -703,6 +703,13 @@ _SETTERS = frozenset(
 """Commands that may set any variable (a sourced file, ``eval``) or one named at run time
 (``read NAME``, ``printf -v NAME``): after one, a write place holding ``$`` is taken as
 built at run time, whatever the guard knew of the variable (``HOME`` included)."""
+_VARIABLE_SETTERS = frozenset(
+    {"export", "declare", "typeset", "local", "readonly", "read", "printf", "mapfile"}
+    | {"readarray"}
+)
+"""Builtins whose operands name variables they set (``export PATH=…``, ``read PATH``,
+``printf -v PATH``): one naming a :data:`~harness_memory.hooks.unread_programs.
+RUNNING_VARIABLES` runs a program the guard does not read."""
 _WRAPPER_ARGUMENTS: dict[str, frozenset[str]] = {
     "sudo": frozenset({"-u", "-g", "-p", "-h", "-C", "-D", "-r", "-t", "-U", "-R", "-T"}),
     "doas": frozenset({"-u", "-C"}),
@@ -851,6 +858,8 @@ class _Writes:
             return
         if (assigned := _ASSIGNMENT_RE.match(word)) is not None:
             self._loops.pop(assigned.group("name"), None)  # no longer the loop's values
+            if assigned.group("name") in RUNNING_VARIABLES:  # ``PATH=.:$PATH ls``
+                self._found.programs.append(word)
             return
         if name in _WRAPPERS:
             self._wrapper, self._leading = name, _WRAPPER_OPERANDS.get(name, 0)
@@ -878,6 +887,9 @@ class _Writes:
             self._found.programs.extend([] if is_read(word) else [word])
         if word.startswith(PROGRAM_OPTIONS.get(self._command or "", ())):
             self._found.programs.append(f"{self._command} {word}")
+        naming = self._command in _VARIABLE_SETTERS and not word.startswith("-")
+        if naming and word.split("=", 1)[0] in RUNNING_VARIABLES:
+            self._found.programs.append(f"{self._command} {word}")  # ``export PATH=.:$PATH``
 
     def _read_loop(
         self, word: str, known: Mapping[str, str | None], environ: Mapping[str, str]
