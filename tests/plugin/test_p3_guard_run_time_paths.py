@@ -149,6 +149,8 @@ WHOLLY_AT_RUN_TIME = [
     'tar -czf "$(cat target)"/a.tgz note.md',
     'tar cf "$(cat target)"/a.tar note.md',
     'tar --file="$(cat target)"/a.tar -c note.md',
+    'tar -cvf /dev/null --index-file="$(cat target)/a.md" note.md',
+    'tar -cf /dev/null -g "$(cat target)/snap" note.md',
     'mktemp -p "$(cat target)"',
     'mktemp --tmpdir="$(cat target)"',
     'mktemp --suffix=.md "$(cat target)/aXXXX"',

@@ -1071,14 +1071,16 @@ OUTPUT_OPTIONS: dict[str, tuple[str, ...]] = {
     ),
     "mktemp": ("-p", "--tmpdir"),
     "sort": ("-T", "--temporary-directory"),
+    "tar": ("--index-file", "-g", "--listed-incremental"),
 }
 """Options of programs the guard reads (:data:`~harness_memory.hooks.unread_programs.
 READ_PROGRAMS`) naming a file they write besides their output or one
 :data:`OPTION_DESTINATIONS` names: ``find -fprint FILE`` (``-fprint0``, ``-fprintf``,
 ``-fls``), ``curl --output-dir DIR -O`` and the header, cookie, trace and C-code files it
 saves, ``wget -o LOG`` and a wgetrc command (``-e output_document=FILE``), ``mktemp -p DIR``,
-``sort -T DIR``. A place built at run time there is refused as a ``cp`` destination is (P-3):
-each was let through, and bash wrote into another scope."""
+``sort -T DIR``, the listing ``tar --index-file`` and the snapshot ``tar -g`` write. A place
+built at run time there is refused as a ``cp`` destination is (P-3): each was let through,
+and bash wrote into another scope."""
 EVERY_OPERAND_WRITERS: dict[str, frozenset[str]] = {
     "mktemp": frozenset({"-p", "--suffix"}),
 }
