@@ -234,10 +234,19 @@ UNPACKED_AT_RUN_TIME = [
     'patch -d "$(cat target)" -p0 < new.diff',
     'sort -o "$(cat target)/sorted.md" note.md',
     'curl -s -o "$(cat target)/fetched.md" "file://$PWD/note.md"',
+    # the option at the end of a bundle of flags, or its value glued after it in one
+    'curl -sLo "$(cat target)/fetched.md" "file://$PWD/note.md"',
+    'curl -so"$(cat target)/fetched.md" "file://$PWD/note.md"',
+    'curl -sc "$(cat target)/cookies.md" "file://$PWD/note.md"',
+    'wget -qO "$(cat target)/fetched.md" "file://$PWD/note.md"',
+    'sort -uo "$(cat target)/sorted.md" note.md',
+    'tar -xvC "$(cat target)" -f a.tar',
+    'unzip -qd "$(cat target)" a.zip',
 ]
 """A place a command writes into (or to) because an option names it (``tar -x -C``,
-``unzip -d``, ``patch -d``, ``sort -o``, ``curl -o``), built at run time: each was let
-through."""
+``unzip -d``, ``patch -d``, ``sort -o``, ``curl -o``), built at run time, the option alone or
+bundled after flags (``curl -sLo``, ``wget -qO``, ``sort -uo``, ``tar -xvC``, ``unzip -qd``):
+each was let through."""
 
 
 @pytest.mark.parametrize("command", UNPACKED_AT_RUN_TIME)
@@ -270,6 +279,9 @@ def test_p3_a_place_an_option_names_built_at_run_time_is_refused(
         'tar -czf /tmp/guard-test-out.tgz -C "$(git rev-parse --show-toplevel)" .',
         "tar -cf - -C $(pwd) . | wc -c",
         'sort -o "$(mktemp)" note.md',
+        'curl -fsSLo /tmp/out.json "https://example.org/$(cat path)"',
+        'wget -qO- "https://example.org/$(cat path)" | tar -xz -C /tmp/unpacked',
+        'sort -uo sorted.txt "$(ls *.txt | head -1)"',
     ],
 )
 def test_p3_an_option_naming_a_place_read_or_known_passes(where: Layout, command: str) -> None:

@@ -1160,16 +1160,33 @@ def _option_values(
     operands: list[tuple[str, bool]], options: tuple[str, ...]
 ) -> list[tuple[str, bool]]:
     """The values ``operands`` give ``options`` (``-C DIR``, ``-CDIR``, ``--directory DIR``,
-    ``--directory=DIR``), each with whether it is built at run time."""
+    ``--directory=DIR``, and a short one at the end of a bundle of flags or glued after it:
+    ``curl -sLo FILE``, ``wget -qO FILE``, ``tar -xvC DIR``, ``-soFILE``), each with whether it
+    is built at run time."""
     values: list[tuple[str, bool]] = []
     for at, (word, built) in enumerate(operands):
         for option in options:
             glued = option + "=" if option.startswith("--") else option  # --directory=, -CDIR
-            if word == option and at + 1 < len(operands):
+            bundled = _in_bundle(word, option)
+            if (word == option or bundled == len(word)) and at + 1 < len(operands):
                 values.append(operands[at + 1])
-            elif word.startswith(glued) and word != option:
+            elif (word.startswith(glued) and word != option) or bundled:
                 values.append((word, built))
     return values
+
+
+_FLAGS_RE = re.compile(r"-[A-Za-z0-9]+")
+
+
+def _in_bundle(word: str, option: str) -> int:
+    """Where the value of the short ``option`` (``-o``) starts in ``word`` when ``word``
+    bundles it after other flags (``-sLo``: its end, the value being the next word; ``-sofile``:
+    just after the ``o``), else 0."""
+    if len(option) != 2 or option[1] == "-" or word[1:2] in ("", "-", option[1]):
+        return 0
+    found = _FLAGS_RE.match(word)
+    letter = word.find(option[1], 1, found.end() if found else 1)
+    return letter + 1 if letter > 0 else 0
 
 
 def _extracts(operands: list[tuple[str, bool]]) -> bool:
