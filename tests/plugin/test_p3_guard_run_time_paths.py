@@ -150,6 +150,13 @@ WHOLLY_AT_RUN_TIME = [
     'tar cf "$(cat target)"/a.tar note.md',
     'tar --file="$(cat target)"/a.tar -c note.md',
     'tar -cvf /dev/null --index-file="$(cat target)/a.md" note.md',
+    # -t bundled after flags, glued, or --target-directory shortened as GNU programs take it
+    'cp -vt "$(cat target)" note.md',
+    'mv -ft "$(cat target)" note.md',
+    'install -Dt "$(cat target)" note.md',
+    'ln -st "$(cat target)" "$PWD/note.md"',
+    'cp -rt"$(cat target)" note.md',
+    'cp --target="$(cat target)" note.md',
     'tar -cf /dev/null -g "$(cat target)/snap" note.md',
     'mktemp -p "$(cat target)"',
     'mktemp --tmpdir="$(cat target)"',
@@ -242,11 +249,16 @@ UNPACKED_AT_RUN_TIME = [
     'sort -uo "$(cat target)/sorted.md" note.md',
     'tar -xvC "$(cat target)" -f a.tar',
     'unzip -qd "$(cat target)" a.zip',
+    # a long option shortened, as GNU programs take it
+    'tar -xf a.tar --dir="$(cat target)"',
+    'tar -x --direc "$(cat target)" -f a.tar',
+    'sort --out="$(cat target)/sorted.md" note.md',
+    'wget -q --output-doc="$(cat target)/fetched.md" "file://$PWD/note.md"',
 ]
 """A place a command writes into (or to) because an option names it (``tar -x -C``,
 ``unzip -d``, ``patch -d``, ``sort -o``, ``curl -o``), built at run time, the option alone or
-bundled after flags (``curl -sLo``, ``wget -qO``, ``sort -uo``, ``tar -xvC``, ``unzip -qd``):
-each was let through."""
+bundled after flags (``curl -sLo``, ``wget -qO``, ``sort -uo``, ``tar -xvC``, ``unzip -qd``)
+or a long one shortened (``tar --dir=``, ``sort --out=``): each was let through."""
 
 
 @pytest.mark.parametrize("command", UNPACKED_AT_RUN_TIME)

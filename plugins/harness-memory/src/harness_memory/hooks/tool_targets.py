@@ -993,11 +993,8 @@ class _Writes:
             files = [(word, built) for word, built in operands if not word.startswith("-")]
             written = files[-1:]
             # rsync's ``-t`` keeps times: only cp, mv, ln and install take a target folder
-            for at, (word, built) in enumerate(operands if command != "rsync" else ()):
-                if word in ("-t", "--target-directory") and at + 1 < len(operands):
-                    written.append(operands[at + 1])
-                elif word.startswith(("--target-directory=", "-t")) and len(word) > 2:
-                    written.append((word, built))
+            if command != "rsync":
+                written.extend(_option_values(operands, ("-t", "--target-directory")))
         if command in OPTION_DESTINATIONS and (command != "tar" or _extracts(operands)):
             written = _option_values(operands, OPTION_DESTINATIONS[command])
         if command in SECOND_OPERAND_WRITERS:
@@ -1160,19 +1157,29 @@ def _option_values(
     operands: list[tuple[str, bool]], options: tuple[str, ...]
 ) -> list[tuple[str, bool]]:
     """The values ``operands`` give ``options`` (``-C DIR``, ``-CDIR``, ``--directory DIR``,
-    ``--directory=DIR``, and a short one at the end of a bundle of flags or glued after it:
-    ``curl -sLo FILE``, ``wget -qO FILE``, ``tar -xvC DIR``, ``-soFILE``), each with whether it
-    is built at run time."""
+    ``--directory=DIR``, a long one shortened (``--dir=DIR``), and a short one at the end of a
+    bundle of flags or glued after it: ``curl -sLo FILE``, ``wget -qO FILE``, ``tar -xvC
+    DIR``, ``-soFILE``), each with whether it is built at run time."""
     values: list[tuple[str, bool]] = []
     for at, (word, built) in enumerate(operands):
         for option in options:
             glued = option + "=" if option.startswith("--") else option  # --directory=, -CDIR
             bundled = _in_bundle(word, option)
-            if (word == option or bundled == len(word)) and at + 1 < len(operands):
+            named = _abbreviates(word.partition("=")[0], option)
+            if (named and "=" in word) or (word.startswith(glued) and word != option):
+                values.append((word, built))  # --dir=DIR, -CDIR
+            elif (word == option or named or bundled == len(word)) and at + 1 < len(operands):
                 values.append(operands[at + 1])
-            elif (word.startswith(glued) and word != option) or bundled:
-                values.append((word, built))
+            elif bundled:
+                values.append((word, built))  # -soFILE
     return values
+
+
+def _abbreviates(name: str, option: str) -> bool:
+    """Whether ``name`` is ``option`` shortened, as GNU programs take a long option (``cp
+    --target=DIR``, ``tar --dir DIR``, ``wget --output-doc=FILE``: any start of it past
+    ``--``)."""
+    return option.startswith("--") and len(name) > 2 and option.startswith(name)
 
 
 _FLAGS_RE = re.compile(r"-[A-Za-z0-9]+")
