@@ -95,6 +95,7 @@ WHOLLY_AT_RUN_TIME = [
     'v=`tee "$(cat target)"/a.md < note.md`',
     "cp note.md a.md && sed -i s/x/y/ a.md && mv a.md $(cat target)/",
     'sed -i.bak "s/^/x/" "$(cat target)/MEMORY.md"',
+    'sed --in-pl=.bak "s/^/x/" "$(cat target)/MEMORY.md"',
     # each let through until this stop: env's folder option, a subshell spelt $((…) ), a
     # backquote nested in one, a ${X:=…} setting a variable known empty, coproc
     'env -C "$(cat target)" touch a.md',

@@ -983,7 +983,8 @@ class _Writes:
                 self._found.swept.extend(starts or [self._base])
         written: list[tuple[str, bool]] = []
         in_place = any(
-            word.startswith("--in-place") or (word[1:2] not in ("", "-") and "i" in word[1:])
+            _abbreviates(word.partition("=")[0], "--in-place")  # --in-pl=.bak too
+            or (word[1:2] not in ("", "-") and "i" in word[1:])
             for word, _ in operands
             if word.startswith("-")
         )
