@@ -306,6 +306,7 @@ def test_p3_an_option_naming_a_place_read_or_known_passes(where: Layout, command
     "command",
     [
         'find "$(cat target)" -name MEMORY.md -delete',
+        'find -- "$(cat target)" -name MEMORY.md -delete',
         'chmod 000 "$(cat target)"/MEMORY.md',
         'chmod --reference=locked "$(cat target)"/MEMORY.md',
     ],

@@ -619,11 +619,12 @@ _FIND_OPERATORS = frozenset({"!", "("})
 
 def _find_starts(moving: list[str]) -> list[str]:
     """A ``find``'s start folders among its words (options as written, operands anchored):
-    those after its leading options (``-H``, ``-L``, ``-P``, ``-D debug``, ``-O3``) and
-    before its expression."""
+    those after its leading options (``-H``, ``-L``, ``-P``, ``-D debug``, ``-O3``, then
+    ``--``) and before its expression."""
     at = 0
     while at < len(moving) and moving[at].startswith(("-H", "-L", "-P", "-D", "-O")):
         at += 2 if moving[at] == "-D" else 1  # ``-D`` takes its debug options as a word
+    at += moving[at : at + 1] == ["--"]  # ``find -- DIR``: the options' end
     return list(
         itertools.takewhile(
             lambda word: not word.startswith("-") and word not in _FIND_OPERATORS,
