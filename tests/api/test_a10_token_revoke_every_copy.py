@@ -100,3 +100,26 @@ def test_a10_a_revoke_it_cannot_vouch_for_is_said_with_exit_1(served: ServedProc
     assert done.returncode == 1
     assert "token 'admin' is defined in MEMORY_API_TOKENS" in done.stderr
     assert (tokens / "admin.json").exists()  # nothing deleted: the token would still pass
+
+
+def test_a10_a_revoked_secret_no_longer_passes_from_a_copy_renamed_inside(
+    served: ServedProcess,
+) -> None:
+    """A copy whose record's name was edited too (``ci-old``, kept for a rollback) holds the
+    same secret: revoking ``ci`` deleted ``ci.json`` alone and the secret went on answering 200
+    as ``ci-old``. A token is revoked to stop its secret: every file holding it goes, named."""
+    tokens = served.data_dir / "tokens"
+    secret = _create(served, "ci")
+    _create(served, "admin")
+    record = (tokens / "ci.json").read_text(encoding="utf-8")
+    renamed = record.replace('"name":"ci"', '"name":"ci-old"')
+    assert renamed != record
+    (tokens / "ci-old.json").write_text(renamed, encoding="utf-8")
+    assert request_json(served.base_url, "GET", "/api/me", secret)[1]["name"] in ("ci", "ci-old")
+
+    done = _token(served, "revoke", "--name", "ci")
+
+    assert done.returncode == 0, done.stderr
+    assert "tokens/ci-old.json" in done.stdout and "tokens/ci.json" in done.stdout
+    assert request_json(served.base_url, "GET", "/api/me", secret)[0] == 401
+    assert sorted(path.name for path in tokens.iterdir()) == ["admin.json"]

@@ -145,12 +145,16 @@ STARTS_WITH_DOT = "starts with '.' (a hidden file)"
 async def test_a_name_going_on_after_md_is_a_refused_entry_not_skipped_unsaid(
     client: Client, agent: AgentHome
 ) -> None:
-    """A topic file's name with a blank or a dot after its ``.md`` (``notes.md ``, a title a
-    script pasted with its trailing space or line break) is never read: it is named, escaped,
-    with why. An editor's backup or swap file (``notes.md~``, ``notes.md.swp``) stays unsaid."""
+    """A topic file's name with a blank, a dot or a character shown as nothing after its
+    ``.md`` (``notes.md ``, a title a script pasted with its trailing space or line break, or
+    copied from a page with a zero-width space or byte order mark) is never read: it is named,
+    escaped, with why (``zero.md`` then U+200B was skipped unsaid). An editor's backup or swap
+    file (``notes.md~``, ``notes.md.swp``) stays unsaid."""
     body = "---\nname: notes\ndescription: x\n---\nbody\n"
-    for name in ("trail.md ", "dot.md.", "line.md\n", "wide.MD\u3000", "ok-topic.md~", "a.md.swp"):
+    unseen = ("zero.md\u200b", "mark.md\ufeff", "mixed.md \u200e.")
+    for name in ("trail.md ", "dot.md.", "line.md\n", "wide.MD\u3000", "ok-topic.md~", *unseen):
         (agent.user / name).write_text(body, encoding="utf-8")
+    (agent.user / "a.md.swp").write_text(body, encoding="utf-8")
     on_disk = raw_names(agent.user)
 
     listing = await ok_json(await client.get(f"{memory_url()}/scopes/user/files"))
@@ -158,12 +162,15 @@ async def test_a_name_going_on_after_md_is_a_refused_entry_not_skipped_unsaid(
 
     assert listing["files"] == []
     refused = {f["file"]: f["message"] for f in listing["findings"] if f["code"] == "refused-entry"}
-    after_md = refusal("goes on after '.md' (a trailing space or dot)")
+    after_md = refusal("goes on after '.md' (a trailing space, dot or unseen character)")
     assert refused == {
         "trail.md ": f"trail.md  is {after_md}; not read",
         "dot.md.": f"dot.md. is {after_md}; not read",
         "line.md\\n": f"line.md\\n is {refusal(CONTROL)}; not read",
         "wide.MD\u3000": f"wide.MD\u3000 is {after_md}; not read",
+        "zero.md[hidden: U+200B]": f"zero.md[hidden: U+200B] is {after_md}; not read",
+        "mark.md[hidden: U+FEFF]": f"mark.md[hidden: U+FEFF] is {after_md}; not read",
+        "mixed.md [hidden: U+200E].": f"mixed.md [hidden: U+200E]. is {after_md}; not read",
     }
-    assert overview["scopes"][0]["lintCounts"]["refused-entry"] == 4
+    assert overview["scopes"][0]["lintCounts"]["refused-entry"] == 7
     assert raw_names(agent.user) == on_disk

@@ -286,6 +286,9 @@ def test_t5b_injection_counts_unread_lines_as_left_out() -> None:
         ("Notes.md", "notes.md"),
         ("caf\u00e9.md", "cafe\u0301.md"),  # composed, and decomposed as macOS writes it
         ("Caf\u00e9.md", "cafe\u0301.md", "CAFÉ.md"),
+        # a character shown as nothing (was two rows a person could not tell apart, unsaid)
+        ("deploy.md", "deploy\u200b.md"),
+        ("Deploy.md", "\ufeffdeploy.md", "de\u2060ploy.md"),
     ],
 )
 def test_t5b_topic_files_whose_names_look_alike_are_named(names: tuple[str, ...]) -> None:

@@ -123,6 +123,10 @@ def test_h7_a_url_that_is_not_http_is_an_error(
         ("http://am_in_the_url_0123456789@127.0.0.1:8765/", "user name or password"),
         ("http://127.0.0.1:8765/?token=am_in_the_url_0123456789", "query or fragment"),
         ("http://127.0.0.1:8765/#am_in_the_url_0123456789", "query or fragment"),
+        # a URL urlsplit itself refuses was echoed whole, its secret with it
+        ("http://coder:am_in_the_url_0123456789@[::1", "must be http(s)"),
+        ("http://coder:am_in_the_url_0123456789@[zz]:8765/", "must be http(s)"),
+        ("http://[::1/?token=am_in_the_url_0123456789", "must be http(s)"),
     ],
 )
 def test_a10_a_url_holding_a_secret_is_refused_never_written_nor_echoed(

@@ -91,6 +91,10 @@ REACHING = [
     "find ~ -name 'shar*' -exec rm -rf {} +",
     "find -P ~ -delete",
     "find -L ~ -name 'MEMORY.md' -delete",
+    # ``--`` ending find's options: its start was read as none, so the current folder was
+    # judged in the home's place (on main: let through, bash removed every scope's MEMORY.md)
+    "find -- ~ -name 'MEMORY.md' -delete",
+    "find -L -- ~ -name 'MEMORY.md' -delete",
 ]
 
 

@@ -95,6 +95,7 @@ WHOLLY_AT_RUN_TIME = [
     'v=`tee "$(cat target)"/a.md < note.md`',
     "cp note.md a.md && sed -i s/x/y/ a.md && mv a.md $(cat target)/",
     'sed -i.bak "s/^/x/" "$(cat target)/MEMORY.md"',
+    'sed --in-pl=.bak "s/^/x/" "$(cat target)/MEMORY.md"',
     # each let through until this stop: env's folder option, a subshell spelt $((…) ), a
     # backquote nested in one, a ${X:=…} setting a variable known empty, coproc
     'env -C "$(cat target)" touch a.md',
@@ -133,6 +134,34 @@ WHOLLY_AT_RUN_TIME = [
     'uniq -f 1 note.md "$(cat target)/a.md"',
     'xxd note.md "$(cat target)/a.md"',
     'split -l 1 note.md "$(cat target)/part-"',
+    # a file a program the guard reads writes by an option, a find acting below a start
+    # built at run time, a tar's archive, mktemp's: each let through (on main too)
+    'find . -maxdepth 0 -fprint "$(cat target)/a.md"',
+    'find . -maxdepth 0 -fprint0 "$(cat target)/a.md"',
+    'find . -maxdepth 0 -fprintf "$(cat target)/a.md" x',
+    'find . -maxdepth 0 -fls "$(cat target)/a.md"',
+    'find "$(cat target)" -maxdepth 0 -exec cp note.md {}/a.md \\;',
+    'curl -s --output-dir "$(cat target)" -O "file://$PWD/note.md"',
+    'curl -s -D "$(cat target)/a.md" "file://$PWD/note.md"',
+    'curl -s -c "$(cat target)/a.md" "file://$PWD/note.md"',
+    'curl -s --trace-ascii "$(cat target)/a.md" "file://$PWD/note.md"',
+    'wget -q -e output_document="$(cat target)/a.md" "file://$PWD/note.md"',
+    'tar -cf "$(cat target)"/a.tar note.md',
+    'tar -czf "$(cat target)"/a.tgz note.md',
+    'tar cf "$(cat target)"/a.tar note.md',
+    'tar --file="$(cat target)"/a.tar -c note.md',
+    'tar -cvf /dev/null --index-file="$(cat target)/a.md" note.md',
+    # -t bundled after flags, glued, or --target-directory shortened as GNU programs take it
+    'cp -vt "$(cat target)" note.md',
+    'mv -ft "$(cat target)" note.md',
+    'install -Dt "$(cat target)" note.md',
+    'ln -st "$(cat target)" "$PWD/note.md"',
+    'cp -rt"$(cat target)" note.md',
+    'cp --target="$(cat target)" note.md',
+    'tar -cf /dev/null -g "$(cat target)/snap" note.md',
+    'mktemp -p "$(cat target)"',
+    'mktemp --tmpdir="$(cat target)"',
+    'mktemp --suffix=.md "$(cat target)/aXXXX"',
 ]
 """Each names no scope: ``target`` holds the other scope's folder, read when the command runs."""
 
@@ -192,6 +221,12 @@ def test_p3_a_write_built_at_run_time_is_refused_even_into_own_scopes(
         "docker logs $(docker ps -q --filter name=web-1a2b3c4) > logs.txt",
         'uniq -c "$(git ls-files 2>/dev/null | head -1)" || true',
         'split -l 1000 "$(ls *.log 2>/dev/null | head -1)" "$(mktemp -d)/part-" || true',
+        "find \"$(git rev-parse --show-toplevel 2>/dev/null || pwd)\" -name '*.md'",
+        'tar -xzf "$(ls *.tgz 2>/dev/null | head -1)" -O > /dev/null || true',
+        'tar -czf "/tmp/backup-$(date +%F).tgz" note.md',
+        'chown -R "$(id -u)":"$(id -g)" .',
+        'curl -sS -H "Authorization: Bearer $(cat .token)" -o /tmp/out.json https://example.org',
+        'mkdir -p "$(dirname build/out/app.js)" && mktemp -p /tmp x.XXXX',
     ],
 )
 def test_p3_run_time_paths_into_own_scopes_or_elsewhere_pass(where: Layout, command: str) -> None:
@@ -207,10 +242,24 @@ UNPACKED_AT_RUN_TIME = [
     'patch -d "$(cat target)" -p0 < new.diff',
     'sort -o "$(cat target)/sorted.md" note.md',
     'curl -s -o "$(cat target)/fetched.md" "file://$PWD/note.md"',
+    # the option at the end of a bundle of flags, or its value glued after it in one
+    'curl -sLo "$(cat target)/fetched.md" "file://$PWD/note.md"',
+    'curl -so"$(cat target)/fetched.md" "file://$PWD/note.md"',
+    'curl -sc "$(cat target)/cookies.md" "file://$PWD/note.md"',
+    'wget -qO "$(cat target)/fetched.md" "file://$PWD/note.md"',
+    'sort -uo "$(cat target)/sorted.md" note.md',
+    'tar -xvC "$(cat target)" -f a.tar',
+    'unzip -qd "$(cat target)" a.zip',
+    # a long option shortened, as GNU programs take it
+    'tar -xf a.tar --dir="$(cat target)"',
+    'tar -x --direc "$(cat target)" -f a.tar',
+    'sort --out="$(cat target)/sorted.md" note.md',
+    'wget -q --output-doc="$(cat target)/fetched.md" "file://$PWD/note.md"',
 ]
 """A place a command writes into (or to) because an option names it (``tar -x -C``,
-``unzip -d``, ``patch -d``, ``sort -o``, ``curl -o``), built at run time: each was let
-through."""
+``unzip -d``, ``patch -d``, ``sort -o``, ``curl -o``), built at run time, the option alone or
+bundled after flags (``curl -sLo``, ``wget -qO``, ``sort -uo``, ``tar -xvC``, ``unzip -qd``)
+or a long one shortened (``tar --dir=``, ``sort --out=``): each was let through."""
 
 
 @pytest.mark.parametrize("command", UNPACKED_AT_RUN_TIME)
@@ -243,8 +292,37 @@ def test_p3_a_place_an_option_names_built_at_run_time_is_refused(
         'tar -czf /tmp/guard-test-out.tgz -C "$(git rev-parse --show-toplevel)" .',
         "tar -cf - -C $(pwd) . | wc -c",
         'sort -o "$(mktemp)" note.md',
+        'curl -fsSLo /tmp/out.json "https://example.org/$(cat path)"',
+        'wget -qO- "https://example.org/$(cat path)" | tar -xz -C /tmp/unpacked',
+        'sort -uo sorted.txt "$(ls *.txt | head -1)"',
     ],
 )
 def test_p3_an_option_naming_a_place_read_or_known_passes(where: Layout, command: str) -> None:
     """``tar -c -C`` reads there; ``$(mktemp)`` is read as a new name in ``$TMPDIR``."""
     assert answer(where, "claude-code", "Bash", {"command": command}) is None
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'find "$(cat target)" -name MEMORY.md -delete',
+        'find -- "$(cat target)" -name MEMORY.md -delete',
+        'chmod 000 "$(cat target)"/MEMORY.md',
+        'chmod --reference=locked "$(cat target)"/MEMORY.md',
+    ],
+)
+def test_p3_removing_or_locking_a_file_at_a_place_built_at_run_time_is_refused(
+    where: Layout, command: str
+) -> None:
+    """Each was let through; run by bash, each takes the other scope's ``MEMORY.md`` away or
+    leaves it unreadable to the service (``find -delete`` below a start built at run time,
+    ``chmod`` of an operand built at run time, or of every one with ``--reference``)."""
+    memory = where.root / where.other / "MEMORY.md"
+    (where.workspace / "target").write_text(f"{memory.parent}\n", encoding="utf-8")
+    (where.workspace / "locked").touch(mode=0o000)
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
+
+    assert reason is not None and "builds at run time" in reason, command
+    subprocess.run(["bash", "-c", command], cwd=where.workspace, check=True)
+    assert not memory.exists() or memory.stat().st_mode & 0o777 == 0, command

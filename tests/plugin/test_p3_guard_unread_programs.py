@@ -73,6 +73,18 @@ UNREAD_PROGRAMS_NAMING_MEMORY = [
     # a program a program the guard reads runs by an option, the memory in its environment
     "D=agents/coder/agent_state/memory K={other} tar -cf /dev/null --checkpoint=1"
     " --checkpoint-action=exec=./w2.sh note.md",
+    # a program the guard reads made to run another: its name found elsewhere, a script
+    # every bash runs first, tar's options from the environment, curl's settings from a file
+    "PATH=.:$PATH D=agents/coder/agent_state/memory K={other} ls",
+    "export PATH=.:$PATH; D=agents/coder/agent_state/memory K={other} ls",
+    'printf -v PATH %s ".:$PATH"; D=agents/coder/agent_state/memory K={other} ls',
+    'read PATH <<< ".:/usr/bin:/bin"; D=agents/coder/agent_state/memory K={other} ls',
+    "hash -p ./w2.sh ls; D=agents/coder/agent_state/memory K={other} ls",
+    "BASH_ENV=./w2.sh D=agents/coder/agent_state/memory K={other} bash -c :",
+    "export BASH_ENV=./w2.sh D=agents/coder/agent_state/memory K={other}; bash -c :",
+    "TAR_OPTIONS='--checkpoint=1 --checkpoint-action=exec=./w2.sh'"
+    " D=agents/coder/agent_state/memory K={other} tar -cf /dev/null note.md",
+    "D=agents/coder/agent_state/memory K={other} curl -s -K cfg",
 ]
 """Each was let through; bash writes into the other scope (``HOME`` holds the data dir)."""
 
@@ -84,9 +96,14 @@ def test_p3_a_program_the_guard_cannot_read_naming_other_memory_is_refused(
 ) -> None:
     (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
     (where.workspace / "w.sh").write_text('cp note.md "$HOME/$1/$2/a.md"\n', encoding="utf-8")
-    script = where.workspace / "w2.sh"
-    script.write_text('#!/bin/sh\ncp note.md "$HOME/$D/$K/a.md"\n', encoding="utf-8")
-    script.chmod(0o755)
+    (where.workspace / "cfg").write_text(  # curl's settings: where it writes
+        f'url = "file://{where.workspace}/note.md"\noutput = "{where.root / where.other}/a.md"\n',
+        encoding="utf-8",
+    )
+    for name in ("w2.sh", "ls"):  # ``ls``: run by a PATH holding the Workspace
+        script = where.workspace / name
+        script.write_text('#!/bin/sh\ncp note.md "$HOME/$D/$K/a.md"\n', encoding="utf-8")
+        script.chmod(0o755)
     assert_refused_and_bash_writes(where, harness, command)
 
 
@@ -169,6 +186,11 @@ EVERYDAY_AGENT_COMMANDS = [
     "head -5 {root}/user/*.md && ls -la {root}/{own}",
     "python3 scripts/summarise.py --notes {root}/{own} > /tmp/summary.txt",
     'node -e \'console.log(require("fs").readdirSync("{root}/{own}"))\'',
+    # a PATH, HOME or tar's options set for a tool, beside the agent's own memory
+    'export PATH="$HOME/.local/bin:$PATH" && pip install -e . && cat {root}/{own}/MEMORY.md',
+    "PATH=./node_modules/.bin:$PATH eslint src/ > {root}/{own}/lint.md",
+    "HOME=/tmp/ci-home npm ci && ls {root}/user",
+    "TAR_OPTIONS=--no-same-owner tar -xzf dist.tgz && cat {root}/{own}/MEMORY.md",
 ]
 """What coding agents run in a Workspace (their tool logs' usual commands); ``{root}`` is the
 memory root in ``~/.local/share/agent-memory``, ``{own}`` the Session's scope, ``{other}``

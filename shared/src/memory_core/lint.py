@@ -31,8 +31,9 @@ line where one applies:
                                        ``unindexed`` findings, and the file is no part of a
                                        naming convention
 ``dangling-wiki-link``        warning  a ``[[name]]`` link in a body to no topic file (T-5b)
-``look-alike-names``          warning  topic files whose names differ only in case or in how an
-                                       accent is encoded (``Notes.md``, ``notes.md``): they
+``look-alike-names``          warning  topic files whose names differ only in case, in how an
+                                       accent is encoded or in characters shown as nothing
+                                       (``Notes.md``, ``notes.md``, ``notes<U+200B>.md``): they
                                        look the same, and a case- or normalization-insensitive
                                        disk (macOS, Windows) keeps one of them (T-5b)
 ``empty-name``                warning  ``name:`` with no text; the file name stands in (T-1a)
@@ -122,6 +123,14 @@ _PLACEHOLDER_KEY = "lint-placeholder-00000000"  # any valid key: only the budget
 
 def _nfc(name: str) -> str:
     return unicodedata.normalize("NFC", name)
+
+
+def _seen_as(name: str) -> str:
+    """``name`` as a person reads it: NFC, case-folded, without the format characters shown as
+    nothing (U+200B zero-width space, U+FEFF, U+200E, U+2060 …): ``deploy.md`` and
+    ``deploy<U+200B>.md`` are one name to the eye."""
+    folded = _nfc(name).casefold()
+    return "".join(char for char in folded if unicodedata.category(char) != "Cf")
 
 
 _SEPARATORS_RE = re.compile(r"[-_\s]+")
@@ -729,13 +738,15 @@ def _scope_findings(
 
 def _look_alike_names(topic_files: Collection[str], only: str | None = None) -> list[Finding]:
     """A ``look-alike-names`` finding per topic file (``only`` that one) whose name, NFC and
-    case-folded, is another's too: ``Notes.md`` and ``notes.md``, ``café.md`` written composed
-    and decomposed. A person cannot tell them apart on the page, and a disk that ignores case or
-    normalization (macOS, Windows: a machine this scope is synced to, R-1) holds only one."""
+    case-folded, without characters shown as nothing (:func:`_seen_as`), is another's too:
+    ``Notes.md`` and ``notes.md``, ``café.md`` written composed and decomposed, ``deploy.md``
+    and ``deploy<U+200B>.md``. A person cannot tell them apart on the page, and a disk that
+    ignores case or normalization (macOS, Windows: a machine this scope is synced to, R-1)
+    holds only one of the first two kinds."""
     groups: dict[str, list[str]] = {}
     for name in topic_files:
         if not _in_wrong_case(name):
-            groups.setdefault(_nfc(name).casefold(), []).append(name)
+            groups.setdefault(_seen_as(name), []).append(name)
     findings = []
     for names in groups.values():
         for name in sorted(names) if len(names) > 1 else ():
@@ -743,10 +754,10 @@ def _look_alike_names(topic_files: Collection[str], only: str | None = None) -> 
                 continue
             others = ", ".join(repr(other) for other in sorted(names) if other != name)
             message = (
-                f"{name!r} and {others} are different files whose names differ only in case or "
-                "in how an accent is encoded: they look the same, and a disk that ignores the "
-                "difference (macOS, Windows: a machine this scope is synced to) keeps one of "
-                "them; rename one"
+                f"{name!r} and {others} are different files whose names differ only in case, "
+                "in how an accent is encoded or in characters shown as nothing (U+200B, "
+                "U+FEFF…): they look the same, and a disk that ignores case or encoding (macOS, "
+                "Windows: a machine this scope is synced to) keeps one of them; rename one"
             )
             findings.append(_finding("look-alike-names", name, None, message))
     return findings

@@ -16,6 +16,7 @@ service's pattern (32 lowercase hex digits, A-12). An async harness calls
 from __future__ import annotations
 
 import http.client
+import re
 import time
 from typing import TypeVar
 from urllib.parse import SplitResult, quote, urlsplit
@@ -74,7 +75,7 @@ def service_url_parts(url: str) -> SplitResult:
         parts = urlsplit(url)
         host = parts.hostname
     except ValueError as error:
-        host, reason, shown = None, f" ({error})", url
+        host, reason, shown = None, f" ({error})", _masked_raw(url)
     else:
         reason, shown = "", _without_userinfo(parts)
     if host is not None and "@" in parts.netloc:
@@ -102,8 +103,20 @@ def shown_url(url: str) -> str:
     """
     try:
         return _without_userinfo(urlsplit(url))
-    except ValueError:  # no URL at all (an unclosed IPv6 bracket): nothing to take out
-        return url
+    except ValueError:  # a URL urlsplit refuses (an unclosed IPv6 bracket) may hold one too
+        return _masked_raw(url)
+
+
+_USERINFO_RE = re.compile(r"^(?P<scheme>[^:/?#]*://)?[^/?#]*@")
+_QUERY_RE = re.compile(r"(?P<mark>[?#]).*", re.DOTALL)
+
+
+def _masked_raw(url: str) -> str:
+    """``url``, which ``urlsplit`` refuses, with what may hold a secret as ``***`` all the
+    same: the authority up to its last ``@`` and everything from the first ``?`` or ``#``
+    (``http://coder:SECRET@[::1`` → ``http://***@[::1``)."""
+    hidden = _USERINFO_RE.sub(lambda found: f"{found.group('scheme') or ''}***@", url, count=1)
+    return _QUERY_RE.sub(lambda found: f"{found.group('mark')}***", hidden, count=1)
 
 
 def _without_userinfo(parts: SplitResult) -> str:

@@ -60,7 +60,7 @@ from harness_memory.hooks.here_data import (
     here_data,
     is_arithmetic,
 )
-from harness_memory.hooks.unread_programs import PROGRAM_OPTIONS, is_read
+from harness_memory.hooks.unread_programs import PROGRAM_OPTIONS, RUNNING_VARIABLES, is_read
 
 __all__ = [
     "DESTINATION_WRITERS",
@@ -619,11 +619,12 @@ _FIND_OPERATORS = frozenset({"!", "("})
 
 def _find_starts(moving: list[str]) -> list[str]:
     """A ``find``'s start folders among its words (options as written, operands anchored):
-    those after its leading options (``-H``, ``-L``, ``-P``, ``-D debug``, ``-O3``) and
-    before its expression."""
+    those after its leading options (``-H``, ``-L``, ``-P``, ``-D debug``, ``-O3``, then
+    ``--``) and before its expression."""
     at = 0
     while at < len(moving) and moving[at].startswith(("-H", "-L", "-P", "-D", "-O")):
         at += 2 if moving[at] == "-D" else 1  # ``-D`` takes its debug options as a word
+    at += moving[at : at + 1] == ["--"]  # ``find -- DIR``: the options' end
     return list(
         itertools.takewhile(
             lambda word: not word.startswith("-") and word not in _FIND_OPERATORS,
@@ -703,6 +704,13 @@ _SETTERS = frozenset(
 """Commands that may set any variable (a sourced file, ``eval``) or one named at run time
 (``read NAME``, ``printf -v NAME``): after one, a write place holding ``$`` is taken as
 built at run time, whatever the guard knew of the variable (``HOME`` included)."""
+_VARIABLE_SETTERS = frozenset(
+    {"export", "declare", "typeset", "local", "readonly", "read", "printf", "mapfile"}
+    | {"readarray"}
+)
+"""Builtins whose operands name variables they set (``export PATH=…``, ``read PATH``,
+``printf -v PATH``): one naming a :data:`~harness_memory.hooks.unread_programs.
+RUNNING_VARIABLES` runs a program the guard does not read."""
 _WRAPPER_ARGUMENTS: dict[str, frozenset[str]] = {
     "sudo": frozenset({"-u", "-g", "-p", "-h", "-C", "-D", "-r", "-t", "-U", "-R", "-T"}),
     "doas": frozenset({"-u", "-C"}),
@@ -851,6 +859,8 @@ class _Writes:
             return
         if (assigned := _ASSIGNMENT_RE.match(word)) is not None:
             self._loops.pop(assigned.group("name"), None)  # no longer the loop's values
+            if assigned.group("name") in RUNNING_VARIABLES:  # ``PATH=.:$PATH ls``
+                self._found.programs.append(word)
             return
         if name in _WRAPPERS:
             self._wrapper, self._leading = name, _WRAPPER_OPERANDS.get(name, 0)
@@ -878,6 +888,9 @@ class _Writes:
             self._found.programs.extend([] if is_read(word) else [word])
         if word.startswith(PROGRAM_OPTIONS.get(self._command or "", ())):
             self._found.programs.append(f"{self._command} {word}")
+        naming = self._command in _VARIABLE_SETTERS and not word.startswith("-")
+        if naming and word.split("=", 1)[0] in RUNNING_VARIABLES:
+            self._found.programs.append(f"{self._command} {word}")  # ``export PATH=.:$PATH``
 
     def _read_loop(
         self, word: str, known: Mapping[str, str | None], environ: Mapping[str, str]
@@ -971,7 +984,8 @@ class _Writes:
                 self._found.swept.extend(starts or [self._base])
         written: list[tuple[str, bool]] = []
         in_place = any(
-            word.startswith("--in-place") or (word[1:2] not in ("", "-") and "i" in word[1:])
+            _abbreviates(word.partition("=")[0], "--in-place")  # --in-pl=.bak too
+            or (word[1:2] not in ("", "-") and "i" in word[1:])
             for word, _ in operands
             if word.startswith("-")
         )
@@ -981,15 +995,13 @@ class _Writes:
             files = [(word, built) for word, built in operands if not word.startswith("-")]
             written = files[-1:]
             # rsync's ``-t`` keeps times: only cp, mv, ln and install take a target folder
-            for at, (word, built) in enumerate(operands if command != "rsync" else ()):
-                if word in ("-t", "--target-directory") and at + 1 < len(operands):
-                    written.append(operands[at + 1])
-                elif word.startswith(("--target-directory=", "-t")) and len(word) > 2:
-                    written.append((word, built))
+            if command != "rsync":
+                written.extend(_option_values(operands, ("-t", "--target-directory")))
         if command in OPTION_DESTINATIONS and (command != "tar" or _extracts(operands)):
             written = _option_values(operands, OPTION_DESTINATIONS[command])
         if command in SECOND_OPERAND_WRITERS:
             written = _plain_operands(operands, SECOND_OPERAND_WRITERS[command])[1:2]
+        written.extend(_placed_outputs(command or "", operands))
         self._found.written_at_run_time.extend(word for word, built in written if built)
 
 
@@ -1032,23 +1044,158 @@ A place the shell builds at run time there is refused as a ``cp`` destination is
 ``tar`` only when it extracts."""
 
 
-_PLACED_OUTPUTS = OPTION_DESTINATIONS.keys() | SECOND_OPERAND_WRITERS.keys()
+OUTPUT_OPTIONS: dict[str, tuple[str, ...]] = {
+    "find": ("-fprint", "-fprint0", "-fprintf", "-fls"),
+    "curl": (
+        "--output-dir",
+        "-D",
+        "--dump-header",
+        "-c",
+        "--cookie-jar",
+        "--trace",
+        "--trace-ascii",
+        "--libcurl",
+        "--stderr",
+        "--etag-save",
+    ),
+    "wget": (
+        "-o",
+        "--output-file",
+        "-a",
+        "--append-output",
+        "-e",
+        "--execute",
+        "--save-cookies",
+        "--warc-file",
+    ),
+    "mktemp": ("-p", "--tmpdir"),
+    "sort": ("-T", "--temporary-directory"),
+    "tar": ("--index-file", "-g", "--listed-incremental"),
+}
+"""Options of programs the guard reads (:data:`~harness_memory.hooks.unread_programs.
+READ_PROGRAMS`) naming a file they write besides their output or one
+:data:`OPTION_DESTINATIONS` names: ``find -fprint FILE`` (``-fprint0``, ``-fprintf``,
+``-fls``), ``curl --output-dir DIR -O`` and the header, cookie, trace and C-code files it
+saves, ``wget -o LOG`` and a wgetrc command (``-e output_document=FILE``), ``mktemp -p DIR``,
+``sort -T DIR``, the listing ``tar --index-file`` and the snapshot ``tar -g`` write. A place
+built at run time there is refused as a ``cp`` destination is (P-3): each was let through,
+and bash wrote into another scope."""
+EVERY_OPERAND_WRITERS: dict[str, frozenset[str]] = {
+    "mktemp": frozenset({"-p", "--suffix"}),
+}
+"""Programs making each plain operand (``mktemp --suffix=.md TEMPLATE`` makes an empty topic
+file), with their options taking the next word. ``mkdir`` is not one: an empty folder, and
+``mkdir -p "$(dirname "$f")"`` is everyday work (``docs/security.md``)."""
+MODE_CHANGERS: dict[str, frozenset[str]] = {
+    "chmod": frozenset(),
+    "chown": frozenset(),
+    "chgrp": frozenset(),
+}
+"""Programs changing the mode or owner of each plain operand after the first (the mode, the
+owner; every one with ``--reference=FILE``): ``chmod 000 "$(cat f)"/MEMORY.md`` leaves the
+service unable to read another scope."""
+_TAR_CREATING = frozenset({"--create", "--append", "--update", "--concatenate", "--catenate"})
+
+
+def _placed_outputs(command: str, operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    """The places ``command`` given ``operands`` writes besides those :class:`_Writes`'s
+    tables for operands name: :data:`OUTPUT_OPTIONS`' values, :data:`EVERY_OPERAND_WRITERS`'
+    and :data:`MODE_CHANGERS`' operands, a ``find``'s start folders when it acts on what it
+    finds (``find "$(cat f)" -delete``), a ``tar``'s archive when it creates one (``-cf``,
+    ``czf``, ``--file=``); each with whether it is built at run time."""
+    written = _option_values(operands, OUTPUT_OPTIONS.get(command, ()))
+    if command in EVERY_OPERAND_WRITERS:
+        written.extend(_plain_operands(operands, EVERY_OPERAND_WRITERS[command]))
+    if command in MODE_CHANGERS:
+        plain = _plain_operands(operands, MODE_CHANGERS[command])
+        referenced = any(word.startswith("--reference") for word, _ in operands)
+        written.extend(plain if referenced else plain[1:])
+    if command == "find" and _FIND_ACTIONS.intersection(word for word, _ in operands):
+        starts = set(_find_starts([word for word, _ in operands]))
+        written.extend((word, built) for word, built in operands if word in starts)
+    if command == "tar" and _creates(operands):
+        written.extend(_tar_archives(operands))
+    return written
+
+
+def _creates(operands: list[tuple[str, bool]]) -> bool:
+    """Whether a ``tar`` with these operands writes its archive (``-c``, ``-r``, ``-u``,
+    ``-A``, in a bundle or tar's old style, or their long names)."""
+    words = [word for word, _ in operands]
+    if _TAR_CREATING.intersection(words):
+        return True
+    bundles = [word[1:] for word in words if word[:1] == "-" and word[1:2] != "-"]
+    if words and not words[0].startswith("-"):
+        bundles.append(words[0])
+    return any(letter in bundle for bundle in bundles for letter in "cruA")
+
+
+def _tar_archives(operands: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    """The archives a ``tar`` names: ``-f FILE``, ``--file FILE``, ``--file=FILE``, the word
+    after a bundle ending in ``f`` (``-czf FILE``, old style ``czf FILE``) or glued after
+    its ``f`` (``-cfFILE``)."""
+    archives: list[tuple[str, bool]] = []
+    for at, (word, built) in enumerate(operands):
+        short = word[1:] if word[:1] == "-" and word[1:2] != "-" else ""
+        old_style = at == 0 and not word.startswith("-") and "f" in word
+        following = operands[at + 1 : at + 2]
+        if word == "--file" or short.endswith("f") or old_style:
+            archives.extend(following)
+        elif word.startswith("--file=") or "f" in short:
+            archives.append((word, built))
+    return archives
+
+
+_PLACED_OUTPUTS = (
+    OPTION_DESTINATIONS.keys()
+    | SECOND_OPERAND_WRITERS.keys()
+    | OUTPUT_OPTIONS.keys()
+    | EVERY_OPERAND_WRITERS.keys()
+    | MODE_CHANGERS.keys()
+)
 
 
 def _option_values(
     operands: list[tuple[str, bool]], options: tuple[str, ...]
 ) -> list[tuple[str, bool]]:
     """The values ``operands`` give ``options`` (``-C DIR``, ``-CDIR``, ``--directory DIR``,
-    ``--directory=DIR``), each with whether it is built at run time."""
+    ``--directory=DIR``, a long one shortened (``--dir=DIR``), and a short one at the end of a
+    bundle of flags or glued after it: ``curl -sLo FILE``, ``wget -qO FILE``, ``tar -xvC
+    DIR``, ``-soFILE``), each with whether it is built at run time."""
     values: list[tuple[str, bool]] = []
     for at, (word, built) in enumerate(operands):
         for option in options:
             glued = option + "=" if option.startswith("--") else option  # --directory=, -CDIR
-            if word == option and at + 1 < len(operands):
+            bundled = _in_bundle(word, option)
+            named = _abbreviates(word.partition("=")[0], option)
+            if (named and "=" in word) or (word.startswith(glued) and word != option):
+                values.append((word, built))  # --dir=DIR, -CDIR
+            elif (word == option or named or bundled == len(word)) and at + 1 < len(operands):
                 values.append(operands[at + 1])
-            elif word.startswith(glued) and word != option:
-                values.append((word, built))
+            elif bundled:
+                values.append((word, built))  # -soFILE
     return values
+
+
+def _abbreviates(name: str, option: str) -> bool:
+    """Whether ``name`` is ``option`` shortened, as GNU programs take a long option (``cp
+    --target=DIR``, ``tar --dir DIR``, ``wget --output-doc=FILE``: any start of it past
+    ``--``)."""
+    return option.startswith("--") and len(name) > 2 and option.startswith(name)
+
+
+_FLAGS_RE = re.compile(r"-[A-Za-z0-9]+")
+
+
+def _in_bundle(word: str, option: str) -> int:
+    """Where the value of the short ``option`` (``-o``) starts in ``word`` when ``word``
+    bundles it after other flags (``-sLo``: its end, the value being the next word; ``-sofile``:
+    just after the ``o``), else 0."""
+    if len(option) != 2 or option[1] == "-" or word[1:2] in ("", "-", option[1]):
+        return 0
+    found = _FLAGS_RE.match(word)
+    letter = word.find(option[1], 1, found.end() if found else 1)
+    return letter + 1 if letter > 0 else 0
 
 
 def _extracts(operands: list[tuple[str, bool]]) -> bool:

@@ -6,6 +6,7 @@ writes is decided by the program: ``python3 -c '…open(p + "/a.md", "w")'``, ``
 places are known only when it runs. Refusing every such program would refuse everyday work
 (``pytest``, ``make``, ``npm test``), so the guard refuses one only where the command's text
 names memory it may not write: a command that runs a program outside :data:`READ_PROGRAMS`
+(or makes one in it run another: :data:`PROGRAM_OPTIONS`, :data:`RUNNING_VARIABLES`)
 and whose text (here-document bodies and quoted code included) names another Workspace's
 scope, the memory root other than as the user scope or this Session's own scope, or the
 Session records (:func:`memory_named`) is refused, naming both. A program building such a
@@ -27,7 +28,14 @@ from memory_core.layout import MARKER_FILE
 
 from harness_memory.hooks.here_data import SHELLS
 
-__all__ = ["KEYS_CAP", "PROGRAM_OPTIONS", "READ_PROGRAMS", "is_read", "memory_named"]
+__all__ = [
+    "KEYS_CAP",
+    "PROGRAM_OPTIONS",
+    "READ_PROGRAMS",
+    "RUNNING_VARIABLES",
+    "is_read",
+    "memory_named",
+]
 
 READ_PROGRAMS = frozenset(
     # the shell's own words and builtins: the guard reads what they do
@@ -84,10 +92,27 @@ PROGRAM_OPTIONS: dict[str, tuple[str, ...]] = {
     ),
     "rsync": ("-e", "--rsh", "--rsync-path"),
     "sort": ("--compress-program",),
+    "hash": ("-p",),
+    "curl": ("-K", "--config"),
+    "wget": ("--config",),
 }
 """Options by which a program in :data:`READ_PROGRAMS` runs another program, which may write
-anything (``tar --to-command=./x.sh``, ``rsync -e ./x.sh``, ``sort --compress-program``):
-with one, the command runs a program the guard does not read."""
+anything (``tar --to-command=./x.sh``, ``rsync -e ./x.sh``, ``sort --compress-program``,
+``hash -p ./x.sh ls``: ``ls`` then runs it), or takes its write places from a file the text
+does not show (``curl -K cfg``, ``wget --config=cfg``: ``output = …``): with one, the command
+runs a program the guard does not read."""
+RUNNING_VARIABLES = frozenset(
+    {"PATH", "BASH_ENV", "ENV", "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "TAR_OPTIONS"}
+    | {"HOME", "CURL_HOME", "XDG_CONFIG_HOME", "WGETRC", "RSYNC_RSH", "LESSOPEN", "LESSCLOSE"}
+)
+"""Variables that change what a program in :data:`READ_PROGRAMS` runs or where it writes: the
+folders a bare name is found in (``PATH=.:$PATH ls`` runs ``./ls``), a script every ``bash``
+runs first (``BASH_ENV``, ``ENV``), a library loaded into every program (``LD_PRELOAD``), a
+``tar``'s options (``TAR_OPTIONS='--checkpoint-action=exec=./x.sh'``), the folder ``curl``
+and ``wget`` read their settings from (``HOME``, ``CURL_HOME``, ``WGETRC``), ``rsync``'s
+remote shell, ``less``'s input filter. A command setting one (``NAME=…`` before a command or
+alone, ``export``/``declare``/``local``/``readonly`` of it, ``read NAME``, ``printf -v
+NAME``) runs a program the guard does not read."""
 _SHELL_INLINE_RE = re.compile(r"^-[A-Za-z]*c[A-Za-z]*$")
 KEYS_CAP = 64
 """The most distinct Workspace-key-shaped words of one command looked up in the memory root;

@@ -13,7 +13,6 @@ import errno
 import functools
 import logging
 import os
-import re
 import stat
 import unicodedata
 from collections.abc import Iterable
@@ -23,6 +22,7 @@ from pathlib import Path, PurePath
 from memory_core import layout
 from memory_core.decoding import not_decoded_why
 from memory_core.errors import InvalidId
+from memory_core.hidden_text import show_hidden
 from memory_core.index import index_lines, topic_link_targets
 from memory_core.keys import check_scope_key, check_topic_file_name, key_for_real_path
 from memory_core.lint import IndexRead
@@ -440,7 +440,7 @@ def _classify(scope: Path, entries: Iterable[os.DirEntry[str]]) -> FolderListing
         if not name.endswith(".md"):
             if name.casefold().endswith(".md"):
                 judged.append(name)  # another case of ".md": the index itself on some disks
-            elif _AFTER_MD.search(name) and not _is_link(entry):
+            elif _goes_on_after_md(name) and not _is_link(entry):
                 refused.append((shown_name(name), _name_refusal(name)))  # "notes.md " (T-5b)
             continue
         if name == layout.INDEX_FILE:
@@ -463,13 +463,15 @@ def _classify(scope: Path, entries: Iterable[os.DirEntry[str]]) -> FolderListing
 
 def shown_name(name: str) -> str:
     """``name`` as a listing can show it (T-5b): bytes that are not UTF-8 as ``\\xe9``, control
-    characters as ``\\n``, ``\\t`` or ``\\x1b``; any other name unchanged.
+    characters as ``\\n``, ``\\t`` or ``\\x1b``, characters a person cannot see as a mark
+    (I-9, :func:`~memory_core.hidden_text.show_hidden`: ``[hidden: U+200B]``); any other name
+    unchanged.
 
     >>> shown_name("caf\\udce9-notes.md"), shown_name("deploy\\nsteps.md")
     ('caf\\\\xe9-notes.md', 'deploy\\\\nsteps.md')
     """
     text = os.fsencode(name).decode("utf-8", "backslashreplace")
-    return "".join(_escaped(char) for char in text)
+    return show_hidden("".join(_escaped(char) for char in text))
 
 
 _CONTROL_ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
@@ -481,9 +483,16 @@ def _escaped(char: str) -> str:
     return _CONTROL_ESCAPES.get(char, f"\\x{ord(char):02x}")
 
 
-_AFTER_MD = re.compile(r"\.md[\s.]+\Z", re.IGNORECASE)
-"""A name that would be a topic file's but for blanks or dots after its ``.md`` (``notes.md ``,
-``notes.md.``, ``notes.md\n``: a title pasted by a script), which no route reads."""
+def _goes_on_after_md(name: str) -> bool:
+    """Whether ``name`` would be a topic file's but for blanks, dots or characters no one sees
+    after its ``.md`` (``notes.md ``, ``notes.md.``, ``notes.md\n``, ``notes.md`` then U+200B or
+    U+FEFF: a title pasted by a script, copied from a page), which no route reads."""
+    kept = name.rstrip()
+    while kept and (
+        kept[-1] == "." or kept[-1].isspace() or unicodedata.category(kept[-1]) == "Cf"
+    ):
+        kept = kept[:-1]
+    return len(kept) < len(name) and kept.casefold().endswith(".md")
 
 
 def _name_refusal(name: str) -> str:
@@ -495,8 +504,8 @@ def _name_refusal(name: str) -> str:
     else:
         if any(unicodedata.category(char) == "Cc" for char in name):
             what = "holds a control character (a line break, a tab …)"
-        elif _AFTER_MD.search(name):
-            what = "goes on after '.md' (a trailing space or dot)"
+        elif _goes_on_after_md(name):
+            what = "goes on after '.md' (a trailing space, dot or unseen character)"
         elif "\\" in name or "/" in name:
             what = "holds a backslash"
         elif name.startswith("."):

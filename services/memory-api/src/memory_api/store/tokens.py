@@ -322,16 +322,23 @@ class TokenStore:
         )
 
     def _files_of(self, name: str) -> list[str]:
-        """The token files holding the token ``name``: ``<name>.json`` (whatever it holds) and
+        """The token files holding the token ``name``: ``<name>.json`` (whatever it holds),
         every other whose record is named ``name`` (a copy an operator made of a token file, a
-        file renamed by hand), sorted."""
+        file renamed by hand) and every one holding the same secret under another name (a copy
+        whose name was edited: ``ci-old`` answering ``ci``'s secret), sorted."""
         paths, _, _ = self._token_paths()
         own = f"{name}.json"
+        entries = {path: self._read(path)[0].entry for path in paths}
+        secrets = {
+            entry.sha256
+            for path, entry in entries.items()
+            if entry is not None and (entry.name == name or Path(path).name == own)
+        }
         return [
             path
-            for path in paths
+            for path, entry in entries.items()
             if Path(path).name == own
-            or ((entry := self._read(path)[0].entry) is not None and entry.name == name)
+            or (entry is not None and (entry.name == name or entry.sha256 in secrets))
         ]
 
     def revoke(self, name: str) -> tuple[str, ...]:
