@@ -10,7 +10,6 @@ token file it cannot read, a token of ``MEMORY_API_TOKENS``) is said, with exit 
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -19,19 +18,13 @@ from pathlib import Path
 import pytest
 
 from tests.support.refused_account import request_json
-from tests.support.serve import ServedProcess, serve, venv_bin
+from tests.support.serve import ServedProcess, served_in, venv_bin
 
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[ServedProcess]:
-    data_dir = tmp_path / "data"
-    data_dir.mkdir()
-    env = {name: value for name, value in os.environ.items() if name != "MEMORY_API_TOKENS"}
-    process = serve(data_dir, env)
-    try:
+    with served_in(tmp_path) as process:
         yield process
-    finally:
-        process.stop()
 
 
 def _token(

@@ -26,7 +26,7 @@ from memory_core.keys import key_for_real_path
 from tests.api.conftest import AgentHome, Client, memory_url, ok_json
 from tests.api.test_r1_git_sync import MACHINE, GitMachine, git_url
 from tests.security.test_hostile_filesystem import refuse
-from tests.support.serve import ServedProcess, serve, venv_bin
+from tests.support.serve import ServedProcess, served_in, venv_bin
 
 CASE = Path(__file__).parents[1] / "data" / "cases" / "orphaned-while-in-use"
 
@@ -134,14 +134,8 @@ async def test_orphaned_while_in_use_a_scope_from_before_the_flag_is_still_orpha
 def served(tmp_path: Path) -> Iterator[ServedProcess]:
     if shutil.which("unshare") is None or os.geteuid() != 0:
         pytest.skip("a mount namespace of its own needs unshare as root")
-    data_dir = tmp_path / "data"
-    data_dir.mkdir()
-    env = {name: value for name, value in os.environ.items() if name != "MEMORY_API_TOKENS"}
-    process = serve(data_dir, env)
-    try:
+    with served_in(tmp_path) as process:
         yield process
-    finally:
-        process.stop()
 
 
 def test_orphaned_while_in_use_case_run_in_another_mount_namespace(

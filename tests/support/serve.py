@@ -7,6 +7,7 @@ that use it speak HTTP to ``base_url`` and run the service's CLI with its ``env`
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
@@ -17,6 +18,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -165,6 +167,21 @@ class ServedWrapper:
     def stop(self) -> None:
         """End the service (SIGTERM, then SIGKILL if it lingers); idempotent."""
         self.served.stop()
+
+
+@contextlib.contextmanager
+def served_in(tmp_path: Path) -> Iterator[ServedProcess]:
+    """A service over a new data dir ``tmp_path / "data"``, with this process's environment but
+    no ``MEMORY_API_TOKENS`` (its tokens are the data dir's), for the ``with`` block; stopped
+    after it."""
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    env = {name: value for name, value in os.environ.items() if name != "MEMORY_API_TOKENS"}
+    process = serve(data_dir, env)
+    try:
+        yield process
+    finally:
+        process.stop()
 
 
 def serve(
