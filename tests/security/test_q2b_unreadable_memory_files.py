@@ -275,21 +275,31 @@ async def test_unreadable_memory_files_an_agent_json_is_named_to_who_reaches_eve
     )
 
 
+LIMITED_SECRET = "acme-bot-secret-0123456789ab"
+
+
+async def _admin_and_limited(aiohttp_client: AiohttpClient, data_dir: Path) -> tuple[Any, str]:
+    """A client sending the token of ``admin`` (every project), and the secret of
+    ``acme-bot``, a token limited to project ``acme``."""
+    admin = "admin-secret-0123456789abcdef"
+    settings = Settings(
+        data_dir=data_dir,
+        env_tokens=(
+            TokenEntry(name="admin", sha256=hash_secret(admin)),
+            TokenEntry(name="acme-bot", sha256=hash_secret(LIMITED_SECRET), projects=("acme",)),
+        ),
+    )
+    client = await aiohttp_client(create_app(settings))
+    client.session.headers.update({"Authorization": f"Bearer {admin}"})
+    return client, LIMITED_SECRET
+
+
 async def test_unreadable_memory_files_an_agent_json_is_not_shown_to_a_project_limited_token(
     aiohttp_client: AiohttpClient, data_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Its project is unknown: naming it to a token of one project would widen that token's
     reach (a read error never widens access)."""
-    admin, limited = "admin-secret-0123456789abcdef", "acme-bot-secret-0123456789ab"
-    settings = Settings(
-        data_dir=data_dir,
-        env_tokens=(
-            TokenEntry(name="admin", sha256=hash_secret(admin)),
-            TokenEntry(name="acme-bot", sha256=hash_secret(limited), projects=("acme",)),
-        ),
-    )
-    client = await aiohttp_client(create_app(settings))
-    client.session.headers.update({"Authorization": f"Bearer {admin}"})
+    client, limited = await _admin_and_limited(aiohttp_client, data_dir)
     await create_agent(client, "coder")
     await create_agent(client, "spy", project="globex")
     refuse(monkeypatch, agents, "read_regular", f"{os.sep}spy{os.sep}")
@@ -312,16 +322,7 @@ async def test_unreadable_memory_files_agents_of_no_readable_project_are_named_b
     """Every agent's agent.json is another account's: GET /api/projects answered no project,
     so the page said "No agents yet" (inviting new ones) and named none of them. The projects
     list names them to a caller reaching every project, and to no limited token."""
-    admin, limited = "admin-secret-0123456789abcdef", "acme-bot-secret-0123456789ab"
-    settings = Settings(
-        data_dir=data_dir,
-        env_tokens=(
-            TokenEntry(name="admin", sha256=hash_secret(admin)),
-            TokenEntry(name="acme-bot", sha256=hash_secret(limited), projects=("acme",)),
-        ),
-    )
-    client = await aiohttp_client(create_app(settings))
-    client.session.headers.update({"Authorization": f"Bearer {admin}"})
+    client, limited = await _admin_and_limited(aiohttp_client, data_dir)
     await create_agent(client, "coder")
     refuse(monkeypatch, agents, "read_regular", f"{os.sep}coder{os.sep}")
 
