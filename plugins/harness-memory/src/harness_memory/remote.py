@@ -466,6 +466,7 @@ class RemoteCopy:
         }
         env.update(
             {
+                "LC_MESSAGES": "C",  # git's own words, which the sync reads (a 404, a 401 …)
                 "HOME": str(self.remote_dir),
                 "GIT_CONFIG_NOSYSTEM": "1",
                 "GIT_CONFIG_GLOBAL": os.devnull,
@@ -588,7 +589,7 @@ class _ScopeRun:
             lowered = message.lower()
             if network and _NO_VERSION in lowered:
                 raise _GitFailed(_reason(message), missing=True)
-            if network and any(sign in lowered for sign in _NOT_FOUND):
+            if network and _not_found(message):
                 # the user scope is made on demand (K-6) and a push makes a Workspace scope:
                 # only a fetch of a Workspace scope can find none yet
                 if self.key != USER_SCOPE and args[0] != "push":
@@ -883,9 +884,18 @@ _HTTP_STATUS = re.compile(r"(?:returned error:|HTTP) (\d{3})\b")
 """The HTTP status git names when an exchange failed."""
 _NO_VERSION = "couldn't find remote ref"
 """What git says when the scope has no version yet (the service advertises no ``main``)."""
-_NOT_FOUND = ("404", "not found")
-"""What git says when the service answers 404: no such Workspace scope yet, or (for the user
-scope, which the service makes on demand) no such agent or address."""
+_NOT_FOUND_LINE = re.compile(r"^fatal: repository '[^\n]*' not found$", re.MULTILINE)
+"""git's line when the service answers 404 to a ref list: no such Workspace scope yet, or (for
+the user scope, which the service makes on demand) no such agent or address."""
+
+
+def _not_found(message: str) -> bool:
+    """Whether git's ``message`` says the service answered 404: its ``repository '…' not found``
+    line or a named status 404. Read by line and status, never by substring: a scope key, a
+    port or a commit id holding ``404`` is no such answer."""
+    status = _HTTP_STATUS.search(message)
+    return bool(_NOT_FOUND_LINE.search(message)) or (status is not None and status[1] == "404")
+
 
 _REFUSED_SIGN = "authentication failed"
 """What git says when the service answers 401: the token is missing, wrong or revoked (A-10)."""
