@@ -4,7 +4,8 @@ The managed install takes no token: each user's hooks read ``.claude/harness-mem
 the account's home as the password database gives it. ``token set`` writes that file (or the
 one ``--file`` names) ``0600`` in ``0700`` folders, whatever the umask; the token comes from
 stdin, never the command line (``ps``), and is never printed. A text that cannot be a token
-writes nothing.
+writes nothing; neither does a disk that keeps no owner-only modes. A state folder gets the
+``.gitignore`` of ``*`` an install writes, so a dotfiles repository takes no token.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from harness_memory.cli import main
 from harness_memory.settings import load_settings
 
 from tests.plugin.helpers import HARNESS_MEMORY
+from tests.support.case_insensitive_disk import case_insensitive_disk
 from tests.support.serve import code_under_test
 
 TOKEN = "mem_0123456789abcdef0123456789abcdef"
@@ -150,3 +152,56 @@ def test_h7_token_set_from_a_pipe_with_the_installed_command(tmp_path: Path) -> 
     assert done.returncode == 0, done.stderr
     assert token_file.read_text(encoding="utf-8") == f"{TOKEN}\n"
     assert TOKEN.encode() not in done.stdout + done.stderr
+
+
+def test_h7_token_set_on_a_disk_without_owner_only_modes_writes_no_token(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A home on exFAT (a removable disk) shows every file as ``0777``: ``token set`` wrote the
+    token there and said "(mode 0600)", every user could read it and every hook then refused
+    it. It now writes no token file there, exits 2 and says why (what ``install`` does)."""
+    with case_insensitive_disk(tmp_path) as disk:
+        token_file = disk / "home" / ".claude" / "harness-memory" / "token"
+
+        with pytest.raises(SystemExit) as stopped:
+            token_set(TOKEN.encode(), "--file", str(token_file))
+
+        assert stopped.value.code == 2
+        said = capsys.readouterr()
+        assert "keeps no owner-only permissions" in said.err
+        assert "nothing was written" in said.err
+        assert TOKEN not in said.out + said.err
+        assert not token_file.exists()
+        assert [p.name for p in token_file.parent.iterdir()] == [".gitignore"]  # no temp file
+
+
+def test_h7_token_set_in_a_dotfiles_repository_is_never_taken_by_git_add(account: Path) -> None:
+    """A home kept in a dotfiles repository (``~/.claude`` in it): the file ``token set`` writes
+    for the managed hooks was taken by ``git add -A`` (and ``git stash -u``), the token then in
+    the repository's objects; the state folder gets the ``.gitignore`` an install writes."""
+    subprocess.run(["git", "init", "-q", str(account)], check=True)
+    (account / ".bashrc").write_text("export EDITOR=vi\n", encoding="utf-8")
+
+    assert token_set(f"{TOKEN}\n".encode())[0] == 0
+    subprocess.run(["git", "-C", str(account), "add", "-A"], check=True)
+    listed = subprocess.run(
+        ["git", "-C", str(account), "ls-files"], capture_output=True, text=True, check=True
+    ).stdout
+
+    assert listed.splitlines() == [".bashrc"]
+    assert (account / ".claude" / "harness-memory" / "token").is_file()
+
+
+def test_h7_token_set_leaves_a_gitignore_the_user_wrote_and_a_folder_of_theirs(
+    tmp_path: Path,
+) -> None:
+    state = tmp_path / ".codex" / "harness-memory"
+    state.mkdir(parents=True)
+    (state / ".gitignore").write_text("sessions/\n", encoding="utf-8")
+    elsewhere = tmp_path / "secrets" / "memory-token"
+
+    assert token_set(TOKEN.encode(), "--file", str(state / "token"))[0] == 0
+    assert token_set(TOKEN.encode(), "--file", str(elsewhere))[0] == 0
+
+    assert (state / ".gitignore").read_text(encoding="utf-8") == "sessions/\n"
+    assert sorted(p.name for p in elsewhere.parent.iterdir()) == ["memory-token"]

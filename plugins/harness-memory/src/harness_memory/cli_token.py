@@ -11,15 +11,22 @@ machine and takes no token: each hook reads the token of the account running it 
 (:func:`~harness_memory.settings.account_state_dir`). This command writes that file — or the
 one ``--file`` names (a user-settings install's ``--token-file``) — owner-only (``0600``, its
 new folders ``0700``), replacing it atomically: never a moment where the file holds half a
-token or is readable by others. The token is read from stdin, never from the command line,
-which every local user can read (``ps``); it is never printed. Exit status 0 when written, 2
-for a token that cannot be one (empty, a space or control character inside, larger than a
-token file may be) or a file that cannot be written; nothing is written then.
+token or is readable by others. On a disk that keeps no owner-only modes (exFAT, FAT, some
+network shares show every file as the mount's ``0777``) no file is written: it would be every
+user's to read, and the hooks would refuse it. A state folder (``harness-memory``) gets the
+``.gitignore`` an install writes there (``*``), so a dotfiles repository holding
+``~/.claude`` takes no token into ``git add -A``. The token is read from stdin, never from the
+command line, which every local user can read (``ps``); it is never printed. Exit status 0 when
+written, 2 for a token that cannot be one (empty, a space or control character inside, larger
+than a token file may be) or a file that cannot be written (or kept private); nothing is
+written then.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
+import os
 import stat
 from collections.abc import Mapping
 from pathlib import Path
@@ -95,18 +102,56 @@ def set_token(token: str, path: Path) -> None:
     """Replace ``path`` with ``token`` and a line end, mode ``0600`` (folders made ``0700``).
 
     A symlink at ``path`` is replaced by the file, never written through (a link could lead
-    the token where others read it). Raises ``OSError`` when the folder cannot be made or
-    written, ``IsADirectoryError`` when ``path`` is a folder; nothing is written then.
+    the token where others read it). The new file is written beside ``path`` first and takes
+    its place only once the disk shows it owner-only (H-7). In a state folder (named
+    ``harness-memory``, as every install's and the managed hooks' is) a ``.gitignore`` of
+    ``*`` is written when there is none (:data:`~harness_memory.installers.record.IGNORE_TEXT`).
+    Raises ``OSError`` when the folder cannot be made or written, ``IsADirectoryError`` when
+    ``path`` is a folder, ``PermissionError`` (:data:`NOT_PRIVATE`) on a disk that keeps no
+    owner-only modes; no token file is written then.
     """
     try:
         if stat.S_ISDIR(path.lstat().st_mode):
             raise IsADirectoryError(f"{path} is a folder")
     except FileNotFoundError:
         pass
-    from memory_core.atomic import atomic_write_bytes, make_dirs  # not in hooks (H-5)
+    from memory_core.atomic import fsync_directory, make_dirs, write_temp_beside  # not in hooks
 
     make_dirs(path.parent, 0o700)
-    atomic_write_bytes(path, (token + "\n").encode("utf-8"), mode=0o600)
+    _ignore_state_folder(path.parent)
+    temp = write_temp_beside(path, (token + "\n").encode("utf-8"), mode=0o600)
+    try:
+        if stat.S_IMODE(temp.stat().st_mode) & 0o077:
+            raise PermissionError(errno.EPERM, NOT_PRIVATE, str(path))
+        temp.replace(path)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+    fsync_directory(path.parent)
+
+
+NOT_PRIVATE = (
+    "the disk it is on keeps no owner-only permissions (exFAT, FAT, a network share?), so every "
+    "user could read the token, and the hooks would refuse it; nothing was written: keep it on "
+    "a disk that does (a Linux or macOS file system; --file PATH)"
+)
+"""Why ``token set`` wrote no file where the disk shows a new file readable by others (H-7)."""
+
+
+def _ignore_state_folder(folder: Path) -> None:
+    """Write a state folder's ``.gitignore`` (what an install writes there) unless it has one:
+    a dotfiles repository holding the settings folder then takes no token into a commit. Any
+    other folder ``--file`` names is the user's, and left as it is."""
+    from harness_memory.installers.record import IGNORE_NAME, IGNORE_TEXT, STATE_FOLDER
+
+    if folder.name != STATE_FOLDER:
+        return
+    try:  # no hard link (an exFAT disk has none): a plain exclusive create
+        fd = os.open(folder / IGNORE_NAME, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except FileExistsError:
+        return
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(IGNORE_TEXT.encode("utf-8"))
 
 
 def run_token(
