@@ -161,3 +161,90 @@ def test_r1_a_copy_keeps_its_files_when_a_later_version_holds_a_symlink(
     assert not (scope / "MEMORY.md").is_symlink()
     assert (scope / "MEMORY.md").read_text(encoding="utf-8") == "- [Note](note.md) — d\n"
     assert (scope / "note.md").read_text(encoding="utf-8") == note
+
+
+def _publish_tree(work: Path, files: dict[str, bytes]) -> None:
+    """Publish a version whose top-level tree holds ``files`` (name → bytes) as regular files,
+    written as git's objects are but with any name (``a/MEMORY.md`` included, which ``git
+    add`` and ``git mktree`` never write)."""
+    entries = b""
+    for name in sorted(files):
+        blob = subprocess.run(
+            ["git", "hash-object", "-w", "--stdin"],
+            input=files[name], cwd=work, capture_output=True, check=True,
+        ).stdout.strip()  # fmt: skip
+        entries += b"100644 " + name.encode() + b"\0" + bytes.fromhex(blob.decode())
+    tree = subprocess.run(
+        ["git", "hash-object", "-t", "tree", "-w", "--literally", "--stdin"],
+        input=entries, cwd=work, capture_output=True, check=True,
+    ).stdout.decode().strip()  # fmt: skip
+    commit = subprocess.run(
+        ["git", "-c", "user.name=x", "-c", "user.email=x@x.invalid", "commit-tree", tree, "-m", "t"],
+        cwd=work, capture_output=True, check=True, text=True,
+    ).stdout.strip()  # fmt: skip
+    _git("push", "-q", "--force", str(work.parent / "served" / "scope.git"), f"{commit}:refs/heads/main", cwd=work)
+
+
+INDEX = b"- [Note](note.md) \xe2\x80\x94 d\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "said"),
+    [
+        ("a/MEMORY.md", INDEX, "'a/MEMORY.md' (a file in a folder)"),
+        (".gitignore", b"*\n", "'.gitignore' (a file of git's own)"),
+        (".gitattributes", b"* working-tree-encoding=UTF-16\n", "(a file of git's own)"),
+        ("big.md", b"\0" * (1024 * 1024 + 1), "'big.md' (larger than 1048576 bytes)"),
+    ],
+    ids=["slash-in-a-name", "gitignore", "gitattributes", "topic-over-its-cap"],
+)
+def test_r1_a_version_holding_what_no_scope_holds_in_regular_files_is_never_checked_out(
+    stand_in: tuple[str, Path], tmp_path: Path, name: str, data: bytes, said: str
+) -> None:
+    """Regular files a service of these rules never sends: a tree entry whose name holds a
+    ``/`` (git checked out a folder ``a`` holding ``MEMORY.md``, the folder check passed),
+    git's own ``.gitignore`` (of ``*``: every file the agent wrote afterwards was ignored,
+    never sent, and each sync said ok with nothing waiting) or ``.gitattributes``, a topic file
+    over its 1 MiB cap (zeros: a small pack, any size on disk). Each is refused whole."""
+    url, work = stand_in
+    _publish_tree(work, {"MEMORY.md": INDEX, name: data})
+    copy = _copy(url, tmp_path)
+
+    result = copy.sync_scope("user")
+
+    assert not result.ok
+    assert result.error is not None and "nothing of it was taken" in result.error
+    assert said in result.error
+    assert list((copy.memory_root / "user").iterdir()) == []
+
+
+def test_r1_after_a_refused_gitignore_the_agents_next_file_still_waits_to_be_sent(
+    stand_in: tuple[str, Path], tmp_path: Path
+) -> None:
+    url, work = stand_in
+    _publish_tree(work, {"MEMORY.md": INDEX, ".gitignore": b"*\n"})
+    copy = _copy(url, tmp_path)
+    copy.sync_scope("user")
+    note = copy.memory_root / "user" / "new.md"
+    note.write_text("---\nname: new\ndescription: d\n---\nbody\n", encoding="utf-8")
+
+    result = copy.sync_scope("user")  # the stand-in takes no push
+
+    assert not result.ok and result.waiting
+    assert not (copy.memory_root / "user" / ".gitignore").exists()
+
+
+def test_r1_a_version_of_regular_files_within_their_caps_is_taken(
+    stand_in: tuple[str, Path], tmp_path: Path
+) -> None:
+    url, work = stand_in
+    note = b"---\nname: note\ndescription: d\n---\n" + b"x" * (1024 * 1024 - 40)
+    files = {"MEMORY.md": INDEX, "note.md": note, ".workspace": b"/src/app\n"}
+    _publish_tree(work, files)
+    copy = _copy(url, tmp_path)
+
+    result = copy.sync_scope("user")
+
+    assert result.ok, result.error
+    scope = copy.memory_root / "user"
+    assert {path.name: path.read_bytes() for path in scope.iterdir()} == files

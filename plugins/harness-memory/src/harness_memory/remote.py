@@ -32,8 +32,10 @@ One sync of a scope (:func:`sync_scope`), under a lock of its git dir:
 3. the service's ``main`` is fetched and the working tree moved to it with ``git reset --keep``,
    which keeps a file the agent changed meanwhile (it goes back with the next sync); only then
    do the base and the sent ref move, so a change is never measured against a version the
-   files do not hold. A version holding anything but regular files (a symlink, a folder, a
-   submodule: no version of the service holds one) is refused whole, never checked out.
+   files do not hold. A version holding anything but regular files of the scope's top level
+   within their caps (a symlink, a folder, a submodule, a name holding ``/``, git's own
+   ``.gitignore`` or ``.gitattributes``, a blob over 1 MiB (16 MiB for the index): no version
+   of the service holds one) is refused whole, never checked out.
 
 When the service cannot be reached, step 2 or 3 fails: the files stay as they are, the pending
 commit waits for the next sync, and the Session starts from the copy (R-2, H-4).
@@ -78,6 +80,7 @@ from memory_core.rules import (
     MACHINE_NAME_RULE,
     workspace_path_problem,
 )
+from memory_core.scope_files import scope_file_cap
 from memory_core.scope_merge import fold_name
 
 from harness_memory.client import service_url_parts, shown_url
@@ -803,17 +806,25 @@ class _ScopeRun:
 
     def _not_memory(self, commit: str) -> list[str]:
         """What of ``commit``'s tree a service of these rules never sends (R-1: a version holds
-        the scope's regular files, none in a folder): each entry's name and what it is. Checked
-        out, a symlink (``MEMORY.md`` -> ``~/.bashrc``) would have led the agent's next index
-        line, or any write to that name, into a file outside the memory root, and a folder or
-        submodule made paths the service never keeps."""
-        listing = self.git("ls-tree", "-z", commit, raw=True)
+        the scope's regular files, none in a folder, each within its cap): each entry's name
+        and what it is. Checked out, a symlink (``MEMORY.md`` -> ``~/.bashrc``) would have led
+        the agent's next index line, or any write to that name, into a file outside the memory
+        root; a folder, a submodule or an entry whose name holds a ``/`` (a tree git writes
+        but never makes: ``a/MEMORY.md`` checks out a folder ``a``) made paths the service
+        never keeps; a ``.gitignore``, ``.gitattributes`` or ``.gitmodules`` would steer how
+        git reads the copy (an ignore of ``*`` kept every file the agent wrote from being sent,
+        each sync saying all was sent); a blob over its cap (a few MiB of zeros in the pack
+        make GiBs on disk) would fill the machine's disk."""
+        listing = self.git("ls-tree", "-l", "-z", commit, raw=True)
         refused: list[str] = []
         for record in listing.split("\0"):
+            if not record:
+                continue
             meta, _, name = record.partition("\t")
-            mode = meta.partition(" ")[0]
-            if record and mode not in _REGULAR_MODES:
-                what = _ENTRY_KINDS.get(mode, f"an entry of mode {mode}")
+            mode, _, rest = meta.partition(" ")
+            size = rest.rpartition(" ")[2]
+            what = _not_a_memory_entry(mode, name, size)
+            if what is not None:
                 refused.append(f"{name[:120]!r} ({what})")  # repr: one printable line
         return refused
 
@@ -871,6 +882,22 @@ class _ScopeRun:
             refs = {_MAIN: self._commit_local(None, changed)}
             self._push()
             self._take_main(refs)
+
+
+def _not_a_memory_entry(mode: str, name: str, size: str) -> str | None:
+    """What a version's top-level entry is, when it is nothing a memory scope holds (see
+    :meth:`_ScopeRun._not_memory`); None for a regular file within its cap. ``size`` as
+    ``git ls-tree -l`` gives it (``-`` for no blob)."""
+    if mode not in _REGULAR_MODES:
+        return _ENTRY_KINDS.get(mode, f"an entry of mode {mode}")
+    if "/" in name:
+        return "a file in a folder"
+    if name.casefold().startswith(".git"):
+        return "a file of git's own"
+    cap = scope_file_cap(name)
+    if not size.isdigit() or int(size) > cap:
+        return f"larger than {cap} bytes"
+    return None
 
 
 def _held(refs: dict[str, str]) -> str | None:
