@@ -10,6 +10,7 @@ token file it cannot read, a token of ``MEMORY_API_TOKENS``) is said, with exit 
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.refused_account import request_json
+from tests.support.refused_account import refused_prefix, request_json
 from tests.support.serve import ServedProcess, served_in, venv_bin
 
 
@@ -27,12 +28,18 @@ def served(tmp_path: Path) -> Iterator[ServedProcess]:
         yield process
 
 
+NOBODY = 65534
+
+
 def _token(
-    served: ServedProcess, *words: str, env: dict[str, str] | None = None
+    served: ServedProcess,
+    *words: str,
+    env: dict[str, str] | None = None,
+    prefix: tuple[str, ...] = (),
 ) -> subprocess.CompletedProcess[str]:
-    """``memory-api token WORDS`` over the service's data dir."""
+    """``memory-api token WORDS`` over the service's data dir (run after ``prefix``)."""
     return subprocess.run(
-        [venv_bin("memory-api"), "token", *words],
+        [*prefix, venv_bin("memory-api"), "token", *words],
         env={**served.env, **(env or {})}, capture_output=True, text=True, check=False,
     )  # fmt: skip
 
@@ -116,3 +123,26 @@ def test_a10_a_revoked_secret_no_longer_passes_from_a_copy_renamed_inside(
     assert "tokens/ci-old.json" in done.stdout and "tokens/ci.json" in done.stdout
     assert request_json(served.base_url, "GET", "/api/me", secret)[0] == 401
     assert sorted(path.name for path in tokens.iterdir()) == ["admin.json"]
+
+
+def test_a10_a_token_only_a_file_it_cannot_read_holds_is_never_no_such_token(
+    served: ServedProcess,
+) -> None:
+    """The operator revokes with an account that cannot read the service's token file (the
+    service's own ``0600`` file, renamed by hand from ``ci.json``): ``revoke`` said "no token
+    named 'ci'" while the service, which reads it, went on answering the secret 200. Right:
+    it says that a file it cannot read may hold the token, names it, and revokes nothing."""
+    if os.geteuid() != 0:
+        pytest.skip("giving the file to another account needs root")
+    tokens = served.data_dir / "tokens"
+    secret = _create(served, "ci")
+    (tokens / "ci.json").rename(tokens / "pipeline.json")
+    os.chown(tokens / "pipeline.json", NOBODY, NOBODY)
+
+    done = _token(served, "revoke", "--name", "ci", prefix=refused_prefix())
+
+    assert done.returncode == 1
+    assert "no token named" not in done.stderr
+    assert "tokens/pipeline.json: Permission denied" in done.stderr
+    assert "one may hold it: nothing was revoked" in done.stderr
+    assert request_json(served.base_url, "GET", "/api/me", secret)[1]["name"] == "ci"

@@ -344,7 +344,8 @@ class TokenStore:
     def revoke(self, name: str) -> tuple[str, ...]:
         """Delete every token file holding the token ``name`` (:meth:`_files_of`: a copy left
         behind kept the token passing after a revoke that said it was done); return their
-        names. Raises :class:`NotFound` when none holds it, :class:`Conflict` when ``name`` is
+        names. Raises :class:`NotFound` when none holds it (saying so only when every token
+        file could be read: else naming those that could not), :class:`Conflict` when ``name`` is
         in ``MEMORY_API_TOKENS`` (no file can revoke it: nothing is deleted) or a file is where
         the token folder should be. Token files that cannot be read may hold it too: see
         :attr:`KnownTokens.unreadable` after."""
@@ -364,5 +365,13 @@ class TokenStore:
                 continue  # revoked meanwhile by another process
             removed.append(Path(path).name)
         if not removed:
+            unreadable = self.known().unreadable
+            if unreadable is not None:  # never "no such token": one of them may be it
+                raise NotFound(
+                    f"no token file this command can read holds token {name!r}, but some "
+                    f"cannot be read ({unreadable}) and one may hold it: nothing was revoked; "
+                    "fix or remove them (or run this as the service's account), then run this "
+                    "again"
+                )
             raise NotFound(f"no token named {name!r} in {self._dir}")
         return tuple(removed)
