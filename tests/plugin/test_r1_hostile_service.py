@@ -178,11 +178,13 @@ def _publish_tree(work: Path, files: dict[str, bytes]) -> None:
         ["git", "hash-object", "-t", "tree", "-w", "--literally", "--stdin"],
         input=entries, cwd=work, capture_output=True, check=True,
     ).stdout.decode().strip()  # fmt: skip
+    who = ["-c", "user.name=x", "-c", "user.email=x@x.invalid"]
     commit = subprocess.run(
-        ["git", "-c", "user.name=x", "-c", "user.email=x@x.invalid", "commit-tree", tree, "-m", "t"],
+        ["git", *who, "commit-tree", tree, "-m", "t"],
         cwd=work, capture_output=True, check=True, text=True,
     ).stdout.strip()  # fmt: skip
-    _git("push", "-q", "--force", str(work.parent / "served" / "scope.git"), f"{commit}:refs/heads/main", cwd=work)
+    served = str(work.parent / "served" / "scope.git")
+    _git("push", "-q", "--force", served, f"{commit}:refs/heads/main", cwd=work)
 
 
 INDEX = b"- [Note](note.md) \xe2\x80\x94 d\n"
