@@ -14,6 +14,7 @@ Blocking: run it in a worker thread.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import get_args
 
@@ -42,6 +43,7 @@ from memory_api.store.history.git import (
     BRANCH,
     REPAIR,
     HistoryDamaged,
+    HistoryUnavailable,
     git,
     git_status,
     git_succeeds,
@@ -108,7 +110,10 @@ def check_version(repository: Path, version: str) -> None:
     """Raise :class:`NotFound` unless the hex id ``version`` is a version of this history: the
     newest or one before it on the branch (not another scope's, not one cut by retention).
     Raises :class:`~.git.HistoryDamaged` when the commit is here but the way from it to the
-    newest version cannot be read (an object missing in between): never a calm 404 then."""
+    newest version cannot be read (an object missing in between), and
+    :class:`~.git.HistoryUnavailable` when git could not look for it (its objects folder, a
+    pack or the commit's own file the service may not read: git then answers "no such
+    commit" as for a made-up id): never a calm 404 then."""
     missing = NotFound(f"no version {version} in this scope's history")
     if read_head(repository) is None:
         raise missing
@@ -116,6 +121,8 @@ def check_version(repository: Path, version: str) -> None:
     if code == 0:
         return
     if not git_succeeds(repository, "cat-file", "-e", f"{version}^{{commit}}"):
+        if (why := _unread_objects(repository, version)) is not None:
+            raise HistoryUnavailable(f"the history cannot be read: {why}")
         raise missing  # no such commit here
     # the commit is here but not found below the newest version: another line of versions (a
     # machine's push, one cut by retention), unless the walk stopped at a lost object, which
@@ -125,6 +132,38 @@ def check_version(repository: Path, version: str) -> None:
         raise missing
     first = message.splitlines()[0] if message else f"exit code {code}"
     raise HistoryDamaged(f"the history of this scope is damaged (git rev-list: {first}): {REPAIR}")
+
+
+def _unread_objects(repository: Path, version: str) -> str | None:
+    """Where git may have looked for the commit ``version`` and been refused: the objects
+    folder, its pack folder, a pack or its index, the commit's own loose file (or its folder),
+    named relative to the repository with why; None when each can be read (Q-2b)."""
+    objects = repository / "objects"
+    loose = objects / version[:2] / version[2:]
+    try:
+        with os.scandir(objects):
+            pass
+        with os.scandir(objects / "pack") as listing:
+            found = [entry.path for entry in listing if entry.name.endswith((".pack", ".idx"))]
+    except FileNotFoundError:
+        return None  # nothing there to read: a made-up id, or objects that are lost
+    except OSError as error:
+        return f"{Path(error.filename or objects).relative_to(repository)}: {error.strerror}"
+    try:
+        os.lstat(loose)
+        found.append(os.fspath(loose))
+    except FileNotFoundError:
+        pass  # in a pack, or no such commit
+    except OSError as error:  # its folder may not be searched
+        return f"{loose.parent.relative_to(repository)}: {error.strerror}"
+    for path in found:
+        try:  # non-blocking: a FIFO put there never holds the request
+            os.close(os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC))
+        except FileNotFoundError:
+            continue  # repacked meanwhile
+        except OSError as error:
+            return f"{Path(path).relative_to(repository)}: {error.strerror}"
+    return None
 
 
 def _start(repository: Path, before: str | None) -> str | None:
