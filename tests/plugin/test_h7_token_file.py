@@ -493,3 +493,35 @@ def test_h7_a_relative_home_gives_hooks_absolute_paths_a_workspace_cannot_stand_
     }
     assert named["--token-file"], commands
     assert all(Path(value).is_absolute() for values in named.values() for value in values), named
+
+
+@pytest.mark.parametrize("harness", ["codex", "gemini"])
+def test_h7_a_gitignore_of_the_users_that_leaves_the_token_to_git_is_said(
+    tmp_path: Path, harness: str
+) -> None:
+    """The install keeps a ``.gitignore`` the user wrote in its state folder; one that leaves
+    the token file to git (``sessions/``) let ``git add -A`` in a dotfiles repository take the
+    token while the README promised none would. The install says so, naming the file and the
+    line to add; one that leaves it out (``token``) is not mentioned."""
+    home, root = tmp_path / "home", memory_root(tmp_path)
+    folder = home / SETTINGS[harness].split("/")[0]
+    state = folder / "harness-memory"
+    state.mkdir(parents=True)
+    git(home, "init", "-q")
+    (state / ".gitignore").write_text("sessions/\n", encoding="utf-8")
+
+    status, said = install(home, root, harness, "--token", TOKEN)
+
+    assert status == 0, said
+    assert f"{state / '.gitignore'} is yours and does not leave out the token file" in said
+    assert "add the line `token`" in said
+    git(home, "add", "-A")
+    assert "harness-memory/token" in git(home, "ls-files")  # what the note warns of
+    git(home, "reset", "-q")
+
+    (state / ".gitignore").write_text("sessions/\ntoken\n", encoding="utf-8")
+    status, said = install(home, root, harness, "--token", TOKEN + "2")
+    assert status == 0, said
+    assert "does not leave out the token file" not in said
+    git(home, "add", "-A")
+    assert "harness-memory/token" not in git(home, "ls-files")

@@ -23,7 +23,13 @@ from harness_memory.installers.files import (
     has_comments_safely,
     write_target,
 )
-from harness_memory.installers.record import InstallRecord, ignore_plan, leftovers
+from harness_memory.installers.record import (
+    TOKEN_NAME,
+    InstallRecord,
+    ignore_plan,
+    leftovers,
+    unignored_token,
+)
 from harness_memory.installers.spec import our_commands
 
 __all__ = ["Plan", "given_back", "with_state"]
@@ -87,6 +93,9 @@ def with_state(
             if folder != state and str(folder) not in record.created_folders
         ]
         ignore = ignore_plan(record.path.parent.parent)
+        token = state / TOKEN_NAME
+        if any(c.path == token for c in changes) and (said := unignored_token(state.parent)):
+            notes = [*notes, said]
         return Plan([*changes, record.change(), *ignore], notes, list(removals or []))
     files, folders = leftovers(record.path.parent.parent)
     kept: list[FileChange] = []

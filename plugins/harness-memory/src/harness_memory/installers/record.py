@@ -16,6 +16,10 @@ did not make it.
 from __future__ import annotations
 
 import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +39,7 @@ __all__ = [
     "read_record",
     "text_digest",
     "token_plan",
+    "unignored_token",
 ]
 
 STATE_FOLDER = "harness-memory"
@@ -173,6 +178,44 @@ def ignore_plan(settings_folder: Path) -> list[FileChange]:
     if old is not None:
         return []
     return [FileChange(path, None, IGNORE_TEXT, backup=False, create_mode=0o644)]
+
+
+def unignored_token(settings_folder: Path) -> str | None:
+    """A note when the state folder's ``.gitignore`` is the user's (:func:`ignore_plan` keeps
+    it) and leaves the token file to git, as git itself judges it (its own ``.gitignore``
+    alone, no user or system configuration): a dotfiles repository holding the settings
+    folder would take the token into ``git add -A`` (H-7). None when it leaves it out, is
+    ours or absent, or no git is installed to judge it (nor to commit it)."""
+    state = settings_folder / STATE_FOLDER
+    ignore = state / IGNORE_NAME
+    git = shutil.which("git")
+    if git is None or not ignore.is_file() or read_text(ignore) == IGNORE_TEXT:
+        return None
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "LC_ALL": "C",
+    }
+    with tempfile.TemporaryDirectory() as scratch:
+        judged = [git, f"--git-dir={scratch}", f"--work-tree={state}", "check-ignore", "-q"]
+        try:
+            made = subprocess.run(  # noqa: S603 - git, no shell
+                [git, "init", "-q", "--bare", scratch], env=env, capture_output=True, check=False
+            )
+            done = subprocess.run(  # noqa: S603 - git, no shell
+                [*judged, "--no-index", TOKEN_NAME],
+                cwd=state, env=env, capture_output=True, check=False,
+            )  # fmt: skip
+        except OSError:
+            return None
+    if made.returncode != 0 or done.returncode != 1:  # 0: ignored; 128: git could not judge
+        return None
+    return (
+        f"{ignore} is yours and does not leave out the token file beside it: a dotfiles "
+        f"repository holding {settings_folder} would take the token into `git add -A`; add "
+        f"the line `{TOKEN_NAME}` (or `*`) to it"
+    )
 
 
 def leftovers(settings_folder: Path) -> tuple[list[Path], list[Path]]:
