@@ -127,18 +127,35 @@ def test_h7_a_url_that_is_not_http_is_an_error(
         ("http://coder:am_in_the_url_0123456789@[::1", "must be http(s)"),
         ("http://coder:am_in_the_url_0123456789@[zz]:8765/", "must be http(s)"),
         ("http://[::1/?token=am_in_the_url_0123456789", "must be http(s)"),
+        # a password holding / ? # ends the authority urlsplit reads: shown, even accepted
+        ("http://coder:pa/am_in_the_url_0123456789@127.0.0.1:8765", "user name or password"),
+        ("http://coder:am_in_the_url_0123456789?x@127.0.0.1:8765", "user name or password"),
+        ("http://coder:am_in_the_url_0123456789#x@127.0.0.1:8765", "user name or password"),
     ],
 )
+@pytest.mark.parametrize("checked", [True, False], ids=["checked", "no-check"])
 def test_a10_a_url_holding_a_secret_is_refused_never_written_nor_echoed(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture, url: str, why: str
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, url: str, why: str, checked: bool
 ) -> None:
     """A service URL carrying credentials (``name:secret@``) or a query would be written into
-    the harness's settings, which every local account can read: the install refuses it, says
-    how to give a token, changes nothing and never prints the secret."""
-    status, out = install(tmp_path / "home", str(a_root(tmp_path)), url=url)
+    the harness's settings, which every local account can read, and into every hook's command
+    line (``ps``): the install refuses it, says how to give a token, changes nothing and never
+    prints the secret; ``--no-check`` (which asks the service nothing) wrote it all the same,
+    and a password holding ``/`` was echoed whole ("Port could not be cast …")."""
+    extra = () if checked else ("--no-check",)
+    status, out = install(tmp_path / "home", str(a_root(tmp_path)), *extra, url=url)
     assert status == 1
     assert why in caplog.text
     assert "am_in_the_url" not in caplog.text + out
+    assert untouched(tmp_path / "home")
+
+
+def test_h7_a_port_that_is_no_number_is_refused_even_unchecked(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    url = "http://127.0.0.1:87x65"
+    assert install(tmp_path / "home", str(a_root(tmp_path)), "--no-check", url=url)[0] == 1
+    assert "its port is no number" in caplog.text
     assert untouched(tmp_path / "home")
 
 

@@ -174,6 +174,15 @@ def run_install(
         managed_dir=managed,
         remote_state_dir=remote_state,
     )
+    if install and options.url:  # written into settings and command lines: even unchecked
+        from harness_memory.client import service_url_parts
+        from harness_memory.errors import ServiceUnreachableError
+
+        try:
+            service_url_parts(options.url)
+        except ServiceUnreachableError as error:
+            _logger().error("install %s: %s (nothing was changed)", args.harness, error)
+            return 1
     warnings: list[str] = []
     if install and not args.no_check:
         checked = _checked(args, str(root), options, token_source)

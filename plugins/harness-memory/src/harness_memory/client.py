@@ -64,30 +64,40 @@ _A = TypeVar("_A", bound=Answer)
 
 def service_url_parts(url: str) -> SplitResult:
     """``url`` split (``urllib.parse.urlsplit``) when it is an ``http(s)://host[:port]`` address;
-    else :class:`ServiceUnreachableError` saying so. A URL ``urlsplit`` itself refuses (an
-    unclosed IPv6 bracket, ``http://[::1``, or a bracketed host that is no address) raised
-    ``ValueError``: the Session start failed open as "unexpected error" with a traceback, and
-    ``harness-memory sync`` ended in one. A URL holding a user name or password
-    (``http://coder:SECRET@host``) is refused too, never echoed with it (A-10: the service takes
-    a bearer token, and an install would write the secret into settings files every local
-    account can read); so is a query or fragment, which the request paths would be glued to."""
+    else :class:`ServiceUnreachableError` saying so, the URL shown by :func:`shown_url`. A URL
+    ``urlsplit`` itself refuses (an unclosed IPv6 bracket, ``http://[::1``, or a bracketed host
+    that is no address) raised ``ValueError``: the Session start failed open as "unexpected
+    error" with a traceback, and ``harness-memory sync`` ended in one; so did a port that is no
+    number (``http://coder:pa/ss@host``: a password holding ``/``, read as the port ``pa``),
+    whose message echoed the URL whole. A URL holding a user name or password is refused too,
+    never echoed with it (A-10: the service takes a bearer token, and an install would write
+    the secret into settings files every local account can read): any ``@`` counts, also one
+    ``urlsplit`` reads as part of a path, query or fragment (a password holding ``/``, ``?`` or
+    ``#``); so is a query or fragment, which the request paths would be glued to."""
+    shown = shown_url(url)
     try:
         parts = urlsplit(url)
         host = parts.hostname
+        port_problem = None
+        try:
+            parts.port  # noqa: B018 - its ValueError is the check
+        except ValueError:
+            port_problem = " (its port is no number from 0 to 65535)"
     except ValueError as error:
-        host, reason, shown = None, f" ({error})", _masked_raw(url)
-    else:
-        reason, shown = "", _without_userinfo(parts)
-    if host is not None and "@" in parts.netloc:
+        raise ServiceUnreachableError(
+            f"memory service URL must be http(s)://host[:port], got {shown!r} ({error})"
+        ) from None
+    if "@" in url:
         raise ServiceUnreachableError(
             "memory service URL must not hold a user name or password (name:secret@host): the "
             "service takes a bearer token, given with --token-file, --token or "
             f"HARNESS_MEMORY_TOKEN; got {shown!r}"
         )
+    reason = port_problem or ""
     if host is not None and (parts.query or parts.fragment):
         reason = " (a query or fragment has no place in it)"
         host = None
-    if host is None or parts.scheme not in {"http", "https"}:
+    if host is None or port_problem or parts.scheme not in {"http", "https"}:
         raise ServiceUnreachableError(
             f"memory service URL must be http(s)://host[:port], got {shown!r}{reason}"
         )
@@ -95,38 +105,24 @@ def service_url_parts(url: str) -> SplitResult:
 
 
 def shown_url(url: str) -> str:
-    """``url`` as a message or record may show it: any ``name:secret@``, query or fragment as
-    ``***`` (what may hold a secret is never printed); a string that is no URL unchanged.
+    """``url`` as a message or record may show it: what may hold a secret as ``***``, never
+    printed. That is everything from the scheme's ``//`` up to the URL's last ``@`` (a
+    password holding ``/``, ``?`` or ``#`` is no longer in the authority ``urlsplit`` reads,
+    and was shown) and everything from the first ``?`` or ``#`` after it; a string that is no
+    URL is judged the same way.
 
     >>> shown_url("http://coder:s3cret@127.0.0.1:8765/?t=1")
     'http://***@127.0.0.1:8765/?***'
+    >>> shown_url("http://coder:pa/ss?w#rd@127.0.0.1:8765")
+    'http://***@127.0.0.1:8765'
     """
-    try:
-        return _without_userinfo(urlsplit(url))
-    except ValueError:  # a URL urlsplit refuses (an unclosed IPv6 bracket) may hold one too
-        return _masked_raw(url)
-
-
-_USERINFO_RE = re.compile(r"^(?P<scheme>[^:/?#]*://)?[^/?#]*@")
-_QUERY_RE = re.compile(r"(?P<mark>[?#]).*", re.DOTALL)
-
-
-def _masked_raw(url: str) -> str:
-    """``url``, which ``urlsplit`` refuses, with what may hold a secret as ``***`` all the
-    same: the authority up to its last ``@`` and everything from the first ``?`` or ``#``
-    (``http://coder:SECRET@[::1`` → ``http://***@[::1``)."""
     hidden = _USERINFO_RE.sub(lambda found: f"{found.group('scheme') or ''}***@", url, count=1)
     return _QUERY_RE.sub(lambda found: f"{found.group('mark')}***", hidden, count=1)
 
 
-def _without_userinfo(parts: SplitResult) -> str:
-    netloc = parts.netloc
-    if "@" in netloc:
-        netloc = "***@" + netloc.rpartition("@")[2]
-    hidden = parts._replace(
-        netloc=netloc, query="***" if parts.query else "", fragment="***" if parts.fragment else ""
-    )
-    return hidden.geturl()
+_USERINFO_RE = re.compile(r"^(?P<scheme>[^:/?#]*://)?.*@", re.DOTALL)
+"""Up to the last ``@`` (greedy): a user name and password, whatever they hold."""
+_QUERY_RE = re.compile(r"(?P<mark>[?#]).*", re.DOTALL)
 
 
 class MemoryClient:
@@ -150,10 +146,7 @@ class MemoryClient:
     ) -> None:
         self.base_url = base_url.rstrip("/")
         parts = service_url_parts(self.base_url)
-        try:
-            self._port = parts.port
-        except ValueError as error:
-            raise ServiceUnreachableError(f"memory service URL {base_url!r}: {error}") from None
+        self._port = parts.port
         self._https = parts.scheme == "https"
         self._host = parts.hostname or ""  # never empty: service_url_parts checked it
         self._prefix = parts.path
