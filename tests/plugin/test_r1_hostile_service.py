@@ -24,6 +24,8 @@ from pathlib import Path
 import pytest
 from harness_memory.remote import RemoteCopy
 
+from tests.support.redirecting import redirecting_service
+
 pytestmark = pytest.mark.skipif(
     subprocess.run(["git", "--exec-path"], capture_output=True, check=False).returncode != 0,
     reason="needs git",
@@ -250,3 +252,17 @@ def test_r1_a_version_of_regular_files_within_their_caps_is_taken(
     assert result.ok, result.error
     scope = copy.memory_root / "user"
     assert {path.name: path.read_bytes() for path in scope.iterdir()} == files
+
+
+def test_a10_asking_the_service_why_never_sends_the_token_on_through_a_redirect(
+    tmp_path: Path,
+) -> None:
+    """After a failed exchange the copy asks the service for its reason (``service_says``),
+    bearer token in a header: ``urllib`` sent that header on to wherever a redirect led."""
+    with redirecting_service() as service:
+        copy = _copy(service.url, tmp_path)
+
+        copy.service_says("user")
+
+        assert service.seen, "the redirect was not followed at all"
+        assert all(sent is None for _, sent in service.seen), service.seen

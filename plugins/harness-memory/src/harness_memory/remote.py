@@ -411,11 +411,10 @@ class RemoteCopy:
         import urllib.error
         import urllib.request
 
-        headers = {"X-Memory-Machine": self.machine_id}
-        if self.token:
-            headers["Authorization"] = f"Bearer {self.token}"
         url = f"{self.scope_url(key)}/info/refs?service={service}"
-        request = urllib.request.Request(url, headers=headers)  # noqa: S310 - http(s) only
+        request = urllib.request.Request(url, headers={"X-Memory-Machine": self.machine_id})  # noqa: S310
+        if self.token:  # never sent on: urllib passes add_header's headers to a redirect's target
+            request.add_unredirected_header("Authorization", f"Bearer {self.token}")
         try:
             with urllib.request.urlopen(request, timeout=self.timeout):  # noqa: S310
                 return None

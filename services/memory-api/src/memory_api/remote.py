@@ -68,6 +68,11 @@ class Remote:
     token: str | None = None
 
     def __post_init__(self) -> None:
+        if "@" in self.url:  # never echoed: what precedes it is a user name and password
+            raise ValueError(
+                "a service URL must not hold a user name or password (name:secret@host): the "
+                "service takes a bearer token, given with --token or MEMORY_API_TOKEN"
+            )
         try:
             parts = urlsplit(self.url)
             host, _ = parts.hostname, parts.port
@@ -77,10 +82,13 @@ class Remote:
             raise ValueError(f"not an http(s) URL: {self.url!r}")
 
     def answers(self) -> bool:
-        """Whether a memory-api service answers here (``/healthz`` says ``ok``)."""
+        """Whether a memory-api service answers here (``/healthz`` says ``ok``). Raises
+        :class:`RemoteError` for a redirect, which names where it leads (never followed)."""
         try:
             body = self._call("GET", "/healthz", None, auth=False)
-        except RemoteError:
+        except RemoteError as error:
+            if 300 <= error.status < 400:
+                raise
             return False
         return isinstance(body, dict) and body.get("status") == "ok"
 
@@ -122,9 +130,11 @@ class Remote:
         if auth and self.token:
             request.add_header("Authorization", f"Bearer {self.token}")
         try:
-            with urllib.request.urlopen(request, timeout=ANSWER_WAIT_S) as answer:  # noqa: S310
+            with _OPENER.open(request, timeout=ANSWER_WAIT_S) as answer:
                 raw = answer.read()
         except urllib.error.HTTPError as error:
+            if 300 <= error.code < 400:
+                raise RemoteError(error.code, self._redirected(error)) from None
             raise RemoteError(error.code, _detail(error)) from None
         except (urllib.error.URLError, OSError) as error:
             reason = getattr(error, "reason", error)
@@ -133,6 +143,29 @@ class Remote:
             return json.loads(raw) if raw else None
         except ValueError:
             raise RemoteError(0, f"{self.url} answered something other than JSON") from None
+
+    def _redirected(self, error: urllib.error.HTTPError) -> str:
+        where = urlsplit(error.headers.get("Location") or "")
+        shown = f" to {where.scheme}://{where.hostname}" if where.hostname else ""
+        return (
+            f"{self.url} answered a redirect ({error.code}){shown}, which is not followed (the "
+            "bearer token is never sent on to another address): give the service's own "
+            "address with --url or MEMORY_API_URL"
+        )
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """Follows no redirect: ``urllib`` sends every header added with ``add_header``, the
+    ``Authorization`` one included, on to whatever address a ``Location`` names (another
+    host, plain ``http``), so a proxy's redirect to a sign-in page took the bearer token there
+    and its answer was read as the service's (``memory-api agent list``: "no agents"). A 3xx
+    is an :class:`urllib.error.HTTPError` instead."""
+
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+_OPENER = urllib.request.build_opener(_NoRedirect)
 
 
 def _segment(value: str) -> str:
