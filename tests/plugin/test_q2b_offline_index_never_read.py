@@ -1,6 +1,7 @@
 """Q-2b on the plugin's offline path (H-4): an index that is there but never read (a symlink out
 of the memory root, a FIFO, a folder: T-5b) is said to be unreadable, as the service says it,
-never "nothing saved yet" (case ``unreadable-memory-files``, its kind)."""
+never "nothing saved yet" (case ``unreadable-memory-files``, its kind); nor is a scope whose
+folder's place holds no folder (K-6)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from harness_memory.offline import session_start_from_files
+from memory_core.keys import workspace_memory_key
 
 
 @pytest.mark.parametrize(
@@ -59,3 +61,40 @@ def test_q2b_offline_a_missing_index_is_nothing_saved(tmp_path: Path) -> None:
     )
 
     assert "Nothing saved yet: the user memory index is empty" in answer.memory
+
+
+@pytest.mark.parametrize("kind", ["file", "fifo", "dangling-link", "symlink-loop"])
+@pytest.mark.parametrize("scope", ["user", "workspace"])
+def test_k6_offline_what_is_no_folder_in_a_scope_folders_place_is_never_nothing_saved(
+    tmp_path: Path, kind: str, scope: str
+) -> None:
+    """A file, a FIFO, a dangling link or a symlink loop in a scope folder's place: the service
+    says the scope cannot be used and not to write into its Directory; the plugin's Session
+    start from the files said "Nothing saved yet: … MEMORY.md is blank or missing" and named
+    the Directory for saving, where nothing can be saved."""
+    memory_root = tmp_path / "app" / "agents" / "coder" / "agent_state" / "memory"
+    memory_root.mkdir(parents=True)
+    workspace = tmp_path / "shop-api"
+    workspace.mkdir()
+    key = workspace_memory_key(str(workspace)) if scope == "workspace" else "user"
+    place = memory_root / key
+    if kind == "file":
+        place.write_text("- [Deploy](deploy.md) — staging first\n", encoding="utf-8")
+    elif kind == "fifo":
+        os.mkfifo(place)
+    elif kind == "dangling-link":
+        place.symlink_to(memory_root / "gone")
+    else:
+        place.symlink_to(memory_root / "other")
+        (memory_root / "other").symlink_to(place)
+
+    answer = session_start_from_files(
+        memory_root, project="acme", agent="coder", workspace=str(workspace)
+    )
+
+    named = "user memory" if scope == "user" else f"Workspace memory ({key})"
+    assert f"Nothing saved yet: the {named} index" not in answer.memory
+    assert (
+        f"Not available: {named} cannot be saved in this Session: Agent Memory found something "
+        "that is not a folder in its folder's place. Do not write into its Directory"
+    ) in answer.memory

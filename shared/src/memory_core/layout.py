@@ -18,6 +18,7 @@ __all__ = [
     "AGENTS_DIR",
     "INDEX_FILE",
     "MARKER_FILE",
+    "NOT_A_FOLDER",
     "NOT_VISIBLE_FILE",
     "SERVICE_FOLDERS",
     "agent_dir",
@@ -31,6 +32,11 @@ __all__ = [
 ]
 
 AGENTS_DIR = "agents"
+NOT_A_FOLDER = "found something that is not a folder in its folder's place"
+"""What is wrong with a scope whose folder's place holds a file, a FIFO, a dangling link or a
+symlink loop (K-6): there is a scope, it cannot be used. In words that follow "the service …"
+or "Agent Memory …", as a Session start (the service's and the plugin's from the files), the
+files routes (503), the overview, a search and a checkpoint say it."""
 WORKSPACES_DIR = "workspaces"
 SERVICE_FOLDERS = (AGENTS_DIR, "tokens", "drafts", "locks", "memo", "search", "overview")
 """The top folders of a data dir that the memory service alone writes: under ``agents/``

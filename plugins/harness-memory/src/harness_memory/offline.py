@@ -180,14 +180,16 @@ def _uncreated(root: Path, key: str) -> tuple[PreparedIndex, tuple[int, bool]] |
 
 def _unwritable_why(root: Path, key: str) -> str | None:
     """Why this account cannot save memories into scope ``key`` (the kernel's own answer, by
-    ``access(2)``, which also says so of a read-only mount), or None."""
+    ``access(2)``, which also says so of a read-only mount; :data:`~memory_core.layout.
+    NOT_A_FOLDER` for what is no folder in its folder's place, which was injected as "nothing
+    saved yet" and its Directory named for saving), or None."""
     scope = root / key
     if not os.path.lexists(scope):
         if os.access(root, os.W_OK | os.X_OK):
             return None
         return "cannot create its folder here (the memory root is not writable by this account)"
-    if not scope.is_dir():
-        return None  # not a scope folder: the index reading says what it is
+    if not scope.is_dir():  # a file, a FIFO, a dangling link or a loop in its place (K-6)
+        return layout.NOT_A_FOLDER
     if not os.access(scope, os.W_OK | os.X_OK):
         return "cannot write into its folder here (the folder is not writable by this account)"
     index = scope / layout.INDEX_FILE

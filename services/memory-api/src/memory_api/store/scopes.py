@@ -25,6 +25,7 @@ from memory_core.errors import InvalidId
 from memory_core.hidden_text import show_hidden
 from memory_core.index import index_lines, topic_link_targets
 from memory_core.keys import check_scope_key, check_topic_file_name, key_for_real_path
+from memory_core.layout import NOT_A_FOLDER
 from memory_core.lint import IndexRead
 from memory_core.topics import READ_CAP_BYTES, decode_text
 
@@ -220,10 +221,6 @@ def scope_dir_error(root: Path, key: str) -> OSError | None:
     return None
 
 
-NOT_A_FOLDER = "found something that is not a folder in its folder's place"
-"""What is wrong with a scope whose folder's place holds a file or a dangling link (K-6): in
-words that follow "the service …", as a Session start, the files routes (503), the overview,
-a search and a checkpoint say it."""
 NOT_A_FOLDER_WHY = (
     f"{NOT_A_FOLDER}; an operator must move it away (the scope's folder is then made again)"
 )
