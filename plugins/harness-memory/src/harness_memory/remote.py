@@ -354,8 +354,9 @@ class RemoteCopy:
         for path in sorted(self.sync_dir.glob("*.git")) if self.sync_dir.is_dir() else []:
             key = path.name.removesuffix(".git")
             entry = state.get(key, {})
-            waiting = _ScopeRun(self, key, self.memory_root / key, path).has_waiting()
-            last_sync, error = entry.get("lastSync"), entry.get("lastError")
+            run = _ScopeRun(self, key, self.memory_root / key, path)
+            waiting = run.has_waiting()
+            last_sync, error = entry.get("lastSync"), run.unreadable or entry.get("lastError")
             outcomes = entry.get("outcomes")
             found.append(
                 ScopeSync(
@@ -549,6 +550,8 @@ class _ScopeRun:
         self.outcomes: list[str] = []
         self.moved = False
         """Whether the files were moved to a version fetched (``git reset``)."""
+        self.unreadable: str | None = None
+        """Why git could not tell what waits to be sent (:meth:`has_waiting`), if it could not."""
 
     def git(
         self,
@@ -654,14 +657,17 @@ class _ScopeRun:
 
     def has_waiting(self) -> bool:
         """Whether this copy holds changes the service has not taken yet (a scope never
-        synced: whether it holds anything)."""
+        synced: whether it holds anything). True when git cannot tell (a broken index after a
+        crash or a full disk, a git dir it may not read): "nothing waits" was said of a copy
+        whose files had never been sent; :attr:`unreadable` then says why."""
         if not (self.git_dir / "HEAD").exists():
             return self.scope.is_dir() and any(self.scope.iterdir())
         try:
             refs = self.refs()
             return refs.get(_MAIN) != _held(refs) or bool(self._changed())
-        except _GitFailed:
-            return False
+        except _GitFailed as failed:
+            self.unreadable = str(failed)
+            return True
 
     def _changed(self) -> list[str]:
         """The names of the files that differ from ``main`` (one ``git status``, which trusts
