@@ -129,26 +129,44 @@ def get(served: ServedProcess, host: str | None, path: str = "/api/me") -> int:
 
 
 @pytest.mark.parametrize(
-    ("host", "reached_at", "addresses"),
-    [("ip6-localhost", "[::1]", "::1"), ("localhost.localdomain", "127.0.0.1", "127.0.0.1"),
-     ("memory-box", "127.0.1.1", "127.0.1.1"), ("127.0.0.2", "127.0.0.2", None),
-     ("127.1", "127.0.0.1", "127.0.0.1"), ("::1", "[::1]", None), ("[::1]", "[::1]", None),
-     ("0:0::1", "[::1]", "::1"), ("LOCALHOST", "127.0.0.1", "127.0.0.1")],
+    ("host", "reached_at", "addresses", "page"),
+    [("ip6-localhost", "[::1]", "::1", "ip6-localhost"),
+     ("localhost.localdomain", "127.0.0.1", "127.0.0.1", "localhost.localdomain"),
+     ("memory-box", "127.0.1.1", "127.0.1.1", "memory-box"),
+     ("127.0.0.2", "127.0.0.2", None, "127.0.0.2"), ("127.1", "127.0.0.1", "127.0.0.1", None),
+     ("::1", "[::1]", None, None), ("[::1]", "[::1]", None, None),
+     ("0:0::1", "[::1]", "::1", None), ("LOCALHOST", "127.0.0.1", "127.0.0.1", "LOCALHOST")],
 )  # fmt: skip
 def test_a10_a_host_resolving_only_to_loopback_runs_open_on_loopback(
-    served_on: object, host: str, reached_at: str, addresses: str | None
-) -> None:
+    served_on: object, tmp_path: Path, host: str, reached_at: str, addresses: str | None,
+    page: str | None,
+) -> None:  # fmt: skip
+    """``page``: how the web page's address names it (None: as the tests reach it, the form a
+    browser writes: ``127.1`` was shown as ``http://127.1:PORT/``, ``[::1]`` as
+    ``http://[[::1]]:PORT/``)."""
     start = served_on
     assert callable(start)
     served = start(host, reached_at)
 
     assert get(served, "localhost:{port}") == 200  # open: no token needed
-    bare = host.strip("[]")
-    shown = bare + (f" ({addresses})" if addresses else "")
+    shown = host.strip("[]") + (f" ({addresses})" if addresses else "")
     said = "no bearer token configured: the API is open to local callers, so it binds to "
     assert f"{said}loopback only ({shown})" in served.log_text()
-    page = f"[{bare}]" if ":" in bare else bare  # "[::1]" was shown as http://[[::1]]:PORT/
-    assert f"web page: http://{page}:{served.env['MEMORY_API_PORT']}/" in served.log_text()
+    port = served.env["MEMORY_API_PORT"]
+    assert f"web page: http://{page or reached_at}:{port}/" in served.log_text()
+    # The CLI finds its service where MEMORY_API_HOST says, and is answered there: with Host
+    # 127.1:PORT it was refused (400), took the service for absent, and listed the default
+    # data dir's agents instead.
+    listed = subprocess.run(
+        [*_namespace_prefix(tmp_path), venv_bin("memory-api"), "agent", "list"],
+        env={**_env(tokens=False), "MEMORY_API_HOST": host, "MEMORY_API_PORT": port,
+             "HOME": str(tmp_path)},
+        capture_output=True, check=False, timeout=STARTS_WITHIN_S,
+    )  # fmt: skip
+    assert listed.returncode == 0, listed.stderr
+    assert f"agents through the service at http://{page or reached_at}:{port}" in (
+        listed.stderr.decode()
+    )
 
 
 @pytest.mark.parametrize(
