@@ -1,0 +1,89 @@
+"""R-1: why a push moved nothing is read from git's report of it (report-status, on side band 1),
+pkt-line by pkt-line, never found by substring in the whole answer. Side band 2 relays what the
+service's git said about the pushed content, and its object check quotes names a user chose: a
+``.gitmodules`` whose submodule is named ``../unpack disk quota exceeded`` made the service tell
+the machine its disk was full."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+
+import pytest
+from memory_api.store.sync.backend import PushReport, push_report, refused_report
+
+from tests.api.conftest import AgentHome, Client
+from tests.api.test_r1_git_sync import GitMachine, git_url, scope_holds
+
+MACHINE = "0123456789abcdef0123456789abcdef"
+REF = f"refs/machines/{MACHINE}"
+SIDE_BAND_REQUEST = (
+    b"00a30000000000000000000000000000000000000000 1111111111111111111111111111111111111111 "
+    + REF.encode()
+    + b"\x00 report-status side-band-64k quiet object-format=sha1 agent=git/2.39.50000"
+)
+PLAIN_REQUEST = SIDE_BAND_REQUEST.replace(b" side-band-64k", b"")
+
+
+def pkt(data: bytes) -> bytes:
+    return f"{len(data) + 4:04x}".encode() + data
+
+
+def banded(band: int, data: bytes) -> bytes:
+    return pkt(bytes([band]) + data)
+
+
+@pytest.mark.parametrize(
+    "relayed",
+    [
+        b"error: object 1b: gitmodulesName: disallowed submodule name: ../unpack ok\n",
+        b"error: object 1b: gitmodulesName: disallowed submodule name: ../ng refs/x full\n",
+    ],
+)
+def test_r1_the_report_is_band_1_not_what_band_2_relays(relayed: bytes) -> None:
+    report = pkt(b"unpack unpack-objects abnormal exit\n") + pkt(
+        b"ng " + REF.encode() + b" unpacker error\n"
+    )
+    answer = banded(2, relayed) + banded(1, report + b"0000") + b"0000"
+    found = push_report(SIDE_BAND_REQUEST, answer)
+    assert found == PushReport(unpack="unpack-objects abnormal exit", refused="unpacker error")
+    assert not found.unpacked
+    assert found.reason == "unpack-objects abnormal exit"
+
+
+def test_r1_a_report_without_side_band_is_read_as_it_is() -> None:
+    answer = refused_report(PLAIN_REQUEST, REF, "scope x is not on the service yet")
+    found = push_report(PLAIN_REQUEST, answer)
+    assert found.unpacked and found.reason == "scope x is not on the service yet"
+    assert push_report(PLAIN_REQUEST, b"") == PushReport()
+
+
+async def test_r1_a_push_refused_for_a_submodule_name_is_not_said_to_meet_a_full_disk(
+    client: Client,
+    agent: AgentHome,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The pushed name holds both signs the service looked for anywhere in git's answer:
+    ``unpack <reason>`` and a full disk's words. git's report says the objects failed their
+    check (``unpack-objects abnormal exit``); the disk has room."""
+    caplog.set_level(logging.WARNING, logger="memory_api.store.sync.service")
+    scope_holds(agent.user, {"MEMORY.md": "- [Uv](uv.md) use uv\n"})
+    laptop = GitMachine(tmp_path / "laptop" / "user", git_url(client), MACHINE, "laptop")
+    await laptop.fetch()
+    laptop.write(
+        ".gitmodules",
+        '[submodule "../unpack disk quota exceeded"]\n\tpath = s\n\turl = https://x.invalid/s\n',
+    )
+    laptop.run("add", "-A")
+    laptop.run("commit", "-q", "-m", "a submodule named like git's words")
+    pushed = await asyncio.to_thread(
+        laptop.run, "push", "-q", "origin", f"+HEAD:{REF}", check=False
+    )
+    assert pushed.returncode != 0
+    assert "disallowed submodule name: ../unpack disk quota exceeded" in pushed.stderr
+    assert "remote: Refused:" not in pushed.stderr
+    assert "the disk holding the history is full" not in pushed.stderr
+    [said] = [r.getMessage() for r in caplog.records if "moved nothing" in r.getMessage()]
+    assert said.endswith("moved nothing: unpack-objects abnormal exit"), said
