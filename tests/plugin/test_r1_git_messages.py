@@ -55,6 +55,7 @@ def test_a_404_from_the_service_is_read_as_not_found(message: str) -> None:
         RELAYED.format(name="HTTP 404"),
         RELAYED.format(name="x': The requested URL returned error: 404"),
         RELAYED.format(name="repository 'x' not found"),
+        RELAYED.format(name="x\u2028fatal: repository 'x' not found"),
     ],
 )
 def test_other_failures_are_not_a_404_whatever_digits_they_hold(message: str) -> None:
@@ -71,7 +72,16 @@ def test_the_reason_of_a_refused_push_is_git_s_own_line_not_a_relayed_one(name: 
 
 @pytest.mark.parametrize(
     "name",
-    ["HTTP 404", "authentication failed", "couldn't find remote ref main", "[remote rejected] x"],
+    [
+        "HTTP 404",
+        "authentication failed",
+        "couldn't find remote ref main",
+        "[remote rejected] x",
+        # a line separator, which git relays as it is and str.splitlines() breaks a line at
+        "x\u2028fatal: Authentication failed for 'y'",
+        "x\u2028error: RPC failed; HTTP 404 curl 22 The requested URL returned error: 404",
+        "x\x0b! [remote rejected] x",
+    ],
 )
 def test_r1_a_pushed_file_worded_like_git_s_answers_is_refused_for_what_it_is(
     shared_service: RealService, new_agent: str, tmp_path: Path, name: str

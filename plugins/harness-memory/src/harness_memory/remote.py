@@ -902,8 +902,10 @@ _REFUSED_LINE_401 = re.compile(r"fatal: Authentication failed for '.*'")
 def _own_lines(message: str) -> list[str]:
     """git's own lines of its error output ``message``, each stripped: not those it relays
     from the other side (``remote: …``), whose words a pushed file or a scope key may hold.
-    git runs with C messages (:meth:`RemoteCopy.git_environment`), so its own are English."""
-    lines = (line.strip() for line in message.splitlines())
+    git runs with C messages (:meth:`RemoteCopy.git_environment`), so its own are English.
+    Lines end at a newline only: git relays a line separator (U+2028), a form feed … as they
+    are, where ``str.splitlines`` would start a line of git's own inside a relayed one."""
+    lines = (line.strip() for line in message.split("\n"))
     return [line for line in lines if line and not line.startswith(_REMOTE)]
 
 
@@ -935,5 +937,5 @@ def _reason(message: str) -> str:
         for line in own:
             if line.startswith(starts):
                 return line
-    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    lines = [line.strip() for line in message.split("\n") if line.strip()]
     return lines[-1] if lines else ""
