@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -87,3 +88,39 @@ async def test_r1_a_push_refused_for_a_submodule_name_is_not_said_to_meet_a_full
     assert "the disk holding the history is full" not in pushed.stderr
     [said] = [r.getMessage() for r in caplog.records if "moved nothing" in r.getMessage()]
     assert said.endswith("moved nothing: unpack-objects abnormal exit"), said
+
+
+def _git(folder: Path, *args: str, given: str) -> str:
+    done = subprocess.run(
+        ["git", *args], input=given, cwd=folder, capture_output=True, text=True, check=True
+    )
+    return done.stdout.strip()
+
+
+def root_commit_naming(folder: Path, parent: str) -> str:
+    """A commit with no parent holding ``pnpm.md``, whose author's name spells a ``parent``
+    header line between carriage returns (git's object check takes them in a name)."""
+    blob = _git(folder, "hash-object", "-w", "--stdin", given="use pnpm\n")
+    tree = _git(folder, "mktree", given=f"100644 blob {blob}\tpnpm.md\n")
+    header = (
+        f"tree {tree}\nauthor M\rparent {parent}\rM <m@example.invalid> 1 +0000\n"
+        "committer M <m@example.invalid> 1 +0000\n\nfrom the machine\n"
+    )
+    return _git(folder, "hash-object", "-t", "commit", "-w", "--literally", "--stdin", given=header)
+
+
+async def test_r1_a_pushed_commit_s_parents_are_its_header_lines_not_words_in_its_author(
+    client: Client, agent: AgentHome, tmp_path: Path
+) -> None:
+    """A commit's header ends its lines at a newline only; git's object check takes a carriage
+    return in an author's name. A root commit whose author read ``M\\rparent <main>\\rM`` was
+    merged as a child of ``main``, so what ``main`` held and it lacked was deleted; it has no
+    parent, so the service's files are kept and its own are added."""
+    scope_holds(agent.user, {"MEMORY.md": "- [Uv](uv.md) use uv\n", "uv.md": "use uv\n"})
+    laptop = GitMachine(tmp_path / "laptop" / "user", git_url(client), MACHINE, "laptop")
+    await laptop.fetch()
+    main = laptop.run("rev-parse", "HEAD").stdout.strip()
+    commit = await asyncio.to_thread(root_commit_naming, laptop.folder, main)
+    await asyncio.to_thread(laptop.run, "push", "-q", "origin", f"+{commit}:{REF}")
+    assert (agent.user / "pnpm.md").read_text(encoding="utf-8") == "use pnpm\n"
+    assert (agent.user / "uv.md").read_text(encoding="utf-8") == "use uv\n"
