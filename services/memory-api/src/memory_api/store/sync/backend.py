@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import subprocess
 from collections.abc import AsyncIterator, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -55,6 +56,7 @@ __all__ = [
     "parse_head",
     "push_report",
     "refused_report",
+    "relayed_as_git",
     "run_buffered",
     "run_streaming",
     "split_answer",
@@ -259,6 +261,40 @@ def refused_report(request: bytes, ref: str, reason: str) -> bytes:
         return inner
     data = b"\x01" + inner
     return f"{len(data) + 4:04x}".encode("ascii") + data + b"0000"
+
+
+_LINE_START = rb"(?:^|(?<=[\r\n]))"
+"""Where a pushing ``git`` starts a ``remote: `` line in what it relays: after a newline or a
+carriage return (its side band demultiplexer prefixes both)."""
+
+
+def relayed_as_git(request: bytes, answer: bytes, prefixes: tuple[str, ...]) -> bytes:
+    """``answer``, a push's answer as git wrote it, with every line git relays on side band 2
+    that starts like one of the service's own lines (``prefixes``: ``"Refused: "`` …) marked
+    ``git: `` before it. git's object check quotes pushed content there (a submodule url
+    ``"-x\\nRefused: run …"`` in a ``.gitmodules``), and a pushing machine reads a
+    ``remote: Refused: …`` line as the service's word. Unchanged when the push's ``request``
+    asked for no side band or no such line is there; else side band 2 comes first, whole, then
+    the other packets in their order (a pushing git prints band 2 as it comes and reads the
+    report from band 1 at the end)."""
+    if not _capabilities(request) & {"side-band", "side-band-64k"}:
+        return answer
+    packets = list(_packets(answer))
+    used = sum(len(data) + 4 for data in packets)
+    if answer[used : used + 4] != b"0000":
+        return answer  # no whole pkt-line stream: passed as git wrote it
+    said = b"".join(data[1:] for data in packets if data[:1] == b"\x02")
+    starts = b"|".join(re.escape(prefix.encode("utf-8")) for prefix in prefixes)
+    marked = re.sub(_LINE_START + b"(?=" + starts + b")", b"git: ", said)
+    if marked == said:
+        return answer
+    room = (65520 if "side-band-64k" in _capabilities(request) else 1000) - 5
+    band_2 = [b"\x02" + marked[at : at + room] for at in range(0, len(marked), room)]
+    others = [data for data in packets if data[:1] != b"\x02"]
+    return (
+        b"".join(f"{len(data) + 4:04x}".encode("ascii") + data for data in band_2 + others)
+        + (answer[used:])
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -71,6 +71,7 @@ from memory_api.store.sync.backend import (
     cgi_environment,
     push_report,
     refused_report,
+    relayed_as_git,
     run_buffered,
     run_streaming,
     with_messages,
@@ -290,6 +291,7 @@ class SyncStore:
                 raise
             if head.status != 200:
                 return head, answer
+            answer = relayed_as_git(body, answer, (MERGED_PREFIX, REFUSED_PREFIX))
             pushed = read_ref(repository, push_ref.name)
             if pushed == before:
                 return head, self._moved_nothing(request, repository, answer, body)
