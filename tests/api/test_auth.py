@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import socket
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from memory_api.app import create_app
 from memory_api.bearer import TokenEntry, hash_secret
-from memory_api.http.auth import BindRefused, bind_decision, is_loopback
+from memory_api.http.auth import BindRefused, bind_decision
+from memory_api.http.bind_address import resolve_bind
 from memory_api.settings import Settings
 from memory_api.store.tokens import TokenStore
 from multidict import CIMultiDict
@@ -170,23 +173,76 @@ async def test_a10_token_file_holds_only_the_hash(data_dir: Path) -> None:
     assert len(secret) >= 40
 
 
-@pytest.mark.parametrize("host", ["127.0.0.1", "127.8.9.1", "::1", "[::1]", "localhost"])
-def test_a10_without_tokens_loopback_binds(host: str) -> None:
-    assert is_loopback(host)
-    assert "loopback only" in bind_decision(host, tokens_configured=False)
+@pytest.mark.parametrize(
+    "host",
+    ["127.0.0.1", "127.8.9.1", "::1", "[::1]", "0:0::1", "127.1", "::ffff:127.0.0.1",
+     "localhost", "LOCALHOST"],
+)  # fmt: skip
+def test_a10_without_tokens_a_host_binding_only_loopback_binds(host: str) -> None:
+    """Judged by what the bind resolves the host to, not by its spelling."""
+    bind = resolve_bind(host)
+    assert bind.loopback_only
+    assert "loopback only" in bind_decision(bind, tokens_configured=False)
 
 
 @pytest.mark.parametrize(
     "host",
-    ["0.0.0.0", "::", "192.168.1.5", "10.0.0.1", "example.com", ""],  # noqa: S104 - refused
+    ["0.0.0.0", "::", "192.168.1.5", "10.0.0.1", "", "::ffff:10.0.0.1"],  # noqa: S104 - refused
 )
 def test_a10_without_tokens_other_addresses_are_refused(host: str) -> None:
-    with pytest.raises(BindRefused, match="no bearer token"):
-        bind_decision(host, tokens_configured=False)
+    with pytest.raises(BindRefused, match="is not loopback and no bearer token"):
+        bind_decision(resolve_bind(host), tokens_configured=False)
+
+
+def _resolver(*addresses: str) -> Callable[[str], list[str]]:
+    """A stand-in for the resolver: every name gives ``addresses`` (as /etc/hosts would)."""
+    return lambda _host: list(addresses)
+
+
+@pytest.mark.parametrize(
+    ("name", "addresses"),
+    [("ip6-localhost", ("::1",)), ("localhost.localdomain", ("127.0.0.1",)),
+     ("memory-box", ("127.0.1.1",)), ("both", ("127.0.0.1", "::1", "127.0.0.1"))],
+)  # fmt: skip
+def test_a10_a_name_resolving_only_to_loopback_is_loopback(
+    name: str, addresses: tuple[str, ...]
+) -> None:
+    bind = resolve_bind(name, _resolver(*addresses))
+    assert bind.loopback_only
+    assert bind.name == name
+    assert "loopback only" in bind_decision(bind, tokens_configured=False)
+
+
+def test_a10_a_name_resolving_to_loopback_and_beyond_is_not_loopback() -> None:
+    bind = resolve_bind("mixed-box", _resolver("127.0.0.1", "192.168.1.5", "fe80::1%eth0"))
+    assert not bind.loopback_only
+    with pytest.raises(BindRefused) as refused:
+        bind_decision(bind, tokens_configured=False)
+    assert str(refused.value).startswith(
+        "refusing to bind mixed-box (127.0.0.1, 192.168.1.5, fe80::1): 192.168.1.5, fe80::1 is "
+        "not loopback and no bearer token is configured"
+    )
+    assert "binding mixed-box (127.0.0.1, 192.168.1.5, fe80::1)" in bind_decision(bind, True)
+
+
+def _unresolvable(host: str) -> list[str]:
+    raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+
+@pytest.mark.parametrize("tokens", [False, True])
+def test_a10_a_host_that_resolves_to_nothing_is_refused_with_or_without_tokens(
+    tokens: bool,
+) -> None:
+    bind = resolve_bind("no-such-host.invalid", _unresolvable)
+    assert not bind.loopback_only
+    with pytest.raises(
+        BindRefused, match=r"it resolves to no address \(Name or service not known\)"
+    ):
+        bind_decision(bind, tokens_configured=tokens)
 
 
 def test_a10_with_tokens_any_address_binds() -> None:
-    assert "needs a token" in bind_decision("0.0.0.0", tokens_configured=True)  # noqa: S104
+    assert "needs a token" in bind_decision(resolve_bind("0.0.0.0"), tokens_configured=True)  # noqa: S104
 
 
 async def test_a10_public_bind_fails_closed_when_tokens_disappear(

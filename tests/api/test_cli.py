@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pytest
 from aiohttp.test_utils import unused_port
-from memory_api.cli import build_parser, main
+from memory_api.cli import build_parser, main, page_url
+from memory_api.remote import default_url
 from memory_core.keys import workspace_memory_key
 from memory_core.layout import MARKER_FILE, memory_root
 
@@ -430,3 +431,18 @@ def test_q1_a_service_url_that_is_no_url_is_said_as_one(
     "no memory-api service answers at …", as if the address had been tried."""
     assert main(["agent", "list", "--url", url]) == 1
     assert capsys.readouterr().err == f"memory-api: not an http(s) URL: {url!r} ({why})\n"
+
+
+@pytest.mark.parametrize(
+    ("host", "url"),
+    [("127.1", "http://127.0.0.1:8765"), ("2130706433", "http://127.0.0.1:8765"),
+     ("0:0::1", "http://[::1]:8765"), ("[::1]", "http://[::1]:8765"),
+     ("0.0.0.0", "http://127.0.0.1:8765"), ("::", "http://127.0.0.1:8765"),  # noqa: S104
+     ("ip6-localhost", "http://ip6-localhost:8765"), ("localhost", "http://localhost:8765")],
+)  # fmt: skip
+def test_a10a_the_cli_names_its_service_as_a_browser_would(host: str, url: str) -> None:
+    """The ``Host`` the CLI sends must pass the service's Host rule: ``127.1`` (which the bind
+    reads as ``127.0.0.1``) was sent as ``Host: 127.1:8765``, refused 400, and the CLI then took
+    the service for absent."""
+    assert default_url(host, 8765) == url
+    assert page_url(host, 8765) == url + "/"

@@ -13,8 +13,11 @@ can make the next answer see a change.
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -369,3 +372,40 @@ def test_q4_the_filesystem_of_a_data_dir_is_judged_by_its_device() -> None:
     assert filesystem_type(mountinfo, "/var/lib/memory", os.makedev(8, 1)) == "ext4"
     # a device no line names (btrfs subvolumes): the mount point holding the path
     assert filesystem_type(mountinfo, "/srv/shared data/x", os.makedev(0, 99)) == "nfs4"
+
+
+_FEED_ON_A_MOUNT = """
+import json, subprocess, sys
+from memory_api.store.change_feed import ChangeFeed
+answers = {}
+for point in sys.argv[1:]:
+    subprocess.run(["mount", "-t", "mqueue", "mqueue", point], check=True)
+    answers[point] = ChangeFeed().root(point) is not None
+print(json.dumps(answers))
+"""
+
+
+def test_q4_a_mount_point_holding_a_carriage_return_is_judged_by_its_own_filesystem(
+    tmp_path: Path,
+) -> None:
+    """The kernel writes a carriage return in a mount point as it is; the table was read with
+    universal newlines and ``splitlines``, which cut that line and judged the data dir by the
+    filesystem holding its mount point (local: an inotify feed on a filesystem whose changes
+    it need not see). Made for real in a user, mount and IPC namespace of the test's own, with
+    a filesystem any such namespace may mount that is none of :data:`LOCAL_FILESYSTEMS`."""
+    points = [tmp_path / "shared\rdata", tmp_path / "shared data"]
+    for point in points:
+        point.mkdir()
+    done = subprocess.run(
+        [
+            "unshare", "--user", "--map-root-user", "--mount", "--ipc",
+            sys.executable, "-c", _FEED_ON_A_MOUNT, *map(str, points),
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+        check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+
+    assert json.loads(done.stdout) == {str(point): False for point in points}

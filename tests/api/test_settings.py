@@ -32,6 +32,17 @@ def test_a11_default_data_dir_follows_xdg(tmp_path: Path) -> None:
     assert settings.data_dir == tmp_path.resolve() / "agent-memory"
 
 
+@pytest.mark.parametrize(
+    ("raw", "host"),
+    [("[::1]", "::1"), (" [0:0::1] ", "0:0::1"), ("ip6-localhost ", "ip6-localhost"),
+     ("", "127.0.0.1")],
+)  # fmt: skip
+def test_a10_memory_api_host_is_read_as_the_resolver_takes_it(raw: str, host: str) -> None:
+    """``[::1]``, written as in a URL, was passed on with its brackets: the bind then failed
+    with "Name or service not known" after the log said it bound to loopback."""
+    assert Settings.from_env({"MEMORY_API_HOST": raw}).host == host
+
+
 def test_a11_every_variable(tmp_path: Path) -> None:
     settings = Settings.from_env(
         {

@@ -55,3 +55,23 @@ def test_v3_an_emptied_object_is_still_damage(tmp_path: Path) -> None:
 
     with pytest.raises(HistoryDamaged):
         git(repository, "cat-file", "-p", commit)
+
+
+def test_v3_a_service_whose_working_folder_was_removed_reads_its_history_as_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """git reads its working folder before anything else. The service's was removed under it
+    (a deploy folder replaced while it runs): every git said "Unable to read current working
+    directory", which holds a damage sign, and every healthy history was called damaged,
+    telling the operator to restore it from a backup."""
+    repository = tmp_path / "data" / "user.git"
+    init_repository(repository)
+    commit = a_commit(repository)
+    gone = tmp_path / "deployed"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+
+    git(repository, "update-ref", "refs/heads/main", commit)
+
+    assert git(repository, "rev-parse", "refs/heads/main").decode().strip() == commit

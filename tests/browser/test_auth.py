@@ -49,6 +49,33 @@ def test_a10_401_asks_for_a_token_then_the_page_works(
     expect(page.locator("dialog.token-dialog")).to_be_visible()
 
 
+def test_a10_the_token_prompt_tells_an_operator_how_to_make_a_token_and_a_stranger_nothing(
+    make_service: ServiceFactory, open_page: PageFactory
+) -> None:
+    """The prompt said only "Ask its operator for one", even to the person who runs the
+    service: it now also names the command that makes one (README), in the same words for
+    everyone, with nothing of this service's own (data dir, token names)."""
+    service = make_service(token=TOKEN)
+    page = open_page(service)
+    page.goto("/")
+    dialog = page.locator("dialog.token-dialog")
+    expect(dialog).to_contain_text("Ask its operator for one.")
+    hint = dialog.locator(".token-operator-hint")
+
+    expect(hint).to_contain_text("Make a token where it runs, with its data dir:")
+    expect(hint.locator("code").first).to_have_text("memory-api token create --name NAME")
+    expect(hint).to_contain_text("--project P")
+    shown = dialog.inner_text()
+    assert str(service.data_dir) not in shown
+    assert "tester" not in shown  # the name of the one token the service has
+
+    dialog.get_by_label("Bearer token").fill("not-the-token")
+    dialog.get_by_role("button", name="Sign in").click()
+    refused = page.locator("dialog.token-dialog")
+    expect(refused).to_contain_text("refused that token (mistyped, or revoked)")
+    expect(refused.locator(".token-operator-hint")).to_contain_text("memory-api token list")
+
+
 def test_a10_cancelled_token_prompt_leaves_a_clear_error(
     make_service: ServiceFactory, open_page: PageFactory
 ) -> None:

@@ -31,7 +31,7 @@ def session_start(service: RealService, *flags: str, environ: dict[str, str]) ->
     out = io.StringIO()
     args = ["session-start", "--url", service.url, "--project", "acme", "--agent", "coder"]
     status = main([*args, *flags, "--format", "json"], environ=environ, stdout=out)
-    assert status == 0  # fails open (P-2)
+    assert status == 1  # the Session starts without memory, and says it was refused (P-4)
     meta = json.loads(out.getvalue())["sessionMeta"]
     assert meta["status"] == "failed-open"
     error: str = meta["error"]

@@ -373,6 +373,9 @@ def test_h7_uninstall_finds_the_memory_root_in_its_own_entries(tmp_path: Path) -
         ("http://127.0.0.1:9", "mem_alice", False),
         ("http://localhost:9", "mem_alice", False),
         ("http://[::1]:9", "mem_alice", False),
+        ("http://127.1:9", "mem_alice", False),  # 127.0.0.1 to the resolver: was warned
+        ("http://[0:0::1]:9", "mem_alice", False),
+        ("http://127.0.0.2:9", "mem_alice", False),
         ("http://memory.invalid:8765", None, False),
     ],
 )

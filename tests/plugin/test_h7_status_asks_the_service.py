@@ -123,7 +123,7 @@ def test_h7_a_sessions_404_points_at_status_which_says_why(
     out = io.StringIO()
     flags = ["--url", shared_service.url, "--token", shared_service.token, "--agent", new_agent]
     args = ["session-start", *flags, "--project", "acm", "--format", "json"]
-    assert main(args, environ={"HOME": str(tmp_path)}, stdout=out) == 0
+    assert main(args, environ={"HOME": str(tmp_path)}, stdout=out) == 1  # refused (P-4)
     error = json.loads(out.getvalue())["sessionMeta"]["error"]
     assert error.startswith(
         f"memory service answered 404: no agent '{new_agent}' in project 'acm' ("

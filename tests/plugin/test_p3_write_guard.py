@@ -313,6 +313,37 @@ def test_p3_a_scope_folder_mounted_elsewhere_is_judged_as_that_scope(
     assert decide(targets["other"], root).allowed  # outside the namespace: a plain folder
 
 
+def test_p3_a_mount_whose_path_holds_a_carriage_return_is_still_in_the_mount_table(
+    root: Path, tmp_path: Path
+) -> None:
+    """The kernel writes a mount table line with a carriage return in a path as it is (only a
+    space, tab, newline and backslash are escaped). Read with ``splitlines``, that line was cut
+    in two and its mount lost: a file of another scope bind-mounted at ``INDEX\\r.md`` was
+    allowed, the same mount at ``INDEX.md`` refused. Made for real, as above."""
+    workspace = tmp_path / "src" / "my-app\r"
+    workspace.mkdir(parents=True)
+    (root / OTHER / "notes").mkdir()
+    aliases = [
+        (root / OTHER / "MEMORY.md", workspace / "INDEX\r.md"),
+        (root / OTHER / "notes", workspace / "notes\r"),
+    ]
+    aliases[0][1].write_text("", encoding="utf-8")
+    aliases[1][1].mkdir()
+    mounts = json.dumps([[str(source), str(alias)] for source, alias in aliases])
+    targets = [str(aliases[0][1]), str(aliases[1][1] / "x.md")]
+    command = [sys.executable, "-c", _JUDGE_THROUGH_BIND_MOUNTS_OF_PARTS, str(root), OWN, mounts]
+    done = subprocess.run(
+        ["unshare", "--user", "--map-root-user", "--mount", *command, *targets],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+
+    assert json.loads(done.stdout) == {target: [False, OTHER] for target in targets}
+
+
 @pytest.mark.parametrize("marker", [".Workspace", ".WORKSPACE"])
 def test_p3_the_marker_in_another_letter_case_is_the_marker(root: Path, marker: str) -> None:
     """On a case-insensitive disk (macOS's default) ``.WORKSPACE`` opens ``.workspace``."""

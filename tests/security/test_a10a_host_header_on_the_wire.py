@@ -186,3 +186,34 @@ async def test_a10a_a_service_with_tokens_does_not_read_host(data_dir: Path) -> 
         await served.close()
     assert named == (200, {"agents": []})
     assert without_token[0] == 401
+
+
+@pytest.mark.parametrize(
+    ("first", "second"), [(b"localhost", b"evil.example"), (b"evil.example", b"localhost")]
+)
+async def test_a10a_two_host_headers_are_400_whichever_comes_first(
+    server: TestServer, first: bytes, second: bytes
+) -> None:
+    """Which one counts is a guess a proxy in front may guess otherwise: neither is taken."""
+    status, problem = await answer_to(server, first, b"Host: " + second + b"\r\n")
+
+    assert status == 400
+    assert "a header that may be sent only once (Host" in str(problem["detail"])
+
+
+@pytest.mark.parametrize(
+    "forwarded",
+    [b"X-Forwarded-Host: localhost\r\n", b"Forwarded: host=localhost\r\n",
+     b"X-Forwarded-Host: localhost\r\nX-Forwarded-For: 127.0.0.1\r\nForwarded: for=127.0.0.1\r\n"],
+)  # fmt: skip
+async def test_a10a_forwarding_headers_never_stand_in_for_host(
+    server: TestServer, forwarded: bytes
+) -> None:
+    """A rebinding page may add any header to its own origin's requests: only ``Host`` (or an
+    absolute-form target) says where a request is addressed, so naming a loopback host in
+    ``X-Forwarded-Host`` or ``Forwarded`` lets nothing through, and naming another one there
+    refuses nothing."""
+    refused, _ = await answer_to(server, b"evil.example", forwarded)
+    answered, _ = await answer_to(server, b"localhost", forwarded.replace(b"localhost", b"evil"))
+
+    assert (refused, answered) == (403, 200)

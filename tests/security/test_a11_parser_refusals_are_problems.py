@@ -48,10 +48,17 @@ SECRET = b"TOPSECRET-0123456789"
         # No Host at all: it was told that a header held a character HTTP does not allow.
         (b"GET /api/me?token=" + SECRET + b" HTTP/1.1\r\nAccept: */*\r\n\r\n",
          "an HTTP/1.1 request must name the host it is sent to in a Host header (RFC 9110 7.2)"),
+        # The kind of refusal is the parser's reason, not a word of the line it quotes: a
+        # Content-Length holding "header" was told a header held a character HTTP does not allow.
+        (b"POST /api/me HTTP/1.1\r\nHost: x\r\nContent-Length: 1header" + SECRET + b"\r\n\r\n",
+         "the request is not valid HTTP/1.1: it could not be parsed"),
+        (b"POST /api/me HTTP/1.1\r\nHost: x\r\nX Token: " + SECRET + b"\r\n\r\n",
+         "a header name or value holds a character HTTP does not allow"),
     ],
     ids=["control-char-in-token", "non-ascii-header-name", "huge-header", "huge-request-line",
          "tls-handshake", "not-http", "host-twice", "content-length-twice",
-         "content-type-twice", "too-many-headers", "host-missing"],
+         "content-type-twice", "too-many-headers", "host-missing", "header-in-content-length",
+         "space-in-header-name"],
 )  # fmt: skip
 async def test_a11_a_request_the_parser_refuses_is_a_problem_json_400_without_its_bytes(
     data_dir: Path, request_bytes: bytes, detail: str

@@ -110,7 +110,8 @@ def _venv_under_test(pythonpath: str) -> Path:
 class ServedProcess:
     """A running ``memory-api serve``.
 
-    ``base_url`` is ``http://127.0.0.1:{port}`` (no trailing slash); ``env`` is the whole
+    ``base_url`` is ``http://127.0.0.1:{port}`` (no trailing slash; another loopback literal
+    when :func:`serve` was told one); ``env`` is the whole
     environment the process got, ``MEMORY_API_DATA_DIR``/``_HOST``/``_PORT`` included; its
     stdout and stderr go to ``log_path``.
     """
@@ -141,7 +142,7 @@ class ServedProcess:
     def ready(self) -> bool:
         """Whether ``/readyz`` answers 200 right now (no answer at all counts as not ready)."""
         try:
-            # Only http://127.0.0.1 URLs are built here (S310 guards against file: and the like).
+            # Only http://<loopback>:port URLs are built here (S310 guards against file: …).
             with urllib.request.urlopen(self.base_url + "/readyz", timeout=2) as answer:  # noqa: S310
                 return bool(answer.status == 200)
         except (urllib.error.URLError, ConnectionError, TimeoutError):
@@ -191,8 +192,13 @@ def serve(
     log_path: Path | None = None,
     ready_wait_s: float = READY_WAIT_S,
     command_prefix: tuple[str, ...] = (),
+    host: str = "127.0.0.1",
+    reached_at: str = "127.0.0.1",
 ) -> ServedProcess:
     """Start ``memory-api serve`` over ``data_dir`` on a free 127.0.0.1 port; wait until ready.
+
+    ``host`` is its ``MEMORY_API_HOST`` (an address or a name to bind); ``reached_at`` the
+    address literal the tests speak to it at (``base_url``: ``[::1]`` for an IPv6 one).
 
     ``env`` is the process's base environment (pass ``os.environ`` entries in to inherit them);
     the data dir, host and port are set on top. The log goes to ``log_path``, by default
@@ -206,7 +212,7 @@ def serve(
     full_env = {
         **env,
         "MEMORY_API_DATA_DIR": str(data_dir),
-        "MEMORY_API_HOST": "127.0.0.1",
+        "MEMORY_API_HOST": host,
         "MEMORY_API_PORT": str(port),
     }
     log_path = log_path or data_dir.parent / f"memory-api-{port}.log"
@@ -219,7 +225,7 @@ def serve(
             stderr=subprocess.STDOUT,
             start_new_session=True,  # its own process group, as in a terminal (os.killpg)
         )
-    served = ServedProcess(f"http://127.0.0.1:{port}", data_dir, process, log_path, full_env)
+    served = ServedProcess(f"http://{reached_at}:{port}", data_dir, process, log_path, full_env)
     deadline = time.monotonic() + ready_wait_s
     while time.monotonic() < deadline:
         if process.poll() is not None:

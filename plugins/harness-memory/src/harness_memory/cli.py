@@ -21,8 +21,12 @@
 Every flag falls back to its ``HARNESS_MEMORY_*`` variable (see :mod:`harness_memory.settings`),
 except in a hook given ``--flags-only`` (as installed), which reads none, the token's neither
 (it reads the ``--token-file``).
-Exit status: 0 when the Session started (memory or the draft may have failed open: a warning
-goes to stderr), 2 for a usage error (a draft id that is not 32 lowercase hex digits included).
+Exit status of ``session-start``: 0 when the Session started (memory or the draft may have failed
+open because the service is down or slow, P-2: a warning goes to stderr), 1 when it started
+without memory because the service refused the request or could not be asked for it (a wrong or
+revoked token: 401; an agent or project it does not hold: 404; a malformed id or Workspace
+path: :data:`REFUSED_KINDS`; the prompt is still printed, the reason goes to stderr), 2 for a
+usage error (a draft id that is not 32 lowercase hex digits included).
 ``draft show`` exits 1 when the draft cannot be fetched (expired, unknown, service down). Hook
 adapters always exit 0 so a memory problem never blocks the harness; malformed hook input is
 logged and answered with nothing, but for a pre-tool event with a memory root configured,
@@ -72,6 +76,19 @@ __all__ = ["DRAFT_SEPARATOR", "HOOKS", "build_parser", "main", "run"]
 
 DRAFT_SEPARATOR = "----- initial prompt (draft {draft_id}) -----"
 """The line between the system prompt and the draft's prompt in ``session-start`` text output."""
+REFUSED_KINDS = frozenset({"rejected", "invalid-id", "invalid-workspace"})
+"""The ``errorKind`` values of a ``session-start`` the service refused, or that could not be
+asked for what it was given (a token it does not take, an agent it does not hold, an id or a
+Workspace path no service takes): something the person running it must fix, so the command
+exits :data:`REFUSED_STATUS`. A service down or slow (``unreachable``, ``timeout``) is P-2's
+fail open: exit 0. The hook adapters never look at this: they exit 0 whatever happened."""
+REFUSED_STATUS = 1
+"""``session-start``'s exit status when the Session started without memory because of
+:data:`REFUSED_KINDS` (the prompt is still printed, memory off)."""
+REFUSED_SAID = (
+    "the Session started without memory, and the prompt printed carries none: the warning "
+    "above says why and what to fix (exit status 1)"
+)
 
 HOOKS: dict[str, dict[str, str]] = {
     "claude-code": {
@@ -283,6 +300,12 @@ def _session_start(
         out.write(msgspec.json.format(msgspec.json.encode(result).decode(), indent=2) + "\n")
     else:
         _write_text(result, out)
+    meta = result.session_meta
+    if meta.error_kind in REFUSED_KINDS:
+        import logging
+
+        logging.getLogger("harness_memory").error("%s", REFUSED_SAID)
+        return REFUSED_STATUS
     return 0
 
 

@@ -47,7 +47,8 @@ class _Mount(NamedTuple):
 
 def _unescape(field: bytes) -> str:
     """A mount table field as a path: the kernel writes space, tab, newline and backslash as
-    ``\\ooo`` octal escapes; other bytes as they are (decoded as file names are)."""
+    ``\\ooo`` octal escapes; other bytes as they are (decoded as file names are), a carriage
+    return too: lines end at a newline only, fields at a space only."""
     if b"\\" in field:
         field = _OCTAL.sub(lambda found: bytes([int(found.group(1), 8)]), field)
     return os.fsdecode(field)
@@ -83,7 +84,7 @@ def read_mount_table() -> MountTable:
     without a readable table it is empty, and ``unknown`` where bind mounts exist
     (:data:`BIND_MOUNTS`)."""
     try:
-        lines = MOUNT_TABLE.read_bytes().splitlines()
+        lines = MOUNT_TABLE.read_bytes().split(b"\n")  # never at a "\r": a path holds it as is
     except OSError:  # no /proc (macOS, Windows; a chroot or sandbox without it) or unreadable
         return MountTable([], unknown=BIND_MOUNTS)
     table = [line.split(b" ", 5) for line in lines]

@@ -591,8 +591,8 @@ class _ScopeRun:
             raise _GitFailed(f"git {args[0]} took longer than {self.copy.timeout:g} s") from None
         if check and done.returncode != 0:
             message = done.stderr.decode("utf-8", "replace").strip()
-            lowered = message.lower()
-            if network and _NO_VERSION in lowered:
+            own = _own_lines(message)
+            if network and any(_NO_VERSION_LINE.fullmatch(line) for line in own):
                 raise _GitFailed(_reason(message), missing=True)
             if network and _not_found(message):
                 # the user scope is made on demand (K-6) and a push makes a Workspace scope:
@@ -603,14 +603,14 @@ class _ScopeRun:
             reason = _reason(message) or f"git {args[0]} failed"
             if refused := _REFUSED_LINE.search(message):
                 reason += f" (the service says: {refused.group(1).strip()[:500]})"
-            status = _HTTP_STATUS.search(message)
-            if network and status is not None and int(status.group(1)) >= 500:
+            status = _http_status(message)
+            if network and status is not None and status >= 500:
                 service = "git-receive-pack" if args[0] == "push" else "git-upload-pack"
                 said = self.copy.service_says(self.key, service)
                 if said:
                     reason += f" (the service says: {said})"
-            if network and _REFUSED_SIGN in lowered:  # git's word for the service's 401
-                reason += unauthorized_hint(self.copy.token_source)
+            if network and any(_REFUSED_LINE_401.fullmatch(line) for line in own):
+                reason += unauthorized_hint(self.copy.token_source)  # the service's 401
             raise _GitFailed(reason)
         return done
 
@@ -912,35 +912,62 @@ def _held(refs: dict[str, str]) -> str | None:
 
 
 _EXCLUDES = "/*/\n*.swp\n*~\n.#*\n"
-_HTTP_STATUS = re.compile(r"(?:returned error:|HTTP) (\d{3})\b")
-"""The HTTP status git names when an exchange failed."""
-_NO_VERSION = "couldn't find remote ref"
-"""What git says when the scope has no version yet (the service advertises no ``main``)."""
-_NOT_FOUND_LINE = re.compile(r"^fatal: repository '[^\n]*' not found$", re.MULTILINE)
+_REMOTE = "remote:"
+"""How git starts a line the other side said: the service's own (``Merged:``, ``Refused:``) and
+what the git it runs relays, pushed content among it (a submodule name git's object check
+quotes: ``remote: error: object …: gitmodulesName: disallowed submodule name: ../HTTP 404``)."""
+_STATUS_LINES = (
+    re.compile(r"error: RPC failed; HTTP (\d{3}) curl \d+ .*"),
+    re.compile(r"fatal: unable to access '.*': The requested URL returned error: (\d{3})"),
+    re.compile(r"error: RPC failed; result=\d+, HTTP code = (\d{3})"),  # git before 2.16
+)
+"""git's lines naming the HTTP status of an exchange that failed."""
+_NO_VERSION_LINE = re.compile(r"fatal: couldn't find remote ref \S+")
+"""git's line when the scope has no version yet (the service advertises no ``main``)."""
+_NOT_FOUND_LINE = re.compile(r"fatal: repository '.*' not found")
 """git's line when the service answers 404 to a ref list: no such Workspace scope yet, or (for
 the user scope, which the service makes on demand) no such agent or address."""
+_REFUSED_LINE_401 = re.compile(r"fatal: Authentication failed for '.*'")
+"""git's line when the service answers 401: the token is missing, wrong or revoked (A-10)."""
+
+
+def _own_lines(message: str) -> list[str]:
+    """git's own lines of its error output ``message``, each stripped: not those it relays
+    from the other side (``remote: …``), whose words a pushed file or a scope key may hold.
+    git runs with C messages (:meth:`RemoteCopy.git_environment`), so its own are English.
+    Lines end at a newline only: git relays a line separator (U+2028), a form feed … as they
+    are, where ``str.splitlines`` would start a line of git's own inside a relayed one."""
+    lines = (line.strip() for line in message.split("\n"))
+    return [line for line in lines if line and not line.startswith(_REMOTE)]
+
+
+def _http_status(message: str) -> int | None:
+    """The HTTP status git's own line of ``message`` names for a failed exchange, or None."""
+    for line in _own_lines(message):
+        for pattern in _STATUS_LINES:
+            if found := pattern.fullmatch(line):
+                return int(found[1])
+    return None
 
 
 def _not_found(message: str) -> bool:
     """Whether git's ``message`` says the service answered 404: its ``repository '…' not found``
-    line or a named status 404. Read by line and status, never by substring: a scope key, a
-    port or a commit id holding ``404`` is no such answer."""
-    status = _HTTP_STATUS.search(message)
-    return bool(_NOT_FOUND_LINE.search(message)) or (status is not None and status[1] == "404")
-
-
-_REFUSED_SIGN = "authentication failed"
-"""What git says when the service answers 401: the token is missing, wrong or revoked (A-10)."""
+    line or a named status 404. Read from git's own whole lines, never by substring: a scope
+    key, a port, a commit id or a relayed ``remote:`` line holding ``404`` is no such answer."""
+    own = _own_lines(message)
+    return any(_NOT_FOUND_LINE.fullmatch(line) for line in own) or _http_status(message) == 404
 
 
 def _reason(message: str) -> str:
     """The line of git's ``message`` that says why it failed: a ref the service refused
     (``! [remote rejected] … (reason)``), else git's first ``fatal:`` or ``error:`` line (its
     later lines are advice, "Please make sure you have the correct access rights …"), else its
-    last line."""
-    lines = [line.strip() for line in message.splitlines() if line.strip()]
-    for signs in (("[remote rejected]", "[rejected]"), ("fatal:", "error:")):
-        for line in lines:
-            if any(sign in line for sign in signs):
+    last line. Only git's own lines are read for the first two (:func:`_own_lines`), each by
+    its start: a relayed line quoting a pushed name is no reason of git's."""
+    own = _own_lines(message)
+    for starts in (("! [remote rejected]", "! [rejected]"), ("fatal:", "error:")):
+        for line in own:
+            if line.startswith(starts):
                 return line
+    lines = [line.strip() for line in message.split("\n") if line.strip()]
     return lines[-1] if lines else ""

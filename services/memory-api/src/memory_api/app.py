@@ -31,6 +31,7 @@ from memory_api.appkeys import (
     get_settings,
 )
 from memory_api.http.auth import auth_middleware
+from memory_api.http.bind_address import resolve_bind
 from memory_api.http.connections import ConnectionCap, quiet_accept_errors
 from memory_api.http.expect import REQUEST_GATES_KEY, expect_handler, install_expect_refusals
 from memory_api.http.logs import install_parser_refusal_filter
@@ -182,7 +183,7 @@ def create_app(settings: Settings) -> web.Application:
 
     gates = (
         url_text_middleware,
-        auth_middleware(stores.tokens, settings.host, settings.allowed_hosts),
+        auth_middleware(stores.tokens, resolve_bind(settings.host), settings.allowed_hosts),
         query_names_middleware,
     )
     app[REQUEST_GATES_KEY] = gates  # asked before 100 Continue too (http/expect.py)

@@ -95,6 +95,7 @@ def _agent_store(settings: Settings) -> AgentStore:
 
 def _serve(settings: Settings, args: argparse.Namespace) -> int:
     from memory_api.http.auth import BindRefused, bind_decision
+    from memory_api.http.bind_address import bind_host, resolve_bind
     from memory_api.http.logs import configure_logging
     from memory_api.stores import build_stores
 
@@ -104,7 +105,7 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
         return 2
     settings = dataclasses.replace(
         settings,
-        host=args.host if args.host is not None else settings.host,
+        host=bind_host(args.host) if args.host is not None else settings.host,
         port=args.port if args.port is not None else settings.port,
     )
     configure_logging(settings.log_format, settings.log_level)
@@ -122,7 +123,7 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
     try:
         # A token folder that cannot be read counts as tokens: the API then fails closed (503)
         # instead of the service opening up, or refusing to start where it had tokens (A-10a).
-        decision = bind_decision(settings.host, tokens.known().configured)
+        decision = bind_decision(resolve_bind(settings.host), tokens.known().configured)
     except BindRefused as error:
         logger.error("%s", error)
         return 2

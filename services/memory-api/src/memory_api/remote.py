@@ -10,7 +10,9 @@ either returns the decoded answer or raises :class:`RemoteError` with the servic
 
 from __future__ import annotations
 
+import ipaddress
 import json
+import socket
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
@@ -46,17 +48,36 @@ class RemoteError(Exception):
 
 
 def default_url(host: str, port: int) -> str:
-    """The service's address for a client on this machine (a wildcard bind → loopback).
+    """The service's address for a client on this machine (a wildcard bind → loopback), written
+    as a browser writes it, so that the ``Host`` it sends passes the service's Host rule (A-10a):
+    an address in its usual form (``127.1`` → ``127.0.0.1``, ``0:0::1`` → ``[::1]``), a name as
+    given. ``127.1`` was sent as ``Host: 127.1:PORT``, which the service refuses (400), so the
+    CLI took the service for absent and worked in the default data dir.
 
-    >>> default_url("0.0.0.0", 8765)
-    'http://127.0.0.1:8765'
-    >>> default_url("::1", 9000)
-    'http://[::1]:9000'
+    >>> default_url("0.0.0.0", 8765), default_url("127.1", 8765)
+    ('http://127.0.0.1:8765', 'http://127.0.0.1:8765')
+    >>> default_url("::1", 9000), default_url("[0:0::1]", 9000)
+    ('http://[::1]:9000', 'http://[::1]:9000')
     """
-    shown = "127.0.0.1" if host in ("0.0.0.0", "", "::") else host  # noqa: S104 - asked, not bound
+    shown = _address_literal(host.strip().removeprefix("[").removesuffix("]"))
+    if shown in ("0.0.0.0", "", "::"):  # noqa: S104 - asked, not bound
+        shown = "127.0.0.1"
     if ":" in shown:
         shown = f"[{shown}]"
     return f"http://{shown}:{port}"
+
+
+def _address_literal(host: str) -> str:
+    """``host`` in an address's usual form when it is one (``inet_aton`` reads ``127.1``, as the
+    bind's resolver does); else ``host`` itself."""
+    try:
+        return str(ipaddress.ip_address(host))
+    except ValueError:
+        pass
+    try:
+        return socket.inet_ntoa(socket.inet_aton(host))
+    except OSError:
+        return host
 
 
 @dataclass(frozen=True, slots=True)

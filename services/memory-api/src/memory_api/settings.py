@@ -6,7 +6,9 @@ Only :meth:`Settings.from_env` looks at the environment; everything else receive
 =========================  ====================================================================
 ``MEMORY_API_DATA_DIR``    the data dir (default ``$XDG_DATA_HOME/agent-memory``, i.e.
                            ``~/.local/share/agent-memory``; ``make run`` sets ``<repo>/.data``)
-``MEMORY_API_HOST``        address to bind (default ``127.0.0.1``)
+``MEMORY_API_HOST``        address or name to bind (default ``127.0.0.1``; ``[::1]`` is read
+                           as ``::1``); loopback when every address it resolves to is
+                           (``memory_api.http.bind_address``)
 ``MEMORY_API_PORT``        TCP port (default ``8765``)
 ``MEMORY_API_TOKENS``      bearer tokens, comma-separated ``name=secret`` (every project) or
                            ``name:proj-a|proj-b=secret`` (those projects); hashed at load (A-10)
@@ -26,9 +28,10 @@ Only :meth:`Settings.from_env` looks at the environment; everything else receive
                            ``memory-api history prune`` (default 365; 0: no age limit, V-3)
 ``MEMORY_API_HISTORY_MAX_VERSIONS``  retention: versions kept per scope (default 10000; 0: no
                            limit)
-``MEMORY_API_ALLOWED_HOSTS`` host names, comma-separated, that a service *without tokens*
-                           answers besides loopback names (``localhost``, ``127.0.0.1``,
-                           ``[::1]``): e.g. a name in ``/etc/hosts`` for this machine (A-10a)
+``MEMORY_API_ALLOWED_HOSTS`` host names, comma-separated, that a service listening only on
+                           loopback answers besides loopback names (``localhost``,
+                           ``127.0.0.1``, ``[::1]``) and its bind host's own name: e.g. the
+                           public name a reverse proxy on this machine passes (A-10a)
 ``MEMORY_API_SYNC_MAX_PUSH``  largest push a machine may send over git, in bytes (default 64 MiB,
                            R-1)
 ``MEMORY_API_SYNC_TIMEOUT``   seconds one git fetch or push may take (default 120, R-1)
@@ -54,6 +57,7 @@ from typing import Literal
 from memory_core.file_kind import file_kind
 
 from memory_api.bearer import TokenEntry, hash_secret, parse_token_spec
+from memory_api.http.bind_address import bind_host
 
 __all__ = ["LogFormat", "Settings", "SettingsError", "default_data_dir"]
 
@@ -126,7 +130,7 @@ class Settings:
         data_dir = env.get("MEMORY_API_DATA_DIR", "").strip()
         return cls(
             data_dir=Path(data_dir).expanduser().resolve() if data_dir else default_data_dir(env),
-            host=env.get("MEMORY_API_HOST", "").strip() or DEFAULT_HOST,
+            host=bind_host(env.get("MEMORY_API_HOST", "")) or DEFAULT_HOST,
             port=_int(env, "MEMORY_API_PORT", DEFAULT_PORT, low=0, high=65535),
             env_tokens=_env_tokens(env),
             log_format=_log_format(env.get("MEMORY_API_LOG_FORMAT", "text")),

@@ -26,6 +26,7 @@ from __future__ import annotations
 import ipaddress
 import json
 import os
+import socket
 import stat
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -145,15 +146,30 @@ def check_service(
     return clear + asked
 
 
+def _only_this_machine(host: str) -> bool:
+    """Whether every address ``host`` resolves to is loopback, as the connection will resolve
+    it: ``localhost``, ``127.1``, ``[0:0::1]``, ``ip6-localhost``, a name ``/etc/hosts`` gives
+    only ``127.x``. Judged by the spelling, ``127.1`` and ``ip6-localhost`` were "not this
+    machine". A host that does not resolve is not known to be this machine."""
+    try:
+        found = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError):
+        return False
+    texts = [str(sockaddr[0]).partition("%")[0] for *_, sockaddr in found]
+    return bool(texts) and all(_is_loopback(ipaddress.ip_address(text)) for text in texts)
+
+
+def _is_loopback(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped.is_loopback
+    return address.is_loopback
+
+
 def _in_the_clear(url: str) -> list[Finding]:
     """A warning when ``url`` sends the token to another machine over plain HTTP."""
     parts = urlsplit(url)
     host = parts.hostname or ""
-    try:
-        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        loopback = False
-    if parts.scheme != "http" or loopback:
+    if parts.scheme != "http" or _only_this_machine(host):
         return []
     return [
         Finding(

@@ -7,12 +7,17 @@
   with ``memory-api token create`` works at once in every process sharing the data dir.
 - A route naming a ``{project}`` outside the token's reach answers 404, worded exactly like a
   missing agent, never 403: a token cannot probe which projects or agents exist elsewhere.
-- With no token at all the service is open, and :func:`bind_decision` lets it bind only to a
-  loopback address. Should every token be revoked while it listens on another address, the API
-  fails closed (401) instead of opening up.
+- Whether the service listens only on loopback is decided from the addresses its bind host
+  resolves to, as the bind resolves it (:mod:`memory_api.http.bind_address`): ``127.0.0.2``,
+  ``::1``, ``127.1``, ``ip6-localhost`` or a name in ``/etc/hosts`` for ``127.0.0.1`` are
+  loopback; a name that also resolves to another address is not.
+- With no token at all the service is open, and :func:`bind_decision` lets it bind only to
+  loopback. Should every token be revoked while it listens on another address, the API fails
+  closed (401) instead of opening up.
 - A service that listens only on loopback is closed to web pages (A-10a,
   :mod:`memory_api.http.browser_guard`), with tokens or without: every request, to any route,
-  must be addressed to a loopback name or one in ``MEMORY_API_ALLOWED_HOSTS`` (DNS rebinding).
+  must be addressed to a loopback name, the name it is bound to, or one in
+  ``MEMORY_API_ALLOWED_HOSTS`` (DNS rebinding).
   Open (no token), an unsafe ``/api/`` method from a page must also come from the service's own
   origin (cross-site request forgery). Bound beyond loopback (tokens needed), only the
   ``Sec-Fetch-Site`` rule applies: a reverse proxy may name the service as it likes.
@@ -26,8 +31,6 @@
 from __future__ import annotations
 
 import asyncio
-import functools
-import ipaddress
 from collections.abc import Collection
 
 from aiohttp import web
@@ -36,6 +39,7 @@ from aiohttp.typedefs import Handler, Middleware
 from memory_api.appkeys import PRINCIPAL_KEY
 from memory_api.bearer import find_token
 from memory_api.errors import BadRequest, Forbidden, NotFound, Unauthorized, Unavailable
+from memory_api.http.bind_address import BindAddress
 from memory_api.http.browser_guard import (
     addressed_to,
     host_refusal,
@@ -46,49 +50,46 @@ from memory_api.http.host_header import InvalidHost
 from memory_api.principal import LOCAL, Principal
 from memory_api.store.tokens import KnownTokens, TokenStore
 
-__all__ = ["BindRefused", "auth_middleware", "bind_decision", "get_principal", "is_loopback"]
+__all__ = ["BindRefused", "auth_middleware", "bind_decision", "get_principal"]
 
 API_PREFIX = "/api/"
 
 
 class BindRefused(RuntimeError):
-    """Binding a non-loopback address was refused because no token is configured (A-10)."""
+    """Binding was refused: a host beyond loopback without any token (A-10), or a host that
+    resolves to no address."""
 
 
-@functools.lru_cache(maxsize=64)
-def is_loopback(host: str) -> bool:
-    """Tell whether ``host`` is ``localhost`` or a loopback IP (``127.0.0.0/8``, ``::1``).
+def bind_decision(bind: BindAddress, tokens_configured: bool) -> str:
+    """Decide whether the service may bind ``bind`` (its host resolved:
+    :func:`~memory_api.http.bind_address.resolve_bind`); return the line to log at start.
 
-    >>> is_loopback("127.0.0.1"), is_loopback("::1"), is_loopback("0.0.0.0")
-    (True, True, False)
+    A host that resolves to no address raises :class:`BindRefused` saying so (the bind would
+    fail with the resolver's bare words). With tokens any address is fine. Without tokens the
+    API is open, so only a host whose every address is loopback is allowed; anything else
+    raises :class:`BindRefused`, naming the addresses beyond loopback and how to fix it.
+    ``tokens_configured`` is :attr:`~memory_api.store.tokens.KnownTokens.configured`: tokens
+    that cannot be read count as tokens (A-10a).
     """
-    if host.strip().lower().rstrip(".") == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip().strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
-def bind_decision(host: str, tokens_configured: bool) -> str:
-    """Decide whether the service may bind ``host``; return the line to log at start.
-
-    With tokens any address is fine. Without tokens the API is open, so only a loopback address
-    is allowed; anything else raises :class:`BindRefused` with a message saying how to fix it.
-    ``tokens_configured`` is :attr:`~memory_api.store.tokens.KnownTokens.configured`: tokens that
-    cannot be read count as tokens (A-10a).
-    """
+    if bind.unresolved is not None:
+        raise BindRefused(
+            f"cannot bind {bind.host!r}: it resolves to no address ({bind.unresolved}); set "
+            "MEMORY_API_HOST (or serve --host) to an address (127.0.0.1, ::1) or a name this "
+            "machine resolves (/etc/hosts)"
+        )
     if tokens_configured:
-        return f"bearer tokens configured: /api/ needs a token; binding {host}"
-    if is_loopback(host):
+        return f"bearer tokens configured: /api/ needs a token; binding {bind.said()}"
+    if bind.loopback_only:
         return (
             f"no bearer token configured: the API is open to local callers, "
-            f"so it binds to loopback only ({host})"
+            f"so it binds to loopback only ({bind.said()})"
         )
+    beyond = ", ".join(str(address) for address in bind.beyond_loopback)
     raise BindRefused(
-        f"refusing to bind {host}: no bearer token is configured, so the API would be open to "
-        "the network; bind a loopback address (MEMORY_API_HOST=127.0.0.1) or create a token "
-        "(memory-api token create --name NAME, or MEMORY_API_TOKENS)"
+        f"refusing to bind {bind.said()}: {beyond} is not loopback and no bearer token is "
+        "configured, so the API would be open to the network; bind a loopback address "
+        "(MEMORY_API_HOST=127.0.0.1) or create a token (memory-api token create --name NAME, "
+        "or MEMORY_API_TOKENS)"
     )
 
 
@@ -177,24 +178,27 @@ def _check_origin_rules(request: web.Request, open_mode: bool) -> None:
 
 
 def auth_middleware(
-    tokens: TokenStore, host: str, allowed_hosts: Collection[str] = ()
+    tokens: TokenStore, bind: BindAddress, allowed_hosts: Collection[str] = ()
 ) -> Middleware:
     """Return the middleware that authenticates ``/api/`` requests against ``tokens``, applies
     the browser rules (A-10a) and hides projects outside the caller's reach (404, worded like
     a missing agent or project).
 
-    ``host`` is the address the service listens on (``settings.host``, decided once). On a
-    loopback address or ``localhost`` only this machine reaches the service, so every request,
-    to any route (the page, ``/static/``, ``/healthz`` included) and with or without tokens, must
-    be addressed to a loopback name or one in ``allowed_hosts`` (``MEMORY_API_ALLOWED_HOSTS``):
+    ``bind`` is the host the service listens on, resolved once at start
+    (:func:`~memory_api.http.bind_address.resolve_bind`). When every address it binds is
+    loopback only this machine reaches the service, so every request, to any route (the page,
+    ``/static/``, ``/healthz`` included) and with or without tokens, must be addressed to a
+    loopback name, to the bind host's own name (``ip6-localhost``, a name in ``/etc/hosts``:
+    what a browser sends for it) or to one in ``allowed_hosts`` (``MEMORY_API_ALLOWED_HOSTS``):
     403 otherwise (DNS rebinding, A-10a); and without any token the API is open. Bound beyond
-    loopback (``0.0.0.0``, ``::``, a public address: tokens needed) any ``Host`` is answered, as
-    a reverse proxy or a probe may name the service as it likes. The tokens are looked at on
-    every request (one ``stat`` of their folder, and one per token file), so a token created by
-    another process works at once. The web page and the operations endpoints need no token.
+    loopback (``0.0.0.0``, ``::``, a public address, a name resolving to one, a name that does
+    not resolve: tokens needed) any ``Host`` is answered, as a reverse proxy or a probe may name
+    the service as it likes. The tokens are looked at on every request (one ``stat`` of their
+    folder, and one per token file), so a token created by another process works at once. The
+    web page and the operations endpoints need no token.
     """
-    loopback_only = is_loopback(host)
-    allowed = frozenset(allowed_hosts)
+    loopback_only = bind.loopback_only
+    allowed = frozenset(allowed_hosts) | ({bind.name} if bind.name else set())
 
     @web.middleware
     async def authenticate(request: web.Request, handler: Handler) -> web.StreamResponse:

@@ -8,16 +8,21 @@ Jupyter's Origin check):
 - **DNS rebinding.** A page of ``evil.example`` makes its own name resolve to ``127.0.0.1``; to
   the browser the service is then that page's own origin, and it may read every answer. Such a
   request names the attacker's name in ``Host``. Rule: a service that listens only on loopback
-  (its bind host is a loopback address or ``localhost``), with or without tokens, answers a
-  request on any route (the page, ``/static/``, ``/api/``, the operations endpoints) only when
-  it is addressed to a loopback name (:func:`host_refusal`): ``localhost``, ``*.localhost``, a
-  loopback address (``127.0.0.0/8``, ``[::1]``), any port, or a name the operator lists in
+  (every address its bind host resolves to is loopback: :mod:`memory_api.http.bind_address`),
+  with or without tokens, answers a request on any route (the page, ``/static/``, ``/api/``,
+  the operations endpoints) only when it is addressed to a loopback name (:func:`host_refusal`):
+  ``localhost``, ``*.localhost``, a loopback address (``127.0.0.0/8``, ``[::1]``), the bind
+  host's own name (``ip6-localhost``, a name in ``/etc/hosts``: what a browser sends for the
+  address the operator gave), any port, or a name the operator lists in
   ``MEMORY_API_ALLOWED_HOSTS``; 403 otherwise. Only this machine can reach such a service, so
   another name comes from a rebinding page or from a proxy on this machine passing on a public
-  name, which the operator allows by listing it. With tokens too: a rebound page would
-  otherwise show the real page under the attacker's origin, and a token typed there and
-  remembered would sit in that origin's ``localStorage``, for the attacker's own page to read
-  once the name is turned back. A ``Host`` that is no
+  name, which the operator allows by listing it. A name is matched whole, in any case and with
+  or without one final dot (``LOCALHOST.``), never as a prefix (``localhost.evil.example``);
+  headers that a proxy may add (``X-Forwarded-Host``, ``Forwarded``) are never read, and a
+  second ``Host`` header is refused (400) by aiohttp's parser before any rule. With tokens
+  too: a rebound page would otherwise show the real page under the attacker's origin, and a
+  token typed there and remembered would sit in that origin's ``localStorage``, for the
+  attacker's own page to read once the name is turned back. A ``Host`` that is no
   ``host[:port]`` at all (``evil.example#.localhost``, ``u@localhost``, ``127.1``,
   ``[::1%25lo]``: :mod:`memory_api.http.host_header`) is never guessed at: 400, saying why.
   A request whose target is in absolute form (``GET http://evil.example/api/… HTTP/1.1``) is
@@ -115,8 +120,9 @@ def host_refusal(host: str | None, allowed: Collection[str]) -> str | None:
     ``Host`` that is no ``host[:port]`` at all (``evil.example#.localhost``, ``127.1``,
     ``[::1%25lo]``).
 
-    ``allowed`` holds the extra names of ``MEMORY_API_ALLOWED_HOSTS`` (lower-case, no port). A
-    request without ``Host`` (HTTP/1.0) comes from no browser and passes.
+    ``allowed`` holds the extra names (lower-case, no port): ``MEMORY_API_ALLOWED_HOSTS`` and
+    the bind host's own name. A request without ``Host`` (HTTP/1.0) comes from no browser and
+    passes.
     """
     if host is None:
         return None
@@ -125,7 +131,8 @@ def host_refusal(host: str | None, allowed: Collection[str]) -> str | None:
         return None
     return (
         f"this service listens only on loopback, so it answers only requests addressed to a "
-        f"loopback name (localhost, 127.0.0.1, [::1]) or one in MEMORY_API_ALLOWED_HOSTS; "
+        f"loopback name (localhost, 127.0.0.1, [::1]), the name it is bound to, or one in "
+        f"MEMORY_API_ALLOWED_HOSTS; "
         f"this one was addressed to {_shown(host)} (Host rule: a page using DNS rebinding, or "
         f"a name the operator has not allowed: a reverse proxy on this machine must pass a "
         f"loopback Host or its name be listed in MEMORY_API_ALLOWED_HOSTS)"

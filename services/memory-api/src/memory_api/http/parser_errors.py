@@ -90,7 +90,7 @@ def refusal_detail(status: int, error: BaseException | None) -> str:
                 return detail + "; the connection is closed"
     if error is not None:
         kind_of = type(error)
-        if kind_of is http_exceptions.BadHttpMessage and "header" in str(error).lower():
+        if type(error) is http_exceptions.BadHttpMessage and "header" in _reason(error).lower():
             kind_of = http_exceptions.InvalidHeader  # what the C parser reports this way
         for kind, detail in _DETAILS:
             if issubclass(kind_of, kind):
@@ -101,6 +101,13 @@ def refusal_detail(status: int, error: BaseException | None) -> str:
         return f"{HTTPStatus(status).phrase}; the connection is closed"
     except ValueError:
         return "the request was refused; the connection is closed"
+
+
+def _reason(error: http_exceptions.HttpProcessingError) -> str:
+    """The parser's reason for refusing a request (llhttp's ``Invalid header token``), without
+    the excerpt of the offending line the C parser quotes after it (``:\\n\\n  b'…'``): the
+    bytes sent, whose words (``Content-Length: 1header``) are no reason."""
+    return str(error.message).partition(":\n\n")[0]
 
 
 class ProblemRequestHandler(web_protocol.RequestHandler):

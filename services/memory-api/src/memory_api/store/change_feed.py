@@ -437,8 +437,8 @@ def filesystem_type(mountinfo: str, path: str, device: int) -> str | None:
     """
     wanted = f"{os.major(device)}:{os.minor(device)}"
     by_point: list[tuple[str, str]] = []
-    for line in mountinfo.splitlines():
-        fields = line.split()
+    for line in mountinfo.split("\n"):  # the kernel escapes a newline, space, tab, backslash
+        fields = line.split(" ")  # in a path; a carriage return, NBSP or form feed stays
         if len(fields) < 7 or "-" not in fields[6:]:
             continue
         dash = fields.index("-", 6)
@@ -457,5 +457,6 @@ def filesystem_type(mountinfo: str, path: str, device: int) -> str | None:
 
 
 def _read_text(path: str) -> str:
-    with open(path, encoding="utf-8", errors="surrogateescape") as handle:  # noqa: PTH123
+    """``path``'s text as it is: a carriage return in a mount point is no line end."""
+    with open(path, encoding="utf-8", errors="surrogateescape", newline="") as handle:  # noqa: PTH123
         return handle.read()

@@ -121,6 +121,26 @@ export function confirmDialog({ title, message, confirmLabel = "Confirm", danger
 }
 
 /**
+ * What the token prompt tells the person who runs the service (A-10): the command that makes a
+ * token, as the README gives it. The same words for everyone, built from no answer of the
+ * service: a stranger learns nothing but that the service is Agent Memory, which the page
+ * itself already shows.
+ */
+function operatorHint() {
+  return h(
+    "p",
+    { class: "muted token-operator-hint" },
+    "Run this service yourself? Make a token where it runs, with its data dir: ",
+    h("code", { text: "memory-api token create --name NAME" }),
+    " (add ",
+    h("code", { text: "--project P" }),
+    " to limit it to one project). It prints the secret once; ",
+    h("code", { text: "memory-api token list" }),
+    " names the tokens there are.",
+  );
+}
+
+/**
  * Ask for a bearer token (A-10). Resolves {token, remember} or null when cancelled.
  * `detail` is the service's 401 explanation; `hadToken` says the token the page sent (just
  * typed, or remembered from before) was refused.
@@ -144,10 +164,11 @@ export function tokenDialog(detail, hadToken) {
         "p",
         { class: "muted" },
         hadToken
-          ? "The service refused that token. Enter another bearer token."
+          ? "The service refused that token (mistyped, or revoked). Enter another bearer token."
           : "This service needs a bearer token. Ask its operator for one.",
       ),
       detail ? h("p", { class: "alert alert-warn", text: detail }) : null,
+      operatorHint(),
       h("div", { class: "field" }, h("label", { for: "token-input" }, "Bearer token"), input),
       h(
         "label",

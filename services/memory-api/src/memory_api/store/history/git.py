@@ -7,6 +7,8 @@ environment of its own, so nothing of the service's user or machine changes what
 - no system or global configuration (``GIT_CONFIG_NOSYSTEM``, ``GIT_CONFIG_GLOBAL=/dev/null``),
   never a prompt, the C locale, no replace refs;
 - literal pathspecs (``GIT_LITERAL_PATHSPECS``): a topic file named ``*.md`` names itself;
+- run from ``/``: git reads its working folder first, and one removed under the service would
+  make every git fail with words the damage check reads as damage;
 - ``safe.directory=*`` on the command line: the data dir may belong to another user than the
   service process (a volume), and the repository is the service's own;
 - the repository is named with ``--git-dir``; git never gets a work tree, so no git process
@@ -238,6 +240,10 @@ def _run(
             env=git_environment(),
             timeout=GIT_TIMEOUT,
             check=False,
+            # git reads its working directory first: one removed under the service (a deploy
+            # folder replaced) made every git say "Unable to read current working directory",
+            # a damage sign, and every history was called damaged
+            cwd=os.sep if repository.is_absolute() else None,
         )
     except subprocess.TimeoutExpired:
         logger.error("git %s on %s took longer than %.0f s", args[0], repository, GIT_TIMEOUT)

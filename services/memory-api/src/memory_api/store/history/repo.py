@@ -283,7 +283,8 @@ def commit_of(repository: Path, version: str) -> tuple[str, list[str]] | None:
         out = git(repository, "cat-file", "commit", version)
     except HistoryUnavailable:
         return None
-    head = out.split(b"\n\n", 1)[0].decode("ascii", "replace").splitlines()
+    # header lines end at a newline only: a name in ``author`` may hold "\r" (fsck takes it)
+    head = out.split(b"\n\n", 1)[0].decode("ascii", "replace").split("\n")
     trees = [line[5:] for line in head if line.startswith("tree ")]
     parents = [line[7:] for line in head if line.startswith("parent ")]
     return (trees[0], parents) if trees else None

@@ -31,7 +31,7 @@ import contextlib
 import logging
 import re
 import subprocess
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -49,12 +49,14 @@ __all__ = [
     "GitService",
     "Head",
     "MachineRef",
+    "PushReport",
     "StreamedAnswer",
     "cgi_command",
     "cgi_environment",
     "parse_head",
-    "refused_reason",
+    "push_report",
     "refused_report",
+    "relayed_as_git",
     "run_buffered",
     "run_streaming",
     "split_answer",
@@ -261,15 +263,93 @@ def refused_report(request: bytes, ref: str, reason: str) -> bytes:
     return f"{len(data) + 4:04x}".encode("ascii") + data + b"0000"
 
 
-_REFUSED = re.compile(rb"(?:unpack (?!ok\b)|ng refs/\S+ )([^\n\x00]{1,200})")
+_LINE_START = rb"(?:^|(?<=[\r\n]))"
+"""Where a pushing ``git`` starts a ``remote: `` line in what it relays: after a newline or a
+carriage return (its side band demultiplexer prefixes both)."""
 
 
-def refused_reason(answer: bytes) -> str | None:
-    """Why git's report of a push (``answer``, report-status, side band or not) refused it:
-    the reason of its first ``unpack <error>`` or ``ng <ref> <reason>`` line, or None when it
-    names none."""
-    found = _REFUSED.search(answer)
-    return None if found is None else found.group(1).decode("utf-8", "replace").strip()
+def relayed_as_git(request: bytes, answer: bytes, prefixes: tuple[str, ...]) -> bytes:
+    """``answer``, a push's answer as git wrote it, with every line git relays on side band 2
+    that starts like one of the service's own lines (``prefixes``: ``"Refused: "`` …) marked
+    ``git: `` before it. git's object check quotes pushed content there (a submodule url
+    ``"-x\\nRefused: run …"`` in a ``.gitmodules``), and a pushing machine reads a
+    ``remote: Refused: …`` line as the service's word. Unchanged when the push's ``request``
+    asked for no side band or no such line is there; else side band 2 comes first, whole, then
+    the other packets in their order (a pushing git prints band 2 as it comes and reads the
+    report from band 1 at the end)."""
+    if not _capabilities(request) & {"side-band", "side-band-64k"}:
+        return answer
+    packets = list(_packets(answer))
+    used = sum(len(data) + 4 for data in packets)
+    if answer[used : used + 4] != b"0000":
+        return answer  # no whole pkt-line stream: passed as git wrote it
+    said = b"".join(data[1:] for data in packets if data[:1] == b"\x02")
+    starts = b"|".join(re.escape(prefix.encode("utf-8")) for prefix in prefixes)
+    marked = re.sub(_LINE_START + b"(?=" + starts + b")", b"git: ", said)
+    if marked == said:
+        return answer
+    room = (65520 if "side-band-64k" in _capabilities(request) else 1000) - 5
+    band_2 = [b"\x02" + marked[at : at + room] for at in range(0, len(marked), room)]
+    others = [data for data in packets if data[:1] != b"\x02"]
+    return (
+        b"".join(f"{len(data) + 4:04x}".encode("ascii") + data for data in band_2 + others)
+        + (answer[used:])
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class PushReport:
+    """What git's report of a push (report-status) says: ``unpack``, its verdict on the pushed
+    objects (``"ok"``, else git's reason, ``"unpack-objects abnormal exit"``; None when the
+    answer holds no report), and ``refused``, the reason of its first ``ng <ref> <reason>``."""
+
+    unpack: str | None = None
+    refused: str | None = None
+
+    @property
+    def unpacked(self) -> bool:
+        """Whether git took the pushed objects (``unpack ok``)."""
+        return self.unpack == "ok"
+
+    @property
+    def reason(self) -> str | None:
+        """Why the push was refused: the objects' verdict when they were not taken, else the
+        refused ref's reason; None when the report names none."""
+        return self.refused if self.unpack in (None, "ok") else self.unpack
+
+
+def _packets(data: bytes) -> Iterator[bytes]:
+    """The payloads of the pkt-lines of ``data``, up to its first flush (``0000``) or the first
+    bytes that are no pkt-line (git's protocol, gitprotocol-common(5))."""
+    at = 0
+    while at + 4 <= len(data):
+        size = data[at : at + 4]
+        if size.strip(b"0123456789abcdef"):  # no length in four lower-case hex digits
+            return
+        length = int(size, 16)
+        if length < 4 or at + length > len(data):
+            return
+        yield data[at + 4 : at + length]
+        at += length
+
+
+def push_report(request: bytes, answer: bytes) -> PushReport:
+    """Read git's report of a push from its ``answer``, pkt-line by pkt-line: on side band 1
+    when the push's ``request`` asked for a side band, else as it is. Side band 2 is left
+    alone: it relays what git's object check said about pushed content (a submodule name it
+    quotes, ``disallowed submodule name: ../unpack disk quota exceeded``), words a user chose."""
+    report = answer
+    if _capabilities(request) & {"side-band", "side-band-64k"}:
+        report = b"".join(data[1:] for data in _packets(answer) if data[:1] == b"\x01")
+    lines = [data.rstrip(b"\n").decode("utf-8", "replace") for data in _packets(report)]
+    if not lines or not lines[0].startswith("unpack "):
+        return PushReport()
+    refused = next((line for line in lines[1:] if line.startswith("ng ")), None)
+    reason = None if refused is None else refused.split(" ", 2)[2:]  # ng <ref> <reason>
+    return PushReport(
+        unpack=lines[0].removeprefix("unpack ").strip(),
+        refused=reason[0].strip() if reason else None,
+    )
 
 
 def run_buffered(

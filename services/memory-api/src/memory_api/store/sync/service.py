@@ -69,8 +69,9 @@ from memory_api.store.sync.backend import (
     StreamedAnswer,
     cgi_command,
     cgi_environment,
-    refused_reason,
+    push_report,
     refused_report,
+    relayed_as_git,
     run_buffered,
     run_streaming,
     with_messages,
@@ -290,6 +291,7 @@ class SyncStore:
                 raise
             if head.status != 200:
                 return head, answer
+            answer = relayed_as_git(body, answer, (MERGED_PREFIX, REFUSED_PREFIX))
             pushed = read_ref(repository, push_ref.name)
             if pushed == before:
                 return head, self._moved_nothing(request, repository, answer, body)
@@ -338,9 +340,9 @@ class SyncStore:
         that failed their check, nothing new): nothing was pushed, so nothing is taken. Taking
         the ref as it stands would merge what the machine last held (an old ``main``) as if
         the machine had just written it. git's report, naming a full disk when that is why."""
-        reason = refused_reason(answer) or "nothing new"
-        unpacked = b"unpack ok" in answer
-        if not unpacked and disk_is_full(repository, reason, needed=4 * len(body)):
+        report = push_report(body, answer)
+        reason = report.reason or "nothing new"
+        if not report.unpacked and disk_is_full(repository, reason, needed=4 * len(body)):
             reason = full_disk_detail("git receive-pack")
             answer = with_messages(answer, body, [f"{REFUSED_PREFIX}{reason}"])
         machine_id = request.machine.machine_id if request.machine is not None else "?"

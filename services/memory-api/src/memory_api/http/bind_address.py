@@ -1,0 +1,137 @@
+"""What the service's bind host really binds, and so whether it listens only on loopback (A-10,
+A-10a).
+
+``MEMORY_API_HOST`` may be an address (``127.0.0.1``, ``::1``, ``0:0::1``, ``127.1``) or a name
+(``localhost``, ``ip6-localhost``, a name in ``/etc/hosts``). The kernel binds addresses, not
+names: ``memory-api serve`` hands the host to asyncio, which resolves it with
+``getaddrinfo(host, AI_PASSIVE, SOCK_STREAM)`` and binds every address it gets. So the service
+is judged by those same addresses (:func:`resolve_bind`), at start:
+
+- every address loopback (``127.0.0.0/8``, ``::1``, ``::ffff:127.0.0.0/104``): it listens only
+  on loopback, and may run without tokens (A-10) while answering only loopback names (A-10a);
+- any other address among them (``0.0.0.0``, ``::``, a LAN address, a name resolving to both
+  ``127.0.0.1`` and a LAN address): it listens beyond loopback, so tokens are needed;
+- no address at all (a name that does not resolve): nothing can be bound; ``serve`` refuses to
+  start saying so (:func:`memory_api.http.auth.bind_decision`), and an app built over such a
+  host counts as listening beyond loopback (tokens needed), never as loopback.
+
+A bracketed IPv6 literal (``[::1]``, as written in a URL) is read without its brackets
+(:func:`bind_host`), since that is what the resolver takes.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from memory_api.http.host_header import InvalidHost, read_host
+
+__all__ = ["BindAddress", "Resolver", "bind_host", "resolve_bind"]
+
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+Resolver = Callable[[str], Sequence[str]]
+"""Gives the addresses (text, as ``getaddrinfo`` writes them) a bind of a host makes; raises
+:class:`OSError` (``socket.gaierror``) when there are none."""
+
+
+def bind_host(text: str) -> str:
+    """``text`` (``MEMORY_API_HOST``, ``serve --host``) as the resolver takes it: surrounding
+    white space dropped, and the brackets of an IPv6 literal (``[::1]`` → ``::1``).
+
+    >>> bind_host(" [::1] "), bind_host("localhost")
+    ('::1', 'localhost')
+    """
+    stripped = text.strip()
+    if stripped.startswith("[") and stripped.endswith("]"):
+        return stripped[1:-1]
+    return stripped
+
+
+def _getaddrinfo(host: str) -> list[str]:
+    """The addresses asyncio's ``create_server`` binds for ``host`` (its own resolution; ``""``
+    is every interface there, as ``None`` is here)."""
+    found = socket.getaddrinfo(host or None, 0, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    return [str(sockaddr[0]) for *_, sockaddr in found]
+
+
+def _is_loopback(address: Address) -> bool:
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped.is_loopback
+    return address.is_loopback
+
+
+@dataclass(frozen=True, slots=True)
+class BindAddress:
+    """A bind host and the addresses binding it binds.
+
+    ``host``: as given (:func:`bind_host`); ``addresses``: what it resolved to, in the
+    resolver's order, without repeats (empty when it did not resolve); ``unresolved``: why
+    not (the resolver's words), or None.
+    """
+
+    host: str
+    addresses: tuple[Address, ...]
+    unresolved: str | None = None
+
+    @property
+    def loopback_only(self) -> bool:
+        """Whether the service listens only on loopback: it binds at least one address, and
+        every one is loopback."""
+        return bool(self.addresses) and all(_is_loopback(address) for address in self.addresses)
+
+    @property
+    def beyond_loopback(self) -> tuple[Address, ...]:
+        """The addresses bound that are not loopback (what makes a name "not loopback")."""
+        return tuple(address for address in self.addresses if not _is_loopback(address))
+
+    @property
+    def name(self) -> str | None:
+        """The bind host as a ``Host`` header names it (lower-case, no final dot) when it is a
+        host name (``ip6-localhost``, ``memory-box``); None for an address (``127.0.0.1``,
+        ``::1``, ``127.1``): a browser addressing it sends that name, or an address literal
+        that the Host rule takes by itself.
+
+        >>> BindAddress("Memory-Box.", ()).name, BindAddress("127.0.0.1", ()).name
+        ('memory-box', None)
+        """
+        try:
+            read = read_host(self.host)
+        except InvalidHost:
+            return None
+        return read.name if read.address is None and read.name else None
+
+    def said(self) -> str:
+        """The host and its addresses in a log line: ``ip6-localhost (::1)``."""
+        if self.unresolved is not None:
+            return f"{self.host} (does not resolve: {self.unresolved})"
+        shown = ", ".join(str(address) for address in self.addresses)
+        return self.host if shown == self.host else f"{self.host} ({shown})"
+
+
+def resolve_bind(host: str, resolve: Resolver = _getaddrinfo) -> BindAddress:
+    """Resolve the bind host ``host`` as the bind will (A-10, A-10a); never raises: a host
+    that does not resolve gives a :class:`BindAddress` without addresses, ``unresolved``
+    saying why. ``resolve`` stands in for ``getaddrinfo`` (tests).
+
+    >>> resolve_bind("[::1]").loopback_only, resolve_bind("127.1").addresses
+    (True, (IPv4Address('127.0.0.1'),))
+    >>> resolve_bind("0.0.0.0").loopback_only
+    False
+    """
+    host = bind_host(host)
+    try:
+        found = resolve(host)
+    except (OSError, UnicodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        return BindAddress(host, (), reason)
+    addresses: dict[Address, None] = {}
+    for text in found:
+        try:
+            addresses[ipaddress.ip_address(text.partition("%")[0])] = None
+        except ValueError:
+            continue
+    if not addresses:
+        return BindAddress(host, (), "no IP address")
+    return BindAddress(host, tuple(addresses))
