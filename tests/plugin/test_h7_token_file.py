@@ -411,6 +411,10 @@ def test_h7_a_claude_code_token_an_earlier_install_kept_in_env_moves_into_the_fi
 
     assert status == 0, said
     assert TOKEN not in said
+    # the backup keeps the old text, token and all, beside the settings: outside the state
+    # folder's .gitignore, which a dotfiles repository's git add -A would take: said
+    assert f"the backup of {path} keeps the bearer token its old text held" in said
+    assert any(TOKEN in b.read_text(encoding="utf-8") for b in path.parent.glob("*-backup-*"))
     env = json.loads(path.read_text(encoding="utf-8"))["env"]
     assert env == {"OTHER": "kept", "CLAUDE_CODE_DISABLE_AUTO_MEMORY": "1"}
     token = home / ".claude" / "harness-memory" / "token"

@@ -16,6 +16,7 @@ from typing import Any
 
 from harness_memory.installers import jsonc
 from harness_memory.installers.files import (
+    BACKUP_SUFFIX,
     Earlier,
     FileChange,
     backups_of,
@@ -30,6 +31,7 @@ from harness_memory.installers.record import (
     leftovers,
     unignored_token,
 )
+from harness_memory.installers.secrets import holds
 from harness_memory.installers.spec import our_commands
 
 __all__ = ["Plan", "given_back", "with_state"]
@@ -96,6 +98,7 @@ def with_state(
         token = state / TOKEN_NAME
         if any(c.path == token for c in changes) and (said := unignored_token(state.parent)):
             notes = [*notes, said]
+        notes = [*notes, *_backups_keeping_a_token(changes)]
         return Plan([*changes, record.change(), *ignore], notes, list(removals or []))
     files, folders = leftovers(record.path.parent.parent)
     kept: list[FileChange] = []
@@ -147,6 +150,22 @@ def given_back(
             return False
 
     return earlier_text(path, document, comments=comments, by_us=by_us)
+
+
+def _backups_keeping_a_token(changes: list[FileChange]) -> list[str]:
+    """A note per settings file whose backup this install keeps holding a bearer token (one an
+    earlier install wrote into its ``env`` or hook commands, now moved into the state folder's
+    token file): the backup lies beside the settings file, outside the state folder's
+    ``.gitignore``, so a dotfiles repository holding that folder would take the token into
+    ``git add -A`` (H-7). ``uninstall`` removes such backups."""
+    return [
+        f"the backup of {change.path} keeps the bearer token its old text held (owner-only, "
+        f"beside it): keep {change.path.name}{BACKUP_SUFFIX}* out of any repository holding "
+        f"{change.path.parent} (`git add -A` would take it); `harness-memory uninstall` "
+        "removes it"
+        for change in changes
+        if change.backup and change.changed and holds(change.old, change.secrets)
+    ]
 
 
 def _backups_of_ours(path: Path, record: InstallRecord) -> list[Path]:
