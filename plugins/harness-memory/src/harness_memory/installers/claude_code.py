@@ -30,6 +30,7 @@ from harness_memory.installers.files import (
 from harness_memory.installers.guard_gaps import gap_notes
 from harness_memory.installers.hook_groups import merge_hooks
 from harness_memory.installers.own_memory import Switch, switch_back, switch_off
+from harness_memory.installers.own_switches import claude_code_off, switched_off
 from harness_memory.installers.plan import Plan, given_back, with_state
 from harness_memory.installers.record import STATE_FOLDER, TOKEN_NAME, read_record, token_plan
 from harness_memory.installers.secrets import TOKEN_ENV, tokens_in
@@ -162,6 +163,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
             "Claude Code's CLAUDE.md files stay loaded: they hold your instructions, not memory."
         )
         notes.append(MANAGED.format(path=path) if managed else REPOSITORY_CAN_SWITCH_OFF)
+        if why := claude_code_off(merged):  # the file itself keeps every hook from running
+            notes.append(f"WARNING: {switched_off(HARNESS, path, why)}")
         notes += gap_notes(HARNESS)
     else:
         for switch in (AUTO_MEMORY, AUTO_MEMORY_VARIABLE):

@@ -45,8 +45,14 @@ from harness_memory.installers.executable import (
 )
 from harness_memory.installers.files import SettingsFileError, read_json_object, read_text
 from harness_memory.installers.gemini_managed import unread_reason
-from harness_memory.installers.gemini_workspace import switched_off_lines
+from harness_memory.installers.gemini_workspace import hook_names, switched_off_lines
 from harness_memory.installers.managed_record import managed_file, read_place
+from harness_memory.installers.own_switches import (
+    claude_code_off,
+    codex_off,
+    gemini_off,
+    switched_off,
+)
 from harness_memory.installers.secrets import TOKEN_ENV
 from harness_memory.installers.spec import ISOLATED, flag_values, installed_roots, our_commands
 from harness_memory.installers.workspace_switches import claude_code_lines, codex_lines
@@ -117,6 +123,8 @@ def status(
         said, fine = _installed(label, again, path, document, commands)
         if label == "codex":  # H-6: a profile file may turn Codex's own memories back on
             said += [f"{label}: {note}" for note in memory_profile_notes(path.parent)]
+        if off := _switched_off(harness, path, document):  # the file itself: no hook runs
+            said, fine = [*said, f"{label}: PROBLEM: {off}"], False
         if managed_flag:
             account, fine_too = _account_lines(label, environ)
             place, read = _place_lines(label, harness, path, environ)
@@ -223,6 +231,25 @@ def _workspace_lines(
         return lines
     pinned = any(_pins_hooks_on(d) for label, d in geminis if label != "gemini")
     return lines + switched_off_lines(workspace, geminis, pinned_on=pinned)
+
+
+def _switched_off(harness: str, path: Path, document: dict[str, Any]) -> str | None:
+    """The PROBLEM when the settings at ``path`` (``document``) that hold our hooks switch
+    them off themselves (:mod:`~harness_memory.installers.own_switches`); Codex CLI's user
+    install: its ``config.toml`` beside ``hooks.json``."""
+    if harness == "claude-code":
+        return switched_off(harness, path, why) if (why := claude_code_off(document)) else None
+    if harness == "gemini":
+        why = gemini_off(document, hook_names(document))
+        return switched_off(harness, path, why) if why else None
+    config_path, config = path, document
+    if path.name == "hooks.json":
+        config_path = path.parent / "config.toml"
+        try:
+            config = _read(config_path, harness)
+        except SettingsFileError:
+            return None  # its own line says it cannot be read: the user install's is not
+    return switched_off(harness, config_path, why) if (why := codex_off(config)) else None
 
 
 def _pins_hooks_on(document: dict[str, Any]) -> bool:
