@@ -109,3 +109,21 @@ def test_a_managed_install_into_settings_that_switch_every_hook_off_warns(tmp_pa
     _, said = install(tmp_path, "claude-code", "--managed", str(managed))
 
     assert f'WARNING: {path} switches these hooks off itself ("disableAllHooks": true)' in said
+
+
+def test_status_says_when_managed_settings_let_only_managed_hooks_run(tmp_path: Path) -> None:
+    managed = tmp_path / "etc" / "claude-code"
+    managed.mkdir(parents=True)
+    path = managed / "managed-settings.json"
+    path.write_text('{"allowManagedHooksOnly": true}\n', encoding="utf-8")
+    home, _ = install(tmp_path, "claude-code")
+
+    code, said = cli(home, "status", "--managed", str(managed))
+
+    assert (
+        f'claude-code: PROBLEM: {path} lets only managed hooks run ("allowManagedHooksOnly"' in said
+    )
+    assert "`harness-memory install claude-code --managed` (as root) writes them there" in said
+    assert code == 1
+    path.write_text('{"allowManagedHooksOnly": false}\n', encoding="utf-8")
+    assert "lets only managed hooks run" not in cli(home, "status", "--managed", str(managed))[1]

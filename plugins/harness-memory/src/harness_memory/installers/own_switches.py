@@ -7,7 +7,9 @@ A repository's settings switching the hooks off are
 every Session: Claude Code runs no hook while its settings say ``"disableAllHooks": true``,
 Codex CLI none while its ``config.toml`` says ``[features] hooks = false`` (or the older
 ``codex_hooks = false``), Gemini CLI none while its settings say ``hooksConfig.enabled: false``,
-and not those of ours that ``hooksConfig.disabled`` names. An install into such a file wrote
+and not those of ours that ``hooksConfig.disabled`` names; and Claude Code's managed settings
+saying ``"allowManagedHooksOnly": true`` keep it from running any hook of the user's settings.
+An install into such a file wrote
 hooks that never run: no memory at Session start and no write guard, and nobody told.
 
 The install does not undo the switch (the user may keep other hooks off on purpose, and turning
@@ -22,7 +24,7 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["claude_code_off", "codex_off", "gemini_off", "switched_off"]
+__all__ = ["claude_code_off", "codex_off", "gemini_off", "managed_only", "switched_off"]
 
 _NAMES = {"claude-code": "Claude Code", "codex": "Codex CLI", "gemini": "Gemini CLI"}
 
@@ -65,6 +67,19 @@ def switched_off(harness: str, path: Path, why: list[str]) -> str:
         f"{path} switches these hooks off itself ({', '.join(why)}): {name} skips them, and its "
         "Sessions go without what they do (memory at Session start, the write guard); take that "
         "setting out to use Agent Memory (`harness-memory status` reports it until then)"
+    )
+
+
+def managed_only(managed: Mapping[str, Any], path: Path) -> str | None:
+    """The sentence when Claude Code's managed settings ``managed`` (read from ``path``) let
+    only their own hooks run (``"allowManagedHooksOnly": true``): a user install's never do.
+    None otherwise."""
+    if managed.get("allowManagedHooksOnly") is not True:
+        return None
+    return (
+        f'{path} lets only managed hooks run ("allowManagedHooksOnly": true): Claude Code skips '
+        "the hooks of your user settings, and its Sessions go without memory and the write "
+        "guard; `harness-memory install claude-code --managed` (as root) writes them there"
     )
 
 

@@ -51,6 +51,7 @@ from harness_memory.installers.own_switches import (
     claude_code_off,
     codex_off,
     gemini_off,
+    managed_only,
     switched_off,
 )
 from harness_memory.installers.secrets import TOKEN_ENV
@@ -108,9 +109,11 @@ def status(
     given: dict[str, dict[str, str]] = {}  # the variables Claude Code's settings give a hook
     geminis: list[tuple[str, dict[str, Any]]] = []  # the installed Gemini CLI settings
     labels: set[str] = set()  # the installed ones
+    documents: dict[str, dict[str, Any]] = {}  # every settings document read, by label
     for label, harness, path, managed_flag in targets:
         try:
             document = _read(path, harness)
+            documents[label] = document
         except SettingsFileError as error:
             lines.append(f"{label}: cannot read its settings: {error}")
             healthy = False
@@ -136,6 +139,10 @@ def status(
         geminis += [(label, document)] if harness == "gemini" else []
         labels.add(label)
         given.update(dict.fromkeys(commands, _settings_env(document)))
+    user_only = "claude-code" in labels and "claude-code (managed)" not in labels
+    only_managed = managed_only(documents.get("claude-code (managed)", {}), managed_files[0][1])
+    if user_only and only_managed:
+        lines, healthy = [*lines, f"claude-code: PROBLEM: {only_managed}"], False
     if workspace is not None:
         lines += _workspace_lines(workspace, home, geminis, labels)
     for state_dir, url, project, agent in sorted(copies):
