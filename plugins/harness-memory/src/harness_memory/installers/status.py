@@ -139,10 +139,8 @@ def status(
         geminis += [(label, document)] if harness == "gemini" else []
         labels.add(label)
         given.update(dict.fromkeys(commands, _settings_env(document)))
-    user_only = "claude-code" in labels and "claude-code (managed)" not in labels
-    only_managed = managed_only(documents.get("claude-code (managed)", {}), managed_files[0][1])
-    if user_only and only_managed:
-        lines, healthy = [*lines, f"claude-code: PROBLEM: {only_managed}"], False
+    if skipped := _user_hooks_skipped(labels, documents, managed_files[0][1]):
+        lines, healthy = [*lines, skipped], False
     if workspace is not None:
         lines += _workspace_lines(workspace, home, geminis, labels)
     for state_dir, url, project, agent in sorted(copies):
@@ -238,6 +236,17 @@ def _workspace_lines(
         return lines
     pinned = any(_pins_hooks_on(d) for label, d in geminis if label != "gemini")
     return lines + switched_off_lines(workspace, geminis, pinned_on=pinned)
+
+
+def _user_hooks_skipped(
+    labels: set[str], documents: dict[str, dict[str, Any]], managed: Path
+) -> str | None:
+    """The PROBLEM when Claude Code's managed settings (at ``managed``) let only their own
+    hooks run over a user install (``labels``: the installed ones)."""
+    if "claude-code" not in labels or "claude-code (managed)" in labels:
+        return None
+    said = managed_only(documents.get("claude-code (managed)", {}), managed)
+    return f"claude-code: PROBLEM: {said}" if said else None
 
 
 def _switched_off(harness: str, path: Path, document: dict[str, Any]) -> str | None:
