@@ -106,9 +106,13 @@ def test_claude_code_own_memory_stays_on_names_the_folders_that_hold_notes(
     folder.mkdir(parents=True)
     (folder / "MEMORY.md").write_text("- [a](a.md) — a\n", encoding="utf-8")
     (folder / "a.md").write_text("a\n", encoding="utf-8")
+    other = home / ".claude" / "projects" / "-home-ada-src-blog" / "memory"
+    other.mkdir(parents=True)
+    (other / "MEMORY.md").write_text("- a fact\n", encoding="utf-8")
     status, said = run(home, "install", "claude-code")
     assert status == 0
     assert f"{folder} (2 files)" in said
+    assert f"{other} (1 file);" in said or f"{other} (1 file)." in said
     assert "memory-api memory import --from claude-code" in said
 
 

@@ -20,6 +20,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from memory_core.counting import counted
+
 from harness_memory.hooks.claude_code import RECOMMENDED_PARTS
 from harness_memory.installers.files import (
     FileChange,
@@ -193,7 +195,7 @@ def _own_memory_folders(config_dir: Path, document: dict[str, Any]) -> list[str]
     held = [(f, n) for f in folders if f.is_dir() and (n := len(list(f.glob("*.md"))))]
     if not held:
         return []
-    listed = "; ".join(f"{folder} ({count} files)" for folder, count in held[:5])
+    listed = "; ".join(f"{folder} ({counted(count, 'file')})" for folder, count in held[:5])
     more = f"; and {len(held) - 5} more" if len(held) > 5 else ""
     return [
         f"Claude Code's auto memory holds notes in {listed}{more}. They stay on disk; bring a "
