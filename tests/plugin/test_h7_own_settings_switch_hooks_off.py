@@ -127,3 +127,26 @@ def test_status_says_when_managed_settings_let_only_managed_hooks_run(tmp_path: 
     assert code == 1
     path.write_text('{"allowManagedHooksOnly": false}\n', encoding="utf-8")
     assert "lets only managed hooks run" not in cli(home, "status", "--managed", str(managed))[1]
+
+
+def test_status_says_nothing_of_gemini_user_settings_when_the_system_pins_hooks_on(
+    tmp_path: Path,
+) -> None:
+    """Gemini CLI's system settings override the user's: their ``hooksConfig.enabled: true``
+    keeps the user install's hooks running whatever the user's file says."""
+    settings(tmp_path, ".gemini/settings.json", '{"hooksConfig": {"enabled": false}}\n')
+    system = tmp_path / "etc" / "gemini-cli" / "settings.json"
+    system.parent.mkdir(parents=True)
+    system.write_text('{"hooksConfig": {"enabled": true}}\n', encoding="utf-8")
+    home, _ = install(tmp_path, "gemini")
+    out = io.StringIO()
+    environ = {"HOME": str(home), "GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(system)}
+
+    main(["status", "--home", str(home)], environ=environ, stdout=out)
+
+    assert "switches these hooks off itself" not in out.getvalue()
+    system.write_text('{"hooksConfig": {}}\n', encoding="utf-8")
+    out = io.StringIO()
+    main(["status", "--home", str(home)], environ=environ, stdout=out)
+    assert "gemini: PROBLEM: " in out.getvalue()
+    assert "switches these hooks off itself (hooksConfig.enabled: false)" in out.getvalue()

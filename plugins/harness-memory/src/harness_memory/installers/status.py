@@ -126,7 +126,7 @@ def status(
         said, fine = _installed(label, again, path, document, commands)
         if label == "codex":  # H-6: a profile file may turn Codex's own memories back on
             said += [f"{label}: {note}" for note in memory_profile_notes(path.parent)]
-        if off := _switched_off(harness, path, document):  # the file itself: no hook runs
+        if off := _switched_off(harness, path, document, managed_files[2][1]):  # no hook runs
             said, fine = [*said, f"{label}: PROBLEM: {off}"], False
         if managed_flag:
             account, fine_too = _account_lines(label, environ)
@@ -249,14 +249,19 @@ def _user_hooks_skipped(
     return f"claude-code: PROBLEM: {said}" if said else None
 
 
-def _switched_off(harness: str, path: Path, document: dict[str, Any]) -> str | None:
+def _switched_off(
+    harness: str, path: Path, document: dict[str, Any], gemini_system: Path
+) -> str | None:
     """The PROBLEM when the settings at ``path`` (``document``) that hold our hooks switch
     them off themselves (:mod:`~harness_memory.installers.own_switches`); Codex CLI's user
-    install: its ``config.toml`` beside ``hooks.json``."""
+    install: its ``config.toml`` beside ``hooks.json``; Gemini CLI's user settings: not their
+    ``hooksConfig.enabled: false`` when the system settings at ``gemini_system`` pin it on."""
     if harness == "claude-code":
         return switched_off(harness, path, why) if (why := claude_code_off(document)) else None
     if harness == "gemini":
         why = gemini_off(document, hook_names(document))
+        if why and path != gemini_system and _pins_hooks_on(_read_or_empty(gemini_system)):
+            why = [reason for reason in why if reason != "hooksConfig.enabled: false"]
         return switched_off(harness, path, why) if why else None
     config_path, config = path, document
     if path.name == "hooks.json":
@@ -266,6 +271,15 @@ def _switched_off(harness: str, path: Path, document: dict[str, Any]) -> str | N
         except SettingsFileError:
             return None  # its own line says it cannot be read: the user install's is not
     return switched_off(harness, config_path, why) if (why := codex_off(config)) else None
+
+
+def _read_or_empty(path: Path) -> dict[str, Any]:
+    """Gemini CLI settings at ``path``, or ``{}`` when they cannot be read (their own line
+    says so)."""
+    try:
+        return _read(path, "gemini")
+    except SettingsFileError:
+        return {}
 
 
 def _pins_hooks_on(document: dict[str, Any]) -> bool:
