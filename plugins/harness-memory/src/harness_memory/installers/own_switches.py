@@ -9,8 +9,8 @@ Codex CLI none while its ``config.toml`` says ``[features] hooks = false`` (or t
 ``codex_hooks = false``), Gemini CLI none while its settings say ``hooksConfig.enabled: false``,
 and not those of ours that ``hooksConfig.disabled`` names; and Claude Code's managed settings
 saying ``"allowManagedHooksOnly": true`` keep it from running any hook of the user's settings.
-An install into such a file wrote
-hooks that never run: no memory at Session start and no write guard, and nobody told.
+An install into such a file wrote hooks that never run: no memory at Session start and no write
+guard, and nobody told.
 
 The install does not undo the switch (the user may keep other hooks off on purpose, and turning
 them all back on is theirs to decide): it says so (a ``WARNING`` note, the dry run too), and
