@@ -246,10 +246,11 @@ def _cyrillic_8bit(raw: bytes) -> tuple[str, ...] | None:
     of them stand in words with no ASCII letter. A Western word read so (``Größe``, ``été``)
     glues its accented letters to ASCII ones; a Cyrillic word is all bytes above 0x7F.
     KOI8-R text passes the same way (its letters are Windows-1251 letters, case swapped), and
-    ``charset-normalizer`` may find KOI8-R best instead, or (three times in four on generated
-    one-line Russian indexes) Shift-JIS or GB18030: then KOI8-R text is told by its letters
-    and their case (:func:`~memory_core.legacy_readings.koi8_r_by_case`), and named with the
-    CJK encodings that read it just as well (too short to tell: ``югдь`` is ``性能``)."""
+    ``charset-normalizer`` may find KOI8-R best instead, or a CJK encoding (135 of 150
+    generated one-line Russian KOI8-R indexes were named Shift-JIS before): then it is told
+    by its letters and their case (:func:`~memory_core.legacy_readings.koi8_r_by_case`), and
+    named with the CJK encodings that read it just as well (too short to tell: ``югдь`` is
+    ``性能``)."""
     from charset_normalizer import from_bytes
 
     try:
