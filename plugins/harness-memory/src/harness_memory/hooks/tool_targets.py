@@ -60,6 +60,7 @@ from harness_memory.hooks.here_data import (
     here_data,
     is_arithmetic,
 )
+from harness_memory.hooks.in_place import edited_files
 from harness_memory.hooks.unread_programs import PROGRAM_OPTIONS, RUNNING_VARIABLES, is_read
 
 __all__ = [
@@ -604,7 +605,8 @@ DESTINATION_WRITERS = frozenset({"cp", "mv", "ln", "install", "rsync"})
 """Commands that write their last operand (or the folder after ``-t``); ``mv`` also removes
 its sources, which stay judged as every other word is."""
 IN_PLACE_EDITORS = frozenset({"sed", "perl"})
-"""Commands that rewrite their file operands when given ``-i`` (``sed -i``, ``perl -pi``)."""
+"""Commands that rewrite their file operands when given ``-i`` (``sed -i``, ``perl -pi``); their
+script is no file (:func:`~harness_memory.hooks.in_place.edited_files`)."""
 _FIND_ACTIONS = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir"})
 """``find`` actions that write (or run a command on) every file below its start folders."""
 _RUNNING_ACTIONS = (["-exec"], ["-execdir"], ["-ok"], ["-okdir"])
@@ -989,8 +991,10 @@ class _Writes:
             for word, _ in operands
             if word.startswith("-")
         )
-        if command in WRITERS or (command in IN_PLACE_EDITORS and in_place):
+        if command in WRITERS:
             written = [(word, built) for word, built in operands if not word.startswith("-")]
+        elif command in IN_PLACE_EDITORS and in_place:  # ``sed -i 's/ *$//' f``: f alone
+            written = edited_files(command, operands)
         elif command in DESTINATION_WRITERS:
             files = [(word, built) for word, built in operands if not word.startswith("-")]
             written = files[-1:]
