@@ -41,6 +41,7 @@ from harness_memory.guard import (
     unseen_by_mount,
 )
 from harness_memory.hooks import claude_code, tool_targets
+from harness_memory.hooks.program_settings import SETTINGS_NAMES, settings_places
 from harness_memory.hooks.tool_targets import (
     ShellPaths,
     ToolWrites,
@@ -165,6 +166,9 @@ def shell_refusal(
             return reason
         if (reason := _moved_home_refusal(found, roots, records)) is not None:
             return reason
+    for text, found in zip(texts, read, strict=True):
+        if (reason := _settings_refusal(text, found, memory_root, key, records, table)) is not None:
+            return reason
     own = {(scope,) for scope in ("user", key) if scope}
     for path in paths:
         if (reason := _records_refusal(path, cwd, records, table)) is not None:
@@ -288,6 +292,59 @@ def _run_time_refusal(
                 "memory files by their literal path inside the user scope or this Session's "
                 "Workspace scope"
             )
+    return None
+
+
+def _settings_refusal(
+    text: str,
+    found: ShellPaths,
+    memory_root: Path,
+    key: str | None,
+    records: set[str],
+    table: MountTable,
+) -> str | None:
+    """The refusal of a command running ``curl`` or ``wget`` whose settings file names a place
+    it may not write (:func:`~harness_memory.hooks.program_settings.settings_places`: a plain
+    ``curl URL`` with ``output = …`` in ``~/.curlrc`` writes there), or that the guard cannot
+    read whole; of one choosing another settings file (``HOME=. curl URL``, ``export
+    WGETRC=…``) or writing or naming one (``printf … > ~/.curlrc; curl URL``): what the
+    program then reads is not yet on the disk the guard reads. None otherwise (P-3)."""
+    if not found.settings_readers:
+        return None
+    program = found.settings_readers[0][0]
+    if found.settings_moved:
+        return (
+            f"{REFUSAL_PREFIX}the command sets {_shown(found.settings_moved[0])} and runs "
+            f"{program}, which then reads its settings (output = … makes it write there) "
+            "from a file the guard cannot know before the command runs; run it without "
+            "setting HOME, CURL_HOME, XDG_CONFIG_HOME or WGETRC, its options on its command line"
+        )
+    folded = [text.lower(), *(path.lower() for path in found.paths)]
+    if named := [name for name in SETTINGS_NAMES if any(name in each for each in folded)]:
+        return (
+            f"{REFUSAL_PREFIX}the command names a settings file of curl or wget ({named[0]}) "
+            f"and runs {program}, which reads it when it starts (output = … makes it write "
+            "there): write the settings file in a command of its own (the guard reads it when "
+            f"{program} runs), or give the options on {program}'s command line"
+        )
+    for reader, base in dict.fromkeys(found.settings_readers):
+        places = settings_places(reader, os.environ, base)  # the harness's env, as the shell's
+        if places is None:
+            return (
+                f"{REFUSAL_PREFIX}{reader} would read a settings file the guard cannot read "
+                "whole, or one taking settings or values from elsewhere (config = …, "
+                "variable, %output{…}, use_askpass): where it writes cannot be known; run "
+                "curl -q or wget --no-config, or take those lines out"
+            )
+        for place in places:
+            if (reason := _records_refusal(place, base, records, table)) is not None:
+                return reason
+            decision = check_write(place, memory_root=memory_root, workspace_key=key, mounts=table)
+            if not decision.allowed:
+                return (
+                    f"{REFUSAL_PREFIX}{decision.reason} ({_shown(place)}, where the settings "
+                    f"file of {reader} says it writes)"
+                )
     return None
 
 

@@ -61,6 +61,7 @@ from harness_memory.hooks.here_data import (
     is_arithmetic,
 )
 from harness_memory.hooks.in_place import edited_files
+from harness_memory.hooks.program_settings import SETTINGS_READERS, SETTINGS_VARIABLES
 from harness_memory.hooks.unread_programs import PROGRAM_OPTIONS, RUNNING_VARIABLES, is_read
 
 __all__ = [
@@ -145,7 +146,11 @@ class ShellPaths:
     ``-name``/``-iname`` patterns (each with whether letter case counts), ANDed.
     ``programs`` holds the programs the command runs whose writes the guard cannot read
     (:func:`~harness_memory.hooks.unread_programs.is_read`: ``python3``, ``./run.sh``), as
-    spelled.
+    spelled. ``settings_readers`` holds each program run that takes write places from a
+    settings file of its own (``curl``'s ``.curlrc``, ``wget``'s ``.wgetrc``) with the folder
+    it runs in, and ``settings_moved`` each assignment choosing which file that is
+    (``HOME=…``, ``export CURL_HOME=…``:
+    :data:`~harness_memory.hooks.program_settings.SETTINGS_VARIABLES`).
     A plain class: ``dataclasses`` imports ``inspect``, too much for a guard process (H-5)."""
 
     __slots__ = (
@@ -156,6 +161,8 @@ class ShellPaths:
         "over_scan",
         "paths",
         "programs",
+        "settings_moved",
+        "settings_readers",
         "sifted",
         "swept",
         "unanchored",
@@ -174,6 +181,8 @@ class ShellPaths:
         self.swept: list[str] = []
         self.sifted: list[tuple[str, tuple[tuple[bool, str], ...]]] = []
         self.programs: list[str] = []
+        self.settings_readers: list[tuple[str, str]] = []
+        self.settings_moved: list[str] = []
         self.over_scan = False
         self.budget = _ScanBudget()
 
@@ -189,6 +198,8 @@ class ShellPaths:
         self.swept.extend(inner.swept)
         self.sifted.extend(inner.sifted)
         self.programs.extend(inner.programs)
+        self.settings_readers.extend(inner.settings_readers)
+        self.settings_moved.extend(inner.settings_moved)
         self.over_scan = self.over_scan or inner.over_scan
 
 
@@ -863,6 +874,8 @@ class _Writes:
             self._loops.pop(assigned.group("name"), None)  # no longer the loop's values
             if assigned.group("name") in RUNNING_VARIABLES:  # ``PATH=.:$PATH ls``
                 self._found.programs.append(word)
+            if assigned.group("name") in SETTINGS_VARIABLES:  # ``HOME=. curl URL``
+                self._found.settings_moved.append(word)
             return
         if name in _WRAPPERS:
             self._wrapper, self._leading = name, _WRAPPER_OPERANDS.get(name, 0)
@@ -893,6 +906,8 @@ class _Writes:
         naming = self._command in _VARIABLE_SETTERS and not word.startswith("-")
         if naming and word.split("=", 1)[0] in RUNNING_VARIABLES:
             self._found.programs.append(f"{self._command} {word}")  # ``export PATH=.:$PATH``
+        if naming and word.split("=", 1)[0] in SETTINGS_VARIABLES:
+            self._found.settings_moved.append(f"{self._command} {word}")  # ``export HOME=.``
 
     def _read_loop(
         self, word: str, known: Mapping[str, str | None], environ: Mapping[str, str]
@@ -960,6 +975,8 @@ class _Writes:
         program, self._program = self._program, []
         if program and not is_read(program[0], program[1:], self._operand):
             self._found.programs.insert(self._named_at, program[0])
+        if command in SETTINGS_READERS and not _settings_skipped(command, program, operands):
+            self._found.settings_readers.append((command, self._base))
         if self._loop is not None:
             self._loops[self._loop[0]] = self._loop[1]
             self._loop = None
@@ -1061,6 +1078,8 @@ OUTPUT_OPTIONS: dict[str, tuple[str, ...]] = {
         "--libcurl",
         "--stderr",
         "--etag-save",
+        "--hsts",
+        "--alt-svc",
     ),
     "wget": (
         "-o",
@@ -1071,6 +1090,8 @@ OUTPUT_OPTIONS: dict[str, tuple[str, ...]] = {
         "--execute",
         "--save-cookies",
         "--warc-file",
+        "--hsts-file",
+        "--rejected-log",
     ),
     "mktemp": ("-p", "--tmpdir"),
     "sort": ("-T", "--temporary-directory"),
@@ -1079,11 +1100,11 @@ OUTPUT_OPTIONS: dict[str, tuple[str, ...]] = {
 """Options of programs the guard reads (:data:`~harness_memory.hooks.unread_programs.
 READ_PROGRAMS`) naming a file they write besides their output or one
 :data:`OPTION_DESTINATIONS` names: ``find -fprint FILE`` (``-fprint0``, ``-fprintf``,
-``-fls``), ``curl --output-dir DIR -O`` and the header, cookie, trace and C-code files it
-saves, ``wget -o LOG`` and a wgetrc command (``-e output_document=FILE``), ``mktemp -p DIR``,
-``sort -T DIR``, the listing ``tar --index-file`` and the snapshot ``tar -g`` write. A place
-built at run time there is refused as a ``cp`` destination is (P-3): each was let through,
-and bash wrote into another scope."""
+``-fls``), ``curl --output-dir DIR -O`` and the header, cookie, trace, C-code, HSTS and
+Alt-Svc files it saves, ``wget -o LOG`` and a wgetrc command (``-e output_document=FILE``),
+``mktemp -p DIR``, ``sort -T DIR``, the listing ``tar --index-file`` and the snapshot
+``tar -g`` write. A place built at run time there is refused as a ``cp`` destination is
+(P-3): each was let through, and bash wrote into another scope."""
 EVERY_OPERAND_WRITERS: dict[str, frozenset[str]] = {
     "mktemp": frozenset({"-p", "--suffix"}),
 }
@@ -1120,6 +1141,14 @@ def _placed_outputs(command: str, operands: list[tuple[str, bool]]) -> list[tupl
     if command == "tar" and _creates(operands):
         written.extend(_tar_archives(operands))
     return written
+
+
+def _settings_skipped(command: str, program: list[str], operands: list[tuple[str, bool]]) -> bool:
+    """Whether ``command`` reads no settings file of its own: ``curl -q``/``--disable`` as its
+    first argument (``program``: its name, then its leading options), ``wget --no-config``."""
+    if command == "curl":
+        return len(program) > 1 and (program[1][:2] == "-q" or program[1] == "--disable")
+    return any(word == "--no-config" for word, _ in operands)
 
 
 def _creates(operands: list[tuple[str, bool]]) -> bool:
