@@ -203,3 +203,51 @@ def test_p3_the_settings_places_are_read_as_curl_reads_them(tmp_path: Path) -> N
     places = settings_places("curl", {"HOME": str(tmp_path)}, "/w")
     assert places is not None
     assert places[:4] == ['/a b/"c".md', "/w/d.md", "/e.md", "/f.md"]
+
+
+OPTIONS_FROM_THE_ENVIRONMENT = [
+    'TAR_OPTIONS="-C $(cat target)" tar -xf a.tar',
+    'export TAR_OPTIONS="--directory=$(cat target)"; tar -xf a.tar',
+    'UNZIP="-d $(cat target)" unzip -q a.zip',
+    'UNZIPOPT="-d $(cat target)" unzip -q a.zip',
+    'TMPDIR="$(cat target)" mktemp --suffix=.md',
+    'TMPDIR="$(cat target)" mktemp -t notes.XXXX',
+    "read -r TMPDIR < target; export TMPDIR; mktemp",
+]
+"""A variable a program the guard reads takes options or its folder from, built at run time
+(each let through: ``TAR_OPTIONS`` only made ``tar`` a program the guard does not read, which
+is refused only where the text names other memory)."""
+
+
+@pytest.mark.parametrize("command", OPTIONS_FROM_THE_ENVIRONMENT)
+def test_p3_a_place_a_program_takes_from_a_variable_built_at_run_time_is_refused(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """Run by bash, each writes into the other scope."""
+    environment = _environment(where, monkeypatch)
+    other = where.root / where.other
+    (where.workspace / "target").write_text(f"{other}\n", encoding="utf-8")
+    subprocess.run(["tar", "-cf", "a.tar", "note.md"], cwd=where.workspace, check=True)
+    subprocess.run(["zip", "-q", "a.zip", "note.md"], cwd=where.workspace, check=True)
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
+
+    assert reason is not None and "known only when the command runs" in reason, command
+    _bash(command, where, environment)
+    assert sorted(path.name for path in other.iterdir()) != ["MEMORY.md"], command
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "TAR_OPTIONS=--no-same-owner tar -xf a.tar",
+        'TMPDIR="$HOME/tmp" pytest -q || true',
+        'export TMPDIR=/tmp/build; d="$(mktemp -d)"; echo "$d"',
+        "UNZIP=-qo unzip a.zip -d vendor",
+    ],
+)
+def test_p3_a_literal_option_variable_or_one_no_such_program_reads_passes(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    _environment(where, monkeypatch)
+    assert answer(where, "claude-code", "Bash", {"command": command}) is None, command

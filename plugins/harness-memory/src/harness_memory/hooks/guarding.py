@@ -41,7 +41,12 @@ from harness_memory.guard import (
     unseen_by_mount,
 )
 from harness_memory.hooks import claude_code, tool_targets
-from harness_memory.hooks.program_settings import SETTINGS_NAMES, settings_places
+from harness_memory.hooks.program_settings import (
+    PROGRAM_VARIABLES,
+    SETTINGS_NAMES,
+    SETTINGS_READERS,
+    settings_places,
+)
 from harness_memory.hooks.tool_targets import (
     ShellPaths,
     ToolWrites,
@@ -282,6 +287,15 @@ def _run_time_refusal(
             "literal path (a $(mktemp) or $(date …) in it is read), or run the command that "
             "makes the path first and use what it printed"
         )
+    for program in found.run_in_unknown:
+        return (
+            f"{REFUSAL_PREFIX}the command runs {_shown(program)} after a cd into a folder "
+            "known only when it runs ($(…), an unset variable), and it writes into its folder "
+            "with no word of the command naming the place (curl -O, wget, tar -x, unzip, "
+            "split): that could be another Workspace's memory scope. cd into a literal folder "
+            "(run the command that finds it first and use what it printed), or name the place "
+            "(curl -o, tar -C, unzip -d) by a literal path"
+        )
     for word in found.unanchored:
         if could_name_a_scope(word, key):
             return (
@@ -309,16 +323,20 @@ def _settings_refusal(
     read whole; of one choosing another settings file (``HOME=. curl URL``, ``export
     WGETRC=…``) or writing or naming one (``printf … > ~/.curlrc; curl URL``): what the
     program then reads is not yet on the disk the guard reads. None otherwise (P-3)."""
-    if not found.settings_readers:
+    for program in dict.fromkeys(program for program, _ in found.settings_readers):
+        for name, shown, run_time in found.settings_moved:
+            if name in PROGRAM_VARIABLES[program] and (run_time or program in SETTINGS_READERS):
+                return (
+                    f"{REFUSAL_PREFIX}the command sets {_shown(shown)} and runs {program}, "
+                    f"which then writes where {name} (or the settings file it chooses) says: "
+                    "that is known only when the command runs, and could be another "
+                    f"Workspace's memory scope; give {program} its options and places on its "
+                    "command line, as literal paths"
+                )
+    readers = [program for program, _ in found.settings_readers if program in SETTINGS_READERS]
+    if not readers:
         return None
-    program = found.settings_readers[0][0]
-    if found.settings_moved:
-        return (
-            f"{REFUSAL_PREFIX}the command sets {_shown(found.settings_moved[0])} and runs "
-            f"{program}, which then reads its settings (output = … makes it write there) "
-            "from a file the guard cannot know before the command runs; run it without "
-            "setting HOME, CURL_HOME, XDG_CONFIG_HOME or WGETRC, its options on its command line"
-        )
+    program = readers[0]
     folded = [text.lower(), *(path.lower() for path in found.paths)]
     if named := [name for name in SETTINGS_NAMES if any(name in each for each in folded)]:
         return (
@@ -328,6 +346,8 @@ def _settings_refusal(
             f"{program} runs), or give the options on {program}'s command line"
         )
     for reader, base in dict.fromkeys(found.settings_readers):
+        if reader not in SETTINGS_READERS:
+            continue
         places = settings_places(reader, os.environ, base)  # the harness's env, as the shell's
         if places is None:
             return (

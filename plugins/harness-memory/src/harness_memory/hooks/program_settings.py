@@ -20,6 +20,7 @@ import pwd
 from collections.abc import Mapping
 
 __all__ = [
+    "PROGRAM_VARIABLES",
     "SETTINGS_CAP",
     "SETTINGS_NAMES",
     "SETTINGS_READERS",
@@ -32,8 +33,20 @@ SETTINGS_READERS = frozenset({"curl", "wget"})
 """Programs the guard reads that take write places from a settings file of their own."""
 SETTINGS_NAMES = ("curlrc", "wgetrc")
 """What the settings files' names hold (``.curlrc``, ``_curlrc``, ``curlrc``, ``.wgetrc``)."""
-SETTINGS_VARIABLES = frozenset({"HOME", "CURL_HOME", "XDG_CONFIG_HOME", "WGETRC"})
-"""Variables choosing which settings file ``curl`` or ``wget`` reads."""
+PROGRAM_VARIABLES: dict[str, frozenset[str]] = {
+    "curl": frozenset({"HOME", "CURL_HOME", "XDG_CONFIG_HOME"}),
+    "wget": frozenset({"HOME", "WGETRC"}),
+    "tar": frozenset({"TAR_OPTIONS"}),
+    "unzip": frozenset({"UNZIP", "UNZIPOPT"}),
+    "mktemp": frozenset({"TMPDIR"}),
+}
+"""Variables changing where a program the guard reads writes: the settings file ``curl`` and
+``wget`` read (any value: the file's text is not in the command), the options ``tar`` and
+``unzip`` take from the environment (``TAR_OPTIONS='-C …'``, ``UNZIP='-d …'``) and the folder
+``mktemp`` makes its file in (``TMPDIR``): these three when the value is built at run time
+(a literal one is judged as every word is)."""
+SETTINGS_VARIABLES = frozenset().union(*PROGRAM_VARIABLES.values())
+"""Every variable of :data:`PROGRAM_VARIABLES`."""
 SETTINGS_CAP = 65_536
 """The most bytes of one settings file read; a longer one is unknown (the command refused)."""
 _CURL_WRITING = (

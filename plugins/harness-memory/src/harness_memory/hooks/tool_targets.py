@@ -61,7 +61,10 @@ from harness_memory.hooks.here_data import (
     is_arithmetic,
 )
 from harness_memory.hooks.in_place import edited_files
-from harness_memory.hooks.program_settings import SETTINGS_READERS, SETTINGS_VARIABLES
+from harness_memory.hooks.program_settings import (
+    PROGRAM_VARIABLES,
+    SETTINGS_VARIABLES,
+)
 from harness_memory.hooks.unread_programs import PROGRAM_OPTIONS, RUNNING_VARIABLES, is_read
 
 __all__ = [
@@ -146,11 +149,14 @@ class ShellPaths:
     ``-name``/``-iname`` patterns (each with whether letter case counts), ANDed.
     ``programs`` holds the programs the command runs whose writes the guard cannot read
     (:func:`~harness_memory.hooks.unread_programs.is_read`: ``python3``, ``./run.sh``), as
-    spelled. ``settings_readers`` holds each program run that takes write places from a
-    settings file of its own (``curl``'s ``.curlrc``, ``wget``'s ``.wgetrc``) with the folder
-    it runs in, and ``settings_moved`` each assignment choosing which file that is
-    (``HOME=…``, ``export CURL_HOME=…``:
-    :data:`~harness_memory.hooks.program_settings.SETTINGS_VARIABLES`).
+    spelled. ``settings_readers`` holds each program run whose written places a variable or a
+    settings file of its own changes (``curl``'s ``.curlrc``, ``wget``'s ``.wgetrc``, ``tar``'s
+    ``TAR_OPTIONS``: :data:`~harness_memory.hooks.program_settings.PROGRAM_VARIABLES`) with
+    the folder it runs in, and ``settings_moved`` each assignment of such a variable (its
+    name, as spelled, and whether its value is built at run time: ``HOME=…``, ``export
+    TMPDIR="$(…)"``, ``read TMPDIR``). ``run_in_unknown`` holds the programs the guard
+    reads that write into their folder by themselves (:data:`FOLDER_WRITERS`: ``curl -O``,
+    ``tar -x``) run after a ``cd`` into a folder known only at run time.
     A plain class: ``dataclasses`` imports ``inspect``, too much for a guard process (H-5)."""
 
     __slots__ = (
@@ -161,6 +167,7 @@ class ShellPaths:
         "over_scan",
         "paths",
         "programs",
+        "run_in_unknown",
         "settings_moved",
         "settings_readers",
         "sifted",
@@ -182,7 +189,8 @@ class ShellPaths:
         self.sifted: list[tuple[str, tuple[tuple[bool, str], ...]]] = []
         self.programs: list[str] = []
         self.settings_readers: list[tuple[str, str]] = []
-        self.settings_moved: list[str] = []
+        self.settings_moved: list[tuple[str, str, bool]] = []
+        self.run_in_unknown: list[str] = []
         self.over_scan = False
         self.budget = _ScanBudget()
 
@@ -200,6 +208,7 @@ class ShellPaths:
         self.programs.extend(inner.programs)
         self.settings_readers.extend(inner.settings_readers)
         self.settings_moved.extend(inner.settings_moved)
+        self.run_in_unknown.extend(inner.run_in_unknown)
         self.over_scan = self.over_scan or inner.over_scan
 
 
@@ -232,10 +241,9 @@ def shell_paths(
     ``$'…'``, ``$"…"``, a line continuation). A word holding white space once unquoted, and the
     words an ``eval`` joins (``eval cp x '"$(…)"/a.md'``), may be a command another shell runs
     (``sh -c '…'``, ``ssh host '…'``): read too, as run where they stand (:func:`_read_inner`).
-    A short option glued to a path (``cp -t/dir``) names that path too. After a ``cd`` into a
-    folder that cannot be decided here (or ``find … -execdir``), relative words are also
-    returned in ``unanchored``. A command the lexer cannot split (an unclosed quote) is split at
-    white space instead, so nothing is skipped. Never raises for odd input.
+    A short option glued to a path (``cp -t/dir``) names that path too; after a ``cd`` into a
+    folder not decided here (or ``find … -execdir``) relative words are also in ``unanchored``.
+    A command the lexer cannot split (an unclosed quote) is split at white space. Never raises.
     """
     here = here_data(command)  # a here-document's body is data, not command text
     command = here.command if _depth or _lost else with_toplevel(here.command, cwd, environ)
@@ -251,12 +259,15 @@ def shell_paths(
     bases = [cwd]
     previous: str | None = None
     lost = _lost  # whether the shell may be in a folder this cannot know
+    entered = settled = _lost  # a cd (or env -C) went into a folder known only at run time
     chdir = False  # inside an ``env`` command, whose ``-C``/``--chdir`` is a cd
     substituting = 0  # how many ``$(`` the lexer is inside
     quoted_back = False  # whether it is inside a backquoted command
     last = ""  # the word before, separators included
     evaluating: list[str] | None = None  # the words of an ``eval`` so far
     for word in words:
+        settled = settled or (entered and word in _SEPARATORS and not substituting)
+        writes.folder_unknown = inside.folder_unknown = settled  # after the cd's word
         closing = substituting > 0 and substituting <= word.count(")") and _PUNCTUATION(word)
         if word == "(" and last.endswith("$"):
             substituting += 1
@@ -275,18 +286,17 @@ def shell_paths(
         elif not substituting and not quoted_back:
             writes.see(word, known, environ, lost=lost, base=bases[-1])
         last = word
-        if previous in _CD_WORDS and not word.startswith("-"):
-            lost = not _enter(word, bases, known, environ) or lost
-        chdir = word == "env" or (chdir and word not in _SEPARATORS)
-        if chdir and (folder := _env_folder(previous, word)) is not None:
-            lost = not _enter(folder, bases, known, environ) or lost  # env -C DIR: a cd
-        if word in _UNKNOWN_FOLDER_WORDS:
-            lost = True
-        _note_assignments(word, previous, known, environ)
-        _add_pieces(found, word, bases, known, environ, lost=lost)
         evaluating, inner = _evaluated(evaluating, word, previous)
         inner += [word] if any(char.isspace() for char in word) else []
-        _read_inner(found, inner, bases[-1], environ, depth=_depth, lost=lost)
+        _read_inner(found, inner, bases[-1], environ, depth=_depth, lost=lost)  # before its cd
+        chdir = word == "env" or (chdir and word not in _SEPARATORS)
+        if (folder := _entered_folder(previous, word, chdir=chdir)) is not None:
+            followed = _enter(folder, bases, known, environ)
+            entered = not (followed or writes.looped(folder, known, environ)) or entered
+            settled = settled or (entered and previous not in _CD_WORDS)  # env -C: at once
+        lost = lost or entered or word in _UNKNOWN_FOLDER_WORDS
+        _note_assignments(word, previous, known, environ)
+        _add_pieces(found, word, bases, known, environ, lost=lost)
         if previous in _CD_WORDS and word.startswith("-") and word != "-":
             continue  # cd -P, cd -L, cd --: the folder is the next word
         previous = None if word in _SEPARATORS else word
@@ -295,6 +305,14 @@ def shell_paths(
     _read_inner(found, [" ".join(evaluating or [])], bases[-1], environ, depth=_depth, lost=lost)
     _add_here_data(found, here.texts, bases, known, environ, lost=lost)
     return found
+
+
+def _entered_folder(previous: str | None, word: str, *, chdir: bool) -> str | None:
+    """The folder the shell goes into at ``word`` after ``previous``: a ``cd``/``pushd``
+    operand, or, inside an ``env`` command (``chdir``), its ``-C``/``--chdir`` folder."""
+    if previous in _CD_WORDS and not word.startswith("-"):
+        return word
+    return _env_folder(previous, word) if chdir else None
 
 
 def _evaluated(
@@ -765,12 +783,14 @@ class _Writes:
         "_operands",
         "_program",
         "_redirect",
+        "_run_lost",
         "_skip",
         "_tails",
         "_test",
         "_unsure",
         "_words",
         "_wrapper",
+        "folder_unknown",
     )
 
     def __init__(self, found: ShellPaths, tails: set[str]) -> None:
@@ -793,6 +813,8 @@ class _Writes:
         self._words: list[str] = []  # a mover's words as the shell gives them (not anchored)
         self._test = False  # inside ``[[ … ]]`` or ``(( … ))``
         self._unsure = False  # a command that sets variables at run time has run
+        self.folder_unknown = False  # the shell went into a folder known only at run time
+        self._run_lost = False  # the command named runs in such a folder
 
     def closed_substitution(self) -> None:
         """The lexer met the ``)`` ending a command substitution at the top level."""
@@ -875,7 +897,7 @@ class _Writes:
             if assigned.group("name") in RUNNING_VARIABLES:  # ``PATH=.:$PATH ls``
                 self._found.programs.append(word)
             if assigned.group("name") in SETTINGS_VARIABLES:  # ``HOME=. curl URL``
-                self._found.settings_moved.append(word)
+                self._found.settings_moved.append(_setting(word, word))
             return
         if name in _WRAPPERS:
             self._wrapper, self._leading = name, _WRAPPER_OPERANDS.get(name, 0)
@@ -887,8 +909,17 @@ class _Writes:
             self._skip = word in _WRAPPER_ARGUMENTS.get(self._wrapper, frozenset())
             return  # a wrapper's option or a timeout's duration
         self._command, self._program, self._operand = name, [word], None
+        self._run_lost = self.folder_unknown
         self._named_at = len(self._found.programs)  # before the programs in its words
         self._unsure = self._unsure or name in _SETTERS
+
+    def looped(
+        self, word: str, known: Mapping[str, str | None], environ: Mapping[str, str]
+    ) -> bool:
+        """Whether ``word`` is known once a ``for`` loop's variable in it takes each of its
+        values (``cd "$d"`` in ``for d in packages/*``: each a folder judged as a path)."""
+        places = _through_loops(word, self._loops)
+        return places is not None and all(_expand(p, known, environ) for p in places)
 
     def _see_program(self, word: str) -> None:
         """Note a word of the command named: its options before its first operand (a shell's
@@ -906,8 +937,8 @@ class _Writes:
         naming = self._command in _VARIABLE_SETTERS and not word.startswith("-")
         if naming and word.split("=", 1)[0] in RUNNING_VARIABLES:
             self._found.programs.append(f"{self._command} {word}")  # ``export PATH=.:$PATH``
-        if naming and word.split("=", 1)[0] in SETTINGS_VARIABLES:
-            self._found.settings_moved.append(f"{self._command} {word}")  # ``export HOME=.``
+        if naming and word.split("=", 1)[0] in SETTINGS_VARIABLES:  # ``export HOME=.``
+            self._found.settings_moved.append(_setting(word, f"{self._command} {word}"))
 
     def _read_loop(
         self, word: str, known: Mapping[str, str | None], environ: Mapping[str, str]
@@ -975,8 +1006,14 @@ class _Writes:
         program, self._program = self._program, []
         if program and not is_read(program[0], program[1:], self._operand):
             self._found.programs.insert(self._named_at, program[0])
-        if command in SETTINGS_READERS and not _settings_skipped(command, program, operands):
+        if command in PROGRAM_VARIABLES and not _settings_skipped(command, program, operands):
             self._found.settings_readers.append((command, self._base))
+        if (
+            self._run_lost
+            and command in FOLDER_WRITERS
+            and (command != "tar" or _extracts(operands))
+        ):
+            self._found.run_in_unknown.append(program[0])
         if self._loop is not None:
             self._loops[self._loop[0]] = self._loop[1]
             self._loop = None
@@ -1143,12 +1180,26 @@ def _placed_outputs(command: str, operands: list[tuple[str, bool]]) -> list[tupl
     return written
 
 
+FOLDER_WRITERS = frozenset({"curl", "wget", "tar", "unzip", "split"})
+"""Programs the guard reads that may write into the folder they run in with no word naming
+the place: ``curl -O``/``-J``, ``wget URL``, ``tar -x`` and ``unzip`` (the archive's names),
+``split`` (``xaa``…)."""
+
+
+def _setting(word: str, shown: str) -> tuple[str, str, bool]:
+    """An assignment of a :data:`~harness_memory.hooks.program_settings.SETTINGS_VARIABLES`
+    variable (``TMPDIR=…``, or the name alone, which ``read``/``printf -v`` set): its name,
+    ``shown`` and whether its value is built at run time (``$``, a backquote, or set so)."""
+    name, equals, value = word.partition("=")
+    return name, shown, not equals or "$" in value or "`" in value
+
+
 def _settings_skipped(command: str, program: list[str], operands: list[tuple[str, bool]]) -> bool:
     """Whether ``command`` reads no settings file of its own: ``curl -q``/``--disable`` as its
     first argument (``program``: its name, then its leading options), ``wget --no-config``."""
     if command == "curl":
         return len(program) > 1 and (program[1][:2] == "-q" or program[1] == "--disable")
-    return any(word == "--no-config" for word, _ in operands)
+    return command == "wget" and any(word == "--no-config" for word, _ in operands)
 
 
 def _creates(operands: list[tuple[str, bool]]) -> bool:
