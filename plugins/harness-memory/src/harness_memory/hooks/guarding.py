@@ -171,6 +171,8 @@ def shell_refusal(
             return reason
         if (reason := _moved_home_refusal(found, roots, records)) is not None:
             return reason
+        if (reason := _folder_writer_refusal(found)) is not None:
+            return reason
     for text, found in zip(texts, read, strict=True):
         if (reason := _settings_refusal(text, found, memory_root, key, records, table)) is not None:
             return reason
@@ -287,15 +289,6 @@ def _run_time_refusal(
             "literal path (a $(mktemp) or $(date …) in it is read), or run the command that "
             "makes the path first and use what it printed"
         )
-    for program in found.run_in_unknown:
-        return (
-            f"{REFUSAL_PREFIX}the command runs {_shown(program)} after a cd into a folder "
-            "known only when it runs ($(…), an unset variable), and it writes into its folder "
-            "with no word of the command naming the place (curl -O, wget, tar -x, unzip, "
-            "split): that could be another Workspace's memory scope. cd into a literal folder "
-            "(run the command that finds it first and use what it printed), or name the place "
-            "(curl -o, tar -C, unzip -d) by a literal path"
-        )
     for word in found.unanchored:
         if could_name_a_scope(word, key):
             return (
@@ -368,6 +361,30 @@ def _settings_refusal(
     return None
 
 
+def _folder_writer_refusal(found: ShellPaths) -> str | None:
+    """The refusal of a command unpacking an archive by its members' own absolute or ``..``
+    names (``tar -xP``, ``unzip -:``), or running a program that writes into its folder by
+    itself (``curl -O``, ``tar -x``) after a ``cd`` into a folder known only at run time: where
+    either writes is not in the command's text (P-3). None when it does neither."""
+    for option in found.unbounded:
+        return (
+            f"{REFUSAL_PREFIX}the command unpacks an archive by its members' own absolute or "
+            f"'..' names ({_shown(option)}): where they land is written in the archive, not "
+            "the command, and could be another Workspace's memory scope; unpack without it, "
+            "into a literal folder"
+        )
+    for program in found.run_in_unknown:
+        return (
+            f"{REFUSAL_PREFIX}the command runs {_shown(program)} after a cd into a folder "
+            "known only when it runs ($(…), an unset variable), and it writes into its folder "
+            "with no word of the command naming the place (curl -O, wget, tar -x, unzip, "
+            "split): that could be another Workspace's memory scope. cd into a literal folder "
+            "(run the command that finds it first and use what it printed), or name the place "
+            "(curl -o, tar -C, unzip -d) by a literal path"
+        )
+    return None
+
+
 def _moved_home_refusal(found: ShellPaths, roots: set[str], records: set[str]) -> str | None:
     """The refusal of a command renaming (``mv``), removing (``rm -r``), hard-linking
     (``cp -al``) or acting on every file below (``find … -delete``/``-exec``) the account's
@@ -405,10 +422,10 @@ def _moved_home_refusal(found: ShellPaths, roots: set[str], records: set[str]) -
                 )
             if not renamed and any(folder.startswith(inside) for folder in folders):
                 return (
-                    f"{REFUSAL_PREFIX}the command removes, hard-links or acts on every file "
-                    f"below {_shown(spelling)}, which holds the memory service's data dir (or "
-                    "the hooks' Session records): that reaches every scope without naming one; "
-                    "name the folders you mean inside it"
+                    f"{REFUSAL_PREFIX}the command removes, hard-links, unpacks an archive "
+                    f"into or acts on every file below {_shown(spelling)}, which holds the "
+                    "memory service's data dir (or the hooks' Session records): that reaches "
+                    "every scope without naming one; name the folders you mean inside it"
                 )
     return None
 

@@ -156,7 +156,10 @@ class ShellPaths:
     name, as spelled, and whether its value is built at run time: ``HOME=…``, ``export
     TMPDIR="$(…)"``, ``read TMPDIR``). ``run_in_unknown`` holds the programs the guard
     reads that write into their folder by themselves (:data:`FOLDER_WRITERS`: ``curl -O``,
-    ``tar -x``) run after a ``cd`` into a folder known only at run time.
+    ``tar -x``) run after a ``cd`` into a folder known only at run time; ``unbounded`` the
+    unpacking commands that take absolute or ``..`` names from their archive (``tar -xP``,
+    ``unzip -:``). The folder an archive is unpacked into is in ``swept``: its members may
+    reach any folder below it.
     A plain class: ``dataclasses`` imports ``inspect``, too much for a guard process (H-5)."""
 
     __slots__ = (
@@ -173,6 +176,7 @@ class ShellPaths:
         "sifted",
         "swept",
         "unanchored",
+        "unbounded",
         "undecided",
         "written_at_run_time",
     )
@@ -191,6 +195,7 @@ class ShellPaths:
         self.settings_readers: list[tuple[str, str]] = []
         self.settings_moved: list[tuple[str, str, bool]] = []
         self.run_in_unknown: list[str] = []
+        self.unbounded: list[str] = []
         self.over_scan = False
         self.budget = _ScanBudget()
 
@@ -209,6 +214,7 @@ class ShellPaths:
         self.settings_readers.extend(inner.settings_readers)
         self.settings_moved.extend(inner.settings_moved)
         self.run_in_unknown.extend(inner.run_in_unknown)
+        self.unbounded.extend(inner.unbounded)
         self.over_scan = self.over_scan or inner.over_scan
 
 
@@ -1014,6 +1020,9 @@ class _Writes:
             and (command != "tar" or _extracts(operands))
         ):
             self._found.run_in_unknown.append(program[0])
+        if (command == "tar" and _extracts(operands)) or command == "unzip":
+            self._found.swept.extend(_unpacked_into(command, operands, self._base))
+            self._found.unbounded.extend(_unbounded(command, operands))
         if self._loop is not None:
             self._loops[self._loop[0]] = self._loop[1]
             self._loop = None
@@ -1200,6 +1209,34 @@ def _settings_skipped(command: str, program: list[str], operands: list[tuple[str
     if command == "curl":
         return len(program) > 1 and (program[1][:2] == "-q" or program[1] == "--disable")
     return command == "wget" and any(word == "--no-config" for word, _ in operands)
+
+
+def _unpacked_into(command: str, operands: list[tuple[str, bool]], base: str) -> list[str]:
+    """The folders an extracting ``tar`` or ``unzip`` given ``operands`` unpacks into, run in
+    ``base``: its ``-C``/``--directory``/``-d`` folders known here (one built at run time is
+    judged elsewhere), else ``base``."""
+    values = _option_values(operands, OPTION_DESTINATIONS[command])
+    folders: list[str] = []
+    for word, built in values:
+        value = word.partition("=")[2] if word.startswith("--") else word
+        if word.startswith("-") and not word.startswith("--"):
+            value = word[2:]  # ``-CDIR``
+        if not built and value:
+            folders.append(os.path.join(base, _tilde(value, os.environ)))  # noqa: PTH118
+    return folders if values else [base]
+
+
+def _unbounded(command: str, operands: list[tuple[str, bool]]) -> list[str]:
+    """The option by which ``tar -x`` or ``unzip`` writes the archive's absolute or ``..``
+    names as they are (``tar -P``/``--absolute-names``, in a bundle or tar's old style;
+    ``unzip -:``), as a list of at most one."""
+    words = [word for word, _ in operands]
+    if command == "unzip":
+        return [f"unzip {w}" for w in words if w[:1] == "-" and w[1:2] != "-" and ":" in w][:1]
+    bundles = [w for w in words if w[:1] == "-" and w[1:2] != "-"]
+    bundles += words[:1] if words and not words[0].startswith("-") else []
+    named = [w for w in words if _abbreviates(w.partition("=")[0], "--absolute-names")]
+    return [f"tar {w}" for w in [*named, *(b for b in bundles if "P" in b)]][:1]
 
 
 def _creates(operands: list[tuple[str, bool]]) -> bool:
