@@ -146,6 +146,7 @@ WHOLLY_AT_RUN_TIME = [
     'curl -s -c "$(cat target)/a.md" "file://$PWD/note.md"',
     'curl -s --trace-ascii "$(cat target)/a.md" "file://$PWD/note.md"',
     'curl -s --hsts "$(cat target)/a.md" "file://$PWD/note.md"',
+    'history -w "$(cat target)/a.md"',
     'curl -s --alt-svc "$(cat target)/a.md" "file://$PWD/note.md"',
     'wget -q -e output_document="$(cat target)/a.md" "file://$PWD/note.md"',
     'tar -cf "$(cat target)"/a.tar note.md',

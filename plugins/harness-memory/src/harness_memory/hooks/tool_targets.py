@@ -938,7 +938,9 @@ class _Writes:
             self._operand = word
         if self._command == "find" and self._words[-2:-1] in _RUNNING_ACTIONS:
             self._found.programs.extend([] if is_read(word) else [word])
-        if word.startswith(PROGRAM_OPTIONS.get(self._command or "", ())):
+        options = PROGRAM_OPTIONS.get(self._command or "", ())
+        name = word.partition("=")[0]
+        if word.startswith(options) or any(_abbreviates(name, option) for option in options):
             self._found.programs.append(f"{self._command} {word}")
         naming = self._command in _VARIABLE_SETTERS and not word.startswith("-")
         if naming and word.split("=", 1)[0] in RUNNING_VARIABLES:
@@ -1142,15 +1144,16 @@ OUTPUT_OPTIONS: dict[str, tuple[str, ...]] = {
     "mktemp": ("-p", "--tmpdir"),
     "sort": ("-T", "--temporary-directory"),
     "tar": ("--index-file", "-g", "--listed-incremental"),
+    "history": ("-w", "-a"),
 }
 """Options of programs the guard reads (:data:`~harness_memory.hooks.unread_programs.
-READ_PROGRAMS`) naming a file they write besides their output or one
-:data:`OPTION_DESTINATIONS` names: ``find -fprint FILE`` (``-fprint0``, ``-fprintf``,
-``-fls``), ``curl --output-dir DIR -O`` and the header, cookie, trace, C-code, HSTS and
-Alt-Svc files it saves, ``wget -o LOG`` and a wgetrc command (``-e output_document=FILE``),
-``mktemp -p DIR``, ``sort -T DIR``, the listing ``tar --index-file`` and the snapshot
-``tar -g`` write. A place built at run time there is refused as a ``cp`` destination is
-(P-3): each was let through, and bash wrote into another scope."""
+READ_PROGRAMS`) naming a file they write besides their output or one :data:`OPTION_DESTINATIONS`
+names: ``find -fprint FILE`` (``-fprint0``, ``-fprintf``, ``-fls``), ``curl --output-dir DIR
+-O`` and the header, cookie, trace, C-code, HSTS and Alt-Svc files it saves, ``wget -o LOG`` and
+a wgetrc command (``-e output_document=FILE``), ``mktemp -p DIR``, ``sort -T DIR``, ``history -w
+FILE``, the listing ``tar --index-file`` and the snapshot ``tar -g`` write. A place built at run
+time there is refused as a ``cp`` destination is (P-3): each was let through, and bash wrote
+into another scope."""
 EVERY_OPERAND_WRITERS: dict[str, frozenset[str]] = {
     "mktemp": frozenset({"-p", "--suffix"}),
 }
