@@ -21,6 +21,7 @@ below: each refused form is then run by bash, and the file lands there). Now:
 from __future__ import annotations
 
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -251,3 +252,25 @@ def test_p3_a_literal_option_variable_or_one_no_such_program_reads_passes(
 ) -> None:
     _environment(where, monkeypatch)
     assert answer(where, "claude-code", "Bash", {"command": command}) is None, command
+
+
+def test_p3_settings_naming_many_places_are_refused_within_the_hooks_time(
+    where: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """2,000 distinct ``output`` lines (40 KiB, under the 64 KiB read) took 850 ms to judge, one
+    path each; past 16 places the settings are taken as unknown, and the answer is quick."""
+    from harness_memory.hooks.program_settings import SETTINGS_PLACES_CAP
+
+    _environment(where, monkeypatch)
+    lines = "".join(f"output = o{number}.html\n" for number in range(2_000))
+    (where.data / ".curlrc").write_text(lines, encoding="utf-8")
+
+    started = time.perf_counter()
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": FETCH["curl"]}))
+    took = time.perf_counter() - started
+
+    assert reason is not None and "cannot be known" in reason
+    assert took < 0.5  # several times the hook's 100 ms on a loaded 2-CPU machine
+    few = "".join(f"output = o{number}.html\n" for number in range(SETTINGS_PLACES_CAP))
+    (where.data / ".curlrc").write_text(few, encoding="utf-8")
+    assert answer(where, "claude-code", "Bash", {"command": FETCH["curl"]}) is None

@@ -349,7 +349,7 @@ def _settings_refusal(
                 "variable, %output{…}, use_askpass): where it writes cannot be known; run "
                 "curl -q or wget --no-config, or take those lines out"
             )
-        for place in places:
+        for place in dict.fromkeys(places):
             if (reason := _records_refusal(place, base, records, table)) is not None:
                 return reason
             decision = check_write(place, memory_root=memory_root, workspace_key=key, mounts=table)

@@ -23,6 +23,7 @@ __all__ = [
     "PROGRAM_VARIABLES",
     "SETTINGS_CAP",
     "SETTINGS_NAMES",
+    "SETTINGS_PLACES_CAP",
     "SETTINGS_READERS",
     "SETTINGS_VARIABLES",
     "settings_files",
@@ -49,6 +50,10 @@ SETTINGS_VARIABLES = frozenset().union(*PROGRAM_VARIABLES.values())
 """Every variable of :data:`PROGRAM_VARIABLES`."""
 SETTINGS_CAP = 65_536
 """The most bytes of one settings file read; a longer one is unknown (the command refused)."""
+SETTINGS_PLACES_CAP = 16
+"""The most distinct places the settings files may name for writing; more are unknown (the
+command refused): each is judged like a path (under a millisecond), and the hook answers within
+100 ms (H-5). Everyday settings name one or two."""
 _CURL_WRITING = (
     "output",
     "output-dir",
@@ -94,7 +99,8 @@ def settings_files(program: str, environ: Mapping[str, str]) -> list[str]:
 def settings_places(program: str, environ: Mapping[str, str], base: str) -> list[str] | None:
     """The places the settings files of ``program`` (``curl`` or ``wget``, run in the folder
     ``base`` with ``environ``) name for it to write, relative ones taken from ``base``; None
-    when one cannot be read whole or takes values from elsewhere (:data:`_CURL_UNKNOWN`)."""
+    when one cannot be read whole or takes values from elsewhere (:data:`_CURL_UNKNOWN`), or
+    they name more than :data:`SETTINGS_PLACES_CAP` places."""
     places: list[str] = []
     for file in dict.fromkeys(settings_files(program, environ)):
         if not os.path.lexists(file):
@@ -111,7 +117,8 @@ def settings_places(program: str, environ: Mapping[str, str], base: str) -> list
         if named is None:
             return None
         places.extend(os.path.join(base, place) for place in named)  # noqa: PTH118
-    return places
+    places = list(dict.fromkeys(places))
+    return places if len(places) <= SETTINGS_PLACES_CAP else None
 
 
 def _curl_places(text: str) -> list[str] | None:
