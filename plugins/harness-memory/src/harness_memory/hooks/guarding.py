@@ -17,7 +17,11 @@ or one path deeper than :data:`DEPTH_CAP`, or globs reading more folder entries 
 always comes well within the harness's hook timeout (a guard killed by the timeout would let the
 call through in Claude Code). A place the command surely writes that the shell builds at run
 time is refused whatever it may name (:func:`_run_time_refusal`), and so is a command moving or
-removing the home (or a folder above it) that holds the data dir (:func:`_moved_home_refusal`).
+removing the home (or a folder above it) that holds the data dir, or unpacking an archive into
+it (:func:`_moved_home_refusal`); so is an archive unpacked by its members' own absolute names
+or a program writing into a folder a ``cd`` built at run time (:func:`_folder_writer_refusal`),
+and ``curl`` or ``wget`` whose settings file names a place it may not write, or is written or
+chosen in the same command (:func:`_settings_refusal`).
 """
 
 from __future__ import annotations
@@ -387,7 +391,8 @@ def _folder_writer_refusal(found: ShellPaths) -> str | None:
 
 def _moved_home_refusal(found: ShellPaths, roots: set[str], records: set[str]) -> str | None:
     """The refusal of a command renaming (``mv``), removing (``rm -r``), hard-linking
-    (``cp -al``) or acting on every file below (``find … -delete``/``-exec``) the account's
+    (``cp -al``), unpacking an archive into (``tar -x``, ``unzip``: its members' names may reach
+    any folder below) or acting on every file below (``find … -delete``/``-exec``) the account's
     home or a folder above it that holds the data dir (or the memory root, or the hooks'
     state dir): renamed away (where this account may: its parent is writable), written inside
     and moved back, or swept whole, it reaches every scope without naming one (P-3). The guard
