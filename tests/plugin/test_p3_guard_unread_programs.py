@@ -128,6 +128,9 @@ def test_p3_the_refusal_names_the_program_and_the_memory(where: Layout) -> None:
 
 
 EVERYDAY_AGENT_COMMANDS = [
+    # whole option names that start a longer one running a program (getopt takes them whole)
+    "tar --checkpoint=1000 -czf /tmp/backup.tgz {root}/user",
+    "install --strip -m 755 build/app ~/.local/bin/app",
     # reading and searching
     "ls -la",
     "pwd && ls",

@@ -940,7 +940,8 @@ class _Writes:
             self._found.programs.extend([] if is_read(word) else [word])
         options = PROGRAM_OPTIONS.get(self._command or "", ())
         name = word.partition("=")[0]
-        if word.startswith(options) or any(_abbreviates(name, option) for option in options):
+        shortened = name not in _WHOLE_NAMES and any(_abbreviates(name, o) for o in options)
+        if word.startswith(options) or shortened:
             self._found.programs.append(f"{self._command} {word}")
         naming = self._command in _VARIABLE_SETTERS and not word.startswith("-")
         if naming and word.split("=", 1)[0] in RUNNING_VARIABLES:
@@ -1196,6 +1197,12 @@ FOLDER_WRITERS = frozenset({"curl", "wget", "tar", "unzip", "split"})
 """Programs the guard reads that may write into the folder they run in with no word naming
 the place: ``curl -O``/``-J``, ``wget URL``, ``tar -x`` and ``unzip`` (the archive's names),
 ``split`` (``xaa``…)."""
+
+
+_WHOLE_NAMES = frozenset({"--checkpoint", "--strip"})
+"""Long options that are the start of a :data:`~harness_memory.hooks.unread_programs.
+PROGRAM_OPTIONS` one and options of their own (``tar --checkpoint=10``, ``install --strip``):
+getopt takes a whole name as itself, never as the longer option shortened."""
 
 
 def _setting(word: str, shown: str) -> tuple[str, str, bool]:
