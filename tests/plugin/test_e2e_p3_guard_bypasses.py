@@ -57,6 +57,8 @@ BYPASSES = [
     'd=$(cat target); cp /etc/hostname "$d/run-time-copy.md"',
     # a program the guard cannot read, given the other scope's path in pieces
     'python3 -c \'p = "{root_tail}"; open("/" + p + "/{other}/py.md", "w").write("x")\'',
+    # a program the guard reads writing into its folder, entered at run time
+    'cd "$(cat target)" && curl -s -O file:///etc/hostname',
 ]
 OWN = "echo kept > {root}/{own}/shell-note.md"
 

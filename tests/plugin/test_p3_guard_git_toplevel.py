@@ -157,3 +157,69 @@ def test_p3_a_worktree_changed_between_the_answer_and_the_run_is_not_seen(where:
 
     assert (where.root / where.other / "a.md").exists()
     assert refusal(answer(where, "claude-code", "Bash", {"command": command})) is not None
+
+
+@pytest.mark.parametrize(
+    ("command", "place", "there"),
+    [
+        ('rm -f "$(git rev-parse --show-toplevel)/build.log"', "build.log", False),
+        ('rm -rf "$(git rev-parse --show-toplevel)"/build', "build", False),
+        ('cp note.md "$(git rev-parse --show-toplevel)/docs/"', "docs/note.md", True),
+        ('cd "$(git rev-parse --show-toplevel)/src" && echo x > out.log', "src/out.log", True),
+        ('tee "$(git rev-parse --show-toplevel)/top.log" < note.md > /dev/null', "top.log", True),
+    ],
+)
+def test_p3_a_write_to_a_path_below_the_top_git_names_passes(
+    where: Layout, command: str, place: str, there: bool
+) -> None:
+    """Each was refused as a place built at run time (``docs/security.md`` listed
+    ``rm "$(git rev-parse --show-toplevel)/x"`` as refused by design): git is asked for it
+    as for an opening ``cd``, when only literal words stand before it."""
+    _git(where, "init", "-q")
+    for folder in ("src", "docs", "build"):
+        (where.workspace / folder).mkdir()
+    (where.workspace / "build.log").write_text("x\n", encoding="utf-8")
+    (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
+
+    assert answer(where, "claude-code", "Bash", {"command": command}) is None, command
+
+    _bash(where, command)
+    assert (where.workspace / place).exists() is there
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'cp note.md "$(git rev-parse --show-toplevel)/a.md"',
+        'tee "$(git rev-parse --show-toplevel)"/a.md < note.md',
+        'cd "$(git rev-parse --show-toplevel)/" && echo x > a.md',
+    ],
+)
+def test_p3_a_path_below_a_worktree_in_another_scope_is_refused_where_git_points(
+    where: Layout, command: str
+) -> None:
+    _git(where, "init", "-q")
+    _git(where, "config", "core.worktree", str(where.root / where.other))
+    (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
+
+    assert refusal(answer(where, "claude-code", "Bash", {"command": command})) is not None
+
+    _bash(where, command)
+    assert (where.root / where.other / "a.md").exists(), "bash wrote nothing there"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'X=1 rm "$(git rev-parse --show-toplevel)/x"',
+        'rm "$(cat other)" "$(git rev-parse --show-toplevel)/x"',
+        'true; rm "$(git rev-parse --show-toplevel)/x"',
+    ],
+)
+def test_p3_a_top_folder_after_an_assignment_or_another_expansion_stays_unknown(
+    where: Layout, command: str
+) -> None:
+    """Each could change git's answer before the substitution runs."""
+    _git(where, "init", "-q")
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
+    assert reason is not None and "builds at run time" in reason

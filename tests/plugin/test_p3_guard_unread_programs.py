@@ -85,6 +85,14 @@ UNREAD_PROGRAMS_NAMING_MEMORY = [
     "TAR_OPTIONS='--checkpoint=1 --checkpoint-action=exec=./w2.sh'"
     " D=agents/coder/agent_state/memory K={other} tar -cf /dev/null note.md",
     "D=agents/coder/agent_state/memory K={other} curl -s -K cfg",
+    # more programs the guard reads running another by an option (on main too), and a long
+    # option shortened as GNU getopt takes it
+    "D=agents/coder/agent_state/memory K={other} split --filter=./w2.sh -l 1 note.md",
+    "D=agents/coder/agent_state/memory K={other} install -s --strip-program=./w2.sh note.md out.md",
+    "D=agents/coder/agent_state/memory K={other} tar -cf 127.0.0.1:x.tar"
+    ' --rsh-command="$PWD/w2.sh" note.md || true',  # no rmt answers: tar then fails
+    "D=agents/coder/agent_state/memory K={other} tar -cf /dev/null --checkpoint=1"
+    " --checkpoint-act=exec=./w2.sh note.md",
 ]
 """Each was let through; bash writes into the other scope (``HOME`` holds the data dir)."""
 
@@ -120,6 +128,9 @@ def test_p3_the_refusal_names_the_program_and_the_memory(where: Layout) -> None:
 
 
 EVERYDAY_AGENT_COMMANDS = [
+    # whole option names that start a longer one running a program (getopt takes them whole)
+    "tar --checkpoint=1000 -czf /tmp/backup.tgz {root}/user",
+    "install --strip -m 755 build/app ~/.local/bin/app",
     # reading and searching
     "ls -la",
     "pwd && ls",

@@ -5,17 +5,20 @@ usual way an agent gets to the repository's top before it writes there. Read as 
 is known only at run time (``core.worktree`` can point it anywhere, another scope included), so
 every relative write after it was refused. Git answers the same question the same way before
 the command runs as when it runs, provided nothing has run before it that could change the
-answer: the guard asks git only for a ``cd`` that is the command's first word, in the folder the
-shell starts in and with the harness's environment, as the shell will, or that follows only a
+answer: the guard asks git only for a substitution in the command's first simple command with
+only literal words before it (``cd "$(git …)"``, ``rm -f "$(git …)/build.log"``, ``cp x
+"$(git …)/docs/"``: the words of one command are expanded before it runs, and no assignment or
+other expansion comes first), in the folder the shell starts in and with the harness's
+environment, as the shell will, or that follows only a
 ``cd`` into a literal folder (``cd src && cd "$(git …)"``; Gemini CLI's ``run_shell_command``
 reaches the guard so, its ``dir_path`` as that folder), asked in that folder (once asked in
 the harness's folder instead: over-refused, and a repository there could have answered for
-another one's ``core.worktree``); the folder git prints is
-then judged like any folder a ``cd`` names (another scope's folder is refused, and so is a
-relative write from it). Git runs at most :data:`GIT_TIMEOUT` seconds; when it fails, is slow or
-prints no single absolute folder, the ``cd`` stays unknown and relative writes after it stay
-refused. Measured on a loaded 2-CPU machine (load 6.5): 2.8 ms median, 13 ms at most over 30
-runs, and 3 ms to import ``subprocess``, only for such a command.
+another one's ``core.worktree``); the folder git prints, with the path glued after it, is then
+judged like any folder a ``cd`` names or path a word spells (another scope's folder is refused,
+and so is a relative write from it). Git runs at most :data:`GIT_TIMEOUT` seconds; when it
+fails, is slow or prints no single absolute folder, the ``cd`` stays unknown and relative
+writes after it stay refused. Measured on a loaded 2-CPU machine (load 6.5): 2.8 ms median, 13
+ms at most over 30 runs, and 3 ms to import ``subprocess``, only for such a command.
 """
 
 from __future__ import annotations
@@ -32,24 +35,28 @@ GIT_TIMEOUT = 0.05
 100 ms); past them the folder is taken as unknown, as before."""
 _OPENING_RE = re.compile(
     r"^\s*(?:cd\s+(?P<folder>(?:'[^']*'|\"'\"|[\w@%+=:,./-])+)\s*&&\s*)?"
-    r"(?P<cd>cd|pushd)\s+(?P<q>[\"']?)\$\(\s*git\s+rev-parse\s+--show-toplevel\s*\)(?P=q)"
-    r"(?=\s*(?:&&|;|\n|\|\||>|$))"
+    r"(?P<cd>(?:[\w@%+:,./-]+[ \t]+)+?)"
+    r"(?P<q>\"?)\$\(\s*git\s+rev-parse\s+--show-toplevel\s*\)(?P<tail>[\w@%+:,./-]*)(?P=q)"
+    r"(?P<after>[\w@%+:,./-]*)(?=[\s;&|<>)]|$)"
 )
-"""``cd "$(git rev-parse --show-toplevel)"`` (or ``pushd``, quoted or not) as the first words of
-a command, followed by its end; a single-quoted one is no substitution and is left alone. It may
-follow ``cd FOLDER &&`` with a literal folder (plain or single-quoted as :func:`shlex.quote`
-writes it: how Gemini CLI's ``dir_path`` reaches the guard), where git is then asked."""
+"""``"$(git rev-parse --show-toplevel)"`` (quoted or not, a path glued after it: ``…)/src"``,
+``…)"/build``) in the command's first simple command, only literal words before it (``cd``,
+``rm -f``, ``cp note.md``; no assignment, no other expansion, which could change git's
+answer before it runs); a single-quoted one is no substitution and is left alone. It may follow
+``cd FOLDER &&`` with a literal folder (plain or single-quoted as :func:`shlex.quote` writes
+it: how Gemini CLI's ``dir_path`` reaches the guard), where git is then asked."""
 
 
 def with_toplevel(command: str, folder: str, environ: Mapping[str, str]) -> str:
-    """``command`` with an opening ``cd "$(git rev-parse --show-toplevel)"`` run in ``folder``
-    (or in the literal folder a ``cd FOLDER &&`` before it enters, from ``folder``) replaced by
-    ``cd <the folder git prints>``, quoted; ``command`` unchanged when it opens otherwise, the
-    folder before it holds ``..`` or git gives no answer (see the module). Never raises."""
+    """``command`` with ``"$(git rev-parse --show-toplevel)"`` in its first simple command
+    (:data:`_OPENING_RE`: ``cd "$(git …)"``, ``rm "$(git …)/x"``) run in ``folder`` (or in the
+    literal folder a ``cd FOLDER &&`` before it enters, from ``folder``) replaced by the folder
+    git prints, with the path glued after it, quoted; ``command`` unchanged when it opens
+    otherwise, the folder before it holds ``..``, git gives no answer, or an unquoted answer
+    holds white space or a pattern character (bash would split or expand it). Never raises."""
     found = _OPENING_RE.match(command)
-    if found is None or found.group("q") == "'":
+    if found is None:
         return command
-    before = ""
     if found.group("folder") is not None:
         entered = shlex.split(found.group("folder"))
         if len(entered) != 1 or ".." in entered[0].split("/") or entered[0].startswith("-"):
@@ -57,11 +64,16 @@ def with_toplevel(command: str, folder: str, environ: Mapping[str, str]) -> str:
         if not entered[0].startswith("/") and environ.get("CDPATH"):
             return command  # a relative folder bash may look for along CDPATH
         folder = os.path.join(folder, entered[0])  # noqa: PTH118 (an absolute one wins)
-        before = command[: found.start("cd")]
     top = _toplevel(folder, environ)
-    if top is None:
+    if top is None or (not found.group("q") and _SPLIT_RE.search(top)):
         return command
-    return f"{before}{found.group('cd')} {shlex.quote(top)}{command[found.end() :]}"
+    place = shlex.quote(top + found.group("tail") + found.group("after"))
+    before, after = command[: found.end("cd")], command[found.end() :]
+    return f"{before}{place}{after}"
+
+
+_SPLIT_RE = re.compile(r"[\s*?\[]")
+"""What bash splits an unquoted substitution's output at, or expands it by."""
 
 
 def _toplevel(folder: str, environ: Mapping[str, str]) -> str | None:

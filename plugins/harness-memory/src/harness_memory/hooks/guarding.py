@@ -17,7 +17,11 @@ or one path deeper than :data:`DEPTH_CAP`, or globs reading more folder entries 
 always comes well within the harness's hook timeout (a guard killed by the timeout would let the
 call through in Claude Code). A place the command surely writes that the shell builds at run
 time is refused whatever it may name (:func:`_run_time_refusal`), and so is a command moving or
-removing the home (or a folder above it) that holds the data dir (:func:`_moved_home_refusal`).
+removing the home (or a folder above it) that holds the data dir, or unpacking an archive into
+it (:func:`_moved_home_refusal`); so is an archive unpacked by its members' own absolute names
+or a program writing into a folder a ``cd`` built at run time (:func:`_folder_writer_refusal`),
+and ``curl`` or ``wget`` whose settings file names a place it may not write, or is written or
+chosen in the same command (:func:`_settings_refusal`).
 """
 
 from __future__ import annotations
@@ -41,6 +45,12 @@ from harness_memory.guard import (
     unseen_by_mount,
 )
 from harness_memory.hooks import claude_code, tool_targets
+from harness_memory.hooks.program_settings import (
+    PROGRAM_VARIABLES,
+    SETTINGS_NAMES,
+    SETTINGS_READERS,
+    settings_places,
+)
 from harness_memory.hooks.tool_targets import (
     ShellPaths,
     ToolWrites,
@@ -164,6 +174,11 @@ def shell_refusal(
         if (reason := _run_time_refusal(found, key, roots, records, table)) is not None:
             return reason
         if (reason := _moved_home_refusal(found, roots, records)) is not None:
+            return reason
+        if (reason := _folder_writer_refusal(found)) is not None:
+            return reason
+    for text, found in zip(texts, read, strict=True):
+        if (reason := _settings_refusal(text, found, memory_root, key, records, table)) is not None:
             return reason
     own = {(scope,) for scope in ("user", key) if scope}
     for path in paths:
@@ -291,9 +306,93 @@ def _run_time_refusal(
     return None
 
 
+def _settings_refusal(
+    text: str,
+    found: ShellPaths,
+    memory_root: Path,
+    key: str | None,
+    records: set[str],
+    table: MountTable,
+) -> str | None:
+    """The refusal of a command running ``curl`` or ``wget`` whose settings file names a place
+    it may not write (:func:`~harness_memory.hooks.program_settings.settings_places`: a plain
+    ``curl URL`` with ``output = …`` in ``~/.curlrc`` writes there), or that the guard cannot
+    read whole; of one choosing another settings file (``HOME=. curl URL``, ``export
+    WGETRC=…``) or writing or naming one (``printf … > ~/.curlrc; curl URL``): what the
+    program then reads is not yet on the disk the guard reads. None otherwise (P-3)."""
+    for program in dict.fromkeys(program for program, _ in found.settings_readers):
+        for name, shown, run_time in found.settings_moved:
+            if name in PROGRAM_VARIABLES[program] and (run_time or program in SETTINGS_READERS):
+                return (
+                    f"{REFUSAL_PREFIX}the command sets {_shown(shown)} and runs {program}, "
+                    f"which then writes where {name} (or the settings file it chooses) says: "
+                    "that is known only when the command runs, and could be another "
+                    f"Workspace's memory scope; give {program} its options and places on its "
+                    "command line, as literal paths"
+                )
+    readers = [program for program, _ in found.settings_readers if program in SETTINGS_READERS]
+    if not readers:
+        return None
+    program = readers[0]
+    folded = [text.lower(), *(path.lower() for path in found.paths)]
+    if named := [name for name in SETTINGS_NAMES if any(name in each for each in folded)]:
+        return (
+            f"{REFUSAL_PREFIX}the command names a settings file of curl or wget ({named[0]}) "
+            f"and runs {program}, which reads it when it starts (output = … makes it write "
+            "there): write the settings file in a command of its own (the guard reads it when "
+            f"{program} runs), or give the options on {program}'s command line"
+        )
+    for reader, base in dict.fromkeys(found.settings_readers):
+        if reader not in SETTINGS_READERS:
+            continue
+        places = settings_places(reader, os.environ, base)  # the harness's env, as the shell's
+        if places is None:
+            return (
+                f"{REFUSAL_PREFIX}{reader} would read a settings file the guard cannot read "
+                "whole, or one taking settings or values from elsewhere (config = …, "
+                "variable, %output{…}, use_askpass): where it writes cannot be known; run "
+                "curl -q or wget --no-config, or take those lines out"
+            )
+        for place in dict.fromkeys(places):
+            if (reason := _records_refusal(place, base, records, table)) is not None:
+                return reason
+            decision = check_write(place, memory_root=memory_root, workspace_key=key, mounts=table)
+            if not decision.allowed:
+                return (
+                    f"{REFUSAL_PREFIX}{decision.reason} ({_shown(place)}, where the settings "
+                    f"file of {reader} says it writes)"
+                )
+    return None
+
+
+def _folder_writer_refusal(found: ShellPaths) -> str | None:
+    """The refusal of a command unpacking an archive by its members' own absolute or ``..``
+    names (``tar -xP``, ``unzip -:``), or running a program that writes into its folder by
+    itself (``curl -O``, ``tar -x``) after a ``cd`` into a folder known only at run time: where
+    either writes is not in the command's text (P-3). None when it does neither."""
+    for option in found.unbounded:
+        return (
+            f"{REFUSAL_PREFIX}the command unpacks an archive by its members' own absolute or "
+            f"'..' names ({_shown(option)}): where they land is written in the archive, not "
+            "the command, and could be another Workspace's memory scope; unpack without it, "
+            "into a literal folder"
+        )
+    for program in found.run_in_unknown:
+        return (
+            f"{REFUSAL_PREFIX}the command runs {_shown(program)} after a cd into a folder "
+            "known only when it runs ($(…), an unset variable), and it writes into its folder "
+            "with no word of the command naming the place (curl -O, wget, tar -x, unzip, "
+            "split): that could be another Workspace's memory scope. cd into a literal folder "
+            "(run the command that finds it first and use what it printed), or name the place "
+            "(curl -o, tar -C, unzip -d) by a literal path"
+        )
+    return None
+
+
 def _moved_home_refusal(found: ShellPaths, roots: set[str], records: set[str]) -> str | None:
     """The refusal of a command renaming (``mv``), removing (``rm -r``), hard-linking
-    (``cp -al``) or acting on every file below (``find … -delete``/``-exec``) the account's
+    (``cp -al``), unpacking an archive into (``tar -x``, ``unzip``: its members' names may reach
+    any folder below) or acting on every file below (``find … -delete``/``-exec``) the account's
     home or a folder above it that holds the data dir (or the memory root, or the hooks'
     state dir): renamed away (where this account may: its parent is writable), written inside
     and moved back, or swept whole, it reaches every scope without naming one (P-3). The guard
@@ -328,10 +427,10 @@ def _moved_home_refusal(found: ShellPaths, roots: set[str], records: set[str]) -
                 )
             if not renamed and any(folder.startswith(inside) for folder in folders):
                 return (
-                    f"{REFUSAL_PREFIX}the command removes, hard-links or acts on every file "
-                    f"below {_shown(spelling)}, which holds the memory service's data dir (or "
-                    "the hooks' Session records): that reaches every scope without naming one; "
-                    "name the folders you mean inside it"
+                    f"{REFUSAL_PREFIX}the command removes, hard-links, unpacks an archive "
+                    f"into or acts on every file below {_shown(spelling)}, which holds the "
+                    "memory service's data dir (or the hooks' Session records): that reaches "
+                    "every scope without naming one; name the folders you mean inside it"
                 )
     return None
 

@@ -60,6 +60,11 @@ from harness_memory.hooks.here_data import (
     here_data,
     is_arithmetic,
 )
+from harness_memory.hooks.in_place import edited_files
+from harness_memory.hooks.program_settings import (
+    PROGRAM_VARIABLES,
+    SETTINGS_VARIABLES,
+)
 from harness_memory.hooks.unread_programs import PROGRAM_OPTIONS, RUNNING_VARIABLES, is_read
 
 __all__ = [
@@ -144,7 +149,17 @@ class ShellPaths:
     ``-name``/``-iname`` patterns (each with whether letter case counts), ANDed.
     ``programs`` holds the programs the command runs whose writes the guard cannot read
     (:func:`~harness_memory.hooks.unread_programs.is_read`: ``python3``, ``./run.sh``), as
-    spelled.
+    spelled. ``settings_readers`` holds each program run whose written places a variable or a
+    settings file of its own changes (``curl``'s ``.curlrc``, ``wget``'s ``.wgetrc``, ``tar``'s
+    ``TAR_OPTIONS``: :data:`~harness_memory.hooks.program_settings.PROGRAM_VARIABLES`) with
+    the folder it runs in, and ``settings_moved`` each assignment of such a variable (its
+    name, as spelled, and whether its value is built at run time: ``HOME=…``, ``export
+    TMPDIR="$(…)"``, ``read TMPDIR``). ``run_in_unknown`` holds the programs the guard
+    reads that write into their folder by themselves (:data:`FOLDER_WRITERS`: ``curl -O``,
+    ``tar -x``) run after a ``cd`` into a folder known only at run time; ``unbounded`` the
+    unpacking commands that take absolute or ``..`` names from their archive (``tar -xP``,
+    ``unzip -:``). The folder an archive is unpacked into is in ``swept``: its members may
+    reach any folder below it.
     A plain class: ``dataclasses`` imports ``inspect``, too much for a guard process (H-5)."""
 
     __slots__ = (
@@ -155,9 +170,13 @@ class ShellPaths:
         "over_scan",
         "paths",
         "programs",
+        "run_in_unknown",
+        "settings_moved",
+        "settings_readers",
         "sifted",
         "swept",
         "unanchored",
+        "unbounded",
         "undecided",
         "written_at_run_time",
     )
@@ -173,6 +192,10 @@ class ShellPaths:
         self.swept: list[str] = []
         self.sifted: list[tuple[str, tuple[tuple[bool, str], ...]]] = []
         self.programs: list[str] = []
+        self.settings_readers: list[tuple[str, str]] = []
+        self.settings_moved: list[tuple[str, str, bool]] = []
+        self.run_in_unknown: list[str] = []
+        self.unbounded: list[str] = []
         self.over_scan = False
         self.budget = _ScanBudget()
 
@@ -188,6 +211,10 @@ class ShellPaths:
         self.swept.extend(inner.swept)
         self.sifted.extend(inner.sifted)
         self.programs.extend(inner.programs)
+        self.settings_readers.extend(inner.settings_readers)
+        self.settings_moved.extend(inner.settings_moved)
+        self.run_in_unknown.extend(inner.run_in_unknown)
+        self.unbounded.extend(inner.unbounded)
         self.over_scan = self.over_scan or inner.over_scan
 
 
@@ -220,10 +247,9 @@ def shell_paths(
     ``$'…'``, ``$"…"``, a line continuation). A word holding white space once unquoted, and the
     words an ``eval`` joins (``eval cp x '"$(…)"/a.md'``), may be a command another shell runs
     (``sh -c '…'``, ``ssh host '…'``): read too, as run where they stand (:func:`_read_inner`).
-    A short option glued to a path (``cp -t/dir``) names that path too. After a ``cd`` into a
-    folder that cannot be decided here (or ``find … -execdir``), relative words are also
-    returned in ``unanchored``. A command the lexer cannot split (an unclosed quote) is split at
-    white space instead, so nothing is skipped. Never raises for odd input.
+    A short option glued to a path (``cp -t/dir``) names that path too; after a ``cd`` into a
+    folder not decided here (or ``find … -execdir``) relative words are also in ``unanchored``.
+    A command the lexer cannot split (an unclosed quote) is split at white space. Never raises.
     """
     here = here_data(command)  # a here-document's body is data, not command text
     command = here.command if _depth or _lost else with_toplevel(here.command, cwd, environ)
@@ -239,12 +265,15 @@ def shell_paths(
     bases = [cwd]
     previous: str | None = None
     lost = _lost  # whether the shell may be in a folder this cannot know
+    entered = settled = _lost  # a cd (or env -C) went into a folder known only at run time
     chdir = False  # inside an ``env`` command, whose ``-C``/``--chdir`` is a cd
     substituting = 0  # how many ``$(`` the lexer is inside
     quoted_back = False  # whether it is inside a backquoted command
     last = ""  # the word before, separators included
     evaluating: list[str] | None = None  # the words of an ``eval`` so far
     for word in words:
+        settled = settled or (entered and word in _SEPARATORS and not substituting)
+        writes.folder_unknown = inside.folder_unknown = settled  # after the cd's word
         closing = substituting > 0 and substituting <= word.count(")") and _PUNCTUATION(word)
         if word == "(" and last.endswith("$"):
             substituting += 1
@@ -263,18 +292,17 @@ def shell_paths(
         elif not substituting and not quoted_back:
             writes.see(word, known, environ, lost=lost, base=bases[-1])
         last = word
-        if previous in _CD_WORDS and not word.startswith("-"):
-            lost = not _enter(word, bases, known, environ) or lost
-        chdir = word == "env" or (chdir and word not in _SEPARATORS)
-        if chdir and (folder := _env_folder(previous, word)) is not None:
-            lost = not _enter(folder, bases, known, environ) or lost  # env -C DIR: a cd
-        if word in _UNKNOWN_FOLDER_WORDS:
-            lost = True
-        _note_assignments(word, previous, known, environ)
-        _add_pieces(found, word, bases, known, environ, lost=lost)
         evaluating, inner = _evaluated(evaluating, word, previous)
         inner += [word] if any(char.isspace() for char in word) else []
-        _read_inner(found, inner, bases[-1], environ, depth=_depth, lost=lost)
+        _read_inner(found, inner, bases[-1], environ, depth=_depth, lost=lost)  # before its cd
+        chdir = word == "env" or (chdir and word not in _SEPARATORS)
+        if (folder := _entered_folder(previous, word, chdir=chdir)) is not None:
+            followed = _enter(folder, bases, known, environ)
+            entered = not (followed or writes.looped(folder, known, environ)) or entered
+            settled = settled or (entered and previous not in _CD_WORDS)  # env -C: at once
+        lost = lost or entered or word in _UNKNOWN_FOLDER_WORDS
+        _note_assignments(word, previous, known, environ)
+        _add_pieces(found, word, bases, known, environ, lost=lost)
         if previous in _CD_WORDS and word.startswith("-") and word != "-":
             continue  # cd -P, cd -L, cd --: the folder is the next word
         previous = None if word in _SEPARATORS else word
@@ -283,6 +311,14 @@ def shell_paths(
     _read_inner(found, [" ".join(evaluating or [])], bases[-1], environ, depth=_depth, lost=lost)
     _add_here_data(found, here.texts, bases, known, environ, lost=lost)
     return found
+
+
+def _entered_folder(previous: str | None, word: str, *, chdir: bool) -> str | None:
+    """The folder the shell goes into at ``word`` after ``previous``: a ``cd``/``pushd``
+    operand, or, inside an ``env`` command (``chdir``), its ``-C``/``--chdir`` folder."""
+    if previous in _CD_WORDS and not word.startswith("-"):
+        return word
+    return _env_folder(previous, word) if chdir else None
 
 
 def _evaluated(
@@ -604,7 +640,8 @@ DESTINATION_WRITERS = frozenset({"cp", "mv", "ln", "install", "rsync"})
 """Commands that write their last operand (or the folder after ``-t``); ``mv`` also removes
 its sources, which stay judged as every other word is."""
 IN_PLACE_EDITORS = frozenset({"sed", "perl"})
-"""Commands that rewrite their file operands when given ``-i`` (``sed -i``, ``perl -pi``)."""
+"""Commands that rewrite their file operands when given ``-i`` (``sed -i``, ``perl -pi``); their
+script is no file (:func:`~harness_memory.hooks.in_place.edited_files`)."""
 _FIND_ACTIONS = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir"})
 """``find`` actions that write (or run a command on) every file below its start folders."""
 _RUNNING_ACTIONS = (["-exec"], ["-execdir"], ["-ok"], ["-okdir"])
@@ -752,12 +789,14 @@ class _Writes:
         "_operands",
         "_program",
         "_redirect",
+        "_run_lost",
         "_skip",
         "_tails",
         "_test",
         "_unsure",
         "_words",
         "_wrapper",
+        "folder_unknown",
     )
 
     def __init__(self, found: ShellPaths, tails: set[str]) -> None:
@@ -780,6 +819,8 @@ class _Writes:
         self._words: list[str] = []  # a mover's words as the shell gives them (not anchored)
         self._test = False  # inside ``[[ … ]]`` or ``(( … ))``
         self._unsure = False  # a command that sets variables at run time has run
+        self.folder_unknown = False  # the shell went into a folder known only at run time
+        self._run_lost = False  # the command named runs in such a folder
 
     def closed_substitution(self) -> None:
         """The lexer met the ``)`` ending a command substitution at the top level."""
@@ -861,6 +902,8 @@ class _Writes:
             self._loops.pop(assigned.group("name"), None)  # no longer the loop's values
             if assigned.group("name") in RUNNING_VARIABLES:  # ``PATH=.:$PATH ls``
                 self._found.programs.append(word)
+            if assigned.group("name") in SETTINGS_VARIABLES:  # ``HOME=. curl URL``
+                self._found.settings_moved.append(_setting(word, word))
             return
         if name in _WRAPPERS:
             self._wrapper, self._leading = name, _WRAPPER_OPERANDS.get(name, 0)
@@ -872,8 +915,17 @@ class _Writes:
             self._skip = word in _WRAPPER_ARGUMENTS.get(self._wrapper, frozenset())
             return  # a wrapper's option or a timeout's duration
         self._command, self._program, self._operand = name, [word], None
+        self._run_lost = self.folder_unknown
         self._named_at = len(self._found.programs)  # before the programs in its words
         self._unsure = self._unsure or name in _SETTERS
+
+    def looped(
+        self, word: str, known: Mapping[str, str | None], environ: Mapping[str, str]
+    ) -> bool:
+        """Whether ``word`` is known once a ``for`` loop's variable in it takes each of its
+        values (``cd "$d"`` in ``for d in packages/*``: each a folder judged as a path)."""
+        places = _through_loops(word, self._loops)
+        return places is not None and all(_expand(p, known, environ) for p in places)
 
     def _see_program(self, word: str) -> None:
         """Note a word of the command named: its options before its first operand (a shell's
@@ -886,11 +938,16 @@ class _Writes:
             self._operand = word
         if self._command == "find" and self._words[-2:-1] in _RUNNING_ACTIONS:
             self._found.programs.extend([] if is_read(word) else [word])
-        if word.startswith(PROGRAM_OPTIONS.get(self._command or "", ())):
+        options = PROGRAM_OPTIONS.get(self._command or "", ())
+        name = word.partition("=")[0]
+        shortened = name not in _WHOLE_NAMES and any(_abbreviates(name, o) for o in options)
+        if word.startswith(options) or shortened:
             self._found.programs.append(f"{self._command} {word}")
         naming = self._command in _VARIABLE_SETTERS and not word.startswith("-")
         if naming and word.split("=", 1)[0] in RUNNING_VARIABLES:
             self._found.programs.append(f"{self._command} {word}")  # ``export PATH=.:$PATH``
+        if naming and word.split("=", 1)[0] in SETTINGS_VARIABLES:  # ``export HOME=.``
+            self._found.settings_moved.append(_setting(word, f"{self._command} {word}"))
 
     def _read_loop(
         self, word: str, known: Mapping[str, str | None], environ: Mapping[str, str]
@@ -958,6 +1015,17 @@ class _Writes:
         program, self._program = self._program, []
         if program and not is_read(program[0], program[1:], self._operand):
             self._found.programs.insert(self._named_at, program[0])
+        if command in PROGRAM_VARIABLES and not _settings_skipped(command, program, operands):
+            self._found.settings_readers.append((command, self._base))
+        if (
+            self._run_lost
+            and command in FOLDER_WRITERS
+            and (command != "tar" or _extracts(operands))
+        ):
+            self._found.run_in_unknown.append(program[0])
+        if (command == "tar" and _extracts(operands)) or command == "unzip":
+            self._found.swept.extend(_unpacked_into(command, operands, self._base))
+            self._found.unbounded.extend(_unbounded(command, operands))
         if self._loop is not None:
             self._loops[self._loop[0]] = self._loop[1]
             self._loop = None
@@ -989,8 +1057,10 @@ class _Writes:
             for word, _ in operands
             if word.startswith("-")
         )
-        if command in WRITERS or (command in IN_PLACE_EDITORS and in_place):
+        if command in WRITERS:
             written = [(word, built) for word, built in operands if not word.startswith("-")]
+        elif command in IN_PLACE_EDITORS and in_place:  # ``sed -i 's/ *$//' f``: f alone
+            written = edited_files(command, operands)
         elif command in DESTINATION_WRITERS:
             files = [(word, built) for word, built in operands if not word.startswith("-")]
             written = files[-1:]
@@ -1057,6 +1127,8 @@ OUTPUT_OPTIONS: dict[str, tuple[str, ...]] = {
         "--libcurl",
         "--stderr",
         "--etag-save",
+        "--hsts",
+        "--alt-svc",
     ),
     "wget": (
         "-o",
@@ -1067,19 +1139,22 @@ OUTPUT_OPTIONS: dict[str, tuple[str, ...]] = {
         "--execute",
         "--save-cookies",
         "--warc-file",
+        "--hsts-file",
+        "--rejected-log",
     ),
     "mktemp": ("-p", "--tmpdir"),
     "sort": ("-T", "--temporary-directory"),
     "tar": ("--index-file", "-g", "--listed-incremental"),
+    "history": ("-w", "-a"),
 }
 """Options of programs the guard reads (:data:`~harness_memory.hooks.unread_programs.
-READ_PROGRAMS`) naming a file they write besides their output or one
-:data:`OPTION_DESTINATIONS` names: ``find -fprint FILE`` (``-fprint0``, ``-fprintf``,
-``-fls``), ``curl --output-dir DIR -O`` and the header, cookie, trace and C-code files it
-saves, ``wget -o LOG`` and a wgetrc command (``-e output_document=FILE``), ``mktemp -p DIR``,
-``sort -T DIR``, the listing ``tar --index-file`` and the snapshot ``tar -g`` write. A place
-built at run time there is refused as a ``cp`` destination is (P-3): each was let through,
-and bash wrote into another scope."""
+READ_PROGRAMS`) naming a file they write besides their output or one :data:`OPTION_DESTINATIONS`
+names: ``find -fprint FILE`` (``-fprint0``, ``-fprintf``, ``-fls``), ``curl --output-dir DIR
+-O`` and the header, cookie, trace, C-code, HSTS and Alt-Svc files it saves, ``wget -o LOG`` and
+a wgetrc command (``-e output_document=FILE``), ``mktemp -p DIR``, ``sort -T DIR``, ``history -w
+FILE``, the listing ``tar --index-file`` and the snapshot ``tar -g`` write. A place built at run
+time there is refused as a ``cp`` destination is (P-3): each was let through, and bash wrote
+into another scope."""
 EVERY_OPERAND_WRITERS: dict[str, frozenset[str]] = {
     "mktemp": frozenset({"-p", "--suffix"}),
 }
@@ -1116,6 +1191,62 @@ def _placed_outputs(command: str, operands: list[tuple[str, bool]]) -> list[tupl
     if command == "tar" and _creates(operands):
         written.extend(_tar_archives(operands))
     return written
+
+
+FOLDER_WRITERS = frozenset({"curl", "wget", "tar", "unzip", "split"})
+"""Programs the guard reads that may write into the folder they run in with no word naming
+the place: ``curl -O``/``-J``, ``wget URL``, ``tar -x`` and ``unzip`` (the archive's names),
+``split`` (``xaa``…)."""
+
+
+_WHOLE_NAMES = frozenset({"--checkpoint", "--strip"})
+"""Long options that are the start of a :data:`~harness_memory.hooks.unread_programs.
+PROGRAM_OPTIONS` one and options of their own (``tar --checkpoint=10``, ``install --strip``):
+getopt takes a whole name as itself, never as the longer option shortened."""
+
+
+def _setting(word: str, shown: str) -> tuple[str, str, bool]:
+    """An assignment of a :data:`~harness_memory.hooks.program_settings.SETTINGS_VARIABLES`
+    variable (``TMPDIR=…``, or the name alone, which ``read``/``printf -v`` set): its name,
+    ``shown`` and whether its value is built at run time (``$``, a backquote, or set so)."""
+    name, equals, value = word.partition("=")
+    return name, shown, not equals or "$" in value or "`" in value
+
+
+def _settings_skipped(command: str, program: list[str], operands: list[tuple[str, bool]]) -> bool:
+    """Whether ``command`` reads no settings file of its own: ``curl -q``/``--disable`` as its
+    first argument (``program``: its name, then its leading options), ``wget --no-config``."""
+    if command == "curl":
+        return len(program) > 1 and (program[1][:2] == "-q" or program[1] == "--disable")
+    return command == "wget" and any(word == "--no-config" for word, _ in operands)
+
+
+def _unpacked_into(command: str, operands: list[tuple[str, bool]], base: str) -> list[str]:
+    """The folders an extracting ``tar`` or ``unzip`` given ``operands`` unpacks into, run in
+    ``base``: its ``-C``/``--directory``/``-d`` folders known here (one built at run time is
+    judged elsewhere), else ``base``."""
+    values = _option_values(operands, OPTION_DESTINATIONS[command])
+    folders: list[str] = []
+    for word, built in values:
+        value = word.partition("=")[2] if word.startswith("--") else word
+        if word.startswith("-") and not word.startswith("--"):
+            value = word[2:]  # ``-CDIR``
+        if not built and value:
+            folders.append(os.path.join(base, _tilde(value, os.environ)))  # noqa: PTH118
+    return folders if values else [base]
+
+
+def _unbounded(command: str, operands: list[tuple[str, bool]]) -> list[str]:
+    """The option by which ``tar -x`` or ``unzip`` writes the archive's absolute or ``..``
+    names as they are (``tar -P``/``--absolute-names``, in a bundle or tar's old style;
+    ``unzip -:``), as a list of at most one."""
+    words = [word for word, _ in operands]
+    if command == "unzip":
+        return [f"unzip {w}" for w in words if w[:1] == "-" and w[1:2] != "-" and ":" in w][:1]
+    bundles = [w for w in words if w[:1] == "-" and w[1:2] != "-"]
+    bundles += words[:1] if words and not words[0].startswith("-") else []
+    named = [w for w in words if _abbreviates(w.partition("=")[0], "--absolute-names")]
+    return [f"tar {w}" for w in [*named, *(b for b in bundles if "P" in b)]][:1]
 
 
 def _creates(operands: list[tuple[str, bool]]) -> bool:

@@ -89,16 +89,21 @@ PROGRAM_OPTIONS: dict[str, tuple[str, ...]] = {
         "-F",
         "--info-script",
         "--new-volume-script",
+        "--rsh-command",
     ),
     "rsync": ("-e", "--rsh", "--rsync-path"),
     "sort": ("--compress-program",),
     "hash": ("-p",),
     "curl": ("-K", "--config"),
-    "wget": ("--config",),
+    "wget": ("--config", "--use-askpass"),
+    "install": ("--strip-program",),
+    "split": ("--filter",),
 }
 """Options by which a program in :data:`READ_PROGRAMS` runs another program, which may write
 anything (``tar --to-command=./x.sh``, ``rsync -e ./x.sh``, ``sort --compress-program``,
-``hash -p ./x.sh ls``: ``ls`` then runs it), or takes its write places from a file the text
+``hash -p ./x.sh ls``: ``ls`` then runs it; ``tar --rsh-command``, ``install -s
+--strip-program``, ``split --filter``, ``wget --use-askpass``; a long one by any start of its
+name, as GNU programs take it: ``--to-com=``), or takes its write places from a file the text
 does not show (``curl -K cfg``, ``wget --config=cfg``: ``output = …``): with one, the command
 runs a program the guard does not read."""
 RUNNING_VARIABLES = frozenset(

@@ -23,7 +23,9 @@ _RUN_TIME = (
     "A path a program the command starts builds from what the command's text does not show is "
     "not judged: the guard reads the text, never parses the programs it runs (a script, "
     "`python -c` reading a file or listing folders, `xargs -I{} cp x {}/a.md < list`, "
-    '`git apply` of a patch file, `mkdir "$(cat f)"`); only the harness\'s sandbox fences '
+    '`git apply` of a patch file, `mkdir "$(cat f)"`, a program run after `cd "$(cat f)"`, a '
+    "`git`, `npm` or shell settings file written in an earlier call, an archive's member "
+    "through a symlink left in the Workspace); only the harness's sandbox fences "
     "those. A program the guard does not read (`python`, `node`, `perl`, `awk`, `sed`, `git`, "
     "`xargs`, a script) is refused when the text names another Workspace's scope, the memory "
     "root outside the user scope and the Session's own, or the Session records. "

@@ -1,0 +1,204 @@
+"""The places ``curl`` and ``wget`` write because their settings files say so (P-3).
+
+``curl`` reads ``.curlrc`` (from ``$CURL_HOME``, ``$XDG_CONFIG_HOME``, the home) and ``wget``
+reads ``.wgetrc`` (``$WGETRC``, the home, ``/etc/wgetrc``) before their options: a line
+``output = "/…/memory/<other>/a.md"`` (``output_document = …``) makes a plain ``curl URL``
+write there. The guard reads both programs' written places from their words
+(:data:`~harness_memory.hooks.unread_programs.READ_PROGRAMS`), so it reads these files too,
+when they run: :func:`settings_places` gives each place a settings file names for writing,
+judged as any path the command names. A file it cannot read whole, or one that makes the
+program take more settings or values from elsewhere (``config = …``, ``variable``, a
+``%output{…}`` write-out, ``use_askpass``), is unknown (None), and the command is refused.
+
+Read when the program runs, at most :data:`SETTINGS_CAP` bytes a file, linear (H-5).
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+from collections.abc import Mapping
+
+__all__ = [
+    "PROGRAM_VARIABLES",
+    "SETTINGS_CAP",
+    "SETTINGS_NAMES",
+    "SETTINGS_PLACES_CAP",
+    "SETTINGS_READERS",
+    "SETTINGS_VARIABLES",
+    "settings_files",
+    "settings_places",
+]
+
+SETTINGS_READERS = frozenset({"curl", "wget"})
+"""Programs the guard reads that take write places from a settings file of their own."""
+SETTINGS_NAMES = ("curlrc", "wgetrc")
+"""What the settings files' names hold (``.curlrc``, ``_curlrc``, ``curlrc``, ``.wgetrc``)."""
+PROGRAM_VARIABLES: dict[str, frozenset[str]] = {
+    "curl": frozenset({"HOME", "CURL_HOME", "XDG_CONFIG_HOME"}),
+    "wget": frozenset({"HOME", "WGETRC"}),
+    "tar": frozenset({"TAR_OPTIONS"}),
+    "unzip": frozenset({"UNZIP", "UNZIPOPT"}),
+    "mktemp": frozenset({"TMPDIR"}),
+}
+"""Variables changing where a program the guard reads writes: the settings file ``curl`` and
+``wget`` read (any value: the file's text is not in the command), the options ``tar`` and
+``unzip`` take from the environment (``TAR_OPTIONS='-C …'``, ``UNZIP='-d …'``) and the folder
+``mktemp`` makes its file in (``TMPDIR``): these three when the value is built at run time
+(a literal one is judged as every word is)."""
+SETTINGS_VARIABLES = frozenset().union(*PROGRAM_VARIABLES.values())
+"""Every variable of :data:`PROGRAM_VARIABLES`."""
+SETTINGS_CAP = 65_536
+"""The most bytes of one settings file read; a longer one is unknown (the command refused)."""
+SETTINGS_PLACES_CAP = 16
+"""The most distinct places the settings files may name for writing; more are unknown (the
+command refused): each is judged like a path (under a millisecond), and the hook answers within
+100 ms (H-5). Everyday settings name one or two."""
+_CURL_WRITING = (
+    "output",
+    "output-dir",
+    "dump-header",
+    "cookie-jar",
+    "trace",
+    "trace-ascii",
+    "libcurl",
+    "stderr",
+    "etag-save",
+    "hsts",
+    "alt-svc",
+)
+"""``curl``'s long options naming a file (or folder) it writes."""
+_CURL_SHORT_WRITING = frozenset("oDc")
+_CURL_UNKNOWN = ("config", "variable", "expand-")
+"""Long options (or their starts) taking settings or values from elsewhere: unknown."""
+_WGET_WRITING = frozenset(
+    {"outputdocument", "dirprefix", "logfile", "savecookies", "warcfile", "warctempdir"}
+    | {"hstsfile", "rejectedlog"}
+)
+"""``wgetrc`` commands (``_`` and ``-`` dropped, as ``wget`` reads them) naming a place it
+writes; ``useaskpass`` runs a program: unknown."""
+
+
+def settings_files(program: str, environ: Mapping[str, str]) -> list[str]:
+    """Every settings file ``program`` (``curl`` or ``wget``) may read with ``environ``, as
+    it looks them up (each candidate, whether or not it exists; the first found is used, so
+    all are read)."""
+    homes = [home for home in (environ.get("HOME"), _account_home()) if home]
+    if program == "curl":
+        folders = [environ.get("CURL_HOME"), environ.get("XDG_CONFIG_HOME"), *homes]
+        folders += [os.path.join(home, ".config") for home in homes]  # noqa: PTH118
+        names = (".curlrc", "_curlrc", "curlrc")
+        return [os.path.join(f, name) for f in folders if f for name in names]  # noqa: PTH118
+    files = [environ.get("WGETRC") or "", "/etc/wgetrc"]
+    return [file for file in files if file] + [
+        os.path.join(home, ".wgetrc")  # noqa: PTH118
+        for home in homes
+    ]
+
+
+def settings_places(program: str, environ: Mapping[str, str], base: str) -> list[str] | None:
+    """The places the settings files of ``program`` (``curl`` or ``wget``, run in the folder
+    ``base`` with ``environ``) name for it to write, relative ones taken from ``base``; None
+    when one cannot be read whole or takes values from elsewhere (:data:`_CURL_UNKNOWN`), or
+    they name more than :data:`SETTINGS_PLACES_CAP` places."""
+    places: list[str] = []
+    for file in dict.fromkeys(settings_files(program, environ)):
+        if not os.path.lexists(file):
+            continue
+        try:
+            with open(file, "rb") as settings:  # noqa: PTH123
+                data = settings.read(SETTINGS_CAP + 1)
+        except OSError:
+            return None  # it may be read by the program; a read error never widens access
+        if len(data) > SETTINGS_CAP:
+            return None
+        text = data.decode("utf-8", "surrogateescape")
+        named = _curl_places(text) if program == "curl" else _wget_places(text, environ)
+        if named is None:
+            return None
+        places.extend(os.path.join(base, place) for place in named)  # noqa: PTH118
+    places = list(dict.fromkeys(places))
+    return places if len(places) <= SETTINGS_PLACES_CAP else None
+
+
+def _curl_places(text: str) -> list[str] | None:
+    """The places a ``.curlrc`` names for ``curl`` to write (``output = "x"``, ``-o x``,
+    ``dump-header: x``), or None when it includes or expands values from elsewhere."""
+    places: list[str] = []
+    for line in text.splitlines():
+        option, value = _curl_line(line)
+        if not option:
+            continue
+        if option.startswith("--"):
+            name = option[2:]
+            if name.startswith(_CURL_UNKNOWN) or (
+                "%output" in value and "write-out".startswith(name)
+            ):
+                return None
+            if len(name) >= 3 and any(known.startswith(name) for known in _CURL_WRITING):
+                places.extend([value] if value not in ("", "-") else [])
+            continue
+        letters = option[1:]
+        for at, letter in enumerate(letters):
+            if letter == "K" or (letter == "w" and "%output" in (letters[at + 1 :] or value)):
+                return None
+            if letter in _CURL_SHORT_WRITING:
+                places.append(letters[at + 1 :] or value)
+                break
+    return [place for place in places if place and place != "-"]
+
+
+def _curl_line(line: str) -> tuple[str, str]:
+    """A ``.curlrc`` line's option (``--`` put before a long name written bare) and value, as
+    ``curl`` reads them: the name up to white space, ``=`` or ``:``; a value in double
+    quotes with its backslash escapes, else up to white space. ("", "") for a comment."""
+    line = line.strip()
+    if not line or line[0] == "#":
+        return "", ""
+    end = 0
+    while end < len(line) and line[end] not in " \t=:":
+        end += 1
+    option = line[:end] if line.startswith("-") else "--" + line[:end]
+    rest = line[end:].lstrip(" \t=:")
+    if not rest.startswith('"'):
+        return option, rest.split(maxsplit=1)[0] if rest.split() else ""
+    value: list[str] = []
+    escaped = False
+    for char in rest[1:]:
+        if escaped:
+            value.append({"t": "\t", "n": "\n", "r": "\r", "v": "\v"}.get(char, char))
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == '"':
+            break
+        else:
+            value.append(char)
+    return option, "".join(value)
+
+
+def _wget_places(text: str, environ: Mapping[str, str]) -> list[str] | None:
+    """The places a ``.wgetrc`` names for ``wget`` to write (``output_document = x``,
+    ``dir_prefix``, ``logfile``…; ``~/`` read as the home), or None when it names a program
+    to run (``use_askpass``)."""
+    places: list[str] = []
+    home = environ.get("HOME") or _account_home()
+    for line in text.splitlines():
+        name, equals, value = line.strip().partition("=")
+        if not equals or name.startswith("#"):
+            continue
+        command = name.strip().lower().replace("_", "").replace("-", "")
+        value = value.strip()
+        if command == "useaskpass":
+            return None
+        if command in _WGET_WRITING and value not in ("", "-"):
+            places.append(home + value[1:] if value.startswith("~/") and home else value)
+    return places
+
+
+def _account_home() -> str:
+    """The account's home as the password database gives it ("" when it knows none)."""
+    try:
+        return pwd.getpwuid(os.getuid()).pw_dir
+    except KeyError:
+        return ""

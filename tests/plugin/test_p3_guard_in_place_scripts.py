@@ -1,0 +1,80 @@
+"""P-3: ``sed -i`` and ``perl -i`` rewrite their files, not their scripts.
+
+``sed -i 's/[[:space:]]*$//' src/app.py`` was refused as a write to a place the shell builds
+at run time: the guard's words carry no quoting, so the script (``sed``'s first operand, the
+argument of ``-e``) was read as a file operand and its ``$`` (an end of line, in single quotes)
+as an expansion. Coding agents send such edits all day. The script is now set apart from the
+files (:func:`harness_memory.hooks.in_place.edited_files`); a file operand built at run time
+is refused as before, whichever way the script is given, and bash really edits the other
+scope's ``MEMORY.md`` with each refused form.
+"""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from tests.support.guard_cases import SHELL, Layout, answer, refusal
+
+EVERYDAY_EDITS = [
+    ("sed -i 's/[[:space:]]*$//' app.py", "x = 1\n"),
+    ("sed -i -e 's/ *$/!/' app.py", "x = 1!\n"),
+    ('sed -i "s/^x = .*$/x = 3/" app.py', "x = 3\n"),
+    ("sed -i.bak -E 's/(1) +$/\\1/' app.py", "x = 1\n"),
+    ("sed -ri 's/\\s+$//' app.py", "x = 1\n"),
+    ("sed -i '/^$/d' app.py", "x = 1   \n"),
+    ("sed -i '$a\\y = 2' app.py", "x = 1   \ny = 2\n"),
+    ("sed --expression='s/ *$//' -i app.py", "x = 1\n"),
+    ("perl -pi -e 's/ +$//' app.py", "x = 1\n"),
+    ("perl -i -pe 's/1 *$/4/' app.py", "x = 4\n"),
+    ("perl -0pi -e 's/\\s+$/\\n/' app.py", "x = 1\n"),
+    ("perl -i.orig -ne 'print if /\\S$/ || 1' app.py", "x = 1   \n"),
+]
+"""Edits whose script holds a ``$``, each with what bash leaves in ``app.py`` (``x = 1   ``)."""
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize(("command", "edited"), EVERYDAY_EDITS)
+def test_p3_an_in_place_edit_whose_script_holds_a_dollar_passes(
+    where: Layout, harness: str, command: str, edited: str
+) -> None:
+    """Each was refused as a run-time write; bash edits only the file named."""
+    app = where.workspace / "app.py"
+    app.write_text("x = 1   \n", encoding="utf-8")
+
+    assert answer(where, harness, SHELL[harness][1], {"command": command}) is None, command
+    subprocess.run(["bash", "-c", command], cwd=where.workspace, check=True)
+    assert app.read_text(encoding="utf-8") == edited
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "sed -i 's/$/ x/' \"$(cat target)/MEMORY.md\"",
+        "sed -i -e 's/$/ x/' \"$(cat target)/MEMORY.md\"",
+        "sed -ie 's/$/ x/' \"$(cat target)/MEMORY.md\"",  # -i with the suffix e
+        "sed --expression='s/$/ x/' -i \"$(cat target)/MEMORY.md\"",
+        "sed --expr 's/$/ x/' -i \"$(cat target)/MEMORY.md\"",
+        'sed -i -f fix.sed "$(cat target)/MEMORY.md"',
+        "perl -pi -e 's/$/ x/' \"$(cat target)/MEMORY.md\"",
+        "perl -i.bak -pe 's/$/ x/' \"$(cat target)/MEMORY.md\"",
+        "perl -0pi -e 's/$/ x/' \"$(cat target)/MEMORY.md\"",
+        "perl -pi -e 's/$/ x/' app.py \"$(cat target)/MEMORY.md\"",
+    ],
+)
+def test_p3_an_in_place_edit_of_a_file_built_at_run_time_is_still_refused(
+    where: Layout, command: str
+) -> None:
+    """Run by bash, each rewrites the other scope's index."""
+    memory = where.root / where.other / "MEMORY.md"
+    memory.write_text("- [a](a.md)\n", encoding="utf-8")
+    (where.workspace / "target").write_text(f"{memory.parent}\n", encoding="utf-8")
+    (where.workspace / "fix.sed").write_text("s/$/ x/\n", encoding="utf-8")
+    (where.workspace / "app.py").write_text("x = 1\n", encoding="utf-8")
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
+
+    assert reason is not None and "builds at run time" in reason, command
+    subprocess.run(["bash", "-c", command], cwd=where.workspace, check=True)
+    assert memory.read_text(encoding="utf-8") == "- [a](a.md) x\n"

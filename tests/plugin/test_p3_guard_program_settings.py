@@ -1,0 +1,276 @@
+"""P-3: ``curl`` and ``wget`` write where their settings files say, and the guard reads them.
+
+The guard reads every place ``curl`` and ``wget`` write from their words, but each also reads a
+settings file before its options: ``output = "…"`` in ``~/.curlrc`` (or ``$CURL_HOME/.curlrc``,
+``$XDG_CONFIG_HOME/.curlrc``), ``output_document = …`` in ``~/.wgetrc`` (or ``$WGETRC``). An
+agent wrote one in one call, its value read from a file at run time so no word named another
+scope, and a plain ``curl URL`` in the next wrote into another Workspace's scope (measured
+below: each refused form is then run by bash, and the file lands there). Now:
+
+* when ``curl`` or ``wget`` runs, the guard reads the settings files it would read and judges
+  each place one names for writing like a path the command names
+  (:mod:`harness_memory.hooks.program_settings`); a file it cannot read whole, or one taking
+  settings from elsewhere (``config = …``), refuses the command;
+* a command that sets ``HOME``, ``CURL_HOME``, ``XDG_CONFIG_HOME`` or ``WGETRC`` and runs one of
+  them, or that names a settings file and runs one (``printf … > ~/.curlrc; curl URL``), is
+  refused: what the program then reads is not on the disk yet when the guard answers.
+
+``curl -q`` and ``wget --no-config`` read no settings file and pass.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.support.guard_cases import SHELL, Layout, answer, refusal
+
+FETCH = {
+    "curl": 'curl -s "file://$PWD/note.md"',
+    "wget": "wget -q http://127.0.0.1:9/note.md",  # loopback, nothing listens: the file is made
+}
+"""A plain fetch by each program, naming no file it writes."""
+SETTINGS = [
+    ("curl", "~/.curlrc", 'output = "{target}/a.md"\n'),
+    ("curl", "~/.curlrc", "-o {target}/a.md\n"),
+    ("curl", "~/.curlrc", "silent\ndump-header: {target}/a.md\n"),
+    ("curl", "~/.curlrc", "remote-name\noutput-dir = {target}\n"),
+    ("curl", "$CURL_HOME/.curlrc", 'output "{target}/a.md"\n'),
+    ("curl", "$XDG_CONFIG_HOME/.curlrc", 'output = "{target}/a.md"\n'),  # as curl 7.88 reads
+    ("wget", "~/.wgetrc", "output_document = {target}/a.md\n"),
+    ("wget", "$WGETRC", "# saved\noutput-document = {target}/a.md\n"),
+]
+"""Each program, a settings file it reads (``$CURL_HOME`` and the like set in the harness's
+environment) and a text naming another scope's folder for it to write."""
+
+
+def _environment(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, *, wgetrc: bool = False
+) -> dict[str, str]:
+    """The harness's environment (for the guard and for bash): the settings variables point
+    into the Workspace's ``conf`` folder (``WGETRC`` only when asked: ``wget`` then reads no
+    other, and stops when it is missing)."""
+    conf = where.workspace / "conf"
+    conf.mkdir()
+    environment = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(where.data),
+        "CURL_HOME": str(conf),
+        "XDG_CONFIG_HOME": str(conf),
+    } | ({"WGETRC": str(conf / "wgetrc")} if wgetrc else {})
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    (where.workspace / "note.md").write_text("x\n", encoding="utf-8")
+    return environment
+
+
+def _bash(command: str, where: Layout, environment: dict[str, str]) -> None:
+    subprocess.run(
+        ["bash", "-c", command], cwd=where.workspace, env=environment, capture_output=True
+    )
+
+
+@pytest.mark.parametrize("harness", list(SHELL))
+@pytest.mark.parametrize(("program", "file", "text"), SETTINGS)
+def test_p3_a_fetch_whose_settings_file_writes_into_another_scope_is_refused(
+    where: Layout,
+    monkeypatch: pytest.MonkeyPatch,
+    harness: str,
+    program: str,
+    file: str,
+    text: str,
+) -> None:
+    """The settings file is written in a call of its own, from a file read at run time (the
+    guard lets that through: it writes the agent's own file); the plain fetch after it is
+    refused, naming the place; run by bash, it writes into the other scope."""
+    environment = _environment(where, monkeypatch, wgetrc=file == "$WGETRC")
+    other = where.root / where.other
+    (where.workspace / "target").write_text(f"{other}\n", encoding="utf-8")
+    (where.workspace / "settings.in").write_text(text.format(target="@"), encoding="utf-8")
+    write = f'sed "s|@|$(cat target)|" settings.in > {file}'
+    assert answer(where, harness, SHELL[harness][1], {"command": write}) is None
+    _bash(write, where, environment)
+
+    reason = refusal(answer(where, harness, SHELL[harness][1], {"command": FETCH[program]}))
+
+    assert reason is not None and f"where the settings file of {program} says" in reason
+    assert where.other in reason
+    _bash(FETCH[program], where, environment)
+    assert list(other.iterdir()) != [other / "MEMORY.md"], "nothing landed: no bypass"
+
+
+def test_p3_a_settings_file_written_with_a_file_tool_is_read_when_curl_runs(
+    where: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Write tool's content is not judged (a note may quote a path); the fetch is."""
+    environment = _environment(where, monkeypatch)
+    settings = where.data / ".curlrc"
+    other = where.root / where.other
+    write = {"file_path": str(settings), "content": f'output = "{other}/a.md"\n'}
+    assert answer(where, "claude-code", "Write", write) is None
+    settings.write_text(write["content"], encoding="utf-8")
+
+    assert refusal(answer(where, "claude-code", "Bash", {"command": FETCH["curl"]})) is not None
+    _bash(FETCH["curl"], where, environment)
+    assert (other / "a.md").exists()
+
+
+SAME_COMMAND = [
+    'printf \'output = "%s/a.md"\\n\' "$(cat target)" > ~/.curlrc; ' + FETCH["curl"],
+    "sed 's|^|output = |' target > conf/.curlrc && " + FETCH["curl"],
+    'printf \'output = "%s/a.md"\\n\' "$(cat target)" > .curlrc; CURL_HOME=. ' + FETCH["curl"],
+    'printf \'output = "%s/a.md"\\n\' "$(cat target)" > .curlrc; HOME=$PWD ' + FETCH["curl"],
+    'printf \'output = "%s/a.md"\\n\' "$(cat target)" > .curlrc; export HOME=$PWD; '
+    + FETCH["curl"],
+    'printf \'output = "%s/a.md"\\n\' "$(cat target)" > .curlrc; HOME=. bash -c \''
+    + FETCH["curl"]
+    + "'",
+    "printf 'output_document = %s/a.md\\n' \"$(cat target)\" > w.rc; WGETRC=w.rc " + FETCH["wget"],
+]
+"""The settings file written (or chosen) in the command that runs the program."""
+
+
+@pytest.mark.parametrize("command", SAME_COMMAND)
+def test_p3_a_settings_file_written_or_chosen_in_the_fetching_command_is_refused(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    environment = _environment(where, monkeypatch)
+    other = where.root / where.other
+    (where.workspace / "target").write_text(f"{other}\n", encoding="utf-8")
+    if "sed" in command:
+        (where.workspace / "target").write_text(f"{other}/a.md\n", encoding="utf-8")
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
+
+    assert reason is not None and "settings" in reason, command
+    _bash(command, where, environment)
+    assert (other / "a.md").exists(), f"nothing landed: {command}"
+
+
+def test_p3_a_settings_file_taking_settings_from_elsewhere_is_refused(
+    where: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``config = more.rc`` in ``~/.curlrc``: the guard does not follow it."""
+    environment = _environment(where, monkeypatch)
+    other = where.root / where.other
+    (where.data / ".curlrc").write_text("config = more.rc\n", encoding="utf-8")
+    (where.workspace / "more.rc").write_text(f'output = "{other}/a.md"\n', encoding="utf-8")
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": FETCH["curl"]}))
+
+    assert reason is not None and "cannot be known" in reason
+    _bash(FETCH["curl"], where, environment)
+    assert (other / "a.md").exists()
+
+
+@pytest.mark.parametrize(
+    ("settings", "command"),
+    [
+        ("silent\noutput = out.html\n", FETCH["curl"]),
+        ('user-agent = "agent/1.0"\n# output = somewhere\n', FETCH["curl"]),
+        ('output = "{other}/a.md"\n', 'curl -q -s "file://$PWD/note.md"'),
+        ('output = "{other}/a.md"\n', 'curl -qs -o out.html "file://$PWD/note.md"'),
+        ("", 'curl -fsSL -o out.html "file://$PWD/note.md" && cat out.html'),
+        ("", "curl --version"),
+    ],
+)
+def test_p3_a_fetch_whose_settings_write_elsewhere_or_are_skipped_passes(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, settings: str, command: str
+) -> None:
+    """A settings file writing into the Workspace, or none (``curl -q`` skips it: bash then
+    writes nothing into the other scope)."""
+    environment = _environment(where, monkeypatch)
+    other = where.root / where.other
+    (where.data / ".curlrc").write_text(settings.format(other=other), encoding="utf-8")
+
+    assert answer(where, "claude-code", "Bash", {"command": command}) is None, command
+    _bash(command, where, environment)
+    assert sorted(path.name for path in other.iterdir()) == ["MEMORY.md"]
+
+
+def test_p3_the_settings_places_are_read_as_curl_reads_them(tmp_path: Path) -> None:
+    """Quoted values with escapes, ``=``/``:``/white space, short options, a long name
+    shortened (``dump-h``), comments, and ``-`` (standard output) for no file."""
+    from harness_memory.hooks.program_settings import settings_places
+
+    (tmp_path / ".curlrc").write_text(
+        '# output = /no\noutput = "/a b/\\"c\\".md"\n--dump-h: d.md\n-sSo/e.md\n'
+        "cookie-jar -\nstderr /f.md\nurl = https://example.org/\n",
+        encoding="utf-8",
+    )
+    places = settings_places("curl", {"HOME": str(tmp_path)}, "/w")
+    assert places is not None
+    assert places[:4] == ['/a b/"c".md', "/w/d.md", "/e.md", "/f.md"]
+
+
+OPTIONS_FROM_THE_ENVIRONMENT = [
+    'TAR_OPTIONS="-C $(cat target)" tar -xf a.tar',
+    'export TAR_OPTIONS="--directory=$(cat target)"; tar -xf a.tar',
+    'UNZIP="-d $(cat target)" unzip -q a.zip',
+    'UNZIPOPT="-d $(cat target)" unzip -q a.zip',
+    'TMPDIR="$(cat target)" mktemp --suffix=.md',
+    'TMPDIR="$(cat target)" mktemp -t notes.XXXX',
+    "read -r TMPDIR < target; export TMPDIR; mktemp",
+]
+"""A variable a program the guard reads takes options or its folder from, built at run time
+(each let through: ``TAR_OPTIONS`` only made ``tar`` a program the guard does not read, which
+is refused only where the text names other memory)."""
+
+
+@pytest.mark.parametrize("command", OPTIONS_FROM_THE_ENVIRONMENT)
+def test_p3_a_place_a_program_takes_from_a_variable_built_at_run_time_is_refused(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """Run by bash, each writes into the other scope."""
+    environment = _environment(where, monkeypatch)
+    other = where.root / where.other
+    (where.workspace / "target").write_text(f"{other}\n", encoding="utf-8")
+    subprocess.run(["tar", "-cf", "a.tar", "note.md"], cwd=where.workspace, check=True)
+    subprocess.run(["zip", "-q", "a.zip", "note.md"], cwd=where.workspace, check=True)
+
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": command}))
+
+    assert reason is not None and "known only when the command runs" in reason, command
+    _bash(command, where, environment)
+    assert sorted(path.name for path in other.iterdir()) != ["MEMORY.md"], command
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "TAR_OPTIONS=--no-same-owner tar -xf a.tar",
+        'TMPDIR="$HOME/tmp" pytest -q || true',
+        'export TMPDIR=/tmp/build; d="$(mktemp -d)"; echo "$d"',
+        "UNZIP=-qo unzip a.zip -d vendor",
+    ],
+)
+def test_p3_a_literal_option_variable_or_one_no_such_program_reads_passes(
+    where: Layout, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    _environment(where, monkeypatch)
+    assert answer(where, "claude-code", "Bash", {"command": command}) is None, command
+
+
+def test_p3_settings_naming_many_places_are_refused_within_the_hooks_time(
+    where: Layout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """2,000 distinct ``output`` lines (40 KiB, under the 64 KiB read) took 850 ms to judge, one
+    path each; past 16 places the settings are taken as unknown, and the answer is quick."""
+    from harness_memory.hooks.program_settings import SETTINGS_PLACES_CAP
+
+    _environment(where, monkeypatch)
+    lines = "".join(f"output = o{number}.html\n" for number in range(2_000))
+    (where.data / ".curlrc").write_text(lines, encoding="utf-8")
+
+    started = time.perf_counter()
+    reason = refusal(answer(where, "claude-code", "Bash", {"command": FETCH["curl"]}))
+    took = time.perf_counter() - started
+
+    assert reason is not None and "cannot be known" in reason
+    assert took < 0.5  # several times the hook's 100 ms on a loaded 2-CPU machine
+    few = "".join(f"output = o{number}.html\n" for number in range(SETTINGS_PLACES_CAP))
+    (where.data / ".curlrc").write_text(few, encoding="utf-8")
+    assert answer(where, "claude-code", "Bash", {"command": FETCH["curl"]}) is None
