@@ -99,3 +99,31 @@ def _served_files(work: Path, ref: str) -> dict[str, str]:
     return {
         name: _served_git(work, "show", f"{ref}:{name}") for name in listing.split("\0") if name
     }
+
+
+def test_r1_a_lock_a_stopped_sync_left_never_stops_the_syncs_after_it(
+    stand_in: tuple[str, Path], tmp_path: Path
+) -> None:
+    """A hook killed by its harness's time limit while git wrote the index or moved a ref
+    leaves ``index.lock`` (or ``refs/heads/main.lock``): git takes no lock another holds, so
+    every later sync failed ("Unable to create '…/index.lock': File exists") and the agent's
+    memories waited for a person. Only a sync, under the scope's lock, takes git's locks here,
+    so one found at a sync's start is stale: it goes, and the changes reach the service."""
+    url, work = stand_in
+    (work / "MEMORY.md").write_text("- [Old](old.md) — d\n", encoding="utf-8")
+    _publish(work, "first")
+    _served_git(work, "config", "http.receivepack", "true")
+    copy = _copy(url, tmp_path)
+    assert copy.sync_scope("user").ok
+    git_dir = copy.sync_dir / "user.git"
+    (git_dir / "index.lock").write_bytes(b"DIRC half written")
+    (git_dir / "refs" / "heads" / "main.lock").write_text("0" * 40 + "\n", encoding="ascii")
+    note = "---\nname: new\ndescription: d\n---\nwritten after the stop\n"
+    (copy.memory_root / "user" / "new.md").write_text(note, encoding="utf-8")
+    copy.status()  # asks git without taking its locks: never the one left behind
+
+    result = copy.sync_scope("user")
+
+    assert result.ok and result.sent, result.error
+    assert _served_files(work, f"refs/machines/{copy.machine_id}")["new.md"] == note
+    assert not list(git_dir.rglob("*.lock"))

@@ -22,7 +22,8 @@ One sync of a scope (:func:`sync_scope`), under a lock of its git dir:
    the newest commit of this copy the service holds (``refs/remotes/origin/sent``): the
    service's version this copy last took (the *base*, ``refs/remotes/origin/main``) or, when it
    sent since without fetching, what it sent (a git index torn by a crash or a full disk is
-   first made again from this copy's last commit: it is only git's cache of it);
+   first made again from this copy's last commit: it is only git's cache of it; a lock file a
+   stopped git left is removed first, since only a sync, under the scope's lock, takes one);
 2. a pending commit is pushed to ``refs/machines/<machine id>``; the service merges it with its
    own newest version by the R-2 rules and names what it did in its answer (``remote: Merged:
    …`` lines; a fetch also finds them in the ``Merged:`` trailers of the versions it recorded
@@ -333,7 +334,7 @@ class RemoteCopy:
             with _Locked(self.sync_dir / f"{key}.lock"):
                 if fresh_since is not None and _mtime(stamp) >= fresh_since:
                     return _fresh_result(key, stamp)
-                run = _ScopeRun(self, key, scope, git_dir)
+                run = _ScopeRun(self, key, scope, git_dir, locked=True)
                 result = run.run(marker, send_only=send_only)
                 if result.skipped:
                     return result
@@ -552,8 +553,15 @@ error" (a full disk on the service)."""
 class _ScopeRun:
     """One sync of one scope (see the module docstring)."""
 
-    def __init__(self, copy: RemoteCopy, key: str, scope: Path, git_dir: Path) -> None:
+    def __init__(
+        self, copy: RemoteCopy, key: str, scope: Path, git_dir: Path, *, locked: bool = False
+    ) -> None:
         self.copy = copy
+        self.locked = locked
+        """Whether this run holds the scope's lock (a sync); else (``status``) git takes none
+        of its optional locks (``--no-optional-locks``: ``git status`` writes no refreshed
+        index), so every lock file in the git dir is a sync's, and one found at a sync's start
+        was left by a sync that was stopped (:meth:`_drop_stale_locks`)."""
         self.key = key
         self.scope = scope
         self.git_dir = git_dir
@@ -583,6 +591,7 @@ class _ScopeRun:
     ) -> subprocess.CompletedProcess[bytes]:
         command = [
             "git",
+            *(() if self.locked else ("--no-optional-locks",)),
             f"--git-dir={self.git_dir}",
             f"--work-tree={self.scope}",
             *args,
@@ -728,6 +737,7 @@ class _ScopeRun:
                 if send_only and not self.has_waiting():
                     return SyncResult(self.key, ok=True, skipped=True)
                 self.git("init", "-q", "--initial-branch=main")
+            self._drop_stale_locks()
             self._write_excludes()
             refs = self.refs()
             if marker is not None and _BASE not in refs:
@@ -760,6 +770,22 @@ class _ScopeRun:
         # check at the start is a few milliseconds old: the next hook's check sees a later write)
         waiting = bool(self._changed()) if sent or self.moved else False
         return SyncResult(self.key, ok=True, sent=sent, waiting=waiting, outcomes=self.outcomes)
+
+    def _drop_stale_locks(self) -> None:
+        """Remove the lock files a git stopped mid-way left in the git dir (``index.lock``,
+        ``HEAD.lock``, ``packed-refs.lock``, a ref's ``.lock``): a hook killed by its harness's
+        time limit, a crash. git never takes a lock another git holds, so each such file made
+        every later sync fail ("Unable to create '…/index.lock': File exists") until a person
+        removed it. Only a sync, under the scope's lock, runs git with locks here (:attr:`locked`),
+        so a lock file found now is no running git's."""
+        names = ("index.lock", "HEAD.lock", "packed-refs.lock", "config.lock")
+        stale = [self.git_dir / name for name in names]
+        refs = self.git_dir / "refs"
+        if refs.is_dir():
+            stale += refs.rglob("*.lock")
+        for path in stale:
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
 
     def _every_file_gone(self) -> bool:
         """Whether not one of the files of this copy's last commit is left in the scope
