@@ -191,19 +191,24 @@ LEGACY_INDEXES = [
         "Тесты",
         "сначала",
     ),
+    # words of two or three characters, as short index lines are: named EUC-KR before
+    ("gb18030", "GBK/GB18030", "# 记录", "-", "咖啡", "喝咖啡", "测试", "环境"),
+    ("koi8_r", "KOI8-R (Cyrillic)", "# Память", "-", "Кофе", "откуда зерна", "Тесты", "сначала"),
 ]
 """``(codec, name known by, heading, dash, title, description, title, description)``: an index of a
 heading and two lines, the first linking ``coffee.md``."""
+LEGACY_INDEX_IDS = ["gb18030", "cp932", "euc_kr", "cp1251", "gb18030-short-words", "koi8_r"]
 
 
-@pytest.mark.parametrize("case", LEGACY_INDEXES, ids=lambda case: case[0])
+@pytest.mark.parametrize("case", LEGACY_INDEXES, ids=LEGACY_INDEX_IDS)
 async def test_t2_a_legacy_index_reads_alike_wherever_a_line_of_it_is_shown(
     client: Client, agent: AgentHome, tmp_path: Path, case: tuple[str, ...]
 ) -> None:
-    """A ``MEMORY.md`` in GB18030, Shift-JIS, EUC-KR or Windows-1251: the Session start and the
-    index view name its encoding and inject or show none of its lines as mojibake (Windows-1251
-    was read as cp1252: ``Êîôå`` for ``Кофе``); the delete's report, the index's old version,
-    its diff and the undo's report show the removed line as written."""
+    """A ``MEMORY.md`` in GB18030, Shift-JIS, EUC-KR, Windows-1251 or KOI8-R: the Session start
+    and the index view name its encoding and inject or show none of its lines as mojibake
+    (Windows-1251 was read as cp1252: ``Êîôå`` for ``Кофе``; short GB18030 lines were named
+    EUC-KR and shown as ``엣렸``, KOI8-R as Windows-1251); the delete's report, the index's old
+    version, its diff and the undo's report show the removed line as written."""
     codec, known, heading, dash, title, description, other, other_description = case
     lines = [
         heading,

@@ -153,7 +153,30 @@ async def test_v3_a_ref_file_that_is_a_fifo_is_damage_and_never_blocks_the_scope
         ),
         timeout=30,  # a hang guard: each answers at once
     ):
-        await expect_problem(response, 503, "is not a regular file")
+        await expect_problem(response, 503, "its refs/heads/main is a FIFO")
+
+
+@pytest.mark.parametrize("entry", ["packed-refs", "config", "objects/info/alternates"])
+async def test_v3_a_file_git_opens_that_is_a_fifo_is_damage_named_at_once(
+    client: Client, agent: AgentHome, entry: str
+) -> None:
+    """``packed-refs`` (or ``config``, ``objects/info/alternates``) as a FIFO: git itself
+    opened it and waited, holding the scope's lock, until the service stopped it after
+    120 s, and every request of the scope waited behind it; the sync of every machine too.
+    It is a history that cannot be read, named, at once."""
+    await three_versions(client, agent)
+    fifo = repository_of(agent) / entry
+    fifo.unlink(missing_ok=True)
+    os.mkfifo(fifo)
+
+    for response in await asyncio.wait_for(
+        asyncio.gather(
+            client.get(f"{memory_url()}/scopes/user/changes"),
+            client.post(f"{memory_url()}/scopes/user/checkpoint"),
+        ),
+        timeout=30,  # a hang guard: each answers at once
+    ):
+        await expect_problem(response, 503, f"its {entry} is a FIFO, which git")
 
 
 async def test_v3_a_side_file_that_is_a_fifo_is_made_again_never_waited_on(

@@ -113,8 +113,9 @@ def test_w4_open_a_new_chat_is_hidden_without_a_chat_url(
 
 
 def test_w5_bridge_modal_keeps_focus_inside_and_returns_it_on_escape(
-    page: Page, service: Service
+    open_page: PageFactory, read_only_service: Service
 ) -> None:
+    page = open_page(read_only_service)  # the modal is only opened and closed: nothing is saved
     open_memory_tab(page)
     edit = row(user_group(page), "prefers-pnpm.md").get_by_role("button", name="Edit")
     edit.focus()

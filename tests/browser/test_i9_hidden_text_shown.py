@@ -15,7 +15,7 @@ import pytest
 from memory_core.hidden_text import show_hidden
 from playwright.sync_api import Page, expect
 
-from tests.browser.pages import MEMORY_TAB, open_memory_tab, row, user_group, viewer
+from tests.browser.pages import MEMORY_TAB, PageFactory, open_memory_tab, row, user_group, viewer
 from tests.browser.service import Service, write_topic
 
 pytestmark = pytest.mark.browser
@@ -52,7 +52,10 @@ def _random_cases(count: int) -> list[str]:
     return ["".join(chance.choices(_ALPHABET, k=chance.randint(1, 24))) for _ in range(count)]
 
 
-def test_i9_the_page_shows_hidden_text_as_memory_core_does(page: Page, service: Service) -> None:
+def test_i9_the_page_shows_hidden_text_as_memory_core_does(
+    open_page: PageFactory, read_only_service: Service
+) -> None:
+    page = open_page(read_only_service)  # only the page's own script runs: nothing is written
     page.goto(MEMORY_TAB)
     expect(user_group(page).locator(".row").first).to_be_visible()
     cases = CASES + _random_cases(400)

@@ -223,10 +223,12 @@ def test_w5_every_row_has_the_same_height_whatever_it_holds(
 
 
 def test_w5_a_group_that_scrolls_says_so_and_cuts_through_a_row(
-    page: Page, service: Service
+    open_page: PageFactory, read_only_service: Service
 ) -> None:
     """12 memories, 6 in view: the cut never falls on a row boundary (which looks like the end
     of the list) and a line under the list says which rows are shown."""
+    service = read_only_service  # the demo's shop-api group, only looked at and scrolled
+    page = open_page(service)
     open_memory_tab(page)
     shop = workspace_group(page, "shop-api")
     listing = service.agent_path() + f"/memory/scopes/{shop.get_attribute('data-scope')}/files"

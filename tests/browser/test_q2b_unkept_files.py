@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import CHAT_URL
+from tests.browser.conftest import CHAT_URL, SeededDataDirs
 from tests.browser.pages import (
     MEMORY_TAB,
     PageFactory,
@@ -30,7 +30,7 @@ from tests.browser.pages import (
     user_group,
     viewer,
 )
-from tests.browser.service import Service, seed
+from tests.browser.service import Service
 from tests.support.refused_account import refused_prefix
 from tests.support.serve import serve
 
@@ -52,12 +52,18 @@ HISTORY_WHY = {
 WHY_RE = {kind: re.compile(re.escape(why)) for kind, why in WHY.items()}
 
 
+REFUSED_DATA_DIR = 1002
+"""The number of :func:`refused_service`'s data dir among the worker's seeded ones (see
+``READ_ONLY_DATA_DIR`` in the conftest)."""
+
+
 @pytest.fixture
-def refused_service(tmp_path: Path) -> Iterator[Service]:
-    """The demo service, run without the capabilities that bypass file permissions."""
-    data_dir = tmp_path / "data"
-    env = {**os.environ, "MEMORY_API_LOG_LEVEL": "WARNING", "MEMORY_API_CHAT_URL": CHAT_URL}
-    seed(data_dir, env)
+def refused_service(seeded_data_dirs: SeededDataDirs) -> Iterator[Service]:
+    """The demo service, run without the capabilities that bypass file permissions, over a
+    fresh demo data dir (seeded once per worker, then copied: :class:`SeededDataDirs`)."""
+    extra = {"MEMORY_API_CHAT_URL": CHAT_URL}
+    data_dir = seeded_data_dirs.fresh(REFUSED_DATA_DIR, extra)
+    env = {**os.environ, "MEMORY_API_LOG_LEVEL": "WARNING", **extra}
     served = serve(data_dir, env, command_prefix=refused_prefix())
     try:
         yield Service(served)

@@ -161,8 +161,10 @@ def test_w6_save_and_delete_keep_the_focus_on_the_page_controls(
 
 
 def test_w6_a_viewed_memory_has_an_address_and_back_closes_it_first(
-    page: Page, service: Service, open_page: PageFactory
+    open_page: PageFactory, read_only_service: Service
 ) -> None:
+    service = read_only_service  # views, addresses and an unsent Edit modal: nothing is written
+    page = open_page(service)
     page.goto("/#/")
     expect(page.locator(".agent-card").first).to_be_visible()
     open_memory_tab(page)

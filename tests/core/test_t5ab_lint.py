@@ -208,6 +208,28 @@ def test_t5b_refused_entries_are_named_and_no_missing_index_is_claimed() -> None
     ]
 
 
+@pytest.mark.parametrize(
+    "why",
+    [
+        "a FIFO (named pipe), not a regular file",
+        "a folder, not a file",
+        "a symlink to outside the memory root",
+        "a symlink loop",
+    ],
+)
+def test_t5b_a_link_to_a_refused_entry_says_it_is_there_but_never_read(why: str) -> None:
+    """The entry is there: the link's finding says what it is, never "not in this scope"."""
+    index = "- [Kept](kept.md) — a refused entry\n- [Gone](gone.md) — nothing there\n"
+
+    findings = lint_scope(index, [], [], refused=[("kept.md", why)])
+
+    dangling = [(f.line, f.message) for f in findings if f.code == "dangling-link"]
+    assert dangling == [
+        (1, f"links to 'kept.md', which is {why}: never read"),
+        (2, "links to 'gone.md', which is not in this scope"),
+    ]
+
+
 @pytest.mark.parametrize("name", ["Memory.md", "memory.md", "mEMORY.md"])
 def test_t5b_an_index_in_the_wrong_case_is_named(name: str) -> None:
     findings = lint_scope(None, [], [name, "a.md"])

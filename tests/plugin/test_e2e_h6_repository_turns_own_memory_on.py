@@ -148,7 +148,7 @@ async def test_h6_the_user_install_switches_off_a_variable_that_forced_claude_co
         '{"env": {"CLAUDE_CODE_DISABLE_AUTO_MEMORY": "false"}}\n'
     )
     said = install("claude-code", home, real_service, memory_root)
-    assert "env.CLAUDE_CODE_DISABLE_AUTO_MEMORY was 'false'" in said
+    assert 'env.CLAUDE_CODE_DISABLE_AUTO_MEMORY was "false"' in said
 
     sent = await first_requests(claude, real_service, workspace, home)
 

@@ -7,10 +7,9 @@ Every CLI run, and every ``harness-memory sync``, happens in a network namespace
 loopback (the model stand-in and the service bridged in) and a mount namespace in which the
 service's data dir is an empty tmpfs: the hooks reach memory only through git's smart HTTP.
 
-- Claude Code on machine A writes a topic file and its index line; Codex on machine B sees the
-  line in its next Session's first model request.
-- Gemini CLI on machine B sees what Claude Code wrote on machine A in its first model request;
-  the topic file Gemini writes (its ``AfterTool`` hook sends it) reaches machine A.
+- Claude Code on machine A writes a topic file and its index line; Codex and then Gemini CLI on
+  machine B each see the line in their next Session's first model request; the topic file
+  Gemini writes (its ``AfterTool`` hook sends it) reaches machine A.
 - Both machines are in a Session at once and append to the same ``MEMORY.md``: every line
   arrives, on the service and on both machines.
 - One edits a topic file while the other deletes it: the edited file is kept, and said so.
@@ -304,10 +303,15 @@ async def claude_code_wrote_on_a(
     return served, machine_a, machine_b
 
 
-async def test_r1_claude_code_on_machine_a_writes_and_codex_on_machine_b_sees_it(
+async def test_r1_what_claude_code_wrote_on_a_codex_and_gemini_on_b_see_and_geminis_write_reaches_a(
     claude: Path, shared_service: RealService, new_agent: str, tmp_path: Path
 ) -> None:
-    _, _, machine_b = await claude_code_wrote_on_a(claude, shared_service, new_agent, tmp_path)
+    """One Claude Code Session on machine A writes; then machine B's Codex and Gemini Sessions
+    each start with it (one test: the two looks share A's Session, the slow part); the file
+    Gemini writes on B reaches A."""
+    served, machine_a, machine_b = await claude_code_wrote_on_a(
+        claude, shared_service, new_agent, tmp_path
+    )
     fake = await machine_b.codex([])
     first = developer_and_user_text(fake.session_turns()[0])
     assert LINE in first
@@ -326,12 +330,6 @@ async def test_r1_claude_code_on_machine_a_writes_and_codex_on_machine_b_sees_it
         )
     assert (code, out) == (0, b"")
 
-
-async def test_r1_gemini_on_machine_b_sees_what_claude_code_wrote_on_a_and_its_write_reaches_a(
-    claude: Path, shared_service: RealService, new_agent: str, tmp_path: Path
-) -> None:
-    wrote = await claude_code_wrote_on_a(claude, shared_service, new_agent, tmp_path)
-    served, machine_a, machine_b = wrote
     note = TOPIC.replace("deploy-freeze", "release-notes").replace(
         "Deploys wait for Monday.", "Release notes go in CHANGES.md."
     )

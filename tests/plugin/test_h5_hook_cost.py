@@ -196,6 +196,7 @@ NO_HOOK_LOADS = (
     "yaml",
     "merge3",
     "charset_normalizer",  # only for an index that is not UTF-8
+    "chardet",  # only for a short index in a CJK encoding its characters leave undecided
     "tomlkit",  # the installers' Codex config editing
     "harness_memory.installers",
     "harness_memory.offline",  # only when the service cannot be reached (H-4)

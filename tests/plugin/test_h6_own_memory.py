@@ -106,9 +106,13 @@ def test_claude_code_own_memory_stays_on_names_the_folders_that_hold_notes(
     folder.mkdir(parents=True)
     (folder / "MEMORY.md").write_text("- [a](a.md) — a\n", encoding="utf-8")
     (folder / "a.md").write_text("a\n", encoding="utf-8")
+    other = home / ".claude" / "projects" / "-home-ada-src-blog" / "memory"
+    other.mkdir(parents=True)
+    (other / "MEMORY.md").write_text("- a fact\n", encoding="utf-8")
     status, said = run(home, "install", "claude-code")
     assert status == 0
     assert f"{folder} (2 files)" in said
+    assert f"{other} (1 file);" in said or f"{other} (1 file)." in said
     assert "memory-api memory import --from claude-code" in said
 
 
@@ -140,6 +144,26 @@ def test_h6_absent_key_is_absent_again(tmp_path: Path, harness: str) -> None:
     assert not path.exists() or value_at(load(home, harness), KEYS[harness]) == "absent"
 
 
+@pytest.mark.parametrize(
+    ("value", "spelled"), [(None, "null"), ("yes", '"yes"'), (1, "1"), (True, "true")]
+)
+def test_h6_what_was_there_is_said_as_the_settings_file_spells_it(
+    tmp_path: Path, value: Any, spelled: str
+) -> None:
+    """The install and the uninstall name the value they found as JSON spells it (``null``,
+    ``"yes"``), never as Python does (``None``, ``'yes'``)."""
+    home = tmp_path / "home"
+    path = home / FILES["claude-code"]
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({"autoMemoryEnabled": value}), encoding="utf-8")
+
+    said = run(home, "install", "claude-code")[1] + run(home, "uninstall", "claude-code")[1]
+
+    assert f"autoMemoryEnabled was {spelled})." in said
+    assert f"autoMemoryEnabled = {spelled} again, as before the install." in said
+    assert "None" not in said and "'" + "yes" not in said
+
+
 AUTO_MEMORY_VARIABLE = "CLAUDE_CODE_DISABLE_AUTO_MEMORY"
 
 
@@ -156,7 +180,7 @@ def test_h6_claude_code_install_sets_the_variable_that_switches_its_memory_off(
     status, said = run(home, "install", "claude-code")
     assert status == 0
     assert load(home, "claude-code")["env"] == {AUTO_MEMORY_VARIABLE: "1"}
-    assert f"(env.{AUTO_MEMORY_VARIABLE} = '1'" in said
+    assert f'(env.{AUTO_MEMORY_VARIABLE} = "1"' in said
     status, said = run(home, "uninstall", "claude-code")
     assert status == 0
     assert not (home / ".claude" / "settings.json").exists()  # the install created it
@@ -179,7 +203,7 @@ def test_h6_a_variable_forcing_claude_codes_memory_on_is_switched_off_and_put_ba
     installed = load(home, "claude-code")
     assert installed["autoMemoryEnabled"] is False
     assert installed["env"] == {AUTO_MEMORY_VARIABLE: "1", "EDITOR": "vim"}
-    assert f"env.{AUTO_MEMORY_VARIABLE} was {spelling!r}" in said
+    assert f"env.{AUTO_MEMORY_VARIABLE} was {json.dumps(spelling)}" in said
     assert run(home, "install", "claude-code")[0] == 0  # a re-install keeps the user's value
     assert run(home, "uninstall", "claude-code")[0] == 0
     assert load(home, "claude-code") == before

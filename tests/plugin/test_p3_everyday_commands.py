@@ -188,7 +188,11 @@ _FULL_SIZE = {"unclosed braces": 100_000, "nested braces": 10_000, "nested defau
 
 def _lines_run_and_peak_bytes(command: str) -> tuple[int, int]:
     """How many Python lines reading ``command`` runs, and the most memory it holds (bytes):
-    counts that grow with the work done and do not depend on how busy the machine is."""
+    counts that grow with the work done and do not depend on how busy the machine is.
+
+    Two readings, one per count: under the line tracer and ``tracemalloc`` at once, each
+    slowed the other (the tracer's calls allocate, ``tracemalloc`` traces them) and a reading
+    took twice as long as the two apart."""
     lines = 0
 
     def trace(frame: FrameType, event: str, arg: object) -> TraceFunction:
@@ -196,13 +200,16 @@ def _lines_run_and_peak_bytes(command: str) -> tuple[int, int]:
         lines += event == "line"
         return trace
 
-    tracemalloc.start()
     sys.settrace(trace)
     try:
         shell_paths(command, "/tmp", {"X": "/tmp/x"})
     finally:
         sys.settrace(None)
+    tracemalloc.start()
+    try:
+        shell_paths(command, "/tmp", {"X": "/tmp/x"})
         peak = tracemalloc.get_traced_memory()[1]
+    finally:
         tracemalloc.stop()
     return lines, peak
 

@@ -11,6 +11,7 @@ import os
 import shutil
 import socket
 import stat
+import time
 from pathlib import Path
 from urllib.parse import quote, unquote
 
@@ -248,6 +249,30 @@ def test_r2_a_file_renamed_only_in_letter_case_reaches_a_copy_on_a_case_insensit
         assert sorted(path.name for path in scope.iterdir()) == ["MEMORY.md", "Notes.md"]
         assert (scope / "Notes.md").read_text(encoding="utf-8") == "new\n"
         assert "- [Later](later.md) later" in (scope / "MEMORY.md").read_text(encoding="utf-8")
+
+
+def test_r2_a_case_only_rename_made_on_a_case_insensitive_disk_reaches_the_service(
+    shared_service: RealService, new_agent: str, served_root: Path, tmp_path: Path
+) -> None:
+    """``notes.md`` renamed ``Notes.md`` in a copy on exFAT: git there (``core.ignorecase``)
+    still finds the file under its old name and saw no change, so the rename never left the
+    machine, and every later sync brought the old name back to the others."""
+    append(served_root / "user" / "MEMORY.md", "- [Notes](notes.md) notes\n")
+    append(served_root / "user" / "notes.md", "old\n")
+    with case_insensitive_disk(tmp_path) as disk:
+        desktop = machine(shared_service, new_agent, disk, "desktop")
+        synced(desktop)
+        scope = desktop.memory_root / "user"
+        (scope / "notes.md").rename(scope / "Notes.md")
+        [sent] = synced(desktop)
+        assert sent.sent and not sent.waiting
+        assert sorted(path.name for path in (served_root / "user").iterdir()) == [
+            "MEMORY.md",
+            "Notes.md",
+        ]
+        assert sorted(path.name for path in scope.iterdir()) == ["MEMORY.md", "Notes.md"]
+        [again] = synced(desktop)
+        assert not again.sent and not again.waiting
 
 
 def test_r2_an_edit_then_a_delete_keeps_the_edit_and_tells_the_deleting_machine(
@@ -690,3 +715,48 @@ def test_r1_k5_a_workspace_scope_sent_without_its_marker_is_refused_by_name(
     assert (served_root / key / ".workspace").read_text(encoding="utf-8") == (
         os.path.realpath(workspace) + "\n"
     )
+
+
+@pytest.mark.parametrize("entry", ["packed-refs", "HEAD", "refs/remotes/origin/main"])
+def test_r1_a_fifo_in_the_sync_copy_s_git_dir_fails_the_sync_at_once_naming_it(
+    shared_service: RealService, new_agent: str, tmp_path: Path, entry: str
+) -> None:
+    """git opens ``packed-refs`` (and ``HEAD``, the refs) and waited on a FIFO nobody writes
+    until its timeout, twice (120 s each by default), then said only that it took long."""
+    laptop = machine(shared_service, new_agent, tmp_path, "laptop")
+    append(laptop.memory_root / "user" / "notes.md", "old\n")
+    synced(laptop)
+    fifo = laptop.sync_dir / "user.git" / entry
+    fifo.unlink(missing_ok=True)
+    os.mkfifo(fifo)
+    append(laptop.memory_root / "user" / "notes.md", "new\n")
+    started = time.monotonic()
+    [result] = laptop.sync(None)
+    assert time.monotonic() - started < laptop.timeout / 2  # no git process waited on it
+    assert not result.ok and result.error is not None
+    assert result.error.startswith(f"{entry} is a FIFO in this machine's sync copy")
+    assert "not a file git can read: git would wait on it; remove it" in result.error
+    fifo.unlink()
+    if entry != "HEAD":  # the next sync after it is gone sends what waited
+        [sent] = synced(laptop)
+        assert sent.sent and not sent.waiting
+
+
+def test_r1_a_fifo_in_the_service_s_history_fails_the_sync_at_once_with_the_service_s_reason(
+    shared_service: RealService, new_agent: str, tmp_path: Path
+) -> None:
+    """The service's side of the same: git there waited on its history's ``packed-refs``
+    FIFO for 120 s, under the scope's lock; now the service answers 503 naming it, and the
+    machine's sync says so."""
+    laptop = machine(shared_service, new_agent, tmp_path, "laptop")
+    append(laptop.memory_root / "user" / "notes.md", "old\n")
+    synced(laptop)
+    history = layout.history_root(shared_service.data_dir, new_agent) / "user.git"
+    (history / "packed-refs").unlink(missing_ok=True)
+    os.mkfifo(history / "packed-refs")
+    append(laptop.memory_root / "user" / "notes.md", "new\n")
+    started = time.monotonic()
+    [result] = laptop.sync(None)
+    assert time.monotonic() - started < laptop.timeout / 2
+    assert not result.ok and result.waiting and result.error is not None
+    assert "its packed-refs is a FIFO, which git would wait on" in result.error

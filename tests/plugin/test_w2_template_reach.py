@@ -35,6 +35,13 @@ def _save_template(service: RealService, template: str) -> None:
 
 async def _claude_code_context(service: RealService, workspace: Path, tmp_path: Path) -> str:
     """The context Claude Code's SessionStart hook adds (the installed hook command)."""
+    return (await _claude_code_answer(service, workspace, tmp_path))[0]
+
+
+async def _claude_code_answer(
+    service: RealService, workspace: Path, tmp_path: Path
+) -> tuple[str, str]:
+    """The context Claude Code's SessionStart hook adds and what it tells the user."""
     env = harness_env(
         service.url,
         HARNESS_MEMORY_TOKEN=service.token,
@@ -49,8 +56,9 @@ async def _claude_code_context(service: RealService, workspace: Path, tmp_path: 
         env=env,
     )
     assert done.returncode == 0, done.stderr
-    output = done.json().get("hookSpecificOutput", {})
-    return str(output.get("additionalContext", ""))
+    answer = done.json()
+    output = answer.get("hookSpecificOutput", {})
+    return str(output.get("additionalContext", "")), str(answer.get("systemMessage", ""))
 
 
 async def test_w2_the_saved_template_reaches_a_session_start_given_it_not_the_coding_agents(
@@ -72,6 +80,13 @@ async def test_w2_the_saved_template_reaches_a_session_start_given_it_not_the_co
     assert started.system_prompt.startswith("You are Coder, who answers every question in haiku.")
     assert USER_LINE in started.system_prompt
 
-    # The one thing the hooks heed: without {{MEMORY}} in the saved template, no memory.
+    # The one thing the hooks heed: without {{MEMORY}} in the saved template, no memory; and
+    # the user is told why (I-5), never a Session silently without it.
     _save_template(real_service, "You are Coder.\n")
-    assert USER_LINE not in await _claude_code_context(real_service, workspace, tmp_path)
+    context, told = await _claude_code_answer(real_service, workspace, tmp_path)
+    assert USER_LINE not in context
+    assert told.startswith(
+        "Agent Memory: no memory in this Session: the agent's template holds no {{MEMORY}}"
+    )
+    _save_template(real_service, SAVED)
+    assert "{{MEMORY}}" not in (await _claude_code_answer(real_service, workspace, tmp_path))[1]

@@ -14,6 +14,15 @@ import codecs
 import re
 from dataclasses import dataclass
 
+from memory_core.legacy_readings import (
+    KOI8_R,
+    WINDOWS_1251,
+    cjk_readings,
+    cyrillic_reading,
+    koi8_r_by_case,
+    wholly_common_cjk,
+)
+
 __all__ = [
     "CYRILLIC_8BIT",
     "LEGACY_MULTIBYTE",
@@ -23,6 +32,7 @@ __all__ = [
     "decode_file",
     "decode_text",
     "legacy_multibyte",
+    "legacy_readings",
     "name_spellings",
     "not_decoded_why",
     "shown_lines",
@@ -33,13 +43,17 @@ LEGACY_MULTIBYTE = ("cp932", "gb18030", "big5", "euc_jp", "euc_kr")
 """Multi-byte encodings whose text :func:`decode_text` would read as Windows-1252 or Latin-1
 (cp932 is Windows' Shift-JIS), with the name a user knows each by and iconv's name for it."""
 
-CYRILLIC_8BIT = "cp1251"
+CYRILLIC_8BIT = WINDOWS_1251
 """Windows-1251, the 8-bit Cyrillic encoding of Windows (Russian, Ukrainian, Bulgarian,
 Serbian): its letters are the bytes cp1252 gives to accented Latin letters, so read as cp1252
-a Cyrillic index is mojibake (``Êîôå`` for ``Кофе``); :func:`legacy_multibyte` tells it too."""
+a Cyrillic index is mojibake (``Êîôå`` for ``Кофе``); :func:`legacy_multibyte` tells it too,
+and KOI8-R (``koi8_r``, older Unix and mail), whose letters stand in the same bytes, case
+swapped (:func:`~memory_core.legacy_readings.cyrillic_reading`)."""
+_CYRILLIC = (WINDOWS_1251, KOI8_R)
 
 _KNOWN_AS = {
     CYRILLIC_8BIT: ("Windows-1251 (Cyrillic)", "CP1251"),
+    KOI8_R: ("KOI8-R (Cyrillic)", "KOI8-R"),
     "cp932": ("Shift-JIS", "CP932"),
     "gb18030": ("GBK/GB18030", "GB18030"),
     "big5": ("Big5", "BIG5"),
@@ -105,8 +119,8 @@ def decode_text(
             except UnicodeDecodeError:
                 text, used = raw.decode("latin-1"), "Latin-1"
             problem = f"encoding: not valid UTF-8 ({where}); read as {used}"
-            if name_legacy and (legacy := legacy_multibyte(raw)) is not None:
-                problem += f", but {_looks_like(raw, legacy)}"
+            if name_legacy and (legacy := legacy_readings(raw)) is not None:
+                problem += f", but {_looks_like(legacy)}"
             problems.append(problem)
     return _lf_text(text, problems)
 
@@ -156,14 +170,27 @@ def _mostly_utf8(raw: bytes, *, partial: bool = False) -> tuple[str, list[int]] 
 
 
 def legacy_multibyte(raw: bytes) -> str | None:
-    """The legacy encoding (one of :data:`LEGACY_MULTIBYTE`, or :data:`CYRILLIC_8BIT`) that
-    ``raw``, bytes that are not UTF-8, most likely are, or None when they read best as
-    Windows-1252/Latin-1. Windows-1251 Cyrillic is told first (:func:`_cyrillic_8bit`).
+    """The legacy encoding (one of :data:`LEGACY_MULTIBYTE`, :data:`CYRILLIC_8BIT` or
+    ``koi8_r``) that ``raw``, bytes that are not UTF-8, most likely are, or None when they
+    read best as Windows-1252/Latin-1: the first of :func:`legacy_readings`."""
+    readings = legacy_readings(raw)
+    return None if readings is None else readings[0]
 
+
+def legacy_readings(raw: bytes) -> tuple[str, ...] | None:
+    """The legacy encodings ``raw``, bytes that are not UTF-8, is most likely written in, the
+    likeliest first; two or more when it is too short to tell which (a CJK title of two
+    characters reads as Chinese, Japanese and Korean alike): then no reading of it is shown
+    as its text. None when they read best as Windows-1252/Latin-1.
+
+    8-bit Cyrillic is told first (:func:`_cyrillic_8bit`), then which of Windows-1251 and
+    KOI8-R it is (:func:`~memory_core.legacy_readings.cyrillic_reading`). Else
     ``charset-normalizer`` weighs the candidates; its verdict on the family (a CJK encoding or
-    an 8-bit Western one) is taken, never its choice among the CJK ones as a way to read the
-    text: on one or two index lines it tells GB18030, Big5 and EUC-JP apart only 0-80 % of the
-    time (``docs/note-format.md``, "Encodings"). Its family verdict is weighed against how
+    an 8-bit Western one) is taken, never its choice among the CJK ones: on one or two index
+    lines it tells GB18030, Big5 and EUC-JP apart only 0-80 % of the time, and took two in
+    three one-line GB18030 indexes for EUC-KR; which CJK encoding it is is
+    :func:`~memory_core.legacy_readings.cjk_readings`'s verdict (``docs/note-format.md``,
+    "Encodings"). Its family verdict is weighed against how
     the bytes read as Windows-1252 (:func:`_unlike_western`, over :data:`_SAMPLE_BYTES` from
     the first byte above 0x7F; two such bytes at least, one alone tells nothing): a CJK
     verdict stands when the bytes decode strictly in that encoding and either a quarter of
@@ -179,13 +206,14 @@ def legacy_multibyte(raw: bytes) -> str | None:
     this tells every Shift-JIS, EUC-JP, GB18030 and EUC-KR line and 99 % of Big5 ones as CJK,
     every English line holding one CJK word of two characters or more, and no German, French,
     Spanish, Portuguese, Italian or Nordic one in Windows-1252 or Latin-1.
-    Cost: ~1.5 ms for a 28,000-character Shift-JIS index (41 KB), plus ~12 ms to import the
-    library the first time; UTF-8 text never gets here.
+    Cost: ~2.7 ms for a 28,000-character Shift-JIS index (41 KB), plus ~12 ms to import
+    ``charset-normalizer`` the first time (and ~170 ms for ``chardet`` when a short index needs
+    it); UTF-8 text never gets here.
     """
     from charset_normalizer import from_bytes  # only for bytes that are not UTF-8
 
-    if _cyrillic_8bit(raw):
-        return CYRILLIC_8BIT
+    if (cyrillic := _cyrillic_8bit(raw)) is not None:
+        return cyrillic
     best = from_bytes(raw, cp_isolation=list(_WEIGHED)).best()
     first = _HIGH_BYTE.search(raw)
     sample = raw[max(first.start() - 1, 0) if first else 0 :][:_SAMPLE_BYTES]  # and what it follows
@@ -200,38 +228,53 @@ def legacy_multibyte(raw: bytes) -> str | None:
     if codec not in LEGACY_MULTIBYTE or not _decodes(raw, codec):
         return None
     paired = sum(len(run) for run in _HIGH_RUN.findall(sample))
-    if 4 * unlike >= high or (2 * paired >= high and unlike):
-        return codec
-    return None
+    if not (4 * unlike >= high or (2 * paired >= high and unlike)):
+        return None
+    readable = [other for other in LEGACY_MULTIBYTE if _decodes(raw, other)]
+    head = raw[: raw.rfind(b"\n", 0, _CHOICE_BYTES) + 1 or _CHOICE_BYTES]  # whole lines
+    if fitting := [other for other in readable if _decodes(head, other)]:
+        return cjk_readings(head, fitting).codecs
+    return cjk_readings(raw, readable).codecs  # a first line longer than the sample
 
 
-def _cyrillic_8bit(raw: bytes) -> bool:
-    """Whether ``raw``, bytes that are not UTF-8, are Windows-1251 Cyrillic text rather than
-    Western or CJK text: ``charset-normalizer``, weighing Windows-1252, Latin-1, Windows-1251
-    and the CJK encodings, finds Windows-1251 best, every byte above 0x7F reads there as a
+def _cyrillic_8bit(raw: bytes) -> tuple[str, ...] | None:
+    """:func:`legacy_readings` of ``raw``, bytes that are not UTF-8, when they are 8-bit
+    Cyrillic text rather than Western or CJK text, else None. Windows-1251 Cyrillic text:
+    ``charset-normalizer``, weighing Windows-1252, Latin-1, Windows-1251 and the CJK
+    encodings, finds Windows-1251 best, every byte above 0x7F reads there as a
     Cyrillic letter or a sign Cyrillic text uses (``«» — – „ “ … №``), and at least two thirds
     of them stand in words with no ASCII letter. A Western word read so (``Größe``, ``été``)
-    glues its accented letters to ASCII ones; a Cyrillic word is all bytes above 0x7F."""
+    glues its accented letters to ASCII ones; a Cyrillic word is all bytes above 0x7F.
+    KOI8-R text passes the same way (its letters are Windows-1251 letters, case swapped), and
+    ``charset-normalizer`` may find KOI8-R best instead, or a CJK encoding (135 of 150
+    generated one-line Russian KOI8-R indexes were named Shift-JIS before): then it is told
+    by its letters and their case (:func:`~memory_core.legacy_readings.koi8_r_by_case`), and
+    named with the CJK encodings that read it just as well (too short to tell: ``югдь`` is
+    ``性能``)."""
     from charset_normalizer import from_bytes
 
     try:
         text = raw.decode(CYRILLIC_8BIT)
     except UnicodeDecodeError:
-        return False
+        return None
     high = _HIGH.findall(text)
     if len(high) < 2 or any(
         not ("\u0400" <= found <= "\u04ff") and found not in _CYRILLIC_SIGNS for found in high
     ):
-        return False
+        return None
     apart = sum(
         len(word)
         for word in _WORD.findall(text)
         if len(word) > 1 and not any(letter.isascii() for letter in word)
     )
     if 3 * apart < 2 * len(high):
-        return False
-    best = from_bytes(raw, cp_isolation=[*_WEIGHED, CYRILLIC_8BIT]).best()
-    return best is None or best.encoding == CYRILLIC_8BIT
+        return None
+    best = from_bytes(raw, cp_isolation=[*_WEIGHED, *_CYRILLIC]).best()
+    if best is None or best.encoding in _CYRILLIC:
+        return (cyrillic_reading(raw),)
+    if koi8_r_by_case(raw):
+        return (KOI8_R, *wholly_common_cjk(raw))
+    return None
 
 
 _CYRILLIC_SIGNS = frozenset("«»—–„“”…№\xa0‘’")
@@ -282,18 +325,23 @@ def _unlike_western(raw: bytes) -> tuple[int, int]:
     return unlike, len(_HIGH.findall(text))
 
 
-def _looks_like(raw: bytes, codec: str) -> str:
-    """``looks like Shift-JIS (cp932; or Big5, which reads it too); convert it to UTF-8
-    (iconv -f CP932 -t UTF-8)``: ``codec`` first, then every other legacy multi-byte encoding
-    that decodes ``raw`` as well, since which one it is short text cannot tell for sure."""
-    known, iconv = _KNOWN_AS[codec]
-    others = [
-        _KNOWN_AS[other][0]
-        for other in LEGACY_MULTIBYTE
-        if codec != CYRILLIC_8BIT and other != codec and _decodes(raw, other)
-    ]
-    also = f"; or {' or '.join(others)}, which read it too" if others else ""
-    return f"looks like {known} ({codec}{also}); convert it to UTF-8 (iconv -f {iconv} -t UTF-8)"
+def _looks_like(readings: tuple[str, ...]) -> str:
+    """``looks like Shift-JIS (cp932); convert it to UTF-8 (iconv -f CP932 -t UTF-8)`` for
+    :func:`legacy_readings`' verdict; for text too short to tell, every encoding it is as
+    likely in, none taken for it: ``looks like GBK/GB18030 or EUC-KR, too little text to tell
+    which (gb18030 or euc_kr); convert it to UTF-8 from the one it is written in (iconv -f
+    GB18030 -t UTF-8, or iconv -f EUC-KR -t UTF-8)``."""
+    if len(readings) == 1:
+        known, iconv = _KNOWN_AS[readings[0]]
+        return (
+            f"looks like {known} ({readings[0]}); convert it to UTF-8 (iconv -f {iconv} -t UTF-8)"
+        )
+    known = " or ".join(_KNOWN_AS[codec][0] for codec in readings)
+    commands = ", or ".join(f"iconv -f {_KNOWN_AS[codec][1]} -t UTF-8" for codec in readings)
+    return (
+        f"looks like {known}, too little text to tell which ({' or '.join(readings)}); "
+        f"convert it to UTF-8 from the one it is written in ({commands})"
+    )
 
 
 def _decodes(raw: bytes, codec: str) -> bool:
@@ -326,8 +374,8 @@ def not_decoded_why(raw: bytes) -> str | None:
     except UnicodeDecodeError:
         if _mostly_utf8(raw) is not None:
             return None  # UTF-8 with a few lines of another encoding: read line by line
-        if (codec := legacy_multibyte(raw)) is not None:
-            return f"does not decode it: it is not UTF-8, and {_looks_like(raw, codec)}"
+        if (readings := legacy_readings(raw)) is not None:
+            return f"does not decode it: it is not UTF-8, and {_looks_like(readings)}"
     return None
 
 
@@ -367,8 +415,16 @@ def shown_text(raw: bytes) -> str:
     text, _ = decode_file(raw)
     if text is not None:
         return text
-    codec = legacy_multibyte(raw) or "cp1252"
-    return decode_text(raw.decode(codec, errors="replace").encode("utf-8"))[0]
+    return decode_text(_in_its_encoding(raw, legacy_readings(raw)).encode("utf-8"))[0]
+
+
+def _in_its_encoding(raw: bytes, readings: tuple[str, ...] | None) -> str:
+    """``raw`` read in the one encoding :func:`legacy_readings` names (a byte it cannot read
+    as U+FFFD); read as ASCII, every other byte U+FFFD, when it names several: text too short
+    to tell is never shown in a guess (``- [��](config.md)``, not ``- [설정](config.md)``
+    for ``- [设置](config.md)``)."""
+    codec = "cp1252" if readings is None else readings[0]
+    return raw.decode("ascii" if readings and len(readings) > 1 else codec, errors="replace")
 
 
 def shown_lines(raw: bytes, lines: list[str]) -> list[str]:
@@ -382,10 +438,10 @@ def shown_lines(raw: bytes, lines: list[str]) -> list[str]:
         return [_shown_line(line.encode(exact.codec, exact.errors)) for line in lines]
     if exact is None or exact.codec not in ("cp1252", "latin-1"):
         return lines
-    codec = legacy_multibyte(raw) if not_decoded_why(raw) is not None else None
-    if codec is None:
+    readings = legacy_readings(raw) if not_decoded_why(raw) is not None else None
+    if readings is None:
         return lines
-    return [line.encode(exact.codec).decode(codec, errors="replace") for line in lines]
+    return [_in_its_encoding(line.encode(exact.codec), readings) for line in lines]
 
 
 def _shown_line(line: bytes) -> str:
@@ -417,7 +473,7 @@ def name_spellings(raw: bytes, name: str) -> list[str]:
     if exact is None or exact.codec not in ("cp1252", "latin-1") or legacy_multibyte(raw) is None:
         return [name]
     spellings = [name]
-    for codec in (*LEGACY_MULTIBYTE, CYRILLIC_8BIT):
+    for codec in (*LEGACY_MULTIBYTE, *_CYRILLIC):
         try:
             spelled = name.encode(codec).decode(exact.codec)
         except (UnicodeEncodeError, UnicodeDecodeError):
@@ -427,6 +483,9 @@ def name_spellings(raw: bytes, name: str) -> list[str]:
     return spellings
 
 
+_CHOICE_BYTES = 1024
+"""How much of a file (whole lines) tells which CJK encoding it is in (a dozen index lines:
+two already tell every line of ``tests/core/test_t2_short_legacy_index_lines.py``)."""
 _SAMPLE_BYTES = 4096
 """How much of a file :func:`_utf16_without_bom` looks at."""
 

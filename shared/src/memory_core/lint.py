@@ -59,7 +59,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from memory_core.credentials import find_secrets, mask_secret_lines, mask_secrets
@@ -516,13 +516,15 @@ def _index_findings(
     companion_index: str | None,
     partial: IndexRead | None = None,
     in_sub_folders: Collection[str] | None = None,
+    refused: Mapping[str, str] | None = None,
 ) -> list[Finding]:
-    """:func:`lint_index` with the index's facts and links (those past a read cap too) found."""
+    """:func:`lint_index` with the index's facts and links (those past a read cap too) found;
+    ``refused``: entries of the scope never read, by name, and why."""
     findings: list[Finding] = []
     for number, length in facts.long_lines:
         message = f"{length} characters; keep index lines under {INDEX_LINE_LIMIT}"
         findings.append(_finding("index-line-too-long", INDEX_FILE, number, message))
-    findings.extend(_dangling(linked, topic_files, in_sub_folders))
+    findings.extend(_dangling(linked, topic_files, in_sub_folders, refused or {}))
     if partial is not None:
         findings.append(_over_cap(partial, facts.lines))
     else:
@@ -541,16 +543,22 @@ def _dangling(
     linked: dict[str, list[int]],
     topic_files: Collection[str],
     in_sub_folders: Collection[str] | None,
+    refused: Mapping[str, str],
 ) -> list[Finding]:
     """``dangling-link``: each line linking a Markdown file of the scope's folder that is not
-    there (a topic file, or one in a sub-folder when those were looked at)."""
+    there (a topic file, or one in a sub-folder when those were looked at). A link to an entry
+    that is there but never read (``refused``: a FIFO, a folder, a symlink out of the root)
+    says so, never that nothing is there."""
     present = {_nfc(name) for name in topic_files}
     deeper = {_nfc(path) for path in in_sub_folders or ()}
+    never_read = {_nfc(name): why for name, why in refused.items()}
     findings: list[Finding] = []
     for target, lines in sorted(linked.items()):
         if not target.endswith(".md") or target == INDEX_FILE:
             continue
-        if "/" not in target and target not in present:
+        if "/" not in target and target in never_read:
+            message = f"links to {target!r}, which is {never_read[target]}: never read"
+        elif "/" not in target and target not in present:
             message = f"links to {target!r}, which is not in this scope"
         elif "/" in target and in_sub_folders is not None and target not in deeper:
             message = f"links to {target!r}, which is not in this scope's folder"
@@ -658,7 +666,14 @@ def lint_scope(
         linked = _links(facts, partial)
         findings.extend(
             _index_findings(
-                index_text, facts, linked, topic_files, companion_index, partial, in_sub_folders
+                index_text,
+                facts,
+                linked,
+                topic_files,
+                companion_index,
+                partial,
+                in_sub_folders,
+                dict(refused),
             )
         )
         if partial is None or partial.exact:

@@ -68,6 +68,7 @@ from urllib.parse import quote
 from memory_core import layout
 from memory_core.atomic import atomic_write_bytes
 from memory_core.errors import UnresolvablePath
+from memory_core.git_dir import blocking_entry
 from memory_core.hidden_text import HIDDEN_CANDIDATES
 from memory_core.keys import (
     USER_SCOPE,
@@ -692,16 +693,64 @@ class _ScopeRun:
         if not (self.git_dir / "HEAD").exists():
             return self.scope.is_dir() and any(self.scope.iterdir())
         try:
+            self._check_git_dir()
             refs = self.refs()
             return refs.get(_MAIN) != _held(refs) or bool(self._changed())
         except _GitFailed as failed:
             self.unreadable = str(failed)
             return True
 
+    def _check_git_dir(self) -> None:
+        """Raise :class:`_GitFailed` naming an entry of the git dir that git would wait on (a
+        FIFO as ``packed-refs``, :func:`~memory_core.git_dir.blocking_entry`): git waited on it
+        until its timeout, then the sync failed saying only that git took long; so did this
+        module's own reads of the refs and ``info/exclude``."""
+        found = blocking_entry(self.git_dir)
+        if found is not None:
+            raise _GitFailed(
+                f"{found} in this machine's sync copy ({self.git_dir}), not a file git can "
+                "read: git would wait on it; remove it (the next sync fetches what the copy "
+                "lacks)"
+            )
+
     def _changed(self) -> list[str]:
         """The names of the files that differ from ``main`` (one ``git status``, which trusts
-        the stat data of files it has seen: the cheap check every hook makes)."""
-        return _status_names(self.git(*_STATUS, raw=True))
+        the stat data of files it has seen: the cheap check every hook makes), and both names
+        of each file renamed only in letter case or Unicode form on a disk that ignores them
+        (:meth:`_renamed_in_case`): there git finds the file under its old name and sees no
+        change."""
+        return self._with_renamed(_status_names(self.git(*_STATUS, raw=True)))
+
+    def _with_renamed(self, changed: list[str]) -> list[str]:
+        """``changed`` (names ``git status`` gave) and both names of each file renamed only in
+        letter case or Unicode form (:meth:`_renamed_in_case`)."""
+        for old, new in self._renamed_in_case().items():
+            changed += [name for name in (old, new) if name not in changed]
+        return changed
+
+    def _renamed_in_case(self) -> dict[str, str]:
+        """On a copy whose git found its disk case-insensitive (``core.ignorecase``: exFAT,
+        APFS, NTFS), each tracked file whose name is not in the folder as written but is there
+        in another letter case or Unicode form (``notes.md`` renamed ``Notes.md``): old name →
+        the name the folder holds. Empty elsewhere (a case-sensitive disk shows git the old
+        name gone and the new one untracked) and at no cost beyond reading ``config``."""
+        try:
+            config = (self.git_dir / "config").read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return {}
+        if not _IGNORECASE.search(config):
+            return {}
+        try:
+            present = {fold_name(path.name): path.name for path in self.scope.iterdir()}
+        except OSError:
+            return {}
+        tracked = {name for name in self.git("ls-files", "-z", raw=True).split("\0") if name}
+        renamed: dict[str, str] = {}
+        for name in tracked:
+            now = present.get(fold_name(name))
+            if now is not None and now != name and now not in tracked:
+                renamed[name] = now
+        return renamed
 
     def _changed_mending(self, main: str | None) -> list[str]:
         """:meth:`_changed`, at the start of a sync: when git says the index is torn (a crash
@@ -717,7 +766,7 @@ class _ScopeRun:
         if torn is None:
             if done.returncode != 0:
                 raise self._failed(_STATUS, done, network=False)
-            return _status_names(done.stdout.decode("utf-8", "surrogateescape"))
+            return self._with_renamed(_status_names(done.stdout.decode("utf-8", "surrogateescape")))
         with contextlib.suppress(FileNotFoundError):
             (self.git_dir / "index").unlink()
         if main is not None:
@@ -733,6 +782,7 @@ class _ScopeRun:
         synced before (its result does not look for writes made meanwhile: each has a
         post-write hook of its own)."""
         try:
+            self._check_git_dir()
             if not (self.git_dir / "HEAD").exists():
                 if send_only and not self.has_waiting():
                     return SyncResult(self.key, ok=True, skipped=True)
@@ -823,6 +873,12 @@ class _ScopeRun:
         (replacing an older pending commit, so the service always measures against what it
         holds); ``changed``: the files that differ from ``main`` (:meth:`_changed`, which
         already looked at every file: only they go into the index). Its id."""
+        if renamed := self._renamed_in_case():
+            # the old name still opens the file there: --remove would keep it, and --add of
+            # the new name would take the old entry's spelling
+            gone = "".join(name + "\0" for name in renamed).encode("utf-8", "surrogateescape")
+            self.git("update-index", "--force-remove", "-z", "--stdin", stdin=gone)
+            changed = [name for name in changed if name not in renamed]
         names = "".join(name + "\0" for name in changed).encode("utf-8", "surrogateescape")
         self.git("update-index", "--add", "--remove", "-z", "--stdin", stdin=names)
         tree = self.git("write-tree")
@@ -985,6 +1041,8 @@ def _held(refs: dict[str, str]) -> str | None:
 
 
 _EXCLUDES = "/*/\n*.swp\n*~\n.#*\n"
+_IGNORECASE = re.compile(r"^\s*ignorecase\s*=\s*true\s*$", re.MULTILINE | re.IGNORECASE)
+"""``core.ignorecase``, which ``git init`` sets in ``config`` on a case-insensitive disk."""
 _REMOTE = "remote:"
 """How git starts a line the other side said: the service's own (``Merged:``, ``Refused:``) and
 what the git it runs relays, pushed content among it (a submodule name git's object check

@@ -25,10 +25,11 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 from memory_core.errors import InvalidId
-from memory_core.rules import workspace_path_problem
+from memory_core.rules import template_placeholder_problem, workspace_path_problem
 from memory_core.template import (
     AGENT_ID_PLACEHOLDER,
     APP_DATA_DIR_PLACEHOLDER,
+    MEMORY_PLACEHOLDER,
     OFF_KEY_VALUE,
     has_memory_placeholder,
 )
@@ -62,6 +63,7 @@ __all__ = [
     "start_from_settings",
     "start_session",
     "start_session_sync",
+    "template_problem",
 ]
 
 
@@ -232,6 +234,25 @@ def start_session_sync(
     )
 
 
+def template_problem(template: str) -> str | None:
+    """What a harness's template file holds that keeps memory from reaching the model as
+    meant, as the service refuses it in an agent's template (I-1, I-5, A-2): no ``{{MEMORY}}``
+    (no memory is injected), ``{{MEMORY}}`` more than once (the memory goes at the first
+    only: :func:`~harness_memory.sections.render_sections`), or text written as a memory
+    placeholder that reaches the model as written (``{{ MEMORY }}``, ``{{memory}}``). None for
+    a template that holds ``{{MEMORY}}`` once, as written, and nothing like it.
+
+    >>> template_problem("Be kind.\\n{{ MEMORY }}\\n")[:55]
+    'it holds no {{MEMORY}}, so no memory is injected (I-5);'
+    """
+    count = template.count(MEMORY_PLACEHOLDER)
+    said = [] if count else ["it holds no {{MEMORY}}, so no memory is injected (I-5)"]
+    if count > 1:
+        said.append(f"it holds {{{{MEMORY}}}} {count} times: the memory goes at the first only")
+    lookalikes = template_placeholder_problem(template.replace(MEMORY_PLACEHOLDER, ""))
+    return "; ".join([*said, *([lookalikes] if lookalikes else [])]) or None
+
+
 def _gather(
     fetched: _Fetched,
     service: tuple[str, str | None, float, str | None],
@@ -316,6 +337,9 @@ def start_from_settings(
             raise
         _logger().warning("%s; using the default template", error)
         template = DEFAULT_TEMPLATE
+    else:
+        if settings.template_file is not None and (said := template_problem(template)):
+            _logger().warning("the template file %s: %s", settings.template_file, said)
     return start_session_sync(
         service_url=url,
         token=token,

@@ -25,6 +25,7 @@ from harness_memory.hooks.session_start import (
     ignored_env_message,
     prompt_message,
     start_for_hook,
+    template_message,
     uncreated_message,
     unknown_account_message,
     unreadable_message,
@@ -75,6 +76,7 @@ def session_start(
             unknown_account_message(settings),
             _user_message(result.session_meta, delivery, parts),
             prompt_message(result),
+            template_message(result.session_meta),
         )
         if message := " ".join(notice for notice in said if notice is not None):
             output["systemMessage"] = message

@@ -37,6 +37,7 @@ __all__ = [
     "prompt_message",
     "session_start_answer",
     "start_for_hook",
+    "template_message",
     "uncreated_message",
     "unknown_account_message",
     "unreadable_message",
@@ -89,6 +90,7 @@ def session_start_answer(
         unknown_account_message(settings),
         availability_message(result.session_meta),
         prompt_message(result),
+        template_message(result.session_meta),
         unreadable_message(result.session_meta),
         uncreated_message(result.session_meta),
     )
@@ -231,6 +233,26 @@ def prompt_message(result: SessionStart) -> str | None:
         f"{said}. Fix memory.prompt ({{{{MEMORY_USER_INDEX}}}}) or memory.workspacePrompt "
         "({{MEMORY_INDEX}}) in the agent's settings (the web page, or PATCH …/config)."
     )
+
+
+def template_message(meta: SessionMeta) -> str | None:
+    """Tell the user when no memory was injected because a template holds no ``{{MEMORY}}``
+    (I-5): the agent's on the service (``not-injected``: the Prompt tab, or ``agent.json``
+    edited by hand) or the hooks' own template file (``no-placeholder``). Memory is on, the
+    Session has none, and nothing else says so. None otherwise."""
+    if meta.status == "not-injected":
+        return (
+            "Agent Memory: no memory in this Session: the agent's template holds no "
+            "{{MEMORY}} (its Prompt tab, or agent.json edited by hand), and without it the "
+            "service injects none (I-5). Put {{MEMORY}} back in the agent's settings "
+            "(the web page, or PATCH …/config), or switch Memory off to mean it."
+        )
+    if meta.status == "no-placeholder":
+        return (
+            "Agent Memory: no memory in this Session: the template file these hooks read "
+            "(--template-file, HARNESS_MEMORY_TEMPLATE) holds no {{MEMORY}} (I-5)."
+        )
+    return None
 
 
 def uncreated_message(meta: SessionMeta) -> str | None:

@@ -20,6 +20,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from memory_core.counting import counted
+
 from harness_memory.hooks.claude_code import RECOMMENDED_PARTS
 from harness_memory.installers.files import (
     FileChange,
@@ -30,6 +32,7 @@ from harness_memory.installers.files import (
 from harness_memory.installers.guard_gaps import gap_notes
 from harness_memory.installers.hook_groups import merge_hooks
 from harness_memory.installers.own_memory import Switch, switch_back, switch_off
+from harness_memory.installers.own_switches import claude_code_off, switched_off
 from harness_memory.installers.plan import Plan, given_back, with_state
 from harness_memory.installers.record import STATE_FOLDER, TOKEN_NAME, read_record, token_plan
 from harness_memory.installers.secrets import TOKEN_ENV, tokens_in
@@ -162,6 +165,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
             "Claude Code's CLAUDE.md files stay loaded: they hold your instructions, not memory."
         )
         notes.append(MANAGED.format(path=path) if managed else REPOSITORY_CAN_SWITCH_OFF)
+        if why := claude_code_off(merged):  # the file itself keeps every hook from running
+            notes.append(f"WARNING: {switched_off(HARNESS, path, why)}")
         notes += gap_notes(HARNESS)
     else:
         for switch in (AUTO_MEMORY, AUTO_MEMORY_VARIABLE):
@@ -190,7 +195,7 @@ def _own_memory_folders(config_dir: Path, document: dict[str, Any]) -> list[str]
     held = [(f, n) for f in folders if f.is_dir() and (n := len(list(f.glob("*.md"))))]
     if not held:
         return []
-    listed = "; ".join(f"{folder} ({count} files)" for folder, count in held[:5])
+    listed = "; ".join(f"{folder} ({counted(count, 'file')})" for folder, count in held[:5])
     more = f"; and {len(held) - 5} more" if len(held) > 5 else ""
     return [
         f"Claude Code's auto memory holds notes in {listed}{more}. They stay on disk; bring a "

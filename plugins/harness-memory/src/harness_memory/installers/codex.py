@@ -39,6 +39,7 @@ from harness_memory.installers.files import (
 from harness_memory.installers.guard_gaps import gap_notes
 from harness_memory.installers.hook_groups import Removed, merge_hooks
 from harness_memory.installers.own_memory import Switch, switch_back, switch_off
+from harness_memory.installers.own_switches import codex_off, switched_off
 from harness_memory.installers.plan import Plan, given_back, with_state
 from harness_memory.installers.record import STATE_FOLDER, TOKEN_NAME, read_record, token_plan
 from harness_memory.installers.secrets import tokens_in
@@ -160,6 +161,8 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         notes.append(switch_off(config, MEMORIES, record.previous, tomlkit.table))
         notes.append(switch_off(config, TERMINALS, record.previous, tomlkit.table))
         notes += profile_notes
+        if why := codex_off(config):  # the file itself keeps every hook from running
+            notes.append(f"WARNING: {switched_off(HARNESS, config_path, why)}")
         notes += gap_notes(HARNESS)
         notes += _memories_kept(home)
     else:

@@ -29,9 +29,11 @@ from harness_memory.installers.files import (
     read_json_object,
     require_shapes,
 )
+from harness_memory.installers.gemini_workspace import hook_names
 from harness_memory.installers.guard_gaps import gap_notes
 from harness_memory.installers.hook_groups import merge_hooks
 from harness_memory.installers.own_memory import Switch, switch_back, switch_off
+from harness_memory.installers.own_switches import gemini_off, switched_off
 from harness_memory.installers.plan import Plan, given_back, with_state
 from harness_memory.installers.record import STATE_FOLDER, TOKEN_NAME, read_record, token_plan
 from harness_memory.installers.secrets import tokens_in
@@ -153,7 +155,10 @@ def plan(options: InstallOptions, environ: Mapping[str, str], *, install: bool) 
         elif (said := switch_back(merged, switch, record.previous)) is not None:
             notes.append(said)
     if install:
-        notes += [TREE_WHY, STAYS_ON.format(version=GEMINI_VERSION), *gap_notes(HARNESS)]
+        notes += [TREE_WHY, STAYS_ON.format(version=GEMINI_VERSION)]
+        if why := gemini_off(merged, hook_names(merged)):  # the file keeps our hooks from running
+            notes.append(f"WARNING: {switched_off(HARNESS, path, why)}")
+        notes += gap_notes(HARNESS)
     changes, removals = token_plan(path.parent, options.token) if install else ([], [])
     if install or old is not None:
         secrets = frozenset(tokens_in(document, HARNESS) | tokens_in(merged, HARNESS))

@@ -19,7 +19,7 @@ from typing import Any
 from harness_memory.installers.files import SettingsFileError, read_json_object
 from harness_memory.installers.spec import is_ours
 
-__all__ = ["our_handlers", "switched_off_lines"]
+__all__ = ["hook_names", "our_handlers", "switched_off_lines"]
 
 HARNESS = "gemini"
 
@@ -47,7 +47,7 @@ def switched_off_lines(
         {item for item in listed if isinstance(item, str)} if isinstance(listed, list) else set()
     )
     for label, settings in installed:
-        names = [_name(handler) for handler in our_handlers(settings)]
+        names = hook_names(settings)
         named = sorted(name for name in names if name in listed)
         why = "hooksConfig.enabled: false" if off else ""
         why = why or (f"hooksConfig.disabled lists {', '.join(named)}" if named else "")
@@ -71,6 +71,12 @@ def our_handlers(document: Mapping[str, Any]) -> list[dict[str, Any]]:
     )
     handlers = [h for g in groups if isinstance(g, dict) for h in g.get("hooks") or []]
     return [h for h in handlers if isinstance(h, dict) and is_ours(h.get("command"), HARNESS)]
+
+
+def hook_names(document: Mapping[str, Any]) -> list[str]:
+    """How Gemini CLI names each hook of ours in settings ``document`` (what
+    ``hooksConfig.disabled`` lists to switch one off)."""
+    return [_name(handler) for handler in our_handlers(document)]
 
 
 def _name(handler: dict[str, Any]) -> str:

@@ -14,6 +14,7 @@ Works on a JSON settings object (a ``dict``) and on a ``tomlkit`` document alike
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
@@ -136,8 +137,8 @@ def switch_back(document: MutableMapping[str, Any], switch: Switch, previous: Re
 
 
 def _shown(value: Any) -> str:
+    """``value`` as the settings file spells it (JSON, which TOML's strings, numbers and
+    booleans share): ``null``, ``"yes"``, never Python's ``None`` or ``'yes'``."""
     if value is _ABSENT:
         return "(not set)"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return repr(value)
+    return json.dumps(value, ensure_ascii=False, default=str)

@@ -45,8 +45,15 @@ from harness_memory.installers.executable import (
 )
 from harness_memory.installers.files import SettingsFileError, read_json_object, read_text
 from harness_memory.installers.gemini_managed import unread_reason
-from harness_memory.installers.gemini_workspace import switched_off_lines
+from harness_memory.installers.gemini_workspace import hook_names, switched_off_lines
 from harness_memory.installers.managed_record import managed_file, read_place
+from harness_memory.installers.own_switches import (
+    claude_code_off,
+    codex_off,
+    gemini_off,
+    managed_only,
+    switched_off,
+)
 from harness_memory.installers.secrets import TOKEN_ENV
 from harness_memory.installers.spec import ISOLATED, flag_values, installed_roots, our_commands
 from harness_memory.installers.workspace_switches import claude_code_lines, codex_lines
@@ -102,9 +109,11 @@ def status(
     given: dict[str, dict[str, str]] = {}  # the variables Claude Code's settings give a hook
     geminis: list[tuple[str, dict[str, Any]]] = []  # the installed Gemini CLI settings
     labels: set[str] = set()  # the installed ones
+    documents: dict[str, dict[str, Any]] = {}  # every settings document read, by label
     for label, harness, path, managed_flag in targets:
         try:
             document = _read(path, harness)
+            documents[label] = document
         except SettingsFileError as error:
             lines.append(f"{label}: cannot read its settings: {error}")
             healthy = False
@@ -117,6 +126,8 @@ def status(
         said, fine = _installed(label, again, path, document, commands)
         if label == "codex":  # H-6: a profile file may turn Codex's own memories back on
             said += [f"{label}: {note}" for note in memory_profile_notes(path.parent)]
+        if off := _switched_off(harness, path, document, managed_files[2][1]):  # no hook runs
+            said, fine = [*said, f"{label}: PROBLEM: {off}"], False
         if managed_flag:
             account, fine_too = _account_lines(label, environ)
             place, read = _place_lines(label, harness, path, environ)
@@ -128,6 +139,8 @@ def status(
         geminis += [(label, document)] if harness == "gemini" else []
         labels.add(label)
         given.update(dict.fromkeys(commands, _settings_env(document)))
+    if skipped := _user_hooks_skipped(labels, documents, managed_files[0][1]):
+        lines, healthy = [*lines, skipped], False
     if workspace is not None:
         lines += _workspace_lines(workspace, home, geminis, labels)
     for state_dir, url, project, agent in sorted(copies):
@@ -223,6 +236,50 @@ def _workspace_lines(
         return lines
     pinned = any(_pins_hooks_on(d) for label, d in geminis if label != "gemini")
     return lines + switched_off_lines(workspace, geminis, pinned_on=pinned)
+
+
+def _user_hooks_skipped(
+    labels: set[str], documents: dict[str, dict[str, Any]], managed: Path
+) -> str | None:
+    """The PROBLEM when Claude Code's managed settings (at ``managed``) let only their own
+    hooks run over a user install (``labels``: the installed ones)."""
+    if "claude-code" not in labels or "claude-code (managed)" in labels:
+        return None
+    said = managed_only(documents.get("claude-code (managed)", {}), managed)
+    return f"claude-code: PROBLEM: {said}" if said else None
+
+
+def _switched_off(
+    harness: str, path: Path, document: dict[str, Any], gemini_system: Path
+) -> str | None:
+    """The PROBLEM when the settings at ``path`` (``document``) that hold our hooks switch
+    them off themselves (:mod:`~harness_memory.installers.own_switches`); Codex CLI's user
+    install: its ``config.toml`` beside ``hooks.json``; Gemini CLI's user settings: not their
+    ``hooksConfig.enabled: false`` when the system settings at ``gemini_system`` pin it on."""
+    if harness == "claude-code":
+        return switched_off(harness, path, why) if (why := claude_code_off(document)) else None
+    if harness == "gemini":
+        why = gemini_off(document, hook_names(document))
+        if why and path != gemini_system and _pins_hooks_on(_read_or_empty(gemini_system)):
+            why = [reason for reason in why if reason != "hooksConfig.enabled: false"]
+        return switched_off(harness, path, why) if why else None
+    config_path, config = path, document
+    if path.name == "hooks.json":
+        config_path = path.parent / "config.toml"
+        try:
+            config = _read(config_path, harness)
+        except SettingsFileError:
+            return None  # its own line says it cannot be read: the user install's is not
+    return switched_off(harness, config_path, why) if (why := codex_off(config)) else None
+
+
+def _read_or_empty(path: Path) -> dict[str, Any]:
+    """Gemini CLI settings at ``path``, or ``{}`` when they cannot be read (their own line
+    says so)."""
+    try:
+        return _read(path, "gemini")
+    except SettingsFileError:
+        return {}
 
 
 def _pins_hooks_on(document: dict[str, Any]) -> bool:

@@ -1,5 +1,7 @@
 // The page's own additions to markdown-it (a plugin): [[name]] links, GFM "www." autolinks,
-// heading levels under the viewer's title, table alignment as classes and images as links.
+// heading levels under the viewer's title, table alignment as classes and images as links; and
+// nothing an agent reads renders as nothing (I-9): a link reference definition (`[//]: # (…)`,
+// the usual "Markdown comment") is shown as written, a link without text shows its target.
 // Everything else is plain CommonMark + GFM as markdown-it and its task-list plugin parse it.
 
 const WIKI_LINK = /^\[\[([^[\]\n|]+)(?:\|([^[\]\n]+))?\]\]/;
@@ -37,6 +39,38 @@ function wwwLinkLength(text, pos) {
     if (link.endsWith(")") && link.split(")").length > opened) link = link.slice(0, -1);
   }
   return link.length;
+}
+
+/**
+ * markdown-it's `reference` block rule, wrapped: a definition still defines its label (so
+ * `[text][label]` links), and is also shown as written, in a `definition` token — CommonMark
+ * renders it as nothing, yet an agent opening the file reads it (I-9).
+ */
+function shownDefinitions(reference) {
+  return (state, startLine, endLine, silent) => {
+    if (!reference(state, startLine, endLine, silent)) return false;
+    if (!silent) {
+      const token = state.push("definition", "", 0);
+      token.content = state.getLines(startLine, state.line, state.blkIndent, false).trimEnd();
+      token.map = [startLine, state.line];
+    }
+    return true;
+  };
+}
+
+/** A link with no text (`[](https://x "…")`) would be an empty, invisible link: it shows its
+ * target instead. */
+function visibleLinks(state) {
+  for (const block of state.tokens) {
+    const children = block.type === "inline" ? block.children ?? [] : [];
+    for (let at = children.length - 2; at >= 0; at -= 1) {
+      if (children[at].type === "link_open" && children[at + 1].type === "link_close") {
+        const text = new state.Token("text", "", 0);
+        text.content = children[at].attrGet("href") ?? "";
+        children.splice(at + 1, 0, text);
+      }
+    }
+  }
 }
 
 /**
@@ -85,5 +119,10 @@ export function pageRules(md) {
     const alt = self.renderInlineAsText(token.children, options, env) || token.attrGet("src");
     return `<a class="image-link" href="${escape(token.attrGet("src"))}">${escape(alt)}</a>`;
   };
+  const reference = md.block.ruler.__rules__.find((rule) => rule.name === "reference").fn;
+  md.block.ruler.at("reference", shownDefinitions(reference));
+  md.renderer.rules.definition = (tokens, index) =>
+    `<p class="md-definition">${escape(tokens[index].content)}</p>\n`;
   md.core.ruler.push("page_adjust", adjustRule);
+  md.core.ruler.push("visible_links", visibleLinks);
 }

@@ -4,7 +4,9 @@
 // MANIFEST.json and tools/vendor_web.py): no build step, no CDN, the CSP unchanged.
 //
 // What the page adds: raw HTML in a body is never markup (markdown-it's `html: false` shows it as
-// text, comments included: the agent reads them too); [[name]] and relative `*.md` links are
+// text, comments included: the agent reads them too), nor is anything else rendered as nothing
+// (a link reference definition, `[//]: # (…)`, is shown as written; a link without text shows
+// its target: markdown-rules.js); [[name]] and relative `*.md` links are
 // buttons that open that memory; only http(s) and mailto links leave the page, in a new tab with
 // rel="noopener noreferrer"; any other link (javascript:, data:, #anchors that would move the
 // page's hash route, other paths) is shown as text with its target in the title.

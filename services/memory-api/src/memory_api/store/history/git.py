@@ -42,6 +42,8 @@ from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
+from memory_core.git_dir import blocking_entry
+
 from memory_api.errors import ServiceError
 
 __all__ = [
@@ -280,11 +282,21 @@ def git_succeeds(repository: Path, *args: str) -> bool:
 def check_repository(path: Path) -> None:
     """Raise :class:`HistoryDamaged` when the folder ``path`` holds something but no
     repository (its ``HEAD`` gone): :func:`init_repository` renames a whole repository into
-    place, so this is never a repository being made, and its versions cannot be read."""
+    place, so this is never a repository being made, and its versions cannot be read; or when
+    a file git opens by name is a FIFO, a socket or a device
+    (:func:`~memory_core.git_dir.blocking_entry`): git would wait on it (a FIFO as
+    ``packed-refs``) until :data:`GIT_TIMEOUT`, holding the scope's lock, and every request
+    of the scope behind it."""
+    scope = path.name.removesuffix(".git")
     if not is_repository(path) and _holds_something(path):
         raise HistoryDamaged(
-            f"the history of scope {path.name.removesuffix('.git')!r} is a folder but no git "
-            f"repository (its HEAD is gone): {REPAIR}"
+            f"the history of scope {scope!r} is a folder but no git repository (its HEAD is "
+            f"gone): {REPAIR}"
+        )
+    if (found := blocking_entry(path)) is not None:
+        raise HistoryDamaged(
+            f"the history of scope {scope!r} cannot be read: its {found}, which git would wait "
+            f"on, not a file: {REPAIR}"
         )
 
 

@@ -1,0 +1,89 @@
+"""Whether the settings an install writes the hooks into switch every hook off themselves
+(H-3, H-7, P-2a, P-3).
+
+A repository's settings switching the hooks off are
+:mod:`~harness_memory.installers.workspace_switches` and
+:mod:`~harness_memory.installers.gemini_workspace`. The user's own file can do the same to
+every Session: Claude Code runs no hook while its settings say ``"disableAllHooks": true``,
+Codex CLI none while its ``config.toml`` says ``[features] hooks = false`` (or the older
+``codex_hooks = false``), Gemini CLI none while its settings say ``hooksConfig.enabled: false``,
+and not those of ours that ``hooksConfig.disabled`` names; and Claude Code's managed settings
+saying ``"allowManagedHooksOnly": true`` keep it from running any hook of the user's settings.
+An install into such a file wrote hooks that never run: no memory at Session start and no write
+guard, and nobody told.
+
+The install does not undo the switch (the user may keep other hooks off on purpose, and turning
+them all back on is theirs to decide): it says so (a ``WARNING`` note, the dry run too), and
+``status`` reports it as a problem until the switch is gone. Pure functions of the parsed
+settings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from pathlib import Path
+from typing import Any
+
+__all__ = ["claude_code_off", "codex_off", "gemini_off", "managed_only", "switched_off"]
+
+_NAMES = {"claude-code": "Claude Code", "codex": "Codex CLI", "gemini": "Gemini CLI"}
+
+
+def claude_code_off(document: Mapping[str, Any]) -> list[str]:
+    """What in Claude Code settings ``document`` switches every hook off (``[]``: nothing)."""
+    return ['"disableAllHooks": true'] if document.get("disableAllHooks") is True else []
+
+
+def codex_off(config: Mapping[str, Any]) -> list[str]:
+    """What in Codex CLI's ``config.toml`` (``config``, parsed) switches every hook off."""
+    features = config.get("features")
+    if not isinstance(features, Mapping):  # a tomlkit table is one
+        return []
+    return [
+        f"[features] {key} = false" for key in ("hooks", "codex_hooks") if _is_false(features, key)
+    ]
+
+
+def gemini_off(document: Mapping[str, Any], names: Collection[str]) -> list[str]:
+    """What in Gemini CLI settings ``document`` switches our hooks off: ``hooksConfig.enabled:
+    false``, or ``hooksConfig.disabled`` listing one of ``names`` (how Gemini CLI names our
+    hooks: each one's ``name``, else its command)."""
+    config = document.get("hooksConfig")
+    if not isinstance(config, Mapping):
+        return []
+    found = ["hooksConfig.enabled: false"] if _is_false(config, "enabled") else []
+    listed = config.get("disabled")
+    if isinstance(listed, list):
+        named = sorted({item for item in listed if isinstance(item, str)} & set(names))
+        found += [f"hooksConfig.disabled lists {', '.join(named)}"] if named else []
+    return found
+
+
+def switched_off(harness: str, path: Path, why: list[str]) -> str:
+    """The sentence for settings ``path`` of ``harness`` whose ``why`` (non-empty) switch the
+    hooks off; the install prints it after ``WARNING:``, ``status`` after ``PROBLEM:``."""
+    name = _NAMES[harness]
+    return (
+        f"{path} switches these hooks off itself ({', '.join(why)}): {name} skips them, and its "
+        "Sessions go without what they do (memory at Session start, the write guard); take that "
+        "setting out to use Agent Memory (`harness-memory status` reports it until then)"
+    )
+
+
+def managed_only(managed: Mapping[str, Any], path: Path) -> str | None:
+    """The sentence when Claude Code's managed settings ``managed`` (read from ``path``) let
+    only their own hooks run (``"allowManagedHooksOnly": true``): a user install's never do.
+    None otherwise."""
+    if managed.get("allowManagedHooksOnly") is not True:
+        return None
+    return (
+        f'{path} lets only managed hooks run ("allowManagedHooksOnly": true): Claude Code skips '
+        "the hooks of your user settings, and its Sessions go without memory and the write "
+        "guard; `harness-memory install claude-code --managed` (as root) writes them there"
+    )
+
+
+def _is_false(table: Any, key: str) -> bool:
+    value = table.get(key)
+    unwrap = getattr(value, "unwrap", None)  # a tomlkit item
+    return (unwrap() if callable(unwrap) else value) is False

@@ -1,0 +1,239 @@
+"""Which legacy encoding short non-UTF-8 text is written in, once its family is known (T-2).
+
+:func:`memory_core.decoding.legacy_multibyte` tells CJK text (or 8-bit Cyrillic) from Western
+text; this module tells which encoding of that family it is, or that too little text says:
+
+- **CJK** (:func:`cjk_readings`): one or two index lines decode in several of Shift-JIS, GBK/
+  GB18030, Big5, EUC-JP and EUC-KR. Each encoding puts the characters its text mostly uses in
+  known places (GB2312's level-1 hanzi, Big5's frequent characters, JIS level-1 kanji and the
+  kana, KS X 1001's Hangul syllables): text read in the right one stands there; read in a wrong
+  one, much of it lands on rare characters (Hanja among Hangul, half-width katakana, GB's
+  level-2 hanzi) or on a script its language does not write (kana in Chinese or Korean). Where
+  readings stand there alike (a GB18030 line wholly in GB rows 0xB0-0xC8 reads as Hangul), a
+  Japanese reading with three kana or more is taken, else ``chardet``'s language models weigh
+  them (:data:`_WEIGHED_FROM`, :data:`_ALIKE`); when those too weigh two alike, or the text
+  is too short to weigh, it is *undecided*: every such reading is named and none is guessed.
+- **Cyrillic** (:func:`cyrillic_reading`): KOI8-R puts the lower-case letters where Windows-1251
+  has the upper-case ones, so text read in the wrong one is mostly capitals (``кОФЕ``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+__all__ = [
+    "CjkReadings",
+    "cjk_readings",
+    "cyrillic_reading",
+    "koi8_r_by_case",
+    "wholly_common_cjk",
+]
+
+WINDOWS_1251 = "cp1251"
+KOI8_R = "koi8_r"
+
+
+@dataclass(frozen=True, slots=True)
+class CjkReadings:
+    """The CJK encodings ``raw`` most likely is, likeliest first (never empty), and whether
+    the first stands out (``decided``) or the text is too short to tell them apart."""
+
+    codecs: tuple[str, ...]
+    decided: bool
+
+
+def _pair(found: bytes) -> tuple[int, int]:
+    return (found[0], found[1]) if len(found) == 2 else (0, 0)
+
+
+def _gb(found: bytes) -> bool:  # punctuation, digits, full-width ASCII; level-1 hanzi
+    lead, trail = _pair(found)
+    return 0xA1 <= lead <= 0xA3 or (0xB0 <= lead <= 0xD7 and trail >= 0xA1)
+
+
+def _big5(found: bytes) -> bool:  # symbols; the 5,401 frequent characters
+    pair = _pair(found)
+    return 0xA1 <= pair[0] <= 0xA3 or (0xA4, 0x40) <= pair <= (0xC6, 0x7E)
+
+
+def _euc_kr(found: bytes) -> bool:  # symbols, full-width ASCII; the Hangul syllables
+    lead, _ = _pair(found)
+    return 0xA1 <= lead <= 0xA3 or 0xB0 <= lead <= 0xC8
+
+
+def _euc_jp(found: bytes) -> bool:  # symbols, full-width ASCII, kana; level-1 kanji
+    lead, _ = _pair(found)
+    return 0xA1 <= lead <= 0xA5 or 0xB0 <= lead <= 0xCF
+
+
+def _cp932(found: bytes) -> bool:  # symbols, full-width ASCII, kana; level-1 kanji
+    pair = _pair(found)
+    return 0x81 <= pair[0] <= 0x83 or (0x88, 0x9F) <= pair <= (0x98, 0x72)
+
+
+_COMMON: dict[str, Callable[[bytes], bool]] = {
+    "cp932": _cp932,
+    "gb18030": _gb,
+    "big5": _big5,
+    "euc_jp": _euc_jp,
+    "euc_kr": _euc_kr,
+}
+"""Whether a character's bytes in that encoding stand where text of its language mostly has
+them. A character of one byte above 0x7F (Shift-JIS's half-width katakana) or of three or
+four (EUC-JP's JIS X 0212, GB18030's four-byte forms) never does."""
+_JAPANESE = ("cp932", "euc_jp")
+_CHARDET_NAMES = {
+    "cp932": "cp932",
+    "gb18030": "gb18030",
+    "big5": "big5",
+    "euc_jp": "euc-jp",
+    "euc_kr": "euc-kr",
+}
+_FROM_CHARDET = {
+    "cp932": "cp932",
+    "shift_jis": "cp932",
+    "shift_jis_2004": "cp932",
+    "gb18030": "gb18030",
+    "gbk": "gb18030",
+    "gb2312": "gb18030",
+    "big5": "big5",
+    "big5hkscs": "big5",
+    "cp950": "big5",
+    "euc_jp": "euc_jp",
+    "euc_jis_2004": "euc_jp",
+    "euc_kr": "euc_kr",
+    "cp949": "euc_kr",
+}
+"""``chardet``'s names for an encoding (it may name a superset) → ours."""
+_NO_MATCH = "ascii"
+"""What ``chardet`` is told to answer when no model fits bytes above ASCII: never one of the
+encodings asked about (its default, Windows-1252, is not among them: it warned each time)."""
+_WEIGHED_FROM = 4
+"""Characters above ASCII ``chardet`` needs before it weighs readings that stand alike."""
+_ALIKE = 0.3
+"""Two readings ``chardet`` gives confidences within this ratio of each other (the second at
+least 0.3 times the first) are alike. On the 1,860 short indexes measured (the generated and
+the written lines of ``tests/core/test_t2_legacy_cjk_index.py`` and
+``tests/core/test_t2_short_legacy_index_lines.py``, one and two lines, titles alone), weighing
+from four characters on and at 0.3 named 13 wrongly and left 117 undecided; weighing any
+length at 0.5 named 32 wrongly and left 43 undecided."""
+
+
+def _common_share(raw: bytes, codec: str) -> float:
+    """The share of the characters above ASCII of ``raw`` read in ``codec`` (which decodes
+    it) whose bytes stand where text of that encoding's language mostly has them."""
+    common = _COMMON[codec]
+    counted = kept = 0
+    for character in raw.decode(codec):
+        if character.isascii():
+            continue
+        counted += 1
+        kept += common(character.encode(codec))
+    return kept / counted if counted else 0.0
+
+
+def _kana(text: str) -> int:
+    """How many hiragana and katakana ``text`` holds (two can be a Big5 word read as EUC-JP:
+    ``文件`` is ``ゅン`` there; three or more were Japanese in every line measured)."""
+    return sum(1 for character in text if "\u3041" <= character <= "\u30fa")
+
+
+def cjk_readings(raw: bytes, decoding: Sequence[str]) -> CjkReadings:
+    """Which of ``decoding`` (the CJK encodings that decode ``raw``, not empty) ``raw`` is
+    written in (see the module). ``chardet`` is imported only when two or more stand where
+    their language's text does alike.
+
+    >>> cjk_readings("- [咖啡](coffee.md) - 用户喜欢喝咖啡".encode("gb18030"),
+    ...              ["gb18030", "euc_kr", "big5"]).codecs[0]
+    'gb18030'
+    """
+    shares = {codec: _common_share(raw, codec) for codec in decoding}
+    best = max(shares.values())
+    alike = [codec for codec in decoding if shares[codec] == best]
+    if len(alike) == 1:
+        return CjkReadings((alike[0],), decided=True)
+    with_kana = [codec for codec in alike if codec in _JAPANESE and _kana(raw.decode(codec)) >= 3]
+    if with_kana:
+        return CjkReadings((with_kana[0],), decided=True)
+    if sum(not character.isascii() for character in raw.decode(alike[0])) < _WEIGHED_FROM:
+        return CjkReadings(tuple(alike), decided=False)
+    return _weighed(raw, alike)
+
+
+def _weighed(raw: bytes, alike: list[str]) -> CjkReadings:
+    """``alike`` ordered by ``chardet``'s confidence; decided when the first stands out."""
+    from chardet import detect_all  # only for text its readings leave undecided
+
+    found = detect_all(
+        raw,
+        ignore_threshold=True,
+        compat_names=False,
+        include_encodings=[*(_CHARDET_NAMES[codec] for codec in alike), _NO_MATCH],
+        no_match_encoding=_NO_MATCH,  # what it says when no model fits: none of ours
+    )
+    confidence: dict[str, float] = {}
+    for verdict in found:
+        codec = _FROM_CHARDET.get(str(verdict["encoding"] or "").lower())
+        if codec in alike and codec not in confidence:
+            confidence[codec] = float(verdict["confidence"] or 0.0)
+    ranked = sorted(alike, key=lambda codec: -confidence.get(codec, 0.0))
+    first, second = (confidence.get(codec, 0.0) for codec in ranked[:2])
+    if first > 0 and second < _ALIKE * first:
+        return CjkReadings((ranked[0],), decided=True)
+    return CjkReadings(tuple(ranked), decided=False)
+
+
+def cyrillic_reading(raw: bytes) -> str:
+    """``cp1251`` or ``koi8_r``: the one of the two 8-bit Cyrillic encodings in which ``raw``
+    (Cyrillic text in one of them) reads as more lower-case letters, every byte above 0x7F
+    a Cyrillic letter or ``ё``: text read in the other is mostly capitals (``кОФЕ``), and
+    KOI8-R's signs are box drawing (``╪``). Windows-1251 when they read as many.
+
+    >>> cyrillic_reading("Кофе и чай".encode("koi8_r")), cyrillic_reading("Кофе".encode("cp1251"))
+    ('koi8_r', 'cp1251')
+    """
+    koi8 = raw.decode(KOI8_R)  # every byte maps
+    if any(not character.isascii() and not _is_cyrillic(character) for character in koi8):
+        return WINDOWS_1251
+    lower = {
+        codec: sum(1 for character in text if _is_cyrillic(character) and character.islower())
+        for codec, text in ((KOI8_R, koi8), (WINDOWS_1251, raw.decode(WINDOWS_1251, "replace")))
+    }
+    return KOI8_R if lower[KOI8_R] > lower[WINDOWS_1251] else WINDOWS_1251
+
+
+def koi8_r_by_case(raw: bytes) -> bool:
+    """Whether ``raw`` reads in KOI8-R as Cyrillic words: every byte above 0x7F a Cyrillic
+    letter, at least two of them, and twice as many lower-case letters as capitals or more
+    (text capitalises a word's first letter at most). CJK bytes seldom read so: their lead
+    and trail bytes would all have to be 0xC0 or above, two in three lower-case; where they
+    do, :func:`wholly_common_cjk` says whether they are as likely CJK.
+
+    >>> koi8_r_by_case("Кофе и чай".encode("koi8_r")), koi8_r_by_case("設定".encode("cp932"))
+    (True, False)
+    """
+    high = [character for character in raw.decode(KOI8_R) if not character.isascii()]
+    if len(high) < 2 or not all(_is_cyrillic(character) for character in high):
+        return False
+    capitals = sum(1 for character in high if character.isupper())
+    return len(high) - capitals >= 2 * capitals
+
+
+def wholly_common_cjk(raw: bytes) -> list[str]:
+    """The CJK encodings that read ``raw`` as characters all of which stand where their
+    language's text has them: KOI8-R text that :func:`koi8_r_by_case` tells may be one of
+    them too (``性能`` in GB18030 is ``югдь`` in KOI8-R; two characters cannot tell)."""
+    return [codec for codec in _COMMON if _decodes(raw, codec) and _common_share(raw, codec) == 1]
+
+
+def _decodes(raw: bytes, codec: str) -> bool:
+    try:
+        raw.decode(codec)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _is_cyrillic(character: str) -> bool:
+    return "\u0400" <= character <= "\u04ff"

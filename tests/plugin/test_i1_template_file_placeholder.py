@@ -1,0 +1,76 @@
+"""I-1, I-5: a harness's template file (``--template-file``, ``HARNESS_MEMORY_TEMPLATE``) whose
+``{{MEMORY}}`` is missing, misspelt or doubled is named at Session start, as the service refuses
+such a template for an agent (422).
+
+Before, ``harness-memory session-start`` with a template holding ``{{ MEMORY }}`` or
+``{{memory}}`` answered a system prompt without memory and with the misspelt placeholder in it,
+and said nothing; one without ``{{MEMORY}}`` injected nothing, silently.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from pathlib import Path
+
+import pytest
+from harness_memory.cli import main
+from harness_memory.session import template_problem
+
+MISSING = "it holds no {{MEMORY}}, so no memory is injected (I-5)"
+CASES = {
+    "You are Coder.\n": MISSING,
+    "You are Coder.\n{{ MEMORY }}\n": (
+        f"{MISSING}; it holds '{{{{ MEMORY }}}}', which nothing fills in: it would reach the "
+        "model as written"
+    ),
+    "You are Coder.\n{{memory}}\n": f"{MISSING}; it holds '{{{{memory}}}}'",
+    "{{MEMORY}}\nand again {{MEMORY}}\n": (
+        "it holds {{MEMORY}} 2 times: the memory goes at the first only"
+    ),
+    "{{MEMORY}}\n- Workspace Memory Key: {{ WORKSPACE_MEMORY_KEY }}\n": (
+        "it holds '{{ WORKSPACE_MEMORY_KEY }}', which nothing fills in"
+    ),
+}
+FINE = [
+    "You are Coder.\n{{MEMORY}}\n",
+    "{{MEMORY}}\n# Environment\n- Workspace Memory Key: {{WORKSPACE_MEMORY_KEY}}\n- CWD: {{CWD}}\n",
+]
+
+
+def start(tmp_path: Path, template: str) -> str:
+    """``harness-memory session-start`` with ``template`` as its file (the service down: the
+    Session fails open), and what it printed."""
+    path = tmp_path / "template.md"
+    path.write_text(template, encoding="utf-8")
+    out = io.StringIO()
+    words = ["session-start", "--url", "http://127.0.0.1:9", "--project", "acme"]
+    words += ["--agent", "coder", "--workspace", str(tmp_path), "--template-file", str(path)]
+    assert main(words, environ={"HOME": str(tmp_path)}, stdout=out) == 0
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("template", list(CASES))
+def test_a_template_file_without_its_placeholder_as_written_is_named(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, template: str
+) -> None:
+    caplog.set_level(logging.WARNING, logger="harness_memory")
+
+    start(tmp_path, template)
+
+    said = [r.getMessage() for r in caplog.records if "template file" in r.getMessage()]
+    assert len(said) == 1
+    assert said[0].startswith(f"the template file {tmp_path / 'template.md'}: ")
+    assert CASES[template] in said[0]
+
+
+@pytest.mark.parametrize("template", FINE)
+def test_a_template_file_holding_it_once_says_nothing(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, template: str
+) -> None:
+    caplog.set_level(logging.WARNING, logger="harness_memory")
+
+    start(tmp_path, template)
+
+    assert template_problem(template) is None
+    assert not [r for r in caplog.records if "template file" in r.getMessage()]
