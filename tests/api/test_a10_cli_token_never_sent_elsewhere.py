@@ -42,3 +42,33 @@ def test_a10_a_url_holding_a_password_is_refused_never_echoed(
     said = capsys.readouterr()
     assert "must not hold a user name or password" in said.err
     assert "am_the_secret" not in said.err + said.out
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:9/am_the_secret_0123456789abcdef/",
+        "http://127.0.0.1:9/memory/mem_am_the_secret_FE0zGBRdX8c3HyM9iP63K",
+        "ftp://127.0.0.1:9/am_the_secret%5F0123456789abcdef",  # refused before the scheme is
+    ],
+)
+def test_a10_a_url_holding_a_key_in_its_path_is_refused_never_echoed(
+    capsys: pytest.CaptureFixture[str], url: str
+) -> None:
+    """A proxy that takes its secret in the path (``http://host/<key>/``): the URL was echoed
+    whole in every message naming the service ("no memory-api service answers at …")."""
+    assert main(["agent", "list", "--url", url]) == 1
+
+    said = capsys.readouterr()
+    assert "must not hold a secret in its path" in said.err
+    assert "am_the_secret" not in said.err + said.out
+
+
+def test_a10_a_path_of_words_is_a_service_url_like_any(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    main(["agent", "list", "--url", "http://127.0.0.1:9/memory-api-v2"])
+
+    said = capsys.readouterr()
+    assert "secret" not in said.err
+    assert "no memory-api service answers at http://127.0.0.1:9/memory-api-v2" in said.err

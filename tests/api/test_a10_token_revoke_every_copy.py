@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.refused_account import refused_prefix, request_json
-from tests.support.serve import ServedProcess, served_in, venv_bin
+from tests.support.serve import ServedProcess, serve, served_in, venv_bin
 
 
 @pytest.fixture
@@ -146,3 +146,32 @@ def test_a10_a_token_only_a_file_it_cannot_read_holds_is_never_no_such_token(
     assert "tokens/pipeline.json: Permission denied" in done.stderr
     assert "one may hold it: nothing was revoked" in done.stderr
     assert request_json(served.base_url, "GET", "/api/me", secret)[1]["name"] == "ci"
+
+
+def test_a10_a_secret_that_also_answers_through_the_environment_is_never_said_revoked(
+    tmp_path: Path,
+) -> None:
+    """The operator put the secret of the token file ``ci`` into ``MEMORY_API_TOKENS`` under
+    another name (``deploy=<secret>``, for a service started elsewhere). ``revoke --name ci``
+    deleted ``ci.json``, said ``revoked token 'ci'`` (exit 0), and the secret went on
+    answering 200 as ``deploy``. Right: as for a name only the environment defines, revoke
+    says which entry of it holds the secret, deletes nothing and exits 1."""
+    with served_in(tmp_path) as first:
+        secret = _create(first, "ci")
+        _create(first, "admin")
+    environment = {**first.env, "MEMORY_API_TOKENS": f"deploy={secret}"}
+    served = serve(first.data_dir, environment, log_path=tmp_path / "second.log")
+    try:
+        assert request_json(served.base_url, "GET", "/api/me", secret)[0] == 200
+
+        done = _token(served, "revoke", "--name", "ci")
+
+        assert done.returncode == 1
+        assert "revoked" not in done.stdout
+        assert "token 'deploy' of MEMORY_API_TOKENS" in done.stderr
+        assert "no token file was deleted" in done.stderr
+        tokens = served.data_dir / "tokens"
+        assert sorted(path.name for path in tokens.iterdir()) == ["admin.json", "ci.json"]
+        assert request_json(served.base_url, "GET", "/api/me", secret)[0] == 200
+    finally:
+        served.stop()

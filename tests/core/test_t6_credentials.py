@@ -305,3 +305,38 @@ def test_t6_the_hint_screen_misses_nothing_that_every_detector_finds(
 def test_t6_a_word_without_capitals_is_no_credential_value(value: str) -> None:
     assert not looks_secret(value)
     assert not looks_secret(value, password=True, strong=True)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "mem_FE0zGBRdX8c3HyM9iP63K_g79OtNNhPA_AF9UaDBVzQ",  # the service's own token shape
+        "FE0zGBRdX8c3HyM9iP63K",  # URL-safe base64
+        "d41d8cd98f00b204e9800998ecf8427e",  # hex
+        "123e4567-e89b-12d3-a456-426614174000",  # a UUID: a webhook's secret
+        "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8",  # a well-known shape
+        "sk-proj-abcdefghijklmnopqrstuvwxyz123456",
+    ],
+)
+def test_a10_a_key_standing_alone_is_known_for_one(value: str) -> None:
+    """A URL's path segment has no key naming it (``https://gw/<key>/``): its shape alone says
+    whether it is a credential, which no message may show."""
+    assert credentials.looks_like_key(value)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "memory",
+        "api",
+        "v2",
+        "memory-api-prod-eu-west-1",
+        "agent-memory-service-v2-internal",
+        "Release-2024-01-01",
+        "AgentMemoryService",
+        "your-api-key-goes-here",
+        "xxxxxxxxxxxxxxxxxxxxxxxx",
+    ],
+)
+def test_a10_words_numbers_and_placeholders_are_no_key_standing_alone(value: str) -> None:
+    assert not credentials.looks_like_key(value)

@@ -131,17 +131,22 @@ def test_h7_a_url_that_is_not_http_is_an_error(
         ("http://coder:pa/am_in_the_url_0123456789@127.0.0.1:8765", "user name or password"),
         ("http://coder:am_in_the_url_0123456789?x@127.0.0.1:8765", "user name or password"),
         ("http://coder:am_in_the_url_0123456789#x@127.0.0.1:8765", "user name or password"),
+        # a key in the path (a proxy that takes its secret there), also percent-encoded
+        ("http://127.0.0.1:8765/am_in_the_url_0123456789abcdef/", "secret in its path"),
+        ("http://127.0.0.1:8765/memory/mem_am_in_the_url_FE0zGBRdX8c3HyM9iP63K", "in its path"),
+        ("http://127.0.0.1:8765/am_in_the_url%5F0123456789abcdef", "secret in its path"),
     ],
 )
 @pytest.mark.parametrize("checked", [True, False], ids=["checked", "no-check"])
 def test_a10_a_url_holding_a_secret_is_refused_never_written_nor_echoed(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, url: str, why: str, checked: bool
 ) -> None:
-    """A service URL carrying credentials (``name:secret@``) or a query would be written into
-    the harness's settings, which every local account can read, and into every hook's command
-    line (``ps``): the install refuses it, says how to give a token, changes nothing and never
-    prints the secret; ``--no-check`` (which asks the service nothing) wrote it all the same,
-    and a password holding ``/`` was echoed whole ("Port could not be cast …")."""
+    """A service URL carrying credentials (``name:secret@``, a key in its path) or a query
+    would be written into the harness's settings, which every local account can read, and
+    into every hook's command line (``ps``): the install refuses it, says how to give a
+    token, changes nothing and never prints the secret; ``--no-check`` (which asks the service
+    nothing) wrote it all the same, and a password holding ``/`` was echoed whole ("Port could
+    not be cast …")."""
     extra = () if checked else ("--no-check",)
     status, out = install(tmp_path / "home", str(a_root(tmp_path)), *extra, url=url)
     assert status == 1

@@ -244,6 +244,21 @@ async def test_a10_a_service_url_holding_a_secret_fails_open_never_echoing_it(
     assert service.calls == []
 
 
+async def test_a10_a_service_url_with_a_key_in_its_path_fails_open_never_echoing_it(
+    service: ScriptedService,
+) -> None:
+    """A URL whose path holds a key (``http://host/<key>/``, a proxy that takes its secret
+    there) was shown whole in the Session's record and every message naming the service; it
+    fails open like a URL with a password, before anything is sent, the key shown as ***,
+    while a path of words (``/memory-api-v2``) is a URL like any."""
+    key = "am_in_the_url_FE0zGBRdX8c3HyM9iP63K"
+    result = await start(f"{service.url}/{key}/", TEMPLATE, session_id="s-1")
+    assert_failed_open(result, "unreachable", "secret in its path", "--token-file", "/***")
+    assert "am_in_the_url" not in json.dumps(msgspec.to_builtins(result.session_meta))
+    assert service.calls == []
+    assert MemoryClient(f"{service.url}/memory-api-v2").base_url.endswith("/memory-api-v2")
+
+
 async def test_client_raises_named_errors(service: ScriptedService) -> None:
     cases: list[tuple[str, type[Exception]]] = [
         ("not-found", ServiceRejectedError),

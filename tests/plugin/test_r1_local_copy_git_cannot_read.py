@@ -5,12 +5,17 @@ The copy's git index is a file git rewrites at each sync; a crash or a full disk
 torn. Every later sync then failed, and ``harness-memory status`` (``RemoteCopy.status``) said
 "nothing waits" of a scope whose agent had written a memory since its last sync, which had
 never been sent (and the failed sync's own result said ``waiting: false``). Right: changes
-may wait, and why it cannot tell is said.
+may wait, and why it cannot tell is said; and the next sync makes the index again from the
+copy's last commit (it is only git's cache of it), so every file the agent wrote, edited or
+deleted since reaches the service, and the syncs after it run as before.
 """
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
+
+import pytest
 
 from tests.plugin.test_r1_hostile_service import _copy, _publish, stand_in
 
@@ -35,3 +40,90 @@ def test_r1_a_copy_whose_index_is_torn_never_says_nothing_waits(
     assert scope.waiting
     assert scope.last_error is not None and "index" in scope.last_error
     assert not result.ok and result.waiting
+
+
+def _tears(index: bytes) -> dict[str, bytes]:
+    """What a crash or a full disk leaves of the index ``index`` while git writes it."""
+    return {
+        "garbage": b"DIRC torn",
+        "empty": b"",
+        "header only": index[:40],  # git reads an entry of no name and no blob
+        "cut in half": index[: len(index) // 2],
+    }
+
+
+@pytest.mark.parametrize("tear", ["garbage", "empty", "header only", "cut in half"])
+def test_r1_a_torn_index_is_made_again_and_every_change_reaches_the_service(
+    stand_in: tuple[str, Path], tmp_path: Path, tear: str
+) -> None:
+    url, work = stand_in
+    (work / "MEMORY.md").write_text("- [Old](old.md) — d\n", encoding="utf-8")
+    (work / "old.md").write_text("---\nname: old\ndescription: d\n---\nold body\n", "utf-8")
+    (work / "gone.md").write_text("---\nname: gone\ndescription: d\n---\nbody\n", "utf-8")
+    _publish(work, "first")
+    _served_git(work, "config", "http.receivepack", "true")  # the stand-in takes pushes
+    copy = _copy(url, tmp_path)
+    assert copy.sync_scope("user").ok
+    index = copy.sync_dir / "user.git" / "index"
+    index.write_bytes(_tears(index.read_bytes())[tear])
+    scope = copy.memory_root / "user"
+    new = "---\nname: new\ndescription: d\n---\nwritten after the tear\n"
+    (scope / "new.md").write_text(new, encoding="utf-8")
+    edited = "---\nname: old\ndescription: d\n---\nedited after the tear\n"
+    (scope / "old.md").write_text(edited, encoding="utf-8")
+    (scope / "gone.md").unlink()
+
+    result = copy.sync_scope("user")
+
+    assert result.ok and result.sent, result.error
+    assert any("index" in line and "torn" in line for line in result.outcomes)
+    sent = _served_files(work, f"refs/machines/{copy.machine_id}")
+    assert sent == {
+        "MEMORY.md": "- [Old](old.md) — d\n",
+        "new.md": new,
+        "old.md": edited,
+    }
+    assert copy.sync_scope("user").ok  # and the syncs after it run as any do
+
+
+def _served_git(work: Path, *args: str) -> str:
+    """git run on the stand-in service's repository; its output."""
+    served = work.parent / "served" / "scope.git"
+    done = subprocess.run(["git", f"--git-dir={served}", *args], capture_output=True, check=True)
+    return done.stdout.decode("utf-8")
+
+
+def _served_files(work: Path, ref: str) -> dict[str, str]:
+    """The files of the stand-in service's ``ref``: name → text."""
+    listing = _served_git(work, "ls-tree", "--name-only", "-z", ref)
+    return {
+        name: _served_git(work, "show", f"{ref}:{name}") for name in listing.split("\0") if name
+    }
+
+
+def test_r1_a_lock_a_stopped_sync_left_never_stops_the_syncs_after_it(
+    stand_in: tuple[str, Path], tmp_path: Path
+) -> None:
+    """A hook killed by its harness's time limit while git wrote the index or moved a ref
+    leaves ``index.lock`` (or ``refs/heads/main.lock``): git takes no lock another holds, so
+    every later sync failed ("Unable to create '…/index.lock': File exists") and the agent's
+    memories waited for a person. Only a sync, under the scope's lock, takes git's locks here,
+    so one found at a sync's start is stale: it goes, and the changes reach the service."""
+    url, work = stand_in
+    (work / "MEMORY.md").write_text("- [Old](old.md) — d\n", encoding="utf-8")
+    _publish(work, "first")
+    _served_git(work, "config", "http.receivepack", "true")
+    copy = _copy(url, tmp_path)
+    assert copy.sync_scope("user").ok
+    git_dir = copy.sync_dir / "user.git"
+    (git_dir / "index.lock").write_bytes(b"DIRC half written")
+    (git_dir / "refs" / "heads" / "main.lock").write_text("0" * 40 + "\n", encoding="ascii")
+    note = "---\nname: new\ndescription: d\n---\nwritten after the stop\n"
+    (copy.memory_root / "user" / "new.md").write_text(note, encoding="utf-8")
+    copy.status()  # asks git without taking its locks: never the one left behind
+
+    result = copy.sync_scope("user")
+
+    assert result.ok and result.sent, result.error
+    assert _served_files(work, f"refs/machines/{copy.machine_id}")["new.md"] == note
+    assert not list(git_dir.rglob("*.lock"))

@@ -54,10 +54,10 @@ from memory_core.credential_forms import (
     names_credential,
     table_cells,
 )
-from memory_core.credential_values import is_placeholder, looks_random
+from memory_core.credential_values import character_classes, is_placeholder, looks_random
 from memory_core.hidden_text import HIDDEN_CANDIDATES
 
-__all__ = ["find_secrets", "mask_secret_lines", "mask_secrets"]
+__all__ = ["find_secrets", "looks_like_key", "mask_secret_lines", "mask_secrets"]
 
 # (kind, lower-case literals one of which the line must hold, pattern). A named group "secret"
 # marks the part to mask, else the whole match; a group "body" is the part that must be random.
@@ -390,3 +390,39 @@ def mask_secret_lines(lines: Sequence[str]) -> list[str]:
         else:
             masked[number] = _masked(lines[number], _as_written(spans, where.get(number)))
     return masked
+
+
+_KEY_CHARACTERS = re.compile(r"[A-Za-z0-9_~.+=-]{16,}")
+"""What a key standing alone is made of: URL-safe and standard base64, hex, a UUID."""
+_KEY_JOINERS = re.compile(r"[-_.~]+")
+
+
+def looks_like_key(value: str) -> bool:
+    """Whether ``value``, standing alone with no key naming it (a segment of a URL's path:
+    ``https://gw.example/mem_FE0zGBRdX8c3HyM9iP63K_g79OtNNhPA/…``), is a credential: a
+    well-known token shape (:func:`find_secrets`), or 16 or more characters of base64, hex or
+    a UUID, varied (:func:`~memory_core.credential_values.looks_random`), no placeholder, not
+    words and numbers joined (``memory-api-prod-eu-west-1``, ``Release-2024-01``), mixing
+    lower-case, upper-case and digits, or holding four digits and four letters at least (hex,
+    a UUID: a webhook's or a capability URL's secret).
+
+    >>> looks_like_key("FE0zGBRdX8c3HyM9iP63K_g79OtNNhPA"), looks_like_key("d41d8cd98f00b204e98009")
+    (True, True)
+    >>> looks_like_key("memory-api-prod-eu-west-1"), looks_like_key("api"), looks_like_key("v2")
+    (False, False, False)
+    """
+    if find_secrets(value):
+        return True
+    if not _KEY_CHARACTERS.fullmatch(value) or is_placeholder(value) or not looks_random(value):
+        return False
+    parts = [part for part in _KEY_JOINERS.split(value) if part]
+    if all(part.isdigit() or _one_word(part) for part in parts):
+        return False
+    digits = sum(char.isdigit() for char in value)
+    letters = sum(char.isalpha() for char in value)
+    return character_classes(value) >= 3 or (digits >= 4 and letters >= 4)
+
+
+def _one_word(part: str) -> bool:
+    """Letters written as one word is: all lower-case, all capitals or capitalised."""
+    return part.isalpha() and (part.islower() or part.isupper() or part.istitle())

@@ -116,7 +116,9 @@ def remote_status_lines(copy: RemoteCopy) -> list[str]:
     scopes = copy.status()
     if not scopes:
         return [f"remote copy {copy.memory_root}: no scope synced yet"]
-    lines = [f"remote copy {copy.memory_root} of {copy.url}:"]
+    from harness_memory.client import shown_url
+
+    lines = [f"remote copy {copy.memory_root} of {shown_url(copy.url)}:"]
     for scope in scopes:
         said = f"  {scope.scope}: last sync {scope.last_sync or 'never'}"
         said += "; changes wait to go back" if scope.waiting else "; nothing waits"

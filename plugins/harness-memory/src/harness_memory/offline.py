@@ -124,8 +124,8 @@ def _answer(
     directories = SessionDirectories(
         app_data_dir=str(app_data_dir),
         memory_root=str(root),
-        user=str(root / USER_SCOPE) if settings.enabled else None,
-        workspace=str(root / key) if key is not None else None,
+        user=_scope_directory(root, USER_SCOPE) if settings.enabled else None,
+        workspace=_scope_directory(root, key),
     )
     sections = []
     manifests = []
@@ -184,18 +184,39 @@ def _unwritable_why(root: Path, key: str) -> str | None:
     NOT_A_FOLDER` for what is no folder in its folder's place, which was injected as "nothing
     saved yet" and its Directory named for saving), or None."""
     scope = root / key
-    if not os.path.lexists(scope):
-        if os.access(root, os.W_OK | os.X_OK):
-            return None
-        return "cannot create its folder here (the memory root is not writable by this account)"
-    if not scope.is_dir():  # a file, a FIFO, a dangling link or a loop in its place (K-6)
-        return layout.NOT_A_FOLDER
+    if not os.path.lexists(scope) or not scope.is_dir():
+        return _uncreatable_why(root, key)
     if not os.access(scope, os.W_OK | os.X_OK):
         return "cannot write into its folder here (the folder is not writable by this account)"
     index = scope / layout.INDEX_FILE
     if index.is_file() and not index.is_symlink() and not os.access(index, os.W_OK):
         return f"cannot write its {layout.INDEX_FILE} here (not writable by this account)"
     return None
+
+
+def _uncreatable_why(root: Path, key: str) -> str | None:
+    """Why scope ``key`` has no folder here and none could be made by this account, or None
+    (it is there, or the memory root lets it be made): its folder is missing and the memory
+    root is not writable by this account, or something that is no folder is in its place. The
+    service names no Directory for such a scope (A-9), and neither does the offline answer."""
+    scope = root / key
+    if not os.path.lexists(scope):
+        if os.access(root, os.W_OK | os.X_OK):
+            return None
+        return "cannot create its folder here (the memory root is not writable by this account)"
+    if not scope.is_dir():  # a file, a FIFO, a dangling link or a loop in its place (K-6)
+        return layout.NOT_A_FOLDER
+    return None
+
+
+def _scope_directory(root: Path, key: str | None) -> str | None:
+    """Scope ``key``'s folder as the A-9 answer's ``directories`` names it: None for no scope
+    and for one that has no folder and cannot get one here (:func:`_uncreatable_why`), as the
+    service answers when it cannot create it; a Directory named there is where the model is
+    told to save."""
+    if key is None or _uncreatable_why(root, key) is not None:
+        return None
+    return str(root / key)
 
 
 def _unread(index: tuple[str | PreparedIndex, tuple[int, bool]] | None) -> tuple[int, bool]:

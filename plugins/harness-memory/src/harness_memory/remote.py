@@ -21,7 +21,9 @@ One sync of a scope (:func:`sync_scope`), under a lock of its git dir:
 1. what the agent wrote (the working tree) is committed as one *pending* commit whose parent is
    the newest commit of this copy the service holds (``refs/remotes/origin/sent``): the
    service's version this copy last took (the *base*, ``refs/remotes/origin/main``) or, when it
-   sent since without fetching, what it sent;
+   sent since without fetching, what it sent (a git index torn by a crash or a full disk is
+   first made again from this copy's last commit: it is only git's cache of it; a lock file a
+   stopped git left is removed first, since only a sync, under the scope's lock, takes one);
 2. a pending commit is pushed to ``refs/machines/<machine id>``; the service merges it with its
    own newest version by the R-2 rules and names what it did in its answer (``remote: Merged:
    …`` lines; a fetch also finds them in the ``Merged:`` trailers of the versions it recorded
@@ -333,7 +335,7 @@ class RemoteCopy:
             with _Locked(self.sync_dir / f"{key}.lock"):
                 if fresh_since is not None and _mtime(stamp) >= fresh_since:
                     return _fresh_result(key, stamp)
-                run = _ScopeRun(self, key, scope, git_dir)
+                run = _ScopeRun(self, key, scope, git_dir, locked=True)
                 result = run.run(marker, send_only=send_only)
                 if result.skipped:
                     return result
@@ -530,6 +532,15 @@ _BASE = "refs/remotes/origin/main"
 _SENT = "refs/remotes/origin/sent"
 _INCOMING = "refs/remotes/origin/incoming"
 _MAIN = "refs/heads/main"
+_STATUS = ("status", "--porcelain", "-z", "--untracked-files=all", "--no-renames")
+_TORN_INDEX = re.compile(
+    r"index file (?:smaller than expected|corrupt)|bad index (?:file sha1 signature|version)"
+    r"|^(?:fatal|error): bad signature 0x|cache entry has null sha1"
+    r"|index uses \S+ extension, which we do not understand|unknown index entry format"
+    r"|^fatal: unable to read [0-9a-f]{40,64}$"  # an entry cut short names no blob there is
+)
+"""git's own lines (C messages) saying the index file cannot be read as one: what a crash or a
+full disk leaves while git writes it (not an index git may not open, which is no tear)."""
 _REGULAR_MODES = frozenset({"100644", "100755"})
 """The modes of a git tree entry that is a regular file: all a memory scope's versions hold."""
 _ENTRY_KINDS = {"120000": "a symlink", "040000": "a folder", "160000": "a submodule"}
@@ -543,8 +554,15 @@ error" (a full disk on the service)."""
 class _ScopeRun:
     """One sync of one scope (see the module docstring)."""
 
-    def __init__(self, copy: RemoteCopy, key: str, scope: Path, git_dir: Path) -> None:
+    def __init__(
+        self, copy: RemoteCopy, key: str, scope: Path, git_dir: Path, *, locked: bool = False
+    ) -> None:
         self.copy = copy
+        self.locked = locked
+        """Whether this run holds the scope's lock (a sync); else (``status``) git takes none
+        of its optional locks (``--no-optional-locks``: ``git status`` writes no refreshed
+        index), so every lock file in the git dir is a sync's, and one found at a sync's start
+        was left by a sync that was stopped (:meth:`_drop_stale_locks`)."""
         self.key = key
         self.scope = scope
         self.git_dir = git_dir
@@ -574,6 +592,7 @@ class _ScopeRun:
     ) -> subprocess.CompletedProcess[bytes]:
         command = [
             "git",
+            *(() if self.locked else ("--no-optional-locks",)),
             f"--git-dir={self.git_dir}",
             f"--work-tree={self.scope}",
             *args,
@@ -591,29 +610,39 @@ class _ScopeRun:
         except subprocess.TimeoutExpired:
             raise _GitFailed(f"git {args[0]} took longer than {self.copy.timeout:g} s") from None
         if check and done.returncode != 0:
-            message = done.stderr.decode("utf-8", "replace").strip()
-            own = _own_lines(message)
-            if network and any(_NO_VERSION_LINE.fullmatch(line) for line in own):
-                raise _GitFailed(_reason(message), missing=True)
-            if network and _not_found(message):
-                # the user scope is made on demand (K-6) and a push makes a Workspace scope:
-                # only a fetch of a Workspace scope can find none yet
-                if self.key != USER_SCOPE and args[0] != "push":
-                    raise _GitFailed(_reason(message), missing=True)
-                raise _GitFailed(self.copy.not_found())
-            reason = _reason(message) or f"git {args[0]} failed"
-            if refused := _REFUSED_LINE.search(message):
-                reason += f" (the service says: {refused.group(1).strip()[:500]})"
-            status = _http_status(message)
-            if network and status is not None and status >= 500:
-                service = "git-receive-pack" if args[0] == "push" else "git-upload-pack"
-                said = self.copy.service_says(self.key, service)
-                if said:
-                    reason += f" (the service says: {said})"
-            if network and any(_REFUSED_LINE_401.fullmatch(line) for line in own):
-                reason += unauthorized_hint(self.copy.token_source)  # the service's 401
-            raise _GitFailed(reason)
+            raise self._failed(args, done, network=network)
         return done
+
+    def _failed(
+        self,
+        args: tuple[str, ...],
+        done: subprocess.CompletedProcess[bytes],
+        *,
+        network: bool,
+    ) -> _GitFailed:
+        """Why git ``args`` failed, from its error output, as :class:`_GitFailed`."""
+        message = done.stderr.decode("utf-8", "replace").strip()
+        own = _own_lines(message)
+        if network and any(_NO_VERSION_LINE.fullmatch(line) for line in own):
+            return _GitFailed(_reason(message), missing=True)
+        if network and _not_found(message):
+            # the user scope is made on demand (K-6) and a push makes a Workspace scope:
+            # only a fetch of a Workspace scope can find none yet
+            if self.key != USER_SCOPE and args[0] != "push":
+                return _GitFailed(_reason(message), missing=True)
+            return _GitFailed(self.copy.not_found())
+        reason = _reason(message) or f"git {args[0]} failed"
+        if refused := _REFUSED_LINE.search(message):
+            reason += f" (the service says: {refused.group(1).strip()[:500]})"
+        status = _http_status(message)
+        if network and status is not None and status >= 500:
+            service = "git-receive-pack" if args[0] == "push" else "git-upload-pack"
+            said = self.copy.service_says(self.key, service)
+            if said:
+                reason += f" (the service says: {said})"
+        if network and any(_REFUSED_LINE_401.fullmatch(line) for line in own):
+            reason += unauthorized_hint(self.copy.token_source)  # the service's 401
+        return _GitFailed(reason)
 
     def refs(self) -> dict[str, str]:
         """``main``, the base, the sent ref and the last fetched ``main``: full name → commit.
@@ -690,10 +719,11 @@ class _ScopeRun:
         of each file renamed only in letter case or Unicode form on a disk that ignores them
         (:meth:`_renamed_in_case`): there git finds the file under its old name and sees no
         change."""
-        out = self.git(
-            "status", "--porcelain", "-z", "--untracked-files=all", "--no-renames", raw=True
-        )
-        changed = [entry[3:] for entry in out.split("\0") if len(entry) > 3]
+        return self._with_renamed(_status_names(self.git(*_STATUS, raw=True)))
+
+    def _with_renamed(self, changed: list[str]) -> list[str]:
+        """``changed`` (names ``git status`` gave) and both names of each file renamed only in
+        letter case or Unicode form (:meth:`_renamed_in_case`)."""
         for old, new in self._renamed_in_case().items():
             changed += [name for name in (old, new) if name not in changed]
         return changed
@@ -722,6 +752,31 @@ class _ScopeRun:
                 renamed[name] = now
         return renamed
 
+    def _changed_mending(self, main: str | None) -> list[str]:
+        """:meth:`_changed`, at the start of a sync: when git says the index is torn (a crash
+        or a full disk while git wrote it: :data:`_TORN_INDEX`), it is made again from
+        ``main``, this copy's last commit (``git read-tree``, which touches no file of the
+        scope; none when there is none yet: every file is then new), and the files are
+        compared with that. The index is only git's cache of what ``main`` holds: no file the
+        agent wrote is lost, each differing from ``main`` is committed and sent as any change
+        is. Without this every later sync failed until a person repaired the copy."""
+        done = self._run(_STATUS, check=False, network=False, stdin=None)
+        said = done.stderr.decode("utf-8", "replace")
+        torn = next((line for line in _own_lines(said) if _TORN_INDEX.search(line)), None)
+        if torn is None:
+            if done.returncode != 0:
+                raise self._failed(_STATUS, done, network=False)
+            return self._with_renamed(_status_names(done.stdout.decode("utf-8", "surrogateescape")))
+        with contextlib.suppress(FileNotFoundError):
+            (self.git_dir / "index").unlink()
+        if main is not None:
+            self.git("read-tree", main)
+        self.outcomes.append(
+            f"this machine's git index of scope {self.key} was torn ({torn}): it was made "
+            "again from the copy's last sync, and every file written since goes to the service"
+        )
+        return self._changed()
+
     def run(self, marker: str | None, *, send_only: bool = False) -> SyncResult:
         """Steps 1 to 3 (see the module); ``send_only``: stop after a push of a copy that
         synced before (its result does not look for writes made meanwhile: each has a
@@ -732,13 +787,14 @@ class _ScopeRun:
                 if send_only and not self.has_waiting():
                     return SyncResult(self.key, ok=True, skipped=True)
                 self.git("init", "-q", "--initial-branch=main")
+            self._drop_stale_locks()
             self._write_excludes()
             refs = self.refs()
             if marker is not None and _BASE not in refs:
                 # never fetched: the service may not have the scope, which only a push
                 # bringing its marker makes (K-5), even one of files written before this sync
                 self._write_marker(marker)
-            changed = self._changed()
+            changed = self._changed_mending(refs.get(_MAIN))
             if changed and _MAIN in refs and self._every_file_gone():
                 changed = self._put_back()
             if send_only and not changed and refs.get(_MAIN) == _held(refs):
@@ -764,6 +820,22 @@ class _ScopeRun:
         # check at the start is a few milliseconds old: the next hook's check sees a later write)
         waiting = bool(self._changed()) if sent or self.moved else False
         return SyncResult(self.key, ok=True, sent=sent, waiting=waiting, outcomes=self.outcomes)
+
+    def _drop_stale_locks(self) -> None:
+        """Remove the lock files a git stopped mid-way left in the git dir (``index.lock``,
+        ``HEAD.lock``, ``packed-refs.lock``, a ref's ``.lock``): a hook killed by its harness's
+        time limit, a crash. git never takes a lock another git holds, so each such file made
+        every later sync fail ("Unable to create '…/index.lock': File exists") until a person
+        removed it. Only a sync, under the scope's lock, runs git with locks here (:attr:`locked`),
+        so a lock file found now is no running git's."""
+        names = ("index.lock", "HEAD.lock", "packed-refs.lock", "config.lock")
+        stale = [self.git_dir / name for name in names]
+        refs = self.git_dir / "refs"
+        if refs.is_dir():
+            stale += refs.rglob("*.lock")
+        for path in stale:
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
 
     def _every_file_gone(self) -> bool:
         """Whether not one of the files of this copy's last commit is left in the scope
@@ -955,6 +1027,11 @@ def _not_a_memory_entry(mode: str, name: str, size: str) -> str | None:
     if not size.isdigit() or int(size) > cap:
         return f"larger than {cap} bytes"
     return None
+
+
+def _status_names(out: str) -> list[str]:
+    """The file names of ``git status --porcelain -z`` output ``out``."""
+    return [entry[3:] for entry in out.split("\0") if len(entry) > 3]
 
 
 def _held(refs: dict[str, str]) -> str | None:

@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import re
 import socket
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from typing import Any, TypeVar
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 import msgspec
+from memory_core.credentials import looks_like_key
 from memory_core.wire import (
     AgentConfig,
     AgentCreate,
@@ -80,6 +82,19 @@ def _address_literal(host: str) -> str:
         return host
 
 
+_AUTHORITY = re.compile(r"(?:[^:/?#]*://)?[^/?#]*")
+"""The scheme and host (and port) a URL's path follows."""
+
+
+def _key_in_path(url: str) -> bool:
+    """Whether a segment of ``url``'s path, percent-decoded, looks like a key standing alone
+    (:func:`memory_core.credentials.looks_like_key`), as the plugin judges a service URL
+    (A-10); the path is what follows the host up to a ``?`` or ``#``."""
+    start = match.end() if (match := _AUTHORITY.match(url)) else 0
+    path = re.split(r"[?#]", url[start:], maxsplit=1)[0]
+    return any(looks_like_key(unquote(part)) for part in path.split("/"))
+
+
 @dataclass(frozen=True, slots=True)
 class Remote:
     """The service at ``url`` (``http(s)://host:port``, no trailing slash), called with the
@@ -93,6 +108,11 @@ class Remote:
             raise ValueError(
                 "a service URL must not hold a user name or password (name:secret@host): the "
                 "service takes a bearer token, given with --token or MEMORY_API_TOKEN"
+            )
+        if _key_in_path(self.url):  # never echoed either: a proxy that takes its secret there
+            raise ValueError(
+                "a service URL must not hold a secret in its path (a segment that looks like a "
+                "key): the service takes a bearer token, given with --token or MEMORY_API_TOKEN"
             )
         try:
             parts = urlsplit(self.url)

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from memory_core.errors import InvalidId
 
-from harness_memory.client import MemoryClient
+from harness_memory.client import MemoryClient, shown_url
 from harness_memory.errors import MemoryClientError, ServiceRejectedError
 from harness_memory.installers.checks import CHECK_TIMEOUT_S, explain_missing_agent
 from harness_memory.installers.spec import flag_values
@@ -111,7 +111,7 @@ def service_lines(
     fine = True
     for use in service_uses(commands, env):
         said, ok = _asked(use, environ, timeout)
-        lines[f"service {use.url} ({use.project}/{use.agent}): {said}"] = None
+        lines[f"service {shown_url(use.url)} ({use.project}/{use.agent}): {said}"] = None
         fine = fine and ok
     return list(lines), fine
 

@@ -54,6 +54,9 @@ __all__ = ["TOKENS_DIR", "KnownTokens", "TokenStore"]
 logger = logging.getLogger(__name__)
 
 TOKENS_DIR = "tokens"
+ENV_TOKENS = "MEMORY_API_TOKENS (or MEMORY_API_TOKENS_FILE)"
+"""Where the environment's tokens come from, as a message names them: both are read into one
+list, which no command changes."""
 TOKEN_READ_CAP = 64 * 1024
 """A token file is one small JSON object; a FIFO or a huge file under that name is never read
 whole (a FIFO would block every request's authentication forever)."""
@@ -322,10 +325,15 @@ class TokenStore:
         )
 
     def _files_of(self, name: str) -> list[str]:
+        """The token files holding the token ``name`` (:meth:`_holding`), sorted."""
+        return self._holding(name)[0]
+
+    def _holding(self, name: str) -> tuple[list[str], set[str]]:
         """The token files holding the token ``name``: ``<name>.json`` (whatever it holds),
         every other whose record is named ``name`` (a copy an operator made of a token file, a
         file renamed by hand) and every one holding the same secret under another name (a copy
-        whose name was edited: ``ci-old`` answering ``ci``'s secret), sorted."""
+        whose name was edited: ``ci-old`` answering ``ci``'s secret), sorted; and the hashes of
+        the secrets they hold (``sha256`` hex)."""
         paths, _, _ = self._token_paths()
         own = f"{name}.json"
         entries = {path: self._read(path)[0].entry for path in paths}
@@ -334,12 +342,13 @@ class TokenStore:
             for path, entry in entries.items()
             if entry is not None and (entry.name == name or Path(path).name == own)
         }
-        return [
+        held = [
             path
             for path, entry in entries.items()
             if Path(path).name == own
             or (entry is not None and (entry.name == name or entry.sha256 in secrets))
         ]
+        return held, secrets
 
     def revoke(self, name: str) -> tuple[str, ...]:
         """Delete every token file holding the token ``name`` (:meth:`_files_of`: a copy left
@@ -347,18 +356,27 @@ class TokenStore:
         names. Raises :class:`NotFound` when none holds it (saying so only when every token
         file could be read: else naming those that could not), :class:`Conflict` when ``name`` is
         in ``MEMORY_API_TOKENS`` (no file can revoke it: nothing is deleted) or a file is where
-        the token folder should be. Token files that cannot be read may hold it too: see
-        :attr:`KnownTokens.unreadable` after."""
+        the token folder should be, or when a token of ``MEMORY_API_TOKENS`` holds the secret
+        of a file holding ``name`` under another name (deleting the files would leave that
+        secret answering: nothing is deleted either). Token files that cannot be read may hold
+        it too: see :attr:`KnownTokens.unreadable` after."""
         check_token_name(name)
         if any(entry.name == name for entry in self._env):
             raise Conflict(
-                f"token {name!r} is defined in MEMORY_API_TOKENS, which no command changes: "
+                f"token {name!r} is defined in {ENV_TOKENS}, which no command changes: "
                 "remove it there and restart the service (no token file was deleted)"
             )
         if self._dir.exists() and not self._dir.is_dir():
             raise self._not_a_folder()
+        held, secrets = self._holding(name)
+        if same := [entry.name for entry in self._env if entry.sha256 in secrets]:
+            raise Conflict(
+                f"the secret of token {name!r} is also token {same[0]!r} of {ENV_TOKENS}, "
+                "which no command changes, and goes on answering as it: remove that entry "
+                "there, restart the service, then run this again (no token file was deleted)"
+            )
         removed: list[str] = []
-        for path in self._files_of(name):
+        for path in held:
             try:
                 os.unlink(path)  # noqa: PTH108 - the listing's own path strings
             except FileNotFoundError:
