@@ -19,6 +19,7 @@ from memory_core.legacy_readings import (
     WINDOWS_1251,
     cjk_readings,
     cyrillic_reading,
+    decodes,
     koi8_r_by_case,
     wholly_common_cjk,
 )
@@ -223,16 +224,16 @@ def legacy_readings(raw: bytes) -> tuple[str, ...] | None:
         return None  # one byte above 0x7F tells nothing
     if codec not in LEGACY_MULTIBYTE and 2 * unlike >= high:  # no Western text: which CJK?
         best = from_bytes(raw, cp_isolation=list(LEGACY_MULTIBYTE)).best()
-        decoding = (other for other in LEGACY_MULTIBYTE if _decodes(raw, other))
+        decoding = (other for other in LEGACY_MULTIBYTE if decodes(raw, other))
         codec = best.encoding if best is not None else next(decoding, None)
-    if codec not in LEGACY_MULTIBYTE or not _decodes(raw, codec):
+    if codec not in LEGACY_MULTIBYTE or not decodes(raw, codec):
         return None
     paired = sum(len(run) for run in _HIGH_RUN.findall(sample))
     if not (4 * unlike >= high or (2 * paired >= high and unlike)):
         return None
-    readable = [other for other in LEGACY_MULTIBYTE if _decodes(raw, other)]
+    readable = [other for other in LEGACY_MULTIBYTE if decodes(raw, other)]
     head = raw[: raw.rfind(b"\n", 0, _CHOICE_BYTES) + 1 or _CHOICE_BYTES]  # whole lines
-    if fitting := [other for other in readable if _decodes(head, other)]:
+    if fitting := [other for other in readable if decodes(head, other)]:
         return cjk_readings(head, fitting).codecs
     return cjk_readings(raw, readable).codecs  # a first line longer than the sample
 
@@ -342,14 +343,6 @@ def _looks_like(readings: tuple[str, ...]) -> str:
         f"looks like {known}, too little text to tell which ({' or '.join(readings)}); "
         f"convert it to UTF-8 from the one it is written in ({commands})"
     )
-
-
-def _decodes(raw: bytes, codec: str) -> bool:
-    try:
-        raw.decode(codec)
-    except UnicodeDecodeError:
-        return False
-    return True
 
 
 def not_decoded_why(raw: bytes) -> str | None:
@@ -559,7 +552,7 @@ def decode_exact(raw: bytes) -> ExactText | None:
     else:
         codec = _utf16_without_bom(raw) or "utf-8"
     candidates = (codec,) if codec != "utf-8" else ("utf-8", "cp1252", "latin-1")
-    if codec == "utf-8" and not _decodes(rest, codec) and _mostly_utf8(rest) is not None:
+    if codec == "utf-8" and not decodes(rest, codec) and _mostly_utf8(rest) is not None:
         text = rest.decode(codec, "surrogateescape")  # every byte back as it was: utf-8 is
         return ExactText(bom=bom, codec=codec, text=text, errors="surrogateescape")  # exact
     for candidate in candidates:

@@ -26,6 +26,7 @@ __all__ = [
     "CjkReadings",
     "cjk_readings",
     "cyrillic_reading",
+    "decodes",
     "koi8_r_by_case",
     "wholly_common_cjk",
 ]
@@ -224,10 +225,11 @@ def wholly_common_cjk(raw: bytes) -> list[str]:
     """The CJK encodings that read ``raw`` as characters all of which stand where their
     language's text has them: KOI8-R text that :func:`koi8_r_by_case` tells may be one of
     them too (``性能`` in GB18030 is ``югдь`` in KOI8-R; two characters cannot tell)."""
-    return [codec for codec in _COMMON if _decodes(raw, codec) and _common_share(raw, codec) == 1]
+    return [codec for codec in _COMMON if decodes(raw, codec) and _common_share(raw, codec) == 1]
 
 
-def _decodes(raw: bytes, codec: str) -> bool:
+def decodes(raw: bytes, codec: str) -> bool:
+    """Whether the bytes ``raw`` decode in ``codec`` without an error."""
     try:
         raw.decode(codec)
     except UnicodeDecodeError:
