@@ -11,6 +11,7 @@ from aiohttp.test_utils import unused_port
 from memory_api.cli import main
 
 from tests.api.conftest import CORPUS
+from tests.support.serve import served_in
 
 FOLDER = str(CORPUS / "user-scope")
 IDS = ["--project", "acme", "--agent", "coder"]
@@ -54,3 +55,18 @@ def test_q1_token_list_of_the_default_data_dir_does_not_speak_for_a_service(
     out = capsys.readouterr().out
     assert "the service is open" not in out
     assert "no tokens in the default data dir; if a service uses another, name the" in out
+
+
+def test_q1_token_list_beside_a_running_service_names_it_and_its_data_dir(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The web page's token prompt names ``memory-api token list``; run in the README's second
+    shell (no data dir named) beside ``make run``, it said only "no tokens in the default data
+    dir" while the service, over another data dir, had them. It now names the service that
+    answers and how to read its data dir."""
+    with served_in(tmp_path) as service:
+        monkeypatch.setenv("MEMORY_API_PORT", service.base_url.rsplit(":", 1)[1])
+        assert main(["token", "list"]) == 0
+        said = capsys.readouterr().err
+    assert f"a memory-api service answers at {service.base_url}: to read its data dir" in said
+    assert "--data-dir DIR (or MEMORY_API_DATA_DIR)" in said

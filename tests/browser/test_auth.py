@@ -76,6 +76,41 @@ def test_a10_the_token_prompt_tells_an_operator_how_to_make_a_token_and_a_strang
     expect(refused.locator(".token-operator-hint")).to_contain_text("memory-api token list")
 
 
+def test_a10_the_token_prompt_says_why_once_in_a_browsers_words(
+    make_service: ServiceFactory, open_page: PageFactory
+) -> None:
+    """The prompt's first line says why it asks (no token; a token refused); under it the
+    service's own 401 detail repeated that in an HTTP client's words ("send 'Authorization:
+    Bearer <token>'", "not known to this service"). Only a detail that says more is shown."""
+    service = make_service(token=TOKEN)
+    page = open_page(service)
+    page.goto("/")
+    dialog = page.locator("dialog.token-dialog")
+    expect(dialog).to_contain_text("This service needs a bearer token. Ask its operator")
+    expect(dialog.locator(".alert")).to_have_count(0)
+    assert "Authorization" not in dialog.inner_text()
+
+    dialog.get_by_label("Bearer token").fill("not-the-token")
+    dialog.get_by_role("button", name="Sign in").click()
+    refused = page.locator("dialog.token-dialog")
+    expect(refused).to_contain_text("The service refused that token (mistyped, or revoked)")
+    expect(refused.locator(".alert")).to_have_count(0)
+    assert "not known to this service" not in refused.inner_text()
+
+    other = "no bearer token is configured and this service listens beyond loopback"
+    page.route(
+        "**/api/**",
+        lambda route: route.fulfill(
+            status=401,
+            content_type="application/problem+json",
+            body=f'{{"title": "Unauthorized", "status": 401, "detail": "{other}"}}',
+        ),
+    )
+    refused.get_by_label("Bearer token").fill("another-token")
+    refused.get_by_role("button", name="Sign in").click()
+    expect(page.locator("dialog.token-dialog .alert-warn")).to_have_text(other)
+
+
 def test_a10_cancelled_token_prompt_leaves_a_clear_error(
     make_service: ServiceFactory, open_page: PageFactory
 ) -> None:

@@ -65,7 +65,10 @@ def test_h3_a_file_changed_since_the_install_is_backed_up_by_the_uninstall_which
     said = run("uninstall", harness, home=home)
 
     [backup] = [path for path in backups_of(settings) if path.read_text("utf-8") == edited]
-    assert f"(it held changes made since the install: they are kept there): {backup}" in said
+    assert (
+        "it held changes made since the install, by you or by the harness itself: they are "
+        f"kept there): {backup}" in said
+    )
 
 
 @pytest.mark.parametrize("harness", sorted(USERS))

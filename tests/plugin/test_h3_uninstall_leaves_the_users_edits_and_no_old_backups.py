@@ -71,7 +71,10 @@ def test_h3_what_the_user_changed_since_the_install_stays_and_old_backups_go(
     before = kept.read_text(encoding="utf-8")
     assert "hook" in before and MARK[harness] in before
     assert "first-token" not in before and "second-token" not in before
-    assert f"it held changes made since the install: they are kept there): {kept}" in said
+    assert (
+        "it held changes made since the install, by you or by the harness itself: they are "
+        f"kept there): {kept}" in said
+    )
     assert "a backup an install made" in said
 
 

@@ -213,6 +213,29 @@ def test_h7_a_settings_folder_in_a_dotfiles_repository_commits_no_token(
     assert (state / ".gitignore").read_text(encoding="utf-8") == "token\n"
 
 
+@pytest.mark.parametrize("harness", ["claude-code", "codex", "gemini"])
+def test_h7_the_state_folder_is_owner_only_and_a_plain_install_warns_of_nothing(
+    tmp_path: Path, harness: str
+) -> None:
+    """The state folder holding the token is the user's alone, and so is every file in it
+    (the ``.gitignore`` too: only the owner's git reads it). A plain install into a home
+    other users may enter says no WARNING: none told the user to ``chmod o+x`` that folder
+    as if every user's harness had to read the ``.gitignore`` in it."""
+    home, root = tmp_path / "home", memory_root(tmp_path)
+    home.mkdir(mode=0o755)
+    tmp_path.chmod(0o755)
+    status, said = install(home, root, harness, "--token", TOKEN)
+    assert status == 0, said
+    assert "WARNING" not in said, said
+    state = home / f".{harness.split('-')[0]}" / "harness-memory"
+    assert mode(state) == 0o700
+    assert {path.name: mode(path) for path in state.iterdir()} == {
+        ".gitignore": 0o600,
+        "install.json": 0o600,
+        "token": 0o600,
+    }
+
+
 @pytest.mark.parametrize("harness", ["codex", "gemini"])
 def test_h7_a_token_file_on_a_disk_without_owner_only_modes_is_refused_nothing_changed(
     tmp_path: Path, harness: str, caplog: pytest.LogCaptureFixture

@@ -153,7 +153,7 @@ def assert_failed_open(result: SessionStart, kind: str, *words: str) -> None:
     assert "## User memory" not in result.system_prompt
     assert "{{MEMORY}}" not in result.system_prompt
     assert "- Workspace Memory Key: (none — memory is off)\n" in result.system_prompt
-    assert "- App data dir: (unknown — memory service unavailable)\n" in result.system_prompt
+    assert "- App data dir: (unknown — memory is off for this Session)\n" in result.system_prompt
     assert "You are a careful coding agent." in result.system_prompt
     assert result.key is None and meta.directories is None and meta.manifests == []
     assert meta.system_prompt == result.system_prompt

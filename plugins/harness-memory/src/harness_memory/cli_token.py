@@ -147,7 +147,7 @@ def _ignore_state_folder(folder: Path) -> None:
     if folder.name != STATE_FOLDER:
         return
     try:  # no hard link (an exFAT disk has none): a plain exclusive create
-        fd = os.open(folder / IGNORE_NAME, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        fd = os.open(folder / IGNORE_NAME, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
         return
     with os.fdopen(fd, "wb") as handle:

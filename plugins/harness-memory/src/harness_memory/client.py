@@ -22,6 +22,7 @@ from typing import TypeVar
 from urllib.parse import SplitResult, quote, unquote, urlsplit
 
 import msgspec
+from memory_core.addresses import usual_host
 from memory_core.credentials import looks_like_key
 from memory_core.keys import check_agent_id, check_draft_id, check_project_id
 from memory_core.wire import (
@@ -176,7 +177,9 @@ class MemoryClient:
         parts = service_url_parts(self.base_url)
         self._port = parts.port
         self._https = parts.scheme == "https"
-        self._host = parts.hostname or ""  # never empty: service_url_parts checked it
+        # never empty (service_url_parts checked it); 127.1 sent as 127.0.0.1, as a browser
+        # would: the service's Host rule refuses the short spelling (A-10a)
+        self._host = usual_host(parts.hostname or "")
         self._prefix = parts.path
         self._token = token
         self._token_source = (token_source or TOKEN_SENT) if token else None

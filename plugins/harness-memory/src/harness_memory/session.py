@@ -76,8 +76,10 @@ def _logger() -> logging.Logger:
     return logging.getLogger(__name__)
 
 
-UNKNOWN_DATA_DIR = "(unknown — memory service unavailable)"
-"""What ``{{APP_DATA_DIR}}`` becomes when memory failed open."""
+UNKNOWN_DATA_DIR = "(unknown — memory is off for this Session)"
+"""What ``{{APP_DATA_DIR}}`` becomes when memory failed open: the service down, or one that
+refused the token or the agent (401, 404) — not "unavailable", which sent a person whose token
+was wrong to look at a service that was up."""
 
 _OFFLINE_KINDS = ("unreachable", "timeout")
 

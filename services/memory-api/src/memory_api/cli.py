@@ -279,8 +279,11 @@ def _token_create(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _token_list(settings: Settings, args: argparse.Namespace) -> int:
-    known = _token_store(settings, args, writes=False).known()
-    print(f"tokens of the data dir {settings.data_dir}", file=sys.stderr)
+    from memory_api.store.tokens import TokenStore
+
+    place = place_for(settings, args, writes=False, api=False)
+    known = TokenStore(settings.data_dir, settings.env_tokens).known()
+    print(f"tokens {place.said}", file=sys.stderr)
     if not known.configured and not settings.data_dir_named:
         print(f"no tokens in the default data dir; if a service uses another, {NAME_THE_DATA_DIR}")
         return 0

@@ -10,7 +10,9 @@ default data dir, which no running service used: exit 0, and the page never show
 3. Neither: a command with an API (``agent``) goes through the service that answers at
    ``MEMORY_API_HOST``:``MEMORY_API_PORT`` (default ``127.0.0.1:8765``). Otherwise a command
    that writes is refused with what to name instead (:class:`PlaceRefused`); one that only
-   reads works in the default data dir and says so.
+   reads works in the default data dir and says so, and names the service that answers there
+   (``token list`` beside ``make run`` said "no tokens" of the default data dir while the
+   service, over ``.data``, had them).
 
 Every command prints the :attr:`Place.said` of where it worked.
 """
@@ -69,7 +71,13 @@ def place_for(
     if api and answering:
         return Place(local, f"through the service at {local.url}")
     if not writes:
-        return Place(None, f"in the data dir {data_dir} (the default: none is named)")
+        said = f"in the data dir {data_dir} (the default: none is named)"
+        if answering:  # e.g. token list beside make run: that service's data dir is another
+            said += (
+                f"; a memory-api service answers at {local.url}: to read its data dir, "
+                f"{NAME_THE_DATA_DIR}, the one that service logged as 'data dir: …'"
+            )
+        return Place(None, said)
     raise PlaceRefused(_refusal(args, local.url, answering, data_dir))
 
 

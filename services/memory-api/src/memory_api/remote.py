@@ -10,10 +10,8 @@ either returns the decoded answer or raises :class:`RemoteError` with the servic
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import re
-import socket
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
@@ -21,6 +19,7 @@ from typing import Any, TypeVar
 from urllib.parse import quote, unquote, urlsplit
 
 import msgspec
+from memory_core.addresses import usual_host
 from memory_core.credentials import looks_like_key
 from memory_core.wire import (
     AgentConfig,
@@ -61,25 +60,12 @@ def default_url(host: str, port: int) -> str:
     >>> default_url("::1", 9000), default_url("[0:0::1]", 9000)
     ('http://[::1]:9000', 'http://[::1]:9000')
     """
-    shown = _address_literal(host.strip().removeprefix("[").removesuffix("]"))
+    shown = usual_host(host.strip().removeprefix("[").removesuffix("]"))
     if shown in ("0.0.0.0", "", "::"):  # noqa: S104 - asked, not bound
         shown = "127.0.0.1"
     if ":" in shown:
         shown = f"[{shown}]"
     return f"http://{shown}:{port}"
-
-
-def _address_literal(host: str) -> str:
-    """``host`` in an address's usual form when it is one (``inet_aton`` reads ``127.1``, as the
-    bind's resolver does); else ``host`` itself."""
-    try:
-        return str(ipaddress.ip_address(host))
-    except ValueError:
-        pass
-    try:
-        return socket.inet_ntoa(socket.inet_aton(host))
-    except OSError:
-        return host
 
 
 _AUTHORITY = re.compile(r"(?:[^:/?#]*://)?[^/?#]*")
@@ -121,6 +107,10 @@ class Remote:
             raise ValueError(f"not an http(s) URL: {self.url!r} ({error})") from None
         if parts.scheme not in ("http", "https") or not host:
             raise ValueError(f"not an http(s) URL: {self.url!r}")
+        if (usual := usual_host(host)) != host:  # --url http://127.1:8765: sent as a browser would
+            shown = f"[{usual}]" if ":" in usual else usual
+            port = f":{parts.port}" if parts.port is not None else ""
+            object.__setattr__(self, "url", parts._replace(netloc=shown + port).geturl())
 
     def answers(self) -> bool:
         """Whether a memory-api service answers here (``/healthz`` says ``ok``). Raises

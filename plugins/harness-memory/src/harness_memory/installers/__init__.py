@@ -291,6 +291,13 @@ def _closed_to_others(changes: list[FileChange]) -> list[str]:
     return said
 
 
+_SINCE_THE_INSTALL = (
+    " (it held changes made since the install, by you or by the harness itself: they are kept "
+    "there)"
+)
+"""What an uninstall says of a backup of a settings file that changed since the install."""
+
+
 def _report(
     harness: str,
     written: list[Written],
@@ -323,7 +330,8 @@ def _report(
             out.write(f"{harness}: no backup of {done.path} kept: it held what the install wrote\n")
         elif done.backup is not None and done.backup not in dropped:
             changed = ours.get(done.path) is False
-            since = " (it held changes made since the install: they are kept there)" * changed
+            # by the harness itself too: Gemini CLI rewrites a settings file whose keys it renamed
+            since = _SINCE_THE_INSTALL * changed
             out.write(f"{harness}: backup of the previous file{since}: {done.backup}\n")
         for backup in done.tightened:
             out.write(f"{harness}: {backup} holds the bearer token: made it owner-only\n")

@@ -82,7 +82,8 @@ class FileChange:
     before the record kept what it wrote, or a file no install wrote)."""
     create_mode: int = 0o600
     """The mode of the file when the change creates it: private, since it may hold a token;
-    ``0o644`` for a file every user's harness must read (Claude Code's managed settings)."""
+    ``0o644`` only for a file every user's harness must read (managed settings): the install
+    warns when other users cannot read such a file or enter a folder above it."""
     mode: int | None = None
     """The mode to give the file whatever it has now: an uninstall giving the file back as it
     was before the install (:func:`earlier_text`), when the install made it private for the

@@ -177,7 +177,9 @@ def ignore_plan(settings_folder: Path) -> list[FileChange]:
     old = read_text(path)
     if old is not None:
         return []
-    return [FileChange(path, None, IGNORE_TEXT, backup=False, create_mode=0o644)]
+    # private like the folder it lies in: only its owner's git reads it (a 0644 file there would
+    # count as one every user's harness must read, and the install would warn it cannot be)
+    return [FileChange(path, None, IGNORE_TEXT, backup=False)]
 
 
 def unignored_token(settings_folder: Path) -> str | None:

@@ -141,9 +141,21 @@ function operatorHint() {
 }
 
 /**
+ * The service's 401 details that the prompt's own first line already says (no token sent; a
+ * token it does not know), in words for an HTTP client ("send 'Authorization: Bearer …'"): shown
+ * under it they only repeated it. Any other 401 detail (a service beyond loopback with no token
+ * configured) tells what the first line cannot, and is shown.
+ */
+const SAID_BY_THE_PROMPT = new Set([
+  "this service needs a bearer token: send 'Authorization: Bearer <token>'",
+  "the bearer token is not known to this service (revoked or mistyped)",
+]);
+
+/**
  * Ask for a bearer token (A-10). Resolves {token, remember} or null when cancelled.
- * `detail` is the service's 401 explanation; `hadToken` says the token the page sent (just
- * typed, or remembered from before) was refused.
+ * `detail` is the service's 401 explanation, shown unless the first line says it already
+ * (SAID_BY_THE_PROMPT); `hadToken` says the token the page sent (just typed, or remembered
+ * from before) was refused.
  */
 export function tokenDialog(detail, hadToken) {
   const input = h("input", {
@@ -167,7 +179,9 @@ export function tokenDialog(detail, hadToken) {
           ? "The service refused that token (mistyped, or revoked). Enter another bearer token."
           : "This service needs a bearer token. Ask its operator for one.",
       ),
-      detail ? h("p", { class: "alert alert-warn", text: detail }) : null,
+      detail && !SAID_BY_THE_PROMPT.has(detail)
+        ? h("p", { class: "alert alert-warn", text: detail })
+        : null,
       operatorHint(),
       h("div", { class: "field" }, h("label", { for: "token-input" }, "Bearer token"), input),
       h(
