@@ -61,10 +61,12 @@ def _listening(pid: int) -> set[str]:
     return found
 
 
-def _start_judged_and_bound(tmp_path: Path) -> tuple[list[str], set[str]]:
-    """Start the service bound to :data:`FLIPPING_NAME` without tokens in a namespace with only
-    ``lo``; the lines it logs up to saying it listens (aiohttp's "Running on …") and the
-    addresses it then listens on, then stop it."""
+def _start_judged_and_bound(
+    tmp_path: Path, host: str = FLIPPING_NAME, **env_more: str
+) -> tuple[list[str], set[str]]:
+    """Start the service bound to ``host`` (without tokens unless ``env_more`` gives some) in a
+    namespace with only ``lo`` (and ``fe80::1`` on it); the lines it logs up to saying it
+    listens (aiohttp's "Running on …") and the addresses it then listens on, then stop it."""
     unshare = shutil.which("unshare")
     probe = subprocess.run(
         [unshare or "unshare", "--net", "--map-root-user", "true"], capture_output=True, check=False
@@ -77,10 +79,11 @@ def _start_judged_and_bound(tmp_path: Path) -> tuple[list[str], set[str]]:
     data_dir = tmp_path / "data"
     data_dir.mkdir()
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), **code_under_test(),
-           "MEMORY_API_DATA_DIR": str(data_dir), "MEMORY_API_HOST": FLIPPING_NAME,
-           "MEMORY_API_PORT": str(PORT), "MEMORY_API_LOG_FORMAT": "text"}  # fmt: skip
-    command = [unshare, "--net", "--map-root-user", "sh", "-c",
-               'ip link set lo up && exec "$@"', "sh", sys.executable, "-c", _SERVE]  # fmt: skip
+           "MEMORY_API_DATA_DIR": str(data_dir), "MEMORY_API_HOST": host,
+           "MEMORY_API_PORT": str(PORT), "MEMORY_API_LOG_FORMAT": "text", **env_more}  # fmt: skip
+    script = 'ip link set lo up && ip -6 addr add fe80::1/64 dev lo && exec "$@"'
+    command = [unshare, "--net", "--map-root-user", "sh", "-c", script, "sh",
+               sys.executable, "-c", _SERVE]  # fmt: skip
     lines: list[str] = []
     bound: set[str] = set()
     with subprocess.Popen(
@@ -104,3 +107,13 @@ def test_a_service_judged_loopback_only_listens_on_loopback_only(tmp_path: Path)
     said = "\n".join(lines)
     assert "binds to loopback only (flips.invalid (127.0.0.1))" in said, said
     assert bound == {"127.0.0.1"}, said
+
+
+def test_a_link_local_bind_address_keeps_its_scope(tmp_path: Path) -> None:
+    """``fe80::1%lo`` binds only with its scope: the addresses bound are the resolver's own
+    (``fe80::1`` and the scope's number), not the address alone (``Invalid argument``)."""
+    lines, bound = _start_judged_and_bound(
+        tmp_path, "fe80::1%lo", MEMORY_API_TOKENS="admin=link-local-secret-0123456789abcdef"
+    )
+
+    assert bound == {"fe80::1"}, "\n".join(lines)
