@@ -681,9 +681,15 @@ class _ScopeRun:
         """Whether this copy holds changes the service has not taken yet (a scope never
         synced: whether it holds anything). True when git cannot tell (a broken index after a
         crash or a full disk, a git dir it may not read): "nothing waits" was said of a copy
-        whose files had never been sent; :attr:`unreadable` then says why."""
-        if not (self.git_dir / "HEAD").exists():
-            return self.scope.is_dir() and any(self.scope.iterdir())
+        whose files had never been sent; :attr:`unreadable` then says why. A git dir (or a
+        scope folder) this account may not search is one git cannot read either: asked with
+        ``stat``, it raised ``PermissionError`` out of ``harness-memory status``."""
+        try:
+            if not (self.git_dir / "HEAD").exists():
+                return self.scope.is_dir() and any(self.scope.iterdir())
+        except OSError as error:
+            self.unreadable = f"{error.filename or self.git_dir}: {error.strerror or error}"
+            return True
         try:
             refs = self.refs()
             return refs.get(_MAIN) != _held(refs) or bool(self._changed())
